@@ -1,0 +1,114 @@
+# campaign: the only build entry. `make` builds bin/; `make check` installs
+# what is missing, builds, and runs every test; `make demo` runs the demo.
+PREFIX    ?= /usr/local
+CC        ?= cc
+CXX       ?= c++
+CUDA_HOME ?= /usr/local/cuda
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+OPT       ?= -O2 -g
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-dev \
+                libpcre2-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
+                libslurm-dev clang
+PKGS      := yaml-0.1 sqlite3 jansson
+WARN      := -Wall -Wextra -Werror
+CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread $(CFLAGS)
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+BLAS_CFLAGS = $(shell pkg-config --cflags openblas 2>/dev/null)
+BLAS_LIBS   = $(shell pkg-config --libs openblas 2>/dev/null)
+
+ORCH_SRC  := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
+ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c))
+TRN_SRC   := $(filter-out trainer/gpu_%.c,$(wildcard trainer/*.c))
+TRN_CXX   := $(wildcard trainer/*.cc)
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+
+B := build
+ORCH_OBJ  := $(ORCH_SRC:%.c=$(B)/%.o)
+ANA_OBJ   := $(ANA_SRC:%.c=$(B)/%.o)
+TRN_OBJ   := $(TRN_SRC:%.c=$(B)/%.o) $(TRN_CXX:%.cc=$(B)/%.o)
+
+HAVE_CUDA := $(shell [ -x $(NVCC) ] && [ -f $(CUDA_HOME)/include/nccl.h ] && echo yes)
+BINS := bin/campaign bin/campaign-analyze bin/campaign-trainer
+ifeq ($(HAVE_CUDA),yes)
+BINS += bin/campaign-trainer-gpu
+endif
+
+.PHONY: all deps check unit e2e demo bench install clean
+all: $(BINS)
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	else echo "make deps: all Debian packages present"; fi
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) $(BLAS_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 $(WARN) $(OPT) -pthread $(CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/liborch.a: $(ORCH_OBJ)
+	@rm -f $@; ar rcs $@ $^
+$(B)/libanalyzers.a: $(ANA_OBJ)
+	@rm -f $@; ar rcs $@ $^
+
+bin/campaign: $(B)/orchestrator/main.o $(B)/liborch.a $(B)/libanalyzers.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm
+
+bin/campaign-analyze: $(B)/analyzers/main.o $(B)/liborch.a $(B)/libanalyzers.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm
+
+bin/campaign-trainer: $(TRN_OBJ)
+	@mkdir -p bin
+	$(CXX) $(OPT) -pthread -o $@ $^ $(BLAS_LIBS) -L/usr/lib -lgloo -lstdc++ -lm
+
+# The GPU trainer: its own binary, built only where CUDA and NCCL exist.
+bin/campaign-trainer-gpu: trainer/gpu_trainer.cu trainer/gpu_main.c $(wildcard trainer/*.h)
+	@mkdir -p bin $(B)/trainer
+	$(NVCC) -O2 -std=c++17 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+	  -gencode arch=compute_90,code=compute_90 -I$(CUDA_HOME)/include -c trainer/gpu_trainer.cu -o $(B)/trainer/gpu_trainer.o
+	$(CC) $(CFLAGS_ALL) -I$(CUDA_HOME)/include -c trainer/gpu_main.c -o $(B)/trainer/gpu_main.o
+	$(CC) -o $@ $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o -L$(CUDA_HOME)/lib64 \
+	  -Wl,-rpath,$(CUDA_HOME)/lib64 -lnccl -lcublas -lcudart -lstdc++ -ldl -lpthread -lm
+
+# Unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer.
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+$(B)/asan/%: tests/unit/%.c $(ORCH_SRC) $(ANA_SRC) tests/unit/harness.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -Iorchestrator -Ianalyzers -o $@ $< $(ORCH_SRC) $(ANA_SRC) $(PKG_LIBS) -lm
+
+UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
+
+check: deps
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@tests/run.sh $(UNIT_BINS)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@tests/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@tests/bench.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/campaign/templates
+	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/campaign/templates/
+
+clean:
+	rm -rf $(B) bin
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,210 @@
+#include "analysis.h"
+
+#include "metrics.h"
+#include "stats.h"
+#include "../orchestrator/err.h"
+#include "../orchestrator/strbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ana_run_add(struct ana_run *run, const char *name, const char *state, const char *reason,
+		 const char *backend, const char *job_dir, int exit_code, int nodes, int tasks_per_node)
+{
+	run->sc = xrealloc(run->sc, (run->n + 1) * sizeof *run->sc);
+	struct ana_scenario *s = &run->sc[run->n++];
+	memset(s, 0, sizeof *s);
+	s->name = xstrdup(name);
+	s->state = xstrdup(state);
+	s->reason = xstrdup(reason ? reason : "");
+	s->backend = xstrdup(backend);
+	s->job_dir = xstrdup(job_dir);
+	s->exit_code = exit_code;
+	s->nodes = nodes;
+	s->tasks_per_node = tasks_per_node;
+	s->ranks = nodes * tasks_per_node;
+}
+
+/* Per step, the slowest rank sets the step time. */
+static void step_times(const struct scenario_metrics *m, double *out, size_t *n)
+{
+	const struct rank_metrics *r0 = &m->ranks[0];
+	*n = 0;
+	for (size_t i = 0; i < r0->n; i++) {
+		if (!r0->steps[i].active)
+			continue;
+		double t = r0->steps[i].step_ms;
+		for (size_t r = 1; r < m->n; r++)
+			if (i < m->ranks[r].n && m->ranks[r].steps[i].step_ms > t)
+				t = m->ranks[r].steps[i].step_ms;
+		out[(*n)++] = t;
+	}
+}
+
+static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
+{
+	double data = 0, fwd = 0, bwd = 0, comm = 0, opt = 0, total = 0;
+	double worst = -1;
+	for (size_t r = 0; r < m->n; r++) {
+		double rank_total = 0;
+		size_t rank_steps = 0;
+		for (size_t i = 0; i < m->ranks[r].n; i++) {
+			const struct step_rec *st = &m->ranks[r].steps[i];
+			if (!st->active)
+				continue;
+			data += st->data_ms;
+			fwd += st->forward_ms;
+			bwd += st->backward_ms;
+			comm += st->comm_ms;
+			opt += st->optimizer_ms;
+			total += st->step_ms;
+			rank_total += st->step_ms;
+			rank_steps++;
+		}
+		double mean = rank_steps ? rank_total / (double)rank_steps : 0;
+		if (mean > worst) {
+			worst = mean;
+			s->slowest_rank = m->ranks[r].rank;
+			s->slowest_rank_ms = mean;
+		}
+	}
+	if (total <= 0)
+		return;
+	s->data_pct = 100 * data / total;
+	s->forward_pct = 100 * fwd / total;
+	s->backward_pct = 100 * bwd / total;
+	s->optimizer_pct = 100 * opt / total;
+	s->compute_pct = s->forward_pct + s->backward_pct + s->optimizer_pct;
+	s->comm_pct = 100 * comm / total;
+	s->other_pct = 100 - s->data_pct - s->compute_pct - s->comm_pct;
+	if (s->other_pct < 0)
+		s->other_pct = 0;
+}
+
+static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
+{
+	double comm_ratio = th->comm_pct > 0 ? s->comm_pct / th->comm_pct : 0;
+	double data_ratio = th->data_pct > 0 ? s->data_pct / th->data_pct : 0;
+	if (s->comm_pct > th->comm_pct && comm_ratio >= data_ratio) {
+		snprintf(s->verdict, sizeof s->verdict, "communication-bound");
+		snprintf(s->evidence, sizeof s->evidence,
+			 "communication takes %.1f %% of step time (threshold %.0f %%); data loading %.1f %%, compute %.1f %%",
+			 s->comm_pct, th->comm_pct, s->data_pct, s->compute_pct);
+	} else if (s->data_pct > th->data_pct) {
+		snprintf(s->verdict, sizeof s->verdict, "data-loader-bound");
+		snprintf(s->evidence, sizeof s->evidence,
+			 "ranks wait for data %.1f %% of step time (threshold %.0f %%); communication %.1f %%, compute %.1f %%",
+			 s->data_pct, th->data_pct, s->comm_pct, s->compute_pct);
+	} else {
+		snprintf(s->verdict, sizeof s->verdict, "compute-bound");
+		snprintf(s->evidence, sizeof s->evidence,
+			 "compute takes %.1f %% of step time; communication %.1f %% is within %.0f %% and data loading %.1f %% within %.0f %%",
+			 s->compute_pct, s->comm_pct, th->comm_pct, s->data_pct, th->data_pct);
+	}
+}
+
+static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds *th)
+{
+	struct scenario_metrics m;
+	struct strbuf dir = STRBUF_INIT;
+	strbuf_addf(&dir, "%s/metrics", s->job_dir);
+	if (strcmp(s->state, "COMPLETED")) {
+		s->problem = xstrdup("the job did not complete");
+		strbuf_free(&dir);
+		return;
+	}
+	if (metrics_load_dir(dir.buf, &m) < 0) {
+		s->problem = xstrdup(err_last());
+		strbuf_free(&dir);
+		return;
+	}
+	strbuf_free(&dir);
+	size_t cap = m.ranks[0].n ? m.ranks[0].n : 1;
+	double *t = calloc(cap, sizeof *t);
+	size_t n;
+	step_times(&m, t, &n);
+	if (n == 0) {
+		s->problem = xstrdup("the telemetry has no active steps");
+		free(t);
+		metrics_free(&m);
+		return;
+	}
+	s->analysed = 1;
+	s->active_steps = n;
+	s->step_med_ms = stats_percentile(t, n, 50);
+	s->step_p95_ms = stats_percentile(t, n, 95);
+	s->step_min_ms = t[0];
+	s->step_max_ms = t[n - 1];
+	s->spread_pct = s->step_med_ms > 0 ? 100 * (s->step_p95_ms - s->step_min_ms) / s->step_med_ms : 0;
+	s->global_batch = m.ranks[0].global_batch;
+	s->throughput = s->step_med_ms > 0 ? (double)s->global_batch * 1000.0 / s->step_med_ms : 0;
+	for (size_t i = 0; i < m.ranks[0].n; i++) {
+		if (!m.ranks[0].steps[i].active && i > 0)
+			continue;
+		if (i == 0)
+			s->loss_first = m.ranks[0].steps[i].loss;
+		s->loss_last = m.ranks[0].steps[i].loss;
+	}
+	shares(s, &m);
+	verdict(s, th);
+	free(t);
+	metrics_free(&m);
+}
+
+/* Scenarios scale against a baseline of the same series (same backend and
+ * tasks per node): the campaign's baseline if it is in the series, else the
+ * analysed scenario with the fewest nodes. */
+static void scaling(struct ana_run *run)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		struct ana_scenario *s = &run->sc[i], *base = NULL;
+		if (!s->analysed)
+			continue;
+		for (size_t j = 0; j < run->n; j++) {
+			struct ana_scenario *b = &run->sc[j];
+			if (!b->analysed || strcmp(b->backend, s->backend) || b->tasks_per_node != s->tasks_per_node)
+				continue;
+			if (run->baseline && !strcmp(run->baseline, b->name)) {
+				base = b;
+				break;
+			}
+			if (!base || b->nodes < base->nodes)
+				base = b;
+		}
+		if (!base || base->throughput <= 0)
+			continue;
+		snprintf(s->baseline, sizeof s->baseline, "%s", base->name);
+		s->is_baseline = base == s;
+		s->speedup = s->throughput / base->throughput;
+		s->efficiency = s->speedup * (double)base->ranks / (double)s->ranks;
+	}
+}
+
+int ana_run_analyse(struct ana_run *run)
+{
+	for (size_t i = 0; i < run->n; i++)
+		analyse_scenario(&run->sc[i], &run->th);
+	scaling(run);
+	return 0;
+}
+
+void ana_run_free(struct ana_run *run)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		struct ana_scenario *s = &run->sc[i];
+		free(s->name);
+		free(s->state);
+		free(s->reason);
+		free(s->backend);
+		free(s->job_dir);
+		free(s->problem);
+	}
+	free(run->sc);
+	free(run->campaign);
+	free(run->run_id);
+	free(run->run_dir);
+	free(run->baseline);
+	memset(run, 0, sizeof *run);
+}

@@ -1,0 +1,53 @@
+/* analysis: from per-scenario telemetry to numbers and verdicts: step-time
+ * statistics, time shares, the bottleneck verdict with its evidence, and
+ * scaling against a baseline. Knows nothing of schedulers or the store: the
+ * caller hands it each scenario's state and directory. */
+#ifndef ANALYZERS_ANALYSIS_H
+#define ANALYZERS_ANALYSIS_H
+
+#include <stddef.h>
+
+struct ana_thresholds {
+	double comm_pct, data_pct, gpu_util_pct, memory_pct;
+};
+
+struct ana_scenario {
+	/* input */
+	char *name, *state, *reason, *backend, *job_dir;
+	int exit_code, nodes, tasks_per_node, ranks;
+	/* output */
+	int analysed;          /* telemetry found and used */
+	char *problem;         /* why it was not analysed */
+	size_t active_steps;
+	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
+	double throughput;     /* samples per second */
+	long global_batch;
+	double data_pct, compute_pct, comm_pct, other_pct;
+	double forward_pct, backward_pct, optimizer_pct;
+	double loss_first, loss_last;
+	int slowest_rank;
+	double slowest_rank_ms;
+	char verdict[32];      /* compute-bound, communication-bound, data-loader-bound, ... */
+	char evidence[512];
+	int is_baseline;
+	double speedup, efficiency; /* against the baseline of its series; 0 if none */
+	char baseline[72];
+};
+
+struct ana_run {
+	char *campaign, *run_id, *run_dir, *baseline;
+	struct ana_thresholds th;
+	struct ana_scenario *sc;
+	size_t n;
+};
+
+void ana_run_add(struct ana_run *run, const char *name, const char *state, const char *reason,
+		 const char *backend, const char *job_dir, int exit_code, int nodes, int tasks_per_node);
+/* Analyses every scenario (reading its metrics/) and the scaling. */
+int ana_run_analyse(struct ana_run *run);
+/* Writes BOTTLENECK_ANALYSIS.md and summary.json in run_dir, and
+ * analysis.json and report.txt in every analysed scenario's directory. */
+int ana_run_write(const struct ana_run *run);
+void ana_run_free(struct ana_run *run);
+
+#endif

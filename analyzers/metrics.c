@@ -1,0 +1,121 @@
+#include "metrics.h"
+
+#include "../orchestrator/err.h"
+#include "../orchestrator/strbuf.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double num(json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+static void add_step(struct rank_metrics *r, json_t *o)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->steps = xrealloc(r->steps, r->cap * sizeof *r->steps);
+	}
+	struct step_rec *s = &r->steps[r->n++];
+	const char *phase = json_string_value(json_object_get(o, "phase"));
+	s->step = (long)json_integer_value(json_object_get(o, "step"));
+	s->active = phase && !strcmp(phase, "active");
+	s->data_ms = num(o, "data_wait_ms");
+	s->forward_ms = num(o, "forward_ms");
+	s->backward_ms = num(o, "backward_ms");
+	s->comm_ms = num(o, "comm_ms");
+	s->optimizer_ms = num(o, "optimizer_ms");
+	s->step_ms = num(o, "step_ms");
+	s->loss = num(o, "loss");
+	s->samples = (long)json_integer_value(json_object_get(o, "samples"));
+}
+
+static void set_meta(struct rank_metrics *r, json_t *o)
+{
+	r->rank = (int)json_integer_value(json_object_get(o, "rank"));
+	r->world_size = (int)json_integer_value(json_object_get(o, "world_size"));
+	r->global_batch = (long)json_integer_value(json_object_get(o, "global_batch"));
+	r->flops_per_step = num(o, "flops_per_step");
+	const char *h = json_string_value(json_object_get(o, "host"));
+	snprintf(r->host, sizeof r->host, "%s", h ? h : "");
+}
+
+int metrics_load_file(const char *path, struct rank_metrics *out)
+{
+	memset(out, 0, sizeof *out);
+	out->rank = -1;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		json_error_t jerr;
+		json_t *o = json_loadb(line, (size_t)len, 0, &jerr);
+		const char *type = o ? json_string_value(json_object_get(o, "type")) : NULL;
+		if (!type)
+			out->bad_lines++;
+		else if (!strcmp(type, "meta"))
+			set_meta(out, o);
+		else if (!strcmp(type, "step"))
+			add_step(out, o);
+		json_decref(o);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct rank_metrics *x = a, *y = b;
+	return x->rank - y->rank;
+}
+
+int metrics_load_dir(const char *dir, struct scenario_metrics *out)
+{
+	memset(out, 0, sizeof *out);
+	DIR *d = opendir(dir);
+	if (!d)
+		return err_set(ERR_NOTFOUND, "no metrics directory %s", dir);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		int r;
+		char tail[8];
+		if (sscanf(e->d_name, "rank_%d.%7s", &r, tail) != 2 || strcmp(tail, "jsonl"))
+			continue;
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/%s", dir, e->d_name);
+		out->ranks = xrealloc(out->ranks, (out->n + 1) * sizeof *out->ranks);
+		if (metrics_load_file(p.buf, &out->ranks[out->n]) == 0) {
+			if (out->ranks[out->n].rank < 0)
+				out->ranks[out->n].rank = r;
+			out->n++;
+		}
+		strbuf_free(&p);
+	}
+	closedir(d);
+	if (out->n == 0)
+		return err_set(ERR_NOTFOUND, "no rank_<r>.jsonl files in %s", dir);
+	qsort(out->ranks, out->n, sizeof *out->ranks, rank_cmp);
+	return 0;
+}
+
+void rank_metrics_free(struct rank_metrics *r)
+{
+	free(r->steps);
+	memset(r, 0, sizeof *r);
+}
+
+void metrics_free(struct scenario_metrics *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		rank_metrics_free(&m->ranks[i]);
+	free(m->ranks);
+	memset(m, 0, sizeof *m);
+}

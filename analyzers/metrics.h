@@ -1,0 +1,38 @@
+/* metrics: streaming ingest of the trainer's per-rank JSONL telemetry
+ * (docs/formats.md): one meta line, then one line per step. Lines are read
+ * one at a time; only the numbers kept per step stay in memory. */
+#ifndef ANALYZERS_METRICS_H
+#define ANALYZERS_METRICS_H
+
+#include <stddef.h>
+
+struct step_rec {
+	long step;
+	int active; /* phase == "active" */
+	double data_ms, forward_ms, backward_ms, comm_ms, optimizer_ms, step_ms, loss;
+	long samples;
+};
+
+struct rank_metrics {
+	int rank, world_size;
+	long global_batch;
+	double flops_per_step;
+	char host[128];
+	struct step_rec *steps;
+	size_t n, cap;
+	long bad_lines; /* lines that did not parse (reported, not fatal) */
+};
+
+struct scenario_metrics {
+	struct rank_metrics *ranks;
+	size_t n;
+};
+
+/* Reads every rank_<r>.jsonl of dir. ERR_NOTFOUND when there is none. */
+int metrics_load_dir(const char *dir, struct scenario_metrics *out);
+/* Reads one JSONL file (a trainer rank file). */
+int metrics_load_file(const char *path, struct rank_metrics *out);
+void metrics_free(struct scenario_metrics *m);
+void rank_metrics_free(struct rank_metrics *r);
+
+#endif

@@ -1,0 +1,320 @@
+/* report: writes what ana_run_analyse found: BOTTLENECK_ANALYSIS.md and
+ * summary.json for the run, analysis.json and report.txt per scenario.
+ * Output is deterministic (fixed order and number formatting) so that the
+ * same results give the same bytes. */
+#include "analysis.h"
+
+#include "../orchestrator/err.h"
+#include "../orchestrator/fsio.h"
+#include "../orchestrator/strbuf.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *jnum(double v)
+{
+	if (!isfinite(v))
+		return json_null();
+	return json_real(round(v * 1000.0) / 1000.0);
+}
+
+static json_t *scenario_json(const struct ana_scenario *s)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(s->name));
+	json_object_set_new(o, "state", json_string(s->state));
+	json_object_set_new(o, "exit_code", json_integer(s->exit_code));
+	json_object_set_new(o, "reason", json_string(s->reason));
+	json_object_set_new(o, "backend", json_string(s->backend));
+	json_object_set_new(o, "nodes", json_integer(s->nodes));
+	json_object_set_new(o, "ranks", json_integer(s->ranks));
+	json_object_set_new(o, "analysed", json_boolean(s->analysed));
+	if (!s->analysed) {
+		json_object_set_new(o, "problem", json_string(s->problem ? s->problem : ""));
+		json_object_set_new(o, "verdict", json_null());
+		return o;
+	}
+	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->active_steps));
+	json_object_set_new(o, "step_time_ms", json_pack("{s:o, s:o, s:o, s:o}", "median", jnum(s->step_med_ms),
+		"p95", jnum(s->step_p95_ms), "min", jnum(s->step_min_ms), "max", jnum(s->step_max_ms)));
+	json_object_set_new(o, "spread_pct", jnum(s->spread_pct));
+	json_object_set_new(o, "global_batch", json_integer(s->global_batch));
+	json_object_set_new(o, "throughput_samples_per_s", jnum(s->throughput));
+	json_object_set_new(o, "shares_pct", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"data_loading", jnum(s->data_pct), "compute", jnum(s->compute_pct), "forward", jnum(s->forward_pct),
+		"backward", jnum(s->backward_pct), "optimizer", jnum(s->optimizer_pct),
+		"communication", jnum(s->comm_pct), "other", jnum(s->other_pct)));
+	json_object_set_new(o, "verdict", json_string(s->verdict));
+	json_object_set_new(o, "evidence", json_string(s->evidence));
+	json_object_set_new(o, "slowest_rank", json_pack("{s:i, s:o}", "rank", s->slowest_rank,
+		"mean_step_ms", jnum(s->slowest_rank_ms)));
+	json_object_set_new(o, "loss", json_pack("{s:o, s:o}", "first", jnum(s->loss_first), "last", jnum(s->loss_last)));
+	json_object_set_new(o, "baseline", s->baseline[0] ? json_string(s->baseline) : json_null());
+	json_object_set_new(o, "speedup", s->baseline[0] ? jnum(s->speedup) : json_null());
+	json_object_set_new(o, "efficiency", s->baseline[0] ? jnum(s->efficiency) : json_null());
+	return o;
+}
+
+static int write_json(const char *path, json_t *j)
+{
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s\n", text);
+	int rc = fsio_write_atomic(path, sb.buf, sb.len, 0644);
+	strbuf_free(&sb);
+	free(text);
+	return rc;
+}
+
+static json_t *summary_json(const struct ana_run *run)
+{
+	json_t *list = json_array(), *failed = json_array();
+	for (size_t i = 0; i < run->n; i++) {
+		json_array_append_new(list, scenario_json(&run->sc[i]));
+		if (strcmp(run->sc[i].state, "COMPLETED"))
+			json_array_append_new(failed, json_string(run->sc[i].name));
+	}
+	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o}",
+		"campaign", run->campaign, "run_id", run->run_id,
+		"baseline", run->baseline ? json_string(run->baseline) : json_null(),
+		"thresholds", "communication_pct", jnum(run->th.comm_pct), "data_loading_pct", jnum(run->th.data_pct),
+		"gpu_util_pct", jnum(run->th.gpu_util_pct), "memory_pct", jnum(run->th.memory_pct),
+		"scenarios", list, "failed", failed);
+}
+
+/* ---- markdown --------------------------------------------------------- */
+
+static void md_summary(struct strbuf *md, const struct ana_run *run)
+{
+	size_t ok = 0, bad = 0;
+	for (size_t i = 0; i < run->n; i++)
+		run->sc[i].analysed ? ok++ : bad++;
+	strbuf_addf(md, "## Executive Summary\n\n%zu scenario%s, %zu analysed", run->n, run->n == 1 ? "" : "s", ok);
+	if (bad) {
+		strbuf_addf(md, "; not analysed: ");
+		for (size_t i = 0, k = 0; i < run->n; i++)
+			if (!run->sc[i].analysed)
+				strbuf_addf(md, "%s**%s** (%s%s%s)", k++ ? ", " : "", run->sc[i].name, run->sc[i].state,
+					    run->sc[i].reason[0] ? ": " : "", run->sc[i].reason);
+	}
+	strbuf_adds(md, ".\n\n");
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (!s->analysed)
+			continue;
+		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**. Median step %.2f ms, %.1f samples/s",
+			    s->name, s->nodes, s->nodes == 1 ? "" : "s", s->ranks, s->backend, s->verdict,
+			    s->step_med_ms, s->throughput);
+		if (s->baseline[0] && !s->is_baseline)
+			strbuf_addf(md, "; speedup %.2fx and efficiency %.0f %% against %s", s->speedup,
+				    100 * s->efficiency, s->baseline);
+		strbuf_adds(md, ".\n");
+	}
+	strbuf_adds(md, "\n");
+}
+
+static void md_scenarios(struct strbuf *md, const struct ana_run *run)
+{
+	strbuf_adds(md, "## Per-Scenario Analysis\n\n"
+		    "| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput (samples/s) "
+		    "| Data % | Compute % | Comm % | Other % | Verdict |\n"
+		    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (!s->analysed) {
+			strbuf_addf(md, "| %s | %d | %d | %s | – | – | – | – | – | – | – | not analysed |\n",
+				    s->name, s->nodes, s->ranks, s->state);
+			continue;
+		}
+		strbuf_addf(md, "| %s | %d | %d | %s | %.2f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %s |\n",
+			    s->name, s->nodes, s->ranks, s->state, s->step_med_ms, s->step_p95_ms, s->throughput,
+			    s->data_pct, s->compute_pct, s->comm_pct, s->other_pct, s->verdict);
+	}
+	strbuf_adds(md, "\n");
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		strbuf_addf(md, "### %s\n\n", s->name);
+		if (!s->analysed) {
+			strbuf_addf(md, "State **%s**", s->state);
+			if (s->exit_code >= 0)
+				strbuf_addf(md, ", exit code %d", s->exit_code);
+			if (s->reason[0])
+				strbuf_addf(md, " (%s)", s->reason);
+			strbuf_addf(md, ". Not analysed: %s. Its job log is in `%s/`.\n\n", s->problem ? s->problem : "", s->name);
+			continue;
+		}
+		strbuf_addf(md, "**%s**: %s.\n\n", s->verdict, s->evidence);
+		strbuf_addf(md, "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
+			    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, backward %.1f %%, "
+			    "optimizer %.1f %%. The slowest rank was %d (mean step %.2f ms). Loss went from %.4f to %.4f.\n\n",
+			    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms, s->step_max_ms, s->spread_pct,
+			    s->forward_pct, s->backward_pct, s->optimizer_pct, s->slowest_rank, s->slowest_rank_ms,
+			    s->loss_first, s->loss_last);
+	}
+}
+
+static void md_scaling(struct strbuf *md, const struct ana_run *run)
+{
+	strbuf_adds(md, "## Scaling Analysis\n\n");
+	int any = 0;
+	for (size_t b = 0; b < run->n; b++) {
+		const struct ana_scenario *base = &run->sc[b];
+		if (!base->analysed || !base->is_baseline)
+			continue;
+		any = 1;
+		strbuf_addf(md, "Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
+			    "| Scenario | Nodes | Ranks | Throughput (samples/s) | Speedup | Efficiency | Data %% | Compute %% | Comm %% |\n"
+			    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+			    base->name, base->backend, base->tasks_per_node, base->tasks_per_node == 1 ? "" : "s", base->name);
+		const struct ana_scenario *last = base;
+		for (size_t i = 0; i < run->n; i++) {
+			const struct ana_scenario *s = &run->sc[i];
+			if (!s->analysed || strcmp(s->baseline, base->name))
+				continue;
+			strbuf_addf(md, "| %s | %d | %d | %.1f | %.2fx | %.0f %% | %.1f | %.1f | %.1f |\n", s->name, s->nodes,
+				    s->ranks, s->throughput, s->speedup, 100 * s->efficiency, s->data_pct, s->compute_pct, s->comm_pct);
+			if (s->ranks > last->ranks)
+				last = s;
+		}
+		if (last != base)
+			strbuf_addf(md, "\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of step time, "
+				    "compute from %.1f %% to %.1f %% and data loading from %.1f %% to %.1f %%; "
+				    "parallel efficiency at %d ranks is %.0f %%.\n\n",
+				    base->ranks, last->ranks, base->comm_pct, last->comm_pct, base->compute_pct,
+				    last->compute_pct, base->data_pct, last->data_pct, last->ranks, 100 * last->efficiency);
+		else
+			strbuf_adds(md, "\nOnly one scenario in this series: no scaling to report.\n\n");
+	}
+	if (!any)
+		strbuf_adds(md, "No analysed scenario to compare against.\n\n");
+}
+
+struct rec {
+	double gain;
+	char text[600];
+};
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+	if (x->gain != y->gain)
+		return x->gain < y->gain ? 1 : -1;
+	return strcmp(x->text, y->text);
+}
+
+static void md_recommendations(struct strbuf *md, const struct ana_run *run)
+{
+	struct rec *recs = calloc(run->n + 1, sizeof *recs);
+	size_t n = 0;
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		struct rec *r = &recs[n];
+		if (!s->analysed)
+			continue;
+		if (!strcmp(s->verdict, "communication-bound")) {
+			r->gain = s->comm_pct;
+			snprintf(r->text, sizeof r->text, "**%s**: hide gradient all-reduce behind backward (bucketed DDP), "
+				 "raise the per-rank batch to amortise it, or reduce gradient volume; up to %.1f %% of step "
+				 "time is at stake (communication share).", s->name, s->comm_pct);
+		} else if (!strcmp(s->verdict, "data-loader-bound")) {
+			r->gain = s->data_pct;
+			snprintf(r->text, sizeof r->text, "**%s**: add data-loader workers or prefetch depth, or make "
+				 "decoding cheaper; up to %.1f %% of step time is spent waiting for data.", s->name, s->data_pct);
+		} else {
+			r->gain = s->other_pct;
+			snprintf(r->text, sizeof r->text, "**%s**: compute-bound (%.1f %% compute); gains come from faster "
+				 "kernels (larger GEMMs, mixed precision) rather than from the data path or communication; "
+				 "%.1f %% of step time is unaccounted overhead.", s->name, s->compute_pct, s->other_pct);
+		}
+		n++;
+	}
+	qsort(recs, n, sizeof *recs, rec_cmp);
+	strbuf_adds(md, "## Recommendations\n\nRanked by the share of step time each could recover:\n\n");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
+	for (size_t i = 0; i < run->n; i++)
+		if (!run->sc[i].analysed)
+			strbuf_addf(md, "%s- **%s** ended %s: read `%s/slurm-*.out`, fix the cause and run it again.\n",
+				    i == 0 && n == 0 ? "" : "", run->sc[i].name, run->sc[i].state, run->sc[i].name);
+	strbuf_adds(md, "\n");
+	free(recs);
+}
+
+static void md_method(struct strbuf *md, const struct ana_run *run)
+{
+	strbuf_addf(md, "## Methodology\n\n"
+		"- Source: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (docs/formats.md). "
+		"Warm-up steps are excluded; only steps marked `active` count.\n"
+		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends when the last rank does); "
+		"median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
+		"- Throughput: global batch / median step time.\n"
+		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + "
+		"`optimizer_ms` (compute) and `comm_ms`, divided by the sum of `step_ms`; other = the remainder.\n"
+		"- Verdict: communication-bound when communication > %.0f %% of step time, data-loader-bound when "
+		"data loading > %.0f %% (the larger excess relative to its threshold wins), else compute-bound. "
+		"Thresholds come from the campaign's `analysis.thresholds`.\n"
+		"- Scaling: speedup = throughput / baseline throughput; efficiency = speedup x baseline ranks / ranks. "
+		"A series is the scenarios with the same backend and tasks per node; its baseline is `analysis.baseline` "
+		"when that is in the series, else the one with the fewest nodes.\n",
+		run->th.comm_pct, run->th.data_pct);
+}
+
+static int write_markdown(const struct ana_run *run)
+{
+	struct strbuf md = STRBUF_INIT, path = STRBUF_INIT;
+	strbuf_addf(&md, "# Bottleneck analysis: %s\n\nRun `%s`. Every number below is in `summary.json`.\n\n",
+		    run->campaign, run->run_id);
+	md_summary(&md, run);
+	md_scenarios(&md, run);
+	md_scaling(&md, run);
+	md_recommendations(&md, run);
+	md_method(&md, run);
+	strbuf_addf(&path, "%s/BOTTLENECK_ANALYSIS.md", run->run_dir);
+	int rc = fsio_write_atomic(path.buf, md.buf, md.len, 0644);
+	strbuf_free(&md);
+	strbuf_free(&path);
+	return rc;
+}
+
+static int write_scenario_files(const struct ana_scenario *s)
+{
+	struct strbuf p = STRBUF_INIT, txt = STRBUF_INIT;
+	json_t *j = scenario_json(s);
+	strbuf_addf(&p, "%s/analysis.json", s->job_dir);
+	int rc = write_json(p.buf, j);
+	json_decref(j);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/report.txt", s->job_dir);
+	if (s->analysed)
+		strbuf_addf(&txt, "scenario %s: %s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f samples/s\n"
+			    "data %.1f %%, compute %.1f %%, communication %.1f %%, other %.1f %%\n",
+			    s->name, s->verdict, s->evidence, s->step_med_ms, s->step_p95_ms, s->throughput,
+			    s->data_pct, s->compute_pct, s->comm_pct, s->other_pct);
+	else
+		strbuf_addf(&txt, "scenario %s: %s, not analysed: %s\n", s->name, s->state, s->problem ? s->problem : "");
+	if (rc == 0)
+		rc = fsio_write_atomic(p.buf, txt.buf, txt.len, 0644);
+	strbuf_free(&p);
+	strbuf_free(&txt);
+	return rc;
+}
+
+int ana_run_write(const struct ana_run *run)
+{
+	int rc = 0;
+	for (size_t i = 0; i < run->n && rc == 0; i++)
+		if (fsio_is_dir(run->sc[i].job_dir))
+			rc = write_scenario_files(&run->sc[i]);
+	if (rc == 0) {
+		struct strbuf p = STRBUF_INIT;
+		json_t *j = summary_json(run);
+		strbuf_addf(&p, "%s/summary.json", run->run_dir);
+		rc = write_json(p.buf, j);
+		json_decref(j);
+		strbuf_free(&p);
+	}
+	return rc == 0 ? write_markdown(run) : rc;
+}

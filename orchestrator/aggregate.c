@@ -1,0 +1,88 @@
+#include "aggregate.h"
+
+#include "../analyzers/analysis.h"
+#include "err.h"
+#include "strbuf.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+static int all_final(struct job_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!job_state_is_final(rows[i].state))
+			return 0;
+	return 1;
+}
+
+static void build_input(struct run *r, struct job_row *rows, size_t n, struct ana_run *in)
+{
+	memset(in, 0, sizeof *in);
+	in->campaign = xstrdup(r->c.name);
+	in->run_id = xstrdup(r->id);
+	in->run_dir = xstrdup(r->dir);
+	in->baseline = r->c.analysis.baseline ? xstrdup(r->c.analysis.baseline) : NULL;
+	in->th.comm_pct = r->c.analysis.comm_pct;
+	in->th.data_pct = r->c.analysis.data_pct;
+	in->th.gpu_util_pct = r->c.analysis.gpu_util_pct;
+	in->th.memory_pct = r->c.analysis.memory_pct;
+	for (size_t i = 0; i < n; i++) {
+		const struct scenario *s = campaign_find(&r->c, rows[i].scenario);
+		char *dir = run_job_dir(r, rows[i].scenario);
+		ana_run_add(in, rows[i].scenario, job_state_name(rows[i].state), rows[i].reason,
+			    s ? s->backend : "gloo", dir, rows[i].exit_code, rows[i].nodes,
+			    s ? s->tasks_per_node : rows[i].ntasks / (rows[i].nodes ? rows[i].nodes : 1));
+		free(dir);
+	}
+}
+
+int aggregate_run(struct run *r, int force)
+{
+	struct strbuf lp = STRBUF_INIT;
+	strbuf_addf(&lp, "%s/.aggregate.lock", r->dir);
+	int lock = open(lp.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	strbuf_free(&lp);
+	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+		if (lock >= 0)
+			close(lock);
+		return err_sys(ERR_IO, "cannot lock %s/.aggregate.lock", r->dir);
+	}
+	struct job_row *rows;
+	size_t n;
+	int rc = store_jobs_latest(r->st, &rows, &n);
+	if (rc < 0)
+		goto out;
+	if (!force && !all_final(rows, n)) {
+		job_rows_free(rows, n);
+		rc = 1;
+		goto out;
+	}
+	struct ana_run in;
+	build_input(r, rows, n, &in);
+	job_rows_free(rows, n);
+	rc = ana_run_analyse(&in);
+	if (rc == 0)
+		rc = ana_run_write(&in);
+	ana_run_free(&in);
+	if (rc == 0)
+		rc = store_run_set_aggregated(r->st, store_now());
+	if (rc == 0)
+		r->row.aggregated_at = store_now();
+out:
+	close(lock);
+	return rc;
+}
+
+int aggregate_if_due(struct run *r)
+{
+	struct run_row row;
+	int rc = store_run_get(r->st, &row);
+	if (rc < 0)
+		return rc;
+	double done = row.aggregated_at;
+	run_row_free(&row);
+	return done > 0 ? 0 : aggregate_run(r, 0);
+}

@@ -1,0 +1,16 @@
+/* aggregate: runs the analyzers over a finished run: gathers each scenario's
+ * latest attempt from the store, hands them to the analysis library, and
+ * records that the analysis was written. Safe to run again and from several
+ * processes at once (one at a time, under <run>/.aggregate.lock). */
+#ifndef CAMPAIGN_AGGREGATE_H
+#define CAMPAIGN_AGGREGATE_H
+
+#include "run.h"
+
+/* Writes BOTTLENECK_ANALYSIS.md and summary.json. Unless force is set, does
+ * nothing when some job is not final yet (returns 1 then). */
+int aggregate_run(struct run *r, int force);
+/* Aggregates when every job is final and no analysis exists yet. */
+int aggregate_if_due(struct run *r);
+
+#endif

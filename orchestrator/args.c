@@ -1,0 +1,155 @@
+/* args: the shared option parser behind struct cmd_entry (see cmd.h). */
+#include "cmd.h"
+
+#include "err.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct optdef *find_long(const struct optdef *o, const char *name, size_t n)
+{
+	for (; o && o->id; o++)
+		if (strlen(o->name) == n && !strncmp(o->name, name, n))
+			return o;
+	return NULL;
+}
+
+static const struct optdef *find_short(const struct optdef *o, char c)
+{
+	for (; o && o->id; o++)
+		if (o->id == c && c != '\0' && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			return o;
+	return NULL;
+}
+
+void cmd_usage(const struct cmd_entry *e, FILE *out)
+{
+	fprintf(out, "usage: campaign %s %s\n\n%s\n", e->name, e->usage, e->summary);
+	if (e->opts && e->opts->id)
+		fputs("\noptions:\n", out);
+	for (const struct optdef *o = e->opts; o && o->id; o++) {
+		char left[64];
+		if (o->argname)
+			snprintf(left, sizeof left, "--%s %s", o->name, o->argname);
+		else
+			snprintf(left, sizeof left, "--%s", o->name);
+		fprintf(out, "  %-26s %s\n", left, o->help);
+	}
+	fputs("  --help                     show this help\n", out);
+}
+
+static int bad(const struct cmd_entry *e, const char *fmt, const char *what)
+{
+	fprintf(stderr, "campaign %s: ", e->name);
+	fprintf(stderr, fmt, what);
+	fprintf(stderr, "\nTry 'campaign %s --help'.\n", e->name);
+	return EXIT_USAGE;
+}
+
+int args_parse(const struct cmd_entry *e, int argc, char **argv, struct args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->dashdash = -1;
+	a->pos = calloc((size_t)argc + 1, sizeof *a->pos);
+	if (!a->pos)
+		abort();
+	for (int i = 1; i < argc; i++) {
+		char *s = argv[i];
+		if (a->dashdash >= 0 || s[0] != '-' || s[1] == '\0') {
+			a->pos[a->npos++] = s;
+			continue;
+		}
+		if (!strcmp(s, "--")) {
+			a->dashdash = a->npos;
+			continue;
+		}
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+			cmd_usage(e, stdout);
+			return -1;
+		}
+		const struct optdef *o;
+		const char *inline_val = NULL;
+		if (s[1] == '-') {
+			char *eq = strchr(s + 2, '=');
+			size_t n = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
+			o = find_long(e->opts, s + 2, n);
+			if (eq)
+				inline_val = eq + 1;
+		} else {
+			o = s[2] ? NULL : find_short(e->opts, s[1]);
+		}
+		if (!o)
+			return bad(e, "unknown option '%s'", s);
+		if (!o->argname) {
+			if (inline_val)
+				return bad(e, "option '--%s' takes no value", o->name);
+			a->val[(unsigned char)o->id] = "";
+		} else if (inline_val) {
+			a->val[(unsigned char)o->id] = inline_val;
+		} else if (i + 1 < argc) {
+			a->val[(unsigned char)o->id] = argv[++i];
+		} else {
+			return bad(e, "option '--%s' needs a value", o->name);
+		}
+	}
+	int nplain = a->dashdash >= 0 ? a->dashdash : a->npos;
+	if (nplain < e->min_pos)
+		return bad(e, "%s", e->min_pos == 1 ? "missing argument" : "missing arguments");
+	if (e->max_pos >= 0 && a->npos > e->max_pos)
+		return bad(e, "unexpected argument '%s'", a->pos[e->max_pos]);
+	return 0;
+}
+
+const char *args_get(const struct args *a, char id)
+{
+	return a->val[(unsigned char)id];
+}
+
+int args_has(const struct args *a, char id)
+{
+	return a->val[(unsigned char)id] != NULL;
+}
+
+int args_int(const struct cmd_entry *e, const struct args *a, char id, long min, long max, long dflt, long *out)
+{
+	const char *s = args_get(a, id);
+	*out = dflt;
+	if (!s)
+		return 0;
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < min || v > max) {
+		const struct optdef *o = e->opts;
+		while (o->id && o->id != id)
+			o++;
+		fprintf(stderr, "campaign %s: --%s must be an integer in %ld..%ld, not '%s'\n",
+			e->name, o->name, min, max, s);
+		return EXIT_USAGE;
+	}
+	*out = v;
+	return 0;
+}
+
+int cmd_exit_of(int code)
+{
+	switch (code) {
+	case 0: return EXIT_OK;
+	case ERR_USAGE: return EXIT_USAGE;
+	case ERR_NOTFOUND: return EXIT_NOTFOUND;
+	case ERR_IO: return EXIT_IO;
+	case ERR_BACKEND: return EXIT_BACKEND;
+	default: return EXIT_JOBS_FAILED;
+	}
+}
+
+int cmd_fail(const struct cmd_entry *e, int code)
+{
+	fprintf(stderr, "campaign %s: %s\n", e->name, err_last());
+	return cmd_exit_of(code);
+}
+
+const char *cmd_results_root(const struct args *a)
+{
+	const char *r = args_get(a, 'R');
+	return r ? r : "results";
+}

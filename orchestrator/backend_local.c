@@ -1,0 +1,364 @@
+/* backend_local: the embedded executor for machines without a controller.
+ * A supervisor process (detached, or in the foreground for --wait) runs the
+ * run's rendered job scripts one at a time as process groups, with the
+ * variables SLURM would set, enforces time limits and cancels, records every
+ * state, and aggregates when the last job ends. While it lives it holds an
+ * flock on <run>/.supervisor.lock; without one, status decides from files. */
+#include "backend.h"
+
+#include "aggregate.h"
+#include "err.h"
+#include "fsio.h"
+#include "jobstatus.h"
+#include "strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KILL_GRACE_S 10.0
+
+/* Set by SIGINT/SIGTERM in the supervisor: cancel everything and stop. */
+static volatile sig_atomic_t supervisor_stop;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	supervisor_stop = 1;
+}
+
+static int lock_path(const struct run *r, struct strbuf *p)
+{
+	strbuf_addf(p, "%s/.supervisor.lock", r->dir);
+	return 0;
+}
+
+/* Returns an fd holding the supervisor lock, or -1 when another holds it. */
+static int supervisor_lock(const struct run *r)
+{
+	struct strbuf p = STRBUF_INIT;
+	lock_path(r, &p);
+	int fd = open(p.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	strbuf_free(&p);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void nodelist_of(int nodes, char *buf, size_t n)
+{
+	if (nodes == 1)
+		snprintf(buf, n, "local1");
+	else
+		snprintf(buf, n, "local[1-%d]", nodes);
+}
+
+static void set_job_env(const struct run *r, const struct job_row *j, const struct scenario *s)
+{
+	char buf[64], nl[64];
+	nodelist_of(j->nodes, nl, sizeof nl);
+	setenv("SLURM_JOB_ID", j->job_id, 1);
+	setenv("SLURM_JOBID", j->job_id, 1);
+	struct strbuf name = STRBUF_INIT;
+	strbuf_addf(&name, "campaign-%s-%s", r->id, j->scenario);
+	setenv("SLURM_JOB_NAME", name.buf, 1);
+	strbuf_free(&name);
+	snprintf(buf, sizeof buf, "%d", j->nodes);
+	setenv("SLURM_NNODES", buf, 1);
+	setenv("SLURM_JOB_NUM_NODES", buf, 1);
+	snprintf(buf, sizeof buf, "%d", j->ntasks);
+	setenv("SLURM_NTASKS", buf, 1);
+	setenv("SLURM_NPROCS", buf, 1);
+	snprintf(buf, sizeof buf, "%d", s ? s->tasks_per_node : 1);
+	setenv("SLURM_NTASKS_PER_NODE", buf, 1);
+	snprintf(buf, sizeof buf, "%d(x%d)", s ? s->tasks_per_node : 1, j->nodes);
+	setenv("SLURM_TASKS_PER_NODE", buf, 1);
+	if (s && s->gpus_per_node) {
+		snprintf(buf, sizeof buf, "%d", s->gpus_per_node);
+		setenv("SLURM_GPUS_PER_NODE", buf, 1);
+	}
+	setenv("SLURM_JOB_NODELIST", nl, 1);
+	setenv("SLURM_NODELIST", nl, 1);
+	setenv("SLURM_SUBMIT_DIR", r->dir, 1);
+	setenv("SLURMD_NODENAME", "local1", 1);
+	setenv("CAMPAIGN_EXECUTOR", "local", 1);
+}
+
+static pid_t spawn_job(const struct run *r, const struct job_row *j, const char *job_dir)
+{
+	struct strbuf script = STRBUF_INIT, out = STRBUF_INIT;
+	strbuf_addf(&script, "%s/job.sbatch", job_dir);
+	strbuf_addf(&out, "%s/slurm-%s.out", job_dir, j->job_id);
+	const struct scenario *s = campaign_find(&r->c, j->scenario);
+	pid_t pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		int fd = open(out.buf, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		int nul = open("/dev/null", O_RDONLY);
+		if (fd < 0 || nul < 0 || chdir(job_dir) < 0)
+			_exit(126);
+		dup2(nul, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		set_job_env(r, j, s);
+		execl("/bin/bash", "bash", script.buf, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		setpgid(pid, pid);
+	strbuf_free(&script);
+	strbuf_free(&out);
+	return pid;
+}
+
+static int cancel_requested(struct run *r, const char *scenario)
+{
+	struct job_row *rows;
+	size_t n;
+	int yes = 0;
+	if (store_jobs_latest(r->st, &rows, &n) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].scenario, scenario))
+			yes = rows[i].cancel_requested;
+	job_rows_free(rows, n);
+	return yes;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+/* Waits for the job, enforcing its limit and cancels; returns wait status. */
+static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limit_s, int *timed_out, int *cancelled)
+{
+	double start = store_now(), term_at = 0;
+	int status = 0, ticks = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		double now = store_now();
+		if (!term_at && limit_s > 0 && now - start > (double)limit_s)
+			*timed_out = 1;
+		if (!term_at && (supervisor_stop || (++ticks % 10 == 0 && cancel_requested(r, j->scenario))))
+			*cancelled = 1;
+		if (!term_at && (*timed_out || *cancelled)) {
+			kill(-pid, SIGTERM);
+			term_at = now;
+		} else if (term_at && now - term_at > KILL_GRACE_S) {
+			kill(-pid, SIGKILL);
+		}
+		sleep_ms(100);
+	}
+	kill(-pid, SIGKILL); /* whatever the job left behind, as SLURM does */
+	return status;
+}
+
+static void finish_job(struct run *r, const struct job_row *j, const char *job_dir, int status,
+		       int timed_out, int cancelled)
+{
+	struct job_status js;
+	char reason[256] = "";
+	int have = jobstatus_read(job_dir, &js) == 0;
+	enum job_state st = jobstatus_decide(have ? &js : NULL, timed_out, cancelled);
+	int code = have ? js.exit_code : (WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	if (timed_out)
+		snprintf(reason, sizeof reason, "time limit reached");
+	else if (cancelled)
+		snprintf(reason, sizeof reason, "cancelled");
+	else if (!have)
+		snprintf(reason, sizeof reason, "no job.status: job script killed by %s",
+			 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "unknown cause");
+	else if (st == JOB_FAILED)
+		snprintf(reason, sizeof reason, "exit status %d", code);
+	store_job_update(r->st, j->scenario, j->attempt, st, reason[0] ? reason : NULL, code, NULL, "job ended");
+}
+
+static void run_one(struct run *r, const struct job_row *j)
+{
+	const struct scenario *s = campaign_find(&r->c, j->scenario);
+	char *job_dir = run_job_dir(r, j->scenario);
+	char nl[64];
+	nodelist_of(j->nodes, nl, sizeof nl);
+	pid_t pid = spawn_job(r, j, job_dir);
+	if (pid < 0) {
+		store_job_update(r->st, j->scenario, j->attempt, JOB_FAILED, "cannot fork", 127, NULL, "fork failed");
+		free(job_dir);
+		return;
+	}
+	store_job_set_pid(r->st, j->scenario, j->attempt, pid);
+	store_job_update(r->st, j->scenario, j->attempt, JOB_RUNNING, "", -1, nl, "started by local executor");
+	int timed_out = 0, cancelled = 0;
+	int status = wait_job(r, j, pid, s ? s->time_limit_s : 0, &timed_out, &cancelled);
+	if (!timed_out && !cancelled)
+		cancelled = cancel_requested(r, j->scenario);
+	finish_job(r, j, job_dir, status, timed_out, cancelled);
+	free(job_dir);
+}
+
+/* Picks the next PENDING job, marking cancel-requested ones CANCELLED. */
+static int next_job(struct run *r, struct job_row **rows, size_t *n, size_t *which)
+{
+	if (store_jobs_latest(r->st, rows, n) < 0)
+		return -1;
+	for (size_t i = 0; i < *n; i++) {
+		struct job_row *j = &(*rows)[i];
+		if (j->state != JOB_PENDING)
+			continue;
+		if (j->cancel_requested || supervisor_stop) {
+			store_job_update(r->st, j->scenario, j->attempt, JOB_CANCELLED, "cancelled before it started",
+					 -1, NULL, "cancelled");
+			continue;
+		}
+		*which = i;
+		return 1;
+	}
+	return 0;
+}
+
+int local_supervise(struct run *r)
+{
+	int lock = supervisor_lock(r);
+	if (lock < 0)
+		return err_set(ERR_BACKEND, "run %s already has a supervisor", r->id);
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	for (;;) {
+		struct job_row *rows;
+		size_t n, which = 0;
+		int got = next_job(r, &rows, &n, &which);
+		if (got > 0)
+			run_one(r, &rows[which]);
+		if (got >= 0)
+			job_rows_free(rows, n);
+		if (got <= 0)
+			break;
+	}
+	int rc = aggregate_run(r, 0);
+	close(lock);
+	return rc;
+}
+
+static int local_submit(struct run *r)
+{
+	struct job_row *rows;
+	size_t n;
+	int rc = store_jobs_latest(r->st, &rows, &n);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if (rows[i].state != JOB_PLANNED)
+			continue;
+		char id[32];
+		snprintf(id, sizeof id, "%zu", i + 1);
+		rc = store_job_submitted(r->st, rows[i].scenario, rows[i].attempt, id);
+	}
+	if (rc == 0)
+		job_rows_free(rows, n);
+	return rc;
+}
+
+static int local_start(struct run *r, int wait)
+{
+	if (wait)
+		return local_supervise(r);
+	struct strbuf log = STRBUF_INIT, bin = STRBUF_INIT;
+	strbuf_addf(&log, "%s/supervisor.log", r->dir);
+	strbuf_addf(&bin, "%s/campaign", r->bin_dir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		int fd = open(log.buf, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		int nul = open("/dev/null", O_RDONLY);
+		if (fd >= 0 && nul >= 0) {
+			dup2(nul, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execl(bin.buf, "campaign", "supervise", r->dir, (char *)NULL);
+		_exit(127);
+	}
+	int status = 0;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	strbuf_free(&log);
+	strbuf_free(&bin);
+	return pid > 0 ? 0 : err_sys(ERR_BACKEND, "cannot start the local supervisor");
+}
+
+/* Without a live supervisor, unfinished jobs are decided from job.status. */
+static int local_refresh(struct run *r)
+{
+	int lock = supervisor_lock(r);
+	if (lock < 0)
+		return 0; /* a supervisor is alive and keeps the store current */
+	struct job_row *rows;
+	size_t n;
+	int rc = store_jobs_latest(r->st, &rows, &n);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct job_row *j = &rows[i];
+		if (job_state_is_final(j->state))
+			continue;
+		char *dir = run_job_dir(r, j->scenario);
+		struct job_status js;
+		if (j->state == JOB_RUNNING && jobstatus_read(dir, &js) == 0) {
+			enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);
+			rc = store_job_update(r->st, j->scenario, j->attempt, st, NULL, js.exit_code, NULL,
+					      "decided from job.status (supervisor gone)");
+		} else {
+			rc = store_job_update(r->st, j->scenario, j->attempt, JOB_LOST,
+					      j->state == JOB_RUNNING
+						      ? "the local supervisor ended while the job ran and the job left no job.status"
+						      : "the local supervisor ended before the job started",
+					      -1, NULL, "supervisor gone");
+		}
+		free(dir);
+	}
+	if (rc == 0)
+		job_rows_free(rows, n);
+	close(lock);
+	return rc;
+}
+
+static int local_cancel(struct run *r, const char *scenario)
+{
+	struct job_row *rows;
+	size_t n;
+	int rc = store_jobs_latest(r->st, &rows, &n);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct job_row *j = &rows[i];
+		if ((scenario && strcmp(scenario, j->scenario)) || job_state_is_final(j->state))
+			continue;
+		rc = store_job_request_cancel(r->st, j->scenario, j->attempt);
+		if (rc == 0 && j->state == JOB_RUNNING && j->pid > 0)
+			kill(-(pid_t)j->pid, SIGTERM);
+	}
+	if (rc == 0)
+		job_rows_free(rows, n);
+	return rc < 0 ? rc : local_refresh(r);
+}
+
+const struct backend_ops backend_local = {
+	.name = "local",
+	.submit = local_submit,
+	.start = local_start,
+	.refresh = local_refresh,
+	.cancel = local_cancel,
+};

@@ -1,0 +1,159 @@
+#include "campaign.h"
+
+#include "strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const builtins[] = {
+	"run_id", "run_dir", "job_dir", "metrics_dir", "scenario", "campaign",
+	"nodes", "tasks_per_node", "gpus_per_node", "ntasks", "backend",
+	"warmup_steps", "active_steps", "steps", "trainer", "campaign_bin",
+	"monitor_interval_ms", NULL,
+};
+
+int placeholder_is_builtin(const char *name)
+{
+	for (int i = 0; builtins[i]; i++)
+		if (!strcmp(builtins[i], name))
+			return 1;
+	return 0;
+}
+
+const char *kvlist_get(const struct kvlist *l, const char *key)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->items[i].key, key))
+			return l->items[i].value;
+	return NULL;
+}
+
+void kvlist_set(struct kvlist *l, const char *key, const char *value)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		if (!strcmp(l->items[i].key, key)) {
+			free(l->items[i].value);
+			l->items[i].value = xstrdup(value);
+			return;
+		}
+	}
+	l->items = xrealloc(l->items, (l->n + 1) * sizeof *l->items);
+	l->items[l->n].key = xstrdup(key);
+	l->items[l->n].value = xstrdup(value);
+	l->n++;
+}
+
+void kvlist_free(struct kvlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->items[i].key);
+		free(l->items[i].value);
+	}
+	free(l->items);
+	l->items = NULL;
+	l->n = 0;
+}
+
+void kvlist_copy(struct kvlist *dst, const struct kvlist *src)
+{
+	memset(dst, 0, sizeof *dst);
+	for (size_t i = 0; i < src->n; i++)
+		kvlist_set(dst, src->items[i].key, src->items[i].value);
+}
+
+static int parse_uint(const char **p, long *out)
+{
+	if (**p < '0' || **p > '9')
+		return -1;
+	long v = 0;
+	while (**p >= '0' && **p <= '9') {
+		v = v * 10 + (**p - '0');
+		if (v > 100000000L)
+			return -1;
+		(*p)++;
+	}
+	*out = v;
+	return 0;
+}
+
+int slurm_time_parse(const char *s, long *seconds)
+{
+	if (!strcmp(s, "UNLIMITED") || !strcmp(s, "INFINITE")) {
+		*seconds = 0;
+		return 0;
+	}
+	long days = 0, f[3];
+	int nf = 0, has_days = 0;
+	const char *p = s;
+	const char *dash = strchr(s, '-');
+	if (dash) {
+		if (parse_uint(&p, &days) < 0 || p != dash)
+			return -1;
+		p++;
+		has_days = 1;
+	}
+	for (;;) {
+		if (nf == 3 || parse_uint(&p, &f[nf]) < 0)
+			return -1;
+		nf++;
+		if (*p == '\0')
+			break;
+		if (*p++ != ':')
+			return -1;
+	}
+	long secs;
+	if (has_days) /* D-H, D-H:M, D-H:M:S */
+		secs = f[0] * 3600 + (nf > 1 ? f[1] * 60 : 0) + (nf > 2 ? f[2] : 0);
+	else if (nf == 1) /* M */
+		secs = f[0] * 60;
+	else if (nf == 2) /* M:S */
+		secs = f[0] * 60 + f[1];
+	else /* H:M:S */
+		secs = f[0] * 3600 + f[1] * 60 + f[2];
+	secs += days * 86400;
+	if (secs <= 0)
+		return -1;
+	*seconds = secs;
+	return 0;
+}
+
+const struct scenario *campaign_find(const struct campaign *c, const char *name)
+{
+	for (size_t i = 0; i < c->n_scenarios; i++)
+		if (!strcmp(c->scenarios[i].name, name))
+			return &c->scenarios[i];
+	return NULL;
+}
+
+static void scenario_free(struct scenario *s)
+{
+	free(s->name);
+	free(s->backend);
+	free(s->time);
+	kvlist_free(&s->env);
+	kvlist_free(&s->params);
+}
+
+void campaign_free(struct campaign *c)
+{
+	free(c->path);
+	free(c->name);
+	free(c->description);
+	free(c->slurm.account);
+	free(c->slurm.partition);
+	free(c->slurm.qos);
+	free(c->slurm.time);
+	free(c->slurm.constraint);
+	argv_free(&c->slurm.extra);
+	argv_free(&c->workload.command);
+	kvlist_free(&c->workload.env);
+	kvlist_free(&c->workload.params);
+	for (size_t i = 0; i < c->workload.n_setup; i++)
+		argv_free(&c->workload.setup[i]);
+	free(c->workload.setup);
+	for (size_t i = 0; i < c->n_scenarios; i++)
+		scenario_free(&c->scenarios[i]);
+	free(c->scenarios);
+	free(c->analysis.baseline);
+	memset(c, 0, sizeof *c);
+}

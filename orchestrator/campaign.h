@@ -1,0 +1,82 @@
+/* campaign: the in-memory model of a campaign file after validation, with
+ * every default applied and the matrix expanded into concrete scenarios.
+ * Loading (libyaml) lives in campaign_load.c; this module owns the types,
+ * defaults, placeholder names and freeing. It knows nothing of backends. */
+#ifndef CAMPAIGN_CAMPAIGN_H
+#define CAMPAIGN_CAMPAIGN_H
+
+#include "diag.h"
+#include "words.h"
+
+#include <stddef.h>
+
+#define CAMPAIGN_MAX_SCENARIOS 1024
+#define CAMPAIGN_MAX_NODES 100000
+
+struct kv {
+	char *key, *value;
+};
+
+struct kvlist {
+	struct kv *items;
+	size_t n;
+};
+
+struct scenario {
+	char *name;
+	int nodes, tasks_per_node, gpus_per_node;
+	char *backend;      /* "gloo" or "nccl" */
+	char *time;         /* SLURM time string */
+	long time_limit_s;  /* 0: unlimited */
+	struct kvlist env;    /* workload env, then the scenario's own */
+	struct kvlist params; /* workload params, scenario params, matrix values */
+	int line, col;
+};
+
+struct campaign {
+	char *path; /* file it was loaded from */
+	char *name, *description;
+	struct {
+		char *account, *partition, *qos, *time, *constraint;
+		struct argv extra;
+	} slurm;
+	struct {
+		struct argv command;
+		struct kvlist env, params;
+		struct argv *setup; /* each line split into words */
+		size_t n_setup;
+	} workload;
+	struct {
+		int warmup_steps, active_steps;
+		int monitor, monitor_interval_ms;
+		int nsys, perf;
+	} profile;
+	struct scenario *scenarios;
+	size_t n_scenarios;
+	struct {
+		char *baseline;
+		double comm_pct, data_pct, gpu_util_pct, memory_pct;
+	} analysis;
+};
+
+/* Loads and validates FILE. On problems returns ERR_USAGE with every problem
+ * in *d (the caller prints them); nothing is allocated in *c then. */
+int campaign_load(const char *file, struct campaign *c, struct diags *d);
+/* Same, from a buffer (name is used in messages). */
+int campaign_load_buffer(const char *name, const char *data, size_t len,
+			 struct campaign *c, struct diags *d);
+void campaign_free(struct campaign *c);
+const struct scenario *campaign_find(const struct campaign *c, const char *name);
+
+/* Parses a SLURM time limit (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S, UNLIMITED). */
+int slurm_time_parse(const char *s, long *seconds);
+
+/* Placeholder names every command may use whatever its params. */
+int placeholder_is_builtin(const char *name);
+const char *kvlist_get(const struct kvlist *l, const char *key);
+/* Sets key (replacing an existing value). */
+void kvlist_set(struct kvlist *l, const char *key, const char *value);
+void kvlist_free(struct kvlist *l);
+void kvlist_copy(struct kvlist *dst, const struct kvlist *src);
+
+#endif

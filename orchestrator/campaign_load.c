@@ -1,0 +1,860 @@
+/* campaign_load: libyaml document -> struct campaign, checking the schema of
+ * docs/campaign-format.md. Every problem becomes a diagnostic with its place;
+ * the walk goes on after a problem so that all of them are reported at once. */
+#include "campaign.h"
+
+#include "err.h"
+#include "fsio.h"
+#include "placeholder.h"
+#include "quote.h"
+#include "strbuf.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#define MAX_FILE_BYTES (4u << 20)
+#define MAX_SCALAR 65536
+#define MAX_EXPANDED_NODES 100000L
+
+struct matrix_axis {
+	char *key;
+	struct argv values;
+};
+
+struct loader {
+	yaml_document_t doc;
+	struct diags *d;
+	struct campaign *c;
+	struct matrix_axis *axes;
+	size_t n_axes;
+};
+
+static yaml_node_t *node_at(struct loader *L, int idx)
+{
+	return yaml_document_get_node(&L->doc, idx);
+}
+
+static void problem(struct loader *L, yaml_node_t *n, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void problem(struct loader *L, yaml_node_t *n, const char *path, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	int line = n ? (int)n->start_mark.line + 1 : 0;
+	int col = n ? (int)n->start_mark.column + 1 : 0;
+	diags_add(L->d, line, col, path, "%s", msg);
+}
+
+static const char *kind_name(yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_MAPPING_NODE: return "a mapping";
+	case YAML_SEQUENCE_NODE: return "a list";
+	default: return "a scalar";
+	}
+}
+
+static void subpath(char *buf, size_t n, const char *base, const char *key)
+{
+	snprintf(buf, n, "%s%s%s", base, base[0] ? "." : "", key);
+}
+
+/* ---- scalars ---------------------------------------------------------- */
+
+static const char *scalar(struct loader *L, yaml_node_t *n, const char *path, const char *want)
+{
+	if (n->type != YAML_SCALAR_NODE) {
+		problem(L, n, path, "expected %s, found %s", want, kind_name(n));
+		return NULL;
+	}
+	const char *s = (const char *)n->data.scalar.value;
+	if (strlen(s) != n->data.scalar.length) {
+		problem(L, n, path, "value contains a NUL byte");
+		return NULL;
+	}
+	if (n->data.scalar.length > MAX_SCALAR) {
+		problem(L, n, path, "value is longer than %d bytes", MAX_SCALAR);
+		return NULL;
+	}
+	return s;
+}
+
+static int as_string(struct loader *L, yaml_node_t *n, const char *path, char **out)
+{
+	const char *s = scalar(L, n, path, "a string");
+	if (!s)
+		return -1;
+	free(*out);
+	*out = xstrdup(s);
+	return 0;
+}
+
+static int as_int(struct loader *L, yaml_node_t *n, const char *path, long min, long max, int *out)
+{
+	const char *s = scalar(L, n, path, "an integer");
+	if (!s)
+		return -1;
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (!*s || *end || errno == ERANGE) {
+		if (*s && !*end)
+			problem(L, n, path, "integer out of range (%ld..%ld)", min, max);
+		else
+			problem(L, n, path, "expected an integer, found \"%.40s\"", s);
+		return -1;
+	}
+	if (v < min || v > max) {
+		problem(L, n, path, "%lld is out of range (%ld..%ld)", v, min, max);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int as_double(struct loader *L, yaml_node_t *n, const char *path, double min, double max, double *out)
+{
+	const char *s = scalar(L, n, path, "a number");
+	if (!s)
+		return -1;
+	char *end;
+	double v = strtod(s, &end);
+	if (!*s || *end || !isfinite(v)) {
+		problem(L, n, path, "expected a number, found \"%.40s\"", s);
+		return -1;
+	}
+	if (v < min || v > max) {
+		problem(L, n, path, "%g is out of range (%g..%g)", v, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int as_bool(struct loader *L, yaml_node_t *n, const char *path, int *out)
+{
+	const char *s = scalar(L, n, path, "true or false");
+	if (!s)
+		return -1;
+	if (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on"))
+		*out = 1;
+	else if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off"))
+		*out = 0;
+	else {
+		problem(L, n, path, "expected true or false, found \"%.40s\"", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- collections ------------------------------------------------------ */
+
+/* Checks that n is a mapping whose keys are scalars, unique, and (when
+ * allowed is not NULL) among allowed. Returns 0 when n is a mapping. */
+static int map_check(struct loader *L, yaml_node_t *n, const char *path, const char *const *allowed)
+{
+	if (n->type != YAML_MAPPING_NODE) {
+		problem(L, n, path, "expected a mapping, found %s", kind_name(n));
+		return -1;
+	}
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node_at(L, p->key);
+		if (k->type != YAML_SCALAR_NODE) {
+			problem(L, k, path, "keys must be plain strings");
+			continue;
+		}
+		const char *key = (const char *)k->data.scalar.value;
+		char kp[512];
+		subpath(kp, sizeof kp, path, key);
+		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *k2 = node_at(L, q->key);
+			if (k2->type == YAML_SCALAR_NODE && !strcmp((char *)k2->data.scalar.value, key)) {
+				problem(L, k, kp, "duplicate key (first given at line %d)", (int)k2->start_mark.line + 1);
+				break;
+			}
+		}
+		if (!allowed)
+			continue;
+		int ok = 0;
+		for (int i = 0; allowed[i] && !ok; i++)
+			ok = !strcmp(allowed[i], key);
+		if (!ok) {
+			struct strbuf sb = STRBUF_INIT;
+			for (int i = 0; allowed[i]; i++)
+				strbuf_addf(&sb, "%s%s", i ? ", " : "", allowed[i]);
+			problem(L, k, kp, "unknown key (expected one of: %s)", strbuf_str(&sb));
+			strbuf_free(&sb);
+		}
+	}
+	return 0;
+}
+
+static yaml_node_t *map_get(struct loader *L, yaml_node_t *n, const char *key)
+{
+	if (!n || n->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node_at(L, p->key);
+		if (k->type == YAML_SCALAR_NODE && !strcmp((char *)k->data.scalar.value, key))
+			return node_at(L, p->value);
+	}
+	return NULL;
+}
+
+static int as_list(struct loader *L, yaml_node_t *n, const char *path, struct argv *out)
+{
+	if (n->type != YAML_SEQUENCE_NODE) {
+		problem(L, n, path, "expected a list, found %s", kind_name(n));
+		return -1;
+	}
+	int rc = 0;
+	argv_free(out);
+	size_t i = 0;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++, i++) {
+		char ip[512];
+		snprintf(ip, sizeof ip, "%s[%zu]", path, i);
+		const char *s = scalar(L, node_at(L, *it), ip, "a string");
+		if (s)
+			argv_push(out, s);
+		else
+			rc = -1;
+	}
+	return rc;
+}
+
+/* A command: a list of words, or a string split into words (no expansion). */
+static int as_command(struct loader *L, yaml_node_t *n, const char *path, struct argv *out)
+{
+	if (n->type == YAML_SEQUENCE_NODE)
+		return as_list(L, n, path, out);
+	const char *s = scalar(L, n, path, "a string or a list of words");
+	if (!s)
+		return -1;
+	const char *why;
+	argv_free(out);
+	if (words_split(s, out, &why) < 0) {
+		problem(L, n, path, "%s", why);
+		return -1;
+	}
+	if (out->n == 0) {
+		problem(L, n, path, "command is empty");
+		return -1;
+	}
+	return 0;
+}
+
+/* env (names must be variable names) or params (identifiers, not built-ins) */
+static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_params, struct kvlist *out)
+{
+	if (map_check(L, n, path, NULL) < 0)
+		return -1;
+	int rc = 0;
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node_at(L, p->key);
+		if (k->type != YAML_SCALAR_NODE)
+			continue;
+		const char *key = (const char *)k->data.scalar.value;
+		char kp[512];
+		subpath(kp, sizeof kp, path, key);
+		if (!is_env_name(key)) {
+			problem(L, k, kp, "'%.64s' is not a valid %s name (letters, digits, _; not starting with a digit)",
+				key, is_params ? "parameter" : "environment variable");
+			rc = -1;
+			continue;
+		}
+		if (is_params && placeholder_is_builtin(key)) {
+			problem(L, k, kp, "'%s' is a built-in placeholder and cannot be a parameter", key);
+			rc = -1;
+			continue;
+		}
+		const char *v = scalar(L, node_at(L, p->value), kp, "a string");
+		if (v)
+			kvlist_set(out, key, v);
+		else
+			rc = -1;
+	}
+	return rc;
+}
+
+/* ---- sections --------------------------------------------------------- */
+
+static int safe_sbatch_value(struct loader *L, yaml_node_t *n, const char *path, char **out)
+{
+	if (as_string(L, n, path, out) < 0)
+		return -1;
+	if (!is_safe_token(*out)) {
+		problem(L, n, path, "\"%.64s\" holds characters not allowed in an sbatch option "
+			"(allowed: letters, digits and _ . , : = + @ / %% -)", *out);
+		return -1;
+	}
+	return 0;
+}
+
+static void load_time(struct loader *L, yaml_node_t *n, const char *path, char **out)
+{
+	long secs;
+	if (safe_sbatch_value(L, n, path, out) < 0)
+		return;
+	if (slurm_time_parse(*out, &secs) < 0)
+		problem(L, n, path, "\"%.64s\" is not a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)", *out);
+}
+
+static void load_slurm(struct loader *L, yaml_node_t *n)
+{
+	static const char *const keys[] = { "account", "partition", "qos", "time", "constraint", "extra", NULL };
+	struct campaign *c = L->c;
+	if (map_check(L, n, "slurm", keys) < 0)
+		return;
+	yaml_node_t *v;
+	if ((v = map_get(L, n, "account"))) safe_sbatch_value(L, v, "slurm.account", &c->slurm.account);
+	if ((v = map_get(L, n, "partition"))) safe_sbatch_value(L, v, "slurm.partition", &c->slurm.partition);
+	if ((v = map_get(L, n, "qos"))) safe_sbatch_value(L, v, "slurm.qos", &c->slurm.qos);
+	if ((v = map_get(L, n, "constraint"))) safe_sbatch_value(L, v, "slurm.constraint", &c->slurm.constraint);
+	if ((v = map_get(L, n, "time"))) load_time(L, v, "slurm.time", &c->slurm.time);
+	if ((v = map_get(L, n, "extra")) && as_list(L, v, "slurm.extra", &c->slurm.extra) == 0) {
+		for (size_t i = 0; i < c->slurm.extra.n; i++) {
+			const char *e = c->slurm.extra.v[i];
+			if (strncmp(e, "--", 2) || !is_safe_token(e + 2))
+				problem(L, v, "slurm.extra", "\"%.64s\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)", e);
+		}
+	}
+}
+
+static void load_workload(struct loader *L, yaml_node_t *n)
+{
+	static const char *const keys[] = { "command", "env", "setup", "params", NULL };
+	struct campaign *c = L->c;
+	if (map_check(L, n, "workload", keys) < 0)
+		return;
+	yaml_node_t *v;
+	if ((v = map_get(L, n, "command")))
+		as_command(L, v, "workload.command", &c->workload.command);
+	if ((v = map_get(L, n, "env")))
+		as_vars(L, v, "workload.env", 0, &c->workload.env);
+	if ((v = map_get(L, n, "params")))
+		as_vars(L, v, "workload.params", 1, &c->workload.params);
+	if ((v = map_get(L, n, "setup"))) {
+		struct argv lines = { 0 };
+		if (as_list(L, v, "workload.setup", &lines) == 0) {
+			c->workload.setup = xcalloc(lines.n, sizeof *c->workload.setup);
+			for (size_t i = 0; i < lines.n; i++) {
+				const char *why;
+				if (words_split(lines.v[i], &c->workload.setup[c->workload.n_setup], &why) < 0)
+					problem(L, v, "workload.setup", "line %zu: %s", i + 1, why);
+				else if (c->workload.setup[c->workload.n_setup].n > 0)
+					c->workload.n_setup++;
+			}
+		}
+		argv_free(&lines);
+	}
+}
+
+static void load_profile(struct loader *L, yaml_node_t *n)
+{
+	static const char *const keys[] = { "warmup_steps", "active_steps", "monitor", "nsys", "perf", NULL };
+	static const char *const mkeys[] = { "enabled", "interval_ms", NULL };
+	struct campaign *c = L->c;
+	if (map_check(L, n, "profile", keys) < 0)
+		return;
+	yaml_node_t *v;
+	if ((v = map_get(L, n, "warmup_steps"))) as_int(L, v, "profile.warmup_steps", 0, 1000000, &c->profile.warmup_steps);
+	if ((v = map_get(L, n, "active_steps"))) as_int(L, v, "profile.active_steps", 1, 1000000, &c->profile.active_steps);
+	if ((v = map_get(L, n, "nsys"))) as_bool(L, v, "profile.nsys", &c->profile.nsys);
+	if ((v = map_get(L, n, "perf"))) as_bool(L, v, "profile.perf", &c->profile.perf);
+	if ((v = map_get(L, n, "monitor"))) {
+		if (v->type == YAML_SCALAR_NODE) {
+			as_bool(L, v, "profile.monitor", &c->profile.monitor);
+		} else if (map_check(L, v, "profile.monitor", mkeys) == 0) {
+			yaml_node_t *w;
+			c->profile.monitor = 1;
+			if ((w = map_get(L, v, "enabled"))) as_bool(L, w, "profile.monitor.enabled", &c->profile.monitor);
+			if ((w = map_get(L, v, "interval_ms"))) as_int(L, w, "profile.monitor.interval_ms", 10, 3600000, &c->profile.monitor_interval_ms);
+		}
+	}
+}
+
+static void load_analysis(struct loader *L, yaml_node_t *n)
+{
+	static const char *const keys[] = { "baseline", "thresholds", NULL };
+	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "gpu_util_pct", "memory_pct", NULL };
+	struct campaign *c = L->c;
+	if (map_check(L, n, "analysis", keys) < 0)
+		return;
+	yaml_node_t *v, *t;
+	if ((v = map_get(L, n, "baseline"))) as_string(L, v, "analysis.baseline", &c->analysis.baseline);
+	if ((t = map_get(L, n, "thresholds")) && map_check(L, t, "analysis.thresholds", tkeys) == 0) {
+		if ((v = map_get(L, t, "communication_pct"))) as_double(L, v, "analysis.thresholds.communication_pct", 0, 100, &c->analysis.comm_pct);
+		if ((v = map_get(L, t, "data_loading_pct"))) as_double(L, v, "analysis.thresholds.data_loading_pct", 0, 100, &c->analysis.data_pct);
+		if ((v = map_get(L, t, "gpu_util_pct"))) as_double(L, v, "analysis.thresholds.gpu_util_pct", 0, 100, &c->analysis.gpu_util_pct);
+		if ((v = map_get(L, t, "memory_pct"))) as_double(L, v, "analysis.thresholds.memory_pct", 0, 100, &c->analysis.memory_pct);
+	}
+}
+
+static void load_scenario(struct loader *L, yaml_node_t *n, size_t idx, struct scenario *s)
+{
+	static const char *const keys[] = { "name", "nodes", "tasks_per_node", "gpus_per_node", "backend", "time", "env", "params", NULL };
+	char base[64], p[128];
+	snprintf(base, sizeof base, "scenarios[%zu]", idx);
+	s->line = (int)n->start_mark.line + 1;
+	s->col = (int)n->start_mark.column + 1;
+	s->tasks_per_node = 1;
+	s->gpus_per_node = -1;
+	if (map_check(L, n, base, keys) < 0)
+		return;
+	yaml_node_t *v;
+	if (!(v = map_get(L, n, "name")))
+		problem(L, n, base, "missing required key 'name'");
+	else
+		as_string(L, v, (subpath(p, sizeof p, base, "name"), p), &s->name);
+	if (!(v = map_get(L, n, "nodes")))
+		problem(L, n, base, "missing required key 'nodes'");
+	else
+		as_int(L, v, (subpath(p, sizeof p, base, "nodes"), p), 1, CAMPAIGN_MAX_NODES, &s->nodes);
+	if ((v = map_get(L, n, "tasks_per_node")))
+		as_int(L, v, (subpath(p, sizeof p, base, "tasks_per_node"), p), 1, 1024, &s->tasks_per_node);
+	if ((v = map_get(L, n, "gpus_per_node")))
+		as_int(L, v, (subpath(p, sizeof p, base, "gpus_per_node"), p), 0, 64, &s->gpus_per_node);
+	if ((v = map_get(L, n, "backend"))) {
+		subpath(p, sizeof p, base, "backend");
+		if (as_string(L, v, p, &s->backend) == 0 && strcmp(s->backend, "gloo") && strcmp(s->backend, "nccl"))
+			problem(L, v, p, "backend must be gloo or nccl, not \"%.40s\"", s->backend);
+	}
+	if ((v = map_get(L, n, "time")))
+		load_time(L, v, (subpath(p, sizeof p, base, "time"), p), &s->time);
+	if ((v = map_get(L, n, "env")))
+		as_vars(L, v, (subpath(p, sizeof p, base, "env"), p), 0, &s->env);
+	if ((v = map_get(L, n, "params")))
+		as_vars(L, v, (subpath(p, sizeof p, base, "params"), p), 1, &s->params);
+}
+
+static int is_matrix_field(const char *k)
+{
+	return !strcmp(k, "nodes") || !strcmp(k, "tasks_per_node") || !strcmp(k, "gpus_per_node") || !strcmp(k, "backend");
+}
+
+static void load_matrix(struct loader *L, yaml_node_t *n)
+{
+	if (map_check(L, n, "matrix", NULL) < 0)
+		return;
+	size_t np = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	L->axes = xcalloc(np, sizeof *L->axes);
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node_at(L, p->key), *v = node_at(L, p->value);
+		if (k->type != YAML_SCALAR_NODE)
+			continue;
+		const char *key = (const char *)k->data.scalar.value;
+		char kp[512];
+		subpath(kp, sizeof kp, "matrix", key);
+		if (!is_matrix_field(key) && (!is_env_name(key) || placeholder_is_builtin(key))) {
+			problem(L, k, kp, "a matrix key is nodes, tasks_per_node, gpus_per_node, backend or a parameter name");
+			continue;
+		}
+		struct matrix_axis *a = &L->axes[L->n_axes];
+		if (as_list(L, v, kp, &a->values) < 0)
+			continue;
+		if (a->values.n == 0) {
+			problem(L, v, kp, "a matrix axis needs at least one value");
+			continue;
+		}
+		a->key = xstrdup(key);
+		L->n_axes++;
+	}
+}
+
+static void load_scenarios(struct loader *L, yaml_node_t *n, struct scenario **out, size_t *nout)
+{
+	if (n->type != YAML_SEQUENCE_NODE) {
+		problem(L, n, "scenarios", "expected a list, found %s", kind_name(n));
+		return;
+	}
+	size_t cnt = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (cnt == 0) {
+		problem(L, n, "scenarios", "at least one scenario is required");
+		return;
+	}
+	if (cnt > CAMPAIGN_MAX_SCENARIOS) {
+		problem(L, n, "scenarios", "%zu scenarios; at most %d are allowed", cnt, CAMPAIGN_MAX_SCENARIOS);
+		return;
+	}
+	*out = xcalloc(cnt, sizeof **out);
+	*nout = cnt;
+	for (size_t i = 0; i < cnt; i++)
+		load_scenario(L, node_at(L, n->data.sequence.items.start[i]), i, &(*out)[i]);
+}
+
+/* ---- alias expansion guard -------------------------------------------- */
+
+/* Size of the tree rooted at idx once aliases are expanded; -1 on a cycle. */
+static long expanded_size(struct loader *L, int idx, long *memo, char *busy)
+{
+	if (memo[idx] >= 0)
+		return memo[idx];
+	if (busy[idx])
+		return -1;
+	busy[idx] = 1;
+	yaml_node_t *n = node_at(L, idx);
+	long total = 1;
+	if (n->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top && total >= 0; it++) {
+			long s = expanded_size(L, *it, memo, busy);
+			total = s < 0 ? -1 : total + s;
+			if (total > MAX_EXPANDED_NODES)
+				total = MAX_EXPANDED_NODES + 1;
+		}
+	} else if (n->type == YAML_MAPPING_NODE) {
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && total >= 0; p++) {
+			long a = expanded_size(L, p->key, memo, busy), b = expanded_size(L, p->value, memo, busy);
+			total = (a < 0 || b < 0) ? -1 : total + a + b;
+			if (total > MAX_EXPANDED_NODES)
+				total = MAX_EXPANDED_NODES + 1;
+		}
+	}
+	busy[idx] = 0;
+	memo[idx] = total;
+	return total;
+}
+
+static int check_aliases(struct loader *L)
+{
+	int count = (int)(L->doc.nodes.top - L->doc.nodes.start);
+	long *memo = xmalloc(((size_t)count + 1) * sizeof *memo);
+	char *busy = xcalloc((size_t)count + 1, 1);
+	for (int i = 0; i <= count; i++)
+		memo[i] = -1;
+	long size = expanded_size(L, 1, memo, busy);
+	free(memo);
+	free(busy);
+	yaml_node_t *root = node_at(L, 1);
+	if (size < 0) {
+		problem(L, root, "", "an alias refers to the node that contains it (recursive document)");
+		return -1;
+	}
+	if (size > MAX_EXPANDED_NODES) {
+		problem(L, root, "", "document expands to more than %ld nodes through aliases; refusing it", MAX_EXPANDED_NODES);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the whole file --------------------------------------------------- */
+
+static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw, yaml_node_t *root);
+
+static void set_defaults(struct campaign *c)
+{
+	c->profile.warmup_steps = 5;
+	c->profile.active_steps = 20;
+	c->profile.monitor_interval_ms = 500;
+	c->analysis.comm_pct = 20;
+	c->analysis.data_pct = 30;
+	c->analysis.gpu_util_pct = 70;
+	c->analysis.memory_pct = 90;
+}
+
+static void load_root(struct loader *L, yaml_node_t *root)
+{
+	static const char *const keys[] = { "campaign", "description", "slurm", "workload", "profile",
+					    "scenarios", "matrix", "analysis", NULL };
+	struct campaign *c = L->c;
+	struct scenario *raw = NULL;
+	size_t n_raw = 0;
+	yaml_node_t *v;
+	if (map_check(L, root, "", keys) < 0)
+		return;
+	if (!(v = map_get(L, root, "campaign")))
+		problem(L, root, "campaign", "missing required key 'campaign' (the campaign's name)");
+	else if (as_string(L, v, "campaign", &c->name) == 0 && !is_safe_name(c->name))
+		problem(L, v, "campaign", "\"%.64s\" is not a safe name (letters, digits, . _ -; at most 64; not starting with . or -)", c->name);
+	if ((v = map_get(L, root, "description"))) as_string(L, v, "description", &c->description);
+	if ((v = map_get(L, root, "slurm"))) load_slurm(L, v);
+	if ((v = map_get(L, root, "workload"))) load_workload(L, v);
+	if ((v = map_get(L, root, "profile"))) load_profile(L, v);
+	if ((v = map_get(L, root, "analysis"))) load_analysis(L, v);
+	if ((v = map_get(L, root, "matrix"))) load_matrix(L, v);
+	if (!(v = map_get(L, root, "scenarios")))
+		problem(L, root, "scenarios", "missing required key 'scenarios' (a list of scenarios)");
+	else
+		load_scenarios(L, v, &raw, &n_raw);
+	if (L->d->n == 0)
+		campaign_expand(L, raw, n_raw, root);
+	for (size_t i = 0; i < n_raw; i++) {
+		free(raw[i].name);
+		free(raw[i].backend);
+		free(raw[i].time);
+		kvlist_free(&raw[i].env);
+		kvlist_free(&raw[i].params);
+	}
+	free(raw);
+}
+
+static int parse_document(struct loader *L, const char *data, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+	int ok = yaml_parser_load(&parser, &L->doc);
+	if (!ok) {
+		diags_add(L->d, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1, "",
+			  "YAML syntax error: %s%s%s", parser.problem ? parser.problem : "malformed input",
+			  parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	if (!yaml_document_get_root_node(&L->doc)) {
+		diags_add(L->d, 1, 1, "", "the campaign file is empty");
+		yaml_document_delete(&L->doc);
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	yaml_document_t extra;
+	if (yaml_parser_load(&parser, &extra)) {
+		yaml_node_t *r = yaml_document_get_root_node(&extra);
+		if (r)
+			diags_add(L->d, (int)r->start_mark.line + 1, (int)r->start_mark.column + 1, "",
+				  "a campaign file holds one YAML document; found another here");
+		yaml_document_delete(&extra);
+	} else {
+		diags_add(L->d, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1, "",
+			  "YAML syntax error: %s", parser.problem ? parser.problem : "malformed input");
+	}
+	yaml_parser_delete(&parser);
+	if (L->d->n) {
+		yaml_document_delete(&L->doc);
+		return -1;
+	}
+	return 0;
+}
+
+int campaign_load_buffer(const char *name, const char *data, size_t len,
+			 struct campaign *c, struct diags *d)
+{
+	struct loader L = { .d = d, .c = c };
+	memset(c, 0, sizeof *c);
+	set_defaults(c);
+	if (parse_document(&L, data, len) < 0)
+		return ERR_USAGE;
+	if (check_aliases(&L) == 0)
+		load_root(&L, yaml_document_get_root_node(&L.doc));
+	yaml_document_delete(&L.doc);
+	for (size_t i = 0; i < L.n_axes; i++) {
+		free(L.axes[i].key);
+		argv_free(&L.axes[i].values);
+	}
+	free(L.axes);
+	if (d->n) {
+		campaign_free(c);
+		return ERR_USAGE;
+	}
+	c->path = xstrdup(name);
+	return 0;
+}
+
+int campaign_load(const char *file, struct campaign *c, struct diags *d)
+{
+	char *data;
+	size_t len;
+	memset(c, 0, sizeof *c);
+	int rc = fsio_read(file, MAX_FILE_BYTES, &data, &len);
+	if (rc < 0) {
+		diags_add(d, 0, 0, "", "%s", err_last());
+		return ERR_USAGE;
+	}
+	rc = campaign_load_buffer(file, data, len, c, d);
+	free(data);
+	return rc;
+}
+
+/* ---- matrix expansion and cross-field checks -------------------------- */
+
+struct name_ctx {
+	struct loader *L;
+	const size_t *idx;
+	const struct scenario *s;
+};
+
+static int name_lookup(void *vctx, const char *name, struct strbuf *out)
+{
+	struct name_ctx *x = vctx;
+	for (size_t a = 0; a < x->L->n_axes; a++) {
+		if (!strcmp(x->L->axes[a].key, name)) {
+			strbuf_adds(out, x->L->axes[a].values.v[x->idx[a]]);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int apply_axis(struct loader *L, struct scenario *o, const char *key, const char *val)
+{
+	char *end;
+	long v = strtol(val, &end, 10);
+	int ok = *val && !*end;
+	if (!strcmp(key, "backend")) {
+		if (strcmp(val, "gloo") && strcmp(val, "nccl"))
+			return -1;
+		free(o->backend);
+		o->backend = xstrdup(val);
+	} else if (!strcmp(key, "nodes")) {
+		if (!ok || v < 1 || v > CAMPAIGN_MAX_NODES)
+			return -1;
+		o->nodes = (int)v;
+	} else if (!strcmp(key, "tasks_per_node")) {
+		if (!ok || v < 1 || v > 1024)
+			return -1;
+		o->tasks_per_node = (int)v;
+	} else if (!strcmp(key, "gpus_per_node")) {
+		if (!ok || v < 0 || v > 64)
+			return -1;
+		o->gpus_per_node = (int)v;
+	} else {
+		kvlist_set(&o->params, key, val);
+	}
+	(void)L;
+	return 0;
+}
+
+static void build_one(struct loader *L, const struct scenario *s, const size_t *idx, struct scenario *o, yaml_node_t *mx)
+{
+	struct campaign *c = L->c;
+	o->nodes = s->nodes;
+	o->tasks_per_node = s->tasks_per_node;
+	o->gpus_per_node = s->gpus_per_node;
+	o->backend = xstrdup(s->backend ? s->backend : "gloo");
+	o->line = s->line;
+	o->col = s->col;
+	kvlist_copy(&o->env, &c->workload.env);
+	for (size_t i = 0; i < s->env.n; i++)
+		kvlist_set(&o->env, s->env.items[i].key, s->env.items[i].value);
+	kvlist_copy(&o->params, &c->workload.params);
+	for (size_t i = 0; i < s->params.n; i++)
+		kvlist_set(&o->params, s->params.items[i].key, s->params.items[i].value);
+	struct strbuf name = STRBUF_INIT;
+	int templated = strstr(s->name, "{{") != NULL;
+	for (size_t a = 0; a < L->n_axes; a++) {
+		const char *val = L->axes[a].values.v[idx[a]];
+		if (apply_axis(L, o, L->axes[a].key, val) < 0)
+			problem(L, mx, "matrix", "%s: \"%.40s\" is not a valid value", L->axes[a].key, val);
+		if (!templated)
+			strbuf_addf(&name, "%s%s", a ? "-" : "", val);
+	}
+	if (templated) {
+		struct name_ctx nx = { L, idx, s };
+		char bad[128];
+		if (placeholder_expand(s->name, name_lookup, &nx, &name, bad, sizeof bad) < 0)
+			diags_add(L->d, s->line, s->col, "name", "placeholder {{%s}} in a scenario name must be a matrix key", bad);
+		o->name = strbuf_detach(&name);
+	} else {
+		struct strbuf full = STRBUF_INIT;
+		strbuf_addf(&full, "%s%s%s", s->name, name.len ? "-" : "", strbuf_str(&name));
+		o->name = strbuf_detach(&full);
+		strbuf_free(&name);
+	}
+	if (o->gpus_per_node < 0)
+		o->gpus_per_node = !strcmp(o->backend, "nccl") ? o->tasks_per_node : 0;
+	o->time = xstrdup(s->time ? s->time : c->slurm.time);
+	slurm_time_parse(o->time, &o->time_limit_s);
+}
+
+struct check_ctx {
+	const struct kvlist *params;
+};
+
+static int check_lookup(void *vctx, const char *name, struct strbuf *out)
+{
+	struct check_ctx *x = vctx;
+	(void)out;
+	return placeholder_is_builtin(name) || kvlist_get(x->params, name) ? 0 : -1;
+}
+
+static void check_words(struct loader *L, const struct argv *w, const struct kvlist *params,
+			yaml_node_t *where, const char *path, const char *scen)
+{
+	struct check_ctx x = { params };
+	for (size_t i = 0; i < w->n; i++) {
+		struct strbuf sink = STRBUF_INIT;
+		char bad[128];
+		if (placeholder_expand(w->v[i], check_lookup, &x, &sink, bad, sizeof bad) < 0) {
+			if (!strcmp(bad, "{{"))
+				problem(L, where, path, "unterminated placeholder in \"%.60s\"", w->v[i]);
+			else
+				problem(L, where, path, "unknown placeholder {{%s}} (scenario %s; define it under workload.params)", bad, scen);
+		}
+		strbuf_free(&sink);
+	}
+}
+
+static void check_scenario(struct loader *L, const struct scenario *o, size_t i, yaml_node_t *root)
+{
+	struct campaign *c = L->c;
+	char p[128];
+	snprintf(p, sizeof p, "scenarios[%zu].name", i);
+	if (!is_safe_name(o->name))
+		diags_add(L->d, o->line, o->col, p, "\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)", o->name);
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(c->scenarios[j].name, o->name))
+			diags_add(L->d, o->line, o->col, p, "duplicate scenario name \"%.64s\"", o->name);
+	if (!strcmp(o->backend, "nccl") && o->gpus_per_node == 0)
+		diags_add(L->d, o->line, o->col, p, "backend nccl needs gpus_per_node >= 1");
+	yaml_node_t *wl = map_get(L, root, "workload");
+	check_words(L, &c->workload.command, &o->params, map_get(L, wl, "command"), "workload.command", o->name);
+	for (size_t k = 0; k < c->workload.n_setup; k++)
+		check_words(L, &c->workload.setup[k], &o->params, map_get(L, wl, "setup"), "workload.setup", o->name);
+	struct argv vals = { 0 };
+	for (size_t k = 0; k < o->env.n; k++)
+		argv_push(&vals, o->env.items[k].value);
+	check_words(L, &vals, &o->params, map_get(L, wl, "env") ? map_get(L, wl, "env") : root, "env", o->name);
+	argv_free(&vals);
+}
+
+static void default_command(struct campaign *c)
+{
+	const char *w[] = { "{{trainer}}", "--backend", "{{backend}}", "--warmup-steps", "{{warmup_steps}}",
+			    "--steps", "{{steps}}", "--metrics-dir", "{{metrics_dir}}", NULL };
+	for (int i = 0; w[i]; i++)
+		argv_push(&c->workload.command, w[i]);
+}
+
+static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw, yaml_node_t *root)
+{
+	struct campaign *c = L->c;
+	yaml_node_t *mx = map_get(L, root, "matrix");
+	size_t combos = 1;
+	for (size_t a = 0; a < L->n_axes; a++) {
+		combos *= L->axes[a].values.n;
+		if (combos * n_raw > CAMPAIGN_MAX_SCENARIOS) {
+			problem(L, mx, "matrix", "expands to more than %d scenarios", CAMPAIGN_MAX_SCENARIOS);
+			return;
+		}
+	}
+	if (!c->slurm.time)
+		c->slurm.time = xstrdup("00:30:00");
+	if (c->workload.command.n == 0)
+		default_command(c);
+	c->scenarios = xcalloc(n_raw * combos, sizeof *c->scenarios);
+	size_t *idx = xcalloc(L->n_axes + 1, sizeof *idx);
+	for (size_t r = 0; r < n_raw; r++) {
+		for (size_t k = 0; k < combos; k++) {
+			size_t rem = k;
+			for (size_t a = L->n_axes; a-- > 0;) {
+				idx[a] = rem % L->axes[a].values.n;
+				rem /= L->axes[a].values.n;
+			}
+			struct scenario *o = &c->scenarios[c->n_scenarios];
+			build_one(L, &raw[r], idx, o, mx);
+			check_scenario(L, o, c->n_scenarios, root);
+			c->n_scenarios++;
+		}
+	}
+	free(idx);
+	yaml_node_t *an = map_get(L, root, "analysis");
+	if (c->analysis.baseline && !campaign_find(c, c->analysis.baseline))
+		problem(L, map_get(L, an, "baseline"), "analysis.baseline", "no scenario is named \"%.64s\"", c->analysis.baseline);
+}

@@ -1,0 +1,194 @@
+/* cmd_launch: `campaign launch --nodes N --tasks-per-node T -- CMD...`, the
+ * project's rank launcher. Inside a SLURM allocation it execs srun; else it
+ * starts N x T local processes with the variables srun and torchrun set,
+ * and when one rank fails it stops the others (as --kill-on-bad-exit). */
+#include "cmd.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Set by SIGTERM/SIGINT/SIGHUP: stop every rank. */
+static volatile sig_atomic_t launch_stop;
+
+static void on_signal(int sig)
+{
+	launch_stop = sig;
+}
+
+static void setenv_int(const char *name, long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%ld", v);
+	setenv(name, buf, 1);
+}
+
+static void rank_env(long rank, long nodes, long tpn)
+{
+	long world = nodes * tpn;
+	char node[32];
+	snprintf(node, sizeof node, "local%ld", rank / tpn + 1);
+	setenv_int("SLURM_PROCID", rank);
+	setenv_int("SLURM_LOCALID", rank % tpn);
+	setenv_int("SLURM_NODEID", rank / tpn);
+	setenv_int("SLURM_NTASKS", world);
+	setenv_int("SLURM_NNODES", nodes);
+	setenv("SLURMD_NODENAME", node, 1);
+	setenv("CAMPAIGN_NODE_NAME", node, 1);
+	setenv_int("RANK", rank);
+	setenv_int("WORLD_SIZE", world);
+	setenv_int("LOCAL_RANK", rank % tpn);
+	setenv_int("LOCAL_WORLD_SIZE", tpn);
+	setenv_int("NODE_RANK", rank / tpn);
+	if (!getenv("MASTER_ADDR"))
+		setenv("MASTER_ADDR", "127.0.0.1", 1);
+	if (!getenv("OPENBLAS_NUM_THREADS")) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		setenv_int("OPENBLAS_NUM_THREADS", cpus / world > 0 ? cpus / world : 1);
+	}
+}
+
+/* One id per launch, shared by its ranks (a unique rendezvous prefix). */
+static void set_launch_id(void)
+{
+	unsigned char b[6];
+	char id[16];
+	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+		memset(b, (int)getpid(), sizeof b);
+	snprintf(id, sizeof id, "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4], b[5]);
+	setenv("CAMPAIGN_LAUNCH_ID", id, 1);
+}
+
+static int exec_srun(long nodes, long tpn, char **cmd, int ncmd)
+{
+	char **argv = calloc((size_t)ncmd + 5, sizeof *argv);
+	char n[48], t[48];
+	snprintf(n, sizeof n, "--nodes=%ld", nodes);
+	snprintf(t, sizeof t, "--ntasks-per-node=%ld", tpn);
+	argv[0] = "srun";
+	argv[1] = n;
+	argv[2] = t;
+	argv[3] = "--kill-on-bad-exit=1";
+	for (int i = 0; i < ncmd; i++)
+		argv[4 + i] = cmd[i];
+	execvp("srun", argv);
+	fprintf(stderr, "campaign launch: cannot run srun: %s\n", strerror(errno));
+	free(argv);
+	return 127;
+}
+
+static void signal_all(pid_t *pids, long n, int sig)
+{
+	for (long i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], sig);
+}
+
+static int status_code(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Waits for every rank; returns the exit code of the first that failed. */
+static int wait_ranks(pid_t *pids, long n, double grace_s)
+{
+	long left = n;
+	int first_bad = 0;
+	struct timespec stop_at = { 0, 0 }, now;
+	while (left > 0) {
+		int st;
+		pid_t w = waitpid(-1, &st, WNOHANG);
+		if (w > 0) {
+			for (long i = 0; i < n; i++) {
+				if (pids[i] != w)
+					continue;
+				pids[i] = -1;
+				left--;
+				if (status_code(st) != 0 && !first_bad) {
+					first_bad = status_code(st);
+					fprintf(stderr, "campaign launch: rank %ld exited with status %d; stopping the other ranks\n", i, first_bad);
+				}
+			}
+			continue;
+		}
+		if (w < 0 && errno != EINTR && errno != 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((first_bad || launch_stop) && stop_at.tv_sec == 0) {
+			signal_all(pids, n, SIGTERM);
+			stop_at = now;
+			stop_at.tv_sec += (time_t)grace_s;
+		} else if (stop_at.tv_sec && now.tv_sec >= stop_at.tv_sec) {
+			signal_all(pids, n, SIGKILL);
+		}
+		struct timespec nap = { 0, 20 * 1000000L };
+		nanosleep(&nap, NULL);
+	}
+	if (!first_bad && launch_stop)
+		first_bad = 128 + launch_stop;
+	return first_bad;
+}
+
+static int launch_exec(const struct cmd_entry *self, struct args *a)
+{
+	long nodes, tpn, grace;
+	if (args_int(self, a, 'n', 1, 4096, 1, &nodes) || args_int(self, a, 't', 1, 1024, 1, &tpn) ||
+	    args_int(self, a, 'g', 0, 3600, 10, &grace))
+		return EXIT_USAGE;
+	if (a->dashdash < 0 || a->dashdash >= a->npos) {
+		fprintf(stderr, "campaign launch: give the command after '--'\nTry 'campaign launch --help'.\n");
+		return EXIT_USAGE;
+	}
+	char **cmd = a->pos + a->dashdash;
+	set_launch_id();
+	int ncmd = a->npos - a->dashdash;
+	const char *ex = getenv("CAMPAIGN_EXECUTOR");
+	if (getenv("SLURM_JOB_ID") && !(ex && !strcmp(ex, "local")) && !args_has(a, 'l'))
+		return exec_srun(nodes, tpn, cmd, ncmd);
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	long n = nodes * tpn;
+	pid_t *pids = calloc((size_t)n, sizeof *pids);
+	for (long r = 0; r < n; r++) {
+		pids[r] = fork();
+		if (pids[r] == 0) {
+			signal(SIGTERM, SIG_DFL);
+			signal(SIGINT, SIG_DFL);
+			signal(SIGHUP, SIG_DFL);
+			rank_env(r, nodes, tpn);
+			execvp(cmd[0], cmd);
+			fprintf(stderr, "campaign launch: cannot run '%s': %s\n", cmd[0], strerror(errno));
+			_exit(127);
+		}
+		if (pids[r] < 0) {
+			fprintf(stderr, "campaign launch: fork failed: %s\n", strerror(errno));
+			launch_stop = SIGTERM;
+			break;
+		}
+	}
+	int rc = wait_ranks(pids, n, (double)grace);
+	free(pids);
+	return rc;
+}
+
+const struct cmd_entry cmd_launch_entry = {
+	.name = "launch",
+	.usage = "--nodes N --tasks-per-node T [--grace S] [--local] -- CMD [ARG...]",
+	.summary = "start N x T ranks of CMD (srun inside SLURM, local processes elsewhere)",
+	.opts = (const struct optdef[]){
+		{ 'n', "nodes", "N", "nodes to emulate or span (default 1)" },
+		{ 't', "tasks-per-node", "T", "ranks per node (default 1)" },
+		{ 'g', "grace", "S", "seconds between SIGTERM and SIGKILL when stopping ranks (default 10)" },
+		{ 'l', "local", NULL, "start local processes even inside a SLURM allocation" },
+		{ 0 } },
+	.min_pos = 0, .max_pos = -1,
+	.exec = launch_exec,
+};

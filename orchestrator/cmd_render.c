@@ -1,0 +1,42 @@
+/* cmd_render: `campaign render FILE --out DIR` writes every scenario's job
+ * script as it would be submitted, and submits nothing. */
+#include "cmd.h"
+#include "err.h"
+#include "fsio.h"
+#include "run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int render_exec(const struct cmd_entry *self, struct args *a)
+{
+	struct campaign c;
+	if (!args_has(a, 'o')) {
+		fprintf(stderr, "campaign render: --out DIR is required\n");
+		return EXIT_USAGE;
+	}
+	int rc = cmd_load_campaign(a->pos[0], &c);
+	if (rc)
+		return rc;
+	char *out = fsio_abspath(args_get(a, 'o'));
+	char *bin = fsio_self_dir();
+	rc = run_render_all(&c, out, "render", bin);
+	if (rc == 0)
+		for (size_t i = 0; i < c.n_scenarios; i++)
+			printf("%s/%s/job.sbatch\n", out, c.scenarios[i].name);
+	free(out);
+	free(bin);
+	campaign_free(&c);
+	return rc ? cmd_fail(self, rc) : EXIT_OK;
+}
+
+const struct cmd_entry cmd_render_entry = {
+	.name = "render",
+	.usage = "--out DIR FILE",
+	.summary = "write each scenario's job script into DIR/<scenario>/ without submitting",
+	.opts = (const struct optdef[]){
+		{ 'o', "out", "DIR", "where to write the scripts (required)" },
+		{ 0 } },
+	.min_pos = 1, .max_pos = 1,
+	.exec = render_exec,
+};

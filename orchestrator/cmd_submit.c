@@ -1,0 +1,76 @@
+/* cmd_submit: `campaign submit FILE` validates the campaign, creates the
+ * run (frozen campaign, rendered scripts, store), records the intent for
+ * every scenario, submits them, and starts what drives the run to its end. */
+#include "backend.h"
+#include "campaign.h"
+#include "cmd.h"
+#include "err.h"
+#include "statusview.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int plan_all(struct run *r)
+{
+	for (size_t i = 0; i < r->c.n_scenarios; i++) {
+		const struct scenario *s = &r->c.scenarios[i];
+		int attempt;
+		int rc = store_job_plan(r->st, s->name, s->nodes, s->nodes * s->tasks_per_node, &attempt);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int submit_exec(const struct cmd_entry *self, struct args *a)
+{
+	struct campaign c;
+	int rc = cmd_load_campaign(a->pos[0], &c);
+	if (rc)
+		return rc;
+	const char *why;
+	const struct backend_ops *be = backend_pick(args_get(a, 'b'), &why);
+	if (!be) {
+		campaign_free(&c);
+		return cmd_fail(self, ERR_USAGE);
+	}
+	if (*why)
+		fprintf(stderr, "campaign submit: %s\n", why);
+	struct run *r;
+	rc = run_create(&c, cmd_results_root(a), be->name, &r);
+	campaign_free(&c);
+	if (rc < 0)
+		return cmd_fail(self, rc);
+	printf("run %s\n%s\n", r->id, r->dir);
+	fflush(stdout);
+	if ((rc = plan_all(r)) < 0 || (rc = be->submit(r)) < 0 || (rc = be->start(r, args_has(a, 'w'))) < 0) {
+		int code = cmd_fail(self, rc);
+		run_free(r);
+		return code;
+	}
+	int failed = 0, exit = EXIT_OK;
+	if (args_has(a, 'w')) {
+		statusview_print(r, stdout, 0);
+		if (!statusview_done(r, &failed) || failed)
+			exit = EXIT_JOBS_FAILED;
+	} else {
+		printf("submitted %zu job%s; follow it with: campaign status%s%s %s\n", r->c.n_scenarios,
+		       r->c.n_scenarios == 1 ? "" : "s", args_has(a, 'R') ? " --results " : "",
+		       args_has(a, 'R') ? args_get(a, 'R') : "", r->id);
+	}
+	run_free(r);
+	return exit;
+}
+
+const struct cmd_entry cmd_submit_entry = {
+	.name = "submit",
+	.usage = "[--wait] [--backend auto|local|slurm] [--results DIR] FILE",
+	.summary = "validate, render and submit every scenario of a campaign",
+	.opts = (const struct optdef[]){
+		{ 'w', "wait", NULL, "return when the run is finished and analysed (exit 1 if a job failed)" },
+		{ 'b', "backend", "NAME", "auto (default), local or slurm" },
+		{ 'R', "results", "DIR", "results root (default ./results)" },
+		{ 0 } },
+	.min_pos = 1, .max_pos = 1,
+	.exec = submit_exec,
+};

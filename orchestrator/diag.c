@@ -1,0 +1,66 @@
+#include "diag.h"
+
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void diags_init(struct diags *d, const char *file)
+{
+	memset(d, 0, sizeof *d);
+	d->file = xstrdup(file);
+}
+
+void diags_add(struct diags *d, int line, int col, const char *path, const char *fmt, ...)
+{
+	if (d->n == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 8;
+		d->items = xrealloc(d->items, d->cap * sizeof *d->items);
+	}
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	char tmp[1024];
+	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	strbuf_adds(&sb, tmp);
+	struct diag *g = &d->items[d->n++];
+	g->line = line;
+	g->col = col;
+	g->path = xstrdup(path ? path : "");
+	g->msg = strbuf_detach(&sb);
+}
+
+static int diag_cmp(const void *a, const void *b)
+{
+	const struct diag *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return strcmp(x->msg, y->msg);
+}
+
+void diags_print(struct diags *d, FILE *out)
+{
+	qsort(d->items, d->n, sizeof *d->items, diag_cmp);
+	for (size_t i = 0; i < d->n; i++) {
+		struct diag *g = &d->items[i];
+		fprintf(out, "%s:%d:%d: ", d->file, g->line, g->col);
+		if (g->path[0])
+			fprintf(out, "%s: ", g->path);
+		fprintf(out, "%s\n", g->msg);
+	}
+}
+
+void diags_free(struct diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->items[i].path);
+		free(d->items[i].msg);
+	}
+	free(d->items);
+	free(d->file);
+	memset(d, 0, sizeof *d);
+}

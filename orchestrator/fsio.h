@@ -1,0 +1,25 @@
+/* fsio: file-system primitives every writer of state and results uses:
+ * atomic whole-file writes (temp file, fsync, rename, fsync of the folder),
+ * bounded whole-file reads, mkdir -p, and locating the installed tree. */
+#ifndef CAMPAIGN_FSIO_H
+#define CAMPAIGN_FSIO_H
+
+#include <stddef.h>
+
+/* Writes data to path atomically; a reader sees the old or the new file. */
+int fsio_write_atomic(const char *path, const char *data, size_t len, int mode);
+/* Reads a whole file (at most max bytes, else an error); NUL-terminated. */
+int fsio_read(const char *path, size_t max, char **out, size_t *len);
+int fsio_mkdir_p(const char *path, int mode);
+int fsio_exists(const char *path);
+int fsio_is_dir(const char *path);
+/* Copies src to dst atomically. */
+int fsio_copy(const char *src, const char *dst);
+/* Directory holding the running executable (from /proc/self/exe). */
+char *fsio_self_dir(void);
+/* Absolute form of path (need not exist); malloc'ed. */
+char *fsio_abspath(const char *path);
+/* Recursively removes a tree (used by tests and cleanups). */
+int fsio_remove_tree(const char *path);
+
+#endif

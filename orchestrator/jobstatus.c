@@ -1,0 +1,50 @@
+#include "jobstatus.h"
+
+#include "err.h"
+#include "fsio.h"
+#include "strbuf.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int jobstatus_read(const char *job_dir, struct job_status *out)
+{
+	struct strbuf p = STRBUF_INIT;
+	char *text;
+	memset(out, 0, sizeof *out);
+	strbuf_addf(&p, "%s/job.status", job_dir);
+	int rc = fsio_read(p.buf, 65536, &text, NULL);
+	if (rc < 0) {
+		strbuf_free(&p);
+		return rc;
+	}
+	json_error_t jerr;
+	json_t *j = json_loads(text, 0, &jerr);
+	free(text);
+	json_t *ec = j ? json_object_get(j, "exit_code") : NULL;
+	if (!json_is_integer(ec)) {
+		rc = err_set(ERR_IO, "%s: not a valid job.status file", p.buf);
+	} else {
+		out->exit_code = (int)json_integer_value(ec);
+		out->start = json_number_value(json_object_get(j, "start"));
+		out->end = json_number_value(json_object_get(j, "end"));
+		const char *s = json_string_value(json_object_get(j, "nodelist"));
+		snprintf(out->nodelist, sizeof out->nodelist, "%s", s ? s : "");
+		s = json_string_value(json_object_get(j, "host"));
+		snprintf(out->host, sizeof out->host, "%s", s ? s : "");
+	}
+	json_decref(j);
+	strbuf_free(&p);
+	return rc;
+}
+
+enum job_state jobstatus_decide(const struct job_status *js, int timed_out, int cancelled)
+{
+	if (timed_out)
+		return JOB_TIMEOUT;
+	if (cancelled)
+		return JOB_CANCELLED;
+	return js && js->exit_code == 0 ? JOB_COMPLETED : JOB_FAILED;
+}

@@ -1,0 +1,20 @@
+/* jobstatus: reading the job.status file every job writes on exit (see
+ * templates/job.sbatch) and deciding a job's true end state from it. */
+#ifndef CAMPAIGN_JOBSTATUS_H
+#define CAMPAIGN_JOBSTATUS_H
+
+#include "jobstate.h"
+
+struct job_status {
+	int exit_code;
+	double start, end;
+	char nodelist[256];
+	char host[256];
+};
+
+/* 0 when job_dir/job.status exists and parses; ERR_NOTFOUND when absent. */
+int jobstatus_read(const char *job_dir, struct job_status *out);
+/* COMPLETED for exit 0; TIMEOUT/CANCELLED when the executor says so; else FAILED. */
+enum job_state jobstatus_decide(const struct job_status *js, int timed_out, int cancelled);
+
+#endif

@@ -1,0 +1,73 @@
+/* main: the command table, global --help/--version, and dispatch.
+ * Adding a command means one cmd_<name>.c and one line below. */
+#include "cmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CAMPAIGN_VERSION
+#define CAMPAIGN_VERSION "0.1.0"
+#endif
+
+extern const struct cmd_entry cmd_validate_entry, cmd_render_entry, cmd_submit_entry,
+	cmd_status_entry, cmd_aggregate_entry, cmd_launch_entry, cmd_cancel_entry,
+	cmd_supervise_entry;
+
+static const struct cmd_entry *const commands[] = {
+	&cmd_validate_entry, &cmd_render_entry, &cmd_submit_entry, &cmd_status_entry,
+	&cmd_cancel_entry, &cmd_aggregate_entry, &cmd_launch_entry, &cmd_supervise_entry,
+	NULL,
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: campaign [--version] [--help] COMMAND [ARGS]\n\n"
+	      "Runs profiling campaigns of distributed training on SLURM or on this machine,\n"
+	      "and turns them into a bottleneck analysis.\n\ncommands:\n", out);
+	for (int i = 0; commands[i]; i++)
+		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	fputs("\n'campaign COMMAND --help' shows a command's options.\n\n"
+	      "exit status:\n"
+	      "  0   success (for submit --wait: every job completed)\n"
+	      "  1   the run finished but at least one job did not complete\n"
+	      "  2   bad command line or invalid campaign file (nothing was submitted)\n"
+	      "  3   no such run, scenario or file\n"
+	      "  4   file system or state store failure\n"
+	      "  5   scheduler or executor failure (controller unreachable, submit refused)\n"
+	      " 70   internal error (a bug: please report it)\n"
+	      "  launch exits with the status of the first rank that failed.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc >= 3 && !strcmp(argv[1], "help")) {
+			for (int i = 0; commands[i]; i++)
+				if (!strcmp(commands[i]->name, argv[2])) {
+					cmd_usage(commands[i], stdout);
+					return EXIT_OK;
+				}
+		}
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("campaign %s\n", CAMPAIGN_VERSION);
+		return EXIT_OK;
+	}
+	for (int i = 0; commands[i]; i++) {
+		if (strcmp(commands[i]->name, argv[1]))
+			continue;
+		struct args a;
+		int rc = args_parse(commands[i], argc - 1, argv + 1, &a);
+		if (rc == 0)
+			rc = commands[i]->exec(commands[i], &a);
+		else if (rc < 0)
+			rc = EXIT_OK;
+		free(a.pos);
+		return rc;
+	}
+	fprintf(stderr, "campaign: '%s' is not a command. See 'campaign --help'.\n", argv[1]);
+	return EXIT_USAGE;
+}

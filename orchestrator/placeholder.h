@@ -1,0 +1,20 @@
+/* placeholder: {{name}} substitution in templates, commands and names.
+ * The caller decides what a name means and how its value is escaped; this
+ * module only finds placeholders, so every use shares one syntax. */
+#ifndef CAMPAIGN_PLACEHOLDER_H
+#define CAMPAIGN_PLACEHOLDER_H
+
+#include "strbuf.h"
+
+#include <stddef.h>
+
+/* Appends the value of name to out and returns 0, or returns -1 when the
+ * name is unknown. */
+typedef int (*placeholder_fn)(void *ctx, const char *name, struct strbuf *out);
+
+/* Expands every {{ name }} of in into out. On an unknown name or an
+ * unterminated "{{", returns -1 with the name (or "{{") in bad. */
+int placeholder_expand(const char *in, placeholder_fn fn, void *ctx,
+		       struct strbuf *out, char *bad, size_t badlen);
+
+#endif

@@ -1,0 +1,18 @@
+/* quote: making values safe for the places they are written into.
+ * shell_quote makes any byte string one inert shell word; the predicates say
+ * which values may go unquoted (into #SBATCH lines) or into paths. */
+#ifndef CAMPAIGN_QUOTE_H
+#define CAMPAIGN_QUOTE_H
+
+#include "strbuf.h"
+
+/* Appends s as a single-quoted POSIX shell word ('' for the empty string). */
+void shell_quote(struct strbuf *out, const char *s);
+/* Letters, digits and . _ - only, not starting with . or -, at most 64 bytes. */
+int is_safe_name(const char *s);
+/* Characters sbatch options may hold without quoting: [A-Za-z0-9_.,:=+@/%-]. */
+int is_safe_token(const char *s);
+/* An environment variable name: [A-Za-z_][A-Za-z0-9_]*. */
+int is_env_name(const char *s);
+
+#endif

@@ -1,0 +1,348 @@
+#include "render.h"
+
+#include "err.h"
+#include "fsio.h"
+#include "placeholder.h"
+#include "quote.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct render_var *var_get(struct render_vars *rv, const char *name, int create)
+{
+	for (size_t i = 0; i < rv->n; i++)
+		if (!strcmp(rv->v[i].name, name))
+			return &rv->v[i];
+	if (!create)
+		return NULL;
+	rv->v = xrealloc(rv->v, (rv->n + 1) * sizeof *rv->v);
+	struct render_var *v = &rv->v[rv->n++];
+	memset(v, 0, sizeof *v);
+	v->name = xstrdup(name);
+	return v;
+}
+
+void render_var_item(struct render_vars *rv, const char *name, const struct argv *words)
+{
+	struct render_var *v = var_get(rv, name, 1);
+	if (!words)
+		return;
+	v->items = xrealloc(v->items, (v->n + 1) * sizeof *v->items);
+	argv_copy(&v->items[v->n++], words);
+}
+
+void render_var_words(struct render_vars *rv, const char *name, const struct argv *words)
+{
+	render_var_item(rv, name, words);
+}
+
+void render_var_scalar(struct render_vars *rv, const char *name, const char *value)
+{
+	struct argv a = { 0 };
+	if (value && *value)
+		argv_push(&a, value);
+	render_var_item(rv, name, a.n ? &a : NULL);
+	argv_free(&a);
+}
+
+void render_vars_free(struct render_vars *rv)
+{
+	for (size_t i = 0; i < rv->n; i++) {
+		for (size_t j = 0; j < rv->v[i].n; j++)
+			argv_free(&rv->v[i].items[j]);
+		free(rv->v[i].items);
+		free(rv->v[i].name);
+	}
+	free(rv->v);
+	rv->v = NULL;
+	rv->n = 0;
+}
+
+/* ---- template expansion ----------------------------------------------- */
+
+struct line_ctx {
+	struct render_vars *rv;
+	int sbatch;          /* inside a #SBATCH line */
+	const char *list;    /* the list placeholder of this line, if any */
+	size_t item;         /* which item of it this copy renders */
+	char bad[256];       /* what went wrong */
+};
+
+static int emit_item(struct line_ctx *x, const struct argv *it, struct strbuf *out)
+{
+	for (size_t w = 0; w < it->n; w++) {
+		if (w)
+			strbuf_addch(out, ' ');
+		if (!x->sbatch) {
+			shell_quote(out, it->v[w]);
+		} else if (is_safe_token(it->v[w])) {
+			strbuf_adds(out, it->v[w]);
+		} else {
+			snprintf(x->bad, sizeof x->bad, "value \"%.100s\" has characters not allowed in an #SBATCH line", it->v[w]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int line_lookup(void *vctx, const char *name, struct strbuf *out)
+{
+	struct line_ctx *x = vctx;
+	struct render_var *v = var_get(x->rv, name, 0);
+	if (!v) {
+		snprintf(x->bad, sizeof x->bad, "unknown placeholder {{%s}}", name);
+		return -1;
+	}
+	if (v->n == 1)
+		return emit_item(x, &v->items[0], out);
+	if (x->list && strcmp(x->list, name)) {
+		snprintf(x->bad, sizeof x->bad, "two list placeholders ({{%s}}, {{%s}}) on one line", x->list, name);
+		return -1;
+	}
+	return x->item < v->n ? emit_item(x, &v->items[x->item], out) : 0;
+}
+
+/* Finds the (single) placeholder of the line whose value is not one item. */
+static int line_list_count(struct render_vars *rv, const char *line, const char **list)
+{
+	*list = NULL;
+	for (const char *p = strstr(line, "{{"); p; p = strstr(p + 2, "{{")) {
+		const char *e = strstr(p + 2, "}}");
+		if (!e)
+			break;
+		char name[128];
+		const char *s = p + 2;
+		while (*s == ' ')
+			s++;
+		size_t n = (size_t)(e - s);
+		while (n && s[n - 1] == ' ')
+			n--;
+		if (n >= sizeof name)
+			continue;
+		memcpy(name, s, n);
+		name[n] = '\0';
+		struct render_var *v = var_get(rv, name, 0);
+		if (v && v->n != 1) {
+			*list = v->name;
+			return (int)v->n;
+		}
+	}
+	return 1;
+}
+
+int render_template(const char *tmpl_name, const char *tmpl, const struct render_vars *crv, struct strbuf *out)
+{
+	struct render_vars *rv = (struct render_vars *)crv;
+	const char *p = tmpl;
+	int lineno = 0;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xmalloc(len + 1);
+		memcpy(line, p, len);
+		line[len] = '\0';
+		lineno++;
+		struct line_ctx x = { .rv = rv, .sbatch = !strncmp(line, "#SBATCH", 7) };
+		int copies = line_list_count(rv, line, &x.list);
+		for (x.item = 0; x.item < (size_t)copies; x.item++) {
+			char bad[256];
+			if (placeholder_expand(line, line_lookup, &x, out, bad, sizeof bad) < 0) {
+				free(line);
+				return err_set(ERR_USAGE, "%s:%d: %s", tmpl_name, lineno,
+					       x.bad[0] ? x.bad : "unterminated {{ placeholder");
+			}
+			strbuf_addch(out, '\n');
+		}
+		free(line);
+		p += len + (nl ? 1 : 0);
+	}
+	return 0;
+}
+
+/* ---- job scripts ------------------------------------------------------ */
+
+struct cmd_ctx {
+	const struct campaign *c;
+	const struct scenario *s;
+	const struct render_ctx *ctx;
+};
+
+static int builtin_value(void *vctx, const char *name, struct strbuf *out)
+{
+	struct cmd_ctx *x = vctx;
+	const struct scenario *s = x->s;
+	const struct campaign *c = x->c;
+	const char *pv;
+	if (!strcmp(name, "run_id")) strbuf_adds(out, x->ctx->run_id);
+	else if (!strcmp(name, "run_dir")) strbuf_adds(out, x->ctx->run_dir);
+	else if (!strcmp(name, "job_dir")) strbuf_adds(out, x->ctx->job_dir);
+	else if (!strcmp(name, "metrics_dir")) strbuf_addf(out, "%s/metrics", x->ctx->job_dir);
+	else if (!strcmp(name, "scenario")) strbuf_adds(out, s->name);
+	else if (!strcmp(name, "campaign")) strbuf_adds(out, c->name);
+	else if (!strcmp(name, "nodes")) strbuf_addf(out, "%d", s->nodes);
+	else if (!strcmp(name, "tasks_per_node")) strbuf_addf(out, "%d", s->tasks_per_node);
+	else if (!strcmp(name, "gpus_per_node")) strbuf_addf(out, "%d", s->gpus_per_node);
+	else if (!strcmp(name, "ntasks")) strbuf_addf(out, "%d", s->nodes * s->tasks_per_node);
+	else if (!strcmp(name, "backend")) strbuf_adds(out, s->backend);
+	else if (!strcmp(name, "warmup_steps")) strbuf_addf(out, "%d", c->profile.warmup_steps);
+	else if (!strcmp(name, "active_steps")) strbuf_addf(out, "%d", c->profile.active_steps);
+	else if (!strcmp(name, "steps")) strbuf_addf(out, "%d", c->profile.warmup_steps + c->profile.active_steps);
+	else if (!strcmp(name, "monitor_interval_ms")) strbuf_addf(out, "%d", c->profile.monitor_interval_ms);
+	else if (!strcmp(name, "campaign_bin")) strbuf_addf(out, "%s/campaign", x->ctx->bin_dir);
+	else if (!strcmp(name, "trainer"))
+		strbuf_addf(out, "%s/%s", x->ctx->bin_dir, strcmp(s->backend, "nccl") ? "campaign-trainer" : "campaign-trainer-gpu");
+	else if ((pv = kvlist_get(&s->params, name))) strbuf_adds(out, pv);
+	else return -1;
+	return 0;
+}
+
+/* Expands the placeholders of every word (values are not quoted here: the
+ * template quotes whole words). */
+static int expand_words(struct cmd_ctx *x, const struct argv *in, struct argv *out, const char *what)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < in->n; i++) {
+		struct strbuf w = STRBUF_INIT;
+		char bad[128];
+		if (placeholder_expand(in->v[i], builtin_value, x, &w, bad, sizeof bad) < 0) {
+			strbuf_free(&w);
+			argv_free(out);
+			return err_set(ERR_USAGE, "%s: unknown placeholder {{%s}}", what, bad);
+		}
+		argv_push(out, strbuf_str(&w));
+		strbuf_free(&w);
+	}
+	return 0;
+}
+
+static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c, const struct scenario *s,
+			    const struct render_ctx *ctx)
+{
+	char buf[64];
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "campaign-%s-%s", ctx->run_id, s->name);
+	render_var_scalar(rv, "job_name", strbuf_str(&sb));
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "campaign:%s/%s/%s", c->name, ctx->run_id, s->name);
+	render_var_scalar(rv, "comment", strbuf_str(&sb));
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/slurm-%%j.out", ctx->job_dir);
+	render_var_scalar(rv, "output", strbuf_str(&sb));
+	strbuf_free(&sb);
+	snprintf(buf, sizeof buf, "%d", s->nodes);
+	render_var_scalar(rv, "nodes", buf);
+	snprintf(buf, sizeof buf, "%d", s->tasks_per_node);
+	render_var_scalar(rv, "tasks_per_node", buf);
+	snprintf(buf, sizeof buf, "%d", s->nodes * s->tasks_per_node);
+	render_var_scalar(rv, "ntasks", buf);
+	snprintf(buf, sizeof buf, "%d", s->gpus_per_node);
+	render_var_scalar(rv, "gpus_per_node", s->gpus_per_node ? buf : NULL);
+	render_var_scalar(rv, "time", s->time);
+	render_var_scalar(rv, "partition", c->slurm.partition);
+	render_var_scalar(rv, "account", c->slurm.account);
+	render_var_scalar(rv, "qos", c->slurm.qos);
+	render_var_scalar(rv, "constraint", c->slurm.constraint);
+	render_var_item(rv, "slurm_extra", NULL);
+	for (size_t i = 0; i < c->slurm.extra.n; i++) {
+		struct argv one = { 0 };
+		argv_push(&one, c->slurm.extra.v[i]);
+		render_var_item(rv, "slurm_extra", &one);
+		argv_free(&one);
+	}
+}
+
+static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
+{
+	const struct campaign *c = x->c;
+	const struct scenario *s = x->s;
+	struct argv words;
+	char buf[64];
+	int rc;
+	render_var_scalar(rv, "run_id", x->ctx->run_id);
+	render_var_scalar(rv, "run_dir", x->ctx->run_dir);
+	render_var_scalar(rv, "job_dir", x->ctx->job_dir);
+	render_var_scalar(rv, "scenario", s->name);
+	render_var_scalar(rv, "campaign", c->name);
+	render_var_scalar(rv, "comm_backend", s->backend);
+	snprintf(buf, sizeof buf, "%d", c->profile.warmup_steps);
+	render_var_scalar(rv, "warmup_steps", buf);
+	snprintf(buf, sizeof buf, "%d", c->profile.active_steps);
+	render_var_scalar(rv, "active_steps", buf);
+	snprintf(buf, sizeof buf, "%d", c->profile.monitor ? c->profile.monitor_interval_ms : 0);
+	render_var_scalar(rv, "monitor_interval_ms", buf);
+	struct strbuf bin = STRBUF_INIT;
+	strbuf_addf(&bin, "%s/campaign", x->ctx->bin_dir);
+	render_var_scalar(rv, "campaign_bin", strbuf_str(&bin));
+	strbuf_free(&bin);
+	render_var_item(rv, "env", NULL);
+	for (size_t i = 0; i < s->env.n; i++) {
+		struct strbuf kv = STRBUF_INIT;
+		struct argv one = { 0 }, tmp = { 0 };
+		argv_push(&tmp, s->env.items[i].value);
+		if ((rc = expand_words(x, &tmp, &words, "env")) < 0) {
+			argv_free(&tmp);
+			return rc;
+		}
+		strbuf_addf(&kv, "%s=%s", s->env.items[i].key, words.v[0]);
+		argv_push(&one, strbuf_str(&kv));
+		render_var_item(rv, "env", &one);
+		argv_free(&one);
+		argv_free(&tmp);
+		argv_free(&words);
+		strbuf_free(&kv);
+	}
+	render_var_item(rv, "setup", NULL);
+	for (size_t i = 0; i < c->workload.n_setup; i++) {
+		if ((rc = expand_words(x, &c->workload.setup[i], &words, "workload.setup")) < 0)
+			return rc;
+		render_var_item(rv, "setup", &words);
+		argv_free(&words);
+	}
+	if ((rc = expand_words(x, &c->workload.command, &words, "workload.command")) < 0)
+		return rc;
+	render_var_words(rv, "command", &words);
+	argv_free(&words);
+	return 0;
+}
+
+char *render_templates_dir(const char *bin_dir)
+{
+	const char *env = getenv("CAMPAIGN_TEMPLATES");
+	if (env && *env)
+		return xstrdup(env);
+	const char *rel[] = { "/../templates", "/../share/campaign/templates", NULL };
+	for (int i = 0; rel[i]; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s%s", bin_dir, rel[i]);
+		strbuf_adds(&sb, "/job.sbatch");
+		if (fsio_exists(sb.buf)) {
+			sb.len -= strlen("/job.sbatch");
+			sb.buf[sb.len] = '\0';
+			return strbuf_detach(&sb);
+		}
+		strbuf_free(&sb);
+	}
+	err_set(ERR_NOTFOUND, "cannot find templates/job.sbatch next to %s (set CAMPAIGN_TEMPLATES)", bin_dir);
+	return NULL;
+}
+
+int render_job(const struct campaign *c, const struct scenario *s, const struct render_ctx *ctx, struct strbuf *out)
+{
+	struct render_vars rv = { 0 };
+	struct cmd_ctx x = { c, s, ctx };
+	struct strbuf path = STRBUF_INIT;
+	char *tmpl = NULL;
+	strbuf_addf(&path, "%s/job.sbatch", ctx->templates_dir);
+	int rc = fsio_read(path.buf, 1 << 20, &tmpl, NULL);
+	if (rc == 0) {
+		add_sbatch_vars(&rv, c, s, ctx);
+		rc = add_body_vars(&rv, &x);
+	}
+	if (rc == 0)
+		rc = render_template(path.buf, tmpl, &rv, out);
+	free(tmpl);
+	strbuf_free(&path);
+	render_vars_free(&rv);
+	return rc;
+}

@@ -1,0 +1,49 @@
+/* render: job scripts from templates/ with {{placeholders}}. Values are lists
+ * of items, each item a list of words. Outside #SBATCH lines every word is
+ * shell-quoted (a campaign value can never run a command); in #SBATCH lines
+ * words must be safe tokens and go in as they are. A line whose placeholder
+ * has 0 items is dropped; with N items it is repeated N times. */
+#ifndef CAMPAIGN_RENDER_H
+#define CAMPAIGN_RENDER_H
+
+#include "campaign.h"
+#include "strbuf.h"
+#include "words.h"
+
+struct render_var {
+	char *name;
+	struct argv *items;
+	size_t n;
+};
+
+struct render_vars {
+	struct render_var *v;
+	size_t n;
+};
+
+/* Paths and names the orchestrator decided for one job. */
+struct render_ctx {
+	const char *run_id;
+	const char *run_dir;      /* absolute */
+	const char *job_dir;      /* absolute */
+	const char *bin_dir;      /* where campaign and the trainers live */
+	const char *templates_dir;
+};
+
+void render_var_scalar(struct render_vars *rv, const char *name, const char *value);
+void render_var_words(struct render_vars *rv, const char *name, const struct argv *words);
+/* Adds an item to a list variable (creating it with 0 items if needed). */
+void render_var_item(struct render_vars *rv, const char *name, const struct argv *words);
+void render_vars_free(struct render_vars *rv);
+
+/* Renders tmpl (named tmpl_name in messages) into out. */
+int render_template(const char *tmpl_name, const char *tmpl, const struct render_vars *rv, struct strbuf *out);
+
+/* Renders templates/job.sbatch for scenario s of campaign c. */
+int render_job(const struct campaign *c, const struct scenario *s, const struct render_ctx *ctx, struct strbuf *out);
+
+/* Directory of templates: $CAMPAIGN_TEMPLATES, BIN/../templates, or
+ * BIN/../share/campaign/templates. malloc'ed; NULL with err set. */
+char *render_templates_dir(const char *bin_dir);
+
+#endif

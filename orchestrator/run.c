@@ -1,0 +1,268 @@
+#include "run.h"
+
+#include "err.h"
+#include "fsio.h"
+#include "render.h"
+#include "strbuf.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+char *run_job_dir(const struct run *r, const char *scenario)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%s", r->dir, scenario);
+	return strbuf_detach(&sb);
+}
+
+static char *new_run_id(void)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	unsigned char rnd[2] = { 0, 0 };
+	char buf[64];
+	gmtime_r(&now, &tm);
+	if (getrandom(rnd, sizeof rnd, 0) != sizeof rnd)
+		rnd[0] = (unsigned char)(clock() & 0xff);
+	strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "-%02x%02x", rnd[0], rnd[1]);
+	return xstrdup(buf);
+}
+
+static json_t *metadata_json(const struct campaign *c, const struct scenario *s, const char *run_id,
+			     const char *job_dir)
+{
+	json_t *params = json_object(), *env = json_object();
+	for (size_t i = 0; i < s->params.n; i++)
+		json_object_set_new(params, s->params.items[i].key, json_string(s->params.items[i].value));
+	for (size_t i = 0; i < s->env.n; i++)
+		json_object_set_new(env, s->env.items[i].key, json_string(s->env.items[i].value));
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:I, s:s, s:o, s:o, s:i, s:i}",
+			 "campaign", c->name, "run_id", run_id, "scenario", s->name,
+			 "nodes", s->nodes, "tasks_per_node", s->tasks_per_node,
+			 "gpus_per_node", s->gpus_per_node, "ranks", s->nodes * s->tasks_per_node,
+			 "backend", s->backend, "time", s->time, "time_limit_s", (json_int_t)s->time_limit_s,
+			 "job_dir", job_dir, "params", params, "env", env,
+			 "warmup_steps", c->profile.warmup_steps, "active_steps", c->profile.active_steps);
+}
+
+static int write_json(const char *path, json_t *j)
+{
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	int rc = fsio_write_atomic(path, text, strlen(text), 0644);
+	free(text);
+	return rc;
+}
+
+int run_render_all(const struct campaign *c, const char *dir, const char *run_id, const char *bin_dir)
+{
+	char *tdir = render_templates_dir(bin_dir);
+	if (!tdir)
+		return ERR_NOTFOUND;
+	struct strbuf *scripts = xcalloc(c->n_scenarios, sizeof *scripts);
+	int rc = 0;
+	for (size_t i = 0; i < c->n_scenarios && rc == 0; i++) {
+		struct strbuf jd = STRBUF_INIT;
+		strbuf_addf(&jd, "%s/%s", dir, c->scenarios[i].name);
+		struct render_ctx ctx = { run_id, dir, jd.buf, bin_dir, tdir };
+		rc = render_job(c, &c->scenarios[i], &ctx, &scripts[i]);
+		strbuf_free(&jd);
+	}
+	for (size_t i = 0; i < c->n_scenarios && rc == 0; i++) {
+		const struct scenario *s = &c->scenarios[i];
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/%s", dir, s->name);
+		if ((rc = fsio_mkdir_p(p.buf, 0755)) == 0) {
+			json_t *meta = metadata_json(c, s, run_id, p.buf);
+			strbuf_adds(&p, "/job_metadata.json");
+			rc = write_json(p.buf, meta);
+			json_decref(meta);
+			p.len -= strlen("/job_metadata.json");
+			strbuf_adds(&p, "/job.sbatch");
+			if (rc == 0)
+				rc = fsio_write_atomic(p.buf, scripts[i].buf, scripts[i].len, 0755);
+		}
+		strbuf_free(&p);
+	}
+	for (size_t i = 0; i < c->n_scenarios; i++)
+		strbuf_free(&scripts[i]);
+	free(scripts);
+	free(tdir);
+	return rc;
+}
+
+int run_create(const struct campaign *c, const char *results_root, const char *backend, struct run **out)
+{
+	struct run *r = xcalloc(1, sizeof *r);
+	char *root = fsio_abspath(results_root);
+	struct strbuf dir = STRBUF_INIT;
+	int rc;
+	r->bin_dir = fsio_self_dir();
+	r->id = new_run_id();
+	strbuf_addf(&dir, "%s/%s/%s", root, c->name, r->id);
+	free(root);
+	r->dir = strbuf_detach(&dir);
+	/* Render everything in memory first: a template error creates nothing. */
+	char *tdir = render_templates_dir(r->bin_dir);
+	if (!tdir) {
+		rc = ERR_NOTFOUND;
+		goto fail;
+	}
+	free(tdir);
+	if ((rc = fsio_mkdir_p(r->dir, 0755)) < 0)
+		goto fail;
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/campaign.yaml", r->dir);
+	rc = fsio_copy(c->path, p.buf);
+	strbuf_free(&p);
+	if (rc < 0 || (rc = run_render_all(c, r->dir, r->id, r->bin_dir)) < 0)
+		goto fail;
+	struct strbuf dbp = STRBUF_INIT;
+	strbuf_addf(&dbp, "%s/state.db", r->dir);
+	rc = store_open(dbp.buf, &r->st);
+	strbuf_free(&dbp);
+	if (rc < 0)
+		goto fail;
+	struct run_row row = { .run_id = r->id, .campaign = c->name, .run_dir = r->dir,
+			       .backend = (char *)backend, .created_at = store_now() };
+	if ((rc = store_run_create(r->st, &row)) < 0 || (rc = store_run_get(r->st, &r->row)) < 0)
+		goto fail;
+	struct diags d;
+	struct strbuf cy = STRBUF_INIT;
+	strbuf_addf(&cy, "%s/campaign.yaml", r->dir);
+	diags_init(&d, cy.buf);
+	rc = campaign_load(cy.buf, &r->c, &d);
+	if (rc < 0)
+		err_set(ERR_IO, "frozen copy %s does not load back", cy.buf);
+	diags_free(&d);
+	strbuf_free(&cy);
+	if (rc < 0)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	run_free(r);
+	return rc;
+}
+
+/* Finds the newest run directory under root (run ids sort by time). */
+static char *latest_run(const char *root)
+{
+	char *best = NULL, *best_id = NULL;
+	DIR *d = opendir(root);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		struct strbuf cdir = STRBUF_INIT;
+		strbuf_addf(&cdir, "%s/%s", root, e->d_name);
+		DIR *d2 = opendir(cdir.buf);
+		struct dirent *f;
+		while (d2 && (f = readdir(d2))) {
+			struct strbuf db = STRBUF_INIT;
+			strbuf_addf(&db, "%s/%s/state.db", cdir.buf, f->d_name);
+			if (f->d_name[0] != '.' && fsio_exists(db.buf) && (!best_id || strcmp(f->d_name, best_id) > 0)) {
+				free(best);
+				free(best_id);
+				db.len -= strlen("/state.db");
+				db.buf[db.len] = '\0';
+				best = strbuf_detach(&db);
+				best_id = xstrdup(f->d_name);
+			}
+			strbuf_free(&db);
+		}
+		if (d2)
+			closedir(d2);
+		strbuf_free(&cdir);
+	}
+	if (d)
+		closedir(d);
+	free(best_id);
+	return best;
+}
+
+static char *find_run_dir(const char *root, const char *ref)
+{
+	if (!ref)
+		return latest_run(root);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/state.db", ref);
+	if (fsio_exists(sb.buf)) {
+		strbuf_free(&sb);
+		return fsio_abspath(ref);
+	}
+	strbuf_free(&sb);
+	if (strchr(ref, '/'))
+		return NULL;
+	DIR *d = opendir(root);
+	struct dirent *e;
+	char *found = NULL;
+	while (d && !found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s/%s/state.db", root, e->d_name, ref);
+		if (fsio_exists(sb.buf)) {
+			sb.len -= strlen("/state.db");
+			sb.buf[sb.len] = '\0';
+			found = fsio_abspath(sb.buf);
+		}
+	}
+	if (d)
+		closedir(d);
+	strbuf_free(&sb);
+	return found;
+}
+
+int run_open(const char *results_root, const char *ref, struct run **out)
+{
+	char *dir = find_run_dir(results_root, ref);
+	if (!dir) {
+		if (ref)
+			return err_set(ERR_NOTFOUND, "no run '%s' under %s (give a run id or a run directory)", ref, results_root);
+		return err_set(ERR_NOTFOUND, "no runs under %s (submit one, or pass --results DIR)", results_root);
+	}
+	struct run *r = xcalloc(1, sizeof *r);
+	r->dir = dir;
+	r->bin_dir = fsio_self_dir();
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/state.db", dir);
+	int rc = store_open(p.buf, &r->st);
+	if (rc == 0)
+		rc = store_run_get(r->st, &r->row);
+	if (rc == 0) {
+		r->id = xstrdup(r->row.run_id);
+		struct diags d;
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/campaign.yaml", dir);
+		diags_init(&d, p.buf);
+		if ((rc = campaign_load(p.buf, &r->c, &d)) < 0)
+			rc = err_set(ERR_IO, "%s: the run's frozen campaign no longer loads", p.buf);
+		diags_free(&d);
+	}
+	strbuf_free(&p);
+	if (rc < 0) {
+		run_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void run_free(struct run *r)
+{
+	if (!r)
+		return;
+	store_close(r->st);
+	campaign_free(&r->c);
+	run_row_free(&r->row);
+	free(r->id);
+	free(r->dir);
+	free(r->bin_dir);
+	free(r);
+}

@@ -1,0 +1,30 @@
+/* run: one campaign run on disk, results/<campaign>/<run-id>/: creating it
+ * (frozen campaign.yaml, rendered job scripts, job_metadata.json, state.db)
+ * only once every script has rendered, and finding it again by id or path. */
+#ifndef CAMPAIGN_RUN_H
+#define CAMPAIGN_RUN_H
+
+#include "campaign.h"
+#include "store.h"
+
+struct run {
+	char *id;
+	char *dir;     /* absolute */
+	char *bin_dir; /* where campaign and the trainers live */
+	struct store *st;
+	struct campaign c; /* loaded from the run's frozen campaign.yaml */
+	struct run_row row;
+};
+
+/* Validates nothing: c must be a loaded campaign. backend: "local"/"slurm". */
+int run_create(const struct campaign *c, const char *results_root, const char *backend, struct run **out);
+/* ref: NULL (latest run under results_root), a run id, or a run directory. */
+int run_open(const char *results_root, const char *ref, struct run **out);
+void run_free(struct run *r);
+/* <run dir>/<scenario>; malloc'ed. */
+char *run_job_dir(const struct run *r, const char *scenario);
+/* Renders every scenario of c into dir/<scenario>/job.sbatch (used by
+ * `campaign render` and by run_create). Writes nothing unless all render. */
+int run_render_all(const struct campaign *c, const char *dir, const char *run_id, const char *bin_dir);
+
+#endif

@@ -1,0 +1,94 @@
+#include "statusview.h"
+
+#include "err.h"
+#include "fsio.h"
+#include "strbuf.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double elapsed(const struct job_row *j)
+{
+	if (j->started_at <= 0)
+		return 0;
+	double end = j->ended_at > 0 ? j->ended_at : store_now();
+	return end > j->started_at ? end - j->started_at : 0;
+}
+
+static void fmt_elapsed(double s, char *buf, size_t n)
+{
+	long t = (long)s;
+	snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+static json_t *job_json(const struct job_row *j)
+{
+	return json_pack("{s:s, s:i, s:o, s:s, s:s, s:i, s:i, s:o, s:f, s:o, s:o}",
+		"scenario", j->scenario, "attempt", j->attempt,
+		"job_id", j->job_id ? json_string(j->job_id) : json_null(),
+		"state", job_state_name(j->state), "reason", j->reason ? j->reason : "",
+		"nodes", j->nodes, "ranks", j->ntasks,
+		"nodelist", j->nodelist ? json_string(j->nodelist) : json_null(),
+		"elapsed_s", elapsed(j),
+		"exit_code", j->exit_code >= 0 ? json_integer(j->exit_code) : json_null(),
+		"final", json_boolean(job_state_is_final(j->state)));
+}
+
+int statusview_print(struct run *r, FILE *out, int json)
+{
+	struct job_row *rows;
+	size_t n;
+	int rc = store_jobs_latest(r->st, &rows, &n);
+	if (rc < 0)
+		return rc;
+	struct strbuf analysis = STRBUF_INIT;
+	strbuf_addf(&analysis, "%s/BOTTLENECK_ANALYSIS.md", r->dir);
+	int have_analysis = r->row.aggregated_at > 0 && fsio_exists(analysis.buf);
+	if (json) {
+		json_t *jobs = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(jobs, job_json(&rows[i]));
+		json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "run_id", r->id, "campaign", r->c.name,
+					"run_dir", r->dir, "backend", r->row.backend, "jobs", jobs,
+					"analysis", have_analysis ? json_string(analysis.buf) : json_null());
+		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS);
+		fprintf(out, "%s\n", text);
+		free(text);
+		json_decref(doc);
+	} else {
+		fprintf(out, "run %s (campaign %s, %s backend)\n%s\n", r->id, r->c.name, r->row.backend, r->dir);
+		fprintf(out, "%-24s %-8s %-13s %5s %9s %4s  %s\n", "SCENARIO", "JOBID", "STATE", "NODES", "ELAPSED", "EXIT", "REASON");
+		for (size_t i = 0; i < n; i++) {
+			const struct job_row *j = &rows[i];
+			char el[32], ex[16];
+			fmt_elapsed(elapsed(j), el, sizeof el);
+			snprintf(ex, sizeof ex, "%d", j->exit_code);
+			fprintf(out, "%-24s %-8s %-13s %5d %9s %4s  %s\n", j->scenario, j->job_id ? j->job_id : "-",
+				job_state_name(j->state), j->nodes, el, j->exit_code >= 0 ? ex : "-", j->reason ? j->reason : "");
+		}
+		if (have_analysis)
+			fprintf(out, "analysis: %s\n", analysis.buf);
+	}
+	strbuf_free(&analysis);
+	job_rows_free(rows, n);
+	return 0;
+}
+
+int statusview_done(struct run *r, int *failed)
+{
+	struct job_row *rows;
+	size_t n;
+	*failed = 0;
+	if (store_jobs_latest(r->st, &rows, &n) < 0)
+		return 0;
+	int done = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!job_state_is_final(rows[i].state))
+			done = 0;
+		else if (rows[i].state != JOB_COMPLETED)
+			(*failed)++;
+	}
+	job_rows_free(rows, n);
+	return done;
+}

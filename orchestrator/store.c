@@ -1,0 +1,394 @@
+#include "store.h"
+
+#include "err.h"
+#include "strbuf.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct store {
+	sqlite3 *db;
+	char *path;
+};
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS runs ("
+	"  run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL, run_dir TEXT NOT NULL,"
+	"  backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL,"
+	"  aggregated_at REAL NOT NULL DEFAULT 0);"
+	"CREATE TABLE IF NOT EXISTS jobs ("
+	"  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+	"  scenario TEXT NOT NULL, attempt INTEGER NOT NULL, job_id TEXT,"
+	"  state TEXT NOT NULL, reason TEXT, exit_code INTEGER NOT NULL DEFAULT -1,"
+	"  nodes INTEGER NOT NULL, ntasks INTEGER NOT NULL, nodelist TEXT,"
+	"  submitted_at REAL NOT NULL DEFAULT 0, started_at REAL NOT NULL DEFAULT 0,"
+	"  ended_at REAL NOT NULL DEFAULT 0, pid INTEGER NOT NULL DEFAULT 0,"
+	"  cancel_requested INTEGER NOT NULL DEFAULT 0,"
+	"  UNIQUE (scenario, attempt));"
+	"CREATE TABLE IF NOT EXISTS transitions ("
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT, scenario TEXT NOT NULL,"
+	"  attempt INTEGER NOT NULL, from_state TEXT, to_state TEXT NOT NULL,"
+	"  at REAL NOT NULL, detail TEXT);";
+
+double store_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int db_fail(struct store *st, const char *what)
+{
+	return err_set(ERR_IO, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+}
+
+int store_open(const char *path, struct store **out)
+{
+	struct store *st = xcalloc(1, sizeof *st);
+	st->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+		int rc = err_set(ERR_IO, "cannot open state store %s: %s", path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		store_close(st);
+		return rc;
+	}
+	sqlite3_busy_timeout(st->db, 60000);
+	char *msg = NULL;
+	if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", NULL, NULL, &msg) != SQLITE_OK ||
+	    sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+		int rc = err_set(ERR_IO, "state store %s: %s", path, msg ? msg : "cannot initialise");
+		sqlite3_free(msg);
+		store_close(st);
+		return rc;
+	}
+	*out = st;
+	return 0;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+static char *col_str(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static void bind_str(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+int store_run_create(struct store *st, const struct run_row *r)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO runs (run_id, campaign, run_dir, backend, campaign_sha256, created_at)"
+			       " VALUES (?,?,?,?,?,?)", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	bind_str(s, 1, r->run_id);
+	bind_str(s, 2, r->campaign);
+	bind_str(s, 3, r->run_dir);
+	bind_str(s, 4, r->backend);
+	bind_str(s, 5, r->campaign_sha256);
+	sqlite3_bind_double(s, 6, r->created_at);
+	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot record run");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int store_run_get(struct store *st, struct run_row *out)
+{
+	sqlite3_stmt *s;
+	memset(out, 0, sizeof *out);
+	if (sqlite3_prepare_v2(st->db, "SELECT run_id, campaign, run_dir, backend, campaign_sha256, created_at,"
+			       " aggregated_at FROM runs LIMIT 1", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		out->run_id = col_str(s, 0);
+		out->campaign = col_str(s, 1);
+		out->run_dir = col_str(s, 2);
+		out->backend = col_str(s, 3);
+		out->campaign_sha256 = col_str(s, 4);
+		out->created_at = sqlite3_column_double(s, 5);
+		out->aggregated_at = sqlite3_column_double(s, 6);
+		rc = 0;
+	} else {
+		rc = rc == SQLITE_DONE ? err_set(ERR_NOTFOUND, "%s holds no run", st->path) : db_fail(st, "cannot read run");
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+void run_row_free(struct run_row *r)
+{
+	free(r->run_id);
+	free(r->campaign);
+	free(r->run_dir);
+	free(r->backend);
+	free(r->campaign_sha256);
+	memset(r, 0, sizeof *r);
+}
+
+int store_run_set_aggregated(struct store *st, double at)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET aggregated_at = ?", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	sqlite3_bind_double(s, 1, at);
+	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update run");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+static int exec_sql(struct store *st, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int rc = err_set(ERR_IO, "%s: %s", st->path, msg ? msg : sql);
+		sqlite3_free(msg);
+		return rc;
+	}
+	return 0;
+}
+
+int store_job_plan(struct store *st, const char *scenario, int nodes, int ntasks, int *attempt)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = exec_sql(st, "BEGIN IMMEDIATE");
+	if (rc < 0)
+		return rc;
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO jobs (scenario, attempt, state, nodes, ntasks)"
+			       " SELECT ?1, COALESCE(MAX(attempt), 0) + 1, 'PLANNED', ?2, ?3 FROM jobs WHERE scenario = ?1"
+			       " RETURNING attempt", -1, &s, NULL) != SQLITE_OK) {
+		rc = db_fail(st, "prepare");
+		goto out;
+	}
+	bind_str(s, 1, scenario);
+	sqlite3_bind_int(s, 2, nodes);
+	sqlite3_bind_int(s, 3, ntasks);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		rc = db_fail(st, "cannot record submit intent");
+		goto out;
+	}
+	*attempt = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	s = NULL;
+	sqlite3_stmt *t;
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)"
+			       " VALUES (?, ?, NULL, 'PLANNED', ?, 'submit intent recorded')", -1, &t, NULL) != SQLITE_OK) {
+		rc = db_fail(st, "prepare");
+		goto out;
+	}
+	bind_str(t, 1, scenario);
+	sqlite3_bind_int(t, 2, *attempt);
+	sqlite3_bind_double(t, 3, store_now());
+	rc = sqlite3_step(t) == SQLITE_DONE ? 0 : db_fail(st, "cannot record transition");
+	sqlite3_finalize(t);
+out:
+	sqlite3_finalize(s);
+	if (rc == 0)
+		return exec_sql(st, "COMMIT");
+	exec_sql(st, "ROLLBACK");
+	return rc;
+}
+
+static int simple_update(struct store *st, const char *sql, const char *scenario, int attempt,
+			 const char *text, long num)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	bind_str(s, 1, scenario);
+	sqlite3_bind_int(s, 2, attempt);
+	if (sqlite3_bind_parameter_count(s) >= 3) {
+		if (text)
+			bind_str(s, 3, text);
+		else
+			sqlite3_bind_int64(s, 3, num);
+	}
+	if (sqlite3_bind_parameter_count(s) >= 4)
+		sqlite3_bind_double(s, 4, store_now());
+	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update job");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id)
+{
+	int rc = simple_update(st, "UPDATE jobs SET job_id = ?3, submitted_at = ?4 WHERE scenario = ?1 AND attempt = ?2",
+			       scenario, attempt, job_id, 0);
+	return rc < 0 ? rc : store_job_update(st, scenario, attempt, JOB_PENDING, NULL, -1, NULL, "submitted");
+}
+
+int store_job_set_pid(struct store *st, const char *scenario, int attempt, long pid)
+{
+	return simple_update(st, "UPDATE jobs SET pid = ?3 WHERE scenario = ?1 AND attempt = ?2", scenario, attempt, NULL, pid);
+}
+
+int store_job_request_cancel(struct store *st, const char *scenario, int attempt)
+{
+	return simple_update(st, "UPDATE jobs SET cancel_requested = 1 WHERE scenario = ?1 AND attempt = ?2",
+			     scenario, attempt, NULL, 0);
+}
+
+int store_job_update(struct store *st, const char *scenario, int attempt, enum job_state state,
+		     const char *reason, int exit_code, const char *nodelist, const char *detail)
+{
+	int rc = exec_sql(st, "BEGIN IMMEDIATE");
+	if (rc < 0)
+		return rc;
+	sqlite3_stmt *s = NULL;
+	const char *sn = job_state_name(state);
+	/* The transition row is written only when the state really changes. */
+	rc = sqlite3_prepare_v2(st->db,
+		"INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)"
+		" SELECT scenario, attempt, state, ?3, ?4, ?5 FROM jobs"
+		" WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3", -1, &s, NULL);
+	if (rc != SQLITE_OK) {
+		rc = db_fail(st, "prepare");
+		goto out;
+	}
+	double now = store_now();
+	bind_str(s, 1, scenario);
+	sqlite3_bind_int(s, 2, attempt);
+	bind_str(s, 3, sn);
+	sqlite3_bind_double(s, 4, now);
+	bind_str(s, 5, detail);
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot record transition");
+	sqlite3_finalize(s);
+	s = NULL;
+	if (rc < 0)
+		goto out;
+	rc = sqlite3_prepare_v2(st->db,
+		"UPDATE jobs SET state = ?3, reason = COALESCE(?4, reason),"
+		" exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END,"
+		" nodelist = COALESCE(?6, nodelist),"
+		" started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 ELSE started_at END,"
+		" ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END"
+		" WHERE scenario = ?1 AND attempt = ?2", -1, &s, NULL);
+	if (rc != SQLITE_OK) {
+		rc = db_fail(st, "prepare");
+		goto out;
+	}
+	bind_str(s, 1, scenario);
+	sqlite3_bind_int(s, 2, attempt);
+	bind_str(s, 3, sn);
+	bind_str(s, 4, reason);
+	sqlite3_bind_int(s, 5, exit_code);
+	bind_str(s, 6, nodelist);
+	sqlite3_bind_double(s, 7, now);
+	sqlite3_bind_int(s, 8, job_state_is_final(state));
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update job");
+out:
+	sqlite3_finalize(s);
+	if (rc == 0)
+		return exec_sql(st, "COMMIT");
+	exec_sql(st, "ROLLBACK");
+	return rc;
+}
+
+int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n)
+{
+	sqlite3_stmt *s;
+	*rows = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(st->db,
+		"SELECT scenario, attempt, job_id, state, reason, exit_code, nodes, ntasks, nodelist,"
+		" submitted_at, started_at, ended_at, pid, cancel_requested FROM jobs j"
+		" WHERE attempt = (SELECT MAX(attempt) FROM jobs k WHERE k.scenario = j.scenario)"
+		" ORDER BY (SELECT MIN(seq) FROM jobs k WHERE k.scenario = j.scenario)", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*rows = xrealloc(*rows, cap * sizeof **rows);
+		}
+		struct job_row *r = &(*rows)[(*n)++];
+		r->scenario = col_str(s, 0);
+		r->attempt = sqlite3_column_int(s, 1);
+		r->job_id = col_str(s, 2);
+		const char *state = (const char *)sqlite3_column_text(s, 3);
+		int parsed = state ? job_state_parse(state) : -1;
+		r->state = parsed < 0 ? JOB_LOST : (enum job_state)parsed;
+		r->reason = col_str(s, 4);
+		r->exit_code = sqlite3_column_int(s, 5);
+		r->nodes = sqlite3_column_int(s, 6);
+		r->ntasks = sqlite3_column_int(s, 7);
+		r->nodelist = col_str(s, 8);
+		r->submitted_at = sqlite3_column_double(s, 9);
+		r->started_at = sqlite3_column_double(s, 10);
+		r->ended_at = sqlite3_column_double(s, 11);
+		r->pid = (long)sqlite3_column_int64(s, 12);
+		r->cancel_requested = sqlite3_column_int(s, 13);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		job_rows_free(*rows, *n);
+		*rows = NULL;
+		*n = 0;
+		return db_fail(st, "cannot read jobs");
+	}
+	return 0;
+}
+
+void job_rows_free(struct job_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].scenario);
+		free(rows[i].job_id);
+		free(rows[i].reason);
+		free(rows[i].nodelist);
+	}
+	free(rows);
+}
+
+int store_transitions(struct store *st, struct transition_row **rows, size_t *n)
+{
+	sqlite3_stmt *s;
+	*rows = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT scenario, attempt, from_state, to_state, at, detail"
+			       " FROM transitions ORDER BY id", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*rows = xrealloc(*rows, cap * sizeof **rows);
+		}
+		struct transition_row *r = &(*rows)[(*n)++];
+		r->scenario = col_str(s, 0);
+		r->attempt = sqlite3_column_int(s, 1);
+		r->from = col_str(s, 2);
+		r->to = col_str(s, 3);
+		r->at = sqlite3_column_double(s, 4);
+		r->detail = col_str(s, 5);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : db_fail(st, "cannot read transitions");
+}
+
+void transition_rows_free(struct transition_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].scenario);
+		free(rows[i].from);
+		free(rows[i].to);
+		free(rows[i].detail);
+	}
+	free(rows);
+}

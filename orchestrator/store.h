@@ -1,0 +1,65 @@
+/* store: the run's state.db (SQLite, WAL): the run, its jobs (one row per
+ * scenario and attempt) and every state transition with its time. Several
+ * campaign processes may use one store at once; every write is a transaction.
+ * It records what it is told; deciding states is the backends' business. */
+#ifndef CAMPAIGN_STORE_H
+#define CAMPAIGN_STORE_H
+
+#include "jobstate.h"
+
+#include <stddef.h>
+
+struct store;
+
+struct run_row {
+	char *run_id, *campaign, *run_dir, *backend, *campaign_sha256;
+	double created_at;
+	double aggregated_at; /* 0 when no analysis has been written */
+};
+
+struct job_row {
+	char *scenario;
+	int attempt;
+	char *job_id;        /* backend id; NULL while PLANNED */
+	enum job_state state;
+	char *reason;        /* why it is in this state (may be NULL) */
+	int exit_code;       /* -1 unknown */
+	int nodes, ntasks;
+	char *nodelist;
+	double submitted_at, started_at, ended_at; /* 0 unknown */
+	long pid;            /* local executor: process group of the job */
+	int cancel_requested;
+};
+
+int store_open(const char *path, struct store **out);
+void store_close(struct store *st);
+
+int store_run_create(struct store *st, const struct run_row *r);
+int store_run_get(struct store *st, struct run_row *out);
+int store_run_set_aggregated(struct store *st, double at);
+void run_row_free(struct run_row *r);
+
+/* Records the intent to submit (state PLANNED); returns the attempt number. */
+int store_job_plan(struct store *st, const char *scenario, int nodes, int ntasks, int *attempt);
+int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id);
+/* Moves a job to state (no-op if it is already there), recording the
+ * transition. exit_code -1 and NULL strings leave the old values. */
+int store_job_update(struct store *st, const char *scenario, int attempt, enum job_state state,
+		     const char *reason, int exit_code, const char *nodelist, const char *detail);
+int store_job_set_pid(struct store *st, const char *scenario, int attempt, long pid);
+int store_job_request_cancel(struct store *st, const char *scenario, int attempt);
+/* The latest attempt of every scenario, in submission order. */
+int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n);
+void job_rows_free(struct job_row *rows, size_t n);
+
+struct transition_row {
+	char *scenario, *from, *to, *detail;
+	int attempt;
+	double at;
+};
+int store_transitions(struct store *st, struct transition_row **rows, size_t *n);
+void transition_rows_free(struct transition_row *rows, size_t n);
+
+double store_now(void);
+
+#endif

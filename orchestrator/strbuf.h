@@ -1,0 +1,32 @@
+/* strbuf: a growable NUL-terminated byte buffer.
+ * Allocation failure aborts (there is nothing sensible to do on a login node
+ * that is out of memory); everything else is the caller's. */
+#ifndef CAMPAIGN_STRBUF_H
+#define CAMPAIGN_STRBUF_H
+
+#include <stddef.h>
+
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_add(struct strbuf *sb, const char *data, size_t n);
+void strbuf_adds(struct strbuf *sb, const char *s);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_addch(struct strbuf *sb, char c);
+/* Returns the contents ("" when empty); the buffer keeps ownership. */
+const char *strbuf_str(struct strbuf *sb);
+/* Hands the contents to the caller (malloc'ed) and resets the buffer. */
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_free(struct strbuf *sb);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#endif

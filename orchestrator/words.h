@@ -1,0 +1,20 @@
+/* words: splitting a command string into argv words the way a shell would
+ * tokenise it (quotes and backslashes) but with no expansion of any kind:
+ * `$(x)`, `;`, `|`, `*` and `~` stay literal characters of a word. */
+#ifndef CAMPAIGN_WORDS_H
+#define CAMPAIGN_WORDS_H
+
+#include <stddef.h>
+
+struct argv {
+	char **v;
+	size_t n;
+};
+
+/* Returns 0, or -1 with *why set to a static message (unterminated quote). */
+int words_split(const char *s, struct argv *out, const char **why);
+void argv_push(struct argv *a, const char *s);
+void argv_free(struct argv *a);
+void argv_copy(struct argv *dst, const struct argv *src);
+
+#endif

@@ -1,0 +1,48 @@
+/* data: the data loader. Worker threads fill a bounded ring of prefetched
+ * batches in step order; sample i of the synthetic task is a pure function
+ * of (seed, i), so any split of a global batch over ranks sees the same data.
+ * A per-sample decode cost makes the loader a bottleneck on purpose. */
+#ifndef TRAINER_DATA_H
+#define TRAINER_DATA_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+struct loader_cfg {
+	int in, out;        /* sample and target sizes */
+	int rows;           /* samples per rank per step */
+	int rank;
+	long global_batch;
+	long steps;
+	int workers, depth; /* threads and prefetch slots */
+	long decode_us;     /* busy work per sample */
+	uint64_t seed;
+};
+
+struct batch {
+	float *x, *t;
+	long step;          /* -1 while empty */
+};
+
+struct loader {
+	struct loader_cfg cfg;
+	float *teacher;     /* in x out */
+	struct batch *slots;
+	pthread_t *threads;
+	int nthreads;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	long consumed;      /* steps fully consumed */
+	int stop;
+};
+
+int loader_start(struct loader *l, const struct loader_cfg *cfg);
+/* Blocks until the batch of step is ready; *wait_ms is how long it blocked. */
+const struct batch *loader_get(struct loader *l, long step, double *wait_ms);
+void loader_release(struct loader *l, long step);
+void loader_stop(struct loader *l);
+
+/* Fills x (rows x in) and t (rows x out) with samples first..first+rows-1. */
+void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long first, int rows, float *x, float *t);
+
+#endif

@@ -1,0 +1,164 @@
+#include "model.h"
+
+#include "rng.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mlp_init(struct mlp *m, int in, int hidden, int depth, int out, int batch, uint64_t seed)
+{
+	memset(m, 0, sizeof *m);
+	m->nlayers = depth;
+	m->batch = batch;
+	m->dims = calloc((size_t)depth + 1, sizeof *m->dims);
+	m->dims[0] = in;
+	for (int l = 1; l < depth; l++)
+		m->dims[l] = hidden;
+	m->dims[depth] = out;
+	for (int l = 0; l < depth; l++)
+		m->nparams += (size_t)m->dims[l] * (size_t)m->dims[l + 1] + (size_t)m->dims[l + 1];
+	m->params = calloc(m->nparams, sizeof(float));
+	m->grads = calloc(m->nparams + 1, sizeof(float)); /* +1: the loss rides along */
+	m->velocity = calloc(m->nparams, sizeof(float));
+	m->W = calloc((size_t)depth, sizeof(float *));
+	m->b = calloc((size_t)depth, sizeof(float *));
+	m->dW = calloc((size_t)depth, sizeof(float *));
+	m->db = calloc((size_t)depth, sizeof(float *));
+	m->act = calloc((size_t)depth + 1, sizeof(float *));
+	m->dact = calloc((size_t)depth + 1, sizeof(float *));
+	if (!m->dims || !m->params || !m->grads || !m->velocity || !m->W || !m->act || !m->dact)
+		return -1;
+	struct rng r;
+	rng_seed(&r, seed, 0x6d6f64656cULL);
+	size_t off = 0;
+	for (int l = 0; l < depth; l++) {
+		size_t nw = (size_t)m->dims[l] * (size_t)m->dims[l + 1];
+		m->W[l] = m->params + off;
+		m->dW[l] = m->grads + off;
+		off += nw;
+		m->b[l] = m->params + off;
+		m->db[l] = m->grads + off;
+		off += (size_t)m->dims[l + 1];
+		float sd = sqrtf(2.0f / (float)m->dims[l]); /* He initialisation */
+		for (size_t i = 0; i < nw; i++)
+			m->W[l][i] = sd * (float)rng_normal(&r);
+	}
+	for (int l = 0; l <= depth; l++) {
+		m->act[l] = calloc((size_t)batch * (size_t)m->dims[l], sizeof(float));
+		m->dact[l] = calloc((size_t)batch * (size_t)m->dims[l], sizeof(float));
+		if (!m->act[l] || !m->dact[l])
+			return -1;
+	}
+	return 0;
+}
+
+void mlp_free(struct mlp *m)
+{
+	for (int l = 0; m->act && l <= m->nlayers; l++) {
+		free(m->act[l]);
+		free(m->dact[l]);
+	}
+	free(m->act);
+	free(m->dact);
+	free(m->W);
+	free(m->b);
+	free(m->dW);
+	free(m->db);
+	free(m->params);
+	free(m->grads);
+	free(m->velocity);
+	free(m->dims);
+	memset(m, 0, sizeof *m);
+}
+
+double mlp_forward(struct mlp *m, const float *x, const float *t, int rows, double scale)
+{
+	memcpy(m->act[0], x, (size_t)rows * (size_t)m->dims[0] * sizeof(float));
+	for (int l = 0; l < m->nlayers; l++) {
+		int in = m->dims[l], out = m->dims[l + 1];
+		float *z = m->act[l + 1];
+		for (int r = 0; r < rows; r++)
+			memcpy(z + (size_t)r * (size_t)out, m->b[l], (size_t)out * sizeof(float));
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, out, in, 1.0f, m->act[l], in,
+			    m->W[l], in, 1.0f, z, out);
+		if (l + 1 < m->nlayers)
+			for (size_t i = 0; i < (size_t)rows * (size_t)out; i++)
+				z[i] = z[i] > 0 ? z[i] : 0;
+	}
+	int out = m->dims[m->nlayers];
+	const float *y = m->act[m->nlayers];
+	float *dy = m->dact[m->nlayers];
+	double sse = 0;
+	float g = (float)(2.0 / ((double)out * scale));
+	for (size_t i = 0; i < (size_t)rows * (size_t)out; i++) {
+		float d = y[i] - t[i];
+		sse += (double)d * (double)d;
+		dy[i] = g * d;
+	}
+	return sse / (double)out;
+}
+
+void mlp_backward(struct mlp *m, int rows)
+{
+	for (int l = m->nlayers - 1; l >= 0; l--) {
+		int in = m->dims[l], out = m->dims[l + 1];
+		const float *dz = m->dact[l + 1];
+		cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, out, in, rows, 1.0f, dz, out,
+			    m->act[l], in, 0.0f, m->dW[l], in);
+		for (int j = 0; j < out; j++)
+			m->db[l][j] = 0;
+		for (int r = 0; r < rows; r++)
+			for (int j = 0; j < out; j++)
+				m->db[l][j] += dz[(size_t)r * (size_t)out + (size_t)j];
+		if (l == 0)
+			break;
+		float *dx = m->dact[l];
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, in, out, 1.0f, dz, out,
+			    m->W[l], in, 0.0f, dx, in);
+		const float *h = m->act[l];
+		for (size_t i = 0; i < (size_t)rows * (size_t)in; i++)
+			if (h[i] <= 0)
+				dx[i] = 0;
+	}
+}
+
+void mlp_sgd(struct mlp *m, float lr, float momentum, float clip)
+{
+	float scale = 1.0f;
+	if (clip > 0) {
+		double norm2 = 0;
+		for (size_t i = 0; i < m->nparams; i++)
+			norm2 += (double)m->grads[i] * (double)m->grads[i];
+		double norm = sqrt(norm2);
+		if (norm > clip)
+			scale = (float)(clip / norm);
+	}
+	for (size_t i = 0; i < m->nparams; i++) {
+		m->velocity[i] = momentum * m->velocity[i] + scale * m->grads[i];
+		m->params[i] -= lr * m->velocity[i];
+	}
+}
+
+double mlp_flops(const struct mlp *m, int rows)
+{
+	double f = 0;
+	for (int l = 0; l < m->nlayers; l++) {
+		double gemm = 2.0 * rows * m->dims[l] * m->dims[l + 1];
+		f += gemm * (l == 0 ? 2 : 3); /* forward, dW, and dX except for the input layer */
+	}
+	return f;
+}
+
+uint64_t mlp_checksum(const struct mlp *m)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+	const uint32_t *w = (const uint32_t *)m->params;
+	for (size_t i = 0; i < m->nparams; i++) {
+		h ^= w[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	return h;
+}

@@ -1,0 +1,35 @@
+/* model: an MLP (GEMM-heavy, OpenBLAS) with forward, backward and SGD with
+ * momentum. Parameters and gradients each live in one flat buffer so that
+ * gradient synchronisation can all-reduce them whole or in slices. */
+#ifndef TRAINER_MODEL_H
+#define TRAINER_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct mlp {
+	int nlayers;      /* weight layers */
+	int *dims;        /* nlayers + 1 sizes: input, hidden..., output */
+	size_t nparams;
+	float *params, *grads, *velocity;
+	float **W, **b, **dW, **db; /* views into params / grads per layer */
+	float **act;      /* activations per layer boundary, batch x dims[l] */
+	float **dact;     /* their gradients */
+	int batch;        /* rows the activation buffers hold */
+};
+
+int mlp_init(struct mlp *m, int in, int hidden, int depth, int out, int batch, uint64_t seed);
+void mlp_free(struct mlp *m);
+/* Forward over rows x (batch x in); returns the summed squared error
+ * against t, and leaves d(loss)/d(output) scaled by 1/(scale) in dact. */
+double mlp_forward(struct mlp *m, const float *x, const float *t, int rows, double scale);
+/* Backward from the output gradient left by mlp_forward; fills grads. */
+void mlp_backward(struct mlp *m, int rows);
+/* SGD with momentum; clips the gradient norm to clip when clip > 0. */
+void mlp_sgd(struct mlp *m, float lr, float momentum, float clip);
+/* FLOPs of one forward+backward pass over rows samples. */
+double mlp_flops(const struct mlp *m, int rows);
+/* A 64-bit hash of every parameter (replicas must agree bit for bit). */
+uint64_t mlp_checksum(const struct mlp *m);
+
+#endif

@@ -1,0 +1,150 @@
+#include "options.h"
+
+#include "comm.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: campaign-trainer [--backend gloo] [--ddp sync|per-param] --steps N --metrics-dir DIR [knobs]\n"
+	"\n"
+	"A real data-parallel MLP training loop; gradients are all-reduced with gloo.\n"
+	"Rank and world size come from RANK/WORLD_SIZE or SLURM_PROCID/SLURM_NTASKS.\n"
+	"\n"
+	"  --backend NAME        gloo (this binary); nccl runs campaign-trainer-gpu\n"
+	"  --ddp MODE            sync (one all-reduce after backward) or per-param (default sync)\n"
+	"  --steps N             total steps, warm-up included (default 25)\n"
+	"  --warmup-steps N      steps marked warmup in telemetry; LR warm-up and clipping (default 5)\n"
+	"  --metrics-dir DIR     where rank_<r>.jsonl goes (default ./metrics)\n"
+	"  --batch B             global batch, divided over ranks (default 64)\n"
+	"  --input N --hidden N --depth N --output N   MLP shape (default 256 512 3 16)\n"
+	"  --lr X --momentum X --clip X                SGD (default 0.05 0.9 1.0)\n"
+	"  --seed N              weights and data seed (default 1)\n"
+	"  --workers N --prefetch N   loader threads and prefetch depth (default 2 4)\n"
+	"  --decode-us N         busy work per sample in the loader (default 0)\n"
+	"  --gloo-algo NAME      ring, bcube or halving-doubling (default ring)\n"
+	"  --rendezvous DIR      gloo FileStore directory (default $CAMPAIGN_JOB_DIR/rendezvous)\n"
+	"  --timeout-s N         rendezvous and collective timeout (default 120)\n"
+	"  --die-at-step N [--die-rank R]   fault injection: rank R kills itself at step N\n"
+	"\n"
+	"exit status: 0 ok, 2 usage, 3 communication failure, 4 I/O error, 69 no GPU (GPU binary)\n";
+
+static int env_int(const char *a, const char *b, int dflt)
+{
+	const char *v = getenv(a);
+	if (!v)
+		v = getenv(b);
+	return v ? atoi(v) : dflt;
+}
+
+static int bad(const char *fmt, const char *what)
+{
+	fprintf(stderr, "campaign-trainer: ");
+	fprintf(stderr, fmt, what);
+	fprintf(stderr, "\nTry 'campaign-trainer --help'.\n");
+	return TRAINER_EXIT_USAGE;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void defaults(struct trainer_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->backend = "gloo";
+	o->ddp = DDP_SYNC;
+	o->ddp_name = "sync";
+	o->steps = 25;
+	o->warmup_steps = 5;
+	o->metrics_dir = "metrics";
+	o->batch = 64;
+	o->input = 256;
+	o->hidden = 512;
+	o->depth = 3;
+	o->output = 16;
+	o->lr = 0.05;
+	o->momentum = 0.9;
+	o->clip = 1.0;
+	o->seed = 1;
+	o->workers = 2;
+	o->prefetch = 4;
+	o->gloo_algo_name = "ring";
+	o->timeout_s = 120;
+	o->die_at_step = -1;
+	o->rank = env_int("RANK", "SLURM_PROCID", 0);
+	o->world = env_int("WORLD_SIZE", "SLURM_NTASKS", 1);
+	o->local_rank = env_int("LOCAL_RANK", "SLURM_LOCALID", 0);
+}
+
+int options_parse(int argc, char **argv, struct trainer_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "backend", 1, 0, 'B' }, { "ddp", 1, 0, 'd' }, { "steps", 1, 0, 's' },
+		{ "warmup-steps", 1, 0, 'w' }, { "metrics-dir", 1, 0, 'm' }, { "batch", 1, 0, 'b' },
+		{ "input", 1, 0, 'I' }, { "hidden", 1, 0, 'H' }, { "depth", 1, 0, 'D' }, { "output", 1, 0, 'O' },
+		{ "lr", 1, 0, 'l' }, { "momentum", 1, 0, 'M' }, { "clip", 1, 0, 'c' }, { "seed", 1, 0, 'S' },
+		{ "workers", 1, 0, 'W' }, { "prefetch", 1, 0, 'P' }, { "decode-us", 1, 0, 'u' },
+		{ "gloo-algo", 1, 0, 'a' }, { "rendezvous", 1, 0, 'r' }, { "timeout-s", 1, 0, 't' },
+		{ "die-at-step", 1, 0, 'k' }, { "die-rank", 1, 0, 'K' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	defaults(o);
+	int c;
+	long v;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		const char *a = optarg;
+		switch (c) {
+		case 'h': fputs(usage_text, stdout); return -1;
+		case 'B':
+			if (strcmp(a, "gloo") && strcmp(a, "nccl")) return bad("--backend must be gloo or nccl, not '%s'", a);
+			o->backend = a; break;
+		case 'd':
+			if (!strcmp(a, "sync")) o->ddp = DDP_SYNC;
+			else if (!strcmp(a, "per-param")) o->ddp = DDP_PER_PARAM;
+			else return bad("--ddp must be sync or per-param, not '%s'", a);
+			o->ddp_name = a; break;
+		case 's': if (parse_long(a, 1, 100000000, &o->steps)) return bad("bad --steps '%s'", a); break;
+		case 'w': if (parse_long(a, 0, 100000000, &o->warmup_steps)) return bad("bad --warmup-steps '%s'", a); break;
+		case 'm': o->metrics_dir = a; break;
+		case 'b': if (parse_long(a, 1, 1 << 24, &o->batch)) return bad("bad --batch '%s'", a); break;
+		case 'I': if (parse_long(a, 1, 1 << 16, &v)) return bad("bad --input '%s'", a); o->input = (int)v; break;
+		case 'H': if (parse_long(a, 1, 1 << 16, &v)) return bad("bad --hidden '%s'", a); o->hidden = (int)v; break;
+		case 'D': if (parse_long(a, 1, 256, &v)) return bad("bad --depth '%s'", a); o->depth = (int)v; break;
+		case 'O': if (parse_long(a, 1, 1 << 16, &v)) return bad("bad --output '%s'", a); o->output = (int)v; break;
+		case 'l': o->lr = atof(a); if (o->lr <= 0) return bad("bad --lr '%s'", a); break;
+		case 'M': o->momentum = atof(a); if (o->momentum < 0 || o->momentum >= 1) return bad("bad --momentum '%s'", a); break;
+		case 'c': o->clip = atof(a); if (o->clip < 0) return bad("bad --clip '%s'", a); break;
+		case 'S': if (parse_long(a, 0, 0x7fffffffL, &v)) return bad("bad --seed '%s'", a); o->seed = (uint64_t)v; break;
+		case 'W': if (parse_long(a, 1, 256, &v)) return bad("bad --workers '%s'", a); o->workers = (int)v; break;
+		case 'P': if (parse_long(a, 1, 1024, &v)) return bad("bad --prefetch '%s'", a); o->prefetch = (int)v; break;
+		case 'u': if (parse_long(a, 0, 10000000, &o->decode_us)) return bad("bad --decode-us '%s'", a); break;
+		case 'a':
+			if (!strcmp(a, "ring")) o->gloo_algo = COMM_RING;
+			else if (!strcmp(a, "bcube")) o->gloo_algo = COMM_BCUBE;
+			else if (!strcmp(a, "halving-doubling")) o->gloo_algo = COMM_HALVING_DOUBLING;
+			else return bad("--gloo-algo must be ring, bcube or halving-doubling, not '%s'", a);
+			o->gloo_algo_name = a; break;
+		case 'r': o->rendezvous = a; break;
+		case 't': if (parse_long(a, 1, 86400, &o->timeout_s)) return bad("bad --timeout-s '%s'", a); break;
+		case 'k': if (parse_long(a, 0, 100000000, &o->die_at_step)) return bad("bad --die-at-step '%s'", a); break;
+		case 'K': if (parse_long(a, 0, 1 << 20, &v)) return bad("bad --die-rank '%s'", a); o->die_rank = (int)v; break;
+		default: return bad("unknown or incomplete option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument '%s'", argv[optind]);
+	if (o->world < 1 || o->rank < 0 || o->rank >= o->world)
+		return bad("rank/world size from the environment are inconsistent (%s)", "RANK, WORLD_SIZE");
+	if (o->batch % o->world)
+		return bad("--batch must be a multiple of the number of ranks (%s)", "global batch split evenly");
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* options: campaign-trainer's command line (docs/trainer.md), with the
+ * defaults, and the rank/size it finds in the launcher's environment. */
+#ifndef TRAINER_OPTIONS_H
+#define TRAINER_OPTIONS_H
+
+#include <stdint.h>
+
+enum { TRAINER_EXIT_OK = 0, TRAINER_EXIT_USAGE = 2, TRAINER_EXIT_COMM = 3, TRAINER_EXIT_IO = 4,
+       TRAINER_EXIT_NO_GPU = 69 };
+
+enum ddp_mode { DDP_SYNC, DDP_PER_PARAM };
+
+struct trainer_opts {
+	const char *backend;   /* gloo | nccl */
+	enum ddp_mode ddp;
+	const char *ddp_name;
+	long steps, warmup_steps;
+	const char *metrics_dir;
+	long batch;            /* global batch */
+	int input, hidden, depth, output;
+	double lr, momentum, clip;
+	uint64_t seed;
+	int workers, prefetch;
+	long decode_us;
+	int gloo_algo;
+	const char *gloo_algo_name;
+	const char *rendezvous;
+	long timeout_s;
+	long die_at_step;      /* fault injection: SIGKILL self at this step (-1: never) */
+	int die_rank;
+	int rank, world, local_rank;
+};
+
+/* Parses argv; prints usage or the error. Returns 0, or an exit code
+ * (TRAINER_EXIT_USAGE, or -1 after --help). */
+int options_parse(int argc, char **argv, struct trainer_opts *o);
+
+#endif

@@ -1,0 +1,42 @@
+/* rng: small deterministic generators (splitmix64 / xoshiro-style) so that
+ * every rank derives identical weights and sample i is the same wherever it
+ * is generated. */
+#ifndef TRAINER_RNG_H
+#define TRAINER_RNG_H
+
+#include <math.h>
+#include <stdint.h>
+
+struct rng {
+	uint64_t s;
+};
+
+static inline uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
+{
+	uint64_t x = seed ^ (stream * 0xd1342543de82ef95ULL);
+	r->s = splitmix64(&x);
+}
+
+/* Uniform in [0, 1). */
+static inline double rng_uniform(struct rng *r)
+{
+	return (double)(splitmix64(&r->s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static inline double rng_normal(struct rng *r)
+{
+	double u = rng_uniform(r), v = rng_uniform(r);
+	if (u < 1e-300)
+		u = 1e-300;
+	return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+#endif

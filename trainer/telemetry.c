@@ -1,0 +1,43 @@
+#include "telemetry.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int telemetry_open(struct telemetry *t, const char *dir, int rank)
+{
+	char path[4096];
+	memset(t, 0, sizeof *t);
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof path, "%s/rank_%d.jsonl", dir, rank);
+	t->f = fopen(path, "w");
+	return t->f ? 0 : -1;
+}
+
+void telemetry_meta(struct telemetry *t, const char *json_fields)
+{
+	fprintf(t->f, "{\"type\": \"meta\", \"version\": 1, %s}\n", json_fields);
+	fflush(t->f);
+}
+
+void telemetry_step(struct telemetry *t, const struct step_times *s)
+{
+	fprintf(t->f, "{\"type\": \"step\", \"step\": %ld, \"phase\": \"%s\", \"data_wait_ms\": %.4f, "
+		"\"forward_ms\": %.4f, \"backward_ms\": %.4f, \"comm_ms\": %.4f, \"optimizer_ms\": %.4f, "
+		"\"step_ms\": %.4f, \"samples\": %ld, \"loss\": %.9g, \"bytes_allreduced\": %.0f, "
+		"\"param_checksum\": \"%016" PRIx64 "\"}\n",
+		s->step, s->active ? "active" : "warmup", s->data_wait_ms, s->forward_ms, s->backward_ms,
+		s->comm_ms, s->optimizer_ms, s->step_ms, s->samples, s->loss, s->bytes_allreduced, s->checksum);
+	if (++t->lines % 16 == 0)
+		fflush(t->f);
+}
+
+void telemetry_close(struct telemetry *t)
+{
+	if (t->f)
+		fclose(t->f);
+	t->f = NULL;
+}

@@ -1,0 +1,30 @@
+/* telemetry: the per-rank JSONL file metrics/rank_<r>.jsonl (docs/formats.md):
+ * one meta line, then one line per step. Buffered; flushed at the end and
+ * every 16 steps, so a killed rank leaves what it had measured. */
+#ifndef TRAINER_TELEMETRY_H
+#define TRAINER_TELEMETRY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct step_times {
+	long step;
+	int active;
+	double data_wait_ms, forward_ms, backward_ms, comm_ms, optimizer_ms, step_ms;
+	long samples;
+	double loss;
+	double bytes_allreduced;
+	uint64_t checksum;
+};
+
+struct telemetry {
+	FILE *f;
+	long lines;
+};
+
+int telemetry_open(struct telemetry *t, const char *dir, int rank);
+void telemetry_meta(struct telemetry *t, const char *json_fields);
+void telemetry_step(struct telemetry *t, const struct step_times *s);
+void telemetry_close(struct telemetry *t);
+
+#endif
