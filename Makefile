@@ -10,7 +10,7 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-dev \
                 libpcre2-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
-                libslurm-dev clang
+                libslurm-dev clang python3
 PKGS      := yaml-0.1 sqlite3 jansson
 WARN      := -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread $(CFLAGS)
@@ -30,7 +30,7 @@ ORCH_OBJ  := $(ORCH_SRC:%.c=$(B)/%.o)
 ANA_OBJ   := $(ANA_SRC:%.c=$(B)/%.o)
 TRN_OBJ   := $(TRN_SRC:%.c=$(B)/%.o) $(TRN_CXX:%.cc=$(B)/%.o)
 
-HAVE_CUDA := $(shell [ -x $(NVCC) ] && [ -f $(CUDA_HOME)/include/nccl.h ] && echo yes)
+HAVE_CUDA := $(shell [ -x $(NVCC) ] && [ -f $(CUDA_HOME)/include/nccl.h ] && [ -f trainer/gpu_trainer.cu ] && echo yes)
 BINS := bin/campaign bin/campaign-analyze bin/campaign-trainer
 ifeq ($(HAVE_CUDA),yes)
 BINS += bin/campaign-trainer-gpu

@@ -44,7 +44,8 @@ static int diag_cmp(const void *a, const void *b)
 
 void diags_print(struct diags *d, FILE *out)
 {
-	qsort(d->items, d->n, sizeof *d->items, diag_cmp);
+	if (d->n > 1)
+		qsort(d->items, d->n, sizeof *d->items, diag_cmp);
 	for (size_t i = 0; i < d->n; i++) {
 		struct diag *g = &d->items[i];
 		fprintf(out, "%s:%d:%d: ", d->file, g->line, g->col);

@@ -19,6 +19,7 @@ static const char usage_text[] =
 	"  --warmup-steps N      steps marked warmup in telemetry; LR warm-up and clipping (default 5)\n"
 	"  --metrics-dir DIR     where rank_<r>.jsonl goes (default ./metrics)\n"
 	"  --batch B             global batch, divided over ranks (default 64)\n"
+	"  --batch-per-rank N    per-rank batch instead (global = N x ranks): weak scaling\n"
 	"  --input N --hidden N --depth N --output N   MLP shape (default 256 512 3 16)\n"
 	"  --lr X --momentum X --clip X                SGD (default 0.05 0.9 1.0)\n"
 	"  --seed N              weights and data seed (default 1)\n"
@@ -89,7 +90,7 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "backend", 1, 0, 'B' }, { "ddp", 1, 0, 'd' }, { "steps", 1, 0, 's' },
-		{ "warmup-steps", 1, 0, 'w' }, { "metrics-dir", 1, 0, 'm' }, { "batch", 1, 0, 'b' },
+		{ "warmup-steps", 1, 0, 'w' }, { "metrics-dir", 1, 0, 'm' }, { "batch", 1, 0, 'b' }, { "batch-per-rank", 1, 0, 'p' },
 		{ "input", 1, 0, 'I' }, { "hidden", 1, 0, 'H' }, { "depth", 1, 0, 'D' }, { "output", 1, 0, 'O' },
 		{ "lr", 1, 0, 'l' }, { "momentum", 1, 0, 'M' }, { "clip", 1, 0, 'c' }, { "seed", 1, 0, 'S' },
 		{ "workers", 1, 0, 'W' }, { "prefetch", 1, 0, 'P' }, { "decode-us", 1, 0, 'u' },
@@ -116,6 +117,7 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		case 'w': if (parse_long(a, 0, 100000000, &o->warmup_steps)) return bad("bad --warmup-steps '%s'", a); break;
 		case 'm': o->metrics_dir = a; break;
 		case 'b': if (parse_long(a, 1, 1 << 24, &o->batch)) return bad("bad --batch '%s'", a); break;
+		case 'p': if (parse_long(a, 1, 1 << 20, &v)) return bad("bad --batch-per-rank '%s'", a); o->batch = v * o->world; break;
 		case 'I': if (parse_long(a, 1, 1 << 16, &v)) return bad("bad --input '%s'", a); o->input = (int)v; break;
 		case 'H': if (parse_long(a, 1, 1 << 16, &v)) return bad("bad --hidden '%s'", a); o->hidden = (int)v; break;
 		case 'D': if (parse_long(a, 1, 256, &v)) return bad("bad --depth '%s'", a); o->depth = (int)v; break;

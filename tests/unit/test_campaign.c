@@ -1,0 +1,255 @@
+/* Unit tests of the campaign loader: defaults, matrix expansion, and the
+ * exact FILE:LINE:COLUMN messages of invalid campaigns. */
+#include "harness.h"
+
+#include "campaign.h"
+#include "diag.h"
+
+static char *diag_text(struct diags *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	diags_print(d, f);
+	fclose(f);
+	return buf;
+}
+
+/* Loads src; returns the printed diagnostics (malloc'ed, "" when valid). */
+static char *load(const char *src, struct campaign *c, int *rc)
+{
+	struct diags d;
+	diags_init(&d, "t.yaml");
+	*rc = campaign_load_buffer("t.yaml", src, strlen(src), c, &d);
+	char *t = diag_text(&d);
+	diags_free(&d);
+	return t;
+}
+
+static const char minimal[] =
+	"campaign: demo\n"
+	"scenarios:\n"
+	"  - name: a\n"
+	"    nodes: 2\n";
+
+static void test_defaults(void)
+{
+	struct campaign c;
+	int rc;
+	char *t = load(minimal, &c, &rc);
+	CHECK(rc == 0);
+	CHECK_STR(t, "");
+	CHECK_STR(c.name, "demo");
+	CHECK(c.n_scenarios == 1);
+	CHECK(c.scenarios[0].nodes == 2);
+	CHECK(c.scenarios[0].tasks_per_node == 1);
+	CHECK(c.scenarios[0].gpus_per_node == 0);
+	CHECK_STR(c.scenarios[0].backend, "gloo");
+	CHECK_STR(c.scenarios[0].time, "00:30:00");
+	CHECK(c.scenarios[0].time_limit_s == 1800);
+	CHECK(c.profile.warmup_steps == 5 && c.profile.active_steps == 20);
+	CHECK_NEAR(c.analysis.comm_pct, 20, 0);
+	CHECK_NEAR(c.analysis.data_pct, 30, 0);
+	CHECK(c.workload.command.n == 9);
+	CHECK_STR(c.workload.command.v[0], "{{trainer}}");
+	free(t);
+	campaign_free(&c);
+}
+
+static void test_nccl_gpus_default(void)
+{
+	struct campaign c;
+	int rc;
+	char *t = load("campaign: g\nscenarios:\n  - {name: g, nodes: 1, tasks_per_node: 4, backend: nccl}\n", &c, &rc);
+	CHECK(rc == 0);
+	CHECK(c.scenarios[0].gpus_per_node == 4);
+	free(t);
+	campaign_free(&c);
+}
+
+static void test_matrix(void)
+{
+	struct campaign c;
+	int rc;
+	char *t = load("campaign: m\n"
+		       "workload:\n  params: {batch: '8'}\n"
+		       "matrix:\n  nodes: [1, 2, 4]\n  batch: ['16', '32']\n"
+		       "scenarios:\n  - name: 'gloo-{{nodes}}n-b{{batch}}'\n    nodes: 1\n"
+		       "  - name: plain\n    nodes: 1\n", &c, &rc);
+	CHECK(rc == 0);
+	CHECK_STR(t, "");
+	CHECK(c.n_scenarios == 12);
+	if (c.n_scenarios == 12) {
+		CHECK_STR(c.scenarios[0].name, "gloo-1n-b16");
+		CHECK_STR(c.scenarios[1].name, "gloo-1n-b32");
+		CHECK_STR(c.scenarios[5].name, "gloo-4n-b32");
+		CHECK(c.scenarios[5].nodes == 4);
+		CHECK_STR(kvlist_get(&c.scenarios[5].params, "batch"), "32");
+		CHECK_STR(c.scenarios[6].name, "plain-1-16");
+		CHECK_STR(c.scenarios[11].name, "plain-4-32");
+	}
+	free(t);
+	campaign_free(&c);
+}
+
+static void test_many_errors_at_once(void)
+{
+	struct campaign c;
+	int rc;
+	char *t = load("campaign: demo\n"
+		       "colour: blue\n"
+		       "profile:\n  warmup_steps: many\n"
+		       "scenarios:\n"
+		       "  - name: a\n    nodes: 0\n"
+		       "  - name: a\n    nodes: 1\n    backend: mpi\n"
+		       "  - nodes: 1\n", &c, &rc);
+	CHECK(rc < 0);
+	CHECK_STR(t,
+		  "t.yaml:2:1: colour: unknown key (expected one of: campaign, description, slurm, workload, profile, scenarios, matrix, analysis)\n"
+		  "t.yaml:4:17: profile.warmup_steps: expected an integer, found \"many\"\n"
+		  "t.yaml:7:12: scenarios[0].nodes: 0 is out of range (1..100000)\n"
+		  "t.yaml:10:14: scenarios[1].backend: backend must be gloo or nccl, not \"mpi\"\n"
+		  "t.yaml:11:5: scenarios[2]: missing required key 'name'\n");
+	free(t);
+}
+
+static void test_duplicates_and_unsafe_names(void)
+{
+	struct campaign c;
+	int rc;
+	char *t = load("campaign: demo\nscenarios:\n"
+		       "  - {name: a, nodes: 1}\n"
+		       "  - {name: a, nodes: 2}\n"
+		       "  - {name: ../../etc, nodes: 1}\n", &c, &rc);
+	CHECK(rc < 0);
+	CHECK_STR(t,
+		  "t.yaml:4:5: scenarios[1].name: duplicate scenario name \"a\"\n"
+		  "t.yaml:5:5: scenarios[2].name: \"../../etc\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)\n");
+	free(t);
+	t = load("campaign: ../x\nscenarios:\n  - {name: a, nodes: 1}\n", &c, &rc);
+	CHECK(rc < 0);
+	CHECK(strstr(t, "t.yaml:1:11: campaign: \"../x\" is not a safe name") != NULL);
+	free(t);
+}
+
+static void test_syntax_error(void)
+{
+	struct campaign c;
+	int rc;
+	char *t = load("campaign: demo\nscenarios: [\n  - a\n", &c, &rc);
+	CHECK(rc < 0);
+	CHECK(strncmp(t, "t.yaml:3:3: YAML syntax error:", 30) == 0);
+	free(t);
+	t = load("", &c, &rc);
+	CHECK(rc < 0);
+	CHECK_STR(t, "t.yaml:1:1: the campaign file is empty\n");
+	free(t);
+	t = load("campaign: \xff\xfe\n", &c, &rc);
+	CHECK(rc < 0);
+	CHECK(strstr(t, "YAML syntax error: invalid") != NULL);
+	free(t);
+}
+
+static void test_alias_bomb(void)
+{
+	struct campaign c;
+	int rc;
+	char *t = load("a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+		       "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+		       "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+		       "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+		       "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
+		       "f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n", &c, &rc);
+	CHECK(rc < 0);
+	CHECK_STR(t, "t.yaml:1:1: document expands to more than 100000 nodes through aliases; refusing it\n");
+	free(t);
+}
+
+static void test_placeholders_and_env(void)
+{
+	struct campaign c;
+	int rc;
+	char *t = load("campaign: demo\n"
+		       "workload:\n"
+		       "  command: 'run {{nosuch}} {{nodes}}'\n"
+		       "  env: {'BAD-NAME': x, GOOD: '{{scenario}}'}\n"
+		       "  params: {nodes: '3'}\n"
+		       "scenarios:\n  - {name: a, nodes: 1}\n", &c, &rc);
+	CHECK(rc < 0);
+	/* structural problems first; placeholders are checked once the
+	 * scenarios themselves are valid */
+	CHECK_STR(t,
+		  "t.yaml:4:9: workload.env.BAD-NAME: 'BAD-NAME' is not a valid environment variable name (letters, digits, _; not starting with a digit)\n"
+		  "t.yaml:5:12: workload.params.nodes: 'nodes' is a built-in placeholder and cannot be a parameter\n");
+	free(t);
+	t = load("campaign: demo\n"
+		 "workload:\n"
+		 "  command: 'run {{nosuch}} {{nodes}} {{x'\n"
+		 "scenarios:\n  - {name: a, nodes: 1}\n", &c, &rc);
+	CHECK(rc < 0);
+	CHECK_STR(t, "t.yaml:3:12: workload.command: unknown placeholder {{nosuch}} (scenario a; define it under workload.params)\n"
+		     "t.yaml:3:12: workload.command: unterminated placeholder in \"{{x\"\n");
+	free(t);
+}
+
+static void test_sbatch_values(void)
+{
+	struct campaign c;
+	int rc;
+	char *t = load("campaign: demo\n"
+		       "slurm:\n  partition: 'gpu; rm -rf ~'\n  time: 'soon'\n  extra: ['--mem=0', '-x']\n"
+		       "scenarios:\n  - {name: a, nodes: 1, time: '1-00:00:00'}\n", &c, &rc);
+	CHECK(rc < 0);
+	CHECK_STR(t,
+		  "t.yaml:3:14: slurm.partition: \"gpu; rm -rf ~\" holds characters not allowed in an sbatch option (allowed: letters, digits and _ . , : = + @ / % -)\n"
+		  "t.yaml:4:9: slurm.time: \"soon\" is not a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)\n"
+		  "t.yaml:5:10: slurm.extra: \"-x\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)\n");
+	free(t);
+}
+
+static void test_time_parse(void)
+{
+	long s;
+	CHECK(slurm_time_parse("30", &s) == 0 && s == 1800);
+	CHECK(slurm_time_parse("1:30", &s) == 0 && s == 90);
+	CHECK(slurm_time_parse("02:00:05", &s) == 0 && s == 7205);
+	CHECK(slurm_time_parse("1-02", &s) == 0 && s == 93600);
+	CHECK(slurm_time_parse("1-0:01", &s) == 0 && s == 86460);
+	CHECK(slurm_time_parse("2-00:00:01", &s) == 0 && s == 172801);
+	CHECK(slurm_time_parse("UNLIMITED", &s) == 0 && s == 0);
+	CHECK(slurm_time_parse("", &s) < 0);
+	CHECK(slurm_time_parse("1:2:3:4", &s) < 0);
+	CHECK(slurm_time_parse("0", &s) < 0);
+	CHECK(slurm_time_parse("99999999999", &s) < 0);
+}
+
+static void test_shipped_campaigns(void)
+{
+	const char *files[] = { "campaigns/local-demo.yaml", "campaigns/profiling.yaml", NULL };
+	for (int i = 0; files[i]; i++) {
+		struct campaign c;
+		struct diags d;
+		diags_init(&d, files[i]);
+		int rc = campaign_load(files[i], &c, &d);
+		CHECK(rc == 0);
+		if (rc == 0)
+			campaign_free(&c);
+		diags_free(&d);
+	}
+}
+
+int main(void)
+{
+	RUN(test_defaults);
+	RUN(test_nccl_gpus_default);
+	RUN(test_matrix);
+	RUN(test_many_errors_at_once);
+	RUN(test_duplicates_and_unsafe_names);
+	RUN(test_syntax_error);
+	RUN(test_alias_bomb);
+	RUN(test_placeholders_and_env);
+	RUN(test_sbatch_values);
+	RUN(test_time_parse);
+	RUN(test_shipped_campaigns);
+	HARNESS_END();
+}

@@ -1,0 +1,101 @@
+/* Unit tests of quoting, word splitting and template rendering. */
+#include "harness.h"
+
+#include "quote.h"
+#include "render.h"
+#include "words.h"
+
+#include <sys/wait.h>
+
+static void test_shell_quote(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	shell_quote(&sb, "it's $(touch x); `y` \"z\"");
+	CHECK_STR(strbuf_str(&sb), "'it'\\''s $(touch x); `y` \"z\"'");
+	strbuf_reset(&sb);
+	shell_quote(&sb, "");
+	CHECK_STR(strbuf_str(&sb), "''");
+	strbuf_free(&sb);
+}
+
+/* Every hostile string, quoted, must come back from a real shell unchanged. */
+static void test_quote_roundtrip_in_bash(void)
+{
+	const char *hostile[] = { "$(touch /tmp/pwned)", "; rm -rf ~", "`id`", "a'b\"c\\d", "\n$HOME\t*",
+				  "${IFS}", "!!", "-e", NULL };
+	for (int i = 0; hostile[i]; i++) {
+		struct strbuf cmd = STRBUF_INIT;
+		strbuf_adds(&cmd, "printf %s ");
+		shell_quote(&cmd, hostile[i]);
+		char *out = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+		FILE *p = popen(cmd.buf, "r");
+		char buf[256];
+		size_t n;
+		while (p && (n = fread(buf, 1, sizeof buf, p)) > 0)
+			fwrite(buf, 1, n, f);
+		CHECK(p && WEXITSTATUS(pclose(p)) == 0);
+		fclose(f);
+		CHECK_STR(out, hostile[i]);
+		free(out);
+		strbuf_free(&cmd);
+	}
+}
+
+static void test_words(void)
+{
+	struct argv a;
+	const char *why;
+	CHECK(words_split("run  'a b' \"c \\\"d\\\"\" e\\ f $(x) ;", &a, &why) == 0);
+	CHECK(a.n == 6);
+	if (a.n == 6) {
+		CHECK_STR(a.v[0], "run");
+		CHECK_STR(a.v[1], "a b");
+		CHECK_STR(a.v[2], "c \"d\"");
+		CHECK_STR(a.v[3], "e f");
+		CHECK_STR(a.v[4], "$(x)");
+		CHECK_STR(a.v[5], ";");
+	}
+	argv_free(&a);
+	CHECK(words_split("a 'b", &a, &why) < 0);
+	CHECK_STR(why, "unterminated quote");
+}
+
+static void test_template_rules(void)
+{
+	struct render_vars rv = { 0 };
+	struct strbuf out = STRBUF_INIT;
+	struct argv cmd = { 0 }, e1 = { 0 }, e2 = { 0 };
+	argv_push(&cmd, "echo");
+	argv_push(&cmd, "$(touch x)");
+	argv_push(&e1, "--exclusive");
+	argv_push(&e2, "--mem=0");
+	render_var_scalar(&rv, "name", "job-1");
+	render_var_scalar(&rv, "partition", NULL);
+	render_var_words(&rv, "command", &cmd);
+	render_var_item(&rv, "extra", &e1);
+	render_var_item(&rv, "extra", &e2);
+	CHECK(render_template("t", "#SBATCH --job-name={{name}}\n#SBATCH --partition={{partition}}\n"
+			      "#SBATCH {{ extra }}\nrun {{command}}\nname={{name}}\n", &rv, &out) == 0);
+	CHECK_STR(strbuf_str(&out), "#SBATCH --job-name=job-1\n#SBATCH --exclusive\n#SBATCH --mem=0\n"
+				    "run 'echo' '$(touch x)'\nname='job-1'\n");
+	strbuf_reset(&out);
+	render_var_scalar(&rv, "bad", "a b");
+	CHECK(render_template("t", "x\n#SBATCH --x={{bad}}\n", &rv, &out) < 0);
+	CHECK(render_template("t", "{{nosuch}}\n", &rv, &out) < 0);
+	render_vars_free(&rv);
+	strbuf_free(&out);
+	argv_free(&cmd);
+	argv_free(&e1);
+	argv_free(&e2);
+}
+
+int main(void)
+{
+	RUN(test_shell_quote);
+	RUN(test_quote_roundtrip_in_bash);
+	RUN(test_words);
+	RUN(test_template_rules);
+	HARNESS_END();
+}
