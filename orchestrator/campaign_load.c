@@ -412,8 +412,9 @@ static void load_scenario(struct loader *L, yaml_node_t *n, size_t idx, struct s
 	yaml_node_t *v;
 	if (!(v = map_get(L, n, "name")))
 		problem(L, n, base, "missing required key 'name'");
-	else
-		as_string(L, v, (subpath(p, sizeof p, base, "name"), p), &s->name);
+	else if (as_string(L, v, (subpath(p, sizeof p, base, "name"), p), &s->name) == 0 &&
+		 !strstr(s->name, "{{") && !is_safe_name(s->name))
+		problem(L, v, p, "\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)", s->name);
 	if (!(v = map_get(L, n, "nodes")))
 		problem(L, n, base, "missing required key 'nodes'");
 	else
@@ -488,6 +489,18 @@ static void load_scenarios(struct loader *L, yaml_node_t *n, struct scenario **o
 	*nout = cnt;
 	for (size_t i = 0; i < cnt; i++)
 		load_scenario(L, node_at(L, n->data.sequence.items.start[i]), i, &(*out)[i]);
+	/* Equal plain names stay equal whatever the matrix appends. */
+	for (size_t i = 0; i < cnt; i++) {
+		struct scenario *s = &(*out)[i];
+		for (size_t j = 0; s->name && j < i; j++) {
+			if ((*out)[j].name && !strcmp((*out)[j].name, s->name)) {
+				char p[64];
+				snprintf(p, sizeof p, "scenarios[%zu].name", i);
+				diags_add(L->d, s->line, s->col, p, "duplicate scenario name \"%.64s\"", s->name);
+				break;
+			}
+		}
+	}
 }
 
 /* ---- alias expansion guard -------------------------------------------- */

@@ -108,6 +108,7 @@ static void test_many_errors_at_once(void)
 		  "t.yaml:2:1: colour: unknown key (expected one of: campaign, description, slurm, workload, profile, scenarios, matrix, analysis)\n"
 		  "t.yaml:4:17: profile.warmup_steps: expected an integer, found \"many\"\n"
 		  "t.yaml:7:12: scenarios[0].nodes: 0 is out of range (1..100000)\n"
+		  "t.yaml:8:5: scenarios[1].name: duplicate scenario name \"a\"\n"
 		  "t.yaml:10:14: scenarios[1].backend: backend must be gloo or nccl, not \"mpi\"\n"
 		  "t.yaml:11:5: scenarios[2]: missing required key 'name'\n");
 	free(t);
@@ -124,7 +125,7 @@ static void test_duplicates_and_unsafe_names(void)
 	CHECK(rc < 0);
 	CHECK_STR(t,
 		  "t.yaml:4:5: scenarios[1].name: duplicate scenario name \"a\"\n"
-		  "t.yaml:5:5: scenarios[2].name: \"../../etc\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)\n");
+		  "t.yaml:5:12: scenarios[2].name: \"../../etc\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)\n");
 	free(t);
 	t = load("campaign: ../x\nscenarios:\n  - {name: a, nodes: 1}\n", &c, &rc);
 	CHECK(rc < 0);

@@ -1,0 +1,49 @@
+# validate / render / usage: exit codes, exact messages, nothing created on errors.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+
+out=$("$CAMPAIGN" validate "$ROOT/campaigns/profiling.yaml"); rc=$?
+check validate_profiling_exit0 [ "$rc" -eq 0 ]
+check validate_profiling_lists_scenarios bash -c 'grep -q "^gpu-4n  *4  *4  *4  *16 nccl" <<<"$1" && grep -q "^cpu-2n  *2  *2  *0  *4 gloo" <<<"$1"' _ "$out"
+
+cat >bad.yaml <<'Y'
+campaign: demo
+scenarios:
+  - name: a
+    nodes: -1
+    tasks_per_node: lots
+  - name: "../escape"
+    nodes: 1
+  - name: b
+    nodes: 1
+    frobnicate: true
+Y
+err=$("$CAMPAIGN" submit --backend local --results "$SCRATCH/res" bad.yaml 2>&1); rc=$?
+check invalid_campaign_exit2 [ "$rc" -eq 2 ]
+expected='bad.yaml:4:12: scenarios[0].nodes: -1 is out of range (1..100000)
+bad.yaml:5:21: scenarios[0].tasks_per_node: expected an integer, found "lots"
+bad.yaml:6:11: scenarios[1].name: "../escape" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)
+bad.yaml:10:5: scenarios[2].frobnicate: unknown key (expected one of: name, nodes, tasks_per_node, gpus_per_node, backend, time, env, params)
+bad.yaml: 4 problems; nothing was done'
+check invalid_campaign_all_errors_with_places [ "$err" = "$expected" ]
+check invalid_campaign_creates_nothing [ ! -e "$SCRATCH/res" ]
+
+"$CAMPAIGN" render --out "$SCRATCH/rendered" "$ROOT/campaigns/profiling.yaml" >render.out; rc=$?
+check render_exit0 [ "$rc" -eq 0 ]
+check render_writes_each_script [ "$(wc -l <render.out)" -eq 4 ] 
+check render_scripts_parse bash -c 'for f in "$1"/*/job.sbatch; do bash -n "$f" || exit 1; done' _ "$SCRATCH/rendered"
+check render_gpu_sbatch_lines grep -qx -- '#SBATCH --gpus-per-node=4' "$SCRATCH/rendered/gpu-2n/job.sbatch"
+check render_cpu_has_no_gpu_line bash -c '! grep -q -- "--gpus-per-node" "$1"' _ "$SCRATCH/rendered/cpu-2n/job.sbatch"
+check render_extra_and_partition bash -c 'grep -qx -- "#SBATCH --exclusive" "$1" && grep -qx -- "#SBATCH --partition=gpu" "$1"' _ "$SCRATCH/rendered/gpu-1n/job.sbatch"
+check render_metadata [ "$(json "$SCRATCH/rendered/gpu-4n/job_metadata.json" 'j["ranks"]')" = 16 ]
+
+"$CAMPAIGN" frobnicate >/dev/null 2>&1; check unknown_command_exit2 [ $? -eq 2 ]
+"$CAMPAIGN" submit --bogus x.yaml >/dev/null 2>&1; check unknown_option_exit2 [ $? -eq 2 ]
+"$CAMPAIGN" status --results "$SCRATCH/none" >/dev/null 2>err.txt; rc=$?
+check status_without_runs_exit3 [ "$rc" -eq 3 ]
+check status_without_runs_says_why grep -q "no runs under $SCRATCH/none" err.txt
+"$CAMPAIGN" validate missing.yaml 2>err.txt; rc=$?
+check validate_missing_file [ "$rc" -eq 2 ] 
+check validate_missing_file_message grep -q "cannot open missing.yaml" err.txt
+check help_lists_exit_codes bash -c '"$1" --help | grep -q "^  2   bad command line or invalid campaign file"' _ "$CAMPAIGN"
+check help_of_command bash -c '"$1" submit --help | grep -q -- "--wait"' _ "$CAMPAIGN"

@@ -1,0 +1,47 @@
+# The demo campaign end to end on the local executor: 3 scenarios (2, 4 and 8
+# gloo ranks), every job COMPLETED, analysis written automatically from the
+# real telemetry, status in text and JSON.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+out=$("$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" "$ROOT/campaigns/local-demo.yaml" 2>&1); rc=$?
+echo "$out" | tail -8
+check demo_exit0 [ "$rc" -eq 0 ]
+run=$(echo "$out" | sed -n 2p)
+check demo_run_dir_printed [ -f "$run/state.db" ]
+check demo_frozen_campaign cmp -s "$run/campaign.yaml" "$ROOT/campaigns/local-demo.yaml"
+for s in gloo-1n gloo-2n gloo-4n; do
+	check "demo_${s}_status_exit0" [ "$(json "$run/$s/job.status" 'j["exit_code"]')" = 0 ]
+	check "demo_${s}_script_kept" [ -x "$run/$s/job.sbatch" ]
+done
+check demo_rank_files [ "$(ls "$run"/gloo-4n/metrics/rank_*.jsonl | wc -l)" -eq 8 ]
+check demo_analysis_written [ -s "$run/BOTTLENECK_ANALYSIS.md" ]
+for sec in "Executive Summary" "Per-Scenario Analysis" "Scaling Analysis" "Recommendations" "Methodology"; do
+	check "demo_section_${sec// /_}" grep -q "^## $sec" "$run/BOTTLENECK_ANALYSIS.md"
+done
+S=$run/summary.json
+check demo_summary_three_analysed [ "$(json "$S" 'sum(s["analysed"] for s in j["scenarios"])')" = 3 ]
+check demo_summary_ranks [ "$(json "$S" '[s["ranks"] for s in j["scenarios"]]')" = "[2, 4, 8]" ]
+check demo_summary_steps [ "$(json "$S" '[s["active_steps"] for s in j["scenarios"]]')" = "[30, 30, 30]" ]
+check demo_summary_verdicts_known [ "$(json "$S" 'all(s["verdict"] in ("compute-bound","communication-bound","data-loader-bound") for s in j["scenarios"])')" = True ]
+check demo_summary_baseline_speedup [ "$(json "$S" 'j["scenarios"][0]["speedup"]')" = 1.0 ]
+check demo_summary_shares_sum_100 [ "$(json "$S" 'all(abs(sum(s["shares_pct"][k] for k in ("data_loading","compute","communication","other"))-100) < 0.01 for s in j["scenarios"])')" = True ]
+# The numbers in the report are the ones computed from the rank files.
+med=$(python3 - "$run/gloo-2n/metrics" <<'PY'
+import json, sys, glob, statistics
+ranks = [[json.loads(l) for l in open(f)] for f in sorted(glob.glob(sys.argv[1] + "/rank_*.jsonl"))]
+steps = [[r for r in rank if r.get("type") == "step" and r["phase"] == "active"] for rank in ranks]
+print("%.3f" % statistics.median(max(s[i]["step_ms"] for s in steps) for i in range(len(steps[0]))))
+PY
+)
+check demo_median_matches_telemetry [ "$(json "$S" '"%.3f" % j["scenarios"][1]["step_time_ms"]["median"]')" = "$med" ]
+check demo_loss_halves [ "$(json "$S" 'all(s["loss"]["last"] < s["loss"]["first"] / 2 for s in j["scenarios"])')" = True ]
+"$CAMPAIGN" status --results "$SCRATCH/res" --json >status.json; rc=$?
+check status_json_exit0 [ "$rc" -eq 0 ]
+check status_json_states [ "$(json status.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED']" ]
+check status_json_nodelist [ "$(json status.json 'j["jobs"][2]["nodelist"]')" = "local[1-4]" ]
+check status_json_analysis [ "$(json status.json 'j["analysis"]')" = "$run/BOTTLENECK_ANALYSIS.md" ]
+"$CAMPAIGN" status --results "$SCRATCH/res" "$(basename "$run")" >status.txt
+check status_text_table grep -q "^gloo-4n  *3  *COMPLETED  *4 " status.txt
+check status_transitions [ "$(sqlite3 "$run/state.db" "select group_concat(to_state, ' ') from transitions where scenario='gloo-1n'" 2>/dev/null || python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select group_concat(to_state, ' ') from transitions where scenario='gloo-1n'\").fetchone()[0])" "$run/state.db")" = "PLANNED PENDING RUNNING COMPLETED" ]
+"$BIN/campaign-analyze" "$run" >/dev/null; rc=$?
+check analyze_rewrites_same_bytes bash -c '[ "$2" -eq 0 ] && cp "$1/summary.json" /tmp/s.$$ && "$3" "$1" >/dev/null && cmp -s "$1/summary.json" /tmp/s.$$; r=$?; rm -f /tmp/s.$$; exit $r' _ "$run" "$rc" "$BIN/campaign-analyze"
