@@ -21,7 +21,7 @@ BLAS_LIBS   = $(shell pkg-config --libs openblas 2>/dev/null)
 
 ORCH_SRC  := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
 ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c))
-TRN_SRC   := $(filter-out trainer/gpu_%.c,$(wildcard trainer/*.c))
+TRN_SRC   := $(filter-out trainer/gpu_main.c,$(wildcard trainer/*.c))
 TRN_CXX   := $(wildcard trainer/*.cc)
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 
@@ -74,14 +74,19 @@ bin/campaign-trainer: $(TRN_OBJ)
 	@mkdir -p bin
 	$(CXX) $(OPT) -pthread -o $@ $^ $(BLAS_LIBS) -L/usr/lib -lgloo -lstdc++ -lm
 
-# The GPU trainer: its own binary, built only where CUDA and NCCL exist.
-bin/campaign-trainer-gpu: trainer/gpu_trainer.cu trainer/gpu_main.c $(wildcard trainer/*.h)
-	@mkdir -p bin $(B)/trainer
-	$(NVCC) -O2 -std=c++17 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
-	  -gencode arch=compute_90,code=compute_90 -I$(CUDA_HOME)/include -c trainer/gpu_trainer.cu -o $(B)/trainer/gpu_trainer.o
-	$(CC) $(CFLAGS_ALL) -I$(CUDA_HOME)/include -c trainer/gpu_main.c -o $(B)/trainer/gpu_main.o
-	$(CC) -o $@ $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o -L$(CUDA_HOME)/lib64 \
-	  -Wl,-rpath,$(CUDA_HOME)/lib64 -lnccl -lcublas -lcudart -lstdc++ -ldl -lpthread -lm
+# The GPU trainer: its own binary, built only where CUDA and NCCL exist. It
+# shares the loader, options and telemetry with the CPU trainer, and links
+# neither gloo nor OpenBLAS (GPU nodes may lack them).
+GPU_SHARED := $(B)/trainer/data.o $(B)/trainer/options.o $(B)/trainer/telemetry.o
+NVCC_ARCH  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+              -gencode arch=compute_90,code=compute_90
+$(B)/trainer/gpu_trainer.o: trainer/gpu_trainer.cu trainer/gpu.h trainer/rng.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -std=c++17 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra -I$(CUDA_HOME)/include -c $< -o $@
+bin/campaign-trainer-gpu: $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o $(GPU_SHARED)
+	@mkdir -p bin
+	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
+	  -lnccl -lcublas -lcudart -lstdc++ -ldl -lpthread -lm
 
 # Unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

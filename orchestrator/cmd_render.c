@@ -20,7 +20,7 @@ static int render_exec(const struct cmd_entry *self, struct args *a)
 		return rc;
 	char *out = fsio_abspath(args_get(a, 'o'));
 	char *bin = fsio_self_dir();
-	rc = run_render_all(&c, out, "render", bin);
+	rc = run_render_all(&c, out, "render", bin, 0);
 	if (rc == 0)
 		for (size_t i = 0; i < c.n_scenarios; i++)
 			printf("%s/%s/job.sbatch\n", out, c.scenarios[i].name);

@@ -197,12 +197,47 @@ static int builtin_value(void *vctx, const char *name, struct strbuf *out)
 	return 0;
 }
 
+/* A word that is exactly {{param}} (a parameter, not a built-in). */
+static const char *whole_word_param(const struct scenario *s, const char *word, char *name, size_t n)
+{
+	const char *p = word, *e = word + strlen(word);
+	if (strncmp(p, "{{", 2) || e - p < 4 || strcmp(e - 2, "}}"))
+		return NULL;
+	p += 2;
+	e -= 2;
+	while (p < e && *p == ' ')
+		p++;
+	while (e > p && e[-1] == ' ')
+		e--;
+	if ((size_t)(e - p) >= n || memchr(p, '{', (size_t)(e - p)) || memchr(p, '}', (size_t)(e - p)))
+		return NULL;
+	memcpy(name, p, (size_t)(e - p));
+	name[e - p] = '\0';
+	return placeholder_is_builtin(name) ? NULL : kvlist_get(&s->params, name);
+}
+
 /* Expands the placeholders of every word (values are not quoted here: the
- * template quotes whole words). */
+ * template quotes whole words). A word that is exactly {{param}} becomes
+ * the words of the parameter's value (none when it is empty), split as
+ * words_split does, with no expansion; built-ins never split. */
 static int expand_words(struct cmd_ctx *x, const struct argv *in, struct argv *out, const char *what)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < in->n; i++) {
+		char name[128];
+		const char *val = whole_word_param(x->s, in->v[i], name, sizeof name);
+		if (val) {
+			struct argv split;
+			const char *why;
+			if (words_split(val, &split, &why) < 0) {
+				argv_free(out);
+				return err_set(ERR_USAGE, "%s: parameter %s of scenario %s: %s", what, name, x->s->name, why);
+			}
+			for (size_t k = 0; k < split.n; k++)
+				argv_push(out, split.v[k]);
+			argv_free(&split);
+			continue;
+		}
 		struct strbuf w = STRBUF_INIT;
 		char bad[128];
 		if (placeholder_expand(in->v[i], builtin_value, x, &w, bad, sizeof bad) < 0) {

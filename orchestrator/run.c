@@ -59,7 +59,7 @@ static int write_json(const char *path, json_t *j)
 	return rc;
 }
 
-int run_render_all(const struct campaign *c, const char *dir, const char *run_id, const char *bin_dir)
+int run_render_all(const struct campaign *c, const char *dir, const char *run_id, const char *bin_dir, int dry)
 {
 	char *tdir = render_templates_dir(bin_dir);
 	if (!tdir)
@@ -73,7 +73,7 @@ int run_render_all(const struct campaign *c, const char *dir, const char *run_id
 		rc = render_job(c, &c->scenarios[i], &ctx, &scripts[i]);
 		strbuf_free(&jd);
 	}
-	for (size_t i = 0; i < c->n_scenarios && rc == 0; i++) {
+	for (size_t i = 0; i < c->n_scenarios && rc == 0 && !dry; i++) {
 		const struct scenario *s = &c->scenarios[i];
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/%s", dir, s->name);
@@ -108,19 +108,15 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 	free(root);
 	r->dir = strbuf_detach(&dir);
 	/* Render everything in memory first: a template error creates nothing. */
-	char *tdir = render_templates_dir(r->bin_dir);
-	if (!tdir) {
-		rc = ERR_NOTFOUND;
+	if ((rc = run_render_all(c, r->dir, r->id, r->bin_dir, 1)) < 0)
 		goto fail;
-	}
-	free(tdir);
 	if ((rc = fsio_mkdir_p(r->dir, 0755)) < 0)
 		goto fail;
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/campaign.yaml", r->dir);
 	rc = fsio_copy(c->path, p.buf);
 	strbuf_free(&p);
-	if (rc < 0 || (rc = run_render_all(c, r->dir, r->id, r->bin_dir)) < 0)
+	if (rc < 0 || (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 0)) < 0)
 		goto fail;
 	struct strbuf dbp = STRBUF_INIT;
 	strbuf_addf(&dbp, "%s/state.db", r->dir);

@@ -24,7 +24,8 @@ void run_free(struct run *r);
 /* <run dir>/<scenario>; malloc'ed. */
 char *run_job_dir(const struct run *r, const char *scenario);
 /* Renders every scenario of c into dir/<scenario>/job.sbatch (used by
- * `campaign render` and by run_create). Writes nothing unless all render. */
-int run_render_all(const struct campaign *c, const char *dir, const char *run_id, const char *bin_dir);
+ * `campaign render` and by run_create). Writes nothing unless all render;
+ * with dry set, writes nothing at all (a check). */
+int run_render_all(const struct campaign *c, const char *dir, const char *run_id, const char *bin_dir, int dry);
 
 #endif

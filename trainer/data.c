@@ -55,7 +55,7 @@ static void *worker(void *p)
 	struct worker_arg *wa = p;
 	struct loader *l = wa->l;
 	const struct loader_cfg *c = &l->cfg;
-	for (long step = wa->id; step < c->steps; step += l->nthreads) {
+	for (long step = wa->id; step < c->steps; step += c->workers) {
 		pthread_mutex_lock(&l->mu);
 		while (!l->stop && step >= l->consumed + c->depth)
 			pthread_cond_wait(&l->cv, &l->mu);
@@ -106,8 +106,11 @@ int loader_start(struct loader *l, const struct loader_cfg *cfg)
 		struct worker_arg *wa = malloc(sizeof *wa);
 		wa->l = l;
 		wa->id = i;
-		if (pthread_create(&l->threads[i], NULL, worker, wa) != 0)
+		if (pthread_create(&l->threads[i], NULL, worker, wa) != 0) {
+			free(wa);
+			loader_stop(l); /* a missing worker would leave its steps unfilled */
 			return -1;
+		}
 		l->nthreads++;
 	}
 	return 0;

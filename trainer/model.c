@@ -153,12 +153,5 @@ double mlp_flops(const struct mlp *m, int rows)
 
 uint64_t mlp_checksum(const struct mlp *m)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL;
-	const uint32_t *w = (const uint32_t *)m->params;
-	for (size_t i = 0; i < m->nparams; i++) {
-		h ^= w[i];
-		h *= 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
-	}
-	return h;
+	return params_checksum(m->params, m->nparams);
 }

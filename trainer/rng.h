@@ -1,11 +1,14 @@
-/* rng: small deterministic generators (splitmix64 / xoshiro-style) so that
- * every rank derives identical weights and sample i is the same wherever it
- * is generated. */
+/* rng: small deterministic generators (splitmix64) so that every rank
+ * derives identical weights and sample i is the same wherever it is
+ * generated; and the parameter checksum replicas are compared with. Shared
+ * by the CPU and GPU trainers. */
 #ifndef TRAINER_RNG_H
 #define TRAINER_RNG_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct rng {
 	uint64_t s;
@@ -37,6 +40,20 @@ static inline double rng_normal(struct rng *r)
 	if (u < 1e-300)
 		u = 1e-300;
 	return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* A 64-bit hash of the bits of n floats: replicas must agree exactly. */
+static inline uint64_t params_checksum(const float *p, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t w;
+		memcpy(&w, &p[i], sizeof w);
+		h ^= w;
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	return h;
 }
 
 #endif

@@ -1,0 +1,38 @@
+# Campaign values that look like shell must stay inert: they reach the job
+# script quoted, the job runs, and no canary file is ever created.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+C=$SCRATCH/canary
+cat >hostile.yaml <<Y
+campaign: hostile
+description: "\$(touch $C.desc); rm -rf ~"
+workload:
+  command: ["/bin/echo", "ARG={{evil}}", "\$(touch $C.cmd)", "; touch $C.semi", "\`touch $C.tick\`"]
+  setup: ["/bin/echo setup '\$(touch $C.setup)'"]
+  env:
+    EVIL_ENV: "\$(touch $C.env)'; touch $C.env2; '"
+  params:
+    evil: "x'; touch $C.param; echo '"
+profile: { warmup_steps: 0, active_steps: 1 }
+scenarios:
+  - name: s1
+    nodes: 1
+    env: { MORE: "\`touch $C.scenv\`" }
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" hostile.yaml >out.txt 2>&1; rc=$?
+run=$(sed -n 2p out.txt)
+check hostile_job_completes [ "$rc" -eq 0 ]
+check hostile_no_canary bash -c '! ls "$1".* 2>/dev/null | grep -q .' _ "$C"
+log=$(cat "$run"/s1/slurm-*.out)
+check hostile_args_literal grep -qF "ARG=x'; touch $C.param; echo ' \$(touch $C.cmd) ; touch $C.semi \`touch $C.tick\`" <<<"$log"
+check hostile_setup_literal grep -qF "setup \$(touch $C.setup)" <<<"$log"
+check hostile_env_literal bash -c 'grep -qF "export '"'"'EVIL_ENV=" "$1"' _ "$run/s1/job.sbatch"
+# The other injection route, #SBATCH values, is refused at validation.
+cat >sbatch.yaml <<'Y'
+campaign: hostile2
+slurm: { account: "acct\n#SBATCH --uid=0", qos: "$(id)" }
+scenarios: [{ name: s1, nodes: 1 }]
+Y
+"$CAMPAIGN" validate sbatch.yaml 2>err.txt; rc=$?
+check hostile_sbatch_refused [ "$rc" -eq 2 ]
+check hostile_sbatch_messages [ "$(grep -c 'holds characters not allowed in an sbatch option' err.txt)" -eq 2 ]

@@ -1,0 +1,154 @@
+/* campaign-trainer-gpu: the reference workload on GPUs (CUDA, cuBLAS, NCCL).
+ * Same command line, data and telemetry as campaign-trainer; without a
+ * usable GPU it exits with status 69 and a one-line reason. */
+#include "data.h"
+#include "gpu.h"
+#include "options.h"
+#include "telemetry.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Rank 0 publishes the NCCL id in a file of the rendezvous directory; the
+ * others wait for it (tmp file + rename: readers never see half an id). */
+static int exchange_id(const struct trainer_opts *o, unsigned char id[GPU_NCCL_ID_BYTES])
+{
+	char dir[4096], path[4300], tmp[4400], err[256];
+	const char *jd = getenv("CAMPAIGN_JOB_DIR"), *launch = getenv("CAMPAIGN_LAUNCH_ID"), *job = getenv("SLURM_JOB_ID");
+	snprintf(dir, sizeof dir, "%s", o->rendezvous ? o->rendezvous : jd ? jd : "/tmp");
+	if (!o->rendezvous && jd)
+		snprintf(dir, sizeof dir, "%s/rendezvous", jd);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof path, "%s/nccl-%s-%s.id", dir, job ? job : "0", launch ? launch : "nolaunch");
+	if (o->rank == 0) {
+		if (gpu_nccl_unique_id(id, err, sizeof err) < 0) {
+			fprintf(stderr, "campaign-trainer-gpu: %s\n", err);
+			return -1;
+		}
+		snprintf(tmp, sizeof tmp, "%s.tmp", path);
+		FILE *f = fopen(tmp, "wb");
+		if (!f || fwrite(id, 1, GPU_NCCL_ID_BYTES, f) != GPU_NCCL_ID_BYTES || fclose(f) != 0 || rename(tmp, path) < 0) {
+			fprintf(stderr, "campaign-trainer-gpu: cannot publish the NCCL id in %s: %s\n", dir, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	for (double waited = 0; waited < (double)o->timeout_s * 1000; waited += 50) {
+		FILE *f = fopen(path, "rb");
+		if (f) {
+			size_t got = fread(id, 1, GPU_NCCL_ID_BYTES, f);
+			fclose(f);
+			if (got == GPU_NCCL_ID_BYTES)
+				return 0;
+		}
+		usleep(50000);
+	}
+	fprintf(stderr, "campaign-trainer-gpu: rank %d: no NCCL id from rank 0 in %s after %ld s\n", o->rank, path, o->timeout_s);
+	return -1;
+}
+
+static void write_meta(struct telemetry *t, const struct trainer_opts *o, size_t nparams, int rows)
+{
+	char host[256] = "", buf[2048];
+	double flops = 0;
+	gethostname(host, sizeof host);
+	for (int l = 0; l < o->depth; l++) {
+		int in = l == 0 ? o->input : o->hidden, out = l + 1 == o->depth ? o->output : o->hidden;
+		flops += 2.0 * rows * in * out * (l == 0 ? 2 : 3);
+	}
+	snprintf(buf, sizeof buf,
+		 "\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", \"backend\": \"nccl\", "
+		 "\"ddp\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %d, \"input\": %d, \"hidden\": %d, "
+		 "\"depth\": %d, \"output\": %d, \"params\": %zu, \"flops_per_step\": %.0f, \"steps\": %ld, "
+		 "\"warmup_steps\": %ld, \"seed\": %llu, \"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"lr\": %g",
+		 o->rank, o->world, o->local_rank, host, o->ddp_name, o->batch, rows, o->input, o->hidden, o->depth,
+		 o->output, nparams, flops, o->steps, o->warmup_steps, (unsigned long long)o->seed, o->workers,
+		 o->prefetch, o->decode_us, o->lr);
+	telemetry_meta(t, buf);
+}
+
+static int train(const struct trainer_opts *o, struct gpu_model *m, struct loader *ld, struct telemetry *t)
+{
+	char err[512];
+	int rows = (int)(o->batch / o->world);
+	for (long step = 0; step < o->steps; step++) {
+		struct step_times st = { .step = step, .active = step >= o->warmup_steps, .samples = rows };
+		struct gpu_step gs;
+		double t0 = now_ms();
+		const struct batch *b = loader_get(ld, step, &st.data_wait_ms);
+		int warm = step < o->warmup_steps;
+		float lr = (float)(warm ? o->lr * (double)(step + 1) / (double)(o->warmup_steps + 1) : o->lr);
+		if (gpu_train_step(m, b->x, b->t, lr, (float)o->momentum, warm ? (float)o->clip : 0.0f, (double)o->batch,
+				   o->ddp == DDP_PER_PARAM, &gs, err, sizeof err) < 0) {
+			fprintf(stderr, "campaign-trainer-gpu: rank %d: step %ld: %s\n", o->rank, step, err);
+			return TRAINER_EXIT_COMM;
+		}
+		loader_release(ld, step);
+		st.forward_ms = gs.forward_ms + gs.h2d_ms;
+		st.backward_ms = gs.backward_ms;
+		st.comm_ms = gs.comm_ms;
+		st.optimizer_ms = gs.optimizer_ms;
+		st.loss = gs.loss;
+		st.bytes_allreduced = gs.bytes;
+		st.step_ms = now_ms() - t0;
+		st.checksum = gpu_model_checksum(m);
+		telemetry_step(t, &st);
+		if (o->rank == 0 && (step % 10 == 0 || step + 1 == o->steps))
+			printf("step %ld/%ld loss %.6f step %.2f ms\n", step + 1, o->steps, st.loss, st.step_ms);
+	}
+	return TRAINER_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct trainer_opts o;
+	char why[512];
+	int rc = options_parse(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (gpu_probe(o.local_rank, why, sizeof why) < 0) {
+		fprintf(stderr, "campaign-trainer-gpu: no GPU: %s\n", why);
+		return TRAINER_EXIT_NO_GPU;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	int rows = (int)(o.batch / o.world);
+	unsigned char id[GPU_NCCL_ID_BYTES] = { 0 };
+	struct gpu_model *m = gpu_model_new(o.input, o.hidden, o.depth, o.output, rows, o.seed, why, sizeof why);
+	if (!m) {
+		fprintf(stderr, "campaign-trainer-gpu: %s\n", why);
+		return TRAINER_EXIT_IO;
+	}
+	if (o.world > 1 && (exchange_id(&o, id) < 0 || gpu_model_connect(m, id, o.rank, o.world, why, sizeof why) < 0)) {
+		fprintf(stderr, "campaign-trainer-gpu: rank %d: %s\n", o.rank, why);
+		gpu_model_free(m);
+		return TRAINER_EXIT_COMM;
+	}
+	struct telemetry t;
+	struct loader ld;
+	struct loader_cfg lc = { .in = o.input, .out = o.output, .rows = rows, .rank = o.rank,
+				 .global_batch = o.batch, .steps = o.steps, .workers = o.workers,
+				 .depth = o.prefetch, .decode_us = o.decode_us, .seed = o.seed };
+	if (telemetry_open(&t, o.metrics_dir, o.rank) < 0 || loader_start(&ld, &lc) < 0) {
+		fprintf(stderr, "campaign-trainer-gpu: cannot open %s or start the loader\n", o.metrics_dir);
+		gpu_model_free(m);
+		return TRAINER_EXIT_IO;
+	}
+	write_meta(&t, &o, gpu_model_params(m), rows);
+	rc = train(&o, m, &ld, &t);
+	loader_stop(&ld);
+	telemetry_close(&t);
+	gpu_model_free(m);
+	return rc;
+}
