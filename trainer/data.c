@@ -1,5 +1,6 @@
 #include "data.h"
 
+#include "options.h"
 #include "rng.h"
 
 #include <math.h>
@@ -73,6 +74,21 @@ static void *worker(void *p)
 	}
 	free(wa);
 	return NULL;
+}
+
+void loader_cfg_from_opts(struct loader_cfg *cfg, const struct trainer_opts *o)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->in = o->input;
+	cfg->out = o->output;
+	cfg->rows = (int)(o->batch / o->world);
+	cfg->rank = o->rank;
+	cfg->global_batch = o->batch;
+	cfg->steps = o->steps;
+	cfg->workers = o->workers;
+	cfg->depth = o->prefetch;
+	cfg->decode_us = o->decode_us;
+	cfg->seed = o->seed;
 }
 
 int loader_start(struct loader *l, const struct loader_cfg *cfg)

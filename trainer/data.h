@@ -36,6 +36,9 @@ struct loader {
 	int stop;
 };
 
+struct trainer_opts;
+/* The loader configuration of this rank under the trainer's options. */
+void loader_cfg_from_opts(struct loader_cfg *cfg, const struct trainer_opts *o);
 int loader_start(struct loader *l, const struct loader_cfg *cfg);
 /* Blocks until the batch of step is ready; *wait_ms is how long it blocked. */
 const struct batch *loader_get(struct loader *l, long step, double *wait_ms);

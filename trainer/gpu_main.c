@@ -59,26 +59,6 @@ static int exchange_id(const struct trainer_opts *o, unsigned char id[GPU_NCCL_I
 	return -1;
 }
 
-static void write_meta(struct telemetry *t, const struct trainer_opts *o, size_t nparams, int rows)
-{
-	char host[256] = "", buf[2048];
-	double flops = 0;
-	gethostname(host, sizeof host);
-	for (int l = 0; l < o->depth; l++) {
-		int in = l == 0 ? o->input : o->hidden, out = l + 1 == o->depth ? o->output : o->hidden;
-		flops += 2.0 * rows * in * out * (l == 0 ? 2 : 3);
-	}
-	snprintf(buf, sizeof buf,
-		 "\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", \"backend\": \"nccl\", "
-		 "\"ddp\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %d, \"input\": %d, \"hidden\": %d, "
-		 "\"depth\": %d, \"output\": %d, \"params\": %zu, \"flops_per_step\": %.0f, \"steps\": %ld, "
-		 "\"warmup_steps\": %ld, \"seed\": %llu, \"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"lr\": %g",
-		 o->rank, o->world, o->local_rank, host, o->ddp_name, o->batch, rows, o->input, o->hidden, o->depth,
-		 o->output, nparams, flops, o->steps, o->warmup_steps, (unsigned long long)o->seed, o->workers,
-		 o->prefetch, o->decode_us, o->lr);
-	telemetry_meta(t, buf);
-}
-
 static int train(const struct trainer_opts *o, struct gpu_model *m, struct loader *ld, struct telemetry *t)
 {
 	char err[512];
@@ -88,9 +68,8 @@ static int train(const struct trainer_opts *o, struct gpu_model *m, struct loade
 		struct gpu_step gs;
 		double t0 = now_ms();
 		const struct batch *b = loader_get(ld, step, &st.data_wait_ms);
-		int warm = step < o->warmup_steps;
-		float lr = (float)(warm ? o->lr * (double)(step + 1) / (double)(o->warmup_steps + 1) : o->lr);
-		if (gpu_train_step(m, b->x, b->t, lr, (float)o->momentum, warm ? (float)o->clip : 0.0f, (double)o->batch,
+		float clip, lr = options_lr(o, step, &clip);
+		if (gpu_train_step(m, b->x, b->t, lr, (float)o->momentum, clip, (double)o->batch,
 				   o->ddp == DDP_PER_PARAM, &gs, err, sizeof err) < 0) {
 			fprintf(stderr, "campaign-trainer-gpu: rank %d: step %ld: %s\n", o->rank, step, err);
 			return TRAINER_EXIT_COMM;
@@ -105,8 +84,6 @@ static int train(const struct trainer_opts *o, struct gpu_model *m, struct loade
 		st.step_ms = now_ms() - t0;
 		st.checksum = gpu_model_checksum(m);
 		telemetry_step(t, &st);
-		if (o->rank == 0 && (step % 10 == 0 || step + 1 == o->steps))
-			printf("step %ld/%ld loss %.6f step %.2f ms\n", step + 1, o->steps, st.loss, st.step_ms);
 	}
 	return TRAINER_EXIT_OK;
 }
@@ -118,6 +95,7 @@ int main(int argc, char **argv)
 	int rc = options_parse(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	o.backend = "nccl"; /* this binary's collectives are NCCL's */
 	if (gpu_probe(o.local_rank, why, sizeof why) < 0) {
 		fprintf(stderr, "campaign-trainer-gpu: no GPU: %s\n", why);
 		return TRAINER_EXIT_NO_GPU;
@@ -137,15 +115,16 @@ int main(int argc, char **argv)
 	}
 	struct telemetry t;
 	struct loader ld;
-	struct loader_cfg lc = { .in = o.input, .out = o.output, .rows = rows, .rank = o.rank,
-				 .global_batch = o.batch, .steps = o.steps, .workers = o.workers,
-				 .depth = o.prefetch, .decode_us = o.decode_us, .seed = o.seed };
-	if (telemetry_open(&t, o.metrics_dir, o.rank) < 0 || loader_start(&ld, &lc) < 0) {
+	struct loader_cfg lc;
+	char meta[2048];
+	loader_cfg_from_opts(&lc, &o);
+	if (telemetry_open(&t, o.metrics_dir, o.rank, o.steps) < 0 || loader_start(&ld, &lc) < 0) {
 		fprintf(stderr, "campaign-trainer-gpu: cannot open %s or start the loader\n", o.metrics_dir);
 		gpu_model_free(m);
 		return TRAINER_EXIT_IO;
 	}
-	write_meta(&t, &o, gpu_model_params(m), rows);
+	options_meta_json(&o, gpu_model_params(m), meta, sizeof meta);
+	telemetry_meta(&t, meta);
 	rc = train(&o, m, &ld, &t);
 	loader_stop(&ld);
 	telemetry_close(&t);

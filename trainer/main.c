@@ -82,22 +82,6 @@ static int sync_grads(struct cgloo *g, struct mlp *m, const struct trainer_opts 
 	return -1;
 }
 
-static void write_meta(struct telemetry *t, const struct trainer_opts *o, const struct mlp *m, int rows)
-{
-	char host[256] = "", buf[2048];
-	gethostname(host, sizeof host);
-	snprintf(buf, sizeof buf,
-		 "\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", \"backend\": \"%s\", "
-		 "\"ddp\": \"%s\", \"gloo_algo\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %d, "
-		 "\"input\": %d, \"hidden\": %d, \"depth\": %d, \"output\": %d, \"params\": %zu, "
-		 "\"flops_per_step\": %.0f, \"steps\": %ld, \"warmup_steps\": %ld, \"seed\": %llu, "
-		 "\"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"lr\": %g",
-		 o->rank, o->world, o->local_rank, host, o->backend, o->ddp_name, o->gloo_algo_name, o->batch, rows,
-		 o->input, o->hidden, o->depth, o->output, m->nparams, mlp_flops(m, rows), o->steps, o->warmup_steps,
-		 (unsigned long long)o->seed, o->workers, o->prefetch, o->decode_us, o->lr);
-	telemetry_meta(t, buf);
-}
-
 static int train(const struct trainer_opts *o, struct mlp *m, struct loader *ld, struct cgloo *g, struct telemetry *t)
 {
 	int rows = (int)(o->batch / o->world);
@@ -119,9 +103,8 @@ static int train(const struct trainer_opts *o, struct mlp *m, struct loader *ld,
 		if (sync_grads(g, m, o, &st.bytes_allreduced) < 0)
 			return TRAINER_EXIT_COMM;
 		double t4 = now_ms();
-		int warm = step < o->warmup_steps;
-		float lr = (float)(warm ? o->lr * (double)(step + 1) / (double)(o->warmup_steps + 1) : o->lr);
-		mlp_sgd(m, lr, (float)o->momentum, warm ? (float)o->clip : 0.0f);
+		float clip, lr = options_lr(o, step, &clip);
+		mlp_sgd(m, lr, (float)o->momentum, clip);
 		double t5 = now_ms();
 		loader_release(ld, step);
 		st.loss = m->grads[m->nparams];
@@ -132,8 +115,6 @@ static int train(const struct trainer_opts *o, struct mlp *m, struct loader *ld,
 		st.step_ms = t5 - t0;
 		st.checksum = mlp_checksum(m);
 		telemetry_step(t, &st);
-		if (o->rank == 0 && (step % 10 == 0 || step + 1 == o->steps))
-			printf("step %ld/%ld loss %.6f step %.2f ms\n", step + 1, o->steps, st.loss, st.step_ms);
 	}
 	return TRAINER_EXIT_OK;
 }
@@ -157,18 +138,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "campaign-trainer: out of memory for the model\n");
 		return TRAINER_EXIT_IO;
 	}
-	if (telemetry_open(&t, o.metrics_dir, o.rank) < 0) {
+	if (telemetry_open(&t, o.metrics_dir, o.rank, o.steps) < 0) {
 		perror("campaign-trainer: cannot open the metrics file");
 		return TRAINER_EXIT_IO;
 	}
-	struct loader_cfg lc = { .in = o.input, .out = o.output, .rows = rows, .rank = o.rank,
-				 .global_batch = o.batch, .steps = o.steps, .workers = o.workers,
-				 .depth = o.prefetch, .decode_us = o.decode_us, .seed = o.seed };
+	struct loader_cfg lc;
+	char meta[2048];
+	loader_cfg_from_opts(&lc, &o);
 	if (loader_start(&ld, &lc) < 0) {
 		fprintf(stderr, "campaign-trainer: cannot start the data loader\n");
 		return TRAINER_EXIT_IO;
 	}
-	write_meta(&t, &o, &m, rows);
+	options_meta_json(&o, m.nparams, meta, sizeof meta);
+	telemetry_meta(&t, meta);
 	struct cgloo *g = o.world > 1 ? connect_ranks(&o) : NULL;
 	if (o.world > 1 && !g)
 		rc = TRAINER_EXIT_COMM;

@@ -141,16 +141,6 @@ void mlp_sgd(struct mlp *m, float lr, float momentum, float clip)
 	}
 }
 
-double mlp_flops(const struct mlp *m, int rows)
-{
-	double f = 0;
-	for (int l = 0; l < m->nlayers; l++) {
-		double gemm = 2.0 * rows * m->dims[l] * m->dims[l + 1];
-		f += gemm * (l == 0 ? 2 : 3); /* forward, dW, and dX except for the input layer */
-	}
-	return f;
-}
-
 uint64_t mlp_checksum(const struct mlp *m)
 {
 	return params_checksum(m->params, m->nparams);

@@ -27,8 +27,6 @@ double mlp_forward(struct mlp *m, const float *x, const float *t, int rows, doub
 void mlp_backward(struct mlp *m, int rows);
 /* SGD with momentum; clips the gradient norm to clip when clip > 0. */
 void mlp_sgd(struct mlp *m, float lr, float momentum, float clip);
-/* FLOPs of one forward+backward pass over rows samples. */
-double mlp_flops(const struct mlp *m, int rows);
 /* A 64-bit hash of every parameter (replicas must agree bit for bit). */
 uint64_t mlp_checksum(const struct mlp *m);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage_text[] =
 	"usage: campaign-trainer [--backend gloo] [--ddp sync|per-param] --steps N --metrics-dir DIR [knobs]\n"
@@ -149,4 +150,36 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 	if (o->batch % o->world)
 		return bad("--batch must be a multiple of the number of ranks (%s)", "global batch split evenly");
 	return 0;
+}
+
+float options_lr(const struct trainer_opts *o, long step, float *clip)
+{
+	int warm = step < o->warmup_steps;
+	*clip = warm ? (float)o->clip : 0.0f;
+	return (float)(warm ? o->lr * (double)(step + 1) / (double)(o->warmup_steps + 1) : o->lr);
+}
+
+double options_flops_per_step(const struct trainer_opts *o)
+{
+	double rows = (double)(o->batch / o->world), f = 0;
+	for (int l = 0; l < o->depth; l++) {
+		double in = l == 0 ? o->input : o->hidden, out = l + 1 == o->depth ? o->output : o->hidden;
+		f += 2.0 * rows * in * out * (l == 0 ? 2 : 3); /* forward, dW, and dX but for the input layer */
+	}
+	return f;
+}
+
+void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, size_t n)
+{
+	char host[256] = "";
+	gethostname(host, sizeof host);
+	snprintf(buf, n,
+		 "\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", \"backend\": \"%s\", "
+		 "\"ddp\": \"%s\", \"gloo_algo\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %ld, "
+		 "\"input\": %d, \"hidden\": %d, \"depth\": %d, \"output\": %d, \"params\": %zu, "
+		 "\"flops_per_step\": %.0f, \"steps\": %ld, \"warmup_steps\": %ld, \"seed\": %llu, "
+		 "\"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"lr\": %g",
+		 o->rank, o->world, o->local_rank, host, o->backend, o->ddp_name, o->gloo_algo_name, o->batch,
+		 o->batch / o->world, o->input, o->hidden, o->depth, o->output, nparams, options_flops_per_step(o),
+		 o->steps, o->warmup_steps, (unsigned long long)o->seed, o->workers, o->prefetch, o->decode_us, o->lr);
 }

@@ -3,6 +3,7 @@
 #ifndef TRAINER_OPTIONS_H
 #define TRAINER_OPTIONS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum { TRAINER_EXIT_OK = 0, TRAINER_EXIT_USAGE = 2, TRAINER_EXIT_COMM = 3, TRAINER_EXIT_IO = 4,
@@ -34,5 +35,11 @@ struct trainer_opts {
 /* Parses argv; prints usage or the error. Returns 0, or an exit code
  * (TRAINER_EXIT_USAGE, or -1 after --help). */
 int options_parse(int argc, char **argv, struct trainer_opts *o);
+/* Learning rate of a step (linear warm-up) and the clipping norm (warm-up only). */
+float options_lr(const struct trainer_opts *o, long step, float *clip);
+/* Forward + backward GEMM FLOPs of one rank's step. */
+double options_flops_per_step(const struct trainer_opts *o);
+/* The meta line's fields (JSON object members) for this rank. */
+void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, size_t n);
 
 #endif

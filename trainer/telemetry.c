@@ -6,10 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int telemetry_open(struct telemetry *t, const char *dir, int rank)
+int telemetry_open(struct telemetry *t, const char *dir, int rank, long steps)
 {
 	char path[4096];
 	memset(t, 0, sizeof *t);
+	t->rank = rank;
+	t->steps = steps;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -1;
 	snprintf(path, sizeof path, "%s/rank_%d.jsonl", dir, rank);
@@ -33,6 +35,8 @@ void telemetry_step(struct telemetry *t, const struct step_times *s)
 		s->comm_ms, s->optimizer_ms, s->step_ms, s->samples, s->loss, s->bytes_allreduced, s->checksum);
 	if (++t->lines % 16 == 0)
 		fflush(t->f);
+	if (t->rank == 0 && (s->step % 10 == 0 || s->step + 1 == t->steps))
+		printf("step %ld/%ld loss %.6f step %.2f ms\n", s->step + 1, t->steps, s->loss, s->step_ms);
 }
 
 void telemetry_close(struct telemetry *t)

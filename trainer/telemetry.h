@@ -20,10 +20,13 @@ struct step_times {
 struct telemetry {
 	FILE *f;
 	long lines;
+	int rank;
+	long steps;
 };
 
-int telemetry_open(struct telemetry *t, const char *dir, int rank);
+int telemetry_open(struct telemetry *t, const char *dir, int rank, long steps);
 void telemetry_meta(struct telemetry *t, const char *json_fields);
+/* Writes the step's line; rank 0 also prints progress every 10 steps. */
 void telemetry_step(struct telemetry *t, const struct step_times *s);
 void telemetry_close(struct telemetry *t);
 
