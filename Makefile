@@ -64,11 +64,11 @@ $(B)/libanalyzers.a: $(ANA_OBJ)
 
 bin/campaign: $(B)/orchestrator/main.o $(B)/liborch.a $(B)/libanalyzers.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lslurm -lm
 
 bin/campaign-analyze: $(B)/analyzers/main.o $(B)/liborch.a $(B)/libanalyzers.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lslurm -lm
 
 bin/campaign-trainer: $(TRN_OBJ)
 	@mkdir -p bin
@@ -92,7 +92,7 @@ bin/campaign-trainer-gpu: $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o $(G
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 $(B)/asan/%: tests/unit/%.c $(ORCH_SRC) $(ANA_SRC) tests/unit/harness.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -Iorchestrator -Ianalyzers -o $@ $< $(ORCH_SRC) $(ANA_SRC) $(PKG_LIBS) -lm
+	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -Iorchestrator -Ianalyzers -o $@ $< $(ORCH_SRC) $(ANA_SRC) $(PKG_LIBS) -lslurm -lm
 
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 

@@ -1,10 +1,13 @@
 #include "aggregate.h"
 
 #include "../analyzers/analysis.h"
+#include "../analyzers/metrics.h"
+#include "fsio.h"
 #include "err.h"
 #include "strbuf.h"
 
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -16,6 +19,40 @@ static int all_final(struct job_row *rows, size_t n)
 		if (!job_state_is_final(rows[i].state))
 			return 0;
 	return 1;
+}
+
+/* Adds where the job ran to its job_metadata.json: the node list, and each
+ * rank's host from its telemetry's meta line. */
+static void record_placement(struct run *r, const struct job_row *j)
+{
+	char *dir = run_job_dir(r, j->scenario);
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/job_metadata.json", dir);
+	json_error_t jerr;
+	json_t *meta = json_load_file(p.buf, 0, &jerr);
+	if (json_is_object(meta)) {
+		struct scenario_metrics m;
+		struct strbuf md = STRBUF_INIT;
+		json_t *hosts = json_array();
+		strbuf_addf(&md, "%s/metrics", dir);
+		if (metrics_load_dir(md.buf, &m) == 0) {
+			for (size_t i = 0; i < m.n; i++)
+				json_array_append_new(hosts, json_pack("{s:i, s:s}", "rank", m.ranks[i].rank, "host", m.ranks[i].host));
+			metrics_free(&m);
+		}
+		json_object_set_new(meta, "job_id", j->job_id ? json_string(j->job_id) : json_null());
+		json_object_set_new(meta, "state", json_string(job_state_name(j->state)));
+		json_object_set_new(meta, "exit_code", j->exit_code >= 0 ? json_integer(j->exit_code) : json_null());
+		json_object_set_new(meta, "nodelist", j->nodelist ? json_string(j->nodelist) : json_null());
+		json_object_set_new(meta, "rank_hosts", hosts);
+		char *text = json_dumps(meta, JSON_INDENT(2) | JSON_SORT_KEYS);
+		fsio_write_atomic(p.buf, text, strlen(text), 0644);
+		free(text);
+		strbuf_free(&md);
+	}
+	json_decref(meta);
+	strbuf_free(&p);
+	free(dir);
 }
 
 static void build_input(struct run *r, struct job_row *rows, size_t n, struct ana_run *in)
@@ -32,6 +69,7 @@ static void build_input(struct run *r, struct job_row *rows, size_t n, struct an
 	for (size_t i = 0; i < n; i++) {
 		const struct scenario *s = campaign_find(&r->c, rows[i].scenario);
 		char *dir = run_job_dir(r, rows[i].scenario);
+		record_placement(r, &rows[i]);
 		ana_run_add(in, rows[i].scenario, job_state_name(rows[i].state), rows[i].reason,
 			    s ? s->backend : "gloo", dir, rows[i].exit_code, rows[i].nodes,
 			    s ? s->tasks_per_node : rows[i].ntasks / (rows[i].nodes ? rows[i].nodes : 1));

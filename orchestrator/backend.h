@@ -17,9 +17,10 @@ struct backend_ops {
 	/* Updates the store for every job that is not final. */
 	int (*refresh)(struct run *r);
 	int (*cancel)(struct run *r, const char *scenario);
+	int start_waits; /* start(r, 1) returns only when the run is done */
 };
 
-extern const struct backend_ops backend_local;
+extern const struct backend_ops backend_local, backend_slurm;
 
 /* The local executor's supervisor loop (`campaign supervise RUN_DIR`). */
 int local_supervise(struct run *r);

@@ -185,9 +185,11 @@ static void finish_job(struct run *r, const struct job_row *j, const char *job_d
 	else if (!have)
 		snprintf(reason, sizeof reason, "no job.status: job script killed by %s",
 			 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "unknown cause");
-	else if (st == JOB_FAILED)
+	else if (st == JS_FAILED)
 		snprintf(reason, sizeof reason, "exit status %d", code);
 	store_job_update(r->st, j->scenario, j->attempt, st, reason[0] ? reason : NULL, code, NULL, "job ended");
+	if (have)
+		store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
 }
 
 static void run_one(struct run *r, const struct job_row *j)
@@ -198,12 +200,12 @@ static void run_one(struct run *r, const struct job_row *j)
 	nodelist_of(j->nodes, nl, sizeof nl);
 	pid_t pid = spawn_job(r, j, job_dir);
 	if (pid < 0) {
-		store_job_update(r->st, j->scenario, j->attempt, JOB_FAILED, "cannot fork", 127, NULL, "fork failed");
+		store_job_update(r->st, j->scenario, j->attempt, JS_FAILED, "cannot fork", 127, NULL, "fork failed");
 		free(job_dir);
 		return;
 	}
 	store_job_set_pid(r->st, j->scenario, j->attempt, pid);
-	store_job_update(r->st, j->scenario, j->attempt, JOB_RUNNING, "", -1, nl, "started by local executor");
+	store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING, "", -1, nl, "started by local executor");
 	int timed_out = 0, cancelled = 0;
 	int status = wait_job(r, j, pid, s ? s->time_limit_s : 0, &timed_out, &cancelled);
 	if (!timed_out && !cancelled)
@@ -219,10 +221,10 @@ static int next_job(struct run *r, struct job_row **rows, size_t *n, size_t *whi
 		return -1;
 	for (size_t i = 0; i < *n; i++) {
 		struct job_row *j = &(*rows)[i];
-		if (j->state != JOB_PENDING)
+		if (j->state != JS_PENDING)
 			continue;
 		if (j->cancel_requested || supervisor_stop) {
-			store_job_update(r->st, j->scenario, j->attempt, JOB_CANCELLED, "cancelled before it started",
+			store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED, "cancelled before it started",
 					 -1, NULL, "cancelled");
 			continue;
 		}
@@ -262,7 +264,7 @@ static int local_submit(struct run *r)
 	size_t n;
 	int rc = store_jobs_latest(r->st, &rows, &n);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		if (rows[i].state != JOB_PLANNED)
+		if (rows[i].state != JS_PLANNED)
 			continue;
 		char id[32];
 		snprintf(id, sizeof id, "%zu", i + 1);
@@ -318,13 +320,13 @@ static int local_refresh(struct run *r)
 			continue;
 		char *dir = run_job_dir(r, j->scenario);
 		struct job_status js;
-		if (j->state == JOB_RUNNING && jobstatus_read(dir, &js) == 0) {
+		if (j->state == JS_RUNNING && jobstatus_read(dir, &js) == 0) {
 			enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);
 			rc = store_job_update(r->st, j->scenario, j->attempt, st, NULL, js.exit_code, NULL,
 					      "decided from job.status (supervisor gone)");
 		} else {
-			rc = store_job_update(r->st, j->scenario, j->attempt, JOB_LOST,
-					      j->state == JOB_RUNNING
+			rc = store_job_update(r->st, j->scenario, j->attempt, JS_LOST,
+					      j->state == JS_RUNNING
 						      ? "the local supervisor ended while the job ran and the job left no job.status"
 						      : "the local supervisor ended before the job started",
 					      -1, NULL, "supervisor gone");
@@ -347,7 +349,7 @@ static int local_cancel(struct run *r, const char *scenario)
 		if ((scenario && strcmp(scenario, j->scenario)) || job_state_is_final(j->state))
 			continue;
 		rc = store_job_request_cancel(r->st, j->scenario, j->attempt);
-		if (rc == 0 && j->state == JOB_RUNNING && j->pid > 0)
+		if (rc == 0 && j->state == JS_RUNNING && j->pid > 0)
 			kill(-(pid_t)j->pid, SIGTERM);
 	}
 	if (rc == 0)
@@ -361,4 +363,5 @@ const struct backend_ops backend_local = {
 	.start = local_start,
 	.refresh = local_refresh,
 	.cancel = local_cancel,
+	.start_waits = 1,
 };

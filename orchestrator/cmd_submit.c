@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "err.h"
 #include "statusview.h"
+#include "watch.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -49,13 +50,21 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 		return code;
 	}
 	int failed = 0, exit = EXIT_OK;
+	if (args_has(a, 'w') && !be->start_waits) {
+		struct watch_opts wo = { 1, 30, 1, 0, stdout };
+		if ((rc = watch_run(r, be, &wo)) < 0) {
+			int code = cmd_fail(self, rc);
+			run_free(r);
+			return code;
+		}
+	}
 	if (args_has(a, 'w')) {
 		statusview_print(r, stdout, 0);
 		if (!statusview_done(r, &failed) || failed)
 			exit = EXIT_JOBS_FAILED;
 	} else {
-		printf("submitted %zu job%s; follow it with: campaign status%s%s %s\n", r->c.n_scenarios,
-		       r->c.n_scenarios == 1 ? "" : "s", args_has(a, 'R') ? " --results " : "",
+		printf("submitted %zu job%s to %s; follow it with: campaign watch%s%s %s\n", r->c.n_scenarios,
+		       r->c.n_scenarios == 1 ? "" : "s", be->name, args_has(a, 'R') ? " --results " : "",
 		       args_has(a, 'R') ? args_get(a, 'R') : "", r->id);
 	}
 	run_free(r);

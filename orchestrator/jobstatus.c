@@ -43,8 +43,8 @@ int jobstatus_read(const char *job_dir, struct job_status *out)
 enum job_state jobstatus_decide(const struct job_status *js, int timed_out, int cancelled)
 {
 	if (timed_out)
-		return JOB_TIMEOUT;
+		return JS_TIMEOUT;
 	if (cancelled)
-		return JOB_CANCELLED;
-	return js && js->exit_code == 0 ? JOB_COMPLETED : JOB_FAILED;
+		return JS_CANCELLED;
+	return js && js->exit_code == 0 ? JS_COMPLETED : JS_FAILED;
 }

@@ -14,6 +14,7 @@ struct run {
 	struct store *st;
 	struct campaign c; /* loaded from the run's frozen campaign.yaml */
 	struct run_row row;
+	long rpcs; /* scheduler RPCs this process made for the run */
 };
 
 /* Validates nothing: c must be a loaded campaign. backend: "local"/"slurm". */

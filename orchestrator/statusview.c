@@ -86,7 +86,7 @@ int statusview_done(struct run *r, int *failed)
 	for (size_t i = 0; i < n; i++) {
 		if (!job_state_is_final(rows[i].state))
 			done = 0;
-		else if (rows[i].state != JOB_COMPLETED)
+		else if (rows[i].state != JS_COMPLETED)
 			(*failed)++;
 	}
 	job_rows_free(rows, n);

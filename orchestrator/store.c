@@ -17,7 +17,7 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS runs ("
 	"  run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL, run_dir TEXT NOT NULL,"
 	"  backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL,"
-	"  aggregated_at REAL NOT NULL DEFAULT 0);"
+	"  aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT);"
 	"CREATE TABLE IF NOT EXISTS jobs ("
 	"  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
 	"  scenario TEXT NOT NULL, attempt INTEGER NOT NULL, job_id TEXT,"
@@ -111,7 +111,7 @@ int store_run_get(struct store *st, struct run_row *out)
 	sqlite3_stmt *s;
 	memset(out, 0, sizeof *out);
 	if (sqlite3_prepare_v2(st->db, "SELECT run_id, campaign, run_dir, backend, campaign_sha256, created_at,"
-			       " aggregated_at FROM runs LIMIT 1", -1, &s, NULL) != SQLITE_OK)
+			       " aggregated_at, aggregate_job_id FROM runs LIMIT 1", -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
@@ -122,6 +122,7 @@ int store_run_get(struct store *st, struct run_row *out)
 		out->campaign_sha256 = col_str(s, 4);
 		out->created_at = sqlite3_column_double(s, 5);
 		out->aggregated_at = sqlite3_column_double(s, 6);
+		out->aggregate_job_id = col_str(s, 7);
 		rc = 0;
 	} else {
 		rc = rc == SQLITE_DONE ? err_set(ERR_NOTFOUND, "%s holds no run", st->path) : db_fail(st, "cannot read run");
@@ -137,7 +138,19 @@ void run_row_free(struct run_row *r)
 	free(r->run_dir);
 	free(r->backend);
 	free(r->campaign_sha256);
+	free(r->aggregate_job_id);
 	memset(r, 0, sizeof *r);
+}
+
+int store_run_set_aggregate_job(struct store *st, const char *job_id)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET aggregate_job_id = ?", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	bind_str(s, 1, job_id);
+	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update run");
+	sqlite3_finalize(s);
+	return rc;
 }
 
 int store_run_set_aggregated(struct store *st, double at)
@@ -228,7 +241,23 @@ int store_job_submitted(struct store *st, const char *scenario, int attempt, con
 {
 	int rc = simple_update(st, "UPDATE jobs SET job_id = ?3, submitted_at = ?4 WHERE scenario = ?1 AND attempt = ?2",
 			       scenario, attempt, job_id, 0);
-	return rc < 0 ? rc : store_job_update(st, scenario, attempt, JOB_PENDING, NULL, -1, NULL, "submitted");
+	return rc < 0 ? rc : store_job_update(st, scenario, attempt, JS_PENDING, NULL, -1, NULL, "submitted");
+}
+
+int store_job_set_times(struct store *st, const char *scenario, int attempt, double start, double end)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "UPDATE jobs SET started_at = CASE WHEN ?3 > 0 THEN ?3 ELSE started_at END,"
+			       " ended_at = CASE WHEN ?4 > 0 THEN ?4 ELSE ended_at END WHERE scenario = ?1 AND attempt = ?2",
+			       -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	bind_str(s, 1, scenario);
+	sqlite3_bind_int(s, 2, attempt);
+	sqlite3_bind_double(s, 3, start);
+	sqlite3_bind_double(s, 4, end);
+	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update job");
+	sqlite3_finalize(s);
+	return rc;
 }
 
 int store_job_set_pid(struct store *st, const char *scenario, int attempt, long pid)
@@ -322,7 +351,7 @@ int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n)
 		r->job_id = col_str(s, 2);
 		const char *state = (const char *)sqlite3_column_text(s, 3);
 		int parsed = state ? job_state_parse(state) : -1;
-		r->state = parsed < 0 ? JOB_LOST : (enum job_state)parsed;
+		r->state = parsed < 0 ? JS_LOST : (enum job_state)parsed;
 		r->reason = col_str(s, 4);
 		r->exit_code = sqlite3_column_int(s, 5);
 		r->nodes = sqlite3_column_int(s, 6);

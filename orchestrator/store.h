@@ -15,6 +15,7 @@ struct run_row {
 	char *run_id, *campaign, *run_dir, *backend, *campaign_sha256;
 	double created_at;
 	double aggregated_at; /* 0 when no analysis has been written */
+	char *aggregate_job_id; /* slurm: the job that runs the analysis */
 };
 
 struct job_row {
@@ -37,6 +38,7 @@ void store_close(struct store *st);
 int store_run_create(struct store *st, const struct run_row *r);
 int store_run_get(struct store *st, struct run_row *out);
 int store_run_set_aggregated(struct store *st, double at);
+int store_run_set_aggregate_job(struct store *st, const char *job_id);
 void run_row_free(struct run_row *r);
 
 /* Records the intent to submit (state PLANNED); returns the attempt number. */
@@ -47,6 +49,8 @@ int store_job_submitted(struct store *st, const char *scenario, int attempt, con
 int store_job_update(struct store *st, const char *scenario, int attempt, enum job_state state,
 		     const char *reason, int exit_code, const char *nodelist, const char *detail);
 int store_job_set_pid(struct store *st, const char *scenario, int attempt, long pid);
+/* Sets the real start/end times (Unix seconds) when known (> 0). */
+int store_job_set_times(struct store *st, const char *scenario, int attempt, double start, double end);
 int store_job_request_cancel(struct store *st, const char *scenario, int attempt);
 /* The latest attempt of every scenario, in submission order. */
 int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n);

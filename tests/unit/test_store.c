@@ -27,16 +27,16 @@ static void test_lifecycle(void)
 	CHECK(store_job_plan(st, "s1", 2, 4, &att) == 0 && att == 1);
 	CHECK(store_job_plan(st, "s2", 1, 2, &att) == 0 && att == 1);
 	CHECK(store_job_submitted(st, "s1", 1, "42") == 0);
-	CHECK(store_job_update(st, "s1", 1, JOB_RUNNING, NULL, -1, "n[1-2]", "x") == 0);
-	CHECK(store_job_update(st, "s1", 1, JOB_RUNNING, NULL, -1, NULL, "again") == 0); /* no new transition */
-	CHECK(store_job_update(st, "s1", 1, JOB_FAILED, "exit status 3", 3, NULL, "end") == 0);
+	CHECK(store_job_update(st, "s1", 1, JS_RUNNING, NULL, -1, "n[1-2]", "x") == 0);
+	CHECK(store_job_update(st, "s1", 1, JS_RUNNING, NULL, -1, NULL, "again") == 0); /* no new transition */
+	CHECK(store_job_update(st, "s1", 1, JS_FAILED, "exit status 3", 3, NULL, "end") == 0);
 	CHECK(store_job_plan(st, "s1", 2, 4, &att) == 0 && att == 2);
 	struct job_row *rows;
 	size_t n;
 	CHECK(store_jobs_latest(st, &rows, &n) == 0 && n == 2);
 	if (n == 2) {
 		CHECK_STR(rows[0].scenario, "s1");
-		CHECK(rows[0].attempt == 2 && rows[0].state == JOB_PLANNED);
+		CHECK(rows[0].attempt == 2 && rows[0].state == JS_PLANNED);
 		CHECK_STR(rows[1].scenario, "s2");
 	}
 	job_rows_free(rows, n);
@@ -80,8 +80,8 @@ static void test_concurrent_writers(void)
 				char name[32];
 				snprintf(name, sizeof name, "s%03d", i);
 				bad |= store_job_submitted(s2, name, 1, "1") < 0;
-				bad |= store_job_update(s2, name, 1, JOB_RUNNING, NULL, -1, NULL, NULL) < 0;
-				bad |= store_job_update(s2, name, 1, JOB_COMPLETED, NULL, 0, NULL, NULL) < 0;
+				bad |= store_job_update(s2, name, 1, JS_RUNNING, NULL, -1, NULL, NULL) < 0;
+				bad |= store_job_update(s2, name, 1, JS_COMPLETED, NULL, 0, NULL, NULL) < 0;
 			}
 			store_close(s2);
 			_exit(bad);

@@ -1,0 +1,582 @@
+/* backend_slurm: runs a campaign on SLURM through libslurm only (no sbatch,
+ * squeue or scancel): one slurm_submit_batch_job per scenario, the state of
+ * all of a run's jobs in one controller RPC per refresh, slurm_kill_job to
+ * cancel, and an aggregation job that depends on every scenario's job.
+ * libslurm's fatal() would end the process when no configuration exists,
+ * so the configuration is checked before slurm_init. */
+#include "backend.h"
+#include "backend_slurm.h"
+
+#include "err.h"
+#include "fsio.h"
+#include "jobstatus.h"
+#include "placeholder.h"
+#include "quote.h"
+#include "render.h"
+#include "strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* Exported by libslurm.so but not declared in its 22.05 headers. */
+extern char *slurm_job_reason_string(enum job_state_reason inx);
+
+extern char **environ;
+
+/* ---- configuration and controller ------------------------------------- */
+
+const char *slurm_conf_path(void)
+{
+	const char *env = getenv("SLURM_CONF");
+	if (env && *env)
+		return access(env, R_OK) == 0 ? env : NULL;
+	return access("/etc/slurm/slurm.conf", R_OK) == 0 ? "/etc/slurm/slurm.conf" : NULL;
+}
+
+void slurm_controller_addr(const char *conf, char *host, size_t hn, int *port)
+{
+	snprintf(host, hn, "localhost");
+	*port = 6817;
+	FILE *f = conf ? fopen(conf, "r") : NULL;
+	char line[1024];
+	int have_host = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		char *v;
+		if (!have_host && (!strncasecmp(line, "SlurmctldHost=", 14) || !strncasecmp(line, "ControlMachine=", 15))) {
+			v = strchr(line, '=') + 1;
+			char *paren = strchr(v, '('); /* name(address): the address is what to reach */
+			if (paren)
+				v = paren + 1;
+			v[strcspn(v, "() \t\r\n#")] = '\0';
+			snprintf(host, hn, "%s", v);
+			have_host = 1;
+		} else if (!strncasecmp(line, "SlurmctldPort=", 14)) {
+			*port = atoi(line + 14);
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+int slurm_controller_answers(const char *conf, int timeout_ms)
+{
+	char host[256], port_s[16];
+	int port, ok = 0;
+	slurm_controller_addr(conf, host, sizeof host, &port);
+	snprintf(port_s, sizeof port_s, "%d", port);
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
+	if (getaddrinfo(host, port_s, &hints, &res) != 0)
+		return 0;
+	for (struct addrinfo *a = res; a && !ok; a = a->ai_next) {
+		int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+		if (fd < 0)
+			continue;
+		if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+			ok = 1;
+		} else if (errno == EINPROGRESS) {
+			struct pollfd p = { .fd = fd, .events = POLLOUT };
+			int e = 0;
+			socklen_t el = sizeof e;
+			if (poll(&p, 1, timeout_ms) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) == 0 && e == 0)
+				ok = 1;
+		}
+		close(fd);
+	}
+	freeaddrinfo(res);
+	return ok;
+}
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void do_init(void)
+{
+	slurm_init(NULL);
+}
+
+/* libslurm ends the process on a missing configuration: look first. */
+static int slurm_ready(void)
+{
+	const char *conf = slurm_conf_path();
+	if (!conf)
+		return err_set(ERR_BACKEND, "no SLURM configuration: set SLURM_CONF to your slurm.conf, "
+				"or install one at /etc/slurm/slurm.conf");
+	pthread_once(&init_once, do_init);
+	return 0;
+}
+
+static int controller_error(const char *what)
+{
+	int e = slurm_get_errno();
+	char host[256];
+	int port;
+	const char *conf = slurm_conf_path();
+	slurm_controller_addr(conf, host, sizeof host, &port);
+	if (e == SLURM_COMMUNICATIONS_CONNECTION_ERROR || e == SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR ||
+	    e == SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT || e == SLURMCTLD_COMMUNICATIONS_SEND_ERROR ||
+	    e == SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR)
+		return err_set(ERR_BACKEND, "%s: cannot reach slurmctld at %s:%d (%s). Check that slurmctld runs "
+			       "(`scontrol ping`), that %s is the cluster's configuration, and that munge works; "
+			       "recorded state is kept and status recovers once the controller answers",
+			       what, host, port, slurm_strerror(e), conf ? conf : "slurm.conf");
+	return err_set(ERR_BACKEND, "%s: %s (slurm error %d)", what, slurm_strerror(e), e);
+}
+
+/* ---- the true end state ----------------------------------------------- */
+
+static enum job_state from_status_file(const struct job_status *js, int *exit_code, char *reason, size_t n)
+{
+	*exit_code = js->exit_code;
+	if (js->exit_code == 0) {
+		snprintf(reason, n, "decided from job.status (the controller no longer knows the job)");
+		return JS_COMPLETED;
+	}
+	if (js->exit_code > 128)
+		snprintf(reason, n, "job ended by signal %d (SIGTERM: cancelled or time limit); decided from job.status, "
+			 "the controller had already forgotten the job", js->exit_code - 128);
+	else
+		snprintf(reason, n, "exit status %d (decided from job.status; the controller no longer knows the job)",
+			 js->exit_code);
+	return JS_FAILED;
+}
+
+static int wait_status_code(uint32_t ws)
+{
+	if (ws & 0x7f)
+		return 128 + (int)(ws & 0x7f);
+	return (int)((ws >> 8) & 0xff);
+}
+
+enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_status *js,
+			    int *exit_code, char *reason, size_t n)
+{
+	*exit_code = -1;
+	reason[0] = '\0';
+	if (!seen->found) {
+		if (js)
+			return from_status_file(js, exit_code, reason, n);
+		snprintf(reason, n, "the controller no longer knows the job (older than MinJobAge) and it left no "
+			 "job.status: it was killed before its exit trap ran, or its node failed");
+		return JS_LOST;
+	}
+	uint32_t base = seen->job_state & JOB_STATE_BASE;
+	if (seen->job_state & JOB_REQUEUE) {
+		snprintf(reason, n, "requeued by the controller");
+		return JS_REQUEUED;
+	}
+	switch (base) {
+	case JOB_PENDING:
+		snprintf(reason, n, "%s", seen->reason ? seen->reason : "");
+		return JS_PENDING;
+	case JOB_RUNNING:
+	case JOB_SUSPENDED:
+		return JS_RUNNING;
+	case JOB_PREEMPTED:
+		snprintf(reason, n, "preempted");
+		return JS_PREEMPTED;
+	default:
+		break;
+	}
+	/* Final on the controller; while it completes, wait for job.status. */
+	if ((seen->job_state & JOB_COMPLETING) && !js)
+		return JS_RUNNING;
+	*exit_code = js ? js->exit_code : wait_status_code(seen->exit_code);
+	switch (base) {
+	case JOB_COMPLETE:
+		return JS_COMPLETED;
+	case JOB_CANCELLED:
+		snprintf(reason, n, "cancelled");
+		return JS_CANCELLED;
+	case JOB_TIMEOUT:
+	case JOB_DEADLINE:
+		snprintf(reason, n, "time limit reached");
+		return JS_TIMEOUT;
+	case JOB_NODE_FAIL:
+	case JOB_BOOT_FAIL:
+		snprintf(reason, n, "node failure");
+		return JS_NODE_FAIL;
+	case JOB_OOM:
+		snprintf(reason, n, "out of memory (the kernel's OOM killer ended a task)");
+		return JS_OUT_OF_MEMORY;
+	default:
+		snprintf(reason, n, "exit status %d", *exit_code);
+		return JS_FAILED;
+	}
+}
+
+/* ---- submission ------------------------------------------------------- */
+
+/* The submitter's environment (as sbatch's --export=ALL), without the
+ * SLURM_* variables of any allocation it runs in. */
+static char **job_environment(uint32_t *n)
+{
+	size_t cnt = 0;
+	for (char **e = environ; *e; e++)
+		cnt++;
+	char **env = xcalloc(cnt + 2, sizeof *env);
+	*n = 0;
+	for (char **e = environ; *e; e++)
+		if (strncmp(*e, "SLURM_", 6) || !strncmp(*e, "SLURM_CONF=", 11))
+			env[(*n)++] = *e;
+	if (*n == 0)
+		env[(*n)++] = "CAMPAIGN=1"; /* libslurm needs at least one entry */
+	return env;
+}
+
+static const char *env_or(const char *var, const char *dflt)
+{
+	const char *v = getenv(var);
+	return v && *v ? v : dflt;
+}
+
+static int parse_mem_mb(const char *s, uint64_t *mb)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s)
+		return -1;
+	switch (*end) {
+	case '\0': case 'M': case 'm': break;
+	case 'K': case 'k': v = (v + 1023) / 1024; break;
+	case 'G': case 'g': v *= 1024; break;
+	case 'T': case 't': v *= 1024 * 1024; break;
+	default: return -1;
+	}
+	*mb = v;
+	return 0;
+}
+
+/* Maps the campaign's slurm.extra options onto the job description. */
+static int apply_extra(job_desc_msg_t *d, const struct argv *extra, struct strbuf *tres)
+{
+	for (size_t i = 0; i < extra->n; i++) {
+		const char *o = extra->v[i], *eq = strchr(o, '=');
+		const char *v = eq ? eq + 1 : "";
+		size_t kn = eq ? (size_t)(eq - o) : strlen(o);
+		uint64_t mb;
+#define IS(name) (kn == strlen(name) && !strncmp(o, name, kn))
+		if (IS("--exclusive"))
+			d->shared = JOB_SHARED_NONE;
+		else if (IS("--mem") && parse_mem_mb(v, &mb) == 0)
+			d->pn_min_memory = mb;
+		else if (IS("--mem-per-cpu") && parse_mem_mb(v, &mb) == 0)
+			d->pn_min_memory = mb | MEM_PER_CPU;
+		else if (IS("--cpus-per-task") && atoi(v) > 0)
+			d->cpus_per_task = (uint16_t)atoi(v);
+		else if (IS("--gres") && *v)
+			strbuf_addf(tres, "%sgres:%s", tres->len ? "," : "", v);
+		else if (IS("--reservation") && *v)
+			d->reservation = (char *)v;
+		else if (IS("--nodelist") && *v)
+			d->req_nodes = (char *)v;
+		else if (IS("--exclude") && *v)
+			d->exc_nodes = (char *)v;
+		else if (IS("--requeue"))
+			d->requeue = 1;
+		else if (IS("--no-requeue"))
+			d->requeue = 0;
+		else
+			return err_set(ERR_USAGE, "slurm.extra: %s is not supported by the libslurm backend (supported: "
+				       "--exclusive, --mem=, --mem-per-cpu=, --cpus-per-task=, --gres=, --reservation=, "
+				       "--nodelist=, --exclude=, --requeue, --no-requeue)", o);
+#undef IS
+	}
+	return 0;
+}
+
+struct submit_req {
+	const char *name, *comment, *script, *work_dir, *std_out, *dependency;
+	int nodes, tasks_per_node, gpus_per_node;
+	long time_limit_s;
+};
+
+static int submit_one(const struct campaign *c, const struct submit_req *q, uint32_t *job_id)
+{
+	job_desc_msg_t d;
+	submit_response_msg_t *resp = NULL;
+	struct strbuf tres = STRBUF_INIT;
+	slurm_init_job_desc_msg(&d);
+	d.name = (char *)q->name;
+	d.comment = (char *)q->comment;
+	d.script = (char *)q->script;
+	d.work_dir = (char *)q->work_dir;
+	d.std_out = (char *)q->std_out;
+	d.dependency = (char *)q->dependency;
+	d.min_nodes = d.max_nodes = (uint32_t)q->nodes;
+	d.ntasks_per_node = (uint16_t)q->tasks_per_node;
+	d.num_tasks = (uint32_t)(q->nodes * q->tasks_per_node);
+	d.time_limit = q->time_limit_s > 0 ? (uint32_t)((q->time_limit_s + 59) / 60) : INFINITE;
+	d.partition = (char *)env_or("SBATCH_PARTITION", c->slurm.partition);
+	d.account = (char *)env_or("SBATCH_ACCOUNT", c->slurm.account);
+	d.qos = (char *)env_or("SBATCH_QOS", c->slurm.qos);
+	d.features = (char *)env_or("SBATCH_CONSTRAINT", c->slurm.constraint);
+	d.user_id = getuid();
+	d.group_id = getgid();
+	d.environment = job_environment(&d.env_size);
+	if (q->gpus_per_node > 0)
+		strbuf_addf(&tres, "gres:gpu:%d", q->gpus_per_node);
+	int rc = q->dependency ? 0 : apply_extra(&d, &c->slurm.extra, &tres);
+	if (tres.len)
+		d.tres_per_node = tres.buf;
+	if (rc == 0 && slurm_submit_batch_job(&d, &resp) != SLURM_SUCCESS)
+		rc = controller_error("submit");
+	if (rc == 0 && resp->error_code != SLURM_SUCCESS) {
+		/* Accepted but unrunnable (e.g. more nodes than exist): it would
+		 * pend forever, so take it back and say why. */
+		slurm_kill_job(resp->job_id, SIGKILL, 0);
+		rc = err_set(ERR_BACKEND, "the controller accepted job %u but it can never run: %s",
+			     resp->job_id, slurm_strerror((int)resp->error_code));
+	}
+	if (rc == 0)
+		*job_id = resp->job_id;
+	slurm_free_submit_response_response_msg(resp);
+	free(d.environment);
+	strbuf_free(&tres);
+	return rc;
+}
+
+static int submit_scenario(struct run *r, const struct job_row *j)
+{
+	const struct scenario *s = campaign_find(&r->c, j->scenario);
+	if (!s)
+		return err_set(ERR_IO, "run %s: scenario %s is not in its campaign", r->id, j->scenario);
+	char *dir = run_job_dir(r, s->name), *script = NULL;
+	struct strbuf p = STRBUF_INIT, name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT;
+	strbuf_addf(&p, "%s/job.sbatch", dir);
+	strbuf_addf(&name, "campaign-%s-%s", r->id, s->name);
+	strbuf_addf(&comment, "campaign:%s/%s/%s", r->c.name, r->id, s->name);
+	strbuf_addf(&out, "%s/slurm-%%j.out", dir);
+	int rc = fsio_read(p.buf, 1 << 20, &script, NULL);
+	uint32_t id = 0;
+	if (rc == 0) {
+		struct submit_req q = { name.buf, comment.buf, script, dir, out.buf, NULL, s->nodes, s->tasks_per_node,
+					s->gpus_per_node, s->time_limit_s };
+		rc = submit_one(&r->c, &q, &id);
+	}
+	if (rc == 0) {
+		char ids[32];
+		snprintf(ids, sizeof ids, "%u", id);
+		rc = store_job_submitted(r->st, j->scenario, j->attempt, ids);
+	}
+	free(script);
+	free(dir);
+	strbuf_free(&p);
+	strbuf_free(&name);
+	strbuf_free(&comment);
+	strbuf_free(&out);
+	return rc;
+}
+
+static int slurm_submit(struct run *r)
+{
+	int rc = slurm_ready();
+	if (rc < 0)
+		return rc;
+	struct job_row *rows;
+	size_t n;
+	if ((rc = store_jobs_latest(r->st, &rows, &n)) < 0)
+		return rc;
+	int refused = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (rows[i].state != JS_PLANNED)
+			continue;
+		int one = submit_scenario(r, &rows[i]);
+		if (one == ERR_BACKEND && strstr(err_last(), "cannot reach slurmctld")) {
+			rc = one; /* the rest stay PLANNED: nothing is lost */
+		} else if (one < 0) {
+			refused++;
+			store_job_update(r->st, rows[i].scenario, rows[i].attempt, JS_FAILED, err_last(), -1, NULL,
+					 "submission refused");
+			fprintf(stderr, "campaign: %s: %s\n", rows[i].scenario, err_last());
+		}
+	}
+	job_rows_free(rows, n);
+	if (rc == 0 && refused)
+		rc = err_set(ERR_BACKEND, "%d scenario%s could not be submitted (see above)", refused, refused == 1 ? "" : "s");
+	return rc;
+}
+
+/* The aggregation job: afterany on every submitted job of the run. */
+static int slurm_start(struct run *r, int wait)
+{
+	(void)wait; /* submit --wait watches the run itself */
+	struct job_row *rows;
+	size_t n;
+	int rc = store_jobs_latest(r->st, &rows, &n);
+	if (rc < 0)
+		return rc;
+	struct strbuf dep = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].job_id && !job_state_is_final(rows[i].state))
+			strbuf_addf(&dep, "%s%s", dep.len ? ":" : "afterany:", rows[i].job_id);
+	job_rows_free(rows, n);
+	if (!dep.len) {
+		strbuf_free(&dep);
+		return 0; /* nothing runs: status aggregates */
+	}
+	char *tdir = render_templates_dir(r->bin_dir), *tmpl = NULL;
+	struct strbuf tp = STRBUF_INIT, name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT, bin = STRBUF_INIT,
+		      script = STRBUF_INIT;
+	struct render_vars rv = { 0 };
+	rc = tdir ? 0 : ERR_NOTFOUND;
+	if (rc == 0) {
+		strbuf_addf(&tp, "%s/aggregate.sbatch", tdir);
+		rc = fsio_read(tp.buf, 1 << 20, &tmpl, NULL);
+	}
+	if (rc == 0) {
+		strbuf_addf(&name, "campaign-%s-aggregate", r->id);
+		strbuf_addf(&comment, "campaign:%s/%s/aggregate", r->c.name, r->id);
+		strbuf_addf(&out, "%s/aggregate-%%j.out", r->dir);
+		strbuf_addf(&bin, "%s/campaign", r->bin_dir);
+		render_var_scalar(&rv, "run_id", r->id);
+		render_var_scalar(&rv, "campaign", r->c.name);
+		render_var_scalar(&rv, "job_name", name.buf);
+		render_var_scalar(&rv, "comment", comment.buf);
+		render_var_scalar(&rv, "output", out.buf);
+		render_var_scalar(&rv, "dependency", dep.buf);
+		render_var_scalar(&rv, "partition", env_or("SBATCH_PARTITION", r->c.slurm.partition));
+		render_var_scalar(&rv, "account", env_or("SBATCH_ACCOUNT", r->c.slurm.account));
+		render_var_scalar(&rv, "qos", env_or("SBATCH_QOS", r->c.slurm.qos));
+		render_var_scalar(&rv, "campaign_bin", bin.buf);
+		render_var_scalar(&rv, "run_dir", r->dir);
+		rc = render_template(tp.buf, tmpl, &rv, &script);
+	}
+	uint32_t id = 0;
+	if (rc == 0) {
+		struct submit_req q = { name.buf, comment.buf, script.buf, r->dir, out.buf, dep.buf, 1, 1, 0, 1800 };
+		rc = submit_one(&r->c, &q, &id);
+	}
+	if (rc == 0) {
+		char ids[32];
+		snprintf(ids, sizeof ids, "%u", id);
+		struct strbuf sp = STRBUF_INIT;
+		strbuf_addf(&sp, "%s/aggregate.sbatch", r->dir);
+		fsio_write_atomic(sp.buf, script.buf, script.len, 0755);
+		strbuf_free(&sp);
+		rc = store_run_set_aggregate_job(r->st, ids);
+	}
+	render_vars_free(&rv);
+	free(tdir);
+	free(tmpl);
+	strbuf_free(&dep);
+	strbuf_free(&tp);
+	strbuf_free(&name);
+	strbuf_free(&comment);
+	strbuf_free(&out);
+	strbuf_free(&bin);
+	strbuf_free(&script);
+	return rc;
+}
+
+/* ---- state ------------------------------------------------------------ */
+
+static slurm_job_info_t *find_job(job_info_msg_t *msg, const char *id)
+{
+	uint32_t want = (uint32_t)strtoul(id, NULL, 10);
+	for (uint32_t i = 0; msg && i < msg->record_count; i++)
+		if (msg->job_array[i].job_id == want)
+			return &msg->job_array[i];
+	return NULL;
+}
+
+static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *msg)
+{
+	slurm_job_info_t *info = find_job(msg, j->job_id);
+	struct slurm_seen seen = { 0 };
+	if (info) {
+		seen.found = 1;
+		seen.job_state = info->job_state;
+		seen.exit_code = info->exit_code;
+		seen.reason = info->state_reason ? slurm_job_reason_string(info->state_reason) : NULL;
+	}
+	char *dir = run_job_dir(r, j->scenario);
+	struct job_status js;
+	int have = jobstatus_read(dir, &js) == 0;
+	free(dir);
+	char reason[512];
+	int code;
+	enum job_state st = slurm_decide(&seen, have ? &js : NULL, &code, reason, sizeof reason);
+	if (st == j->state && (!reason[0] || (j->reason && !strcmp(reason, j->reason))))
+		return 0;
+	const char *nodes = info && info->nodes && *info->nodes ? info->nodes : have && js.nodelist[0] ? js.nodelist : NULL;
+	int rc = store_job_update(r->st, j->scenario, j->attempt, st, reason, code, nodes,
+				  info ? "seen on the controller" : "controller no longer knows the job");
+	if (rc == 0 && have && job_state_is_final(st))
+		rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
+	else if (rc == 0 && info && st == JS_RUNNING && info->start_time > 0)
+		rc = store_job_set_times(r->st, j->scenario, j->attempt, (double)info->start_time, 0);
+	return rc;
+}
+
+static int slurm_refresh(struct run *r)
+{
+	struct job_row *rows;
+	size_t n, open = 0;
+	int rc = store_jobs_latest(r->st, &rows, &n);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		open += rows[i].job_id && !job_state_is_final(rows[i].state);
+	if (open == 0) {
+		job_rows_free(rows, n);
+		return 0;
+	}
+	job_info_msg_t *msg = NULL;
+	if ((rc = slurm_ready()) == 0) {
+		r->rpcs++;
+		if (slurm_load_job_user(&msg, getuid(), SHOW_ALL) != SLURM_SUCCESS)
+			rc = controller_error("job status");
+	}
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if (rows[i].job_id && !job_state_is_final(rows[i].state))
+			rc = update_one(r, &rows[i], msg);
+	slurm_free_job_info_msg(msg);
+	job_rows_free(rows, n);
+	return rc;
+}
+
+static int slurm_cancel(struct run *r, const char *scenario)
+{
+	struct job_row *rows;
+	size_t n;
+	int rc = slurm_ready();
+	if (rc < 0 || (rc = store_jobs_latest(r->st, &rows, &n)) < 0)
+		return rc;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct job_row *j = &rows[i];
+		if ((scenario && strcmp(scenario, j->scenario)) || job_state_is_final(j->state))
+			continue;
+		store_job_request_cancel(r->st, j->scenario, j->attempt);
+		if (!j->job_id) { /* never reached the controller */
+			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED, "cancelled before submission",
+					      -1, NULL, "cancelled");
+			continue;
+		}
+		r->rpcs++;
+		if (slurm_kill_job((uint32_t)strtoul(j->job_id, NULL, 10), SIGKILL, 0) != SLURM_SUCCESS) {
+			int e = slurm_get_errno();
+			if (e != ESLURM_ALREADY_DONE && e != ESLURM_INVALID_JOB_ID)
+				rc = controller_error("cancel");
+		}
+	}
+	job_rows_free(rows, n);
+	return rc;
+}
+
+const struct backend_ops backend_slurm = {
+	.name = "slurm",
+	.submit = slurm_submit,
+	.start = slurm_start,
+	.refresh = slurm_refresh,
+	.cancel = slurm_cancel,
+};

@@ -1,0 +1,96 @@
+#include "watch.h"
+
+#include "aggregate.h"
+#include "err.h"
+#include "statusview.h"
+#include "strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+/* A fingerprint of every job's state, to notice change. */
+static char *fingerprint(struct run *r)
+{
+	struct job_row *rows;
+	size_t n;
+	struct strbuf sb = STRBUF_INIT;
+	if (store_jobs_latest(r->st, &rows, &n) == 0) {
+		for (size_t i = 0; i < n; i++)
+			strbuf_addf(&sb, "%s=%d/%d/%s;", rows[i].scenario, rows[i].attempt, (int)rows[i].state,
+				    rows[i].reason ? rows[i].reason : "");
+		job_rows_free(rows, n);
+	}
+	return strbuf_detach(&sb);
+}
+
+static double jitter(double s)
+{
+	unsigned short u = 0;
+	if (getrandom(&u, sizeof u, 0) != sizeof u)
+		u = (unsigned short)clock();
+	return s * (0.8 + 0.4 * (double)u / 65535.0); /* +-20 % */
+}
+
+static void nap(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	nanosleep(&ts, NULL);
+}
+
+static void draw(struct run *r, const struct watch_opts *o, double next, const char *outage)
+{
+	if (o->quiet)
+		return;
+	if (o->redraw)
+		fputs("\033[H\033[2J", o->out);
+	statusview_print(r, o->out, 0);
+	if (outage)
+		fprintf(o->out, "controller unreachable: %s\n", outage);
+	fprintf(o->out, "(%ld controller RPCs so far; next poll in %.1f s)\n", r->rpcs, next);
+	fflush(o->out);
+}
+
+int watch_run(struct run *r, const struct backend_ops *be, const struct watch_opts *o)
+{
+	double interval = o->min_s, t0 = store_now();
+	char *last = NULL;
+	long polls = 0;
+	int rc = 0;
+	for (;;) {
+		polls++;
+		int refreshed = be->refresh(r);
+		char *outage = refreshed < 0 ? xstrdup(err_last()) : NULL;
+		char *now = fingerprint(r);
+		int changed = !last || strcmp(now, last);
+		free(last);
+		last = now;
+		int failed, done = statusview_done(r, &failed);
+		if (done && !outage && (rc = aggregate_if_due(r)) < 0) {
+			free(outage);
+			break;
+		}
+		if (outage)
+			interval = interval * 2 > o->max_s ? o->max_s : interval * 2;
+		else if (changed)
+			interval = o->min_s;
+		else
+			interval = interval * 1.5 > o->max_s ? o->max_s : interval * 1.5;
+		if (done && !outage) {
+			if (!o->quiet && (changed || o->redraw))
+				draw(r, o, 0, NULL);
+			free(outage);
+			break;
+		}
+		if (changed || outage || o->redraw)
+			draw(r, o, interval, outage);
+		free(outage);
+		nap(jitter(interval));
+	}
+	free(last);
+	if (!o->quiet)
+		fprintf(o->out, "watch: %ld controller RPC%s in %ld poll%s over %.0f s\n", r->rpcs, r->rpcs == 1 ? "" : "s",
+			polls, polls == 1 ? "" : "s", store_now() - t0);
+	return rc;
+}
