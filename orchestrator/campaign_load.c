@@ -233,8 +233,12 @@ static int as_list(struct loader *L, yaml_node_t *n, const char *path, struct ar
 /* A command: a list of words, or a string split into words (no expansion). */
 static int as_command(struct loader *L, yaml_node_t *n, const char *path, struct argv *out)
 {
-	if (n->type == YAML_SEQUENCE_NODE)
-		return as_list(L, n, path, out);
+	if (n->type == YAML_SEQUENCE_NODE) {
+		int rc = as_list(L, n, path, out);
+		for (size_t i = 0; i < out->n; i++)
+			out->quoted[i] = 1; /* list items are words as given: never split */
+		return rc;
+	}
 	const char *s = scalar(L, n, path, "a string or a list of words");
 	if (!s)
 		return -1;

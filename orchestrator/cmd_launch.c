@@ -95,11 +95,14 @@ static int status_code(int st)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* Waits for every rank; returns the exit code of the first that failed. */
+/* Waits for every rank. Returns the status of the rank that failed first,
+ * preferring one killed by a signal before the launcher stopped anyone: a
+ * crashed rank makes its peers fail with communication errors right after,
+ * and the crash is the cause worth reporting. */
 static int wait_ranks(pid_t *pids, long n, double grace_s)
 {
-	long left = n;
-	int first_bad = 0;
+	long left = n, bad_rank = -1;
+	int first_exit = 0, first_signal = 0, stopping = 0, killed = 0;
 	struct timespec stop_at = { 0, 0 }, now;
 	while (left > 0) {
 		int st;
@@ -110,9 +113,15 @@ static int wait_ranks(pid_t *pids, long n, double grace_s)
 					continue;
 				pids[i] = -1;
 				left--;
-				if (status_code(st) != 0 && !first_bad) {
-					first_bad = status_code(st);
-					fprintf(stderr, "campaign launch: rank %ld exited with status %d; stopping the other ranks\n", i, first_bad);
+				/* Once stopping, only a crash (a signal we did not send) counts. */
+				int crash = WIFSIGNALED(st) && !killed && (!stopping || WTERMSIG(st) != SIGTERM);
+				if (crash && !first_signal) {
+					first_signal = status_code(st);
+					bad_rank = i;
+				} else if (!stopping && !WIFSIGNALED(st) && status_code(st) && !first_exit) {
+					first_exit = status_code(st);
+					if (!first_signal)
+						bad_rank = i;
 				}
 			}
 			continue;
@@ -120,19 +129,24 @@ static int wait_ranks(pid_t *pids, long n, double grace_s)
 		if (w < 0 && errno != EINTR && errno != 0)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((first_bad || launch_stop) && stop_at.tv_sec == 0) {
+		if ((first_exit || first_signal || launch_stop) && !stopping) {
+			fprintf(stderr, "campaign launch: a rank failed; stopping the other ranks\n");
 			signal_all(pids, n, SIGTERM);
+			stopping = 1;
 			stop_at = now;
 			stop_at.tv_sec += (time_t)grace_s;
-		} else if (stop_at.tv_sec && now.tv_sec >= stop_at.tv_sec) {
+		} else if (stopping && !killed && now.tv_sec >= stop_at.tv_sec) {
 			signal_all(pids, n, SIGKILL);
+			killed = 1;
 		}
 		struct timespec nap = { 0, 20 * 1000000L };
 		nanosleep(&nap, NULL);
 	}
-	if (!first_bad && launch_stop)
-		first_bad = 128 + launch_stop;
-	return first_bad;
+	int rc = first_signal ? first_signal : first_exit;
+	if (bad_rank >= 0)
+		fprintf(stderr, "campaign launch: rank %ld exited with status %d%s\n", bad_rank, rc,
+			first_signal ? " (killed by a signal): the job's status" : ": the job's status");
+	return rc ? rc : launch_stop ? 128 + launch_stop : 0;
 }
 
 static int launch_exec(const struct cmd_entry *self, struct args *a)

@@ -44,7 +44,11 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 		return cmd_fail(self, rc);
 	printf("run %s\n%s\n", r->id, r->dir);
 	fflush(stdout);
-	if ((rc = plan_all(r)) < 0 || (rc = be->submit(r)) < 0 || (rc = be->start(r, args_has(a, 'w'))) < 0) {
+	/* --no-aggregation-job concerns the scheduler's aggregation job only: the
+	 * local executor's supervisor always runs. */
+	int skip_start = args_has(a, 'n') && !be->start_waits;
+	if ((rc = plan_all(r)) < 0 || (rc = be->submit(r)) < 0 ||
+	    (!skip_start && (rc = be->start(r, args_has(a, 'w'))) < 0)) {
 		int code = cmd_fail(self, rc);
 		run_free(r);
 		return code;
@@ -73,11 +77,12 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 
 const struct cmd_entry cmd_submit_entry = {
 	.name = "submit",
-	.usage = "[--wait] [--backend auto|local|slurm] [--results DIR] FILE",
+	.usage = "[--wait] [--backend auto|local|slurm] [--no-aggregation-job] [--results DIR] FILE",
 	.summary = "validate, render and submit every scenario of a campaign",
 	.opts = (const struct optdef[]){
 		{ 'w', "wait", NULL, "return when the run is finished and analysed (exit 1 if a job failed)" },
 		{ 'b', "backend", "NAME", "auto (default), local or slurm" },
+		{ 'n', "no-aggregation-job", NULL, "slurm: submit no aggregation job (status/watch/aggregate analyse instead)" },
 		{ 'R', "results", "DIR", "results root (default ./results)" },
 		{ 0 } },
 	.min_pos = 1, .max_pos = 1,

@@ -217,15 +217,16 @@ static const char *whole_word_param(const struct scenario *s, const char *word, 
 }
 
 /* Expands the placeholders of every word (values are not quoted here: the
- * template quotes whole words). A word that is exactly {{param}} becomes
- * the words of the parameter's value (none when it is empty), split as
- * words_split does, with no expansion; built-ins never split. */
+ * template quotes whole words). An unquoted word that is exactly {{param}}
+ * becomes the words of the parameter's value (none when it is empty), split
+ * as words_split does, with no expansion; quoted words, list items and
+ * built-ins never split (as "$VAR" and $VAR in a shell). */
 static int expand_words(struct cmd_ctx *x, const struct argv *in, struct argv *out, const char *what)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < in->n; i++) {
 		char name[128];
-		const char *val = whole_word_param(x->s, in->v[i], name, sizeof name);
+		const char *val = in->quoted && in->quoted[i] ? NULL : whole_word_param(x->s, in->v[i], name, sizeof name);
 		if (val) {
 			struct argv split;
 			const char *why;

@@ -8,12 +8,14 @@
 
 struct argv {
 	char **v;
+	unsigned char *quoted; /* per word: 1 when the word was quoted or given as a list item */
 	size_t n;
 };
 
 /* Returns 0, or -1 with *why set to a static message (unterminated quote). */
 int words_split(const char *s, struct argv *out, const char **why);
 void argv_push(struct argv *a, const char *s);
+void argv_push_quoted(struct argv *a, const char *s, int quoted);
 void argv_free(struct argv *a);
 void argv_copy(struct argv *dst, const struct argv *src);
 

@@ -20,7 +20,7 @@ check killed_rank_submit_exit1 [ "$rc" -eq 1 ]
 check killed_rank_state grep -q "^dies-2n  *2  *FAILED  *2 .* 137  exit status 137" out.txt
 check killed_rank_job_status [ "$(json "$run/dies-2n/job.status" 'j["exit_code"]')" = 137 ]
 check killed_rank_other_completed grep -q "^ok-1n  *1  *COMPLETED" out.txt
-check killed_rank_launcher_said grep -q "rank 1 exited with status 137; stopping the other ranks" "$run"/dies-2n/slurm-*.out
+check killed_rank_launcher_said grep -q "rank 1 exited with status 137 (killed by a signal): the job's status" "$run"/dies-2n/slurm-*.out
 check killed_rank_summary [ "$(json "$run/summary.json" '(j["failed"], [s["analysed"] for s in j["scenarios"]])')" = "(['dies-2n'], [True, False])" ]
 check killed_rank_named_in_analysis grep -q "not analysed: \*\*dies-2n\*\* (FAILED: exit status 137)" "$run/BOTTLENECK_ANALYSIS.md"
 
@@ -34,7 +34,7 @@ Y
 "$CAMPAIGN" submit --backend local --results "$SCRATCH/res2" slow.yaml >bg.txt 2>&1; rc=$?
 run2=$(sed -n 2p bg.txt)
 check background_submit_returns [ "$rc" -eq 0 ]
-check background_submit_says_how_to_follow grep -q "follow it with: campaign status" bg.txt
+check background_submit_says_how_to_follow grep -q "follow it with: campaign watch --results $SCRATCH/res2 " bg.txt
 for i in $(seq 1 100); do
 	"$CAMPAIGN" status --results "$SCRATCH/res2" --json >st.json 2>/dev/null
 	[ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['TIMEOUT', 'RUNNING']" ] && break

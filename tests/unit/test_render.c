@@ -58,6 +58,9 @@ static void test_words(void)
 		CHECK_STR(a.v[5], ";");
 	}
 	argv_free(&a);
+	CHECK(words_split("{{x}} '{{x}}' \"{{y}}\" a\\ b", &a, &why) == 0);
+	CHECK(a.n == 4 && !a.quoted[0] && a.quoted[1] && a.quoted[2] && a.quoted[3]);
+	argv_free(&a);
 	CHECK(words_split("a 'b", &a, &why) < 0);
 	CHECK_STR(why, "unterminated quote");
 }

@@ -1,0 +1,121 @@
+# Against a real SLURM cluster (slurmctld + 4 slurmd on this host, started by
+# tests/slurm/start-cluster.sh): the demo campaign on 1, 2 and 4 distinct
+# nodes with the aggregation job running by itself; true end states (exit
+# code, time limit, cancel); jobs purged by the controller; a controller
+# outage. Skips, saying why, where the cluster cannot be started.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+if [ "$(id -u)" != 0 ]; then
+	skip slurm_cluster "needs root to start the test cluster (munged, slurmd)"
+	exit 0
+fi
+export CAMPAIGN_SLURM_DIR=/tmp/campaign-slurm-test SLURM_CTLD_PORT=16917 SLURM_NODE_PORT0=17100
+cluster() { # start with MinJobAge $1
+	MIN_JOB_AGE=$1 "$ROOT/tests/slurm/start-cluster.sh" >cluster.out 2>cluster.err
+}
+if ! cluster 300; then
+	skip slurm_cluster "cannot start the test cluster: $(tail -n 2 cluster.err | tr '\n' ' ')"
+	exit 0
+fi
+trap '"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+eval "$(tail -n 1 cluster.out)"
+export GLOO_SOCKET_IFNAME=lo   # n1..n4 do not resolve; gloo uses the loopback interface
+pass slurm_cluster_started
+wait_for() { # seconds, command...
+	local t=$1; shift
+	for i in $(seq 1 $((t * 5))); do "$@" && return 0; sleep 0.2; done
+	return 1
+}
+jobs_named() { squeue -h -o %j 2>/dev/null | grep -c "^campaign-$1-" ; }
+
+# --- the demo campaign, with nothing but the submit command --------------------------
+"$CAMPAIGN" submit --backend slurm --results "$SCRATCH/demo" "$ROOT/campaigns/local-demo.yaml" >submit.out 2>&1; rc=$?
+run=$(sed -n 2p submit.out)
+check slurm_submit_returns_at_once [ "$rc" -eq 0 ]
+check slurm_submit_names_backend grep -q "submitted 3 jobs to slurm" submit.out
+check slurm_analysis_without_any_command wait_for 240 test -s "$run/BOTTLENECK_ANALYSIS.md"
+check slurm_aggregation_job_ran bash -c 'ls "$1"/aggregate-*.out >/dev/null && grep -q BOTTLENECK_ANALYSIS "$1"/aggregate-*.out' _ "$run"
+for s in gloo-1n:1 gloo-2n:2 gloo-4n:4; do
+	n=${s#*:}; s=${s%:*}
+	check "slurm_${s}_distinct_rank_hosts" [ "$(json "$run/$s/job_metadata.json" 'len(set(h["host"] for h in j["rank_hosts"]))')" = "$n" ]
+	check "slurm_${s}_ranks_recorded" [ "$(json "$run/$s/job_metadata.json" 'len(j["rank_hosts"])')" = $((2 * n)) ]
+	check "slurm_${s}_completed" [ "$(json "$run/$s/job_metadata.json" 'j["state"]')" = COMPLETED ]
+done
+check slurm_4n_nodelist [ "$(json "$run/gloo-4n/job_metadata.json" 'j["nodelist"]')" = "n[1-4]" ]
+check slurm_summary_three_analysed [ "$(json "$run/summary.json" 'sum(s["analysed"] for s in j["scenarios"])')" = 3 ]
+"$CAMPAIGN" status --results "$SCRATCH/demo" --json >st.json
+check slurm_status_json [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED']" ]
+
+# --- end states: exit code, time limit, cancel; the rest is analysed -----------------
+cat >ends.yaml <<Y
+campaign: ends
+workload:
+  command: "{{prog}} --metrics-dir={{metrics_dir}}"
+  params: { prog: "$BIN/campaign-trainer --steps 12 --warmup-steps 2 --hidden 64" }
+scenarios:
+  - { name: ok, nodes: 1, tasks_per_node: 2 }
+  - { name: exits3, nodes: 1, params: { prog: "/bin/sh -c 'exit 3'" } }
+  - { name: toolong, nodes: 1, time: "1", params: { prog: "/bin/sh -c 'sleep 600'" } }
+  - { name: cancelme, nodes: 1, params: { prog: "/bin/sh -c 'sleep 600'" } }
+Y
+"$CAMPAIGN" submit --backend slurm --results "$SCRATCH/ends" ends.yaml >submit.out 2>&1
+run=$(sed -n 2p submit.out)
+id=$(basename "$run")
+running() { "$CAMPAIGN" status --results "$SCRATCH/ends" --json "$id" >st.json 2>/dev/null; [ "$(json st.json 'j["jobs"][3]["state"]')" = RUNNING ]; }
+check slurm_cancel_target_running wait_for 60 running
+"$CAMPAIGN" cancel --results "$SCRATCH/ends" "$id" cancelme >/dev/null
+start=$SECONDS
+"$CAMPAIGN" watch --plain --interval 2 --max-interval 5 --results "$SCRATCH/ends" "$id" >watch.out 2>&1; rc=$?
+check slurm_watch_exit1_when_jobs_failed [ "$rc" -eq 1 ]
+check slurm_watch_counts_rpcs grep -q "^watch: [0-9]* controller RPCs in [0-9]* polls" watch.out
+rpcs=$(sed -n 's/^watch: \([0-9]*\) controller RPCs in \([0-9]*\) polls.*/\1 \2/p' watch.out)
+check slurm_watch_one_rpc_per_poll [ "${rpcs% *}" -le "${rpcs#* }" ]
+"$CAMPAIGN" status --results "$SCRATCH/ends" --json "$id" >st.json
+check slurm_end_states [ "$(json st.json '[(x["state"], x["exit_code"]) for x in j["jobs"]]')" = "[('COMPLETED', 0), ('FAILED', 3), ('TIMEOUT', 143), ('CANCELLED', 143)]" ]
+check slurm_failed_reason [ "$(json st.json 'j["jobs"][1]["reason"]')" = "exit status 3" ]
+check slurm_rest_analysed [ "$(json "$run/summary.json" '([s["analysed"] for s in j["scenarios"]], j["failed"])')" = "([True, False, False, False], ['exits3', 'toolong', 'cancelme'])" ]
+check slurm_analysis_names_failures grep -q "not analysed: \*\*exits3\*\* (FAILED: exit status 3), \*\*toolong\*\* (TIMEOUT: time limit reached), \*\*cancelme\*\* (CANCELLED: cancelled)" "$run/BOTTLENECK_ANALYSIS.md"
+check slurm_transitions_recorded [ "$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select group_concat(to_state, ' ') from transitions where scenario='toolong'\").fetchone()[0])" "$run/state.db")" = "PLANNED PENDING RUNNING TIMEOUT" ]
+
+# --- the controller is down for a while ------------------------------------------------
+cat >outage.yaml <<'Y'
+campaign: outage
+workload: { command: ["/bin/sleep", "25"] }
+scenarios: [{ name: a, nodes: 1 }, { name: b, nodes: 2 }]
+Y
+"$CAMPAIGN" submit --backend slurm --results "$SCRATCH/out" outage.yaml >submit.out 2>&1
+run=$(sed -n 2p submit.out)
+id=$(basename "$run")
+both_running() { "$CAMPAIGN" status --results "$SCRATCH/out" --json "$id" >st.json 2>/dev/null; [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['RUNNING', 'RUNNING']" ]; }
+check slurm_outage_jobs_running wait_for 60 both_running
+"$ROOT/tests/slurm/ctld.sh" stop
+"$CAMPAIGN" status --results "$SCRATCH/out" "$id" >st.txt 2>st.err; rc=$?
+check slurm_outage_exit5 [ "$rc" -eq 5 ]
+check slurm_outage_says_where grep -q "cannot reach slurmctld at 127.0.0.1:16917" st.err
+check slurm_outage_still_shows_state grep -q "^a  *[0-9]*  *RUNNING" st.txt
+"$ROOT/tests/slurm/ctld.sh" start
+done_ok() { "$CAMPAIGN" status --results "$SCRATCH/out" --json "$id" >st.json 2>/dev/null; [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED']" ]; }
+check slurm_outage_recovers wait_for 90 done_ok
+check slurm_outage_nothing_submitted_twice [ "$(grep -c "Name=campaign-$id-[ab] " "$CAMPAIGN_SLURM_DIR/jobcomp/jobcomp.txt")" = 2 ]
+
+# --- jobs the controller has already forgotten (MinJobAge) -------------------------------
+"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null
+if ! cluster 2; then
+	fail slurm_purge_cluster "cannot restart the cluster with MinJobAge=2"
+	exit 0
+fi
+eval "$(tail -n 1 cluster.out)"
+cat >purge.yaml <<'Y'
+campaign: purge
+workload: { command: "/bin/sh -c '{{what}}'", params: { what: "exit 0" } }
+scenarios: [{ name: fine, nodes: 1 }, { name: exits5, nodes: 2, params: { what: "exit 5" } }]
+Y
+"$CAMPAIGN" submit --backend slurm --no-aggregation-job --results "$SCRATCH/purge" purge.yaml >submit.out 2>&1
+run=$(sed -n 2p submit.out)
+id=$(basename "$run")
+forgotten() { [ -f "$run/exits5/job.status" ] && [ -f "$run/fine/job.status" ] && ! squeue -h -t all -o %j | grep -q "campaign-$id-"; }
+check slurm_purge_jobs_forgotten wait_for 60 forgotten
+"$CAMPAIGN" status --results "$SCRATCH/purge" --json "$id" >st.json
+check slurm_purged_states [ "$(json st.json '[(x["state"], x["exit_code"]) for x in j["jobs"]]')" = "[('COMPLETED', 0), ('FAILED', 5)]" ]
+check slurm_purged_reason grep -q "decided from job.status" st.json
+check slurm_purged_analysis_by_status [ -s "$run/BOTTLENECK_ANALYSIS.md" ]
