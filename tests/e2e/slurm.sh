@@ -46,6 +46,23 @@ check slurm_summary_three_analysed [ "$(json "$run/summary.json" 'sum(s["analyse
 "$CAMPAIGN" status --results "$SCRATCH/demo" --json >st.json
 check slurm_status_json [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED']" ]
 
+# --- backend auto, and SBATCH_* overriding the campaign's slurm block ---------------------
+cat >tiny.yaml <<'Y'
+campaign: tiny
+slurm: { partition: debug }
+workload: { command: ["/bin/true"] }
+scenarios: [{ name: t, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --results "$SCRATCH/tiny" tiny.yaml >tiny.out 2>&1; rc=$?
+check slurm_auto_picks_slurm grep -q "campaign submit: using SLURM" tiny.out
+check slurm_auto_wait_exit0 [ "$rc" -eq 0 ]
+check slurm_auto_wait_completed grep -q "^t  *[0-9]*  *COMPLETED" tiny.out
+SBATCH_PARTITION=nosuch "$CAMPAIGN" submit --backend slurm --results "$SCRATCH/tiny" tiny.yaml >bad.out 2>&1; rc=$?
+check slurm_env_partition_overrides [ "$rc" -eq 5 ]
+check slurm_refusal_explained grep -q "t: .*Invalid partition name specified" bad.out
+"$CAMPAIGN" status --results "$SCRATCH/tiny" --json >st.json
+check slurm_refused_job_failed [ "$(json st.json 'j["jobs"][0]["state"]')" = FAILED ]
+
 # --- end states: exit code, time limit, cancel; the rest is analysed -----------------
 cat >ends.yaml <<Y
 campaign: ends
