@@ -47,3 +47,9 @@ check validate_missing_file [ "$rc" -eq 2 ]
 check validate_missing_file_message grep -q "cannot open missing.yaml" err.txt
 check help_lists_exit_codes bash -c '"$1" --help | grep -q "^  2   bad command line or invalid campaign file"' _ "$CAMPAIGN"
 check help_of_command bash -c '"$1" submit --help | grep -q -- "--wait"' _ "$CAMPAIGN"
+# libslurm would end the process (fatal) without a configuration: campaign checks first.
+SLURM_CONF=/nonexistent/slurm.conf timeout 20 "$CAMPAIGN" submit --backend slurm --results "$SCRATCH/s" "$ROOT/campaigns/local-demo.yaml" >out.txt 2>err.txt; rc=$?
+check slurm_without_conf_exit5 [ "$rc" -eq 5 ]
+check slurm_without_conf_says_what grep -q "no SLURM configuration: set SLURM_CONF" err.txt
+SLURM_CONF=/nonexistent/slurm.conf "$CAMPAIGN" validate "$ROOT/campaigns/local-demo.yaml" >/dev/null
+check auto_without_conf_is_local bash -c 'SLURM_CONF=/nonexistent/slurm.conf "$1" submit --wait --results "$2/auto" "$3" 2>&1 | grep -q "no SLURM configuration (\$SLURM_CONF, /etc/slurm/slurm.conf): using the local executor"' _ "$CAMPAIGN" "$SCRATCH" "$ROOT/tests/fixtures/tiny.yaml"

@@ -45,3 +45,7 @@ check status_text_table grep -q "^gloo-4n  *3  *COMPLETED  *4 " status.txt
 check status_transitions [ "$(sqlite3 "$run/state.db" "select group_concat(to_state, ' ') from transitions where scenario='gloo-1n'" 2>/dev/null || python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select group_concat(to_state, ' ') from transitions where scenario='gloo-1n'\").fetchone()[0])" "$run/state.db")" = "PLANNED PENDING RUNNING COMPLETED" ]
 "$BIN/campaign-analyze" "$run" >/dev/null; rc=$?
 check analyze_rewrites_same_bytes bash -c '[ "$2" -eq 0 ] && cp "$1/summary.json" /tmp/s.$$ && "$3" "$1" >/dev/null && cmp -s "$1/summary.json" /tmp/s.$$; r=$?; rm -f /tmp/s.$$; exit $r' _ "$run" "$rc" "$BIN/campaign-analyze"
+# watch on a terminal redraws in place; on a finished local run it makes no RPC.
+script -qec "$CAMPAIGN watch --results $SCRATCH/res" /dev/null >watch.tty 2>&1
+check watch_redraws_on_terminal grep -q $'\033\[H\033\[2J' watch.tty
+check watch_reports_rpcs grep -q "watch: 0 controller RPCs in 1 poll" watch.tty
