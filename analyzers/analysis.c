@@ -43,9 +43,28 @@ static void step_times(const struct scenario_metrics *m, double *out, size_t *n)
 	}
 }
 
+struct sums {
+	double data, fwd, bwd, comm, exposed, opt, io, gemm, elem, bytes, total;
+};
+
+static void add_step(struct sums *u, const struct step_rec *st)
+{
+	u->data += st->data_ms;
+	u->fwd += st->forward_ms;
+	u->bwd += st->backward_ms;
+	u->comm += st->comm_ms;
+	u->exposed += st->comm_exposed_ms;
+	u->opt += st->optimizer_ms;
+	u->io += st->io_ms;
+	u->gemm += st->gemm_ms;
+	u->elem += st->elementwise_ms;
+	u->bytes += st->bytes;
+	u->total += st->step_ms;
+}
+
 static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
 {
-	double data = 0, fwd = 0, bwd = 0, comm = 0, opt = 0, total = 0;
+	struct sums u = { 0 };
 	double worst = -1;
 	for (size_t r = 0; r < m->n; r++) {
 		double rank_total = 0;
@@ -54,12 +73,7 @@ static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
 			const struct step_rec *st = &m->ranks[r].steps[i];
 			if (!st->active)
 				continue;
-			data += st->data_ms;
-			fwd += st->forward_ms;
-			bwd += st->backward_ms;
-			comm += st->comm_ms;
-			opt += st->optimizer_ms;
-			total += st->step_ms;
+			add_step(&u, st);
 			rank_total += st->step_ms;
 			rank_steps++;
 		}
@@ -70,38 +84,64 @@ static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
 			s->slowest_rank_ms = mean;
 		}
 	}
-	if (total <= 0)
+	if (u.total <= 0)
 		return;
-	s->data_pct = 100 * data / total;
-	s->forward_pct = 100 * fwd / total;
-	s->backward_pct = 100 * bwd / total;
-	s->optimizer_pct = 100 * opt / total;
+	s->data_pct = 100 * u.data / u.total;
+	s->forward_pct = 100 * u.fwd / u.total;
+	s->backward_pct = 100 * u.bwd / u.total;
+	s->optimizer_pct = 100 * u.opt / u.total;
 	s->compute_pct = s->forward_pct + s->backward_pct + s->optimizer_pct;
-	s->comm_pct = 100 * comm / total;
-	s->other_pct = 100 - s->data_pct - s->compute_pct - s->comm_pct;
+	s->comm_pct = 100 * u.exposed / u.total; /* what communication adds to the step */
+	s->comm_total_pct = 100 * u.comm / u.total;
+	s->overlap_pct = u.comm > 0 ? 100 * (1 - u.exposed / u.comm) : 0;
+	s->io_pct = 100 * u.io / u.total;
+	s->other_pct = 100 - s->data_pct - s->compute_pct - s->comm_pct - s->io_pct;
 	if (s->other_pct < 0)
 		s->other_pct = 0;
+	if (u.gemm + u.elem > 0) {
+		s->gemm_pct = 100 * u.gemm / (u.gemm + u.elem);
+		s->elementwise_pct = 100 * u.elem / (u.gemm + u.elem);
+	}
+	s->allreduce_gbps = u.comm > 0 ? u.bytes / (u.comm / 1000) / 1e9 : 0;
 }
 
+/* Each phase that exceeds its threshold is a candidate; the one furthest
+ * above its threshold (relative) wins. Otherwise compute decides, and it is
+ * memory-bound when elementwise (bandwidth-bound) work outweighs GEMMs. */
 static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 {
-	double comm_ratio = th->comm_pct > 0 ? s->comm_pct / th->comm_pct : 0;
-	double data_ratio = th->data_pct > 0 ? s->data_pct / th->data_pct : 0;
-	if (s->comm_pct > th->comm_pct && comm_ratio >= data_ratio) {
-		snprintf(s->verdict, sizeof s->verdict, "communication-bound");
+	struct { const char *name, *what; double pct, th; } c[] = {
+		{ "communication-bound", "communication not hidden behind compute takes", s->comm_pct, th->comm_pct },
+		{ "data-loader-bound", "ranks wait for data", s->data_pct, th->data_pct },
+		{ "io-bound", "checkpoint and other I/O takes", s->io_pct, th->io_pct },
+	};
+	int best = -1;
+	double best_ratio = 0;
+	for (int i = 0; i < 3; i++) {
+		double ratio = c[i].th > 0 ? c[i].pct / c[i].th : c[i].pct;
+		if (c[i].pct > c[i].th && (best < 0 || ratio > best_ratio)) {
+			best = i;
+			best_ratio = ratio;
+		}
+	}
+	if (best >= 0) {
+		snprintf(s->verdict, sizeof s->verdict, "%s", c[best].name);
 		snprintf(s->evidence, sizeof s->evidence,
-			 "communication takes %.1f %% of step time (threshold %.0f %%); data loading %.1f %%, compute %.1f %%",
-			 s->comm_pct, th->comm_pct, s->data_pct, s->compute_pct);
-	} else if (s->data_pct > th->data_pct) {
-		snprintf(s->verdict, sizeof s->verdict, "data-loader-bound");
+			 "%s %.1f %% of step time (threshold %.0f %%); compute %.1f %%, communication %.1f %%, "
+			 "data loading %.1f %%, I/O %.1f %%",
+			 c[best].what, c[best].pct, c[best].th, s->compute_pct, s->comm_pct, s->data_pct, s->io_pct);
+	} else if (s->elementwise_pct > s->gemm_pct) {
+		snprintf(s->verdict, sizeof s->verdict, "memory-bound");
 		snprintf(s->evidence, sizeof s->evidence,
-			 "ranks wait for data %.1f %% of step time (threshold %.0f %%); communication %.1f %%, compute %.1f %%",
-			 s->data_pct, th->data_pct, s->comm_pct, s->compute_pct);
+			 "compute takes %.1f %% of step time and %.1f %% of it is elementwise (memory-bandwidth-bound) "
+			 "work against %.1f %% in GEMMs; communication %.1f %% and data loading %.1f %% are within thresholds",
+			 s->compute_pct, s->elementwise_pct, s->gemm_pct, s->comm_pct, s->data_pct);
 	} else {
 		snprintf(s->verdict, sizeof s->verdict, "compute-bound");
 		snprintf(s->evidence, sizeof s->evidence,
-			 "compute takes %.1f %% of step time; communication %.1f %% is within %.0f %% and data loading %.1f %% within %.0f %%",
-			 s->compute_pct, s->comm_pct, th->comm_pct, s->data_pct, th->data_pct);
+			 "compute takes %.1f %% of step time; communication %.1f %% is within %.0f %%, data loading %.1f %% "
+			 "within %.0f %% and I/O %.1f %% within %.0f %%",
+			 s->compute_pct, s->comm_pct, th->comm_pct, s->data_pct, th->data_pct, s->io_pct, th->io_pct);
 	}
 }
 

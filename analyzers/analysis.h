@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 struct ana_thresholds {
-	double comm_pct, data_pct, gpu_util_pct, memory_pct;
+	double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct;
 };
 
 struct ana_scenario {
@@ -22,8 +22,12 @@ struct ana_scenario {
 	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
 	double throughput;     /* samples per second */
 	long global_batch;
-	double data_pct, compute_pct, comm_pct, other_pct;
+	double data_pct, compute_pct, comm_pct, io_pct, other_pct;
 	double forward_pct, backward_pct, optimizer_pct;
+	double comm_total_pct;  /* all communication, overlapped or not */
+	double overlap_pct;     /* share of communication hidden behind compute */
+	double gemm_pct, elementwise_pct; /* of compute time, when the telemetry splits it */
+	double allreduce_gbps;  /* bytes all-reduced per second of communication */
 	double loss_first, loss_last;
 	int slowest_rank;
 	double slowest_rank_ms;

@@ -31,6 +31,12 @@ static void add_step(struct rank_metrics *r, json_t *o)
 	s->optimizer_ms = num(o, "optimizer_ms");
 	s->step_ms = num(o, "step_ms");
 	s->loss = num(o, "loss");
+	json_t *ce = json_object_get(o, "comm_exposed_ms");
+	s->comm_exposed_ms = json_is_number(ce) ? json_number_value(ce) : s->comm_ms;
+	s->io_ms = num(o, "io_ms");
+	s->gemm_ms = num(o, "gemm_ms");
+	s->elementwise_ms = num(o, "elementwise_ms");
+	s->bytes = num(o, "bytes_allreduced");
 	s->samples = (long)json_integer_value(json_object_get(o, "samples"));
 }
 

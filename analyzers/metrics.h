@@ -10,6 +10,8 @@ struct step_rec {
 	long step;
 	int active; /* phase == "active" */
 	double data_ms, forward_ms, backward_ms, comm_ms, optimizer_ms, step_ms, loss;
+	double comm_exposed_ms; /* = comm_ms when the telemetry has no such field */
+	double io_ms, gemm_ms, elementwise_ms, bytes;
 	long samples;
 };
 

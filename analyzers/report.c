@@ -43,10 +43,15 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "spread_pct", jnum(s->spread_pct));
 	json_object_set_new(o, "global_batch", json_integer(s->global_batch));
 	json_object_set_new(o, "throughput_samples_per_s", jnum(s->throughput));
-	json_object_set_new(o, "shares_pct", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	json_object_set_new(o, "shares_pct", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"data_loading", jnum(s->data_pct), "compute", jnum(s->compute_pct), "forward", jnum(s->forward_pct),
 		"backward", jnum(s->backward_pct), "optimizer", jnum(s->optimizer_pct),
-		"communication", jnum(s->comm_pct), "other", jnum(s->other_pct)));
+		"communication", jnum(s->comm_pct), "communication_total", jnum(s->comm_total_pct),
+		"io", jnum(s->io_pct), "other", jnum(s->other_pct)));
+	json_object_set_new(o, "overlap_pct", jnum(s->overlap_pct));
+	json_object_set_new(o, "compute_split_pct", json_pack("{s:o, s:o}", "gemm", jnum(s->gemm_pct),
+		"elementwise", jnum(s->elementwise_pct)));
+	json_object_set_new(o, "allreduce_gbps", jnum(s->allreduce_gbps));
 	json_object_set_new(o, "verdict", json_string(s->verdict));
 	json_object_set_new(o, "evidence", json_string(s->evidence));
 	json_object_set_new(o, "slowest_rank", json_pack("{s:i, s:o}", "rank", s->slowest_rank,
@@ -77,11 +82,11 @@ static json_t *summary_json(const struct ana_run *run)
 		if (strcmp(run->sc[i].state, "COMPLETED"))
 			json_array_append_new(failed, json_string(run->sc[i].name));
 	}
-	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o}",
 		"campaign", run->campaign, "run_id", run->run_id,
 		"baseline", run->baseline ? json_string(run->baseline) : json_null(),
 		"thresholds", "communication_pct", jnum(run->th.comm_pct), "data_loading_pct", jnum(run->th.data_pct),
-		"gpu_util_pct", jnum(run->th.gpu_util_pct), "memory_pct", jnum(run->th.memory_pct),
+		"io_pct", jnum(run->th.io_pct), "gpu_util_pct", jnum(run->th.gpu_util_pct), "memory_pct", jnum(run->th.memory_pct),
 		"scenarios", list, "failed", failed);
 }
 
@@ -120,18 +125,18 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 {
 	strbuf_adds(md, "## Per-Scenario Analysis\n\n"
 		    "| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput (samples/s) "
-		    "| Data % | Compute % | Comm % | Other % | Verdict |\n"
-		    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+		    "| Data % | Compute % | Comm % | I/O % | Other % | Verdict |\n"
+		    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->analysed) {
-			strbuf_addf(md, "| %s | %d | %d | %s | – | – | – | – | – | – | – | not analysed |\n",
+			strbuf_addf(md, "| %s | %d | %d | %s | – | – | – | – | – | – | – | – | not analysed |\n",
 				    s->name, s->nodes, s->ranks, s->state);
 			continue;
 		}
-		strbuf_addf(md, "| %s | %d | %d | %s | %.2f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %s |\n",
+		strbuf_addf(md, "| %s | %d | %d | %s | %.2f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s |\n",
 			    s->name, s->nodes, s->ranks, s->state, s->step_med_ms, s->step_p95_ms, s->throughput,
-			    s->data_pct, s->compute_pct, s->comm_pct, s->other_pct, s->verdict);
+			    s->data_pct, s->compute_pct, s->comm_pct, s->io_pct, s->other_pct, s->verdict);
 	}
 	strbuf_adds(md, "\n");
 	for (size_t i = 0; i < run->n; i++) {
@@ -153,6 +158,12 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms, s->step_max_ms, s->spread_pct,
 			    s->forward_pct, s->backward_pct, s->optimizer_pct, s->slowest_rank, s->slowest_rank_ms,
 			    s->loss_first, s->loss_last);
+		if (s->comm_total_pct > 0)
+			strbuf_addf(md, "Communication: %.1f %% of step time in all-reduce, %.1f %% of it hidden behind "
+				    "compute (%.1f %% exposed); %.2f GB/s all-reduced.\n\n", s->comm_total_pct, s->overlap_pct,
+				    s->comm_pct, s->allreduce_gbps);
+		if (s->gemm_pct + s->elementwise_pct > 0)
+			strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n", s->gemm_pct, s->elementwise_pct);
 	}
 }
 
@@ -223,6 +234,15 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 			r->gain = s->data_pct;
 			snprintf(r->text, sizeof r->text, "**%s**: add data-loader workers or prefetch depth, or make "
 				 "decoding cheaper; up to %.1f %% of step time is spent waiting for data.", s->name, s->data_pct);
+		} else if (!strcmp(s->verdict, "io-bound")) {
+			r->gain = s->io_pct;
+			snprintf(r->text, sizeof r->text, "**%s**: checkpoint less often, write asynchronously or from one "
+				 "rank to fast local storage; up to %.1f %% of step time is spent in I/O.", s->name, s->io_pct);
+		} else if (!strcmp(s->verdict, "memory-bound")) {
+			r->gain = s->compute_pct * s->elementwise_pct / 100;
+			snprintf(r->text, sizeof r->text, "**%s**: fuse elementwise operations and keep activations smaller "
+				 "(or recompute them); %.1f %% of compute is bandwidth-bound elementwise work, about %.1f %% of "
+				 "step time.", s->name, s->elementwise_pct, s->compute_pct * s->elementwise_pct / 100);
 		} else {
 			r->gain = s->other_pct;
 			snprintf(r->text, sizeof r->text, "**%s**: compute-bound (%.1f %% compute); gains come from faster "
@@ -252,14 +272,17 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 		"median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
 		"- Throughput: global batch / median step time.\n"
 		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + "
-		"`optimizer_ms` (compute) and `comm_ms`, divided by the sum of `step_ms`; other = the remainder.\n"
-		"- Verdict: communication-bound when communication > %.0f %% of step time, data-loader-bound when "
-		"data loading > %.0f %% (the larger excess relative to its threshold wins), else compute-bound. "
+		"`optimizer_ms` (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when "
+		"absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder. Overlap = 1 - exposed / "
+		"total communication.\n"
+		"- Verdict: communication-bound when exposed communication > %.0f %% of step time, data-loader-bound "
+		"when data loading > %.0f %%, io-bound when I/O > %.0f %% (the largest excess relative to its threshold "
+		"wins); otherwise memory-bound when elementwise work outweighs GEMMs within compute, else compute-bound. "
 		"Thresholds come from the campaign's `analysis.thresholds`.\n"
 		"- Scaling: speedup = throughput / baseline throughput; efficiency = speedup x baseline ranks / ranks. "
 		"A series is the scenarios with the same backend and tasks per node; its baseline is `analysis.baseline` "
 		"when that is in the series, else the one with the fewest nodes.\n",
-		run->th.comm_pct, run->th.data_pct);
+		run->th.comm_pct, run->th.data_pct, run->th.io_pct);
 }
 
 static int write_markdown(const struct ana_run *run)

@@ -55,7 +55,7 @@ struct campaign {
 	size_t n_scenarios;
 	struct {
 		char *baseline;
-		double comm_pct, data_pct, gpu_util_pct, memory_pct;
+		double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct;
 	} analysis;
 };
 

@@ -388,7 +388,7 @@ static void load_profile(struct loader *L, yaml_node_t *n)
 static void load_analysis(struct loader *L, yaml_node_t *n)
 {
 	static const char *const keys[] = { "baseline", "thresholds", NULL };
-	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "gpu_util_pct", "memory_pct", NULL };
+	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct", "memory_pct", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "analysis", keys) < 0)
 		return;
@@ -397,6 +397,7 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 	if ((t = map_get(L, n, "thresholds")) && map_check(L, t, "analysis.thresholds", tkeys) == 0) {
 		if ((v = map_get(L, t, "communication_pct"))) as_double(L, v, "analysis.thresholds.communication_pct", 0, 100, &c->analysis.comm_pct);
 		if ((v = map_get(L, t, "data_loading_pct"))) as_double(L, v, "analysis.thresholds.data_loading_pct", 0, 100, &c->analysis.data_pct);
+		if ((v = map_get(L, t, "io_pct"))) as_double(L, v, "analysis.thresholds.io_pct", 0, 100, &c->analysis.io_pct);
 		if ((v = map_get(L, t, "gpu_util_pct"))) as_double(L, v, "analysis.thresholds.gpu_util_pct", 0, 100, &c->analysis.gpu_util_pct);
 		if ((v = map_get(L, t, "memory_pct"))) as_double(L, v, "analysis.thresholds.memory_pct", 0, 100, &c->analysis.memory_pct);
 	}
@@ -574,6 +575,7 @@ static void set_defaults(struct campaign *c)
 	c->analysis.data_pct = 30;
 	c->analysis.gpu_util_pct = 70;
 	c->analysis.memory_pct = 90;
+	c->analysis.io_pct = 20;
 }
 
 static void load_root(struct loader *L, yaml_node_t *root)

@@ -3,10 +3,14 @@
 #include "options.h"
 #include "rng.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_us(void)
 {
@@ -46,6 +50,94 @@ void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long 
 	}
 }
 
+#define DS_MAGIC "CMPDS1\0\0"
+#define DS_HEADER 32 /* magic[8], u32 in, u32 out, u64 n, u64 reserved */
+
+static void make_teacher(struct loader_cfg const *cfg, float *teacher)
+{
+	struct rng g;
+	rng_seed(&g, cfg->seed, 0x7465616368ULL);
+	float sd = 1.0f / sqrtf((float)cfg->in);
+	for (size_t i = 0; i < (size_t)cfg->in * (size_t)cfg->out; i++)
+		teacher[i] = sd * (float)rng_normal(&g);
+}
+
+int data_write_dataset(const struct loader_cfg *cfg, const char *path, long n)
+{
+	size_t rec = (size_t)(cfg->in + cfg->out);
+	float *teacher = malloc((size_t)cfg->in * (size_t)cfg->out * sizeof(float));
+	float *x = malloc((size_t)cfg->in * sizeof(float)), *t = malloc((size_t)cfg->out * sizeof(float));
+	FILE *f = fopen(path, "wb");
+	int rc = teacher && x && t && f ? 0 : -1;
+	if (rc == 0) {
+		unsigned char hdr[DS_HEADER] = { 0 };
+		uint32_t dims[2] = { (uint32_t)cfg->in, (uint32_t)cfg->out };
+		uint64_t cnt = (uint64_t)n;
+		memcpy(hdr, DS_MAGIC, 8);
+		memcpy(hdr + 8, dims, sizeof dims);
+		memcpy(hdr + 16, &cnt, sizeof cnt);
+		make_teacher(cfg, teacher);
+		struct loader_cfg one = *cfg;
+		one.decode_us = 0;
+		rc = fwrite(hdr, 1, sizeof hdr, f) == sizeof hdr ? 0 : -1;
+		for (long i = 0; rc == 0 && i < n; i++) {
+			data_make_samples(&one, teacher, i, 1, x, t);
+			rc = fwrite(x, sizeof(float), (size_t)cfg->in, f) == (size_t)cfg->in &&
+			     fwrite(t, sizeof(float), (size_t)cfg->out, f) == (size_t)cfg->out ? 0 : -1;
+		}
+		(void)rec;
+	}
+	if (f && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+		rc = -1;
+	if (f && fclose(f) != 0)
+		rc = -1;
+	free(teacher);
+	free(x);
+	free(t);
+	return rc;
+}
+
+/* Reads samples first.. (modulo the file's count) into x and t. */
+static void read_samples(struct loader *l, long first, int rows, float *x, float *t)
+{
+	const struct loader_cfg *c = &l->cfg;
+	size_t rec = (size_t)(c->in + c->out) * sizeof(float);
+	float *buf = malloc(rec);
+	for (int r = 0; r < rows && buf; r++) {
+		long i = (first + r) % l->records;
+		off_t off = DS_HEADER + (off_t)i * (off_t)rec;
+		ssize_t got = pread(l->fd, buf, rec, off);
+		if (got != (ssize_t)rec)
+			memset(buf, 0, rec);
+		memcpy(x + (size_t)r * (size_t)c->in, buf, (size_t)c->in * sizeof(float));
+		memcpy(t + (size_t)r * (size_t)c->out, buf + c->in, (size_t)c->out * sizeof(float));
+		spin_us(c->decode_us);
+	}
+	free(buf);
+}
+
+static int open_dataset(struct loader *l)
+{
+	unsigned char hdr[DS_HEADER];
+	uint32_t dims[2];
+	uint64_t n;
+	l->fd = open(l->cfg.dataset, O_RDONLY | O_CLOEXEC);
+	if (l->fd < 0)
+		return -1;
+	if (pread(l->fd, hdr, sizeof hdr, 0) != (ssize_t)sizeof hdr || memcmp(hdr, DS_MAGIC, 8)) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(dims, hdr + 8, sizeof dims);
+	memcpy(&n, hdr + 16, sizeof n);
+	if (dims[0] != (uint32_t)l->cfg.in || dims[1] != (uint32_t)l->cfg.out || n == 0) {
+		errno = EINVAL; /* shape differs from --input/--output */
+		return -1;
+	}
+	l->records = (long)n;
+	return 0;
+}
+
 struct worker_arg {
 	struct loader *l;
 	int id;
@@ -66,7 +158,10 @@ static void *worker(void *p)
 			break;
 		struct batch *b = &l->slots[step % c->depth];
 		long first = step * c->global_batch + (long)c->rank * c->rows;
-		data_make_samples(c, l->teacher, first, c->rows, b->x, b->t);
+		if (l->fd >= 0)
+			read_samples(l, first, c->rows, b->x, b->t);
+		else
+			data_make_samples(c, l->teacher, first, c->rows, b->x, b->t);
 		pthread_mutex_lock(&l->mu);
 		b->step = step;
 		pthread_cond_broadcast(&l->cv);
@@ -89,26 +184,26 @@ void loader_cfg_from_opts(struct loader_cfg *cfg, const struct trainer_opts *o)
 	cfg->depth = o->prefetch;
 	cfg->decode_us = o->decode_us;
 	cfg->seed = o->seed;
+	cfg->dataset = o->dataset;
 }
 
 int loader_start(struct loader *l, const struct loader_cfg *cfg)
 {
 	memset(l, 0, sizeof *l);
 	l->cfg = *cfg;
+	l->fd = -1;
+	if (cfg->dataset && open_dataset(l) < 0)
+		return -1;
 	if (l->cfg.depth < 1)
 		l->cfg.depth = 1;
 	if (l->cfg.workers < 1)
 		l->cfg.workers = 1;
-	struct rng g;
-	rng_seed(&g, cfg->seed, 0x7465616368ULL);
 	l->teacher = malloc((size_t)cfg->in * (size_t)cfg->out * sizeof(float));
 	l->slots = calloc((size_t)l->cfg.depth, sizeof *l->slots);
 	l->threads = calloc((size_t)l->cfg.workers, sizeof *l->threads);
 	if (!l->teacher || !l->slots || !l->threads)
 		return -1;
-	float sd = 1.0f / sqrtf((float)cfg->in);
-	for (size_t i = 0; i < (size_t)cfg->in * (size_t)cfg->out; i++)
-		l->teacher[i] = sd * (float)rng_normal(&g);
+	make_teacher(cfg, l->teacher);
 	for (int i = 0; i < l->cfg.depth; i++) {
 		l->slots[i].step = -1;
 		l->slots[i].x = malloc((size_t)cfg->rows * (size_t)cfg->in * sizeof(float));
@@ -168,6 +263,8 @@ void loader_stop(struct loader *l)
 	free(l->slots);
 	free(l->threads);
 	free(l->teacher);
+	if (l->fd >= 0)
+		close(l->fd);
 	pthread_mutex_destroy(&l->mu);
 	pthread_cond_destroy(&l->cv);
 }

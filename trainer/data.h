@@ -17,6 +17,7 @@ struct loader_cfg {
 	int workers, depth; /* threads and prefetch slots */
 	long decode_us;     /* busy work per sample */
 	uint64_t seed;
+	const char *dataset; /* a file written by data_write_dataset, or NULL: synthetic */
 };
 
 struct batch {
@@ -27,6 +28,8 @@ struct batch {
 struct loader {
 	struct loader_cfg cfg;
 	float *teacher;     /* in x out */
+	int fd;             /* the dataset file, or -1 */
+	long records;       /* samples in it */
 	struct batch *slots;
 	pthread_t *threads;
 	int nthreads;
@@ -47,5 +50,8 @@ void loader_stop(struct loader *l);
 
 /* Fills x (rows x in) and t (rows x out) with samples first..first+rows-1. */
 void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long first, int rows, float *x, float *t);
+/* Writes n samples of the synthetic task to path (header "CMPDS1", in, out,
+ * n, then n records of in + out floats); 0 or -1 with errno set. */
+int data_write_dataset(const struct loader_cfg *cfg, const char *path, long n);
 
 #endif

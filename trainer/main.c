@@ -1,12 +1,15 @@
 /* campaign-trainer: the reference data-parallel workload on CPU. Each rank
  * trains a replica of the MLP on its slice of the global batch; gradients
  * (and the loss) are summed with gloo; telemetry goes to rank_<r>.jsonl. */
+#include "bucket.h"
+#include "checkpoint.h"
 #include "comm.h"
 #include "data.h"
 #include "model.h"
 #include "options.h"
 #include "telemetry.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,41 +85,114 @@ static int sync_grads(struct cgloo *g, struct mlp *m, const struct trainer_opts 
 	return -1;
 }
 
-static int train(const struct trainer_opts *o, struct mlp *m, struct loader *ld, struct cgloo *g, struct telemetry *t)
+struct trainer {
+	const struct trainer_opts *o;
+	struct mlp *m;
+	struct loader *ld;
+	struct cgloo *g;
+	struct telemetry *t;
+	struct bucketer *bk;      /* --ddp bucketed, else NULL */
+	char ckpt_dir[4096];
+};
+
+/* Backward and gradient synchronisation; fills the step's comm fields. */
+static int backward_and_sync(struct trainer *tr, int rows, struct step_times *st)
 {
+	double t0 = now_ms();
+	if (tr->bk)
+		bucketer_begin_step(tr->bk);
+	mlp_backward(tr->m, rows);
+	double t1 = now_ms();
+	st->backward_ms = t1 - t0;
+	if (tr->bk) {
+		if (bucketer_finish_step(tr->bk, &st->comm_ms, &st->bytes_allreduced) < 0) {
+			fprintf(stderr, "campaign-trainer: rank %d: all-reduce failed: %s\n", tr->o->rank, tr->bk->err);
+			return -1;
+		}
+		st->comm_exposed_ms = now_ms() - t1;
+	} else {
+		if (sync_grads(tr->g, tr->m, tr->o, &st->bytes_allreduced) < 0)
+			return -1;
+		st->comm_ms = st->comm_exposed_ms = now_ms() - t1;
+	}
+	st->overlap = st->comm_ms > 0 ? 1.0 - st->comm_exposed_ms / st->comm_ms : 0;
+	if (st->overlap < 0)
+		st->overlap = 0;
+	return 0;
+}
+
+static int checkpoint_if_due(struct trainer *tr, long step, struct step_times *st)
+{
+	const struct trainer_opts *o = tr->o;
+	if (o->checkpoint_every <= 0 || (step + 1) % o->checkpoint_every)
+		return 0;
+	double t0 = now_ms();
+	if (checkpoint_write(tr->ckpt_dir, o->rank, step, tr->m->params, tr->m->nparams) < 0) {
+		fprintf(stderr, "campaign-trainer: rank %d: cannot write a checkpoint in %s: %s\n", o->rank, tr->ckpt_dir,
+			strerror(errno));
+		return -1;
+	}
+	st->io_ms = now_ms() - t0;
+	return 0;
+}
+
+static int train(struct trainer *tr)
+{
+	const struct trainer_opts *o = tr->o;
+	struct mlp *m = tr->m;
 	int rows = (int)(o->batch / o->world);
 	for (long step = 0; step < o->steps; step++) {
 		struct step_times st = { .step = step, .active = step >= o->warmup_steps, .samples = rows };
 		if (step == o->die_at_step && o->rank == o->die_rank) {
 			fprintf(stderr, "campaign-trainer: rank %d: --die-at-step %ld: killing myself\n", o->rank, step);
-			telemetry_close(t);
+			telemetry_close(tr->t);
 			raise(SIGKILL);
 		}
 		double t0 = now_ms();
-		const struct batch *b = loader_get(ld, step, &st.data_wait_ms);
+		const struct batch *b = loader_get(tr->ld, step, &st.data_wait_ms);
 		double t1 = now_ms();
+		m->gemm_ms = m->elementwise_ms = 0;
 		double sse = mlp_forward(m, b->x, b->t, rows, (double)o->batch);
-		double t2 = now_ms();
-		mlp_backward(m, rows);
-		m->grads[m->nparams] = (float)(sse / (double)o->batch);
-		double t3 = now_ms();
-		if (sync_grads(g, m, o, &st.bytes_allreduced) < 0)
+		m->grads[m->nparams] = (float)(sse / (double)o->batch); /* the loss rides with the gradients */
+		st.forward_ms = now_ms() - t1;
+		if (backward_and_sync(tr, rows, &st) < 0)
 			return TRAINER_EXIT_COMM;
 		double t4 = now_ms();
 		float clip, lr = options_lr(o, step, &clip);
-		mlp_sgd(m, lr, (float)o->momentum, clip);
-		double t5 = now_ms();
-		loader_release(ld, step);
 		st.loss = m->grads[m->nparams];
-		st.forward_ms = t2 - t1;
-		st.backward_ms = t3 - t2;
-		st.comm_ms = t4 - t3;
-		st.optimizer_ms = t5 - t4;
-		st.step_ms = t5 - t0;
-		st.checksum = mlp_checksum(m);
-		telemetry_step(t, &st);
+		uint64_t sum = mlp_sgd(m, lr, (float)o->momentum, clip);
+		st.optimizer_ms = now_ms() - t4;
+		loader_release(tr->ld, step);
+		if (checkpoint_if_due(tr, step, &st) < 0)
+			return TRAINER_EXIT_IO;
+		st.step_ms = now_ms() - t0;
+		st.gemm_ms = m->gemm_ms;
+		st.elementwise_ms = m->elementwise_ms;
+		st.checksum = o->telemetry ? sum : 0;
+		telemetry_step(tr->t, &st);
 	}
 	return TRAINER_EXIT_OK;
+}
+
+static int make_dataset(const struct trainer_opts *o)
+{
+	struct loader_cfg lc;
+	loader_cfg_from_opts(&lc, o);
+	if (data_write_dataset(&lc, o->make_dataset, o->samples) < 0) {
+		fprintf(stderr, "campaign-trainer: cannot write %s: %s\n", o->make_dataset, strerror(errno));
+		return TRAINER_EXIT_IO;
+	}
+	printf("wrote %ld samples (%d + %d floats each) to %s\n", o->samples, o->input, o->output, o->make_dataset);
+	return TRAINER_EXIT_OK;
+}
+
+static void checkpoint_dir(const struct trainer_opts *o, char *buf, size_t n)
+{
+	const char *jd = getenv("CAMPAIGN_JOB_DIR");
+	if (o->checkpoint_dir)
+		snprintf(buf, n, "%s", o->checkpoint_dir);
+	else
+		snprintf(buf, n, "%s/checkpoints", jd ? jd : ".");
 }
 
 int main(int argc, char **argv)
@@ -130,35 +206,52 @@ int main(int argc, char **argv)
 		return TRAINER_EXIT_USAGE;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (o.make_dataset)
+		return make_dataset(&o);
 	int rows = (int)(o.batch / o.world);
 	struct mlp m;
 	struct loader ld;
-	struct telemetry t;
+	struct telemetry t = { 0 };
+	struct bucketer bk;
+	struct trainer tr = { .o = &o, .m = &m, .ld = &ld, .t = &t };
+	checkpoint_dir(&o, tr.ckpt_dir, sizeof tr.ckpt_dir);
 	if (mlp_init(&m, o.input, o.hidden, o.depth, o.output, rows, o.seed) < 0) {
 		fprintf(stderr, "campaign-trainer: out of memory for the model\n");
 		return TRAINER_EXIT_IO;
 	}
-	if (telemetry_open(&t, o.metrics_dir, o.rank, o.steps) < 0) {
-		perror("campaign-trainer: cannot open the metrics file");
+	m.elementwise = o.elementwise;
+	if (o.telemetry && telemetry_open(&t, o.metrics_dir, o.rank, o.steps) < 0) {
+		fprintf(stderr, "campaign-trainer: cannot open the metrics file in %s: %s\n", o.metrics_dir, strerror(errno));
 		return TRAINER_EXIT_IO;
 	}
 	struct loader_cfg lc;
 	char meta[2048];
 	loader_cfg_from_opts(&lc, &o);
 	if (loader_start(&ld, &lc) < 0) {
-		fprintf(stderr, "campaign-trainer: cannot start the data loader\n");
+		fprintf(stderr, "campaign-trainer: cannot start the data loader%s%s: %s\n", o.dataset ? " on " : "",
+			o.dataset ? o.dataset : "", errno == EINVAL ? "not a dataset of this --input/--output shape" : strerror(errno));
 		return TRAINER_EXIT_IO;
 	}
 	options_meta_json(&o, m.nparams, meta, sizeof meta);
 	telemetry_meta(&t, meta);
-	struct cgloo *g = o.world > 1 ? connect_ranks(&o) : NULL;
-	if (o.world > 1 && !g)
+	tr.g = o.world > 1 ? connect_ranks(&o) : NULL;
+	if (o.world > 1 && !tr.g) {
 		rc = TRAINER_EXIT_COMM;
-	else
-		rc = train(&o, &m, &ld, g, &t);
+	} else {
+		if (tr.g && o.ddp == DDP_BUCKETED) {
+			if (bucketer_start(&bk, &m, tr.g, o.gloo_algo, o.bucket_mb) < 0) {
+				fprintf(stderr, "campaign-trainer: cannot start the communication thread\n");
+				return TRAINER_EXIT_COMM;
+			}
+			tr.bk = &bk;
+		}
+		rc = train(&tr);
+		if (tr.bk)
+			bucketer_stop(tr.bk);
+	}
 	loader_stop(&ld);
 	telemetry_close(&t);
-	cgloo_free(g);
+	cgloo_free(tr.g);
 	mlp_free(&m);
 	return rc;
 }

@@ -6,10 +6,28 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The memory-bound knob: passes that read and write a whole activation
+ * buffer and leave it unchanged (x * unit, unit == 1 at run time). */
+static void elementwise_passes(const struct mlp *m, float *x, size_t len)
+{
+	for (int p = 0; p < m->elementwise; p++)
+		for (size_t i = 0; i < len; i++)
+			x[i] *= m->unit;
+}
 
 int mlp_init(struct mlp *m, int in, int hidden, int depth, int out, int batch, uint64_t seed)
 {
 	memset(m, 0, sizeof *m);
+	m->unit = 1.0f;
 	m->nlayers = depth;
 	m->batch = batch;
 	m->dims = calloc((size_t)depth + 1, sizeof *m->dims);
@@ -79,24 +97,33 @@ double mlp_forward(struct mlp *m, const float *x, const float *t, int rows, doub
 	for (int l = 0; l < m->nlayers; l++) {
 		int in = m->dims[l], out = m->dims[l + 1];
 		float *z = m->act[l + 1];
+		size_t len = (size_t)rows * (size_t)out;
+		double t0 = now_ms();
 		for (int r = 0; r < rows; r++)
 			memcpy(z + (size_t)r * (size_t)out, m->b[l], (size_t)out * sizeof(float));
+		double t1 = now_ms();
 		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, out, in, 1.0f, m->act[l], in,
 			    m->W[l], in, 1.0f, z, out);
-		if (l + 1 < m->nlayers)
-			for (size_t i = 0; i < (size_t)rows * (size_t)out; i++)
+		double t2 = now_ms();
+		if (l + 1 < m->nlayers) {
+			for (size_t i = 0; i < len; i++)
 				z[i] = z[i] > 0 ? z[i] : 0;
+			elementwise_passes(m, z, len);
+		}
+		m->gemm_ms += t2 - t1;
+		m->elementwise_ms += (t1 - t0) + (now_ms() - t2);
 	}
 	int out = m->dims[m->nlayers];
 	const float *y = m->act[m->nlayers];
 	float *dy = m->dact[m->nlayers];
-	double sse = 0;
+	double sse = 0, t0 = now_ms();
 	float g = (float)(2.0 / ((double)out * scale));
 	for (size_t i = 0; i < (size_t)rows * (size_t)out; i++) {
 		float d = y[i] - t[i];
 		sse += (double)d * (double)d;
 		dy[i] = g * d;
 	}
+	m->elementwise_ms += now_ms() - t0;
 	return sse / (double)out;
 }
 
@@ -105,26 +132,38 @@ void mlp_backward(struct mlp *m, int rows)
 	for (int l = m->nlayers - 1; l >= 0; l--) {
 		int in = m->dims[l], out = m->dims[l + 1];
 		const float *dz = m->dact[l + 1];
+		double t0 = now_ms();
 		cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, out, in, rows, 1.0f, dz, out,
 			    m->act[l], in, 0.0f, m->dW[l], in);
+		double t1 = now_ms();
 		for (int j = 0; j < out; j++)
 			m->db[l][j] = 0;
 		for (int r = 0; r < rows; r++)
 			for (int j = 0; j < out; j++)
 				m->db[l][j] += dz[(size_t)r * (size_t)out + (size_t)j];
+		double t2 = now_ms();
+		m->gemm_ms += t1 - t0;
+		m->elementwise_ms += t2 - t1;
+		if (m->layer_done)
+			m->layer_done(m->layer_ctx, l);
 		if (l == 0)
 			break;
 		float *dx = m->dact[l];
 		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, in, out, 1.0f, dz, out,
 			    m->W[l], in, 0.0f, dx, in);
+		double t3 = now_ms();
 		const float *h = m->act[l];
-		for (size_t i = 0; i < (size_t)rows * (size_t)in; i++)
+		size_t len = (size_t)rows * (size_t)in;
+		for (size_t i = 0; i < len; i++)
 			if (h[i] <= 0)
 				dx[i] = 0;
+		elementwise_passes(m, dx, len);
+		m->gemm_ms += t3 - t2;
+		m->elementwise_ms += now_ms() - t3;
 	}
 }
 
-void mlp_sgd(struct mlp *m, float lr, float momentum, float clip)
+uint64_t mlp_sgd(struct mlp *m, float lr, float momentum, float clip)
 {
 	float scale = 1.0f;
 	if (clip > 0) {
@@ -139,6 +178,17 @@ void mlp_sgd(struct mlp *m, float lr, float momentum, float clip)
 		m->velocity[i] = momentum * m->velocity[i] + scale * m->grads[i];
 		m->params[i] -= lr * m->velocity[i];
 	}
+	return params_checksum(m->params, m->nparams);
+}
+
+size_t mlp_layer_begin(const struct mlp *m, int l)
+{
+	return (size_t)(m->W[l] - m->params);
+}
+
+size_t mlp_layer_end(const struct mlp *m, int l)
+{
+	return (size_t)(m->b[l] - m->params) + (size_t)m->dims[l + 1];
 }
 
 uint64_t mlp_checksum(const struct mlp *m)

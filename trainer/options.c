@@ -15,7 +15,9 @@ static const char usage_text[] =
 	"Rank and world size come from RANK/WORLD_SIZE or SLURM_PROCID/SLURM_NTASKS.\n"
 	"\n"
 	"  --backend NAME        gloo (this binary); nccl runs campaign-trainer-gpu\n"
-	"  --ddp MODE            sync (one all-reduce after backward) or per-param (default sync)\n"
+	"  --ddp MODE            sync: one all-reduce after backward (default); bucketed: buckets of\n"
+	"                        --bucket-mb all-reduced while backward goes on; per-param: one per tensor\n"
+	"  --bucket-mb X         bucket size for --ddp bucketed (default 4)\n"
 	"  --steps N             total steps, warm-up included (default 25)\n"
 	"  --warmup-steps N      steps marked warmup in telemetry; LR warm-up and clipping (default 5)\n"
 	"  --metrics-dir DIR     where rank_<r>.jsonl goes (default ./metrics)\n"
@@ -26,6 +28,12 @@ static const char usage_text[] =
 	"  --seed N              weights and data seed (default 1)\n"
 	"  --workers N --prefetch N   loader threads and prefetch depth (default 2 4)\n"
 	"  --decode-us N         busy work per sample in the loader (default 0)\n"
+	"  --dataset FILE        read samples from FILE (made by --make-dataset) instead of generating them\n"
+	"  --make-dataset FILE --samples N   write N samples of the task to FILE and exit\n"
+	"  --checkpoint-every N  every N steps each rank writes its parameters with fsync (I/O knob)\n"
+	"  --checkpoint-dir DIR  where (default $CAMPAIGN_JOB_DIR/checkpoints, else ./checkpoints)\n"
+	"  --elementwise N       N extra elementwise passes over every activation (memory-bound knob)\n"
+	"  --no-telemetry        write no JSONL and no checksums (to measure telemetry overhead)\n"
 	"  --gloo-algo NAME      ring, bcube or halving-doubling (default ring)\n"
 	"  --rendezvous DIR      gloo FileStore directory (default $CAMPAIGN_JOB_DIR/rendezvous)\n"
 	"  --timeout-s N         rendezvous and collective timeout (default 120)\n"
@@ -82,6 +90,9 @@ static void defaults(struct trainer_opts *o)
 	o->gloo_algo_name = "ring";
 	o->timeout_s = 120;
 	o->die_at_step = -1;
+	o->bucket_mb = 4;
+	o->samples = 4096;
+	o->telemetry = 1;
 	o->rank = env_int("RANK", "SLURM_PROCID", 0);
 	o->world = env_int("WORLD_SIZE", "SLURM_NTASKS", 1);
 	o->local_rank = env_int("LOCAL_RANK", "SLURM_LOCALID", 0);
@@ -96,6 +107,9 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		{ "lr", 1, 0, 'l' }, { "momentum", 1, 0, 'M' }, { "clip", 1, 0, 'c' }, { "seed", 1, 0, 'S' },
 		{ "workers", 1, 0, 'W' }, { "prefetch", 1, 0, 'P' }, { "decode-us", 1, 0, 'u' },
 		{ "gloo-algo", 1, 0, 'a' }, { "rendezvous", 1, 0, 'r' }, { "timeout-s", 1, 0, 't' },
+		{ "bucket-mb", 1, 0, 'z' }, { "checkpoint-every", 1, 0, 'C' }, { "checkpoint-dir", 1, 0, 'T' },
+		{ "elementwise", 1, 0, 'E' }, { "dataset", 1, 0, 'F' }, { "make-dataset", 1, 0, 'G' },
+		{ "samples", 1, 0, 'N' }, { "no-telemetry", 0, 0, 'Q' },
 		{ "die-at-step", 1, 0, 'k' }, { "die-rank", 1, 0, 'K' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	defaults(o);
@@ -111,8 +125,9 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 			o->backend = a; break;
 		case 'd':
 			if (!strcmp(a, "sync")) o->ddp = DDP_SYNC;
+			else if (!strcmp(a, "bucketed")) o->ddp = DDP_BUCKETED;
 			else if (!strcmp(a, "per-param")) o->ddp = DDP_PER_PARAM;
-			else return bad("--ddp must be sync or per-param, not '%s'", a);
+			else return bad("--ddp must be sync, bucketed or per-param, not '%s'", a);
 			o->ddp_name = a; break;
 		case 's': if (parse_long(a, 1, 100000000, &o->steps)) return bad("bad --steps '%s'", a); break;
 		case 'w': if (parse_long(a, 0, 100000000, &o->warmup_steps)) return bad("bad --warmup-steps '%s'", a); break;
@@ -138,6 +153,14 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 			o->gloo_algo_name = a; break;
 		case 'r': o->rendezvous = a; break;
 		case 't': if (parse_long(a, 1, 86400, &o->timeout_s)) return bad("bad --timeout-s '%s'", a); break;
+		case 'z': o->bucket_mb = atof(a); if (o->bucket_mb <= 0 || o->bucket_mb > 65536) return bad("bad --bucket-mb '%s'", a); break;
+		case 'C': if (parse_long(a, 0, 100000000, &o->checkpoint_every)) return bad("bad --checkpoint-every '%s'", a); break;
+		case 'T': o->checkpoint_dir = a; break;
+		case 'E': if (parse_long(a, 0, 10000, &v)) return bad("bad --elementwise '%s'", a); o->elementwise = (int)v; break;
+		case 'F': o->dataset = a; break;
+		case 'G': o->make_dataset = a; break;
+		case 'N': if (parse_long(a, 1, 1L << 40, &o->samples)) return bad("bad --samples '%s'", a); break;
+		case 'Q': o->telemetry = 0; break;
 		case 'k': if (parse_long(a, 0, 100000000, &o->die_at_step)) return bad("bad --die-at-step '%s'", a); break;
 		case 'K': if (parse_long(a, 0, 1 << 20, &v)) return bad("bad --die-rank '%s'", a); o->die_rank = (int)v; break;
 		default: return bad("unknown or incomplete option '%s'", argv[optind - 1]);
@@ -178,8 +201,10 @@ void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, 
 		 "\"ddp\": \"%s\", \"gloo_algo\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %ld, "
 		 "\"input\": %d, \"hidden\": %d, \"depth\": %d, \"output\": %d, \"params\": %zu, "
 		 "\"flops_per_step\": %.0f, \"steps\": %ld, \"warmup_steps\": %ld, \"seed\": %llu, "
-		 "\"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"lr\": %g",
+		 "\"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"lr\": %g, \"bucket_mb\": %g, "
+		 "\"checkpoint_every\": %ld, \"elementwise\": %d, \"dataset\": %s",
 		 o->rank, o->world, o->local_rank, host, o->backend, o->ddp_name, o->gloo_algo_name, o->batch,
 		 o->batch / o->world, o->input, o->hidden, o->depth, o->output, nparams, options_flops_per_step(o),
-		 o->steps, o->warmup_steps, (unsigned long long)o->seed, o->workers, o->prefetch, o->decode_us, o->lr);
+		 o->steps, o->warmup_steps, (unsigned long long)o->seed, o->workers, o->prefetch, o->decode_us, o->lr,
+		 o->bucket_mb, o->checkpoint_every, o->elementwise, o->dataset ? "true" : "false");
 }

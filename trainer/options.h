@@ -9,7 +9,7 @@
 enum { TRAINER_EXIT_OK = 0, TRAINER_EXIT_USAGE = 2, TRAINER_EXIT_COMM = 3, TRAINER_EXIT_IO = 4,
        TRAINER_EXIT_NO_GPU = 69 };
 
-enum ddp_mode { DDP_SYNC, DDP_PER_PARAM };
+enum ddp_mode { DDP_SYNC, DDP_BUCKETED, DDP_PER_PARAM };
 
 struct trainer_opts {
 	const char *backend;   /* gloo | nccl */
@@ -27,6 +27,14 @@ struct trainer_opts {
 	const char *gloo_algo_name;
 	const char *rendezvous;
 	long timeout_s;
+	double bucket_mb;      /* bucketed: bucket size */
+	long checkpoint_every; /* 0: never */
+	const char *checkpoint_dir;
+	int elementwise;       /* extra elementwise passes per activation */
+	const char *dataset;   /* file-backed data, or NULL */
+	const char *make_dataset; /* write a dataset of --samples and exit */
+	long samples;
+	int telemetry;         /* 0: --no-telemetry (overhead measurements) */
 	long die_at_step;      /* fault injection: SIGKILL self at this step (-1: never) */
 	int die_rank;
 	int rank, world, local_rank;

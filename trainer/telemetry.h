@@ -11,6 +11,7 @@ struct step_times {
 	long step;
 	int active;
 	double data_wait_ms, forward_ms, backward_ms, comm_ms, optimizer_ms, step_ms;
+	double comm_exposed_ms, io_ms, overlap, gemm_ms, elementwise_ms;
 	long samples;
 	double loss;
 	double bytes_allreduced;

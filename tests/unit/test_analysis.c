@@ -84,7 +84,7 @@ static void test_verdicts_and_scaling(void)
 	CHECK_NEAR(b->data_pct, 1, 1e-9);
 	CHECK_NEAR(c->comm_pct, 40, 1e-9);
 	CHECK(b->slowest_rank == 1);
-	CHECK(strstr(c->evidence, "communication takes 40.0 % of step time (threshold 20 %)") != NULL);
+	CHECK(strstr(c->evidence, "communication not hidden behind compute takes 40.0 % of step time (threshold 20 %)") != NULL);
 	CHECK(strstr(d->evidence, "ranks wait for data 40.0 % of step time (threshold 30 %)") != NULL);
 	CHECK_NEAR(b->loss_first, 1.0, 1e-12);
 	CHECK_NEAR(b->loss_last, 1.0 / 12, 1e-6);

@@ -1,0 +1,126 @@
+#include "bucket.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void *comm_thread(void *p)
+{
+	struct bucketer *b = p;
+	pthread_mutex_lock(&b->mu);
+	for (;;) {
+		while (!b->stop && b->done == b->posted)
+			pthread_cond_wait(&b->cv, &b->mu);
+		if (b->stop)
+			break;
+		int k = (int)(b->done % b->nb);
+		pthread_mutex_unlock(&b->mu);
+		double t0 = now_ms();
+		char err[256] = "";
+		size_t n = b->end[k] - b->begin[k];
+		int rc = cgloo_allreduce(b->g, b->m->grads + b->begin[k], n, b->algo, err, sizeof err);
+		double t1 = now_ms();
+		pthread_mutex_lock(&b->mu);
+		b->comm_ms += t1 - t0;
+		b->bytes += (double)n * sizeof(float);
+		if (rc < 0 && !b->failed) {
+			b->failed = 1;
+			memcpy(b->err, err, sizeof b->err);
+		}
+		b->done++;
+		pthread_cond_broadcast(&b->cv);
+	}
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+static void layer_done(void *ctx, int l)
+{
+	struct bucketer *b = ctx;
+	if (!b->closes[l])
+		return;
+	pthread_mutex_lock(&b->mu);
+	b->posted++;
+	pthread_cond_broadcast(&b->cv);
+	pthread_mutex_unlock(&b->mu);
+}
+
+int bucketer_start(struct bucketer *b, struct mlp *m, struct cgloo *g, int algo, double bucket_mb)
+{
+	memset(b, 0, sizeof *b);
+	b->m = m;
+	b->g = g;
+	b->algo = algo;
+	int L = m->nlayers;
+	b->begin = calloc((size_t)L, sizeof *b->begin);
+	b->end = calloc((size_t)L, sizeof *b->end);
+	b->bucket_of = calloc((size_t)L, sizeof *b->bucket_of);
+	b->closes = calloc((size_t)L, sizeof *b->closes);
+	if (!b->begin || !b->end || !b->bucket_of || !b->closes)
+		return -1;
+	double limit = bucket_mb * 1024 * 1024, size = 0;
+	b->end[0] = m->nparams + 1; /* the loss rides with the last layers */
+	for (int l = L - 1; l >= 0; l--) {
+		b->bucket_of[l] = b->nb;
+		size += (double)(mlp_layer_end(m, l) - mlp_layer_begin(m, l)) * sizeof(float);
+		if (size >= limit || l == 0) {
+			b->begin[b->nb] = mlp_layer_begin(m, l);
+			b->closes[l] = 1;
+			b->nb++;
+			if (l > 0)
+				b->end[b->nb] = mlp_layer_begin(m, l);
+			size = 0;
+		}
+	}
+	pthread_mutex_init(&b->mu, NULL);
+	pthread_cond_init(&b->cv, NULL);
+	if (pthread_create(&b->th, NULL, comm_thread, b) != 0)
+		return -1;
+	m->layer_done = layer_done;
+	m->layer_ctx = b;
+	return 0;
+}
+
+void bucketer_begin_step(struct bucketer *b)
+{
+	pthread_mutex_lock(&b->mu);
+	b->comm_ms = 0;
+	b->bytes = 0;
+	pthread_mutex_unlock(&b->mu);
+}
+
+int bucketer_finish_step(struct bucketer *b, double *comm_ms, double *bytes)
+{
+	pthread_mutex_lock(&b->mu);
+	while (b->done < b->posted)
+		pthread_cond_wait(&b->cv, &b->mu);
+	*comm_ms = b->comm_ms;
+	*bytes = b->bytes;
+	int failed = b->failed;
+	pthread_mutex_unlock(&b->mu);
+	return failed ? -1 : 0;
+}
+
+void bucketer_stop(struct bucketer *b)
+{
+	pthread_mutex_lock(&b->mu);
+	b->stop = 1;
+	pthread_cond_broadcast(&b->cv);
+	pthread_mutex_unlock(&b->mu);
+	pthread_join(b->th, NULL);
+	pthread_mutex_destroy(&b->mu);
+	pthread_cond_destroy(&b->cv);
+	free(b->begin);
+	free(b->end);
+	free(b->bucket_of);
+	free(b->closes);
+	if (b->m)
+		b->m->layer_done = NULL;
+}

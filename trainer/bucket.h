@@ -1,0 +1,39 @@
+/* bucket: bucketed gradient all-reduce on CPU. Layers are grouped, from the
+ * last to the first, into buckets of at least --bucket-mb; a communication
+ * thread all-reduces a bucket as soon as backward has finished its layers,
+ * overlapping communication with the rest of backward. The thread is the
+ * only user of the gloo context while it runs. */
+#ifndef TRAINER_BUCKET_H
+#define TRAINER_BUCKET_H
+
+#include "comm.h"
+#include "model.h"
+
+#include <pthread.h>
+
+struct bucketer {
+	struct mlp *m;
+	struct cgloo *g;
+	int algo;
+	int nb;
+	size_t *begin, *end;  /* flat ranges; bucket 0 holds the last layers and the loss */
+	int *bucket_of;       /* layer -> bucket */
+	int *closes;          /* layer -> 1 when it is the lowest layer of its bucket */
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	long posted, done;    /* buckets posted and done, counted over the whole run */
+	double comm_ms;       /* time in all-reduce during the current step */
+	double bytes;
+	int stop, failed;
+	char err[256];
+};
+
+int bucketer_start(struct bucketer *b, struct mlp *m, struct cgloo *g, int algo, double bucket_mb);
+/* Call before backward: installs the layer hook and resets the step's sums. */
+void bucketer_begin_step(struct bucketer *b);
+/* Waits for every bucket of the step; returns -1 when an all-reduce failed. */
+int bucketer_finish_step(struct bucketer *b, double *comm_ms, double *bytes);
+void bucketer_stop(struct bucketer *b);
+
+#endif
