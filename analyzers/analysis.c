@@ -44,22 +44,35 @@ static void step_times(const struct scenario_metrics *m, double *out, size_t *n)
 }
 
 struct sums {
-	double data, fwd, bwd, comm, exposed, opt, io, gemm, elem, bytes, total;
+	double data, fwd, bwd, comm, exposed, wait, opt, io, gemm, elem, bytes, total;
 };
 
-static void add_step(struct sums *u, const struct step_rec *st)
+static void add_step(struct sums *u, const struct step_rec *st, double step_min_exposed)
 {
 	u->data += st->data_ms;
 	u->fwd += st->forward_ms;
 	u->bwd += st->backward_ms;
 	u->comm += st->comm_ms;
-	u->exposed += st->comm_exposed_ms;
+	u->exposed += step_min_exposed;
+	u->wait += st->comm_exposed_ms - step_min_exposed;
 	u->opt += st->optimizer_ms;
 	u->io += st->io_ms;
 	u->gemm += st->gemm_ms;
 	u->elem += st->elementwise_ms;
 	u->bytes += st->bytes;
 	u->total += st->step_ms;
+}
+
+/* A collective ends for everyone at once, so per step the rank that arrived
+ * last spent the least time in it: that minimum is the communication itself,
+ * and what other ranks spent beyond it was waiting for slower ranks. */
+static double min_exposed(const struct scenario_metrics *m, size_t i)
+{
+	double v = m->ranks[0].steps[i].comm_exposed_ms;
+	for (size_t r = 1; r < m->n; r++)
+		if (i < m->ranks[r].n && m->ranks[r].steps[i].comm_exposed_ms < v)
+			v = m->ranks[r].steps[i].comm_exposed_ms;
+	return v < 0 ? 0 : v;
 }
 
 static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
@@ -73,7 +86,7 @@ static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
 			const struct step_rec *st = &m->ranks[r].steps[i];
 			if (!st->active)
 				continue;
-			add_step(&u, st);
+			add_step(&u, st, i < m->ranks[0].n ? min_exposed(m, i) : st->comm_exposed_ms);
 			rank_total += st->step_ms;
 			rank_steps++;
 		}
@@ -91,11 +104,14 @@ static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
 	s->backward_pct = 100 * u.bwd / u.total;
 	s->optimizer_pct = 100 * u.opt / u.total;
 	s->compute_pct = s->forward_pct + s->backward_pct + s->optimizer_pct;
-	s->comm_pct = 100 * u.exposed / u.total; /* what communication adds to the step */
+	s->comm_pct = 100 * u.exposed / u.total; /* what communication itself adds to the step */
+	s->sync_wait_pct = 100 * u.wait / u.total;
 	s->comm_total_pct = 100 * u.comm / u.total;
-	s->overlap_pct = u.comm > 0 ? 100 * (1 - u.exposed / u.comm) : 0;
+	s->overlap_pct = u.comm > 0 ? 100 * (1 - (u.exposed + u.wait) / u.comm) : 0;
+	if (s->overlap_pct < 0)
+		s->overlap_pct = 0;
 	s->io_pct = 100 * u.io / u.total;
-	s->other_pct = 100 - s->data_pct - s->compute_pct - s->comm_pct - s->io_pct;
+	s->other_pct = 100 - s->data_pct - s->compute_pct - s->comm_pct - s->sync_wait_pct - s->io_pct;
 	if (s->other_pct < 0)
 		s->other_pct = 0;
 	if (u.gemm + u.elem > 0) {

@@ -25,6 +25,7 @@ struct ana_scenario {
 	double data_pct, compute_pct, comm_pct, io_pct, other_pct;
 	double forward_pct, backward_pct, optimizer_pct;
 	double comm_total_pct;  /* all communication, overlapped or not */
+	double sync_wait_pct;   /* in collectives but waiting for slower ranks (imbalance) */
 	double overlap_pct;     /* share of communication hidden behind compute */
 	double gemm_pct, elementwise_pct; /* of compute time, when the telemetry splits it */
 	double allreduce_gbps;  /* bytes all-reduced per second of communication */

@@ -127,7 +127,8 @@ static int checkpoint_if_due(struct trainer *tr, long step, struct step_times *s
 	if (o->checkpoint_every <= 0 || (step + 1) % o->checkpoint_every)
 		return 0;
 	double t0 = now_ms();
-	if (checkpoint_write(tr->ckpt_dir, o->rank, step, tr->m->params, tr->m->nparams) < 0) {
+	if (checkpoint_write(tr->ckpt_dir, o->rank, step, tr->m->params, tr->m->velocity, tr->m->nparams,
+			     (size_t)(o->checkpoint_extra_mb * 1024 * 1024)) < 0) {
 		fprintf(stderr, "campaign-trainer: rank %d: cannot write a checkpoint in %s: %s\n", o->rank, tr->ckpt_dir,
 			strerror(errno));
 		return -1;

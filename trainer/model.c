@@ -174,11 +174,22 @@ uint64_t mlp_sgd(struct mlp *m, float lr, float momentum, float clip)
 		if (norm > clip)
 			scale = (float)(clip / norm);
 	}
-	for (size_t i = 0; i < m->nparams; i++) {
-		m->velocity[i] = momentum * m->velocity[i] + scale * m->grads[i];
-		m->params[i] -= lr * m->velocity[i];
+	float *restrict p = m->params, *restrict v = m->velocity;
+	const float *restrict g = m->grads;
+	struct psum sum = { { 0 }, { 0 } };
+	size_t i = 0, n = m->nparams;
+	for (; i + 8 <= n; i += 8) {
+		for (size_t k = i; k < i + 8; k++) {
+			v[k] = momentum * v[k] + scale * g[k];
+			p[k] -= lr * v[k];
+		}
+		psum_add8(&sum, p + i); /* the checksum costs no second sweep */
 	}
-	return params_checksum(m->params, m->nparams);
+	for (size_t k = i; k < n; k++) {
+		v[k] = momentum * v[k] + scale * g[k];
+		p[k] -= lr * v[k];
+	}
+	return psum_final(&sum, p + i, n - i, n);
 }
 
 size_t mlp_layer_begin(const struct mlp *m, int l)

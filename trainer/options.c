@@ -32,6 +32,7 @@ static const char usage_text[] =
 	"  --make-dataset FILE --samples N   write N samples of the task to FILE and exit\n"
 	"  --checkpoint-every N  every N steps each rank writes its parameters with fsync (I/O knob)\n"
 	"  --checkpoint-dir DIR  where (default $CAMPAIGN_JOB_DIR/checkpoints, else ./checkpoints)\n"
+	"  --checkpoint-extra-mb X   X MB of further state per checkpoint (I/O intensity; default 0)\n"
 	"  --elementwise N       N extra elementwise passes over every activation (memory-bound knob)\n"
 	"  --no-telemetry        write no JSONL and no checksums (to measure telemetry overhead)\n"
 	"  --gloo-algo NAME      ring, bcube or halving-doubling (default ring)\n"
@@ -107,7 +108,7 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		{ "lr", 1, 0, 'l' }, { "momentum", 1, 0, 'M' }, { "clip", 1, 0, 'c' }, { "seed", 1, 0, 'S' },
 		{ "workers", 1, 0, 'W' }, { "prefetch", 1, 0, 'P' }, { "decode-us", 1, 0, 'u' },
 		{ "gloo-algo", 1, 0, 'a' }, { "rendezvous", 1, 0, 'r' }, { "timeout-s", 1, 0, 't' },
-		{ "bucket-mb", 1, 0, 'z' }, { "checkpoint-every", 1, 0, 'C' }, { "checkpoint-dir", 1, 0, 'T' },
+		{ "bucket-mb", 1, 0, 'z' }, { "checkpoint-every", 1, 0, 'C' }, { "checkpoint-dir", 1, 0, 'T' }, { "checkpoint-extra-mb", 1, 0, 'X' },
 		{ "elementwise", 1, 0, 'E' }, { "dataset", 1, 0, 'F' }, { "make-dataset", 1, 0, 'G' },
 		{ "samples", 1, 0, 'N' }, { "no-telemetry", 0, 0, 'Q' },
 		{ "die-at-step", 1, 0, 'k' }, { "die-rank", 1, 0, 'K' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
@@ -156,6 +157,7 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		case 'z': o->bucket_mb = atof(a); if (o->bucket_mb <= 0 || o->bucket_mb > 65536) return bad("bad --bucket-mb '%s'", a); break;
 		case 'C': if (parse_long(a, 0, 100000000, &o->checkpoint_every)) return bad("bad --checkpoint-every '%s'", a); break;
 		case 'T': o->checkpoint_dir = a; break;
+		case 'X': o->checkpoint_extra_mb = atof(a); if (o->checkpoint_extra_mb < 0 || o->checkpoint_extra_mb > 1e6) return bad("bad --checkpoint-extra-mb '%s'", a); break;
 		case 'E': if (parse_long(a, 0, 10000, &v)) return bad("bad --elementwise '%s'", a); o->elementwise = (int)v; break;
 		case 'F': o->dataset = a; break;
 		case 'G': o->make_dataset = a; break;

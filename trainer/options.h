@@ -30,6 +30,7 @@ struct trainer_opts {
 	double bucket_mb;      /* bucketed: bucket size */
 	long checkpoint_every; /* 0: never */
 	const char *checkpoint_dir;
+	double checkpoint_extra_mb; /* further state per checkpoint */
 	int elementwise;       /* extra elementwise passes per activation */
 	const char *dataset;   /* file-backed data, or NULL */
 	const char *make_dataset; /* write a dataset of --samples and exit */

@@ -42,27 +42,46 @@ static inline double rng_normal(struct rng *r)
 	return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
 }
 
-/* A 64-bit hash of the bits of n floats: replicas must agree exactly.
- * Four independent lanes keep the multiplier busy (one sweep, ~1 ns/float). */
+/* A 64-bit checksum of the bits of n floats: replicas must agree exactly.
+ * Eight Fletcher lanes (a += bits, b += a, mod 2^32): any single-bit
+ * difference changes a, position within a lane changes b, and the loop
+ * vectorises with plain adds, so mlp_sgd folds it into its own sweep. */
+struct psum {
+	uint32_t a[8], b[8];
+};
+
+static inline void psum_add8(struct psum *s, const float *q)
+{
+	uint32_t w[8];
+	memcpy(w, q, sizeof w);
+	for (int k = 0; k < 8; k++) {
+		s->a[k] += w[k];
+		s->b[k] += s->a[k];
+	}
+}
+
+/* Folds the lanes, then the tail (fewer than 8 floats), and the count. */
+static inline uint64_t psum_final(const struct psum *s, const float *tail, size_t ntail, size_t n)
+{
+	uint64_t h = (uint64_t)n;
+	for (int k = 0; k < 8; k++)
+		h = (h * 0x100000001b3ULL) ^ ((uint64_t)s->a[k] << 32 | s->b[k]);
+	for (size_t i = 0; i < ntail; i++) {
+		uint32_t w;
+		memcpy(&w, &tail[i], sizeof w);
+		h = (h ^ w) * 0x100000001b3ULL;
+	}
+	h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 33);
+}
+
 static inline uint64_t params_checksum(const float *p, size_t n)
 {
-	uint64_t h[4] = { 0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL, 0x27d4eb2f165667c5ULL };
+	struct psum s = { { 0 }, { 0 } };
 	size_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		for (int k = 0; k < 4; k++) {
-			uint32_t w;
-			memcpy(&w, &p[i + (size_t)k], sizeof w);
-			h[k] = (h[k] ^ w) * 0xff51afd7ed558ccdULL;
-			h[k] ^= h[k] >> 29;
-		}
-	}
-	for (; i < n; i++) {
-		uint32_t w;
-		memcpy(&w, &p[i], sizeof w);
-		h[0] = (h[0] ^ w) * 0xff51afd7ed558ccdULL;
-		h[0] ^= h[0] >> 29;
-	}
-	return h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7);
+	for (; i + 8 <= n; i += 8)
+		psum_add8(&s, p + i);
+	return psum_final(&s, p + i, n - i, n);
 }
 
 #endif
