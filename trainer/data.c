@@ -19,6 +19,15 @@ static double now_us(void)
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+static void sleep_us(long us)
+{
+	if (us <= 0)
+		return;
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 static void spin_us(long us)
 {
 	if (us <= 0)
@@ -46,6 +55,7 @@ void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long 
 				s += (double)xr[j] * (double)teacher[(size_t)j * (size_t)cfg->out + (size_t)k];
 			tr[k] = (float)tanh(s);
 		}
+		sleep_us(cfg->read_us);
 		spin_us(cfg->decode_us);
 	}
 }
@@ -78,7 +88,7 @@ int data_write_dataset(const struct loader_cfg *cfg, const char *path, long n)
 		memcpy(hdr + 16, &cnt, sizeof cnt);
 		make_teacher(cfg, teacher);
 		struct loader_cfg one = *cfg;
-		one.decode_us = 0;
+		one.decode_us = one.read_us = 0;
 		rc = fwrite(hdr, 1, sizeof hdr, f) == sizeof hdr ? 0 : -1;
 		for (long i = 0; rc == 0 && i < n; i++) {
 			data_make_samples(&one, teacher, i, 1, x, t);
@@ -111,6 +121,7 @@ static void read_samples(struct loader *l, long first, int rows, float *x, float
 			memset(buf, 0, rec);
 		memcpy(x + (size_t)r * (size_t)c->in, buf, (size_t)c->in * sizeof(float));
 		memcpy(t + (size_t)r * (size_t)c->out, buf + c->in, (size_t)c->out * sizeof(float));
+		sleep_us(c->read_us);
 		spin_us(c->decode_us);
 	}
 	free(buf);
@@ -183,6 +194,7 @@ void loader_cfg_from_opts(struct loader_cfg *cfg, const struct trainer_opts *o)
 	cfg->workers = o->workers;
 	cfg->depth = o->prefetch;
 	cfg->decode_us = o->decode_us;
+	cfg->read_us = o->read_us;
 	cfg->seed = o->seed;
 	cfg->dataset = o->dataset;
 }

@@ -16,6 +16,7 @@ struct loader_cfg {
 	long steps;
 	int workers, depth; /* threads and prefetch slots */
 	long decode_us;     /* busy work per sample */
+	long read_us;       /* sleep per sample: storage latency */
 	uint64_t seed;
 	const char *dataset; /* a file written by data_write_dataset, or NULL: synthetic */
 };

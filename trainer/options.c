@@ -27,7 +27,8 @@ static const char usage_text[] =
 	"  --lr X --momentum X --clip X                SGD (default 0.05 0.9 1.0)\n"
 	"  --seed N              weights and data seed (default 1)\n"
 	"  --workers N --prefetch N   loader threads and prefetch depth (default 2 4)\n"
-	"  --decode-us N         busy work per sample in the loader (default 0)\n"
+	"  --decode-us N         CPU work per sample in the loader, microseconds (default 0)\n"
+	"  --read-us N           read latency per sample in the loader (sleeps: slow storage; default 0)\n"
 	"  --dataset FILE        read samples from FILE (made by --make-dataset) instead of generating them\n"
 	"  --make-dataset FILE --samples N   write N samples of the task to FILE and exit\n"
 	"  --checkpoint-every N  every N steps each rank writes its parameters with fsync (I/O knob)\n"
@@ -106,7 +107,7 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		{ "warmup-steps", 1, 0, 'w' }, { "metrics-dir", 1, 0, 'm' }, { "batch", 1, 0, 'b' }, { "batch-per-rank", 1, 0, 'p' },
 		{ "input", 1, 0, 'I' }, { "hidden", 1, 0, 'H' }, { "depth", 1, 0, 'D' }, { "output", 1, 0, 'O' },
 		{ "lr", 1, 0, 'l' }, { "momentum", 1, 0, 'M' }, { "clip", 1, 0, 'c' }, { "seed", 1, 0, 'S' },
-		{ "workers", 1, 0, 'W' }, { "prefetch", 1, 0, 'P' }, { "decode-us", 1, 0, 'u' },
+		{ "workers", 1, 0, 'W' }, { "prefetch", 1, 0, 'P' }, { "decode-us", 1, 0, 'u' }, { "read-us", 1, 0, 'U' },
 		{ "gloo-algo", 1, 0, 'a' }, { "rendezvous", 1, 0, 'r' }, { "timeout-s", 1, 0, 't' },
 		{ "bucket-mb", 1, 0, 'z' }, { "checkpoint-every", 1, 0, 'C' }, { "checkpoint-dir", 1, 0, 'T' }, { "checkpoint-extra-mb", 1, 0, 'X' },
 		{ "elementwise", 1, 0, 'E' }, { "dataset", 1, 0, 'F' }, { "make-dataset", 1, 0, 'G' },
@@ -146,6 +147,7 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		case 'W': if (parse_long(a, 1, 256, &v)) return bad("bad --workers '%s'", a); o->workers = (int)v; break;
 		case 'P': if (parse_long(a, 1, 1024, &v)) return bad("bad --prefetch '%s'", a); o->prefetch = (int)v; break;
 		case 'u': if (parse_long(a, 0, 10000000, &o->decode_us)) return bad("bad --decode-us '%s'", a); break;
+		case 'U': if (parse_long(a, 0, 10000000, &o->read_us)) return bad("bad --read-us '%s'", a); break;
 		case 'a':
 			if (!strcmp(a, "ring")) o->gloo_algo = COMM_RING;
 			else if (!strcmp(a, "bcube")) o->gloo_algo = COMM_BCUBE;
@@ -203,10 +205,10 @@ void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, 
 		 "\"ddp\": \"%s\", \"gloo_algo\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %ld, "
 		 "\"input\": %d, \"hidden\": %d, \"depth\": %d, \"output\": %d, \"params\": %zu, "
 		 "\"flops_per_step\": %.0f, \"steps\": %ld, \"warmup_steps\": %ld, \"seed\": %llu, "
-		 "\"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"lr\": %g, \"bucket_mb\": %g, "
+		 "\"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"read_us\": %ld, \"lr\": %g, \"bucket_mb\": %g, "
 		 "\"checkpoint_every\": %ld, \"elementwise\": %d, \"dataset\": %s",
 		 o->rank, o->world, o->local_rank, host, o->backend, o->ddp_name, o->gloo_algo_name, o->batch,
 		 o->batch / o->world, o->input, o->hidden, o->depth, o->output, nparams, options_flops_per_step(o),
-		 o->steps, o->warmup_steps, (unsigned long long)o->seed, o->workers, o->prefetch, o->decode_us, o->lr,
+		 o->steps, o->warmup_steps, (unsigned long long)o->seed, o->workers, o->prefetch, o->decode_us, o->read_us, o->lr,
 		 o->bucket_mb, o->checkpoint_every, o->elementwise, o->dataset ? "true" : "false");
 }

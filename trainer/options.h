@@ -22,7 +22,7 @@ struct trainer_opts {
 	double lr, momentum, clip;
 	uint64_t seed;
 	int workers, prefetch;
-	long decode_us;
+	long decode_us, read_us;
 	int gloo_algo;
 	const char *gloo_algo_name;
 	const char *rendezvous;
