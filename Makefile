@@ -104,8 +104,17 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@tests/demo.sh
 
+BENCH_BINS := $(B)/bench/gemm_bare $(B)/bench/allreduce_bare
+$(B)/bench/gemm_bare: tests/bench/gemm_bare.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(BLAS_CFLAGS) -o $@ $< $(BLAS_LIBS)
+$(B)/bench/allreduce_bare: tests/bench/allreduce_bare.c $(B)/trainer/gloo_shim.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c -o $(B)/bench/allreduce_bare.o $<
+	$(CXX) -pthread -o $@ $(B)/bench/allreduce_bare.o $(B)/trainer/gloo_shim.o -L/usr/lib -lgloo -lstdc++ -lm
+
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@tests/bench.sh
 
 install: all

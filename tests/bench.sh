@@ -9,17 +9,38 @@ trap 'rm -rf "$tmp"' EXIT
 median_step() { # file: median active step_ms
 	python3 -c 'import json,sys,statistics; print("%.3f" % statistics.median(json.loads(l)["step_ms"] for l in open(sys.argv[1]) if "\"active\"" in l))' "$1"
 }
-echo "== trainer, 1 rank, hidden 1024 x 4 layers, batch 256 (OPENBLAS_NUM_THREADS=1)"
-OPENBLAS_NUM_THREADS=1 $T --steps 40 --warmup-steps 10 --batch 256 --hidden 1024 --depth 4 --metrics-dir "$tmp/a" >/dev/null
-python3 - "$tmp/a/rank_0.jsonl" <<'PY'
-import json, sys, statistics
-meta = json.loads(open(sys.argv[1]).readline())
-steps = [json.loads(l) for l in open(sys.argv[1]) if '"active"' in l]
-med = statistics.median(s["step_ms"] for s in steps)
-comp = statistics.median(s["forward_ms"] + s["backward_ms"] for s in steps)
-print("median step %.2f ms; forward+backward %.2f ms; %.1f GFLOP/s achieved in forward+backward"
-      % (med, comp, meta["flops_per_step"] / comp / 1e6))
-PY
+SHAPE="--batch-per-rank 256 --input 256 --hidden 1024 --depth 4 --output 16"
+echo "== GEMM inside the trainer vs bare cblas_sgemm of the same shapes (1 rank, OPENBLAS_NUM_THREADS=1; target >= 80 %)"
+OPENBLAS_NUM_THREADS=1 $T $SHAPE --steps 30 --warmup-steps 10 --metrics-dir "$tmp/g" >/dev/null
+in_trainer=$(python3 -c 'import json,sys,statistics
+L=[json.loads(l) for l in open(sys.argv[1])]
+meta=L[0]; S=[x for x in L[1:] if x["phase"]=="active"]
+print("%.1f" % (meta["flops_per_step"] / statistics.median(x["gemm_ms"] for x in S) / 1e6))' "$tmp/g/rank_0.jsonl")
+bare=$(OPENBLAS_NUM_THREADS=1 build/bench/gemm_bare 256 256 1024 4 16 20)
+python3 -c "import sys; t,b=map(float,sys.argv[1:]); print('trainer %.1f GFLOP/s, bare %.1f GFLOP/s: %.0f %% of bare' % (t, b, 100*t/b))" "$in_trainer" "$bare"
+
+echo "== all-reduce inside the trainer (--ddp sync) vs a bare gloo all-reduce of the same size (2 ranks; target within 10 %)"
+mkdir -p "$tmp/rdz"
+OPENBLAS_NUM_THREADS=1 bin/campaign launch --nodes 1 --tasks-per-node 2 -- $T $SHAPE --steps 30 --warmup-steps 10 --metrics-dir "$tmp/c" --rendezvous "$tmp/rdz" >/dev/null
+# Per step the rank that arrives last waits least: its time is the transfer
+# itself (the others also wait for it), the figure to set against a bare loop.
+read -r n_floats t_trainer <<<"$(python3 -c 'import json,sys,statistics
+R=[[json.loads(l) for l in open(f)] for f in sys.argv[1:]]
+S=[[x for x in L[1:] if x["phase"]=="active"] for L in R]
+print(R[0][0]["params"] + 1, "%.3f" % statistics.median(min(s[i]["comm_ms"] for s in S) for i in range(len(S[0]))))' "$tmp"/c/rank_*.jsonl)"
+read -r t_bare gbps_bare <<<"$(bin/campaign launch --nodes 1 --tasks-per-node 2 -- build/bench/allreduce_bare "$n_floats" 30 "$tmp/rdz")"
+python3 -c "import sys; n,t,b=map(float,sys.argv[1:]); g=n*4/(t/1000)/1e9; gb=n*4/(b/1000)/1e9
+print('%d floats: trainer %.2f ms (%.2f GB/s, last-arriving rank per step), bare %.2f ms (%.2f GB/s): trainer/bare time %.2f' % (n, t, g, b, gb, t/b))" "$n_floats" "$t_trainer" "$t_bare"
+
+echo "== step time with telemetry on vs off (--no-telemetry), 2 ranks, median of 3 runs each (target overhead < 1 %)"
+on=(); off=()
+for i in 1 2 3; do
+	on+=("$(OPENBLAS_NUM_THREADS=1 bin/campaign launch --nodes 1 --tasks-per-node 2 -- $T $SHAPE --steps 40 --warmup-steps 10 --metrics-dir "$tmp/on" --rendezvous "$tmp/rdz" | sed -n 's/.*median step \([0-9.]*\) ms/\1/p')")
+	off+=("$(OPENBLAS_NUM_THREADS=1 bin/campaign launch --nodes 1 --tasks-per-node 2 -- $T $SHAPE --steps 40 --warmup-steps 10 --no-telemetry --rendezvous "$tmp/rdz" | sed -n 's/.*median step \([0-9.]*\) ms/\1/p')")
+done
+python3 -c "import sys,statistics; a=[float(x) for x in sys.argv[1:4]]; b=[float(x) for x in sys.argv[4:7]]
+print('on %.2f ms, off %.2f ms: overhead %+.2f %%' % (statistics.median(a), statistics.median(b), 100*(statistics.median(a)/statistics.median(b)-1)))" "${on[@]}" "${off[@]}"
+
 echo "== demo campaign, wall time from submit to analysis (local executor)"
 start=$(date +%s.%N)
 bin/campaign submit --wait --backend local --results "$tmp/res" campaigns/local-demo.yaml >/dev/null

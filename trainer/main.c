@@ -137,11 +137,30 @@ static int checkpoint_if_due(struct trainer *tr, long step, struct step_times *s
 	return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Rank 0's closing line: the median active step, with or without telemetry. */
+static void report_median(const struct trainer_opts *o, double *times, long n)
+{
+	if (o->rank != 0 || n == 0)
+		return;
+	qsort(times, (size_t)n, sizeof *times, cmp_double);
+	printf("done: %ld active steps, median step %.3f ms\n", n, times[n / 2]);
+}
+
 static int train(struct trainer *tr)
 {
 	const struct trainer_opts *o = tr->o;
 	struct mlp *m = tr->m;
 	int rows = (int)(o->batch / o->world);
+	double *times = calloc((size_t)o->steps, sizeof *times);
+	long ntimes = 0;
+	if (!times)
+		return TRAINER_EXIT_IO;
 	for (long step = 0; step < o->steps; step++) {
 		struct step_times st = { .step = step, .active = step >= o->warmup_steps, .samples = rows };
 		if (step == o->die_at_step && o->rank == o->die_rank) {
@@ -156,22 +175,30 @@ static int train(struct trainer *tr)
 		double sse = mlp_forward(m, b->x, b->t, rows, (double)o->batch);
 		m->grads[m->nparams] = (float)(sse / (double)o->batch); /* the loss rides with the gradients */
 		st.forward_ms = now_ms() - t1;
-		if (backward_and_sync(tr, rows, &st) < 0)
+		if (backward_and_sync(tr, rows, &st) < 0) {
+			free(times);
 			return TRAINER_EXIT_COMM;
+		}
 		double t4 = now_ms();
 		float clip, lr = options_lr(o, step, &clip);
 		st.loss = m->grads[m->nparams];
 		uint64_t sum = mlp_sgd(m, lr, (float)o->momentum, clip);
 		st.optimizer_ms = now_ms() - t4;
 		loader_release(tr->ld, step);
-		if (checkpoint_if_due(tr, step, &st) < 0)
+		if (checkpoint_if_due(tr, step, &st) < 0) {
+			free(times);
 			return TRAINER_EXIT_IO;
+		}
 		st.step_ms = now_ms() - t0;
+		if (st.active)
+			times[ntimes++] = st.step_ms;
 		st.gemm_ms = m->gemm_ms;
 		st.elementwise_ms = m->elementwise_ms;
 		st.checksum = o->telemetry ? sum : 0;
 		telemetry_step(tr->t, &st);
 	}
+	report_median(o, times, ntimes);
+	free(times);
 	return TRAINER_EXIT_OK;
 }
 
