@@ -77,10 +77,11 @@ bin/campaign-trainer: $(TRN_OBJ)
 # The GPU trainer: its own binary, built only where CUDA and NCCL exist. It
 # shares the loader, options and telemetry with the CPU trainer, and links
 # neither gloo nor OpenBLAS (GPU nodes may lack them).
-GPU_SHARED := $(B)/trainer/data.o $(B)/trainer/options.o $(B)/trainer/telemetry.o
+GPU_SHARED := $(B)/trainer/data.o $(B)/trainer/options.o $(B)/trainer/telemetry.o \
+              $(B)/trainer/checkpoint.o $(B)/trainer/bucket_plan.o
 NVCC_ARCH  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
               -gencode arch=compute_90,code=compute_90
-$(B)/trainer/gpu_trainer.o: trainer/gpu_trainer.cu trainer/gpu.h trainer/rng.h
+$(B)/trainer/gpu_trainer.o: trainer/gpu_trainer.cu trainer/gpu.h trainer/rng.h trainer/bucket_plan.h
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -std=c++17 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra -I$(CUDA_HOME)/include -c $< -o $@
 bin/campaign-trainer-gpu: $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o $(GPU_SHARED)

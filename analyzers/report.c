@@ -43,11 +43,11 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "spread_pct", jnum(s->spread_pct));
 	json_object_set_new(o, "global_batch", json_integer(s->global_batch));
 	json_object_set_new(o, "throughput_samples_per_s", jnum(s->throughput));
-	json_object_set_new(o, "shares_pct", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	json_object_set_new(o, "shares_pct", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"data_loading", jnum(s->data_pct), "compute", jnum(s->compute_pct), "forward", jnum(s->forward_pct),
 		"backward", jnum(s->backward_pct), "optimizer", jnum(s->optimizer_pct),
 		"communication", jnum(s->comm_pct), "communication_total", jnum(s->comm_total_pct),
-		"io", jnum(s->io_pct), "other", jnum(s->other_pct)));
+		"peer_wait", jnum(s->sync_wait_pct), "io", jnum(s->io_pct), "other", jnum(s->other_pct)));
 	json_object_set_new(o, "overlap_pct", jnum(s->overlap_pct));
 	json_object_set_new(o, "compute_split_pct", json_pack("{s:o, s:o}", "gemm", jnum(s->gemm_pct),
 		"elementwise", jnum(s->elementwise_pct)));
@@ -160,8 +160,9 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			    s->loss_first, s->loss_last);
 		if (s->comm_total_pct > 0)
 			strbuf_addf(md, "Communication: %.1f %% of step time in all-reduce, %.1f %% of it hidden behind "
-				    "compute (%.1f %% exposed); %.2f GB/s all-reduced.\n\n", s->comm_total_pct, s->overlap_pct,
-				    s->comm_pct, s->allreduce_gbps);
+				    "compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks; %.2f GB/s "
+				    "all-reduced.\n\n", s->comm_total_pct, s->overlap_pct, s->comm_pct, s->sync_wait_pct,
+				    s->allreduce_gbps);
 		if (s->gemm_pct + s->elementwise_pct > 0)
 			strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n", s->gemm_pct, s->elementwise_pct);
 	}
@@ -273,8 +274,10 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 		"- Throughput: global batch / median step time.\n"
 		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + "
 		"`optimizer_ms` (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when "
-		"absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder. Overlap = 1 - exposed / "
-		"total communication.\n"
+		"absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder. A collective ends for "
+		"every rank at once, so per step the smallest exposed communication over ranks (the last rank to "
+		"arrive) is counted as communication and each rank's excess over it as waiting for slower ranks "
+		"(peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time.\n"
 		"- Verdict: communication-bound when exposed communication > %.0f %% of step time, data-loader-bound "
 		"when data loading > %.0f %%, io-bound when I/O > %.0f %% (the largest excess relative to its threshold "
 		"wins); otherwise memory-bound when elementwise work outweighs GEMMs within compute, else compute-bound. "

@@ -20,12 +20,12 @@ static void *comm_thread(void *p)
 			pthread_cond_wait(&b->cv, &b->mu);
 		if (b->stop)
 			break;
-		int k = (int)(b->done % b->nb);
+		int k = (int)(b->done % b->plan.nb);
 		pthread_mutex_unlock(&b->mu);
 		double t0 = now_ms();
 		char err[256] = "";
-		size_t n = b->end[k] - b->begin[k];
-		int rc = cgloo_allreduce(b->g, b->m->grads + b->begin[k], n, b->algo, err, sizeof err);
+		size_t n = b->plan.end[k] - b->plan.begin[k];
+		int rc = cgloo_allreduce(b->g, b->m->grads + b->plan.begin[k], n, b->algo, err, sizeof err);
 		double t1 = now_ms();
 		pthread_mutex_lock(&b->mu);
 		b->comm_ms += t1 - t0;
@@ -44,7 +44,7 @@ static void *comm_thread(void *p)
 static void layer_done(void *ctx, int l)
 {
 	struct bucketer *b = ctx;
-	if (!b->closes[l])
+	if (!b->plan.closes[l])
 		return;
 	pthread_mutex_lock(&b->mu);
 	b->posted++;
@@ -59,26 +59,18 @@ int bucketer_start(struct bucketer *b, struct mlp *m, struct cgloo *g, int algo,
 	b->g = g;
 	b->algo = algo;
 	int L = m->nlayers;
-	b->begin = calloc((size_t)L, sizeof *b->begin);
-	b->end = calloc((size_t)L, sizeof *b->end);
-	b->bucket_of = calloc((size_t)L, sizeof *b->bucket_of);
-	b->closes = calloc((size_t)L, sizeof *b->closes);
-	if (!b->begin || !b->end || !b->bucket_of || !b->closes)
-		return -1;
-	double limit = bucket_mb * 1024 * 1024, size = 0;
-	b->end[0] = m->nparams + 1; /* the loss rides with the last layers */
-	for (int l = L - 1; l >= 0; l--) {
-		b->bucket_of[l] = b->nb;
-		size += (double)(mlp_layer_end(m, l) - mlp_layer_begin(m, l)) * sizeof(float);
-		if (size >= limit || l == 0) {
-			b->begin[b->nb] = mlp_layer_begin(m, l);
-			b->closes[l] = 1;
-			b->nb++;
-			if (l > 0)
-				b->end[b->nb] = mlp_layer_begin(m, l);
-			size = 0;
-		}
+	size_t *lb = calloc((size_t)L, sizeof *lb), *le = calloc((size_t)L, sizeof *le);
+	int rc = lb && le ? 0 : -1;
+	for (int l = 0; rc == 0 && l < L; l++) {
+		lb[l] = mlp_layer_begin(m, l);
+		le[l] = mlp_layer_end(m, l);
 	}
+	if (rc == 0)
+		rc = bucket_plan_make(&b->plan, L, lb, le, m->nparams, bucket_mb * 1024 * 1024);
+	free(lb);
+	free(le);
+	if (rc < 0)
+		return -1;
 	pthread_mutex_init(&b->mu, NULL);
 	pthread_cond_init(&b->cv, NULL);
 	if (pthread_create(&b->th, NULL, comm_thread, b) != 0)
@@ -117,10 +109,7 @@ void bucketer_stop(struct bucketer *b)
 	pthread_join(b->th, NULL);
 	pthread_mutex_destroy(&b->mu);
 	pthread_cond_destroy(&b->cv);
-	free(b->begin);
-	free(b->end);
-	free(b->bucket_of);
-	free(b->closes);
+	bucket_plan_free(&b->plan);
 	if (b->m)
 		b->m->layer_done = NULL;
 }

@@ -6,6 +6,7 @@
 #ifndef TRAINER_BUCKET_H
 #define TRAINER_BUCKET_H
 
+#include "bucket_plan.h"
 #include "comm.h"
 #include "model.h"
 
@@ -15,10 +16,7 @@ struct bucketer {
 	struct mlp *m;
 	struct cgloo *g;
 	int algo;
-	int nb;
-	size_t *begin, *end;  /* flat ranges; bucket 0 holds the last layers and the loss */
-	int *bucket_of;       /* layer -> bucket */
-	int *closes;          /* layer -> 1 when it is the lowest layer of its bucket */
+	struct bucket_plan plan;
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;

@@ -13,9 +13,11 @@
 struct gpu_model;
 
 struct gpu_step {
-	double h2d_ms, forward_ms, backward_ms, comm_ms, optimizer_ms;
+	double h2d_ms, forward_ms, backward_ms, comm_ms, comm_exposed_ms, optimizer_ms;
 	double loss, bytes;
 };
+
+enum gpu_ddp { GPU_DDP_SYNC, GPU_DDP_BUCKETED, GPU_DDP_PER_PARAM };
 
 /* 0 when a usable GPU exists for local_rank (and selects it); else -1 with
  * the reason in why. */
@@ -23,10 +25,14 @@ int gpu_probe(int local_rank, char *why, size_t n);
 int gpu_nccl_unique_id(unsigned char id[GPU_NCCL_ID_BYTES], char *err, size_t n);
 struct gpu_model *gpu_model_new(int in, int hidden, int depth, int out, int rows, uint64_t seed,
 				char *err, size_t n);
+/* Knobs: elementwise passes per activation; bucketed DDP bucket size. */
+int gpu_model_configure(struct gpu_model *m, int elementwise, double bucket_mb, char *err, size_t n);
+/* Copies parameters and momentum to the host (checkpoints). */
+int gpu_model_state(struct gpu_model *m, float *params, float *momentum);
 int gpu_model_connect(struct gpu_model *m, const unsigned char id[GPU_NCCL_ID_BYTES], int rank, int world,
 		      char *err, size_t n);
 int gpu_train_step(struct gpu_model *m, const float *x, const float *t, float lr, float momentum, float clip,
-		   double scale, int per_param, struct gpu_step *out, char *err, size_t n);
+		   double scale, enum gpu_ddp ddp, struct gpu_step *out, char *err, size_t n);
 uint64_t gpu_model_checksum(struct gpu_model *m);
 size_t gpu_model_params(const struct gpu_model *m);
 void gpu_model_free(struct gpu_model *m);

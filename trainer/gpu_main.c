@@ -1,6 +1,7 @@
 /* campaign-trainer-gpu: the reference workload on GPUs (CUDA, cuBLAS, NCCL).
  * Same command line, data and telemetry as campaign-trainer; without a
  * usable GPU it exits with status 69 and a one-line reason. */
+#include "checkpoint.h"
 #include "data.h"
 #include "gpu.h"
 #include "options.h"
@@ -59,6 +60,27 @@ static int exchange_id(const struct trainer_opts *o, unsigned char id[GPU_NCCL_I
 	return -1;
 }
 
+/* Checkpoints: parameters and momentum come to the host, then the same
+ * writer as the CPU trainer (temp file, fsync, rename). */
+static int write_checkpoint(const struct trainer_opts *o, struct gpu_model *m, long step)
+{
+	size_t n = gpu_model_params(m);
+	float *p = malloc(n * sizeof *p), *v = malloc(n * sizeof *v);
+	char dir[4096];
+	const char *jd = getenv("CAMPAIGN_JOB_DIR");
+	snprintf(dir, sizeof dir, "%s", o->checkpoint_dir ? o->checkpoint_dir : "");
+	if (!o->checkpoint_dir)
+		snprintf(dir, sizeof dir, "%s/checkpoints", jd ? jd : ".");
+	int rc = p && v && gpu_model_state(m, p, v) == 0 ? 0 : -1;
+	if (rc == 0)
+		rc = checkpoint_write(dir, o->rank, step, p, v, n, (size_t)(o->checkpoint_extra_mb * 1024 * 1024));
+	if (rc < 0)
+		fprintf(stderr, "campaign-trainer-gpu: rank %d: cannot write a checkpoint in %s: %s\n", o->rank, dir, strerror(errno));
+	free(p);
+	free(v);
+	return rc;
+}
+
 static int train(const struct trainer_opts *o, struct gpu_model *m, struct loader *ld, struct telemetry *t)
 {
 	char err[512];
@@ -69,8 +91,8 @@ static int train(const struct trainer_opts *o, struct gpu_model *m, struct loade
 		double t0 = now_ms();
 		const struct batch *b = loader_get(ld, step, &st.data_wait_ms);
 		float clip, lr = options_lr(o, step, &clip);
-		if (gpu_train_step(m, b->x, b->t, lr, (float)o->momentum, clip, (double)o->batch,
-				   o->ddp == DDP_PER_PARAM, &gs, err, sizeof err) < 0) {
+		enum gpu_ddp ddp = o->ddp == DDP_PER_PARAM ? GPU_DDP_PER_PARAM : o->ddp == DDP_BUCKETED ? GPU_DDP_BUCKETED : GPU_DDP_SYNC;
+		if (gpu_train_step(m, b->x, b->t, lr, (float)o->momentum, clip, (double)o->batch, ddp, &gs, err, sizeof err) < 0) {
 			fprintf(stderr, "campaign-trainer-gpu: rank %d: step %ld: %s\n", o->rank, step, err);
 			return TRAINER_EXIT_COMM;
 		}
@@ -78,9 +100,17 @@ static int train(const struct trainer_opts *o, struct gpu_model *m, struct loade
 		st.forward_ms = gs.forward_ms + gs.h2d_ms;
 		st.backward_ms = gs.backward_ms;
 		st.comm_ms = gs.comm_ms;
+		st.comm_exposed_ms = gs.comm_exposed_ms;
+		st.overlap = gs.comm_ms > 0 && gs.comm_exposed_ms < gs.comm_ms ? 1.0 - gs.comm_exposed_ms / gs.comm_ms : 0;
 		st.optimizer_ms = gs.optimizer_ms;
 		st.loss = gs.loss;
 		st.bytes_allreduced = gs.bytes;
+		if (o->checkpoint_every > 0 && (step + 1) % o->checkpoint_every == 0) {
+			double c0 = now_ms();
+			if (write_checkpoint(o, m, step) < 0)
+				return TRAINER_EXIT_IO;
+			st.io_ms = now_ms() - c0;
+		}
 		st.step_ms = now_ms() - t0;
 		st.checksum = gpu_model_checksum(m);
 		telemetry_step(t, &st);
@@ -108,7 +138,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "campaign-trainer-gpu: %s\n", why);
 		return TRAINER_EXIT_IO;
 	}
-	if (o.world > 1 && (exchange_id(&o, id) < 0 || gpu_model_connect(m, id, o.rank, o.world, why, sizeof why) < 0)) {
+	if (gpu_model_configure(m, o.elementwise, o.bucket_mb, why, sizeof why) < 0 ||
+	    (o.world > 1 && (exchange_id(&o, id) < 0 || gpu_model_connect(m, id, o.rank, o.world, why, sizeof why) < 0))) {
 		fprintf(stderr, "campaign-trainer-gpu: rank %d: %s\n", o.rank, why);
 		gpu_model_free(m);
 		return TRAINER_EXIT_COMM;

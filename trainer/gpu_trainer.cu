@@ -11,6 +11,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 extern "C" {
+#include "bucket_plan.h"
 #include "gpu.h"
 #include "rng.h"
 }
@@ -30,6 +31,11 @@ struct gpu_model {
 	int world;
 	cudaEvent_t ev[6];
 	std::vector<float> host; // for checksums
+	int elementwise;         // memory-bound knob
+	cudaStream_t comm_stream; // bucketed DDP
+	cudaEvent_t layer_ev, comm_start, comm_end;
+	struct bucket_plan plan;
+	int comm_started;
 };
 
 #define CU(call, what)                                                                            \
@@ -68,6 +74,13 @@ __global__ void k_relu(float *z, size_t len)
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < len && z[i] < 0)
 		z[i] = 0;
+}
+
+__global__ void k_scale(float *x, size_t len, float unit)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (i < len)
+		x[i] *= unit;
 }
 
 __global__ void k_relu_back(float *dx, const float *h, size_t len)
@@ -165,6 +178,10 @@ static int alloc_model(gpu_model *m, char *err, size_t n)
 	CU(cudaStreamCreate(&m->stream), "cudaStreamCreate");
 	for (auto &e : m->ev)
 		CU(cudaEventCreate(&e), "cudaEventCreate");
+	CU(cudaStreamCreate(&m->comm_stream), "cudaStreamCreate");
+	CU(cudaEventCreateWithFlags(&m->layer_ev, cudaEventDisableTiming), "cudaEventCreate");
+	CU(cudaEventCreate(&m->comm_start), "cudaEventCreate");
+	CU(cudaEventCreate(&m->comm_end), "cudaEventCreate");
 	CB(cublasCreate(&m->blas), "cublasCreate");
 	CB(cublasSetStream(m->blas, m->stream), "cublasSetStream");
 	return 0;
@@ -174,6 +191,7 @@ extern "C" struct gpu_model *gpu_model_new(int in, int hidden, int depth, int ou
 					   char *err, size_t n)
 {
 	gpu_model *m = new gpu_model();
+	std::memset(&m->plan, 0, sizeof m->plan);
 	m->nlayers = depth;
 	m->rows = rows;
 	m->dims.assign(depth + 1, hidden);
@@ -232,8 +250,11 @@ static int forward(gpu_model *m, const float *t, double scale, char *err, size_t
 		k_bias_rows<<<blocks(len), 256, 0, m->stream>>>(m->act[l + 1], m->b[l], m->rows, out);
 		CB(cublasSgemm(m->blas, CUBLAS_OP_T, CUBLAS_OP_N, out, m->rows, in, &one, m->W[l], in, m->act[l], in,
 			       &one, m->act[l + 1], out), "forward sgemm");
-		if (l + 1 < m->nlayers)
+		if (l + 1 < m->nlayers) {
 			k_relu<<<blocks(len), 256, 0, m->stream>>>(m->act[l + 1], len);
+			for (int p = 0; p < m->elementwise; p++)
+				k_scale<<<blocks(len), 256, 0, m->stream>>>(m->act[l + 1], len, 1.0f);
+		}
 	}
 	int out = m->dims[m->nlayers];
 	size_t len = (size_t)m->rows * out;
@@ -244,7 +265,29 @@ static int forward(gpu_model *m, const float *t, double scale, char *err, size_t
 	return 0;
 }
 
-static int backward(gpu_model *m, char *err, size_t n)
+/* Bucketed DDP: once backward has produced a bucket's gradients, the
+ * communication stream waits for them and all-reduces the bucket while the
+ * compute stream goes on with the layers below. */
+static int post_bucket(gpu_model *m, int l, char *err, size_t n)
+{
+	if (!m->plan.closes || !m->plan.closes[l])
+		return 0;
+	int k = 0;
+	for (int j = m->nlayers - 1; j > l; j--)
+		k += m->plan.closes[j];
+	CU(cudaEventRecord(m->layer_ev, m->stream), "event");
+	CU(cudaStreamWaitEvent(m->comm_stream, m->layer_ev, 0), "stream wait");
+	if (!m->comm_started) {
+		CU(cudaEventRecord(m->comm_start, m->comm_stream), "event");
+		m->comm_started = 1;
+	}
+	size_t len = m->plan.end[k] - m->plan.begin[k];
+	NC(ncclAllReduce(m->grads + m->plan.begin[k], m->grads + m->plan.begin[k], len, ncclFloat, ncclSum, m->comm,
+			 m->comm_stream), "ncclAllReduce (bucket)");
+	return 0;
+}
+
+static int backward(gpu_model *m, int bucketed, char *err, size_t n)
 {
 	const float one = 1.0f, zero = 0.0f;
 	for (int l = m->nlayers - 1; l >= 0; l--) {
@@ -253,12 +296,16 @@ static int backward(gpu_model *m, char *err, size_t n)
 			       out, &zero, m->dW[l], in), "dW sgemm");
 		CB(cublasSgemv(m->blas, CUBLAS_OP_N, out, m->rows, &one, m->dact[l + 1], out, m->ones, 1, &zero,
 			       m->db[l], 1), "db sgemv");
+		if (bucketed && post_bucket(m, l, err, n) < 0)
+			return -1;
 		if (l == 0)
 			break;
 		CB(cublasSgemm(m->blas, CUBLAS_OP_N, CUBLAS_OP_N, in, m->rows, out, &one, m->W[l], in, m->dact[l + 1],
 			       out, &zero, m->dact[l], in), "dX sgemm");
 		size_t len = (size_t)m->rows * in;
 		k_relu_back<<<blocks(len), 256, 0, m->stream>>>(m->dact[l], m->act[l], len);
+		for (int p = 0; p < m->elementwise; p++)
+			k_scale<<<blocks(len), 256, 0, m->stream>>>(m->dact[l], len, 1.0f);
 	}
 	return 0;
 }
@@ -285,27 +332,56 @@ static int sync_grads(gpu_model *m, int per_param, double *bytes, char *err, siz
 	return 0;
 }
 
+extern "C" int gpu_model_configure(struct gpu_model *m, int elementwise, double bucket_mb, char *err, size_t n)
+{
+	m->elementwise = elementwise;
+	std::vector<size_t> lb(m->nlayers), le(m->nlayers);
+	for (int l = 0; l < m->nlayers; l++) {
+		lb[l] = (size_t)(m->W[l] - m->params);
+		le[l] = (size_t)(m->b[l] - m->params) + m->dims[l + 1];
+	}
+	if (bucket_plan_make(&m->plan, m->nlayers, lb.data(), le.data(), m->nparams, bucket_mb * 1024 * 1024) < 0) {
+		std::snprintf(err, n, "out of memory for the bucket plan");
+		return -1;
+	}
+	return 0;
+}
+
+extern "C" int gpu_model_state(struct gpu_model *m, float *params, float *momentum)
+{
+	if (cudaMemcpy(params, m->params, m->nparams * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess ||
+	    cudaMemcpy(momentum, m->velocity, m->nparams * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess)
+		return -1;
+	return 0;
+}
+
 extern "C" int gpu_train_step(struct gpu_model *m, const float *x, const float *t, float lr, float momentum,
-			      float clip, double scale, int per_param, struct gpu_step *o, char *err, size_t n)
+			      float clip, double scale, enum gpu_ddp ddp, struct gpu_step *o, char *err, size_t n)
 {
 	int out = m->dims[m->nlayers];
-	float *tdev = m->target;
+	int bucketed = ddp == GPU_DDP_BUCKETED && m->world > 1;
+	m->comm_started = 0;
 	CU(cudaEventRecord(m->ev[0], m->stream), "event");
 	CU(cudaMemcpyAsync(m->act[0], x, (size_t)m->rows * m->dims[0] * sizeof(float), cudaMemcpyHostToDevice, m->stream), "H2D");
-	CU(cudaMemcpyAsync(tdev, t, (size_t)m->rows * out * sizeof(float), cudaMemcpyHostToDevice, m->stream), "H2D");
+	CU(cudaMemcpyAsync(m->target, t, (size_t)m->rows * out * sizeof(float), cudaMemcpyHostToDevice, m->stream), "H2D");
 	CU(cudaEventRecord(m->ev[1], m->stream), "event");
 	nvtxRangePushA("forward_pass");
-	int rc = forward(m, tdev, scale, err, n);
+	int rc = forward(m, m->target, scale, err, n);
 	nvtxRangePop();
 	CU(cudaEventRecord(m->ev[2], m->stream), "event");
 	nvtxRangePushA("backward_pass");
 	if (rc == 0)
-		rc = backward(m, err, n);
+		rc = backward(m, bucketed, err, n);
 	nvtxRangePop();
 	CU(cudaEventRecord(m->ev[3], m->stream), "event");
 	nvtxRangePushA("gradient_sync");
-	if (rc == 0)
-		rc = sync_grads(m, per_param, &o->bytes, err, n);
+	if (rc == 0 && bucketed) {
+		CU(cudaEventRecord(m->comm_end, m->comm_stream), "event");
+		CU(cudaStreamWaitEvent(m->stream, m->comm_end, 0), "stream wait");
+		o->bytes = (double)(m->nparams + 1) * sizeof(float);
+	} else if (rc == 0) {
+		rc = sync_grads(m, ddp == GPU_DDP_PER_PARAM, &o->bytes, err, n);
+	}
 	nvtxRangePop();
 	CU(cudaEventRecord(m->ev[4], m->stream), "event");
 	nvtxRangePushA("optimizer_step");
@@ -331,7 +407,13 @@ extern "C" int gpu_train_step(struct gpu_model *m, const float *x, const float *
 	o->h2d_ms = ms[0];
 	o->forward_ms = ms[1];
 	o->backward_ms = ms[2];
+	o->comm_exposed_ms = ms[3]; /* what the compute stream waited for communication */
 	o->comm_ms = ms[3];
+	if (bucketed && m->comm_started) {
+		float total = 0;
+		CU(cudaEventElapsedTime(&total, m->comm_start, m->comm_end), "event time");
+		o->comm_ms = total;
+	}
 	o->optimizer_ms = ms[4];
 	o->loss = loss;
 	return 0;
@@ -368,5 +450,6 @@ extern "C" void gpu_model_free(struct gpu_model *m)
 	cudaFree(m->sse);
 	if (m->blas)
 		cublasDestroy(m->blas);
+	bucket_plan_free(&m->plan);
 	delete m;
 }
