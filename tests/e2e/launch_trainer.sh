@@ -61,3 +61,15 @@ for w in 1 2 3 5; do
 	done
 done
 check trainer_loader_never_stalls [ "$hung" -eq 0 ]
+# Every gloo algorithm and DDP mode trains the same model (to rounding).
+for algo in ring bcube halving-doubling; do
+	for ddp in sync bucketed per-param; do
+		"$CAMPAIGN" launch --nodes 1 --tasks-per-node 2 -- "$T" --steps 12 --batch 16 --hidden 64 --depth 4 --bucket-mb 0.01 \
+			--gloo-algo $algo --ddp $ddp --metrics-dir "algo-$algo-$ddp" --rendezvous "$SCRATCH/rdzv" >/dev/null || echo "$algo $ddp failed"
+	done
+done >algos.txt 2>&1
+check gloo_algorithms_and_modes_run [ ! -s algos.txt ]
+check gloo_algorithms_same_loss python3 -c '
+import json, glob, sys
+curves = [[json.loads(l)["loss"] for l in open(f) if "\"step\"" in l] for f in sorted(glob.glob("algo-*/rank_0.jsonl"))]
+sys.exit(0 if len(curves) == 9 and all(abs(a - b) < 1e-5 for c in curves for a, b in zip(curves[0], c)) else 1)'
