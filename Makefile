@@ -10,10 +10,10 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-dev \
                 libpcre2-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
-                libslurm-dev clang python3
-PKGS      := yaml-0.1 sqlite3 jansson
+                libslurm-dev libssl-dev clang python3 bsdutils
+PKGS      := yaml-0.1 sqlite3 jansson libgit2 libcrypto
 WARN      := -Wall -Wextra -Werror
-CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread $(CFLAGS)
+CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread -I$(B) $(CFLAGS)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 BLAS_CFLAGS = $(shell pkg-config --cflags openblas 2>/dev/null)
@@ -48,6 +48,11 @@ deps:
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	else echo "make deps: all Debian packages present"; fi
+
+$(B)/versions.h: orchestrator/versions.sh
+	@mkdir -p $(B)
+	@CC=$(CC) orchestrator/versions.sh $(CUDA_HOME) >$@.tmp && mv $@.tmp $@
+$(B)/orchestrator/provenance.o: $(B)/versions.h
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -91,7 +96,7 @@ bin/campaign-trainer-gpu: $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o $(G
 
 # Unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-$(B)/asan/%: tests/unit/%.c $(ORCH_SRC) $(ANA_SRC) tests/unit/harness.h
+$(B)/asan/%: tests/unit/%.c $(ORCH_SRC) $(ANA_SRC) tests/unit/harness.h $(B)/versions.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -Iorchestrator -Ianalyzers -o $@ $< $(ORCH_SRC) $(ANA_SRC) $(PKG_LIBS) -lslurm -lm
 

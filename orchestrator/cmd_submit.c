@@ -5,10 +5,14 @@
 #include "campaign.h"
 #include "cmd.h"
 #include "err.h"
+#include "provenance.h"
 #include "statusview.h"
 #include "watch.h"
 
+#include "fsio.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int plan_all(struct run *r)
@@ -37,11 +41,31 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	}
 	if (*why)
 		fprintf(stderr, "campaign submit: %s\n", why);
-	struct run *r;
+	struct provenance prov;
+	char *bin = fsio_self_dir();
+	provenance_collect(a->pos[0], bin, cmd_results_root(a), &prov);
+	free(bin);
+	char *dirty = provenance_dirty_list(&prov);
+	if (dirty && args_has(a, 'c')) {
+		fprintf(stderr, "campaign submit: --require-clean: the working tree is not clean: %s\n"
+			"Commit or stash these changes (or drop --require-clean); nothing was submitted.\n", dirty);
+		free(dirty);
+		provenance_free(&prov);
+		campaign_free(&c);
+		return EXIT_USAGE;
+	}
+	free(dirty);
+	struct run *r = NULL;
 	rc = run_create(&c, cmd_results_root(a), be->name, &r);
 	campaign_free(&c);
-	if (rc < 0)
+	if (rc == 0 && (rc = provenance_write(r, &prov)) < 0)
+		fprintf(stderr, "campaign submit: warning: provenance incomplete: %s\n", err_last());
+	if (prov.not_git)
+		fprintf(stderr, "campaign submit: %s\n", prov.not_git);
+	provenance_free(&prov);
+	if (rc < 0 && !r)
 		return cmd_fail(self, rc);
+	rc = 0;
 	printf("run %s\n%s\n", r->id, r->dir);
 	fflush(stdout);
 	/* --no-aggregation-job concerns the scheduler's aggregation job only: the
@@ -77,11 +101,12 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 
 const struct cmd_entry cmd_submit_entry = {
 	.name = "submit",
-	.usage = "[--wait] [--backend auto|local|slurm] [--no-aggregation-job] [--results DIR] FILE",
+	.usage = "[--wait] [--backend auto|local|slurm] [--require-clean] [--no-aggregation-job] [--results DIR] FILE",
 	.summary = "validate, render and submit every scenario of a campaign",
 	.opts = (const struct optdef[]){
 		{ 'w', "wait", NULL, "return when the run is finished and analysed (exit 1 if a job failed)" },
 		{ 'b', "backend", "NAME", "auto (default), local or slurm" },
+		{ 'c', "require-clean", NULL, "refuse to submit from a work tree with uncommitted or untracked files" },
 		{ 'n', "no-aggregation-job", NULL, "slurm: submit no aggregation job (status/watch/aggregate analyse instead)" },
 		{ 'R', "results", "DIR", "results root (default ./results)" },
 		{ 0 } },

@@ -142,6 +142,17 @@ void run_row_free(struct run_row *r)
 	memset(r, 0, sizeof *r);
 }
 
+int store_run_set_sha256(struct store *st, const char *sha)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET campaign_sha256 = ?", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	bind_str(s, 1, sha);
+	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update run");
+	sqlite3_finalize(s);
+	return rc;
+}
+
 int store_run_set_aggregate_job(struct store *st, const char *job_id)
 {
 	sqlite3_stmt *s;

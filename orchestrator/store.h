@@ -39,6 +39,7 @@ int store_run_create(struct store *st, const struct run_row *r);
 int store_run_get(struct store *st, struct run_row *out);
 int store_run_set_aggregated(struct store *st, double at);
 int store_run_set_aggregate_job(struct store *st, const char *job_id);
+int store_run_set_sha256(struct store *st, const char *sha);
 void run_row_free(struct run_row *r);
 
 /* Records the intent to submit (state PLANNED); returns the attempt number. */

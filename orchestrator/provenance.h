@@ -1,0 +1,43 @@
+/* provenance: what code and which machine a run came from, recorded at
+ * submit time with libgit2: for the workload's repository (the one holding
+ * the campaign file) and campaign's own, the commit, branch, describe,
+ * remotes, author, dirty files and the uncommitted diff as a patch that
+ * rebuilds the exact tree; plus hashes, host and library versions. */
+#ifndef CAMPAIGN_PROVENANCE_H
+#define CAMPAIGN_PROVENANCE_H
+
+#include "run.h"
+#include "words.h"
+
+#include <jansson.h>
+
+struct repo_info {
+	char *role;        /* "workload" or "campaign" */
+	char *name;        /* basename of the work tree: the patch's file name */
+	char *workdir, *commit, *branch, *describe, *commit_time, *author;
+	struct argv remotes;   /* "name url" */
+	struct argv modified, untracked;
+	int dirty;
+	char *patch;           /* the uncommitted diff (untracked files included) */
+	size_t patch_len;
+	char *note;            /* e.g. why untracked contents were left out */
+};
+
+struct provenance {
+	char *campaign_file; /* absolute path of the file as submitted */
+	int nrepos;
+	struct repo_info repo[2];
+	char *not_git;     /* set when the workload is not in a git repository */
+};
+
+/* Looks at the repository holding campaign_file and the one holding bin_dir;
+ * results_root (where runs are written) is left out of both. */
+int provenance_collect(const char *campaign_file, const char *bin_dir, const char *results_root, struct provenance *p);
+/* Writes provenance.json and provenance/<repo>.patch into the run, and the
+ * provenance of every job into its job_metadata.json and job_metadata.txt. */
+int provenance_write(struct run *r, const struct provenance *p);
+/* "path, path, ..." of what makes the repositories dirty (NULL when clean). */
+char *provenance_dirty_list(const struct provenance *p);
+void provenance_free(struct provenance *p);
+
+#endif

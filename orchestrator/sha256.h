@@ -1,0 +1,13 @@
+/* sha256: SHA-256 of buffers and files (OpenSSL's EVP), as lowercase hex. */
+#ifndef CAMPAIGN_SHA256_H
+#define CAMPAIGN_SHA256_H
+
+#include <stddef.h>
+
+#define SHA256_HEX 65
+
+void sha256_hex(const void *data, size_t len, char out[SHA256_HEX]);
+/* 0, or a negative code with err set. */
+int sha256_file(const char *path, char out[SHA256_HEX]);
+
+#endif
