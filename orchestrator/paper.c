@@ -1,0 +1,576 @@
+#include "paper.h"
+
+#include "../analyzers/metrics.h"
+#include "err.h"
+#include "fsio.h"
+#include "quote.h"
+#include "sha256.h"
+#include "strbuf.h"
+#include "words.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct paper {
+	struct run *r;
+	const char *out;
+	json_t *summary, *prov;
+	long epoch;
+	struct argv timelines; /* scenarios in timeline.dat, in block order */
+	int scaling_rows;
+};
+
+static int put(struct paper *p, const char *rel, const struct strbuf *sb, int mode)
+{
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s", p->out, rel);
+	char *slash = strrchr(path.buf, '/');
+	*slash = '\0';
+	int rc = fsio_mkdir_p(path.buf, 0755);
+	*slash = '/';
+	if (rc == 0)
+		rc = fsio_write_atomic(path.buf, sb->buf ? sb->buf : "", sb->len, mode);
+	strbuf_free(&path);
+	return rc;
+}
+
+static int copy_in(struct paper *p, const char *from_rel, const char *to_rel)
+{
+	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT;
+	strbuf_addf(&src, "%s/%s", p->r->dir, from_rel);
+	strbuf_addf(&dst, "%s/%s", p->out, to_rel);
+	char *slash = strrchr(dst.buf, '/');
+	*slash = '\0';
+	int rc = fsio_mkdir_p(dst.buf, 0755);
+	*slash = '/';
+	if (rc == 0)
+		rc = fsio_copy(src.buf, dst.buf);
+	strbuf_free(&src);
+	strbuf_free(&dst);
+	return rc;
+}
+
+static double num(json_t *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", path);
+	json_t *v = o;
+	for (char *save = NULL, *t = strtok_r(buf, ".", &save); t && v; t = strtok_r(NULL, ".", &save))
+		v = json_object_get(v, t);
+	return json_number_value(v);
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+/* ---- data and figures ------------------------------------------------- */
+
+static int data_files(struct paper *p)
+{
+	struct strbuf sc = STRBUF_INIT, br = STRBUF_INIT, tl = STRBUF_INIT;
+	size_t i;
+	json_t *s;
+	strbuf_adds(&sc, "# scenario nodes ranks throughput_samples_per_s speedup efficiency ideal_speedup\n");
+	strbuf_adds(&br, "# scenario data_loading compute communication peer_wait io other (percent of step time)\n");
+	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
+	int block = 0;
+	json_array_foreach(json_object_get(p->summary, "scenarios"), i, s) {
+		if (!json_is_true(json_object_get(s, "analysed")))
+			continue;
+		if (json_is_number(json_object_get(s, "speedup")) && ++p->scaling_rows)
+			strbuf_addf(&sc, "%s %d %d %.3f %.4f %.4f %.4f\n", str(s, "name"), (int)num(s, "nodes"), (int)num(s, "ranks"),
+				    num(s, "throughput_samples_per_s"), num(s, "speedup"), num(s, "efficiency"),
+				    num(s, "efficiency") > 0 ? num(s, "speedup") / num(s, "efficiency") : 0);
+		strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f %.3f\n", str(s, "name"), num(s, "shares_pct.data_loading"),
+			    num(s, "shares_pct.compute"), num(s, "shares_pct.communication"), num(s, "shares_pct.peer_wait"),
+			    num(s, "shares_pct.io"), num(s, "shares_pct.other"));
+		struct strbuf f = STRBUF_INIT;
+		struct rank_metrics m;
+		strbuf_addf(&f, "%s/%s/metrics/rank_0.jsonl", p->r->dir, str(s, "name"));
+		if (metrics_load_file(f.buf, &m) == 0) {
+			strbuf_addf(&tl, "%s# %s\n", block++ ? "\n\n" : "", str(s, "name"));
+			argv_push(&p->timelines, str(s, "name"));
+			for (size_t k = 0; k < m.n; k++)
+				strbuf_addf(&tl, "%ld %.4f %s\n", m.steps[k].step, m.steps[k].step_ms, m.steps[k].active ? "active" : "warmup");
+			rank_metrics_free(&m);
+		}
+		strbuf_free(&f);
+	}
+	int rc = put(p, "figures/data/scaling.dat", &sc, 0644);
+	if (rc == 0)
+		rc = put(p, "figures/data/breakdown.dat", &br, 0644);
+	if (rc == 0)
+		rc = put(p, "figures/data/timeline.dat", &tl, 0644);
+	strbuf_free(&sc);
+	strbuf_free(&br);
+	strbuf_free(&tl);
+	return rc;
+}
+
+static const char gp_head[] =
+	"# Drawn by `campaign paper`; edit the style here and run `gnuplot %s.gp` in figures/.\n"
+	"set encoding utf8\nset datafile commentschars '#'\nset grid ytics lc rgb '#dddddd'\nset key top left\n";
+
+static const char gp_outputs[] =
+	"set terminal pdfcairo size 5in,3in font 'sans,9'\nset output '%s.pdf'\nreplot\n"
+	"set terminal svg size 750,450 font 'sans,11' background rgb 'white'\nset output '%s.svg'\nreplot\n"
+	"set terminal pngcairo size 1000,600 font 'sans,11'\nset output '%s.png'\nreplot\n";
+
+static void gp_script(struct strbuf *sb, const char *name, const char *body)
+{
+	strbuf_addf(sb, gp_head, name);
+	strbuf_adds(sb, "set terminal unknown\n");
+	strbuf_adds(sb, body);
+	strbuf_addf(sb, gp_outputs, name, name, name);
+}
+
+static int figure_scripts(struct paper *p)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT, body = STRBUF_INIT;
+	gp_script(&a, "scaling", p->scaling_rows ?
+		  "set title 'Speedup against the baseline'\nset xlabel 'ranks'\nset ylabel 'speedup'\n"
+		  "set logscale x 2\nset yrange [0:*]\nset offsets graph 0.08, graph 0.08, graph 0.12, 0\n"
+		  "set key outside bottom center horizontal\n"
+		  "plot 'data/scaling.dat' using 3:5 with linespoints pt 7 lw 2 title 'measured', \\\n"
+		  "     '' using 3:5:1 with labels offset 0,1 font 'sans,8' notitle, \\\n"
+		  "     '' using 3:7 with linespoints dt 2 pt 6 title 'ideal (linear in ranks)'\n" :
+		  "set title 'Speedup against the baseline: no analysed scenario'\nunset key\nplot [0:1] [0:1] 1/0\n");
+	gp_script(&b, "breakdown", p->timelines.n ?
+		  "set title 'Where step time goes'\nset ylabel 'percent of step time'\nset yrange [0:100]\n"
+		  "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+		  "set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n"
+		  "plot 'data/breakdown.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'compute', \\\n"
+		  "     '' using 4 title 'communication', '' using 5 title 'peer wait', '' using 6 title 'I/O', \\\n"
+		  "     '' using 7 title 'other'\n" :
+		  "set title 'Where step time goes: no analysed scenario'\nunset key\nplot [0:1] [0:1] 1/0\n");
+	strbuf_adds(&body, "set title 'Step time per step (rank 0)'\nset xlabel 'step'\nset ylabel 'step time (ms)'\n"
+			   "set key outside right\nset yrange [0:*]\n");
+	for (size_t i = 0; i < p->timelines.n; i++)
+		strbuf_addf(&body, "%s'data/timeline.dat' index %zu using 1:2 with lines title '%s'%s", i ? "     " : "plot ",
+			    i, p->timelines.v[i], i + 1 < p->timelines.n ? ", \\\n" : "\n");
+	if (!p->timelines.n)
+		strbuf_adds(&body, "unset key\nplot [0:1] [0:1] 1/0\n");
+	gp_script(&c, "timeline", body.buf);
+	int rc = put(p, "figures/scaling.gp", &a, 0644);
+	if (rc == 0)
+		rc = put(p, "figures/breakdown.gp", &b, 0644);
+	if (rc == 0)
+		rc = put(p, "figures/timeline.gp", &c, 0644);
+	strbuf_free(&a);
+	strbuf_free(&b);
+	strbuf_free(&c);
+	strbuf_free(&body);
+	return rc;
+}
+
+/* Cairo 1.16 writes the wall clock into /CreationDate (it ignores
+ * SOURCE_DATE_EPOCH): put the epoch's date there, same length. */
+static int pin_pdf_date(const char *path, long epoch)
+{
+	char *data;
+	size_t len;
+	int rc = fsio_read(path, 1u << 30, &data, &len);
+	if (rc < 0)
+		return rc;
+	char date[32];
+	time_t t = (time_t)epoch;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%Y%m%d%H%M%S", &tm);
+	const char key[] = "/CreationDate (D:";
+	for (char *q = memmem(data, len, key, sizeof key - 1); q;
+	     q = memmem(q + 1, len - (size_t)(q + 1 - data), key, sizeof key - 1)) {
+		char *d = q + sizeof key - 1;
+		if ((size_t)(d - data) + 15 <= len && d[14] == 'Z')
+			memcpy(d, date, 14);
+	}
+	rc = fsio_write_atomic(path, data, len, 0644);
+	free(data);
+	return rc;
+}
+
+static int run_gnuplot(struct paper *p, const char *name)
+{
+	struct strbuf dir = STRBUF_INIT, pdf = STRBUF_INIT, script = STRBUF_INIT;
+	char epoch[32], logpath[] = "/tmp/campaign-gnuplot-XXXXXX";
+	int fd = mkstemp(logpath);
+	snprintf(epoch, sizeof epoch, "%ld", p->epoch);
+	strbuf_addf(&dir, "%s/figures", p->out);
+	strbuf_addf(&script, "%s.gp", name);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (chdir(dir.buf) < 0)
+			_exit(126);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		setenv("SOURCE_DATE_EPOCH", epoch, 1);
+		setenv("LC_ALL", "C", 1);
+		setenv("TZ", "UTC", 1);
+		execlp("gnuplot", "gnuplot", script.buf, (char *)NULL);
+		_exit(127);
+	}
+	int st = 0, rc = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		char *msg = NULL;
+		fsio_read(logpath, 4096, &msg, NULL);
+		rc = err_set(ERR_IO, "gnuplot failed on figures/%s.gp: %s", name,
+			     WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed (apt-get install gnuplot-nox)"
+								     : msg ? msg : "");
+		free(msg);
+	}
+	close(fd);
+	unlink(logpath);
+	if (rc == 0) {
+		strbuf_addf(&pdf, "%s/%s.pdf", dir.buf, name);
+		rc = pin_pdf_date(pdf.buf, p->epoch);
+	}
+	strbuf_free(&dir);
+	strbuf_free(&pdf);
+	strbuf_free(&script);
+	return rc;
+}
+
+/* ---- tables ----------------------------------------------------------- */
+
+struct table {
+	const char *name, *caption;
+	int ncols;
+	const char *const *head;
+	const char *align; /* LaTeX column spec */
+	char ***rows;
+	size_t nrows;
+};
+
+static void tex_escape(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("_%&#$", *s))
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *s);
+	}
+}
+
+static int write_table(struct paper *p, const struct table *t)
+{
+	struct strbuf csv = STRBUF_INIT, md = STRBUF_INIT, tex = STRBUF_INIT, rel = STRBUF_INIT;
+	strbuf_addf(&tex, "%% %s\n\\begin{table}\n\\centering\n\\caption{", t->caption);
+	tex_escape(&tex, t->caption);
+	strbuf_addf(&tex, "}\n\\label{tab:%s}\n\\begin{tabular}{%s}\n\\toprule\n", t->name, t->align);
+	for (int c = 0; c < t->ncols; c++) {
+		strbuf_addf(&csv, "%s%s", c ? "," : "", t->head[c]);
+		strbuf_addf(&md, "| %s ", t->head[c]);
+		if (c)
+			strbuf_adds(&tex, " & ");
+		tex_escape(&tex, t->head[c]);
+	}
+	strbuf_adds(&csv, "\n");
+	strbuf_adds(&md, "|\n");
+	for (int c = 0; c < t->ncols; c++)
+		strbuf_adds(&md, t->align[c] == 'r' ? "|---:" : "|---");
+	strbuf_adds(&md, "|\n");
+	strbuf_adds(&tex, " \\\\\n\\midrule\n");
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (int c = 0; c < t->ncols; c++) {
+			strbuf_addf(&csv, "%s%s", c ? "," : "", t->rows[r][c]);
+			strbuf_addf(&md, "| %s ", t->rows[r][c]);
+			if (c)
+				strbuf_adds(&tex, " & ");
+			tex_escape(&tex, t->rows[r][c]);
+		}
+		strbuf_adds(&csv, "\n");
+		strbuf_adds(&md, "|\n");
+		strbuf_adds(&tex, " \\\\\n");
+	}
+	strbuf_adds(&tex, "\\bottomrule\n\\end{tabular}\n\\end{table}\n");
+	int rc = 0;
+	const char *ext[] = { "csv", "md", "tex" };
+	struct strbuf *body[] = { &csv, &md, &tex };
+	for (int i = 0; i < 3 && rc == 0; i++) {
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "tables/%s.%s", t->name, ext[i]);
+		rc = put(p, rel.buf, body[i], 0644);
+	}
+	strbuf_free(&csv);
+	strbuf_free(&md);
+	strbuf_free(&tex);
+	strbuf_free(&rel);
+	return rc;
+}
+
+static char *fmt(const char *f, double v)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, f, v);
+	return xstrdup(buf);
+}
+
+static void free_rows(struct table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (int c = 0; c < t->ncols; c++)
+			free(t->rows[r][c]);
+		free(t->rows[r]);
+	}
+	free(t->rows);
+}
+
+static int tables(struct paper *p)
+{
+	static const char *const sh[] = { "Scenario", "Nodes", "Ranks", "State", "Median step (ms)", "p95 (ms)",
+					  "Samples/s", "Data %", "Compute %", "Comm %", "Wait %", "I/O %", "Verdict" };
+	static const char *const kh[] = { "Scenario", "Nodes", "Ranks", "Samples/s", "Speedup", "Efficiency %", "Baseline" };
+	struct table st = { "scenarios", "Per-scenario step time and breakdown", 13, sh, "lrrlrrrrrrrrl", NULL, 0 };
+	struct table kt = { "scaling", "Scaling against the baseline", 7, kh, "lrrrrrl", NULL, 0 };
+	size_t n = json_array_size(json_object_get(p->summary, "scenarios")), i;
+	st.rows = xcalloc(n + 1, sizeof *st.rows);
+	kt.rows = xcalloc(n + 1, sizeof *kt.rows);
+	json_t *s;
+	json_array_foreach(json_object_get(p->summary, "scenarios"), i, s) {
+		int ok = json_is_true(json_object_get(s, "analysed"));
+		char **row = st.rows[st.nrows++] = xcalloc(13, sizeof *row);
+		row[0] = xstrdup(str(s, "name"));
+		row[1] = fmt("%.0f", num(s, "nodes"));
+		row[2] = fmt("%.0f", num(s, "ranks"));
+		row[3] = xstrdup(str(s, "state"));
+		const char *keys[] = { "step_time_ms.median", "step_time_ms.p95", "throughput_samples_per_s",
+				       "shares_pct.data_loading", "shares_pct.compute", "shares_pct.communication",
+				       "shares_pct.peer_wait", "shares_pct.io" };
+		for (int k = 0; k < 8; k++)
+			row[4 + k] = ok ? fmt(k < 2 ? "%.2f" : "%.1f", num(s, keys[k])) : xstrdup("-");
+		row[12] = xstrdup(ok ? str(s, "verdict") : "not analysed");
+		if (!ok || !json_is_number(json_object_get(s, "speedup")))
+			continue;
+		char **k = kt.rows[kt.nrows++] = xcalloc(7, sizeof *k);
+		k[0] = xstrdup(str(s, "name"));
+		k[1] = fmt("%.0f", num(s, "nodes"));
+		k[2] = fmt("%.0f", num(s, "ranks"));
+		k[3] = fmt("%.1f", num(s, "throughput_samples_per_s"));
+		k[4] = fmt("%.2f", num(s, "speedup"));
+		k[5] = fmt("%.0f", 100 * num(s, "efficiency"));
+		k[6] = xstrdup(str(s, "baseline"));
+	}
+	int rc = write_table(p, &st);
+	if (rc == 0)
+		rc = write_table(p, &kt);
+	free_rows(&st);
+	free_rows(&kt);
+	return rc;
+}
+
+/* ---- provenance appendix and reproduce.sh ----------------------------- */
+
+static void quoted_line(struct strbuf *sb, const char *pre, const char *v, const char *post)
+{
+	strbuf_adds(sb, pre);
+	shell_quote(sb, v);
+	strbuf_adds(sb, post);
+}
+
+static int provenance_files(struct paper *p)
+{
+	struct strbuf md = STRBUF_INIT, sh = STRBUF_INIT;
+	json_t *repos = json_object_get(p->prov, "repositories"), *host = json_object_get(p->prov, "host"), *r;
+	size_t i;
+	strbuf_addf(&md, "# Provenance of run %s\n\nCampaign file `%s`, SHA-256 `%s`.\n\n", p->r->id,
+		    str(p->prov, "campaign_file"), str(p->prov, "campaign_sha256"));
+	strbuf_adds(&sh, "#!/bin/sh\n# Rebuilds the exact code of this run and submits its frozen campaign again.\n"
+			 "# usage: sh reproduce.sh [WORKDIR]   (default ./reproduce)\nset -eu\n"
+			 "here=$(cd \"$(dirname \"$0\")\" && pwd)\nwork=${1:-reproduce}\nmkdir -p \"$work\" && cd \"$work\"\n");
+	const char *campaign_dir = NULL;
+	json_array_foreach(repos, i, r) {
+		const char *name = str(r, "name"), *commit = str(r, "commit"), *patch = str(r, "patch");
+		strbuf_addf(&md, "## Repository `%s` (%s)\n\n- path: `%s`\n- commit: `%s` on `%s`, %s\n- describe: `%s`\n"
+			    "- author: %s, %s\n- dirty: %s\n", name, str(r, "role"), str(r, "path"), commit, str(r, "branch"),
+			    str(r, "commit_time"), str(r, "describe"), str(r, "author"), str(r, "commit_time"),
+			    json_is_true(json_object_get(r, "dirty")) ? "yes" : "no");
+		size_t k;
+		json_t *v;
+		json_array_foreach(json_object_get(r, "remotes"), k, v)
+			strbuf_addf(&md, "- remote: `%s`\n", json_string_value(v));
+		if (*patch) {
+			strbuf_addf(&md, "- uncommitted changes: `%s` (SHA-256 `%s`)\n", patch, str(r, "patch_sha256"));
+			copy_in(p, patch, patch);
+		}
+		strbuf_adds(&md, "\n");
+		const char *src = json_array_size(json_object_get(r, "remotes")) ?
+			strchr(json_string_value(json_array_get(json_object_get(r, "remotes"), 0)), ' ') + 1 : str(r, "path");
+		quoted_line(&sh, "git clone ", src, " ");
+		quoted_line(&sh, "", name, "\n");
+		quoted_line(&sh, "git -C ", name, " checkout -q ");
+		quoted_line(&sh, "", commit, "\n");
+		if (*patch) {
+			quoted_line(&sh, "git -C ", name, " apply \"$here\"/");
+			quoted_line(&sh, "", patch, "\n");
+		}
+		if (strstr(str(r, "role"), "campaign"))
+			campaign_dir = name;
+	}
+	strbuf_addf(&md, "## Machine\n\n- host `%s`, kernel `%s` (%s), %s\n- compiler: %s\n", str(host, "hostname"),
+		    str(host, "kernel"), str(host, "machine"), str(host, "os"), str(host, "compiler"));
+	const char *k;
+	json_t *v;
+	json_object_foreach(json_object_get(host, "versions"), k, v)
+		strbuf_addf(&md, "- %s %s\n", k, json_string_value(v));
+	if (campaign_dir) {
+		quoted_line(&sh, "make -C ", campaign_dir, "\n");
+		quoted_line(&sh, "exec ./", campaign_dir, "/bin/campaign submit \"$here/campaign.yaml\"\n");
+	} else {
+		strbuf_adds(&sh, "exec campaign submit \"$here/campaign.yaml\"\n");
+	}
+	int rc = put(p, "provenance.md", &md, 0644);
+	if (rc == 0)
+		rc = put(p, "reproduce.sh", &sh, 0755);
+	strbuf_free(&md);
+	strbuf_free(&sh);
+	return rc;
+}
+
+/* ---- manifest --------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every regular file under base/rel, as paths relative to base, sorted. */
+static void list_files(const char *base, const char *rel, struct argv *out)
+{
+	struct strbuf dir = STRBUF_INIT;
+	strbuf_addf(&dir, "%s%s%s", base, *rel ? "/" : "", rel);
+	DIR *d = opendir(dir.buf);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		struct strbuf r2 = STRBUF_INIT, full = STRBUF_INIT;
+		strbuf_addf(&r2, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		strbuf_addf(&full, "%s/%s", base, r2.buf);
+		if (fsio_is_dir(full.buf))
+			list_files(base, r2.buf, out);
+		else
+			argv_push(out, r2.buf);
+		strbuf_free(&r2);
+		strbuf_free(&full);
+	}
+	if (d)
+		closedir(d);
+	strbuf_free(&dir);
+	if (!*rel && out->n > 1)
+		qsort(out->v, out->n, sizeof *out->v, cmp_str);
+}
+
+static int manifest(struct paper *p)
+{
+	struct argv files = { 0 };
+	struct strbuf m = STRBUF_INIT, path = STRBUF_INIT;
+	int rc = 0;
+	list_files(p->out, "", &files);
+	for (size_t i = 0; i < files.n && rc == 0; i++) {
+		char sha[SHA256_HEX];
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", p->out, files.v[i]);
+		if ((rc = sha256_file(path.buf, sha)) == 0)
+			strbuf_addf(&m, "%s  %s\n", sha, files.v[i]);
+	}
+	if (rc == 0)
+		rc = put(p, "MANIFEST.sha256", &m, 0644);
+	argv_free(&files);
+	strbuf_free(&m);
+	strbuf_free(&path);
+	return rc;
+}
+
+/* ---- the whole ---------------------------------------------------------- */
+
+static json_t *load(struct run *r, const char *rel)
+{
+	struct strbuf path = STRBUF_INIT;
+	json_error_t jerr;
+	strbuf_addf(&path, "%s/%s", r->dir, rel);
+	json_t *j = json_load_file(path.buf, 0, &jerr);
+	if (!j)
+		err_set(fsio_exists(path.buf) ? ERR_IO : ERR_NOTFOUND, "%s: %s%s", path.buf, jerr.text,
+			fsio_exists(path.buf) ? "" : " (run `campaign aggregate` first)");
+	strbuf_free(&path);
+	return j;
+}
+
+int paper_generate(struct run *r, const char *out)
+{
+	struct paper p = { .r = r, .out = out };
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	p.epoch = sde && *sde ? atol(sde) : (long)r->row.created_at;
+	p.summary = load(r, "summary.json");
+	p.prov = p.summary ? load(r, "provenance.json") : NULL;
+	int rc = p.summary && p.prov ? 0 : ERR_NOTFOUND;
+	if (rc == 0)
+		rc = data_files(&p);
+	if (rc == 0)
+		rc = figure_scripts(&p);
+	const char *figs[] = { "scaling", "breakdown", "timeline", NULL };
+	for (int i = 0; figs[i] && rc == 0; i++)
+		rc = run_gnuplot(&p, figs[i]);
+	if (rc == 0)
+		rc = tables(&p);
+	if (rc == 0)
+		rc = copy_in(&p, "BOTTLENECK_ANALYSIS.md", "BOTTLENECK_ANALYSIS.md");
+	if (rc == 0)
+		rc = copy_in(&p, "summary.json", "summary.json");
+	if (rc == 0)
+		rc = copy_in(&p, "provenance.json", "provenance.json");
+	if (rc == 0)
+		rc = copy_in(&p, "campaign.yaml", "campaign.yaml");
+	if (rc == 0)
+		rc = provenance_files(&p);
+	if (rc == 0)
+		rc = manifest(&p);
+	json_decref(p.summary);
+	json_decref(p.prov);
+	argv_free(&p.timelines);
+	return rc;
+}
+
+int paper_compare(const char *expected, const char *actual)
+{
+	struct argv a = { 0 }, b = { 0 };
+	list_files(expected, "", &a);
+	list_files(actual, "", &b);
+	int diffs = 0;
+	size_t i = 0, j = 0;
+	while (i < a.n || j < b.n) {
+		int c = i >= a.n ? 1 : j >= b.n ? -1 : strcmp(a.v[i], b.v[j]);
+		if (c < 0) {
+			printf("missing from %s: %s\n", actual, a.v[i++]);
+			diffs++;
+		} else if (c > 0) {
+			printf("not expected: %s\n", b.v[j++]);
+			diffs++;
+		} else {
+			char sa[SHA256_HEX], sb[SHA256_HEX];
+			struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
+			strbuf_addf(&pa, "%s/%s", expected, a.v[i]);
+			strbuf_addf(&pb, "%s/%s", actual, b.v[j]);
+			if (sha256_file(pa.buf, sa) < 0 || sha256_file(pb.buf, sb) < 0 || strcmp(sa, sb)) {
+				printf("differs: %s\n", a.v[i]);
+				diffs++;
+			}
+			strbuf_free(&pa);
+			strbuf_free(&pb);
+			i++;
+			j++;
+		}
+	}
+	argv_free(&a);
+	argv_free(&b);
+	return diffs;
+}

@@ -1,0 +1,44 @@
+# campaign paper: figures (PDF, SVG, PNG + data + gnuplot scripts), tables
+# (LaTeX, CSV, Markdown), analysis, provenance appendix, reproduce.sh and
+# MANIFEST.sha256; byte-identical when run again; --verify passes, and
+# fails once a results file has changed.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" "$ROOT/campaigns/local-demo.yaml" >out.txt 2>/dev/null
+run=$(sed -n 2p out.txt)
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$(basename "$run")" >p1.txt; rc=$?
+P=$run/paper
+check paper_exit0 [ "$rc" -eq 0 ]
+for f in figures/scaling figures/breakdown figures/timeline; do
+	for ext in pdf svg png gp; do check "paper_${f#figures/}_$ext" [ -s "$P/$f.$ext" ]; done
+done
+check paper_pdf_is_pdf bash -c 'head -c 5 "$1" | grep -q "%PDF-"' _ "$P/figures/scaling.pdf"
+check paper_png_is_png bash -c 'head -c 8 "$1" | od -An -c | grep -q "P   N   G"' _ "$P/figures/breakdown.png"
+check paper_figure_data [ "$(grep -vc '^#' "$P/figures/data/scaling.dat")" -eq 3 ]
+for t in scenarios scaling; do
+	for ext in tex csv md; do check "paper_table_${t}_$ext" [ -s "$P/tables/$t.$ext" ]; done
+done
+check paper_booktabs grep -q '\\toprule' "$P/tables/scenarios.tex"
+check paper_csv_rows [ "$(wc -l <"$P/tables/scenarios.csv")" -eq 4 ]
+check paper_analysis cmp -s "$P/BOTTLENECK_ANALYSIS.md" "$run/BOTTLENECK_ANALYSIS.md"
+check paper_provenance_appendix grep -q "^## Repository" "$P/provenance.md"
+check paper_reproduce_script bash -c 'sh -n "$1" && grep -q "campaign submit" "$1"' _ "$P/reproduce.sh"
+check paper_manifest_checks bash -c 'cd "$1" && sha256sum -c --quiet MANIFEST.sha256'  _ "$P"
+check paper_manifest_covers_all [ "$(wc -l <"$P/MANIFEST.sha256")" -eq "$(find "$P" -type f ! -name MANIFEST.sha256 | wc -l)" ]
+cp -r "$P" first
+sleep 1.1   # a second later: nothing may depend on the clock
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$(basename "$run")" >/dev/null
+check paper_twice_same_manifest cmp -s first/MANIFEST.sha256 "$P/MANIFEST.sha256"
+check paper_twice_same_bytes diff -r first "$P"
+"$CAMPAIGN" paper --verify --results "$SCRATCH/res" "$(basename "$run")" >v.txt; rc=$?
+check paper_verify_passes [ "$rc" -eq 0 ]
+check paper_verify_says grep -q "identical to a fresh regeneration" v.txt
+SOURCE_DATE_EPOCH=1700000000 "$CAMPAIGN" paper --out "$SCRATCH/p2" --results "$SCRATCH/res" "$(basename "$run")" >/dev/null
+check paper_source_date_epoch_in_pdf grep -aq "CreationDate (D:20231114221320Z)" "$SCRATCH/p2/figures/scaling.pdf"
+sed -i 's/"median": \([0-9]\)/"median": 9\1/' "$run/summary.json"   # the results change
+"$CAMPAIGN" paper --verify --results "$SCRATCH/res" "$(basename "$run")" >v.txt; rc=$?
+check paper_verify_fails_after_change [ "$rc" -eq 1 ]
+check paper_verify_names_files grep -q "^differs: summary.json" v.txt
+check paper_verify_left_paper_alone diff -r first "$P"
+"$CAMPAIGN" paper --verify --out "$SCRATCH/nothing" --results "$SCRATCH/res" "$(basename "$run")" >/dev/null 2>&1
+check paper_verify_without_paper_exit3 [ $? -eq 3 ]
