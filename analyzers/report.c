@@ -6,6 +6,7 @@
 
 #include "../orchestrator/err.h"
 #include "../orchestrator/fsio.h"
+#include "../orchestrator/jsonio.h"
 #include "../orchestrator/strbuf.h"
 
 #include <jansson.h>
@@ -61,17 +62,6 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "speedup", s->baseline[0] ? jnum(s->speedup) : json_null());
 	json_object_set_new(o, "efficiency", s->baseline[0] ? jnum(s->efficiency) : json_null());
 	return o;
-}
-
-static int write_json(const char *path, json_t *j)
-{
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s\n", text);
-	int rc = fsio_write_atomic(path, sb.buf, sb.len, 0644);
-	strbuf_free(&sb);
-	free(text);
-	return rc;
 }
 
 static json_t *summary_json(const struct ana_run *run)
@@ -310,7 +300,7 @@ static int write_scenario_files(const struct ana_scenario *s)
 	struct strbuf p = STRBUF_INIT, txt = STRBUF_INIT;
 	json_t *j = scenario_json(s);
 	strbuf_addf(&p, "%s/analysis.json", s->job_dir);
-	int rc = write_json(p.buf, j);
+	int rc = jsonio_write(p.buf, j);
 	json_decref(j);
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/report.txt", s->job_dir);
@@ -338,7 +328,7 @@ int ana_run_write(const struct ana_run *run)
 		struct strbuf p = STRBUF_INIT;
 		json_t *j = summary_json(run);
 		strbuf_addf(&p, "%s/summary.json", run->run_dir);
-		rc = write_json(p.buf, j);
+		rc = jsonio_write(p.buf, j);
 		json_decref(j);
 		strbuf_free(&p);
 	}

@@ -3,6 +3,7 @@
 #include "../analyzers/analysis.h"
 #include "../analyzers/metrics.h"
 #include "fsio.h"
+#include "jsonio.h"
 #include "err.h"
 #include "strbuf.h"
 
@@ -45,9 +46,7 @@ static void record_placement(struct run *r, const struct job_row *j)
 		json_object_set_new(meta, "exit_code", j->exit_code >= 0 ? json_integer(j->exit_code) : json_null());
 		json_object_set_new(meta, "nodelist", j->nodelist ? json_string(j->nodelist) : json_null());
 		json_object_set_new(meta, "rank_hosts", hosts);
-		char *text = json_dumps(meta, JSON_INDENT(2) | JSON_SORT_KEYS);
-		fsio_write_atomic(p.buf, text, strlen(text), 0644);
-		free(text);
+		jsonio_write(p.buf, meta);
 		strbuf_free(&md);
 	}
 	json_decref(meta);

@@ -2,6 +2,7 @@
 
 #include "err.h"
 #include "fsio.h"
+#include "jsonio.h"
 #include "sha256.h"
 #include "strbuf.h"
 #include "versions.h"
@@ -355,17 +356,6 @@ static json_t *job_env(const struct scenario *s)
 	return o;
 }
 
-static int write_json(const char *path, json_t *j)
-{
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s\n", text);
-	int rc = fsio_write_atomic(path, sb.buf, sb.len, 0644);
-	strbuf_free(&sb);
-	free(text);
-	return rc;
-}
-
 static void text_of_repo(struct strbuf *t, json_t *repo)
 {
 	strbuf_addf(t, "repository (%s): %s\n  commit %s on %s (%s), %s by %s\n",
@@ -399,7 +389,7 @@ static int annotate_job(struct run *r, const struct scenario *s, json_t *prov)
 		json_object_set_new(meta, "job_script_sha256", json_string(sha));
 		json_object_set(meta, "provenance", prov);
 		json_object_set_new(meta, "environment", env);
-		rc = write_json(p.buf, meta);
+		rc = jsonio_write(p.buf, meta);
 		strbuf_addf(&t, "job %s of run %s (campaign %s)\nnodes %d x %d tasks, %d GPUs per node, backend %s, time %s\n"
 			    "job script sha256 %s\ncampaign file sha256 %s\n", s->name, r->id, r->c.name, s->nodes,
 			    s->tasks_per_node, s->gpus_per_node, s->backend, s->time, sha,
@@ -459,7 +449,7 @@ int provenance_write(struct run *r, const struct provenance *p)
 	if (rc == 0) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/provenance.json", r->dir);
-		rc = write_json(path.buf, prov);
+		rc = jsonio_write(path.buf, prov);
 	}
 	if (rc == 0)
 		rc = store_run_set_sha256(r->st, sha);

@@ -2,6 +2,7 @@
 
 #include "err.h"
 #include "fsio.h"
+#include "jsonio.h"
 #include "render.h"
 #include "strbuf.h"
 
@@ -51,14 +52,6 @@ static json_t *metadata_json(const struct campaign *c, const struct scenario *s,
 			 "warmup_steps", c->profile.warmup_steps, "active_steps", c->profile.active_steps);
 }
 
-static int write_json(const char *path, json_t *j)
-{
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-	int rc = fsio_write_atomic(path, text, strlen(text), 0644);
-	free(text);
-	return rc;
-}
-
 int run_render_all(const struct campaign *c, const char *dir, const char *run_id, const char *bin_dir, int dry)
 {
 	char *tdir = render_templates_dir(bin_dir);
@@ -80,7 +73,7 @@ int run_render_all(const struct campaign *c, const char *dir, const char *run_id
 		if ((rc = fsio_mkdir_p(p.buf, 0755)) == 0) {
 			json_t *meta = metadata_json(c, s, run_id, p.buf);
 			strbuf_adds(&p, "/job_metadata.json");
-			rc = write_json(p.buf, meta);
+			rc = jsonio_write(p.buf, meta);
 			json_decref(meta);
 			p.len -= strlen("/job_metadata.json");
 			strbuf_adds(&p, "/job.sbatch");
