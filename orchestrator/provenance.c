@@ -296,7 +296,7 @@ static json_t *repo_json(const struct repo_info *ri, const char *patch_rel, cons
 static json_t *host_json(void)
 {
 	struct utsname u;
-	char host[256] = "", pretty[256] = "";
+	char host[256] = "", pretty[512] = "";
 	gethostname(host, sizeof host);
 	uname(&u);
 	FILE *f = fopen("/etc/os-release", "r");
