@@ -13,3 +13,6 @@ skip() { echo "SKIP $1: $2"; }
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
 # json FILE EXPR: evaluates a Python expression on the parsed JSON document j
 json() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+# rundir FILE: the run directory submit printed (the line after "run <id>"),
+# whatever else (stderr notices) the file holds
+rundir() { awk '/^run [0-9]/ { getline; print; exit }' "$1"; }

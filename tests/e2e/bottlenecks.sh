@@ -4,7 +4,7 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" "$ROOT/campaigns/bottlenecks.yaml" >out.txt 2>&1; rc=$?
-run=$(sed -n 2p out.txt)
+run=$(rundir out.txt)
 check bottlenecks_all_completed [ "$rc" -eq 0 ]
 python3 - "$run" >verdicts.txt <<'PY'
 import json, glob, sys
@@ -39,7 +39,7 @@ done <verdicts.txt
 check bottleneck_scenarios_15 [ "$(wc -l <verdicts.txt)" -eq 15 ]
 # The DDP variants campaign: the three modes train the same replicas.
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/ddp" "$ROOT/campaigns/ddp-variants.yaml" >ddp.txt 2>&1; rc=$?
-run=$(sed -n 2p ddp.txt)
+run=$(rundir ddp.txt)
 check ddp_variants_completed [ "$rc" -eq 0 ]
 # (the modes sum in different orders, so parameters agree to rounding, not bit for bit)
 check ddp_variants_same_loss_curve python3 -c '

@@ -6,7 +6,7 @@ cd "$SCRATCH"
 out=$("$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" "$ROOT/campaigns/local-demo.yaml" 2>&1); rc=$?
 echo "$out" | tail -8
 check demo_exit0 [ "$rc" -eq 0 ]
-run=$(echo "$out" | sed -n 2p)
+run=$(rundir <(echo "$out"))
 check demo_run_dir_printed [ -f "$run/state.db" ]
 check demo_frozen_campaign cmp -s "$run/campaign.yaml" "$ROOT/campaigns/local-demo.yaml"
 for s in gloo-1n gloo-2n gloo-4n; do

@@ -15,7 +15,7 @@ scenarios:
   - { name: dies-2n, nodes: 2, tasks_per_node: 1, params: { extra: "--die-at-step 8 --die-rank 1" } }
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" kill.yaml >out.txt 2>&1; rc=$?
-run=$(sed -n 2p out.txt)
+run=$(rundir out.txt)
 check killed_rank_submit_exit1 [ "$rc" -eq 1 ]
 check killed_rank_state grep -q "^dies-2n  *2  *FAILED  *2 .* 137  exit status 137" out.txt
 check killed_rank_job_status [ "$(json "$run/dies-2n/job.status" 'j["exit_code"]')" = 137 ]
@@ -32,7 +32,7 @@ scenarios:
   - { name: later, nodes: 1 }
 Y
 "$CAMPAIGN" submit --backend local --results "$SCRATCH/res2" slow.yaml >bg.txt 2>&1; rc=$?
-run2=$(sed -n 2p bg.txt)
+run2=$(rundir bg.txt)
 check background_submit_returns [ "$rc" -eq 0 ]
 check background_submit_says_how_to_follow grep -q "follow it with: campaign watch --results $SCRATCH/res2 " bg.txt
 for i in $(seq 1 100); do
@@ -60,7 +60,7 @@ workload: { command: ["/bin/sleep", "30"] }
 scenarios: [{ name: orphan, nodes: 1 }]
 Y
 "$CAMPAIGN" submit --backend local --results "$SCRATCH/res3" lost.yaml >l.txt 2>&1
-run3=$(sed -n 2p l.txt)
+run3=$(rundir l.txt)
 for i in $(seq 1 50); do
 	"$CAMPAIGN" status --results "$SCRATCH/res3" --json >st.json
 	[ "$(json st.json 'j["jobs"][0]["state"]')" = RUNNING ] && break

@@ -20,7 +20,7 @@ scenarios:
     env: { MORE: "\`touch $C.scenv\`" }
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" hostile.yaml >out.txt 2>&1; rc=$?
-run=$(sed -n 2p out.txt)
+run=$(rundir out.txt)
 check hostile_job_completes [ "$rc" -eq 0 ]
 check hostile_no_canary bash -c '! ls "$1".* 2>/dev/null | grep -q .' _ "$C"
 log=$(cat "$run"/s1/slurm-*.out)

@@ -5,7 +5,7 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" "$ROOT/campaigns/local-demo.yaml" >out.txt 2>/dev/null
-run=$(sed -n 2p out.txt)
+run=$(rundir out.txt)
 "$CAMPAIGN" paper --results "$SCRATCH/res" "$(basename "$run")" >p1.txt; rc=$?
 P=$run/paper
 check paper_exit0 [ "$rc" -eq 0 ]

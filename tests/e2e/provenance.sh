@@ -15,7 +15,7 @@ printf 'second\n' >>changed.txt
 printf 'new\n' >untracked.txt
 printf '\000\001\002binary' >src/blob.bin
 "$CAMPAIGN" submit --wait campaign.yaml >"$SCRATCH/out.txt" 2>"$SCRATCH/err.txt"; rc=$?   # results go to ./results, inside the tree
-run=$(sed -n 2p "$SCRATCH/out.txt")
+run=$(rundir "$SCRATCH/out.txt")
 check provenance_run_ok [ "$rc" -eq 0 ]
 P=$run/provenance.json
 check provenance_commit_recorded [ "$(json "$P" 'j["repositories"][0]["commit"]')" = "$(git rev-parse HEAD)" ]
@@ -45,7 +45,7 @@ check require_clean_submits_nothing [ ! -e "$SCRATCH/clean" ]
 mkdir -p "$SCRATCH/plain" && cp "$ROOT/tests/fixtures/tiny.yaml" "$SCRATCH/plain/c.yaml"
 cd "$SCRATCH/plain"
 "$CAMPAIGN" submit --wait --results "$SCRATCH/plainres" c.yaml >p.out 2>p.err; rc=$?
-run=$(sed -n 2p p.out)
+run=$(rundir p.out)
 check not_git_run_goes_on [ "$rc" -eq 0 ]
 check not_git_said grep -q "the campaign file is not in a git repository" p.err
 check not_git_recorded [ "$(json "$run/provenance.json" 'j["not_git"] is not None')" = True ]

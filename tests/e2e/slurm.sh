@@ -30,7 +30,7 @@ jobs_named() { squeue -h -o %j 2>/dev/null | grep -c "^campaign-$1-" ; }
 
 # --- the demo campaign, with nothing but the submit command --------------------------
 "$CAMPAIGN" submit --backend slurm --results "$SCRATCH/demo" "$ROOT/campaigns/local-demo.yaml" >submit.out 2>&1; rc=$?
-run=$(sed -n 2p submit.out)
+run=$(rundir submit.out)
 check slurm_submit_returns_at_once [ "$rc" -eq 0 ]
 check slurm_submit_names_backend grep -q "submitted 3 jobs to slurm" submit.out
 check slurm_analysis_without_any_command wait_for 240 test -s "$run/BOTTLENECK_ANALYSIS.md"
@@ -76,7 +76,7 @@ scenarios:
   - { name: cancelme, nodes: 1, params: { prog: "/bin/sh -c 'sleep 600'" } }
 Y
 "$CAMPAIGN" submit --backend slurm --results "$SCRATCH/ends" ends.yaml >submit.out 2>&1
-run=$(sed -n 2p submit.out)
+run=$(rundir submit.out)
 id=$(basename "$run")
 running() { "$CAMPAIGN" status --results "$SCRATCH/ends" --json "$id" >st.json 2>/dev/null; [ "$(json st.json 'j["jobs"][3]["state"]')" = RUNNING ]; }
 check slurm_cancel_target_running wait_for 60 running
@@ -101,7 +101,7 @@ workload: { command: ["/bin/sleep", "25"] }
 scenarios: [{ name: a, nodes: 1 }, { name: b, nodes: 2 }]
 Y
 "$CAMPAIGN" submit --backend slurm --results "$SCRATCH/out" outage.yaml >submit.out 2>&1
-run=$(sed -n 2p submit.out)
+run=$(rundir submit.out)
 id=$(basename "$run")
 both_running() { "$CAMPAIGN" status --results "$SCRATCH/out" --json "$id" >st.json 2>/dev/null; [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['RUNNING', 'RUNNING']" ]; }
 check slurm_outage_jobs_running wait_for 60 both_running
@@ -128,7 +128,7 @@ workload: { command: "/bin/sh -c '{{what}}'", params: { what: "exit 0" } }
 scenarios: [{ name: fine, nodes: 1 }, { name: exits5, nodes: 2, params: { what: "exit 5" } }]
 Y
 "$CAMPAIGN" submit --backend slurm --no-aggregation-job --results "$SCRATCH/purge" purge.yaml >submit.out 2>&1
-run=$(sed -n 2p submit.out)
+run=$(rundir submit.out)
 id=$(basename "$run")
 forgotten() { [ -f "$run/exits5/job.status" ] && [ -f "$run/fine/job.status" ] && ! squeue -h -t all -o %j | grep -q "campaign-$id-"; }
 check slurm_purge_jobs_forgotten wait_for 60 forgotten
