@@ -31,7 +31,7 @@ ANA_OBJ   := $(ANA_SRC:%.c=$(B)/%.o)
 TRN_OBJ   := $(TRN_SRC:%.c=$(B)/%.o) $(TRN_CXX:%.cc=$(B)/%.o)
 
 HAVE_CUDA := $(shell [ -x $(NVCC) ] && [ -f $(CUDA_HOME)/include/nccl.h ] && [ -f trainer/gpu_trainer.cu ] && echo yes)
-BINS := bin/campaign bin/campaign-analyze bin/campaign-trainer
+BINS := bin/campaign bin/campaign-analyze bin/campaign-trainer bin/campaign-monitor
 ifeq ($(HAVE_CUDA),yes)
 BINS += bin/campaign-trainer-gpu
 endif
@@ -74,6 +74,11 @@ bin/campaign: $(B)/orchestrator/main.o $(B)/liborch.a $(B)/libanalyzers.a
 bin/campaign-analyze: $(B)/analyzers/main.o $(B)/liborch.a $(B)/libanalyzers.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lslurm -lm
+
+MON_SRC := $(wildcard orchestrator/monitor/*.c) analyzers/gpucsv.c
+bin/campaign-monitor: $(MON_SRC:%.c=$(B)/%.o)
+	@mkdir -p bin
+	$(CC) $(CFLAGS_ALL) -o $@ $^ -ldl -lm
 
 bin/campaign-trainer: $(TRN_OBJ)
 	@mkdir -p bin

@@ -1,6 +1,7 @@
 #include "analysis.h"
 
 #include "metrics.h"
+#include "monitor.h"
 #include "stats.h"
 #include "../orchestrator/err.h"
 #include "../orchestrator/strbuf.h"
@@ -189,6 +190,15 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds
 	}
 	s->analysed = 1;
 	s->active_steps = n;
+	struct monitor_summary ms;
+	if (monitor_summarise(s->job_dir, &ms) == 0) {
+		s->have_monitor = 1;
+		s->monitor_nodes = ms.nodes;
+		s->monitor_samples = ms.samples;
+		s->cpu_util_mean_pct = ms.cpu_util_mean_pct;
+		s->iowait_mean_pct = ms.iowait_mean_pct;
+		s->mem_peak_pct = ms.mem_peak_pct;
+	}
 	s->step_med_ms = stats_percentile(t, n, 50);
 	s->step_p95_ms = stats_percentile(t, n, 95);
 	s->step_min_ms = t[0];

@@ -37,6 +37,10 @@ struct ana_scenario {
 	int is_baseline;
 	double speedup, efficiency; /* against the baseline of its series; 0 if none */
 	char baseline[72];
+	int have_monitor;      /* node monitor data found */
+	int monitor_nodes;
+	long monitor_samples;
+	double cpu_util_mean_pct, iowait_mean_pct, mem_peak_pct;
 };
 
 struct ana_run {

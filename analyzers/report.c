@@ -53,6 +53,10 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "compute_split_pct", json_pack("{s:o, s:o}", "gemm", jnum(s->gemm_pct),
 		"elementwise", jnum(s->elementwise_pct)));
 	json_object_set_new(o, "allreduce_gbps", jnum(s->allreduce_gbps));
+	json_object_set_new(o, "monitor", !s->have_monitor ? json_null() :
+		json_pack("{s:i, s:I, s:o, s:o, s:o}", "nodes", s->monitor_nodes, "samples", (json_int_t)s->monitor_samples,
+			  "cpu_util_mean_pct", jnum(s->cpu_util_mean_pct), "iowait_mean_pct", jnum(s->iowait_mean_pct),
+			  "mem_peak_pct", jnum(s->mem_peak_pct)));
 	json_object_set_new(o, "verdict", json_string(s->verdict));
 	json_object_set_new(o, "evidence", json_string(s->evidence));
 	json_object_set_new(o, "slowest_rank", json_pack("{s:i, s:o}", "rank", s->slowest_rank,
@@ -155,6 +159,12 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 				    s->allreduce_gbps);
 		if (s->gemm_pct + s->elementwise_pct > 0)
 			strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n", s->gemm_pct, s->elementwise_pct);
+		if (s->have_monitor)
+			strbuf_addf(md, "Node monitors (%d node%s, %ld samples): CPU busy %.1f %% on average, iowait %.1f %%, "
+				    "memory peak %.1f %% of RAM.\n\n", s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s",
+				    s->monitor_samples, s->cpu_util_mean_pct, s->iowait_mean_pct, s->mem_peak_pct);
+		else
+			strbuf_adds(md, "Node monitors: no data (`profile.monitor` is off for this campaign).\n\n");
 	}
 }
 

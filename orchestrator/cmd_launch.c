@@ -65,18 +65,21 @@ static void set_launch_id(void)
 	setenv("CAMPAIGN_LAUNCH_ID", id, 1);
 }
 
-static int exec_srun(long nodes, long tpn, char **cmd, int ncmd)
+static int exec_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 {
-	char **argv = calloc((size_t)ncmd + 5, sizeof *argv);
+	char **argv = calloc((size_t)ncmd + 6, sizeof *argv);
 	char n[48], t[48];
+	int k = 0;
 	snprintf(n, sizeof n, "--nodes=%ld", nodes);
 	snprintf(t, sizeof t, "--ntasks-per-node=%ld", tpn);
-	argv[0] = "srun";
-	argv[1] = n;
-	argv[2] = t;
-	argv[3] = "--kill-on-bad-exit=1";
+	argv[k++] = "srun";
+	argv[k++] = n;
+	argv[k++] = t;
+	argv[k++] = "--kill-on-bad-exit=1";
+	if (overlap)
+		argv[k++] = "--overlap"; /* a helper step beside the workload's */
 	for (int i = 0; i < ncmd; i++)
-		argv[4 + i] = cmd[i];
+		argv[k++] = cmd[i];
 	execvp("srun", argv);
 	fprintf(stderr, "campaign launch: cannot run srun: %s\n", strerror(errno));
 	free(argv);
@@ -164,7 +167,7 @@ static int launch_exec(const struct cmd_entry *self, struct args *a)
 	int ncmd = a->npos - a->dashdash;
 	const char *ex = getenv("CAMPAIGN_EXECUTOR");
 	if (getenv("SLURM_JOB_ID") && !(ex && !strcmp(ex, "local")) && !args_has(a, 'l'))
-		return exec_srun(nodes, tpn, cmd, ncmd);
+		return exec_srun(nodes, tpn, args_has(a, 'o'), cmd, ncmd);
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
@@ -195,13 +198,14 @@ static int launch_exec(const struct cmd_entry *self, struct args *a)
 
 const struct cmd_entry cmd_launch_entry = {
 	.name = "launch",
-	.usage = "--nodes N --tasks-per-node T [--grace S] [--local] -- CMD [ARG...]",
+	.usage = "--nodes N --tasks-per-node T [--grace S] [--local] [--overlap] -- CMD [ARG...]",
 	.summary = "start N x T ranks of CMD (srun inside SLURM, local processes elsewhere)",
 	.opts = (const struct optdef[]){
 		{ 'n', "nodes", "N", "nodes to emulate or span (default 1)" },
 		{ 't', "tasks-per-node", "T", "ranks per node (default 1)" },
 		{ 'g', "grace", "S", "seconds between SIGTERM and SIGKILL when stopping ranks (default 10)" },
 		{ 'l', "local", NULL, "start local processes even inside a SLURM allocation" },
+		{ 'o', "overlap", NULL, "inside SLURM, let this step share the allocation with others (srun --overlap)" },
 		{ 0 } },
 	.min_pos = 0, .max_pos = -1,
 	.exec = launch_exec,

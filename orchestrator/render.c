@@ -310,6 +310,9 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 	struct strbuf bin = STRBUF_INIT;
 	strbuf_addf(&bin, "%s/campaign", x->ctx->bin_dir);
 	render_var_scalar(rv, "campaign_bin", strbuf_str(&bin));
+	strbuf_reset(&bin);
+	strbuf_addf(&bin, "%s/campaign-monitor", x->ctx->bin_dir);
+	render_var_scalar(rv, "monitor_bin", strbuf_str(&bin));
 	strbuf_free(&bin);
 	render_var_item(rv, "env", NULL);
 	for (size_t i = 0; i < s->env.n; i++) {
