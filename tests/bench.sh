@@ -41,6 +41,14 @@ done
 python3 -c "import sys,statistics; a=[float(x) for x in sys.argv[1:4]]; b=[float(x) for x in sys.argv[4:7]]
 print('on %.2f ms, off %.2f ms: overhead %+.2f %%' % (statistics.median(a), statistics.median(b), 100*(statistics.median(a)/statistics.median(b)-1)))" "${on[@]}" "${off[@]}"
 
+echo "== campaign-monitor overhead at a 500 ms interval, 20 s (target < 1 % of one core)"
+bin/campaign-monitor --dir "$tmp/mon" --interval-ms 500 --gpu off --duration 20 2>/dev/null &
+mpid=$!
+sleep 19
+read -r ut st <<<"$(awk '{ print $14, $15 }' /proc/$mpid/stat)"
+wait $mpid
+python3 -c "import os,sys; hz=os.sysconf('SC_CLK_TCK'); t=(int(sys.argv[1])+int(sys.argv[2]))/hz; print('%.3f s of CPU in 19 s: %.3f %% of one core' % (t, 100*t/19))" "$ut" "$st"
+
 echo "== demo campaign, wall time from submit to analysis (local executor)"
 start=$(date +%s.%N)
 bin/campaign submit --wait --backend local --results "$tmp/res" campaigns/local-demo.yaml >/dev/null
