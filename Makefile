@@ -10,7 +10,7 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-dev \
                 libpcre2-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
-                libslurm-dev libssl-dev clang python3 bsdutils
+                libslurm-dev libssl-dev clang python3 bsdutils linux-perf
 PKGS      := yaml-0.1 sqlite3 jansson libgit2 libcrypto
 WARN      := -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread -I$(B) $(CFLAGS)

@@ -162,6 +162,19 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 	}
 }
 
+/* Profiler outputs, and the profilers that were asked for but left none. */
+static void profiles(struct ana_scenario *s, int want_nsys, int want_perf)
+{
+	struct perf_summary ps;
+	if (perfstat_summarise(s->job_dir, &ps) == 0) {
+		s->perf = xmalloc(sizeof *s->perf);
+		*s->perf = ps;
+	}
+	s->nsys_reports = nsys_exports(s->job_dir);
+	snprintf(s->profile_missing, sizeof s->profile_missing, "%s%s%s", want_nsys && !s->nsys_reports ? "nsys" : "",
+		 want_nsys && !s->nsys_reports && want_perf && !s->perf ? ", " : "", want_perf && !s->perf ? "perf" : "");
+}
+
 static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds *th)
 {
 	struct scenario_metrics m;
@@ -250,8 +263,10 @@ static void scaling(struct ana_run *run)
 
 int ana_run_analyse(struct ana_run *run)
 {
-	for (size_t i = 0; i < run->n; i++)
+	for (size_t i = 0; i < run->n; i++) {
 		analyse_scenario(&run->sc[i], &run->th);
+		profiles(&run->sc[i], run->want_nsys, run->want_perf);
+	}
 	scaling(run);
 	return 0;
 }
@@ -266,6 +281,7 @@ void ana_run_free(struct ana_run *run)
 		free(s->backend);
 		free(s->job_dir);
 		free(s->problem);
+		free(s->perf);
 	}
 	free(run->sc);
 	free(run->campaign);

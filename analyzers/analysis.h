@@ -5,6 +5,8 @@
 #ifndef ANALYZERS_ANALYSIS_H
 #define ANALYZERS_ANALYSIS_H
 
+#include "perfstat.h"
+
 #include <stddef.h>
 
 struct ana_thresholds {
@@ -41,10 +43,14 @@ struct ana_scenario {
 	int monitor_nodes;
 	long monitor_samples;
 	double cpu_util_mean_pct, iowait_mean_pct, mem_peak_pct;
+	struct perf_summary *perf;  /* perf stat counters, or NULL */
+	int nsys_reports;
+	char profile_missing[128]; /* profilers asked for that left no output */
 };
 
 struct ana_run {
 	char *campaign, *run_id, *run_dir, *baseline;
+	int want_nsys, want_perf; /* the campaign asked for these profilers */
 	struct ana_thresholds th;
 	struct ana_scenario *sc;
 	size_t n;

@@ -33,6 +33,21 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "nodes", json_integer(s->nodes));
 	json_object_set_new(o, "ranks", json_integer(s->ranks));
 	json_object_set_new(o, "analysed", json_boolean(s->analysed));
+	json_t *perf = json_null(), *missing = json_array();
+	if (s->perf) {
+		perf = json_object();
+		for (int i = 0; i < s->perf->n; i++)
+			json_object_set_new(perf, s->perf->ev[i].name, s->perf->ev[i].supported ? jnum(s->perf->ev[i].value) : json_null());
+	}
+	json_object_set_new(o, "perf", perf);
+	json_object_set_new(o, "nsys_reports", json_integer(s->nsys_reports));
+	if (s->profile_missing[0]) {
+		char buf[128], *save = NULL;
+		snprintf(buf, sizeof buf, "%s", s->profile_missing);
+		for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+			json_array_append_new(missing, json_string(t));
+	}
+	json_object_set_new(o, "profile_missing", missing);
 	if (!s->analysed) {
 		json_object_set_new(o, "problem", json_string(s->problem ? s->problem : ""));
 		json_object_set_new(o, "verdict", json_null());
@@ -159,6 +174,20 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 				    s->allreduce_gbps);
 		if (s->gemm_pct + s->elementwise_pct > 0)
 			strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n", s->gemm_pct, s->elementwise_pct);
+		if (s->profile_missing[0])
+			strbuf_addf(md, "Profile missing: %s was asked for but left no output (not installed on the nodes? "
+				    "the job log says).\n\n", s->profile_missing);
+		if (s->perf) {
+			strbuf_addf(md, "perf stat (summed over %d ranks):", s->perf->ranks);
+			for (int i = 0; i < s->perf->n; i++) {
+				if (s->perf->ev[i].supported)
+					strbuf_addf(md, "%s %s %.0f%s%s", i ? ";" : "", s->perf->ev[i].name, s->perf->ev[i].value,
+						    s->perf->ev[i].unit[0] ? " " : "", s->perf->ev[i].unit);
+				else
+					strbuf_addf(md, "%s %s not supported here", i ? ";" : "", s->perf->ev[i].name);
+			}
+			strbuf_adds(md, ".\n\n");
+		}
 		if (s->have_monitor)
 			strbuf_addf(md, "Node monitors (%d node%s, %ld samples): CPU busy %.1f %% on average, iowait %.1f %%, "
 				    "memory peak %.1f %% of RAM.\n\n", s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s",

@@ -155,5 +155,7 @@ void campaign_free(struct campaign *c)
 		scenario_free(&c->scenarios[i]);
 	free(c->scenarios);
 	free(c->analysis.baseline);
+	free(c->profile.nsys_trace);
+	free(c->profile.nsys_capture_range);
 	memset(c, 0, sizeof *c);
 }

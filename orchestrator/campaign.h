@@ -50,6 +50,8 @@ struct campaign {
 		int warmup_steps, active_steps;
 		int monitor, monitor_interval_ms;
 		int nsys, perf;
+		char *nsys_trace, *nsys_capture_range; /* NULL: nsys defaults */
+		int nsys_required, perf_required;
 	} profile;
 	struct scenario *scenarios;
 	size_t n_scenarios;

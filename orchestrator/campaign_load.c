@@ -361,6 +361,46 @@ static void load_workload(struct loader *L, yaml_node_t *n)
 	}
 }
 
+/* nsys: true/false, or {enabled, trace, capture_range, required} */
+static void load_nsys(struct loader *L, yaml_node_t *v)
+{
+	static const char *const keys[] = { "enabled", "trace", "capture_range", "required", NULL };
+	struct campaign *c = L->c;
+	yaml_node_t *w;
+	if (v->type == YAML_SCALAR_NODE) {
+		as_bool(L, v, "profile.nsys", &c->profile.nsys);
+		return;
+	}
+	if (map_check(L, v, "profile.nsys", keys) < 0)
+		return;
+	c->profile.nsys = 1;
+	if ((w = map_get(L, v, "enabled"))) as_bool(L, w, "profile.nsys.enabled", &c->profile.nsys);
+	if ((w = map_get(L, v, "required"))) as_bool(L, w, "profile.nsys.required", &c->profile.nsys_required);
+	if ((w = map_get(L, v, "trace"))) safe_sbatch_value(L, w, "profile.nsys.trace", &c->profile.nsys_trace);
+	if ((w = map_get(L, v, "capture_range")) &&
+	    as_string(L, w, "profile.nsys.capture_range", &c->profile.nsys_capture_range) == 0 &&
+	    strcmp(c->profile.nsys_capture_range, "nvtx") && strcmp(c->profile.nsys_capture_range, "cudaProfilerApi") &&
+	    strcmp(c->profile.nsys_capture_range, "none"))
+		problem(L, w, "profile.nsys.capture_range", "must be none, nvtx or cudaProfilerApi");
+}
+
+/* perf: true/false, or {enabled, required} */
+static void load_perf(struct loader *L, yaml_node_t *v)
+{
+	static const char *const keys[] = { "enabled", "required", NULL };
+	struct campaign *c = L->c;
+	yaml_node_t *w;
+	if (v->type == YAML_SCALAR_NODE) {
+		as_bool(L, v, "profile.perf", &c->profile.perf);
+		return;
+	}
+	if (map_check(L, v, "profile.perf", keys) < 0)
+		return;
+	c->profile.perf = 1;
+	if ((w = map_get(L, v, "enabled"))) as_bool(L, w, "profile.perf.enabled", &c->profile.perf);
+	if ((w = map_get(L, v, "required"))) as_bool(L, w, "profile.perf.required", &c->profile.perf_required);
+}
+
 static void load_profile(struct loader *L, yaml_node_t *n)
 {
 	static const char *const keys[] = { "warmup_steps", "active_steps", "monitor", "nsys", "perf", NULL };
@@ -371,8 +411,8 @@ static void load_profile(struct loader *L, yaml_node_t *n)
 	yaml_node_t *v;
 	if ((v = map_get(L, n, "warmup_steps"))) as_int(L, v, "profile.warmup_steps", 0, 1000000, &c->profile.warmup_steps);
 	if ((v = map_get(L, n, "active_steps"))) as_int(L, v, "profile.active_steps", 1, 1000000, &c->profile.active_steps);
-	if ((v = map_get(L, n, "nsys"))) as_bool(L, v, "profile.nsys", &c->profile.nsys);
-	if ((v = map_get(L, n, "perf"))) as_bool(L, v, "profile.perf", &c->profile.perf);
+	if ((v = map_get(L, n, "nsys"))) load_nsys(L, v);
+	if ((v = map_get(L, n, "perf"))) load_perf(L, v);
 	if ((v = map_get(L, n, "monitor"))) {
 		if (v->type == YAML_SCALAR_NODE) {
 			as_bool(L, v, "profile.monitor", &c->profile.monitor);

@@ -288,6 +288,41 @@ static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c, co
 	}
 }
 
+/* The words put before every rank's command when profilers are on (an
+ * item of no words otherwise, so the launch line stays). */
+static void profile_wrap(struct render_vars *rv, struct cmd_ctx *x)
+{
+	const struct campaign *c = x->c;
+	struct argv w = { 0 };
+	if (c->profile.nsys || c->profile.perf) {
+		struct strbuf bin = STRBUF_INIT;
+		strbuf_addf(&bin, "%s/campaign", x->ctx->bin_dir);
+		argv_push(&w, bin.buf);
+		strbuf_free(&bin);
+		argv_push(&w, "profile-rank");
+		argv_push(&w, "--dir");
+		argv_push(&w, x->ctx->job_dir);
+		if (c->profile.nsys) {
+			argv_push(&w, "--nsys");
+			if (c->profile.nsys_trace) {
+				argv_push(&w, "--trace");
+				argv_push(&w, c->profile.nsys_trace);
+			}
+			if (c->profile.nsys_capture_range && strcmp(c->profile.nsys_capture_range, "none")) {
+				argv_push(&w, "--capture-range");
+				argv_push(&w, c->profile.nsys_capture_range);
+			}
+		}
+		if (c->profile.perf)
+			argv_push(&w, "--perf");
+		if ((c->profile.nsys && c->profile.nsys_required) || (c->profile.perf && c->profile.perf_required))
+			argv_push(&w, "--required");
+		argv_push(&w, "--");
+	}
+	render_var_words(rv, "profile_wrap", &w);
+	argv_free(&w);
+}
+
 static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 {
 	const struct campaign *c = x->c;
@@ -342,6 +377,7 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 		return rc;
 	render_var_words(rv, "command", &words);
 	argv_free(&words);
+	profile_wrap(rv, x);
 	return 0;
 }
 
