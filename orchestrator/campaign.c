@@ -157,5 +157,6 @@ void campaign_free(struct campaign *c)
 	free(c->analysis.baseline);
 	free(c->profile.nsys_trace);
 	free(c->profile.nsys_capture_range);
+	argv_free(&c->profile.traces);
 	memset(c, 0, sizeof *c);
 }

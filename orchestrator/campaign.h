@@ -52,6 +52,7 @@ struct campaign {
 		int nsys, perf;
 		char *nsys_trace, *nsys_capture_range; /* NULL: nsys defaults */
 		int nsys_required, perf_required;
+		struct argv traces; /* globs of the workload's own trace files */
 	} profile;
 	struct scenario *scenarios;
 	size_t n_scenarios;

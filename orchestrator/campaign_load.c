@@ -403,7 +403,7 @@ static void load_perf(struct loader *L, yaml_node_t *v)
 
 static void load_profile(struct loader *L, yaml_node_t *n)
 {
-	static const char *const keys[] = { "warmup_steps", "active_steps", "monitor", "nsys", "perf", NULL };
+	static const char *const keys[] = { "warmup_steps", "active_steps", "monitor", "nsys", "perf", "traces", NULL };
 	static const char *const mkeys[] = { "enabled", "interval_ms", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "profile", keys) < 0)
@@ -413,6 +413,15 @@ static void load_profile(struct loader *L, yaml_node_t *n)
 	if ((v = map_get(L, n, "active_steps"))) as_int(L, v, "profile.active_steps", 1, 1000000, &c->profile.active_steps);
 	if ((v = map_get(L, n, "nsys"))) load_nsys(L, v);
 	if ((v = map_get(L, n, "perf"))) load_perf(L, v);
+	if ((v = map_get(L, n, "traces"))) {
+		if (v->type == YAML_SCALAR_NODE) {
+			const char *g = scalar(L, v, "profile.traces", "a glob or a list of globs");
+			if (g)
+				argv_push(&c->profile.traces, g);
+		} else {
+			as_list(L, v, "profile.traces", &c->profile.traces);
+		}
+	}
 	if ((v = map_get(L, n, "monitor"))) {
 		if (v->type == YAML_SCALAR_NODE) {
 			as_bool(L, v, "profile.monitor", &c->profile.monitor);

@@ -321,6 +321,22 @@ static void profile_wrap(struct render_vars *rv, struct cmd_ctx *x)
 	}
 	render_var_words(rv, "profile_wrap", &w);
 	argv_free(&w);
+	/* the workload's own traces, collected after it (no line without globs) */
+	render_var_item(rv, "collect_traces", NULL);
+	if (c->profile.traces.n) {
+		struct argv t = { 0 };
+		struct strbuf bin = STRBUF_INIT;
+		strbuf_addf(&bin, "%s/campaign", x->ctx->bin_dir);
+		argv_push(&t, bin.buf);
+		argv_push(&t, "collect");
+		argv_push(&t, "--dir");
+		argv_push(&t, x->ctx->job_dir);
+		for (size_t i = 0; i < c->profile.traces.n; i++)
+			argv_push(&t, c->profile.traces.v[i]);
+		render_var_item(rv, "collect_traces", &t);
+		argv_free(&t);
+		strbuf_free(&bin);
+	}
 }
 
 static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)

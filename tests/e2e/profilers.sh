@@ -31,3 +31,16 @@ run=$(rundir out2.txt)
 check nsys_required_fails_job [ "$rc" -eq 1 ]
 check nsys_required_said grep -q "the campaign requires it, so the rank does not run" "$run"/p/slurm-*.out
 check nsys_required_state [ "$(json "$run/summary.json" 'j["scenarios"][0]["state"]')" = FAILED ]
+# A workload's own traces: matched by glob (never by a shell), collected into traces/.
+cat >traces.yaml <<'Y'
+campaign: traces
+workload: { command: ["/bin/sh", "-c", "mkdir -p out && echo '{}' > out/rank0.pt.trace.json && echo x > out/other.txt"] }
+profile: { traces: ["out/*.pt.trace.json", "$(touch /tmp/never)*"] }
+scenarios: [{ name: t, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res3" traces.yaml >out3.txt 2>&1
+run=$(rundir out3.txt)
+check traces_collected [ -s "$run/t/traces/rank0.pt.trace.json" ]
+check traces_only_matches [ ! -e "$run/t/traces/other.txt" ]
+check traces_said grep -q "campaign: collected 1 trace file into traces/" "$run"/t/slurm-*.out
+check traces_glob_inert [ ! -e /tmp/never ]
