@@ -42,6 +42,7 @@ for s in gloo-1n:1 gloo-2n:2 gloo-4n:4; do
 	check "slurm_${s}_completed" [ "$(json "$run/$s/job_metadata.json" 'j["state"]')" = COMPLETED ]
 done
 check slurm_4n_nodelist [ "$(json "$run/gloo-4n/job_metadata.json" 'j["nodelist"]')" = "n[1-4]" ]
+check slurm_monitors_on_every_node [ "$(ls "$run"/gloo-4n/monitor/*/cpu_monitor.csv | xargs -n1 dirname | xargs -n1 basename | sort | tr '\n' ' ')" = "n1 n2 n3 n4 " ]
 check slurm_summary_three_analysed [ "$(json "$run/summary.json" 'sum(s["analysed"] for s in j["scenarios"])')" = 3 ]
 "$CAMPAIGN" status --results "$SCRATCH/demo" --json >st.json
 check slurm_status_json [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED']" ]
