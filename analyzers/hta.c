@@ -1,0 +1,191 @@
+#include "hta.h"
+
+#include "../orchestrator/strbuf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct span {
+	double s, e;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+	return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* Merges spans in place (a new group starts only when start > running max
+ * end, HTA's rule); returns the count and sets *len to the covered time. */
+static size_t merge(struct span *v, size_t n, double *len)
+{
+	*len = 0;
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_span);
+	size_t k = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (v[i].s > v[k].e)
+			v[++k] = v[i];
+		else if (v[i].e > v[k].e)
+			v[k].e = v[i].e;
+	}
+	for (size_t i = 0; i <= k; i++)
+		*len += v[i].e - v[i].s;
+	return k + 1;
+}
+
+static size_t spans_of(const struct gpu_trace *t, int cat, struct span *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (cat < 0 || t->ev[i].cat == cat)
+			out[n++] = (struct span){ t->ev[i].start, t->ev[i].end };
+	return n;
+}
+
+static double intersect(const struct span *a, size_t na, const struct span *b, size_t nb)
+{
+	double len = 0;
+	for (size_t i = 0, j = 0; i < na && j < nb;) {
+		double s = a[i].s > b[j].s ? a[i].s : b[j].s, e = a[i].e < b[j].e ? a[i].e : b[j].e;
+		if (e > s)
+			len += e - s;
+		if (a[i].e < b[j].e)
+			i++;
+		else
+			j++;
+	}
+	return len;
+}
+
+struct kstat {
+	int name;
+	long count;
+	double sum, min, max;
+};
+
+/* Largest total first; ties by name, as HTA's groupby (sorted by name). */
+static int cmp_kstat(const void *a, const void *b, void *names)
+{
+	const struct kstat *x = a, *y = b;
+	char **n = names;
+	if (x->sum != y->sum)
+		return x->sum < y->sum ? 1 : -1;
+	return strcmp(n[x->name], n[y->name]);
+}
+
+static json_t *top_kernels(const struct gpu_trace *t, const struct rules *r, int cats, const char **catname, int top_n)
+{
+	json_t *arr = json_array();
+	struct kstat *k = xcalloc(t->nnames + 1, sizeof *k);
+	for (int c = 0; c < cats; c++) {
+		memset(k, 0, (t->nnames + 1) * sizeof *k);
+		for (size_t i = 0; i < t->nnames; i++)
+			k[i].name = (int)i;
+		for (size_t i = 0; i < t->n; i++) {
+			if (t->ev[i].cat != c)
+				continue;
+			struct kstat *s = &k[t->ev[i].name];
+			double d = t->ev[i].end - t->ev[i].start;
+			if (!s->count || d < s->min)
+				s->min = d;
+			if (!s->count || d > s->max)
+				s->max = d;
+			s->count++;
+			s->sum += d;
+		}
+		qsort_r(k, t->nnames, sizeof *k, cmp_kstat, t->names);
+		for (int i = 0; i < top_n && (size_t)i < t->nnames && k[i].count; i++)
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:f, s:f, s:f, s:f}", "name", t->names[k[i].name],
+				"category", catname[c], "count", (json_int_t)k[i].count, "total_us", k[i].sum,
+				"mean_us", k[i].sum / (double)k[i].count, "min_us", k[i].min, "max_us", k[i].max));
+	}
+	free(k);
+	(void)r;
+	return arr;
+}
+
+void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct hta_rank *h)
+{
+	memset(h, 0, sizeof *h);
+	h->rank = t->rank;
+	h->events = t->n;
+	/* categories: the rules' in order, then the default */
+	const char *catname[RULES_MAX + 1];
+	int cats = 0, comp = -1, comm = -1;
+	for (int i = 0; i < r->n; i++) {
+		int seen = 0;
+		for (int j = 0; j < cats && !seen; j++)
+			seen = !strcmp(catname[j], r->category[i]);
+		if (!seen)
+			catname[cats++] = r->category[i];
+	}
+	catname[cats++] = r->fallback;
+	for (int c = 0; c < cats; c++) {
+		if (!strcmp(catname[c], "COMPUTATION"))
+			comp = c;
+		if (!strcmp(catname[c], "COMMUNICATION"))
+			comm = c;
+	}
+	int *cat_of = xmalloc((t->nnames + 1) * sizeof *cat_of);
+	for (size_t i = 0; i < t->nnames; i++) {
+		const char *c = rules_classify(r, t->names[i]);
+		for (int k = 0; k < cats; k++)
+			if (!strcmp(c, catname[k]))
+				cat_of[i] = k;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		t->ev[i].cat = cat_of[t->ev[i].name];
+	free(cat_of);
+	h->top = top_kernels(t, r, cats, catname, top_n);
+	if (t->n == 0)
+		return;
+	struct span *all = xmalloc(t->n * sizeof *all), *cp = xmalloc(t->n * sizeof *cp), *cm = xmalloc(t->n * sizeof *cm);
+	double first = t->ev[0].start, last = t->ev[0].end, busy, comp_len, comm_len;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->ev[i].start < first)
+			first = t->ev[i].start;
+		if (t->ev[i].end > last)
+			last = t->ev[i].end;
+	}
+	merge(all, spans_of(t, -1, all), &busy);
+	size_t ncp = merge(cp, comp >= 0 ? spans_of(t, comp, cp) : 0, &comp_len);
+	size_t ncm = merge(cm, comm >= 0 ? spans_of(t, comm, cm) : 0, &comm_len);
+	h->kernel_time = last - first;
+	h->idle = h->kernel_time - busy;
+	h->compute = comp_len;
+	h->non_compute = h->kernel_time - h->compute - h->idle;
+	h->has_comm = ncm > 0;
+	h->comm_union = comm_len;
+	h->overlap = intersect(cp, ncp, cm, ncm);
+	free(all);
+	free(cp);
+	free(cm);
+}
+
+static json_t *pct(double x, double of)
+{
+	return of > 0 ? json_real(round(10000.0 * x / of) / 100.0) : json_null();
+}
+
+json_t *hta_json(const struct hta_rank *h, const char *file)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "file", json_string(file));
+	json_object_set_new(o, "rank", h->rank >= 0 ? json_integer(h->rank) : json_null());
+	json_object_set_new(o, "gpu_events", json_integer((json_int_t)h->events));
+	if (!h->events)
+		json_object_set_new(o, "note", json_string("no GPU activity in this trace (CPU-only): no GPU breakdown"));
+	json_object_set_new(o, "kernel_time_us", json_real(h->kernel_time));
+	json_object_set_new(o, "idle_us", json_real(h->idle));
+	json_object_set_new(o, "compute_us", json_real(h->compute));
+	json_object_set_new(o, "non_compute_us", json_real(h->non_compute));
+	json_object_set_new(o, "idle_pct", pct(h->idle, h->kernel_time));
+	json_object_set_new(o, "compute_pct", pct(h->compute, h->kernel_time));
+	json_object_set_new(o, "non_compute_pct", pct(h->non_compute, h->kernel_time));
+	json_object_set_new(o, "comm_comp_overlap_pct", h->has_comm ? pct(h->overlap, h->comm_union) : json_null());
+	json_object_set_new(o, "top_kernels", json_incref(h->top));
+	return o;
+}

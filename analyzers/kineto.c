@@ -1,0 +1,270 @@
+#include "kineto.h"
+
+#include "../orchestrator/err.h"
+#include "../orchestrator/strbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#define MAX_STEPS 4096
+
+struct parse {
+	struct gpu_trace *t;
+	int depth;
+	int in_events, in_dist, in_args;
+	char key[64];
+	/* the event being read */
+	char *name, *cat;
+	double ts, dur;
+	int has_ts, has_dur, stream, has_stream;
+	/* ProfilerStep markers */
+	char **step_names;
+	double *step_ts;
+	int nsteps;
+};
+
+static unsigned long hash(const char *s)
+{
+	unsigned long h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
+static int intern(struct gpu_trace *t, const char *s)
+{
+	if (t->nnames * 2 >= t->nslots) {
+		size_t ns = t->nslots ? t->nslots * 2 : 1024;
+		int *slots = malloc(ns * sizeof *slots);
+		for (size_t i = 0; i < ns; i++)
+			slots[i] = -1;
+		for (size_t i = 0; i < t->nnames; i++) {
+			size_t k = hash(t->names[i]) & (ns - 1);
+			while (slots[k] >= 0)
+				k = (k + 1) & (ns - 1);
+			slots[k] = (int)i;
+		}
+		free(t->slots);
+		t->slots = slots;
+		t->nslots = ns;
+	}
+	size_t k = hash(s) & (t->nslots - 1);
+	while (t->slots[k] >= 0) {
+		if (!strcmp(t->names[t->slots[k]], s))
+			return t->slots[k];
+		k = (k + 1) & (t->nslots - 1);
+	}
+	if (t->nnames == t->names_cap) {
+		t->names_cap = t->names_cap ? t->names_cap * 2 : 256;
+		t->names = xrealloc(t->names, t->names_cap * sizeof *t->names);
+	}
+	t->names[t->nnames] = xstrdup(s);
+	t->slots[k] = (int)t->nnames;
+	return (int)t->nnames++;
+}
+
+static void reset_event(struct parse *p)
+{
+	free(p->name);
+	free(p->cat);
+	p->name = p->cat = NULL;
+	p->has_ts = p->has_dur = p->has_stream = 0;
+	p->stream = -1;
+}
+
+static void end_event(struct parse *p)
+{
+	struct gpu_trace *t = p->t;
+	if (p->name && p->has_ts && !strncmp(p->name, "ProfilerStep#", 13) && p->nsteps < MAX_STEPS) {
+		p->step_names[p->nsteps] = xstrdup(p->name);
+		p->step_ts[p->nsteps++] = p->ts;
+	}
+	if (p->name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1) {
+		if (t->n == t->cap) {
+			t->cap = t->cap ? t->cap * 2 : 1024;
+			t->ev = xrealloc(t->ev, t->cap * sizeof *t->ev);
+		}
+		struct gpu_event *e = &t->ev[t->n++];
+		e->start = ceil(p->ts);
+		e->end = floor(p->ts + p->dur);
+		e->name = intern(t, p->name);
+		e->cat = -1;
+	}
+	reset_event(p);
+}
+
+static int cb_start_map(void *ctx)
+{
+	struct parse *p = ctx;
+	p->depth++;
+	if (p->in_events && p->depth == 3)
+		reset_event(p);
+	if (p->in_events && p->depth == 4 && !strcmp(p->key, "args"))
+		p->in_args = 1;
+	if (p->depth == 2 && !strcmp(p->key, "distributedInfo"))
+		p->in_dist = 1;
+	return 1;
+}
+
+static int cb_end_map(void *ctx)
+{
+	struct parse *p = ctx;
+	if (p->in_events && p->depth == 3)
+		end_event(p);
+	if (p->depth == 4)
+		p->in_args = 0;
+	if (p->depth == 2)
+		p->in_dist = 0;
+	p->depth--;
+	p->key[0] = '\0';
+	return 1;
+}
+
+static int cb_start_array(void *ctx)
+{
+	struct parse *p = ctx;
+	p->depth++;
+	if (p->depth == 2 && !strcmp(p->key, "traceEvents"))
+		p->in_events = 1;
+	return 1;
+}
+
+static int cb_end_array(void *ctx)
+{
+	struct parse *p = ctx;
+	if (p->depth == 2)
+		p->in_events = 0;
+	p->depth--;
+	return 1;
+}
+
+static int cb_key(void *ctx, const unsigned char *k, size_t n)
+{
+	struct parse *p = ctx;
+	if (n >= sizeof p->key)
+		n = sizeof p->key - 1;
+	memcpy(p->key, k, n);
+	p->key[n] = '\0';
+	return 1;
+}
+
+static int cb_string(void *ctx, const unsigned char *s, size_t n)
+{
+	struct parse *p = ctx;
+	if (p->in_events && p->depth == 3 && (!strcmp(p->key, "name") || !strcmp(p->key, "cat"))) {
+		char *v = xmalloc(n + 1);
+		memcpy(v, s, n);
+		v[n] = '\0';
+		char **dst = !strcmp(p->key, "name") ? &p->name : &p->cat;
+		free(*dst);
+		*dst = v;
+	}
+	return 1;
+}
+
+static int cb_number(void *ctx, const char *s, size_t n)
+{
+	struct parse *p = ctx;
+	char buf[64];
+	if (n >= sizeof buf)
+		return 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	double v = strtod(buf, NULL);
+	if (p->in_events && p->depth == 3) {
+		if (!strcmp(p->key, "ts"))
+			p->ts = v, p->has_ts = 1;
+		else if (!strcmp(p->key, "dur"))
+			p->dur = v, p->has_dur = 1;
+	} else if (p->in_args && p->depth == 4 && !strcmp(p->key, "stream")) {
+		p->stream = (int)v;
+		p->has_stream = 1;
+	} else if (p->in_dist && p->depth == 2 && !strcmp(p->key, "rank")) {
+		p->t->rank = (int)v;
+	}
+	return 1;
+}
+
+static const yajl_callbacks callbacks = {
+	NULL, NULL, NULL, NULL, cb_number, cb_string, cb_start_map, cb_key, cb_end_map, cb_start_array, cb_end_array,
+};
+
+/* With two or more distinct ProfilerStep#N, HTA drops the last step. */
+static void drop_last_step(struct parse *p)
+{
+	struct gpu_trace *t = p->t;
+	int distinct = 0, last = -1;
+	for (int i = 0; i < p->nsteps; i++) {
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(p->step_names[i], p->step_names[j]);
+		distinct += !seen;
+		if (last < 0 || p->step_ts[i] > p->step_ts[last])
+			last = i;
+	}
+	t->steps = distinct;
+	t->last_step_ts = -1;
+	if (distinct < 2)
+		return;
+	t->last_step_ts = p->step_ts[last];
+	size_t k = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->ev[i].start < ceil(t->last_step_ts))
+			t->ev[k++] = t->ev[i];
+	t->dropped = (long)(t->n - k);
+	t->n = k;
+}
+
+int kineto_load(const char *path, struct gpu_trace *t)
+{
+	memset(t, 0, sizeof *t);
+	t->rank = -1;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
+	struct parse p = { .t = t, .stream = -1 };
+	p.step_names = xcalloc(MAX_STEPS, sizeof *p.step_names);
+	p.step_ts = xcalloc(MAX_STEPS, sizeof *p.step_ts);
+	yajl_handle h = yajl_alloc(&callbacks, NULL, &p);
+	unsigned char buf[1 << 16];
+	size_t n, offset = 0;
+	int rc = 0;
+	while (rc == 0 && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+		if (yajl_parse(h, buf, n) != yajl_status_ok)
+			rc = -1;
+		offset += n;
+	}
+	if (rc == 0 && yajl_complete_parse(h) != yajl_status_ok)
+		rc = -1;
+	if (rc < 0) {
+		unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
+		rc = err_set(ERR_IO, "%s: not a Chrome-trace JSON file near byte %zu: %s", path,
+			     offset - n + yajl_get_bytes_consumed(h), (char *)msg);
+		yajl_free_error(h, msg);
+	}
+	yajl_free(h);
+	fclose(f);
+	reset_event(&p);
+	if (rc == 0)
+		drop_last_step(&p);
+	for (int i = 0; i < p.nsteps; i++)
+		free(p.step_names[i]);
+	free(p.step_names);
+	free(p.step_ts);
+	if (rc < 0)
+		gpu_trace_free(t);
+	return rc;
+}
+
+void gpu_trace_free(struct gpu_trace *t)
+{
+	for (size_t i = 0; i < t->nnames; i++)
+		free(t->names[i]);
+	free(t->names);
+	free(t->slots);
+	free(t->ev);
+	memset(t, 0, sizeof *t);
+}
