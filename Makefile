@@ -132,6 +132,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/campaign/templates
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/campaign/templates/
+	install -m 644 analyzers/kernel_rules.txt $(DESTDIR)$(PREFIX)/share/campaign/
 
 clean:
 	rm -rf $(B) bin
