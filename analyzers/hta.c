@@ -76,7 +76,7 @@ static int cmp_kstat(const void *a, const void *b, void *names)
 	return strcmp(n[x->name], n[y->name]);
 }
 
-static json_t *top_kernels(const struct gpu_trace *t, const struct rules *r, int cats, const char **catname, int top_n)
+static json_t *top_kernels(const struct gpu_trace *t, int cats, const char **catname, int top_n)
 {
 	json_t *arr = json_array();
 	struct kstat *k = xcalloc(t->nnames + 1, sizeof *k);
@@ -103,7 +103,6 @@ static json_t *top_kernels(const struct gpu_trace *t, const struct rules *r, int
 				"mean_us", k[i].sum / (double)k[i].count, "min_us", k[i].min, "max_us", k[i].max));
 	}
 	free(k);
-	(void)r;
 	return arr;
 }
 
@@ -139,7 +138,7 @@ void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct h
 	for (size_t i = 0; i < t->n; i++)
 		t->ev[i].cat = cat_of[t->ev[i].name];
 	free(cat_of);
-	h->top = top_kernels(t, r, cats, catname, top_n);
+	h->top = top_kernels(t, cats, catname, top_n);
 	if (t->n == 0)
 		return;
 	struct span *all = xmalloc(t->n * sizeof *all), *cp = xmalloc(t->n * sizeof *cp), *cm = xmalloc(t->n * sizeof *cm);

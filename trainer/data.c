@@ -1,4 +1,5 @@
 #include "data.h"
+#include "clock.h"
 
 #include "options.h"
 #include "rng.h"
@@ -11,13 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
 
 static void sleep_us(long us)
 {
@@ -32,9 +26,9 @@ static void spin_us(long us)
 {
 	if (us <= 0)
 		return;
-	double end = now_us() + (double)us;
+	double end = (now_ms() * 1000.0) + (double)us;
 	volatile double sink = 0;
-	while (now_us() < end)
+	while ((now_ms() * 1000.0) < end)
 		for (int i = 0; i < 64; i++)
 			sink += i * 0.5;
 }
@@ -74,7 +68,6 @@ static void make_teacher(struct loader_cfg const *cfg, float *teacher)
 
 int data_write_dataset(const struct loader_cfg *cfg, const char *path, long n)
 {
-	size_t rec = (size_t)(cfg->in + cfg->out);
 	float *teacher = malloc((size_t)cfg->in * (size_t)cfg->out * sizeof(float));
 	float *x = malloc((size_t)cfg->in * sizeof(float)), *t = malloc((size_t)cfg->out * sizeof(float));
 	FILE *f = fopen(path, "wb");
@@ -95,7 +88,6 @@ int data_write_dataset(const struct loader_cfg *cfg, const char *path, long n)
 			rc = fwrite(x, sizeof(float), (size_t)cfg->in, f) == (size_t)cfg->in &&
 			     fwrite(t, sizeof(float), (size_t)cfg->out, f) == (size_t)cfg->out ? 0 : -1;
 		}
-		(void)rec;
 	}
 	if (f && (fflush(f) != 0 || fsync(fileno(f)) != 0))
 		rc = -1;
@@ -241,13 +233,13 @@ int loader_start(struct loader *l, const struct loader_cfg *cfg)
 
 const struct batch *loader_get(struct loader *l, long step, double *wait_ms)
 {
-	double t0 = now_us();
+	double t0 = (now_ms() * 1000.0);
 	struct batch *b = &l->slots[step % l->cfg.depth];
 	pthread_mutex_lock(&l->mu);
 	while (b->step != step)
 		pthread_cond_wait(&l->cv, &l->mu);
 	pthread_mutex_unlock(&l->mu);
-	*wait_ms = (now_us() - t0) / 1000.0;
+	*wait_ms = ((now_ms() * 1000.0) - t0) / 1000.0;
 	return b;
 }
 

@@ -2,6 +2,7 @@
  * Same command line, data and telemetry as campaign-trainer; without a
  * usable GPU it exits with status 69 and a one-line reason. */
 #include "checkpoint.h"
+#include "clock.h"
 #include "data.h"
 #include "gpu.h"
 #include "options.h"
@@ -14,13 +15,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* Rank 0 publishes the NCCL id in a file of the rendezvous directory; the
  * others wait for it (tmp file + rename: readers never see half an id). */

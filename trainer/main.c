@@ -2,6 +2,7 @@
  * trains a replica of the MLP on its slice of the global batch; gradients
  * (and the loss) are summed with gloo; telemetry goes to rank_<r>.jsonl. */
 #include "bucket.h"
+#include "clock.h"
 #include "checkpoint.h"
 #include "comm.h"
 #include "data.h"
@@ -17,13 +18,6 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static struct cgloo *connect_ranks(const struct trainer_opts *o)
 {

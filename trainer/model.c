@@ -1,4 +1,5 @@
 #include "model.h"
+#include "clock.h"
 
 #include "rng.h"
 
@@ -7,13 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* The memory-bound knob: passes that read and write a whole activation
  * buffer and leave it unchanged (x * unit, unit == 1 at run time). */
@@ -202,7 +196,3 @@ size_t mlp_layer_end(const struct mlp *m, int l)
 	return (size_t)(m->b[l] - m->params) + (size_t)m->dims[l + 1];
 }
 
-uint64_t mlp_checksum(const struct mlp *m)
-{
-	return params_checksum(m->params, m->nparams);
-}

@@ -38,7 +38,5 @@ uint64_t mlp_sgd(struct mlp *m, float lr, float momentum, float clip);
 /* Offset in params/grads of layer l's weights, and the end of its bias. */
 size_t mlp_layer_begin(const struct mlp *m, int l);
 size_t mlp_layer_end(const struct mlp *m, int l);
-/* A 64-bit hash of every parameter (replicas must agree bit for bit). */
-uint64_t mlp_checksum(const struct mlp *m);
 
 #endif
