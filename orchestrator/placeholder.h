@@ -12,6 +12,12 @@
  * name is unknown. */
 typedef int (*placeholder_fn)(void *ctx, const char *name, struct strbuf *out);
 
+/* Finds the first {{ name }} in s: *open points at its "{{", *end just past
+ * its "}}", and name (n bytes) receives the name without surrounding
+ * spaces, cut to fit; returns the name's full length, -1 when s holds no
+ * "{{", -2 when a "{{" is never closed. */
+long placeholder_next(const char *s, const char **open, const char **end, char *name, size_t n);
+
 /* Expands every {{ name }} of in into out. On an unknown name or an
  * unterminated "{{", returns -1 with the name (or "{{") in bad. */
 int placeholder_expand(const char *in, placeholder_fn fn, void *ctx,

@@ -106,22 +106,13 @@ static int line_lookup(void *vctx, const char *name, struct strbuf *out)
 /* Finds the (single) placeholder of the line whose value is not one item. */
 static int line_list_count(struct render_vars *rv, const char *line, const char **list)
 {
+	const char *open, *p = line;
+	char name[128];
+	long len;
 	*list = NULL;
-	for (const char *p = strstr(line, "{{"); p; p = strstr(p + 2, "{{")) {
-		const char *e = strstr(p + 2, "}}");
-		if (!e)
-			break;
-		char name[128];
-		const char *s = p + 2;
-		while (*s == ' ')
-			s++;
-		size_t n = (size_t)(e - s);
-		while (n && s[n - 1] == ' ')
-			n--;
-		if (n >= sizeof name)
+	for (; (len = placeholder_next(p, &open, &p, name, sizeof name)) >= 0;) {
+		if ((size_t)len >= sizeof name)
 			continue;
-		memcpy(name, s, n);
-		name[n] = '\0';
 		struct render_var *v = var_get(rv, name, 0);
 		if (v && v->n != 1) {
 			*list = v->name;
@@ -200,19 +191,10 @@ static int builtin_value(void *vctx, const char *name, struct strbuf *out)
 /* A word that is exactly {{param}} (a parameter, not a built-in). */
 static const char *whole_word_param(const struct scenario *s, const char *word, char *name, size_t n)
 {
-	const char *p = word, *e = word + strlen(word);
-	if (strncmp(p, "{{", 2) || e - p < 4 || strcmp(e - 2, "}}"))
+	const char *open, *end;
+	long len = placeholder_next(word, &open, &end, name, n);
+	if (len < 0 || (size_t)len >= n || open != word || *end || strchr(name, '{'))
 		return NULL;
-	p += 2;
-	e -= 2;
-	while (p < e && *p == ' ')
-		p++;
-	while (e > p && e[-1] == ' ')
-		e--;
-	if ((size_t)(e - p) >= n || memchr(p, '{', (size_t)(e - p)) || memchr(p, '}', (size_t)(e - p)))
-		return NULL;
-	memcpy(name, p, (size_t)(e - p));
-	name[e - p] = '\0';
 	return placeholder_is_builtin(name) ? NULL : kvlist_get(&s->params, name);
 }
 
