@@ -50,7 +50,7 @@ static void set_meta(struct rank_metrics *r, json_t *o)
 	snprintf(r->host, sizeof r->host, "%s", h ? h : "");
 }
 
-int metrics_load_file(const char *path, struct rank_metrics *out)
+static int load_file(const char *path, struct rank_metrics *out, int meta_only)
 {
 	memset(out, 0, sizeof *out);
 	out->rank = -1;
@@ -64,17 +64,25 @@ int metrics_load_file(const char *path, struct rank_metrics *out)
 		json_error_t jerr;
 		json_t *o = json_loadb(line, (size_t)len, 0, &jerr);
 		const char *type = o ? json_string_value(json_object_get(o, "type")) : NULL;
+		int meta = type && !strcmp(type, "meta");
 		if (!type)
 			out->bad_lines++;
-		else if (!strcmp(type, "meta"))
+		else if (meta)
 			set_meta(out, o);
 		else if (!strcmp(type, "step"))
 			add_step(out, o);
 		json_decref(o);
+		if (meta && meta_only)
+			break; /* the steps are not wanted */
 	}
 	free(line);
 	fclose(f);
 	return 0;
+}
+
+int metrics_load_file(const char *path, struct rank_metrics *out)
+{
+	return load_file(path, out, 0);
 }
 
 static int rank_cmp(const void *a, const void *b)
@@ -83,7 +91,7 @@ static int rank_cmp(const void *a, const void *b)
 	return x->rank - y->rank;
 }
 
-int metrics_load_dir(const char *dir, struct scenario_metrics *out)
+static int load_dir(const char *dir, struct scenario_metrics *out, int meta_only)
 {
 	memset(out, 0, sizeof *out);
 	DIR *d = opendir(dir);
@@ -98,7 +106,7 @@ int metrics_load_dir(const char *dir, struct scenario_metrics *out)
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/%s", dir, e->d_name);
 		out->ranks = xrealloc(out->ranks, (out->n + 1) * sizeof *out->ranks);
-		if (metrics_load_file(p.buf, &out->ranks[out->n]) == 0) {
+		if (load_file(p.buf, &out->ranks[out->n], meta_only) == 0) {
 			if (out->ranks[out->n].rank < 0)
 				out->ranks[out->n].rank = r;
 			out->n++;
@@ -110,6 +118,16 @@ int metrics_load_dir(const char *dir, struct scenario_metrics *out)
 		return err_set(ERR_NOTFOUND, "no rank_<r>.jsonl files in %s", dir);
 	qsort(out->ranks, out->n, sizeof *out->ranks, rank_cmp);
 	return 0;
+}
+
+int metrics_load_dir(const char *dir, struct scenario_metrics *out)
+{
+	return load_dir(dir, out, 0);
+}
+
+int metrics_load_dir_meta(const char *dir, struct scenario_metrics *out)
+{
+	return load_dir(dir, out, 1);
 }
 
 void rank_metrics_free(struct rank_metrics *r)

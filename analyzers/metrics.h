@@ -32,6 +32,8 @@ struct scenario_metrics {
 
 /* Reads every rank_<r>.jsonl of dir. ERR_NOTFOUND when there is none. */
 int metrics_load_dir(const char *dir, struct scenario_metrics *out);
+/* The same, reading only each file's meta line (rank, host, ...): no steps. */
+int metrics_load_dir_meta(const char *dir, struct scenario_metrics *out);
 /* Reads one JSONL file (a trainer rank file). */
 int metrics_load_file(const char *path, struct rank_metrics *out);
 void metrics_free(struct scenario_metrics *m);

@@ -36,7 +36,7 @@ static void record_placement(struct run *r, const struct job_row *j)
 		struct strbuf md = STRBUF_INIT;
 		json_t *hosts = json_array();
 		strbuf_addf(&md, "%s/metrics", dir);
-		if (metrics_load_dir(md.buf, &m) == 0) {
+		if (metrics_load_dir_meta(md.buf, &m) == 0) {
 			for (size_t i = 0; i < m.n; i++)
 				json_array_append_new(hosts, json_pack("{s:i, s:s}", "rank", m.ranks[i].rank, "host", m.ranks[i].host));
 			metrics_free(&m);
