@@ -142,37 +142,34 @@ void run_row_free(struct run_row *r)
 	memset(r, 0, sizeof *r);
 }
 
-int store_run_set_sha256(struct store *st, const char *sha)
+/* One UPDATE of the run's row: sql binds a text (when text is given) or a number. */
+static int run_update(struct store *st, const char *sql, const char *text, double num)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET campaign_sha256 = ?", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
-	bind_str(s, 1, sha);
+	if (text)
+		bind_str(s, 1, text);
+	else
+		sqlite3_bind_double(s, 1, num);
 	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update run");
 	sqlite3_finalize(s);
 	return rc;
+}
+
+int store_run_set_sha256(struct store *st, const char *sha)
+{
+	return run_update(st, "UPDATE runs SET campaign_sha256 = ?", sha, 0);
 }
 
 int store_run_set_aggregate_job(struct store *st, const char *job_id)
 {
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET aggregate_job_id = ?", -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, "prepare");
-	bind_str(s, 1, job_id);
-	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update run");
-	sqlite3_finalize(s);
-	return rc;
+	return run_update(st, "UPDATE runs SET aggregate_job_id = ?", job_id, 0);
 }
 
 int store_run_set_aggregated(struct store *st, double at)
 {
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET aggregated_at = ?", -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, "prepare");
-	sqlite3_bind_double(s, 1, at);
-	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update run");
-	sqlite3_finalize(s);
-	return rc;
+	return run_update(st, "UPDATE runs SET aggregated_at = ?", NULL, at);
 }
 
 static int exec_sql(struct store *st, const char *sql)
