@@ -42,10 +42,16 @@ for i in $(seq 1 100); do
 done
 check timeout_state [ "$(json st.json 'j["jobs"][0]["state"], j["jobs"][0]["reason"]')" = "('TIMEOUT', 'time limit reached')" ]
 check timeout_job_status_written [ "$(json "$run2/limited/job.status" 'j["exit_code"]')" = 143 ]
+"$CAMPAIGN" aggregate --results "$SCRATCH/res2" "$(basename "$run2")" >agg.txt 2>&1; rc=$?
+check aggregate_waits_for_final_jobs [ "$rc" -eq 1 ]
+check aggregate_says_unfinished grep -q "still has unfinished jobs; use --force" agg.txt
+"$CAMPAIGN" aggregate --force --results "$SCRATCH/res2" "$(basename "$run2")" >agg.txt 2>&1; rc=$?
+check aggregate_force_writes [ "$rc" -eq 0 ]
+check aggregate_force_analysis [ -s "$run2/summary.json" ]
 "$CAMPAIGN" cancel --results "$SCRATCH/res2" "$(basename "$run2")" later >/dev/null; rc=$?
 check cancel_exit0 [ "$rc" -eq 0 ]
-for i in $(seq 1 100); do
-	[ -f "$run2/BOTTLENECK_ANALYSIS.md" ] && break
+for i in $(seq 1 100); do   # until the supervisor has finished (and analysed)
+	pgrep -f "campaign supervise $run2" >/dev/null || break
 	sleep 0.2
 done
 "$CAMPAIGN" status --results "$SCRATCH/res2" --json >st.json

@@ -11,6 +11,8 @@ start=$SECONDS
 "$CAMPAIGN" launch --nodes 1 --tasks-per-node 3 --grace 1 -- sh -c 'if [ "$SLURM_PROCID" = 1 ]; then exit 7; fi; sleep 30' 2>err.txt; rc=$?
 check launch_failure_propagates [ "$rc" -eq 7 ]
 check launch_stops_other_ranks [ $((SECONDS - start)) -lt 20 ]
+out=$(SLURM_JOB_ID=99 "$CAMPAIGN" launch --local --nodes 1 --tasks-per-node 2 -- sh -c 'echo "$SLURM_PROCID"' | sort | tr '\n' ' ')
+check launch_local_inside_slurm [ "$out" = "0 1 " ]
 "$CAMPAIGN" launch -- /nonexistent/prog 2>err.txt; rc=$?
 check launch_missing_program [ "$rc" -eq 127 ]
 check launch_missing_program_message grep -q "cannot run '/nonexistent/prog'" err.txt
