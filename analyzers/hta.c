@@ -79,6 +79,7 @@ static int cmp_kstat(const void *a, const void *b, void *names)
 static json_t *top_kernels(const struct gpu_trace *t, int cats, const char **catname, int top_n)
 {
 	json_t *arr = json_array();
+	double u = t->unit_per_us > 0 ? t->unit_per_us : 1;
 	struct kstat *k = xcalloc(t->nnames + 1, sizeof *k);
 	for (int c = 0; c < cats; c++) {
 		memset(k, 0, (t->nnames + 1) * sizeof *k);
@@ -99,11 +100,88 @@ static json_t *top_kernels(const struct gpu_trace *t, int cats, const char **cat
 		qsort_r(k, t->nnames, sizeof *k, cmp_kstat, t->names);
 		for (int i = 0; i < top_n && (size_t)i < t->nnames && k[i].count; i++)
 			json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:f, s:f, s:f, s:f}", "name", t->names[k[i].name],
-				"category", catname[c], "count", (json_int_t)k[i].count, "total_us", k[i].sum,
-				"mean_us", k[i].sum / (double)k[i].count, "min_us", k[i].min, "max_us", k[i].max));
+				"category", catname[c], "count", (json_int_t)k[i].count, "total_us", k[i].sum / u,
+				"mean_us", k[i].sum / (double)k[i].count / u, "min_us", k[i].min / u, "max_us", k[i].max / u));
 	}
 	free(k);
 	return arr;
+}
+
+static int cmp_stream_start(const void *a, const void *b)
+{
+	const struct gpu_event *x = a, *y = b;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* HTA's idle split per stream, over the events sorted by (stream, start). */
+static void idle_split(const struct gpu_trace *t, struct hta_rank *h)
+{
+	struct gpu_event *ev = xmalloc((t->n ? t->n : 1) * sizeof *ev);
+	memcpy(ev, t->ev, t->n * sizeof *ev);
+	qsort(ev, t->n, sizeof *ev, cmp_stream_start);
+	double threshold = HTA_KERNEL_WAIT_US * t->unit_per_us;
+	for (size_t i = 0; i < t->n; i++) {
+		if (i == 0 || ev[i].stream != ev[i - 1].stream) {
+			h->streams = xrealloc(h->streams, (h->nstreams + 1) * sizeof *h->streams);
+			h->streams[h->nstreams++] = (struct hta_idle){ .stream = ev[i].stream };
+			continue;
+		}
+		struct hta_idle *s = &h->streams[h->nstreams - 1];
+		double gap = ev[i].start - ev[i - 1].end;
+		const struct rt_event *rt = ev[i].corr >= 0 ? gpu_trace_rt(t, ev[i].corr) : NULL;
+		if (rt && rt->start > ev[i - 1].end)
+			s->host_wait += gap;
+		else if (gap < threshold)
+			s->kernel_wait += gap;
+		else
+			s->other += gap;
+	}
+	free(ev);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void launch_stats(const struct gpu_trace *t, struct hta_launch *l)
+{
+	double *delay = xmalloc((t->n ? t->n : 1) * sizeof *delay), u = t->unit_per_us;
+	double cpu = 0, gpu = 0, sum = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct rt_event *rt = t->ev[i].corr >= 0 ? gpu_trace_rt(t, t->ev[i].corr) : NULL;
+		if (!rt || !rt->launch)
+			continue;
+		double g = t->ev[i].end - t->ev[i].start, d = t->ev[i].start - (rt->start + rt->dur);
+		cpu += rt->dur;
+		gpu += g;
+		sum += d;
+		delay[l->n++] = d;
+		l->gpu_shorter += g < rt->dur;
+		l->runtime_outliers += rt->dur > 50 * u;
+		l->delay_outliers += d > 100 * u;
+	}
+	if (l->n) {
+		qsort(delay, (size_t)l->n, sizeof *delay, cmp_double);
+		l->cpu_mean = cpu / (double)l->n;
+		l->gpu_mean = gpu / (double)l->n;
+		l->delay_mean = sum / (double)l->n;
+		l->delay_p50 = l->n % 2 ? delay[l->n / 2] : (delay[l->n / 2 - 1] + delay[l->n / 2]) / 2;
+	}
+	free(delay);
+}
+
+void hta_rank_free(struct hta_rank *h)
+{
+	json_decref(h->top);
+	free(h->streams);
+	h->top = NULL;
+	h->streams = NULL;
 }
 
 void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct hta_rank *h)
@@ -111,6 +189,7 @@ void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct h
 	memset(h, 0, sizeof *h);
 	h->rank = t->rank;
 	h->events = t->n;
+	h->unit_per_us = t->unit_per_us > 0 ? t->unit_per_us : 1;
 	/* categories: the rules' in order, then the default */
 	const char *catname[RULES_MAX + 1];
 	int cats = 0, comp = -1, comm = -1;
@@ -141,6 +220,8 @@ void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct h
 	h->top = top_kernels(t, cats, catname, top_n);
 	if (t->n == 0)
 		return;
+	idle_split(t, h);
+	launch_stats(t, &h->launch);
 	struct span *all = xmalloc(t->n * sizeof *all), *cp = xmalloc(t->n * sizeof *cp), *cm = xmalloc(t->n * sizeof *cm);
 	double first = t->ev[0].start, last = t->ev[0].end, busy, comp_len, comm_len;
 	for (size_t i = 0; i < t->n; i++) {
@@ -169,22 +250,56 @@ static json_t *pct(double x, double of)
 	return of > 0 ? json_real(round(10000.0 * x / of) / 100.0) : json_null();
 }
 
+static json_t *idle_json(const struct hta_rank *h)
+{
+	json_t *a = json_array();
+	double u = h->unit_per_us;
+	for (size_t i = 0; i < h->nstreams; i++) {
+		const struct hta_idle *s = &h->streams[i];
+		json_array_append_new(a, json_pack("{s:i, s:f, s:f, s:f}", "stream", s->stream, "host_wait_us", s->host_wait / u,
+						   "kernel_wait_us", s->kernel_wait / u, "other_us", s->other / u));
+	}
+	return a;
+}
+
+static json_t *launch_json(const struct hta_launch *l, double u)
+{
+	if (!l->n)
+		return json_pack("{s:i}", "n", 0);
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I}", "n", (json_int_t)l->n, "cpu_duration_mean_us", l->cpu_mean / u,
+			 "gpu_duration_mean_us", l->gpu_mean / u, "launch_delay_mean_us", l->delay_mean / u,
+			 "launch_delay_p50_us", l->delay_p50 / u, "gpu_shorter_than_cpu", (json_int_t)l->gpu_shorter,
+			 "runtime_outliers_gt50us", (json_int_t)l->runtime_outliers, "launch_delay_outliers_gt100us",
+			 (json_int_t)l->delay_outliers);
+}
+
 json_t *hta_json(const struct hta_rank *h, const char *file)
 {
 	json_t *o = json_object();
+	double u = h->unit_per_us > 0 ? h->unit_per_us : 1, host = 0, kern = 0, other = 0;
+	for (size_t i = 0; i < h->nstreams; i++) {
+		host += h->streams[i].host_wait;
+		kern += h->streams[i].kernel_wait;
+		other += h->streams[i].other;
+	}
 	json_object_set_new(o, "file", json_string(file));
 	json_object_set_new(o, "rank", h->rank >= 0 ? json_integer(h->rank) : json_null());
 	json_object_set_new(o, "gpu_events", json_integer((json_int_t)h->events));
 	if (!h->events)
 		json_object_set_new(o, "note", json_string("no GPU activity in this trace (CPU-only): no GPU breakdown"));
-	json_object_set_new(o, "kernel_time_us", json_real(h->kernel_time));
-	json_object_set_new(o, "idle_us", json_real(h->idle));
-	json_object_set_new(o, "compute_us", json_real(h->compute));
-	json_object_set_new(o, "non_compute_us", json_real(h->non_compute));
+	json_object_set_new(o, "kernel_time_us", json_real(h->kernel_time / u));
+	json_object_set_new(o, "idle_us", json_real(h->idle / u));
+	json_object_set_new(o, "compute_us", json_real(h->compute / u));
+	json_object_set_new(o, "non_compute_us", json_real(h->non_compute / u));
 	json_object_set_new(o, "idle_pct", pct(h->idle, h->kernel_time));
 	json_object_set_new(o, "compute_pct", pct(h->compute, h->kernel_time));
 	json_object_set_new(o, "non_compute_pct", pct(h->non_compute, h->kernel_time));
 	json_object_set_new(o, "comm_comp_overlap_pct", h->has_comm ? pct(h->overlap, h->comm_union) : json_null());
+	json_object_set_new(o, "idle_host_wait_pct", pct(host, host + kern + other));
+	json_object_set_new(o, "idle_kernel_wait_pct", pct(kern, host + kern + other));
+	json_object_set_new(o, "idle_other_pct", pct(other, host + kern + other));
+	json_object_set_new(o, "idle_by_stream", idle_json(h));
+	json_object_set_new(o, "launch", launch_json(&h->launch, u));
 	json_object_set_new(o, "top_kernels", json_incref(h->top));
 	return o;
 }

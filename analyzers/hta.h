@@ -10,6 +10,22 @@
 
 #include <jansson.h>
 
+/* Idle time of one stream split as HTA does: host wait (the next kernel's
+ * runtime call started after the previous kernel ended), kernel wait (a gap
+ * under HTA_KERNEL_WAIT_US otherwise), other. */
+#define HTA_KERNEL_WAIT_US 30.0
+struct hta_idle {
+	int stream;
+	double host_wait, kernel_wait, other;
+};
+
+/* Kernel launches (cudaLaunchKernel/MemcpyAsync/MemsetAsync joined to their
+ * GPU work by correlation id); delay = GPU start - runtime call end. */
+struct hta_launch {
+	long n, gpu_shorter, runtime_outliers, delay_outliers; /* > 50 us, > 100 us */
+	double cpu_mean, gpu_mean, delay_mean, delay_p50;
+};
+
 struct hta_rank {
 	int rank;
 	size_t events;
@@ -17,10 +33,15 @@ struct hta_rank {
 	double comm_union, overlap; /* overlap: |U(COMP) n U(COMM)| */
 	int has_comm;
 	json_t *top; /* per category: the top kernels */
+	double unit_per_us;
+	struct hta_idle *streams; /* idle split per stream, by stream */
+	size_t nstreams;
+	struct hta_launch launch;
 };
 
 /* Classifies t's events with r and computes the breakdown. */
 void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct hta_rank *out);
 json_t *hta_json(const struct hta_rank *h, const char *file);
+void hta_rank_free(struct hta_rank *h);
 
 #endif

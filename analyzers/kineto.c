@@ -19,7 +19,8 @@ struct parse {
 	/* the event being read */
 	char *name, *cat;
 	double ts, dur;
-	int has_ts, has_dur, stream, has_stream;
+	int has_ts, has_dur, stream, has_stream, has_corr;
+	long corr;
 	/* ProfilerStep markers */
 	char **step_names;
 	double *step_ts;
@@ -71,8 +72,71 @@ static void reset_event(struct parse *p)
 	free(p->name);
 	free(p->cat);
 	p->name = p->cat = NULL;
-	p->has_ts = p->has_dur = p->has_stream = 0;
+	p->has_ts = p->has_dur = p->has_stream = p->has_corr = 0;
 	p->stream = -1;
+	p->corr = -1;
+}
+
+void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream, long corr)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 1024;
+		t->ev = xrealloc(t->ev, t->cap * sizeof *t->ev);
+	}
+	t->ev[t->n++] = (struct gpu_event){ start, end, intern(t, name), -1, stream, corr };
+}
+
+/* "cudaLaunchKernel_v7000" (Nsight Systems) names the same call as "cudaLaunchKernel". */
+static int is_launch(const char *name)
+{
+	static const char *const calls[] = { "cudaLaunchKernel", "cudaMemcpyAsync", "cudaMemsetAsync" };
+	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+		size_t n = strlen(calls[i]);
+		if (!strncmp(name, calls[i], n) && (!name[n] || !strncmp(name + n, "_v", 2)))
+			return 1;
+	}
+	return 0;
+}
+
+void gpu_trace_add_rt(struct gpu_trace *t, long corr, double start, double dur, const char *name)
+{
+	if (t->nrt == t->rtcap) {
+		t->rtcap = t->rtcap ? t->rtcap * 2 : 1024;
+		t->rt = xrealloc(t->rt, t->rtcap * sizeof *t->rt);
+	}
+	t->rt[t->nrt++] = (struct rt_event){ corr, start, dur, is_launch(name) };
+}
+
+static int cmp_rt(const void *a, const void *b)
+{
+	const struct rt_event *x = a, *y = b;
+	if (x->corr != y->corr)
+		return x->corr < y->corr ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+void gpu_trace_index_rt(struct gpu_trace *t)
+{
+	if (t->nrt)
+		qsort(t->rt, t->nrt, sizeof *t->rt, cmp_rt);
+}
+
+const struct rt_event *gpu_trace_rt(const struct gpu_trace *t, long corr)
+{
+	size_t lo = 0, hi = t->nrt;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->rt[mid].corr < corr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nrt && t->rt[lo].corr == corr ? &t->rt[lo] : NULL;
+}
+
+static int is_runtime_cat(const char *cat)
+{
+	return cat && (!strcmp(cat, "cuda_runtime") || !strcmp(cat, "cuda_driver"));
 }
 
 static void end_event(struct parse *p)
@@ -82,17 +146,10 @@ static void end_event(struct parse *p)
 		p->step_names[p->nsteps] = xstrdup(p->name);
 		p->step_ts[p->nsteps++] = p->ts;
 	}
-	if (p->name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1) {
-		if (t->n == t->cap) {
-			t->cap = t->cap ? t->cap * 2 : 1024;
-			t->ev = xrealloc(t->ev, t->cap * sizeof *t->ev);
-		}
-		struct gpu_event *e = &t->ev[t->n++];
-		e->start = ceil(p->ts);
-		e->end = floor(p->ts + p->dur);
-		e->name = intern(t, p->name);
-		e->cat = -1;
-	}
+	if (p->name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1)
+		gpu_trace_add(t, ceil(p->ts), floor(p->ts + p->dur), p->name, p->stream, p->has_corr ? p->corr : -1);
+	else if (p->name && p->has_ts && p->has_dur && p->has_corr && is_runtime_cat(p->cat))
+		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts), p->name);
 	reset_event(p);
 }
 
@@ -165,6 +222,12 @@ static int cb_string(void *ctx, const unsigned char *s, size_t n)
 	return 1;
 }
 
+/* A JSON number as an id: -1 when it is not finite or out of range. */
+static long to_id(double v)
+{
+	return isfinite(v) && fabs(v) < 9.0e15 ? (long)v : -1;
+}
+
 static int cb_number(void *ctx, const char *s, size_t n)
 {
 	struct parse *p = ctx;
@@ -180,10 +243,13 @@ static int cb_number(void *ctx, const char *s, size_t n)
 		else if (!strcmp(p->key, "dur"))
 			p->dur = v, p->has_dur = 1;
 	} else if (p->in_args && p->depth == 4 && !strcmp(p->key, "stream")) {
-		p->stream = (int)v;
+		p->stream = (int)to_id(v);
 		p->has_stream = 1;
+	} else if (p->in_args && p->depth == 4 && !strcmp(p->key, "correlation")) {
+		p->corr = to_id(v);
+		p->has_corr = 1;
 	} else if (p->in_dist && p->depth == 2 && !strcmp(p->key, "rank")) {
-		p->t->rank = (int)v;
+		p->t->rank = (int)to_id(v);
 	}
 	return 1;
 }
@@ -216,12 +282,18 @@ static void drop_last_step(struct parse *p)
 			t->ev[k++] = t->ev[i];
 	t->dropped = (long)(t->n - k);
 	t->n = k;
+	k = 0;
+	for (size_t i = 0; i < t->nrt; i++)
+		if (t->rt[i].start < ceil(t->last_step_ts))
+			t->rt[k++] = t->rt[i];
+	t->nrt = k;
 }
 
 int kineto_load(const char *path, struct gpu_trace *t)
 {
 	memset(t, 0, sizeof *t);
 	t->rank = -1;
+	t->unit_per_us = 1;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
@@ -248,8 +320,10 @@ int kineto_load(const char *path, struct gpu_trace *t)
 	yajl_free(h);
 	fclose(f);
 	reset_event(&p);
-	if (rc == 0)
+	if (rc == 0) {
 		drop_last_step(&p);
+		gpu_trace_index_rt(t);
+	}
 	for (int i = 0; i < p.nsteps; i++)
 		free(p.step_names[i]);
 	free(p.step_names);
@@ -266,5 +340,6 @@ void gpu_trace_free(struct gpu_trace *t)
 	free(t->names);
 	free(t->slots);
 	free(t->ev);
+	free(t->rt);
 	memset(t, 0, sizeof *t);
 }

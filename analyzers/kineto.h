@@ -1,6 +1,7 @@
 /* kineto: PyTorch-profiler (Kineto) Chrome-trace JSON, streamed with yajl:
- * only GPU events (args.stream present and not -1) and ProfilerStep#N
- * markers are kept, so memory follows the number of GPU events, not the
+ * only GPU events (args.stream present and not -1), runtime calls with a
+ * correlation id (cat cuda_runtime/cuda_driver) and ProfilerStep#N markers
+ * are kept, so memory follows the number of GPU events, not the
  * file size. Timestamps follow HTA: start = ceil(ts), end = floor(ts+dur). */
 #ifndef ANALYZERS_KINETO_H
 #define ANALYZERS_KINETO_H
@@ -8,15 +9,28 @@
 #include <stddef.h>
 
 struct gpu_event {
-	double start, end; /* microseconds */
+	double start, end; /* in the trace's unit (unit_per_us per microsecond) */
 	int name;          /* index into names */
 	int cat;           /* category index, set by the analysis */
+	int stream;
+	long corr;         /* correlation id, -1 when absent */
+};
+
+/* A host-side CUDA/HIP runtime (or driver) call that launched GPU work. */
+struct rt_event {
+	long corr;
+	double start, dur;
+	int launch;        /* cudaLaunchKernel, cudaMemcpyAsync or cudaMemsetAsync */
 };
 
 struct gpu_trace {
 	int rank;          /* from distributedInfo, -1 when absent */
+	char label[64];    /* e.g. "pid144_dev0" for Nsight Systems processes */
+	double unit_per_us; /* 1 for Kineto (µs), 1000 for Nsight Systems (ns) */
 	struct gpu_event *ev;
 	size_t n, cap;
+	struct rt_event *rt; /* runtime calls with a correlation id */
+	size_t nrt, rtcap;
 	char **names;
 	size_t nnames, names_cap;
 	int *slots;        /* open-addressed hash of names */
@@ -29,5 +43,12 @@ struct gpu_trace {
 /* Reads path; ERR_IO with the file and byte offset of a parse error. */
 int kineto_load(const char *path, struct gpu_trace *t);
 void gpu_trace_free(struct gpu_trace *t);
+/* Appends a GPU event / a runtime call (used by the Nsight Systems ingest). */
+void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream, long corr);
+void gpu_trace_add_rt(struct gpu_trace *t, long corr, double start, double dur, const char *name);
+/* Sorts the runtime calls by correlation id for gpu_trace_rt(). */
+void gpu_trace_index_rt(struct gpu_trace *t);
+/* The first runtime call with that correlation id, or NULL. */
+const struct rt_event *gpu_trace_rt(const struct gpu_trace *t, long corr);
 
 #endif

@@ -8,6 +8,7 @@
 #include "../orchestrator/strbuf.h"
 #include "hta.h"
 #include "kineto.h"
+#include "nsys.h"
 #include "rules.h"
 
 #include <getopt.h>
@@ -18,9 +19,10 @@
 
 static const char usage[] =
 	"usage: campaign-analyze RUN_DIR\n"
-	"       campaign-analyze [--json] [--rules FILE] [--top N] TRACE.json...\n\n"
+	"       campaign-analyze [--json] [--rules FILE] [--top N] TRACE.json|PROFILE.sqlite...\n\n"
 	"With a campaign run directory, (re)writes its BOTTLENECK_ANALYSIS.md and summary.json.\n"
-	"With PyTorch-profiler (Kineto) traces, one per rank, prints each rank's GPU time breakdown\n"
+	"With PyTorch-profiler (Kineto) traces, one per rank, or Nsight Systems SQLite exports (one\n"
+	"entry per process and GPU), prints each rank's GPU time breakdown\n"
 	"(Holistic Trace Analysis's definitions: idle, compute, non-compute, comm/compute overlap)\n"
 	"and its top kernels per category; --json prints one JSON document.\n"
 	"Kernel categories come from PCRE2 rules (default analyzers/kernel_rules.txt).\n\n"
@@ -42,26 +44,81 @@ static int run_mode(const char *dir)
 static void print_text(json_t *rank)
 {
 	json_t *r = json_object_get(rank, "rank");
-	printf("%s (rank %s): %lld GPU events\n", json_string_value(json_object_get(rank, "file")),
-	       json_is_integer(r) ? json_dumps(r, JSON_ENCODE_ANY) : "?",
+	const char *proc = json_string_value(json_object_get(rank, "process"));
+	char who[96];
+	if (json_is_integer(r))
+		snprintf(who, sizeof who, "%s%srank %lld", proc ? proc : "", proc ? ", " : "", (long long)json_integer_value(r));
+	else
+		snprintf(who, sizeof who, "rank ?");
+	printf("%s (%s): %lld GPU events\n", json_string_value(json_object_get(rank, "file")), who,
 	       (long long)json_integer_value(json_object_get(rank, "gpu_events")));
 	if (json_object_get(rank, "note")) {
 		printf("  %s\n", json_string_value(json_object_get(rank, "note")));
 		return;
 	}
 	json_t *ov = json_object_get(rank, "comm_comp_overlap_pct");
+	char overlap[64];
+	if (json_is_number(ov))
+		snprintf(overlap, sizeof overlap, "%.2f %% of communication time", json_number_value(ov));
+	else
+		snprintf(overlap, sizeof overlap, "n/a (no communication)");
 	printf("  kernel time %.0f us: idle %.2f %%, compute %.2f %%, non-compute %.2f %%; comm/compute overlap %s\n",
 	       json_number_value(json_object_get(rank, "kernel_time_us")), json_number_value(json_object_get(rank, "idle_pct")),
 	       json_number_value(json_object_get(rank, "compute_pct")), json_number_value(json_object_get(rank, "non_compute_pct")),
-	       json_is_number(ov) ? "" : "n/a (no communication)");
-	if (json_is_number(ov))
-		printf("  (overlap %.2f %% of communication time)\n", json_number_value(ov));
+	       overlap);
+	printf("  idle: host wait %.1f %%, kernel wait %.1f %%, other %.1f %%\n",
+	       json_number_value(json_object_get(rank, "idle_host_wait_pct")),
+	       json_number_value(json_object_get(rank, "idle_kernel_wait_pct")),
+	       json_number_value(json_object_get(rank, "idle_other_pct")));
+	json_t *l = json_object_get(rank, "launch");
+	if (json_integer_value(json_object_get(l, "n")) > 0)
+		printf("  launches: %lld, runtime call %.1f us, launch delay mean %.1f us, median %.1f us, %lld over 100 us\n",
+		       (long long)json_integer_value(json_object_get(l, "n")),
+		       json_number_value(json_object_get(l, "cpu_duration_mean_us")),
+		       json_number_value(json_object_get(l, "launch_delay_mean_us")),
+		       json_number_value(json_object_get(l, "launch_delay_p50_us")),
+		       (long long)json_integer_value(json_object_get(l, "launch_delay_outliers_gt100us")));
 	size_t i;
 	json_t *k;
 	json_array_foreach(json_object_get(rank, "top_kernels"), i, k)
 		printf("  %-13s %8.0f us %6lld x  %.70s\n", json_string_value(json_object_get(k, "category")),
 		       json_number_value(json_object_get(k, "total_us")), (long long)json_integer_value(json_object_get(k, "count")),
 		       json_string_value(json_object_get(k, "name")));
+}
+
+static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, const char *file)
+{
+	struct hta_rank h;
+	hta_analyse(t, r, top, &h);
+	json_t *o = hta_json(&h, file);
+	hta_rank_free(&h);
+	if (t->label[0])
+		json_object_set_new(o, "process", json_string(t->label));
+	return o;
+}
+
+/* One input file: a Kineto trace (one rank) or an Nsight Systems export
+ * (one entry per process and device). */
+static int analyse_file(const char *file, const struct rules *r, int top, json_t *ranks, json_t *nvtx)
+{
+	if (nsys_is_sqlite(file)) {
+		struct nsys_report rep;
+		int rc = nsys_load(file, 10, &rep);
+		if (rc < 0)
+			return rc;
+		for (size_t i = 0; i < rep.n; i++)
+			json_array_append_new(ranks, analyse_one(&rep.proc[i], r, top, file));
+		json_object_set(nvtx, file, rep.nvtx_top);
+		nsys_report_free(&rep);
+		return 0;
+	}
+	struct gpu_trace t;
+	int rc = kineto_load(file, &t);
+	if (rc < 0)
+		return rc;
+	json_array_append_new(ranks, analyse_one(&t, r, top, file));
+	gpu_trace_free(&t);
+	return 0;
 }
 
 static int trace_mode(int argc, char **argv, int first, int as_json, const char *rules_path, int top)
@@ -72,28 +129,25 @@ static int trace_mode(int argc, char **argv, int first, int as_json, const char 
 	free(path);
 	if (rc < 0)
 		return rc;
-	json_t *ranks = json_array();
-	for (int i = first; i < argc && rc == 0; i++) {
-		struct gpu_trace t;
-		struct hta_rank h;
-		if ((rc = kineto_load(argv[i], &t)) < 0)
-			break;
-		hta_analyse(&t, &r, top, &h);
-		json_t *o = hta_json(&h, argv[i]);
-		json_decref(h.top);
-		json_array_append_new(ranks, o);
-		if (!as_json)
+	json_t *ranks = json_array(), *nvtx = json_object();
+	for (int i = first; i < argc && rc == 0; i++)
+		rc = analyse_file(argv[i], &r, top, ranks, nvtx);
+	size_t i;
+	json_t *o;
+	if (rc == 0 && !as_json)
+		json_array_foreach(ranks, i, o)
 			print_text(o);
-		gpu_trace_free(&t);
-	}
 	if (rc == 0 && as_json) {
-		json_t *doc = json_pack("{s:o}", "ranks", json_incref(ranks));
+		json_t *doc = json_pack("{s:O}", "ranks", ranks);
+		if (json_object_size(nvtx))
+			json_object_set(doc, "nvtx_top", nvtx);
 		char *s = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 		printf("%s\n", s);
 		free(s);
 		json_decref(doc);
 	}
 	json_decref(ranks);
+	json_decref(nvtx);
 	rules_free(&r);
 	return rc;
 }

@@ -27,3 +27,37 @@ printf 'COMPUTATION\t(unclosed\n' >bad.rules
 "$BIN/campaign-analyze" --rules bad.rules "$ROOT/tests/fixtures/mini.pt.trace.json" 2>err.txt; rc=$?
 check bad_rules_exit2 [ "$rc" -eq 2 ]
 check bad_rules_say_where grep -q "bad.rules:1:" err.txt
+# Idle split and launches (runtime calls joined by correlation id): stream 7 gaps
+# [30,40] (its launch at 35 > 30: host wait 10), [50,60] (memcpy call at 52: host wait 10),
+# [65,66] (the call at 61 < 65, gap 1 < 30 us: kernel wait 1). Launches (cudaLaunchKernel/
+# MemcpyAsync/MemsetAsync; the cudaEventRecord is not one; the call at 205 is in the dropped
+# step): cpu 4,3,2,2 -> 2.75; gpu 19,10,5,30 -> 16; delay = start - call end 2,2,6,3 -> 3.25, median 2.5.
+check fixture_idle_split [ "$(json m.json '[(s["stream"], s["host_wait_us"], s["kernel_wait_us"], s["other_us"]) for s in j["ranks"][0]["idle_by_stream"]]')" = "[(7, 20.0, 1.0, 0.0), (13, 0.0, 0.0, 0.0)]" ]
+check fixture_idle_split_pct [ "$(json m.json '(j["ranks"][0]["idle_host_wait_pct"], j["ranks"][0]["idle_kernel_wait_pct"])')" = "(95.24, 4.76)" ]
+check fixture_launches [ "$(json m.json 'tuple(j["ranks"][0]["launch"][k] for k in ("n", "cpu_duration_mean_us", "gpu_duration_mean_us", "launch_delay_mean_us", "launch_delay_p50_us"))')" = "(4, 2.75, 16.0, 3.25, 2.5)" ]
+check fixture_text_idle_launch grep -q "idle: host wait 95.2 %, kernel wait 4.8 %, other 0.0 %" m.txt
+
+# Nsight Systems SQLite export (tests/fixtures/mini_nsys.sql), in ns. pid 100 dev 0: gemm
+# [1000,5000] s7, nccl [4000,9000] s20, memcpy HtoD [10000,11000] s7, memset [11500,12000] s7:
+# kernel time 11000, busy 8000+1000+500 -> idle 1500 (13.64 %), compute 4000 (36.36 %),
+# non-compute 5500 (50 %), overlap 1000 of 5000 (20 %). Stream 7 gaps: 5000 (memcpy call at
+# 9500 > 5000: host wait), 500 (memset call at 10500 < 11000: kernel wait). pid 101 dev 1: its
+# own call for correlation id 1 at [100,200] -> delay 1.8 us (pid 100's would give 1.2).
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[2]); c.executescript(open(sys.argv[1]).read()); c.commit()' \
+	"$ROOT/tests/fixtures/mini_nsys.sql" mini.sqlite
+"$BIN/campaign-analyze" --json mini.sqlite >n.json; rc=$?
+check nsys_fixture_exit0 [ "$rc" -eq 0 ]
+check nsys_fixture_entries [ "$(json n.json '[(r["process"], r["rank"], r["gpu_events"]) for r in j["ranks"]]')" = "[('pid100_dev0', 0, 4), ('pid101_dev1', 1, 1)]" ]
+check nsys_fixture_breakdown [ "$(json n.json 'tuple(j["ranks"][0][k] for k in ("kernel_time_us", "idle_pct", "compute_pct", "non_compute_pct", "comm_comp_overlap_pct"))')" = "(11.0, 13.64, 36.36, 50.0, 20.0)" ]
+check nsys_fixture_memory_names [ "$(json n.json '[k["name"] for k in j["ranks"][0]["top_kernels"] if k["category"] == "MEMORY"]')" = "['Memcpy HtoD', 'Memset (Device)']" ]
+check nsys_fixture_idle_split [ "$(json n.json '[(s["stream"], s["host_wait_us"], s["kernel_wait_us"]) for s in j["ranks"][0]["idle_by_stream"]]')" = "[(7, 5.0, 0.5), (20, 0.0, 0.0)]" ]
+check nsys_fixture_launches [ "$(json n.json 'tuple(j["ranks"][0]["launch"][k] for k in ("n", "cpu_duration_mean_us", "gpu_duration_mean_us", "launch_delay_mean_us"))')" = "(4, 0.2, 2.625, 0.55)" ]
+check nsys_fixture_correlation_per_process [ "$(json n.json 'j["ranks"][1]["launch"]["launch_delay_mean_us"]')" = 1.8 ]
+check nsys_fixture_nvtx [ "$(json n.json 'j["nvtx_top"]["mini.sqlite"]')" = "[{'range': 'step', 'total_ns': 12500, 'instances': 2}, {'range': 'fwd', 'total_ns': 800, 'instances': 1}]" ]
+printf 'SQLite format 3\0junk' >notnsys.sqlite
+"$BIN/campaign-analyze" notnsys.sqlite 2>err.txt; rc=$?
+check nsys_not_sqlite_exit4 [ "$rc" -eq 4 ]
+python3 -c 'import sqlite3; sqlite3.connect("other.sqlite").execute("create table t(x)")'
+"$BIN/campaign-analyze" other.sqlite 2>err.txt; rc=$?
+check nsys_other_db_exit4 [ "$rc" -eq 4 ]
+check nsys_other_db_says_why grep -q "other.sqlite: not an Nsight Systems export" err.txt

@@ -1,0 +1,222 @@
+#include "nsys.h"
+
+#include "../orchestrator/err.h"
+#include "../orchestrator/strbuf.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A serialized GlobalId holds the process id in bits 24..47. */
+#define PID_OF(gid) ((long)(((unsigned long long)(gid) >> 24) & 0xFFFFFF))
+
+int nsys_is_sqlite(const char *path)
+{
+	char head[16] = { 0 };
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	return n == sizeof head && !memcmp(head, "SQLite format 3", 16);
+}
+
+/* file: URI of path, immutable: an export is never written, and no -wal or
+ * -shm file is created next to it (which may be a read-only directory). */
+static char *uri_of(const char *path)
+{
+	struct strbuf u = STRBUF_INIT;
+	strbuf_adds(&u, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '?' || *p == '#' || *p == '%' || *p < 0x20 || *p >= 0x7f)
+			strbuf_addf(&u, "%%%02X", *p);
+		else
+			strbuf_addch(&u, (char)*p);
+	}
+	strbuf_adds(&u, "?immutable=1");
+	return strbuf_detach(&u);
+}
+
+static int has_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st;
+	int yes = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		yes = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return yes;
+}
+
+static struct gpu_trace *trace_for(struct nsys_report *r, long pid, int dev)
+{
+	char label[64];
+	snprintf(label, sizeof label, "pid%ld_dev%d", pid, dev);
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->proc[i].label, label))
+			return &r->proc[i];
+	r->proc = xrealloc(r->proc, (r->n + 1) * sizeof *r->proc);
+	struct gpu_trace *t = &r->proc[r->n++];
+	memset(t, 0, sizeof *t);
+	t->rank = -1;
+	t->unit_per_us = 1000;
+	t->last_step_ts = -1;
+	snprintf(t->label, sizeof t->label, "%s", label);
+	return t;
+}
+
+/* Kineto's names for memory operations: "Memcpy DtoD", "Memset (Device)". */
+static const char *copy_kind(int k)
+{
+	static const char *const kinds[] = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
+					     "DtoA", "DtoD", "HtoH", "PtoP", "HtoD", "DtoH", "DtoD" };
+	return k >= 0 && k < (int)(sizeof kinds / sizeof *kinds) ? kinds[k] : "Unknown";
+}
+
+static const char *mem_kind(int k)
+{
+	static const char *const kinds[] = { "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static",
+					     "Managed Static", "Unknown" };
+	return k >= 0 && k < (int)(sizeof kinds / sizeof *kinds) ? kinds[k] : "Unknown";
+}
+
+enum gpu_table { KERNEL, MEMCPY, MEMSET };
+
+static int read_gpu(sqlite3 *db, enum gpu_table which, struct nsys_report *r)
+{
+	static const char *const sql[] = {
+		"SELECT k.globalPid, k.deviceId, k.streamId, k.correlationId, k.start, k.end, s.value "
+		"FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName",
+		"SELECT globalPid, deviceId, streamId, correlationId, start, end, copyKind FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+		"SELECT globalPid, deviceId, streamId, correlationId, start, end, memKind FROM CUPTI_ACTIVITY_KIND_MEMSET",
+	};
+	static const char *const table[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+					     "CUPTI_ACTIVITY_KIND_MEMSET" };
+	if (!has_table(db, table[which]))
+		return 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql[which], -1, &st, NULL) != SQLITE_OK)
+		return err_set(ERR_IO, "%s: unexpected layout: %s", table[which], sqlite3_errmsg(db));
+	int rc;
+	char name[64];
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gpu_trace *t = trace_for(r, PID_OF(sqlite3_column_int64(st, 0)), sqlite3_column_int(st, 1));
+		const char *nm = (const char *)sqlite3_column_text(st, 6);
+		if (which == MEMCPY)
+			snprintf(name, sizeof name, "Memcpy %s", copy_kind(sqlite3_column_int(st, 6))), nm = name;
+		else if (which == MEMSET)
+			snprintf(name, sizeof name, "Memset (%s)", mem_kind(sqlite3_column_int(st, 6))), nm = name;
+		long corr = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(st, 3);
+		gpu_trace_add(t, (double)sqlite3_column_int64(st, 4), (double)sqlite3_column_int64(st, 5), nm ? nm : "?",
+			      sqlite3_column_int(st, 2), corr);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : err_set(ERR_IO, "%s: %s", table[which], sqlite3_errmsg(db));
+}
+
+/* CUDA runtime calls go to every device trace of their process. */
+static int read_runtime(sqlite3 *db, struct nsys_report *r)
+{
+	if (!has_table(db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+		return 0;
+	sqlite3_stmt *st;
+	const char *sql = "SELECT r.globalTid, r.correlationId, r.start, r.end, s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+			  "JOIN StringIds s ON s.id = r.nameId WHERE r.correlationId IS NOT NULL";
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return err_set(ERR_IO, "CUPTI_ACTIVITY_KIND_RUNTIME: unexpected layout: %s", sqlite3_errmsg(db));
+	int rc;
+	char prefix[32];
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		snprintf(prefix, sizeof prefix, "pid%ld_", PID_OF(sqlite3_column_int64(st, 0)));
+		double start = (double)sqlite3_column_int64(st, 2), end = (double)sqlite3_column_int64(st, 3);
+		for (size_t i = 0; i < r->n; i++)
+			if (!strncmp(r->proc[i].label, prefix, strlen(prefix)))
+				gpu_trace_add_rt(&r->proc[i], (long)sqlite3_column_int64(st, 1), start, end - start,
+						 (const char *)sqlite3_column_text(st, 4));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : err_set(ERR_IO, "CUPTI_ACTIVITY_KIND_RUNTIME: %s", sqlite3_errmsg(db));
+}
+
+/* NVTX push/pop and start/end ranges summed per name, as nsys's nvtx_sum. */
+static json_t *read_nvtx(sqlite3 *db, int top_n)
+{
+	json_t *a = json_array();
+	sqlite3_stmt *st;
+	const char *sql = "SELECT COALESCE(n.text, s.value) AS nm, SUM(n.end - n.start) AS t, COUNT(*) FROM NVTX_EVENTS n "
+			  "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND n.eventType IN (59, 60) "
+			  "AND nm IS NOT NULL GROUP BY nm ORDER BY t DESC, nm LIMIT ?";
+	if (!has_table(db, "NVTX_EVENTS") || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return a;
+	sqlite3_bind_int(st, 1, top_n);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		json_array_append_new(a, json_pack("{s:s, s:I, s:I}", "range", (const char *)sqlite3_column_text(st, 0),
+						   "total_ns", (json_int_t)sqlite3_column_int64(st, 1), "instances",
+						   (json_int_t)sqlite3_column_int64(st, 2)));
+	sqlite3_finalize(st);
+	return a;
+}
+
+static int cmp_label(const void *a, const void *b)
+{
+	const struct gpu_trace *x = a, *y = b;
+	long px, py;
+	int dx, dy;
+	sscanf(x->label, "pid%ld_dev%d", &px, &dx);
+	sscanf(y->label, "pid%ld_dev%d", &py, &dy);
+	return px != py ? (px < py ? -1 : 1) : (dx > dy) - (dx < dy);
+}
+
+int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
+{
+	memset(out, 0, sizeof *out);
+	char *uri = uri_of(path);
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK) {
+		rc = err_set(ERR_IO, "%s: cannot open as SQLite: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return rc;
+	}
+	if (!has_table(db, "StringIds") || !has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL")) {
+		sqlite3_close(db);
+		return err_set(ERR_IO, "%s: not an Nsight Systems export (no StringIds or CUPTI_ACTIVITY_KIND_KERNEL table); "
+			       "export a report with 'nsys export --type sqlite' from a capture with -t cuda", path);
+	}
+	rc = read_gpu(db, KERNEL, out);
+	if (rc == 0)
+		rc = read_gpu(db, MEMCPY, out);
+	if (rc == 0)
+		rc = read_gpu(db, MEMSET, out);
+	if (rc == 0)
+		rc = read_runtime(db, out);
+	if (rc == 0)
+		out->nvtx_top = read_nvtx(db, nvtx_top_n);
+	sqlite3_close(db);
+	if (rc < 0) {
+		char *why = xstrdup(err_last());
+		nsys_report_free(out);
+		rc = err_set(ERR_IO, "%s: %s", path, why);
+		free(why);
+		return rc;
+	}
+	if (out->n)
+		qsort(out->proc, out->n, sizeof *out->proc, cmp_label);
+	for (size_t i = 0; i < out->n; i++) {
+		out->proc[i].rank = (int)i;
+		gpu_trace_index_rt(&out->proc[i]);
+	}
+	return 0;
+}
+
+void nsys_report_free(struct nsys_report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		gpu_trace_free(&r->proc[i]);
+	free(r->proc);
+	json_decref(r->nvtx_top);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,26 @@
+/* nsys: Nsight Systems SQLite exports (nsys export --type sqlite). GPU work
+ * (CUPTI_ACTIVITY_KIND_KERNEL, MEMCPY, MEMSET) becomes one gpu_trace per
+ * (process, device) in nanoseconds, with the CUDA runtime calls of that
+ * process (CUPTI_ACTIVITY_KIND_RUNTIME) joined by correlation id; names come
+ * from StringIds. NVTX ranges (NVTX_EVENTS) are summed per name. Rows are
+ * stepped through one at a time: memory follows the GPU events kept. */
+#ifndef ANALYZERS_NSYS_H
+#define ANALYZERS_NSYS_H
+
+#include "kineto.h"
+
+#include <jansson.h>
+
+struct nsys_report {
+	struct gpu_trace *proc; /* by (pid, device); label "pid<P>_dev<D>", rank = position */
+	size_t n;
+	json_t *nvtx_top;       /* [{range, total_ns, instances}], largest total first */
+};
+
+/* 1 when path starts with the SQLite file header. */
+int nsys_is_sqlite(const char *path);
+/* ERR_IO (with the reason) when path is not an Nsight Systems export. */
+int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out);
+void nsys_report_free(struct nsys_report *r);
+
+#endif
