@@ -36,7 +36,7 @@ ifeq ($(HAVE_CUDA),yes)
 BINS += bin/campaign-trainer-gpu
 endif
 
-.PHONY: all deps check unit e2e demo bench install clean
+.PHONY: all deps check unit e2e demo bench fuzz install clean
 all: $(BINS)
 
 deps:
@@ -107,8 +107,29 @@ $(B)/asan/%: tests/unit/%.c $(ORCH_SRC) $(ANA_SRC) tests/unit/harness.h $(B)/ver
 
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 
+# libFuzzer targets (clang): the loaders built once with the fuzzer's coverage
+# and ASan + UBSan, each target linked with -fsanitize=fuzzer. `make fuzz` runs
+# each for FUZZ_SECONDS; `make check` replays tests/fuzz/corpus/ and the seeds.
+FUZZ_NAMES := campaign jsonl kineto csv
+FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
+FUZZ_SRC   := $(ORCH_SRC) $(ANA_SRC)
+FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o)
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -pthread -I$(B) -fsanitize=address,undefined \
+              -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SECONDS ?= 600
+$(B)/fuzz/%.o: %.c $(B)/versions.h
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -Iorchestrator -Ianalyzers -o $@ $< $(FUZZ_OBJ) \
+	  $(PKG_LIBS) -lslurm -lm
+
+fuzz: deps
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(FUZZ_BINS)
 	@tests/run.sh $(UNIT_BINS)
 
 demo: deps

@@ -289,20 +289,17 @@ static void drop_last_step(struct parse *p)
 	t->nrt = k;
 }
 
-int kineto_load(const char *path, struct gpu_trace *t)
+int kineto_load_stream(FILE *f, const char *name, struct gpu_trace *t)
 {
 	memset(t, 0, sizeof *t);
 	t->rank = -1;
 	t->unit_per_us = 1;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
 	struct parse p = { .t = t, .stream = -1 };
 	p.step_names = xcalloc(MAX_STEPS, sizeof *p.step_names);
 	p.step_ts = xcalloc(MAX_STEPS, sizeof *p.step_ts);
 	yajl_handle h = yajl_alloc(&callbacks, NULL, &p);
 	unsigned char buf[1 << 16];
-	size_t n, offset = 0;
+	size_t n = 0, offset = 0;
 	int rc = 0;
 	while (rc == 0 && (n = fread(buf, 1, sizeof buf, f)) > 0) {
 		if (yajl_parse(h, buf, n) != yajl_status_ok)
@@ -313,12 +310,11 @@ int kineto_load(const char *path, struct gpu_trace *t)
 		rc = -1;
 	if (rc < 0) {
 		unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
-		rc = err_set(ERR_IO, "%s: not a Chrome-trace JSON file near byte %zu: %s", path,
+		rc = err_set(ERR_IO, "%s: not a Chrome-trace JSON file near byte %zu: %s", name,
 			     offset - n + yajl_get_bytes_consumed(h), (char *)msg);
 		yajl_free_error(h, msg);
 	}
 	yajl_free(h);
-	fclose(f);
 	reset_event(&p);
 	if (rc == 0) {
 		drop_last_step(&p);
@@ -330,6 +326,17 @@ int kineto_load(const char *path, struct gpu_trace *t)
 	free(p.step_ts);
 	if (rc < 0)
 		gpu_trace_free(t);
+	return rc;
+}
+
+int kineto_load(const char *path, struct gpu_trace *t)
+{
+	memset(t, 0, sizeof *t);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
+	int rc = kineto_load_stream(f, path, t);
+	fclose(f);
 	return rc;
 }
 

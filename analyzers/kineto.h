@@ -7,6 +7,7 @@
 #define ANALYZERS_KINETO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct gpu_event {
 	double start, end; /* in the trace's unit (unit_per_us per microsecond) */
@@ -42,6 +43,8 @@ struct gpu_trace {
 
 /* Reads path; ERR_IO with the file and byte offset of a parse error. */
 int kineto_load(const char *path, struct gpu_trace *t);
+/* The same from an open stream; name is used in messages. */
+int kineto_load_stream(FILE *f, const char *name, struct gpu_trace *t);
 void gpu_trace_free(struct gpu_trace *t);
 /* Appends a GPU event / a runtime call (used by the Nsight Systems ingest). */
 void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream, long corr);

@@ -21,6 +21,7 @@ static void add_step(struct rank_metrics *r, json_t *o)
 		r->steps = xrealloc(r->steps, r->cap * sizeof *r->steps);
 	}
 	struct step_rec *s = &r->steps[r->n++];
+	memset(s, 0, sizeof *s);
 	const char *phase = json_string_value(json_object_get(o, "phase"));
 	s->step = (long)json_integer_value(json_object_get(o, "step"));
 	s->active = phase && !strcmp(phase, "active");
@@ -50,34 +51,88 @@ static void set_meta(struct rank_metrics *r, json_t *o)
 	snprintf(r->host, sizeof r->host, "%s", h ? h : "");
 }
 
-static int load_file(const char *path, struct rank_metrics *out, int meta_only)
+static double obj_num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/* An AORTA-style iteration: {"rank", "step", "loss", "profile": {"total_ms",
+ * "overlap": {"per_stream_ms": {compute, allreduce, reducescatter | comm},
+ * "overlap_ms": {compute_comm}}}}. Compute goes to forward_ms; exposed
+ * communication is what overlap did not hide. */
+static void add_aorta_step(struct rank_metrics *r, json_t *o)
+{
+	json_t *ov = json_object_get(json_object_get(o, "profile"), "overlap");
+	json_t *ps = json_object_get(ov, "per_stream_ms"), *om = json_object_get(ov, "overlap_ms");
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->steps = xrealloc(r->steps, r->cap * sizeof *r->steps);
+	}
+	struct step_rec *s = &r->steps[r->n++];
+	memset(s, 0, sizeof *s);
+	json_t *step = json_object_get(o, "global_step");
+	s->step = (long)json_integer_value(step ? step : json_object_get(o, "step"));
+	s->active = 1;
+	s->forward_ms = obj_num(ps, "compute");
+	s->allreduce_ms = obj_num(ps, "allreduce") + obj_num(ps, "all_reduce");
+	s->reducescatter_ms = obj_num(ps, "reducescatter") + obj_num(ps, "reduce_scatter");
+	s->comm_ms = s->allreduce_ms + s->reducescatter_ms;
+	if (s->comm_ms == 0)
+		s->comm_ms = obj_num(ps, "comm");
+	double hidden = obj_num(om, "compute_comm");
+	s->comm_exposed_ms = s->comm_ms > hidden ? s->comm_ms - hidden : 0;
+	s->step_ms = obj_num(json_object_get(o, "profile"), "total_ms");
+	if (s->step_ms <= 0)
+		s->step_ms = s->forward_ms + s->comm_exposed_ms;
+	s->loss = obj_num(o, "loss");
+	if (json_is_integer(json_object_get(o, "rank")))
+		r->rank = (int)json_integer_value(json_object_get(o, "rank"));
+	r->format = METRICS_AORTA;
+}
+
+int metrics_parse_line(struct rank_metrics *r, const char *line, size_t len)
+{
+	json_error_t jerr;
+	json_t *o = json_loadb(line, len, 0, &jerr);
+	const char *type = o ? json_string_value(json_object_get(o, "type")) : NULL;
+	int meta = type && !strcmp(type, "meta");
+	if (meta)
+		set_meta(r, o);
+	else if (type && !strcmp(type, "step"))
+		add_step(r, o);
+	else if (json_is_object(json_object_get(o, "profile")))
+		add_aorta_step(r, o);
+	else if (!type)
+		r->bad_lines++;
+	json_decref(o);
+	return meta;
+}
+
+int metrics_load_stream(FILE *f, struct rank_metrics *out, int meta_only)
 {
 	memset(out, 0, sizeof *out);
 	out->rank = -1;
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		json_error_t jerr;
-		json_t *o = json_loadb(line, (size_t)len, 0, &jerr);
-		const char *type = o ? json_string_value(json_object_get(o, "type")) : NULL;
-		int meta = type && !strcmp(type, "meta");
-		if (!type)
-			out->bad_lines++;
-		else if (meta)
-			set_meta(out, o);
-		else if (!strcmp(type, "step"))
-			add_step(out, o);
-		json_decref(o);
-		if (meta && meta_only)
+	while ((len = getline(&line, &cap, f)) > 0)
+		if (metrics_parse_line(out, line, (size_t)len) && meta_only)
 			break; /* the steps are not wanted */
-	}
 	free(line);
-	fclose(f);
 	return 0;
+}
+
+static int load_file(const char *path, struct rank_metrics *out, int meta_only)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		memset(out, 0, sizeof *out);
+		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
+	}
+	int rc = metrics_load_stream(f, out, meta_only);
+	fclose(f);
+	return rc;
 }
 
 int metrics_load_file(const char *path, struct rank_metrics *out)
@@ -100,8 +155,9 @@ static int load_dir(const char *dir, struct scenario_metrics *out, int meta_only
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		int r;
-		char tail[8];
-		if (sscanf(e->d_name, "rank_%d.%7s", &r, tail) != 2 || strcmp(tail, "jsonl"))
+		char name[32];
+		/* rank_<r>.jsonl (the trainer) or rank_<r>_metrics.jsonl (AORTA-style) */
+		if (sscanf(e->d_name, "rank_%d%31s", &r, name) != 2 || (strcmp(name, ".jsonl") && strcmp(name, "_metrics.jsonl")))
 			continue;
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/%s", dir, e->d_name);
@@ -115,7 +171,7 @@ static int load_dir(const char *dir, struct scenario_metrics *out, int meta_only
 	}
 	closedir(d);
 	if (out->n == 0)
-		return err_set(ERR_NOTFOUND, "no rank_<r>.jsonl files in %s", dir);
+		return err_set(ERR_NOTFOUND, "no rank_<r>.jsonl or rank_<r>_metrics.jsonl files in %s", dir);
 	qsort(out->ranks, out->n, sizeof *out->ranks, rank_cmp);
 	return 0;
 }

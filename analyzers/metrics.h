@@ -1,10 +1,12 @@
 /* metrics: streaming ingest of the trainer's per-rank JSONL telemetry
- * (docs/formats.md): one meta line, then one line per step. Lines are read
+ * (docs/formats.md): one meta line, then one line per step; and AORTA-style
+ * rank_<r>_metrics.jsonl (one iteration per line, per-stream times). Lines are read
  * one at a time; only the numbers kept per step stay in memory. */
 #ifndef ANALYZERS_METRICS_H
 #define ANALYZERS_METRICS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct step_rec {
 	long step;
@@ -12,11 +14,15 @@ struct step_rec {
 	double data_ms, forward_ms, backward_ms, comm_ms, optimizer_ms, step_ms, loss;
 	double comm_exposed_ms; /* = comm_ms when the telemetry has no such field */
 	double io_ms, gemm_ms, elementwise_ms, bytes;
+	double allreduce_ms, reducescatter_ms; /* AORTA-style per-stream times */
 	long samples;
 };
 
+enum metrics_format { METRICS_TRAINER, METRICS_AORTA };
+
 struct rank_metrics {
 	int rank, world_size;
+	enum metrics_format format;
 	long global_batch;
 	double flops_per_step;
 	char host[128];
@@ -34,8 +40,11 @@ struct scenario_metrics {
 int metrics_load_dir(const char *dir, struct scenario_metrics *out);
 /* The same, reading only each file's meta line (rank, host, ...): no steps. */
 int metrics_load_dir_meta(const char *dir, struct scenario_metrics *out);
-/* Reads one JSONL file (a trainer rank file). */
+/* Reads one JSONL file (a trainer rank file or an AORTA-style one). */
 int metrics_load_file(const char *path, struct rank_metrics *out);
+int metrics_load_stream(FILE *f, struct rank_metrics *out, int meta_only);
+/* Adds one line to r; 1 when it was the meta line. */
+int metrics_parse_line(struct rank_metrics *r, const char *line, size_t len);
 void metrics_free(struct scenario_metrics *m);
 void rank_metrics_free(struct rank_metrics *r);
 

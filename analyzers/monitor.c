@@ -2,8 +2,10 @@
 
 #include "../orchestrator/err.h"
 #include "../orchestrator/strbuf.h"
+#include "gpucsv.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,37 +32,91 @@ static double field(const char *line, int idx)
 	return p ? atof(p) : 0;
 }
 
-static void add_file(const char *path, struct monitor_summary *s, double *cpu, double *iow)
+long monitor_add_cpu_csv(FILE *f, struct monitor_summary *s)
 {
-	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
+	long n = 0;
 	int cu = -1, io = -1, mu = -1, mt = -1;
-	if (f && getline(&line, &cap, f) > 0) {
+	if (getline(&line, &cap, f) > 0) {
 		cu = column(line, "cpu_util_pct");
 		io = column(line, "iowait_pct");
 		mu = column(line, "mem_used_mib");
 		mt = column(line, "mem_total_mib");
 	}
-	while (f && cu >= 0 && getline(&line, &cap, f) > 0) {
+	while (cu >= 0 && getline(&line, &cap, f) > 0) {
 		double used = field(line, mu), total = field(line, mt);
-		*cpu += field(line, cu);
-		*iow += field(line, io);
+		s->cpu_sum += field(line, cu);
+		s->iow_sum += field(line, io);
 		if (used > s->mem_peak_mib)
 			s->mem_peak_mib = used;
 		if (total > 0 && 100 * used / total > s->mem_peak_pct)
 			s->mem_peak_pct = 100 * used / total;
-		s->samples++;
+		n++;
 	}
 	free(line);
-	if (f)
-		fclose(f);
+	s->samples += n;
+	return n;
+}
+
+long monitor_add_gpu_csv(FILE *f, struct monitor_summary *s)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	long n = 0;
+	unsigned long long seen = 0; /* GPU indices 0..63 of this node */
+	struct gpu_sample g;
+	while (getline(&line, &cap, f) > 0) {
+		if (gpucsv_parse(line, &g) < 0)
+			continue; /* the header, or a malformed line */
+		if (g.index >= 0 && g.index < 64)
+			seen |= 1ULL << g.index;
+		if (!isnan(g.util_gpu_pct))
+			s->gpu_util_sum += g.util_gpu_pct, s->gpu_util_n++;
+		if (!isnan(g.util_mem_pct))
+			s->gpu_memutil_sum += g.util_mem_pct, s->gpu_memutil_n++;
+		if (!isnan(g.mem_used_mib) && g.mem_used_mib > s->gpu_mem_peak_mib)
+			s->gpu_mem_peak_mib = g.mem_used_mib;
+		if (!isnan(g.mem_used_mib) && g.mem_total_mib > 0 && 100 * g.mem_used_mib / g.mem_total_mib > s->gpu_mem_peak_pct)
+			s->gpu_mem_peak_pct = 100 * g.mem_used_mib / g.mem_total_mib;
+		n++;
+	}
+	free(line);
+	s->gpus += __builtin_popcountll(seen);
+	s->gpu_samples += n;
+	return n;
+}
+
+void monitor_finish(struct monitor_summary *s)
+{
+	if (s->samples) {
+		s->cpu_util_mean_pct = s->cpu_sum / (double)s->samples;
+		s->iowait_mean_pct = s->iow_sum / (double)s->samples;
+	}
+	if (s->gpu_util_n)
+		s->gpu_util_mean_pct = s->gpu_util_sum / (double)s->gpu_util_n;
+	if (s->gpu_memutil_n)
+		s->gpu_mem_util_mean_pct = s->gpu_memutil_sum / (double)s->gpu_memutil_n;
+}
+
+/* Adds <dir>/<node>/<file> with add(); returns its samples (0 when absent). */
+static long add_node_file(const char *dir, const char *node, const char *file,
+			  long (*add)(FILE *, struct monitor_summary *), struct monitor_summary *s)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/%s/%s", dir, node, file);
+	FILE *f = fopen(p.buf, "r");
+	strbuf_free(&p);
+	if (!f)
+		return 0;
+	long n = add(f, s);
+	fclose(f);
+	return n;
 }
 
 int monitor_summarise(const char *job_dir, struct monitor_summary *out)
 {
 	struct strbuf dir = STRBUF_INIT;
-	double cpu = 0, iow = 0;
 	memset(out, 0, sizeof *out);
 	strbuf_addf(&dir, "%s/monitor", job_dir);
 	DIR *d = opendir(dir.buf);
@@ -68,19 +124,15 @@ int monitor_summarise(const char *job_dir, struct monitor_summary *out)
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		struct strbuf f = STRBUF_INIT;
-		strbuf_addf(&f, "%s/%s/cpu_monitor.csv", dir.buf, e->d_name);
-		long before = out->samples;
-		add_file(f.buf, out, &cpu, &iow);
-		out->nodes += out->samples > before;
-		strbuf_free(&f);
+		long n = add_node_file(dir.buf, e->d_name, "cpu_monitor.csv", monitor_add_cpu_csv, out);
+		n += add_node_file(dir.buf, e->d_name, "gpu_monitor.csv", monitor_add_gpu_csv, out);
+		out->nodes += n > 0;
 	}
 	if (d)
 		closedir(d);
 	strbuf_free(&dir);
-	if (!out->samples)
+	if (!out->samples && !out->gpu_samples)
 		return err_set(ERR_NOTFOUND, "no monitor data in %s/monitor", job_dir);
-	out->cpu_util_mean_pct = cpu / (double)out->samples;
-	out->iowait_mean_pct = iow / (double)out->samples;
+	monitor_finish(out);
 	return 0;
 }

@@ -1,16 +1,30 @@
-/* monitor: ingest of campaign-monitor's cpu_monitor.csv files (one per
- * node under <job>/monitor/<node>/), streamed line by line: mean CPU
- * utilisation and iowait, and the memory peak, over all nodes. */
+/* monitor: ingest of campaign-monitor's CSV files (one directory per node
+ * under <job>/monitor/<node>/): cpu_monitor.csv (mean CPU utilisation and
+ * iowait, memory peak) and gpu_monitor.csv (nvidia-smi's columns: mean GPU
+ * and memory-controller utilisation, GPU memory peak). Streamed line by line. */
 #ifndef ANALYZERS_MONITOR_H
 #define ANALYZERS_MONITOR_H
+
+#include <stdio.h>
 
 struct monitor_summary {
 	int nodes;
 	long samples;
 	double cpu_util_mean_pct, iowait_mean_pct, mem_peak_pct, mem_peak_mib;
+	int gpus;             /* distinct (node, GPU index) */
+	long gpu_samples;
+	double gpu_util_mean_pct, gpu_mem_util_mean_pct, gpu_mem_peak_pct, gpu_mem_peak_mib;
+	/* running sums, turned into the means by monitor_finish */
+	double cpu_sum, iow_sum, gpu_util_sum, gpu_memutil_sum;
+	long gpu_util_n, gpu_memutil_n;
 };
 
 /* 0 with *out filled, or ERR_NOTFOUND when the job has no monitor data. */
 int monitor_summarise(const char *job_dir, struct monitor_summary *out);
+/* Adds one cpu_monitor.csv / gpu_monitor.csv stream to s (0 or more samples;
+ * malformed lines are skipped); returns the samples added. */
+long monitor_add_cpu_csv(FILE *f, struct monitor_summary *s);
+long monitor_add_gpu_csv(FILE *f, struct monitor_summary *s);
+void monitor_finish(struct monitor_summary *s);
 
 #endif

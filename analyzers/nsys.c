@@ -86,9 +86,10 @@ enum gpu_table { KERNEL, MEMCPY, MEMSET };
 
 static int read_gpu(sqlite3 *db, enum gpu_table which, struct nsys_report *r)
 {
+	static const char kernel_sql[] = "SELECT k.globalPid, k.deviceId, k.streamId, k.correlationId, k.start, k.end, "
+					 "s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName";
 	static const char *const sql[] = {
-		"SELECT k.globalPid, k.deviceId, k.streamId, k.correlationId, k.start, k.end, s.value "
-		"FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName",
+		kernel_sql,
 		"SELECT globalPid, deviceId, streamId, correlationId, start, end, copyKind FROM CUPTI_ACTIVITY_KIND_MEMCPY",
 		"SELECT globalPid, deviceId, streamId, correlationId, start, end, memKind FROM CUPTI_ACTIVITY_KIND_MEMSET",
 	};

@@ -1,0 +1,18 @@
+# Replays every input the fuzzers have found so far (tests/fuzz/corpus/) and the
+# seeds through the libFuzzer targets (ASan + UBSan): none may crash, leak or hit
+# undefined behaviour. `make fuzz` finds new inputs.
+source "$(dirname "$0")/../lib.sh"
+export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt
+for name in campaign jsonl kineto csv; do
+	bin=$ROOT/build/fuzz/fuzz_$name
+	if [ ! -x "$bin" ]; then
+		fail "fuzz_replay_$name" "$bin is not built (make check builds it with clang)"
+		continue
+	fi
+	find "$ROOT/tests/fuzz/seeds/$name" "$ROOT/tests/fuzz/corpus/$name" -type f 2>/dev/null | sort >"$SCRATCH/$name.list"
+	n=$(wc -l <"$SCRATCH/$name.list")
+	xargs -a "$SCRATCH/$name.list" -n 500 "$bin" >"$SCRATCH/$name.log" 2>&1; rc=$?
+	echo "   fuzz_$name: $n inputs replayed"
+	check "fuzz_replay_$name" [ "$rc" -eq 0 -a "$n" -gt 0 ]
+	[ "$rc" -eq 0 ] || tail -30 "$SCRATCH/$name.log"
+done
