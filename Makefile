@@ -67,13 +67,15 @@ $(B)/liborch.a: $(ORCH_OBJ)
 $(B)/libanalyzers.a: $(ANA_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
+# the orchestrator and the analyzers call each other (aggregate -> analysis -> figures)
+LIBS_GROUP := -Wl,--start-group $(B)/liborch.a $(B)/libanalyzers.a -Wl,--end-group
 bin/campaign: $(B)/orchestrator/main.o $(B)/liborch.a $(B)/libanalyzers.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lslurm -lm
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIBS_GROUP) $(PKG_LIBS) -lslurm -lm
 
 bin/campaign-analyze: $(B)/analyzers/main.o $(B)/liborch.a $(B)/libanalyzers.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lslurm -lm
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIBS_GROUP) $(PKG_LIBS) -lslurm -lm
 
 MON_SRC := $(wildcard orchestrator/monitor/*.c) analyzers/gpucsv.c
 bin/campaign-monitor: $(MON_SRC:%.c=$(B)/%.o)

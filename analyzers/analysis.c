@@ -122,43 +122,75 @@ static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
 	s->allreduce_gbps = u.comm > 0 ? u.bytes / (u.comm / 1000) / 1e9 : 0;
 }
 
-/* Each phase that exceeds its threshold is a candidate; the one furthest
- * above its threshold (relative) wins. Otherwise compute decides, and it is
- * memory-bound when elementwise (bandwidth-bound) work outweighs GEMMs. */
+/* Memory pressure: the GPU memory peak from the GPU monitor, else the host's. */
+static double memory_peak(const struct ana_scenario *s, const char **what)
+{
+	*what = "GPU memory peaked at";
+	if (s->gpu_mem_peak_pct >= 0)
+		return s->gpu_mem_peak_pct;
+	*what = "host memory peaked at";
+	return s->have_monitor ? s->mem_peak_pct : 0;
+}
+
+/* Each share that exceeds its threshold is a candidate (memory pressure
+ * too); the one furthest above its threshold (relative) wins. Otherwise, with
+ * GPUs busy less than the threshold, the largest non-compute share starves
+ * them; else compute decides, memory-bound when elementwise (bandwidth-bound)
+ * work outweighs GEMMs. */
 static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 {
+	const char *memwhat;
+	double mem = memory_peak(s, &memwhat);
 	struct { const char *name, *what; double pct, th; } c[] = {
 		{ "communication-bound", "communication not hidden behind compute takes", s->comm_pct, th->comm_pct },
 		{ "data-loader-bound", "ranks wait for data", s->data_pct, th->data_pct },
 		{ "io-bound", "checkpoint and other I/O takes", s->io_pct, th->io_pct },
+		{ "memory-bound", memwhat, mem, th->memory_pct },
 	};
 	int best = -1;
 	double best_ratio = 0;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		double ratio = c[i].th > 0 ? c[i].pct / c[i].th : c[i].pct;
 		if (c[i].pct > c[i].th && (best < 0 || ratio > best_ratio)) {
 			best = i;
 			best_ratio = ratio;
 		}
 	}
+	char gpu[96] = "";
+	if (s->gpu_util_mean_pct >= 0)
+		snprintf(gpu, sizeof gpu, "; GPU utilisation %.1f %% (threshold %.0f %%)", s->gpu_util_mean_pct, th->gpu_util_pct);
+	if (best < 0 && s->gpu_util_mean_pct >= 0 && s->gpu_util_mean_pct < th->gpu_util_pct) {
+		/* the GPUs idle: blame the largest share that is not compute */
+		for (int i = 0; i < 3; i++)
+			if (best < 0 || c[i].pct > c[best].pct)
+				best = i;
+		snprintf(s->verdict, sizeof s->verdict, "%s", c[best].name);
+		snprintf(s->evidence, sizeof s->evidence,
+			 "GPUs are busy only %.1f %% of the time (threshold %.0f %%) and the largest share that is not compute "
+			 "is %s: %s %.1f %% of step time; compute %.1f %%", s->gpu_util_mean_pct, th->gpu_util_pct,
+			 c[best].name, c[best].what, c[best].pct, s->compute_pct);
+		return;
+	}
 	if (best >= 0) {
 		snprintf(s->verdict, sizeof s->verdict, "%s", c[best].name);
 		snprintf(s->evidence, sizeof s->evidence,
-			 "%s %.1f %% of step time (threshold %.0f %%); compute %.1f %%, communication %.1f %%, "
-			 "data loading %.1f %%, I/O %.1f %%",
-			 c[best].what, c[best].pct, c[best].th, s->compute_pct, s->comm_pct, s->data_pct, s->io_pct);
+			 "%s %.1f %% %s(threshold %.0f %%); compute %.1f %%, communication %.1f %% (+ %.1f %% waiting for peers), "
+			 "data loading %.1f %%, I/O %.1f %%%s",
+			 c[best].what, c[best].pct, best == 3 ? "of memory " : "of step time ", c[best].th, s->compute_pct,
+			 s->comm_pct, s->sync_wait_pct, s->data_pct, s->io_pct, gpu);
 	} else if (s->elementwise_pct > s->gemm_pct) {
 		snprintf(s->verdict, sizeof s->verdict, "memory-bound");
 		snprintf(s->evidence, sizeof s->evidence,
 			 "compute takes %.1f %% of step time and %.1f %% of it is elementwise (memory-bandwidth-bound) "
-			 "work against %.1f %% in GEMMs; communication %.1f %% and data loading %.1f %% are within thresholds",
-			 s->compute_pct, s->elementwise_pct, s->gemm_pct, s->comm_pct, s->data_pct);
+			 "work against %.1f %% in GEMMs; communication %.1f %% and data loading %.1f %% are within thresholds%s",
+			 s->compute_pct, s->elementwise_pct, s->gemm_pct, s->comm_pct, s->data_pct, gpu);
 	} else {
 		snprintf(s->verdict, sizeof s->verdict, "compute-bound");
 		snprintf(s->evidence, sizeof s->evidence,
 			 "compute takes %.1f %% of step time; communication %.1f %% is within %.0f %%, data loading %.1f %% "
-			 "within %.0f %% and I/O %.1f %% within %.0f %%",
-			 s->compute_pct, s->comm_pct, th->comm_pct, s->data_pct, th->data_pct, s->io_pct, th->io_pct);
+			 "within %.0f %% and I/O %.1f %% within %.0f %%%s",
+			 s->compute_pct, s->comm_pct, th->comm_pct, s->data_pct, th->data_pct, s->io_pct,
+			 th->io_pct, gpu);
 	}
 }
 
@@ -175,8 +207,57 @@ static void profiles(struct ana_scenario *s, int want_nsys, int want_perf)
 		 want_nsys && !s->nsys_reports && want_perf && !s->perf ? ", " : "", want_perf && !s->perf ? "perf" : "");
 }
 
-static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds *th)
+/* The per-rank phases of the active step whose time is nearest the median,
+ * for the step-timeline figure. */
+static void timeline_step(struct ana_scenario *s, const struct scenario_metrics *m)
 {
+	const struct rank_metrics *r0 = &m->ranks[0];
+	size_t best = 0;
+	double best_d = -1;
+	for (size_t i = 0; i < r0->n; i++) {
+		double d = fabs(r0->steps[i].step_ms - s->step_med_ms);
+		if (r0->steps[i].active && (best_d < 0 || d < best_d))
+			best = i, best_d = d;
+	}
+	s->tl_step = r0->steps[best].step;
+	s->tl_ranks = (int)m->n;
+	s->tl = xcalloc(m->n, sizeof *s->tl);
+	for (size_t r = 0; r < m->n; r++) {
+		if (best >= m->ranks[r].n)
+			continue;
+		const struct step_rec *st = &m->ranks[r].steps[best];
+		double v[6] = { st->data_ms, st->forward_ms, st->backward_ms, st->comm_exposed_ms, st->optimizer_ms, 0 };
+		double sum = v[0] + v[1] + v[2] + v[3] + v[4];
+		v[5] = st->step_ms > sum ? st->step_ms - sum : 0;
+		memcpy(s->tl[r], v, sizeof v);
+	}
+}
+
+static void monitors(struct ana_scenario *s)
+{
+	struct monitor_summary ms;
+	s->gpu_util_mean_pct = s->gpu_mem_util_mean_pct = s->gpu_mem_peak_pct = -1;
+	if (monitor_summarise(s->job_dir, &ms) < 0)
+		return;
+	s->have_monitor = ms.samples > 0;
+	s->monitor_nodes = ms.nodes;
+	s->monitor_samples = ms.samples;
+	s->cpu_util_mean_pct = ms.cpu_util_mean_pct;
+	s->iowait_mean_pct = ms.iowait_mean_pct;
+	s->mem_peak_pct = ms.mem_peak_pct;
+	s->gpus = ms.gpus;
+	if (ms.gpu_util_n)
+		s->gpu_util_mean_pct = ms.gpu_util_mean_pct;
+	if (ms.gpu_memutil_n)
+		s->gpu_mem_util_mean_pct = ms.gpu_mem_util_mean_pct;
+	if (ms.gpu_samples)
+		s->gpu_mem_peak_pct = ms.gpu_mem_peak_pct;
+}
+
+static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds *th, double peak_gflops)
+{
+	s->gpu_util_mean_pct = s->gpu_mem_util_mean_pct = s->gpu_mem_peak_pct = -1;
+	s->mfu_pct = -1;
 	struct scenario_metrics m;
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/metrics", s->job_dir);
@@ -203,15 +284,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds
 	}
 	s->analysed = 1;
 	s->active_steps = n;
-	struct monitor_summary ms;
-	if (monitor_summarise(s->job_dir, &ms) == 0) {
-		s->have_monitor = 1;
-		s->monitor_nodes = ms.nodes;
-		s->monitor_samples = ms.samples;
-		s->cpu_util_mean_pct = ms.cpu_util_mean_pct;
-		s->iowait_mean_pct = ms.iowait_mean_pct;
-		s->mem_peak_pct = ms.mem_peak_pct;
-	}
+	monitors(s);
 	s->step_med_ms = stats_percentile(t, n, 50);
 	s->step_p95_ms = stats_percentile(t, n, 95);
 	s->step_min_ms = t[0];
@@ -228,6 +301,14 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds
 	}
 	shares(s, &m);
 	verdict(s, th);
+	timeline_step(s, &m);
+	s->nonc_ms = s->step_med_ms * (100 - s->compute_pct) / 100;
+	snprintf(s->format, sizeof s->format, "%s", m.ranks[0].format == METRICS_AORTA ? "aorta" : "trainer");
+	s->flops_per_step = m.ranks[0].flops_per_step;
+	if (s->flops_per_step > 0 && s->step_med_ms > 0)
+		s->achieved_gflops = s->flops_per_step / (s->step_med_ms / 1000) / 1e9;
+	if (s->achieved_gflops > 0 && peak_gflops > 0)
+		s->mfu_pct = 100 * s->achieved_gflops / peak_gflops;
 	free(t);
 	metrics_free(&m);
 }
@@ -261,13 +342,96 @@ static void scaling(struct ana_run *run)
 	}
 }
 
+/* The step time at the baseline's global batch. */
+static double norm_step(const struct ana_scenario *s, const struct ana_scenario *base)
+{
+	return s->global_batch > 0 ? s->step_med_ms * (double)base->global_batch / (double)s->global_batch : s->step_med_ms;
+}
+
+static double model_at(const struct ana_model *m, double n)
+{
+	return m->b / n + m->a + m->c * log2(n);
+}
+
+/* The largest share that is not compute in the series' widest scenario. */
+static const char *overhead_name(const struct ana_scenario *w)
+{
+	struct { const char *name; double pct; } o[] = {
+		{ "communication", w->comm_pct }, { "waiting for slower ranks", w->sync_wait_pct },
+		{ "data loading", w->data_pct }, { "I/O", w->io_pct }, { "other host work", w->other_pct },
+	};
+	int k = 0;
+	for (int i = 1; i < 5; i++)
+		if (o[i].pct > o[k].pct)
+			k = i;
+	return o[k].name;
+}
+
+static void model_sentence(struct ana_model *m, const struct ana_scenario *widest)
+{
+	double n16 = model_at(m, 16), over16 = m->a + m->c * 4;
+	char from[64] = "beyond 1024 nodes";
+	if (m->crossover)
+		snprintf(from, sizeof from, "from %d node%s on", m->crossover, m->crossover == 1 ? "" : "s");
+	snprintf(m->limit, sizeof m->limit,
+		 "Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest %.2f + %.2f x log2(N) ms, "
+		 "so scaling is limited by %s, which outgrows compute %s: predicted efficiency %.0f %% at 8 nodes and %.0f %% "
+		 "at 16, where that overhead is %.0f %% of a %.2f ms step.",
+		 m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c, overhead_name(widest), from, 100 * m->eff8,
+		 100 * m->eff16, n16 > 0 ? 100 * over16 / n16 : 0, n16);
+}
+
+/* Least squares: b >= 0 on compute ~ b/N; a, c >= 0 on the rest ~ a + c log2 N. */
+static void fit_series(struct ana_run *run, const struct ana_scenario *base)
+{
+	double cn = 0, nn = 0, sl = 0, so = 0, sll = 0, slo = 0, k = 0;
+	const struct ana_scenario *widest = base;
+	int minn = base->nodes, maxn = base->nodes;
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (!s->analysed || strcmp(s->baseline, base->name) || s->nodes < 1)
+			continue;
+		double t = norm_step(s, base), comp = t * s->compute_pct / 100, over = t - comp, n = s->nodes, l = log2(n);
+		cn += comp / n, nn += 1 / (n * n);
+		sl += l, so += over, sll += l * l, slo += l * over, k++;
+		if (s->nodes > maxn)
+			maxn = s->nodes, widest = s;
+		if (s->nodes < minn)
+			minn = s->nodes;
+	}
+	if (k < 2 || maxn == minn)
+		return; /* one node count: nothing to fit */
+	struct ana_model m = { .points = (int)k, .base_nodes = minn, .max_nodes = maxn };
+	snprintf(m.series, sizeof m.series, "%s", base->name);
+	m.b = cn / nn;
+	double det = k * sll - sl * sl;
+	m.c = det > 0 ? (k * slo - sl * so) / det : 0;
+	m.a = (so - m.c * sl) / k;
+	if (m.c < 0)
+		m.c = 0, m.a = so / k;
+	if (m.a < 0)
+		m.a = 0, m.c = sll > 0 ? slo / sll : 0;
+	double t0 = model_at(&m, base->nodes);
+	m.eff8 = t0 * base->nodes / (model_at(&m, 8) * 8);
+	m.eff16 = t0 * base->nodes / (model_at(&m, 16) * 16);
+	for (int n = 1; n <= 1024 && !m.crossover; n++)
+		if (m.a + m.c * log2(n) > m.b / n)
+			m.crossover = n;
+	model_sentence(&m, widest);
+	run->models = xrealloc(run->models, (run->nmodels + 1) * sizeof *run->models);
+	run->models[run->nmodels++] = m;
+}
+
 int ana_run_analyse(struct ana_run *run)
 {
 	for (size_t i = 0; i < run->n; i++) {
-		analyse_scenario(&run->sc[i], &run->th);
+		analyse_scenario(&run->sc[i], &run->th, run->peak_gflops);
 		profiles(&run->sc[i], run->want_nsys, run->want_perf);
 	}
 	scaling(run);
+	for (size_t i = 0; i < run->n; i++)
+		if (run->sc[i].is_baseline)
+			fit_series(run, &run->sc[i]);
 	return 0;
 }
 
@@ -282,8 +446,10 @@ void ana_run_free(struct ana_run *run)
 		free(s->job_dir);
 		free(s->problem);
 		free(s->perf);
+		free(s->tl);
 	}
 	free(run->sc);
+	free(run->models);
 	free(run->campaign);
 	free(run->run_id);
 	free(run->run_dir);

@@ -43,14 +43,42 @@ struct ana_scenario {
 	int monitor_nodes;
 	long monitor_samples;
 	double cpu_util_mean_pct, iowait_mean_pct, mem_peak_pct;
+	int gpus;               /* GPUs seen by the GPU monitor */
+	double gpu_util_mean_pct, gpu_mem_util_mean_pct, gpu_mem_peak_pct; /* -1 when not monitored */
+	double flops_per_step;  /* per rank, from the telemetry; 0 = unknown */
+	double achieved_gflops; /* per rank at the median step */
+	double mfu_pct;         /* achieved / peak; -1 when either is unknown */
+	char format[16];        /* telemetry: "trainer" or "aorta" */
+	double nonc_ms;         /* median step time not spent computing */
+	long tl_step;           /* the step shown in the step-timeline figure (median step time) */
+	int tl_ranks;
+	double (*tl)[6];        /* per rank: data, forward, backward, exposed comm + wait, optimizer, other (ms) */
 	struct perf_summary *perf;  /* perf stat counters, or NULL */
 	int nsys_reports;
 	char profile_missing[128]; /* profilers asked for that left no output */
 };
 
+/* Step time versus nodes N, fitted by least squares over a series:
+ * T(N) = b/N + a + c*log2(N): b from the compute time (work that divides across
+ * nodes), a and c >= 0 from the rest (communication, waiting for peers, data,
+ * I/O) growing with the node count. Step times are scaled to the baseline's
+ * global batch, so weak and strong scaling series both fit. */
+struct ana_model {
+	char series[72];       /* the baseline scenario of the series */
+	int points, base_nodes, max_nodes;
+	double a, b, c;        /* ms, at the baseline's global batch */
+	double eff8, eff16;    /* predicted parallel efficiency at 8 and 16 nodes */
+	int crossover;         /* nodes from which the overhead exceeds compute; 0 = not below 1024 */
+	char limit[640];       /* one sentence with the fitted numbers */
+};
+
 struct ana_run {
 	char *campaign, *run_id, *run_dir, *baseline;
 	int want_nsys, want_perf; /* the campaign asked for these profilers */
+	double peak_gflops;       /* per rank, for MFU; 0 = unknown */
+	long epoch;               /* SOURCE_DATE_EPOCH for the figures (the run's creation time) */
+	struct ana_model *models; /* fitted step time vs nodes, one per series */
+	size_t nmodels;
 	struct ana_thresholds th;
 	struct ana_scenario *sc;
 	size_t n;
@@ -63,6 +91,9 @@ int ana_run_analyse(struct ana_run *run);
 /* Writes BOTTLENECK_ANALYSIS.md and summary.json in run_dir, and
  * analysis.json and report.txt in every analysed scenario's directory. */
 int ana_run_write(const struct ana_run *run);
+/* Writes run_dir/timeline.json: every analysed scenario's ranks and steps as
+ * Chrome-trace events (Perfetto, chrome://tracing), streamed. */
+int timeline_write(const struct ana_run *run);
 void ana_run_free(struct ana_run *run);
 
 #endif

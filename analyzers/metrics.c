@@ -39,6 +39,7 @@ static void add_step(struct rank_metrics *r, json_t *o)
 	s->elementwise_ms = num(o, "elementwise_ms");
 	s->bytes = num(o, "bytes_allreduced");
 	s->samples = (long)json_integer_value(json_object_get(o, "samples"));
+	s->start_us = num(o, "start_us");
 }
 
 static void set_meta(struct rank_metrics *r, json_t *o)

@@ -15,6 +15,7 @@ struct step_rec {
 	double comm_exposed_ms; /* = comm_ms when the telemetry has no such field */
 	double io_ms, gemm_ms, elementwise_ms, bytes;
 	double allreduce_ms, reducescatter_ms; /* AORTA-style per-stream times */
+	double start_us;   /* Unix time of the step's start in microseconds; 0 = unknown */
 	long samples;
 };
 

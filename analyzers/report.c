@@ -5,6 +5,7 @@
 #include "analysis.h"
 
 #include "../orchestrator/err.h"
+#include "../orchestrator/figures.h"
 #include "../orchestrator/fsio.h"
 #include "../orchestrator/jsonio.h"
 #include "../orchestrator/strbuf.h"
@@ -72,6 +73,23 @@ static json_t *scenario_json(const struct ana_scenario *s)
 		json_pack("{s:i, s:I, s:o, s:o, s:o}", "nodes", s->monitor_nodes, "samples", (json_int_t)s->monitor_samples,
 			  "cpu_util_mean_pct", jnum(s->cpu_util_mean_pct), "iowait_mean_pct", jnum(s->iowait_mean_pct),
 			  "mem_peak_pct", jnum(s->mem_peak_pct)));
+	json_object_set_new(o, "gpu_monitor", s->gpu_mem_peak_pct < 0 ? json_null() :
+		json_pack("{s:i, s:o, s:o, s:o}", "gpus", s->gpus, "util_mean_pct", s->gpu_util_mean_pct < 0 ? json_null() :
+			  jnum(s->gpu_util_mean_pct), "memory_util_mean_pct", s->gpu_mem_util_mean_pct < 0 ? json_null() :
+			  jnum(s->gpu_mem_util_mean_pct), "memory_peak_pct", jnum(s->gpu_mem_peak_pct)));
+	json_object_set_new(o, "telemetry_format", json_string(s->format));
+	json_object_set_new(o, "flops_per_step_per_rank", s->flops_per_step > 0 ? jnum(s->flops_per_step) : json_null());
+	json_object_set_new(o, "achieved_gflops_per_rank", s->achieved_gflops > 0 ? jnum(s->achieved_gflops) : json_null());
+	json_object_set_new(o, "mfu_pct", s->mfu_pct >= 0 ? jnum(s->mfu_pct) : json_null());
+	json_t *rows = json_array();
+	for (int r = 0; r < s->tl_ranks; r++) {
+		json_t *row = json_array();
+		for (int k = 0; k < 6; k++)
+			json_array_append_new(row, jnum(s->tl[r][k]));
+		json_array_append_new(rows, row);
+	}
+	json_object_set_new(o, "median_step", json_pack("{s:I, s:[s,s,s,s,s,s], s:o}", "step", (json_int_t)s->tl_step,
+		"phases", "data_loading", "forward", "backward", "communication_and_wait", "optimizer", "other", "ranks", rows));
 	json_object_set_new(o, "verdict", json_string(s->verdict));
 	json_object_set_new(o, "evidence", json_string(s->evidence));
 	json_object_set_new(o, "slowest_rank", json_pack("{s:i, s:o}", "rank", s->slowest_rank,
@@ -83,6 +101,20 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	return o;
 }
 
+static json_t *models_json(const struct ana_run *run)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < run->nmodels; i++) {
+		const struct ana_model *m = &run->models[i];
+		json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "series", m->series,
+			"points", m->points, "base_nodes", m->base_nodes, "max_nodes", m->max_nodes, "a_ms", jnum(m->a), "b_ms",
+			jnum(m->b), "c_ms", jnum(m->c), "efficiency_8_nodes", jnum(m->eff8), "efficiency_16_nodes", jnum(m->eff16),
+			"overhead_exceeds_compute_from_nodes", m->crossover ? json_integer(m->crossover) : json_null(),
+			"model", "step_ms(N) = b/N + a + c*log2(N)", "limit", m->limit));
+	}
+	return a;
+}
+
 static json_t *summary_json(const struct ana_run *run)
 {
 	json_t *list = json_array(), *failed = json_array();
@@ -91,12 +123,13 @@ static json_t *summary_json(const struct ana_run *run)
 		if (strcmp(run->sc[i].state, "COMPLETED"))
 			json_array_append_new(failed, json_string(run->sc[i].name));
 	}
-	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o}",
 		"campaign", run->campaign, "run_id", run->run_id,
 		"baseline", run->baseline ? json_string(run->baseline) : json_null(),
 		"thresholds", "communication_pct", jnum(run->th.comm_pct), "data_loading_pct", jnum(run->th.data_pct),
 		"io_pct", jnum(run->th.io_pct), "gpu_util_pct", jnum(run->th.gpu_util_pct), "memory_pct", jnum(run->th.memory_pct),
-		"scenarios", list, "failed", failed);
+		"scenarios", list, "failed", failed, "scaling_models", models_json(run),
+		"peak_gflops_per_rank", run->peak_gflops > 0 ? jnum(run->peak_gflops) : json_null());
 }
 
 /* ---- markdown --------------------------------------------------------- */
@@ -194,6 +227,16 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 				    s->monitor_samples, s->cpu_util_mean_pct, s->iowait_mean_pct, s->mem_peak_pct);
 		else
 			strbuf_adds(md, "Node monitors: no data (`profile.monitor` is off for this campaign).\n\n");
+		if (s->gpu_mem_peak_pct >= 0)
+			strbuf_addf(md, "GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory controller %.1f %%, "
+				    "memory peak %.1f %% of GPU memory.\n\n", s->gpus, s->gpus == 1 ? "" : "s",
+				    s->gpu_util_mean_pct, s->gpu_mem_util_mean_pct, s->gpu_mem_peak_pct);
+		if (s->achieved_gflops > 0)
+			strbuf_addf(md, "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per step per rank)%s", s->achieved_gflops,
+				    s->flops_per_step, s->mfu_pct >= 0 ? "" : "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
+		if (s->mfu_pct >= 0)
+			strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n", s->mfu_pct,
+				    s->achieved_gflops * 100 / s->mfu_pct);
 	}
 }
 
@@ -231,11 +274,23 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 	}
 	if (!any)
 		strbuf_adds(md, "No analysed scenario to compare against.\n\n");
+	for (size_t i = 0; i < run->nmodels; i++) {
+		const struct ana_model *m = &run->models[i];
+		strbuf_addf(md, "**Model for the series of %s**: step time (ms, at the baseline's global batch) "
+			    "T(N) = %.3f / N + %.3f + %.3f x log2(N). Predicted parallel efficiency: **%.0f %% at 8 nodes, "
+			    "%.0f %% at 16 nodes**.\n\n%s\n\n", m->series, m->b, m->a, m->c, 100 * m->eff8, 100 * m->eff16, m->limit);
+	}
+	strbuf_adds(md, "![Parallel efficiency per series, measured and fitted](figures/scaling.svg)\n\n"
+		    "![Where step time goes, per scenario](figures/breakdown.svg)\n\n"
+		    "![Step time per step, rank 0 of each scenario](figures/timeline.svg)\n\n"
+		    "![The median step of the widest scenario, per rank](figures/phases.svg)\n\n"
+		    "Figures (SVG and PNG, with their data and gnuplot scripts) are in `figures/`; a merged multi-rank "
+		    "timeline of every scenario is in `timeline.json` (open it in https://ui.perfetto.dev or chrome://tracing).\n\n");
 }
 
 struct rec {
 	double gain;
-	char text[600];
+	char text[1024];
 };
 
 static int rec_cmp(const void *a, const void *b)
@@ -248,7 +303,7 @@ static int rec_cmp(const void *a, const void *b)
 
 static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 {
-	struct rec *recs = calloc(run->n + 1, sizeof *recs);
+	struct rec *recs = calloc(run->n + run->nmodels + 1, sizeof *recs);
 	size_t n = 0;
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
@@ -268,6 +323,11 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 			r->gain = s->io_pct;
 			snprintf(r->text, sizeof r->text, "**%s**: checkpoint less often, write asynchronously or from one "
 				 "rank to fast local storage; up to %.1f %% of step time is spent in I/O.", s->name, s->io_pct);
+		} else if (!strcmp(s->verdict, "memory-bound") && s->elementwise_pct <= s->gemm_pct) {
+			r->gain = s->compute_pct / 10;
+			snprintf(r->text, sizeof r->text, "**%s**: memory is nearly full (%s); lower the per-rank batch, shard "
+				 "optimizer state or activations, or use activation checkpointing before it fails or swaps; "
+				 "the evidence: %s.", s->name, s->gpu_mem_peak_pct >= 0 ? "GPU memory" : "host memory", s->evidence);
 		} else if (!strcmp(s->verdict, "memory-bound")) {
 			r->gain = s->compute_pct * s->elementwise_pct / 100;
 			snprintf(r->text, sizeof r->text, "**%s**: fuse elementwise operations and keep activations smaller "
@@ -280,6 +340,17 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 				 "%.1f %% of step time is unaccounted overhead.", s->name, s->compute_pct, s->other_pct);
 		}
 		n++;
+	}
+	for (size_t i = 0; i < run->nmodels; i++) {
+		const struct ana_model *m = &run->models[i];
+		double t16 = m->b / 16 + m->a + m->c * 4, over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
+		if (m->eff16 >= 0.8)
+			continue;
+		recs[n].gain = over;
+		snprintf(recs[n++].text, sizeof recs[0].text, "**Series of %s at scale**: the fitted model predicts %.0f %% "
+			 "efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f ms per doubling) would be "
+			 "%.0f %% of the step; reduce it (overlap communication, larger per-rank batch, gradient compression) "
+			 "before asking for more nodes.", m->series, 100 * m->eff16, m->c, over);
 	}
 	qsort(recs, n, sizeof *recs, rec_cmp);
 	strbuf_adds(md, "## Recommendations\n\nRanked by the share of step time each could recover:\n\n");
@@ -308,13 +379,19 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 		"arrive) is counted as communication and each rank's excess over it as waiting for slower ranks "
 		"(peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time.\n"
 		"- Verdict: communication-bound when exposed communication > %.0f %% of step time, data-loader-bound "
-		"when data loading > %.0f %%, io-bound when I/O > %.0f %% (the largest excess relative to its threshold "
-		"wins); otherwise memory-bound when elementwise work outweighs GEMMs within compute, else compute-bound. "
-		"Thresholds come from the campaign's `analysis.thresholds`.\n"
+		"when data loading > %.0f %%, io-bound when I/O > %.0f %%, memory-bound when the GPU memory peak (host "
+		"memory without GPU monitors) > %.0f %% (the largest excess relative to its threshold wins); otherwise, "
+		"when the GPUs are busy less than %.0f %% of the time, the largest share that is not compute; otherwise "
+		"memory-bound when elementwise work outweighs GEMMs within compute, else compute-bound. Thresholds come "
+		"from the campaign's `analysis.thresholds`.\n"
+		"- MFU: the telemetry's FLOPs per step per rank / median step time, over `analysis.peak_gflops_per_rank`.\n"
+		"- Scaling model: per series, step times scaled to the baseline's global batch are split into compute "
+		"(fitted as b/N by least squares) and the rest (fitted as a + c log2 N with a, c >= 0); efficiency(N) = "
+		"T(N0) N0 / (T(N) N).\n"
 		"- Scaling: speedup = throughput / baseline throughput; efficiency = speedup x baseline ranks / ranks. "
 		"A series is the scenarios with the same backend and tasks per node; its baseline is `analysis.baseline` "
 		"when that is in the series, else the one with the fewest nodes.\n",
-		run->th.comm_pct, run->th.data_pct, run->th.io_pct);
+		run->th.comm_pct, run->th.data_pct, run->th.io_pct, run->th.memory_pct, run->th.gpu_util_pct);
 }
 
 static int write_markdown(const struct ana_run *run)
@@ -364,12 +441,18 @@ int ana_run_write(const struct ana_run *run)
 		if (fsio_is_dir(run->sc[i].job_dir))
 			rc = write_scenario_files(&run->sc[i]);
 	if (rc == 0) {
-		struct strbuf p = STRBUF_INIT;
+		struct strbuf p = STRBUF_INIT, figs = STRBUF_INIT;
 		json_t *j = summary_json(run);
 		strbuf_addf(&p, "%s/summary.json", run->run_dir);
 		rc = jsonio_write(p.buf, j);
+		strbuf_addf(&figs, "%s/figures", run->run_dir);
+		if (rc == 0 && figures_draw(run->run_dir, j, figs.buf, run->epoch, FIG_SVG | FIG_PNG) < 0)
+			fprintf(stderr, "campaign: warning: the figures were not drawn: %s\n", err_last());
+		if (rc == 0)
+			rc = timeline_write(run);
 		json_decref(j);
 		strbuf_free(&p);
+		strbuf_free(&figs);
 	}
 	return rc == 0 ? write_markdown(run) : rc;
 }

@@ -66,6 +66,8 @@ static void build_input(struct run *r, struct job_row *rows, size_t n, struct an
 	in->th.gpu_util_pct = r->c.analysis.gpu_util_pct;
 	in->th.memory_pct = r->c.analysis.memory_pct;
 	in->th.io_pct = r->c.analysis.io_pct;
+	in->peak_gflops = r->c.analysis.peak_gflops;
+	in->epoch = (long)r->row.created_at;
 	in->want_nsys = r->c.profile.nsys;
 	in->want_perf = r->c.profile.perf;
 	for (size_t i = 0; i < n; i++) {

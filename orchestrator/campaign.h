@@ -59,6 +59,7 @@ struct campaign {
 	struct {
 		char *baseline;
 		double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct;
+		double peak_gflops; /* per rank (GPU or CPU rank), for MFU; 0 = unknown */
 	} analysis;
 };
 

@@ -436,13 +436,15 @@ static void load_profile(struct loader *L, yaml_node_t *n)
 
 static void load_analysis(struct loader *L, yaml_node_t *n)
 {
-	static const char *const keys[] = { "baseline", "thresholds", NULL };
+	static const char *const keys[] = { "baseline", "thresholds", "peak_gflops_per_rank", NULL };
 	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct", "memory_pct", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "analysis", keys) < 0)
 		return;
 	yaml_node_t *v, *t;
 	if ((v = map_get(L, n, "baseline"))) as_string(L, v, "analysis.baseline", &c->analysis.baseline);
+	if ((v = map_get(L, n, "peak_gflops_per_rank")))
+		as_double(L, v, "analysis.peak_gflops_per_rank", 0, 1e9, &c->analysis.peak_gflops);
 	if ((t = map_get(L, n, "thresholds")) && map_check(L, t, "analysis.thresholds", tkeys) == 0) {
 		if ((v = map_get(L, t, "communication_pct"))) as_double(L, v, "analysis.thresholds.communication_pct", 0, 100, &c->analysis.comm_pct);
 		if ((v = map_get(L, t, "data_loading_pct"))) as_double(L, v, "analysis.thresholds.data_loading_pct", 0, 100, &c->analysis.data_pct);

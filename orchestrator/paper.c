@@ -2,6 +2,7 @@
 
 #include "../analyzers/metrics.h"
 #include "err.h"
+#include "figures.h"
 #include "fsio.h"
 #include "quote.h"
 #include "sha256.h"
@@ -23,8 +24,6 @@ struct paper {
 	const char *out;
 	json_t *summary, *prov;
 	long epoch;
-	struct argv timelines; /* scenarios in timeline.dat, in block order */
-	int scaling_rows;
 };
 
 static int put(struct paper *p, const char *rel, const struct strbuf *sb, int mode)
@@ -74,171 +73,6 @@ static const char *str(json_t *o, const char *k)
 }
 
 /* ---- data and figures ------------------------------------------------- */
-
-static int data_files(struct paper *p)
-{
-	struct strbuf sc = STRBUF_INIT, br = STRBUF_INIT, tl = STRBUF_INIT;
-	size_t i;
-	json_t *s;
-	strbuf_adds(&sc, "# scenario nodes ranks throughput_samples_per_s speedup efficiency ideal_speedup\n");
-	strbuf_adds(&br, "# scenario data_loading compute communication peer_wait io other (percent of step time)\n");
-	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
-	int block = 0;
-	json_array_foreach(json_object_get(p->summary, "scenarios"), i, s) {
-		if (!json_is_true(json_object_get(s, "analysed")))
-			continue;
-		if (json_is_number(json_object_get(s, "speedup")) && ++p->scaling_rows)
-			strbuf_addf(&sc, "%s %d %d %.3f %.4f %.4f %.4f\n", str(s, "name"), (int)num(s, "nodes"), (int)num(s, "ranks"),
-				    num(s, "throughput_samples_per_s"), num(s, "speedup"), num(s, "efficiency"),
-				    num(s, "efficiency") > 0 ? num(s, "speedup") / num(s, "efficiency") : 0);
-		strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f %.3f\n", str(s, "name"), num(s, "shares_pct.data_loading"),
-			    num(s, "shares_pct.compute"), num(s, "shares_pct.communication"), num(s, "shares_pct.peer_wait"),
-			    num(s, "shares_pct.io"), num(s, "shares_pct.other"));
-		struct strbuf f = STRBUF_INIT;
-		struct rank_metrics m;
-		strbuf_addf(&f, "%s/%s/metrics/rank_0.jsonl", p->r->dir, str(s, "name"));
-		if (metrics_load_file(f.buf, &m) == 0) {
-			strbuf_addf(&tl, "%s# %s\n", block++ ? "\n\n" : "", str(s, "name"));
-			argv_push(&p->timelines, str(s, "name"));
-			for (size_t k = 0; k < m.n; k++)
-				strbuf_addf(&tl, "%ld %.4f %s\n", m.steps[k].step, m.steps[k].step_ms, m.steps[k].active ? "active" : "warmup");
-			rank_metrics_free(&m);
-		}
-		strbuf_free(&f);
-	}
-	int rc = put(p, "figures/data/scaling.dat", &sc, 0644);
-	if (rc == 0)
-		rc = put(p, "figures/data/breakdown.dat", &br, 0644);
-	if (rc == 0)
-		rc = put(p, "figures/data/timeline.dat", &tl, 0644);
-	strbuf_free(&sc);
-	strbuf_free(&br);
-	strbuf_free(&tl);
-	return rc;
-}
-
-static const char gp_head[] =
-	"# Drawn by `campaign paper`; edit the style here and run `gnuplot %s.gp` in figures/.\n"
-	"set encoding utf8\nset datafile commentschars '#'\nset grid ytics lc rgb '#dddddd'\nset key top left\n";
-
-static const char gp_outputs[] =
-	"set terminal pdfcairo size 5in,3in font 'sans,9'\nset output '%s.pdf'\nreplot\n"
-	"set terminal svg size 750,450 font 'sans,11' background rgb 'white'\nset output '%s.svg'\nreplot\n"
-	"set terminal pngcairo size 1000,600 font 'sans,11'\nset output '%s.png'\nreplot\n";
-
-static void gp_script(struct strbuf *sb, const char *name, const char *body)
-{
-	strbuf_addf(sb, gp_head, name);
-	strbuf_adds(sb, "set terminal unknown\n");
-	strbuf_adds(sb, body);
-	strbuf_addf(sb, gp_outputs, name, name, name);
-}
-
-static int figure_scripts(struct paper *p)
-{
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT, body = STRBUF_INIT;
-	gp_script(&a, "scaling", p->scaling_rows ?
-		  "set title 'Speedup against the baseline'\nset xlabel 'ranks'\nset ylabel 'speedup'\n"
-		  "set logscale x 2\nset yrange [0:*]\nset offsets graph 0.08, graph 0.08, graph 0.12, 0\n"
-		  "set key outside bottom center horizontal\n"
-		  "plot 'data/scaling.dat' using 3:5 with linespoints pt 7 lw 2 title 'measured', \\\n"
-		  "     '' using 3:5:1 with labels offset 0,1 font 'sans,8' notitle, \\\n"
-		  "     '' using 3:7 with linespoints dt 2 pt 6 title 'ideal (linear in ranks)'\n" :
-		  "set title 'Speedup against the baseline: no analysed scenario'\nunset key\nplot [0:1] [0:1] 1/0\n");
-	gp_script(&b, "breakdown", p->timelines.n ?
-		  "set title 'Where step time goes'\nset ylabel 'percent of step time'\nset yrange [0:100]\n"
-		  "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
-		  "set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n"
-		  "plot 'data/breakdown.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'compute', \\\n"
-		  "     '' using 4 title 'communication', '' using 5 title 'peer wait', '' using 6 title 'I/O', \\\n"
-		  "     '' using 7 title 'other'\n" :
-		  "set title 'Where step time goes: no analysed scenario'\nunset key\nplot [0:1] [0:1] 1/0\n");
-	strbuf_adds(&body, "set title 'Step time per step (rank 0)'\nset xlabel 'step'\nset ylabel 'step time (ms)'\n"
-			   "set key outside right\nset yrange [0:*]\n");
-	for (size_t i = 0; i < p->timelines.n; i++)
-		strbuf_addf(&body, "%s'data/timeline.dat' index %zu using 1:2 with lines title '%s'%s", i ? "     " : "plot ",
-			    i, p->timelines.v[i], i + 1 < p->timelines.n ? ", \\\n" : "\n");
-	if (!p->timelines.n)
-		strbuf_adds(&body, "unset key\nplot [0:1] [0:1] 1/0\n");
-	gp_script(&c, "timeline", body.buf);
-	int rc = put(p, "figures/scaling.gp", &a, 0644);
-	if (rc == 0)
-		rc = put(p, "figures/breakdown.gp", &b, 0644);
-	if (rc == 0)
-		rc = put(p, "figures/timeline.gp", &c, 0644);
-	strbuf_free(&a);
-	strbuf_free(&b);
-	strbuf_free(&c);
-	strbuf_free(&body);
-	return rc;
-}
-
-/* Cairo 1.16 writes the wall clock into /CreationDate (it ignores
- * SOURCE_DATE_EPOCH): put the epoch's date there, same length. */
-static int pin_pdf_date(const char *path, long epoch)
-{
-	char *data;
-	size_t len;
-	int rc = fsio_read(path, 1u << 30, &data, &len);
-	if (rc < 0)
-		return rc;
-	char date[32];
-	time_t t = (time_t)epoch;
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof date, "%Y%m%d%H%M%S", &tm);
-	const char key[] = "/CreationDate (D:";
-	for (char *q = memmem(data, len, key, sizeof key - 1); q;
-	     q = memmem(q + 1, len - (size_t)(q + 1 - data), key, sizeof key - 1)) {
-		char *d = q + sizeof key - 1;
-		if ((size_t)(d - data) + 15 <= len && d[14] == 'Z')
-			memcpy(d, date, 14);
-	}
-	rc = fsio_write_atomic(path, data, len, 0644);
-	free(data);
-	return rc;
-}
-
-static int run_gnuplot(struct paper *p, const char *name)
-{
-	struct strbuf dir = STRBUF_INIT, pdf = STRBUF_INIT, script = STRBUF_INIT;
-	char epoch[32], logpath[] = "/tmp/campaign-gnuplot-XXXXXX";
-	int fd = mkstemp(logpath);
-	snprintf(epoch, sizeof epoch, "%ld", p->epoch);
-	strbuf_addf(&dir, "%s/figures", p->out);
-	strbuf_addf(&script, "%s.gp", name);
-	pid_t pid = fork();
-	if (pid == 0) {
-		if (chdir(dir.buf) < 0)
-			_exit(126);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		setenv("SOURCE_DATE_EPOCH", epoch, 1);
-		setenv("LC_ALL", "C", 1);
-		setenv("TZ", "UTC", 1);
-		execlp("gnuplot", "gnuplot", script.buf, (char *)NULL);
-		_exit(127);
-	}
-	int st = 0, rc = 0;
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		char *msg = NULL;
-		fsio_read(logpath, 4096, &msg, NULL);
-		rc = err_set(ERR_IO, "gnuplot failed on figures/%s.gp: %s", name,
-			     WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed (apt-get install gnuplot-nox)"
-								     : msg ? msg : "");
-		free(msg);
-	}
-	close(fd);
-	unlink(logpath);
-	if (rc == 0) {
-		strbuf_addf(&pdf, "%s/%s.pdf", dir.buf, name);
-		rc = pin_pdf_date(pdf.buf, p->epoch);
-	}
-	strbuf_free(&dir);
-	strbuf_free(&pdf);
-	strbuf_free(&script);
-	return rc;
-}
 
 /* ---- tables ----------------------------------------------------------- */
 
@@ -513,13 +347,12 @@ int paper_generate(struct run *r, const char *out)
 	p.summary = load(r, "summary.json");
 	p.prov = p.summary ? load(r, "provenance.json") : NULL;
 	int rc = p.summary && p.prov ? 0 : ERR_NOTFOUND;
-	if (rc == 0)
-		rc = data_files(&p);
-	if (rc == 0)
-		rc = figure_scripts(&p);
-	const char *figs[] = { "scaling", "breakdown", "timeline", NULL };
-	for (int i = 0; figs[i] && rc == 0; i++)
-		rc = run_gnuplot(&p, figs[i]);
+	if (rc == 0) {
+		struct strbuf figdir = STRBUF_INIT;
+		strbuf_addf(&figdir, "%s/figures", out);
+		rc = figures_draw(r->dir, p.summary, figdir.buf, p.epoch, FIG_PDF | FIG_SVG | FIG_PNG);
+		strbuf_free(&figdir);
+	}
 	if (rc == 0)
 		rc = tables(&p);
 	if (rc == 0)
@@ -536,7 +369,6 @@ int paper_generate(struct run *r, const char *out)
 		rc = manifest(&p);
 	json_decref(p.summary);
 	json_decref(p.prov);
-	argv_free(&p.timelines);
 	return rc;
 }
 

@@ -1,0 +1,176 @@
+/* cmd_compare: `campaign compare RUN_A RUN_B` sets a candidate run against a
+ * reference: for every scenario both analysed, each metric of their
+ * summary.json side by side with the ratio candidate / reference, and the
+ * verdicts; --json prints the same as one document. */
+#include "cmd.h"
+#include "err.h"
+#include "jsonio.h"
+#include "run.h"
+#include "strbuf.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What is compared: label, path in a summary.json scenario, and which way is
+ * better: 1 lower, 0 higher, -1 neither (a share of step time moves when
+ * another does). */
+static const struct metric {
+	const char *label, *path;
+	int lower_better;
+} metrics[] = {
+	{ "median step (ms)", "step_time_ms.median", 1 },
+	{ "p95 step (ms)", "step_time_ms.p95", 1 },
+	{ "throughput (samples/s)", "throughput_samples_per_s", 0 },
+	{ "efficiency", "efficiency", 0 },
+	{ "compute %", "shares_pct.compute", -1 },
+	{ "communication %", "shares_pct.communication", -1 },
+	{ "peer wait %", "shares_pct.peer_wait", -1 },
+	{ "data loading %", "shares_pct.data_loading", -1 },
+	{ "I/O %", "shares_pct.io", -1 },
+	{ "overlap %", "overlap_pct", -1 },
+	{ "GFLOP/s per rank", "achieved_gflops_per_rank", 0 },
+	{ "MFU %", "mfu_pct", 0 },
+};
+
+static json_t *at(json_t *o, const char *path)
+{
+	char buf[96];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *save = NULL, *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
+		o = json_object_get(o, t);
+	return o;
+}
+
+static json_t *find(json_t *summary, const char *name)
+{
+	size_t i;
+	json_t *s;
+	json_array_foreach(json_object_get(summary, "scenarios"), i, s)
+		if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name))
+			return s;
+	return NULL;
+}
+
+static json_t *load_summary(const char *root, const char *id, char **dir)
+{
+	struct run *r;
+	if (run_open(root, id, &r) < 0)
+		return NULL;
+	struct strbuf p = STRBUF_INIT;
+	json_error_t jerr;
+	strbuf_addf(&p, "%s/summary.json", r->dir);
+	json_t *j = json_load_file(p.buf, 0, &jerr);
+	if (!j)
+		err_set(ERR_NOTFOUND, "%s: %s (run `campaign aggregate %s` first)", p.buf, jerr.text, id);
+	*dir = xstrdup(r->dir);
+	strbuf_free(&p);
+	run_free(r);
+	return j;
+}
+
+static json_t *compare_scenario(json_t *ref, json_t *cand)
+{
+	json_t *rows = json_object();
+	for (size_t k = 0; k < sizeof metrics / sizeof *metrics; k++) {
+		json_t *a = at(ref, metrics[k].path), *b = at(cand, metrics[k].path);
+		if (!json_is_number(a) || !json_is_number(b))
+			continue;
+		double x = json_number_value(a), y = json_number_value(b);
+		int lb = metrics[k].lower_better;
+		json_object_set_new(rows, metrics[k].label, json_pack("{s:f, s:f, s:o, s:o}", "reference", x, "candidate", y,
+			"ratio", x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(), "better",
+			lb < 0 || x == y ? json_null() : json_boolean(lb ? y < x : y > x)));
+	}
+	return json_pack("{s:O, s:O, s:o}", "verdict_reference", at(ref, "verdict"), "verdict_candidate",
+			 at(cand, "verdict"), "metrics", rows);
+}
+
+static void print_text(json_t *doc)
+{
+	const char *name;
+	json_t *sc;
+	printf("reference %s\ncandidate %s\n", json_string_value(json_object_get(doc, "reference")),
+	       json_string_value(json_object_get(doc, "candidate")));
+	json_object_foreach(json_object_get(doc, "scenarios"), name, sc) {
+		printf("\n%s: %s -> %s\n  %-24s %14s %14s %8s\n", name, json_string_value(json_object_get(sc, "verdict_reference")),
+		       json_string_value(json_object_get(sc, "verdict_candidate")), "metric", "reference", "candidate", "ratio");
+		for (size_t k = 0; k < sizeof metrics / sizeof *metrics; k++) {
+			json_t *m = json_object_get(json_object_get(sc, "metrics"), metrics[k].label);
+			if (!m)
+				continue;
+			json_t *ratio = json_object_get(m, "ratio");
+			char r[32] = "     n/a";
+			if (json_is_number(ratio))
+				snprintf(r, sizeof r, "%7.3fx", json_number_value(ratio));
+			json_t *better = json_object_get(m, "better");
+			printf("  %-24s %14.3f %14.3f %s%s\n", metrics[k].label, json_number_value(json_object_get(m, "reference")),
+			       json_number_value(json_object_get(m, "candidate")), r,
+			       json_is_true(better) ? "  better" : json_is_false(better) ? "  worse" : "");
+		}
+	}
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(doc, "only_in_one"), i, v)
+		printf("\n%s: in one run only (or not analysed in both): not compared\n", json_string_value(v));
+}
+
+static int compare_exec(const struct cmd_entry *self, struct args *a)
+{
+	char *dir_a = NULL, *dir_b = NULL;
+	json_t *ra = load_summary(cmd_results_root(a), a->pos[0], &dir_a);
+	json_t *rb = ra ? load_summary(cmd_results_root(a), a->pos[1], &dir_b) : NULL;
+	if (!ra || !rb) {
+		json_decref(ra);
+		free(dir_a);
+		return cmd_fail(self, ERR_NOTFOUND);
+	}
+	json_t *doc = json_pack("{s:s, s:s, s:{}, s:[]}", "reference", dir_a, "candidate", dir_b, "scenarios", "only_in_one");
+	size_t i;
+	json_t *s;
+	json_array_foreach(json_object_get(ra, "scenarios"), i, s) {
+		const char *name = json_string_value(json_object_get(s, "name"));
+		json_t *t = find(rb, name ? name : "");
+		if (t && json_is_true(json_object_get(s, "analysed")) && json_is_true(json_object_get(t, "analysed")))
+			json_object_set_new(json_object_get(doc, "scenarios"), name, compare_scenario(s, t));
+		else if (name)
+			json_array_append_new(json_object_get(doc, "only_in_one"), json_string(name));
+	}
+	json_array_foreach(json_object_get(rb, "scenarios"), i, s) {
+		const char *name = json_string_value(json_object_get(s, "name"));
+		if (name && !find(ra, name))
+			json_array_append_new(json_object_get(doc, "only_in_one"), json_string(name));
+	}
+	if (args_has(a, 'j')) {
+		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
+		printf("%s\n", text);
+		free(text);
+	} else {
+		print_text(doc);
+	}
+	int n = (int)json_object_size(json_object_get(doc, "scenarios"));
+	json_decref(doc);
+	json_decref(ra);
+	json_decref(rb);
+	free(dir_a);
+	free(dir_b);
+	if (n == 0) {
+		fprintf(stderr, "campaign compare: no scenario was analysed in both runs\n");
+		return EXIT_NOTFOUND;
+	}
+	return EXIT_OK;
+}
+
+const struct cmd_entry cmd_compare_entry = {
+	.name = "compare",
+	.usage = "[--json] [--results DIR] RUN_A RUN_B",
+	.summary = "compare a candidate run (B) with a reference (A): ratios per metric and scenario",
+	.opts = (const struct optdef[]){
+		{ 'j', "json", NULL, "print one JSON document" },
+		{ 'R', "results", "DIR", "results root (default ./results)" },
+		{ 0 } },
+	.min_pos = 2, .max_pos = 2,
+	.exec = compare_exec,
+};

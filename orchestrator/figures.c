@@ -1,0 +1,330 @@
+#include "figures.h"
+
+#include "../analyzers/metrics.h"
+#include "err.h"
+#include "fsio.h"
+#include "strbuf.h"
+#include "words.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct fig {
+	const char *run_dir, *dir;
+	json_t *summary;
+	long epoch;
+	int formats;
+	struct argv timelines; /* scenarios in timeline.dat, in block order */
+	struct argv series;    /* series in scaling.dat, in block order */
+	int models;            /* series blocks in model.dat */
+	struct argv model_names;
+	char phases_of[80];    /* the scenario in phases.dat, or "" */
+};
+
+static int put(struct fig *f, const char *rel, const struct strbuf *sb)
+{
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s", f->dir, rel);
+	char *slash = strrchr(path.buf, '/');
+	*slash = '\0';
+	int rc = fsio_mkdir_p(path.buf, 0755);
+	*slash = '/';
+	if (rc == 0)
+		rc = fsio_write_atomic(path.buf, sb->buf ? sb->buf : "", sb->len, 0644);
+	strbuf_free(&path);
+	return rc;
+}
+
+static double num(json_t *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", path);
+	json_t *v = o;
+	for (char *save = NULL, *t = strtok_r(buf, ".", &save); t && v; t = strtok_r(NULL, ".", &save))
+		v = json_object_get(v, t);
+	return json_number_value(v);
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+/* Rank 0's telemetry of a scenario (the trainer's file, else AORTA-style). */
+static int rank0(struct fig *f, const char *scenario, struct rank_metrics *m)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/%s/metrics/rank_0.jsonl", f->run_dir, scenario);
+	if (!fsio_exists(p.buf)) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s/metrics/rank_0_metrics.jsonl", f->run_dir, scenario);
+	}
+	int rc = metrics_load_file(p.buf, m);
+	strbuf_free(&p);
+	return rc;
+}
+
+/* scaling.dat: one block per series (nodes efficiency speedup name). */
+static void scaling_data(struct fig *f, struct strbuf *sc)
+{
+	size_t i, j;
+	json_t *b, *s, *scen = json_object_get(f->summary, "scenarios");
+	strbuf_adds(sc, "# per series (gnuplot index): nodes efficiency speedup scenario\n");
+	json_array_foreach(scen, i, b) {
+		if (!json_is_true(json_object_get(b, "analysed")) || strcmp(str(b, "baseline"), str(b, "name")))
+			continue;
+		strbuf_addf(sc, "%s# %s\n", f->series.n ? "\n\n" : "", str(b, "name"));
+		argv_push(&f->series, str(b, "name"));
+		json_array_foreach(scen, j, s)
+			if (json_is_true(json_object_get(s, "analysed")) && !strcmp(str(s, "baseline"), str(b, "name")))
+				strbuf_addf(sc, "%d %.4f %.4f %s\n", (int)num(s, "nodes"), num(s, "efficiency"), num(s, "speedup"),
+					    str(s, "name"));
+	}
+}
+
+/* model.dat: the fitted efficiency from 1 to 16 nodes, one block per series. */
+static void model_data(struct fig *f, struct strbuf *md)
+{
+	size_t i;
+	json_t *m;
+	strbuf_adds(md, "# per series (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c log2 N)\n");
+	json_array_foreach(json_object_get(f->summary, "scaling_models"), i, m) {
+		double a = num(m, "a_ms"), b = num(m, "b_ms"), c = num(m, "c_ms"), n0 = num(m, "base_nodes");
+		double t0 = b / n0 + a + c * log2(n0);
+		strbuf_addf(md, "%s# %s\n", f->models++ ? "\n\n" : "", str(m, "series"));
+		argv_push(&f->model_names, str(m, "series"));
+		for (int n = 1; n <= 16; n++) {
+			double t = b / n + a + c * log2((double)n);
+			strbuf_addf(md, "%d %.4f\n", n, t > 0 ? t0 * n0 / (t * n) : 0);
+		}
+	}
+}
+
+/* phases.dat: per rank, the phases of the widest scenario's median step. */
+static void phases_data(struct fig *f, struct strbuf *ph)
+{
+	size_t i, r;
+	json_t *s, *best = NULL, *row;
+	json_array_foreach(json_object_get(f->summary, "scenarios"), i, s)
+		if (json_is_object(json_object_get(s, "median_step")) && (!best || num(s, "ranks") > num(best, "ranks")))
+			best = s;
+	strbuf_adds(ph, "# rank data_loading forward backward communication+wait optimizer other (ms)\n");
+	if (!best)
+		return;
+	snprintf(f->phases_of, sizeof f->phases_of, "%.60s step %lld", str(best, "name"),
+		 (long long)json_integer_value(json_object_get(json_object_get(best, "median_step"), "step")));
+	json_array_foreach(json_object_get(json_object_get(best, "median_step"), "ranks"), r, row) {
+		strbuf_addf(ph, "%zu", r);
+		for (size_t k = 0; k < 6; k++)
+			strbuf_addf(ph, " %.4f", json_number_value(json_array_get(row, k)));
+		strbuf_adds(ph, "\n");
+	}
+}
+
+static int data_files(struct fig *f)
+{
+	struct strbuf sc = STRBUF_INIT, md = STRBUF_INIT, br = STRBUF_INIT, tl = STRBUF_INIT, ph = STRBUF_INIT;
+	size_t i;
+	json_t *s;
+	scaling_data(f, &sc);
+	model_data(f, &md);
+	phases_data(f, &ph);
+	strbuf_adds(&br, "# scenario data_loading compute communication peer_wait io other (percent of step time)\n");
+	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
+	json_array_foreach(json_object_get(f->summary, "scenarios"), i, s) {
+		if (!json_is_true(json_object_get(s, "analysed")))
+			continue;
+		strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f %.3f\n", str(s, "name"), num(s, "shares_pct.data_loading"),
+			    num(s, "shares_pct.compute"), num(s, "shares_pct.communication"), num(s, "shares_pct.peer_wait"),
+			    num(s, "shares_pct.io"), num(s, "shares_pct.other"));
+		struct rank_metrics m;
+		if (rank0(f, str(s, "name"), &m) == 0) {
+			strbuf_addf(&tl, "%s# %s\n", f->timelines.n ? "\n\n" : "", str(s, "name"));
+			argv_push(&f->timelines, str(s, "name"));
+			for (size_t k = 0; k < m.n; k++)
+				strbuf_addf(&tl, "%ld %.4f %s\n", m.steps[k].step, m.steps[k].step_ms, m.steps[k].active ? "active" : "warmup");
+			rank_metrics_free(&m);
+		}
+	}
+	const char *names[] = { "data/scaling.dat", "data/model.dat", "data/breakdown.dat", "data/timeline.dat", "data/phases.dat" };
+	struct strbuf *bufs[] = { &sc, &md, &br, &tl, &ph };
+	int rc = 0;
+	for (int k = 0; k < 5; k++) {
+		if (rc == 0)
+			rc = put(f, names[k], bufs[k]);
+		strbuf_free(bufs[k]);
+	}
+	return rc;
+}
+
+static const char gp_head[] =
+	"# Drawn by campaign; edit the style here and run `gnuplot %s.gp` in this directory.\n"
+	"set encoding utf8\nset datafile commentschars '#'\nset grid ytics lc rgb '#dddddd'\nset key top left\n";
+static const char empty_plot[] = "unset key\nplot [0:1] [0:1] 1/0\n";
+
+static void gp_script(struct fig *f, struct strbuf *sb, const char *name, const char *body)
+{
+	strbuf_addf(sb, gp_head, name);
+	strbuf_adds(sb, "set terminal unknown\n");
+	strbuf_adds(sb, body);
+	if (f->formats & FIG_PDF)
+		strbuf_addf(sb, "set terminal pdfcairo size 5in,3in font 'sans,9'\nset output '%s.pdf'\nreplot\n", name);
+	if (f->formats & FIG_SVG)
+		strbuf_addf(sb, "set terminal svg size 750,450 font 'sans,11' background rgb 'white'\nset output '%s.svg'\nreplot\n", name);
+	if (f->formats & FIG_PNG)
+		strbuf_addf(sb, "set terminal pngcairo size 1000,600 font 'sans,11'\nset output '%s.png'\nreplot\n", name);
+}
+
+static void scaling_body(struct fig *f, struct strbuf *b)
+{
+	if (!f->series.n) {
+		strbuf_addf(b, "set title 'Parallel efficiency: no analysed scenario'\n%s", empty_plot);
+		return;
+	}
+	strbuf_adds(b, "set title 'Parallel efficiency against each series baseline'\nset xlabel 'nodes'\n"
+		       "set ylabel 'efficiency'\nset logscale x 2\nset xrange [0.8:20]\nset yrange [0:1.2]\n"
+		       "set key outside bottom center horizontal\n");
+	for (size_t i = 0; i < f->series.n; i++)
+		strbuf_addf(b, "%s'data/scaling.dat' index %zu using 1:2 with linespoints pt 7 lw 2 lc %zu title '%s measured', \\\n"
+			    "     '' index %zu using 1:2:4 with labels offset 0,1 font 'sans,8' notitle%s",
+			    i ? "     " : "plot ", i, i + 1, f->series.v[i], i, i + 1 < f->series.n || f->models ? ", \\\n" : "\n");
+	for (int i = 0; i < f->models; i++)
+		strbuf_addf(b, "     'data/model.dat' index %d using 1:2 with lines dt 2 lw 1.5 lc %d title '%s model'%s", i, i + 1,
+			    f->model_names.v[i], i + 1 < f->models ? ", \\\n" : "\n");
+}
+
+static int figure_scripts(struct fig *f)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT, d = STRBUF_INIT, body = STRBUF_INIT;
+	scaling_body(f, &body);
+	gp_script(f, &a, "scaling", body.buf);
+	strbuf_reset(&body);
+	if (f->timelines.n)
+		strbuf_adds(&body, "set title 'Where step time goes'\nset ylabel 'percent of step time'\nset yrange [0:100]\n"
+				   "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+				   "set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n"
+				   "plot 'data/breakdown.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'compute', \\\n"
+				   "     '' using 4 title 'communication', '' using 5 title 'peer wait', '' using 6 title 'I/O', \\\n"
+				   "     '' using 7 title 'other'\n");
+	else
+		strbuf_addf(&body, "set title 'Where step time goes: no analysed scenario'\n%s", empty_plot);
+	gp_script(f, &b, "breakdown", body.buf);
+	strbuf_reset(&body);
+	strbuf_adds(&body, "set title 'Step time per step (rank 0)'\nset xlabel 'step'\nset ylabel 'step time (ms)'\n"
+			   "set key outside right\nset yrange [0:*]\n");
+	for (size_t i = 0; i < f->timelines.n; i++)
+		strbuf_addf(&body, "%s'data/timeline.dat' index %zu using 1:2 with lines title '%s'%s", i ? "     " : "plot ",
+			    i, f->timelines.v[i], i + 1 < f->timelines.n ? ", \\\n" : "\n");
+	if (!f->timelines.n)
+		strbuf_adds(&body, empty_plot);
+	gp_script(f, &c, "timeline", body.buf);
+	strbuf_reset(&body);
+	if (f->phases_of[0])
+		strbuf_addf(&body, "set title 'Median step of %s, per rank (phases in order)'\nset xlabel 'rank'\n"
+				   "set ylabel 'ms'\nset style data histograms\nset style histogram rowstacked\n"
+				   "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right\nset yrange [0:*]\n"
+				   "plot 'data/phases.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'forward', \\\n"
+				   "     '' using 4 title 'backward', '' using 5 title 'communication + wait', \\\n"
+				   "     '' using 6 title 'optimizer', '' using 7 title 'other'\n", f->phases_of);
+	else
+		strbuf_addf(&body, "set title 'Median step per rank: no analysed scenario'\n%s", empty_plot);
+	gp_script(f, &d, "phases", body.buf);
+	const char *names[] = { "scaling.gp", "breakdown.gp", "timeline.gp", "phases.gp" };
+	struct strbuf *bufs[] = { &a, &b, &c, &d };
+	int rc = 0;
+	for (int k = 0; k < 4; k++) {
+		if (rc == 0)
+			rc = put(f, names[k], bufs[k]);
+		strbuf_free(bufs[k]);
+	}
+	strbuf_free(&body);
+	return rc;
+}
+/* Cairo 1.16 writes the wall clock into /CreationDate (it ignores
+ * SOURCE_DATE_EPOCH): put the epoch's date there, same length. */
+static int pin_pdf_date(const char *path, long epoch)
+{
+	char *data;
+	size_t len;
+	int rc = fsio_read(path, 1u << 30, &data, &len);
+	if (rc < 0)
+		return rc;
+	char date[32];
+	time_t t = (time_t)epoch;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%Y%m%d%H%M%S", &tm);
+	const char key[] = "/CreationDate (D:";
+	for (char *q = memmem(data, len, key, sizeof key - 1); q;
+	     q = memmem(q + 1, len - (size_t)(q + 1 - data), key, sizeof key - 1)) {
+		char *d = q + sizeof key - 1;
+		if ((size_t)(d - data) + 15 <= len && d[14] == 'Z')
+			memcpy(d, date, 14);
+	}
+	rc = fsio_write_atomic(path, data, len, 0644);
+	free(data);
+	return rc;
+}
+
+static int run_gnuplot(struct fig *f, const char *name)
+{
+	struct strbuf dir = STRBUF_INIT, pdf = STRBUF_INIT, script = STRBUF_INIT;
+	char epoch[32], logpath[] = "/tmp/campaign-gnuplot-XXXXXX";
+	int fd = mkstemp(logpath);
+	snprintf(epoch, sizeof epoch, "%ld", f->epoch);
+	strbuf_addf(&dir, "%s", f->dir);
+	strbuf_addf(&script, "%s.gp", name);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (chdir(dir.buf) < 0)
+			_exit(126);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		setenv("SOURCE_DATE_EPOCH", epoch, 1);
+		setenv("LC_ALL", "C", 1);
+		setenv("TZ", "UTC", 1);
+		execlp("gnuplot", "gnuplot", script.buf, (char *)NULL);
+		_exit(127);
+	}
+	int st = 0, rc = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		char *msg = NULL;
+		fsio_read(logpath, 4096, &msg, NULL);
+		rc = err_set(ERR_IO, "gnuplot failed on %s/%s.gp: %s", f->dir, name,
+			     WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed (apt-get install gnuplot-nox)"
+								     : msg ? msg : "");
+		free(msg);
+	}
+	close(fd);
+	unlink(logpath);
+	if (rc == 0 && (f->formats & FIG_PDF)) {
+		strbuf_addf(&pdf, "%s/%s.pdf", dir.buf, name);
+		rc = pin_pdf_date(pdf.buf, f->epoch);
+	}
+	strbuf_free(&dir);
+	strbuf_free(&pdf);
+	strbuf_free(&script);
+	return rc;
+}
+
+
+int figures_draw(const char *run_dir, json_t *summary, const char *dir, long epoch, int formats)
+{
+	struct fig f = { .run_dir = run_dir, .dir = dir, .summary = summary, .epoch = epoch, .formats = formats };
+	int rc = data_files(&f);
+	if (rc == 0)
+		rc = figure_scripts(&f);
+	const char *figs[] = FIGURES_NAMES;
+	for (size_t i = 0; i < sizeof figs / sizeof *figs && rc == 0; i++)
+		rc = run_gnuplot(&f, figs[i]);
+	argv_free(&f.timelines);
+	argv_free(&f.series);
+	argv_free(&f.model_names);
+	return rc;
+}
