@@ -227,6 +227,8 @@ static int as_list(struct loader *L, yaml_node_t *n, const char *path, struct ar
 		else
 			rc = -1;
 	}
+	if (rc < 0)
+		argv_free(out); /* the caller keeps nothing of a list with a bad item */
 	return rc;
 }
 
@@ -518,6 +520,7 @@ static void load_matrix(struct loader *L, yaml_node_t *n)
 		if (as_list(L, v, kp, &a->values) < 0)
 			continue;
 		if (a->values.n == 0) {
+			argv_free(&a->values);
 			problem(L, v, kp, "a matrix axis needs at least one value");
 			continue;
 		}

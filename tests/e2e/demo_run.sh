@@ -50,3 +50,20 @@ check analyze_rewrites_same_bytes bash -c '[ "$2" -eq 0 ] && cp "$1/summary.json
 script -qec "$CAMPAIGN watch --results $SCRATCH/res" /dev/null >watch.tty 2>&1
 check watch_redraws_on_terminal grep -q $'\033\[H\033\[2J' watch.tty
 check watch_reports_rpcs grep -q "watch: 0 controller RPCs in 1 poll" watch.tty
+# Figures referenced from the report exist, with their data; the scaling model is there.
+for f in scaling breakdown timeline phases; do
+	check "figure_${f}_svg_png" [ -s "$run/figures/$f.svg" -a -s "$run/figures/$f.png" -a -s "$run/figures/$f.gp" ]
+	check "report_references_$f" grep -q "](figures/$f.svg)" "$run/BOTTLENECK_ANALYSIS.md"
+done
+check demo_scaling_model [ "$(json "$S" '(len(j["scaling_models"]), j["scaling_models"][0]["series"], j["scaling_models"][0]["points"], 0 < j["scaling_models"][0]["efficiency_16_nodes"] <= j["scaling_models"][0]["efficiency_8_nodes"] <= 1)')" = "(1, 'gloo-1n', 3, True)" ]
+check demo_model_sentence grep -q "^Fitted on 3 scenarios (1 to 4 nodes), compute takes .* ms / N and the rest .* x log2(N) ms, so scaling is limited by .*: predicted efficiency .* % at 8 nodes and .* % at 16" "$run/BOTTLENECK_ANALYSIS.md"
+# timeline.json: one process per scenario, one thread per rank (2 + 4 + 8), every step of every rank.
+check demo_timeline_json [ "$(json "$run/timeline.json" '(sorted({e["pid"] for e in j["traceEvents"]}), len([e for e in j["traceEvents"] if e.get("name") == "thread_name"]), len([e for e in j["traceEvents"] if e.get("cat") == "step"]))')" = "([1, 2, 3], 14, $((14 * $(json "$S" 'j["scenarios"][0]["active_steps"]') + 14 * 5)))" ]
+# compare: a run against itself is all ratios 1 and no "better"; the JSON says the same.
+"$CAMPAIGN" compare --results "$SCRATCH/res" "$(basename "$run")" "$run" >cmp.txt; rc=$?
+check compare_exit0 [ "$rc" -eq 0 ]
+check compare_text grep -q "^  median step (ms) .* 1.000x$" cmp.txt
+"$CAMPAIGN" compare --json --results "$SCRATCH/res" "$run" "$run" >cmp.json
+check compare_json [ "$(json cmp.json 'sorted(j["scenarios"]), j["scenarios"]["gloo-4n"]["metrics"]["throughput (samples/s)"]["ratio"], j["scenarios"]["gloo-4n"]["verdict_candidate"] == j["scenarios"]["gloo-4n"]["verdict_reference"]')" = "(['gloo-1n', 'gloo-2n', 'gloo-4n'], 1.0, True)" ]
+"$CAMPAIGN" compare --results "$SCRATCH/res" "$run" no-such-run 2>cmp.err; rc=$?
+check compare_missing_run_exit3 [ "$rc" -eq 3 ]

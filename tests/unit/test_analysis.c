@@ -6,6 +6,8 @@
 #include "../../analyzers/stats.h"
 #include "fsio.h"
 
+#include <jansson.h>
+#include <string.h>
 #include <sys/stat.h>
 
 static char dir[] = "/tmp/campaign-ana-XXXXXX";
@@ -120,12 +122,147 @@ static void test_verdicts_and_scaling(void)
 	ana_run_free(&run);
 }
 
+/* Every rank the same: forward fwd ms, communication comm ms, nothing else. */
+static void exact(const char *name, int ranks, long gbatch, double fwd, double comm, double flops, const char *gpu_csv)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s/metrics", dir, name);
+	fsio_mkdir_p(path, 0755);
+	for (int r = 0; r < ranks; r++) {
+		snprintf(path, sizeof path, "%s/%s/metrics/rank_%d.jsonl", dir, name, r);
+		FILE *f = fopen(path, "w");
+		fprintf(f, "{\"type\": \"meta\", \"rank\": %d, \"world_size\": %d, \"global_batch\": %ld, "
+			"\"flops_per_step\": %g, \"host\": \"n\\\"1\"}\n", r, ranks, gbatch, flops);
+		for (int st = 0; st < 5; st++)
+			fprintf(f, "{\"type\": \"step\", \"step\": %d, \"phase\": \"active\", \"forward_ms\": %.17g, "
+				"\"comm_ms\": %.17g, \"step_ms\": %.17g, \"start_us\": %d}\n", st, fwd, comm, fwd + comm, 1000000 + st * 200000);
+		fclose(f);
+	}
+	if (gpu_csv) {
+		snprintf(path, sizeof path, "%s/%s/monitor/n1", dir, name);
+		fsio_mkdir_p(path, 0755);
+		snprintf(path, sizeof path, "%s/%s/monitor/n1/gpu_monitor.csv", dir, name);
+		FILE *f = fopen(path, "w");
+		fputs(gpu_csv, f);
+		fclose(f);
+	}
+}
+
+static const char gpu_head[] = "timestamp, index, utilization.gpu [%], utilization.memory [%], memory.used [MiB], "
+			       "memory.total [MiB], power.draw [W], clocks.sm [MHz], node\n";
+
+/* compute 100/N and communication 2 + 3 log2 N at a fixed global batch: the
+ * fit recovers b = 100, a = 2, c = 3 exactly. */
+static void test_model_gpu_mfu(void)
+{
+	char csv_full[512], csv_idle[512];
+	snprintf(csv_full, sizeof csv_full, "%s2026/11/21 10:00:00.000, 0, 95 %%, 40 %%, 76000 MiB, 80000 MiB, 300 W, 1410 MHz, n1\n"
+		 "2026/11/21 10:00:01.000, 1, 97 %%, [N/A], 72000 MiB, 80000 MiB, [N/A], 1410 MHz, n1\n", gpu_head);
+	snprintf(csv_idle, sizeof csv_idle, "%s2026/11/21 10:00:00.000, 0, 40 %%, 10 %%, 8000 MiB, 80000 MiB, 100 W, 1410 MHz, n1\n",
+		 gpu_head);
+	exact("m1", 1, 64, 100, 2, 2e9, NULL);
+	exact("m2", 2, 64, 50, 5, 2e9, csv_full);
+	exact("m4", 4, 64, 25, 8, 2e9, csv_idle);
+	struct ana_run run = { .campaign = strdup("t"), .run_id = strdup("r"), .run_dir = strdup(dir),
+			       .th = { 20, 30, 70, 90, 20 }, .peak_gflops = 100 };
+	add(&run, "m1", "COMPLETED", 1, 1);
+	add(&run, "m2", "COMPLETED", 2, 1);
+	add(&run, "m4", "COMPLETED", 4, 1);
+	CHECK(ana_run_analyse(&run) == 0);
+	CHECK(run.nmodels == 1);
+	struct ana_model *m = &run.models[0];
+	CHECK_STR(m->series, "m1");
+	CHECK_NEAR(m->b, 100, 1e-9);
+	CHECK_NEAR(m->a, 2, 1e-9);
+	CHECK_NEAR(m->c, 3, 1e-9);
+	CHECK_NEAR(m->eff8, 102.0 / (8 * 23.5), 1e-12);
+	CHECK_NEAR(m->eff16, 102.0 / (16 * 20.25), 1e-12);
+	CHECK(m->crossover == 9);
+	CHECK(strstr(m->limit, "Fitted on 3 scenarios (1 to 4 nodes), compute takes 100.00 ms / N and the rest "
+			       "2.00 + 3.00 x log2(N) ms, so scaling is limited by communication, which outgrows compute "
+			       "from 9 nodes on: predicted efficiency 54 % at 8 nodes and 31 % at 16") != NULL);
+	struct ana_scenario *s1 = &run.sc[0], *s2 = &run.sc[1], *s4 = &run.sc[2];
+	/* MFU: 2e9 FLOPs per 102 ms step = 19.61 GFLOP/s of a 100 GFLOP/s peak */
+	CHECK_NEAR(s1->achieved_gflops, 2e9 / 0.102 / 1e9, 1e-9);
+	CHECK_NEAR(s1->mfu_pct, 100 * 2e9 / 0.102 / 1e9 / 100, 1e-9);
+	CHECK(s1->gpu_mem_peak_pct == -1 && s1->gpu_util_mean_pct == -1);
+	/* m2: GPU memory at 95 % > 90 %: memory-bound; utilisation over both GPUs */
+	CHECK_STR(s2->verdict, "memory-bound");
+	CHECK(s2->gpus == 2);
+	CHECK_NEAR(s2->gpu_util_mean_pct, 96, 1e-9);
+	CHECK_NEAR(s2->gpu_mem_util_mean_pct, 40, 1e-9);
+	CHECK_NEAR(s2->gpu_mem_peak_pct, 95, 1e-9);
+	CHECK(strstr(s2->evidence, "GPU memory peaked at 95.0 % of memory (threshold 90 %)") != NULL);
+	/* m4: communication 8 of 33 ms = 24.2 % > 20 %: communication-bound, GPU utilisation quoted */
+	CHECK_STR(s4->verdict, "communication-bound");
+	CHECK(strstr(s4->evidence, "GPU utilisation 40.0 % (threshold 70 %)") != NULL);
+	/* the median step's phases per rank, for the figure */
+	CHECK(s4->tl_ranks == 4 && s4->tl[3][1] == 25 && s4->tl[3][3] == 8);
+	CHECK(ana_run_write(&run) == 0);
+	char p[600];
+	json_error_t jerr;
+	snprintf(p, sizeof p, "%s/timeline.json", dir);
+	json_t *tl = json_load_file(p, 0, &jerr);
+	CHECK(tl != NULL);
+	/* 3 process names, 7 thread names, 7 ranks x 5 steps x (step + forward + communication) */
+	CHECK(json_array_size(json_object_get(tl, "traceEvents")) == 3 + 7 + 7 * 5 * 3);
+	json_t *e = json_array_get(json_object_get(tl, "traceEvents"), 2);
+	CHECK_STR(json_string_value(json_object_get(e, "name")), "step 0");
+	CHECK_NEAR(json_number_value(json_object_get(e, "ts")), 0, 0);
+	CHECK_NEAR(json_number_value(json_object_get(e, "dur")), 102000, 1e-9);
+	json_decref(tl);
+	snprintf(p, sizeof p, "%s/summary.json", dir);
+	json_t *sum = json_load_file(p, 0, &jerr);
+	json_t *sm = json_array_get(json_object_get(sum, "scaling_models"), 0);
+	CHECK_NEAR(json_number_value(json_object_get(sm, "efficiency_16_nodes")), 0.315, 1e-12);
+	CHECK_NEAR(json_number_value(json_object_get(json_array_get(json_object_get(sum, "scenarios"), 0), "mfu_pct")), 19.608, 1e-12);
+	json_decref(sum);
+	const char *figs[] = { "scaling.svg", "scaling.png", "breakdown.svg", "timeline.png", "phases.svg", "data/model.dat", NULL };
+	for (int i = 0; figs[i]; i++) {
+		snprintf(p, sizeof p, "%s/figures/%s", dir, figs[i]);
+		CHECK(fsio_exists(p));
+	}
+	ana_run_free(&run);
+}
+
+/* AORTA-style rank_<r>_metrics.jsonl: per-stream compute 30, all-reduce 6 and
+ * reduce-scatter 8 ms, 9 ms of them hidden, 41 ms per iteration. */
+static void test_aorta(void)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/aorta/metrics", dir);
+	fsio_mkdir_p(path, 0755);
+	for (int r = 0; r < 2; r++) {
+		snprintf(path, sizeof path, "%s/aorta/metrics/rank_%d_metrics.jsonl", dir, r);
+		FILE *f = fopen(path, "w");
+		for (int st = 0; st < 4; st++)
+			fprintf(f, "{\"rank\": %d, \"epoch\": 0, \"step\": %d, \"global_step\": %d, \"loss\": 2.5, \"profile\": "
+				"{\"total_ms\": 41.0, \"overlap\": {\"per_stream_ms\": {\"compute\": 30.0, \"allreduce\": 6.0, "
+				"\"reducescatter\": 8.0}, \"overlap_ms\": {\"compute_comm\": 9.0}}}}\n", r, st, st);
+		fclose(f);
+	}
+	struct ana_run run = { .campaign = strdup("t"), .run_id = strdup("r"), .run_dir = strdup(dir), .th = { 20, 30, 70, 90, 20 } };
+	add(&run, "aorta", "COMPLETED", 1, 2);
+	CHECK(ana_run_analyse(&run) == 0);
+	struct ana_scenario *s = &run.sc[0];
+	CHECK(s->analysed && s->active_steps == 4);
+	CHECK_STR(s->format, "aorta");
+	CHECK_NEAR(s->step_med_ms, 41, 1e-12);
+	CHECK_NEAR(s->compute_pct, 100 * 30.0 / 41, 1e-9);
+	CHECK_NEAR(s->comm_total_pct, 100 * 14.0 / 41, 1e-9);
+	CHECK_NEAR(s->comm_pct, 100 * 5.0 / 41, 1e-9);
+	CHECK_STR(s->verdict, "compute-bound");
+	ana_run_free(&run);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(test_percentile);
 	RUN(test_verdicts_and_scaling);
+	RUN(test_model_gpu_mfu);
+	RUN(test_aorta);
 	fsio_remove_tree(dir);
 	HARNESS_END();
 }
