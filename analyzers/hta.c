@@ -176,8 +176,79 @@ static void launch_stats(const struct gpu_trace *t, struct hta_launch *l)
 	free(delay);
 }
 
+struct edge {
+	double t;
+	int cat, delta;
+};
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->delta - y->delta; /* ends first */
+}
+
+/* HTA's kernel-type breakdown: a sweep over all GPU events attributes every
+ * instant of busy time to the set of categories running then ("COMPUTATION",
+ * "COMPUTATION overlapping COMMUNICATION", ...); categories in rule order. */
+static json_t *type_sweep(const struct gpu_trace *t, int cats, const char **catname, double busy)
+{
+	struct edge *e = xmalloc((2 * t->n + 1) * sizeof *e);
+	for (size_t i = 0; i < t->n; i++) {
+		e[2 * i] = (struct edge){ t->ev[i].start, t->ev[i].cat, 1 };
+		e[2 * i + 1] = (struct edge){ t->ev[i].end, t->ev[i].cat, -1 };
+	}
+	qsort(e, 2 * t->n, sizeof *e, cmp_edge);
+	int active[RULES_MAX + 1] = { 0 };
+	unsigned long long masks[64];
+	double sums[64];
+	int nm = 0;
+	for (size_t i = 0; i + 1 < 2 * t->n; i++) {
+		active[e[i].cat] += e[i].delta;
+		double len = e[i + 1].t - e[i].t;
+		unsigned long long m = 0;
+		for (int c = 0; c < cats && c < 64; c++)
+			m |= active[c] > 0 ? 1ULL << c : 0;
+		if (len <= 0 || !m)
+			continue;
+		int k = 0;
+		while (k < nm && masks[k] != m)
+			k++;
+		if (k == nm && nm < 64)
+			masks[nm] = m, sums[nm++] = 0;
+		if (k < nm)
+			sums[k] += len;
+	}
+	free(e);
+	json_t *o = json_object();
+	double u = t->unit_per_us > 0 ? t->unit_per_us : 1;
+	/* HTA's labels name computation first, then communication, then memory */
+	int order[RULES_MAX + 1], no = 0;
+	const char *first[] = { "COMPUTATION", "COMMUNICATION", "MEMORY" };
+	for (int f = 0; f < 3; f++)
+		for (int c = 0; c < cats; c++)
+			if (!strcmp(catname[c], first[f]))
+				order[no++] = c;
+	for (int c = 0; c < cats; c++)
+		if (strcmp(catname[c], "COMPUTATION") && strcmp(catname[c], "COMMUNICATION") && strcmp(catname[c], "MEMORY"))
+			order[no++] = c;
+	for (int k = 0; k < nm; k++) {
+		struct strbuf label = STRBUF_INIT;
+		for (int i = 0; i < no; i++)
+			if (order[i] < 64 && (masks[k] & (1ULL << order[i])))
+				strbuf_addf(&label, "%s%s", label.len ? " overlapping " : "", catname[order[i]]);
+		json_object_set_new(o, label.buf, json_pack("{s:f, s:o}", "us", sums[k] / u, "pct",
+			busy > 0 ? json_real(round(10000.0 * sums[k] / busy) / 100.0) : json_null()));
+		strbuf_free(&label);
+	}
+	return o;
+}
+
 void hta_rank_free(struct hta_rank *h)
 {
+	json_decref(h->types);
+	h->types = NULL;
 	json_decref(h->top);
 	free(h->streams);
 	h->top = NULL;
@@ -234,6 +305,8 @@ void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct h
 	size_t ncp = merge(cp, comp >= 0 ? spans_of(t, comp, cp) : 0, &comp_len);
 	size_t ncm = merge(cm, comm >= 0 ? spans_of(t, comm, cm) : 0, &comm_len);
 	h->kernel_time = last - first;
+	h->busy = busy;
+	h->types = type_sweep(t, cats, catname, busy);
 	h->idle = h->kernel_time - busy;
 	h->compute = comp_len;
 	h->non_compute = h->kernel_time - h->compute - h->idle;
@@ -298,6 +371,7 @@ json_t *hta_json(const struct hta_rank *h, const char *file)
 	json_object_set_new(o, "idle_host_wait_pct", pct(host, host + kern + other));
 	json_object_set_new(o, "idle_kernel_wait_pct", pct(kern, host + kern + other));
 	json_object_set_new(o, "idle_other_pct", pct(other, host + kern + other));
+	json_object_set_new(o, "kernel_types", h->types ? json_incref(h->types) : json_object());
 	json_object_set_new(o, "idle_by_stream", idle_json(h));
 	json_object_set_new(o, "launch", launch_json(&h->launch, u));
 	json_object_set_new(o, "top_kernels", json_incref(h->top));

@@ -31,6 +31,8 @@ struct hta_rank {
 	size_t events;
 	double kernel_time, idle, compute, non_compute;
 	double comm_union, overlap; /* overlap: |U(COMP) n U(COMM)| */
+	double busy;                /* |U(all GPU events)| */
+	json_t *types;              /* kernel-type sweep: label -> {us, pct of busy} */
 	int has_comm;
 	json_t *top; /* per category: the top kernels */
 	double unit_per_us;

@@ -70,6 +70,15 @@ static void print_text(json_t *rank)
 	       json_number_value(json_object_get(rank, "idle_host_wait_pct")),
 	       json_number_value(json_object_get(rank, "idle_kernel_wait_pct")),
 	       json_number_value(json_object_get(rank, "idle_other_pct")));
+	const char *kname;
+	json_t *kv;
+	int first = 1;
+	json_object_foreach(json_object_get(rank, "kernel_types"), kname, kv) {
+		printf("%s%s %.1f %%", first ? "  busy time: " : ", ", kname, json_number_value(json_object_get(kv, "pct")));
+		first = 0;
+	}
+	if (!first)
+		printf("\n");
 	json_t *l = json_object_get(rank, "launch");
 	if (json_integer_value(json_object_get(l, "n")) > 0)
 		printf("  launches: %lld, runtime call %.1f us, launch delay mean %.1f us, median %.1f us, %lld over 100 us\n",

@@ -35,6 +35,11 @@ for i, r in enumerate(mine):
         mk = [t for t in r["top_kernels"] if t["category"] == cat]
         ok = bool(mk) and mk[0]["name"] == best["name"] and abs(mk[0]["total_us"] * scale - best["sum"]) < 1e-6
         print("%s %s_rank%s_top_%s %s" % ("PASS" if ok else "FAIL", name, rk, cat, (mk[0]["name"][:40], mk[0]["total_us"] * scale, best["sum"]) if mk else "none"))
+    if want.get("type_sweep") and r["gpu_events"]:
+        ts = want["type_sweep"]
+        mine_kt = {k: v["us"] * scale for k, v in r["kernel_types"].items()}
+        ok = mine_kt.keys() == ts.keys() and all(abs(mine_kt[k] - ts[k]) < 1e-6 for k in ts)
+        print("%s %s_rank%s_kernel_types %s" % ("PASS" if ok else "FAIL", name, rk, "" if ok else (mine_kt, ts)))
     if not idle_check or "idle_by_stream" not in want:
         continue
     got = {str(x["stream"]): {"host_wait": x["host_wait_us"], "kernel_wait": x["kernel_wait_us"], "other": x["other_us"]}

@@ -61,3 +61,6 @@ python3 -c 'import sqlite3; sqlite3.connect("other.sqlite").execute("create tabl
 "$BIN/campaign-analyze" other.sqlite 2>err.txt; rc=$?
 check nsys_other_db_exit4 [ "$rc" -eq 4 ]
 check nsys_other_db_says_why grep -q "other.sqlite: not an Nsight Systems export" err.txt
+# Kernel-type sweep (HTA's kernel_type_breakdown): [11,25] computation 14, [25,30] + [40,50] both 15,
+# [30,40] + [50,55] communication 15, memcpy 5, the sync (OTHER) 4: 53 = the busy union.
+check fixture_kernel_types [ "$(json m.json 'sorted((k, v["us"]) for k, v in j["ranks"][0]["kernel_types"].items())')" = "[('COMMUNICATION', 15.0), ('COMPUTATION', 14.0), ('COMPUTATION overlapping COMMUNICATION', 15.0), ('MEMORY', 5.0), ('OTHER', 4.0)]" ]
