@@ -35,21 +35,12 @@ static const struct metric {
 	{ "MFU %", "mfu_pct", 0 },
 };
 
-static json_t *at(json_t *o, const char *path)
-{
-	char buf[96];
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *save = NULL, *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
-		o = json_object_get(o, t);
-	return o;
-}
-
 static json_t *find(json_t *summary, const char *name)
 {
 	size_t i;
 	json_t *s;
 	json_array_foreach(json_object_get(summary, "scenarios"), i, s)
-		if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name))
+		if (!strcmp(jsonio_str(s, "name"), name))
 			return s;
 	return NULL;
 }
@@ -75,7 +66,7 @@ static json_t *compare_scenario(json_t *ref, json_t *cand)
 {
 	json_t *rows = json_object();
 	for (size_t k = 0; k < sizeof metrics / sizeof *metrics; k++) {
-		json_t *a = at(ref, metrics[k].path), *b = at(cand, metrics[k].path);
+		json_t *a = jsonio_at(ref, metrics[k].path), *b = jsonio_at(cand, metrics[k].path);
 		if (!json_is_number(a) || !json_is_number(b))
 			continue;
 		double x = json_number_value(a), y = json_number_value(b);
@@ -84,8 +75,8 @@ static json_t *compare_scenario(json_t *ref, json_t *cand)
 			"ratio", x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(), "better",
 			lb < 0 || x == y ? json_null() : json_boolean(lb ? y < x : y > x)));
 	}
-	return json_pack("{s:O, s:O, s:o}", "verdict_reference", at(ref, "verdict"), "verdict_candidate",
-			 at(cand, "verdict"), "metrics", rows);
+	return json_pack("{s:O, s:O, s:o}", "verdict_reference", jsonio_at(ref, "verdict"), "verdict_candidate",
+			 jsonio_at(cand, "verdict"), "metrics", rows);
 }
 
 static void print_text(json_t *doc)

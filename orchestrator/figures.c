@@ -3,6 +3,7 @@
 #include "../analyzers/metrics.h"
 #include "err.h"
 #include "fsio.h"
+#include "jsonio.h"
 #include "strbuf.h"
 #include "words.h"
 
@@ -28,32 +29,7 @@ struct fig {
 
 static int put(struct fig *f, const char *rel, const struct strbuf *sb)
 {
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s", f->dir, rel);
-	char *slash = strrchr(path.buf, '/');
-	*slash = '\0';
-	int rc = fsio_mkdir_p(path.buf, 0755);
-	*slash = '/';
-	if (rc == 0)
-		rc = fsio_write_atomic(path.buf, sb->buf ? sb->buf : "", sb->len, 0644);
-	strbuf_free(&path);
-	return rc;
-}
-
-static double num(json_t *o, const char *path)
-{
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", path);
-	json_t *v = o;
-	for (char *save = NULL, *t = strtok_r(buf, ".", &save); t && v; t = strtok_r(NULL, ".", &save))
-		v = json_object_get(v, t);
-	return json_number_value(v);
-}
-
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
+	return fsio_write_in(f->dir, rel, sb->buf, sb->len, 0644);
 }
 
 /* Rank 0's telemetry of a scenario (the trainer's file, else AORTA-style). */
@@ -77,14 +53,14 @@ static void scaling_data(struct fig *f, struct strbuf *sc)
 	json_t *b, *s, *scen = json_object_get(f->summary, "scenarios");
 	strbuf_adds(sc, "# per series (gnuplot index): nodes efficiency speedup scenario\n");
 	json_array_foreach(scen, i, b) {
-		if (!json_is_true(json_object_get(b, "analysed")) || strcmp(str(b, "baseline"), str(b, "name")))
+		if (!json_is_true(json_object_get(b, "analysed")) || strcmp(jsonio_str(b, "baseline"), jsonio_str(b, "name")))
 			continue;
-		strbuf_addf(sc, "%s# %s\n", f->series.n ? "\n\n" : "", str(b, "name"));
-		argv_push(&f->series, str(b, "name"));
+		strbuf_addf(sc, "%s# %s\n", f->series.n ? "\n\n" : "", jsonio_str(b, "name"));
+		argv_push(&f->series, jsonio_str(b, "name"));
 		json_array_foreach(scen, j, s)
-			if (json_is_true(json_object_get(s, "analysed")) && !strcmp(str(s, "baseline"), str(b, "name")))
-				strbuf_addf(sc, "%d %.4f %.4f %s\n", (int)num(s, "nodes"), num(s, "efficiency"), num(s, "speedup"),
-					    str(s, "name"));
+			if (json_is_true(json_object_get(s, "analysed")) && !strcmp(jsonio_str(s, "baseline"), jsonio_str(b, "name")))
+				strbuf_addf(sc, "%d %.4f %.4f %s\n", (int)jsonio_num(s, "nodes"), jsonio_num(s, "efficiency"), jsonio_num(s, "speedup"),
+					    jsonio_str(s, "name"));
 	}
 }
 
@@ -95,10 +71,10 @@ static void model_data(struct fig *f, struct strbuf *md)
 	json_t *m;
 	strbuf_adds(md, "# per series (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c log2 N)\n");
 	json_array_foreach(json_object_get(f->summary, "scaling_models"), i, m) {
-		double a = num(m, "a_ms"), b = num(m, "b_ms"), c = num(m, "c_ms"), n0 = num(m, "base_nodes");
+		double a = jsonio_num(m, "a_ms"), b = jsonio_num(m, "b_ms"), c = jsonio_num(m, "c_ms"), n0 = jsonio_num(m, "base_nodes");
 		double t0 = b / n0 + a + c * log2(n0);
-		strbuf_addf(md, "%s# %s\n", f->models++ ? "\n\n" : "", str(m, "series"));
-		argv_push(&f->model_names, str(m, "series"));
+		strbuf_addf(md, "%s# %s\n", f->models++ ? "\n\n" : "", jsonio_str(m, "series"));
+		argv_push(&f->model_names, jsonio_str(m, "series"));
 		for (int n = 1; n <= 16; n++) {
 			double t = b / n + a + c * log2((double)n);
 			strbuf_addf(md, "%d %.4f\n", n, t > 0 ? t0 * n0 / (t * n) : 0);
@@ -112,12 +88,12 @@ static void phases_data(struct fig *f, struct strbuf *ph)
 	size_t i, r;
 	json_t *s, *best = NULL, *row;
 	json_array_foreach(json_object_get(f->summary, "scenarios"), i, s)
-		if (json_is_object(json_object_get(s, "median_step")) && (!best || num(s, "ranks") > num(best, "ranks")))
+		if (json_is_object(json_object_get(s, "median_step")) && (!best || jsonio_num(s, "ranks") > jsonio_num(best, "ranks")))
 			best = s;
 	strbuf_adds(ph, "# rank data_loading forward backward communication+wait optimizer other (ms)\n");
 	if (!best)
 		return;
-	snprintf(f->phases_of, sizeof f->phases_of, "%.60s step %lld", str(best, "name"),
+	snprintf(f->phases_of, sizeof f->phases_of, "%.60s step %lld", jsonio_str(best, "name"),
 		 (long long)json_integer_value(json_object_get(json_object_get(best, "median_step"), "step")));
 	json_array_foreach(json_object_get(json_object_get(best, "median_step"), "ranks"), r, row) {
 		strbuf_addf(ph, "%zu", r);
@@ -140,13 +116,13 @@ static int data_files(struct fig *f)
 	json_array_foreach(json_object_get(f->summary, "scenarios"), i, s) {
 		if (!json_is_true(json_object_get(s, "analysed")))
 			continue;
-		strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f %.3f\n", str(s, "name"), num(s, "shares_pct.data_loading"),
-			    num(s, "shares_pct.compute"), num(s, "shares_pct.communication"), num(s, "shares_pct.peer_wait"),
-			    num(s, "shares_pct.io"), num(s, "shares_pct.other"));
+		strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f %.3f\n", jsonio_str(s, "name"), jsonio_num(s, "shares_pct.data_loading"),
+			    jsonio_num(s, "shares_pct.compute"), jsonio_num(s, "shares_pct.communication"), jsonio_num(s, "shares_pct.peer_wait"),
+			    jsonio_num(s, "shares_pct.io"), jsonio_num(s, "shares_pct.other"));
 		struct rank_metrics m;
-		if (rank0(f, str(s, "name"), &m) == 0) {
-			strbuf_addf(&tl, "%s# %s\n", f->timelines.n ? "\n\n" : "", str(s, "name"));
-			argv_push(&f->timelines, str(s, "name"));
+		if (rank0(f, jsonio_str(s, "name"), &m) == 0) {
+			strbuf_addf(&tl, "%s# %s\n", f->timelines.n ? "\n\n" : "", jsonio_str(s, "name"));
+			argv_push(&f->timelines, jsonio_str(s, "name"));
 			for (size_t k = 0; k < m.n; k++)
 				strbuf_addf(&tl, "%ld %.4f %s\n", m.steps[k].step, m.steps[k].step_ms, m.steps[k].active ? "active" : "warmup");
 			rank_metrics_free(&m);

@@ -69,6 +69,20 @@ int fsio_write_atomic(const char *path, const char *data, size_t len, int mode)
 	return fsync_parent(path);
 }
 
+int fsio_write_in(const char *dir, const char *rel, const char *data, size_t len, int mode)
+{
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s", dir, rel);
+	char *slash = strrchr(path.buf, '/');
+	*slash = '\0';
+	int rc = fsio_mkdir_p(path.buf, 0755);
+	*slash = '/';
+	if (rc == 0)
+		rc = fsio_write_atomic(path.buf, data ? data : "", len, mode);
+	strbuf_free(&path);
+	return rc;
+}
+
 int fsio_read(const char *path, size_t max, char **out, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

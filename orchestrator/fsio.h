@@ -8,6 +8,8 @@
 
 /* Writes data to path atomically; a reader sees the old or the new file. */
 int fsio_write_atomic(const char *path, const char *data, size_t len, int mode);
+/* Writes data to dir/rel atomically, creating rel's parent folders. */
+int fsio_write_in(const char *dir, const char *rel, const char *data, size_t len, int mode);
 /* Reads a whole file (at most max bytes, else an error); NUL-terminated. */
 int fsio_read(const char *path, size_t max, char **out, size_t *len);
 int fsio_mkdir_p(const char *path, int mode);

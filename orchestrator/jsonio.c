@@ -3,7 +3,9 @@
 #include "fsio.h"
 #include "strbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int jsonio_write(const char *path, const json_t *j)
 {
@@ -14,4 +16,24 @@ int jsonio_write(const char *path, const json_t *j)
 	strbuf_free(&sb);
 	free(text);
 	return rc;
+}
+
+json_t *jsonio_at(json_t *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *save = NULL, *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
+		o = json_object_get(o, t);
+	return o;
+}
+
+double jsonio_num(json_t *o, const char *path)
+{
+	return json_number_value(jsonio_at(o, path));
+}
+
+const char *jsonio_str(json_t *o, const char *path)
+{
+	const char *s = json_string_value(jsonio_at(o, path));
+	return s ? s : "";
 }

@@ -1,11 +1,17 @@
 /* jsonio: writing JSON documents as campaign writes every one: keys sorted,
  * two-space indent, reals to 12 significant digits, a final newline, and
- * atomically (fsio). Same document, same bytes. */
+ * atomically (fsio). Same document, same bytes. And reading values of the
+ * documents campaign wrote by a dotted path ("step_time_ms.median"). */
 #ifndef CAMPAIGN_JSONIO_H
 #define CAMPAIGN_JSONIO_H
 
 #include <jansson.h>
 
 int jsonio_write(const char *path, const json_t *j);
+/* The value at a dotted path of object keys, or NULL. */
+json_t *jsonio_at(json_t *o, const char *path);
+/* Its number (0 when absent or not a number) / its string ("" likewise). */
+double jsonio_num(json_t *o, const char *path);
+const char *jsonio_str(json_t *o, const char *path);
 
 #endif

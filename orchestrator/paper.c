@@ -4,6 +4,7 @@
 #include "err.h"
 #include "figures.h"
 #include "fsio.h"
+#include "jsonio.h"
 #include "quote.h"
 #include "sha256.h"
 #include "strbuf.h"
@@ -28,16 +29,7 @@ struct paper {
 
 static int put(struct paper *p, const char *rel, const struct strbuf *sb, int mode)
 {
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s", p->out, rel);
-	char *slash = strrchr(path.buf, '/');
-	*slash = '\0';
-	int rc = fsio_mkdir_p(path.buf, 0755);
-	*slash = '/';
-	if (rc == 0)
-		rc = fsio_write_atomic(path.buf, sb->buf ? sb->buf : "", sb->len, mode);
-	strbuf_free(&path);
-	return rc;
+	return fsio_write_in(p->out, rel, sb->buf, sb->len, mode);
 }
 
 static int copy_in(struct paper *p, const char *from_rel, const char *to_rel)
@@ -54,22 +46,6 @@ static int copy_in(struct paper *p, const char *from_rel, const char *to_rel)
 	strbuf_free(&src);
 	strbuf_free(&dst);
 	return rc;
-}
-
-static double num(json_t *o, const char *path)
-{
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", path);
-	json_t *v = o;
-	for (char *save = NULL, *t = strtok_r(buf, ".", &save); t && v; t = strtok_r(NULL, ".", &save))
-		v = json_object_get(v, t);
-	return json_number_value(v);
-}
-
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
 }
 
 /* ---- data and figures ------------------------------------------------- */
@@ -172,26 +148,26 @@ static int tables(struct paper *p)
 	json_array_foreach(json_object_get(p->summary, "scenarios"), i, s) {
 		int ok = json_is_true(json_object_get(s, "analysed"));
 		char **row = st.rows[st.nrows++] = xcalloc(13, sizeof *row);
-		row[0] = xstrdup(str(s, "name"));
-		row[1] = fmt("%.0f", num(s, "nodes"));
-		row[2] = fmt("%.0f", num(s, "ranks"));
-		row[3] = xstrdup(str(s, "state"));
+		row[0] = xstrdup(jsonio_str(s, "name"));
+		row[1] = fmt("%.0f", jsonio_num(s, "nodes"));
+		row[2] = fmt("%.0f", jsonio_num(s, "ranks"));
+		row[3] = xstrdup(jsonio_str(s, "state"));
 		const char *keys[] = { "step_time_ms.median", "step_time_ms.p95", "throughput_samples_per_s",
 				       "shares_pct.data_loading", "shares_pct.compute", "shares_pct.communication",
 				       "shares_pct.peer_wait", "shares_pct.io" };
 		for (int k = 0; k < 8; k++)
-			row[4 + k] = ok ? fmt(k < 2 ? "%.2f" : "%.1f", num(s, keys[k])) : xstrdup("-");
-		row[12] = xstrdup(ok ? str(s, "verdict") : "not analysed");
+			row[4 + k] = ok ? fmt(k < 2 ? "%.2f" : "%.1f", jsonio_num(s, keys[k])) : xstrdup("-");
+		row[12] = xstrdup(ok ? jsonio_str(s, "verdict") : "not analysed");
 		if (!ok || !json_is_number(json_object_get(s, "speedup")))
 			continue;
 		char **k = kt.rows[kt.nrows++] = xcalloc(7, sizeof *k);
-		k[0] = xstrdup(str(s, "name"));
-		k[1] = fmt("%.0f", num(s, "nodes"));
-		k[2] = fmt("%.0f", num(s, "ranks"));
-		k[3] = fmt("%.1f", num(s, "throughput_samples_per_s"));
-		k[4] = fmt("%.2f", num(s, "speedup"));
-		k[5] = fmt("%.0f", 100 * num(s, "efficiency"));
-		k[6] = xstrdup(str(s, "baseline"));
+		k[0] = xstrdup(jsonio_str(s, "name"));
+		k[1] = fmt("%.0f", jsonio_num(s, "nodes"));
+		k[2] = fmt("%.0f", jsonio_num(s, "ranks"));
+		k[3] = fmt("%.1f", jsonio_num(s, "throughput_samples_per_s"));
+		k[4] = fmt("%.2f", jsonio_num(s, "speedup"));
+		k[5] = fmt("%.0f", 100 * jsonio_num(s, "efficiency"));
+		k[6] = xstrdup(jsonio_str(s, "baseline"));
 	}
 	int rc = write_table(p, &st);
 	if (rc == 0)
@@ -216,28 +192,28 @@ static int provenance_files(struct paper *p)
 	json_t *repos = json_object_get(p->prov, "repositories"), *host = json_object_get(p->prov, "host"), *r;
 	size_t i;
 	strbuf_addf(&md, "# Provenance of run %s\n\nCampaign file `%s`, SHA-256 `%s`.\n\n", p->r->id,
-		    str(p->prov, "campaign_file"), str(p->prov, "campaign_sha256"));
+		    jsonio_str(p->prov, "campaign_file"), jsonio_str(p->prov, "campaign_sha256"));
 	strbuf_adds(&sh, "#!/bin/sh\n# Rebuilds the exact code of this run and submits its frozen campaign again.\n"
 			 "# usage: sh reproduce.sh [WORKDIR]   (default ./reproduce)\nset -eu\n"
 			 "here=$(cd \"$(dirname \"$0\")\" && pwd)\nwork=${1:-reproduce}\nmkdir -p \"$work\" && cd \"$work\"\n");
 	const char *campaign_dir = NULL;
 	json_array_foreach(repos, i, r) {
-		const char *name = str(r, "name"), *commit = str(r, "commit"), *patch = str(r, "patch");
+		const char *name = jsonio_str(r, "name"), *commit = jsonio_str(r, "commit"), *patch = jsonio_str(r, "patch");
 		strbuf_addf(&md, "## Repository `%s` (%s)\n\n- path: `%s`\n- commit: `%s` on `%s`, %s\n- describe: `%s`\n"
-			    "- author: %s, %s\n- dirty: %s\n", name, str(r, "role"), str(r, "path"), commit, str(r, "branch"),
-			    str(r, "commit_time"), str(r, "describe"), str(r, "author"), str(r, "commit_time"),
+			    "- author: %s, %s\n- dirty: %s\n", name, jsonio_str(r, "role"), jsonio_str(r, "path"), commit, jsonio_str(r, "branch"),
+			    jsonio_str(r, "commit_time"), jsonio_str(r, "describe"), jsonio_str(r, "author"), jsonio_str(r, "commit_time"),
 			    json_is_true(json_object_get(r, "dirty")) ? "yes" : "no");
 		size_t k;
 		json_t *v;
 		json_array_foreach(json_object_get(r, "remotes"), k, v)
 			strbuf_addf(&md, "- remote: `%s`\n", json_string_value(v));
 		if (*patch) {
-			strbuf_addf(&md, "- uncommitted changes: `%s` (SHA-256 `%s`)\n", patch, str(r, "patch_sha256"));
+			strbuf_addf(&md, "- uncommitted changes: `%s` (SHA-256 `%s`)\n", patch, jsonio_str(r, "patch_sha256"));
 			copy_in(p, patch, patch);
 		}
 		strbuf_adds(&md, "\n");
 		const char *src = json_array_size(json_object_get(r, "remotes")) ?
-			strchr(json_string_value(json_array_get(json_object_get(r, "remotes"), 0)), ' ') + 1 : str(r, "path");
+			strchr(json_string_value(json_array_get(json_object_get(r, "remotes"), 0)), ' ') + 1 : jsonio_str(r, "path");
 		quoted_line(&sh, "git clone ", src, " ");
 		quoted_line(&sh, "", name, "\n");
 		quoted_line(&sh, "git -C ", name, " checkout -q ");
@@ -246,11 +222,11 @@ static int provenance_files(struct paper *p)
 			quoted_line(&sh, "git -C ", name, " apply \"$here\"/");
 			quoted_line(&sh, "", patch, "\n");
 		}
-		if (strstr(str(r, "role"), "campaign"))
+		if (strstr(jsonio_str(r, "role"), "campaign"))
 			campaign_dir = name;
 	}
-	strbuf_addf(&md, "## Machine\n\n- host `%s`, kernel `%s` (%s), %s\n- compiler: %s\n", str(host, "hostname"),
-		    str(host, "kernel"), str(host, "machine"), str(host, "os"), str(host, "compiler"));
+	strbuf_addf(&md, "## Machine\n\n- host `%s`, kernel `%s` (%s), %s\n- compiler: %s\n", jsonio_str(host, "hostname"),
+		    jsonio_str(host, "kernel"), jsonio_str(host, "machine"), jsonio_str(host, "os"), jsonio_str(host, "compiler"));
 	const char *k;
 	json_t *v;
 	json_object_foreach(json_object_get(host, "versions"), k, v)
