@@ -27,6 +27,8 @@ struct rt_event {
 struct gpu_trace {
 	int rank;          /* from distributedInfo, -1 when absent */
 	char label[64];    /* e.g. "pid144_dev0" for Nsight Systems processes */
+	long pid;          /* Nsight Systems: the process and its GPU; 0 for Kineto */
+	int device;
 	double unit_per_us; /* 1 for Kineto (µs), 1000 for Nsight Systems (ns) */
 	struct gpu_event *ev;
 	size_t n, cap;

@@ -52,10 +52,8 @@ static int has_table(sqlite3 *db, const char *name)
 
 static struct gpu_trace *trace_for(struct nsys_report *r, long pid, int dev)
 {
-	char label[64];
-	snprintf(label, sizeof label, "pid%ld_dev%d", pid, dev);
 	for (size_t i = 0; i < r->n; i++)
-		if (!strcmp(r->proc[i].label, label))
+		if (r->proc[i].pid == pid && r->proc[i].device == dev)
 			return &r->proc[i];
 	r->proc = xrealloc(r->proc, (r->n + 1) * sizeof *r->proc);
 	struct gpu_trace *t = &r->proc[r->n++];
@@ -63,7 +61,9 @@ static struct gpu_trace *trace_for(struct nsys_report *r, long pid, int dev)
 	t->rank = -1;
 	t->unit_per_us = 1000;
 	t->last_step_ts = -1;
-	snprintf(t->label, sizeof t->label, "%s", label);
+	t->pid = pid;
+	t->device = dev;
+	snprintf(t->label, sizeof t->label, "pid%ld_dev%d", pid, dev);
 	return t;
 }
 
@@ -128,12 +128,11 @@ static int read_runtime(sqlite3 *db, struct nsys_report *r)
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return err_set(ERR_IO, "CUPTI_ACTIVITY_KIND_RUNTIME: unexpected layout: %s", sqlite3_errmsg(db));
 	int rc;
-	char prefix[32];
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		snprintf(prefix, sizeof prefix, "pid%ld_", PID_OF(sqlite3_column_int64(st, 0)));
+		long pid = PID_OF(sqlite3_column_int64(st, 0));
 		double start = (double)sqlite3_column_int64(st, 2), end = (double)sqlite3_column_int64(st, 3);
 		for (size_t i = 0; i < r->n; i++)
-			if (!strncmp(r->proc[i].label, prefix, strlen(prefix)))
+			if (r->proc[i].pid == pid)
 				gpu_trace_add_rt(&r->proc[i], (long)sqlite3_column_int64(st, 1), start, end - start,
 						 (const char *)sqlite3_column_text(st, 4));
 	}
@@ -160,14 +159,12 @@ static json_t *read_nvtx(sqlite3 *db, int top_n)
 	return a;
 }
 
-static int cmp_label(const void *a, const void *b)
+static int cmp_process(const void *a, const void *b)
 {
 	const struct gpu_trace *x = a, *y = b;
-	long px, py;
-	int dx, dy;
-	sscanf(x->label, "pid%ld_dev%d", &px, &dx);
-	sscanf(y->label, "pid%ld_dev%d", &py, &dy);
-	return px != py ? (px < py ? -1 : 1) : (dx > dy) - (dx < dy);
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->device > y->device) - (x->device < y->device);
 }
 
 int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
@@ -205,7 +202,7 @@ int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
 		return rc;
 	}
 	if (out->n)
-		qsort(out->proc, out->n, sizeof *out->proc, cmp_label);
+		qsort(out->proc, out->n, sizeof *out->proc, cmp_process);
 	for (size_t i = 0; i < out->n; i++) {
 		out->proc[i].rank = (int)i;
 		gpu_trace_index_rt(&out->proc[i]);
