@@ -235,8 +235,7 @@ static void timeline_step(struct ana_scenario *s, const struct scenario_metrics 
 
 static void monitors(struct ana_scenario *s)
 {
-	struct monitor_summary ms;
-	s->gpu_util_mean_pct = s->gpu_mem_util_mean_pct = s->gpu_mem_peak_pct = -1;
+	struct monitor_summary ms; /* the GPU fields stay -1 (unknown) without GPU data */
 	if (monitor_summarise(s->job_dir, &ms) < 0)
 		return;
 	s->have_monitor = ms.samples > 0;
@@ -302,7 +301,6 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds
 	shares(s, &m);
 	verdict(s, th);
 	timeline_step(s, &m);
-	s->nonc_ms = s->step_med_ms * (100 - s->compute_pct) / 100;
 	snprintf(s->format, sizeof s->format, "%s", m.ranks[0].format == METRICS_AORTA ? "aorta" : "trainer");
 	s->flops_per_step = m.ranks[0].flops_per_step;
 	if (s->flops_per_step > 0 && s->step_med_ms > 0)

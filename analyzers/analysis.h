@@ -49,7 +49,6 @@ struct ana_scenario {
 	double achieved_gflops; /* per rank at the median step */
 	double mfu_pct;         /* achieved / peak; -1 when either is unknown */
 	char format[16];        /* telemetry: "trainer" or "aorta" */
-	double nonc_ms;         /* median step time not spent computing */
 	long tl_step;           /* the step shown in the step-timeline figure (median step time) */
 	int tl_ranks;
 	double (*tl)[6];        /* per rank: data, forward, backward, exposed comm + wait, optimizer, other (ms) */

@@ -1,4 +1,5 @@
 #include "hta.h"
+#include "stats.h"
 
 #include "../orchestrator/strbuf.h"
 
@@ -143,12 +144,6 @@ static void idle_split(const struct gpu_trace *t, struct hta_rank *h)
 	free(ev);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static void launch_stats(const struct gpu_trace *t, struct hta_launch *l)
 {
 	double *delay = xmalloc((t->n ? t->n : 1) * sizeof *delay), u = t->unit_per_us;
@@ -167,11 +162,10 @@ static void launch_stats(const struct gpu_trace *t, struct hta_launch *l)
 		l->delay_outliers += d > 100 * u;
 	}
 	if (l->n) {
-		qsort(delay, (size_t)l->n, sizeof *delay, cmp_double);
 		l->cpu_mean = cpu / (double)l->n;
 		l->gpu_mean = gpu / (double)l->n;
 		l->delay_mean = sum / (double)l->n;
-		l->delay_p50 = l->n % 2 ? delay[l->n / 2] : (delay[l->n / 2 - 1] + delay[l->n / 2]) / 2;
+		l->delay_p50 = stats_percentile(delay, (size_t)l->n, 50);
 	}
 	free(delay);
 }

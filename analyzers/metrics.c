@@ -52,12 +52,6 @@ static void set_meta(struct rank_metrics *r, json_t *o)
 	snprintf(r->host, sizeof r->host, "%s", h ? h : "");
 }
 
-static double obj_num(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : 0;
-}
-
 /* An AORTA-style iteration: {"rank", "step", "loss", "profile": {"total_ms",
  * "overlap": {"per_stream_ms": {compute, allreduce, reducescatter | comm},
  * "overlap_ms": {compute_comm}}}}. Compute goes to forward_ms; exposed
@@ -75,21 +69,27 @@ static void add_aorta_step(struct rank_metrics *r, json_t *o)
 	json_t *step = json_object_get(o, "global_step");
 	s->step = (long)json_integer_value(step ? step : json_object_get(o, "step"));
 	s->active = 1;
-	s->forward_ms = obj_num(ps, "compute");
-	s->allreduce_ms = obj_num(ps, "allreduce") + obj_num(ps, "all_reduce");
-	s->reducescatter_ms = obj_num(ps, "reducescatter") + obj_num(ps, "reduce_scatter");
+	s->forward_ms = num(ps, "compute");
+	s->allreduce_ms = num(ps, "allreduce") + num(ps, "all_reduce");
+	s->reducescatter_ms = num(ps, "reducescatter") + num(ps, "reduce_scatter");
 	s->comm_ms = s->allreduce_ms + s->reducescatter_ms;
 	if (s->comm_ms == 0)
-		s->comm_ms = obj_num(ps, "comm");
-	double hidden = obj_num(om, "compute_comm");
+		s->comm_ms = num(ps, "comm");
+	double hidden = num(om, "compute_comm");
 	s->comm_exposed_ms = s->comm_ms > hidden ? s->comm_ms - hidden : 0;
-	s->step_ms = obj_num(json_object_get(o, "profile"), "total_ms");
+	s->step_ms = num(json_object_get(o, "profile"), "total_ms");
 	if (s->step_ms <= 0)
 		s->step_ms = s->forward_ms + s->comm_exposed_ms;
-	s->loss = obj_num(o, "loss");
+	s->loss = num(o, "loss");
 	if (json_is_integer(json_object_get(o, "rank")))
 		r->rank = (int)json_integer_value(json_object_get(o, "rank"));
 	r->format = METRICS_AORTA;
+}
+
+int metrics_rank_file(const char *name, int *rank)
+{
+	char tail[32];
+	return sscanf(name, "rank_%d%31s", rank, tail) == 2 && (!strcmp(tail, ".jsonl") || !strcmp(tail, "_metrics.jsonl"));
 }
 
 int metrics_parse_line(struct rank_metrics *r, const char *line, size_t len)
@@ -156,9 +156,7 @@ static int load_dir(const char *dir, struct scenario_metrics *out, int meta_only
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		int r;
-		char name[32];
-		/* rank_<r>.jsonl (the trainer) or rank_<r>_metrics.jsonl (AORTA-style) */
-		if (sscanf(e->d_name, "rank_%d%31s", &r, name) != 2 || (strcmp(name, ".jsonl") && strcmp(name, "_metrics.jsonl")))
+		if (!metrics_rank_file(e->d_name, &r))
 			continue;
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/%s", dir, e->d_name);

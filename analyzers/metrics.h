@@ -44,6 +44,9 @@ int metrics_load_dir_meta(const char *dir, struct scenario_metrics *out);
 /* Reads one JSONL file (a trainer rank file or an AORTA-style one). */
 int metrics_load_file(const char *path, struct rank_metrics *out);
 int metrics_load_stream(FILE *f, struct rank_metrics *out, int meta_only);
+/* 1 when name is a rank file, rank_<r>.jsonl (the trainer) or
+ * rank_<r>_metrics.jsonl (AORTA-style), with *rank set. */
+int metrics_rank_file(const char *name, int *rank);
 /* Adds one line to r; 1 when it was the meta line. */
 int metrics_parse_line(struct rank_metrics *r, const char *line, size_t len);
 void metrics_free(struct scenario_metrics *m);

@@ -235,8 +235,7 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			strbuf_addf(md, "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per step per rank)%s", s->achieved_gflops,
 				    s->flops_per_step, s->mfu_pct >= 0 ? "" : "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
 		if (s->mfu_pct >= 0)
-			strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n", s->mfu_pct,
-				    s->achieved_gflops * 100 / s->mfu_pct);
+			strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n", s->mfu_pct, run->peak_gflops);
 	}
 }
 

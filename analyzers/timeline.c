@@ -83,8 +83,7 @@ static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
 		int r;
-		char tail[32];
-		if (sscanf(e->d_name, "rank_%d%31s", &r, tail) != 2 || (strcmp(tail, ".jsonl") && strcmp(tail, "_metrics.jsonl")))
+		if (!metrics_rank_file(e->d_name, &r))
 			continue;
 		struct strbuf p = STRBUF_INIT;
 		struct rank_metrics m;
