@@ -50,10 +50,30 @@ static void test_defaults(void)
 	CHECK(c.profile.warmup_steps == 5 && c.profile.active_steps == 20);
 	CHECK_NEAR(c.analysis.comm_pct, 20, 0);
 	CHECK_NEAR(c.analysis.data_pct, 30, 0);
+	CHECK_NEAR(c.analysis.peak_gflops, 0, 0); /* unknown: no MFU */
 	CHECK(c.workload.command.n == 9);
 	CHECK_STR(c.workload.command.v[0], "{{trainer}}");
 	free(t);
 	campaign_free(&c);
+}
+
+/* analysis.peak_gflops_per_rank: loaded, and range-checked with its place. */
+static void test_peak_gflops(void)
+{
+	struct campaign c;
+	int rc;
+	char src[256];
+	snprintf(src, sizeof src, "%sanalysis:\n  peak_gflops_per_rank: 989000\n", minimal);
+	char *t = load(src, &c, &rc);
+	CHECK(rc == 0);
+	CHECK_NEAR(c.analysis.peak_gflops, 989000, 0);
+	free(t);
+	campaign_free(&c);
+	snprintf(src, sizeof src, "%sanalysis:\n  peak_gflops_per_rank: -1\n", minimal);
+	t = load(src, &c, &rc);
+	CHECK(rc != 0);
+	CHECK(strstr(t, "t.yaml:6:25: analysis.peak_gflops_per_rank:") != NULL);
+	free(t);
 }
 
 static void test_nccl_gpus_default(void)
@@ -242,6 +262,7 @@ static void test_shipped_campaigns(void)
 int main(void)
 {
 	RUN(test_defaults);
+	RUN(test_peak_gflops);
 	RUN(test_nccl_gpus_default);
 	RUN(test_matrix);
 	RUN(test_many_errors_at_once);
