@@ -17,6 +17,7 @@ struct ana_scenario {
 	/* input */
 	char *name, *state, *reason, *backend, *job_dir;
 	int exit_code, nodes, tasks_per_node, ranks;
+	int attempt, attempts;  /* the attempt analysed, of how many (0: not known) */
 	/* output */
 	int analysed;          /* telemetry found and used */
 	char *problem;         /* why it was not analysed */

@@ -29,6 +29,8 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "name", json_string(s->name));
 	json_object_set_new(o, "state", json_string(s->state));
 	json_object_set_new(o, "exit_code", json_integer(s->exit_code));
+	json_object_set_new(o, "attempt", json_integer(s->attempt ? s->attempt : 1));
+	json_object_set_new(o, "attempts", json_integer(s->attempts ? s->attempts : 1));
 	json_object_set_new(o, "reason", json_string(s->reason));
 	json_object_set_new(o, "backend", json_string(s->backend));
 	json_object_set_new(o, "nodes", json_integer(s->nodes));
@@ -184,6 +186,9 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		strbuf_addf(md, "### %s\n\n", s->name);
+		if (s->attempts > 1)
+			strbuf_addf(md, "Attempt %d of %d (the latest %s; every attempt's outputs are kept in `%s/attempts/`).\n\n",
+				    s->attempt, s->attempts, s->attempt == s->attempts ? "one" : "that completed", s->name);
 		if (!s->analysed) {
 			strbuf_addf(md, "State **%s**", s->state);
 			if (s->exit_code >= 0)

@@ -24,9 +24,8 @@ static int all_final(struct job_row *rows, size_t n)
 
 /* Adds where the job ran to its job_metadata.json: the node list, and each
  * rank's host from its telemetry's meta line. */
-static void record_placement(struct run *r, const struct job_row *j)
+static void record_placement(const char *dir, const struct job_row *j)
 {
-	char *dir = run_job_dir(r, j->scenario);
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/job_metadata.json", dir);
 	json_error_t jerr;
@@ -51,7 +50,21 @@ static void record_placement(struct run *r, const struct job_row *j)
 	}
 	json_decref(meta);
 	strbuf_free(&p);
-	free(dir);
+}
+
+/* The attempt a scenario's analysis uses: its latest successful one, else
+ * its latest. rows hold every attempt, each scenario's in ascending order;
+ * *next is where the next scenario starts. */
+static size_t chosen_attempt(const struct job_row *rows, size_t n, size_t first, size_t *next)
+{
+	size_t last = first, ok = n;
+	while (last + 1 < n && !strcmp(rows[last + 1].scenario, rows[first].scenario))
+		last++;
+	for (size_t i = first; i <= last; i++)
+		if (rows[i].state == JS_COMPLETED)
+			ok = i;
+	*next = last + 1;
+	return ok < n ? ok : last;
 }
 
 static void build_input(struct run *r, struct job_row *rows, size_t n, struct ana_run *in)
@@ -70,13 +83,16 @@ static void build_input(struct run *r, struct job_row *rows, size_t n, struct an
 	in->epoch = (long)r->row.created_at;
 	in->want_nsys = r->c.profile.nsys;
 	in->want_perf = r->c.profile.perf;
-	for (size_t i = 0; i < n; i++) {
-		const struct scenario *s = campaign_find(&r->c, rows[i].scenario);
-		char *dir = run_job_dir(r, rows[i].scenario);
-		record_placement(r, &rows[i]);
-		ana_run_add(in, rows[i].scenario, job_state_name(rows[i].state), rows[i].reason,
-			    s ? s->backend : "gloo", dir, rows[i].exit_code, rows[i].nodes,
-			    s ? s->tasks_per_node : rows[i].ntasks / (rows[i].nodes ? rows[i].nodes : 1));
+	for (size_t first = 0, next; first < n; first = next) {
+		size_t k = chosen_attempt(rows, n, first, &next);
+		const struct job_row *j = &rows[k];
+		const struct scenario *s = campaign_find(&r->c, j->scenario);
+		char *dir = run_attempt_dir(r, j->scenario, j->attempt, k + 1 == next);
+		record_placement(dir, j);
+		ana_run_add(in, j->scenario, job_state_name(j->state), j->reason, s ? s->backend : "gloo", dir,
+			    j->exit_code, j->nodes, s ? s->tasks_per_node : j->ntasks / (j->nodes ? j->nodes : 1));
+		in->sc[in->n - 1].attempt = j->attempt;
+		in->sc[in->n - 1].attempts = rows[next - 1].attempt;
 		free(dir);
 	}
 }
@@ -97,11 +113,14 @@ int aggregate_run(struct run *r, int force)
 	int rc = store_jobs_latest(r->st, &rows, &n);
 	if (rc < 0)
 		goto out;
-	if (!force && !all_final(rows, n)) {
-		job_rows_free(rows, n);
+	int final = all_final(rows, n);
+	job_rows_free(rows, n);
+	if (!force && !final) {
 		rc = 1;
 		goto out;
 	}
+	if ((rc = store_jobs_all(r->st, &rows, &n)) < 0)
+		goto out;
 	struct ana_run in;
 	build_input(r, rows, n, &in);
 	job_rows_free(rows, n);

@@ -153,3 +153,9 @@ const char *cmd_results_root(const struct args *a)
 	const char *r = args_get(a, 'R');
 	return r ? r : "results";
 }
+
+void cmd_print_run_command(FILE *out, const struct args *a, const char *verb, const char *run_id)
+{
+	const char *root = args_get(a, 'R');
+	fprintf(out, "campaign %s%s%s %s", verb, root ? " --results " : "", root ? root : "", run_id);
+}

@@ -8,6 +8,7 @@
 
 #include "aggregate.h"
 #include "err.h"
+#include "fault.h"
 #include "fsio.h"
 #include "jobstatus.h"
 #include "strbuf.h"
@@ -258,25 +259,50 @@ int local_supervise(struct run *r)
 	return rc;
 }
 
+/* Local job ids are the store's planning order: unique within the run. */
 static int local_submit(struct run *r)
 {
 	struct job_row *rows;
 	size_t n;
 	int rc = store_jobs_latest(r->st, &rows, &n);
+	if (rc < 0)
+		return rc;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		if (rows[i].state != JS_PLANNED)
 			continue;
 		char id[32];
-		snprintf(id, sizeof id, "%zu", i + 1);
-		rc = store_job_submitted(r->st, rows[i].scenario, rows[i].attempt, id);
+		snprintf(id, sizeof id, "%ld", rows[i].seq);
+		rc = store_job_submitted(r->st, rows[i].scenario, rows[i].attempt, id, "queued for the local executor");
+		fault_point("after-record", rows[i].scenario);
 	}
-	if (rc == 0)
-		job_rows_free(rows, n);
+	job_rows_free(rows, n);
 	return rc;
 }
 
+static int pending_jobs(struct run *r)
+{
+	struct job_row *rows;
+	size_t n;
+	int pending = 0;
+	if (store_jobs_latest(r->st, &rows, &n) < 0)
+		return 1; /* let the supervisor find out */
+	for (size_t i = 0; i < n; i++)
+		pending += rows[i].state == JS_PENDING;
+	job_rows_free(rows, n);
+	return pending;
+}
+
+/* Starts a supervisor unless one is alive (it picks up new jobs) or no job
+ * waits; with wait, supervises in the foreground. */
 static int local_start(struct run *r, int wait)
 {
+	int probe = supervisor_lock(r);
+	if (probe < 0 || !pending_jobs(r)) {
+		if (probe >= 0)
+			close(probe);
+		return 0;
+	}
+	close(probe);
 	if (wait)
 		return local_supervise(r);
 	struct strbuf log = STRBUF_INIT, bin = STRBUF_INIT;
@@ -320,15 +346,23 @@ static int local_refresh(struct run *r)
 			continue;
 		char *dir = run_job_dir(r, j->scenario);
 		struct job_status js;
-		if (j->state == JS_RUNNING && jobstatus_read(dir, &js) == 0) {
+		if (j->state != JS_RUNNING && j->cancel_requested) {
+			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED, "cancelled before it started",
+					      -1, NULL, "cancelled");
+		} else if (j->state != JS_RUNNING) {
+			/* Still waiting: nothing is lost, a supervisor can run it. */
+			struct strbuf why = STRBUF_INIT;
+			strbuf_addf(&why, "no local supervisor is running (it was interrupted): "
+				    "`campaign resume %s` starts one", r->id);
+			rc = store_job_update(r->st, j->scenario, j->attempt, j->state, why.buf, -1, NULL, NULL);
+			strbuf_free(&why);
+		} else if (jobstatus_read(dir, &js) == 0 && jobstatus_is_of(&js, j->job_id)) {
 			enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);
 			rc = store_job_update(r->st, j->scenario, j->attempt, st, NULL, js.exit_code, NULL,
 					      "decided from job.status (supervisor gone)");
 		} else {
 			rc = store_job_update(r->st, j->scenario, j->attempt, JS_LOST,
-					      j->state == JS_RUNNING
-						      ? "the local supervisor ended while the job ran and the job left no job.status"
-						      : "the local supervisor ended before the job started",
+					      "the local supervisor ended while the job ran and the job left no job.status",
 					      -1, NULL, "supervisor gone");
 		}
 		free(dir);

@@ -8,6 +8,7 @@
 #include "backend_slurm.h"
 
 #include "err.h"
+#include "fault.h"
 #include "fsio.h"
 #include "jobstatus.h"
 #include "placeholder.h"
@@ -345,7 +346,47 @@ static int submit_one(const struct campaign *c, const struct submit_req *q, uint
 	return rc;
 }
 
-static int submit_scenario(struct run *r, const struct job_row *j)
+/* What the controller's copy of a job carries to find it again after a
+ * crash: its comment names campaign, run, scenario and attempt. */
+static void job_comment(const struct run *r, const char *scenario, int attempt, struct strbuf *sb)
+{
+	strbuf_addf(sb, "campaign:%s/%s/%s#%d", r->c.name, r->id, scenario, attempt);
+}
+
+static int controller_jobs(struct run *r, job_info_msg_t **msg)
+{
+	r->rpcs++;
+	if (slurm_load_job_user(msg, getuid(), SHOW_ALL) != SLURM_SUCCESS) {
+		*msg = NULL;
+		return controller_error("job status");
+	}
+	return 0;
+}
+
+/* The lowest id among the controller's jobs with this comment (0: none);
+ * a later duplicate that is still alive is cancelled, so that one job is
+ * left whatever happened before. */
+static uint32_t adopt_by_comment(struct run *r, job_info_msg_t *msg, const char *comment)
+{
+	uint32_t best = 0;
+	for (uint32_t i = 0; msg && i < msg->record_count; i++) {
+		const slurm_job_info_t *j = &msg->job_array[i];
+		if (j->comment && !strcmp(j->comment, comment) && (!best || j->job_id < best))
+			best = j->job_id;
+	}
+	for (uint32_t i = 0; msg && i < msg->record_count; i++) {
+		const slurm_job_info_t *j = &msg->job_array[i];
+		if (j->comment && !strcmp(j->comment, comment) && j->job_id != best &&
+		    (j->job_state & JOB_STATE_BASE) <= JOB_SUSPENDED) {
+			r->rpcs++;
+			slurm_kill_job(j->job_id, SIGKILL, 0);
+			fprintf(stderr, "campaign: cancelled job %u, a duplicate of job %u (%s)\n", j->job_id, best, comment);
+		}
+	}
+	return best;
+}
+
+static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_t *known)
 {
 	const struct scenario *s = campaign_find(&r->c, j->scenario);
 	if (!s)
@@ -354,19 +395,29 @@ static int submit_scenario(struct run *r, const struct job_row *j)
 	struct strbuf p = STRBUF_INIT, name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT;
 	strbuf_addf(&p, "%s/job.sbatch", dir);
 	strbuf_addf(&name, "campaign-%s-%s", r->id, s->name);
-	strbuf_addf(&comment, "campaign:%s/%s/%s", r->c.name, r->id, s->name);
+	job_comment(r, s->name, j->attempt, &comment);
 	strbuf_addf(&out, "%s/slurm-%%j.out", dir);
-	int rc = fsio_read(p.buf, 1 << 20, &script, NULL);
-	uint32_t id = 0;
-	if (rc == 0) {
+	uint32_t id = j->submit_tries > 0 ? adopt_by_comment(r, known, comment.buf) : 0;
+	const char *how = "submitted";
+	int rc = 0;
+	if (id) {
+		how = "adopted: the controller already had the job of an interrupted submit";
+		fprintf(stderr, "campaign: %s: job %u was submitted before the interruption: adopted, not submitted again\n",
+			s->name, id);
+	} else if ((rc = fsio_read(p.buf, 1 << 20, &script, NULL)) == 0 &&
+		   (rc = store_job_submitting(r->st, j->scenario, j->attempt)) == 0) {
 		struct submit_req q = { name.buf, comment.buf, script, dir, out.buf, NULL, s->nodes, s->tasks_per_node,
 					s->gpus_per_node, s->time_limit_s };
+		fault_point("before-submit", s->name);
 		rc = submit_one(&r->c, &q, &id);
+		if (rc == 0)
+			fault_point("after-submit", s->name);
 	}
 	if (rc == 0) {
 		char ids[32];
 		snprintf(ids, sizeof ids, "%u", id);
-		rc = store_job_submitted(r->st, j->scenario, j->attempt, ids);
+		rc = store_job_submitted(r->st, j->scenario, j->attempt, ids, how);
+		fault_point("after-record", s->name);
 	}
 	free(script);
 	free(dir);
@@ -377,6 +428,16 @@ static int submit_scenario(struct run *r, const struct job_row *j)
 	return rc;
 }
 
+/* Asks the controller once for what an interrupted submit may have left. */
+static int known_jobs(struct run *r, const struct job_row *rows, size_t n, job_info_msg_t **msg)
+{
+	*msg = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].state == JS_PLANNED && rows[i].submit_tries > 0)
+			return controller_jobs(r, msg);
+	return 0;
+}
+
 static int slurm_submit(struct run *r)
 {
 	int rc = slurm_ready();
@@ -384,13 +445,18 @@ static int slurm_submit(struct run *r)
 		return rc;
 	struct job_row *rows;
 	size_t n;
+	job_info_msg_t *known;
 	if ((rc = store_jobs_latest(r->st, &rows, &n)) < 0)
 		return rc;
+	if ((rc = known_jobs(r, rows, n, &known)) < 0) {
+		job_rows_free(rows, n);
+		return rc;
+	}
 	int refused = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (rows[i].state != JS_PLANNED)
 			continue;
-		int one = submit_scenario(r, &rows[i]);
+		int one = submit_scenario(r, &rows[i], known);
 		if (one == ERR_BACKEND && strstr(err_last(), "cannot reach slurmctld")) {
 			rc = one; /* the rest stay PLANNED: nothing is lost */
 		} else if (one < 0) {
@@ -400,82 +466,125 @@ static int slurm_submit(struct run *r)
 			fprintf(stderr, "campaign: %s: %s\n", rows[i].scenario, err_last());
 		}
 	}
+	slurm_free_job_info_msg(known);
 	job_rows_free(rows, n);
 	if (rc == 0 && refused)
 		rc = err_set(ERR_BACKEND, "%d scenario%s could not be submitted (see above)", refused, refused == 1 ? "" : "s");
 	return rc;
 }
 
-/* The aggregation job: afterany on every submitted job of the run. */
-static int slurm_start(struct run *r, int wait)
+/* The aggregation job's script, rendered from templates/aggregate.sbatch. */
+static int render_aggregate(struct run *r, const char *name, const char *comment, const char *out,
+			    const char *dep, struct strbuf *script)
 {
-	(void)wait; /* submit --wait watches the run itself */
-	struct job_row *rows;
-	size_t n;
-	int rc = store_jobs_latest(r->st, &rows, &n);
-	if (rc < 0)
-		return rc;
-	struct strbuf dep = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].job_id && !job_state_is_final(rows[i].state))
-			strbuf_addf(&dep, "%s%s", dep.len ? ":" : "afterany:", rows[i].job_id);
-	job_rows_free(rows, n);
-	if (!dep.len) {
-		strbuf_free(&dep);
-		return 0; /* nothing runs: status aggregates */
-	}
 	char *tdir = render_templates_dir(r->bin_dir), *tmpl = NULL;
-	struct strbuf tp = STRBUF_INIT, name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT, bin = STRBUF_INIT,
-		      script = STRBUF_INIT;
+	struct strbuf tp = STRBUF_INIT, bin = STRBUF_INIT;
 	struct render_vars rv = { 0 };
-	rc = tdir ? 0 : ERR_NOTFOUND;
+	int rc = tdir ? 0 : ERR_NOTFOUND;
 	if (rc == 0) {
 		strbuf_addf(&tp, "%s/aggregate.sbatch", tdir);
 		rc = fsio_read(tp.buf, 1 << 20, &tmpl, NULL);
 	}
 	if (rc == 0) {
-		strbuf_addf(&name, "campaign-%s-aggregate", r->id);
-		strbuf_addf(&comment, "campaign:%s/%s/aggregate", r->c.name, r->id);
-		strbuf_addf(&out, "%s/aggregate-%%j.out", r->dir);
 		strbuf_addf(&bin, "%s/campaign", r->bin_dir);
 		render_var_scalar(&rv, "run_id", r->id);
 		render_var_scalar(&rv, "campaign", r->c.name);
-		render_var_scalar(&rv, "job_name", name.buf);
-		render_var_scalar(&rv, "comment", comment.buf);
-		render_var_scalar(&rv, "output", out.buf);
-		render_var_scalar(&rv, "dependency", dep.buf);
+		render_var_scalar(&rv, "job_name", name);
+		render_var_scalar(&rv, "comment", comment);
+		render_var_scalar(&rv, "output", out);
+		render_var_scalar(&rv, "dependency", dep);
 		render_var_scalar(&rv, "partition", env_or("SBATCH_PARTITION", r->c.slurm.partition));
 		render_var_scalar(&rv, "account", env_or("SBATCH_ACCOUNT", r->c.slurm.account));
 		render_var_scalar(&rv, "qos", env_or("SBATCH_QOS", r->c.slurm.qos));
 		render_var_scalar(&rv, "campaign_bin", bin.buf);
 		render_var_scalar(&rv, "run_dir", r->dir);
-		rc = render_template(tp.buf, tmpl, &rv, &script);
-	}
-	uint32_t id = 0;
-	if (rc == 0) {
-		struct submit_req q = { name.buf, comment.buf, script.buf, r->dir, out.buf, dep.buf, 1, 1, 0, 1800 };
-		rc = submit_one(&r->c, &q, &id);
-	}
-	if (rc == 0) {
-		char ids[32];
-		snprintf(ids, sizeof ids, "%u", id);
-		struct strbuf sp = STRBUF_INIT;
-		strbuf_addf(&sp, "%s/aggregate.sbatch", r->dir);
-		fsio_write_atomic(sp.buf, script.buf, script.len, 0755);
-		strbuf_free(&sp);
-		rc = store_run_set_aggregate_job(r->st, ids);
+		rc = render_template(tp.buf, tmpl, &rv, script);
 	}
 	render_vars_free(&rv);
 	free(tdir);
 	free(tmpl);
-	strbuf_free(&dep);
 	strbuf_free(&tp);
+	strbuf_free(&bin);
+	return rc;
+}
+
+/* afterany:<every unfinished job>; *key names this set of attempts (the
+ * number of attempts so far), so a resume finds the same aggregation job
+ * and a resubmit asks for a new one. */
+static int aggregate_dependency(struct run *r, struct strbuf *dep, struct strbuf *key)
+{
+	struct job_row *rows;
+	size_t n;
+	int rc = store_jobs_all(r->st, &rows, &n);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		int latest = i + 1 == n || strcmp(rows[i + 1].scenario, rows[i].scenario);
+		if (latest && rows[i].job_id && !job_state_is_final(rows[i].state))
+			strbuf_addf(dep, "%s%s", dep->len ? ":" : "afterany:", rows[i].job_id);
+	}
+	strbuf_addf(key, "aggregate#%zu", n);
+	job_rows_free(rows, n);
+	return 0;
+}
+
+static int submit_aggregate(struct run *r, const char *key, const char *dep, int adopt_first)
+{
+	struct strbuf name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT, script = STRBUF_INIT;
+	strbuf_addf(&name, "campaign-%s-aggregate", r->id);
+	strbuf_addf(&comment, "campaign:%s/%s/%s", r->c.name, r->id, key);
+	strbuf_addf(&out, "%s/aggregate-%%j.out", r->dir);
+	uint32_t id = 0;
+	int rc = 0;
+	if (adopt_first) {
+		job_info_msg_t *known;
+		if ((rc = controller_jobs(r, &known)) == 0)
+			id = adopt_by_comment(r, known, comment.buf);
+		slurm_free_job_info_msg(known);
+	} else {
+		rc = store_run_set_aggregate_intent(r->st, key);
+	}
+	if (rc == 0 && !id && (rc = render_aggregate(r, name.buf, comment.buf, out.buf, dep, &script)) == 0) {
+		struct submit_req q = { name.buf, comment.buf, script.buf, r->dir, out.buf, dep, 1, 1, 0, 1800 };
+		fault_point("before-aggregate-submit", NULL);
+		rc = submit_one(&r->c, &q, &id);
+		if (rc == 0)
+			fault_point("after-aggregate-submit", NULL);
+		struct strbuf sp = STRBUF_INIT;
+		strbuf_addf(&sp, "%s/aggregate.sbatch", r->dir);
+		if (rc == 0)
+			fsio_write_atomic(sp.buf, script.buf, script.len, 0755);
+		strbuf_free(&sp);
+	}
+	if (rc == 0) {
+		char ids[32];
+		snprintf(ids, sizeof ids, "%u", id);
+		rc = store_run_set_aggregate_job(r->st, ids);
+	}
 	strbuf_free(&name);
 	strbuf_free(&comment);
 	strbuf_free(&out);
-	strbuf_free(&bin);
 	strbuf_free(&script);
 	return rc;
+}
+
+/* The aggregation job: afterany on every unfinished job of the run, once
+ * per set of attempts (an interrupted submit of it is adopted, not repeated). */
+static int slurm_start(struct run *r, int wait)
+{
+	(void)wait; /* submit --wait watches the run itself */
+	struct strbuf dep = STRBUF_INIT, key = STRBUF_INIT;
+	struct run_row row;
+	int rc = aggregate_dependency(r, &dep, &key);
+	if (rc == 0 && (rc = store_run_get(r->st, &row)) == 0) {
+		int same = row.aggregate_key && !strcmp(row.aggregate_key, key.buf);
+		if (dep.len && !(same && row.aggregate_job_id) && (rc = slurm_ready()) == 0)
+			rc = submit_aggregate(r, key.buf, dep.buf, same);
+		run_row_free(&row);
+	}
+	strbuf_free(&dep);
+	strbuf_free(&key);
+	return rc; /* with nothing left to run, status and watch aggregate */
 }
 
 /* ---- state ------------------------------------------------------------ */
@@ -501,7 +610,7 @@ static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *ms
 	}
 	char *dir = run_job_dir(r, j->scenario);
 	struct job_status js;
-	int have = jobstatus_read(dir, &js) == 0;
+	int have = jobstatus_read(dir, &js) == 0 && jobstatus_is_of(&js, j->job_id);
 	free(dir);
 	char reason[512];
 	int code;
@@ -532,11 +641,8 @@ static int slurm_refresh(struct run *r)
 		return 0;
 	}
 	job_info_msg_t *msg = NULL;
-	if ((rc = slurm_ready()) == 0) {
-		r->rpcs++;
-		if (slurm_load_job_user(&msg, getuid(), SHOW_ALL) != SLURM_SUCCESS)
-			rc = controller_error("job status");
-	}
+	if ((rc = slurm_ready()) == 0)
+		rc = controller_jobs(r, &msg);
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		if (rows[i].job_id && !job_state_is_final(rows[i].state))
 			rc = update_one(r, &rows[i], msg);

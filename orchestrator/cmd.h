@@ -57,6 +57,8 @@ int cmd_exit_of(int code);
 struct campaign;
 /* Loads a campaign file, printing every problem; EXIT_USAGE when invalid. */
 int cmd_load_campaign(const char *file, struct campaign *c);
+/* Prints "campaign VERB [--results DIR] RUN_ID" (what to type next). */
+void cmd_print_run_command(FILE *out, const struct args *a, const char *verb, const char *run_id);
 /* The --results option or its default, ./results. */
 const char *cmd_results_root(const struct args *a);
 

@@ -5,27 +5,15 @@
 #include "campaign.h"
 #include "cmd.h"
 #include "err.h"
+#include "fault.h"
 #include "provenance.h"
-#include "statusview.h"
-#include "watch.h"
+#include "submission.h"
 
 #include "fsio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int plan_all(struct run *r)
-{
-	for (size_t i = 0; i < r->c.n_scenarios; i++) {
-		const struct scenario *s = &r->c.scenarios[i];
-		int attempt;
-		int rc = store_job_plan(r->st, s->name, s->nodes, s->nodes * s->tasks_per_node, &attempt);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
 
 static int submit_exec(const struct cmd_entry *self, struct args *a)
 {
@@ -65,35 +53,29 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	provenance_free(&prov);
 	if (rc < 0 && !r)
 		return cmd_fail(self, rc);
-	rc = 0;
 	printf("run %s\n%s\n", r->id, r->dir);
 	fflush(stdout);
+	fault_point("after-create", NULL);
 	/* --no-aggregation-job concerns the scheduler's aggregation job only: the
 	 * local executor's supervisor always runs. */
-	int skip_start = args_has(a, 'n') && !be->start_waits;
-	if ((rc = plan_all(r)) < 0 || (rc = be->submit(r)) < 0 ||
-	    (!skip_start && (rc = be->start(r, args_has(a, 'w'))) < 0)) {
-		int code = cmd_fail(self, rc);
+	struct submission_opts so = { .wait = args_has(a, 'w'), .no_aggregation_job = args_has(a, 'n') };
+	int exit = EXIT_OK;
+	if ((rc = submission_run(r, be, &so)) < 0 || (so.wait && (rc = submission_wait(r, be, stdout)) < 0)) {
+		fprintf(stderr, "campaign submit: %s\nWhat was recorded is kept. Once the cause is fixed, `", err_last());
+		cmd_print_run_command(stderr, a, "resume", r->id);
+		fputs("` submits what is missing and `", stderr);
+		cmd_print_run_command(stderr, a, "resubmit --failed", r->id);
+		fputs("` retries refused scenarios.\n", stderr);
 		run_free(r);
-		return code;
+		return cmd_exit_of(rc);
 	}
-	int failed = 0, exit = EXIT_OK;
-	if (args_has(a, 'w') && !be->start_waits) {
-		struct watch_opts wo = { 1, 30, 1, 0, stdout };
-		if ((rc = watch_run(r, be, &wo)) < 0) {
-			int code = cmd_fail(self, rc);
-			run_free(r);
-			return code;
-		}
-	}
-	if (args_has(a, 'w')) {
-		statusview_print(r, stdout, 0);
-		if (!statusview_done(r, &failed) || failed)
-			exit = EXIT_JOBS_FAILED;
+	if (so.wait) {
+		exit = rc;
 	} else {
-		printf("submitted %zu job%s to %s; follow it with: campaign watch%s%s %s\n", r->c.n_scenarios,
-		       r->c.n_scenarios == 1 ? "" : "s", be->name, args_has(a, 'R') ? " --results " : "",
-		       args_has(a, 'R') ? args_get(a, 'R') : "", r->id);
+		printf("submitted %zu job%s to %s; follow it with: ", r->c.n_scenarios, r->c.n_scenarios == 1 ? "" : "s",
+		       be->name);
+		cmd_print_run_command(stdout, a, "watch", r->id);
+		putchar('\n');
 	}
 	run_free(r);
 	return exit;

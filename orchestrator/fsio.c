@@ -14,16 +14,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int fsync_parent(const char *path)
+int fsio_sync_dir(const char *dir)
 {
-	char *copy = xstrdup(path);
-	int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
-	free(copy);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return 0; /* not fatal: the rename itself is atomic */
+		return 0; /* not fatal: the renames themselves are atomic */
 	fsync(fd);
 	close(fd);
 	return 0;
+}
+
+static int fsync_parent(const char *path)
+{
+	char *copy = xstrdup(path);
+	int rc = fsio_sync_dir(dirname(copy));
+	free(copy);
+	return rc;
 }
 
 static int write_all(int fd, const char *data, size_t len)

@@ -12,6 +12,8 @@ int fsio_write_atomic(const char *path, const char *data, size_t len, int mode);
 int fsio_write_in(const char *dir, const char *rel, const char *data, size_t len, int mode);
 /* Reads a whole file (at most max bytes, else an error); NUL-terminated. */
 int fsio_read(const char *path, size_t max, char **out, size_t *len);
+/* Makes the renames inside dir durable (fsync of the folder). */
+int fsio_sync_dir(const char *dir);
 int fsio_mkdir_p(const char *path, int mode);
 int fsio_exists(const char *path);
 int fsio_is_dir(const char *path);

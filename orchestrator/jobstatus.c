@@ -34,10 +34,17 @@ int jobstatus_read(const char *job_dir, struct job_status *out)
 		snprintf(out->nodelist, sizeof out->nodelist, "%s", s ? s : "");
 		s = json_string_value(json_object_get(j, "host"));
 		snprintf(out->host, sizeof out->host, "%s", s ? s : "");
+		s = json_string_value(json_object_get(j, "job_id"));
+		snprintf(out->job_id, sizeof out->job_id, "%s", s ? s : "");
 	}
 	json_decref(j);
 	strbuf_free(&p);
 	return rc;
+}
+
+int jobstatus_is_of(const struct job_status *js, const char *job_id)
+{
+	return !js->job_id[0] || !job_id || !strcmp(js->job_id, job_id);
 }
 
 enum job_state jobstatus_decide(const struct job_status *js, int timed_out, int cancelled)

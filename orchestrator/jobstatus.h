@@ -10,10 +10,14 @@ struct job_status {
 	double start, end;
 	char nodelist[256];
 	char host[256];
+	char job_id[32]; /* the scheduler's id of the job that wrote it ("" unknown) */
 };
 
 /* 0 when job_dir/job.status exists and parses; ERR_NOTFOUND when absent. */
 int jobstatus_read(const char *job_dir, struct job_status *out);
+/* 1 when the file was written by job_id (or says nothing about its job):
+ * a job.status left by another attempt must not decide this one. */
+int jobstatus_is_of(const struct job_status *js, const char *job_id);
 /* COMPLETED for exit 0; TIMEOUT/CANCELLED when the executor says so; else FAILED. */
 enum job_state jobstatus_decide(const struct job_status *js, int timed_out, int cancelled);
 

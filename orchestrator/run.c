@@ -21,6 +21,56 @@ char *run_job_dir(const struct run *r, const char *scenario)
 	return strbuf_detach(&sb);
 }
 
+char *run_attempt_dir(const struct run *r, const char *scenario, int attempt, int latest)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%s", r->dir, scenario);
+	if (!latest)
+		strbuf_addf(&sb, "/attempts/%d", attempt);
+	return strbuf_detach(&sb);
+}
+
+/* Keeps in the scenario folder what the next attempt needs (its script and
+ * the metadata written at submission, copied into the archive too), moves
+ * the rest. */
+static int archive_entry(const char *dir, const char *dest, const char *name)
+{
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	strbuf_addf(&from, "%s/%s", dir, name);
+	strbuf_addf(&to, "%s/%s", dest, name);
+	static const char *const kept[] = { "job.sbatch", "job_metadata.json", "job_metadata.txt" };
+	int rc = 0, keep = 0;
+	for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+		keep |= !strcmp(name, kept[i]);
+	if (keep)
+		rc = fsio_copy(from.buf, to.buf);
+	else if (rename(from.buf, to.buf) < 0)
+		rc = err_sys(ERR_IO, "cannot move %s to %s", from.buf, to.buf);
+	strbuf_free(&from);
+	strbuf_free(&to);
+	return rc;
+}
+
+int run_archive_attempt(const struct run *r, const char *scenario, int attempt)
+{
+	char *dir = run_attempt_dir(r, scenario, attempt, 1), *dest = run_attempt_dir(r, scenario, attempt, 0);
+	int rc = fsio_mkdir_p(dest, 0755);
+	DIR *d = rc == 0 ? opendir(dir) : NULL;
+	if (rc == 0 && !d)
+		rc = err_sys(ERR_IO, "cannot list %s", dir);
+	struct dirent *e;
+	while (rc == 0 && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "attempts"))
+			rc = archive_entry(dir, dest, e->d_name);
+	if (d)
+		closedir(d);
+	if (rc == 0)
+		rc = fsio_sync_dir(dir);
+	free(dir);
+	free(dest);
+	return rc;
+}
+
 static char *new_run_id(void)
 {
 	time_t now = time(NULL);

@@ -24,6 +24,14 @@ int run_open(const char *results_root, const char *ref, struct run **out);
 void run_free(struct run *r);
 /* <run dir>/<scenario>; malloc'ed. */
 char *run_job_dir(const struct run *r, const char *scenario);
+/* Where an attempt's outputs are: the scenario folder for the latest
+ * attempt, <scenario>/attempts/<attempt> for an earlier one; malloc'ed. */
+char *run_attempt_dir(const struct run *r, const char *scenario, int attempt, int latest);
+/* Moves the outputs of a scenario's latest attempt into
+ * <scenario>/attempts/<attempt>/ (its job.sbatch and job_metadata.json are
+ * copied, the next attempt runs them again), so a new attempt starts clean
+ * and nothing of the old one is lost. Safe to repeat after an interruption. */
+int run_archive_attempt(const struct run *r, const char *scenario, int attempt);
 /* Renders every scenario of c into dir/<scenario>/job.sbatch (used by
  * `campaign render` and by run_create). Writes nothing unless all render;
  * with dry set, writes nothing at all (a check). */

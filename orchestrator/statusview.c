@@ -35,41 +35,66 @@ static json_t *job_json(const struct job_row *j)
 		"final", json_boolean(job_state_is_final(j->state)));
 }
 
+/* Earlier attempts of rows[last]'s scenario, oldest first. */
+static json_t *history_json(const struct job_row *rows, size_t first, size_t last)
+{
+	json_t *h = json_array();
+	for (size_t i = first; i < last; i++) {
+		json_t *o = job_json(&rows[i]);
+		json_object_del(o, "scenario");
+		json_array_append_new(h, o);
+	}
+	return h;
+}
+
+static void print_row(FILE *out, const struct job_row *j)
+{
+	char el[32], ex[16], at[32] = "";
+	fmt_elapsed(elapsed(j), el, sizeof el);
+	snprintf(ex, sizeof ex, "%d", j->exit_code);
+	if (j->attempt > 1)
+		snprintf(at, sizeof at, "attempt %d%s", j->attempt, j->reason && *j->reason ? ": " : "");
+	fprintf(out, "%-24s %-8s %-13s %5d %9s %4s  %s%s\n", j->scenario, j->job_id ? j->job_id : "-",
+		job_state_name(j->state), j->nodes, el, j->exit_code >= 0 ? ex : "-", at, j->reason ? j->reason : "");
+}
+
 int statusview_print(struct run *r, FILE *out, int json)
 {
 	struct job_row *rows;
 	size_t n;
-	int rc = store_jobs_latest(r->st, &rows, &n);
+	int rc = store_jobs_all(r->st, &rows, &n);
 	if (rc < 0)
 		return rc;
 	struct strbuf analysis = STRBUF_INIT;
 	strbuf_addf(&analysis, "%s/BOTTLENECK_ANALYSIS.md", r->dir);
 	int have_analysis = r->row.aggregated_at > 0 && fsio_exists(analysis.buf);
+	json_t *jobs = json_array();
+	if (!json)
+		fprintf(out, "run %s (campaign %s, %s backend)\n%s\n%-24s %-8s %-13s %5s %9s %4s  %s\n", r->id, r->c.name,
+			r->row.backend, r->dir, "SCENARIO", "JOBID", "STATE", "NODES", "ELAPSED", "EXIT", "REASON");
+	for (size_t first = 0, last; first < n; first = last + 1) {
+		for (last = first; last + 1 < n && !strcmp(rows[last + 1].scenario, rows[first].scenario);)
+			last++;
+		if (!json) {
+			print_row(out, &rows[last]);
+			continue;
+		}
+		json_t *o = job_json(&rows[last]);
+		json_object_set_new(o, "earlier_attempts", history_json(rows, first, last));
+		json_array_append_new(jobs, o);
+	}
 	if (json) {
-		json_t *jobs = json_array();
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(jobs, job_json(&rows[i]));
-		json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "run_id", r->id, "campaign", r->c.name,
+		json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:O, s:o}", "run_id", r->id, "campaign", r->c.name,
 					"run_dir", r->dir, "backend", r->row.backend, "jobs", jobs,
 					"analysis", have_analysis ? json_string(analysis.buf) : json_null());
 		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS);
 		fprintf(out, "%s\n", text);
 		free(text);
 		json_decref(doc);
-	} else {
-		fprintf(out, "run %s (campaign %s, %s backend)\n%s\n", r->id, r->c.name, r->row.backend, r->dir);
-		fprintf(out, "%-24s %-8s %-13s %5s %9s %4s  %s\n", "SCENARIO", "JOBID", "STATE", "NODES", "ELAPSED", "EXIT", "REASON");
-		for (size_t i = 0; i < n; i++) {
-			const struct job_row *j = &rows[i];
-			char el[32], ex[16];
-			fmt_elapsed(elapsed(j), el, sizeof el);
-			snprintf(ex, sizeof ex, "%d", j->exit_code);
-			fprintf(out, "%-24s %-8s %-13s %5d %9s %4s  %s\n", j->scenario, j->job_id ? j->job_id : "-",
-				job_state_name(j->state), j->nodes, el, j->exit_code >= 0 ? ex : "-", j->reason ? j->reason : "");
-		}
-		if (have_analysis)
-			fprintf(out, "analysis: %s\n", analysis.buf);
+	} else if (have_analysis) {
+		fprintf(out, "analysis: %s\n", analysis.buf);
 	}
+	json_decref(jobs);
 	strbuf_free(&analysis);
 	job_rows_free(rows, n);
 	return 0;

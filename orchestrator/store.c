@@ -17,7 +17,7 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS runs ("
 	"  run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL, run_dir TEXT NOT NULL,"
 	"  backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL,"
-	"  aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT);"
+	"  aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT, aggregate_key TEXT);"
 	"CREATE TABLE IF NOT EXISTS jobs ("
 	"  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
 	"  scenario TEXT NOT NULL, attempt INTEGER NOT NULL, job_id TEXT,"
@@ -26,6 +26,7 @@ static const char schema[] =
 	"  submitted_at REAL NOT NULL DEFAULT 0, started_at REAL NOT NULL DEFAULT 0,"
 	"  ended_at REAL NOT NULL DEFAULT 0, pid INTEGER NOT NULL DEFAULT 0,"
 	"  cancel_requested INTEGER NOT NULL DEFAULT 0,"
+	"  submit_tries INTEGER NOT NULL DEFAULT 0,"
 	"  UNIQUE (scenario, attempt));"
 	"CREATE TABLE IF NOT EXISTS transitions ("
 	"  id INTEGER PRIMARY KEY AUTOINCREMENT, scenario TEXT NOT NULL,"
@@ -44,6 +45,25 @@ static int db_fail(struct store *st, const char *what)
 	return err_set(ERR_IO, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
+/* Columns added after the first release: stores written by it gain them
+ * on open (a concurrent opener may win the race; its column is the same). */
+static int migrate(sqlite3 *db, char **msg)
+{
+	static const char *const add[] = {
+		"ALTER TABLE jobs ADD COLUMN submit_tries INTEGER NOT NULL DEFAULT 0",
+		"ALTER TABLE runs ADD COLUMN aggregate_key TEXT",
+	};
+	for (size_t i = 0; i < sizeof add / sizeof *add; i++) {
+		if (sqlite3_exec(db, add[i], NULL, NULL, msg) == SQLITE_OK)
+			continue;
+		if (!*msg || !strstr(*msg, "duplicate column name"))
+			return -1;
+		sqlite3_free(*msg);
+		*msg = NULL;
+	}
+	return 0;
+}
+
 int store_open(const char *path, struct store **out)
 {
 	struct store *st = xcalloc(1, sizeof *st);
@@ -56,7 +76,7 @@ int store_open(const char *path, struct store **out)
 	sqlite3_busy_timeout(st->db, 60000);
 	char *msg = NULL;
 	if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", NULL, NULL, &msg) != SQLITE_OK ||
-	    sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+	    sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK || migrate(st->db, &msg) < 0) {
 		int rc = err_set(ERR_IO, "state store %s: %s", path, msg ? msg : "cannot initialise");
 		sqlite3_free(msg);
 		store_close(st);
@@ -111,7 +131,7 @@ int store_run_get(struct store *st, struct run_row *out)
 	sqlite3_stmt *s;
 	memset(out, 0, sizeof *out);
 	if (sqlite3_prepare_v2(st->db, "SELECT run_id, campaign, run_dir, backend, campaign_sha256, created_at,"
-			       " aggregated_at, aggregate_job_id FROM runs LIMIT 1", -1, &s, NULL) != SQLITE_OK)
+			       " aggregated_at, aggregate_job_id, aggregate_key FROM runs LIMIT 1", -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
@@ -123,6 +143,7 @@ int store_run_get(struct store *st, struct run_row *out)
 		out->created_at = sqlite3_column_double(s, 5);
 		out->aggregated_at = sqlite3_column_double(s, 6);
 		out->aggregate_job_id = col_str(s, 7);
+		out->aggregate_key = col_str(s, 8);
 		rc = 0;
 	} else {
 		rc = rc == SQLITE_DONE ? err_set(ERR_NOTFOUND, "%s holds no run", st->path) : db_fail(st, "cannot read run");
@@ -139,6 +160,7 @@ void run_row_free(struct run_row *r)
 	free(r->backend);
 	free(r->campaign_sha256);
 	free(r->aggregate_job_id);
+	free(r->aggregate_key);
 	memset(r, 0, sizeof *r);
 }
 
@@ -165,6 +187,11 @@ int store_run_set_sha256(struct store *st, const char *sha)
 int store_run_set_aggregate_job(struct store *st, const char *job_id)
 {
 	return run_update(st, "UPDATE runs SET aggregate_job_id = ?", job_id, 0);
+}
+
+int store_run_set_aggregate_intent(struct store *st, const char *key)
+{
+	return run_update(st, "UPDATE runs SET aggregate_key = ?, aggregate_job_id = NULL", key, 0);
 }
 
 int store_run_set_aggregated(struct store *st, double at)
@@ -245,11 +272,17 @@ static int simple_update(struct store *st, const char *sql, const char *scenario
 	return rc;
 }
 
-int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id)
+int store_job_submitting(struct store *st, const char *scenario, int attempt)
+{
+	return simple_update(st, "UPDATE jobs SET submit_tries = submit_tries + 1 WHERE scenario = ?1 AND attempt = ?2",
+			     scenario, attempt, NULL, 0);
+}
+
+int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id, const char *detail)
 {
 	int rc = simple_update(st, "UPDATE jobs SET job_id = ?3, submitted_at = ?4 WHERE scenario = ?1 AND attempt = ?2",
 			       scenario, attempt, job_id, 0);
-	return rc < 0 ? rc : store_job_update(st, scenario, attempt, JS_PENDING, NULL, -1, NULL, "submitted");
+	return rc < 0 ? rc : store_job_update(st, scenario, attempt, JS_PENDING, NULL, -1, NULL, detail ? detail : "submitted");
 }
 
 int store_job_set_times(struct store *st, const char *scenario, int attempt, double start, double end)
@@ -335,19 +368,20 @@ out:
 	return rc;
 }
 
-int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n)
+static int read_jobs(struct store *st, const char *where, struct job_row **rows, size_t *n)
 {
 	sqlite3_stmt *s;
+	struct strbuf sql = STRBUF_INIT;
 	*rows = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(st->db,
-		"SELECT scenario, attempt, job_id, state, reason, exit_code, nodes, ntasks, nodelist,"
-		" submitted_at, started_at, ended_at, pid, cancel_requested FROM jobs j"
-		" WHERE attempt = (SELECT MAX(attempt) FROM jobs k WHERE k.scenario = j.scenario)"
-		" ORDER BY (SELECT MIN(seq) FROM jobs k WHERE k.scenario = j.scenario)", -1, &s, NULL) != SQLITE_OK)
+	strbuf_addf(&sql, "SELECT scenario, attempt, job_id, state, reason, exit_code, nodes, ntasks, nodelist,"
+		    " submitted_at, started_at, ended_at, pid, cancel_requested, submit_tries, seq FROM jobs j %s"
+		    " ORDER BY (SELECT MIN(seq) FROM jobs k WHERE k.scenario = j.scenario), attempt", where);
+	int rc = sqlite3_prepare_v2(st->db, sql.buf, -1, &s, NULL);
+	strbuf_free(&sql);
+	if (rc != SQLITE_OK)
 		return db_fail(st, "prepare");
 	size_t cap = 0;
-	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
@@ -370,6 +404,8 @@ int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n)
 		r->ended_at = sqlite3_column_double(s, 11);
 		r->pid = (long)sqlite3_column_int64(s, 12);
 		r->cancel_requested = sqlite3_column_int(s, 13);
+		r->submit_tries = sqlite3_column_int(s, 14);
+		r->seq = (long)sqlite3_column_int64(s, 15);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
@@ -379,6 +415,16 @@ int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n)
 		return db_fail(st, "cannot read jobs");
 	}
 	return 0;
+}
+
+int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n)
+{
+	return read_jobs(st, "WHERE attempt = (SELECT MAX(attempt) FROM jobs k WHERE k.scenario = j.scenario)", rows, n);
+}
+
+int store_jobs_all(struct store *st, struct job_row **rows, size_t *n)
+{
+	return read_jobs(st, "", rows, n);
 }
 
 void job_rows_free(struct job_row *rows, size_t n)

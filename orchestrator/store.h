@@ -16,9 +16,11 @@ struct run_row {
 	double created_at;
 	double aggregated_at; /* 0 when no analysis has been written */
 	char *aggregate_job_id; /* slurm: the job that runs the analysis */
+	char *aggregate_key;    /* slurm: which aggregation job is meant (its comment's tail) */
 };
 
 struct job_row {
+	long seq;            /* order of planning, unique in the run */
 	char *scenario;
 	int attempt;
 	char *job_id;        /* backend id; NULL while PLANNED */
@@ -30,6 +32,8 @@ struct job_row {
 	double submitted_at, started_at, ended_at; /* 0 unknown */
 	long pid;            /* local executor: process group of the job */
 	int cancel_requested;
+	int submit_tries;    /* submit calls begun for this attempt: > 0 while PLANNED
+			      * means the controller may hold the job already */
 };
 
 int store_open(const char *path, struct store **out);
@@ -39,12 +43,18 @@ int store_run_create(struct store *st, const struct run_row *r);
 int store_run_get(struct store *st, struct run_row *out);
 int store_run_set_aggregated(struct store *st, double at);
 int store_run_set_aggregate_job(struct store *st, const char *job_id);
+/* Records the intent to submit the aggregation job named by key (clearing
+ * the job id of an earlier one), before the submit call. */
+int store_run_set_aggregate_intent(struct store *st, const char *key);
 int store_run_set_sha256(struct store *st, const char *sha);
 void run_row_free(struct run_row *r);
 
 /* Records the intent to submit (state PLANNED); returns the attempt number. */
 int store_job_plan(struct store *st, const char *scenario, int nodes, int ntasks, int *attempt);
-int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id);
+/* Records that a submit call for this attempt begins (before the call). */
+int store_job_submitting(struct store *st, const char *scenario, int attempt);
+/* Records the backend's job id (state PENDING); detail goes in the transition. */
+int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id, const char *detail);
 /* Moves a job to state (no-op if it is already there), recording the
  * transition. exit_code -1 and NULL strings leave the old values. */
 int store_job_update(struct store *st, const char *scenario, int attempt, enum job_state state,
@@ -55,6 +65,8 @@ int store_job_set_times(struct store *st, const char *scenario, int attempt, dou
 int store_job_request_cancel(struct store *st, const char *scenario, int attempt);
 /* The latest attempt of every scenario, in submission order. */
 int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n);
+/* Every attempt of every scenario: scenarios in submission order, attempts ascending. */
+int store_jobs_all(struct store *st, struct job_row **rows, size_t *n);
 void job_rows_free(struct job_row *rows, size_t n);
 
 struct transition_row {

@@ -4,6 +4,8 @@
 
 #include "store.h"
 
+#include <sqlite3.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,7 +28,7 @@ static void test_lifecycle(void)
 	int att = 0;
 	CHECK(store_job_plan(st, "s1", 2, 4, &att) == 0 && att == 1);
 	CHECK(store_job_plan(st, "s2", 1, 2, &att) == 0 && att == 1);
-	CHECK(store_job_submitted(st, "s1", 1, "42") == 0);
+	CHECK(store_job_submitted(st, "s1", 1, "42", NULL) == 0);
 	CHECK(store_job_update(st, "s1", 1, JS_RUNNING, NULL, -1, "n[1-2]", "x") == 0);
 	CHECK(store_job_update(st, "s1", 1, JS_RUNNING, NULL, -1, NULL, "again") == 0); /* no new transition */
 	CHECK(store_job_update(st, "s1", 1, JS_FAILED, "exit status 3", 3, NULL, "end") == 0);
@@ -79,7 +81,7 @@ static void test_concurrent_writers(void)
 			for (int i = k; i < 200; i += 4) {
 				char name[32];
 				snprintf(name, sizeof name, "s%03d", i);
-				bad |= store_job_submitted(s2, name, 1, "1") < 0;
+				bad |= store_job_submitted(s2, name, 1, "1", NULL) < 0;
 				bad |= store_job_update(s2, name, 1, JS_RUNNING, NULL, -1, NULL, NULL) < 0;
 				bad |= store_job_update(s2, name, 1, JS_COMPLETED, NULL, 0, NULL, NULL) < 0;
 			}
@@ -100,12 +102,78 @@ static void test_concurrent_writers(void)
 	store_close(st);
 }
 
+/* The intent of each submit call and of the aggregation job survive a
+ * reopen; every attempt is listed, scenarios in planning order. */
+static void test_intents_and_attempts(void)
+{
+	struct store *st = fresh("c.db");
+	struct run_row row = { .run_id = "r2", .campaign = "c", .run_dir = "/x", .backend = "slurm", .created_at = 1 };
+	int att;
+	CHECK(store_run_create(st, &row) == 0);
+	CHECK(store_job_plan(st, "b", 1, 1, &att) == 0 && store_job_plan(st, "a", 1, 1, &att) == 0);
+	CHECK(store_job_submitting(st, "b", 1) == 0 && store_job_submitting(st, "b", 1) == 0);
+	CHECK(store_job_update(st, "b", 1, JS_FAILED, "x", 3, NULL, NULL) == 0);
+	CHECK(store_job_plan(st, "b", 1, 1, &att) == 0 && att == 2);
+	CHECK(store_run_set_aggregate_intent(st, "aggregate#3") == 0);
+	store_close(st);
+	st = fresh("c.db");
+	struct job_row *rows;
+	size_t n;
+	CHECK(store_jobs_all(st, &rows, &n) == 0 && n == 3);
+	if (n == 3) {
+		CHECK(!strcmp(rows[0].scenario, "b") && rows[0].attempt == 1 && rows[0].submit_tries == 2);
+		CHECK(!strcmp(rows[1].scenario, "b") && rows[1].attempt == 2 && rows[1].submit_tries == 0);
+		CHECK(!strcmp(rows[2].scenario, "a") && rows[2].seq == 2);
+	}
+	job_rows_free(rows, n);
+	struct run_row got;
+	CHECK(store_run_get(st, &got) == 0);
+	CHECK_STR(got.aggregate_key, "aggregate#3");
+	CHECK(got.aggregate_job_id == NULL);
+	CHECK(store_run_set_aggregate_job(st, "77") == 0);
+	run_row_free(&got);
+	CHECK(store_run_get(st, &got) == 0);
+	CHECK_STR(got.aggregate_job_id, "77");
+	run_row_free(&got);
+	store_close(st);
+}
+
+/* A store written before submit_tries and aggregate_key existed gains them. */
+static void test_migration(void)
+{
+	char path[256];
+	sqlite3 *db;
+	snprintf(path, sizeof path, "%s/old.db", dir);
+	CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+	CHECK(sqlite3_exec(db, "CREATE TABLE runs (run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL,"
+			   " run_dir TEXT NOT NULL, backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL,"
+			   " aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT);"
+			   " INSERT INTO runs (run_id, campaign, run_dir, backend, created_at) VALUES ('old', 'c', '/x', 'local', 1);",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(db);
+	struct store *st = fresh("old.db");
+	struct run_row got;
+	CHECK(store_run_get(st, &got) == 0);
+	CHECK_STR(got.run_id, "old");
+	CHECK(got.aggregate_key == NULL);
+	run_row_free(&got);
+	CHECK(store_run_set_aggregate_intent(st, "k") == 0);
+	store_close(st);
+	st = fresh("old.db"); /* a second open finds the columns there */
+	CHECK(store_run_get(st, &got) == 0);
+	CHECK_STR(got.aggregate_key, "k");
+	run_row_free(&got);
+	store_close(st);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(test_lifecycle);
 	RUN(test_concurrent_writers);
+	RUN(test_intents_and_attempts);
+	RUN(test_migration);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)

@@ -1,0 +1,134 @@
+/* cmd_resubmit: `campaign resubmit RUN --failed | SCENARIO...` runs
+ * scenarios again in the same run as new attempts. Each earlier attempt's
+ * outputs move to <scenario>/attempts/<n>/ and its row stays in the store;
+ * the analysis uses each scenario's latest successful attempt. */
+#include "cmd.h"
+#include "err.h"
+#include "fault.h"
+#include "submission.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pick {
+	int failed;   /* --failed */
+	char **names; /* named scenarios */
+	int nnames;
+	int planned;  /* attempts planned */
+};
+
+static int named(const struct pick *p, const char *scenario)
+{
+	for (int i = 0; i < p->nnames; i++)
+		if (!strcmp(p->names[i], scenario))
+			return 1;
+	return 0;
+}
+
+/* Named scenarios must exist and have ended. */
+static int check_names(const struct pick *p, const struct job_row *rows, size_t n)
+{
+	for (int i = 0; i < p->nnames; i++) {
+		const struct job_row *j = NULL;
+		for (size_t k = 0; k < n && !j; k++)
+			if (!strcmp(rows[k].scenario, p->names[i]))
+				j = &rows[k];
+		if (!j)
+			return err_set(ERR_NOTFOUND, "the run has no scenario '%s'", p->names[i]);
+		if (!job_state_is_final(j->state))
+			return err_set(ERR_USAGE, "scenario %s is %s (attempt %d): only ended scenarios can be resubmitted; "
+				       "cancel it first with `campaign cancel RUN %s`", j->scenario, job_state_name(j->state),
+				       j->attempt, j->scenario);
+	}
+	return 0;
+}
+
+static int plan_again(struct run *r, const struct job_row *j)
+{
+	int attempt;
+	int rc = run_archive_attempt(r, j->scenario, j->attempt);
+	if (rc == 0) {
+		fault_point("after-archive", j->scenario);
+		rc = store_job_plan(r->st, j->scenario, j->nodes, j->ntasks, &attempt);
+	}
+	if (rc == 0)
+		printf("%s: attempt %d planned; attempt %d (%s%s%s) is kept in %s/attempts/%d/\n", j->scenario, attempt,
+		       j->attempt, job_state_name(j->state), j->reason && *j->reason ? ": " : "", j->reason ? j->reason : "",
+		       j->scenario, j->attempt);
+	return rc;
+}
+
+/* Under the submission lock: archive and plan every chosen scenario. */
+static int prepare(struct run *r, void *ctx)
+{
+	struct pick *p = ctx;
+	struct job_row *rows;
+	size_t n;
+	int rc = store_jobs_latest(r->st, &rows, &n);
+	if (rc == 0)
+		rc = check_names(p, rows, n);
+	int changed = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const struct job_row *j = &rows[i];
+		int failed = job_state_is_final(j->state) && j->state != JS_COMPLETED;
+		if (!(p->failed && failed) && !named(p, j->scenario))
+			continue;
+		if (!changed++)
+			rc = store_run_set_aggregated(r->st, 0); /* the analysis is due again */
+		if (rc == 0 && (rc = plan_again(r, j)) == 0)
+			p->planned++;
+	}
+	job_rows_free(rows, n);
+	return rc;
+}
+
+static int resubmit_exec(const struct cmd_entry *self, struct args *a)
+{
+	struct pick p = { .failed = args_has(a, 'f'), .names = a->pos + 1, .nnames = a->npos - 1 };
+	if (!p.failed && !p.nnames) {
+		fprintf(stderr, "campaign resubmit: say what to run again: --failed, or scenario names\n");
+		cmd_usage(self, stderr);
+		return EXIT_USAGE;
+	}
+	struct run *r;
+	int rc = run_open(cmd_results_root(a), a->pos[0], &r);
+	if (rc < 0)
+		return cmd_fail(self, rc);
+	const struct backend_ops *be = backend_for_run(r);
+	struct submission_opts so = { .wait = args_has(a, 'w'), .no_aggregation_job = args_has(a, 'n'),
+				      .prepare = prepare, .ctx = &p };
+	/* Which jobs failed is the controller's to say: refresh first. */
+	if ((rc = be->refresh(r)) == 0)
+		rc = submission_run(r, be, &so);
+	int exit = EXIT_OK;
+	if (rc < 0) {
+		exit = cmd_fail(self, rc);
+	} else if (!p.planned) {
+		printf("run %s: nothing to resubmit: no scenario has failed\n", r->id);
+	} else if (so.wait) {
+		exit = submission_wait(r, be, stdout);
+		if (exit < 0)
+			exit = cmd_fail(self, exit);
+	} else {
+		printf("resubmitted %d scenario%s to %s; follow it with: ", p.planned, p.planned == 1 ? "" : "s", be->name);
+		cmd_print_run_command(stdout, a, "watch", r->id);
+		putchar('\n');
+	}
+	run_free(r);
+	return exit;
+}
+
+const struct cmd_entry cmd_resubmit_entry = {
+	.name = "resubmit",
+	.usage = "[--failed] [--wait] [--no-aggregation-job] [--results DIR] RUN [SCENARIO...]",
+	.summary = "run failed (or named) scenarios again in the same run, keeping every attempt",
+	.opts = (const struct optdef[]){
+		{ 'f', "failed", NULL, "every scenario whose latest attempt ended other than COMPLETED" },
+		{ 'w', "wait", NULL, "return when the run is finished and analysed (exit 1 if a job failed)" },
+		{ 'n', "no-aggregation-job", NULL, "slurm: submit no aggregation job (status/watch/aggregate analyse instead)" },
+		{ 'R', "results", "DIR", "results root (default ./results)" },
+		{ 0 } },
+	.min_pos = 1, .max_pos = -1,
+	.exec = resubmit_exec,
+};

@@ -1,0 +1,29 @@
+/* submission: bringing every scenario of a run to the backend exactly once,
+ * whatever interrupted an earlier try: plans an attempt for each scenario
+ * that has none, lets the backend submit (or adopt) every planned attempt,
+ * and starts what drives the run to its end. submit, resume and resubmit all
+ * go through it, one process at a time per run (<run>/.submit.lock). */
+#ifndef CAMPAIGN_SUBMISSION_H
+#define CAMPAIGN_SUBMISSION_H
+
+#include "backend.h"
+
+#include <stdio.h>
+
+struct submission_opts {
+	int wait;               /* return when the run is finished and analysed */
+	int no_aggregation_job; /* slurm: submit no aggregation job */
+	/* Run under the lock before planning (resubmit plans its new attempts
+	 * here); may be NULL. */
+	int (*prepare)(struct run *r, void *ctx);
+	void *ctx;
+};
+
+/* Plans, submits and starts. Returns 0 or a negative err code. */
+int submission_run(struct run *r, const struct backend_ops *be, const struct submission_opts *o);
+/* After submission_run with wait: follows the run to its end if the backend
+ * did not, prints the status table, and returns the exit status
+ * (EXIT_JOBS_FAILED when a job did not complete) or a negative err code. */
+int submission_wait(struct run *r, const struct backend_ops *be, FILE *out);
+
+#endif
