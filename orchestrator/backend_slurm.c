@@ -218,7 +218,8 @@ enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_stat
 /* ---- submission ------------------------------------------------------- */
 
 /* The submitter's environment (as sbatch's --export=ALL), without the
- * SLURM_* variables of any allocation it runs in. */
+ * SLURM_* variables of any allocation it runs in (and without a test's
+ * CAMPAIGN_FAULT, which concerns the submitting process only). */
 static char **job_environment(uint32_t *n)
 {
 	size_t cnt = 0;
@@ -227,7 +228,7 @@ static char **job_environment(uint32_t *n)
 	char **env = xcalloc(cnt + 2, sizeof *env);
 	*n = 0;
 	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "SLURM_", 6) || !strncmp(*e, "SLURM_CONF=", 11))
+		if ((strncmp(*e, "SLURM_", 6) || !strncmp(*e, "SLURM_CONF=", 11)) && strncmp(*e, "CAMPAIGN_FAULT=", 15))
 			env[(*n)++] = *e;
 	if (*n == 0)
 		env[(*n)++] = "CAMPAIGN=1"; /* libslurm needs at least one entry */
@@ -350,7 +351,7 @@ static int submit_one(const struct campaign *c, const struct submit_req *q, uint
  * crash: its comment names campaign, run, scenario and attempt. */
 static void job_comment(const struct run *r, const char *scenario, int attempt, struct strbuf *sb)
 {
-	strbuf_addf(sb, "campaign:%s/%s/%s#%d", r->c.name, r->id, scenario, attempt);
+	strbuf_addf(sb, "campaign:%s/%s/%s/attempt-%d", r->c.name, r->id, scenario, attempt);
 }
 
 static int controller_jobs(struct run *r, job_info_msg_t **msg)
@@ -523,7 +524,7 @@ static int aggregate_dependency(struct run *r, struct strbuf *dep, struct strbuf
 		if (latest && rows[i].job_id && !job_state_is_final(rows[i].state))
 			strbuf_addf(dep, "%s%s", dep->len ? ":" : "afterany:", rows[i].job_id);
 	}
-	strbuf_addf(key, "aggregate#%zu", n);
+	strbuf_addf(key, "aggregate/of-%zu", n);
 	job_rows_free(rows, n);
 	return 0;
 }
@@ -541,6 +542,9 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 		if ((rc = controller_jobs(r, &known)) == 0)
 			id = adopt_by_comment(r, known, comment.buf);
 		slurm_free_job_info_msg(known);
+		if (id)
+			fprintf(stderr, "campaign: the aggregation job %u was submitted before the interruption: adopted, "
+				"not submitted again\n", id);
 	} else {
 		rc = store_run_set_aggregate_intent(r->st, key);
 	}

@@ -40,7 +40,7 @@ static int resume_exec(const struct cmd_entry *self, struct args *a)
 		run_free(r);
 		return code;
 	}
-	printf("run %s: %zu of %zu scenario%s had no job; %s\n", r->id, before, r->c.n_scenarios,
+	printf("run %s: %zu of %zu scenario%s had no recorded job; %s\n", r->id, before, r->c.n_scenarios,
 	       r->c.n_scenarios == 1 ? "" : "s", after ? "some still have none (see above)" : "every scenario has one now");
 	int exit = after ? EXIT_BACKEND : EXIT_OK;
 	if (so.wait && !after)

@@ -16,3 +16,6 @@ json() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval
 # rundir FILE: the run directory submit printed (the line after "run <id>"),
 # whatever else (stderr notices) the file holds
 rundir() { awk '/^run [0-9]/ { getline; print; exit }' "$1"; }
+# killable OUT CMD...: runs CMD with stdout and stderr in OUT, without the
+# shell's "Killed" notice when a fault point ends it with SIGKILL
+killable() { local out=$1; shift; { "$@" >"$out" 2>&1; } 2>/dev/null; }

@@ -17,7 +17,7 @@ Y
 rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$1/state.db" "$2"; }
 for point in after-create after-plan after-record:s1 after-record:s3 after-record:s4; do
 	t=${point//[:-]/_}
-	CAMPAIGN_FAULT=$point "$CAMPAIGN" submit --backend local --results "$SCRATCH/r_$t" four.yaml >sub.out 2>&1; rc=$?
+	killable sub.out env CAMPAIGN_FAULT=$point "$CAMPAIGN" submit --backend local --results "$SCRATCH/r_$t" four.yaml; rc=$?
 	run=$(rundir sub.out)
 	check "local_fault_${t}_kills" [ "$rc" -eq 137 ]
 	check "local_fault_${t}_says_where" grep -q "CAMPAIGN_FAULT=$point: killed at" sub.out
@@ -31,7 +31,7 @@ for point in after-create after-plan after-record:s1 after-record:s3 after-recor
 	check "local_fault_${t}_one_attempt_each" [ "$(rows "$run" "select count(*) || '/' || count(distinct scenario) || '/' || count(distinct job_id) || '/' || max(attempt) from jobs where state = 'COMPLETED'")" = 4/4/4/1 ]
 	check "local_fault_${t}_analysed" [ -s "$run/BOTTLENECK_ANALYSIS.md" ]
 done
-check local_resume_reports grep -q "^run .*: 0 of 4 scenarios had no job; every scenario has one now" res.out
+check local_resume_reports grep -q "^run .*: 0 of 4 scenarios had no recorded job; every scenario has one now" res.out
 "$CAMPAIGN" resume --results "$SCRATCH/r_after_record_s4" "$(basename "$run")" >again.out 2>&1; rc=$?
 check local_resume_again_nothing [ "$rc" -eq 0 ]
 check local_resume_again_ran_nothing [ "$(wc -l <"$run/ran.txt")" -eq 4 ]
@@ -60,7 +60,7 @@ check resubmit_needs_what_says grep -q "say what to run again: --failed, or scen
 check resubmit_unknown_scenario_exit3 [ "$rc" -eq 3 ]
 check resubmit_unknown_scenario_says grep -q "the run has no scenario 'nosuch'" rs.out
 touch fixed
-CAMPAIGN_FAULT=after-archive:flaky "$CAMPAIGN" resubmit --failed --results "$SCRATCH/fl" "$id" >rs.out 2>&1; rc=$?
+killable rs.out env CAMPAIGN_FAULT=after-archive:flaky "$CAMPAIGN" resubmit --failed --results "$SCRATCH/fl" "$id"; rc=$?
 check resubmit_fault_kills [ "$rc" -eq 137 ]
 check resubmit_fault_nothing_planned [ "$(rows "$run" "select max(attempt) from jobs where scenario = 'flaky'")" = 1 ]
 "$CAMPAIGN" resubmit --failed --wait --results "$SCRATCH/fl" "$id" >rs.out 2>&1; rc=$?

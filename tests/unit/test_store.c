@@ -114,7 +114,7 @@ static void test_intents_and_attempts(void)
 	CHECK(store_job_submitting(st, "b", 1) == 0 && store_job_submitting(st, "b", 1) == 0);
 	CHECK(store_job_update(st, "b", 1, JS_FAILED, "x", 3, NULL, NULL) == 0);
 	CHECK(store_job_plan(st, "b", 1, 1, &att) == 0 && att == 2);
-	CHECK(store_run_set_aggregate_intent(st, "aggregate#3") == 0);
+	CHECK(store_run_set_aggregate_intent(st, "aggregate/of-3") == 0);
 	store_close(st);
 	st = fresh("c.db");
 	struct job_row *rows;
@@ -128,7 +128,7 @@ static void test_intents_and_attempts(void)
 	job_rows_free(rows, n);
 	struct run_row got;
 	CHECK(store_run_get(st, &got) == 0);
-	CHECK_STR(got.aggregate_key, "aggregate#3");
+	CHECK_STR(got.aggregate_key, "aggregate/of-3");
 	CHECK(got.aggregate_job_id == NULL);
 	CHECK(store_run_set_aggregate_job(st, "77") == 0);
 	run_row_free(&got);
