@@ -271,6 +271,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds
 		return;
 	}
 	strbuf_free(&dir);
+	for (size_t i = 0; i < m.n; i++)
+		s->bad_lines += m.ranks[i].bad_lines;
 	size_t cap = m.ranks[0].n ? m.ranks[0].n : 1;
 	double *t = calloc(cap, sizeof *t);
 	size_t n;

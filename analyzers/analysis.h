@@ -22,6 +22,7 @@ struct ana_scenario {
 	int analysed;          /* telemetry found and used */
 	char *problem;         /* why it was not analysed */
 	size_t active_steps;
+	long bad_lines;        /* telemetry lines skipped: malformed or implausible */
 	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
 	double throughput;     /* samples per second */
 	long global_batch;

@@ -139,6 +139,13 @@ static int is_runtime_cat(const char *cat)
 	return cat && (!strcmp(cat, "cuda_runtime") || !strcmp(cat, "cuda_driver"));
 }
 
+/* A time a trace can really hold: finite, not negative in length, and
+ * below 9e15 us (285 years), where doubles still count single units. */
+static int sane_times(double ts, double dur)
+{
+	return isfinite(ts) && isfinite(dur) && dur >= 0 && fabs(ts) < 9.0e15 && dur < 9.0e15;
+}
+
 static void end_event(struct parse *p)
 {
 	struct gpu_trace *t = p->t;
@@ -146,9 +153,13 @@ static void end_event(struct parse *p)
 		p->step_names[p->nsteps] = xstrdup(p->name);
 		p->step_ts[p->nsteps++] = p->ts;
 	}
-	if (p->name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1)
+	int gpu = p->name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1;
+	int rt = !gpu && p->name && p->has_ts && p->has_dur && p->has_corr && is_runtime_cat(p->cat);
+	if ((gpu || rt) && !sane_times(p->ts, p->dur))
+		t->malformed++;
+	else if (gpu)
 		gpu_trace_add(t, ceil(p->ts), floor(p->ts + p->dur), p->name, p->stream, p->has_corr ? p->corr : -1);
-	else if (p->name && p->has_ts && p->has_dur && p->has_corr && is_runtime_cat(p->cat))
+	else if (rt)
 		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts), p->name);
 	reset_event(p);
 }

@@ -41,6 +41,7 @@ struct gpu_trace {
 	double last_step_ts; /* start of the last ProfilerStep#N when >= 2 distinct, else -1 */
 	int steps;           /* distinct ProfilerStep#N names */
 	long dropped;        /* GPU events of the dropped last step */
+	long malformed;      /* GPU events and runtime calls skipped: non-finite or negative times */
 };
 
 /* Reads path; ERR_IO with the file and byte offset of a parse error. */

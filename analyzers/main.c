@@ -41,6 +41,24 @@ static int run_mode(const char *dir)
 	return rc;
 }
 
+/* A name from a trace, fit for a terminal: control characters (escape
+ * sequences a hostile trace could hold) become '?', at most n-1 bytes,
+ * never cutting a UTF-8 sequence. */
+static void printable(const char *in, char *out, size_t n)
+{
+	size_t k = 0;
+	for (; in && *in && k + 1 < n; in++) {
+		unsigned char c = (unsigned char)*in;
+		if ((c & 0xc0) == 0x80 || c < 0x80 || k + 4 < n) /* a lead byte needs room for its sequence */
+			out[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+		else
+			break;
+	}
+	while (k > 0 && ((unsigned char)out[k - 1] & 0xc0) == 0xc0) /* a lead byte left alone */
+		k--;
+	out[k] = '\0';
+}
+
 static void print_text(json_t *rank)
 {
 	json_t *r = json_object_get(rank, "rank");
@@ -89,10 +107,16 @@ static void print_text(json_t *rank)
 		       (long long)json_integer_value(json_object_get(l, "launch_delay_outliers_gt100us")));
 	size_t i;
 	json_t *k;
-	json_array_foreach(json_object_get(rank, "top_kernels"), i, k)
-		printf("  %-13s %8.0f us %6lld x  %.70s\n", json_string_value(json_object_get(k, "category")),
+	json_array_foreach(json_object_get(rank, "top_kernels"), i, k) {
+		char name[72];
+		printable(json_string_value(json_object_get(k, "name")), name, sizeof name);
+		printf("  %-13s %8.0f us %6lld x  %s\n", json_string_value(json_object_get(k, "category")),
 		       json_number_value(json_object_get(k, "total_us")), (long long)json_integer_value(json_object_get(k, "count")),
-		       json_string_value(json_object_get(k, "name")));
+		       name);
+	}
+	long long bad = json_integer_value(json_object_get(rank, "malformed_events"));
+	if (bad)
+		printf("  skipped %lld malformed event%s (non-finite or negative time)\n", bad, bad == 1 ? "" : "s");
 }
 
 static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, const char *file)
@@ -103,6 +127,7 @@ static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, 
 	hta_rank_free(&h);
 	if (t->label[0])
 		json_object_set_new(o, "process", json_string(t->label));
+	json_object_set_new(o, "malformed_events", json_integer(t->malformed));
 	return o;
 }
 

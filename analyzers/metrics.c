@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,42 +15,90 @@ static double num(json_t *o, const char *k)
 	return json_number_value(json_object_get(o, k));
 }
 
-static void add_step(struct rank_metrics *r, json_t *o)
+/* Times a step can really take (ms): finite, not negative, under 10^9 ms
+ * (11 days). Hostile or corrupt telemetry must not make the statistics. */
+static int sane_ms(double v)
 {
+	return isfinite(v) && v >= 0 && v < 1e9;
+}
+
+static int step_is_sane(const struct step_rec *s)
+{
+	const double all[] = { s->data_ms, s->forward_ms, s->backward_ms, s->comm_ms, s->optimizer_ms, s->comm_exposed_ms,
+			       s->io_ms, s->gemm_ms, s->elementwise_ms, s->allreduce_ms, s->reducescatter_ms };
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		if (!sane_ms(all[i]))
+			return 0;
+	return sane_ms(s->step_ms) && s->step_ms > 0 && s->step >= 0 && s->samples >= 0 && isfinite(s->loss) &&
+	       isfinite(s->bytes) && s->bytes >= 0 && isfinite(s->start_us) && s->start_us >= 0;
+}
+
+/* Keeps a parsed step when every number in it is plausible, else counts the line as bad. */
+static void keep_step(struct rank_metrics *r, const struct step_rec *s)
+{
+	if (!step_is_sane(s)) {
+		r->bad_lines++;
+		return;
+	}
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 64;
 		r->steps = xrealloc(r->steps, r->cap * sizeof *r->steps);
 	}
-	struct step_rec *s = &r->steps[r->n++];
-	memset(s, 0, sizeof *s);
-	const char *phase = json_string_value(json_object_get(o, "phase"));
-	s->step = (long)json_integer_value(json_object_get(o, "step"));
-	s->active = phase && !strcmp(phase, "active");
-	s->data_ms = num(o, "data_wait_ms");
-	s->forward_ms = num(o, "forward_ms");
-	s->backward_ms = num(o, "backward_ms");
-	s->comm_ms = num(o, "comm_ms");
-	s->optimizer_ms = num(o, "optimizer_ms");
-	s->step_ms = num(o, "step_ms");
-	s->loss = num(o, "loss");
-	json_t *ce = json_object_get(o, "comm_exposed_ms");
-	s->comm_exposed_ms = json_is_number(ce) ? json_number_value(ce) : s->comm_ms;
-	s->io_ms = num(o, "io_ms");
-	s->gemm_ms = num(o, "gemm_ms");
-	s->elementwise_ms = num(o, "elementwise_ms");
-	s->bytes = num(o, "bytes_allreduced");
-	s->samples = (long)json_integer_value(json_object_get(o, "samples"));
-	s->start_us = num(o, "start_us");
+	r->steps[r->n++] = *s;
 }
 
+/* A whole non-negative number, or -1 (a string, a fraction, too large). */
+static long whole(json_t *v)
+{
+	return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < (json_int_t)1 << 50
+		       ? (long)json_integer_value(v) : -1;
+}
+
+static void add_step(struct rank_metrics *r, json_t *o)
+{
+	struct step_rec s = { 0 };
+	const char *phase = json_string_value(json_object_get(o, "phase"));
+	s.step = whole(json_object_get(o, "step"));
+	s.active = phase && !strcmp(phase, "active");
+	s.data_ms = num(o, "data_wait_ms");
+	s.forward_ms = num(o, "forward_ms");
+	s.backward_ms = num(o, "backward_ms");
+	s.comm_ms = num(o, "comm_ms");
+	s.optimizer_ms = num(o, "optimizer_ms");
+	s.step_ms = num(o, "step_ms");
+	s.loss = num(o, "loss");
+	json_t *ce = json_object_get(o, "comm_exposed_ms");
+	s.comm_exposed_ms = json_is_number(ce) ? json_number_value(ce) : s.comm_ms;
+	s.io_ms = num(o, "io_ms");
+	s.gemm_ms = num(o, "gemm_ms");
+	s.elementwise_ms = num(o, "elementwise_ms");
+	s.bytes = num(o, "bytes_allreduced");
+	json_t *n = json_object_get(o, "samples");
+	s.samples = n ? whole(n) : 0;
+	s.start_us = num(o, "start_us");
+	keep_step(r, &s);
+}
+
+/* The first meta line describes the rank; a later one is a bad line. A
+ * host name keeps its text but not its control characters. */
 static void set_meta(struct rank_metrics *r, json_t *o)
 {
-	r->rank = (int)json_integer_value(json_object_get(o, "rank"));
-	r->world_size = (int)json_integer_value(json_object_get(o, "world_size"));
-	r->global_batch = (long)json_integer_value(json_object_get(o, "global_batch"));
-	r->flops_per_step = num(o, "flops_per_step");
+	if (r->have_meta++) {
+		r->bad_lines++;
+		return;
+	}
+	long rank = whole(json_object_get(o, "rank")), ws = whole(json_object_get(o, "world_size"));
+	long gb = whole(json_object_get(o, "global_batch"));
+	double flops = num(o, "flops_per_step");
+	r->rank = rank >= 0 && rank < 1000000 ? (int)rank : -1;
+	r->world_size = ws > 0 && ws < 1000000 ? (int)ws : 0;
+	r->global_batch = gb > 0 ? gb : 0;
+	r->flops_per_step = isfinite(flops) && flops > 0 ? flops : 0;
 	const char *h = json_string_value(json_object_get(o, "host"));
 	snprintf(r->host, sizeof r->host, "%s", h ? h : "");
+	for (char *c = r->host; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 }
 
 /* An AORTA-style iteration: {"rank", "step", "loss", "profile": {"total_ms",
@@ -60,14 +109,9 @@ static void add_aorta_step(struct rank_metrics *r, json_t *o)
 {
 	json_t *ov = json_object_get(json_object_get(o, "profile"), "overlap");
 	json_t *ps = json_object_get(ov, "per_stream_ms"), *om = json_object_get(ov, "overlap_ms");
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
-		r->steps = xrealloc(r->steps, r->cap * sizeof *r->steps);
-	}
-	struct step_rec *s = &r->steps[r->n++];
-	memset(s, 0, sizeof *s);
+	struct step_rec st = { 0 }, *s = &st;
 	json_t *step = json_object_get(o, "global_step");
-	s->step = (long)json_integer_value(step ? step : json_object_get(o, "step"));
+	s->step = whole(step ? step : json_object_get(o, "step"));
 	s->active = 1;
 	s->forward_ms = num(ps, "compute");
 	s->allreduce_ms = num(ps, "allreduce") + num(ps, "all_reduce");
@@ -81,9 +125,11 @@ static void add_aorta_step(struct rank_metrics *r, json_t *o)
 	if (s->step_ms <= 0)
 		s->step_ms = s->forward_ms + s->comm_exposed_ms;
 	s->loss = num(o, "loss");
-	if (json_is_integer(json_object_get(o, "rank")))
-		r->rank = (int)json_integer_value(json_object_get(o, "rank"));
+	long rank = whole(json_object_get(o, "rank"));
+	if (rank >= 0 && rank < 1000000)
+		r->rank = (int)rank;
 	r->format = METRICS_AORTA;
+	keep_step(r, s);
 }
 
 int metrics_rank_file(const char *name, int *rank)
@@ -104,8 +150,8 @@ int metrics_parse_line(struct rank_metrics *r, const char *line, size_t len)
 		add_step(r, o);
 	else if (json_is_object(json_object_get(o, "profile")))
 		add_aorta_step(r, o);
-	else if (!type)
-		r->bad_lines++;
+	else if (strspn(line, " \t\r\n") < len)
+		r->bad_lines++; /* not JSON, not an object, or of an unknown type */
 	json_decref(o);
 	return meta;
 }

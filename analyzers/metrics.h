@@ -29,7 +29,9 @@ struct rank_metrics {
 	char host[128];
 	struct step_rec *steps;
 	size_t n, cap;
-	long bad_lines; /* lines that did not parse (reported, not fatal) */
+	long bad_lines; /* lines skipped: not JSON, unknown, a second meta line, implausible
+			 * numbers (reported in the analysis, not fatal) */
+	int have_meta;
 };
 
 struct scenario_metrics {

@@ -36,6 +36,7 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "nodes", json_integer(s->nodes));
 	json_object_set_new(o, "ranks", json_integer(s->ranks));
 	json_object_set_new(o, "analysed", json_boolean(s->analysed));
+	json_object_set_new(o, "malformed_lines", json_integer(s->bad_lines));
 	json_t *perf = json_null(), *missing = json_array();
 	if (s->perf) {
 		perf = json_object();
@@ -199,6 +200,10 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			continue;
 		}
 		strbuf_addf(md, "**%s**: %s.\n\n", s->verdict, s->evidence);
+		if (s->bad_lines)
+			strbuf_addf(md, "%ld telemetry line%s malformed or held implausible numbers (non-finite, negative, "
+				    "over 10^9 ms) and %s skipped.\n\n", s->bad_lines, s->bad_lines == 1 ? " was" : "s were",
+				    s->bad_lines == 1 ? "was" : "were");
 		strbuf_addf(md, "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
 			    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, backward %.1f %%, "
 			    "optimizer %.1f %%. The slowest rank was %d (mean step %.2f ms). Loss went from %.4f to %.4f.\n\n",
