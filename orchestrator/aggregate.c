@@ -128,9 +128,11 @@ int aggregate_run(struct run *r, int force)
 	if (rc == 0)
 		rc = ana_run_write(&in);
 	ana_run_free(&in);
-	if (rc == 0)
+	/* A forced analysis of an unfinished run is provisional: the run is
+	 * analysed again when its last job ends. */
+	if (rc == 0 && final)
 		rc = store_run_set_aggregated(r->st, store_now());
-	if (rc == 0)
+	if (rc == 0 && final)
 		r->row.aggregated_at = store_now();
 out:
 	close(lock);
