@@ -10,7 +10,7 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-dev \
                 libpcre2-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
-                libslurm-dev libssl-dev libyajl-dev clang python3 bsdutils linux-perf
+                libslurm-dev libssl-dev libyajl-dev clang python3 bsdutils linux-perf valgrind
 PKGS      := yaml-0.1 sqlite3 jansson libgit2 libcrypto yajl libpcre2-8
 WARN      := -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread -I$(B) $(CFLAGS)

@@ -65,22 +65,30 @@ static void describe(git_repository *repo, struct repo_info *ri)
 	git_describe_result_free(res);
 }
 
+/* "name url" of every remote, read from the configuration's remote.<name>.url
+ * entries. git_remote_list() would match them with a regular expression,
+ * and libgit2 1.5's PCRE2 matcher leaks its match data on every entry
+ * (libgit2 PR #6382): a plain iteration leaks nothing. */
 static void remotes(git_repository *repo, struct repo_info *ri)
 {
-	git_strarray names = { 0 };
-	if (git_remote_list(&names, repo) < 0)
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	if (git_repository_config_snapshot(&cfg, repo) < 0 || git_config_iterator_new(&it, cfg) < 0) {
+		git_config_free(cfg);
 		return;
-	for (size_t i = 0; i < names.count; i++) {
-		git_remote *rm;
-		if (git_remote_lookup(&rm, repo, names.strings[i]) < 0)
+	}
+	while (git_config_next(&e, it) == 0) {
+		size_t n = strlen(e->name);
+		if (strncmp(e->name, "remote.", 7) || n <= 11 || strcmp(e->name + n - 4, ".url"))
 			continue;
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s %s", names.strings[i], git_remote_url(rm) ? git_remote_url(rm) : "");
+		strbuf_addf(&sb, "%.*s %s", (int)(n - 11), e->name + 7, e->value ? e->value : "");
 		argv_push(&ri->remotes, sb.buf);
 		strbuf_free(&sb);
-		git_remote_free(rm);
 	}
-	git_strarray_dispose(&names);
+	git_config_iterator_free(it);
+	git_config_free(cfg);
 }
 
 static void status(git_repository *repo, struct repo_info *ri)

@@ -1,0 +1,58 @@
+# The end-to-end demo under valgrind (memcheck): every campaign command of a
+# run's life, the trainer's ranks, the launcher, the node monitor and the
+# analyzers, with no memory error and no leak (definite or indirect). The one
+# suppression, tests/valgrind/gloo.supp, is inside libgloo.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+if ! command -v valgrind >/dev/null; then
+	skip valgrind "valgrind is not installed (make deps installs it)"
+	exit 0
+fi
+V="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --suppressions=$ROOT/tests/valgrind/gloo.supp"
+R="--results $SCRATCH/R"
+# The demo campaign, its trainer ranks under valgrind too, with fewer and smaller steps.
+sed -e "s|{{trainer}}|$V {{trainer}}|" -e 's/warmup_steps: 5/warmup_steps: 1/' -e 's/active_steps: 30/active_steps: 3/' \
+	-e 's/hidden: "768"/hidden: "64"/' -e 's/batch_per_rank: "64"/batch_per_rank: "8"/' "$ROOT/campaigns/local-demo.yaml" >demo.yaml
+check valgrind_demo_copied grep -q "valgrind -q" demo.yaml
+vg() { # NAME EXPECTED_STATUS COMMAND...: runs COMMAND under valgrind, output in NAME.out
+	local name=$1 want=$2; shift 2
+	$V "$@" >"$name.out" 2>&1
+	local rc=$?
+	if [ "$rc" -eq "$want" ]; then pass "valgrind_$name"; else fail "valgrind_$name" "exit $rc (want $want): $(grep -m 3 '==[0-9]*==' "$name.out" | tr '\n' ' ')"; fi
+}
+vg submit_demo 0 "$CAMPAIGN" submit --wait --backend local $R demo.yaml
+run=$(rundir submit_demo.out)
+id=$(basename "$run")
+check valgrind_demo_ranks_clean [ "$(json "$run/summary.json" '[s["state"] for s in j["scenarios"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED']" ]
+vg status 0 "$CAMPAIGN" status $R "$id"
+vg status_json 0 "$CAMPAIGN" status --json $R "$id"
+vg aggregate 0 "$CAMPAIGN" aggregate $R "$id"
+vg paper 0 "$CAMPAIGN" paper $R "$id"
+vg paper_verify 0 "$CAMPAIGN" paper --verify $R "$id"
+vg compare 0 "$CAMPAIGN" compare $R "$run" "$run"
+vg resubmit 0 "$CAMPAIGN" resubmit --wait $R "$id" gloo-1n
+vg resume 0 "$CAMPAIGN" resume $R "$id"
+vg cancel 0 "$CAMPAIGN" cancel $R "$id"
+vg analyze_run 0 "$BIN/campaign-analyze" "$run"
+vg analyze_kineto 0 "$BIN/campaign-analyze" --json "$ROOT/tests/fixtures/mini.pt.trace.json"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[2]); c.executescript(open(sys.argv[1]).read()); c.commit()' \
+	"$ROOT/tests/fixtures/mini_nsys.sql" mini.sqlite
+vg analyze_nsys 0 "$BIN/campaign-analyze" mini.sqlite
+vg validate_demo 0 "$CAMPAIGN" validate "$ROOT/campaigns/profiling.yaml"
+bad=0
+for f in "$ROOT"/tests/corpus/*.yaml; do
+	$V "$CAMPAIGN" validate "$f" >corpus.out 2>&1
+	[ $? -eq 2 ] || { bad=1; echo "valgrind: $f: $(grep -m 3 '==[0-9]*==' corpus.out | tr '\n' ' ')"; }
+done
+check valgrind_corpus_errors_clean [ "$bad" -eq 0 ]
+mkdir rdz
+vg launch_two_ranks 0 "$CAMPAIGN" launch --nodes 1 --tasks-per-node 2 -- $V "$BIN/campaign-trainer" --steps 3 --warmup-steps 1 \
+	--hidden 64 --metrics-dir m --rendezvous rdz
+$V "$BIN/campaign-monitor" --dir mon --interval-ms 100 >monitor.out 2>&1 &
+sleep 2
+kill -TERM $!
+wait $!
+rc=$?
+check valgrind_monitor [ "$rc" -eq 0 ]
+check valgrind_monitor_wrote bash -c 'ls mon/*cpu_monitor.csv mon/*/cpu_monitor.csv 2>/dev/null | grep -q .'
+
