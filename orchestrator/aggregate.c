@@ -97,7 +97,19 @@ static void build_input(struct run *r, struct job_row *rows, size_t n, struct an
 	}
 }
 
-int aggregate_run(struct run *r, int force)
+/* The run's analysed time as the store has it now (another process may
+ * have written the analysis); keeps r->row current. */
+static double aggregated_at(struct run *r)
+{
+	struct run_row row;
+	if (store_run_get(r->st, &row) < 0)
+		return r->row.aggregated_at;
+	r->row.aggregated_at = row.aggregated_at;
+	run_row_free(&row);
+	return r->row.aggregated_at;
+}
+
+static int analyse(struct run *r, int force, int only_if_due)
 {
 	struct strbuf lp = STRBUF_INIT;
 	strbuf_addf(&lp, "%s/.aggregate.lock", r->dir);
@@ -110,8 +122,10 @@ int aggregate_run(struct run *r, int force)
 	}
 	struct job_row *rows;
 	size_t n;
-	int rc = store_jobs_latest(r->st, &rows, &n);
-	if (rc < 0)
+	int rc = 0;
+	if (only_if_due && aggregated_at(r) > 0)
+		goto out; /* written by another process while this one waited */
+	if ((rc = store_jobs_latest(r->st, &rows, &n)) < 0)
 		goto out;
 	int final = all_final(rows, n);
 	job_rows_free(rows, n);
@@ -133,19 +147,18 @@ int aggregate_run(struct run *r, int force)
 	if (rc == 0 && final)
 		rc = store_run_set_aggregated(r->st, store_now());
 	if (rc == 0 && final)
-		r->row.aggregated_at = store_now();
+		aggregated_at(r);
 out:
 	close(lock);
 	return rc;
 }
 
+int aggregate_run(struct run *r, int force)
+{
+	return analyse(r, force, 0);
+}
+
 int aggregate_if_due(struct run *r)
 {
-	struct run_row row;
-	int rc = store_run_get(r->st, &row);
-	if (rc < 0)
-		return rc;
-	double done = row.aggregated_at;
-	run_row_free(&row);
-	return done > 0 ? 0 : aggregate_run(r, 0);
+	return aggregated_at(r) > 0 ? 0 : analyse(r, 0, 1);
 }

@@ -10,7 +10,8 @@
 /* Writes BOTTLENECK_ANALYSIS.md and summary.json. Unless force is set, does
  * nothing when some job is not final yet (returns 1 then). */
 int aggregate_run(struct run *r, int force);
-/* Aggregates when every job is final and no analysis exists yet. */
+/* Aggregates when every job is final and no analysis exists yet (once,
+ * whoever gets there first); r->row.aggregated_at follows the store. */
 int aggregate_if_due(struct run *r);
 
 #endif
