@@ -136,6 +136,7 @@ static int analyse(struct run *r, int force, int only_if_due)
 	if ((rc = store_jobs_all(r->st, &rows, &n)) < 0)
 		goto out;
 	struct ana_run in;
+	long attempts = (long)n;
 	build_input(r, rows, n, &in);
 	job_rows_free(rows, n);
 	rc = ana_run_analyse(&in);
@@ -145,7 +146,7 @@ static int analyse(struct run *r, int force, int only_if_due)
 	/* A forced analysis of an unfinished run is provisional: the run is
 	 * analysed again when its last job ends. */
 	if (rc == 0 && final)
-		rc = store_run_set_aggregated(r->st, store_now());
+		rc = store_run_set_aggregated(r->st, store_now(), attempts);
 	if (rc == 0 && final)
 		aggregated_at(r);
 out:

@@ -68,15 +68,13 @@ static int prepare(struct run *r, void *ctx)
 	int rc = store_jobs_latest(r->st, &rows, &n);
 	if (rc == 0)
 		rc = check_names(p, rows, n);
-	int changed = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		const struct job_row *j = &rows[i];
 		int failed = job_state_is_final(j->state) && j->state != JS_COMPLETED;
 		if (!(p->failed && failed) && !named(p, j->scenario))
 			continue;
-		if (!changed++)
-			rc = store_run_set_aggregated(r->st, 0); /* the analysis is due again */
-		if (rc == 0 && (rc = plan_again(r, j)) == 0)
+		/* A new attempt makes the analysis due again (the store counts attempts). */
+		if ((rc = plan_again(r, j)) == 0)
 			p->planned++;
 	}
 	job_rows_free(rows, n);

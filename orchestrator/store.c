@@ -17,7 +17,8 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS runs ("
 	"  run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL, run_dir TEXT NOT NULL,"
 	"  backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL,"
-	"  aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT, aggregate_key TEXT);"
+	"  aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT, aggregate_key TEXT,"
+	"  aggregated_attempts INTEGER NOT NULL DEFAULT 0);"
 	"CREATE TABLE IF NOT EXISTS jobs ("
 	"  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
 	"  scenario TEXT NOT NULL, attempt INTEGER NOT NULL, job_id TEXT,"
@@ -52,6 +53,7 @@ static int migrate(sqlite3 *db, char **msg)
 	static const char *const add[] = {
 		"ALTER TABLE jobs ADD COLUMN submit_tries INTEGER NOT NULL DEFAULT 0",
 		"ALTER TABLE runs ADD COLUMN aggregate_key TEXT",
+		"ALTER TABLE runs ADD COLUMN aggregated_attempts INTEGER NOT NULL DEFAULT 0",
 	};
 	for (size_t i = 0; i < sizeof add / sizeof *add; i++) {
 		if (sqlite3_exec(db, add[i], NULL, NULL, msg) == SQLITE_OK)
@@ -131,7 +133,8 @@ int store_run_get(struct store *st, struct run_row *out)
 	sqlite3_stmt *s;
 	memset(out, 0, sizeof *out);
 	if (sqlite3_prepare_v2(st->db, "SELECT run_id, campaign, run_dir, backend, campaign_sha256, created_at,"
-			       " aggregated_at, aggregate_job_id, aggregate_key FROM runs LIMIT 1", -1, &s, NULL) != SQLITE_OK)
+			       " CASE WHEN aggregated_attempts = (SELECT COUNT(*) FROM jobs) THEN aggregated_at ELSE 0 END,"
+			       " aggregate_job_id, aggregate_key FROM runs LIMIT 1", -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
@@ -194,9 +197,17 @@ int store_run_set_aggregate_intent(struct store *st, const char *key)
 	return run_update(st, "UPDATE runs SET aggregate_key = ?, aggregate_job_id = NULL", key, 0);
 }
 
-int store_run_set_aggregated(struct store *st, double at)
+int store_run_set_aggregated(struct store *st, double at, long attempts)
 {
-	return run_update(st, "UPDATE runs SET aggregated_at = ?", NULL, at);
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET aggregated_at = ?1, aggregated_attempts = ?2"
+			       " WHERE ?2 = (SELECT COUNT(*) FROM jobs)", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	sqlite3_bind_double(s, 1, at);
+	sqlite3_bind_int64(s, 2, attempts);
+	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update run");
+	sqlite3_finalize(s);
+	return rc;
 }
 
 static int exec_sql(struct store *st, const char *sql)

@@ -14,7 +14,7 @@ struct store;
 struct run_row {
 	char *run_id, *campaign, *run_dir, *backend, *campaign_sha256;
 	double created_at;
-	double aggregated_at; /* 0 when no analysis has been written */
+	double aggregated_at; /* 0 when no analysis of the current attempts has been written */
 	char *aggregate_job_id; /* slurm: the job that runs the analysis */
 	char *aggregate_key;    /* slurm: which aggregation job is meant (its comment's tail) */
 };
@@ -41,7 +41,10 @@ void store_close(struct store *st);
 
 int store_run_create(struct store *st, const struct run_row *r);
 int store_run_get(struct store *st, struct run_row *out);
-int store_run_set_aggregated(struct store *st, double at);
+/* Records that the analysis of the run's attempts (all `attempts` rows of
+ * jobs) was written at `at`; nothing when the jobs have changed since, so a
+ * slow analysis of older attempts never passes for a current one. */
+int store_run_set_aggregated(struct store *st, double at, long attempts);
 int store_run_set_aggregate_job(struct store *st, const char *job_id);
 /* Records the intent to submit the aggregation job named by key (clearing
  * the job id of an earlier one), before the submit call. */

@@ -19,3 +19,22 @@ rundir() { awk '/^run [0-9]/ { getline; print; exit }' "$1"; }
 # killable OUT CMD...: runs CMD with stdout and stderr in OUT, without the
 # shell's "Killed" notice when a fault point ends it with SIGKILL
 killable() { local out=$1; shift; { "$@" >"$out" 2>&1; } 2>/dev/null; }
+# slurm_cluster NAME DIR CTLD_PORT NODE_PORT0: starts a private 4-node test
+# cluster (tests/slurm/start-cluster.sh, MinJobAge 300) for this script,
+# stopped on exit; prints SKIP and exits where it cannot (not root, no SLURM).
+slurm_cluster() {
+	if [ "$(id -u)" != 0 ]; then
+		skip "$1_cluster" "needs root to start the test cluster (munged, slurmd)"
+		exit 0
+	fi
+	export CAMPAIGN_SLURM_DIR=$2 SLURM_CTLD_PORT=$3 SLURM_NODE_PORT0=$4
+	if ! MIN_JOB_AGE=300 "$ROOT/tests/slurm/start-cluster.sh" >"$SCRATCH/cluster.out" 2>"$SCRATCH/cluster.err"; then
+		skip "$1_cluster" "cannot start the test cluster: $(tail -n 2 "$SCRATCH/cluster.err" | tr '\n' ' ')"
+		exit 0
+	fi
+	trap '"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+	eval "$(tail -n 1 "$SCRATCH/cluster.out")"
+	pass "$1_cluster_started"
+}
+# rows RUN_DIR SQL: the first column of the first row of SQL on the run's state.db
+rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$1/state.db" "$2"; }

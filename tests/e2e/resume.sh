@@ -14,7 +14,6 @@ scenarios:
   - { name: s3, nodes: 1, params: { tag: s3 } }
   - { name: s4, nodes: 4, params: { tag: s4 } }
 Y
-rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$1/state.db" "$2"; }
 for point in after-create after-plan after-record:s1 after-record:s3 after-record:s4; do
 	t=${point//[:-]/_}
 	killable sub.out env CAMPAIGN_FAULT=$point "$CAMPAIGN" submit --backend local --results "$SCRATCH/r_$t" four.yaml; rc=$?

@@ -3,18 +3,7 @@
 # REQUEST_JOB_USER_INFO, reset before), and backs off while nothing changes.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
-if [ "$(id -u)" != 0 ]; then
-	skip slurm_load_cluster "needs root to start the test cluster (munged, slurmd)"
-	exit 0
-fi
-export CAMPAIGN_SLURM_DIR=/tmp/campaign-slurm-load SLURM_CTLD_PORT=16947 SLURM_NODE_PORT0=17400
-if ! MIN_JOB_AGE=300 "$ROOT/tests/slurm/start-cluster.sh" >cluster.out 2>cluster.err; then
-	skip slurm_load_cluster "cannot start the test cluster: $(tail -n 2 cluster.err | tr '\n' ' ')"
-	exit 0
-fi
-trap '"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
-eval "$(tail -n 1 cluster.out)"
-pass slurm_load_cluster_started
+slurm_cluster slurm_load /tmp/campaign-slurm-load 16947 17400
 # job_info_rpcs: REQUEST_JOB_USER_INFO and REQUEST_JOB_INFO the controller served since the reset
 job_info_rpcs() {
 	sdiag | awk '/REQUEST_JOB_USER_INFO|REQUEST_JOB_INFO / { sub("count:", "", $4); n += $4 } END { print n + 0 }'

@@ -6,19 +6,7 @@
 # the new attempt is adopted, not submitted twice, and the run ends analysed.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
-if [ "$(id -u)" != 0 ]; then
-	skip slurm_resume_cluster "needs root to start the test cluster (munged, slurmd)"
-	exit 0
-fi
-export CAMPAIGN_SLURM_DIR=/tmp/campaign-slurm-resume SLURM_CTLD_PORT=16937 SLURM_NODE_PORT0=17300
-if ! MIN_JOB_AGE=300 "$ROOT/tests/slurm/start-cluster.sh" >cluster.out 2>cluster.err; then
-	skip slurm_resume_cluster "cannot start the test cluster: $(tail -n 2 cluster.err | tr '\n' ' ')"
-	exit 0
-fi
-trap '"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
-eval "$(tail -n 1 cluster.out)"
-pass slurm_resume_cluster_started
-rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$1/state.db" "$2"; }
+slurm_cluster slurm_resume /tmp/campaign-slurm-resume 16937 17300
 # known NAME: how many jobs of that name the controller knows, in any state
 known() { squeue -h -t all -n "$1" -o %i | wc -l; }
 cat >four.yaml <<'Y'

@@ -135,6 +135,17 @@ static void test_intents_and_attempts(void)
 	CHECK(store_run_get(st, &got) == 0);
 	CHECK_STR(got.aggregate_job_id, "77");
 	run_row_free(&got);
+	/* An analysis of 2 attempts finishing when there are 3 does not count;
+	 * one of all 3 does, until a 4th attempt is planned. */
+	CHECK(store_run_set_aggregated(st, 5, 2) == 0);
+	CHECK(store_run_get(st, &got) == 0 && got.aggregated_at == 0);
+	run_row_free(&got);
+	CHECK(store_run_set_aggregated(st, 6, 3) == 0);
+	CHECK(store_run_get(st, &got) == 0 && got.aggregated_at == 6);
+	run_row_free(&got);
+	CHECK(store_job_plan(st, "a", 1, 1, &att) == 0 && att == 2);
+	CHECK(store_run_get(st, &got) == 0 && got.aggregated_at == 0);
+	run_row_free(&got);
 	store_close(st);
 }
 
