@@ -1,8 +1,9 @@
 /* cmd_launch: `campaign launch --nodes N --tasks-per-node T -- CMD...`, the
- * project's rank launcher. Inside a SLURM allocation it execs srun; else it
+ * project's rank launcher. Inside a SLURM allocation it runs srun; else it
  * starts N x T local processes with the variables srun and torchrun set,
  * and when one rank fails it stops the others (as --kill-on-bad-exit). */
 #include "cmd.h"
+#include "fsio.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -65,10 +66,68 @@ static void set_launch_id(void)
 	setenv("CAMPAIGN_LAUNCH_ID", id, 1);
 }
 
-static int exec_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
+static int status_code(int st)
 {
-	char **argv = calloc((size_t)ncmd + 6, sizeof *argv);
-	char n[48], t[48];
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Inside SLURM each task runs as `campaign launch --rank-exit DIR -- CMD`:
+ * it runs CMD, records its exit status and end time in DIR/rank_<r>, and
+ * exits with the same status. srun's own status is the highest of its
+ * tasks', and with --kill-on-bad-exit a peer it stopped (143) outranks the
+ * rank that failed first (say 5): these files tell them apart. */
+static int rank_exit_mode(const char *dir, char **cmd)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "campaign launch: cannot run '%s': %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		return 127;
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		if (launch_stop)
+			kill(pid, launch_stop);
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	const char *r = getenv("SLURM_PROCID");
+	char path[4096], text[64];
+	snprintf(path, sizeof path, "%s/rank_%s", dir, r ? r : "0");
+	int n = snprintf(text, sizeof text, "%d %.6f\n", status_code(st), (double)now.tv_sec + now.tv_nsec / 1e9);
+	fsio_write_atomic(path, text, (size_t)n, 0644);
+	return status_code(st);
+}
+
+/* The status of the rank that failed first (earliest end), -1 if none said. */
+static int first_failed_rank(const char *dir, long ntasks, long *rank)
+{
+	int code = -1;
+	double first = 0;
+	for (long r = 0; r < ntasks; r++) {
+		char path[4096], *text = NULL;
+		snprintf(path, sizeof path, "%s/rank_%ld", dir, r);
+		int c;
+		double end;
+		if (fsio_read(path, 256, &text, NULL) == 0 && sscanf(text, "%d %lf", &c, &end) == 2 && c != 0 &&
+		    (code < 0 || end < first)) {
+			code = c;
+			first = end;
+			*rank = r;
+		}
+		free(text);
+		unlink(path);
+	}
+	rmdir(dir);
+	return code;
+}
+
+static int run_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
+{
+	char **argv = calloc((size_t)ncmd + 10, sizeof *argv);
+	char n[48], t[48], dir[4096] = "", *self = realpath("/proc/self/exe", NULL);
+	const char *job_dir = getenv("CAMPAIGN_JOB_DIR"), *id = getenv("CAMPAIGN_LAUNCH_ID");
 	int k = 0;
 	snprintf(n, sizeof n, "--nodes=%ld", nodes);
 	snprintf(t, sizeof t, "--ntasks-per-node=%ld", tpn);
@@ -78,12 +137,42 @@ static int exec_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 	argv[k++] = "--kill-on-bad-exit=1";
 	if (overlap)
 		argv[k++] = "--overlap"; /* a helper step beside the workload's */
+	if (job_dir && self && !overlap) {
+		snprintf(dir, sizeof dir, "%s/.launch-%s", job_dir, id ? id : "0");
+		if (fsio_mkdir_p(dir, 0755) == 0) {
+			argv[k++] = self;
+			argv[k++] = "launch";
+			argv[k++] = "--rank-exit";
+			argv[k++] = dir;
+			argv[k++] = "--";
+		} else {
+			dir[0] = '\0';
+		}
+	}
 	for (int i = 0; i < ncmd; i++)
 		argv[k++] = cmd[i];
-	execvp("srun", argv);
-	fprintf(stderr, "campaign launch: cannot run srun: %s\n", strerror(errno));
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp("srun", argv);
+		fprintf(stderr, "campaign launch: cannot run srun: %s\n", strerror(errno));
+		_exit(127);
+	}
+	int st = 0, rc = 127;
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		if (launch_stop)
+			kill(pid, launch_stop); /* srun passes it on to every task */
+	if (pid > 0)
+		rc = status_code(st);
+	long rank = -1;
+	int first = dir[0] ? first_failed_rank(dir, nodes * tpn, &rank) : -1;
+	if (rc != 0 && first > 0) {
+		fprintf(stderr, "campaign launch: rank %ld failed first, with status %d (srun's status was %d): the job's status\n",
+			rank, first, rc);
+		rc = first;
+	}
 	free(argv);
-	return 127;
+	free(self);
+	return rc;
 }
 
 static void signal_all(pid_t *pids, long n, int sig)
@@ -93,10 +182,6 @@ static void signal_all(pid_t *pids, long n, int sig)
 			kill(pids[i], sig);
 }
 
-static int status_code(int st)
-{
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 /* Waits for every rank. Returns the status of the rank that failed first,
  * preferring one killed by a signal before the launcher stopped anyone: a
@@ -163,15 +248,17 @@ static int launch_exec(const struct cmd_entry *self, struct args *a)
 		return EXIT_USAGE;
 	}
 	char **cmd = a->pos + a->dashdash;
-	set_launch_id();
 	int ncmd = a->npos - a->dashdash;
-	const char *ex = getenv("CAMPAIGN_EXECUTOR");
-	if (getenv("SLURM_JOB_ID") && !(ex && !strcmp(ex, "local")) && !args_has(a, 'l'))
-		return exec_srun(nodes, tpn, args_has(a, 'o'), cmd, ncmd);
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	if (args_get(a, 'x'))
+		return rank_exit_mode(args_get(a, 'x'), cmd);
+	set_launch_id();
+	const char *ex = getenv("CAMPAIGN_EXECUTOR");
+	if (getenv("SLURM_JOB_ID") && !(ex && !strcmp(ex, "local")) && !args_has(a, 'l'))
+		return run_srun(nodes, tpn, args_has(a, 'o'), cmd, ncmd);
 	long n = nodes * tpn;
 	pid_t *pids = calloc((size_t)n, sizeof *pids);
 	for (long r = 0; r < n; r++) {
@@ -206,6 +293,7 @@ const struct cmd_entry cmd_launch_entry = {
 		{ 'g', "grace", "S", "seconds between SIGTERM and SIGKILL when stopping ranks (default 10)" },
 		{ 'l', "local", NULL, "start local processes even inside a SLURM allocation" },
 		{ 'o', "overlap", NULL, "inside SLURM, let this step share the allocation with others (srun --overlap)" },
+		{ 'x', "rank-exit", "DIR", "(used by launch itself inside srun) run CMD as one task, record its status in DIR" },
 		{ 0 } },
 	.min_pos = 0, .max_pos = -1,
 	.exec = launch_exec,

@@ -95,6 +95,19 @@ check slurm_rest_analysed [ "$(json "$run/summary.json" '([s["analysed"] for s i
 check slurm_analysis_names_failures grep -q "not analysed: \*\*exits3\*\* (FAILED: exit status 3), \*\*toolong\*\* (TIMEOUT: time limit reached), \*\*cancelme\*\* (CANCELLED: cancelled)" "$run/BOTTLENECK_ANALYSIS.md"
 check slurm_transitions_recorded [ "$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select group_concat(to_state, ' ') from transitions where scenario='toolong'\").fetchone()[0])" "$run/state.db")" = "PLANNED PENDING RUNNING TIMEOUT" ]
 
+# --- the rank that failed first decides the exit status, not srun's highest ---------------
+# Rank 1 exits 5; srun then stops rank 0 (143) and itself reports 143.
+cat >first.yaml <<'Y'
+campaign: first
+workload: { command: "/bin/sh -c '{{what}}'", params: { what: "if [ $SLURM_PROCID = 1 ]; then exit 5; fi; sleep 60" } }
+scenarios: [{ name: two, nodes: 2 }]
+Y
+"$CAMPAIGN" submit --wait --no-aggregation-job --backend slurm --results "$SCRATCH/first" first.yaml >first.out 2>&1
+run=$(rundir first.out)
+check slurm_first_failed_rank_status grep -q "^two  *[0-9]*  *FAILED  *2 .*  5  exit status 5" first.out
+check slurm_first_failed_rank_said grep -q "campaign launch: rank 1 failed first, with status 5 (srun's status was 143)" "$run"/two/slurm-*.out
+check slurm_first_failed_no_leftovers bash -c '! ls -d "$1"/two/.launch-* 2>/dev/null | grep -q .' _ "$run"
+
 # --- the controller is down for a while ------------------------------------------------
 cat >outage.yaml <<'Y'
 campaign: outage
