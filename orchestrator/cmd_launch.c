@@ -4,6 +4,7 @@
  * and when one rank fails it stops the others (as --kill-on-bad-exit). */
 #include "cmd.h"
 #include "fsio.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -93,10 +94,12 @@ static int rank_exit_mode(const char *dir, char **cmd)
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	const char *r = getenv("SLURM_PROCID");
-	char path[4096], text[64];
-	snprintf(path, sizeof path, "%s/rank_%s", dir, r ? r : "0");
-	int n = snprintf(text, sizeof text, "%d %.6f\n", status_code(st), (double)now.tv_sec + now.tv_nsec / 1e9);
-	fsio_write_atomic(path, text, (size_t)n, 0644);
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	strbuf_addf(&path, "%s/rank_%s", dir, r ? r : "0");
+	strbuf_addf(&text, "%d %.6f\n", status_code(st), (double)now.tv_sec + now.tv_nsec / 1e9);
+	fsio_write_atomic(path.buf, text.buf, text.len, 0644);
+	strbuf_free(&path);
+	strbuf_free(&text);
 	return status_code(st);
 }
 
@@ -106,18 +109,20 @@ static int first_failed_rank(const char *dir, long ntasks, long *rank)
 	int code = -1;
 	double first = 0;
 	for (long r = 0; r < ntasks; r++) {
-		char path[4096], *text = NULL;
-		snprintf(path, sizeof path, "%s/rank_%ld", dir, r);
+		struct strbuf path = STRBUF_INIT;
+		char *text = NULL;
+		strbuf_addf(&path, "%s/rank_%ld", dir, r);
 		int c;
 		double end;
-		if (fsio_read(path, 256, &text, NULL) == 0 && sscanf(text, "%d %lf", &c, &end) == 2 && c != 0 &&
+		if (fsio_read(path.buf, 256, &text, NULL) == 0 && sscanf(text, "%d %lf", &c, &end) == 2 && c != 0 &&
 		    (code < 0 || end < first)) {
 			code = c;
 			first = end;
 			*rank = r;
 		}
 		free(text);
-		unlink(path);
+		unlink(path.buf);
+		strbuf_free(&path);
 	}
 	rmdir(dir);
 	return code;
@@ -126,7 +131,8 @@ static int first_failed_rank(const char *dir, long ntasks, long *rank)
 static int run_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 {
 	char **argv = calloc((size_t)ncmd + 10, sizeof *argv);
-	char n[48], t[48], dir[4096] = "", *self = realpath("/proc/self/exe", NULL);
+	char n[48], t[48], *self = realpath("/proc/self/exe", NULL);
+	struct strbuf dir = STRBUF_INIT;
 	const char *job_dir = getenv("CAMPAIGN_JOB_DIR"), *id = getenv("CAMPAIGN_LAUNCH_ID");
 	int k = 0;
 	snprintf(n, sizeof n, "--nodes=%ld", nodes);
@@ -138,15 +144,15 @@ static int run_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 	if (overlap)
 		argv[k++] = "--overlap"; /* a helper step beside the workload's */
 	if (job_dir && self && !overlap) {
-		snprintf(dir, sizeof dir, "%s/.launch-%s", job_dir, id ? id : "0");
-		if (fsio_mkdir_p(dir, 0755) == 0) {
+		strbuf_addf(&dir, "%s/.launch-%s", job_dir, id ? id : "0");
+		if (fsio_mkdir_p(dir.buf, 0755) == 0) {
 			argv[k++] = self;
 			argv[k++] = "launch";
 			argv[k++] = "--rank-exit";
-			argv[k++] = dir;
+			argv[k++] = dir.buf;
 			argv[k++] = "--";
 		} else {
-			dir[0] = '\0';
+			strbuf_reset(&dir);
 		}
 	}
 	for (int i = 0; i < ncmd; i++)
@@ -164,7 +170,7 @@ static int run_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 	if (pid > 0)
 		rc = status_code(st);
 	long rank = -1;
-	int first = dir[0] ? first_failed_rank(dir, nodes * tpn, &rank) : -1;
+	int first = dir.len ? first_failed_rank(dir.buf, nodes * tpn, &rank) : -1;
 	if (rc != 0 && first > 0) {
 		fprintf(stderr, "campaign launch: rank %ld failed first, with status %d (srun's status was %d): the job's status\n",
 			rank, first, rc);
@@ -172,6 +178,7 @@ static int run_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 	}
 	free(argv);
 	free(self);
+	strbuf_free(&dir);
 	return rc;
 }
 
