@@ -244,6 +244,7 @@ int main(int argc, char **argv)
 	m.elementwise = o.elementwise;
 	if (o.telemetry && telemetry_open(&t, o.metrics_dir, o.rank, o.steps) < 0) {
 		fprintf(stderr, "campaign-trainer: cannot open the metrics file in %s: %s\n", o.metrics_dir, strerror(errno));
+		mlp_free(&m);
 		return TRAINER_EXIT_IO;
 	}
 	struct loader_cfg lc;
@@ -252,6 +253,8 @@ int main(int argc, char **argv)
 	if (loader_start(&ld, &lc) < 0) {
 		fprintf(stderr, "campaign-trainer: cannot start the data loader%s%s: %s\n", o.dataset ? " on " : "",
 			o.dataset ? o.dataset : "", errno == EINVAL ? "not a dataset of this --input/--output shape" : strerror(errno));
+		telemetry_close(&t);
+		mlp_free(&m);
 		return TRAINER_EXIT_IO;
 	}
 	options_meta_json(&o, m.nparams, meta, sizeof meta);
@@ -261,13 +264,12 @@ int main(int argc, char **argv)
 		rc = TRAINER_EXIT_COMM;
 	} else {
 		if (tr.g && o.ddp == DDP_BUCKETED) {
-			if (bucketer_start(&bk, &m, tr.g, o.gloo_algo, o.bucket_mb) < 0) {
+			if (bucketer_start(&bk, &m, tr.g, o.gloo_algo, o.bucket_mb) < 0)
 				fprintf(stderr, "campaign-trainer: cannot start the communication thread\n");
-				return TRAINER_EXIT_COMM;
-			}
-			tr.bk = &bk;
+			else
+				tr.bk = &bk;
 		}
-		rc = train(&tr);
+		rc = tr.g && o.ddp == DDP_BUCKETED && !tr.bk ? TRAINER_EXIT_COMM : train(&tr);
 		if (tr.bk)
 			bucketer_stop(tr.bk);
 	}
