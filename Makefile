@@ -36,7 +36,7 @@ ifeq ($(HAVE_CUDA),yes)
 BINS += bin/campaign-trainer-gpu
 endif
 
-.PHONY: all deps check unit e2e demo bench fuzz install clean
+.PHONY: all deps check check-sanitized unit e2e demo bench fuzz install clean
 all: $(BINS)
 
 deps:
@@ -133,6 +133,10 @@ fuzz: deps
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(FUZZ_BINS)
 	@tests/run.sh $(UNIT_BINS)
+
+# The whole suite with sanitizer-built binaries (slower; not part of check).
+check-sanitized: deps
+	@tests/sanitized.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -34,7 +34,11 @@ PY
 while read -r name verdict_ok dominates loss_ok verdict; do
 	check "verdict_${name}_is_${verdict}" [ "$verdict_ok" = True ]
 	check "loss_halves_${name}" [ "$loss_ok" = True ]
-	case "$name" in *-4n) ;; *) check "telemetry_${name}_forced_phase_dominates" [ "$dominates" = True ] ;; esac
+	if [ -n "${CAMPAIGN_SANITIZED:-}" ]; then # sanitizers slow compute, not communication: shares shift
+		skip "telemetry_${name}_forced_phase_dominates" "timing-dependent; not judged with sanitizer-built binaries"
+	else
+		case "$name" in *-4n) ;; *) check "telemetry_${name}_forced_phase_dominates" [ "$dominates" = True ] ;; esac
+	fi
 done <verdicts.txt
 check bottleneck_scenarios_15 [ "$(wc -l <verdicts.txt)" -eq 15 ]
 # The DDP variants campaign: the three modes train the same replicas.

@@ -4,6 +4,10 @@
 # suppression, tests/valgrind/gloo.supp, is inside libgloo.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
+if [ -n "${CAMPAIGN_SANITIZED:-}" ]; then
+	skip valgrind "the binaries are built with sanitizers, which valgrind cannot run"
+	exit 0
+fi
 if ! command -v valgrind >/dev/null; then
 	skip valgrind "valgrind is not installed (make deps installs it)"
 	exit 0
