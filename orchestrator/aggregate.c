@@ -7,11 +7,9 @@
 #include "err.h"
 #include "strbuf.h"
 
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 static int all_final(struct job_row *rows, size_t n)
@@ -111,15 +109,9 @@ static double aggregated_at(struct run *r)
 
 static int analyse(struct run *r, int force, int only_if_due)
 {
-	struct strbuf lp = STRBUF_INIT;
-	strbuf_addf(&lp, "%s/.aggregate.lock", r->dir);
-	int lock = open(lp.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	strbuf_free(&lp);
-	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
-		if (lock >= 0)
-			close(lock);
-		return err_sys(ERR_IO, "cannot lock %s/.aggregate.lock", r->dir);
-	}
+	int lock = fsio_lock(r->dir, ".aggregate.lock", 0);
+	if (lock < 0)
+		return lock;
 	struct job_row *rows;
 	size_t n;
 	int rc = 0;

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,26 +34,10 @@ static void on_stop_signal(int sig)
 	supervisor_stop = 1;
 }
 
-static int lock_path(const struct run *r, struct strbuf *p)
-{
-	strbuf_addf(p, "%s/.supervisor.lock", r->dir);
-	return 0;
-}
-
 /* Returns an fd holding the supervisor lock, or -1 when another holds it. */
 static int supervisor_lock(const struct run *r)
 {
-	struct strbuf p = STRBUF_INIT;
-	lock_path(r, &p);
-	int fd = open(p.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	strbuf_free(&p);
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return fsio_lock(r->dir, ".supervisor.lock", 1);
 }
 
 static void nodelist_of(int nodes, char *buf, size_t n)

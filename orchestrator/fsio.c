@@ -11,8 +11,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+int fsio_lock(const char *dir, const char *name, int nowait)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/%s", dir, name);
+	int fd = open(p.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && flock(fd, LOCK_EX | (nowait ? LOCK_NB : 0)) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0 && !nowait)
+		fd = err_sys(ERR_IO, "cannot lock %s", p.buf);
+	strbuf_free(&p);
+	return fd;
+}
 
 int fsio_sync_dir(const char *dir)
 {

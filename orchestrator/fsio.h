@@ -12,6 +12,10 @@ int fsio_write_atomic(const char *path, const char *data, size_t len, int mode);
 int fsio_write_in(const char *dir, const char *rel, const char *data, size_t len, int mode);
 /* Reads a whole file (at most max bytes, else an error); NUL-terminated. */
 int fsio_read(const char *path, size_t max, char **out, size_t *len);
+/* Opens (creating it) dir/name and takes an exclusive flock on it: waits
+ * for it, or with nowait returns -1 at once when another process holds it.
+ * Returns the fd (close it to release) or a negative err code. */
+int fsio_lock(const char *dir, const char *name, int nowait);
 /* Makes the renames inside dir durable (fsync of the folder). */
 int fsio_sync_dir(const char *dir);
 int fsio_mkdir_p(const char *path, int mode);

@@ -3,30 +3,13 @@
 #include "cmd.h"
 #include "err.h"
 #include "fault.h"
+#include "fsio.h"
 #include "statusview.h"
-#include "strbuf.h"
 #include "watch.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
-
-static int submit_lock(const struct run *r)
-{
-	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/.submit.lock", r->dir);
-	int fd = open(p.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
-		err_sys(ERR_IO, "cannot lock %s", p.buf);
-		if (fd >= 0)
-			close(fd);
-		fd = ERR_IO;
-	}
-	strbuf_free(&p);
-	return fd;
-}
 
 /* The intent for every scenario without an attempt, recorded before any
  * submit call, so that nothing is forgotten whatever happens next. */
@@ -49,7 +32,7 @@ static int plan_missing(struct run *r)
 
 int submission_run(struct run *r, const struct backend_ops *be, const struct submission_opts *o)
 {
-	int lock = submit_lock(r);
+	int lock = fsio_lock(r->dir, ".submit.lock", 0);
 	if (lock < 0)
 		return lock;
 	int rc = o->prepare ? o->prepare(r, o->ctx) : 0;
