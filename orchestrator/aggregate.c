@@ -50,19 +50,15 @@ static void record_placement(const char *dir, const struct job_row *j)
 	strbuf_free(&p);
 }
 
-/* The attempt a scenario's analysis uses: its latest successful one, else
- * its latest. rows hold every attempt, each scenario's in ascending order;
- * *next is where the next scenario starts. */
-static size_t chosen_attempt(const struct job_row *rows, size_t n, size_t first, size_t *next)
+/* The attempt a scenario's analysis uses among rows[first..end): its latest
+ * successful one, else its latest. */
+static size_t chosen_attempt(const struct job_row *rows, size_t first, size_t end)
 {
-	size_t last = first, ok = n;
-	while (last + 1 < n && !strcmp(rows[last + 1].scenario, rows[first].scenario))
-		last++;
-	for (size_t i = first; i <= last; i++)
+	size_t k = end - 1;
+	for (size_t i = first; i < end; i++)
 		if (rows[i].state == JS_COMPLETED)
-			ok = i;
-	*next = last + 1;
-	return ok < n ? ok : last;
+			k = i;
+	return k;
 }
 
 static void build_input(struct run *r, struct job_row *rows, size_t n, struct ana_run *in)
@@ -82,7 +78,8 @@ static void build_input(struct run *r, struct job_row *rows, size_t n, struct an
 	in->want_nsys = r->c.profile.nsys;
 	in->want_perf = r->c.profile.perf;
 	for (size_t first = 0, next; first < n; first = next) {
-		size_t k = chosen_attempt(rows, n, first, &next);
+		next = job_rows_scenario_end(rows, n, first);
+		size_t k = chosen_attempt(rows, first, next);
 		const struct job_row *j = &rows[k];
 		const struct scenario *s = campaign_find(&r->c, j->scenario);
 		char *dir = run_attempt_dir(r, j->scenario, j->attempt, k + 1 == next);

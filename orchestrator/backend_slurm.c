@@ -348,10 +348,11 @@ static int submit_one(const struct campaign *c, const struct submit_req *q, uint
 }
 
 /* What the controller's copy of a job carries to find it again after a
- * crash: its comment names campaign, run, scenario and attempt. */
-static void job_comment(const struct run *r, const char *scenario, int attempt, struct strbuf *sb)
+ * crash: its comment, "campaign:<campaign>/<run>/" then what the job is
+ * (<scenario>/attempt-<n>, or aggregate/of-<attempts>), which callers add. */
+static void job_comment(const struct run *r, struct strbuf *sb)
 {
-	strbuf_addf(sb, "campaign:%s/%s/%s/attempt-%d", r->c.name, r->id, scenario, attempt);
+	strbuf_addf(sb, "campaign:%s/%s/", r->c.name, r->id);
 }
 
 static int controller_jobs(struct run *r, job_info_msg_t **msg)
@@ -396,7 +397,8 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 	struct strbuf p = STRBUF_INIT, name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT;
 	strbuf_addf(&p, "%s/job.sbatch", dir);
 	strbuf_addf(&name, "campaign-%s-%s", r->id, s->name);
-	job_comment(r, s->name, j->attempt, &comment);
+	job_comment(r, &comment);
+	strbuf_addf(&comment, "%s/attempt-%d", s->name, j->attempt);
 	strbuf_addf(&out, "%s/slurm-%%j.out", dir);
 	uint32_t id = j->submit_tries > 0 ? adopt_by_comment(r, known, comment.buf) : 0;
 	const char *how = "submitted";
@@ -510,21 +512,22 @@ static int render_aggregate(struct run *r, const char *name, const char *comment
 }
 
 /* afterany:<every unfinished job>; *key names this set of attempts (the
- * number of attempts so far), so a resume finds the same aggregation job
- * and a resubmit asks for a new one. */
+ * number of attempts so far: attempts count from 1 in each scenario), so a
+ * resume finds the same aggregation job and a resubmit asks for a new one. */
 static int aggregate_dependency(struct run *r, struct strbuf *dep, struct strbuf *key)
 {
 	struct job_row *rows;
 	size_t n;
-	int rc = store_jobs_all(r->st, &rows, &n);
+	long attempts = 0;
+	int rc = store_jobs_latest(r->st, &rows, &n);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
-		int latest = i + 1 == n || strcmp(rows[i + 1].scenario, rows[i].scenario);
-		if (latest && rows[i].job_id && !job_state_is_final(rows[i].state))
+		attempts += rows[i].attempt;
+		if (rows[i].job_id && !job_state_is_final(rows[i].state))
 			strbuf_addf(dep, "%s%s", dep->len ? ":" : "afterany:", rows[i].job_id);
 	}
-	strbuf_addf(key, "aggregate/of-%zu", n);
+	strbuf_addf(key, "aggregate/of-%ld", attempts);
 	job_rows_free(rows, n);
 	return 0;
 }
@@ -533,7 +536,8 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 {
 	struct strbuf name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT, script = STRBUF_INIT;
 	strbuf_addf(&name, "campaign-%s-aggregate", r->id);
-	strbuf_addf(&comment, "campaign:%s/%s/%s", r->c.name, r->id, key);
+	job_comment(r, &comment);
+	strbuf_adds(&comment, key);
 	strbuf_addf(&out, "%s/aggregate-%%j.out", r->dir);
 	uint32_t id = 0;
 	int rc = 0;

@@ -73,8 +73,7 @@ int statusview_print(struct run *r, FILE *out, int json)
 		fprintf(out, "run %s (campaign %s, %s backend)\n%s\n%-24s %-8s %-13s %5s %9s %4s  %s\n", r->id, r->c.name,
 			r->row.backend, r->dir, "SCENARIO", "JOBID", "STATE", "NODES", "ELAPSED", "EXIT", "REASON");
 	for (size_t first = 0, last; first < n; first = last + 1) {
-		for (last = first; last + 1 < n && !strcmp(rows[last + 1].scenario, rows[first].scenario);)
-			last++;
+		last = job_rows_scenario_end(rows, n, first) - 1;
 		if (!json) {
 			print_row(out, &rows[last]);
 			continue;

@@ -438,6 +438,14 @@ int store_jobs_all(struct store *st, struct job_row **rows, size_t *n)
 	return read_jobs(st, "", rows, n);
 }
 
+size_t job_rows_scenario_end(const struct job_row *rows, size_t n, size_t first)
+{
+	size_t end = first + 1;
+	while (end < n && !strcmp(rows[end].scenario, rows[first].scenario))
+		end++;
+	return end;
+}
+
 void job_rows_free(struct job_row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

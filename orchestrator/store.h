@@ -70,6 +70,8 @@ int store_job_request_cancel(struct store *st, const char *scenario, int attempt
 int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n);
 /* Every attempt of every scenario: scenarios in submission order, attempts ascending. */
 int store_jobs_all(struct store *st, struct job_row **rows, size_t *n);
+/* In store_jobs_all's rows, the index just past the attempts of rows[first]'s scenario. */
+size_t job_rows_scenario_end(const struct job_row *rows, size_t n, size_t first);
 void job_rows_free(struct job_row *rows, size_t n);
 
 struct transition_row {
