@@ -96,11 +96,7 @@ static void build_input(struct run *r, struct job_row *rows, size_t n, struct an
  * have written the analysis); keeps r->row current. */
 static double aggregated_at(struct run *r)
 {
-	struct run_row row;
-	if (store_run_get(r->st, &row) < 0)
-		return r->row.aggregated_at;
-	r->row.aggregated_at = row.aggregated_at;
-	run_row_free(&row);
+	run_reload_row(r);
 	return r->row.aggregated_at;
 }
 

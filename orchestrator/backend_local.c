@@ -337,7 +337,8 @@ static int local_refresh(struct run *r)
 			struct strbuf why = STRBUF_INIT;
 			strbuf_addf(&why, "no local supervisor is running (it was interrupted): "
 				    "`campaign resume %s` starts one", r->id);
-			rc = store_job_update(r->st, j->scenario, j->attempt, j->state, why.buf, -1, NULL, NULL);
+			if (!j->reason || strcmp(j->reason, why.buf)) /* said once, not rewritten on every status */
+				rc = store_job_update(r->st, j->scenario, j->attempt, j->state, why.buf, -1, NULL, NULL);
 			strbuf_free(&why);
 		} else if (jobstatus_read(dir, &js) == 0 && jobstatus_is_of(&js, j->job_id)) {
 			enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);

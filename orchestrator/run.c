@@ -21,6 +21,17 @@ char *run_job_dir(const struct run *r, const char *scenario)
 	return strbuf_detach(&sb);
 }
 
+int run_reload_row(struct run *r)
+{
+	struct run_row row;
+	int rc = store_run_get(r->st, &row);
+	if (rc < 0)
+		return rc;
+	run_row_free(&r->row);
+	r->row = row;
+	return 0;
+}
+
 char *run_attempt_dir(const struct run *r, const char *scenario, int attempt, int latest)
 {
 	struct strbuf sb = STRBUF_INIT;

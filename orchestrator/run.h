@@ -22,6 +22,9 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 /* ref: NULL (latest run under results_root), a run id, or a run directory. */
 int run_open(const char *results_root, const char *ref, struct run **out);
 void run_free(struct run *r);
+/* Re-reads r->row from the store (another process may have analysed the
+ * run meanwhile); on failure r->row stays as it was. */
+int run_reload_row(struct run *r);
 /* <run dir>/<scenario>; malloc'ed. */
 char *run_job_dir(const struct run *r, const char *scenario);
 /* Where an attempt's outputs are: the scenario folder for the latest

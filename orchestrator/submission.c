@@ -52,8 +52,7 @@ int submission_run(struct run *r, const struct backend_ops *be, const struct sub
 int submission_wait(struct run *r, const struct backend_ops *be, FILE *out)
 {
 	int failed = 0;
-	run_row_free(&r->row);
-	int rc = store_run_get(r->st, &r->row);
+	int rc = run_reload_row(r);
 	if (rc < 0)
 		return rc;
 	if (!statusview_done(r, &failed) || r->row.aggregated_at <= 0) {
