@@ -77,30 +77,43 @@ static int status_code(int st)
  * exits with the same status. srun's own status is the highest of its
  * tasks', and with --kill-on-bad-exit a peer it stopped (143) outranks the
  * rank that failed first (say 5): these files tell them apart. */
-static int rank_exit_mode(const char *dir, char **cmd)
+static pid_t spawn(char **argv)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "campaign launch: cannot run '%s': %s\n", cmd[0], strerror(errno));
+		execvp(argv[0], argv);
+		fprintf(stderr, "campaign launch: cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	if (pid < 0)
-		return 127;
+	return pid;
+}
+
+/* Waits for pid, passing on a SIGTERM/SIGINT/SIGHUP this process receives. */
+static int wait_forwarding(pid_t pid)
+{
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		if (launch_stop)
 			kill(pid, launch_stop);
+	return status_code(st);
+}
+
+static int rank_exit_mode(const char *dir, char **cmd)
+{
+	pid_t pid = spawn(cmd);
+	if (pid < 0)
+		return 127;
+	int code = wait_forwarding(pid);
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	const char *r = getenv("SLURM_PROCID");
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	strbuf_addf(&path, "%s/rank_%s", dir, r ? r : "0");
-	strbuf_addf(&text, "%d %.6f\n", status_code(st), (double)now.tv_sec + now.tv_nsec / 1e9);
+	strbuf_addf(&text, "%d %.6f\n", code, (double)now.tv_sec + now.tv_nsec / 1e9);
 	fsio_write_atomic(path.buf, text.buf, text.len, 0644);
 	strbuf_free(&path);
 	strbuf_free(&text);
-	return status_code(st);
+	return code;
 }
 
 /* The status of the rank that failed first (earliest end), -1 if none said. */
@@ -157,18 +170,8 @@ static int run_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 	}
 	for (int i = 0; i < ncmd; i++)
 		argv[k++] = cmd[i];
-	pid_t pid = fork();
-	if (pid == 0) {
-		execvp("srun", argv);
-		fprintf(stderr, "campaign launch: cannot run srun: %s\n", strerror(errno));
-		_exit(127);
-	}
-	int st = 0, rc = 127;
-	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		if (launch_stop)
-			kill(pid, launch_stop); /* srun passes it on to every task */
-	if (pid > 0)
-		rc = status_code(st);
+	pid_t pid = spawn(argv);
+	int rc = pid > 0 ? wait_forwarding(pid) : 127; /* srun passes a signal on to every task */
 	long rank = -1;
 	int first = dir.len ? first_failed_rank(dir.buf, nodes * tpn, &rank) : -1;
 	if (rc != 0 && first > 0) {
