@@ -9,25 +9,34 @@ OPT       ?= -O2 -g
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-dev \
-                libpcre2-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
+                libpcre2-dev zlib1g-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
                 libslurm-dev libssl-dev libyajl-dev clang python3 bsdutils linux-perf valgrind
-PKGS      := yaml-0.1 sqlite3 jansson libgit2 libcrypto yajl libpcre2-8
+# What each layer links: the analyzers need neither libslurm nor libgit2.
+UTIL_PKGS := jansson libcrypto
+ANA_PKGS  := $(UTIL_PKGS) sqlite3 yajl libpcre2-8 zlib
+PKGS      := $(ANA_PKGS) yaml-0.1 libgit2
 WARN      := -Wall -Wextra -Werror
-CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread -I$(B) $(CFLAGS)
+CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread -I. -I$(B) $(CFLAGS)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ANA_LIBS   = $(shell pkg-config --libs $(ANA_PKGS) 2>/dev/null)
 BLAS_CFLAGS = $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS   = $(shell pkg-config --libs openblas 2>/dev/null)
 
-ORCH_SRC  := $(filter-out orchestrator/main.c,$(wildcard orchestrator/*.c))
+# Layers, each using only those before it: util -> analyzers -> orchestrator -> cli.
+UTIL_SRC  := $(wildcard util/*.c)
 ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c))
+ORCH_SRC  := $(wildcard orchestrator/*.c)
+CLI_SRC   := $(wildcard orchestrator/cli/*.c)
 TRN_SRC   := $(filter-out trainer/gpu_main.c,$(wildcard trainer/*.c))
 TRN_CXX   := $(wildcard trainer/*.cc)
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 
 B := build
-ORCH_OBJ  := $(ORCH_SRC:%.c=$(B)/%.o)
+UTIL_OBJ  := $(UTIL_SRC:%.c=$(B)/%.o)
 ANA_OBJ   := $(ANA_SRC:%.c=$(B)/%.o)
+ORCH_OBJ  := $(ORCH_SRC:%.c=$(B)/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
 TRN_OBJ   := $(TRN_SRC:%.c=$(B)/%.o) $(TRN_CXX:%.cc=$(B)/%.o)
 
 HAVE_CUDA := $(shell [ -x $(NVCC) ] && [ -f $(CUDA_HOME)/include/nccl.h ] && [ -f trainer/gpu_trainer.cu ] && echo yes)
@@ -62,20 +71,21 @@ $(B)/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 $(WARN) $(OPT) -pthread $(CXXFLAGS) -MMD -MP -c $< -o $@
 
-$(B)/liborch.a: $(ORCH_OBJ)
+$(B)/libutil.a: $(UTIL_OBJ)
 	@rm -f $@; ar rcs $@ $^
 $(B)/libanalyzers.a: $(ANA_OBJ)
 	@rm -f $@; ar rcs $@ $^
+$(B)/liborch.a: $(ORCH_OBJ)
+	@rm -f $@; ar rcs $@ $^
 
-# the orchestrator and the analyzers call each other (aggregate -> analysis -> figures)
-LIBS_GROUP := -Wl,--start-group $(B)/liborch.a $(B)/libanalyzers.a -Wl,--end-group
-bin/campaign: $(B)/orchestrator/main.o $(B)/liborch.a $(B)/libanalyzers.a
+# Linked in layer order; no group: nothing below calls up.
+bin/campaign: $(CLI_OBJ) $(B)/liborch.a $(B)/libanalyzers.a $(B)/libutil.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIBS_GROUP) $(PKG_LIBS) -lslurm -lm
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lslurm -lm
 
-bin/campaign-analyze: $(B)/analyzers/main.o $(B)/liborch.a $(B)/libanalyzers.a
+bin/campaign-analyze: $(B)/analyzers/main.o $(B)/libanalyzers.a $(B)/libutil.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIBS_GROUP) $(PKG_LIBS) -lslurm -lm
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(ANA_LIBS) -lm
 
 MON_SRC := $(wildcard orchestrator/monitor/*.c) analyzers/gpucsv.c
 bin/campaign-monitor: $(MON_SRC:%.c=$(B)/%.o)
@@ -103,9 +113,11 @@ bin/campaign-trainer-gpu: $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o $(G
 
 # Unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-$(B)/asan/%: tests/unit/%.c $(ORCH_SRC) $(ANA_SRC) tests/unit/harness.h $(B)/versions.h
+LIB_SRC := $(UTIL_SRC) $(ANA_SRC) $(ORCH_SRC)
+CLI_LIB_SRC := $(filter-out orchestrator/cli/main.c,$(CLI_SRC))
+$(B)/asan/%: tests/unit/%.c $(LIB_SRC) $(CLI_LIB_SRC) tests/unit/harness.h $(B)/versions.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -Iorchestrator -Ianalyzers -o $@ $< $(ORCH_SRC) $(ANA_SRC) $(PKG_LIBS) -lslurm -lm
+	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(CLI_LIB_SRC) $(PKG_LIBS) -lslurm -lm
 
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 
@@ -114,16 +126,16 @@ UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 # each for FUZZ_SECONDS; `make check` replays tests/fuzz/corpus/ and the seeds.
 FUZZ_NAMES := campaign jsonl kineto csv
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
-FUZZ_SRC   := $(ORCH_SRC) $(ANA_SRC)
+FUZZ_SRC   := $(LIB_SRC)
 FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o)
-FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -pthread -I$(B) -fsanitize=address,undefined \
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -pthread -I. -I$(B) -fsanitize=address,undefined \
               -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SECONDS ?= 600
 $(B)/fuzz/%.o: %.c $(B)/versions.h
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
-	clang $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -Iorchestrator -Ianalyzers -o $@ $< $(FUZZ_OBJ) \
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ $< $(FUZZ_OBJ) \
 	  $(PKG_LIBS) -lslurm -lm
 
 fuzz: deps
@@ -159,7 +171,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/campaign/templates
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/campaign/templates/
-	install -m 644 analyzers/kernel_rules.txt $(DESTDIR)$(PREFIX)/share/campaign/
+	install -m 644 analyzers/kernel_rules.txt analyzers/phase_rules.txt $(DESTDIR)$(PREFIX)/share/campaign/
 
 clean:
 	rm -rf $(B) bin

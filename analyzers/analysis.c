@@ -3,8 +3,10 @@
 #include "metrics.h"
 #include "monitor.h"
 #include "stats.h"
-#include "../orchestrator/err.h"
-#include "../orchestrator/strbuf.h"
+#include "steplog.h"
+#include "torchtrace.h"
+#include "util/err.h"
+#include "util/strbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -194,6 +196,41 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 	}
 }
 
+/* With no step breakdown (monitors alone, or step times alone): what the
+ * node monitors say. */
+static void monitor_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
+{
+	const char *memwhat;
+	double mem = memory_peak(s, &memwhat);
+	if (!s->have_monitor) {
+		snprintf(s->verdict, sizeof s->verdict, "undetermined");
+		snprintf(s->evidence, sizeof s->evidence, "no breakdown of the step and no node monitor data "
+			 "(profile.monitor: true records utilisation and memory)");
+	} else if (mem > th->memory_pct) {
+		snprintf(s->verdict, sizeof s->verdict, "memory-bound");
+		snprintf(s->evidence, sizeof s->evidence, "from the node monitors: %s %.1f %% (threshold %.0f %%)", memwhat,
+			 mem, th->memory_pct);
+	} else if (s->iowait_mean_pct > th->io_pct) {
+		snprintf(s->verdict, sizeof s->verdict, "io-bound");
+		snprintf(s->evidence, sizeof s->evidence, "from the node monitors: CPUs wait for I/O %.1f %% of the time "
+			 "(threshold %.0f %%)", s->iowait_mean_pct, th->io_pct);
+	} else if (s->gpu_util_mean_pct >= 0 && s->gpu_util_mean_pct < th->gpu_util_pct) {
+		snprintf(s->verdict, sizeof s->verdict, "gpu-starved");
+		snprintf(s->evidence, sizeof s->evidence, "from the node monitors: GPUs are busy %.1f %% of the time "
+			 "(threshold %.0f %%); a trace would say what they wait for", s->gpu_util_mean_pct, th->gpu_util_pct);
+	} else if (s->gpu_util_mean_pct >= 0 || s->cpu_util_mean_pct >= 90) {
+		snprintf(s->verdict, sizeof s->verdict, "compute-bound");
+		snprintf(s->evidence, sizeof s->evidence, "from the node monitors: %s busy %.1f %% of the time",
+			 s->gpu_util_mean_pct >= 0 ? "GPUs" : "CPUs",
+			 s->gpu_util_mean_pct >= 0 ? s->gpu_util_mean_pct : s->cpu_util_mean_pct);
+	} else {
+		snprintf(s->verdict, sizeof s->verdict, "undetermined");
+		snprintf(s->evidence, sizeof s->evidence, "from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, "
+			 "memory peak %.1f %%: no resource is saturated; the breakdown needs traces or telemetry",
+			 s->cpu_util_mean_pct, s->iowait_mean_pct, s->mem_peak_pct);
+	}
+}
+
 /* Profiler outputs, and the profilers that were asked for but left none. */
 static void profiles(struct ana_scenario *s, int want_nsys, int want_perf)
 {
@@ -253,24 +290,137 @@ static void monitors(struct ana_scenario *s)
 		s->gpu_mem_peak_pct = ms.gpu_mem_peak_pct;
 }
 
-static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds *th, double peak_gflops)
+static void add_source(struct ana_scenario *s, const char *what)
+{
+	size_t n = strlen(s->sources);
+	snprintf(s->sources + n, sizeof s->sources - n, "%s%s", n ? "; " : "", what);
+}
+
+static void keep_top_ops(struct ana_scenario *s, const struct trace_set *ts)
+{
+	s->trace_files = ts->files;
+	s->trace_unreadable = ts->unreadable;
+	s->trace_gpu_files = ts->gpu_files;
+	s->ops_total_ms = ts->ops.total_ms;
+	for (size_t i = 0; i < ts->ops.n && s->n_top_ops < ANA_TOP_OPS; i++) {
+		struct ana_op *o = &s->top_ops[s->n_top_ops++];
+		snprintf(o->name, sizeof o->name, "%s", ts->ops.v[i].name);
+		o->self_ms = ts->ops.v[i].self_ms;
+		o->count = ts->ops.v[i].count;
+	}
+}
+
+/* The step data of a scenario from the first source present: the
+ * trainer's (or AORTA-style) telemetry, PyTorch-profiler traces, step lines
+ * in the rank logs. The traces' operators are kept whatever the source.
+ * ERR_NOTFOUND with *missing saying what each source lacked. */
+static int load_steps(struct ana_scenario *s, const struct ana_run *run, const struct rules *phases,
+		      struct scenario_metrics *m, struct strbuf *missing)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct trace_set ts = { 0 };
+	int have_traces = 0, rc;
+	strbuf_addf(&dir, "%s/traces", s->job_dir);
+	if (phases && torchtrace_load_dir(dir.buf, phases, &ts) == 0) {
+		have_traces = 1;
+		keep_top_ops(s, &ts);
+	}
+	strbuf_reset(&dir);
+	strbuf_addf(&dir, "%s/metrics", s->job_dir);
+	if ((rc = metrics_load_dir(dir.buf, m)) == 0) {
+		snprintf(s->source, sizeof s->source, "%s", m->ranks[0].format == METRICS_AORTA ? "AORTA-style metrics" :
+			 "trainer telemetry");
+		add_source(s, s->source);
+		if (have_traces && ts.ops.n)
+			add_source(s, "PyTorch profiler traces (operators)");
+		goto out;
+	}
+	strbuf_addf(missing, "no telemetry (metrics/rank_<r>.jsonl)");
+	if (have_traces && ts.m.n) {
+		*m = ts.m;
+		memset(&ts.m, 0, sizeof ts.m);
+		snprintf(s->source, sizeof s->source, "PyTorch profiler traces");
+		char what[96];
+		snprintf(what, sizeof what, "PyTorch profiler traces (%zu file%s)", ts.files, ts.files == 1 ? "" : "s");
+		add_source(s, what);
+		rc = 0;
+		goto out;
+	}
+	if (have_traces)
+		strbuf_addf(missing, "; traces/ holds %zu file%s but none usable: %s", ts.files, ts.files == 1 ? "" : "s",
+			    ts.problem);
+	else
+		strbuf_addf(missing, "; no PyTorch-profiler traces in traces/ (profile.traces copies the files your "
+			    "script writes, e.g. [\"profiler/*.json\"])");
+	rc = ERR_NOTFOUND;
+	if (run->step_log) {
+		strbuf_reset(&dir);
+		strbuf_addf(&dir, "%s/logs", s->job_dir);
+		if ((rc = steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, m)) == 0) {
+			snprintf(s->source, sizeof s->source, "step lines in rank logs");
+			add_source(s, "step lines in rank logs (analysis.step_log)");
+			goto out;
+		}
+		strbuf_addf(missing, "; no line of logs/rank_<r>.out matches analysis.step_log.pattern");
+	} else {
+		strbuf_addf(missing, "; no analysis.step_log pattern for step times the script prints");
+	}
+out:
+	trace_set_free(&ts);
+	strbuf_free(&dir);
+	return rc;
+}
+
+/* Samples per step across ranks: the telemetry's, else the step lines'
+ * samples, else analysis.batch_per_rank x ranks, else one per rank (the
+ * throughput is then in rank-steps per second). */
+static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m, int batch_per_rank)
+{
+	s->global_batch = m->ranks[0].global_batch;
+	snprintf(s->throughput_unit, sizeof s->throughput_unit, "samples/s");
+	if (s->global_batch > 0)
+		return;
+	for (size_t r = 0; r < m->n; r++)
+		for (size_t i = 0; i < m->ranks[r].n; i++)
+			if (m->ranks[r].steps[i].active && m->ranks[r].steps[i].samples > 0) {
+				s->global_batch += m->ranks[r].steps[i].samples;
+				break;
+			}
+	if (s->global_batch > 0)
+		return;
+	if (batch_per_rank > 0) {
+		s->global_batch = (long)batch_per_rank * s->ranks;
+		return;
+	}
+	s->global_batch = s->ranks;
+	snprintf(s->throughput_unit, sizeof s->throughput_unit, "rank-steps/s");
+}
+
+static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, const struct rules *phases)
 {
 	s->gpu_util_mean_pct = s->gpu_mem_util_mean_pct = s->gpu_mem_peak_pct = -1;
 	s->mfu_pct = -1;
 	struct scenario_metrics m;
-	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/metrics", s->job_dir);
+	struct strbuf missing = STRBUF_INIT;
 	if (strcmp(s->state, "COMPLETED")) {
 		s->problem = xstrdup("the job did not complete");
-		strbuf_free(&dir);
 		return;
 	}
-	if (metrics_load_dir(dir.buf, &m) < 0) {
-		s->problem = xstrdup(err_last());
-		strbuf_free(&dir);
+	monitors(s);
+	if (load_steps(s, run, phases, &m, &missing) < 0) {
+		strbuf_addf(&missing, "%s", s->have_monitor ? "; the node monitors are reported alone" :
+			    "; no node monitor data either (profile.monitor)");
+		s->problem = strbuf_detach(&missing);
+		if (s->have_monitor) {
+			s->monitors_only = 1;
+			add_source(s, "node monitors");
+			monitor_verdict(s, &run->th);
+		}
 		return;
 	}
-	strbuf_free(&dir);
+	strbuf_free(&missing);
+	if (s->have_monitor)
+		add_source(s, "node monitors");
 	for (size_t i = 0; i < m.n; i++)
 		s->bad_lines += m.ranks[i].bad_lines;
 	size_t cap = m.ranks[0].n ? m.ranks[0].n : 1;
@@ -278,20 +428,20 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds
 	size_t n;
 	step_times(&m, t, &n);
 	if (n == 0) {
-		s->problem = xstrdup("the telemetry has no active steps");
+		s->problem = xstrdup(m.ranks[0].format == METRICS_STEP_LOG ? "every matching step line is warm-up "
+				     "(profile.warmup_steps)" : "the step data has no active steps");
 		free(t);
 		metrics_free(&m);
 		return;
 	}
 	s->analysed = 1;
 	s->active_steps = n;
-	monitors(s);
 	s->step_med_ms = stats_percentile(t, n, 50);
 	s->step_p95_ms = stats_percentile(t, n, 95);
 	s->step_min_ms = t[0];
 	s->step_max_ms = t[n - 1];
 	s->spread_pct = s->step_med_ms > 0 ? 100 * (s->step_p95_ms - s->step_min_ms) / s->step_med_ms : 0;
-	s->global_batch = m.ranks[0].global_batch;
+	batch_of(s, &m, run->batch_per_rank);
 	s->throughput = s->step_med_ms > 0 ? (double)s->global_batch * 1000.0 / s->step_med_ms : 0;
 	for (size_t i = 0; i < m.ranks[0].n; i++) {
 		if (!m.ranks[0].steps[i].active && i > 0)
@@ -299,16 +449,21 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_thresholds
 		if (i == 0)
 			s->loss_first = m.ranks[0].steps[i].loss;
 		s->loss_last = m.ranks[0].steps[i].loss;
+		s->loss_known |= s->loss_last != 0;
 	}
 	shares(s, &m);
-	verdict(s, th);
+	static const char *const formats[] = { "trainer", "aorta", "pytorch-trace", "step-log" };
+	snprintf(s->format, sizeof s->format, "%s", formats[m.ranks[0].format]);
+	if (m.ranks[0].format == METRICS_STEP_LOG)
+		monitor_verdict(s, &run->th); /* step times alone say nothing of where they go */
+	else
+		verdict(s, &run->th);
 	timeline_step(s, &m);
-	snprintf(s->format, sizeof s->format, "%s", m.ranks[0].format == METRICS_AORTA ? "aorta" : "trainer");
 	s->flops_per_step = m.ranks[0].flops_per_step;
 	if (s->flops_per_step > 0 && s->step_med_ms > 0)
 		s->achieved_gflops = s->flops_per_step / (s->step_med_ms / 1000) / 1e9;
-	if (s->achieved_gflops > 0 && peak_gflops > 0)
-		s->mfu_pct = 100 * s->achieved_gflops / peak_gflops;
+	if (s->achieved_gflops > 0 && run->peak_gflops > 0)
+		s->mfu_pct = 100 * s->achieved_gflops / run->peak_gflops;
 	free(t);
 	metrics_free(&m);
 }
@@ -381,6 +536,45 @@ static void model_sentence(struct ana_model *m, const struct ana_scenario *wides
 		 100 * m->eff16, n16 > 0 ? 100 * over16 / n16 : 0, n16);
 }
 
+/* How far the model is from the points it was fitted on. */
+static void fit_quality(const struct ana_run *run, const struct ana_scenario *base, struct ana_model *m)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (!s->analysed || strcmp(s->baseline, base->name) || s->nodes < 1)
+			continue;
+		double t = norm_step(s, base), err = t > 0 ? 100 * fabs(model_at(m, s->nodes) - t) / t : 0;
+		if (err > m->max_err_pct)
+			m->max_err_pct = err, m->max_err_nodes = s->nodes;
+	}
+	if (m->max_err_pct <= 10)
+		snprintf(m->fit, sizeof m->fit, "The model fits the measured points within %.1f %% (largest error at %d "
+			 "node%s).", m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
+	else
+		snprintf(m->fit, sizeof m->fit, "The model does not fit the measured points: it is off by %.1f %% at %d "
+			 "node%s, so its predictions beyond them are not reliable.", m->max_err_pct, m->max_err_nodes,
+			 m->max_err_nodes == 1 ? "" : "s");
+}
+
+/* Per-rank compute that grows with the node count at the same work per
+ * rank is ranks contending for the machine, not communication. */
+static void contention(const struct ana_run *run, const struct ana_scenario *base, const struct ana_scenario *w,
+		       struct ana_model *m)
+{
+	double cb = base->step_med_ms * base->compute_pct / 100, cw = w->step_med_ms * w->compute_pct / 100;
+	int same_work = base->ranks > 0 && w->ranks > 0 && base->global_batch * w->ranks == w->global_batch * base->ranks;
+	if (!same_work || cb <= 0 || cw < 1.2 * cb)
+		return;
+	char where[160] = "";
+	if (run->host_cpus > 0)
+		snprintf(where, sizeof where, " (the local executor ran all %d ranks of %s on this machine's %d CPUs)",
+			 w->ranks, w->name, run->host_cpus);
+	snprintf(m->contention, sizeof m->contention, "Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d "
+		 "nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network%s, so "
+		 "the slowdown is contention, not communication.", cb, base->nodes, base->nodes == 1 ? "" : "s", cw,
+		 w->nodes, where);
+}
+
 /* Least squares: b >= 0 on compute ~ b/N; a, c >= 0 on the rest ~ a + c log2 N. */
 static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 {
@@ -418,16 +612,40 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 		if (m.a + m.c * log2(n) > m.b / n)
 			m.crossover = n;
 	model_sentence(&m, widest);
+	fit_quality(run, base, &m);
+	contention(run, base, widest, &m);
 	run->models = xrealloc(run->models, (run->nmodels + 1) * sizeof *run->models);
 	run->models[run->nmodels++] = m;
 }
 
+/* The campaign's phase rules, then analyzers/phase_rules.txt. */
+static int load_phase_rules(const struct ana_run *run, struct rules *r)
+{
+	char why[300];
+	rules_init(r);
+	for (size_t i = 0; i < run->n_phase_rules; i++)
+		if (rules_add(r, run->phase_names[i], run->phase_patterns[i], why, sizeof why) < 0) {
+			rules_free(r);
+			return err_set(ERR_USAGE, "analysis.phase_rules[%zu]: %s", i, why);
+		}
+	char *path = rules_phase_path();
+	int rc = rules_load_more(path, r);
+	free(path);
+	return rc;
+}
+
 int ana_run_analyse(struct ana_run *run)
 {
+	struct rules phases;
+	int have_phases = load_phase_rules(run, &phases) == 0;
+	if (!have_phases)
+		fprintf(stderr, "campaign: warning: traces are not analysed: %s\n", err_last());
 	for (size_t i = 0; i < run->n; i++) {
-		analyse_scenario(&run->sc[i], &run->th, run->peak_gflops);
+		analyse_scenario(&run->sc[i], run, have_phases ? &phases : NULL);
 		profiles(&run->sc[i], run->want_nsys, run->want_perf);
 	}
+	if (have_phases)
+		rules_free(&phases);
 	scaling(run);
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].is_baseline)
@@ -454,5 +672,12 @@ void ana_run_free(struct ana_run *run)
 	free(run->run_id);
 	free(run->run_dir);
 	free(run->baseline);
+	for (size_t i = 0; i < run->n_phase_rules; i++) {
+		free(run->phase_names[i]);
+		free(run->phase_patterns[i]);
+	}
+	free(run->phase_names);
+	free(run->phase_patterns);
+	free(run->step_log);
 	memset(run, 0, sizeof *run);
 }

@@ -6,8 +6,18 @@
 #define ANALYZERS_ANALYSIS_H
 
 #include "perfstat.h"
+#include "rules.h"
 
 #include <stddef.h>
+
+/* An operator of the traces with its self time (summed over ranks and steps). */
+struct ana_op {
+	char name[160];
+	double self_ms;
+	long count;
+};
+
+#define ANA_TOP_OPS 10
 
 struct ana_thresholds {
 	double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct;
@@ -26,6 +36,7 @@ struct ana_scenario {
 	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
 	double throughput;     /* samples per second */
 	long global_batch;
+	char throughput_unit[16]; /* "samples/s", or "rank-steps/s" when the batch is unknown */
 	double data_pct, compute_pct, comm_pct, io_pct, other_pct;
 	double forward_pct, backward_pct, optimizer_pct;
 	double comm_total_pct;  /* all communication, overlapped or not */
@@ -34,6 +45,7 @@ struct ana_scenario {
 	double gemm_pct, elementwise_pct; /* of compute time, when the telemetry splits it */
 	double allreduce_gbps;  /* bytes all-reduced per second of communication */
 	double loss_first, loss_last;
+	int loss_known;         /* the step data carries the loss (traces do not) */
 	int slowest_rank;
 	double slowest_rank_ms;
 	char verdict[32];      /* compute-bound, communication-bound, data-loader-bound, ... */
@@ -50,7 +62,14 @@ struct ana_scenario {
 	double flops_per_step;  /* per rank, from the telemetry; 0 = unknown */
 	double achieved_gflops; /* per rank at the median step */
 	double mfu_pct;         /* achieved / peak; -1 when either is unknown */
-	char format[16];        /* telemetry: "trainer" or "aorta" */
+	char format[16];        /* step data: "trainer", "aorta", "pytorch-trace" or "step-log" */
+	char source[48];        /* where the step data came from, in words; "" when none */
+	char sources[256];      /* every source found and used, for the report */
+	int monitors_only;      /* no step data: utilisation and verdict from the monitors alone */
+	size_t trace_files, trace_unreadable, trace_gpu_files;
+	struct ana_op top_ops[ANA_TOP_OPS]; /* CPU operators by self time, from the traces */
+	int n_top_ops;
+	double ops_total_ms;
 	long tl_step;           /* the step shown in the step-timeline figure (median step time) */
 	int tl_ranks;
 	double (*tl)[6];        /* per rank: data, forward, backward, exposed comm + wait, optimizer, other (ms) */
@@ -71,6 +90,10 @@ struct ana_model {
 	double eff8, eff16;    /* predicted parallel efficiency at 8 and 16 nodes */
 	int crossover;         /* nodes from which the overhead exceeds compute; 0 = not below 1024 */
 	char limit[640];       /* one sentence with the fitted numbers */
+	double max_err_pct;    /* largest |model - measured| / measured over the series' points */
+	int max_err_nodes;     /* where it is */
+	char fit[256];         /* one sentence on how well the model fits */
+	char contention[512];  /* when per-rank compute grows with the node count at fixed work; "" otherwise */
 };
 
 struct ana_run {
@@ -78,9 +101,15 @@ struct ana_run {
 	int want_nsys, want_perf; /* the campaign asked for these profilers */
 	double peak_gflops;       /* per rank, for MFU; 0 = unknown */
 	long epoch;               /* SOURCE_DATE_EPOCH for the figures (the run's creation time) */
+	int host_cpus;            /* local executor: the CPUs every scenario's ranks shared; 0 on a cluster */
 	struct ana_model *models; /* fitted step time vs nodes, one per series */
 	size_t nmodels;
 	struct ana_thresholds th;
+	char **phase_names, **phase_patterns; /* the campaign's phase rules, before phase_rules.txt */
+	size_t n_phase_rules;
+	char *step_log;           /* PCRE2 for step lines in rank logs; NULL: none */
+	int warmup_steps;         /* step-log lines of each rank to skip as warm-up */
+	int batch_per_rank;       /* samples per rank and step, for traces and step logs; 0 = unknown */
 	struct ana_scenario *sc;
 	size_t n;
 };

@@ -1,7 +1,7 @@
 #include "hta.h"
 #include "stats.h"
 
-#include "../orchestrator/strbuf.h"
+#include "util/strbuf.h"
 
 #include <math.h>
 #include <stdlib.h>

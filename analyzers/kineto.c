@@ -1,24 +1,28 @@
 #include "kineto.h"
 
-#include "../orchestrator/err.h"
-#include "../orchestrator/strbuf.h"
+#include "util/err.h"
+#include "util/strbuf.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_parse.h>
+#include <zlib.h>
 
 #define MAX_STEPS 4096
 
 struct parse {
 	struct gpu_trace *t;
 	int depth;
+	int ev_depth;      /* depth of the event objects: 3 in {"traceEvents": [...]}, 2 in [...] */
+	int seen_root;
 	int in_events, in_dist, in_args;
 	char key[64];
 	/* the event being read */
-	char *name, *cat;
-	double ts, dur;
+	char *name, *cat, *tid;
+	char ph;
+	double ts, dur, flops;
 	int has_ts, has_dur, stream, has_stream, has_corr;
 	long corr;
 	/* ProfilerStep markers */
@@ -71,10 +75,22 @@ static void reset_event(struct parse *p)
 {
 	free(p->name);
 	free(p->cat);
-	p->name = p->cat = NULL;
+	free(p->tid);
+	p->name = p->cat = p->tid = NULL;
 	p->has_ts = p->has_dur = p->has_stream = p->has_corr = 0;
 	p->stream = -1;
 	p->corr = -1;
+	p->ph = 0;
+	p->flops = 0;
+}
+
+static void add_cpu(struct gpu_trace *t, double start, double end, const char *name, const char *tid, double flops)
+{
+	if (t->ncpu == t->cpucap) {
+		t->cpucap = t->cpucap ? t->cpucap * 2 : 1024;
+		t->cpu = xrealloc(t->cpu, t->cpucap * sizeof *t->cpu);
+	}
+	t->cpu[t->ncpu++] = (struct cpu_range){ start, end, intern(t, name), intern(t, tid ? tid : "?"), flops };
 }
 
 void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream, long corr)
@@ -155,12 +171,15 @@ static void end_event(struct parse *p)
 	}
 	int gpu = p->name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1;
 	int rt = !gpu && p->name && p->has_ts && p->has_dur && p->has_corr && is_runtime_cat(p->cat);
-	if ((gpu || rt) && !sane_times(p->ts, p->dur))
+	int cpu = t->want_cpu && !gpu && p->name && p->has_ts && p->has_dur && (p->ph == 'X' || !p->ph);
+	if ((gpu || rt || cpu) && !sane_times(p->ts, p->dur))
 		t->malformed++;
 	else if (gpu)
 		gpu_trace_add(t, ceil(p->ts), floor(p->ts + p->dur), p->name, p->stream, p->has_corr ? p->corr : -1);
 	else if (rt)
 		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts), p->name);
+	if (cpu && sane_times(p->ts, p->dur))
+		add_cpu(t, p->ts, p->ts + p->dur, p->name, p->tid, p->flops);
 	reset_event(p);
 }
 
@@ -168,9 +187,10 @@ static int cb_start_map(void *ctx)
 {
 	struct parse *p = ctx;
 	p->depth++;
-	if (p->in_events && p->depth == 3)
+	p->seen_root = 1;
+	if (p->in_events && p->depth == p->ev_depth)
 		reset_event(p);
-	if (p->in_events && p->depth == 4 && !strcmp(p->key, "args"))
+	if (p->in_events && p->depth == p->ev_depth + 1 && !strcmp(p->key, "args"))
 		p->in_args = 1;
 	if (p->depth == 2 && !strcmp(p->key, "distributedInfo"))
 		p->in_dist = 1;
@@ -180,9 +200,9 @@ static int cb_start_map(void *ctx)
 static int cb_end_map(void *ctx)
 {
 	struct parse *p = ctx;
-	if (p->in_events && p->depth == 3)
+	if (p->in_events && p->depth == p->ev_depth)
 		end_event(p);
-	if (p->depth == 4)
+	if (p->depth == p->ev_depth + 1)
 		p->in_args = 0;
 	if (p->depth == 2)
 		p->in_dist = 0;
@@ -195,15 +215,22 @@ static int cb_start_array(void *ctx)
 {
 	struct parse *p = ctx;
 	p->depth++;
-	if (p->depth == 2 && !strcmp(p->key, "traceEvents"))
+	if (p->depth == 1 && !p->seen_root) { /* the legacy form: the file is the event list */
 		p->in_events = 1;
+		p->ev_depth = 2;
+		p->t->legacy = 1;
+	} else if (p->depth == 2 && !strcmp(p->key, "traceEvents")) {
+		p->in_events = 1;
+		p->ev_depth = 3;
+	}
+	p->seen_root = 1;
 	return 1;
 }
 
 static int cb_end_array(void *ctx)
 {
 	struct parse *p = ctx;
-	if (p->depth == 2)
+	if (p->depth == p->ev_depth - 1)
 		p->in_events = 0;
 	p->depth--;
 	return 1;
@@ -222,13 +249,18 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 static int cb_string(void *ctx, const unsigned char *s, size_t n)
 {
 	struct parse *p = ctx;
-	if (p->in_events && p->depth == 3 && (!strcmp(p->key, "name") || !strcmp(p->key, "cat"))) {
+	if (!p->in_events || p->depth != p->ev_depth)
+		return 1;
+	char **dst = !strcmp(p->key, "name") ? &p->name : !strcmp(p->key, "cat") ? &p->cat :
+		     !strcmp(p->key, "tid") ? &p->tid : NULL;
+	if (dst) {
 		char *v = xmalloc(n + 1);
 		memcpy(v, s, n);
 		v[n] = '\0';
-		char **dst = !strcmp(p->key, "name") ? &p->name : &p->cat;
 		free(*dst);
 		*dst = v;
+	} else if (!strcmp(p->key, "ph") && n > 0) {
+		p->ph = (char)s[0];
 	}
 	return 1;
 }
@@ -248,17 +280,23 @@ static int cb_number(void *ctx, const char *s, size_t n)
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	double v = strtod(buf, NULL);
-	if (p->in_events && p->depth == 3) {
+	if (p->in_events && p->depth == p->ev_depth) {
 		if (!strcmp(p->key, "ts"))
 			p->ts = v, p->has_ts = 1;
 		else if (!strcmp(p->key, "dur"))
 			p->dur = v, p->has_dur = 1;
-	} else if (p->in_args && p->depth == 4 && !strcmp(p->key, "stream")) {
+		else if (!strcmp(p->key, "tid")) {
+			free(p->tid);
+			p->tid = xstrdup(buf);
+		}
+	} else if (p->in_args && p->depth == p->ev_depth + 1 && !strcmp(p->key, "stream")) {
 		p->stream = (int)to_id(v);
 		p->has_stream = 1;
-	} else if (p->in_args && p->depth == 4 && !strcmp(p->key, "correlation")) {
+	} else if (p->in_args && p->depth == p->ev_depth + 1 && !strcmp(p->key, "correlation")) {
 		p->corr = to_id(v);
 		p->has_corr = 1;
+	} else if (p->in_args && p->depth == p->ev_depth + 1 && !strcmp(p->key, "flops")) {
+		p->flops = isfinite(v) && v > 0 ? v : 0;
 	} else if (p->in_dist && p->depth == 2 && !strcmp(p->key, "rank")) {
 		p->t->rank = (int)to_id(v);
 	}
@@ -287,42 +325,68 @@ static void drop_last_step(struct parse *p)
 	if (distinct < 2)
 		return;
 	t->last_step_ts = p->step_ts[last];
+	/* A GPU event belongs to the step of its launch: one that runs after
+	 * the last step began is kept when its runtime call came before (the
+	 * GPU lagging the CPU), joined by correlation id as HTA does. */
+	gpu_trace_index_rt(t);
+	double cut = ceil(t->last_step_ts);
 	size_t k = 0;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->ev[i].start < ceil(t->last_step_ts))
+	for (size_t i = 0; i < t->n; i++) {
+		const struct rt_event *launch = t->ev[i].corr >= 0 ? gpu_trace_rt(t, t->ev[i].corr) : NULL;
+		if (t->ev[i].start < cut || (launch && launch->start < cut))
 			t->ev[k++] = t->ev[i];
+	}
 	t->dropped = (long)(t->n - k);
 	t->n = k;
 	k = 0;
 	for (size_t i = 0; i < t->nrt; i++)
-		if (t->rt[i].start < ceil(t->last_step_ts))
+		if (t->rt[i].start < cut)
 			t->rt[k++] = t->rt[i];
 	t->nrt = k;
 }
 
-int kineto_load_stream(FILE *f, const char *name, struct gpu_trace *t)
+typedef long (*read_fn)(void *src, unsigned char *buf, size_t n);
+
+static long read_file(void *src, unsigned char *buf, size_t n)
+{
+	size_t r = fread(buf, 1, n, src);
+	return r == 0 && ferror((FILE *)src) ? -1 : (long)r;
+}
+
+static long read_gz(void *src, unsigned char *buf, size_t n)
+{
+	return gzread(src, buf, (unsigned)n);
+}
+
+static int load(read_fn rd, void *src, const char *name, int want_cpu, struct gpu_trace *t)
 {
 	memset(t, 0, sizeof *t);
 	t->rank = -1;
 	t->unit_per_us = 1;
+	t->want_cpu = want_cpu;
 	struct parse p = { .t = t, .stream = -1 };
 	p.step_names = xcalloc(MAX_STEPS, sizeof *p.step_names);
 	p.step_ts = xcalloc(MAX_STEPS, sizeof *p.step_ts);
 	yajl_handle h = yajl_alloc(&callbacks, NULL, &p);
 	unsigned char buf[1 << 16];
-	size_t n = 0, offset = 0;
+	size_t offset = 0;
+	long n = 0;
 	int rc = 0;
-	while (rc == 0 && (n = fread(buf, 1, sizeof buf, f)) > 0) {
-		if (yajl_parse(h, buf, n) != yajl_status_ok)
+	while (rc == 0 && (n = rd(src, buf, sizeof buf)) > 0) {
+		if (yajl_parse(h, buf, (size_t)n) != yajl_status_ok)
 			rc = -1;
-		offset += n;
+		offset += (size_t)n;
 	}
-	if (rc == 0 && yajl_complete_parse(h) != yajl_status_ok)
+	if (n < 0) {
+		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes", name, offset);
+	} else if (rc == 0 && yajl_complete_parse(h) != yajl_status_ok) {
 		rc = -1;
-	if (rc < 0) {
+		n = 0;
+	}
+	if (rc == -1) {
 		unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
 		rc = err_set(ERR_IO, "%s: not a Chrome-trace JSON file near byte %zu: %s", name,
-			     offset - n + yajl_get_bytes_consumed(h), (char *)msg);
+			     offset - (size_t)n + yajl_get_bytes_consumed(h), (char *)msg);
 		yajl_free_error(h, msg);
 	}
 	yajl_free(h);
@@ -340,14 +404,20 @@ int kineto_load_stream(FILE *f, const char *name, struct gpu_trace *t)
 	return rc;
 }
 
-int kineto_load(const char *path, struct gpu_trace *t)
+int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t)
+{
+	return load(read_file, f, name, want_cpu, t);
+}
+
+int kineto_load(const char *path, int want_cpu, struct gpu_trace *t)
 {
 	memset(t, 0, sizeof *t);
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	gzFile gz = gzopen(path, "rb"); /* reads plain files as they are */
+	if (!gz)
 		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
-	int rc = kineto_load_stream(f, path, t);
-	fclose(f);
+	gzbuffer(gz, 1 << 17);
+	int rc = load(read_gz, gz, path, want_cpu, t);
+	gzclose(gz);
 	return rc;
 }
 
@@ -359,5 +429,6 @@ void gpu_trace_free(struct gpu_trace *t)
 	free(t->slots);
 	free(t->ev);
 	free(t->rt);
+	free(t->cpu);
 	memset(t, 0, sizeof *t);
 }

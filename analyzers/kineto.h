@@ -1,8 +1,11 @@
-/* kineto: PyTorch-profiler (Kineto) Chrome-trace JSON, streamed with yajl:
- * only GPU events (args.stream present and not -1), runtime calls with a
- * correlation id (cat cuda_runtime/cuda_driver) and ProfilerStep#N markers
- * are kept, so memory follows the number of GPU events, not the
- * file size. Timestamps follow HTA: start = ceil(ts), end = floor(ts+dur). */
+/* kineto: PyTorch-profiler Chrome-trace JSON, streamed with yajl: Kineto's
+ * object form ({"traceEvents": [...]}) and the legacy array form PyTorch
+ * writes without Kineto, plain or gzip-compressed (read streaming). Kept:
+ * GPU events (args.stream present and not -1), runtime calls with a
+ * correlation id (cat cuda_runtime/cuda_driver), ProfilerStep#N markers,
+ * and with want_cpu the host ranges (ph X) for the phase analysis; memory
+ * follows the number of kept events, not the file size. GPU timestamps
+ * follow HTA: start = ceil(ts), end = floor(ts+dur). */
 #ifndef ANALYZERS_KINETO_H
 #define ANALYZERS_KINETO_H
 
@@ -24,6 +27,15 @@ struct rt_event {
 	int launch;        /* cudaLaunchKernel, cudaMemcpyAsync or cudaMemsetAsync */
 };
 
+/* A host range (ph "X" without a GPU stream): an operator, an annotation,
+ * a ProfilerStep#N. Times in µs as in the file. */
+struct cpu_range {
+	double start, end;
+	int name;          /* index into names */
+	int tid;           /* index into names: the thread, as the trace names it */
+	double flops;      /* args.flops (profiles recorded with_flops); 0 when absent */
+};
+
 struct gpu_trace {
 	int rank;          /* from distributedInfo, -1 when absent */
 	char label[64];    /* e.g. "pid144_dev0" for Nsight Systems processes */
@@ -41,13 +53,18 @@ struct gpu_trace {
 	double last_step_ts; /* start of the last ProfilerStep#N when >= 2 distinct, else -1 */
 	int steps;           /* distinct ProfilerStep#N names */
 	long dropped;        /* GPU events of the dropped last step */
-	long malformed;      /* GPU events and runtime calls skipped: non-finite or negative times */
+	long malformed;      /* events skipped: non-finite or negative times */
+	int want_cpu;        /* set before loading: keep the host ranges too */
+	int legacy;          /* the file was the legacy array form */
+	struct cpu_range *cpu;
+	size_t ncpu, cpucap;
 };
 
-/* Reads path; ERR_IO with the file and byte offset of a parse error. */
-int kineto_load(const char *path, struct gpu_trace *t);
-/* The same from an open stream; name is used in messages. */
-int kineto_load_stream(FILE *f, const char *name, struct gpu_trace *t);
+/* Reads path (plain or gzip); ERR_IO with the file and byte offset of a
+ * parse error. With want_cpu, also the host ranges. */
+int kineto_load(const char *path, int want_cpu, struct gpu_trace *t);
+/* The same from an open (plain) stream; name is used in messages. */
+int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t);
 void gpu_trace_free(struct gpu_trace *t);
 /* Appends a GPU event / a runtime call (used by the Nsight Systems ingest). */
 void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream, long corr);

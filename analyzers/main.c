@@ -2,10 +2,9 @@
  *   campaign-analyze RUN_DIR                      (re)writes a campaign run's analysis
  *   campaign-analyze [--json] [--rules F] [--top N] TRACE...   PyTorch-profiler (Kineto) traces,
  *                                                 one per rank: HTA's breakdown per rank */
-#include "../orchestrator/aggregate.h"
-#include "../orchestrator/err.h"
-#include "../orchestrator/fsio.h"
-#include "../orchestrator/strbuf.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
 #include "hta.h"
 #include "kineto.h"
 #include "nsys.h"
@@ -16,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
 	"usage: campaign-analyze RUN_DIR\n"
@@ -28,16 +28,21 @@ static const char usage[] =
 	"Kernel categories come from PCRE2 rules (default analyzers/kernel_rules.txt).\n\n"
 	"exit status: 0 ok, 2 usage or bad rules, 3 no such file, 4 unreadable input\n";
 
+/* A run directory is the orchestrator's business: hand it to `campaign
+ * aggregate --force` (installed beside this program, else on PATH) instead
+ * of linking the orchestrator, its scheduler and git libraries in here. */
 static int run_mode(const char *dir)
 {
-	struct run *r;
-	int rc = run_open(".", dir, &r);
-	if (rc == 0) {
-		rc = aggregate_run(r, 1);
-		if (rc == 0)
-			printf("%s/BOTTLENECK_ANALYSIS.md\n", r->dir);
-		run_free(r);
-	}
+	char *bin = fsio_self_dir();
+	struct strbuf exe = STRBUF_INIT;
+	strbuf_addf(&exe, "%s/campaign", bin);
+	free(bin);
+	char *argv[] = { "campaign", "aggregate", "--force", "--results", ".", (char *)dir, NULL };
+	fflush(stdout);
+	execv(exe.buf, argv);
+	execvp("campaign", argv);
+	int rc = err_sys(ERR_NOTFOUND, "cannot run %s or `campaign` from PATH to analyse the run %s", exe.buf, dir);
+	strbuf_free(&exe);
 	return rc;
 }
 
@@ -147,7 +152,7 @@ static int analyse_file(const char *file, const struct rules *r, int top, json_t
 		return 0;
 	}
 	struct gpu_trace t;
-	int rc = kineto_load(file, &t);
+	int rc = kineto_load(file, 0, &t);
 	if (rc < 0)
 		return rc;
 	json_array_append_new(ranks, analyse_one(&t, r, top, file));

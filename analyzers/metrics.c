@@ -1,7 +1,7 @@
 #include "metrics.h"
 
-#include "../orchestrator/err.h"
-#include "../orchestrator/strbuf.h"
+#include "util/err.h"
+#include "util/strbuf.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -33,8 +33,7 @@ static int step_is_sane(const struct step_rec *s)
 	       isfinite(s->bytes) && s->bytes >= 0 && isfinite(s->start_us) && s->start_us >= 0;
 }
 
-/* Keeps a parsed step when every number in it is plausible, else counts the line as bad. */
-static void keep_step(struct rank_metrics *r, const struct step_rec *s)
+void metrics_add_step(struct rank_metrics *r, const struct step_rec *s)
 {
 	if (!step_is_sane(s)) {
 		r->bad_lines++;
@@ -76,7 +75,7 @@ static void add_step(struct rank_metrics *r, json_t *o)
 	json_t *n = json_object_get(o, "samples");
 	s.samples = n ? whole(n) : 0;
 	s.start_us = num(o, "start_us");
-	keep_step(r, &s);
+	metrics_add_step(r, &s);
 }
 
 /* The first meta line describes the rank; a later one is a bad line. A
@@ -129,7 +128,7 @@ static void add_aorta_step(struct rank_metrics *r, json_t *o)
 	if (rank >= 0 && rank < 1000000)
 		r->rank = (int)rank;
 	r->format = METRICS_AORTA;
-	keep_step(r, s);
+	metrics_add_step(r, s);
 }
 
 int metrics_rank_file(const char *name, int *rank)
@@ -217,8 +216,14 @@ static int load_dir(const char *dir, struct scenario_metrics *out, int meta_only
 	closedir(d);
 	if (out->n == 0)
 		return err_set(ERR_NOTFOUND, "no rank_<r>.jsonl or rank_<r>_metrics.jsonl files in %s", dir);
-	qsort(out->ranks, out->n, sizeof *out->ranks, rank_cmp);
+	metrics_sort_ranks(out);
 	return 0;
+}
+
+void metrics_sort_ranks(struct scenario_metrics *m)
+{
+	if (m->n)
+		qsort(m->ranks, m->n, sizeof *m->ranks, rank_cmp);
 }
 
 int metrics_load_dir(const char *dir, struct scenario_metrics *out)

@@ -19,7 +19,7 @@ struct step_rec {
 	long samples;
 };
 
-enum metrics_format { METRICS_TRAINER, METRICS_AORTA };
+enum metrics_format { METRICS_TRAINER, METRICS_AORTA, METRICS_TORCH_TRACE, METRICS_STEP_LOG };
 
 struct rank_metrics {
 	int rank, world_size;
@@ -49,6 +49,10 @@ int metrics_load_stream(FILE *f, struct rank_metrics *out, int meta_only);
 /* 1 when name is a rank file, rank_<r>.jsonl (the trainer) or
  * rank_<r>_metrics.jsonl (AORTA-style), with *rank set. */
 int metrics_rank_file(const char *name, int *rank);
+/* Adds a step when every number in it is plausible, else counts a bad line. */
+void metrics_add_step(struct rank_metrics *r, const struct step_rec *s);
+/* Orders a scenario's ranks by rank. */
+void metrics_sort_ranks(struct scenario_metrics *m);
 /* Adds one line to r; 1 when it was the meta line. */
 int metrics_parse_line(struct rank_metrics *r, const char *line, size_t len);
 void metrics_free(struct scenario_metrics *m);

@@ -1,7 +1,7 @@
 #include "monitor.h"
 
-#include "../orchestrator/err.h"
-#include "../orchestrator/strbuf.h"
+#include "util/err.h"
+#include "util/strbuf.h"
 #include "gpucsv.h"
 
 #include <dirent.h>

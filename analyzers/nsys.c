@@ -1,7 +1,7 @@
 #include "nsys.h"
 
-#include "../orchestrator/err.h"
-#include "../orchestrator/strbuf.h"
+#include "util/err.h"
+#include "util/strbuf.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

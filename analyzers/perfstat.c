@@ -1,7 +1,7 @@
 #include "perfstat.h"
 
-#include "../orchestrator/err.h"
-#include "../orchestrator/strbuf.h"
+#include "util/err.h"
+#include "util/strbuf.h"
 
 #include <dirent.h>
 #include <stdio.h>

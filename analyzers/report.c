@@ -4,11 +4,11 @@
  * same results give the same bytes. */
 #include "analysis.h"
 
-#include "../orchestrator/err.h"
-#include "../orchestrator/figures.h"
-#include "../orchestrator/fsio.h"
-#include "../orchestrator/jsonio.h"
-#include "../orchestrator/strbuf.h"
+#include "util/err.h"
+#include "figures.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/strbuf.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -21,6 +21,24 @@ static json_t *jnum(double v)
 	if (!isfinite(v))
 		return json_null();
 	return json_real(round(v * 1000.0) / 1000.0);
+}
+
+static json_t *monitor_json(const struct ana_scenario *s)
+{
+	return !s->have_monitor ? json_null() :
+		json_pack("{s:i, s:I, s:o, s:o, s:o}", "nodes", s->monitor_nodes, "samples", (json_int_t)s->monitor_samples,
+			  "cpu_util_mean_pct", jnum(s->cpu_util_mean_pct), "iowait_mean_pct", jnum(s->iowait_mean_pct),
+			  "mem_peak_pct", jnum(s->mem_peak_pct));
+}
+
+static json_t *top_ops_json(const struct ana_scenario *s)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < s->n_top_ops; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o, s:I, s:o}", "name", s->top_ops[i].name, "self_ms",
+			jnum(s->top_ops[i].self_ms), "count", (json_int_t)s->top_ops[i].count, "pct",
+			jnum(s->ops_total_ms > 0 ? 100 * s->top_ops[i].self_ms / s->ops_total_ms : 0)));
+	return a;
 }
 
 static json_t *scenario_json(const struct ana_scenario *s)
@@ -52,9 +70,17 @@ static json_t *scenario_json(const struct ana_scenario *s)
 			json_array_append_new(missing, json_string(t));
 	}
 	json_object_set_new(o, "profile_missing", missing);
+	json_object_set_new(o, "source", s->source[0] ? json_string(s->source) : s->monitors_only ?
+			    json_string("node monitors") : json_null());
+	json_object_set_new(o, "sources", json_string(s->sources));
+	json_object_set_new(o, "trace_files", json_integer((json_int_t)s->trace_files));
+	json_object_set_new(o, "top_operators", top_ops_json(s));
 	if (!s->analysed) {
 		json_object_set_new(o, "problem", json_string(s->problem ? s->problem : ""));
-		json_object_set_new(o, "verdict", json_null());
+		json_object_set_new(o, "monitor", monitor_json(s));
+		json_object_set_new(o, "verdict", s->monitors_only ? json_string(s->verdict) : json_null());
+		if (s->monitors_only)
+			json_object_set_new(o, "evidence", json_string(s->evidence));
 		return o;
 	}
 	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->active_steps));
@@ -63,6 +89,7 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "spread_pct", jnum(s->spread_pct));
 	json_object_set_new(o, "global_batch", json_integer(s->global_batch));
 	json_object_set_new(o, "throughput_samples_per_s", jnum(s->throughput));
+	json_object_set_new(o, "throughput_unit", json_string(s->throughput_unit));
 	json_object_set_new(o, "shares_pct", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"data_loading", jnum(s->data_pct), "compute", jnum(s->compute_pct), "forward", jnum(s->forward_pct),
 		"backward", jnum(s->backward_pct), "optimizer", jnum(s->optimizer_pct),
@@ -72,10 +99,7 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "compute_split_pct", json_pack("{s:o, s:o}", "gemm", jnum(s->gemm_pct),
 		"elementwise", jnum(s->elementwise_pct)));
 	json_object_set_new(o, "allreduce_gbps", jnum(s->allreduce_gbps));
-	json_object_set_new(o, "monitor", !s->have_monitor ? json_null() :
-		json_pack("{s:i, s:I, s:o, s:o, s:o}", "nodes", s->monitor_nodes, "samples", (json_int_t)s->monitor_samples,
-			  "cpu_util_mean_pct", jnum(s->cpu_util_mean_pct), "iowait_mean_pct", jnum(s->iowait_mean_pct),
-			  "mem_peak_pct", jnum(s->mem_peak_pct)));
+	json_object_set_new(o, "monitor", monitor_json(s));
 	json_object_set_new(o, "gpu_monitor", s->gpu_mem_peak_pct < 0 ? json_null() :
 		json_pack("{s:i, s:o, s:o, s:o}", "gpus", s->gpus, "util_mean_pct", s->gpu_util_mean_pct < 0 ? json_null() :
 			  jnum(s->gpu_util_mean_pct), "memory_util_mean_pct", s->gpu_mem_util_mean_pct < 0 ? json_null() :
@@ -114,6 +138,11 @@ static json_t *models_json(const struct ana_run *run)
 			jnum(m->b), "c_ms", jnum(m->c), "efficiency_8_nodes", jnum(m->eff8), "efficiency_16_nodes", jnum(m->eff16),
 			"overhead_exceeds_compute_from_nodes", m->crossover ? json_integer(m->crossover) : json_null(),
 			"model", "step_ms(N) = b/N + a + c*log2(N)", "limit", m->limit));
+		json_t *o = json_array_get(a, json_array_size(a) - 1);
+		json_object_set_new(o, "max_error_pct", jnum(m->max_err_pct));
+		json_object_set_new(o, "max_error_nodes", json_integer(m->max_err_nodes));
+		json_object_set_new(o, "fit", json_string(m->fit));
+		json_object_set_new(o, "contention", m->contention[0] ? json_string(m->contention) : json_null());
 	}
 	return a;
 }
@@ -148,20 +177,45 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 		for (size_t i = 0, k = 0; i < run->n; i++)
 			if (!run->sc[i].analysed)
 				strbuf_addf(md, "%s**%s** (%s%s%s)", k++ ? ", " : "", run->sc[i].name, run->sc[i].state,
-					    run->sc[i].reason[0] ? ": " : "", run->sc[i].reason);
+					    !strcmp(run->sc[i].state, "COMPLETED") ? ": no step data" :
+					    run->sc[i].reason[0] ? ": " : "", !strcmp(run->sc[i].state, "COMPLETED") ? "" :
+					    run->sc[i].reason);
 	}
 	strbuf_adds(md, ".\n\n");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->analysed)
 			continue;
-		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**. Median step %.2f ms, %.1f samples/s",
+		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**. Median step %.2f ms, %.1f %s",
 			    s->name, s->nodes, s->nodes == 1 ? "" : "s", s->ranks, s->backend, s->verdict,
-			    s->step_med_ms, s->throughput);
+			    s->step_med_ms, s->throughput, s->throughput_unit);
 		if (s->baseline[0] && !s->is_baseline)
 			strbuf_addf(md, "; speedup %.2fx and efficiency %.0f %% against %s", s->speedup,
 				    100 * s->efficiency, s->baseline);
-		strbuf_adds(md, ".\n");
+		strbuf_addf(md, " (from %s).\n", s->source);
+	}
+	for (size_t i = 0; i < run->n; i++)
+		if (run->sc[i].monitors_only)
+			strbuf_addf(md, "- **%s**: no step data; from its node monitors alone: **%s**.\n", run->sc[i].name,
+				    run->sc[i].verdict);
+	strbuf_adds(md, "\n");
+}
+
+static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (!s->n_top_ops)
+		return;
+	strbuf_addf(md, "Top CPU operators by self time (all ranks and profiled steps, %zu trace file%s):\n\n"
+		    "| Operator | Self time (ms) | Share | Calls |\n|---|---:|---:|---:|\n", s->trace_files,
+		    s->trace_files == 1 ? "" : "s");
+	for (int i = 0; i < s->n_top_ops; i++) {
+		char name[128];
+		size_t k = 0;
+		for (const char *c = s->top_ops[i].name; *c && k + 2 < sizeof name; c++) /* a table cell: no | or controls */
+			name[k++] = *c == '|' ? '/' : (unsigned char)*c < 0x20 ? '?' : *c;
+		name[k] = '\0';
+		strbuf_addf(md, "| `%s` | %.2f | %.1f %% | %ld |\n", name, s->top_ops[i].self_ms,
+			    s->ops_total_ms > 0 ? 100 * s->top_ops[i].self_ms / s->ops_total_ms : 0, s->top_ops[i].count);
 	}
 	strbuf_adds(md, "\n");
 }
@@ -190,6 +244,16 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 		if (s->attempts > 1)
 			strbuf_addf(md, "Attempt %d of %d (the latest %s; every attempt's outputs are kept in `%s/attempts/`).\n\n",
 				    s->attempt, s->attempts, s->attempt == s->attempts ? "one" : "that completed", s->name);
+		if (!s->analysed && !strcmp(s->state, "COMPLETED")) {
+			strbuf_addf(md, "The job **completed**, but left nothing to time its steps from: %s. Its job log is "
+				    "`%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n", s->problem ? s->problem : "",
+				    s->name, s->name);
+			if (s->monitors_only)
+				strbuf_addf(md, "From the node monitors alone (%d node%s, %ld samples): **%s**: %s.\n\n",
+					    s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s", s->monitor_samples, s->verdict,
+					    s->evidence);
+			continue;
+		}
 		if (!s->analysed) {
 			strbuf_addf(md, "State **%s**", s->state);
 			if (s->exit_code >= 0)
@@ -199,24 +263,32 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			strbuf_addf(md, ". Not analysed: %s. Its job log is in `%s/`.\n\n", s->problem ? s->problem : "", s->name);
 			continue;
 		}
-		strbuf_addf(md, "**%s**: %s.\n\n", s->verdict, s->evidence);
+		strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", s->verdict, s->evidence, s->sources);
 		if (s->bad_lines)
 			strbuf_addf(md, "%ld telemetry line%s malformed or held implausible numbers (non-finite, negative, "
 				    "over 10^9 ms) and %s skipped.\n\n", s->bad_lines, s->bad_lines == 1 ? " was" : "s were",
 				    s->bad_lines == 1 ? "was" : "were");
 		strbuf_addf(md, "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
 			    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, backward %.1f %%, "
-			    "optimizer %.1f %%. The slowest rank was %d (mean step %.2f ms). Loss went from %.4f to %.4f.\n\n",
+			    "optimizer %.1f %%. The slowest rank was %d (mean step %.2f ms).",
 			    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms, s->step_max_ms, s->spread_pct,
-			    s->forward_pct, s->backward_pct, s->optimizer_pct, s->slowest_rank, s->slowest_rank_ms,
-			    s->loss_first, s->loss_last);
+			    s->forward_pct, s->backward_pct, s->optimizer_pct, s->slowest_rank, s->slowest_rank_ms);
+		if (s->loss_known)
+			strbuf_addf(md, " Loss went from %.4f to %.4f.", s->loss_first, s->loss_last);
+		strbuf_adds(md, "\n\n");
+		char gbps[48] = "";
+		if (s->allreduce_gbps > 0)
+			snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->allreduce_gbps);
 		if (s->comm_total_pct > 0)
-			strbuf_addf(md, "Communication: %.1f %% of step time in all-reduce, %.1f %% of it hidden behind "
-				    "compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks; %.2f GB/s "
-				    "all-reduced.\n\n", s->comm_total_pct, s->overlap_pct, s->comm_pct, s->sync_wait_pct,
-				    s->allreduce_gbps);
+			strbuf_addf(md, "Communication: %.1f %% of step time in collectives, %.1f %% of it hidden behind "
+				    "compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks%s.\n\n",
+				    s->comm_total_pct, s->overlap_pct, s->comm_pct, s->sync_wait_pct, gbps);
 		if (s->gemm_pct + s->elementwise_pct > 0)
 			strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n", s->gemm_pct, s->elementwise_pct);
+		if (!strcmp(s->throughput_unit, "rank-steps/s"))
+			strbuf_adds(md, "Throughput is in rank-steps per second: the samples per step are not known (set "
+				    "`analysis.batch_per_rank`, or a `samples` group in `analysis.step_log`).\n\n");
+		md_top_ops(md, s);
 		if (s->profile_missing[0])
 			strbuf_addf(md, "Profile missing: %s was asked for but left no output (not installed on the nodes? "
 				    "the job log says).\n\n", s->profile_missing);
@@ -247,6 +319,39 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 		if (s->mfu_pct >= 0)
 			strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n", s->mfu_pct, run->peak_gflops);
 	}
+}
+
+/* Links the figures that were drawn and have data behind them. */
+static void md_figures(struct strbuf *md, const struct ana_run *run)
+{
+	static const struct { const char *file, *alt; int need_series; } figs[] = {
+		{ "scaling", "Parallel efficiency per series, measured and fitted", 1 },
+		{ "breakdown", "Where step time goes, per scenario", 0 },
+		{ "timeline", "Step time per step, rank 0 of each scenario", 0 },
+		{ "phases", "The median step of the widest scenario, per rank", 0 },
+	};
+	size_t analysed = 0, series = 0;
+	for (size_t i = 0; i < run->n; i++) {
+		analysed += run->sc[i].analysed;
+		series += run->sc[i].analysed && run->sc[i].baseline[0] && !run->sc[i].is_baseline;
+	}
+	if (!analysed) {
+		strbuf_adds(md, "No figures: no scenario has step data to plot.\n\n");
+		return;
+	}
+	int any = 0;
+	for (size_t i = 0; i < sizeof figs / sizeof *figs; i++) {
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/figures/%s.svg", run->run_dir, figs[i].file);
+		if (fsio_exists(p.buf) && (!figs[i].need_series || series)) {
+			strbuf_addf(md, "![%s](figures/%s.svg)\n\n", figs[i].alt, figs[i].file);
+			any = 1;
+		}
+		strbuf_free(&p);
+	}
+	strbuf_addf(md, "%sA merged multi-rank timeline of every scenario is in `timeline.json` (open it in "
+		    "https://ui.perfetto.dev or chrome://tracing).\n\n", any ? "Figures (SVG and PNG, with their data and "
+		    "gnuplot scripts) are in `figures/`. " : "No figure was drawn (is gnuplot installed?). ");
 }
 
 static void md_scaling(struct strbuf *md, const struct ana_run *run)
@@ -287,14 +392,12 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 		const struct ana_model *m = &run->models[i];
 		strbuf_addf(md, "**Model for the series of %s**: step time (ms, at the baseline's global batch) "
 			    "T(N) = %.3f / N + %.3f + %.3f x log2(N). Predicted parallel efficiency: **%.0f %% at 8 nodes, "
-			    "%.0f %% at 16 nodes**.\n\n%s\n\n", m->series, m->b, m->a, m->c, 100 * m->eff8, 100 * m->eff16, m->limit);
+			    "%.0f %% at 16 nodes**.\n\n%s %s\n\n", m->series, m->b, m->a, m->c, 100 * m->eff8, 100 * m->eff16,
+			    m->limit, m->fit);
+		if (m->contention[0])
+			strbuf_addf(md, "**Contention.** %s\n\n", m->contention);
 	}
-	strbuf_adds(md, "![Parallel efficiency per series, measured and fitted](figures/scaling.svg)\n\n"
-		    "![Where step time goes, per scenario](figures/breakdown.svg)\n\n"
-		    "![Step time per step, rank 0 of each scenario](figures/timeline.svg)\n\n"
-		    "![The median step of the widest scenario, per rank](figures/phases.svg)\n\n"
-		    "Figures (SVG and PNG, with their data and gnuplot scripts) are in `figures/`; a merged multi-rank "
-		    "timeline of every scenario is in `timeline.json` (open it in https://ui.perfetto.dev or chrome://tracing).\n\n");
+	md_figures(md, run);
 }
 
 struct rec {
@@ -356,6 +459,13 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 		if (m->eff16 >= 0.8)
 			continue;
 		recs[n].gain = over;
+		if (m->contention[0]) {
+			snprintf(recs[n++].text, sizeof recs[0].text, "**Series of %s**: measure scaling where each rank has "
+				 "its own resources (%s); the model's %.0f %% efficiency at 16 nodes reflects contention.",
+				 m->series, run->host_cpus > 0 ? "real nodes, not ranks sharing this machine" :
+				 "fewer ranks per node, or exclusive nodes", 100 * m->eff16);
+			continue;
+		}
 		snprintf(recs[n++].text, sizeof recs[0].text, "**Series of %s at scale**: the fitted model predicts %.0f %% "
 			 "efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f ms per doubling) would be "
 			 "%.0f %% of the step; reduce it (overlap communication, larger per-rank batch, gradient compression) "
@@ -365,10 +475,16 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 	strbuf_adds(md, "## Recommendations\n\nRanked by the share of step time each could recover:\n\n");
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
-	for (size_t i = 0; i < run->n; i++)
-		if (!run->sc[i].analysed)
-			strbuf_addf(md, "%s- **%s** ended %s: read `%s/slurm-*.out`, fix the cause and run it again.\n",
-				    i == 0 && n == 0 ? "" : "", run->sc[i].name, run->sc[i].state, run->sc[i].name);
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (s->analysed)
+			continue;
+		if (!strcmp(s->state, "COMPLETED"))
+			strbuf_addf(md, "- **%s** completed but cannot be analysed: %s.\n", s->name, s->problem ? s->problem : "");
+		else
+			strbuf_addf(md, "- **%s** ended %s: read `%s/slurm-*.out` (and `%s/logs/`), fix the cause and run it "
+				    "again (`campaign resubmit RUN %s`).\n", s->name, s->state, s->name, s->name, s->name);
+	}
 	strbuf_adds(md, "\n");
 	free(recs);
 }
@@ -376,8 +492,14 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 static void md_method(struct strbuf *md, const struct ana_run *run)
 {
 	strbuf_addf(md, "## Methodology\n\n"
-		"- Source: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (docs/formats.md). "
-		"Warm-up steps are excluded; only steps marked `active` count.\n"
+		"- Sources, per scenario, the first present: each rank's trainer telemetry "
+		"`<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); "
+		"PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step; host "
+		"ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before "
+		"`analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads "
+		"compute > data loading > communication > I/O, so nothing is counted twice); step lines of "
+		"`<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first "
+		"`profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
 		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends when the last rank does); "
 		"median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
 		"- Throughput: global batch / median step time.\n"

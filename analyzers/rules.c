@@ -1,21 +1,56 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "rules.h"
 
-#include "../orchestrator/err.h"
-#include "../orchestrator/fsio.h"
-#include "../orchestrator/strbuf.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
 
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int rules_load(const char *path, struct rules *r)
+void rules_init(struct rules *r)
 {
 	memset(r, 0, sizeof *r);
+	r->md = pcre2_match_data_create(1, NULL);
+}
+
+int rules_add(struct rules *r, const char *category, const char *pattern, char *why, size_t whylen)
+{
+	if (r->n == RULES_MAX) {
+		snprintf(why, whylen, "more than %d rules", RULES_MAX);
+		return -1;
+	}
+	int code;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(code, msg, sizeof msg);
+		snprintf(why, whylen, "%zu: %s", (size_t)off, (char *)msg);
+		return -1;
+	}
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	r->category[r->n] = xstrdup(category);
+	r->re[r->n++] = re;
+	return 0;
+}
+
+int rules_load(const char *path, struct rules *r)
+{
+	rules_init(r);
+	return rules_load_more(path, r);
+}
+
+int rules_load_more(const char *path, struct rules *r)
+{
 	FILE *f = fopen(path, "r");
-	if (!f)
-		return err_sys(ERR_NOTFOUND, "cannot open the kernel rules %s", path);
+	if (!f) {
+		int rc = err_sys(ERR_NOTFOUND, "cannot open the rules file %s", path);
+		rules_free(r);
+		return rc;
+	}
 	char line[2048];
 	int lineno = 0, rc = 0;
 	while (rc == 0 && fgets(line, sizeof line, f)) {
@@ -34,27 +69,19 @@ int rules_load(const char *path, struct rules *r)
 			r->fallback = xstrdup(tab + 1);
 			continue;
 		}
-		if (r->n == RULES_MAX) {
-			rc = err_set(ERR_USAGE, "%s:%d: more than %d rules", path, lineno, RULES_MAX);
+		char why[300];
+		if (rules_add(r, line, tab + 1, why, sizeof why) < 0) {
+			char *colon = strchr(why, ':');
+			if (colon && why[0] >= '0' && why[0] <= '9') /* the offset, as a column of the line */
+				rc = err_set(ERR_USAGE, "%s:%d:%zu%s", path, lineno, strtoul(why, NULL, 10) + strlen(line) + 2, colon);
+			else
+				rc = err_set(ERR_USAGE, "%s:%d: %s", path, lineno, why);
 			break;
 		}
-		int code;
-		PCRE2_SIZE off;
-		pcre2_code *re = pcre2_compile((PCRE2_SPTR)(tab + 1), PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
-		if (!re) {
-			PCRE2_UCHAR msg[256];
-			pcre2_get_error_message(code, msg, sizeof msg);
-			rc = err_set(ERR_USAGE, "%s:%d:%zu: %s", path, lineno, (size_t)off + strlen(line) + 2, (char *)msg);
-			break;
-		}
-		pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
-		r->category[r->n] = xstrdup(line);
-		r->re[r->n++] = re;
 	}
 	fclose(f);
 	if (!r->fallback)
 		r->fallback = xstrdup("COMPUTATION");
-	r->md = pcre2_match_data_create(1, NULL);
 	if (rc < 0)
 		rules_free(r);
 	return rc;
@@ -93,16 +120,18 @@ void rules_free(struct rules *r)
 	memset(r, 0, sizeof *r);
 }
 
-char *rules_default_path(void)
+/* A data file of the analyzers: beside the binaries in the source tree, or
+ * where `make install` puts it. */
+static char *data_file(const char *env_name, const char *file)
 {
-	const char *env = getenv("CAMPAIGN_RULES");
+	const char *env = getenv(env_name);
 	if (env && *env)
 		return xstrdup(env);
 	char *bin = fsio_self_dir();
-	const char *rel[] = { "/../analyzers/kernel_rules.txt", "/../share/campaign/kernel_rules.txt", NULL };
+	const char *rel[] = { "/../analyzers/", "/../share/campaign/", NULL };
 	for (int i = 0; rel[i]; i++) {
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s%s", bin, rel[i]);
+		strbuf_addf(&sb, "%s%s%s", bin, rel[i], file);
 		if (fsio_exists(sb.buf)) {
 			free(bin);
 			return strbuf_detach(&sb);
@@ -110,5 +139,17 @@ char *rules_default_path(void)
 		strbuf_free(&sb);
 	}
 	free(bin);
-	return xstrdup("analyzers/kernel_rules.txt");
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "analyzers/%s", file);
+	return strbuf_detach(&sb);
+}
+
+char *rules_default_path(void)
+{
+	return data_file("CAMPAIGN_RULES", "kernel_rules.txt");
+}
+
+char *rules_phase_path(void)
+{
+	return data_file("CAMPAIGN_PHASE_RULES", "phase_rules.txt");
 }

@@ -3,6 +3,8 @@
 #ifndef ANALYZERS_RULES_H
 #define ANALYZERS_RULES_H
 
+#include <stddef.h>
+
 #define RULES_MAX 64
 
 struct rules {
@@ -15,10 +17,18 @@ struct rules {
 
 /* Loads path; problems are reported as "path:line: message". */
 int rules_load(const char *path, struct rules *r);
+/* An empty rule set, to add rules to before loading a file after them. */
+void rules_init(struct rules *r);
+/* Adds one rule; -1 with why ("OFFSET: message" for a bad pattern). */
+int rules_add(struct rules *r, const char *category, const char *pattern, char *why, size_t whylen);
+/* Adds the rules of path after those r has; frees r on failure. */
+int rules_load_more(const char *path, struct rules *r);
 /* The category of name (never NULL). */
 const char *rules_classify(const struct rules *r, const char *name);
 void rules_free(struct rules *r);
 /* analyzers/kernel_rules.txt next to the binaries, or $CAMPAIGN_RULES. */
 char *rules_default_path(void);
+/* analyzers/phase_rules.txt (step phases of host ranges), or $CAMPAIGN_PHASE_RULES. */
+char *rules_phase_path(void);
 
 #endif

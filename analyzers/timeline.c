@@ -8,9 +8,9 @@
 #include "analysis.h"
 #include "metrics.h"
 
-#include "../orchestrator/err.h"
-#include "../orchestrator/fsio.h"
-#include "../orchestrator/strbuf.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
 
 #include <ctype.h>
 #include <dirent.h>

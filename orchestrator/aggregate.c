@@ -1,29 +1,24 @@
 #include "aggregate.h"
 
-#include "../analyzers/analysis.h"
-#include "../analyzers/metrics.h"
-#include "fsio.h"
-#include "jsonio.h"
-#include "err.h"
-#include "strbuf.h"
+#include "jobset.h"
+
+#include "analyzers/analysis.h"
+#include "analyzers/metrics.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/err.h"
+#include "util/strbuf.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static int all_final(struct job_row *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!job_state_is_final(rows[i].state))
-			return 0;
-	return 1;
-}
-
 /* Adds where the job ran to its job_metadata.json: the node list, and each
  * rank's host from its telemetry's meta line. */
-static void record_placement(const char *dir, const struct job_row *j)
+static int record_placement(const char *dir, const struct job_row *j)
 {
+	int rc = 0;
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/job_metadata.json", dir);
 	json_error_t jerr;
@@ -43,11 +38,12 @@ static void record_placement(const char *dir, const struct job_row *j)
 		json_object_set_new(meta, "exit_code", j->exit_code >= 0 ? json_integer(j->exit_code) : json_null());
 		json_object_set_new(meta, "nodelist", j->nodelist ? json_string(j->nodelist) : json_null());
 		json_object_set_new(meta, "rank_hosts", hosts);
-		jsonio_write(p.buf, meta);
+		rc = jsonio_write(p.buf, meta);
 		strbuf_free(&md);
 	}
 	json_decref(meta);
 	strbuf_free(&p);
+	return rc;
 }
 
 /* The attempt a scenario's analysis uses among rows[first..end): its latest
@@ -61,8 +57,9 @@ static size_t chosen_attempt(const struct job_row *rows, size_t first, size_t en
 	return k;
 }
 
-static void build_input(struct run *r, struct job_row *rows, size_t n, struct ana_run *in)
+static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana_run *in)
 {
+	int rc = 0;
 	memset(in, 0, sizeof *in);
 	in->campaign = xstrdup(r->c.name);
 	in->run_id = xstrdup(r->id);
@@ -77,19 +74,33 @@ static void build_input(struct run *r, struct job_row *rows, size_t n, struct an
 	in->epoch = (long)r->row.created_at;
 	in->want_nsys = r->c.profile.nsys;
 	in->want_perf = r->c.profile.perf;
-	for (size_t first = 0, next; first < n; first = next) {
+	const struct argv *pn = &r->c.analysis.phase_names, *pp = &r->c.analysis.phase_patterns;
+	in->n_phase_rules = pn->n;
+	in->phase_names = xcalloc(pn->n + 1, sizeof *in->phase_names);
+	in->phase_patterns = xcalloc(pn->n + 1, sizeof *in->phase_patterns);
+	for (size_t i = 0; i < pn->n; i++) {
+		in->phase_names[i] = xstrdup(pn->v[i]);
+		in->phase_patterns[i] = xstrdup(pp->v[i]);
+	}
+	in->step_log = r->c.analysis.step_log ? xstrdup(r->c.analysis.step_log) : NULL;
+	in->warmup_steps = r->c.profile.warmup_steps;
+	in->batch_per_rank = r->c.analysis.batch_per_rank;
+	if (r->row.backend && !strcmp(r->row.backend, "local"))
+		in->host_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	for (size_t first = 0, next; rc == 0 && first < n; first = next) {
 		next = job_rows_scenario_end(rows, n, first);
 		size_t k = chosen_attempt(rows, first, next);
 		const struct job_row *j = &rows[k];
 		const struct scenario *s = campaign_find(&r->c, j->scenario);
 		char *dir = run_attempt_dir(r, j->scenario, j->attempt, k + 1 == next);
-		record_placement(dir, j);
+		rc = record_placement(dir, j);
 		ana_run_add(in, j->scenario, job_state_name(j->state), j->reason, s ? s->backend : "gloo", dir,
 			    j->exit_code, j->nodes, s ? s->tasks_per_node : j->ntasks / (j->nodes ? j->nodes : 1));
 		in->sc[in->n - 1].attempt = j->attempt;
 		in->sc[in->n - 1].attempts = rows[next - 1].attempt;
 		free(dir);
 	}
+	return rc;
 }
 
 /* The run's analysed time as the store has it now (another process may
@@ -105,27 +116,20 @@ static int analyse(struct run *r, int force, int only_if_due)
 	int lock = fsio_lock(r->dir, ".aggregate.lock", 0);
 	if (lock < 0)
 		return lock;
-	struct job_row *rows;
-	size_t n;
-	int rc = 0;
+	struct job_set js = JOB_SET_INIT;
+	int rc = 0, failed;
 	if (only_if_due && aggregated_at(r) > 0)
 		goto out; /* written by another process while this one waited */
-	if ((rc = store_jobs_latest(r->st, &rows, &n)) < 0)
+	if ((rc = job_set_load(r->st, &js)) < 0)
 		goto out;
-	int final = all_final(rows, n);
-	job_rows_free(rows, n);
+	int final = run_is_done(&js, &failed);
 	if (!force && !final) {
 		rc = 1;
 		goto out;
 	}
-	if ((rc = store_jobs_all(r->st, &rows, &n)) < 0)
-		goto out;
 	struct ana_run in;
-	long attempts = (long)n;
-	build_input(r, rows, n, &in);
-	job_rows_free(rows, n);
-	rc = ana_run_analyse(&in);
-	if (rc == 0)
+	long attempts = (long)js.n_all;
+	if ((rc = build_input(r, js.all, js.n_all, &in)) == 0 && (rc = ana_run_analyse(&in)) == 0)
 		rc = ana_run_write(&in);
 	ana_run_free(&in);
 	/* A forced analysis of an unfinished run is provisional: the run is
@@ -135,6 +139,7 @@ static int analyse(struct run *r, int force, int only_if_due)
 	if (rc == 0 && final)
 		aggregated_at(r);
 out:
+	job_set_free(&js);
 	close(lock);
 	return rc;
 }

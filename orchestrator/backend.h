@@ -5,6 +5,7 @@
 #ifndef CAMPAIGN_BACKEND_H
 #define CAMPAIGN_BACKEND_H
 
+#include "jobset.h"
 #include "run.h"
 
 struct backend_ops {
@@ -14,8 +15,9 @@ struct backend_ops {
 	/* Starts whatever drives the run to its end (local: the supervisor,
 	 * in the foreground when wait is set; slurm: the aggregation job). */
 	int (*start)(struct run *r, int wait);
-	/* Updates the store for every job that is not final. */
-	int (*refresh)(struct run *r);
+	/* Updates the store for every job of the snapshot that is not final;
+	 * sets jobs->dirty when it wrote (backend_refresh then reloads). */
+	int (*refresh)(struct run *r, struct job_set *jobs);
 	int (*cancel)(struct run *r, const char *scenario);
 	int start_waits; /* start(r, 1) returns only when the run is done */
 };
@@ -25,9 +27,9 @@ extern const struct backend_ops backend_local, backend_slurm;
 /* The local executor's supervisor loop (`campaign supervise RUN_DIR`). */
 int local_supervise(struct run *r);
 
-/* "local", or NULL with err set for an unknown or unavailable backend.
- * "auto" picks slurm when a controller answers, else local; *why says why. */
-const struct backend_ops *backend_pick(const char *name, const char **why);
-const struct backend_ops *backend_for_run(const struct run *r);
+/* Brings the store up to date with the backend and leaves *jobs (loaded
+ * here when empty) a snapshot of what the store holds after that: one read
+ * when nothing changed. On a backend error *jobs still holds the rows. */
+int backend_refresh(const struct backend_ops *be, struct run *r, struct job_set *jobs);
 
 #endif

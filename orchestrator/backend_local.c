@@ -7,11 +7,11 @@
 #include "backend.h"
 
 #include "aggregate.h"
-#include "err.h"
+#include "util/err.h"
 #include "fault.h"
-#include "fsio.h"
+#include "util/fsio.h"
 #include "jobstatus.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -154,7 +154,7 @@ static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limi
 	return status;
 }
 
-static void finish_job(struct run *r, const struct job_row *j, const char *job_dir, int status,
+static int finish_job(struct run *r, const struct job_row *j, const char *job_dir, int status,
 		       int timed_out, int cancelled)
 {
 	struct job_status js;
@@ -171,12 +171,15 @@ static void finish_job(struct run *r, const struct job_row *j, const char *job_d
 			 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "unknown cause");
 	else if (st == JS_FAILED)
 		snprintf(reason, sizeof reason, "exit status %d", code);
-	store_job_update(r->st, j->scenario, j->attempt, st, reason[0] ? reason : NULL, code, NULL, "job ended");
-	if (have)
-		store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
+	int rc = store_job_update(r->st, j->scenario, j->attempt, st, reason[0] ? reason : NULL, code, NULL, "job ended");
+	if (rc == 0 && have)
+		rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
+	return rc;
 }
 
-static void run_one(struct run *r, const struct job_row *j)
+/* Runs one job to its end; a store write that fails stops the supervisor
+ * with the error (the job's job.status still decides it later). */
+static int run_one(struct run *r, const struct job_row *j)
 {
 	const struct scenario *s = campaign_find(&r->c, j->scenario);
 	char *job_dir = run_job_dir(r, j->scenario);
@@ -184,38 +187,38 @@ static void run_one(struct run *r, const struct job_row *j)
 	nodelist_of(j->nodes, nl, sizeof nl);
 	pid_t pid = spawn_job(r, j, job_dir);
 	if (pid < 0) {
-		store_job_update(r->st, j->scenario, j->attempt, JS_FAILED, "cannot fork", 127, NULL, "fork failed");
 		free(job_dir);
-		return;
+		return store_job_update(r->st, j->scenario, j->attempt, JS_FAILED, "cannot fork", 127, NULL, "fork failed");
 	}
-	store_job_set_pid(r->st, j->scenario, j->attempt, pid);
-	store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING, "", -1, nl, "started by local executor");
+	int rc = store_job_set_pid(r->st, j->scenario, j->attempt, pid);
+	if (rc == 0)
+		rc = store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING, "", -1, nl, "started by local executor");
 	int timed_out = 0, cancelled = 0;
 	int status = wait_job(r, j, pid, s ? s->time_limit_s : 0, &timed_out, &cancelled);
 	if (!timed_out && !cancelled)
 		cancelled = cancel_requested(r, j->scenario);
-	finish_job(r, j, job_dir, status, timed_out, cancelled);
+	int frc = finish_job(r, j, job_dir, status, timed_out, cancelled);
 	free(job_dir);
+	return rc < 0 ? rc : frc;
 }
 
-/* Picks the next PENDING job, marking cancel-requested ones CANCELLED. */
-static int next_job(struct run *r, struct job_row **rows, size_t *n, size_t *which)
+/* Picks the next PENDING job into *out (1), marking cancel-requested ones
+ * CANCELLED; 0 when none waits; a negative err code. */
+static int next_job(struct run *r, struct job_set *js, struct job_row **out)
 {
-	if (store_jobs_latest(r->st, rows, n) < 0)
-		return -1;
-	for (size_t i = 0; i < *n; i++) {
-		struct job_row *j = &(*rows)[i];
+	int rc = job_set_load(r->st, js);
+	for (size_t i = 0; rc == 0 && i < js->n; i++) {
+		struct job_row *j = js->latest[i];
 		if (j->state != JS_PENDING)
 			continue;
-		if (j->cancel_requested || supervisor_stop) {
-			store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED, "cancelled before it started",
-					 -1, NULL, "cancelled");
-			continue;
+		if (!j->cancel_requested && !supervisor_stop) {
+			*out = j;
+			return 1;
 		}
-		*which = i;
-		return 1;
+		rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED, "cancelled before it started",
+				      -1, NULL, "cancelled");
 	}
-	return 0;
+	return rc;
 }
 
 int local_supervise(struct run *r)
@@ -226,18 +229,14 @@ int local_supervise(struct run *r)
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	for (;;) {
-		struct job_row *rows;
-		size_t n, which = 0;
-		int got = next_job(r, &rows, &n, &which);
-		if (got > 0)
-			run_one(r, &rows[which]);
-		if (got >= 0)
-			job_rows_free(rows, n);
-		if (got <= 0)
-			break;
-	}
-	int rc = aggregate_run(r, 0);
+	struct job_set js = JOB_SET_INIT;
+	struct job_row *j = NULL;
+	int rc;
+	while ((rc = next_job(r, &js, &j)) > 0 && (rc = run_one(r, j)) == 0)
+		;
+	job_set_free(&js);
+	if (rc == 0)
+		rc = aggregate_run(r, 0);
 	close(lock);
 	return rc;
 }
@@ -315,18 +314,17 @@ static int local_start(struct run *r, int wait)
 }
 
 /* Without a live supervisor, unfinished jobs are decided from job.status. */
-static int local_refresh(struct run *r)
+static int local_refresh(struct run *r, struct job_set *jobs)
 {
 	int lock = supervisor_lock(r);
 	if (lock < 0)
 		return 0; /* a supervisor is alive and keeps the store current */
-	struct job_row *rows;
-	size_t n;
-	int rc = store_jobs_latest(r->st, &rows, &n);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		struct job_row *j = &rows[i];
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < jobs->n; i++) {
+		struct job_row *j = jobs->latest[i];
 		if (job_state_is_final(j->state))
 			continue;
+		int wrote = 1;
 		char *dir = run_job_dir(r, j->scenario);
 		struct job_status js;
 		if (j->state != JS_RUNNING && j->cancel_requested) {
@@ -339,6 +337,8 @@ static int local_refresh(struct run *r)
 				    "`campaign resume %s` starts one", r->id);
 			if (!j->reason || strcmp(j->reason, why.buf)) /* said once, not rewritten on every status */
 				rc = store_job_update(r->st, j->scenario, j->attempt, j->state, why.buf, -1, NULL, NULL);
+			else
+				wrote = 0;
 			strbuf_free(&why);
 		} else if (jobstatus_read(dir, &js) == 0 && jobstatus_is_of(&js, j->job_id)) {
 			enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);
@@ -350,29 +350,28 @@ static int local_refresh(struct run *r)
 					      -1, NULL, "supervisor gone");
 		}
 		free(dir);
+		jobs->dirty |= wrote;
 	}
-	if (rc == 0)
-		job_rows_free(rows, n);
 	close(lock);
 	return rc;
 }
 
 static int local_cancel(struct run *r, const char *scenario)
 {
-	struct job_row *rows;
-	size_t n;
-	int rc = store_jobs_latest(r->st, &rows, &n);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		struct job_row *j = &rows[i];
+	struct job_set js = JOB_SET_INIT;
+	int rc = job_set_load(r->st, &js);
+	for (size_t i = 0; rc == 0 && i < js.n; i++) {
+		struct job_row *j = js.latest[i];
 		if ((scenario && strcmp(scenario, j->scenario)) || job_state_is_final(j->state))
 			continue;
 		rc = store_job_request_cancel(r->st, j->scenario, j->attempt);
 		if (rc == 0 && j->state == JS_RUNNING && j->pid > 0)
 			kill(-(pid_t)j->pid, SIGTERM);
 	}
-	if (rc == 0)
-		job_rows_free(rows, n);
-	return rc < 0 ? rc : local_refresh(r);
+	if (rc == 0 && (rc = job_set_load(r->st, &js)) == 0)
+		rc = local_refresh(r, &js);
+	job_set_free(&js);
+	return rc;
 }
 
 const struct backend_ops backend_local = {

@@ -7,14 +7,14 @@
 #include "backend.h"
 #include "backend_slurm.h"
 
-#include "err.h"
+#include "util/err.h"
 #include "fault.h"
-#include "fsio.h"
+#include "util/fsio.h"
 #include "jobstatus.h"
 #include "placeholder.h"
-#include "quote.h"
+#include "util/quote.h"
 #include "render.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -114,6 +114,28 @@ static int slurm_ready(void)
 				"or install one at /etc/slurm/slurm.conf");
 	pthread_once(&init_once, do_init);
 	return 0;
+}
+
+char *slurm_first_node_addr(const char *nodelist)
+{
+	if (!nodelist || !*nodelist)
+		return NULL;
+	hostlist_t hl = slurm_hostlist_create(nodelist);
+	char *first = hl ? slurm_hostlist_shift(hl) : NULL;
+	if (hl)
+		slurm_hostlist_destroy(hl);
+	if (!first)
+		return NULL;
+	char *addr = xstrdup(first);
+	free(first);
+	node_info_msg_t *msg = NULL;
+	if (slurm_ready() == 0 && slurm_load_node_single(&msg, addr, SHOW_ALL) == SLURM_SUCCESS && msg &&
+	    msg->record_count > 0 && msg->node_array[0].node_addr && *msg->node_array[0].node_addr) {
+		free(addr);
+		addr = xstrdup(msg->node_array[0].node_addr);
+	}
+	slurm_free_node_info_msg(msg);
+	return addr;
 }
 
 static int controller_error(const char *what)
@@ -606,6 +628,8 @@ static slurm_job_info_t *find_job(job_info_msg_t *msg, const char *id)
 	return NULL;
 }
 
+/* Records what the controller and job.status say of one job: 1 when it
+ * wrote to the store, 0 when nothing changed, or a negative err code. */
 static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *msg)
 {
 	slurm_job_info_t *info = find_job(msg, j->job_id);
@@ -624,7 +648,7 @@ static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *ms
 	int code;
 	enum job_state st = slurm_decide(&seen, have ? &js : NULL, &code, reason, sizeof reason);
 	if (st == j->state && (!reason[0] || (j->reason && !strcmp(reason, j->reason))))
-		return 0;
+		return 0; /* nothing to write */
 	const char *nodes = info && info->nodes && *info->nodes ? info->nodes : have && js.nodelist[0] ? js.nodelist : NULL;
 	int rc = store_job_update(r->st, j->scenario, j->attempt, st, reason, code, nodes,
 				  info ? "seen on the controller" : "controller no longer knows the job");
@@ -632,30 +656,28 @@ static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *ms
 		rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
 	else if (rc == 0 && info && st == JS_RUNNING && info->start_time > 0)
 		rc = store_job_set_times(r->st, j->scenario, j->attempt, (double)info->start_time, 0);
-	return rc;
+	return rc < 0 ? rc : 1; /* written */
 }
 
-static int slurm_refresh(struct run *r)
+static int slurm_refresh(struct run *r, struct job_set *jobs)
 {
-	struct job_row *rows;
-	size_t n, open = 0;
-	int rc = store_jobs_latest(r->st, &rows, &n);
-	if (rc < 0)
-		return rc;
-	for (size_t i = 0; i < n; i++)
-		open += rows[i].job_id && !job_state_is_final(rows[i].state);
-	if (open == 0) {
-		job_rows_free(rows, n);
+	size_t open = 0;
+	int rc = 0;
+	for (size_t i = 0; i < jobs->n; i++)
+		open += jobs->latest[i]->job_id && !job_state_is_final(jobs->latest[i]->state);
+	if (open == 0)
 		return 0;
-	}
 	job_info_msg_t *msg = NULL;
 	if ((rc = slurm_ready()) == 0)
 		rc = controller_jobs(r, &msg);
-	for (size_t i = 0; rc == 0 && i < n; i++)
-		if (rows[i].job_id && !job_state_is_final(rows[i].state))
-			rc = update_one(r, &rows[i], msg);
+	for (size_t i = 0; rc == 0 && i < jobs->n; i++) {
+		struct job_row *j = jobs->latest[i];
+		if (j->job_id && !job_state_is_final(j->state) && (rc = update_one(r, j, msg)) > 0) {
+			jobs->dirty = 1;
+			rc = 0;
+		}
+	}
 	slurm_free_job_info_msg(msg);
-	job_rows_free(rows, n);
 	return rc;
 }
 
@@ -670,7 +692,8 @@ static int slurm_cancel(struct run *r, const char *scenario)
 		struct job_row *j = &rows[i];
 		if ((scenario && strcmp(scenario, j->scenario)) || job_state_is_final(j->state))
 			continue;
-		store_job_request_cancel(r->st, j->scenario, j->attempt);
+		if ((rc = store_job_request_cancel(r->st, j->scenario, j->attempt)) < 0)
+			break;
 		if (!j->job_id) { /* never reached the controller */
 			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED, "cancelled before submission",
 					      -1, NULL, "cancelled");

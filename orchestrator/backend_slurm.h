@@ -17,6 +17,11 @@ void slurm_controller_addr(const char *conf, char *host, size_t hn, int *port);
 /* 1 when a TCP connection to the controller succeeds within timeout_ms. */
 int slurm_controller_answers(const char *conf, int timeout_ms);
 
+/* The address of the first node of a node list ("n[1-4]" -> n1's NodeAddr,
+ * from the controller); the node's name when the controller cannot say.
+ * malloc'ed; NULL for an empty list. */
+char *slurm_first_node_addr(const char *nodelist);
+
 /* What the controller said of a job. */
 struct slurm_seen {
 	int found;           /* 0: unknown to the controller (purged) */

@@ -1,6 +1,6 @@
 #include "campaign.h"
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,7 @@ static const char *const builtins[] = {
 	"run_id", "run_dir", "job_dir", "metrics_dir", "scenario", "campaign",
 	"nodes", "tasks_per_node", "gpus_per_node", "ntasks", "backend",
 	"warmup_steps", "active_steps", "steps", "trainer", "campaign_bin",
-	"monitor_interval_ms", NULL,
+	"monitor_interval_ms", "campaign_dir", NULL,
 };
 
 int placeholder_is_builtin(const char *name)
@@ -155,6 +155,9 @@ void campaign_free(struct campaign *c)
 		scenario_free(&c->scenarios[i]);
 	free(c->scenarios);
 	free(c->analysis.baseline);
+	argv_free(&c->analysis.phase_names);
+	argv_free(&c->analysis.phase_patterns);
+	free(c->analysis.step_log);
 	free(c->profile.nsys_trace);
 	free(c->profile.nsys_capture_range);
 	argv_free(&c->profile.traces);

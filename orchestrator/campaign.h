@@ -6,7 +6,7 @@
 #define CAMPAIGN_CAMPAIGN_H
 
 #include "diag.h"
-#include "words.h"
+#include "util/words.h"
 
 #include <stddef.h>
 
@@ -60,6 +60,9 @@ struct campaign {
 		char *baseline;
 		double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct;
 		double peak_gflops; /* per rank (GPU or CPU rank), for MFU; 0 = unknown */
+		struct argv phase_names, phase_patterns; /* analysis.phase_rules, in order */
+		char *step_log;     /* PCRE2 with named groups step, step_ms (loss, samples); NULL: none */
+		int batch_per_rank; /* samples per rank and step, for traces and step logs; 0 = unknown */
 	} analysis;
 };
 

@@ -1,16 +1,18 @@
 /* campaign_load: libyaml document -> struct campaign, checking the schema of
  * docs/campaign-format.md. Every problem becomes a diagnostic with its place;
  * the walk goes on after a problem so that all of them are reported at once. */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include "campaign.h"
 
-#include "err.h"
-#include "fsio.h"
+#include "util/err.h"
+#include "util/fsio.h"
 #include "placeholder.h"
-#include "quote.h"
-#include "strbuf.h"
+#include "util/quote.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <math.h>
+#include <pcre2.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,9 +438,88 @@ static void load_profile(struct loader *L, yaml_node_t *n)
 	}
 }
 
+/* A PCRE2 pattern that compiles, with every named group in need; on a
+ * problem, the column inside the pattern is said. */
+static int check_pattern(struct loader *L, yaml_node_t *n, const char *path, const char *pat, const char *const *need)
+{
+	int code;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(code, msg, sizeof msg);
+		problem(L, n, path, "not a PCRE2 pattern: %s at offset %zu", (char *)msg, (size_t)off);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t i = 0; need && need[i]; i++)
+		if (pcre2_substring_number_from_name(re, (PCRE2_SPTR)need[i]) < 0 && rc == 0) {
+			problem(L, n, path, "the pattern has no named group (?<%s>...)", need[i]);
+			rc = -1;
+		}
+	pcre2_code_free(re);
+	return rc;
+}
+
+static void load_phase_rules(struct loader *L, yaml_node_t *n)
+{
+	static const char *const keys[] = { "phase", "pattern", NULL };
+	static const char *const phases[] = { "forward", "backward", "optimizer", "data_loading", "communication", "io",
+					      "other", NULL };
+	struct campaign *c = L->c;
+	if (n->type != YAML_SEQUENCE_NODE) {
+		problem(L, n, "analysis.phase_rules", "expected a list of {phase, pattern}, found %s", kind_name(n));
+		return;
+	}
+	int i = 0;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++, i++) {
+		yaml_node_t *m = node_at(L, *it), *ph, *pat;
+		char path[64], *phase = NULL, *pattern = NULL;
+		snprintf(path, sizeof path, "analysis.phase_rules[%d]", i);
+		if (map_check(L, m, path, keys) < 0)
+			continue;
+		if (!(ph = map_get(L, m, "phase")) || !(pat = map_get(L, m, "pattern"))) {
+			problem(L, m, path, "needs both phase and pattern");
+			continue;
+		}
+		int known = 0;
+		if (as_string(L, ph, path, &phase) == 0)
+			for (int k = 0; phases[k]; k++)
+				known |= !strcmp(phases[k], phase);
+		if (phase && !known)
+			problem(L, ph, path, "unknown phase \"%.32s\" (expected forward, backward, optimizer, data_loading, "
+				"communication, io or other)", phase);
+		if (known && as_string(L, pat, path, &pattern) == 0 && check_pattern(L, pat, path, pattern, NULL) == 0) {
+			argv_push(&c->analysis.phase_names, phase);
+			argv_push(&c->analysis.phase_patterns, pattern);
+		}
+		free(phase);
+		free(pattern);
+	}
+}
+
+static void load_step_log(struct loader *L, yaml_node_t *n)
+{
+	static const char *const keys[] = { "pattern", NULL };
+	static const char *const need[] = { "step", "step_ms", NULL };
+	yaml_node_t *v;
+	if (map_check(L, n, "analysis.step_log", keys) < 0)
+		return;
+	if (!(v = map_get(L, n, "pattern"))) {
+		problem(L, n, "analysis.step_log", "needs a pattern with named groups step and step_ms");
+		return;
+	}
+	if (as_string(L, v, "analysis.step_log.pattern", &L->c->analysis.step_log) == 0 &&
+	    check_pattern(L, v, "analysis.step_log.pattern", L->c->analysis.step_log, need) < 0) {
+		free(L->c->analysis.step_log);
+		L->c->analysis.step_log = NULL;
+	}
+}
+
 static void load_analysis(struct loader *L, yaml_node_t *n)
 {
-	static const char *const keys[] = { "baseline", "thresholds", "peak_gflops_per_rank", NULL };
+	static const char *const keys[] = { "baseline", "thresholds", "peak_gflops_per_rank", "phase_rules", "step_log",
+					    "batch_per_rank", NULL };
 	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct", "memory_pct", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "analysis", keys) < 0)
@@ -447,6 +528,10 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 	if ((v = map_get(L, n, "baseline"))) as_string(L, v, "analysis.baseline", &c->analysis.baseline);
 	if ((v = map_get(L, n, "peak_gflops_per_rank")))
 		as_double(L, v, "analysis.peak_gflops_per_rank", 0, 1e9, &c->analysis.peak_gflops);
+	if ((v = map_get(L, n, "phase_rules"))) load_phase_rules(L, v);
+	if ((v = map_get(L, n, "step_log"))) load_step_log(L, v);
+	if ((v = map_get(L, n, "batch_per_rank")))
+		as_int(L, v, "analysis.batch_per_rank", 1, 100000000, &c->analysis.batch_per_rank);
 	if ((t = map_get(L, n, "thresholds")) && map_check(L, t, "analysis.thresholds", tkeys) == 0) {
 		if ((v = map_get(L, t, "communication_pct"))) as_double(L, v, "analysis.thresholds.communication_pct", 0, 100, &c->analysis.comm_pct);
 		if ((v = map_get(L, t, "data_loading_pct"))) as_double(L, v, "analysis.thresholds.data_loading_pct", 0, 100, &c->analysis.data_pct);

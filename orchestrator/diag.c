@@ -1,6 +1,6 @@
 #include "diag.h"
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

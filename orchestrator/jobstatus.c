@@ -1,8 +1,8 @@
 #include "jobstatus.h"
 
-#include "err.h"
-#include "fsio.h"
-#include "strbuf.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
 
 #include <jansson.h>
 #include <stdio.h>

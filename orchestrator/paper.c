@@ -1,14 +1,14 @@
 #include "paper.h"
 
-#include "../analyzers/metrics.h"
-#include "err.h"
-#include "figures.h"
-#include "fsio.h"
-#include "jsonio.h"
-#include "quote.h"
-#include "sha256.h"
-#include "strbuf.h"
-#include "words.h"
+#include "analyzers/metrics.h"
+#include "util/err.h"
+#include "analyzers/figures.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/quote.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+#include "util/words.h"
 
 #include <dirent.h>
 #include <jansson.h>

@@ -4,7 +4,7 @@
 #ifndef CAMPAIGN_PLACEHOLDER_H
 #define CAMPAIGN_PLACEHOLDER_H
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <stddef.h>
 

@@ -1,10 +1,10 @@
 #include "provenance.h"
 
-#include "err.h"
-#include "fsio.h"
-#include "jsonio.h"
-#include "sha256.h"
-#include "strbuf.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
 #include "versions.h"
 
 #include <git2.h>

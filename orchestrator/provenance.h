@@ -7,7 +7,7 @@
 #define CAMPAIGN_PROVENANCE_H
 
 #include "run.h"
-#include "words.h"
+#include "util/words.h"
 
 #include <jansson.h>
 

@@ -1,9 +1,9 @@
 #include "render.h"
 
-#include "err.h"
-#include "fsio.h"
+#include "util/err.h"
+#include "util/fsio.h"
 #include "placeholder.h"
-#include "quote.h"
+#include "util/quote.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +168,7 @@ static int builtin_value(void *vctx, const char *name, struct strbuf *out)
 	if (!strcmp(name, "run_id")) strbuf_adds(out, x->ctx->run_id);
 	else if (!strcmp(name, "run_dir")) strbuf_adds(out, x->ctx->run_dir);
 	else if (!strcmp(name, "job_dir")) strbuf_adds(out, x->ctx->job_dir);
+	else if (!strcmp(name, "campaign_dir")) strbuf_adds(out, x->ctx->campaign_dir);
 	else if (!strcmp(name, "metrics_dir")) strbuf_addf(out, "%s/metrics", x->ctx->job_dir);
 	else if (!strcmp(name, "scenario")) strbuf_adds(out, s->name);
 	else if (!strcmp(name, "campaign")) strbuf_adds(out, c->name);
@@ -331,6 +332,7 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 	render_var_scalar(rv, "run_id", x->ctx->run_id);
 	render_var_scalar(rv, "run_dir", x->ctx->run_dir);
 	render_var_scalar(rv, "job_dir", x->ctx->job_dir);
+	render_var_scalar(rv, "campaign_dir", x->ctx->campaign_dir);
 	render_var_scalar(rv, "scenario", s->name);
 	render_var_scalar(rv, "campaign", c->name);
 	render_var_scalar(rv, "comm_backend", s->backend);

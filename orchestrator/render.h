@@ -7,8 +7,8 @@
 #define CAMPAIGN_RENDER_H
 
 #include "campaign.h"
-#include "strbuf.h"
-#include "words.h"
+#include "util/strbuf.h"
+#include "util/words.h"
 
 struct render_var {
 	char *name;
@@ -28,6 +28,7 @@ struct render_ctx {
 	const char *job_dir;      /* absolute */
 	const char *bin_dir;      /* where campaign and the trainers live */
 	const char *templates_dir;
+	const char *campaign_dir; /* absolute: the folder of the campaign file submitted */
 };
 
 void render_var_scalar(struct render_vars *rv, const char *name, const char *value);

@@ -1,10 +1,10 @@
 #include "run.h"
 
-#include "err.h"
-#include "fsio.h"
-#include "jsonio.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
 #include "render.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -113,6 +113,18 @@ static json_t *metadata_json(const struct campaign *c, const struct scenario *s,
 			 "warmup_steps", c->profile.warmup_steps, "active_steps", c->profile.active_steps);
 }
 
+/* The absolute folder of the campaign file: {{campaign_dir}} and CAMPAIGN_DIR. */
+static char *campaign_dir(const struct campaign *c)
+{
+	char *abs = fsio_abspath(c->path ? c->path : "./campaign.yaml");
+	char *slash = strrchr(abs, '/');
+	if (slash == abs)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	return abs;
+}
+
 int run_render_all(const struct campaign *c, const char *dir, const char *run_id, const char *bin_dir, int dry)
 {
 	char *tdir = render_templates_dir(bin_dir);
@@ -120,10 +132,11 @@ int run_render_all(const struct campaign *c, const char *dir, const char *run_id
 		return ERR_NOTFOUND;
 	struct strbuf *scripts = xcalloc(c->n_scenarios, sizeof *scripts);
 	int rc = 0;
+	char *cdir = campaign_dir(c);
 	for (size_t i = 0; i < c->n_scenarios && rc == 0; i++) {
 		struct strbuf jd = STRBUF_INIT;
 		strbuf_addf(&jd, "%s/%s", dir, c->scenarios[i].name);
-		struct render_ctx ctx = { run_id, dir, jd.buf, bin_dir, tdir };
+		struct render_ctx ctx = { run_id, dir, jd.buf, bin_dir, tdir, cdir };
 		rc = render_job(c, &c->scenarios[i], &ctx, &scripts[i]);
 		strbuf_free(&jd);
 	}
@@ -147,6 +160,7 @@ int run_render_all(const struct campaign *c, const char *dir, const char *run_id
 		strbuf_free(&scripts[i]);
 	free(scripts);
 	free(tdir);
+	free(cdir);
 	return rc;
 }
 

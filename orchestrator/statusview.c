@@ -1,8 +1,8 @@
 #include "statusview.h"
 
-#include "err.h"
-#include "fsio.h"
-#include "strbuf.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -58,13 +58,10 @@ static void print_row(FILE *out, const struct job_row *j)
 		job_state_name(j->state), j->nodes, el, j->exit_code >= 0 ? ex : "-", at, j->reason ? j->reason : "");
 }
 
-int statusview_print(struct run *r, FILE *out, int json)
+void statusview_print(const struct run *r, const struct job_set *js, FILE *out, int json)
 {
-	struct job_row *rows;
-	size_t n;
-	int rc = store_jobs_all(r->st, &rows, &n);
-	if (rc < 0)
-		return rc;
+	const struct job_row *rows = js->all;
+	size_t n = js->n_all;
 	struct strbuf analysis = STRBUF_INIT;
 	strbuf_addf(&analysis, "%s/BOTTLENECK_ANALYSIS.md", r->dir);
 	int have_analysis = r->row.aggregated_at > 0 && fsio_exists(analysis.buf);
@@ -95,24 +92,4 @@ int statusview_print(struct run *r, FILE *out, int json)
 	}
 	json_decref(jobs);
 	strbuf_free(&analysis);
-	job_rows_free(rows, n);
-	return 0;
-}
-
-int statusview_done(struct run *r, int *failed)
-{
-	struct job_row *rows;
-	size_t n;
-	*failed = 0;
-	if (store_jobs_latest(r->st, &rows, &n) < 0)
-		return 0;
-	int done = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (!job_state_is_final(rows[i].state))
-			done = 0;
-		else if (rows[i].state != JS_COMPLETED)
-			(*failed)++;
-	}
-	job_rows_free(rows, n);
-	return done;
 }

@@ -3,13 +3,13 @@
 #ifndef CAMPAIGN_STATUSVIEW_H
 #define CAMPAIGN_STATUSVIEW_H
 
+#include "jobset.h"
 #include "run.h"
 
 #include <stdio.h>
 
-int statusview_print(struct run *r, FILE *out, int json);
-/* 1 when every job of the run is final, 0 otherwise; *failed counts jobs
- * that are final but not COMPLETED. */
-int statusview_done(struct run *r, int *failed);
+/* Prints the snapshot's jobs (the latest attempt of each scenario; in JSON
+ * with the earlier ones) and where the analysis is. */
+void statusview_print(const struct run *r, const struct job_set *jobs, FILE *out, int json);
 
 #endif

@@ -1,7 +1,7 @@
 #include "store.h"
 
-#include "err.h"
-#include "strbuf.h"
+#include "util/err.h"
+#include "util/strbuf.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>

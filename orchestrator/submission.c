@@ -1,9 +1,8 @@
 #include "submission.h"
 
-#include "cmd.h"
-#include "err.h"
+#include "util/err.h"
 #include "fault.h"
-#include "fsio.h"
+#include "util/fsio.h"
 #include "statusview.h"
 #include "watch.h"
 
@@ -51,16 +50,18 @@ int submission_run(struct run *r, const struct backend_ops *be, const struct sub
 
 int submission_wait(struct run *r, const struct backend_ops *be, FILE *out)
 {
-	int failed = 0;
-	int rc = run_reload_row(r);
-	if (rc < 0)
-		return rc;
-	if (!statusview_done(r, &failed) || r->row.aggregated_at <= 0) {
+	struct job_set js = JOB_SET_INIT;
+	int failed = 0, rc = run_reload_row(r);
+	if (rc == 0)
+		rc = job_set_load(r->st, &js);
+	if (rc == 0 && (!run_is_done(&js, &failed) || r->row.aggregated_at <= 0)) {
 		struct watch_opts wo = { 1, 30, 1, 0, out };
-		rc = watch_run(r, be, &wo);
-		if (rc < 0)
-			return rc;
+		rc = watch_run(r, be, &wo, &js);
 	}
-	statusview_print(r, out, 0);
-	return !statusview_done(r, &failed) || failed ? EXIT_JOBS_FAILED : EXIT_OK;
+	if (rc == 0) {
+		statusview_print(r, &js, out, 0);
+		rc = !run_is_done(&js, &failed) || failed ? 1 : 0;
+	}
+	job_set_free(&js);
+	return rc;
 }

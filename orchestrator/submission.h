@@ -23,7 +23,7 @@ struct submission_opts {
 int submission_run(struct run *r, const struct backend_ops *be, const struct submission_opts *o);
 /* After submission_run with wait: follows the run to its end if the backend
  * did not, prints the status table, and returns the exit status
- * (EXIT_JOBS_FAILED when a job did not complete) or a negative err code. */
+ * 1 when a job did not complete, 0 when all did, or a negative err code. */
 int submission_wait(struct run *r, const struct backend_ops *be, FILE *out);
 
 #endif

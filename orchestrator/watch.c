@@ -1,9 +1,9 @@
 #include "watch.h"
 
 #include "aggregate.h"
-#include "err.h"
+#include "util/err.h"
 #include "statusview.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,16 +11,12 @@
 #include <time.h>
 
 /* A fingerprint of every job's state, to notice change. */
-static char *fingerprint(struct run *r)
+static char *fingerprint(const struct job_set *jobs)
 {
-	struct job_row *rows;
-	size_t n;
 	struct strbuf sb = STRBUF_INIT;
-	if (store_jobs_latest(r->st, &rows, &n) == 0) {
-		for (size_t i = 0; i < n; i++)
-			strbuf_addf(&sb, "%s=%d/%d/%s;", rows[i].scenario, rows[i].attempt, (int)rows[i].state,
-				    rows[i].reason ? rows[i].reason : "");
-		job_rows_free(rows, n);
+	for (size_t i = 0; i < jobs->n; i++) {
+		const struct job_row *j = jobs->latest[i];
+		strbuf_addf(&sb, "%s=%d/%d/%s;", j->scenario, j->attempt, (int)j->state, j->reason ? j->reason : "");
 	}
 	return strbuf_detach(&sb);
 }
@@ -39,20 +35,21 @@ static void nap(double s)
 	nanosleep(&ts, NULL);
 }
 
-static void draw(struct run *r, const struct watch_opts *o, double next, const char *outage)
+static void draw(struct run *r, const struct job_set *jobs, const struct watch_opts *o, double next,
+		 const char *outage)
 {
 	if (o->quiet)
 		return;
 	if (o->redraw)
 		fputs("\033[H\033[2J", o->out);
-	statusview_print(r, o->out, 0);
+	statusview_print(r, jobs, o->out, 0);
 	if (outage)
 		fprintf(o->out, "controller unreachable: %s\n", outage);
 	fprintf(o->out, "(%ld controller RPCs so far; next poll in %.1f s)\n", r->rpcs, next);
 	fflush(o->out);
 }
 
-int watch_run(struct run *r, const struct backend_ops *be, const struct watch_opts *o)
+int watch_run(struct run *r, const struct backend_ops *be, const struct watch_opts *o, struct job_set *jobs)
 {
 	double interval = o->min_s, t0 = store_now();
 	char *last = NULL;
@@ -60,13 +57,14 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 	int rc = 0;
 	for (;;) {
 		polls++;
-		int refreshed = be->refresh(r);
+		job_set_free(jobs); /* one snapshot per poll, taken by the refresh */
+		int refreshed = backend_refresh(be, r, jobs);
 		char *outage = refreshed < 0 ? xstrdup(err_last()) : NULL;
-		char *now = fingerprint(r);
+		char *now = fingerprint(jobs);
 		int changed = !last || strcmp(now, last);
 		free(last);
 		last = now;
-		int failed, done = statusview_done(r, &failed);
+		int failed, done = run_is_done(jobs, &failed);
 		if (done && !outage && (rc = aggregate_if_due(r)) < 0) {
 			free(outage);
 			break;
@@ -79,12 +77,12 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 			interval = interval * 1.5 > o->max_s ? o->max_s : interval * 1.5;
 		if (done && !outage) {
 			if (!o->quiet && (changed || o->redraw))
-				draw(r, o, 0, NULL);
+				draw(r, jobs, o, 0, NULL);
 			free(outage);
 			break;
 		}
 		if (changed || outage || o->redraw)
-			draw(r, o, interval, outage);
+			draw(r, jobs, o, interval, outage);
 		free(outage);
 		nap(jitter(interval));
 	}

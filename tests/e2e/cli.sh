@@ -47,6 +47,14 @@ check validate_missing_file [ "$rc" -eq 2 ]
 check validate_missing_file_message grep -q "cannot open missing.yaml" err.txt
 check help_lists_exit_codes bash -c '"$1" --help | grep -q "^  2   bad command line or invalid campaign file"' _ "$CAMPAIGN"
 check help_of_command bash -c '"$1" submit --help | grep -q -- "--wait"' _ "$CAMPAIGN"
+"$CAMPAIGN" --help >help.txt; "$CAMPAIGN" help --all >help_all.txt
+node_re="^  (launch +start N x T|supervise +run a local|profile-rank run one rank|collect +copy a workload)"
+check help_hides_node_commands bash -c '! grep -qE "$1" help.txt' _ "$node_re"
+check help_all_lists_node_commands bash -c '[ "$(grep -cE "$1" help_all.txt)" -eq 4 ]' _ "$node_re"
+check help_all_lists_user_commands grep -qE "^  submit +validate, render and submit" help_all.txt
+check help_of_node_command bash -c '"$1" launch --help | grep -q -- "--tasks-per-node T"' _ "$CAMPAIGN"
+check help_shared_results_option bash -c '"$1" cancel --help | grep -q -- "--results DIR"' _ "$CAMPAIGN"
+"$CAMPAIGN" help frobnicate >/dev/null 2>&1; check help_unknown_command_exit2 [ $? -eq 2 ]
 # libslurm would end the process (fatal) without a configuration: campaign checks first.
 SLURM_CONF=/nonexistent/slurm.conf timeout 20 "$CAMPAIGN" submit --backend slurm --results "$SCRATCH/s" "$ROOT/campaigns/local-demo.yaml" >out.txt 2>err.txt; rc=$?
 check slurm_without_conf_exit5 [ "$rc" -eq 5 ]

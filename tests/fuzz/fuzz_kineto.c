@@ -1,8 +1,8 @@
 /* libFuzzer target: Kineto Chrome-trace JSON (streamed with yajl), then the
  * HTA breakdown, idle split and launch statistics on what was read. */
-#include "hta.h"
-#include "kineto.h"
-#include "rules.h"
+#include "analyzers/hta.h"
+#include "analyzers/kineto.h"
+#include "analyzers/rules.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f)
 		return 0;
 	struct gpu_trace t;
-	if (kineto_load_stream(f, "fuzz.json", &t) == 0) {
+	if (kineto_load_stream(f, "fuzz.json", 1, &t) == 0) {
 		struct hta_rank h;
 		hta_analyse(&t, &r, 3, &h);
 		json_decref(hta_json(&h, "fuzz.json"));

@@ -2,9 +2,9 @@
  * statistics, shares, verdicts with their thresholds, and scaling. */
 #include "harness.h"
 
-#include "../../analyzers/analysis.h"
-#include "../../analyzers/stats.h"
-#include "fsio.h"
+#include "analyzers/analysis.h"
+#include "analyzers/stats.h"
+#include "util/fsio.h"
 
 #include <jansson.h>
 #include <string.h>

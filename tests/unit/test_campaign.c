@@ -2,8 +2,8 @@
  * exact FILE:LINE:COLUMN messages of invalid campaigns. */
 #include "harness.h"
 
-#include "campaign.h"
-#include "diag.h"
+#include "orchestrator/campaign.h"
+#include "orchestrator/diag.h"
 
 static char *diag_text(struct diags *d)
 {

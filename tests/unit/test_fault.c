@@ -2,7 +2,7 @@
  * process with SIGKILL exactly there, and nowhere else. */
 #include "harness.h"
 
-#include "fault.h"
+#include "orchestrator/fault.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * and without units, [N/A] and [Not Supported] values, header lines. */
 #include "harness.h"
 
-#include "../../analyzers/gpucsv.h"
+#include "analyzers/gpucsv.h"
 
 #include <math.h>
 

@@ -1,9 +1,9 @@
 /* Unit tests of quoting, word splitting and template rendering. */
 #include "harness.h"
 
-#include "quote.h"
-#include "render.h"
-#include "words.h"
+#include "util/quote.h"
+#include "orchestrator/render.h"
+#include "util/words.h"
 
 #include <sys/wait.h>
 

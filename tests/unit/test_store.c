@@ -2,7 +2,7 @@
  * several processes writing one store at once. */
 #include "harness.h"
 
-#include "store.h"
+#include "orchestrator/store.h"
 
 #include <sqlite3.h>
 #include <string.h>

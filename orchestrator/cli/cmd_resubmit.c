@@ -3,9 +3,10 @@
  * outputs move to <scenario>/attempts/<n>/ and its row stays in the store;
  * the analysis uses each scenario's latest successful attempt. */
 #include "cmd.h"
-#include "err.h"
-#include "fault.h"
-#include "submission.h"
+#include "orchestrator/backend_pick.h"
+#include "util/err.h"
+#include "orchestrator/fault.h"
+#include "orchestrator/submission.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,44 +90,34 @@ static int resubmit_exec(const struct cmd_entry *self, struct args *a)
 		cmd_usage(self, stderr);
 		return EXIT_USAGE;
 	}
-	struct run *r;
-	int rc = run_open(cmd_results_root(a), a->pos[0], &r);
-	if (rc < 0)
-		return cmd_fail(self, rc);
+	struct run *r = a->run;
 	const struct backend_ops *be = backend_for_run(r);
+	struct job_set js = JOB_SET_INIT;
 	struct submission_opts so = { .wait = args_has(a, 'w'), .no_aggregation_job = args_has(a, 'n'),
 				      .prepare = prepare, .ctx = &p };
 	/* Which jobs failed is the controller's to say: refresh first. */
-	if ((rc = be->refresh(r)) == 0)
+	int rc = backend_refresh(be, r, &js);
+	job_set_free(&js);
+	if (rc == 0)
 		rc = submission_run(r, be, &so);
-	int exit = EXIT_OK;
-	if (rc < 0) {
-		exit = cmd_fail(self, rc);
-	} else if (!p.planned) {
+	if (rc < 0)
+		return rc;
+	if (!p.planned) {
 		printf("run %s: nothing to resubmit: no scenario has failed\n", r->id);
 	} else if (so.wait) {
-		exit = submission_wait(r, be, stdout);
-		if (exit < 0)
-			exit = cmd_fail(self, exit);
+		return submission_wait(r, be, stdout);
 	} else {
 		printf("resubmitted %d scenario%s to %s; follow it with: ", p.planned, p.planned == 1 ? "" : "s", be->name);
 		cmd_print_run_command(stdout, a, "watch", r->id);
 		putchar('\n');
 	}
-	run_free(r);
-	return exit;
+	return EXIT_OK;
 }
 
 const struct cmd_entry cmd_resubmit_entry = {
-	.name = "resubmit",
-	.usage = "[--failed] [--wait] [--no-aggregation-job] [--results DIR] RUN [SCENARIO...]",
-	.summary = "run failed (or named) scenarios again in the same run, keeping every attempt",
-	.opts = (const struct optdef[]){
+	"resubmit", "[--failed] [--wait] [--no-aggregation-job] [--results DIR] RUN [SCENARIO...]",
+	"run failed (or named) scenarios again in the same run, keeping every attempt",
+	CMD_RUN, 1, -1, resubmit_exec, (const struct optdef[]){
 		{ 'f', "failed", NULL, "every scenario whose latest attempt ended other than COMPLETED" },
-		{ 'w', "wait", NULL, "return when the run is finished and analysed (exit 1 if a job failed)" },
-		{ 'n', "no-aggregation-job", NULL, "slurm: submit no aggregation job (status/watch/aggregate analyse instead)" },
-		{ 'R', "results", "DIR", "results root (default ./results)" },
-		{ 0 } },
-	.min_pos = 1, .max_pos = -1,
-	.exec = resubmit_exec,
+		OPT_WAIT, OPT_NO_AGGREGATION_JOB, OPT_END },
 };

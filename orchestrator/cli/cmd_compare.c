@@ -3,10 +3,10 @@
  * summary.json side by side with the ratio candidate / reference, and the
  * verdicts; --json prints the same as one document. */
 #include "cmd.h"
-#include "err.h"
-#include "jsonio.h"
-#include "run.h"
-#include "strbuf.h"
+#include "util/err.h"
+#include "util/jsonio.h"
+#include "orchestrator/run.h"
+#include "util/strbuf.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -113,10 +113,11 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 	char *dir_a = NULL, *dir_b = NULL;
 	json_t *ra = load_summary(cmd_results_root(a), a->pos[0], &dir_a);
 	json_t *rb = ra ? load_summary(cmd_results_root(a), a->pos[1], &dir_b) : NULL;
+	(void)self;
 	if (!ra || !rb) {
 		json_decref(ra);
 		free(dir_a);
-		return cmd_fail(self, ERR_NOTFOUND);
+		return ERR_NOTFOUND;
 	}
 	json_t *doc = json_pack("{s:s, s:s, s:{}, s:[]}", "reference", dir_a, "candidate", dir_b, "scenarios", "only_in_one");
 	size_t i;
@@ -155,13 +156,7 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_compare_entry = {
-	.name = "compare",
-	.usage = "[--json] [--results DIR] RUN_A RUN_B",
-	.summary = "compare a candidate run (B) with a reference (A): ratios per metric and scenario",
-	.opts = (const struct optdef[]){
-		{ 'j', "json", NULL, "print one JSON document" },
-		{ 'R', "results", "DIR", "results root (default ./results)" },
-		{ 0 } },
-	.min_pos = 2, .max_pos = 2,
-	.exec = compare_exec,
+	"compare", "[--json] [--results DIR] RUN_A RUN_B",
+	"compare a candidate run (B) with a reference (A): ratios per metric and scenario",
+	CMD_RESULTS, 2, 2, compare_exec, (const struct optdef[]){ OPT_JSON("print one JSON document"), OPT_END },
 };

@@ -1,15 +1,15 @@
 /* cmd_submit: `campaign submit FILE` validates the campaign, creates the
  * run (frozen campaign, rendered scripts, store), records the intent for
  * every scenario, submits them, and starts what drives the run to its end. */
-#include "backend.h"
-#include "campaign.h"
+#include "orchestrator/backend_pick.h"
+#include "orchestrator/campaign.h"
 #include "cmd.h"
-#include "err.h"
-#include "fault.h"
-#include "provenance.h"
-#include "submission.h"
+#include "util/err.h"
+#include "orchestrator/fault.h"
+#include "orchestrator/provenance.h"
+#include "orchestrator/submission.h"
 
-#include "fsio.h"
+#include "util/fsio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,7 @@
 
 static int submit_exec(const struct cmd_entry *self, struct args *a)
 {
+	(void)self;
 	struct campaign c;
 	int rc = cmd_load_campaign(a->pos[0], &c);
 	if (rc)
@@ -25,7 +26,7 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	const struct backend_ops *be = backend_pick(args_get(a, 'b'), &why);
 	if (!be) {
 		campaign_free(&c);
-		return cmd_fail(self, ERR_USAGE);
+		return ERR_USAGE;
 	}
 	if (*why)
 		fprintf(stderr, "campaign submit: %s\n", why);
@@ -52,7 +53,7 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 		fprintf(stderr, "campaign submit: %s\n", prov.not_git);
 	provenance_free(&prov);
 	if (rc < 0 && !r)
-		return cmd_fail(self, rc);
+		return rc;
 	printf("run %s\n%s\n", r->id, r->dir);
 	fflush(stdout);
 	fault_point("after-create", NULL);
@@ -82,16 +83,11 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_submit_entry = {
-	.name = "submit",
-	.usage = "[--wait] [--backend auto|local|slurm] [--require-clean] [--no-aggregation-job] [--results DIR] FILE",
-	.summary = "validate, render and submit every scenario of a campaign",
-	.opts = (const struct optdef[]){
-		{ 'w', "wait", NULL, "return when the run is finished and analysed (exit 1 if a job failed)" },
+	"submit", "[--wait] [--backend auto|local|slurm] [--require-clean] [--no-aggregation-job] [--results DIR] FILE",
+	"validate, render and submit every scenario of a campaign",
+	CMD_RESULTS, 1, 1, submit_exec, (const struct optdef[]){
+		OPT_WAIT,
 		{ 'b', "backend", "NAME", "auto (default), local or slurm" },
 		{ 'c', "require-clean", NULL, "refuse to submit from a work tree with uncommitted or untracked files" },
-		{ 'n', "no-aggregation-job", NULL, "slurm: submit no aggregation job (status/watch/aggregate analyse instead)" },
-		{ 'R', "results", "DIR", "results root (default ./results)" },
-		{ 0 } },
-	.min_pos = 1, .max_pos = 1,
-	.exec = submit_exec,
+		OPT_NO_AGGREGATION_JOB, OPT_END },
 };

@@ -3,9 +3,9 @@
  * patterns are taken from the job directory) into JOB_DIR/traces/. The
  * patterns are matched by glob(3), never by a shell. */
 #include "cmd.h"
-#include "err.h"
-#include "fsio.h"
-#include "strbuf.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
 
 #include <glob.h>
 #include <libgen.h>
@@ -62,16 +62,11 @@ static int collect_exec(const struct cmd_entry *self, struct args *a)
 		if (collect_one(dir, a->pos[i], &copied) < 0)
 			fprintf(stderr, "campaign collect: cannot read the matches of %s\n", a->pos[i]);
 	printf("campaign: collected %d trace file%s into traces/\n", copied, copied == 1 ? "" : "s");
-	return rc < 0 ? cmd_fail(self, rc) : EXIT_OK;
+	(void)self;
+	return rc;
 }
 
 const struct cmd_entry cmd_collect_entry = {
-	.name = "collect",
-	.usage = "--dir JOB_DIR PATTERN...",
-	.summary = "(internal) copy a workload's own profiler traces into JOB_DIR/traces/",
-	.opts = (const struct optdef[]){
-		{ 'd', "dir", "JOB_DIR", "the job directory" },
-		{ 0 } },
-	.min_pos = 1, .max_pos = -1,
-	.exec = collect_exec,
+	"collect", "--dir JOB_DIR PATTERN...", "copy a workload's own profiler traces into JOB_DIR/traces/",
+	CMD_NODE, 1, -1, collect_exec, (const struct optdef[]){ OPT_DIR("the job directory"), OPT_END },
 };

@@ -17,19 +17,26 @@ extern const struct cmd_entry cmd_validate_entry, cmd_render_entry, cmd_submit_e
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_validate_entry, &cmd_render_entry, &cmd_submit_entry, &cmd_status_entry, &cmd_watch_entry,
-	&cmd_cancel_entry, &cmd_resume_entry, &cmd_resubmit_entry, &cmd_aggregate_entry, &cmd_compare_entry, &cmd_paper_entry, &cmd_launch_entry, &cmd_supervise_entry, &cmd_profile_rank_entry, &cmd_collect_entry,
+	&cmd_cancel_entry, &cmd_resume_entry, &cmd_resubmit_entry, &cmd_aggregate_entry, &cmd_compare_entry,
+	&cmd_paper_entry, &cmd_launch_entry, &cmd_supervise_entry, &cmd_profile_rank_entry, &cmd_collect_entry,
 	NULL,
 };
 
-static void usage(FILE *out)
+static void usage(FILE *out, int all)
 {
 	fputs("usage: campaign [--version] [--help] COMMAND [ARGS]\n\n"
 	      "Runs profiling campaigns of distributed training on SLURM or on this machine,\n"
 	      "and turns them into a bottleneck analysis.\n\ncommands:\n", out);
-	for (int i = 0; commands[i]; i++)
-		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-	fputs("\n'campaign COMMAND --help' shows a command's options.\n\n"
-	      "exit status:\n"
+	for (int node = 0; node <= all; node++) {
+		if (node)
+			fputs("\ncommands the job scripts run on compute nodes:\n", out);
+		for (int i = 0; commands[i]; i++)
+			if (!(commands[i]->flags & CMD_NODE) == !node)
+				fprintf(out, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
+	}
+	fputs("\n'campaign COMMAND --help' shows a command's options", out);
+	fputs(all ? ".\n\n" : "; 'campaign help --all' also lists\nthe commands job scripts run.\n\n", out);
+	fputs("exit status:\n"
 	      "  0   success (for submit --wait: every job completed)\n"
 	      "  1   the run finished but at least one job did not complete\n"
 	      "  2   bad command line or invalid campaign file (nothing was submitted)\n"
@@ -40,35 +47,45 @@ static void usage(FILE *out)
 	      "  launch exits with the status of the first rank that failed.\n", out);
 }
 
+static const struct cmd_entry *find(const char *name)
+{
+	for (int i = 0; commands[i]; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+/* `campaign help [--all | COMMAND]` */
+static int help(int argc, char **argv)
+{
+	if (argc >= 3 && strcmp(argv[2], "--all")) {
+		const struct cmd_entry *e = find(argv[2]);
+		if (!e) {
+			fprintf(stderr, "campaign help: '%s' is not a command. See 'campaign help --all'.\n", argv[2]);
+			return EXIT_USAGE;
+		}
+		cmd_usage(e, stdout);
+		return EXIT_OK;
+	}
+	usage(stdout, argc >= 3);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		if (argc >= 3 && !strcmp(argv[1], "help")) {
-			for (int i = 0; commands[i]; i++)
-				if (!strcmp(commands[i]->name, argv[2])) {
-					cmd_usage(commands[i], stdout);
-					return EXIT_OK;
-				}
-		}
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	if (argc < 2) {
+		usage(stderr, 0);
+		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+		return help(argc, argv);
 	if (!strcmp(argv[1], "--version")) {
 		printf("campaign %s\n", CAMPAIGN_VERSION);
 		return EXIT_OK;
 	}
-	for (int i = 0; commands[i]; i++) {
-		if (strcmp(commands[i]->name, argv[1]))
-			continue;
-		struct args a;
-		int rc = args_parse(commands[i], argc - 1, argv + 1, &a);
-		if (rc == 0)
-			rc = commands[i]->exec(commands[i], &a);
-		else if (rc < 0)
-			rc = EXIT_OK;
-		free(a.pos);
-		return rc;
-	}
+	const struct cmd_entry *e = find(argv[1]);
+	if (e)
+		return cmd_dispatch(e, argc - 1, argv + 1);
 	fprintf(stderr, "campaign: '%s' is not a command. See 'campaign --help'.\n", argv[1]);
 	return EXIT_USAGE;
 }

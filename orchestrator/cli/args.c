@@ -1,40 +1,48 @@
-/* args: the shared option parser behind struct cmd_entry (see cmd.h). */
+/* args: the shared option parser behind struct cmd_entry (see cmd.h), and
+ * the dispatcher that opens a command's run and reports its errors. */
 #include "cmd.h"
 
-#include "err.h"
+#include "orchestrator/run.h"
+#include "util/err.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct optdef *find_long(const struct optdef *o, const char *name, size_t n)
+static const struct optdef results_opt[] = {
+	{ 'R', "results", "DIR", "results root (default ./results)" },
+	OPT_END,
+};
+
+/* The command's own options, then the ones its flags give it. */
+static const struct optdef *opt_list(const struct cmd_entry *e, int which)
 {
-	for (; o && o->id; o++)
-		if (strlen(o->name) == n && !strncmp(o->name, name, n))
-			return o;
-	return NULL;
+	if (which == 0)
+		return e->opts;
+	return which == 1 && (e->flags & (CMD_RUN | CMD_RESULTS)) ? results_opt : NULL;
 }
 
-static const struct optdef *find_short(const struct optdef *o, char c)
+static const struct optdef *find_opt(const struct cmd_entry *e, const char *name, size_t n, char c)
 {
-	for (; o && o->id; o++)
-		if (o->id == c && c != '\0' && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
-			return o;
+	for (int w = 0; w < 2; w++)
+		for (const struct optdef *o = opt_list(e, w); o && o->id; o++) {
+			if (name && strlen(o->name) == n && !strncmp(o->name, name, n))
+				return o;
+			if (!name && o->id == c && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+				return o;
+		}
 	return NULL;
 }
 
 void cmd_usage(const struct cmd_entry *e, FILE *out)
 {
-	fprintf(out, "usage: campaign %s %s\n\n%s\n", e->name, e->usage, e->summary);
-	if (e->opts && e->opts->id)
-		fputs("\noptions:\n", out);
-	for (const struct optdef *o = e->opts; o && o->id; o++) {
-		char left[64];
-		if (o->argname)
-			snprintf(left, sizeof left, "--%s %s", o->name, o->argname);
-		else
-			snprintf(left, sizeof left, "--%s", o->name);
-		fprintf(out, "  %-26s %s\n", left, o->help);
-	}
+	fprintf(out, "usage: campaign %s %s\n\n%s\n\noptions:\n", e->name, e->usage, e->summary);
+	for (int w = 0; w < 2; w++)
+		for (const struct optdef *o = opt_list(e, w); o && o->id; o++) {
+			char left[64];
+			snprintf(left, sizeof left, "--%s%s%s", o->name, o->argname ? " " : "", o->argname ? o->argname : "");
+			fprintf(out, "  %-26s %s\n", left, o->help);
+		}
 	fputs("  --help                     show this help\n", out);
 }
 
@@ -72,11 +80,11 @@ int args_parse(const struct cmd_entry *e, int argc, char **argv, struct args *a)
 		if (s[1] == '-') {
 			char *eq = strchr(s + 2, '=');
 			size_t n = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
-			o = find_long(e->opts, s + 2, n);
+			o = find_opt(e, s + 2, n, 0);
 			if (eq)
 				inline_val = eq + 1;
 		} else {
-			o = s[2] ? NULL : find_short(e->opts, s[1]);
+			o = s[2] ? NULL : find_opt(e, NULL, 0, s[1]);
 		}
 		if (!o)
 			return bad(e, "unknown option '%s'", s);
@@ -117,13 +125,12 @@ int args_int(const struct cmd_entry *e, const struct args *a, char id, long min,
 	if (!s)
 		return 0;
 	char *end;
+	errno = 0;
 	long v = strtol(s, &end, 10);
-	if (!*s || *end || v < min || v > max) {
-		const struct optdef *o = e->opts;
-		while (o->id && o->id != id)
-			o++;
+	if (!*s || *end || errno || v < min || v > max) {
+		const struct optdef *o = find_opt(e, NULL, 0, id);
 		fprintf(stderr, "campaign %s: --%s must be an integer in %ld..%ld, not '%s'\n",
-			e->name, o->name, min, max, s);
+			e->name, o ? o->name : "?", min, max, s);
 		return EXIT_USAGE;
 	}
 	*out = v;
@@ -138,7 +145,7 @@ int cmd_exit_of(int code)
 	case ERR_NOTFOUND: return EXIT_NOTFOUND;
 	case ERR_IO: return EXIT_IO;
 	case ERR_BACKEND: return EXIT_BACKEND;
-	default: return EXIT_JOBS_FAILED;
+	default: return EXIT_INTERNAL;
 	}
 }
 
@@ -158,4 +165,30 @@ void cmd_print_run_command(FILE *out, const struct args *a, const char *verb, co
 {
 	const char *root = args_get(a, 'R');
 	fprintf(out, "campaign %s%s%s %s", verb, root ? " --results " : "", root ? root : "", run_id);
+}
+
+void args_free(struct args *a)
+{
+	run_free(a->run);
+	a->run = NULL;
+	free(a->pos);
+	a->pos = NULL;
+}
+
+int cmd_dispatch(const struct cmd_entry *e, int argc, char **argv)
+{
+	struct args a;
+	int rc = args_parse(e, argc, argv, &a);
+	if (rc != 0) {
+		args_free(&a);
+		return rc < 0 ? EXIT_OK : rc; /* -1: --help was printed */
+	}
+	if (e->flags & CMD_RUN)
+		rc = run_open(cmd_results_root(&a), a.npos && a.dashdash != 0 ? a.pos[0] : NULL, &a.run);
+	if (rc == 0)
+		rc = e->exec(e, &a);
+	if (rc < 0)
+		rc = cmd_fail(e, rc);
+	args_free(&a);
+	return rc;
 }

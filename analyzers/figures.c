@@ -1,11 +1,11 @@
 #include "figures.h"
 
-#include "../analyzers/metrics.h"
-#include "err.h"
-#include "fsio.h"
-#include "jsonio.h"
-#include "strbuf.h"
-#include "words.h"
+#include "metrics.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/strbuf.h"
+#include "util/words.h"
 
 #include <math.h>
 #include <stdio.h>

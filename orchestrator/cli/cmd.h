@@ -1,6 +1,7 @@
 /* cmd: the command table's types and the one option parser every command
  * uses, so usage, --help and errors for bad flags look the same everywhere.
- * Each cmd_<name>.c exports one const struct cmd_entry; main.c lists them. */
+ * Each cmd_<name>.c exports one const struct cmd_entry; main.c lists them,
+ * opens the run of a CMD_RUN command before its exec and closes it after. */
 #ifndef CAMPAIGN_CMD_H
 #define CAMPAIGN_CMD_H
 
@@ -24,6 +25,25 @@ struct optdef {
 	const char *help;
 };
 
+/* Options several commands share, declared once. --results needs no entry:
+ * every command with CMD_RUN or CMD_RESULTS takes it (id 'R'). */
+#define OPT_WAIT { 'w', "wait", NULL, "return when the run is finished and analysed (exit 1 if a job failed)" }
+#define OPT_NO_AGGREGATION_JOB \
+	{ 'n', "no-aggregation-job", NULL, "slurm: submit no aggregation job (status/watch/aggregate analyse instead)" }
+#define OPT_JSON(help) { 'j', "json", NULL, help }
+#define OPT_DIR(help) { 'd', "dir", "JOB_DIR", help }
+#define OPT_END { 0, NULL, NULL, NULL }
+
+enum cmd_flags {
+	CMD_RESULTS = 1 << 0,     /* takes --results DIR (default ./results) */
+	CMD_RUN = 1 << 1,         /* its first argument is a RUN (id or directory), opened
+				   * before exec into args.run; implies CMD_RESULTS */
+	CMD_RUN_NEWEST = 1 << 2,  /* with CMD_RUN: RUN may be left out for the newest run */
+	CMD_NODE = 1 << 3,        /* run inside jobs, not by users: listed by `help --all` only */
+};
+
+struct run;
+
 #define ARGS_MAX_POS 64
 
 struct args {
@@ -31,20 +51,28 @@ struct args {
 	int npos;
 	char **pos;           /* positional arguments (after "--" too) */
 	int dashdash;         /* index in pos of the first word after "--", or -1 */
+	struct run *run;      /* CMD_RUN: the opened run (closed by the dispatcher) */
 };
 
+/* exec returns an exit status, or a negative err.h code that the dispatcher
+ * reports with err_last() (cmd_fail). */
 struct cmd_entry {
 	const char *name;
 	const char *usage;    /* what follows the name, e.g. "[--out DIR] FILE" */
 	const char *summary;  /* one line */
-	const struct optdef *opts; /* terminated by an entry with id 0 */
+	int flags;            /* enum cmd_flags */
 	int min_pos, max_pos; /* positional argument count; max -1: any */
 	int (*exec)(const struct cmd_entry *self, struct args *a);
+	const struct optdef *opts; /* terminated by OPT_END; NULL for none */
 };
 
 /* Parses argv (argv[0] is the command name). Prints a message and returns
  * EXIT_USAGE on a bad option; returns -1 when --help was printed. */
 int args_parse(const struct cmd_entry *e, int argc, char **argv, struct args *a);
+void args_free(struct args *a);
+/* Parses, opens the run of a CMD_RUN command, runs exec, reports a negative
+ * code, and frees: what main() does with the command named by argv[0]. */
+int cmd_dispatch(const struct cmd_entry *e, int argc, char **argv);
 const char *args_get(const struct args *a, char id);
 int args_has(const struct args *a, char id);
 /* Parses an option as an integer in [min, max]; prints an error on failure. */
@@ -52,6 +80,7 @@ int args_int(const struct cmd_entry *e, const struct args *a, char id, long min,
 void cmd_usage(const struct cmd_entry *e, FILE *out);
 /* Maps an err.h code to an exit status and prints err_last() with a prefix. */
 int cmd_fail(const struct cmd_entry *e, int code);
+/* The exit status of an err.h code; EXIT_INTERNAL for a code it does not know. */
 int cmd_exit_of(int code);
 
 struct campaign;

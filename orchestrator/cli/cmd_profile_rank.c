@@ -5,9 +5,9 @@
  * analyzers. A profiler missing on the node is said once per node and the
  * rank runs without it, unless --required. */
 #include "cmd.h"
-#include "fsio.h"
-#include "strbuf.h"
-#include "words.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
+#include "util/words.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -132,17 +132,14 @@ static int profile_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_profile_rank_entry = {
-	.name = "profile-rank",
-	.usage = "--dir JOB_DIR [--nsys] [--trace T] [--capture-range R] [--perf] [--required] -- CMD [ARG...]",
-	.summary = "(internal) run one rank under nsys and/or perf stat; the job script adds it",
-	.opts = (const struct optdef[]){
-		{ 'd', "dir", "JOB_DIR", "the job directory (outputs go to nsys/ and perf/)" },
+	"profile-rank", "--dir JOB_DIR [--nsys] [--trace T] [--capture-range R] [--perf] [--required] -- CMD [ARG...]",
+	"run one rank under nsys and/or perf stat; the job script adds it",
+	CMD_NODE, 0, -1, profile_exec, (const struct optdef[]){
+		OPT_DIR("the job directory (outputs go to nsys/ and perf/)"),
 		{ 'n', "nsys", NULL, "profile with Nsight Systems and export SQLite" },
 		{ 't', "trace", "T", "nsys --trace (default cuda,nvtx,osrt)" },
 		{ 'c', "capture-range", "R", "nsys --capture-range (nvtx, cudaProfilerApi)" },
 		{ 'p', "perf", NULL, "count with perf stat" },
 		{ 'q', "required", NULL, "fail the rank when a profiler is missing" },
-		{ 0 } },
-	.min_pos = 0, .max_pos = -1,
-	.exec = profile_exec,
+		OPT_END },
 };

@@ -1,6 +1,6 @@
 /* cmd_validate: `campaign validate FILE` checks a campaign and prints the
  * scenarios it expands to; exit 2 with every problem when it is invalid. */
-#include "campaign.h"
+#include "orchestrator/campaign.h"
 #include "cmd.h"
 
 #include <stdio.h>
@@ -39,10 +39,6 @@ static int validate_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_validate_entry = {
-	.name = "validate",
-	.usage = "FILE",
-	.summary = "check a campaign file and print the scenarios it expands to",
-	.opts = (const struct optdef[]){ { 0 } },
-	.min_pos = 1, .max_pos = 1,
-	.exec = validate_exec,
+	"validate", "FILE", "check a campaign file and print the scenarios it expands to",
+	0, 1, 1, validate_exec, NULL,
 };

@@ -1,9 +1,9 @@
 /* cmd_render: `campaign render FILE --out DIR` writes every scenario's job
  * script as it would be submitted, and submits nothing. */
 #include "cmd.h"
-#include "err.h"
-#include "fsio.h"
-#include "run.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "orchestrator/run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,16 +27,11 @@ static int render_exec(const struct cmd_entry *self, struct args *a)
 	free(out);
 	free(bin);
 	campaign_free(&c);
-	return rc ? cmd_fail(self, rc) : EXIT_OK;
+	(void)self;
+	return rc;
 }
 
 const struct cmd_entry cmd_render_entry = {
-	.name = "render",
-	.usage = "--out DIR FILE",
-	.summary = "write each scenario's job script into DIR/<scenario>/ without submitting",
-	.opts = (const struct optdef[]){
-		{ 'o', "out", "DIR", "where to write the scripts (required)" },
-		{ 0 } },
-	.min_pos = 1, .max_pos = 1,
-	.exec = render_exec,
+	"render", "--out DIR FILE", "write each scenario's job script into DIR/<scenario>/ without submitting",
+	0, 1, 1, render_exec, (const struct optdef[]){ { 'o', "out", "DIR", "where to write the scripts (required)" }, OPT_END },
 };

@@ -1,0 +1,312 @@
+#include "torchtrace.h"
+
+#include "phases.h"
+#include "util/err.h"
+#include "util/strbuf.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_step_name(const char *name, long *n)
+{
+	if (strncmp(name, "ProfilerStep#", 13))
+		return 0;
+	char *end;
+	*n = strtol(name + 13, &end, 10);
+	return end != name + 13 && !*end && *n >= 0;
+}
+
+/* Each name's phase (-1 transparent), classified once per name. */
+static int *classify_names(const struct gpu_trace *t, const struct rules *phases)
+{
+	int *ph = xcalloc(t->nnames + 1, sizeof *ph);
+	for (size_t i = 0; i < t->nnames; i++) {
+		long n;
+		ph[i] = is_step_name(t->names[i], &n) ? -1 : phase_of_category(rules_classify(phases, t->names[i]));
+	}
+	return ph;
+}
+
+static int by_start(const void *pa, const void *pb)
+{
+	const struct phase_range *a = pa, *b = pb;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Self time of every operator: per thread, a range's length less that of
+ * the ranges directly inside it. */
+static int by_tid_start(const void *pa, const void *pb)
+{
+	const struct cpu_range *a = pa, *b = pb;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->end > b->end ? -1 : a->end < b->end;
+}
+
+static void op_add(struct op_table *ops, const char *name, double ms, long count)
+{
+	for (size_t i = 0; i < ops->n; i++)
+		if (!strcmp(ops->v[i].name, name)) {
+			ops->v[i].self_ms += ms;
+			ops->v[i].count += count;
+			ops->total_ms += ms;
+			return;
+		}
+	if (ops->n == ops->cap) {
+		ops->cap = ops->cap ? ops->cap * 2 : 64;
+		ops->v = xrealloc(ops->v, ops->cap * sizeof *ops->v);
+	}
+	ops->v[ops->n++] = (struct op_stat){ xstrdup(name), ms, count };
+	ops->total_ms += ms;
+}
+
+static void self_times(const struct gpu_trace *t, struct op_table *ops)
+{
+	struct cpu_range *r = xmalloc((t->ncpu + 1) * sizeof *r);
+	memcpy(r, t->cpu, t->ncpu * sizeof *r);
+	qsort(r, t->ncpu, sizeof *r, by_tid_start);
+	double *self = xcalloc(t->nnames + 1, sizeof *self), *child = xcalloc(t->ncpu + 1, sizeof *child);
+	long *count = xcalloc(t->nnames + 1, sizeof *count);
+	size_t *stack = xcalloc(t->ncpu + 1, sizeof *stack), depth = 0;
+	for (size_t i = 0; i <= t->ncpu; i++) {
+		while (depth && (i == t->ncpu || r[stack[depth - 1]].tid != r[i].tid ||
+				 r[stack[depth - 1]].end <= r[i].start)) {
+			size_t k = stack[--depth];
+			double s = (r[k].end - r[k].start) - child[k];
+			self[r[k].name] += s > 0 ? s : 0;
+			count[r[k].name]++;
+		}
+		if (i == t->ncpu)
+			break;
+		if (depth) {
+			const struct cpu_range *p = &r[stack[depth - 1]];
+			child[stack[depth - 1]] += (r[i].end < p->end ? r[i].end : p->end) - r[i].start;
+		}
+		stack[depth++] = i;
+	}
+	for (size_t i = 0; i < t->nnames; i++) {
+		long n;
+		if (count[i] && !is_step_name(t->names[i], &n))
+			op_add(ops, t->names[i], self[i] / 1000.0, count[i]);
+	}
+	free(stack);
+	free(count);
+	free(child);
+	free(self);
+	free(r);
+}
+
+static void one_step(const struct gpu_trace *t, const struct cpu_range *st, long n, const struct phase_range *cls,
+		     size_t ncls, double maxdur, struct phase_range *buf, struct rank_metrics *out)
+{
+	/* the classified ranges that overlap the step: they start after st->start - maxdur */
+	size_t lo = 0, hi = ncls, k = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cls[mid].start < st->start - maxdur)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < ncls && cls[i].start < st->end; i++)
+		if (cls[i].end > st->start)
+			buf[k++] = cls[i];
+	struct step_phases p;
+	phases_of_step(buf, k, st->start, st->end, &p);
+	struct step_rec s = { .step = n, .active = 1 };
+	s.forward_ms = p.ms[PH_FORWARD];
+	s.backward_ms = p.ms[PH_BACKWARD];
+	s.optimizer_ms = p.ms[PH_OPTIMIZER];
+	s.data_ms = p.ms[PH_DATA];
+	s.comm_exposed_ms = p.ms[PH_COMM];
+	s.comm_ms = p.comm_total_ms;
+	s.io_ms = p.ms[PH_IO];
+	s.step_ms = (st->end - st->start) / 1000.0;
+	s.start_us = st->start > 0 ? st->start : 0;
+	metrics_add_step(out, &s);
+	double flops = 0;
+	for (size_t i = 0; i < t->ncpu; i++)
+		if (t->cpu[i].flops > 0 && t->cpu[i].start >= st->start && t->cpu[i].start < st->end)
+			flops += t->cpu[i].flops;
+	out->flops_per_step += flops;
+}
+
+static int by_step_start(const void *pa, const void *pb)
+{
+	const struct cpu_range *a = pa, *b = pb;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, struct rank_metrics *out,
+		     struct op_table *ops)
+{
+	int *ph = classify_names(t, phases);
+	struct phase_range *cls = xcalloc(t->ncpu + 1, sizeof *cls), *buf = xcalloc(t->ncpu + 1, sizeof *buf);
+	struct cpu_range *steps = xcalloc(t->ncpu + 1, sizeof *steps);
+	size_t ncls = 0, nsteps = 0;
+	double maxdur = 0;
+	for (size_t i = 0; i < t->ncpu; i++) {
+		const struct cpu_range *c = &t->cpu[i];
+		long n;
+		if (is_step_name(t->names[c->name], &n))
+			steps[nsteps++] = *c;
+		else if (ph[c->name] >= 0) {
+			cls[ncls++] = (struct phase_range){ c->start, c->end, c->tid, ph[c->name] };
+			if (c->end - c->start > maxdur)
+				maxdur = c->end - c->start;
+		}
+	}
+	qsort(cls, ncls, sizeof *cls, by_start);
+	qsort(steps, nsteps, sizeof *steps, by_step_start);
+	out->format = METRICS_TORCH_TRACE;
+	out->rank = t->rank;
+	for (size_t i = 0; i < nsteps; i++) {
+		long n;
+		is_step_name(t->names[steps[i].name], &n);
+		one_step(t, &steps[i], n, cls, ncls, maxdur, buf, out);
+	}
+	if (out->n)
+		out->flops_per_step /= (double)out->n;
+	if (ops && nsteps)
+		self_times(t, ops);
+	free(steps);
+	free(buf);
+	free(cls);
+	free(ph);
+}
+
+int torchtrace_rank_of_name(const char *name)
+{
+	static const char *const keys[] = { "rank", "worker", NULL };
+	for (int k = 0; keys[k]; k++) {
+		const char *p = strstr(name, keys[k]);
+		if (!p)
+			continue;
+		p += strlen(keys[k]);
+		while (*p == '_' || *p == '-' || *p == '.')
+			p++;
+		if (isdigit((unsigned char)*p)) {
+			long r = strtol(p, NULL, 10);
+			return r >= 0 && r < 1000000 ? (int)r : -1;
+		}
+	}
+	return -1;
+}
+
+static int is_trace_name(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 5 && !strcmp(name + n - 5, ".json")) || (n > 8 && !strcmp(name + n - 8, ".json.gz"));
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds a file's steps to the rank it belongs to (a rank may have written
+ * several files: one per profiling cycle). */
+static void add_rank(struct trace_set *ts, struct rank_metrics *r)
+{
+	for (size_t i = 0; i < ts->m.n; i++) {
+		struct rank_metrics *x = &ts->m.ranks[i];
+		if (x->rank != r->rank)
+			continue;
+		for (size_t k = 0; k < r->n; k++)
+			metrics_add_step(x, &r->steps[k]);
+		rank_metrics_free(r);
+		return;
+	}
+	ts->m.ranks = xrealloc(ts->m.ranks, (ts->m.n + 1) * sizeof *ts->m.ranks);
+	ts->m.ranks[ts->m.n++] = *r;
+}
+
+static void load_one(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct gpu_trace t;
+	strbuf_addf(&p, "%s/%s", dir, name);
+	if (kineto_load(p.buf, 1, &t) < 0) {
+		ts->unreadable++;
+		if (!ts->problem[0])
+			snprintf(ts->problem, sizeof ts->problem, "%s", err_last());
+		strbuf_free(&p);
+		return;
+	}
+	struct rank_metrics r = { 0 };
+	torchtrace_rank(&t, phases, &r, &ts->ops);
+	ts->malformed += t.malformed;
+	ts->gpu_files += t.n > 0;
+	if (r.rank < 0)
+		r.rank = torchtrace_rank_of_name(name);
+	if (r.rank < 0)
+		r.rank = order;
+	if (r.n == 0) {
+		ts->no_steps++;
+		if (!ts->problem[0])
+			snprintf(ts->problem, sizeof ts->problem, "%s has no ProfilerStep#N ranges: call prof.step() once per "
+				 "training step inside the torch.profiler context", p.buf);
+		rank_metrics_free(&r);
+	} else {
+		add_rank(ts, &r);
+	}
+	gpu_trace_free(&t);
+	strbuf_free(&p);
+}
+
+int torchtrace_load_dir(const char *dir, const struct rules *phases, struct trace_set *ts)
+{
+	memset(ts, 0, sizeof *ts);
+	DIR *d = opendir(dir);
+	if (!d)
+		return err_set(ERR_NOTFOUND, "no traces directory %s", dir);
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && is_trace_name(e->d_name)) {
+			names = xrealloc(names, (n + 1) * sizeof *names);
+			names[n++] = xstrdup(e->d_name);
+		}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_names); /* the same order whatever readdir says */
+	for (size_t i = 0; i < n; i++) {
+		load_one(ts, dir, names[i], (int)i, phases);
+		free(names[i]);
+	}
+	free(names);
+	ts->files = n;
+	metrics_sort_ranks(&ts->m);
+	op_table_sort(&ts->ops);
+	if (n == 0)
+		return err_set(ERR_NOTFOUND, "no trace files (*.json, *.json.gz) in %s", dir);
+	return 0;
+}
+
+static int by_self(const void *pa, const void *pb)
+{
+	const struct op_stat *a = pa, *b = pb;
+	if (a->self_ms != b->self_ms)
+		return a->self_ms > b->self_ms ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+void op_table_sort(struct op_table *ops)
+{
+	if (ops->n)
+		qsort(ops->v, ops->n, sizeof *ops->v, by_self);
+}
+
+void trace_set_free(struct trace_set *ts)
+{
+	metrics_free(&ts->m);
+	for (size_t i = 0; i < ts->ops.n; i++)
+		free(ts->ops.v[i].name);
+	free(ts->ops.v);
+	memset(ts, 0, sizeof *ts);
+}

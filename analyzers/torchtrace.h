@@ -1,0 +1,47 @@
+/* torchtrace: a scenario's PyTorch-profiler traces (Kineto JSON or the
+ * legacy array form, plain or gzip) as per-step telemetry. One file is one
+ * rank; each ProfilerStep#N range is a step whose time phases.c breaks down
+ * by the phase rules; FLOPs come from operators' flops args (recorded
+ * with_flops); every operator's self time is summed for the top list. */
+#ifndef ANALYZERS_TORCHTRACE_H
+#define ANALYZERS_TORCHTRACE_H
+
+#include "kineto.h"
+#include "metrics.h"
+#include "rules.h"
+
+struct op_stat {
+	char *name;
+	double self_ms; /* summed over ranks and steps */
+	long count;
+};
+
+struct op_table {
+	struct op_stat *v;
+	size_t n, cap;
+	double total_ms; /* self time of every operator */
+};
+
+struct trace_set {
+	struct scenario_metrics m; /* the ranks whose trace has steps */
+	struct op_table ops;
+	size_t files;              /* trace files found */
+	size_t unreadable;         /* not a trace, or damaged */
+	size_t no_steps;           /* read, but without ProfilerStep#N ranges */
+	size_t gpu_files;          /* traces with GPU kernels */
+	long malformed;            /* events skipped: impossible times */
+	char problem[320];         /* the first file that could not be used, and why */
+};
+
+/* Reads every *.json / *.json.gz of dir. ERR_NOTFOUND when dir has no trace
+ * file; 0 otherwise (ts->m.n may still be 0: see unreadable, no_steps). */
+int torchtrace_load_dir(const char *dir, const struct rules *phases, struct trace_set *ts);
+/* One loaded trace (kineto_load with want_cpu) as one rank's steps. */
+void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, struct rank_metrics *out,
+		     struct op_table *ops);
+/* The rank a file name says (rank3, rank_3, worker3 ...), or -1. */
+int torchtrace_rank_of_name(const char *name);
+void op_table_sort(struct op_table *ops);
+void trace_set_free(struct trace_set *ts);
+
+#endif

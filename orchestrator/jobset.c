@@ -1,0 +1,42 @@
+#include "jobset.h"
+
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+
+void job_set_free(struct job_set *js)
+{
+	job_rows_free(js->all, js->n_all);
+	free(js->latest);
+	*js = (struct job_set)JOB_SET_INIT;
+}
+
+int job_set_load(struct store *st, struct job_set *js)
+{
+	job_set_free(js);
+	int rc = store_jobs_all(st, &js->all, &js->n_all);
+	if (rc < 0) {
+		js->all = NULL;
+		js->n_all = 0;
+		return rc;
+	}
+	js->latest = xcalloc(js->n_all + 1, sizeof *js->latest);
+	for (size_t first = 0, end; first < js->n_all; first = end) {
+		end = job_rows_scenario_end(js->all, js->n_all, first);
+		js->latest[js->n++] = &js->all[end - 1];
+	}
+	return 0;
+}
+
+int run_is_done(const struct job_set *js, int *failed)
+{
+	int done = 1;
+	*failed = 0;
+	for (size_t i = 0; i < js->n; i++) {
+		if (!job_state_is_final(js->latest[i]->state))
+			done = 0;
+		else if (js->latest[i]->state != JS_COMPLETED)
+			(*failed)++;
+	}
+	return done;
+}

@@ -1,0 +1,26 @@
+/* jobset: one snapshot of a run's job rows, read once per poll and passed to
+ * everything that needs it (the backend's refresh, change detection, the
+ * done test, the status view), and the one answer to "is the run done?". */
+#ifndef CAMPAIGN_JOBSET_H
+#define CAMPAIGN_JOBSET_H
+
+#include "store.h"
+
+struct job_set {
+	struct job_row *all;     /* every attempt: scenarios in order, attempts ascending */
+	size_t n_all;
+	struct job_row **latest; /* the latest attempt of each scenario, into all */
+	size_t n;
+	int dirty;               /* a refresh wrote to the store since the load */
+};
+
+#define JOB_SET_INIT { NULL, 0, NULL, 0, 0 }
+
+/* Reads every job row of the store (one query); frees what js held. */
+int job_set_load(struct store *st, struct job_set *js);
+void job_set_free(struct job_set *js);
+/* 1 when every scenario's latest attempt is final; *failed counts those that
+ * did not complete (vacuously 1 for a run with no job). */
+int run_is_done(const struct job_set *js, int *failed);
+
+#endif

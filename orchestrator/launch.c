@@ -1,0 +1,389 @@
+/* launch: starting a job's ranks and deciding the job's status from them:
+ * N x T local processes with the variables srun and torchrun set (stopping
+ * the others when one fails, as --kill-on-bad-exit), or srun inside SLURM
+ * with a per-task wrapper that records which rank failed first. */
+#include "launch.h"
+
+#include "backend_slurm.h"
+#include "ranklog.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Set by SIGTERM/SIGINT/SIGHUP: stop every rank. The one piece of state a
+ * signal handler may touch, so it lives here and not in a context. */
+static volatile sig_atomic_t launch_stop;
+
+static void on_signal(int sig)
+{
+	launch_stop = sig;
+}
+
+void launch_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Sets name unless it is set already (keep: the campaign's env wins). */
+static void setenv_long(const char *name, long v, int keep)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%ld", v);
+	setenv(name, buf, !keep);
+}
+
+/* The variables of the launch contract (docs/formats.md) that are the same
+ * for every rank, set once in the launcher before ranks start; values the
+ * campaign's env already set win. */
+static void job_env(long nodes, long tpn, const char *master_addr, long master_port)
+{
+	if (!getenv("MASTER_ADDR") || !*getenv("MASTER_ADDR"))
+		setenv("MASTER_ADDR", master_addr, 1);
+	setenv_long("MASTER_PORT", master_port, 1);
+	setenv_long("WORLD_SIZE", nodes * tpn, 1);
+	setenv_long("LOCAL_WORLD_SIZE", tpn, 1);
+	setenv_long("GROUP_WORLD_SIZE", nodes, 1);
+	struct strbuf jax = STRBUF_INIT;
+	strbuf_addf(&jax, "%s:%s", getenv("MASTER_ADDR"), getenv("MASTER_PORT"));
+	setenv("JAX_COORDINATOR_ADDRESS", jax.buf, 0);
+	strbuf_free(&jax);
+	setenv("JAX_NUM_PROCESSES", getenv("WORLD_SIZE"), 0);
+	if (!getenv("OPENBLAS_NUM_THREADS")) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		setenv_long("OPENBLAS_NUM_THREADS", cpus / tpn > 0 ? cpus / tpn : 1, 0);
+	}
+}
+
+/* The per-rank variables: torch.distributed / torchrun names and JAX's. */
+static void rank_env(long rank, long local_rank, long node_rank)
+{
+	setenv_long("RANK", rank, 1);
+	setenv_long("LOCAL_RANK", local_rank, 1);
+	setenv_long("NODE_RANK", node_rank, 1);
+	setenv_long("GROUP_RANK", node_rank, 1);
+	setenv_long("JAX_PROCESS_ID", rank, 1);
+}
+
+/* What srun sets for a task, emulated for a local rank. */
+static void local_rank_env(long rank, long nodes, long tpn)
+{
+	char node[32];
+	snprintf(node, sizeof node, "local%ld", rank / tpn + 1);
+	setenv_long("SLURM_PROCID", rank, 0);
+	setenv_long("SLURM_LOCALID", rank % tpn, 0);
+	setenv_long("SLURM_NODEID", rank / tpn, 0);
+	setenv_long("SLURM_NTASKS", nodes * tpn, 0);
+	setenv_long("SLURM_NNODES", nodes, 0);
+	setenv("SLURMD_NODENAME", node, 1);
+	setenv("CAMPAIGN_NODE_NAME", node, 1);
+	rank_env(rank, rank % tpn, rank / tpn);
+}
+
+/* A TCP port free on this host now (the kernel's pick), for local ranks:
+ * concurrent local jobs never share one. 29500 when none can be had. */
+static long free_port(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof a;
+	long port = 29500;
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+		port = ntohs(a.sin_port);
+	if (fd >= 0)
+		close(fd);
+	return port;
+}
+
+/* Under SLURM every node must agree without talking: derived from the job
+ * id, in 20000..32767 (below Linux's ephemeral range), so two jobs sharing a
+ * node differ unless their ids are equal modulo 12768. */
+static long job_port(void)
+{
+	const char *id = getenv("SLURM_JOB_ID");
+	return 20000 + (id ? strtol(id, NULL, 10) % 12768 : 9500);
+}
+
+/* The program of cmd cannot run: one line naming it and where it was looked for. */
+static void say_cannot_run(const char *prog, int err)
+{
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof cwd))
+		snprintf(cwd, sizeof cwd, "?");
+	fprintf(stderr, "campaign launch: cannot run '%s' (working directory %s): %s%s\n", prog, cwd, strerror(err),
+		err == ENOENT && !strchr(prog, '/') ? " (not on PATH)" :
+		err == ENOENT && prog[0] != '/' ? " (relative paths start from the job directory; {{campaign_dir}} "
+						  "names the campaign file's folder)" : "");
+}
+
+void launch_set_id(void)
+{
+	unsigned char b[6];
+	char id[16];
+	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+		memset(b, (int)getpid(), sizeof b);
+	snprintf(id, sizeof id, "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4], b[5]);
+	setenv("CAMPAIGN_LAUNCH_ID", id, 1);
+}
+
+static int status_code(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Inside SLURM each task runs as `campaign launch --rank-exit DIR -- CMD`:
+ * it runs CMD, records its exit status and end time in DIR/rank_<r>, and
+ * exits with the same status. srun's own status is the highest of its
+ * tasks', and with --kill-on-bad-exit a peer it stopped (143) outranks the
+ * rank that failed first (say 5): these files tell them apart. */
+/* In a forked child: becomes argv, with stdout and stderr to log_fd if >= 0. */
+static void exec_child(char **argv, int log_fd)
+{
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	if (log_fd >= 0)
+		ranklog_child(log_fd);
+	execvp(argv[0], argv);
+	say_cannot_run(argv[0], errno);
+	_exit(127);
+}
+
+/* Starts argv; with log_fd >= 0 its stdout and stderr go there. */
+static pid_t spawn(char **argv, int log_fd)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		exec_child(argv, log_fd);
+	if (log_fd >= 0)
+		close(log_fd);
+	return pid;
+}
+
+/* Waits for pid, copying its log (if any) and passing on a
+ * SIGTERM/SIGINT/SIGHUP this process receives. */
+static int wait_forwarding(pid_t pid, struct ranklog *log)
+{
+	int st = 0, forwarded = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (launch_stop && !forwarded)
+			forwarded = kill(pid, launch_stop) == 0;
+		ranklog_pump(log, log ? 1 : 0, 50);
+	}
+	if (log)
+		ranklog_finish(log, 1, 500);
+	return status_code(st);
+}
+
+int launch_rank_exit(const char *dir, char **cmd)
+{
+	long rank = strtol(getenv("SLURM_PROCID") ? getenv("SLURM_PROCID") : "0", NULL, 10);
+	rank_env(rank, strtol(getenv("SLURM_LOCALID") ? getenv("SLURM_LOCALID") : "0", NULL, 10),
+		 strtol(getenv("SLURM_NODEID") ? getenv("SLURM_NODEID") : "0", NULL, 10));
+	const char *job_dir = getenv("CAMPAIGN_JOB_DIR");
+	struct ranklog log;
+	int log_fd = -1, have_log = job_dir && ranklog_open(job_dir, rank, &log, &log_fd) == 0;
+	pid_t pid = spawn(cmd, log_fd);
+	if (pid < 0) {
+		if (have_log)
+			ranklog_finish(&log, 1, 0);
+		return 127;
+	}
+	int code = wait_forwarding(pid, have_log ? &log : NULL);
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	const char *r = getenv("SLURM_PROCID");
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	strbuf_addf(&path, "%s/rank_%s", dir, r ? r : "0");
+	strbuf_addf(&text, "%d %.6f\n", code, (double)now.tv_sec + now.tv_nsec / 1e9);
+	if (fsio_write_atomic(path.buf, text.buf, text.len, 0644) < 0) /* the job's status then is srun's */
+		fprintf(stderr, "campaign launch: cannot record rank %s's exit status: %s\n", r ? r : "0", err_last());
+	strbuf_free(&path);
+	strbuf_free(&text);
+	return code;
+}
+
+/* The status of the rank that failed first (earliest end), -1 if none said. */
+static int first_failed_rank(const char *dir, long ntasks, long *rank)
+{
+	int code = -1;
+	double first = 0;
+	for (long r = 0; r < ntasks; r++) {
+		struct strbuf path = STRBUF_INIT;
+		char *text = NULL;
+		strbuf_addf(&path, "%s/rank_%ld", dir, r);
+		int c;
+		double end;
+		if (fsio_read(path.buf, 256, &text, NULL) == 0 && sscanf(text, "%d %lf", &c, &end) == 2 && c != 0 &&
+		    (code < 0 || end < first)) {
+			code = c;
+			first = end;
+			*rank = r;
+		}
+		free(text);
+		unlink(path.buf);
+		strbuf_free(&path);
+	}
+	rmdir(dir);
+	return code;
+}
+
+int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
+{
+	char **argv = xcalloc((size_t)ncmd + 10, sizeof *argv);
+	char n[48], t[48], *self = realpath("/proc/self/exe", NULL);
+	struct strbuf dir = STRBUF_INIT;
+	const char *job_dir = getenv("CAMPAIGN_JOB_DIR"), *id = getenv("CAMPAIGN_LAUNCH_ID");
+	int k = 0;
+	snprintf(n, sizeof n, "--nodes=%ld", nodes);
+	snprintf(t, sizeof t, "--ntasks-per-node=%ld", tpn);
+	argv[k++] = "srun";
+	argv[k++] = n;
+	argv[k++] = t;
+	argv[k++] = "--kill-on-bad-exit=1";
+	if (overlap)
+		argv[k++] = "--overlap"; /* a helper step beside the workload's */
+	if (!overlap) {
+		char *addr = slurm_first_node_addr(getenv("SLURM_JOB_NODELIST"));
+		job_env(nodes, tpn, addr ? addr : "127.0.0.1", job_port());
+		free(addr);
+	}
+	if (self && !overlap) { /* each task wrapped: rank variables, rank log, exit record */
+		strbuf_addf(&dir, "%s/.launch-%s", job_dir ? job_dir : ".", id ? id : "0");
+		if (fsio_mkdir_p(dir.buf, 0755) == 0) {
+			argv[k++] = self;
+			argv[k++] = "launch";
+			argv[k++] = "--rank-exit";
+			argv[k++] = dir.buf;
+			argv[k++] = "--";
+		} else {
+			strbuf_reset(&dir);
+		}
+	}
+	for (int i = 0; i < ncmd; i++)
+		argv[k++] = cmd[i];
+	pid_t pid = spawn(argv, -1);
+	int rc = pid > 0 ? wait_forwarding(pid, NULL) : 127; /* srun passes a signal on to every task */
+	long rank = -1;
+	int first = dir.len ? first_failed_rank(dir.buf, nodes * tpn, &rank) : -1;
+	if (rc != 0 && first > 0) {
+		fprintf(stderr, "campaign launch: rank %ld failed first, with status %d (srun's status was %d): the job's status\n",
+			rank, first, rc);
+		rc = first;
+	}
+	free(argv);
+	free(self);
+	strbuf_free(&dir);
+	return rc;
+}
+
+static void signal_all(pid_t *pids, long n, int sig)
+{
+	for (long i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], sig);
+}
+
+
+/* Waits for every rank. Returns the status of the rank that failed first,
+ * preferring one killed by a signal before the launcher stopped anyone: a
+ * crashed rank makes its peers fail with communication errors right after,
+ * and the crash is the cause worth reporting. */
+static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs, size_t nlogs)
+{
+	long left = n, bad_rank = -1;
+	int first_exit = 0, first_signal = 0, stopping = 0, killed = 0;
+	struct timespec stop_at = { 0, 0 }, now;
+	while (left > 0) {
+		int st;
+		pid_t w = waitpid(-1, &st, WNOHANG);
+		if (w > 0) {
+			for (long i = 0; i < n; i++) {
+				if (pids[i] != w)
+					continue;
+				pids[i] = -1;
+				left--;
+				/* Once stopping, only a crash (a signal we did not send) counts. */
+				int crash = WIFSIGNALED(st) && !killed && (!stopping || WTERMSIG(st) != SIGTERM);
+				if (crash && !first_signal) {
+					first_signal = status_code(st);
+					bad_rank = i;
+				} else if (!stopping && !WIFSIGNALED(st) && status_code(st) && !first_exit) {
+					first_exit = status_code(st);
+					if (!first_signal)
+						bad_rank = i;
+				}
+			}
+			continue;
+		}
+		if (w < 0 && errno != EINTR && errno != 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((first_exit || first_signal || launch_stop) && !stopping) {
+			fprintf(stderr, "campaign launch: a rank failed; stopping the other ranks\n");
+			signal_all(pids, n, SIGTERM);
+			stopping = 1;
+			stop_at = now;
+			stop_at.tv_sec += (time_t)grace_s;
+		} else if (stopping && !killed && now.tv_sec >= stop_at.tv_sec) {
+			signal_all(pids, n, SIGKILL);
+			killed = 1;
+		}
+		ranklog_pump(logs, nlogs, 20);
+	}
+	int rc = first_signal ? first_signal : first_exit;
+	if (bad_rank >= 0)
+		fprintf(stderr, "campaign launch: rank %ld exited with status %d%s\n", bad_rank, rc,
+			first_signal ? " (killed by a signal): the job's status" : ": the job's status");
+	return rc ? rc : launch_stop ? 128 + launch_stop : 0;
+}
+
+int launch_local(long nodes, long tpn, double grace_s, char **cmd)
+{
+	long n = nodes * tpn;
+	pid_t *pids = xcalloc((size_t)n, sizeof *pids);
+	const char *job_dir = getenv("CAMPAIGN_JOB_DIR");
+	struct ranklog *logs = xcalloc((size_t)n, sizeof *logs);
+	size_t nlogs = 0;
+	job_env(nodes, tpn, "127.0.0.1", free_port());
+	for (long r = 0; r < n; r++) {
+		int log_fd = -1;
+		if (job_dir && ranklog_open(job_dir, r, &logs[nlogs], &log_fd) == 0)
+			nlogs++;
+		pids[r] = fork();
+		if (pids[r] == 0) {
+			local_rank_env(r, nodes, tpn);
+			exec_child(cmd, log_fd);
+		}
+		if (log_fd >= 0)
+			close(log_fd);
+		if (pids[r] < 0) {
+			fprintf(stderr, "campaign launch: fork failed: %s\n", strerror(errno));
+			launch_stop = SIGTERM;
+			break;
+		}
+	}
+	int rc = wait_ranks(pids, n, grace_s, logs, nlogs);
+	ranklog_finish(logs, nlogs, 500);
+	free(logs);
+	free(pids);
+	return rc;
+}

@@ -1,0 +1,119 @@
+#include "ranklog.h"
+
+#include "util/fsio.h"
+#include "util/strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int ranklog_open(const char *job_dir, long rank, struct ranklog *rl, int *child_fd)
+{
+	int p[2];
+	rl->in = rl->file = -1;
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		fprintf(stderr, "campaign launch: no per-rank log for rank %ld: %s\n", rank, strerror(errno));
+		return -1;
+	}
+	rl->in = p[0];
+	*child_fd = p[1];
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/logs", job_dir);
+	fsio_mkdir_p(path.buf, 0755);
+	strbuf_addf(&path, "/rank_%ld.out", rank);
+	rl->file = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (rl->file < 0)
+		fprintf(stderr, "campaign launch: cannot write %s: %s\n", path.buf, strerror(errno));
+	strbuf_free(&path);
+	return 0;
+}
+
+void ranklog_child(int child_fd)
+{
+	dup2(child_fd, STDOUT_FILENO);
+	dup2(child_fd, STDERR_FILENO);
+	if (child_fd != STDOUT_FILENO && child_fd != STDERR_FILENO)
+		close(child_fd);
+}
+
+static void write_all(int fd, const char *b, size_t n)
+{
+	while (fd >= 0 && n > 0) {
+		ssize_t w = write(fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return; /* a full disk loses log lines, never the run */
+		b += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Reads once from a ready log; closes it at EOF. */
+static void copy_once(struct ranklog *rl)
+{
+	char buf[65536];
+	ssize_t r = read(rl->in, buf, sizeof buf);
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (r <= 0) {
+		close(rl->in);
+		rl->in = -1;
+		return;
+	}
+	write_all(STDOUT_FILENO, buf, (size_t)r);
+	write_all(rl->file, buf, (size_t)r);
+}
+
+size_t ranklog_pump(struct ranklog *rl, size_t n, int timeout_ms)
+{
+	struct pollfd *pf = xcalloc(n ? n : 1, sizeof *pf);
+	size_t open_n = 0;
+	for (size_t i = 0; i < n; i++) {
+		pf[i].fd = rl[i].in; /* poll ignores negative fds */
+		pf[i].events = POLLIN;
+		open_n += rl[i].in >= 0;
+	}
+	if (open_n == 0) {
+		free(pf);
+		if (timeout_ms > 0) {
+			struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+		return 0;
+	}
+	if (poll(pf, n, timeout_ms) > 0)
+		for (size_t i = 0; i < n; i++)
+			if (rl[i].in >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				copy_once(&rl[i]);
+	open_n = 0;
+	for (size_t i = 0; i < n; i++)
+		open_n += rl[i].in >= 0;
+	free(pf);
+	return open_n;
+}
+
+void ranklog_finish(struct ranklog *rl, size_t n, int linger_ms)
+{
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (ranklog_pump(rl, n, 20) == 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 > linger_ms)
+			break;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (rl[i].in >= 0)
+			close(rl[i].in);
+		if (rl[i].file >= 0)
+			close(rl[i].file);
+		rl[i].in = rl[i].file = -1;
+	}
+}

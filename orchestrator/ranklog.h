@@ -1,0 +1,29 @@
+/* ranklog: each rank's stdout and stderr, copied as they come to the job's
+ * own output (so slurm-<id>.out keeps everything) and to the rank's file
+ * <job>/logs/rank_<r>.out. The launcher and the per-task wrapper pump them;
+ * a rank's output is never held back waiting for another's. */
+#ifndef CAMPAIGN_RANKLOG_H
+#define CAMPAIGN_RANKLOG_H
+
+#include <stddef.h>
+
+struct ranklog {
+	int in;   /* read end of the rank's pipe; -1 once closed */
+	int file; /* logs/rank_<r>.out; -1 when it could not be opened */
+};
+
+/* Creates the pipe and opens job_dir/logs/rank_<rank>.out (truncated).
+ * *child_fd is the write end the rank gets as stdout and stderr. Returns 0,
+ * or -1 (with a message on stderr) when no pipe could be made: the rank then
+ * writes to the job's output directly. */
+int ranklog_open(const char *job_dir, long rank, struct ranklog *rl, int *child_fd);
+/* In the rank's child process, before exec: stdout and stderr to the pipe. */
+void ranklog_child(int child_fd);
+/* Copies what is ready on the open logs, waiting at most timeout_ms.
+ * Returns how many are still open. */
+size_t ranklog_pump(struct ranklog *rl, size_t n, int timeout_ms);
+/* Copies what is left (until EOF, or for at most linger_ms once the ranks
+ * are gone: a grandchild may hold a pipe open), then closes everything. */
+void ranklog_finish(struct ranklog *rl, size_t n, int linger_ms);
+
+#endif

@@ -1,0 +1,155 @@
+/* Unit tests for util/: strbuf, words, quote, sha256, fsio, jsonio, err. */
+#include "harness.h"
+
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/quote.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+#include "util/words.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char tmpdir[64];
+
+static void strbuf_grows_and_detaches(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	CHECK_STR(strbuf_str(&sb), "");
+	for (int i = 0; i < 1000; i++)
+		strbuf_addch(&sb, (char)('a' + i % 26));
+	CHECK(sb.len == 1000);
+	strbuf_addf(&sb, "|%d|%s", 42, "x");
+	CHECK_STR(sb.buf + 1000, "|42|x");
+	strbuf_add(&sb, "ab\0cd", 5);
+	CHECK(sb.len == 1010 && sb.buf[1007] == '\0' && sb.buf[1010] == '\0');
+	char *s = strbuf_detach(&sb);
+	CHECK(sb.len == 0 && s[0] == 'a');
+	free(s);
+	strbuf_free(&sb);
+}
+
+static void words_split_like_a_shell_without_expansion(void)
+{
+	struct argv a = { 0 };
+	const char *why = NULL;
+	CHECK(words_split("python3 'my script.py' \"a b\" c\\ d $(rm -rf x) ; *", &a, &why) == 0);
+	CHECK(a.n == 9);
+	CHECK_STR(a.v[1], "my script.py");
+	CHECK(a.quoted[1] == 1 && a.quoted[0] == 0);
+	CHECK_STR(a.v[2], "a b");
+	CHECK_STR(a.v[3], "c d");
+	CHECK_STR(a.v[4], "$(rm");
+	CHECK_STR(a.v[6], "x)");
+	CHECK_STR(a.v[7], ";");
+	CHECK_STR(a.v[8], "*");
+	argv_free(&a);
+	CHECK(words_split("echo 'open", &a, &why) == -1);
+	CHECK(why != NULL);
+	argv_free(&a);
+}
+
+static void shell_quote_makes_one_inert_word(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	shell_quote(&sb, "it's $(x)");
+	CHECK_STR(sb.buf, "'it'\\''s $(x)'");
+	strbuf_reset(&sb);
+	shell_quote(&sb, "");
+	CHECK_STR(sb.buf, "''");
+	strbuf_free(&sb);
+	CHECK(is_safe_name("gpu-1n_a.b"));
+	CHECK(!is_safe_name("-x") && !is_safe_name(".x") && !is_safe_name("a/b") && !is_safe_name(""));
+	CHECK(is_env_name("_A1") && !is_env_name("1A") && !is_env_name("A-B") && !is_env_name(""));
+	CHECK(is_safe_token("--gres=gpu:4") && !is_safe_token("a b") && !is_safe_token("$(x)"));
+}
+
+static void sha256_of_known_vectors(void)
+{
+	char hex[SHA256_HEX];
+	sha256_hex("abc", 3, hex);
+	CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha256_hex("", 0, hex);
+	CHECK_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	char path[128];
+	snprintf(path, sizeof path, "%s/abc", tmpdir);
+	CHECK(fsio_write_atomic(path, "abc", 3, 0644) == 0);
+	CHECK(sha256_file(path, hex) == 0);
+	CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	snprintf(path, sizeof path, "%s/none", tmpdir);
+	CHECK(sha256_file(path, hex) < 0);
+}
+
+static void fsio_writes_atomically_and_reads_bounded(void)
+{
+	char path[128], *text = NULL;
+	size_t len = 0;
+	snprintf(path, sizeof path, "%s/a/b/c", tmpdir);
+	CHECK(fsio_mkdir_p(path, 0755) == 0 && fsio_is_dir(path));
+	CHECK(fsio_write_in(tmpdir, "a/b/c/f.txt", "hello\n", 6, 0600) == 0);
+	snprintf(path, sizeof path, "%s/a/b/c/f.txt", tmpdir);
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+	CHECK(fsio_read(path, 100, &text, &len) == 0 && len == 6);
+	CHECK_STR(text, "hello\n");
+	free(text);
+	text = NULL;
+	CHECK(fsio_read(path, 3, &text, &len) == ERR_IO); /* larger than allowed */
+	free(text);
+	char copy[160];
+	snprintf(copy, sizeof copy, "%s.copy", path);
+	CHECK(fsio_copy(path, copy) == 0 && fsio_exists(copy));
+	int fd = fsio_lock(tmpdir, ".lock", 1);
+	CHECK(fd >= 0);
+	close(fd);
+	char *abs = fsio_abspath("rel/x");
+	CHECK(abs[0] == '/' && strstr(abs, "/rel/x"));
+	free(abs);
+	snprintf(path, sizeof path, "%s/a", tmpdir);
+	CHECK(fsio_remove_tree(path) == 0 && !fsio_exists(path));
+}
+
+static void jsonio_writes_sorted_and_reads_paths(void)
+{
+	char path[128], *text = NULL;
+	snprintf(path, sizeof path, "%s/doc.json", tmpdir);
+	json_t *doc = json_pack("{s:{s:f, s:s}, s:i}", "step", "median", 1.5, "unit", "ms", "a", 1);
+	CHECK(jsonio_write(path, doc) == 0);
+	CHECK(fsio_read(path, 1000, &text, NULL) == 0);
+	CHECK_STR(text, "{\n  \"a\": 1,\n  \"step\": {\n    \"median\": 1.5,\n    \"unit\": \"ms\"\n  }\n}\n");
+	free(text);
+	CHECK_NEAR(jsonio_num(doc, "step.median"), 1.5, 0);
+	CHECK_STR(jsonio_str(doc, "step.unit"), "ms");
+	CHECK(jsonio_at(doc, "step.none") == NULL && jsonio_num(doc, "a.b") == 0);
+	CHECK_STR(jsonio_str(doc, "nothing"), "");
+	json_decref(doc);
+}
+
+static void err_keeps_the_last_message(void)
+{
+	CHECK(err_set(ERR_NOTFOUND, "no run '%s'", "x") == ERR_NOTFOUND);
+	CHECK_STR(err_last(), "no run 'x'");
+	CHECK(err_sys(ERR_IO, "cannot open %s", "/nonexistent") == ERR_IO);
+	CHECK(strncmp(err_last(), "cannot open /nonexistent: ", 26) == 0);
+	err_clear();
+	CHECK_STR(err_last(), "unknown error");
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_util.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return 1;
+	RUN(strbuf_grows_and_detaches);
+	RUN(words_split_like_a_shell_without_expansion);
+	RUN(shell_quote_makes_one_inert_word);
+	RUN(sha256_of_known_vectors);
+	RUN(fsio_writes_atomically_and_reads_bounded);
+	RUN(jsonio_writes_sorted_and_reads_paths);
+	RUN(err_keeps_the_last_message);
+	fsio_remove_tree(tmpdir);
+	HARNESS_END();
+}
