@@ -10,7 +10,7 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-dev \
                 libpcre2-dev zlib1g-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
-                libslurm-dev libssl-dev libyajl-dev clang python3 bsdutils linux-perf valgrind
+                libslurm-dev libssl-dev libyajl-dev clang python3 python3-torch bsdutils linux-perf valgrind
 # What each layer links: the analyzers need neither libslurm nor libgit2.
 UTIL_PKGS := jansson libcrypto
 ANA_PKGS  := $(UTIL_PKGS) sqlite3 yajl libpcre2-8 zlib

@@ -296,17 +296,32 @@ static void add_source(struct ana_scenario *s, const char *what)
 	snprintf(s->sources + n, sizeof s->sources - n, "%s%s", n ? "; " : "", what);
 }
 
+static int copy_top(struct ana_op *dst, const struct op_table *t)
+{
+	int n = 0;
+	for (size_t i = 0; i < t->n && n < ANA_TOP_OPS; i++, n++) {
+		snprintf(dst[n].name, sizeof dst[n].name, "%s", t->v[i].name);
+		dst[n].self_ms = t->v[i].self_ms;
+		dst[n].count = t->v[i].count;
+	}
+	return n;
+}
+
 static void keep_top_ops(struct ana_scenario *s, const struct trace_set *ts)
 {
 	s->trace_files = ts->files;
 	s->trace_unreadable = ts->unreadable;
 	s->trace_gpu_files = ts->gpu_files;
 	s->ops_total_ms = ts->ops.total_ms;
-	for (size_t i = 0; i < ts->ops.n && s->n_top_ops < ANA_TOP_OPS; i++) {
-		struct ana_op *o = &s->top_ops[s->n_top_ops++];
-		snprintf(o->name, sizeof o->name, "%s", ts->ops.v[i].name);
-		o->self_ms = ts->ops.v[i].self_ms;
-		o->count = ts->ops.v[i].count;
+	s->n_top_ops = copy_top(s->top_ops, &ts->ops);
+	if (ts->gpu_kernel_us > 0) {
+		s->gpu_kernel_ms = ts->gpu_kernel_us / 1000;
+		s->gpu_idle_pct = 100 * ts->gpu_idle_us / ts->gpu_kernel_us;
+		s->gpu_compute_pct = 100 * ts->gpu_compute_us / ts->gpu_kernel_us;
+		s->gpu_non_compute_pct = 100 * ts->gpu_non_compute_us / ts->gpu_kernel_us;
+		s->gpu_overlap_pct = ts->gpu_comm_us > 0 ? 100 * ts->gpu_overlap_us / ts->gpu_comm_us : -1;
+		s->kernels_total_ms = ts->kernels.total_ms;
+		s->n_top_kernels = copy_top(s->top_kernels, &ts->kernels);
 	}
 }
 
@@ -315,13 +330,13 @@ static void keep_top_ops(struct ana_scenario *s, const struct trace_set *ts)
  * in the rank logs. The traces' operators are kept whatever the source.
  * ERR_NOTFOUND with *missing saying what each source lacked. */
 static int load_steps(struct ana_scenario *s, const struct ana_run *run, const struct rules *phases,
-		      struct scenario_metrics *m, struct strbuf *missing)
+		      const struct rules *kernels, struct scenario_metrics *m, struct strbuf *missing)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ts = { 0 };
 	int have_traces = 0, rc;
 	strbuf_addf(&dir, "%s/traces", s->job_dir);
-	if (phases && torchtrace_load_dir(dir.buf, phases, &ts) == 0) {
+	if (phases && torchtrace_load_dir(dir.buf, phases, kernels, &ts) == 0) {
 		have_traces = 1;
 		keep_top_ops(s, &ts);
 	}
@@ -396,7 +411,8 @@ static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m, i
 	snprintf(s->throughput_unit, sizeof s->throughput_unit, "rank-steps/s");
 }
 
-static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, const struct rules *phases)
+static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, const struct rules *phases,
+			     const struct rules *kernels)
 {
 	s->gpu_util_mean_pct = s->gpu_mem_util_mean_pct = s->gpu_mem_peak_pct = -1;
 	s->mfu_pct = -1;
@@ -407,7 +423,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 		return;
 	}
 	monitors(s);
-	if (load_steps(s, run, phases, &m, &missing) < 0) {
+	if (load_steps(s, run, phases, kernels, &m, &missing) < 0) {
 		strbuf_addf(&missing, "%s", s->have_monitor ? "; the node monitors are reported alone" :
 			    "; no node monitor data either (profile.monitor)");
 		s->problem = strbuf_detach(&missing);
@@ -459,6 +475,13 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	else
 		verdict(s, &run->th);
 	timeline_step(s, &m);
+	s->n_rank0 = m.ranks[0].n;
+	s->rank0 = xcalloc(s->n_rank0 + 1, sizeof *s->rank0);
+	for (size_t i = 0; i < s->n_rank0; i++) {
+		s->rank0[i][0] = (double)m.ranks[0].steps[i].step;
+		s->rank0[i][1] = m.ranks[0].steps[i].step_ms;
+		s->rank0[i][2] = m.ranks[0].steps[i].active;
+	}
 	s->flops_per_step = m.ranks[0].flops_per_step;
 	if (s->flops_per_step > 0 && s->step_med_ms > 0)
 		s->achieved_gflops = s->flops_per_step / (s->step_med_ms / 1000) / 1e9;
@@ -466,6 +489,13 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 		s->mfu_pct = 100 * s->achieved_gflops / run->peak_gflops;
 	free(t);
 	metrics_free(&m);
+}
+
+static int same_series(const struct ana_scenario *a, const struct ana_scenario *b)
+{
+	if (a->series && b->series)
+		return !strcmp(a->series, b->series);
+	return !strcmp(a->backend, b->backend) && a->tasks_per_node == b->tasks_per_node;
 }
 
 /* Scenarios scale against a baseline of the same series (same backend and
@@ -479,7 +509,7 @@ static void scaling(struct ana_run *run)
 			continue;
 		for (size_t j = 0; j < run->n; j++) {
 			struct ana_scenario *b = &run->sc[j];
-			if (!b->analysed || strcmp(b->backend, s->backend) || b->tasks_per_node != s->tasks_per_node)
+			if (!b->analysed || !same_series(b, s))
 				continue;
 			if (run->baseline && !strcmp(run->baseline, b->name)) {
 				base = b;
@@ -524,6 +554,7 @@ static const char *overhead_name(const struct ana_scenario *w)
 
 static void model_sentence(struct ana_model *m, const struct ana_scenario *widest)
 {
+	const char *limiter = m->contention[0] ? "the ranks contending for the machine (see below)" : overhead_name(widest);
 	double n16 = model_at(m, 16), over16 = m->a + m->c * 4;
 	char from[64] = "beyond 1024 nodes";
 	if (m->crossover)
@@ -532,7 +563,7 @@ static void model_sentence(struct ana_model *m, const struct ana_scenario *wides
 		 "Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest %.2f + %.2f x log2(N) ms, "
 		 "so scaling is limited by %s, which outgrows compute %s: predicted efficiency %.0f %% at 8 nodes and %.0f %% "
 		 "at 16, where that overhead is %.0f %% of a %.2f ms step.",
-		 m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c, overhead_name(widest), from, 100 * m->eff8,
+		 m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c, limiter, from, 100 * m->eff8,
 		 100 * m->eff16, n16 > 0 ? 100 * over16 / n16 : 0, n16);
 }
 
@@ -611,15 +642,14 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 	for (int n = 1; n <= 1024 && !m.crossover; n++)
 		if (m.a + m.c * log2(n) > m.b / n)
 			m.crossover = n;
+	contention(run, base, widest, &m);
 	model_sentence(&m, widest);
 	fit_quality(run, base, &m);
-	contention(run, base, widest, &m);
 	run->models = xrealloc(run->models, (run->nmodels + 1) * sizeof *run->models);
 	run->models[run->nmodels++] = m;
 }
 
-/* The campaign's phase rules, then analyzers/phase_rules.txt. */
-static int load_phase_rules(const struct ana_run *run, struct rules *r)
+int ana_phase_rules_load(const struct ana_run *run, struct rules *r)
 {
 	char why[300];
 	rules_init(r);
@@ -636,16 +666,21 @@ static int load_phase_rules(const struct ana_run *run, struct rules *r)
 
 int ana_run_analyse(struct ana_run *run)
 {
-	struct rules phases;
-	int have_phases = load_phase_rules(run, &phases) == 0;
+	struct rules phases, kernels;
+	int have_phases = ana_phase_rules_load(run, &phases) == 0;
 	if (!have_phases)
 		fprintf(stderr, "campaign: warning: traces are not analysed: %s\n", err_last());
+	char *kpath = rules_default_path();
+	int have_kernels = rules_load(kpath, &kernels) == 0;
+	free(kpath);
 	for (size_t i = 0; i < run->n; i++) {
-		analyse_scenario(&run->sc[i], run, have_phases ? &phases : NULL);
+		analyse_scenario(&run->sc[i], run, have_phases ? &phases : NULL, have_kernels ? &kernels : NULL);
 		profiles(&run->sc[i], run->want_nsys, run->want_perf);
 	}
 	if (have_phases)
 		rules_free(&phases);
+	if (have_kernels)
+		rules_free(&kernels);
 	scaling(run);
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].is_baseline)
@@ -662,9 +697,11 @@ void ana_run_free(struct ana_run *run)
 		free(s->reason);
 		free(s->backend);
 		free(s->job_dir);
+		free(s->series);
 		free(s->problem);
 		free(s->perf);
 		free(s->tl);
+		free(s->rank0);
 	}
 	free(run->sc);
 	free(run->models);

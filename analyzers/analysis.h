@@ -26,6 +26,8 @@ struct ana_thresholds {
 struct ana_scenario {
 	/* input */
 	char *name, *state, *reason, *backend, *job_dir;
+	char *series;           /* scenarios of one scaling series share it (NULL: same backend and
+				 * tasks per node); the orchestrator adds the parameters */
 	int exit_code, nodes, tasks_per_node, ranks;
 	int attempt, attempts;  /* the attempt analysed, of how many (0: not known) */
 	/* output */
@@ -70,9 +72,16 @@ struct ana_scenario {
 	struct ana_op top_ops[ANA_TOP_OPS]; /* CPU operators by self time, from the traces */
 	int n_top_ops;
 	double ops_total_ms;
+	/* GPU time from traces with kernels (HTA's definitions, all ranks); gpu_kernel_ms 0: none */
+	double gpu_kernel_ms, gpu_idle_pct, gpu_compute_pct, gpu_non_compute_pct, gpu_overlap_pct;
+	struct ana_op top_kernels[ANA_TOP_OPS];
+	int n_top_kernels;
+	double kernels_total_ms;
 	long tl_step;           /* the step shown in the step-timeline figure (median step time) */
 	int tl_ranks;
 	double (*tl)[6];        /* per rank: data, forward, backward, exposed comm + wait, optimizer, other (ms) */
+	double (*rank0)[3];     /* rank 0's steps: step, step_ms, active (for the step-time figure) */
+	size_t n_rank0;
 	struct perf_summary *perf;  /* perf stat counters, or NULL */
 	int nsys_reports;
 	char profile_missing[128]; /* profilers asked for that left no output */
@@ -116,6 +125,8 @@ struct ana_run {
 
 void ana_run_add(struct ana_run *run, const char *name, const char *state, const char *reason,
 		 const char *backend, const char *job_dir, int exit_code, int nodes, int tasks_per_node);
+/* The campaign's phase rules, then analyzers/phase_rules.txt. */
+int ana_phase_rules_load(const struct ana_run *run, struct rules *r);
 /* Analyses every scenario (reading its metrics/) and the scaling. */
 int ana_run_analyse(struct ana_run *run);
 /* Writes BOTTLENECK_ANALYSIS.md and summary.json in run_dir, and

@@ -1,6 +1,5 @@
 #include "figures.h"
 
-#include "metrics.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
@@ -25,25 +24,12 @@ struct fig {
 	int models;            /* series blocks in model.dat */
 	struct argv model_names;
 	char phases_of[80];    /* the scenario in phases.dat, or "" */
+	int breakdowns;        /* analysed scenarios in breakdown.dat */
 };
 
 static int put(struct fig *f, const char *rel, const struct strbuf *sb)
 {
 	return fsio_write_in(f->dir, rel, sb->buf, sb->len, 0644);
-}
-
-/* Rank 0's telemetry of a scenario (the trainer's file, else AORTA-style). */
-static int rank0(struct fig *f, const char *scenario, struct rank_metrics *m)
-{
-	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/%s/metrics/rank_0.jsonl", f->run_dir, scenario);
-	if (!fsio_exists(p.buf)) {
-		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/%s/metrics/rank_0_metrics.jsonl", f->run_dir, scenario);
-	}
-	int rc = metrics_load_file(p.buf, m);
-	strbuf_free(&p);
-	return rc;
 }
 
 /* scaling.dat: one block per series (nodes efficiency speedup name). */
@@ -119,14 +105,16 @@ static int data_files(struct fig *f)
 		strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f %.3f\n", jsonio_str(s, "name"), jsonio_num(s, "shares_pct.data_loading"),
 			    jsonio_num(s, "shares_pct.compute"), jsonio_num(s, "shares_pct.communication"), jsonio_num(s, "shares_pct.peer_wait"),
 			    jsonio_num(s, "shares_pct.io"), jsonio_num(s, "shares_pct.other"));
-		struct rank_metrics m;
-		if (rank0(f, jsonio_str(s, "name"), &m) == 0) {
-			strbuf_addf(&tl, "%s# %s\n", f->timelines.n ? "\n\n" : "", jsonio_str(s, "name"));
-			argv_push(&f->timelines, jsonio_str(s, "name"));
-			for (size_t k = 0; k < m.n; k++)
-				strbuf_addf(&tl, "%ld %.4f %s\n", m.steps[k].step, m.steps[k].step_ms, m.steps[k].active ? "active" : "warmup");
-			rank_metrics_free(&m);
-		}
+		f->breakdowns++;
+		json_t *steps = json_object_get(s, "rank0_steps"), *st;
+		size_t k;
+		if (!json_array_size(steps))
+			continue;
+		strbuf_addf(&tl, "%s# %s\n", f->timelines.n ? "\n\n" : "", jsonio_str(s, "name"));
+		argv_push(&f->timelines, jsonio_str(s, "name"));
+		json_array_foreach(steps, k, st)
+			strbuf_addf(&tl, "%lld %.4f %s\n", (long long)json_integer_value(json_array_get(st, 0)),
+				    json_number_value(json_array_get(st, 1)), json_is_true(json_array_get(st, 2)) ? "active" : "warmup");
 	}
 	const char *names[] = { "data/scaling.dat", "data/model.dat", "data/breakdown.dat", "data/timeline.dat", "data/phases.dat" };
 	struct strbuf *bufs[] = { &sc, &md, &br, &tl, &ph };
@@ -181,7 +169,7 @@ static int figure_scripts(struct fig *f)
 	scaling_body(f, &body);
 	gp_script(f, &a, "scaling", body.buf);
 	strbuf_reset(&body);
-	if (f->timelines.n)
+	if (f->breakdowns)
 		strbuf_adds(&body, "set title 'Where step time goes'\nset ylabel 'percent of step time'\nset yrange [0:100]\n"
 				   "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
 				   "set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n"

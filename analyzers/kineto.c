@@ -171,7 +171,9 @@ static void end_event(struct parse *p)
 	}
 	int gpu = p->name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1;
 	int rt = !gpu && p->name && p->has_ts && p->has_dur && p->has_corr && is_runtime_cat(p->cat);
-	int cpu = t->want_cpu && !gpu && p->name && p->has_ts && p->has_dur && (p->ph == 'X' || !p->ph);
+	/* host ranges; Kineto's "Trace" event spans the whole profile and is none */
+	int cpu = t->want_cpu && !gpu && p->name && p->has_ts && p->has_dur && (p->ph == 'X' || !p->ph) &&
+		  !(p->cat && !strcmp(p->cat, "Trace"));
 	if ((gpu || rt || cpu) && !sane_times(p->ts, p->dur))
 		t->malformed++;
 	else if (gpu)

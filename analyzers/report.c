@@ -31,13 +31,12 @@ static json_t *monitor_json(const struct ana_scenario *s)
 			  "mem_peak_pct", jnum(s->mem_peak_pct));
 }
 
-static json_t *top_ops_json(const struct ana_scenario *s)
+static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const char *what)
 {
 	json_t *a = json_array();
-	for (int i = 0; i < s->n_top_ops; i++)
-		json_array_append_new(a, json_pack("{s:s, s:o, s:I, s:o}", "name", s->top_ops[i].name, "self_ms",
-			jnum(s->top_ops[i].self_ms), "count", (json_int_t)s->top_ops[i].count, "pct",
-			jnum(s->ops_total_ms > 0 ? 100 * s->top_ops[i].self_ms / s->ops_total_ms : 0)));
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o, s:I, s:o}", "name", ops[i].name, what, jnum(ops[i].self_ms),
+			"count", (json_int_t)ops[i].count, "pct", jnum(total > 0 ? 100 * ops[i].self_ms / total : 0)));
 	return a;
 }
 
@@ -74,7 +73,13 @@ static json_t *scenario_json(const struct ana_scenario *s)
 			    json_string("node monitors") : json_null());
 	json_object_set_new(o, "sources", json_string(s->sources));
 	json_object_set_new(o, "trace_files", json_integer((json_int_t)s->trace_files));
-	json_object_set_new(o, "top_operators", top_ops_json(s));
+	json_object_set_new(o, "top_operators", top_ops_json(s->top_ops, s->n_top_ops, s->ops_total_ms, "self_ms"));
+	json_object_set_new(o, "gpu_breakdown", s->gpu_kernel_ms <= 0 ? json_null() :
+		json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms", jnum(s->gpu_kernel_ms), "idle_pct",
+			  jnum(s->gpu_idle_pct), "compute_pct", jnum(s->gpu_compute_pct), "non_compute_pct",
+			  jnum(s->gpu_non_compute_pct), "comm_comp_overlap_pct", s->gpu_overlap_pct >= 0 ?
+			  jnum(s->gpu_overlap_pct) : json_null(), "top_kernels",
+			  top_ops_json(s->top_kernels, s->n_top_kernels, s->kernels_total_ms, "total_ms")));
 	if (!s->analysed) {
 		json_object_set_new(o, "problem", json_string(s->problem ? s->problem : ""));
 		json_object_set_new(o, "monitor", monitor_json(s));
@@ -117,6 +122,11 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	}
 	json_object_set_new(o, "median_step", json_pack("{s:I, s:[s,s,s,s,s,s], s:o}", "step", (json_int_t)s->tl_step,
 		"phases", "data_loading", "forward", "backward", "communication_and_wait", "optimizer", "other", "ranks", rows));
+	json_t *steps = json_array();
+	for (size_t i = 0; i < s->n_rank0; i++)
+		json_array_append_new(steps, json_pack("[I, o, b]", (json_int_t)s->rank0[i][0], jnum(s->rank0[i][1]),
+						       s->rank0[i][2] != 0));
+	json_object_set_new(o, "rank0_steps", steps);
 	json_object_set_new(o, "verdict", json_string(s->verdict));
 	json_object_set_new(o, "evidence", json_string(s->evidence));
 	json_object_set_new(o, "slowest_rank", json_pack("{s:i, s:o}", "rank", s->slowest_rank,
@@ -201,23 +211,38 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 	strbuf_adds(md, "\n");
 }
 
-static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
+static void md_op_table(struct strbuf *md, const struct ana_op *ops, int n, double total, const char *what)
 {
-	if (!s->n_top_ops)
-		return;
-	strbuf_addf(md, "Top CPU operators by self time (all ranks and profiled steps, %zu trace file%s):\n\n"
-		    "| Operator | Self time (ms) | Share | Calls |\n|---|---:|---:|---:|\n", s->trace_files,
-		    s->trace_files == 1 ? "" : "s");
-	for (int i = 0; i < s->n_top_ops; i++) {
+	strbuf_addf(md, "| Name | %s (ms) | Share | Calls |\n|---|---:|---:|---:|\n", what);
+	for (int i = 0; i < n; i++) {
 		char name[128];
 		size_t k = 0;
-		for (const char *c = s->top_ops[i].name; *c && k + 2 < sizeof name; c++) /* a table cell: no | or controls */
-			name[k++] = *c == '|' ? '/' : (unsigned char)*c < 0x20 ? '?' : *c;
+		for (const char *c = ops[i].name; *c && k + 2 < sizeof name; c++) /* a table cell: no | ` or controls */
+			name[k++] = *c == '|' || *c == '`' ? '/' : (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
 		name[k] = '\0';
-		strbuf_addf(md, "| `%s` | %.2f | %.1f %% | %ld |\n", name, s->top_ops[i].self_ms,
-			    s->ops_total_ms > 0 ? 100 * s->top_ops[i].self_ms / s->ops_total_ms : 0, s->top_ops[i].count);
+		strbuf_addf(md, "| `%s` | %.2f | %.1f %% | %ld |\n", name, ops[i].self_ms, total > 0 ? 100 * ops[i].self_ms / total : 0,
+			    ops[i].count);
 	}
 	strbuf_adds(md, "\n");
+}
+
+static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (s->gpu_kernel_ms > 0) {
+		strbuf_addf(md, "GPU time in the traces (HTA's definitions, %zu rank%s with kernels): idle %.1f %%, compute "
+			    "%.1f %%, non-compute %.1f %% of %.2f ms of kernel time", s->trace_gpu_files,
+			    s->trace_gpu_files == 1 ? "" : "s", s->gpu_idle_pct, s->gpu_compute_pct, s->gpu_non_compute_pct,
+			    s->gpu_kernel_ms);
+		if (s->gpu_overlap_pct >= 0)
+			strbuf_addf(md, "; %.1f %% of communication kernels' time overlaps computation", s->gpu_overlap_pct);
+		strbuf_adds(md, ". Top kernels:\n\n");
+		md_op_table(md, s->top_kernels, s->n_top_kernels, s->kernels_total_ms, "Time");
+	}
+	if (!s->n_top_ops)
+		return;
+	strbuf_addf(md, "Top CPU operators by self time (all ranks and profiled steps, %zu trace file%s):\n\n",
+		    s->trace_files, s->trace_files == 1 ? "" : "s");
+	md_op_table(md, s->top_ops, s->n_top_ops, s->ops_total_ms, "Self time");
 }
 
 static void md_scenarios(struct strbuf *md, const struct ana_run *run)

@@ -1,19 +1,27 @@
 /* timeline: run_dir/timeline.json, a Chrome-trace document (Perfetto,
- * chrome://tracing) merging every analysed scenario's ranks: one process per
- * scenario, one thread per rank, a "step N" slice per step with its phases
- * (data loading, forward, backward, exposed communication, optimizer) laid
- * in order inside it. Steps start at the telemetry's start_us (steps laid end
- * to end when the telemetry has none). Written rank by rank, so memory holds
- * one rank's telemetry at a time; atomically (temp file, fsync, rename). */
+ * chrome://tracing) merging every analysed scenario's ranks. From telemetry:
+ * one process per scenario, one thread per rank, a "step N" slice per step
+ * with its phases (data loading, forward, backward, exposed communication,
+ * optimizer) laid in order inside it; steps start at the telemetry's
+ * start_us (laid end to end when it has none). From PyTorch-profiler
+ * traces: one process per rank, its steps, its classified host ranges (the
+ * phase as the name, the range's own name in args) on the threads that ran
+ * them, and its GPU kernels per stream. Written rank by rank, so memory
+ * holds one rank's data at a time; atomically (temp file, fsync, rename). */
 #include "analysis.h"
+#include "kineto.h"
 #include "metrics.h"
+#include "phases.h"
+#include "torchtrace.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +78,115 @@ static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m,
 	}
 }
 
+/* A name from a trace as a JSON string (escaped by jansson), at most 200 bytes. */
+static char *json_name(const char *s)
+{
+	char cut[201];
+	snprintf(cut, sizeof cut, "%s", s);
+	json_t *j = json_string(cut);
+	char *out = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	json_decref(j);
+	return out ? out : strdup("\"?\"");
+}
+
+static void trace_slice(struct tl_out *o, int pid, int tid, const char *name, const char *cat, double ts, double dur_us,
+			const char *what)
+{
+	char *n = json_name(name), *w = what ? json_name(what) : NULL;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": %s, \"cat\": \"%s\", \"ts\": %.3f, "
+		    "\"dur\": %.3f%s%s%s}", pid, tid, n, cat, ts, dur_us, w ? ", \"args\": {\"range\": " : "", w ? w : "",
+		    w ? "}" : "");
+	event(o, sb.buf);
+	strbuf_free(&sb);
+	free(n);
+	free(w);
+}
+
+static void thread_name(struct tl_out *o, int pid, int tid, const char *name)
+{
+	char *n = json_name(name), buf[320];
+	snprintf(buf, sizeof buf, "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", "
+		 "\"args\": {\"name\": %s}}", pid, tid, n);
+	event(o, buf);
+	free(n);
+}
+
+/* One rank's trace: steps on thread 0, classified host ranges on thread
+ * 1 + the trace's thread index, GPU kernels on thread 100000 + stream. */
+static void trace_rank_events(struct tl_out *o, int pid, const char *label, const struct gpu_trace *t,
+			      const struct rules *phases, double *t0)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.120s\"}}",
+		 pid, label);
+	event(o, buf);
+	thread_name(o, pid, 0, "steps");
+	for (size_t i = 0; i < t->ncpu && *t0 == 0; i++)
+		if (!strncmp(t->names[t->cpu[i].name], "ProfilerStep#", 13))
+			*t0 = t->cpu[i].start;
+	int *named = calloc(t->nnames + 1, sizeof *named);
+	for (size_t i = 0; i < t->ncpu; i++) {
+		const struct cpu_range *c = &t->cpu[i];
+		const char *name = t->names[c->name];
+		if (!strncmp(name, "ProfilerStep#", 13)) {
+			trace_slice(o, pid, 0, name, "step", c->start - *t0, c->end - c->start, NULL);
+			continue;
+		}
+		int ph = phase_of_category(rules_classify(phases, name));
+		if (ph < 0)
+			continue;
+		if (named && !named[c->tid]++) {
+			snprintf(buf, sizeof buf, "thread %.100s", t->names[c->tid]);
+			thread_name(o, pid, 1 + c->tid, buf);
+		}
+		trace_slice(o, pid, 1 + c->tid, phase_name(ph), "phase", c->start - *t0, c->end - c->start, name);
+	}
+	free(named);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct gpu_event *g = &t->ev[i];
+		trace_slice(o, pid, 100000 + g->stream, t->names[g->name], "kernel", g->start / t->unit_per_us - *t0,
+			    (g->end - g->start) / t->unit_per_us, NULL);
+	}
+}
+
+/* Every trace file of a scenario analysed from its traces, one at a time. */
+static void trace_scenario_events(struct tl_out *o, int index, const struct ana_scenario *s, const struct rules *phases,
+				  double *t0)
+{
+	struct strbuf dir = STRBUF_INIT;
+	strbuf_addf(&dir, "%s/traces", s->job_dir);
+	DIR *d = opendir(dir.buf);
+	struct dirent *e;
+	struct argv names = { 0 };
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (e->d_name[0] != '.' && ((n > 5 && !strcmp(e->d_name + n - 5, ".json")) ||
+					    (n > 8 && !strcmp(e->d_name + n - 8, ".json.gz"))))
+			argv_push(&names, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	argv_sort(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		struct strbuf p = STRBUF_INIT;
+		struct gpu_trace t;
+		strbuf_addf(&p, "%s/%s", dir.buf, names.v[i]);
+		if (kineto_load(p.buf, 1, &t) == 0) {
+			int rank = t.rank >= 0 ? t.rank : torchtrace_rank_of_name(names.v[i]);
+			if (rank < 0)
+				rank = (int)i;
+			char label[160];
+			snprintf(label, sizeof label, "%.80s rank %d", s->name, rank);
+			trace_rank_events(o, index * 100000 + rank % 100000, label, &t, phases, t0);
+			gpu_trace_free(&t);
+		}
+		strbuf_free(&p);
+	}
+	argv_free(&names);
+	strbuf_free(&dir);
+}
+
 /* Every rank file of one scenario, one at a time. */
 static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario *s, double *t0)
 {
@@ -114,11 +231,20 @@ int timeline_write(const struct ana_run *run)
 		rc = err_sys(ERR_IO, "cannot create %s", tmp.buf);
 		goto out;
 	}
-	double t0 = 0;
+	double t0 = 0, trace_t0 = 0;
+	struct rules phases;
+	int have_phases = ana_phase_rules_load(run, &phases) == 0;
 	fputs("{\"displayTimeUnit\": \"ms\", \"otherData\": {\"generator\": \"campaign\"}, \"traceEvents\": [", o.f);
-	for (size_t i = 0; i < run->n; i++)
-		if (run->sc[i].analysed)
+	for (size_t i = 0; i < run->n; i++) {
+		if (!run->sc[i].analysed)
+			continue;
+		if (!strcmp(run->sc[i].format, "pytorch-trace") && have_phases)
+			trace_scenario_events(&o, (int)i + 1, &run->sc[i], &phases, &trace_t0);
+		else
 			scenario_events(&o, (int)i + 1, &run->sc[i], &t0);
+	}
+	if (have_phases)
+		rules_free(&phases);
 	fputs("\n]}\n", o.f);
 	if (fflush(o.f) != 0 || fsync(fileno(o.f)) != 0 || ferror(o.f))
 		rc = err_sys(ERR_IO, "cannot write %s", tmp.buf);

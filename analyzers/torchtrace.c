@@ -1,5 +1,6 @@
 #include "torchtrace.h"
 
+#include "hta.h"
 #include "phases.h"
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -225,7 +226,26 @@ static void add_rank(struct trace_set *ts, struct rank_metrics *r)
 	ts->m.ranks[ts->m.n++] = *r;
 }
 
-static void load_one(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases)
+/* A trace with GPU kernels: HTA's breakdown of this rank, added to the
+ * scenario's sums, and its kernels' time by name. */
+static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rules *kernels)
+{
+	struct hta_rank h;
+	hta_analyse(t, kernels, 1, &h);
+	double us = 1 / (t->unit_per_us > 0 ? t->unit_per_us : 1);
+	ts->gpu_kernel_us += h.kernel_time * us;
+	ts->gpu_idle_us += h.idle * us;
+	ts->gpu_compute_us += h.compute * us;
+	ts->gpu_non_compute_us += h.non_compute * us;
+	ts->gpu_comm_us += h.comm_union * us;
+	ts->gpu_overlap_us += h.overlap * us;
+	hta_rank_free(&h);
+	for (size_t i = 0; i < t->n; i++)
+		op_add(&ts->kernels, t->names[t->ev[i].name], (t->ev[i].end - t->ev[i].start) * us / 1000.0, 1);
+}
+
+static void load_one(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases,
+		     const struct rules *kernels)
 {
 	struct strbuf p = STRBUF_INIT;
 	struct gpu_trace t;
@@ -241,6 +261,8 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 	torchtrace_rank(&t, phases, &r, &ts->ops);
 	ts->malformed += t.malformed;
 	ts->gpu_files += t.n > 0;
+	if (t.n > 0 && kernels)
+		gpu_time(ts, &t, kernels);
 	if (r.rank < 0)
 		r.rank = torchtrace_rank_of_name(name);
 	if (r.rank < 0)
@@ -258,7 +280,7 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 	strbuf_free(&p);
 }
 
-int torchtrace_load_dir(const char *dir, const struct rules *phases, struct trace_set *ts)
+int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, struct trace_set *ts)
 {
 	memset(ts, 0, sizeof *ts);
 	DIR *d = opendir(dir);
@@ -276,13 +298,14 @@ int torchtrace_load_dir(const char *dir, const struct rules *phases, struct trac
 	if (n)
 		qsort(names, n, sizeof *names, cmp_names); /* the same order whatever readdir says */
 	for (size_t i = 0; i < n; i++) {
-		load_one(ts, dir, names[i], (int)i, phases);
+		load_one(ts, dir, names[i], (int)i, phases, kernels);
 		free(names[i]);
 	}
 	free(names);
 	ts->files = n;
 	metrics_sort_ranks(&ts->m);
 	op_table_sort(&ts->ops);
+	op_table_sort(&ts->kernels);
 	if (n == 0)
 		return err_set(ERR_NOTFOUND, "no trace files (*.json, *.json.gz) in %s", dir);
 	return 0;
@@ -308,5 +331,8 @@ void trace_set_free(struct trace_set *ts)
 	for (size_t i = 0; i < ts->ops.n; i++)
 		free(ts->ops.v[i].name);
 	free(ts->ops.v);
+	for (size_t i = 0; i < ts->kernels.n; i++)
+		free(ts->kernels.v[i].name);
+	free(ts->kernels.v);
 	memset(ts, 0, sizeof *ts);
 }

@@ -30,12 +30,15 @@ struct trace_set {
 	size_t no_steps;           /* read, but without ProfilerStep#N ranges */
 	size_t gpu_files;          /* traces with GPU kernels */
 	long malformed;            /* events skipped: impossible times */
+	/* GPU time of every trace with kernels, HTA's definitions summed over ranks (µs) */
+	double gpu_kernel_us, gpu_idle_us, gpu_compute_us, gpu_non_compute_us, gpu_comm_us, gpu_overlap_us;
+	struct op_table kernels;   /* GPU kernels by total time (self_ms = their time) */
 	char problem[320];         /* the first file that could not be used, and why */
 };
 
 /* Reads every *.json / *.json.gz of dir. ERR_NOTFOUND when dir has no trace
  * file; 0 otherwise (ts->m.n may still be 0: see unreadable, no_steps). */
-int torchtrace_load_dir(const char *dir, const struct rules *phases, struct trace_set *ts);
+int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, struct trace_set *ts);
 /* One loaded trace (kineto_load with want_cpu) as one rank's steps. */
 void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, struct rank_metrics *out,
 		     struct op_table *ops);

@@ -57,6 +57,18 @@ static size_t chosen_attempt(const struct job_row *rows, size_t first, size_t en
 	return k;
 }
 
+/* What makes scenarios one scaling series: the backend, the ranks per node
+ * and every parameter; only the node count differs along a series. */
+static char *series_key(const struct scenario *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%d/%d", s->backend, s->tasks_per_node, s->gpus_per_node);
+	for (size_t i = 0; i < s->params.n; i++)
+		if (strcmp(s->params.items[i].key, "nodes"))
+			strbuf_addf(&sb, ";%s=%s", s->params.items[i].key, s->params.items[i].value);
+	return strbuf_detach(&sb);
+}
+
 static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana_run *in)
 {
 	int rc = 0;
@@ -97,6 +109,7 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 		ana_run_add(in, j->scenario, job_state_name(j->state), j->reason, s ? s->backend : "gloo", dir,
 			    j->exit_code, j->nodes, s ? s->tasks_per_node : j->ntasks / (j->nodes ? j->nodes : 1));
 		in->sc[in->n - 1].attempt = j->attempt;
+		in->sc[in->n - 1].series = s ? series_key(s) : NULL;
 		in->sc[in->n - 1].attempts = rows[next - 1].attempt;
 		free(dir);
 	}

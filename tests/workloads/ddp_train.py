@@ -4,16 +4,23 @@ RANK, WORLD_SIZE), gloo, a DataLoader, SGD, torch.profiler with a schedule
 writing one Chrome trace per rank, and its own step timing on stdout.
 
     python3 ddp_train.py [--steps N] [--warmup W] [--batch B] [--hidden H]
-                         [--layers L] [--slow-loader-ms MS] [--out DIR]
+                         [--layers L] [--embed-rows R] [--slow-loader-ms MS]
+                         [--out DIR] [--no-profiler]
+
+--embed-rows adds an embedding table (R x 64, dense gradients, as DLRM-style
+models have): a large model whose gradients dwarf the compute of a small
+batch. --slow-loader-ms makes each sample cost that much to load.
 
 Each line "step N loss L time T ms" is one training step timed from one
 call of prof.step() to the next, the boundaries of the profiler's
 ProfilerStep ranges; the first W steps are the profiler's warm-up.
 """
 import argparse
+import contextlib
 import os
 import statistics
 import time
+import types
 
 import torch
 import torch.distributed as dist
@@ -23,10 +30,11 @@ from torch.utils.data import DataLoader, Dataset
 
 
 class Synthetic(Dataset):
-    def __init__(self, n, dim, slow_ms):
+    def __init__(self, n, dim, rows, slow_ms):
         self.n, self.dim, self.slow = n, dim, slow_ms / 1000.0
         g = torch.Generator().manual_seed(0)
         self.x = torch.randn(n, dim, generator=g)
+        self.idx = torch.randint(0, max(1, rows), (n,), generator=g)
         self.y = torch.randint(0, 10, (n,), generator=g)
 
     def __len__(self):
@@ -35,7 +43,23 @@ class Synthetic(Dataset):
     def __getitem__(self, i):
         if self.slow:
             time.sleep(self.slow)
-        return self.x[i], self.y[i]
+        return self.x[i], self.idx[i], self.y[i]
+
+
+class Net(nn.Module):
+    def __init__(self, dim, hidden, layers, rows):
+        super().__init__()
+        self.emb = nn.Embedding(rows, dim) if rows else None
+        mlp = [nn.Linear(dim, hidden), nn.ReLU()]
+        for _ in range(layers - 1):
+            mlp += [nn.Linear(hidden, hidden), nn.ReLU()]
+        mlp.append(nn.Linear(hidden, 10))
+        self.mlp = nn.Sequential(*mlp)
+
+    def forward(self, x, idx):
+        if self.emb is not None:
+            x = x + self.emb(idx)
+        return self.mlp(x)
 
 
 def main():
@@ -45,8 +69,10 @@ def main():
     p.add_argument("--batch", type=int, default=32)
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--layers", type=int, default=3)
+    p.add_argument("--embed-rows", type=int, default=0)
     p.add_argument("--slow-loader-ms", type=float, default=0.0)
     p.add_argument("--out", default="profiler")
+    p.add_argument("--no-profiler", action="store_true", help="only print the step times")
     a = p.parse_args()
 
     dist.init_process_group("gloo", init_method="env://")
@@ -54,14 +80,10 @@ def main():
     torch.manual_seed(0)
     torch.set_num_threads(max(1, (os.cpu_count() or 1) // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1")))))
     dim = 64
-    layers = [nn.Linear(dim, a.hidden), nn.ReLU()]
-    for _ in range(a.layers - 1):
-        layers += [nn.Linear(a.hidden, a.hidden), nn.ReLU()]
-    layers.append(nn.Linear(a.hidden, 10))
-    model = DDP(nn.Sequential(*layers))
+    model = DDP(Net(dim, a.hidden, a.layers, a.embed_rows))
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loss_fn = nn.CrossEntropyLoss()
-    data = DataLoader(Synthetic(a.batch * (a.steps + 2), dim, a.slow_loader_ms), batch_size=a.batch)
+    data = DataLoader(Synthetic(a.batch * (a.steps + 2), dim, a.embed_rows, a.slow_loader_ms), batch_size=a.batch)
 
     os.makedirs(a.out, exist_ok=True)
     warmup = a.warmup
@@ -72,14 +94,18 @@ def main():
         prof.export_chrome_trace(os.path.join(a.out, "rank%d.pt.trace.json" % rank))
 
     times = []
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], schedule=sched,
-                                on_trace_ready=on_ready, with_flops=True) as prof:
+    if a.no_profiler:
+        prof = contextlib.nullcontext(types.SimpleNamespace(step=lambda: None))
+    else:
+        prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], schedule=sched,
+                                      on_trace_ready=on_ready, with_flops=True)
+    with prof as prof:
         it = iter(data)
         prev = time.perf_counter()
         for step in range(a.steps):
-            x, y = next(it)
+            x, idx, y = next(it)
             opt.zero_grad()
-            loss = loss_fn(model(x), y)
+            loss = loss_fn(model(x, idx), y)
             loss.backward()
             opt.step()
             value = loss.item()

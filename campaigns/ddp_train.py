@@ -1,0 +1,1 @@
+../tests/workloads/ddp_train.py

@@ -1,0 +1,104 @@
+# A user's own plain PyTorch DDP script (tests/workloads/ddp_train.py: env://
+# rendezvous, gloo, a DataLoader, torch.profiler; nothing campaign-specific)
+# kept beside its campaign file, run by `campaign submit` on the local
+# executor at 1, 2 and 4 emulated nodes, and analysed from what it leaves:
+# its profiler traces (Debian's torch 1.13 writes the legacy array form),
+# the step lines it prints, or the node monitors alone.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+PY=/usr/bin/python3
+if ! "$PY" -c 'import torch.distributed as d; assert d.is_gloo_available()' 2>/dev/null; then
+	skip pytorch_ddp "Debian's python3-torch is not installed (make deps installs it)"
+	exit 0
+fi
+cp "$ROOT/tests/workloads/ddp_train.py" train.py
+# the script's own step times, as the analysis defines a step's time: per
+# step the slowest rank, then the median over the active steps
+script_median() { # scenario_dir warmup
+	python3 - "$1" "$2" <<'P'
+import glob, re, statistics, sys
+per = {}
+for f in glob.glob(sys.argv[1] + "/logs/rank_*.out"):
+    for line in open(f):
+        m = re.match(r"step (\d+) loss \S+ time (\S+) ms", line)
+        if m:
+            per.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+print(statistics.median(max(v) for k, v in per.items() if k >= int(sys.argv[2])))
+P
+}
+within10() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= 0.1 * b else 1)' "$1" "$2"; }
+
+cat >ddp.yaml <<'Y'
+campaign: userddp
+description: a plain PyTorch DDP script, analysed from its torch.profiler traces
+workload:
+  command: "/usr/bin/python3 {{campaign_dir}}/train.py --steps {{steps}} --warmup {{warmup_steps}} --out profiler {{extra}}"
+  env: { GLOO_SOCKET_IFNAME: lo, OMP_NUM_THREADS: "1" }
+  params: { extra: "" }
+profile:
+  warmup_steps: 3
+  active_steps: 12
+  traces: ["profiler/*.pt.trace.json"]
+  monitor: { enabled: true, interval_ms: 200 }
+analysis:
+  batch_per_rank: 32
+  step_log: { pattern: 'step (?<step>\d+) loss (?<loss>[0-9.]+) time (?<step_ms>[0-9.]+) ms' }
+scenarios:
+  - { name: cpu-1n, nodes: 1, tasks_per_node: 1 }
+  - { name: cpu-2n, nodes: 2, tasks_per_node: 1 }
+  - { name: cpu-4n, nodes: 4, tasks_per_node: 1 }
+  - { name: slow-input, nodes: 1, tasks_per_node: 1, params: { extra: "--slow-loader-ms 6" } }
+  - { name: big-model, nodes: 2, tasks_per_node: 1, params: { extra: "--embed-rows 400000 --hidden 64 --layers 2 --batch 2" } }
+  - { name: log-only, nodes: 2, tasks_per_node: 1, params: { extra: "--no-profiler" } }
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" ddp.yaml >out.txt 2>&1; rc=$?
+run=$(rundir out.txt)
+check ddp_submit_wait_exit0 [ "$rc" -eq 0 ]
+check ddp_all_completed [ "$(json "$run/summary.json" '[s["state"] for s in j["scenarios"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED']" ]
+check ddp_all_analysed [ "$(json "$run/summary.json" 'all(s["analysed"] for s in j["scenarios"])')" = True ]
+for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
+	check "ddp_${s}_source_traces" [ "$(json "$run/summary.json" "[x['source'] for x in j['scenarios'] if x['name'] == '$s'][0]")" = "PyTorch profiler traces" ]
+	ours=$(json "$run/summary.json" "[x['step_time_ms']['median'] for x in j['scenarios'] if x['name'] == '$s'][0]")
+	theirs=$(script_median "$run/$s" 3)
+	check "ddp_${s}_median_within_10pct_of_script ($ours vs $theirs ms)" within10 "$ours" "$theirs"
+	check "ddp_${s}_shares_add_up" python3 -c 'import json, sys
+s = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["shares_pct"]
+t = s["data_loading"] + s["compute"] + s["communication"] + s["peer_wait"] + s["io"] + s["other"]
+c = s["forward"] + s["backward"] + s["optimizer"]
+sys.exit(0 if abs(t - 100) < 0.5 and abs(c - s["compute"]) < 0.05 else 1)' "$run/summary.json" "$s"
+done
+check ddp_legacy_trace_format bash -c 'head -c 1 "$1"/cpu-2n/traces/rank0.pt.trace.json | grep -q "\["' _ "$run"
+check ddp_traces_of_every_rank [ "$(ls "$run"/cpu-4n/traces/ | tr '\n' ' ')" = "rank0.pt.trace.json rank1.pt.trace.json rank2.pt.trace.json rank3.pt.trace.json " ]
+check ddp_rank_logs [ "$(ls "$run"/cpu-4n/logs/ | tr '\n' ' ')" = "rank_0.out rank_1.out rank_2.out rank_3.out " ]
+check ddp_rank_log_has_steps grep -q "^step 14 loss" "$run/cpu-4n/logs/rank_3.out"
+check ddp_job_log_has_ranks_output grep -q "^rank 3 median step" "$run"/cpu-4n/slurm-*.out
+check ddp_slow_input_data_loader_bound [ "$(json "$run/summary.json" "[x['verdict'] for x in j['scenarios'] if x['name'] == 'slow-input'][0]")" = data-loader-bound ]
+check ddp_big_model_communication_bound [ "$(json "$run/summary.json" "[x['verdict'] for x in j['scenarios'] if x['name'] == 'big-model'][0]")" = communication-bound ]
+check ddp_top_operators [ "$(json "$run/summary.json" "len([x for x in j['scenarios'] if x['name'] == 'cpu-2n'][0]['top_operators'])")" = 10 ]
+check ddp_throughput_from_batch [ "$(json "$run/summary.json" "[x['throughput_unit'] for x in j['scenarios'] if x['name'] == 'cpu-2n'][0]")" = samples/s ]
+check ddp_series_scaled [ "$(json "$run/summary.json" "[x['baseline'] for x in j['scenarios'] if x['name'] == 'cpu-4n'][0]")" = cpu-1n ]
+check ddp_model_states_fit grep -q "The model \(fits\|does not fit\) the measured points" "$run/BOTTLENECK_ANALYSIS.md"
+check ddp_report_names_source grep -q "(from PyTorch profiler traces)" "$run/BOTTLENECK_ANALYSIS.md"
+check ddp_report_no_fix_the_cause bash -c '! grep -q "fix the cause" "$1/BOTTLENECK_ANALYSIS.md"' _ "$run"
+# the step lines alone, when the script writes no trace
+check ddp_log_only_source [ "$(json "$run/summary.json" "[x['source'] for x in j['scenarios'] if x['name'] == 'log-only'][0]")" = "step lines in rank logs" ]
+ours=$(json "$run/summary.json" "[x['step_time_ms']['median'] for x in j['scenarios'] if x['name'] == 'log-only'][0]")
+theirs=$(script_median "$run/log-only" 3)
+check "ddp_log_only_median_is_the_scripts ($ours vs $theirs ms)" within10 "$ours" "$theirs"
+check ddp_log_only_loss_kept [ "$(json "$run/summary.json" "[x['loss']['last'] > 0 for x in j['scenarios'] if x['name'] == 'log-only'][0]")" = True ]
+
+# monitors alone: a workload that leaves nothing else
+cat >mon.yaml <<'Y'
+campaign: silent
+workload: { command: ["/bin/sleep", "1.5"] }
+profile: { monitor: { enabled: true, interval_ms: 100 } }
+scenarios: [{ name: quiet, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/mon" mon.yaml >mon.txt 2>&1; rc=$?
+mrun=$(rundir mon.txt)
+check monitors_only_exit0 [ "$rc" -eq 0 ]
+check monitors_only_flagged [ "$(json "$mrun/summary.json" 'j["scenarios"][0]["source"]')" = "node monitors" ]
+check monitors_only_verdict [ "$(json "$mrun/summary.json" 'j["scenarios"][0]["verdict"] is not None')" = True ]
+check monitors_only_says_what_is_missing grep -q "no PyTorch-profiler traces in traces/ (profile.traces" "$mrun/BOTTLENECK_ANALYSIS.md"
+check monitors_only_says_completed grep -q "completed but cannot be analysed" "$mrun/BOTTLENECK_ANALYSIS.md"
+check monitors_only_no_figures grep -q "No figures: no scenario has step data" "$mrun/BOTTLENECK_ANALYSIS.md"

@@ -1,0 +1,58 @@
+# The user's own plain PyTorch DDP script on a real SLURM cluster (slurmctld
+# + 4 slurmd on this host): `campaign launch` runs srun, and every task gets
+# the rendezvous variables torch.distributed's env:// reads (MASTER_ADDR from
+# the controller's address of the first node, MASTER_PORT from the job id,
+# RANK, WORLD_SIZE, LOCAL_RANK ...); the script has none of its own. Each
+# rank's output lands in logs/rank_<r>.out, and the aggregation job analyses
+# the scenarios from their traces.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+PY=/usr/bin/python3
+if ! "$PY" -c 'import torch.distributed as d; assert d.is_gloo_available()' 2>/dev/null; then
+	skip slurm_pytorch "Debian's python3-torch is not installed (make deps installs it)"
+	exit 0
+fi
+slurm_cluster slurm_pytorch /tmp/campaign-slurm-pytorch 16957 17500
+cp "$ROOT/tests/workloads/ddp_train.py" train.py
+cat >ddp.yaml <<'Y'
+campaign: slurmddp
+workload:
+  command: "/usr/bin/python3 {{campaign_dir}}/train.py --steps {{steps}} --warmup {{warmup_steps}} --out profiler"
+  # n1..n4 do not resolve: gloo is told the interface (as on real clusters
+  # through the campaign or GLOO_SOCKET_IFNAME)
+  env: { GLOO_SOCKET_IFNAME: lo, OMP_NUM_THREADS: "1" }
+profile:
+  warmup_steps: 2
+  active_steps: 8
+  traces: ["profiler/*.pt.trace.json"]
+analysis: { batch_per_rank: 32 }
+scenarios:
+  - { name: cpu-1n, nodes: 1, tasks_per_node: 1 }
+  - { name: cpu-2n, nodes: 2, tasks_per_node: 2 }
+Y
+"$CAMPAIGN" submit --backend slurm --results "$SCRATCH/res" ddp.yaml >sub.out 2>&1; rc=$?
+run=$(rundir sub.out)
+check slurm_ddp_submit_exit0 [ "$rc" -eq 0 ]
+wait_for() { local t=$1; shift; for i in $(seq 1 $((t * 5))); do "$@" && return 0; sleep 0.2; done; return 1; }
+check slurm_ddp_analysed_by_aggregation_job wait_for 300 test -s "$run/BOTTLENECK_ANALYSIS.md"
+"$CAMPAIGN" status --json --results "$SCRATCH/res" >st.json
+check slurm_ddp_completed [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED']" ]
+check slurm_ddp_both_analysed [ "$(json "$run/summary.json" '[s["analysed"] for s in j["scenarios"]]')" = "[True, True]" ]
+check slurm_ddp_source_traces [ "$(json "$run/summary.json" '[s["source"] for s in j["scenarios"]]')" = "['PyTorch profiler traces', 'PyTorch profiler traces']" ]
+check slurm_ddp_rank_logs [ "$(ls "$run"/cpu-2n/logs/ | tr '\n' ' ')" = "rank_0.out rank_1.out rank_2.out rank_3.out " ]
+check slurm_ddp_four_traces [ "$(ls "$run"/cpu-2n/traces/ | wc -l)" = 4 ]
+check slurm_ddp_every_rank_stepped [ "$(cat "$run"/cpu-2n/logs/rank_*.out | grep -c '^step 9 ')" = 4 ]
+check slurm_ddp_ranks_on_two_nodes bash -c '[[ "$1" =~ ^n\[[1-4][-,][1-4]\]$ ]]' _ "$(json "$run/cpu-2n/job_metadata.json" 'j["nodelist"]')"
+ours=$(json "$run/summary.json" '[x["step_time_ms"]["median"] for x in j["scenarios"] if x["name"] == "cpu-2n"][0]')
+theirs=$(python3 - "$run/cpu-2n" <<'P'
+import glob, re, statistics, sys
+per = {}
+for f in glob.glob(sys.argv[1] + "/logs/rank_*.out"):
+    for line in open(f):
+        m = re.match(r"step (\d+) loss \S+ time (\S+) ms", line)
+        if m:
+            per.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+print(statistics.median(max(v) for k, v in per.items() if k >= 2))
+P
+)
+check "slurm_ddp_median_within_10pct_of_script ($ours vs $theirs ms)" python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= 0.1 * b else 1)' "$ours" "$theirs"

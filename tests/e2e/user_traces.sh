@@ -1,0 +1,63 @@
+# Traces a user's job leaves, analysed through the whole pipeline: Kineto
+# objects with GPU kernels (the shared 8-rank DLRM set, when ../shared is
+# there), gzip-compressed traces, traces without ProfilerStep ranges; the
+# timeline and `campaign compare` on trace-based runs.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+SHARED=$ROOT/../shared/traces/kineto/param_dlrm_8rank
+gzip -c "$ROOT/tests/fixtures/kineto_steps.pt.trace.json" >rank1.pt.trace.json.gz
+python3 - <<'P'
+import json
+ev = [{"ph": "X", "name": "aten::mm", "ts": 10, "dur": 5, "tid": 1, "pid": 1}]
+json.dump({"traceEvents": ev}, open("nosteps.json", "w"))
+P
+cat >gz.yaml <<Y
+campaign: gz
+workload: { command: ["/bin/true"] }
+profile: { traces: ["$SCRATCH/rank1.pt.trace.json.gz"] }
+scenarios: [{ name: one, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/gz" gz.yaml >gz.txt 2>&1; rc=$?
+run=$(rundir gz.txt)
+check gz_trace_exit0 [ "$rc" -eq 0 ]
+check gz_trace_analysed [ "$(json "$run/summary.json" '(j["scenarios"][0]["analysed"], j["scenarios"][0]["source"], j["scenarios"][0]["active_steps"])')" = "(True, 'PyTorch profiler traces', 3)" ]
+check gz_trace_step_time [ "$(json "$run/summary.json" 'j["scenarios"][0]["step_time_ms"]["median"]')" = 1.0 ]
+check gz_trace_flops [ "$(json "$run/summary.json" 'j["scenarios"][0]["flops_per_step_per_rank"]')" = 2000000000.0 ]
+check gz_trace_gpu_breakdown [ "$(json "$run/summary.json" 'j["scenarios"][0]["gpu_breakdown"]["kernel_time_ms"]')" = 2.3 ]
+check gz_timeline_has_kernels [ "$(json "$run/timeline.json" 'sum(e.get("cat") == "kernel" for e in j["traceEvents"])')" = 2 ]
+check gz_timeline_has_phases [ "$(json "$run/timeline.json" 'sorted(set(e["name"] for e in j["traceEvents"] if e.get("cat") == "phase"))')" = "['backward', 'communication', 'data_loading', 'forward', 'optimizer']" ]
+
+cat >nosteps.yaml <<Y
+campaign: nosteps
+workload: { command: ["/bin/true"] }
+profile: { traces: ["$SCRATCH/nosteps.json"] }
+scenarios: [{ name: flat, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/ns" nosteps.yaml >ns.txt 2>&1
+run=$(rundir ns.txt)
+check trace_without_steps_not_analysed [ "$(json "$run/summary.json" 'j["scenarios"][0]["analysed"]')" = False ]
+check trace_without_steps_says_why grep -q "has no ProfilerStep#N ranges: call prof.step() once per training step" "$run/BOTTLENECK_ANALYSIS.md"
+
+if [ ! -d "$SHARED" ]; then
+	skip user_traces_dlrm "../shared/traces is absent (the shared DLRM traces are not part of the project)"
+	exit 0
+fi
+cat >dlrm.yaml <<Y
+campaign: dlrm
+workload: { command: ["/bin/true"] }
+profile: { traces: ["$SHARED/*.json"] }
+analysis: { batch_per_rank: 64 }
+scenarios: [{ name: gpu-2n, nodes: 2, tasks_per_node: 4, gpus_per_node: 4, backend: nccl }]
+Y
+for r in a b; do
+	"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/dl$r" dlrm.yaml >dl$r.txt 2>&1
+done
+run=$(rundir dla.txt); runb=$(rundir dlb.txt)
+check dlrm_analysed [ "$(json "$run/summary.json" '(j["scenarios"][0]["analysed"], j["scenarios"][0]["source"])')" = "(True, 'PyTorch profiler traces')" ]
+check dlrm_eight_ranks [ "$(json "$run/summary.json" 'len(j["scenarios"][0]["median_step"]["ranks"])')" = 8 ]
+check dlrm_phases_from_kineto_operators [ "$(json "$run/summary.json" 'all(j["scenarios"][0]["shares_pct"][k] > 0 for k in ("data_loading", "forward", "backward", "optimizer", "communication_total"))')" = True ]
+check dlrm_gpu_breakdown [ "$(json "$run/summary.json" 'round(j["scenarios"][0]["gpu_breakdown"]["idle_pct"]) > 0 and j["scenarios"][0]["gpu_breakdown"]["top_kernels"][0]["name"].startswith("ncclKernel_SendRecv")')" = True ]
+check dlrm_no_profiler_envelope_in_operators [ "$(json "$run/summary.json" 'any(o["name"].startswith("PyTorch Profiler") for o in j["scenarios"][0]["top_operators"])')" = False ]
+"$CAMPAIGN" compare --json --results "$SCRATCH" "$run" "$runb" >cmp.json; rc=$?
+check dlrm_compare_trace_runs [ "$rc" -eq 0 ]
+check dlrm_compare_same_median [ "$(json cmp.json 'j["scenarios"]["gpu-2n"]["metrics"]["median step (ms)"]["ratio"]')" = 1.0 ]
