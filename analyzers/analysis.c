@@ -325,6 +325,34 @@ static void keep_top_ops(struct ana_scenario *s, const struct trace_set *ts)
 	}
 }
 
+/* Steps from the NVTX ranges of the scenario's Nsight Systems exports. */
+static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases, const struct rules *kernels,
+			   struct scenario_metrics *m, struct strbuf *missing)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct trace_set ns = { 0 };
+	strbuf_addf(&dir, "%s/nsys", s->job_dir);
+	int rc = phases ? torchtrace_load_nsys_dir(dir.buf, phases, kernels, &ns) : ERR_NOTFOUND;
+	strbuf_free(&dir);
+	if (rc == 0 && ns.m.n) {
+		*m = ns.m;
+		memset(&ns.m, 0, sizeof ns.m);
+		if (!s->n_top_ops && !s->gpu_kernel_ms)
+			keep_top_ops(s, &ns);
+		s->trace_files = ns.files;
+		snprintf(s->source, sizeof s->source, "Nsight Systems exports");
+		char what[96];
+		snprintf(what, sizeof what, "Nsight Systems exports (%zu, NVTX ranges)", ns.files);
+		add_source(s, what);
+	} else {
+		strbuf_addf(missing, rc == 0 ? "; nsys/ holds exports but none usable: %s" :
+			    "; no Nsight Systems export in nsys/ (profile.nsys)%s", rc == 0 ? ns.problem : "");
+		rc = ERR_NOTFOUND;
+	}
+	trace_set_free(&ns);
+	return rc;
+}
+
 /* The step data of a scenario from the first source present: the
  * trainer's (or AORTA-style) telemetry, PyTorch-profiler traces, step lines
  * in the rank logs. The traces' operators are kept whatever the source.
@@ -367,7 +395,8 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	else
 		strbuf_addf(missing, "; no PyTorch-profiler traces in traces/ (profile.traces copies the files your "
 			    "script writes, e.g. [\"profiler/*.json\"])");
-	rc = ERR_NOTFOUND;
+	if ((rc = load_nsys_steps(s, phases, kernels, m, missing)) == 0)
+		goto out;
 	if (run->step_log) {
 		strbuf_reset(&dir);
 		strbuf_addf(&dir, "%s/logs", s->job_dir);
@@ -468,7 +497,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 		s->loss_known |= s->loss_last != 0;
 	}
 	shares(s, &m);
-	static const char *const formats[] = { "trainer", "aorta", "pytorch-trace", "step-log" };
+	static const char *const formats[] = { "trainer", "aorta", "pytorch-trace", "step-log", "nsys" };
 	snprintf(s->format, sizeof s->format, "%s", formats[m.ranks[0].format]);
 	if (m.ranks[0].format == METRICS_STEP_LOG)
 		monitor_verdict(s, &run->th); /* step times alone say nothing of where they go */

@@ -84,7 +84,7 @@ static void reset_event(struct parse *p)
 	p->flops = 0;
 }
 
-static void add_cpu(struct gpu_trace *t, double start, double end, const char *name, const char *tid, double flops)
+void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name, const char *tid, double flops)
 {
 	if (t->ncpu == t->cpucap) {
 		t->cpucap = t->cpucap ? t->cpucap * 2 : 1024;
@@ -181,7 +181,7 @@ static void end_event(struct parse *p)
 	else if (rt)
 		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts), p->name);
 	if (cpu && sane_times(p->ts, p->dur))
-		add_cpu(t, p->ts, p->ts + p->dur, p->name, p->tid, p->flops);
+		gpu_trace_add_cpu(t, p->ts, p->ts + p->dur, p->name, p->tid, p->flops);
 	reset_event(p);
 }
 

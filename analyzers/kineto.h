@@ -69,6 +69,8 @@ void gpu_trace_free(struct gpu_trace *t);
 /* Appends a GPU event / a runtime call (used by the Nsight Systems ingest). */
 void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream, long corr);
 void gpu_trace_add_rt(struct gpu_trace *t, long corr, double start, double dur, const char *name);
+/* Appends a host range (µs) of thread tid (used by the Nsight Systems NVTX ingest). */
+void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name, const char *tid, double flops);
 /* Sorts the runtime calls by correlation id for gpu_trace_rt(). */
 void gpu_trace_index_rt(struct gpu_trace *t);
 /* The first runtime call with that correlation id, or NULL. */

@@ -19,7 +19,7 @@ struct step_rec {
 	long samples;
 };
 
-enum metrics_format { METRICS_TRAINER, METRICS_AORTA, METRICS_TORCH_TRACE, METRICS_STEP_LOG };
+enum metrics_format { METRICS_TRAINER, METRICS_AORTA, METRICS_TORCH_TRACE, METRICS_STEP_LOG, METRICS_NSYS };
 
 struct rank_metrics {
 	int rank, world_size;

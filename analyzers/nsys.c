@@ -210,6 +210,47 @@ int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
 	return 0;
 }
 
+int nsys_load_host(const char *path, struct gpu_trace *host)
+{
+	memset(host, 0, sizeof *host);
+	host->rank = -1;
+	host->unit_per_us = 1;
+	host->want_cpu = 1;
+	char *uri = uri_of(path);
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK || !has_table(db, "StringIds")) {
+		sqlite3_close(db);
+		return err_set(ERR_IO, "%s: not an Nsight Systems export (no StringIds table)", path);
+	}
+	rc = 0;
+	sqlite3_stmt *st;
+	const char *sql = "SELECT COALESCE(n.text, s.value), n.start, n.end, n.globalTid FROM NVTX_EVENTS n "
+			  "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND n.eventType IN (59, 60) "
+			  "ORDER BY n.start";
+	if (has_table(db, "NVTX_EVENTS")) {
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+			rc = err_set(ERR_IO, "%s: NVTX_EVENTS: unexpected layout: %s", path, sqlite3_errmsg(db));
+		} else {
+			char tid[32];
+			while (sqlite3_step(st) == SQLITE_ROW) {
+				const char *name = (const char *)sqlite3_column_text(st, 0);
+				double start = (double)sqlite3_column_int64(st, 1), end = (double)sqlite3_column_int64(st, 2);
+				if (!name || end < start)
+					continue;
+				snprintf(tid, sizeof tid, "%lld", (long long)sqlite3_column_int64(st, 3));
+				gpu_trace_add_cpu(host, start / 1000, end / 1000, name, tid, 0);
+			}
+			sqlite3_finalize(st);
+		}
+	}
+	sqlite3_close(db);
+	if (rc < 0)
+		gpu_trace_free(host);
+	return rc;
+}
+
 void nsys_report_free(struct nsys_report *r)
 {
 	for (size_t i = 0; i < r->n; i++)

@@ -22,5 +22,9 @@ int nsys_is_sqlite(const char *path);
 /* ERR_IO (with the reason) when path is not an Nsight Systems export. */
 int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out);
 void nsys_report_free(struct nsys_report *r);
+/* The export's NVTX ranges (push/pop and start/end, finished ones) as host
+ * ranges of *host, in µs, one thread per globalTid: the phases and steps a
+ * workload annotated. ERR_IO when path is not an Nsight Systems export. */
+int nsys_load_host(const char *path, struct gpu_trace *host);
 
 #endif

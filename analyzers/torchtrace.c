@@ -1,6 +1,7 @@
 #include "torchtrace.h"
 
 #include "hta.h"
+#include "nsys.h"
 #include "phases.h"
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -9,6 +10,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int is_step_name(const char *name, long *n)
 {
@@ -19,13 +21,43 @@ static int is_step_name(const char *name, long *n)
 	return end != name + 13 && !*end && *n >= 0;
 }
 
+/* NVTX step ranges as people name them: "step", "step 12", "iteration_3",
+ * "train_step#4" (any case), besides ProfilerStep#N; *n is -1 without a number. */
+static int is_loose_step_name(const char *name, long *n)
+{
+	static const char *const words[] = { "train_step", "iteration", "step", "iter", NULL };
+	if (is_step_name(name, n))
+		return 1;
+	for (int i = 0; words[i]; i++) {
+		size_t k = strlen(words[i]);
+		if (strncasecmp(name, words[i], k))
+			continue;
+		const char *p = name + k;
+		while (*p == ' ' || *p == '_' || *p == '#' || *p == ':')
+			p++;
+		if (!*p && p == name + k) {
+			*n = -1;
+			return 1;
+		}
+		char *end;
+		*n = strtol(p, &end, 10);
+		return end != p && !*end && *n >= 0;
+	}
+	return 0;
+}
+
 /* Each name's phase (-1 transparent), classified once per name. */
-static int *classify_names(const struct gpu_trace *t, const struct rules *phases)
+static int step_name(const char *name, long *n, int loose)
+{
+	return loose ? is_loose_step_name(name, n) : is_step_name(name, n);
+}
+
+static int *classify_names(const struct gpu_trace *t, const struct rules *phases, int loose)
 {
 	int *ph = xcalloc(t->nnames + 1, sizeof *ph);
 	for (size_t i = 0; i < t->nnames; i++) {
 		long n;
-		ph[i] = is_step_name(t->names[i], &n) ? -1 : phase_of_category(rules_classify(phases, t->names[i]));
+		ph[i] = step_name(t->names[i], &n, loose) ? -1 : phase_of_category(rules_classify(phases, t->names[i]));
 	}
 	return ph;
 }
@@ -142,10 +174,10 @@ static int by_step_start(const void *pa, const void *pb)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
-void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, struct rank_metrics *out,
+void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps, struct rank_metrics *out,
 		     struct op_table *ops)
 {
-	int *ph = classify_names(t, phases);
+	int *ph = classify_names(t, phases, loose_steps);
 	struct phase_range *cls = xcalloc(t->ncpu + 1, sizeof *cls), *buf = xcalloc(t->ncpu + 1, sizeof *buf);
 	struct cpu_range *steps = xcalloc(t->ncpu + 1, sizeof *steps);
 	size_t ncls = 0, nsteps = 0;
@@ -153,7 +185,7 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, stru
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
 		long n;
-		if (is_step_name(t->names[c->name], &n))
+		if (step_name(t->names[c->name], &n, loose_steps))
 			steps[nsteps++] = *c;
 		else if (ph[c->name] >= 0) {
 			cls[ncls++] = (struct phase_range){ c->start, c->end, c->tid, ph[c->name] };
@@ -167,8 +199,8 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, stru
 	out->rank = t->rank;
 	for (size_t i = 0; i < nsteps; i++) {
 		long n;
-		is_step_name(t->names[steps[i].name], &n);
-		one_step(t, &steps[i], n, cls, ncls, maxdur, buf, out);
+		step_name(t->names[steps[i].name], &n, loose_steps);
+		one_step(t, &steps[i], n >= 0 ? n : (long)i, cls, ncls, maxdur, buf, out);
 	}
 	if (out->n)
 		out->flops_per_step /= (double)out->n;
@@ -198,10 +230,20 @@ int torchtrace_rank_of_name(const char *name)
 	return -1;
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+	return n > k && !strcmp(s + n - k, tail);
+}
+
 static int is_trace_name(const char *name)
 {
-	size_t n = strlen(name);
-	return (n > 5 && !strcmp(name + n - 5, ".json")) || (n > 8 && !strcmp(name + n - 8, ".json.gz"));
+	return ends_with(name, ".json") || ends_with(name, ".json.gz");
+}
+
+static int is_nsys_name(const char *name)
+{
+	return ends_with(name, ".sqlite");
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -258,7 +300,7 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 		return;
 	}
 	struct rank_metrics r = { 0 };
-	torchtrace_rank(&t, phases, &r, &ts->ops);
+	torchtrace_rank(&t, phases, 0, &r, &ts->ops);
 	ts->malformed += t.malformed;
 	ts->gpu_files += t.n > 0;
 	if (t.n > 0 && kernels)
@@ -280,17 +322,61 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 	strbuf_free(&p);
 }
 
-int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, struct trace_set *ts)
+/* An Nsight Systems export: its NVTX ranges as the rank's host ranges (steps
+ * from step-named ranges), its GPU work for the GPU breakdown. */
+static void load_nsys(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases,
+		      const struct rules *kernels)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct gpu_trace host;
+	struct nsys_report rep;
+	strbuf_addf(&p, "%s/%s", dir, name);
+	if (!nsys_is_sqlite(p.buf) || nsys_load_host(p.buf, &host) < 0) {
+		ts->unreadable++;
+		if (!ts->problem[0])
+			snprintf(ts->problem, sizeof ts->problem, "%s is not an Nsight Systems SQLite export", p.buf);
+		strbuf_free(&p);
+		return;
+	}
+	if (kernels && nsys_load(p.buf, 1, &rep) == 0) {
+		for (size_t i = 0; i < rep.n; i++) {
+			ts->gpu_files += rep.proc[i].n > 0;
+			if (rep.proc[i].n)
+				gpu_time(ts, &rep.proc[i], kernels);
+		}
+		nsys_report_free(&rep);
+	}
+	struct rank_metrics r = { 0 };
+	torchtrace_rank(&host, phases, 1, &r, &ts->ops);
+	r.format = METRICS_NSYS;
+	r.rank = torchtrace_rank_of_name(name);
+	if (r.rank < 0)
+		r.rank = order;
+	if (r.n == 0) {
+		ts->no_steps++;
+		if (!ts->problem[0])
+			snprintf(ts->problem, sizeof ts->problem, "%s has no NVTX range per step: wrap each step in a range "
+				 "named \"step\" (or ProfilerStep#N)", p.buf);
+		rank_metrics_free(&r);
+	} else {
+		add_rank(ts, &r);
+	}
+	gpu_trace_free(&host);
+	strbuf_free(&p);
+}
+
+static int load_dir(const char *dir, int nsys, const struct rules *phases, const struct rules *kernels,
+		    struct trace_set *ts)
 {
 	memset(ts, 0, sizeof *ts);
 	DIR *d = opendir(dir);
 	if (!d)
-		return err_set(ERR_NOTFOUND, "no traces directory %s", dir);
+		return err_set(ERR_NOTFOUND, "no directory %s", dir);
 	char **names = NULL;
 	size_t n = 0;
 	struct dirent *e;
 	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' && is_trace_name(e->d_name)) {
+		if (e->d_name[0] != '.' && (nsys ? is_nsys_name(e->d_name) : is_trace_name(e->d_name))) {
 			names = xrealloc(names, (n + 1) * sizeof *names);
 			names[n++] = xstrdup(e->d_name);
 		}
@@ -298,7 +384,10 @@ int torchtrace_load_dir(const char *dir, const struct rules *phases, const struc
 	if (n)
 		qsort(names, n, sizeof *names, cmp_names); /* the same order whatever readdir says */
 	for (size_t i = 0; i < n; i++) {
-		load_one(ts, dir, names[i], (int)i, phases, kernels);
+		if (nsys)
+			load_nsys(ts, dir, names[i], (int)i, phases, kernels);
+		else
+			load_one(ts, dir, names[i], (int)i, phases, kernels);
 		free(names[i]);
 	}
 	free(names);
@@ -307,8 +396,20 @@ int torchtrace_load_dir(const char *dir, const struct rules *phases, const struc
 	op_table_sort(&ts->ops);
 	op_table_sort(&ts->kernels);
 	if (n == 0)
-		return err_set(ERR_NOTFOUND, "no trace files (*.json, *.json.gz) in %s", dir);
+		return err_set(ERR_NOTFOUND, nsys ? "no Nsight Systems exports (*.sqlite) in %s" :
+			       "no trace files (*.json, *.json.gz) in %s", dir);
 	return 0;
+}
+
+int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, struct trace_set *ts)
+{
+	return load_dir(dir, 0, phases, kernels, ts);
+}
+
+int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases, const struct rules *kernels,
+			     struct trace_set *ts)
+{
+	return load_dir(dir, 1, phases, kernels, ts);
 }
 
 static int by_self(const void *pa, const void *pb)

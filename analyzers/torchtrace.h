@@ -1,5 +1,6 @@
 /* torchtrace: a scenario's PyTorch-profiler traces (Kineto JSON or the
- * legacy array form, plain or gzip) as per-step telemetry. One file is one
+ * legacy array form, plain or gzip), or its Nsight Systems exports' NVTX
+ * ranges, as per-step telemetry. One file is one
  * rank; each ProfilerStep#N range is a step whose time phases.c breaks down
  * by the phase rules; FLOPs come from operators' flops args (recorded
  * with_flops); every operator's self time is summed for the top list. */
@@ -39,8 +40,14 @@ struct trace_set {
 /* Reads every *.json / *.json.gz of dir. ERR_NOTFOUND when dir has no trace
  * file; 0 otherwise (ts->m.n may still be 0: see unreadable, no_steps). */
 int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, struct trace_set *ts);
-/* One loaded trace (kineto_load with want_cpu) as one rank's steps. */
-void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, struct rank_metrics *out,
+/* The same for the Nsight Systems exports (*.sqlite) of dir: one file is one
+ * rank; NVTX ranges are the host ranges, a range named step (step N,
+ * iteration N, ProfilerStep#N) is a step; the GPU work adds the GPU breakdown. */
+int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases, const struct rules *kernels,
+			     struct trace_set *ts);
+/* One loaded trace (kineto_load with want_cpu) as one rank's steps; with
+ * loose_steps, NVTX-style step names count as steps too. */
+void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps, struct rank_metrics *out,
 		     struct op_table *ops);
 /* The rank a file name says (rank3, rank_3, worker3 ...), or -1. */
 int torchtrace_rank_of_name(const char *name);

@@ -51,7 +51,7 @@ static void setenv_long(const char *name, long v, int keep)
 /* The variables of the launch contract (docs/formats.md) that are the same
  * for every rank, set once in the launcher before ranks start; values the
  * campaign's env already set win. */
-static void job_env(long nodes, long tpn, const char *master_addr, long master_port)
+static void job_env(long nodes, long tpn, long ranks_per_host, const char *master_addr, long master_port)
 {
 	if (!getenv("MASTER_ADDR") || !*getenv("MASTER_ADDR"))
 		setenv("MASTER_ADDR", master_addr, 1);
@@ -64,9 +64,9 @@ static void job_env(long nodes, long tpn, const char *master_addr, long master_p
 	setenv("JAX_COORDINATOR_ADDRESS", jax.buf, 0);
 	strbuf_free(&jax);
 	setenv("JAX_NUM_PROCESSES", getenv("WORLD_SIZE"), 0);
-	if (!getenv("OPENBLAS_NUM_THREADS")) {
+	if (!getenv("OPENBLAS_NUM_THREADS")) { /* the ranks sharing a host share its CPUs */
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		setenv_long("OPENBLAS_NUM_THREADS", cpus / tpn > 0 ? cpus / tpn : 1, 0);
+		setenv_long("OPENBLAS_NUM_THREADS", cpus / ranks_per_host > 0 ? cpus / ranks_per_host : 1, 0);
 	}
 }
 
@@ -263,7 +263,7 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 		argv[k++] = "--overlap"; /* a helper step beside the workload's */
 	if (!overlap) {
 		char *addr = slurm_first_node_addr(getenv("SLURM_JOB_NODELIST"));
-		job_env(nodes, tpn, addr ? addr : "127.0.0.1", job_port());
+		job_env(nodes, tpn, tpn, addr ? addr : "127.0.0.1", job_port());
 		free(addr);
 	}
 	if (self && !overlap) { /* each task wrapped: rank variables, rank log, exit record */
@@ -338,7 +338,10 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((first_exit || first_signal || launch_stop) && !stopping) {
-			fprintf(stderr, "campaign launch: a rank failed; stopping the other ranks\n");
+			if (first_exit || first_signal)
+				fprintf(stderr, "campaign launch: a rank failed; stopping the other ranks\n");
+			else
+				fprintf(stderr, "campaign launch: %s received; stopping the ranks\n", strsignal(launch_stop));
 			signal_all(pids, n, SIGTERM);
 			stopping = 1;
 			stop_at = now;
@@ -363,7 +366,7 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd)
 	const char *job_dir = getenv("CAMPAIGN_JOB_DIR");
 	struct ranklog *logs = xcalloc((size_t)n, sizeof *logs);
 	size_t nlogs = 0;
-	job_env(nodes, tpn, "127.0.0.1", free_port());
+	job_env(nodes, tpn, n, "127.0.0.1", free_port()); /* every rank on this host */
 	for (long r = 0; r < n; r++) {
 		int log_fd = -1;
 		if (job_dir && ranklog_open(job_dir, r, &logs[nlogs], &log_fd) == 0)

@@ -38,6 +38,46 @@ run=$(rundir ns.txt)
 check trace_without_steps_not_analysed [ "$(json "$run/summary.json" 'j["scenarios"][0]["analysed"]')" = False ]
 check trace_without_steps_says_why grep -q "has no ProfilerStep#N ranges: call prof.step() once per training step" "$run/BOTTLENECK_ANALYSIS.md"
 
+# Nsight Systems exports (what profile.nsys leaves in nsys/): NVTX ranges named
+# step are the steps, the user's phase rule names 'fwd' forward.
+python3 - <<'P'
+import sqlite3
+db = sqlite3.connect("rank_0.sqlite")
+db.executescript('''
+CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO StringIds VALUES (1, 'gemm_kernel'), (6, 'fwd');
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,
+  streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000000, 2000000, 0, 1, 7, 1, 1677721600, 1, 1);
+CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,
+  color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER);
+INSERT INTO NVTX_EVENTS VALUES
+  (0, 6000000, 59, NULL, NULL, NULL, 'step', 1677721605, NULL, NULL, 0),
+  (6000000, 12500000, 59, NULL, NULL, NULL, 'step', 1677721605, NULL, NULL, 0),
+  (1000000, 3000000, 59, NULL, NULL, NULL, NULL, 1677721605, NULL, 6, 0),
+  (3000000, 5000000, 59, NULL, NULL, NULL, 'backward_pass', 1677721605, NULL, NULL, 0),
+  (7000000, 9000000, 59, NULL, NULL, NULL, NULL, 1677721605, NULL, 6, 0),
+  (9000000, 11000000, 59, NULL, NULL, NULL, 'backward_pass', 1677721605, NULL, NULL, 0);
+''')
+db.commit()
+P
+cat >nsys.yaml <<Y
+campaign: nsysrun
+workload: { command: ["/bin/true"] }
+profile: { traces: [] }
+analysis: { phase_rules: [{ phase: forward, pattern: '^fwd\$' }] }
+scenarios: [{ name: nv, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --backend local --results "$SCRATCH/nv" nsys.yaml >nv.txt 2>&1
+run=$(rundir nv.txt)
+"$CAMPAIGN" watch --plain --results "$SCRATCH/nv" >/dev/null 2>&1
+mkdir -p "$run/nv/nsys" && cp rank_0.sqlite "$run/nv/nsys/"
+"$CAMPAIGN" aggregate --results "$SCRATCH/nv" "$run" >/dev/null 2>&1
+check nsys_source [ "$(json "$run/summary.json" '(j["scenarios"][0]["analysed"], j["scenarios"][0]["source"], j["scenarios"][0]["telemetry_format"])')" = "(True, 'Nsight Systems exports', 'nsys')" ]
+check nsys_steps_from_nvtx [ "$(json "$run/summary.json" '(j["scenarios"][0]["active_steps"], j["scenarios"][0]["step_time_ms"]["median"])')" = "(2, 6.25)" ]
+check nsys_nvtx_phases_with_user_rule [ "$(json "$run/summary.json" '(j["scenarios"][0]["shares_pct"]["forward"], j["scenarios"][0]["shares_pct"]["backward"])')" = "(32.0, 32.0)" ]
+check nsys_gpu_breakdown [ "$(json "$run/summary.json" 'j["scenarios"][0]["gpu_breakdown"]["kernel_time_ms"]')" = 1.0 ]
+
 if [ ! -d "$SHARED" ]; then
 	skip user_traces_dlrm "../shared/traces is absent (the shared DLRM traces are not part of the project)"
 	exit 0

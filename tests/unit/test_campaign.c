@@ -76,6 +76,37 @@ static void test_peak_gflops(void)
 	free(t);
 }
 
+/* analysis.phase_rules, step_log, batch_per_rank: loaded in order, and bad
+ * patterns, unknown phases and missing named groups named at their place. */
+static void test_trace_analysis_keys(void)
+{
+	struct campaign c;
+	int rc;
+	char src[1024];
+	snprintf(src, sizeof src, "%sanalysis:\n  batch_per_rank: 32\n  phase_rules:\n"
+		 "    - {phase: data_loading, pattern: '^my_prep'}\n    - {phase: io, pattern: 'ckpt$'}\n"
+		 "  step_log: {pattern: 'step (?<step>\\d+) (?<step_ms>[0-9.]+) ms'}\n", minimal);
+	char *t = load(src, &c, &rc);
+	CHECK(rc == 0);
+	CHECK(c.analysis.batch_per_rank == 32);
+	CHECK(c.analysis.phase_names.n == 2);
+	CHECK_STR(c.analysis.phase_names.v[1], "io");
+	CHECK_STR(c.analysis.phase_patterns.v[0], "^my_prep");
+	CHECK_STR(c.analysis.step_log, "step (?<step>\\d+) (?<step_ms>[0-9.]+) ms");
+	free(t);
+	campaign_free(&c);
+	snprintf(src, sizeof src, "%sanalysis:\n  phase_rules:\n    - {phase: compute, pattern: 'x'}\n"
+		 "    - {phase: forward, pattern: '(unclosed'}\n  step_log: {pattern: '(?<step>\\d+) only'}\n"
+		 "  batch_per_rank: 0\n", minimal);
+	t = load(src, &c, &rc);
+	CHECK(rc != 0);
+	CHECK(strstr(t, "t.yaml:7:15: analysis.phase_rules[0]: unknown phase \"compute\"") != NULL);
+	CHECK(strstr(t, "t.yaml:8:33: analysis.phase_rules[1]: not a PCRE2 pattern: missing closing parenthesis") != NULL);
+	CHECK(strstr(t, "t.yaml:9:23: analysis.step_log.pattern: the pattern has no named group (?<step_ms>...)") != NULL);
+	CHECK(strstr(t, "t.yaml:10:19: analysis.batch_per_rank:") != NULL);
+	free(t);
+}
+
 static void test_nccl_gpus_default(void)
 {
 	struct campaign c;
@@ -263,6 +294,7 @@ int main(void)
 {
 	RUN(test_defaults);
 	RUN(test_peak_gflops);
+	RUN(test_trace_analysis_keys);
 	RUN(test_nccl_gpus_default);
 	RUN(test_matrix);
 	RUN(test_many_errors_at_once);

@@ -18,7 +18,7 @@ static void kineto_steps_and_phases(void)
 	CHECK(kineto_load("tests/fixtures/kineto_steps.pt.trace.json", 1, &t) == 0);
 	struct rank_metrics r = { 0 };
 	struct op_table ops = { 0 };
-	torchtrace_rank(&t, &phases, &r, &ops);
+	torchtrace_rank(&t, &phases, 0, &r, &ops);
 	CHECK(r.rank == 1 && r.format == METRICS_TORCH_TRACE);
 	CHECK(r.n == 3);
 	for (size_t i = 0; i < r.n; i++) {
@@ -72,7 +72,7 @@ static void gzip_and_legacy_forms(void)
 	struct gpu_trace t;
 	CHECK(kineto_load(gz, 1, &t) == 0);
 	struct rank_metrics r = { 0 };
-	torchtrace_rank(&t, &phases, &r, NULL);
+	torchtrace_rank(&t, &phases, 0, &r, NULL);
 	CHECK(r.n == 3 && !t.legacy);
 	rank_metrics_free(&r);
 	gpu_trace_free(&t);
@@ -80,7 +80,7 @@ static void gzip_and_legacy_forms(void)
 
 	CHECK(kineto_load("tests/fixtures/legacy_steps.pt.trace.json", 1, &t) == 0);
 	CHECK(t.legacy);
-	torchtrace_rank(&t, &phases, &r, NULL);
+	torchtrace_rank(&t, &phases, 0, &r, NULL);
 	CHECK(r.n == 2 && r.rank == -1);
 	CHECK_NEAR(r.steps[0].step_ms, 2.0, 1e-9);
 	CHECK_NEAR(r.steps[0].data_ms, 0.5, 1e-9);
@@ -104,7 +104,7 @@ static void shared_dlrm_kineto_trace(void)
 	struct gpu_trace t;
 	CHECK(kineto_load(f, 1, &t) == 0);
 	struct rank_metrics r = { 0 };
-	torchtrace_rank(&t, &phases, &r, NULL);
+	torchtrace_rank(&t, &phases, 0, &r, NULL);
 	CHECK(r.rank == 0 && r.n == 1);
 	const struct step_rec *s = &r.steps[0];
 	CHECK(s->step == 10);
