@@ -2,7 +2,7 @@
 # seeds through the libFuzzer targets (ASan + UBSan): none may crash, leak or hit
 # undefined behaviour. `make fuzz` finds new inputs.
 source "$(dirname "$0")/../lib.sh"
-export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt
+export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt CAMPAIGN_PHASE_RULES=$ROOT/analyzers/phase_rules.txt
 for name in campaign jsonl kineto csv; do
 	bin=$ROOT/build/fuzz/fuzz_$name
 	if [ ! -x "$bin" ]; then

@@ -1,8 +1,10 @@
-/* libFuzzer target: Kineto Chrome-trace JSON (streamed with yajl), then the
- * HTA breakdown, idle split and launch statistics on what was read. */
+/* libFuzzer target: Chrome-trace JSON (Kineto objects or the legacy array,
+ * streamed with yajl), then the HTA breakdown, idle split and launch
+ * statistics, and the steps with their phases and operators' self times. */
 #include "analyzers/hta.h"
 #include "analyzers/kineto.h"
 #include "analyzers/rules.h"
+#include "analyzers/torchtrace.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -10,13 +12,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct rules r;
+	static struct rules r, phases;
 	static int loaded;
 	if (!loaded) {
-		char *path = rules_default_path();
-		if (rules_load(path, &r) < 0)
+		char *path = rules_default_path(), *ppath = rules_phase_path();
+		if (rules_load(path, &r) < 0 || rules_load(ppath, &phases) < 0)
 			abort();
 		free(path);
+		free(ppath);
 		loaded = 1;
 	}
 	FILE *f = fmemopen((void *)data, size ? size : 1, "r");
@@ -28,6 +31,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		hta_analyse(&t, &r, 3, &h);
 		json_decref(hta_json(&h, "fuzz.json"));
 		hta_rank_free(&h);
+		struct rank_metrics m = { 0 };
+		struct op_table ops = { 0 };
+		torchtrace_rank(&t, &phases, (int)(size & 1), &m, &ops);
+		op_table_sort(&ops);
+		for (size_t i = 0; i < ops.n; i++)
+			free(ops.v[i].name);
+		free(ops.v);
+		rank_metrics_free(&m);
 		gpu_trace_free(&t);
 	}
 	fclose(f);

@@ -8,7 +8,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SECONDS_EACH=$1
 shift
 BIN=${FUZZ_BIN_DIR:-$ROOT/build/fuzz}
-export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt
+export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt CAMPAIGN_PHASE_RULES=$ROOT/analyzers/phase_rules.txt
 export ASAN_OPTIONS=detect_leaks=1
 status=0
 mkdir -p "$ROOT/build/fuzz/findings"
