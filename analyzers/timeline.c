@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "kineto.h"
 #include "metrics.h"
+#include "nsys.h"
 #include "phases.h"
 #include "torchtrace.h"
 
@@ -125,6 +126,8 @@ static void trace_rank_events(struct tl_out *o, int pid, const char *label, cons
 	for (size_t i = 0; i < t->ncpu && *t0 == 0; i++)
 		if (!strncmp(t->names[t->cpu[i].name], "ProfilerStep#", 13))
 			*t0 = t->cpu[i].start;
+	if (*t0 == 0 && t->ncpu) /* no ProfilerStep (NVTX): from the first range */
+		*t0 = t->cpu[0].start;
 	int *named = calloc(t->nnames + 1, sizeof *named);
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
@@ -150,18 +153,39 @@ static void trace_rank_events(struct tl_out *o, int pid, const char *label, cons
 	}
 }
 
-/* Every trace file of a scenario analysed from its traces, one at a time. */
+/* One Nsight Systems export: its NVTX ranges as host ranges, its GPU work
+ * (every process and device of the file) as kernels. */
+static int nsys_load_all(const char *path, struct gpu_trace *t)
+{
+	struct nsys_report rep;
+	if (nsys_load_host(path, t) < 0)
+		return -1;
+	if (nsys_load(path, 1, &rep) == 0) {
+		for (size_t i = 0; i < rep.n; i++)
+			for (size_t k = 0; k < rep.proc[i].n; k++) {
+				const struct gpu_event *g = &rep.proc[i].ev[k];
+				gpu_trace_add(t, g->start / 1000, g->end / 1000, rep.proc[i].names[g->name], g->stream, g->corr);
+			}
+		nsys_report_free(&rep);
+	}
+	return 0;
+}
+
+/* Every trace file (or Nsight Systems export) of a scenario analysed from
+ * them, one at a time. */
 static void trace_scenario_events(struct tl_out *o, int index, const struct ana_scenario *s, const struct rules *phases,
 				  double *t0)
 {
+	int nsys = !strcmp(s->format, "nsys");
 	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/traces", s->job_dir);
+	strbuf_addf(&dir, "%s/%s", s->job_dir, nsys ? "nsys" : "traces");
 	DIR *d = opendir(dir.buf);
 	struct dirent *e;
 	struct argv names = { 0 };
 	while (d && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
-		if (e->d_name[0] != '.' && ((n > 5 && !strcmp(e->d_name + n - 5, ".json")) ||
+		if (e->d_name[0] != '.' && (nsys ? n > 7 && !strcmp(e->d_name + n - 7, ".sqlite") :
+					    (n > 5 && !strcmp(e->d_name + n - 5, ".json")) ||
 					    (n > 8 && !strcmp(e->d_name + n - 8, ".json.gz"))))
 			argv_push(&names, e->d_name);
 	}
@@ -172,7 +196,7 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 		struct strbuf p = STRBUF_INIT;
 		struct gpu_trace t;
 		strbuf_addf(&p, "%s/%s", dir.buf, names.v[i]);
-		if (kineto_load(p.buf, 1, &t) == 0) {
+		if ((nsys ? nsys_load_all(p.buf, &t) : kineto_load(p.buf, 1, &t)) == 0) {
 			int rank = t.rank >= 0 ? t.rank : torchtrace_rank_of_name(names.v[i]);
 			if (rank < 0)
 				rank = (int)i;
@@ -238,7 +262,7 @@ int timeline_write(const struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		if (!run->sc[i].analysed)
 			continue;
-		if (!strcmp(run->sc[i].format, "pytorch-trace") && have_phases)
+		if ((!strcmp(run->sc[i].format, "pytorch-trace") || !strcmp(run->sc[i].format, "nsys")) && have_phases)
 			trace_scenario_events(&o, (int)i + 1, &run->sc[i], &phases, &trace_t0);
 		else
 			scenario_events(&o, (int)i + 1, &run->sc[i], &t0);

@@ -120,7 +120,8 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
  * have written the analysis); keeps r->row current. */
 static double aggregated_at(struct run *r)
 {
-	run_reload_row(r);
+	if (run_reload_row(r) < 0) /* the row as last read: at worst the analysis is written twice */
+		fprintf(stderr, "campaign: warning: %s\n", err_last());
 	return r->row.aggregated_at;
 }
 

@@ -486,9 +486,11 @@ static int slurm_submit(struct run *r)
 			rc = one; /* the rest stay PLANNED: nothing is lost */
 		} else if (one < 0) {
 			refused++;
-			store_job_update(r->st, rows[i].scenario, rows[i].attempt, JS_FAILED, err_last(), -1, NULL,
-					 "submission refused");
-			fprintf(stderr, "campaign: %s: %s\n", rows[i].scenario, err_last());
+			char *why = xstrdup(err_last());
+			fprintf(stderr, "campaign: %s: %s\n", rows[i].scenario, why);
+			rc = store_job_update(r->st, rows[i].scenario, rows[i].attempt, JS_FAILED, why, -1, NULL,
+					      "submission refused");
+			free(why);
 		}
 	}
 	slurm_free_job_info_msg(known);
@@ -582,8 +584,8 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 			fault_point("after-aggregate-submit", NULL);
 		struct strbuf sp = STRBUF_INIT;
 		strbuf_addf(&sp, "%s/aggregate.sbatch", r->dir);
-		if (rc == 0)
-			fsio_write_atomic(sp.buf, script.buf, script.len, 0755);
+		if (rc == 0 && fsio_write_atomic(sp.buf, script.buf, script.len, 0755) < 0) /* a copy: the job is submitted */
+			fprintf(stderr, "campaign: warning: the aggregation job's script was not kept: %s\n", err_last());
 		strbuf_free(&sp);
 	}
 	if (rc == 0) {

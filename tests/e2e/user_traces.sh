@@ -76,6 +76,7 @@ mkdir -p "$run/nv/nsys" && cp rank_0.sqlite "$run/nv/nsys/"
 check nsys_source [ "$(json "$run/summary.json" '(j["scenarios"][0]["analysed"], j["scenarios"][0]["source"], j["scenarios"][0]["telemetry_format"])')" = "(True, 'Nsight Systems exports', 'nsys')" ]
 check nsys_steps_from_nvtx [ "$(json "$run/summary.json" '(j["scenarios"][0]["active_steps"], j["scenarios"][0]["step_time_ms"]["median"])')" = "(2, 6.25)" ]
 check nsys_nvtx_phases_with_user_rule [ "$(json "$run/summary.json" '(j["scenarios"][0]["shares_pct"]["forward"], j["scenarios"][0]["shares_pct"]["backward"])')" = "(32.0, 32.0)" ]
+check nsys_timeline [ "$(json "$run/timeline.json" '(sum(e.get("cat") == "kernel" for e in j["traceEvents"]), sorted(set(e["name"] for e in j["traceEvents"] if e.get("cat") == "phase")))')" = "(1, ['backward', 'forward'])" ]
 check nsys_gpu_breakdown [ "$(json "$run/summary.json" 'j["scenarios"][0]["gpu_breakdown"]["kernel_time_ms"]')" = 1.0 ]
 
 if [ ! -d "$SHARED" ]; then
