@@ -286,6 +286,25 @@ static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rul
 		op_add(&ts->kernels, t->names[t->ev[i].name], (t->ev[i].end - t->ev[i].start) * us / 1000.0, 1);
 }
 
+/* A file's rank (the trace's own, else its name's, else its order) joins the
+ * set when it has steps; else the first such file is named with what to do. */
+static void keep_rank(struct trace_set *ts, struct rank_metrics *r, const char *name, int order, const char *path,
+		      const char *no_steps)
+{
+	if (r->rank < 0)
+		r->rank = torchtrace_rank_of_name(name);
+	if (r->rank < 0)
+		r->rank = order;
+	if (r->n) {
+		add_rank(ts, r);
+		return;
+	}
+	ts->no_steps++;
+	if (!ts->problem[0])
+		snprintf(ts->problem, sizeof ts->problem, "%s %s", path, no_steps);
+	rank_metrics_free(r);
+}
+
 static void load_one(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases,
 		     const struct rules *kernels)
 {
@@ -305,19 +324,8 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 	ts->gpu_files += t.n > 0;
 	if (t.n > 0 && kernels)
 		gpu_time(ts, &t, kernels);
-	if (r.rank < 0)
-		r.rank = torchtrace_rank_of_name(name);
-	if (r.rank < 0)
-		r.rank = order;
-	if (r.n == 0) {
-		ts->no_steps++;
-		if (!ts->problem[0])
-			snprintf(ts->problem, sizeof ts->problem, "%s has no ProfilerStep#N ranges: call prof.step() once per "
-				 "training step inside the torch.profiler context", p.buf);
-		rank_metrics_free(&r);
-	} else {
-		add_rank(ts, &r);
-	}
+	keep_rank(ts, &r, name, order, p.buf, "has no ProfilerStep#N ranges: call prof.step() once per training step "
+		  "inside the torch.profiler context");
 	gpu_trace_free(&t);
 	strbuf_free(&p);
 }
@@ -349,18 +357,8 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 	struct rank_metrics r = { 0 };
 	torchtrace_rank(&host, phases, 1, &r, &ts->ops);
 	r.format = METRICS_NSYS;
-	r.rank = torchtrace_rank_of_name(name);
-	if (r.rank < 0)
-		r.rank = order;
-	if (r.n == 0) {
-		ts->no_steps++;
-		if (!ts->problem[0])
-			snprintf(ts->problem, sizeof ts->problem, "%s has no NVTX range per step: wrap each step in a range "
-				 "named \"step\" (or ProfilerStep#N)", p.buf);
-		rank_metrics_free(&r);
-	} else {
-		add_rank(ts, &r);
-	}
+	keep_rank(ts, &r, name, order, p.buf, "has no NVTX range per step: wrap each step in a range named \"step\" (or "
+		  "ProfilerStep#N)");
 	gpu_trace_free(&host);
 	strbuf_free(&p);
 }

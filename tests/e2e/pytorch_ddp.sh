@@ -6,11 +6,7 @@
 # the step lines it prints, or the node monitors alone.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
-PY=/usr/bin/python3
-if ! "$PY" -c 'import torch.distributed as d; assert d.is_gloo_available()' 2>/dev/null; then
-	skip pytorch_ddp "Debian's python3-torch is not installed (make deps installs it)"
-	exit 0
-fi
+need_torch pytorch_ddp
 cp "$ROOT/tests/workloads/ddp_train.py" train.py
 # the script's own step times, as the analysis defines a step's time: per
 # step the slowest rank, then the median over the active steps

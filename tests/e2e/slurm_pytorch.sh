@@ -7,11 +7,7 @@
 # the scenarios from their traces.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
-PY=/usr/bin/python3
-if ! "$PY" -c 'import torch.distributed as d; assert d.is_gloo_available()' 2>/dev/null; then
-	skip slurm_pytorch "Debian's python3-torch is not installed (make deps installs it)"
-	exit 0
-fi
+need_torch slurm_pytorch
 slurm_cluster slurm_pytorch /tmp/campaign-slurm-pytorch 16957 17500
 cp "$ROOT/tests/workloads/ddp_train.py" train.py
 cat >ddp.yaml <<'Y'
