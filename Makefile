@@ -115,9 +115,14 @@ bin/campaign-trainer-gpu: $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o $(G
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LIB_SRC := $(UTIL_SRC) $(ANA_SRC) $(ORCH_SRC)
 CLI_LIB_SRC := $(filter-out orchestrator/cli/main.c,$(CLI_SRC))
-$(B)/asan/%: tests/unit/%.c $(LIB_SRC) $(CLI_LIB_SRC) tests/unit/harness.h $(B)/versions.h
+# The sources are compiled once with the sanitizers; each test links them.
+ASAN_OBJ := $(LIB_SRC:%.c=$(B)/asan/obj/%.o) $(CLI_LIB_SRC:%.c=$(B)/asan/obj/%.o)
+$(B)/asan/obj/%.o: %.c $(B)/versions.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(CLI_LIB_SRC) $(PKG_LIBS) -lslurm -lm
+	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/asan/%: tests/unit/%.c $(ASAN_OBJ) tests/unit/harness.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(ASAN_OBJ) $(PKG_LIBS) -lslurm -lm
 
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 
@@ -142,8 +147,9 @@ fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(UNIT_BINS) $(FUZZ_BINS)
 	@tests/run.sh $(UNIT_BINS)
 
 # The whole suite with sanitizer-built binaries (slower; not part of check).
