@@ -98,3 +98,16 @@ check monitors_only_verdict [ "$(json "$mrun/summary.json" 'j["scenarios"][0]["v
 check monitors_only_says_what_is_missing grep -q "no PyTorch-profiler traces in traces/ (profile.traces" "$mrun/BOTTLENECK_ANALYSIS.md"
 check monitors_only_says_completed grep -q "completed but cannot be analysed" "$mrun/BOTTLENECK_ANALYSIS.md"
 check monitors_only_no_figures grep -q "No figures: no scenario has step data" "$mrun/BOTTLENECK_ANALYSIS.md"
+
+# a program that is not there: the job log says which, and where it was looked for
+cat >missing.yaml <<'Y'
+campaign: missing
+workload: { command: ["train_ddp.py", "--steps", "3"] }
+scenarios: [{ name: nope, nodes: 2 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/miss" missing.yaml >miss.txt 2>&1; rc=$?
+xrun=$(rundir miss.txt)
+check missing_program_job_failed [ "$rc" -eq 1 ]
+check missing_program_named_with_directory grep -q "cannot run 'train_ddp.py' (working directory $xrun/nope): No such file or directory (not on PATH)" "$xrun"/nope/slurm-*.out
+check missing_program_rank_log grep -q "cannot run 'train_ddp.py'" "$xrun/nope/logs/rank_1.out"
+check missing_program_report_says_failed grep -q "\*\*nope\*\* ended FAILED" "$xrun/BOTTLENECK_ANALYSIS.md"
