@@ -8,7 +8,10 @@
 #include "hta.h"
 #include "kineto.h"
 #include "nsys.h"
+#include "phases.h"
 #include "rules.h"
+#include "stats.h"
+#include "torchtrace.h"
 
 #include <getopt.h>
 #include <jansson.h>
@@ -24,8 +27,10 @@ static const char usage[] =
 	"With PyTorch-profiler (Kineto) traces, one per rank, or Nsight Systems SQLite exports (one\n"
 	"entry per process and GPU), prints each rank's GPU time breakdown\n"
 	"(Holistic Trace Analysis's definitions: idle, compute, non-compute, comm/compute overlap)\n"
-	"and its top kernels per category; --json prints one JSON document.\n"
-	"Kernel categories come from PCRE2 rules (default analyzers/kernel_rules.txt).\n\n"
+	"and its top kernels per category, and from the host ranges of a trace its steps\n"
+	"(ProfilerStep#N), where their time goes (phases by PCRE2 rules, default\n"
+	"analyzers/phase_rules.txt) and the operators with the most self time; --json prints one\n"
+	"JSON document. Kernel categories come from PCRE2 rules (default analyzers/kernel_rules.txt).\n\n"
 	"exit status: 0 ok, 2 usage or bad rules, 3 no such file, 4 unreadable input\n";
 
 /* A run directory is the orchestrator's business: hand it to `campaign
@@ -64,6 +69,33 @@ static void printable(const char *in, char *out, size_t n)
 	out[k] = '\0';
 }
 
+static void print_steps(json_t *st)
+{
+	json_int_t n = json_integer_value(json_object_get(st, "count"));
+	if (!st)
+		return;
+	if (n == 0) {
+		printf("  no ProfilerStep#N ranges: no steps (call prof.step() once per training step)\n");
+		return;
+	}
+	json_t *p = json_object_get(st, "phases_pct");
+	printf("  %lld step%s, median %.3f ms: data loading %.1f %%, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, "
+	       "communication %.1f %% exposed (%.1f %% in all), I/O %.1f %%, other %.1f %%\n", (long long)n, n == 1 ? "" : "s",
+	       json_number_value(json_object_get(st, "median_ms")), json_number_value(json_object_get(p, "data_loading")),
+	       json_number_value(json_object_get(p, "forward")), json_number_value(json_object_get(p, "backward")),
+	       json_number_value(json_object_get(p, "optimizer")), json_number_value(json_object_get(p, "communication")),
+	       json_number_value(json_object_get(st, "communication_total_pct")), json_number_value(json_object_get(p, "io")),
+	       json_number_value(json_object_get(p, "other")));
+	size_t i;
+	json_t *o;
+	json_array_foreach(json_object_get(st, "top_operators"), i, o) {
+		char name[72];
+		printable(json_string_value(json_object_get(o, "name")), name, sizeof name);
+		printf("  %-13s %8.3f ms %6lld x  %s\n", i ? "" : "CPU self time", json_number_value(json_object_get(o, "self_ms")),
+		       (long long)json_integer_value(json_object_get(o, "count")), name);
+	}
+}
+
 static void print_text(json_t *rank)
 {
 	json_t *r = json_object_get(rank, "rank");
@@ -75,6 +107,7 @@ static void print_text(json_t *rank)
 		snprintf(who, sizeof who, "rank ?");
 	printf("%s (%s): %lld GPU events\n", json_string_value(json_object_get(rank, "file")), who,
 	       (long long)json_integer_value(json_object_get(rank, "gpu_events")));
+	print_steps(json_object_get(rank, "steps"));
 	if (json_object_get(rank, "note")) {
 		printf("  %s\n", json_string_value(json_object_get(rank, "note")));
 		return;
@@ -124,6 +157,50 @@ static void print_text(json_t *rank)
 		printf("  skipped %lld malformed event%s (non-finite or negative time)\n", bad, bad == 1 ? "" : "s");
 }
 
+/* The trace's steps: how many, the median, where their time goes, the top operators. */
+static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases, int top)
+{
+	struct rank_metrics m = { 0 };
+	struct op_table ops = { 0 };
+	torchtrace_rank(t, phases, 0, &m, &ops);
+	op_table_sort(&ops);
+	json_t *o = json_pack("{s:I}", "count", (json_int_t)m.n);
+	if (m.n) {
+		double *ms = xcalloc(m.n, sizeof *ms), sum[PH_N] = { 0 }, total = 0, comm = 0;
+		for (size_t i = 0; i < m.n; i++) {
+			const struct step_rec *s = &m.steps[i];
+			ms[i] = s->step_ms;
+			double v[PH_N] = { s->forward_ms, s->backward_ms, s->optimizer_ms, s->data_ms, s->comm_exposed_ms, s->io_ms, 0 };
+			for (int k = 0; k < PH_N - 1; k++)
+				sum[k] += v[k];
+			total += s->step_ms;
+			comm += s->comm_ms;
+		}
+		json_object_set_new(o, "median_ms", json_real(stats_percentile(ms, m.n, 50)));
+		json_t *pct = json_object();
+		double known = 0;
+		for (int k = 0; k < PH_N - 1; k++) {
+			json_object_set_new(pct, phase_name(k), json_real(total > 0 ? 100 * sum[k] / total : 0));
+			known += sum[k];
+		}
+		json_object_set_new(pct, "other", json_real(total > 0 ? 100 * (total - known) / total : 0));
+		json_object_set_new(o, "phases_pct", pct);
+		json_object_set_new(o, "communication_total_pct", json_real(total > 0 ? 100 * comm / total : 0));
+		json_object_set_new(o, "flops_per_step", json_real(m.flops_per_step));
+		json_t *a = json_array();
+		for (size_t i = 0; i < ops.n && (int)i < top; i++)
+			json_array_append_new(a, json_pack("{s:s, s:f, s:I}", "name", ops.v[i].name, "self_ms", ops.v[i].self_ms,
+							   "count", (json_int_t)ops.v[i].count));
+		json_object_set_new(o, "top_operators", a);
+		free(ms);
+	}
+	for (size_t i = 0; i < ops.n; i++)
+		free(ops.v[i].name);
+	free(ops.v);
+	rank_metrics_free(&m);
+	return o;
+}
+
 static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, const char *file)
 {
 	struct hta_rank h;
@@ -138,7 +215,8 @@ static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, 
 
 /* One input file: a Kineto trace (one rank) or an Nsight Systems export
  * (one entry per process and device). */
-static int analyse_file(const char *file, const struct rules *r, int top, json_t *ranks, json_t *nvtx)
+static int analyse_file(const char *file, const struct rules *r, const struct rules *phases, int top, json_t *ranks,
+			json_t *nvtx)
 {
 	if (nsys_is_sqlite(file)) {
 		struct nsys_report rep;
@@ -152,25 +230,31 @@ static int analyse_file(const char *file, const struct rules *r, int top, json_t
 		return 0;
 	}
 	struct gpu_trace t;
-	int rc = kineto_load(file, 0, &t);
+	int rc = kineto_load(file, 1, &t);
 	if (rc < 0)
 		return rc;
-	json_array_append_new(ranks, analyse_one(&t, r, top, file));
+	json_t *o = analyse_one(&t, r, top, file);
+	json_object_set_new(o, "steps", steps_json(&t, phases, top));
+	json_object_set_new(o, "format", json_string(t.legacy ? "legacy" : "kineto"));
+	json_array_append_new(ranks, o);
 	gpu_trace_free(&t);
 	return 0;
 }
 
 static int trace_mode(int argc, char **argv, int first, int as_json, const char *rules_path, int top)
 {
-	struct rules r;
-	char *path = rules_path ? xstrdup(rules_path) : rules_default_path();
+	struct rules r, phases;
+	char *path = rules_path ? xstrdup(rules_path) : rules_default_path(), *ppath = rules_phase_path();
 	int rc = rules_load(path, &r);
 	free(path);
+	if (rc == 0 && (rc = rules_load(ppath, &phases)) < 0)
+		rules_free(&r);
+	free(ppath);
 	if (rc < 0)
 		return rc;
 	json_t *ranks = json_array(), *nvtx = json_object();
 	for (int i = first; i < argc && rc == 0; i++)
-		rc = analyse_file(argv[i], &r, top, ranks, nvtx);
+		rc = analyse_file(argv[i], &r, &phases, top, ranks, nvtx);
 	size_t i;
 	json_t *o;
 	if (rc == 0 && !as_json)
@@ -188,6 +272,7 @@ static int trace_mode(int argc, char **argv, int first, int as_json, const char 
 	json_decref(ranks);
 	json_decref(nvtx);
 	rules_free(&r);
+	rules_free(&phases);
 	return rc;
 }
 

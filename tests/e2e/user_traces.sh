@@ -11,6 +11,11 @@ import json
 ev = [{"ph": "X", "name": "aten::mm", "ts": 10, "dur": 5, "tid": 1, "pid": 1}]
 json.dump({"traceEvents": ev}, open("nosteps.json", "w"))
 P
+# campaign-analyze on one trace: its steps and where they go, not only the GPU
+"$BIN/campaign-analyze" "$ROOT/tests/fixtures/legacy_steps.pt.trace.json" >legacy.txt 2>&1
+check analyze_legacy_trace_steps grep -q "^  2 steps, median 2.000 ms: data loading 25.0 %, forward 0.0 %, backward 0.0 %, optimizer 20.0 %, communication 15.0 % exposed (15.0 % in all), I/O 0.0 %, other 40.0 %" legacy.txt
+"$BIN/campaign-analyze" --json "$ROOT/tests/fixtures/kineto_steps.pt.trace.json" >k.json
+check analyze_kineto_steps_json [ "$(json k.json '(j["ranks"][0]["format"], j["ranks"][0]["steps"]["count"], j["ranks"][0]["steps"]["top_operators"][0]["name"])')" = "('kineto', 3, 'aten::mm')" ]
 cat >gz.yaml <<Y
 campaign: gz
 workload: { command: ["/bin/true"] }
