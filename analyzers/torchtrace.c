@@ -133,8 +133,35 @@ static void self_times(const struct gpu_trace *t, struct op_table *ops)
 	free(r);
 }
 
-static void one_step(const struct gpu_trace *t, const struct cpu_range *st, long n, const struct phase_range *cls,
-		     size_t ncls, double maxdur, struct phase_range *buf, struct rank_metrics *out)
+/* The operators that carry FLOPs, by start: a step sums those starting in it. */
+struct flops_at {
+	double start, flops;
+};
+
+static int by_flops_start(const void *pa, const void *pb)
+{
+	const struct flops_at *a = pa, *b = pb;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static double flops_in(const struct flops_at *f, size_t n, double start, double end)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	double sum = 0;
+	for (size_t i = lo; i < n && f[i].start < end; i++)
+		sum += f[i].flops;
+	return sum;
+}
+
+static void one_step(const struct cpu_range *st, long n, const struct phase_range *cls, size_t ncls, double maxdur,
+		     struct phase_range *buf, double flops, struct rank_metrics *out)
 {
 	/* the classified ranges that overlap the step: they start after st->start - maxdur */
 	size_t lo = 0, hi = ncls, k = 0;
@@ -161,10 +188,6 @@ static void one_step(const struct gpu_trace *t, const struct cpu_range *st, long
 	s.step_ms = (st->end - st->start) / 1000.0;
 	s.start_us = st->start > 0 ? st->start : 0;
 	metrics_add_step(out, &s);
-	double flops = 0;
-	for (size_t i = 0; i < t->ncpu; i++)
-		if (t->cpu[i].flops > 0 && t->cpu[i].start >= st->start && t->cpu[i].start < st->end)
-			flops += t->cpu[i].flops;
 	out->flops_per_step += flops;
 }
 
@@ -180,7 +203,8 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 	int *ph = classify_names(t, phases, loose_steps);
 	struct phase_range *cls = xcalloc(t->ncpu + 1, sizeof *cls), *buf = xcalloc(t->ncpu + 1, sizeof *buf);
 	struct cpu_range *steps = xcalloc(t->ncpu + 1, sizeof *steps);
-	size_t ncls = 0, nsteps = 0;
+	struct flops_at *fl = NULL;
+	size_t ncls = 0, nsteps = 0, nfl = 0;
 	double maxdur = 0;
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
@@ -192,7 +216,14 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 			if (c->end - c->start > maxdur)
 				maxdur = c->end - c->start;
 		}
+		if (c->flops > 0) {
+			if ((nfl & (nfl - 1)) == 0) /* grows at powers of two */
+				fl = xrealloc(fl, (nfl ? 2 * nfl : 1) * sizeof *fl);
+			fl[nfl++] = (struct flops_at){ c->start, c->flops };
+		}
 	}
+	if (nfl)
+		qsort(fl, nfl, sizeof *fl, by_flops_start);
 	qsort(cls, ncls, sizeof *cls, by_start);
 	qsort(steps, nsteps, sizeof *steps, by_step_start);
 	out->format = METRICS_TORCH_TRACE;
@@ -200,8 +231,10 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 	for (size_t i = 0; i < nsteps; i++) {
 		long n;
 		step_name(t->names[steps[i].name], &n, loose_steps);
-		one_step(t, &steps[i], n >= 0 ? n : (long)i, cls, ncls, maxdur, buf, out);
+		one_step(&steps[i], n >= 0 ? n : (long)i, cls, ncls, maxdur, buf,
+			 flops_in(fl, nfl, steps[i].start, steps[i].end), out);
 	}
+	free(fl);
 	if (out->n)
 		out->flops_per_step /= (double)out->n;
 	if (ops && nsteps)
