@@ -62,10 +62,7 @@ static int intern(struct gpu_trace *t, const char *s)
 			return t->slots[k];
 		k = (k + 1) & (t->nslots - 1);
 	}
-	if (t->nnames == t->names_cap) {
-		t->names_cap = t->names_cap ? t->names_cap * 2 : 256;
-		t->names = xrealloc(t->names, t->names_cap * sizeof *t->names);
-	}
+	XGROW(t->names, t->nnames, t->names_cap, 256);
 	t->names[t->nnames] = xstrdup(s);
 	t->slots[k] = (int)t->nnames;
 	return (int)t->nnames++;
@@ -86,19 +83,13 @@ static void reset_event(struct parse *p)
 
 void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name, const char *tid, double flops)
 {
-	if (t->ncpu == t->cpucap) {
-		t->cpucap = t->cpucap ? t->cpucap * 2 : 1024;
-		t->cpu = xrealloc(t->cpu, t->cpucap * sizeof *t->cpu);
-	}
+	XGROW(t->cpu, t->ncpu, t->cpucap, 1024);
 	t->cpu[t->ncpu++] = (struct cpu_range){ start, end, intern(t, name), intern(t, tid ? tid : "?"), flops };
 }
 
 void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream, long corr)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 1024;
-		t->ev = xrealloc(t->ev, t->cap * sizeof *t->ev);
-	}
+	XGROW(t->ev, t->n, t->cap, 1024);
 	t->ev[t->n++] = (struct gpu_event){ start, end, intern(t, name), -1, stream, corr };
 }
 
@@ -116,10 +107,7 @@ static int is_launch(const char *name)
 
 void gpu_trace_add_rt(struct gpu_trace *t, long corr, double start, double dur, const char *name)
 {
-	if (t->nrt == t->rtcap) {
-		t->rtcap = t->rtcap ? t->rtcap * 2 : 1024;
-		t->rt = xrealloc(t->rt, t->rtcap * sizeof *t->rt);
-	}
+	XGROW(t->rt, t->nrt, t->rtcap, 1024);
 	t->rt[t->nrt++] = (struct rt_event){ corr, start, dur, is_launch(name) };
 }
 

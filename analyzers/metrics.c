@@ -39,10 +39,7 @@ void metrics_add_step(struct rank_metrics *r, const struct step_rec *s)
 		r->bad_lines++;
 		return;
 	}
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
-		r->steps = xrealloc(r->steps, r->cap * sizeof *r->steps);
-	}
+	XGROW(r->steps, r->n, r->cap, 64);
 	r->steps[r->n++] = *s;
 }
 

@@ -45,10 +45,7 @@ static void seg_add(struct segs *s, double a, double b, int phase, double lo, do
 		b = hi;
 	if (b <= a || phase < 0)
 		return;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
-	}
+	XGROW(s->v, s->n, s->cap, 64);
 	s->v[s->n++] = (struct seg){ a, b, phase };
 }
 

@@ -89,10 +89,7 @@ static void op_add(struct op_table *ops, const char *name, double ms, long count
 			ops->total_ms += ms;
 			return;
 		}
-	if (ops->n == ops->cap) {
-		ops->cap = ops->cap ? ops->cap * 2 : 64;
-		ops->v = xrealloc(ops->v, ops->cap * sizeof *ops->v);
-	}
+	XGROW(ops->v, ops->n, ops->cap, 64);
 	ops->v[ops->n++] = (struct op_stat){ xstrdup(name), ms, count };
 	ops->total_ms += ms;
 }
@@ -204,7 +201,7 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 	struct phase_range *cls = xcalloc(t->ncpu + 1, sizeof *cls), *buf = xcalloc(t->ncpu + 1, sizeof *buf);
 	struct cpu_range *steps = xcalloc(t->ncpu + 1, sizeof *steps);
 	struct flops_at *fl = NULL;
-	size_t ncls = 0, nsteps = 0, nfl = 0;
+	size_t ncls = 0, nsteps = 0, nfl = 0, flcap = 0;
 	double maxdur = 0;
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
@@ -217,8 +214,7 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 				maxdur = c->end - c->start;
 		}
 		if (c->flops > 0) {
-			if ((nfl & (nfl - 1)) == 0) /* grows at powers of two */
-				fl = xrealloc(fl, (nfl ? 2 * nfl : 1) * sizeof *fl);
+			XGROW(fl, nfl, flcap, 64);
 			fl[nfl++] = (struct flops_at){ c->start, c->flops };
 		}
 	}

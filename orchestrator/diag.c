@@ -14,10 +14,7 @@ void diags_init(struct diags *d, const char *file)
 
 void diags_add(struct diags *d, int line, int col, const char *path, const char *fmt, ...)
 {
-	if (d->n == d->cap) {
-		d->cap = d->cap ? d->cap * 2 : 8;
-		d->items = xrealloc(d->items, d->cap * sizeof *d->items);
-	}
+	XGROW(d->items, d->n, d->cap, 8);
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);

@@ -394,10 +394,7 @@ static int read_jobs(struct store *st, const char *where, struct job_row **rows,
 		return db_fail(st, "prepare");
 	size_t cap = 0;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*rows = xrealloc(*rows, cap * sizeof **rows);
-		}
+		XGROW(*rows, *n, cap, 16);
 		struct job_row *r = &(*rows)[(*n)++];
 		r->scenario = col_str(s, 0);
 		r->attempt = sqlite3_column_int(s, 1);
@@ -468,10 +465,7 @@ int store_transitions(struct store *st, struct transition_row **rows, size_t *n)
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*rows = xrealloc(*rows, cap * sizeof **rows);
-		}
+		XGROW(*rows, *n, cap, 16);
 		struct transition_row *r = &(*rows)[(*n)++];
 		r->scenario = col_str(s, 0);
 		r->attempt = sqlite3_column_int(s, 1);

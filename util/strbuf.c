@@ -111,3 +111,11 @@ void strbuf_free(struct strbuf *sb)
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
 }
+
+void *xgrow(void *v, size_t n, size_t *cap, size_t size, size_t first)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? *cap * 2 : first;
+	return xrealloc(v, *cap * size);
+}

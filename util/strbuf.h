@@ -28,5 +28,9 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* Room for one more element in a growing array of n elements: doubles the
+ * capacity *cap (from `first`) when full; returns the array. */
+void *xgrow(void *v, size_t n, size_t *cap, size_t size, size_t first);
+#define XGROW(v, n, cap, first) ((v) = xgrow((v), (n), &(cap), sizeof *(v), (first)))
 
 #endif

@@ -30,6 +30,14 @@ static void strbuf_grows_and_detaches(void)
 	CHECK(sb.len == 0 && s[0] == 'a');
 	free(s);
 	strbuf_free(&sb);
+	int *v = NULL;
+	size_t n = 0, cap = 0;
+	for (int i = 0; i < 100; i++) {
+		XGROW(v, n, cap, 4);
+		v[n++] = i;
+	}
+	CHECK(n == 100 && cap == 128 && v[99] == 99);
+	free(v);
 }
 
 static void words_split_like_a_shell_without_expansion(void)
