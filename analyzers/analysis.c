@@ -326,13 +326,13 @@ static void keep_top_ops(struct ana_scenario *s, const struct trace_set *ts)
 }
 
 /* Steps from the NVTX ranges of the scenario's Nsight Systems exports. */
-static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases, const struct rules *kernels,
+static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases, const struct rules *kernels, int jobs,
 			   struct scenario_metrics *m, struct strbuf *missing)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ns = { 0 };
 	strbuf_addf(&dir, "%s/nsys", s->job_dir);
-	int rc = phases ? torchtrace_load_nsys_dir(dir.buf, phases, kernels, &ns) : ERR_NOTFOUND;
+	int rc = phases ? torchtrace_load_nsys_dir(dir.buf, phases, kernels, jobs, &ns) : ERR_NOTFOUND;
 	strbuf_free(&dir);
 	if (rc == 0 && ns.m.n) {
 		*m = ns.m;
@@ -364,7 +364,7 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	struct trace_set ts = { 0 };
 	int have_traces = 0, rc;
 	strbuf_addf(&dir, "%s/traces", s->job_dir);
-	if (phases && torchtrace_load_dir(dir.buf, phases, kernels, &ts) == 0) {
+	if (phases && torchtrace_load_dir(dir.buf, phases, kernels, run->jobs, &ts) == 0) {
 		have_traces = 1;
 		keep_top_ops(s, &ts);
 	}
@@ -395,7 +395,7 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	else
 		strbuf_addf(missing, "; no PyTorch-profiler traces in traces/ (profile.traces copies the files your "
 			    "script writes, e.g. [\"profiler/*.json\"])");
-	if ((rc = load_nsys_steps(s, phases, kernels, m, missing)) == 0)
+	if ((rc = load_nsys_steps(s, phases, kernels, run->jobs, m, missing)) == 0)
 		goto out;
 	if (run->step_log) {
 		strbuf_reset(&dir);

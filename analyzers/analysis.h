@@ -119,6 +119,7 @@ struct ana_run {
 	char *step_log;           /* PCRE2 for step lines in rank logs; NULL: none */
 	int warmup_steps;         /* step-log lines of each rank to skip as warm-up */
 	int batch_per_rank;       /* samples per rank and step, for traces and step logs; 0 = unknown */
+	int jobs;                 /* threads for the per-rank work; < 1: every CPU this process may use */
 	struct ana_scenario *sc;
 	size_t n;
 };

@@ -9,6 +9,7 @@
 #include "kineto.h"
 #include "nsys.h"
 #include "phases.h"
+#include "pool.h"
 #include "rules.h"
 #include "stats.h"
 #include "torchtrace.h"
@@ -21,8 +22,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: campaign-analyze RUN_DIR\n"
-	"       campaign-analyze [--json] [--rules FILE] [--top N] TRACE.json|PROFILE.sqlite...\n\n"
+	"usage: campaign-analyze [-j N] RUN_DIR\n"
+	"       campaign-analyze [--json] [--rules FILE] [--top N] [-j N] TRACE.json|PROFILE.sqlite...\n\n"
 	"With a campaign run directory, (re)writes its BOTTLENECK_ANALYSIS.md and summary.json.\n"
 	"With PyTorch-profiler (Kineto) traces, one per rank, or Nsight Systems SQLite exports (one\n"
 	"entry per process and GPU), prints each rank's GPU time breakdown\n"
@@ -30,19 +31,22 @@ static const char usage[] =
 	"and its top kernels per category, and from the host ranges of a trace its steps\n"
 	"(ProfilerStep#N), where their time goes (phases by PCRE2 rules, default\n"
 	"analyzers/phase_rules.txt) and the operators with the most self time; --json prints one\n"
-	"JSON document. Kernel categories come from PCRE2 rules (default analyzers/kernel_rules.txt).\n\n"
+	"JSON document. Kernel categories come from PCRE2 rules (default analyzers/kernel_rules.txt).\n"
+	"-j N: files analysed on N threads (default 0: every CPU this process may use); the output\n"
+	"is the same whatever N is.\n\n"
 	"exit status: 0 ok, 2 usage or bad rules, 3 no such file, 4 unreadable input\n";
 
 /* A run directory is the orchestrator's business: hand it to `campaign
  * aggregate --force` (installed beside this program, else on PATH) instead
  * of linking the orchestrator, its scheduler and git libraries in here. */
-static int run_mode(const char *dir)
+static int run_mode(const char *dir, int jobs)
 {
-	char *bin = fsio_self_dir();
+	char *bin = fsio_self_dir(), j[32];
 	struct strbuf exe = STRBUF_INIT;
 	strbuf_addf(&exe, "%s/campaign", bin);
 	free(bin);
-	char *argv[] = { "campaign", "aggregate", "--force", "--results", ".", (char *)dir, NULL };
+	snprintf(j, sizeof j, "--jobs=%d", jobs);
+	char *argv[] = { "campaign", "aggregate", "--force", j, "--results", ".", (char *)dir, NULL };
 	fflush(stdout);
 	execv(exe.buf, argv);
 	execvp("campaign", argv);
@@ -241,7 +245,50 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 	return 0;
 }
 
-static int trace_mode(int argc, char **argv, int first, int as_json, const char *rules_path, int top)
+/* Each input file on whichever worker takes it; the results are put
+ * together in the order the files were given. */
+struct file_job {
+	char **files;
+	const struct rules *r, *phases;
+	int top;
+	json_t **ranks, **nvtx;
+	int *rc;
+	char (*err)[512];
+};
+
+static void file_job_one(void *ctx, size_t i)
+{
+	struct file_job *j = ctx;
+	j->ranks[i] = json_array();
+	j->nvtx[i] = json_object();
+	j->rc[i] = analyse_file(j->files[i], j->r, j->phases, j->top, j->ranks[i], j->nvtx[i]);
+	if (j->rc[i] < 0)
+		snprintf(j->err[i], sizeof j->err[i], "%s", err_last());
+}
+
+static int analyse_files(char **files, size_t n, const struct rules *r, const struct rules *phases, int top, int jobs,
+			 json_t *ranks, json_t *nvtx)
+{
+	struct file_job j = { files, r, phases, top, xcalloc(n, sizeof *j.ranks), xcalloc(n, sizeof *j.nvtx),
+			      xcalloc(n, sizeof *j.rc), xcalloc(n, sizeof *j.err) };
+	pool_run(n, jobs, file_job_one, &j);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && j.rc[i] < 0)
+			rc = err_set(j.rc[i], "%s", j.err[i]); /* the first file that failed, as one thread would say */
+		json_array_extend(ranks, j.ranks[i]);
+		json_object_update(nvtx, j.nvtx[i]);
+		json_decref(j.ranks[i]);
+		json_decref(j.nvtx[i]);
+	}
+	free(j.ranks);
+	free(j.nvtx);
+	free(j.rc);
+	free(j.err);
+	return rc;
+}
+
+static int trace_mode(int argc, char **argv, int first, int as_json, const char *rules_path, int top, int jobs)
 {
 	struct rules r, phases;
 	char *path = rules_path ? xstrdup(rules_path) : rules_default_path(), *ppath = rules_phase_path();
@@ -253,8 +300,7 @@ static int trace_mode(int argc, char **argv, int first, int as_json, const char 
 	if (rc < 0)
 		return rc;
 	json_t *ranks = json_array(), *nvtx = json_object();
-	for (int i = first; i < argc && rc == 0; i++)
-		rc = analyse_file(argv[i], &r, &phases, top, ranks, nvtx);
+	rc = analyse_files(argv + first, (size_t)(argc - first), &r, &phases, top, jobs, ranks, nvtx);
 	size_t i;
 	json_t *o;
 	if (rc == 0 && !as_json)
@@ -278,13 +324,21 @@ static int trace_mode(int argc, char **argv, int first, int as_json, const char 
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = { { "json", 0, 0, 'j' }, { "rules", 1, 0, 'r' }, { "top", 1, 0, 't' },
-						  { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-	int as_json = 0, top = 5, c;
+	static const struct option longopts[] = { { "json", 0, 0, 'J' }, { "rules", 1, 0, 'r' }, { "top", 1, 0, 't' },
+						  { "jobs", 1, 0, 'j' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+	int as_json = 0, top = 5, c, jobs = 0;
 	const char *rules = NULL;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	char *end;
+	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': as_json = 1; break;
+		case 'J': as_json = 1; break;
+		case 'j':
+			jobs = (int)strtol(optarg, &end, 10);
+			if (*end || jobs < 0 || jobs > 4096) {
+				fprintf(stderr, "campaign-analyze: -j wants a number of threads (0: every CPU), not '%s'\n", optarg);
+				return 2;
+			}
+			break;
 		case 'r': rules = optarg; break;
 		case 't': top = atoi(optarg); break;
 		case 'h': fputs(usage, stdout); return 0;
@@ -299,7 +353,7 @@ int main(int argc, char **argv)
 	strbuf_addf(&db, "%s/state.db", argv[optind]);
 	int run = argc - optind == 1 && fsio_exists(db.buf);
 	strbuf_free(&db);
-	int rc = run ? run_mode(argv[optind]) : trace_mode(argc, argv, optind, as_json, rules, top);
+	int rc = run ? run_mode(argv[optind], jobs) : trace_mode(argc, argv, optind, as_json, rules, top, jobs);
 	if (rc < 0) {
 		fprintf(stderr, "campaign-analyze: %s\n", err_last());
 		return rc == ERR_NOTFOUND ? 3 : rc == ERR_USAGE ? 2 : 4;

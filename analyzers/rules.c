@@ -99,11 +99,14 @@ const char *rules_classify(const struct rules *r, const char *name)
 	memcpy(subject, name, len);
 	memset(subject + len, 0, JIT_SLACK);
 	const char *cat = r->fallback;
-	for (int i = 0; i < r->n; i++)
-		if (pcre2_match(r->re[i], (PCRE2_SPTR)subject, len, 0, 0, r->md, NULL) >= 0) {
+	/* match data of its own: one rule set serves every worker thread */
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	for (int i = 0; md && i < r->n; i++)
+		if (pcre2_match(r->re[i], (PCRE2_SPTR)subject, len, 0, 0, md, NULL) >= 0) {
 			cat = r->category[i];
 			break;
 		}
+	pcre2_match_data_free(md);
 	if (subject != small)
 		free(subject);
 	return cat;

@@ -23,7 +23,7 @@ void rules_init(struct rules *r);
 int rules_add(struct rules *r, const char *category, const char *pattern, char *why, size_t whylen);
 /* Adds the rules of path after those r has; frees r on failure. */
 int rules_load_more(const char *path, struct rules *r);
-/* The category of name (never NULL). */
+/* The category of name (never NULL). Safe from several threads at once. */
 const char *rules_classify(const struct rules *r, const char *name);
 void rules_free(struct rules *r);
 /* analyzers/kernel_rules.txt next to the binaries, or $CAMPAIGN_RULES. */

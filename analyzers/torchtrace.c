@@ -3,6 +3,7 @@
 #include "hta.h"
 #include "nsys.h"
 #include "phases.h"
+#include "pool.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 
@@ -392,7 +393,55 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 	strbuf_free(&p);
 }
 
-static int load_dir(const char *dir, int nsys, const struct rules *phases, const struct rules *kernels,
+struct dir_job {
+	const char *dir;
+	char **names;
+	int nsys;
+	const struct rules *phases, *kernels;
+	struct trace_set *part; /* one per file, filled by whichever worker takes it */
+};
+
+static void dir_job_one(void *ctx, size_t i)
+{
+	struct dir_job *j = ctx;
+	memset(&j->part[i], 0, sizeof j->part[i]);
+	if (j->nsys)
+		load_nsys(&j->part[i], j->dir, j->names[i], (int)i, j->phases, j->kernels);
+	else
+		load_one(&j->part[i], j->dir, j->names[i], (int)i, j->phases, j->kernels);
+}
+
+static void merge_ops(struct op_table *into, const struct op_table *from)
+{
+	for (size_t i = 0; i < from->n; i++) /* in the order they were added: the sums add up in the same order */
+		op_add(into, from->v[i].name, from->v[i].self_ms, from->v[i].count);
+}
+
+/* Adds one file's results to the scenario's, in file order. */
+static void merge_part(struct trace_set *ts, struct trace_set *p)
+{
+	for (size_t i = 0; i < p->m.n; i++)
+		add_rank(ts, &p->m.ranks[i]);
+	free(p->m.ranks);
+	memset(&p->m, 0, sizeof p->m);
+	merge_ops(&ts->ops, &p->ops);
+	merge_ops(&ts->kernels, &p->kernels);
+	ts->unreadable += p->unreadable;
+	ts->no_steps += p->no_steps;
+	ts->gpu_files += p->gpu_files;
+	ts->malformed += p->malformed;
+	ts->gpu_kernel_us += p->gpu_kernel_us;
+	ts->gpu_idle_us += p->gpu_idle_us;
+	ts->gpu_compute_us += p->gpu_compute_us;
+	ts->gpu_non_compute_us += p->gpu_non_compute_us;
+	ts->gpu_comm_us += p->gpu_comm_us;
+	ts->gpu_overlap_us += p->gpu_overlap_us;
+	if (!ts->problem[0])
+		memcpy(ts->problem, p->problem, sizeof ts->problem);
+	trace_set_free(p);
+}
+
+static int load_dir(const char *dir, int nsys, const struct rules *phases, const struct rules *kernels, int jobs,
 		    struct trace_set *ts)
 {
 	memset(ts, 0, sizeof *ts);
@@ -410,13 +459,13 @@ static int load_dir(const char *dir, int nsys, const struct rules *phases, const
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof *names, cmp_names); /* the same order whatever readdir says */
+	struct dir_job j = { dir, names, nsys, phases, kernels, xcalloc(n + 1, sizeof *j.part) };
+	pool_run(n, jobs, dir_job_one, &j); /* each worker holds one file's data at a time */
 	for (size_t i = 0; i < n; i++) {
-		if (nsys)
-			load_nsys(ts, dir, names[i], (int)i, phases, kernels);
-		else
-			load_one(ts, dir, names[i], (int)i, phases, kernels);
+		merge_part(ts, &j.part[i]);
 		free(names[i]);
 	}
+	free(j.part);
 	free(names);
 	ts->files = n;
 	metrics_sort_ranks(&ts->m);
@@ -428,15 +477,16 @@ static int load_dir(const char *dir, int nsys, const struct rules *phases, const
 	return 0;
 }
 
-int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, struct trace_set *ts)
+int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
+			struct trace_set *ts)
 {
-	return load_dir(dir, 0, phases, kernels, ts);
+	return load_dir(dir, 0, phases, kernels, jobs, ts);
 }
 
-int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases, const struct rules *kernels,
+int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
 			     struct trace_set *ts)
 {
-	return load_dir(dir, 1, phases, kernels, ts);
+	return load_dir(dir, 1, phases, kernels, jobs, ts);
 }
 
 static int by_self(const void *pa, const void *pb)

@@ -37,13 +37,16 @@ struct trace_set {
 	char problem[320];         /* the first file that could not be used, and why */
 };
 
-/* Reads every *.json / *.json.gz of dir. ERR_NOTFOUND when dir has no trace
- * file; 0 otherwise (ts->m.n may still be 0: see unreadable, no_steps). */
-int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, struct trace_set *ts);
+/* Reads every *.json / *.json.gz of dir, the files on up to `jobs` threads
+ * (< 1: every CPU), merged in file-name order: the same result whatever
+ * jobs is. ERR_NOTFOUND when dir has no trace file; 0 otherwise (ts->m.n may
+ * still be 0: see unreadable, no_steps). */
+int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
+			struct trace_set *ts);
 /* The same for the Nsight Systems exports (*.sqlite) of dir: one file is one
  * rank; NVTX ranges are the host ranges, a range named step (step N,
  * iteration N, ProfilerStep#N) is a step; the GPU work adds the GPU breakdown. */
-int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases, const struct rules *kernels,
+int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
 			     struct trace_set *ts);
 /* One loaded trace (kineto_load with want_cpu) as one rank's steps; with
  * loose_steps, NVTX-style step names count as steps too. */

@@ -125,7 +125,7 @@ static double aggregated_at(struct run *r)
 	return r->row.aggregated_at;
 }
 
-static int analyse(struct run *r, int force, int only_if_due)
+static int analyse(struct run *r, int force, int only_if_due, int jobs)
 {
 	int lock = fsio_lock(r->dir, ".aggregate.lock", 0);
 	if (lock < 0)
@@ -143,7 +143,9 @@ static int analyse(struct run *r, int force, int only_if_due)
 	}
 	struct ana_run in;
 	long attempts = (long)js.n_all;
-	if ((rc = build_input(r, js.all, js.n_all, &in)) == 0 && (rc = ana_run_analyse(&in)) == 0)
+	rc = build_input(r, js.all, js.n_all, &in);
+	in.jobs = jobs;
+	if (rc == 0 && (rc = ana_run_analyse(&in)) == 0)
 		rc = ana_run_write(&in);
 	ana_run_free(&in);
 	/* A forced analysis of an unfinished run is provisional: the run is
@@ -158,12 +160,12 @@ out:
 	return rc;
 }
 
-int aggregate_run(struct run *r, int force)
+int aggregate_run(struct run *r, int force, int jobs)
 {
-	return analyse(r, force, 0);
+	return analyse(r, force, 0, jobs);
 }
 
 int aggregate_if_due(struct run *r)
 {
-	return aggregated_at(r) > 0 ? 0 : analyse(r, 0, 1);
+	return aggregated_at(r) > 0 ? 0 : analyse(r, 0, 1, 0);
 }

@@ -7,9 +7,11 @@
 
 #include "run.h"
 
-/* Writes BOTTLENECK_ANALYSIS.md and summary.json. Unless force is set, does
- * nothing when some job is not final yet (returns 1 then). */
-int aggregate_run(struct run *r, int force);
+/* Writes BOTTLENECK_ANALYSIS.md and summary.json, the per-rank work on up to
+ * `jobs` threads (< 1: every CPU this process may use; the output is the same
+ * whatever jobs is). Unless force is set, does nothing when some job is not
+ * final yet (returns 1 then). */
+int aggregate_run(struct run *r, int force, int jobs);
 /* Aggregates when every job is final and no analysis exists yet (once,
  * whoever gets there first); r->row.aggregated_at follows the store. */
 int aggregate_if_due(struct run *r);

@@ -52,6 +52,21 @@ read -r ut st <<<"$(awk '{ print $14, $15 }' /proc/$mpid/stat)"
 wait $mpid
 python3 -c "import os,sys; hz=os.sysconf('SC_CLK_TCK'); t=(int(sys.argv[1])+int(sys.argv[2]))/hz; print('%.3f s of CPU in 19 s: %.3f %% of one core' % (t, 100*t/19))" "$ut" "$st"
 
+echo "== campaign-analyze on a pool of threads: -j 1 against -j 2 (peak RSS of the whole process)"
+jbench() { # label files...
+	local label=$1; shift
+	for j in 1 2; do
+		/usr/bin/time -f "%e %M" -o "$tmp/j$j.time" bin/campaign-analyze --json -j $j "$@" >"$tmp/j$j.json"
+	done
+	read -r t1 m1 <"$tmp/j1.time"; read -r t2 m2 <"$tmp/j2.time"
+	cmp -s "$tmp/j1.json" "$tmp/j2.json" && same=identical || same=DIFFERENT
+	python3 -c "import sys; t1,t2,m1,m2=map(float,sys.argv[2:6]); print('%s: -j 1 %.2f s, %.0f MB; -j 2 %.2f s, %.0f MB; speed-up %.2f (goal >= 1.7 on 2 cores); output %s' % (sys.argv[1], t1, m1/1024, t2, m2/1024, t1/t2, sys.argv[6]))" "$label" "$t1" "$t2" "$m1" "$m2" "$same"
+}
+python3 tests/tools/gen_traces.py --ranks 8 --mb 20 --out "$tmp/syn"
+jbench "8 synthetic ranks x 20 MB (python3 tests/tools/gen_traces.py --ranks 8 --mb 20)" "$tmp"/syn/*.json
+S=../shared/traces/kineto/param_dlrm_8rank
+[ -d "$S" ] && jbench "the 8 DLRM ranks (7.4 MB)" "$S"/*.json
+
 echo "== demo campaign, wall time from submit to analysis (local executor)"
 start=$(date +%s.%N)
 bin/campaign submit --wait --backend local --results "$tmp/res" campaigns/local-demo.yaml >/dev/null

@@ -8,7 +8,7 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch slurm_pytorch
-slurm_cluster slurm_pytorch /tmp/campaign-slurm-pytorch 16957 17500
+slurm_cluster slurm_pytorch /tmp/campaign-slurm-pytorch 16967 17600
 cp "$ROOT/tests/workloads/ddp_train.py" train.py
 cat >ddp.yaml <<'Y'
 campaign: slurmddp
