@@ -19,8 +19,10 @@ struct parse {
 	int seen_root;
 	int in_events, in_dist, in_args;
 	char key[64];
-	/* the event being read */
-	char *name, *cat, *tid;
+	int key_id;        /* enum key of key: compared once, in cb_key */
+	/* the event being read; its strings in buffers reused from event to event */
+	struct strbuf name, cat, tid;
+	int has_name, has_cat, has_tid;
 	char ph;
 	double ts, dur, flops;
 	int has_ts, has_dur, stream, has_stream, has_corr;
@@ -68,12 +70,26 @@ static int intern(struct gpu_trace *t, const char *s)
 	return (int)t->nnames++;
 }
 
+/* The keys the reader uses; every other key is K_OTHER. */
+enum key { K_OTHER, K_NAME, K_CAT, K_TID, K_PH, K_TS, K_DUR, K_ARGS, K_STREAM, K_CORR, K_FLOPS, K_RANK,
+	   K_EVENTS, K_DIST };
+
+static enum key key_of(const char *k, size_t n)
+{
+	static const struct { const char *s; enum key k; } keys[] = {
+		{ "name", K_NAME }, { "cat", K_CAT }, { "tid", K_TID }, { "ph", K_PH }, { "ts", K_TS }, { "dur", K_DUR },
+		{ "args", K_ARGS }, { "stream", K_STREAM }, { "correlation", K_CORR }, { "flops", K_FLOPS },
+		{ "rank", K_RANK }, { "traceEvents", K_EVENTS }, { "distributedInfo", K_DIST },
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		if (strlen(keys[i].s) == n && !memcmp(keys[i].s, k, n))
+			return keys[i].k;
+	return K_OTHER;
+}
+
 static void reset_event(struct parse *p)
 {
-	free(p->name);
-	free(p->cat);
-	free(p->tid);
-	p->name = p->cat = p->tid = NULL;
+	p->has_name = p->has_cat = p->has_tid = 0;
 	p->has_ts = p->has_dur = p->has_stream = p->has_corr = 0;
 	p->stream = -1;
 	p->corr = -1;
@@ -153,23 +169,24 @@ static int sane_times(double ts, double dur)
 static void end_event(struct parse *p)
 {
 	struct gpu_trace *t = p->t;
-	if (p->name && p->has_ts && !strncmp(p->name, "ProfilerStep#", 13) && p->nsteps < MAX_STEPS) {
-		p->step_names[p->nsteps] = xstrdup(p->name);
+	const char *name = p->has_name ? p->name.buf : NULL, *cat = p->has_cat ? p->cat.buf : NULL;
+	if (name && p->has_ts && !strncmp(name, "ProfilerStep#", 13) && p->nsteps < MAX_STEPS) {
+		p->step_names[p->nsteps] = xstrdup(name);
 		p->step_ts[p->nsteps++] = p->ts;
 	}
-	int gpu = p->name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1;
-	int rt = !gpu && p->name && p->has_ts && p->has_dur && p->has_corr && is_runtime_cat(p->cat);
+	int gpu = name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1;
+	int rt = !gpu && name && p->has_ts && p->has_dur && p->has_corr && is_runtime_cat(cat);
 	/* host ranges; Kineto's "Trace" event spans the whole profile and is none */
-	int cpu = t->want_cpu && !gpu && p->name && p->has_ts && p->has_dur && (p->ph == 'X' || !p->ph) &&
-		  !(p->cat && !strcmp(p->cat, "Trace"));
+	int cpu = t->want_cpu && !gpu && name && p->has_ts && p->has_dur && (p->ph == 'X' || !p->ph) &&
+		  !(cat && !strcmp(cat, "Trace"));
 	if ((gpu || rt || cpu) && !sane_times(p->ts, p->dur))
 		t->malformed++;
 	else if (gpu)
-		gpu_trace_add(t, ceil(p->ts), floor(p->ts + p->dur), p->name, p->stream, p->has_corr ? p->corr : -1);
+		gpu_trace_add(t, ceil(p->ts), floor(p->ts + p->dur), name, p->stream, p->has_corr ? p->corr : -1);
 	else if (rt)
-		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts), p->name);
+		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts), name);
 	if (cpu && sane_times(p->ts, p->dur))
-		gpu_trace_add_cpu(t, p->ts, p->ts + p->dur, p->name, p->tid, p->flops);
+		gpu_trace_add_cpu(t, p->ts, p->ts + p->dur, name, p->has_tid ? p->tid.buf : NULL, p->flops);
 	reset_event(p);
 }
 
@@ -180,9 +197,9 @@ static int cb_start_map(void *ctx)
 	p->seen_root = 1;
 	if (p->in_events && p->depth == p->ev_depth)
 		reset_event(p);
-	if (p->in_events && p->depth == p->ev_depth + 1 && !strcmp(p->key, "args"))
+	if (p->in_events && p->depth == p->ev_depth + 1 && p->key_id == K_ARGS)
 		p->in_args = 1;
-	if (p->depth == 2 && !strcmp(p->key, "distributedInfo"))
+	if (p->depth == 2 && p->key_id == K_DIST)
 		p->in_dist = 1;
 	return 1;
 }
@@ -198,6 +215,7 @@ static int cb_end_map(void *ctx)
 		p->in_dist = 0;
 	p->depth--;
 	p->key[0] = '\0';
+	p->key_id = K_OTHER;
 	return 1;
 }
 
@@ -209,7 +227,7 @@ static int cb_start_array(void *ctx)
 		p->in_events = 1;
 		p->ev_depth = 2;
 		p->t->legacy = 1;
-	} else if (p->depth == 2 && !strcmp(p->key, "traceEvents")) {
+	} else if (p->depth == 2 && p->key_id == K_EVENTS) {
 		p->in_events = 1;
 		p->ev_depth = 3;
 	}
@@ -233,7 +251,15 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 		n = sizeof p->key - 1;
 	memcpy(p->key, k, n);
 	p->key[n] = '\0';
+	p->key_id = key_of((const char *)k, n);
 	return 1;
+}
+
+static void set_str(struct strbuf *sb, int *has, const unsigned char *s, size_t n)
+{
+	strbuf_reset(sb);
+	strbuf_add(sb, (const char *)s, n);
+	*has = 1;
 }
 
 static int cb_string(void *ctx, const unsigned char *s, size_t n)
@@ -241,16 +267,12 @@ static int cb_string(void *ctx, const unsigned char *s, size_t n)
 	struct parse *p = ctx;
 	if (!p->in_events || p->depth != p->ev_depth)
 		return 1;
-	char **dst = !strcmp(p->key, "name") ? &p->name : !strcmp(p->key, "cat") ? &p->cat :
-		     !strcmp(p->key, "tid") ? &p->tid : NULL;
-	if (dst) {
-		char *v = xmalloc(n + 1);
-		memcpy(v, s, n);
-		v[n] = '\0';
-		free(*dst);
-		*dst = v;
-	} else if (!strcmp(p->key, "ph") && n > 0) {
-		p->ph = (char)s[0];
+	switch (p->key_id) {
+	case K_NAME: set_str(&p->name, &p->has_name, s, n); break;
+	case K_CAT: set_str(&p->cat, &p->has_cat, s, n); break;
+	case K_TID: set_str(&p->tid, &p->has_tid, s, n); break;
+	case K_PH: p->ph = n > 0 ? (char)s[0] : 0; break;
+	default: break;
 	}
 	return 1;
 }
@@ -261,34 +283,32 @@ static long to_id(double v)
 	return isfinite(v) && fabs(v) < 9.0e15 ? (long)v : -1;
 }
 
+/* Numbers are converted only for the keys the reader uses. */
 static int cb_number(void *ctx, const char *s, size_t n)
 {
 	struct parse *p = ctx;
+	int event = p->in_events && p->depth == p->ev_depth, arg = p->in_args && p->depth == p->ev_depth + 1;
+	int wanted = (event && (p->key_id == K_TS || p->key_id == K_DUR || p->key_id == K_TID)) ||
+		     (arg && (p->key_id == K_STREAM || p->key_id == K_CORR || p->key_id == K_FLOPS)) ||
+		     (p->in_dist && p->depth == 2 && p->key_id == K_RANK);
 	char buf[64];
-	if (n >= sizeof buf)
+	if (!wanted || n >= sizeof buf)
 		return 1;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
+	if (event && p->key_id == K_TID) {
+		set_str(&p->tid, &p->has_tid, (const unsigned char *)buf, n);
+		return 1;
+	}
 	double v = strtod(buf, NULL);
-	if (p->in_events && p->depth == p->ev_depth) {
-		if (!strcmp(p->key, "ts"))
-			p->ts = v, p->has_ts = 1;
-		else if (!strcmp(p->key, "dur"))
-			p->dur = v, p->has_dur = 1;
-		else if (!strcmp(p->key, "tid")) {
-			free(p->tid);
-			p->tid = xstrdup(buf);
-		}
-	} else if (p->in_args && p->depth == p->ev_depth + 1 && !strcmp(p->key, "stream")) {
-		p->stream = (int)to_id(v);
-		p->has_stream = 1;
-	} else if (p->in_args && p->depth == p->ev_depth + 1 && !strcmp(p->key, "correlation")) {
-		p->corr = to_id(v);
-		p->has_corr = 1;
-	} else if (p->in_args && p->depth == p->ev_depth + 1 && !strcmp(p->key, "flops")) {
-		p->flops = isfinite(v) && v > 0 ? v : 0;
-	} else if (p->in_dist && p->depth == 2 && !strcmp(p->key, "rank")) {
-		p->t->rank = (int)to_id(v);
+	switch (p->key_id) {
+	case K_TS: p->ts = v, p->has_ts = 1; break;
+	case K_DUR: p->dur = v, p->has_dur = 1; break;
+	case K_STREAM: p->stream = (int)to_id(v), p->has_stream = 1; break;
+	case K_CORR: p->corr = to_id(v), p->has_corr = 1; break;
+	case K_FLOPS: p->flops = isfinite(v) && v > 0 ? v : 0; break;
+	case K_RANK: p->t->rank = (int)to_id(v); break;
+	default: break;
 	}
 	return 1;
 }
@@ -380,7 +400,9 @@ static int load(read_fn rd, void *src, const char *name, int want_cpu, struct gp
 		yajl_free_error(h, msg);
 	}
 	yajl_free(h);
-	reset_event(&p);
+	strbuf_free(&p.name);
+	strbuf_free(&p.cat);
+	strbuf_free(&p.tid);
 	if (rc == 0) {
 		drop_last_step(&p);
 		gpu_trace_index_rt(t);
