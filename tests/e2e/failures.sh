@@ -67,7 +67,7 @@ scenarios: [{ name: orphan, nodes: 1 }]
 Y
 "$CAMPAIGN" submit --backend local --results "$SCRATCH/res3" lost.yaml >l.txt 2>&1
 run3=$(rundir l.txt)
-for i in $(seq 1 50); do
+for i in $(seq 1 300); do # up to 30 s on a loaded machine
 	"$CAMPAIGN" status --results "$SCRATCH/res3" --json >st.json
 	[ "$(json st.json 'j["jobs"][0]["state"]')" = RUNNING ] && break
 	sleep 0.1
