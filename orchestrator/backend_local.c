@@ -223,7 +223,13 @@ static int next_job(struct run *r, struct job_set *js, struct job_row **out)
 
 int local_supervise(struct run *r)
 {
+	/* `status` takes this lock for a moment to see whether a supervisor is
+	 * alive: a supervisor starting then must not take it for another's. */
 	int lock = supervisor_lock(r);
+	for (int i = 0; lock < 0 && i < 60; i++) {
+		sleep_ms(50);
+		lock = supervisor_lock(r);
+	}
 	if (lock < 0)
 		return err_set(ERR_BACKEND, "run %s already has a supervisor", r->id);
 	struct sigaction sa = { .sa_handler = on_stop_signal };
