@@ -34,7 +34,7 @@ run=$(rundir submit.out)
 check slurm_submit_returns_at_once [ "$rc" -eq 0 ]
 check slurm_submit_names_backend grep -q "submitted 3 jobs to slurm" submit.out
 check slurm_analysis_without_any_command wait_for 240 test -s "$run/BOTTLENECK_ANALYSIS.md"
-check slurm_aggregation_job_ran bash -c 'ls "$1"/aggregate-*.out >/dev/null && grep -q BOTTLENECK_ANALYSIS "$1"/aggregate-*.out' _ "$run"
+check slurm_aggregation_job_ran wait_for 60 bash -c 'ls "$1"/aggregate-*.out >/dev/null && grep -q BOTTLENECK_ANALYSIS "$1"/aggregate-*.out' _ "$run"
 for s in gloo-1n:1 gloo-2n:2 gloo-4n:4; do
 	n=${s#*:}; s=${s%:*}
 	check "slurm_${s}_distinct_rank_hosts" [ "$(json "$run/$s/job_metadata.json" 'len(set(h["host"] for h in j["rank_hosts"]))')" = "$n" ]
