@@ -370,7 +370,7 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	}
 	strbuf_reset(&dir);
 	strbuf_addf(&dir, "%s/metrics", s->job_dir);
-	if ((rc = metrics_load_dir(dir.buf, m)) == 0) {
+	if ((rc = metrics_load_dir(dir.buf, run->jobs, m)) == 0) {
 		snprintf(s->source, sizeof s->source, "%s", m->ranks[0].format == METRICS_AORTA ? "AORTA-style metrics" :
 			 "trainer telemetry");
 		add_source(s, s->source);

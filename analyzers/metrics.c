@@ -1,5 +1,6 @@
 #include "metrics.h"
 
+#include "pool.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 
@@ -189,30 +190,67 @@ static int rank_cmp(const void *a, const void *b)
 	return x->rank - y->rank;
 }
 
-static int load_dir(const char *dir, struct scenario_metrics *out, int meta_only)
+struct dir_job {
+	char **paths;
+	int *rank_of_name, *ok, meta_only;
+	struct rank_metrics *slot;
+};
+
+static void dir_job_one(void *ctx, size_t i)
+{
+	struct dir_job *j = ctx;
+	j->ok[i] = load_file(j->paths[i], &j->slot[i], j->meta_only) == 0;
+	if (j->ok[i] && j->slot[i].rank < 0)
+		j->slot[i].rank = j->rank_of_name[i];
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The rank files of dir, read on up to `jobs` threads, kept in file-name
+ * order and then ordered by rank: the same whatever jobs is. */
+static int load_dir(const char *dir, int jobs, struct scenario_metrics *out, int meta_only)
 {
 	memset(out, 0, sizeof *out);
 	DIR *d = opendir(dir);
 	if (!d)
 		return err_set(ERR_NOTFOUND, "no metrics directory %s", dir);
 	struct dirent *e;
+	char **paths = NULL;
+	size_t n = 0, cap = 0;
 	while ((e = readdir(d))) {
 		int r;
 		if (!metrics_rank_file(e->d_name, &r))
 			continue;
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/%s", dir, e->d_name);
-		out->ranks = xrealloc(out->ranks, (out->n + 1) * sizeof *out->ranks);
-		if (load_file(p.buf, &out->ranks[out->n], meta_only) == 0) {
-			if (out->ranks[out->n].rank < 0)
-				out->ranks[out->n].rank = r;
-			out->n++;
-		}
-		strbuf_free(&p);
+		XGROW(paths, n, cap, 16);
+		paths[n++] = strbuf_detach(&p);
 	}
 	closedir(d);
-	if (out->n == 0)
+	if (n)
+		qsort(paths, n, sizeof *paths, cmp_str);
+	struct dir_job j = { paths, xcalloc(n + 1, sizeof(int)), xcalloc(n + 1, sizeof(int)), meta_only,
+			     xcalloc(n + 1, sizeof(struct rank_metrics)) };
+	for (size_t i = 0; i < n; i++)
+		metrics_rank_file(strrchr(paths[i], '/') + 1, &j.rank_of_name[i]);
+	pool_run(n, jobs, dir_job_one, &j);
+	out->ranks = xcalloc(n + 1, sizeof *out->ranks);
+	for (size_t i = 0; i < n; i++) {
+		if (j.ok[i])
+			out->ranks[out->n++] = j.slot[i];
+		free(paths[i]);
+	}
+	free(paths);
+	free(j.rank_of_name);
+	free(j.ok);
+	free(j.slot);
+	if (out->n == 0) {
+		metrics_free(out);
 		return err_set(ERR_NOTFOUND, "no rank_<r>.jsonl or rank_<r>_metrics.jsonl files in %s", dir);
+	}
 	metrics_sort_ranks(out);
 	return 0;
 }
@@ -223,14 +261,14 @@ void metrics_sort_ranks(struct scenario_metrics *m)
 		qsort(m->ranks, m->n, sizeof *m->ranks, rank_cmp);
 }
 
-int metrics_load_dir(const char *dir, struct scenario_metrics *out)
+int metrics_load_dir(const char *dir, int jobs, struct scenario_metrics *out)
 {
-	return load_dir(dir, out, 0);
+	return load_dir(dir, jobs, out, 0);
 }
 
 int metrics_load_dir_meta(const char *dir, struct scenario_metrics *out)
 {
-	return load_dir(dir, out, 1);
+	return load_dir(dir, 1, out, 1);
 }
 
 void rank_metrics_free(struct rank_metrics *r)

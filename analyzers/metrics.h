@@ -39,8 +39,9 @@ struct scenario_metrics {
 	size_t n;
 };
 
-/* Reads every rank_<r>.jsonl of dir. ERR_NOTFOUND when there is none. */
-int metrics_load_dir(const char *dir, struct scenario_metrics *out);
+/* Reads every rank_<r>.jsonl of dir, on up to `jobs` threads (< 1: every
+ * CPU; the result is the same whatever jobs is). ERR_NOTFOUND when there is none. */
+int metrics_load_dir(const char *dir, int jobs, struct scenario_metrics *out);
 /* The same, reading only each file's meta line (rank, host, ...): no steps. */
 int metrics_load_dir_meta(const char *dir, struct scenario_metrics *out);
 /* Reads one JSONL file (a trainer rank file or an AORTA-style one). */

@@ -34,3 +34,20 @@ for f in summary.json BOTTLENECK_ANALYSIS.md timeline.json; do
 done
 "$BIN/campaign-analyze" -j x big/rank0.pt.trace.json >/dev/null 2>err.txt; rc=$?
 check analyze_bad_jobs_exit2 [ "$rc" -eq 2 ]
+
+# the trainer's telemetry files are read on the pool too
+cat >tele.yaml <<Y
+campaign: tele
+workload: { command: "$BIN/campaign-trainer --backend gloo --steps {{steps}} --warmup-steps {{warmup_steps}} --hidden 64 --metrics-dir {{metrics_dir}}" }
+profile: { warmup_steps: 2, active_steps: 8 }
+scenarios: [{ name: four, nodes: 2, tasks_per_node: 2 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/tele" tele.yaml >tele.txt 2>&1
+trun=$(rundir tele.txt)
+for j in 1 4; do
+	"$CAMPAIGN" aggregate --jobs $j --results "$SCRATCH/tele" "$trun" >/dev/null 2>&1
+	mkdir -p tele.$j && cp "$trun/summary.json" "$trun/BOTTLENECK_ANALYSIS.md" tele.$j/
+done
+check telemetry_analysed [ "$(json tele.1/summary.json '(j["scenarios"][0]["analysed"], len(j["scenarios"][0]["median_step"]["ranks"]))')" = "(True, 4)" ]
+check telemetry_j1_j4_identical_summary cmp -s tele.1/summary.json tele.4/summary.json
+check telemetry_j1_j4_identical_report cmp -s tele.1/BOTTLENECK_ANALYSIS.md tele.4/BOTTLENECK_ANALYSIS.md
