@@ -45,3 +45,20 @@ need_torch() {
 		exit 0
 	fi
 }
+# script_median SCENARIO_DIR WARMUP: tests/workloads/ddp_train.py's own step
+# times ("step N loss L time T ms" in logs/rank_<r>.out) as the analysis
+# defines a step's time: per step the slowest rank, the median over steps >= WARMUP
+script_median() {
+	python3 - "$1" "$2" <<'P'
+import glob, re, statistics, sys
+per = {}
+for f in glob.glob(sys.argv[1] + "/logs/rank_*.out"):
+    for line in open(f):
+        m = re.match(r"step (\d+) loss \S+ time (\S+) ms", line)
+        if m:
+            per.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+print(statistics.median(max(v) for k, v in per.items() if k >= int(sys.argv[2])))
+P
+}
+# within10 A B: A is within 10 % of B
+within10() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= 0.1 * b else 1)' "$1" "$2"; }

@@ -8,21 +8,6 @@ source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch pytorch_ddp
 cp "$ROOT/tests/workloads/ddp_train.py" train.py
-# the script's own step times, as the analysis defines a step's time: per
-# step the slowest rank, then the median over the active steps
-script_median() { # scenario_dir warmup
-	python3 - "$1" "$2" <<'P'
-import glob, re, statistics, sys
-per = {}
-for f in glob.glob(sys.argv[1] + "/logs/rank_*.out"):
-    for line in open(f):
-        m = re.match(r"step (\d+) loss \S+ time (\S+) ms", line)
-        if m:
-            per.setdefault(int(m.group(1)), []).append(float(m.group(2)))
-print(statistics.median(max(v) for k, v in per.items() if k >= int(sys.argv[2])))
-P
-}
-within10() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= 0.1 * b else 1)' "$1" "$2"; }
 
 cat >ddp.yaml <<'Y'
 campaign: userddp

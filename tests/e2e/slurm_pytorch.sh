@@ -40,15 +40,5 @@ check slurm_ddp_four_traces [ "$(ls "$run"/cpu-2n/traces/ | wc -l)" = 4 ]
 check slurm_ddp_every_rank_stepped [ "$(cat "$run"/cpu-2n/logs/rank_*.out | grep -c '^step 9 ')" = 4 ]
 check slurm_ddp_ranks_on_two_nodes bash -c '[[ "$1" =~ ^n\[[1-4][-,][1-4]\]$ ]]' _ "$(json "$run/cpu-2n/job_metadata.json" 'j["nodelist"]')"
 ours=$(json "$run/summary.json" '[x["step_time_ms"]["median"] for x in j["scenarios"] if x["name"] == "cpu-2n"][0]')
-theirs=$(python3 - "$run/cpu-2n" <<'P'
-import glob, re, statistics, sys
-per = {}
-for f in glob.glob(sys.argv[1] + "/logs/rank_*.out"):
-    for line in open(f):
-        m = re.match(r"step (\d+) loss \S+ time (\S+) ms", line)
-        if m:
-            per.setdefault(int(m.group(1)), []).append(float(m.group(2)))
-print(statistics.median(max(v) for k, v in per.items() if k >= 2))
-P
-)
-check "slurm_ddp_median_within_10pct_of_script ($ours vs $theirs ms)" python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= 0.1 * b else 1)' "$ours" "$theirs"
+theirs=$(script_median "$run/cpu-2n" 2)
+check "slurm_ddp_median_within_10pct_of_script ($ours vs $theirs ms)" within10 "$ours" "$theirs"
