@@ -41,6 +41,8 @@ static void layer_done(void *ctx, int l)
 	if (!b->plan.closes[l])
 		return;
 	pthread_mutex_lock(&b->mu);
+	if (b->step_posted++ == 0)
+		b->first_post_ms = now_ms();
 	b->posted++;
 	pthread_cond_broadcast(&b->cv);
 	pthread_mutex_unlock(&b->mu);
@@ -79,15 +81,25 @@ void bucketer_begin_step(struct bucketer *b)
 	pthread_mutex_lock(&b->mu);
 	b->comm_ms = 0;
 	b->bytes = 0;
+	b->step_posted = 0;
+	b->first_post_ms = 0;
 	pthread_mutex_unlock(&b->mu);
 }
 
-int bucketer_finish_step(struct bucketer *b, double *comm_ms, double *bytes)
+int bucketer_finish_step(struct bucketer *b, double backward_end_ms, double *comm_ms, double *exposed_ms,
+			 double *bytes)
 {
 	pthread_mutex_lock(&b->mu);
 	while (b->done < b->posted)
 		pthread_cond_wait(&b->cv, &b->mu);
-	*comm_ms = b->comm_ms;
+	double end = now_ms();
+	if (b->step_posted == 0) {
+		*comm_ms = *exposed_ms = 0;
+	} else {
+		double start = b->first_post_ms < backward_end_ms ? b->first_post_ms : backward_end_ms;
+		*comm_ms = end - start;
+		*exposed_ms = end > backward_end_ms ? end - backward_end_ms : 0;
+	}
 	*bytes = b->bytes;
 	int failed = b->failed;
 	pthread_mutex_unlock(&b->mu);

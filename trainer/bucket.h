@@ -21,7 +21,9 @@ struct bucketer {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	long posted, done;    /* buckets posted and done, counted over the whole run */
-	double comm_ms;       /* time in all-reduce during the current step */
+	long step_posted;     /* buckets posted in the current step */
+	double first_post_ms; /* when the step's first bucket was posted */
+	double comm_ms;       /* time in all-reduce calls during the current step (busy time) */
 	double bytes;
 	int stop, failed;
 	char err[256];
@@ -30,8 +32,13 @@ struct bucketer {
 int bucketer_start(struct bucketer *b, struct mlp *m, struct cgloo *g, int algo, double bucket_mb);
 /* Call before backward: installs the layer hook and resets the step's sums. */
 void bucketer_begin_step(struct bucketer *b);
-/* Waits for every bucket of the step; returns -1 when an all-reduce failed. */
-int bucketer_finish_step(struct bucketer *b, double *comm_ms, double *bytes);
+/* Waits for every bucket of the step (backward ended at backward_end_ms).
+ * Communication is the window from the first bucket posted to the moment the
+ * last one is seen complete; exposed communication is the part of it after
+ * backward ended. So exposed <= communication in every step, by construction.
+ * Returns -1 when an all-reduce failed. */
+int bucketer_finish_step(struct bucketer *b, double backward_end_ms, double *comm_ms, double *exposed_ms,
+			 double *bytes);
 void bucketer_stop(struct bucketer *b);
 
 #endif

@@ -99,11 +99,10 @@ static int backward_and_sync(struct trainer *tr, int rows, struct step_times *st
 	double t1 = now_ms();
 	st->backward_ms = t1 - t0;
 	if (tr->bk) {
-		if (bucketer_finish_step(tr->bk, &st->comm_ms, &st->bytes_allreduced) < 0) {
+		if (bucketer_finish_step(tr->bk, t1, &st->comm_ms, &st->comm_exposed_ms, &st->bytes_allreduced) < 0) {
 			fprintf(stderr, "campaign-trainer: rank %d: all-reduce failed: %s\n", tr->o->rank, tr->bk->err);
 			return -1;
 		}
-		st->comm_exposed_ms = now_ms() - t1;
 	} else {
 		if (sync_grads(tr->g, tr->m, tr->o, &st->bytes_allreduced) < 0)
 			return -1;

@@ -71,6 +71,15 @@ for algo in ring bcube halving-doubling; do
 	done
 done >algos.txt 2>&1
 check gloo_algorithms_and_modes_run [ ! -s algos.txt ]
+# exposed communication is part of communication, in every step of every rank
+"$CAMPAIGN" launch --nodes 1 --tasks-per-node 2 -- "$T" --steps 100 --batch 16 --hidden 64 --depth 4 --bucket-mb 0.01 \
+	--ddp bucketed --metrics-dir exposed --rendezvous "$SCRATCH/rdzv2" >/dev/null 2>&1
+check bucketed_exposed_within_communication python3 -c '
+import json, glob, sys
+steps = [json.loads(l) for f in glob.glob("exposed/rank_*.jsonl") for l in open(f) if "\"step\"" in l]
+bad = [s for s in steps if s["comm_exposed_ms"] > s["comm_ms"] or s["comm_ms"] <= 0]
+print("   %d steps, %d with exposed > total" % (len(steps), len(bad)))
+sys.exit(0 if len(steps) == 200 and not bad else 1)'
 check gloo_algorithms_same_loss python3 -c '
 import json, glob, sys
 curves = [[json.loads(l)["loss"] for l in open(f) if "\"step\"" in l] for f in sorted(glob.glob("algo-*/rank_0.jsonl"))]
