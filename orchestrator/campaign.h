@@ -79,6 +79,9 @@ const struct scenario *campaign_find(const struct campaign *c, const char *name)
 int slurm_time_parse(const char *s, long *seconds);
 
 /* Placeholder names every command may use whatever its params. */
+/* The sbatch options slurm.extra may hold: those the SLURM backend passes
+ * on through libslurm (the job's output, name, size and time are campaign's). */
+int campaign_extra_supported(const char *opt);
 int placeholder_is_builtin(const char *name);
 const char *kvlist_get(const struct kvlist *l, const char *key);
 /* Sets key (replacing an existing value). */

@@ -332,6 +332,10 @@ static void load_slurm(struct loader *L, yaml_node_t *n)
 			const char *e = c->slurm.extra.v[i];
 			if (strncmp(e, "--", 2) || !is_safe_token(e + 2))
 				problem(L, v, "slurm.extra", "\"%.64s\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)", e);
+			else if (!campaign_extra_supported(e))
+				problem(L, v, "slurm.extra", "\"%.64s\" is not an option campaign passes on (supported: --exclusive, "
+					"--mem=, --mem-per-cpu=, --cpus-per-task=, --gres=, --reservation=, --nodelist=, --exclude=, "
+					"--requeue, --no-requeue; the job's output, name, nodes, tasks and time are campaign's)", e);
 		}
 	}
 }
