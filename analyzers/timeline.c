@@ -18,7 +18,6 @@
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
-#include "util/words.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -116,36 +115,37 @@ static void thread_name(struct tl_out *o, int pid, int tid, const char *name)
 /* One rank's trace: steps on thread 0, classified host ranges on thread
  * 1 + the trace's thread index, GPU kernels on thread 100000 + stream. */
 static void trace_rank_events(struct tl_out *o, int pid, const char *label, const struct gpu_trace *t,
-			      const struct rules *phases, double *t0)
+			      const struct rules *phases, int loose_steps, double *t0)
 {
 	char buf[256];
 	snprintf(buf, sizeof buf, "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.120s\"}}",
 		 pid, label);
 	event(o, buf);
 	thread_name(o, pid, 0, "steps");
+	int *ph = torchtrace_name_phases(t, phases, loose_steps);
 	for (size_t i = 0; i < t->ncpu && *t0 == 0; i++)
-		if (!strncmp(t->names[t->cpu[i].name], "ProfilerStep#", 13))
+		if (ph[t->cpu[i].name] == TORCHTRACE_STEP)
 			*t0 = t->cpu[i].start;
-	if (*t0 == 0 && t->ncpu) /* no ProfilerStep (NVTX): from the first range */
+	if (*t0 == 0 && t->ncpu) /* no step range: from the first range */
 		*t0 = t->cpu[0].start;
-	int *named = calloc(t->nnames + 1, sizeof *named);
+	int *named = xcalloc(t->nnames + 1, sizeof *named);
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
 		const char *name = t->names[c->name];
-		if (!strncmp(name, "ProfilerStep#", 13)) {
+		if (ph[c->name] == TORCHTRACE_STEP) {
 			trace_slice(o, pid, 0, name, "step", c->start - *t0, c->end - c->start, NULL);
 			continue;
 		}
-		int ph = phase_of_category(rules_classify(phases, name));
-		if (ph < 0)
+		if (ph[c->name] < 0)
 			continue;
-		if (named && !named[c->tid]++) {
+		if (!named[c->tid]++) {
 			snprintf(buf, sizeof buf, "thread %.100s", t->names[c->tid]);
 			thread_name(o, pid, 1 + c->tid, buf);
 		}
-		trace_slice(o, pid, 1 + c->tid, phase_name(ph), "phase", c->start - *t0, c->end - c->start, name);
+		trace_slice(o, pid, 1 + c->tid, phase_name(ph[c->name]), "phase", c->start - *t0, c->end - c->start, name);
 	}
 	free(named);
+	free(ph);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct gpu_event *g = &t->ev[i];
 		trace_slice(o, pid, 100000 + g->stream, t->names[g->name], "kernel", g->start / t->unit_per_us - *t0,
@@ -178,36 +178,25 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 {
 	int nsys = !strcmp(s->format, "nsys");
 	struct strbuf dir = STRBUF_INIT;
+	char **names;
+	size_t n;
 	strbuf_addf(&dir, "%s/%s", s->job_dir, nsys ? "nsys" : "traces");
-	DIR *d = opendir(dir.buf);
-	struct dirent *e;
-	struct argv names = { 0 };
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		if (e->d_name[0] != '.' && (nsys ? n > 7 && !strcmp(e->d_name + n - 7, ".sqlite") :
-					    (n > 5 && !strcmp(e->d_name + n - 5, ".json")) ||
-					    (n > 8 && !strcmp(e->d_name + n - 8, ".json.gz"))))
-			argv_push(&names, e->d_name);
-	}
-	if (d)
-		closedir(d);
-	argv_sort(&names);
-	for (size_t i = 0; i < names.n; i++) {
+	torchtrace_list(dir.buf, nsys, &names, &n);
+	for (size_t i = 0; i < n; i++) {
 		struct strbuf p = STRBUF_INIT;
 		struct gpu_trace t;
-		strbuf_addf(&p, "%s/%s", dir.buf, names.v[i]);
+		strbuf_addf(&p, "%s/%s", dir.buf, names[i]);
 		if ((nsys ? nsys_load_all(p.buf, &t) : kineto_load(p.buf, 1, &t)) == 0) {
-			int rank = t.rank >= 0 ? t.rank : torchtrace_rank_of_name(names.v[i]);
-			if (rank < 0)
-				rank = (int)i;
+			int rank = torchtrace_rank_for(nsys ? -1 : t.rank, names[i], (int)i);
 			char label[160];
 			snprintf(label, sizeof label, "%.80s rank %d", s->name, rank);
-			trace_rank_events(o, index * 100000 + rank % 100000, label, &t, phases, t0);
+			trace_rank_events(o, index * 100000 + rank % 100000, label, &t, phases, nsys, t0);
 			gpu_trace_free(&t);
 		}
 		strbuf_free(&p);
+		free(names[i]);
 	}
-	argv_free(&names);
+	free(names);
 	strbuf_free(&dir);
 }
 

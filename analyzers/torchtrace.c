@@ -47,18 +47,18 @@ static int is_loose_step_name(const char *name, long *n)
 	return 0;
 }
 
-/* Each name's phase (-1 transparent), classified once per name. */
 static int step_name(const char *name, long *n, int loose)
 {
 	return loose ? is_loose_step_name(name, n) : is_step_name(name, n);
 }
 
-static int *classify_names(const struct gpu_trace *t, const struct rules *phases, int loose)
+int *torchtrace_name_phases(const struct gpu_trace *t, const struct rules *phases, int loose_steps)
 {
 	int *ph = xcalloc(t->nnames + 1, sizeof *ph);
 	for (size_t i = 0; i < t->nnames; i++) {
 		long n;
-		ph[i] = step_name(t->names[i], &n, loose) ? -1 : phase_of_category(rules_classify(phases, t->names[i]));
+		ph[i] = step_name(t->names[i], &n, loose_steps) ? TORCHTRACE_STEP :
+			phase_of_category(rules_classify(phases, t->names[i]));
 	}
 	return ph;
 }
@@ -69,8 +69,6 @@ static int by_start(const void *pa, const void *pb)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
-/* Self time of every operator: per thread, a range's length less that of
- * the ranges directly inside it. */
 static int by_tid_start(const void *pa, const void *pb)
 {
 	const struct cpu_range *a = pa, *b = pb;
@@ -95,7 +93,9 @@ static void op_add(struct op_table *ops, const char *name, double ms, long count
 	ops->total_ms += ms;
 }
 
-static void self_times(const struct gpu_trace *t, struct op_table *ops)
+/* Self time of every operator: per thread, a range's length less that of
+ * the ranges directly inside it. Step ranges (ph) are no operators. */
+static void self_times(const struct gpu_trace *t, const int *ph, struct op_table *ops)
 {
 	struct cpu_range *r = xmalloc((t->ncpu + 1) * sizeof *r);
 	memcpy(r, t->cpu, t->ncpu * sizeof *r);
@@ -119,11 +119,9 @@ static void self_times(const struct gpu_trace *t, struct op_table *ops)
 		}
 		stack[depth++] = i;
 	}
-	for (size_t i = 0; i < t->nnames; i++) {
-		long n;
-		if (count[i] && !is_step_name(t->names[i], &n))
+	for (size_t i = 0; i < t->nnames; i++)
+		if (count[i] && ph[i] != TORCHTRACE_STEP)
 			op_add(ops, t->names[i], self[i] / 1000.0, count[i]);
-	}
 	free(stack);
 	free(count);
 	free(child);
@@ -198,7 +196,7 @@ static int by_step_start(const void *pa, const void *pb)
 void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps, struct rank_metrics *out,
 		     struct op_table *ops)
 {
-	int *ph = classify_names(t, phases, loose_steps);
+	int *ph = torchtrace_name_phases(t, phases, loose_steps);
 	struct phase_range *cls = xcalloc(t->ncpu + 1, sizeof *cls), *buf = xcalloc(t->ncpu + 1, sizeof *buf);
 	struct cpu_range *steps = xcalloc(t->ncpu + 1, sizeof *steps);
 	struct flops_at *fl = NULL;
@@ -206,8 +204,7 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 	double maxdur = 0;
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
-		long n;
-		if (step_name(t->names[c->name], &n, loose_steps))
+		if (ph[c->name] == TORCHTRACE_STEP)
 			steps[nsteps++] = *c;
 		else if (ph[c->name] >= 0) {
 			cls[ncls++] = (struct phase_range){ c->start, c->end, c->tid, ph[c->name] };
@@ -235,7 +232,7 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 	if (out->n)
 		out->flops_per_step /= (double)out->n;
 	if (ops && nsteps)
-		self_times(t, ops);
+		self_times(t, ph, ops);
 	free(steps);
 	free(buf);
 	free(cls);
@@ -258,6 +255,12 @@ int torchtrace_rank_of_name(const char *name)
 		}
 	}
 	return -1;
+}
+
+int torchtrace_rank_for(int trace_rank, const char *name, int order)
+{
+	int r = trace_rank >= 0 ? trace_rank : torchtrace_rank_of_name(name);
+	return r >= 0 ? r : order;
 }
 
 static int ends_with(const char *s, const char *tail)
@@ -312,8 +315,17 @@ static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rul
 	ts->gpu_comm_us += h.comm_union * us;
 	ts->gpu_overlap_us += h.overlap * us;
 	hta_rank_free(&h);
-	for (size_t i = 0; i < t->n; i++)
-		op_add(&ts->kernels, t->names[t->ev[i].name], (t->ev[i].end - t->ev[i].start) * us / 1000.0, 1);
+	double *ms = xcalloc(t->nnames + 1, sizeof *ms); /* per name first: one table look-up per kernel name */
+	long *count = xcalloc(t->nnames + 1, sizeof *count);
+	for (size_t i = 0; i < t->n; i++) {
+		ms[t->ev[i].name] += (t->ev[i].end - t->ev[i].start) * us / 1000.0;
+		count[t->ev[i].name]++;
+	}
+	for (size_t i = 0; i < t->nnames; i++)
+		if (count[i])
+			op_add(&ts->kernels, t->names[i], ms[i], count[i]);
+	free(count);
+	free(ms);
 }
 
 /* A file's rank (the trace's own, else its name's, else its order) joins the
@@ -321,10 +333,7 @@ static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rul
 static void keep_rank(struct trace_set *ts, struct rank_metrics *r, const char *name, int order, const char *path,
 		      const char *no_steps)
 {
-	if (r->rank < 0)
-		r->rank = torchtrace_rank_of_name(name);
-	if (r->rank < 0)
-		r->rank = order;
+	r->rank = torchtrace_rank_for(r->rank, name, order);
 	if (r->n) {
 		add_rank(ts, r);
 		return;
@@ -441,24 +450,35 @@ static void merge_part(struct trace_set *ts, struct trace_set *p)
 	trace_set_free(p);
 }
 
+int torchtrace_list(const char *dir, int nsys, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return err_set(ERR_NOTFOUND, "no directory %s", dir);
+	struct dirent *e;
+	size_t cap = 0;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && (nsys ? is_nsys_name(e->d_name) : is_trace_name(e->d_name))) {
+			XGROW(*names, *n, cap, 16);
+			(*names)[(*n)++] = xstrdup(e->d_name);
+		}
+	closedir(d);
+	if (*n)
+		qsort(*names, *n, sizeof **names, cmp_names); /* the same order whatever readdir says */
+	return 0;
+}
+
 static int load_dir(const char *dir, int nsys, const struct rules *phases, const struct rules *kernels, int jobs,
 		    struct trace_set *ts)
 {
 	memset(ts, 0, sizeof *ts);
-	DIR *d = opendir(dir);
-	if (!d)
-		return err_set(ERR_NOTFOUND, "no directory %s", dir);
-	char **names = NULL;
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' && (nsys ? is_nsys_name(e->d_name) : is_trace_name(e->d_name))) {
-			names = xrealloc(names, (n + 1) * sizeof *names);
-			names[n++] = xstrdup(e->d_name);
-		}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof *names, cmp_names); /* the same order whatever readdir says */
+	char **names;
+	size_t n;
+	int rc = torchtrace_list(dir, nsys, &names, &n);
+	if (rc < 0)
+		return rc;
 	struct dir_job j = { dir, names, nsys, phases, kernels, xcalloc(n + 1, sizeof *j.part) };
 	pool_run(n, jobs, dir_job_one, &j); /* each worker holds one file's data at a time */
 	for (size_t i = 0; i < n; i++) {

@@ -54,6 +54,14 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 		     struct op_table *ops);
 /* The rank a file name says (rank3, rank_3, worker3 ...), or -1. */
 int torchtrace_rank_of_name(const char *name);
+/* A file's rank: the trace's own (>= 0), else its name's, else its order. */
+int torchtrace_rank_for(int trace_rank, const char *name, int order);
+/* The trace files (nsys: the *.sqlite exports) of dir, sorted by name. */
+int torchtrace_list(const char *dir, int nsys, char ***names, size_t *n);
+/* Per name of t: its phase (enum phase), -1 when no rule names one
+ * (transparent), TORCHTRACE_STEP for a step range; classified once per name. */
+#define TORCHTRACE_STEP (-2)
+int *torchtrace_name_phases(const struct gpu_trace *t, const struct rules *phases, int loose_steps);
 void op_table_sort(struct op_table *ops);
 void trace_set_free(struct trace_set *ts);
 

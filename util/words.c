@@ -88,18 +88,3 @@ unterminated:
 	argv_free(out);
 	return -1;
 }
-
-void argv_sort(struct argv *a)
-{
-	for (size_t i = 1; i < a->n; i++) /* insertion sort: lists of file names, short */
-		for (size_t j = i; j > 0 && strcmp(a->v[j - 1], a->v[j]) > 0; j--) {
-			char *w = a->v[j];
-			a->v[j] = a->v[j - 1];
-			a->v[j - 1] = w;
-			if (a->quoted) {
-				unsigned char q = a->quoted[j];
-				a->quoted[j] = a->quoted[j - 1];
-				a->quoted[j - 1] = q;
-			}
-		}
-}

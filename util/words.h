@@ -18,7 +18,5 @@ void argv_push(struct argv *a, const char *s);
 void argv_push_quoted(struct argv *a, const char *s, int quoted);
 void argv_free(struct argv *a);
 void argv_copy(struct argv *dst, const struct argv *src);
-/* Sorts the words bytewise (their quoted flags follow them). */
-void argv_sort(struct argv *a);
 
 #endif
