@@ -193,11 +193,17 @@ static int wait_forwarding(pid_t pid, struct ranklog *log)
 	return status_code(st);
 }
 
+/* A number srun put in the task's environment (0 when absent). */
+static long env_long(const char *name)
+{
+	const char *v = getenv(name);
+	return v ? strtol(v, NULL, 10) : 0;
+}
+
 int launch_rank_exit(const char *dir, char **cmd)
 {
-	long rank = strtol(getenv("SLURM_PROCID") ? getenv("SLURM_PROCID") : "0", NULL, 10);
-	rank_env(rank, strtol(getenv("SLURM_LOCALID") ? getenv("SLURM_LOCALID") : "0", NULL, 10),
-		 strtol(getenv("SLURM_NODEID") ? getenv("SLURM_NODEID") : "0", NULL, 10));
+	long rank = env_long("SLURM_PROCID");
+	rank_env(rank, env_long("SLURM_LOCALID"), env_long("SLURM_NODEID"));
 	const char *job_dir = getenv("CAMPAIGN_JOB_DIR");
 	struct ranklog log;
 	int log_fd = -1, have_log = job_dir && ranklog_open(job_dir, rank, &log, &log_fd) == 0;
@@ -210,12 +216,11 @@ int launch_rank_exit(const char *dir, char **cmd)
 	int code = wait_forwarding(pid, have_log ? &log : NULL);
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
-	const char *r = getenv("SLURM_PROCID");
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	strbuf_addf(&path, "%s/rank_%s", dir, r ? r : "0");
+	strbuf_addf(&path, "%s/rank_%ld", dir, rank);
 	strbuf_addf(&text, "%d %.6f\n", code, (double)now.tv_sec + now.tv_nsec / 1e9);
 	if (fsio_write_atomic(path.buf, text.buf, text.len, 0644) < 0) /* the job's status then is srun's */
-		fprintf(stderr, "campaign launch: cannot record rank %s's exit status: %s\n", r ? r : "0", err_last());
+		fprintf(stderr, "campaign launch: cannot record rank %ld's exit status: %s\n", rank, err_last());
 	strbuf_free(&path);
 	strbuf_free(&text);
 	return code;
