@@ -125,6 +125,7 @@ $(B)/asan/%: tests/unit/%.c $(ASAN_OBJ) tests/unit/harness.h
 	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(ASAN_OBJ) $(PKG_LIBS) -lslurm -lm
 
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
+.SECONDARY: $(ASAN_OBJ) # kept between builds, not removed as intermediates
 
 # libFuzzer targets (clang): the loaders built once with the fuzzer's coverage
 # and ASan + UBSan, each target linked with -fsanitize=fuzzer. `make fuzz` runs

@@ -325,15 +325,25 @@ static void keep_top_ops(struct ana_scenario *s, const struct trace_set *ts)
 	}
 }
 
+/* The files of ts that a failed shard of the map step left unread. */
+static void note_not_analysed(struct ana_scenario *s, const struct trace_set *ts)
+{
+	if (!ts->not_analysed)
+		return;
+	str_list_append(&s->trace_not_analysed_names, ", ", ts->not_analysed_names);
+	s->trace_not_analysed += ts->not_analysed;
+}
+
 /* Steps from the NVTX ranges of the scenario's Nsight Systems exports. */
-static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases, const struct rules *kernels, int jobs,
-			   struct scenario_metrics *m, struct strbuf *missing)
+static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases, const struct rules *kernels,
+			   const struct ana_run *run, struct scenario_metrics *m, struct strbuf *missing)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ns = { 0 };
 	strbuf_addf(&dir, "%s/nsys", s->job_dir);
-	int rc = phases ? torchtrace_load_nsys_dir(dir.buf, phases, kernels, jobs, &ns) : ERR_NOTFOUND;
+	int rc = phases ? torchtrace_load_nsys_dir(dir.buf, phases, kernels, run->jobs, run->src, &ns) : ERR_NOTFOUND;
 	strbuf_free(&dir);
+	note_not_analysed(s, &ns);
 	if (rc == 0 && ns.m.n) {
 		*m = ns.m;
 		memset(&ns.m, 0, sizeof ns.m);
@@ -364,9 +374,10 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	struct trace_set ts = { 0 };
 	int have_traces = 0, rc;
 	strbuf_addf(&dir, "%s/traces", s->job_dir);
-	if (phases && torchtrace_load_dir(dir.buf, phases, kernels, run->jobs, &ts) == 0) {
+	if (phases && torchtrace_load_dir(dir.buf, phases, kernels, run->jobs, run->src, &ts) == 0) {
 		have_traces = 1;
 		keep_top_ops(s, &ts);
+		note_not_analysed(s, &ts);
 	}
 	strbuf_reset(&dir);
 	strbuf_addf(&dir, "%s/metrics", s->job_dir);
@@ -395,7 +406,7 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	else
 		strbuf_addf(missing, "; no PyTorch-profiler traces in traces/ (profile.traces copies the files your "
 			    "script writes, e.g. [\"profiler/*.json\"])");
-	if ((rc = load_nsys_steps(s, phases, kernels, run->jobs, m, missing)) == 0)
+	if ((rc = load_nsys_steps(s, phases, kernels, run, m, missing)) == 0)
 		goto out;
 	if (run->step_log) {
 		strbuf_reset(&dir);
@@ -728,6 +739,7 @@ void ana_run_free(struct ana_run *run)
 		free(s->job_dir);
 		free(s->series);
 		free(s->problem);
+		free(s->trace_not_analysed_names);
 		free(s->perf);
 		free(s->tl);
 		free(s->rank0);

@@ -5,6 +5,8 @@
 #ifndef ANALYZERS_ANALYSIS_H
 #define ANALYZERS_ANALYSIS_H
 
+struct trace_source;
+
 #include "perfstat.h"
 #include "rules.h"
 
@@ -69,6 +71,8 @@ struct ana_scenario {
 	char sources[256];      /* every source found and used, for the report */
 	int monitors_only;      /* no step data: utilisation and verdict from the monitors alone */
 	size_t trace_files, trace_unreadable, trace_gpu_files;
+	size_t trace_not_analysed;  /* files a failed map shard left without a result */
+	char *trace_not_analysed_names;
 	struct ana_op top_ops[ANA_TOP_OPS]; /* CPU operators by self time, from the traces */
 	int n_top_ops;
 	double ops_total_ms;
@@ -120,6 +124,7 @@ struct ana_run {
 	int warmup_steps;         /* step-log lines of each rank to skip as warm-up */
 	int batch_per_rank;       /* samples per rank and step, for traces and step logs; 0 = unknown */
 	int jobs;                 /* threads for the per-rank work; < 1: every CPU this process may use */
+	const struct trace_source *src; /* results of the map step (shard.h) to use instead of reading; NULL: none */
 	struct ana_scenario *sc;
 	size_t n;
 };

@@ -73,6 +73,8 @@ static json_t *scenario_json(const struct ana_scenario *s)
 			    json_string("node monitors") : json_null());
 	json_object_set_new(o, "sources", json_string(s->sources));
 	json_object_set_new(o, "trace_files", json_integer((json_int_t)s->trace_files));
+	if (s->trace_not_analysed)
+		json_object_set_new(o, "trace_files_not_analysed", json_string(s->trace_not_analysed_names));
 	json_object_set_new(o, "top_operators", top_ops_json(s->top_ops, s->n_top_ops, s->ops_total_ms, "self_ms"));
 	json_object_set_new(o, "gpu_breakdown", s->gpu_kernel_ms <= 0 ? json_null() :
 		json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms", jnum(s->gpu_kernel_ms), "idle_pct",
@@ -245,6 +247,16 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 	md_op_table(md, s->top_ops, s->n_top_ops, s->ops_total_ms, "Self time");
 }
 
+/* Trace files a failed shard of the map step left without a result. */
+static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (s->trace_not_analysed)
+		strbuf_addf(md, "**%zu trace file%s not analysed**: the map step's shard failed twice on %s: %s. "
+			    "Run `campaign aggregate` again to analyse them.\n\n", s->trace_not_analysed,
+			    s->trace_not_analysed == 1 ? " was" : "s were", s->trace_not_analysed == 1 ? "it" : "them",
+			    s->trace_not_analysed_names);
+}
+
 static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 {
 	strbuf_adds(md, "## Per-Scenario Analysis\n\n"
@@ -273,6 +285,7 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			strbuf_addf(md, "The job **completed**, but left nothing to time its steps from: %s. Its job log is "
 				    "`%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n", s->problem ? s->problem : "",
 				    s->name, s->name);
+			md_not_analysed(md, s);
 			if (s->monitors_only)
 				strbuf_addf(md, "From the node monitors alone (%d node%s, %ld samples): **%s**: %s.\n\n",
 					    s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s", s->monitor_samples, s->verdict,
@@ -289,6 +302,7 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			continue;
 		}
 		strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", s->verdict, s->evidence, s->sources);
+		md_not_analysed(md, s);
 		if (s->bad_lines)
 			strbuf_addf(md, "%ld telemetry line%s malformed or held implausible numbers (non-finite, negative, "
 				    "over 10^9 ms) and %s skipped.\n\n", s->bad_lines, s->bad_lines == 1 ? " was" : "s were",

@@ -402,11 +402,22 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 	strbuf_free(&p);
 }
 
+void torchtrace_load_file(const char *dir, const char *name, int nsys, int order, const struct rules *phases,
+			  const struct rules *kernels, struct trace_set *part)
+{
+	memset(part, 0, sizeof *part);
+	if (nsys)
+		load_nsys(part, dir, name, order, phases, kernels);
+	else
+		load_one(part, dir, name, order, phases, kernels);
+}
+
 struct dir_job {
 	const char *dir;
 	char **names;
 	int nsys;
 	const struct rules *phases, *kernels;
+	const struct trace_source *src;
 	struct trace_set *part; /* one per file, filled by whichever worker takes it */
 };
 
@@ -414,10 +425,8 @@ static void dir_job_one(void *ctx, size_t i)
 {
 	struct dir_job *j = ctx;
 	memset(&j->part[i], 0, sizeof j->part[i]);
-	if (j->nsys)
-		load_nsys(&j->part[i], j->dir, j->names[i], (int)i, j->phases, j->kernels);
-	else
-		load_one(&j->part[i], j->dir, j->names[i], (int)i, j->phases, j->kernels);
+	if (!j->src || j->src->part(j->src->ctx, j->dir, j->names[i], &j->part[i]) != 1)
+		torchtrace_load_file(j->dir, j->names[i], j->nsys, (int)i, j->phases, j->kernels, &j->part[i]);
 }
 
 static void merge_ops(struct op_table *into, const struct op_table *from)
@@ -447,6 +456,10 @@ static void merge_part(struct trace_set *ts, struct trace_set *p)
 	ts->gpu_overlap_us += p->gpu_overlap_us;
 	if (!ts->problem[0])
 		memcpy(ts->problem, p->problem, sizeof ts->problem);
+	if (p->not_analysed) {
+		str_list_append(&ts->not_analysed_names, ", ", p->not_analysed_names ? p->not_analysed_names : "?");
+		ts->not_analysed += p->not_analysed;
+	}
 	trace_set_free(p);
 }
 
@@ -471,7 +484,7 @@ int torchtrace_list(const char *dir, int nsys, char ***names, size_t *n)
 }
 
 static int load_dir(const char *dir, int nsys, const struct rules *phases, const struct rules *kernels, int jobs,
-		    struct trace_set *ts)
+		    const struct trace_source *src, struct trace_set *ts)
 {
 	memset(ts, 0, sizeof *ts);
 	char **names;
@@ -479,7 +492,7 @@ static int load_dir(const char *dir, int nsys, const struct rules *phases, const
 	int rc = torchtrace_list(dir, nsys, &names, &n);
 	if (rc < 0)
 		return rc;
-	struct dir_job j = { dir, names, nsys, phases, kernels, xcalloc(n + 1, sizeof *j.part) };
+	struct dir_job j = { dir, names, nsys, phases, kernels, src, xcalloc(n + 1, sizeof *j.part) };
 	pool_run(n, jobs, dir_job_one, &j); /* each worker holds one file's data at a time */
 	for (size_t i = 0; i < n; i++) {
 		merge_part(ts, &j.part[i]);
@@ -498,15 +511,15 @@ static int load_dir(const char *dir, int nsys, const struct rules *phases, const
 }
 
 int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
-			struct trace_set *ts)
+			const struct trace_source *src, struct trace_set *ts)
 {
-	return load_dir(dir, 0, phases, kernels, jobs, ts);
+	return load_dir(dir, 0, phases, kernels, jobs, src, ts);
 }
 
 int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
-			     struct trace_set *ts)
+			     const struct trace_source *src, struct trace_set *ts)
 {
-	return load_dir(dir, 1, phases, kernels, jobs, ts);
+	return load_dir(dir, 1, phases, kernels, jobs, src, ts);
 }
 
 static int by_self(const void *pa, const void *pb)
@@ -532,5 +545,6 @@ void trace_set_free(struct trace_set *ts)
 	for (size_t i = 0; i < ts->kernels.n; i++)
 		free(ts->kernels.v[i].name);
 	free(ts->kernels.v);
+	free(ts->not_analysed_names);
 	memset(ts, 0, sizeof *ts);
 }

@@ -35,19 +35,34 @@ struct trace_set {
 	double gpu_kernel_us, gpu_idle_us, gpu_compute_us, gpu_non_compute_us, gpu_comm_us, gpu_overlap_us;
 	struct op_table kernels;   /* GPU kernels by total time (self_ms = their time) */
 	char problem[320];         /* the first file that could not be used, and why */
+	size_t not_analysed;       /* files whose shard failed twice (analyzers/shard.h) */
+	char *not_analysed_names;  /* their names, ", "-separated; NULL when none */
+};
+
+/* Where a file's result may come from instead of reading the file: a map
+ * step's partial result (analyzers/shard.h). part returns 1 when it filled
+ * *out (zeroed before), 0 to read the file here. */
+struct trace_source {
+	int (*part)(void *ctx, const char *dir, const char *name, struct trace_set *out);
+	void *ctx;
 };
 
 /* Reads every *.json / *.json.gz of dir, the files on up to `jobs` threads
  * (< 1: every CPU), merged in file-name order: the same result whatever
- * jobs is. ERR_NOTFOUND when dir has no trace file; 0 otherwise (ts->m.n may
- * still be 0: see unreadable, no_steps). */
+ * jobs is. With src, a file src has a result for is not read. ERR_NOTFOUND
+ * when dir has no trace file; 0 otherwise (ts->m.n may still be 0: see
+ * unreadable, no_steps). */
 int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
-			struct trace_set *ts);
+			const struct trace_source *src, struct trace_set *ts);
 /* The same for the Nsight Systems exports (*.sqlite) of dir: one file is one
  * rank; NVTX ranges are the host ranges, a range named step (step N,
  * iteration N, ProfilerStep#N) is a step; the GPU work adds the GPU breakdown. */
 int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
-			     struct trace_set *ts);
+			     const struct trace_source *src, struct trace_set *ts);
+/* One file of dir (nsys: an export) as the one-file trace_set the
+ * directory readers merge; order is its index in torchtrace_list's order. */
+void torchtrace_load_file(const char *dir, const char *name, int nsys, int order, const struct rules *phases,
+			  const struct rules *kernels, struct trace_set *part);
 /* One loaded trace (kineto_load with want_cpu) as one rank's steps; with
  * loose_steps, NVTX-style step names count as steps too. */
 void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps, struct rank_metrics *out,

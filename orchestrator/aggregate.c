@@ -1,5 +1,6 @@
 #include "aggregate.h"
 
+#include "aggmap.h"
 #include "jobset.h"
 
 #include "analyzers/analysis.h"
@@ -125,7 +126,22 @@ static double aggregated_at(struct run *r)
 	return r->row.aggregated_at;
 }
 
-static int analyse(struct run *r, int force, int only_if_due, int jobs)
+/* The analysis of in, its per-file work mapped over `shards` first when > 1. */
+static int analyse_input(struct run *r, struct ana_run *in, int shards)
+{
+	struct shard_plan plan = { 0 };
+	struct trace_source src = { shard_part, &plan };
+	int rc = 0;
+	if (shards > 1 && (rc = aggmap_run(in, r->dir, shards, &plan)) == 0)
+		in->src = &src;
+	if (rc == 0 && (rc = ana_run_analyse(in)) == 0)
+		rc = ana_run_write(in);
+	in->src = NULL;
+	shard_plan_free(&plan);
+	return rc;
+}
+
+static int analyse(struct run *r, int force, int only_if_due, int jobs, int shards)
 {
 	int lock = fsio_lock(r->dir, ".aggregate.lock", 0);
 	if (lock < 0)
@@ -145,8 +161,8 @@ static int analyse(struct run *r, int force, int only_if_due, int jobs)
 	long attempts = (long)js.n_all;
 	rc = build_input(r, js.all, js.n_all, &in);
 	in.jobs = jobs;
-	if (rc == 0 && (rc = ana_run_analyse(&in)) == 0)
-		rc = ana_run_write(&in);
+	if (rc == 0)
+		rc = analyse_input(r, &in, shards);
 	ana_run_free(&in);
 	/* A forced analysis of an unfinished run is provisional: the run is
 	 * analysed again when its last job ends. */
@@ -160,12 +176,12 @@ out:
 	return rc;
 }
 
-int aggregate_run(struct run *r, int force, int jobs)
+int aggregate_run(struct run *r, int force, int jobs, int shards)
 {
-	return analyse(r, force, 0, jobs);
+	return analyse(r, force, 0, jobs, shards);
 }
 
 int aggregate_if_due(struct run *r)
 {
-	return aggregated_at(r) > 0 ? 0 : analyse(r, 0, 1, 0);
+	return aggregated_at(r) > 0 ? 0 : analyse(r, 0, 1, 0, 1);
 }

@@ -242,7 +242,7 @@ int local_supervise(struct run *r)
 		;
 	job_set_free(&js);
 	if (rc == 0)
-		rc = aggregate_run(r, 0, 0);
+		rc = aggregate_run(r, 0, 0, 1);
 	close(lock);
 	return rc;
 }

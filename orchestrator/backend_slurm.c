@@ -322,6 +322,7 @@ struct submit_req {
 	const char *name, *comment, *script, *work_dir, *std_out, *dependency;
 	int nodes, tasks_per_node, gpus_per_node;
 	long time_limit_s;
+	int cpus_per_task; /* 0: the controller's default (or slurm.extra's) */
 };
 
 static int submit_one(const struct campaign *c, const struct submit_req *q, uint32_t *job_id)
@@ -350,6 +351,8 @@ static int submit_one(const struct campaign *c, const struct submit_req *q, uint
 	if (q->gpus_per_node > 0)
 		strbuf_addf(&tres, "gres:gpu:%d", q->gpus_per_node);
 	int rc = q->dependency ? 0 : apply_extra(&d, &c->slurm.extra, &tres);
+	if (q->cpus_per_task > 0)
+		d.cpus_per_task = (uint16_t)q->cpus_per_task;
 	if (tres.len)
 		d.tres_per_node = tres.buf;
 	if (rc == 0 && slurm_submit_batch_job(&d, &resp) != SLURM_SUCCESS)
@@ -432,7 +435,7 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 	} else if ((rc = fsio_read(p.buf, 1 << 20, &script, NULL)) == 0 &&
 		   (rc = store_job_submitting(r->st, j->scenario, j->attempt)) == 0) {
 		struct submit_req q = { name.buf, comment.buf, script, dir, out.buf, NULL, s->nodes, s->tasks_per_node,
-					s->gpus_per_node, s->time_limit_s };
+					s->gpus_per_node, s->time_limit_s, 0 };
 		fault_point("before-submit", s->name);
 		rc = submit_one(&r->c, &q, &id);
 		if (rc == 0)
@@ -525,6 +528,12 @@ static int render_aggregate(struct run *r, const char *name, const char *comment
 		render_var_scalar(&rv, "qos", env_or("SBATCH_QOS", r->c.slurm.qos));
 		render_var_scalar(&rv, "campaign_bin", bin.buf);
 		render_var_scalar(&rv, "run_dir", r->dir);
+		char nodes[24], cpus[24] = "";
+		snprintf(nodes, sizeof nodes, "%d", r->c.analysis.nodes > 0 ? r->c.analysis.nodes : 1);
+		if (r->c.analysis.cpus_per_task > 0)
+			snprintf(cpus, sizeof cpus, "%d", r->c.analysis.cpus_per_task);
+		render_var_scalar(&rv, "analysis_nodes", nodes);
+		render_var_scalar(&rv, "analysis_cpus_per_task", cpus);
 		rc = render_template(tp.buf, tmpl, &rv, script);
 	}
 	render_vars_free(&rv);
@@ -577,7 +586,8 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 		rc = store_run_set_aggregate_intent(r->st, key);
 	}
 	if (rc == 0 && !id && (rc = render_aggregate(r, name.buf, comment.buf, out.buf, dep, &script)) == 0) {
-		struct submit_req q = { name.buf, comment.buf, script.buf, r->dir, out.buf, dep, 1, 1, 0, 1800 };
+		struct submit_req q = { name.buf, comment.buf, script.buf, r->dir, out.buf, dep,
+					r->c.analysis.nodes > 0 ? r->c.analysis.nodes : 1, 1, 0, 1800, r->c.analysis.cpus_per_task };
 		fault_point("before-aggregate-submit", NULL);
 		rc = submit_one(&r->c, &q, &id);
 		if (rc == 0)

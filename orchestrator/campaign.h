@@ -63,6 +63,8 @@ struct campaign {
 		struct argv phase_names, phase_patterns; /* analysis.phase_rules, in order */
 		char *step_log;     /* PCRE2 with named groups step, step_ms (loss, samples); NULL: none */
 		int batch_per_rank; /* samples per rank and step, for traces and step logs; 0 = unknown */
+		int nodes;          /* of the SLURM aggregation job (default 1); > 1: the per-file work is mapped over them */
+		int cpus_per_task;  /* of each of its tasks; 0: SLURM's default */
 	} analysis;
 };
 

@@ -523,7 +523,7 @@ static void load_step_log(struct loader *L, yaml_node_t *n)
 static void load_analysis(struct loader *L, yaml_node_t *n)
 {
 	static const char *const keys[] = { "baseline", "thresholds", "peak_gflops_per_rank", "phase_rules", "step_log",
-					    "batch_per_rank", NULL };
+					    "batch_per_rank", "nodes", "cpus_per_task", NULL };
 	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct", "memory_pct", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "analysis", keys) < 0)
@@ -536,6 +536,10 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 	if ((v = map_get(L, n, "step_log"))) load_step_log(L, v);
 	if ((v = map_get(L, n, "batch_per_rank")))
 		as_int(L, v, "analysis.batch_per_rank", 1, 100000000, &c->analysis.batch_per_rank);
+	if ((v = map_get(L, n, "nodes")))
+		as_int(L, v, "analysis.nodes", 1, 4096, &c->analysis.nodes);
+	if ((v = map_get(L, n, "cpus_per_task")))
+		as_int(L, v, "analysis.cpus_per_task", 1, 4096, &c->analysis.cpus_per_task);
 	if ((t = map_get(L, n, "thresholds")) && map_check(L, t, "analysis.thresholds", tkeys) == 0) {
 		if ((v = map_get(L, t, "communication_pct"))) as_double(L, v, "analysis.thresholds.communication_pct", 0, 100, &c->analysis.comm_pct);
 		if ((v = map_get(L, t, "data_loading_pct"))) as_double(L, v, "analysis.thresholds.data_loading_pct", 0, 100, &c->analysis.data_pct);
@@ -719,6 +723,7 @@ static void set_defaults(struct campaign *c)
 	c->analysis.gpu_util_pct = 70;
 	c->analysis.memory_pct = 90;
 	c->analysis.io_pct = 20;
+	c->analysis.nodes = 1;
 }
 
 static void load_root(struct loader *L, yaml_node_t *root)

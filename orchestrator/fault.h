@@ -7,7 +7,8 @@
 
 /* The points, in the order submission passes them. */
 #define FAULT_POINTS "after-create after-plan before-submit after-submit after-record " \
-	"before-aggregate-submit after-aggregate-submit after-archive"
+	"before-aggregate-submit after-aggregate-submit after-archive " \
+	"analyze-shard analyze-shard-first" /* :I, the shard index (every attempt / the first) */
 
 /* Ends the process with SIGKILL when CAMPAIGN_FAULT names this point (and
  * scenario, when given with ':'); returns otherwise. scenario may be NULL. */

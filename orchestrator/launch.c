@@ -193,6 +193,16 @@ static int wait_forwarding(pid_t pid, struct ranklog *log)
 	return status_code(st);
 }
 
+pid_t launch_spawn(char **argv)
+{
+	return spawn(argv, -1);
+}
+
+int launch_wait(pid_t pid)
+{
+	return pid > 0 ? wait_forwarding(pid, NULL) : 127;
+}
+
 /* A number srun put in the task's environment (0 when absent). */
 static long env_long(const char *name)
 {

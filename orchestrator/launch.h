@@ -4,6 +4,8 @@
 #ifndef CAMPAIGN_LAUNCH_H
 #define CAMPAIGN_LAUNCH_H
 
+#include <sys/types.h>
+
 /* SIGTERM/SIGINT/SIGHUP stop every rank (forwarded, then SIGKILL after the grace). */
 void launch_catch_signals(void);
 /* One id per launch in CAMPAIGN_LAUNCH_ID, shared by its ranks (a unique rendezvous prefix). */
@@ -14,5 +16,10 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd);
 int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd);
 /* Inside srun: runs cmd as one task, records its status and end time in dir. */
 int launch_rank_exit(const char *dir, char **cmd);
+/* Starts argv (PATH searched) as a child, stdout and stderr shared. */
+pid_t launch_spawn(char **argv);
+/* Waits for a child launch_spawn started, passing on the SIGTERM/SIGINT/
+ * SIGHUP this process receives; its exit status (128 + signal if killed). */
+int launch_wait(pid_t pid);
 
 #endif

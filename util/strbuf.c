@@ -98,6 +98,14 @@ char *strbuf_detach(struct strbuf *sb)
 	return s;
 }
 
+void str_list_append(char **list, const char *sep, const char *item)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s%s%s", *list ? *list : "", *list ? sep : "", item);
+	free(*list);
+	*list = strbuf_detach(&sb);
+}
+
 void strbuf_reset(struct strbuf *sb)
 {
 	sb->len = 0;

@@ -1,5 +1,6 @@
 /* cmd_aggregate: `campaign aggregate RUN` (re)writes the run's analysis.
  * Normally automatic; safe to run again. */
+#include "orchestrator/aggmap.h"
 #include "orchestrator/aggregate.h"
 #include "orchestrator/backend_pick.h"
 #include "cmd.h"
@@ -11,9 +12,10 @@
 static int aggregate_exec(const struct cmd_entry *self, struct args *a)
 {
 	struct run *r = a->run;
-	long wait_s, jobs;
+	long wait_s, jobs, shards;
 	int rc;
-	if (args_int(self, a, 'w', 0, 86400, 0, &wait_s) || args_int(self, a, 'j', 0, 4096, 0, &jobs))
+	if (args_int(self, a, 'w', 0, 86400, 0, &wait_s) || args_int(self, a, 'j', 0, 4096, 0, &jobs) ||
+	    args_int(self, a, 's', 0, 4096, 0, &shards))
 		return EXIT_USAGE;
 	/* The aggregation job may start while the controller still finishes the
 	 * last job: with --wait, poll until every job is final. */
@@ -24,7 +26,7 @@ static int aggregate_exec(const struct cmd_entry *self, struct args *a)
 		if (backend_refresh(be, r, &js) < 0)
 			fprintf(stderr, "campaign aggregate: warning: %s\n", err_last());
 		job_set_free(&js);
-		rc = aggregate_run(r, args_has(a, 'f'), (int)jobs);
+		rc = aggregate_run(r, args_has(a, 'f'), (int)jobs, aggmap_shards((int)shards));
 		if (rc != 1 || store_now() >= until)
 			break;
 		sleep(2);
@@ -37,10 +39,12 @@ static int aggregate_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_aggregate_entry = {
-	"aggregate", "[--force] [--wait S] [--jobs N] [--results DIR] RUN", "run the analyzers on a finished run (normally automatic)",
+	"aggregate", "[--force] [--wait S] [--jobs N] [--shards N] [--results DIR] RUN", "run the analyzers on a finished run (normally automatic)",
 	CMD_RUN, 1, 1, aggregate_exec, (const struct optdef[]){
 		{ 'f', "force", NULL, "analyse even if some jobs are not final" },
 		{ 'w', "wait", "S", "wait up to S seconds for every job to be final (default 0)" },
 		{ 'j', "jobs", "N", "threads for the per-rank work (default 0: every CPU this process may use)" },
+		{ 's', "shards", "N", "map the per-file work over N processes first (default 0: in a batch job of "
+				      "several nodes, srun on each node; else none)" },
 		OPT_END },
 };

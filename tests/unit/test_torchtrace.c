@@ -5,7 +5,11 @@
 
 #include "analyzers/kineto.h"
 #include "analyzers/rules.h"
+#include "analyzers/shard.h"
 #include "analyzers/torchtrace.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -117,6 +121,68 @@ static void shared_dlrm_kineto_trace(void)
 	gpu_trace_free(&t);
 }
 
+static int same_sets(const struct trace_set *a, const struct trace_set *b)
+{
+	int same = a->m.n == b->m.n && a->ops.n == b->ops.n && a->ops.total_ms == b->ops.total_ms &&
+		   a->unreadable == b->unreadable && a->no_steps == b->no_steps && !strcmp(a->problem, b->problem);
+	for (size_t i = 0; same && i < a->m.n; i++)
+		same = a->m.ranks[i].n == b->m.ranks[i].n && a->m.ranks[i].rank == b->m.ranks[i].rank &&
+		       !memcmp(a->m.ranks[i].steps, b->m.ranks[i].steps, a->m.ranks[i].n * sizeof *a->m.ranks[i].steps);
+	for (size_t i = 0; same && i < a->ops.n; i++)
+		same = !strcmp(a->ops.v[i].name, b->ops.v[i].name) && a->ops.v[i].self_ms == b->ops.v[i].self_ms &&
+		       a->ops.v[i].count == b->ops.v[i].count;
+	return same;
+}
+
+/* The map step's results read back bit for bit; a shard that did not run
+ * leaves its files named as not analysed; a file the plan lacks is read. */
+static void shard_results_round_trip(void)
+{
+	char tmp[] = "/tmp/test_shard.XXXXXX";
+	CHECK(mkdtemp(tmp) != NULL);
+	setenv("CAMPAIGN_PHASE_RULES", "analyzers/phase_rules.txt", 1);
+	setenv("CAMPAIGN_RULES", "analyzers/kernel_rules.txt", 1);
+	struct shard_plan p = { .dir = tmp }, q;
+	char **names;
+	size_t n;
+	CHECK(torchtrace_list("tests/fixtures", 0, &names, &n) == 0 && n >= 2);
+	for (size_t i = 0; i + 1 < n; i++) { /* the last file stays out of the plan */
+		XGROW(p.v, p.n, p.cap, 8);
+		p.v[p.n++] = (struct shard_item){ "tests/fixtures", names[i], 0, (int)i };
+	}
+	CHECK(shard_plan_write(&p) == 0);
+	CHECK(shard_plan_read(tmp, &q) == 0 && q.n == n - 1 && !strcmp(q.v[1].name, names[1]));
+	struct shard_done d;
+	CHECK(shard_run(&q, 0, 2, 1, 1, &d) == 0 && d.files == (n / 2) && d.index == 0);
+	CHECK(shard_done_read(&q, 0, &d) == 1 && d.count == 2 && !shard_done_read(&q, 1, &d));
+	struct trace_source src = { shard_part, &q };
+	struct trace_set direct, mapped;
+	CHECK(torchtrace_load_dir("tests/fixtures", &phases, NULL, 1, NULL, &direct) == 0);
+	CHECK(torchtrace_load_dir("tests/fixtures", &phases, NULL, 2, &src, &mapped) == 0);
+	CHECK(mapped.not_analysed == (n - 1) / 2); /* shard 1's files: 1, 3, ... */
+	CHECK(mapped.not_analysed_names && !strncmp(mapped.not_analysed_names, names[1], strlen(names[1])));
+	trace_set_free(&mapped);
+	CHECK(shard_run(&q, 1, 2, 2, 1, &d) == 0 && shard_done_read(&q, 1, &d) == 1 && d.attempt == 2);
+	CHECK(torchtrace_load_dir("tests/fixtures", &phases, NULL, 2, &src, &mapped) == 0);
+	CHECK(mapped.not_analysed == 0 && same_sets(&direct, &mapped));
+	trace_set_free(&mapped);
+	trace_set_free(&direct);
+	struct strbuf bad = STRBUF_INIT;
+	strbuf_addf(&bad, "%s/plan.json", tmp);
+	CHECK(fsio_write_atomic(bad.buf, "{\"files\": 3}", 12, 0644) == 0);
+	shard_plan_free(&q);
+	CHECK(shard_plan_read(tmp, &q) == ERR_IO && strstr(err_last(), "not a map-step plan"));
+	shard_plan_free(&q);
+	CHECK(fsio_remove_tree(tmp) == 0);
+	CHECK(shard_plan_read(tmp, &q) == ERR_NOTFOUND);
+	shard_plan_free(&q);
+	strbuf_free(&bad);
+	free(p.v);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 int main(void)
 {
 	if (rules_load("analyzers/phase_rules.txt", &phases) < 0)
@@ -125,6 +191,7 @@ int main(void)
 	RUN(gpu_work_stays_in_the_step_of_its_launch);
 	RUN(gzip_and_legacy_forms);
 	RUN(shared_dlrm_kineto_trace);
+	RUN(shard_results_round_trip);
 	rules_free(&phases);
 	HARNESS_END();
 }
