@@ -89,18 +89,22 @@ static char *json_name(const char *s)
 	return out ? out : strdup("\"?\"");
 }
 
-static void trace_slice(struct tl_out *o, int pid, int tid, const char *name, const char *cat, double ts, double dur_us,
-			const char *what)
+/* A slice whose name (and range, when not NULL) are already JSON strings. */
+static void trace_slice(struct tl_out *o, int pid, int tid, const char *jname, const char *cat, double ts, double dur_us,
+			const char *jwhat)
 {
-	char *n = json_name(name), *w = what ? json_name(what) : NULL;
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": %s, \"cat\": \"%s\", \"ts\": %.3f, "
-		    "\"dur\": %.3f%s%s%s}", pid, tid, n, cat, ts, dur_us, w ? ", \"args\": {\"range\": " : "", w ? w : "",
-		    w ? "}" : "");
-	event(o, sb.buf);
-	strbuf_free(&sb);
-	free(n);
-	free(w);
+	fprintf(o->f, "%s\n{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": %s, \"cat\": \"%s\", \"ts\": %.3f, "
+		"\"dur\": %.3f%s%s%s}", o->first ? "" : ",", pid, tid, jname, cat, ts, dur_us,
+		jwhat ? ", \"args\": {\"range\": " : "", jwhat ? jwhat : "", jwhat ? "}" : "");
+	o->first = 0;
+}
+
+/* Name i of t as a JSON string, escaped once per name. */
+static const char *jname_of(const struct gpu_trace *t, char **cache, size_t i)
+{
+	if (!cache[i])
+		cache[i] = json_name(t->names[i]);
+	return cache[i];
 }
 
 static void thread_name(struct tl_out *o, int pid, int tid, const char *name)
@@ -129,11 +133,11 @@ static void trace_rank_events(struct tl_out *o, int pid, const char *label, cons
 	if (*t0 == 0 && t->ncpu) /* no step range: from the first range */
 		*t0 = t->cpu[0].start;
 	int *named = xcalloc(t->nnames + 1, sizeof *named);
+	char **jn = xcalloc(t->nnames + 1, sizeof *jn), *jphase[PH_N] = { 0 };
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
-		const char *name = t->names[c->name];
 		if (ph[c->name] == TORCHTRACE_STEP) {
-			trace_slice(o, pid, 0, name, "step", c->start - *t0, c->end - c->start, NULL);
+			trace_slice(o, pid, 0, jname_of(t, jn, c->name), "step", c->start - *t0, c->end - c->start, NULL);
 			continue;
 		}
 		if (ph[c->name] < 0)
@@ -142,15 +146,23 @@ static void trace_rank_events(struct tl_out *o, int pid, const char *label, cons
 			snprintf(buf, sizeof buf, "thread %.100s", t->names[c->tid]);
 			thread_name(o, pid, 1 + c->tid, buf);
 		}
-		trace_slice(o, pid, 1 + c->tid, phase_name(ph[c->name]), "phase", c->start - *t0, c->end - c->start, name);
+		if (!jphase[ph[c->name]])
+			jphase[ph[c->name]] = json_name(phase_name(ph[c->name]));
+		trace_slice(o, pid, 1 + c->tid, jphase[ph[c->name]], "phase", c->start - *t0, c->end - c->start,
+			    jname_of(t, jn, c->name));
 	}
-	free(named);
-	free(ph);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct gpu_event *g = &t->ev[i];
-		trace_slice(o, pid, 100000 + g->stream, t->names[g->name], "kernel", g->start / t->unit_per_us - *t0,
+		trace_slice(o, pid, 100000 + g->stream, jname_of(t, jn, g->name), "kernel", g->start / t->unit_per_us - *t0,
 			    (g->end - g->start) / t->unit_per_us, NULL);
 	}
+	for (size_t i = 0; i < t->nnames; i++)
+		free(jn[i]);
+	for (int k = 0; k < PH_N; k++)
+		free(jphase[k]);
+	free(jn);
+	free(named);
+	free(ph);
 }
 
 /* One Nsight Systems export: its NVTX ranges as host ranges, its GPU work
@@ -171,8 +183,13 @@ static int nsys_load_all(const char *path, struct gpu_trace *t)
 	return 0;
 }
 
-/* Every trace file (or Nsight Systems export) of a scenario analysed from
- * them, one at a time. */
+/* Trace ranks shown per scenario: the reduce reads each again whole, and
+ * Perfetto opens a few hundred MB at most; every rank is in the analysis. */
+#define TIMELINE_TRACE_RANKS 8
+
+/* The first TIMELINE_TRACE_RANKS trace files (or Nsight Systems exports) of
+ * a scenario analysed from them, one at a time, and a line naming how many
+ * more there are. */
 static void trace_scenario_events(struct tl_out *o, int index, const struct ana_scenario *s, const struct rules *phases,
 				  double *t0)
 {
@@ -185,6 +202,10 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf p = STRBUF_INIT;
 		struct gpu_trace t;
+		if (i >= TIMELINE_TRACE_RANKS) {
+			free(names[i]);
+			continue;
+		}
 		strbuf_addf(&p, "%s/%s", dir.buf, names[i]);
 		if ((nsys ? nsys_load_all(p.buf, &t) : kineto_load(p.buf, 1, &t)) == 0) {
 			int rank = torchtrace_rank_for(nsys ? -1 : t.rank, names[i], (int)i);
@@ -195,6 +216,13 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 		}
 		strbuf_free(&p);
 		free(names[i]);
+	}
+	if (n > TIMELINE_TRACE_RANKS) {
+		char buf[320];
+		snprintf(buf, sizeof buf, "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": "
+			 "\"%.80s: %zu more ranks not shown (first %d by file name; all are in the analysis)\"}}",
+			 index * 100000 + 99999, s->name, n - TIMELINE_TRACE_RANKS, TIMELINE_TRACE_RANKS);
+		event(o, buf);
 	}
 	free(names);
 	strbuf_free(&dir);

@@ -118,3 +118,27 @@ print("  of which the submit loop (intent -> libslurm -> job id recorded):  %.3f
 print("loop of 100 sbatch on the same scripts:                              %.3f s" % (d - c))
 print("ratio sbatch loop / campaign submit: %.1fx" % ((d - c) / (b - a)))
 PY
+
+echo "== the aggregation job on 4 nodes of the SLURM test cluster: 64 generated ranks x 2 MB mapped with srun, vs one process"
+echo "   (the 4 test nodes share this machine's CPUs: the figure is the map step's cost and placement, not a speed-up)"
+python3 tests/tools/gen_traces.py --ranks 64 --world 64 --mb 2 --out "$tmp/gen64" >/dev/null
+cat >"$tmp/map.yaml" <<Y
+campaign: bench-map
+workload: { command: ["/bin/true"] }
+profile: { traces: ["$tmp/gen64/*.json"] }
+analysis: { nodes: 4, batch_per_rank: 16 }
+scenarios: [{ name: ranks64, nodes: 1, tasks_per_node: 1 }]
+Y
+bin/campaign submit --backend slurm --results "$tmp/map" "$tmp/map.yaml" >"$tmp/map.out" 2>&1
+mrun=$(awk '/^run [0-9]/ { getline; print; exit }' "$tmp/map.out")
+for i in $(seq 1 600); do [ -s "$mrun/BOTTLENECK_ANALYSIS.md" ] && break; sleep 0.5; done
+sleep 1
+grep -h '^campaign aggregate: \(map step\|shard\)' "$mrun"/aggregate-*.out | sed 's/^/  /'
+cp "$mrun/summary.json" "$tmp/mapped.json"
+/usr/bin/time -f "%e %M" -o "$tmp/one.time" bin/campaign aggregate --jobs 1 --results "$tmp/map" "$mrun" >/dev/null 2>&1
+read -r t1 m1 <"$tmp/one.time"
+cmp -s "$tmp/mapped.json" "$mrun/summary.json" && same=identical || same=DIFFERENT
+echo "  one process, -j 1: ${t1} s, $((m1 / 1024)) MB peak RSS; summary.json of the mapped run and of -j 1: $same"
+/usr/bin/time -f "%e %M" -o "$tmp/sh.time" bin/campaign aggregate --shards 2 --jobs 1 --results "$tmp/map" "$mrun" >/dev/null 2>&1
+read -r t2 m2 <"$tmp/sh.time"
+echo "  --shards 2 --jobs 1 (local processes): ${t2} s, reduce process $((m2 / 1024)) MB peak RSS"

@@ -21,6 +21,7 @@ Y
 lrun=$(rundir loc.txt)
 check mapped_local_run_analysed [ "$(json "$lrun/summary.json" 'j["scenarios"][0]["analysed"]')" = True ]
 "$CAMPAIGN" aggregate --jobs 1 --results "$SCRATCH/loc" "$lrun" >/dev/null 2>&1
+check mapped_timeline_eight_ranks_named [ "$(json "$lrun/timeline.json" '[e["args"]["name"] for e in j["traceEvents"] if e.get("name") == "process_name"][-2:]')" = "['ranks64 rank 15', 'ranks64: 56 more ranks not shown (first 8 by file name; all are in the analysis)']" ]
 mkdir one && cp "$lrun/summary.json" "$lrun/BOTTLENECK_ANALYSIS.md" "$lrun/timeline.json" one/
 "$CAMPAIGN" aggregate --shards 3 --results "$SCRATCH/loc" "$lrun" >/dev/null 2>map3.err; rc=$?
 check mapped_local_exit0 [ "$rc" -eq 0 ]
