@@ -10,7 +10,7 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-dev \
                 libpcre2-dev zlib1g-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
-                libslurm-dev libssl-dev libyajl-dev clang python3 python3-torch bsdutils linux-perf valgrind
+                libslurm-dev libssl-dev libyajl-dev libsimdjson-dev clang python3 python3-torch bsdutils linux-perf valgrind
 # What each layer links: the analyzers need neither libslurm nor libgit2.
 UTIL_PKGS := jansson libcrypto
 ANA_PKGS  := $(UTIL_PKGS) sqlite3 yajl libpcre2-8 zlib
@@ -18,14 +18,15 @@ PKGS      := $(ANA_PKGS) yaml-0.1 libgit2
 WARN      := -Wall -Wextra -Werror
 CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread -I. -I$(B) $(CFLAGS)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ANA_LIBS   = $(shell pkg-config --libs $(ANA_PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lsimdjson -lstdc++
+ANA_LIBS   = $(shell pkg-config --libs $(ANA_PKGS) 2>/dev/null) -lsimdjson -lstdc++
 BLAS_CFLAGS = $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS   = $(shell pkg-config --libs openblas 2>/dev/null)
 
 # Layers, each using only those before it: util -> analyzers -> orchestrator -> cli.
 UTIL_SRC  := $(wildcard util/*.c)
 ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c))
+ANA_CXX   := $(wildcard analyzers/*.cc)
 ORCH_SRC  := $(wildcard orchestrator/*.c)
 CLI_SRC   := $(wildcard orchestrator/cli/*.c)
 TRN_SRC   := $(filter-out trainer/gpu_main.c,$(wildcard trainer/*.c))
@@ -34,7 +35,7 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 
 B := build
 UTIL_OBJ  := $(UTIL_SRC:%.c=$(B)/%.o)
-ANA_OBJ   := $(ANA_SRC:%.c=$(B)/%.o)
+ANA_OBJ   := $(ANA_SRC:%.c=$(B)/%.o) $(ANA_CXX:%.cc=$(B)/%.o)
 ORCH_OBJ  := $(ORCH_SRC:%.c=$(B)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
 TRN_OBJ   := $(TRN_SRC:%.c=$(B)/%.o) $(TRN_CXX:%.cc=$(B)/%.o)
@@ -70,6 +71,11 @@ $(B)/%.o: %.c
 $(B)/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 $(WARN) $(OPT) -pthread $(CXXFLAGS) -MMD -MP -c $< -o $@
+
+# simdjson's On-Demand API is compiled for one target: on x86-64, Haswell's
+# (AVX2, BMI, PCLMUL, LZCNT); kineto.c calls it only on a CPU that has them.
+SIMD_FLAGS := $(if $(filter x86_64,$(shell uname -m)),-mavx2 -mbmi -mpclmul -mlzcnt,)
+$(ANA_CXX:%.cc=$(B)/%.o) $(ANA_CXX:%.cc=$(B)/asan/obj/%.o) $(ANA_CXX:%.cc=$(B)/fuzz/%.o): CXXFLAGS += $(SIMD_FLAGS)
 
 $(B)/libutil.a: $(UTIL_OBJ)
 	@rm -f $@; ar rcs $@ $^
@@ -116,10 +122,13 @@ SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 LIB_SRC := $(UTIL_SRC) $(ANA_SRC) $(ORCH_SRC)
 CLI_LIB_SRC := $(filter-out orchestrator/cli/main.c,$(CLI_SRC))
 # The sources are compiled once with the sanitizers; each test links them.
-ASAN_OBJ := $(LIB_SRC:%.c=$(B)/asan/obj/%.o) $(CLI_LIB_SRC:%.c=$(B)/asan/obj/%.o)
+ASAN_OBJ := $(LIB_SRC:%.c=$(B)/asan/obj/%.o) $(CLI_LIB_SRC:%.c=$(B)/asan/obj/%.o) $(ANA_CXX:%.cc=$(B)/asan/obj/%.o)
 $(B)/asan/obj/%.o: %.c $(B)/versions.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/asan/obj/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 $(WARN) -g $(SAN) -O1 -pthread $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/asan/%: tests/unit/%.c $(ASAN_OBJ) tests/unit/harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(ASAN_OBJ) $(PKG_LIBS) -lslurm -lm
@@ -133,13 +142,17 @@ UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 FUZZ_NAMES := campaign jsonl kineto csv
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 FUZZ_SRC   := $(LIB_SRC)
-FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o)
+FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o) $(ANA_CXX:%.cc=$(B)/fuzz/%.o)
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -pthread -I. -I$(B) -fsanitize=address,undefined \
               -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SECONDS ?= 600
 $(B)/fuzz/%.o: %.c $(B)/versions.h
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/fuzz/%.o: %.cc
+	@mkdir -p $(dir $@)
+	clang++ -std=c++17 $(WARN) -g -O1 -pthread -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -fno-sanitize=vptr,function -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ $< $(FUZZ_OBJ) \
 	  $(PKG_LIBS) -lslurm -lm

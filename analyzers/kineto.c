@@ -1,4 +1,5 @@
 #include "kineto.h"
+#include "kineto_simd.h"
 
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -7,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
 
@@ -368,20 +371,131 @@ static long read_gz(void *src, unsigned char *buf, size_t n)
 	return gzread(src, buf, (unsigned)n);
 }
 
-static int load(read_fn rd, void *src, const char *name, int want_cpu, struct gpu_trace *t)
+/* Documents up to this size are parsed whole with simdjson (about twice
+ * their size in memory); larger ones stream through yajl in 64 KiB pieces.
+ * CAMPAIGN_SIMDJSON_MAX_MB changes it (0: always stream). */
+#define SIMD_MAX_MB 512
+
+/* The CPU runs what the shim was compiled for (Makefile SIMD_FLAGS; every
+ * x86-64 CPU with AVX2 also has LZCNT). */
+static int simd_cpu(void)
 {
-	memset(t, 0, sizeof *t);
-	t->rank = -1;
-	t->unit_per_us = 1;
-	t->want_cpu = want_cpu;
-	struct parse p = { .t = t, .stream = -1 };
-	p.step_names = xcalloc(MAX_STEPS, sizeof *p.step_names);
-	p.step_ts = xcalloc(MAX_STEPS, sizeof *p.step_ts);
-	yajl_handle h = yajl_alloc(&callbacks, NULL, &p);
+#if defined(__x86_64__)
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("pclmul");
+#else
+	return 1;
+#endif
+}
+
+static size_t simd_limit(void)
+{
+	if (!simd_cpu())
+		return 0;
+	const char *v = getenv("CAMPAIGN_SIMDJSON_MAX_MB");
+	long mb = v && *v ? strtol(v, NULL, 10) : SIMD_MAX_MB;
+	return mb > 0 ? (size_t)mb << 20 : 0;
+}
+
+/* Reads the start of the document, up to `limit` bytes (and the padding
+ * simdjson needs); *eof when that was all of it. -1 on a read error. */
+/* n bytes for a whole document: on 2 MB pages where the kernel gives them
+ * (one page fault per 2 MB instead of per 4 KB). */
+static void *big_alloc(size_t n)
+{
+	void *p = NULL;
+	if (n < (8u << 20) || posix_memalign(&p, 2u << 20, n) != 0)
+		return xmalloc(n);
+	madvise(p, n & ~(size_t)((2u << 20) - 1), MADV_HUGEPAGE);
+	return p;
+}
+
+static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned char **doc, int *kept, size_t *len,
+		      int *eof)
+{
+	size_t cap = hint && hint < limit ? hint + (1 << 16) : 0; /* a plain file: its size, read once */
+	*doc = cap ? (unsigned char *)kineto_simd_buffer(cap) : NULL; /* this thread's, reused */
+	*kept = *doc != NULL;
+	if (cap && !*doc)
+		*doc = big_alloc(cap + KINETO_SIMD_PADDING);
+	*len = 0;
+	*eof = 0;
+	for (;;) {
+		if (cap - *len < (1 << 16)) { /* read more than the size said: the file grew */
+			unsigned char *was = *doc;
+			cap = cap ? cap * 2 : 1 << 20;
+			*doc = xrealloc(*kept ? NULL : *doc, cap + KINETO_SIMD_PADDING);
+			if (*kept)
+				memcpy(*doc, was, *len);
+			*kept = 0;
+		}
+		if (*len >= limit)
+			break;
+		long n = rd(src, *doc + *len, cap - *len);
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			*eof = 1;
+			break;
+		}
+		*len += (size_t)n;
+	}
+	return (long)*len;
+}
+
+static void simd_event(void *ctx, const struct kineto_fields *f)
+{
+	struct parse *p = ctx;
+	reset_event(p);
+	if (f->name)
+		set_str(&p->name, &p->has_name, (const unsigned char *)f->name, f->name_len);
+	if (f->cat)
+		set_str(&p->cat, &p->has_cat, (const unsigned char *)f->cat, f->cat_len);
+	if (f->tid)
+		set_str(&p->tid, &p->has_tid, (const unsigned char *)f->tid, f->tid_len);
+	if (f->ph)
+		p->ph = f->ph_len > 0 ? f->ph[0] : 0;
+	if (f->has_ts)
+		p->ts = f->ts, p->has_ts = 1;
+	if (f->has_dur)
+		p->dur = f->dur, p->has_dur = 1;
+	if (f->has_stream)
+		p->stream = (int)to_id(f->stream), p->has_stream = 1;
+	if (f->has_corr)
+		p->corr = to_id(f->corr), p->has_corr = 1;
+	if (f->has_flops)
+		p->flops = isfinite(f->flops) && f->flops > 0 ? f->flops : 0;
+	end_event(p);
+}
+
+static void simd_rank(void *ctx, double rank)
+{
+	((struct parse *)ctx)->t->rank = (int)to_id(rank);
+}
+
+static int parse_simd(struct parse *p, const unsigned char *doc, size_t len, const char *name)
+{
+	struct kineto_simd_sink sink = { simd_event, simd_rank, p, 0 };
+	size_t where = 0;
+	const char *why = "";
+	memset((char *)doc + len, 0, KINETO_SIMD_PADDING);
+	if (kineto_simd_parse((const char *)doc, len, &sink, &where, &why) < 0)
+		return where == (size_t)-1 ? err_set(ERR_IO, "%s: not a Chrome-trace JSON file: %s", name, why) :
+		       err_set(ERR_IO, "%s: not a Chrome-trace JSON file near byte %zu: %s", name, where, why);
+	p->t->legacy = sink.legacy;
+	return 0;
+}
+
+/* The document through yajl: its head (already read), then the rest. */
+static int parse_yajl(struct parse *p, read_fn rd, void *src, const unsigned char *head, size_t head_len,
+		      const char *name)
+{
+	yajl_handle h = yajl_alloc(&callbacks, NULL, p);
 	unsigned char buf[1 << 16];
-	size_t offset = 0;
+	size_t offset = head_len;
 	long n = 0;
-	int rc = 0;
+	int rc = head_len && yajl_parse(h, head, head_len) != yajl_status_ok ? -1 : 0;
+	if (rc == -1)
+		n = (long)head_len;
 	while (rc == 0 && (n = rd(src, buf, sizeof buf)) > 0) {
 		if (yajl_parse(h, buf, (size_t)n) != yajl_status_ok)
 			rc = -1;
@@ -400,6 +514,29 @@ static int load(read_fn rd, void *src, const char *name, int want_cpu, struct gp
 		yajl_free_error(h, msg);
 	}
 	yajl_free(h);
+	return rc;
+}
+
+static int load(read_fn rd, void *src, size_t hint, const char *name, int want_cpu, struct gpu_trace *t)
+{
+	memset(t, 0, sizeof *t);
+	t->rank = -1;
+	t->unit_per_us = 1;
+	t->want_cpu = want_cpu;
+	struct parse p = { .t = t, .stream = -1 };
+	p.step_names = xcalloc(MAX_STEPS, sizeof *p.step_names);
+	p.step_ts = xcalloc(MAX_STEPS, sizeof *p.step_ts);
+	unsigned char *head;
+	size_t len;
+	int eof, rc, kept;
+	if (read_head(rd, src, simd_limit(), hint, &head, &kept, &len, &eof) < 0)
+		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes", name, len);
+	else if (eof)
+		rc = parse_simd(&p, head, len, name);
+	else
+		rc = parse_yajl(&p, rd, src, head, len, name);
+	if (!kept)
+		free(head);
 	strbuf_free(&p.name);
 	strbuf_free(&p.cat);
 	strbuf_free(&p.tid);
@@ -418,7 +555,7 @@ static int load(read_fn rd, void *src, const char *name, int want_cpu, struct gp
 
 int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t)
 {
-	return load(read_file, f, name, want_cpu, t);
+	return load(read_file, f, 0, name, want_cpu, t);
 }
 
 int kineto_load(const char *path, int want_cpu, struct gpu_trace *t)
@@ -428,7 +565,16 @@ int kineto_load(const char *path, int want_cpu, struct gpu_trace *t)
 	if (!gz)
 		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
 	gzbuffer(gz, 1 << 17);
-	int rc = load(read_gz, gz, path, want_cpu, t);
+	struct stat st;
+	FILE *f;
+	if (gzdirect(gz) && stat(path, &st) == 0 && (f = fopen(path, "rb"))) { /* plain: read into place, no copy */
+		gzclose(gz);
+		setvbuf(f, NULL, _IONBF, 0);
+		int rc = load(read_file, f, st.st_size > 0 ? (size_t)st.st_size : 0, path, want_cpu, t);
+		fclose(f);
+		return rc;
+	}
+	int rc = load(read_gz, gz, 0, path, want_cpu, t);
 	gzclose(gz);
 	return rc;
 }

@@ -9,9 +9,9 @@ trap 'rm -rf "$tmp"' EXIT
 median_step() { # file: median active step_ms
 	python3 -c 'import json,sys,statistics; print("%.3f" % statistics.median(json.loads(l)["step_ms"] for l in open(sys.argv[1]) if "\"active\"" in l))' "$1"
 }
-echo "== campaign-analyze on the largest trace made from the shared ones vs python3 json.load (target: < 1/4 of python's time, bounded memory)"
+echo "== campaign-analyze per core, simdjson and streaming yajl readers, vs python3 json.load of the same files (goal: <= 0.10 of python's time)"
 tests/bench/analyzer_bench.sh "$tmp" 27
-rm -f "$tmp"/big.pt.trace.json
+rm -rf "$tmp"/big.pt.trace.json "$tmp"/gen1
 SHAPE="--batch-per-rank 256 --input 256 --hidden 1024 --depth 4 --output 16"
 echo "== GEMM inside the trainer vs bare cblas_sgemm of the same shapes (1 rank, OPENBLAS_NUM_THREADS=1; target >= 80 %)"
 OPENBLAS_NUM_THREADS=1 $T $SHAPE --steps 30 --warmup-steps 10 --metrics-dir "$tmp/g" >/dev/null

@@ -1,0 +1,283 @@
+// kineto_simd: see kineto_simd.h. Errors are simdjson error codes turned
+// into a byte offset and a message; no exceptions cross into C.
+#include "kineto_simd.h"
+
+#include <simdjson.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+using namespace simdjson;
+
+static_assert(KINETO_SIMD_PADDING >= SIMDJSON_PADDING, "the C side pads less than simdjson reads");
+
+namespace {
+
+enum key { K_OTHER, K_NAME, K_CAT, K_TID, K_PH, K_TS, K_DUR, K_ARGS, K_STREAM, K_CORR, K_FLOPS, K_RANK, K_EVENTS, K_DIST };
+
+static key key_of(std::string_view k)
+{
+	static const struct { std::string_view s; key k; } keys[] = {
+		{ "name", K_NAME }, { "cat", K_CAT }, { "tid", K_TID }, { "ph", K_PH }, { "ts", K_TS }, { "dur", K_DUR },
+		{ "args", K_ARGS }, { "stream", K_STREAM }, { "correlation", K_CORR }, { "flops", K_FLOPS },
+		{ "rank", K_RANK }, { "traceEvents", K_EVENTS }, { "distributedInfo", K_DIST },
+	};
+	for (const auto &x : keys)
+		if (x.s == k)
+			return x.k;
+	return K_OTHER;
+}
+
+// A field's key, read in place (stage 1 has checked that the string ends);
+// one with an escape is unescaped first, as the streaming reader would.
+static error_code key_id(ondemand::field &fl, key *id)
+{
+	const char *r = fl.key().raw();
+	size_t n = 0;
+	while (r[n] != '"' && r[n] != '\\')
+		n++;
+	if (r[n] == '"') {
+		*id = key_of(std::string_view(r, n));
+		return SUCCESS;
+	}
+	std::string_view k;
+	error_code e = fl.unescaped_key().get(k);
+	*id = e ? K_OTHER : key_of(k);
+	return e;
+}
+
+struct walker {
+	const char *base;
+	kineto_simd_sink *sink;
+	// The event's strings: get_string() unescapes each into its own place of
+	// the parser's buffer, valid while the document is; a number's tid is its text.
+	std::string_view name, cat, tid, ph;
+
+	// A number as strtod reads its text (what the streaming reader does):
+	// simdjson's value, or for one it will not give (1e400) strtod's.
+	static error_code number(ondemand::value v, double *out)
+	{
+		if (v.get_double().get(*out) == SUCCESS)
+			return SUCCESS;
+		std::string_view raw = v.raw_json_token();
+		std::string s(raw);
+		char *end;
+		*out = strtod(s.c_str(), &end);
+		return end == s.c_str() ? NUMBER_ERROR : SUCCESS;
+	}
+
+	static error_code string(ondemand::value v, std::string_view *out)
+	{
+		return v.get_string().get(*out);
+	}
+
+	error_code args(ondemand::object o, kineto_fields *f)
+	{
+		for (auto field : o) {
+			key k;
+			ondemand::json_type t;
+			error_code e;
+			if ((e = field.error()))
+				return e;
+			ondemand::field &fl = field.value_unsafe();
+			if ((e = key_id(fl, &k)) || (e = fl.value().type().get(t)))
+				return e;
+			if (t != ondemand::json_type::number)
+				continue;
+			double *dst = k == K_STREAM ? &f->stream : k == K_CORR ? &f->corr : k == K_FLOPS ? &f->flops : nullptr;
+			int *has = k == K_STREAM ? &f->has_stream : k == K_CORR ? &f->has_corr : &f->has_flops;
+			if (dst && ((e = number(fl.value(), dst)) != SUCCESS))
+				return e;
+			if (dst)
+				*has = 1;
+		}
+		return SUCCESS;
+	}
+
+	error_code event(ondemand::object o)
+	{
+		kineto_fields f{};
+		int has_name = 0, has_cat = 0, has_tid = 0, has_ph = 0;
+		for (auto field : o) {
+			key k;
+			ondemand::json_type t;
+			error_code e;
+			if ((e = field.error()))
+				return e;
+			ondemand::field &fl = field.value_unsafe();
+			if ((e = key_id(fl, &k)) || (e = fl.value().type().get(t)))
+				return e;
+			ondemand::value v = fl.value();
+			if (t == ondemand::json_type::string) {
+				std::string_view *dst = k == K_NAME ? &name : k == K_CAT ? &cat : k == K_TID ? &tid : k == K_PH ? &ph : nullptr;
+				int *has = k == K_NAME ? &has_name : k == K_CAT ? &has_cat : k == K_TID ? &has_tid : &has_ph;
+				if (dst && (e = string(v, dst)))
+					return e;
+				if (dst)
+					*has = 1;
+			} else if (t == ondemand::json_type::number) {
+				if (k == K_TS && (e = number(v, &f.ts)) == SUCCESS)
+					f.has_ts = 1;
+				else if (k == K_DUR && (e = number(v, &f.dur)) == SUCCESS)
+					f.has_dur = 1;
+				else if (k == K_TID) {
+					std::string_view raw = v.raw_json_token();
+					while (!raw.empty() && strchr(" \t\r\n", raw.back()))
+						raw.remove_suffix(1);
+					tid = raw;
+					has_tid = 1;
+				}
+				if (e)
+					return e;
+			} else if (t == ondemand::json_type::object && k == K_ARGS) {
+				ondemand::object a;
+				if ((e = v.get_object().get(a)) || (e = args(a, &f)))
+					return e;
+			}
+		}
+		if (has_name)
+			f.name = name.data(), f.name_len = name.size();
+		if (has_cat)
+			f.cat = cat.data(), f.cat_len = cat.size();
+		if (has_tid)
+			f.tid = tid.data(), f.tid_len = tid.size();
+		if (has_ph)
+			f.ph = ph.data(), f.ph_len = ph.size();
+		sink->event(sink->ctx, &f);
+		return SUCCESS;
+	}
+
+	error_code events(ondemand::array a)
+	{
+		for (auto item : a) {
+			ondemand::json_type t;
+			error_code e;
+			if ((e = item.error()))
+				return e;
+			ondemand::value &v = item.value_unsafe();
+			if ((e = v.type().get(t)))
+				return e;
+			if (t == ondemand::json_type::object) {
+				ondemand::object o;
+				if ((e = v.get_object().get(o)) || (e = event(o)))
+					return e;
+			}
+		}
+		return SUCCESS;
+	}
+
+	error_code dist(ondemand::object o)
+	{
+		for (auto field : o) {
+			key k;
+			ondemand::json_type t;
+			error_code e;
+			if ((e = field.error()))
+				return e;
+			ondemand::field &fl = field.value_unsafe();
+			if ((e = key_id(fl, &k)) || (e = fl.value().type().get(t)))
+				return e;
+			double r;
+			if (k == K_RANK && t == ondemand::json_type::number) {
+				if ((e = number(fl.value(), &r)))
+					return e;
+				sink->rank(sink->ctx, r);
+			}
+		}
+		return SUCCESS;
+	}
+
+	error_code root(ondemand::document &doc)
+	{
+		ondemand::json_type t;
+		error_code e = doc.type().get(t);
+		if (e)
+			return e;
+		if (t == ondemand::json_type::array) {
+			sink->legacy = 1;
+			ondemand::array a;
+			return (e = doc.get_array().get(a)) ? e : events(a);
+		}
+		if (t != ondemand::json_type::object)
+			return doc.get_object().error(); // a scalar document: the streaming reader keeps nothing from it either
+		ondemand::object o;
+		if ((e = doc.get_object().get(o)))
+			return e;
+		for (auto field : o) {
+			key k;
+			ondemand::json_type vt;
+			if ((e = field.error()))
+				return e;
+			ondemand::field &fl = field.value_unsafe();
+			if ((e = key_id(fl, &k)) || (e = fl.value().type().get(vt)))
+				return e;
+			if (k == K_EVENTS && vt == ondemand::json_type::array) {
+				ondemand::array a;
+				if ((e = fl.value().get_array().get(a)) || (e = events(a)))
+					return e;
+			} else if (k == K_DIST && vt == ondemand::json_type::object) {
+				ondemand::object d;
+				if ((e = fl.value().get_object().get(d)) || (e = dist(d)))
+					return e;
+			}
+		}
+		return SUCCESS;
+	}
+};
+
+} // namespace
+
+// One parser per thread, kept from file to file: its index is then already
+// in memory (a fresh one costs the kernel a third of the time zeroing pages).
+// One grown past this is dropped after use, so that a worker keeps at most
+// this much between files.
+static const size_t KEEP_CAPACITY = 256u << 20;
+
+namespace {
+struct kept_buffer {
+	char *p = nullptr;
+	size_t cap = 0;
+	~kept_buffer() { std::free(p); }
+};
+} // namespace
+
+extern "C" char *kineto_simd_buffer(size_t n)
+{
+	static thread_local kept_buffer b;
+	if (n > KEEP_CAPACITY)
+		return nullptr;
+	if (b.cap < n) {
+		std::free(b.p);
+		b.cap = n < (1u << 20) ? 1u << 20 : n;
+		b.p = static_cast<char *>(std::malloc(b.cap + KINETO_SIMD_PADDING));
+		if (!b.p)
+			b.cap = 0;
+	}
+	return b.p;
+}
+
+extern "C" int kineto_simd_parse(const char *buf, size_t len, kineto_simd_sink *sink, size_t *where, const char **why)
+{
+	static thread_local ondemand::parser kept;
+	ondemand::parser fresh;
+	ondemand::parser &parser = len <= KEEP_CAPACITY ? kept : fresh;
+	ondemand::document doc;
+	walker w{ buf, sink, {}, {}, {}, {} };
+	error_code e = parser.iterate(padded_string_view(buf, len, len + SIMDJSON_PADDING)).get(doc);
+	if (e) { // stage 1 refused it (bad UTF-8, unclosed string, empty): no document to ask where
+		*where = (size_t)-1;
+		*why = error_message(e);
+		return -1;
+	}
+	e = w.root(doc);
+	const char *at = nullptr;
+	error_code end = e ? e : doc.current_location().get(at); // OUT_OF_BOUNDS: nothing after the document
+	if (!e && end == SUCCESS)
+		e = TRAILING_CONTENT;
+	if (!e)
+		return 0;
+	*where = doc.current_location().get(at) == SUCCESS && at >= buf ? (size_t)(at - buf) : (size_t)-1;
+	*why = error_message(e);
+	return -1;
+}

@@ -1,0 +1,48 @@
+/* kineto_simd: the Kineto/Chrome-trace reader on simdjson's On-Demand API,
+ * a C++17 shim with a C interface. It walks a document held whole in memory
+ * (padded by KINETO_SIMD_PADDING bytes) and hands each event's fields to the
+ * same C code the streaming yajl reader uses (kineto.c), so both readers
+ * keep the same events. Memory: the document plus simdjson's index of it
+ * (about the document's size again); kineto.c uses it only below a limit. */
+#ifndef ANALYZERS_KINETO_SIMD_H
+#define ANALYZERS_KINETO_SIMD_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KINETO_SIMD_PADDING 64 /* simdjson::SIMDJSON_PADDING */
+
+/* One event object's fields, as the streaming reader sees them: strings
+ * (not NUL-terminated) for name, cat, tid (a number's own text) and ph;
+ * numbers with has_ flags; args.stream / correlation / flops. */
+struct kineto_fields {
+	const char *name, *cat, *tid, *ph;
+	size_t name_len, cat_len, tid_len, ph_len;
+	int has_ts, has_dur, has_stream, has_corr, has_flops;
+	double ts, dur, stream, corr, flops;
+};
+
+struct kineto_simd_sink {
+	void (*event)(void *ctx, const struct kineto_fields *f);
+	void (*rank)(void *ctx, double rank); /* distributedInfo.rank */
+	void *ctx;
+	int legacy; /* set: the document was the legacy array form */
+};
+
+/* Walks buf[0, len) (followed by KINETO_SIMD_PADDING readable bytes). 0, or
+ * -1 with *where the byte offset ((size_t)-1: unknown) and why the error (a
+ * static string). */
+int kineto_simd_parse(const char *buf, size_t len, struct kineto_simd_sink *sink, size_t *where, const char **why);
+
+/* This thread's buffer for a document of n bytes (and the padding), kept
+ * from call to call; NULL when n is over what a thread keeps (256 MB). */
+char *kineto_simd_buffer(size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
