@@ -198,9 +198,7 @@ static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases,
 		json_object_set_new(o, "top_operators", a);
 		free(ms);
 	}
-	for (size_t i = 0; i < ops.n; i++)
-		free(ops.v[i].name);
-	free(ops.v);
+	op_table_free(&ops);
 	rank_metrics_free(&m);
 	return o;
 }

@@ -79,16 +79,48 @@ static int by_tid_start(const void *pa, const void *pb)
 	return a->end > b->end ? -1 : a->end < b->end;
 }
 
+static size_t name_hash(const char *s)
+{
+	size_t h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
+/* Keeps the index at most half full, rebuilding it from v. */
+static void op_index(struct op_table *ops)
+{
+	if (ops->nslots && ops->n * 2 < ops->nslots)
+		return;
+	size_t ns = ops->nslots ? ops->nslots * 2 : 256;
+	while (ops->n * 2 >= ns)
+		ns *= 2;
+	free(ops->slots);
+	ops->slots = xmalloc(ns * sizeof *ops->slots);
+	ops->nslots = ns;
+	for (size_t i = 0; i < ns; i++)
+		ops->slots[i] = -1;
+	for (size_t i = 0; i < ops->n; i++) {
+		size_t k = name_hash(ops->v[i].name) & (ns - 1);
+		while (ops->slots[k] >= 0)
+			k = (k + 1) & (ns - 1);
+		ops->slots[k] = (int)i;
+	}
+}
+
 static void op_add(struct op_table *ops, const char *name, double ms, long count)
 {
-	for (size_t i = 0; i < ops->n; i++)
-		if (!strcmp(ops->v[i].name, name)) {
-			ops->v[i].self_ms += ms;
-			ops->v[i].count += count;
+	op_index(ops);
+	size_t k = name_hash(name) & (ops->nslots - 1);
+	for (; ops->slots[k] >= 0; k = (k + 1) & (ops->nslots - 1))
+		if (!strcmp(ops->v[ops->slots[k]].name, name)) {
+			ops->v[ops->slots[k]].self_ms += ms;
+			ops->v[ops->slots[k]].count += count;
 			ops->total_ms += ms;
 			return;
 		}
 	XGROW(ops->v, ops->n, ops->cap, 64);
+	ops->slots[k] = (int)ops->n;
 	ops->v[ops->n++] = (struct op_stat){ xstrdup(name), ms, count };
 	ops->total_ms += ms;
 }
@@ -534,17 +566,25 @@ void op_table_sort(struct op_table *ops)
 {
 	if (ops->n)
 		qsort(ops->v, ops->n, sizeof *ops->v, by_self);
+	free(ops->slots);
+	ops->slots = NULL;
+	ops->nslots = 0;
+}
+
+void op_table_free(struct op_table *ops)
+{
+	for (size_t i = 0; i < ops->n; i++)
+		free(ops->v[i].name);
+	free(ops->v);
+	free(ops->slots);
+	memset(ops, 0, sizeof *ops);
 }
 
 void trace_set_free(struct trace_set *ts)
 {
 	metrics_free(&ts->m);
-	for (size_t i = 0; i < ts->ops.n; i++)
-		free(ts->ops.v[i].name);
-	free(ts->ops.v);
-	for (size_t i = 0; i < ts->kernels.n; i++)
-		free(ts->kernels.v[i].name);
-	free(ts->kernels.v);
+	op_table_free(&ts->ops);
+	op_table_free(&ts->kernels);
 	free(ts->not_analysed_names);
 	memset(ts, 0, sizeof *ts);
 }

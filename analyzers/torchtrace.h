@@ -21,6 +21,8 @@ struct op_table {
 	struct op_stat *v;
 	size_t n, cap;
 	double total_ms; /* self time of every operator */
+	int *slots;      /* open-addressed index of v by name (rebuilt after a sort) */
+	size_t nslots;
 };
 
 struct trace_set {
@@ -77,7 +79,9 @@ int torchtrace_list(const char *dir, int nsys, char ***names, size_t *n);
  * (transparent), TORCHTRACE_STEP for a step range; classified once per name. */
 #define TORCHTRACE_STEP (-2)
 int *torchtrace_name_phases(const struct gpu_trace *t, const struct rules *phases, int loose_steps);
+/* By time, descending (then name); drops the name index. */
 void op_table_sort(struct op_table *ops);
+void op_table_free(struct op_table *ops);
 void trace_set_free(struct trace_set *ts);
 
 #endif

@@ -41,9 +41,7 @@ static void kineto_steps_and_phases(void)
 	CHECK_STR(ops.v[0].name, "aten::mm"); /* 300 us of self time per step */
 	CHECK_NEAR(ops.v[0].self_ms, 0.9, 1e-9);
 	rank_metrics_free(&r);
-	for (size_t i = 0; i < ops.n; i++)
-		free(ops.v[i].name);
-	free(ops.v);
+	op_table_free(&ops);
 	gpu_trace_free(&t);
 }
 
