@@ -16,17 +16,23 @@ namespace {
 
 enum key { K_OTHER, K_NAME, K_CAT, K_TID, K_PH, K_TS, K_DUR, K_ARGS, K_STREAM, K_CORR, K_FLOPS, K_RANK, K_EVENTS, K_DIST };
 
+template <size_t N> static bool is(std::string_view k, const char (&lit)[N])
+{
+	return k.size() == N - 1 && std::memcmp(k.data(), lit, N - 1) == 0; // a constant size: inlined
+}
+
 static key key_of(std::string_view k)
 {
-	static const struct { std::string_view s; key k; } keys[] = {
-		{ "name", K_NAME }, { "cat", K_CAT }, { "tid", K_TID }, { "ph", K_PH }, { "ts", K_TS }, { "dur", K_DUR },
-		{ "args", K_ARGS }, { "stream", K_STREAM }, { "correlation", K_CORR }, { "flops", K_FLOPS },
-		{ "rank", K_RANK }, { "traceEvents", K_EVENTS }, { "distributedInfo", K_DIST },
-	};
-	for (const auto &x : keys)
-		if (x.s == k)
-			return x.k;
-	return K_OTHER;
+	switch (k.size()) {
+	case 2: return is(k, "ts") ? K_TS : is(k, "ph") ? K_PH : K_OTHER;
+	case 3: return is(k, "dur") ? K_DUR : is(k, "tid") ? K_TID : is(k, "cat") ? K_CAT : K_OTHER;
+	case 4: return is(k, "name") ? K_NAME : is(k, "args") ? K_ARGS : is(k, "rank") ? K_RANK : K_OTHER;
+	case 5: return is(k, "flops") ? K_FLOPS : K_OTHER;
+	case 6: return is(k, "stream") ? K_STREAM : K_OTHER;
+	case 11: return is(k, "correlation") ? K_CORR : is(k, "traceEvents") ? K_EVENTS : K_OTHER;
+	case 15: return is(k, "distributedInfo") ? K_DIST : K_OTHER;
+	default: return K_OTHER;
+	}
 }
 
 // A field's key, read in place (stage 1 has checked that the string ends);
