@@ -153,6 +153,7 @@ void campaign_free(struct campaign *c)
 	free(c->path);
 	free(c->name);
 	free(c->description);
+	free(c->store_journal);
 	free(c->slurm.account);
 	free(c->slurm.partition);
 	free(c->slurm.qos);

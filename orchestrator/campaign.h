@@ -36,6 +36,7 @@ struct scenario {
 struct campaign {
 	char *path; /* file it was loaded from */
 	char *name, *description;
+	char *store_journal; /* auto, wal or delete: the state store's journal at submit; NULL: auto */
 	struct {
 		char *account, *partition, *qos, *time, *constraint;
 		struct argv extra;

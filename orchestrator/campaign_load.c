@@ -729,7 +729,7 @@ static void set_defaults(struct campaign *c)
 static void load_root(struct loader *L, yaml_node_t *root)
 {
 	static const char *const keys[] = { "campaign", "description", "slurm", "workload", "profile",
-					    "scenarios", "matrix", "analysis", NULL };
+					    "scenarios", "matrix", "analysis", "store_journal", NULL };
 	struct campaign *c = L->c;
 	struct scenario *raw = NULL;
 	size_t n_raw = 0;
@@ -741,6 +741,9 @@ static void load_root(struct loader *L, yaml_node_t *root)
 	else if (as_string(L, v, "campaign", &c->name) == 0 && !is_safe_name(c->name))
 		problem(L, v, "campaign", "\"%.64s\" is not a safe name (letters, digits, . _ -; at most 64; not starting with . or -)", c->name);
 	if ((v = map_get(L, root, "description"))) as_string(L, v, "description", &c->description);
+	if ((v = map_get(L, root, "store_journal")) && as_string(L, v, "store_journal", &c->store_journal) == 0 &&
+	    strcmp(c->store_journal, "auto") && strcmp(c->store_journal, "wal") && strcmp(c->store_journal, "delete"))
+		problem(L, v, "store_journal", "must be auto, wal or delete, not \"%.40s\"", c->store_journal);
 	if ((v = map_get(L, root, "slurm"))) load_slurm(L, v);
 	if ((v = map_get(L, root, "workload"))) load_workload(L, v);
 	if ((v = map_get(L, root, "profile"))) load_profile(L, v);

@@ -164,6 +164,18 @@ int run_render_all(const struct campaign *c, const char *dir, const char *run_id
 	return rc;
 }
 
+/* The journal asked for: CAMPAIGN_STORE_JOURNAL (--store-journal sets it),
+ * else the campaign's store_journal, else auto. */
+static int journal_asked(const struct campaign *c, enum store_journal *j)
+{
+	const char *env = getenv("CAMPAIGN_STORE_JOURNAL");
+	*j = STORE_JOURNAL_AUTO;
+	if (env && *env)
+		return store_journal_parse(env, j) < 0 ? err_set(ERR_USAGE, "CAMPAIGN_STORE_JOURNAL=%s: expected auto, wal or "
+								 "delete", env) : 0;
+	return c && c->store_journal ? store_journal_parse(c->store_journal, j) : 0;
+}
+
 int run_create(const struct campaign *c, const char *results_root, const char *backend, struct run **out)
 {
 	struct run *r = xcalloc(1, sizeof *r);
@@ -176,7 +188,8 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 	free(root);
 	r->dir = strbuf_detach(&dir);
 	/* Render everything in memory first: a template error creates nothing. */
-	if ((rc = run_render_all(c, r->dir, r->id, r->bin_dir, 1)) < 0)
+	enum store_journal journal;
+	if ((rc = journal_asked(c, &journal)) < 0 || (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 1)) < 0)
 		goto fail;
 	if ((rc = fsio_mkdir_p(r->dir, 0755)) < 0)
 		goto fail;
@@ -188,7 +201,7 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 		goto fail;
 	struct strbuf dbp = STRBUF_INIT;
 	strbuf_addf(&dbp, "%s/state.db", r->dir);
-	rc = store_open(dbp.buf, &r->st);
+	rc = store_open(dbp.buf, 1, journal, &r->st);
 	strbuf_free(&dbp);
 	if (rc < 0)
 		goto fail;
@@ -295,8 +308,11 @@ int run_open(const char *results_root, const char *ref, struct run **out)
 	r->dir = dir;
 	r->bin_dir = fsio_self_dir();
 	struct strbuf p = STRBUF_INIT;
+	enum store_journal journal;
 	strbuf_addf(&p, "%s/state.db", dir);
-	int rc = store_open(p.buf, &r->st);
+	int rc = journal_asked(NULL, &journal);
+	if (rc == 0)
+		rc = store_open(p.buf, 0, journal, &r->st);
 	if (rc == 0)
 		rc = store_run_get(r->st, &r->row);
 	if (rc == 0) {

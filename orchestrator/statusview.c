@@ -80,9 +80,11 @@ void statusview_print(const struct run *r, const struct job_set *js, FILE *out, 
 		json_array_append_new(jobs, o);
 	}
 	if (json) {
-		json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:O, s:o}", "run_id", r->id, "campaign", r->c.name,
-					"run_dir", r->dir, "backend", r->row.backend, "jobs", jobs,
-					"analysis", have_analysis ? json_string(analysis.buf) : json_null());
+		json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:{s:s, s:s, s:b}}", "run_id", r->id, "campaign",
+					r->c.name, "run_dir", r->dir, "backend", r->row.backend, "jobs", jobs,
+					"analysis", have_analysis ? json_string(analysis.buf) : json_null(), "store",
+					"journal", store_journal_name(r->st), "file_system", store_fs_name(r->st),
+					"shared", store_fs_shared(r->st));
 		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS);
 		fprintf(out, "%s\n", text);
 		free(text);

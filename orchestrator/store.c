@@ -1,9 +1,13 @@
 #include "store.h"
 
+#include "fskind.h"
+
 #include "util/err.h"
+#include "util/fsio.h"
 #include "util/strbuf.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +15,8 @@
 struct store {
 	sqlite3 *db;
 	char *path;
+	char journal[8];     /* "wal" or "delete", as SQLite reports it */
+	struct fskind fs;
 };
 
 static const char schema[] =
@@ -66,26 +72,119 @@ static int migrate(sqlite3 *db, char **msg)
 	return 0;
 }
 
-int store_open(const char *path, struct store **out)
+int store_journal_parse(const char *s, enum store_journal *j)
+{
+	if (!strcmp(s, "auto"))
+		*j = STORE_JOURNAL_AUTO;
+	else if (!strcmp(s, "wal"))
+		*j = STORE_JOURNAL_WAL;
+	else if (!strcmp(s, "delete"))
+		*j = STORE_JOURNAL_DELETE;
+	else
+		return err_set(ERR_USAGE, "store journal '%s': expected auto, wal or delete", s);
+	return 0;
+}
+
+/* The journal mode SQLite reports after `PRAGMA journal_mode[=want]`. */
+static int journal_mode(struct store *st, const char *want)
+{
+	char sql[64];
+	sqlite3_stmt *q;
+	snprintf(sql, sizeof sql, "PRAGMA journal_mode%s%s", want ? "=" : "", want ? want : "");
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return db_fail(st, "cannot read its journal mode");
+	int rc = sqlite3_step(q);
+	const unsigned char *m = rc == SQLITE_ROW ? sqlite3_column_text(q, 0) : NULL;
+	if (m)
+		snprintf(st->journal, sizeof st->journal, "%s", (const char *)m);
+	sqlite3_finalize(q);
+	if (!m && want && (rc == SQLITE_BUSY || rc == SQLITE_LOCKED))
+		return 1; /* WAL cannot be left while another connection has the store */
+	return m ? 0 : db_fail(st, want ? "cannot set its journal mode" : "cannot read its journal mode");
+}
+
+/* The journal the store should use: the one asked for; else a new store's
+ * by its file system; else (NULL) the one it has, which was chosen so. */
+static const char *wanted_journal(const struct store *st, enum store_journal j, int is_new)
+{
+	if (j != STORE_JOURNAL_AUTO)
+		return j == STORE_JOURNAL_WAL ? "wal" : "delete";
+	return !is_new ? NULL : st->fs.shared ? "delete" : "wal";
+}
+
+static int set_journal(struct store *st, enum store_journal j, int is_new)
+{
+	const char *want = wanted_journal(st, j, is_new);
+	int rc = journal_mode(st, want);
+	if (rc == 1) /* busy: which mode it keeps */
+		rc = journal_mode(st, NULL);
+	if (rc == 0 && want && strcmp(st->journal, want))
+		rc = err_set(ERR_IO, "state store %s is in %s mode and another process has it open, so it cannot become %s%s: "
+			     "stop the other campaign processes of this run (watch, status loops, the aggregation job) and "
+			     "run again", st->path, st->journal, want, st->fs.shared ? " (the results are on a shared file "
+			     "system, where SQLite's WAL must not be used across hosts)" : "");
+	if (rc == 0 && !want && st->fs.shared && !strcmp(st->journal, "wal"))
+		fprintf(stderr, "campaign: warning: state store %s uses WAL on a shared file system (%s): safe only while "
+			"every process using it runs on one host; --store-journal delete switches it\n", st->path, st->fs.name);
+	return rc;
+}
+
+/* Opens the database file: refused, naming it, when it is not one. */
+static int open_db(struct store *st, int create)
+{
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+	if (sqlite3_open_v2(st->path, &st->db, flags, NULL) != SQLITE_OK)
+		return err_set(ERR_IO, "cannot open state store %s: %s", st->path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
+	sqlite3_busy_timeout(st->db, 60000);
+	return 0;
+}
+
+int store_open(const char *path, int create, enum store_journal journal, struct store **out)
 {
 	struct store *st = xcalloc(1, sizeof *st);
 	st->path = xstrdup(path);
-	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
-		int rc = err_set(ERR_IO, "cannot open state store %s: %s", path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
-		store_close(st);
-		return rc;
-	}
-	sqlite3_busy_timeout(st->db, 60000);
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	int is_new = !fsio_exists(path), rc = 0;
 	char *msg = NULL;
-	if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", NULL, NULL, &msg) != SQLITE_OK ||
-	    sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK || migrate(st->db, &msg) < 0) {
-		int rc = err_set(ERR_IO, "state store %s: %s", path, msg ? msg : "cannot initialise");
-		sqlite3_free(msg);
+	if (is_new && !create)
+		rc = err_set(ERR_NOTFOUND, "state store %s is missing: the run's records are gone (nothing was created "
+			     "in their place)", path);
+	if (rc == 0)
+		rc = fskind_of(slash ? dir : ".", &st->fs);
+	if (rc == 0 && st->fs.shared)
+		rc = fskind_check_locks(slash ? dir : ".", &st->fs);
+	if (rc == 0)
+		rc = open_db(st, create);
+	if (rc == 0)
+		rc = set_journal(st, journal, is_new);
+	if (rc == 0 && (sqlite3_exec(st->db, "PRAGMA synchronous=FULL", NULL, NULL, &msg) != SQLITE_OK ||
+			sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK || migrate(st->db, &msg) < 0))
+		rc = err_set(ERR_IO, "state store %s: %s", path, msg ? msg : "cannot initialise");
+	sqlite3_free(msg);
+	free(dir);
+	if (rc < 0) {
 		store_close(st);
 		return rc;
 	}
 	*out = st;
 	return 0;
+}
+
+const char *store_journal_name(const struct store *st)
+{
+	return st->journal;
+}
+
+const char *store_fs_name(const struct store *st)
+{
+	return st->fs.name;
+}
+
+int store_fs_shared(const struct store *st)
+{
+	return st->fs.shared;
 }
 
 void store_close(struct store *st)

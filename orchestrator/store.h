@@ -1,7 +1,10 @@
-/* store: the run's state.db (SQLite, WAL): the run, its jobs (one row per
+/* store: the run's state.db (SQLite): the run, its jobs (one row per
  * scenario and attempt) and every state transition with its time. Several
  * campaign processes may use one store at once; every write is a transaction.
- * It records what it is told; deciding states is the backends' business. */
+ * It records what it is told; deciding states is the backends' business.
+ * Journal: WAL on a local file system; a rollback journal (DELETE) with
+ * POSIX locks where other hosts share the file (fskind.h), as SQLite's WAL
+ * needs every process on one host. */
 #ifndef CAMPAIGN_STORE_H
 #define CAMPAIGN_STORE_H
 
@@ -36,7 +39,21 @@ struct job_row {
 			      * means the controller may hold the job already */
 };
 
-int store_open(const char *path, struct store **out);
+enum store_journal { STORE_JOURNAL_AUTO, STORE_JOURNAL_WAL, STORE_JOURNAL_DELETE };
+
+/* "auto", "wal" or "delete" into *j; ERR_USAGE otherwise. */
+int store_journal_parse(const char *s, enum store_journal *j);
+/* Opens (with create: creates) the store at path. AUTO keeps the journal an
+ * existing store has (warning about WAL on a shared file system); a new
+ * store gets WAL, DELETE on a shared file system. WAL or DELETE switches
+ * (ERR_IO when other processes have the store open). Without
+ * create, a missing file is ERR_NOTFOUND and a file that is not a campaign
+ * store ERR_IO, both naming it: nothing is created in its place. */
+int store_open(const char *path, int create, enum store_journal journal, struct store **out);
+/* The journal in use ("wal" or "delete") and the file system ("ext4", "nfs"...). */
+const char *store_journal_name(const struct store *st);
+const char *store_fs_name(const struct store *st);
+int store_fs_shared(const struct store *st);
 void store_close(struct store *st);
 
 int store_run_create(struct store *st, const struct run_row *r);

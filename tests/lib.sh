@@ -6,9 +6,10 @@ BIN=$ROOT/bin
 CAMPAIGN=$BIN/campaign
 SCRATCH=$(mktemp -d /tmp/campaign-test.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: ${2:-}"; }
-skip() { echo "SKIP $1: $2"; }
+# NAME_PREFIX: a script run a second time under other conditions names its checks apart
+pass() { echo "PASS ${NAME_PREFIX:-}$1"; }
+fail() { echo "FAIL ${NAME_PREFIX:-}$1: ${2:-}"; }
+skip() { echo "SKIP ${NAME_PREFIX:-}$1: $2"; }
 # check NAME COMMAND...: PASS when the command succeeds
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
 # json FILE EXPR: evaluates a Python expression on the parsed JSON document j

@@ -11,6 +11,8 @@
 
 static const struct optdef results_opt[] = {
 	{ 'R', "results", "DIR", "results root (default ./results)" },
+	{ 'J', "store-journal", "MODE", "the state store's journal: auto (default: WAL on a local disk, a rollback "
+					"journal on NFS, Lustre, GPFS...; an existing store keeps its own), wal or delete" },
 	OPT_END,
 };
 
@@ -183,7 +185,10 @@ int cmd_dispatch(const struct cmd_entry *e, int argc, char **argv)
 		args_free(&a);
 		return rc < 0 ? EXIT_OK : rc; /* -1: --help was printed */
 	}
-	if (e->flags & CMD_RUN)
+	enum store_journal j;
+	if (args_has(&a, 'J') && (rc = store_journal_parse(args_get(&a, 'J'), &j)) == 0)
+		setenv("CAMPAIGN_STORE_JOURNAL", args_get(&a, 'J'), 1); /* what run_open and run_create read */
+	if (rc == 0 && (e->flags & CMD_RUN))
 		rc = run_open(cmd_results_root(&a), a.npos && a.dashdash != 0 ? a.pos[0] : NULL, &a.run);
 	if (rc == 0)
 		rc = e->exec(e, &a);

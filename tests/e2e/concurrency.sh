@@ -48,6 +48,7 @@ check concurrent_no_errors bash -c '! grep -q . "$@"' _ st*.err ag*.err
 check concurrent_watchers_saw_the_end bash -c 'for f; do grep -q "^analysis: " "$f" || exit 1; done' _ watch*.out
 "$CAMPAIGN" status --json --results "$SCRATCH/R" "$id" >st.json
 check concurrent_all_completed [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED']" ]
+check concurrent_store_journal [ "$(json st.json 'j["store"]["journal"]')/$(rows "$run" 'pragma journal_mode')" = "${EXPECT_STORE_JOURNAL:-wal}/${EXPECT_STORE_JOURNAL:-wal}" ]
 check concurrent_store_intact [ "$(rows "$run" 'pragma integrity_check')" = ok ]
 check concurrent_one_transition_each [ "$(rows "$run" "select group_concat(n, ' ') from (select count(*) n from transitions group by scenario, to_state)")" = "1 1 1 1 1 1 1 1 1 1 1 1" ]
 check concurrent_summary_final [ "$(json "$run/summary.json" '[(s["state"], s["analysed"]) for s in j["scenarios"]]')" = "[('COMPLETED', True), ('COMPLETED', True), ('COMPLETED', True)]" ]

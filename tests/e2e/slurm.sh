@@ -9,7 +9,9 @@ if [ "$(id -u)" != 0 ]; then
 	skip slurm_cluster "needs root to start the test cluster (munged, slurmd)"
 	exit 0
 fi
-export CAMPAIGN_SLURM_DIR=/tmp/campaign-slurm-test SLURM_CTLD_PORT=16917 SLURM_NODE_PORT0=17100
+# tests/e2e/store_shared.sh runs this script again on its own ports (SLURM_TEST_PORTS)
+read -r ctld node0 <<<"${SLURM_TEST_PORTS:-16917 17100}"
+export CAMPAIGN_SLURM_DIR=/tmp/campaign-slurm-test-$ctld SLURM_CTLD_PORT=$ctld SLURM_NODE_PORT0=$node0
 cluster() { # start with MinJobAge $1
 	MIN_JOB_AGE=$1 "$ROOT/tests/slurm/start-cluster.sh" >cluster.out 2>cluster.err
 }
@@ -46,6 +48,7 @@ check slurm_monitors_on_every_node [ "$(ls "$run"/gloo-4n/monitor/*/cpu_monitor.
 check slurm_summary_three_analysed [ "$(json "$run/summary.json" 'sum(s["analysed"] for s in j["scenarios"])')" = 3 ]
 "$CAMPAIGN" status --results "$SCRATCH/demo" --json >st.json
 check slurm_status_json [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED']" ]
+check slurm_store_journal [ "$(json st.json 'j["store"]["journal"]')/$(rows "$run" 'pragma journal_mode')" = "${EXPECT_STORE_JOURNAL:-wal}/${EXPECT_STORE_JOURNAL:-wal}" ]
 
 # --- backend auto, and SBATCH_* overriding the campaign's slurm block ---------------------
 cat >tiny.yaml <<'Y'
@@ -122,7 +125,7 @@ check slurm_outage_jobs_running wait_for 60 both_running
 "$ROOT/tests/slurm/ctld.sh" stop
 "$CAMPAIGN" status --results "$SCRATCH/out" "$id" >st.txt 2>st.err; rc=$?
 check slurm_outage_exit5 [ "$rc" -eq 5 ]
-check slurm_outage_says_where grep -q "cannot reach slurmctld at 127.0.0.1:16917" st.err
+check slurm_outage_says_where grep -q "cannot reach slurmctld at 127.0.0.1:$ctld" st.err
 check slurm_outage_still_shows_state grep -q "^a  *[0-9]*  *RUNNING" st.txt
 "$ROOT/tests/slurm/ctld.sh" start
 done_ok() { "$CAMPAIGN" status --results "$SCRATCH/out" --json "$id" >st.json 2>/dev/null; [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED']" ]; }

@@ -3,8 +3,10 @@
 #include "harness.h"
 
 #include "orchestrator/store.h"
+#include "util/err.h"
 
 #include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,7 +18,7 @@ static struct store *fresh(const char *name)
 	char path[256];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	struct store *st = NULL;
-	CHECK(store_open(path, &st) == 0);
+	CHECK(store_open(path, 1, STORE_JOURNAL_AUTO, &st) == 0);
 	return st;
 }
 
@@ -75,7 +77,7 @@ static void test_concurrent_writers(void)
 			struct store *s2;
 			char path[256];
 			snprintf(path, sizeof path, "%s/b.db", dir);
-			if (store_open(path, &s2) < 0)
+			if (store_open(path, 1, getenv("TEST_JOURNAL_DELETE") ? STORE_JOURNAL_DELETE : STORE_JOURNAL_AUTO, &s2) < 0)
 				_exit(1);
 			int bad = 0;
 			for (int i = k; i < 200; i += 4) {
@@ -177,6 +179,59 @@ static void test_migration(void)
 	store_close(st);
 }
 
+static void path_of(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s/%s", dir, name);
+}
+
+/* WAL on a local disk, a rollback journal where other hosts share the
+ * files, an explicit mode sticking, and no store made up in place of a
+ * missing or damaged one. */
+static void test_journal_modes(void)
+{
+	char p[256];
+	struct store *st = NULL, *other = NULL;
+	path_of(p, sizeof p, "j1.db");
+	CHECK(store_open(p, 1, STORE_JOURNAL_AUTO, &st) == 0);
+	CHECK_STR(store_journal_name(st), "wal");
+	CHECK(!store_fs_shared(st));
+	store_close(st);
+	setenv("CAMPAIGN_FS_TYPE", "nfs", 1);
+	path_of(p, sizeof p, "j2.db");
+	CHECK(store_open(p, 1, STORE_JOURNAL_AUTO, &st) == 0);
+	CHECK_STR(store_journal_name(st), "delete");
+	CHECK_STR(store_fs_name(st), "nfs");
+	CHECK(store_fs_shared(st) == 1);
+	store_close(st);
+	path_of(p, sizeof p, "j1.db"); /* an existing WAL store keeps its mode (with a warning) */
+	CHECK(store_open(p, 0, STORE_JOURNAL_AUTO, &st) == 0);
+	CHECK_STR(store_journal_name(st), "wal");
+	CHECK(store_open(p, 0, STORE_JOURNAL_DELETE, &other) == ERR_IO); /* st has it open */
+	CHECK(strstr(err_last(), "is in wal mode and another process has it open") != NULL);
+	store_close(st);
+	CHECK(store_open(p, 0, STORE_JOURNAL_DELETE, &st) == 0);
+	CHECK_STR(store_journal_name(st), "delete");
+	store_close(st);
+	unsetenv("CAMPAIGN_FS_TYPE");
+	CHECK(store_open(p, 0, STORE_JOURNAL_AUTO, &st) == 0); /* sticky */
+	CHECK_STR(store_journal_name(st), "delete");
+	store_close(st);
+	path_of(p, sizeof p, "missing.db");
+	CHECK(store_open(p, 0, STORE_JOURNAL_AUTO, &st) == ERR_NOTFOUND);
+	CHECK(strstr(err_last(), "missing.db is missing") != NULL && access(p, F_OK) != 0);
+	path_of(p, sizeof p, "garbage.db");
+	FILE *f = fopen(p, "w");
+	if (f) {
+		fputs("this is not a database, and it is long enough to look like a header to nobody at all\n", f);
+		fclose(f);
+	}
+	CHECK(store_open(p, 0, STORE_JOURNAL_AUTO, &st) == ERR_IO);
+	CHECK(strstr(err_last(), "garbage.db") != NULL && strstr(err_last(), "not a database") != NULL);
+	enum store_journal j;
+	CHECK(store_journal_parse("delete", &j) == 0 && j == STORE_JOURNAL_DELETE);
+	CHECK(store_journal_parse("truncate", &j) == ERR_USAGE);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -185,6 +240,7 @@ int main(void)
 	RUN(test_concurrent_writers);
 	RUN(test_intents_and_attempts);
 	RUN(test_migration);
+	RUN(test_journal_modes);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
