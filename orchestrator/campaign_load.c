@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 #define MAX_FILE_BYTES (4u << 20)
@@ -192,7 +193,8 @@ static int map_check(struct loader *L, yaml_node_t *n, const char *path, const c
 			struct strbuf sb = STRBUF_INIT;
 			for (int i = 0; allowed[i]; i++)
 				strbuf_addf(&sb, "%s%s", i ? ", " : "", allowed[i]);
-			problem(L, k, kp, "unknown key (expected one of: %s)", strbuf_str(&sb));
+			problem(L, k, kp, !strcmp(key, "<<") ? "YAML merge keys (<<) are not supported: write the keys out "
+				"(anchors and aliases are)" : "unknown key (expected one of: %s)", strbuf_str(&sb));
 			strbuf_free(&sb);
 		}
 	}
@@ -772,9 +774,11 @@ static int parse_document(struct loader *L, const char *data, size_t len)
 	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
 	int ok = yaml_parser_load(&parser, &L->doc);
 	if (!ok) {
+		size_t at = parser.problem_mark.index;
 		diags_add(L->d, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1, "",
-			  "YAML syntax error: %s%s%s", parser.problem ? parser.problem : "malformed input",
-			  parser.context ? " " : "", parser.context ? parser.context : "");
+			  "YAML syntax error: %s%s%s%s", parser.problem ? parser.problem : "malformed input",
+			  parser.context ? " " : "", parser.context ? parser.context : "",
+			  at < len && data[at] == '\t' ? " (a tab: YAML indents with spaces)" : "");
 		yaml_parser_delete(&parser);
 		return -1;
 	}
@@ -832,9 +836,15 @@ int campaign_load(const char *file, struct campaign *c, struct diags *d)
 	char *data;
 	size_t len;
 	memset(c, 0, sizeof *c);
+	struct stat st;
+	if (stat(file, &st) == 0 && st.st_size > (off_t)MAX_FILE_BYTES) {
+		diags_add(d, 0, 0, "", "%lld bytes, over the 4 MiB a campaign file may have (a campaign is a few KB: "
+			  "generate scenarios with matrix:, keep data in files the workload reads)", (long long)st.st_size);
+		return ERR_USAGE;
+	}
 	int rc = fsio_read(file, MAX_FILE_BYTES, &data, &len);
 	if (rc < 0) {
-		diags_add(d, 0, 0, "", "%s", err_last());
+		diags_add(d, 0, 0, "", "cannot read it: %s", err_last());
 		return ERR_USAGE;
 	}
 	rc = campaign_load_buffer(file, data, len, c, d);

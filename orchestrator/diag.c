@@ -1,5 +1,6 @@
 #include "diag.h"
 
+#include "util/quote.h"
 #include "util/strbuf.h"
 
 #include <stdarg.h>
@@ -21,11 +22,13 @@ void diags_add(struct diags *d, int line, int col, const char *path, const char 
 	char tmp[1024];
 	vsnprintf(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
-	strbuf_adds(&sb, tmp);
+	display_quote(&sb, tmp); /* a value with a newline or a bidi override stays one visible line */
 	struct diag *g = &d->items[d->n++];
+	struct strbuf p = STRBUF_INIT;
+	display_quote(&p, path ? path : "");
 	g->line = line;
 	g->col = col;
-	g->path = xstrdup(path ? path : "");
+	g->path = strbuf_detach(&p);
 	g->msg = strbuf_detach(&sb);
 }
 
@@ -45,7 +48,10 @@ void diags_print(struct diags *d, FILE *out)
 		qsort(d->items, d->n, sizeof *d->items, diag_cmp);
 	for (size_t i = 0; i < d->n; i++) {
 		struct diag *g = &d->items[i];
-		fprintf(out, "%s:%d:%d: ", d->file, g->line, g->col);
+		if (g->line > 0)
+			fprintf(out, "%s:%d:%d: ", d->file, g->line, g->col);
+		else
+			fprintf(out, "%s: ", d->file); /* the file as a whole */
 		if (g->path[0])
 			fprintf(out, "%s: ", g->path);
 		fprintf(out, "%s\n", g->msg);

@@ -47,3 +47,45 @@ int is_env_name(const char *s)
 			return 0;
 	return 1;
 }
+
+/* The length of the bidi control at s (UTF-8), with its code point; 0 if none. */
+static int bidi_control(const unsigned char *s, unsigned *cp)
+{
+	if (s[0] == 0xE2 && s[1] == 0x80 && ((s[2] >= 0xAA && s[2] <= 0xAE) || s[2] == 0x8E || s[2] == 0x8F)) {
+		*cp = 0x2000u + (s[2] & 0x3Fu);
+		return 3;
+	}
+	if (s[0] == 0xE2 && s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9) {
+		*cp = 0x2040u + (s[2] & 0x3Fu);
+		return 3;
+	}
+	if (s[0] == 0xD8 && s[1] == 0x9C) {
+		*cp = 0x061C;
+		return 2;
+	}
+	return 0;
+}
+
+void display_quote(struct strbuf *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		unsigned cp;
+		int n = bidi_control(p, &cp);
+		if (n) {
+			strbuf_addf(out, "\\u%04X", cp);
+			p += n;
+			continue;
+		}
+		if (*p == '\n')
+			strbuf_adds(out, "\\n");
+		else if (*p == '\t')
+			strbuf_adds(out, "\\t");
+		else if (*p == '\r')
+			strbuf_adds(out, "\\r");
+		else if (*p < 0x20 || *p == 0x7F)
+			strbuf_addf(out, "\\x%02X", *p);
+		else
+			strbuf_addch(out, (char)*p);
+		p++;
+	}
+}

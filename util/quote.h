@@ -12,6 +12,11 @@ void shell_quote(struct strbuf *out, const char *s);
 int is_safe_name(const char *s);
 /* Characters sbatch options may hold without quoting: [A-Za-z0-9_.,:=+@/%-]. */
 int is_safe_token(const char *s);
+/* Appends s for a terminal or a log line: control bytes as \n, \t, \r or
+ * \xNN, and the Unicode controls that reorder or hide text (bidi embeddings
+ * and overrides U+202A-E, isolates U+2066-9, marks U+200E/F, U+061C) as
+ * \uXXXX; everything else as it is. */
+void display_quote(struct strbuf *out, const char *s);
 /* An environment variable name: [A-Za-z_][A-Za-z0-9_]*. */
 int is_env_name(const char *s);
 

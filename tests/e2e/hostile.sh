@@ -36,3 +36,15 @@ Y
 "$CAMPAIGN" validate sbatch.yaml 2>err.txt; rc=$?
 check hostile_sbatch_refused [ "$rc" -eq 2 ]
 check hostile_sbatch_messages [ "$(grep -c 'holds characters not allowed in an sbatch option' err.txt)" -eq 2 ]
+
+# An env value with newlines (and a quote) reaches the workload byte for byte.
+cat >nl.yaml <<'Y'
+campaign: newlines
+workload:
+  command: ["/bin/sh", "-c", "printf '%s' \"$MULTI\" > multi.txt"]
+  env: { MULTI: "line one\nline 'two'\n$(not run)" }
+scenarios: [{ name: s1, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/nl" nl.yaml >nl.out 2>&1; rc=$?
+check hostile_env_newlines_job_completes [ "$rc" -eq 0 ]
+check hostile_env_newlines_intact [ "$(cat "$(rundir nl.out)/s1/multi.txt")" = "$(printf "line one\nline 'two'\n\$(not run)")" ]
