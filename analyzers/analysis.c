@@ -311,6 +311,8 @@ static void keep_top_ops(struct ana_scenario *s, const struct trace_set *ts)
 {
 	s->trace_files = ts->files;
 	s->trace_unreadable = ts->unreadable;
+	s->trace_unused = ts->unreadable + ts->no_steps;
+	memcpy(s->trace_problem, ts->problem, sizeof s->trace_problem);
 	s->trace_gpu_files = ts->gpu_files;
 	s->ops_total_ms = ts->ops.total_ms;
 	s->n_top_ops = copy_top(s->top_ops, &ts->ops);

@@ -29,6 +29,7 @@ struct parse {
 	char ph;
 	double ts, dur, flops;
 	int has_ts, has_dur, stream, has_stream, has_corr;
+	int bad_time;      /* ts or dur given, but not as a number */
 	long corr;
 	/* ProfilerStep markers */
 	char **step_names;
@@ -94,6 +95,7 @@ static void reset_event(struct parse *p)
 {
 	p->has_name = p->has_cat = p->has_tid = 0;
 	p->has_ts = p->has_dur = p->has_stream = p->has_corr = 0;
+	p->bad_time = 0;
 	p->stream = -1;
 	p->corr = -1;
 	p->ph = 0;
@@ -173,6 +175,11 @@ static void end_event(struct parse *p)
 {
 	struct gpu_trace *t = p->t;
 	const char *name = p->has_name ? p->name.buf : NULL, *cat = p->has_cat ? p->cat.buf : NULL;
+	if (p->bad_time && name) { /* "ts": "123": counted as malformed, not guessed */
+		t->malformed++;
+		reset_event(p);
+		return;
+	}
 	if (name && p->has_ts && !strncmp(name, "ProfilerStep#", 13) && p->nsteps < MAX_STEPS) {
 		p->step_names[p->nsteps] = xstrdup(name);
 		p->step_ts[p->nsteps++] = p->ts;
@@ -275,6 +282,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t n)
 	case K_CAT: set_str(&p->cat, &p->has_cat, s, n); break;
 	case K_TID: set_str(&p->tid, &p->has_tid, s, n); break;
 	case K_PH: p->ph = n > 0 ? (char)s[0] : 0; break;
+	case K_TS: case K_DUR: p->bad_time = 1; break;
 	default: break;
 	}
 	return 1;
@@ -464,6 +472,7 @@ static void simd_event(void *ctx, const struct kineto_fields *f)
 		p->corr = to_id(f->corr), p->has_corr = 1;
 	if (f->has_flops)
 		p->flops = isfinite(f->flops) && f->flops > 0 ? f->flops : 0;
+	p->bad_time = f->bad_time;
 	end_event(p);
 }
 
@@ -517,6 +526,23 @@ static int parse_yajl(struct parse *p, read_fn rd, void *src, const unsigned cha
 	return rc;
 }
 
+/* After simdjson refused a document: forget what it kept, read it again
+ * with yajl (which has no depth limit and says where a document breaks). */
+static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned char *doc, size_t len, const char *name)
+{
+	struct gpu_trace *t = p->t;
+	int want_cpu = t->want_cpu;
+	gpu_trace_free(t);
+	t->rank = -1;
+	t->unit_per_us = 1;
+	t->want_cpu = want_cpu;
+	for (int i = 0; i < p->nsteps; i++)
+		free(p->step_names[i]);
+	p->nsteps = 0;
+	reset_event(p);
+	return parse_yajl(p, rd, src, doc, len, name);
+}
+
 static int load(read_fn rd, void *src, size_t hint, const char *name, int want_cpu, struct gpu_trace *t)
 {
 	memset(t, 0, sizeof *t);
@@ -531,9 +557,11 @@ static int load(read_fn rd, void *src, size_t hint, const char *name, int want_c
 	int eof, rc, kept;
 	if (read_head(rd, src, simd_limit(), hint, &head, &kept, &len, &eof) < 0)
 		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes", name, len);
-	else if (eof)
-		rc = parse_simd(&p, head, len, name);
-	else
+	else if (eof && len == 0)
+		rc = err_set(ERR_IO, "%s: the file is empty (0 bytes): not a trace", name);
+	else if (eof && (rc = parse_simd(&p, head, len, name)) < 0)
+		rc = reparse_yajl(&p, rd, src, head, len, name); /* its message; and deep nesting simdjson refuses */
+	else if (!eof)
 		rc = parse_yajl(&p, rd, src, head, len, name);
 	if (!kept)
 		free(head);

@@ -122,6 +122,8 @@ struct walker {
 					return e;
 				if (dst)
 					*has = 1;
+				if (k == K_TS || k == K_DUR)
+					f.bad_time = 1;
 			} else if (t == ondemand::json_type::number) {
 				if (k == K_TS && (e = number(v, &f.ts)) == SUCCESS)
 					f.has_ts = 1;

@@ -22,6 +22,7 @@ struct kineto_fields {
 	const char *name, *cat, *tid, *ph;
 	size_t name_len, cat_len, tid_len, ph_len;
 	int has_ts, has_dur, has_stream, has_corr, has_flops;
+	int bad_time; /* ts or dur given as something else than a number */
 	double ts, dur, stream, corr, flops;
 };
 

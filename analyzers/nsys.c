@@ -104,6 +104,11 @@ static int read_gpu(sqlite3 *db, enum gpu_table which, struct nsys_report *r)
 	char name[64];
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gpu_trace *t = trace_for(r, PID_OF(sqlite3_column_int64(st, 0)), sqlite3_column_int(st, 1));
+		if (sqlite3_column_type(st, 4) != SQLITE_INTEGER || sqlite3_column_type(st, 5) != SQLITE_INTEGER ||
+		    sqlite3_column_int64(st, 5) < sqlite3_column_int64(st, 4)) {
+			t->malformed++; /* start/end not integer nanoseconds, or ending before it starts */
+			continue;
+		}
 		const char *nm = (const char *)sqlite3_column_text(st, 6);
 		if (which == MEMCPY)
 			snprintf(name, sizeof name, "Memcpy %s", copy_kind(sqlite3_column_int(st, 6))), nm = name;

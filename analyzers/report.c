@@ -40,6 +40,12 @@ static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const
 	return a;
 }
 
+/* An analysed scenario timed from its traces, some of which could not be used. */
+static int steps_from_traces(const struct ana_scenario *s)
+{
+	return s->analysed && s->trace_unused && (!strcmp(s->format, "pytorch-trace") || !strcmp(s->format, "nsys"));
+}
+
 static json_t *scenario_json(const struct ana_scenario *s)
 {
 	json_t *o = json_object();
@@ -75,6 +81,10 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "trace_files", json_integer((json_int_t)s->trace_files));
 	if (s->trace_not_analysed)
 		json_object_set_new(o, "trace_files_not_analysed", json_string(s->trace_not_analysed_names));
+	if (steps_from_traces(s)) {
+		json_object_set_new(o, "trace_files_unused", json_integer((json_int_t)s->trace_unused));
+		json_object_set_new(o, "trace_problem", json_string(s->trace_problem));
+	}
 	json_object_set_new(o, "top_operators", top_ops_json(s->top_ops, s->n_top_ops, s->ops_total_ms, "self_ms"));
 	json_object_set_new(o, "gpu_breakdown", s->gpu_kernel_ms <= 0 ? json_null() :
 		json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms", jnum(s->gpu_kernel_ms), "idle_pct",
@@ -247,9 +257,13 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 	md_op_table(md, s->top_ops, s->n_top_ops, s->ops_total_ms, "Self time");
 }
 
-/* Trace files a failed shard of the map step left without a result. */
+/* Trace files a failed shard of the map step left without a result, and
+ * those that were read but could not be used. */
 static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 {
+	if (steps_from_traces(s))
+		strbuf_addf(md, "%zu of %zu trace files could not be used, the first because: %s.\n\n", s->trace_unused,
+			    s->trace_files, s->trace_problem);
 	if (s->trace_not_analysed)
 		strbuf_addf(md, "**%zu trace file%s not analysed**: the map step's shard failed twice on %s: %s. "
 			    "Run `campaign aggregate` again to analyse them.\n\n", s->trace_not_analysed,
