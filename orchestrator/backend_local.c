@@ -159,13 +159,18 @@ static int finish_job(struct run *r, const struct job_row *j, const char *job_di
 {
 	struct job_status js;
 	char reason[256] = "";
-	int have = jobstatus_read(job_dir, &js) == 0;
-	enum job_state st = jobstatus_decide(have ? &js : NULL, timed_out, cancelled);
+	int read = jobstatus_read(job_dir, &js), have = read == 0;
 	int code = have ? js.exit_code : (WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	enum job_state st = jobstatus_decide(have ? &js : NULL, timed_out, cancelled);
+	if (read == ERR_IO && !timed_out && !cancelled) /* damaged: the job script's own status decides */
+		st = code == 0 ? JS_COMPLETED : JS_FAILED;
 	if (timed_out)
 		snprintf(reason, sizeof reason, "time limit reached");
 	else if (cancelled)
 		snprintf(reason, sizeof reason, "cancelled");
+	else if (read == ERR_IO)
+		snprintf(reason, sizeof reason, "job.status is damaged (not the JSON the job script writes); decided from "
+			 "the job script's exit status %d", code);
 	else if (!have)
 		snprintf(reason, sizeof reason, "no job.status: job script killed by %s",
 			 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "unknown cause");
@@ -330,7 +335,7 @@ static int local_refresh(struct run *r, struct job_set *jobs)
 		struct job_row *j = jobs->latest[i];
 		if (job_state_is_final(j->state))
 			continue;
-		int wrote = 1;
+		int wrote = 1, read;
 		char *dir = run_job_dir(r, j->scenario);
 		struct job_status js;
 		if (j->state != JS_RUNNING && j->cancel_requested) {
@@ -346,10 +351,14 @@ static int local_refresh(struct run *r, struct job_set *jobs)
 			else
 				wrote = 0;
 			strbuf_free(&why);
-		} else if (jobstatus_read(dir, &js) == 0 && jobstatus_is_of(&js, j->job_id)) {
+		} else if ((read = jobstatus_read(dir, &js)) == 0 && jobstatus_is_of(&js, j->job_id)) {
 			enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);
 			rc = store_job_update(r->st, j->scenario, j->attempt, st, NULL, js.exit_code, NULL,
 					      "decided from job.status (supervisor gone)");
+		} else if (read == ERR_IO) {
+			rc = store_job_update(r->st, j->scenario, j->attempt, JS_LOST,
+					      "the local supervisor ended while the job ran, and its job.status is damaged "
+					      "(not the JSON the job script writes)", -1, NULL, "supervisor gone");
 		} else {
 			rc = store_job_update(r->st, j->scenario, j->attempt, JS_LOST,
 					      "the local supervisor ended while the job ran and the job left no job.status",

@@ -10,12 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 struct store {
 	sqlite3 *db;
 	char *path;
 	char journal[8];     /* "wal" or "delete", as SQLite reports it */
+	int readonly;        /* the store or its directory cannot be written: reads only */
 	struct fskind fs;
 };
 
@@ -49,6 +52,14 @@ double store_now(void)
 
 static int db_fail(struct store *st, const char *what)
 {
+	int code = sqlite3_errcode(st->db) & 0xff;
+	if (code == SQLITE_READONLY || (st->readonly && code == SQLITE_CANTOPEN))
+		return err_set(ERR_IO, "%s: %s: the results directory cannot be written (a read-only mount, or not yours), "
+			       "so nothing can be recorded; it can only be read", st->path, what);
+	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+		return err_set(ERR_IO, "state store %s is damaged (%s): the run's records cannot be read. campaign does not "
+			       "replace it; restore it from a copy (the run's job directories and outputs are untouched)",
+			       st->path, sqlite3_errmsg(st->db));
 	return err_set(ERR_IO, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
@@ -70,6 +81,12 @@ static int migrate(sqlite3 *db, char **msg)
 		*msg = NULL;
 	}
 	return 0;
+}
+
+static long long file_size(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 ? (long long)sb.st_size : -1;
 }
 
 int store_journal_parse(const char *s, enum store_journal *j)
@@ -129,11 +146,64 @@ static int set_journal(struct store *st, enum store_journal j, int is_new)
 	return rc;
 }
 
+/* The journal a store that is only read was left in: bytes 18 and 19 of its
+ * header are 2 for WAL, 1 for a rollback journal. */
+static void header_journal(struct store *st)
+{
+	unsigned char h[20] = { 0 };
+	FILE *f = fopen(st->path, "rb");
+	if (f) {
+		if (fread(h, 1, sizeof h, f) != sizeof h)
+			h[18] = 0;
+		fclose(f);
+	}
+	snprintf(st->journal, sizeof st->journal, "%s", h[18] == 2 ? "wal" : "delete");
+}
+
+/* An existing store must be one campaign wrote: an empty file (truncated to
+ * nothing) or another program's database is named, never filled with a
+ * fresh schema. */
+static int check_is_store(struct store *st)
+{
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'", -1, &q, NULL) !=
+	    SQLITE_OK)
+		return db_fail(st, "cannot read its tables");
+	int rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc != SQLITE_DONE)
+		return db_fail(st, "cannot read its tables");
+	return err_set(ERR_IO, "state store %s is damaged (no runs table: %s): campaign does not replace it; restore it "
+		       "from a copy (the run's job directories and outputs are untouched)", st->path,
+		       fsio_exists(st->path) && !file_size(st->path) ? "the file is empty" : "another program's database?");
+}
+
 /* Opens the database file: refused, naming it, when it is not one. */
+/* file:PATH?immutable=1, PATH percent-encoded: a store that cannot be
+ * written is read without locks or a WAL index (neither can be made there). */
+static char *immutable_uri(const char *path)
+{
+	struct strbuf u = STRBUF_INIT;
+	strbuf_adds(&u, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+			strbuf_addch(&u, (char)*p);
+		else
+			strbuf_addf(&u, "%%%02X", *p);
+	strbuf_adds(&u, "?immutable=1");
+	return strbuf_detach(&u);
+}
+
 static int open_db(struct store *st, int create)
 {
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
-	if (sqlite3_open_v2(st->path, &st->db, flags, NULL) != SQLITE_OK)
+	int flags = (st->readonly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE) |
+		    SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+	char *uri = st->readonly ? immutable_uri(st->path) : NULL;
+	int ok = sqlite3_open_v2(uri ? uri : st->path, &st->db, flags, NULL) == SQLITE_OK;
+	free(uri);
+	if (!ok)
 		return err_set(ERR_IO, "cannot open state store %s: %s", st->path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
 	sqlite3_busy_timeout(st->db, 60000);
 	return 0;
@@ -153,13 +223,20 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 			     "in their place)", path);
 	if (rc == 0)
 		rc = fskind_of(slash ? dir : ".", &st->fs);
-	if (rc == 0 && st->fs.shared)
+	/* A results directory that cannot be written (a read-only mount, someone
+	 * else's results): the store is read, and any write says why it failed. */
+	st->readonly = !create && !is_new && (access(path, W_OK) != 0 || access(slash ? dir : ".", W_OK) != 0);
+	if (rc == 0 && st->fs.shared && !st->readonly)
 		rc = fskind_check_locks(slash ? dir : ".", &st->fs);
 	if (rc == 0)
 		rc = open_db(st, create);
-	if (rc == 0)
+	if (rc == 0 && st->readonly)
+		header_journal(st);
+	else if (rc == 0)
 		rc = set_journal(st, journal, is_new);
-	if (rc == 0 && (sqlite3_exec(st->db, "PRAGMA synchronous=FULL", NULL, NULL, &msg) != SQLITE_OK ||
+	if (rc == 0 && !create)
+		rc = check_is_store(st);
+	if (rc == 0 && !st->readonly && (sqlite3_exec(st->db, "PRAGMA synchronous=FULL", NULL, NULL, &msg) != SQLITE_OK ||
 			sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK || migrate(st->db, &msg) < 0))
 		rc = err_set(ERR_IO, "state store %s: %s", path, msg ? msg : "cannot initialise");
 	sqlite3_free(msg);
