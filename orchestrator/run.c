@@ -300,6 +300,9 @@ int run_open(const char *results_root, const char *ref, struct run **out)
 {
 	char *dir = find_run_dir(results_root, ref);
 	if (!dir) {
+		if (ref && strlen(ref) > 200)
+			return err_set(ERR_NOTFOUND, "no run '%.80s...' (%zu characters) under %s (give a run id or a run "
+				       "directory)", ref, strlen(ref), results_root);
 		if (ref)
 			return err_set(ERR_NOTFOUND, "no run '%s' under %s (give a run id or a run directory)", ref, results_root);
 		return err_set(ERR_NOTFOUND, "no runs under %s (submit one, or pass --results DIR)", results_root);
