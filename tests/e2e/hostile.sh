@@ -48,3 +48,22 @@ Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/nl" nl.yaml >nl.out 2>&1; rc=$?
 check hostile_env_newlines_job_completes [ "$rc" -eq 0 ]
 check hostile_env_newlines_intact [ "$(cat "$(rundir nl.out)/s1/multi.txt")" = "$(printf "line one\nline 'two'\n\$(not run)")" ]
+
+# profile.traces globs that reach outside the job: accepted (traces often live
+# on /scratch), matched by glob(3), and only regular files are copied, into
+# the job's traces/ and nowhere else.
+cat >globs.yaml <<'Y'
+campaign: globs
+workload: { command: ["/bin/true"] }
+profile: { traces: ["../../*", "../../../*", "/etc/hostname", "/nonexistent/*"] }
+scenarios: [{ name: s1, nodes: 1 }]
+Y
+touch marker
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/gl" globs.yaml >gl.out 2>&1; rc=$?
+grun=$(rundir gl.out)
+check hostile_globs_job_completes [ "$rc" -eq 0 ]
+check hostile_globs_regular_files_only [ "$(ls "$grun/s1/traces" | tr '\n' ' ')" = "hostname " ]
+check hostile_globs_nothing_outside [ "$(find "$SCRATCH" -mindepth 1 -newer marker -not -path "$SCRATCH/gl" -not -path "$SCRATCH/gl/*" -printf '%P\n' | sort | tr '\n' ' ')" = "gl.out " ]
+# a quoted node count is a YAML string holding a number: taken as that number
+printf 'campaign: q\nworkload: { command: [/bin/true] }\nscenarios: [{ name: a, nodes: "4" }]\n' >quoted.yaml
+check hostile_quoted_nodes_accepted bash -c '"$1" validate quoted.yaml | grep -q "^a .* 4 "' _ "$CAMPAIGN"

@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -227,6 +228,14 @@ static void test_journal_modes(void)
 	}
 	CHECK(store_open(p, 0, STORE_JOURNAL_AUTO, &st) == ERR_IO);
 	CHECK(strstr(err_last(), "garbage.db") != NULL && strstr(err_last(), "not a database") != NULL);
+	path_of(p, sizeof p, "emptied.db");
+	f = fopen(p, "w");
+	if (f)
+		fclose(f);
+	CHECK(store_open(p, 0, STORE_JOURNAL_AUTO, &st) == ERR_IO);
+	CHECK(strstr(err_last(), "is damaged (no runs table: the file is empty)") != NULL);
+	struct stat sb;
+	CHECK(stat(p, &sb) == 0 && sb.st_size == 0); /* no schema written into it */
 	enum store_journal j;
 	CHECK(store_journal_parse("delete", &j) == 0 && j == STORE_JOURNAL_DELETE);
 	CHECK(store_journal_parse("truncate", &j) == ERR_USAGE);

@@ -146,6 +146,24 @@ static void err_keeps_the_last_message(void)
 	CHECK_STR(err_last(), "unknown error");
 }
 
+static void display_quote_keeps_one_visible_line(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	display_quote(&sb, "a\nb\tc\r\x01\x7f");
+	CHECK_STR(sb.buf, "a\\nb\\tc\\r\\x01\\x7F");
+	strbuf_reset(&sb);
+	display_quote(&sb, "x\xe2\x80\xaey\xe2\x81\xa6z\xd8\x9c.\xe2\x80\x8f"); /* RLO, LRI, ALM, RLM */
+	CHECK_STR(sb.buf, "x\\u202Ey\\u2066z\\u061C.\\u200F");
+	strbuf_reset(&sb);
+	display_quote(&sb, "caf\xc3\xa9 \xe2\x80\x94 ok"); /* other UTF-8 stays */
+	CHECK_STR(sb.buf, "caf\xc3\xa9 \xe2\x80\x94 ok");
+	strbuf_free(&sb);
+	str_list_append(&sb.buf, ", ", "a");
+	str_list_append(&sb.buf, ", ", "b");
+	CHECK_STR(sb.buf, "a, b");
+	free(sb.buf);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_util.XXXXXX");
@@ -158,6 +176,7 @@ int main(void)
 	RUN(fsio_writes_atomically_and_reads_bounded);
 	RUN(jsonio_writes_sorted_and_reads_paths);
 	RUN(err_keeps_the_last_message);
+	RUN(display_quote_keeps_one_visible_line);
 	fsio_remove_tree(tmpdir);
 	HARNESS_END();
 }
