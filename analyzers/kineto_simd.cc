@@ -53,6 +53,22 @@ static error_code key_id(ondemand::field &fl, key *id)
 	return e;
 }
 
+// fn(key, type, value) for every field of o, in order; the first error ends it.
+template <class Fn> static error_code each_field(ondemand::object o, Fn fn)
+{
+	for (auto field : o) {
+		key k;
+		ondemand::json_type t;
+		error_code e;
+		if ((e = field.error()))
+			return e;
+		ondemand::field &fl = field.value_unsafe();
+		if ((e = key_id(fl, &k)) || (e = fl.value().type().get(t)) || (e = fn(k, t, fl.value())))
+			return e;
+	}
+	return SUCCESS;
+}
+
 struct walker {
 	const char *base;
 	kineto_simd_sink *sink;
@@ -80,54 +96,33 @@ struct walker {
 
 	error_code args(ondemand::object o, kineto_fields *f)
 	{
-		for (auto field : o) {
-			key k;
-			ondemand::json_type t;
-			error_code e;
-			if ((e = field.error()))
-				return e;
-			ondemand::field &fl = field.value_unsafe();
-			if ((e = key_id(fl, &k)) || (e = fl.value().type().get(t)))
-				return e;
-			if (t != ondemand::json_type::number)
-				continue;
+		return each_field(o, [f](key k, ondemand::json_type t, ondemand::value v) {
 			double *dst = k == K_STREAM ? &f->stream : k == K_CORR ? &f->corr : k == K_FLOPS ? &f->flops : nullptr;
 			int *has = k == K_STREAM ? &f->has_stream : k == K_CORR ? &f->has_corr : &f->has_flops;
-			if (dst && ((e = number(fl.value(), dst)) != SUCCESS))
-				return e;
-			if (dst)
-				*has = 1;
-		}
-		return SUCCESS;
+			if (t != ondemand::json_type::number || !dst)
+				return SUCCESS;
+			*has = 1;
+			return number(v, dst);
+		});
 	}
 
 	error_code event(ondemand::object o)
 	{
 		kineto_fields f{};
 		int has_name = 0, has_cat = 0, has_tid = 0, has_ph = 0;
-		for (auto field : o) {
-			key k;
-			ondemand::json_type t;
-			error_code e;
-			if ((e = field.error()))
-				return e;
-			ondemand::field &fl = field.value_unsafe();
-			if ((e = key_id(fl, &k)) || (e = fl.value().type().get(t)))
-				return e;
-			ondemand::value v = fl.value();
+		error_code e = each_field(o, [&](key k, ondemand::json_type t, ondemand::value v) {
+			error_code err = SUCCESS;
 			if (t == ondemand::json_type::string) {
 				std::string_view *dst = k == K_NAME ? &name : k == K_CAT ? &cat : k == K_TID ? &tid : k == K_PH ? &ph : nullptr;
 				int *has = k == K_NAME ? &has_name : k == K_CAT ? &has_cat : k == K_TID ? &has_tid : &has_ph;
-				if (dst && (e = string(v, dst)))
-					return e;
-				if (dst)
+				if (dst && (err = string(v, dst)) == SUCCESS)
 					*has = 1;
 				if (k == K_TS || k == K_DUR)
 					f.bad_time = 1;
 			} else if (t == ondemand::json_type::number) {
-				if (k == K_TS && (e = number(v, &f.ts)) == SUCCESS)
+				if (k == K_TS && (err = number(v, &f.ts)) == SUCCESS)
 					f.has_ts = 1;
-				else if (k == K_DUR && (e = number(v, &f.dur)) == SUCCESS)
+				else if (k == K_DUR && (err = number(v, &f.dur)) == SUCCESS)
 					f.has_dur = 1;
 				else if (k == K_TID) {
 					std::string_view raw = v.raw_json_token();
@@ -136,14 +131,15 @@ struct walker {
 					tid = raw;
 					has_tid = 1;
 				}
-				if (e)
-					return e;
 			} else if (t == ondemand::json_type::object && k == K_ARGS) {
 				ondemand::object a;
-				if ((e = v.get_object().get(a)) || (e = args(a, &f)))
-					return e;
+				if ((err = v.get_object().get(a)) == SUCCESS)
+					err = args(a, &f);
 			}
-		}
+			return err;
+		});
+		if (e)
+			return e;
 		if (has_name)
 			f.name = name.data(), f.name_len = name.size();
 		if (has_cat)
@@ -177,23 +173,15 @@ struct walker {
 
 	error_code dist(ondemand::object o)
 	{
-		for (auto field : o) {
-			key k;
-			ondemand::json_type t;
-			error_code e;
-			if ((e = field.error()))
-				return e;
-			ondemand::field &fl = field.value_unsafe();
-			if ((e = key_id(fl, &k)) || (e = fl.value().type().get(t)))
-				return e;
+		return each_field(o, [this](key k, ondemand::json_type t, ondemand::value v) {
 			double r;
-			if (k == K_RANK && t == ondemand::json_type::number) {
-				if ((e = number(fl.value(), &r)))
-					return e;
+			if (k != K_RANK || t != ondemand::json_type::number)
+				return SUCCESS;
+			error_code e = number(v, &r);
+			if (!e)
 				sink->rank(sink->ctx, r);
-			}
-		}
-		return SUCCESS;
+			return e;
+		});
 	}
 
 	error_code root(ondemand::document &doc)
@@ -212,25 +200,19 @@ struct walker {
 		ondemand::object o;
 		if ((e = doc.get_object().get(o)))
 			return e;
-		for (auto field : o) {
-			key k;
-			ondemand::json_type vt;
-			if ((e = field.error()))
-				return e;
-			ondemand::field &fl = field.value_unsafe();
-			if ((e = key_id(fl, &k)) || (e = fl.value().type().get(vt)))
-				return e;
-			if (k == K_EVENTS && vt == ondemand::json_type::array) {
+		return each_field(o, [this](key k, ondemand::json_type t, ondemand::value v) {
+			error_code err = SUCCESS;
+			if (k == K_EVENTS && t == ondemand::json_type::array) {
 				ondemand::array a;
-				if ((e = fl.value().get_array().get(a)) || (e = events(a)))
-					return e;
-			} else if (k == K_DIST && vt == ondemand::json_type::object) {
+				if ((err = v.get_array().get(a)) == SUCCESS)
+					err = events(a);
+			} else if (k == K_DIST && t == ondemand::json_type::object) {
 				ondemand::object d;
-				if ((e = fl.value().get_object().get(d)) || (e = dist(d)))
-					return e;
+				if ((err = v.get_object().get(d)) == SUCCESS)
+					err = dist(d);
 			}
-		}
-		return SUCCESS;
+			return err;
+		});
 	}
 };
 
