@@ -49,12 +49,12 @@ PY
 "$BIN/campaign-analyze" evil.pt.trace.json >an.out 2>&1; rc=$?
 check hostile_trace_analysed [ "$rc" -eq 0 ]
 check hostile_trace_counts grep -q "^evil.pt.trace.json (rank ?): 5 GPU events" an.out
-check hostile_trace_skipped grep -q "skipped 2 malformed events (non-finite or negative time)" an.out
+check hostile_trace_skipped grep -q "skipped 3 malformed events (non-finite or negative time)" an.out
 check hostile_trace_names_literal grep -qF '`touch '"$C"'.k2`' an.out
 check hostile_trace_no_escape bash -c '! grep -q $'"'"'\e'"'"' an.out'
 check hostile_trace_escape_shown grep -qF 'evil?[2J?]0;title?kernel' an.out
 "$BIN/campaign-analyze" --json evil.pt.trace.json >an.json 2>&1
-check hostile_trace_json_count [ "$(json an.json 'j["ranks"][0]["malformed_events"]')" = 2 ]
+check hostile_trace_json_count [ "$(json an.json 'j["ranks"][0]["malformed_events"]')" = 3 ]
 head -c 4096 /dev/urandom >junk.pt.trace.json
 "$BIN/campaign-analyze" junk.pt.trace.json >junk.out 2>&1; rc=$?
 check hostile_junk_trace_refused [ "$rc" -eq 4 ]
