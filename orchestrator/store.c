@@ -287,6 +287,35 @@ static void bind_str(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_null(s, i);
 }
 
+static int exec_sql(struct store *st, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int rc = err_set(ERR_IO, "%s: %s", st->path, msg ? msg : sql);
+		sqlite3_free(msg);
+		return rc;
+	}
+	return 0;
+}
+
+/* One write statement in its own IMMEDIATE transaction. With a rollback
+ * journal (shared file systems), an autocommit write that finds another
+ * writer may be refused at once (SQLite's deadlock rule: it holds a read lock
+ * while asking for the write lock) instead of waiting its turn; BEGIN
+ * IMMEDIATE takes the write lock first, and waits (busy timeout) for it. */
+static int step_write(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	int rc = exec_sql(st, "BEGIN IMMEDIATE");
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, what);
+	sqlite3_reset(s);
+	if (rc == 0)
+		return exec_sql(st, "COMMIT");
+	exec_sql(st, "ROLLBACK");
+	return rc;
+}
+
 int store_run_create(struct store *st, const struct run_row *r)
 {
 	sqlite3_stmt *s;
@@ -299,7 +328,7 @@ int store_run_create(struct store *st, const struct run_row *r)
 	bind_str(s, 4, r->backend);
 	bind_str(s, 5, r->campaign_sha256);
 	sqlite3_bind_double(s, 6, r->created_at);
-	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot record run");
+	int rc = step_write(st, s, "cannot record run");
 	sqlite3_finalize(s);
 	return rc;
 }
@@ -353,7 +382,7 @@ static int run_update(struct store *st, const char *sql, const char *text, doubl
 		bind_str(s, 1, text);
 	else
 		sqlite3_bind_double(s, 1, num);
-	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update run");
+	int rc = step_write(st, s, "cannot update run");
 	sqlite3_finalize(s);
 	return rc;
 }
@@ -381,20 +410,9 @@ int store_run_set_aggregated(struct store *st, double at, long attempts)
 		return db_fail(st, "prepare");
 	sqlite3_bind_double(s, 1, at);
 	sqlite3_bind_int64(s, 2, attempts);
-	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update run");
+	int rc = step_write(st, s, "cannot update run");
 	sqlite3_finalize(s);
 	return rc;
-}
-
-static int exec_sql(struct store *st, const char *sql)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int rc = err_set(ERR_IO, "%s: %s", st->path, msg ? msg : sql);
-		sqlite3_free(msg);
-		return rc;
-	}
-	return 0;
 }
 
 int store_job_plan(struct store *st, const char *scenario, int nodes, int ntasks, int *attempt)
@@ -454,7 +472,7 @@ static int simple_update(struct store *st, const char *sql, const char *scenario
 	}
 	if (sqlite3_bind_parameter_count(s) >= 4)
 		sqlite3_bind_double(s, 4, store_now());
-	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update job");
+	int rc = step_write(st, s, "cannot update job");
 	sqlite3_finalize(s);
 	return rc;
 }
@@ -483,7 +501,7 @@ int store_job_set_times(struct store *st, const char *scenario, int attempt, dou
 	sqlite3_bind_int(s, 2, attempt);
 	sqlite3_bind_double(s, 3, start);
 	sqlite3_bind_double(s, 4, end);
-	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update job");
+	int rc = step_write(st, s, "cannot update job");
 	sqlite3_finalize(s);
 	return rc;
 }

@@ -28,7 +28,9 @@ slurm_cluster() {
 		skip "$1_cluster" "needs root to start the test cluster (munged, slurmd)"
 		exit 0
 	fi
-	export CAMPAIGN_SLURM_DIR=$2 SLURM_CTLD_PORT=$3 SLURM_NODE_PORT0=$4
+	local ctld=$3 node0=$4
+	[ -n "${SLURM_TEST_PORTS:-}" ] && read -r ctld node0 <<<"$SLURM_TEST_PORTS" # a second run of the script
+	export CAMPAIGN_SLURM_DIR=$2-$ctld SLURM_CTLD_PORT=$ctld SLURM_NODE_PORT0=$node0
 	if ! MIN_JOB_AGE=300 "$ROOT/tests/slurm/start-cluster.sh" >"$SCRATCH/cluster.out" 2>"$SCRATCH/cluster.err"; then
 		skip "$1_cluster" "cannot start the test cluster: $(tail -n 2 "$SCRATCH/cluster.err" | tr '\n' ' ')"
 		exit 0

@@ -1,14 +1,15 @@
 # The run store where other hosts share the results (NFS, Lustre, GPFS...):
 # SQLite's WAL needs every process on one host, so there the store uses a
 # rollback journal with POSIX locks. CAMPAIGN_FS_TYPE=nfs makes this disk
-# answer as NFS would; the whole concurrency suite and the SLURM suite run
-# again that way (checks named nfs_*), and each says the mode in `status
-# --json`. Then: --store-journal / store_journal, and locks that fail.
+# answer as NFS would; the whole concurrency suite and the SLURM suites
+# (slurm.sh, slurm_resume.sh: crash-safe submission) run again that way
+# (checks named nfs_*), and each says the mode in `status --json`. Then: --store-journal / store_journal, and locks that fail.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 NAME_PREFIX=nfs_ EXPECT_STORE_JOURNAL=delete CAMPAIGN_FS_TYPE=nfs bash "$ROOT/tests/e2e/concurrency.sh"
 NAME_PREFIX=nfs_ EXPECT_STORE_JOURNAL=delete CAMPAIGN_FS_TYPE=nfs SLURM_TEST_PORTS="16987 17800" \
 	bash "$ROOT/tests/e2e/slurm.sh"
+NAME_PREFIX=nfs_ CAMPAIGN_FS_TYPE=nfs SLURM_TEST_PORTS="16997 17900" bash "$ROOT/tests/e2e/slurm_resume.sh"
 
 cat >s.yaml <<Y
 campaign: sj
