@@ -3,7 +3,7 @@
  * campaign asks for profilers. perf stat writes perf/rank_<r>.txt; nsys
  * writes nsys/rank_<r>.nsys-rep and exports nsys/rank_<r>.sqlite for the
  * analyzers. A profiler missing on the node is said once per node and the
- * rank runs without it, unless --required. */
+ * rank runs without it, unless --required (then every rank says it and stops). */
 #include "cmd.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
@@ -44,7 +44,9 @@ static int check_tool(const char *tool, int required)
 {
 	if (on_path(tool))
 		return 0;
-	if (!strcmp(env_or("LOCAL_RANK", "SLURM_LOCALID", "0"), "0"))
+	/* Said once per node, by local rank 0; when required, by every rank: the
+	 * first rank to fail stops the others, maybe before rank 0 has said it. */
+	if (required || !strcmp(env_or("LOCAL_RANK", "SLURM_LOCALID", "0"), "0"))
 		fprintf(stderr, "campaign: %s not found on %s: %s\n", tool, env_or("SLURMD_NODENAME", "HOSTNAME", "this node"),
 			required ? "the campaign requires it, so the rank does not run" : "ranks run without it");
 	return required ? -1 : 1;
