@@ -21,8 +21,7 @@ struct parse {
 	int ev_depth;      /* depth of the event objects: 3 in {"traceEvents": [...]}, 2 in [...] */
 	int seen_root;
 	int in_events, in_dist, in_args;
-	char key[64];
-	int key_id;        /* enum key of key: compared once, in cb_key */
+	enum kineto_key key_id; /* the current key, classified once, in cb_key */
 	/* the event being read; its strings in buffers reused from event to event */
 	struct strbuf name, cat, tid;
 	int has_name, has_cat, has_tid;
@@ -72,23 +71,6 @@ static int intern(struct gpu_trace *t, const char *s)
 	t->names[t->nnames] = xstrdup(s);
 	t->slots[k] = (int)t->nnames;
 	return (int)t->nnames++;
-}
-
-/* The keys the reader uses; every other key is K_OTHER. */
-enum key { K_OTHER, K_NAME, K_CAT, K_TID, K_PH, K_TS, K_DUR, K_ARGS, K_STREAM, K_CORR, K_FLOPS, K_RANK,
-	   K_EVENTS, K_DIST };
-
-static enum key key_of(const char *k, size_t n)
-{
-	static const struct { const char *s; enum key k; } keys[] = {
-		{ "name", K_NAME }, { "cat", K_CAT }, { "tid", K_TID }, { "ph", K_PH }, { "ts", K_TS }, { "dur", K_DUR },
-		{ "args", K_ARGS }, { "stream", K_STREAM }, { "correlation", K_CORR }, { "flops", K_FLOPS },
-		{ "rank", K_RANK }, { "traceEvents", K_EVENTS }, { "distributedInfo", K_DIST },
-	};
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-		if (strlen(keys[i].s) == n && !memcmp(keys[i].s, k, n))
-			return keys[i].k;
-	return K_OTHER;
 }
 
 static void reset_event(struct parse *p)
@@ -207,9 +189,9 @@ static int cb_start_map(void *ctx)
 	p->seen_root = 1;
 	if (p->in_events && p->depth == p->ev_depth)
 		reset_event(p);
-	if (p->in_events && p->depth == p->ev_depth + 1 && p->key_id == K_ARGS)
+	if (p->in_events && p->depth == p->ev_depth + 1 && p->key_id == KK_ARGS)
 		p->in_args = 1;
-	if (p->depth == 2 && p->key_id == K_DIST)
+	if (p->depth == 2 && p->key_id == KK_DIST)
 		p->in_dist = 1;
 	return 1;
 }
@@ -224,8 +206,7 @@ static int cb_end_map(void *ctx)
 	if (p->depth == 2)
 		p->in_dist = 0;
 	p->depth--;
-	p->key[0] = '\0';
-	p->key_id = K_OTHER;
+	p->key_id = KK_OTHER;
 	return 1;
 }
 
@@ -237,7 +218,7 @@ static int cb_start_array(void *ctx)
 		p->in_events = 1;
 		p->ev_depth = 2;
 		p->t->legacy = 1;
-	} else if (p->depth == 2 && p->key_id == K_EVENTS) {
+	} else if (p->depth == 2 && p->key_id == KK_EVENTS) {
 		p->in_events = 1;
 		p->ev_depth = 3;
 	}
@@ -257,11 +238,7 @@ static int cb_end_array(void *ctx)
 static int cb_key(void *ctx, const unsigned char *k, size_t n)
 {
 	struct parse *p = ctx;
-	if (n >= sizeof p->key)
-		n = sizeof p->key - 1;
-	memcpy(p->key, k, n);
-	p->key[n] = '\0';
-	p->key_id = key_of((const char *)k, n);
+	p->key_id = kineto_key_of((const char *)k, n);
 	return 1;
 }
 
@@ -278,11 +255,11 @@ static int cb_string(void *ctx, const unsigned char *s, size_t n)
 	if (!p->in_events || p->depth != p->ev_depth)
 		return 1;
 	switch (p->key_id) {
-	case K_NAME: set_str(&p->name, &p->has_name, s, n); break;
-	case K_CAT: set_str(&p->cat, &p->has_cat, s, n); break;
-	case K_TID: set_str(&p->tid, &p->has_tid, s, n); break;
-	case K_PH: p->ph = n > 0 ? (char)s[0] : 0; break;
-	case K_TS: case K_DUR: p->bad_time = 1; break;
+	case KK_NAME: set_str(&p->name, &p->has_name, s, n); break;
+	case KK_CAT: set_str(&p->cat, &p->has_cat, s, n); break;
+	case KK_TID: set_str(&p->tid, &p->has_tid, s, n); break;
+	case KK_PH: p->ph = n > 0 ? (char)s[0] : 0; break;
+	case KK_TS: case KK_DUR: p->bad_time = 1; break;
 	default: break;
 	}
 	return 1;
@@ -294,33 +271,39 @@ static long to_id(double v)
 	return isfinite(v) && fabs(v) < 9.0e15 ? (long)v : -1;
 }
 
+/* A number of the event (ts, dur), of its args (stream, correlation,
+ * flops) or distributedInfo.rank, as both readers keep it. */
+static void set_number(struct parse *p, enum kineto_key key, double v)
+{
+	switch (key) {
+	case KK_TS: p->ts = v, p->has_ts = 1; break;
+	case KK_DUR: p->dur = v, p->has_dur = 1; break;
+	case KK_STREAM: p->stream = (int)to_id(v), p->has_stream = 1; break;
+	case KK_CORR: p->corr = to_id(v), p->has_corr = 1; break;
+	case KK_FLOPS: p->flops = isfinite(v) && v > 0 ? v : 0; break;
+	case KK_RANK: p->t->rank = (int)to_id(v); break;
+	default: break;
+	}
+}
+
 /* Numbers are converted only for the keys the reader uses. */
 static int cb_number(void *ctx, const char *s, size_t n)
 {
 	struct parse *p = ctx;
 	int event = p->in_events && p->depth == p->ev_depth, arg = p->in_args && p->depth == p->ev_depth + 1;
-	int wanted = (event && (p->key_id == K_TS || p->key_id == K_DUR || p->key_id == K_TID)) ||
-		     (arg && (p->key_id == K_STREAM || p->key_id == K_CORR || p->key_id == K_FLOPS)) ||
-		     (p->in_dist && p->depth == 2 && p->key_id == K_RANK);
+	int wanted = (event && (p->key_id == KK_TS || p->key_id == KK_DUR || p->key_id == KK_TID)) ||
+		     (arg && (p->key_id == KK_STREAM || p->key_id == KK_CORR || p->key_id == KK_FLOPS)) ||
+		     (p->in_dist && p->depth == 2 && p->key_id == KK_RANK);
 	char buf[64];
 	if (!wanted || n >= sizeof buf)
 		return 1;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	if (event && p->key_id == K_TID) {
+	if (event && p->key_id == KK_TID) {
 		set_str(&p->tid, &p->has_tid, (const unsigned char *)buf, n);
 		return 1;
 	}
-	double v = strtod(buf, NULL);
-	switch (p->key_id) {
-	case K_TS: p->ts = v, p->has_ts = 1; break;
-	case K_DUR: p->dur = v, p->has_dur = 1; break;
-	case K_STREAM: p->stream = (int)to_id(v), p->has_stream = 1; break;
-	case K_CORR: p->corr = to_id(v), p->has_corr = 1; break;
-	case K_FLOPS: p->flops = isfinite(v) && v > 0 ? v : 0; break;
-	case K_RANK: p->t->rank = (int)to_id(v); break;
-	default: break;
-	}
+	set_number(p, p->key_id, strtod(buf, NULL));
 	return 1;
 }
 
@@ -404,8 +387,6 @@ static size_t simd_limit(void)
 	return mb > 0 ? (size_t)mb << 20 : 0;
 }
 
-/* Reads the start of the document, up to `limit` bytes (and the padding
- * simdjson needs); *eof when that was all of it. -1 on a read error. */
 /* n bytes for a whole document: on 2 MB pages where the kernel gives them
  * (one page fault per 2 MB instead of per 4 KB). */
 static void *big_alloc(size_t n)
@@ -417,6 +398,9 @@ static void *big_alloc(size_t n)
 	return p;
 }
 
+/* Reads the start of the document, up to `limit` bytes (and the padding
+ * simdjson needs): into this thread's kept buffer (*kept) when the size is
+ * known, else a growing one; *eof when that was all of it. -1 on a read error. */
 static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned char **doc, int *kept, size_t *len,
 		      int *eof)
 {
@@ -462,23 +446,20 @@ static void simd_event(void *ctx, const struct kineto_fields *f)
 		set_str(&p->tid, &p->has_tid, (const unsigned char *)f->tid, f->tid_len);
 	if (f->ph)
 		p->ph = f->ph_len > 0 ? f->ph[0] : 0;
-	if (f->has_ts)
-		p->ts = f->ts, p->has_ts = 1;
-	if (f->has_dur)
-		p->dur = f->dur, p->has_dur = 1;
-	if (f->has_stream)
-		p->stream = (int)to_id(f->stream), p->has_stream = 1;
-	if (f->has_corr)
-		p->corr = to_id(f->corr), p->has_corr = 1;
-	if (f->has_flops)
-		p->flops = isfinite(f->flops) && f->flops > 0 ? f->flops : 0;
+	const struct { int has; enum kineto_key key; double v; } num[] = {
+		{ f->has_ts, KK_TS, f->ts }, { f->has_dur, KK_DUR, f->dur }, { f->has_stream, KK_STREAM, f->stream },
+		{ f->has_corr, KK_CORR, f->corr }, { f->has_flops, KK_FLOPS, f->flops },
+	};
+	for (size_t i = 0; i < sizeof num / sizeof *num; i++)
+		if (num[i].has)
+			set_number(p, num[i].key, num[i].v);
 	p->bad_time = f->bad_time;
 	end_event(p);
 }
 
 static void simd_rank(void *ctx, double rank)
 {
-	((struct parse *)ctx)->t->rank = (int)to_id(rank);
+	set_number(ctx, KK_RANK, rank);
 }
 
 static int parse_simd(struct parse *p, const unsigned char *doc, size_t len, const char *name)
@@ -526,16 +507,22 @@ static int parse_yajl(struct parse *p, read_fn rd, void *src, const unsigned cha
 	return rc;
 }
 
+/* An empty trace, before reading. */
+static void trace_init(struct gpu_trace *t, int want_cpu)
+{
+	memset(t, 0, sizeof *t);
+	t->rank = -1;
+	t->unit_per_us = 1;
+	t->want_cpu = want_cpu;
+}
+
 /* After simdjson refused a document: forget what it kept, read it again
  * with yajl (which has no depth limit and says where a document breaks). */
 static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned char *doc, size_t len, const char *name)
 {
-	struct gpu_trace *t = p->t;
-	int want_cpu = t->want_cpu;
-	gpu_trace_free(t);
-	t->rank = -1;
-	t->unit_per_us = 1;
-	t->want_cpu = want_cpu;
+	int want_cpu = p->t->want_cpu;
+	gpu_trace_free(p->t);
+	trace_init(p->t, want_cpu);
 	for (int i = 0; i < p->nsteps; i++)
 		free(p->step_names[i]);
 	p->nsteps = 0;
@@ -545,10 +532,7 @@ static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned c
 
 static int load(read_fn rd, void *src, size_t hint, const char *name, int want_cpu, struct gpu_trace *t)
 {
-	memset(t, 0, sizeof *t);
-	t->rank = -1;
-	t->unit_per_us = 1;
-	t->want_cpu = want_cpu;
+	trace_init(t, want_cpu);
 	struct parse p = { .t = t, .stream = -1 };
 	p.step_names = xcalloc(MAX_STEPS, sizeof *p.step_names);
 	p.step_ts = xcalloc(MAX_STEPS, sizeof *p.step_ts);

@@ -14,42 +14,21 @@ static_assert(KINETO_SIMD_PADDING >= SIMDJSON_PADDING, "the C side pads less tha
 
 namespace {
 
-enum key { K_OTHER, K_NAME, K_CAT, K_TID, K_PH, K_TS, K_DUR, K_ARGS, K_STREAM, K_CORR, K_FLOPS, K_RANK, K_EVENTS, K_DIST };
-
-template <size_t N> static bool is(std::string_view k, const char (&lit)[N])
-{
-	return k.size() == N - 1 && std::memcmp(k.data(), lit, N - 1) == 0; // a constant size: inlined
-}
-
-static key key_of(std::string_view k)
-{
-	switch (k.size()) {
-	case 2: return is(k, "ts") ? K_TS : is(k, "ph") ? K_PH : K_OTHER;
-	case 3: return is(k, "dur") ? K_DUR : is(k, "tid") ? K_TID : is(k, "cat") ? K_CAT : K_OTHER;
-	case 4: return is(k, "name") ? K_NAME : is(k, "args") ? K_ARGS : is(k, "rank") ? K_RANK : K_OTHER;
-	case 5: return is(k, "flops") ? K_FLOPS : K_OTHER;
-	case 6: return is(k, "stream") ? K_STREAM : K_OTHER;
-	case 11: return is(k, "correlation") ? K_CORR : is(k, "traceEvents") ? K_EVENTS : K_OTHER;
-	case 15: return is(k, "distributedInfo") ? K_DIST : K_OTHER;
-	default: return K_OTHER;
-	}
-}
-
 // A field's key, read in place (stage 1 has checked that the string ends);
 // one with an escape is unescaped first, as the streaming reader would.
-static error_code key_id(ondemand::field &fl, key *id)
+static error_code key_id(ondemand::field &fl, kineto_key *id)
 {
 	const char *r = fl.key().raw();
 	size_t n = 0;
 	while (r[n] != '"' && r[n] != '\\')
 		n++;
 	if (r[n] == '"') {
-		*id = key_of(std::string_view(r, n));
+		*id = kineto_key_of(r, n);
 		return SUCCESS;
 	}
 	std::string_view k;
 	error_code e = fl.unescaped_key().get(k);
-	*id = e ? K_OTHER : key_of(k);
+	*id = e ? KK_OTHER : kineto_key_of(k.data(), k.size());
 	return e;
 }
 
@@ -57,7 +36,7 @@ static error_code key_id(ondemand::field &fl, key *id)
 template <class Fn> static error_code each_field(ondemand::object o, Fn fn)
 {
 	for (auto field : o) {
-		key k;
+		kineto_key k;
 		ondemand::json_type t;
 		error_code e;
 		if ((e = field.error()))
@@ -96,9 +75,9 @@ struct walker {
 
 	error_code args(ondemand::object o, kineto_fields *f)
 	{
-		return each_field(o, [f](key k, ondemand::json_type t, ondemand::value v) {
-			double *dst = k == K_STREAM ? &f->stream : k == K_CORR ? &f->corr : k == K_FLOPS ? &f->flops : nullptr;
-			int *has = k == K_STREAM ? &f->has_stream : k == K_CORR ? &f->has_corr : &f->has_flops;
+		return each_field(o, [f](kineto_key k, ondemand::json_type t, ondemand::value v) {
+			double *dst = k == KK_STREAM ? &f->stream : k == KK_CORR ? &f->corr : k == KK_FLOPS ? &f->flops : nullptr;
+			int *has = k == KK_STREAM ? &f->has_stream : k == KK_CORR ? &f->has_corr : &f->has_flops;
 			if (t != ondemand::json_type::number || !dst)
 				return SUCCESS;
 			*has = 1;
@@ -110,28 +89,28 @@ struct walker {
 	{
 		kineto_fields f{};
 		int has_name = 0, has_cat = 0, has_tid = 0, has_ph = 0;
-		error_code e = each_field(o, [&](key k, ondemand::json_type t, ondemand::value v) {
+		error_code e = each_field(o, [&](kineto_key k, ondemand::json_type t, ondemand::value v) {
 			error_code err = SUCCESS;
 			if (t == ondemand::json_type::string) {
-				std::string_view *dst = k == K_NAME ? &name : k == K_CAT ? &cat : k == K_TID ? &tid : k == K_PH ? &ph : nullptr;
-				int *has = k == K_NAME ? &has_name : k == K_CAT ? &has_cat : k == K_TID ? &has_tid : &has_ph;
+				std::string_view *dst = k == KK_NAME ? &name : k == KK_CAT ? &cat : k == KK_TID ? &tid : k == KK_PH ? &ph : nullptr;
+				int *has = k == KK_NAME ? &has_name : k == KK_CAT ? &has_cat : k == KK_TID ? &has_tid : &has_ph;
 				if (dst && (err = string(v, dst)) == SUCCESS)
 					*has = 1;
-				if (k == K_TS || k == K_DUR)
+				if (k == KK_TS || k == KK_DUR)
 					f.bad_time = 1;
 			} else if (t == ondemand::json_type::number) {
-				if (k == K_TS && (err = number(v, &f.ts)) == SUCCESS)
+				if (k == KK_TS && (err = number(v, &f.ts)) == SUCCESS)
 					f.has_ts = 1;
-				else if (k == K_DUR && (err = number(v, &f.dur)) == SUCCESS)
+				else if (k == KK_DUR && (err = number(v, &f.dur)) == SUCCESS)
 					f.has_dur = 1;
-				else if (k == K_TID) {
+				else if (k == KK_TID) {
 					std::string_view raw = v.raw_json_token();
 					while (!raw.empty() && strchr(" \t\r\n", raw.back()))
 						raw.remove_suffix(1);
 					tid = raw;
 					has_tid = 1;
 				}
-			} else if (t == ondemand::json_type::object && k == K_ARGS) {
+			} else if (t == ondemand::json_type::object && k == KK_ARGS) {
 				ondemand::object a;
 				if ((err = v.get_object().get(a)) == SUCCESS)
 					err = args(a, &f);
@@ -173,9 +152,9 @@ struct walker {
 
 	error_code dist(ondemand::object o)
 	{
-		return each_field(o, [this](key k, ondemand::json_type t, ondemand::value v) {
+		return each_field(o, [this](kineto_key k, ondemand::json_type t, ondemand::value v) {
 			double r;
-			if (k != K_RANK || t != ondemand::json_type::number)
+			if (k != KK_RANK || t != ondemand::json_type::number)
 				return SUCCESS;
 			error_code e = number(v, &r);
 			if (!e)
@@ -200,13 +179,13 @@ struct walker {
 		ondemand::object o;
 		if ((e = doc.get_object().get(o)))
 			return e;
-		return each_field(o, [this](key k, ondemand::json_type t, ondemand::value v) {
+		return each_field(o, [this](kineto_key k, ondemand::json_type t, ondemand::value v) {
 			error_code err = SUCCESS;
-			if (k == K_EVENTS && t == ondemand::json_type::array) {
+			if (k == KK_EVENTS && t == ondemand::json_type::array) {
 				ondemand::array a;
 				if ((err = v.get_array().get(a)) == SUCCESS)
 					err = events(a);
-			} else if (k == K_DIST && t == ondemand::json_type::object) {
+			} else if (k == KK_DIST && t == ondemand::json_type::object) {
 				ondemand::object d;
 				if ((err = v.get_object().get(d)) == SUCCESS)
 					err = dist(d);

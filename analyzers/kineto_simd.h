@@ -8,10 +8,35 @@
 #define ANALYZERS_KINETO_SIMD_H
 
 #include <stddef.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The keys both readers use; every other key is KK_OTHER. */
+enum kineto_key { KK_OTHER, KK_NAME, KK_CAT, KK_TID, KK_PH, KK_TS, KK_DUR, KK_ARGS, KK_STREAM, KK_CORR, KK_FLOPS,
+		  KK_RANK, KK_EVENTS, KK_DIST };
+
+#define KINETO_KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && !memcmp((k), (lit), sizeof(lit) - 1))
+
+/* The key k[0, n): by its length first, then one compare of a constant size. */
+static inline enum kineto_key kineto_key_of(const char *k, size_t n)
+{
+	switch (n) {
+	case 2: return KINETO_KEY_IS(k, n, "ts") ? KK_TS : KINETO_KEY_IS(k, n, "ph") ? KK_PH : KK_OTHER;
+	case 3: return KINETO_KEY_IS(k, n, "dur") ? KK_DUR : KINETO_KEY_IS(k, n, "tid") ? KK_TID :
+		       KINETO_KEY_IS(k, n, "cat") ? KK_CAT : KK_OTHER;
+	case 4: return KINETO_KEY_IS(k, n, "name") ? KK_NAME : KINETO_KEY_IS(k, n, "args") ? KK_ARGS :
+		       KINETO_KEY_IS(k, n, "rank") ? KK_RANK : KK_OTHER;
+	case 5: return KINETO_KEY_IS(k, n, "flops") ? KK_FLOPS : KK_OTHER;
+	case 6: return KINETO_KEY_IS(k, n, "stream") ? KK_STREAM : KK_OTHER;
+	case 11: return KINETO_KEY_IS(k, n, "correlation") ? KK_CORR : KINETO_KEY_IS(k, n, "traceEvents") ? KK_EVENTS :
+			KK_OTHER;
+	case 15: return KINETO_KEY_IS(k, n, "distributedInfo") ? KK_DIST : KK_OTHER;
+	default: return KK_OTHER;
+	}
+}
 
 #define KINETO_SIMD_PADDING 64 /* simdjson::SIMDJSON_PADDING */
 
