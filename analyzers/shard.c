@@ -43,12 +43,9 @@ void shard_plan_build(const struct ana_run *run, const char *dir, struct shard_p
 {
 	memset(p, 0, sizeof *p);
 	p->dir = xstrdup(dir);
-	p->n_phase_rules = run->n_phase_rules;
-	p->phase_names = xcalloc(run->n_phase_rules + 1, sizeof *p->phase_names);
-	p->phase_patterns = xcalloc(run->n_phase_rules + 1, sizeof *p->phase_patterns);
 	for (size_t i = 0; i < run->n_phase_rules; i++) {
-		p->phase_names[i] = xstrdup(run->phase_names[i]);
-		p->phase_patterns[i] = xstrdup(run->phase_patterns[i]);
+		argv_push(&p->phase_names, run->phase_names[i]);
+		argv_push(&p->phase_patterns, run->phase_patterns[i]);
 	}
 	for (size_t i = 0; i < run->n; i++)
 		if (!strcmp(run->sc[i].state, "COMPLETED")) {
@@ -57,11 +54,11 @@ void shard_plan_build(const struct ana_run *run, const char *dir, struct shard_p
 		}
 }
 
-static json_t *str_array(char **v, size_t n)
+static json_t *str_array(const struct argv *v)
 {
 	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_string(v[i]));
+	for (size_t i = 0; i < v->n; i++)
+		json_array_append_new(a, json_string(v->v[i]));
 	return a;
 }
 
@@ -105,20 +102,19 @@ int shard_plan_write(const struct shard_plan *p)
 						       p->v[i].order));
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/plan.json", p->dir);
-	rc = write_json(path.buf, json_pack("{s:o, s:o, s:o}", "phase_names", str_array(p->phase_names, p->n_phase_rules),
-					    "phase_patterns", str_array(p->phase_patterns, p->n_phase_rules), "files", files));
+	rc = write_json(path.buf, json_pack("{s:o, s:o, s:o}", "phase_names", str_array(&p->phase_names),
+					    "phase_patterns", str_array(&p->phase_patterns), "files", files));
 	strbuf_free(&path);
 	return rc;
 }
 
-static int read_strings(json_t *a, char ***v, size_t n)
+static int read_strings(json_t *a, struct argv *v)
 {
-	*v = xcalloc(n + 1, sizeof **v);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < json_array_size(a); i++) {
 		const char *s = json_string_value(json_array_get(a, i));
 		if (!s)
 			return -1;
-		(*v)[i] = xstrdup(s);
+		argv_push(v, s);
 	}
 	return 0;
 }
@@ -137,9 +133,7 @@ int shard_plan_read(const char *dir, struct shard_plan *p)
 		rc = err_set(fsio_exists(path.buf) ? ERR_IO : ERR_NOTFOUND, "%s: %s", path.buf, je.text);
 	else if (!json_is_array(names) || !json_is_array(files) || json_array_size(pats) != json_array_size(names))
 		rc = err_set(ERR_IO, "%s: not a map-step plan", path.buf);
-	p->n_phase_rules = rc ? 0 : json_array_size(names);
-	if (rc == 0 && (read_strings(names, &p->phase_names, p->n_phase_rules) ||
-			read_strings(pats, &p->phase_patterns, p->n_phase_rules)))
+	if (rc == 0 && (read_strings(names, &p->phase_names) || read_strings(pats, &p->phase_patterns)))
 		rc = err_set(ERR_IO, "%s: a phase rule is not a string", path.buf);
 	for (size_t i = 0; rc == 0 && i < json_array_size(files); i++) {
 		const char *d = NULL, *n = NULL;
@@ -156,12 +150,8 @@ int shard_plan_read(const char *dir, struct shard_plan *p)
 
 void shard_plan_free(struct shard_plan *p)
 {
-	for (size_t i = 0; i < p->n_phase_rules; i++) {
-		free(p->phase_names[i]);
-		free(p->phase_patterns[i]);
-	}
-	free(p->phase_names);
-	free(p->phase_patterns);
+	argv_free(&p->phase_names);
+	argv_free(&p->phase_patterns);
 	for (size_t i = 0; i < p->n; i++) {
 		free(p->v[i].dir);
 		free(p->v[i].name);
@@ -381,8 +371,8 @@ static double now_s(void)
 
 static int load_rules(const struct shard_plan *p, struct rules *phases, struct rules *kernels, int *have_kernels)
 {
-	struct ana_run run = { .phase_names = p->phase_names, .phase_patterns = p->phase_patterns,
-			       .n_phase_rules = p->n_phase_rules };
+	struct ana_run run = { .phase_names = p->phase_names.v, .phase_patterns = p->phase_patterns.v,
+			       .n_phase_rules = p->phase_names.n };
 	int rc = ana_phase_rules_load(&run, phases);
 	if (rc < 0)
 		return rc;

@@ -11,6 +11,8 @@
 #include "analysis.h"
 #include "torchtrace.h"
 
+#include "util/words.h"
+
 struct shard_item {
 	char *dir, *name; /* the file dir/name */
 	int nsys;         /* an Nsight Systems export (else a PyTorch-profiler trace) */
@@ -19,8 +21,7 @@ struct shard_item {
 
 struct shard_plan {
 	char *dir;                            /* where the plan and the results live */
-	char **phase_names, **phase_patterns; /* the campaign's phase rules */
-	size_t n_phase_rules;
+	struct argv phase_names, phase_patterns; /* the campaign's phase rules */
 	struct shard_item *v;
 	size_t n, cap;
 };
