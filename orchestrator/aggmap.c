@@ -4,24 +4,19 @@
 
 #include "util/err.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static long env_long(const char *name)
-{
-	const char *v = getenv(name);
-	return v ? strtol(v, NULL, 10) : 0;
-}
-
 /* Inside a batch job of more than one node: its node count; else 0. */
 static long batch_nodes(void)
 {
 	if (!getenv("SLURM_JOB_ID"))
 		return 0;
-	long n = env_long("SLURM_JOB_NUM_NODES");
+	long n = launch_env_long("SLURM_JOB_NUM_NODES");
 	return n > 1 ? n : 0;
 }
 
@@ -33,67 +28,61 @@ int aggmap_shards(int requested)
 	return n > 1 ? (int)(n > 4096 ? 4096 : n) : 1;
 }
 
-struct shard_cmd {
-	char *argv[24];
-	int k;
-	char bufs[6][64];
-	int nb;
-};
-
-static void push(struct shard_cmd *c, const char *s)
+static void push_opt(struct argv *a, const char *opt, long v)
 {
-	c->argv[c->k++] = (char *)s;
-}
-
-static void pushf(struct shard_cmd *c, const char *fmt, long v)
-{
-	snprintf(c->bufs[c->nb], sizeof c->bufs[c->nb], fmt, v);
-	push(c, c->bufs[c->nb++]);
+	char buf[64];
+	snprintf(buf, sizeof buf, "%s=%ld", opt, v);
+	argv_push(a, buf);
 }
 
 /* srun for `tasks` tasks on up to `nodes` nodes of the allocation (nodes 0:
  * not in SLURM, no srun), then `campaign analyze-shard`; index < 0 leaves the
- * shard to SLURM_PROCID. */
-static void shard_argv(struct shard_cmd *c, const char *self, long nodes, int tasks, int index, int count,
-		       int attempt, const char *dir)
+ * shard to SLURM_PROCID. a->v ends with NULL, for exec. */
+static void shard_argv(struct argv *a, const char *self, long nodes, int tasks, int index, int count, int attempt,
+		       const char *dir)
 {
-	memset(c, 0, sizeof *c);
+	memset(a, 0, sizeof *a);
 	if (nodes > 0) {
-		push(c, "srun");
-		pushf(c, "--nodes=%ld", tasks < nodes ? tasks : nodes);
-		pushf(c, "--ntasks=%ld", tasks);
-		push(c, "--kill-on-bad-exit=0"); /* one failed shard leaves the others running */
-		if (env_long("SLURM_CPUS_PER_TASK") > 0) /* srun does not inherit it since 22.05 */
-			pushf(c, "--cpus-per-task=%ld", env_long("SLURM_CPUS_PER_TASK"));
+		argv_push(a, "srun");
+		push_opt(a, "--nodes", tasks < nodes ? tasks : nodes);
+		push_opt(a, "--ntasks", tasks);
+		argv_push(a, "--kill-on-bad-exit=0"); /* one failed shard leaves the others running */
+		if (launch_env_long("SLURM_CPUS_PER_TASK") > 0) /* srun does not inherit it since 22.05 */
+			push_opt(a, "--cpus-per-task", launch_env_long("SLURM_CPUS_PER_TASK"));
 	}
-	push(c, self);
-	push(c, "analyze-shard");
+	argv_push(a, self);
+	argv_push(a, "analyze-shard");
 	if (index >= 0)
-		pushf(c, "--shard=%ld", index);
-	pushf(c, "--shards=%ld", count);
-	pushf(c, "--attempt=%ld", attempt);
-	push(c, dir);
-	c->argv[c->k] = NULL;
+		push_opt(a, "--shard", index);
+	push_opt(a, "--shards", count);
+	push_opt(a, "--attempt", attempt);
+	argv_push(a, dir);
+}
+
+/* Starts one command of shard_argv. */
+static pid_t spawn_shard(const char *self, long nodes, int tasks, int index, int count, int attempt, const char *dir)
+{
+	struct argv a;
+	shard_argv(&a, self, nodes, tasks, index, count, attempt, dir);
+	pid_t pid = launch_spawn(a.v);
+	argv_free(&a);
+	return pid;
 }
 
 /* Runs shards [0, count) (all of them with one srun in SLURM, else one
  * local process each) and waits for them. */
 static int run_all(const char *self, long nodes, int count, const char *dir)
 {
-	struct shard_cmd c;
 	if (nodes > 0) {
-		shard_argv(&c, self, nodes, count, -1, count, 1, dir);
-		pid_t pid = launch_spawn(c.argv);
+		pid_t pid = spawn_shard(self, nodes, count, -1, count, 1, dir);
 		if (pid < 0)
 			return err_set(ERR_BACKEND, "cannot start srun for the map step");
 		launch_wait(pid);
 		return 0;
 	}
 	pid_t *pids = xcalloc((size_t)count, sizeof *pids);
-	for (int i = 0; i < count; i++) {
-		shard_argv(&c, self, 0, 1, i, count, 1, dir);
-		pids[i] = launch_spawn(c.argv);
-	}
+	for (int i = 0; i < count; i++)
+		pids[i] = spawn_shard(self, 0, 1, i, count, 1, dir);
 	for (int i = 0; i < count; i++)
 		launch_wait(pids[i]);
 	free(pids);
@@ -107,15 +96,12 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Runs shard i again, alone; 1 when it then finished. */
-static int retry(const char *self, long nodes, const struct shard_plan *plan, int i, int count)
+/* Runs shard i again, alone; 1 when it then finished, with *d its account. */
+static int retry(const char *self, long nodes, const struct shard_plan *plan, int i, int count, struct shard_done *d)
 {
-	struct shard_cmd c;
-	struct shard_done d;
 	fprintf(stderr, "campaign aggregate: shard-%d of %d failed; running it once more\n", i, count);
-	shard_argv(&c, self, nodes, 1, i, count, 2, plan->dir);
-	launch_wait(launch_spawn(c.argv));
-	return shard_done_read(plan, i, &d);
+	launch_wait(spawn_shard(self, nodes, 1, i, count, 2, plan->dir));
+	return shard_done_read(plan, i, d);
 }
 
 static size_t files_of(const struct shard_plan *plan, int i, int count)
@@ -142,13 +128,12 @@ int aggmap_run(const struct ana_run *in, const char *run_dir, int shards, struct
 	if ((rc = run_all(self, nodes, shards, plan->dir)) == 0)
 		for (int i = 0; i < shards; i++) {
 			struct shard_done d;
-			if (!shard_done_read(plan, i, &d) && !retry(self, nodes, plan, i, shards)) {
+			if (!shard_done_read(plan, i, &d) && !retry(self, nodes, plan, i, shards, &d)) {
 				fprintf(stderr, "campaign aggregate: shard-%d of %d failed twice: its %zu file%s are reported as "
 					"not analysed\n", i, shards, files_of(plan, i, shards),
 					files_of(plan, i, shards) == 1 ? "" : "s");
 				continue;
 			}
-			shard_done_read(plan, i, &d);
 			fprintf(stderr, "campaign aggregate: shard-%d of %d on %s: %zu file%s, %.1f MB in %.2f s%s\n", i,
 				shards, d.host, d.files, d.files == 1 ? "" : "s", d.bytes / 1e6, d.seconds,
 				d.attempt > 1 ? " (second attempt)" : "");

@@ -203,8 +203,7 @@ int launch_wait(pid_t pid)
 	return pid > 0 ? wait_forwarding(pid, NULL) : 127;
 }
 
-/* A number srun put in the task's environment (0 when absent). */
-static long env_long(const char *name)
+long launch_env_long(const char *name)
 {
 	const char *v = getenv(name);
 	return v ? strtol(v, NULL, 10) : 0;
@@ -212,8 +211,8 @@ static long env_long(const char *name)
 
 int launch_rank_exit(const char *dir, char **cmd)
 {
-	long rank = env_long("SLURM_PROCID");
-	rank_env(rank, env_long("SLURM_LOCALID"), env_long("SLURM_NODEID"));
+	long rank = launch_env_long("SLURM_PROCID");
+	rank_env(rank, launch_env_long("SLURM_LOCALID"), launch_env_long("SLURM_NODEID"));
 	const char *job_dir = getenv("CAMPAIGN_JOB_DIR");
 	struct ranklog log;
 	int log_fd = -1, have_log = job_dir && ranklog_open(job_dir, rank, &log, &log_fd) == 0;
