@@ -310,7 +310,6 @@ static int copy_top(struct ana_op *dst, const struct op_table *t)
 static void keep_top_ops(struct ana_scenario *s, const struct trace_set *ts)
 {
 	s->trace_files = ts->files;
-	s->trace_unreadable = ts->unreadable;
 	s->trace_unused = ts->unreadable + ts->no_steps;
 	memcpy(s->trace_problem, ts->problem, sizeof s->trace_problem);
 	s->trace_gpu_files = ts->gpu_files;

@@ -70,7 +70,7 @@ struct ana_scenario {
 	char source[48];        /* where the step data came from, in words; "" when none */
 	char sources[256];      /* every source found and used, for the report */
 	int monitors_only;      /* no step data: utilisation and verdict from the monitors alone */
-	size_t trace_files, trace_unreadable, trace_gpu_files;
+	size_t trace_files, trace_gpu_files;
 	size_t trace_unused;        /* files read for steps but not usable (damaged, no steps) */
 	char trace_problem[320];    /* the first of them, and why */
 	size_t trace_not_analysed;  /* files a failed map shard left without a result */
