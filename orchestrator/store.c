@@ -50,6 +50,14 @@ double store_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* A store that is not what campaign wrote: said, never replaced. */
+static int damaged(const struct store *st, const char *why)
+{
+	return err_set(ERR_IO, "state store %s is damaged (%s): the run's records cannot be read. campaign does not "
+		       "replace it; restore it from a copy (the run's job directories and outputs are untouched)",
+		       st->path, why);
+}
+
 static int db_fail(struct store *st, const char *what)
 {
 	int code = sqlite3_errcode(st->db) & 0xff;
@@ -57,9 +65,7 @@ static int db_fail(struct store *st, const char *what)
 		return err_set(ERR_IO, "%s: %s: the results directory cannot be written (a read-only mount, or not yours), "
 			       "so nothing can be recorded; it can only be read", st->path, what);
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
-		return err_set(ERR_IO, "state store %s is damaged (%s): the run's records cannot be read. campaign does not "
-			       "replace it; restore it from a copy (the run's job directories and outputs are untouched)",
-			       st->path, sqlite3_errmsg(st->db));
+		return damaged(st, sqlite3_errmsg(st->db));
 	return err_set(ERR_IO, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
@@ -175,12 +181,10 @@ static int check_is_store(struct store *st)
 		return 0;
 	if (rc != SQLITE_DONE)
 		return db_fail(st, "cannot read its tables");
-	return err_set(ERR_IO, "state store %s is damaged (no runs table: %s): campaign does not replace it; restore it "
-		       "from a copy (the run's job directories and outputs are untouched)", st->path,
-		       fsio_exists(st->path) && !file_size(st->path) ? "the file is empty" : "another program's database?");
+	return damaged(st, file_size(st->path) == 0 ? "no runs table: the file is empty" :
+		       "no runs table: another program's database?");
 }
 
-/* Opens the database file: refused, naming it, when it is not one. */
 /* file:PATH?immutable=1, PATH percent-encoded: a store that cannot be
  * written is read without locks or a WAL index (neither can be made there). */
 static char *immutable_uri(const char *path)
@@ -196,6 +200,7 @@ static char *immutable_uri(const char *path)
 	return strbuf_detach(&u);
 }
 
+/* Opens the database file (read-only and immutable when it cannot be written). */
 static int open_db(struct store *st, int create)
 {
 	int flags = (st->readonly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE) |
@@ -216,18 +221,19 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
+	const char *where = slash ? dir : "."; /* the run directory */
 	int is_new = !fsio_exists(path), rc = 0;
 	char *msg = NULL;
 	if (is_new && !create)
 		rc = err_set(ERR_NOTFOUND, "state store %s is missing: the run's records are gone (nothing was created "
 			     "in their place)", path);
 	if (rc == 0)
-		rc = fskind_of(slash ? dir : ".", &st->fs);
+		rc = fskind_of(where, &st->fs);
 	/* A results directory that cannot be written (a read-only mount, someone
 	 * else's results): the store is read, and any write says why it failed. */
-	st->readonly = !create && !is_new && (access(path, W_OK) != 0 || access(slash ? dir : ".", W_OK) != 0);
+	st->readonly = !create && !is_new && (access(path, W_OK) != 0 || access(where, W_OK) != 0);
 	if (rc == 0 && st->fs.shared && !st->readonly)
-		rc = fskind_check_locks(slash ? dir : ".", &st->fs);
+		rc = fskind_check_locks(where, &st->fs);
 	if (rc == 0)
 		rc = open_db(st, create);
 	if (rc == 0 && st->readonly)
