@@ -36,14 +36,6 @@ struct parse {
 	int nsteps;
 };
 
-static unsigned long hash(const char *s)
-{
-	unsigned long h = 5381;
-	for (; *s; s++)
-		h = h * 33 + (unsigned char)*s;
-	return h;
-}
-
 static int intern(struct gpu_trace *t, const char *s)
 {
 	if (t->nnames * 2 >= t->nslots) {
@@ -52,7 +44,7 @@ static int intern(struct gpu_trace *t, const char *s)
 		for (size_t i = 0; i < ns; i++)
 			slots[i] = -1;
 		for (size_t i = 0; i < t->nnames; i++) {
-			size_t k = hash(t->names[i]) & (ns - 1);
+			size_t k = str_hash(t->names[i]) & (ns - 1);
 			while (slots[k] >= 0)
 				k = (k + 1) & (ns - 1);
 			slots[k] = (int)i;
@@ -61,7 +53,7 @@ static int intern(struct gpu_trace *t, const char *s)
 		t->slots = slots;
 		t->nslots = ns;
 	}
-	size_t k = hash(s) & (t->nslots - 1);
+	size_t k = str_hash(s) & (t->nslots - 1);
 	while (t->slots[k] >= 0) {
 		if (!strcmp(t->names[t->slots[k]], s))
 			return t->slots[k];

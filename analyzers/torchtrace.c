@@ -79,14 +79,6 @@ static int by_tid_start(const void *pa, const void *pb)
 	return a->end > b->end ? -1 : a->end < b->end;
 }
 
-static size_t name_hash(const char *s)
-{
-	size_t h = 5381;
-	for (; *s; s++)
-		h = h * 33 + (unsigned char)*s;
-	return h;
-}
-
 /* Keeps the index at most half full, rebuilding it from v. */
 static void op_index(struct op_table *ops)
 {
@@ -101,7 +93,7 @@ static void op_index(struct op_table *ops)
 	for (size_t i = 0; i < ns; i++)
 		ops->slots[i] = -1;
 	for (size_t i = 0; i < ops->n; i++) {
-		size_t k = name_hash(ops->v[i].name) & (ns - 1);
+		size_t k = str_hash(ops->v[i].name) & (ns - 1);
 		while (ops->slots[k] >= 0)
 			k = (k + 1) & (ns - 1);
 		ops->slots[k] = (int)i;
@@ -111,7 +103,7 @@ static void op_index(struct op_table *ops)
 static void op_add(struct op_table *ops, const char *name, double ms, long count)
 {
 	op_index(ops);
-	size_t k = name_hash(name) & (ops->nslots - 1);
+	size_t k = str_hash(name) & (ops->nslots - 1);
 	for (; ops->slots[k] >= 0; k = (k + 1) & (ops->nslots - 1))
 		if (!strcmp(ops->v[ops->slots[k]].name, name)) {
 			ops->v[ops->slots[k]].self_ms += ms;

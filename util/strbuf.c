@@ -98,6 +98,14 @@ char *strbuf_detach(struct strbuf *sb)
 	return s;
 }
 
+size_t str_hash(const char *s)
+{
+	size_t h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
 void str_list_append(char **list, const char *sep, const char *item)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -22,6 +22,9 @@ const char *strbuf_str(struct strbuf *sb);
 /* Hands the contents to the caller (malloc'ed) and resets the buffer. */
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);
+/* djb2 of a string, for the open-addressed name indexes (names of a trace,
+ * operator tables). */
+size_t str_hash(const char *s);
 /* *list (malloc'd or NULL) with item appended, sep between items. */
 void str_list_append(char **list, const char *sep, const char *item);
 void strbuf_free(struct strbuf *sb);
