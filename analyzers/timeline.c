@@ -33,10 +33,17 @@ struct tl_out {
 	int first;
 };
 
+/* Starts the next event of the list: a comma after the first. */
+static void next_event(struct tl_out *o)
+{
+	fputs(o->first ? "\n" : ",\n", o->f);
+	o->first = 0;
+}
+
 static void event(struct tl_out *o, const char *fmt_fields)
 {
-	fprintf(o->f, "%s\n%s", o->first ? "" : ",", fmt_fields);
-	o->first = 0;
+	next_event(o);
+	fputs(fmt_fields, o->f);
 }
 
 static void slice(struct tl_out *o, int pid, int tid, const char *name, const char *cat, double ts, double dur_ms)
@@ -93,10 +100,10 @@ static char *json_name(const char *s)
 static void trace_slice(struct tl_out *o, int pid, int tid, const char *jname, const char *cat, double ts, double dur_us,
 			const char *jwhat)
 {
-	fprintf(o->f, "%s\n{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": %s, \"cat\": \"%s\", \"ts\": %.3f, "
-		"\"dur\": %.3f%s%s%s}", o->first ? "" : ",", pid, tid, jname, cat, ts, dur_us,
-		jwhat ? ", \"args\": {\"range\": " : "", jwhat ? jwhat : "", jwhat ? "}" : "");
-	o->first = 0;
+	next_event(o);
+	fprintf(o->f, "{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": %s, \"cat\": \"%s\", \"ts\": %.3f, "
+		"\"dur\": %.3f%s%s%s}", pid, tid, jname, cat, ts, dur_us, jwhat ? ", \"args\": {\"range\": " : "",
+		jwhat ? jwhat : "", jwhat ? "}" : "");
 }
 
 /* Name i of t as a JSON string, escaped once per name. */
