@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -236,24 +237,32 @@ static int pin_pdf_date(const char *path, long epoch)
 	return rc;
 }
 
+/* gnuplot writes its images into a fresh private folder (mkdtemp) beside
+ * the scripts, from which each is renamed into place: a link planted where
+ * an image goes is named and refused, never written through. */
 static int run_gnuplot(struct fig *f, const char *name)
 {
-	struct strbuf dir = STRBUF_INIT, pdf = STRBUF_INIT, script = STRBUF_INIT;
+	struct strbuf draw = STRBUF_INIT, from = STRBUF_INIT, to = STRBUF_INIT, script = STRBUF_INIT;
 	char epoch[32], logpath[] = "/tmp/campaign-gnuplot-XXXXXX";
+	strbuf_addf(&draw, "%s/.draw.XXXXXX", f->dir);
+	if (!mkdtemp(draw.buf)) {
+		int rc = err_sys(ERR_IO, "cannot create a folder in %s", f->dir);
+		strbuf_free(&draw);
+		return rc;
+	}
 	int fd = mkstemp(logpath);
 	snprintf(epoch, sizeof epoch, "%ld", f->epoch);
-	strbuf_addf(&dir, "%s", f->dir);
-	strbuf_addf(&script, "%s.gp", name);
+	strbuf_addf(&script, "../%s.gp", name);
 	pid_t pid = fork();
 	if (pid == 0) {
-		if (chdir(dir.buf) < 0)
+		if (chdir(draw.buf) < 0)
 			_exit(126);
 		dup2(fd, 1);
 		dup2(fd, 2);
 		setenv("SOURCE_DATE_EPOCH", epoch, 1);
 		setenv("LC_ALL", "C", 1);
 		setenv("TZ", "UTC", 1);
-		execlp("gnuplot", "gnuplot", script.buf, (char *)NULL);
+		execlp("gnuplot", "gnuplot", "-e", "set loadpath '..'", script.buf, (char *)NULL);
 		_exit(127);
 	}
 	int st = 0, rc = 0;
@@ -267,12 +276,23 @@ static int run_gnuplot(struct fig *f, const char *name)
 	}
 	close(fd);
 	unlink(logpath);
-	if (rc == 0 && (f->formats & FIG_PDF)) {
-		strbuf_addf(&pdf, "%s/%s.pdf", dir.buf, name);
-		rc = pin_pdf_date(pdf.buf, f->epoch);
+	static const char *const ext[] = { "pdf", "svg", "png" };
+	for (int k = 0; k < 3 && rc == 0; k++) {
+		if (!(f->formats & (1 << k)))
+			continue;
+		strbuf_reset(&from);
+		strbuf_reset(&to);
+		strbuf_addf(&from, "%s/%s.%s", draw.buf, name, ext[k]);
+		strbuf_addf(&to, "%s/%s.%s", f->dir, name, ext[k]);
+		if ((1 << k) == FIG_PDF)
+			rc = pin_pdf_date(from.buf, f->epoch);
+		if (rc == 0)
+			rc = fsio_replace(from.buf, to.buf);
 	}
-	strbuf_free(&dir);
-	strbuf_free(&pdf);
+	fsio_remove_tree(draw.buf);
+	strbuf_free(&draw);
+	strbuf_free(&from);
+	strbuf_free(&to);
 	strbuf_free(&script);
 	return rc;
 }
@@ -281,7 +301,13 @@ static int run_gnuplot(struct fig *f, const char *name)
 int figures_draw(const char *run_dir, json_t *summary, const char *dir, long epoch, int formats)
 {
 	struct fig f = { .run_dir = run_dir, .dir = dir, .summary = summary, .epoch = epoch, .formats = formats };
-	int rc = data_files(&f);
+	int rc = fsio_mkdir_p(dir, 0755); /* dir itself must not be a link: */
+	struct stat st;
+	if (rc == 0 && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+		rc = err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links "
+			     "(remove it; was it made by the workload?)", dir);
+	if (rc == 0)
+		rc = data_files(&f);
 	if (rc == 0)
 		rc = figure_scripts(&f);
 	const char *figs[] = FIGURES_NAMES;

@@ -2,6 +2,7 @@
 #include "kineto_simd.h"
 
 #include "util/err.h"
+#include "util/fsio.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
 
@@ -565,19 +567,32 @@ int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace
 int kineto_load(const char *path, int want_cpu, struct gpu_trace *t)
 {
 	memset(t, 0, sizeof *t);
-	gzFile gz = gzopen(path, "rb"); /* reads plain files as they are */
-	if (!gz)
-		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
+	int fd = fsio_open_input(path); /* a FIFO or a device is refused, never waited on */
+	if (fd < 0)
+		return fd;
+	int fd2 = dup(fd);
+	gzFile gz = fd2 >= 0 ? gzdopen(fd2, "rb") : NULL; /* reads plain files as they are */
+	if (!gz) {
+		if (fd2 >= 0)
+			close(fd2);
+		close(fd);
+		return err_sys(ERR_IO, "cannot open %s", path);
+	}
 	gzbuffer(gz, 1 << 17);
 	struct stat st;
 	FILE *f;
-	if (gzdirect(gz) && stat(path, &st) == 0 && (f = fopen(path, "rb"))) { /* plain: read into place, no copy */
+	if (gzdirect(gz)) { /* plain: read into place, no copy */
 		gzclose(gz);
+		if (fstat(fd, &st) < 0 || lseek(fd, 0, SEEK_SET) != 0 || !(f = fdopen(fd, "rb"))) {
+			close(fd);
+			return err_sys(ERR_IO, "cannot read %s", path);
+		}
 		setvbuf(f, NULL, _IONBF, 0);
 		int rc = load(read_file, f, st.st_size > 0 ? (size_t)st.st_size : 0, path, want_cpu, t);
 		fclose(f);
 		return rc;
 	}
+	close(fd);
 	int rc = load(read_gz, gz, 0, path, want_cpu, t);
 	gzclose(gz);
 	return rc;

@@ -1,4 +1,5 @@
 #include "metrics.h"
+#include "util/fsio.h"
 
 #include "pool.h"
 #include "util/err.h"
@@ -169,10 +170,10 @@ int metrics_load_stream(FILE *f, struct rank_metrics *out, int meta_only)
 
 static int load_file(const char *path, struct rank_metrics *out, int meta_only)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fsio_fopen_or_warn(path);
 	if (!f) {
 		memset(out, 0, sizeof *out);
-		return err_sys(ERR_NOTFOUND, "cannot open %s", path);
+		return ERR_NOTFOUND;
 	}
 	int rc = metrics_load_stream(f, out, meta_only);
 	fclose(f);

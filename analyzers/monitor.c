@@ -1,4 +1,5 @@
 #include "monitor.h"
+#include "util/fsio.h"
 
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -105,7 +106,7 @@ static long add_node_file(const char *dir, const char *node, const char *file,
 {
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/%s/%s", dir, node, file);
-	FILE *f = fopen(p.buf, "r");
+	FILE *f = fsio_fopen_or_warn(p.buf);
 	strbuf_free(&p);
 	if (!f)
 		return 0;

@@ -1,4 +1,5 @@
 #include "nsys.h"
+#include "util/fsio.h"
 
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -14,7 +15,7 @@
 int nsys_is_sqlite(const char *path)
 {
 	char head[16] = { 0 };
-	FILE *f = fopen(path, "rb");
+	FILE *f = fsio_fopen_input(path);
 	if (!f)
 		return 0;
 	size_t n = fread(head, 1, sizeof head, f);

@@ -1,4 +1,5 @@
 #include "perfstat.h"
+#include "util/fsio.h"
 
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -51,7 +52,7 @@ int perfstat_summarise(const char *job_dir, struct perf_summary *out)
 			continue;
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/%s", dir.buf, e->d_name);
-		FILE *f = fopen(p.buf, "r");
+		FILE *f = fsio_fopen_or_warn(p.buf);
 		char line[512];
 		while (f && fgets(line, sizeof line, f))
 			if (line[0] != '#' && line[0] != '\n')

@@ -1,5 +1,6 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "steplog.h"
+#include "util/fsio.h"
 
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -81,7 +82,7 @@ int steplog_load_dir(const char *dir, const char *pattern, int warmup, struct sc
 			continue;
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/%s", dir, e->d_name);
-		FILE *f = fopen(p.buf, "r");
+		FILE *f = fsio_fopen_or_warn(p.buf);
 		strbuf_free(&p);
 		if (!f)
 			continue;

@@ -298,8 +298,8 @@ int timeline_write(const struct ana_run *run)
 		rc = err_sys(ERR_IO, "cannot write %s", tmp.buf);
 	if (fclose(o.f) != 0 && rc == 0)
 		rc = err_sys(ERR_IO, "cannot write %s", tmp.buf);
-	if (rc == 0 && rename(tmp.buf, path.buf) < 0)
-		rc = err_sys(ERR_IO, "cannot rename %s to %s", tmp.buf, path.buf);
+	if (rc == 0)
+		rc = fsio_replace(tmp.buf, path.buf);
 	if (rc < 0)
 		unlink(tmp.buf);
 out:

@@ -90,7 +90,7 @@ static pid_t spawn_job(const struct run *r, const struct job_row *j, const char 
 		setpgid(0, 0);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		int fd = open(out.buf, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		int fd = open(out.buf, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
 		int nul = open("/dev/null", O_RDONLY);
 		if (fd < 0 || nul < 0 || chdir(job_dir) < 0)
 			_exit(126);
@@ -306,7 +306,7 @@ static int local_start(struct run *r, int wait)
 		setsid();
 		if (fork() != 0)
 			_exit(0);
-		int fd = open(log.buf, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		int fd = open(log.buf, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
 		int nul = open("/dev/null", O_RDONLY);
 		if (fd >= 0 && nul >= 0) {
 			dup2(nul, 0);

@@ -10,6 +10,17 @@
 
 /* Writes the artefacts into out (an existing, empty directory). */
 int paper_generate(struct run *r, const char *out);
+/* Whether `paper --out out` may write there: out is absent, an empty
+ * folder, or a previous paper output holding only the files its MANIFEST
+ * lists, unchanged; never a link, a file, the run, or a folder holding run_dir
+ * (canonical). ERR_USAGE with the reason otherwise. */
+int paper_out_check(const char *out, const char *run_dir);
+/* A fresh folder beside out (mkdtemp) to build the output in; malloc'ed, or
+ * NULL with err_last() set. */
+char *paper_out_tmp(const char *out);
+/* Puts the folder tmp in place of out in one rename (exchanging it with a
+ * previous output, which is then removed). */
+int paper_out_swap(const char *tmp, const char *out);
 /* Compares two paper directories; prints each difference to stdout and
  * returns how many there are. */
 int paper_compare(const char *expected, const char *actual);

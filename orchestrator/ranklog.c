@@ -26,7 +26,7 @@ int ranklog_open(const char *job_dir, long rank, struct ranklog *rl, int *child_
 	strbuf_addf(&path, "%s/logs", job_dir);
 	fsio_mkdir_p(path.buf, 0755);
 	strbuf_addf(&path, "/rank_%ld.out", rank);
-	rl->file = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	rl->file = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644); /* no planted link */
 	if (rl->file < 0)
 		fprintf(stderr, "campaign launch: cannot write %s: %s\n", path.buf, strerror(errno));
 	strbuf_free(&path);

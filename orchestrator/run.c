@@ -307,6 +307,11 @@ int run_open(const char *results_root, const char *ref, struct run **out)
 			return err_set(ERR_NOTFOUND, "no run '%s' under %s (give a run id or a run directory)", ref, results_root);
 		return err_set(ERR_NOTFOUND, "no runs under %s (submit one, or pass --results DIR)", results_root);
 	}
+	char *real = realpath(dir, NULL); /* a link given by the user is resolved once: below it, none is followed */
+	if (real) {
+		free(dir);
+		dir = real;
+	}
 	struct run *r = xcalloc(1, sizeof *r);
 	r->dir = dir;
 	r->bin_dir = fsio_self_dir();

@@ -157,7 +157,7 @@ static int set_journal(struct store *st, enum store_journal j, int is_new)
 static void header_journal(struct store *st)
 {
 	unsigned char h[20] = { 0 };
-	FILE *f = fopen(st->path, "rb");
+	FILE *f = fsio_fopen_input(st->path);
 	if (f) {
 		if (fread(h, 1, sizeof h, f) != sizeof h)
 			h[18] = 0;

@@ -40,14 +40,6 @@ int fsio_sync_dir(const char *dir)
 	return 0;
 }
 
-static int fsync_parent(const char *path)
-{
-	char *copy = xstrdup(path);
-	int rc = fsio_sync_dir(dirname(copy));
-	free(copy);
-	return rc;
-}
-
 static int write_all(int fd, const char *data, size_t len)
 {
 	while (len > 0) {
@@ -63,53 +55,203 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-int fsio_write_atomic(const char *path, const char *data, size_t len, int mode)
+/* The name part of path (after the last slash). */
+static const char *base_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* Opens the folder that holds path; its last component must not be a
+ * symbolic link (a link planted in a run would send the write elsewhere). */
+static int open_parent(const char *path)
+{
+	char *copy = xstrdup(path);
+	const char *dir = strrchr(path, '/') ? dirname(copy) : ".";
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		fd = err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links "
+			     "(remove it; was it made by the workload?)", dir);
+	else if (fd < 0)
+		fd = err_sys(ERR_IO, "cannot open directory %s", dir);
+	free(copy);
+	return fd;
+}
+
+/* A link or a folder where campaign writes a file is named, never followed
+ * or replaced. */
+static int check_target(int dfd, const char *name, const char *shown)
+{
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	if (S_ISLNK(st.st_mode))
+		return err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links "
+			       "(remove it; was it made by the workload?)", shown);
+	if (!S_ISREG(st.st_mode))
+		return err_set(ERR_IO, "%s exists and is not a regular file: campaign will not replace it "
+			       "(remove it)", shown);
+	return 0;
+}
+
+/* Creates a fresh temporary file next to name in dfd: O_EXCL, so neither a
+ * planted link nor another writer's file is ever opened. */
+static int create_temp(int dfd, const char *name, int mode, struct strbuf *tmp)
+{
+	for (unsigned k = 0; k < 100; k++) {
+		strbuf_reset(tmp);
+		strbuf_addf(tmp, "%s.tmp.%ld.%u", name, (long)getpid(), k);
+		int fd = openat(dfd, tmp->buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+int fsio_write_at(int dfd, const char *name, const char *shown, const char *data, size_t len, int mode)
 {
 	struct strbuf tmp = STRBUF_INIT;
-	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0) {
-		err_sys(ERR_IO, "cannot create %s", tmp.buf);
-		strbuf_free(&tmp);
-		return ERR_IO;
-	}
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
-		err_sys(ERR_IO, "cannot write %s", tmp.buf);
+	int rc = check_target(dfd, name, shown);
+	int fd = rc < 0 ? -1 : create_temp(dfd, name, mode, &tmp);
+	if (rc == 0 && fd < 0)
+		rc = err_sys(ERR_IO, "cannot create a temporary file next to %s", shown);
+	if (fd >= 0 && (write_all(fd, data, len) < 0 || fsync(fd) < 0))
+		rc = err_sys(ERR_IO, "cannot write %s", shown);
+	if (fd >= 0)
 		close(fd);
-		unlink(tmp.buf);
-		strbuf_free(&tmp);
-		return ERR_IO;
-	}
-	close(fd);
-	if (rename(tmp.buf, path) < 0) {
-		err_sys(ERR_IO, "cannot rename %s to %s", tmp.buf, path);
-		unlink(tmp.buf);
-		strbuf_free(&tmp);
-		return ERR_IO;
-	}
+	if (rc == 0 && renameat(dfd, tmp.buf, dfd, name) < 0)
+		rc = err_sys(ERR_IO, "cannot rename %s into place as %s", tmp.buf, shown);
+	if (fd >= 0 && rc < 0)
+		unlinkat(dfd, tmp.buf, 0);
+	if (rc == 0)
+		fsync(dfd);
 	strbuf_free(&tmp);
-	return fsync_parent(path);
+	return rc;
+}
+
+int fsio_write_atomic(const char *path, const char *data, size_t len, int mode)
+{
+	int dfd = open_parent(path);
+	if (dfd < 0)
+		return dfd;
+	int rc = fsio_write_at(dfd, base_of(path), path, data, len, mode);
+	close(dfd);
+	return rc;
+}
+
+int fsio_replace(const char *src, const char *dst)
+{
+	int dfd = open_parent(dst);
+	if (dfd < 0)
+		return dfd;
+	int rc = check_target(dfd, base_of(dst), dst);
+	if (rc == 0 && renameat(AT_FDCWD, src, dfd, base_of(dst)) < 0)
+		rc = err_sys(ERR_IO, "cannot rename %s to %s", src, dst);
+	close(dfd);
+	return rc;
+}
+
+int fsio_open_dir_in(const char *dir, const char *rel, int create)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return err_sys(errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "cannot open directory %s", dir);
+	char *copy = xstrdup(rel), *save = NULL;
+	struct strbuf shown = STRBUF_INIT;
+	strbuf_adds(&shown, dir);
+	for (char *c = strtok_r(copy, "/", &save); c && fd >= 0; c = strtok_r(NULL, "/", &save)) {
+		strbuf_addf(&shown, "/%s", c);
+		if (!strcmp(c, ".."))
+			fd = err_set(ERR_IO, "%s: '..' is not allowed here", shown.buf);
+		if (fd >= 0 && create && mkdirat(fd, c, 0755) < 0 && errno != EEXIST)
+			fd = err_sys(ERR_IO, "cannot create directory %s", shown.buf);
+		int next = fd < 0 ? -1 : openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && next < 0) {
+			int e = errno;
+			close(fd);
+			struct stat st;
+			if (e == ELOOP || (e == ENOTDIR && lstat(shown.buf, &st) == 0 && S_ISLNK(st.st_mode)))
+				fd = err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links "
+					     "(remove it; was it made by the workload?)", shown.buf);
+			else {
+				errno = e;
+				fd = err_sys(e == ENOENT ? ERR_NOTFOUND : ERR_IO, "cannot open directory %s", shown.buf);
+			}
+		} else if (fd >= 0) {
+			close(fd);
+			fd = next;
+		}
+	}
+	free(copy);
+	strbuf_free(&shown);
+	return fd;
+}
+
+int fsio_mkdir_in(const char *dir, const char *rel)
+{
+	int fd = fsio_open_dir_in(dir, rel, 1);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 int fsio_write_in(const char *dir, const char *rel, const char *data, size_t len, int mode)
 {
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s", dir, rel);
-	char *slash = strrchr(path.buf, '/');
-	*slash = '\0';
-	int rc = fsio_mkdir_p(path.buf, 0755);
-	*slash = '/';
-	if (rc == 0)
-		rc = fsio_write_atomic(path.buf, data ? data : "", len, mode);
-	strbuf_free(&path);
+	struct strbuf sub = STRBUF_INIT, shown = STRBUF_INIT;
+	const char *name = base_of(rel);
+	strbuf_add(&sub, rel, (size_t)(name - rel));
+	strbuf_addf(&shown, "%s/%s", dir, rel);
+	int dfd = fsio_open_dir_in(dir, sub.buf, 1), rc = dfd;
+	if (dfd >= 0) {
+		rc = fsio_write_at(dfd, name, shown.buf, data ? data : "", len, mode);
+		close(dfd);
+	}
+	strbuf_free(&sub);
+	strbuf_free(&shown);
 	return rc;
+}
+
+int fsio_open_input(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return err_sys(errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "cannot open %s", path);
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(ERR_IO, "%s is not a regular file (%s): not read", path,
+			       S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
+			       S_ISSOCK(st.st_mode) ? "a socket" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a file");
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+FILE *fsio_fopen_input(const char *path)
+{
+	int fd = fsio_open_input(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+FILE *fsio_fopen_or_warn(const char *path)
+{
+	FILE *f = fsio_fopen_input(path);
+	struct stat st;
+	if (!f && stat(path, &st) == 0)
+		fprintf(stderr, "campaign: warning: %s\n", err_last());
+	return f;
 }
 
 int fsio_read(const char *path, size_t max, char **out, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = fsio_open_input(path);
 	if (fd < 0)
-		return err_sys(errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "cannot open %s", path);
+		return fd;
 	struct strbuf sb = STRBUF_INIT;
 	char chunk[65536];
 	for (;;) {

@@ -5,12 +5,39 @@
 #define CAMPAIGN_FSIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
-/* Writes data to path atomically; a reader sees the old or the new file. */
+/* Every write is atomic and follows no planted link: the data goes to a
+ * fresh temporary file (O_EXCL, O_NOFOLLOW) that is fsynced and renamed over
+ * the target; a target that is a symbolic link or not a regular file, and a
+ * folder that is a link, are named and refused (ERR_IO). */
+/* Writes data to path atomically; a reader sees the old or the new file.
+ * path's folder must not itself be a symbolic link. */
 int fsio_write_atomic(const char *path, const char *data, size_t len, int mode);
-/* Writes data to dir/rel atomically, creating rel's parent folders. */
+/* Writes data to dir/rel atomically, creating rel's parent folders; dir is
+ * trusted, no component of rel may be a link. */
 int fsio_write_in(const char *dir, const char *rel, const char *data, size_t len, int mode);
-/* Reads a whole file (at most max bytes, else an error); NUL-terminated. */
+/* Writes data atomically as name in the open folder dfd (shown in messages). */
+int fsio_write_at(int dfd, const char *name, const char *shown, const char *data, size_t len, int mode);
+/* Renames the file src over dst, refusing a dst that is a link or not a
+ * regular file, or whose folder is a link. */
+int fsio_replace(const char *src, const char *dst);
+/* Opens the folder dir/rel (creating what is missing with create), never
+ * following a link in rel. Returns the fd or a negative err code. */
+int fsio_open_dir_in(const char *dir, const char *rel, int create);
+/* Creates dir/rel and its parents, refusing links in rel. */
+int fsio_mkdir_in(const char *dir, const char *rel);
+/* Opens an input file for reading without blocking on a FIFO or a device:
+ * anything but a regular file is refused with a message naming what it is.
+ * Returns the fd (blocking again) or a negative err code. */
+int fsio_open_input(const char *path);
+/* The same as a stdio stream ("r"); NULL with err_last() set. */
+FILE *fsio_fopen_input(const char *path);
+/* The same for an input that is skipped when it cannot be read: one that
+ * exists but is not a regular file is named on stderr as skipped. */
+FILE *fsio_fopen_or_warn(const char *path);
+/* Reads a whole regular file (at most max bytes, else an error);
+ * NUL-terminated. */
 int fsio_read(const char *path, size_t max, char **out, size_t *len);
 /* Opens (creating it) dir/name and takes an exclusive flock on it: waits
  * for it, or with nowait returns -1 at once when another process holds it.

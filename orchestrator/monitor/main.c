@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,8 @@ static FILE *open_csv(const char *dir, const char *node, const char *name)
 		}
 	mkdir(path, 0755);
 	snprintf(path + strlen(path), sizeof path - strlen(path), "/%s", name);
-	FILE *f = fopen(path, "w");
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644); /* no planted link */
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f)
 		fprintf(stderr, "campaign-monitor: cannot write %s: %s\n", path, strerror(errno));
 	return f;
