@@ -134,66 +134,95 @@ static double memory_peak(const struct ana_scenario *s, const char **what)
 	return s->have_monitor ? s->mem_peak_pct : 0;
 }
 
+/* How sure a verdict is: borderline when the deciding share is within 20 %
+ * (relative) of its threshold, or within the step-to-step spread of it; the
+ * verdict next in line is named. */
+static void mark_borderline(struct ana_scenario *s, double pct, double th, const char *runner_up)
+{
+	double margin = s->spread_pct / 100 > 0.2 ? s->spread_pct / 100 : 0.2;
+	if (th <= 0 || fabs(pct / th - 1) >= margin)
+		return;
+	s->borderline = 1;
+	snprintf(s->runner_up, sizeof s->runner_up, "%s", runner_up);
+	size_t n = strlen(s->evidence);
+	snprintf(s->evidence + n, sizeof s->evidence - n, "; **borderline**: %.1f %% is within %.0f %% of the %.0f %% "
+		 "threshold, so %s is nearly as likely", pct, 100 * margin, th, runner_up);
+}
+
 /* Each share that exceeds its threshold is a candidate (memory pressure
- * too); the one furthest above its threshold (relative) wins. Otherwise, with
- * GPUs busy less than the threshold, the largest non-compute share starves
- * them; else compute decides, memory-bound when elementwise (bandwidth-bound)
- * work outweighs GEMMs. */
+ * too); the one furthest above its threshold (relative) wins. The
+ * communication side counts what is not hidden behind compute and waiting
+ * for peers in collectives: neither is compute. Otherwise, with GPUs busy
+ * less than the threshold, the largest non-compute share starves them; else
+ * compute decides, memory-bound when elementwise (bandwidth-bound) work
+ * outweighs GEMMs. A verdict near its threshold is marked borderline. */
 static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 {
 	const char *memwhat;
 	double mem = memory_peak(s, &memwhat);
 	struct { const char *name, *what; double pct, th; } c[] = {
-		{ "communication-bound", "communication not hidden behind compute takes", s->comm_pct, th->comm_pct },
+		{ "communication-bound", "exposed communication and waiting for peers take", s->comm_pct + s->sync_wait_pct,
+		  th->comm_pct },
 		{ "data-loader-bound", "ranks wait for data", s->data_pct, th->data_pct },
 		{ "io-bound", "checkpoint and other I/O takes", s->io_pct, th->io_pct },
 		{ "memory-bound", memwhat, mem, th->memory_pct },
 	};
-	int best = -1;
-	double best_ratio = 0;
+	int best = -1, second = -1;
+	double best_ratio = 0, second_ratio = 0;
 	for (int i = 0; i < 4; i++) {
 		double ratio = c[i].th > 0 ? c[i].pct / c[i].th : c[i].pct;
-		if (c[i].pct > c[i].th && (best < 0 || ratio > best_ratio)) {
-			best = i;
-			best_ratio = ratio;
+		if (best < 0 || ratio > best_ratio) {
+			second = best, second_ratio = best_ratio;
+			best = i, best_ratio = ratio;
+		} else if (second < 0 || ratio > second_ratio) {
+			second = i, second_ratio = ratio;
 		}
 	}
+	if (c[best].pct <= c[best].th)
+		best_ratio = 0; /* nothing over its threshold */
 	char gpu[96] = "";
 	if (s->gpu_util_mean_pct >= 0)
 		snprintf(gpu, sizeof gpu, "; GPU utilisation %.1f %% (threshold %.0f %%)", s->gpu_util_mean_pct, th->gpu_util_pct);
-	if (best < 0 && s->gpu_util_mean_pct >= 0 && s->gpu_util_mean_pct < th->gpu_util_pct) {
+	if (best_ratio == 0 && s->gpu_util_mean_pct >= 0 && s->gpu_util_mean_pct < th->gpu_util_pct) {
 		/* the GPUs idle: blame the largest share that is not compute */
-		for (int i = 0; i < 3; i++)
-			if (best < 0 || c[i].pct > c[best].pct)
-				best = i;
-		snprintf(s->verdict, sizeof s->verdict, "%s", c[best].name);
+		int k = 0;
+		for (int i = 1; i < 3; i++)
+			if (c[i].pct > c[k].pct)
+				k = i;
+		snprintf(s->verdict, sizeof s->verdict, "%s", c[k].name);
 		snprintf(s->evidence, sizeof s->evidence,
 			 "GPUs are busy only %.1f %% of the time (threshold %.0f %%) and the largest share that is not compute "
 			 "is %s: %s %.1f %% of step time; compute %.1f %%", s->gpu_util_mean_pct, th->gpu_util_pct,
-			 c[best].name, c[best].what, c[best].pct, s->compute_pct);
+			 c[k].name, c[k].what, c[k].pct, s->compute_pct);
+		mark_borderline(s, s->gpu_util_mean_pct, th->gpu_util_pct, "compute-bound");
 		return;
 	}
-	if (best >= 0) {
+	if (best_ratio > 0) {
 		snprintf(s->verdict, sizeof s->verdict, "%s", c[best].name);
 		snprintf(s->evidence, sizeof s->evidence,
-			 "%s %.1f %% %s(threshold %.0f %%); compute %.1f %%, communication %.1f %% (+ %.1f %% waiting for peers), "
-			 "data loading %.1f %%, I/O %.1f %%%s",
+			 "%s %.1f %% %s(threshold %.0f %%); compute %.1f %%, exposed communication %.1f %%, waiting for "
+			 "peers %.1f %%, data loading %.1f %%, I/O %.1f %%%s",
 			 c[best].what, c[best].pct, best == 3 ? "of memory " : "of step time ", c[best].th, s->compute_pct,
 			 s->comm_pct, s->sync_wait_pct, s->data_pct, s->io_pct, gpu);
-	} else if (s->elementwise_pct > s->gemm_pct) {
+		mark_borderline(s, c[best].pct, c[best].th, c[second].pct > c[second].th ? c[second].name : "compute-bound");
+		return;
+	}
+	if (s->elementwise_pct > s->gemm_pct) {
 		snprintf(s->verdict, sizeof s->verdict, "memory-bound");
 		snprintf(s->evidence, sizeof s->evidence,
 			 "compute takes %.1f %% of step time and %.1f %% of it is elementwise (memory-bandwidth-bound) "
-			 "work against %.1f %% in GEMMs; communication %.1f %% and data loading %.1f %% are within thresholds%s",
-			 s->compute_pct, s->elementwise_pct, s->gemm_pct, s->comm_pct, s->data_pct, gpu);
+			 "work against %.1f %% in GEMMs; exposed communication and waiting for peers %.1f %% and data loading "
+			 "%.1f %% are within thresholds%s",
+			 s->compute_pct, s->elementwise_pct, s->gemm_pct, c[0].pct, s->data_pct, gpu);
 	} else {
 		snprintf(s->verdict, sizeof s->verdict, "compute-bound");
 		snprintf(s->evidence, sizeof s->evidence,
-			 "compute takes %.1f %% of step time; communication %.1f %% is within %.0f %%, data loading %.1f %% "
-			 "within %.0f %% and I/O %.1f %% within %.0f %%%s",
-			 s->compute_pct, s->comm_pct, th->comm_pct, s->data_pct, th->data_pct, s->io_pct,
-			 th->io_pct, gpu);
+			 "compute takes %.1f %% of step time; exposed communication %.1f %% and waiting for peers %.1f %% "
+			 "(together %.1f %%) are within %.0f %%, data loading %.1f %% within %.0f %% and I/O %.1f %% within "
+			 "%.0f %%%s", s->compute_pct, s->comm_pct, s->sync_wait_pct, c[0].pct, th->comm_pct, s->data_pct,
+			 th->data_pct, s->io_pct, th->io_pct, gpu);
 	}
+	mark_borderline(s, c[best].pct, c[best].th, c[best].name);
 }
 
 /* With no step breakdown (monitors alone, or step times alone): what the
@@ -428,28 +457,34 @@ out:
 }
 
 /* Samples per step across ranks: the telemetry's, else the step lines'
- * samples, else analysis.batch_per_rank x ranks, else one per rank (the
- * throughput is then in rank-steps per second). */
-static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m, int batch_per_rank)
+ * samples, else the scenario's analysis batch, else the campaign's; else
+ * unknown (0), and the throughput is in steps per second. */
+static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m, const struct ana_run *run)
 {
-	s->global_batch = m->ranks[0].global_batch;
 	snprintf(s->throughput_unit, sizeof s->throughput_unit, "samples/s");
-	if (s->global_batch > 0)
-		return;
-	for (size_t r = 0; r < m->n; r++)
+	s->global_batch = m->ranks[0].global_batch;
+	const char *from = "the telemetry";
+	for (size_t r = 0; r < m->n && s->global_batch <= 0; r++)
 		for (size_t i = 0; i < m->ranks[r].n; i++)
 			if (m->ranks[r].steps[i].active && m->ranks[r].steps[i].samples > 0) {
 				s->global_batch += m->ranks[r].steps[i].samples;
+				from = "the step lines' samples";
 				break;
 			}
-	if (s->global_batch > 0)
-		return;
-	if (batch_per_rank > 0) {
-		s->global_batch = (long)batch_per_rank * s->ranks;
-		return;
+	if (s->global_batch <= 0 && s->global_batch_set > 0)
+		s->global_batch = s->global_batch_set, from = "the scenario's analysis.global_batch";
+	else if (s->global_batch <= 0 && s->batch_per_rank > 0)
+		s->global_batch = (long)s->batch_per_rank * s->ranks, from = "the scenario's analysis.batch_per_rank";
+	else if (s->global_batch <= 0 && run->global_batch > 0)
+		s->global_batch = run->global_batch, from = "analysis.global_batch";
+	else if (s->global_batch <= 0 && run->batch_per_rank > 0)
+		s->global_batch = (long)run->batch_per_rank * s->ranks, from = "analysis.batch_per_rank";
+	if (s->global_batch <= 0) {
+		s->global_batch = 0;
+		from = "";
+		snprintf(s->throughput_unit, sizeof s->throughput_unit, "steps/s");
 	}
-	s->global_batch = s->ranks;
-	snprintf(s->throughput_unit, sizeof s->throughput_unit, "rank-steps/s");
+	snprintf(s->batch_from, sizeof s->batch_from, "%s", from);
 }
 
 static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, const struct rules *phases,
@@ -498,8 +533,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	s->step_min_ms = t[0];
 	s->step_max_ms = t[n - 1];
 	s->spread_pct = s->step_med_ms > 0 ? 100 * (s->step_p95_ms - s->step_min_ms) / s->step_med_ms : 0;
-	batch_of(s, &m, run->batch_per_rank);
-	s->throughput = s->step_med_ms > 0 ? (double)s->global_batch * 1000.0 / s->step_med_ms : 0;
+	batch_of(s, &m, run);
+	s->throughput = s->step_med_ms <= 0 ? 0 : (s->global_batch > 0 ? (double)s->global_batch : 1.0) * 1000.0 / s->step_med_ms;
 	for (size_t i = 0; i < m.ranks[0].n; i++) {
 		if (!m.ranks[0].steps[i].active && i > 0)
 			continue;
@@ -511,7 +546,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	shares(s, &m);
 	static const char *const formats[] = { "trainer", "aorta", "pytorch-trace", "step-log", "nsys" };
 	snprintf(s->format, sizeof s->format, "%s", formats[m.ranks[0].format]);
-	if (m.ranks[0].format == METRICS_STEP_LOG)
+	s->shares_known = m.ranks[0].format != METRICS_STEP_LOG;
+	if (!s->shares_known)
 		monitor_verdict(s, &run->th); /* step times alone say nothing of where they go */
 	else
 		verdict(s, &run->th);
@@ -539,6 +575,59 @@ static int same_series(const struct ana_scenario *a, const struct ana_scenario *
 	return !strcmp(a->backend, b->backend) && a->tasks_per_node == b->tasks_per_node;
 }
 
+/* Weak scaling keeps the per-rank batch, strong scaling the global batch;
+ * from the batches when both are known, else from analysis.scaling. Either
+ * way speedup is the ratio of samples per second (of step rates at strong
+ * scaling's fixed work) and efficiency is speedup x baseline ranks / ranks.
+ * Scenarios whose batch semantics differ from the baseline's get no speedup,
+ * with the reason in scaling_note. */
+static void scale_against(struct ana_scenario *s, const struct ana_scenario *base, const char *declared)
+{
+	double rr = (double)s->ranks / (double)(base->ranks ? base->ranks : 1), tr = base->step_med_ms / s->step_med_ms;
+	const char *mode = NULL;
+	s->speedup = s->efficiency = 0;
+	if (s == base) {
+		mode = s->global_batch > 0 ? "" : declared ? declared : "";
+	} else if (s->global_batch > 0 && base->global_batch > 0) {
+		if (s->global_batch * base->ranks == base->global_batch * s->ranks)
+			mode = "weak";
+		else if (s->global_batch == base->global_batch)
+			mode = "strong";
+		else {
+			snprintf(s->scaling_note, sizeof s->scaling_note, "no speedup: its batch semantics differ from %s's "
+				 "(global batch %ld at %d ranks against %ld at %d: neither the per-rank nor the global batch "
+				 "is the same)", base->name, s->global_batch, s->ranks, base->global_batch, base->ranks);
+			return;
+		}
+		if (declared && strcmp(declared, mode))
+			snprintf(s->scaling_note, sizeof s->scaling_note, "analysis.scaling says %s, but the batches (%ld at "
+				 "%d ranks against %ld at %d) say %s scaling; the batches are used", declared, s->global_batch,
+				 s->ranks, base->global_batch, base->ranks, mode);
+	} else if (s->global_batch > 0 || base->global_batch > 0) {
+		snprintf(s->scaling_note, sizeof s->scaling_note, "no speedup: the batch of %s is known and that of %s is "
+			 "not; give both (analysis.batch_per_rank or analysis.global_batch)",
+			 s->global_batch > 0 ? s->name : base->name, s->global_batch > 0 ? base->name : s->name);
+		return;
+	} else if (!declared) {
+		snprintf(s->scaling_note, sizeof s->scaling_note, "no speedup: the samples per step are not known, so neither "
+			 "samples/s nor the scaling mode can be said; set analysis.global_batch (strong scaling), "
+			 "analysis.batch_per_rank (weak scaling) or analysis.scaling");
+		return;
+	} else
+		mode = declared;
+	snprintf(s->scaling_mode, sizeof s->scaling_mode, "%s", mode);
+	if (s->global_batch > 0)
+		s->speedup = s->throughput / base->throughput;
+	else
+		s->speedup = !strcmp(mode, "strong") ? tr : tr * rr;
+	s->efficiency = s->speedup / rr;
+	if (s != base && s->efficiency > 1.0 && !s->scaling_note[0])
+		snprintf(s->scaling_note, sizeof s->scaling_note, "efficiency above 100 %% (%.0f %%) is not expected: "
+			 "most often the baseline was slowed by something the wider scenario escaped (a node shared "
+			 "with another job, see slurm.exclusive; caches the smaller per-rank share now fits), or noise "
+			 "(step spread %.1f %% against %.1f %%)", 100 * s->efficiency, s->spread_pct, base->spread_pct);
+}
+
 /* Scenarios scale against a baseline of the same series (same backend and
  * tasks per node): the campaign's baseline if it is in the series, else the
  * analysed scenario with the fewest nodes. */
@@ -563,15 +652,24 @@ static void scaling(struct ana_run *run)
 			continue;
 		snprintf(s->baseline, sizeof s->baseline, "%s", base->name);
 		s->is_baseline = base == s;
-		s->speedup = s->throughput / base->throughput;
-		s->efficiency = s->speedup * (double)base->ranks / (double)s->ranks;
+		scale_against(s, base, run->scaling);
 	}
 }
 
 /* The step time at the baseline's global batch. */
 static double norm_step(const struct ana_scenario *s, const struct ana_scenario *base)
 {
-	return s->global_batch > 0 ? s->step_med_ms * (double)base->global_batch / (double)s->global_batch : s->step_med_ms;
+	if (s->global_batch > 0 && base->global_batch > 0)
+		return s->step_med_ms * (double)base->global_batch / (double)s->global_batch;
+	if (!strcmp(s->scaling_mode, "weak")) /* the global batch grows with the ranks */
+		return s->step_med_ms * (double)base->ranks / (double)s->ranks;
+	return s->step_med_ms;
+}
+
+/* A scenario that scales against base with a known mode (base itself too). */
+static int in_series(const struct ana_scenario *s, const struct ana_scenario *base)
+{
+	return s->analysed && !strcmp(s->baseline, base->name) && s->nodes >= 1 && (s == base || s->scaling_mode[0]);
 }
 
 static double model_at(const struct ana_model *m, double n)
@@ -613,7 +711,7 @@ static void fit_quality(const struct ana_run *run, const struct ana_scenario *ba
 {
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
-		if (!s->analysed || strcmp(s->baseline, base->name) || s->nodes < 1)
+		if (!in_series(s, base))
 			continue;
 		double t = norm_step(s, base), err = t > 0 ? 100 * fabs(model_at(m, s->nodes) - t) / t : 0;
 		if (err > m->max_err_pct)
@@ -655,7 +753,7 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 	int minn = base->nodes, maxn = base->nodes;
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
-		if (!s->analysed || strcmp(s->baseline, base->name) || s->nodes < 1)
+		if (!in_series(s, base))
 			continue;
 		double t = norm_step(s, base), comp = t * s->compute_pct / 100, over = t - comp, n = s->nodes, l = log2(n);
 		cn += comp / n, nn += 1 / (n * n);
@@ -665,8 +763,8 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 		if (s->nodes < minn)
 			minn = s->nodes;
 	}
-	if (k < 2 || maxn == minn)
-		return; /* one node count: nothing to fit */
+	if (k < 3 || maxn == minn)
+		return; /* a + c log2 N needs three points: with two, only measured speedups are shown */
 	struct ana_model m = { .points = (int)k, .base_nodes = minn, .max_nodes = maxn };
 	snprintf(m.series, sizeof m.series, "%s", base->name);
 	m.b = cn / nn;
@@ -751,6 +849,7 @@ void ana_run_free(struct ana_run *run)
 	free(run->run_id);
 	free(run->run_dir);
 	free(run->baseline);
+	free(run->scaling);
 	for (size_t i = 0; i < run->n_phase_rules; i++) {
 		free(run->phase_names[i]);
 		free(run->phase_patterns[i]);

@@ -31,6 +31,7 @@ struct ana_scenario {
 	char *series;           /* scenarios of one scaling series share it (NULL: same backend and
 				 * tasks per node); the orchestrator adds the parameters */
 	int exit_code, nodes, tasks_per_node, ranks;
+	int batch_per_rank, global_batch_set; /* the scenario's own analysis batch (0: the campaign's) */
 	int attempt, attempts;  /* the attempt analysed, of how many (0: not known) */
 	/* output */
 	int analysed;          /* telemetry found and used */
@@ -38,9 +39,12 @@ struct ana_scenario {
 	size_t active_steps;
 	long bad_lines;        /* telemetry lines skipped: malformed or implausible */
 	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
-	double throughput;     /* samples per second */
-	long global_batch;
-	char throughput_unit[16]; /* "samples/s", or "rank-steps/s" when the batch is unknown */
+	double throughput;     /* samples per second, or steps per second when the batch is unknown */
+	long global_batch;     /* samples per step over all ranks; 0 = unknown */
+	char throughput_unit[16]; /* "samples/s", or "steps/s" when the batch is unknown */
+	char batch_from[48];   /* where global_batch comes from, in words */
+	char scaling_mode[8];  /* "weak" or "strong" against its baseline; "" when neither can be said */
+	char scaling_note[320]; /* why no speedup is given, or what is odd about it; "" when nothing */
 	double data_pct, compute_pct, comm_pct, io_pct, other_pct;
 	double forward_pct, backward_pct, optimizer_pct;
 	double comm_total_pct;  /* all communication, overlapped or not */
@@ -53,7 +57,10 @@ struct ana_scenario {
 	int slowest_rank;
 	double slowest_rank_ms;
 	char verdict[32];      /* compute-bound, communication-bound, data-loader-bound, ... */
-	char evidence[512];
+	char evidence[768];
+	char runner_up[32];    /* the verdict next in line when this one is borderline, else "" */
+	int borderline;        /* the verdict is within 20 % of its threshold, or the step spread could flip it */
+	int shares_known;      /* the step breakdown (data, compute, comm, I/O) was measured */
 	int is_baseline;
 	double speedup, efficiency; /* against the baseline of its series; 0 if none */
 	char baseline[72];
@@ -125,6 +132,8 @@ struct ana_run {
 	char *step_log;           /* PCRE2 for step lines in rank logs; NULL: none */
 	int warmup_steps;         /* step-log lines of each rank to skip as warm-up */
 	int batch_per_rank;       /* samples per rank and step, for traces and step logs; 0 = unknown */
+	long global_batch;        /* samples per step over all ranks (the campaign's); 0 = unknown */
+	char *scaling;            /* "weak", "strong" or NULL: the campaign's word when batches are unknown */
 	int jobs;                 /* threads for the per-rank work; < 1: every CPU this process may use */
 	const struct trace_source *src; /* results of the map step (shard.h) to use instead of reading; NULL: none */
 	struct ana_scenario *sc;

@@ -104,10 +104,13 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "step_time_ms", json_pack("{s:o, s:o, s:o, s:o}", "median", jnum(s->step_med_ms),
 		"p95", jnum(s->step_p95_ms), "min", jnum(s->step_min_ms), "max", jnum(s->step_max_ms)));
 	json_object_set_new(o, "spread_pct", jnum(s->spread_pct));
-	json_object_set_new(o, "global_batch", json_integer(s->global_batch));
-	json_object_set_new(o, "throughput_samples_per_s", jnum(s->throughput));
+	int samples = s->global_batch > 0;
+	json_object_set_new(o, "global_batch", samples ? json_integer(s->global_batch) : json_null());
+	json_object_set_new(o, "batch_from", samples ? json_string(s->batch_from) : json_null());
+	json_object_set_new(o, "throughput", jnum(s->throughput));
 	json_object_set_new(o, "throughput_unit", json_string(s->throughput_unit));
-	json_object_set_new(o, "shares_pct", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	json_object_set_new(o, "throughput_samples_per_s", samples ? jnum(s->throughput) : json_null());
+	json_object_set_new(o, "shares_pct", !s->shares_known ? json_null() : json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"data_loading", jnum(s->data_pct), "compute", jnum(s->compute_pct), "forward", jnum(s->forward_pct),
 		"backward", jnum(s->backward_pct), "optimizer", jnum(s->optimizer_pct),
 		"communication", jnum(s->comm_pct), "communication_total", jnum(s->comm_total_pct),
@@ -141,12 +144,19 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "rank0_steps", steps);
 	json_object_set_new(o, "verdict", json_string(s->verdict));
 	json_object_set_new(o, "evidence", json_string(s->evidence));
+	json_object_set_new(o, "borderline", json_boolean(s->borderline));
+	json_object_set_new(o, "runner_up", s->borderline ? json_string(s->runner_up) : json_null());
+	json_object_set_new(o, "verdict_from", json_string(s->shares_known ? "step breakdown" :
+		s->have_monitor ? "node monitors" : "nothing"));
 	json_object_set_new(o, "slowest_rank", json_pack("{s:i, s:o}", "rank", s->slowest_rank,
 		"mean_step_ms", jnum(s->slowest_rank_ms)));
 	json_object_set_new(o, "loss", json_pack("{s:o, s:o}", "first", jnum(s->loss_first), "last", jnum(s->loss_last)));
 	json_object_set_new(o, "baseline", s->baseline[0] ? json_string(s->baseline) : json_null());
-	json_object_set_new(o, "speedup", s->baseline[0] ? jnum(s->speedup) : json_null());
-	json_object_set_new(o, "efficiency", s->baseline[0] ? jnum(s->efficiency) : json_null());
+	int scaled = s->baseline[0] && (s->is_baseline || s->scaling_mode[0]);
+	json_object_set_new(o, "speedup", scaled ? jnum(s->speedup) : json_null());
+	json_object_set_new(o, "efficiency", scaled ? jnum(s->efficiency) : json_null());
+	json_object_set_new(o, "scaling_mode", s->scaling_mode[0] ? json_string(s->scaling_mode) : json_null());
+	json_object_set_new(o, "scaling_note", s->scaling_note[0] ? json_string(s->scaling_note) : json_null());
 	return o;
 }
 
@@ -208,12 +218,15 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->analysed)
 			continue;
-		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**. Median step %.2f ms, %.1f %s",
+		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**%s. Median step %.2f ms, %.1f %s",
 			    s->name, s->nodes, s->nodes == 1 ? "" : "s", s->ranks, s->backend, s->verdict,
-			    s->step_med_ms, s->throughput, s->throughput_unit);
-		if (s->baseline[0] && !s->is_baseline)
-			strbuf_addf(md, "; speedup %.2fx and efficiency %.0f %% against %s", s->speedup,
-				    100 * s->efficiency, s->baseline);
+			    s->borderline ? " (borderline)" : "", s->step_med_ms, s->throughput, s->throughput_unit);
+		if (s->baseline[0] && !s->is_baseline && s->scaling_mode[0])
+			strbuf_addf(md, "; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s", s->scaling_mode,
+				    s->speedup, s->speedup < 1 ? " (slower than the baseline)" : "", 100 * s->efficiency,
+				    s->baseline);
+		if (s->scaling_note[0])
+			strbuf_addf(md, "; %s", s->scaling_note);
 		strbuf_addf(md, " (from %s).\n", s->source);
 	}
 	for (size_t i = 0; i < run->n; i++)
@@ -274,7 +287,7 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 {
 	strbuf_adds(md, "## Per-Scenario Analysis\n\n"
-		    "| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput (samples/s) "
+		    "| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput "
 		    "| Data % | Compute % | Comm % | I/O % | Other % | Verdict |\n"
 		    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < run->n; i++) {
@@ -284,9 +297,13 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 				    s->name, s->nodes, s->ranks, s->state);
 			continue;
 		}
-		strbuf_addf(md, "| %s | %d | %d | %s | %.2f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s |\n",
+		char sh[5][16];
+		const double pct[5] = { s->data_pct, s->compute_pct, s->comm_pct, s->io_pct, s->other_pct };
+		for (int k = 0; k < 5; k++) /* unknown shares are n/a, never 0 */
+			snprintf(sh[k], sizeof sh[k], s->shares_known ? "%.1f" : "n/a", pct[k]);
+		strbuf_addf(md, "| %s | %d | %d | %s | %.2f | %.2f | %.1f %s | %s | %s | %s | %s | %s | %s%s |\n",
 			    s->name, s->nodes, s->ranks, s->state, s->step_med_ms, s->step_p95_ms, s->throughput,
-			    s->data_pct, s->compute_pct, s->comm_pct, s->io_pct, s->other_pct, s->verdict);
+			    s->throughput_unit, sh[0], sh[1], sh[2], sh[3], sh[4], s->verdict, s->borderline ? " (borderline)" : "");
 	}
 	strbuf_adds(md, "\n");
 	for (size_t i = 0; i < run->n; i++) {
@@ -338,9 +355,17 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 				    s->comm_total_pct, s->overlap_pct, s->comm_pct, s->sync_wait_pct, gbps);
 		if (s->gemm_pct + s->elementwise_pct > 0)
 			strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n", s->gemm_pct, s->elementwise_pct);
-		if (!strcmp(s->throughput_unit, "rank-steps/s"))
-			strbuf_adds(md, "Throughput is in rank-steps per second: the samples per step are not known (set "
-				    "`analysis.batch_per_rank`, or a `samples` group in `analysis.step_log`).\n\n");
+		if (!strcmp(s->throughput_unit, "steps/s"))
+			strbuf_adds(md, "Throughput is in steps per second: the samples per step are not known (set "
+				    "`analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a "
+				    "`samples` group in `analysis.step_log`).\n\n");
+		else
+			strbuf_addf(md, "Global batch %ld samples per step (from %s).\n\n", s->global_batch, s->batch_from);
+		if (!s->shares_known)
+			strbuf_addf(md, "Where step time goes is not known: %s gives step times only (data, compute, "
+				    "communication and I/O shares are n/a; the trainer's telemetry or PyTorch-profiler traces "
+				    "give them). The verdict is %s.\n\n", s->source,
+				    s->have_monitor ? "from the node monitors alone" : "undetermined");
 		md_top_ops(md, s);
 		if (s->profile_missing[0])
 			strbuf_addf(md, "Profile missing: %s was asked for but left no output (not installed on the nodes? "
@@ -417,17 +442,27 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 			continue;
 		any = 1;
 		strbuf_addf(md, "Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
-			    "| Scenario | Nodes | Ranks | Throughput (samples/s) | Speedup | Efficiency | Data %% | Compute %% | Comm %% |\n"
-			    "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-			    base->name, base->backend, base->tasks_per_node, base->tasks_per_node == 1 ? "" : "s", base->name);
+			    "| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup | Efficiency | Data %% "
+			    "| Compute %% | Comm %% |\n"
+			    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
+			    base->name, base->backend, base->tasks_per_node, base->tasks_per_node == 1 ? "" : "s", base->name,
+			    base->throughput_unit);
 		const struct ana_scenario *last = base;
 		for (size_t i = 0; i < run->n; i++) {
 			const struct ana_scenario *s = &run->sc[i];
 			if (!s->analysed || strcmp(s->baseline, base->name))
 				continue;
-			strbuf_addf(md, "| %s | %d | %d | %.1f | %.2fx | %.0f %% | %.1f | %.1f | %.1f |\n", s->name, s->nodes,
-				    s->ranks, s->throughput, s->speedup, 100 * s->efficiency, s->data_pct, s->compute_pct, s->comm_pct);
-			if (s->ranks > last->ranks)
+			char gb[24] = "unknown", sp[24] = "–", ef[24] = "–";
+			if (s->global_batch > 0)
+				snprintf(gb, sizeof gb, "%ld", s->global_batch);
+			if (s->is_baseline || s->scaling_mode[0]) {
+				snprintf(sp, sizeof sp, "%.2fx", s->speedup);
+				snprintf(ef, sizeof ef, "%.0f %%", 100 * s->efficiency);
+			}
+			strbuf_addf(md, "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %.1f | %.1f | %.1f |\n", s->name, s->nodes,
+				    s->ranks, gb, s->throughput, s->throughput_unit, s->is_baseline ? "baseline" :
+				    s->scaling_mode[0] ? s->scaling_mode : "–", sp, ef, s->data_pct, s->compute_pct, s->comm_pct);
+			if (s->ranks > last->ranks && (s->scaling_mode[0] || s->is_baseline))
 				last = s;
 		}
 		if (last != base)
@@ -437,7 +472,12 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 				    base->ranks, last->ranks, base->comm_pct, last->comm_pct, base->compute_pct,
 				    last->compute_pct, base->data_pct, last->data_pct, last->ranks, 100 * last->efficiency);
 		else
-			strbuf_adds(md, "\nOnly one scenario in this series: no scaling to report.\n\n");
+			strbuf_adds(md, "\nNo other scenario of this series scales against it with a known mode: no scaling "
+				    "to report.\n\n");
+		for (size_t i = 0; i < run->n; i++)
+			if (run->sc[i].analysed && !strcmp(run->sc[i].baseline, base->name) && run->sc[i].scaling_note[0])
+				strbuf_addf(md, "- **%s**: %s.\n", run->sc[i].name, run->sc[i].scaling_note);
+		strbuf_adds(md, "\n");
 	}
 	if (!any)
 		strbuf_adds(md, "No analysed scenario to compare against.\n\n");
@@ -562,17 +602,23 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 		"every rank at once, so per step the smallest exposed communication over ranks (the last rank to "
 		"arrive) is counted as communication and each rank's excess over it as waiting for slower ranks "
 		"(peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time.\n"
-		"- Verdict: communication-bound when exposed communication > %.0f %% of step time, data-loader-bound "
+		"- Verdict: communication-bound when exposed communication plus waiting for peers > %.0f %% of step time, data-loader-bound "
 		"when data loading > %.0f %%, io-bound when I/O > %.0f %%, memory-bound when the GPU memory peak (host "
 		"memory without GPU monitors) > %.0f %% (the largest excess relative to its threshold wins); otherwise, "
 		"when the GPUs are busy less than %.0f %% of the time, the largest share that is not compute; otherwise "
 		"memory-bound when elementwise work outweighs GEMMs within compute, else compute-bound. Thresholds come "
-		"from the campaign's `analysis.thresholds`.\n"
+		"from the campaign's `analysis.thresholds`. A verdict whose deciding share is within 20 %% of its "
+		"threshold (or within the step spread, when larger) is marked borderline and the runner-up named. "
+		"Without a step breakdown (step logs), shares are n/a and no verdict is drawn from them.\n"
 		"- MFU: the telemetry's FLOPs per step per rank / median step time, over `analysis.peak_gflops_per_rank`.\n"
 		"- Scaling model: per series, step times scaled to the baseline's global batch are split into compute "
 		"(fitted as b/N by least squares) and the rest (fitted as a + c log2 N with a, c >= 0); efficiency(N) = "
 		"T(N0) N0 / (T(N) N).\n"
-		"- Scaling: speedup = throughput / baseline throughput; efficiency = speedup x baseline ranks / ranks. "
+		"- Scaling: weak when the per-rank batch is the baseline's, strong when the global batch is (from the "
+		"batches; without them from `analysis.scaling`); speedup = samples/s / baseline samples/s (the step-rate "
+		"ratio at strong scaling, x ranks / baseline ranks at weak scaling when the batch is unknown); efficiency "
+		"= speedup x baseline ranks / ranks. Scenarios whose batch semantics differ from the baseline's get no "
+		"speedup. The model needs three node counts. "
 		"A series is the scenarios with the same backend and tasks per node; its baseline is `analysis.baseline` "
 		"when that is in the series, else the one with the fewest nodes.\n",
 		run->th.comm_pct, run->th.data_pct, run->th.io_pct, run->th.memory_pct, run->th.gpu_util_pct);
@@ -605,10 +651,16 @@ static int write_scenario_files(const struct ana_scenario *s)
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/report.txt", s->job_dir);
 	if (s->analysed)
-		strbuf_addf(&txt, "scenario %s: %s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f samples/s\n"
-			    "data %.1f %%, compute %.1f %%, communication %.1f %%, other %.1f %%\n",
-			    s->name, s->verdict, s->evidence, s->step_med_ms, s->step_p95_ms, s->throughput,
-			    s->data_pct, s->compute_pct, s->comm_pct, s->other_pct);
+	{
+		strbuf_addf(&txt, "scenario %s: %s%s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f %s\n", s->name, s->verdict,
+			    s->borderline ? " (borderline)" : "", s->evidence, s->step_med_ms, s->step_p95_ms, s->throughput,
+			    s->throughput_unit);
+		if (s->shares_known)
+			strbuf_addf(&txt, "data %.1f %%, compute %.1f %%, communication %.1f %% (+ %.1f %% waiting for peers), "
+				    "other %.1f %%\n", s->data_pct, s->compute_pct, s->comm_pct, s->sync_wait_pct, s->other_pct);
+		else
+			strbuf_adds(&txt, "data, compute, communication: n/a (step times only)\n");
+	}
 	else
 		strbuf_addf(&txt, "scenario %s: %s, not analysed: %s\n", s->name, s->state, s->problem ? s->problem : "");
 	if (rc == 0)

@@ -98,6 +98,8 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 	in->step_log = r->c.analysis.step_log ? xstrdup(r->c.analysis.step_log) : NULL;
 	in->warmup_steps = r->c.profile.warmup_steps;
 	in->batch_per_rank = r->c.analysis.batch_per_rank;
+	in->global_batch = r->c.analysis.global_batch;
+	in->scaling = r->c.analysis.scaling ? xstrdup(r->c.analysis.scaling) : NULL;
 	if (r->row.backend && !strcmp(r->row.backend, "local"))
 		in->host_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	for (size_t first = 0, next; rc == 0 && first < n; first = next) {
@@ -110,6 +112,8 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 		ana_run_add(in, j->scenario, job_state_name(j->state), j->reason, s ? s->backend : "gloo", dir,
 			    j->exit_code, j->nodes, s ? s->tasks_per_node : j->ntasks / (j->nodes ? j->nodes : 1));
 		in->sc[in->n - 1].attempt = j->attempt;
+		in->sc[in->n - 1].batch_per_rank = s ? s->batch_per_rank : 0;
+		in->sc[in->n - 1].global_batch_set = s ? s->global_batch : 0;
 		in->sc[in->n - 1].series = s ? series_key(s) : NULL;
 		in->sc[in->n - 1].attempts = rows[next - 1].attempt;
 		free(dir);

@@ -170,6 +170,7 @@ void campaign_free(struct campaign *c)
 		scenario_free(&c->scenarios[i]);
 	free(c->scenarios);
 	free(c->analysis.baseline);
+	free(c->analysis.scaling);
 	argv_free(&c->analysis.phase_names);
 	argv_free(&c->analysis.phase_patterns);
 	free(c->analysis.step_log);

@@ -30,6 +30,7 @@ struct scenario {
 	long time_limit_s;  /* 0: unlimited */
 	struct kvlist env;    /* workload env, then the scenario's own */
 	struct kvlist params; /* workload params, scenario params, matrix values */
+	int batch_per_rank, global_batch; /* the scenario's analysis: samples per rank / in all per step; 0 = campaign's */
 	int line, col;
 };
 
@@ -64,6 +65,8 @@ struct campaign {
 		struct argv phase_names, phase_patterns; /* analysis.phase_rules, in order */
 		char *step_log;     /* PCRE2 with named groups step, step_ms (loss, samples); NULL: none */
 		int batch_per_rank; /* samples per rank and step, for traces and step logs; 0 = unknown */
+		int global_batch;   /* samples per step over all ranks; 0 = unknown */
+		char *scaling;      /* "weak", "strong" or NULL (from the batches, else unknown) */
 		int nodes;          /* of the SLURM aggregation job (default 1); > 1: the per-file work is mapped over them */
 		int cpus_per_task;  /* of each of its tasks; 0: SLURM's default */
 	} analysis;

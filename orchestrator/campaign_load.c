@@ -525,7 +525,7 @@ static void load_step_log(struct loader *L, yaml_node_t *n)
 static void load_analysis(struct loader *L, yaml_node_t *n)
 {
 	static const char *const keys[] = { "baseline", "thresholds", "peak_gflops_per_rank", "phase_rules", "step_log",
-					    "batch_per_rank", "nodes", "cpus_per_task", NULL };
+					    "batch_per_rank", "global_batch", "scaling", "nodes", "cpus_per_task", NULL };
 	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct", "memory_pct", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "analysis", keys) < 0)
@@ -538,6 +538,14 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 	if ((v = map_get(L, n, "step_log"))) load_step_log(L, v);
 	if ((v = map_get(L, n, "batch_per_rank")))
 		as_int(L, v, "analysis.batch_per_rank", 1, 100000000, &c->analysis.batch_per_rank);
+	if ((v = map_get(L, n, "global_batch")))
+		as_int(L, v, "analysis.global_batch", 1, 2000000000, &c->analysis.global_batch);
+	if ((v = map_get(L, n, "scaling")) && as_string(L, v, "analysis.scaling", &c->analysis.scaling) == 0 &&
+	    strcmp(c->analysis.scaling, "weak") && strcmp(c->analysis.scaling, "strong"))
+		problem(L, v, "analysis.scaling", "must be weak (the per-rank batch is fixed) or strong (the global "
+			"batch is fixed), not \"%.40s\"", c->analysis.scaling);
+	if (c->analysis.batch_per_rank && c->analysis.global_batch)
+		problem(L, n, "analysis", "give batch_per_rank or global_batch, not both");
 	if ((v = map_get(L, n, "nodes")))
 		as_int(L, v, "analysis.nodes", 1, 4096, &c->analysis.nodes);
 	if ((v = map_get(L, n, "cpus_per_task")))
@@ -551,9 +559,27 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 	}
 }
 
+/* A scenario's own batch: scenarios[i].analysis.{batch_per_rank,global_batch}. */
+static void load_scenario_analysis(struct loader *L, yaml_node_t *n, const char *base, struct scenario *s)
+{
+	static const char *const keys[] = { "batch_per_rank", "global_batch", NULL };
+	char p[128], q[160];
+	subpath(p, sizeof p, base, "analysis");
+	if (map_check(L, n, p, keys) < 0)
+		return;
+	yaml_node_t *v;
+	if ((v = map_get(L, n, "batch_per_rank")))
+		as_int(L, v, (subpath(q, sizeof q, p, "batch_per_rank"), q), 1, 100000000, &s->batch_per_rank);
+	if ((v = map_get(L, n, "global_batch")))
+		as_int(L, v, (subpath(q, sizeof q, p, "global_batch"), q), 1, 2000000000, &s->global_batch);
+	if (s->batch_per_rank && s->global_batch)
+		problem(L, n, p, "give batch_per_rank or global_batch, not both");
+}
+
 static void load_scenario(struct loader *L, yaml_node_t *n, size_t idx, struct scenario *s)
 {
-	static const char *const keys[] = { "name", "nodes", "tasks_per_node", "gpus_per_node", "backend", "time", "env", "params", NULL };
+	static const char *const keys[] = { "name", "nodes", "tasks_per_node", "gpus_per_node", "backend", "time", "env",
+					    "params", "analysis", NULL };
 	char base[64], p[128];
 	snprintf(base, sizeof base, "scenarios[%zu]", idx);
 	s->line = (int)n->start_mark.line + 1;
@@ -587,6 +613,8 @@ static void load_scenario(struct loader *L, yaml_node_t *n, size_t idx, struct s
 		as_vars(L, v, (subpath(p, sizeof p, base, "env"), p), 0, &s->env);
 	if ((v = map_get(L, n, "params")))
 		as_vars(L, v, (subpath(p, sizeof p, base, "params"), p), 1, &s->params);
+	if ((v = map_get(L, n, "analysis")))
+		load_scenario_analysis(L, v, base, s);
 }
 
 static int is_matrix_field(const char *k)
@@ -907,6 +935,8 @@ static void build_one(struct loader *L, const struct scenario *s, const size_t *
 	o->nodes = s->nodes;
 	o->tasks_per_node = s->tasks_per_node;
 	o->gpus_per_node = s->gpus_per_node;
+	o->batch_per_rank = s->batch_per_rank;
+	o->global_batch = s->global_batch;
 	o->backend = xstrdup(s->backend ? s->backend : "gloo");
 	o->line = s->line;
 	o->col = s->col;

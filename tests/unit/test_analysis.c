@@ -99,7 +99,8 @@ static void test_verdicts_and_scaling(void)
 	CHECK_NEAR(b->comm_pct + b->sync_wait_pct + b->compute_pct + b->data_pct + b->io_pct + b->other_pct, 100, 1e-9);
 	CHECK_NEAR(c->comm_total_pct, 40, 1e-9);
 	CHECK(b->slowest_rank == 1);
-	CHECK(strstr(c->evidence, "communication not hidden behind compute takes ") != NULL);
+	CHECK(strstr(c->evidence, "exposed communication and waiting for peers take ") != NULL);
+	CHECK(!b->borderline && !c->borderline);
 	CHECK(strstr(d->evidence, "ranks wait for data 40.0 % of step time (threshold 30 %)") != NULL);
 	CHECK_NEAR(b->loss_first, 1.0, 1e-12);
 	CHECK_NEAR(b->loss_last, 1.0 / 12, 1e-6);
@@ -227,6 +228,84 @@ static void test_model_gpu_mfu(void)
 
 /* AORTA-style rank_<r>_metrics.jsonl: per-stream compute 30, all-reduce 6 and
  * reduce-scatter 8 ms, 9 ms of them hidden, 41 ms per iteration. */
+static struct ana_scenario *add_in(struct ana_run *run, const char *name, int nodes, int tpn, const char *series)
+{
+	add(run, name, "COMPLETED", nodes, tpn);
+	run->sc[run->n - 1].series = strdup(series);
+	return &run->sc[run->n - 1];
+}
+
+/* Strong scaling (the global batch fixed) that gets slower is reported as a
+ * speedup below 1; without a batch the throughput is steps/s and no speedup
+ * is given unless analysis.scaling says the mode; batches that are neither
+ * weak nor strong get no speedup; the verdict counts waiting for peers as
+ * communication and says when it is borderline. */
+static void test_batch_and_scaling_modes(void)
+{
+	exact("s1", 2, 256, 100, 0, 0, NULL);
+	exact("s2", 4, 256, 120, 0, 0, NULL);
+	exact("u1", 2, 0, 100, 0, 0, NULL);
+	exact("u2", 4, 0, 60, 0, 0, NULL);
+	exact("m1", 2, 64, 100, 0, 0, NULL);
+	exact("m2", 4, 96, 100, 0, 0, NULL);
+	fixture("cw", 2, 64, 1, 30, 50, 23, 9, 0);
+	struct ana_run run = { .campaign = strdup("t"), .run_id = strdup("r"), .run_dir = strdup(dir),
+			       .th = { 20, 30, 70, 90 } };
+	add_in(&run, "s1", 1, 2, "S");
+	add_in(&run, "s2", 2, 2, "S");
+	add_in(&run, "u1", 1, 2, "U");
+	add_in(&run, "u2", 2, 2, "U");
+	add_in(&run, "m1", 1, 2, "M");
+	add_in(&run, "m2", 2, 2, "M");
+	add_in(&run, "cw", 1, 2, "C");
+	CHECK(ana_run_analyse(&run) == 0);
+	struct ana_scenario *s2 = &run.sc[1], *u1 = &run.sc[2], *u2 = &run.sc[3], *m2 = &run.sc[5], *cw = &run.sc[6];
+	CHECK_STR(s2->scaling_mode, "strong");
+	CHECK_NEAR(s2->speedup, 100.0 / 120.0, 1e-12);
+	CHECK_NEAR(s2->efficiency, 100.0 / 120.0 / 2, 1e-12);
+	CHECK_STR(u1->throughput_unit, "steps/s");
+	CHECK_NEAR(u1->throughput, 10, 1e-12);
+	CHECK(u1->global_batch == 0);
+	CHECK_STR(u2->scaling_mode, "");
+	CHECK(u2->speedup == 0 && strstr(u2->scaling_note, "samples per step are not known") != NULL);
+	CHECK_STR(m2->scaling_mode, "");
+	CHECK(strstr(m2->scaling_note, "batch semantics differ from m1's (global batch 96 at 4 ranks against 64 at 2") != NULL);
+	CHECK(run.nmodels == 0); /* two points per series: no model */
+	CHECK(cw->comm_pct < 20 && cw->comm_pct + cw->sync_wait_pct > 20);
+	CHECK_STR(cw->verdict, "communication-bound");
+	CHECK(cw->borderline);
+	CHECK_STR(cw->runner_up, "compute-bound");
+	CHECK(strstr(cw->evidence, "waiting for peers") != NULL && strstr(cw->evidence, "**borderline**") != NULL);
+	CHECK(ana_run_write(&run) == 0);
+	char p[600], *md;
+	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
+	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
+	CHECK(strstr(md, "strong scaling: speedup 0.83x (slower than the baseline) and efficiency 42 % against s1") != NULL);
+	CHECK(strstr(md, "10.0 steps/s") != NULL);
+	CHECK(strstr(md, "samples/s") == NULL || strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 | 10.0 steps/s |") != NULL);
+	CHECK(strstr(md, "**communication-bound** (borderline)") != NULL);
+	free(md);
+	snprintf(p, sizeof p, "%s/summary.json", dir);
+	json_t *j = json_load_file(p, 0, NULL), *sc = json_object_get(j, "scenarios");
+	CHECK(json_is_null(json_object_get(json_array_get(sc, 3), "speedup")));
+	CHECK(json_is_null(json_object_get(json_array_get(sc, 3), "throughput_samples_per_s")));
+	CHECK_STR(json_string_value(json_object_get(json_array_get(sc, 3), "throughput_unit")), "steps/s");
+	CHECK_STR(json_string_value(json_object_get(json_array_get(sc, 1), "scaling_mode")), "strong");
+	CHECK(json_is_true(json_object_get(json_array_get(sc, 6), "borderline")));
+	json_decref(j);
+	ana_run_free(&run);
+	/* The same unknown batches with analysis.scaling: strong: the step-rate ratio. */
+	struct ana_run r2 = { .campaign = strdup("t"), .run_id = strdup("r"), .run_dir = strdup(dir),
+			      .th = { 20, 30, 70, 90 }, .scaling = strdup("strong") };
+	add_in(&r2, "u1", 1, 2, "U");
+	add_in(&r2, "u2", 2, 2, "U");
+	CHECK(ana_run_analyse(&r2) == 0);
+	CHECK_STR(r2.sc[1].scaling_mode, "strong");
+	CHECK_NEAR(r2.sc[1].speedup, 100.0 / 60.0, 1e-12);
+	CHECK_NEAR(r2.sc[1].efficiency, 100.0 / 60.0 / 2, 1e-12);
+	ana_run_free(&r2);
+}
+
 static void test_aorta(void)
 {
 	char path[512];
@@ -263,6 +342,7 @@ int main(void)
 	RUN(test_verdicts_and_scaling);
 	RUN(test_model_gpu_mfu);
 	RUN(test_aorta);
+	RUN(test_batch_and_scaling_modes);
 	fsio_remove_tree(dir);
 	HARNESS_END();
 }
