@@ -456,6 +456,32 @@ out:
 	return rc;
 }
 
+/* The ranks launched against those the step data covers: the ones missing
+ * are named, and ranks beyond the world size said. */
+static void rank_coverage(struct ana_scenario *s, const struct scenario_metrics *m)
+{
+	struct strbuf miss = STRBUF_INIT;
+	int beyond = 0, shown = 0;
+	s->ranks_with_data = (int)m->n;
+	for (int r = 0; r < s->ranks; r++) {
+		size_t i = 0;
+		while (i < m->n && m->ranks[i].rank != r)
+			i++;
+		if (i == m->n && shown++ < 16)
+			strbuf_addf(&miss, "%s%d", miss.len ? ", " : "", r);
+	}
+	for (size_t i = 0; i < m->n; i++)
+		beyond += m->ranks[i].rank >= s->ranks;
+	if (shown)
+		snprintf(s->ranks_note, sizeof s->ranks_note, "%d of %d launched rank%s left no step data (rank%s %s%s)",
+			 shown, s->ranks, s->ranks == 1 ? "" : "s", shown == 1 ? "" : "s", miss.buf, shown > 16 ? ", ..." : "");
+	else if (beyond)
+		snprintf(s->ranks_note, sizeof s->ranks_note, "the step data names %d rank%s beyond the %d launched (files "
+			 "of one process are one rank only when their names or the launcher's records say so)", beyond,
+			 beyond == 1 ? "" : "s", s->ranks);
+	strbuf_free(&miss);
+}
+
 /* Samples per step across ranks: the telemetry's, else the step lines'
  * samples, else the scenario's analysis batch, else the campaign's; else
  * unknown (0), and the throughput is in steps per second. */
@@ -511,6 +537,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 		return;
 	}
 	strbuf_free(&missing);
+	rank_coverage(s, &m);
 	if (s->have_monitor)
 		add_source(s, "node monitors");
 	for (size_t i = 0; i < m.n; i++)

@@ -98,6 +98,9 @@ struct ana_scenario {
 	struct perf_summary *perf;  /* perf stat counters, or NULL */
 	int nsys_reports;
 	char profile_missing[128]; /* profilers asked for that left no output */
+	int ranks_with_data;       /* ranks the step data covers (the world size launched is ranks) */
+	char ranks_note[256];      /* launched ranks without data, or data from ranks beyond them; "" none */
+	char contaminated[320];    /* other scenarios that ran on its nodes at the same time, in words; "" none */
 };
 
 /* Step time versus nodes N, fitted by least squares over a series:

@@ -157,6 +157,9 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "efficiency", scaled ? jnum(s->efficiency) : json_null());
 	json_object_set_new(o, "scaling_mode", s->scaling_mode[0] ? json_string(s->scaling_mode) : json_null());
 	json_object_set_new(o, "scaling_note", s->scaling_note[0] ? json_string(s->scaling_note) : json_null());
+	json_object_set_new(o, "ranks_with_data", json_integer(s->ranks_with_data));
+	json_object_set_new(o, "ranks_note", s->ranks_note[0] ? json_string(s->ranks_note) : json_null());
+	json_object_set_new(o, "contaminated_by", s->contaminated[0] ? json_string(s->contaminated) : json_null());
 	return o;
 }
 
@@ -227,6 +230,8 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 				    s->baseline);
 		if (s->scaling_note[0])
 			strbuf_addf(md, "; %s", s->scaling_note);
+		if (s->contaminated[0])
+			strbuf_addf(md, "; **contaminated**: it shared nodes with %s", s->contaminated);
 		strbuf_addf(md, " (from %s).\n", s->source);
 	}
 	for (size_t i = 0; i < run->n; i++)
@@ -333,6 +338,12 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			continue;
 		}
 		strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", s->verdict, s->evidence, s->sources);
+		if (s->ranks_note[0])
+			strbuf_addf(md, "Ranks: %s.\n\n", s->ranks_note);
+		if (s->contaminated[0])
+			strbuf_addf(md, "**Contaminated**: its job ran on the same nodes at the same time as %s, so its step "
+				    "times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
+				    s->contaminated);
 		md_not_analysed(md, s);
 		if (s->bad_lines)
 			strbuf_addf(md, "%ld telemetry line%s malformed or held implausible numbers (non-finite, negative, "

@@ -30,10 +30,13 @@ static void add_dir(struct shard_plan *p, const char *job_dir, const char *sub, 
 	size_t n;
 	strbuf_addf(&dir, "%s/%s", job_dir, sub);
 	if (torchtrace_list(dir.buf, nsys, &names, &n) == 0) {
+		int *hints = xcalloc(n + 1, sizeof *hints);
+		torchtrace_rank_hints(dir.buf, names, n, hints);
 		for (size_t i = 0; i < n; i++) {
-			add_item(p, dir.buf, names[i], nsys, (int)i);
+			add_item(p, dir.buf, names[i], nsys, hints[i]);
 			free(names[i]);
 		}
+		free(hints);
 		free(names);
 	}
 	strbuf_free(&dir);

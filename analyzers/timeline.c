@@ -206,6 +206,8 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 	size_t n;
 	strbuf_addf(&dir, "%s/%s", s->job_dir, nsys ? "nsys" : "traces");
 	torchtrace_list(dir.buf, nsys, &names, &n);
+	int *hints = xcalloc(n + 1, sizeof *hints);
+	torchtrace_rank_hints(dir.buf, names, n, hints);
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf p = STRBUF_INIT;
 		struct gpu_trace t;
@@ -215,7 +217,7 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 		}
 		strbuf_addf(&p, "%s/%s", dir.buf, names[i]);
 		if ((nsys ? nsys_load_all(p.buf, &t) : kineto_load(p.buf, 1, &t)) == 0) {
-			int rank = torchtrace_rank_for(nsys ? -1 : t.rank, names[i], (int)i);
+			int rank = torchtrace_rank_for(nsys ? -1 : t.rank, names[i], hints[i]);
 			char label[160];
 			snprintf(label, sizeof label, "%.80s rank %d", s->name, rank);
 			trace_rank_events(o, index * 100000 + rank % 100000, label, &t, phases, nsys, t0);
@@ -231,6 +233,7 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 			 index * 100000 + 99999, s->name, n - TIMELINE_TRACE_RANKS, TIMELINE_TRACE_RANKS);
 		event(o, buf);
 	}
+	free(hints);
 	free(names);
 	strbuf_free(&dir);
 }

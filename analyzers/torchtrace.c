@@ -5,10 +5,12 @@
 #include "phases.h"
 #include "pool.h"
 #include "util/err.h"
+#include "util/words.h"
 #include "util/strbuf.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -281,10 +283,100 @@ int torchtrace_rank_of_name(const char *name)
 	return -1;
 }
 
-int torchtrace_rank_for(int trace_rank, const char *name, int order)
+int torchtrace_rank_for(int trace_rank, const char *name, int hint)
 {
-	int r = trace_rank >= 0 ? trace_rank : torchtrace_rank_of_name(name);
-	return r >= 0 ? r : order;
+	(void)name;
+	return trace_rank >= 0 ? trace_rank : hint;
+}
+
+int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *host, size_t hn, long *pid)
+{
+	static const char *const tails[] = { ".pt.trace.json.gz", ".pt.trace.json", NULL };
+	size_t len = strlen(name), k;
+	for (k = 0; tails[k]; k++)
+		if (len > strlen(tails[k]) && !strcmp(name + len - strlen(tails[k]), tails[k]))
+			break;
+	if (!tails[k])
+		return 0;
+	len -= strlen(tails[k]);
+	const char *dot = memrchr(name, '.', len); /* <worker>.<timestamp> */
+	if (!dot || dot == name || dot + 1 == name + len || strspn(dot + 1, "0123456789") < (size_t)(name + len - dot - 1))
+		return 0;
+	size_t wlen = (size_t)(dot - name);
+	const char *us = memrchr(name, '_', wlen); /* <host>_<pid> */
+	if (!us || us == name || us + 1 == dot || strspn(us + 1, "0123456789") < (size_t)(dot - us - 1) || wlen >= n)
+		return 0;
+	snprintf(worker, n, "%.*s", (int)wlen, name);
+	snprintf(host, hn, "%.*s", (int)(us - name), name);
+	*pid = strtol(us + 1, NULL, 10);
+	return 1;
+}
+
+struct rank_record {
+	long rank, pid;
+	char host[256];
+};
+
+/* The launcher's records in job_dir/ranks/. */
+static size_t rank_records(const char *job_dir, struct rank_record **out)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/ranks", job_dir);
+	DIR *d = opendir(p.buf);
+	struct dirent *e;
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "rank_", 5))
+			continue;
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/ranks/%s", job_dir, e->d_name);
+		json_t *j = json_load_file(p.buf, JSON_DISABLE_EOF_CHECK, NULL);
+		json_int_t rank = -1, pid = -1;
+		const char *host = NULL;
+		if (j && !json_unpack(j, "{s:I, s:I, s:s}", "rank", &rank, "pid", &pid, "host", &host) && rank >= 0) {
+			XGROW(*out, n, cap, 8);
+			(*out)[n] = (struct rank_record){ .rank = (long)rank, .pid = (long)pid };
+			snprintf((*out)[n++].host, sizeof (*out)->host, "%s", host);
+		}
+		json_decref(j);
+	}
+	if (d)
+		closedir(d);
+	strbuf_free(&p);
+	return n;
+}
+
+void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *hints)
+{
+	char *copy = xstrdup(dir), *slash = strrchr(copy, '/');
+	if (slash)
+		*slash = '\0';
+	struct rank_record *rec;
+	size_t nrec = rank_records(copy, &rec);
+	free(copy);
+	struct argv workers = { 0 }; /* distinct processes, in file order */
+	for (size_t i = 0; i < n; i++) {
+		char worker[512], host[256];
+		long pid = -1;
+		hints[i] = -1;
+		int named = torchtrace_worker_of_name(names[i], worker, sizeof worker, host, sizeof host, &pid);
+		for (size_t k = 0; named && k < nrec && hints[i] < 0; k++)
+			if (rec[k].pid == pid && !strcmp(rec[k].host, host))
+				hints[i] = (int)rec[k].rank;
+		if (hints[i] < 0)
+			hints[i] = torchtrace_rank_of_name(names[i]);
+		if (hints[i] >= 0)
+			continue;
+		size_t w = 0;
+		while (named && w < workers.n && strcmp(workers.v[w], worker))
+			w++;
+		if (!named || w == workers.n)
+			argv_push(&workers, named ? worker : names[i]);
+		hints[i] = (int)w;
+	}
+	argv_free(&workers);
+	free(rec);
 }
 
 static int ends_with(const char *s, const char *tail)
@@ -443,6 +535,7 @@ struct dir_job {
 	const struct rules *phases, *kernels;
 	const struct trace_source *src;
 	struct trace_set *part; /* one per file, filled by whichever worker takes it */
+	int *hint;              /* each file's rank when the trace does not say */
 };
 
 static void dir_job_one(void *ctx, size_t i)
@@ -450,7 +543,7 @@ static void dir_job_one(void *ctx, size_t i)
 	struct dir_job *j = ctx;
 	memset(&j->part[i], 0, sizeof j->part[i]);
 	if (!j->src || j->src->part(j->src->ctx, j->dir, j->names[i], &j->part[i]) != 1)
-		torchtrace_load_file(j->dir, j->names[i], j->nsys, (int)i, j->phases, j->kernels, &j->part[i]);
+		torchtrace_load_file(j->dir, j->names[i], j->nsys, j->hint[i], j->phases, j->kernels, &j->part[i]);
 }
 
 static void merge_ops(struct op_table *into, const struct op_table *from)
@@ -516,13 +609,15 @@ static int load_dir(const char *dir, int nsys, const struct rules *phases, const
 	int rc = torchtrace_list(dir, nsys, &names, &n);
 	if (rc < 0)
 		return rc;
-	struct dir_job j = { dir, names, nsys, phases, kernels, src, xcalloc(n + 1, sizeof *j.part) };
+	struct dir_job j = { dir, names, nsys, phases, kernels, src, xcalloc(n + 1, sizeof *j.part), xcalloc(n + 1, sizeof(int)) };
+	torchtrace_rank_hints(dir, names, n, j.hint);
 	pool_run(n, jobs, dir_job_one, &j); /* each worker holds one file's data at a time */
 	for (size_t i = 0; i < n; i++) {
 		merge_part(ts, &j.part[i]);
 		free(names[i]);
 	}
 	free(j.part);
+	free(j.hint);
 	free(names);
 	ts->files = n;
 	metrics_sort_ranks(&ts->m);

@@ -71,8 +71,18 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 		     struct op_table *ops);
 /* The rank a file name says (rank3, rank_3, worker3 ...), or -1. */
 int torchtrace_rank_of_name(const char *name);
-/* A file's rank: the trace's own (>= 0), else its name's, else its order. */
-int torchtrace_rank_for(int trace_rank, const char *name, int order);
+/* A file's rank: the trace's own (>= 0), else its hint (torchtrace_rank_hints). */
+int torchtrace_rank_for(int trace_rank, const char *name, int hint);
+/* The rank each file of dir (names from torchtrace_list) belongs to when
+ * the trace does not say: the launcher's record (<job>/ranks/rank_<r>.json:
+ * host and pid) of the process a torch.profiler name carries
+ * (<host>_<pid>.<time>.pt.trace.json), else a rank-like name (rank3,
+ * worker_3), else the order of its process among the files': the files
+ * of one process (profiler cycles) get one rank. */
+void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *hints);
+/* "<host>_<pid>" of a torch.profiler trace name into worker (size n), with
+ * host and pid; 0 when name is not of that form. */
+int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *host, size_t hn, long *pid);
 /* The trace files (nsys: the *.sqlite exports) of dir, sorted by name. */
 int torchtrace_list(const char *dir, int nsys, char ***names, size_t *n);
 /* Per name of t: its phase (enum phase), -1 when no rule names one

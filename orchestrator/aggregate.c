@@ -1,6 +1,7 @@
 #include "aggregate.h"
 
 #include "aggmap.h"
+#include "backend_slurm.h"
 #include "jobset.h"
 
 #include "analyzers/analysis.h"
@@ -45,6 +46,31 @@ static int record_placement(const char *dir, const struct job_row *j)
 	json_decref(meta);
 	strbuf_free(&p);
 	return rc;
+}
+
+/* Two scenarios whose jobs ran on a node at the same time measured each
+ * other: each is told whom it shared with, where and for how long. */
+static void note_overlap(struct ana_scenario *s, const struct job_row *a, const struct job_row *b)
+{
+	char node[128] = "";
+	double from = a->started_at > b->started_at ? a->started_at : b->started_at;
+	double to = a->ended_at < b->ended_at ? a->ended_at : b->ended_at;
+	if (a->started_at <= 0 || b->started_at <= 0 || a->ended_at <= 0 || b->ended_at <= 0 || to <= from)
+		return;
+	int shared = slurm_nodes_shared(a->nodelist, b->nodelist, node, sizeof node);
+	if (shared <= 0)
+		return;
+	size_t n = strlen(s->contaminated);
+	snprintf(s->contaminated + n, sizeof s->contaminated - n, "%s%s (on %s%s, for %.0f s)", n ? "; " : "", b->scenario,
+		 node, shared > 1 ? " and more" : "", to - from);
+}
+
+static void find_overlaps(struct ana_run *in, const struct job_row **chosen)
+{
+	for (size_t i = 0; i < in->n; i++)
+		for (size_t k = 0; k < in->n; k++)
+			if (k != i && chosen[i] && chosen[k])
+				note_overlap(&in->sc[i], chosen[i], chosen[k]);
 }
 
 /* The attempt a scenario's analysis uses among rows[first..end): its latest
@@ -102,10 +128,12 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 	in->scaling = r->c.analysis.scaling ? xstrdup(r->c.analysis.scaling) : NULL;
 	if (r->row.backend && !strcmp(r->row.backend, "local"))
 		in->host_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	const struct job_row **chosen = xcalloc(n + 1, sizeof *chosen);
 	for (size_t first = 0, next; rc == 0 && first < n; first = next) {
 		next = job_rows_scenario_end(rows, n, first);
 		size_t k = chosen_attempt(rows, first, next);
 		const struct job_row *j = &rows[k];
+		chosen[in->n] = j;
 		const struct scenario *s = campaign_find(&r->c, j->scenario);
 		char *dir = run_attempt_dir(r, j->scenario, j->attempt, k + 1 == next);
 		rc = record_placement(dir, j);
@@ -118,6 +146,9 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 		in->sc[in->n - 1].attempts = rows[next - 1].attempt;
 		free(dir);
 	}
+	if (rc == 0)
+		find_overlaps(in, chosen);
+	free(chosen);
 	return rc;
 }
 

@@ -116,6 +116,23 @@ static int slurm_ready(void)
 	return 0;
 }
 
+int slurm_nodes_shared(const char *a, const char *b, char *first, size_t n)
+{
+	int shared = 0;
+	hostlist_t ha = a && *a ? slurm_hostlist_create(a) : NULL, hb = b && *b ? slurm_hostlist_create(b) : NULL;
+	char *h;
+	while (ha && hb && (h = slurm_hostlist_shift(ha))) {
+		if (slurm_hostlist_find(hb, h) >= 0 && shared++ == 0)
+			snprintf(first, n, "%s", h);
+		free(h);
+	}
+	if (ha)
+		slurm_hostlist_destroy(ha);
+	if (hb)
+		slurm_hostlist_destroy(hb);
+	return shared;
+}
+
 char *slurm_first_node_addr(const char *nodelist)
 {
 	if (!nodelist || !*nodelist)
@@ -350,6 +367,8 @@ static int submit_one(const struct campaign *c, const struct submit_req *q, uint
 	d.environment = job_environment(&d.env_size);
 	if (q->gpus_per_node > 0)
 		strbuf_addf(&tres, "gres:gpu:%d", q->gpus_per_node);
+	if (!q->dependency && c->slurm.exclusive) /* scenario jobs: nodes of their own (slurm.exclusive) */
+		d.shared = JOB_SHARED_NONE;
 	int rc = q->dependency ? 0 : apply_extra(&d, &c->slurm.extra, &tres);
 	if (q->cpus_per_task > 0)
 		d.cpus_per_task = (uint16_t)q->cpus_per_task;

@@ -17,6 +17,9 @@ void slurm_controller_addr(const char *conf, char *host, size_t hn, int *port);
 /* 1 when a TCP connection to the controller succeeds within timeout_ms. */
 int slurm_controller_answers(const char *conf, int timeout_ms);
 
+/* How many nodes the SLURM node lists a and b ("n[1-3],n7") have in common;
+ * the first of them into first. */
+int slurm_nodes_shared(const char *a, const char *b, char *first, size_t n);
 /* The address of the first node of a node list ("n[1-4]" -> n1's NodeAddr,
  * from the controller); the node's name when the controller cannot say.
  * malloc'ed; NULL for an empty list. */

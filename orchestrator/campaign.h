@@ -41,6 +41,7 @@ struct campaign {
 	struct {
 		char *account, *partition, *qos, *time, *constraint;
 		struct argv extra;
+		int exclusive; /* scenario jobs get their nodes to themselves (default 1) */
 	} slurm;
 	struct {
 		struct argv command;

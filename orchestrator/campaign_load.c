@@ -319,7 +319,7 @@ static void load_time(struct loader *L, yaml_node_t *n, const char *path, char *
 
 static void load_slurm(struct loader *L, yaml_node_t *n)
 {
-	static const char *const keys[] = { "account", "partition", "qos", "time", "constraint", "extra", NULL };
+	static const char *const keys[] = { "account", "partition", "qos", "time", "constraint", "extra", "exclusive", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "slurm", keys) < 0)
 		return;
@@ -329,6 +329,7 @@ static void load_slurm(struct loader *L, yaml_node_t *n)
 	if ((v = map_get(L, n, "qos"))) safe_sbatch_value(L, v, "slurm.qos", &c->slurm.qos);
 	if ((v = map_get(L, n, "constraint"))) safe_sbatch_value(L, v, "slurm.constraint", &c->slurm.constraint);
 	if ((v = map_get(L, n, "time"))) load_time(L, v, "slurm.time", &c->slurm.time);
+	if ((v = map_get(L, n, "exclusive"))) as_bool(L, v, "slurm.exclusive", &c->slurm.exclusive);
 	if ((v = map_get(L, n, "extra")) && as_list(L, v, "slurm.extra", &c->slurm.extra) == 0) {
 		for (size_t i = 0; i < c->slurm.extra.n; i++) {
 			const char *e = c->slurm.extra.v[i];
@@ -754,6 +755,7 @@ static void set_defaults(struct campaign *c)
 	c->analysis.memory_pct = 90;
 	c->analysis.io_pct = 20;
 	c->analysis.nodes = 1;
+	c->slurm.exclusive = 1; /* a scaling series measured on shared nodes measures the neighbours too */
 }
 
 static void load_root(struct loader *L, yaml_node_t *root)

@@ -217,6 +217,8 @@ int launch_rank_exit(const char *dir, char **cmd)
 	struct ranklog log;
 	int log_fd = -1, have_log = job_dir && ranklog_open(job_dir, rank, &log, &log_fd) == 0;
 	pid_t pid = spawn(cmd, log_fd);
+	if (pid > 0 && job_dir)
+		ranklog_record(job_dir, rank, (long)pid);
 	if (pid < 0) {
 		if (have_log)
 			ranklog_finish(&log, 1, 0);
@@ -321,7 +323,7 @@ static void signal_all(pid_t *pids, long n, int sig)
  * preferring one killed by a signal before the launcher stopped anyone: a
  * crashed rank makes its peers fail with communication errors right after,
  * and the crash is the cause worth reporting. */
-static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs, size_t nlogs)
+static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs, size_t nlogs, int helper)
 {
 	long left = n, bad_rank = -1;
 	int first_exit = 0, first_signal = 0, stopping = 0, killed = 0;
@@ -354,7 +356,7 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 		if ((first_exit || first_signal || launch_stop) && !stopping) {
 			if (first_exit || first_signal)
 				fprintf(stderr, "campaign launch: a rank failed; stopping the other ranks\n");
-			else
+			else if (!helper) /* a helper step (node monitors) is stopped so when the workload ends */
 				fprintf(stderr, "campaign launch: %s received; stopping the ranks\n", strsignal(launch_stop));
 			signal_all(pids, n, SIGTERM);
 			stopping = 1;
@@ -373,7 +375,7 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 	return rc ? rc : launch_stop ? 128 + launch_stop : 0;
 }
 
-int launch_local(long nodes, long tpn, double grace_s, char **cmd)
+int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper)
 {
 	long n = nodes * tpn;
 	pid_t *pids = xcalloc((size_t)n, sizeof *pids);
@@ -392,13 +394,15 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd)
 		}
 		if (log_fd >= 0)
 			close(log_fd);
+		if (pids[r] > 0 && job_dir && !helper)
+			ranklog_record(job_dir, r, (long)pids[r]);
 		if (pids[r] < 0) {
 			fprintf(stderr, "campaign launch: fork failed: %s\n", strerror(errno));
 			launch_stop = SIGTERM;
 			break;
 		}
 	}
-	int rc = wait_ranks(pids, n, grace_s, logs, nlogs);
+	int rc = wait_ranks(pids, n, grace_s, logs, nlogs, helper);
 	ranklog_finish(logs, nlogs, 500);
 	free(logs);
 	free(pids);

@@ -10,8 +10,10 @@
 void launch_catch_signals(void);
 /* One id per launch in CAMPAIGN_LAUNCH_ID, shared by its ranks (a unique rendezvous prefix). */
 void launch_set_id(void);
-/* N x T local processes of cmd; the status of the rank that failed first. */
-int launch_local(long nodes, long tpn, double grace_s, char **cmd);
+/* N x T local processes of cmd; the status of the rank that failed first.
+ * helper: a step beside the workload (--overlap, the node monitors), whose
+ * stop by a signal is its normal end and is not announced. */
+int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper);
 /* srun over the allocation; each task wrapped by `campaign launch --rank-exit`. */
 int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd);
 /* Inside srun: runs cmd as one task, records its status and end time in dir. */

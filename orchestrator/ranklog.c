@@ -1,10 +1,12 @@
 #include "ranklog.h"
 
+#include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,4 +118,17 @@ void ranklog_finish(struct ranklog *rl, size_t n, int linger_ms)
 			close(rl[i].file);
 		rl[i].in = rl[i].file = -1;
 	}
+}
+
+void ranklog_record(const char *job_dir, long rank, long pid)
+{
+	char host[256] = "", rel[64];
+	gethostname(host, sizeof host - 1);
+	json_t *j = json_pack("{s:I, s:s, s:I}", "rank", (json_int_t)rank, "host", host, "pid", (json_int_t)pid);
+	char *text = j ? json_dumps(j, JSON_SORT_KEYS) : NULL;
+	snprintf(rel, sizeof rel, "ranks/rank_%ld.json", rank);
+	if (text && fsio_write_in(job_dir, rel, text, strlen(text), 0644) < 0)
+		fprintf(stderr, "campaign launch: cannot record rank %ld's process: %s\n", rank, err_last());
+	free(text);
+	json_decref(j);
 }

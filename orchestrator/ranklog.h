@@ -17,6 +17,10 @@ struct ranklog {
  * or -1 (with a message on stderr) when no pipe could be made: the rank then
  * writes to the job's output directly. */
 int ranklog_open(const char *job_dir, long rank, struct ranklog *rl, int *child_fd);
+/* Records which process rank is: job_dir/ranks/rank_<rank>.json holds
+ * {"rank", "host", "pid"}, so that a trace named after its process
+ * (torch.profiler's <host>_<pid>.<time>.pt.trace.json) finds its rank. */
+void ranklog_record(const char *job_dir, long rank, long pid);
 /* In the rank's child process, before exec: stdout and stderr to the pipe. */
 void ranklog_child(int child_fd);
 /* Copies what is ready on the open logs, waiting at most timeout_ms.

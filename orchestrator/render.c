@@ -263,6 +263,12 @@ static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c, co
 	render_var_scalar(rv, "qos", c->slurm.qos);
 	render_var_scalar(rv, "constraint", c->slurm.constraint);
 	render_var_item(rv, "slurm_extra", NULL);
+	if (c->slurm.exclusive && !argv_has(&c->slurm.extra, "--exclusive")) {
+		struct argv one = { 0 };
+		argv_push(&one, "--exclusive");
+		render_var_item(rv, "slurm_extra", &one);
+		argv_free(&one);
+	}
 	for (size_t i = 0; i < c->slurm.extra.n; i++) {
 		struct argv one = { 0 };
 		argv_push(&one, c->slurm.extra.v[i]);

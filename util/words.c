@@ -88,3 +88,11 @@ unterminated:
 	argv_free(out);
 	return -1;
 }
+
+int argv_has(const struct argv *a, const char *s)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (!strcmp(a->v[i], s))
+			return 1;
+	return 0;
+}

@@ -17,6 +17,8 @@ int words_split(const char *s, struct argv *out, const char **why);
 void argv_push(struct argv *a, const char *s);
 void argv_push_quoted(struct argv *a, const char *s, int quoted);
 void argv_free(struct argv *a);
+/* Whether s is one of a's words. */
+int argv_has(const struct argv *a, const char *s);
 void argv_copy(struct argv *dst, const struct argv *src);
 
 #endif

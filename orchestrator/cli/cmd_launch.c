@@ -28,7 +28,7 @@ static int launch_exec(const struct cmd_entry *self, struct args *a)
 	const char *ex = getenv("CAMPAIGN_EXECUTOR");
 	if (getenv("SLURM_JOB_ID") && !(ex && !strcmp(ex, "local")) && !args_has(a, 'l'))
 		return launch_srun(nodes, tpn, args_has(a, 'o'), cmd, ncmd);
-	return launch_local(nodes, tpn, (double)grace, cmd);
+	return launch_local(nodes, tpn, (double)grace, cmd, args_has(a, 'o'));
 }
 
 const struct cmd_entry cmd_launch_entry = {

@@ -32,3 +32,6 @@ check monitor_no_gpu_file [ ! -e "$run/two/monitor/local1/gpu_monitor.csv" ]
 "$BIN/campaign-monitor" --dir x --gpu bogus 2>/dev/null; check monitor_usage_exit2 [ $? -eq 2 ]
 check monitor_in_summary python3 -c 'import json,sys; m=[s for s in json.load(open(sys.argv[1]))["scenarios"] if s["name"]=="two"][0]["monitor"]; sys.exit(0 if m["nodes"] == 2 and m["samples"] >= 16 and m["cpu_util_mean_pct"] > 30 else 1)' "$run/summary.json"
 check monitor_in_report grep -q "Node monitors (2 nodes, [0-9]* samples): CPU busy" "$run/BOTTLENECK_ANALYSIS.md"
+# Stopping the monitors at the end of a successful job is its normal end: the
+# job log has nothing alarming about it (issue 21, finding 8).
+check monitor_stop_not_alarming bash -c '! grep -q "received; stopping the ranks" "$1"/two/slurm-*.out' _ "$run"
