@@ -8,6 +8,7 @@
 #include "util/err.h"
 #include "util/strbuf.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +365,64 @@ static void note_not_analysed(struct ana_scenario *s, const struct trace_set *ts
 	s->trace_not_analysed += ts->not_analysed;
 }
 
+static int trace_like(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 14 && (strstr(name, ".pt.trace.json") || (strstr(name, "trace") && !strcmp(name + n - 5, ".json"))));
+}
+
+/* Trace-like files under dir (relative to base), outside campaign's own
+ * folders; the first few named, at most 4 levels and 10,000 entries down. */
+static void find_trace_like(const char *base, const char *rel, int depth, struct strbuf *found, int *count, int *budget)
+{
+	static const char *const skip[] = { "traces", "attempts", "metrics", "monitor", "ranks", "nsys", NULL };
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s%s%s", base, *rel ? "/" : "", rel);
+	DIR *d = opendir(p.buf);
+	struct dirent *e;
+	while (d && (e = readdir(d)) && (*budget)-- > 0) {
+		int k = 0;
+		while (skip[k] && (depth > 0 || strcmp(skip[k], e->d_name)))
+			k++;
+		if (e->d_name[0] == '.' || skip[k])
+			continue;
+		struct strbuf r2 = STRBUF_INIT;
+		strbuf_addf(&r2, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		if (e->d_type == DT_DIR && depth < 4)
+			find_trace_like(base, r2.buf, depth + 1, found, count, budget);
+		else if (e->d_type == DT_REG && trace_like(e->d_name) && (*count)++ < 3)
+			strbuf_addf(found, "%s`%s`", found->len ? ", " : "", r2.buf);
+		strbuf_free(&r2);
+	}
+	if (d)
+		closedir(d);
+	strbuf_free(&p);
+}
+
+/* profile.traces matched nothing: the globs, and where trace-like files are. */
+static void note_traces_missed(struct ana_scenario *s, const struct ana_run *run)
+{
+	struct strbuf m = STRBUF_INIT, found = STRBUF_INIT;
+	int count = 0, budget = 10000;
+	for (size_t i = 0; i < run->n_trace_globs; i++)
+		strbuf_addf(&m, "%s\"%s\"", i ? ", " : "profile.traces [", run->trace_globs[i]);
+	strbuf_adds(&m, "] matched no file");
+	find_trace_like(s->job_dir, "", 0, &found, &count, &budget);
+	if (count) {
+		const char *first = found.buf + 1, *end = strchr(first, '`'), *slash = end ? memrchr(first, '/', (size_t)(end - first)) : NULL;
+		strbuf_addf(&m, "; %d trace-like file%s %s in the job directory: %s%s", count, count == 1 ? "" : "s",
+			    count == 1 ? "is" : "are", found.buf, count > 3 ? ", ..." : "");
+		if (slash)
+			strbuf_addf(&m, " (a glob that matches %s: \"%.*s/*%s\")", count == 1 ? "it" : "them", (int)(slash - first),
+				    first, strstr(first, ".pt.trace.json") ? ".pt.trace.json" : ".json");
+		else
+			strbuf_addf(&m, " (a glob that matches %s: \"*%s\")", count == 1 ? "it" : "them",
+				    strstr(first, ".pt.trace.json") ? ".pt.trace.json" : ".json");
+	}
+	s->traces_missed = strbuf_detach(&m);
+	strbuf_free(&found);
+}
+
 /* Steps from the NVTX ranges of the scenario's Nsight Systems exports. */
 static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases, const struct rules *kernels,
 			   const struct ana_run *run, struct scenario_metrics *m, struct strbuf *missing)
@@ -409,6 +468,8 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 		keep_top_ops(s, &ts);
 		note_not_analysed(s, &ts);
 	}
+	if (run->n_trace_globs && !ts.files)
+		note_traces_missed(s, run);
 	strbuf_reset(&dir);
 	strbuf_addf(&dir, "%s/metrics", s->job_dir);
 	if ((rc = metrics_load_dir(dir.buf, run->jobs, m)) == 0) {
@@ -430,9 +491,11 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 		rc = 0;
 		goto out;
 	}
-	if (have_traces)
+	if (have_traces && ts.files)
 		strbuf_addf(missing, "; traces/ holds %zu file%s but none usable: %s", ts.files, ts.files == 1 ? "" : "s",
 			    ts.problem);
+	else if (run->n_trace_globs && s->traces_missed)
+		strbuf_addf(missing, "; %s", s->traces_missed);
 	else
 		strbuf_addf(missing, "; no PyTorch-profiler traces in traces/ (profile.traces copies the files your "
 			    "script writes, e.g. [\"profiler/*.json\"])");
@@ -560,6 +623,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	s->step_min_ms = t[0];
 	s->step_max_ms = t[n - 1];
 	s->spread_pct = s->step_med_ms > 0 ? 100 * (s->step_p95_ms - s->step_min_ms) / s->step_med_ms : 0;
+	s->step_ms = xmalloc(n * sizeof *s->step_ms);
+	memcpy(s->step_ms, t, n * sizeof *t);
 	batch_of(s, &m, run);
 	s->throughput = s->step_med_ms <= 0 ? 0 : (s->global_batch > 0 ? (double)s->global_batch : 1.0) * 1000.0 / s->step_med_ms;
 	for (size_t i = 0; i < m.ranks[0].n; i++) {
@@ -866,6 +931,8 @@ void ana_run_free(struct ana_run *run)
 		free(s->series);
 		free(s->problem);
 		free(s->trace_not_analysed_names);
+		free(s->traces_missed);
+		free(s->step_ms);
 		free(s->perf);
 		free(s->tl);
 		free(s->rank0);
@@ -884,5 +951,8 @@ void ana_run_free(struct ana_run *run)
 	free(run->phase_names);
 	free(run->phase_patterns);
 	free(run->step_log);
+	for (size_t i = 0; i < run->n_trace_globs; i++)
+		free(run->trace_globs[i]);
+	free(run->trace_globs);
 	memset(run, 0, sizeof *run);
 }

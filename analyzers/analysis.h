@@ -39,6 +39,7 @@ struct ana_scenario {
 	size_t active_steps;
 	long bad_lines;        /* telemetry lines skipped: malformed or implausible */
 	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
+	double *step_ms;       /* the active_steps step times (slowest rank per step), for noise estimates */
 	double throughput;     /* samples per second, or steps per second when the batch is unknown */
 	long global_batch;     /* samples per step over all ranks; 0 = unknown */
 	char throughput_unit[16]; /* "samples/s", or "steps/s" when the batch is unknown */
@@ -100,6 +101,7 @@ struct ana_scenario {
 	char profile_missing[128]; /* profilers asked for that left no output */
 	int ranks_with_data;       /* ranks the step data covers (the world size launched is ranks) */
 	char ranks_note[256];      /* launched ranks without data, or data from ranks beyond them; "" none */
+	char *traces_missed;       /* profile.traces matched nothing: the globs, and trace-like files elsewhere; NULL */
 	char contaminated[320];    /* other scenarios that ran on its nodes at the same time, in words; "" none */
 };
 
@@ -133,6 +135,8 @@ struct ana_run {
 	char **phase_names, **phase_patterns; /* the campaign's phase rules, before phase_rules.txt */
 	size_t n_phase_rules;
 	char *step_log;           /* PCRE2 for step lines in rank logs; NULL: none */
+	char **trace_globs;       /* profile.traces, to say what they missed */
+	size_t n_trace_globs;
 	int warmup_steps;         /* step-log lines of each rank to skip as warm-up */
 	int batch_per_rank;       /* samples per rank and step, for traces and step logs; 0 = unknown */
 	long global_batch;        /* samples per step over all ranks (the campaign's); 0 = unknown */

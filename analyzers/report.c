@@ -41,9 +41,11 @@ static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const
 }
 
 /* An analysed scenario timed from its traces, some of which could not be used. */
+/* Trace files were read and some could not be used: said whether or not the
+ * steps came from them (telemetry may have been the source). */
 static int steps_from_traces(const struct ana_scenario *s)
 {
-	return s->analysed && s->trace_unused && (!strcmp(s->format, "pytorch-trace") || !strcmp(s->format, "nsys"));
+	return s->analysed && s->trace_unused;
 }
 
 static json_t *scenario_json(const struct ana_scenario *s)
@@ -104,6 +106,10 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "step_time_ms", json_pack("{s:o, s:o, s:o, s:o}", "median", jnum(s->step_med_ms),
 		"p95", jnum(s->step_p95_ms), "min", jnum(s->step_min_ms), "max", jnum(s->step_max_ms)));
 	json_object_set_new(o, "spread_pct", jnum(s->spread_pct));
+	json_t *times = json_array();
+	for (size_t i = 0; i < s->active_steps; i++)
+		json_array_append_new(times, jnum(s->step_ms[i]));
+	json_object_set_new(o, "step_times_ms", times);
 	int samples = s->global_batch > 0;
 	json_object_set_new(o, "global_batch", samples ? json_integer(s->global_batch) : json_null());
 	json_object_set_new(o, "batch_from", samples ? json_string(s->batch_from) : json_null());
@@ -157,6 +163,7 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "efficiency", scaled ? jnum(s->efficiency) : json_null());
 	json_object_set_new(o, "scaling_mode", s->scaling_mode[0] ? json_string(s->scaling_mode) : json_null());
 	json_object_set_new(o, "scaling_note", s->scaling_note[0] ? json_string(s->scaling_note) : json_null());
+	json_object_set_new(o, "traces_missed", s->traces_missed ? json_string(s->traces_missed) : json_null());
 	json_object_set_new(o, "ranks_with_data", json_integer(s->ranks_with_data));
 	json_object_set_new(o, "ranks_note", s->ranks_note[0] ? json_string(s->ranks_note) : json_null());
 	json_object_set_new(o, "contaminated_by", s->contaminated[0] ? json_string(s->contaminated) : json_null());
@@ -282,6 +289,8 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 	if (steps_from_traces(s))
 		strbuf_addf(md, "%zu of %zu trace files could not be used, the first because: %s.\n\n", s->trace_unused,
 			    s->trace_files, s->trace_problem);
+	if (s->analysed && s->traces_missed)
+		strbuf_addf(md, "Traces: %s.\n\n", s->traces_missed);
 	if (s->trace_not_analysed)
 		strbuf_addf(md, "**%zu trace file%s not analysed**: the map step's shard failed twice on %s: %s. "
 			    "Run `campaign aggregate` again to analyse them.\n\n", s->trace_not_analysed,
@@ -517,6 +526,31 @@ static int rec_cmp(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
+/* What to do about communication, from what was measured: waiting for
+ * peers points at the slow rank, an all-reduce already hidden behind
+ * backward at its volume, and only a low overlap at bucketing. */
+static void comm_advice(struct rec *r, const struct ana_scenario *s)
+{
+	if (s->sync_wait_pct > s->comm_pct)
+		snprintf(r->text, sizeof r->text, "**%s**: ranks wait for each other more (%.1f %% of step time) than "
+			 "they transfer (%.1f %%): the slowest rank (%d, mean step %.2f ms against a median %.2f ms) holds "
+			 "the others back; balance its data or work, or move it off a busy node, before tuning the "
+			 "collectives.", s->name, s->sync_wait_pct, s->comm_pct, s->slowest_rank, s->slowest_rank_ms,
+			 s->step_med_ms);
+	else if (s->overlap_pct >= 40)
+		snprintf(r->text, sizeof r->text, "**%s**: DDP already hides %.1f %% of its communication behind "
+			 "compute, so more overlap gains little; the %.1f %% of step time still exposed (plus %.1f %% waiting "
+			 "for peers) shrinks with less gradient volume (fp16/bf16 gradients, gradient compression) or a "
+			 "larger per-rank batch that amortises each all-reduce.", s->name, s->overlap_pct, s->comm_pct,
+			 s->sync_wait_pct);
+	else
+		snprintf(r->text, sizeof r->text, "**%s**: only %.1f %% of communication overlaps compute: hide gradient "
+			 "all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to "
+			 "amortise it, or reduce gradient volume; up to %.1f %% of step time is at stake (exposed "
+			 "communication %.1f %% and waiting for peers %.1f %%).", s->name, s->overlap_pct,
+			 s->comm_pct + s->sync_wait_pct, s->comm_pct, s->sync_wait_pct);
+}
+
 static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 {
 	struct rec *recs = calloc(run->n + run->nmodels + 1, sizeof *recs);
@@ -527,10 +561,8 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 		if (!s->analysed)
 			continue;
 		if (!strcmp(s->verdict, "communication-bound")) {
-			r->gain = s->comm_pct;
-			snprintf(r->text, sizeof r->text, "**%s**: hide gradient all-reduce behind backward (bucketed DDP), "
-				 "raise the per-rank batch to amortise it, or reduce gradient volume; up to %.1f %% of step "
-				 "time is at stake (communication share).", s->name, s->comm_pct);
+			r->gain = s->comm_pct + s->sync_wait_pct;
+			comm_advice(r, s);
 		} else if (!strcmp(s->verdict, "data-loader-bound")) {
 			r->gain = s->data_pct;
 			snprintf(r->text, sizeof r->text, "**%s**: add data-loader workers or prefetch depth, or make "

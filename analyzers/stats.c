@@ -1,6 +1,9 @@
 #include "stats.h"
 
+#include "util/strbuf.h"
+
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -27,4 +30,47 @@ double stats_mean(const double *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		s += v[i];
 	return n ? s / (double)n : 0;
+}
+
+/* splitmix64: a small deterministic generator for resampling. */
+static unsigned long long next_rand(unsigned long long *state)
+{
+	unsigned long long z = (*state += 0x9E3779B97F4A7C15ULL);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+static double resampled(const double *v, size_t n, double p, double *buf, unsigned long long *state)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = v[next_rand(state) % n];
+	return stats_percentile(buf, n, p);
+}
+
+double stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double p, int rounds,
+			     double level, double *lo, double *hi)
+{
+	*lo = *hi = 0;
+	if (!na || !nb || rounds < 1)
+		return 0;
+	double *buf = xmalloc((na > nb ? na : nb) * sizeof *buf), *ratios = xmalloc((size_t)rounds * sizeof *ratios);
+	memcpy(buf, a, na * sizeof *buf);
+	double pa = stats_percentile(buf, na, p);
+	memcpy(buf, b, nb * sizeof *buf);
+	double pb = stats_percentile(buf, nb, p), ratio = pa != 0 ? pb / pa : 0;
+	unsigned long long state = 0x5EEDULL;
+	int k = 0;
+	for (int i = 0; i < rounds && pa != 0; i++) {
+		double ra = resampled(a, na, p, buf, &state), rb = resampled(b, nb, p, buf, &state);
+		if (ra != 0)
+			ratios[k++] = rb / ra;
+	}
+	if (k) {
+		*lo = stats_percentile(ratios, (size_t)k, 100 * (1 - level) / 2);
+		*hi = stats_percentile(ratios, (size_t)k, 100 * (1 + level) / 2);
+	}
+	free(buf);
+	free(ratios);
+	return ratio;
 }

@@ -122,6 +122,10 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 		in->phase_patterns[i] = xstrdup(pp->v[i]);
 	}
 	in->step_log = r->c.analysis.step_log ? xstrdup(r->c.analysis.step_log) : NULL;
+	in->n_trace_globs = r->c.profile.traces.n;
+	in->trace_globs = xcalloc(in->n_trace_globs + 1, sizeof *in->trace_globs);
+	for (size_t i = 0; i < in->n_trace_globs; i++)
+		in->trace_globs[i] = xstrdup(r->c.profile.traces.v[i]);
 	in->warmup_steps = r->c.profile.warmup_steps;
 	in->batch_per_rank = r->c.analysis.batch_per_rank;
 	in->global_batch = r->c.analysis.global_batch;

@@ -1,8 +1,11 @@
 /* cmd_compare: `campaign compare RUN_A RUN_B` sets a candidate run against a
  * reference: for every scenario both analysed, each metric of their
  * summary.json side by side with the ratio candidate / reference, and the
- * verdicts; --json prints the same as one document. */
+ * verdicts; --json prints the same as one document. A step-time metric is
+ * called better or worse only when the 95 % bootstrap interval of its ratio
+ * (from both runs' per-step times) excludes 1; else it is within noise. */
 #include "cmd.h"
+#include "analyzers/stats.h"
 #include "util/err.h"
 #include "util/jsonio.h"
 #include "orchestrator/run.h"
@@ -20,19 +23,20 @@
 static const struct metric {
 	const char *label, *path;
 	int lower_better;
+	double pct; /* > 0: decided against the noise of this percentile of the step times */
 } metrics[] = {
-	{ "median step (ms)", "step_time_ms.median", 1 },
-	{ "p95 step (ms)", "step_time_ms.p95", 1 },
-	{ "throughput (samples/s)", "throughput_samples_per_s", 0 },
-	{ "efficiency", "efficiency", 0 },
-	{ "compute %", "shares_pct.compute", -1 },
-	{ "communication %", "shares_pct.communication", -1 },
-	{ "peer wait %", "shares_pct.peer_wait", -1 },
-	{ "data loading %", "shares_pct.data_loading", -1 },
-	{ "I/O %", "shares_pct.io", -1 },
-	{ "overlap %", "overlap_pct", -1 },
-	{ "GFLOP/s per rank", "achieved_gflops_per_rank", 0 },
-	{ "MFU %", "mfu_pct", 0 },
+	{ "median step (ms)", "step_time_ms.median", 1, 50 },
+	{ "p95 step (ms)", "step_time_ms.p95", 1, 95 },
+	{ "throughput (samples/s)", "throughput_samples_per_s", 0, 50 },
+	{ "efficiency", "efficiency", 0, 50 },
+	{ "compute %", "shares_pct.compute", -1, 0 },
+	{ "communication %", "shares_pct.communication", -1, 0 },
+	{ "peer wait %", "shares_pct.peer_wait", -1, 0 },
+	{ "data loading %", "shares_pct.data_loading", -1, 0 },
+	{ "I/O %", "shares_pct.io", -1, 0 },
+	{ "overlap %", "overlap_pct", -1, 0 },
+	{ "GFLOP/s per rank", "achieved_gflops_per_rank", 0, 0 },
+	{ "MFU %", "mfu_pct", 0, 0 },
 };
 
 static json_t *find(json_t *summary, const char *name)
@@ -62,6 +66,32 @@ static json_t *load_summary(const char *root, const char *id, char **dir)
 	return j;
 }
 
+/* A run's per-step times (summary.json step_times_ms); n = 0 when absent. */
+static double *step_times(json_t *sc, size_t *n)
+{
+	json_t *a = json_object_get(sc, "step_times_ms"), *v;
+	size_t i;
+	double *t = xcalloc(json_array_size(a) + 1, sizeof *t);
+	*n = 0;
+	json_array_foreach(a, i, v)
+		if (json_is_number(v))
+			t[(*n)++] = json_number_value(v);
+	return t;
+}
+
+/* The 95 % bootstrap interval of the candidate / reference ratio of the
+ * step-time percentile pct; lo = hi = 0 when the runs lack step times. */
+static void noise(json_t *ref, json_t *cand, double pct, double *lo, double *hi)
+{
+	size_t na, nb;
+	double *a = step_times(ref, &na), *b = step_times(cand, &nb);
+	*lo = *hi = 0;
+	if (na >= 5 && nb >= 5)
+		stats_bootstrap_ratio(a, na, b, nb, pct, 2000, 0.95, lo, hi);
+	free(a);
+	free(b);
+}
+
 static json_t *compare_scenario(json_t *ref, json_t *cand)
 {
 	json_t *rows = json_object();
@@ -69,11 +99,23 @@ static json_t *compare_scenario(json_t *ref, json_t *cand)
 		json_t *a = jsonio_at(ref, metrics[k].path), *b = jsonio_at(cand, metrics[k].path);
 		if (!json_is_number(a) || !json_is_number(b))
 			continue;
-		double x = json_number_value(a), y = json_number_value(b);
+		double x = json_number_value(a), y = json_number_value(b), lo = 0, hi = 0;
 		int lb = metrics[k].lower_better;
-		json_object_set_new(rows, metrics[k].label, json_pack("{s:f, s:f, s:o, s:o}", "reference", x, "candidate", y,
-			"ratio", x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(), "better",
-			lb < 0 || x == y ? json_null() : json_boolean(lb ? y < x : y > x)));
+		json_t *better = lb < 0 || x == y ? json_null() : json_boolean(lb ? y < x : y > x), *ci = json_null();
+		if (metrics[k].pct > 0) {
+			noise(ref, cand, metrics[k].pct, &lo, &hi);
+			if (hi > 0) { /* step-time ratio; throughput and efficiency move the other way */
+				ci = lb ? json_pack("[f, f]", round(1000 * lo) / 1000, round(1000 * hi) / 1000) :
+					  json_pack("[f, f]", round(1000 / hi) / 1000, round(1000 / lo) / 1000);
+				if (lo <= 1 && hi >= 1) {
+					json_decref(better);
+					better = json_string("within noise");
+				}
+			}
+		}
+		json_object_set_new(rows, metrics[k].label, json_pack("{s:f, s:f, s:o, s:o, s:o}", "reference", x,
+			"candidate", y, "ratio", x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(), "better",
+			better, "ratio_95ci", ci));
 	}
 	return json_pack("{s:O, s:O, s:o}", "verdict_reference", jsonio_at(ref, "verdict"), "verdict_candidate",
 			 jsonio_at(cand, "verdict"), "metrics", rows);
@@ -96,10 +138,15 @@ static void print_text(json_t *doc)
 			char r[32] = "     n/a";
 			if (json_is_number(ratio))
 				snprintf(r, sizeof r, "%7.3fx", json_number_value(ratio));
-			json_t *better = json_object_get(m, "better");
-			printf("  %-24s %14.3f %14.3f %s%s\n", metrics[k].label, json_number_value(json_object_get(m, "reference")),
+			json_t *better = json_object_get(m, "better"), *ci = json_object_get(m, "ratio_95ci");
+			char range[64] = "";
+			if (json_is_array(ci))
+				snprintf(range, sizeof range, " (95 %% CI %.3f-%.3f)", json_number_value(json_array_get(ci, 0)),
+					 json_number_value(json_array_get(ci, 1)));
+			printf("  %-24s %14.3f %14.3f %s%s%s\n", metrics[k].label, json_number_value(json_object_get(m, "reference")),
 			       json_number_value(json_object_get(m, "candidate")), r,
-			       json_is_true(better) ? "  better" : json_is_false(better) ? "  worse" : "");
+			       json_is_true(better) ? "  better" : json_is_false(better) ? "  worse" :
+			       json_is_string(better) ? "  within noise" : "", range);
 		}
 	}
 	size_t i;

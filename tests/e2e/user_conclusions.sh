@@ -81,3 +81,7 @@ check conclusions_logonly_source [ "$(S logonly '["source"]')" = "step lines in 
 check conclusions_logonly_shares_null [ "$(S logonly '["shares_pct"]')" = None ]
 check conclusions_logonly_na grep -q "| logonly | 2 | 2 | COMPLETED | [0-9.]* | [0-9.]* | [0-9.]* steps/s | n/a | n/a | n/a | n/a | n/a |" "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_logonly_no_verdict_from_shares [ "$(S logonly '["verdict_from"]')" = nothing ]
+# A glob that matched nothing, with the traces written elsewhere: named with
+# the files found and a glob that would match them.
+check conclusions_glob_missed_named grep -q 'Traces: profile.traces \["tb/\*.pt.trace.json"\] matched no file; [0-9]* trace-like files are in the job directory: `elsewhere/.*\.pt\.trace\.json`.* (a glob that matches them: "elsewhere/\*.pt.trace.json")' "$run/BOTTLENECK_ANALYSIS.md"
+check conclusions_glob_missed_json [ "$(S logonly '["traces_missed"] is not None')" = True ]

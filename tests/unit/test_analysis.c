@@ -284,6 +284,7 @@ static void test_batch_and_scaling_modes(void)
 	CHECK(strstr(md, "10.0 steps/s") != NULL);
 	CHECK(strstr(md, "samples/s") == NULL || strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 | 10.0 steps/s |") != NULL);
 	CHECK(strstr(md, "**communication-bound** (borderline)") != NULL);
+	CHECK(strstr(md, "**cw**: only 0.0 % of communication overlaps compute") != NULL); /* advice from the overlap */
 	free(md);
 	snprintf(p, sizeof p, "%s/summary.json", dir);
 	json_t *j = json_load_file(p, 0, NULL), *sc = json_object_get(j, "scenarios");
