@@ -7,6 +7,7 @@
 #include "util/strbuf.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +56,7 @@ static int archive_entry(const char *dir, const char *dest, const char *name)
 		keep |= !strcmp(name, kept[i]);
 	if (keep)
 		rc = fsio_copy(from.buf, to.buf);
-	else if (rename(from.buf, to.buf) < 0)
+	else if (rename(from.buf, to.buf) < 0 && errno != ENOENT) /* gone meanwhile: a writer's temporary file */
 		rc = err_sys(ERR_IO, "cannot move %s to %s", from.buf, to.buf);
 	strbuf_free(&from);
 	strbuf_free(&to);

@@ -111,6 +111,30 @@ check slurm_first_failed_rank_status grep -q "^two  *[0-9]*  *FAILED  *2 .*  5  
 check slurm_first_failed_rank_said grep -q "campaign launch: rank 1 failed first, with status 5 (srun's status was 143)" "$run"/two/slurm-*.out
 check slurm_first_failed_no_leftovers bash -c '! ls -d "$1"/two/.launch-* 2>/dev/null | grep -q .' _ "$run"
 
+# --- two scenarios on one node at the same time: contaminated, unless exclusive ----------
+# (issue 21, finding 6) Both pinned to n1; without --exclusive they share it.
+shared_yaml() { # NAME EXCLUSIVE
+	cat >"$1.yaml" <<Y
+campaign: $1
+slurm: { exclusive: $2, extra: ["--nodelist=n1"] }
+workload: { command: ["/bin/sh", "-c", "for i in 1 2 3 4 5 6 7 8; do echo \"step \$i time 400 ms\"; sleep 0.4; done"] }
+profile: { warmup_steps: 0, active_steps: 8 }
+analysis: { step_log: { pattern: 'step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms' } }
+scenarios: [{ name: a, nodes: 1 }, { name: b, nodes: 1 }]
+Y
+}
+shared_yaml shared false
+shared_yaml alone true
+"$CAMPAIGN" submit --wait --backend slurm --results "$SCRATCH/shared" shared.yaml >shared.out 2>&1
+run=$(rundir shared.out)
+check slurm_shared_no_exclusive_line bash -c '! grep -q "^#SBATCH --exclusive" "$1/a/job.sbatch"' _ "$run"
+check slurm_shared_contaminated grep -q "a\*\* .*\*\*contaminated\*\*: it shared nodes with b (on n1, for [0-9]* s)" "$run/BOTTLENECK_ANALYSIS.md"
+check slurm_shared_contaminated_json [ "$(json "$run/summary.json" '[s["contaminated_by"] is not None for s in j["scenarios"]]')" = "[True, True]" ]
+"$CAMPAIGN" submit --wait --backend slurm --results "$SCRATCH/alone" alone.yaml >alone.out 2>&1
+run=$(rundir alone.out)
+check slurm_exclusive_by_default grep -q "^#SBATCH --exclusive" "$run/a/job.sbatch"
+check slurm_exclusive_not_contaminated [ "$(json "$run/summary.json" '[s["contaminated_by"] for s in j["scenarios"]]')" = "[None, None]" ]
+
 # --- the controller is down for a while ------------------------------------------------
 cat >outage.yaml <<'Y'
 campaign: outage

@@ -61,7 +61,7 @@ id=$(basename "$run")
 check slurm_resubmit_first_failed [ "$rc" -eq 1 ]
 touch fixed
 killable rs.out env CAMPAIGN_FAULT=after-submit:flaky "$CAMPAIGN" resubmit --failed --results "$SCRATCH/fl" "$id"; rc=$?
-check slurm_resubmit_killed [ "$rc" -eq 137 ]
+if [ "$rc" -eq 137 ]; then pass slurm_resubmit_killed; else fail slurm_resubmit_killed "exit $rc: $(tail -n 3 rs.out | tr '\n' ' ')"; fi
 "$CAMPAIGN" resume --wait --results "$SCRATCH/fl" "$id" >res.out 2>&1; rc=$?
 check slurm_resubmit_resumed_ok [ "$rc" -eq 0 ]
 check slurm_resubmit_adopted grep -q "^campaign: flaky: job [0-9]* was submitted before the interruption" res.out
