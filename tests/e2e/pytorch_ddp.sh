@@ -29,7 +29,7 @@ scenarios:
   - { name: cpu-2n, nodes: 2, tasks_per_node: 1 }
   - { name: cpu-4n, nodes: 4, tasks_per_node: 1 }
   - { name: slow-input, nodes: 1, tasks_per_node: 1, params: { extra: "--slow-loader-ms 6" } }
-  - { name: big-model, nodes: 2, tasks_per_node: 1, params: { extra: "--embed-rows 400000 --hidden 64 --layers 2 --batch 2" } }
+  - { name: big-model, nodes: 2, tasks_per_node: 1, params: { extra: "--embed-rows 400000 --hidden 64 --layers 2 --batch 2" }, analysis: { batch_per_rank: 2 } }
   - { name: log-only, nodes: 2, tasks_per_node: 1, params: { extra: "--no-profiler" } }
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" ddp.yaml >out.txt 2>&1; rc=$?
@@ -56,6 +56,7 @@ check ddp_job_log_has_ranks_output grep -q "^rank 3 median step" "$run"/cpu-4n/s
 check ddp_slow_input_data_loader_bound [ "$(json "$run/summary.json" "[x['verdict'] for x in j['scenarios'] if x['name'] == 'slow-input'][0]")" = data-loader-bound ]
 check ddp_big_model_communication_bound [ "$(json "$run/summary.json" "[x['verdict'] for x in j['scenarios'] if x['name'] == 'big-model'][0]")" = communication-bound ]
 check ddp_top_operators [ "$(json "$run/summary.json" "len([x for x in j['scenarios'] if x['name'] == 'cpu-2n'][0]['top_operators'])")" = 10 ]
+check ddp_scenario_batch_wins [ "$(json "$run/summary.json" "[x['global_batch'] for x in j['scenarios'] if x['name'] == 'big-model'][0]")" = 4 ]
 check ddp_throughput_from_batch [ "$(json "$run/summary.json" "[x['throughput_unit'] for x in j['scenarios'] if x['name'] == 'cpu-2n'][0]")" = samples/s ]
 check ddp_series_scaled [ "$(json "$run/summary.json" "[x['baseline'] for x in j['scenarios'] if x['name'] == 'cpu-4n'][0]")" = cpu-1n ]
 check ddp_model_states_fit grep -q "The model \(fits\|does not fit\) the measured points" "$run/BOTTLENECK_ANALYSIS.md"
