@@ -13,9 +13,12 @@
 #include "jobstatus.h"
 #include "util/strbuf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +30,91 @@
 
 /* Set by SIGINT/SIGTERM in the supervisor: cancel everything and stop. */
 static volatile sig_atomic_t supervisor_stop;
+/* Set by SIGHUP (the terminal went away): go on, writing to supervisor.log. */
+static volatile sig_atomic_t supervisor_hup;
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
-	supervisor_stop = 1;
+	if (sig == SIGHUP)
+		supervisor_hup = 1;
+	else
+		supervisor_stop = 1;
+}
+
+/* After SIGHUP: the supervisor's output goes to RUN/supervisor.log, and the
+ * run goes on to its end as if started in the background. */
+static void detach_output(const struct run *r)
+{
+	struct strbuf log = STRBUF_INIT;
+	strbuf_addf(&log, "%s/supervisor.log", r->dir);
+	int fd = open(log.buf, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	fprintf(stderr, "campaign: the terminal went away (SIGHUP); the run goes on, its output here\n");
+	strbuf_free(&log);
+	supervisor_hup = 0;
+}
+
+/* Processes the job started that are still alive after its process group
+ * was killed (a setsid daemon): found by the job's token in their
+ * environment, killed, and counted. */
+static int reap_escapees(const char *token)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int killed = 0;
+	size_t tl = strlen(token);
+	while (d && (e = readdir(d))) {
+		char path[300], *env = NULL;
+		size_t len = 0;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/environ", e->d_name);
+		if (fsio_read(path, 1 << 20, &env, &len) == 0)
+			for (size_t i = 0; i + tl <= len; i += strlen(env + i) + 1)
+				if (!memcmp(env + i, token, tl) && env[i + tl] == '\0') {
+					killed += kill((pid_t)atol(e->d_name), SIGKILL) == 0;
+					break;
+				}
+		free(env);
+	}
+	if (d)
+		closedir(d);
+	return killed;
+}
+
+/* The job's marker in its processes' environment. */
+static void job_token(const struct run *r, const struct job_row *j, char *buf, size_t n)
+{
+	snprintf(buf, n, "CAMPAIGN_JOB_TOKEN=%s/%s/%d", r->id, j->scenario, j->attempt);
+}
+
+/* Whether the job script the supervisor started (the leader of the job's
+ * process group) is still alive: not gone, not a zombie, and started when
+ * the job did (a reused pid is not taken for it). */
+static int job_alive(const struct job_row *j)
+{
+	if (j->pid <= 0 || (kill((pid_t)j->pid, 0) < 0 && errno != EPERM))
+		return 0;
+	char path[64], *stat = NULL, *boot = NULL;
+	snprintf(path, sizeof path, "/proc/%ld/stat", j->pid);
+	int alive = 1;
+	if (fsio_read(path, 4096, &stat, NULL) == 0 && fsio_read("/proc/stat", 1 << 20, &boot, NULL) == 0) {
+		const char *rp = strrchr(stat, ')'), *bt = strstr(boot, "\nbtime ");
+		unsigned long long start_ticks = 0;
+		char state = 0;
+		if (rp && bt && sscanf(rp + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
+					     "%*d %llu", &state, &start_ticks) == 2) {
+			double started = atof(bt + 7) + (double)start_ticks / (double)sysconf(_SC_CLK_TCK);
+			alive = state != 'Z' && state != 'X' && (j->started_at <= 0 || fabs(started - j->started_at) < 5);
+		}
+	}
+	free(stat);
+	free(boot);
+	return alive;
 }
 
 /* Returns an fd holding the supervisor lock, or -1 when another holds it. */
@@ -77,6 +160,9 @@ static void set_job_env(const struct run *r, const struct job_row *j, const stru
 	setenv("SLURM_SUBMIT_DIR", r->dir, 1);
 	setenv("SLURMD_NODENAME", "local1", 1);
 	setenv("CAMPAIGN_EXECUTOR", "local", 1);
+	char token[512];
+	job_token(r, j, token, sizeof token);
+	putenv(xstrdup(token)); /* in the forked child only: it execs at once */
 }
 
 static pid_t spawn_job(const struct run *r, const struct job_row *j, const char *job_dir)
@@ -122,6 +208,26 @@ static int cancel_requested(struct run *r, const char *scenario)
 	return yes;
 }
 
+/* Appends a line to the job's log (slurm-<id>.out in its directory). */
+static void job_log(const struct run *r, const struct job_row *j, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void job_log(const struct run *r, const struct job_row *j, const char *fmt, ...)
+{
+	struct strbuf p = STRBUF_INIT;
+	char *dir = run_job_dir(r, j->scenario);
+	strbuf_addf(&p, "%s/slurm-%s.out", dir, j->job_id);
+	int fd = open(p.buf, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		va_list ap;
+		va_start(ap, fmt);
+		vdprintf(fd, fmt, ap);
+		va_end(ap);
+		close(fd);
+	}
+	free(dir);
+	strbuf_free(&p);
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -148,9 +254,17 @@ static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limi
 		} else if (term_at && now - term_at > KILL_GRACE_S) {
 			kill(-pid, SIGKILL);
 		}
+		if (supervisor_hup)
+			detach_output(r);
 		sleep_ms(100);
 	}
 	kill(-pid, SIGKILL); /* whatever the job left behind, as SLURM does */
+	char token[512];
+	job_token(r, j, token, sizeof token);
+	int escaped = reap_escapees(token);
+	if (escaped)
+		job_log(r, j, "campaign: killed %d process%s the job left running outside its process group "
+			"(a daemon started with setsid?)\n", escaped, escaped == 1 ? "" : "es");
 	return status;
 }
 
@@ -164,7 +278,9 @@ static int finish_job(struct run *r, const struct job_row *j, const char *job_di
 	enum job_state st = jobstatus_decide(have ? &js : NULL, timed_out, cancelled);
 	if (read == ERR_IO && !timed_out && !cancelled) /* damaged: the job script's own status decides */
 		st = code == 0 ? JS_COMPLETED : JS_FAILED;
-	if (timed_out)
+	if (st == JS_COMPLETED && (timed_out || cancelled))
+		snprintf(reason, sizeof reason, "completed before the %s reached it", timed_out ? "time limit" : "cancel");
+	else if (timed_out)
 		snprintf(reason, sizeof reason, "time limit reached");
 	else if (cancelled)
 		snprintf(reason, sizeof reason, "cancelled");
@@ -240,6 +356,7 @@ int local_supervise(struct run *r)
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	struct job_set js = JOB_SET_INIT;
 	struct job_row *j = NULL;
 	int rc;
@@ -333,12 +450,26 @@ static int local_refresh(struct run *r, struct job_set *jobs)
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < jobs->n; i++) {
 		struct job_row *j = jobs->latest[i];
-		if (job_state_is_final(j->state))
+		if (job_state_is_final(j->state) && j->state != JS_LOST)
 			continue;
 		int wrote = 1, read;
 		char *dir = run_job_dir(r, j->scenario);
 		struct job_status js;
-		if (j->state != JS_RUNNING && j->cancel_requested) {
+		if (j->state == JS_LOST) {
+			/* LOST is provisional: a job.status that appears later decides */
+			if (jobstatus_read(dir, &js) == 0 && jobstatus_is_of(&js, j->job_id)) {
+				enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);
+				char why[64] = "";
+				if (st != JS_COMPLETED)
+					snprintf(why, sizeof why, "exit status %d", js.exit_code);
+				rc = store_job_update(r->st, j->scenario, j->attempt, st, why, js.exit_code, NULL,
+						      "job.status appeared after it was taken for lost");
+				if (rc == 0)
+					rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
+			} else {
+				wrote = 0;
+			}
+		} else if (j->state != JS_RUNNING && j->cancel_requested) {
 			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED, "cancelled before it started",
 					      -1, NULL, "cancelled");
 		} else if (j->state != JS_RUNNING) {
@@ -353,12 +484,26 @@ static int local_refresh(struct run *r, struct job_set *jobs)
 			strbuf_free(&why);
 		} else if ((read = jobstatus_read(dir, &js)) == 0 && jobstatus_is_of(&js, j->job_id)) {
 			enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);
-			rc = store_job_update(r->st, j->scenario, j->attempt, st, NULL, js.exit_code, NULL,
+			char why[64] = "";
+			if (st == JS_FAILED)
+				snprintf(why, sizeof why, "exit status %d", js.exit_code);
+			else if (st == JS_CANCELLED)
+				snprintf(why, sizeof why, "cancelled");
+			rc = store_job_update(r->st, j->scenario, j->attempt, st, why, js.exit_code, NULL,
 					      "decided from job.status (supervisor gone)");
+			if (rc == 0)
+				rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
 		} else if (read == ERR_IO) {
 			rc = store_job_update(r->st, j->scenario, j->attempt, JS_LOST,
 					      "the local supervisor ended while the job ran, and its job.status is damaged "
 					      "(not the JSON the job script writes)", -1, NULL, "supervisor gone");
+		} else if (job_alive(j)) {
+			static const char why[] = "its supervisor is gone but the job's processes are alive: its end is read "
+						  "from job.status when it comes";
+			if (!j->reason || strcmp(j->reason, why))
+				rc = store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING, why, -1, NULL, NULL);
+			else
+				wrote = 0;
 		} else {
 			rc = store_job_update(r->st, j->scenario, j->attempt, JS_LOST,
 					      "the local supervisor ended while the job ran and the job left no job.status",

@@ -235,12 +235,14 @@ enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_stat
 	case JOB_COMPLETE:
 		return JS_COMPLETED;
 	case JOB_CANCELLED:
-		snprintf(reason, n, "cancelled");
-		return JS_CANCELLED;
 	case JOB_TIMEOUT:
 	case JOB_DEADLINE:
-		snprintf(reason, n, "time limit reached");
-		return JS_TIMEOUT;
+		if (js && js->exit_code == 0) { /* it completed before the cancel or the limit reached it */
+			snprintf(reason, n, "completed before the %s reached it", base == JOB_CANCELLED ? "cancel" : "time limit");
+			return JS_COMPLETED;
+		}
+		snprintf(reason, n, base == JOB_CANCELLED ? "cancelled" : "time limit reached");
+		return base == JOB_CANCELLED ? JS_CANCELLED : JS_TIMEOUT;
 	case JOB_NODE_FAIL:
 	case JOB_BOOT_FAIL:
 		snprintf(reason, n, "node failure");

@@ -18,7 +18,9 @@ int jobstatus_read(const char *job_dir, struct job_status *out);
 /* 1 when the file was written by job_id (or says nothing about its job):
  * a job.status left by another attempt must not decide this one. */
 int jobstatus_is_of(const struct job_status *js, const char *job_id);
-/* COMPLETED for exit 0; TIMEOUT/CANCELLED when the executor says so; else FAILED. */
+/* COMPLETED for exit 0 (the job's own completion wins over a cancel or time
+ * limit that came as it ended); else TIMEOUT/CANCELLED when the executor
+ * says so; else FAILED. */
 enum job_state jobstatus_decide(const struct job_status *js, int timed_out, int cancelled);
 
 #endif

@@ -27,6 +27,13 @@ static void test_controller_states(void)
 	CHECK(decide(1, JOB_FAILED, 9, NULL, &code, why) == JS_FAILED && code == 137); /* signal 9, no file */
 	CHECK(decide(1, JOB_TIMEOUT, 15, &term, &code, why) == JS_TIMEOUT && code == 143);
 	CHECK(decide(1, JOB_CANCELLED, 15, &term, &code, why) == JS_CANCELLED && code == 143);
+	/* cancel racing the job's end: the job's own completion wins */
+	CHECK(decide(1, JOB_CANCELLED, 15, &ok, &code, why) == JS_COMPLETED && code == 0);
+	CHECK_STR(why, "completed before the cancel reached it");
+	CHECK(decide(1, JOB_TIMEOUT, 15, &ok, &code, why) == JS_COMPLETED);
+	CHECK(jobstatus_decide(&ok, 0, 1) == JS_COMPLETED && jobstatus_decide(&term, 0, 1) == JS_CANCELLED);
+	CHECK(jobstatus_decide(&ok, 1, 0) == JS_COMPLETED && jobstatus_decide(&term, 1, 0) == JS_TIMEOUT);
+	CHECK(jobstatus_decide(NULL, 0, 1) == JS_CANCELLED);
 	CHECK(decide(1, JOB_NODE_FAIL, 0, NULL, &code, why) == JS_NODE_FAIL);
 	CHECK(decide(1, JOB_BOOT_FAIL, 0, NULL, &code, why) == JS_NODE_FAIL);
 	CHECK(decide(1, JOB_OOM, 9, &term, &code, why) == JS_OUT_OF_MEMORY && code == 143);

@@ -1,0 +1,70 @@
+# True states after faults (issue 20, points 5, 10 and 11): submit --wait
+# SIGKILLed while its job runs leaves the job RUNNING (its processes are
+# alive), then COMPLETED from its job.status, and resume exits 0; a job
+# taken for LOST is corrected when its job.status appears; SIGHUP (the
+# terminal closed) does not stop the run; a setsid daemon the workload
+# leaves is killed and said. (A job that completes as it is cancelled stays
+# COMPLETED: tests/unit/test_slurm_decide.c, for both executors' decision.)
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+st() { "$CAMPAIGN" status --results "$SCRATCH/$1" --json "$2" >st.json 2>/dev/null; json st.json "$3"; }
+
+cat >sleep.yaml <<'Y'
+campaign: crash
+workload: { command: ["/bin/sh", "-c", "sleep 3; exit 0"] }
+scenarios: [{ name: s, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/k" sleep.yaml >k.out 2>&1 &
+pid=$!
+for i in $(seq 50); do grep -q "^run " k.out 2>/dev/null && [ -n "$(ls "$SCRATCH"/k/crash/*/s/slurm-*.out 2>/dev/null)" ] && break; sleep 0.1; done
+sleep 0.5
+kill -9 $pid; wait $pid 2>/dev/null
+id=$(basename "$(rundir k.out)")
+check killed_submit_job_still_running [ "$(st k "$id" 'j["jobs"][0]["state"]')" = RUNNING ]
+check killed_submit_says_alive grep -q "processes are alive" st.json
+sleep 3.5
+check killed_submit_job_completed [ "$(st k "$id" 'j["jobs"][0]["state"]')" = COMPLETED ]
+"$CAMPAIGN" resume --results "$SCRATCH/k" "$id" >resume.out 2>&1; rc=$?
+check killed_submit_resume_exit0 [ "$rc" -eq 0 ]
+check killed_submit_analysed [ -s "$SCRATCH/k/crash/$id/BOTTLENECK_ANALYSIS.md" ]
+
+# A job taken for LOST (supervisor and job both gone, no job.status) is
+# corrected when its job.status appears (a shared file system catching up).
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/l" sleep.yaml >l.out 2>&1 &
+pid=$!
+for i in $(seq 50); do [ -n "$(ls "$SCRATCH"/l/crash/*/s/slurm-*.out 2>/dev/null)" ] && break; sleep 0.1; done
+sleep 0.5
+run=$(ls -d "$SCRATCH"/l/crash/*/)
+pg=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select pid from jobs').fetchone()[0])" "$run/state.db")
+kill -9 $pid; kill -9 -- -"$pg"; wait $pid 2>/dev/null
+id=$(basename "$run")
+check lost_when_gone [ "$(st l "$id" 'j["jobs"][0]["state"]')" = LOST ]
+printf '{"exit_code": 0, "start": %s, "end": %s, "job_id": "1", "nodelist": "local1", "host": "x"}\n' "$(date +%s)" "$(date +%s)" >"$run/s/job.status"
+check lost_corrected_by_job_status [ "$(st l "$id" 'j["jobs"][0]["state"]')" = COMPLETED ]
+check lost_correction_recorded [ "$(rows "$run" "select detail from transitions where to_state='COMPLETED'")" = "job.status appeared after it was taken for lost" ]
+
+# SIGHUP: the run goes on to its end, the output to supervisor.log.
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/h" sleep.yaml >h.out 2>&1 &
+pid=$!
+for i in $(seq 50); do [ -n "$(ls "$SCRATCH"/h/crash/*/s/slurm-*.out 2>/dev/null)" ] && break; sleep 0.1; done
+kill -HUP $pid
+wait $pid; rc=$?
+run=$(ls -d "$SCRATCH"/h/crash/*/)
+check sighup_run_finishes [ "$rc" -eq 0 ]
+check sighup_job_completed [ "$(rows "$run" "select state from jobs")" = COMPLETED ]
+check sighup_said_in_log grep -q "the terminal went away (SIGHUP); the run goes on" "$run/supervisor.log"
+check sighup_analysed [ -s "$run/BOTTLENECK_ANALYSIS.md" ]
+
+# A daemon started with setsid outlives its job's process group: killed, and said.
+cat >daemon.yaml <<Y
+campaign: daemon
+workload: { command: ["/bin/sh", "-c", "setsid sh -c 'echo \$\$ > $SCRATCH/daemon.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & sleep 0.5; exit 0"] }
+scenarios: [{ name: s, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/d" daemon.yaml >d.out 2>&1; rc=$?
+run=$(rundir d.out)
+check daemon_job_completed [ "$rc" -eq 0 ]
+dpid=$(cat daemon.pid 2>/dev/null)
+# killed: gone, or a zombie where nothing reaps orphans (a container's init)
+check daemon_killed bash -c '[ -n "$1" ] && { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" | cut -c1)" = Z ]; }' _ "$dpid"
+check daemon_said grep -q "campaign: killed 1 process the job left running outside its process group" "$run"/s/slurm-*.out
