@@ -69,12 +69,14 @@ struct line_ctx {
 	char bad[256];       /* what went wrong */
 };
 
-static int emit_item(struct line_ctx *x, const struct argv *it, struct strbuf *out)
+static int emit_item(struct line_ctx *x, const struct argv *it, int expand_vars, struct strbuf *out)
 {
 	for (size_t w = 0; w < it->n; w++) {
 		if (w)
 			strbuf_addch(out, ' ');
-		if (!x->sbatch) {
+		if (!x->sbatch && expand_vars) {
+			shell_quote_vars(out, it->v[w]);
+		} else if (!x->sbatch) {
 			shell_quote(out, it->v[w]);
 		} else if (is_safe_token(it->v[w])) {
 			strbuf_adds(out, it->v[w]);
@@ -95,12 +97,12 @@ static int line_lookup(void *vctx, const char *name, struct strbuf *out)
 		return -1;
 	}
 	if (v->n == 1)
-		return emit_item(x, &v->items[0], out);
+		return emit_item(x, &v->items[0], v->expand_vars, out);
 	if (x->list && strcmp(x->list, name)) {
 		snprintf(x->bad, sizeof x->bad, "two list placeholders ({{%s}}, {{%s}}) on one line", x->list, name);
 		return -1;
 	}
-	return x->item < v->n ? emit_item(x, &v->items[x->item], out) : 0;
+	return x->item < v->n ? emit_item(x, &v->items[x->item], v->expand_vars, out) : 0;
 }
 
 /* Finds the (single) placeholder of the line whose value is not one item. */
@@ -356,6 +358,7 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 	render_var_scalar(rv, "monitor_bin", strbuf_str(&bin));
 	strbuf_free(&bin);
 	render_var_item(rv, "env", NULL);
+	var_get(rv, "env", 1)->expand_vars = 1; /* PATH: "/opt/venv/bin:$PATH" extends the node's PATH */
 	for (size_t i = 0; i < s->env.n; i++) {
 		struct strbuf kv = STRBUF_INIT;
 		struct argv one = { 0 }, tmp = { 0 };

@@ -14,6 +14,7 @@ struct render_var {
 	char *name;
 	struct argv *items;
 	size_t n;
+	int expand_vars; /* $NAME / ${NAME} in its words expand when the job runs (env values) */
 };
 
 struct render_vars {

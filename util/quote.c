@@ -19,6 +19,36 @@ static int is_alnum(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/* The length of the variable name at s ([A-Za-z_][A-Za-z0-9_]*), 0 if none. */
+static size_t name_len(const char *s)
+{
+	size_t n = 0;
+	if (s[0] != '_' && !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+		return 0;
+	while (s[n] == '_' || is_alnum(s[n]))
+		n++;
+	return n;
+}
+
+void shell_quote_vars(struct strbuf *out, const char *s)
+{
+	strbuf_addch(out, '\'');
+	while (*s) {
+		int braced = s[0] == '$' && s[1] == '{';
+		size_t n = s[0] == '$' ? name_len(s + 1 + braced) : 0;
+		if (n && (!braced || s[2 + n] == '}')) {
+			strbuf_addf(out, "'\"${%.*s-}\"'", (int)n, s + 1 + braced);
+			s += 1 + braced + n + braced;
+		} else if (*s == '\'') {
+			strbuf_adds(out, "'\\''");
+			s++;
+		} else {
+			strbuf_addch(out, *s++);
+		}
+	}
+	strbuf_addch(out, '\'');
+}
+
 int is_safe_name(const char *s)
 {
 	size_t n = strlen(s);

@@ -8,6 +8,11 @@
 
 /* Appends s as a single-quoted POSIX shell word ('' for the empty string). */
 void shell_quote(struct strbuf *out, const char *s);
+/* The same, except that $NAME and ${NAME} (NAME an environment variable
+ * name) expand, when the shell runs it, to that variable's value ("" when
+ * unset): '/opt/venv/bin:'"${PATH-}". Nothing else is interpreted: $(...),
+ * backquotes and $$ stay literal. */
+void shell_quote_vars(struct strbuf *out, const char *s);
 /* Letters, digits and . _ - only, not starting with . or -, at most 64 bytes. */
 int is_safe_name(const char *s);
 /* Characters sbatch options may hold without quoting: [A-Za-z0-9_.,:=+@/%-]. */

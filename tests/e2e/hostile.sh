@@ -67,3 +67,29 @@ check hostile_globs_nothing_outside [ "$(find "$SCRATCH" -mindepth 1 -newer mark
 # a quoted node count is a YAML string holding a number: taken as that number
 printf 'campaign: q\nworkload: { command: [/bin/true] }\nscenarios: [{ name: a, nodes: "4" }]\n' >quoted.yaml
 check hostile_quoted_nodes_accepted bash -c '"$1" validate quoted.yaml | grep -q "^a .* 4 "' _ "$CAMPAIGN"
+
+# A workload's env never breaks the job script itself (issue 20, point 9):
+# $NAME and ${NAME} in env values expand when the job runs (the node's PATH
+# extended), nothing else does; a PATH that finds nothing still leaves a
+# job.status and a COMPLETED job.
+cat >envpath.yaml <<'Y'
+campaign: envpath
+workload:
+  command: ["/bin/sh", "-c", "printf '%s\n' \"$PATH\" \"$MIXED\" > env.txt"]
+  env: { PATH: "/opt/venv/bin:$PATH", MIXED: "${HOME}/x:$(not run):$$:${UNSET_ONE}:end" }
+scenarios: [{ name: s1, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/envpath" envpath.yaml >ep.out 2>&1; rc=$?
+run=$(rundir ep.out)
+check hostile_env_path_job_completes [ "$rc" -eq 0 ]
+check hostile_env_path_extended bash -c 'p=$(head -n 1 "$1/s1/env.txt"); [ "${p%%:*}" = /opt/venv/bin ] && [ "${p#/opt/venv/bin:}" != "\$PATH" ] && [ -n "${p#/opt/venv/bin:}" ]' _ "$run"
+check hostile_env_vars_only [ "$(sed -n 2p "$run/s1/env.txt")" = "$HOME/x:\$(not run):\$\$::end" ]
+cat >nopath.yaml <<'Y'
+campaign: nopath
+workload: { command: ["/bin/sh", "-c", "exit 0"], env: { PATH: "/nonexistent" } }
+scenarios: [{ name: s1, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/nopath" nopath.yaml >np.out 2>&1; rc=$?
+run=$(rundir np.out)
+check hostile_env_bad_path_completes [ "$rc" -eq 0 ]
+check hostile_env_bad_path_job_status grep -q '"exit_code": 0' "$run/s1/job.status"

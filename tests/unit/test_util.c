@@ -68,6 +68,9 @@ static void shell_quote_makes_one_inert_word(void)
 	strbuf_reset(&sb);
 	shell_quote(&sb, "");
 	CHECK_STR(sb.buf, "''");
+	strbuf_reset(&sb); /* env values: $NAME and ${NAME} expand, nothing else */
+	shell_quote_vars(&sb, "P=/o:$PATH:${HOME}x:$(id):$$:${A:-b}:'q'");
+	CHECK_STR(sb.buf, "'P=/o:'\"${PATH-}\"':'\"${HOME-}\"'x:$(id):$$:${A:-b}:'\\''q'\\'''");
 	strbuf_free(&sb);
 	CHECK(is_safe_name("gpu-1n_a.b"));
 	CHECK(!is_safe_name("-x") && !is_safe_name(".x") && !is_safe_name("a/b") && !is_safe_name(""));
@@ -116,6 +119,25 @@ static void fsio_writes_atomically_and_reads_bounded(void)
 	char *abs = fsio_abspath("rel/x");
 	CHECK(abs[0] == '/' && strstr(abs, "/rel/x"));
 	free(abs);
+	/* no write goes through a link: one as the target, or as a folder on the way */
+	char link[200], target[200];
+	snprintf(target, sizeof target, "%s/outside", tmpdir);
+	CHECK(fsio_write_atomic(target, "keep", 4, 0644) == 0);
+	snprintf(link, sizeof link, "%s/a/b/c/l.txt", tmpdir);
+	CHECK(symlink(target, link) == 0);
+	CHECK(fsio_write_atomic(link, "x", 1, 0644) == ERR_IO && strstr(err_last(), "is a symbolic link"));
+	snprintf(link, sizeof link, "%s/a/d", tmpdir);
+	CHECK(symlink(tmpdir, link) == 0);
+	CHECK(fsio_write_in(tmpdir, "a/d/e.txt", "x", 1, 0644) == ERR_IO && strstr(err_last(), "a/d is a symbolic link"));
+	CHECK(fsio_mkdir_in(tmpdir, "a/d/sub") == ERR_IO);
+	CHECK(fsio_read(target, 10, &text, NULL) == 0 && !strcmp(text, "keep"));
+	free(text);
+	/* a FIFO is refused, never waited on */
+	snprintf(path, sizeof path, "%s/fifo", tmpdir);
+	CHECK(mkfifo(path, 0644) == 0);
+	CHECK(fsio_read(path, 10, &text, NULL) == ERR_IO && strstr(err_last(), "not a regular file (a FIFO)"));
+	CHECK(fsio_fopen_input(path) == NULL);
+	unlink(path);
 	snprintf(path, sizeof path, "%s/a", tmpdir);
 	CHECK(fsio_remove_tree(path) == 0 && !fsio_exists(path));
 }
