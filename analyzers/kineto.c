@@ -140,11 +140,9 @@ static int is_runtime_cat(const char *cat)
 	return cat && (!strcmp(cat, "cuda_runtime") || !strcmp(cat, "cuda_driver"));
 }
 
-/* A time a trace can really hold: finite, not negative in length, and
- * below 9e15 us (285 years), where doubles still count single units. */
-static int sane_times(double ts, double dur)
+int trace_times_sane(double ts, double dur)
 {
-	return isfinite(ts) && isfinite(dur) && dur >= 0 && fabs(ts) < 9.0e15 && dur < 9.0e15;
+	return isfinite(ts) && isfinite(dur) && dur >= 0 && fabs(ts) < 9.0e15 && dur < TRACE_MAX_EVENT_US;
 }
 
 static void end_event(struct parse *p)
@@ -165,13 +163,13 @@ static void end_event(struct parse *p)
 	/* host ranges; Kineto's "Trace" event spans the whole profile and is none */
 	int cpu = t->want_cpu && !gpu && name && p->has_ts && p->has_dur && (p->ph == 'X' || !p->ph) &&
 		  !(cat && !strcmp(cat, "Trace"));
-	if ((gpu || rt || cpu) && !sane_times(p->ts, p->dur))
+	if ((gpu || rt || cpu) && !trace_times_sane(p->ts, p->dur))
 		t->malformed++;
 	else if (gpu)
 		gpu_trace_add(t, ceil(p->ts), floor(p->ts + p->dur), name, p->stream, p->has_corr ? p->corr : -1);
 	else if (rt)
 		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts), name);
-	if (cpu && sane_times(p->ts, p->dur))
+	if (cpu && trace_times_sane(p->ts, p->dur))
 		gpu_trace_add_cpu(t, p->ts, p->ts + p->dur, name, p->has_tid ? p->tid.buf : NULL, p->flops);
 	reset_event(p);
 }

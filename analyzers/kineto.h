@@ -76,4 +76,11 @@ void gpu_trace_index_rt(struct gpu_trace *t);
 /* The first runtime call with that correlation id, or NULL. */
 const struct rt_event *gpu_trace_rt(const struct gpu_trace *t, long corr);
 
+/* A time span an event of any profiler can really have (microseconds):
+ * finite, not negative in length, its start within 9e15 us (where doubles
+ * still count single units) and shorter than a day. Events outside these
+ * are counted as malformed by every reader (Kineto JSON, nsys exports). */
+#define TRACE_MAX_EVENT_US 8.64e10
+int trace_times_sane(double ts, double dur);
+
 #endif

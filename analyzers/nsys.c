@@ -105,9 +105,11 @@ static int read_gpu(sqlite3 *db, enum gpu_table which, struct nsys_report *r)
 	char name[64];
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gpu_trace *t = trace_for(r, PID_OF(sqlite3_column_int64(st, 0)), sqlite3_column_int(st, 1));
+		double start_ns = (double)sqlite3_column_int64(st, 4), end_ns = (double)sqlite3_column_int64(st, 5);
 		if (sqlite3_column_type(st, 4) != SQLITE_INTEGER || sqlite3_column_type(st, 5) != SQLITE_INTEGER ||
-		    sqlite3_column_int64(st, 5) < sqlite3_column_int64(st, 4)) {
-			t->malformed++; /* start/end not integer nanoseconds, or ending before it starts */
+		    start_ns < 0 || !trace_times_sane(start_ns / 1000, (end_ns - start_ns) / 1000)) {
+			t->malformed++; /* not integer nanoseconds since the session's start, ending before it starts,
+					 * or longer than any kernel runs */
 			continue;
 		}
 		const char *nm = (const char *)sqlite3_column_text(st, 6);

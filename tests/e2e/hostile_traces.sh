@@ -60,6 +60,13 @@ c.execute("create table CUPTI_ACTIVITY_KIND_KERNEL(globalPid, deviceId, streamId
 for row in [("pid", "dev", "s", "c", "a", "b", 1), (1, 0, 7, 1, 100, 50, 1), (1, 0, 7, 2, 1000, 2000, 1), (1, 0, 7, 3, 3000, 4000.5, 1)]:
     c.execute("insert into CUPTI_ACTIVITY_KIND_KERNEL values (?,?,?,?,?,?,?)", row)
 c.commit()
+c = sqlite3.connect("extreme.sqlite")  # a row spanning the int64 range, one of two days, one before the session
+c.execute("create table StringIds(id INTEGER, value TEXT)"); c.execute("insert into StringIds values (1, 'gemm_kernel')")
+c.execute("create table CUPTI_ACTIVITY_KIND_KERNEL(globalPid, deviceId, streamId, correlationId, start, end, demangledName)")
+for row in [(1, 0, 7, 1, -2**63, 2**63 - 1, 1), (1, 0, 7, 2, 1000, 1000 + 2 * 86400 * 10**9, 1), (1, 0, 7, 3, -5000, -1000, 1),
+            (1, 0, 7, 4, 1000, 3000, 1)]:
+    c.execute("insert into CUPTI_ACTIVITY_KIND_KERNEL values (?,?,?,?,?,?,?)", row)
+c.commit()
 c = sqlite3.connect("layout.sqlite")
 c.execute("create table StringIds(id, value)"); c.execute("create table CUPTI_ACTIVITY_KIND_KERNEL(start, end)"); c.commit()
 P
@@ -72,6 +79,10 @@ check nsys_wrong_layout_exit4 [ "$rc" -eq 4 ] && check nsys_wrong_layout_said gr
 check nsys_wrong_types_exit0 [ "$rc" -eq 0 ]
 check nsys_wrong_types_one_kernel grep -q "COMPUTATION          1 us      1 x  gemm_kernel" ty.out
 check nsys_wrong_types_skipped grep -q "skipped 3 malformed events" ty.out
+"$A" extreme.sqlite >ex.out 2>&1; rc=$?
+check nsys_extreme_rows_exit0 [ "$rc" -eq 0 ]
+check nsys_extreme_rows_one_kernel grep -q "COMPUTATION          2 us      1 x  gemm_kernel" ex.out
+check nsys_extreme_rows_malformed grep -q "skipped 3 malformed events" ex.out
 "$A" zero.sqlite >zs.out 2>&1; rc=$?
 check nsys_zero_bytes_exit4 [ "$rc" -eq 4 ] && check nsys_zero_bytes_named grep -qx "campaign-analyze: zero.sqlite: the file is empty (0 bytes): not a trace" zs.out
 
