@@ -740,6 +740,30 @@ static int check_aliases(struct loader *L)
 	return 0;
 }
 
+/* A tag is never acted on: the core schema's own (!!str, !!int ...) are
+ * what the value is anyway; any other (!include, !vault, !!python/...) is
+ * refused where it stands rather than dropped or read as text. */
+static int check_tags(struct loader *L)
+{
+	static const char *const core[] = { "str", "int", "float", "bool", "null", "map", "seq", NULL };
+	const char prefix[] = "tag:yaml.org,2002:";
+	int bad = 0;
+	for (yaml_node_t *n = L->doc.nodes.start; n < L->doc.nodes.top; n++) {
+		const char *tag = (const char *)n->tag;
+		int k = 0;
+		if (tag && !strncmp(tag, prefix, sizeof prefix - 1))
+			while (core[k] && strcmp(tag + sizeof prefix - 1, core[k]))
+				k++;
+		if (!tag || (!strncmp(tag, prefix, sizeof prefix - 1) && core[k]))
+			continue;
+		int std = !strncmp(tag, prefix, sizeof prefix - 1);
+		problem(L, n, "", "the YAML tag %s%.60s is not supported: campaign files take plain values (no "
+			"!include, secrets or objects; remove the tag)", std ? "!!" : "", std ? tag + sizeof prefix - 1 : tag);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
 /* ---- the whole file --------------------------------------------------- */
 
 static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw, yaml_node_t *root);
@@ -845,7 +869,7 @@ int campaign_load_buffer(const char *name, const char *data, size_t len,
 	set_defaults(c);
 	if (parse_document(&L, data, len) < 0)
 		return ERR_USAGE;
-	if (check_aliases(&L) == 0)
+	if (check_aliases(&L) == 0 && check_tags(&L) == 0)
 		load_root(&L, yaml_document_get_root_node(&L.doc));
 	yaml_document_delete(&L.doc);
 	for (size_t i = 0; i < L.n_axes; i++) {

@@ -23,7 +23,7 @@ check invalid_campaign_exit2 [ "$rc" -eq 2 ]
 expected='bad.yaml:4:12: scenarios[0].nodes: -1 is out of range (1..100000)
 bad.yaml:5:21: scenarios[0].tasks_per_node: expected an integer, found "lots"
 bad.yaml:6:11: scenarios[1].name: "../escape" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)
-bad.yaml:10:5: scenarios[2].frobnicate: unknown key (expected one of: name, nodes, tasks_per_node, gpus_per_node, backend, time, env, params)
+bad.yaml:10:5: scenarios[2].frobnicate: unknown key (expected one of: name, nodes, tasks_per_node, gpus_per_node, backend, time, env, params, analysis)
 bad.yaml: 4 problems; nothing was done'
 check invalid_campaign_all_errors_with_places [ "$err" = "$expected" ]
 check invalid_campaign_creates_nothing [ ! -e "$SCRATCH/res" ]
