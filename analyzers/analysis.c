@@ -205,7 +205,8 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 			 "peers %.1f %%, data loading %.1f %%, I/O %.1f %%%s",
 			 c[best].what, c[best].pct, best == 3 ? "of memory " : "of step time ", c[best].th, s->compute_pct,
 			 s->comm_pct, s->sync_wait_pct, s->data_pct, s->io_pct, gpu);
-		mark_borderline(s, c[best].pct, c[best].th, c[second].pct > c[second].th ? c[second].name : "compute-bound");
+		mark_borderline(s, c[best].pct, c[best].th, c[second].pct > c[second].th ? c[second].name :
+				s->elementwise_pct > s->gemm_pct ? "memory-bound" : "compute-bound");
 		return;
 	}
 	if (s->elementwise_pct > s->gemm_pct) {

@@ -356,6 +356,10 @@ void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *h
 	size_t nrec = rank_records(copy, &rec);
 	free(copy);
 	struct argv workers = { 0 }; /* distinct processes, in file order */
+	long base = 0; /* processes no record names come after the recorded ranks */
+	for (size_t k = 0; k < nrec; k++)
+		if (rec[k].rank + 1 > base)
+			base = rec[k].rank + 1;
 	for (size_t i = 0; i < n; i++) {
 		char worker[512], host[256];
 		long pid = -1;
@@ -368,12 +372,12 @@ void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *h
 			hints[i] = torchtrace_rank_of_name(names[i]);
 		if (hints[i] >= 0)
 			continue;
-		size_t w = 0;
-		while (named && w < workers.n && strcmp(workers.v[w], worker))
+		size_t w = named ? 0 : workers.n; /* a file named after no process is a worker of its own */
+		while (w < workers.n && strcmp(workers.v[w], worker))
 			w++;
-		if (!named || w == workers.n)
+		if (w == workers.n)
 			argv_push(&workers, named ? worker : names[i]);
-		hints[i] = (int)w;
+		hints[i] = (int)(base + (long)w);
 	}
 	argv_free(&workers);
 	free(rec);

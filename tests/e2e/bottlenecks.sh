@@ -29,7 +29,10 @@ for s in json.load(open(run + "/summary.json"))["scenarios"]:
     dominates = top in f if isinstance(f, tuple) else top == f
     if kind == "memory":
         dominates = dominates and tot["elementwise_ms"] > tot["gemm_ms"]
-    print(s["name"], s["verdict"] == want[kind], dominates, s["loss"]["last"] < s["loss"]["first"] / 2, s["verdict"])
+    ok = s["verdict"] == want[kind]
+    if nodes == "4n":  # 8 ranks on this machine's CPUs: a verdict near its threshold may go either way,
+        ok = ok or (s["borderline"] and s["runner_up"] == want[kind])  # and must then say so
+    print(s["name"], ok, dominates, s["loss"]["last"] < s["loss"]["first"] / 2, s["verdict"])
 PY
 while read -r name verdict_ok dominates loss_ok verdict; do
 	check "verdict_${name}_is_${verdict}" [ "$verdict_ok" = True ]

@@ -134,6 +134,32 @@ static int same_sets(const struct trace_set *a, const struct trace_set *b)
 
 /* The map step's results read back bit for bit; a shard that did not run
  * leaves its files named as not analysed; a file the plan lacks is read. */
+/* A trace's rank when it does not carry one: the launcher's record of the
+ * process its torch.profiler name holds, else its process's order among
+ * the files; one process's several files share a rank. */
+static void rank_hints_from_records_and_names(void)
+{
+	char tmp[] = "/tmp/test_hints.XXXXXX", p[160], worker[64], host[64];
+	long pid = 0;
+	CHECK(torchtrace_worker_of_name("node-1_4242.1795433224414.pt.trace.json", worker, sizeof worker, host,
+					sizeof host, &pid) == 1);
+	CHECK(!strcmp(worker, "node-1_4242") && !strcmp(host, "node-1") && pid == 4242);
+	CHECK(torchtrace_worker_of_name("rank0.pt.trace.json", worker, sizeof worker, host, sizeof host, &pid) == 0);
+	CHECK(torchtrace_worker_of_name("h_x.12.pt.trace.json", worker, sizeof worker, host, sizeof host, &pid) == 0);
+	char *names[] = { "h_12.100.pt.trace.json", "h_12.200.pt.trace.json", "h_13.150.pt.trace.json",
+			  "other.pt.trace.json", "worker_7.pt.trace.json" };
+	int hints[5];
+	CHECK(mkdtemp(tmp) != NULL);
+	snprintf(p, sizeof p, "%s/traces", tmp);
+	torchtrace_rank_hints(p, names, 5, hints); /* no records: processes in file order */
+	CHECK(hints[0] == 0 && hints[1] == 0 && hints[2] == 1 && hints[3] == 2 && hints[4] == 7);
+	CHECK(fsio_write_in(tmp, "ranks/rank_0.json", "{\"rank\": 0, \"host\": \"h\", \"pid\": 13}", 36, 0644) == 0);
+	CHECK(fsio_write_in(tmp, "ranks/rank_1.json", "{\"rank\": 1, \"host\": \"h\", \"pid\": 12}", 36, 0644) == 0);
+	torchtrace_rank_hints(p, names, 5, hints);
+	CHECK(hints[0] == 1 && hints[1] == 1 && hints[2] == 0 && hints[3] == 2 && hints[4] == 7);
+	fsio_remove_tree(tmp);
+}
+
 static void shard_results_round_trip(void)
 {
 	char tmp[] = "/tmp/test_shard.XXXXXX";
@@ -190,6 +216,7 @@ int main(void)
 	RUN(gzip_and_legacy_forms);
 	RUN(shared_dlrm_kineto_trace);
 	RUN(shard_results_round_trip);
+	RUN(rank_hints_from_records_and_names);
 	rules_free(&phases);
 	HARNESS_END();
 }
