@@ -174,9 +174,31 @@ static void end_event(struct parse *p)
 	reset_event(p);
 }
 
+/* ts or dur as anything but a number (null, true, an object, a list, a
+ * string) makes the event malformed, counted, never guessed. */
+static void time_not_number(struct parse *p)
+{
+	if (p->in_events && p->depth == p->ev_depth && (p->key_id == KK_TS || p->key_id == KK_DUR))
+		p->bad_time = 1;
+}
+
+static int cb_null(void *ctx)
+{
+	time_not_number(ctx);
+	return 1;
+}
+
+static int cb_boolean(void *ctx, int b)
+{
+	(void)b;
+	time_not_number(ctx);
+	return 1;
+}
+
 static int cb_start_map(void *ctx)
 {
 	struct parse *p = ctx;
+	time_not_number(p);
 	p->depth++;
 	p->seen_root = 1;
 	if (p->in_events && p->depth == p->ev_depth)
@@ -205,6 +227,7 @@ static int cb_end_map(void *ctx)
 static int cb_start_array(void *ctx)
 {
 	struct parse *p = ctx;
+	time_not_number(p);
 	p->depth++;
 	if (p->depth == 1 && !p->seen_root) { /* the legacy form: the file is the event list */
 		p->in_events = 1;
@@ -300,7 +323,7 @@ static int cb_number(void *ctx, const char *s, size_t n)
 }
 
 static const yajl_callbacks callbacks = {
-	NULL, NULL, NULL, NULL, cb_number, cb_string, cb_start_map, cb_key, cb_end_map, cb_start_array, cb_end_array,
+	cb_null, cb_boolean, NULL, NULL, cb_number, cb_string, cb_start_map, cb_key, cb_end_map, cb_start_array, cb_end_array,
 };
 
 /* With two or more distinct ProfilerStep#N, HTA drops the last step. */

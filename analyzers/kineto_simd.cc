@@ -114,6 +114,8 @@ struct walker {
 				ondemand::object a;
 				if ((err = v.get_object().get(a)) == SUCCESS)
 					err = args(a, &f);
+			} else if (k == KK_TS || k == KK_DUR) {
+				f.bad_time = 1; /* null, true, an object or a list: malformed, as in the yajl reader */
 			}
 			return err;
 		});

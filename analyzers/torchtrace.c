@@ -464,6 +464,19 @@ static void keep_rank(struct trace_set *ts, struct rank_metrics *r, const char *
 	rank_metrics_free(r);
 }
 
+/* A reader's message as one line of the report: newlines (yajl's pointer
+ * at the error) become spaces, trailing blanks go. */
+static void one_line(char *dst, size_t n, const char *msg)
+{
+	size_t k = 0;
+	for (; *msg && k + 1 < n; msg++)
+		if (*msg != '\r' && !(*msg == '\n' && k && dst[k - 1] == ' '))
+			dst[k++] = *msg == '\n' || *msg == '\t' ? ' ' : *msg;
+	while (k && dst[k - 1] == ' ')
+		k--;
+	dst[k] = '\0';
+}
+
 static void load_one(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases,
 		     const struct rules *kernels)
 {
@@ -473,7 +486,7 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 	if (kineto_load(p.buf, 1, &t) < 0) {
 		ts->unreadable++;
 		if (!ts->problem[0])
-			snprintf(ts->problem, sizeof ts->problem, "%s", err_last());
+			one_line(ts->problem, sizeof ts->problem, err_last());
 		strbuf_free(&p);
 		return;
 	}

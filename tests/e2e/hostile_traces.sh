@@ -31,6 +31,12 @@ field() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["ranks"][0
 check traces_gzip_named_json_read [ "$rc" -eq 0 ] && check traces_gzip_named_json_steps [ "$(field gz.json 'r["steps"]["count"]')" = 3 ]
 "$A" --json strings.json >s.json
 check traces_string_ts_and_negative_dur_counted [ "$(field s.json '(r["gpu_events"], r["malformed_events"])')" = "(1, 2)" ]
+# ts or dur as null, true, an object or a list: counted as malformed like a string (both readers)
+printf '{"traceEvents":[{"name":"ProfilerStep#1","ph":"X","ts":null,"dur":5},{"name":"ProfilerStep#2","ph":"X","ts":{"v":1},"dur":5},{"name":"ProfilerStep#3","ph":"X","ts":[1],"dur":5},{"name":"d","ph":"X","ts":1,"dur":true,"args":{"stream":7}},{"name":"c","ph":"X","ts":1,"dur":2,"args":{"stream":7}}]}' >nonnum.json
+"$A" --json nonnum.json >nn.json
+check traces_non_number_ts_counted [ "$(field nn.json '(r["gpu_events"], r["malformed_events"])')" = "(1, 4)" ]
+CAMPAIGN_SIMDJSON_MAX_MB=0 "$A" --json nonnum.json >nn2.json
+check traces_non_number_ts_counted_yajl [ "$(field nn2.json '(r["gpu_events"], r["malformed_events"])')" = "(1, 4)" ]
 "$A" strings.json >s.txt
 check traces_malformed_said grep -q "skipped 2 malformed events (non-finite or negative time)" s.txt
 "$A" --json deep-args.json >d.json; rc=$?
@@ -101,3 +107,4 @@ run=$(rundir mix.out)
 check traces_mix_analysed [ "$(json "$run/summary.json" '(j["scenarios"][0]["analysed"], j["scenarios"][0]["trace_files"], len(j["scenarios"][0]["median_step"]["ranks"]))')" = "(True, 4, 1)" ]
 check traces_mix_unused_counted [ "$(json "$run/summary.json" 'j["scenarios"][0]["trace_files_unused"]')" = 2 ]
 check traces_mix_unused_named grep -q "^2 of 4 trace files could not be used, the first because: .*/m/traces/rank2.pt.trace.json: not a Chrome-trace JSON file near byte" "$run/BOTTLENECK_ANALYSIS.md"
+check traces_mix_problem_one_line [ "$(json "$run/summary.json" '"\n" not in j["scenarios"][0]["trace_problem"] and j["scenarios"][0]["trace_problem"].endswith("premature EOF")')" = True ]
