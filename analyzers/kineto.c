@@ -545,7 +545,9 @@ static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned c
 	return parse_yajl(p, rd, src, doc, len, name);
 }
 
-static int load(read_fn rd, void *src, size_t hint, const char *name, int want_cpu, struct gpu_trace *t)
+/* gz_bytes: the compressed file's size when src is a gzip stream, else 0. */
+static int load(read_fn rd, void *src, size_t hint, long long gz_bytes, const char *name, int want_cpu,
+		struct gpu_trace *t)
 {
 	trace_init(t, want_cpu);
 	struct parse p = { .t = t, .stream = -1 };
@@ -556,6 +558,8 @@ static int load(read_fn rd, void *src, size_t hint, const char *name, int want_c
 	int eof, rc, kept;
 	if (read_head(rd, src, simd_limit(), hint, &head, &kept, &len, &eof) < 0)
 		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes", name, len);
+	else if (eof && len == 0 && gz_bytes > 0)
+		rc = err_set(ERR_IO, "%s: a gzip file of %lld bytes that holds nothing: not a trace", name, gz_bytes);
 	else if (eof && len == 0)
 		rc = err_set(ERR_IO, "%s: the file is empty (0 bytes): not a trace", name);
 	else if (eof && (rc = parse_simd(&p, head, len, name)) < 0)
@@ -582,7 +586,7 @@ static int load(read_fn rd, void *src, size_t hint, const char *name, int want_c
 
 int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t)
 {
-	return load(read_file, f, 0, name, want_cpu, t);
+	return load(read_file, f, 0, 0, name, want_cpu, t);
 }
 
 int kineto_load(const char *path, int want_cpu, struct gpu_trace *t)
@@ -609,12 +613,13 @@ int kineto_load(const char *path, int want_cpu, struct gpu_trace *t)
 			return err_sys(ERR_IO, "cannot read %s", path);
 		}
 		setvbuf(f, NULL, _IONBF, 0);
-		int rc = load(read_file, f, st.st_size > 0 ? (size_t)st.st_size : 0, path, want_cpu, t);
+		int rc = load(read_file, f, st.st_size > 0 ? (size_t)st.st_size : 0, 0, path, want_cpu, t);
 		fclose(f);
 		return rc;
 	}
+	long long gz_bytes = fstat(fd, &st) == 0 ? (long long)st.st_size : 1;
 	close(fd);
-	int rc = load(read_gz, gz, 0, path, want_cpu, t);
+	int rc = load(read_gz, gz, 0, gz_bytes, path, want_cpu, t);
 	gzclose(gz);
 	return rc;
 }

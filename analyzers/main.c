@@ -225,6 +225,11 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 		int rc = nsys_load(file, 10, &rep);
 		if (rc < 0)
 			return rc;
+		if (rep.n == 0 && json_array_size(rep.nvtx_top) == 0) {
+			nsys_report_free(&rep);
+			return err_set(ERR_IO, "%s: the export holds no kernel, memory copy, memset or NVTX range: nothing to "
+				       "analyse (capture with 'nsys profile -t cuda,nvtx' around GPU work)", file);
+		}
 		for (size_t i = 0; i < rep.n; i++)
 			json_array_append_new(ranks, analyse_one(&rep.proc[i], r, top, file));
 		json_object_set(nvtx, file, rep.nvtx_top);

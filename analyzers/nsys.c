@@ -51,6 +51,21 @@ static int has_table(sqlite3 *db, const char *name)
 	return yes;
 }
 
+/* A file whose SQLite header is intact but whose pages are not (damaged, or
+ * garbage behind the magic) is said to be unreadable, not to lack a table. */
+static int readable(sqlite3 *db, const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : sqlite3_errcode(db);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_OK)
+		return 0;
+	return err_set(ERR_IO, "%s: not a readable SQLite database (%s): damaged, or not written by SQLite; export the "
+		       "report again with 'nsys export --type sqlite'", path, sqlite3_errstr(rc));
+}
+
 static struct gpu_trace *trace_for(struct nsys_report *r, long pid, int dev)
 {
 	for (size_t i = 0; i < r->n; i++)
@@ -187,6 +202,10 @@ int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
 		sqlite3_close(db);
 		return rc;
 	}
+	if ((rc = readable(db, path)) < 0) {
+		sqlite3_close(db);
+		return rc;
+	}
 	if (!has_table(db, "StringIds") || !has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL")) {
 		sqlite3_close(db);
 		return err_set(ERR_IO, "%s: not an Nsight Systems export (no StringIds or CUPTI_ACTIVITY_KIND_KERNEL table); "
@@ -228,7 +247,12 @@ int nsys_load_host(const char *path, struct gpu_trace *host)
 	sqlite3 *db = NULL;
 	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
 	free(uri);
-	if (rc != SQLITE_OK || !has_table(db, "StringIds")) {
+	if (rc != SQLITE_OK || readable(db, path) < 0) {
+		rc = rc != SQLITE_OK ? err_set(ERR_IO, "%s: cannot open as SQLite", path) : ERR_IO;
+		sqlite3_close(db);
+		return rc;
+	}
+	if (!has_table(db, "StringIds")) {
 		sqlite3_close(db);
 		return err_set(ERR_IO, "%s: not an Nsight Systems export (no StringIds table)", path);
 	}

@@ -73,6 +73,14 @@ for row in [(1, 0, 7, 1, -2**63, 2**63 - 1, 1), (1, 0, 7, 2, 1000, 1000 + 2 * 86
             (1, 0, 7, 4, 1000, 3000, 1)]:
     c.execute("insert into CUPTI_ACTIVITY_KIND_KERNEL values (?,?,?,?,?,?,?)", row)
 c.commit()
+c = sqlite3.connect("norows.sqlite")  # the tables of an export, no row in them
+c.execute("create table StringIds(id INTEGER, value TEXT)")
+c.execute("create table CUPTI_ACTIVITY_KIND_KERNEL(globalPid, deviceId, streamId, correlationId, start, end, demangledName)")
+c.commit(); c.close()
+d = bytearray(open("norows.sqlite", "rb").read())  # the SQLite magic kept, every page after it scrambled
+for i in range(100, len(d)):
+    d[i] = (d[i] * 7 + 13) % 256
+open("scrambled.sqlite", "wb").write(d)
 c = sqlite3.connect("layout.sqlite")
 c.execute("create table StringIds(id, value)"); c.execute("create table CUPTI_ACTIVITY_KIND_KERNEL(start, end)"); c.commit()
 P
@@ -89,6 +97,13 @@ check nsys_wrong_types_skipped grep -q "skipped 3 malformed events" ty.out
 check nsys_extreme_rows_exit0 [ "$rc" -eq 0 ]
 check nsys_extreme_rows_one_kernel grep -q "COMPUTATION          2 us      1 x  gemm_kernel" ex.out
 check nsys_extreme_rows_malformed grep -q "skipped 3 malformed events" ex.out
+"$A" norows.sqlite >nr.out 2>&1; rc=$?
+check nsys_no_rows_exit4 [ "$rc" -eq 4 ] && check nsys_no_rows_said grep -q "norows.sqlite: the export holds no kernel, memory copy, memset or NVTX range: nothing to analyse" nr.out
+"$A" scrambled.sqlite >sc.out 2>&1; rc=$?
+check nsys_scrambled_exit4 [ "$rc" -eq 4 ] && check nsys_scrambled_said grep -q "scrambled.sqlite: not a readable SQLite database (" sc.out
+printf '' | gzip -c >empty-gzip.json
+"$A" empty-gzip.json >eg.out 2>&1; rc=$?
+check traces_empty_gzip_exit4 [ "$rc" -eq 4 ] && check traces_empty_gzip_said grep -q "empty-gzip.json: a gzip file of 20 bytes that holds nothing: not a trace" eg.out
 "$A" zero.sqlite >zs.out 2>&1; rc=$?
 check nsys_zero_bytes_exit4 [ "$rc" -eq 4 ] && check nsys_zero_bytes_named grep -qx "campaign-analyze: zero.sqlite: the file is empty (0 bytes): not a trace" zs.out
 
