@@ -69,6 +69,16 @@ struct line_ctx {
 	char bad[256];       /* what went wrong */
 };
 
+/* What an #SBATCH value may hold inside double quotes: printable
+ * characters (and UTF-8) but no quote, backslash, $ or backquote. */
+static int sbatch_quotable(const char *v)
+{
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == '"' || *p == '\\' || *p == '$' || *p == '`')
+			return 0;
+	return *v != '\0';
+}
+
 static int emit_item(struct line_ctx *x, const struct argv *it, int expand_vars, struct strbuf *out)
 {
 	for (size_t w = 0; w < it->n; w++) {
@@ -80,6 +90,8 @@ static int emit_item(struct line_ctx *x, const struct argv *it, int expand_vars,
 			shell_quote(out, it->v[w]);
 		} else if (is_safe_token(it->v[w])) {
 			strbuf_adds(out, it->v[w]);
+		} else if (sbatch_quotable(it->v[w])) { /* a path with spaces: sbatch reads "..." as one value */
+			strbuf_addf(out, "\"%s\"", it->v[w]);
 		} else {
 			snprintf(x->bad, sizeof x->bad, "value \"%.100s\" has characters not allowed in an #SBATCH line", it->v[w]);
 			return -1;

@@ -93,3 +93,9 @@ Y
 run=$(rundir np.out)
 check hostile_env_bad_path_completes [ "$rc" -eq 0 ]
 check hostile_env_bad_path_job_status grep -q '"exit_code": 0' "$run/s1/job.status"
+
+# A results directory with a space in its name (issue 20, point 8): the
+# #SBATCH --output line quotes it, and the run completes.
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/My Results" "$ROOT/tests/fixtures/tiny.yaml" >mr.out 2>&1; rc=$?
+check hostile_results_with_space_completes [ "$rc" -eq 0 ]
+check hostile_results_with_space_quoted grep -q "^#SBATCH --output=\"$SCRATCH/My Results/tiny/.*/t/slurm-%j.out\"$" "$SCRATCH/My Results"/tiny/*/t/job.sbatch
