@@ -84,7 +84,11 @@ static void test_template_rules(void)
 	CHECK_STR(strbuf_str(&out), "#SBATCH --job-name=job-1\n#SBATCH --exclusive\n#SBATCH --mem=0\n"
 				    "run 'echo' '$(touch x)'\nname='job-1'\n");
 	strbuf_reset(&out);
-	render_var_scalar(&rv, "bad", "a b");
+	render_var_scalar(&rv, "spaced", "/r/My Results/o.out"); /* quoted, one value for sbatch */
+	CHECK(render_template("t", "#SBATCH --output={{spaced}}\n", &rv, &out) == 0);
+	CHECK_STR(strbuf_str(&out), "#SBATCH --output=\"/r/My Results/o.out\"\n");
+	strbuf_reset(&out);
+	render_var_scalar(&rv, "bad", "a \"b\" $(x)");
 	CHECK(render_template("t", "x\n#SBATCH --x={{bad}}\n", &rv, &out) < 0);
 	CHECK(render_template("t", "{{nosuch}}\n", &rv, &out) < 0);
 	render_vars_free(&rv);
