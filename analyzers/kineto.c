@@ -402,6 +402,47 @@ static size_t simd_limit(void)
 	return mb > 0 ? (size_t)mb << 20 : 0;
 }
 
+/* Strings across the chunks fed to yajl: where one passes the longest a
+ * trace may hold (yajl's cost grows with the square of a string's length). */
+struct strscan {
+	int in, esc;
+	size_t run;
+};
+
+/* The offset in b where a string passes max bytes, or n when none does. */
+static size_t long_string_at(struct strscan *s, const unsigned char *b, size_t n, size_t max)
+{
+	size_t i = 0;
+	while (i < n) {
+		if (!s->in) {
+			const unsigned char *q = memchr(b + i, '"', n - i);
+			if (!q)
+				return n;
+			i = (size_t)(q - b) + 1;
+			s->in = 1, s->esc = 0, s->run = 0;
+			continue;
+		}
+		if (s->esc) {
+			s->esc = 0, s->run++, i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < n && b[j] != '"' && b[j] != '\\')
+			j++;
+		if (s->run + (j - i) > max)
+			return i + (max - s->run);
+		s->run += j - i;
+		if (j == n)
+			return n;
+		if (b[j] == '\\')
+			s->esc = 1, s->run++;
+		else
+			s->in = 0;
+		i = j + 1;
+	}
+	return n;
+}
+
 /* n bytes for a whole document: on 2 MB pages where the kernel gives them
  * (one page fault per 2 MB instead of per 4 KB). */
 static void *big_alloc(size_t n)
@@ -415,7 +456,9 @@ static void *big_alloc(size_t n)
 
 /* Reads the start of the document, up to `limit` bytes (and the padding
  * simdjson needs): into this thread's kept buffer (*kept) when the size is
- * known, else a growing one; *eof when that was all of it. -1 on a read error. */
+ * known, else a growing one; *eof when that was all of it. -1 on a read error.
+ * A stream of unknown size (gzip) stops early at an overlong string, which
+ * the streaming reader then names: a small file never fills the buffer. */
 static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned char **doc, int *kept, size_t *len,
 		      int *eof)
 {
@@ -426,6 +469,8 @@ static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned
 		*doc = big_alloc(cap + KINETO_SIMD_PADDING);
 	*len = 0;
 	*eof = 0;
+	struct strscan sc = { 0 };
+	int scan = !hint;
 	for (;;) {
 		if (cap - *len < (1 << 16)) { /* read more than the size said: the file grew */
 			unsigned char *was = *doc;
@@ -445,6 +490,8 @@ static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned
 			break;
 		}
 		*len += (size_t)n;
+		if (scan && long_string_at(&sc, *doc + *len - (size_t)n, (size_t)n, TRACE_MAX_STRING) < (size_t)n)
+			break;
 	}
 	return (long)*len;
 }
@@ -491,24 +538,52 @@ static int parse_simd(struct parse *p, const unsigned char *doc, size_t len, con
 }
 
 /* The document through yajl: its head (already read), then the rest. */
+/* The most bytes of JSON one trace file may hold, decompressed
+ * (CAMPAIGN_TRACE_MAX_MB, default TRACE_MAX_GB GiB). */
+static size_t max_trace_bytes(void)
+{
+	const char *v = getenv("CAMPAIGN_TRACE_MAX_MB");
+	long mb = v && *v ? strtol(v, NULL, 10) : 0;
+	return mb > 0 ? (size_t)mb << 20 : (size_t)TRACE_MAX_GB << 30;
+}
+
+static int too_big(const char *name)
+{
+	return err_set(ERR_IO, "%s: more than %zu MiB of JSON (decompressed): not read further (the most a trace may "
+		       "hold; CAMPAIGN_TRACE_MAX_MB raises it)", name, max_trace_bytes() >> 20);
+}
+
+/* Feeds one chunk to yajl unless it holds an overlong string or passes the
+ * byte limit: then ERR_IO naming where. */
+static int feed(yajl_handle h, struct strscan *sc, const unsigned char *b, size_t n, size_t offset, const char *name)
+{
+	size_t at = long_string_at(sc, b, n, TRACE_MAX_STRING);
+	if (at < n)
+		return err_set(ERR_IO, "%s: a string longer than %d MiB near byte %zu: not a trace this tool reads (the "
+			       "longest string a trace may hold)", name, TRACE_MAX_STRING >> 20, offset + at);
+	if (offset + n > max_trace_bytes())
+		return too_big(name);
+	return yajl_parse(h, b, n) == yajl_status_ok ? 0 : -1;
+}
+
 static int parse_yajl(struct parse *p, read_fn rd, void *src, const unsigned char *head, size_t head_len,
 		      const char *name)
 {
 	yajl_handle h = yajl_alloc(&callbacks, NULL, p);
 	unsigned char buf[1 << 16];
+	struct strscan sc = { 0 };
 	size_t offset = head_len;
 	long n = 0;
-	int rc = head_len && yajl_parse(h, head, head_len) != yajl_status_ok ? -1 : 0;
+	int rc = head_len ? feed(h, &sc, head, head_len, 0, name) : 0;
 	if (rc == -1)
 		n = (long)head_len;
 	while (rc == 0 && (n = rd(src, buf, sizeof buf)) > 0) {
-		if (yajl_parse(h, buf, (size_t)n) != yajl_status_ok)
-			rc = -1;
+		rc = feed(h, &sc, buf, (size_t)n, offset, name);
 		offset += (size_t)n;
 	}
-	if (n < 0) {
+	if (rc >= -1 && n < 0) /* (rc < -1: a limit, already said) */
 		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes", name, offset);
-	} else if (rc == 0 && yajl_complete_parse(h) != yajl_status_ok) {
+	else if (rc == 0 && yajl_complete_parse(h) != yajl_status_ok) {
 		rc = -1;
 		n = 0;
 	}
@@ -558,6 +633,8 @@ static int load(read_fn rd, void *src, size_t hint, long long gz_bytes, const ch
 	int eof, rc, kept;
 	if (read_head(rd, src, simd_limit(), hint, &head, &kept, &len, &eof) < 0)
 		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes", name, len);
+	else if (len > max_trace_bytes())
+		rc = too_big(name);
 	else if (eof && len == 0 && gz_bytes > 0)
 		rc = err_set(ERR_IO, "%s: a gzip file of %lld bytes that holds nothing: not a trace", name, gz_bytes);
 	else if (eof && len == 0)

@@ -81,6 +81,11 @@ const struct rt_event *gpu_trace_rt(const struct gpu_trace *t, long corr);
  * still count single units) and shorter than a day. Events outside these
  * are counted as malformed by every reader (Kineto JSON, nsys exports). */
 #define TRACE_MAX_EVENT_US 8.64e10
+/* What one trace file may hold: strings up to TRACE_MAX_STRING bytes (a
+ * longer one stops the reading, named with its offset), at most
+ * TRACE_MAX_GB GiB of JSON once decompressed (CAMPAIGN_TRACE_MAX_MB). */
+#define TRACE_MAX_STRING (4 << 20)
+#define TRACE_MAX_GB 64
 int trace_times_sane(double ts, double dur);
 
 #endif

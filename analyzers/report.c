@@ -355,8 +355,10 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 				    s->contaminated);
 		md_not_analysed(md, s);
 		if (s->bad_lines)
-			strbuf_addf(md, "%ld telemetry line%s malformed or held implausible numbers (non-finite, negative, "
-				    "over 10^9 ms) and %s skipped.\n\n", s->bad_lines, s->bad_lines == 1 ? " was" : "s were",
+			strbuf_addf(md, "%ld %s line%s %s and %s skipped.\n\n", s->bad_lines,
+				    s->shares_known ? "telemetry" : "step-log", s->bad_lines == 1 ? " was" : "s were",
+				    s->shares_known ? "malformed or held implausible numbers (non-finite, negative, over 10^9 ms)" :
+				    "longer than 64 KiB or over the pattern's match budget (100,000 backtracking steps)",
 				    s->bad_lines == 1 ? "was" : "were");
 		strbuf_addf(md, "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
 			    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, backward %.1f %%, "

@@ -92,6 +92,21 @@ int rules_load_more(const char *path, struct rules *r)
  * with zeroed slack behind it. */
 #define JIT_SLACK 32
 
+void *rules_bounded_context(void)
+{
+	pcre2_match_context *m = pcre2_match_context_create(NULL);
+	if (m) {
+		pcre2_set_match_limit(m, RULES_MATCH_LIMIT);
+		pcre2_set_depth_limit(m, RULES_DEPTH_LIMIT);
+	}
+	return m;
+}
+
+void rules_context_free(void *mctx)
+{
+	pcre2_match_context_free(mctx);
+}
+
 const char *rules_classify(const struct rules *r, const char *name)
 {
 	size_t len = strlen(name);
@@ -101,11 +116,13 @@ const char *rules_classify(const struct rules *r, const char *name)
 	const char *cat = r->fallback;
 	/* match data of its own: one rule set serves every worker thread */
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	pcre2_match_context *mctx = rules_bounded_context();
 	for (int i = 0; md && i < r->n; i++)
-		if (pcre2_match(r->re[i], (PCRE2_SPTR)subject, len, 0, 0, md, NULL) >= 0) {
+		if (pcre2_match(r->re[i], (PCRE2_SPTR)subject, len, 0, 0, md, mctx) >= 0) {
 			cat = r->category[i];
 			break;
 		}
+	pcre2_match_context_free(mctx);
 	pcre2_match_data_free(md);
 	if (subject != small)
 		free(subject);

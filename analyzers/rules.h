@@ -26,6 +26,16 @@ int rules_load_more(const char *path, struct rules *r);
 /* The category of name (never NULL). Safe from several threads at once. */
 const char *rules_classify(const struct rules *r, const char *name);
 void rules_free(struct rules *r);
+/* Every PCRE2 match of campaign's (rules, step-log patterns) runs under a
+ * budget, so no pattern, however it backtracks, costs more than a few
+ * milliseconds a subject: at most RULES_MATCH_LIMIT backtracking steps and
+ * RULES_DEPTH_LIMIT nested ones; a match over budget is no match. */
+#define RULES_MATCH_LIMIT 100000
+#define RULES_DEPTH_LIMIT 10000
+/* A match context with those limits (pcre2_match_context *); free with
+ * rules_context_free. */
+void *rules_bounded_context(void);
+void rules_context_free(void *mctx);
 /* analyzers/kernel_rules.txt next to the binaries, or $CAMPAIGN_RULES. */
 char *rules_default_path(void);
 /* analyzers/phase_rules.txt (step phases of host ranges), or $CAMPAIGN_PHASE_RULES. */

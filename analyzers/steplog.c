@@ -2,6 +2,7 @@
 #include "steplog.h"
 #include "util/fsio.h"
 
+#include "rules.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 
@@ -10,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define STEPLOG_MAX_LINE 65536 /* bytes: a step line is short; longer lines are skipped, counted */
 
 struct groups {
 	int step, step_ms, loss, samples;
@@ -34,15 +37,25 @@ static double group_num(pcre2_match_data *md, const char *line, int g, double de
 	return end != buf ? v : def;
 }
 
+/* Each line is matched under the rules' budget (well under a millisecond);
+ * a line longer than STEPLOG_MAX_LINE, or one whose match runs over the
+ * budget, is skipped and counted (bad_lines). */
 static void read_rank(FILE *f, pcre2_code *re, const struct groups *g, int warmup, struct rank_metrics *r)
 {
 	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+	pcre2_match_context *mctx = rules_bounded_context();
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	int seen = 0;
 	while ((len = getline(&line, &cap, f)) > 0) {
-		if (pcre2_match(re, (PCRE2_SPTR)line, (size_t)len, 0, 0, md, NULL) < 0)
+		int rc = len > STEPLOG_MAX_LINE ? PCRE2_ERROR_MATCHLIMIT :
+			 pcre2_match(re, (PCRE2_SPTR)line, (size_t)len, 0, 0, md, mctx);
+		if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT ||
+		    rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+			r->bad_lines++;
+		}
+		if (rc < 0)
 			continue;
 		struct step_rec s = { 0 };
 		s.step = (long)group_num(md, line, g->step, seen);
@@ -53,6 +66,7 @@ static void read_rank(FILE *f, pcre2_code *re, const struct groups *g, int warmu
 		metrics_add_step(r, &s);
 	}
 	free(line);
+	pcre2_match_context_free(mctx);
 	pcre2_match_data_free(md);
 }
 
@@ -70,6 +84,7 @@ int steplog_load_dir(const char *dir, const char *pattern, int warmup, struct sc
 	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
 	if (!re)
 		return err_set(ERR_USAGE, "analysis.step_log.pattern does not compile at offset %zu", (size_t)off);
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* where the library has a JIT; the budget applies either way */
 	struct groups g = { pcre2_substring_number_from_name(re, (PCRE2_SPTR) "step"),
 			    pcre2_substring_number_from_name(re, (PCRE2_SPTR) "step_ms"),
 			    pcre2_substring_number_from_name(re, (PCRE2_SPTR) "loss"),
