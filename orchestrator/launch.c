@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -375,9 +376,35 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 	return rc ? rc : launch_stop ? 128 + launch_stop : 0;
 }
 
+/* The open files n local ranks need here: each rank's log pipe (both ends
+ * while it starts) and log file, and a margin for this process. The soft
+ * limit is raised to the hard one first; what still cannot fit is refused,
+ * saying why, rather than run with logs lost. */
+static int fds_for_ranks(long n)
+{
+	struct rlimit rl;
+	long need = 3 * n + 32;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)need > rl.rlim_cur) {
+		fprintf(stderr, "campaign launch: %ld local ranks need about %ld open files (a log pipe and file each); this "
+			"process may have %llu (ulimit -n, hard limit included): raise the limit or launch fewer ranks\n",
+			n, need, (unsigned long long)rl.rlim_cur);
+		return -1;
+	}
+	return 0;
+}
+
 int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper)
 {
 	long n = nodes * tpn;
+	if (fds_for_ranks(n) < 0)
+		return 1;
 	pid_t *pids = xcalloc((size_t)n, sizeof *pids);
 	const char *job_dir = getenv("CAMPAIGN_JOB_DIR");
 	struct ranklog *logs = xcalloc((size_t)n, sizeof *logs);

@@ -68,3 +68,28 @@ dpid=$(cat daemon.pid 2>/dev/null)
 # killed: gone, or a zombie where nothing reaps orphans (a container's init)
 check daemon_killed bash -c '[ -n "$1" ] && { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" | cut -c1)" = Z ]; }' _ "$dpid"
 check daemon_said grep -q "campaign: killed 1 process the job left running outside its process group" "$run"/s/slurm-*.out
+
+# 1,024 local ranks under ulimit -n 1024 (issue 20, point 10): with a
+# higher hard limit the launcher raises its own and every rank's log is
+# there; with the hard limit at 1024 the job fails saying why, never
+# COMPLETED with logs lost.
+cat >many.yaml <<'Y'
+campaign: many
+workload: { command: ["/bin/sh", "-c", "echo rank $RANK"] }
+scenarios: [{ name: s, nodes: 4, tasks_per_node: 256 }]
+Y
+hard=$(ulimit -Hn)
+if [ "$hard" = unlimited ] || [ "$hard" -ge 4096 ]; then
+	(ulimit -Sn 1024; "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/m1" many.yaml >m1.out 2>&1); rc=$?
+	run=$(rundir m1.out)
+	check fd_soft_limit_raised [ "$rc" -eq 0 ]
+	check fd_every_rank_log [ "$(ls "$run/s/logs" | wc -l)" -eq 1024 ]
+	check fd_every_rank_logged [ "$(cat "$run"/s/logs/rank_*.out | grep -c '^rank ')" -eq 1024 ]
+else
+	skip fd_soft_limit_raised "the hard open-files limit here is $hard"
+fi
+(ulimit -n 1024; "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/m2" many.yaml >m2.out 2>&1); rc=$?
+run=$(rundir m2.out)
+check fd_hard_limit_refused [ "$rc" -eq 1 ]
+check fd_hard_limit_failed [ "$(rows "$run" "select state from jobs")" = FAILED ]
+check fd_hard_limit_said grep -q "campaign launch: 1024 local ranks need about 3104 open files (a log pipe and file each); this process may have 1024" "$run"/s/slurm-*.out
