@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 struct store {
@@ -19,6 +20,7 @@ struct store {
 	char *path;
 	char journal[8];     /* "wal" or "delete", as SQLite reports it */
 	int readonly;        /* the store or its directory cannot be written: reads only */
+	int full;            /* ... because its file system has no space left */
 	struct fskind fs;
 };
 
@@ -61,6 +63,9 @@ static int damaged(const struct store *st, const char *why)
 static int db_fail(struct store *st, const char *what)
 {
 	int code = sqlite3_errcode(st->db) & 0xff;
+	if (st->full && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_FULL || code == SQLITE_IOERR))
+		return err_set(ERR_IO, "%s: %s: the file system holding the run is full (no space left), so nothing can "
+			       "be recorded until space is freed; what is recorded is intact", st->path, what);
 	if (code == SQLITE_READONLY || (st->readonly && code == SQLITE_CANTOPEN))
 		return err_set(ERR_IO, "%s: %s: the results directory cannot be written (a read-only mount, or not yours), "
 			       "so nothing can be recorded; it can only be read", st->path, what);
@@ -205,7 +210,8 @@ static int open_db(struct store *st, int create)
 {
 	int flags = (st->readonly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE) |
 		    SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
-	char *uri = st->readonly ? immutable_uri(st->path) : NULL;
+	/* a full disk: read through the journal as it is (immutable would skip a WAL's newest pages) */
+	char *uri = st->readonly && !st->full ? immutable_uri(st->path) : NULL;
 	int ok = sqlite3_open_v2(uri ? uri : st->path, &st->db, flags, NULL) == SQLITE_OK;
 	free(uri);
 	if (!ok)
@@ -232,6 +238,14 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 	/* A results directory that cannot be written (a read-only mount, someone
 	 * else's results): the store is read, and any write says why it failed. */
 	st->readonly = !create && !is_new && (access(path, W_OK) != 0 || access(where, W_OK) != 0);
+	/* A full file system: the store is read as it is (a journal could not
+	 * even be opened), and the run is shown with a word on why. */
+	struct statvfs vfs;
+	st->full = !create && !is_new && statvfs(where, &vfs) == 0 && vfs.f_bavail == 0;
+	if (st->full && !st->readonly)
+		fprintf(stderr, "campaign: warning: the file system holding %s is full: the run is shown as recorded, and "
+			"nothing can be recorded until space is freed\n", where);
+	st->readonly |= st->full;
 	if (rc == 0 && st->fs.shared && !st->readonly)
 		rc = fskind_check_locks(where, &st->fs);
 	if (rc == 0)

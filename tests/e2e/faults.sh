@@ -132,6 +132,14 @@ Y
 	check full_fs_exit4 [ "$rc" -eq 4 ]
 	check full_fs_said grep -q "database or disk is full\|No space left on device" full.out
 	check full_fs_resume_hint grep -q "What was recorded is kept. Once the cause is fixed, \`campaign resume" full.out
+	"$CAMPAIGN" status --results "$SCRATCH/full/res" >fullst.out 2>&1; rc=$?
+	# shown as recorded, the disk named; exit 4: what status would record (a) cannot be
+	check full_fs_status_while_full_exit4 [ "$rc" -eq 4 ]
+	check full_fs_status_while_full_shows_run grep -q "^a  *[0-9]*  *" fullst.out
+	check full_fs_status_while_full_says_why grep -q "the file system holding .* is full: the run is shown as recorded" fullst.out
+	check full_fs_status_while_full_no_io_error bash -c '! grep -q "disk I/O error\|journal mode" "$1"' _ fullst.out
+	"$CAMPAIGN" aggregate --force --results "$SCRATCH/full/res" "$(basename "$frun")" >fullagg.out 2>&1; rc=$?
+	check full_fs_aggregate_exit4 [ "$rc" -eq 4 ]
 	rm -f "$frun"/*/big.bin
 	"$CAMPAIGN" status --json --results "$SCRATCH/full/res" >full.json 2>/dev/null; rc=$?
 	check full_fs_status_after_space_freed [ "$rc" -eq 0 ]
