@@ -135,6 +135,28 @@ static double memory_peak(const struct ana_scenario *s, const char **what)
 	return s->have_monitor ? s->mem_peak_pct : 0;
 }
 
+/* The GPU view of the scenario: every rank's active steps with GPU work,
+ * their parts summed over their windows (shares of the GPU window). */
+static void gpu_shares(struct ana_scenario *s, const struct scenario_metrics *m)
+{
+	double sum[GPU_FIELDS] = { 0 };
+	for (size_t r = 0; r < m->n; r++)
+		for (size_t i = 0; i < m->ranks[r].n; i++) {
+			const struct step_rec *st = &m->ranks[r].steps[i];
+			if (!st->active || st->gpu[GPU_WINDOW] <= 0)
+				continue;
+			for (int f = 0; f < GPU_FIELDS; f++)
+				sum[f] += st->gpu[f];
+			s->gpu_steps++;
+		}
+	if (sum[GPU_WINDOW] <= 0)
+		return;
+	s->gpu_basis = 1;
+	s->gpu_pct[GPU_WINDOW] = sum[GPU_WINDOW];
+	for (int f = 1; f < GPU_FIELDS; f++)
+		s->gpu_pct[f] = 100 * sum[f] / sum[GPU_WINDOW];
+}
+
 /* How sure a verdict is: borderline when the deciding share is within 20 %
  * (relative) of its threshold, or within the step-to-step spread of it; the
  * verdict next in line is named. */
@@ -225,6 +247,59 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 			 th->data_pct, s->io_pct, th->io_pct, gpu);
 	}
 	mark_borderline(s, c[best].pct, c[best].th, c[best].name);
+}
+
+/* The verdict of a scenario whose traces have GPU kernels, from what the GPU
+ * did in each step: exposed communication, exposed copies, and the GPU idle
+ * waiting for the host (data-loader-bound when the host was loading data
+ * through most of that wait, else host-bound) against their thresholds, the
+ * largest excess winning; compute-bound only when the GPU computed most of
+ * the step. */
+static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
+{
+	const double *g = s->gpu_pct;
+	double wait = g[GPU_IDLE_HOST] + g[GPU_IDLE_DATA], idle = wait + g[GPU_IDLE_KERNEL] + g[GPU_IDLE_OTHER];
+	double copy_th = th->gpu_copy_pct > 0 ? th->gpu_copy_pct : 20, idle_th = 100 - th->gpu_util_pct;
+	struct { const char *name; double pct, th; } c[] = {
+		{ "communication-bound", g[GPU_COMM], th->comm_pct },
+		{ "memory-bound", g[GPU_MEMCPY], copy_th },
+		{ g[GPU_IDLE_DATA] > g[GPU_IDLE_HOST] ? "data-loader-bound" : "host-bound", wait, idle_th },
+	};
+	int best = -1, runner = -1;
+	double br = 0, rr = 0;
+	for (int i = 0; i < 3; i++) {
+		double ratio = c[i].th > 0 ? c[i].pct / c[i].th : c[i].pct;
+		if (best < 0 || ratio > br)
+			runner = best, rr = br, best = i, br = ratio;
+		else if (runner < 0 || ratio > rr)
+			runner = i, rr = ratio;
+	}
+	int over = c[best].pct > c[best].th;
+	snprintf(s->verdict, sizeof s->verdict, "%s", over || g[GPU_COMPUTE] < 50 ? c[best].name : "compute-bound");
+	snprintf(s->evidence, sizeof s->evidence,
+		 "on the GPU (its timeline over %zu rank-steps): compute %.1f %%, exposed communication %.1f %% "
+		 "(threshold %.0f %%), exposed copies %.1f %% (threshold %.0f %%), other kernels %.1f %%, idle %.1f %%: "
+		 "waiting for the host %.1f %% (threshold %.0f %%; of it %.1f %% while the host loaded data), between "
+		 "kernels %.1f %%, other %.1f %%", s->gpu_steps, g[GPU_COMPUTE], g[GPU_COMM], th->comm_pct, g[GPU_MEMCPY],
+		 copy_th, g[GPU_OTHER], idle, wait, idle_th, g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL], g[GPU_IDLE_OTHER]);
+	if (over && c[runner].pct > c[runner].th && rr > 0.8 * br) { /* two excesses of nearly one size */
+		s->borderline = 1;
+		snprintf(s->runner_up, sizeof s->runner_up, "%s", c[runner].name);
+		size_t n = strlen(s->evidence);
+		snprintf(s->evidence + n, sizeof s->evidence - n, "; **borderline**: %s (%.1f %% against %.0f %%) is over its "
+			 "threshold by nearly as much", c[runner].name, c[runner].pct, c[runner].th);
+	} else if (over)
+		mark_borderline(s, c[best].pct, c[best].th, c[runner].pct > c[runner].th ? c[runner].name :
+				g[GPU_COMPUTE] >= 50 ? "compute-bound" : c[runner].name);
+	else if (g[GPU_COMPUTE] >= 50)
+		mark_borderline(s, c[best].pct, c[best].th, c[best].name);
+	else { /* nothing over its threshold and the GPU computes less than half the step */
+		s->borderline = 1;
+		snprintf(s->runner_up, sizeof s->runner_up, "%s", c[runner].name);
+		size_t n = strlen(s->evidence);
+		snprintf(s->evidence + n, sizeof s->evidence - n, "; **borderline**: no share passes its threshold and the "
+			 "GPU computes only %.1f %% of the step; %s is nearly as likely", g[GPU_COMPUTE], c[runner].name);
+	}
 }
 
 /* With no step breakdown (monitors alone, or step times alone): what the
@@ -640,8 +715,11 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	static const char *const formats[] = { "trainer", "aorta", "pytorch-trace", "step-log", "nsys" };
 	snprintf(s->format, sizeof s->format, "%s", formats[m.ranks[0].format]);
 	s->shares_known = m.ranks[0].format != METRICS_STEP_LOG;
+	gpu_shares(s, &m);
 	if (!s->shares_known)
 		monitor_verdict(s, &run->th); /* step times alone say nothing of where they go */
+	else if (s->gpu_basis)
+		gpu_verdict(s, &run->th); /* on a GPU the host's ranges time launches, not the work */
 	else
 		verdict(s, &run->th);
 	timeline_step(s, &m);

@@ -23,6 +23,7 @@ struct ana_op {
 
 struct ana_thresholds {
 	double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct;
+	double gpu_copy_pct; /* exposed host-device copies (GPU verdicts); 0: 20 */
 };
 
 struct ana_scenario {
@@ -62,6 +63,9 @@ struct ana_scenario {
 	char runner_up[32];    /* the verdict next in line when this one is borderline, else "" */
 	int borderline;        /* the verdict is within 20 % of its threshold, or the step spread could flip it */
 	int shares_known;      /* the step breakdown (data, compute, comm, I/O) was measured */
+	int gpu_basis;         /* the verdict and gpu_pct come from the GPU timeline (traces with kernels) */
+	double gpu_pct[9];     /* shares of the steps' GPU windows, enum step_gpu (GPU_WINDOW: ms summed) */
+	size_t gpu_steps;      /* rank-steps with a GPU view */
 	int is_baseline;
 	double speedup, efficiency; /* against the baseline of its series; 0 if none */
 	char baseline[72];

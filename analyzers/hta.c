@@ -371,3 +371,178 @@ json_t *hta_json(const struct hta_rank *h, const char *file)
 	json_object_set_new(o, "top_kernels", json_incref(h->top));
 	return o;
 }
+
+/* ---- the GPU view of each step ------------------------------------------ */
+
+/* The category indices of COMPUTATION, COMMUNICATION and MEMORY as
+ * hta_analyse numbers them (the rules' categories in order, then the
+ * default); -1 for one the rules lack. */
+static void step_cats(const struct rules *r, int *comp, int *comm, int *mem)
+{
+	const char *catname[RULES_MAX + 1];
+	int cats = 0;
+	for (int i = 0; i < r->n; i++) {
+		int seen = 0;
+		for (int j = 0; j < cats && !seen; j++)
+			seen = !strcmp(catname[j], r->category[i]);
+		if (!seen)
+			catname[cats++] = r->category[i];
+	}
+	catname[cats++] = r->fallback;
+	*comp = *comm = *mem = -1;
+	for (int c = 0; c < cats; c++) {
+		if (!strcmp(catname[c], "COMPUTATION"))
+			*comp = c;
+		else if (!strcmp(catname[c], "COMMUNICATION"))
+			*comm = c;
+		else if (!strcmp(catname[c], "MEMORY"))
+			*mem = c;
+	}
+}
+
+/* The length of [a, b] covered by the merged spans v. */
+static double covered(const struct span *v, size_t n, double a, double b)
+{
+	struct span w = { a, b };
+	return b > a ? intersect(v, n, &w, 1) : 0;
+}
+
+/* Spans of the events idx[0..n) of category cat (-1: all), clipped to [a, b]. */
+static size_t step_spans(const struct gpu_trace *t, const size_t *idx, size_t n, int cat, double a, double b,
+			 struct span *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct gpu_event *e = &t->ev[idx[i]];
+		double s = e->start > a ? e->start : a, f = e->end < b ? e->end : b;
+		if ((cat < 0 || e->cat == cat) && f > s)
+			out[k++] = (struct span){ s, f };
+	}
+	return k;
+}
+
+/* When the GPU work of an event could start: its runtime call, else itself. */
+static double launched_at(const struct gpu_trace *t, const struct gpu_event *e)
+{
+	const struct rt_event *rt = e->corr >= 0 ? gpu_trace_rt(t, e->corr) : NULL;
+	return rt ? rt->start : e->start;
+}
+
+/* Idle time of the step's window split by what the GPU waited for: each gap
+ * before a kernel whose launch came after the gap began (and the gaps at the
+ * window's edges) is waiting for the host, the part of it the host spent
+ * loading data is data; a short gap otherwise is kernel-to-kernel; the rest
+ * other. starts: the step's events as (start, launch), sorted by start. */
+static void step_idle(const struct span *starts, size_t n, const struct span *busy, size_t nb, double a, double b,
+		      const struct span *data, size_t nd, double threshold, struct hta_step *o)
+{
+	double g0 = a;
+	size_t p = 0;
+	for (size_t j = 0; j <= nb; j++) {
+		double g1 = j < nb ? busy[j].s : b, next = -1; /* the earliest launch of what starts the busy span */
+		while (j < nb && p < n && starts[p].s < busy[j].s)
+			p++;
+		for (; j < nb && p < n && starts[p].s == busy[j].s; p++)
+			if (next < 0 || starts[p].e < next)
+				next = starts[p].e;
+		if (g1 > g0) {
+			double d = covered(data, nd, g0, g1), gap = g1 - g0;
+			if (j == 0 || j == nb || next > g0) {
+				o->idle_data += d;
+				o->idle_host += gap - d;
+			} else if (gap < threshold) {
+				o->idle_kernel += gap;
+			} else {
+				o->idle_other += gap;
+			}
+		}
+		if (j < nb)
+			g0 = busy[j].e;
+	}
+}
+
+/* Each event's step: the host range its runtime call (else its start) falls
+ * in, nsteps for none; events listed step by step in *idx from *first. */
+static void owners(const struct gpu_trace *t, const double (*steps)[2], size_t nsteps, size_t **idx, size_t **first)
+{
+	size_t *owner = xmalloc((t->n + 1) * sizeof *owner), *at = xcalloc(nsteps + 2, sizeof *at);
+	for (size_t i = 0; i < t->n; i++) {
+		double l = launched_at(t, &t->ev[i]);
+		size_t lo = 0, hi = nsteps;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (steps[mid][0] <= l)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		owner[i] = lo > 0 && l < steps[lo - 1][1] ? lo - 1 : nsteps;
+		at[owner[i] + 1]++;
+	}
+	for (size_t k = 0; k <= nsteps; k++)
+		at[k + 1] += at[k];
+	*idx = xmalloc((t->n + 1) * sizeof **idx);
+	*first = xmalloc((nsteps + 2) * sizeof **first);
+	memcpy(*first, at, (nsteps + 2) * sizeof *at);
+	for (size_t i = 0; i < t->n; i++)
+		(*idx)[at[owner[i]]++] = i;
+	free(owner);
+	free(at);
+}
+
+void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2], size_t nsteps,
+	       const double (*data)[2], size_t ndata, struct hta_step *out)
+{
+	int comp, comm, mem;
+	step_cats(r, &comp, &comm, &mem);
+	memset(out, 0, nsteps * sizeof *out);
+	size_t *idx, *first;
+	owners(t, steps, nsteps, &idx, &first);
+	struct span *dv = xmalloc((ndata + 1) * sizeof *dv);
+	for (size_t i = 0; i < ndata; i++)
+		dv[i] = (struct span){ data[i][0], data[i][1] };
+	double len;
+	size_t nd = merge(dv, ndata, &len);
+	struct span *all = xmalloc((t->n + 1) * sizeof *all), *cp = xmalloc((t->n + 1) * sizeof *cp),
+		    *cm = xmalloc((t->n + 1) * sizeof *cm), *mm = xmalloc((t->n + 1) * sizeof *mm),
+		    *cc = xmalloc((2 * t->n + 1) * sizeof *cc), *st = xmalloc((t->n + 1) * sizeof *st);
+	for (size_t k = 0; k < nsteps; k++) {
+		const size_t *ix = idx + first[k], n = first[k + 1] - first[k];
+		double a = steps[k][0], b = steps[k][1], busy, lcp, lcm, lmm, lcc;
+		if (n == 0)
+			continue; /* no GPU work of its own (the profiler's dropped last step): not judged */
+		for (size_t i = 0; i < n; i++)
+			if (t->ev[ix[i]].end > b)
+				b = t->ev[ix[i]].end;
+		size_t nb = merge(all, step_spans(t, ix, n, -1, a, b, all), &busy);
+		size_t ncp = merge(cp, step_spans(t, ix, n, comp, a, b, cp), &lcp);
+		size_t ncm = merge(cm, comm >= 0 ? step_spans(t, ix, n, comm, a, b, cm) : 0, &lcm);
+		size_t nmm = merge(mm, mem >= 0 ? step_spans(t, ix, n, mem, a, b, mm) : 0, &lmm);
+		memcpy(cc, cp, ncp * sizeof *cc); /* compute or communication */
+		memcpy(cc + ncp, cm, ncm * sizeof *cc);
+		size_t ncc = merge(cc, ncp + ncm, &lcc);
+		struct hta_step *o = &out[k];
+		o->window = b - a;
+		o->compute = lcp;
+		o->comm = lcm - intersect(cp, ncp, cm, ncm);  /* communication not hidden behind compute */
+		o->memcpy = lmm - intersect(mm, nmm, cc, ncc); /* copies hidden behind neither */
+		o->other = busy - lcc - o->memcpy;             /* other kernels, alone */
+		if (o->other < 0)
+			o->other = 0;
+		for (size_t i = 0; i < n; i++) { /* (start, launch), by start; clipped like the spans */
+			const struct gpu_event *e = &t->ev[ix[i]];
+			st[i] = (struct span){ e->start > a ? e->start : a, launched_at(t, e) };
+		}
+		qsort(st, n, sizeof *st, cmp_span);
+		step_idle(st, n, all, nb, a, b, dv, nd, HTA_KERNEL_WAIT_US * t->unit_per_us, o);
+	}
+	free(all);
+	free(cp);
+	free(cm);
+	free(mm);
+	free(cc);
+	free(st);
+	free(dv);
+	free(idx);
+	free(first);
+}

@@ -41,6 +41,24 @@ struct hta_rank {
 	struct hta_launch launch;
 };
 
+/* The GPU view of one step of one rank (trace units): over the step's window
+ * (its host range, extended to the end of the GPU work it launched),
+ * compute = |U(COMPUTATION)|, comm = communication not overlapped by compute,
+ * memcpy = copies overlapped by neither, other = the rest of the busy time;
+ * idle = window - busy, split as HTA splits it (waiting for the host, the
+ * part of that wait the host spent loading data, kernel-to-kernel gaps
+ * under HTA_KERNEL_WAIT_US, other). The parts add up to window. */
+struct hta_step {
+	double window, compute, comm, memcpy, other;
+	double idle_host, idle_data, idle_kernel, idle_other;
+};
+
+/* For each host step steps[k] = {start, end} (trace units, sorted by start):
+ * the GPU work it launched (by its runtime call; by its start without one)
+ * broken down as above; window 0 for a step that launched none. data: the
+ * host's data-loading ranges. Categories must be set (hta_analyse first). */
+void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2], size_t nsteps,
+	       const double (*data)[2], size_t ndata, struct hta_step *out);
 /* Classifies t's events with r and computes the breakdown. */
 void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct hta_rank *out);
 json_t *hta_json(const struct hta_rank *h, const char *file);

@@ -154,6 +154,13 @@ static void end_event(struct parse *p)
 		reset_event(p);
 		return;
 	}
+	/* GPU-side annotations (gpu_user_annotation: where a range's GPU work ran,
+	 * ProfilerStep#N included) are neither host ranges nor steps */
+	int gpu_note = cat && !strcmp(cat, "gpu_user_annotation");
+	if (gpu_note) {
+		reset_event(p);
+		return;
+	}
 	if (name && p->has_ts && !strncmp(name, "ProfilerStep#", 13) && p->nsteps < MAX_STEPS) {
 		p->step_names[p->nsteps] = xstrdup(name);
 		p->step_ts[p->nsteps++] = p->ts;

@@ -3,6 +3,7 @@
  * Output is deterministic (fixed order and number formatting) so that the
  * same results give the same bytes. */
 #include "analysis.h"
+#include "metrics.h"
 
 #include "util/err.h"
 #include "figures.h"
@@ -154,6 +155,15 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "runner_up", s->borderline ? json_string(s->runner_up) : json_null());
 	json_object_set_new(o, "verdict_from", json_string(s->shares_known ? "step breakdown" :
 		s->have_monitor ? "node monitors" : "nothing"));
+	json_object_set_new(o, "verdict_basis", json_string(s->gpu_basis ? "gpu" : s->shares_known ? "host" :
+		s->have_monitor ? "monitors" : "none"));
+	json_object_set_new(o, "gpu_shares_pct", !s->gpu_basis ? json_null() : json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "compute", jnum(s->gpu_pct[GPU_COMPUTE]),
+		"communication", jnum(s->gpu_pct[GPU_COMM]), "memcpy", jnum(s->gpu_pct[GPU_MEMCPY]), "other_kernels",
+		jnum(s->gpu_pct[GPU_OTHER]), "idle_host_wait", jnum(s->gpu_pct[GPU_IDLE_HOST]), "idle_data_loading",
+		jnum(s->gpu_pct[GPU_IDLE_DATA]), "idle_kernel_wait", jnum(s->gpu_pct[GPU_IDLE_KERNEL]), "idle_other",
+		jnum(s->gpu_pct[GPU_IDLE_OTHER]), "window_ms", jnum(s->gpu_pct[GPU_WINDOW]), "rank_steps",
+		(json_int_t)s->gpu_steps));
 	json_object_set_new(o, "slowest_rank", json_pack("{s:i, s:o}", "rank", s->slowest_rank,
 		"mean_step_ms", jnum(s->slowest_rank_ms)));
 	json_object_set_new(o, "loss", json_pack("{s:o, s:o}", "first", jnum(s->loss_first), "last", jnum(s->loss_last)));
@@ -347,6 +357,9 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			continue;
 		}
 		strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", s->verdict, s->evidence, s->sources);
+		if (s->gpu_basis)
+			strbuf_adds(md, "The verdict comes from the GPU timeline: on a GPU the host's ranges time kernel "
+				    "launches, not the work, so the host phase shares below are supporting detail.\n\n");
 		if (s->ranks_note[0])
 			strbuf_addf(md, "Ranks: %s.\n\n", s->ranks_note);
 		if (s->contaminated[0])

@@ -188,12 +188,14 @@ static json_t *steps_json(const struct rank_metrics *r)
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 			json_array_append_new(row, real(v[k]));
 		json_array_append_new(row, json_integer(s->samples));
+		for (int k = 0; k < GPU_FIELDS; k++)
+			json_array_append_new(row, real(s->gpu[k]));
 		json_array_append_new(a, row);
 	}
 	return a;
 }
 
-#define STEP_FIELDS 18
+#define STEP_FIELDS (18 + GPU_FIELDS)
 
 static int step_of(json_t *row, struct step_rec *s)
 {
@@ -206,7 +208,9 @@ static int step_of(json_t *row, struct step_rec *s)
 	s->active = json_is_true(json_array_get(row, 1));
 	for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 		*v[k] = real_of(json_array_get(row, k + 2));
-	s->samples = (long)json_integer_value(json_array_get(row, STEP_FIELDS - 1));
+	s->samples = (long)json_integer_value(json_array_get(row, 17));
+	for (int k = 0; k < GPU_FIELDS; k++)
+		s->gpu[k] = real_of(json_array_get(row, 18 + k));
 	return 0;
 }
 

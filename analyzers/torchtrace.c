@@ -477,6 +477,53 @@ static void one_line(char *dst, size_t n, const char *msg)
 	dst[k] = '\0';
 }
 
+struct step_at {
+	double start, end;
+	size_t i; /* the step in r */
+};
+
+static int by_step_at(const void *pa, const void *pb)
+{
+	const struct step_at *a = pa, *b = pb;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The GPU view of each of r's steps (a trace with kernels, categories set):
+ * hta_steps over the steps' host ranges, with the host's data-loading ranges. */
+static void gpu_steps(const struct gpu_trace *t, const struct rules *phases, const struct rules *kernels,
+		      struct rank_metrics *r)
+{
+	if (!t->n || !r->n || !kernels || !phases)
+		return;
+	double u = t->unit_per_us > 0 ? t->unit_per_us : 1;
+	struct step_at *at = xcalloc(r->n, sizeof *at);
+	double (*st)[2] = xcalloc(r->n, sizeof *st), (*data)[2] = xcalloc(t->ncpu + 1, sizeof *data);
+	for (size_t i = 0; i < r->n; i++)
+		at[i] = (struct step_at){ r->steps[i].start_us * u, (r->steps[i].start_us + r->steps[i].step_ms * 1000) * u, i };
+	qsort(at, r->n, sizeof *at, by_step_at);
+	for (size_t i = 0; i < r->n; i++)
+		st[i][0] = at[i].start, st[i][1] = at[i].end;
+	int *ph = torchtrace_name_phases(t, phases, 0);
+	size_t nd = 0;
+	for (size_t i = 0; i < t->ncpu; i++)
+		if (ph[t->cpu[i].name] == PH_DATA)
+			data[nd][0] = t->cpu[i].start * u, data[nd++][1] = t->cpu[i].end * u;
+	struct hta_step *o = xcalloc(r->n, sizeof *o);
+	hta_steps(t, kernels, (const double (*)[2])st, r->n, (const double (*)[2])data, nd, o);
+	for (size_t k = 0; k < r->n; k++) {
+		double *g = r->steps[at[k].i].gpu, ms = 1 / (u * 1000);
+		const double v[GPU_FIELDS] = { o[k].window, o[k].compute, o[k].comm, o[k].memcpy, o[k].other,
+					       o[k].idle_host, o[k].idle_data, o[k].idle_kernel, o[k].idle_other };
+		for (int f = 0; f < GPU_FIELDS; f++)
+			g[f] = v[f] * ms;
+	}
+	free(o);
+	free(ph);
+	free(data);
+	free(st);
+	free(at);
+}
+
 static void load_one(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases,
 		     const struct rules *kernels)
 {
@@ -494,8 +541,10 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 	torchtrace_rank(&t, phases, 0, &r, &ts->ops);
 	ts->malformed += t.malformed;
 	ts->gpu_files += t.n > 0;
-	if (t.n > 0 && kernels)
-		gpu_time(ts, &t, kernels);
+	if (t.n > 0 && kernels) {
+		gpu_time(ts, &t, kernels); /* sets the kernels' categories */
+		gpu_steps(&t, phases, kernels, &r);
+	}
 	keep_rank(ts, &r, name, order, p.buf, "has no ProfilerStep#N ranges: call prof.step() once per training step "
 		  "inside the torch.profiler context");
 	gpu_trace_free(&t);

@@ -61,7 +61,7 @@ struct campaign {
 	size_t n_scenarios;
 	struct {
 		char *baseline;
-		double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct;
+		double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct, gpu_copy_pct;
 		double peak_gflops; /* per rank (GPU or CPU rank), for MFU; 0 = unknown */
 		struct argv phase_names, phase_patterns; /* analysis.phase_rules, in order */
 		char *step_log;     /* PCRE2 with named groups step, step_ms (loss, samples); NULL: none */

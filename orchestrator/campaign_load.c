@@ -527,7 +527,8 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 {
 	static const char *const keys[] = { "baseline", "thresholds", "peak_gflops_per_rank", "phase_rules", "step_log",
 					    "batch_per_rank", "global_batch", "scaling", "nodes", "cpus_per_task", NULL };
-	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct", "memory_pct", NULL };
+	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct", "memory_pct",
+					     "gpu_copy_pct", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "analysis", keys) < 0)
 		return;
@@ -557,6 +558,7 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 		if ((v = map_get(L, t, "io_pct"))) as_double(L, v, "analysis.thresholds.io_pct", 0, 100, &c->analysis.io_pct);
 		if ((v = map_get(L, t, "gpu_util_pct"))) as_double(L, v, "analysis.thresholds.gpu_util_pct", 0, 100, &c->analysis.gpu_util_pct);
 		if ((v = map_get(L, t, "memory_pct"))) as_double(L, v, "analysis.thresholds.memory_pct", 0, 100, &c->analysis.memory_pct);
+		if ((v = map_get(L, t, "gpu_copy_pct"))) as_double(L, v, "analysis.thresholds.gpu_copy_pct", 0, 100, &c->analysis.gpu_copy_pct);
 	}
 }
 
@@ -777,6 +779,7 @@ static void set_defaults(struct campaign *c)
 	c->analysis.data_pct = 30;
 	c->analysis.gpu_util_pct = 70;
 	c->analysis.memory_pct = 90;
+	c->analysis.gpu_copy_pct = 20;
 	c->analysis.io_pct = 20;
 	c->analysis.nodes = 1;
 	c->slurm.exclusive = 1; /* a scaling series measured on shared nodes measures the neighbours too */

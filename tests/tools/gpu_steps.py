@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Small Kineto traces with GPU kernels, one file per rank, each showing one
+kind of step as the GPU sees it (tests of the GPU verdict, issue 22):
+
+    gpu_steps.py --kind KIND --out DIR [--ranks N] [--steps S]
+
+KIND:
+  comm      a GEMM of 3 ms, then an NCCL all-reduce of 6 ms on its own stream
+            that overlaps nothing: communication-bound
+  data      the host loads data (DataLoader) for 6 ms, then launches 3 ms of
+            GEMMs: the GPU idles while the host loads data: data-loader-bound
+  host      the host runs many small operators for 7 ms, each launching a
+            20 us kernel: the GPU waits for the host: host-bound
+  gemm      back-to-back GEMMs for 9.5 ms of a 10 ms step: compute-bound
+  annotated gemm, plus the GPU-side ProfilerStep#N annotations
+            (gpu_user_annotation) recent PyTorch writes: steps counted once
+  copy      host-to-device copies for 7 ms, a 2 ms GEMM: memory-bound
+
+Every step is a host ProfilerStep#N range of 10 ms; kernels are joined to
+their cudaLaunchKernel / cudaMemcpyAsync by correlation id. Deterministic.
+"""
+import argparse
+import json
+import os
+
+GEMM = "volta_sgemm_128x64_nn"
+NCCL = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclColl)"
+COPY = "Memcpy HtoD (Pageable -> Device)"
+STEP_US = 10000.0
+
+
+class Trace:
+    def __init__(self, rank, world):
+        self.ev, self.corr, self.rank, self.world = [], 0, rank, world
+
+    def host(self, name, ts, dur, cat="cpu_op", tid=1):
+        self.ev.append({"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": tid, "ts": ts, "dur": dur})
+
+    def launch(self, ts, kname, kstart, kdur, stream=7, copy=False):
+        self.corr += 1
+        api = "cudaMemcpyAsync" if copy else "cudaLaunchKernel"
+        self.ev.append({"ph": "X", "cat": "cuda_runtime", "name": api, "pid": 1, "tid": 1, "ts": ts, "dur": 5,
+                        "args": {"correlation": self.corr}})
+        self.ev.append({"ph": "X", "cat": "gpu_memcpy" if copy else "kernel", "name": kname, "pid": 0,
+                        "tid": stream, "ts": kstart, "dur": kdur,
+                        "args": {"stream": stream, "correlation": self.corr, "device": 0}})
+
+    def write(self, path):
+        doc = {"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": self.rank,
+                                                        "world_size": self.world},
+               "traceEvents": self.ev}
+        with open(path, "w") as f:
+            json.dump(doc, f)
+
+
+def step(t, kind, n, t0):
+    t.host("ProfilerStep#%d" % n, t0, STEP_US, cat="user_annotation")
+    if kind in ("gemm", "annotated"):
+        for i in range(19):  # 19 x 500 us back to back
+            t.launch(t0 + 10 + i * 20, GEMM, t0 + 50 + i * 500, 500)
+        if kind == "annotated":
+            t.ev.append({"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#%d" % n, "pid": 0,
+                         "tid": 7, "ts": t0 + 50, "dur": 9500, "args": {"External id": n}})
+    elif kind == "comm":
+        t.launch(t0 + 10, GEMM, t0 + 50, 3000)
+        t.host("nccl:all_reduce", t0 + 20, 30, cat="cpu_op")
+        t.launch(t0 + 30, NCCL, t0 + 3100, 6000, stream=21)
+    elif kind == "data":
+        t.host("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", t0 + 10, 6000, cat="user_annotation")
+        for i in range(6):
+            t.launch(t0 + 6020 + i * 10, GEMM, t0 + 6100 + i * 500, 500)
+    elif kind == "host":
+        for i in range(350):  # an operator every 20 us, each launching a 4 us kernel
+            ts = t0 + 10 + i * 20
+            t.host("aten::add", ts, 15)
+            t.launch(ts + 5, "void at::native::vectorized_elementwise_kernel<4>", ts + 12, 4)
+        t.launch(t0 + 7100, GEMM, t0 + 7200, 2000)
+    elif kind == "copy":
+        for i in range(7):
+            t.launch(t0 + 10 + i * 10, COPY, t0 + 50 + i * 1000, 1000, stream=7, copy=True)
+        t.launch(t0 + 100, GEMM, t0 + 7100, 2000)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--kind", required=True, choices=["comm", "data", "host", "gemm", "annotated", "copy"])
+    p.add_argument("--out", required=True)
+    p.add_argument("--ranks", type=int, default=2)
+    p.add_argument("--steps", type=int, default=6)
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    for r in range(a.ranks):
+        t = Trace(r, a.ranks)
+        for n in range(a.steps):
+            step(t, a.kind, n + 1, 1000000.0 + n * STEP_US)
+        t.write(os.path.join(a.out, "rank%d.%s.pt.trace.json" % (r, a.kind)))
+
+
+if __name__ == "__main__":
+    main()
