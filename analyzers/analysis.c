@@ -276,11 +276,13 @@ static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 	}
 	int over = c[best].pct > c[best].th;
 	snprintf(s->verdict, sizeof s->verdict, "%s", over || g[GPU_COMPUTE] < 50 ? c[best].name : "compute-bound");
+	char over_what[64];
+	snprintf(over_what, sizeof over_what, s->no_steps ? "the profiled window" : "%zu rank-steps", s->gpu_steps);
 	snprintf(s->evidence, sizeof s->evidence,
-		 "on the GPU (its timeline over %zu rank-steps): compute %.1f %%, exposed communication %.1f %% "
+		 "on the GPU (its timeline over %s): compute %.1f %%, exposed communication %.1f %% "
 		 "(threshold %.0f %%), exposed copies %.1f %% (threshold %.0f %%), other kernels %.1f %%, idle %.1f %%: "
 		 "waiting for the host %.1f %% (threshold %.0f %%; of it %.1f %% while the host loaded data), between "
-		 "kernels %.1f %%, other %.1f %%", s->gpu_steps, g[GPU_COMPUTE], g[GPU_COMM], th->comm_pct, g[GPU_MEMCPY],
+		 "kernels %.1f %%, other %.1f %%", over_what, g[GPU_COMPUTE], g[GPU_COMM], th->comm_pct, g[GPU_MEMCPY],
 		 copy_th, g[GPU_OTHER], idle, wait, idle_th, g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL], g[GPU_IDLE_OTHER]);
 	if (over && c[runner].pct > c[runner].th && rr > 0.8 * br) { /* two excesses of nearly one size */
 		s->borderline = 1;
@@ -715,6 +717,9 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	static const char *const formats[] = { "trainer", "aorta", "pytorch-trace", "step-log", "nsys" };
 	snprintf(s->format, sizeof s->format, "%s", formats[m.ranks[0].format]);
 	s->shares_known = m.ranks[0].format != METRICS_STEP_LOG;
+	s->no_steps = m.ranks[0].whole_window;
+	if (s->no_steps) /* one window, not a step: nothing per step or per second to say */
+		s->throughput = 0;
 	gpu_shares(s, &m);
 	if (!s->shares_known)
 		monitor_verdict(s, &run->th); /* step times alone say nothing of where they go */
@@ -806,11 +811,11 @@ static void scaling(struct ana_run *run)
 {
 	for (size_t i = 0; i < run->n; i++) {
 		struct ana_scenario *s = &run->sc[i], *base = NULL;
-		if (!s->analysed)
+		if (!s->analysed || s->no_steps) /* no steps, no step rate to scale */
 			continue;
 		for (size_t j = 0; j < run->n; j++) {
 			struct ana_scenario *b = &run->sc[j];
-			if (!b->analysed || !same_series(b, s))
+			if (!b->analysed || b->no_steps || !same_series(b, s))
 				continue;
 			if (run->baseline && !strcmp(run->baseline, b->name)) {
 				base = b;
@@ -840,7 +845,8 @@ static double norm_step(const struct ana_scenario *s, const struct ana_scenario 
 /* A scenario that scales against base with a known mode (base itself too). */
 static int in_series(const struct ana_scenario *s, const struct ana_scenario *base)
 {
-	return s->analysed && !strcmp(s->baseline, base->name) && s->nodes >= 1 && (s == base || s->scaling_mode[0]);
+	return s->analysed && !s->no_steps && !strcmp(s->baseline, base->name) && s->nodes >= 1 &&
+	       (s == base || s->scaling_mode[0]);
 }
 
 static double model_at(const struct ana_model *m, double n)

@@ -66,6 +66,7 @@ struct ana_scenario {
 	int gpu_basis;         /* the verdict and gpu_pct come from the GPU timeline (traces with kernels) */
 	double gpu_pct[9];     /* shares of the steps' GPU windows, enum step_gpu (GPU_WINDOW: ms summed) */
 	size_t gpu_steps;      /* rank-steps with a GPU view */
+	int no_steps;          /* no step boundaries: shares and verdict from the GPU window, no step statistics */
 	int is_baseline;
 	double speedup, efficiency; /* against the baseline of its series; 0 if none */
 	char baseline[72];

@@ -98,14 +98,23 @@ static int data_files(struct fig *f)
 	scaling_data(f, &sc);
 	model_data(f, &md);
 	phases_data(f, &ph);
-	strbuf_adds(&br, "# scenario data_loading compute communication peer_wait io other (percent of step time)\n");
+	strbuf_adds(&br, "# scenario data_loading compute communication peer_wait io copies gpu_waits other (percent of "
+		    "step time; from the GPU timeline for scenarios whose verdict_basis is gpu)\n");
 	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
 	json_array_foreach(json_object_get(f->summary, "scenarios"), i, s) {
 		if (!json_is_true(json_object_get(s, "analysed")))
 			continue;
-		strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f %.3f\n", jsonio_str(s, "name"), jsonio_num(s, "shares_pct.data_loading"),
-			    jsonio_num(s, "shares_pct.compute"), jsonio_num(s, "shares_pct.communication"), jsonio_num(s, "shares_pct.peer_wait"),
-			    jsonio_num(s, "shares_pct.io"), jsonio_num(s, "shares_pct.other"));
+		if (json_is_object(json_object_get(s, "gpu_shares_pct"))) /* on a GPU: what the GPU did */
+			strbuf_addf(&br, "%s %.3f %.3f %.3f 0 0 %.3f %.3f %.3f\n", jsonio_str(s, "name"),
+				    jsonio_num(s, "gpu_shares_pct.idle_data_loading"), jsonio_num(s, "gpu_shares_pct.compute"),
+				    jsonio_num(s, "gpu_shares_pct.communication"), jsonio_num(s, "gpu_shares_pct.memcpy"),
+				    jsonio_num(s, "gpu_shares_pct.idle_host_wait") + jsonio_num(s, "gpu_shares_pct.idle_kernel_wait") +
+				    jsonio_num(s, "gpu_shares_pct.idle_other"), jsonio_num(s, "gpu_shares_pct.other_kernels"));
+		else
+			strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f 0 0 %.3f\n", jsonio_str(s, "name"),
+				    jsonio_num(s, "shares_pct.data_loading"), jsonio_num(s, "shares_pct.compute"),
+				    jsonio_num(s, "shares_pct.communication"), jsonio_num(s, "shares_pct.peer_wait"),
+				    jsonio_num(s, "shares_pct.io"), jsonio_num(s, "shares_pct.other"));
 		f->breakdowns++;
 		json_t *steps = json_object_get(s, "rank0_steps"), *st;
 		size_t k;
@@ -176,7 +185,7 @@ static int figure_scripts(struct fig *f)
 				   "set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n"
 				   "plot 'data/breakdown.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'compute', \\\n"
 				   "     '' using 4 title 'communication', '' using 5 title 'peer wait', '' using 6 title 'I/O', \\\n"
-				   "     '' using 7 title 'other'\n");
+				   "     '' using 7 title 'copies (GPU)', '' using 8 title 'GPU waits', '' using 9 title 'other'\n");
 	else
 		strbuf_addf(&body, "set title 'Where step time goes: no analysed scenario'\n%s", empty_plot);
 	gp_script(f, &b, "breakdown", body.buf);

@@ -37,6 +37,7 @@ struct rank_metrics {
 	long bad_lines; /* lines skipped: not JSON, unknown, a second meta line, implausible
 			 * numbers (reported in the analysis, not fatal) */
 	int have_meta;
+	int whole_window; /* no step boundaries: one step stands for the trace's GPU window (shares only) */
 };
 
 struct scenario_metrics {

@@ -104,19 +104,22 @@ static json_t *scenario_json(const struct ana_scenario *s)
 		return o;
 	}
 	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->active_steps));
-	json_object_set_new(o, "step_time_ms", json_pack("{s:o, s:o, s:o, s:o}", "median", jnum(s->step_med_ms),
-		"p95", jnum(s->step_p95_ms), "min", jnum(s->step_min_ms), "max", jnum(s->step_max_ms)));
-	json_object_set_new(o, "spread_pct", jnum(s->spread_pct));
+	json_object_set_new(o, "step_boundaries", json_boolean(!s->no_steps));
+	if (s->no_steps) /* one GPU window, not steps: no statistics, no rate */
+		json_object_set_new(o, "profiled_window_ms", jnum(s->step_med_ms));
+	json_object_set_new(o, "step_time_ms", s->no_steps ? json_null() : json_pack("{s:o, s:o, s:o, s:o}", "median",
+		jnum(s->step_med_ms), "p95", jnum(s->step_p95_ms), "min", jnum(s->step_min_ms), "max", jnum(s->step_max_ms)));
+	json_object_set_new(o, "spread_pct", s->no_steps ? json_null() : jnum(s->spread_pct));
 	json_t *times = json_array();
-	for (size_t i = 0; i < s->active_steps; i++)
+	for (size_t i = 0; i < s->active_steps && !s->no_steps; i++)
 		json_array_append_new(times, jnum(s->step_ms[i]));
 	json_object_set_new(o, "step_times_ms", times);
 	int samples = s->global_batch > 0;
 	json_object_set_new(o, "global_batch", samples ? json_integer(s->global_batch) : json_null());
 	json_object_set_new(o, "batch_from", samples ? json_string(s->batch_from) : json_null());
-	json_object_set_new(o, "throughput", jnum(s->throughput));
+	json_object_set_new(o, "throughput", s->no_steps ? json_null() : jnum(s->throughput));
 	json_object_set_new(o, "throughput_unit", json_string(s->throughput_unit));
-	json_object_set_new(o, "throughput_samples_per_s", samples ? jnum(s->throughput) : json_null());
+	json_object_set_new(o, "throughput_samples_per_s", samples && !s->no_steps ? jnum(s->throughput) : json_null());
 	json_object_set_new(o, "shares_pct", !s->shares_known ? json_null() : json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"data_loading", jnum(s->data_pct), "compute", jnum(s->compute_pct), "forward", jnum(s->forward_pct),
 		"backward", jnum(s->backward_pct), "optimizer", jnum(s->optimizer_pct),
@@ -238,9 +241,13 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->analysed)
 			continue;
-		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**%s. Median step %.2f ms, %.1f %s",
-			    s->name, s->nodes, s->nodes == 1 ? "" : "s", s->ranks, s->backend, s->verdict,
-			    s->borderline ? " (borderline)" : "", s->step_med_ms, s->throughput, s->throughput_unit);
+		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**%s. ", s->name, s->nodes, s->nodes == 1 ? "" : "s",
+			    s->ranks, s->backend, s->verdict, s->borderline ? " (borderline)" : "");
+		if (s->no_steps)
+			strbuf_addf(md, "No step boundaries: from the GPU timeline over a %.2f ms profiled window",
+				    s->step_med_ms);
+		else
+			strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->step_med_ms, s->throughput, s->throughput_unit);
 		if (s->baseline[0] && !s->is_baseline && s->scaling_mode[0])
 			strbuf_addf(md, "; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s", s->scaling_mode,
 				    s->speedup, s->speedup < 1 ? " (slower than the baseline)" : "", 100 * s->efficiency,
@@ -325,9 +332,13 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 		const double pct[5] = { s->data_pct, s->compute_pct, s->comm_pct, s->io_pct, s->other_pct };
 		for (int k = 0; k < 5; k++) /* unknown shares are n/a, never 0 */
 			snprintf(sh[k], sizeof sh[k], s->shares_known ? "%.1f" : "n/a", pct[k]);
-		strbuf_addf(md, "| %s | %d | %d | %s | %.2f | %.2f | %.1f %s | %s | %s | %s | %s | %s | %s%s |\n",
-			    s->name, s->nodes, s->ranks, s->state, s->step_med_ms, s->step_p95_ms, s->throughput,
-			    s->throughput_unit, sh[0], sh[1], sh[2], sh[3], sh[4], s->verdict, s->borderline ? " (borderline)" : "");
+		char med[32], p95[32], thr[48];
+		snprintf(med, sizeof med, s->no_steps ? "– (no steps)" : "%.2f", s->step_med_ms);
+		snprintf(p95, sizeof p95, s->no_steps ? "–" : "%.2f", s->step_p95_ms);
+		snprintf(thr, sizeof thr, s->no_steps ? "–" : "%.1f %s", s->throughput, s->throughput_unit);
+		strbuf_addf(md, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n",
+			    s->name, s->nodes, s->ranks, s->state, med, p95, thr, sh[0], sh[1], sh[2], sh[3], sh[4], s->verdict,
+			    s->borderline ? " (borderline)" : "");
 	}
 	strbuf_adds(md, "\n");
 	for (size_t i = 0; i < run->n; i++) {
@@ -373,11 +384,16 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 				    s->shares_known ? "malformed or held implausible numbers (non-finite, negative, over 10^9 ms)" :
 				    "longer than 64 KiB or over the pattern's match budget (100,000 backtracking steps)",
 				    s->bad_lines == 1 ? "was" : "were");
-		strbuf_addf(md, "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
-			    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, backward %.1f %%, "
-			    "optimizer %.1f %%. The slowest rank was %d (mean step %.2f ms).",
-			    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms, s->step_max_ms, s->spread_pct,
-			    s->forward_pct, s->backward_pct, s->optimizer_pct, s->slowest_rank, s->slowest_rank_ms);
+		if (s->no_steps)
+			strbuf_addf(md, "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the "
+				    "verdict come from the GPU timeline over the profiled window (%.2f ms per rank); there are "
+				    "no step statistics and no throughput.", s->step_med_ms);
+		else
+			strbuf_addf(md, "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
+				    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, backward %.1f %%, "
+				    "optimizer %.1f %%. The slowest rank was %d (mean step %.2f ms).",
+				    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms, s->step_max_ms, s->spread_pct,
+				    s->forward_pct, s->backward_pct, s->optimizer_pct, s->slowest_rank, s->slowest_rank_ms);
 		if (s->loss_known)
 			strbuf_addf(md, " Loss went from %.4f to %.4f.", s->loss_first, s->loss_last);
 		strbuf_adds(md, "\n\n");

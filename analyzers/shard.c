@@ -216,22 +216,23 @@ static int step_of(json_t *row, struct step_rec *s)
 
 static json_t *rank_json(const struct rank_metrics *r)
 {
-	return json_pack("{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:o}", "rank", r->rank, "world_size", r->world_size,
-			 "format", (int)r->format, "global_batch", (json_int_t)r->global_batch, "flops_per_step",
-			 real(r->flops_per_step), "host", r->host, "bad_lines", (json_int_t)r->bad_lines, "have_meta",
-			 r->have_meta, "steps", steps_json(r));
+	return json_pack("{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:o}", "rank", r->rank, "world_size",
+			 r->world_size, "format", (int)r->format, "global_batch", (json_int_t)r->global_batch,
+			 "flops_per_step", real(r->flops_per_step), "host", r->host, "bad_lines", (json_int_t)r->bad_lines,
+			 "have_meta", r->have_meta, "whole_window", r->whole_window, "steps", steps_json(r));
 }
 
 static int rank_of(json_t *j, struct rank_metrics *r)
 {
 	json_int_t gb = 0, bad = 0;
-	int format = 0, meta = 0;
+	int format = 0, meta = 0, whole = 0;
 	const char *host = "";
 	json_t *fl = NULL, *steps = NULL;
 	memset(r, 0, sizeof *r);
-	if (json_unpack(j, "{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:o}", "rank", &r->rank, "world_size",
+	if (json_unpack(j, "{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:o}", "rank", &r->rank, "world_size",
 			&r->world_size, "format", &format, "global_batch", &gb, "flops_per_step", &fl, "host", &host,
-			"bad_lines", &bad, "have_meta", &meta, "steps", &steps) || !json_is_array(steps))
+			"bad_lines", &bad, "have_meta", &meta, "whole_window", &whole, "steps", &steps) ||
+	    !json_is_array(steps))
 		return -1;
 	r->format = (enum metrics_format)format;
 	r->global_batch = (long)gb;
@@ -239,6 +240,7 @@ static int rank_of(json_t *j, struct rank_metrics *r)
 	snprintf(r->host, sizeof r->host, "%s", host);
 	r->bad_lines = (long)bad;
 	r->have_meta = meta;
+	r->whole_window = whole;
 	r->n = r->cap = json_array_size(steps);
 	r->steps = xcalloc(r->n + 1, sizeof *r->steps);
 	for (size_t i = 0; i < r->n; i++)

@@ -524,6 +524,28 @@ static void gpu_steps(const struct gpu_trace *t, const struct rules *phases, con
 	free(at);
 }
 
+/* A trace with GPU work but no step boundaries: one step standing for its
+ * whole GPU window (first kernel start to last end), broken down as a step
+ * is, so the shares and the verdict come from the GPU timeline; it carries
+ * no step statistics (whole_window). */
+static void gpu_window_step(const struct gpu_trace *t, const struct rules *phases, const struct rules *kernels,
+			    struct rank_metrics *r)
+{
+	if (r->n || !t->n || !kernels)
+		return;
+	double first = t->ev[0].start, last = t->ev[0].end, u = t->unit_per_us > 0 ? t->unit_per_us : 1;
+	for (size_t i = 1; i < t->n; i++) {
+		first = t->ev[i].start < first ? t->ev[i].start : first;
+		last = t->ev[i].end > last ? t->ev[i].end : last;
+	}
+	for (size_t i = 0; i < t->nrt; i++) /* the window opens with the first launch */
+		first = t->rt[i].start < first ? t->rt[i].start : first;
+	struct step_rec s = { .step = 0, .active = 1, .step_ms = (last - first) / u / 1000, .start_us = first / u };
+	metrics_add_step(r, &s);
+	r->whole_window = r->n == 1;
+	gpu_steps(t, phases, kernels, r);
+}
+
 static void load_one(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases,
 		     const struct rules *kernels)
 {
@@ -544,6 +566,7 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 	if (t.n > 0 && kernels) {
 		gpu_time(ts, &t, kernels); /* sets the kernels' categories */
 		gpu_steps(&t, phases, kernels, &r);
+		gpu_window_step(&t, phases, kernels, &r);
 	}
 	keep_rank(ts, &r, name, order, p.buf, "has no ProfilerStep#N ranges: call prof.step() once per training step "
 		  "inside the torch.profiler context");
@@ -567,17 +590,24 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 		strbuf_free(&p);
 		return;
 	}
+	struct rank_metrics r = { 0 };
+	torchtrace_rank(&host, phases, 1, &r, &ts->ops);
+	r.format = METRICS_NSYS;
 	if (kernels && nsys_load(p.buf, 1, &rep) == 0) {
+		size_t busiest = 0; /* the rank's own GPU: the process and device with the most work */
 		for (size_t i = 0; i < rep.n; i++) {
 			ts->gpu_files += rep.proc[i].n > 0;
 			if (rep.proc[i].n)
 				gpu_time(ts, &rep.proc[i], kernels);
+			if (rep.proc[i].n > rep.proc[busiest].n)
+				busiest = i;
+		}
+		if (rep.n && rep.proc[busiest].n) {
+			gpu_steps(&rep.proc[busiest], phases, kernels, &r);
+			gpu_window_step(&rep.proc[busiest], phases, kernels, &r);
 		}
 		nsys_report_free(&rep);
 	}
-	struct rank_metrics r = { 0 };
-	torchtrace_rank(&host, phases, 1, &r, &ts->ops);
-	r.format = METRICS_NSYS;
 	keep_rank(ts, &r, name, order, p.buf, "has no NVTX range per step: wrap each step in a range named \"step\" (or "
 		  "ProfilerStep#N)");
 	gpu_trace_free(&host);

@@ -35,6 +35,10 @@ static const struct metric {
 	{ "data loading %", "shares_pct.data_loading", -1, 0 },
 	{ "I/O %", "shares_pct.io", -1, 0 },
 	{ "overlap %", "overlap_pct", -1, 0 },
+	{ "GPU compute %", "gpu_shares_pct.compute", -1, 0 },
+	{ "GPU exposed communication %", "gpu_shares_pct.communication", -1, 0 },
+	{ "GPU exposed copies %", "gpu_shares_pct.memcpy", -1, 0 },
+	{ "GPU waiting for the host %", "gpu_shares_pct.idle_host_wait", -1, 0 },
 	{ "GFLOP/s per rank", "achieved_gflops_per_rank", 0, 0 },
 	{ "MFU %", "mfu_pct", 0, 0 },
 };
@@ -128,7 +132,7 @@ static void print_text(json_t *doc)
 	printf("reference %s\ncandidate %s\n", json_string_value(json_object_get(doc, "reference")),
 	       json_string_value(json_object_get(doc, "candidate")));
 	json_object_foreach(json_object_get(doc, "scenarios"), name, sc) {
-		printf("\n%s: %s -> %s\n  %-24s %14s %14s %8s\n", name, json_string_value(json_object_get(sc, "verdict_reference")),
+		printf("\n%s: %s -> %s\n  %-30s %14s %14s %8s\n", name, json_string_value(json_object_get(sc, "verdict_reference")),
 		       json_string_value(json_object_get(sc, "verdict_candidate")), "metric", "reference", "candidate", "ratio");
 		for (size_t k = 0; k < sizeof metrics / sizeof *metrics; k++) {
 			json_t *m = json_object_get(json_object_get(sc, "metrics"), metrics[k].label);
@@ -143,7 +147,7 @@ static void print_text(json_t *doc)
 			if (json_is_array(ci))
 				snprintf(range, sizeof range, " (95 %% CI %.3f-%.3f)", json_number_value(json_array_get(ci, 0)),
 					 json_number_value(json_array_get(ci, 1)));
-			printf("  %-24s %14.3f %14.3f %s%s%s\n", metrics[k].label, json_number_value(json_object_get(m, "reference")),
+			printf("  %-30s %14.3f %14.3f %s%s%s\n", metrics[k].label, json_number_value(json_object_get(m, "reference")),
 			       json_number_value(json_object_get(m, "candidate")), r,
 			       json_is_true(better) ? "  better" : json_is_false(better) ? "  worse" :
 			       json_is_string(better) ? "  within noise" : "", range);

@@ -58,3 +58,58 @@ Y
 else
 	skip gpu_dlrm "../shared/traces is absent (the shared DLRM traces are not part of the project)"
 fi
+
+# An Nsight Systems export with no NVTX step range whose GPU mostly copies
+# host to device: judged from the GPU timeline over the profiled window
+# (no step statistics), memory-bound, not "undetermined".
+python3 - "$SCRATCH/copies.sqlite" <<'P'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.executescript("""
+CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+INSERT INTO StringIds VALUES (1, 'void gemm_kernel<float>(float*)'), (3, 'cudaLaunchKernel_v7000'), (4, 'cudaMemcpyAsync_v3020');
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER, streamId INTEGER,
+  correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER, streamId INTEGER,
+  correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,
+  correlationId INTEGER, nameId INTEGER, returnValue INTEGER);
+""")
+pid, tid = 100 << 24, (100 << 24) + 5
+for i in range(9):  # 9 copies of 1 ms, launched ahead, then one 1 ms kernel: 90 % copies
+    c.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,0,1,7,?,?,4194304,1)", (i * 1000000, (i + 1) * 1000000, i + 1, pid))
+    c.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,0,?,?,4,0)", (i * 1000, i * 1000 + 500, tid, i + 1))
+c.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (9000000,10000000,0,1,7,20,?,1,1)", (pid,))
+c.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (10000,10500,0,?,20,3,0)", (tid,))
+c.commit()
+P
+cat >n.yaml <<Y
+campaign: nsyscopies
+workload: { command: ["/bin/sh", "-c", "mkdir -p nsys && cp $SCRATCH/copies.sqlite nsys/rank_0.sqlite"] }
+profile: { warmup_steps: 0, active_steps: 1 }
+scenarios: [{ name: copies, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/n" n.yaml >n.out 2>&1
+nrun=$(rundir n.out)
+N() { json "$nrun/summary.json" "j['scenarios'][0]$1"; }
+check gpu_nsys_no_steps_analysed [ "$(N '["analysed"]'),$(N '["step_boundaries"]'),$(N '["verdict_basis"]')" = "True,False,gpu" ]
+check gpu_nsys_no_steps_memory_bound [ "$(N '["verdict"]')" = memory-bound ]
+check gpu_nsys_no_steps_copies_share [ "$(N '["gpu_shares_pct"]["memcpy"]'),$(N '["gpu_shares_pct"]["compute"]')" = "90.0,10.0" ]
+check gpu_nsys_no_step_statistics [ "$(N '["step_time_ms"]'),$(N '["throughput"]')" = "None,None" ]
+check gpu_nsys_no_steps_said grep -q "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the verdict come from the GPU timeline over the profiled window (10.00 ms per rank)" "$nrun/BOTTLENECK_ANALYSIS.md"
+
+# The shared 2-GPU FSDP exports (NVTX ranges of NCCL, no step range) through the same path.
+NS=$ROOT/../shared/traces/nsys
+if [ -d "$NS" ]; then
+	cat >ns.yaml <<Y
+campaign: sharednsys
+workload: { command: ["/bin/sh", "-c", "mkdir -p nsys && cp $NS/mfu_2gpu_before.sqlite nsys/rank_0.sqlite"] }
+profile: { warmup_steps: 0, active_steps: 1 }
+scenarios: [{ name: fsdp, nodes: 1 }]
+Y
+	"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/ns" ns.yaml >ns.out 2>&1
+	nrun=$(rundir ns.out)
+	check gpu_shared_nsys_judged_from_gpu [ "$(N '["verdict_basis"]'),$(N '["verdict"] != "undetermined"')" = "gpu,True" ]
+else
+	skip gpu_shared_nsys "../shared/traces is absent"
+fi
