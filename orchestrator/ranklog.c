@@ -18,6 +18,7 @@ int ranklog_open(const char *job_dir, long rank, struct ranklog *rl, int *child_
 {
 	int p[2];
 	rl->in = rl->file = -1;
+	rl->partial = (struct strbuf)STRBUF_INIT;
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		fprintf(stderr, "campaign launch: no per-rank log for rank %ld: %s\n", rank, strerror(errno));
 		return -1;
@@ -63,13 +64,28 @@ static void copy_once(struct ranklog *rl)
 	ssize_t r = read(rl->in, buf, sizeof buf);
 	if (r < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
-	if (r <= 0) {
+	if (r <= 0) { /* the rank's end: its last, unfinished line too */
+		if (rl->partial.len) {
+			strbuf_addch(&rl->partial, '\n');
+			write_all(STDOUT_FILENO, rl->partial.buf, rl->partial.len);
+		}
+		strbuf_free(&rl->partial);
 		close(rl->in);
 		rl->in = -1;
 		return;
 	}
-	write_all(STDOUT_FILENO, buf, (size_t)r);
 	write_all(rl->file, buf, (size_t)r);
+	strbuf_add(&rl->partial, buf, (size_t)r);
+	const char *nl = memrchr(rl->partial.buf, '\n', rl->partial.len);
+	size_t whole = nl ? (size_t)(nl - rl->partial.buf) + 1 : 0;
+	if (!whole && rl->partial.len >= RANKLOG_MAX_LINE) /* a line without end: passed on as it is */
+		whole = rl->partial.len;
+	if (!whole)
+		return;
+	write_all(STDOUT_FILENO, rl->partial.buf, whole);
+	memmove(rl->partial.buf, rl->partial.buf + whole, rl->partial.len - whole);
+	rl->partial.len -= whole;
+	rl->partial.buf[rl->partial.len] = '\0';
 }
 
 size_t ranklog_pump(struct ranklog *rl, size_t n, int timeout_ms)
@@ -114,6 +130,11 @@ void ranklog_finish(struct ranklog *rl, size_t n, int linger_ms)
 	for (size_t i = 0; i < n; i++) {
 		if (rl[i].in >= 0)
 			close(rl[i].in);
+		if (rl[i].partial.len) { /* a grandchild held the pipe past the linger: what came is kept */
+			strbuf_addch(&rl[i].partial, '\n');
+			write_all(STDOUT_FILENO, rl[i].partial.buf, rl[i].partial.len);
+		}
+		strbuf_free(&rl[i].partial);
 		if (rl[i].file >= 0)
 			close(rl[i].file);
 		rl[i].in = rl[i].file = -1;

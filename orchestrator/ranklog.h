@@ -7,9 +7,17 @@
 
 #include <stddef.h>
 
+#include "util/strbuf.h"
+
+/* The job's own output gets whole lines only: a rank's partial line is held
+ * until its newline (or the rank's end, or RANKLOG_MAX_LINE bytes), so lines
+ * of different ranks never interleave mid-line. */
+#define RANKLOG_MAX_LINE (1 << 20)
+
 struct ranklog {
 	int in;   /* read end of the rank's pipe; -1 once closed */
 	int file; /* logs/rank_<r>.out; -1 when it could not be opened */
+	struct strbuf partial; /* the rank's unfinished line, not yet in the job's output */
 };
 
 /* Creates the pipe and opens job_dir/logs/rank_<rank>.out (truncated).

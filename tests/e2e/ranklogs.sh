@@ -1,0 +1,17 @@
+# The job log gets whole lines (issue 25, part 2): 8 ranks writing long
+# lines in 700-byte pieces, all at once; every line reaches the job log
+# whole, and each rank's own log has all of its lines.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+cat >inter.yaml <<'Y'
+campaign: inter
+workload:
+  command: ["/usr/bin/python3", "-c", "import os\nr = os.environ['RANK']\nfor i in range(300):\n    line = ('rank %s line %d ' % (r, i)) + ('x' * 3000) + ' end\\n'\n    for k in range(0, len(line), 700):\n        os.write(1, line[k:k + 700].encode())\nos.write(1, b'rank ' + r.encode() + b' last words without a newline')\n"]
+scenarios: [{ name: s, nodes: 2, tasks_per_node: 4 }]
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" inter.yaml >out.txt 2>&1; rc=$?
+run=$(rundir out.txt)
+check ranklogs_job_completes [ "$rc" -eq 0 ]
+check ranklogs_whole_lines [ "$(grep -cE '^rank [0-7] line [0-9]+ x{3000} end$' "$run"/s/slurm-*.out)" -eq 2400 ]
+check ranklogs_last_partial_line_kept [ "$(grep -cE '^rank [0-7] last words without a newline$' "$run"/s/slurm-*.out)" -eq 8 ]
+check ranklogs_rank_files_whole [ "$(cat "$run"/s/logs/rank_*.out | grep -cE '^rank [0-7] line [0-9]+ x{3000} end$')" -eq 2400 ]
