@@ -14,4 +14,4 @@ run=$(rundir out.txt)
 check ranklogs_job_completes [ "$rc" -eq 0 ]
 check ranklogs_whole_lines [ "$(grep -cE '^rank [0-7] line [0-9]+ x{3000} end$' "$run"/s/slurm-*.out)" -eq 2400 ]
 check ranklogs_last_partial_line_kept [ "$(grep -cE '^rank [0-7] last words without a newline$' "$run"/s/slurm-*.out)" -eq 8 ]
-check ranklogs_rank_files_whole [ "$(cat "$run"/s/logs/rank_*.out | grep -cE '^rank [0-7] line [0-9]+ x{3000} end$')" -eq 2400 ]
+check ranklogs_rank_files_whole [ "$(grep -chE '^rank [0-7] line [0-9]+ x{3000} end$' "$run"/s/logs/rank_*.out | awk '{ n += $1 } END { print n }')" -eq 2400 ]
