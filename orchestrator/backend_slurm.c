@@ -276,11 +276,6 @@ static char **job_environment(uint32_t *n)
 	return env;
 }
 
-static const char *env_or(const char *var, const char *dflt)
-{
-	const char *v = getenv(var);
-	return v && *v ? v : dflt;
-}
 
 static int parse_mem_mb(const char *s, uint64_t *mb)
 {
@@ -360,10 +355,10 @@ static int submit_one(const struct campaign *c, const struct submit_req *q, uint
 	d.ntasks_per_node = (uint16_t)q->tasks_per_node;
 	d.num_tasks = (uint32_t)(q->nodes * q->tasks_per_node);
 	d.time_limit = q->time_limit_s > 0 ? (uint32_t)((q->time_limit_s + 59) / 60) : INFINITE;
-	d.partition = (char *)env_or("SBATCH_PARTITION", c->slurm.partition);
-	d.account = (char *)env_or("SBATCH_ACCOUNT", c->slurm.account);
-	d.qos = (char *)env_or("SBATCH_QOS", c->slurm.qos);
-	d.features = (char *)env_or("SBATCH_CONSTRAINT", c->slurm.constraint);
+	d.partition = (char *)campaign_sbatch_env("SBATCH_PARTITION", c->slurm.partition);
+	d.account = (char *)campaign_sbatch_env("SBATCH_ACCOUNT", c->slurm.account);
+	d.qos = (char *)campaign_sbatch_env("SBATCH_QOS", c->slurm.qos);
+	d.features = (char *)campaign_sbatch_env("SBATCH_CONSTRAINT", c->slurm.constraint);
 	d.user_id = getuid();
 	d.group_id = getgid();
 	d.environment = job_environment(&d.env_size);
@@ -544,9 +539,9 @@ static int render_aggregate(struct run *r, const char *name, const char *comment
 		render_var_scalar(&rv, "comment", comment);
 		render_var_scalar(&rv, "output", out);
 		render_var_scalar(&rv, "dependency", dep);
-		render_var_scalar(&rv, "partition", env_or("SBATCH_PARTITION", r->c.slurm.partition));
-		render_var_scalar(&rv, "account", env_or("SBATCH_ACCOUNT", r->c.slurm.account));
-		render_var_scalar(&rv, "qos", env_or("SBATCH_QOS", r->c.slurm.qos));
+		render_var_scalar(&rv, "partition", campaign_sbatch_env("SBATCH_PARTITION", r->c.slurm.partition));
+		render_var_scalar(&rv, "account", campaign_sbatch_env("SBATCH_ACCOUNT", r->c.slurm.account));
+		render_var_scalar(&rv, "qos", campaign_sbatch_env("SBATCH_QOS", r->c.slurm.qos));
 		render_var_scalar(&rv, "campaign_bin", bin.buf);
 		render_var_scalar(&rv, "run_dir", r->dir);
 		char nodes[24], cpus[24] = "";

@@ -179,3 +179,9 @@ void campaign_free(struct campaign *c)
 	argv_free(&c->profile.traces);
 	memset(c, 0, sizeof *c);
 }
+
+const char *campaign_sbatch_env(const char *var, const char *value)
+{
+	const char *v = getenv(var);
+	return v && *v ? v : value;
+}

@@ -89,6 +89,10 @@ int slurm_time_parse(const char *s, long *seconds);
 /* The sbatch options slurm.extra may hold: those the SLURM backend passes
  * on through libslurm (the job's output, name, size and time are campaign's). */
 int campaign_extra_supported(const char *opt);
+/* A SLURM value as sbatch would take it: the environment's SBATCH_<X> over
+ * the campaign's (used for the rendered #SBATCH lines and for libslurm's
+ * job description alike, so the kept script states what was submitted). */
+const char *campaign_sbatch_env(const char *var, const char *value);
 int placeholder_is_builtin(const char *name);
 const char *kvlist_get(const struct kvlist *l, const char *key);
 /* Sets key (replacing an existing value). */

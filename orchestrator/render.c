@@ -272,10 +272,10 @@ static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c, co
 	snprintf(buf, sizeof buf, "%d", s->gpus_per_node);
 	render_var_scalar(rv, "gpus_per_node", s->gpus_per_node ? buf : NULL);
 	render_var_scalar(rv, "time", s->time);
-	render_var_scalar(rv, "partition", c->slurm.partition);
-	render_var_scalar(rv, "account", c->slurm.account);
-	render_var_scalar(rv, "qos", c->slurm.qos);
-	render_var_scalar(rv, "constraint", c->slurm.constraint);
+	render_var_scalar(rv, "partition", campaign_sbatch_env("SBATCH_PARTITION", c->slurm.partition));
+	render_var_scalar(rv, "account", campaign_sbatch_env("SBATCH_ACCOUNT", c->slurm.account));
+	render_var_scalar(rv, "qos", campaign_sbatch_env("SBATCH_QOS", c->slurm.qos));
+	render_var_scalar(rv, "constraint", campaign_sbatch_env("SBATCH_CONSTRAINT", c->slurm.constraint));
 	render_var_item(rv, "slurm_extra", NULL);
 	if (c->slurm.exclusive && !argv_has(&c->slurm.extra, "--exclusive")) {
 		struct argv one = { 0 };

@@ -2,40 +2,73 @@
 # Runs every test: the unit-test binaries given as arguments (built with
 # ASan + UBSan) and every tests/e2e/*.sh. Each prints PASS/FAIL/SKIP lines;
 # this script counts them and ends with "N passed, N failed, N skipped".
+#
+# The e2e scripts run in two lanes side by side: the SLURM lane (the scripts
+# that start a test cluster: slurm*.sh, store_shared.sh), which mostly waits
+# on the controller, and the main lane (everything else), each lane one script
+# at a time, so that no two timing-sensitive scripts share the CPUs. Each
+# script's output is printed whole when it ends. TEST_LANES=1 runs every
+# script one after another; TESTS=word runs only the scripts whose name holds it.
 set -u
 cd "$(dirname "$0")/.."
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+log=$work/all.log
+: >"$log"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1
+start_all=$SECONDS
+# run_one NAME CMD...: runs one test, its PASS/FAIL/SKIP lines into the
+# shared log, its whole output block onto stdout at once
 run_one() {
 	local name=$1 out rc start=$SECONDS
 	shift
-	out=$(mktemp)
-	echo "== $name"
+	out=$(mktemp "$work/out.XXXXXX")
 	"$@" >"$out" 2>&1
 	rc=$?
-	sed 's/^/   /' "$out"
-	cat "$out" >>"$log"
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out"; then
-		echo "FAIL $name: exited with status $rc" | tee -a "$log"
-	fi
-	rm -f "$out"
-	echo "   ($((SECONDS - start)) s)"
+	{
+		echo "== $name"
+		sed 's/^/   /' "$out"
+		if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out"; then
+			echo "FAIL $name: exited with status $rc"
+		fi
+		echo "   ($((SECONDS - start)) s)"
+	} >"$out.block"
+	{
+		flock 9
+		cat "$out.block"
+		grep -E '^(PASS|FAIL|SKIP)' "$out" >>"$log"
+		[ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out" && echo "FAIL $name: exited with status $rc" >>"$log"
+	} 9>"$work/print.lock"
+	rm -f "$out" "$out.block"
 }
 for t in "$@"; do
 	run_one "$(basename "$t")" "$t"
 done
 only=${TESTS:-}
+slurm_lane=() main_lane=()
 for t in tests/e2e/*.sh; do
 	[ -n "$only" ] && [[ "$t" != *"$only"* ]] && continue
-	run_one "$(basename "$t")" bash "$t"
+	case "$(basename "$t")" in
+	slurm*.sh | store_shared.sh) slurm_lane+=("$t") ;;
+	*) main_lane+=("$t") ;;
+	esac
 done
+lane() { local t; for t in "$@"; do run_one "$(basename "$t")" bash "$t"; done; }
+if [ "${TEST_LANES:-2}" = 1 ]; then
+	lane "${slurm_lane[@]}" "${main_lane[@]}"
+else
+	lane "${slurm_lane[@]}" &
+	slurm_pid=$!
+	lane "${main_lane[@]}"
+	wait "$slurm_pid"
+fi
 pass=$(grep -c '^PASS' "$log")
 fail=$(grep -c '^FAIL' "$log")
 skip=$(grep -c '^SKIP' "$log")
 echo
 grep '^FAIL' "$log" | sed 's/^/failed: /'
 grep '^SKIP' "$log" | sed 's/^/skipped: /'
+echo "tests took $((SECONDS - start_all)) s"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

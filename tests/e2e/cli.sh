@@ -32,6 +32,11 @@ check invalid_campaign_creates_nothing [ ! -e "$SCRATCH/res" ]
 check render_exit0 [ "$rc" -eq 0 ]
 check render_writes_each_script [ "$(wc -l <render.out)" -eq 4 ] 
 check render_scripts_parse bash -c 'for f in "$1"/*/job.sbatch; do bash -n "$f" || exit 1; done' _ "$SCRATCH/rendered"
+# The kept script states what is submitted: SBATCH_* from the environment win
+# over the campaign in the #SBATCH lines as in libslurm's job description.
+SBATCH_PARTITION=gpu-short SBATCH_ACCOUNT=proj42 "$CAMPAIGN" render --out "$SCRATCH/rendered-env" "$ROOT/tests/fixtures/tiny.yaml" >/dev/null
+check render_sbatch_env_partition grep -qx "#SBATCH --partition=gpu-short" "$SCRATCH/rendered-env/t/job.sbatch"
+check render_sbatch_env_account grep -qx "#SBATCH --account=proj42" "$SCRATCH/rendered-env/t/job.sbatch"
 check render_gpu_sbatch_lines grep -qx -- '#SBATCH --gpus-per-node=4' "$SCRATCH/rendered/gpu-2n/job.sbatch"
 check render_cpu_has_no_gpu_line bash -c '! grep -q -- "--gpus-per-node" "$1"' _ "$SCRATCH/rendered/cpu-2n/job.sbatch"
 check render_extra_and_partition bash -c 'grep -qx -- "#SBATCH --exclusive" "$1" && grep -qx -- "#SBATCH --partition=gpu" "$1"' _ "$SCRATCH/rendered/gpu-1n/job.sbatch"

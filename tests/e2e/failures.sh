@@ -74,9 +74,9 @@ for i in $(seq 1 300); do # up to 30 s on a loaded machine
 done
 # kill the supervisor, then the whole job (its script first, so it cannot
 # record an end): exactly what a reboot of this machine would do
+# (the job's own process group only: nothing else on this machine is touched)
 pkill -KILL -f "campaign supervise $run3"
-pkill -KILL -f "$run3/orphan/job.sbatch"
-pkill -KILL -f "sleep 30" 2>/dev/null
+kill -KILL -- -"$(rows "$run3" 'select pid from jobs')" 2>/dev/null
 sleep 0.3
 "$CAMPAIGN" status --results "$SCRATCH/res3" --json >st.json
 check lost_when_supervisor_and_job_die [ "$(json st.json 'j["jobs"][0]["state"]')" = LOST ]
