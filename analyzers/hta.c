@@ -249,15 +249,11 @@ void hta_rank_free(struct hta_rank *h)
 	h->streams = NULL;
 }
 
-void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct hta_rank *h)
+/* The categories, numbered as events carry them: the rules' in their order,
+ * each once, then the default. Returns how many. */
+static int cat_names(const struct rules *r, const char **catname)
 {
-	memset(h, 0, sizeof *h);
-	h->rank = t->rank;
-	h->events = t->n;
-	h->unit_per_us = t->unit_per_us > 0 ? t->unit_per_us : 1;
-	/* categories: the rules' in order, then the default */
-	const char *catname[RULES_MAX + 1];
-	int cats = 0, comp = -1, comm = -1;
+	int cats = 0;
 	for (int i = 0; i < r->n; i++) {
 		int seen = 0;
 		for (int j = 0; j < cats && !seen; j++)
@@ -266,6 +262,17 @@ void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct h
 			catname[cats++] = r->category[i];
 	}
 	catname[cats++] = r->fallback;
+	return cats;
+}
+
+void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct hta_rank *h)
+{
+	memset(h, 0, sizeof *h);
+	h->rank = t->rank;
+	h->events = t->n;
+	h->unit_per_us = t->unit_per_us > 0 ? t->unit_per_us : 1;
+	const char *catname[RULES_MAX + 1];
+	int cats = cat_names(r, catname), comp = -1, comm = -1;
 	for (int c = 0; c < cats; c++) {
 		if (!strcmp(catname[c], "COMPUTATION"))
 			comp = c;
@@ -380,15 +387,7 @@ json_t *hta_json(const struct hta_rank *h, const char *file)
 static void step_cats(const struct rules *r, int *comp, int *comm, int *mem)
 {
 	const char *catname[RULES_MAX + 1];
-	int cats = 0;
-	for (int i = 0; i < r->n; i++) {
-		int seen = 0;
-		for (int j = 0; j < cats && !seen; j++)
-			seen = !strcmp(catname[j], r->category[i]);
-		if (!seen)
-			catname[cats++] = r->category[i];
-	}
-	catname[cats++] = r->fallback;
+	int cats = cat_names(r, catname);
 	*comp = *comm = *mem = -1;
 	for (int c = 0; c < cats; c++) {
 		if (!strcmp(catname[c], "COMPUTATION"))

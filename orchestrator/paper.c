@@ -247,44 +247,12 @@ static int provenance_files(struct paper *p)
 
 /* ---- manifest --------------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every regular file under base/rel, as paths relative to base, sorted. */
-static void list_files(const char *base, const char *rel, struct argv *out)
-{
-	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s%s%s", base, *rel ? "/" : "", rel);
-	DIR *d = opendir(dir.buf);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		struct strbuf r2 = STRBUF_INIT, full = STRBUF_INIT;
-		strbuf_addf(&r2, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
-		strbuf_addf(&full, "%s/%s", base, r2.buf);
-		if (fsio_is_dir(full.buf))
-			list_files(base, r2.buf, out);
-		else
-			argv_push(out, r2.buf);
-		strbuf_free(&r2);
-		strbuf_free(&full);
-	}
-	if (d)
-		closedir(d);
-	strbuf_free(&dir);
-	if (!*rel && out->n > 1)
-		qsort(out->v, out->n, sizeof *out->v, cmp_str);
-}
-
 static int manifest(struct paper *p)
 {
 	struct argv files = { 0 };
 	struct strbuf m = STRBUF_INIT, path = STRBUF_INIT;
 	int rc = 0;
-	list_files(p->out, "", &files);
+	paper_files(p->out, &files);
 	for (size_t i = 0; i < files.n && rc == 0; i++) {
 		char sha[SHA256_HEX];
 		strbuf_reset(&path);
@@ -351,8 +319,8 @@ int paper_generate(struct run *r, const char *out)
 int paper_compare(const char *expected, const char *actual)
 {
 	struct argv a = { 0 }, b = { 0 };
-	list_files(expected, "", &a);
-	list_files(actual, "", &b);
+	paper_files(expected, &a);
+	paper_files(actual, &b);
 	int diffs = 0;
 	size_t i = 0, j = 0;
 	while (i < a.n || j < b.n) {

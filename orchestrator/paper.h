@@ -7,9 +7,13 @@
 #define CAMPAIGN_PAPER_H
 
 #include "run.h"
+#include "util/words.h"
 
 /* Writes the artefacts into out (an existing, empty directory). */
 int paper_generate(struct run *r, const char *out);
+/* Every file under base (links included, never followed), relative to it,
+ * sorted. */
+void paper_files(const char *base, struct argv *out);
 /* Whether `paper --out out` may write there: out is absent, an empty
  * folder, or a previous paper output holding only the files its MANIFEST
  * lists, unchanged; never a link, a file, the run, or a folder holding run_dir

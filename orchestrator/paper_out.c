@@ -24,6 +24,11 @@
 
 #define MANIFEST "MANIFEST.sha256"
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* Every entry under base/rel that is not a folder (links included, never
  * followed), relative to base. */
 static void list_entries(const char *base, const char *rel, struct argv *out)
@@ -53,6 +58,13 @@ static void list_entries(const char *base, const char *rel, struct argv *out)
 
 /* 0 when out holds exactly the files its manifest lists, each unchanged;
  * else an error naming the first file that is not campaign's. */
+void paper_files(const char *base, struct argv *out)
+{
+	list_entries(base, "", out);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof *out->v, cmp_str);
+}
+
 static int check_manifest(const char *out)
 {
 	struct strbuf mp = STRBUF_INIT, full = STRBUF_INIT;
