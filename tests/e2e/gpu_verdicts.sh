@@ -8,7 +8,7 @@ cd "$SCRATCH"
 for k in comm data host gemm annotated copy; do python3 "$ROOT/tests/tools/gpu_steps.py" --kind $k --out "$SCRATCH/gk/$k"; done
 cat >g.yaml <<Y
 campaign: gpukinds
-workload: { command: ["/bin/sh", "-c", "cp $SCRATCH/gk/{{kind}}/*.json ."] }
+workload: { command: ["/bin/sh", "-c", "if [ \"\$RANK\" = 0 ]; then cp $SCRATCH/gk/{{kind}}/*.json .; fi"] }
 profile: { warmup_steps: 0, active_steps: 6, traces: ["*.pt.trace.json"] }
 scenarios:
   - { name: comm, nodes: 1, tasks_per_node: 2, params: { kind: comm } }
