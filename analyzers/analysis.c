@@ -249,6 +249,28 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 	mark_borderline(s, c[best].pct, c[best].th, c[best].name);
 }
 
+/* Waiting for one rank that outweighs every other share is the bottleneck
+ * itself: straggler-bound, with the rank, its node and its cause. */
+static void straggler_verdict(struct ana_scenario *s)
+{
+	if (!s->n_stragglers)
+		return;
+	const double others[] = { s->compute_pct, s->comm_pct, s->data_pct, s->io_pct, s->other_pct };
+	for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+		if (others[i] >= s->sync_wait_pct)
+			return;
+	const struct straggler *g = &s->stragglers[0];
+	snprintf(s->runner_up, sizeof s->runner_up, "%s", s->verdict);
+	snprintf(s->verdict, sizeof s->verdict, "straggler-bound");
+	snprintf(s->evidence, sizeof s->evidence, "waiting for slower ranks takes %.1f %% of step time, more than any "
+		 "other share (compute %.1f %%, exposed communication %.1f %%, data loading %.1f %%): rank %d%s%s arrived "
+		 "last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; its cause: "
+		 "%s%s", s->sync_wait_pct, s->compute_pct, s->comm_pct, s->data_pct, g->rank, g->node[0] ? " on " : "",
+		 g->node, g->arrived_last_pct, g->impact_pct, g->cause, strcmp(g->cause, "unknown") ? "" : " (no phase "
+		 "explains half of it)");
+	s->borderline = 0;
+}
+
 /* The verdict of a scenario whose traces have GPU kernels, from what the GPU
  * did in each step: exposed communication, exposed copies, and the GPU idle
  * waiting for the host (data-loader-bound when the host was loading data
@@ -718,6 +740,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	snprintf(s->format, sizeof s->format, "%s", formats[m.ranks[0].format]);
 	s->shares_known = m.ranks[0].format != METRICS_STEP_LOG;
 	s->no_steps = m.ranks[0].whole_window;
+	if (s->shares_known && !s->no_steps)
+		straggler_find(&m, s->step_med_ms, s->stragglers, &s->n_stragglers, s->slow_node, sizeof s->slow_node);
 	if (s->no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->throughput = 0;
 	gpu_shares(s, &m);
@@ -727,6 +751,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 		gpu_verdict(s, &run->th); /* on a GPU the host's ranges time launches, not the work */
 	else
 		verdict(s, &run->th);
+	if (!s->gpu_basis && s->shares_known)
+		straggler_verdict(s);
 	timeline_step(s, &m);
 	s->n_rank0 = m.ranks[0].n;
 	s->rank0 = xcalloc(s->n_rank0 + 1, sizeof *s->rank0);

@@ -9,6 +9,7 @@ struct trace_source;
 
 #include "perfstat.h"
 #include "rules.h"
+#include "straggler.h"
 
 #include <stddef.h>
 
@@ -58,6 +59,9 @@ struct ana_scenario {
 	int loss_known;         /* the step data carries the loss (traces do not) */
 	int slowest_rank;
 	double slowest_rank_ms;
+	struct straggler stragglers[STRAGGLER_MAX]; /* ranks that keep the others waiting, by impact */
+	size_t n_stragglers;
+	char slow_node[128];    /* a node all of whose ranks are stragglers; "" none */
 	char verdict[32];      /* compute-bound, communication-bound, data-loader-bound, ... */
 	char evidence[768];
 	char runner_up[32];    /* the verdict next in line when this one is borderline, else "" */

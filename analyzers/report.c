@@ -179,6 +179,15 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "traces_missed", s->traces_missed ? json_string(s->traces_missed) : json_null());
 	json_object_set_new(o, "ranks_with_data", json_integer(s->ranks_with_data));
 	json_object_set_new(o, "ranks_note", s->ranks_note[0] ? json_string(s->ranks_note) : json_null());
+	json_t *str = json_array();
+	for (size_t k = 0; k < s->n_stragglers; k++) {
+		const struct straggler *g = &s->stragglers[k];
+		json_array_append_new(str, json_pack("{s:i, s:o, s:s, s:o, s:o, s:o}", "rank", g->rank, "node",
+			g->node[0] ? json_string(g->node) : json_null(), "cause", g->cause, "cause_ms_per_step",
+			jnum(g->cause_ms), "impact_pct", jnum(g->impact_pct), "arrived_last_pct", jnum(g->arrived_last_pct)));
+	}
+	json_object_set_new(o, "stragglers", str);
+	json_object_set_new(o, "slow_node", s->slow_node[0] ? json_string(s->slow_node) : json_null());
 	json_object_set_new(o, "contaminated_by", s->contaminated[0] ? json_string(s->contaminated) : json_null());
 	return o;
 }
@@ -315,6 +324,30 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 			    s->trace_not_analysed_names);
 }
 
+/* Who keeps the others waiting at the collectives, where and why. */
+static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (s->no_steps || !s->shares_known || s->ranks < 2)
+		return;
+	if (!s->n_stragglers) {
+		strbuf_addf(md, " No rank keeps the others waiting (none arrived last at most collectives with an impact of "
+			    "%.0f %% of the step or more).", STRAGGLER_MIN_IMPACT_PCT);
+		return;
+	}
+	for (size_t k = 0; k < s->n_stragglers; k++) {
+		const struct straggler *g = &s->stragglers[k];
+		strbuf_addf(md, " **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the collectives and keeps the "
+			    "others waiting %.1f %% of the median step; cause: %s", g->rank, g->node[0] ? " on " : "", g->node,
+			    g->arrived_last_pct, g->impact_pct, g->cause);
+		if (strcmp(g->cause, "unknown"))
+			strbuf_addf(md, " (%.2f ms more per step than the other ranks' median)", g->cause_ms);
+		strbuf_adds(md, ".");
+	}
+	if (s->slow_node[0])
+		strbuf_addf(md, " Every rank of node **%s** is a straggler: the node itself is slow (see its monitors).",
+			    s->slow_node);
+}
+
 static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 {
 	strbuf_adds(md, "## Per-Scenario Analysis\n\n"
@@ -391,9 +424,10 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 		else
 			strbuf_addf(md, "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
 				    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, backward %.1f %%, "
-				    "optimizer %.1f %%. The slowest rank was %d (mean step %.2f ms).",
+				    "optimizer %.1f %%.",
 				    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms, s->step_max_ms, s->spread_pct,
-				    s->forward_pct, s->backward_pct, s->optimizer_pct, s->slowest_rank, s->slowest_rank_ms);
+				    s->forward_pct, s->backward_pct, s->optimizer_pct);
+		md_stragglers(md, s);
 		if (s->loss_known)
 			strbuf_addf(md, " Loss went from %.4f to %.4f.", s->loss_first, s->loss_last);
 		strbuf_adds(md, "\n\n");

@@ -40,6 +40,7 @@ static const char usage_text[] =
 	"  --rendezvous DIR      gloo FileStore directory (default $CAMPAIGN_JOB_DIR/rendezvous)\n"
 	"  --timeout-s N         rendezvous and collective timeout (default 120)\n"
 	"  --die-at-step N [--die-rank R]   fault injection: rank R kills itself at step N\n"
+	"  --slow-rank R --slow-ms MS       straggler: rank R computes MS milliseconds more in every forward\n"
 	"\n"
 	"exit status: 0 ok, 2 usage, 3 communication failure, 4 I/O error, 69 no GPU (GPU binary)\n";
 
@@ -92,6 +93,7 @@ static void defaults(struct trainer_opts *o)
 	o->gloo_algo_name = "ring";
 	o->timeout_s = 120;
 	o->die_at_step = -1;
+	o->slow_rank = -1;
 	o->bucket_mb = 4;
 	o->samples = 4096;
 	o->telemetry = 1;
@@ -112,7 +114,8 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		{ "bucket-mb", 1, 0, 'z' }, { "checkpoint-every", 1, 0, 'C' }, { "checkpoint-dir", 1, 0, 'T' }, { "checkpoint-extra-mb", 1, 0, 'X' },
 		{ "elementwise", 1, 0, 'E' }, { "dataset", 1, 0, 'F' }, { "make-dataset", 1, 0, 'G' },
 		{ "samples", 1, 0, 'N' }, { "no-telemetry", 0, 0, 'Q' },
-		{ "die-at-step", 1, 0, 'k' }, { "die-rank", 1, 0, 'K' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+		{ "die-at-step", 1, 0, 'k' }, { "die-rank", 1, 0, 'K' }, { "slow-rank", 1, 0, 'y' }, { "slow-ms", 1, 0, 'Y' },
+		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	defaults(o);
 	int c;
@@ -167,6 +170,8 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		case 'Q': o->telemetry = 0; break;
 		case 'k': if (parse_long(a, 0, 100000000, &o->die_at_step)) return bad("bad --die-at-step '%s'", a); break;
 		case 'K': if (parse_long(a, 0, 1 << 20, &v)) return bad("bad --die-rank '%s'", a); o->die_rank = (int)v; break;
+		case 'y': if (parse_long(a, 0, 1 << 20, &v)) return bad("bad --slow-rank '%s'", a); o->slow_rank = (int)v; break;
+		case 'Y': if (parse_long(a, 0, 100000, &v)) return bad("bad --slow-ms '%s'", a); o->slow_ms = (double)v; break;
 		default: return bad("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
@@ -199,7 +204,11 @@ double options_flops_per_step(const struct trainer_opts *o)
 void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, size_t n)
 {
 	char host[256] = "";
-	gethostname(host, sizeof host);
+	const char *node = getenv("SLURMD_NODENAME"); /* the scheduler's name of the node (emulated ones too) */
+	if (node && *node)
+		snprintf(host, sizeof host, "%s", node);
+	else
+		gethostname(host, sizeof host);
 	snprintf(buf, n,
 		 "\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", \"backend\": \"%s\", "
 		 "\"ddp\": \"%s\", \"gloo_algo\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %ld, "

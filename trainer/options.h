@@ -38,6 +38,8 @@ struct trainer_opts {
 	int telemetry;         /* 0: --no-telemetry (overhead measurements) */
 	long die_at_step;      /* fault injection: SIGKILL self at this step (-1: never) */
 	int die_rank;
+	int slow_rank;         /* straggler knob: this rank (-1: none) computes slow_ms more per step */
+	double slow_ms;
 	int rank, world, local_rank;
 };
 

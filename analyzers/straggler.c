@@ -1,0 +1,121 @@
+#include "straggler.h"
+
+#include "stats.h"
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { P_COMPUTE, P_DATA, P_IO, P_OTHER, P_N };
+static const char *const phase_word[P_N] = { "compute", "data loading", "I/O", "host/other" };
+
+static void phases_of(const struct step_rec *s, double *p)
+{
+	p[P_COMPUTE] = s->forward_ms + s->backward_ms + s->optimizer_ms;
+	p[P_DATA] = s->data_ms;
+	p[P_IO] = s->io_ms;
+	p[P_OTHER] = s->step_ms - p[P_COMPUTE] - p[P_DATA] - p[P_IO] - s->comm_ms;
+	if (p[P_OTHER] < 0)
+		p[P_OTHER] = 0;
+}
+
+struct rank_sum {
+	long last;       /* steps in which it arrived last */
+	double imposed;  /* ms of waiting it imposed, per other rank, summed over steps */
+	double margin[P_N];
+};
+
+/* One step i (every rank has it): who arrived last, and by how much it
+ * outspent the others in each phase. Returns 0 when the step has no collective. */
+static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum *sum, double *buf)
+{
+	size_t last = 0, n = m->n;
+	double total = 0;
+	for (size_t r = 0; r < n; r++) {
+		total += m->ranks[r].steps[i].comm_ms;
+		if (m->ranks[r].steps[i].comm_ms < m->ranks[last].steps[i].comm_ms)
+			last = r;
+	}
+	if (total <= 0)
+		return 0;
+	double least = m->ranks[last].steps[i].comm_ms, mine[P_N];
+	sum[last].last++;
+	sum[last].imposed += (total - least * (double)n) / (double)(n - 1);
+	phases_of(&m->ranks[last].steps[i], mine);
+	for (int p = 0; p < P_N; p++) {
+		size_t k = 0;
+		for (size_t r = 0; r < n; r++) {
+			double ph[P_N];
+			if (r == last)
+				continue;
+			phases_of(&m->ranks[r].steps[i], ph);
+			buf[k++] = ph[p];
+		}
+		sum[last].margin[p] += mine[p] - stats_percentile(buf, k, 50);
+	}
+	return 1;
+}
+
+static int by_impact(const void *a, const void *b)
+{
+	const struct straggler *x = a, *y = b;
+	return x->impact_pct < y->impact_pct ? 1 : x->impact_pct > y->impact_pct ? -1 : x->rank - y->rank;
+}
+
+/* The node all of whose ranks are stragglers, when some other node has ranks that are not. */
+static void slow_node_of(const struct scenario_metrics *m, const struct straggler *s, size_t n, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (size_t k = 0; k < n && !out[0]; k++) {
+		int all = s[k].node[0] != '\0', others = 0;
+		for (size_t r = 0; r < m->n; r++) {
+			int same = !strcmp(m->ranks[r].host, s[k].node), listed = 0;
+			for (size_t j = 0; j < n; j++)
+				listed |= s[j].rank == m->ranks[r].rank;
+			all &= !same || listed;
+			others |= !same;
+		}
+		if (all && others)
+			snprintf(out, len, "%s", s[k].node);
+	}
+}
+
+void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out, size_t *n,
+		    char *slow_node, size_t slow_len)
+{
+	*n = 0;
+	slow_node[0] = '\0';
+	if (m->n < 2 || step_med_ms <= 0)
+		return;
+	size_t steps = m->ranks[0].n;
+	for (size_t r = 1; r < m->n; r++)
+		steps = m->ranks[r].n < steps ? m->ranks[r].n : steps;
+	struct rank_sum *sum = xcalloc(m->n, sizeof *sum);
+	double *buf = xcalloc(m->n, sizeof *buf);
+	long counted = 0;
+	for (size_t i = 0; i < steps; i++)
+		if (m->ranks[0].steps[i].active)
+			counted += one_step(m, i, sum, buf);
+	for (size_t r = 0; r < m->n && counted > 0; r++) {
+		double impact = 100 * sum[r].imposed / (double)counted / step_med_ms;
+		if (2 * sum[r].last <= counted || impact < STRAGGLER_MIN_IMPACT_PCT || *n == STRAGGLER_MAX)
+			continue;
+		struct straggler *s = &out[(*n)++];
+		memset(s, 0, sizeof *s);
+		s->rank = m->ranks[r].rank;
+		snprintf(s->node, sizeof s->node, "%s", m->ranks[r].host);
+		s->impact_pct = impact;
+		s->arrived_last_pct = 100.0 * (double)sum[r].last / (double)counted;
+		int best = 0;
+		for (int p = 1; p < P_N; p++)
+			best = sum[r].margin[p] > sum[r].margin[best] ? p : best;
+		/* a cause explains at least half of the waiting it imposed */
+		int known = sum[r].margin[best] >= 0.5 * sum[r].imposed;
+		snprintf(s->cause, sizeof s->cause, "%s", known ? phase_word[best] : "unknown");
+		s->cause_ms = sum[r].margin[best] / (double)counted;
+	}
+	qsort(out, *n, sizeof *out, by_impact);
+	slow_node_of(m, out, *n, slow_node, slow_len);
+	free(sum);
+	free(buf);
+}

@@ -1,0 +1,30 @@
+# The straggler named with its node and cause (issue 23, part 2): the
+# reference trainer on 2 emulated nodes x 2 ranks, once even and once with
+# rank 3 computing 40 ms more per step (--slow-rank 3 --slow-ms 40). The slow
+# run names rank 3, its node local2 and "compute", with an impact of at least
+# 20 % of the step, and is straggler-bound; the even run names none.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+cat >s.yaml <<'Y'
+campaign: straggler
+workload:
+  command: "{{trainer}} --backend gloo --steps 25 --warmup-steps 5 --batch-per-rank 32 --hidden 256 --depth 3 --metrics-dir {{metrics_dir}} {{extra}}"
+  env: { OPENBLAS_NUM_THREADS: "1" }
+  params: { extra: "" }
+profile: { warmup_steps: 5, active_steps: 20 }
+scenarios:
+  - { name: even, nodes: 2, tasks_per_node: 2 }
+  - { name: slow, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 3 --slow-ms 40" } }
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" s.yaml >out.txt 2>&1; rc=$?
+run=$(rundir out.txt)
+S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
+check stragglers_runs_complete [ "$rc" -eq 0 ]
+check stragglers_even_names_none [ "$(S even '["stragglers"]')" = "[]" ]
+check stragglers_slow_is_rank3_local2_compute [ "$(S slow '["stragglers"][0]["rank"]'),$(S slow '["stragglers"][0]["node"]'),$(S slow '["stragglers"][0]["cause"]'),$(S slow '["stragglers"][0]["arrived_last_pct"]')" = "3,local2,compute,100.0" ]
+check stragglers_slow_impact_at_least_20 [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["impact_pct"] >= 20 and len(j["scenarios"][1]["stragglers"]) == 1')" = True ]
+check stragglers_slow_cause_about_40ms [ "$(json "$run/summary.json" '30 <= j["scenarios"][1]["stragglers"][0]["cause_ms_per_step"] <= 50')" = True ]
+check stragglers_slow_verdict [ "$(S slow '["verdict"]')" = straggler-bound ]
+check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at 100 % of the collectives and keeps the others waiting [0-9.]* % of the median step; cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
+check stragglers_even_says_none grep -q "No rank keeps the others waiting" "$run/BOTTLENECK_ANALYSIS.md"
+check stragglers_no_slowest_rank_sentence bash -c '! grep -q "The slowest rank was" "$1"' _ "$run/BOTTLENECK_ANALYSIS.md"
