@@ -30,6 +30,7 @@ scenarios:
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" strong.yaml >out.txt 2>&1; rc=$?
 run=$(rundir out.txt)
+[ "$rc" -eq 0 ] || { grep -h -B2 -A12 "Error\|error\|Traceback" "$run"/*/logs/rank_*.out "$run"/*/slurm-*.out | head -60 >&2; }
 check conclusions_strong_completes [ "$rc" -eq 0 ]
 check conclusions_rank_records [ "$(ls "$run/s2/ranks" | tr '\n' ' ')" = "rank_0.json rank_1.json " ]
 check conclusions_two_files_per_rank [ "$(ls "$run/s2/traces" | wc -l)" -eq 4 ]
@@ -48,8 +49,9 @@ check conclusions_speedup_is_samples_ratio python3 -c 'import json, sys
 sc = {x["name"]: x for x in json.load(open(sys.argv[1]))["scenarios"]}
 for n in ("s2", "s4"):
     want = sc["s1"]["step_time_ms"]["median"] / sc[n]["step_time_ms"]["median"]
-    assert abs(sc[n]["speedup"] - want) < 2e-3 * want, (n, sc[n]["speedup"], want)  # summary.json rounds
-    assert abs(sc[n]["efficiency"] - want * sc["s1"]["ranks"] / sc[n]["ranks"]) < 2e-3 * want
+    # summary.json rounds every number to 3 decimals: the ratio of rounded medians against a rounded speedup
+    assert abs(sc[n]["speedup"] - want) < 2e-3 + 2e-3 * want, (n, sc[n]["speedup"], want)
+    assert abs(sc[n]["efficiency"] - want * sc["s1"]["ranks"] / sc[n]["ranks"]) < 2e-3 + 2e-3 * want
 ' "$run/summary.json"
 sp4=$(S s4 '["speedup"]')
 if python3 -c "import sys; sys.exit(0 if float('$sp4') < 1 else 1)"; then
