@@ -297,15 +297,20 @@ static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 			runner = i, rr = ratio;
 	}
 	int over = c[best].pct > c[best].th;
-	snprintf(s->verdict, sizeof s->verdict, "%s", over || g[GPU_COMPUTE] < 50 ? c[best].name : "compute-bound");
+	/* computing most of the step: memory-bound when elementwise-like kernels outweigh the matrix ones */
+	int elementwise = g[GPU_COMPUTE] - g[GPU_GEMM] > g[GPU_GEMM];
+	snprintf(s->verdict, sizeof s->verdict, "%s", over || g[GPU_COMPUTE] < 50 ? c[best].name :
+		 elementwise ? "memory-bound" : "compute-bound");
 	char over_what[64];
 	snprintf(over_what, sizeof over_what, s->no_steps ? "the profiled window" : "%zu rank-steps", s->gpu_steps);
 	snprintf(s->evidence, sizeof s->evidence,
 		 "on the GPU (its timeline over %s): compute %.1f %%, exposed communication %.1f %% "
 		 "(threshold %.0f %%), exposed copies %.1f %% (threshold %.0f %%), other kernels %.1f %%, idle %.1f %%: "
 		 "waiting for the host %.1f %% (threshold %.0f %%; of it %.1f %% while the host loaded data), between "
-		 "kernels %.1f %%, other %.1f %%", over_what, g[GPU_COMPUTE], g[GPU_COMM], th->comm_pct, g[GPU_MEMCPY],
-		 copy_th, g[GPU_OTHER], idle, wait, idle_th, g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL], g[GPU_IDLE_OTHER]);
+		 "kernels %.1f %%, other %.1f %%; of compute, %.1f %% in matrix kernels (GEMM, convolution)", over_what,
+		 g[GPU_COMPUTE], g[GPU_COMM], th->comm_pct, g[GPU_MEMCPY],
+		 copy_th, g[GPU_OTHER], idle, wait, idle_th, g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL], g[GPU_IDLE_OTHER],
+		 g[GPU_COMPUTE] > 0 ? 100 * g[GPU_GEMM] / g[GPU_COMPUTE] : 0);
 	if (over && c[runner].pct > c[runner].th && rr > 0.8 * br) { /* two excesses of nearly one size */
 		s->borderline = 1;
 		snprintf(s->runner_up, sizeof s->runner_up, "%s", c[runner].name);
@@ -317,6 +322,12 @@ static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 				g[GPU_COMPUTE] >= 50 ? "compute-bound" : c[runner].name);
 	else if (g[GPU_COMPUTE] >= 50)
 		mark_borderline(s, c[best].pct, c[best].th, c[best].name);
+	if (!over && g[GPU_COMPUTE] >= 50 && elementwise) {
+		size_t n = strlen(s->evidence);
+		snprintf(s->evidence + n, sizeof s->evidence - n, "; elementwise-like kernels (%.1f %% of the step) outweigh "
+			 "matrix kernels (%.1f %%): the GPU is bound by memory bandwidth", g[GPU_COMPUTE] - g[GPU_GEMM],
+			 g[GPU_GEMM]);
+	}
 	else { /* nothing over its threshold and the GPU computes less than half the step */
 		s->borderline = 1;
 		snprintf(s->runner_up, sizeof s->runner_up, "%s", c[runner].name);

@@ -68,7 +68,7 @@ struct ana_scenario {
 	int borderline;        /* the verdict is within 20 % of its threshold, or the step spread could flip it */
 	int shares_known;      /* the step breakdown (data, compute, comm, I/O) was measured */
 	int gpu_basis;         /* the verdict and gpu_pct come from the GPU timeline (traces with kernels) */
-	double gpu_pct[9];     /* shares of the steps' GPU windows, enum step_gpu (GPU_WINDOW: ms summed) */
+	double gpu_pct[10];    /* shares of the steps' GPU windows, enum step_gpu (GPU_WINDOW: ms summed) */
 	size_t gpu_steps;      /* rank-steps with a GPU view */
 	int no_steps;          /* no step boundaries: shares and verdict from the GPU window, no step statistics */
 	int is_baseline;

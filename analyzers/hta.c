@@ -381,6 +381,16 @@ json_t *hta_json(const struct hta_rank *h, const char *file)
 
 /* ---- the GPU view of each step ------------------------------------------ */
 
+int hta_is_gemm(const char *name)
+{
+	static const char *const marks[] = { "gemm", "GEMM", "cutlass", "matmul", "conv", "xmma", "wgmma", "cublas",
+					     "Gemm", NULL };
+	for (int k = 0; marks[k]; k++)
+		if (strstr(name, marks[k]))
+			return 1;
+	return 0;
+}
+
 /* The category indices of COMPUTATION, COMMUNICATION and MEMORY as
  * hta_analyse numbers them (the rules' categories in order, then the
  * default); -1 for one the rules lack. */
@@ -523,6 +533,14 @@ void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*
 		struct hta_step *o = &out[k];
 		o->window = b - a;
 		o->compute = lcp;
+		size_t ng = 0;
+		for (size_t i = 0; i < n; i++) { /* matrix kernels among the compute ones */
+			const struct gpu_event *e = &t->ev[ix[i]];
+			double s0 = e->start > a ? e->start : a, s1 = e->end < b ? e->end : b;
+			if (e->cat == comp && s1 > s0 && hta_is_gemm(t->names[e->name]))
+				st[ng++] = (struct span){ s0, s1 };
+		}
+		merge(st, ng, &o->gemm);
 		o->comm = lcm - intersect(cp, ncp, cm, ncm);  /* communication not hidden behind compute */
 		o->memcpy = lmm - intersect(mm, nmm, cc, ncc); /* copies hidden behind neither */
 		o->other = busy - lcc - o->memcpy;             /* other kernels, alone */

@@ -51,7 +51,10 @@ struct hta_rank {
 struct hta_step {
 	double window, compute, comm, memcpy, other;
 	double idle_host, idle_data, idle_kernel, idle_other;
+	double gemm;       /* of compute: matrix kernels (GEMM, convolution); the rest is elementwise-like */
 };
+/* A kernel name of a matrix multiply or convolution (cuBLAS/CUTLASS/...). */
+int hta_is_gemm(const char *name);
 
 /* For each host step steps[k] = {start, end} (trace units, sorted by start):
  * the GPU work it launched (by its runtime call; by its start without one)

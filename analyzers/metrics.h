@@ -8,6 +8,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The GPU view of a step (hta_steps): its window and the parts adding up to
+ * it; GPU_GEMM is the matrix kernels' part of GPU_COMPUTE. */
+enum step_gpu { GPU_WINDOW, GPU_COMPUTE, GPU_COMM, GPU_MEMCPY, GPU_OTHER, GPU_IDLE_HOST, GPU_IDLE_DATA,
+		GPU_IDLE_KERNEL, GPU_IDLE_OTHER, GPU_GEMM, GPU_FIELDS };
+
 struct step_rec {
 	long step;
 	int active; /* phase == "active" */
@@ -17,12 +22,8 @@ struct step_rec {
 	double allreduce_ms, reducescatter_ms; /* AORTA-style per-stream times */
 	double start_us;   /* Unix time of the step's start in microseconds; 0 = unknown */
 	long samples;
-	double gpu[9];     /* the GPU view (traces with kernels), ms: enum step_gpu; gpu[GPU_WINDOW] 0 = none */
+	double gpu[GPU_FIELDS]; /* the GPU view (traces with kernels), ms; gpu[GPU_WINDOW] 0 = none */
 };
-
-/* The GPU view of a step (hta_steps): its window and the parts adding up to it. */
-enum step_gpu { GPU_WINDOW, GPU_COMPUTE, GPU_COMM, GPU_MEMCPY, GPU_OTHER, GPU_IDLE_HOST, GPU_IDLE_DATA,
-		GPU_IDLE_KERNEL, GPU_IDLE_OTHER, GPU_FIELDS };
 
 enum metrics_format { METRICS_TRAINER, METRICS_AORTA, METRICS_TORCH_TRACE, METRICS_STEP_LOG, METRICS_NSYS };
 

@@ -160,6 +160,8 @@ static json_t *scenario_json(const struct ana_scenario *s)
 		s->have_monitor ? "node monitors" : "nothing"));
 	json_object_set_new(o, "verdict_basis", json_string(s->gpu_basis ? "gpu" : s->shares_known ? "host" :
 		s->have_monitor ? "monitors" : "none"));
+	json_object_set_new(o, "gpu_compute_split_pct", !s->gpu_basis ? json_null() : json_pack("{s:o, s:o}",
+		"matrix", jnum(s->gpu_pct[GPU_GEMM]), "elementwise", jnum(s->gpu_pct[GPU_COMPUTE] - s->gpu_pct[GPU_GEMM])));
 	json_object_set_new(o, "gpu_shares_pct", !s->gpu_basis ? json_null() : json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "compute", jnum(s->gpu_pct[GPU_COMPUTE]),
 		"communication", jnum(s->gpu_pct[GPU_COMM]), "memcpy", jnum(s->gpu_pct[GPU_MEMCPY]), "other_kernels",

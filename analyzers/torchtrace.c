@@ -513,7 +513,7 @@ static void gpu_steps(const struct gpu_trace *t, const struct rules *phases, con
 	for (size_t k = 0; k < r->n; k++) {
 		double *g = r->steps[at[k].i].gpu, ms = 1 / (u * 1000);
 		const double v[GPU_FIELDS] = { o[k].window, o[k].compute, o[k].comm, o[k].memcpy, o[k].other,
-					       o[k].idle_host, o[k].idle_data, o[k].idle_kernel, o[k].idle_other };
+					       o[k].idle_host, o[k].idle_data, o[k].idle_kernel, o[k].idle_other, o[k].gemm };
 		for (int f = 0; f < GPU_FIELDS; f++)
 			g[f] = v[f] * ms;
 	}

@@ -5,7 +5,7 @@
 # no longer called compute-bound.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
-for k in comm data host gemm annotated copy; do python3 "$ROOT/tests/tools/gpu_steps.py" --kind $k --out "$SCRATCH/gk/$k"; done
+for k in comm data host gemm annotated copy elementwise; do python3 "$ROOT/tests/tools/gpu_steps.py" --kind $k --out "$SCRATCH/gk/$k"; done
 cat >g.yaml <<Y
 campaign: gpukinds
 workload: { command: ["/bin/sh", "-c", "if [ \"\$RANK\" = 0 ]; then cp $SCRATCH/gk/{{kind}}/*.json .; fi"] }
@@ -17,13 +17,14 @@ scenarios:
   - { name: gemm, nodes: 1, tasks_per_node: 2, params: { kind: gemm } }
   - { name: annotated, nodes: 1, tasks_per_node: 2, params: { kind: annotated } }
   - { name: copy, nodes: 1, tasks_per_node: 2, params: { kind: copy } }
+  - { name: elementwise, nodes: 1, tasks_per_node: 2, params: { kind: elementwise } }
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" g.yaml >g.out 2>&1; rc=$?
 run=$(rundir g.out)
 check gpu_kinds_complete [ "$rc" -eq 0 ]
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
 G() { S "$1" "['gpu_shares_pct']['$2']"; }
-for want in comm:communication-bound data:data-loader-bound host:host-bound gemm:compute-bound annotated:compute-bound copy:memory-bound; do
+for want in comm:communication-bound data:data-loader-bound host:host-bound gemm:compute-bound annotated:compute-bound copy:memory-bound elementwise:memory-bound; do
 	k=${want%%:*}
 	check "gpu_${k}_is_${want#*:}" [ "$(S $k '["verdict"]')" = "${want#*:}" ]
 	check "gpu_${k}_basis_gpu" [ "$(S $k '["verdict_basis"]')" = gpu ]
@@ -38,6 +39,8 @@ check gpu_data_exact [ "$(G data idle_data_loading),$(G data compute)" = "60.0,3
 check gpu_host_exact [ "$(G host idle_host_wait),$(G host compute)" = "66.0,34.0" ]
 check gpu_copy_exact [ "$(G copy memcpy)" = "70.0" ]
 check gpu_gemm_exact [ "$(G gemm compute)" = "95.0" ]
+check gpu_compute_split [ "$(S gemm '["gpu_compute_split_pct"]["matrix"]'),$(S elementwise '["gpu_compute_split_pct"]["elementwise"]')" = "95.0,95.0" ]
+check gpu_elementwise_said grep -q "elementwise-like kernels (95.0 % of the step) outweigh matrix kernels (0.0 %): the GPU is bound by memory bandwidth" "$run/BOTTLENECK_ANALYSIS.md"
 check gpu_annotations_not_steps [ "$(S annotated '["active_steps"]'),$(S gemm '["active_steps"]')" = "6,6" ]
 check gpu_evidence_quotes_gpu grep -q "^\*\*communication-bound\*\*: on the GPU (its timeline over 10 rank-steps): compute 30.0 %, exposed communication 60.0 % (threshold 20 %)" "$run/BOTTLENECK_ANALYSIS.md"
 check gpu_basis_said grep -q "The verdict comes from the GPU timeline" "$run/BOTTLENECK_ANALYSIS.md"

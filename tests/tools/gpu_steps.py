@@ -15,6 +15,8 @@ KIND:
   annotated gemm, plus the GPU-side ProfilerStep#N annotations
             (gpu_user_annotation) recent PyTorch writes: steps counted once
   copy      host-to-device copies for 7 ms, a 2 ms GEMM: memory-bound
+  elementwise  back-to-back elementwise kernels for 9.5 ms: the GPU computes most
+            of the step, but bandwidth-bound: memory-bound
 
 Every step is a host ProfilerStep#N range of 10 ms; kernels are joined to
 their cudaLaunchKernel / cudaMemcpyAsync by correlation id. Deterministic.
@@ -75,6 +77,10 @@ def step(t, kind, n, t0):
             t.host("aten::add", ts, 15)
             t.launch(ts + 5, "void at::native::vectorized_elementwise_kernel<4>", ts + 12, 4)
         t.launch(t0 + 7100, GEMM, t0 + 7200, 2000)
+    elif kind == "elementwise":
+        for i in range(19):
+            t.launch(t0 + 10 + i * 20, "void at::native::vectorized_elementwise_kernel<4, at::native::MulFunctor<float> >",
+                     t0 + 50 + i * 500, 500)
     elif kind == "copy":
         for i in range(7):
             t.launch(t0 + 10 + i * 10, COPY, t0 + 50 + i * 1000, 1000, stream=7, copy=True)
@@ -83,7 +89,7 @@ def step(t, kind, n, t0):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--kind", required=True, choices=["comm", "data", "host", "gemm", "annotated", "copy"])
+    p.add_argument("--kind", required=True, choices=["comm", "data", "host", "gemm", "annotated", "copy", "elementwise"])
     p.add_argument("--out", required=True)
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--steps", type=int, default=6)
