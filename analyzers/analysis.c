@@ -227,8 +227,16 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 			 "peers %.1f %%, data loading %.1f %%, I/O %.1f %%%s",
 			 c[best].what, c[best].pct, best == 3 ? "of memory " : "of step time ", c[best].th, s->compute_pct,
 			 s->comm_pct, s->sync_wait_pct, s->data_pct, s->io_pct, gpu);
-		mark_borderline(s, c[best].pct, c[best].th, c[second].pct > c[second].th ? c[second].name :
-				s->elementwise_pct > s->gemm_pct ? "memory-bound" : "compute-bound");
+		if (c[second].pct > c[second].th && second_ratio > 0.8 * best_ratio) { /* two excesses of nearly one size */
+			s->borderline = 1;
+			snprintf(s->runner_up, sizeof s->runner_up, "%s", c[second].name);
+			size_t n = strlen(s->evidence);
+			snprintf(s->evidence + n, sizeof s->evidence - n, "; **borderline**: %s (%.1f %% against %.0f %%) is over "
+				 "its threshold by nearly as much", c[second].name, c[second].pct, c[second].th);
+		} else {
+			mark_borderline(s, c[best].pct, c[best].th, c[second].pct > c[second].th ? c[second].name :
+					s->elementwise_pct > s->gemm_pct ? "memory-bound" : "compute-bound");
+		}
 		return;
 	}
 	if (s->elementwise_pct > s->gemm_pct) {

@@ -6,8 +6,9 @@
 # The e2e scripts run in two lanes side by side: the SLURM lane (the scripts
 # that start a test cluster: slurm*.sh, store_shared.sh), which mostly waits
 # on the controller, and the main lane (everything else), each lane one script
-# at a time, so that no two timing-sensitive scripts share the CPUs. Each
-# script's output is printed whole when it ends. TEST_LANES=1 runs every
+# at a time; then, alone, the scripts whose checks compare timings between
+# ranks under load (bottlenecks.sh, pytorch_ddp.sh). Each script's output is
+# printed whole when it ends. TEST_LANES=1 runs every
 # script one after another; TESTS=word runs only the scripts whose name holds it.
 set -u
 cd "$(dirname "$0")/.."
@@ -46,11 +47,12 @@ for t in "$@"; do
 	run_one "$(basename "$t")" "$t"
 done
 only=${TESTS:-}
-slurm_lane=() main_lane=()
+slurm_lane=() main_lane=() solo=()
 for t in tests/e2e/*.sh; do
 	[ -n "$only" ] && [[ "$t" != *"$only"* ]] && continue
 	case "$(basename "$t")" in
 	slurm*.sh | store_shared.sh) slurm_lane+=("$t") ;;
+	bottlenecks.sh | pytorch_ddp.sh) solo+=("$t") ;;
 	*) main_lane+=("$t") ;;
 	esac
 done
@@ -63,6 +65,7 @@ else
 	lane "${main_lane[@]}"
 	wait "$slurm_pid"
 fi
+lane "${solo[@]}"
 pass=$(grep -c '^PASS' "$log")
 fail=$(grep -c '^FAIL' "$log")
 skip=$(grep -c '^SKIP' "$log")
