@@ -759,8 +759,10 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	snprintf(s->format, sizeof s->format, "%s", formats[m.ranks[0].format]);
 	s->shares_known = m.ranks[0].format != METRICS_STEP_LOG;
 	s->no_steps = m.ranks[0].whole_window;
-	if (s->shares_known && !s->no_steps)
+	if (s->shares_known && !s->no_steps) {
 		straggler_find(&m, s->step_med_ms, s->stragglers, &s->n_stragglers, s->slow_node, sizeof s->slow_node);
+		s->have_coll = collective_of(&m, m.ranks[0].format == METRICS_TRAINER, &s->coll);
+	}
 	if (s->no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->throughput = 0;
 	gpu_shares(s, &m);

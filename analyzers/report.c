@@ -189,6 +189,15 @@ static json_t *scenario_json(const struct ana_scenario *s)
 			jnum(g->cause_ms), "impact_pct", jnum(g->impact_pct), "arrived_last_pct", jnum(g->arrived_last_pct)));
 	}
 	json_object_set_new(o, "stragglers", str);
+	json_t *coll = json_array();
+	if (s->have_coll)
+		json_array_append_new(coll, json_pack("{s:s, s:o, s:i, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:I}", "op",
+			s->coll.op, "bytes", s->coll.bytes > 0 ? json_real(s->coll.bytes) : json_null(), "count_per_step", 1,
+			"latency_ms", "median", jnum(s->coll.latency_med), "p95", jnum(s->coll.latency_p95), "wait_ms", "median",
+			jnum(s->coll.wait_med), "p95", jnum(s->coll.wait_p95), "algbw_gbps", s->coll.bytes > 0 ?
+			jnum(s->coll.algbw_gbps) : json_null(), "busbw_gbps", s->coll.bytes > 0 ? jnum(s->coll.busbw_gbps) :
+			json_null(), "steps", (json_int_t)s->coll.steps));
+	json_object_set_new(o, "collectives", coll);
 	json_object_set_new(o, "slow_node", s->slow_node[0] ? json_string(s->slow_node) : json_null());
 	json_object_set_new(o, "contaminated_by", s->contaminated[0] ? json_string(s->contaminated) : json_null());
 	return o;
@@ -326,6 +335,25 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 			    s->trace_not_analysed_names);
 }
 
+/* The step's collectives across ranks: the transfer once all have arrived,
+ * the waiting before it, and the bandwidth when the bytes are known. */
+static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (!s->have_coll)
+		return;
+	const struct collective *c = &s->coll;
+	char bytes[32] = "unknown", bw[96] = "unknown (the bytes are not known)";
+	if (c->bytes > 0) {
+		snprintf(bytes, sizeof bytes, "%.0f", c->bytes);
+		snprintf(bw, sizeof bw, "%.3f GB/s algorithm, %.3f GB/s bus", c->algbw_gbps, c->busbw_gbps);
+	}
+	strbuf_addf(md, "| Collective | Bytes per step | Latency (ms, median / p95) | Wait (ms, median / p95) | "
+		    "Bandwidth |\n|---|---:|---:|---:|---|\n| %s | %s | %.3f / %.3f | %.3f / %.3f | %s |\n\n"
+		    "Latency is the shortest duration over ranks in each step (the transfer once every rank has "
+		    "arrived), wait each rank's excess over it; bus bandwidth counts an all-reduce as nccl-tests does "
+		    "(2(n-1)/n).\n\n", c->op, bytes, c->latency_med, c->latency_p95, c->wait_med, c->wait_p95, bw);
+}
+
 /* Who keeps the others waiting at the collectives, where and why. */
 static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 {
@@ -440,6 +468,7 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			strbuf_addf(md, "Communication: %.1f %% of step time in collectives, %.1f %% of it hidden behind "
 				    "compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks%s.\n\n",
 				    s->comm_total_pct, s->overlap_pct, s->comm_pct, s->sync_wait_pct, gbps);
+		md_collectives(md, s);
 		if (s->gemm_pct + s->elementwise_pct > 0)
 			strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n", s->gemm_pct, s->elementwise_pct);
 		if (!strcmp(s->throughput_unit, "steps/s"))

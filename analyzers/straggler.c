@@ -3,6 +3,7 @@
 #include "stats.h"
 #include "util/strbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,4 +119,45 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 	slow_node_of(m, out, *n, slow_node, slow_len);
 	free(sum);
 	free(buf);
+}
+
+int collective_of(const struct scenario_metrics *m, int from_trainer, struct collective *out)
+{
+	memset(out, 0, sizeof *out);
+	if (m->n < 2)
+		return 0;
+	size_t steps = m->ranks[0].n, nw = 0, nl = 0;
+	for (size_t r = 1; r < m->n; r++)
+		steps = m->ranks[r].n < steps ? m->ranks[r].n : steps;
+	double *lat = xcalloc(steps + 1, sizeof *lat), *wait = xcalloc(steps * m->n + 1, sizeof *wait), bytes = 0;
+	for (size_t i = 0; i < steps; i++) {
+		if (!m->ranks[0].steps[i].active)
+			continue;
+		double least = m->ranks[0].steps[i].comm_ms;
+		for (size_t r = 1; r < m->n; r++)
+			least = m->ranks[r].steps[i].comm_ms < least ? m->ranks[r].steps[i].comm_ms : least;
+		if (least <= 0)
+			continue;
+		lat[nl++] = least;
+		for (size_t r = 0; r < m->n; r++)
+			wait[nw++] = m->ranks[r].steps[i].comm_ms - least;
+		bytes = m->ranks[0].steps[i].bytes;
+	}
+	if (nl) {
+		snprintf(out->op, sizeof out->op, "%s", from_trainer ? "all_reduce" : "collectives");
+		out->steps = nl;
+		out->bytes = from_trainer ? bytes : 0;
+		out->latency_med = stats_percentile(lat, nl, 50);
+		out->latency_p95 = stats_percentile(lat, nl, 95);
+		out->wait_med = stats_percentile(wait, nw, 50);
+		out->wait_p95 = stats_percentile(wait, nw, 95);
+		double n = (double)m->n;
+		if (out->bytes > 0) {
+			out->algbw_gbps = out->bytes / (out->latency_med / 1000) / 1e9;
+			out->busbw_gbps = out->algbw_gbps * 2 * (n - 1) / n;
+		}
+	}
+	free(lat);
+	free(wait);
+	return nl > 0;
 }

@@ -28,3 +28,13 @@ check stragglers_slow_verdict [ "$(S slow '["verdict"]')" = straggler-bound ]
 check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at 100 % of the collectives and keeps the others waiting [0-9.]* % of the median step; cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_even_says_none grep -q "No rank keeps the others waiting" "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_no_slowest_rank_sentence bash -c '! grep -q "The slowest rank was" "$1"' _ "$run/BOTTLENECK_ANALYSIS.md"
+# Every scenario has its collectives (issue 23, part 1, from the trainer's
+# telemetry): bytes all-reduced per step exactly (params + loss, float32),
+# bus bandwidth = algorithm bandwidth x 2(n-1)/n, and the straggler's 40 ms
+# shows as the others' wait, not as transfer latency.
+params=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["params"])' "$run/slow/metrics/rank_0.jsonl")
+check collectives_bytes_exact [ "$(S slow '["collectives"][0]["bytes"]')" = "$(((params + 1) * 4)).0" ]
+check collectives_op [ "$(S even '["collectives"][0]["op"]'),$(S even '["collectives"][0]["steps"]')" = "all_reduce,20" ]
+check collectives_busbw_factor [ "$(json "$run/summary.json" 'abs(j["scenarios"][1]["collectives"][0]["busbw_gbps"] - 1.5 * j["scenarios"][1]["collectives"][0]["algbw_gbps"]) <= 0.002')" = True ]
+check collectives_straggler_is_wait [ "$(json "$run/summary.json" 'j["scenarios"][1]["collectives"][0]["wait_ms"]["median"] >= 30 > j["scenarios"][1]["collectives"][0]["latency_ms"]["median"]')" = True ]
+check collectives_table grep -q "^| all_reduce | $(((params + 1) * 4)) | " "$run/BOTTLENECK_ANALYSIS.md"
