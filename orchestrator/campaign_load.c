@@ -261,6 +261,58 @@ static int as_command(struct loader *L, yaml_node_t *n, const char *path, struct
 	return 0;
 }
 
+/* The placeholder that says what a scheduler variable would. */
+static const char *placeholder_for(const char *var, size_t n)
+{
+	static const char *const map[][2] = {
+		{ "SLURM_NNODES", "nodes" }, { "SLURM_JOB_NUM_NODES", "nodes" }, { "SLURM_NTASKS", "ntasks" },
+		{ "SLURM_NPROCS", "ntasks" }, { "SLURM_NTASKS_PER_NODE", "tasks_per_node" },
+		{ "SLURM_GPUS_PER_NODE", "gpus_per_node" }, { "CAMPAIGN_JOB_DIR", "job_dir" },
+		{ "CAMPAIGN_RUN_DIR", "run_dir" }, { "CAMPAIGN_RUN_ID", "run_id" }, { "CAMPAIGN_DIR", "campaign_dir" },
+	};
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (strlen(map[i][0]) == n && !strncmp(var, map[i][0], n))
+			return map[i][1];
+	return NULL;
+}
+
+/* $NAME or ${NAME} in a command's words would reach the program as written
+ * (campaign runs no shell): refused where it stands, with what to write
+ * instead. A command that is itself a shell given -c expands them. */
+static void no_literal_vars(struct loader *L, yaml_node_t *n, const char *path, const struct argv *w)
+{
+	if (w->n >= 2) {
+		const char *prog = strrchr(w->v[0], '/') ? strrchr(w->v[0], '/') + 1 : w->v[0];
+		if (!strcmp(prog, "sh") || !strcmp(prog, "bash") || !strcmp(prog, "dash") || !strcmp(prog, "zsh"))
+			for (size_t i = 1; i < w->n; i++)
+				if (!strcmp(w->v[i], "-c"))
+					return;
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		const char *d = w->v[i];
+		while ((d = strchr(d, '$'))) {
+			int braced = d[1] == '{';
+			const char *name = d + 1 + braced;
+			size_t k = 0;
+			while (name[k] == '_' || (name[k] >= 'A' && name[k] <= 'Z') || (name[k] >= 'a' && name[k] <= 'z') ||
+			       (k && name[k] >= '0' && name[k] <= '9'))
+				k++;
+			if (k && (!braced || name[k] == '}')) {
+				const char *ph = placeholder_for(name, k);
+				char hint[96];
+				if (ph)
+					snprintf(hint, sizeof hint, "write {{%s}}", ph);
+				else
+					snprintf(hint, sizeof hint, "pass it through a shell: [\"/bin/sh\", \"-c\", \"...\"]");
+				problem(L, n, path, "\"%.60s\" would reach the program as written: campaign runs no shell, so "
+					"$%.*s is not expanded (%s)", w->v[i], (int)k, name, hint);
+				return;
+			}
+			d++;
+		}
+	}
+}
+
 /* env (names must be variable names) or params (identifiers, not built-ins) */
 static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_params, struct kvlist *out)
 {
@@ -350,8 +402,8 @@ static void load_workload(struct loader *L, yaml_node_t *n)
 	if (map_check(L, n, "workload", keys) < 0)
 		return;
 	yaml_node_t *v;
-	if ((v = map_get(L, n, "command")))
-		as_command(L, v, "workload.command", &c->workload.command);
+	if ((v = map_get(L, n, "command")) && as_command(L, v, "workload.command", &c->workload.command) == 0)
+		no_literal_vars(L, v, "workload.command", &c->workload.command);
 	if ((v = map_get(L, n, "env")))
 		as_vars(L, v, "workload.env", 0, &c->workload.env);
 	if ((v = map_get(L, n, "params")))
