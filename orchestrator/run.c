@@ -229,9 +229,34 @@ fail:
 }
 
 /* Finds the newest run directory under root (run ids sort by time). */
-static char *latest_run(const char *root)
+/* The newest run (by id: ids sort by time) in a campaign's folder. */
+static char *newest_in(const char *cdir)
 {
 	char *best = NULL, *best_id = NULL;
+	DIR *d2 = opendir(cdir);
+	struct dirent *f;
+	while (d2 && (f = readdir(d2))) {
+		struct strbuf db = STRBUF_INIT;
+		strbuf_addf(&db, "%s/%s/state.db", cdir, f->d_name);
+		if (f->d_name[0] != '.' && fsio_exists(db.buf) && (!best_id || strcmp(f->d_name, best_id) > 0)) {
+			free(best);
+			free(best_id);
+			db.len -= strlen("/state.db");
+			db.buf[db.len] = '\0';
+			best = strbuf_detach(&db);
+			best_id = xstrdup(f->d_name);
+		}
+		strbuf_free(&db);
+	}
+	if (d2)
+		closedir(d2);
+	free(best_id);
+	return best;
+}
+
+static char *latest_run(const char *root)
+{
+	char *best = NULL;
 	DIR *d = opendir(root);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
@@ -239,33 +264,26 @@ static char *latest_run(const char *root)
 			continue;
 		struct strbuf cdir = STRBUF_INIT;
 		strbuf_addf(&cdir, "%s/%s", root, e->d_name);
-		DIR *d2 = opendir(cdir.buf);
-		struct dirent *f;
-		while (d2 && (f = readdir(d2))) {
-			struct strbuf db = STRBUF_INIT;
-			strbuf_addf(&db, "%s/%s/state.db", cdir.buf, f->d_name);
-			if (f->d_name[0] != '.' && fsio_exists(db.buf) && (!best_id || strcmp(f->d_name, best_id) > 0)) {
-				free(best);
-				free(best_id);
-				db.len -= strlen("/state.db");
-				db.buf[db.len] = '\0';
-				best = strbuf_detach(&db);
-				best_id = xstrdup(f->d_name);
-			}
-			strbuf_free(&db);
+		char *cand = newest_in(cdir.buf);
+		if (cand && (!best || strcmp(strrchr(cand, '/'), strrchr(best, '/')) > 0)) {
+			free(best);
+			best = cand;
+		} else {
+			free(cand);
 		}
-		if (d2)
-			closedir(d2);
 		strbuf_free(&cdir);
 	}
 	if (d)
 		closedir(d);
-	free(best_id);
 	return best;
 }
 
-static char *find_run_dir(const char *root, const char *ref)
+/* A run of root by reference: a run directory; an exact run id; the newest
+ * run of a campaign named ref; or the one run whose id starts with ref.
+ * *ambiguous counts the runs a prefix matched when more than one did. */
+static char *find_run_dir(const char *root, const char *ref, int *ambiguous)
 {
+	*ambiguous = 0;
 	if (!ref)
 		return latest_run(root);
 	struct strbuf sb = STRBUF_INIT;
@@ -274,32 +292,70 @@ static char *find_run_dir(const char *root, const char *ref)
 		strbuf_free(&sb);
 		return fsio_abspath(ref);
 	}
-	strbuf_free(&sb);
-	if (strchr(ref, '/'))
+	if (strchr(ref, '/') || !strcmp(ref, ".") || !strcmp(ref, "..")) {
+		strbuf_free(&sb);
 		return NULL;
+	}
 	DIR *d = opendir(root);
 	struct dirent *e;
-	char *found = NULL;
+	char *found = NULL, *prefixed = NULL;
+	size_t len = strlen(ref);
 	while (d && !found && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s/%s/%s/state.db", root, e->d_name, ref);
-		if (fsio_exists(sb.buf)) {
+		if (fsio_exists(sb.buf)) { /* an exact id */
 			sb.len -= strlen("/state.db");
 			sb.buf[sb.len] = '\0';
 			found = fsio_abspath(sb.buf);
+			break;
 		}
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", root, e->d_name);
+		DIR *c = opendir(sb.buf);
+		struct dirent *f;
+		while (c && (f = readdir(c))) {
+			struct strbuf db = STRBUF_INIT;
+			strbuf_addf(&db, "%s/%s/state.db", sb.buf, f->d_name);
+			if (f->d_name[0] != '.' && !strncmp(f->d_name, ref, len) && fsio_exists(db.buf)) {
+				(*ambiguous)++;
+				free(prefixed);
+				db.len -= strlen("/state.db");
+				db.buf[db.len] = '\0';
+				prefixed = fsio_abspath(db.buf);
+			}
+			strbuf_free(&db);
+		}
+		if (c)
+			closedir(c);
 	}
 	if (d)
 		closedir(d);
+	if (!found) { /* a campaign's name: its newest run */
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", root, ref);
+		char *newest = fsio_is_dir(sb.buf) ? newest_in(sb.buf) : NULL;
+		if (newest)
+			found = newest;
+	}
+	if (!found && *ambiguous == 1) {
+		found = prefixed;
+		prefixed = NULL;
+		*ambiguous = 0;
+	}
+	free(prefixed);
 	strbuf_free(&sb);
 	return found;
 }
 
 int run_open(const char *results_root, const char *ref, struct run **out)
 {
-	char *dir = find_run_dir(results_root, ref);
+	int ambiguous;
+	char *dir = find_run_dir(results_root, ref, &ambiguous);
+	if (!dir && ambiguous > 1)
+		return err_set(ERR_NOTFOUND, "%d runs under %s have ids starting with '%s': give more of the id "
+			       "(`campaign ls` lists them)", ambiguous, results_root, ref);
 	if (!dir) {
 		if (ref && strlen(ref) > 200)
 			return err_set(ERR_NOTFOUND, "no run '%.80s...' (%zu characters) under %s (give a run id or a run "

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const struct optdef results_opt[] = {
-	{ 'R', "results", "DIR", "results root (default ./results)" },
+	{ 'R', "results", "DIR", "results root (default $CAMPAIGN_RESULTS, else ./results)" },
 	{ 'J', "store-journal", "MODE", "the state store's journal: auto (default: WAL on a local disk, a rollback "
 					"journal on NFS, Lustre, GPFS...; an existing store keeps its own), wal or delete" },
 	OPT_END,
@@ -159,8 +159,8 @@ int cmd_fail(const struct cmd_entry *e, int code)
 
 const char *cmd_results_root(const struct args *a)
 {
-	const char *r = args_get(a, 'R');
-	return r ? r : "results";
+	const char *r = args_get(a, 'R'), *env = getenv("CAMPAIGN_RESULTS");
+	return r ? r : env && *env ? env : "results";
 }
 
 void cmd_print_run_command(FILE *out, const struct args *a, const char *verb, const char *run_id)

@@ -13,12 +13,12 @@
 extern const struct cmd_entry cmd_validate_entry, cmd_render_entry, cmd_submit_entry,
 	cmd_status_entry, cmd_aggregate_entry, cmd_launch_entry, cmd_cancel_entry,
 	cmd_supervise_entry, cmd_watch_entry, cmd_paper_entry, cmd_profile_rank_entry, cmd_collect_entry,
-	cmd_compare_entry, cmd_resume_entry, cmd_resubmit_entry, cmd_analyze_shard_entry;
+	cmd_compare_entry, cmd_resume_entry, cmd_resubmit_entry, cmd_analyze_shard_entry, cmd_ls_entry, cmd_logs_entry;
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_validate_entry, &cmd_render_entry, &cmd_submit_entry, &cmd_status_entry, &cmd_watch_entry,
 	&cmd_cancel_entry, &cmd_resume_entry, &cmd_resubmit_entry, &cmd_aggregate_entry, &cmd_compare_entry,
-	&cmd_paper_entry, &cmd_launch_entry, &cmd_supervise_entry, &cmd_profile_rank_entry, &cmd_collect_entry,
+	&cmd_ls_entry, &cmd_logs_entry, &cmd_paper_entry, &cmd_launch_entry, &cmd_supervise_entry, &cmd_profile_rank_entry, &cmd_collect_entry,
 	&cmd_analyze_shard_entry, NULL,
 };
 
@@ -36,6 +36,8 @@ static void usage(FILE *out, int all)
 	}
 	fputs("\n'campaign COMMAND --help' shows a command's options", out);
 	fputs(all ? ".\n\n" : "; 'campaign help --all' also lists\nthe commands job scripts run.\n\n", out);
+	fputs("A RUN is a run directory, a run id, a unique start of one, or a campaign's name (its newest\n"
+	      "run); runs are looked for under --results DIR, else $CAMPAIGN_RESULTS, else ./results.\n\n", out);
 	fputs("exit status:\n"
 	      "  0   success (for submit --wait: every job completed)\n"
 	      "  1   the run finished but at least one job did not complete\n"

@@ -1,0 +1,155 @@
+/* cmd_ls: `campaign ls [--json] [--results DIR]` lists the runs under the
+ * results root, newest first: id, campaign, how many jobs are in each state
+ * (as last recorded: `status` brings a run up to date), whether its analysis
+ * is written, and its age. A run whose store cannot be read is listed as such. */
+#include "cmd.h"
+#include "orchestrator/jobstate.h"
+#include "orchestrator/store.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
+#include "util/words.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "campaign/run-id" of every run under root. */
+static void runs_under(const char *root, struct argv *out)
+{
+	DIR *d = opendir(root);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		struct strbuf c = STRBUF_INIT;
+		strbuf_addf(&c, "%s/%s", root, e->d_name);
+		DIR *d2 = e->d_name[0] == '.' ? NULL : opendir(c.buf);
+		struct dirent *f;
+		while (d2 && (f = readdir(d2))) {
+			struct strbuf db = STRBUF_INIT;
+			strbuf_addf(&db, "%s/%s/state.db", c.buf, f->d_name);
+			if (f->d_name[0] != '.' && fsio_exists(db.buf)) {
+				strbuf_reset(&db);
+				strbuf_addf(&db, "%s/%s", e->d_name, f->d_name);
+				argv_push(out, db.buf);
+			}
+			strbuf_free(&db);
+		}
+		if (d2)
+			closedir(d2);
+		strbuf_free(&c);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Newest first: run ids start with their creation time. */
+static int by_id_desc(const void *a, const void *b)
+{
+	const char *x = strchr(*(char *const *)a, '/'), *y = strchr(*(char *const *)b, '/');
+	int c = strcmp(y ? y : "", x ? x : "");
+	return c ? c : strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static json_t *run_json(const char *root, const char *rel)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct store *st = NULL;
+	struct run_row row = { 0 };
+	struct job_row *rows = NULL;
+	size_t n = 0;
+	strbuf_addf(&p, "%s/%s/state.db", root, rel);
+	json_t *o = json_pack("{s:s, s:s}", "run", strchr(rel, '/') + 1, "campaign_dir", rel);
+	int rc = store_open(p.buf, 0, STORE_JOURNAL_AUTO, &st);
+	if (rc == 0)
+		rc = store_run_get(st, &row);
+	if (rc == 0)
+		rc = store_jobs_latest(st, &rows, &n);
+	if (rc < 0) {
+		json_object_set_new(o, "problem", json_string(err_last()));
+	} else {
+		json_t *states = json_object();
+		for (size_t i = 0; i < n; i++) {
+			const char *s = job_state_name(rows[i].state);
+			json_object_set_new(states, s, json_integer(json_integer_value(json_object_get(states, s)) + 1));
+		}
+		json_object_set_new(o, "campaign", json_string(row.campaign ? row.campaign : ""));
+		json_object_set_new(o, "backend", json_string(row.backend ? row.backend : ""));
+		json_object_set_new(o, "jobs", json_integer((json_int_t)n));
+		json_object_set_new(o, "states", states);
+		json_object_set_new(o, "analysed", json_boolean(row.aggregated_at > 0));
+		json_object_set_new(o, "age_s", json_integer((json_int_t)(store_now() - row.created_at)));
+	}
+	job_rows_free(rows, n);
+	run_row_free(&row);
+	store_close(st);
+	strbuf_free(&p);
+	return o;
+}
+
+static void age_text(long s, char *buf, size_t n)
+{
+	if (s < 120)
+		snprintf(buf, n, "%lds", s);
+	else if (s < 7200)
+		snprintf(buf, n, "%ldm", s / 60);
+	else if (s < 172800)
+		snprintf(buf, n, "%ldh", s / 3600);
+	else
+		snprintf(buf, n, "%ldd", s / 86400);
+}
+
+static void print_row(json_t *r)
+{
+	const char *problem = json_string_value(json_object_get(r, "problem"));
+	if (problem) {
+		printf("%-24s %-20s %s\n", json_string_value(json_object_get(r, "run")), "?", problem);
+		return;
+	}
+	struct strbuf st = STRBUF_INIT;
+	const char *k;
+	json_t *v;
+	json_object_foreach(json_object_get(r, "states"), k, v)
+		strbuf_addf(&st, "%s%lld %s", st.len ? ", " : "", (long long)json_integer_value(v), k);
+	char age[32];
+	age_text((long)json_integer_value(json_object_get(r, "age_s")), age, sizeof age);
+	printf("%-24s %-20s %-8s %-9s %6s  %s\n", json_string_value(json_object_get(r, "run")),
+	       json_string_value(json_object_get(r, "campaign")), json_string_value(json_object_get(r, "backend")),
+	       json_is_true(json_object_get(r, "analysed")) ? "analysed" : "-", age, st.buf ? st.buf : "");
+	strbuf_free(&st);
+}
+
+static int ls_exec(const struct cmd_entry *self, struct args *a)
+{
+	(void)self;
+	const char *root = cmd_results_root(a);
+	struct argv runs = { 0 };
+	runs_under(root, &runs);
+	if (runs.n > 1)
+		qsort(runs.v, runs.n, sizeof *runs.v, by_id_desc);
+	json_t *list = json_array();
+	for (size_t i = 0; i < runs.n; i++)
+		json_array_append_new(list, run_json(root, runs.v[i]));
+	if (args_has(a, 'j')) {
+		char *text = json_dumps(list, JSON_INDENT(2) | JSON_SORT_KEYS);
+		printf("%s\n", text);
+		free(text);
+	} else if (runs.n == 0) {
+		printf("no runs under %s (submit one, or pass --results DIR or set CAMPAIGN_RESULTS)\n", root);
+	} else {
+		printf("%-24s %-20s %-8s %-9s %6s  %s\n", "RUN", "CAMPAIGN", "BACKEND", "ANALYSIS", "AGE", "JOBS");
+		size_t i;
+		json_t *r;
+		json_array_foreach(list, i, r)
+			print_row(r);
+	}
+	json_decref(list);
+	argv_free(&runs);
+	return EXIT_OK;
+}
+
+const struct cmd_entry cmd_ls_entry = {
+	"ls", "[--json] [--results DIR]", "list the runs under the results root, newest first, with their jobs' states",
+	CMD_RESULTS, 0, 0, ls_exec, (const struct optdef[]){ OPT_JSON("print one JSON array"), OPT_END },
+};

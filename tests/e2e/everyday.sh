@@ -1,0 +1,54 @@
+# The commands people reach for (issue 24, part 4): CAMPAIGN_RESULTS as the
+# results root, `campaign ls`, a run found by a unique id prefix or by its
+# campaign's name, `campaign logs` (a job log, a rank's log, every scenario,
+# --follow on a job that is running).
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+export CAMPAIGN_RESULTS=$SCRATCH/everyday
+cat >two.yaml <<'Y'
+campaign: twoscen
+workload: { command: ["/bin/sh", "-c", "echo rank $RANK says hello"] }
+scenarios: [{ name: a, nodes: 1, tasks_per_node: 2 }, { name: b, nodes: 1 }]
+Y
+cat >one.yaml <<'Y'
+campaign: onescen
+workload: { command: ["/bin/sh", "-c", "echo one; sleep 2; echo done"] }
+scenarios: [{ name: s, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --wait --backend local two.yaml >two.out 2>&1; rc=$?
+check everyday_results_from_env bash -c '[ "$1" -eq 0 ] && [ -d "$2/twoscen" ]' _ "$rc" "$CAMPAIGN_RESULTS"
+id2=$(basename "$(rundir two.out)")
+sleep 1.1
+"$CAMPAIGN" submit --backend local one.yaml >one.out 2>&1 # returns at once; the job runs 2 s
+id1=$(basename "$(rundir one.out)")
+"$CAMPAIGN" logs --follow onescen >follow.out 2>&1; rc=$?
+check everyday_logs_follow_to_the_end bash -c '[ "$1" -eq 0 ] && grep -q "^one$" "$2" && grep -q "^done$" "$2" && grep -q "ended with exit status 0" "$2"' _ "$rc" follow.out
+"$CAMPAIGN" ls >ls.out 2>&1
+check everyday_ls_header [ "$(head -n 1 ls.out)" = "RUN                      CAMPAIGN             BACKEND  ANALYSIS     AGE  JOBS" ]
+check everyday_ls_newest_first [ "$(sed -n '2p;3p' ls.out | cut -c1-24 | tr -d ' ' | tr '\n' ' ')" = "$id1 $id2 " ]
+check everyday_ls_states grep -q "^$id2 *twoscen *local *analysed .* 2 COMPLETED$" ls.out
+"$CAMPAIGN" ls --json >ls.json
+check everyday_ls_json [ "$(json ls.json '[(r["run"], r["campaign"], r["jobs"], r["analysed"]) for r in j]')" = "[('$id1', 'onescen', 1, True), ('$id2', 'twoscen', 2, True)]" ]
+"$CAMPAIGN" status twoscen >st.out 2>&1
+check everyday_run_by_campaign_name grep -q "^run $id2 (campaign twoscen" st.out
+prefix=${id2:0:17}
+"$CAMPAIGN" status "$prefix" >st2.out 2>&1; rc=$?
+if [ "${id1:0:17}" = "$prefix" ]; then # both in the same second's prefix: ambiguous
+	check everyday_prefix_ambiguous bash -c '[ "$1" -eq 3 ] && grep -q "2 runs under .* have ids starting with" "$2"' _ "$rc" st2.out
+else
+	check everyday_run_by_prefix grep -q "^run $id2 " st2.out
+fi
+"$CAMPAIGN" status 2026 >st3.out 2>&1; rc=$?
+check everyday_ambiguous_prefix_exit3 bash -c '[ "$1" -eq 3 ] && grep -q "2 runs under .* have ids starting with .2026.: give more of the id" "$2"' _ "$rc" st3.out
+"$CAMPAIGN" logs "$id2" a >a.out 2>&1
+check everyday_logs_job_log grep -q "^campaign: scenario a starting on" a.out
+"$CAMPAIGN" logs --rank 1 "$id2" a >r1.out 2>&1
+check everyday_logs_rank [ "$(cat r1.out)" = "rank 1 says hello" ]
+"$CAMPAIGN" logs "$id2" >all.out 2>&1
+check everyday_logs_every_scenario [ "$(grep -c '^==> [ab] <==$' all.out)" -eq 2 ]
+"$CAMPAIGN" logs --rank 0 "$id2" >amb.out 2>&1; rc=$?
+check everyday_logs_rank_needs_scenario bash -c '[ "$1" -eq 2 ] && grep -q "has 2 scenarios: name one for --rank or --follow" "$2"' _ "$rc" amb.out
+"$CAMPAIGN" logs "$id2" nosuch >ns.out 2>&1; rc=$?
+check everyday_logs_no_scenario_exit3 [ "$rc" -eq 3 ]
+"$CAMPAIGN" --help >help.out 2>&1
+check everyday_help_lists_new grep -q "^  logs \|^  ls " help.out
