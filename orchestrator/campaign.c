@@ -9,7 +9,8 @@ static const char *const builtins[] = {
 	"run_id", "run_dir", "job_dir", "metrics_dir", "scenario", "campaign",
 	"nodes", "tasks_per_node", "gpus_per_node", "ntasks", "backend",
 	"warmup_steps", "active_steps", "steps", "trainer", "campaign_bin",
-	"monitor_interval_ms", "campaign_dir", NULL,
+	"monitor_interval_ms", "campaign_dir", "master_addr", "master_port", "node_rank", "nnodes",
+	"nproc_per_node", "rdzv_id", NULL,
 };
 
 int campaign_extra_supported(const char *opt)

@@ -48,6 +48,7 @@ struct campaign {
 		struct kvlist env, params;
 		struct argv *setup; /* each line split into words */
 		size_t n_setup;
+		int per_node;       /* launcher: per-node (one process per node starts the ranks: torchrun) */
 	} workload;
 	struct {
 		int warmup_steps, active_steps;

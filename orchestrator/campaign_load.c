@@ -397,11 +397,20 @@ static void load_slurm(struct loader *L, yaml_node_t *n)
 
 static void load_workload(struct loader *L, yaml_node_t *n)
 {
-	static const char *const keys[] = { "command", "env", "setup", "params", NULL };
+	static const char *const keys[] = { "command", "env", "setup", "params", "launcher", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "workload", keys) < 0)
 		return;
 	yaml_node_t *v;
+	char *launcher = NULL;
+	if ((v = map_get(L, n, "launcher")) && as_string(L, v, "workload.launcher", &launcher) == 0) {
+		if (!strcmp(launcher, "per-node"))
+			c->workload.per_node = 1;
+		else if (strcmp(launcher, "ranks"))
+			problem(L, v, "workload.launcher", "must be ranks (campaign starts every rank) or per-node (one "
+				"process per node starts them: torchrun, accelerate, deepspeed), not \"%.40s\"", launcher);
+	}
+	free(launcher);
 	if ((v = map_get(L, n, "command")) && as_command(L, v, "workload.command", &c->workload.command) == 0)
 		no_literal_vars(L, v, "workload.command", &c->workload.command);
 	if ((v = map_get(L, n, "env")))

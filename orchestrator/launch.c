@@ -153,8 +153,39 @@ static int status_code(int st)
  * tasks', and with --kill-on-bad-exit a peer it stopped (143) outranks the
  * rank that failed first (say 5): these files tell them apart. */
 /* In a forked child: becomes argv, with stdout and stderr to log_fd if >= 0. */
+/* The words of a per-node launcher's command ({{master_addr}}, {{master_port}},
+ * {{node_rank}} render as %{MASTER_ADDR} ...) with this task's values, once
+ * its environment has them; unset ones are left for the task's own wrapper. */
+static char **with_task_values(char **argv)
+{
+	static const char *const marks[] = { "MASTER_ADDR", "MASTER_PORT", "NODE_RANK", NULL };
+	size_t n = 0;
+	while (argv[n])
+		n++;
+	char **out = xcalloc(n + 1, sizeof *out);
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf w = STRBUF_INIT;
+		strbuf_adds(&w, argv[i]);
+		for (int k = 0; marks[k]; k++) {
+			char mark[32];
+			const char *v = getenv(marks[k]), *at;
+			snprintf(mark, sizeof mark, "%%{%s}", marks[k]);
+			while (v && (at = strstr(w.buf, mark))) {
+				struct strbuf r = STRBUF_INIT;
+				strbuf_add(&r, w.buf, (size_t)(at - w.buf));
+				strbuf_addf(&r, "%s%s", v, at + strlen(mark));
+				strbuf_free(&w);
+				w = r;
+			}
+		}
+		out[i] = strbuf_detach(&w);
+	}
+	return out;
+}
+
 static void exec_child(char **argv, int log_fd)
 {
+	argv = with_task_values(argv); /* in the child, which execs: nothing to free */
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);

@@ -196,6 +196,13 @@ static int builtin_value(void *vctx, const char *name, struct strbuf *out)
 	else if (!strcmp(name, "steps")) strbuf_addf(out, "%d", c->profile.warmup_steps + c->profile.active_steps);
 	else if (!strcmp(name, "monitor_interval_ms")) strbuf_addf(out, "%d", c->profile.monitor_interval_ms);
 	else if (!strcmp(name, "campaign_bin")) strbuf_addf(out, "%s/campaign", x->ctx->bin_dir);
+	else if (!strcmp(name, "nnodes")) strbuf_addf(out, "%d", s->nodes);
+	else if (!strcmp(name, "nproc_per_node")) strbuf_addf(out, "%d", s->tasks_per_node);
+	else if (!strcmp(name, "rdzv_id")) strbuf_addf(out, "%s-%s", x->ctx->run_id, s->name);
+	/* known only on the node, per task: `campaign launch` puts them in */
+	else if (!strcmp(name, "master_addr")) strbuf_adds(out, "%{MASTER_ADDR}");
+	else if (!strcmp(name, "master_port")) strbuf_adds(out, "%{MASTER_PORT}");
+	else if (!strcmp(name, "node_rank")) strbuf_adds(out, "%{NODE_RANK}");
 	else if (!strcmp(name, "trainer"))
 		strbuf_addf(out, "%s/%s", x->ctx->bin_dir, strcmp(s->backend, "nccl") ? "campaign-trainer" : "campaign-trainer-gpu");
 	else if ((pv = kvlist_get(&s->params, name))) strbuf_adds(out, pv);
@@ -267,6 +274,8 @@ static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c, co
 	render_var_scalar(rv, "nodes", buf);
 	snprintf(buf, sizeof buf, "%d", s->tasks_per_node);
 	render_var_scalar(rv, "tasks_per_node", buf);
+	snprintf(buf, sizeof buf, "%d", c->workload.per_node ? 1 : s->tasks_per_node); /* processes campaign starts */
+	render_var_scalar(rv, "launch_tasks_per_node", buf);
 	snprintf(buf, sizeof buf, "%d", s->nodes * s->tasks_per_node);
 	render_var_scalar(rv, "ntasks", buf);
 	snprintf(buf, sizeof buf, "%d", s->gpus_per_node);

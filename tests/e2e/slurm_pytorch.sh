@@ -46,7 +46,7 @@ check "slurm_ddp_median_within_10pct_of_script ($ours vs $theirs ms)" within10 "
 # tensorboard_trace_handler's <host>_<pid>.<time> files, two profiling cycles
 # per rank, on the cluster: srun's per-task wrapper records each rank's
 # process, and the 4 ranks of 2 nodes are 4 ranks, not 8 (issue 21).
-cp "$ROOT/tests/workloads/tb_train.py" tb_train.py
+cp "$ROOT/campaigns/tb_train.py" tb_train.py
 cat >tb.yaml <<'Y'
 campaign: slurmtb
 workload:

@@ -9,7 +9,7 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch user_conclusions
-cp "$ROOT/tests/workloads/tb_train.py" train.py
+cp "$ROOT/campaigns/tb_train.py" train.py
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
 
 cat >strong.yaml <<'Y'
