@@ -98,8 +98,26 @@ static void local_rank_env(long rank, long nodes, long tpn)
 
 /* A TCP port free on this host now (the kernel's pick), for local ranks:
  * concurrent local jobs never share one. 29500 when none can be had. */
+/* A port for local ranks to meet on: a free one in 10000..19999, below both
+ * the kernel's ephemeral range (an outgoing connection elsewhere on the
+ * machine could take an ephemeral port between this check and rank 0's
+ * bind) and the SLURM jobs' range; the kernel's pick when none is found. */
 static long free_port(void)
 {
+	unsigned int r = 0;
+	if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
+		r = (unsigned int)getpid() * 2654435761u;
+	for (int k = 0; k < 64; k++) {
+		long port = 10000 + (long)((r + (unsigned int)k * 7919u) % 10000u);
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+					 .sin_port = htons((uint16_t)port) };
+		int ok = fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
+		if (fd >= 0)
+			close(fd);
+		if (ok)
+			return port;
+	}
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof a;

@@ -71,6 +71,7 @@ cat >>nobatch.yaml <<'Y'
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/nb" nobatch.yaml >nb.txt 2>&1; rc=$?
 run=$(rundir nb.txt)
+[ "$rc" -eq 0 ] || { grep -h -B2 -A12 "Error\|error\|Traceback" "$run"/*/logs/rank_*.out "$run"/*/slurm-*.out | head -60 >&2; }
 check conclusions_nobatch_completes [ "$rc" -eq 0 ]
 check conclusions_nobatch_unit [ "$(S s2 '["throughput_unit"]'),$(S s2 '["throughput_samples_per_s"]'),$(S s2 '["global_batch"]')" = "steps/s,None,None" ]
 check conclusions_nobatch_no_speedup [ "$(S s2 '["speedup"]'),$(S s2 '["scaling_mode"]')" = "None,None" ]
