@@ -53,6 +53,7 @@ struct campaign {
 	struct {
 		int warmup_steps, active_steps;
 		int monitor, monitor_interval_ms;
+		int hang_timeout_s; /* a running job silent this long is reported possibly hung (0: never) */
 		int nsys, perf;
 		char *nsys_trace, *nsys_capture_range; /* NULL: nsys defaults */
 		int nsys_required, perf_required;

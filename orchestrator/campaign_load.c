@@ -475,7 +475,8 @@ static void load_perf(struct loader *L, yaml_node_t *v)
 
 static void load_profile(struct loader *L, yaml_node_t *n)
 {
-	static const char *const keys[] = { "warmup_steps", "active_steps", "monitor", "nsys", "perf", "traces", NULL };
+	static const char *const keys[] = { "warmup_steps", "active_steps", "monitor", "nsys", "perf", "traces",
+					    "hang_timeout", NULL };
 	static const char *const mkeys[] = { "enabled", "interval_ms", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "profile", keys) < 0)
@@ -483,6 +484,8 @@ static void load_profile(struct loader *L, yaml_node_t *n)
 	yaml_node_t *v;
 	if ((v = map_get(L, n, "warmup_steps"))) as_int(L, v, "profile.warmup_steps", 0, 1000000, &c->profile.warmup_steps);
 	if ((v = map_get(L, n, "active_steps"))) as_int(L, v, "profile.active_steps", 1, 1000000, &c->profile.active_steps);
+	if ((v = map_get(L, n, "hang_timeout")))
+		as_int(L, v, "profile.hang_timeout", 0, 100000000, &c->profile.hang_timeout_s);
 	if ((v = map_get(L, n, "nsys"))) load_nsys(L, v);
 	if ((v = map_get(L, n, "perf"))) load_perf(L, v);
 	if ((v = map_get(L, n, "traces"))) {
@@ -836,6 +839,7 @@ static void set_defaults(struct campaign *c)
 	c->profile.warmup_steps = 5;
 	c->profile.active_steps = 20;
 	c->profile.monitor_interval_ms = 500;
+	c->profile.hang_timeout_s = 600;
 	c->analysis.comm_pct = 20;
 	c->analysis.data_pct = 30;
 	c->analysis.gpu_util_pct = 70;

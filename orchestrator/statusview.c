@@ -4,9 +4,12 @@
 #include "util/fsio.h"
 #include "util/strbuf.h"
 
+#include <dirent.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 static double elapsed(const struct job_row *j)
 {
@@ -20,6 +23,84 @@ static void fmt_elapsed(double s, char *buf, size_t n)
 {
 	long t = (long)s;
 	snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+/* The newest change of a job's outputs (its job log, its ranks' logs and
+ * telemetry), as a Unix time; 0 when none exists yet. */
+static double last_output(const struct run *r, const struct job_row *j)
+{
+	char *dir = run_job_dir(r, j->scenario);
+	static const char *const subs[] = { "", "/logs", "/metrics", NULL };
+	double newest = 0;
+	for (int k = 0; subs[k]; k++) {
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s%s", dir, subs[k]);
+		DIR *d = opendir(p.buf);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			struct stat st;
+			size_t n = strlen(e->d_name);
+			if (n < 4 || (strcmp(e->d_name + n - 4, ".out") && (n < 6 || strcmp(e->d_name + n - 6, ".jsonl"))))
+				continue;
+			struct strbuf f = STRBUF_INIT;
+			strbuf_addf(&f, "%s/%s", p.buf, e->d_name);
+			if (lstat(f.buf, &st) == 0 && S_ISREG(st.st_mode)) {
+				double t = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+				newest = t > newest ? t : newest;
+			}
+			strbuf_free(&f);
+		}
+		if (d)
+			closedir(d);
+		strbuf_free(&p);
+	}
+	free(dir);
+	return newest;
+}
+
+/* CPU time (ticks) of the processes of the local job's process group. */
+static unsigned long long group_cpu(long pgid)
+{
+	unsigned long long sum = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	while (d && pgid > 0 && (e = readdir(d))) {
+		char path[300], *text = NULL;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+		const char *rp;
+		long pg;
+		unsigned long long ut, sti;
+		if (fsio_read(path, 4096, &text, NULL) == 0 && (rp = strrchr(text, ')')) &&
+		    sscanf(rp + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &pg, &ut, &sti) == 3 &&
+		    pg == pgid)
+			sum += ut + sti;
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	return sum;
+}
+
+/* Seconds a RUNNING job has been silent when that passes the campaign's
+ * hang_timeout and (locally) its processes use no CPU either; 0 otherwise. */
+static double hung_for(const struct run *r, const struct job_row *j)
+{
+	int limit = r->c.profile.hang_timeout_s;
+	if (j->state != JS_RUNNING || limit <= 0 || j->started_at <= 0)
+		return 0;
+	double last = last_output(r, j), now = store_now(), quiet = now - (last > j->started_at ? last : j->started_at);
+	if (quiet < limit)
+		return 0;
+	if (r->row.backend && !strcmp(r->row.backend, "local") && j->pid > 0) {
+		unsigned long long a = group_cpu(j->pid);
+		struct timespec ts = { 0, 300000000L };
+		nanosleep(&ts, NULL);
+		if (group_cpu(j->pid) > a)
+			return 0; /* computing without a word: not hung */
+	}
+	return quiet;
 }
 
 static json_t *job_json(const struct job_row *j)
@@ -71,12 +152,19 @@ void statusview_print(const struct run *r, const struct job_set *js, FILE *out, 
 			r->row.backend, r->dir, "SCENARIO", "JOBID", "STATE", "NODES", "ELAPSED", "EXIT", "REASON");
 	for (size_t first = 0, last; first < n; first = last + 1) {
 		last = job_rows_scenario_end(rows, n, first) - 1;
+		double hung = hung_for(r, &rows[last]);
 		if (!json) {
 			print_row(out, &rows[last]);
+			if (hung > 0)
+				fprintf(out, "  %s: possibly hung: no output for %.0f s (profile.hang_timeout %d s)%s; see "
+					"`campaign logs %s %s`\n", rows[last].scenario, hung, r->c.profile.hang_timeout_s,
+					r->row.backend && !strcmp(r->row.backend, "local") ? " and no CPU used" : "", r->id,
+					rows[last].scenario);
 			continue;
 		}
 		json_t *o = job_json(&rows[last]);
 		json_object_set_new(o, "earlier_attempts", history_json(rows, first, last));
+		json_object_set_new(o, "possibly_hung_s", hung > 0 ? json_real(hung) : json_null());
 		json_array_append_new(jobs, o);
 	}
 	if (json) {

@@ -52,3 +52,23 @@ check everyday_logs_rank_needs_scenario bash -c '[ "$1" -eq 2 ] && grep -q "has 
 check everyday_logs_no_scenario_exit3 [ "$rc" -eq 3 ]
 "$CAMPAIGN" --help >help.out 2>&1
 check everyday_help_lists_new grep -q "^  logs \|^  ls " help.out
+
+# A job that prints nothing and uses no CPU past profile.hang_timeout is
+# possibly hung (issue 24, part 3); one that computes without a word is not.
+cat >hang.yaml <<'Y'
+campaign: hang
+workload: { command: ["/bin/sh", "-c", "{{what}}"], params: { what: "echo start; exec sleep 60" } }
+profile: { hang_timeout: 2 }
+scenarios: [{ name: sleeper, nodes: 1 }, { name: spinner, nodes: 1, params: { what: "echo start; while :; do :; done" } }]
+Y
+"$CAMPAIGN" submit --backend local --results "$SCRATCH/h" hang.yaml >h.out 2>&1
+hid=$(basename "$(rundir h.out)")
+sleep 4.5
+"$CAMPAIGN" status --results "$SCRATCH/h" "$hid" >hs.out 2>&1
+check hang_sleeper_possibly_hung grep -q "^  sleeper: possibly hung: no output for [0-9]* s (profile.hang_timeout 2 s) and no CPU used; see .campaign logs $hid sleeper." hs.out
+"$CAMPAIGN" cancel --results "$SCRATCH/h" "$hid" sleeper >/dev/null 2>&1
+for i in $(seq 50); do "$CAMPAIGN" status --results "$SCRATCH/h" --json "$hid" >hj.json 2>/dev/null; [ "$(json hj.json 'j["jobs"][1]["state"]')" = RUNNING ] && break; sleep 0.2; done
+sleep 3
+"$CAMPAIGN" status --results "$SCRATCH/h" --json "$hid" >hj.json 2>&1
+check hang_spinner_not_hung [ "$(json hj.json '(j["jobs"][1]["state"], j["jobs"][1]["possibly_hung_s"])')" = "('RUNNING', None)" ]
+"$CAMPAIGN" cancel --results "$SCRATCH/h" "$hid" >/dev/null 2>&1
