@@ -9,7 +9,9 @@
 # at a time; then, alone, the scripts whose checks compare timings between
 # ranks under load (bottlenecks.sh, pytorch_ddp.sh). Each script's output is
 # printed whole when it ends. TEST_LANES=1 runs every
-# script one after another; TESTS=word runs only the scripts whose name holds it.
+# script one after another; TESTS=word runs only the scripts whose name holds it;
+# TEST_SCRIPTS="a b" only those (names without .sh); E2E=0 none. The scripts
+# that failed are listed in build/tests-failed.txt (`make failed` runs them again).
 set -u
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -38,6 +40,8 @@ run_one() {
 	{
 		flock 9
 		cat "$out.block"
+		grep -q '^FAIL' "$out" && echo "$name" >>"$work/failed-scripts"
+		[ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out" && echo "$name" >>"$work/failed-scripts"
 		grep -E '^(PASS|FAIL|SKIP)' "$out" >>"$log"
 		[ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out" && echo "FAIL $name: exited with status $rc" >>"$log"
 	} 9>"$work/print.lock"
@@ -48,8 +52,11 @@ for t in "$@"; do
 done
 only=${TESTS:-}
 slurm_lane=() main_lane=() solo=()
+picked=" ${TEST_SCRIPTS:-} "
 for t in tests/e2e/*.sh; do
+	[ "${E2E:-1}" = 0 ] && break
 	[ -n "$only" ] && [[ "$t" != *"$only"* ]] && continue
+	[ -n "${TEST_SCRIPTS:-}" ] && [[ "$picked" != *" $(basename "$t" .sh) "* ]] && continue
 	case "$(basename "$t")" in
 	slurm*.sh | store_shared.sh) slurm_lane+=("$t") ;;
 	bottlenecks.sh | pytorch_ddp.sh) solo+=("$t") ;;
@@ -66,6 +73,8 @@ else
 	wait "$slurm_pid"
 fi
 lane "${solo[@]}"
+mkdir -p build
+sed 's/\.sh$//' "$work/failed-scripts" 2>/dev/null | sort -u >build/tests-failed.txt
 pass=$(grep -c '^PASS' "$log")
 fail=$(grep -c '^FAIL' "$log")
 skip=$(grep -c '^SKIP' "$log")
