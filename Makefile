@@ -148,6 +148,7 @@ FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o) $(ANA_CXX:%.cc=$(B)/fuzz/%.o)
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -pthread -I. -I$(B) -fsanitize=address,undefined \
               -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SECONDS ?= 600
+.SECONDARY: $(FUZZ_OBJ) # kept between builds, not removed as intermediates
 $(B)/fuzz/%.o: %.c $(B)/versions.h
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c $< -o $@
