@@ -314,16 +314,20 @@ static int first_failed_rank(const char *dir, long ntasks, long *rank)
 
 int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 {
-	char **argv = xcalloc((size_t)ncmd + 10, sizeof *argv);
+	char **argv = xcalloc((size_t)ncmd + 16, sizeof *argv);
 	char n[48], t[48], *self = realpath("/proc/self/exe", NULL);
 	struct strbuf dir = STRBUF_INIT;
 	const char *job_dir = getenv("CAMPAIGN_JOB_DIR"), *id = getenv("CAMPAIGN_LAUNCH_ID");
 	int k = 0;
+	char nt[48];
 	snprintf(n, sizeof n, "--nodes=%ld", nodes);
 	snprintf(t, sizeof t, "--ntasks-per-node=%ld", tpn);
+	snprintf(nt, sizeof nt, "--ntasks=%ld", nodes * tpn); /* not the allocation's SLURM_NTASKS: one
+								 * launcher per node, or one monitor, is fewer */
 	argv[k++] = "srun";
 	argv[k++] = n;
 	argv[k++] = t;
+	argv[k++] = nt;
 	argv[k++] = "--kill-on-bad-exit=1";
 	if (overlap)
 		argv[k++] = "--overlap"; /* a helper step beside the workload's */

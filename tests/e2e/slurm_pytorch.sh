@@ -65,3 +65,13 @@ check slurm_tb_rank_records [ "$(ls "$run/tb-2n/ranks" | wc -l)" -eq 4 ]
 check slurm_tb_eight_files [ "$(ls "$run/tb-2n/traces" | wc -l)" -eq 8 ]
 check slurm_tb_four_ranks [ "$(json "$run/summary.json" '[(s["ranks"], s["ranks_with_data"]) for s in j["scenarios"]]')" = "[(2, 2), (4, 4)]" ]
 check slurm_tb_strong_mode [ "$(json "$run/summary.json" 'j["scenarios"][1]["scaling_mode"]')" = strong ]
+
+# torchrun, one per node, on the cluster (issue 24, part 1): srun starts one
+# launcher per node, each told its node rank and the first node's address.
+cp "$ROOT/campaigns/pytorch-torchrun.yaml" tr.yaml
+"$CAMPAIGN" submit --wait --backend slurm --results "$SCRATCH/tr" tr.yaml >tr.out 2>&1; rc=$?
+run=$(rundir tr.out)
+check slurm_torchrun_completes [ "$rc" -eq 0 ]
+check slurm_torchrun_world_of_four grep -q "world 4 batch per rank 16" "$run"/torchrun-2n/slurm-*.out
+check slurm_torchrun_two_nodes bash -c '[[ "$1" =~ ^n\[[1-4][-,][1-4]\]$ ]]' _ "$(json "$run/torchrun-2n/job_metadata.json" 'j["nodelist"]')"
+check slurm_torchrun_ranks [ "$(json "$run/summary.json" '[(s["ranks"], s["ranks_with_data"]) for s in j["scenarios"]]')" = "[(2, 2), (4, 4)]" ]
