@@ -229,123 +229,80 @@ fail:
 }
 
 /* Finds the newest run directory under root (run ids sort by time). */
-/* The newest run (by id: ids sort by time) in a campaign's folder. */
-static char *newest_in(const char *cdir)
+void run_list(const char *root, struct argv *out)
 {
-	char *best = NULL, *best_id = NULL;
-	DIR *d2 = opendir(cdir);
-	struct dirent *f;
-	while (d2 && (f = readdir(d2))) {
-		struct strbuf db = STRBUF_INIT;
-		strbuf_addf(&db, "%s/%s/state.db", cdir, f->d_name);
-		if (f->d_name[0] != '.' && fsio_exists(db.buf) && (!best_id || strcmp(f->d_name, best_id) > 0)) {
-			free(best);
-			free(best_id);
-			db.len -= strlen("/state.db");
-			db.buf[db.len] = '\0';
-			best = strbuf_detach(&db);
-			best_id = xstrdup(f->d_name);
-		}
-		strbuf_free(&db);
-	}
-	if (d2)
-		closedir(d2);
-	free(best_id);
-	return best;
-}
-
-static char *latest_run(const char *root)
-{
-	char *best = NULL;
 	DIR *d = opendir(root);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		struct strbuf cdir = STRBUF_INIT;
-		strbuf_addf(&cdir, "%s/%s", root, e->d_name);
-		char *cand = newest_in(cdir.buf);
-		if (cand && (!best || strcmp(strrchr(cand, '/'), strrchr(best, '/')) > 0)) {
-			free(best);
-			best = cand;
-		} else {
-			free(cand);
-		}
-		strbuf_free(&cdir);
-	}
-	if (d)
-		closedir(d);
-	return best;
-}
-
-/* A run of root by reference: a run directory; an exact run id; the newest
- * run of a campaign named ref; or the one run whose id starts with ref.
- * *ambiguous counts the runs a prefix matched when more than one did. */
-static char *find_run_dir(const char *root, const char *ref, int *ambiguous)
-{
-	*ambiguous = 0;
-	if (!ref)
-		return latest_run(root);
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/state.db", ref);
-	if (fsio_exists(sb.buf)) {
-		strbuf_free(&sb);
-		return fsio_abspath(ref);
-	}
-	if (strchr(ref, '/') || !strcmp(ref, ".") || !strcmp(ref, "..")) {
-		strbuf_free(&sb);
-		return NULL;
-	}
-	DIR *d = opendir(root);
-	struct dirent *e;
-	char *found = NULL, *prefixed = NULL;
-	size_t len = strlen(ref);
-	while (d && !found && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s/%s/%s/state.db", root, e->d_name, ref);
-		if (fsio_exists(sb.buf)) { /* an exact id */
-			sb.len -= strlen("/state.db");
-			sb.buf[sb.len] = '\0';
-			found = fsio_abspath(sb.buf);
-			break;
-		}
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s/%s", root, e->d_name);
-		DIR *c = opendir(sb.buf);
+		struct strbuf c = STRBUF_INIT;
+		strbuf_addf(&c, "%s/%s", root, e->d_name);
+		DIR *d2 = e->d_name[0] == '.' ? NULL : opendir(c.buf);
 		struct dirent *f;
-		while (c && (f = readdir(c))) {
+		while (d2 && (f = readdir(d2))) {
 			struct strbuf db = STRBUF_INIT;
-			strbuf_addf(&db, "%s/%s/state.db", sb.buf, f->d_name);
-			if (f->d_name[0] != '.' && !strncmp(f->d_name, ref, len) && fsio_exists(db.buf)) {
-				(*ambiguous)++;
-				free(prefixed);
-				db.len -= strlen("/state.db");
-				db.buf[db.len] = '\0';
-				prefixed = fsio_abspath(db.buf);
+			strbuf_addf(&db, "%s/%s/state.db", c.buf, f->d_name);
+			if (f->d_name[0] != '.' && fsio_exists(db.buf)) {
+				strbuf_reset(&db);
+				strbuf_addf(&db, "%s/%s", e->d_name, f->d_name);
+				argv_push(out, db.buf);
 			}
 			strbuf_free(&db);
 		}
-		if (c)
-			closedir(c);
+		if (d2)
+			closedir(d2);
+		strbuf_free(&c);
 	}
 	if (d)
 		closedir(d);
-	if (!found) { /* a campaign's name: its newest run */
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s/%s", root, ref);
-		char *newest = fsio_is_dir(sb.buf) ? newest_in(sb.buf) : NULL;
-		if (newest)
-			found = newest;
+}
+
+/* The run id of "<campaign>/<run-id>". */
+static const char *id_of(const char *rel)
+{
+	return strchr(rel, '/') + 1;
+}
+
+/* A run of root by reference: a run directory; an exact run id; the newest
+ * run (ids sort by time) of a campaign named ref, or of all with no ref; or
+ * the one run whose id starts with ref. *ambiguous counts the runs a prefix
+ * matched when more than one did. */
+static char *find_run_dir(const char *root, const char *ref, int *ambiguous)
+{
+	*ambiguous = 0;
+	struct strbuf sb = STRBUF_INIT;
+	if (ref) {
+		strbuf_addf(&sb, "%s/state.db", ref);
+		int is_dir = fsio_exists(sb.buf);
+		strbuf_free(&sb);
+		if (is_dir)
+			return fsio_abspath(ref);
+		if (strchr(ref, '/') || !strcmp(ref, ".") || !strcmp(ref, ".."))
+			return NULL;
 	}
-	if (!found && *ambiguous == 1) {
-		found = prefixed;
-		prefixed = NULL;
+	struct argv runs = { 0 };
+	run_list(root, &runs);
+	const char *exact = NULL, *newest = NULL, *prefixed = NULL;
+	size_t len = ref ? strlen(ref) : 0;
+	for (size_t i = 0; i < runs.n; i++) {
+		const char *id = id_of(runs.v[i]);
+		size_t clen = (size_t)(id - 1 - runs.v[i]);
+		if (ref && !strcmp(id, ref))
+			exact = runs.v[i];
+		if ((!ref || (clen == len && !strncmp(runs.v[i], ref, len))) && (!newest || strcmp(id, id_of(newest)) > 0))
+			newest = runs.v[i];
+		if (ref && !strncmp(id, ref, len) && (*ambiguous)++ == 0)
+			prefixed = runs.v[i];
+	}
+	const char *pick = exact ? exact : newest ? newest : *ambiguous == 1 ? prefixed : NULL;
+	if (pick)
 		*ambiguous = 0;
+	char *found = NULL;
+	if (pick) {
+		strbuf_addf(&sb, "%s/%s", root, pick);
+		found = fsio_abspath(sb.buf);
 	}
-	free(prefixed);
 	strbuf_free(&sb);
+	argv_free(&runs);
 	return found;
 }
 

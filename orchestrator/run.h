@@ -6,6 +6,7 @@
 
 #include "campaign.h"
 #include "store.h"
+#include "util/words.h"
 
 struct run {
 	char *id;
@@ -19,7 +20,11 @@ struct run {
 
 /* Validates nothing: c must be a loaded campaign. backend: "local"/"slurm". */
 int run_create(const struct campaign *c, const char *results_root, const char *backend, struct run **out);
-/* ref: NULL (latest run under results_root), a run id, or a run directory. */
+/* Every run under root as "<campaign>/<run-id>" (a folder holding a
+ * state.db), in no particular order. */
+void run_list(const char *root, struct argv *out);
+/* ref: NULL (latest run under results_root), a run directory, a run id, a
+ * unique start of one, or a campaign's name (its newest run). */
 int run_open(const char *results_root, const char *ref, struct run **out);
 void run_free(struct run *r);
 /* Re-reads r->row from the store (another process may have analysed the

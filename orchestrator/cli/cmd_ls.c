@@ -4,45 +4,16 @@
  * is written, and its age. A run whose store cannot be read is listed as such. */
 #include "cmd.h"
 #include "orchestrator/jobstate.h"
+#include "orchestrator/run.h"
 #include "orchestrator/store.h"
 #include "util/err.h"
-#include "util/fsio.h"
 #include "util/strbuf.h"
 #include "util/words.h"
 
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* "campaign/run-id" of every run under root. */
-static void runs_under(const char *root, struct argv *out)
-{
-	DIR *d = opendir(root);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		struct strbuf c = STRBUF_INIT;
-		strbuf_addf(&c, "%s/%s", root, e->d_name);
-		DIR *d2 = e->d_name[0] == '.' ? NULL : opendir(c.buf);
-		struct dirent *f;
-		while (d2 && (f = readdir(d2))) {
-			struct strbuf db = STRBUF_INIT;
-			strbuf_addf(&db, "%s/%s/state.db", c.buf, f->d_name);
-			if (f->d_name[0] != '.' && fsio_exists(db.buf)) {
-				strbuf_reset(&db);
-				strbuf_addf(&db, "%s/%s", e->d_name, f->d_name);
-				argv_push(out, db.buf);
-			}
-			strbuf_free(&db);
-		}
-		if (d2)
-			closedir(d2);
-		strbuf_free(&c);
-	}
-	if (d)
-		closedir(d);
-}
 
 /* Newest first: run ids start with their creation time. */
 static int by_id_desc(const void *a, const void *b)
@@ -125,7 +96,7 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 	(void)self;
 	const char *root = cmd_results_root(a);
 	struct argv runs = { 0 };
-	runs_under(root, &runs);
+	run_list(root, &runs);
 	if (runs.n > 1)
 		qsort(runs.v, runs.n, sizeof *runs.v, by_id_desc);
 	json_t *list = json_array();
