@@ -761,7 +761,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	s->no_steps = m.ranks[0].whole_window;
 	if (s->shares_known && !s->no_steps) {
 		straggler_find(&m, s->step_med_ms, s->stragglers, &s->n_stragglers, s->slow_node, sizeof s->slow_node);
-		s->have_coll = collective_of(&m, m.ranks[0].format == METRICS_TRAINER, &s->coll);
+		collectives_of(&m, &s->colls, &s->ncolls);
 	}
 	if (s->no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->throughput = 0;
@@ -1065,6 +1065,7 @@ void ana_run_free(struct ana_run *run)
 		free(s->trace_not_analysed_names);
 		free(s->traces_missed);
 		free(s->step_ms);
+		free(s->colls);
 		free(s->perf);
 		free(s->tl);
 		free(s->rank0);

@@ -9,6 +9,7 @@ struct trace_source;
 
 #include "perfstat.h"
 #include "rules.h"
+#include "collective.h"
 #include "straggler.h"
 
 #include <stddef.h>
@@ -62,8 +63,8 @@ struct ana_scenario {
 	struct straggler stragglers[STRAGGLER_MAX]; /* ranks that keep the others waiting, by impact */
 	size_t n_stragglers;
 	char slow_node[128];    /* a node all of whose ranks are stragglers; "" none */
-	struct collective coll; /* the step's collectives across ranks: latency, wait, bandwidth */
-	int have_coll;
+	struct collective *colls; /* per operation and size class: latency, wait, bandwidth (by cost) */
+	size_t ncolls;
 	char verdict[32];      /* compute-bound, communication-bound, data-loader-bound, ... */
 	char evidence[768];
 	char runner_up[32];    /* the verdict next in line when this one is borderline, else "" */

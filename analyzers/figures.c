@@ -26,6 +26,7 @@ struct fig {
 	struct argv model_names;
 	char phases_of[80];    /* the scenario in phases.dat, or "" */
 	int breakdowns;        /* analysed scenarios in breakdown.dat */
+	struct argv colls;     /* scenarios in collectives.dat (known sizes), in block order */
 };
 
 static int put(struct fig *f, const char *rel, const struct strbuf *sb)
@@ -90,14 +91,38 @@ static void phases_data(struct fig *f, struct strbuf *ph)
 	}
 }
 
+/* collectives.dat: per scenario, each collective of known size: bytes busbw op. */
+static void collectives_data(struct fig *f, struct strbuf *cd)
+{
+	size_t i, k;
+	json_t *s, *c;
+	strbuf_adds(cd, "# per scenario (gnuplot index): bytes busbw_gbps op size_class\n");
+	json_array_foreach(json_object_get(f->summary, "scenarios"), i, s) {
+		int first = 1;
+		json_array_foreach(json_object_get(s, "collectives"), k, c) {
+			if (!json_is_number(json_object_get(c, "bytes")))
+				continue;
+			if (first)
+				strbuf_addf(cd, "%s# %s\n", f->colls.n ? "\n\n" : "", jsonio_str(s, "name"));
+			if (first)
+				argv_push(&f->colls, jsonio_str(s, "name"));
+			first = 0;
+			strbuf_addf(cd, "%.0f %.4f %s \"%s\"\n", jsonio_num(c, "bytes"), jsonio_num(c, "busbw_gbps"),
+				    jsonio_str(c, "op"), jsonio_str(c, "size_class"));
+		}
+	}
+}
+
 static int data_files(struct fig *f)
 {
 	struct strbuf sc = STRBUF_INIT, md = STRBUF_INIT, br = STRBUF_INIT, tl = STRBUF_INIT, ph = STRBUF_INIT;
+	struct strbuf cd = STRBUF_INIT;
 	size_t i;
 	json_t *s;
 	scaling_data(f, &sc);
 	model_data(f, &md);
 	phases_data(f, &ph);
+	collectives_data(f, &cd);
 	strbuf_adds(&br, "# scenario data_loading compute communication peer_wait io copies gpu_waits other (percent of "
 		    "step time; from the GPU timeline for scenarios whose verdict_basis is gpu)\n");
 	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
@@ -126,10 +151,11 @@ static int data_files(struct fig *f)
 			strbuf_addf(&tl, "%lld %.4f %s\n", (long long)json_integer_value(json_array_get(st, 0)),
 				    json_number_value(json_array_get(st, 1)), json_is_true(json_array_get(st, 2)) ? "active" : "warmup");
 	}
-	const char *names[] = { "data/scaling.dat", "data/model.dat", "data/breakdown.dat", "data/timeline.dat", "data/phases.dat" };
-	struct strbuf *bufs[] = { &sc, &md, &br, &tl, &ph };
+	const char *names[] = { "data/scaling.dat", "data/model.dat", "data/breakdown.dat", "data/timeline.dat",
+				"data/phases.dat", "data/collectives.dat" };
+	struct strbuf *bufs[] = { &sc, &md, &br, &tl, &ph, &cd };
 	int rc = 0;
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < 6; k++) {
 		if (rc == 0)
 			rc = put(f, names[k], bufs[k]);
 		strbuf_free(bufs[k]);
@@ -173,9 +199,25 @@ static void scaling_body(struct fig *f, struct strbuf *b)
 			    f->model_names.v[i], i + 1 < f->models ? ", \\\n" : "\n");
 }
 
+/* Bus bandwidth against message size: one point series per scenario. */
+static void collectives_body(struct fig *f, struct strbuf *b)
+{
+	if (!f->colls.n) {
+		strbuf_addf(b, "set title 'Collectives: none of known size'\n%s", empty_plot);
+		return;
+	}
+	strbuf_adds(b, "set title 'Bus bandwidth of the collectives against message size'\nset xlabel 'message size "
+		       "(bytes)'\nset ylabel 'busbw (GB/s)'\nset logscale x 2\nset format x '%.0s%cB'\nset yrange [0:*]\n"
+		       "set key outside right\n");
+	for (size_t i = 0; i < f->colls.n; i++)
+		strbuf_addf(b, "%s'data/collectives.dat' index %zu using 1:2 with points pt 7 ps 1 lc %zu title '%s'%s",
+			    i ? "     " : "plot ", i, i + 1, f->colls.v[i], i + 1 < f->colls.n ? ", \\\n" : "\n");
+}
+
 static int figure_scripts(struct fig *f)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT, d = STRBUF_INIT, body = STRBUF_INIT;
+	struct strbuf e = STRBUF_INIT;
 	scaling_body(f, &body);
 	gp_script(f, &a, "scaling", body.buf);
 	strbuf_reset(&body);
@@ -209,10 +251,13 @@ static int figure_scripts(struct fig *f)
 	else
 		strbuf_addf(&body, "set title 'Median step per rank: no analysed scenario'\n%s", empty_plot);
 	gp_script(f, &d, "phases", body.buf);
-	const char *names[] = { "scaling.gp", "breakdown.gp", "timeline.gp", "phases.gp" };
-	struct strbuf *bufs[] = { &a, &b, &c, &d };
+	strbuf_reset(&body);
+	collectives_body(f, &body);
+	gp_script(f, &e, "collectives", body.buf);
+	const char *names[] = { "scaling.gp", "breakdown.gp", "timeline.gp", "phases.gp", "collectives.gp" };
+	struct strbuf *bufs[] = { &a, &b, &c, &d, &e };
 	int rc = 0;
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		if (rc == 0)
 			rc = put(f, names[k], bufs[k]);
 		strbuf_free(bufs[k]);
@@ -325,5 +370,6 @@ int figures_draw(const char *run_dir, json_t *summary, const char *dir, long epo
 	argv_free(&f.timelines);
 	argv_free(&f.series);
 	argv_free(&f.model_names);
+	argv_free(&f.colls);
 	return rc;
 }

@@ -11,7 +11,7 @@
 
 enum { FIG_PDF = 1, FIG_SVG = 2, FIG_PNG = 4 };
 
-#define FIGURES_NAMES { "scaling", "breakdown", "timeline", "phases" }
+#define FIGURES_NAMES { "scaling", "breakdown", "timeline", "phases", "collectives" }
 
 /* Writes dir/data/NAME.dat, dir/NAME.gp and the images in formats. */
 int figures_draw(const char *run_dir, json_t *summary, const char *dir, long epoch, int formats);

@@ -25,8 +25,9 @@ struct parse {
 	int in_events, in_dist, in_args;
 	enum kineto_key key_id; /* the current key, classified once, in cb_key */
 	/* the event being read; its strings in buffers reused from event to event */
-	struct strbuf name, cat, tid;
-	int has_name, has_cat, has_tid;
+	struct strbuf name, cat, tid, coll, pg, dtype;
+	int has_name, has_cat, has_tid, has_coll, has_pg, has_dtype;
+	double in_nelems, out_nelems, group_size; /* a collective's args; -1 absent */
 	char ph;
 	double ts, dur, flops;
 	int has_ts, has_dur, stream, has_stream, has_corr;
@@ -70,6 +71,8 @@ static int intern(struct gpu_trace *t, const char *s)
 static void reset_event(struct parse *p)
 {
 	p->has_name = p->has_cat = p->has_tid = 0;
+	p->has_coll = p->has_pg = p->has_dtype = 0;
+	p->in_nelems = p->out_nelems = p->group_size = -1;
 	p->has_ts = p->has_dur = p->has_stream = p->has_corr = 0;
 	p->bad_time = 0;
 	p->stream = -1;
@@ -82,6 +85,38 @@ void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char
 {
 	XGROW(t->cpu, t->ncpu, t->cpucap, 1024);
 	t->cpu[t->ncpu++] = (struct cpu_range){ start, end, intern(t, name), intern(t, tid ? tid : "?"), flops };
+}
+
+void gpu_trace_add_comm(struct gpu_trace *t, double start, double end, const char *coll, const char *pg, double bytes,
+			int group_size, int gpu)
+{
+	XGROW(t->comm, t->ncomm, t->commcap, 256);
+	t->comm[t->ncomm++] = (struct comm_event){ start, end, intern(t, coll), intern(t, pg ? pg : ""), bytes, group_size,
+						   gpu };
+}
+
+int kineto_dtype_size(const char *dtype)
+{
+	static const struct { const char *name; int size; } sizes[] = {
+		{ "Float", 4 }, { "Double", 8 }, { "Half", 2 }, { "BFloat16", 2 }, { "Long", 8 }, { "Int", 4 },
+		{ "Short", 2 }, { "Char", 1 }, { "Byte", 1 }, { "Bool", 1 }, { "ComplexHalf", 4 },
+		{ "ComplexFloat", 8 }, { "ComplexDouble", 16 }, { "UInt16", 2 }, { "UInt32", 4 }, { "UInt64", 8 },
+	};
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+		if (!strcmp(dtype, sizes[i].name))
+			return sizes[i].size;
+	return !strncmp(dtype, "Float8", 6) ? 1 : 0;
+}
+
+/* The event's collective args as a comm_event: bytes from the larger
+ * element count (what nccl-tests calls the size) and the dtype. */
+static void add_comm_of(struct parse *p, double start, double end, int gpu)
+{
+	double nelems = p->in_nelems > p->out_nelems ? p->in_nelems : p->out_nelems;
+	int esize = p->has_dtype ? kineto_dtype_size(p->dtype.buf) : 0;
+	double bytes = nelems >= 0 && esize > 0 && isfinite(nelems) ? nelems * esize : -1;
+	int gs = p->group_size >= 1 && p->group_size < 1e7 ? (int)p->group_size : -1;
+	gpu_trace_add_comm(p->t, start, end, p->coll.buf, p->has_pg ? p->pg.buf : NULL, bytes, gs, gpu);
 }
 
 void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream, long corr)
@@ -174,6 +209,8 @@ static void end_event(struct parse *p)
 		t->malformed++;
 	else if (gpu)
 		gpu_trace_add(t, ceil(p->ts), floor(p->ts + p->dur), name, p->stream, p->has_corr ? p->corr : -1);
+	if (p->has_coll && (gpu || cpu) && trace_times_sane(p->ts, p->dur))
+		add_comm_of(p, gpu ? ceil(p->ts) : p->ts, gpu ? floor(p->ts + p->dur) : p->ts + p->dur, gpu);
 	else if (rt)
 		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts), name);
 	if (cpu && trace_times_sane(p->ts, p->dur))
@@ -271,9 +308,24 @@ static void set_str(struct strbuf *sb, int *has, const unsigned char *s, size_t 
 	*has = 1;
 }
 
+/* A collective's string args (PyTorch 2.x: record_param_comms, NCCL kernels). */
+static void arg_string(struct parse *p, const unsigned char *s, size_t n)
+{
+	switch (p->key_id) {
+	case KK_COLL: set_str(&p->coll, &p->has_coll, s, n); break;
+	case KK_PG: set_str(&p->pg, &p->has_pg, s, n); break;
+	case KK_DTYPE: set_str(&p->dtype, &p->has_dtype, s, n); break;
+	default: break;
+	}
+}
+
 static int cb_string(void *ctx, const unsigned char *s, size_t n)
 {
 	struct parse *p = ctx;
+	if (p->in_args && p->depth == p->ev_depth + 1) {
+		arg_string(p, s, n);
+		return 1;
+	}
 	if (!p->in_events || p->depth != p->ev_depth)
 		return 1;
 	switch (p->key_id) {
@@ -303,6 +355,9 @@ static void set_number(struct parse *p, enum kineto_key key, double v)
 	case KK_STREAM: p->stream = (int)to_id(v), p->has_stream = 1; break;
 	case KK_CORR: p->corr = to_id(v), p->has_corr = 1; break;
 	case KK_FLOPS: p->flops = isfinite(v) && v > 0 ? v : 0; break;
+	case KK_IN_NELEMS: p->in_nelems = isfinite(v) && v >= 0 ? v : -1; break;
+	case KK_OUT_NELEMS: p->out_nelems = isfinite(v) && v >= 0 ? v : -1; break;
+	case KK_GROUP_SIZE: p->group_size = isfinite(v) ? v : -1; break;
 	case KK_RANK: p->t->rank = (int)to_id(v); break;
 	default: break;
 	}
@@ -314,7 +369,9 @@ static int cb_number(void *ctx, const char *s, size_t n)
 	struct parse *p = ctx;
 	int event = p->in_events && p->depth == p->ev_depth, arg = p->in_args && p->depth == p->ev_depth + 1;
 	int wanted = (event && (p->key_id == KK_TS || p->key_id == KK_DUR || p->key_id == KK_TID)) ||
-		     (arg && (p->key_id == KK_STREAM || p->key_id == KK_CORR || p->key_id == KK_FLOPS)) ||
+		     (arg && (p->key_id == KK_STREAM || p->key_id == KK_CORR || p->key_id == KK_FLOPS ||
+			      p->key_id == KK_IN_NELEMS || p->key_id == KK_OUT_NELEMS || p->key_id == KK_GROUP_SIZE ||
+			      p->key_id == KK_PG)) ||
 		     (p->in_dist && p->depth == 2 && p->key_id == KK_RANK);
 	char buf[64];
 	if (!wanted || n >= sizeof buf)
@@ -323,6 +380,10 @@ static int cb_number(void *ctx, const char *s, size_t n)
 	buf[n] = '\0';
 	if (event && p->key_id == KK_TID) {
 		set_str(&p->tid, &p->has_tid, (const unsigned char *)buf, n);
+		return 1;
+	}
+	if (arg && p->key_id == KK_PG) { /* a process group named by a number: its text */
+		set_str(&p->pg, &p->has_pg, (const unsigned char *)buf, n);
 		return 1;
 	}
 	set_number(p, p->key_id, strtod(buf, NULL));
@@ -515,9 +576,17 @@ static void simd_event(void *ctx, const struct kineto_fields *f)
 		set_str(&p->tid, &p->has_tid, (const unsigned char *)f->tid, f->tid_len);
 	if (f->ph)
 		p->ph = f->ph_len > 0 ? f->ph[0] : 0;
+	if (f->coll)
+		set_str(&p->coll, &p->has_coll, (const unsigned char *)f->coll, f->coll_len);
+	if (f->pg)
+		set_str(&p->pg, &p->has_pg, (const unsigned char *)f->pg, f->pg_len);
+	if (f->dtype)
+		set_str(&p->dtype, &p->has_dtype, (const unsigned char *)f->dtype, f->dtype_len);
 	const struct { int has; enum kineto_key key; double v; } num[] = {
 		{ f->has_ts, KK_TS, f->ts }, { f->has_dur, KK_DUR, f->dur }, { f->has_stream, KK_STREAM, f->stream },
 		{ f->has_corr, KK_CORR, f->corr }, { f->has_flops, KK_FLOPS, f->flops },
+		{ f->in_nelems >= 0, KK_IN_NELEMS, f->in_nelems }, { f->out_nelems >= 0, KK_OUT_NELEMS, f->out_nelems },
+		{ f->group_size >= 0, KK_GROUP_SIZE, f->group_size },
 	};
 	for (size_t i = 0; i < sizeof num / sizeof *num; i++)
 		if (num[i].has)
@@ -655,6 +724,9 @@ static int load(read_fn rd, void *src, size_t hint, long long gz_bytes, const ch
 	strbuf_free(&p.name);
 	strbuf_free(&p.cat);
 	strbuf_free(&p.tid);
+	strbuf_free(&p.coll);
+	strbuf_free(&p.pg);
+	strbuf_free(&p.dtype);
 	if (rc == 0) {
 		drop_last_step(&p);
 		gpu_trace_index_rt(t);
@@ -717,5 +789,6 @@ void gpu_trace_free(struct gpu_trace *t)
 	free(t->ev);
 	free(t->rt);
 	free(t->cpu);
+	free(t->comm);
 	memset(t, 0, sizeof *t);
 }

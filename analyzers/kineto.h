@@ -36,6 +36,18 @@ struct cpu_range {
 	double flops;      /* args.flops (profiles recorded with_flops); 0 when absent */
 };
 
+/* A collective as PyTorch 2.x records it (args "Collective name" ... on
+ * record_param_comms host ranges and on NCCL kernels). Times as the
+ * event's kind keeps them: GPU events HTA's way, host ranges as in the file. */
+struct comm_event {
+	double start, end;
+	int coll;          /* index into names: "Collective name" as written (allreduce, _allgather_base ...) */
+	int pg;            /* index into names: "Process Group Name" ("" when absent) */
+	double bytes;      /* max(In, Out msg nelems) x the dtype's size (nccl-tests' size); -1 unknown */
+	int group_size;    /* -1 unknown */
+	int gpu;           /* a GPU kernel (else a host range) */
+};
+
 struct gpu_trace {
 	int rank;          /* from distributedInfo, -1 when absent */
 	char label[64];    /* e.g. "pid144_dev0" for Nsight Systems processes */
@@ -58,6 +70,8 @@ struct gpu_trace {
 	int legacy;          /* the file was the legacy array form */
 	struct cpu_range *cpu;
 	size_t ncpu, cpucap;
+	struct comm_event *comm; /* events carrying a collective's args, in file order */
+	size_t ncomm, commcap;
 };
 
 /* Reads path (plain or gzip); ERR_IO with the file and byte offset of a
@@ -71,6 +85,12 @@ void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *na
 void gpu_trace_add_rt(struct gpu_trace *t, long corr, double start, double dur, const char *name);
 /* Appends a host range (µs) of thread tid (used by the Nsight Systems NVTX ingest). */
 void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name, const char *tid, double flops);
+/* Appends a collective (bytes -1 / group_size -1: unknown). */
+void gpu_trace_add_comm(struct gpu_trace *t, double start, double end, const char *coll, const char *pg, double bytes,
+			int group_size, int gpu);
+/* The size in bytes of one element of a PyTorch dtype as Kineto names it
+ * (Float, BFloat16 ...); 0 when unknown. */
+int kineto_dtype_size(const char *dtype);
 /* Sorts the runtime calls by correlation id for gpu_trace_rt(). */
 void gpu_trace_index_rt(struct gpu_trace *t);
 /* The first runtime call with that correlation id, or NULL. */

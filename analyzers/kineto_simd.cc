@@ -53,7 +53,7 @@ struct walker {
 	kineto_simd_sink *sink;
 	// The event's strings: get_string() unescapes each into its own place of
 	// the parser's buffer, valid while the document is; a number's tid is its text.
-	std::string_view name, cat, tid, ph;
+	std::string_view name, cat, tid, ph, coll, pg, dtype;
 
 	// A number as strtod reads its text (what the streaming reader does):
 	// simdjson's value, or for one it will not give (1e400) strtod's.
@@ -73,11 +73,35 @@ struct walker {
 		return v.get_string().get(*out);
 	}
 
+	// A collective's string args (name, process group, dtype); a process
+	// group given as a number is its text.
+	error_code coll_arg(kineto_key k, ondemand::json_type t, ondemand::value v)
+	{
+		std::string_view *dst = k == KK_COLL ? &coll : k == KK_PG ? &pg : k == KK_DTYPE ? &dtype : nullptr;
+		if (!dst)
+			return SUCCESS;
+		if (t == ondemand::json_type::string)
+			return string(v, dst);
+		if (t == ondemand::json_type::number && k == KK_PG) {
+			std::string_view raw = v.raw_json_token();
+			while (!raw.empty() && strchr(" \t\r\n", raw.back()))
+				raw.remove_suffix(1);
+			*dst = raw;
+		}
+		return SUCCESS;
+	}
+
 	error_code args(ondemand::object o, kineto_fields *f)
 	{
-		return each_field(o, [f](kineto_key k, ondemand::json_type t, ondemand::value v) {
-			double *dst = k == KK_STREAM ? &f->stream : k == KK_CORR ? &f->corr : k == KK_FLOPS ? &f->flops : nullptr;
-			int *has = k == KK_STREAM ? &f->has_stream : k == KK_CORR ? &f->has_corr : &f->has_flops;
+		return each_field(o, [this, f](kineto_key k, ondemand::json_type t, ondemand::value v) {
+			double *dst = k == KK_STREAM ? &f->stream : k == KK_CORR ? &f->corr : k == KK_FLOPS ? &f->flops :
+				      k == KK_IN_NELEMS ? &f->in_nelems : k == KK_OUT_NELEMS ? &f->out_nelems :
+				      k == KK_GROUP_SIZE ? &f->group_size : nullptr;
+			int ignored = 0;
+			int *has = k == KK_STREAM ? &f->has_stream : k == KK_CORR ? &f->has_corr :
+				   k == KK_FLOPS ? &f->has_flops : &ignored;
+			if (k == KK_COLL || k == KK_PG || k == KK_DTYPE)
+				return coll_arg(k, t, v);
 			if (t != ondemand::json_type::number || !dst)
 				return SUCCESS;
 			*has = 1;
@@ -88,6 +112,8 @@ struct walker {
 	error_code event(ondemand::object o)
 	{
 		kineto_fields f{};
+		f.in_nelems = f.out_nelems = f.group_size = -1;
+		coll = pg = dtype = std::string_view();
 		int has_name = 0, has_cat = 0, has_tid = 0, has_ph = 0;
 		error_code e = each_field(o, [&](kineto_key k, ondemand::json_type t, ondemand::value v) {
 			error_code err = SUCCESS;
@@ -129,6 +155,12 @@ struct walker {
 			f.tid = tid.data(), f.tid_len = tid.size();
 		if (has_ph)
 			f.ph = ph.data(), f.ph_len = ph.size();
+		if (coll.data())
+			f.coll = coll.data(), f.coll_len = coll.size();
+		if (pg.data())
+			f.pg = pg.data(), f.pg_len = pg.size();
+		if (dtype.data())
+			f.dtype = dtype.data(), f.dtype_len = dtype.size();
 		sink->event(sink->ctx, &f);
 		return SUCCESS;
 	}
@@ -234,7 +266,7 @@ extern "C" int kineto_simd_parse(const char *buf, size_t len, kineto_simd_sink *
 	ondemand::parser fresh;
 	ondemand::parser &parser = len <= KEEP_CAPACITY ? kept : fresh;
 	ondemand::document doc;
-	walker w{ buf, sink, {}, {}, {}, {} };
+	walker w{ buf, sink, {}, {}, {}, {}, {}, {}, {} };
 	error_code e = parser.iterate(padded_string_view(buf, len, len + SIMDJSON_PADDING)).get(doc);
 	if (e) { // stage 1 refused it (bad UTF-8, unclosed string, empty): no document to ask where
 		*where = (size_t)-1;

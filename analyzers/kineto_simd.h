@@ -16,7 +16,7 @@ extern "C" {
 
 /* The keys both readers use; every other key is KK_OTHER. */
 enum kineto_key { KK_OTHER, KK_NAME, KK_CAT, KK_TID, KK_PH, KK_TS, KK_DUR, KK_ARGS, KK_STREAM, KK_CORR, KK_FLOPS,
-		  KK_RANK, KK_EVENTS, KK_DIST };
+		  KK_RANK, KK_EVENTS, KK_DIST, KK_COLL, KK_PG, KK_DTYPE, KK_IN_NELEMS, KK_OUT_NELEMS, KK_GROUP_SIZE };
 
 #define KINETO_KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && !memcmp((k), (lit), sizeof(lit) - 1))
 
@@ -29,11 +29,16 @@ static inline enum kineto_key kineto_key_of(const char *k, size_t n)
 		       KINETO_KEY_IS(k, n, "cat") ? KK_CAT : KK_OTHER;
 	case 4: return KINETO_KEY_IS(k, n, "name") ? KK_NAME : KINETO_KEY_IS(k, n, "args") ? KK_ARGS :
 		       KINETO_KEY_IS(k, n, "rank") ? KK_RANK : KK_OTHER;
-	case 5: return KINETO_KEY_IS(k, n, "flops") ? KK_FLOPS : KK_OTHER;
+	case 5: return KINETO_KEY_IS(k, n, "flops") ? KK_FLOPS : KINETO_KEY_IS(k, n, "dtype") ? KK_DTYPE : KK_OTHER;
 	case 6: return KINETO_KEY_IS(k, n, "stream") ? KK_STREAM : KK_OTHER;
+	case 10: return KINETO_KEY_IS(k, n, "Group size") ? KK_GROUP_SIZE : KK_OTHER;
+	case 13: return KINETO_KEY_IS(k, n, "In msg nelems") ? KK_IN_NELEMS : KK_OTHER;
+	case 14: return KINETO_KEY_IS(k, n, "Out msg nelems") ? KK_OUT_NELEMS : KK_OTHER;
+	case 18: return KINETO_KEY_IS(k, n, "Process Group Name") ? KK_PG : KK_OTHER;
 	case 11: return KINETO_KEY_IS(k, n, "correlation") ? KK_CORR : KINETO_KEY_IS(k, n, "traceEvents") ? KK_EVENTS :
 			KK_OTHER;
-	case 15: return KINETO_KEY_IS(k, n, "distributedInfo") ? KK_DIST : KK_OTHER;
+	case 15: return KINETO_KEY_IS(k, n, "distributedInfo") ? KK_DIST :
+			KINETO_KEY_IS(k, n, "Collective name") ? KK_COLL : KK_OTHER;
 	default: return KK_OTHER;
 	}
 }
@@ -42,13 +47,17 @@ static inline enum kineto_key kineto_key_of(const char *k, size_t n)
 
 /* One event object's fields, as the streaming reader sees them: strings
  * (not NUL-terminated) for name, cat, tid (a number's own text) and ph;
- * numbers with has_ flags; args.stream / correlation / flops. */
+ * numbers with has_ flags; args.stream / correlation / flops; a
+ * collective's args (PyTorch 2.x: record_param_comms and NCCL kernels):
+ * "Collective name", "Process Group Name", "dtype" (strings; NULL when
+ * absent), "In msg nelems", "Out msg nelems", "Group size". */
 struct kineto_fields {
-	const char *name, *cat, *tid, *ph;
-	size_t name_len, cat_len, tid_len, ph_len;
+	const char *name, *cat, *tid, *ph, *coll, *pg, *dtype;
+	size_t name_len, cat_len, tid_len, ph_len, coll_len, pg_len, dtype_len;
 	int has_ts, has_dur, has_stream, has_corr, has_flops;
 	int bad_time; /* ts or dur given as something else than a number */
 	double ts, dur, stream, corr, flops;
+	double in_nelems, out_nelems, group_size; /* -1 when absent */
 };
 
 struct kineto_simd_sink {

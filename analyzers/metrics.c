@@ -275,6 +275,7 @@ int metrics_load_dir_meta(const char *dir, struct scenario_metrics *out)
 void rank_metrics_free(struct rank_metrics *r)
 {
 	free(r->steps);
+	free(r->coll);
 	memset(r, 0, sizeof *r);
 }
 

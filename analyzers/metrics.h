@@ -25,6 +25,18 @@ struct step_rec {
 	double gpu[GPU_FIELDS]; /* the GPU view (traces with kernels), ms; gpu[GPU_WINDOW] 0 = none */
 };
 
+/* One collective as one rank ran it (analyzers/collective.h matches them
+ * across ranks by step, process group, operation and seq). */
+struct coll_rec {
+	int step;      /* position in the rank's steps */
+	int seq;       /* order among the step's collectives of this op and process group */
+	unsigned pg;   /* hash of the process group's name */
+	int op;        /* enum coll_op */
+	int group;     /* ranks in it; 0 unknown */
+	double bytes;  /* -1 unknown */
+	double ms;     /* how long it took on this rank */
+};
+
 enum metrics_format { METRICS_TRAINER, METRICS_AORTA, METRICS_TORCH_TRACE, METRICS_STEP_LOG, METRICS_NSYS };
 
 struct rank_metrics {
@@ -39,6 +51,8 @@ struct rank_metrics {
 			 * numbers (reported in the analysis, not fatal) */
 	int have_meta;
 	int whole_window; /* no step boundaries: one step stands for the trace's GPU window (shares only) */
+	struct coll_rec *coll; /* collectives from traces, by step; none for telemetry */
+	size_t ncoll, collcap;
 };
 
 struct scenario_metrics {

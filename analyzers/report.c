@@ -49,6 +49,25 @@ static int steps_from_traces(const struct ana_scenario *s)
 	return s->analysed && s->trace_unused;
 }
 
+/* summary.json's collectives of a scenario: one row per operation and size class. */
+static json_t *collectives_json(const struct ana_scenario *s)
+{
+	json_t *a = json_array();
+	char label[48];
+	for (size_t i = 0; i < s->ncolls; i++) {
+		const struct collective *c = &s->colls[i];
+		int sized = c->size_class >= 0;
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:I, s:I}",
+			"op", coll_op_name(c->op), "size_class", coll_size_label(c->size_class, label, sizeof label), "bytes",
+			sized ? jnum(c->bytes) : json_null(), "count_per_step", jnum(c->count_per_step), "latency_ms",
+			"median", jnum(c->latency_med), "p95", jnum(c->latency_p95), "wait_ms", "median", jnum(c->wait_med),
+			"p95", jnum(c->wait_p95), "algbw_gbps", sized ? jnum(c->algbw_gbps) : json_null(), "busbw_gbps",
+			sized ? jnum(c->busbw_gbps) : json_null(), "ms_per_step", jnum(c->ms_per_step), "instances",
+			(json_int_t)c->instances, "steps", (json_int_t)c->steps));
+	}
+	return a;
+}
+
 static json_t *scenario_json(const struct ana_scenario *s)
 {
 	json_t *o = json_object();
@@ -189,15 +208,7 @@ static json_t *scenario_json(const struct ana_scenario *s)
 			jnum(g->cause_ms), "impact_pct", jnum(g->impact_pct), "arrived_last_pct", jnum(g->arrived_last_pct)));
 	}
 	json_object_set_new(o, "stragglers", str);
-	json_t *coll = json_array();
-	if (s->have_coll)
-		json_array_append_new(coll, json_pack("{s:s, s:o, s:i, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:I}", "op",
-			s->coll.op, "bytes", s->coll.bytes > 0 ? json_real(s->coll.bytes) : json_null(), "count_per_step", 1,
-			"latency_ms", "median", jnum(s->coll.latency_med), "p95", jnum(s->coll.latency_p95), "wait_ms", "median",
-			jnum(s->coll.wait_med), "p95", jnum(s->coll.wait_p95), "algbw_gbps", s->coll.bytes > 0 ?
-			jnum(s->coll.algbw_gbps) : json_null(), "busbw_gbps", s->coll.bytes > 0 ? jnum(s->coll.busbw_gbps) :
-			json_null(), "steps", (json_int_t)s->coll.steps));
-	json_object_set_new(o, "collectives", coll);
+	json_object_set_new(o, "collectives", collectives_json(s));
 	json_object_set_new(o, "slow_node", s->slow_node[0] ? json_string(s->slow_node) : json_null());
 	json_object_set_new(o, "contaminated_by", s->contaminated[0] ? json_string(s->contaminated) : json_null());
 	return o;
@@ -339,19 +350,27 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
  * the waiting before it, and the bandwidth when the bytes are known. */
 static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 {
-	if (!s->have_coll)
+	if (!s->ncolls)
 		return;
-	const struct collective *c = &s->coll;
-	char bytes[32] = "unknown", bw[96] = "unknown (the bytes are not known)";
-	if (c->bytes > 0) {
-		snprintf(bytes, sizeof bytes, "%.0f", c->bytes);
-		snprintf(bw, sizeof bw, "%.3f GB/s algorithm, %.3f GB/s bus", c->algbw_gbps, c->busbw_gbps);
+	strbuf_adds(md, "| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | "
+		    "Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < s->ncolls; i++) {
+		const struct collective *c = &s->colls[i];
+		char label[48], bytes[96] = "unknown", alg[24] = "n/a", bus[24] = "n/a";
+		coll_size_label(c->size_class, label, sizeof label);
+		if (c->size_class >= 0) {
+			snprintf(bytes, sizeof bytes, "%s (median %.0f B)", label, c->bytes);
+			snprintf(alg, sizeof alg, "%.3f", c->algbw_gbps);
+			snprintf(bus, sizeof bus, "%.3f", c->busbw_gbps);
+		}
+		strbuf_addf(md, "| %s | %s | %.2f | %.3f | %.3f / %.3f | %.3f / %.3f | %s | %s |\n", coll_op_name(c->op),
+			    bytes, c->count_per_step, c->ms_per_step, c->latency_med, c->latency_p95, c->wait_med,
+			    c->wait_p95, alg, bus);
 	}
-	strbuf_addf(md, "| Collective | Bytes per step | Latency (ms, median / p95) | Wait (ms, median / p95) | "
-		    "Bandwidth |\n|---|---:|---:|---:|---|\n| %s | %s | %.3f / %.3f | %.3f / %.3f | %s |\n\n"
-		    "Latency is the shortest duration over ranks in each step (the transfer once every rank has "
-		    "arrived), wait each rank's excess over it; bus bandwidth counts an all-reduce as nccl-tests does "
-		    "(2(n-1)/n).\n\n", c->op, bytes, c->latency_med, c->latency_p95, c->wait_med, c->wait_p95, bw);
+	strbuf_adds(md, "\nEach collective is matched across ranks (same step, process group, operation and order); "
+		    "latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each "
+		    "rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, "
+		    "reduce-scatter, all-to-all (n-1)/n; broadcast 1).\n\n");
 }
 
 /* Who keeps the others waiting at the collectives, where and why. */
@@ -518,16 +537,20 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 /* Links the figures that were drawn and have data behind them. */
 static void md_figures(struct strbuf *md, const struct ana_run *run)
 {
-	static const struct { const char *file, *alt; int need_series; } figs[] = {
-		{ "scaling", "Parallel efficiency per series, measured and fitted", 1 },
-		{ "breakdown", "Where step time goes, per scenario", 0 },
-		{ "timeline", "Step time per step, rank 0 of each scenario", 0 },
-		{ "phases", "The median step of the widest scenario, per rank", 0 },
+	enum { ALWAYS, SERIES, SIZED };
+	static const struct { const char *file, *alt; int need; } figs[] = {
+		{ "scaling", "Parallel efficiency per series, measured and fitted", SERIES },
+		{ "breakdown", "Where step time goes, per scenario", ALWAYS },
+		{ "timeline", "Step time per step, rank 0 of each scenario", ALWAYS },
+		{ "phases", "The median step of the widest scenario, per rank", ALWAYS },
+		{ "collectives", "Bus bandwidth of the collectives against message size", SIZED },
 	};
-	size_t analysed = 0, series = 0;
+	size_t analysed = 0, series = 0, sized = 0;
 	for (size_t i = 0; i < run->n; i++) {
 		analysed += run->sc[i].analysed;
 		series += run->sc[i].analysed && run->sc[i].baseline[0] && !run->sc[i].is_baseline;
+		for (size_t k = 0; k < run->sc[i].ncolls; k++)
+			sized += run->sc[i].colls[k].size_class >= 0;
 	}
 	if (!analysed) {
 		strbuf_adds(md, "No figures: no scenario has step data to plot.\n\n");
@@ -537,7 +560,8 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 	for (size_t i = 0; i < sizeof figs / sizeof *figs; i++) {
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/figures/%s.svg", run->run_dir, figs[i].file);
-		if (fsio_exists(p.buf) && (!figs[i].need_series || series)) {
+		int wanted = figs[i].need == ALWAYS || (figs[i].need == SERIES && series) || (figs[i].need == SIZED && sized);
+		if (fsio_exists(p.buf) && wanted) {
 			strbuf_addf(md, "![%s](figures/%s.svg)\n\n", figs[i].alt, figs[i].file);
 			any = 1;
 		}

@@ -214,12 +214,44 @@ static int step_of(json_t *row, struct step_rec *s)
 	return 0;
 }
 
+/* The rank's collectives: [step, seq, pg, op, group, bytes, ms] each. */
+static json_t *coll_json(const struct rank_metrics *r)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < r->ncoll; i++) {
+		const struct coll_rec *c = &r->coll[i];
+		json_array_append_new(a, json_pack("[i, i, I, i, i, o, o]", c->step, c->seq, (json_int_t)c->pg, c->op,
+						   c->group, real(c->bytes), real(c->ms)));
+	}
+	return a;
+}
+
+static int coll_of(json_t *a, struct rank_metrics *r)
+{
+	size_t i;
+	json_t *row;
+	r->ncoll = r->collcap = json_array_size(a);
+	r->coll = xcalloc(r->ncoll + 1, sizeof *r->coll);
+	json_array_foreach(a, i, row) {
+		struct coll_rec *c = &r->coll[i];
+		json_int_t pg = 0;
+		json_t *bytes = NULL, *ms = NULL;
+		if (json_unpack(row, "[i, i, I, i, i, o, o]", &c->step, &c->seq, &pg, &c->op, &c->group, &bytes, &ms))
+			return -1;
+		c->pg = (unsigned)pg;
+		c->bytes = real_of(bytes);
+		c->ms = real_of(ms);
+	}
+	return 0;
+}
+
 static json_t *rank_json(const struct rank_metrics *r)
 {
-	return json_pack("{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:o}", "rank", r->rank, "world_size",
+	return json_pack("{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:o, s:o}", "rank", r->rank, "world_size",
 			 r->world_size, "format", (int)r->format, "global_batch", (json_int_t)r->global_batch,
 			 "flops_per_step", real(r->flops_per_step), "host", r->host, "bad_lines", (json_int_t)r->bad_lines,
-			 "have_meta", r->have_meta, "whole_window", r->whole_window, "steps", steps_json(r));
+			 "have_meta", r->have_meta, "whole_window", r->whole_window, "steps", steps_json(r),
+			 "collectives", coll_json(r));
 }
 
 static int rank_of(json_t *j, struct rank_metrics *r)
@@ -227,12 +259,12 @@ static int rank_of(json_t *j, struct rank_metrics *r)
 	json_int_t gb = 0, bad = 0;
 	int format = 0, meta = 0, whole = 0;
 	const char *host = "";
-	json_t *fl = NULL, *steps = NULL;
+	json_t *fl = NULL, *steps = NULL, *coll = NULL;
 	memset(r, 0, sizeof *r);
-	if (json_unpack(j, "{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:o}", "rank", &r->rank, "world_size",
+	if (json_unpack(j, "{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:o, s:o}", "rank", &r->rank, "world_size",
 			&r->world_size, "format", &format, "global_batch", &gb, "flops_per_step", &fl, "host", &host,
-			"bad_lines", &bad, "have_meta", &meta, "whole_window", &whole, "steps", &steps) ||
-	    !json_is_array(steps))
+			"bad_lines", &bad, "have_meta", &meta, "whole_window", &whole, "steps", &steps, "collectives",
+			&coll) || !json_is_array(steps) || !json_is_array(coll) || coll_of(coll, r) < 0)
 		return -1;
 	r->format = (enum metrics_format)format;
 	r->global_batch = (long)gb;

@@ -24,23 +24,6 @@ struct straggler {
 	double arrived_last_pct; /* of the steps with collectives */
 };
 
-/* A scenario's collectives as the ranks saw them: per step the shortest
- * duration over ranks is the transfer once everyone has arrived (latency;
- * no clock alignment needed), each rank's excess over it its wait; with the
- * bytes known, algbw = bytes / latency and busbw = algbw x 2(n-1)/n (an
- * all-reduce, as nccl-tests counts it). Medians and p95 over the active steps. */
-struct collective {
-	char op[24];          /* all_reduce (the trainer's gradient sync), or collectives (traces: every kind) */
-	double bytes;         /* per step; 0 = unknown */
-	double latency_med, latency_p95, wait_med, wait_p95; /* ms */
-	double algbw_gbps, busbw_gbps; /* at the median latency; 0 when bytes are unknown */
-	size_t steps;
-};
-
-/* The collectives of m's active steps (ranks aligned by position); 0 when
- * the steps have none or there is one rank. */
-int collective_of(const struct scenario_metrics *m, int from_trainer, struct collective *out);
-
 /* Stragglers of m (active steps of ranks aligned by position), sorted by
  * impact; how many into *n (at most STRAGGLER_MAX). slow_node: the node all of
  * whose ranks are stragglers, when there is one and other nodes too ("" else). */

@@ -1,5 +1,7 @@
 #include "torchtrace.h"
 
+#include "collective.h"
+
 #include "hta.h"
 #include "nsys.h"
 #include "phases.h"
@@ -412,6 +414,11 @@ static void add_rank(struct trace_set *ts, struct rank_metrics *r)
 		struct rank_metrics *x = &ts->m.ranks[i];
 		if (x->rank != r->rank)
 			continue;
+		for (size_t k = 0; k < r->ncoll; k++) { /* its steps follow x's */
+			XGROW(x->coll, x->ncoll, x->collcap, 64);
+			x->coll[x->ncoll] = r->coll[k];
+			x->coll[x->ncoll++].step += (int)x->n;
+		}
 		for (size_t k = 0; k < r->n; k++)
 			metrics_add_step(x, &r->steps[k]);
 		rank_metrics_free(r);
@@ -546,6 +553,23 @@ static void gpu_window_step(const struct gpu_trace *t, const struct rules *phase
 	gpu_steps(t, phases, kernels, r);
 }
 
+/* The rank's collectives (collective.h) within its steps' windows; gpu:
+ * the trace with its GPU kernels (may be host, or NULL). */
+static void rank_collectives(const struct gpu_trace *host, const struct gpu_trace *gpu, struct rank_metrics *r)
+{
+	double (*win)[2] = xcalloc(r->n + 1, sizeof *win);
+	for (size_t i = 0; i < r->n; i++) {
+		win[i][0] = r->steps[i].start_us;
+		win[i][1] = r->steps[i].start_us + r->steps[i].step_ms * 1000;
+	}
+	free(r->coll);
+	r->coll = NULL;
+	r->ncoll = r->collcap = 0;
+	if (!r->whole_window)
+		collective_recs(host, gpu, (const double (*)[2])win, r->n, r);
+	free(win);
+}
+
 static void load_one(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases,
 		     const struct rules *kernels)
 {
@@ -568,6 +592,7 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 		gpu_steps(&t, phases, kernels, &r);
 		gpu_window_step(&t, phases, kernels, &r);
 	}
+	rank_collectives(&t, &t, &r);
 	keep_rank(ts, &r, name, order, p.buf, "has no ProfilerStep#N ranges: call prof.step() once per training step "
 		  "inside the torch.profiler context");
 	gpu_trace_free(&t);
@@ -593,6 +618,7 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 	struct rank_metrics r = { 0 };
 	torchtrace_rank(&host, phases, 1, &r, &ts->ops);
 	r.format = METRICS_NSYS;
+	rank_collectives(&host, NULL, &r);
 	if (kernels && nsys_load(p.buf, 1, &rep) == 0) {
 		size_t busiest = 0; /* the rank's own GPU: the process and device with the most work */
 		for (size_t i = 0; i < rep.n; i++) {
@@ -605,6 +631,7 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 		if (rep.n && rep.proc[busiest].n) {
 			gpu_steps(&rep.proc[busiest], phases, kernels, &r);
 			gpu_window_step(&rep.proc[busiest], phases, kernels, &r);
+			rank_collectives(&host, &rep.proc[busiest], &r);
 		}
 		nsys_report_free(&rep);
 	}

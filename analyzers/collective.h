@@ -1,0 +1,60 @@
+/* collective: every collective instance of a scenario, matched across its
+ * ranks (same step, process group, operation and order within them), and
+ * their aggregate per operation and size class: latency (the shortest
+ * duration over ranks: the transfer once everyone has arrived; no clock
+ * alignment needed), each rank's wait (its excess over that), algorithm and
+ * bus bandwidth with nccl-tests' factors. Also: naming a collective from a
+ * trace (record_param_comms args, gloo:<op> ranges, NCCL kernel names). */
+#ifndef ANALYZERS_COLLECTIVE_H
+#define ANALYZERS_COLLECTIVE_H
+
+#include "kineto.h"
+#include "metrics.h"
+
+#include <stddef.h>
+
+enum coll_op { COLL_UNKNOWN, COLL_ALL_REDUCE, COLL_ALL_GATHER, COLL_REDUCE_SCATTER, COLL_ALL_TO_ALL, COLL_BROADCAST,
+	       COLL_REDUCE, COLL_GATHER, COLL_SCATTER, COLL_SEND_RECV, COLL_BARRIER, COLL_OPS };
+
+/* The operation a name says: a "Collective name" arg (allreduce,
+ * _allgather_base, reduce_scatter_tensor ...), a gloo:<op> range or an NCCL
+ * kernel (ncclKernel_AllReduce_..., ncclDevKernel_AllGather_...); -1 when it
+ * names none (wait, coalesced, anything else). */
+int coll_op_of(const char *name);
+const char *coll_op_name(int op);
+/* nccl-tests' bus bandwidth factor for n ranks: all-reduce 2(n-1)/n,
+ * all-gather, reduce-scatter, all-to-all, gather, scatter (n-1)/n, else 1. */
+double coll_busbw_factor(int op, int n);
+
+/* One rank's collectives as coll_recs of out (whose steps are set): the
+ * GPU's collective kernels when the trace has any (their args, else their
+ * names), else the host's gloo:<op> ranges, else record_param_comms ranges;
+ * sizes from the record_param_comms args where the kernel or range has
+ * none (the same operation's n-th of the step). win: each step of out as
+ * [start, end) in µs, in out's order. gpu: the trace holding the GPU's
+ * kernels (may be host itself; its own time unit). */
+void collective_recs(const struct gpu_trace *host, const struct gpu_trace *gpu, const double (*win)[2], size_t nwin,
+		     struct rank_metrics *out);
+
+/* One aggregate row of summary.json's collectives. */
+struct collective {
+	int op;                  /* enum coll_op; COLL_UNKNOWN: the step's collectives, kind unknown */
+	int size_class;          /* -1 bytes unknown; 0 under 1 KiB; k: [4^(k-1), 4^k) KiB */
+	double bytes;            /* median over instances; -1 unknown */
+	double count_per_step;   /* instances per step with collectives */
+	double latency_med, latency_p95, wait_med, wait_p95; /* ms */
+	double algbw_gbps, busbw_gbps; /* medians over instances; -1 when bytes are unknown */
+	double ms_per_step;      /* the ranks' mean time in it (latency + wait), per step with collectives */
+	size_t instances, steps;
+};
+
+/* The collectives of m's active steps, by time per step (descending), into
+ * *out (xmalloc'd; NULL when none) and *n. Ranks without collective records
+ * stand for one per step from their telemetry: the gradient all-reduce of
+ * the trainer (bytes known), of other formats the step's communication time
+ * (kind and bytes unknown). Nothing for fewer than two ranks. */
+void collectives_of(const struct scenario_metrics *m, struct collective **out, size_t *n);
+/* "1-4 MiB" for a size class (-1: "unknown"), into buf. */
+const char *coll_size_label(int size_class, char *buf, size_t n);
+
+#endif

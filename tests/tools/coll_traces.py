@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Writes small Kineto traces with known collectives (issue 23's fixture).
+
+coll_traces.py nccl DIR: 4 ranks, 3 steps of 10 ms; in each step on the GPU
+  an all-reduce of 1048576 Float (4 MiB) in process group "0" that lasts
+  1000 us on rank 0 (it arrives last) and 1000 + 500 * r us on rank r, and an
+  all-gather of 262144 -> 1048576 BFloat16 (2 MiB out) in group "1", 500 us
+  everywhere but 700 us on rank 2, each NCCL kernel carrying PyTorch 2.x's
+  args; record_param_comms host ranges with the same args (and a "wait").
+  Expected: all_reduce latency 1.000 ms, wait median 0.75 ms (0, 0.5, 1.0,
+  1.5), algbw 4.194304 GB/s, busbw x 1.5 = 6.291456; all_gather latency
+  0.500, algbw 4.194304, busbw x 0.75 = 3.145728.
+coll_traces.py gloo DIR: 2 ranks, CPU only (gloo, PyTorch 2.x): gloo:all_reduce
+  ranges on a worker thread, 4000 us on rank 0 and 6000 us on rank 1, with
+  the sizes only on record_param_comms (262144 Float = 1 MiB).
+  Expected: latency 4.000 ms, wait median 1.0, algbw 0.262144, busbw x 1.
+"""
+import json
+import os
+import sys
+
+
+def comm_args(coll, n_in, n_out, dtype, pg, size):
+    return {"Collective name": coll, "In msg nelems": n_in, "Out msg nelems": n_out, "dtype": dtype,
+            "Group size": size, "Process Group Name": pg, "Process Group Description": "default_pg"}
+
+
+def step(ev, n, t0):
+    ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{n}", "pid": 1, "tid": 1,
+               "ts": t0, "dur": 10000})
+    ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": t0 + 100, "dur": 2000})
+
+
+def nccl(rank, world):
+    ev, corr = [], 1000
+    for n in range(3):
+        t0 = 1000000 + n * 10000
+        step(ev, n + 1, t0)
+        for k, (coll, nin, nout, dt, pg, dur, at) in enumerate([
+                ("allreduce", 1048576, 1048576, "Float", "0", 1000 + 500 * rank, 3000),
+                ("_allgather_base", 262144, 1048576, "BFloat16", "1", 700 if rank == 2 else 500, 6000)]):
+            corr += 1
+            a = comm_args(coll, nin, nout, dt, pg, world)
+            ev.append({"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1,
+                       "ts": t0 + at, "dur": 40, "args": dict(a)})
+            ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                       "ts": t0 + at + 10, "dur": 5, "args": {"correlation": corr}})
+            ka = dict(a, stream=20 + k, correlation=corr, device=0)
+            ev.append({"ph": "X", "cat": "kernel", "name": f"ncclKernel_{'AllReduce' if k == 0 else 'AllGather'}"
+                       "_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", "pid": 0, "tid": 20 + k,
+                       "ts": t0 + at + 50, "dur": dur, "args": ka})
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": t0 + 9000,
+                   "dur": 3, "args": comm_args("wait", 0, 0, "Float", "0", world)})
+    return {"distributedInfo": {"backend": "nccl", "rank": rank, "world_size": world}, "traceEvents": ev}
+
+
+def gloo(rank, world):
+    ev = []
+    for n in range(3):
+        t0 = 1000000 + n * 10000
+        step(ev, n + 1, t0)
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": t0 + 3000,
+                   "dur": 20, "args": comm_args("allreduce", 262144, 262144, "Float", "0", world)})
+        ev.append({"ph": "X", "cat": "user_annotation", "name": "gloo:all_reduce", "pid": 1, "tid": 7,
+                   "ts": t0 + 3050, "dur": 4000 if rank == 0 else 6000})
+    return {"distributedInfo": {"backend": "gloo", "rank": rank, "world_size": world}, "traceEvents": ev}
+
+
+def main():
+    kind, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    world = 4 if kind == "nccl" else 2
+    for r in range(world):
+        with open(os.path.join(out, f"rank{r}.pt.trace.json"), "w") as f:
+            json.dump(nccl(r, world) if kind == "nccl" else gloo(r, world), f)
+
+
+main()

@@ -1,0 +1,161 @@
+/* collective: names of collectives, the readers' collective args, and
+ * instances matched across ranks with latency, wait and bandwidth. */
+#include "analyzers/collective.h"
+#include "analyzers/kineto.h"
+#include "harness.h"
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static void names_of_collectives(void)
+{
+	CHECK(coll_op_of("allreduce") == COLL_ALL_REDUCE);
+	CHECK(coll_op_of("_allgather_base") == COLL_ALL_GATHER);
+	CHECK(coll_op_of("all_gather_into_tensor") == COLL_ALL_GATHER);
+	CHECK(coll_op_of("reduce_scatter_tensor") == COLL_REDUCE_SCATTER);
+	CHECK(coll_op_of("_reduce_scatter_base") == COLL_REDUCE_SCATTER);
+	CHECK(coll_op_of("all_to_all") == COLL_ALL_TO_ALL);
+	CHECK(coll_op_of("alltoall_base") == COLL_ALL_TO_ALL);
+	CHECK(coll_op_of("gloo:all_reduce") == COLL_ALL_REDUCE);
+	CHECK(coll_op_of("nccl:broadcast") == COLL_BROADCAST);
+	CHECK(coll_op_of("reduce") == COLL_REDUCE);
+	CHECK(coll_op_of("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)") ==
+	      COLL_ALL_REDUCE);
+	CHECK(coll_op_of("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)") == COLL_ALL_GATHER);
+	CHECK(coll_op_of("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)") == COLL_SEND_RECV);
+	CHECK(coll_op_of("wait") == -1);
+	CHECK(coll_op_of("coalesced") == -1);
+	CHECK(coll_op_of("aten::mm") == -1);
+	CHECK(coll_op_of("ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)") == -1);
+	CHECK_NEAR(coll_busbw_factor(COLL_ALL_REDUCE, 4), 1.5, 1e-12);
+	CHECK_NEAR(coll_busbw_factor(COLL_ALL_GATHER, 4), 0.75, 1e-12);
+	CHECK_NEAR(coll_busbw_factor(COLL_REDUCE_SCATTER, 8), 0.875, 1e-12);
+	CHECK_NEAR(coll_busbw_factor(COLL_BROADCAST, 8), 1, 1e-12);
+	char b[48];
+	CHECK_STR(coll_size_label(-1, b, sizeof b), "unknown");
+	CHECK_STR(coll_size_label(0, b, sizeof b), "< 1 KiB");
+	CHECK_STR(coll_size_label(5, b, sizeof b), "256 KiB - 1 MiB");
+	CHECK_STR(coll_size_label(7, b, sizeof b), "4 MiB - 16 MiB");
+	CHECK(kineto_dtype_size("BFloat16") == 2 && kineto_dtype_size("Float") == 4 && kineto_dtype_size("Long") == 8);
+	CHECK(kineto_dtype_size("Float8_e4m3fn") == 1 && kineto_dtype_size("Quantum") == 0);
+}
+
+static const char trace[] =
+	"{\"traceEvents\": [\n"
+	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, \"ts\": 100, "
+	"\"dur\": 20, \"args\": {\"Collective name\": \"_allgather_base\", \"In msg nelems\": 256, \"Out msg nelems\": "
+	"1024, \"dtype\": \"BFloat16\", \"Group size\": 4, \"Process Group Name\": \"7\"}},\n"
+	"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllGather\", \"pid\": 0, \"tid\": 7, \"ts\": 130.4, "
+	"\"dur\": 50, \"args\": {\"stream\": 7, \"correlation\": 9, \"Collective name\": \"allreduce\", \"In msg nelems\": "
+	"10, \"Out msg nelems\": 10, \"dtype\": \"Double\", \"Group size\": 2, \"Process Group Name\": 3}},\n"
+	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, \"ts\": 300, "
+	"\"dur\": 2, \"args\": {\"Collective name\": \"barrier\", \"dtype\": \"Quantum\"}}\n"
+	"]}\n";
+
+/* Both readers keep a collective's args alike: bytes from the larger count
+ * and the dtype, the process group as text (a number's text too). */
+static void readers_keep_collective_args(void)
+{
+	char path[] = "/tmp/test_coll.XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, trace, sizeof trace - 1) == (ssize_t)(sizeof trace - 1));
+	close(fd);
+	for (int yajl = 0; yajl < 2; yajl++) {
+		struct gpu_trace t;
+		setenv("CAMPAIGN_SIMDJSON_MAX_MB", yajl ? "0" : "512", 1);
+		CHECK(kineto_load(path, 1, &t) == 0);
+		CHECK(t.ncomm == 3);
+		if (t.ncomm == 3) {
+			CHECK(!t.comm[0].gpu && t.comm[0].bytes == 2048 && t.comm[0].group_size == 4);
+			CHECK_STR(t.names[t.comm[0].coll], "_allgather_base");
+			CHECK_STR(t.names[t.comm[0].pg], "7");
+			CHECK(t.comm[1].gpu && t.comm[1].bytes == 80 && t.comm[1].group_size == 2);
+			CHECK(t.comm[1].start == 131 && t.comm[1].end == 180); /* HTA's rounding of GPU times */
+			CHECK_STR(t.names[t.comm[1].pg], "3");
+			CHECK(t.comm[2].bytes == -1 && t.comm[2].group_size == -1);
+			CHECK_STR(t.names[t.comm[2].pg], "");
+		}
+		gpu_trace_free(&t);
+	}
+	unsetenv("CAMPAIGN_SIMDJSON_MAX_MB");
+	unlink(path);
+}
+
+static void add_rec(struct rank_metrics *r, int step, int op, double bytes, double ms)
+{
+	XGROW(r->coll, r->ncoll, r->collcap, 8);
+	r->coll[r->ncoll++] = (struct coll_rec){ step, 0, 0, op, 3, bytes, ms };
+}
+
+/* Three ranks, two steps: an all-reduce of 3 MB per step, rank 2 arriving
+ * last (shortest); a broadcast rank 1 lacks in step 1 is no instance. */
+static void instances_across_ranks(void)
+{
+	struct rank_metrics rk[3] = { 0 };
+	struct scenario_metrics m = { rk, 3 };
+	const double ms[3][2] = { { 3, 5 }, { 4, 5 }, { 2, 1 } };
+	for (int r = 0; r < 3; r++) {
+		rk[r].format = METRICS_TORCH_TRACE;
+		for (int s = 0; s < 2; s++) {
+			struct step_rec st = { .step = s, .active = 1, .step_ms = 10 };
+			metrics_add_step(&rk[r], &st);
+			add_rec(&rk[r], s, COLL_ALL_REDUCE, 3e6, ms[r][s]);
+			if (r != 1 || s != 1)
+				add_rec(&rk[r], s, COLL_BROADCAST, 100, 0.5);
+		}
+	}
+	struct collective *c;
+	size_t n;
+	collectives_of(&m, &c, &n);
+	CHECK(n == 2);
+	if (n == 2) {
+		CHECK(c[0].op == COLL_ALL_REDUCE && c[0].instances == 2 && c[0].steps == 2 && c[0].count_per_step == 1);
+		CHECK_NEAR(c[0].latency_med, 1.5, 1e-12);  /* 2 and 1 */
+		CHECK_NEAR(c[0].wait_med, 1.5, 1e-12);     /* 1 2 0 | 4 4 0 */
+		CHECK_NEAR(c[0].algbw_gbps, 2.25, 1e-12);  /* median of 1.5 and 3 GB/s */
+		CHECK_NEAR(c[0].busbw_gbps, 3.0, 1e-12);   /* x 2(3-1)/3 */
+		CHECK_NEAR(c[0].ms_per_step, (3 + 5 + 4 + 5 + 2 + 1) / 3.0 / 2, 1e-12);
+		CHECK(c[1].op == COLL_BROADCAST && c[1].instances == 1 && c[1].size_class == 0);
+		CHECK_NEAR(c[1].count_per_step, 0.5, 1e-12);
+	}
+	free(c);
+	for (int r = 0; r < 3; r++)
+		rank_metrics_free(&rk[r]);
+}
+
+/* Telemetry without collective records: the trainer's all-reduce of each
+ * active step (bytes known); warm-up steps are not counted. */
+static void trainer_stand_in(void)
+{
+	struct rank_metrics rk[2] = { 0 };
+	struct scenario_metrics m = { rk, 2 };
+	for (int r = 0; r < 2; r++) {
+		rk[r].format = METRICS_TRAINER;
+		for (int s = 0; s < 3; s++) {
+			struct step_rec st = { .step = s, .active = s > 0, .step_ms = 10, .comm_ms = 2 + r, .bytes = 4e6 };
+			metrics_add_step(&rk[r], &st);
+		}
+	}
+	struct collective *c;
+	size_t n;
+	collectives_of(&m, &c, &n);
+	CHECK(n == 1 && c[0].op == COLL_ALL_REDUCE && c[0].steps == 2 && c[0].bytes == 4e6);
+	CHECK(n == 1 && c[0].latency_med == 2 && c[0].wait_med == 0.5 && c[0].busbw_gbps == 2);
+	free(c);
+	rk[1].n = 0; /* one rank: no collectives to match */
+	m.n = 1;
+	collectives_of(&m, &c, &n);
+	CHECK(n == 0 && !c);
+	for (int r = 0; r < 2; r++)
+		rank_metrics_free(&rk[r]);
+}
+
+int main(void)
+{
+	RUN(names_of_collectives);
+	RUN(readers_keep_collective_args);
+	RUN(instances_across_ranks);
+	RUN(trainer_stand_in);
+	HARNESS_END();
+}
