@@ -31,6 +31,39 @@ void ana_run_add(struct ana_run *run, const char *name, const char *state, const
 	s->ranks = nodes * tasks_per_node;
 }
 
+void ana_run_add_probe(struct ana_run *run, const char *name, const char *state, const char *backend,
+		       const char *job_dir, int nodes, int tasks_per_node)
+{
+	run->probes = xrealloc(run->probes, (run->nprobes + 1) * sizeof *run->probes);
+	struct ana_probe *p = &run->probes[run->nprobes++];
+	memset(p, 0, sizeof *p);
+	p->name = xstrdup(name);
+	p->state = xstrdup(state);
+	p->backend = xstrdup(backend);
+	p->job_dir = xstrdup(job_dir);
+	p->nodes = nodes;
+	p->ranks = nodes * tasks_per_node;
+}
+
+/* Each collective of known size against what the fabric probe of the same
+ * node count and backend gave at that size. */
+static void against_fabric(struct ana_run *run)
+{
+	for (size_t i = 0; i < run->nprobes; i++)
+		if (strcmp(run->probes[i].state, "COMPLETED"))
+			snprintf(run->probes[i].problem, sizeof run->probes[i].problem, "the probe job ended %s",
+				 run->probes[i].state);
+		else
+			fabric_load(&run->probes[i]);
+	for (size_t i = 0; i < run->n; i++) {
+		struct ana_scenario *s = &run->sc[i];
+		const struct ana_probe *p = fabric_for(run->probes, run->nprobes, s->backend, s->nodes);
+		for (size_t k = 0; p && k < s->ncolls; k++)
+			if (s->colls[k].size_class >= 0)
+				s->colls[k].fabric_busbw_gbps = fabric_busbw_at(p, s->colls[k].bytes);
+	}
+}
+
 /* Per step, the slowest rank sets the step time. */
 static void step_times(const struct scenario_metrics *m, double *out, size_t *n)
 {
@@ -1048,6 +1081,7 @@ int ana_run_analyse(struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].is_baseline)
 			fit_series(run, &run->sc[i]);
+	against_fabric(run);
 	return 0;
 }
 
@@ -1071,6 +1105,9 @@ void ana_run_free(struct ana_run *run)
 		free(s->rank0);
 	}
 	free(run->sc);
+	for (size_t i = 0; i < run->nprobes; i++)
+		ana_probe_free(&run->probes[i]);
+	free(run->probes);
 	free(run->models);
 	free(run->campaign);
 	free(run->run_id);

@@ -10,6 +10,7 @@ struct trace_source;
 #include "perfstat.h"
 #include "rules.h"
 #include "collective.h"
+#include "fabric.h"
 #include "straggler.h"
 
 #include <stddef.h>
@@ -157,10 +158,15 @@ struct ana_run {
 	const struct trace_source *src; /* results of the map step (shard.h) to use instead of reading; NULL: none */
 	struct ana_scenario *sc;
 	size_t n;
+	struct ana_probe *probes;  /* fabric probes (analysis.fabric_probe), not scenarios */
+	size_t nprobes;
 };
 
 void ana_run_add(struct ana_run *run, const char *name, const char *state, const char *reason,
 		 const char *backend, const char *job_dir, int exit_code, int nodes, int tasks_per_node);
+/* A fabric probe's job; its fabric.json is read by ana_run_analyse. */
+void ana_run_add_probe(struct ana_run *run, const char *name, const char *state, const char *backend,
+		       const char *job_dir, int nodes, int tasks_per_node);
 /* The campaign's phase rules, then analyzers/phase_rules.txt. */
 int ana_phase_rules_load(const struct ana_run *run, struct rules *r);
 /* Analyses every scenario (reading its metrics/) and the scaling. */

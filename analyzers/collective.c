@@ -425,7 +425,7 @@ static struct collective row_of(struct acc *x, size_t steps)
 	c.latency_p95 = stats_percentile(x->lat, x->n, 95);
 	c.wait_med = stats_percentile(x->wait, x->nwait, 50);
 	c.wait_p95 = stats_percentile(x->wait, x->nwait, 95);
-	c.bytes = c.algbw_gbps = c.busbw_gbps = -1;
+	c.bytes = c.algbw_gbps = c.busbw_gbps = c.fabric_busbw_gbps = -1;
 	if (x->size_class >= 0) {
 		c.bytes = stats_percentile(x->bytes, x->n, 50);
 		c.algbw_gbps = stats_percentile(x->bw, x->n, 50);

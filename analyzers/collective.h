@@ -46,6 +46,7 @@ struct collective {
 	double algbw_gbps, busbw_gbps; /* medians over instances; -1 when bytes are unknown */
 	double ms_per_step;      /* the ranks' mean time in it (latency + wait), per step with collectives */
 	size_t instances, steps;
+	double fabric_busbw_gbps; /* what the fabric probe gave at this size; -1 none */
 };
 
 /* The collectives of m's active steps, by time per step (descending), into

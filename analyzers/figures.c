@@ -27,6 +27,7 @@ struct fig {
 	char phases_of[80];    /* the scenario in phases.dat, or "" */
 	int breakdowns;        /* analysed scenarios in breakdown.dat */
 	struct argv colls;     /* scenarios in collectives.dat (known sizes), in block order */
+	struct argv probes;    /* fabric probes in fabric.dat, in block order */
 };
 
 static int put(struct fig *f, const char *rel, const struct strbuf *sb)
@@ -113,16 +114,33 @@ static void collectives_data(struct fig *f, struct strbuf *cd)
 	}
 }
 
+/* fabric.dat: per fabric probe, bytes busbw_gbps per size. */
+static void fabric_data(struct fig *f, struct strbuf *fd)
+{
+	size_t i, k;
+	json_t *p, *row;
+	strbuf_adds(fd, "# per fabric probe (gnuplot index): bytes busbw_gbps\n");
+	json_array_foreach(json_object_get(f->summary, "fabric_probes"), i, p) {
+		if (!json_array_size(json_object_get(p, "sizes")))
+			continue;
+		strbuf_addf(fd, "%s# %s\n", f->probes.n ? "\n\n" : "", jsonio_str(p, "name"));
+		argv_push(&f->probes, jsonio_str(p, "name"));
+		json_array_foreach(json_object_get(p, "sizes"), k, row)
+			strbuf_addf(fd, "%.0f %.4f\n", jsonio_num(row, "bytes"), jsonio_num(row, "busbw_gbps"));
+	}
+}
+
 static int data_files(struct fig *f)
 {
 	struct strbuf sc = STRBUF_INIT, md = STRBUF_INIT, br = STRBUF_INIT, tl = STRBUF_INIT, ph = STRBUF_INIT;
-	struct strbuf cd = STRBUF_INIT;
+	struct strbuf cd = STRBUF_INIT, fd = STRBUF_INIT;
 	size_t i;
 	json_t *s;
 	scaling_data(f, &sc);
 	model_data(f, &md);
 	phases_data(f, &ph);
 	collectives_data(f, &cd);
+	fabric_data(f, &fd);
 	strbuf_adds(&br, "# scenario data_loading compute communication peer_wait io copies gpu_waits other (percent of "
 		    "step time; from the GPU timeline for scenarios whose verdict_basis is gpu)\n");
 	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
@@ -152,10 +170,10 @@ static int data_files(struct fig *f)
 				    json_number_value(json_array_get(st, 1)), json_is_true(json_array_get(st, 2)) ? "active" : "warmup");
 	}
 	const char *names[] = { "data/scaling.dat", "data/model.dat", "data/breakdown.dat", "data/timeline.dat",
-				"data/phases.dat", "data/collectives.dat" };
-	struct strbuf *bufs[] = { &sc, &md, &br, &tl, &ph, &cd };
+				"data/phases.dat", "data/collectives.dat", "data/fabric.dat" };
+	struct strbuf *bufs[] = { &sc, &md, &br, &tl, &ph, &cd, &fd };
 	int rc = 0;
-	for (int k = 0; k < 6; k++) {
+	for (int k = 0; k < 7; k++) {
 		if (rc == 0)
 			rc = put(f, names[k], bufs[k]);
 		strbuf_free(bufs[k]);
@@ -207,11 +225,18 @@ static void collectives_body(struct fig *f, struct strbuf *b)
 		return;
 	}
 	strbuf_adds(b, "set title 'Bus bandwidth of the collectives against message size'\nset xlabel 'message size "
-		       "(bytes)'\nset ylabel 'busbw (GB/s)'\nset logscale x 2\nset format x '%.0s%cB'\nset yrange [0:*]\n"
+		       "(bytes)'\nset ylabel 'busbw (GB/s)'\nset logscale x 2\nset yrange [0:*]\n"
+		       "set xtics ('1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, '256 KiB' 262144, "
+		       "'1 MiB' 1048576, '4 MiB' 4194304, '16 MiB' 16777216, '64 MiB' 67108864, '256 MiB' 268435456, "
+		       "'1 GiB' 1073741824, '4 GiB' 4294967296.)\n"
 		       "set key outside right\n");
 	for (size_t i = 0; i < f->colls.n; i++)
 		strbuf_addf(b, "%s'data/collectives.dat' index %zu using 1:2 with points pt 7 ps 1 lc %zu title '%s'%s",
-			    i ? "     " : "plot ", i, i + 1, f->colls.v[i], i + 1 < f->colls.n ? ", \\\n" : "\n");
+			    i ? "     " : "plot ", i, i + 1, f->colls.v[i],
+			    i + 1 < f->colls.n || f->probes.n ? ", \\\n" : "\n");
+	for (size_t i = 0; i < f->probes.n; i++) /* what the fabric gives: lines */
+		strbuf_addf(b, "     'data/fabric.dat' index %zu using 1:2 with lines dt 2 lw 1.5 lc %zu title '%s'%s", i,
+			    f->colls.n + i + 1, f->probes.v[i], i + 1 < f->probes.n ? ", \\\n" : "\n");
 }
 
 static int figure_scripts(struct fig *f)
@@ -371,5 +396,6 @@ int figures_draw(const char *run_dir, json_t *summary, const char *dir, long epo
 	argv_free(&f.series);
 	argv_free(&f.model_names);
 	argv_free(&f.colls);
+	argv_free(&f.probes);
 	return rc;
 }

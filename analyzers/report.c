@@ -57,13 +57,34 @@ static json_t *collectives_json(const struct ana_scenario *s)
 	for (size_t i = 0; i < s->ncolls; i++) {
 		const struct collective *c = &s->colls[i];
 		int sized = c->size_class >= 0;
-		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:I, s:I}",
+		int fab = sized && c->fabric_busbw_gbps > 0;
+		json_t *row = json_pack("{s:s, s:s, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:I, s:I}",
 			"op", coll_op_name(c->op), "size_class", coll_size_label(c->size_class, label, sizeof label), "bytes",
 			sized ? jnum(c->bytes) : json_null(), "count_per_step", jnum(c->count_per_step), "latency_ms",
 			"median", jnum(c->latency_med), "p95", jnum(c->latency_p95), "wait_ms", "median", jnum(c->wait_med),
 			"p95", jnum(c->wait_p95), "algbw_gbps", sized ? jnum(c->algbw_gbps) : json_null(), "busbw_gbps",
 			sized ? jnum(c->busbw_gbps) : json_null(), "ms_per_step", jnum(c->ms_per_step), "instances",
-			(json_int_t)c->instances, "steps", (json_int_t)c->steps));
+			(json_int_t)c->instances, "steps", (json_int_t)c->steps);
+		json_object_set_new(row, "fabric_busbw_gbps", fab ? jnum(c->fabric_busbw_gbps) : json_null());
+		json_object_set_new(row, "fabric_pct", fab ? jnum(100 * c->busbw_gbps / c->fabric_busbw_gbps) : json_null());
+		json_array_append_new(a, row);
+	}
+	return a;
+}
+
+/* summary.json's fabric_probes: what each probe measured, per size. */
+static json_t *probes_json(const struct ana_run *run)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < run->nprobes; i++) {
+		const struct ana_probe *p = &run->probes[i];
+		json_t *sizes = json_array();
+		for (size_t k = 0; k < p->n; k++)
+			json_array_append_new(sizes, json_pack("{s:o, s:o, s:o}", "bytes", jnum(p->pts[k].bytes), "busbw_gbps",
+							       jnum(p->pts[k].busbw_gbps), "latency_ms", jnum(p->pts[k].latency_ms)));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:o}", "name", p->name, "backend",
+			p->backend, "nodes", p->nodes, "ranks", p->ranks, "state", p->state, "sizes", sizes, "problem",
+			p->problem[0] ? json_string(p->problem) : json_null()));
 	}
 	return a;
 }
@@ -241,13 +262,14 @@ static json_t *summary_json(const struct ana_run *run)
 		if (strcmp(run->sc[i].state, "COMPLETED"))
 			json_array_append_new(failed, json_string(run->sc[i].name));
 	}
-	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o}",
 		"campaign", run->campaign, "run_id", run->run_id,
 		"baseline", run->baseline ? json_string(run->baseline) : json_null(),
 		"thresholds", "communication_pct", jnum(run->th.comm_pct), "data_loading_pct", jnum(run->th.data_pct),
 		"io_pct", jnum(run->th.io_pct), "gpu_util_pct", jnum(run->th.gpu_util_pct), "memory_pct", jnum(run->th.memory_pct),
 		"scenarios", list, "failed", failed, "scaling_models", models_json(run),
-		"peak_gflops_per_rank", run->peak_gflops > 0 ? jnum(run->peak_gflops) : json_null());
+		"peak_gflops_per_rank", run->peak_gflops > 0 ? jnum(run->peak_gflops) : json_null(),
+		"fabric_probes", probes_json(run));
 }
 
 /* ---- markdown --------------------------------------------------------- */
@@ -348,12 +370,42 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 
 /* The step's collectives across ranks: the transfer once all have arrived,
  * the waiting before it, and the bandwidth when the bytes are known. */
+/* How the costliest collective of known size compares with what the fabric
+ * probe gave at its size, as a sentence into buf ("" without a probe). */
+static void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (size_t k = 0; k < s->ncolls; k++) {
+		const struct collective *c = &s->colls[k];
+		char label[48];
+		if (c->size_class < 0 || c->fabric_busbw_gbps <= 0)
+			continue;
+		double pct = 100 * c->busbw_gbps / c->fabric_busbw_gbps;
+		coll_size_label(c->size_class, label, sizeof label);
+		if (pct >= FABRIC_LIMIT_PCT)
+			snprintf(buf, n, "Its %s messages of %s reach %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that "
+				 "size (fabric probe on %d node%s): the fabric itself is the limit; send fewer bytes "
+				 "(bf16 gradients, compression) or use a faster interconnect.", coll_op_name(c->op), label, pct,
+				 c->fabric_busbw_gbps, s->nodes, s->nodes == 1 ? "" : "s");
+		else
+			snprintf(buf, n, "Its %s messages of %s reach only %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at "
+				 "that size (fabric probe on %d node%s): not the fabric; look at message sizes (larger "
+				 "buckets), overlap with compute and waiting for peers.", coll_op_name(c->op), label, pct,
+				 c->fabric_busbw_gbps, s->nodes, s->nodes == 1 ? "" : "s");
+		return;
+	}
+}
+
 static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (!s->ncolls)
 		return;
-	strbuf_adds(md, "| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | "
-		    "Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+	int fab = 0;
+	for (size_t i = 0; i < s->ncolls; i++)
+		fab |= s->colls[i].fabric_busbw_gbps > 0;
+	strbuf_addf(md, "| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | "
+		    "Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
+		    fab ? " Of the fabric |" : "", fab ? "---:|" : "");
 	for (size_t i = 0; i < s->ncolls; i++) {
 		const struct collective *c = &s->colls[i];
 		char label[48], bytes[96] = "unknown", alg[24] = "n/a", bus[24] = "n/a";
@@ -363,14 +415,22 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 			snprintf(alg, sizeof alg, "%.3f", c->algbw_gbps);
 			snprintf(bus, sizeof bus, "%.3f", c->busbw_gbps);
 		}
-		strbuf_addf(md, "| %s | %s | %.2f | %.3f | %.3f / %.3f | %.3f / %.3f | %s | %s |\n", coll_op_name(c->op),
+		strbuf_addf(md, "| %s | %s | %.2f | %.3f | %.3f / %.3f | %.3f / %.3f | %s | %s |", coll_op_name(c->op),
 			    bytes, c->count_per_step, c->ms_per_step, c->latency_med, c->latency_p95, c->wait_med,
 			    c->wait_p95, alg, bus);
+		if (fab && c->size_class >= 0 && c->fabric_busbw_gbps > 0)
+			strbuf_addf(md, " %.0f %% of %.3f |", 100 * c->busbw_gbps / c->fabric_busbw_gbps, c->fabric_busbw_gbps);
+		else if (fab)
+			strbuf_adds(md, " – |");
+		strbuf_adds(md, "\n");
 	}
 	strbuf_adds(md, "\nEach collective is matched across ranks (same step, process group, operation and order); "
 		    "latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each "
 		    "rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, "
-		    "reduce-scatter, all-to-all (n-1)/n; broadcast 1).\n\n");
+		    "reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
+	char clause[512];
+	fabric_clause(s, clause, sizeof clause);
+	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
 }
 
 /* Who keeps the others waiting at the collectives, where and why. */
@@ -651,12 +711,19 @@ static int rec_cmp(const void *a, const void *b)
  * backward at its volume, and only a low overlap at bucketing. */
 static void comm_advice(struct rec *r, const struct ana_scenario *s)
 {
-	if (s->sync_wait_pct > s->comm_pct)
+	char clause[512];
+	fabric_clause(s, clause, sizeof clause);
+	if (s->sync_wait_pct > s->comm_pct && s->n_stragglers)
 		snprintf(r->text, sizeof r->text, "**%s**: ranks wait for each other more (%.1f %% of step time) than "
-			 "they transfer (%.1f %%): the slowest rank (%d, mean step %.2f ms against a median %.2f ms) holds "
-			 "the others back; balance its data or work, or move it off a busy node, before tuning the "
-			 "collectives.", s->name, s->sync_wait_pct, s->comm_pct, s->slowest_rank, s->slowest_rank_ms,
-			 s->step_med_ms);
+			 "they transfer (%.1f %%): rank %d%s%s holds the others back (cause: %s); balance its data or "
+			 "work, or move it off a busy node, before tuning the collectives.", s->name, s->sync_wait_pct,
+			 s->comm_pct, s->stragglers[0].rank, s->stragglers[0].node[0] ? " on " : "", s->stragglers[0].node,
+			 s->stragglers[0].cause);
+	else if (s->sync_wait_pct > s->comm_pct)
+		snprintf(r->text, sizeof r->text, "**%s**: ranks wait for each other more (%.1f %% of step time) than "
+			 "they transfer (%.1f %%), but no one rank arrives last most of the time: the waiting is spread "
+			 "(jitter, noisy nodes); pin threads, keep other work off the nodes, then tune the collectives.",
+			 s->name, s->sync_wait_pct, s->comm_pct);
 	else if (s->overlap_pct >= 40)
 		snprintf(r->text, sizeof r->text, "**%s**: DDP already hides %.1f %% of its communication behind "
 			 "compute, so more overlap gains little; the %.1f %% of step time still exposed (plus %.1f %% waiting "
@@ -669,6 +736,34 @@ static void comm_advice(struct rec *r, const struct ana_scenario *s)
 			 "amortise it, or reduce gradient volume; up to %.1f %% of step time is at stake (exposed "
 			 "communication %.1f %% and waiting for peers %.1f %%).", s->name, s->overlap_pct,
 			 s->comm_pct + s->sync_wait_pct, s->comm_pct, s->sync_wait_pct);
+	size_t len = strlen(r->text);
+	if (clause[0])
+		snprintf(r->text + len, sizeof r->text - len, " %s", clause);
+}
+
+/* What each fabric probe measured (analysis.fabric_probe). */
+static void md_fabric(struct strbuf *md, const struct ana_run *run)
+{
+	if (!run->nprobes)
+		return;
+	strbuf_adds(md, "## Fabric\n\nAll-reduce bus bandwidth the fabric gives, measured by a probe job per node count "
+		    "and backend on the same kind of nodes (the reference trainer's all-reduce, as nccl-tests' "
+		    "all_reduce_perf: busbw = bytes / time x 2(n-1)/n):\n\n| Probe | Backend | Nodes | Ranks | busbw (GB/s) "
+		    "by message size |\n|---|---|---:|---:|---|\n");
+	for (size_t i = 0; i < run->nprobes; i++) {
+		const struct ana_probe *p = &run->probes[i];
+		strbuf_addf(md, "| %s | %s | %d | %d | ", p->name, p->backend, p->nodes, p->ranks);
+		if (!p->n)
+			strbuf_addf(md, "no result: %s", p->problem);
+		for (size_t k = 0; k < p->n; k++) {
+			char label[32];
+			double b = p->pts[k].bytes;
+			snprintf(label, sizeof label, b >= 1048576 ? "%.0f MiB" : "%.0f KiB", b >= 1048576 ? b / 1048576 : b / 1024);
+			strbuf_addf(md, "%s%s: %.3f", k ? ", " : "", label, p->pts[k].busbw_gbps);
+		}
+		strbuf_adds(md, " |\n");
+	}
+	strbuf_adds(md, "\n");
 }
 
 static void md_recommendations(struct strbuf *md, const struct ana_run *run)
@@ -795,6 +890,7 @@ static int write_markdown(const struct ana_run *run)
 	md_summary(&md, run);
 	md_scenarios(&md, run);
 	md_scaling(&md, run);
+	md_fabric(&md, run);
 	md_recommendations(&md, run);
 	md_method(&md, run);
 	strbuf_addf(&path, "%s/BOTTLENECK_ANALYSIS.md", run->run_dir);

@@ -145,6 +145,7 @@ static void scenario_free(struct scenario *s)
 	free(s->name);
 	free(s->backend);
 	free(s->time);
+	argv_free(&s->command);
 	kvlist_free(&s->env);
 	kvlist_free(&s->params);
 }

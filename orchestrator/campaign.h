@@ -32,7 +32,13 @@ struct scenario {
 	struct kvlist params; /* workload params, scenario params, matrix values */
 	int batch_per_rank, global_batch; /* the scenario's analysis: samples per rank / in all per step; 0 = campaign's */
 	int line, col;
+	int probe;            /* a fabric probe (analysis.fabric_probe), not a training scenario */
+	struct argv command;  /* its own command (probes); empty: workload.command */
 };
+
+/* Fabric probes are scenarios named FABRIC_PROBE_PREFIX<backend>-<N>n; no
+ * user scenario may take the prefix. */
+#define FABRIC_PROBE_PREFIX "fabric-probe-"
 
 struct campaign {
 	char *path; /* file it was loaded from */
@@ -72,6 +78,7 @@ struct campaign {
 		char *scaling;      /* "weak", "strong" or NULL (from the batches, else unknown) */
 		int nodes;          /* of the SLURM aggregation job (default 1); > 1: the per-file work is mapped over them */
 		int cpus_per_task;  /* of each of its tasks; 0: SLURM's default */
+		int fabric_probe;   /* a fabric probe job per node count and backend */
 	} analysis;
 };
 

@@ -590,7 +590,8 @@ static void load_step_log(struct loader *L, yaml_node_t *n)
 static void load_analysis(struct loader *L, yaml_node_t *n)
 {
 	static const char *const keys[] = { "baseline", "thresholds", "peak_gflops_per_rank", "phase_rules", "step_log",
-					    "batch_per_rank", "global_batch", "scaling", "nodes", "cpus_per_task", NULL };
+					    "batch_per_rank", "global_batch", "scaling", "nodes", "cpus_per_task", "fabric_probe",
+					    NULL };
 	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct", "memory_pct",
 					     "gpu_copy_pct", NULL };
 	struct campaign *c = L->c;
@@ -616,6 +617,8 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 		as_int(L, v, "analysis.nodes", 1, 4096, &c->analysis.nodes);
 	if ((v = map_get(L, n, "cpus_per_task")))
 		as_int(L, v, "analysis.cpus_per_task", 1, 4096, &c->analysis.cpus_per_task);
+	if ((v = map_get(L, n, "fabric_probe")))
+		as_bool(L, v, "analysis.fabric_probe", &c->analysis.fabric_probe);
 	if ((t = map_get(L, n, "thresholds")) && map_check(L, t, "analysis.thresholds", tkeys) == 0) {
 		if ((v = map_get(L, t, "communication_pct"))) as_double(L, v, "analysis.thresholds.communication_pct", 0, 100, &c->analysis.comm_pct);
 		if ((v = map_get(L, t, "data_loading_pct"))) as_double(L, v, "analysis.thresholds.data_loading_pct", 0, 100, &c->analysis.data_pct);
@@ -1105,6 +1108,9 @@ static void check_scenario(struct loader *L, const struct scenario *o, size_t i,
 	for (size_t j = 0; j < i; j++)
 		if (!strcmp(c->scenarios[j].name, o->name))
 			diags_add(L->d, o->line, o->col, p, "duplicate scenario name \"%.64s\"", o->name);
+	if (!strncmp(o->name, FABRIC_PROBE_PREFIX, strlen(FABRIC_PROBE_PREFIX)))
+		diags_add(L->d, o->line, o->col, p, "\"%.64s\": names starting with %s are the fabric probes' "
+			  "(analysis.fabric_probe); choose another name", o->name, FABRIC_PROBE_PREFIX);
 	if (!strcmp(o->backend, "nccl") && o->gpus_per_node == 0)
 		diags_add(L->d, o->line, o->col, p, "backend nccl needs gpus_per_node >= 1");
 	yaml_node_t *wl = map_get(L, root, "workload");
@@ -1124,6 +1130,42 @@ static void default_command(struct campaign *c)
 			    "--steps", "{{steps}}", "--metrics-dir", "{{metrics_dir}}", NULL };
 	for (int i = 0; w[i]; i++)
 		argv_push(&c->workload.command, w[i]);
+}
+
+/* One fabric probe per node count and backend of the training scenarios
+ * (analysis.fabric_probe): the reference trainer's all-reduce over sizes on
+ * as many ranks per node as the widest of them, with its env and time. */
+static void add_probes(struct campaign *c)
+{
+	size_t n = c->n_scenarios;
+	for (size_t i = 0; i < n; i++) {
+		const struct scenario *s = &c->scenarios[i];
+		char name[96];
+		snprintf(name, sizeof name, FABRIC_PROBE_PREFIX "%s-%dn", s->backend, s->nodes);
+		struct scenario *p = (struct scenario *)campaign_find(c, name);
+		if (p) {
+			if (s->tasks_per_node > p->tasks_per_node)
+				p->tasks_per_node = s->tasks_per_node, p->gpus_per_node = s->gpus_per_node;
+			continue;
+		}
+		c->scenarios = xrealloc(c->scenarios, (c->n_scenarios + 1) * sizeof *c->scenarios);
+		s = &c->scenarios[i];
+		p = &c->scenarios[c->n_scenarios++];
+		memset(p, 0, sizeof *p);
+		p->name = xstrdup(name);
+		p->nodes = s->nodes, p->tasks_per_node = s->tasks_per_node, p->gpus_per_node = s->gpus_per_node;
+		p->backend = xstrdup(s->backend);
+		p->time = xstrdup("00:10:00");
+		slurm_time_parse(p->time, &p->time_limit_s);
+		kvlist_copy(&p->env, &s->env);
+		kvlist_copy(&p->params, &s->params);
+		p->line = s->line, p->col = s->col;
+		p->probe = 1;
+		const char *w[] = { "{{trainer}}", "--backend", "{{backend}}", "--fabric-probe", "--metrics-dir",
+				    "{{metrics_dir}}", NULL };
+		for (int k = 0; w[k]; k++)
+			argv_push(&p->command, w[k]);
+	}
 }
 
 static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw, yaml_node_t *root)
@@ -1158,6 +1200,8 @@ static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw
 		}
 	}
 	free(idx);
+	if (c->analysis.fabric_probe)
+		add_probes(c);
 	yaml_node_t *an = map_get(L, root, "analysis");
 	if (c->analysis.baseline && !campaign_find(c, c->analysis.baseline))
 		problem(L, map_get(L, an, "baseline"), "analysis.baseline", "no scenario is named \"%.64s\"", c->analysis.baseline);

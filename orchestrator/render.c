@@ -274,7 +274,7 @@ static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c, co
 	render_var_scalar(rv, "nodes", buf);
 	snprintf(buf, sizeof buf, "%d", s->tasks_per_node);
 	render_var_scalar(rv, "tasks_per_node", buf);
-	snprintf(buf, sizeof buf, "%d", c->workload.per_node ? 1 : s->tasks_per_node); /* processes campaign starts */
+	snprintf(buf, sizeof buf, "%d", c->workload.per_node && !s->probe ? 1 : s->tasks_per_node); /* processes campaign starts */
 	render_var_scalar(rv, "launch_tasks_per_node", buf);
 	snprintf(buf, sizeof buf, "%d", s->nodes * s->tasks_per_node);
 	render_var_scalar(rv, "ntasks", buf);
@@ -306,7 +306,8 @@ static void profile_wrap(struct render_vars *rv, struct cmd_ctx *x)
 {
 	const struct campaign *c = x->c;
 	struct argv w = { 0 };
-	if (c->profile.nsys || c->profile.perf) {
+	int probe = x->s->probe; /* a fabric probe runs bare: no profiler, no traces */
+	if ((c->profile.nsys || c->profile.perf) && !probe) {
 		struct strbuf bin = STRBUF_INIT;
 		strbuf_addf(&bin, "%s/campaign", x->ctx->bin_dir);
 		argv_push(&w, bin.buf);
@@ -335,7 +336,7 @@ static void profile_wrap(struct render_vars *rv, struct cmd_ctx *x)
 	argv_free(&w);
 	/* the workload's own traces, collected after it (no line without globs) */
 	render_var_item(rv, "collect_traces", NULL);
-	if (c->profile.traces.n) {
+	if (c->profile.traces.n && !probe) {
 		struct argv t = { 0 };
 		struct strbuf bin = STRBUF_INIT;
 		strbuf_addf(&bin, "%s/campaign", x->ctx->bin_dir);
@@ -403,7 +404,7 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 		render_var_item(rv, "setup", &words);
 		argv_free(&words);
 	}
-	if ((rc = expand_words(x, &c->workload.command, &words, "workload.command")) < 0)
+	if ((rc = expand_words(x, s->command.n ? &s->command : &c->workload.command, &words, "workload.command")) < 0)
 		return rc;
 	render_var_words(rv, "command", &words);
 	argv_free(&words);

@@ -33,6 +33,9 @@ int gpu_model_connect(struct gpu_model *m, const unsigned char id[GPU_NCCL_ID_BY
 		      char *err, size_t n);
 int gpu_train_step(struct gpu_model *m, const float *x, const float *t, float lr, float momentum, float clip,
 		   double scale, enum gpu_ddp ddp, struct gpu_step *out, char *err, size_t n);
+/* One in-place NCCL all-reduce of nfloats floats (a device buffer kept
+ * from call to call), synchronised: the fabric probe's operation. */
+int gpu_fabric_allreduce(struct gpu_model *m, size_t nfloats, char *err, size_t n);
 uint64_t gpu_model_checksum(struct gpu_model *m);
 size_t gpu_model_params(const struct gpu_model *m);
 void gpu_model_free(struct gpu_model *m);

@@ -4,6 +4,7 @@
 #include "checkpoint.h"
 #include "clock.h"
 #include "data.h"
+#include "fabric.h"
 #include "gpu.h"
 #include "options.h"
 #include "telemetry.h"
@@ -112,6 +113,11 @@ static int train(const struct trainer_opts *o, struct gpu_model *m, struct loade
 	return TRAINER_EXIT_OK;
 }
 
+static int probe_op(void *ctx, size_t nfloats, char *err, size_t n)
+{
+	return gpu_fabric_allreduce(ctx, nfloats, err, n);
+}
+
 int main(int argc, char **argv)
 {
 	struct trainer_opts o;
@@ -137,6 +143,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "campaign-trainer-gpu: rank %d: %s\n", o.rank, why);
 		gpu_model_free(m);
 		return TRAINER_EXIT_COMM;
+	}
+	if (o.fabric_probe) {
+		rc = o.world > 1 ? fabric_probe(&o, probe_op, m) : TRAINER_EXIT_OK;
+		if (o.world < 2)
+			fprintf(stderr, "campaign-trainer-gpu: the fabric probe needs two ranks or more: nothing measured\n");
+		gpu_model_free(m);
+		return rc;
 	}
 	struct telemetry t;
 	struct loader ld;

@@ -36,6 +36,8 @@ struct gpu_model {
 	cudaEvent_t layer_ev, comm_start, comm_end;
 	struct bucket_plan plan;
 	int comm_started;
+	float *probe;             // the fabric probe's buffer (--fabric-probe)
+	size_t probe_n;
 };
 
 #define CU(call, what)                                                                            \
@@ -432,10 +434,30 @@ extern "C" size_t gpu_model_params(const struct gpu_model *m)
 	return m->nparams;
 }
 
+extern "C" int gpu_fabric_allreduce(struct gpu_model *m, size_t nfloats, char *err, size_t n)
+{
+	if (!m->comm) {
+		std::snprintf(err, n, "the ranks are not connected (one rank?)");
+		return -1;
+	}
+	if (nfloats > m->probe_n) {
+		cudaFree(m->probe);
+		m->probe = nullptr;
+		m->probe_n = 0;
+		CU(cudaMalloc((void **)&m->probe, nfloats * sizeof(float)), "cudaMalloc (fabric probe)");
+		CU(cudaMemset(m->probe, 0, nfloats * sizeof(float)), "cudaMemset (fabric probe)");
+		m->probe_n = nfloats;
+	}
+	NC(ncclAllReduce(m->probe, m->probe, nfloats, ncclFloat, ncclSum, m->comm, m->stream), "ncclAllReduce (probe)");
+	CU(cudaStreamSynchronize(m->stream), "fabric probe");
+	return 0;
+}
+
 extern "C" void gpu_model_free(struct gpu_model *m)
 {
 	if (!m)
 		return;
+	cudaFree(m->probe);
 	if (m->comm)
 		ncclCommDestroy(m->comm);
 	for (float *p : m->act)

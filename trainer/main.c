@@ -5,6 +5,7 @@
 #include "clock.h"
 #include "checkpoint.h"
 #include "comm.h"
+#include "fabric.h"
 #include "data.h"
 #include "model.h"
 #include "options.h"
@@ -219,6 +220,36 @@ static void checkpoint_dir(const struct trainer_opts *o, char *buf, size_t n)
 		snprintf(buf, n, "%s/checkpoints", jd ? jd : ".");
 }
 
+/* The probe's all-reduce: gloo's, on a buffer of the largest size. */
+struct gloo_probe {
+	struct cgloo *g;
+	float *buf;
+	int algo;
+};
+
+static int gloo_probe_op(void *ctx, size_t nfloats, char *err, size_t n)
+{
+	struct gloo_probe *p = ctx;
+	return cgloo_allreduce(p->g, p->buf, nfloats, p->algo, err, n);
+}
+
+static int run_probe(const struct trainer_opts *o)
+{
+	size_t sizes[16], n, max = fabric_sizes(o, sizes, 16, &n);
+	struct gloo_probe p = { NULL, calloc(max + 1, sizeof(float)), o->gloo_algo };
+	if (!p.buf) {
+		fprintf(stderr, "campaign-trainer: out of memory for the fabric probe\n");
+		return TRAINER_EXIT_IO;
+	}
+	p.g = o->world > 1 ? connect_ranks(o) : NULL;
+	int rc = o->world > 1 && !p.g ? TRAINER_EXIT_COMM : o->world < 2 ? TRAINER_EXIT_OK : fabric_probe(o, gloo_probe_op, &p);
+	if (o->world < 2)
+		fprintf(stderr, "campaign-trainer: the fabric probe needs two ranks or more: nothing measured\n");
+	cgloo_free(p.g);
+	free(p.buf);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct trainer_opts o;
@@ -232,6 +263,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (o.make_dataset)
 		return make_dataset(&o);
+	if (o.fabric_probe)
+		return run_probe(&o);
 	int rows = (int)(o.batch / o.world);
 	struct mlp m;
 	struct loader ld;

@@ -41,6 +41,9 @@ static const char usage_text[] =
 	"  --timeout-s N         rendezvous and collective timeout (default 120)\n"
 	"  --die-at-step N [--die-rank R]   fault injection: rank R kills itself at step N\n"
 	"  --slow-rank R --slow-ms MS       straggler: rank R computes MS milliseconds more in every forward\n"
+	"  --fabric-probe        instead of training: all-reduce bus bandwidth from 4 KiB to --probe-max-mb\n"
+	"                        (default 64) in steps of x4, --probe-iters (default 10) timed each, like\n"
+	"                        nccl-tests' all_reduce_perf; rank 0 writes METRICS_DIR/fabric.json\n"
 	"\n"
 	"exit status: 0 ok, 2 usage, 3 communication failure, 4 I/O error, 69 no GPU (GPU binary)\n";
 
@@ -94,6 +97,8 @@ static void defaults(struct trainer_opts *o)
 	o->timeout_s = 120;
 	o->die_at_step = -1;
 	o->slow_rank = -1;
+	o->probe_max_mb = 64;
+	o->probe_iters = 10;
 	o->bucket_mb = 4;
 	o->samples = 4096;
 	o->telemetry = 1;
@@ -115,6 +120,7 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		{ "elementwise", 1, 0, 'E' }, { "dataset", 1, 0, 'F' }, { "make-dataset", 1, 0, 'G' },
 		{ "samples", 1, 0, 'N' }, { "no-telemetry", 0, 0, 'Q' },
 		{ "die-at-step", 1, 0, 'k' }, { "die-rank", 1, 0, 'K' }, { "slow-rank", 1, 0, 'y' }, { "slow-ms", 1, 0, 'Y' },
+		{ "fabric-probe", 0, 0, 'f' }, { "probe-max-mb", 1, 0, 'x' }, { "probe-iters", 1, 0, 'i' },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	defaults(o);
@@ -172,6 +178,12 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		case 'K': if (parse_long(a, 0, 1 << 20, &v)) return bad("bad --die-rank '%s'", a); o->die_rank = (int)v; break;
 		case 'y': if (parse_long(a, 0, 1 << 20, &v)) return bad("bad --slow-rank '%s'", a); o->slow_rank = (int)v; break;
 		case 'Y': if (parse_long(a, 0, 100000, &v)) return bad("bad --slow-ms '%s'", a); o->slow_ms = (double)v; break;
+		case 'f': o->fabric_probe = 1; break;
+		case 'x':
+			o->probe_max_mb = atof(a);
+			if (!(o->probe_max_mb >= 0.004 && o->probe_max_mb <= 16384)) return bad("bad --probe-max-mb '%s'", a);
+			break;
+		case 'i': if (parse_long(a, 1, 100000, &o->probe_iters)) return bad("bad --probe-iters '%s'", a); break;
 		default: return bad("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}

@@ -40,6 +40,9 @@ struct trainer_opts {
 	int die_rank;
 	int slow_rank;         /* straggler knob: this rank (-1: none) computes slow_ms more per step */
 	double slow_ms;
+	int fabric_probe;      /* --fabric-probe: measure all-reduce bandwidth over sizes instead of training */
+	double probe_max_mb;   /* the largest message of the probe */
+	long probe_iters;      /* timed all-reduces per size */
 	int rank, world, local_rank;
 };
 

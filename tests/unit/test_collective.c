@@ -1,11 +1,13 @@
 /* collective: names of collectives, the readers' collective args, and
  * instances matched across ranks with latency, wait and bandwidth. */
 #include "analyzers/collective.h"
+#include "analyzers/fabric.h"
 #include "analyzers/kineto.h"
 #include "harness.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void names_of_collectives(void)
@@ -151,11 +153,42 @@ static void trainer_stand_in(void)
 		rank_metrics_free(&rk[r]);
 }
 
+/* A probe's result read back; the bus bandwidth between its sizes is
+ * log-linear, its ends' beyond them. */
+static void fabric_probe_points(void)
+{
+	char dir[] = "/tmp/test_fabric.XXXXXX", path[128];
+	CHECK(mkdtemp(dir) != NULL);
+	struct ana_probe p = { .job_dir = dir };
+	CHECK(fabric_load(&p) == -1 && strstr(p.problem, "metrics/fabric.json"));
+	snprintf(path, sizeof path, "%s/metrics", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof path, "%s/metrics/fabric.json", dir);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	fputs("{\"sizes\": [{\"bytes\": 4096, \"busbw_gbps\": 1, \"latency_ms\": {\"median\": 0.5}},\n"
+	      " {\"bytes\": 16384, \"busbw_gbps\": 3}, {\"bytes\": 16384, \"busbw_gbps\": 9}, {\"bytes\": 0}]}\n", f);
+	fclose(f);
+	CHECK(fabric_load(&p) == 0 && p.n == 2 && p.pts[0].latency_ms == 0.5);
+	CHECK_NEAR(fabric_busbw_at(&p, 8192), 2.0, 1e-12);
+	CHECK_NEAR(fabric_busbw_at(&p, 100), 1.0, 1e-12);
+	CHECK_NEAR(fabric_busbw_at(&p, 1e9), 3.0, 1e-12);
+	p.backend = (char *)"gloo";
+	p.nodes = 2;
+	CHECK(fabric_for(&p, 1, "gloo", 2) == &p && !fabric_for(&p, 1, "nccl", 2) && !fabric_for(&p, 1, "gloo", 1));
+	free(p.pts);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/metrics", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	RUN(names_of_collectives);
 	RUN(readers_keep_collective_args);
 	RUN(instances_across_ranks);
 	RUN(trainer_stand_in);
+	RUN(fabric_probe_points);
 	HARNESS_END();
 }
