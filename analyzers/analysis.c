@@ -64,6 +64,23 @@ static void against_fabric(struct ana_run *run)
 	}
 }
 
+/* Per step, the least communication time over ranks: the transfer once
+ * all have arrived; what a rank spends beyond it is waiting for peers. */
+static void comm_floor(struct ana_scenario *s, const struct scenario_metrics *m)
+{
+	if (m->n < 2)
+		return;
+	s->n_floor = m->ranks[0].n;
+	s->comm_floor_ms = xcalloc(s->n_floor + 1, sizeof *s->comm_floor_ms);
+	for (size_t i = 0; i < s->n_floor; i++) {
+		double least = -1;
+		for (size_t r = 0; r < m->n; r++)
+			if (i < m->ranks[r].n && (least < 0 || m->ranks[r].steps[i].comm_ms < least))
+				least = m->ranks[r].steps[i].comm_ms;
+		s->comm_floor_ms[i] = least > 0 ? least : 0;
+	}
+}
+
 /* Per step, the slowest rank sets the step time. */
 static void step_times(const struct scenario_metrics *m, double *out, size_t *n)
 {
@@ -795,6 +812,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	if (s->shares_known && !s->no_steps) {
 		straggler_find(&m, s->step_med_ms, s->stragglers, &s->n_stragglers, s->slow_node, sizeof s->slow_node);
 		collectives_of(&m, &s->colls, &s->ncolls);
+		comm_floor(s, &m);
 	}
 	if (s->no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->throughput = 0;
@@ -1100,6 +1118,7 @@ void ana_run_free(struct ana_run *run)
 		free(s->traces_missed);
 		free(s->step_ms);
 		free(s->colls);
+		free(s->comm_floor_ms);
 		free(s->perf);
 		free(s->tl);
 		free(s->rank0);

@@ -64,6 +64,9 @@ struct ana_scenario {
 	struct straggler stragglers[STRAGGLER_MAX]; /* ranks that keep the others waiting, by impact */
 	size_t n_stragglers;
 	char slow_node[128];    /* a node all of whose ranks are stragglers; "" none */
+	double *comm_floor_ms;  /* per step (rank 0's positions): the least communication time over ranks; the
+				 * rest of each rank's is waiting for peers (timeline.json); NULL: none */
+	size_t n_floor;
 	struct collective *colls; /* per operation and size class: latency, wait, bandwidth (by cost) */
 	size_t ncolls;
 	char verdict[32];      /* compute-bound, communication-bound, data-loader-bound, ... */

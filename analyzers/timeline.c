@@ -2,7 +2,9 @@
  * chrome://tracing) merging every analysed scenario's ranks. From telemetry:
  * one process per scenario, one thread per rank, a "step N" slice per step
  * with its phases (data loading, forward, backward, exposed communication,
- * optimizer) laid in order inside it; steps start at the telemetry's
+ * optimizer) laid in order inside it, the rank's waiting for peers (its
+ * communication beyond the step's least over ranks) at the start of its
+ * exposed communication; steps start at the telemetry's
  * start_us (laid end to end when it has none). From PyTorch-profiler
  * traces: one process per rank, its steps, its classified host ranges (the
  * phase as the name, the range's own name in args) on the threads that ran
@@ -54,7 +56,11 @@ static void slice(struct tl_out *o, int pid, int tid, const char *name, const ch
 	event(o, buf);
 }
 
-static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m, double *t0)
+/* floor: per step, the least communication time over the scenario's ranks
+ * (NULL: unknown); a rank's excess shows as "waiting for peers" at the
+ * start of its exposed communication. */
+static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m, double *t0, const double *floor,
+			size_t nfloor)
 {
 	char buf[256], host[sizeof m->host];
 	/* the host name comes from a telemetry file: only safe characters reach the JSON */
@@ -80,6 +86,9 @@ static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m,
 		for (int k = 0; k < 5; k++) {
 			if (d[k] > 0)
 				slice(o, pid, m->rank, ph[k], "phase", ts, d[k]);
+			double wait = k == 3 && i < nfloor && floor[i] > 0 ? s->comm_ms - floor[i] : 0;
+			if (wait > 0.001)
+				slice(o, pid, m->rank, "waiting for peers", "wait", ts, wait < d[k] ? wait : d[k]);
 			ts += d[k] * 1000;
 		}
 	}
@@ -259,7 +268,7 @@ static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario
 		if (metrics_load_file(p.buf, &m) == 0) {
 			if (m.rank < 0)
 				m.rank = r;
-			rank_events(o, pid, &m, t0);
+			rank_events(o, pid, &m, t0, s->comm_floor_ms, s->n_floor);
 			rank_metrics_free(&m);
 		}
 		strbuf_free(&p);

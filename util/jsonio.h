@@ -8,7 +8,8 @@
 #include <jansson.h>
 
 int jsonio_write(const char *path, const json_t *j);
-/* The value at a dotted path of object keys, or NULL. */
+/* The value at a dotted path of object keys (a number indexes an array:
+ * collectives.0.busbw_gbps), or NULL. */
 json_t *jsonio_at(json_t *o, const char *path);
 /* Its number (0 when absent or not a number) / its string ("" likewise). */
 double jsonio_num(json_t *o, const char *path);

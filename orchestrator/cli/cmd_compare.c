@@ -39,6 +39,9 @@ static const struct metric {
 	{ "GPU exposed communication %", "gpu_shares_pct.communication", -1, 0 },
 	{ "GPU exposed copies %", "gpu_shares_pct.memcpy", -1, 0 },
 	{ "GPU waiting for the host %", "gpu_shares_pct.idle_host_wait", -1, 0 },
+	{ "top collective ms per step", "collectives.0.ms_per_step", 1, 0 },
+	{ "top collective wait (ms)", "collectives.0.wait_ms.median", 1, 0 },
+	{ "top collective busbw (GB/s)", "collectives.0.busbw_gbps", 0, 0 },
 	{ "GFLOP/s per rank", "achieved_gflops_per_rank", 0, 0 },
 	{ "MFU %", "mfu_pct", 0, 0 },
 };
@@ -96,6 +99,21 @@ static void noise(json_t *ref, json_t *cand, double pct, double *lo, double *hi)
 	free(b);
 }
 
+/* A scenario's stragglers in a few words: "rank 3 on n2 (compute, 24.1 %)", or "none". */
+static json_t *stragglers_text(json_t *sc)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	json_t *g;
+	json_array_foreach(json_object_get(sc, "stragglers"), i, g)
+		strbuf_addf(&sb, "%srank %d%s%s (%s, %.1f %%)", i ? "; " : "", (int)jsonio_num(g, "rank"),
+			    json_is_string(json_object_get(g, "node")) ? " on " : "", jsonio_str(g, "node"), jsonio_str(g, "cause"),
+			    jsonio_num(g, "impact_pct"));
+	json_t *out = json_string(sb.len ? sb.buf : "none");
+	strbuf_free(&sb);
+	return out;
+}
+
 static json_t *compare_scenario(json_t *ref, json_t *cand)
 {
 	json_t *rows = json_object();
@@ -121,8 +139,14 @@ static json_t *compare_scenario(json_t *ref, json_t *cand)
 			"candidate", y, "ratio", x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(), "better",
 			better, "ratio_95ci", ci));
 	}
-	return json_pack("{s:O, s:O, s:o}", "verdict_reference", jsonio_at(ref, "verdict"), "verdict_candidate",
-			 jsonio_at(cand, "verdict"), "metrics", rows);
+	if (!json_is_array(json_object_get(ref, "collectives")) || !json_is_array(json_object_get(cand, "collectives")) ||
+	    strcmp(jsonio_str(ref, "collectives.0.op"), jsonio_str(cand, "collectives.0.op")))
+		for (const char *const *k = (const char *const[]){ "top collective ms per step", "top collective wait (ms)",
+								   "top collective busbw (GB/s)", NULL }; *k; k++)
+			json_object_del(rows, *k); /* not the same collective on both sides */
+	return json_pack("{s:O, s:O, s:o, s:o, s:o}", "verdict_reference", jsonio_at(ref, "verdict"), "verdict_candidate",
+			 jsonio_at(cand, "verdict"), "stragglers_reference", stragglers_text(ref), "stragglers_candidate",
+			 stragglers_text(cand), "metrics", rows);
 }
 
 static void print_text(json_t *doc)
@@ -152,6 +176,8 @@ static void print_text(json_t *doc)
 			       json_is_true(better) ? "  better" : json_is_false(better) ? "  worse" :
 			       json_is_string(better) ? "  within noise" : "", range);
 		}
+		printf("  stragglers: %s -> %s\n", json_string_value(json_object_get(sc, "stragglers_reference")),
+		       json_string_value(json_object_get(sc, "stragglers_candidate")));
 	}
 	size_t i;
 	json_t *v;

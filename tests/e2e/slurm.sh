@@ -111,6 +111,33 @@ check slurm_first_failed_rank_status grep -q "^two  *[0-9]*  *FAILED  *2 .*  5  
 check slurm_first_failed_rank_said grep -q "campaign launch: rank 1 failed first, with status 5 (srun's status was 143)" "$run"/two/slurm-*.out
 check slurm_first_failed_no_leftovers bash -c '! ls -d "$1"/two/.launch-* 2>/dev/null | grep -q .' _ "$run"
 
+# --- the straggler named with its node, and the fabric probes (issue 23) --------------------
+# 2 nodes x 2 ranks, rank 3 (on n2) computing 40 ms more per step; analysis.fabric_probe
+# adds a gloo probe on 1 and on 2 nodes.
+cat >strag.yaml <<'Y'
+campaign: strag
+workload:
+  command: "{{trainer}} --backend gloo --steps 20 --warmup-steps 4 --batch-per-rank 32 --hidden 256 --metrics-dir {{metrics_dir}} {{extra}}"
+  env: { OPENBLAS_NUM_THREADS: "1" }
+  params: { extra: "" }
+profile: { warmup_steps: 4, active_steps: 16 }
+analysis: { fabric_probe: true }
+scenarios:
+  - { name: one, nodes: 1, tasks_per_node: 2 }
+  - { name: slow, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 3 --slow-ms 40" } }
+Y
+"$CAMPAIGN" submit --wait --backend slurm --results "$SCRATCH/strag" strag.yaml >strag.out 2>&1; rc=$?
+run=$(rundir strag.out)
+check slurm_strag_ok [ "$rc" -eq 0 ]
+# rank 3 runs on the second node of the allocation (block distribution)
+second=$(scontrol show hostnames "$(json "$run/slow/job_metadata.json" 'j["nodelist"]')" | sed -n 2p)
+check slurm_straggler_node_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][1]["stragglers"]]')" = "[(3, '$second', 'compute')]" ]
+check slurm_straggler_node_is_rank3s [ "$(json "$run/slow/ranks/rank_3.json" 'j["host"]')" = "$second" ]
+check slurm_straggler_in_report grep -q "\*\*Straggler: rank 3 on $second\*\*" "$run/BOTTLENECK_ANALYSIS.md"
+check slurm_fabric_probes_ran [ "$(json "$run/summary.json" '[(p["name"], p["nodes"], p["ranks"], p["state"], len(p["sizes"])) for p in j["fabric_probes"]]')" = "[('fabric-probe-gloo-1n', 1, 2, 'COMPLETED', 8), ('fabric-probe-gloo-2n', 2, 4, 'COMPLETED', 8)]" ]
+check slurm_fabric_probe_two_nodes [ "$(scontrol show hostnames "$(json "$run/fabric-probe-gloo-2n/job_metadata.json" 'j.get("nodelist")')" | wc -l)" -eq 2 ]
+check slurm_fabric_used [ "$(json "$run/summary.json" 'all(c["fabric_pct"] is not None for s in j["scenarios"] for c in s["collectives"])')" = True ]
+
 # --- two scenarios on one node at the same time: contaminated, unless exclusive ----------
 # (issue 21, finding 6) Both pinned to n1; without --exclusive they share it.
 shared_yaml() { # NAME EXCLUSIVE

@@ -38,3 +38,20 @@ check collectives_op [ "$(S even '["collectives"][0]["op"]'),$(S even '["collect
 check collectives_busbw_factor [ "$(json "$run/summary.json" 'abs(j["scenarios"][1]["collectives"][0]["busbw_gbps"] - 1.5 * j["scenarios"][1]["collectives"][0]["algbw_gbps"]) <= 0.002')" = True ]
 check collectives_straggler_is_wait [ "$(json "$run/summary.json" 'j["scenarios"][1]["collectives"][0]["wait_ms"]["median"] >= 30 > j["scenarios"][1]["collectives"][0]["latency_ms"]["median"]')" = True ]
 check collectives_table grep -q "^| all_reduce | [^|]* (median $(((params + 1) * 4)) B) | 1.00 | " "$run/BOTTLENECK_ANALYSIS.md"
+# timeline.json shows each rank's waiting for peers (issue 23, part 4): the
+# others wait for rank 3 about 40 ms per step, rank 3 hardly at all.
+waits() { json "$run/timeline.json" "round(sum(e['dur'] for e in j['traceEvents'] if e.get('cat') == 'wait' and e['tid'] == $1 and e['pid'] == [p['pid'] for p in j['traceEvents'] if p.get('name') == 'process_name' and p['args']['name'] == 'slow'][0]) / 1000)"; }
+w0=$(waits 0); w3=$(waits 3)
+check stragglers_timeline_waits [ "$w0" -ge 400 ] && [ "$w3" -le $((w0 / 10)) ]
+# campaign compare names the straggler on each side: the same campaign with
+# the knob moved to the other scenario
+sed -e 's/name: even, nodes: 2, tasks_per_node: 2 }/name: even, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 3 --slow-ms 40" } }/' \
+    -e 's/name: slow, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 3 --slow-ms 40" } }/name: slow, nodes: 2, tasks_per_node: 2 }/' s.yaml >s2.yaml
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" s2.yaml >out2.txt 2>&1
+run2=$(rundir out2.txt)
+"$CAMPAIGN" compare --results "$SCRATCH/res" "$(basename "$run")" "$(basename "$run2")" >cmp.txt 2>&1
+check compare_names_stragglers grep -q "^  stragglers: rank 3 on local2 (compute, [0-9.]* %) -> none$" cmp.txt
+check compare_names_new_straggler grep -q "^  stragglers: none -> rank 3 on local2 (compute, [0-9.]* %)$" cmp.txt
+check compare_top_collective_wait grep -q "^  top collective wait (ms) " cmp.txt
+"$CAMPAIGN" compare --json --results "$SCRATCH/res" "$(basename "$run")" "$(basename "$run2")" >cmp.json 2>&1
+check compare_json_stragglers [ "$(json cmp.json 'j["scenarios"]["slow"]["stragglers_candidate"]')" = none ]
