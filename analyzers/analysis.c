@@ -811,6 +811,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	s->no_steps = m.ranks[0].whole_window;
 	if (s->shares_known && !s->no_steps) {
 		straggler_find(&m, s->step_med_ms, s->stragglers, &s->n_stragglers, s->slow_node, sizeof s->slow_node);
+		s->have_slow_mon = s->slow_node[0] && monitor_summarise_nodes(s->job_dir, s->slow_node, 0, &s->slow_mon) == 0 &&
+				   monitor_summarise_nodes(s->job_dir, s->slow_node, 1, &s->rest_mon) == 0;
 		collectives_of(&m, &s->colls, &s->ncolls);
 		comm_floor(s, &m);
 	}

@@ -11,6 +11,7 @@ struct trace_source;
 #include "rules.h"
 #include "collective.h"
 #include "fabric.h"
+#include "monitor.h"
 #include "straggler.h"
 
 #include <stddef.h>
@@ -64,6 +65,8 @@ struct ana_scenario {
 	struct straggler stragglers[STRAGGLER_MAX]; /* ranks that keep the others waiting, by impact */
 	size_t n_stragglers;
 	char slow_node[128];    /* a node all of whose ranks are stragglers; "" none */
+	int have_slow_mon;      /* monitors of the slow node and of the others */
+	struct monitor_summary slow_mon, rest_mon;
 	double *comm_floor_ms;  /* per step (rank 0's positions): the least communication time over ranks; the
 				 * rest of each rank's is waiting for peers (timeline.json); NULL: none */
 	size_t n_floor;

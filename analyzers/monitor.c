@@ -117,13 +117,18 @@ static long add_node_file(const char *dir, const char *node, const char *file,
 
 int monitor_summarise(const char *job_dir, struct monitor_summary *out)
 {
+	return monitor_summarise_nodes(job_dir, NULL, 0, out);
+}
+
+int monitor_summarise_nodes(const char *job_dir, const char *node, int others, struct monitor_summary *out)
+{
 	struct strbuf dir = STRBUF_INIT;
 	memset(out, 0, sizeof *out);
 	strbuf_addf(&dir, "%s/monitor", job_dir);
 	DIR *d = opendir(dir.buf);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.' || (node && !strcmp(e->d_name, node) == !!others))
 			continue;
 		long n = add_node_file(dir.buf, e->d_name, "cpu_monitor.csv", monitor_add_cpu_csv, out);
 		n += add_node_file(dir.buf, e->d_name, "gpu_monitor.csv", monitor_add_gpu_csv, out);

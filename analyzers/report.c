@@ -49,6 +49,14 @@ static int steps_from_traces(const struct ana_scenario *s)
 	return s->analysed && s->trace_unused;
 }
 
+/* A node monitor summary: CPU busy, iowait, memory peak, GPU busy (null unmonitored). */
+static json_t *mon_json(const struct monitor_summary *m)
+{
+	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "nodes", m->nodes, "cpu_util_mean_pct", jnum(m->cpu_util_mean_pct),
+			 "iowait_mean_pct", jnum(m->iowait_mean_pct), "mem_peak_pct", jnum(m->mem_peak_pct), "gpu_util_mean_pct",
+			 m->gpu_util_n ? jnum(m->gpu_util_mean_pct) : json_null());
+}
+
 /* summary.json's collectives of a scenario: one row per operation and size class. */
 static json_t *collectives_json(const struct ana_scenario *s)
 {
@@ -231,6 +239,8 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "stragglers", str);
 	json_object_set_new(o, "collectives", collectives_json(s));
 	json_object_set_new(o, "slow_node", s->slow_node[0] ? json_string(s->slow_node) : json_null());
+	json_object_set_new(o, "slow_node_monitors", !s->have_slow_mon ? json_null() :
+		json_pack("{s:o, s:o}", "node", mon_json(&s->slow_mon), "other_nodes", mon_json(&s->rest_mon)));
 	json_object_set_new(o, "contaminated_by", s->contaminated[0] ? json_string(s->contaminated) : json_null());
 	return o;
 }
@@ -453,8 +463,16 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_adds(md, ".");
 	}
 	if (s->slow_node[0])
-		strbuf_addf(md, " Every rank of node **%s** is a straggler: the node itself is slow (see its monitors).",
-			    s->slow_node);
+		strbuf_addf(md, " Every rank of node **%s** is a straggler: the node itself is slow.", s->slow_node);
+	if (s->have_slow_mon) {
+		const struct monitor_summary *a = &s->slow_mon, *b = &s->rest_mon;
+		strbuf_addf(md, " Its monitors against the %d other node%s: CPU busy %.1f %% (%.1f %%), iowait %.1f %% "
+			    "(%.1f %%), memory peak %.1f %% (%.1f %%)", b->nodes, b->nodes == 1 ? "" : "s", a->cpu_util_mean_pct,
+			    b->cpu_util_mean_pct, a->iowait_mean_pct, b->iowait_mean_pct, a->mem_peak_pct, b->mem_peak_pct);
+		if (a->gpu_util_n && b->gpu_util_n)
+			strbuf_addf(md, ", GPU busy %.1f %% (%.1f %%)", a->gpu_util_mean_pct, b->gpu_util_mean_pct);
+		strbuf_adds(md, ".");
+	}
 }
 
 static void md_scenarios(struct strbuf *md, const struct ana_run *run)

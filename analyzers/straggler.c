@@ -26,33 +26,50 @@ struct rank_sum {
 	double margin[P_N];
 };
 
-/* One step i (every rank has it): who arrived last, and by how much it
- * outspent the others in each phase. Returns 0 when the step has no collective. */
+/* One step i (every rank has it): who arrived last (its collective took
+ * least, within STRAGGLER_TIE_MS or a tenth of the spread: two equally slow
+ * ranks both arrive last) and by how much it outspent the others in each
+ * phase. Returns 0 when the step has no collective. */
 static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum *sum, double *buf)
 {
-	size_t last = 0, n = m->n;
-	double total = 0;
+	size_t n = m->n, nlate = 0;
+	double least = m->ranks[0].steps[i].comm_ms, most = least, total = 0, waited = 0;
 	for (size_t r = 0; r < n; r++) {
-		total += m->ranks[r].steps[i].comm_ms;
-		if (m->ranks[r].steps[i].comm_ms < m->ranks[last].steps[i].comm_ms)
-			last = r;
+		double c = m->ranks[r].steps[i].comm_ms;
+		total += c;
+		least = c < least ? c : least;
+		most = c > most ? c : most;
 	}
 	if (total <= 0)
 		return 0;
-	double least = m->ranks[last].steps[i].comm_ms, mine[P_N];
-	sum[last].last++;
-	sum[last].imposed += (total - least * (double)n) / (double)(n - 1);
-	phases_of(&m->ranks[last].steps[i], mine);
-	for (int p = 0; p < P_N; p++) {
-		size_t k = 0;
-		for (size_t r = 0; r < n; r++) {
-			double ph[P_N];
-			if (r == last)
-				continue;
-			phases_of(&m->ranks[r].steps[i], ph);
-			buf[k++] = ph[p];
+	double tol = 0.1 * (most - least) > STRAGGLER_TIE_MS ? 0.1 * (most - least) : STRAGGLER_TIE_MS;
+	for (size_t r = 0; r < n; r++) {
+		double c = m->ranks[r].steps[i].comm_ms;
+		if (c <= least + tol)
+			nlate++;
+		else
+			waited += c - least;
+	}
+	if (nlate == n) /* all arrived together */
+		return 1;
+	for (size_t last = 0; last < n; last++) {
+		if (m->ranks[last].steps[i].comm_ms > least + tol)
+			continue;
+		double mine[P_N];
+		sum[last].last++;
+		sum[last].imposed += waited / (double)(n - 1); /* per other rank */
+		phases_of(&m->ranks[last].steps[i], mine);
+		for (int p = 0; p < P_N; p++) {
+			size_t k = 0;
+			for (size_t r = 0; r < n; r++) {
+				double ph[P_N];
+				if (r == last)
+					continue;
+				phases_of(&m->ranks[r].steps[i], ph);
+				buf[k++] = ph[p];
+			}
+			sum[last].margin[p] += mine[p] - stats_percentile(buf, k, 50);
 		}
-		sum[last].margin[p] += mine[p] - stats_percentile(buf, k, 50);
 	}
 	return 1;
 }

@@ -1,6 +1,6 @@
 /* straggler: the rank that keeps the others waiting at the collectives.
  * Every rank's collective of a step ends at once, so the rank whose
- * collective took least arrived last; what the others spent beyond it is
+ * collective took least arrived last (ranks within a tie of it with it); what the others spent beyond it is
  * waiting it imposed. Its cause is the phase in which it spent more than the
  * other ranks' median over the same steps. */
 #ifndef ANALYZERS_STRAGGLER_H
@@ -14,6 +14,9 @@
 /* A rank is named when it arrived last in most steps and the waiting it
  * imposed is at least this share of the median step. */
 #define STRAGGLER_MIN_IMPACT_PCT 5.0
+/* Ranks whose collective took at most this much (ms) more than the
+ * shortest, or a tenth of the step's spread, arrived last together. */
+#define STRAGGLER_TIE_MS 0.5
 
 struct straggler {
 	int rank;

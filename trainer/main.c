@@ -167,7 +167,7 @@ static int train(struct trainer *tr)
 		double t1 = now_ms();
 		m->gemm_ms = m->elementwise_ms = 0;
 		double sse = mlp_forward(m, b->x, b->t, rows, (double)o->batch);
-		if (o->rank == o->slow_rank) /* the straggler knob: extra compute, on the CPU */
+		if (options_is_slow(o)) /* the straggler knob: extra compute, on the CPU */
 			for (double until = now_ms() + o->slow_ms; now_ms() < until;)
 				;
 		m->grads[m->nparams] = (float)(sse / (double)o->batch); /* the loss rides with the gradients */

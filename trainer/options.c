@@ -40,7 +40,7 @@ static const char usage_text[] =
 	"  --rendezvous DIR      gloo FileStore directory (default $CAMPAIGN_JOB_DIR/rendezvous)\n"
 	"  --timeout-s N         rendezvous and collective timeout (default 120)\n"
 	"  --die-at-step N [--die-rank R]   fault injection: rank R kills itself at step N\n"
-	"  --slow-rank R --slow-ms MS       straggler: rank R computes MS milliseconds more in every forward\n"
+	"  --slow-rank R[,R...] --slow-ms MS  stragglers: these ranks compute MS milliseconds more in every forward\n"
 	"  --fabric-probe        instead of training: all-reduce bus bandwidth from 4 KiB to --probe-max-mb\n"
 	"                        (default 64) in steps of x4, --probe-iters (default 10) timed each, like\n"
 	"                        nccl-tests' all_reduce_perf; rank 0 writes METRICS_DIR/fabric.json\n"
@@ -73,6 +73,29 @@ static int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+/* --slow-rank R[,R...] */
+static int slow_ranks(const char *a, struct trainer_opts *o)
+{
+	char buf[256];
+	long v;
+	snprintf(buf, sizeof buf, "%s", a);
+	o->n_slow = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (o->n_slow == 16 || parse_long(t, 0, 1 << 20, &v) < 0)
+			return -1;
+		o->slow_rank[o->n_slow++] = (int)v;
+	}
+	return o->n_slow ? 0 : -1;
+}
+
+int options_is_slow(const struct trainer_opts *o)
+{
+	for (int i = 0; i < o->n_slow; i++)
+		if (o->slow_rank[i] == o->rank)
+			return 1;
+	return 0;
+}
+
 static void defaults(struct trainer_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -96,7 +119,6 @@ static void defaults(struct trainer_opts *o)
 	o->gloo_algo_name = "ring";
 	o->timeout_s = 120;
 	o->die_at_step = -1;
-	o->slow_rank = -1;
 	o->probe_max_mb = 64;
 	o->probe_iters = 10;
 	o->bucket_mb = 4;
@@ -176,7 +198,7 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		case 'Q': o->telemetry = 0; break;
 		case 'k': if (parse_long(a, 0, 100000000, &o->die_at_step)) return bad("bad --die-at-step '%s'", a); break;
 		case 'K': if (parse_long(a, 0, 1 << 20, &v)) return bad("bad --die-rank '%s'", a); o->die_rank = (int)v; break;
-		case 'y': if (parse_long(a, 0, 1 << 20, &v)) return bad("bad --slow-rank '%s'", a); o->slow_rank = (int)v; break;
+		case 'y': if (slow_ranks(a, o) < 0) return bad("bad --slow-rank '%s' (ranks, comma-separated, 16 at most)", a); break;
 		case 'Y': if (parse_long(a, 0, 100000, &v)) return bad("bad --slow-ms '%s'", a); o->slow_ms = (double)v; break;
 		case 'f': o->fabric_probe = 1; break;
 		case 'x':

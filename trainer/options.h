@@ -38,7 +38,8 @@ struct trainer_opts {
 	int telemetry;         /* 0: --no-telemetry (overhead measurements) */
 	long die_at_step;      /* fault injection: SIGKILL self at this step (-1: never) */
 	int die_rank;
-	int slow_rank;         /* straggler knob: this rank (-1: none) computes slow_ms more per step */
+	int slow_rank[16];     /* straggler knob: these ranks compute slow_ms more per step */
+	int n_slow;
 	double slow_ms;
 	int fabric_probe;      /* --fabric-probe: measure all-reduce bandwidth over sizes instead of training */
 	double probe_max_mb;   /* the largest message of the probe */
@@ -46,6 +47,8 @@ struct trainer_opts {
 	int rank, world, local_rank;
 };
 
+/* 1 when o's straggler knob slows this rank. */
+int options_is_slow(const struct trainer_opts *o);
 /* Parses argv; prints usage or the error. Returns 0, or an exit code
  * (TRAINER_EXIT_USAGE, or -1 after --help). */
 int options_parse(int argc, char **argv, struct trainer_opts *o);

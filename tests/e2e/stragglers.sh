@@ -11,10 +11,11 @@ workload:
   command: "{{trainer}} --backend gloo --steps 25 --warmup-steps 5 --batch-per-rank 32 --hidden 256 --depth 3 --metrics-dir {{metrics_dir}} {{extra}}"
   env: { OPENBLAS_NUM_THREADS: "1" }
   params: { extra: "" }
-profile: { warmup_steps: 5, active_steps: 20 }
+profile: { warmup_steps: 5, active_steps: 20, monitor: { enabled: true, interval_ms: 200 } }
 scenarios:
   - { name: even, nodes: 2, tasks_per_node: 2 }
   - { name: slow, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 3 --slow-ms 40" } }
+  - { name: slownode, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 2,3 --slow-ms 40" } }
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" s.yaml >out.txt 2>&1; rc=$?
 run=$(rundir out.txt)
@@ -27,6 +28,10 @@ check stragglers_slow_cause_about_40ms [ "$(json "$run/summary.json" '30 <= j["s
 check stragglers_slow_verdict [ "$(S slow '["verdict"]')" = straggler-bound ]
 check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at 100 % of the collectives and keeps the others waiting [0-9.]* % of the median step; cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_even_says_none grep -q "No rank keeps the others waiting" "$run/BOTTLENECK_ANALYSIS.md"
+# both ranks of local2 slow: the node is named, with its monitors beside the other node's
+check stragglers_slow_node [ "$(S slownode '["slow_node"]'),$(S slownode '["stragglers"]' | python3 -c 'import ast,sys; print(sorted((g["rank"], g["node"], g["cause"]) for g in ast.literal_eval(sys.stdin.read())))')" = "local2,[(2, 'local2', 'compute'), (3, 'local2', 'compute')]" ]
+check stragglers_slow_node_monitors [ "$(S slownode '["slow_node_monitors"]["node"]["nodes"]'),$(S slownode '["slow_node_monitors"]["other_nodes"]["nodes"]')" = "1,1" ]
+check stragglers_slow_node_report grep -q "Every rank of node \*\*local2\*\* is a straggler: the node itself is slow. Its monitors against the 1 other node: CPU busy [0-9.]* % ([0-9.]* %), iowait" "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_no_slowest_rank_sentence bash -c '! grep -q "The slowest rank was" "$1"' _ "$run/BOTTLENECK_ANALYSIS.md"
 # Every scenario has its collectives (issue 23, part 1, from the trainer's
 # telemetry): bytes all-reduced per step exactly (params + loss, float32),
