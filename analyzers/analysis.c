@@ -810,6 +810,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	s->shares_known = m.ranks[0].format != METRICS_STEP_LOG;
 	s->no_steps = m.ranks[0].whole_window;
 	if (s->shares_known && !s->no_steps) {
+		torchtrace_rank_nodes(s->job_dir, &m); /* traces and step logs do not say where a rank ran */
 		straggler_find(&m, s->step_med_ms, s->stragglers, &s->n_stragglers, s->slow_node, sizeof s->slow_node);
 		s->have_slow_mon = s->slow_node[0] && monitor_summarise_nodes(s->job_dir, s->slow_node, 0, &s->slow_mon) == 0 &&
 				   monitor_summarise_nodes(s->job_dir, s->slow_node, 1, &s->rest_mon) == 0;

@@ -316,7 +316,7 @@ int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *ho
 
 struct rank_record {
 	long rank, pid;
-	char host[256];
+	char host[256], node[256];
 };
 
 /* The launcher's records in job_dir/ranks/. */
@@ -335,10 +335,12 @@ static size_t rank_records(const char *job_dir, struct rank_record **out)
 		strbuf_addf(&p, "%s/ranks/%s", job_dir, e->d_name);
 		json_t *j = json_load_file(p.buf, JSON_DISABLE_EOF_CHECK, NULL);
 		json_int_t rank = -1, pid = -1;
-		const char *host = NULL;
-		if (j && !json_unpack(j, "{s:I, s:I, s:s}", "rank", &rank, "pid", &pid, "host", &host) && rank >= 0) {
+		const char *host = NULL, *node = NULL;
+		if (j && !json_unpack(j, "{s:I, s:I, s:s, s?s}", "rank", &rank, "pid", &pid, "host", &host, "node", &node) &&
+		    rank >= 0) {
 			XGROW(*out, n, cap, 8);
 			(*out)[n] = (struct rank_record){ .rank = (long)rank, .pid = (long)pid };
+			snprintf((*out)[n].node, sizeof (*out)->node, "%s", node ? node : host);
 			snprintf((*out)[n++].host, sizeof (*out)->host, "%s", host);
 		}
 		json_decref(j);
@@ -347,6 +349,17 @@ static size_t rank_records(const char *job_dir, struct rank_record **out)
 		closedir(d);
 	strbuf_free(&p);
 	return n;
+}
+
+void torchtrace_rank_nodes(const char *job_dir, struct scenario_metrics *m)
+{
+	struct rank_record *rec;
+	size_t nrec = rank_records(job_dir, &rec);
+	for (size_t i = 0; i < m->n && nrec == m->n; i++) /* one record per rank: campaign started every rank */
+		for (size_t k = 0; k < nrec && !m->ranks[i].host[0]; k++)
+			if (rec[k].rank == m->ranks[i].rank)
+				snprintf(m->ranks[i].host, sizeof m->ranks[i].host, "%s", rec[k].node);
+	free(rec);
 }
 
 void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *hints)

@@ -80,6 +80,9 @@ int torchtrace_rank_for(int trace_rank, const char *name, int hint);
  * worker_3), else the order of its process among the files': the files
  * of one process (profiler cycles) get one rank. */
 void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *hints);
+/* Ranks of m without a host get the node of the launcher's record of them
+ * (<job_dir>/ranks/rank_<r>.json), when there is one record per rank. */
+void torchtrace_rank_nodes(const char *job_dir, struct scenario_metrics *m);
 /* "<host>_<pid>" of a torch.profiler trace name into worker (size n), with
  * host and pid; 0 when name is not of that form. */
 int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *host, size_t hn, long *pid);

@@ -268,7 +268,7 @@ int launch_rank_exit(const char *dir, char **cmd)
 	int log_fd = -1, have_log = job_dir && ranklog_open(job_dir, rank, &log, &log_fd) == 0;
 	pid_t pid = spawn(cmd, log_fd);
 	if (pid > 0 && job_dir)
-		ranklog_record(job_dir, rank, (long)pid);
+		ranklog_record(job_dir, rank, (long)pid, NULL);
 	if (pid < 0) {
 		if (have_log)
 			ranklog_finish(&log, 1, 0);
@@ -474,8 +474,11 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper)
 		}
 		if (log_fd >= 0)
 			close(log_fd);
-		if (pids[r] > 0 && job_dir && !helper)
-			ranklog_record(job_dir, r, (long)pids[r]);
+		if (pids[r] > 0 && job_dir && !helper) {
+			char node[32];
+			snprintf(node, sizeof node, "local%ld", r / tpn + 1); /* as local_rank_env names it */
+			ranklog_record(job_dir, r, (long)pids[r], node);
+		}
 		if (pids[r] < 0) {
 			fprintf(stderr, "campaign launch: fork failed: %s\n", strerror(errno));
 			launch_stop = SIGTERM;

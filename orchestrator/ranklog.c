@@ -141,11 +141,15 @@ void ranklog_finish(struct ranklog *rl, size_t n, int linger_ms)
 	}
 }
 
-void ranklog_record(const char *job_dir, long rank, long pid)
+void ranklog_record(const char *job_dir, long rank, long pid, const char *node)
 {
 	char host[256] = "", rel[64];
+	const char *env = getenv("SLURMD_NODENAME"); /* the scheduler's name of the node */
 	gethostname(host, sizeof host - 1);
-	json_t *j = json_pack("{s:I, s:s, s:I}", "rank", (json_int_t)rank, "host", host, "pid", (json_int_t)pid);
+	if (!node)
+		node = env && *env ? env : host;
+	json_t *j = json_pack("{s:I, s:s, s:s, s:I}", "rank", (json_int_t)rank, "host", host, "node", node, "pid",
+			      (json_int_t)pid);
 	char *text = j ? json_dumps(j, JSON_SORT_KEYS) : NULL;
 	snprintf(rel, sizeof rel, "ranks/rank_%ld.json", rank);
 	if (text && fsio_write_in(job_dir, rel, text, strlen(text), 0644) < 0)

@@ -26,9 +26,11 @@ struct ranklog {
  * writes to the job's output directly. */
 int ranklog_open(const char *job_dir, long rank, struct ranklog *rl, int *child_fd);
 /* Records which process rank is: job_dir/ranks/rank_<rank>.json holds
- * {"rank", "host", "pid"}, so that a trace named after its process
- * (torch.profiler's <host>_<pid>.<time>.pt.trace.json) finds its rank. */
-void ranklog_record(const char *job_dir, long rank, long pid);
+ * {"rank", "host", "node", "pid"}, so that a trace named after its process
+ * (torch.profiler's <host>_<pid>.<time>.pt.trace.json, host as gethostname
+ * gives it) finds its rank, and the rank its node (the scheduler's name:
+ * node, else SLURMD_NODENAME, else the host). */
+void ranklog_record(const char *job_dir, long rank, long pid, const char *node);
 /* In the rank's child process, before exec: stdout and stderr to the pipe. */
 void ranklog_child(int child_fd);
 /* Copies what is ready on the open logs, waiting at most timeout_ms.

@@ -48,7 +48,7 @@ need_torch() {
 		exit 0
 	fi
 }
-# script_median SCENARIO_DIR WARMUP: tests/workloads/ddp_train.py's own step
+# script_median SCENARIO_DIR WARMUP: campaigns/ddp_train.py's own step
 # times ("step N loss L time T ms" in logs/rank_<r>.out) as the analysis
 # defines a step's time: per step the slowest rank, the median over steps >= WARMUP
 script_median() {

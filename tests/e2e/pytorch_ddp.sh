@@ -1,4 +1,4 @@
-# A user's own plain PyTorch DDP script (tests/workloads/ddp_train.py: env://
+# A user's own plain PyTorch DDP script (campaigns/ddp_train.py: env://
 # rendezvous, gloo, a DataLoader, torch.profiler; nothing campaign-specific)
 # kept beside its campaign file, run by `campaign submit` on the local
 # executor at 1, 2 and 4 emulated nodes, and analysed from what it leaves:
@@ -7,7 +7,7 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch pytorch_ddp
-cp "$ROOT/tests/workloads/ddp_train.py" train.py
+cp "$ROOT/campaigns/ddp_train.py" train.py
 
 cat >ddp.yaml <<'Y'
 campaign: userddp

@@ -129,6 +129,7 @@ Y
 "$CAMPAIGN" submit --wait --backend slurm --results "$SCRATCH/strag" strag.yaml >strag.out 2>&1; rc=$?
 run=$(rundir strag.out)
 check slurm_strag_ok [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || tail -n 5 "$run"/*/slurm-*.out "$run"/*/logs/rank_*.out 2>/dev/null | sed 's/^/   | /'
 # rank 3 runs on the second node of the allocation (block distribution)
 second=$(scontrol show hostnames "$(json "$run/slow/job_metadata.json" 'j["nodelist"]')" | sed -n 2p)
 check slurm_straggler_node_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][1]["stragglers"]]')" = "[(3, '$second', 'compute')]" ]

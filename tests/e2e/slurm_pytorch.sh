@@ -9,11 +9,12 @@ source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch slurm_pytorch
 slurm_cluster slurm_pytorch /tmp/campaign-slurm-pytorch 16967 17600
-cp "$ROOT/tests/workloads/ddp_train.py" train.py
+cp "$ROOT/campaigns/ddp_train.py" train.py
 cat >ddp.yaml <<'Y'
 campaign: slurmddp
 workload:
-  command: "/usr/bin/python3 {{campaign_dir}}/train.py --steps {{steps}} --warmup {{warmup_steps}} --out profiler"
+  command: "/usr/bin/python3 {{campaign_dir}}/train.py --steps {{steps}} --warmup {{warmup_steps}} --out profiler {{extra}}"
+  params: { extra: "" }
   # n1..n4 do not resolve: gloo is told the interface (as on real clusters
   # through the campaign or GLOO_SOCKET_IFNAME)
   env: { GLOO_SOCKET_IFNAME: lo, OMP_NUM_THREADS: "1" }
@@ -25,6 +26,7 @@ analysis: { batch_per_rank: 32 }
 scenarios:
   - { name: cpu-1n, nodes: 1, tasks_per_node: 1 }
   - { name: cpu-2n, nodes: 2, tasks_per_node: 2 }
+  - { name: strag-2n, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 3 --slow-ms 40" } }
 Y
 "$CAMPAIGN" submit --backend slurm --results "$SCRATCH/res" ddp.yaml >sub.out 2>&1; rc=$?
 run=$(rundir sub.out)
@@ -32,9 +34,14 @@ check slurm_ddp_submit_exit0 [ "$rc" -eq 0 ]
 wait_for() { local t=$1; shift; for i in $(seq 1 $((t * 5))); do "$@" && return 0; sleep 0.2; done; return 1; }
 check slurm_ddp_analysed_by_aggregation_job wait_for 300 test -s "$run/BOTTLENECK_ANALYSIS.md"
 "$CAMPAIGN" status --json --results "$SCRATCH/res" >st.json
-check slurm_ddp_completed [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED']" ]
-check slurm_ddp_both_analysed [ "$(json "$run/summary.json" '[s["analysed"] for s in j["scenarios"]]')" = "[True, True]" ]
-check slurm_ddp_source_traces [ "$(json "$run/summary.json" '[s["source"] for s in j["scenarios"]]')" = "['PyTorch profiler traces', 'PyTorch profiler traces']" ]
+check slurm_ddp_completed [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED']" ]
+check slurm_ddp_both_analysed [ "$(json "$run/summary.json" '[s["analysed"] for s in j["scenarios"]]')" = "[True, True, True]" ]
+check slurm_ddp_source_traces [ "$(json "$run/summary.json" '[s["source"] for s in j["scenarios"]]')" = "['PyTorch profiler traces', 'PyTorch profiler traces', 'PyTorch profiler traces']" ]
+# the user's own script with a straggler (issue 23): rank 3, on the second node of its allocation
+second=$(scontrol show hostnames "$(json "$run/strag-2n/job_metadata.json" 'j["nodelist"]')" | sed -n 2p)
+check slurm_ddp_straggler_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][2]["stragglers"]]')" = "[(3, '$second', 'compute')]" ]
+check slurm_ddp_straggler_impact [ "$(json "$run/summary.json" 'j["scenarios"][2]["stragglers"][0]["impact_pct"] >= 20')" = True ]
+check slurm_ddp_even_no_straggler [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"]')" = "[]" ]
 check slurm_ddp_rank_logs [ "$(ls "$run"/cpu-2n/logs/ | tr '\n' ' ')" = "rank_0.out rank_1.out rank_2.out rank_3.out " ]
 check slurm_ddp_four_traces [ "$(ls "$run"/cpu-2n/traces/ | wc -l)" = 4 ]
 check slurm_ddp_every_rank_stepped [ "$(cat "$run"/cpu-2n/logs/rank_*.out | grep -c '^step 9 ')" = 4 ]

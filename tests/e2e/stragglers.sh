@@ -60,3 +60,28 @@ check compare_names_new_straggler grep -q "^  stragglers: none -> rank 3 on loca
 check compare_top_collective_wait grep -q "^  top collective wait (ms) " cmp.txt
 "$CAMPAIGN" compare --json --results "$SCRATCH/res" "$(basename "$run")" "$(basename "$run2")" >cmp.json 2>&1
 check compare_json_stragglers [ "$(json cmp.json 'j["scenarios"]["slow"]["stragglers_candidate"]')" = none ]
+
+# The user's own PyTorch DDP script (campaigns/ddp_train.py, Debian's torch,
+# analysed from its traces) with the same knob: rank 3 named, on local2
+# (the launcher's record of where each rank ran), cause compute.
+need_torch stragglers_pytorch
+cp "$ROOT/campaigns/ddp_train.py" "$SCRATCH/train.py"
+cat >t.yaml <<'Y'
+campaign: tstrag
+workload:
+  command: "/usr/bin/python3 {{campaign_dir}}/train.py --steps {{steps}} --warmup {{warmup_steps}} --out profiler {{extra}}"
+  env: { GLOO_SOCKET_IFNAME: lo, OMP_NUM_THREADS: "1" }
+  params: { extra: "" }
+profile: { warmup_steps: 3, active_steps: 12, traces: ["profiler/*.pt.trace.json"] }
+analysis: { batch_per_rank: 32 }
+scenarios:
+  - { name: even, nodes: 2, tasks_per_node: 2 }
+  - { name: slow, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 3 --slow-ms 40" } }
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/tres" t.yaml >t.txt 2>&1; rc=$?
+run=$(rundir t.txt)
+check stragglers_pytorch_ok [ "$rc" -eq 0 ]
+check stragglers_pytorch_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][1]["stragglers"]]')" = "[(3, 'local2', 'compute')]" ]
+check stragglers_pytorch_impact [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["impact_pct"] >= 20 and j["scenarios"][1]["verdict"] == "straggler-bound"')" = True ]
+check stragglers_pytorch_even_none [ "$(json "$run/summary.json" 'j["scenarios"][0]["stragglers"]')" = "[]" ]
+check stragglers_pytorch_collectives [ "$(json "$run/summary.json" '[(c["op"], c["instances"]) for c in j["scenarios"][1]["collectives"]]')" = "[('all_reduce', 12)]" ]
