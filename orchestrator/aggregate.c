@@ -141,12 +141,12 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 		chosen[in->n] = j;
 		const struct scenario *s = campaign_find(&r->c, j->scenario);
 		char *dir = run_attempt_dir(r, j->scenario, j->attempt, k + 1 == next);
+		rc = record_placement(dir, j);
 		if (s && s->probe) { /* a fabric probe: measured against, not analysed */
 			ana_run_add_probe(in, j->scenario, job_state_name(j->state), s->backend, dir, j->nodes, s->tasks_per_node);
 			free(dir);
 			continue;
 		}
-		rc = record_placement(dir, j);
 		ana_run_add(in, j->scenario, job_state_name(j->state), j->reason, s ? s->backend : "gloo", dir,
 			    j->exit_code, j->nodes, s ? s->tasks_per_node : j->ntasks / (j->nodes ? j->nodes : 1));
 		in->sc[in->n - 1].attempt = j->attempt;
