@@ -48,7 +48,7 @@ ifeq ($(HAVE_CUDA),yes)
 BINS += bin/campaign-trainer-gpu
 endif
 
-.PHONY: all deps check check-sanitized unit e2e quick failed demo bench fuzz install clean
+.PHONY: all deps check check-sanitized unit e2e quick failed demo bench fuzz install docs clean
 all: $(BINS)
 
 deps:
@@ -208,11 +208,30 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@tests/bench.sh
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/campaign/templates
+# The man page and the shell completions, written by campaign itself from
+# its command table (orchestrator/cli/docgen.c).
+DOCS := $(B)/doc/campaign.1 $(B)/doc/campaign.bash $(B)/doc/_campaign
+docs: $(DOCS)
+$(B)/doc/campaign.1: bin/campaign
+	@mkdir -p $(dir $@)
+	bin/campaign help --man >$@.tmp && mv $@.tmp $@
+$(B)/doc/campaign.bash: bin/campaign
+	@mkdir -p $(dir $@)
+	bin/campaign help --completion bash >$@.tmp && mv $@.tmp $@
+$(B)/doc/_campaign: bin/campaign
+	@mkdir -p $(dir $@)
+	bin/campaign help --completion zsh >$@.tmp && mv $@.tmp $@
+
+install: all $(DOCS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/campaign/templates \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/campaign/templates/
 	install -m 644 analyzers/kernel_rules.txt analyzers/phase_rules.txt $(DESTDIR)$(PREFIX)/share/campaign/
+	install -m 644 $(B)/doc/campaign.1 $(DESTDIR)$(PREFIX)/share/man/man1/campaign.1
+	install -m 644 $(B)/doc/campaign.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/campaign
+	install -m 644 $(B)/doc/_campaign $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_campaign
 
 clean:
 	rm -rf $(B) bin

@@ -17,7 +17,7 @@ static const struct optdef results_opt[] = {
 };
 
 /* The command's own options, then the ones its flags give it. */
-static const struct optdef *opt_list(const struct cmd_entry *e, int which)
+const struct optdef *cmd_opt_list(const struct cmd_entry *e, int which)
 {
 	if (which == 0)
 		return e->opts;
@@ -27,7 +27,7 @@ static const struct optdef *opt_list(const struct cmd_entry *e, int which)
 static const struct optdef *find_opt(const struct cmd_entry *e, const char *name, size_t n, char c)
 {
 	for (int w = 0; w < 2; w++)
-		for (const struct optdef *o = opt_list(e, w); o && o->id; o++) {
+		for (const struct optdef *o = cmd_opt_list(e, w); o && o->id; o++) {
 			if (name && strlen(o->name) == n && !strncmp(o->name, name, n))
 				return o;
 			if (!name && o->id == c && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
@@ -40,7 +40,7 @@ void cmd_usage(const struct cmd_entry *e, FILE *out)
 {
 	fprintf(out, "usage: campaign %s %s\n\n%s\n\noptions:\n", e->name, e->usage, e->summary);
 	for (int w = 0; w < 2; w++)
-		for (const struct optdef *o = opt_list(e, w); o && o->id; o++) {
+		for (const struct optdef *o = cmd_opt_list(e, w); o && o->id; o++) {
 			char left[64];
 			snprintf(left, sizeof left, "--%s%s%s", o->name, o->argname ? " " : "", o->argname ? o->argname : "");
 			fprintf(out, "  %-26s %s\n", left, o->help);

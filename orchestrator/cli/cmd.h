@@ -78,6 +78,9 @@ int args_has(const struct args *a, char id);
 /* Parses an option as an integer in [min, max]; prints an error on failure. */
 int args_int(const struct cmd_entry *e, const struct args *a, char id, long min, long max, long dflt, long *out);
 void cmd_usage(const struct cmd_entry *e, FILE *out);
+/* A command's options: which 0 its own, 1 those its flags give it (--results
+ * ...); NULL when none. Each list ends with OPT_END. */
+const struct optdef *cmd_opt_list(const struct cmd_entry *e, int which);
 /* Maps an err.h code to an exit status and prints err_last() with a prefix. */
 int cmd_fail(const struct cmd_entry *e, int code);
 /* The exit status of an err.h code; EXIT_INTERNAL for a code it does not know. */

@@ -99,6 +99,12 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 	run_list(root, &runs);
 	if (runs.n > 1)
 		qsort(runs.v, runs.n, sizeof *runs.v, by_id_desc);
+	if (args_has(a, 'q')) { /* the ids alone (shell completion, scripts): no store is opened */
+		for (size_t i = 0; i < runs.n; i++)
+			printf("%s\n", strrchr(runs.v[i], '/') ? strrchr(runs.v[i], '/') + 1 : runs.v[i]);
+		argv_free(&runs);
+		return EXIT_OK;
+	}
 	json_t *list = json_array();
 	for (size_t i = 0; i < runs.n; i++)
 		json_array_append_new(list, run_json(root, runs.v[i]));
@@ -121,6 +127,7 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_ls_entry = {
-	"ls", "[--json] [--results DIR]", "list the runs under the results root, newest first, with their jobs' states",
-	CMD_RESULTS, 0, 0, ls_exec, (const struct optdef[]){ OPT_JSON("print one JSON array"), OPT_END },
+	"ls", "[--json | --quiet] [--results DIR]", "list the runs under the results root, newest first, with their jobs' states",
+	CMD_RESULTS, 0, 0, ls_exec, (const struct optdef[]){ OPT_JSON("print one JSON array"),
+		{ 'q', "quiet", NULL, "print the run ids only, one per line" }, OPT_END },
 };

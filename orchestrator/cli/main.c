@@ -1,6 +1,7 @@
 /* main: the command table, global --help/--version, and dispatch.
  * Adding a command means one cmd_<name>.c and one line below. */
 #include "cmd.h"
+#include "docgen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,29 +25,7 @@ static const struct cmd_entry *const commands[] = {
 
 static void usage(FILE *out, int all)
 {
-	fputs("usage: campaign [--version] [--help] COMMAND [ARGS]\n\n"
-	      "Runs profiling campaigns of distributed training on SLURM or on this machine,\n"
-	      "and turns them into a bottleneck analysis.\n\ncommands:\n", out);
-	for (int node = 0; node <= all; node++) {
-		if (node)
-			fputs("\ncommands the job scripts run on compute nodes:\n", out);
-		for (int i = 0; commands[i]; i++)
-			if (!(commands[i]->flags & CMD_NODE) == !node)
-				fprintf(out, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
-	}
-	fputs("\n'campaign COMMAND --help' shows a command's options", out);
-	fputs(all ? ".\n\n" : "; 'campaign help --all' also lists\nthe commands job scripts run.\n\n", out);
-	fputs("A RUN is a run directory, a run id, a unique start of one, or a campaign's name (its newest\n"
-	      "run); runs are looked for under --results DIR, else $CAMPAIGN_RESULTS, else ./results.\n\n", out);
-	fputs("exit status:\n"
-	      "  0   success (for submit --wait: every job completed)\n"
-	      "  1   the run finished but at least one job did not complete\n"
-	      "  2   bad command line or invalid campaign file (nothing was submitted)\n"
-	      "  3   no such run, scenario or file\n"
-	      "  4   file system or state store failure\n"
-	      "  5   scheduler or executor failure (controller unreachable, submit refused)\n"
-	      " 70   internal error (a bug: please report it)\n"
-	      "  launch exits with the status of the first rank that failed.\n", out);
+	docgen_usage(out, commands, all);
 }
 
 static const struct cmd_entry *find(const char *name)
@@ -57,9 +36,20 @@ static const struct cmd_entry *find(const char *name)
 	return NULL;
 }
 
-/* `campaign help [--all | COMMAND]` */
+/* `campaign help [--all | --man | --completion bash|zsh | COMMAND]` */
 static int help(int argc, char **argv)
 {
+	if (argc >= 3 && !strcmp(argv[2], "--man")) {
+		docgen_man(stdout, commands, CAMPAIGN_VERSION);
+		return EXIT_OK;
+	}
+	if (argc >= 3 && !strcmp(argv[2], "--completion")) {
+		if (argc < 4 || docgen_completion(stdout, commands, argv[3]) < 0) {
+			fprintf(stderr, "campaign help: --completion takes bash or zsh\n");
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
 	if (argc >= 3 && strcmp(argv[2], "--all")) {
 		const struct cmd_entry *e = find(argv[2]);
 		if (!e) {

@@ -72,3 +72,30 @@ sleep 3
 "$CAMPAIGN" status --results "$SCRATCH/h" --json "$hid" >hj.json 2>&1
 check hang_spinner_not_hung [ "$(json hj.json '(j["jobs"][1]["state"], j["jobs"][1]["possibly_hung_s"])')" = "('RUNNING', None)" ]
 "$CAMPAIGN" cancel --results "$SCRATCH/h" "$hid" >/dev/null 2>&1
+
+# The man page and the shell completions come from the command table itself
+# (campaign help --man / --completion), so they list what exists.
+"$CAMPAIGN" help --man >campaign.1
+users=$("$CAMPAIGN" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 {print $1}')
+missing=""
+for c in $users; do grep -q "^\.B campaign $c$" campaign.1 || missing="$missing $c"; done
+check man_every_command [ -z "$missing" ] && [ -n "$users" ]
+check man_options grep -q '^\.B \\-\\-no\\-aggregation\\-job$' campaign.1
+check man_exit_status bash -c 'grep -q "^\.SH EXIT STATUS$" "$1" && grep -A1 "^\.B 70$" "$1" | grep -q "internal error"' _ campaign.1
+if command -v groff >/dev/null; then
+	check man_renders_clean bash -c '[ -z "$(LANG=C groff -man -Tutf8 -ww -z "$1" 2>&1)" ]' _ campaign.1
+fi
+"$CAMPAIGN" help --completion bash >campaign.bash
+complete_words() { # WORDS...: what bash completion offers for the last word
+	PATH=$BIN:$PATH bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _campaign; echo "${COMPREPLY[*]}"' _ campaign.bash "$@"
+}
+check completion_commands [ "$(complete_words campaign su)" = submit ]
+check completion_options [ "$(complete_words campaign submit --w)" = --wait ]
+check completion_run_ids [ "$(complete_words campaign status "${id2:0:15}")" = "$id2" ]
+check completion_ls_quiet [ "$("$CAMPAIGN" ls --quiet | tr '\n' ' ')" = "$id1 $id2 " ]
+"$CAMPAIGN" help --completion zsh >_campaign
+check completion_zsh bash -c 'head -n 1 "$1" | grep -q "^#compdef campaign$" && grep -q "^	submit) _arguments .*--wait\[" "$1"' _ _campaign
+"$CAMPAIGN" help --completion fish >fish.out 2>&1; rc=$?
+check completion_unknown_shell bash -c '[ "$1" -eq 2 ] && grep -q "takes bash or zsh" "$2"' _ "$rc" fish.out
+make -s -C "$ROOT" install DESTDIR="$SCRATCH/inst" PREFIX=/usr >install.out 2>&1
+check install_man_and_completions bash -c 'for f in share/man/man1/campaign.1 share/bash-completion/completions/campaign share/zsh/vendor-completions/_campaign; do [ -s "$1/usr/$f" ] || exit 1; done' _ "$SCRATCH/inst"
