@@ -358,7 +358,7 @@ void torchtrace_rank_nodes(const char *job_dir, struct scenario_metrics *m)
 	for (size_t i = 0; i < m->n && nrec == m->n; i++) /* one record per rank: campaign started every rank */
 		for (size_t k = 0; k < nrec && !m->ranks[i].host[0]; k++)
 			if (rec[k].rank == m->ranks[i].rank)
-				snprintf(m->ranks[i].host, sizeof m->ranks[i].host, "%s", rec[k].node);
+				snprintf(m->ranks[i].host, sizeof m->ranks[i].host, "%.127s", rec[k].node);
 	free(rec);
 }
 

@@ -268,6 +268,18 @@ static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limi
 	return status;
 }
 
+/* One line per state change on stdout (the terminal of submit --wait, else
+ * supervisor.log): "[HH:MM:SS] scenario: STATE (what)". */
+static void progress(const char *scenario, const char *state, const char *what)
+{
+	char stamp[16];
+	time_t t = time(NULL);
+	strftime(stamp, sizeof stamp, "%H:%M:%S", localtime(&t));
+	printf("[%s] %s: %s%s%s%s\n", stamp, scenario, state, what && *what ? " (" : "", what ? what : "",
+	       what && *what ? ")" : "");
+	fflush(stdout);
+}
+
 static int finish_job(struct run *r, const struct job_row *j, const char *job_dir, int status,
 		       int timed_out, int cancelled)
 {
@@ -293,6 +305,7 @@ static int finish_job(struct run *r, const struct job_row *j, const char *job_di
 	else if (st == JS_FAILED)
 		snprintf(reason, sizeof reason, "exit status %d", code);
 	int rc = store_job_update(r->st, j->scenario, j->attempt, st, reason[0] ? reason : NULL, code, NULL, "job ended");
+	progress(j->scenario, job_state_name(st), reason);
 	if (rc == 0 && have)
 		rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
 	return rc;
@@ -314,6 +327,9 @@ static int run_one(struct run *r, const struct job_row *j)
 	int rc = store_job_set_pid(r->st, j->scenario, j->attempt, pid);
 	if (rc == 0)
 		rc = store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING, "", -1, nl, "started by local executor");
+	char where[96];
+	snprintf(where, sizeof where, "on %s", nl);
+	progress(j->scenario, "RUNNING", where);
 	int timed_out = 0, cancelled = 0;
 	int status = wait_job(r, j, pid, s ? s->time_limit_s : 0, &timed_out, &cancelled);
 	if (!timed_out && !cancelled)
@@ -363,6 +379,8 @@ int local_supervise(struct run *r)
 	while ((rc = next_job(r, &js, &j)) > 0 && (rc = run_one(r, j)) == 0)
 		;
 	job_set_free(&js);
+	if (rc == 0)
+		progress("run", "every job ended", "analysing");
 	if (rc == 0)
 		rc = aggregate_run(r, 0, 0, 1);
 	close(lock);

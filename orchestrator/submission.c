@@ -55,7 +55,9 @@ int submission_wait(struct run *r, const struct backend_ops *be, FILE *out)
 	if (rc == 0)
 		rc = job_set_load(r->st, &js);
 	if (rc == 0 && (!run_is_done(&js, &failed) || r->row.aggregated_at <= 0)) {
-		struct watch_opts wo = { 1, 30, 1, 0, out };
+		/* a terminal sees the live table, anything else one line per state change */
+		int tty = isatty(fileno(out));
+		struct watch_opts wo = { .min_s = 1, .max_s = 30, .quiet = !tty, .redraw = tty, .lines = !tty, .out = out };
 		rc = watch_run(r, be, &wo, &js);
 	}
 	if (rc == 0) {

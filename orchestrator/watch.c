@@ -1,9 +1,11 @@
 #include "watch.h"
 
 #include "aggregate.h"
+#include "jobstate.h"
 #include "util/err.h"
 #include "statusview.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,30 @@ static char *fingerprint(const struct job_set *jobs)
 		strbuf_addf(&sb, "%s=%d/%d/%s;", j->scenario, j->attempt, (int)j->state, j->reason ? j->reason : "");
 	}
 	return strbuf_detach(&sb);
+}
+
+/* One line per job whose state (or attempt) changed since prev, "[HH:MM:SS]
+ * scenario: OLD -> NEW (reason)"; prev is replaced by jobs' fingerprints. */
+static void state_lines(const struct job_set *jobs, struct argv *prev, FILE *out)
+{
+	char stamp[16], key[64];
+	time_t t = time(NULL);
+	strftime(stamp, sizeof stamp, "%H:%M:%S", localtime(&t));
+	struct argv now = { 0 };
+	for (size_t i = 0; i < jobs->n; i++) {
+		const struct job_row *j = jobs->latest[i];
+		snprintf(key, sizeof key, "%d %s", j->attempt, job_state_name(j->state));
+		argv_push(&now, key);
+		const char *old = i < prev->n ? prev->v[i] : NULL;
+		if (old && !strcmp(old, key))
+			continue;
+		fprintf(out, "[%s] %s: %s%s%s%s%s%s\n", stamp, j->scenario, old ? strchr(old, ' ') + 1 : "",
+			old ? " -> " : "", job_state_name(j->state), j->reason && *j->reason ? " (" : "",
+			j->reason && *j->reason ? j->reason : "", j->reason && *j->reason ? ")" : "");
+	}
+	fflush(out);
+	argv_free(prev);
+	*prev = now;
 }
 
 static double jitter(double s)
@@ -55,6 +81,7 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 	char *last = NULL;
 	long polls = 0;
 	int rc = 0;
+	struct argv seen = { 0 }; /* o->lines: each job's attempt and state at the last poll */
 	for (;;) {
 		polls++;
 		job_set_free(jobs); /* one snapshot per poll, taken by the refresh */
@@ -62,6 +89,8 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 		char *outage = refreshed < 0 ? xstrdup(err_last()) : NULL;
 		char *now = fingerprint(jobs);
 		int changed = !last || strcmp(now, last);
+		if (o->lines && changed)
+			state_lines(jobs, &seen, o->out);
 		free(last);
 		last = now;
 		int failed, done = run_is_done(jobs, &failed);
@@ -87,6 +116,7 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 		nap(jitter(interval));
 	}
 	free(last);
+	argv_free(&seen);
 	if (!o->quiet)
 		fprintf(o->out, "watch: %ld controller RPC%s in %ld poll%s over %.0f s\n", r->rpcs, r->rpcs == 1 ? "" : "s",
 			polls, polls == 1 ? "" : "s", store_now() - t0);

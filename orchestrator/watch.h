@@ -12,8 +12,9 @@
 
 struct watch_opts {
 	double min_s, max_s; /* poll interval bounds */
-	int quiet;           /* print nothing until the end */
+	int quiet;           /* print no table until the end */
 	int redraw;          /* redraw in place (a terminal) */
+	int lines;           /* one line per job state change (not a terminal) */
 	FILE *out;
 };
 

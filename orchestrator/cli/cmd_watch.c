@@ -14,8 +14,8 @@ static int watch_exec(const struct cmd_entry *self, struct args *a)
 	long min_s, max_s;
 	if (args_int(self, a, 'i', 1, 3600, 2, &min_s) || args_int(self, a, 'm', 1, 3600, 60, &max_s))
 		return EXIT_USAGE;
-	struct watch_opts o = { (double)min_s, (double)(max_s < min_s ? min_s : max_s), 0,
-				isatty(STDOUT_FILENO) && !args_has(a, 'p'), stdout };
+	struct watch_opts o = { .min_s = (double)min_s, .max_s = (double)(max_s < min_s ? min_s : max_s),
+				.redraw = isatty(STDOUT_FILENO) && !args_has(a, 'p'), .out = stdout };
 	struct job_set js = JOB_SET_INIT;
 	int failed = 0, rc = watch_run(a->run, backend_for_run(a->run), &o, &js);
 	run_is_done(&js, &failed);
