@@ -4,6 +4,7 @@
 #include "orchestrator/backend_pick.h"
 #include "orchestrator/campaign.h"
 #include "cmd.h"
+#include "orchestrator/program.h"
 #include "util/err.h"
 #include "orchestrator/fault.h"
 #include "orchestrator/provenance.h"
@@ -30,6 +31,7 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	}
 	if (*why)
 		fprintf(stderr, "campaign submit: %s\n", why);
+	program_check(&c, "campaign submit", stderr);
 	struct provenance prov;
 	char *bin = fsio_self_dir();
 	provenance_collect(a->pos[0], bin, cmd_results_root(a), &prov);

@@ -1,6 +1,7 @@
 /* cmd_validate: `campaign validate FILE` checks a campaign and prints the
  * scenarios it expands to; exit 2 with every problem when it is invalid. */
 #include "orchestrator/campaign.h"
+#include "orchestrator/program.h"
 #include "cmd.h"
 
 #include <stdio.h>
@@ -34,6 +35,7 @@ static int validate_exec(const struct cmd_entry *self, struct args *a)
 		printf("%-28s %5d %6d %5d %6d %-6s %s\n", s->name, s->nodes, s->tasks_per_node,
 		       s->gpus_per_node, s->nodes * s->tasks_per_node, s->backend, s->time);
 	}
+	program_check(&c, "campaign validate", stderr);
 	campaign_free(&c);
 	return EXIT_OK;
 }

@@ -99,3 +99,23 @@ check completion_zsh bash -c 'head -n 1 "$1" | grep -q "^#compdef campaign$" && 
 check completion_unknown_shell bash -c '[ "$1" -eq 2 ] && grep -q "takes bash or zsh" "$2"' _ "$rc" fish.out
 make -s -C "$ROOT" install DESTDIR="$SCRATCH/inst" PREFIX=/usr >install.out 2>&1
 check install_man_and_completions bash -c 'for f in share/man/man1/campaign.1 share/bash-completion/completions/campaign share/zsh/vendor-completions/_campaign; do [ -s "$1/usr/$f" ] || exit 1; done' _ "$SCRATCH/inst"
+
+# The workload's program is looked up before submitting (issue 24, part 5):
+# missing, resolving elsewhere in the job (its env's PATH) than here, or a
+# version manager's shim each give a warning saying what to do.
+mkdir -p a b shims
+printf '#!/bin/sh\necho a\n' >a/prog; printf '#!/bin/sh\necho b\n' >b/prog; printf '#!/bin/sh\n' >shims/python3
+chmod +x a/prog b/prog shims/python3
+prog_yaml() { printf 'campaign: p\nworkload: { command: "%s --x", env: { %s } }\nscenarios: [{ name: s, nodes: 1 }]\n' "$1" "$2"; }
+prog_yaml nosuchprog "" >p1.yaml
+PATH=$SCRATCH/a:$PATH "$CAMPAIGN" validate p1.yaml >/dev/null 2>p1.err; rc=$?
+check program_missing_warned bash -c '[ "$1" -eq 0 ] && [ "$(cat "$2")" = "campaign validate: warning: workload.command'"'"'s program '"'"'nosuchprog'"'"' is not on the job'"'"'s PATH: every rank would fail with status 127 (command not found); give its absolute path or set workload.env.PATH" ]' _ "$rc" p1.err
+prog_yaml prog "PATH: \"$SCRATCH/b:\$PATH\"" >p2.yaml
+PATH=$SCRATCH/a:$PATH "$CAMPAIGN" validate p2.yaml >/dev/null 2>p2.err
+check program_elsewhere_warned grep -q "^campaign validate: warning: 'prog' resolves to $SCRATCH/b/prog in the job (its PATH from workload.env) but to $SCRATCH/a/prog in this shell" p2.err
+prog_yaml python3 "" >p3.yaml
+PATH=$SCRATCH/shims:$PATH "$CAMPAIGN" validate p3.yaml >/dev/null 2>p3.err
+check program_shim_warned grep -q "^campaign validate: warning: 'python3' resolves to $SCRATCH/shims/python3, a version manager's shim" p3.err
+prog_yaml prog "" >p4.yaml
+PATH=$SCRATCH/a:$PATH "$CAMPAIGN" validate p4.yaml >/dev/null 2>p4.err
+check program_fine_silent [ ! -s p4.err ]
