@@ -12,6 +12,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <signal.h>
@@ -69,6 +70,32 @@ static void job_env(long nodes, long tpn, long ranks_per_host, const char *maste
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		setenv_long("OPENBLAS_NUM_THREADS", cpus / ranks_per_host > 0 ? cpus / ranks_per_host : 1, 0);
 	}
+}
+
+/* The job log says where the ranks meet, so that a rendezvous that times
+ * out can be traced to the address and port it tried. */
+static void say_rendezvous(long nodes, long tpn)
+{
+	fprintf(stderr, "campaign launch: %ld rank%s on %ld node%s; rendezvous (env://) at %s:%s\n", nodes * tpn,
+		nodes * tpn == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", getenv("MASTER_ADDR"), getenv("MASTER_PORT"));
+}
+
+/* On each node (its first task): MASTER_ADDR must resolve there, or every
+ * env:// rendezvous fails after its timeout; the job log says so at once. */
+static void check_master_addr(void)
+{
+	const char *addr = getenv("MASTER_ADDR"), *node = getenv("SLURMD_NODENAME");
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res = NULL;
+	if (!addr || !*addr || launch_env_long("SLURM_LOCALID") != 0)
+		return;
+	int e = getaddrinfo(addr, NULL, &hints, &res);
+	if (e == 0) {
+		freeaddrinfo(res);
+		return;
+	}
+	fprintf(stderr, "campaign launch: node %s: MASTER_ADDR %s does not resolve here (%s): an env:// rendezvous "
+		"(torch.distributed, torchrun) will fail; set MASTER_ADDR in workload.env to an address every node "
+		"can reach\n", node ? node : "?", addr, gai_strerror(e));
 }
 
 /* The per-rank variables: torch.distributed / torchrun names and JAX's. */
@@ -262,6 +289,7 @@ long launch_env_long(const char *name)
 int launch_rank_exit(const char *dir, char **cmd)
 {
 	long rank = launch_env_long("SLURM_PROCID");
+	check_master_addr();
 	rank_env(rank, launch_env_long("SLURM_LOCALID"), launch_env_long("SLURM_NODEID"));
 	const char *job_dir = getenv("CAMPAIGN_JOB_DIR");
 	struct ranklog log;
@@ -334,6 +362,11 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 	if (!overlap) {
 		char *addr = slurm_first_node_addr(getenv("SLURM_JOB_NODELIST"));
 		job_env(nodes, tpn, tpn, addr ? addr : "127.0.0.1", job_port());
+		if (!addr && nodes > 1)
+			fprintf(stderr, "campaign launch: the first node's address is unknown (SLURM_JOB_NODELIST %s): "
+				"MASTER_ADDR 127.0.0.1 reaches only the first node's ranks; set MASTER_ADDR in "
+				"workload.env\n", getenv("SLURM_JOB_NODELIST") ? getenv("SLURM_JOB_NODELIST") : "unset");
+		say_rendezvous(nodes, tpn);
 		free(addr);
 	}
 	if (self && !overlap) { /* each task wrapped: rank variables, rank log, exit record */
@@ -463,6 +496,8 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper)
 	struct ranklog *logs = xcalloc((size_t)n, sizeof *logs);
 	size_t nlogs = 0;
 	job_env(nodes, tpn, n, "127.0.0.1", free_port()); /* every rank on this host */
+	if (!helper)
+		say_rendezvous(nodes, tpn);
 	for (long r = 0; r < n; r++) {
 		int log_fd = -1;
 		if (job_dir && ranklog_open(job_dir, r, &logs[nlogs], &log_fd) == 0)

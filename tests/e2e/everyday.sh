@@ -41,6 +41,7 @@ fi
 "$CAMPAIGN" status 2026 >st3.out 2>&1; rc=$?
 check everyday_ambiguous_prefix_exit3 bash -c '[ "$1" -eq 3 ] && grep -q "2 runs under .* have ids starting with .2026.: give more of the id" "$2"' _ "$rc" st3.out
 "$CAMPAIGN" logs "$id2" a >a.out 2>&1
+check launch_says_rendezvous grep -q "^campaign launch: 2 ranks on 1 node; rendezvous (env://) at 127.0.0.1:[0-9]*$" a.out
 check everyday_logs_job_log grep -q "^campaign: scenario a starting on" a.out
 "$CAMPAIGN" logs --rank 1 "$id2" a >r1.out 2>&1
 check everyday_logs_rank [ "$(cat r1.out)" = "rank 1 says hello" ]

@@ -139,6 +139,17 @@ check slurm_fabric_probes_ran [ "$(json "$run/summary.json" '[(p["name"], p["nod
 check slurm_fabric_probe_two_nodes [ "$(scontrol show hostnames "$(json "$run/fabric-probe-gloo-2n/job_metadata.json" 'j.get("nodelist")')" | wc -l)" -eq 2 ]
 check slurm_fabric_used [ "$(json "$run/summary.json" 'all(c["fabric_pct"] is not None for s in j["scenarios"] for c in s["collectives"])')" = True ]
 
+# --- a MASTER_ADDR the nodes cannot resolve is said in the job log at once (issue 24) -------
+cat >addr.yaml <<'Y'
+campaign: addr
+workload: { command: ["/bin/true"], env: { MASTER_ADDR: "no-such-node.invalid" } }
+scenarios: [{ name: two, nodes: 2 }]
+Y
+"$CAMPAIGN" submit --wait --no-aggregation-job --backend slurm --results "$SCRATCH/addr" addr.yaml >addr.out 2>&1
+run=$(rundir addr.out)
+check slurm_master_addr_unresolved grep -q "^campaign launch: node n[1-4]: MASTER_ADDR no-such-node.invalid does not resolve here (.*): an env:// rendezvous" "$run"/two/slurm-*.out
+check slurm_rendezvous_said grep -q "^campaign launch: 2 ranks on 2 nodes; rendezvous (env://) at no-such-node.invalid:[0-9]*$" "$run"/two/slurm-*.out
+
 # --- two scenarios on one node at the same time: contaminated, unless exclusive ----------
 # (issue 21, finding 6) Both pinned to n1; without --exclusive they share it.
 shared_yaml() { # NAME EXCLUSIVE
