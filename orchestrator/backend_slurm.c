@@ -6,6 +6,7 @@
  * so the configuration is checked before slurm_init. */
 #include "backend.h"
 #include "backend_slurm.h"
+#include "jobspec.h"
 
 #include "util/err.h"
 #include "fault.h"
@@ -294,53 +295,43 @@ static int parse_mem_mb(const char *s, uint64_t *mb)
 	return 0;
 }
 
-/* Maps the campaign's slurm.extra options onto the job description. */
+/* Maps the campaign's slurm.extra options (jobspec.h's table) onto the job description. */
 static int apply_extra(job_desc_msg_t *d, const struct argv *extra, struct strbuf *tres)
 {
-	for (size_t i = 0; i < extra->n; i++) {
-		const char *o = extra->v[i], *eq = strchr(o, '=');
-		const char *v = eq ? eq + 1 : "";
-		size_t kn = eq ? (size_t)(eq - o) : strlen(o);
+	for (size_t i = 0; extra && i < extra->n; i++) {
+		const char *o = extra->v[i], *v = "";
 		uint64_t mb;
-#define IS(name) (kn == strlen(name) && !strncmp(o, name, kn))
-		if (IS("--exclusive"))
-			d->shared = JOB_SHARED_NONE;
-		else if (IS("--mem") && parse_mem_mb(v, &mb) == 0)
-			d->pn_min_memory = mb;
-		else if (IS("--mem-per-cpu") && parse_mem_mb(v, &mb) == 0)
-			d->pn_min_memory = mb | MEM_PER_CPU;
-		else if (IS("--cpus-per-task") && atoi(v) > 0)
-			d->cpus_per_task = (uint16_t)atoi(v);
-		else if (IS("--gres") && *v)
-			strbuf_addf(tres, "%sgres:%s", tres->len ? "," : "", v);
-		else if (IS("--reservation") && *v)
-			d->reservation = (char *)v;
-		else if (IS("--nodelist") && *v)
-			d->req_nodes = (char *)v;
-		else if (IS("--exclude") && *v)
-			d->exc_nodes = (char *)v;
-		else if (IS("--requeue"))
-			d->requeue = 1;
-		else if (IS("--no-requeue"))
-			d->requeue = 0;
-		else
-			return err_set(ERR_USAGE, "slurm.extra: %s is not supported by the libslurm backend (supported: "
-				       "--exclusive, --mem=, --mem-per-cpu=, --cpus-per-task=, --gres=, --reservation=, "
-				       "--nodelist=, --exclude=, --requeue, --no-requeue)", o);
-#undef IS
+		int kind = job_spec_extra(o, &v), ok = 1;
+		switch (kind) {
+		case JX_EXCLUSIVE: d->shared = JOB_SHARED_NONE; break;
+		case JX_MEM: ok = parse_mem_mb(v, &mb) == 0; d->pn_min_memory = ok ? mb : d->pn_min_memory; break;
+		case JX_MEM_PER_CPU: ok = parse_mem_mb(v, &mb) == 0; d->pn_min_memory = ok ? mb | MEM_PER_CPU : d->pn_min_memory; break;
+		case JX_CPUS_PER_TASK: ok = atoi(v) > 0; d->cpus_per_task = ok ? (uint16_t)atoi(v) : d->cpus_per_task; break;
+		case JX_GRES: strbuf_addf(tres, "%sgres:%s", tres->len ? "," : "", v); break;
+		case JX_RESERVATION: d->reservation = (char *)v; break;
+		case JX_NODELIST: d->req_nodes = (char *)v; break;
+		case JX_EXCLUDE: d->exc_nodes = (char *)v; break;
+		case JX_REQUEUE: d->requeue = 1; break;
+		case JX_NO_REQUEUE: d->requeue = 0; break;
+		default: ok = 0; break;
+		}
+		if (!ok) {
+			char list[256];
+			return err_set(ERR_USAGE, "slurm.extra: %s is not supported by the libslurm backend (supported: %s)", o,
+				       job_spec_extras(list, sizeof list));
+		}
 	}
 	return 0;
 }
 
 struct submit_req {
 	const char *name, *comment, *script, *work_dir, *std_out, *dependency;
-	int nodes, tasks_per_node, gpus_per_node;
-	long time_limit_s;
-	int cpus_per_task; /* 0: the controller's default (or slurm.extra's) */
+	const struct job_spec *spec; /* what the rendered #SBATCH lines say too */
 };
 
-static int submit_one(const struct campaign *c, const struct submit_req *q, uint32_t *job_id)
+static int submit_one(const struct submit_req *q, uint32_t *job_id)
 {
+	const struct job_spec *js = q->spec;
 	job_desc_msg_t d;
 	submit_response_msg_t *resp = NULL;
 	struct strbuf tres = STRBUF_INIT;
@@ -351,24 +342,24 @@ static int submit_one(const struct campaign *c, const struct submit_req *q, uint
 	d.work_dir = (char *)q->work_dir;
 	d.std_out = (char *)q->std_out;
 	d.dependency = (char *)q->dependency;
-	d.min_nodes = d.max_nodes = (uint32_t)q->nodes;
-	d.ntasks_per_node = (uint16_t)q->tasks_per_node;
-	d.num_tasks = (uint32_t)(q->nodes * q->tasks_per_node);
-	d.time_limit = q->time_limit_s > 0 ? (uint32_t)((q->time_limit_s + 59) / 60) : INFINITE;
-	d.partition = (char *)campaign_sbatch_env("SBATCH_PARTITION", c->slurm.partition);
-	d.account = (char *)campaign_sbatch_env("SBATCH_ACCOUNT", c->slurm.account);
-	d.qos = (char *)campaign_sbatch_env("SBATCH_QOS", c->slurm.qos);
-	d.features = (char *)campaign_sbatch_env("SBATCH_CONSTRAINT", c->slurm.constraint);
+	d.min_nodes = d.max_nodes = (uint32_t)js->nodes;
+	d.ntasks_per_node = (uint16_t)js->tasks_per_node;
+	d.num_tasks = (uint32_t)(js->nodes * js->tasks_per_node);
+	d.time_limit = js->time_limit_s > 0 ? (uint32_t)((js->time_limit_s + 59) / 60) : INFINITE;
+	d.partition = (char *)js->partition;
+	d.account = (char *)js->account;
+	d.qos = (char *)js->qos;
+	d.features = (char *)js->constraint;
 	d.user_id = getuid();
 	d.group_id = getgid();
 	d.environment = job_environment(&d.env_size);
-	if (q->gpus_per_node > 0)
-		strbuf_addf(&tres, "gres:gpu:%d", q->gpus_per_node);
-	if (!q->dependency && c->slurm.exclusive) /* scenario jobs: nodes of their own (slurm.exclusive) */
+	if (js->gpus_per_node > 0)
+		strbuf_addf(&tres, "gres:gpu:%d", js->gpus_per_node);
+	if (js->exclusive)
 		d.shared = JOB_SHARED_NONE;
-	int rc = q->dependency ? 0 : apply_extra(&d, &c->slurm.extra, &tres);
-	if (q->cpus_per_task > 0)
-		d.cpus_per_task = (uint16_t)q->cpus_per_task;
+	int rc = apply_extra(&d, js->extra, &tres);
+	if (js->cpus_per_task > 0)
+		d.cpus_per_task = (uint16_t)js->cpus_per_task;
 	if (tres.len)
 		d.tres_per_node = tres.buf;
 	if (rc == 0 && slurm_submit_batch_job(&d, &resp) != SLURM_SUCCESS)
@@ -450,10 +441,11 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 			s->name, id);
 	} else if ((rc = fsio_read(p.buf, 1 << 20, &script, NULL)) == 0 &&
 		   (rc = store_job_submitting(r->st, j->scenario, j->attempt)) == 0) {
-		struct submit_req q = { name.buf, comment.buf, script, dir, out.buf, NULL, s->nodes, s->tasks_per_node,
-					s->gpus_per_node, s->time_limit_s, 0 };
+		struct job_spec js;
+		job_spec_scenario(&r->c, s, &js); /* as render.c wrote it into the script */
+		struct submit_req q = { name.buf, comment.buf, script, dir, out.buf, NULL, &js };
 		fault_point("before-submit", s->name);
-		rc = submit_one(&r->c, &q, &id);
+		rc = submit_one(&q, &id);
 		if (rc == 0)
 			fault_point("after-submit", s->name);
 	}
@@ -539,15 +531,18 @@ static int render_aggregate(struct run *r, const char *name, const char *comment
 		render_var_scalar(&rv, "comment", comment);
 		render_var_scalar(&rv, "output", out);
 		render_var_scalar(&rv, "dependency", dep);
-		render_var_scalar(&rv, "partition", campaign_sbatch_env("SBATCH_PARTITION", r->c.slurm.partition));
-		render_var_scalar(&rv, "account", campaign_sbatch_env("SBATCH_ACCOUNT", r->c.slurm.account));
-		render_var_scalar(&rv, "qos", campaign_sbatch_env("SBATCH_QOS", r->c.slurm.qos));
+		struct job_spec js;
+		job_spec_aggregate(&r->c, &js); /* what submit_one submits */
+		render_var_scalar(&rv, "partition", js.partition);
+		render_var_scalar(&rv, "account", js.account);
+		render_var_scalar(&rv, "qos", js.qos);
+		render_var_scalar(&rv, "time", js.time);
 		render_var_scalar(&rv, "campaign_bin", bin.buf);
 		render_var_scalar(&rv, "run_dir", r->dir);
 		char nodes[24], cpus[24] = "";
-		snprintf(nodes, sizeof nodes, "%d", r->c.analysis.nodes > 0 ? r->c.analysis.nodes : 1);
-		if (r->c.analysis.cpus_per_task > 0)
-			snprintf(cpus, sizeof cpus, "%d", r->c.analysis.cpus_per_task);
+		snprintf(nodes, sizeof nodes, "%d", js.nodes);
+		if (js.cpus_per_task > 0)
+			snprintf(cpus, sizeof cpus, "%d", js.cpus_per_task);
 		render_var_scalar(&rv, "analysis_nodes", nodes);
 		render_var_scalar(&rv, "analysis_cpus_per_task", cpus);
 		rc = render_template(tp.buf, tmpl, &rv, script);
@@ -602,10 +597,11 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 		rc = store_run_set_aggregate_intent(r->st, key);
 	}
 	if (rc == 0 && !id && (rc = render_aggregate(r, name.buf, comment.buf, out.buf, dep, &script)) == 0) {
-		struct submit_req q = { name.buf, comment.buf, script.buf, r->dir, out.buf, dep,
-					r->c.analysis.nodes > 0 ? r->c.analysis.nodes : 1, 1, 0, 1800, r->c.analysis.cpus_per_task };
+		struct job_spec js;
+		job_spec_aggregate(&r->c, &js);
+		struct submit_req q = { name.buf, comment.buf, script.buf, r->dir, out.buf, dep, &js };
 		fault_point("before-aggregate-submit", NULL);
-		rc = submit_one(&r->c, &q, &id);
+		rc = submit_one(&q, &id);
 		if (rc == 0)
 			fault_point("after-aggregate-submit", NULL);
 		struct strbuf sp = STRBUF_INIT;

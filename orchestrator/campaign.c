@@ -13,20 +13,6 @@ static const char *const builtins[] = {
 	"nproc_per_node", "rdzv_id", NULL,
 };
 
-int campaign_extra_supported(const char *opt)
-{
-	static const char *const flags[] = { "--exclusive", "--requeue", "--no-requeue", NULL };
-	static const char *const valued[] = { "--mem=", "--mem-per-cpu=", "--cpus-per-task=", "--gres=", "--reservation=",
-					      "--nodelist=", "--exclude=", NULL };
-	for (int i = 0; flags[i]; i++)
-		if (!strcmp(opt, flags[i]))
-			return 1;
-	for (int i = 0; valued[i]; i++)
-		if (!strncmp(opt, valued[i], strlen(valued[i])) && opt[strlen(valued[i])])
-			return 1;
-	return 0;
-}
-
 int placeholder_is_builtin(const char *name)
 {
 	for (int i = 0; builtins[i]; i++)

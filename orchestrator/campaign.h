@@ -95,9 +95,6 @@ const struct scenario *campaign_find(const struct campaign *c, const char *name)
 int slurm_time_parse(const char *s, long *seconds);
 
 /* Placeholder names every command may use whatever its params. */
-/* The sbatch options slurm.extra may hold: those the SLURM backend passes
- * on through libslurm (the job's output, name, size and time are campaign's). */
-int campaign_extra_supported(const char *opt);
 /* A SLURM value as sbatch would take it: the environment's SBATCH_<X> over
  * the campaign's (used for the rendered #SBATCH lines and for libslurm's
  * job description alike, so the kept script states what was submitted). */

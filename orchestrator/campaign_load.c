@@ -3,6 +3,7 @@
  * the walk goes on after a problem so that all of them are reported at once. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "campaign.h"
+#include "jobspec.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -384,13 +385,14 @@ static void load_slurm(struct loader *L, yaml_node_t *n)
 	if ((v = map_get(L, n, "exclusive"))) as_bool(L, v, "slurm.exclusive", &c->slurm.exclusive);
 	if ((v = map_get(L, n, "extra")) && as_list(L, v, "slurm.extra", &c->slurm.extra) == 0) {
 		for (size_t i = 0; i < c->slurm.extra.n; i++) {
-			const char *e = c->slurm.extra.v[i];
+			const char *e = c->slurm.extra.v[i], *val;
+			char list[256];
 			if (strncmp(e, "--", 2) || !is_safe_token(e + 2))
 				problem(L, v, "slurm.extra", "\"%.64s\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)", e);
-			else if (!campaign_extra_supported(e))
-				problem(L, v, "slurm.extra", "\"%.64s\" is not an option campaign passes on (supported: --exclusive, "
-					"--mem=, --mem-per-cpu=, --cpus-per-task=, --gres=, --reservation=, --nodelist=, --exclude=, "
-					"--requeue, --no-requeue; the job's output, name, nodes, tasks and time are campaign's)", e);
+			else if (job_spec_extra(e, &val) < 0)
+				problem(L, v, "slurm.extra", "\"%.64s\" is not an option campaign passes on (supported: %s; "
+					"the job's output, name, nodes, tasks and time are campaign's)", e,
+					job_spec_extras(list, sizeof list));
 		}
 	}
 }

@@ -76,6 +76,8 @@ static void job_env(long nodes, long tpn, long ranks_per_host, const char *maste
  * out can be traced to the address and port it tried. */
 static void say_rendezvous(long nodes, long tpn)
 {
+	if (!getenv("CAMPAIGN_JOB_DIR")) /* a job's log only, not a launch by hand */
+		return;
 	fprintf(stderr, "campaign launch: %ld rank%s on %ld node%s; rendezvous (env://) at %s:%s\n", nodes * tpn,
 		nodes * tpn == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", getenv("MASTER_ADDR"), getenv("MASTER_PORT"));
 }

@@ -1,4 +1,5 @@
 #include "render.h"
+#include "jobspec.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -270,31 +271,33 @@ static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c, co
 	strbuf_addf(&sb, "%s/slurm-%%j.out", ctx->job_dir);
 	render_var_scalar(rv, "output", strbuf_str(&sb));
 	strbuf_free(&sb);
-	snprintf(buf, sizeof buf, "%d", s->nodes);
+	struct job_spec js;
+	job_spec_scenario(c, s, &js); /* what backend_slurm.c submits, too */
+	snprintf(buf, sizeof buf, "%d", js.nodes);
 	render_var_scalar(rv, "nodes", buf);
-	snprintf(buf, sizeof buf, "%d", s->tasks_per_node);
+	snprintf(buf, sizeof buf, "%d", js.tasks_per_node);
 	render_var_scalar(rv, "tasks_per_node", buf);
 	snprintf(buf, sizeof buf, "%d", c->workload.per_node && !s->probe ? 1 : s->tasks_per_node); /* processes campaign starts */
 	render_var_scalar(rv, "launch_tasks_per_node", buf);
-	snprintf(buf, sizeof buf, "%d", s->nodes * s->tasks_per_node);
+	snprintf(buf, sizeof buf, "%d", js.nodes * js.tasks_per_node);
 	render_var_scalar(rv, "ntasks", buf);
-	snprintf(buf, sizeof buf, "%d", s->gpus_per_node);
-	render_var_scalar(rv, "gpus_per_node", s->gpus_per_node ? buf : NULL);
-	render_var_scalar(rv, "time", s->time);
-	render_var_scalar(rv, "partition", campaign_sbatch_env("SBATCH_PARTITION", c->slurm.partition));
-	render_var_scalar(rv, "account", campaign_sbatch_env("SBATCH_ACCOUNT", c->slurm.account));
-	render_var_scalar(rv, "qos", campaign_sbatch_env("SBATCH_QOS", c->slurm.qos));
-	render_var_scalar(rv, "constraint", campaign_sbatch_env("SBATCH_CONSTRAINT", c->slurm.constraint));
+	snprintf(buf, sizeof buf, "%d", js.gpus_per_node);
+	render_var_scalar(rv, "gpus_per_node", js.gpus_per_node ? buf : NULL);
+	render_var_scalar(rv, "time", js.time);
+	render_var_scalar(rv, "partition", js.partition);
+	render_var_scalar(rv, "account", js.account);
+	render_var_scalar(rv, "qos", js.qos);
+	render_var_scalar(rv, "constraint", js.constraint);
 	render_var_item(rv, "slurm_extra", NULL);
-	if (c->slurm.exclusive && !argv_has(&c->slurm.extra, "--exclusive")) {
+	if (js.exclusive && !argv_has(js.extra, "--exclusive")) {
 		struct argv one = { 0 };
 		argv_push(&one, "--exclusive");
 		render_var_item(rv, "slurm_extra", &one);
 		argv_free(&one);
 	}
-	for (size_t i = 0; i < c->slurm.extra.n; i++) {
+	for (size_t i = 0; i < js.extra->n; i++) {
 		struct argv one = { 0 };
-		argv_push(&one, c->slurm.extra.v[i]);
+		argv_push(&one, js.extra->v[i]);
 		render_var_item(rv, "slurm_extra", &one);
 		argv_free(&one);
 	}

@@ -66,6 +66,16 @@ check slurm_env_partition_overrides [ "$rc" -eq 5 ]
 check slurm_refusal_explained grep -q "t: .*Invalid partition name specified" bad.out
 "$CAMPAIGN" status --results "$SCRATCH/tiny" --json >st.json
 check slurm_refused_job_failed [ "$(json st.json 'j["jobs"][0]["state"]')" = FAILED ]
+# one job spec (issue 25, part 3): with SBATCH_PARTITION set, the kept script and what the
+# controller recorded name the same partition, nodes, tasks and time
+SBATCH_PARTITION=other "$CAMPAIGN" submit --wait --no-aggregation-job --backend slurm --results "$SCRATCH/part" tiny.yaml >part.out 2>&1
+run=$(rundir part.out)
+jid=$("$CAMPAIGN" status --json --results "$SCRATCH/part" >pst.json; json pst.json 'j["jobs"][0]["job_id"]')
+scontrol show job "$jid" >scontrol.txt 2>&1
+sb() { sed -n "s/^#SBATCH --$1=//p" "$run/t/job.sbatch"; }
+sc() { tr ' ' '\n' <scontrol.txt | sed -n "s/^$1=//p" | head -n 1; }
+check slurm_spec_partition [ "$(sb partition)/$(sc Partition)" = "other/other" ]
+check slurm_spec_nodes_tasks [ "$(sb nodes)/$(sb ntasks-per-node)/$(sb time)" = "$(sc NumNodes)/$(sc NumTasks)/$(sc TimeLimit | sed 's/^\(..:..:..\)$/\1/')" ]
 
 # --- end states: exit code, time limit, cancel; the rest is analysed -----------------
 cat >ends.yaml <<Y

@@ -92,6 +92,7 @@ MpiDefault=none
 SwitchType=switch/none
 NodeName=n[1-$NODES] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((PORT0 + 1))-$((PORT0 + NODES))] $layout State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+PartitionName=other Nodes=ALL MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$CONF
 
