@@ -329,6 +329,24 @@ static void straggler_verdict(struct ana_scenario *s)
 	s->borderline = 0;
 }
 
+/* The local executor ran more ranks than this machine has CPUs: ranks then
+ * wait for CPU time, which shows as communication and waiting for peers, so
+ * a communication verdict is not sure; the compute side is named next. */
+static void oversubscribed(struct ana_scenario *s, const struct ana_run *run)
+{
+	if (run->host_cpus <= 0 || s->ranks <= run->host_cpus || strcmp(s->verdict, "communication-bound") ||
+	    s->gpu_basis)
+		return;
+	const char *next = s->elementwise_pct > s->gemm_pct ? "memory-bound" : "compute-bound";
+	size_t n = strlen(s->evidence);
+	if (!s->borderline)
+		snprintf(s->runner_up, sizeof s->runner_up, "%s", next);
+	s->borderline = 1;
+	snprintf(s->evidence + n, sizeof s->evidence - n, "; **borderline**: the local executor ran %d ranks on this "
+		 "machine's %d CPUs, so ranks wait for CPU time, which counts as communication and waiting for peers; "
+		 "on real nodes %s is as likely", s->ranks, run->host_cpus, s->runner_up);
+}
+
 /* The verdict of a scenario whose traces have GPU kernels, from what the GPU
  * did in each step: exposed communication, exposed copies, and the GPU idle
  * waiting for the host (data-loader-bound when the host was loading data
@@ -828,6 +846,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 		verdict(s, &run->th);
 	if (!s->gpu_basis && s->shares_known)
 		straggler_verdict(s);
+	oversubscribed(s, run);
 	timeline_step(s, &m);
 	s->n_rank0 = m.ranks[0].n;
 	s->rank0 = xcalloc(s->n_rank0 + 1, sizeof *s->rank0);
