@@ -6,10 +6,13 @@
 # (checks named nfs_*), and each says the mode in `status --json`. Then: --store-journal / store_journal, and locks that fail.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
-NAME_PREFIX=nfs_ EXPECT_STORE_JOURNAL=delete CAMPAIGN_FS_TYPE=nfs bash "$ROOT/tests/e2e/concurrency.sh"
+# the three suites side by side (their own clusters and ports), their outputs in order
+NAME_PREFIX=nfs_ EXPECT_STORE_JOURNAL=delete CAMPAIGN_FS_TYPE=nfs bash "$ROOT/tests/e2e/concurrency.sh" >n1.out 2>&1 &
 NAME_PREFIX=nfs_ EXPECT_STORE_JOURNAL=delete CAMPAIGN_FS_TYPE=nfs SLURM_TEST_PORTS="16987 17800" \
-	bash "$ROOT/tests/e2e/slurm.sh"
-NAME_PREFIX=nfs_ CAMPAIGN_FS_TYPE=nfs SLURM_TEST_PORTS="16997 17900" bash "$ROOT/tests/e2e/slurm_resume.sh"
+	bash "$ROOT/tests/e2e/slurm.sh" >n2.out 2>&1 &
+NAME_PREFIX=nfs_ CAMPAIGN_FS_TYPE=nfs SLURM_TEST_PORTS="16997 17900" bash "$ROOT/tests/e2e/slurm_resume.sh" >n3.out 2>&1 &
+wait
+cat n1.out n2.out n3.out
 
 cat >s.yaml <<Y
 campaign: sj
