@@ -189,16 +189,19 @@ static void end_event(struct parse *p)
 		reset_event(p);
 		return;
 	}
-	/* GPU-side annotations (gpu_user_annotation: where a range's GPU work ran,
-	 * ProfilerStep#N included) are neither host ranges nor steps */
+	/* Every ProfilerStep#N with a duration and a category marks a step start
+	 * for HTA's last-step cut, GPU-side annotations (ROCm traces carry both)
+	 * included */
+	if (name && p->has_ts && p->has_dur && cat && !strncmp(name, "ProfilerStep#", 13) && p->nsteps < MAX_STEPS) {
+		p->step_names[p->nsteps] = xstrdup(name);
+		p->step_ts[p->nsteps++] = p->ts;
+	}
+	/* GPU-side annotations (gpu_user_annotation: where a range's GPU work ran)
+	 * are neither host ranges nor steps of their own */
 	int gpu_note = cat && !strcmp(cat, "gpu_user_annotation");
 	if (gpu_note) {
 		reset_event(p);
 		return;
-	}
-	if (name && p->has_ts && !strncmp(name, "ProfilerStep#", 13) && p->nsteps < MAX_STEPS) {
-		p->step_names[p->nsteps] = xstrdup(name);
-		p->step_ts[p->nsteps++] = p->ts;
 	}
 	int gpu = name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1;
 	int rt = !gpu && name && p->has_ts && p->has_dur && p->has_corr && is_runtime_cat(cat);
@@ -412,19 +415,30 @@ static void drop_last_step(struct parse *p)
 	if (distinct < 2)
 		return;
 	t->last_step_ts = p->step_ts[last];
-	/* A GPU event belongs to the step of its launch: one that runs after
-	 * the last step began is kept when its runtime call came before (the
-	 * GPU lagging the CPU), joined by correlation id as HTA does. */
+	/* HTA keeps the host events that start before the last step and the GPU
+	 * events whose correlation id one of them has: an inner join, so a GPU
+	 * event without its launch in the trace goes, and one whose id k kept
+	 * runtime calls carry counts k times. */
 	gpu_trace_index_rt(t);
 	double cut = ceil(t->last_step_ts);
-	size_t k = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		const struct rt_event *launch = t->ev[i].corr >= 0 ? gpu_trace_rt(t, t->ev[i].corr) : NULL;
-		if (t->ev[i].start < cut || (launch && launch->start < cut))
-			t->ev[k++] = t->ev[i];
+	struct gpu_event *kept = NULL;
+	size_t k = 0, cap = 0, n = t->n, gone = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_event *r = t->ev[i].corr >= 0 ? gpu_trace_rt(t, t->ev[i].corr) : NULL;
+		size_t copies = 0;
+		for (; r && r < t->rt + t->nrt && r->corr == t->ev[i].corr; r++)
+			copies += r->start < cut;
+		gone += copies == 0;
+		for (size_t c = 0; c < copies; c++) {
+			XGROW(kept, k, cap, 1024);
+			kept[k++] = t->ev[i];
+		}
 	}
-	t->dropped = (long)(t->n - k);
+	free(t->ev);
+	t->ev = kept;
+	t->cap = cap;
 	t->n = k;
+	t->dropped = (long)gone;
 	k = 0;
 	for (size_t i = 0; i < t->nrt; i++)
 		if (t->rt[i].start < cut)

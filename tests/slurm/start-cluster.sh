@@ -105,7 +105,7 @@ done
 
 # Wait until every node is idle.
 for i in $(seq 1 300); do
-	states=$(sinfo -h -N -o %t 2>/dev/null | sort | uniq -c | tr -s ' ')
+	states=$(sinfo -h -N -p debug -o %t 2>/dev/null | sort | uniq -c | tr -s ' ')
 	[ "$states" = " $NODES idle" ] && break
 	sleep 0.1
 done
