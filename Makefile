@@ -29,7 +29,8 @@ BLAS_LIBS   = $(shell pkg-config --libs openblas 2>/dev/null)
 UTIL_SRC  := $(wildcard util/*.c)
 ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c))
 ANA_CXX   := $(wildcard analyzers/*.cc)
-ORCH_SRC  := $(wildcard orchestrator/*.c)
+ORCH_SRC  := $(wildcard orchestrator/*.c orchestrator/campaign/*.c orchestrator/store/*.c orchestrator/backend/*.c \
+             orchestrator/job/*.c)
 CLI_SRC   := $(wildcard orchestrator/cli/*.c)
 TRN_SRC   := $(filter-out trainer/gpu_main.c,$(wildcard trainer/*.c))
 TRN_CXX   := $(wildcard trainer/*.cc)
@@ -95,7 +96,7 @@ bin/campaign-analyze: $(B)/analyzers/main.o $(B)/libanalyzers.a $(B)/libutil.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(ANA_LIBS) -lm
 
-MON_SRC := $(wildcard orchestrator/monitor/*.c) analyzers/gpucsv.c
+MON_SRC := $(wildcard orchestrator/job/monitor/*.c) analyzers/gpucsv.c
 bin/campaign-monitor: $(MON_SRC:%.c=$(B)/%.o)
 	@mkdir -p bin
 	$(CC) $(CFLAGS_ALL) -o $@ $^ -ldl -lm

@@ -1,6 +1,6 @@
 #include "aggmap.h"
 
-#include "launch.h"
+#include "orchestrator/job/launch.h"
 
 #include "util/err.h"
 #include "util/strbuf.h"

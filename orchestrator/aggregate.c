@@ -1,8 +1,8 @@
 #include "aggregate.h"
 
 #include "aggmap.h"
-#include "backend_slurm.h"
-#include "jobset.h"
+#include "orchestrator/backend/backend_slurm.h"
+#include "orchestrator/store/jobset.h"
 
 #include "analyzers/analysis.h"
 #include "analyzers/metrics.h"

@@ -3,7 +3,7 @@
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
-#include "render.h"
+#include "orchestrator/campaign/render.h"
 #include "util/strbuf.h"
 
 #include <dirent.h>

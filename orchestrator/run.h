@@ -4,8 +4,8 @@
 #ifndef CAMPAIGN_RUN_H
 #define CAMPAIGN_RUN_H
 
-#include "campaign.h"
-#include "store.h"
+#include "orchestrator/campaign/campaign.h"
+#include "orchestrator/store/store.h"
 #include "util/words.h"
 
 struct run {

@@ -3,7 +3,7 @@
 #ifndef CAMPAIGN_STATUSVIEW_H
 #define CAMPAIGN_STATUSVIEW_H
 
-#include "jobset.h"
+#include "orchestrator/store/jobset.h"
 #include "run.h"
 
 #include <stdio.h>

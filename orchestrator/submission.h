@@ -6,7 +6,7 @@
 #ifndef CAMPAIGN_SUBMISSION_H
 #define CAMPAIGN_SUBMISSION_H
 
-#include "backend.h"
+#include "orchestrator/backend/backend.h"
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 #include "watch.h"
 
 #include "aggregate.h"
-#include "jobstate.h"
+#include "orchestrator/store/jobstate.h"
 #include "util/err.h"
 #include "statusview.h"
 #include "util/strbuf.h"

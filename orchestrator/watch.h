@@ -6,7 +6,7 @@
 #ifndef CAMPAIGN_WATCH_H
 #define CAMPAIGN_WATCH_H
 
-#include "backend.h"
+#include "orchestrator/backend/backend.h"
 
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
  * Normally automatic; safe to run again. */
 #include "orchestrator/aggmap.h"
 #include "orchestrator/aggregate.h"
-#include "orchestrator/backend_pick.h"
+#include "orchestrator/backend/backend_pick.h"
 #include "cmd.h"
 #include "util/err.h"
 

@@ -5,7 +5,7 @@
 #include "analyzers/shard.h"
 #include "cmd.h"
 #include "orchestrator/fault.h"
-#include "orchestrator/launch.h"
+#include "orchestrator/job/launch.h"
 #include "util/err.h"
 
 #include <stdio.h>

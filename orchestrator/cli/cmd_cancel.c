@@ -1,5 +1,5 @@
 /* cmd_cancel: `campaign cancel RUN [SCENARIO...]` cancels unfinished jobs. */
-#include "orchestrator/backend_pick.h"
+#include "orchestrator/backend/backend_pick.h"
 #include "cmd.h"
 #include "util/err.h"
 #include "orchestrator/statusview.h"

@@ -3,7 +3,7 @@
  * starts N x T local processes with the variables srun and torchrun set,
  * and when one rank fails it stops the others (as --kill-on-bad-exit). */
 #include "cmd.h"
-#include "orchestrator/launch.h"
+#include "orchestrator/job/launch.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  * every scenario's job log one after another. --follow keeps printing what
  * is added until the job is final (status is refreshed as `status` does). */
 #include "cmd.h"
-#include "orchestrator/backend_pick.h"
-#include "orchestrator/jobset.h"
-#include "orchestrator/jobstate.h"
+#include "orchestrator/backend/backend_pick.h"
+#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/jobstate.h"
 #include "orchestrator/run.h"
 #include "util/err.h"
 #include "util/fsio.h"

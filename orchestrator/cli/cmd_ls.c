@@ -3,9 +3,9 @@
  * (as last recorded: `status` brings a run up to date), whether its analysis
  * is written, and its age. A run whose store cannot be read is listed as such. */
 #include "cmd.h"
-#include "orchestrator/jobstate.h"
+#include "orchestrator/store/jobstate.h"
 #include "orchestrator/run.h"
-#include "orchestrator/store.h"
+#include "orchestrator/store/store.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 #include "util/words.h"

@@ -3,7 +3,7 @@
  * outputs move to <scenario>/attempts/<n>/ and its row stays in the store;
  * the analysis uses each scenario's latest successful attempt. */
 #include "cmd.h"
-#include "orchestrator/backend_pick.h"
+#include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"
 #include "orchestrator/fault.h"
 #include "orchestrator/submission.h"

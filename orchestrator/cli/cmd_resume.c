@@ -2,7 +2,7 @@
  * interrupted (a crash, a lost connection, a controller outage): jobs the
  * controller already has are adopted, only what is missing is submitted. */
 #include "cmd.h"
-#include "orchestrator/backend_pick.h"
+#include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"
 #include "orchestrator/statusview.h"
 #include "orchestrator/submission.h"

@@ -2,7 +2,7 @@
  * their backend, runs the analysis if every job is final and none exists,
  * and prints one table (or JSON). */
 #include "orchestrator/aggregate.h"
-#include "orchestrator/backend_pick.h"
+#include "orchestrator/backend/backend_pick.h"
 #include "cmd.h"
 #include "util/err.h"
 #include "orchestrator/statusview.h"

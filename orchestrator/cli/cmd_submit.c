@@ -1,10 +1,10 @@
 /* cmd_submit: `campaign submit FILE` validates the campaign, creates the
  * run (frozen campaign, rendered scripts, store), records the intent for
  * every scenario, submits them, and starts what drives the run to its end. */
-#include "orchestrator/backend_pick.h"
-#include "orchestrator/campaign.h"
+#include "orchestrator/backend/backend_pick.h"
+#include "orchestrator/campaign/campaign.h"
 #include "cmd.h"
-#include "orchestrator/program.h"
+#include "orchestrator/campaign/program.h"
 #include "util/err.h"
 #include "orchestrator/fault.h"
 #include "orchestrator/provenance.h"

@@ -1,7 +1,7 @@
 /* cmd_supervise: `campaign supervise RUN_DIR`, the local executor's
  * supervisor; submit starts it detached. Runs the pending jobs one at a
  * time, then the analysis. */
-#include "orchestrator/backend.h"
+#include "orchestrator/backend/backend.h"
 #include "cmd.h"
 #include "util/err.h"
 

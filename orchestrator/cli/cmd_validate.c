@@ -1,7 +1,7 @@
 /* cmd_validate: `campaign validate FILE` checks a campaign and prints the
  * scenarios it expands to; exit 2 with every problem when it is invalid. */
-#include "orchestrator/campaign.h"
-#include "orchestrator/program.h"
+#include "orchestrator/campaign/campaign.h"
+#include "orchestrator/campaign/program.h"
 #include "cmd.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* cmd_watch: `campaign watch [RUN]` follows a run until every job is final
  * and the analysis is written; redraws in place on a terminal. */
 #include "cmd.h"
-#include "orchestrator/backend_pick.h"
+#include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"
 #include "orchestrator/statusview.h"
 #include "orchestrator/watch.h"

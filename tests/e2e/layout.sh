@@ -5,6 +5,21 @@ cd "$ROOT"
 check util_includes_nothing_above bash -c '[ -z "$(grep -ln "#include \"\(analyzers\|orchestrator\)/" util/*.[ch])" ]'
 check analyzers_include_no_orchestrator bash -c '[ -z "$(grep -ln "#include \"\(\.\./\)*orchestrator/" analyzers/*.[ch])" ]'
 check orchestrator_includes_no_cli bash -c '[ -z "$(grep -ln "#include \"\(orchestrator/\)*cli/" orchestrator/*.[ch])" ]'
+# orchestrator/ folders (git's refs/ as the model): campaign/ (the model, loader,
+# placeholders, diagnostics, render, job spec) and store/ (the state store, file-system
+# kind, job states and snapshots) stand alone; job/ (what runs inside jobs: launch, rank
+# logs, monitor) reaches the scheduler only through backend/'s node address; backend/
+# (interface, pick, local, slurm, job status) never reaches the command line or job/;
+# at the top only the run's lifecycle.
+own_only() { # DIR: its files include no other orchestrator header
+	[ -z "$(grep -l '#include "orchestrator/' "orchestrator/$1"/*.[ch])" ]
+}
+check layout_campaign_stands_alone own_only campaign
+check layout_store_stands_alone own_only store
+check layout_job_only_node_address bash -c '[ "$(grep -ho "#include \"orchestrator/[^\"]*\"" orchestrator/job/*.[ch] orchestrator/job/monitor/*.[ch] | sort -u)" = "#include \"orchestrator/backend/backend_slurm.h\"" ]'
+check layout_backend_no_cli_or_job bash -c '[ -z "$(grep -l "#include \"orchestrator/\(cli\|job\)/" orchestrator/backend/*.[ch])" ]'
+check layout_top_is_lifecycle [ "$(ls orchestrator/*.c | xargs -n1 basename | tr '\n' ' ')" = "aggmap.c aggregate.c fault.c paper.c paper_out.c provenance.c run.c statusview.c submission.c watch.c " ]
+check layout_no_relative_cross_folder bash -c 'for f in orchestrator/*/*.[ch] orchestrator/*.[ch]; do d=$(dirname "$f"); for h in $(sed -n "s/^#include \"\([a-z_]*\.h\)\"$/\1/p" "$f"); do [ -e "$d/$h" ] || [ "$h" = versions.h ] || exit 1; done; done'
 check makefile_has_no_link_group bash -c '! grep -q -- "--start-group" Makefile'
 libs=$(ldd "$BIN/campaign-analyze")
 check analyze_links_no_libslurm bash -c '! grep -q libslurm <<<"$1"' _ "$libs"

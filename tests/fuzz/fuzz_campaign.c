@@ -1,8 +1,8 @@
 /* libFuzzer target: the campaign loader (libyaml document, schema, matrix,
  * placeholders, alias guard) on arbitrary bytes. Diagnostics are expected;
  * crashes, leaks and undefined behaviour are findings. */
-#include "orchestrator/campaign.h"
-#include "orchestrator/diag.h"
+#include "orchestrator/campaign/campaign.h"
+#include "orchestrator/campaign/diag.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * exact FILE:LINE:COLUMN messages of invalid campaigns. */
 #include "harness.h"
 
-#include "orchestrator/campaign.h"
-#include "orchestrator/diag.h"
+#include "orchestrator/campaign/campaign.h"
+#include "orchestrator/campaign/diag.h"
 
 static char *diag_text(struct diags *d)
 {

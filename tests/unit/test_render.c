@@ -2,7 +2,7 @@
 #include "harness.h"
 
 #include "util/quote.h"
-#include "orchestrator/render.h"
+#include "orchestrator/campaign/render.h"
 #include "util/words.h"
 
 #include <sys/wait.h>

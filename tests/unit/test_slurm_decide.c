@@ -2,7 +2,7 @@
  * and without the job's own job.status, and purged jobs. */
 #include "harness.h"
 
-#include "orchestrator/backend_slurm.h"
+#include "orchestrator/backend/backend_slurm.h"
 
 #include <slurm/slurm.h>
 

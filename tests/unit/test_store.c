@@ -2,7 +2,7 @@
  * several processes writing one store at once. */
 #include "harness.h"
 
-#include "orchestrator/store.h"
+#include "orchestrator/store/store.h"
 #include "util/err.h"
 
 #include <sqlite3.h>

@@ -6,9 +6,9 @@
  * flock on <run>/.supervisor.lock; without one, status decides from files. */
 #include "backend.h"
 
-#include "aggregate.h"
+#include "orchestrator/aggregate.h"
 #include "util/err.h"
-#include "fault.h"
+#include "orchestrator/fault.h"
 #include "util/fsio.h"
 #include "jobstatus.h"
 #include "util/strbuf.h"

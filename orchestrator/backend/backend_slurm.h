@@ -4,7 +4,7 @@
 #ifndef CAMPAIGN_BACKEND_SLURM_H
 #define CAMPAIGN_BACKEND_SLURM_H
 
-#include "jobstate.h"
+#include "orchestrator/store/jobstate.h"
 #include "jobstatus.h"
 
 #include <stddef.h>

@@ -5,8 +5,8 @@
 #ifndef CAMPAIGN_BACKEND_H
 #define CAMPAIGN_BACKEND_H
 
-#include "jobset.h"
-#include "run.h"
+#include "orchestrator/store/jobset.h"
+#include "orchestrator/run.h"
 
 struct backend_ops {
 	const char *name;

@@ -4,7 +4,7 @@
  * with a per-task wrapper that records which rank failed first. */
 #include "launch.h"
 
-#include "backend_slurm.h"
+#include "orchestrator/backend/backend_slurm.h"
 #include "ranklog.h"
 #include "util/err.h"
 #include "util/fsio.h"

@@ -6,15 +6,15 @@
  * so the configuration is checked before slurm_init. */
 #include "backend.h"
 #include "backend_slurm.h"
-#include "jobspec.h"
+#include "orchestrator/campaign/jobspec.h"
 
 #include "util/err.h"
-#include "fault.h"
+#include "orchestrator/fault.h"
 #include "util/fsio.h"
 #include "jobstatus.h"
-#include "placeholder.h"
+#include "orchestrator/campaign/placeholder.h"
 #include "util/quote.h"
-#include "render.h"
+#include "orchestrator/campaign/render.h"
 #include "util/strbuf.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
 #ifndef CAMPAIGN_JOBSTATUS_H
 #define CAMPAIGN_JOBSTATUS_H
 
-#include "jobstate.h"
+#include "orchestrator/store/jobstate.h"
 
 struct job_status {
 	int exit_code;
