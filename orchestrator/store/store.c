@@ -318,22 +318,42 @@ static int exec_sql(struct store *st, const char *sql)
 	return 0;
 }
 
-/* One write statement in its own IMMEDIATE transaction. With a rollback
- * journal (shared file systems), an autocommit write that finds another
- * writer may be refused at once (SQLite's deadlock rule: it holds a read lock
- * while asking for the write lock) instead of waiting its turn; BEGIN
- * IMMEDIATE takes the write lock first, and waits (busy timeout) for it. */
-static int step_write(struct store *st, sqlite3_stmt *s, const char *what)
+/* fn(st, ctx) in one IMMEDIATE transaction: committed when it returns 0,
+ * rolled back (its error returned) otherwise. With a rollback journal
+ * (shared file systems), an autocommit write that finds another writer may
+ * be refused at once (SQLite's deadlock rule: it holds a read lock while
+ * asking for the write lock) instead of waiting its turn; BEGIN IMMEDIATE
+ * takes the write lock first, and waits (busy timeout) for it. */
+static int store_tx(struct store *st, int (*fn)(struct store *st, void *ctx), void *ctx)
 {
 	int rc = exec_sql(st, "BEGIN IMMEDIATE");
 	if (rc < 0)
 		return rc;
-	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, what);
-	sqlite3_reset(s);
+	rc = fn(st, ctx);
 	if (rc == 0)
 		return exec_sql(st, "COMMIT");
 	exec_sql(st, "ROLLBACK");
 	return rc;
+}
+
+struct one_write {
+	sqlite3_stmt *s;
+	const char *what;
+};
+
+static int step_one(struct store *st, void *ctx)
+{
+	struct one_write *w = ctx;
+	int rc = sqlite3_step(w->s) == SQLITE_DONE ? 0 : db_fail(st, w->what);
+	sqlite3_reset(w->s);
+	return rc;
+}
+
+/* One write statement in its own transaction (store_tx). */
+static int step_write(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	struct one_write w = { s, what };
+	return store_tx(st, step_one, &w);
 }
 
 int store_run_create(struct store *st, const struct run_row *r)
@@ -435,45 +455,46 @@ int store_run_set_aggregated(struct store *st, double at, long attempts)
 	return rc;
 }
 
-int store_job_plan(struct store *st, const char *scenario, int nodes, int ntasks, int *attempt)
+struct plan_ctx {
+	const char *scenario;
+	int nodes, ntasks, *attempt;
+};
+
+static int plan_rows(struct store *st, void *ctx)
 {
-	sqlite3_stmt *s = NULL;
-	int rc = exec_sql(st, "BEGIN IMMEDIATE");
-	if (rc < 0)
-		return rc;
+	struct plan_ctx *p = ctx;
+	sqlite3_stmt *s = NULL, *t = NULL;
+	int rc = 0;
 	if (sqlite3_prepare_v2(st->db, "INSERT INTO jobs (scenario, attempt, state, nodes, ntasks)"
 			       " SELECT ?1, COALESCE(MAX(attempt), 0) + 1, 'PLANNED', ?2, ?3 FROM jobs WHERE scenario = ?1"
-			       " RETURNING attempt", -1, &s, NULL) != SQLITE_OK) {
-		rc = db_fail(st, "prepare");
-		goto out;
-	}
-	bind_str(s, 1, scenario);
-	sqlite3_bind_int(s, 2, nodes);
-	sqlite3_bind_int(s, 3, ntasks);
-	if (sqlite3_step(s) != SQLITE_ROW) {
+			       " RETURNING attempt", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	bind_str(s, 1, p->scenario);
+	sqlite3_bind_int(s, 2, p->nodes);
+	sqlite3_bind_int(s, 3, p->ntasks);
+	if (sqlite3_step(s) != SQLITE_ROW)
 		rc = db_fail(st, "cannot record submit intent");
-		goto out;
-	}
-	*attempt = sqlite3_column_int(s, 0);
+	else
+		*p->attempt = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
-	s = NULL;
-	sqlite3_stmt *t;
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)"
-			       " VALUES (?, ?, NULL, 'PLANNED', ?, 'submit intent recorded')", -1, &t, NULL) != SQLITE_OK) {
+	if (rc == 0 && sqlite3_prepare_v2(st->db, "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, "
+					  "detail) VALUES (?, ?, NULL, 'PLANNED', ?, 'submit intent recorded')", -1, &t,
+					  NULL) != SQLITE_OK)
 		rc = db_fail(st, "prepare");
-		goto out;
+	if (rc == 0) {
+		bind_str(t, 1, p->scenario);
+		sqlite3_bind_int(t, 2, *p->attempt);
+		sqlite3_bind_double(t, 3, store_now());
+		rc = sqlite3_step(t) == SQLITE_DONE ? 0 : db_fail(st, "cannot record transition");
 	}
-	bind_str(t, 1, scenario);
-	sqlite3_bind_int(t, 2, *attempt);
-	sqlite3_bind_double(t, 3, store_now());
-	rc = sqlite3_step(t) == SQLITE_DONE ? 0 : db_fail(st, "cannot record transition");
 	sqlite3_finalize(t);
-out:
-	sqlite3_finalize(s);
-	if (rc == 0)
-		return exec_sql(st, "COMMIT");
-	exec_sql(st, "ROLLBACK");
 	return rc;
+}
+
+int store_job_plan(struct store *st, const char *scenario, int nodes, int ntasks, int *attempt)
+{
+	struct plan_ctx p = { scenario, nodes, ntasks, attempt };
+	return store_tx(st, plan_rows, &p);
 }
 
 static int simple_update(struct store *st, const char *sql, const char *scenario, int attempt,
@@ -537,60 +558,62 @@ int store_job_request_cancel(struct store *st, const char *scenario, int attempt
 			     scenario, attempt, NULL, 0);
 }
 
-int store_job_update(struct store *st, const char *scenario, int attempt, enum job_state state,
-		     const char *reason, int exit_code, const char *nodelist, const char *detail)
+/* A job's move to a state, as store_job_update takes it. */
+struct job_change {
+	const char *scenario;
+	int attempt;
+	enum job_state state;
+	const char *reason;
+	int exit_code;
+	const char *nodelist, *detail;
+};
+
+static int update_rows(struct store *st, void *ctx)
 {
-	int rc = exec_sql(st, "BEGIN IMMEDIATE");
-	if (rc < 0)
-		return rc;
+	const struct job_change *c = ctx;
 	sqlite3_stmt *s = NULL;
-	const char *sn = job_state_name(state);
-	/* The transition row is written only when the state really changes. */
-	rc = sqlite3_prepare_v2(st->db,
-		"INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)"
-		" SELECT scenario, attempt, state, ?3, ?4, ?5 FROM jobs"
-		" WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3", -1, &s, NULL);
-	if (rc != SQLITE_OK) {
-		rc = db_fail(st, "prepare");
-		goto out;
-	}
+	const char *sn = job_state_name(c->state);
 	double now = store_now();
-	bind_str(s, 1, scenario);
-	sqlite3_bind_int(s, 2, attempt);
+	/* The transition row is written only when the state really changes. */
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)"
+			       " SELECT scenario, attempt, state, ?3, ?4, ?5 FROM jobs"
+			       " WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	bind_str(s, 1, c->scenario);
+	sqlite3_bind_int(s, 2, c->attempt);
 	bind_str(s, 3, sn);
 	sqlite3_bind_double(s, 4, now);
-	bind_str(s, 5, detail);
-	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot record transition");
+	bind_str(s, 5, c->detail);
+	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot record transition");
 	sqlite3_finalize(s);
-	s = NULL;
 	if (rc < 0)
-		goto out;
-	rc = sqlite3_prepare_v2(st->db,
+		return rc;
+	if (sqlite3_prepare_v2(st->db,
 		"UPDATE jobs SET state = ?3, reason = COALESCE(?4, reason),"
 		" exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END,"
 		" nodelist = COALESCE(?6, nodelist),"
 		" started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 ELSE started_at END,"
 		" ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END"
-		" WHERE scenario = ?1 AND attempt = ?2", -1, &s, NULL);
-	if (rc != SQLITE_OK) {
-		rc = db_fail(st, "prepare");
-		goto out;
-	}
-	bind_str(s, 1, scenario);
-	sqlite3_bind_int(s, 2, attempt);
+		" WHERE scenario = ?1 AND attempt = ?2", -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	bind_str(s, 1, c->scenario);
+	sqlite3_bind_int(s, 2, c->attempt);
 	bind_str(s, 3, sn);
-	bind_str(s, 4, reason);
-	sqlite3_bind_int(s, 5, exit_code);
-	bind_str(s, 6, nodelist);
+	bind_str(s, 4, c->reason);
+	sqlite3_bind_int(s, 5, c->exit_code);
+	bind_str(s, 6, c->nodelist);
 	sqlite3_bind_double(s, 7, now);
-	sqlite3_bind_int(s, 8, job_state_is_final(state));
+	sqlite3_bind_int(s, 8, job_state_is_final(c->state));
 	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update job");
-out:
 	sqlite3_finalize(s);
-	if (rc == 0)
-		return exec_sql(st, "COMMIT");
-	exec_sql(st, "ROLLBACK");
 	return rc;
+}
+
+int store_job_update(struct store *st, const char *scenario, int attempt, enum job_state state,
+		     const char *reason, int exit_code, const char *nodelist, const char *detail)
+{
+	struct job_change c = { scenario, attempt, state, reason, exit_code, nodelist, detail };
+	return store_tx(st, update_rows, &c);
 }
 
 static int read_jobs(struct store *st, const char *where, struct job_row **rows, size_t *n)
