@@ -1,4 +1,5 @@
 #include "analysis.h"
+#include "util/run_layout.h"
 
 #include "metrics.h"
 #include "monitor.h"
@@ -562,7 +563,7 @@ static int trace_like(const char *name)
  * folders; the first few named, at most 4 levels and 10,000 entries down. */
 static void find_trace_like(const char *base, const char *rel, int depth, struct strbuf *found, int *count, int *budget)
 {
-	static const char *const skip[] = { "traces", "attempts", "metrics", "monitor", "ranks", "nsys", NULL };
+	static const char *const skip[] = { JOB_TRACES, "attempts", JOB_METRICS, JOB_MONITOR, JOB_RANKS, JOB_NSYS, NULL };
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s%s%s", base, *rel ? "/" : "", rel);
 	DIR *d = opendir(p.buf);
@@ -616,7 +617,7 @@ static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases, c
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ns = { 0 };
-	strbuf_addf(&dir, "%s/nsys", s->job_dir);
+	strbuf_addf(&dir, "%s/" JOB_NSYS, s->job_dir);
 	int rc = phases ? torchtrace_load_nsys_dir(dir.buf, phases, kernels, run->jobs, run->src, &ns) : ERR_NOTFOUND;
 	strbuf_free(&dir);
 	note_not_analysed(s, &ns);
@@ -649,7 +650,7 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ts = { 0 };
 	int have_traces = 0, rc;
-	strbuf_addf(&dir, "%s/traces", s->job_dir);
+	strbuf_addf(&dir, "%s/" JOB_TRACES, s->job_dir);
 	if (phases && torchtrace_load_dir(dir.buf, phases, kernels, run->jobs, run->src, &ts) == 0) {
 		have_traces = 1;
 		keep_top_ops(s, &ts);
@@ -658,7 +659,7 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	if (run->n_trace_globs && !ts.files)
 		note_traces_missed(s, run);
 	strbuf_reset(&dir);
-	strbuf_addf(&dir, "%s/metrics", s->job_dir);
+	strbuf_addf(&dir, "%s/" JOB_METRICS, s->job_dir);
 	if ((rc = metrics_load_dir(dir.buf, run->jobs, m)) == 0) {
 		snprintf(s->source, sizeof s->source, "%s", m->ranks[0].format == METRICS_AORTA ? "AORTA-style metrics" :
 			 "trainer telemetry");
@@ -690,7 +691,7 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 		goto out;
 	if (run->step_log) {
 		strbuf_reset(&dir);
-		strbuf_addf(&dir, "%s/logs", s->job_dir);
+		strbuf_addf(&dir, "%s/" JOB_LOGS, s->job_dir);
 		if ((rc = steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, m)) == 0) {
 			snprintf(s->source, sizeof s->source, "step lines in rank logs");
 			add_source(s, "step lines in rank logs (analysis.step_log)");

@@ -1,4 +1,5 @@
 #include "fabric.h"
+#include "util/run_layout.h"
 
 #include "util/strbuf.h"
 
@@ -12,7 +13,7 @@ int fabric_load(struct ana_probe *p)
 {
 	struct strbuf path = STRBUF_INIT;
 	json_error_t e;
-	strbuf_addf(&path, "%s/metrics/fabric.json", p->job_dir);
+	strbuf_addf(&path, "%s/" JOB_METRICS "/fabric.json", p->job_dir);
 	json_t *j = json_load_file(path.buf, 0, &e), *sizes = json_object_get(j, "sizes"), *row;
 	size_t i;
 	p->n = 0;

@@ -3,6 +3,7 @@
  *   campaign-analyze [--json] [--rules F] [--top N] TRACE...   PyTorch-profiler (Kineto) traces,
  *                                                 one per rank: HTA's breakdown per rank */
 #include "util/err.h"
+#include "util/run_layout.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
 #include "hta.h"
@@ -353,7 +354,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct strbuf db = STRBUF_INIT;
-	strbuf_addf(&db, "%s/state.db", argv[optind]);
+	strbuf_addf(&db, "%s/" RUN_STATE_DB, argv[optind]);
 	int run = argc - optind == 1 && fsio_exists(db.buf);
 	strbuf_free(&db);
 	int rc = run ? run_mode(argv[optind], jobs) : trace_mode(argc, argv, optind, as_json, rules, top, jobs);

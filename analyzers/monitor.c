@@ -1,4 +1,5 @@
 #include "monitor.h"
+#include "util/run_layout.h"
 #include "util/fsio.h"
 
 #include "util/err.h"
@@ -124,7 +125,7 @@ int monitor_summarise_nodes(const char *job_dir, const char *node, int others, s
 {
 	struct strbuf dir = STRBUF_INIT;
 	memset(out, 0, sizeof *out);
-	strbuf_addf(&dir, "%s/monitor", job_dir);
+	strbuf_addf(&dir, "%s/" JOB_MONITOR, job_dir);
 	DIR *d = opendir(dir.buf);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {

@@ -1,4 +1,5 @@
 #include "perfstat.h"
+#include "util/run_layout.h"
 #include "util/fsio.h"
 
 #include "util/err.h"
@@ -72,7 +73,7 @@ int perfstat_summarise(const char *job_dir, struct perf_summary *out)
 int nsys_exports(const char *job_dir)
 {
 	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/nsys", job_dir);
+	strbuf_addf(&dir, "%s/" JOB_NSYS, job_dir);
 	DIR *d = opendir(dir.buf);
 	struct dirent *e;
 	int n = 0;

@@ -3,6 +3,7 @@
  * Output is deterministic (fixed order and number formatting) so that the
  * same results give the same bytes. */
 #include "analysis.h"
+#include "util/run_layout.h"
 #include "metrics.h"
 
 #include "util/err.h"
@@ -637,7 +638,7 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 	int any = 0;
 	for (size_t i = 0; i < sizeof figs / sizeof *figs; i++) {
 		struct strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s/figures/%s.svg", run->run_dir, figs[i].file);
+		strbuf_addf(&p, "%s/" RUN_FIGURES "/%s.svg", run->run_dir, figs[i].file);
 		int wanted = figs[i].need == ALWAYS || (figs[i].need == SERIES && series) || (figs[i].need == SIZED && sized);
 		if (fsio_exists(p.buf) && wanted) {
 			strbuf_addf(md, "![%s](figures/%s.svg)\n\n", figs[i].alt, figs[i].file);
@@ -911,7 +912,7 @@ static int write_markdown(const struct ana_run *run)
 	md_fabric(&md, run);
 	md_recommendations(&md, run);
 	md_method(&md, run);
-	strbuf_addf(&path, "%s/BOTTLENECK_ANALYSIS.md", run->run_dir);
+	strbuf_addf(&path, "%s/" RUN_REPORT, run->run_dir);
 	int rc = fsio_write_atomic(path.buf, md.buf, md.len, 0644);
 	strbuf_free(&md);
 	strbuf_free(&path);
@@ -922,11 +923,11 @@ static int write_scenario_files(const struct ana_scenario *s)
 {
 	struct strbuf p = STRBUF_INIT, txt = STRBUF_INIT;
 	json_t *j = scenario_json(s);
-	strbuf_addf(&p, "%s/analysis.json", s->job_dir);
+	strbuf_addf(&p, "%s/" JOB_ANALYSIS, s->job_dir);
 	int rc = jsonio_write(p.buf, j);
 	json_decref(j);
 	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/report.txt", s->job_dir);
+	strbuf_addf(&p, "%s/" JOB_REPORT, s->job_dir);
 	if (s->analysed)
 	{
 		strbuf_addf(&txt, "scenario %s: %s%s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f %s\n", s->name, s->verdict,
@@ -956,9 +957,9 @@ int ana_run_write(const struct ana_run *run)
 	if (rc == 0) {
 		struct strbuf p = STRBUF_INIT, figs = STRBUF_INIT;
 		json_t *j = summary_json(run);
-		strbuf_addf(&p, "%s/summary.json", run->run_dir);
+		strbuf_addf(&p, "%s/" RUN_SUMMARY, run->run_dir);
 		rc = jsonio_write(p.buf, j);
-		strbuf_addf(&figs, "%s/figures", run->run_dir);
+		strbuf_addf(&figs, "%s/" RUN_FIGURES, run->run_dir);
 		if (rc == 0 && figures_draw(run->run_dir, j, figs.buf, run->epoch, FIG_SVG | FIG_PNG) < 0)
 			fprintf(stderr, "campaign: warning: the figures were not drawn: %s\n", err_last());
 		if (rc == 0)

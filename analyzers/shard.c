@@ -1,4 +1,5 @@
 #include "shard.h"
+#include "util/run_layout.h"
 
 #include "pool.h"
 #include "util/err.h"
@@ -52,8 +53,8 @@ void shard_plan_build(const struct ana_run *run, const char *dir, struct shard_p
 	}
 	for (size_t i = 0; i < run->n; i++)
 		if (!strcmp(run->sc[i].state, "COMPLETED")) {
-			add_dir(p, run->sc[i].job_dir, "traces", 0);
-			add_dir(p, run->sc[i].job_dir, "nsys", 1);
+			add_dir(p, run->sc[i].job_dir, JOB_TRACES, 0);
+			add_dir(p, run->sc[i].job_dir, JOB_NSYS, 1);
 		}
 }
 

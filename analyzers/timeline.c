@@ -11,6 +11,7 @@
  * them, and its GPU kernels per stream. Written rank by rank, so memory
  * holds one rank's data at a time; atomically (temp file, fsync, rename). */
 #include "analysis.h"
+#include "util/run_layout.h"
 #include "kineto.h"
 #include "metrics.h"
 #include "nsys.h"
@@ -213,7 +214,7 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 	struct strbuf dir = STRBUF_INIT;
 	char **names;
 	size_t n;
-	strbuf_addf(&dir, "%s/%s", s->job_dir, nsys ? "nsys" : "traces");
+	strbuf_addf(&dir, "%s/%s", s->job_dir, nsys ? JOB_NSYS : JOB_TRACES);
 	torchtrace_list(dir.buf, nsys, &names, &n);
 	int *hints = xcalloc(n + 1, sizeof *hints);
 	torchtrace_rank_hints(dir.buf, names, n, hints);
@@ -255,7 +256,7 @@ static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario
 		 pid, s->name);
 	event(o, buf);
 	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/metrics", s->job_dir);
+	strbuf_addf(&dir, "%s/" JOB_METRICS, s->job_dir);
 	DIR *d = opendir(dir.buf);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
@@ -281,7 +282,7 @@ static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario
 int timeline_write(const struct ana_run *run)
 {
 	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
-	strbuf_addf(&path, "%s/timeline.json", run->run_dir);
+	strbuf_addf(&path, "%s/" RUN_TIMELINE, run->run_dir);
 	strbuf_addf(&tmp, "%s/.timeline.json.XXXXXX", run->run_dir);
 	int fd = mkstemp(tmp.buf), rc = 0;
 	if (fd >= 0)

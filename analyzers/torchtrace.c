@@ -1,4 +1,5 @@
 #include "torchtrace.h"
+#include "util/run_layout.h"
 
 #include "collective.h"
 
@@ -323,7 +324,7 @@ struct rank_record {
 static size_t rank_records(const char *job_dir, struct rank_record **out)
 {
 	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/ranks", job_dir);
+	strbuf_addf(&p, "%s/" JOB_RANKS, job_dir);
 	DIR *d = opendir(p.buf);
 	struct dirent *e;
 	size_t n = 0, cap = 0;
@@ -332,7 +333,7 @@ static size_t rank_records(const char *job_dir, struct rank_record **out)
 		if (strncmp(e->d_name, "rank_", 5))
 			continue;
 		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/ranks/%s", job_dir, e->d_name);
+		strbuf_addf(&p, "%s/" JOB_RANKS "/%s", job_dir, e->d_name);
 		json_t *j = json_load_file(p.buf, JSON_DISABLE_EOF_CHECK, NULL);
 		json_int_t rank = -1, pid = -1;
 		const char *host = NULL, *node = NULL;

@@ -1,4 +1,5 @@
 #include "aggregate.h"
+#include "util/run_layout.h"
 
 #include "aggmap.h"
 #include "orchestrator/backend/backend_slurm.h"
@@ -22,14 +23,14 @@ static int record_placement(const char *dir, const struct job_row *j)
 {
 	int rc = 0;
 	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/job_metadata.json", dir);
+	strbuf_addf(&p, "%s/" JOB_METADATA, dir);
 	json_error_t jerr;
 	json_t *meta = json_load_file(p.buf, 0, &jerr);
 	if (json_is_object(meta)) {
 		struct scenario_metrics m;
 		struct strbuf md = STRBUF_INIT;
 		json_t *hosts = json_array();
-		strbuf_addf(&md, "%s/metrics", dir);
+		strbuf_addf(&md, "%s/" JOB_METRICS, dir);
 		if (metrics_load_dir_meta(md.buf, &m) == 0) {
 			for (size_t i = 0; i < m.n; i++)
 				json_array_append_new(hosts, json_pack("{s:i, s:s}", "rank", m.ranks[i].rank, "host", m.ranks[i].host));

@@ -1,4 +1,5 @@
 #include "paper.h"
+#include "util/run_layout.h"
 
 #include "analyzers/metrics.h"
 #include "util/err.h"
@@ -288,12 +289,12 @@ int paper_generate(struct run *r, const char *out)
 	struct paper p = { .r = r, .out = out };
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	p.epoch = sde && *sde ? atol(sde) : (long)r->row.created_at;
-	p.summary = load(r, "summary.json");
-	p.prov = p.summary ? load(r, "provenance.json") : NULL;
+	p.summary = load(r, RUN_SUMMARY);
+	p.prov = p.summary ? load(r, RUN_PROVENANCE) : NULL;
 	int rc = p.summary && p.prov ? 0 : ERR_NOTFOUND;
 	if (rc == 0) {
 		struct strbuf figdir = STRBUF_INIT;
-		strbuf_addf(&figdir, "%s/figures", out);
+		strbuf_addf(&figdir, "%s/" RUN_FIGURES, out);
 		rc = figures_draw(r->dir, p.summary, figdir.buf, p.epoch, FIG_PDF | FIG_SVG | FIG_PNG);
 		strbuf_free(&figdir);
 	}
@@ -302,11 +303,11 @@ int paper_generate(struct run *r, const char *out)
 	if (rc == 0)
 		rc = copy_in(&p, "BOTTLENECK_ANALYSIS.md", "BOTTLENECK_ANALYSIS.md");
 	if (rc == 0)
-		rc = copy_in(&p, "summary.json", "summary.json");
+		rc = copy_in(&p, RUN_SUMMARY, RUN_SUMMARY);
 	if (rc == 0)
-		rc = copy_in(&p, "provenance.json", "provenance.json");
+		rc = copy_in(&p, RUN_PROVENANCE, RUN_PROVENANCE);
 	if (rc == 0)
-		rc = copy_in(&p, "campaign.yaml", "campaign.yaml");
+		rc = copy_in(&p, RUN_CAMPAIGN, RUN_CAMPAIGN);
 	if (rc == 0)
 		rc = provenance_files(&p);
 	if (rc == 0)

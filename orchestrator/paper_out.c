@@ -4,6 +4,7 @@
  * MANIFEST.sha256 lists, unchanged; never a run or a folder holding one. The
  * new output is built beside it and swapped in with one rename. */
 #include "paper.h"
+#include "util/run_layout.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -114,7 +115,7 @@ static int check_not_run(const char *real, const char *run_dir)
 		return err_set(ERR_USAGE, "--out %s holds the run %s: give a new folder (default: RUN/paper)",
 			       real, run_dir);
 	struct strbuf db = STRBUF_INIT;
-	strbuf_addf(&db, "%s/state.db", real);
+	strbuf_addf(&db, "%s/" RUN_STATE_DB, real);
 	int rc = fsio_exists(db.buf) ? err_set(ERR_USAGE, "--out %s is a campaign run: give a new folder", real) : 0;
 	strbuf_free(&db);
 	return rc;

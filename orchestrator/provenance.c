@@ -1,4 +1,5 @@
 #include "provenance.h"
+#include "util/run_layout.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -384,10 +385,10 @@ static int annotate_job(struct run *r, const struct scenario *s, json_t *prov)
 	char *dir = run_job_dir(r, s->name);
 	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
 	char sha[SHA256_HEX];
-	strbuf_addf(&p, "%s/job.sbatch", dir);
+	strbuf_addf(&p, "%s/" JOB_SCRIPT, dir);
 	int rc = sha256_file(p.buf, sha);
 	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/job_metadata.json", dir);
+	strbuf_addf(&p, "%s/" JOB_METADATA, dir);
 	json_error_t jerr;
 	json_t *meta = rc == 0 ? json_load_file(p.buf, 0, &jerr) : NULL;
 	if (rc == 0 && !meta)
@@ -448,7 +449,7 @@ int provenance_write(struct run *r, const struct provenance *p)
 		free(rel);
 	}
 	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/campaign.yaml", r->dir);
+	strbuf_addf(&path, "%s/" RUN_CAMPAIGN, r->dir);
 	if (rc == 0)
 		rc = sha256_file(path.buf, sha);
 	json_t *prov = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "run_id", r->id, "campaign_file", p->campaign_file,
@@ -456,7 +457,7 @@ int provenance_write(struct run *r, const struct provenance *p)
 				 "not_git", p->not_git ? json_string(p->not_git) : json_null(), "host", host_json());
 	if (rc == 0) {
 		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/provenance.json", r->dir);
+		strbuf_addf(&path, "%s/" RUN_PROVENANCE, r->dir);
 		rc = jsonio_write(path.buf, prov);
 	}
 	if (rc == 0)

@@ -1,4 +1,5 @@
 #include "run.h"
+#include "util/run_layout.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -50,7 +51,7 @@ static int archive_entry(const char *dir, const char *dest, const char *name)
 	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
 	strbuf_addf(&from, "%s/%s", dir, name);
 	strbuf_addf(&to, "%s/%s", dest, name);
-	static const char *const kept[] = { "job.sbatch", "job_metadata.json", "job_metadata.txt" };
+	static const char *const kept[] = { JOB_SCRIPT, JOB_METADATA, "job_metadata.txt" };
 	int rc = 0, keep = 0;
 	for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
 		keep |= !strcmp(name, kept[i]);
@@ -195,13 +196,13 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 	if ((rc = fsio_mkdir_p(r->dir, 0755)) < 0)
 		goto fail;
 	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/campaign.yaml", r->dir);
+	strbuf_addf(&p, "%s/" RUN_CAMPAIGN, r->dir);
 	rc = fsio_copy(c->path, p.buf);
 	strbuf_free(&p);
 	if (rc < 0 || (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 0)) < 0)
 		goto fail;
 	struct strbuf dbp = STRBUF_INIT;
-	strbuf_addf(&dbp, "%s/state.db", r->dir);
+	strbuf_addf(&dbp, "%s/" RUN_STATE_DB, r->dir);
 	rc = store_open(dbp.buf, 1, journal, &r->st);
 	strbuf_free(&dbp);
 	if (rc < 0)
@@ -212,7 +213,7 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 		goto fail;
 	struct diags d;
 	struct strbuf cy = STRBUF_INIT;
-	strbuf_addf(&cy, "%s/campaign.yaml", r->dir);
+	strbuf_addf(&cy, "%s/" RUN_CAMPAIGN, r->dir);
 	diags_init(&d, cy.buf);
 	rc = campaign_load(cy.buf, &r->c, &d);
 	if (rc < 0)
@@ -240,7 +241,7 @@ void run_list(const char *root, struct argv *out)
 		struct dirent *f;
 		while (d2 && (f = readdir(d2))) {
 			struct strbuf db = STRBUF_INIT;
-			strbuf_addf(&db, "%s/%s/state.db", c.buf, f->d_name);
+			strbuf_addf(&db, "%s/%s/" RUN_STATE_DB, c.buf, f->d_name);
 			if (f->d_name[0] != '.' && fsio_exists(db.buf)) {
 				strbuf_reset(&db);
 				strbuf_addf(&db, "%s/%s", e->d_name, f->d_name);
@@ -271,7 +272,7 @@ static char *find_run_dir(const char *root, const char *ref, int *ambiguous)
 	*ambiguous = 0;
 	struct strbuf sb = STRBUF_INIT;
 	if (ref) {
-		strbuf_addf(&sb, "%s/state.db", ref);
+		strbuf_addf(&sb, "%s/" RUN_STATE_DB, ref);
 		int is_dir = fsio_exists(sb.buf);
 		strbuf_free(&sb);
 		if (is_dir)
@@ -331,7 +332,7 @@ int run_open(const char *results_root, const char *ref, struct run **out)
 	r->bin_dir = fsio_self_dir();
 	struct strbuf p = STRBUF_INIT;
 	enum store_journal journal;
-	strbuf_addf(&p, "%s/state.db", dir);
+	strbuf_addf(&p, "%s/" RUN_STATE_DB, dir);
 	int rc = journal_asked(NULL, &journal);
 	if (rc == 0)
 		rc = store_open(p.buf, 0, journal, &r->st);
@@ -341,7 +342,7 @@ int run_open(const char *results_root, const char *ref, struct run **out)
 		r->id = xstrdup(r->row.run_id);
 		struct diags d;
 		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/campaign.yaml", dir);
+		strbuf_addf(&p, "%s/" RUN_CAMPAIGN, dir);
 		diags_init(&d, p.buf);
 		if ((rc = campaign_load(p.buf, &r->c, &d)) < 0)
 			rc = err_set(ERR_IO, "%s: the run's frozen campaign no longer loads", p.buf);

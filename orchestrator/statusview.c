@@ -1,4 +1,5 @@
 #include "statusview.h"
+#include "util/run_layout.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -144,7 +145,7 @@ void statusview_print(const struct run *r, const struct job_set *js, FILE *out, 
 	const struct job_row *rows = js->all;
 	size_t n = js->n_all;
 	struct strbuf analysis = STRBUF_INIT;
-	strbuf_addf(&analysis, "%s/BOTTLENECK_ANALYSIS.md", r->dir);
+	strbuf_addf(&analysis, "%s/" RUN_REPORT, r->dir);
 	int have_analysis = r->row.aggregated_at > 0 && fsio_exists(analysis.buf);
 	json_t *jobs = json_array();
 	if (!json)

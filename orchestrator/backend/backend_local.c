@@ -5,6 +5,7 @@
  * state, and aggregates when the last job ends. While it lives it holds an
  * flock on <run>/.supervisor.lock; without one, status decides from files. */
 #include "backend.h"
+#include "util/run_layout.h"
 
 #include "orchestrator/aggregate.h"
 #include "util/err.h"
@@ -46,7 +47,7 @@ static void on_stop_signal(int sig)
 static void detach_output(const struct run *r)
 {
 	struct strbuf log = STRBUF_INIT;
-	strbuf_addf(&log, "%s/supervisor.log", r->dir);
+	strbuf_addf(&log, "%s/" RUN_SUPERVISOR_LOG, r->dir);
 	int fd = open(log.buf, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		dup2(fd, 1);
@@ -168,7 +169,7 @@ static void set_job_env(const struct run *r, const struct job_row *j, const stru
 static pid_t spawn_job(const struct run *r, const struct job_row *j, const char *job_dir)
 {
 	struct strbuf script = STRBUF_INIT, out = STRBUF_INIT;
-	strbuf_addf(&script, "%s/job.sbatch", job_dir);
+	strbuf_addf(&script, "%s/" JOB_SCRIPT, job_dir);
 	strbuf_addf(&out, "%s/slurm-%s.out", job_dir, j->job_id);
 	const struct scenario *s = campaign_find(&r->c, j->scenario);
 	pid_t pid = fork();
@@ -434,7 +435,7 @@ static int local_start(struct run *r, int wait)
 	if (wait)
 		return local_supervise(r);
 	struct strbuf log = STRBUF_INIT, bin = STRBUF_INIT;
-	strbuf_addf(&log, "%s/supervisor.log", r->dir);
+	strbuf_addf(&log, "%s/" RUN_SUPERVISOR_LOG, r->dir);
 	strbuf_addf(&bin, "%s/campaign", r->bin_dir);
 	pid_t pid = fork();
 	if (pid == 0) {

@@ -5,6 +5,7 @@
  * libslurm's fatal() would end the process when no configuration exists,
  * so the configuration is checked before slurm_init. */
 #include "backend.h"
+#include "util/run_layout.h"
 #include "backend_slurm.h"
 #include "orchestrator/campaign/jobspec.h"
 
@@ -427,7 +428,7 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 		return err_set(ERR_IO, "run %s: scenario %s is not in its campaign", r->id, j->scenario);
 	char *dir = run_job_dir(r, s->name), *script = NULL;
 	struct strbuf p = STRBUF_INIT, name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT;
-	strbuf_addf(&p, "%s/job.sbatch", dir);
+	strbuf_addf(&p, "%s/" JOB_SCRIPT, dir);
 	strbuf_addf(&name, "campaign-%s-%s", r->id, s->name);
 	job_comment(r, &comment);
 	strbuf_addf(&comment, "%s/attempt-%d", s->name, j->attempt);
@@ -605,7 +606,7 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 		if (rc == 0)
 			fault_point("after-aggregate-submit", NULL);
 		struct strbuf sp = STRBUF_INIT;
-		strbuf_addf(&sp, "%s/aggregate.sbatch", r->dir);
+		strbuf_addf(&sp, "%s/" RUN_AGGREGATE_SCRIPT, r->dir);
 		if (rc == 0 && fsio_write_atomic(sp.buf, script.buf, script.len, 0755) < 0) /* a copy: the job is submitted */
 			fprintf(stderr, "campaign: warning: the aggregation job's script was not kept: %s\n", err_last());
 		strbuf_free(&sp);

@@ -1,4 +1,5 @@
 #include "jobstatus.h"
+#include "util/run_layout.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -14,7 +15,7 @@ int jobstatus_read(const char *job_dir, struct job_status *out)
 	struct strbuf p = STRBUF_INIT;
 	char *text;
 	memset(out, 0, sizeof *out);
-	strbuf_addf(&p, "%s/job.status", job_dir);
+	strbuf_addf(&p, "%s/" JOB_STATUS, job_dir);
 	int rc = fsio_read(p.buf, 65536, &text, NULL);
 	if (rc < 0) {
 		strbuf_free(&p);

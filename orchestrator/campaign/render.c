@@ -1,4 +1,5 @@
 #include "render.h"
+#include "util/run_layout.h"
 #include "jobspec.h"
 
 #include "util/err.h"
@@ -184,7 +185,7 @@ static int builtin_value(void *vctx, const char *name, struct strbuf *out)
 	else if (!strcmp(name, "run_dir")) strbuf_adds(out, x->ctx->run_dir);
 	else if (!strcmp(name, "job_dir")) strbuf_adds(out, x->ctx->job_dir);
 	else if (!strcmp(name, "campaign_dir")) strbuf_adds(out, x->ctx->campaign_dir);
-	else if (!strcmp(name, "metrics_dir")) strbuf_addf(out, "%s/metrics", x->ctx->job_dir);
+	else if (!strcmp(name, "metrics_dir")) strbuf_addf(out, "%s/" JOB_METRICS, x->ctx->job_dir);
 	else if (!strcmp(name, "scenario")) strbuf_adds(out, s->name);
 	else if (!strcmp(name, "campaign")) strbuf_adds(out, c->name);
 	else if (!strcmp(name, "nodes")) strbuf_addf(out, "%d", s->nodes);

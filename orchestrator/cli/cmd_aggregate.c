@@ -1,6 +1,7 @@
 /* cmd_aggregate: `campaign aggregate RUN` (re)writes the run's analysis.
  * Normally automatic; safe to run again. */
 #include "orchestrator/aggmap.h"
+#include "util/run_layout.h"
 #include "orchestrator/aggregate.h"
 #include "orchestrator/backend/backend_pick.h"
 #include "cmd.h"
@@ -34,7 +35,7 @@ static int aggregate_exec(const struct cmd_entry *self, struct args *a)
 	if (rc == 1)
 		fprintf(stderr, "campaign aggregate: run %s still has unfinished jobs; use --force to analyse what is there\n", r->id);
 	else if (rc == 0)
-		printf("%s/BOTTLENECK_ANALYSIS.md\n%s/summary.json\n", r->dir, r->dir);
+		printf("%s/" RUN_REPORT "\n%s/" RUN_SUMMARY "\n", r->dir, r->dir);
 	return rc == 1 ? EXIT_JOBS_FAILED : rc;
 }
 

@@ -5,6 +5,7 @@
  * once: one already in traces/ (same inode) or with the same bytes as one
  * collected is skipped; traces/ that is a link, and FIFOs, are refused. */
 #include "cmd.h"
+#include "util/run_layout.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/sha256.h"
@@ -42,14 +43,14 @@ static int seen(struct collect *c, const char *sha)
 static void hash_present(struct collect *c)
 {
 	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/traces", c->dir);
+	strbuf_addf(&p, "%s/" JOB_TRACES, c->dir);
 	DIR *d = opendir(p.buf);
 	struct dirent *e;
 	char sha[SHA256_HEX];
 	while (d && (e = readdir(d))) {
 		struct stat st;
 		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/traces/%s", c->dir, e->d_name);
+		strbuf_addf(&p, "%s/" JOB_TRACES "/%s", c->dir, e->d_name);
 		if (lstat(p.buf, &st) == 0 && S_ISREG(st.st_mode) && sha256_file(p.buf, sha) == 0)
 			seen(c, sha);
 	}
@@ -82,7 +83,7 @@ static void collect_file(struct collect *c, const char *src)
 		strbuf_reset(&name);
 		strbuf_addf(&name, "%d_%s", k, base);
 	}
-	strbuf_addf(&shown, "%s/traces/%s", c->dir, name.buf);
+	strbuf_addf(&shown, "%s/" JOB_TRACES "/%s", c->dir, name.buf);
 	if (fsio_write_at(c->tfd, name.buf, shown.buf, data, len, 0644) == 0)
 		c->copied++;
 	else
@@ -124,7 +125,7 @@ static int collect_exec(const struct cmd_entry *self, struct args *a)
 		return EXIT_USAGE;
 	}
 	struct collect c = { .dir = args_get(a, 'd') };
-	if ((c.tfd = fsio_open_dir_in(c.dir, "traces", 1)) < 0) {
+	if ((c.tfd = fsio_open_dir_in(c.dir, JOB_TRACES, 1)) < 0) {
 		fprintf(stderr, "campaign collect: %s\n", err_last());
 		return c.tfd;
 	}

@@ -5,6 +5,7 @@
  * called better or worse only when the 95 % bootstrap interval of its ratio
  * (from both runs' per-step times) excludes 1; else it is within noise. */
 #include "cmd.h"
+#include "util/run_layout.h"
 #include "analyzers/stats.h"
 #include "util/err.h"
 #include "util/jsonio.h"
@@ -63,7 +64,7 @@ static json_t *load_summary(const char *root, const char *id, char **dir)
 		return NULL;
 	struct strbuf p = STRBUF_INIT;
 	json_error_t jerr;
-	strbuf_addf(&p, "%s/summary.json", r->dir);
+	strbuf_addf(&p, "%s/" RUN_SUMMARY, r->dir);
 	json_t *j = json_load_file(p.buf, 0, &jerr);
 	if (!j)
 		err_set(ERR_NOTFOUND, "%s: %s (run `campaign aggregate %s` first)", p.buf, jerr.text, id);

@@ -4,6 +4,7 @@
  * every scenario's job log one after another. --follow keeps printing what
  * is added until the job is final (status is refreshed as `status` does). */
 #include "cmd.h"
+#include "util/run_layout.h"
 #include "orchestrator/backend/backend_pick.h"
 #include "orchestrator/store/jobset.h"
 #include "orchestrator/store/jobstate.h"
@@ -25,7 +26,7 @@ static char *log_path(const struct run *r, const struct job_row *j, const char *
 	struct strbuf p = STRBUF_INIT;
 	char *dir = run_job_dir(r, j->scenario);
 	if (rank)
-		strbuf_addf(&p, "%s/logs/rank_%s.out", dir, rank);
+		strbuf_addf(&p, "%s/" JOB_LOGS "/rank_%s.out", dir, rank);
 	else
 		strbuf_addf(&p, "%s/slurm-%s.out", dir, j->job_id ? j->job_id : "none");
 	free(dir);

@@ -3,6 +3,7 @@
  * (as last recorded: `status` brings a run up to date), whether its analysis
  * is written, and its age. A run whose store cannot be read is listed as such. */
 #include "cmd.h"
+#include "util/run_layout.h"
 #include "orchestrator/store/jobstate.h"
 #include "orchestrator/run.h"
 #include "orchestrator/store/store.h"
@@ -30,7 +31,7 @@ static json_t *run_json(const char *root, const char *rel)
 	struct run_row row = { 0 };
 	struct job_row *rows = NULL;
 	size_t n = 0;
-	strbuf_addf(&p, "%s/%s/state.db", root, rel);
+	strbuf_addf(&p, "%s/%s/" RUN_STATE_DB, root, rel);
 	json_t *o = json_pack("{s:s, s:s}", "run", strchr(rel, '/') + 1, "campaign_dir", rel);
 	int rc = store_open(p.buf, 0, STORE_JOURNAL_AUTO, &st);
 	if (rc == 0)

@@ -5,6 +5,7 @@
  * analyzers. A profiler missing on the node is said once per node and the
  * rank runs without it, unless --required (then every rank says it and stops). */
 #include "cmd.h"
+#include "util/run_layout.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
 #include "util/words.h"
@@ -84,7 +85,7 @@ static int profile_exec(const struct cmd_entry *self, struct args *a)
 	struct argv full = { 0 };
 	struct strbuf p = STRBUF_INIT, rep = STRBUF_INIT;
 	if (nsys == 0) {
-		strbuf_addf(&p, "%s/nsys", dir);
+		strbuf_addf(&p, "%s/" JOB_NSYS, dir);
 		fsio_mkdir_p(p.buf, 0755);
 		strbuf_addf(&rep, "%s/rank_%s", p.buf, rank);
 		argv_push(&full, "nsys");

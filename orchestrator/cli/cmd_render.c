@@ -1,6 +1,7 @@
 /* cmd_render: `campaign render FILE --out DIR` writes every scenario's job
  * script as it would be submitted, and submits nothing. */
 #include "cmd.h"
+#include "util/run_layout.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "orchestrator/run.h"
@@ -23,7 +24,7 @@ static int render_exec(const struct cmd_entry *self, struct args *a)
 	rc = run_render_all(&c, out, "render", bin, 0);
 	if (rc == 0)
 		for (size_t i = 0; i < c.n_scenarios; i++)
-			printf("%s/%s/job.sbatch\n", out, c.scenarios[i].name);
+			printf("%s/%s/" JOB_SCRIPT "\n", out, c.scenarios[i].name);
 	free(out);
 	free(bin);
 	campaign_free(&c);

@@ -1,4 +1,5 @@
 #include "ranklog.h"
+#include "util/run_layout.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -26,7 +27,7 @@ int ranklog_open(const char *job_dir, long rank, struct ranklog *rl, int *child_
 	rl->in = p[0];
 	*child_fd = p[1];
 	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/logs", job_dir);
+	strbuf_addf(&path, "%s/" JOB_LOGS, job_dir);
 	fsio_mkdir_p(path.buf, 0755);
 	strbuf_addf(&path, "/rank_%ld.out", rank);
 	rl->file = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644); /* no planted link */
@@ -151,7 +152,7 @@ void ranklog_record(const char *job_dir, long rank, long pid, const char *node)
 	json_t *j = json_pack("{s:I, s:s, s:s, s:I}", "rank", (json_int_t)rank, "host", host, "node", node, "pid",
 			      (json_int_t)pid);
 	char *text = j ? json_dumps(j, JSON_SORT_KEYS) : NULL;
-	snprintf(rel, sizeof rel, "ranks/rank_%ld.json", rank);
+	snprintf(rel, sizeof rel, JOB_RANKS "/rank_%ld.json", rank);
 	if (text && fsio_write_in(job_dir, rel, text, strlen(text), 0644) < 0)
 		fprintf(stderr, "campaign launch: cannot record rank %ld's process: %s\n", rank, err_last());
 	free(text);

@@ -20,6 +20,8 @@ check layout_job_only_node_address bash -c '[ "$(grep -ho "#include \"orchestrat
 check layout_backend_no_cli_or_job bash -c '[ -z "$(grep -l "#include \"orchestrator/\(cli\|job\)/" orchestrator/backend/*.[ch])" ]'
 check layout_top_is_lifecycle [ "$(ls orchestrator/*.c | xargs -n1 basename | tr '\n' ' ')" = "aggmap.c aggregate.c fault.c paper.c paper_out.c provenance.c run.c statusview.c submission.c watch.c " ]
 check layout_no_relative_cross_folder bash -c 'for f in orchestrator/*/*.[ch] orchestrator/*.[ch]; do d=$(dirname "$f"); for h in $(sed -n "s/^#include \"\([a-z_]*\.h\)\"$/\1/p" "$f"); do [ -e "$d/$h" ] || [ "$h" = versions.h ] || exit 1; done; done'
+# a run's files are named once, in util/run_layout.h (templates/ names its own)
+check layout_run_files_named_once bash -c '[ -z "$(grep -rn "\"%s/\(job\.sbatch\|job\.status\|job_metadata\.json\|state\.db\|summary\.json\|BOTTLENECK_ANALYSIS\.md\|timeline\.json\|metrics\|traces\|nsys\|logs\|ranks\|monitor\|provenance\.json\|campaign\.yaml\|figures\)" analyzers orchestrator --include=*.c | grep -v "templates_dir\|tdir")" ]'
 check makefile_has_no_link_group bash -c '! grep -q -- "--start-group" Makefile'
 libs=$(ldd "$BIN/campaign-analyze")
 check analyze_links_no_libslurm bash -c '! grep -q libslurm <<<"$1"' _ "$libs"

@@ -1,0 +1,31 @@
+/* run_layout: the names of the files and folders campaign keeps in a run
+ * directory (<results>/<campaign>/<run-id>/) and in each scenario's job
+ * directory beneath it; docs/formats.md describes what each holds. */
+#ifndef UTIL_RUN_LAYOUT_H
+#define UTIL_RUN_LAYOUT_H
+
+/* the run directory */
+#define RUN_STATE_DB "state.db"                 /* the SQLite state store */
+#define RUN_CAMPAIGN "campaign.yaml"            /* the campaign file as submitted */
+#define RUN_PROVENANCE "provenance.json"
+#define RUN_SUMMARY "summary.json"
+#define RUN_REPORT "BOTTLENECK_ANALYSIS.md"
+#define RUN_TIMELINE "timeline.json"
+#define RUN_FIGURES "figures"
+#define RUN_SUPERVISOR_LOG "supervisor.log"     /* the local executor's detached supervisor */
+#define RUN_AGGREGATE_SCRIPT "aggregate.sbatch" /* the aggregation job's script as submitted */
+
+/* a scenario's job directory */
+#define JOB_SCRIPT "job.sbatch"                 /* exactly what ran */
+#define JOB_STATUS "job.status"                 /* written by the job script at its end */
+#define JOB_METADATA "job_metadata.json"
+#define JOB_METRICS "metrics"                   /* rank_<r>.jsonl, fabric.json */
+#define JOB_TRACES "traces"                     /* the workload's profiler traces, collected */
+#define JOB_NSYS "nsys"                         /* Nsight Systems reports and exports */
+#define JOB_LOGS "logs"                         /* rank_<r>.out */
+#define JOB_RANKS "ranks"                       /* rank_<r>.json: which process each rank is */
+#define JOB_MONITOR "monitor"                   /* <node>/cpu_monitor.csv, gpu_monitor.csv */
+#define JOB_ANALYSIS "analysis.json"
+#define JOB_REPORT "report.txt"
+
+#endif
