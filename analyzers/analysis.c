@@ -7,13 +7,15 @@
 #include "steplog.h"
 #include "torchtrace.h"
 #include "util/err.h"
+#include "util/fsio.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void ana_run_add(struct ana_run *run, const char *name, const char *state, const char *reason,
 		 const char *backend, const char *job_dir, int exit_code, int nodes, int tasks_per_node)
@@ -566,24 +568,27 @@ static void find_trace_like(const char *base, const char *rel, int depth, struct
 	static const char *const skip[] = { JOB_TRACES, "attempts", JOB_METRICS, JOB_MONITOR, JOB_RANKS, JOB_NSYS, NULL };
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s%s%s", base, *rel ? "/" : "", rel);
-	DIR *d = opendir(p.buf);
-	struct dirent *e;
-	while (d && (e = readdir(d)) && (*budget)-- > 0) {
+	struct argv names; /* in name order: the report names the same files on every file system */
+	fsio_list(p.buf, &names);
+	for (size_t i = 0; i < names.n && (*budget)-- > 0; i++) {
 		int k = 0;
-		while (skip[k] && (depth > 0 || strcmp(skip[k], e->d_name)))
+		while (skip[k] && (depth > 0 || strcmp(skip[k], names.v[i])))
 			k++;
-		if (e->d_name[0] == '.' || skip[k])
+		if (skip[k])
 			continue;
-		struct strbuf r2 = STRBUF_INIT;
-		strbuf_addf(&r2, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
-		if (e->d_type == DT_DIR && depth < 4)
+		struct strbuf r2 = STRBUF_INIT, full = STRBUF_INIT;
+		struct stat st;
+		strbuf_addf(&r2, "%s%s%s", rel, *rel ? "/" : "", names.v[i]);
+		strbuf_addf(&full, "%s/%s", base, r2.buf);
+		int is = lstat(full.buf, &st) == 0;
+		if (is && S_ISDIR(st.st_mode) && depth < 4)
 			find_trace_like(base, r2.buf, depth + 1, found, count, budget);
-		else if (e->d_type == DT_REG && trace_like(e->d_name) && (*count)++ < 3)
+		else if (is && S_ISREG(st.st_mode) && trace_like(names.v[i]) && (*count)++ < 3)
 			strbuf_addf(found, "%s`%s`", found->len ? ", " : "", r2.buf);
 		strbuf_free(&r2);
+		strbuf_free(&full);
 	}
-	if (d)
-		closedir(d);
+	argv_free(&names);
 	strbuf_free(&p);
 }
 

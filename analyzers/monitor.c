@@ -4,9 +4,9 @@
 
 #include "util/err.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 #include "gpucsv.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,17 +126,16 @@ int monitor_summarise_nodes(const char *job_dir, const char *node, int others, s
 	struct strbuf dir = STRBUF_INIT;
 	memset(out, 0, sizeof *out);
 	strbuf_addf(&dir, "%s/" JOB_MONITOR, job_dir);
-	DIR *d = opendir(dir.buf);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.' || (node && !strcmp(e->d_name, node) == !!others))
+	struct argv nodes;
+	fsio_list(dir.buf, &nodes); /* in name order: the sums come out the same on every file system */
+	for (size_t i = 0; i < nodes.n; i++) {
+		if (node && !strcmp(nodes.v[i], node) == !!others)
 			continue;
-		long n = add_node_file(dir.buf, e->d_name, "cpu_monitor.csv", monitor_add_cpu_csv, out);
-		n += add_node_file(dir.buf, e->d_name, "gpu_monitor.csv", monitor_add_gpu_csv, out);
+		long n = add_node_file(dir.buf, nodes.v[i], "cpu_monitor.csv", monitor_add_cpu_csv, out);
+		n += add_node_file(dir.buf, nodes.v[i], "gpu_monitor.csv", monitor_add_gpu_csv, out);
 		out->nodes += n > 0;
 	}
-	if (d)
-		closedir(d);
+	argv_free(&nodes);
 	strbuf_free(&dir);
 	if (!out->samples && !out->gpu_samples)
 		return err_set(ERR_NOTFOUND, "no monitor data in %s/monitor", job_dir);

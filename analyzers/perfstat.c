@@ -4,6 +4,7 @@
 
 #include "util/err.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -46,13 +47,13 @@ int perfstat_summarise(const char *job_dir, struct perf_summary *out)
 	struct strbuf dir = STRBUF_INIT;
 	memset(out, 0, sizeof *out);
 	strbuf_addf(&dir, "%s/perf", job_dir);
-	DIR *d = opendir(dir.buf);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, "rank_", 5))
+	struct argv names;
+	fsio_list(dir.buf, &names); /* in name order: the same sums on every file system */
+	for (size_t i = 0; i < names.n; i++) {
+		if (strncmp(names.v[i], "rank_", 5))
 			continue;
 		struct strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s/%s", dir.buf, e->d_name);
+		strbuf_addf(&p, "%s/%s", dir.buf, names.v[i]);
 		FILE *f = fsio_fopen_or_warn(p.buf);
 		char line[512];
 		while (f && fgets(line, sizeof line, f))
@@ -64,8 +65,7 @@ int perfstat_summarise(const char *job_dir, struct perf_summary *out)
 		}
 		strbuf_free(&p);
 	}
-	if (d)
-		closedir(d);
+	argv_free(&names);
 	strbuf_free(&dir);
 	return out->ranks ? 0 : err_set(ERR_NOTFOUND, "no perf output in %s/perf", job_dir);
 }

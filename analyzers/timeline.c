@@ -21,9 +21,9 @@
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,15 +257,15 @@ static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario
 	event(o, buf);
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/" JOB_METRICS, s->job_dir);
-	DIR *d = opendir(dir.buf);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
+	struct argv names;
+	fsio_list(dir.buf, &names); /* rank files in name order: the same document on every file system */
+	for (size_t i = 0; i < names.n; i++) {
 		int r;
-		if (!metrics_rank_file(e->d_name, &r))
+		if (!metrics_rank_file(names.v[i], &r))
 			continue;
 		struct strbuf p = STRBUF_INIT;
 		struct rank_metrics m;
-		strbuf_addf(&p, "%s/%s", dir.buf, e->d_name);
+		strbuf_addf(&p, "%s/%s", dir.buf, names.v[i]);
 		if (metrics_load_file(p.buf, &m) == 0) {
 			if (m.rank < 0)
 				m.rank = r;
@@ -274,8 +274,7 @@ static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario
 		}
 		strbuf_free(&p);
 	}
-	if (d)
-		closedir(d);
+	argv_free(&names);
 	strbuf_free(&dir);
 }
 

@@ -2,7 +2,9 @@
 
 #include "err.h"
 #include "strbuf.h"
+#include "words.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -361,5 +363,26 @@ int fsio_remove_tree(const char *path)
 		return 0;
 	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
 		return err_sys(ERR_IO, "cannot remove %s", path);
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int fsio_list(const char *dir, struct argv *out)
+{
+	memset(out, 0, sizeof *out);
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			argv_push(out, e->d_name);
+	closedir(d);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof *out->v, cmp_name);
 	return 0;
 }

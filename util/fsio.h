@@ -56,5 +56,10 @@ char *fsio_self_dir(void);
 char *fsio_abspath(const char *path);
 /* Recursively removes a tree (used by tests and cleanups). */
 int fsio_remove_tree(const char *path);
+struct argv;
+/* The names in dir that do not start with '.', sorted (strcmp): the same
+ * order whatever the file system's readdir gives; 0, or -1 (errno set) when
+ * dir cannot be read (out is then empty). */
+int fsio_list(const char *dir, struct argv *out);
 
 #endif

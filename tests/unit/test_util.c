@@ -186,12 +186,37 @@ static void display_quote_keeps_one_visible_line(void)
 	free(sb.buf);
 }
 
+/* A folder's names in one order whatever readdir gives: sorted, dot files left out. */
+static void list_is_sorted(void)
+{
+	char d[300], p[320];
+	struct argv names;
+	snprintf(d, sizeof d, "%s/list", tmpdir);
+	CHECK(mkdir(d, 0755) == 0);
+	const char *made[] = { "rank_10.jsonl", ".hidden", "b", "rank_2.jsonl", "a" };
+	for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
+		snprintf(p, sizeof p, "%s/%s", d, made[i]);
+		CHECK(fsio_write_atomic(p, "x", 1, 0644) == 0);
+	}
+	CHECK(fsio_list(d, &names) == 0 && names.n == 4);
+	if (names.n == 4) {
+		CHECK_STR(names.v[0], "a");
+		CHECK_STR(names.v[1], "b");
+		CHECK_STR(names.v[2], "rank_10.jsonl");
+		CHECK_STR(names.v[3], "rank_2.jsonl");
+	}
+	argv_free(&names);
+	snprintf(p, sizeof p, "%s/none", tmpdir);
+	CHECK(fsio_list(p, &names) == -1 && names.n == 0);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_util.XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return 1;
 	RUN(strbuf_grows_and_detaches);
+	RUN(list_is_sorted);
 	RUN(words_split_like_a_shell_without_expansion);
 	RUN(shell_quote_makes_one_inert_word);
 	RUN(sha256_of_known_vectors);
