@@ -98,9 +98,9 @@ static json_t *probes_json(const struct ana_run *run)
 	return a;
 }
 
-static json_t *scenario_json(const struct ana_scenario *s)
+/* Which scenario, how it ended, where it ran. */
+static void sc_identity(json_t *o, const struct ana_scenario *s)
 {
-	json_t *o = json_object();
 	json_object_set_new(o, "name", json_string(s->name));
 	json_object_set_new(o, "state", json_string(s->state));
 	json_object_set_new(o, "exit_code", json_integer(s->exit_code));
@@ -112,6 +112,11 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "ranks", json_integer(s->ranks));
 	json_object_set_new(o, "analysed", json_boolean(s->analysed));
 	json_object_set_new(o, "malformed_lines", json_integer(s->bad_lines));
+}
+
+/* What the analysis read: profilers, traces, operators, the GPU breakdown. */
+static void sc_sources(json_t *o, const struct ana_scenario *s)
+{
 	json_t *perf = json_null(), *missing = json_array();
 	if (s->perf) {
 		perf = json_object();
@@ -144,14 +149,11 @@ static json_t *scenario_json(const struct ana_scenario *s)
 			  jnum(s->gpu_non_compute_pct), "comm_comp_overlap_pct", s->gpu_overlap_pct >= 0 ?
 			  jnum(s->gpu_overlap_pct) : json_null(), "top_kernels",
 			  top_ops_json(s->top_kernels, s->n_top_kernels, s->kernels_total_ms, "total_ms")));
-	if (!s->analysed) {
-		json_object_set_new(o, "problem", json_string(s->problem ? s->problem : ""));
-		json_object_set_new(o, "monitor", monitor_json(s));
-		json_object_set_new(o, "verdict", s->monitors_only ? json_string(s->verdict) : json_null());
-		if (s->monitors_only)
-			json_object_set_new(o, "evidence", json_string(s->evidence));
-		return o;
-	}
+}
+
+/* Step times, batch and throughput. */
+static void sc_steps(json_t *o, const struct ana_scenario *s)
+{
 	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->active_steps));
 	json_object_set_new(o, "step_boundaries", json_boolean(!s->no_steps));
 	if (s->no_steps) /* one GPU window, not steps: no statistics, no rate */
@@ -169,6 +171,11 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "throughput", s->no_steps ? json_null() : jnum(s->throughput));
 	json_object_set_new(o, "throughput_unit", json_string(s->throughput_unit));
 	json_object_set_new(o, "throughput_samples_per_s", samples && !s->no_steps ? jnum(s->throughput) : json_null());
+}
+
+/* Where step time goes, the monitors, FLOPs, the median step per rank and rank 0's steps. */
+static void sc_shares(json_t *o, const struct ana_scenario *s)
+{
 	json_object_set_new(o, "shares_pct", !s->shares_known ? json_null() : json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"data_loading", jnum(s->data_pct), "compute", jnum(s->compute_pct), "forward", jnum(s->forward_pct),
 		"backward", jnum(s->backward_pct), "optimizer", jnum(s->optimizer_pct),
@@ -201,6 +208,11 @@ static json_t *scenario_json(const struct ana_scenario *s)
 		json_array_append_new(steps, json_pack("[I, o, b]", (json_int_t)s->rank0[i][0], jnum(s->rank0[i][1]),
 						       s->rank0[i][2] != 0));
 	json_object_set_new(o, "rank0_steps", steps);
+}
+
+/* The verdict, its evidence and basis, the GPU view, loss. */
+static void sc_verdict(json_t *o, const struct ana_scenario *s)
+{
 	json_object_set_new(o, "verdict", json_string(s->verdict));
 	json_object_set_new(o, "evidence", json_string(s->evidence));
 	json_object_set_new(o, "borderline", json_boolean(s->borderline));
@@ -221,6 +233,11 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "slowest_rank", json_pack("{s:i, s:o}", "rank", s->slowest_rank,
 		"mean_step_ms", jnum(s->slowest_rank_ms)));
 	json_object_set_new(o, "loss", json_pack("{s:o, s:o}", "first", jnum(s->loss_first), "last", jnum(s->loss_last)));
+}
+
+/* Against the baseline; what the traces missed; ranks with data. */
+static void sc_scaling(json_t *o, const struct ana_scenario *s)
+{
 	json_object_set_new(o, "baseline", s->baseline[0] ? json_string(s->baseline) : json_null());
 	int scaled = s->baseline[0] && (s->is_baseline || s->scaling_mode[0]);
 	json_object_set_new(o, "speedup", scaled ? jnum(s->speedup) : json_null());
@@ -230,6 +247,11 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "traces_missed", s->traces_missed ? json_string(s->traces_missed) : json_null());
 	json_object_set_new(o, "ranks_with_data", json_integer(s->ranks_with_data));
 	json_object_set_new(o, "ranks_note", s->ranks_note[0] ? json_string(s->ranks_note) : json_null());
+}
+
+/* Stragglers, collectives, a slow node, contamination. */
+static void sc_comm(json_t *o, const struct ana_scenario *s)
+{
 	json_t *str = json_array();
 	for (size_t k = 0; k < s->n_stragglers; k++) {
 		const struct straggler *g = &s->stragglers[k];
@@ -243,6 +265,26 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_object_set_new(o, "slow_node_monitors", !s->have_slow_mon ? json_null() :
 		json_pack("{s:o, s:o}", "node", mon_json(&s->slow_mon), "other_nodes", mon_json(&s->rest_mon)));
 	json_object_set_new(o, "contaminated_by", s->contaminated[0] ? json_string(s->contaminated) : json_null());
+}
+
+static json_t *scenario_json(const struct ana_scenario *s)
+{
+	json_t *o = json_object();
+	sc_identity(o, s);
+	sc_sources(o, s);
+	if (!s->analysed) {
+		json_object_set_new(o, "problem", json_string(s->problem ? s->problem : ""));
+		json_object_set_new(o, "monitor", monitor_json(s));
+		json_object_set_new(o, "verdict", s->monitors_only ? json_string(s->verdict) : json_null());
+		if (s->monitors_only)
+			json_object_set_new(o, "evidence", json_string(s->evidence));
+		return o;
+	}
+	sc_steps(o, s);
+	sc_shares(o, s);
+	sc_verdict(o, s);
+	sc_scaling(o, s);
+	sc_comm(o, s);
 	return o;
 }
 
@@ -476,7 +518,8 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 	}
 }
 
-static void md_scenarios(struct strbuf *md, const struct ana_run *run)
+/* The table of every scenario: size, state, step times, shares, verdict. */
+static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 {
 	strbuf_adds(md, "## Per-Scenario Analysis\n\n"
 		    "| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput "
@@ -502,114 +545,145 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 			    s->borderline ? " (borderline)" : "");
 	}
 	strbuf_adds(md, "\n");
+}
+
+/* A scenario that could not be analysed: why, and where to look; 0 when it was analysed. */
+static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (!s->analysed && !strcmp(s->state, "COMPLETED")) {
+		strbuf_addf(md, "The job **completed**, but left nothing to time its steps from: %s. Its job log is "
+			    "`%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n", s->problem ? s->problem : "",
+			    s->name, s->name);
+		md_not_analysed(md, s);
+		if (s->monitors_only)
+			strbuf_addf(md, "From the node monitors alone (%d node%s, %ld samples): **%s**: %s.\n\n",
+				    s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s", s->monitor_samples, s->verdict,
+				    s->evidence);
+		return 1;
+	}
+	if (!s->analysed) {
+		strbuf_addf(md, "State **%s**", s->state);
+		if (s->exit_code >= 0)
+			strbuf_addf(md, ", exit code %d", s->exit_code);
+		if (s->reason[0])
+			strbuf_addf(md, " (%s)", s->reason);
+		strbuf_addf(md, ". Not analysed: %s. Its job log is in `%s/`.\n\n", s->problem ? s->problem : "", s->name);
+		return 1;
+	}
+	return 0;
+}
+
+/* The verdict with its evidence and what may weaken it. */
+static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s)
+{
+	strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", s->verdict, s->evidence, s->sources);
+	if (s->gpu_basis)
+		strbuf_adds(md, "The verdict comes from the GPU timeline: on a GPU the host's ranges time kernel "
+			    "launches, not the work, so the host phase shares below are supporting detail.\n\n");
+	if (s->ranks_note[0])
+		strbuf_addf(md, "Ranks: %s.\n\n", s->ranks_note);
+	if (s->contaminated[0])
+		strbuf_addf(md, "**Contaminated**: its job ran on the same nodes at the same time as %s, so its step "
+			    "times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
+			    s->contaminated);
+	md_not_analysed(md, s);
+	if (s->bad_lines)
+		strbuf_addf(md, "%ld %s line%s %s and %s skipped.\n\n", s->bad_lines,
+			    s->shares_known ? "telemetry" : "step-log", s->bad_lines == 1 ? " was" : "s were",
+			    s->shares_known ? "malformed or held implausible numbers (non-finite, negative, over 10^9 ms)" :
+			    "longer than 64 KiB or over the pattern's match budget (100,000 backtracking steps)",
+			    s->bad_lines == 1 ? "was" : "were");
+}
+
+/* Step times, stragglers, loss, communication and collectives, throughput. */
+static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (s->no_steps)
+		strbuf_addf(md, "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the "
+			    "verdict come from the GPU timeline over the profiled window (%.2f ms per rank); there are "
+			    "no step statistics and no throughput.", s->step_med_ms);
+	else
+		strbuf_addf(md, "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
+			    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, backward %.1f %%, "
+			    "optimizer %.1f %%.",
+			    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms, s->step_max_ms, s->spread_pct,
+			    s->forward_pct, s->backward_pct, s->optimizer_pct);
+	md_stragglers(md, s);
+	if (s->loss_known)
+		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->loss_first, s->loss_last);
+	strbuf_adds(md, "\n\n");
+	char gbps[48] = "";
+	if (s->allreduce_gbps > 0)
+		snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->allreduce_gbps);
+	if (s->comm_total_pct > 0)
+		strbuf_addf(md, "Communication: %.1f %% of step time in collectives, %.1f %% of it hidden behind "
+			    "compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks%s.\n\n",
+			    s->comm_total_pct, s->overlap_pct, s->comm_pct, s->sync_wait_pct, gbps);
+	md_collectives(md, s);
+	if (s->gemm_pct + s->elementwise_pct > 0)
+		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n", s->gemm_pct, s->elementwise_pct);
+	if (!strcmp(s->throughput_unit, "steps/s"))
+		strbuf_adds(md, "Throughput is in steps per second: the samples per step are not known (set "
+			    "`analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a "
+			    "`samples` group in `analysis.step_log`).\n\n");
+	else
+		strbuf_addf(md, "Global batch %ld samples per step (from %s).\n\n", s->global_batch, s->batch_from);
+	if (!s->shares_known)
+		strbuf_addf(md, "Where step time goes is not known: %s gives step times only (data, compute, "
+			    "communication and I/O shares are n/a; the trainer's telemetry or PyTorch-profiler traces "
+			    "give them). The verdict is %s.\n\n", s->source,
+			    s->have_monitor ? "from the node monitors alone" : "undetermined");
+}
+
+/* Operators, profilers, monitors, FLOPs and MFU. */
+static void md_scenario_profile(struct strbuf *md, const struct ana_run *run, const struct ana_scenario *s)
+{
+	md_top_ops(md, s);
+	if (s->profile_missing[0])
+		strbuf_addf(md, "Profile missing: %s was asked for but left no output (not installed on the nodes? "
+			    "the job log says).\n\n", s->profile_missing);
+	if (s->perf) {
+		strbuf_addf(md, "perf stat (summed over %d ranks):", s->perf->ranks);
+		for (int i = 0; i < s->perf->n; i++) {
+			if (s->perf->ev[i].supported)
+				strbuf_addf(md, "%s %s %.0f%s%s", i ? ";" : "", s->perf->ev[i].name, s->perf->ev[i].value,
+					    s->perf->ev[i].unit[0] ? " " : "", s->perf->ev[i].unit);
+			else
+				strbuf_addf(md, "%s %s not supported here", i ? ";" : "", s->perf->ev[i].name);
+		}
+		strbuf_adds(md, ".\n\n");
+	}
+	if (s->have_monitor)
+		strbuf_addf(md, "Node monitors (%d node%s, %ld samples): CPU busy %.1f %% on average, iowait %.1f %%, "
+			    "memory peak %.1f %% of RAM.\n\n", s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s",
+			    s->monitor_samples, s->cpu_util_mean_pct, s->iowait_mean_pct, s->mem_peak_pct);
+	else
+		strbuf_adds(md, "Node monitors: no data (`profile.monitor` is off for this campaign).\n\n");
+	if (s->gpu_mem_peak_pct >= 0)
+		strbuf_addf(md, "GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory controller %.1f %%, "
+			    "memory peak %.1f %% of GPU memory.\n\n", s->gpus, s->gpus == 1 ? "" : "s",
+			    s->gpu_util_mean_pct, s->gpu_mem_util_mean_pct, s->gpu_mem_peak_pct);
+	if (s->achieved_gflops > 0)
+		strbuf_addf(md, "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per step per rank)%s", s->achieved_gflops,
+			    s->flops_per_step, s->mfu_pct >= 0 ? "" : "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
+	if (s->mfu_pct >= 0)
+		strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n", s->mfu_pct, run->peak_gflops);
+}
+
+static void md_scenarios(struct strbuf *md, const struct ana_run *run)
+{
+	md_scenario_table(md, run);
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		strbuf_addf(md, "### %s\n\n", s->name);
 		if (s->attempts > 1)
 			strbuf_addf(md, "Attempt %d of %d (the latest %s; every attempt's outputs are kept in `%s/attempts/`).\n\n",
 				    s->attempt, s->attempts, s->attempt == s->attempts ? "one" : "that completed", s->name);
-		if (!s->analysed && !strcmp(s->state, "COMPLETED")) {
-			strbuf_addf(md, "The job **completed**, but left nothing to time its steps from: %s. Its job log is "
-				    "`%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n", s->problem ? s->problem : "",
-				    s->name, s->name);
-			md_not_analysed(md, s);
-			if (s->monitors_only)
-				strbuf_addf(md, "From the node monitors alone (%d node%s, %ld samples): **%s**: %s.\n\n",
-					    s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s", s->monitor_samples, s->verdict,
-					    s->evidence);
+		if (md_scenario_unanalysed(md, s))
 			continue;
-		}
-		if (!s->analysed) {
-			strbuf_addf(md, "State **%s**", s->state);
-			if (s->exit_code >= 0)
-				strbuf_addf(md, ", exit code %d", s->exit_code);
-			if (s->reason[0])
-				strbuf_addf(md, " (%s)", s->reason);
-			strbuf_addf(md, ". Not analysed: %s. Its job log is in `%s/`.\n\n", s->problem ? s->problem : "", s->name);
-			continue;
-		}
-		strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", s->verdict, s->evidence, s->sources);
-		if (s->gpu_basis)
-			strbuf_adds(md, "The verdict comes from the GPU timeline: on a GPU the host's ranges time kernel "
-				    "launches, not the work, so the host phase shares below are supporting detail.\n\n");
-		if (s->ranks_note[0])
-			strbuf_addf(md, "Ranks: %s.\n\n", s->ranks_note);
-		if (s->contaminated[0])
-			strbuf_addf(md, "**Contaminated**: its job ran on the same nodes at the same time as %s, so its step "
-				    "times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
-				    s->contaminated);
-		md_not_analysed(md, s);
-		if (s->bad_lines)
-			strbuf_addf(md, "%ld %s line%s %s and %s skipped.\n\n", s->bad_lines,
-				    s->shares_known ? "telemetry" : "step-log", s->bad_lines == 1 ? " was" : "s were",
-				    s->shares_known ? "malformed or held implausible numbers (non-finite, negative, over 10^9 ms)" :
-				    "longer than 64 KiB or over the pattern's match budget (100,000 backtracking steps)",
-				    s->bad_lines == 1 ? "was" : "were");
-		if (s->no_steps)
-			strbuf_addf(md, "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the "
-				    "verdict come from the GPU timeline over the profiled window (%.2f ms per rank); there are "
-				    "no step statistics and no throughput.", s->step_med_ms);
-		else
-			strbuf_addf(md, "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
-				    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, backward %.1f %%, "
-				    "optimizer %.1f %%.",
-				    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms, s->step_max_ms, s->spread_pct,
-				    s->forward_pct, s->backward_pct, s->optimizer_pct);
-		md_stragglers(md, s);
-		if (s->loss_known)
-			strbuf_addf(md, " Loss went from %.4f to %.4f.", s->loss_first, s->loss_last);
-		strbuf_adds(md, "\n\n");
-		char gbps[48] = "";
-		if (s->allreduce_gbps > 0)
-			snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->allreduce_gbps);
-		if (s->comm_total_pct > 0)
-			strbuf_addf(md, "Communication: %.1f %% of step time in collectives, %.1f %% of it hidden behind "
-				    "compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks%s.\n\n",
-				    s->comm_total_pct, s->overlap_pct, s->comm_pct, s->sync_wait_pct, gbps);
-		md_collectives(md, s);
-		if (s->gemm_pct + s->elementwise_pct > 0)
-			strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n", s->gemm_pct, s->elementwise_pct);
-		if (!strcmp(s->throughput_unit, "steps/s"))
-			strbuf_adds(md, "Throughput is in steps per second: the samples per step are not known (set "
-				    "`analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a "
-				    "`samples` group in `analysis.step_log`).\n\n");
-		else
-			strbuf_addf(md, "Global batch %ld samples per step (from %s).\n\n", s->global_batch, s->batch_from);
-		if (!s->shares_known)
-			strbuf_addf(md, "Where step time goes is not known: %s gives step times only (data, compute, "
-				    "communication and I/O shares are n/a; the trainer's telemetry or PyTorch-profiler traces "
-				    "give them). The verdict is %s.\n\n", s->source,
-				    s->have_monitor ? "from the node monitors alone" : "undetermined");
-		md_top_ops(md, s);
-		if (s->profile_missing[0])
-			strbuf_addf(md, "Profile missing: %s was asked for but left no output (not installed on the nodes? "
-				    "the job log says).\n\n", s->profile_missing);
-		if (s->perf) {
-			strbuf_addf(md, "perf stat (summed over %d ranks):", s->perf->ranks);
-			for (int i = 0; i < s->perf->n; i++) {
-				if (s->perf->ev[i].supported)
-					strbuf_addf(md, "%s %s %.0f%s%s", i ? ";" : "", s->perf->ev[i].name, s->perf->ev[i].value,
-						    s->perf->ev[i].unit[0] ? " " : "", s->perf->ev[i].unit);
-				else
-					strbuf_addf(md, "%s %s not supported here", i ? ";" : "", s->perf->ev[i].name);
-			}
-			strbuf_adds(md, ".\n\n");
-		}
-		if (s->have_monitor)
-			strbuf_addf(md, "Node monitors (%d node%s, %ld samples): CPU busy %.1f %% on average, iowait %.1f %%, "
-				    "memory peak %.1f %% of RAM.\n\n", s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s",
-				    s->monitor_samples, s->cpu_util_mean_pct, s->iowait_mean_pct, s->mem_peak_pct);
-		else
-			strbuf_adds(md, "Node monitors: no data (`profile.monitor` is off for this campaign).\n\n");
-		if (s->gpu_mem_peak_pct >= 0)
-			strbuf_addf(md, "GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory controller %.1f %%, "
-				    "memory peak %.1f %% of GPU memory.\n\n", s->gpus, s->gpus == 1 ? "" : "s",
-				    s->gpu_util_mean_pct, s->gpu_mem_util_mean_pct, s->gpu_mem_peak_pct);
-		if (s->achieved_gflops > 0)
-			strbuf_addf(md, "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per step per rank)%s", s->achieved_gflops,
-				    s->flops_per_step, s->mfu_pct >= 0 ? "" : "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
-		if (s->mfu_pct >= 0)
-			strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n", s->mfu_pct, run->peak_gflops);
+		md_scenario_head(md, s);
+		md_scenario_steps(md, s);
+		md_scenario_profile(md, run, s);
 	}
 }
 
