@@ -18,7 +18,8 @@
 #include <sys/stat.h>
 
 void ana_run_add(struct ana_run *run, const char *name, const char *state, const char *reason,
-		 const char *backend, const char *job_dir, int exit_code, int nodes, int tasks_per_node)
+		 const char *backend, const char *job_dir, int exit_code, int nodes,
+		 int tasks_per_node)
 {
 	run->sc = xrealloc(run->sc, (run->n + 1) * sizeof *run->sc);
 	struct ana_scenario *s = &run->sc[run->n++];
@@ -34,8 +35,8 @@ void ana_run_add(struct ana_run *run, const char *name, const char *state, const
 	s->ranks = nodes * tasks_per_node;
 }
 
-void ana_run_add_probe(struct ana_run *run, const char *name, const char *state, const char *backend,
-		       const char *job_dir, int nodes, int tasks_per_node)
+void ana_run_add_probe(struct ana_run *run, const char *name, const char *state,
+		       const char *backend, const char *job_dir, int nodes, int tasks_per_node)
 {
 	run->probes = xrealloc(run->probes, (run->nprobes + 1) * sizeof *run->probes);
 	struct ana_probe *p = &run->probes[run->nprobes++];
@@ -54,16 +55,18 @@ static void against_fabric(struct ana_run *run)
 {
 	for (size_t i = 0; i < run->nprobes; i++)
 		if (strcmp(run->probes[i].state, "COMPLETED"))
-			snprintf(run->probes[i].problem, sizeof run->probes[i].problem, "the probe job ended %s",
-				 run->probes[i].state);
+			snprintf(run->probes[i].problem, sizeof run->probes[i].problem,
+				 "the probe job ended %s", run->probes[i].state);
 		else
 			fabric_load(&run->probes[i]);
 	for (size_t i = 0; i < run->n; i++) {
 		struct ana_scenario *s = &run->sc[i];
-		const struct ana_probe *p = fabric_for(run->probes, run->nprobes, s->backend, s->nodes);
+		const struct ana_probe *p =
+			fabric_for(run->probes, run->nprobes, s->backend, s->nodes);
 		for (size_t k = 0; p && k < s->ncolls; k++)
 			if (s->colls[k].size_class >= 0)
-				s->colls[k].fabric_busbw_gbps = fabric_busbw_at(p, s->colls[k].bytes);
+				s->colls[k].fabric_busbw_gbps =
+					fabric_busbw_at(p, s->colls[k].bytes);
 	}
 }
 
@@ -78,7 +81,8 @@ static void comm_floor(struct ana_scenario *s, const struct scenario_metrics *m)
 	for (size_t i = 0; i < s->n_floor; i++) {
 		double least = -1;
 		for (size_t r = 0; r < m->n; r++)
-			if (i < m->ranks[r].n && (least < 0 || m->ranks[r].steps[i].comm_ms < least))
+			if (i < m->ranks[r].n &&
+			    (least < 0 || m->ranks[r].steps[i].comm_ms < least))
 				least = m->ranks[r].steps[i].comm_ms;
 		s->comm_floor_ms[i] = least > 0 ? least : 0;
 	}
@@ -143,7 +147,8 @@ static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
 			const struct step_rec *st = &m->ranks[r].steps[i];
 			if (!st->active)
 				continue;
-			add_step(&u, st, i < m->ranks[0].n ? min_exposed(m, i) : st->comm_exposed_ms);
+			add_step(&u, st,
+				 i < m->ranks[0].n ? min_exposed(m, i) : st->comm_exposed_ms);
 			rank_total += st->step_ms;
 			rank_steps++;
 		}
@@ -168,7 +173,8 @@ static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
 	if (s->overlap_pct < 0)
 		s->overlap_pct = 0;
 	s->io_pct = 100 * u.io / u.total;
-	s->other_pct = 100 - s->data_pct - s->compute_pct - s->comm_pct - s->sync_wait_pct - s->io_pct;
+	s->other_pct =
+		100 - s->data_pct - s->compute_pct - s->comm_pct - s->sync_wait_pct - s->io_pct;
 	if (s->other_pct < 0)
 		s->other_pct = 0;
 	if (u.gemm + u.elem > 0) {
@@ -221,8 +227,10 @@ static void mark_borderline(struct ana_scenario *s, double pct, double th, const
 	s->borderline = 1;
 	snprintf(s->runner_up, sizeof s->runner_up, "%s", runner_up);
 	size_t n = strlen(s->evidence);
-	snprintf(s->evidence + n, sizeof s->evidence - n, "; **borderline**: %.1f %% is within %.0f %% of the %.0f %% "
-		 "threshold, so %s is nearly as likely", pct, 100 * margin, th, runner_up);
+	snprintf(s->evidence + n, sizeof s->evidence - n,
+		 "; **borderline**: %.1f %% is within %.0f %% of the %.0f %% "
+		 "threshold, so %s is nearly as likely",
+		 pct, 100 * margin, th, runner_up);
 }
 
 /* Each share that exceeds its threshold is a candidate (memory pressure
@@ -236,9 +244,10 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 {
 	const char *memwhat;
 	double mem = memory_peak(s, &memwhat);
-	struct { const char *name, *what; double pct, th; } c[] = {
-		{ "communication-bound", "exposed communication and waiting for peers take", s->comm_pct + s->sync_wait_pct,
-		  th->comm_pct },
+	struct { const char *name, *what; double pct, th;
+	} c[] = {
+		{ "communication-bound", "exposed communication and waiting for peers take",
+		  s->comm_pct + s->sync_wait_pct, th->comm_pct },
 		{ "data-loader-bound", "ranks wait for data", s->data_pct, th->data_pct },
 		{ "io-bound", "checkpoint and other I/O takes", s->io_pct, th->io_pct },
 		{ "memory-bound", memwhat, mem, th->memory_pct },
@@ -258,8 +267,10 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 		best_ratio = 0; /* nothing over its threshold */
 	char gpu[96] = "";
 	if (s->gpu_util_mean_pct >= 0)
-		snprintf(gpu, sizeof gpu, "; GPU utilisation %.1f %% (threshold %.0f %%)", s->gpu_util_mean_pct, th->gpu_util_pct);
-	if (best_ratio == 0 && s->gpu_util_mean_pct >= 0 && s->gpu_util_mean_pct < th->gpu_util_pct) {
+		snprintf(gpu, sizeof gpu, "; GPU utilisation %.1f %% (threshold %.0f %%)",
+			 s->gpu_util_mean_pct, th->gpu_util_pct);
+	if (best_ratio == 0 && s->gpu_util_mean_pct >= 0 &&
+	    s->gpu_util_mean_pct < th->gpu_util_pct) {
 		/* the GPUs idle: blame the largest share that is not compute */
 		int k = 0;
 		for (int i = 1; i < 3; i++)
@@ -267,45 +278,61 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 				k = i;
 		snprintf(s->verdict, sizeof s->verdict, "%s", c[k].name);
 		snprintf(s->evidence, sizeof s->evidence,
-			 "GPUs are busy only %.1f %% of the time (threshold %.0f %%) and the largest share that is not compute "
-			 "is %s: %s %.1f %% of step time; compute %.1f %%", s->gpu_util_mean_pct, th->gpu_util_pct,
-			 c[k].name, c[k].what, c[k].pct, s->compute_pct);
+			 "GPUs are busy only %.1f %% of the time (threshold %.0f %%) and the "
+			 "largest share that is not compute "
+			 "is %s: %s %.1f %% of step time; compute %.1f %%",
+			 s->gpu_util_mean_pct, th->gpu_util_pct, c[k].name, c[k].what, c[k].pct,
+			 s->compute_pct);
 		mark_borderline(s, s->gpu_util_mean_pct, th->gpu_util_pct, "compute-bound");
 		return;
 	}
 	if (best_ratio > 0) {
 		snprintf(s->verdict, sizeof s->verdict, "%s", c[best].name);
 		snprintf(s->evidence, sizeof s->evidence,
-			 "%s %.1f %% %s(threshold %.0f %%); compute %.1f %%, exposed communication %.1f %%, waiting for "
+			 "%s %.1f %% %s(threshold %.0f %%); compute %.1f %%, exposed communication "
+			 "%.1f %%, waiting for "
 			 "peers %.1f %%, data loading %.1f %%, I/O %.1f %%%s",
-			 c[best].what, c[best].pct, best == 3 ? "of memory " : "of step time ", c[best].th, s->compute_pct,
-			 s->comm_pct, s->sync_wait_pct, s->data_pct, s->io_pct, gpu);
-		if (c[second].pct > c[second].th && second_ratio > 0.8 * best_ratio) { /* two excesses of nearly one size */
+			 c[best].what, c[best].pct, best == 3 ? "of memory " : "of step time ",
+			 c[best].th, s->compute_pct, s->comm_pct, s->sync_wait_pct, s->data_pct,
+			 s->io_pct, gpu);
+		/* two excesses of nearly one size */
+		if (c[second].pct > c[second].th && second_ratio > 0.8 * best_ratio) {
 			s->borderline = 1;
 			snprintf(s->runner_up, sizeof s->runner_up, "%s", c[second].name);
 			size_t n = strlen(s->evidence);
-			snprintf(s->evidence + n, sizeof s->evidence - n, "; **borderline**: %s (%.1f %% against %.0f %%) is over "
-				 "its threshold by nearly as much", c[second].name, c[second].pct, c[second].th);
+			snprintf(s->evidence + n, sizeof s->evidence - n,
+				 "; **borderline**: %s (%.1f %% against %.0f %%) is over "
+				 "its threshold by nearly as much",
+				 c[second].name, c[second].pct, c[second].th);
 		} else {
-			mark_borderline(s, c[best].pct, c[best].th, c[second].pct > c[second].th ? c[second].name :
-					s->elementwise_pct > s->gemm_pct ? "memory-bound" : "compute-bound");
+			mark_borderline(s, c[best].pct, c[best].th,
+					c[second].pct > c[second].th ? c[second].name
+						: s->elementwise_pct > s->gemm_pct
+						? "memory-bound"
+						: "compute-bound");
 		}
 		return;
 	}
 	if (s->elementwise_pct > s->gemm_pct) {
 		snprintf(s->verdict, sizeof s->verdict, "memory-bound");
 		snprintf(s->evidence, sizeof s->evidence,
-			 "compute takes %.1f %% of step time and %.1f %% of it is elementwise (memory-bandwidth-bound) "
-			 "work against %.1f %% in GEMMs; exposed communication and waiting for peers %.1f %% and data loading "
+			 "compute takes %.1f %% of step time and %.1f %% of it is elementwise "
+			 "(memory-bandwidth-bound) "
+			 "work against %.1f %% in GEMMs; exposed communication and waiting for "
+			 "peers %.1f %% and data loading "
 			 "%.1f %% are within thresholds%s",
-			 s->compute_pct, s->elementwise_pct, s->gemm_pct, c[0].pct, s->data_pct, gpu);
+			 s->compute_pct, s->elementwise_pct, s->gemm_pct, c[0].pct, s->data_pct,
+			 gpu);
 	} else {
 		snprintf(s->verdict, sizeof s->verdict, "compute-bound");
 		snprintf(s->evidence, sizeof s->evidence,
-			 "compute takes %.1f %% of step time; exposed communication %.1f %% and waiting for peers %.1f %% "
-			 "(together %.1f %%) are within %.0f %%, data loading %.1f %% within %.0f %% and I/O %.1f %% within "
-			 "%.0f %%%s", s->compute_pct, s->comm_pct, s->sync_wait_pct, c[0].pct, th->comm_pct, s->data_pct,
-			 th->data_pct, s->io_pct, th->io_pct, gpu);
+			 "compute takes %.1f %% of step time; exposed communication %.1f %% and "
+			 "waiting for peers %.1f %% "
+			 "(together %.1f %%) are within %.0f %%, data loading %.1f %% within %.0f "
+			 "%% and I/O %.1f %% within "
+			 "%.0f %%%s",
+			 s->compute_pct, s->comm_pct, s->sync_wait_pct, c[0].pct, th->comm_pct,
+			 s->data_pct, th->data_pct, s->io_pct, th->io_pct, gpu);
 	}
 	mark_borderline(s, c[best].pct, c[best].th, c[best].name);
 }
@@ -316,19 +343,26 @@ static void straggler_verdict(struct ana_scenario *s)
 {
 	if (!s->n_stragglers)
 		return;
-	const double others[] = { s->compute_pct, s->comm_pct, s->data_pct, s->io_pct, s->other_pct };
+	const double others[] = { s->compute_pct, s->comm_pct, s->data_pct, s->io_pct,
+				  s->other_pct };
 	for (size_t i = 0; i < sizeof others / sizeof *others; i++)
 		if (others[i] >= s->sync_wait_pct)
 			return;
 	const struct straggler *g = &s->stragglers[0];
 	snprintf(s->runner_up, sizeof s->runner_up, "%s", s->verdict);
 	snprintf(s->verdict, sizeof s->verdict, "straggler-bound");
-	snprintf(s->evidence, sizeof s->evidence, "waiting for slower ranks takes %.1f %% of step time, more than any "
-		 "other share (compute %.1f %%, exposed communication %.1f %%, data loading %.1f %%): rank %d%s%s arrived "
-		 "last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; its cause: "
-		 "%s%s", s->sync_wait_pct, s->compute_pct, s->comm_pct, s->data_pct, g->rank, g->node[0] ? " on " : "",
-		 g->node, g->arrived_last_pct, g->impact_pct, g->cause, strcmp(g->cause, "unknown") ? "" : " (no phase "
-		 "explains half of it)");
+	snprintf(s->evidence, sizeof s->evidence,
+		 "waiting for slower ranks takes %.1f %% of step time, more than any "
+		 "other share (compute %.1f %%, exposed communication %.1f %%, data loading %.1f "
+		 "%%): rank %d%s%s arrived "
+		 "last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the "
+		 "median step; its cause: "
+		 "%s%s",
+		 s->sync_wait_pct, s->compute_pct, s->comm_pct, s->data_pct, g->rank,
+		 g->node[0] ? " on " : "", g->node, g->arrived_last_pct, g->impact_pct, g->cause,
+		 strcmp(g->cause, "unknown") ? ""
+					     : " (no phase "
+					       "explains half of it)");
 	s->borderline = 0;
 }
 
@@ -337,17 +371,20 @@ static void straggler_verdict(struct ana_scenario *s)
  * a communication verdict is not sure; the compute side is named next. */
 static void oversubscribed(struct ana_scenario *s, const struct ana_run *run)
 {
-	if (run->host_cpus <= 0 || s->ranks <= run->host_cpus || strcmp(s->verdict, "communication-bound") ||
-	    s->gpu_basis)
+	if (run->host_cpus <= 0 || s->ranks <= run->host_cpus ||
+	    strcmp(s->verdict, "communication-bound") || s->gpu_basis)
 		return;
 	const char *next = s->elementwise_pct > s->gemm_pct ? "memory-bound" : "compute-bound";
 	size_t n = strlen(s->evidence);
 	if (!s->borderline)
 		snprintf(s->runner_up, sizeof s->runner_up, "%s", next);
 	s->borderline = 1;
-	snprintf(s->evidence + n, sizeof s->evidence - n, "; **borderline**: the local executor ran %d ranks on this "
-		 "machine's %d CPUs, so ranks wait for CPU time, which counts as communication and waiting for peers; "
-		 "on real nodes %s is as likely", s->ranks, run->host_cpus, s->runner_up);
+	snprintf(s->evidence + n, sizeof s->evidence - n,
+		 "; **borderline**: the local executor ran %d ranks on this "
+		 "machine's %d CPUs, so ranks wait for CPU time, which counts as communication and "
+		 "waiting for peers; "
+		 "on real nodes %s is as likely",
+		 s->ranks, run->host_cpus, s->runner_up);
 }
 
 /* The verdict of a scenario whose traces have GPU kernels, from what the GPU
@@ -359,12 +396,16 @@ static void oversubscribed(struct ana_scenario *s, const struct ana_run *run)
 static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 {
 	const double *g = s->gpu_pct;
-	double wait = g[GPU_IDLE_HOST] + g[GPU_IDLE_DATA], idle = wait + g[GPU_IDLE_KERNEL] + g[GPU_IDLE_OTHER];
-	double copy_th = th->gpu_copy_pct > 0 ? th->gpu_copy_pct : 20, idle_th = 100 - th->gpu_util_pct;
-	struct { const char *name; double pct, th; } c[] = {
+	double wait = g[GPU_IDLE_HOST] + g[GPU_IDLE_DATA],
+	       idle = wait + g[GPU_IDLE_KERNEL] + g[GPU_IDLE_OTHER];
+	double copy_th = th->gpu_copy_pct > 0 ? th->gpu_copy_pct : 20,
+	       idle_th = 100 - th->gpu_util_pct;
+	struct { const char *name; double pct, th;
+	} c[] = {
 		{ "communication-bound", g[GPU_COMM], th->comm_pct },
 		{ "memory-bound", g[GPU_MEMCPY], copy_th },
-		{ g[GPU_IDLE_DATA] > g[GPU_IDLE_HOST] ? "data-loader-bound" : "host-bound", wait, idle_th },
+		{ g[GPU_IDLE_DATA] > g[GPU_IDLE_HOST] ? "data-loader-bound" : "host-bound", wait,
+		  idle_th },
 	};
 	int best = -1, runner = -1;
 	double br = 0, rr = 0;
@@ -376,43 +417,57 @@ static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 			runner = i, rr = ratio;
 	}
 	int over = c[best].pct > c[best].th;
-	/* computing most of the step: memory-bound when elementwise-like kernels outweigh the matrix ones */
+	/* computing most of the step: memory-bound when elementwise-like kernels outweigh the
+	 * matrix ones */
 	int elementwise = g[GPU_COMPUTE] - g[GPU_GEMM] > g[GPU_GEMM];
 	snprintf(s->verdict, sizeof s->verdict, "%s", over || g[GPU_COMPUTE] < 50 ? c[best].name :
 		 elementwise ? "memory-bound" : "compute-bound");
 	char over_what[64];
-	snprintf(over_what, sizeof over_what, s->no_steps ? "the profiled window" : "%zu rank-steps", s->gpu_steps);
-	snprintf(s->evidence, sizeof s->evidence,
-		 "on the GPU (its timeline over %s): compute %.1f %%, exposed communication %.1f %% "
-		 "(threshold %.0f %%), exposed copies %.1f %% (threshold %.0f %%), other kernels %.1f %%, idle %.1f %%: "
-		 "waiting for the host %.1f %% (threshold %.0f %%; of it %.1f %% while the host loaded data), between "
-		 "kernels %.1f %%, other %.1f %%; of compute, %.1f %% in matrix kernels (GEMM, convolution)", over_what,
-		 g[GPU_COMPUTE], g[GPU_COMM], th->comm_pct, g[GPU_MEMCPY],
-		 copy_th, g[GPU_OTHER], idle, wait, idle_th, g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL], g[GPU_IDLE_OTHER],
-		 g[GPU_COMPUTE] > 0 ? 100 * g[GPU_GEMM] / g[GPU_COMPUTE] : 0);
-	if (over && c[runner].pct > c[runner].th && rr > 0.8 * br) { /* two excesses of nearly one size */
+	snprintf(over_what, sizeof over_what,
+		 s->no_steps ? "the profiled window" : "%zu rank-steps", s->gpu_steps);
+	snprintf(
+		s->evidence, sizeof s->evidence,
+		"on the GPU (its timeline over %s): compute %.1f %%, exposed communication %.1f %% "
+		"(threshold %.0f %%), exposed copies %.1f %% (threshold %.0f %%), other kernels "
+		"%.1f %%, idle %.1f %%: "
+		"waiting for the host %.1f %% (threshold %.0f %%; of it %.1f %% while the host "
+		"loaded data), between "
+		"kernels %.1f %%, other %.1f %%; of compute, %.1f %% in matrix kernels (GEMM, "
+		"convolution)",
+		over_what, g[GPU_COMPUTE], g[GPU_COMM], th->comm_pct, g[GPU_MEMCPY], copy_th,
+		g[GPU_OTHER], idle, wait, idle_th, g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL],
+		g[GPU_IDLE_OTHER], g[GPU_COMPUTE] > 0 ? 100 * g[GPU_GEMM] / g[GPU_COMPUTE] : 0);
+	/* two excesses of nearly one size */
+	if (over && c[runner].pct > c[runner].th && rr > 0.8 * br) {
 		s->borderline = 1;
 		snprintf(s->runner_up, sizeof s->runner_up, "%s", c[runner].name);
 		size_t n = strlen(s->evidence);
-		snprintf(s->evidence + n, sizeof s->evidence - n, "; **borderline**: %s (%.1f %% against %.0f %%) is over its "
-			 "threshold by nearly as much", c[runner].name, c[runner].pct, c[runner].th);
+		snprintf(s->evidence + n, sizeof s->evidence - n,
+			 "; **borderline**: %s (%.1f %% against %.0f %%) is over its "
+			 "threshold by nearly as much",
+			 c[runner].name, c[runner].pct, c[runner].th);
 	} else if (over)
-		mark_borderline(s, c[best].pct, c[best].th, c[runner].pct > c[runner].th ? c[runner].name :
-				g[GPU_COMPUTE] >= 50 ? "compute-bound" : c[runner].name);
+		mark_borderline(s, c[best].pct, c[best].th,
+				c[runner].pct > c[runner].th   ? c[runner].name
+					: g[GPU_COMPUTE] >= 50 ? "compute-bound"
+							       : c[runner].name);
 	else if (g[GPU_COMPUTE] >= 50)
 		mark_borderline(s, c[best].pct, c[best].th, c[best].name);
 	if (!over && g[GPU_COMPUTE] >= 50 && elementwise) {
 		size_t n = strlen(s->evidence);
-		snprintf(s->evidence + n, sizeof s->evidence - n, "; elementwise-like kernels (%.1f %% of the step) outweigh "
-			 "matrix kernels (%.1f %%): the GPU is bound by memory bandwidth", g[GPU_COMPUTE] - g[GPU_GEMM],
-			 g[GPU_GEMM]);
+		snprintf(s->evidence + n, sizeof s->evidence - n,
+			 "; elementwise-like kernels (%.1f %% of the step) outweigh "
+			 "matrix kernels (%.1f %%): the GPU is bound by memory bandwidth",
+			 g[GPU_COMPUTE] - g[GPU_GEMM], g[GPU_GEMM]);
 	}
 	else { /* nothing over its threshold and the GPU computes less than half the step */
 		s->borderline = 1;
 		snprintf(s->runner_up, sizeof s->runner_up, "%s", c[runner].name);
 		size_t n = strlen(s->evidence);
-		snprintf(s->evidence + n, sizeof s->evidence - n, "; **borderline**: no share passes its threshold and the "
-			 "GPU computes only %.1f %% of the step; %s is nearly as likely", g[GPU_COMPUTE], c[runner].name);
+		snprintf(s->evidence + n, sizeof s->evidence - n,
+			 "; **borderline**: no share passes its threshold and the "
+			 "GPU computes only %.1f %% of the step; %s is nearly as likely",
+			 g[GPU_COMPUTE], c[runner].name);
 	}
 }
 
@@ -424,29 +479,38 @@ static void monitor_verdict(struct ana_scenario *s, const struct ana_thresholds 
 	double mem = memory_peak(s, &memwhat);
 	if (!s->have_monitor) {
 		snprintf(s->verdict, sizeof s->verdict, "undetermined");
-		snprintf(s->evidence, sizeof s->evidence, "no breakdown of the step and no node monitor data "
+		snprintf(s->evidence, sizeof s->evidence,
+			 "no breakdown of the step and no node monitor data "
 			 "(profile.monitor: true records utilisation and memory)");
 	} else if (mem > th->memory_pct) {
 		snprintf(s->verdict, sizeof s->verdict, "memory-bound");
-		snprintf(s->evidence, sizeof s->evidence, "from the node monitors: %s %.1f %% (threshold %.0f %%)", memwhat,
-			 mem, th->memory_pct);
+		snprintf(s->evidence, sizeof s->evidence,
+			 "from the node monitors: %s %.1f %% (threshold %.0f %%)", memwhat, mem,
+			 th->memory_pct);
 	} else if (s->iowait_mean_pct > th->io_pct) {
 		snprintf(s->verdict, sizeof s->verdict, "io-bound");
-		snprintf(s->evidence, sizeof s->evidence, "from the node monitors: CPUs wait for I/O %.1f %% of the time "
-			 "(threshold %.0f %%)", s->iowait_mean_pct, th->io_pct);
+		snprintf(s->evidence, sizeof s->evidence,
+			 "from the node monitors: CPUs wait for I/O %.1f %% of the time "
+			 "(threshold %.0f %%)",
+			 s->iowait_mean_pct, th->io_pct);
 	} else if (s->gpu_util_mean_pct >= 0 && s->gpu_util_mean_pct < th->gpu_util_pct) {
 		snprintf(s->verdict, sizeof s->verdict, "gpu-starved");
-		snprintf(s->evidence, sizeof s->evidence, "from the node monitors: GPUs are busy %.1f %% of the time "
-			 "(threshold %.0f %%); a trace would say what they wait for", s->gpu_util_mean_pct, th->gpu_util_pct);
+		snprintf(s->evidence, sizeof s->evidence,
+			 "from the node monitors: GPUs are busy %.1f %% of the time "
+			 "(threshold %.0f %%); a trace would say what they wait for",
+			 s->gpu_util_mean_pct, th->gpu_util_pct);
 	} else if (s->gpu_util_mean_pct >= 0 || s->cpu_util_mean_pct >= 90) {
 		snprintf(s->verdict, sizeof s->verdict, "compute-bound");
-		snprintf(s->evidence, sizeof s->evidence, "from the node monitors: %s busy %.1f %% of the time",
+		snprintf(s->evidence, sizeof s->evidence,
+			 "from the node monitors: %s busy %.1f %% of the time",
 			 s->gpu_util_mean_pct >= 0 ? "GPUs" : "CPUs",
 			 s->gpu_util_mean_pct >= 0 ? s->gpu_util_mean_pct : s->cpu_util_mean_pct);
 	} else {
 		snprintf(s->verdict, sizeof s->verdict, "undetermined");
-		snprintf(s->evidence, sizeof s->evidence, "from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, "
-			 "memory peak %.1f %%: no resource is saturated; the breakdown needs traces or telemetry",
+		snprintf(s->evidence, sizeof s->evidence,
+			 "from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, "
+			 "memory peak %.1f %%: no resource is saturated; the breakdown needs "
+			 "traces or telemetry",
 			 s->cpu_util_mean_pct, s->iowait_mean_pct, s->mem_peak_pct);
 	}
 }
@@ -460,8 +524,10 @@ static void profiles(struct ana_scenario *s, int want_nsys, int want_perf)
 		*s->perf = ps;
 	}
 	s->nsys_reports = nsys_exports(s->job_dir);
-	snprintf(s->profile_missing, sizeof s->profile_missing, "%s%s%s", want_nsys && !s->nsys_reports ? "nsys" : "",
-		 want_nsys && !s->nsys_reports && want_perf && !s->perf ? ", " : "", want_perf && !s->perf ? "perf" : "");
+	snprintf(s->profile_missing, sizeof s->profile_missing, "%s%s%s",
+		 want_nsys && !s->nsys_reports ? "nsys" : "",
+		 want_nsys && !s->nsys_reports && want_perf && !s->perf ? ", " : "",
+		 want_perf && !s->perf ? "perf" : "");
 }
 
 /* The per-rank phases of the active step whose time is nearest the median,
@@ -483,7 +549,8 @@ static void timeline_step(struct ana_scenario *s, const struct scenario_metrics 
 		if (best >= m->ranks[r].n)
 			continue;
 		const struct step_rec *st = &m->ranks[r].steps[best];
-		double v[6] = { st->data_ms, st->forward_ms, st->backward_ms, st->comm_exposed_ms, st->optimizer_ms, 0 };
+		double v[6] = { st->data_ms,         st->forward_ms,   st->backward_ms,
+				st->comm_exposed_ms, st->optimizer_ms, 0 };
 		double sum = v[0] + v[1] + v[2] + v[3] + v[4];
 		v[5] = st->step_ms > sum ? st->step_ms - sum : 0;
 		memcpy(s->tl[r], v, sizeof v);
@@ -540,7 +607,8 @@ static void keep_top_ops(struct ana_scenario *s, const struct trace_set *ts)
 		s->gpu_idle_pct = 100 * ts->gpu_idle_us / ts->gpu_kernel_us;
 		s->gpu_compute_pct = 100 * ts->gpu_compute_us / ts->gpu_kernel_us;
 		s->gpu_non_compute_pct = 100 * ts->gpu_non_compute_us / ts->gpu_kernel_us;
-		s->gpu_overlap_pct = ts->gpu_comm_us > 0 ? 100 * ts->gpu_overlap_us / ts->gpu_comm_us : -1;
+		s->gpu_overlap_pct =
+			ts->gpu_comm_us > 0 ? 100 * ts->gpu_overlap_us / ts->gpu_comm_us : -1;
 		s->kernels_total_ms = ts->kernels.total_ms;
 		s->n_top_kernels = copy_top(s->top_kernels, &ts->kernels);
 	}
@@ -558,14 +626,18 @@ static void note_not_analysed(struct ana_scenario *s, const struct trace_set *ts
 static int trace_like(const char *name)
 {
 	size_t n = strlen(name);
-	return (n > 14 && (strstr(name, ".pt.trace.json") || (strstr(name, "trace") && !strcmp(name + n - 5, ".json"))));
+	return (n > 14 &&
+		(strstr(name, ".pt.trace.json") ||
+		 (strstr(name, "trace") && !strcmp(name + n - 5, ".json"))));
 }
 
 /* Trace-like files under dir (relative to base), outside campaign's own
  * folders; the first few named, at most 4 levels and 10,000 entries down. */
-static void find_trace_like(const char *base, const char *rel, int depth, struct strbuf *found, int *count, int *budget)
+static void find_trace_like(const char *base, const char *rel, int depth, struct strbuf *found,
+			    int *count, int *budget)
 {
-	static const char *const skip[] = { JOB_TRACES, "attempts", JOB_METRICS, JOB_MONITOR, JOB_RANKS, JOB_NSYS, NULL };
+	static const char *const skip[] = { JOB_TRACES, "attempts", JOB_METRICS, JOB_MONITOR,
+					    JOB_RANKS,  JOB_NSYS,   NULL };
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s%s%s", base, *rel ? "/" : "", rel);
 	struct argv names; /* in name order: the report names the same files on every file system */
@@ -602,14 +674,18 @@ static void note_traces_missed(struct ana_scenario *s, const struct ana_run *run
 	strbuf_adds(&m, "] matched no file");
 	find_trace_like(s->job_dir, "", 0, &found, &count, &budget);
 	if (count) {
-		const char *first = found.buf + 1, *end = strchr(first, '`'), *slash = end ? memrchr(first, '/', (size_t)(end - first)) : NULL;
-		strbuf_addf(&m, "; %d trace-like file%s %s in the job directory: %s%s", count, count == 1 ? "" : "s",
-			    count == 1 ? "is" : "are", found.buf, count > 3 ? ", ..." : "");
+		const char *first = found.buf + 1, *end = strchr(first, '`'),
+			   *slash = end ? memrchr(first, '/', (size_t) (end - first)) : NULL;
+		strbuf_addf(&m, "; %d trace-like file%s %s in the job directory: %s%s", count,
+			    count == 1 ? "" : "s", count == 1 ? "is" : "are", found.buf,
+			    count > 3 ? ", ..." : "");
 		if (slash)
-			strbuf_addf(&m, " (a glob that matches %s: \"%.*s/*%s\")", count == 1 ? "it" : "them", (int)(slash - first),
-				    first, strstr(first, ".pt.trace.json") ? ".pt.trace.json" : ".json");
+			strbuf_addf(&m, " (a glob that matches %s: \"%.*s/*%s\")",
+				    count == 1 ? "it" : "them", (int) (slash - first), first,
+				    strstr(first, ".pt.trace.json") ? ".pt.trace.json" : ".json");
 		else
-			strbuf_addf(&m, " (a glob that matches %s: \"*%s\")", count == 1 ? "it" : "them",
+			strbuf_addf(&m, " (a glob that matches %s: \"*%s\")",
+				    count == 1 ? "it" : "them",
 				    strstr(first, ".pt.trace.json") ? ".pt.trace.json" : ".json");
 	}
 	s->traces_missed = strbuf_detach(&m);
@@ -617,13 +693,16 @@ static void note_traces_missed(struct ana_scenario *s, const struct ana_run *run
 }
 
 /* Steps from the NVTX ranges of the scenario's Nsight Systems exports. */
-static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases, const struct rules *kernels,
-			   const struct ana_run *run, struct scenario_metrics *m, struct strbuf *missing)
+static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases,
+			   const struct rules *kernels, const struct ana_run *run,
+			   struct scenario_metrics *m, struct strbuf *missing)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ns = { 0 };
 	strbuf_addf(&dir, "%s/" JOB_NSYS, s->job_dir);
-	int rc = phases ? torchtrace_load_nsys_dir(dir.buf, phases, kernels, run->jobs, run->src, &ns) : ERR_NOTFOUND;
+	int rc = phases
+		? torchtrace_load_nsys_dir(dir.buf, phases, kernels, run->jobs, run->src, &ns)
+		: ERR_NOTFOUND;
 	strbuf_free(&dir);
 	note_not_analysed(s, &ns);
 	if (rc == 0 && ns.m.n) {
@@ -637,8 +716,10 @@ static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases, c
 		snprintf(what, sizeof what, "Nsight Systems exports (%zu, NVTX ranges)", ns.files);
 		add_source(s, what);
 	} else {
-		strbuf_addf(missing, rc == 0 ? "; nsys/ holds exports but none usable: %s" :
-			    "; no Nsight Systems export in nsys/ (profile.nsys)%s", rc == 0 ? ns.problem : "");
+		strbuf_addf(missing,
+			    rc == 0 ? "; nsys/ holds exports but none usable: %s"
+				    : "; no Nsight Systems export in nsys/ (profile.nsys)%s",
+			    rc == 0 ? ns.problem : "");
 		rc = ERR_NOTFOUND;
 	}
 	trace_set_free(&ns);
@@ -650,13 +731,15 @@ static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases, c
  * in the rank logs. The traces' operators are kept whatever the source.
  * ERR_NOTFOUND with *missing saying what each source lacked. */
 static int load_steps(struct ana_scenario *s, const struct ana_run *run, const struct rules *phases,
-		      const struct rules *kernels, struct scenario_metrics *m, struct strbuf *missing)
+		      const struct rules *kernels, struct scenario_metrics *m,
+		      struct strbuf *missing)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ts = { 0 };
 	int have_traces = 0, rc;
 	strbuf_addf(&dir, "%s/" JOB_TRACES, s->job_dir);
-	if (phases && torchtrace_load_dir(dir.buf, phases, kernels, run->jobs, run->src, &ts) == 0) {
+	if (phases &&
+	    torchtrace_load_dir(dir.buf, phases, kernels, run->jobs, run->src, &ts) == 0) {
 		have_traces = 1;
 		keep_top_ops(s, &ts);
 		note_not_analysed(s, &ts);
@@ -666,8 +749,9 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	strbuf_reset(&dir);
 	strbuf_addf(&dir, "%s/" JOB_METRICS, s->job_dir);
 	if ((rc = metrics_load_dir(dir.buf, run->jobs, m)) == 0) {
-		snprintf(s->source, sizeof s->source, "%s", m->ranks[0].format == METRICS_AORTA ? "AORTA-style metrics" :
-			 "trainer telemetry");
+		snprintf(s->source, sizeof s->source, "%s",
+			 m->ranks[0].format == METRICS_AORTA ? "AORTA-style metrics"
+							     : "trainer telemetry");
 		add_source(s, s->source);
 		if (have_traces && ts.ops.n)
 			add_source(s, "PyTorch profiler traces (operators)");
@@ -679,18 +763,21 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 		memset(&ts.m, 0, sizeof ts.m);
 		snprintf(s->source, sizeof s->source, "PyTorch profiler traces");
 		char what[96];
-		snprintf(what, sizeof what, "PyTorch profiler traces (%zu file%s)", ts.files, ts.files == 1 ? "" : "s");
+		snprintf(what, sizeof what, "PyTorch profiler traces (%zu file%s)", ts.files,
+			 ts.files == 1 ? "" : "s");
 		add_source(s, what);
 		rc = 0;
 		goto out;
 	}
 	if (have_traces && ts.files)
-		strbuf_addf(missing, "; traces/ holds %zu file%s but none usable: %s", ts.files, ts.files == 1 ? "" : "s",
-			    ts.problem);
+		strbuf_addf(missing, "; traces/ holds %zu file%s but none usable: %s", ts.files,
+			    ts.files == 1 ? "" : "s", ts.problem);
 	else if (run->n_trace_globs && s->traces_missed)
 		strbuf_addf(missing, "; %s", s->traces_missed);
 	else
-		strbuf_addf(missing, "; no PyTorch-profiler traces in traces/ (profile.traces copies the files your "
+		strbuf_addf(missing,
+			    "; no PyTorch-profiler traces in traces/ (profile.traces copies the "
+			    "files your "
 			    "script writes, e.g. [\"profiler/*.json\"])");
 	if ((rc = load_nsys_steps(s, phases, kernels, run, m, missing)) == 0)
 		goto out;
@@ -702,9 +789,11 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 			add_source(s, "step lines in rank logs (analysis.step_log)");
 			goto out;
 		}
-		strbuf_addf(missing, "; no line of logs/rank_<r>.out matches analysis.step_log.pattern");
+		strbuf_addf(missing,
+			    "; no line of logs/rank_<r>.out matches analysis.step_log.pattern");
 	} else {
-		strbuf_addf(missing, "; no analysis.step_log pattern for step times the script prints");
+		strbuf_addf(missing,
+			    "; no analysis.step_log pattern for step times the script prints");
 	}
 out:
 	trace_set_free(&ts);
@@ -729,19 +818,24 @@ static void rank_coverage(struct ana_scenario *s, const struct scenario_metrics 
 	for (size_t i = 0; i < m->n; i++)
 		beyond += m->ranks[i].rank >= s->ranks;
 	if (shown)
-		snprintf(s->ranks_note, sizeof s->ranks_note, "%d of %d launched rank%s left no step data (rank%s %s%s)",
-			 shown, s->ranks, s->ranks == 1 ? "" : "s", shown == 1 ? "" : "s", miss.buf, shown > 16 ? ", ..." : "");
+		snprintf(s->ranks_note, sizeof s->ranks_note,
+			 "%d of %d launched rank%s left no step data (rank%s %s%s)", shown,
+			 s->ranks, s->ranks == 1 ? "" : "s", shown == 1 ? "" : "s", miss.buf,
+			 shown > 16 ? ", ..." : "");
 	else if (beyond)
-		snprintf(s->ranks_note, sizeof s->ranks_note, "the step data names %d rank%s beyond the %d launched (files "
-			 "of one process are one rank only when their names or the launcher's records say so)", beyond,
-			 beyond == 1 ? "" : "s", s->ranks);
+		snprintf(s->ranks_note, sizeof s->ranks_note,
+			 "the step data names %d rank%s beyond the %d launched (files "
+			 "of one process are one rank only when their names or the launcher's "
+			 "records say so)",
+			 beyond, beyond == 1 ? "" : "s", s->ranks);
 	strbuf_free(&miss);
 }
 
 /* Samples per step across ranks: the telemetry's, else the step lines'
  * samples, else the scenario's analysis batch, else the campaign's; else
  * unknown (0), and the throughput is in steps per second. */
-static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m, const struct ana_run *run)
+static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m,
+		     const struct ana_run *run)
 {
 	snprintf(s->throughput_unit, sizeof s->throughput_unit, "samples/s");
 	s->global_batch = m->ranks[0].global_batch;
@@ -754,13 +848,16 @@ static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m, c
 				break;
 			}
 	if (s->global_batch <= 0 && s->global_batch_set > 0)
-		s->global_batch = s->global_batch_set, from = "the scenario's analysis.global_batch";
+		s->global_batch = s->global_batch_set,
+		from = "the scenario's analysis.global_batch";
 	else if (s->global_batch <= 0 && s->batch_per_rank > 0)
-		s->global_batch = (long)s->batch_per_rank * s->ranks, from = "the scenario's analysis.batch_per_rank";
+		s->global_batch = (long) s->batch_per_rank * s->ranks,
+		from = "the scenario's analysis.batch_per_rank";
 	else if (s->global_batch <= 0 && run->global_batch > 0)
 		s->global_batch = run->global_batch, from = "analysis.global_batch";
 	else if (s->global_batch <= 0 && run->batch_per_rank > 0)
-		s->global_batch = (long)run->batch_per_rank * s->ranks, from = "analysis.batch_per_rank";
+		s->global_batch = (long) run->batch_per_rank * s->ranks,
+		from = "analysis.batch_per_rank";
 	if (s->global_batch <= 0) {
 		s->global_batch = 0;
 		from = "";
@@ -769,8 +866,8 @@ static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m, c
 	snprintf(s->batch_from, sizeof s->batch_from, "%s", from);
 }
 
-static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, const struct rules *phases,
-			     const struct rules *kernels)
+static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
+			     const struct rules *phases, const struct rules *kernels)
 {
 	s->gpu_util_mean_pct = s->gpu_mem_util_mean_pct = s->gpu_mem_peak_pct = -1;
 	s->mfu_pct = -1;
@@ -782,8 +879,9 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	}
 	monitors(s);
 	if (load_steps(s, run, phases, kernels, &m, &missing) < 0) {
-		strbuf_addf(&missing, "%s", s->have_monitor ? "; the node monitors are reported alone" :
-			    "; no node monitor data either (profile.monitor)");
+		strbuf_addf(&missing, "%s",
+			    s->have_monitor ? "; the node monitors are reported alone"
+					    : "; no node monitor data either (profile.monitor)");
 		s->problem = strbuf_detach(&missing);
 		if (s->have_monitor) {
 			s->monitors_only = 1;
@@ -803,8 +901,10 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	size_t n;
 	step_times(&m, t, &n);
 	if (n == 0) {
-		s->problem = xstrdup(m.ranks[0].format == METRICS_STEP_LOG ? "every matching step line is warm-up "
-				     "(profile.warmup_steps)" : "the step data has no active steps");
+		s->problem = xstrdup(m.ranks[0].format == METRICS_STEP_LOG
+					     ? "every matching step line is warm-up "
+					       "(profile.warmup_steps)"
+					     : "the step data has no active steps");
 		free(t);
 		metrics_free(&m);
 		return;
@@ -815,11 +915,14 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	s->step_p95_ms = stats_percentile(t, n, 95);
 	s->step_min_ms = t[0];
 	s->step_max_ms = t[n - 1];
-	s->spread_pct = s->step_med_ms > 0 ? 100 * (s->step_p95_ms - s->step_min_ms) / s->step_med_ms : 0;
+	s->spread_pct =
+		s->step_med_ms > 0 ? 100 * (s->step_p95_ms - s->step_min_ms) / s->step_med_ms : 0;
 	s->step_ms = xmalloc(n * sizeof *s->step_ms);
 	memcpy(s->step_ms, t, n * sizeof *t);
 	batch_of(s, &m, run);
-	s->throughput = s->step_med_ms <= 0 ? 0 : (s->global_batch > 0 ? (double)s->global_batch : 1.0) * 1000.0 / s->step_med_ms;
+	s->throughput = s->step_med_ms <= 0
+		? 0
+		: (s->global_batch > 0 ? (double) s->global_batch : 1.0) * 1000.0 / s->step_med_ms;
 	for (size_t i = 0; i < m.ranks[0].n; i++) {
 		if (!m.ranks[0].steps[i].active && i > 0)
 			continue;
@@ -829,15 +932,19 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 		s->loss_known |= s->loss_last != 0;
 	}
 	shares(s, &m);
-	static const char *const formats[] = { "trainer", "aorta", "pytorch-trace", "step-log", "nsys" };
+	static const char *const formats[] = { "trainer", "aorta", "pytorch-trace", "step-log",
+					       "nsys" };
 	snprintf(s->format, sizeof s->format, "%s", formats[m.ranks[0].format]);
 	s->shares_known = m.ranks[0].format != METRICS_STEP_LOG;
 	s->no_steps = m.ranks[0].whole_window;
 	if (s->shares_known && !s->no_steps) {
-		torchtrace_rank_nodes(s->job_dir, &m); /* traces and step logs do not say where a rank ran */
-		straggler_find(&m, s->step_med_ms, s->stragglers, &s->n_stragglers, s->slow_node, sizeof s->slow_node);
-		s->have_slow_mon = s->slow_node[0] && monitor_summarise_nodes(s->job_dir, s->slow_node, 0, &s->slow_mon) == 0 &&
-				   monitor_summarise_nodes(s->job_dir, s->slow_node, 1, &s->rest_mon) == 0;
+		/* traces and step logs do not say where a rank ran */
+		torchtrace_rank_nodes(s->job_dir, &m);
+		straggler_find(&m, s->step_med_ms, s->stragglers, &s->n_stragglers, s->slow_node,
+			       sizeof s->slow_node);
+		s->have_slow_mon = s->slow_node[0] &&
+			monitor_summarise_nodes(s->job_dir, s->slow_node, 0, &s->slow_mon) == 0 &&
+			monitor_summarise_nodes(s->job_dir, s->slow_node, 1, &s->rest_mon) == 0;
 		collectives_of(&m, &s->colls, &s->ncolls);
 		comm_floor(s, &m);
 	}
@@ -847,7 +954,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run, 
 	if (!s->shares_known)
 		monitor_verdict(s, &run->th); /* step times alone say nothing of where they go */
 	else if (s->gpu_basis)
-		gpu_verdict(s, &run->th); /* on a GPU the host's ranges time launches, not the work */
+		/* on a GPU the host's ranges time launches, not the work */
+		gpu_verdict(s, &run->th);
 	else
 		verdict(s, &run->th);
 	if (!s->gpu_basis && s->shares_known)
@@ -883,9 +991,11 @@ static int same_series(const struct ana_scenario *a, const struct ana_scenario *
  * scaling's fixed work) and efficiency is speedup x baseline ranks / ranks.
  * Scenarios whose batch semantics differ from the baseline's get no speedup,
  * with the reason in scaling_note. */
-static void scale_against(struct ana_scenario *s, const struct ana_scenario *base, const char *declared)
+static void scale_against(struct ana_scenario *s, const struct ana_scenario *base,
+			  const char *declared)
 {
-	double rr = (double)s->ranks / (double)(base->ranks ? base->ranks : 1), tr = base->step_med_ms / s->step_med_ms;
+	double rr = (double) s->ranks / (double) (base->ranks ? base->ranks : 1),
+	       tr = base->step_med_ms / s->step_med_ms;
 	const char *mode = NULL;
 	s->speedup = s->efficiency = 0;
 	if (s == base) {
@@ -896,23 +1006,33 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 		else if (s->global_batch == base->global_batch)
 			mode = "strong";
 		else {
-			snprintf(s->scaling_note, sizeof s->scaling_note, "no speedup: its batch semantics differ from %s's "
-				 "(global batch %ld at %d ranks against %ld at %d: neither the per-rank nor the global batch "
-				 "is the same)", base->name, s->global_batch, s->ranks, base->global_batch, base->ranks);
+			snprintf(s->scaling_note, sizeof s->scaling_note,
+				 "no speedup: its batch semantics differ from %s's "
+				 "(global batch %ld at %d ranks against %ld at %d: neither the "
+				 "per-rank nor the global batch "
+				 "is the same)",
+				 base->name, s->global_batch, s->ranks, base->global_batch,
+				 base->ranks);
 			return;
 		}
 		if (declared && strcmp(declared, mode))
-			snprintf(s->scaling_note, sizeof s->scaling_note, "analysis.scaling says %s, but the batches (%ld at "
-				 "%d ranks against %ld at %d) say %s scaling; the batches are used", declared, s->global_batch,
-				 s->ranks, base->global_batch, base->ranks, mode);
+			snprintf(s->scaling_note, sizeof s->scaling_note,
+				 "analysis.scaling says %s, but the batches (%ld at "
+				 "%d ranks against %ld at %d) say %s scaling; the batches are used",
+				 declared, s->global_batch, s->ranks, base->global_batch,
+				 base->ranks, mode);
 	} else if (s->global_batch > 0 || base->global_batch > 0) {
-		snprintf(s->scaling_note, sizeof s->scaling_note, "no speedup: the batch of %s is known and that of %s is "
+		snprintf(s->scaling_note, sizeof s->scaling_note,
+			 "no speedup: the batch of %s is known and that of %s is "
 			 "not; give both (analysis.batch_per_rank or analysis.global_batch)",
-			 s->global_batch > 0 ? s->name : base->name, s->global_batch > 0 ? base->name : s->name);
+			 s->global_batch > 0 ? s->name : base->name,
+			 s->global_batch > 0 ? base->name : s->name);
 		return;
 	} else if (!declared) {
-		snprintf(s->scaling_note, sizeof s->scaling_note, "no speedup: the samples per step are not known, so neither "
-			 "samples/s nor the scaling mode can be said; set analysis.global_batch (strong scaling), "
+		snprintf(s->scaling_note, sizeof s->scaling_note,
+			 "no speedup: the samples per step are not known, so neither "
+			 "samples/s nor the scaling mode can be said; set analysis.global_batch "
+			 "(strong scaling), "
 			 "analysis.batch_per_rank (weak scaling) or analysis.scaling");
 		return;
 	} else
@@ -924,10 +1044,14 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 		s->speedup = !strcmp(mode, "strong") ? tr : tr * rr;
 	s->efficiency = s->speedup / rr;
 	if (s != base && s->efficiency > 1.0 && !s->scaling_note[0])
-		snprintf(s->scaling_note, sizeof s->scaling_note, "efficiency above 100 %% (%.0f %%) is not expected: "
-			 "most often the baseline was slowed by something the wider scenario escaped (a node shared "
-			 "with another job, see slurm.exclusive; caches the smaller per-rank share now fits), or noise "
-			 "(step spread %.1f %% against %.1f %%)", 100 * s->efficiency, s->spread_pct, base->spread_pct);
+		snprintf(s->scaling_note, sizeof s->scaling_note,
+			 "efficiency above 100 %% (%.0f %%) is not expected: "
+			 "most often the baseline was slowed by something the wider scenario "
+			 "escaped (a node shared "
+			 "with another job, see slurm.exclusive; caches the smaller per-rank share "
+			 "now fits), or noise "
+			 "(step spread %.1f %% against %.1f %%)",
+			 100 * s->efficiency, s->spread_pct, base->spread_pct);
 }
 
 /* Scenarios scale against a baseline of the same series (same backend and
@@ -983,9 +1107,13 @@ static double model_at(const struct ana_model *m, double n)
 /* The largest share that is not compute in the series' widest scenario. */
 static const char *overhead_name(const struct ana_scenario *w)
 {
-	struct { const char *name; double pct; } o[] = {
-		{ "communication", w->comm_pct }, { "waiting for slower ranks", w->sync_wait_pct },
-		{ "data loading", w->data_pct }, { "I/O", w->io_pct }, { "other host work", w->other_pct },
+	struct { const char *name; double pct;
+	} o[] = {
+		{ "communication", w->comm_pct },
+		{ "waiting for slower ranks", w->sync_wait_pct },
+		{ "data loading", w->data_pct },
+		{ "I/O", w->io_pct },
+		{ "other host work", w->other_pct },
 	};
 	int k = 0;
 	for (int i = 1; i < 5; i++)
@@ -996,56 +1124,70 @@ static const char *overhead_name(const struct ana_scenario *w)
 
 static void model_sentence(struct ana_model *m, const struct ana_scenario *widest)
 {
-	const char *limiter = m->contention[0] ? "the ranks contending for the machine (see below)" : overhead_name(widest);
+	const char *limiter = m->contention[0] ? "the ranks contending for the machine (see below)"
+					       : overhead_name(widest);
 	double n16 = model_at(m, 16), over16 = m->a + m->c * 4;
 	char from[64] = "beyond 1024 nodes";
 	if (m->crossover)
-		snprintf(from, sizeof from, "from %d node%s on", m->crossover, m->crossover == 1 ? "" : "s");
+		snprintf(from, sizeof from, "from %d node%s on", m->crossover,
+			 m->crossover == 1 ? "" : "s");
 	snprintf(m->limit, sizeof m->limit,
-		 "Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest %.2f + %.2f x log2(N) ms, "
-		 "so scaling is limited by %s, which outgrows compute %s: predicted efficiency %.0f %% at 8 nodes and %.0f %% "
+		 "Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest "
+		 "%.2f + %.2f x log2(N) ms, "
+		 "so scaling is limited by %s, which outgrows compute %s: predicted efficiency "
+		 "%.0f %% at 8 nodes and %.0f %% "
 		 "at 16, where that overhead is %.0f %% of a %.2f ms step.",
-		 m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c, limiter, from, 100 * m->eff8,
-		 100 * m->eff16, n16 > 0 ? 100 * over16 / n16 : 0, n16);
+		 m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c, limiter, from,
+		 100 * m->eff8, 100 * m->eff16, n16 > 0 ? 100 * over16 / n16 : 0, n16);
 }
 
 /* How far the model is from the points it was fitted on. */
-static void fit_quality(const struct ana_run *run, const struct ana_scenario *base, struct ana_model *m)
+static void fit_quality(const struct ana_run *run, const struct ana_scenario *base,
+			struct ana_model *m)
 {
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (!in_series(s, base))
 			continue;
-		double t = norm_step(s, base), err = t > 0 ? 100 * fabs(model_at(m, s->nodes) - t) / t : 0;
+		double t = norm_step(s, base),
+		       err = t > 0 ? 100 * fabs(model_at(m, s->nodes) - t) / t : 0;
 		if (err > m->max_err_pct)
 			m->max_err_pct = err, m->max_err_nodes = s->nodes;
 	}
 	if (m->max_err_pct <= 10)
-		snprintf(m->fit, sizeof m->fit, "The model fits the measured points within %.1f %% (largest error at %d "
-			 "node%s).", m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
+		snprintf(m->fit, sizeof m->fit,
+			 "The model fits the measured points within %.1f %% (largest error at %d "
+			 "node%s).",
+			 m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
 	else
-		snprintf(m->fit, sizeof m->fit, "The model does not fit the measured points: it is off by %.1f %% at %d "
-			 "node%s, so its predictions beyond them are not reliable.", m->max_err_pct, m->max_err_nodes,
-			 m->max_err_nodes == 1 ? "" : "s");
+		snprintf(m->fit, sizeof m->fit,
+			 "The model does not fit the measured points: it is off by %.1f %% at %d "
+			 "node%s, so its predictions beyond them are not reliable.",
+			 m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
 }
 
 /* Per-rank compute that grows with the node count at the same work per
  * rank is ranks contending for the machine, not communication. */
-static void contention(const struct ana_run *run, const struct ana_scenario *base, const struct ana_scenario *w,
-		       struct ana_model *m)
+static void contention(const struct ana_run *run, const struct ana_scenario *base,
+		       const struct ana_scenario *w, struct ana_model *m)
 {
-	double cb = base->step_med_ms * base->compute_pct / 100, cw = w->step_med_ms * w->compute_pct / 100;
-	int same_work = base->ranks > 0 && w->ranks > 0 && base->global_batch * w->ranks == w->global_batch * base->ranks;
+	double cb = base->step_med_ms * base->compute_pct / 100,
+	       cw = w->step_med_ms * w->compute_pct / 100;
+	int same_work = base->ranks > 0 && w->ranks > 0 &&
+		base->global_batch * w->ranks == w->global_batch * base->ranks;
 	if (!same_work || cb <= 0 || cw < 1.2 * cb)
 		return;
 	char where[160] = "";
 	if (run->host_cpus > 0)
-		snprintf(where, sizeof where, " (the local executor ran all %d ranks of %s on this machine's %d CPUs)",
+		snprintf(where, sizeof where,
+			 " (the local executor ran all %d ranks of %s on this machine's %d CPUs)",
 			 w->ranks, w->name, run->host_cpus);
-	snprintf(m->contention, sizeof m->contention, "Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d "
-		 "nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network%s, so "
-		 "the slowdown is contention, not communication.", cb, base->nodes, base->nodes == 1 ? "" : "s", cw,
-		 w->nodes, where);
+	snprintf(m->contention, sizeof m->contention,
+		 "Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d "
+		 "nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth "
+		 "or the network%s, so "
+		 "the slowdown is contention, not communication.",
+		 cb, base->nodes, base->nodes == 1 ? "" : "s", cw, w->nodes, where);
 }
 
 /* Least squares: b >= 0 on compute ~ b/N; a, c >= 0 on the rest ~ a + c log2 N. */
@@ -1058,7 +1200,8 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 		const struct ana_scenario *s = &run->sc[i];
 		if (!in_series(s, base))
 			continue;
-		double t = norm_step(s, base), comp = t * s->compute_pct / 100, over = t - comp, n = s->nodes, l = log2(n);
+		double t = norm_step(s, base), comp = t * s->compute_pct / 100, over = t - comp,
+		       n = s->nodes, l = log2(n);
 		cn += comp / n, nn += 1 / (n * n);
 		sl += l, so += over, sll += l * l, slo += l * over, k++;
 		if (s->nodes > maxn)
@@ -1067,7 +1210,8 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 			minn = s->nodes;
 	}
 	if (k < 3 || maxn == minn)
-		return; /* a + c log2 N needs three points: with two, only measured speedups are shown */
+		/* a + c log2 N needs three points: with two, only measured speedups are shown */
+		return;
 	struct ana_model m = { .points = (int)k, .base_nodes = minn, .max_nodes = maxn };
 	snprintf(m.series, sizeof m.series, "%s", base->name);
 	m.b = cn / nn;
@@ -1096,7 +1240,8 @@ int ana_phase_rules_load(const struct ana_run *run, struct rules *r)
 	char why[300];
 	rules_init(r);
 	for (size_t i = 0; i < run->n_phase_rules; i++)
-		if (rules_add(r, run->phase_names[i], run->phase_patterns[i], why, sizeof why) < 0) {
+		if (rules_add(r, run->phase_names[i], run->phase_patterns[i], why, sizeof why) <
+		    0) {
 			rules_free(r);
 			return err_set(ERR_USAGE, "analysis.phase_rules[%zu]: %s", i, why);
 		}
@@ -1116,7 +1261,8 @@ int ana_run_analyse(struct ana_run *run)
 	int have_kernels = rules_load(kpath, &kernels) == 0;
 	free(kpath);
 	for (size_t i = 0; i < run->n; i++) {
-		analyse_scenario(&run->sc[i], run, have_phases ? &phases : NULL, have_kernels ? &kernels : NULL);
+		analyse_scenario(&run->sc[i], run, have_phases ? &phases : NULL,
+				 have_kernels ? &kernels : NULL);
 		profiles(&run->sc[i], run->want_nsys, run->want_perf);
 	}
 	if (have_phases)

@@ -36,7 +36,8 @@ struct ana_scenario {
 	char *series;           /* scenarios of one scaling series share it (NULL: same backend and
 				 * tasks per node); the orchestrator adds the parameters */
 	int exit_code, nodes, tasks_per_node, ranks;
-	int batch_per_rank, global_batch_set; /* the scenario's own analysis batch (0: the campaign's) */
+	/* the scenario's own analysis batch (0: the campaign's) */
+	int batch_per_rank, global_batch_set;
 	int attempt, attempts;  /* the attempt analysed, of how many (0: not known) */
 	/* output */
 	int analysed;          /* telemetry found and used */
@@ -44,13 +45,17 @@ struct ana_scenario {
 	size_t active_steps;
 	long bad_lines;        /* telemetry lines skipped: malformed or implausible */
 	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
-	double *step_ms;       /* the active_steps step times (slowest rank per step), for noise estimates */
-	double throughput;     /* samples per second, or steps per second when the batch is unknown */
+	/* the active_steps step times (slowest rank per step), for noise estimates */
+	double *step_ms;
+	/* samples per second, or steps per second when the batch is unknown */
+	double throughput;
 	long global_batch;     /* samples per step over all ranks; 0 = unknown */
 	char throughput_unit[16]; /* "samples/s", or "steps/s" when the batch is unknown */
 	char batch_from[48];   /* where global_batch comes from, in words */
-	char scaling_mode[8];  /* "weak" or "strong" against its baseline; "" when neither can be said */
-	char scaling_note[320]; /* why no speedup is given, or what is odd about it; "" when nothing */
+	/* "weak" or "strong" against its baseline; "" when neither can be said */
+	char scaling_mode[8];
+	/* why no speedup is given, or what is odd about it; "" when nothing */
+	char scaling_note[320];
 	double data_pct, compute_pct, comm_pct, io_pct, other_pct;
 	double forward_pct, backward_pct, optimizer_pct;
 	double comm_total_pct;  /* all communication, overlapped or not */
@@ -62,25 +67,32 @@ struct ana_scenario {
 	int loss_known;         /* the step data carries the loss (traces do not) */
 	int slowest_rank;
 	double slowest_rank_ms;
-	struct straggler stragglers[STRAGGLER_MAX]; /* ranks that keep the others waiting, by impact */
+	/* ranks that keep the others waiting, by impact */
+	struct straggler stragglers[STRAGGLER_MAX];
 	size_t n_stragglers;
 	char slow_node[128];    /* a node all of whose ranks are stragglers; "" none */
 	int have_slow_mon;      /* monitors of the slow node and of the others */
 	struct monitor_summary slow_mon, rest_mon;
-	double *comm_floor_ms;  /* per step (rank 0's positions): the least communication time over ranks; the
-				 * rest of each rank's is waiting for peers (timeline.json); NULL: none */
+	/* per step (rank 0's positions): the least communication time over ranks; the rest
+	 * of each rank's is waiting for peers (timeline.json); NULL: none */
+	double *comm_floor_ms;
 	size_t n_floor;
-	struct collective *colls; /* per operation and size class: latency, wait, bandwidth (by cost) */
+	/* per operation and size class: latency, wait, bandwidth (by cost) */
+	struct collective *colls;
 	size_t ncolls;
 	char verdict[32];      /* compute-bound, communication-bound, data-loader-bound, ... */
 	char evidence[768];
 	char runner_up[32];    /* the verdict next in line when this one is borderline, else "" */
-	int borderline;        /* the verdict is within 20 % of its threshold, or the step spread could flip it */
+	/* the verdict is within 20 % of its threshold, or the step spread could flip it */
+	int borderline;
 	int shares_known;      /* the step breakdown (data, compute, comm, I/O) was measured */
-	int gpu_basis;         /* the verdict and gpu_pct come from the GPU timeline (traces with kernels) */
-	double gpu_pct[10];    /* shares of the steps' GPU windows, enum step_gpu (GPU_WINDOW: ms summed) */
+	/* the verdict and gpu_pct come from the GPU timeline (traces with kernels) */
+	int gpu_basis;
+	/* shares of the steps' GPU windows, enum step_gpu (GPU_WINDOW: ms summed) */
+	double gpu_pct[10];
 	size_t gpu_steps;      /* rank-steps with a GPU view */
-	int no_steps;          /* no step boundaries: shares and verdict from the GPU window, no step statistics */
+	/* no step boundaries: shares and verdict from the GPU window, no step statistics */
+	int no_steps;
 	int is_baseline;
 	double speedup, efficiency; /* against the baseline of its series; 0 if none */
 	char baseline[72];
@@ -89,7 +101,8 @@ struct ana_scenario {
 	long monitor_samples;
 	double cpu_util_mean_pct, iowait_mean_pct, mem_peak_pct;
 	int gpus;               /* GPUs seen by the GPU monitor */
-	double gpu_util_mean_pct, gpu_mem_util_mean_pct, gpu_mem_peak_pct; /* -1 when not monitored */
+	/* -1 when not monitored */
+	double gpu_util_mean_pct, gpu_mem_util_mean_pct, gpu_mem_peak_pct;
 	double flops_per_step;  /* per rank, from the telemetry; 0 = unknown */
 	double achieved_gflops; /* per rank at the median step */
 	double mfu_pct;         /* achieved / peak; -1 when either is unknown */
@@ -105,23 +118,30 @@ struct ana_scenario {
 	struct ana_op top_ops[ANA_TOP_OPS]; /* CPU operators by self time, from the traces */
 	int n_top_ops;
 	double ops_total_ms;
-	/* GPU time from traces with kernels (HTA's definitions, all ranks); gpu_kernel_ms 0: none */
+	/* GPU time from traces with kernels (HTA's definitions, all ranks); gpu_kernel_ms 0:
+	 * none */
 	double gpu_kernel_ms, gpu_idle_pct, gpu_compute_pct, gpu_non_compute_pct, gpu_overlap_pct;
 	struct ana_op top_kernels[ANA_TOP_OPS];
 	int n_top_kernels;
 	double kernels_total_ms;
 	long tl_step;           /* the step shown in the step-timeline figure (median step time) */
 	int tl_ranks;
-	double (*tl)[6];        /* per rank: data, forward, backward, exposed comm + wait, optimizer, other (ms) */
-	double (*rank0)[3];     /* rank 0's steps: step, step_ms, active (for the step-time figure) */
+	/* per rank: data, forward, backward, exposed comm + wait, optimizer, other (ms) */
+	double (*tl)[6];
+	/* rank 0's steps: step, step_ms, active (for the step-time figure) */
+	double (*rank0)[3];
 	size_t n_rank0;
 	struct perf_summary *perf;  /* perf stat counters, or NULL */
 	int nsys_reports;
 	char profile_missing[128]; /* profilers asked for that left no output */
-	int ranks_with_data;       /* ranks the step data covers (the world size launched is ranks) */
-	char ranks_note[256];      /* launched ranks without data, or data from ranks beyond them; "" none */
-	char *traces_missed;       /* profile.traces matched nothing: the globs, and trace-like files elsewhere; NULL */
-	char contaminated[320];    /* other scenarios that ran on its nodes at the same time, in words; "" none */
+	/* ranks the step data covers (the world size launched is ranks) */
+	int ranks_with_data;
+	/* launched ranks without data, or data from ranks beyond them; "" none */
+	char ranks_note[256];
+	/* profile.traces matched nothing: the globs, and trace-like files elsewhere; NULL */
+	char *traces_missed;
+	/* other scenarios that ran on its nodes at the same time, in words; "" none */
+	char contaminated[320];
 };
 
 /* Step time versus nodes N, fitted by least squares over a series:
@@ -134,12 +154,14 @@ struct ana_model {
 	int points, base_nodes, max_nodes;
 	double a, b, c;        /* ms, at the baseline's global batch */
 	double eff8, eff16;    /* predicted parallel efficiency at 8 and 16 nodes */
-	int crossover;         /* nodes from which the overhead exceeds compute; 0 = not below 1024 */
+	/* nodes from which the overhead exceeds compute; 0 = not below 1024 */
+	int crossover;
 	char limit[640];       /* one sentence with the fitted numbers */
 	double max_err_pct;    /* largest |model - measured| / measured over the series' points */
 	int max_err_nodes;     /* where it is */
 	char fit[256];         /* one sentence on how well the model fits */
-	char contention[512];  /* when per-rank compute grows with the node count at fixed work; "" otherwise */
+	/* when per-rank compute grows with the node count at fixed work; "" otherwise */
+	char contention[512];
 };
 
 struct ana_run {
@@ -147,21 +169,28 @@ struct ana_run {
 	int want_nsys, want_perf; /* the campaign asked for these profilers */
 	double peak_gflops;       /* per rank, for MFU; 0 = unknown */
 	long epoch;               /* SOURCE_DATE_EPOCH for the figures (the run's creation time) */
-	int host_cpus;            /* local executor: the CPUs every scenario's ranks shared; 0 on a cluster */
+	/* local executor: the CPUs every scenario's ranks shared; 0 on a cluster */
+	int host_cpus;
 	struct ana_model *models; /* fitted step time vs nodes, one per series */
 	size_t nmodels;
 	struct ana_thresholds th;
-	char **phase_names, **phase_patterns; /* the campaign's phase rules, before phase_rules.txt */
+	/* the campaign's phase rules, before phase_rules.txt */
+	char **phase_names, **phase_patterns;
 	size_t n_phase_rules;
 	char *step_log;           /* PCRE2 for step lines in rank logs; NULL: none */
 	char **trace_globs;       /* profile.traces, to say what they missed */
 	size_t n_trace_globs;
 	int warmup_steps;         /* step-log lines of each rank to skip as warm-up */
-	int batch_per_rank;       /* samples per rank and step, for traces and step logs; 0 = unknown */
-	long global_batch;        /* samples per step over all ranks (the campaign's); 0 = unknown */
-	char *scaling;            /* "weak", "strong" or NULL: the campaign's word when batches are unknown */
-	int jobs;                 /* threads for the per-rank work; < 1: every CPU this process may use */
-	const struct trace_source *src; /* results of the map step (shard.h) to use instead of reading; NULL: none */
+	/* samples per rank and step, for traces and step logs; 0 = unknown */
+	int batch_per_rank;
+	/* samples per step over all ranks (the campaign's); 0 = unknown */
+	long global_batch;
+	/* "weak", "strong" or NULL: the campaign's word when batches are unknown */
+	char *scaling;
+	/* threads for the per-rank work; < 1: every CPU this process may use */
+	int jobs;
+	/* results of the map step (shard.h) to use instead of reading; NULL: none */
+	const struct trace_source *src;
 	struct ana_scenario *sc;
 	size_t n;
 	struct ana_probe *probes;  /* fabric probes (analysis.fabric_probe), not scenarios */
@@ -169,10 +198,11 @@ struct ana_run {
 };
 
 void ana_run_add(struct ana_run *run, const char *name, const char *state, const char *reason,
-		 const char *backend, const char *job_dir, int exit_code, int nodes, int tasks_per_node);
+		 const char *backend, const char *job_dir, int exit_code, int nodes,
+		 int tasks_per_node);
 /* A fabric probe's job; its fabric.json is read by ana_run_analyse. */
-void ana_run_add_probe(struct ana_run *run, const char *name, const char *state, const char *backend,
-		       const char *job_dir, int nodes, int tasks_per_node);
+void ana_run_add_probe(struct ana_run *run, const char *name, const char *state,
+		       const char *backend, const char *job_dir, int nodes, int tasks_per_node);
 /* The campaign's phase rules, then analyzers/phase_rules.txt. */
 int ana_phase_rules_load(const struct ana_run *run, struct rules *r);
 /* Analyses every scenario (reading its metrics/) and the scaling. */

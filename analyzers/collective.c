@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[COLL_OPS] = { "collectives", "all_reduce", "all_gather", "reduce_scatter",
-						"all_to_all", "broadcast", "reduce", "gather", "scatter", "send_recv",
-						"barrier" };
+static const char *const op_names[COLL_OPS] = { "collectives",    "all_reduce", "all_gather",
+						"reduce_scatter", "all_to_all", "broadcast",
+						"reduce",         "gather",     "scatter",
+						"send_recv",      "barrier" };
 
 const char *coll_op_name(int op)
 {
@@ -30,19 +31,29 @@ static void squash(const char *name, size_t len, char *buf, size_t n)
 
 int coll_op_of(const char *name)
 {
-	static const struct { const char *prefix; int op; } table[] = {
-		{ "allreduce", COLL_ALL_REDUCE }, { "allgather", COLL_ALL_GATHER },
-		{ "reducescatter", COLL_REDUCE_SCATTER }, { "alltoall", COLL_ALL_TO_ALL },
-		{ "broadcast", COLL_BROADCAST }, { "reduce", COLL_REDUCE }, { "gather", COLL_GATHER },
-		{ "scatter", COLL_SCATTER }, { "sendrecv", COLL_SEND_RECV }, { "send", COLL_SEND_RECV },
-		{ "recv", COLL_SEND_RECV }, { "isend", COLL_SEND_RECV }, { "irecv", COLL_SEND_RECV },
+	static const struct { const char *prefix; int op;
+	} table[] = {
+		{ "allreduce", COLL_ALL_REDUCE },
+		{ "allgather", COLL_ALL_GATHER },
+		{ "reducescatter", COLL_REDUCE_SCATTER },
+		{ "alltoall", COLL_ALL_TO_ALL },
+		{ "broadcast", COLL_BROADCAST },
+		{ "reduce", COLL_REDUCE },
+		{ "gather", COLL_GATHER },
+		{ "scatter", COLL_SCATTER },
+		{ "sendrecv", COLL_SEND_RECV },
+		{ "send", COLL_SEND_RECV },
+		{ "recv", COLL_SEND_RECV },
+		{ "isend", COLL_SEND_RECV },
+		{ "irecv", COLL_SEND_RECV },
 		{ "barrier", COLL_BARRIER },
 	};
 	const char *s = name, *k;
 	size_t len = strlen(name);
 	if (!strncmp(name, "gloo:", 5) || !strncmp(name, "nccl:", 5))
 		s = name + 5, len -= 5;
-	else if (!strncmp(name, "nccl", 4) && (k = strstr(name, "Kernel_"))) { /* ncclKernel_AllReduce_RING_LL_Sum_float(...) */
+	/* ncclKernel_AllReduce_RING_LL_Sum_float(...) */
+	else if (!strncmp(name, "nccl", 4) && (k = strstr(name, "Kernel_"))) {
 		s = k + 7;
 		len = strcspn(s, "_(");
 	}
@@ -60,7 +71,11 @@ double coll_busbw_factor(int op, int n)
 		return 1;
 	switch (op) {
 	case COLL_ALL_REDUCE: return 2.0 * (n - 1) / n;
-	case COLL_ALL_GATHER: case COLL_REDUCE_SCATTER: case COLL_ALL_TO_ALL: case COLL_GATHER: case COLL_SCATTER:
+	case COLL_ALL_GATHER:
+	case COLL_REDUCE_SCATTER:
+	case COLL_ALL_TO_ALL:
+	case COLL_GATHER:
+	case COLL_SCATTER:
 		return (double)(n - 1) / n;
 	default: return 1;
 	}
@@ -95,15 +110,17 @@ struct plist {
 	size_t n, cap;
 };
 
-static void add(struct plist *l, const double (*win)[2], size_t nwin, double start_us, double end_us, int op,
-		unsigned pg, int group, double bytes, int gpu)
+static void add(struct plist *l, const double (*win)[2], size_t nwin, double start_us,
+		double end_us, int op, unsigned pg, int group, double bytes, int gpu)
 {
 	int step = op < 0 ? -1 : step_at(win, nwin, start_us, gpu);
 	if (step < 0 || end_us < start_us)
 		return;
 	XGROW(l->v, l->n, l->cap, 64);
-	l->v[l->n++] = (struct pending){ { step, 0, pg, op, group > 0 ? group : 0, bytes, (end_us - start_us) / 1000.0 },
-					 start_us, bytes >= 0 };
+	l->v[l->n++] = (struct pending){ { step, 0, pg, op, group > 0 ? group : 0, bytes,
+					   (end_us - start_us) / 1000.0 },
+					 start_us,
+					 bytes >= 0 };
 }
 
 static int by_key_start(const void *pa, const void *pb)
@@ -169,13 +186,15 @@ static unsigned pg_of(const struct gpu_trace *t, int pg)
 
 /* The kernels or ranges that carry no sizes take those of the host's
  * record_param_comms of the same step and operation, in order. */
-static void borrow_sizes(struct plist *l, const struct gpu_trace *host, const double (*win)[2], size_t nwin)
+static void borrow_sizes(struct plist *l, const struct gpu_trace *host, const double (*win)[2],
+			 size_t nwin)
 {
 	struct plist h = { 0 };
 	for (size_t i = 0; i < host->ncomm; i++) {
 		const struct comm_event *c = &host->comm[i];
 		if (!c->gpu)
-			add(&h, win, nwin, c->start, c->end, coll_op_of(host->names[c->coll]), 0, c->group_size, c->bytes, 0);
+			add(&h, win, nwin, c->start, c->end, coll_op_of(host->names[c->coll]), 0,
+			    c->group_size, c->bytes, 0);
 	}
 	number(&h, 1);
 	number(l, 1);
@@ -229,7 +248,8 @@ static void namer_init(struct namer *nm, const struct gpu_trace *host, const str
 		int op = strncmp(name, "nccl:", 5) ? -1 : coll_op_of(name);
 		if (op >= 0) {
 			XGROW(nm->r, nm->nr, cap, 64);
-			nm->r[nm->nr++] = (struct named){ host->cpu[i].start, host->cpu[i].end, op };
+			nm->r[nm->nr++] =
+				(struct named){ host->cpu[i].start, host->cpu[i].end, op };
 		}
 	}
 	if (!nm->nr || gpu != host) /* launches and ranges on one clock: a Kineto trace */
@@ -244,7 +264,9 @@ static void namer_init(struct namer *nm, const struct gpu_trace *host, const str
 /* The op of the nccl:<op> range around the launch of kernel corr, else op. */
 static int namer_op(const struct namer *nm, long corr, int op)
 {
-	struct launch k = { corr, 0 }, *l = nm->nl && corr >= 0 ? bsearch(&k, nm->l, nm->nl, sizeof k, by_corr) : NULL;
+	struct launch k = { corr, 0 },
+		      *l = nm->nl && corr >= 0 ? bsearch(&k, nm->l, nm->nl, sizeof k, by_corr)
+					       : NULL;
 	if (!l)
 		return op;
 	size_t lo = 0, hi = nm->nr;
@@ -258,16 +280,17 @@ static int namer_op(const struct namer *nm, long corr, int op)
 	return lo > 0 && nm->r[lo - 1].end >= l->start ? nm->r[lo - 1].op : op;
 }
 
-void collective_recs(const struct gpu_trace *host, const struct gpu_trace *gpu, const double (*win)[2], size_t nwin,
-		     struct rank_metrics *out)
+void collective_recs(const struct gpu_trace *host, const struct gpu_trace *gpu,
+		     const double (*win)[2], size_t nwin, struct rank_metrics *out)
 {
 	struct plist l = { 0 };
 	double u = gpu && gpu->unit_per_us > 0 ? gpu->unit_per_us : 1;
 	for (size_t i = 0; gpu && i < gpu->ncomm; i++) { /* 1. kernels with a collective's args */
 		const struct comm_event *c = &gpu->comm[i];
 		if (c->gpu)
-			add(&l, win, nwin, c->start / u, c->end / u, coll_op_of(gpu->names[c->coll]), pg_of(gpu, c->pg),
-			    c->group_size, c->bytes, 1);
+			add(&l, win, nwin, c->start / u, c->end / u,
+			    coll_op_of(gpu->names[c->coll]), pg_of(gpu, c->pg), c->group_size,
+			    c->bytes, 1);
 	}
 	int named = !l.n; /* 2 and 3 carry no sizes */
 	struct namer nm;
@@ -275,25 +298,28 @@ void collective_recs(const struct gpu_trace *host, const struct gpu_trace *gpu, 
 	for (size_t i = 0; gpu && named && i < gpu->n; i++) { /* 2. collective kernels by name */
 		int op = coll_op_of(gpu->names[gpu->ev[i].name]);
 		if (op >= 0)
-			add(&l, win, nwin, gpu->ev[i].start / u, gpu->ev[i].end / u, namer_op(&nm, gpu->ev[i].corr, op), 0, 0,
-			    -1, 1);
+			add(&l, win, nwin, gpu->ev[i].start / u, gpu->ev[i].end / u,
+			    namer_op(&nm, gpu->ev[i].corr, op), 0, 0, -1, 1);
 	}
 	free(nm.r);
 	free(nm.l);
 	int gloo = named && !l.n;
-	for (size_t i = 0; gloo && i < host->ncpu; i++) { /* 3. gloo's ranges on its worker threads */
+	/* 3. gloo's ranges on its worker threads */
+	for (size_t i = 0; gloo && i < host->ncpu; i++) {
 		const char *name = host->names[host->cpu[i].name];
 		if (!strncmp(name, "gloo:", 5))
-			add(&l, win, nwin, host->cpu[i].start, host->cpu[i].end, coll_op_of(name), 0, 0, -1, 0);
+			add(&l, win, nwin, host->cpu[i].start, host->cpu[i].end, coll_op_of(name),
+			    0, 0, -1, 0);
 	}
 	if (l.n && named)
 		borrow_sizes(&l, host, win, nwin);
 	int host_only = !l.n;
-	for (size_t i = 0; host_only && i < host->ncomm; i++) { /* 4. record_param_comms as the host saw them */
+	/* 4. record_param_comms as the host saw them */
+	for (size_t i = 0; host_only && i < host->ncomm; i++) {
 		const struct comm_event *c = &host->comm[i];
 		if (!c->gpu)
-			add(&l, win, nwin, c->start, c->end, coll_op_of(host->names[c->coll]), pg_of(host, c->pg),
-			    c->group_size, c->bytes, 0);
+			add(&l, win, nwin, c->start, c->end, coll_op_of(host->names[c->coll]),
+			    pg_of(host, c->pg), c->group_size, c->bytes, 0);
 	}
 	number(&l, 0);
 	out->ncoll = out->collcap = l.n;
@@ -312,8 +338,14 @@ static struct coll_rec *stand_in(const struct rank_metrics *r, size_t *n)
 	*n = 0;
 	for (size_t i = 0; i < r->n; i++)
 		if (r->steps[i].active && r->steps[i].comm_ms > 0)
-			v[(*n)++] = (struct coll_rec){ (int)i, 0, 0, trainer ? COLL_ALL_REDUCE : COLL_UNKNOWN, 0,
-						       trainer && r->steps[i].bytes > 0 ? r->steps[i].bytes : -1,
+			v[(*n)++] = (struct coll_rec){ (int) i,
+						       0,
+						       0,
+						       trainer ? COLL_ALL_REDUCE : COLL_UNKNOWN,
+						       0,
+						       trainer && r->steps[i].bytes > 0
+							       ? r->steps[i].bytes
+							       : -1,
 						       r->steps[i].comm_ms };
 	return v;
 }
@@ -418,7 +450,9 @@ static void instance(struct aggr *a, const struct coll_rec *const *recs, size_t 
 
 static struct collective row_of(struct acc *x, size_t steps)
 {
-	struct collective c = { .op = x->op, .size_class = x->size_class, .instances = x->n, .steps = steps };
+	struct collective c = {
+		.op = x->op, .size_class = x->size_class, .instances = x->n, .steps = steps
+	};
 	c.count_per_step = (double)x->n / (double)steps;
 	c.ms_per_step = x->ms / (double)steps;
 	c.latency_med = stats_percentile(x->lat, x->n, 50);

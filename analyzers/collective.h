@@ -13,8 +13,20 @@
 
 #include <stddef.h>
 
-enum coll_op { COLL_UNKNOWN, COLL_ALL_REDUCE, COLL_ALL_GATHER, COLL_REDUCE_SCATTER, COLL_ALL_TO_ALL, COLL_BROADCAST,
-	       COLL_REDUCE, COLL_GATHER, COLL_SCATTER, COLL_SEND_RECV, COLL_BARRIER, COLL_OPS };
+enum coll_op {
+	COLL_UNKNOWN,
+	COLL_ALL_REDUCE,
+	COLL_ALL_GATHER,
+	COLL_REDUCE_SCATTER,
+	COLL_ALL_TO_ALL,
+	COLL_BROADCAST,
+	COLL_REDUCE,
+	COLL_GATHER,
+	COLL_SCATTER,
+	COLL_SEND_RECV,
+	COLL_BARRIER,
+	COLL_OPS
+};
 
 /* The operation a name says: a "Collective name" arg (allreduce,
  * _allgather_base, reduce_scatter_tensor ...), a gloo:<op> range or an NCCL
@@ -33,18 +45,20 @@ double coll_busbw_factor(int op, int n);
  * none (the same operation's n-th of the step). win: each step of out as
  * [start, end) in µs, in out's order. gpu: the trace holding the GPU's
  * kernels (may be host itself; its own time unit). */
-void collective_recs(const struct gpu_trace *host, const struct gpu_trace *gpu, const double (*win)[2], size_t nwin,
-		     struct rank_metrics *out);
+void collective_recs(const struct gpu_trace *host, const struct gpu_trace *gpu,
+		     const double (*win)[2], size_t nwin, struct rank_metrics *out);
 
 /* One aggregate row of summary.json's collectives. */
 struct collective {
-	int op;                  /* enum coll_op; COLL_UNKNOWN: the step's collectives, kind unknown */
+	/* enum coll_op; COLL_UNKNOWN: the step's collectives, kind unknown */
+	int op;
 	int size_class;          /* -1 bytes unknown; 0 under 1 KiB; k: [4^(k-1), 4^k) KiB */
 	double bytes;            /* median over instances; -1 unknown */
 	double count_per_step;   /* instances per step with collectives */
 	double latency_med, latency_p95, wait_med, wait_p95; /* ms */
 	double algbw_gbps, busbw_gbps; /* medians over instances; -1 when bytes are unknown */
-	double ms_per_step;      /* the ranks' mean time in it (latency + wait), per step with collectives */
+	/* the ranks' mean time in it (latency + wait), per step with collectives */
+	double ms_per_step;
 	size_t instances, steps;
 	double fabric_busbw_gbps; /* what the fabric probe gave at this size; -1 none */
 };

@@ -19,7 +19,8 @@ int fabric_load(struct ana_probe *p)
 	p->n = 0;
 	p->problem[0] = '\0';
 	if (!json_is_array(sizes)) {
-		snprintf(p->problem, sizeof p->problem, "%s: %s", path.buf, j ? "no \"sizes\" list" : e.text);
+		snprintf(p->problem, sizeof p->problem, "%s: %s", path.buf,
+			 j ? "no \"sizes\" list" : e.text);
 		json_decref(j);
 		strbuf_free(&path);
 		return -1;
@@ -28,12 +29,15 @@ int fabric_load(struct ana_probe *p)
 	json_array_foreach(sizes, i, row) {
 		double b = json_number_value(json_object_get(row, "bytes"));
 		double bw = json_number_value(json_object_get(row, "busbw_gbps"));
-		double lat = json_number_value(json_object_get(json_object_get(row, "latency_ms"), "median"));
-		if (b > 0 && bw > 0 && isfinite(b) && isfinite(bw) && (!p->n || b > p->pts[p->n - 1].bytes))
+		double lat = json_number_value(
+			json_object_get(json_object_get(row, "latency_ms"), "median"));
+		if (b > 0 && bw > 0 && isfinite(b) && isfinite(bw) &&
+		    (!p->n || b > p->pts[p->n - 1].bytes))
 			p->pts[p->n++] = (struct fabric_point){ b, bw, lat };
 	}
 	if (!p->n)
-		snprintf(p->problem, sizeof p->problem, "%s: no usable size (bytes and busbw_gbps above 0, sizes rising)",
+		snprintf(p->problem, sizeof p->problem,
+			 "%s: no usable size (bytes and busbw_gbps above 0, sizes rising)",
 			 path.buf);
 	json_decref(j);
 	strbuf_free(&path);
@@ -55,7 +59,8 @@ double fabric_busbw_at(const struct ana_probe *p, double bytes)
 	return p->pts[p->n - 1].busbw_gbps;
 }
 
-const struct ana_probe *fabric_for(const struct ana_probe *probes, size_t n, const char *backend, int nodes)
+const struct ana_probe *fabric_for(const struct ana_probe *probes, size_t n, const char *backend,
+				   int nodes)
 {
 	for (size_t i = 0; i < n; i++)
 		if (probes[i].n && probes[i].nodes == nodes && !strcmp(probes[i].backend, backend))

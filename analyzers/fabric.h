@@ -30,7 +30,8 @@ int fabric_load(struct ana_probe *p);
  * smallest's below them and its largest's above; -1 when p has no points. */
 double fabric_busbw_at(const struct ana_probe *p, double bytes);
 /* The probe of backend on nodes among probes[0, n) that has points, or NULL. */
-const struct ana_probe *fabric_for(const struct ana_probe *probes, size_t n, const char *backend, int nodes);
+const struct ana_probe *fabric_for(const struct ana_probe *probes, size_t n, const char *backend,
+				   int nodes);
 void ana_probe_free(struct ana_probe *p);
 
 #endif

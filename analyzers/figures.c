@@ -42,14 +42,17 @@ static void scaling_data(struct fig *f, struct strbuf *sc)
 	json_t *b, *s, *scen = json_object_get(f->summary, "scenarios");
 	strbuf_adds(sc, "# per series (gnuplot index): nodes efficiency speedup scenario\n");
 	json_array_foreach(scen, i, b) {
-		if (!json_is_true(json_object_get(b, "analysed")) || strcmp(jsonio_str(b, "baseline"), jsonio_str(b, "name")))
+		if (!json_is_true(json_object_get(b, "analysed")) ||
+		    strcmp(jsonio_str(b, "baseline"), jsonio_str(b, "name")))
 			continue;
 		strbuf_addf(sc, "%s# %s\n", f->series.n ? "\n\n" : "", jsonio_str(b, "name"));
 		argv_push(&f->series, jsonio_str(b, "name"));
-		json_array_foreach(scen, j, s)
-			if (json_is_true(json_object_get(s, "analysed")) && !strcmp(jsonio_str(s, "baseline"), jsonio_str(b, "name")))
-				strbuf_addf(sc, "%d %.4f %.4f %s\n", (int)jsonio_num(s, "nodes"), jsonio_num(s, "efficiency"), jsonio_num(s, "speedup"),
-					    jsonio_str(s, "name"));
+		json_array_foreach(scen, j,
+				   s) if (json_is_true(json_object_get(s, "analysed")) &&
+					  !strcmp(jsonio_str(s, "baseline"), jsonio_str(b, "name")))
+			strbuf_addf(sc, "%d %.4f %.4f %s\n", (int) jsonio_num(s, "nodes"),
+				    jsonio_num(s, "efficiency"), jsonio_num(s, "speedup"),
+				    jsonio_str(s, "name"));
 	}
 }
 
@@ -58,9 +61,12 @@ static void model_data(struct fig *f, struct strbuf *md)
 {
 	size_t i;
 	json_t *m;
-	strbuf_adds(md, "# per series (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c log2 N)\n");
+	strbuf_adds(md,
+		    "# per series (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c "
+		    "log2 N)\n");
 	json_array_foreach(json_object_get(f->summary, "scaling_models"), i, m) {
-		double a = jsonio_num(m, "a_ms"), b = jsonio_num(m, "b_ms"), c = jsonio_num(m, "c_ms"), n0 = jsonio_num(m, "base_nodes");
+		double a = jsonio_num(m, "a_ms"), b = jsonio_num(m, "b_ms"),
+		       c = jsonio_num(m, "c_ms"), n0 = jsonio_num(m, "base_nodes");
 		double t0 = b / n0 + a + c * log2(n0);
 		strbuf_addf(md, "%s# %s\n", f->models++ ? "\n\n" : "", jsonio_str(m, "series"));
 		argv_push(&f->model_names, jsonio_str(m, "series"));
@@ -76,14 +82,18 @@ static void phases_data(struct fig *f, struct strbuf *ph)
 {
 	size_t i, r;
 	json_t *s, *best = NULL, *row;
-	json_array_foreach(json_object_get(f->summary, "scenarios"), i, s)
-		if (json_is_object(json_object_get(s, "median_step")) && (!best || jsonio_num(s, "ranks") > jsonio_num(best, "ranks")))
-			best = s;
-	strbuf_adds(ph, "# rank data_loading forward backward communication+wait optimizer other (ms)\n");
+	json_array_foreach(json_object_get(f->summary, "scenarios"), i,
+			   s) if (json_is_object(json_object_get(s, "median_step")) &&
+				  (!best || jsonio_num(s, "ranks") > jsonio_num(best, "ranks")))
+		best = s;
+	strbuf_adds(
+		ph,
+		"# rank data_loading forward backward communication+wait optimizer other (ms)\n");
 	if (!best)
 		return;
 	snprintf(f->phases_of, sizeof f->phases_of, "%.60s step %lld", jsonio_str(best, "name"),
-		 (long long)json_integer_value(json_object_get(json_object_get(best, "median_step"), "step")));
+		 (long long) json_integer_value(
+			 json_object_get(json_object_get(best, "median_step"), "step")));
 	json_array_foreach(json_object_get(json_object_get(best, "median_step"), "ranks"), r, row) {
 		strbuf_addf(ph, "%zu", r);
 		for (size_t k = 0; k < 6; k++)
@@ -104,12 +114,14 @@ static void collectives_data(struct fig *f, struct strbuf *cd)
 			if (!json_is_number(json_object_get(c, "bytes")))
 				continue;
 			if (first)
-				strbuf_addf(cd, "%s# %s\n", f->colls.n ? "\n\n" : "", jsonio_str(s, "name"));
+				strbuf_addf(cd, "%s# %s\n", f->colls.n ? "\n\n" : "",
+					    jsonio_str(s, "name"));
 			if (first)
 				argv_push(&f->colls, jsonio_str(s, "name"));
 			first = 0;
-			strbuf_addf(cd, "%.0f %.4f %s \"%s\"\n", jsonio_num(c, "bytes"), jsonio_num(c, "busbw_gbps"),
-				    jsonio_str(c, "op"), jsonio_str(c, "size_class"));
+			strbuf_addf(cd, "%.0f %.4f %s \"%s\"\n", jsonio_num(c, "bytes"),
+				    jsonio_num(c, "busbw_gbps"), jsonio_str(c, "op"),
+				    jsonio_str(c, "size_class"));
 		}
 	}
 }
@@ -125,14 +137,15 @@ static void fabric_data(struct fig *f, struct strbuf *fd)
 			continue;
 		strbuf_addf(fd, "%s# %s\n", f->probes.n ? "\n\n" : "", jsonio_str(p, "name"));
 		argv_push(&f->probes, jsonio_str(p, "name"));
-		json_array_foreach(json_object_get(p, "sizes"), k, row)
-			strbuf_addf(fd, "%.0f %.4f\n", jsonio_num(row, "bytes"), jsonio_num(row, "busbw_gbps"));
+		json_array_foreach(json_object_get(p, "sizes"), k, row) strbuf_addf(
+			fd, "%.0f %.4f\n", jsonio_num(row, "bytes"), jsonio_num(row, "busbw_gbps"));
 	}
 }
 
 static int data_files(struct fig *f)
 {
-	struct strbuf sc = STRBUF_INIT, md = STRBUF_INIT, br = STRBUF_INIT, tl = STRBUF_INIT, ph = STRBUF_INIT;
+	struct strbuf sc = STRBUF_INIT, md = STRBUF_INIT, br = STRBUF_INIT, tl = STRBUF_INIT,
+		      ph = STRBUF_INIT;
 	struct strbuf cd = STRBUF_INIT, fd = STRBUF_INIT;
 	size_t i;
 	json_t *s;
@@ -141,23 +154,34 @@ static int data_files(struct fig *f)
 	phases_data(f, &ph);
 	collectives_data(f, &cd);
 	fabric_data(f, &fd);
-	strbuf_adds(&br, "# scenario data_loading compute communication peer_wait io copies gpu_waits other (percent of "
+	strbuf_adds(&br,
+		    "# scenario data_loading compute communication peer_wait io copies gpu_waits "
+		    "other (percent of "
 		    "step time; from the GPU timeline for scenarios whose verdict_basis is gpu)\n");
 	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
 	json_array_foreach(json_object_get(f->summary, "scenarios"), i, s) {
 		if (!json_is_true(json_object_get(s, "analysed")))
 			continue;
-		if (json_is_object(json_object_get(s, "gpu_shares_pct"))) /* on a GPU: what the GPU did */
-			strbuf_addf(&br, "%s %.3f %.3f %.3f 0 0 %.3f %.3f %.3f\n", jsonio_str(s, "name"),
-				    jsonio_num(s, "gpu_shares_pct.idle_data_loading"), jsonio_num(s, "gpu_shares_pct.compute"),
-				    jsonio_num(s, "gpu_shares_pct.communication"), jsonio_num(s, "gpu_shares_pct.memcpy"),
-				    jsonio_num(s, "gpu_shares_pct.idle_host_wait") + jsonio_num(s, "gpu_shares_pct.idle_kernel_wait") +
-				    jsonio_num(s, "gpu_shares_pct.idle_other"), jsonio_num(s, "gpu_shares_pct.other_kernels"));
+		/* on a GPU: what the GPU did */
+		if (json_is_object(json_object_get(s, "gpu_shares_pct")))
+			strbuf_addf(&br, "%s %.3f %.3f %.3f 0 0 %.3f %.3f %.3f\n",
+				    jsonio_str(s, "name"),
+				    jsonio_num(s, "gpu_shares_pct.idle_data_loading"),
+				    jsonio_num(s, "gpu_shares_pct.compute"),
+				    jsonio_num(s, "gpu_shares_pct.communication"),
+				    jsonio_num(s, "gpu_shares_pct.memcpy"),
+				    jsonio_num(s, "gpu_shares_pct.idle_host_wait") +
+					    jsonio_num(s, "gpu_shares_pct.idle_kernel_wait") +
+					    jsonio_num(s, "gpu_shares_pct.idle_other"),
+				    jsonio_num(s, "gpu_shares_pct.other_kernels"));
 		else
-			strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f 0 0 %.3f\n", jsonio_str(s, "name"),
-				    jsonio_num(s, "shares_pct.data_loading"), jsonio_num(s, "shares_pct.compute"),
-				    jsonio_num(s, "shares_pct.communication"), jsonio_num(s, "shares_pct.peer_wait"),
-				    jsonio_num(s, "shares_pct.io"), jsonio_num(s, "shares_pct.other"));
+			strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f 0 0 %.3f\n",
+				    jsonio_str(s, "name"), jsonio_num(s, "shares_pct.data_loading"),
+				    jsonio_num(s, "shares_pct.compute"),
+				    jsonio_num(s, "shares_pct.communication"),
+				    jsonio_num(s, "shares_pct.peer_wait"),
+				    jsonio_num(s, "shares_pct.io"),
+				    jsonio_num(s, "shares_pct.other"));
 		f->breakdowns++;
 		json_t *steps = json_object_get(s, "rank0_steps"), *st;
 		size_t k;
@@ -166,11 +190,14 @@ static int data_files(struct fig *f)
 		strbuf_addf(&tl, "%s# %s\n", f->timelines.n ? "\n\n" : "", jsonio_str(s, "name"));
 		argv_push(&f->timelines, jsonio_str(s, "name"));
 		json_array_foreach(steps, k, st)
-			strbuf_addf(&tl, "%lld %.4f %s\n", (long long)json_integer_value(json_array_get(st, 0)),
-				    json_number_value(json_array_get(st, 1)), json_is_true(json_array_get(st, 2)) ? "active" : "warmup");
+			strbuf_addf(&tl, "%lld %.4f %s\n",
+				    (long long) json_integer_value(json_array_get(st, 0)),
+				    json_number_value(json_array_get(st, 1)),
+				    json_is_true(json_array_get(st, 2)) ? "active" : "warmup");
 	}
-	const char *names[] = { "data/scaling.dat", "data/model.dat", "data/breakdown.dat", "data/timeline.dat",
-				"data/phases.dat", "data/collectives.dat", "data/fabric.dat" };
+	const char *names[] = { "data/scaling.dat",  "data/model.dat",  "data/breakdown.dat",
+				"data/timeline.dat", "data/phases.dat", "data/collectives.dat",
+				"data/fabric.dat" };
 	struct strbuf *bufs[] = { &sc, &md, &br, &tl, &ph, &cd, &fd };
 	int rc = 0;
 	for (int k = 0; k < 7; k++) {
@@ -183,7 +210,8 @@ static int data_files(struct fig *f)
 
 static const char gp_head[] =
 	"# Drawn by campaign; edit the style here and run `gnuplot %s.gp` in this directory.\n"
-	"set encoding utf8\nset datafile commentschars '#'\nset grid ytics lc rgb '#dddddd'\nset key top left\n";
+	"set encoding utf8\nset datafile commentschars '#'\nset grid ytics lc rgb '#dddddd'\nset "
+	"key top left\n";
 static const char empty_plot[] = "unset key\nplot [0:1] [0:1] 1/0\n";
 
 static void gp_script(struct fig *f, struct strbuf *sb, const char *name, const char *body)
@@ -192,29 +220,48 @@ static void gp_script(struct fig *f, struct strbuf *sb, const char *name, const 
 	strbuf_adds(sb, "set terminal unknown\n");
 	strbuf_adds(sb, body);
 	if (f->formats & FIG_PDF)
-		strbuf_addf(sb, "set terminal pdfcairo size 5in,3in font 'sans,9'\nset output '%s.pdf'\nreplot\n", name);
+		strbuf_addf(sb,
+			    "set terminal pdfcairo size 5in,3in font 'sans,9'\nset output "
+			    "'%s.pdf'\nreplot\n",
+			    name);
 	if (f->formats & FIG_SVG)
-		strbuf_addf(sb, "set terminal svg size 750,450 font 'sans,11' background rgb 'white'\nset output '%s.svg'\nreplot\n", name);
+		strbuf_addf(sb,
+			    "set terminal svg size 750,450 font 'sans,11' background rgb "
+			    "'white'\nset output '%s.svg'\nreplot\n",
+			    name);
 	if (f->formats & FIG_PNG)
-		strbuf_addf(sb, "set terminal pngcairo size 1000,600 font 'sans,11'\nset output '%s.png'\nreplot\n", name);
+		strbuf_addf(sb,
+			    "set terminal pngcairo size 1000,600 font 'sans,11'\nset output "
+			    "'%s.png'\nreplot\n",
+			    name);
 }
 
 static void scaling_body(struct fig *f, struct strbuf *b)
 {
 	if (!f->series.n) {
-		strbuf_addf(b, "set title 'Parallel efficiency: no analysed scenario'\n%s", empty_plot);
+		strbuf_addf(b, "set title 'Parallel efficiency: no analysed scenario'\n%s",
+			    empty_plot);
 		return;
 	}
-	strbuf_adds(b, "set title 'Parallel efficiency against each series baseline'\nset xlabel 'nodes'\n"
-		       "set ylabel 'efficiency'\nset logscale x 2\nset xrange [0.8:20]\nset yrange [0:1.2]\n"
-		       "set key outside bottom center horizontal\n");
+	strbuf_adds(
+		b,
+		"set title 'Parallel efficiency against each series baseline'\nset xlabel 'nodes'\n"
+		"set ylabel 'efficiency'\nset logscale x 2\nset xrange [0.8:20]\nset yrange "
+		"[0:1.2]\n"
+		"set key outside bottom center horizontal\n");
 	for (size_t i = 0; i < f->series.n; i++)
-		strbuf_addf(b, "%s'data/scaling.dat' index %zu using 1:2 with linespoints pt 7 lw 2 lc %zu title '%s measured', \\\n"
-			    "     '' index %zu using 1:2:4 with labels offset 0,1 font 'sans,8' notitle%s",
-			    i ? "     " : "plot ", i, i + 1, f->series.v[i], i, i + 1 < f->series.n || f->models ? ", \\\n" : "\n");
+		strbuf_addf(b,
+			    "%s'data/scaling.dat' index %zu using 1:2 with linespoints pt 7 lw 2 "
+			    "lc %zu title '%s measured', \\\n"
+			    "     '' index %zu using 1:2:4 with labels offset 0,1 font 'sans,8' "
+			    "notitle%s",
+			    i ? "     " : "plot ", i, i + 1, f->series.v[i], i,
+			    i + 1 < f->series.n || f->models ? ", \\\n" : "\n");
 	for (int i = 0; i < f->models; i++)
-		strbuf_addf(b, "     'data/model.dat' index %d using 1:2 with lines dt 2 lw 1.5 lc %d title '%s model'%s", i, i + 1,
-			    f->model_names.v[i], i + 1 < f->models ? ", \\\n" : "\n");
+		strbuf_addf(b,
+			    "     'data/model.dat' index %d using 1:2 with lines dt 2 lw 1.5 lc %d "
+			    "title '%s model'%s",
+			    i, i + 1, f->model_names.v[i], i + 1 < f->models ? ", \\\n" : "\n");
 }
 
 /* Bus bandwidth against message size: one point series per scenario. */
@@ -224,62 +271,92 @@ static void collectives_body(struct fig *f, struct strbuf *b)
 		strbuf_addf(b, "set title 'Collectives: none of known size'\n%s", empty_plot);
 		return;
 	}
-	strbuf_adds(b, "set title 'Bus bandwidth of the collectives against message size'\nset xlabel 'message size "
-		       "(bytes)'\nset ylabel 'busbw (GB/s)'\nset logscale x 2\nset yrange [0:*]\n"
-		       "set xtics ('1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, '256 KiB' 262144, "
-		       "'1 MiB' 1048576, '4 MiB' 4194304, '16 MiB' 16777216, '64 MiB' 67108864, '256 MiB' 268435456, "
-		       "'1 GiB' 1073741824, '4 GiB' 4294967296.)\n"
-		       "set key outside right\n");
+	strbuf_adds(b,
+		    "set title 'Bus bandwidth of the collectives against message size'\nset xlabel "
+		    "'message size "
+		    "(bytes)'\nset ylabel 'busbw (GB/s)'\nset logscale x 2\nset yrange [0:*]\n"
+		    "set xtics ('1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, '256 "
+		    "KiB' 262144, "
+		    "'1 MiB' 1048576, '4 MiB' 4194304, '16 MiB' 16777216, '64 MiB' 67108864, '256 "
+		    "MiB' 268435456, "
+		    "'1 GiB' 1073741824, '4 GiB' 4294967296.)\n"
+		    "set key outside right\n");
 	for (size_t i = 0; i < f->colls.n; i++)
-		strbuf_addf(b, "%s'data/collectives.dat' index %zu using 1:2 with points pt 7 ps 1 lc %zu title '%s'%s",
+		strbuf_addf(b,
+			    "%s'data/collectives.dat' index %zu using 1:2 with points pt 7 ps 1 lc "
+			    "%zu title '%s'%s",
 			    i ? "     " : "plot ", i, i + 1, f->colls.v[i],
 			    i + 1 < f->colls.n || f->probes.n ? ", \\\n" : "\n");
 	for (size_t i = 0; i < f->probes.n; i++) /* what the fabric gives: lines */
-		strbuf_addf(b, "     'data/fabric.dat' index %zu using 1:2 with lines dt 2 lw 1.5 lc %zu title '%s'%s", i,
-			    f->colls.n + i + 1, f->probes.v[i], i + 1 < f->probes.n ? ", \\\n" : "\n");
+		strbuf_addf(b,
+			    "     'data/fabric.dat' index %zu using 1:2 with lines dt 2 lw 1.5 lc "
+			    "%zu title '%s'%s",
+			    i, f->colls.n + i + 1, f->probes.v[i],
+			    i + 1 < f->probes.n ? ", \\\n" : "\n");
 }
 
 static int figure_scripts(struct fig *f)
 {
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT, d = STRBUF_INIT, body = STRBUF_INIT;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT, d = STRBUF_INIT,
+		      body = STRBUF_INIT;
 	struct strbuf e = STRBUF_INIT;
 	scaling_body(f, &body);
 	gp_script(f, &a, "scaling", body.buf);
 	strbuf_reset(&body);
 	if (f->breakdowns)
-		strbuf_adds(&body, "set title 'Where step time goes'\nset ylabel 'percent of step time'\nset yrange [0:100]\n"
-				   "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
-				   "set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n"
-				   "plot 'data/breakdown.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'compute', \\\n"
-				   "     '' using 4 title 'communication', '' using 5 title 'peer wait', '' using 6 title 'I/O', \\\n"
-				   "     '' using 7 title 'copies (GPU)', '' using 8 title 'GPU waits', '' using 9 title 'other'\n");
+		strbuf_adds(&body,
+			    "set title 'Where step time goes'\nset ylabel 'percent of step "
+			    "time'\nset yrange [0:100]\n"
+			    "set style data histograms\nset style histogram rowstacked\nset style "
+			    "fill solid 0.8 border -1\n"
+			    "set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n"
+			    "plot 'data/breakdown.dat' using 2:xtic(1) title 'data loading', '' "
+			    "using 3 title 'compute', \\\n"
+			    "     '' using 4 title 'communication', '' using 5 title 'peer wait', "
+			    "'' using 6 title 'I/O', \\\n"
+			    "     '' using 7 title 'copies (GPU)', '' using 8 title 'GPU waits', "
+			    "'' using 9 title 'other'\n");
 	else
-		strbuf_addf(&body, "set title 'Where step time goes: no analysed scenario'\n%s", empty_plot);
+		strbuf_addf(&body, "set title 'Where step time goes: no analysed scenario'\n%s",
+			    empty_plot);
 	gp_script(f, &b, "breakdown", body.buf);
 	strbuf_reset(&body);
-	strbuf_adds(&body, "set title 'Step time per step (rank 0)'\nset xlabel 'step'\nset ylabel 'step time (ms)'\n"
-			   "set key outside right\nset yrange [0:*]\n");
+	strbuf_adds(&body,
+		    "set title 'Step time per step (rank 0)'\nset xlabel 'step'\nset ylabel 'step "
+		    "time (ms)'\n"
+		    "set key outside right\nset yrange [0:*]\n");
 	for (size_t i = 0; i < f->timelines.n; i++)
-		strbuf_addf(&body, "%s'data/timeline.dat' index %zu using 1:2 with lines title '%s'%s", i ? "     " : "plot ",
-			    i, f->timelines.v[i], i + 1 < f->timelines.n ? ", \\\n" : "\n");
+		strbuf_addf(&body,
+			    "%s'data/timeline.dat' index %zu using 1:2 with lines title '%s'%s",
+			    i ? "     " : "plot ", i, f->timelines.v[i],
+			    i + 1 < f->timelines.n ? ", \\\n" : "\n");
 	if (!f->timelines.n)
 		strbuf_adds(&body, empty_plot);
 	gp_script(f, &c, "timeline", body.buf);
 	strbuf_reset(&body);
 	if (f->phases_of[0])
-		strbuf_addf(&body, "set title 'Median step of %s, per rank (phases in order)'\nset xlabel 'rank'\n"
-				   "set ylabel 'ms'\nset style data histograms\nset style histogram rowstacked\n"
-				   "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right\nset yrange [0:*]\n"
-				   "plot 'data/phases.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'forward', \\\n"
-				   "     '' using 4 title 'backward', '' using 5 title 'communication + wait', \\\n"
-				   "     '' using 6 title 'optimizer', '' using 7 title 'other'\n", f->phases_of);
+		strbuf_addf(&body,
+			    "set title 'Median step of %s, per rank (phases in order)'\nset xlabel "
+			    "'rank'\n"
+			    "set ylabel 'ms'\nset style data histograms\nset style histogram "
+			    "rowstacked\n"
+			    "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside "
+			    "right\nset yrange [0:*]\n"
+			    "plot 'data/phases.dat' using 2:xtic(1) title 'data loading', '' using "
+			    "3 title 'forward', \\\n"
+			    "     '' using 4 title 'backward', '' using 5 title 'communication + "
+			    "wait', \\\n"
+			    "     '' using 6 title 'optimizer', '' using 7 title 'other'\n",
+			    f->phases_of);
 	else
-		strbuf_addf(&body, "set title 'Median step per rank: no analysed scenario'\n%s", empty_plot);
+		strbuf_addf(&body, "set title 'Median step per rank: no analysed scenario'\n%s",
+			    empty_plot);
 	gp_script(f, &d, "phases", body.buf);
 	strbuf_reset(&body);
 	collectives_body(f, &body);
 	gp_script(f, &e, "collectives", body.buf);
-	const char *names[] = { "scaling.gp", "breakdown.gp", "timeline.gp", "phases.gp", "collectives.gp" };
+	const char *names[] = { "scaling.gp", "breakdown.gp", "timeline.gp", "phases.gp",
+				"collectives.gp" };
 	struct strbuf *bufs[] = { &a, &b, &c, &d, &e };
 	int rc = 0;
 	for (int k = 0; k < 5; k++) {
@@ -321,7 +398,8 @@ static int pin_pdf_date(const char *path, long epoch)
  * an image goes is named and refused, never written through. */
 static int run_gnuplot(struct fig *f, const char *name)
 {
-	struct strbuf draw = STRBUF_INIT, from = STRBUF_INIT, to = STRBUF_INIT, script = STRBUF_INIT;
+	struct strbuf draw = STRBUF_INIT, from = STRBUF_INIT, to = STRBUF_INIT,
+		      script = STRBUF_INIT;
 	char epoch[32], logpath[] = "/tmp/campaign-gnuplot-XXXXXX";
 	strbuf_addf(&draw, "%s/.draw.XXXXXX", f->dir);
 	if (!mkdtemp(draw.buf)) {
@@ -349,8 +427,10 @@ static int run_gnuplot(struct fig *f, const char *name)
 		char *msg = NULL;
 		fsio_read(logpath, 4096, &msg, NULL);
 		rc = err_set(ERR_IO, "gnuplot failed on %s/%s.gp: %s", f->dir, name,
-			     WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot is not installed (apt-get install gnuplot-nox)"
-								     : msg ? msg : "");
+			     WIFEXITED(st) && WEXITSTATUS(st) == 127
+				     ? "gnuplot is not installed (apt-get install gnuplot-nox)"
+				     : msg ? msg
+					   : "");
 		free(msg);
 	}
 	close(fd);
@@ -379,7 +459,11 @@ static int run_gnuplot(struct fig *f, const char *name)
 
 int figures_draw(const char *run_dir, json_t *summary, const char *dir, long epoch, int formats)
 {
-	struct fig f = { .run_dir = run_dir, .dir = dir, .summary = summary, .epoch = epoch, .formats = formats };
+	struct fig f = { .run_dir = run_dir,
+			 .dir = dir,
+			 .summary = summary,
+			 .epoch = epoch,
+			 .formats = formats };
 	int rc = fsio_mkdir_p(dir, 0755); /* dir itself must not be a link: */
 	struct stat st;
 	if (rc == 0 && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))

@@ -22,7 +22,8 @@ int gpucsv_value(const char *f, double *out)
 	static const char *const units[] = { "", "%", "MiB", "W", "MHz", "GiB", NULL };
 	for (int i = 0; units[i]; i++) {
 		size_t n = strlen(units[i]);
-		if (!strncmp(end, units[i], n) && (end[n] == '\0' || end[n] == ' ' || end[n] == '\n' || end[n] == '\r')) {
+		if (!strncmp(end, units[i], n) &&
+		    (end[n] == '\0' || end[n] == ' ' || end[n] == '\n' || end[n] == '\r')) {
 			*out = !strcmp(units[i], "GiB") ? v * 1024 : v;
 			return 0;
 		}
@@ -36,7 +37,8 @@ int gpucsv_parse(const char *line, struct gpu_sample *out)
 	int n = 0;
 	snprintf(buf, sizeof buf, "%s", line);
 	buf[strcspn(buf, "\r\n")] = '\0';
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && n < 8; t = strtok_r(NULL, ",", &save))
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && n < 8;
+	     t = strtok_r(NULL, ",", &save))
 		fields[n++] = t;
 	if (n != 8)
 		return -1;
@@ -49,8 +51,8 @@ int gpucsv_parse(const char *line, struct gpu_sample *out)
 	if (end == fields[1])
 		return -1; /* the header line */
 	out->index = (int)idx;
-	double *dst[] = { &out->util_gpu_pct, &out->util_mem_pct, &out->mem_used_mib, &out->mem_total_mib,
-			  &out->power_w, &out->sm_clock_mhz };
+	double *dst[] = { &out->util_gpu_pct,  &out->util_mem_pct, &out->mem_used_mib,
+			  &out->mem_total_mib, &out->power_w,      &out->sm_clock_mhz };
 	for (int i = 0; i < 6; i++)
 		if (gpucsv_value(fields[2 + i], dst[i]) < 0)
 			return -1;

@@ -5,7 +5,9 @@
 #ifndef ANALYZERS_GPUCSV_H
 #define ANALYZERS_GPUCSV_H
 
-#define GPUCSV_FIELDS "timestamp,index,utilization.gpu,utilization.memory,memory.used,memory.total,power.draw,clocks.sm"
+#define GPUCSV_FIELDS                                                                              \
+	"timestamp,index,utilization.gpu,utilization.memory,memory.used,memory.total,power.draw,"  \
+	"clocks.sm"
 
 struct gpu_sample {
 	char timestamp[40];

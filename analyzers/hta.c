@@ -100,9 +100,13 @@ static json_t *top_kernels(const struct gpu_trace *t, int cats, const char **cat
 		}
 		qsort_r(k, t->nnames, sizeof *k, cmp_kstat, t->names);
 		for (int i = 0; i < top_n && (size_t)i < t->nnames && k[i].count; i++)
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:f, s:f, s:f, s:f}", "name", t->names[k[i].name],
-				"category", catname[c], "count", (json_int_t)k[i].count, "total_us", k[i].sum / u,
-				"mean_us", k[i].sum / (double)k[i].count / u, "min_us", k[i].min / u, "max_us", k[i].max / u));
+			json_array_append_new(
+				arr,
+				json_pack("{s:s, s:s, s:I, s:f, s:f, s:f, s:f}", "name",
+					  t->names[k[i].name], "category", catname[c], "count",
+					  (json_int_t) k[i].count, "total_us", k[i].sum / u,
+					  "mean_us", k[i].sum / (double) k[i].count / u, "min_us",
+					  k[i].min / u, "max_us", k[i].max / u));
 	}
 	free(k);
 	return arr;
@@ -149,10 +153,12 @@ static void launch_stats(const struct gpu_trace *t, struct hta_launch *l)
 	double *delay = xmalloc((t->n ? t->n : 1) * sizeof *delay), u = t->unit_per_us;
 	double cpu = 0, gpu = 0, sum = 0;
 	for (size_t i = 0; i < t->n; i++) {
-		const struct rt_event *rt = t->ev[i].corr >= 0 ? gpu_trace_rt(t, t->ev[i].corr) : NULL;
+		const struct rt_event *rt =
+			t->ev[i].corr >= 0 ? gpu_trace_rt(t, t->ev[i].corr) : NULL;
 		if (!rt || !rt->launch)
 			continue;
-		double g = t->ev[i].end - t->ev[i].start, d = t->ev[i].start - (rt->start + rt->dur);
+		double g = t->ev[i].end - t->ev[i].start,
+		       d = t->ev[i].start - (rt->start + rt->dur);
 		cpu += rt->dur;
 		gpu += g;
 		sum += d;
@@ -225,15 +231,20 @@ static json_t *type_sweep(const struct gpu_trace *t, int cats, const char **catn
 			if (!strcmp(catname[c], first[f]))
 				order[no++] = c;
 	for (int c = 0; c < cats; c++)
-		if (strcmp(catname[c], "COMPUTATION") && strcmp(catname[c], "COMMUNICATION") && strcmp(catname[c], "MEMORY"))
+		if (strcmp(catname[c], "COMPUTATION") && strcmp(catname[c], "COMMUNICATION") &&
+		    strcmp(catname[c], "MEMORY"))
 			order[no++] = c;
 	for (int k = 0; k < nm; k++) {
 		struct strbuf label = STRBUF_INIT;
 		for (int i = 0; i < no; i++)
 			if (order[i] < 64 && (masks[k] & (1ULL << order[i])))
-				strbuf_addf(&label, "%s%s", label.len ? " overlapping " : "", catname[order[i]]);
-		json_object_set_new(o, label.buf, json_pack("{s:f, s:o}", "us", sums[k] / u, "pct",
-			busy > 0 ? json_real(round(10000.0 * sums[k] / busy) / 100.0) : json_null()));
+				strbuf_addf(&label, "%s%s", label.len ? " overlapping " : "",
+					    catname[order[i]]);
+		json_object_set_new(
+			o, label.buf,
+			json_pack("{s:f, s:o}", "us", sums[k] / u, "pct",
+				  busy > 0 ? json_real(round(10000.0 * sums[k] / busy) / 100.0)
+					   : json_null()));
 		strbuf_free(&label);
 	}
 	return o;
@@ -294,7 +305,8 @@ void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct h
 		return;
 	idle_split(t, h);
 	launch_stats(t, &h->launch);
-	struct span *all = xmalloc(t->n * sizeof *all), *cp = xmalloc(t->n * sizeof *cp), *cm = xmalloc(t->n * sizeof *cm);
+	struct span *all = xmalloc(t->n * sizeof *all), *cp = xmalloc(t->n * sizeof *cp),
+		    *cm = xmalloc(t->n * sizeof *cm);
 	double first = t->ev[0].start, last = t->ev[0].end, busy, comp_len, comm_len;
 	for (size_t i = 0; i < t->n; i++) {
 		if (t->ev[i].start < first)
@@ -330,8 +342,10 @@ static json_t *idle_json(const struct hta_rank *h)
 	double u = h->unit_per_us;
 	for (size_t i = 0; i < h->nstreams; i++) {
 		const struct hta_idle *s = &h->streams[i];
-		json_array_append_new(a, json_pack("{s:i, s:f, s:f, s:f}", "stream", s->stream, "host_wait_us", s->host_wait / u,
-						   "kernel_wait_us", s->kernel_wait / u, "other_us", s->other / u));
+		json_array_append_new(a,
+				      json_pack("{s:i, s:f, s:f, s:f}", "stream", s->stream,
+						"host_wait_us", s->host_wait / u, "kernel_wait_us",
+						s->kernel_wait / u, "other_us", s->other / u));
 	}
 	return a;
 }
@@ -340,11 +354,13 @@ static json_t *launch_json(const struct hta_launch *l, double u)
 {
 	if (!l->n)
 		return json_pack("{s:i}", "n", 0);
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I}", "n", (json_int_t)l->n, "cpu_duration_mean_us", l->cpu_mean / u,
-			 "gpu_duration_mean_us", l->gpu_mean / u, "launch_delay_mean_us", l->delay_mean / u,
-			 "launch_delay_p50_us", l->delay_p50 / u, "gpu_shorter_than_cpu", (json_int_t)l->gpu_shorter,
-			 "runtime_outliers_gt50us", (json_int_t)l->runtime_outliers, "launch_delay_outliers_gt100us",
-			 (json_int_t)l->delay_outliers);
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I}", "n", (json_int_t) l->n,
+			 "cpu_duration_mean_us", l->cpu_mean / u, "gpu_duration_mean_us",
+			 l->gpu_mean / u, "launch_delay_mean_us", l->delay_mean / u,
+			 "launch_delay_p50_us", l->delay_p50 / u, "gpu_shorter_than_cpu",
+			 (json_int_t) l->gpu_shorter, "runtime_outliers_gt50us",
+			 (json_int_t) l->runtime_outliers, "launch_delay_outliers_gt100us",
+			 (json_int_t) l->delay_outliers);
 }
 
 json_t *hta_json(const struct hta_rank *h, const char *file)
@@ -360,7 +376,9 @@ json_t *hta_json(const struct hta_rank *h, const char *file)
 	json_object_set_new(o, "rank", h->rank >= 0 ? json_integer(h->rank) : json_null());
 	json_object_set_new(o, "gpu_events", json_integer((json_int_t)h->events));
 	if (!h->events)
-		json_object_set_new(o, "note", json_string("no GPU activity in this trace (CPU-only): no GPU breakdown"));
+		json_object_set_new(
+			o, "note",
+			json_string("no GPU activity in this trace (CPU-only): no GPU breakdown"));
 	json_object_set_new(o, "kernel_time_us", json_real(h->kernel_time / u));
 	json_object_set_new(o, "idle_us", json_real(h->idle / u));
 	json_object_set_new(o, "compute_us", json_real(h->compute / u));
@@ -368,7 +386,8 @@ json_t *hta_json(const struct hta_rank *h, const char *file)
 	json_object_set_new(o, "idle_pct", pct(h->idle, h->kernel_time));
 	json_object_set_new(o, "compute_pct", pct(h->compute, h->kernel_time));
 	json_object_set_new(o, "non_compute_pct", pct(h->non_compute, h->kernel_time));
-	json_object_set_new(o, "comm_comp_overlap_pct", h->has_comm ? pct(h->overlap, h->comm_union) : json_null());
+	json_object_set_new(o, "comm_comp_overlap_pct",
+			    h->has_comm ? pct(h->overlap, h->comm_union) : json_null());
 	json_object_set_new(o, "idle_host_wait_pct", pct(host, host + kern + other));
 	json_object_set_new(o, "idle_kernel_wait_pct", pct(kern, host + kern + other));
 	json_object_set_new(o, "idle_other_pct", pct(other, host + kern + other));
@@ -383,8 +402,8 @@ json_t *hta_json(const struct hta_rank *h, const char *file)
 
 int hta_is_gemm(const char *name)
 {
-	static const char *const marks[] = { "gemm", "GEMM", "cutlass", "matmul", "conv", "xmma", "wgmma", "cublas",
-					     "Gemm", NULL };
+	static const char *const marks[] = { "gemm", "GEMM",  "cutlass", "matmul", "conv",
+					     "xmma", "wgmma", "cublas",  "Gemm",   NULL };
 	for (int k = 0; marks[k]; k++)
 		if (strstr(name, marks[k]))
 			return 1;
@@ -417,8 +436,8 @@ static double covered(const struct span *v, size_t n, double a, double b)
 }
 
 /* Spans of the events idx[0..n) of category cat (-1: all), clipped to [a, b]. */
-static size_t step_spans(const struct gpu_trace *t, const size_t *idx, size_t n, int cat, double a, double b,
-			 struct span *out)
+static size_t step_spans(const struct gpu_trace *t, const size_t *idx, size_t n, int cat, double a,
+			 double b, struct span *out)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -442,13 +461,15 @@ static double launched_at(const struct gpu_trace *t, const struct gpu_event *e)
  * window's edges) is waiting for the host, the part of it the host spent
  * loading data is data; a short gap otherwise is kernel-to-kernel; the rest
  * other. starts: the step's events as (start, launch), sorted by start. */
-static void step_idle(const struct span *starts, size_t n, const struct span *busy, size_t nb, double a, double b,
-		      const struct span *data, size_t nd, double threshold, struct hta_step *o)
+static void step_idle(const struct span *starts, size_t n, const struct span *busy, size_t nb,
+		      double a, double b, const struct span *data, size_t nd, double threshold,
+		      struct hta_step *o)
 {
 	double g0 = a;
 	size_t p = 0;
 	for (size_t j = 0; j <= nb; j++) {
-		double g1 = j < nb ? busy[j].s : b, next = -1; /* the earliest launch of what starts the busy span */
+		/* the earliest launch of what starts the busy span */
+		double g1 = j < nb ? busy[j].s : b, next = -1;
 		while (j < nb && p < n && starts[p].s < busy[j].s)
 			p++;
 		for (; j < nb && p < n && starts[p].s == busy[j].s; p++)
@@ -472,7 +493,8 @@ static void step_idle(const struct span *starts, size_t n, const struct span *bu
 
 /* Each event's step: the host range its runtime call (else its start) falls
  * in, nsteps for none; events listed step by step in *idx from *first. */
-static void owners(const struct gpu_trace *t, const double (*steps)[2], size_t nsteps, size_t **idx, size_t **first)
+static void owners(const struct gpu_trace *t, const double (*steps)[2], size_t nsteps, size_t **idx,
+		   size_t **first)
 {
 	size_t *owner = xmalloc((t->n + 1) * sizeof *owner), *at = xcalloc(nsteps + 2, sizeof *at);
 	for (size_t i = 0; i < t->n; i++) {
@@ -499,8 +521,8 @@ static void owners(const struct gpu_trace *t, const double (*steps)[2], size_t n
 	free(at);
 }
 
-void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2], size_t nsteps,
-	       const double (*data)[2], size_t ndata, struct hta_step *out)
+void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2],
+	       size_t nsteps, const double (*data)[2], size_t ndata, struct hta_step *out)
 {
 	int comp, comm, mem;
 	step_cats(r, &comp, &comm, &mem);
@@ -512,14 +534,17 @@ void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*
 		dv[i] = (struct span){ data[i][0], data[i][1] };
 	double len;
 	size_t nd = merge(dv, ndata, &len);
-	struct span *all = xmalloc((t->n + 1) * sizeof *all), *cp = xmalloc((t->n + 1) * sizeof *cp),
-		    *cm = xmalloc((t->n + 1) * sizeof *cm), *mm = xmalloc((t->n + 1) * sizeof *mm),
-		    *cc = xmalloc((2 * t->n + 1) * sizeof *cc), *st = xmalloc((t->n + 1) * sizeof *st);
+	struct span *all = xmalloc((t->n + 1) * sizeof *all),
+		    *cp = xmalloc((t->n + 1) * sizeof *cp), *cm = xmalloc((t->n + 1) * sizeof *cm),
+		    *mm = xmalloc((t->n + 1) * sizeof *mm),
+		    *cc = xmalloc((2 * t->n + 1) * sizeof *cc),
+		    *st = xmalloc((t->n + 1) * sizeof *st);
 	for (size_t k = 0; k < nsteps; k++) {
 		const size_t *ix = idx + first[k], n = first[k + 1] - first[k];
 		double a = steps[k][0], b = steps[k][1], busy, lcp, lcm, lmm, lcc;
 		if (n == 0)
-			continue; /* no GPU work of its own (the profiler's dropped last step): not judged */
+			/* no GPU work of its own (the profiler's dropped last step): not judged */
+			continue;
 		for (size_t i = 0; i < n; i++)
 			if (t->ev[ix[i]].end > b)
 				b = t->ev[ix[i]].end;
@@ -541,12 +566,14 @@ void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*
 				st[ng++] = (struct span){ s0, s1 };
 		}
 		merge(st, ng, &o->gemm);
-		o->comm = lcm - intersect(cp, ncp, cm, ncm);  /* communication not hidden behind compute */
+		/* communication not hidden behind compute */
+		o->comm = lcm - intersect(cp, ncp, cm, ncm);
 		o->memcpy = lmm - intersect(mm, nmm, cc, ncc); /* copies hidden behind neither */
 		o->other = busy - lcc - o->memcpy;             /* other kernels, alone */
 		if (o->other < 0)
 			o->other = 0;
-		for (size_t i = 0; i < n; i++) { /* (start, launch), by start; clipped like the spans */
+		/* (start, launch), by start; clipped like the spans */
+		for (size_t i = 0; i < n; i++) {
 			const struct gpu_event *e = &t->ev[ix[i]];
 			st[i] = (struct span){ e->start > a ? e->start : a, launched_at(t, e) };
 		}

@@ -51,7 +51,8 @@ struct hta_rank {
 struct hta_step {
 	double window, compute, comm, memcpy, other;
 	double idle_host, idle_data, idle_kernel, idle_other;
-	double gemm;       /* of compute: matrix kernels (GEMM, convolution); the rest is elementwise-like */
+	/* of compute: matrix kernels (GEMM, convolution); the rest is elementwise-like */
+	double gemm;
 };
 /* A kernel name of a matrix multiply or convolution (cuBLAS/CUTLASS/...). */
 int hta_is_gemm(const char *name);
@@ -60,8 +61,8 @@ int hta_is_gemm(const char *name);
  * the GPU work it launched (by its runtime call; by its start without one)
  * broken down as above; window 0 for a step that launched none. data: the
  * host's data-loading ranges. Categories must be set (hta_analyse first). */
-void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2], size_t nsteps,
-	       const double (*data)[2], size_t ndata, struct hta_step *out);
+void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2],
+	       size_t nsteps, const double (*data)[2], size_t ndata, struct hta_step *out);
 /* Classifies t's events with r and computes the breakdown. */
 void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct hta_rank *out);
 json_t *hta_json(const struct hta_rank *h, const char *file);

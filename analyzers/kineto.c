@@ -81,26 +81,33 @@ static void reset_event(struct parse *p)
 	p->flops = 0;
 }
 
-void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name, const char *tid, double flops)
+void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name,
+		       const char *tid, double flops)
 {
 	XGROW(t->cpu, t->ncpu, t->cpucap, 1024);
-	t->cpu[t->ncpu++] = (struct cpu_range){ start, end, intern(t, name), intern(t, tid ? tid : "?"), flops };
+	t->cpu[t->ncpu++] = (struct cpu_range){ start, end, intern(t, name),
+						intern(t, tid ? tid : "?"), flops };
 }
 
-void gpu_trace_add_comm(struct gpu_trace *t, double start, double end, const char *coll, const char *pg, double bytes,
-			int group_size, int gpu)
+void gpu_trace_add_comm(struct gpu_trace *t, double start, double end, const char *coll,
+			const char *pg, double bytes, int group_size, int gpu)
 {
 	XGROW(t->comm, t->ncomm, t->commcap, 256);
-	t->comm[t->ncomm++] = (struct comm_event){ start, end, intern(t, coll), intern(t, pg ? pg : ""), bytes, group_size,
-						   gpu };
+	t->comm[t->ncomm++] = (struct comm_event){
+		start, end, intern(t, coll), intern(t, pg ? pg : ""), bytes, group_size, gpu
+	};
 }
 
 int kineto_dtype_size(const char *dtype)
 {
-	static const struct { const char *name; int size; } sizes[] = {
-		{ "Float", 4 }, { "Double", 8 }, { "Half", 2 }, { "BFloat16", 2 }, { "Long", 8 }, { "Int", 4 },
-		{ "Short", 2 }, { "Char", 1 }, { "Byte", 1 }, { "Bool", 1 }, { "ComplexHalf", 4 },
-		{ "ComplexFloat", 8 }, { "ComplexDouble", 16 }, { "UInt16", 2 }, { "UInt32", 4 }, { "UInt64", 8 },
+	static const struct { const char *name; int size;
+	} sizes[] = {
+		{ "Float", 4 },          { "Double", 8 },      { "Half", 2 },
+		{ "BFloat16", 2 },       { "Long", 8 },        { "Int", 4 },
+		{ "Short", 2 },          { "Char", 1 },        { "Byte", 1 },
+		{ "Bool", 1 },           { "ComplexHalf", 4 }, { "ComplexFloat", 8 },
+		{ "ComplexDouble", 16 }, { "UInt16", 2 },      { "UInt32", 4 },
+		{ "UInt64", 8 },
 	};
 	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
 		if (!strcmp(dtype, sizes[i].name))
@@ -116,10 +123,12 @@ static void add_comm_of(struct parse *p, double start, double end, int gpu)
 	int esize = p->has_dtype ? kineto_dtype_size(p->dtype.buf) : 0;
 	double bytes = nelems >= 0 && esize > 0 && isfinite(nelems) ? nelems * esize : -1;
 	int gs = p->group_size >= 1 && p->group_size < 1e7 ? (int)p->group_size : -1;
-	gpu_trace_add_comm(p->t, start, end, p->coll.buf, p->has_pg ? p->pg.buf : NULL, bytes, gs, gpu);
+	gpu_trace_add_comm(p->t, start, end, p->coll.buf, p->has_pg ? p->pg.buf : NULL, bytes, gs,
+			   gpu);
 }
 
-void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream, long corr)
+void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream,
+		   long corr)
 {
 	XGROW(t->ev, t->n, t->cap, 1024);
 	t->ev[t->n++] = (struct gpu_event){ start, end, intern(t, name), -1, stream, corr };
@@ -128,7 +137,8 @@ void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *na
 /* "cudaLaunchKernel_v7000" (Nsight Systems) names the same call as "cudaLaunchKernel". */
 static int is_launch(const char *name)
 {
-	static const char *const calls[] = { "cudaLaunchKernel", "cudaMemcpyAsync", "cudaMemsetAsync" };
+	static const char *const calls[] = { "cudaLaunchKernel", "cudaMemcpyAsync",
+					     "cudaMemsetAsync" };
 	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
 		size_t n = strlen(calls[i]);
 		if (!strncmp(name, calls[i], n) && (!name[n] || !strncmp(name + n, "_v", 2)))
@@ -177,7 +187,8 @@ static int is_runtime_cat(const char *cat)
 
 int trace_times_sane(double ts, double dur)
 {
-	return isfinite(ts) && isfinite(dur) && dur >= 0 && fabs(ts) < 9.0e15 && dur < TRACE_MAX_EVENT_US;
+	return isfinite(ts) && isfinite(dur) && dur >= 0 && fabs(ts) < 9.0e15 &&
+		dur < TRACE_MAX_EVENT_US;
 }
 
 static void end_event(struct parse *p)
@@ -192,7 +203,8 @@ static void end_event(struct parse *p)
 	/* Every ProfilerStep#N with a duration and a category marks a step start
 	 * for HTA's last-step cut, GPU-side annotations (ROCm traces carry both)
 	 * included */
-	if (name && p->has_ts && p->has_dur && cat && !strncmp(name, "ProfilerStep#", 13) && p->nsteps < MAX_STEPS) {
+	if (name && p->has_ts && p->has_dur && cat && !strncmp(name, "ProfilerStep#", 13) &&
+	    p->nsteps < MAX_STEPS) {
 		p->step_names[p->nsteps] = xstrdup(name);
 		p->step_ts[p->nsteps++] = p->ts;
 	}
@@ -206,18 +218,22 @@ static void end_event(struct parse *p)
 	int gpu = name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1;
 	int rt = !gpu && name && p->has_ts && p->has_dur && p->has_corr && is_runtime_cat(cat);
 	/* host ranges; Kineto's "Trace" event spans the whole profile and is none */
-	int cpu = t->want_cpu && !gpu && name && p->has_ts && p->has_dur && (p->ph == 'X' || !p->ph) &&
-		  !(cat && !strcmp(cat, "Trace"));
+	int cpu = t->want_cpu && !gpu && name && p->has_ts && p->has_dur &&
+		(p->ph == 'X' || !p->ph) && !(cat && !strcmp(cat, "Trace"));
 	if ((gpu || rt || cpu) && !trace_times_sane(p->ts, p->dur))
 		t->malformed++;
 	else if (gpu)
-		gpu_trace_add(t, ceil(p->ts), floor(p->ts + p->dur), name, p->stream, p->has_corr ? p->corr : -1);
+		gpu_trace_add(t, ceil(p->ts), floor(p->ts + p->dur), name, p->stream,
+			      p->has_corr ? p->corr : -1);
 	if (p->has_coll && (gpu || cpu) && trace_times_sane(p->ts, p->dur))
-		add_comm_of(p, gpu ? ceil(p->ts) : p->ts, gpu ? floor(p->ts + p->dur) : p->ts + p->dur, gpu);
+		add_comm_of(p, gpu ? ceil(p->ts) : p->ts,
+			    gpu ? floor(p->ts + p->dur) : p->ts + p->dur, gpu);
 	else if (rt)
-		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts), name);
+		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts),
+				 name);
 	if (cpu && trace_times_sane(p->ts, p->dur))
-		gpu_trace_add_cpu(t, p->ts, p->ts + p->dur, name, p->has_tid ? p->tid.buf : NULL, p->flops);
+		gpu_trace_add_cpu(t, p->ts, p->ts + p->dur, name, p->has_tid ? p->tid.buf : NULL,
+				  p->flops);
 	reset_event(p);
 }
 
@@ -370,12 +386,15 @@ static void set_number(struct parse *p, enum kineto_key key, double v)
 static int cb_number(void *ctx, const char *s, size_t n)
 {
 	struct parse *p = ctx;
-	int event = p->in_events && p->depth == p->ev_depth, arg = p->in_args && p->depth == p->ev_depth + 1;
-	int wanted = (event && (p->key_id == KK_TS || p->key_id == KK_DUR || p->key_id == KK_TID)) ||
-		     (arg && (p->key_id == KK_STREAM || p->key_id == KK_CORR || p->key_id == KK_FLOPS ||
-			      p->key_id == KK_IN_NELEMS || p->key_id == KK_OUT_NELEMS || p->key_id == KK_GROUP_SIZE ||
-			      p->key_id == KK_PG)) ||
-		     (p->in_dist && p->depth == 2 && p->key_id == KK_RANK);
+	int event = p->in_events && p->depth == p->ev_depth,
+	    arg = p->in_args && p->depth == p->ev_depth + 1;
+	int wanted =
+		(event && (p->key_id == KK_TS || p->key_id == KK_DUR || p->key_id == KK_TID)) ||
+		(arg &&
+		 (p->key_id == KK_STREAM || p->key_id == KK_CORR || p->key_id == KK_FLOPS ||
+		  p->key_id == KK_IN_NELEMS || p->key_id == KK_OUT_NELEMS ||
+		  p->key_id == KK_GROUP_SIZE || p->key_id == KK_PG)) ||
+		(p->in_dist && p->depth == 2 && p->key_id == KK_RANK);
 	char buf[64];
 	if (!wanted || n >= sizeof buf)
 		return 1;
@@ -394,7 +413,8 @@ static int cb_number(void *ctx, const char *s, size_t n)
 }
 
 static const yajl_callbacks callbacks = {
-	cb_null, cb_boolean, NULL, NULL, cb_number, cb_string, cb_start_map, cb_key, cb_end_map, cb_start_array, cb_end_array,
+	cb_null,      cb_boolean, NULL,       NULL,           cb_number,    cb_string,
+	cb_start_map, cb_key,     cb_end_map, cb_start_array, cb_end_array,
 };
 
 /* With two or more distinct ProfilerStep#N, HTA drops the last step. */
@@ -424,7 +444,8 @@ static void drop_last_step(struct parse *p)
 	struct gpu_event *kept = NULL;
 	size_t k = 0, cap = 0, n = t->n, gone = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct rt_event *r = t->ev[i].corr >= 0 ? gpu_trace_rt(t, t->ev[i].corr) : NULL;
+		const struct rt_event *r =
+			t->ev[i].corr >= 0 ? gpu_trace_rt(t, t->ev[i].corr) : NULL;
 		size_t copies = 0;
 		for (; r && r < t->rt + t->nrt && r->corr == t->ev[i].corr; r++)
 			copies += r->start < cut;
@@ -469,7 +490,8 @@ static long read_gz(void *src, unsigned char *buf, size_t n)
 static int simd_cpu(void)
 {
 #if defined(__x86_64__)
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("pclmul");
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+		__builtin_cpu_supports("pclmul");
 #else
 	return 1;
 #endif
@@ -541,10 +563,11 @@ static void *big_alloc(size_t n)
  * known, else a growing one; *eof when that was all of it. -1 on a read error.
  * A stream of unknown size (gzip) stops early at an overlong string, which
  * the streaming reader then names: a small file never fills the buffer. */
-static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned char **doc, int *kept, size_t *len,
-		      int *eof)
+static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned char **doc,
+		      int *kept, size_t *len, int *eof)
 {
-	size_t cap = hint && hint < limit ? hint + (1 << 16) : 0; /* a plain file: its size, read once */
+	/* a plain file: its size, read once */
+	size_t cap = hint && hint < limit ? hint + (1 << 16) : 0;
 	*doc = cap ? (unsigned char *)kineto_simd_buffer(cap) : NULL; /* this thread's, reused */
 	*kept = *doc != NULL;
 	if (cap && !*doc)
@@ -572,7 +595,9 @@ static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned
 			break;
 		}
 		*len += (size_t)n;
-		if (scan && long_string_at(&sc, *doc + *len - (size_t)n, (size_t)n, TRACE_MAX_STRING) < (size_t)n)
+		if (scan &&
+		    long_string_at(&sc, *doc + *len - (size_t) n, (size_t) n, TRACE_MAX_STRING) <
+			    (size_t) n)
 			break;
 	}
 	return (long)*len;
@@ -596,10 +621,15 @@ static void simd_event(void *ctx, const struct kineto_fields *f)
 		set_str(&p->pg, &p->has_pg, (const unsigned char *)f->pg, f->pg_len);
 	if (f->dtype)
 		set_str(&p->dtype, &p->has_dtype, (const unsigned char *)f->dtype, f->dtype_len);
-	const struct { int has; enum kineto_key key; double v; } num[] = {
-		{ f->has_ts, KK_TS, f->ts }, { f->has_dur, KK_DUR, f->dur }, { f->has_stream, KK_STREAM, f->stream },
-		{ f->has_corr, KK_CORR, f->corr }, { f->has_flops, KK_FLOPS, f->flops },
-		{ f->in_nelems >= 0, KK_IN_NELEMS, f->in_nelems }, { f->out_nelems >= 0, KK_OUT_NELEMS, f->out_nelems },
+	const struct { int has; enum kineto_key key; double v;
+	} num[] = {
+		{ f->has_ts, KK_TS, f->ts },
+		{ f->has_dur, KK_DUR, f->dur },
+		{ f->has_stream, KK_STREAM, f->stream },
+		{ f->has_corr, KK_CORR, f->corr },
+		{ f->has_flops, KK_FLOPS, f->flops },
+		{ f->in_nelems >= 0, KK_IN_NELEMS, f->in_nelems },
+		{ f->out_nelems >= 0, KK_OUT_NELEMS, f->out_nelems },
 		{ f->group_size >= 0, KK_GROUP_SIZE, f->group_size },
 	};
 	for (size_t i = 0; i < sizeof num / sizeof *num; i++)
@@ -621,8 +651,10 @@ static int parse_simd(struct parse *p, const unsigned char *doc, size_t len, con
 	const char *why = "";
 	memset((char *)doc + len, 0, KINETO_SIMD_PADDING);
 	if (kineto_simd_parse((const char *)doc, len, &sink, &where, &why) < 0)
-		return where == (size_t)-1 ? err_set(ERR_IO, "%s: not a Chrome-trace JSON file: %s", name, why) :
-		       err_set(ERR_IO, "%s: not a Chrome-trace JSON file near byte %zu: %s", name, where, why);
+		return where == (size_t) -1
+			? err_set(ERR_IO, "%s: not a Chrome-trace JSON file: %s", name, why)
+			: err_set(ERR_IO, "%s: not a Chrome-trace JSON file near byte %zu: %s",
+				  name, where, why);
 	p->t->legacy = sink.legacy;
 	return 0;
 }
@@ -639,25 +671,32 @@ static size_t max_trace_bytes(void)
 
 static int too_big(const char *name)
 {
-	return err_set(ERR_IO, "%s: more than %zu MiB of JSON (decompressed): not read further (the most a trace may "
-		       "hold; CAMPAIGN_TRACE_MAX_MB raises it)", name, max_trace_bytes() >> 20);
+	return err_set(ERR_IO,
+		       "%s: more than %zu MiB of JSON (decompressed): not read further (the most a "
+		       "trace may "
+		       "hold; CAMPAIGN_TRACE_MAX_MB raises it)",
+		       name, max_trace_bytes() >> 20);
 }
 
 /* Feeds one chunk to yajl unless it holds an overlong string or passes the
  * byte limit: then ERR_IO naming where. */
-static int feed(yajl_handle h, struct strscan *sc, const unsigned char *b, size_t n, size_t offset, const char *name)
+static int feed(yajl_handle h, struct strscan *sc, const unsigned char *b, size_t n, size_t offset,
+		const char *name)
 {
 	size_t at = long_string_at(sc, b, n, TRACE_MAX_STRING);
 	if (at < n)
-		return err_set(ERR_IO, "%s: a string longer than %d MiB near byte %zu: not a trace this tool reads (the "
-			       "longest string a trace may hold)", name, TRACE_MAX_STRING >> 20, offset + at);
+		return err_set(ERR_IO,
+			       "%s: a string longer than %d MiB near byte %zu: not a trace this "
+			       "tool reads (the "
+			       "longest string a trace may hold)",
+			       name, TRACE_MAX_STRING >> 20, offset + at);
 	if (offset + n > max_trace_bytes())
 		return too_big(name);
 	return yajl_parse(h, b, n) == yajl_status_ok ? 0 : -1;
 }
 
-static int parse_yajl(struct parse *p, read_fn rd, void *src, const unsigned char *head, size_t head_len,
-		      const char *name)
+static int parse_yajl(struct parse *p, read_fn rd, void *src, const unsigned char *head,
+		      size_t head_len, const char *name)
 {
 	yajl_handle h = yajl_alloc(&callbacks, NULL, p);
 	unsigned char buf[1 << 16];
@@ -672,7 +711,8 @@ static int parse_yajl(struct parse *p, read_fn rd, void *src, const unsigned cha
 		offset += (size_t)n;
 	}
 	if (rc >= -1 && n < 0) /* (rc < -1: a limit, already said) */
-		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes", name, offset);
+		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes",
+			     name, offset);
 	else if (rc == 0 && yajl_complete_parse(h) != yajl_status_ok) {
 		rc = -1;
 		n = 0;
@@ -698,7 +738,8 @@ static void trace_init(struct gpu_trace *t, int want_cpu)
 
 /* After simdjson refused a document: forget what it kept, read it again
  * with yajl (which has no depth limit and says where a document breaks). */
-static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned char *doc, size_t len, const char *name)
+static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned char *doc,
+			size_t len, const char *name)
 {
 	int want_cpu = p->t->want_cpu;
 	gpu_trace_free(p->t);
@@ -711,8 +752,8 @@ static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned c
 }
 
 /* gz_bytes: the compressed file's size when src is a gzip stream, else 0. */
-static int load(read_fn rd, void *src, size_t hint, long long gz_bytes, const char *name, int want_cpu,
-		struct gpu_trace *t)
+static int load(read_fn rd, void *src, size_t hint, long long gz_bytes, const char *name,
+		int want_cpu, struct gpu_trace *t)
 {
 	trace_init(t, want_cpu);
 	struct parse p = { .t = t, .stream = -1 };
@@ -722,15 +763,19 @@ static int load(read_fn rd, void *src, size_t hint, long long gz_bytes, const ch
 	size_t len;
 	int eof, rc, kept;
 	if (read_head(rd, src, simd_limit(), hint, &head, &kept, &len, &eof) < 0)
-		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes", name, len);
+		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes",
+			     name, len);
 	else if (len > max_trace_bytes())
 		rc = too_big(name);
 	else if (eof && len == 0 && gz_bytes > 0)
-		rc = err_set(ERR_IO, "%s: a gzip file of %lld bytes that holds nothing: not a trace", name, gz_bytes);
+		rc = err_set(ERR_IO,
+			     "%s: a gzip file of %lld bytes that holds nothing: not a trace", name,
+			     gz_bytes);
 	else if (eof && len == 0)
 		rc = err_set(ERR_IO, "%s: the file is empty (0 bytes): not a trace", name);
 	else if (eof && (rc = parse_simd(&p, head, len, name)) < 0)
-		rc = reparse_yajl(&p, rd, src, head, len, name); /* its message; and deep nesting simdjson refuses */
+		/* its message; and deep nesting simdjson refuses */
+		rc = reparse_yajl(&p, rd, src, head, len, name);
 	else if (!eof)
 		rc = parse_yajl(&p, rd, src, head, len, name);
 	if (!kept)
@@ -783,7 +828,8 @@ int kineto_load(const char *path, int want_cpu, struct gpu_trace *t)
 			return err_sys(ERR_IO, "cannot read %s", path);
 		}
 		setvbuf(f, NULL, _IONBF, 0);
-		int rc = load(read_file, f, st.st_size > 0 ? (size_t)st.st_size : 0, 0, path, want_cpu, t);
+		int rc = load(read_file, f, st.st_size > 0 ? (size_t) st.st_size : 0, 0, path,
+			      want_cpu, t);
 		fclose(f);
 		return rc;
 	}

@@ -41,9 +41,11 @@ struct cpu_range {
  * event's kind keeps them: GPU events HTA's way, host ranges as in the file. */
 struct comm_event {
 	double start, end;
-	int coll;          /* index into names: "Collective name" as written (allreduce, _allgather_base ...) */
+	/* index into names: "Collective name" as written (allreduce, _allgather_base ...) */
+	int coll;
 	int pg;            /* index into names: "Process Group Name" ("" when absent) */
-	double bytes;      /* max(In, Out msg nelems) x the dtype's size (nccl-tests' size); -1 unknown */
+	/* max(In, Out msg nelems) x the dtype's size (nccl-tests' size); -1 unknown */
+	double bytes;
 	int group_size;    /* -1 unknown */
 	int gpu;           /* a GPU kernel (else a host range) */
 };
@@ -81,13 +83,15 @@ int kineto_load(const char *path, int want_cpu, struct gpu_trace *t);
 int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t);
 void gpu_trace_free(struct gpu_trace *t);
 /* Appends a GPU event / a runtime call (used by the Nsight Systems ingest). */
-void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream, long corr);
+void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream,
+		   long corr);
 void gpu_trace_add_rt(struct gpu_trace *t, long corr, double start, double dur, const char *name);
 /* Appends a host range (µs) of thread tid (used by the Nsight Systems NVTX ingest). */
-void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name, const char *tid, double flops);
+void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name,
+		       const char *tid, double flops);
 /* Appends a collective (bytes -1 / group_size -1: unknown). */
-void gpu_trace_add_comm(struct gpu_trace *t, double start, double end, const char *coll, const char *pg, double bytes,
-			int group_size, int gpu);
+void gpu_trace_add_comm(struct gpu_trace *t, double start, double end, const char *coll,
+			const char *pg, double bytes, int group_size, int gpu);
 /* The size in bytes of one element of a PyTorch dtype as Kineto names it
  * (Float, BFloat16 ...); 0 when unknown. */
 int kineto_dtype_size(const char *dtype);

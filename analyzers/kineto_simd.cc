@@ -42,7 +42,8 @@ template <class Fn> static error_code each_field(ondemand::object o, Fn fn)
 		if ((e = field.error()))
 			return e;
 		ondemand::field &fl = field.value_unsafe();
-		if ((e = key_id(fl, &k)) || (e = fl.value().type().get(t)) || (e = fn(k, t, fl.value())))
+		if ((e = key_id(fl, &k)) || (e = fl.value().type().get(t)) ||
+		    (e = fn(k, t, fl.value())))
 			return e;
 	}
 	return SUCCESS;
@@ -77,7 +78,10 @@ struct walker {
 	// group given as a number is its text.
 	error_code coll_arg(kineto_key k, ondemand::json_type t, ondemand::value v)
 	{
-		std::string_view *dst = k == KK_COLL ? &coll : k == KK_PG ? &pg : k == KK_DTYPE ? &dtype : nullptr;
+		std::string_view *dst = k == KK_COLL ? &coll
+			: k == KK_PG                 ? &pg
+			: k == KK_DTYPE              ? &dtype
+						     : nullptr;
 		if (!dst)
 			return SUCCESS;
 		if (t == ondemand::json_type::string)
@@ -93,20 +97,27 @@ struct walker {
 
 	error_code args(ondemand::object o, kineto_fields *f)
 	{
-		return each_field(o, [this, f](kineto_key k, ondemand::json_type t, ondemand::value v) {
-			double *dst = k == KK_STREAM ? &f->stream : k == KK_CORR ? &f->corr : k == KK_FLOPS ? &f->flops :
-				      k == KK_IN_NELEMS ? &f->in_nelems : k == KK_OUT_NELEMS ? &f->out_nelems :
-				      k == KK_GROUP_SIZE ? &f->group_size : nullptr;
-			int ignored = 0;
-			int *has = k == KK_STREAM ? &f->has_stream : k == KK_CORR ? &f->has_corr :
-				   k == KK_FLOPS ? &f->has_flops : &ignored;
-			if (k == KK_COLL || k == KK_PG || k == KK_DTYPE)
-				return coll_arg(k, t, v);
-			if (t != ondemand::json_type::number || !dst)
-				return SUCCESS;
-			*has = 1;
-			return number(v, dst);
-		});
+		return each_field(
+			o, [this, f](kineto_key k, ondemand::json_type t, ondemand::value v) {
+				double *dst = k == KK_STREAM ? &f->stream
+					: k == KK_CORR       ? &f->corr
+					: k == KK_FLOPS      ? &f->flops
+					: k == KK_IN_NELEMS  ? &f->in_nelems
+					: k == KK_OUT_NELEMS ? &f->out_nelems
+					: k == KK_GROUP_SIZE ? &f->group_size
+							     : nullptr;
+				int ignored = 0;
+				int *has = k == KK_STREAM ? &f->has_stream
+					: k == KK_CORR    ? &f->has_corr
+					: k == KK_FLOPS   ? &f->has_flops
+							  : &ignored;
+				if (k == KK_COLL || k == KK_PG || k == KK_DTYPE)
+					return coll_arg(k, t, v);
+				if (t != ondemand::json_type::number || !dst)
+					return SUCCESS;
+				*has = 1;
+				return number(v, dst);
+			});
 	}
 
 	error_code event(ondemand::object o)
@@ -115,36 +126,48 @@ struct walker {
 		f.in_nelems = f.out_nelems = f.group_size = -1;
 		coll = pg = dtype = std::string_view();
 		int has_name = 0, has_cat = 0, has_tid = 0, has_ph = 0;
-		error_code e = each_field(o, [&](kineto_key k, ondemand::json_type t, ondemand::value v) {
-			error_code err = SUCCESS;
-			if (t == ondemand::json_type::string) {
-				std::string_view *dst = k == KK_NAME ? &name : k == KK_CAT ? &cat : k == KK_TID ? &tid : k == KK_PH ? &ph : nullptr;
-				int *has = k == KK_NAME ? &has_name : k == KK_CAT ? &has_cat : k == KK_TID ? &has_tid : &has_ph;
-				if (dst && (err = string(v, dst)) == SUCCESS)
-					*has = 1;
-				if (k == KK_TS || k == KK_DUR)
+		error_code e =
+			each_field(o, [&](kineto_key k, ondemand::json_type t, ondemand::value v) {
+				error_code err = SUCCESS;
+				if (t == ondemand::json_type::string) {
+					std::string_view *dst = k == KK_NAME ? &name
+						: k == KK_CAT                ? &cat
+						: k == KK_TID                ? &tid
+						: k == KK_PH                 ? &ph
+									     : nullptr;
+					int *has = k == KK_NAME ? &has_name
+						: k == KK_CAT   ? &has_cat
+						: k == KK_TID   ? &has_tid
+								: &has_ph;
+					if (dst && (err = string(v, dst)) == SUCCESS)
+						*has = 1;
+					if (k == KK_TS || k == KK_DUR)
+						f.bad_time = 1;
+				} else if (t == ondemand::json_type::number) {
+					if (k == KK_TS && (err = number(v, &f.ts)) == SUCCESS)
+						f.has_ts = 1;
+					else if (k == KK_DUR &&
+						 (err = number(v, &f.dur)) == SUCCESS)
+						f.has_dur = 1;
+					else if (k == KK_TID) {
+						std::string_view raw = v.raw_json_token();
+						while (!raw.empty() &&
+						       strchr(" \t\r\n", raw.back()))
+							raw.remove_suffix(1);
+						tid = raw;
+						has_tid = 1;
+					}
+				} else if (t == ondemand::json_type::object && k == KK_ARGS) {
+					ondemand::object a;
+					if ((err = v.get_object().get(a)) == SUCCESS)
+						err = args(a, &f);
+				} else if (k == KK_TS || k == KK_DUR) {
+					/* null, true, an object or a list: malformed, as in the
+					 * yajl reader */
 					f.bad_time = 1;
-			} else if (t == ondemand::json_type::number) {
-				if (k == KK_TS && (err = number(v, &f.ts)) == SUCCESS)
-					f.has_ts = 1;
-				else if (k == KK_DUR && (err = number(v, &f.dur)) == SUCCESS)
-					f.has_dur = 1;
-				else if (k == KK_TID) {
-					std::string_view raw = v.raw_json_token();
-					while (!raw.empty() && strchr(" \t\r\n", raw.back()))
-						raw.remove_suffix(1);
-					tid = raw;
-					has_tid = 1;
 				}
-			} else if (t == ondemand::json_type::object && k == KK_ARGS) {
-				ondemand::object a;
-				if ((err = v.get_object().get(a)) == SUCCESS)
-					err = args(a, &f);
-			} else if (k == KK_TS || k == KK_DUR) {
-				f.bad_time = 1; /* null, true, an object or a list: malformed, as in the yajl reader */
-			}
-			return err;
-		});
+				return err;
+			});
 		if (e)
 			return e;
 		if (has_name)
@@ -186,15 +209,16 @@ struct walker {
 
 	error_code dist(ondemand::object o)
 	{
-		return each_field(o, [this](kineto_key k, ondemand::json_type t, ondemand::value v) {
-			double r;
-			if (k != KK_RANK || t != ondemand::json_type::number)
-				return SUCCESS;
-			error_code e = number(v, &r);
-			if (!e)
-				sink->rank(sink->ctx, r);
-			return e;
-		});
+		return each_field(o,
+				  [this](kineto_key k, ondemand::json_type t, ondemand::value v) {
+					  double r;
+					  if (k != KK_RANK || t != ondemand::json_type::number)
+						  return SUCCESS;
+					  error_code e = number(v, &r);
+					  if (!e)
+						  sink->rank(sink->ctx, r);
+					  return e;
+				  });
 	}
 
 	error_code root(ondemand::document &doc)
@@ -208,24 +232,26 @@ struct walker {
 			ondemand::array a;
 			return (e = doc.get_array().get(a)) ? e : events(a);
 		}
+		// a scalar document: the streaming reader keeps nothing from it either
 		if (t != ondemand::json_type::object)
-			return doc.get_object().error(); // a scalar document: the streaming reader keeps nothing from it either
+			return doc.get_object().error();
 		ondemand::object o;
 		if ((e = doc.get_object().get(o)))
 			return e;
-		return each_field(o, [this](kineto_key k, ondemand::json_type t, ondemand::value v) {
-			error_code err = SUCCESS;
-			if (k == KK_EVENTS && t == ondemand::json_type::array) {
-				ondemand::array a;
-				if ((err = v.get_array().get(a)) == SUCCESS)
-					err = events(a);
-			} else if (k == KK_DIST && t == ondemand::json_type::object) {
-				ondemand::object d;
-				if ((err = v.get_object().get(d)) == SUCCESS)
-					err = dist(d);
-			}
-			return err;
-		});
+		return each_field(
+			o, [this](kineto_key k, ondemand::json_type t, ondemand::value v) {
+				error_code err = SUCCESS;
+				if (k == KK_EVENTS && t == ondemand::json_type::array) {
+					ondemand::array a;
+					if ((err = v.get_array().get(a)) == SUCCESS)
+						err = events(a);
+				} else if (k == KK_DIST && t == ondemand::json_type::object) {
+					ondemand::object d;
+					if ((err = v.get_object().get(d)) == SUCCESS)
+						err = dist(d);
+				}
+				return err;
+			});
 	}
 };
 
@@ -260,14 +286,16 @@ extern "C" char *kineto_simd_buffer(size_t n)
 	return b.p;
 }
 
-extern "C" int kineto_simd_parse(const char *buf, size_t len, kineto_simd_sink *sink, size_t *where, const char **why)
+extern "C" int kineto_simd_parse(const char *buf, size_t len, kineto_simd_sink *sink, size_t *where,
+				 const char **why)
 {
 	static thread_local ondemand::parser kept;
 	ondemand::parser fresh;
 	ondemand::parser &parser = len <= KEEP_CAPACITY ? kept : fresh;
 	ondemand::document doc;
 	walker w{ buf, sink, {}, {}, {}, {}, {}, {}, {} };
-	error_code e = parser.iterate(padded_string_view(buf, len, len + SIMDJSON_PADDING)).get(doc);
+	error_code e =
+		parser.iterate(padded_string_view(buf, len, len + SIMDJSON_PADDING)).get(doc);
 	if (e) { // stage 1 refused it (bad UTF-8, unclosed string, empty): no document to ask where
 		*where = (size_t)-1;
 		*why = error_message(e);
@@ -275,12 +303,14 @@ extern "C" int kineto_simd_parse(const char *buf, size_t len, kineto_simd_sink *
 	}
 	e = w.root(doc);
 	const char *at = nullptr;
-	error_code end = e ? e : doc.current_location().get(at); // OUT_OF_BOUNDS: nothing after the document
+	error_code end =
+		e ? e : doc.current_location().get(at); // OUT_OF_BOUNDS: nothing after the document
 	if (!e && end == SUCCESS)
 		e = TRAILING_CONTENT;
 	if (!e)
 		return 0;
-	*where = doc.current_location().get(at) == SUCCESS && at >= buf ? (size_t)(at - buf) : (size_t)-1;
+	*where = doc.current_location().get(at) == SUCCESS && at >= buf ? (size_t) (at - buf)
+									: (size_t) -1;
 	*why = error_message(e);
 	return -1;
 }

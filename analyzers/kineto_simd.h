@@ -15,8 +15,28 @@ extern "C" {
 #endif
 
 /* The keys both readers use; every other key is KK_OTHER. */
-enum kineto_key { KK_OTHER, KK_NAME, KK_CAT, KK_TID, KK_PH, KK_TS, KK_DUR, KK_ARGS, KK_STREAM, KK_CORR, KK_FLOPS,
-		  KK_RANK, KK_EVENTS, KK_DIST, KK_COLL, KK_PG, KK_DTYPE, KK_IN_NELEMS, KK_OUT_NELEMS, KK_GROUP_SIZE };
+enum kineto_key {
+	KK_OTHER,
+	KK_NAME,
+	KK_CAT,
+	KK_TID,
+	KK_PH,
+	KK_TS,
+	KK_DUR,
+	KK_ARGS,
+	KK_STREAM,
+	KK_CORR,
+	KK_FLOPS,
+	KK_RANK,
+	KK_EVENTS,
+	KK_DIST,
+	KK_COLL,
+	KK_PG,
+	KK_DTYPE,
+	KK_IN_NELEMS,
+	KK_OUT_NELEMS,
+	KK_GROUP_SIZE
+};
 
 #define KINETO_KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && !memcmp((k), (lit), sizeof(lit) - 1))
 
@@ -24,19 +44,30 @@ enum kineto_key { KK_OTHER, KK_NAME, KK_CAT, KK_TID, KK_PH, KK_TS, KK_DUR, KK_AR
 static inline enum kineto_key kineto_key_of(const char *k, size_t n)
 {
 	switch (n) {
-	case 2: return KINETO_KEY_IS(k, n, "ts") ? KK_TS : KINETO_KEY_IS(k, n, "ph") ? KK_PH : KK_OTHER;
+	case 2:
+		return KINETO_KEY_IS(k, n, "ts")    ? KK_TS
+			: KINETO_KEY_IS(k, n, "ph") ? KK_PH
+						    : KK_OTHER;
 	case 3: return KINETO_KEY_IS(k, n, "dur") ? KK_DUR : KINETO_KEY_IS(k, n, "tid") ? KK_TID :
 		       KINETO_KEY_IS(k, n, "cat") ? KK_CAT : KK_OTHER;
-	case 4: return KINETO_KEY_IS(k, n, "name") ? KK_NAME : KINETO_KEY_IS(k, n, "args") ? KK_ARGS :
-		       KINETO_KEY_IS(k, n, "rank") ? KK_RANK : KK_OTHER;
-	case 5: return KINETO_KEY_IS(k, n, "flops") ? KK_FLOPS : KINETO_KEY_IS(k, n, "dtype") ? KK_DTYPE : KK_OTHER;
+	case 4:
+		return KINETO_KEY_IS(k, n, "name")    ? KK_NAME
+			: KINETO_KEY_IS(k, n, "args") ? KK_ARGS
+			: KINETO_KEY_IS(k, n, "rank") ? KK_RANK
+						      : KK_OTHER;
+	case 5:
+		return KINETO_KEY_IS(k, n, "flops")    ? KK_FLOPS
+			: KINETO_KEY_IS(k, n, "dtype") ? KK_DTYPE
+						       : KK_OTHER;
 	case 6: return KINETO_KEY_IS(k, n, "stream") ? KK_STREAM : KK_OTHER;
 	case 10: return KINETO_KEY_IS(k, n, "Group size") ? KK_GROUP_SIZE : KK_OTHER;
 	case 13: return KINETO_KEY_IS(k, n, "In msg nelems") ? KK_IN_NELEMS : KK_OTHER;
 	case 14: return KINETO_KEY_IS(k, n, "Out msg nelems") ? KK_OUT_NELEMS : KK_OTHER;
 	case 18: return KINETO_KEY_IS(k, n, "Process Group Name") ? KK_PG : KK_OTHER;
-	case 11: return KINETO_KEY_IS(k, n, "correlation") ? KK_CORR : KINETO_KEY_IS(k, n, "traceEvents") ? KK_EVENTS :
-			KK_OTHER;
+	case 11:
+		return KINETO_KEY_IS(k, n, "correlation")    ? KK_CORR
+			: KINETO_KEY_IS(k, n, "traceEvents") ? KK_EVENTS
+							     : KK_OTHER;
 	case 15: return KINETO_KEY_IS(k, n, "distributedInfo") ? KK_DIST :
 			KINETO_KEY_IS(k, n, "Collective name") ? KK_COLL : KK_OTHER;
 	default: return KK_OTHER;
@@ -70,7 +101,8 @@ struct kineto_simd_sink {
 /* Walks buf[0, len) (followed by KINETO_SIMD_PADDING readable bytes). 0, or
  * -1 with *where the byte offset ((size_t)-1: unknown) and why the error (a
  * static string). */
-int kineto_simd_parse(const char *buf, size_t len, struct kineto_simd_sink *sink, size_t *where, const char **why);
+int kineto_simd_parse(const char *buf, size_t len, struct kineto_simd_sink *sink, size_t *where,
+		      const char **why);
 
 /* This thread's buffer for a document of n bytes (and the padding), kept
  * from call to call; NULL when n is over what a thread keeps (256 MB). */

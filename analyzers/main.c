@@ -24,16 +24,21 @@
 
 static const char usage[] =
 	"usage: campaign-analyze [-j N] RUN_DIR\n"
-	"       campaign-analyze [--json] [--rules FILE] [--top N] [-j N] TRACE.json|PROFILE.sqlite...\n\n"
+	"       campaign-analyze [--json] [--rules FILE] [--top N] [-j N] "
+	"TRACE.json|PROFILE.sqlite...\n\n"
 	"With a campaign run directory, (re)writes its BOTTLENECK_ANALYSIS.md and summary.json.\n"
-	"With PyTorch-profiler (Kineto) traces, one per rank, or Nsight Systems SQLite exports (one\n"
+	"With PyTorch-profiler (Kineto) traces, one per rank, or Nsight Systems SQLite exports "
+	"(one\n"
 	"entry per process and GPU), prints each rank's GPU time breakdown\n"
-	"(Holistic Trace Analysis's definitions: idle, compute, non-compute, comm/compute overlap)\n"
+	"(Holistic Trace Analysis's definitions: idle, compute, non-compute, comm/compute "
+	"overlap)\n"
 	"and its top kernels per category, and from the host ranges of a trace its steps\n"
 	"(ProfilerStep#N), where their time goes (phases by PCRE2 rules, default\n"
 	"analyzers/phase_rules.txt) and the operators with the most self time; --json prints one\n"
-	"JSON document. Kernel categories come from PCRE2 rules (default analyzers/kernel_rules.txt).\n"
-	"-j N: files analysed on N threads (default 0: every CPU this process may use); the output\n"
+	"JSON document. Kernel categories come from PCRE2 rules (default "
+	"analyzers/kernel_rules.txt).\n"
+	"-j N: files analysed on N threads (default 0: every CPU this process may use); the "
+	"output\n"
 	"is the same whatever N is.\n\n"
 	"exit status: 0 ok, 2 usage or bad rules, 3 no such file, 4 unreadable input\n";
 
@@ -47,11 +52,15 @@ static int run_mode(const char *dir, int jobs)
 	strbuf_addf(&exe, "%s/campaign", bin);
 	free(bin);
 	snprintf(j, sizeof j, "--jobs=%d", jobs);
-	char *argv[] = { "campaign", "aggregate", "--force", j, "--results", ".", (char *)dir, NULL };
+	char *argv[] = {
+		"campaign", "aggregate", "--force", j, "--results", ".", (char *) dir, NULL
+	};
 	fflush(stdout);
 	execv(exe.buf, argv);
 	execvp("campaign", argv);
-	int rc = err_sys(ERR_NOTFOUND, "cannot run %s or `campaign` from PATH to analyse the run %s", exe.buf, dir);
+	int rc =
+		err_sys(ERR_NOTFOUND, "cannot run %s or `campaign` from PATH to analyse the run %s",
+			exe.buf, dir);
 	strbuf_free(&exe);
 	return rc;
 }
@@ -64,7 +73,8 @@ static void printable(const char *in, char *out, size_t n)
 	size_t k = 0;
 	for (; in && *in && k + 1 < n; in++) {
 		unsigned char c = (unsigned char)*in;
-		if ((c & 0xc0) == 0x80 || c < 0x80 || k + 4 < n) /* a lead byte needs room for its sequence */
+		/* a lead byte needs room for its sequence */
+		if ((c & 0xc0) == 0x80 || c < 0x80 || k + 4 < n)
 			out[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
 		else
 			break;
@@ -80,24 +90,32 @@ static void print_steps(json_t *st)
 	if (!st)
 		return;
 	if (n == 0) {
-		printf("  no ProfilerStep#N ranges: no steps (call prof.step() once per training step)\n");
+		printf("  no ProfilerStep#N ranges: no steps (call prof.step() once per training "
+		       "step)\n");
 		return;
 	}
 	json_t *p = json_object_get(st, "phases_pct");
-	printf("  %lld step%s, median %.3f ms: data loading %.1f %%, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, "
-	       "communication %.1f %% exposed (%.1f %% in all), I/O %.1f %%, other %.1f %%\n", (long long)n, n == 1 ? "" : "s",
-	       json_number_value(json_object_get(st, "median_ms")), json_number_value(json_object_get(p, "data_loading")),
-	       json_number_value(json_object_get(p, "forward")), json_number_value(json_object_get(p, "backward")),
-	       json_number_value(json_object_get(p, "optimizer")), json_number_value(json_object_get(p, "communication")),
-	       json_number_value(json_object_get(st, "communication_total_pct")), json_number_value(json_object_get(p, "io")),
+	printf("  %lld step%s, median %.3f ms: data loading %.1f %%, forward %.1f %%, backward "
+	       "%.1f %%, optimizer %.1f %%, "
+	       "communication %.1f %% exposed (%.1f %% in all), I/O %.1f %%, other %.1f %%\n",
+	       (long long) n, n == 1 ? "" : "s",
+	       json_number_value(json_object_get(st, "median_ms")),
+	       json_number_value(json_object_get(p, "data_loading")),
+	       json_number_value(json_object_get(p, "forward")),
+	       json_number_value(json_object_get(p, "backward")),
+	       json_number_value(json_object_get(p, "optimizer")),
+	       json_number_value(json_object_get(p, "communication")),
+	       json_number_value(json_object_get(st, "communication_total_pct")),
+	       json_number_value(json_object_get(p, "io")),
 	       json_number_value(json_object_get(p, "other")));
 	size_t i;
 	json_t *o;
 	json_array_foreach(json_object_get(st, "top_operators"), i, o) {
 		char name[72];
 		printable(json_string_value(json_object_get(o, "name")), name, sizeof name);
-		printf("  %-13s %8.3f ms %6lld x  %s\n", i ? "" : "CPU self time", json_number_value(json_object_get(o, "self_ms")),
-		       (long long)json_integer_value(json_object_get(o, "count")), name);
+		printf("  %-13s %8.3f ms %6lld x  %s\n", i ? "" : "CPU self time",
+		       json_number_value(json_object_get(o, "self_ms")),
+		       (long long) json_integer_value(json_object_get(o, "count")), name);
 	}
 }
 
@@ -107,7 +125,8 @@ static void print_text(json_t *rank)
 	const char *proc = json_string_value(json_object_get(rank, "process"));
 	char who[96];
 	if (json_is_integer(r))
-		snprintf(who, sizeof who, "%s%srank %lld", proc ? proc : "", proc ? ", " : "", (long long)json_integer_value(r));
+		snprintf(who, sizeof who, "%s%srank %lld", proc ? proc : "", proc ? ", " : "",
+			 (long long) json_integer_value(r));
 	else
 		snprintf(who, sizeof who, "rank ?");
 	printf("%s (%s): %lld GPU events\n", json_string_value(json_object_get(rank, "file")), who,
@@ -120,13 +139,16 @@ static void print_text(json_t *rank)
 	json_t *ov = json_object_get(rank, "comm_comp_overlap_pct");
 	char overlap[64];
 	if (json_is_number(ov))
-		snprintf(overlap, sizeof overlap, "%.2f %% of communication time", json_number_value(ov));
+		snprintf(overlap, sizeof overlap, "%.2f %% of communication time",
+			 json_number_value(ov));
 	else
 		snprintf(overlap, sizeof overlap, "n/a (no communication)");
-	printf("  kernel time %.0f us: idle %.2f %%, compute %.2f %%, non-compute %.2f %%; comm/compute overlap %s\n",
-	       json_number_value(json_object_get(rank, "kernel_time_us")), json_number_value(json_object_get(rank, "idle_pct")),
-	       json_number_value(json_object_get(rank, "compute_pct")), json_number_value(json_object_get(rank, "non_compute_pct")),
-	       overlap);
+	printf("  kernel time %.0f us: idle %.2f %%, compute %.2f %%, non-compute %.2f %%; "
+	       "comm/compute overlap %s\n",
+	       json_number_value(json_object_get(rank, "kernel_time_us")),
+	       json_number_value(json_object_get(rank, "idle_pct")),
+	       json_number_value(json_object_get(rank, "compute_pct")),
+	       json_number_value(json_object_get(rank, "non_compute_pct")), overlap);
 	printf("  idle: host wait %.1f %%, kernel wait %.1f %%, other %.1f %%\n",
 	       json_number_value(json_object_get(rank, "idle_host_wait_pct")),
 	       json_number_value(json_object_get(rank, "idle_kernel_wait_pct")),
@@ -135,31 +157,36 @@ static void print_text(json_t *rank)
 	json_t *kv;
 	int first = 1;
 	json_object_foreach(json_object_get(rank, "kernel_types"), kname, kv) {
-		printf("%s%s %.1f %%", first ? "  busy time: " : ", ", kname, json_number_value(json_object_get(kv, "pct")));
+		printf("%s%s %.1f %%", first ? "  busy time: " : ", ", kname,
+		       json_number_value(json_object_get(kv, "pct")));
 		first = 0;
 	}
 	if (!first)
 		printf("\n");
 	json_t *l = json_object_get(rank, "launch");
 	if (json_integer_value(json_object_get(l, "n")) > 0)
-		printf("  launches: %lld, runtime call %.1f us, launch delay mean %.1f us, median %.1f us, %lld over 100 us\n",
-		       (long long)json_integer_value(json_object_get(l, "n")),
+		printf("  launches: %lld, runtime call %.1f us, launch delay mean %.1f us, median "
+		       "%.1f us, %lld over 100 us\n",
+		       (long long) json_integer_value(json_object_get(l, "n")),
 		       json_number_value(json_object_get(l, "cpu_duration_mean_us")),
 		       json_number_value(json_object_get(l, "launch_delay_mean_us")),
 		       json_number_value(json_object_get(l, "launch_delay_p50_us")),
-		       (long long)json_integer_value(json_object_get(l, "launch_delay_outliers_gt100us")));
+		       (long long) json_integer_value(
+			       json_object_get(l, "launch_delay_outliers_gt100us")));
 	size_t i;
 	json_t *k;
 	json_array_foreach(json_object_get(rank, "top_kernels"), i, k) {
 		char name[72];
 		printable(json_string_value(json_object_get(k, "name")), name, sizeof name);
-		printf("  %-13s %8.0f us %6lld x  %s\n", json_string_value(json_object_get(k, "category")),
-		       json_number_value(json_object_get(k, "total_us")), (long long)json_integer_value(json_object_get(k, "count")),
-		       name);
+		printf("  %-13s %8.0f us %6lld x  %s\n",
+		       json_string_value(json_object_get(k, "category")),
+		       json_number_value(json_object_get(k, "total_us")),
+		       (long long) json_integer_value(json_object_get(k, "count")), name);
 	}
 	long long bad = json_integer_value(json_object_get(rank, "malformed_events"));
 	if (bad)
-		printf("  skipped %lld malformed event%s (non-finite or negative time)\n", bad, bad == 1 ? "" : "s");
+		printf("  skipped %lld malformed event%s (non-finite or negative time)\n", bad,
+		       bad == 1 ? "" : "s");
 }
 
 /* The trace's steps: how many, the median, where their time goes, the top operators. */
@@ -175,7 +202,13 @@ static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases,
 		for (size_t i = 0; i < m.n; i++) {
 			const struct step_rec *s = &m.steps[i];
 			ms[i] = s->step_ms;
-			double v[PH_N] = { s->forward_ms, s->backward_ms, s->optimizer_ms, s->data_ms, s->comm_exposed_ms, s->io_ms, 0 };
+			double v[PH_N] = { s->forward_ms,
+					   s->backward_ms,
+					   s->optimizer_ms,
+					   s->data_ms,
+					   s->comm_exposed_ms,
+					   s->io_ms,
+					   0 };
 			for (int k = 0; k < PH_N - 1; k++)
 				sum[k] += v[k];
 			total += s->step_ms;
@@ -185,17 +218,22 @@ static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases,
 		json_t *pct = json_object();
 		double known = 0;
 		for (int k = 0; k < PH_N - 1; k++) {
-			json_object_set_new(pct, phase_name(k), json_real(total > 0 ? 100 * sum[k] / total : 0));
+			json_object_set_new(pct, phase_name(k),
+					    json_real(total > 0 ? 100 * sum[k] / total : 0));
 			known += sum[k];
 		}
-		json_object_set_new(pct, "other", json_real(total > 0 ? 100 * (total - known) / total : 0));
+		json_object_set_new(pct, "other",
+				    json_real(total > 0 ? 100 * (total - known) / total : 0));
 		json_object_set_new(o, "phases_pct", pct);
-		json_object_set_new(o, "communication_total_pct", json_real(total > 0 ? 100 * comm / total : 0));
+		json_object_set_new(o, "communication_total_pct",
+				    json_real(total > 0 ? 100 * comm / total : 0));
 		json_object_set_new(o, "flops_per_step", json_real(m.flops_per_step));
 		json_t *a = json_array();
 		for (size_t i = 0; i < ops.n && (int)i < top; i++)
-			json_array_append_new(a, json_pack("{s:s, s:f, s:I}", "name", ops.v[i].name, "self_ms", ops.v[i].self_ms,
-							   "count", (json_int_t)ops.v[i].count));
+			json_array_append_new(a,
+					      json_pack("{s:s, s:f, s:I}", "name", ops.v[i].name,
+							"self_ms", ops.v[i].self_ms, "count",
+							(json_int_t) ops.v[i].count));
 		json_object_set_new(o, "top_operators", a);
 		free(ms);
 	}
@@ -218,8 +256,8 @@ static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, 
 
 /* One input file: a Kineto trace (one rank) or an Nsight Systems export
  * (one entry per process and device). */
-static int analyse_file(const char *file, const struct rules *r, const struct rules *phases, int top, json_t *ranks,
-			json_t *nvtx)
+static int analyse_file(const char *file, const struct rules *r, const struct rules *phases,
+			int top, json_t *ranks, json_t *nvtx)
 {
 	if (nsys_is_sqlite(file)) {
 		struct nsys_report rep;
@@ -228,8 +266,12 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 			return rc;
 		if (rep.n == 0 && json_array_size(rep.nvtx_top) == 0) {
 			nsys_report_free(&rep);
-			return err_set(ERR_IO, "%s: the export holds no kernel, memory copy, memset or NVTX range: nothing to "
-				       "analyse (capture with 'nsys profile -t cuda,nvtx' around GPU work)", file);
+			return err_set(ERR_IO,
+				       "%s: the export holds no kernel, memory copy, memset or "
+				       "NVTX range: nothing to "
+				       "analyse (capture with 'nsys profile -t cuda,nvtx' around "
+				       "GPU work)",
+				       file);
 		}
 		for (size_t i = 0; i < rep.n; i++)
 			json_array_append_new(ranks, analyse_one(&rep.proc[i], r, top, file));
@@ -270,16 +312,23 @@ static void file_job_one(void *ctx, size_t i)
 		snprintf(j->err[i], sizeof j->err[i], "%s", err_last());
 }
 
-static int analyse_files(char **files, size_t n, const struct rules *r, const struct rules *phases, int top, int jobs,
-			 json_t *ranks, json_t *nvtx)
+static int analyse_files(char **files, size_t n, const struct rules *r, const struct rules *phases,
+			 int top, int jobs, json_t *ranks, json_t *nvtx)
 {
-	struct file_job j = { files, r, phases, top, xcalloc(n, sizeof *j.ranks), xcalloc(n, sizeof *j.nvtx),
-			      xcalloc(n, sizeof *j.rc), xcalloc(n, sizeof *j.err) };
+	struct file_job j = { files,
+			      r,
+			      phases,
+			      top,
+			      xcalloc(n, sizeof *j.ranks),
+			      xcalloc(n, sizeof *j.nvtx),
+			      xcalloc(n, sizeof *j.rc),
+			      xcalloc(n, sizeof *j.err) };
 	pool_run(n, jobs, file_job_one, &j);
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0 && j.rc[i] < 0)
-			rc = err_set(j.rc[i], "%s", j.err[i]); /* the first file that failed, as one thread would say */
+			/* the first file that failed, as one thread would say */
+			rc = err_set(j.rc[i], "%s", j.err[i]);
 		json_array_extend(ranks, j.ranks[i]);
 		json_object_update(nvtx, j.nvtx[i]);
 		json_decref(j.ranks[i]);
@@ -292,10 +341,12 @@ static int analyse_files(char **files, size_t n, const struct rules *r, const st
 	return rc;
 }
 
-static int trace_mode(int argc, char **argv, int first, int as_json, const char *rules_path, int top, int jobs)
+static int trace_mode(int argc, char **argv, int first, int as_json, const char *rules_path,
+		      int top, int jobs)
 {
 	struct rules r, phases;
-	char *path = rules_path ? xstrdup(rules_path) : rules_default_path(), *ppath = rules_phase_path();
+	char *path = rules_path ? xstrdup(rules_path) : rules_default_path(),
+	     *ppath = rules_phase_path();
 	int rc = rules_load(path, &r);
 	free(path);
 	if (rc == 0 && (rc = rules_load(ppath, &phases)) < 0)
@@ -304,7 +355,8 @@ static int trace_mode(int argc, char **argv, int first, int as_json, const char 
 	if (rc < 0)
 		return rc;
 	json_t *ranks = json_array(), *nvtx = json_object();
-	rc = analyse_files(argv + first, (size_t)(argc - first), &r, &phases, top, jobs, ranks, nvtx);
+	rc = analyse_files(argv + first, (size_t) (argc - first), &r, &phases, top, jobs, ranks,
+			   nvtx);
 	size_t i;
 	json_t *o;
 	if (rc == 0 && !as_json)
@@ -328,8 +380,9 @@ static int trace_mode(int argc, char **argv, int first, int as_json, const char 
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = { { "json", 0, 0, 'J' }, { "rules", 1, 0, 'r' }, { "top", 1, 0, 't' },
-						  { "jobs", 1, 0, 'j' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+	static const struct option longopts[] = { { "json", 0, 0, 'J' }, { "rules", 1, 0, 'r' },
+						  { "top", 1, 0, 't' },  { "jobs", 1, 0, 'j' },
+						  { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
 	int as_json = 0, top = 5, c, jobs = 0;
 	const char *rules = NULL;
 	char *end;
@@ -339,7 +392,10 @@ int main(int argc, char **argv)
 		case 'j':
 			jobs = (int)strtol(optarg, &end, 10);
 			if (*end || jobs < 0 || jobs > 4096) {
-				fprintf(stderr, "campaign-analyze: -j wants a number of threads (0: every CPU), not '%s'\n", optarg);
+				fprintf(stderr,
+					"campaign-analyze: -j wants a number of threads (0: every "
+					"CPU), not '%s'\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -357,7 +413,8 @@ int main(int argc, char **argv)
 	strbuf_addf(&db, "%s/" RUN_STATE_DB, argv[optind]);
 	int run = argc - optind == 1 && fsio_exists(db.buf);
 	strbuf_free(&db);
-	int rc = run ? run_mode(argv[optind], jobs) : trace_mode(argc, argv, optind, as_json, rules, top, jobs);
+	int rc = run ? run_mode(argv[optind], jobs)
+		     : trace_mode(argc, argv, optind, as_json, rules, top, jobs);
 	if (rc < 0) {
 		fprintf(stderr, "campaign-analyze: %s\n", err_last());
 		return rc == ERR_NOTFOUND ? 3 : rc == ERR_USAGE ? 2 : 4;

@@ -26,13 +26,16 @@ static int sane_ms(double v)
 
 static int step_is_sane(const struct step_rec *s)
 {
-	const double all[] = { s->data_ms, s->forward_ms, s->backward_ms, s->comm_ms, s->optimizer_ms, s->comm_exposed_ms,
-			       s->io_ms, s->gemm_ms, s->elementwise_ms, s->allreduce_ms, s->reducescatter_ms };
+	const double all[] = { s->data_ms,      s->forward_ms,      s->backward_ms,
+			       s->comm_ms,      s->optimizer_ms,    s->comm_exposed_ms,
+			       s->io_ms,        s->gemm_ms,         s->elementwise_ms,
+			       s->allreduce_ms, s->reducescatter_ms };
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 		if (!sane_ms(all[i]))
 			return 0;
-	return sane_ms(s->step_ms) && s->step_ms > 0 && s->step >= 0 && s->samples >= 0 && isfinite(s->loss) &&
-	       isfinite(s->bytes) && s->bytes >= 0 && isfinite(s->start_us) && s->start_us >= 0;
+	return sane_ms(s->step_ms) && s->step_ms > 0 && s->step >= 0 && s->samples >= 0 &&
+		isfinite(s->loss) && isfinite(s->bytes) && s->bytes >= 0 && isfinite(s->start_us) &&
+		s->start_us >= 0;
 }
 
 void metrics_add_step(struct rank_metrics *r, const struct step_rec *s)
@@ -48,8 +51,10 @@ void metrics_add_step(struct rank_metrics *r, const struct step_rec *s)
 /* A whole non-negative number, or -1 (a string, a fraction, too large). */
 static long whole(json_t *v)
 {
-	return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < (json_int_t)1 << 50
-		       ? (long)json_integer_value(v) : -1;
+	return json_is_integer(v) && json_integer_value(v) >= 0 &&
+			json_integer_value(v) < (json_int_t) 1 << 50
+		? (long) json_integer_value(v)
+		: -1;
 }
 
 static void add_step(struct rank_metrics *r, json_t *o)
@@ -133,7 +138,8 @@ static void add_aorta_step(struct rank_metrics *r, json_t *o)
 int metrics_rank_file(const char *name, int *rank)
 {
 	char tail[32];
-	return sscanf(name, "rank_%d%31s", rank, tail) == 2 && (!strcmp(tail, ".jsonl") || !strcmp(tail, "_metrics.jsonl"));
+	return sscanf(name, "rank_%d%31s", rank, tail) == 2 &&
+		(!strcmp(tail, ".jsonl") || !strcmp(tail, "_metrics.jsonl"));
 }
 
 int metrics_parse_line(struct rank_metrics *r, const char *line, size_t len)
@@ -233,8 +239,8 @@ static int load_dir(const char *dir, int jobs, struct scenario_metrics *out, int
 	closedir(d);
 	if (n)
 		qsort(paths, n, sizeof *paths, cmp_str);
-	struct dir_job j = { paths, xcalloc(n + 1, sizeof(int)), xcalloc(n + 1, sizeof(int)), meta_only,
-			     xcalloc(n + 1, sizeof(struct rank_metrics)) };
+	struct dir_job j = { paths, xcalloc(n + 1, sizeof(int)), xcalloc(n + 1, sizeof(int)),
+			     meta_only, xcalloc(n + 1, sizeof(struct rank_metrics)) };
 	for (size_t i = 0; i < n; i++)
 		metrics_rank_file(strrchr(paths[i], '/') + 1, &j.rank_of_name[i]);
 	pool_run(n, jobs, dir_job_one, &j);
@@ -250,7 +256,8 @@ static int load_dir(const char *dir, int jobs, struct scenario_metrics *out, int
 	free(j.slot);
 	if (out->n == 0) {
 		metrics_free(out);
-		return err_set(ERR_NOTFOUND, "no rank_<r>.jsonl or rank_<r>_metrics.jsonl files in %s", dir);
+		return err_set(ERR_NOTFOUND,
+			       "no rank_<r>.jsonl or rank_<r>_metrics.jsonl files in %s", dir);
 	}
 	metrics_sort_ranks(out);
 	return 0;

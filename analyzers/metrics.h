@@ -10,8 +10,19 @@
 
 /* The GPU view of a step (hta_steps): its window and the parts adding up to
  * it; GPU_GEMM is the matrix kernels' part of GPU_COMPUTE. */
-enum step_gpu { GPU_WINDOW, GPU_COMPUTE, GPU_COMM, GPU_MEMCPY, GPU_OTHER, GPU_IDLE_HOST, GPU_IDLE_DATA,
-		GPU_IDLE_KERNEL, GPU_IDLE_OTHER, GPU_GEMM, GPU_FIELDS };
+enum step_gpu {
+	GPU_WINDOW,
+	GPU_COMPUTE,
+	GPU_COMM,
+	GPU_MEMCPY,
+	GPU_OTHER,
+	GPU_IDLE_HOST,
+	GPU_IDLE_DATA,
+	GPU_IDLE_KERNEL,
+	GPU_IDLE_OTHER,
+	GPU_GEMM,
+	GPU_FIELDS
+};
 
 struct step_rec {
 	long step;
@@ -22,7 +33,8 @@ struct step_rec {
 	double allreduce_ms, reducescatter_ms; /* AORTA-style per-stream times */
 	double start_us;   /* Unix time of the step's start in microseconds; 0 = unknown */
 	long samples;
-	double gpu[GPU_FIELDS]; /* the GPU view (traces with kernels), ms; gpu[GPU_WINDOW] 0 = none */
+	/* the GPU view (traces with kernels), ms; gpu[GPU_WINDOW] 0 = none */
+	double gpu[GPU_FIELDS];
 };
 
 /* One collective as one rank ran it (analyzers/collective.h matches them
@@ -37,7 +49,13 @@ struct coll_rec {
 	double ms;     /* how long it took on this rank */
 };
 
-enum metrics_format { METRICS_TRAINER, METRICS_AORTA, METRICS_TORCH_TRACE, METRICS_STEP_LOG, METRICS_NSYS };
+enum metrics_format {
+	METRICS_TRAINER,
+	METRICS_AORTA,
+	METRICS_TORCH_TRACE,
+	METRICS_STEP_LOG,
+	METRICS_NSYS
+};
 
 struct rank_metrics {
 	int rank, world_size;
@@ -50,7 +68,8 @@ struct rank_metrics {
 	long bad_lines; /* lines skipped: not JSON, unknown, a second meta line, implausible
 			 * numbers (reported in the analysis, not fatal) */
 	int have_meta;
-	int whole_window; /* no step boundaries: one step stands for the trace's GPU window (shares only) */
+	/* no step boundaries: one step stands for the trace's GPU window (shares only) */
+	int whole_window;
 	struct coll_rec *coll; /* collectives from traces, by step; none for telemetry */
 	size_t ncoll, collcap;
 };

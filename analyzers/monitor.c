@@ -79,7 +79,8 @@ long monitor_add_gpu_csv(FILE *f, struct monitor_summary *s)
 			s->gpu_memutil_sum += g.util_mem_pct, s->gpu_memutil_n++;
 		if (!isnan(g.mem_used_mib) && g.mem_used_mib > s->gpu_mem_peak_mib)
 			s->gpu_mem_peak_mib = g.mem_used_mib;
-		if (!isnan(g.mem_used_mib) && g.mem_total_mib > 0 && 100 * g.mem_used_mib / g.mem_total_mib > s->gpu_mem_peak_pct)
+		if (!isnan(g.mem_used_mib) && g.mem_total_mib > 0 &&
+		    100 * g.mem_used_mib / g.mem_total_mib > s->gpu_mem_peak_pct)
 			s->gpu_mem_peak_pct = 100 * g.mem_used_mib / g.mem_total_mib;
 		n++;
 	}
@@ -121,18 +122,22 @@ int monitor_summarise(const char *job_dir, struct monitor_summary *out)
 	return monitor_summarise_nodes(job_dir, NULL, 0, out);
 }
 
-int monitor_summarise_nodes(const char *job_dir, const char *node, int others, struct monitor_summary *out)
+int monitor_summarise_nodes(const char *job_dir, const char *node, int others,
+			    struct monitor_summary *out)
 {
 	struct strbuf dir = STRBUF_INIT;
 	memset(out, 0, sizeof *out);
 	strbuf_addf(&dir, "%s/" JOB_MONITOR, job_dir);
 	struct argv nodes;
-	fsio_list(dir.buf, &nodes); /* in name order: the sums come out the same on every file system */
+	/* in name order: the sums come out the same on every file system */
+	fsio_list(dir.buf, &nodes);
 	for (size_t i = 0; i < nodes.n; i++) {
 		if (node && !strcmp(nodes.v[i], node) == !!others)
 			continue;
-		long n = add_node_file(dir.buf, nodes.v[i], "cpu_monitor.csv", monitor_add_cpu_csv, out);
-		n += add_node_file(dir.buf, nodes.v[i], "gpu_monitor.csv", monitor_add_gpu_csv, out);
+		long n = add_node_file(dir.buf, nodes.v[i], "cpu_monitor.csv", monitor_add_cpu_csv,
+				       out);
+		n += add_node_file(dir.buf, nodes.v[i], "gpu_monitor.csv", monitor_add_gpu_csv,
+				   out);
 		out->nodes += n > 0;
 	}
 	argv_free(&nodes);

@@ -22,7 +22,8 @@ struct monitor_summary {
 /* 0 with *out filled, or ERR_NOTFOUND when the job has no monitor data. */
 int monitor_summarise(const char *job_dir, struct monitor_summary *out);
 /* The same over one node's data (others 0) or every other node's (others 1). */
-int monitor_summarise_nodes(const char *job_dir, const char *node, int others, struct monitor_summary *out);
+int monitor_summarise_nodes(const char *job_dir, const char *node, int others,
+			    struct monitor_summary *out);
 /* Adds one cpu_monitor.csv / gpu_monitor.csv stream to s (0 or more samples;
  * malformed lines are skipped); returns the samples added. */
 long monitor_add_cpu_csv(FILE *f, struct monitor_summary *s);

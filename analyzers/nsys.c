@@ -43,7 +43,8 @@ static int has_table(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st;
 	int yes = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1,
+			       &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 		yes = sqlite3_step(st) == SQLITE_ROW;
 	}
@@ -62,8 +63,11 @@ static int readable(sqlite3 *db, const char *path)
 	sqlite3_finalize(st);
 	if (rc == SQLITE_OK)
 		return 0;
-	return err_set(ERR_IO, "%s: not a readable SQLite database (%s): damaged, or not written by SQLite; export the "
-		       "report again with 'nsys export --type sqlite'", path, sqlite3_errstr(rc));
+	return err_set(ERR_IO,
+		       "%s: not a readable SQLite database (%s): damaged, or not written by "
+		       "SQLite; export the "
+		       "report again with 'nsys export --type sqlite'",
+		       path, sqlite3_errstr(rc));
 }
 
 static struct gpu_trace *trace_for(struct nsys_report *r, long pid, int dev)
@@ -86,14 +90,16 @@ static struct gpu_trace *trace_for(struct nsys_report *r, long pid, int dev)
 /* Kineto's names for memory operations: "Memcpy DtoD", "Memset (Device)". */
 static const char *copy_kind(int k)
 {
-	static const char *const kinds[] = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
-					     "DtoA", "DtoD", "HtoH", "PtoP", "HtoD", "DtoH", "DtoD" };
+	static const char *const kinds[] = { "Unknown", "HtoD", "DtoH", "HtoA", "AtoH",
+					     "AtoA",    "AtoD", "DtoA", "DtoD", "HtoH",
+					     "PtoP",    "HtoD", "DtoH", "DtoD" };
 	return k >= 0 && k < (int)(sizeof kinds / sizeof *kinds) ? kinds[k] : "Unknown";
 }
 
 static const char *mem_kind(int k)
 {
-	static const char *const kinds[] = { "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static",
+	static const char *const kinds[] = { "Pageable",       "Pinned",  "Device",
+					     "Array",          "Managed", "Device Static",
 					     "Managed Static", "Unknown" };
 	return k >= 0 && k < (int)(sizeof kinds / sizeof *kinds) ? kinds[k] : "Unknown";
 }
@@ -102,38 +108,55 @@ enum gpu_table { KERNEL, MEMCPY, MEMSET };
 
 static int read_gpu(sqlite3 *db, enum gpu_table which, struct nsys_report *r)
 {
-	static const char kernel_sql[] = "SELECT k.globalPid, k.deviceId, k.streamId, k.correlationId, k.start, k.end, "
-					 "s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName";
+	static const char kernel_sql[] =
+		"SELECT k.globalPid, k.deviceId, k.streamId, k.correlationId, k.start, k.end, "
+		"s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+		"k.demangledName";
 	static const char *const sql[] = {
 		kernel_sql,
-		"SELECT globalPid, deviceId, streamId, correlationId, start, end, copyKind FROM CUPTI_ACTIVITY_KIND_MEMCPY",
-		"SELECT globalPid, deviceId, streamId, correlationId, start, end, memKind FROM CUPTI_ACTIVITY_KIND_MEMSET",
+		"SELECT globalPid, deviceId, streamId, correlationId, start, end, copyKind FROM "
+		"CUPTI_ACTIVITY_KIND_MEMCPY",
+		"SELECT globalPid, deviceId, streamId, correlationId, start, end, memKind FROM "
+		"CUPTI_ACTIVITY_KIND_MEMSET",
 	};
-	static const char *const table[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+	static const char *const table[] = { "CUPTI_ACTIVITY_KIND_KERNEL",
+					     "CUPTI_ACTIVITY_KIND_MEMCPY",
 					     "CUPTI_ACTIVITY_KIND_MEMSET" };
 	if (!has_table(db, table[which]))
 		return 0;
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql[which], -1, &st, NULL) != SQLITE_OK)
-		return err_set(ERR_IO, "%s: unexpected layout: %s", table[which], sqlite3_errmsg(db));
+		return err_set(ERR_IO, "%s: unexpected layout: %s", table[which],
+			       sqlite3_errmsg(db));
 	int rc;
 	char name[64];
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct gpu_trace *t = trace_for(r, PID_OF(sqlite3_column_int64(st, 0)), sqlite3_column_int(st, 1));
-		double start_ns = (double)sqlite3_column_int64(st, 4), end_ns = (double)sqlite3_column_int64(st, 5);
-		if (sqlite3_column_type(st, 4) != SQLITE_INTEGER || sqlite3_column_type(st, 5) != SQLITE_INTEGER ||
-		    start_ns < 0 || !trace_times_sane(start_ns / 1000, (end_ns - start_ns) / 1000)) {
-			t->malformed++; /* not integer nanoseconds since the session's start, ending before it starts,
-					 * or longer than any kernel runs */
+		struct gpu_trace *t = trace_for(r, PID_OF(sqlite3_column_int64(st, 0)),
+						sqlite3_column_int(st, 1));
+		double start_ns = (double) sqlite3_column_int64(st, 4),
+		       end_ns = (double) sqlite3_column_int64(st, 5);
+		if (sqlite3_column_type(st, 4) != SQLITE_INTEGER ||
+		    sqlite3_column_type(st, 5) != SQLITE_INTEGER || start_ns < 0 ||
+		    !trace_times_sane(start_ns / 1000, (end_ns - start_ns) / 1000)) {
+			/* not integer nanoseconds since the session's start, ending before it
+			 * starts, or longer than any kernel runs */
+			t->malformed++;
 			continue;
 		}
 		const char *nm = (const char *)sqlite3_column_text(st, 6);
 		if (which == MEMCPY)
-			snprintf(name, sizeof name, "Memcpy %s", copy_kind(sqlite3_column_int(st, 6))), nm = name;
+			snprintf(name, sizeof name, "Memcpy %s",
+				 copy_kind(sqlite3_column_int(st, 6))),
+				nm = name;
 		else if (which == MEMSET)
-			snprintf(name, sizeof name, "Memset (%s)", mem_kind(sqlite3_column_int(st, 6))), nm = name;
-		long corr = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(st, 3);
-		gpu_trace_add(t, (double)sqlite3_column_int64(st, 4), (double)sqlite3_column_int64(st, 5), nm ? nm : "?",
+			snprintf(name, sizeof name, "Memset (%s)",
+				 mem_kind(sqlite3_column_int(st, 6))),
+				nm = name;
+		long corr = sqlite3_column_type(st, 3) == SQLITE_NULL
+			? -1
+			: (long) sqlite3_column_int64(st, 3);
+		gpu_trace_add(t, (double) sqlite3_column_int64(st, 4),
+			      (double) sqlite3_column_int64(st, 5), nm ? nm : "?",
 			      sqlite3_column_int(st, 2), corr);
 	}
 	sqlite3_finalize(st);
@@ -146,21 +169,27 @@ static int read_runtime(sqlite3 *db, struct nsys_report *r)
 	if (!has_table(db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
 		return 0;
 	sqlite3_stmt *st;
-	const char *sql = "SELECT r.globalTid, r.correlationId, r.start, r.end, s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+	const char *sql = "SELECT r.globalTid, r.correlationId, r.start, r.end, s.value FROM "
+			  "CUPTI_ACTIVITY_KIND_RUNTIME r "
 			  "JOIN StringIds s ON s.id = r.nameId WHERE r.correlationId IS NOT NULL";
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return err_set(ERR_IO, "CUPTI_ACTIVITY_KIND_RUNTIME: unexpected layout: %s", sqlite3_errmsg(db));
+		return err_set(ERR_IO, "CUPTI_ACTIVITY_KIND_RUNTIME: unexpected layout: %s",
+			       sqlite3_errmsg(db));
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		long pid = PID_OF(sqlite3_column_int64(st, 0));
-		double start = (double)sqlite3_column_int64(st, 2), end = (double)sqlite3_column_int64(st, 3);
+		double start = (double) sqlite3_column_int64(st, 2),
+		       end = (double) sqlite3_column_int64(st, 3);
 		for (size_t i = 0; i < r->n; i++)
 			if (r->proc[i].pid == pid)
-				gpu_trace_add_rt(&r->proc[i], (long)sqlite3_column_int64(st, 1), start, end - start,
-						 (const char *)sqlite3_column_text(st, 4));
+				gpu_trace_add_rt(&r->proc[i], (long) sqlite3_column_int64(st, 1),
+						 start, end - start,
+						 (const char *) sqlite3_column_text(st, 4));
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : err_set(ERR_IO, "CUPTI_ACTIVITY_KIND_RUNTIME: %s", sqlite3_errmsg(db));
+	return rc == SQLITE_DONE
+		? 0
+		: err_set(ERR_IO, "CUPTI_ACTIVITY_KIND_RUNTIME: %s", sqlite3_errmsg(db));
 }
 
 /* NVTX push/pop and start/end ranges summed per name, as nsys's nvtx_sum. */
@@ -168,16 +197,22 @@ static json_t *read_nvtx(sqlite3 *db, int top_n)
 {
 	json_t *a = json_array();
 	sqlite3_stmt *st;
-	const char *sql = "SELECT COALESCE(n.text, s.value) AS nm, SUM(n.end - n.start) AS t, COUNT(*) FROM NVTX_EVENTS n "
-			  "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND n.eventType IN (59, 60) "
+	const char *sql = "SELECT COALESCE(n.text, s.value) AS nm, SUM(n.end - n.start) AS t, "
+			  "COUNT(*) FROM NVTX_EVENTS n "
+			  "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND "
+			  "n.eventType IN (59, 60) "
 			  "AND nm IS NOT NULL GROUP BY nm ORDER BY t DESC, nm LIMIT ?";
-	if (!has_table(db, "NVTX_EVENTS") || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (!has_table(db, "NVTX_EVENTS") ||
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return a;
 	sqlite3_bind_int(st, 1, top_n);
 	while (sqlite3_step(st) == SQLITE_ROW)
-		json_array_append_new(a, json_pack("{s:s, s:I, s:I}", "range", (const char *)sqlite3_column_text(st, 0),
-						   "total_ns", (json_int_t)sqlite3_column_int64(st, 1), "instances",
-						   (json_int_t)sqlite3_column_int64(st, 2)));
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:I, s:I}", "range",
+				  (const char *) sqlite3_column_text(st, 0), "total_ns",
+				  (json_int_t) sqlite3_column_int64(st, 1), "instances",
+				  (json_int_t) sqlite3_column_int64(st, 2)));
 	sqlite3_finalize(st);
 	return a;
 }
@@ -198,7 +233,8 @@ int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
 	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
 	free(uri);
 	if (rc != SQLITE_OK) {
-		rc = err_set(ERR_IO, "%s: cannot open as SQLite: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		rc = err_set(ERR_IO, "%s: cannot open as SQLite: %s", path,
+			     db ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
 		return rc;
 	}
@@ -208,8 +244,12 @@ int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
 	}
 	if (!has_table(db, "StringIds") || !has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL")) {
 		sqlite3_close(db);
-		return err_set(ERR_IO, "%s: not an Nsight Systems export (no StringIds or CUPTI_ACTIVITY_KIND_KERNEL table); "
-			       "export a report with 'nsys export --type sqlite' from a capture with -t cuda", path);
+		return err_set(ERR_IO,
+			       "%s: not an Nsight Systems export (no StringIds or "
+			       "CUPTI_ACTIVITY_KIND_KERNEL table); "
+			       "export a report with 'nsys export --type sqlite' from a capture "
+			       "with -t cuda",
+			       path);
 	}
 	rc = read_gpu(db, KERNEL, out);
 	if (rc == 0)
@@ -254,24 +294,30 @@ int nsys_load_host(const char *path, struct gpu_trace *host)
 	}
 	if (!has_table(db, "StringIds")) {
 		sqlite3_close(db);
-		return err_set(ERR_IO, "%s: not an Nsight Systems export (no StringIds table)", path);
+		return err_set(ERR_IO, "%s: not an Nsight Systems export (no StringIds table)",
+			       path);
 	}
 	rc = 0;
 	sqlite3_stmt *st;
-	const char *sql = "SELECT COALESCE(n.text, s.value), n.start, n.end, n.globalTid FROM NVTX_EVENTS n "
-			  "LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND n.eventType IN (59, 60) "
-			  "ORDER BY n.start";
+	const char *sql =
+		"SELECT COALESCE(n.text, s.value), n.start, n.end, n.globalTid FROM NVTX_EVENTS n "
+		"LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND n.eventType "
+		"IN (59, 60) "
+		"ORDER BY n.start";
 	if (has_table(db, "NVTX_EVENTS")) {
 		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-			rc = err_set(ERR_IO, "%s: NVTX_EVENTS: unexpected layout: %s", path, sqlite3_errmsg(db));
+			rc = err_set(ERR_IO, "%s: NVTX_EVENTS: unexpected layout: %s", path,
+				     sqlite3_errmsg(db));
 		} else {
 			char tid[32];
 			while (sqlite3_step(st) == SQLITE_ROW) {
 				const char *name = (const char *)sqlite3_column_text(st, 0);
-				double start = (double)sqlite3_column_int64(st, 1), end = (double)sqlite3_column_int64(st, 2);
+				double start = (double) sqlite3_column_int64(st, 1),
+				       end = (double) sqlite3_column_int64(st, 2);
 				if (!name || end < start)
 					continue;
-				snprintf(tid, sizeof tid, "%lld", (long long)sqlite3_column_int64(st, 3));
+				snprintf(tid, sizeof tid, "%lld",
+					 (long long) sqlite3_column_int64(st, 3));
 				gpu_trace_add_cpu(host, start / 1000, end / 1000, name, tid, 0);
 			}
 			sqlite3_finalize(st);

@@ -79,7 +79,8 @@ int nsys_exports(const char *job_dir)
 	int n = 0;
 	while (d && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
-		n += !strncmp(e->d_name, "rank_", 5) && len > 7 && !strcmp(e->d_name + len - 7, ".sqlite");
+		n += !strncmp(e->d_name, "rank_", 5) && len > 7 &&
+			!strcmp(e->d_name + len - 7, ".sqlite");
 	}
 	if (d)
 		closedir(d);

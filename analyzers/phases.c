@@ -62,7 +62,8 @@ static int by_thread_then_start(const void *pa, const void *pb)
 /* One thread's ranges (sorted, enclosing first) as segments labelled with
  * the innermost phase; a range reaching past its parent is cut at the
  * parent's end. */
-static void thread_segments(const struct phase_range *r, size_t n, double lo, double hi, struct segs *out)
+static void thread_segments(const struct phase_range *r, size_t n, double lo, double hi,
+			    struct segs *out)
 {
 	struct seg *stack = xcalloc(n + 1, sizeof *stack);
 	size_t depth = 0;
@@ -78,7 +79,8 @@ static void thread_segments(const struct phase_range *r, size_t n, double lo, do
 			seg_add(out, cursor, r[i].start, stack[depth - 1].phase, lo, hi);
 		if (r[i].start > cursor)
 			cursor = r[i].start;
-		double end = depth && stack[depth - 1].end < r[i].end ? stack[depth - 1].end : r[i].end;
+		double end =
+			depth && stack[depth - 1].end < r[i].end ? stack[depth - 1].end : r[i].end;
 		stack[depth++] = (struct seg){ r[i].start, end, r[i].phase };
 	}
 	while (depth) {
@@ -101,7 +103,8 @@ static int by_time(const void *pa, const void *pb)
 	return a->at < b->at ? -1 : a->at > b->at;
 }
 
-void phases_of_step(struct phase_range *r, size_t n, double start, double end, struct step_phases *out)
+void phases_of_step(struct phase_range *r, size_t n, double start, double end,
+		    struct step_phases *out)
 {
 	memset(out, 0, sizeof *out);
 	if (end <= start)

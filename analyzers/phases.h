@@ -28,6 +28,7 @@ struct step_phases {
 int phase_of_category(const char *category);
 const char *phase_name(int phase);
 /* Breaks [start, end) down; r (in any order) is reordered. */
-void phases_of_step(struct phase_range *r, size_t n, double start, double end, struct step_phases *out);
+void phases_of_step(struct phase_range *r, size_t n, double start, double end,
+		    struct step_phases *out);
 
 #endif

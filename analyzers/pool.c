@@ -38,7 +38,8 @@ void pool_run(size_t n, int workers, void (*fn)(void *ctx, size_t i), void *ctx)
 	size_t extra = (size_t)workers > n ? (n ? n - 1 : 0) : (size_t)workers - 1;
 	pthread_t *t = calloc(extra + 1, sizeof *t);
 	size_t started = 0;
-	for (size_t k = 0; t && k < extra; k++) /* a thread that cannot start leaves its share to the others */
+	/* a thread that cannot start leaves its share to the others */
+	for (size_t k = 0; t && k < extra; k++)
 		if (pthread_create(&t[started], NULL, worker, &p) == 0)
 			started++;
 	worker(&p);

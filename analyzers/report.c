@@ -27,18 +27,23 @@ static json_t *jnum(double v)
 
 static json_t *monitor_json(const struct ana_scenario *s)
 {
-	return !s->have_monitor ? json_null() :
-		json_pack("{s:i, s:I, s:o, s:o, s:o}", "nodes", s->monitor_nodes, "samples", (json_int_t)s->monitor_samples,
-			  "cpu_util_mean_pct", jnum(s->cpu_util_mean_pct), "iowait_mean_pct", jnum(s->iowait_mean_pct),
-			  "mem_peak_pct", jnum(s->mem_peak_pct));
+	return !s->have_monitor
+		? json_null()
+		: json_pack("{s:i, s:I, s:o, s:o, s:o}", "nodes", s->monitor_nodes, "samples",
+			    (json_int_t) s->monitor_samples, "cpu_util_mean_pct",
+			    jnum(s->cpu_util_mean_pct), "iowait_mean_pct", jnum(s->iowait_mean_pct),
+			    "mem_peak_pct", jnum(s->mem_peak_pct));
 }
 
 static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const char *what)
 {
 	json_t *a = json_array();
 	for (int i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:o, s:I, s:o}", "name", ops[i].name, what, jnum(ops[i].self_ms),
-			"count", (json_int_t)ops[i].count, "pct", jnum(total > 0 ? 100 * ops[i].self_ms / total : 0)));
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:o, s:I, s:o}", "name", ops[i].name, what,
+				  jnum(ops[i].self_ms), "count", (json_int_t) ops[i].count, "pct",
+				  jnum(total > 0 ? 100 * ops[i].self_ms / total : 0)));
 	return a;
 }
 
@@ -53,8 +58,9 @@ static int steps_from_traces(const struct ana_scenario *s)
 /* A node monitor summary: CPU busy, iowait, memory peak, GPU busy (null unmonitored). */
 static json_t *mon_json(const struct monitor_summary *m)
 {
-	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "nodes", m->nodes, "cpu_util_mean_pct", jnum(m->cpu_util_mean_pct),
-			 "iowait_mean_pct", jnum(m->iowait_mean_pct), "mem_peak_pct", jnum(m->mem_peak_pct), "gpu_util_mean_pct",
+	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "nodes", m->nodes, "cpu_util_mean_pct",
+			 jnum(m->cpu_util_mean_pct), "iowait_mean_pct", jnum(m->iowait_mean_pct),
+			 "mem_peak_pct", jnum(m->mem_peak_pct), "gpu_util_mean_pct",
 			 m->gpu_util_n ? jnum(m->gpu_util_mean_pct) : json_null());
 }
 
@@ -67,15 +73,22 @@ static json_t *collectives_json(const struct ana_scenario *s)
 		const struct collective *c = &s->colls[i];
 		int sized = c->size_class >= 0;
 		int fab = sized && c->fabric_busbw_gbps > 0;
-		json_t *row = json_pack("{s:s, s:s, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:I, s:I}",
-			"op", coll_op_name(c->op), "size_class", coll_size_label(c->size_class, label, sizeof label), "bytes",
-			sized ? jnum(c->bytes) : json_null(), "count_per_step", jnum(c->count_per_step), "latency_ms",
-			"median", jnum(c->latency_med), "p95", jnum(c->latency_p95), "wait_ms", "median", jnum(c->wait_med),
-			"p95", jnum(c->wait_p95), "algbw_gbps", sized ? jnum(c->algbw_gbps) : json_null(), "busbw_gbps",
-			sized ? jnum(c->busbw_gbps) : json_null(), "ms_per_step", jnum(c->ms_per_step), "instances",
-			(json_int_t)c->instances, "steps", (json_int_t)c->steps);
-		json_object_set_new(row, "fabric_busbw_gbps", fab ? jnum(c->fabric_busbw_gbps) : json_null());
-		json_object_set_new(row, "fabric_pct", fab ? jnum(100 * c->busbw_gbps / c->fabric_busbw_gbps) : json_null());
+		json_t *row = json_pack(
+			"{s:s, s:s, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:I, s:I}",
+			"op", coll_op_name(c->op), "size_class",
+			coll_size_label(c->size_class, label, sizeof label), "bytes",
+			sized ? jnum(c->bytes) : json_null(), "count_per_step",
+			jnum(c->count_per_step), "latency_ms", "median", jnum(c->latency_med),
+			"p95", jnum(c->latency_p95), "wait_ms", "median", jnum(c->wait_med), "p95",
+			jnum(c->wait_p95), "algbw_gbps", sized ? jnum(c->algbw_gbps) : json_null(),
+			"busbw_gbps", sized ? jnum(c->busbw_gbps) : json_null(), "ms_per_step",
+			jnum(c->ms_per_step), "instances", (json_int_t) c->instances, "steps",
+			(json_int_t) c->steps);
+		json_object_set_new(row, "fabric_busbw_gbps",
+				    fab ? jnum(c->fabric_busbw_gbps) : json_null());
+		json_object_set_new(row, "fabric_pct",
+				    fab ? jnum(100 * c->busbw_gbps / c->fabric_busbw_gbps)
+					: json_null());
 		json_array_append_new(a, row);
 	}
 	return a;
@@ -89,11 +102,17 @@ static json_t *probes_json(const struct ana_run *run)
 		const struct ana_probe *p = &run->probes[i];
 		json_t *sizes = json_array();
 		for (size_t k = 0; k < p->n; k++)
-			json_array_append_new(sizes, json_pack("{s:o, s:o, s:o}", "bytes", jnum(p->pts[k].bytes), "busbw_gbps",
-							       jnum(p->pts[k].busbw_gbps), "latency_ms", jnum(p->pts[k].latency_ms)));
-		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:o}", "name", p->name, "backend",
-			p->backend, "nodes", p->nodes, "ranks", p->ranks, "state", p->state, "sizes", sizes, "problem",
-			p->problem[0] ? json_string(p->problem) : json_null()));
+			json_array_append_new(sizes,
+					      json_pack("{s:o, s:o, s:o}", "bytes",
+							jnum(p->pts[k].bytes), "busbw_gbps",
+							jnum(p->pts[k].busbw_gbps), "latency_ms",
+							jnum(p->pts[k].latency_ms)));
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:o}", "name", p->name, "backend",
+				  p->backend, "nodes", p->nodes, "ranks", p->ranks, "state",
+				  p->state, "sizes", sizes, "problem",
+				  p->problem[0] ? json_string(p->problem) : json_null()));
 	}
 	return a;
 }
@@ -121,7 +140,9 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 	if (s->perf) {
 		perf = json_object();
 		for (int i = 0; i < s->perf->n; i++)
-			json_object_set_new(perf, s->perf->ev[i].name, s->perf->ev[i].supported ? jnum(s->perf->ev[i].value) : json_null());
+			json_object_set_new(perf, s->perf->ev[i].name,
+					    s->perf->ev[i].supported ? jnum(s->perf->ev[i].value)
+								     : json_null());
 	}
 	json_object_set_new(o, "perf", perf);
 	json_object_set_new(o, "nsys_reports", json_integer(s->nsys_reports));
@@ -137,18 +158,28 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "sources", json_string(s->sources));
 	json_object_set_new(o, "trace_files", json_integer((json_int_t)s->trace_files));
 	if (s->trace_not_analysed)
-		json_object_set_new(o, "trace_files_not_analysed", json_string(s->trace_not_analysed_names));
+		json_object_set_new(o, "trace_files_not_analysed",
+				    json_string(s->trace_not_analysed_names));
 	if (steps_from_traces(s)) {
-		json_object_set_new(o, "trace_files_unused", json_integer((json_int_t)s->trace_unused));
+		json_object_set_new(o, "trace_files_unused",
+				    json_integer((json_int_t) s->trace_unused));
 		json_object_set_new(o, "trace_problem", json_string(s->trace_problem));
 	}
-	json_object_set_new(o, "top_operators", top_ops_json(s->top_ops, s->n_top_ops, s->ops_total_ms, "self_ms"));
-	json_object_set_new(o, "gpu_breakdown", s->gpu_kernel_ms <= 0 ? json_null() :
-		json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms", jnum(s->gpu_kernel_ms), "idle_pct",
-			  jnum(s->gpu_idle_pct), "compute_pct", jnum(s->gpu_compute_pct), "non_compute_pct",
-			  jnum(s->gpu_non_compute_pct), "comm_comp_overlap_pct", s->gpu_overlap_pct >= 0 ?
-			  jnum(s->gpu_overlap_pct) : json_null(), "top_kernels",
-			  top_ops_json(s->top_kernels, s->n_top_kernels, s->kernels_total_ms, "total_ms")));
+	json_object_set_new(o, "top_operators",
+			    top_ops_json(s->top_ops, s->n_top_ops, s->ops_total_ms, "self_ms"));
+	json_object_set_new(
+		o, "gpu_breakdown",
+		s->gpu_kernel_ms <= 0
+			? json_null()
+			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms",
+				    jnum(s->gpu_kernel_ms), "idle_pct", jnum(s->gpu_idle_pct),
+				    "compute_pct", jnum(s->gpu_compute_pct), "non_compute_pct",
+				    jnum(s->gpu_non_compute_pct), "comm_comp_overlap_pct",
+				    s->gpu_overlap_pct >= 0 ? jnum(s->gpu_overlap_pct)
+							    : json_null(),
+				    "top_kernels",
+				    top_ops_json(s->top_kernels, s->n_top_kernels,
+						 s->kernels_total_ms, "total_ms")));
 }
 
 /* Step times, batch and throughput. */
@@ -158,41 +189,64 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "step_boundaries", json_boolean(!s->no_steps));
 	if (s->no_steps) /* one GPU window, not steps: no statistics, no rate */
 		json_object_set_new(o, "profiled_window_ms", jnum(s->step_med_ms));
-	json_object_set_new(o, "step_time_ms", s->no_steps ? json_null() : json_pack("{s:o, s:o, s:o, s:o}", "median",
-		jnum(s->step_med_ms), "p95", jnum(s->step_p95_ms), "min", jnum(s->step_min_ms), "max", jnum(s->step_max_ms)));
+	json_object_set_new(
+		o, "step_time_ms",
+		s->no_steps ? json_null()
+			    : json_pack("{s:o, s:o, s:o, s:o}", "median", jnum(s->step_med_ms),
+					"p95", jnum(s->step_p95_ms), "min", jnum(s->step_min_ms),
+					"max", jnum(s->step_max_ms)));
 	json_object_set_new(o, "spread_pct", s->no_steps ? json_null() : jnum(s->spread_pct));
 	json_t *times = json_array();
 	for (size_t i = 0; i < s->active_steps && !s->no_steps; i++)
 		json_array_append_new(times, jnum(s->step_ms[i]));
 	json_object_set_new(o, "step_times_ms", times);
 	int samples = s->global_batch > 0;
-	json_object_set_new(o, "global_batch", samples ? json_integer(s->global_batch) : json_null());
+	json_object_set_new(o, "global_batch",
+			    samples ? json_integer(s->global_batch) : json_null());
 	json_object_set_new(o, "batch_from", samples ? json_string(s->batch_from) : json_null());
 	json_object_set_new(o, "throughput", s->no_steps ? json_null() : jnum(s->throughput));
 	json_object_set_new(o, "throughput_unit", json_string(s->throughput_unit));
-	json_object_set_new(o, "throughput_samples_per_s", samples && !s->no_steps ? jnum(s->throughput) : json_null());
+	json_object_set_new(o, "throughput_samples_per_s",
+			    samples && !s->no_steps ? jnum(s->throughput) : json_null());
 }
 
 /* Where step time goes, the monitors, FLOPs, the median step per rank and rank 0's steps. */
 static void sc_shares(json_t *o, const struct ana_scenario *s)
 {
-	json_object_set_new(o, "shares_pct", !s->shares_known ? json_null() : json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"data_loading", jnum(s->data_pct), "compute", jnum(s->compute_pct), "forward", jnum(s->forward_pct),
-		"backward", jnum(s->backward_pct), "optimizer", jnum(s->optimizer_pct),
-		"communication", jnum(s->comm_pct), "communication_total", jnum(s->comm_total_pct),
-		"peer_wait", jnum(s->sync_wait_pct), "io", jnum(s->io_pct), "other", jnum(s->other_pct)));
+	json_object_set_new(
+		o, "shares_pct",
+		!s->shares_known
+			? json_null()
+			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+				    "data_loading", jnum(s->data_pct), "compute",
+				    jnum(s->compute_pct), "forward", jnum(s->forward_pct),
+				    "backward", jnum(s->backward_pct), "optimizer",
+				    jnum(s->optimizer_pct), "communication", jnum(s->comm_pct),
+				    "communication_total", jnum(s->comm_total_pct), "peer_wait",
+				    jnum(s->sync_wait_pct), "io", jnum(s->io_pct), "other",
+				    jnum(s->other_pct)));
 	json_object_set_new(o, "overlap_pct", jnum(s->overlap_pct));
-	json_object_set_new(o, "compute_split_pct", json_pack("{s:o, s:o}", "gemm", jnum(s->gemm_pct),
-		"elementwise", jnum(s->elementwise_pct)));
+	json_object_set_new(o, "compute_split_pct",
+			    json_pack("{s:o, s:o}", "gemm", jnum(s->gemm_pct), "elementwise",
+				      jnum(s->elementwise_pct)));
 	json_object_set_new(o, "allreduce_gbps", jnum(s->allreduce_gbps));
 	json_object_set_new(o, "monitor", monitor_json(s));
-	json_object_set_new(o, "gpu_monitor", s->gpu_mem_peak_pct < 0 ? json_null() :
-		json_pack("{s:i, s:o, s:o, s:o}", "gpus", s->gpus, "util_mean_pct", s->gpu_util_mean_pct < 0 ? json_null() :
-			  jnum(s->gpu_util_mean_pct), "memory_util_mean_pct", s->gpu_mem_util_mean_pct < 0 ? json_null() :
-			  jnum(s->gpu_mem_util_mean_pct), "memory_peak_pct", jnum(s->gpu_mem_peak_pct)));
+	json_object_set_new(
+		o, "gpu_monitor",
+		s->gpu_mem_peak_pct < 0
+			? json_null()
+			: json_pack("{s:i, s:o, s:o, s:o}", "gpus", s->gpus, "util_mean_pct",
+				    s->gpu_util_mean_pct < 0 ? json_null()
+							     : jnum(s->gpu_util_mean_pct),
+				    "memory_util_mean_pct",
+				    s->gpu_mem_util_mean_pct < 0 ? json_null()
+								 : jnum(s->gpu_mem_util_mean_pct),
+				    "memory_peak_pct", jnum(s->gpu_mem_peak_pct)));
 	json_object_set_new(o, "telemetry_format", json_string(s->format));
-	json_object_set_new(o, "flops_per_step_per_rank", s->flops_per_step > 0 ? jnum(s->flops_per_step) : json_null());
-	json_object_set_new(o, "achieved_gflops_per_rank", s->achieved_gflops > 0 ? jnum(s->achieved_gflops) : json_null());
+	json_object_set_new(o, "flops_per_step_per_rank",
+			    s->flops_per_step > 0 ? jnum(s->flops_per_step) : json_null());
+	json_object_set_new(o, "achieved_gflops_per_rank",
+			    s->achieved_gflops > 0 ? jnum(s->achieved_gflops) : json_null());
 	json_object_set_new(o, "mfu_pct", s->mfu_pct >= 0 ? jnum(s->mfu_pct) : json_null());
 	json_t *rows = json_array();
 	for (int r = 0; r < s->tl_ranks; r++) {
@@ -201,12 +255,16 @@ static void sc_shares(json_t *o, const struct ana_scenario *s)
 			json_array_append_new(row, jnum(s->tl[r][k]));
 		json_array_append_new(rows, row);
 	}
-	json_object_set_new(o, "median_step", json_pack("{s:I, s:[s,s,s,s,s,s], s:o}", "step", (json_int_t)s->tl_step,
-		"phases", "data_loading", "forward", "backward", "communication_and_wait", "optimizer", "other", "ranks", rows));
+	json_object_set_new(o, "median_step",
+			    json_pack("{s:I, s:[s,s,s,s,s,s], s:o}", "step",
+				      (json_int_t) s->tl_step, "phases", "data_loading", "forward",
+				      "backward", "communication_and_wait", "optimizer", "other",
+				      "ranks", rows));
 	json_t *steps = json_array();
 	for (size_t i = 0; i < s->n_rank0; i++)
-		json_array_append_new(steps, json_pack("[I, o, b]", (json_int_t)s->rank0[i][0], jnum(s->rank0[i][1]),
-						       s->rank0[i][2] != 0));
+		json_array_append_new(steps,
+				      json_pack("[I, o, b]", (json_int_t) s->rank0[i][0],
+						jnum(s->rank0[i][1]), s->rank0[i][2] != 0));
 	json_object_set_new(o, "rank0_steps", steps);
 }
 
@@ -216,23 +274,40 @@ static void sc_verdict(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "verdict", json_string(s->verdict));
 	json_object_set_new(o, "evidence", json_string(s->evidence));
 	json_object_set_new(o, "borderline", json_boolean(s->borderline));
-	json_object_set_new(o, "runner_up", s->borderline ? json_string(s->runner_up) : json_null());
+	json_object_set_new(o, "runner_up",
+			    s->borderline ? json_string(s->runner_up) : json_null());
 	json_object_set_new(o, "verdict_from", json_string(s->shares_known ? "step breakdown" :
 		s->have_monitor ? "node monitors" : "nothing"));
-	json_object_set_new(o, "verdict_basis", json_string(s->gpu_basis ? "gpu" : s->shares_known ? "host" :
-		s->have_monitor ? "monitors" : "none"));
-	json_object_set_new(o, "gpu_compute_split_pct", !s->gpu_basis ? json_null() : json_pack("{s:o, s:o}",
-		"matrix", jnum(s->gpu_pct[GPU_GEMM]), "elementwise", jnum(s->gpu_pct[GPU_COMPUTE] - s->gpu_pct[GPU_GEMM])));
-	json_object_set_new(o, "gpu_shares_pct", !s->gpu_basis ? json_null() : json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "compute", jnum(s->gpu_pct[GPU_COMPUTE]),
-		"communication", jnum(s->gpu_pct[GPU_COMM]), "memcpy", jnum(s->gpu_pct[GPU_MEMCPY]), "other_kernels",
-		jnum(s->gpu_pct[GPU_OTHER]), "idle_host_wait", jnum(s->gpu_pct[GPU_IDLE_HOST]), "idle_data_loading",
-		jnum(s->gpu_pct[GPU_IDLE_DATA]), "idle_kernel_wait", jnum(s->gpu_pct[GPU_IDLE_KERNEL]), "idle_other",
-		jnum(s->gpu_pct[GPU_IDLE_OTHER]), "window_ms", jnum(s->gpu_pct[GPU_WINDOW]), "rank_steps",
-		(json_int_t)s->gpu_steps));
+	json_object_set_new(o, "verdict_basis",
+			    json_string(s->gpu_basis              ? "gpu"
+						: s->shares_known ? "host"
+						: s->have_monitor ? "monitors"
+								  : "none"));
+	json_object_set_new(
+		o, "gpu_compute_split_pct",
+		!s->gpu_basis ? json_null()
+			      : json_pack("{s:o, s:o}", "matrix", jnum(s->gpu_pct[GPU_GEMM]),
+					  "elementwise",
+					  jnum(s->gpu_pct[GPU_COMPUTE] - s->gpu_pct[GPU_GEMM])));
+	json_object_set_new(
+		o, "gpu_shares_pct",
+		!s->gpu_basis ? json_null()
+			      : json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+					  "compute", jnum(s->gpu_pct[GPU_COMPUTE]), "communication",
+					  jnum(s->gpu_pct[GPU_COMM]), "memcpy",
+					  jnum(s->gpu_pct[GPU_MEMCPY]), "other_kernels",
+					  jnum(s->gpu_pct[GPU_OTHER]), "idle_host_wait",
+					  jnum(s->gpu_pct[GPU_IDLE_HOST]), "idle_data_loading",
+					  jnum(s->gpu_pct[GPU_IDLE_DATA]), "idle_kernel_wait",
+					  jnum(s->gpu_pct[GPU_IDLE_KERNEL]), "idle_other",
+					  jnum(s->gpu_pct[GPU_IDLE_OTHER]), "window_ms",
+					  jnum(s->gpu_pct[GPU_WINDOW]), "rank_steps",
+					  (json_int_t) s->gpu_steps));
 	json_object_set_new(o, "slowest_rank", json_pack("{s:i, s:o}", "rank", s->slowest_rank,
 		"mean_step_ms", jnum(s->slowest_rank_ms)));
-	json_object_set_new(o, "loss", json_pack("{s:o, s:o}", "first", jnum(s->loss_first), "last", jnum(s->loss_last)));
+	json_object_set_new(
+		o, "loss",
+		json_pack("{s:o, s:o}", "first", jnum(s->loss_first), "last", jnum(s->loss_last)));
 }
 
 /* Against the baseline; what the traces missed; ranks with data. */
@@ -242,11 +317,15 @@ static void sc_scaling(json_t *o, const struct ana_scenario *s)
 	int scaled = s->baseline[0] && (s->is_baseline || s->scaling_mode[0]);
 	json_object_set_new(o, "speedup", scaled ? jnum(s->speedup) : json_null());
 	json_object_set_new(o, "efficiency", scaled ? jnum(s->efficiency) : json_null());
-	json_object_set_new(o, "scaling_mode", s->scaling_mode[0] ? json_string(s->scaling_mode) : json_null());
-	json_object_set_new(o, "scaling_note", s->scaling_note[0] ? json_string(s->scaling_note) : json_null());
-	json_object_set_new(o, "traces_missed", s->traces_missed ? json_string(s->traces_missed) : json_null());
+	json_object_set_new(o, "scaling_mode",
+			    s->scaling_mode[0] ? json_string(s->scaling_mode) : json_null());
+	json_object_set_new(o, "scaling_note",
+			    s->scaling_note[0] ? json_string(s->scaling_note) : json_null());
+	json_object_set_new(o, "traces_missed",
+			    s->traces_missed ? json_string(s->traces_missed) : json_null());
 	json_object_set_new(o, "ranks_with_data", json_integer(s->ranks_with_data));
-	json_object_set_new(o, "ranks_note", s->ranks_note[0] ? json_string(s->ranks_note) : json_null());
+	json_object_set_new(o, "ranks_note",
+			    s->ranks_note[0] ? json_string(s->ranks_note) : json_null());
 }
 
 /* Stragglers, collectives, a slow node, contamination. */
@@ -255,16 +334,25 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 	json_t *str = json_array();
 	for (size_t k = 0; k < s->n_stragglers; k++) {
 		const struct straggler *g = &s->stragglers[k];
-		json_array_append_new(str, json_pack("{s:i, s:o, s:s, s:o, s:o, s:o}", "rank", g->rank, "node",
-			g->node[0] ? json_string(g->node) : json_null(), "cause", g->cause, "cause_ms_per_step",
-			jnum(g->cause_ms), "impact_pct", jnum(g->impact_pct), "arrived_last_pct", jnum(g->arrived_last_pct)));
+		json_array_append_new(
+			str,
+			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o}", "rank", g->rank, "node",
+				  g->node[0] ? json_string(g->node) : json_null(), "cause",
+				  g->cause, "cause_ms_per_step", jnum(g->cause_ms), "impact_pct",
+				  jnum(g->impact_pct), "arrived_last_pct",
+				  jnum(g->arrived_last_pct)));
 	}
 	json_object_set_new(o, "stragglers", str);
 	json_object_set_new(o, "collectives", collectives_json(s));
-	json_object_set_new(o, "slow_node", s->slow_node[0] ? json_string(s->slow_node) : json_null());
-	json_object_set_new(o, "slow_node_monitors", !s->have_slow_mon ? json_null() :
-		json_pack("{s:o, s:o}", "node", mon_json(&s->slow_mon), "other_nodes", mon_json(&s->rest_mon)));
-	json_object_set_new(o, "contaminated_by", s->contaminated[0] ? json_string(s->contaminated) : json_null());
+	json_object_set_new(o, "slow_node",
+			    s->slow_node[0] ? json_string(s->slow_node) : json_null());
+	json_object_set_new(o, "slow_node_monitors",
+			    !s->have_slow_mon
+				    ? json_null()
+				    : json_pack("{s:o, s:o}", "node", mon_json(&s->slow_mon),
+						"other_nodes", mon_json(&s->rest_mon)));
+	json_object_set_new(o, "contaminated_by",
+			    s->contaminated[0] ? json_string(s->contaminated) : json_null());
 }
 
 static json_t *scenario_json(const struct ana_scenario *s)
@@ -275,7 +363,8 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	if (!s->analysed) {
 		json_object_set_new(o, "problem", json_string(s->problem ? s->problem : ""));
 		json_object_set_new(o, "monitor", monitor_json(s));
-		json_object_set_new(o, "verdict", s->monitors_only ? json_string(s->verdict) : json_null());
+		json_object_set_new(o, "verdict",
+				    s->monitors_only ? json_string(s->verdict) : json_null());
 		if (s->monitors_only)
 			json_object_set_new(o, "evidence", json_string(s->evidence));
 		return o;
@@ -293,16 +382,22 @@ static json_t *models_json(const struct ana_run *run)
 	json_t *a = json_array();
 	for (size_t i = 0; i < run->nmodels; i++) {
 		const struct ana_model *m = &run->models[i];
-		json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "series", m->series,
-			"points", m->points, "base_nodes", m->base_nodes, "max_nodes", m->max_nodes, "a_ms", jnum(m->a), "b_ms",
-			jnum(m->b), "c_ms", jnum(m->c), "efficiency_8_nodes", jnum(m->eff8), "efficiency_16_nodes", jnum(m->eff16),
-			"overhead_exceeds_compute_from_nodes", m->crossover ? json_integer(m->crossover) : json_null(),
-			"model", "step_ms(N) = b/N + a + c*log2(N)", "limit", m->limit));
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}",
+				  "series", m->series, "points", m->points, "base_nodes",
+				  m->base_nodes, "max_nodes", m->max_nodes, "a_ms", jnum(m->a),
+				  "b_ms", jnum(m->b), "c_ms", jnum(m->c), "efficiency_8_nodes",
+				  jnum(m->eff8), "efficiency_16_nodes", jnum(m->eff16),
+				  "overhead_exceeds_compute_from_nodes",
+				  m->crossover ? json_integer(m->crossover) : json_null(), "model",
+				  "step_ms(N) = b/N + a + c*log2(N)", "limit", m->limit));
 		json_t *o = json_array_get(a, json_array_size(a) - 1);
 		json_object_set_new(o, "max_error_pct", jnum(m->max_err_pct));
 		json_object_set_new(o, "max_error_nodes", json_integer(m->max_err_nodes));
 		json_object_set_new(o, "fit", json_string(m->fit));
-		json_object_set_new(o, "contention", m->contention[0] ? json_string(m->contention) : json_null());
+		json_object_set_new(o, "contention",
+				    m->contention[0] ? json_string(m->contention) : json_null());
 	}
 	return a;
 }
@@ -316,13 +411,15 @@ static json_t *summary_json(const struct ana_run *run)
 			json_array_append_new(failed, json_string(run->sc[i].name));
 	}
 	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o}",
-		"campaign", run->campaign, "run_id", run->run_id,
-		"baseline", run->baseline ? json_string(run->baseline) : json_null(),
-		"thresholds", "communication_pct", jnum(run->th.comm_pct), "data_loading_pct", jnum(run->th.data_pct),
-		"io_pct", jnum(run->th.io_pct), "gpu_util_pct", jnum(run->th.gpu_util_pct), "memory_pct", jnum(run->th.memory_pct),
-		"scenarios", list, "failed", failed, "scaling_models", models_json(run),
-		"peak_gflops_per_rank", run->peak_gflops > 0 ? jnum(run->peak_gflops) : json_null(),
-		"fabric_probes", probes_json(run));
+			 "campaign", run->campaign, "run_id", run->run_id, "baseline",
+			 run->baseline ? json_string(run->baseline) : json_null(), "thresholds",
+			 "communication_pct", jnum(run->th.comm_pct), "data_loading_pct",
+			 jnum(run->th.data_pct), "io_pct", jnum(run->th.io_pct), "gpu_util_pct",
+			 jnum(run->th.gpu_util_pct), "memory_pct", jnum(run->th.memory_pct),
+			 "scenarios", list, "failed", failed, "scaling_models", models_json(run),
+			 "peak_gflops_per_rank",
+			 run->peak_gflops > 0 ? jnum(run->peak_gflops) : json_null(),
+			 "fabric_probes", probes_json(run));
 }
 
 /* ---- markdown --------------------------------------------------------- */
@@ -332,56 +429,75 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 	size_t ok = 0, bad = 0;
 	for (size_t i = 0; i < run->n; i++)
 		run->sc[i].analysed ? ok++ : bad++;
-	strbuf_addf(md, "## Executive Summary\n\n%zu scenario%s, %zu analysed", run->n, run->n == 1 ? "" : "s", ok);
+	strbuf_addf(md, "## Executive Summary\n\n%zu scenario%s, %zu analysed", run->n,
+		    run->n == 1 ? "" : "s", ok);
 	if (bad) {
 		strbuf_addf(md, "; not analysed: ");
 		for (size_t i = 0, k = 0; i < run->n; i++)
 			if (!run->sc[i].analysed)
-				strbuf_addf(md, "%s**%s** (%s%s%s)", k++ ? ", " : "", run->sc[i].name, run->sc[i].state,
-					    !strcmp(run->sc[i].state, "COMPLETED") ? ": no step data" :
-					    run->sc[i].reason[0] ? ": " : "", !strcmp(run->sc[i].state, "COMPLETED") ? "" :
-					    run->sc[i].reason);
+				strbuf_addf(
+					md, "%s**%s** (%s%s%s)", k++ ? ", " : "", run->sc[i].name,
+					run->sc[i].state,
+					!strcmp(run->sc[i].state, "COMPLETED") ? ": no step data"
+						: run->sc[i].reason[0]         ? ": "
+									       : "",
+					!strcmp(run->sc[i].state, "COMPLETED") ? ""
+									       : run->sc[i].reason);
 	}
 	strbuf_adds(md, ".\n\n");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->analysed)
 			continue;
-		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**%s. ", s->name, s->nodes, s->nodes == 1 ? "" : "s",
-			    s->ranks, s->backend, s->verdict, s->borderline ? " (borderline)" : "");
+		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**%s. ", s->name, s->nodes,
+			    s->nodes == 1 ? "" : "s", s->ranks, s->backend, s->verdict,
+			    s->borderline ? " (borderline)" : "");
 		if (s->no_steps)
-			strbuf_addf(md, "No step boundaries: from the GPU timeline over a %.2f ms profiled window",
+			strbuf_addf(md,
+				    "No step boundaries: from the GPU timeline over a %.2f ms "
+				    "profiled window",
 				    s->step_med_ms);
 		else
-			strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->step_med_ms, s->throughput, s->throughput_unit);
+			strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->step_med_ms,
+				    s->throughput, s->throughput_unit);
 		if (s->baseline[0] && !s->is_baseline && s->scaling_mode[0])
-			strbuf_addf(md, "; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s", s->scaling_mode,
-				    s->speedup, s->speedup < 1 ? " (slower than the baseline)" : "", 100 * s->efficiency,
-				    s->baseline);
+			strbuf_addf(
+				md,
+				"; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s",
+				s->scaling_mode, s->speedup,
+				s->speedup < 1 ? " (slower than the baseline)" : "",
+				100 * s->efficiency, s->baseline);
 		if (s->scaling_note[0])
 			strbuf_addf(md, "; %s", s->scaling_note);
 		if (s->contaminated[0])
-			strbuf_addf(md, "; **contaminated**: it shared nodes with %s", s->contaminated);
+			strbuf_addf(md, "; **contaminated**: it shared nodes with %s",
+				    s->contaminated);
 		strbuf_addf(md, " (from %s).\n", s->source);
 	}
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].monitors_only)
-			strbuf_addf(md, "- **%s**: no step data; from its node monitors alone: **%s**.\n", run->sc[i].name,
-				    run->sc[i].verdict);
+			strbuf_addf(
+				md,
+				"- **%s**: no step data; from its node monitors alone: **%s**.\n",
+				run->sc[i].name, run->sc[i].verdict);
 	strbuf_adds(md, "\n");
 }
 
-static void md_op_table(struct strbuf *md, const struct ana_op *ops, int n, double total, const char *what)
+static void md_op_table(struct strbuf *md, const struct ana_op *ops, int n, double total,
+			const char *what)
 {
 	strbuf_addf(md, "| Name | %s (ms) | Share | Calls |\n|---|---:|---:|---:|\n", what);
 	for (int i = 0; i < n; i++) {
 		char name[128];
 		size_t k = 0;
-		for (const char *c = ops[i].name; *c && k + 2 < sizeof name; c++) /* a table cell: no | ` or controls */
-			name[k++] = *c == '|' || *c == '`' ? '/' : (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
+		/* a table cell: no | ` or controls */
+		for (const char *c = ops[i].name; *c && k + 2 < sizeof name; c++)
+			name[k++] = *c == '|' || *c == '`'                ? '/'
+				: (unsigned char) *c < 0x20 || *c == 0x7f ? '?'
+									  : *c;
 		name[k] = '\0';
-		strbuf_addf(md, "| `%s` | %.2f | %.1f %% | %ld |\n", name, ops[i].self_ms, total > 0 ? 100 * ops[i].self_ms / total : 0,
-			    ops[i].count);
+		strbuf_addf(md, "| `%s` | %.2f | %.1f %% | %ld |\n", name, ops[i].self_ms,
+			    total > 0 ? 100 * ops[i].self_ms / total : 0, ops[i].count);
 	}
 	strbuf_adds(md, "\n");
 }
@@ -389,18 +505,24 @@ static void md_op_table(struct strbuf *md, const struct ana_op *ops, int n, doub
 static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (s->gpu_kernel_ms > 0) {
-		strbuf_addf(md, "GPU time in the traces (HTA's definitions, %zu rank%s with kernels): idle %.1f %%, compute "
-			    "%.1f %%, non-compute %.1f %% of %.2f ms of kernel time", s->trace_gpu_files,
-			    s->trace_gpu_files == 1 ? "" : "s", s->gpu_idle_pct, s->gpu_compute_pct, s->gpu_non_compute_pct,
-			    s->gpu_kernel_ms);
+		strbuf_addf(md,
+			    "GPU time in the traces (HTA's definitions, %zu rank%s with kernels): "
+			    "idle %.1f %%, compute "
+			    "%.1f %%, non-compute %.1f %% of %.2f ms of kernel time",
+			    s->trace_gpu_files, s->trace_gpu_files == 1 ? "" : "s", s->gpu_idle_pct,
+			    s->gpu_compute_pct, s->gpu_non_compute_pct, s->gpu_kernel_ms);
 		if (s->gpu_overlap_pct >= 0)
-			strbuf_addf(md, "; %.1f %% of communication kernels' time overlaps computation", s->gpu_overlap_pct);
+			strbuf_addf(md,
+				    "; %.1f %% of communication kernels' time overlaps computation",
+				    s->gpu_overlap_pct);
 		strbuf_adds(md, ". Top kernels:\n\n");
 		md_op_table(md, s->top_kernels, s->n_top_kernels, s->kernels_total_ms, "Time");
 	}
 	if (!s->n_top_ops)
 		return;
-	strbuf_addf(md, "Top CPU operators by self time (all ranks and profiled steps, %zu trace file%s):\n\n",
+	strbuf_addf(md,
+		    "Top CPU operators by self time (all ranks and profiled steps, %zu trace "
+		    "file%s):\n\n",
 		    s->trace_files, s->trace_files == 1 ? "" : "s");
 	md_op_table(md, s->top_ops, s->n_top_ops, s->ops_total_ms, "Self time");
 }
@@ -410,14 +532,18 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (steps_from_traces(s))
-		strbuf_addf(md, "%zu of %zu trace files could not be used, the first because: %s.\n\n", s->trace_unused,
-			    s->trace_files, s->trace_problem);
+		strbuf_addf(md,
+			    "%zu of %zu trace files could not be used, the first because: %s.\n\n",
+			    s->trace_unused, s->trace_files, s->trace_problem);
 	if (s->analysed && s->traces_missed)
 		strbuf_addf(md, "Traces: %s.\n\n", s->traces_missed);
 	if (s->trace_not_analysed)
-		strbuf_addf(md, "**%zu trace file%s not analysed**: the map step's shard failed twice on %s: %s. "
-			    "Run `campaign aggregate` again to analyse them.\n\n", s->trace_not_analysed,
-			    s->trace_not_analysed == 1 ? " was" : "s were", s->trace_not_analysed == 1 ? "it" : "them",
+		strbuf_addf(md,
+			    "**%zu trace file%s not analysed**: the map step's shard failed twice "
+			    "on %s: %s. "
+			    "Run `campaign aggregate` again to analyse them.\n\n",
+			    s->trace_not_analysed, s->trace_not_analysed == 1 ? " was" : "s were",
+			    s->trace_not_analysed == 1 ? "it" : "them",
 			    s->trace_not_analysed_names);
 }
 
@@ -436,15 +562,23 @@ static void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
 		double pct = 100 * c->busbw_gbps / c->fabric_busbw_gbps;
 		coll_size_label(c->size_class, label, sizeof label);
 		if (pct >= FABRIC_LIMIT_PCT)
-			snprintf(buf, n, "Its %s messages of %s reach %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that "
-				 "size (fabric probe on %d node%s): the fabric itself is the limit; send fewer bytes "
-				 "(bf16 gradients, compression) or use a faster interconnect.", coll_op_name(c->op), label, pct,
-				 c->fabric_busbw_gbps, s->nodes, s->nodes == 1 ? "" : "s");
+			snprintf(buf, n,
+				 "Its %s messages of %s reach %.0f %% of the %.3f GB/s bus "
+				 "bandwidth the fabric gives at that "
+				 "size (fabric probe on %d node%s): the fabric itself is the "
+				 "limit; send fewer bytes "
+				 "(bf16 gradients, compression) or use a faster interconnect.",
+				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->nodes,
+				 s->nodes == 1 ? "" : "s");
 		else
-			snprintf(buf, n, "Its %s messages of %s reach only %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at "
-				 "that size (fabric probe on %d node%s): not the fabric; look at message sizes (larger "
-				 "buckets), overlap with compute and waiting for peers.", coll_op_name(c->op), label, pct,
-				 c->fabric_busbw_gbps, s->nodes, s->nodes == 1 ? "" : "s");
+			snprintf(buf, n,
+				 "Its %s messages of %s reach only %.0f %% of the %.3f GB/s bus "
+				 "bandwidth the fabric gives at "
+				 "that size (fabric probe on %d node%s): not the fabric; look at "
+				 "message sizes (larger "
+				 "buckets), overlap with compute and waiting for peers.",
+				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->nodes,
+				 s->nodes == 1 ? "" : "s");
 		return;
 	}
 }
@@ -456,8 +590,11 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 	int fab = 0;
 	for (size_t i = 0; i < s->ncolls; i++)
 		fab |= s->colls[i].fabric_busbw_gbps > 0;
-	strbuf_addf(md, "| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | "
-		    "Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
+	strbuf_addf(md,
+		    "| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / "
+		    "p95) | "
+		    "Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) "
+		    "|%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
 		    fab ? " Of the fabric |" : "", fab ? "---:|" : "");
 	for (size_t i = 0; i < s->ncolls; i++) {
 		const struct collective *c = &s->colls[i];
@@ -468,18 +605,24 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 			snprintf(alg, sizeof alg, "%.3f", c->algbw_gbps);
 			snprintf(bus, sizeof bus, "%.3f", c->busbw_gbps);
 		}
-		strbuf_addf(md, "| %s | %s | %.2f | %.3f | %.3f / %.3f | %.3f / %.3f | %s | %s |", coll_op_name(c->op),
-			    bytes, c->count_per_step, c->ms_per_step, c->latency_med, c->latency_p95, c->wait_med,
-			    c->wait_p95, alg, bus);
+		strbuf_addf(md, "| %s | %s | %.2f | %.3f | %.3f / %.3f | %.3f / %.3f | %s | %s |",
+			    coll_op_name(c->op), bytes, c->count_per_step, c->ms_per_step,
+			    c->latency_med, c->latency_p95, c->wait_med, c->wait_p95, alg, bus);
 		if (fab && c->size_class >= 0 && c->fabric_busbw_gbps > 0)
-			strbuf_addf(md, " %.0f %% of %.3f |", 100 * c->busbw_gbps / c->fabric_busbw_gbps, c->fabric_busbw_gbps);
+			strbuf_addf(md, " %.0f %% of %.3f |",
+				    100 * c->busbw_gbps / c->fabric_busbw_gbps,
+				    c->fabric_busbw_gbps);
 		else if (fab)
 			strbuf_adds(md, " – |");
 		strbuf_adds(md, "\n");
 	}
-	strbuf_adds(md, "\nEach collective is matched across ranks (same step, process group, operation and order); "
-		    "latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each "
-		    "rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, "
+	strbuf_adds(md,
+		    "\nEach collective is matched across ranks (same step, process group, "
+		    "operation and order); "
+		    "latency is its shortest duration over ranks (the transfer once every rank has "
+		    "arrived), wait each "
+		    "rank's excess over it; busbw applies nccl-tests' factors (all-reduce "
+		    "2(n-1)/n; all-gather, "
 		    "reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
@@ -492,28 +635,42 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 	if (s->no_steps || !s->shares_known || s->ranks < 2)
 		return;
 	if (!s->n_stragglers) {
-		strbuf_addf(md, " No rank keeps the others waiting (none arrived last at most collectives with an impact of "
-			    "%.0f %% of the step or more).", STRAGGLER_MIN_IMPACT_PCT);
+		strbuf_addf(md,
+			    " No rank keeps the others waiting (none arrived last at most "
+			    "collectives with an impact of "
+			    "%.0f %% of the step or more).",
+			    STRAGGLER_MIN_IMPACT_PCT);
 		return;
 	}
 	for (size_t k = 0; k < s->n_stragglers; k++) {
 		const struct straggler *g = &s->stragglers[k];
-		strbuf_addf(md, " **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the collectives and keeps the "
-			    "others waiting %.1f %% of the median step; cause: %s", g->rank, g->node[0] ? " on " : "", g->node,
-			    g->arrived_last_pct, g->impact_pct, g->cause);
+		strbuf_addf(md,
+			    " **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the "
+			    "collectives and keeps the "
+			    "others waiting %.1f %% of the median step; cause: %s",
+			    g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct,
+			    g->impact_pct, g->cause);
 		if (strcmp(g->cause, "unknown"))
-			strbuf_addf(md, " (%.2f ms more per step than the other ranks' median)", g->cause_ms);
+			strbuf_addf(md, " (%.2f ms more per step than the other ranks' median)",
+				    g->cause_ms);
 		strbuf_adds(md, ".");
 	}
 	if (s->slow_node[0])
-		strbuf_addf(md, " Every rank of node **%s** is a straggler: the node itself is slow.", s->slow_node);
+		strbuf_addf(md,
+			    " Every rank of node **%s** is a straggler: the node itself is slow.",
+			    s->slow_node);
 	if (s->have_slow_mon) {
 		const struct monitor_summary *a = &s->slow_mon, *b = &s->rest_mon;
-		strbuf_addf(md, " Its monitors against the %d other node%s: CPU busy %.1f %% (%.1f %%), iowait %.1f %% "
-			    "(%.1f %%), memory peak %.1f %% (%.1f %%)", b->nodes, b->nodes == 1 ? "" : "s", a->cpu_util_mean_pct,
-			    b->cpu_util_mean_pct, a->iowait_mean_pct, b->iowait_mean_pct, a->mem_peak_pct, b->mem_peak_pct);
+		strbuf_addf(md,
+			    " Its monitors against the %d other node%s: CPU busy %.1f %% (%.1f "
+			    "%%), iowait %.1f %% "
+			    "(%.1f %%), memory peak %.1f %% (%.1f %%)",
+			    b->nodes, b->nodes == 1 ? "" : "s", a->cpu_util_mean_pct,
+			    b->cpu_util_mean_pct, a->iowait_mean_pct, b->iowait_mean_pct,
+			    a->mem_peak_pct, b->mem_peak_pct);
 		if (a->gpu_util_n && b->gpu_util_n)
-			strbuf_addf(md, ", GPU busy %.1f %% (%.1f %%)", a->gpu_util_mean_pct, b->gpu_util_mean_pct);
+			strbuf_addf(md, ", GPU busy %.1f %% (%.1f %%)", a->gpu_util_mean_pct,
+				    b->gpu_util_mean_pct);
 		strbuf_adds(md, ".");
 	}
 }
@@ -528,21 +685,27 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->analysed) {
-			strbuf_addf(md, "| %s | %d | %d | %s | – | – | – | – | – | – | – | – | not analysed |\n",
+			strbuf_addf(md,
+				    "| %s | %d | %d | %s | – | – | – | – | – | – | – | – | not "
+				    "analysed |\n",
 				    s->name, s->nodes, s->ranks, s->state);
 			continue;
 		}
 		char sh[5][16];
-		const double pct[5] = { s->data_pct, s->compute_pct, s->comm_pct, s->io_pct, s->other_pct };
+		const double pct[5] = { s->data_pct, s->compute_pct, s->comm_pct, s->io_pct,
+					s->other_pct };
 		for (int k = 0; k < 5; k++) /* unknown shares are n/a, never 0 */
 			snprintf(sh[k], sizeof sh[k], s->shares_known ? "%.1f" : "n/a", pct[k]);
 		char med[32], p95[32], thr[48];
 		snprintf(med, sizeof med, s->no_steps ? "– (no steps)" : "%.2f", s->step_med_ms);
 		snprintf(p95, sizeof p95, s->no_steps ? "–" : "%.2f", s->step_p95_ms);
-		snprintf(thr, sizeof thr, s->no_steps ? "–" : "%.1f %s", s->throughput, s->throughput_unit);
-		strbuf_addf(md, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n",
-			    s->name, s->nodes, s->ranks, s->state, med, p95, thr, sh[0], sh[1], sh[2], sh[3], sh[4], s->verdict,
-			    s->borderline ? " (borderline)" : "");
+		snprintf(thr, sizeof thr, s->no_steps ? "–" : "%.1f %s", s->throughput,
+			 s->throughput_unit);
+		strbuf_addf(
+			md,
+			"| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n",
+			s->name, s->nodes, s->ranks, s->state, med, p95, thr, sh[0], sh[1], sh[2],
+			sh[3], sh[4], s->verdict, s->borderline ? " (borderline)" : "");
 	}
 	strbuf_adds(md, "\n");
 }
@@ -551,14 +714,18 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (!s->analysed && !strcmp(s->state, "COMPLETED")) {
-		strbuf_addf(md, "The job **completed**, but left nothing to time its steps from: %s. Its job log is "
-			    "`%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n", s->problem ? s->problem : "",
-			    s->name, s->name);
+		strbuf_addf(md,
+			    "The job **completed**, but left nothing to time its steps from: %s. "
+			    "Its job log is "
+			    "`%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n",
+			    s->problem ? s->problem : "", s->name, s->name);
 		md_not_analysed(md, s);
 		if (s->monitors_only)
-			strbuf_addf(md, "From the node monitors alone (%d node%s, %ld samples): **%s**: %s.\n\n",
-				    s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s", s->monitor_samples, s->verdict,
-				    s->evidence);
+			strbuf_addf(md,
+				    "From the node monitors alone (%d node%s, %ld samples): "
+				    "**%s**: %s.\n\n",
+				    s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s",
+				    s->monitor_samples, s->verdict, s->evidence);
 		return 1;
 	}
 	if (!s->analysed) {
@@ -567,7 +734,8 @@ static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *
 			strbuf_addf(md, ", exit code %d", s->exit_code);
 		if (s->reason[0])
 			strbuf_addf(md, " (%s)", s->reason);
-		strbuf_addf(md, ". Not analysed: %s. Its job log is in `%s/`.\n\n", s->problem ? s->problem : "", s->name);
+		strbuf_addf(md, ". Not analysed: %s. Its job log is in `%s/`.\n\n",
+			    s->problem ? s->problem : "", s->name);
 		return 1;
 	}
 	return 0;
@@ -578,20 +746,29 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s)
 {
 	strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", s->verdict, s->evidence, s->sources);
 	if (s->gpu_basis)
-		strbuf_adds(md, "The verdict comes from the GPU timeline: on a GPU the host's ranges time kernel "
-			    "launches, not the work, so the host phase shares below are supporting detail.\n\n");
+		strbuf_adds(md,
+			    "The verdict comes from the GPU timeline: on a GPU the host's ranges "
+			    "time kernel "
+			    "launches, not the work, so the host phase shares below are supporting "
+			    "detail.\n\n");
 	if (s->ranks_note[0])
 		strbuf_addf(md, "Ranks: %s.\n\n", s->ranks_note);
 	if (s->contaminated[0])
-		strbuf_addf(md, "**Contaminated**: its job ran on the same nodes at the same time as %s, so its step "
-			    "times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
+		strbuf_addf(md,
+			    "**Contaminated**: its job ran on the same nodes at the same time as "
+			    "%s, so its step "
+			    "times include their load. Run the series with `slurm.exclusive: true` "
+			    "(the default).\n\n",
 			    s->contaminated);
 	md_not_analysed(md, s);
 	if (s->bad_lines)
 		strbuf_addf(md, "%ld %s line%s %s and %s skipped.\n\n", s->bad_lines,
-			    s->shares_known ? "telemetry" : "step-log", s->bad_lines == 1 ? " was" : "s were",
-			    s->shares_known ? "malformed or held implausible numbers (non-finite, negative, over 10^9 ms)" :
-			    "longer than 64 KiB or over the pattern's match budget (100,000 backtracking steps)",
+			    s->shares_known ? "telemetry" : "step-log",
+			    s->bad_lines == 1 ? " was" : "s were",
+			    s->shares_known ? "malformed or held implausible numbers (non-finite, "
+					      "negative, over 10^9 ms)"
+					    : "longer than 64 KiB or over the pattern's match "
+					      "budget (100,000 backtracking steps)",
 			    s->bad_lines == 1 ? "was" : "were");
 }
 
@@ -599,15 +776,22 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s)
 static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (s->no_steps)
-		strbuf_addf(md, "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the "
-			    "verdict come from the GPU timeline over the profiled window (%.2f ms per rank); there are "
-			    "no step statistics and no throughput.", s->step_med_ms);
+		strbuf_addf(md,
+			    "No step boundaries (no ProfilerStep#N range, no NVTX step range): the "
+			    "shares and the "
+			    "verdict come from the GPU timeline over the profiled window (%.2f ms "
+			    "per rank); there are "
+			    "no step statistics and no throughput.",
+			    s->step_med_ms);
 	else
-		strbuf_addf(md, "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
-			    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, backward %.1f %%, "
+		strbuf_addf(md,
+			    "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
+			    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, "
+			    "backward %.1f %%, "
 			    "optimizer %.1f %%.",
-			    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms, s->step_max_ms, s->spread_pct,
-			    s->forward_pct, s->backward_pct, s->optimizer_pct);
+			    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms,
+			    s->step_max_ms, s->spread_pct, s->forward_pct, s->backward_pct,
+			    s->optimizer_pct);
 	md_stragglers(md, s);
 	if (s->loss_known)
 		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->loss_first, s->loss_last);
@@ -616,58 +800,90 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 	if (s->allreduce_gbps > 0)
 		snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->allreduce_gbps);
 	if (s->comm_total_pct > 0)
-		strbuf_addf(md, "Communication: %.1f %% of step time in collectives, %.1f %% of it hidden behind "
-			    "compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks%s.\n\n",
+		strbuf_addf(md,
+			    "Communication: %.1f %% of step time in collectives, %.1f %% of it "
+			    "hidden behind "
+			    "compute; %.1f %% is the transfer itself and %.1f %% waiting for "
+			    "slower ranks%s.\n\n",
 			    s->comm_total_pct, s->overlap_pct, s->comm_pct, s->sync_wait_pct, gbps);
 	md_collectives(md, s);
 	if (s->gemm_pct + s->elementwise_pct > 0)
-		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n", s->gemm_pct, s->elementwise_pct);
+		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n",
+			    s->gemm_pct, s->elementwise_pct);
 	if (!strcmp(s->throughput_unit, "steps/s"))
-		strbuf_adds(md, "Throughput is in steps per second: the samples per step are not known (set "
-			    "`analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a "
+		strbuf_adds(md,
+			    "Throughput is in steps per second: the samples per step are not known "
+			    "(set "
+			    "`analysis.batch_per_rank` or `analysis.global_batch`, for the "
+			    "campaign or the scenario, or a "
 			    "`samples` group in `analysis.step_log`).\n\n");
 	else
-		strbuf_addf(md, "Global batch %ld samples per step (from %s).\n\n", s->global_batch, s->batch_from);
+		strbuf_addf(md, "Global batch %ld samples per step (from %s).\n\n", s->global_batch,
+			    s->batch_from);
 	if (!s->shares_known)
-		strbuf_addf(md, "Where step time goes is not known: %s gives step times only (data, compute, "
-			    "communication and I/O shares are n/a; the trainer's telemetry or PyTorch-profiler traces "
-			    "give them). The verdict is %s.\n\n", s->source,
+		strbuf_addf(md,
+			    "Where step time goes is not known: %s gives step times only (data, "
+			    "compute, "
+			    "communication and I/O shares are n/a; the trainer's telemetry or "
+			    "PyTorch-profiler traces "
+			    "give them). The verdict is %s.\n\n",
+			    s->source,
 			    s->have_monitor ? "from the node monitors alone" : "undetermined");
 }
 
 /* Operators, profilers, monitors, FLOPs and MFU. */
-static void md_scenario_profile(struct strbuf *md, const struct ana_run *run, const struct ana_scenario *s)
+static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
+				const struct ana_scenario *s)
 {
 	md_top_ops(md, s);
 	if (s->profile_missing[0])
-		strbuf_addf(md, "Profile missing: %s was asked for but left no output (not installed on the nodes? "
-			    "the job log says).\n\n", s->profile_missing);
+		strbuf_addf(md,
+			    "Profile missing: %s was asked for but left no output (not installed "
+			    "on the nodes? "
+			    "the job log says).\n\n",
+			    s->profile_missing);
 	if (s->perf) {
 		strbuf_addf(md, "perf stat (summed over %d ranks):", s->perf->ranks);
 		for (int i = 0; i < s->perf->n; i++) {
 			if (s->perf->ev[i].supported)
-				strbuf_addf(md, "%s %s %.0f%s%s", i ? ";" : "", s->perf->ev[i].name, s->perf->ev[i].value,
-					    s->perf->ev[i].unit[0] ? " " : "", s->perf->ev[i].unit);
+				strbuf_addf(md, "%s %s %.0f%s%s", i ? ";" : "", s->perf->ev[i].name,
+					    s->perf->ev[i].value, s->perf->ev[i].unit[0] ? " " : "",
+					    s->perf->ev[i].unit);
 			else
-				strbuf_addf(md, "%s %s not supported here", i ? ";" : "", s->perf->ev[i].name);
+				strbuf_addf(md, "%s %s not supported here", i ? ";" : "",
+					    s->perf->ev[i].name);
 		}
 		strbuf_adds(md, ".\n\n");
 	}
 	if (s->have_monitor)
-		strbuf_addf(md, "Node monitors (%d node%s, %ld samples): CPU busy %.1f %% on average, iowait %.1f %%, "
-			    "memory peak %.1f %% of RAM.\n\n", s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s",
-			    s->monitor_samples, s->cpu_util_mean_pct, s->iowait_mean_pct, s->mem_peak_pct);
+		strbuf_addf(md,
+			    "Node monitors (%d node%s, %ld samples): CPU busy %.1f %% on average, "
+			    "iowait %.1f %%, "
+			    "memory peak %.1f %% of RAM.\n\n",
+			    s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s", s->monitor_samples,
+			    s->cpu_util_mean_pct, s->iowait_mean_pct, s->mem_peak_pct);
 	else
-		strbuf_adds(md, "Node monitors: no data (`profile.monitor` is off for this campaign).\n\n");
+		strbuf_adds(
+			md,
+			"Node monitors: no data (`profile.monitor` is off for this campaign).\n\n");
 	if (s->gpu_mem_peak_pct >= 0)
-		strbuf_addf(md, "GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory controller %.1f %%, "
-			    "memory peak %.1f %% of GPU memory.\n\n", s->gpus, s->gpus == 1 ? "" : "s",
-			    s->gpu_util_mean_pct, s->gpu_mem_util_mean_pct, s->gpu_mem_peak_pct);
+		strbuf_addf(md,
+			    "GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory "
+			    "controller %.1f %%, "
+			    "memory peak %.1f %% of GPU memory.\n\n",
+			    s->gpus, s->gpus == 1 ? "" : "s", s->gpu_util_mean_pct,
+			    s->gpu_mem_util_mean_pct, s->gpu_mem_peak_pct);
 	if (s->achieved_gflops > 0)
-		strbuf_addf(md, "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per step per rank)%s", s->achieved_gflops,
-			    s->flops_per_step, s->mfu_pct >= 0 ? "" : "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
+		strbuf_addf(md,
+			    "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per "
+			    "step per rank)%s",
+			    s->achieved_gflops, s->flops_per_step,
+			    s->mfu_pct >= 0
+				    ? ""
+				    : "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
 	if (s->mfu_pct >= 0)
-		strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n", s->mfu_pct, run->peak_gflops);
+		strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n",
+			    s->mfu_pct, run->peak_gflops);
 }
 
 static void md_scenarios(struct strbuf *md, const struct ana_run *run)
@@ -677,8 +893,11 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 		const struct ana_scenario *s = &run->sc[i];
 		strbuf_addf(md, "### %s\n\n", s->name);
 		if (s->attempts > 1)
-			strbuf_addf(md, "Attempt %d of %d (the latest %s; every attempt's outputs are kept in `%s/attempts/`).\n\n",
-				    s->attempt, s->attempts, s->attempt == s->attempts ? "one" : "that completed", s->name);
+			strbuf_addf(md,
+				    "Attempt %d of %d (the latest %s; every attempt's outputs are "
+				    "kept in `%s/attempts/`).\n\n",
+				    s->attempt, s->attempts,
+				    s->attempt == s->attempts ? "one" : "that completed", s->name);
 		if (md_scenario_unanalysed(md, s))
 			continue;
 		md_scenario_head(md, s);
@@ -713,16 +932,21 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 	for (size_t i = 0; i < sizeof figs / sizeof *figs; i++) {
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/" RUN_FIGURES "/%s.svg", run->run_dir, figs[i].file);
-		int wanted = figs[i].need == ALWAYS || (figs[i].need == SERIES && series) || (figs[i].need == SIZED && sized);
+		int wanted = figs[i].need == ALWAYS || (figs[i].need == SERIES && series) ||
+			(figs[i].need == SIZED && sized);
 		if (fsio_exists(p.buf) && wanted) {
 			strbuf_addf(md, "![%s](figures/%s.svg)\n\n", figs[i].alt, figs[i].file);
 			any = 1;
 		}
 		strbuf_free(&p);
 	}
-	strbuf_addf(md, "%sA merged multi-rank timeline of every scenario is in `timeline.json` (open it in "
-		    "https://ui.perfetto.dev or chrome://tracing).\n\n", any ? "Figures (SVG and PNG, with their data and "
-		    "gnuplot scripts) are in `figures/`. " : "No figure was drawn (is gnuplot installed?). ");
+	strbuf_addf(md,
+		    "%sA merged multi-rank timeline of every scenario is in `timeline.json` (open "
+		    "it in "
+		    "https://ui.perfetto.dev or chrome://tracing).\n\n",
+		    any ? "Figures (SVG and PNG, with their data and "
+			  "gnuplot scripts) are in `figures/`. "
+			: "No figure was drawn (is gnuplot installed?). ");
 }
 
 static void md_scaling(struct strbuf *md, const struct ana_run *run)
@@ -734,11 +958,14 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 		if (!base->analysed || !base->is_baseline)
 			continue;
 		any = 1;
-		strbuf_addf(md, "Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
-			    "| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup | Efficiency | Data %% "
+		strbuf_addf(md,
+			    "Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
+			    "| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | "
+			    "Speedup | Efficiency | Data %% "
 			    "| Compute %% | Comm %% |\n"
 			    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
-			    base->name, base->backend, base->tasks_per_node, base->tasks_per_node == 1 ? "" : "s", base->name,
+			    base->name, base->backend, base->tasks_per_node,
+			    base->tasks_per_node == 1 ? "" : "s", base->name,
 			    base->throughput_unit);
 		const struct ana_scenario *last = base;
 		for (size_t i = 0; i < run->n; i++) {
@@ -752,34 +979,52 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 				snprintf(sp, sizeof sp, "%.2fx", s->speedup);
 				snprintf(ef, sizeof ef, "%.0f %%", 100 * s->efficiency);
 			}
-			strbuf_addf(md, "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %.1f | %.1f | %.1f |\n", s->name, s->nodes,
-				    s->ranks, gb, s->throughput, s->throughput_unit, s->is_baseline ? "baseline" :
-				    s->scaling_mode[0] ? s->scaling_mode : "–", sp, ef, s->data_pct, s->compute_pct, s->comm_pct);
+			strbuf_addf(md,
+				    "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %.1f | %.1f | "
+				    "%.1f |\n",
+				    s->name, s->nodes, s->ranks, gb, s->throughput,
+				    s->throughput_unit,
+				    s->is_baseline               ? "baseline"
+					    : s->scaling_mode[0] ? s->scaling_mode
+								 : "–",
+				    sp, ef, s->data_pct, s->compute_pct, s->comm_pct);
 			if (s->ranks > last->ranks && (s->scaling_mode[0] || s->is_baseline))
 				last = s;
 		}
 		if (last != base)
-			strbuf_addf(md, "\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of step time, "
-				    "compute from %.1f %% to %.1f %% and data loading from %.1f %% to %.1f %%; "
+			strbuf_addf(md,
+				    "\nFrom %d to %d ranks, communication moves from %.1f %% to "
+				    "%.1f %% of step time, "
+				    "compute from %.1f %% to %.1f %% and data loading from %.1f %% "
+				    "to %.1f %%; "
 				    "parallel efficiency at %d ranks is %.0f %%.\n\n",
-				    base->ranks, last->ranks, base->comm_pct, last->comm_pct, base->compute_pct,
-				    last->compute_pct, base->data_pct, last->data_pct, last->ranks, 100 * last->efficiency);
+				    base->ranks, last->ranks, base->comm_pct, last->comm_pct,
+				    base->compute_pct, last->compute_pct, base->data_pct,
+				    last->data_pct, last->ranks, 100 * last->efficiency);
 		else
-			strbuf_adds(md, "\nNo other scenario of this series scales against it with a known mode: no scaling "
+			strbuf_adds(md,
+				    "\nNo other scenario of this series scales against it with a "
+				    "known mode: no scaling "
 				    "to report.\n\n");
 		for (size_t i = 0; i < run->n; i++)
-			if (run->sc[i].analysed && !strcmp(run->sc[i].baseline, base->name) && run->sc[i].scaling_note[0])
-				strbuf_addf(md, "- **%s**: %s.\n", run->sc[i].name, run->sc[i].scaling_note);
+			if (run->sc[i].analysed && !strcmp(run->sc[i].baseline, base->name) &&
+			    run->sc[i].scaling_note[0])
+				strbuf_addf(md, "- **%s**: %s.\n", run->sc[i].name,
+					    run->sc[i].scaling_note);
 		strbuf_adds(md, "\n");
 	}
 	if (!any)
 		strbuf_adds(md, "No analysed scenario to compare against.\n\n");
 	for (size_t i = 0; i < run->nmodels; i++) {
 		const struct ana_model *m = &run->models[i];
-		strbuf_addf(md, "**Model for the series of %s**: step time (ms, at the baseline's global batch) "
-			    "T(N) = %.3f / N + %.3f + %.3f x log2(N). Predicted parallel efficiency: **%.0f %% at 8 nodes, "
-			    "%.0f %% at 16 nodes**.\n\n%s %s\n\n", m->series, m->b, m->a, m->c, 100 * m->eff8, 100 * m->eff16,
-			    m->limit, m->fit);
+		strbuf_addf(md,
+			    "**Model for the series of %s**: step time (ms, at the baseline's "
+			    "global batch) "
+			    "T(N) = %.3f / N + %.3f + %.3f x log2(N). Predicted parallel "
+			    "efficiency: **%.0f %% at 8 nodes, "
+			    "%.0f %% at 16 nodes**.\n\n%s %s\n\n",
+			    m->series, m->b, m->a, m->c, 100 * m->eff8, 100 * m->eff16, m->limit,
+			    m->fit);
 		if (m->contention[0])
 			strbuf_addf(md, "**Contention.** %s\n\n", m->contention);
 	}
@@ -807,28 +1052,41 @@ static void comm_advice(struct rec *r, const struct ana_scenario *s)
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
 	if (s->sync_wait_pct > s->comm_pct && s->n_stragglers)
-		snprintf(r->text, sizeof r->text, "**%s**: ranks wait for each other more (%.1f %% of step time) than "
-			 "they transfer (%.1f %%): rank %d%s%s holds the others back (cause: %s); balance its data or "
-			 "work, or move it off a busy node, before tuning the collectives.", s->name, s->sync_wait_pct,
-			 s->comm_pct, s->stragglers[0].rank, s->stragglers[0].node[0] ? " on " : "", s->stragglers[0].node,
+		snprintf(r->text, sizeof r->text,
+			 "**%s**: ranks wait for each other more (%.1f %% of step time) than "
+			 "they transfer (%.1f %%): rank %d%s%s holds the others back (cause: %s); "
+			 "balance its data or "
+			 "work, or move it off a busy node, before tuning the collectives.",
+			 s->name, s->sync_wait_pct, s->comm_pct, s->stragglers[0].rank,
+			 s->stragglers[0].node[0] ? " on " : "", s->stragglers[0].node,
 			 s->stragglers[0].cause);
 	else if (s->sync_wait_pct > s->comm_pct)
-		snprintf(r->text, sizeof r->text, "**%s**: ranks wait for each other more (%.1f %% of step time) than "
-			 "they transfer (%.1f %%), but no one rank arrives last most of the time: the waiting is spread "
-			 "(jitter, noisy nodes); pin threads, keep other work off the nodes, then tune the collectives.",
+		snprintf(r->text, sizeof r->text,
+			 "**%s**: ranks wait for each other more (%.1f %% of step time) than "
+			 "they transfer (%.1f %%), but no one rank arrives last most of the time: "
+			 "the waiting is spread "
+			 "(jitter, noisy nodes); pin threads, keep other work off the nodes, then "
+			 "tune the collectives.",
 			 s->name, s->sync_wait_pct, s->comm_pct);
 	else if (s->overlap_pct >= 40)
-		snprintf(r->text, sizeof r->text, "**%s**: DDP already hides %.1f %% of its communication behind "
-			 "compute, so more overlap gains little; the %.1f %% of step time still exposed (plus %.1f %% waiting "
-			 "for peers) shrinks with less gradient volume (fp16/bf16 gradients, gradient compression) or a "
-			 "larger per-rank batch that amortises each all-reduce.", s->name, s->overlap_pct, s->comm_pct,
-			 s->sync_wait_pct);
+		snprintf(r->text, sizeof r->text,
+			 "**%s**: DDP already hides %.1f %% of its communication behind "
+			 "compute, so more overlap gains little; the %.1f %% of step time still "
+			 "exposed (plus %.1f %% waiting "
+			 "for peers) shrinks with less gradient volume (fp16/bf16 gradients, "
+			 "gradient compression) or a "
+			 "larger per-rank batch that amortises each all-reduce.",
+			 s->name, s->overlap_pct, s->comm_pct, s->sync_wait_pct);
 	else
-		snprintf(r->text, sizeof r->text, "**%s**: only %.1f %% of communication overlaps compute: hide gradient "
-			 "all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to "
-			 "amortise it, or reduce gradient volume; up to %.1f %% of step time is at stake (exposed "
-			 "communication %.1f %% and waiting for peers %.1f %%).", s->name, s->overlap_pct,
-			 s->comm_pct + s->sync_wait_pct, s->comm_pct, s->sync_wait_pct);
+		snprintf(r->text, sizeof r->text,
+			 "**%s**: only %.1f %% of communication overlaps compute: hide gradient "
+			 "all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), "
+			 "raise the per-rank batch to "
+			 "amortise it, or reduce gradient volume; up to %.1f %% of step time is at "
+			 "stake (exposed "
+			 "communication %.1f %% and waiting for peers %.1f %%).",
+			 s->name, s->overlap_pct, s->comm_pct + s->sync_wait_pct, s->comm_pct,
+			 s->sync_wait_pct);
 	size_t len = strlen(r->text);
 	if (clause[0])
 		snprintf(r->text + len, sizeof r->text - len, " %s", clause);
@@ -839,9 +1097,13 @@ static void md_fabric(struct strbuf *md, const struct ana_run *run)
 {
 	if (!run->nprobes)
 		return;
-	strbuf_adds(md, "## Fabric\n\nAll-reduce bus bandwidth the fabric gives, measured by a probe job per node count "
-		    "and backend on the same kind of nodes (the reference trainer's all-reduce, as nccl-tests' "
-		    "all_reduce_perf: busbw = bytes / time x 2(n-1)/n):\n\n| Probe | Backend | Nodes | Ranks | busbw (GB/s) "
+	strbuf_adds(md,
+		    "## Fabric\n\nAll-reduce bus bandwidth the fabric gives, measured by a probe "
+		    "job per node count "
+		    "and backend on the same kind of nodes (the reference trainer's all-reduce, as "
+		    "nccl-tests' "
+		    "all_reduce_perf: busbw = bytes / time x 2(n-1)/n):\n\n| Probe | Backend | "
+		    "Nodes | Ranks | busbw (GB/s) "
 		    "by message size |\n|---|---|---:|---:|---|\n");
 	for (size_t i = 0; i < run->nprobes; i++) {
 		const struct ana_probe *p = &run->probes[i];
@@ -851,7 +1113,8 @@ static void md_fabric(struct strbuf *md, const struct ana_run *run)
 		for (size_t k = 0; k < p->n; k++) {
 			char label[32];
 			double b = p->pts[k].bytes;
-			snprintf(label, sizeof label, b >= 1048576 ? "%.0f MiB" : "%.0f KiB", b >= 1048576 ? b / 1048576 : b / 1024);
+			snprintf(label, sizeof label, b >= 1048576 ? "%.0f MiB" : "%.0f KiB",
+				 b >= 1048576 ? b / 1048576 : b / 1024);
 			strbuf_addf(md, "%s%s: %.3f", k ? ", " : "", label, p->pts[k].busbw_gbps);
 		}
 		strbuf_adds(md, " |\n");
@@ -873,50 +1136,80 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 			comm_advice(r, s);
 		} else if (!strcmp(s->verdict, "data-loader-bound")) {
 			r->gain = s->data_pct;
-			snprintf(r->text, sizeof r->text, "**%s**: add data-loader workers or prefetch depth, or make "
-				 "decoding cheaper; up to %.1f %% of step time is spent waiting for data.", s->name, s->data_pct);
+			snprintf(r->text, sizeof r->text,
+				 "**%s**: add data-loader workers or prefetch depth, or make "
+				 "decoding cheaper; up to %.1f %% of step time is spent waiting "
+				 "for data.",
+				 s->name, s->data_pct);
 		} else if (!strcmp(s->verdict, "io-bound")) {
 			r->gain = s->io_pct;
-			snprintf(r->text, sizeof r->text, "**%s**: checkpoint less often, write asynchronously or from one "
-				 "rank to fast local storage; up to %.1f %% of step time is spent in I/O.", s->name, s->io_pct);
-		} else if (!strcmp(s->verdict, "memory-bound") && s->elementwise_pct <= s->gemm_pct) {
+			snprintf(r->text, sizeof r->text,
+				 "**%s**: checkpoint less often, write asynchronously or from one "
+				 "rank to fast local storage; up to %.1f %% of step time is spent "
+				 "in I/O.",
+				 s->name, s->io_pct);
+		} else if (!strcmp(s->verdict, "memory-bound") &&
+			   s->elementwise_pct <= s->gemm_pct) {
 			r->gain = s->compute_pct / 10;
-			snprintf(r->text, sizeof r->text, "**%s**: memory is nearly full (%s); lower the per-rank batch, shard "
-				 "optimizer state or activations, or use activation checkpointing before it fails or swaps; "
-				 "the evidence: %s.", s->name, s->gpu_mem_peak_pct >= 0 ? "GPU memory" : "host memory", s->evidence);
+			snprintf(r->text, sizeof r->text,
+				 "**%s**: memory is nearly full (%s); lower the per-rank batch, "
+				 "shard "
+				 "optimizer state or activations, or use activation checkpointing "
+				 "before it fails or swaps; "
+				 "the evidence: %s.",
+				 s->name, s->gpu_mem_peak_pct >= 0 ? "GPU memory" : "host memory",
+				 s->evidence);
 		} else if (!strcmp(s->verdict, "memory-bound")) {
 			r->gain = s->compute_pct * s->elementwise_pct / 100;
-			snprintf(r->text, sizeof r->text, "**%s**: fuse elementwise operations and keep activations smaller "
-				 "(or recompute them); %.1f %% of compute is bandwidth-bound elementwise work, about %.1f %% of "
-				 "step time.", s->name, s->elementwise_pct, s->compute_pct * s->elementwise_pct / 100);
+			snprintf(r->text, sizeof r->text,
+				 "**%s**: fuse elementwise operations and keep activations smaller "
+				 "(or recompute them); %.1f %% of compute is bandwidth-bound "
+				 "elementwise work, about %.1f %% of "
+				 "step time.",
+				 s->name, s->elementwise_pct,
+				 s->compute_pct * s->elementwise_pct / 100);
 		} else {
 			r->gain = s->other_pct;
-			snprintf(r->text, sizeof r->text, "**%s**: compute-bound (%.1f %% compute); gains come from faster "
-				 "kernels (larger GEMMs, mixed precision) rather than from the data path or communication; "
-				 "%.1f %% of step time is unaccounted overhead.", s->name, s->compute_pct, s->other_pct);
+			snprintf(r->text, sizeof r->text,
+				 "**%s**: compute-bound (%.1f %% compute); gains come from faster "
+				 "kernels (larger GEMMs, mixed precision) rather than from the "
+				 "data path or communication; "
+				 "%.1f %% of step time is unaccounted overhead.",
+				 s->name, s->compute_pct, s->other_pct);
 		}
 		n++;
 	}
 	for (size_t i = 0; i < run->nmodels; i++) {
 		const struct ana_model *m = &run->models[i];
-		double t16 = m->b / 16 + m->a + m->c * 4, over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
+		double t16 = m->b / 16 + m->a + m->c * 4,
+		       over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
 		if (m->eff16 >= 0.8)
 			continue;
 		recs[n].gain = over;
 		if (m->contention[0]) {
-			snprintf(recs[n++].text, sizeof recs[0].text, "**Series of %s**: measure scaling where each rank has "
-				 "its own resources (%s); the model's %.0f %% efficiency at 16 nodes reflects contention.",
-				 m->series, run->host_cpus > 0 ? "real nodes, not ranks sharing this machine" :
-				 "fewer ranks per node, or exclusive nodes", 100 * m->eff16);
+			snprintf(recs[n++].text, sizeof recs[0].text,
+				 "**Series of %s**: measure scaling where each rank has "
+				 "its own resources (%s); the model's %.0f %% efficiency at 16 "
+				 "nodes reflects contention.",
+				 m->series,
+				 run->host_cpus > 0 ? "real nodes, not ranks sharing this machine"
+						    : "fewer ranks per node, or exclusive nodes",
+				 100 * m->eff16);
 			continue;
 		}
-		snprintf(recs[n++].text, sizeof recs[0].text, "**Series of %s at scale**: the fitted model predicts %.0f %% "
-			 "efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f ms per doubling) would be "
-			 "%.0f %% of the step; reduce it (overlap communication, larger per-rank batch, gradient compression) "
-			 "before asking for more nodes.", m->series, 100 * m->eff16, m->c, over);
+		snprintf(recs[n++].text, sizeof recs[0].text,
+			 "**Series of %s at scale**: the fitted model predicts %.0f %% "
+			 "efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f "
+			 "ms per doubling) would be "
+			 "%.0f %% of the step; reduce it (overlap communication, larger per-rank "
+			 "batch, gradient compression) "
+			 "before asking for more nodes.",
+			 m->series, 100 * m->eff16, m->c, over);
 	}
 	qsort(recs, n, sizeof *recs, rec_cmp);
-	strbuf_adds(md, "## Recommendations\n\nRanked by the share of step time each could recover:\n\n");
+	strbuf_adds(
+		md,
+		"## Recommendations\n\nRanked by the share of step time each could recover:\n\n");
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
 	for (size_t i = 0; i < run->n; i++) {
@@ -924,10 +1217,14 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 		if (s->analysed)
 			continue;
 		if (!strcmp(s->state, "COMPLETED"))
-			strbuf_addf(md, "- **%s** completed but cannot be analysed: %s.\n", s->name, s->problem ? s->problem : "");
+			strbuf_addf(md, "- **%s** completed but cannot be analysed: %s.\n", s->name,
+				    s->problem ? s->problem : "");
 		else
-			strbuf_addf(md, "- **%s** ended %s: read `%s/slurm-*.out` (and `%s/logs/`), fix the cause and run it "
-				    "again (`campaign resubmit RUN %s`).\n", s->name, s->state, s->name, s->name, s->name);
+			strbuf_addf(md,
+				    "- **%s** ended %s: read `%s/slurm-*.out` (and `%s/logs/`), "
+				    "fix the cause and run it "
+				    "again (`campaign resubmit RUN %s`).\n",
+				    s->name, s->state, s->name, s->name, s->name);
 	}
 	strbuf_adds(md, "\n");
 	free(recs);
@@ -935,50 +1232,84 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 
 static void md_method(struct strbuf *md, const struct ana_run *run)
 {
-	strbuf_addf(md, "## Methodology\n\n"
+	strbuf_addf(
+		md,
+		"## Methodology\n\n"
 		"- Sources, per scenario, the first present: each rank's trainer telemetry "
-		"`<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); "
-		"PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step; host "
-		"ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before "
-		"`analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads "
-		"compute > data loading > communication > I/O, so nothing is counted twice); step lines of "
-		"`<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first "
-		"`profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
-		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends when the last rank does); "
+		"`<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; "
+		"warm-up steps excluded); "
+		"PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each "
+		"`ProfilerStep#N` is a step; host "
+		"ranges classified into phases by PCRE2 rules, the campaign's "
+		"`analysis.phase_rules` before "
+		"`analyzers/phase_rules.txt`; on each thread the innermost classified range wins, "
+		"across threads "
+		"compute > data loading > communication > I/O, so nothing is counted twice); step "
+		"lines of "
+		"`<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; "
+		"the first "
+		"`profile.warmup_steps` lines of each rank skipped); else the node monitors alone "
+		"(docs/formats.md).\n"
+		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends "
+		"when the last rank does); "
 		"median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
 		"- Throughput: global batch / median step time.\n"
-		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + "
-		"`optimizer_ms` (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when "
-		"absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder. A collective ends for "
-		"every rank at once, so per step the smallest exposed communication over ranks (the last rank to "
-		"arrive) is counted as communication and each rank's excess over it as waiting for slower ranks "
+		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + "
+		"`backward_ms` + "
+		"`optimizer_ms` (compute), `comm_exposed_ms` (communication not hidden behind "
+		"compute; `comm_ms` when "
+		"absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder. A "
+		"collective ends for "
+		"every rank at once, so per step the smallest exposed communication over ranks "
+		"(the last rank to "
+		"arrive) is counted as communication and each rank's excess over it as waiting for "
+		"slower ranks "
 		"(peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time.\n"
-		"- Verdict: communication-bound when exposed communication plus waiting for peers > %.0f %% of step time, data-loader-bound "
-		"when data loading > %.0f %%, io-bound when I/O > %.0f %%, memory-bound when the GPU memory peak (host "
-		"memory without GPU monitors) > %.0f %% (the largest excess relative to its threshold wins); otherwise, "
-		"when the GPUs are busy less than %.0f %% of the time, the largest share that is not compute; otherwise "
-		"memory-bound when elementwise work outweighs GEMMs within compute, else compute-bound. Thresholds come "
-		"from the campaign's `analysis.thresholds`. A verdict whose deciding share is within 20 %% of its "
-		"threshold (or within the step spread, when larger) is marked borderline and the runner-up named. "
-		"Without a step breakdown (step logs), shares are n/a and no verdict is drawn from them.\n"
-		"- MFU: the telemetry's FLOPs per step per rank / median step time, over `analysis.peak_gflops_per_rank`.\n"
-		"- Scaling model: per series, step times scaled to the baseline's global batch are split into compute "
-		"(fitted as b/N by least squares) and the rest (fitted as a + c log2 N with a, c >= 0); efficiency(N) = "
+		"- Verdict: communication-bound when exposed communication plus waiting for peers "
+		"> %.0f %% of step time, data-loader-bound "
+		"when data loading > %.0f %%, io-bound when I/O > %.0f %%, memory-bound when the "
+		"GPU memory peak (host "
+		"memory without GPU monitors) > %.0f %% (the largest excess relative to its "
+		"threshold wins); otherwise, "
+		"when the GPUs are busy less than %.0f %% of the time, the largest share that is "
+		"not compute; otherwise "
+		"memory-bound when elementwise work outweighs GEMMs within compute, else "
+		"compute-bound. Thresholds come "
+		"from the campaign's `analysis.thresholds`. A verdict whose deciding share is "
+		"within 20 %% of its "
+		"threshold (or within the step spread, when larger) is marked borderline and the "
+		"runner-up named. "
+		"Without a step breakdown (step logs), shares are n/a and no verdict is drawn from "
+		"them.\n"
+		"- MFU: the telemetry's FLOPs per step per rank / median step time, over "
+		"`analysis.peak_gflops_per_rank`.\n"
+		"- Scaling model: per series, step times scaled to the baseline's global batch are "
+		"split into compute "
+		"(fitted as b/N by least squares) and the rest (fitted as a + c log2 N with a, c "
+		">= 0); efficiency(N) = "
 		"T(N0) N0 / (T(N) N).\n"
-		"- Scaling: weak when the per-rank batch is the baseline's, strong when the global batch is (from the "
-		"batches; without them from `analysis.scaling`); speedup = samples/s / baseline samples/s (the step-rate "
-		"ratio at strong scaling, x ranks / baseline ranks at weak scaling when the batch is unknown); efficiency "
-		"= speedup x baseline ranks / ranks. Scenarios whose batch semantics differ from the baseline's get no "
+		"- Scaling: weak when the per-rank batch is the baseline's, strong when the global "
+		"batch is (from the "
+		"batches; without them from `analysis.scaling`); speedup = samples/s / baseline "
+		"samples/s (the step-rate "
+		"ratio at strong scaling, x ranks / baseline ranks at weak scaling when the batch "
+		"is unknown); efficiency "
+		"= speedup x baseline ranks / ranks. Scenarios whose batch semantics differ from "
+		"the baseline's get no "
 		"speedup. The model needs three node counts. "
-		"A series is the scenarios with the same backend and tasks per node; its baseline is `analysis.baseline` "
+		"A series is the scenarios with the same backend and tasks per node; its baseline "
+		"is `analysis.baseline` "
 		"when that is in the series, else the one with the fewest nodes.\n",
-		run->th.comm_pct, run->th.data_pct, run->th.io_pct, run->th.memory_pct, run->th.gpu_util_pct);
+		run->th.comm_pct, run->th.data_pct, run->th.io_pct, run->th.memory_pct,
+		run->th.gpu_util_pct);
 }
 
 static int write_markdown(const struct ana_run *run)
 {
 	struct strbuf md = STRBUF_INIT, path = STRBUF_INIT;
-	strbuf_addf(&md, "# Bottleneck analysis: %s\n\nRun `%s`. Every number below is in `summary.json`.\n\n",
+	strbuf_addf(&md,
+		    "# Bottleneck analysis: %s\n\nRun `%s`. Every number below is in "
+		    "`summary.json`.\n\n",
 		    run->campaign, run->run_id);
 	md_summary(&md, run);
 	md_scenarios(&md, run);
@@ -1004,17 +1335,23 @@ static int write_scenario_files(const struct ana_scenario *s)
 	strbuf_addf(&p, "%s/" JOB_REPORT, s->job_dir);
 	if (s->analysed)
 	{
-		strbuf_addf(&txt, "scenario %s: %s%s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f %s\n", s->name, s->verdict,
-			    s->borderline ? " (borderline)" : "", s->evidence, s->step_med_ms, s->step_p95_ms, s->throughput,
-			    s->throughput_unit);
+		strbuf_addf(&txt,
+			    "scenario %s: %s%s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f %s\n",
+			    s->name, s->verdict, s->borderline ? " (borderline)" : "", s->evidence,
+			    s->step_med_ms, s->step_p95_ms, s->throughput, s->throughput_unit);
 		if (s->shares_known)
-			strbuf_addf(&txt, "data %.1f %%, compute %.1f %%, communication %.1f %% (+ %.1f %% waiting for peers), "
-				    "other %.1f %%\n", s->data_pct, s->compute_pct, s->comm_pct, s->sync_wait_pct, s->other_pct);
+			strbuf_addf(&txt,
+				    "data %.1f %%, compute %.1f %%, communication %.1f %% (+ %.1f "
+				    "%% waiting for peers), "
+				    "other %.1f %%\n",
+				    s->data_pct, s->compute_pct, s->comm_pct, s->sync_wait_pct,
+				    s->other_pct);
 		else
 			strbuf_adds(&txt, "data, compute, communication: n/a (step times only)\n");
 	}
 	else
-		strbuf_addf(&txt, "scenario %s: %s, not analysed: %s\n", s->name, s->state, s->problem ? s->problem : "");
+		strbuf_addf(&txt, "scenario %s: %s, not analysed: %s\n", s->name, s->state,
+			    s->problem ? s->problem : "");
 	if (rc == 0)
 		rc = fsio_write_atomic(p.buf, txt.buf, txt.len, 0644);
 	strbuf_free(&p);
@@ -1034,8 +1371,10 @@ int ana_run_write(const struct ana_run *run)
 		strbuf_addf(&p, "%s/" RUN_SUMMARY, run->run_dir);
 		rc = jsonio_write(p.buf, j);
 		strbuf_addf(&figs, "%s/" RUN_FIGURES, run->run_dir);
-		if (rc == 0 && figures_draw(run->run_dir, j, figs.buf, run->epoch, FIG_SVG | FIG_PNG) < 0)
-			fprintf(stderr, "campaign: warning: the figures were not drawn: %s\n", err_last());
+		if (rc == 0 &&
+		    figures_draw(run->run_dir, j, figs.buf, run->epoch, FIG_SVG | FIG_PNG) < 0)
+			fprintf(stderr, "campaign: warning: the figures were not drawn: %s\n",
+				err_last());
 		if (rc == 0)
 			rc = timeline_write(run);
 		json_decref(j);

@@ -24,7 +24,8 @@ int rules_add(struct rules *r, const char *category, const char *pattern, char *
 	}
 	int code;
 	PCRE2_SIZE off;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+	pcre2_code *re =
+		pcre2_compile((PCRE2_SPTR) pattern, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
 	if (!re) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(code, msg, sizeof msg);
@@ -72,8 +73,10 @@ int rules_load_more(const char *path, struct rules *r)
 		char why[300];
 		if (rules_add(r, line, tab + 1, why, sizeof why) < 0) {
 			char *colon = strchr(why, ':');
-			if (colon && why[0] >= '0' && why[0] <= '9') /* the offset, as a column of the line */
-				rc = err_set(ERR_USAGE, "%s:%d:%zu%s", path, lineno, strtoul(why, NULL, 10) + strlen(line) + 2, colon);
+			/* the offset, as a column of the line */
+			if (colon && why[0] >= '0' && why[0] <= '9')
+				rc = err_set(ERR_USAGE, "%s:%d:%zu%s", path, lineno,
+					     strtoul(why, NULL, 10) + strlen(line) + 2, colon);
 			else
 				rc = err_set(ERR_USAGE, "%s:%d: %s", path, lineno, why);
 			break;
@@ -110,7 +113,8 @@ void rules_context_free(void *mctx)
 const char *rules_classify(const struct rules *r, const char *name)
 {
 	size_t len = strlen(name);
-	char small[512], *subject = len + JIT_SLACK <= sizeof small ? small : xmalloc(len + JIT_SLACK);
+	char small[512],
+		*subject = len + JIT_SLACK <= sizeof small ? small : xmalloc(len + JIT_SLACK);
 	memcpy(subject, name, len);
 	memset(subject + len, 0, JIT_SLACK);
 	const char *cat = r->fallback;

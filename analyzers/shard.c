@@ -102,12 +102,14 @@ int shard_plan_write(const struct shard_plan *p)
 	clear_dir(p->dir);
 	json_t *files = json_array();
 	for (size_t i = 0; i < p->n; i++)
-		json_array_append_new(files, json_pack("[s, s, b, i]", p->v[i].dir, p->v[i].name, p->v[i].nsys,
-						       p->v[i].order));
+		json_array_append_new(files,
+				      json_pack("[s, s, b, i]", p->v[i].dir, p->v[i].name,
+						p->v[i].nsys, p->v[i].order));
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/plan.json", p->dir);
-	rc = write_json(path.buf, json_pack("{s:o, s:o, s:o}", "phase_names", str_array(&p->phase_names),
-					    "phase_patterns", str_array(&p->phase_patterns), "files", files));
+	rc = write_json(path.buf,
+			json_pack("{s:o, s:o, s:o}", "phase_names", str_array(&p->phase_names),
+				  "phase_patterns", str_array(&p->phase_patterns), "files", files));
 	strbuf_free(&path);
 	return rc;
 }
@@ -134,16 +136,20 @@ int shard_plan_read(const char *dir, struct shard_plan *p)
 	       *pats = json_object_get(j, "phase_patterns"), *files = json_object_get(j, "files");
 	int rc = 0;
 	if (!j)
-		rc = err_set(fsio_exists(path.buf) ? ERR_IO : ERR_NOTFOUND, "%s: %s", path.buf, je.text);
-	else if (!json_is_array(names) || !json_is_array(files) || json_array_size(pats) != json_array_size(names))
+		rc = err_set(fsio_exists(path.buf) ? ERR_IO : ERR_NOTFOUND, "%s: %s", path.buf,
+			     je.text);
+	else if (!json_is_array(names) || !json_is_array(files) ||
+		 json_array_size(pats) != json_array_size(names))
 		rc = err_set(ERR_IO, "%s: not a map-step plan", path.buf);
-	if (rc == 0 && (read_strings(names, &p->phase_names) || read_strings(pats, &p->phase_patterns)))
+	if (rc == 0 &&
+	    (read_strings(names, &p->phase_names) || read_strings(pats, &p->phase_patterns)))
 		rc = err_set(ERR_IO, "%s: a phase rule is not a string", path.buf);
 	for (size_t i = 0; rc == 0 && i < json_array_size(files); i++) {
 		const char *d = NULL, *n = NULL;
 		int nsys = 0, order = 0;
 		if (json_unpack(json_array_get(files, i), "[s, s, b, i]", &d, &n, &nsys, &order))
-			rc = err_set(ERR_IO, "%s: file %zu is not [dir, name, nsys, order]", path.buf, i);
+			rc = err_set(ERR_IO, "%s: file %zu is not [dir, name, nsys, order]",
+				     path.buf, i);
 		else
 			add_item(p, d, n, nsys, order);
 	}
@@ -183,8 +189,10 @@ static json_t *steps_json(const struct rank_metrics *r)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct step_rec *s = &r->steps[i];
 		json_t *row = json_pack("[I, b]", (json_int_t)s->step, s->active);
-		const double v[] = { s->data_ms, s->forward_ms, s->backward_ms, s->comm_ms, s->optimizer_ms, s->step_ms,
-				     s->loss, s->comm_exposed_ms, s->io_ms, s->gemm_ms, s->elementwise_ms, s->bytes,
+		const double v[] = { s->data_ms,      s->forward_ms,       s->backward_ms,
+				     s->comm_ms,      s->optimizer_ms,     s->step_ms,
+				     s->loss,         s->comm_exposed_ms,  s->io_ms,
+				     s->gemm_ms,      s->elementwise_ms,   s->bytes,
 				     s->allreduce_ms, s->reducescatter_ms, s->start_us };
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 			json_array_append_new(row, real(v[k]));
@@ -202,8 +210,10 @@ static int step_of(json_t *row, struct step_rec *s)
 {
 	if (json_array_size(row) != STEP_FIELDS)
 		return -1;
-	double *v[] = { &s->data_ms, &s->forward_ms, &s->backward_ms, &s->comm_ms, &s->optimizer_ms, &s->step_ms,
-			&s->loss, &s->comm_exposed_ms, &s->io_ms, &s->gemm_ms, &s->elementwise_ms, &s->bytes,
+	double *v[] = { &s->data_ms,      &s->forward_ms,       &s->backward_ms,
+			&s->comm_ms,      &s->optimizer_ms,     &s->step_ms,
+			&s->loss,         &s->comm_exposed_ms,  &s->io_ms,
+			&s->gemm_ms,      &s->elementwise_ms,   &s->bytes,
 			&s->allreduce_ms, &s->reducescatter_ms, &s->start_us };
 	s->step = (long)json_integer_value(json_array_get(row, 0));
 	s->active = json_is_true(json_array_get(row, 1));
@@ -221,8 +231,10 @@ static json_t *coll_json(const struct rank_metrics *r)
 	json_t *a = json_array();
 	for (size_t i = 0; i < r->ncoll; i++) {
 		const struct coll_rec *c = &r->coll[i];
-		json_array_append_new(a, json_pack("[i, i, I, i, i, o, o]", c->step, c->seq, (json_int_t)c->pg, c->op,
-						   c->group, real(c->bytes), real(c->ms)));
+		json_array_append_new(a,
+				      json_pack("[i, i, I, i, i, o, o]", c->step, c->seq,
+						(json_int_t) c->pg, c->op, c->group, real(c->bytes),
+						real(c->ms)));
 	}
 	return a;
 }
@@ -237,7 +249,8 @@ static int coll_of(json_t *a, struct rank_metrics *r)
 		struct coll_rec *c = &r->coll[i];
 		json_int_t pg = 0;
 		json_t *bytes = NULL, *ms = NULL;
-		if (json_unpack(row, "[i, i, I, i, i, o, o]", &c->step, &c->seq, &pg, &c->op, &c->group, &bytes, &ms))
+		if (json_unpack(row, "[i, i, I, i, i, o, o]", &c->step, &c->seq, &pg, &c->op,
+				&c->group, &bytes, &ms))
 			return -1;
 		c->pg = (unsigned)pg;
 		c->bytes = real_of(bytes);
@@ -248,10 +261,11 @@ static int coll_of(json_t *a, struct rank_metrics *r)
 
 static json_t *rank_json(const struct rank_metrics *r)
 {
-	return json_pack("{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:o, s:o}", "rank", r->rank, "world_size",
-			 r->world_size, "format", (int)r->format, "global_batch", (json_int_t)r->global_batch,
-			 "flops_per_step", real(r->flops_per_step), "host", r->host, "bad_lines", (json_int_t)r->bad_lines,
-			 "have_meta", r->have_meta, "whole_window", r->whole_window, "steps", steps_json(r),
+	return json_pack("{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:o, s:o}", "rank", r->rank,
+			 "world_size", r->world_size, "format", (int) r->format, "global_batch",
+			 (json_int_t) r->global_batch, "flops_per_step", real(r->flops_per_step),
+			 "host", r->host, "bad_lines", (json_int_t) r->bad_lines, "have_meta",
+			 r->have_meta, "whole_window", r->whole_window, "steps", steps_json(r),
 			 "collectives", coll_json(r));
 }
 
@@ -262,10 +276,11 @@ static int rank_of(json_t *j, struct rank_metrics *r)
 	const char *host = "";
 	json_t *fl = NULL, *steps = NULL, *coll = NULL;
 	memset(r, 0, sizeof *r);
-	if (json_unpack(j, "{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:o, s:o}", "rank", &r->rank, "world_size",
-			&r->world_size, "format", &format, "global_batch", &gb, "flops_per_step", &fl, "host", &host,
-			"bad_lines", &bad, "have_meta", &meta, "whole_window", &whole, "steps", &steps, "collectives",
-			&coll) || !json_is_array(steps) || !json_is_array(coll) || coll_of(coll, r) < 0)
+	if (json_unpack(j, "{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:o, s:o}", "rank",
+			&r->rank, "world_size", &r->world_size, "format", &format, "global_batch",
+			&gb, "flops_per_step", &fl, "host", &host, "bad_lines", &bad, "have_meta",
+			&meta, "whole_window", &whole, "steps", &steps, "collectives", &coll) ||
+	    !json_is_array(steps) || !json_is_array(coll) || coll_of(coll, r) < 0)
 		return -1;
 	r->format = (enum metrics_format)format;
 	r->global_batch = (long)gb;
@@ -317,15 +332,16 @@ static json_t *part_json(const struct shard_item *it, const struct trace_set *ts
 	json_t *ranks = json_array();
 	for (size_t i = 0; i < ts->m.n; i++)
 		json_array_append_new(ranks, rank_json(&ts->m.ranks[i]));
-	const double gpu[] = { ts->gpu_kernel_us, ts->gpu_idle_us, ts->gpu_compute_us, ts->gpu_non_compute_us,
-			       ts->gpu_comm_us, ts->gpu_overlap_us };
+	const double gpu[] = { ts->gpu_kernel_us,      ts->gpu_idle_us, ts->gpu_compute_us,
+			       ts->gpu_non_compute_us, ts->gpu_comm_us, ts->gpu_overlap_us };
 	json_t *g = json_array();
 	for (size_t i = 0; i < sizeof gpu / sizeof *gpu; i++)
 		json_array_append_new(g, real(gpu[i]));
-	return json_pack("{s:s, s:s, s:s, s:[I, I, I, I], s:o, s:s, s:o, s:o, s:o}", "dir", it->dir, "name", it->name,
-			 "host", host, "counts", (json_int_t)ts->unreadable, (json_int_t)ts->no_steps,
-			 (json_int_t)ts->gpu_files, (json_int_t)ts->malformed, "gpu_us", g, "problem", ts->problem,
-			 "ops", ops_json(&ts->ops), "kernels", ops_json(&ts->kernels), "ranks", ranks);
+	return json_pack("{s:s, s:s, s:s, s:[I, I, I, I], s:o, s:s, s:o, s:o, s:o}", "dir", it->dir,
+			 "name", it->name, "host", host, "counts", (json_int_t) ts->unreadable,
+			 (json_int_t) ts->no_steps, (json_int_t) ts->gpu_files,
+			 (json_int_t) ts->malformed, "gpu_us", g, "problem", ts->problem, "ops",
+			 ops_json(&ts->ops), "kernels", ops_json(&ts->kernels), "ranks", ranks);
 }
 
 static int part_of(json_t *j, const struct shard_item *it, struct trace_set *ts)
@@ -334,17 +350,19 @@ static int part_of(json_t *j, const struct shard_item *it, struct trace_set *ts)
 	json_int_t c[4];
 	json_t *g, *ops, *kernels, *ranks;
 	memset(ts, 0, sizeof *ts);
-	if (json_unpack(j, "{s:s, s:s, s:s, s:[I, I, I, I], s:o, s:s, s:o, s:o, s:o}", "dir", &dir, "name", &name,
-			"host", &host, "counts", &c[0], &c[1], &c[2], &c[3], "gpu_us", &g, "problem", &problem, "ops",
-			&ops, "kernels", &kernels, "ranks", &ranks) ||
-	    strcmp(dir, it->dir) || strcmp(name, it->name) || json_array_size(g) != 6 || !json_is_array(ranks))
+	if (json_unpack(j, "{s:s, s:s, s:s, s:[I, I, I, I], s:o, s:s, s:o, s:o, s:o}", "dir", &dir,
+			"name", &name, "host", &host, "counts", &c[0], &c[1], &c[2], &c[3],
+			"gpu_us", &g, "problem", &problem, "ops", &ops, "kernels", &kernels,
+			"ranks", &ranks) ||
+	    strcmp(dir, it->dir) || strcmp(name, it->name) || json_array_size(g) != 6 ||
+	    !json_is_array(ranks))
 		return -1;
 	ts->unreadable = (size_t)c[0];
 	ts->no_steps = (size_t)c[1];
 	ts->gpu_files = (size_t)c[2];
 	ts->malformed = (long)c[3];
-	double *gpu[] = { &ts->gpu_kernel_us, &ts->gpu_idle_us, &ts->gpu_compute_us, &ts->gpu_non_compute_us,
-			  &ts->gpu_comm_us, &ts->gpu_overlap_us };
+	double *gpu[] = { &ts->gpu_kernel_us,      &ts->gpu_idle_us, &ts->gpu_compute_us,
+			  &ts->gpu_non_compute_us, &ts->gpu_comm_us, &ts->gpu_overlap_us };
 	for (size_t i = 0; i < 6; i++)
 		*gpu[i] = real_of(json_array_get(g, i));
 	snprintf(ts->problem, sizeof ts->problem, "%s", problem);
@@ -411,15 +429,18 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static int load_rules(const struct shard_plan *p, struct rules *phases, struct rules *kernels, int *have_kernels)
+static int load_rules(const struct shard_plan *p, struct rules *phases, struct rules *kernels,
+		      int *have_kernels)
 {
-	struct ana_run run = { .phase_names = p->phase_names.v, .phase_patterns = p->phase_patterns.v,
+	struct ana_run run = { .phase_names = p->phase_names.v,
+			       .phase_patterns = p->phase_patterns.v,
 			       .n_phase_rules = p->phase_names.n };
 	int rc = ana_phase_rules_load(&run, phases);
 	if (rc < 0)
 		return rc;
 	char *kpath = rules_default_path();
-	*have_kernels = rules_load(kpath, kernels) == 0; /* as ana_run_analyse: no kernel rules, no GPU breakdown */
+	/* as ana_run_analyse: no kernel rules, no GPU breakdown */
+	*have_kernels = rules_load(kpath, kernels) == 0;
 	free(kpath);
 	return 0;
 }
@@ -428,14 +449,17 @@ static int write_done(const struct shard_plan *p, const struct shard_done *d)
 {
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/shard-%d.done", p->dir, d->index);
-	int rc = write_json(path.buf, json_pack("{s:i, s:i, s:i, s:s, s:I, s:f, s:f}", "index", d->index, "count",
-						d->count, "attempt", d->attempt, "host", d->host, "files",
-						(json_int_t)d->files, "bytes", d->bytes, "seconds", d->seconds));
+	int rc = write_json(path.buf,
+			    json_pack("{s:i, s:i, s:i, s:s, s:I, s:f, s:f}", "index", d->index,
+				      "count", d->count, "attempt", d->attempt, "host", d->host,
+				      "files", (json_int_t) d->files, "bytes", d->bytes, "seconds",
+				      d->seconds));
 	strbuf_free(&path);
 	return rc;
 }
 
-int shard_run(const struct shard_plan *p, int index, int count, int attempt, int jobs, struct shard_done *done)
+int shard_run(const struct shard_plan *p, int index, int count, int attempt, int jobs,
+	      struct shard_done *done)
 {
 	memset(done, 0, sizeof *done);
 	*done = (struct shard_done){ .index = index, .count = count, .attempt = attempt };
@@ -445,8 +469,10 @@ int shard_run(const struct shard_plan *p, int index, int count, int attempt, int
 	int have_kernels, rc = load_rules(p, &phases, &kernels, &have_kernels);
 	if (rc < 0)
 		return rc;
-	struct shard_job j = { p, xcalloc(p->n + 1, sizeof *j.items), &phases, have_kernels ? &kernels : NULL,
-			       done->host, NULL, NULL };
+	struct shard_job j = { p,          xcalloc(p->n + 1, sizeof *j.items),
+			       &phases,    have_kernels ? &kernels : NULL,
+			       done->host, NULL,
+			       NULL };
 	for (size_t k = (size_t)index; k < p->n; k += (size_t)count)
 		j.items[done->files++] = k;
 	j.rc = xcalloc(done->files + 1, sizeof *j.rc);
@@ -455,8 +481,8 @@ int shard_run(const struct shard_plan *p, int index, int count, int attempt, int
 	for (size_t i = 0; i < done->files; i++) {
 		done->bytes += j.bytes[i];
 		if (rc == 0 && j.rc[i] < 0)
-			rc = err_set(j.rc[i], "shard %d/%d: cannot write the result of %s/%s", index, count,
-				     p->v[j.items[i]].dir, p->v[j.items[i]].name);
+			rc = err_set(j.rc[i], "shard %d/%d: cannot write the result of %s/%s",
+				     index, count, p->v[j.items[i]].dir, p->v[j.items[i]].name);
 	}
 	done->seconds = now_s() - t0;
 	if (rc == 0)
@@ -478,9 +504,10 @@ int shard_done_read(const struct shard_plan *p, int index, struct shard_done *do
 	const char *host = "";
 	json_int_t files = 0;
 	memset(done, 0, sizeof *done);
-	int ok = j && !json_unpack(j, "{s:i, s:i, s:i, s:s, s:I, s:F, s:F}", "index", &done->index, "count",
-				   &done->count, "attempt", &done->attempt, "host", &host, "files", &files, "bytes",
-				   &done->bytes, "seconds", &done->seconds);
+	int ok = j &&
+		!json_unpack(j, "{s:i, s:i, s:i, s:s, s:I, s:F, s:F}", "index", &done->index,
+			     "count", &done->count, "attempt", &done->attempt, "host", &host,
+			     "files", &files, "bytes", &done->bytes, "seconds", &done->seconds);
 	snprintf(done->host, sizeof done->host, "%s", host);
 	done->files = (size_t)files;
 	json_decref(j);
@@ -493,7 +520,8 @@ int shard_done_read(const struct shard_plan *p, int index, struct shard_done *do
 int shard_part(void *plan, const char *dir, const char *name, struct trace_set *out)
 {
 	const struct shard_plan *p = plan;
-	size_t k = 0; /* a linear search: 10^6 comparisons for 1,000 files, nothing beside reading them */
+	/* a linear search: 10^6 comparisons for 1,000 files, nothing beside reading them */
+	size_t k = 0;
 	while (k < p->n && (strcmp(p->v[k].name, name) || strcmp(p->v[k].dir, dir)))
 		k++;
 	if (k == p->n)

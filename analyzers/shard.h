@@ -45,7 +45,8 @@ void shard_plan_free(struct shard_plan *p);
 /* Shard index of count: analyses its files on up to `jobs` threads, writes
  * their results, then dir/shard-<index>.done (the shard_done as JSON). A
  * negative error code when a result could not be written. */
-int shard_run(const struct shard_plan *p, int index, int count, int attempt, int jobs, struct shard_done *done);
+int shard_run(const struct shard_plan *p, int index, int count, int attempt, int jobs,
+	      struct shard_done *done);
 /* 1 when shard index's done file is there (its results are complete), with
  * *done read from it. */
 int shard_done_read(const struct shard_plan *p, int index, struct shard_done *done);

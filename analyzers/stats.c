@@ -48,13 +48,14 @@ static double resampled(const double *v, size_t n, double p, double *buf, unsign
 	return stats_percentile(buf, n, p);
 }
 
-double stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double p, int rounds,
-			     double level, double *lo, double *hi)
+double stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double p,
+			     int rounds, double level, double *lo, double *hi)
 {
 	*lo = *hi = 0;
 	if (!na || !nb || rounds < 1)
 		return 0;
-	double *buf = xmalloc((na > nb ? na : nb) * sizeof *buf), *ratios = xmalloc((size_t)rounds * sizeof *ratios);
+	double *buf = xmalloc((na > nb ? na : nb) * sizeof *buf),
+	       *ratios = xmalloc((size_t) rounds * sizeof *ratios);
 	memcpy(buf, a, na * sizeof *buf);
 	double pa = stats_percentile(buf, na, p);
 	memcpy(buf, b, nb * sizeof *buf);

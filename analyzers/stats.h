@@ -13,7 +13,7 @@ double stats_mean(const double *v, size_t n);
  * give the same interval), the (1 - level)/2 and (1 + level)/2 quantiles of
  * the ratios into lo and hi. Returns the ratio of the samples themselves,
  * or 0 (lo = hi = 0) when either is empty or a's percentile is 0. */
-double stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double p, int rounds,
-			     double level, double *lo, double *hi);
+double stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double p,
+			     int rounds, double level, double *lo, double *hi);
 
 #endif

@@ -40,7 +40,8 @@ static double group_num(pcre2_match_data *md, const char *line, int g, double de
 /* Each line is matched under the rules' budget (well under a millisecond);
  * a line longer than STEPLOG_MAX_LINE, or one whose match runs over the
  * budget, is skipped and counted (bad_lines). */
-static void read_rank(FILE *f, pcre2_code *re, const struct groups *g, int warmup, struct rank_metrics *r)
+static void read_rank(FILE *f, pcre2_code *re, const struct groups *g, int warmup,
+		      struct rank_metrics *r)
 {
 	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
 	pcre2_match_context *mctx = rules_bounded_context();
@@ -51,8 +52,8 @@ static void read_rank(FILE *f, pcre2_code *re, const struct groups *g, int warmu
 	while ((len = getline(&line, &cap, f)) > 0) {
 		int rc = len > STEPLOG_MAX_LINE ? PCRE2_ERROR_MATCHLIMIT :
 			 pcre2_match(re, (PCRE2_SPTR)line, (size_t)len, 0, 0, md, mctx);
-		if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT ||
-		    rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+		if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+		    rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT) {
 			r->bad_lines++;
 		}
 		if (rc < 0)
@@ -81,10 +82,14 @@ int steplog_load_dir(const char *dir, const char *pattern, int warmup, struct sc
 	memset(out, 0, sizeof *out);
 	int code;
 	PCRE2_SIZE off;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+	pcre2_code *re =
+		pcre2_compile((PCRE2_SPTR) pattern, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
 	if (!re)
-		return err_set(ERR_USAGE, "analysis.step_log.pattern does not compile at offset %zu", (size_t)off);
-	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* where the library has a JIT; the budget applies either way */
+		return err_set(ERR_USAGE,
+			       "analysis.step_log.pattern does not compile at offset %zu",
+			       (size_t) off);
+	/* where the library has a JIT; the budget applies either way */
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
 	struct groups g = { pcre2_substring_number_from_name(re, (PCRE2_SPTR) "step"),
 			    pcre2_substring_number_from_name(re, (PCRE2_SPTR) "step_ms"),
 			    pcre2_substring_number_from_name(re, (PCRE2_SPTR) "loss"),
@@ -115,7 +120,8 @@ int steplog_load_dir(const char *dir, const char *pattern, int warmup, struct sc
 		closedir(d);
 	pcre2_code_free(re);
 	if (out->n == 0)
-		return err_set(ERR_NOTFOUND, "no line of %s/rank_<r>.out matches analysis.step_log.pattern", dir);
+		return err_set(ERR_NOTFOUND,
+			       "no line of %s/rank_<r>.out matches analysis.step_log.pattern", dir);
 	metrics_sort_ranks(out);
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 /* Reads every rank_<r>.out of dir; the first `warmup` matching lines of
  * each rank are warm-up (inactive). ERR_NOTFOUND when no line matches. */
-int steplog_load_dir(const char *dir, const char *pattern, int warmup, struct scenario_metrics *out);
+int steplog_load_dir(const char *dir, const char *pattern, int warmup,
+		     struct scenario_metrics *out);
 
 #endif

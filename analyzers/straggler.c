@@ -42,7 +42,8 @@ static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum 
 	}
 	if (total <= 0)
 		return 0;
-	double tol = 0.1 * (most - least) > STRAGGLER_TIE_MS ? 0.1 * (most - least) : STRAGGLER_TIE_MS;
+	double tol =
+		0.1 * (most - least) > STRAGGLER_TIE_MS ? 0.1 * (most - least) : STRAGGLER_TIE_MS;
 	for (size_t r = 0; r < n; r++) {
 		double c = m->ranks[r].steps[i].comm_ms;
 		if (c <= least + tol)
@@ -77,11 +78,14 @@ static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum 
 static int by_impact(const void *a, const void *b)
 {
 	const struct straggler *x = a, *y = b;
-	return x->impact_pct < y->impact_pct ? 1 : x->impact_pct > y->impact_pct ? -1 : x->rank - y->rank;
+	return x->impact_pct < y->impact_pct    ? 1
+		: x->impact_pct > y->impact_pct ? -1
+						: x->rank - y->rank;
 }
 
 /* The node all of whose ranks are stragglers, when some other node has ranks that are not. */
-static void slow_node_of(const struct scenario_metrics *m, const struct straggler *s, size_t n, char *out, size_t len)
+static void slow_node_of(const struct scenario_metrics *m, const struct straggler *s, size_t n,
+			 char *out, size_t len)
 {
 	out[0] = '\0';
 	for (size_t k = 0; k < n && !out[0]; k++) {
@@ -98,8 +102,8 @@ static void slow_node_of(const struct scenario_metrics *m, const struct straggle
 	}
 }
 
-void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out, size_t *n,
-		    char *slow_node, size_t slow_len)
+void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out,
+		    size_t *n, char *slow_node, size_t slow_len)
 {
 	*n = 0;
 	slow_node[0] = '\0';
@@ -116,7 +120,8 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 			counted += one_step(m, i, sum, buf);
 	for (size_t r = 0; r < m->n && counted > 0; r++) {
 		double impact = 100 * sum[r].imposed / (double)counted / step_med_ms;
-		if (2 * sum[r].last <= counted || impact < STRAGGLER_MIN_IMPACT_PCT || *n == STRAGGLER_MAX)
+		if (2 * sum[r].last <= counted || impact < STRAGGLER_MIN_IMPACT_PCT ||
+		    *n == STRAGGLER_MAX)
 			continue;
 		struct straggler *s = &out[(*n)++];
 		memset(s, 0, sizeof *s);

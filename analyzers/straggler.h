@@ -1,8 +1,9 @@
 /* straggler: the rank that keeps the others waiting at the collectives.
  * Every rank's collective of a step ends at once, so the rank whose
- * collective took least arrived last (ranks within a tie of it with it); what the others spent beyond it is
- * waiting it imposed. Its cause is the phase in which it spent more than the
- * other ranks' median over the same steps. */
+ * collective took least arrived last (ranks within a tie of it with it);
+ * what the others spent beyond it is waiting it imposed. Its cause is the
+ * phase in which it spent more than the other ranks' median over the same
+ * steps. */
 #ifndef ANALYZERS_STRAGGLER_H
 #define ANALYZERS_STRAGGLER_H
 
@@ -23,14 +24,15 @@ struct straggler {
 	char node[128];          /* the node it ran on, from its telemetry ("" unknown) */
 	char cause[16];          /* compute, data loading, I/O, host/other or unknown */
 	double cause_ms;         /* per step, how much more than the others' median in that phase */
-	double impact_pct;       /* the others' waiting it causes, per step, as a share of the median step */
+	/* the others' waiting it causes, per step, as a share of the median step */
+	double impact_pct;
 	double arrived_last_pct; /* of the steps with collectives */
 };
 
 /* Stragglers of m (active steps of ranks aligned by position), sorted by
  * impact; how many into *n (at most STRAGGLER_MAX). slow_node: the node all of
  * whose ranks are stragglers, when there is one and other nodes too ("" else). */
-void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out, size_t *n,
-		    char *slow_node, size_t slow_len);
+void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out,
+		    size_t *n, char *slow_node, size_t slow_len);
 
 #endif

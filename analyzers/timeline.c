@@ -49,19 +49,22 @@ static void event(struct tl_out *o, const char *fmt_fields)
 	fputs(fmt_fields, o->f);
 }
 
-static void slice(struct tl_out *o, int pid, int tid, const char *name, const char *cat, double ts, double dur_ms)
+static void slice(struct tl_out *o, int pid, int tid, const char *name, const char *cat, double ts,
+		  double dur_ms)
 {
 	char buf[256];
-	snprintf(buf, sizeof buf, "{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": \"%s\", \"cat\": \"%s\", "
-		 "\"ts\": %.3f, \"dur\": %.3f}", pid, tid, name, cat, ts, dur_ms * 1000);
+	snprintf(buf, sizeof buf,
+		 "{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": \"%s\", \"cat\": \"%s\", "
+		 "\"ts\": %.3f, \"dur\": %.3f}",
+		 pid, tid, name, cat, ts, dur_ms * 1000);
 	event(o, buf);
 }
 
 /* floor: per step, the least communication time over the scenario's ranks
  * (NULL: unknown); a rank's excess shows as "waiting for peers" at the
  * start of its exposed communication. */
-static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m, double *t0, const double *floor,
-			size_t nfloor)
+static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m, double *t0,
+			const double *floor, size_t nfloor)
 {
 	char buf[256], host[sizeof m->host];
 	/* the host name comes from a telemetry file: only safe characters reach the JSON */
@@ -69,8 +72,10 @@ static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m,
 	for (const char *c = m->host; *c && h + 1 < sizeof host; c++)
 		host[h++] = (isalnum((unsigned char)*c) || strchr("-._", *c)) ? *c : '_';
 	host[h] = '\0';
-	snprintf(buf, sizeof buf, "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", "
-		 "\"args\": {\"name\": \"rank %d%s%.100s\"}}", pid, m->rank, m->rank, host[0] ? " on " : "", host);
+	snprintf(buf, sizeof buf,
+		 "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", "
+		 "\"args\": {\"name\": \"rank %d%s%.100s\"}}",
+		 pid, m->rank, m->rank, host[0] ? " on " : "", host);
 	event(o, buf);
 	double next = 0;
 	for (size_t i = 0; i < m->n; i++) {
@@ -82,14 +87,18 @@ static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m,
 		char name[48];
 		snprintf(name, sizeof name, "step %ld%s", s->step, s->active ? "" : " (warm-up)");
 		slice(o, pid, m->rank, name, "step", ts, s->step_ms);
-		const char *ph[] = { "data loading", "forward", "backward", "communication (exposed)", "optimizer" };
-		double d[] = { s->data_ms, s->forward_ms, s->backward_ms, s->comm_exposed_ms, s->optimizer_ms };
+		const char *ph[] = { "data loading", "forward", "backward",
+				     "communication (exposed)", "optimizer" };
+		double d[] = { s->data_ms, s->forward_ms, s->backward_ms, s->comm_exposed_ms,
+			       s->optimizer_ms };
 		for (int k = 0; k < 5; k++) {
 			if (d[k] > 0)
 				slice(o, pid, m->rank, ph[k], "phase", ts, d[k]);
-			double wait = k == 3 && i < nfloor && floor[i] > 0 ? s->comm_ms - floor[i] : 0;
+			double wait =
+				k == 3 && i < nfloor && floor[i] > 0 ? s->comm_ms - floor[i] : 0;
 			if (wait > 0.001)
-				slice(o, pid, m->rank, "waiting for peers", "wait", ts, wait < d[k] ? wait : d[k]);
+				slice(o, pid, m->rank, "waiting for peers", "wait", ts,
+				      wait < d[k] ? wait : d[k]);
 			ts += d[k] * 1000;
 		}
 	}
@@ -107,12 +116,15 @@ static char *json_name(const char *s)
 }
 
 /* A slice whose name (and range, when not NULL) are already JSON strings. */
-static void trace_slice(struct tl_out *o, int pid, int tid, const char *jname, const char *cat, double ts, double dur_us,
-			const char *jwhat)
+static void trace_slice(struct tl_out *o, int pid, int tid, const char *jname, const char *cat,
+			double ts, double dur_us, const char *jwhat)
 {
 	next_event(o);
-	fprintf(o->f, "{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": %s, \"cat\": \"%s\", \"ts\": %.3f, "
-		"\"dur\": %.3f%s%s%s}", pid, tid, jname, cat, ts, dur_us, jwhat ? ", \"args\": {\"range\": " : "",
+	fprintf(o->f,
+		"{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": %s, \"cat\": \"%s\", \"ts\": "
+		"%.3f, "
+		"\"dur\": %.3f%s%s%s}",
+		pid, tid, jname, cat, ts, dur_us, jwhat ? ", \"args\": {\"range\": " : "",
 		jwhat ? jwhat : "", jwhat ? "}" : "");
 }
 
@@ -127,19 +139,24 @@ static const char *jname_of(const struct gpu_trace *t, char **cache, size_t i)
 static void thread_name(struct tl_out *o, int pid, int tid, const char *name)
 {
 	char *n = json_name(name), buf[320];
-	snprintf(buf, sizeof buf, "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", "
-		 "\"args\": {\"name\": %s}}", pid, tid, n);
+	snprintf(buf, sizeof buf,
+		 "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", "
+		 "\"args\": {\"name\": %s}}",
+		 pid, tid, n);
 	event(o, buf);
 	free(n);
 }
 
 /* One rank's trace: steps on thread 0, classified host ranges on thread
  * 1 + the trace's thread index, GPU kernels on thread 100000 + stream. */
-static void trace_rank_events(struct tl_out *o, int pid, const char *label, const struct gpu_trace *t,
-			      const struct rules *phases, int loose_steps, double *t0)
+static void trace_rank_events(struct tl_out *o, int pid, const char *label,
+			      const struct gpu_trace *t, const struct rules *phases,
+			      int loose_steps, double *t0)
 {
 	char buf[256];
-	snprintf(buf, sizeof buf, "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.120s\"}}",
+	snprintf(buf, sizeof buf,
+		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": "
+		 "\"%.120s\"}}",
 		 pid, label);
 	event(o, buf);
 	thread_name(o, pid, 0, "steps");
@@ -154,7 +171,8 @@ static void trace_rank_events(struct tl_out *o, int pid, const char *label, cons
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
 		if (ph[c->name] == TORCHTRACE_STEP) {
-			trace_slice(o, pid, 0, jname_of(t, jn, c->name), "step", c->start - *t0, c->end - c->start, NULL);
+			trace_slice(o, pid, 0, jname_of(t, jn, c->name), "step", c->start - *t0,
+				    c->end - c->start, NULL);
 			continue;
 		}
 		if (ph[c->name] < 0)
@@ -165,13 +183,14 @@ static void trace_rank_events(struct tl_out *o, int pid, const char *label, cons
 		}
 		if (!jphase[ph[c->name]])
 			jphase[ph[c->name]] = json_name(phase_name(ph[c->name]));
-		trace_slice(o, pid, 1 + c->tid, jphase[ph[c->name]], "phase", c->start - *t0, c->end - c->start,
-			    jname_of(t, jn, c->name));
+		trace_slice(o, pid, 1 + c->tid, jphase[ph[c->name]], "phase", c->start - *t0,
+			    c->end - c->start, jname_of(t, jn, c->name));
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		const struct gpu_event *g = &t->ev[i];
-		trace_slice(o, pid, 100000 + g->stream, jname_of(t, jn, g->name), "kernel", g->start / t->unit_per_us - *t0,
-			    (g->end - g->start) / t->unit_per_us, NULL);
+		trace_slice(o, pid, 100000 + g->stream, jname_of(t, jn, g->name), "kernel",
+			    g->start / t->unit_per_us - *t0, (g->end - g->start) / t->unit_per_us,
+			    NULL);
 	}
 	for (size_t i = 0; i < t->nnames; i++)
 		free(jn[i]);
@@ -193,7 +212,8 @@ static int nsys_load_all(const char *path, struct gpu_trace *t)
 		for (size_t i = 0; i < rep.n; i++)
 			for (size_t k = 0; k < rep.proc[i].n; k++) {
 				const struct gpu_event *g = &rep.proc[i].ev[k];
-				gpu_trace_add(t, g->start / 1000, g->end / 1000, rep.proc[i].names[g->name], g->stream, g->corr);
+				gpu_trace_add(t, g->start / 1000, g->end / 1000,
+					      rep.proc[i].names[g->name], g->stream, g->corr);
 			}
 		nsys_report_free(&rep);
 	}
@@ -207,8 +227,8 @@ static int nsys_load_all(const char *path, struct gpu_trace *t)
 /* The first TIMELINE_TRACE_RANKS trace files (or Nsight Systems exports) of
  * a scenario analysed from them, one at a time, and a line naming how many
  * more there are. */
-static void trace_scenario_events(struct tl_out *o, int index, const struct ana_scenario *s, const struct rules *phases,
-				  double *t0)
+static void trace_scenario_events(struct tl_out *o, int index, const struct ana_scenario *s,
+				  const struct rules *phases, double *t0)
 {
 	int nsys = !strcmp(s->format, "nsys");
 	struct strbuf dir = STRBUF_INIT;
@@ -230,7 +250,8 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 			int rank = torchtrace_rank_for(nsys ? -1 : t.rank, names[i], hints[i]);
 			char label[160];
 			snprintf(label, sizeof label, "%.80s rank %d", s->name, rank);
-			trace_rank_events(o, index * 100000 + rank % 100000, label, &t, phases, nsys, t0);
+			trace_rank_events(o, index * 100000 + rank % 100000, label, &t, phases,
+					  nsys, t0);
 			gpu_trace_free(&t);
 		}
 		strbuf_free(&p);
@@ -238,9 +259,13 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 	}
 	if (n > TIMELINE_TRACE_RANKS) {
 		char buf[320];
-		snprintf(buf, sizeof buf, "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": "
-			 "\"%.80s: %zu more ranks not shown (first %d by file name; all are in the analysis)\"}}",
-			 index * 100000 + 99999, s->name, n - TIMELINE_TRACE_RANKS, TIMELINE_TRACE_RANKS);
+		snprintf(buf, sizeof buf,
+			 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": "
+			 "{\"name\": "
+			 "\"%.80s: %zu more ranks not shown (first %d by file name; all are in the "
+			 "analysis)\"}}",
+			 index * 100000 + 99999, s->name, n - TIMELINE_TRACE_RANKS,
+			 TIMELINE_TRACE_RANKS);
 		event(o, buf);
 	}
 	free(hints);
@@ -252,13 +277,16 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario *s, double *t0)
 {
 	char buf[256];
-	snprintf(buf, sizeof buf, "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.80s\"}}",
+	snprintf(buf, sizeof buf,
+		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": "
+		 "\"%.80s\"}}",
 		 pid, s->name);
 	event(o, buf);
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/" JOB_METRICS, s->job_dir);
 	struct argv names;
-	fsio_list(dir.buf, &names); /* rank files in name order: the same document on every file system */
+	/* rank files in name order: the same document on every file system */
+	fsio_list(dir.buf, &names);
 	for (size_t i = 0; i < names.n; i++) {
 		int r;
 		if (!metrics_rank_file(names.v[i], &r))
@@ -294,11 +322,15 @@ int timeline_write(const struct ana_run *run)
 	double t0 = 0, trace_t0 = 0;
 	struct rules phases;
 	int have_phases = ana_phase_rules_load(run, &phases) == 0;
-	fputs("{\"displayTimeUnit\": \"ms\", \"otherData\": {\"generator\": \"campaign\"}, \"traceEvents\": [", o.f);
+	fputs("{\"displayTimeUnit\": \"ms\", \"otherData\": {\"generator\": \"campaign\"}, "
+	      "\"traceEvents\": [",
+	      o.f);
 	for (size_t i = 0; i < run->n; i++) {
 		if (!run->sc[i].analysed)
 			continue;
-		if ((!strcmp(run->sc[i].format, "pytorch-trace") || !strcmp(run->sc[i].format, "nsys")) && have_phases)
+		if ((!strcmp(run->sc[i].format, "pytorch-trace") ||
+		     !strcmp(run->sc[i].format, "nsys")) &&
+		    have_phases)
 			trace_scenario_events(&o, (int)i + 1, &run->sc[i], &phases, &trace_t0);
 		else
 			scenario_events(&o, (int)i + 1, &run->sc[i], &t0);

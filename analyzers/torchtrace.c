@@ -129,7 +129,8 @@ static void self_times(const struct gpu_trace *t, const int *ph, struct op_table
 	struct cpu_range *r = xmalloc((t->ncpu + 1) * sizeof *r);
 	memcpy(r, t->cpu, t->ncpu * sizeof *r);
 	qsort(r, t->ncpu, sizeof *r, by_tid_start);
-	double *self = xcalloc(t->nnames + 1, sizeof *self), *child = xcalloc(t->ncpu + 1, sizeof *child);
+	double *self = xcalloc(t->nnames + 1, sizeof *self),
+	       *child = xcalloc(t->ncpu + 1, sizeof *child);
 	long *count = xcalloc(t->nnames + 1, sizeof *count);
 	size_t *stack = xcalloc(t->ncpu + 1, sizeof *stack), depth = 0;
 	for (size_t i = 0; i <= t->ncpu; i++) {
@@ -144,7 +145,8 @@ static void self_times(const struct gpu_trace *t, const int *ph, struct op_table
 			break;
 		if (depth) {
 			const struct cpu_range *p = &r[stack[depth - 1]];
-			child[stack[depth - 1]] += (r[i].end < p->end ? r[i].end : p->end) - r[i].start;
+			child[stack[depth - 1]] +=
+				(r[i].end < p->end ? r[i].end : p->end) - r[i].start;
 		}
 		stack[depth++] = i;
 	}
@@ -185,8 +187,8 @@ static double flops_in(const struct flops_at *f, size_t n, double start, double 
 	return sum;
 }
 
-static void one_step(const struct cpu_range *st, long n, const struct phase_range *cls, size_t ncls, double maxdur,
-		     struct phase_range *buf, double flops, struct rank_metrics *out)
+static void one_step(const struct cpu_range *st, long n, const struct phase_range *cls, size_t ncls,
+		     double maxdur, struct phase_range *buf, double flops, struct rank_metrics *out)
 {
 	/* the classified ranges that overlap the step: they start after st->start - maxdur */
 	size_t lo = 0, hi = ncls, k = 0;
@@ -222,11 +224,12 @@ static int by_step_start(const void *pa, const void *pb)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
-void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps, struct rank_metrics *out,
-		     struct op_table *ops)
+void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps,
+		     struct rank_metrics *out, struct op_table *ops)
 {
 	int *ph = torchtrace_name_phases(t, phases, loose_steps);
-	struct phase_range *cls = xcalloc(t->ncpu + 1, sizeof *cls), *buf = xcalloc(t->ncpu + 1, sizeof *buf);
+	struct phase_range *cls = xcalloc(t->ncpu + 1, sizeof *cls),
+			   *buf = xcalloc(t->ncpu + 1, sizeof *buf);
 	struct cpu_range *steps = xcalloc(t->ncpu + 1, sizeof *steps);
 	struct flops_at *fl = NULL;
 	size_t ncls = 0, nsteps = 0, nfl = 0, flcap = 0;
@@ -292,7 +295,8 @@ int torchtrace_rank_for(int trace_rank, const char *name, int hint)
 	return trace_rank >= 0 ? trace_rank : hint;
 }
 
-int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *host, size_t hn, long *pid)
+int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *host, size_t hn,
+			      long *pid)
 {
 	static const char *const tails[] = { ".pt.trace.json.gz", ".pt.trace.json", NULL };
 	size_t len = strlen(name), k;
@@ -303,11 +307,13 @@ int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *ho
 		return 0;
 	len -= strlen(tails[k]);
 	const char *dot = memrchr(name, '.', len); /* <worker>.<timestamp> */
-	if (!dot || dot == name || dot + 1 == name + len || strspn(dot + 1, "0123456789") < (size_t)(name + len - dot - 1))
+	if (!dot || dot == name || dot + 1 == name + len ||
+	    strspn(dot + 1, "0123456789") < (size_t) (name + len - dot - 1))
 		return 0;
 	size_t wlen = (size_t)(dot - name);
 	const char *us = memrchr(name, '_', wlen); /* <host>_<pid> */
-	if (!us || us == name || us + 1 == dot || strspn(us + 1, "0123456789") < (size_t)(dot - us - 1) || wlen >= n)
+	if (!us || us == name || us + 1 == dot ||
+	    strspn(us + 1, "0123456789") < (size_t) (dot - us - 1) || wlen >= n)
 		return 0;
 	snprintf(worker, n, "%.*s", (int)wlen, name);
 	snprintf(host, hn, "%.*s", (int)(us - name), name);
@@ -337,7 +343,9 @@ static size_t rank_records(const char *job_dir, struct rank_record **out)
 		json_t *j = json_load_file(p.buf, JSON_DISABLE_EOF_CHECK, NULL);
 		json_int_t rank = -1, pid = -1;
 		const char *host = NULL, *node = NULL;
-		if (j && !json_unpack(j, "{s:I, s:I, s:s, s?s}", "rank", &rank, "pid", &pid, "host", &host, "node", &node) &&
+		if (j &&
+		    !json_unpack(j, "{s:I, s:I, s:s, s?s}", "rank", &rank, "pid", &pid, "host",
+				 &host, "node", &node) &&
 		    rank >= 0) {
 			XGROW(*out, n, cap, 8);
 			(*out)[n] = (struct rank_record){ .rank = (long)rank, .pid = (long)pid };
@@ -356,10 +364,12 @@ void torchtrace_rank_nodes(const char *job_dir, struct scenario_metrics *m)
 {
 	struct rank_record *rec;
 	size_t nrec = rank_records(job_dir, &rec);
-	for (size_t i = 0; i < m->n && nrec == m->n; i++) /* one record per rank: campaign started every rank */
+	/* one record per rank: campaign started every rank */
+	for (size_t i = 0; i < m->n && nrec == m->n; i++)
 		for (size_t k = 0; k < nrec && !m->ranks[i].host[0]; k++)
 			if (rec[k].rank == m->ranks[i].rank)
-				snprintf(m->ranks[i].host, sizeof m->ranks[i].host, "%.127s", rec[k].node);
+				snprintf(m->ranks[i].host, sizeof m->ranks[i].host, "%.127s",
+					 rec[k].node);
 	free(rec);
 }
 
@@ -380,7 +390,8 @@ void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *h
 		char worker[512], host[256];
 		long pid = -1;
 		hints[i] = -1;
-		int named = torchtrace_worker_of_name(names[i], worker, sizeof worker, host, sizeof host, &pid);
+		int named = torchtrace_worker_of_name(names[i], worker, sizeof worker, host,
+						      sizeof host, &pid);
 		for (size_t k = 0; named && k < nrec && hints[i] < 0; k++)
 			if (rec[k].pid == pid && !strcmp(rec[k].host, host))
 				hints[i] = (int)rec[k].rank;
@@ -388,7 +399,8 @@ void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *h
 			hints[i] = torchtrace_rank_of_name(names[i]);
 		if (hints[i] >= 0)
 			continue;
-		size_t w = named ? 0 : workers.n; /* a file named after no process is a worker of its own */
+		/* a file named after no process is a worker of its own */
+		size_t w = named ? 0 : workers.n;
 		while (w < workers.n && strcmp(workers.v[w], worker))
 			w++;
 		if (w == workers.n)
@@ -456,7 +468,8 @@ static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rul
 	ts->gpu_comm_us += h.comm_union * us;
 	ts->gpu_overlap_us += h.overlap * us;
 	hta_rank_free(&h);
-	double *ms = xcalloc(t->nnames + 1, sizeof *ms); /* per name first: one table look-up per kernel name */
+	/* per name first: one table look-up per kernel name */
+	double *ms = xcalloc(t->nnames + 1, sizeof *ms);
 	long *count = xcalloc(t->nnames + 1, sizeof *count);
 	for (size_t i = 0; i < t->n; i++) {
 		ms[t->ev[i].name] += (t->ev[i].end - t->ev[i].start) * us / 1000.0;
@@ -471,8 +484,8 @@ static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rul
 
 /* A file's rank (the trace's own, else its name's, else its order) joins the
  * set when it has steps; else the first such file is named with what to do. */
-static void keep_rank(struct trace_set *ts, struct rank_metrics *r, const char *name, int order, const char *path,
-		      const char *no_steps)
+static void keep_rank(struct trace_set *ts, struct rank_metrics *r, const char *name, int order,
+		      const char *path, const char *no_steps)
 {
 	r->rank = torchtrace_rank_for(r->rank, name, order);
 	if (r->n) {
@@ -511,16 +524,18 @@ static int by_step_at(const void *pa, const void *pb)
 
 /* The GPU view of each of r's steps (a trace with kernels, categories set):
  * hta_steps over the steps' host ranges, with the host's data-loading ranges. */
-static void gpu_steps(const struct gpu_trace *t, const struct rules *phases, const struct rules *kernels,
-		      struct rank_metrics *r)
+static void gpu_steps(const struct gpu_trace *t, const struct rules *phases,
+		      const struct rules *kernels, struct rank_metrics *r)
 {
 	if (!t->n || !r->n || !kernels || !phases)
 		return;
 	double u = t->unit_per_us > 0 ? t->unit_per_us : 1;
 	struct step_at *at = xcalloc(r->n, sizeof *at);
-	double (*st)[2] = xcalloc(r->n, sizeof *st), (*data)[2] = xcalloc(t->ncpu + 1, sizeof *data);
+	double(*st)[2] = xcalloc(r->n, sizeof *st), (*data)[2] = xcalloc(t->ncpu + 1, sizeof *data);
 	for (size_t i = 0; i < r->n; i++)
-		at[i] = (struct step_at){ r->steps[i].start_us * u, (r->steps[i].start_us + r->steps[i].step_ms * 1000) * u, i };
+		at[i] = (struct step_at){ r->steps[i].start_us * u,
+					  (r->steps[i].start_us + r->steps[i].step_ms * 1000) * u,
+					  i };
 	qsort(at, r->n, sizeof *at, by_step_at);
 	for (size_t i = 0; i < r->n; i++)
 		st[i][0] = at[i].start, st[i][1] = at[i].end;
@@ -533,8 +548,10 @@ static void gpu_steps(const struct gpu_trace *t, const struct rules *phases, con
 	hta_steps(t, kernels, (const double (*)[2])st, r->n, (const double (*)[2])data, nd, o);
 	for (size_t k = 0; k < r->n; k++) {
 		double *g = r->steps[at[k].i].gpu, ms = 1 / (u * 1000);
-		const double v[GPU_FIELDS] = { o[k].window, o[k].compute, o[k].comm, o[k].memcpy, o[k].other,
-					       o[k].idle_host, o[k].idle_data, o[k].idle_kernel, o[k].idle_other, o[k].gemm };
+		const double v[GPU_FIELDS] = { o[k].window,    o[k].compute,     o[k].comm,
+					       o[k].memcpy,    o[k].other,       o[k].idle_host,
+					       o[k].idle_data, o[k].idle_kernel, o[k].idle_other,
+					       o[k].gemm };
 		for (int f = 0; f < GPU_FIELDS; f++)
 			g[f] = v[f] * ms;
 	}
@@ -549,19 +566,22 @@ static void gpu_steps(const struct gpu_trace *t, const struct rules *phases, con
  * whole GPU window (first kernel start to last end), broken down as a step
  * is, so the shares and the verdict come from the GPU timeline; it carries
  * no step statistics (whole_window). */
-static void gpu_window_step(const struct gpu_trace *t, const struct rules *phases, const struct rules *kernels,
-			    struct rank_metrics *r)
+static void gpu_window_step(const struct gpu_trace *t, const struct rules *phases,
+			    const struct rules *kernels, struct rank_metrics *r)
 {
 	if (r->n || !t->n || !kernels)
 		return;
-	double first = t->ev[0].start, last = t->ev[0].end, u = t->unit_per_us > 0 ? t->unit_per_us : 1;
+	double first = t->ev[0].start, last = t->ev[0].end,
+	       u = t->unit_per_us > 0 ? t->unit_per_us : 1;
 	for (size_t i = 1; i < t->n; i++) {
 		first = t->ev[i].start < first ? t->ev[i].start : first;
 		last = t->ev[i].end > last ? t->ev[i].end : last;
 	}
 	for (size_t i = 0; i < t->nrt; i++) /* the window opens with the first launch */
 		first = t->rt[i].start < first ? t->rt[i].start : first;
-	struct step_rec s = { .step = 0, .active = 1, .step_ms = (last - first) / u / 1000, .start_us = first / u };
+	struct step_rec s = {
+		.step = 0, .active = 1, .step_ms = (last - first) / u / 1000, .start_us = first / u
+	};
 	metrics_add_step(r, &s);
 	r->whole_window = r->n == 1;
 	gpu_steps(t, phases, kernels, r);
@@ -569,7 +589,8 @@ static void gpu_window_step(const struct gpu_trace *t, const struct rules *phase
 
 /* The rank's collectives (collective.h) within its steps' windows; gpu:
  * the trace with its GPU kernels (may be host, or NULL). */
-static void rank_collectives(const struct gpu_trace *host, const struct gpu_trace *gpu, struct rank_metrics *r)
+static void rank_collectives(const struct gpu_trace *host, const struct gpu_trace *gpu,
+			     struct rank_metrics *r)
 {
 	double (*win)[2] = xcalloc(r->n + 1, sizeof *win);
 	for (size_t i = 0; i < r->n; i++) {
@@ -584,8 +605,8 @@ static void rank_collectives(const struct gpu_trace *host, const struct gpu_trac
 	free(win);
 }
 
-static void load_one(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases,
-		     const struct rules *kernels)
+static void load_one(struct trace_set *ts, const char *dir, const char *name, int order,
+		     const struct rules *phases, const struct rules *kernels)
 {
 	struct strbuf p = STRBUF_INIT;
 	struct gpu_trace t;
@@ -607,7 +628,8 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 		gpu_window_step(&t, phases, kernels, &r);
 	}
 	rank_collectives(&t, &t, &r);
-	keep_rank(ts, &r, name, order, p.buf, "has no ProfilerStep#N ranges: call prof.step() once per training step "
+	keep_rank(ts, &r, name, order, p.buf,
+		  "has no ProfilerStep#N ranges: call prof.step() once per training step "
 		  "inside the torch.profiler context");
 	gpu_trace_free(&t);
 	strbuf_free(&p);
@@ -615,8 +637,8 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 
 /* An Nsight Systems export: its NVTX ranges as the rank's host ranges (steps
  * from step-named ranges), its GPU work for the GPU breakdown. */
-static void load_nsys(struct trace_set *ts, const char *dir, const char *name, int order, const struct rules *phases,
-		      const struct rules *kernels)
+static void load_nsys(struct trace_set *ts, const char *dir, const char *name, int order,
+		      const struct rules *phases, const struct rules *kernels)
 {
 	struct strbuf p = STRBUF_INIT;
 	struct gpu_trace host;
@@ -625,7 +647,8 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 	if (!nsys_is_sqlite(p.buf) || nsys_load_host(p.buf, &host) < 0) {
 		ts->unreadable++;
 		if (!ts->problem[0])
-			snprintf(ts->problem, sizeof ts->problem, "%s is not an Nsight Systems SQLite export", p.buf);
+			snprintf(ts->problem, sizeof ts->problem,
+				 "%s is not an Nsight Systems SQLite export", p.buf);
 		strbuf_free(&p);
 		return;
 	}
@@ -634,7 +657,8 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 	r.format = METRICS_NSYS;
 	rank_collectives(&host, NULL, &r);
 	if (kernels && nsys_load(p.buf, 1, &rep) == 0) {
-		size_t busiest = 0; /* the rank's own GPU: the process and device with the most work */
+		/* the rank's own GPU: the process and device with the most work */
+		size_t busiest = 0;
 		for (size_t i = 0; i < rep.n; i++) {
 			ts->gpu_files += rep.proc[i].n > 0;
 			if (rep.proc[i].n)
@@ -649,14 +673,16 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 		}
 		nsys_report_free(&rep);
 	}
-	keep_rank(ts, &r, name, order, p.buf, "has no NVTX range per step: wrap each step in a range named \"step\" (or "
+	keep_rank(ts, &r, name, order, p.buf,
+		  "has no NVTX range per step: wrap each step in a range named \"step\" (or "
 		  "ProfilerStep#N)");
 	gpu_trace_free(&host);
 	strbuf_free(&p);
 }
 
-void torchtrace_load_file(const char *dir, const char *name, int nsys, int order, const struct rules *phases,
-			  const struct rules *kernels, struct trace_set *part)
+void torchtrace_load_file(const char *dir, const char *name, int nsys, int order,
+			  const struct rules *phases, const struct rules *kernels,
+			  struct trace_set *part)
 {
 	memset(part, 0, sizeof *part);
 	if (nsys)
@@ -680,12 +706,14 @@ static void dir_job_one(void *ctx, size_t i)
 	struct dir_job *j = ctx;
 	memset(&j->part[i], 0, sizeof j->part[i]);
 	if (!j->src || j->src->part(j->src->ctx, j->dir, j->names[i], &j->part[i]) != 1)
-		torchtrace_load_file(j->dir, j->names[i], j->nsys, j->hint[i], j->phases, j->kernels, &j->part[i]);
+		torchtrace_load_file(j->dir, j->names[i], j->nsys, j->hint[i], j->phases,
+				     j->kernels, &j->part[i]);
 }
 
 static void merge_ops(struct op_table *into, const struct op_table *from)
 {
-	for (size_t i = 0; i < from->n; i++) /* in the order they were added: the sums add up in the same order */
+	/* in the order they were added: the sums add up in the same order */
+	for (size_t i = 0; i < from->n; i++)
 		op_add(into, from->v[i].name, from->v[i].self_ms, from->v[i].count);
 }
 
@@ -711,7 +739,8 @@ static void merge_part(struct trace_set *ts, struct trace_set *p)
 	if (!ts->problem[0])
 		memcpy(ts->problem, p->problem, sizeof ts->problem);
 	if (p->not_analysed) {
-		str_list_append(&ts->not_analysed_names, ", ", p->not_analysed_names ? p->not_analysed_names : "?");
+		str_list_append(&ts->not_analysed_names, ", ",
+				p->not_analysed_names ? p->not_analysed_names : "?");
 		ts->not_analysed += p->not_analysed;
 	}
 	trace_set_free(p);
@@ -727,18 +756,21 @@ int torchtrace_list(const char *dir, int nsys, char ***names, size_t *n)
 	struct dirent *e;
 	size_t cap = 0;
 	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' && (nsys ? is_nsys_name(e->d_name) : is_trace_name(e->d_name))) {
+		if (e->d_name[0] != '.' &&
+		    (nsys ? is_nsys_name(e->d_name) : is_trace_name(e->d_name))) {
 			XGROW(*names, *n, cap, 16);
 			(*names)[(*n)++] = xstrdup(e->d_name);
 		}
 	closedir(d);
 	if (*n)
-		qsort(*names, *n, sizeof **names, cmp_names); /* the same order whatever readdir says */
+		/* the same order whatever readdir says */
+		qsort(*names, *n, sizeof **names, cmp_names);
 	return 0;
 }
 
-static int load_dir(const char *dir, int nsys, const struct rules *phases, const struct rules *kernels, int jobs,
-		    const struct trace_source *src, struct trace_set *ts)
+static int load_dir(const char *dir, int nsys, const struct rules *phases,
+		    const struct rules *kernels, int jobs, const struct trace_source *src,
+		    struct trace_set *ts)
 {
 	memset(ts, 0, sizeof *ts);
 	char **names;
@@ -746,7 +778,14 @@ static int load_dir(const char *dir, int nsys, const struct rules *phases, const
 	int rc = torchtrace_list(dir, nsys, &names, &n);
 	if (rc < 0)
 		return rc;
-	struct dir_job j = { dir, names, nsys, phases, kernels, src, xcalloc(n + 1, sizeof *j.part), xcalloc(n + 1, sizeof(int)) };
+	struct dir_job j = { dir,
+			     names,
+			     nsys,
+			     phases,
+			     kernels,
+			     src,
+			     xcalloc(n + 1, sizeof *j.part),
+			     xcalloc(n + 1, sizeof(int)) };
 	torchtrace_rank_hints(dir, names, n, j.hint);
 	pool_run(n, jobs, dir_job_one, &j); /* each worker holds one file's data at a time */
 	for (size_t i = 0; i < n; i++) {
@@ -766,14 +805,15 @@ static int load_dir(const char *dir, int nsys, const struct rules *phases, const
 	return 0;
 }
 
-int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
-			const struct trace_source *src, struct trace_set *ts)
+int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels,
+			int jobs, const struct trace_source *src, struct trace_set *ts)
 {
 	return load_dir(dir, 0, phases, kernels, jobs, src, ts);
 }
 
-int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
-			     const struct trace_source *src, struct trace_set *ts)
+int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases,
+			     const struct rules *kernels, int jobs, const struct trace_source *src,
+			     struct trace_set *ts)
 {
 	return load_dir(dir, 1, phases, kernels, jobs, src, ts);
 }

@@ -34,7 +34,8 @@ struct trace_set {
 	size_t gpu_files;          /* traces with GPU kernels */
 	long malformed;            /* events skipped: impossible times */
 	/* GPU time of every trace with kernels, HTA's definitions summed over ranks (µs) */
-	double gpu_kernel_us, gpu_idle_us, gpu_compute_us, gpu_non_compute_us, gpu_comm_us, gpu_overlap_us;
+	double gpu_kernel_us, gpu_idle_us, gpu_compute_us, gpu_non_compute_us, gpu_comm_us,
+		gpu_overlap_us;
 	struct op_table kernels;   /* GPU kernels by total time (self_ms = their time) */
 	char problem[320];         /* the first file that could not be used, and why */
 	size_t not_analysed;       /* files whose shard failed twice (analyzers/shard.h) */
@@ -54,21 +55,23 @@ struct trace_source {
  * jobs is. With src, a file src has a result for is not read. ERR_NOTFOUND
  * when dir has no trace file; 0 otherwise (ts->m.n may still be 0: see
  * unreadable, no_steps). */
-int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
-			const struct trace_source *src, struct trace_set *ts);
+int torchtrace_load_dir(const char *dir, const struct rules *phases, const struct rules *kernels,
+			int jobs, const struct trace_source *src, struct trace_set *ts);
 /* The same for the Nsight Systems exports (*.sqlite) of dir: one file is one
  * rank; NVTX ranges are the host ranges, a range named step (step N,
  * iteration N, ProfilerStep#N) is a step; the GPU work adds the GPU breakdown. */
-int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases, const struct rules *kernels, int jobs,
-			     const struct trace_source *src, struct trace_set *ts);
+int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases,
+			     const struct rules *kernels, int jobs, const struct trace_source *src,
+			     struct trace_set *ts);
 /* One file of dir (nsys: an export) as the one-file trace_set the
  * directory readers merge; order is its index in torchtrace_list's order. */
-void torchtrace_load_file(const char *dir, const char *name, int nsys, int order, const struct rules *phases,
-			  const struct rules *kernels, struct trace_set *part);
+void torchtrace_load_file(const char *dir, const char *name, int nsys, int order,
+			  const struct rules *phases, const struct rules *kernels,
+			  struct trace_set *part);
 /* One loaded trace (kineto_load with want_cpu) as one rank's steps; with
  * loose_steps, NVTX-style step names count as steps too. */
-void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps, struct rank_metrics *out,
-		     struct op_table *ops);
+void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps,
+		     struct rank_metrics *out, struct op_table *ops);
 /* The rank a file name says (rank3, rank_3, worker3 ...), or -1. */
 int torchtrace_rank_of_name(const char *name);
 /* A file's rank: the trace's own (>= 0), else its hint (torchtrace_rank_hints). */
@@ -85,7 +88,8 @@ void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *h
 void torchtrace_rank_nodes(const char *job_dir, struct scenario_metrics *m);
 /* "<host>_<pid>" of a torch.profiler trace name into worker (size n), with
  * host and pid; 0 when name is not of that form. */
-int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *host, size_t hn, long *pid);
+int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *host, size_t hn,
+			      long *pid);
 /* The trace files (nsys: the *.sqlite exports) of dir, sorted by name. */
 int torchtrace_list(const char *dir, int nsys, char ***names, size_t *n);
 /* Per name of t: its phase (enum phase), -1 when no rule names one

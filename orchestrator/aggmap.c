@@ -38,16 +38,18 @@ static void push_opt(struct argv *a, const char *opt, long v)
 /* srun for `tasks` tasks on up to `nodes` nodes of the allocation (nodes 0:
  * not in SLURM, no srun), then `campaign analyze-shard`; index < 0 leaves the
  * shard to SLURM_PROCID. a->v ends with NULL, for exec. */
-static void shard_argv(struct argv *a, const char *self, long nodes, int tasks, int index, int count, int attempt,
-		       const char *dir)
+static void shard_argv(struct argv *a, const char *self, long nodes, int tasks, int index,
+		       int count, int attempt, const char *dir)
 {
 	memset(a, 0, sizeof *a);
 	if (nodes > 0) {
 		argv_push(a, "srun");
 		push_opt(a, "--nodes", tasks < nodes ? tasks : nodes);
 		push_opt(a, "--ntasks", tasks);
-		argv_push(a, "--kill-on-bad-exit=0"); /* one failed shard leaves the others running */
-		if (launch_env_long("SLURM_CPUS_PER_TASK") > 0) /* srun does not inherit it since 22.05 */
+		/* one failed shard leaves the others running */
+		argv_push(a, "--kill-on-bad-exit=0");
+		/* srun does not inherit it since 22.05 */
+		if (launch_env_long("SLURM_CPUS_PER_TASK") > 0)
 			push_opt(a, "--cpus-per-task", launch_env_long("SLURM_CPUS_PER_TASK"));
 	}
 	argv_push(a, self);
@@ -60,7 +62,8 @@ static void shard_argv(struct argv *a, const char *self, long nodes, int tasks, 
 }
 
 /* Starts one command of shard_argv. */
-static pid_t spawn_shard(const char *self, long nodes, int tasks, int index, int count, int attempt, const char *dir)
+static pid_t spawn_shard(const char *self, long nodes, int tasks, int index, int count, int attempt,
+			 const char *dir)
 {
 	struct argv a;
 	shard_argv(&a, self, nodes, tasks, index, count, attempt, dir);
@@ -97,9 +100,11 @@ static double now_s(void)
 }
 
 /* Runs shard i again, alone; 1 when it then finished, with *d its account. */
-static int retry(const char *self, long nodes, const struct shard_plan *plan, int i, int count, struct shard_done *d)
+static int retry(const char *self, long nodes, const struct shard_plan *plan, int i, int count,
+		 struct shard_done *d)
 {
-	fprintf(stderr, "campaign aggregate: shard-%d of %d failed; running it once more\n", i, count);
+	fprintf(stderr, "campaign aggregate: shard-%d of %d failed; running it once more\n", i,
+		count);
 	launch_wait(spawn_shard(self, nodes, 1, i, count, 2, plan->dir));
 	return shard_done_read(plan, i, d);
 }
@@ -120,23 +125,31 @@ int aggmap_run(const struct ana_run *in, const char *run_dir, int shards, struct
 		return rc;
 	char *self = realpath("/proc/self/exe", NULL);
 	if (!self)
-		return err_set(ERR_IO, "cannot find this program's path (/proc/self/exe) for the map step");
+		return err_set(ERR_IO,
+			       "cannot find this program's path (/proc/self/exe) for the map step");
 	long nodes = batch_nodes();
 	double t0 = now_s();
-	fprintf(stderr, "campaign aggregate: map step: %zu file%s on %d shard%s (%s)\n", plan->n, plan->n == 1 ? "" : "s",
-		shards, shards == 1 ? "" : "s", nodes ? "srun, one task per node" : "local processes");
+	fprintf(stderr, "campaign aggregate: map step: %zu file%s on %d shard%s (%s)\n", plan->n,
+		plan->n == 1 ? "" : "s", shards, shards == 1 ? "" : "s",
+		nodes ? "srun, one task per node" : "local processes");
 	if ((rc = run_all(self, nodes, shards, plan->dir)) == 0)
 		for (int i = 0; i < shards; i++) {
 			struct shard_done d;
-			if (!shard_done_read(plan, i, &d) && !retry(self, nodes, plan, i, shards, &d)) {
-				fprintf(stderr, "campaign aggregate: shard-%d of %d failed twice: its %zu file%s are reported as "
-					"not analysed\n", i, shards, files_of(plan, i, shards),
+			if (!shard_done_read(plan, i, &d) &&
+			    !retry(self, nodes, plan, i, shards, &d)) {
+				fprintf(stderr,
+					"campaign aggregate: shard-%d of %d failed twice: its %zu "
+					"file%s are reported as "
+					"not analysed\n",
+					i, shards, files_of(plan, i, shards),
 					files_of(plan, i, shards) == 1 ? "" : "s");
 				continue;
 			}
-			fprintf(stderr, "campaign aggregate: shard-%d of %d on %s: %zu file%s, %.1f MB in %.2f s%s\n", i,
-				shards, d.host, d.files, d.files == 1 ? "" : "s", d.bytes / 1e6, d.seconds,
-				d.attempt > 1 ? " (second attempt)" : "");
+			fprintf(stderr,
+				"campaign aggregate: shard-%d of %d on %s: %zu file%s, %.1f MB in "
+				"%.2f s%s\n",
+				i, shards, d.host, d.files, d.files == 1 ? "" : "s", d.bytes / 1e6,
+				d.seconds, d.attempt > 1 ? " (second attempt)" : "");
 		}
 	fprintf(stderr, "campaign aggregate: map step took %.2f s; reducing\n", now_s() - t0);
 	free(self);

@@ -33,13 +33,19 @@ static int record_placement(const char *dir, const struct job_row *j)
 		strbuf_addf(&md, "%s/" JOB_METRICS, dir);
 		if (metrics_load_dir_meta(md.buf, &m) == 0) {
 			for (size_t i = 0; i < m.n; i++)
-				json_array_append_new(hosts, json_pack("{s:i, s:s}", "rank", m.ranks[i].rank, "host", m.ranks[i].host));
+				json_array_append_new(hosts,
+						      json_pack("{s:i, s:s}", "rank",
+								m.ranks[i].rank, "host",
+								m.ranks[i].host));
 			metrics_free(&m);
 		}
-		json_object_set_new(meta, "job_id", j->job_id ? json_string(j->job_id) : json_null());
+		json_object_set_new(meta, "job_id",
+				    j->job_id ? json_string(j->job_id) : json_null());
 		json_object_set_new(meta, "state", json_string(job_state_name(j->state)));
-		json_object_set_new(meta, "exit_code", j->exit_code >= 0 ? json_integer(j->exit_code) : json_null());
-		json_object_set_new(meta, "nodelist", j->nodelist ? json_string(j->nodelist) : json_null());
+		json_object_set_new(meta, "exit_code",
+				    j->exit_code >= 0 ? json_integer(j->exit_code) : json_null());
+		json_object_set_new(meta, "nodelist",
+				    j->nodelist ? json_string(j->nodelist) : json_null());
 		json_object_set_new(meta, "rank_hosts", hosts);
 		rc = jsonio_write(p.buf, meta);
 		strbuf_free(&md);
@@ -56,14 +62,15 @@ static void note_overlap(struct ana_scenario *s, const struct job_row *a, const 
 	char node[128] = "";
 	double from = a->started_at > b->started_at ? a->started_at : b->started_at;
 	double to = a->ended_at < b->ended_at ? a->ended_at : b->ended_at;
-	if (a->started_at <= 0 || b->started_at <= 0 || a->ended_at <= 0 || b->ended_at <= 0 || to <= from)
+	if (a->started_at <= 0 || b->started_at <= 0 || a->ended_at <= 0 || b->ended_at <= 0 ||
+	    to <= from)
 		return;
 	int shared = slurm_nodes_shared(a->nodelist, b->nodelist, node, sizeof node);
 	if (shared <= 0)
 		return;
 	size_t n = strlen(s->contaminated);
-	snprintf(s->contaminated + n, sizeof s->contaminated - n, "%s%s (on %s%s, for %.0f s)", n ? "; " : "", b->scenario,
-		 node, shared > 1 ? " and more" : "", to - from);
+	snprintf(s->contaminated + n, sizeof s->contaminated - n, "%s%s (on %s%s, for %.0f s)",
+		 n ? "; " : "", b->scenario, node, shared > 1 ? " and more" : "", to - from);
 }
 
 static void find_overlaps(struct ana_run *in, const struct job_row **chosen)
@@ -93,7 +100,8 @@ static char *series_key(const struct scenario *s)
 	strbuf_addf(&sb, "%s/%d/%d", s->backend, s->tasks_per_node, s->gpus_per_node);
 	for (size_t i = 0; i < s->params.n; i++)
 		if (strcmp(s->params.items[i].key, "nodes"))
-			strbuf_addf(&sb, ";%s=%s", s->params.items[i].key, s->params.items[i].value);
+			strbuf_addf(&sb, ";%s=%s", s->params.items[i].key,
+				    s->params.items[i].value);
 	return strbuf_detach(&sb);
 }
 
@@ -144,12 +152,14 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 		char *dir = run_attempt_dir(r, j->scenario, j->attempt, k + 1 == next);
 		rc = record_placement(dir, j);
 		if (s && s->probe) { /* a fabric probe: measured against, not analysed */
-			ana_run_add_probe(in, j->scenario, job_state_name(j->state), s->backend, dir, j->nodes, s->tasks_per_node);
+			ana_run_add_probe(in, j->scenario, job_state_name(j->state), s->backend,
+					  dir, j->nodes, s->tasks_per_node);
 			free(dir);
 			continue;
 		}
-		ana_run_add(in, j->scenario, job_state_name(j->state), j->reason, s ? s->backend : "gloo", dir,
-			    j->exit_code, j->nodes, s ? s->tasks_per_node : j->ntasks / (j->nodes ? j->nodes : 1));
+		ana_run_add(in, j->scenario, job_state_name(j->state), j->reason,
+			    s ? s->backend : "gloo", dir, j->exit_code, j->nodes,
+			    s ? s->tasks_per_node : j->ntasks / (j->nodes ? j->nodes : 1));
 		in->sc[in->n - 1].attempt = j->attempt;
 		in->sc[in->n - 1].batch_per_rank = s ? s->batch_per_rank : 0;
 		in->sc[in->n - 1].global_batch_set = s ? s->global_batch : 0;
@@ -167,7 +177,8 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
  * have written the analysis); keeps r->row current. */
 static double aggregated_at(struct run *r)
 {
-	if (run_reload_row(r) < 0) /* the row as last read: at worst the analysis is written twice */
+	/* the row as last read: at worst the analysis is written twice */
+	if (run_reload_row(r) < 0)
 		fprintf(stderr, "campaign: warning: %s\n", err_last());
 	return r->row.aggregated_at;
 }

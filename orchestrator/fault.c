@@ -20,8 +20,8 @@ void fault_point(const char *point, const char *scenario)
 	const char *want = getenv("CAMPAIGN_FAULT");
 	if (!want || !*want || !matches(want, point, scenario))
 		return;
-	fprintf(stderr, "campaign: CAMPAIGN_FAULT=%s: killed at %s%s%s\n", want, point, scenario ? " of " : "",
-		scenario ? scenario : "");
+	fprintf(stderr, "campaign: CAMPAIGN_FAULT=%s: killed at %s%s%s\n", want, point,
+		scenario ? " of " : "", scenario ? scenario : "");
 	fflush(NULL);
 	raise(SIGKILL);
 }

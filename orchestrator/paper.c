@@ -76,7 +76,8 @@ static int write_table(struct paper *p, const struct table *t)
 	struct strbuf csv = STRBUF_INIT, md = STRBUF_INIT, tex = STRBUF_INIT, rel = STRBUF_INIT;
 	strbuf_addf(&tex, "%% %s\n\\begin{table}\n\\centering\n\\caption{", t->caption);
 	tex_escape(&tex, t->caption);
-	strbuf_addf(&tex, "}\n\\label{tab:%s}\n\\begin{tabular}{%s}\n\\toprule\n", t->name, t->align);
+	strbuf_addf(&tex, "}\n\\label{tab:%s}\n\\begin{tabular}{%s}\n\\toprule\n", t->name,
+		    t->align);
 	for (int c = 0; c < t->ncols; c++) {
 		strbuf_addf(&csv, "%s%s", c ? "," : "", t->head[c]);
 		strbuf_addf(&md, "| %s ", t->head[c]);
@@ -137,10 +138,19 @@ static void free_rows(struct table *t)
 
 static int tables(struct paper *p)
 {
-	static const char *const sh[] = { "Scenario", "Nodes", "Ranks", "State", "Median step (ms)", "p95 (ms)",
-					  "Samples/s", "Data %", "Compute %", "Comm %", "Wait %", "I/O %", "Verdict" };
-	static const char *const kh[] = { "Scenario", "Nodes", "Ranks", "Samples/s", "Speedup", "Efficiency %", "Baseline" };
-	struct table st = { "scenarios", "Per-scenario step time and breakdown", 13, sh, "lrrlrrrrrrrrl", NULL, 0 };
+	static const char *const sh[] = { "Scenario",         "Nodes",    "Ranks",     "State",
+					  "Median step (ms)", "p95 (ms)", "Samples/s", "Data %",
+					  "Compute %",        "Comm %",   "Wait %",    "I/O %",
+					  "Verdict" };
+	static const char *const kh[] = { "Scenario", "Nodes",        "Ranks",   "Samples/s",
+					  "Speedup",  "Efficiency %", "Baseline" };
+	struct table st = { "scenarios",
+			    "Per-scenario step time and breakdown",
+			    13,
+			    sh,
+			    "lrrlrrrrrrrrl",
+			    NULL,
+			    0 };
 	struct table kt = { "scaling", "Scaling against the baseline", 7, kh, "lrrrrrl", NULL, 0 };
 	size_t n = json_array_size(json_object_get(p->summary, "scenarios")), i;
 	st.rows = xcalloc(n + 1, sizeof *st.rows);
@@ -153,11 +163,13 @@ static int tables(struct paper *p)
 		row[1] = fmt("%.0f", jsonio_num(s, "nodes"));
 		row[2] = fmt("%.0f", jsonio_num(s, "ranks"));
 		row[3] = xstrdup(jsonio_str(s, "state"));
-		const char *keys[] = { "step_time_ms.median", "step_time_ms.p95", "throughput_samples_per_s",
-				       "shares_pct.data_loading", "shares_pct.compute", "shares_pct.communication",
-				       "shares_pct.peer_wait", "shares_pct.io" };
+		const char *keys[] = { "step_time_ms.median",      "step_time_ms.p95",
+				       "throughput_samples_per_s", "shares_pct.data_loading",
+				       "shares_pct.compute",       "shares_pct.communication",
+				       "shares_pct.peer_wait",     "shares_pct.io" };
 		for (int k = 0; k < 8; k++)
-			row[4 + k] = ok ? fmt(k < 2 ? "%.2f" : "%.1f", jsonio_num(s, keys[k])) : xstrdup("-");
+			row[4 + k] = ok ? fmt(k < 2 ? "%.2f" : "%.1f", jsonio_num(s, keys[k]))
+					: xstrdup("-");
 		row[12] = xstrdup(ok ? jsonio_str(s, "verdict") : "not analysed");
 		if (!ok || !json_is_number(json_object_get(s, "speedup")))
 			continue;
@@ -190,31 +202,47 @@ static void quoted_line(struct strbuf *sb, const char *pre, const char *v, const
 static int provenance_files(struct paper *p)
 {
 	struct strbuf md = STRBUF_INIT, sh = STRBUF_INIT;
-	json_t *repos = json_object_get(p->prov, "repositories"), *host = json_object_get(p->prov, "host"), *r;
+	json_t *repos = json_object_get(p->prov, "repositories"),
+	       *host = json_object_get(p->prov, "host"), *r;
 	size_t i;
-	strbuf_addf(&md, "# Provenance of run %s\n\nCampaign file `%s`, SHA-256 `%s`.\n\n", p->r->id,
-		    jsonio_str(p->prov, "campaign_file"), jsonio_str(p->prov, "campaign_sha256"));
-	strbuf_adds(&sh, "#!/bin/sh\n# Rebuilds the exact code of this run and submits its frozen campaign again.\n"
-			 "# usage: sh reproduce.sh [WORKDIR]   (default ./reproduce)\nset -eu\n"
-			 "here=$(cd \"$(dirname \"$0\")\" && pwd)\nwork=${1:-reproduce}\nmkdir -p \"$work\" && cd \"$work\"\n");
+	strbuf_addf(&md, "# Provenance of run %s\n\nCampaign file `%s`, SHA-256 `%s`.\n\n",
+		    p->r->id, jsonio_str(p->prov, "campaign_file"),
+		    jsonio_str(p->prov, "campaign_sha256"));
+	strbuf_adds(&sh,
+		    "#!/bin/sh\n# Rebuilds the exact code of this run and submits its frozen "
+		    "campaign again.\n"
+		    "# usage: sh reproduce.sh [WORKDIR]   (default ./reproduce)\nset -eu\n"
+		    "here=$(cd \"$(dirname \"$0\")\" && pwd)\nwork=${1:-reproduce}\nmkdir -p "
+		    "\"$work\" && cd \"$work\"\n");
 	const char *campaign_dir = NULL;
 	json_array_foreach(repos, i, r) {
-		const char *name = jsonio_str(r, "name"), *commit = jsonio_str(r, "commit"), *patch = jsonio_str(r, "patch");
-		strbuf_addf(&md, "## Repository `%s` (%s)\n\n- path: `%s`\n- commit: `%s` on `%s`, %s\n- describe: `%s`\n"
-			    "- author: %s, %s\n- dirty: %s\n", name, jsonio_str(r, "role"), jsonio_str(r, "path"), commit, jsonio_str(r, "branch"),
-			    jsonio_str(r, "commit_time"), jsonio_str(r, "describe"), jsonio_str(r, "author"), jsonio_str(r, "commit_time"),
+		const char *name = jsonio_str(r, "name"), *commit = jsonio_str(r, "commit"),
+			   *patch = jsonio_str(r, "patch");
+		strbuf_addf(&md,
+			    "## Repository `%s` (%s)\n\n- path: `%s`\n- commit: `%s` on `%s`, "
+			    "%s\n- describe: `%s`\n"
+			    "- author: %s, %s\n- dirty: %s\n",
+			    name, jsonio_str(r, "role"), jsonio_str(r, "path"), commit,
+			    jsonio_str(r, "branch"), jsonio_str(r, "commit_time"),
+			    jsonio_str(r, "describe"), jsonio_str(r, "author"),
+			    jsonio_str(r, "commit_time"),
 			    json_is_true(json_object_get(r, "dirty")) ? "yes" : "no");
 		size_t k;
 		json_t *v;
 		json_array_foreach(json_object_get(r, "remotes"), k, v)
 			strbuf_addf(&md, "- remote: `%s`\n", json_string_value(v));
 		if (*patch) {
-			strbuf_addf(&md, "- uncommitted changes: `%s` (SHA-256 `%s`)\n", patch, jsonio_str(r, "patch_sha256"));
+			strbuf_addf(&md, "- uncommitted changes: `%s` (SHA-256 `%s`)\n", patch,
+				    jsonio_str(r, "patch_sha256"));
 			copy_in(p, patch, patch);
 		}
 		strbuf_adds(&md, "\n");
-		const char *src = json_array_size(json_object_get(r, "remotes")) ?
-			strchr(json_string_value(json_array_get(json_object_get(r, "remotes"), 0)), ' ') + 1 : jsonio_str(r, "path");
+		const char *src = json_array_size(json_object_get(r, "remotes"))
+			? strchr(json_string_value(
+					 json_array_get(json_object_get(r, "remotes"), 0)),
+				 ' ') +
+				1
+			: jsonio_str(r, "path");
 		quoted_line(&sh, "git clone ", src, " ");
 		quoted_line(&sh, "", name, "\n");
 		quoted_line(&sh, "git -C ", name, " checkout -q ");
@@ -226,15 +254,18 @@ static int provenance_files(struct paper *p)
 		if (strstr(jsonio_str(r, "role"), "campaign"))
 			campaign_dir = name;
 	}
-	strbuf_addf(&md, "## Machine\n\n- host `%s`, kernel `%s` (%s), %s\n- compiler: %s\n", jsonio_str(host, "hostname"),
-		    jsonio_str(host, "kernel"), jsonio_str(host, "machine"), jsonio_str(host, "os"), jsonio_str(host, "compiler"));
+	strbuf_addf(&md, "## Machine\n\n- host `%s`, kernel `%s` (%s), %s\n- compiler: %s\n",
+		    jsonio_str(host, "hostname"), jsonio_str(host, "kernel"),
+		    jsonio_str(host, "machine"), jsonio_str(host, "os"),
+		    jsonio_str(host, "compiler"));
 	const char *k;
 	json_t *v;
 	json_object_foreach(json_object_get(host, "versions"), k, v)
 		strbuf_addf(&md, "- %s %s\n", k, json_string_value(v));
 	if (campaign_dir) {
 		quoted_line(&sh, "make -C ", campaign_dir, "\n");
-		quoted_line(&sh, "exec ./", campaign_dir, "/bin/campaign submit \"$here/campaign.yaml\"\n");
+		quoted_line(&sh, "exec ./", campaign_dir,
+			    "/bin/campaign submit \"$here/campaign.yaml\"\n");
 	} else {
 		strbuf_adds(&sh, "exec campaign submit \"$here/campaign.yaml\"\n");
 	}
@@ -278,7 +309,8 @@ static json_t *load(struct run *r, const char *rel)
 	strbuf_addf(&path, "%s/%s", r->dir, rel);
 	json_t *j = json_load_file(path.buf, 0, &jerr);
 	if (!j)
-		err_set(fsio_exists(path.buf) ? ERR_IO : ERR_NOTFOUND, "%s: %s%s", path.buf, jerr.text,
+		err_set(fsio_exists(path.buf) ? ERR_IO : ERR_NOTFOUND, "%s: %s%s", path.buf,
+			jerr.text,
 			fsio_exists(path.buf) ? "" : " (run `campaign aggregate` first)");
 	strbuf_free(&path);
 	return j;
@@ -295,7 +327,8 @@ int paper_generate(struct run *r, const char *out)
 	if (rc == 0) {
 		struct strbuf figdir = STRBUF_INIT;
 		strbuf_addf(&figdir, "%s/" RUN_FIGURES, out);
-		rc = figures_draw(r->dir, p.summary, figdir.buf, p.epoch, FIG_PDF | FIG_SVG | FIG_PNG);
+		rc = figures_draw(r->dir, p.summary, figdir.buf, p.epoch,
+				  FIG_PDF | FIG_SVG | FIG_PNG);
 		strbuf_free(&figdir);
 	}
 	if (rc == 0)
@@ -337,7 +370,8 @@ int paper_compare(const char *expected, const char *actual)
 			struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
 			strbuf_addf(&pa, "%s/%s", expected, a.v[i]);
 			strbuf_addf(&pb, "%s/%s", actual, b.v[j]);
-			if (sha256_file(pa.buf, sa) < 0 || sha256_file(pb.buf, sb) < 0 || strcmp(sa, sb)) {
+			if (sha256_file(pa.buf, sa) < 0 || sha256_file(pb.buf, sb) < 0 ||
+			    strcmp(sa, sb)) {
 				printf("differs: %s\n", a.v[i]);
 				diffs++;
 			}

@@ -74,9 +74,12 @@ static int check_manifest(const char *out)
 	strbuf_addf(&mp, "%s/" MANIFEST, out);
 	int rc = fsio_read(mp.buf, 1 << 24, &text, NULL);
 	if (rc < 0)
-		rc = err_set(ERR_USAGE, "--out %s is not empty and is not a previous paper output (it has no " MANIFEST
-			     "): campaign paper writes only into a new or empty folder, or replaces its own output; "
-			     "give another --out", out);
+		rc = err_set(ERR_USAGE,
+			     "--out %s is not empty and is not a previous paper output (it has "
+			     "no " MANIFEST "): campaign paper writes only into a new or empty "
+					    "folder, or replaces its own output; "
+			     "give another --out",
+			     out);
 	list_entries(out, "", &have);
 	for (size_t i = 0; i < have.n && rc == 0; i++) {
 		if (!strcmp(have.v[i], MANIFEST))
@@ -91,10 +94,15 @@ static int check_manifest(const char *out)
 			strbuf_addf(&line, "%s  %s\n", sha, have.v[i]);
 		const char *at = line.len ? strstr(text, line.buf) : NULL;
 		if (!at || (at != text && at[-1] != '\n'))
-			rc = err_set(ERR_USAGE, "--out %s: %s is not a file campaign paper wrote there (%s): "
-				     "campaign paper will not delete it; move it away or give another --out", out,
-				     have.v[i], !is_file ? "not a regular file" : strstr(text, have.v[i]) ?
-				     "changed since it was written" : "not in its " MANIFEST);
+			rc = err_set(ERR_USAGE,
+				     "--out %s: %s is not a file campaign paper wrote there (%s): "
+				     "campaign paper will not delete it; move it away or give "
+				     "another --out",
+				     out, have.v[i],
+				     !is_file ? "not a regular file"
+					     : strstr(text, have.v[i])
+					     ? "changed since it was written"
+					     : "not in its " MANIFEST);
 		strbuf_free(&line);
 	}
 	free(text);
@@ -112,11 +120,14 @@ static int check_not_run(const char *real, const char *run_dir)
 		return err_set(ERR_USAGE, "--out %s is the run's own directory: give a new folder "
 			       "(default: RUN/paper)", real);
 	if (!strncmp(run_dir, real, n) && (n == 1 || run_dir[n] == '/'))
-		return err_set(ERR_USAGE, "--out %s holds the run %s: give a new folder (default: RUN/paper)",
+		return err_set(ERR_USAGE,
+			       "--out %s holds the run %s: give a new folder (default: RUN/paper)",
 			       real, run_dir);
 	struct strbuf db = STRBUF_INIT;
 	strbuf_addf(&db, "%s/" RUN_STATE_DB, real);
-	int rc = fsio_exists(db.buf) ? err_set(ERR_USAGE, "--out %s is a campaign run: give a new folder", real) : 0;
+	int rc = fsio_exists(db.buf)
+		? err_set(ERR_USAGE, "--out %s is a campaign run: give a new folder", real)
+		: 0;
 	strbuf_free(&db);
 	return rc;
 }
@@ -127,11 +138,16 @@ int paper_out_check(const char *out, const char *run_dir)
 	if (lstat(out, &st) < 0)
 		return errno == ENOENT ? 0 : err_sys(ERR_IO, "cannot inspect --out %s", out);
 	if (S_ISLNK(st.st_mode))
-		return err_set(ERR_USAGE, "--out %s is a symbolic link: give the folder itself", out);
+		return err_set(ERR_USAGE, "--out %s is a symbolic link: give the folder itself",
+			       out);
 	if (!S_ISDIR(st.st_mode))
-		return err_set(ERR_USAGE, "--out %s exists and is not a folder: campaign paper will not replace it", out);
+		return err_set(
+			ERR_USAGE,
+			"--out %s exists and is not a folder: campaign paper will not replace it",
+			out);
 	char *real = realpath(out, NULL);
-	int rc = real ? check_not_run(real, run_dir) : err_sys(ERR_IO, "cannot resolve --out %s", out);
+	int rc = real ? check_not_run(real, run_dir)
+		      : err_sys(ERR_IO, "cannot resolve --out %s", out);
 	DIR *d = rc == 0 ? opendir(out) : NULL;
 	struct dirent *e;
 	int empty = 1;

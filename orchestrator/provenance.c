@@ -31,7 +31,8 @@ static void head_info(git_repository *repo, struct repo_info *ri, git_commit **c
 		ri->branch = xstrdup("(no commit yet)");
 		return;
 	}
-	ri->branch = xstrdup(git_reference_is_branch(head) ? git_reference_shorthand(head) : "HEAD (detached)");
+	ri->branch = xstrdup(git_reference_is_branch(head) ? git_reference_shorthand(head)
+							   : "HEAD (detached)");
 	const git_oid *oid = git_reference_target(head);
 	if (oid && git_commit_lookup(commit, repo, oid) == 0) {
 		ri->commit = xstrdup(git_oid_tostr_s(oid));
@@ -75,7 +76,8 @@ static void remotes(git_repository *repo, struct repo_info *ri)
 	git_config *cfg = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *e;
-	if (git_repository_config_snapshot(&cfg, repo) < 0 || git_config_iterator_new(&it, cfg) < 0) {
+	if (git_repository_config_snapshot(&cfg, repo) < 0 ||
+	    git_config_iterator_new(&it, cfg) < 0) {
 		git_config_free(cfg);
 		return;
 	}
@@ -103,7 +105,8 @@ static void status(git_repository *repo, struct repo_info *ri)
 		return;
 	for (size_t i = 0; i < git_status_list_entrycount(list); i++) {
 		const git_status_entry *e = git_status_byindex(list, i);
-		const git_diff_delta *d = e->index_to_workdir ? e->index_to_workdir : e->head_to_index;
+		const git_diff_delta *d =
+			e->index_to_workdir ? e->index_to_workdir : e->head_to_index;
 		if (!d || e->status == GIT_STATUS_CURRENT || (e->status & GIT_STATUS_IGNORED))
 			continue;
 		const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
@@ -130,7 +133,8 @@ static void patch(git_repository *repo, git_commit *commit, struct repo_info *ri
 		git_buf buf = GIT_BUF_INIT;
 		o.flags = GIT_DIFF_SHOW_BINARY;
 		if (with_untracked)
-			o.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS | GIT_DIFF_SHOW_UNTRACKED_CONTENT;
+			o.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+				GIT_DIFF_SHOW_UNTRACKED_CONTENT;
 		int ok = git_diff_tree_to_workdir_with_index(&diff, repo, tree, &o) == 0 &&
 			 git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) == 0;
 		if (ok && (buf.size <= MAX_PATCH || !with_untracked)) {
@@ -139,7 +143,8 @@ static void patch(git_repository *repo, git_commit *commit, struct repo_info *ri
 			ri->patch[buf.size] = '\0';
 			ri->patch_len = buf.size;
 			if (!with_untracked)
-				ri->note = xstrdup("untracked files are listed but their contents were left out of the patch "
+				ri->note = xstrdup("untracked files are listed but their contents "
+						   "were left out of the patch "
 						   "(more than 64 MiB)");
 			with_untracked = -1;
 		}
@@ -191,7 +196,8 @@ static int repo_info(const char *path, const char *role, const char *results, st
 	return 0;
 }
 
-int provenance_collect(const char *campaign_file, const char *bin_dir, const char *results_root, struct provenance *p)
+int provenance_collect(const char *campaign_file, const char *bin_dir, const char *results_root,
+		       struct provenance *p)
 {
 	memset(p, 0, sizeof *p);
 	git_libgit2_init();
@@ -204,7 +210,8 @@ int provenance_collect(const char *campaign_file, const char *bin_dir, const cha
 	if (repo_info(dir, "workload", results, &p->repo[0]) == 0)
 		p->nrepos = 1;
 	else
-		p->not_git = xstrdup("the campaign file is not in a git repository: no commit or patch was recorded");
+		p->not_git = xstrdup("the campaign file is not in a git repository: no commit or "
+				     "patch was recorded");
 	struct repo_info own;
 	if (repo_info(bin_dir, "campaign", results, &own) == 0) {
 		if (p->nrepos && !strcmp(own.workdir, p->repo[0].workdir)) {
@@ -232,9 +239,11 @@ char *provenance_dirty_list(const struct provenance *p)
 	for (int i = 0; i < p->nrepos; i++) {
 		const struct repo_info *ri = &p->repo[i];
 		for (size_t k = 0; k < ri->modified.n; k++)
-			strbuf_addf(&sb, "%s%s/%s (modified)", sb.len ? ", " : "", ri->workdir, ri->modified.v[k]);
+			strbuf_addf(&sb, "%s%s/%s (modified)", sb.len ? ", " : "", ri->workdir,
+				    ri->modified.v[k]);
 		for (size_t k = 0; k < ri->untracked.n; k++)
-			strbuf_addf(&sb, "%s%s/%s (untracked)", sb.len ? ", " : "", ri->workdir, ri->untracked.v[k]);
+			strbuf_addf(&sb, "%s%s/%s (untracked)", sb.len ? ", " : "", ri->workdir,
+				    ri->untracked.v[k]);
 	}
 	return sb.len ? strbuf_detach(&sb) : NULL;
 }
@@ -327,7 +336,8 @@ static json_t *host_json(void)
 	char git[32], slurm[32];
 	snprintf(git, sizeof git, "%d.%d.%d", maj, min, rev);
 	snprintf(slurm, sizeof slurm, "%d.%d.%d", SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
-		 SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER), SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
+		 SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+		 SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
 	json_t *mods = json_array();
 	const char *lm = getenv("LOADEDMODULES");
 	if (lm && *lm) {
@@ -339,8 +349,8 @@ static json_t *host_json(void)
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s}, s:o}",
 			 "hostname", host, "kernel", u.release, "machine", u.machine, "os", pretty,
 			 "compiler", BUILD_CC, "versions", "slurm", slurm, "gloo", BUILD_GLOO,
-			 "openblas", BUILD_OPENBLAS, "cuda", BUILD_CUDA, "nccl", BUILD_NCCL, "libgit2", git,
-			 "sqlite", sqlite3_libversion(), "modules", mods);
+			 "openblas", BUILD_OPENBLAS, "cuda", BUILD_CUDA, "nccl", BUILD_NCCL,
+			 "libgit2", git, "sqlite", sqlite3_libversion(), "modules", mods);
 }
 
 /* NCCL_*, GLOO_* and OMP_* as the job will see them: the submitter's, then
@@ -361,14 +371,16 @@ static json_t *job_env(const struct scenario *s)
 	for (size_t i = 0; s && i < s->env.n; i++)
 		for (int k = 0; pre[k]; k++)
 			if (!strncmp(s->env.items[i].key, pre[k], strlen(pre[k])))
-				json_object_set_new(o, s->env.items[i].key, json_string(s->env.items[i].value));
+				json_object_set_new(o, s->env.items[i].key,
+						    json_string(s->env.items[i].value));
 	return o;
 }
 
 static void text_of_repo(struct strbuf *t, json_t *repo)
 {
 	strbuf_addf(t, "repository (%s): %s\n  commit %s on %s (%s), %s by %s\n",
-		    json_string_value(json_object_get(repo, "role")), json_string_value(json_object_get(repo, "path")),
+		    json_string_value(json_object_get(repo, "role")),
+		    json_string_value(json_object_get(repo, "path")),
 		    json_string_value(json_object_get(repo, "commit")) ?: "none",
 		    json_string_value(json_object_get(repo, "branch")) ?: "?",
 		    json_string_value(json_object_get(repo, "describe")) ?: "-",
@@ -376,7 +388,8 @@ static void text_of_repo(struct strbuf *t, json_t *repo)
 		    json_string_value(json_object_get(repo, "author")) ?: "-");
 	strbuf_addf(t, "  dirty: %s", json_is_true(json_object_get(repo, "dirty")) ? "yes" : "no");
 	if (json_string_value(json_object_get(repo, "patch")))
-		strbuf_addf(t, "; uncommitted changes in %s", json_string_value(json_object_get(repo, "patch")));
+		strbuf_addf(t, "; uncommitted changes in %s",
+			    json_string_value(json_object_get(repo, "patch")));
 	strbuf_adds(t, "\n");
 }
 
@@ -399,9 +412,12 @@ static int annotate_job(struct run *r, const struct scenario *s, json_t *prov)
 		json_object_set(meta, "provenance", prov);
 		json_object_set_new(meta, "environment", env);
 		rc = jsonio_write(p.buf, meta);
-		strbuf_addf(&t, "job %s of run %s (campaign %s)\nnodes %d x %d tasks, %d GPUs per node, backend %s, time %s\n"
-			    "job script sha256 %s\ncampaign file sha256 %s\n", s->name, r->id, r->c.name, s->nodes,
-			    s->tasks_per_node, s->gpus_per_node, s->backend, s->time, sha,
+		strbuf_addf(&t,
+			    "job %s of run %s (campaign %s)\nnodes %d x %d tasks, %d GPUs per "
+			    "node, backend %s, time %s\n"
+			    "job script sha256 %s\ncampaign file sha256 %s\n",
+			    s->name, r->id, r->c.name, s->nodes, s->tasks_per_node,
+			    s->gpus_per_node, s->backend, s->time, sha,
 			    json_string_value(json_object_get(prov, "campaign_sha256")));
 		size_t i;
 		json_t *repo;
@@ -452,9 +468,10 @@ int provenance_write(struct run *r, const struct provenance *p)
 	strbuf_addf(&path, "%s/" RUN_CAMPAIGN, r->dir);
 	if (rc == 0)
 		rc = sha256_file(path.buf, sha);
-	json_t *prov = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "run_id", r->id, "campaign_file", p->campaign_file,
-				 "campaign_sha256", sha, "repositories", repos,
-				 "not_git", p->not_git ? json_string(p->not_git) : json_null(), "host", host_json());
+	json_t *prov = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "run_id", r->id, "campaign_file",
+				 p->campaign_file, "campaign_sha256", sha, "repositories", repos,
+				 "not_git", p->not_git ? json_string(p->not_git) : json_null(),
+				 "host", host_json());
 	if (rc == 0) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/" RUN_PROVENANCE, r->dir);

@@ -32,7 +32,8 @@ struct provenance {
 
 /* Looks at the repository holding campaign_file and the one holding bin_dir;
  * results_root (where runs are written) is left out of both. */
-int provenance_collect(const char *campaign_file, const char *bin_dir, const char *results_root, struct provenance *p);
+int provenance_collect(const char *campaign_file, const char *bin_dir, const char *results_root,
+		       struct provenance *p);
 /* Writes provenance.json and provenance/<repo>.patch into the run, and the
  * provenance of every job into its job_metadata.json and job_metadata.txt. */
 int provenance_write(struct run *r, const struct provenance *p);

@@ -57,7 +57,8 @@ static int archive_entry(const char *dir, const char *dest, const char *name)
 		keep |= !strcmp(name, kept[i]);
 	if (keep)
 		rc = fsio_copy(from.buf, to.buf);
-	else if (rename(from.buf, to.buf) < 0 && errno != ENOENT) /* gone meanwhile: a writer's temporary file */
+	/* gone meanwhile: a writer's temporary file */
+	else if (rename(from.buf, to.buf) < 0 && errno != ENOENT)
 		rc = err_sys(ERR_IO, "cannot move %s to %s", from.buf, to.buf);
 	strbuf_free(&from);
 	strbuf_free(&to);
@@ -66,14 +67,16 @@ static int archive_entry(const char *dir, const char *dest, const char *name)
 
 int run_archive_attempt(const struct run *r, const char *scenario, int attempt)
 {
-	char *dir = run_attempt_dir(r, scenario, attempt, 1), *dest = run_attempt_dir(r, scenario, attempt, 0);
+	char *dir = run_attempt_dir(r, scenario, attempt, 1),
+	     *dest = run_attempt_dir(r, scenario, attempt, 0);
 	int rc = fsio_mkdir_p(dest, 0755);
 	DIR *d = rc == 0 ? opendir(dir) : NULL;
 	if (rc == 0 && !d)
 		rc = err_sys(ERR_IO, "cannot list %s", dir);
 	struct dirent *e;
 	while (rc == 0 && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "attempts"))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    strcmp(e->d_name, "attempts"))
 			rc = archive_entry(dir, dest, e->d_name);
 	if (d)
 		closedir(d);
@@ -103,16 +106,18 @@ static json_t *metadata_json(const struct campaign *c, const struct scenario *s,
 {
 	json_t *params = json_object(), *env = json_object();
 	for (size_t i = 0; i < s->params.n; i++)
-		json_object_set_new(params, s->params.items[i].key, json_string(s->params.items[i].value));
+		json_object_set_new(params, s->params.items[i].key,
+				    json_string(s->params.items[i].value));
 	for (size_t i = 0; i < s->env.n; i++)
 		json_object_set_new(env, s->env.items[i].key, json_string(s->env.items[i].value));
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:I, s:s, s:o, s:o, s:i, s:i}",
-			 "campaign", c->name, "run_id", run_id, "scenario", s->name,
-			 "nodes", s->nodes, "tasks_per_node", s->tasks_per_node,
-			 "gpus_per_node", s->gpus_per_node, "ranks", s->nodes * s->tasks_per_node,
-			 "backend", s->backend, "time", s->time, "time_limit_s", (json_int_t)s->time_limit_s,
-			 "job_dir", job_dir, "params", params, "env", env,
-			 "warmup_steps", c->profile.warmup_steps, "active_steps", c->profile.active_steps);
+	return json_pack(
+		"{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:I, s:s, s:o, s:o, s:i, s:i}",
+		"campaign", c->name, "run_id", run_id, "scenario", s->name, "nodes", s->nodes,
+		"tasks_per_node", s->tasks_per_node, "gpus_per_node", s->gpus_per_node, "ranks",
+		s->nodes * s->tasks_per_node, "backend", s->backend, "time", s->time,
+		"time_limit_s", (json_int_t) s->time_limit_s, "job_dir", job_dir, "params", params,
+		"env", env, "warmup_steps", c->profile.warmup_steps, "active_steps",
+		c->profile.active_steps);
 }
 
 /* The absolute folder of the campaign file: {{campaign_dir}} and CAMPAIGN_DIR. */
@@ -127,7 +132,8 @@ static char *campaign_dir(const struct campaign *c)
 	return abs;
 }
 
-int run_render_all(const struct campaign *c, const char *dir, const char *run_id, const char *bin_dir, int dry)
+int run_render_all(const struct campaign *c, const char *dir, const char *run_id,
+		   const char *bin_dir, int dry)
 {
 	char *tdir = render_templates_dir(bin_dir);
 	if (!tdir)
@@ -173,12 +179,17 @@ static int journal_asked(const struct campaign *c, enum store_journal *j)
 	const char *env = getenv("CAMPAIGN_STORE_JOURNAL");
 	*j = STORE_JOURNAL_AUTO;
 	if (env && *env)
-		return store_journal_parse(env, j) < 0 ? err_set(ERR_USAGE, "CAMPAIGN_STORE_JOURNAL=%s: expected auto, wal or "
-								 "delete", env) : 0;
+		return store_journal_parse(env, j) < 0
+			? err_set(ERR_USAGE,
+				  "CAMPAIGN_STORE_JOURNAL=%s: expected auto, wal or "
+				  "delete",
+				  env)
+			: 0;
 	return c && c->store_journal ? store_journal_parse(c->store_journal, j) : 0;
 }
 
-int run_create(const struct campaign *c, const char *results_root, const char *backend, struct run **out)
+int run_create(const struct campaign *c, const char *results_root, const char *backend,
+	       struct run **out)
 {
 	struct run *r = xcalloc(1, sizeof *r);
 	char *root = fsio_abspath(results_root);
@@ -191,7 +202,8 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 	r->dir = strbuf_detach(&dir);
 	/* Render everything in memory first: a template error creates nothing. */
 	enum store_journal journal;
-	if ((rc = journal_asked(c, &journal)) < 0 || (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 1)) < 0)
+	if ((rc = journal_asked(c, &journal)) < 0 ||
+	    (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 1)) < 0)
 		goto fail;
 	if ((rc = fsio_mkdir_p(r->dir, 0755)) < 0)
 		goto fail;
@@ -289,7 +301,8 @@ static char *find_run_dir(const char *root, const char *ref, int *ambiguous)
 		size_t clen = (size_t)(id - 1 - runs.v[i]);
 		if (ref && !strcmp(id, ref))
 			exact = runs.v[i];
-		if ((!ref || (clen == len && !strncmp(runs.v[i], ref, len))) && (!newest || strcmp(id, id_of(newest)) > 0))
+		if ((!ref || (clen == len && !strncmp(runs.v[i], ref, len))) &&
+		    (!newest || strcmp(id, id_of(newest)) > 0))
 			newest = runs.v[i];
 		if (ref && !strncmp(id, ref, len) && (*ambiguous)++ == 0)
 			prefixed = runs.v[i];
@@ -312,17 +325,26 @@ int run_open(const char *results_root, const char *ref, struct run **out)
 	int ambiguous;
 	char *dir = find_run_dir(results_root, ref, &ambiguous);
 	if (!dir && ambiguous > 1)
-		return err_set(ERR_NOTFOUND, "%d runs under %s have ids starting with '%s': give more of the id "
-			       "(`campaign ls` lists them)", ambiguous, results_root, ref);
+		return err_set(ERR_NOTFOUND,
+			       "%d runs under %s have ids starting with '%s': give more of the id "
+			       "(`campaign ls` lists them)",
+			       ambiguous, results_root, ref);
 	if (!dir) {
 		if (ref && strlen(ref) > 200)
-			return err_set(ERR_NOTFOUND, "no run '%.80s...' (%zu characters) under %s (give a run id or a run "
-				       "directory)", ref, strlen(ref), results_root);
+			return err_set(ERR_NOTFOUND,
+				       "no run '%.80s...' (%zu characters) under %s (give a run id "
+				       "or a run "
+				       "directory)",
+				       ref, strlen(ref), results_root);
 		if (ref)
-			return err_set(ERR_NOTFOUND, "no run '%s' under %s (give a run id or a run directory)", ref, results_root);
-		return err_set(ERR_NOTFOUND, "no runs under %s (submit one, or pass --results DIR)", results_root);
+			return err_set(ERR_NOTFOUND,
+				       "no run '%s' under %s (give a run id or a run directory)",
+				       ref, results_root);
+		return err_set(ERR_NOTFOUND, "no runs under %s (submit one, or pass --results DIR)",
+			       results_root);
 	}
-	char *real = realpath(dir, NULL); /* a link given by the user is resolved once: below it, none is followed */
+	/* a link given by the user is resolved once: below it, none is followed */
+	char *real = realpath(dir, NULL);
 	if (real) {
 		free(dir);
 		dir = real;
@@ -345,7 +367,8 @@ int run_open(const char *results_root, const char *ref, struct run **out)
 		strbuf_addf(&p, "%s/" RUN_CAMPAIGN, dir);
 		diags_init(&d, p.buf);
 		if ((rc = campaign_load(p.buf, &r->c, &d)) < 0)
-			rc = err_set(ERR_IO, "%s: the run's frozen campaign no longer loads", p.buf);
+			rc = err_set(ERR_IO, "%s: the run's frozen campaign no longer loads",
+				     p.buf);
 		diags_free(&d);
 	}
 	strbuf_free(&p);

@@ -19,7 +19,8 @@ struct run {
 };
 
 /* Validates nothing: c must be a loaded campaign. backend: "local"/"slurm". */
-int run_create(const struct campaign *c, const char *results_root, const char *backend, struct run **out);
+int run_create(const struct campaign *c, const char *results_root, const char *backend,
+	       struct run **out);
 /* Every run under root as "<campaign>/<run-id>" (a folder holding a
  * state.db), in no particular order. */
 void run_list(const char *root, struct argv *out);
@@ -43,6 +44,7 @@ int run_archive_attempt(const struct run *r, const char *scenario, int attempt);
 /* Renders every scenario of c into dir/<scenario>/job.sbatch (used by
  * `campaign render` and by run_create). Writes nothing unless all render;
  * with dry set, writes nothing at all (a check). */
-int run_render_all(const struct campaign *c, const char *dir, const char *run_id, const char *bin_dir, int dry);
+int run_render_all(const struct campaign *c, const char *dir, const char *run_id,
+		   const char *bin_dir, int dry);
 
 #endif

@@ -41,7 +41,9 @@ static double last_output(const struct run *r, const struct job_row *j)
 		while (d && (e = readdir(d))) {
 			struct stat st;
 			size_t n = strlen(e->d_name);
-			if (n < 4 || (strcmp(e->d_name + n - 4, ".out") && (n < 6 || strcmp(e->d_name + n - 6, ".jsonl"))))
+			if (n < 4 ||
+			    (strcmp(e->d_name + n - 4, ".out") &&
+			     (n < 6 || strcmp(e->d_name + n - 6, ".jsonl"))))
 				continue;
 			struct strbuf f = STRBUF_INIT;
 			strbuf_addf(&f, "%s/%s", p.buf, e->d_name);
@@ -74,7 +76,8 @@ static unsigned long long group_cpu(long pgid)
 		long pg;
 		unsigned long long ut, sti;
 		if (fsio_read(path, 4096, &text, NULL) == 0 && (rp = strrchr(text, ')')) &&
-		    sscanf(rp + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &pg, &ut, &sti) == 3 &&
+		    sscanf(rp + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &pg,
+			   &ut, &sti) == 3 &&
 		    pg == pgid)
 			sum += ut + sti;
 		free(text);
@@ -91,7 +94,8 @@ static double hung_for(const struct run *r, const struct job_row *j)
 	int limit = r->c.profile.hang_timeout_s;
 	if (j->state != JS_RUNNING || limit <= 0 || j->started_at <= 0)
 		return 0;
-	double last = last_output(r, j), now = store_now(), quiet = now - (last > j->started_at ? last : j->started_at);
+	double last = last_output(r, j), now = store_now(),
+	       quiet = now - (last > j->started_at ? last : j->started_at);
 	if (quiet < limit)
 		return 0;
 	if (r->row.backend && !strcmp(r->row.backend, "local") && j->pid > 0) {
@@ -135,9 +139,11 @@ static void print_row(FILE *out, const struct job_row *j)
 	fmt_elapsed(elapsed(j), el, sizeof el);
 	snprintf(ex, sizeof ex, "%d", j->exit_code);
 	if (j->attempt > 1)
-		snprintf(at, sizeof at, "attempt %d%s", j->attempt, j->reason && *j->reason ? ": " : "");
-	fprintf(out, "%-24s %-8s %-13s %5d %9s %4s  %s%s\n", j->scenario, j->job_id ? j->job_id : "-",
-		job_state_name(j->state), j->nodes, el, j->exit_code >= 0 ? ex : "-", at, j->reason ? j->reason : "");
+		snprintf(at, sizeof at, "attempt %d%s", j->attempt,
+			 j->reason && *j->reason ? ": " : "");
+	fprintf(out, "%-24s %-8s %-13s %5d %9s %4s  %s%s\n", j->scenario,
+		j->job_id ? j->job_id : "-", job_state_name(j->state), j->nodes, el,
+		j->exit_code >= 0 ? ex : "-", at, j->reason ? j->reason : "");
 }
 
 void statusview_print(const struct run *r, const struct job_set *js, FILE *out, int json)
@@ -149,18 +155,25 @@ void statusview_print(const struct run *r, const struct job_set *js, FILE *out, 
 	int have_analysis = r->row.aggregated_at > 0 && fsio_exists(analysis.buf);
 	json_t *jobs = json_array();
 	if (!json)
-		fprintf(out, "run %s (campaign %s, %s backend)\n%s\n%-24s %-8s %-13s %5s %9s %4s  %s\n", r->id, r->c.name,
-			r->row.backend, r->dir, "SCENARIO", "JOBID", "STATE", "NODES", "ELAPSED", "EXIT", "REASON");
+		fprintf(out,
+			"run %s (campaign %s, %s backend)\n%s\n%-24s %-8s %-13s %5s %9s %4s  %s\n",
+			r->id, r->c.name, r->row.backend, r->dir, "SCENARIO", "JOBID", "STATE",
+			"NODES", "ELAPSED", "EXIT", "REASON");
 	for (size_t first = 0, last; first < n; first = last + 1) {
 		last = job_rows_scenario_end(rows, n, first) - 1;
 		double hung = hung_for(r, &rows[last]);
 		if (!json) {
 			print_row(out, &rows[last]);
 			if (hung > 0)
-				fprintf(out, "  %s: possibly hung: no output for %.0f s (profile.hang_timeout %d s)%s; see "
-					"`campaign logs %s %s`\n", rows[last].scenario, hung, r->c.profile.hang_timeout_s,
-					r->row.backend && !strcmp(r->row.backend, "local") ? " and no CPU used" : "", r->id,
-					rows[last].scenario);
+				fprintf(out,
+					"  %s: possibly hung: no output for %.0f s "
+					"(profile.hang_timeout %d s)%s; see "
+					"`campaign logs %s %s`\n",
+					rows[last].scenario, hung, r->c.profile.hang_timeout_s,
+					r->row.backend && !strcmp(r->row.backend, "local")
+						? " and no CPU used"
+						: "",
+					r->id, rows[last].scenario);
 			continue;
 		}
 		json_t *o = job_json(&rows[last]);
@@ -169,11 +182,12 @@ void statusview_print(const struct run *r, const struct job_set *js, FILE *out, 
 		json_array_append_new(jobs, o);
 	}
 	if (json) {
-		json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:{s:s, s:s, s:b}}", "run_id", r->id, "campaign",
-					r->c.name, "run_dir", r->dir, "backend", r->row.backend, "jobs", jobs,
-					"analysis", have_analysis ? json_string(analysis.buf) : json_null(), "store",
-					"journal", store_journal_name(r->st), "file_system", store_fs_name(r->st),
-					"shared", store_fs_shared(r->st));
+		json_t *doc = json_pack(
+			"{s:s, s:s, s:s, s:s, s:O, s:o, s:{s:s, s:s, s:b}}", "run_id", r->id,
+			"campaign", r->c.name, "run_dir", r->dir, "backend", r->row.backend, "jobs",
+			jobs, "analysis", have_analysis ? json_string(analysis.buf) : json_null(),
+			"store", "journal", store_journal_name(r->st), "file_system",
+			store_fs_name(r->st), "shared", store_fs_shared(r->st));
 		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS);
 		fprintf(out, "%s\n", text);
 		free(text);

@@ -23,7 +23,8 @@ static int plan_missing(struct run *r)
 		for (size_t k = 0; k < n && !known; k++)
 			known = !strcmp(rows[k].scenario, s->name);
 		if (!known)
-			rc = store_job_plan(r->st, s->name, s->nodes, s->nodes * s->tasks_per_node, &attempt);
+			rc = store_job_plan(r->st, s->name, s->nodes, s->nodes * s->tasks_per_node,
+					    &attempt);
 	}
 	job_rows_free(rows, n);
 	return rc;
@@ -57,7 +58,12 @@ int submission_wait(struct run *r, const struct backend_ops *be, FILE *out)
 	if (rc == 0 && (!run_is_done(&js, &failed) || r->row.aggregated_at <= 0)) {
 		/* a terminal sees the live table, anything else one line per state change */
 		int tty = isatty(fileno(out));
-		struct watch_opts wo = { .min_s = 1, .max_s = 30, .quiet = !tty, .redraw = tty, .lines = !tty, .out = out };
+		struct watch_opts wo = { .min_s = 1,
+					 .max_s = 30,
+					 .quiet = !tty,
+					 .redraw = tty,
+					 .lines = !tty,
+					 .out = out };
 		rc = watch_run(r, be, &wo, &js);
 	}
 	if (rc == 0) {

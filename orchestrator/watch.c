@@ -18,7 +18,8 @@ static char *fingerprint(const struct job_set *jobs)
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < jobs->n; i++) {
 		const struct job_row *j = jobs->latest[i];
-		strbuf_addf(&sb, "%s=%d/%d/%s;", j->scenario, j->attempt, (int)j->state, j->reason ? j->reason : "");
+		strbuf_addf(&sb, "%s=%d/%d/%s;", j->scenario, j->attempt, (int) j->state,
+			    j->reason ? j->reason : "");
 	}
 	return strbuf_detach(&sb);
 }
@@ -38,9 +39,11 @@ static void state_lines(const struct job_set *jobs, struct argv *prev, FILE *out
 		const char *old = i < prev->n ? prev->v[i] : NULL;
 		if (old && !strcmp(old, key))
 			continue;
-		fprintf(out, "[%s] %s: %s%s%s%s%s%s\n", stamp, j->scenario, old ? strchr(old, ' ') + 1 : "",
-			old ? " -> " : "", job_state_name(j->state), j->reason && *j->reason ? " (" : "",
-			j->reason && *j->reason ? j->reason : "", j->reason && *j->reason ? ")" : "");
+		fprintf(out, "[%s] %s: %s%s%s%s%s%s\n", stamp, j->scenario,
+			old ? strchr(old, ' ') + 1 : "", old ? " -> " : "",
+			job_state_name(j->state), j->reason && *j->reason ? " (" : "",
+			j->reason && *j->reason ? j->reason : "",
+			j->reason && *j->reason ? ")" : "");
 	}
 	fflush(out);
 	argv_free(prev);
@@ -75,7 +78,8 @@ static void draw(struct run *r, const struct job_set *jobs, const struct watch_o
 	fflush(o->out);
 }
 
-int watch_run(struct run *r, const struct backend_ops *be, const struct watch_opts *o, struct job_set *jobs)
+int watch_run(struct run *r, const struct backend_ops *be, const struct watch_opts *o,
+	      struct job_set *jobs)
 {
 	double interval = o->min_s, t0 = store_now();
 	char *last = NULL;
@@ -118,7 +122,7 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 	free(last);
 	argv_free(&seen);
 	if (!o->quiet)
-		fprintf(o->out, "watch: %ld controller RPC%s in %ld poll%s over %.0f s\n", r->rpcs, r->rpcs == 1 ? "" : "s",
-			polls, polls == 1 ? "" : "s", store_now() - t0);
+		fprintf(o->out, "watch: %ld controller RPC%s in %ld poll%s over %.0f s\n", r->rpcs,
+			r->rpcs == 1 ? "" : "s", polls, polls == 1 ? "" : "s", store_now() - t0);
 	return rc;
 }

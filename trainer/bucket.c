@@ -19,7 +19,8 @@ static void *comm_thread(void *p)
 		double t0 = now_ms();
 		char err[256] = "";
 		size_t n = b->plan.end[k] - b->plan.begin[k];
-		int rc = cgloo_allreduce(b->g, b->m->grads + b->plan.begin[k], n, b->algo, err, sizeof err);
+		int rc = cgloo_allreduce(b->g, b->m->grads + b->plan.begin[k], n, b->algo, err,
+					 sizeof err);
 		double t1 = now_ms();
 		pthread_mutex_lock(&b->mu);
 		b->comm_ms += t1 - t0;
@@ -86,8 +87,8 @@ void bucketer_begin_step(struct bucketer *b)
 	pthread_mutex_unlock(&b->mu);
 }
 
-int bucketer_finish_step(struct bucketer *b, double backward_end_ms, double *comm_ms, double *exposed_ms,
-			 double *bytes)
+int bucketer_finish_step(struct bucketer *b, double backward_end_ms, double *comm_ms,
+			 double *exposed_ms, double *bytes)
 {
 	pthread_mutex_lock(&b->mu);
 	while (b->done < b->posted)
@@ -96,7 +97,8 @@ int bucketer_finish_step(struct bucketer *b, double backward_end_ms, double *com
 	if (b->step_posted == 0) {
 		*comm_ms = *exposed_ms = 0;
 	} else {
-		double start = b->first_post_ms < backward_end_ms ? b->first_post_ms : backward_end_ms;
+		double start =
+			b->first_post_ms < backward_end_ms ? b->first_post_ms : backward_end_ms;
 		*comm_ms = end - start;
 		*exposed_ms = end > backward_end_ms ? end - backward_end_ms : 0;
 	}

@@ -37,8 +37,8 @@ void bucketer_begin_step(struct bucketer *b);
  * last one is seen complete; exposed communication is the part of it after
  * backward ended. So exposed <= communication in every step, by construction.
  * Returns -1 when an all-reduce failed. */
-int bucketer_finish_step(struct bucketer *b, double backward_end_ms, double *comm_ms, double *exposed_ms,
-			 double *bytes);
+int bucketer_finish_step(struct bucketer *b, double backward_end_ms, double *comm_ms,
+			 double *exposed_ms, double *bytes);
 void bucketer_stop(struct bucketer *b);
 
 #endif

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int bucket_plan_make(struct bucket_plan *p, int nlayers, const size_t *layer_begin, const size_t *layer_end,
-		     size_t nparams, double limit_bytes)
+int bucket_plan_make(struct bucket_plan *p, int nlayers, const size_t *layer_begin,
+		     const size_t *layer_end, size_t nparams, double limit_bytes)
 {
 	memset(p, 0, sizeof *p);
 	p->begin = calloc((size_t)nlayers, sizeof *p->begin);

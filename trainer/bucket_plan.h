@@ -16,8 +16,8 @@ struct bucket_plan {
 
 /* layer_begin/layer_end: each layer's [begin, end) in the flat buffer of
  * nparams (+1 loss slot). Returns 0, or -1 when out of memory. */
-int bucket_plan_make(struct bucket_plan *p, int nlayers, const size_t *layer_begin, const size_t *layer_end,
-		     size_t nparams, double limit_bytes);
+int bucket_plan_make(struct bucket_plan *p, int nlayers, const size_t *layer_begin,
+		     const size_t *layer_end, size_t nparams, double limit_bytes);
 void bucket_plan_free(struct bucket_plan *p);
 
 #endif

@@ -34,8 +34,8 @@ static int write_zeros(int fd, size_t n)
 	return 0;
 }
 
-int checkpoint_write(const char *dir, int rank, long step, const float *params, const float *momentum, size_t n,
-		     size_t extra_bytes)
+int checkpoint_write(const char *dir, int rank, long step, const float *params,
+		     const float *momentum, size_t n, size_t extra_bytes)
 {
 	char path[4096], tmp[4200];
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
@@ -46,8 +46,12 @@ int checkpoint_write(const char *dir, int rank, long step, const float *params, 
 	if (fd < 0)
 		return -1;
 	uint64_t hdr[2] = { (uint64_t)step, (uint64_t)n };
-	int rc = write_all(fd, hdr, sizeof hdr) == 0 && write_all(fd, params, n * sizeof *params) == 0 &&
-		 write_all(fd, momentum, n * sizeof *momentum) == 0 && write_zeros(fd, extra_bytes) == 0 && fsync(fd) == 0 ? 0 : -1;
+	int rc = write_all(fd, hdr, sizeof hdr) == 0 &&
+			write_all(fd, params, n * sizeof *params) == 0 &&
+			write_all(fd, momentum, n * sizeof *momentum) == 0 &&
+			write_zeros(fd, extra_bytes) == 0 && fsync(fd) == 0
+		? 0
+		: -1;
 	if (close(fd) < 0)
 		rc = -1;
 	if (rc == 0)

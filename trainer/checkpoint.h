@@ -10,7 +10,7 @@
 /* 0, or -1 with errno set. */
 /* extra_bytes of further state (zeros) follow: larger optimizer states or
  * data-loader state, an I/O-intensity control independent of the model. */
-int checkpoint_write(const char *dir, int rank, long step, const float *params, const float *momentum, size_t n,
-		     size_t extra_bytes);
+int checkpoint_write(const char *dir, int rank, long step, const float *params,
+		     const float *momentum, size_t n, size_t extra_bytes);
 
 #endif

@@ -33,7 +33,8 @@ static void spin_us(long us)
 			sink += i * 0.5;
 }
 
-void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long first, int rows, float *x, float *t)
+void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long first, int rows,
+		       float *x, float *t)
 {
 	const float a = sqrtf(3.0f);
 	for (int r = 0; r < rows; r++) {
@@ -46,7 +47,9 @@ void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long 
 		for (int k = 0; k < cfg->out; k++) {
 			double s = 0;
 			for (int j = 0; j < cfg->in; j++)
-				s += (double)xr[j] * (double)teacher[(size_t)j * (size_t)cfg->out + (size_t)k];
+				s += (double) xr[j] *
+					(double) teacher[(size_t) j * (size_t) cfg->out +
+							 (size_t) k];
 			tr[k] = (float)tanh(s);
 		}
 		sleep_us(cfg->read_us);
@@ -69,7 +72,8 @@ static void make_teacher(struct loader_cfg const *cfg, float *teacher)
 int data_write_dataset(const struct loader_cfg *cfg, const char *path, long n)
 {
 	float *teacher = malloc((size_t)cfg->in * (size_t)cfg->out * sizeof(float));
-	float *x = malloc((size_t)cfg->in * sizeof(float)), *t = malloc((size_t)cfg->out * sizeof(float));
+	float *x = malloc((size_t) cfg->in * sizeof(float)),
+	      *t = malloc((size_t) cfg->out * sizeof(float));
 	FILE *f = fopen(path, "wb");
 	int rc = teacher && x && t && f ? 0 : -1;
 	if (rc == 0) {
@@ -85,8 +89,11 @@ int data_write_dataset(const struct loader_cfg *cfg, const char *path, long n)
 		rc = fwrite(hdr, 1, sizeof hdr, f) == sizeof hdr ? 0 : -1;
 		for (long i = 0; rc == 0 && i < n; i++) {
 			data_make_samples(&one, teacher, i, 1, x, t);
-			rc = fwrite(x, sizeof(float), (size_t)cfg->in, f) == (size_t)cfg->in &&
-			     fwrite(t, sizeof(float), (size_t)cfg->out, f) == (size_t)cfg->out ? 0 : -1;
+			rc = fwrite(x, sizeof(float), (size_t) cfg->in, f) == (size_t) cfg->in &&
+					fwrite(t, sizeof(float), (size_t) cfg->out, f) ==
+						(size_t) cfg->out
+				? 0
+				: -1;
 		}
 	}
 	if (f && (fflush(f) != 0 || fsync(fileno(f)) != 0))

@@ -46,19 +46,24 @@ int fabric_probe(const struct trainer_opts *o, fabric_allreduce op, void *ctx)
 {
 	size_t bytes[16], n;
 	char err[512], row[256];
-	double *t = calloc((size_t)o->probe_iters, sizeof *t), factor = 2.0 * (o->world - 1) / o->world;
+	double *t = calloc((size_t) o->probe_iters, sizeof *t),
+	       factor = 2.0 * (o->world - 1) / o->world;
 	size_t cap = 4096, len = 0;
 	char *body = malloc(cap);
 	fabric_sizes(o, bytes, 16, &n);
 	if (!t || !body)
 		return TRAINER_EXIT_IO;
-	len = (size_t)snprintf(body, cap, "{\"backend\": \"%s\", \"ranks\": %d, \"iters\": %ld, \"sizes\": [", o->backend,
-			       o->world, o->probe_iters);
+	len = (size_t) snprintf(body, cap,
+				"{\"backend\": \"%s\", \"ranks\": %d, \"iters\": %ld, \"sizes\": [",
+				o->backend, o->world, o->probe_iters);
 	for (size_t k = 0; k < n; k++) {
 		for (long i = -FABRIC_WARMUP; i < o->probe_iters; i++) {
 			double t0 = now_ms();
 			if (op(ctx, bytes[k] / sizeof(float), err, sizeof err) < 0) {
-				fprintf(stderr, "campaign-trainer: rank %d: fabric probe at %zu bytes: %s\n", o->rank, bytes[k], err);
+				fprintf(stderr,
+					"campaign-trainer: rank %d: fabric probe at %zu bytes: "
+					"%s\n",
+					o->rank, bytes[k], err);
 				free(t);
 				free(body);
 				return TRAINER_EXIT_COMM;
@@ -67,12 +72,16 @@ int fabric_probe(const struct trainer_opts *o, fabric_allreduce op, void *ctx)
 				t[i] = now_ms() - t0;
 		}
 		qsort(t, (size_t)o->probe_iters, sizeof *t, cmp_double);
-		double med = t[o->probe_iters / 2], alg = med > 0 ? (double)bytes[k] / (med / 1000) / 1e9 : 0;
-		int w = snprintf(row, sizeof row, "%s\n  {\"bytes\": %zu, \"latency_ms\": {\"median\": %.4f, \"min\": %.4f}, "
-				 "\"algbw_gbps\": %.4f, \"busbw_gbps\": %.4f}", k ? "," : "", bytes[k], med, t[0], alg,
-				 alg * factor);
+		double med = t[o->probe_iters / 2],
+		       alg = med > 0 ? (double) bytes[k] / (med / 1000) / 1e9 : 0;
+		int w = snprintf(
+			row, sizeof row,
+			"%s\n  {\"bytes\": %zu, \"latency_ms\": {\"median\": %.4f, \"min\": %.4f}, "
+			"\"algbw_gbps\": %.4f, \"busbw_gbps\": %.4f}",
+			k ? "," : "", bytes[k], med, t[0], alg, alg * factor);
 		if (o->rank == 0)
-			printf("fabric probe: %zu bytes: %.4f ms, busbw %.4f GB/s\n", bytes[k], med, alg * factor);
+			printf("fabric probe: %zu bytes: %.4f ms, busbw %.4f GB/s\n", bytes[k], med,
+			       alg * factor);
 		if (len + (size_t)w + 8 < cap) {
 			memcpy(body + len, row, (size_t)w + 1);
 			len += (size_t)w;

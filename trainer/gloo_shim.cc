@@ -24,7 +24,8 @@ struct cgloo {
 	std::shared_ptr<gloo::transport::Device> dev;
 	uint32_t tag = 0;
 	// Halving-doubling registers its buffers at construction: one per buffer.
-	std::map<std::pair<float *, size_t>, std::unique_ptr<gloo::AllreduceHalvingDoubling<float>>> hd;
+	std::map<std::pair<float *, size_t>, std::unique_ptr<gloo::AllreduceHalvingDoubling<float>>>
+		hd;
 };
 
 static void set_err(char *err, size_t n, const char *what)
@@ -59,7 +60,8 @@ extern "C" struct cgloo *cgloo_connect(const char *dir, const char *prefix, int 
 	return nullptr;
 }
 
-extern "C" int cgloo_allreduce(struct cgloo *g, float *buf, size_t n, int algo, char *err, size_t errlen)
+extern "C" int cgloo_allreduce(struct cgloo *g, float *buf, size_t n, int algo, char *err,
+			       size_t errlen)
 {
 	try {
 		if (algo == COMM_HALVING_DOUBLING) {
@@ -67,8 +69,11 @@ extern "C" int cgloo_allreduce(struct cgloo *g, float *buf, size_t n, int algo, 
 			auto it = g->hd.find(key);
 			if (it == g->hd.end()) {
 				std::vector<float *> ptrs{buf};
-				it = g->hd.emplace(key, std::make_unique<gloo::AllreduceHalvingDoubling<float>>(
-								   g->ctx, ptrs, static_cast<int>(n))).first;
+				it = g->hd.emplace(key,
+						   std::make_unique<
+							   gloo::AllreduceHalvingDoubling<float>>(
+							   g->ctx, ptrs, static_cast<int>(n)))
+					     .first;
 			}
 			it->second->run();
 			return 0;
@@ -77,7 +82,9 @@ extern "C" int cgloo_allreduce(struct cgloo *g, float *buf, size_t n, int algo, 
 		opts.setOutput(buf, n);
 		opts.setAlgorithm(algo == COMM_BCUBE ? gloo::AllreduceOptions::Algorithm::BCUBE
 						     : gloo::AllreduceOptions::Algorithm::RING);
-		opts.setReduceFunction(static_cast<void (*)(void *, const void *, const void *, size_t)>(&gloo::sum<float>));
+		opts.setReduceFunction(
+			static_cast<void (*)(void *, const void *, const void *, size_t)>(
+				&gloo::sum<float>));
 		opts.setTag(g->tag++);
 		gloo::allreduce(opts);
 		return 0;

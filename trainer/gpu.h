@@ -26,13 +26,15 @@ int gpu_nccl_unique_id(unsigned char id[GPU_NCCL_ID_BYTES], char *err, size_t n)
 struct gpu_model *gpu_model_new(int in, int hidden, int depth, int out, int rows, uint64_t seed,
 				char *err, size_t n);
 /* Knobs: elementwise passes per activation; bucketed DDP bucket size. */
-int gpu_model_configure(struct gpu_model *m, int elementwise, double bucket_mb, char *err, size_t n);
+int gpu_model_configure(struct gpu_model *m, int elementwise, double bucket_mb, char *err,
+			size_t n);
 /* Copies parameters and momentum to the host (checkpoints). */
 int gpu_model_state(struct gpu_model *m, float *params, float *momentum);
-int gpu_model_connect(struct gpu_model *m, const unsigned char id[GPU_NCCL_ID_BYTES], int rank, int world,
-		      char *err, size_t n);
-int gpu_train_step(struct gpu_model *m, const float *x, const float *t, float lr, float momentum, float clip,
-		   double scale, enum gpu_ddp ddp, struct gpu_step *out, char *err, size_t n);
+int gpu_model_connect(struct gpu_model *m, const unsigned char id[GPU_NCCL_ID_BYTES], int rank,
+		      int world, char *err, size_t n);
+int gpu_train_step(struct gpu_model *m, const float *x, const float *t, float lr, float momentum,
+		   float clip, double scale, enum gpu_ddp ddp, struct gpu_step *out, char *err,
+		   size_t n);
 /* One in-place NCCL all-reduce of nfloats floats (a device buffer kept
  * from call to call), synchronised: the fabric probe's operation. */
 int gpu_fabric_allreduce(struct gpu_model *m, size_t nfloats, char *err, size_t n);

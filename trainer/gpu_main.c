@@ -22,12 +22,14 @@
 static int exchange_id(const struct trainer_opts *o, unsigned char id[GPU_NCCL_ID_BYTES])
 {
 	char dir[4096], path[4300], tmp[4400], err[256];
-	const char *jd = getenv("CAMPAIGN_JOB_DIR"), *launch = getenv("CAMPAIGN_LAUNCH_ID"), *job = getenv("SLURM_JOB_ID");
+	const char *jd = getenv("CAMPAIGN_JOB_DIR"), *launch = getenv("CAMPAIGN_LAUNCH_ID"),
+		   *job = getenv("SLURM_JOB_ID");
 	snprintf(dir, sizeof dir, "%s", o->rendezvous ? o->rendezvous : jd ? jd : "/tmp");
 	if (!o->rendezvous && jd)
 		snprintf(dir, sizeof dir, "%s/rendezvous", jd);
 	mkdir(dir, 0755);
-	snprintf(path, sizeof path, "%s/nccl-%s-%s.id", dir, job ? job : "0", launch ? launch : "nolaunch");
+	snprintf(path, sizeof path, "%s/nccl-%s-%s.id", dir, job ? job : "0",
+		 launch ? launch : "nolaunch");
 	if (o->rank == 0) {
 		if (gpu_nccl_unique_id(id, err, sizeof err) < 0) {
 			fprintf(stderr, "campaign-trainer-gpu: %s\n", err);
@@ -35,8 +37,11 @@ static int exchange_id(const struct trainer_opts *o, unsigned char id[GPU_NCCL_I
 		}
 		snprintf(tmp, sizeof tmp, "%s.tmp", path);
 		FILE *f = fopen(tmp, "wb");
-		if (!f || fwrite(id, 1, GPU_NCCL_ID_BYTES, f) != GPU_NCCL_ID_BYTES || fclose(f) != 0 || rename(tmp, path) < 0) {
-			fprintf(stderr, "campaign-trainer-gpu: cannot publish the NCCL id in %s: %s\n", dir, strerror(errno));
+		if (!f || fwrite(id, 1, GPU_NCCL_ID_BYTES, f) != GPU_NCCL_ID_BYTES ||
+		    fclose(f) != 0 || rename(tmp, path) < 0) {
+			fprintf(stderr,
+				"campaign-trainer-gpu: cannot publish the NCCL id in %s: %s\n", dir,
+				strerror(errno));
 			return -1;
 		}
 		return 0;
@@ -51,7 +56,8 @@ static int exchange_id(const struct trainer_opts *o, unsigned char id[GPU_NCCL_I
 		}
 		usleep(50000);
 	}
-	fprintf(stderr, "campaign-trainer-gpu: rank %d: no NCCL id from rank 0 in %s after %ld s\n", o->rank, path, o->timeout_s);
+	fprintf(stderr, "campaign-trainer-gpu: rank %d: no NCCL id from rank 0 in %s after %ld s\n",
+		o->rank, path, o->timeout_s);
 	return -1;
 }
 
@@ -68,27 +74,37 @@ static int write_checkpoint(const struct trainer_opts *o, struct gpu_model *m, l
 		snprintf(dir, sizeof dir, "%s/checkpoints", jd ? jd : ".");
 	int rc = p && v && gpu_model_state(m, p, v) == 0 ? 0 : -1;
 	if (rc == 0)
-		rc = checkpoint_write(dir, o->rank, step, p, v, n, (size_t)(o->checkpoint_extra_mb * 1024 * 1024));
+		rc = checkpoint_write(dir, o->rank, step, p, v, n,
+				      (size_t) (o->checkpoint_extra_mb * 1024 * 1024));
 	if (rc < 0)
-		fprintf(stderr, "campaign-trainer-gpu: rank %d: cannot write a checkpoint in %s: %s\n", o->rank, dir, strerror(errno));
+		fprintf(stderr,
+			"campaign-trainer-gpu: rank %d: cannot write a checkpoint in %s: %s\n",
+			o->rank, dir, strerror(errno));
 	free(p);
 	free(v);
 	return rc;
 }
 
-static int train(const struct trainer_opts *o, struct gpu_model *m, struct loader *ld, struct telemetry *t)
+static int train(const struct trainer_opts *o, struct gpu_model *m, struct loader *ld,
+		 struct telemetry *t)
 {
 	char err[512];
 	int rows = (int)(o->batch / o->world);
 	for (long step = 0; step < o->steps; step++) {
-		struct step_times st = { .step = step, .active = step >= o->warmup_steps, .samples = rows };
+		struct step_times st = { .step = step,
+					 .active = step >= o->warmup_steps,
+					 .samples = rows };
 		struct gpu_step gs;
 		double t0 = now_ms();
 		const struct batch *b = loader_get(ld, step, &st.data_wait_ms);
 		float clip, lr = options_lr(o, step, &clip);
-		enum gpu_ddp ddp = o->ddp == DDP_PER_PARAM ? GPU_DDP_PER_PARAM : o->ddp == DDP_BUCKETED ? GPU_DDP_BUCKETED : GPU_DDP_SYNC;
-		if (gpu_train_step(m, b->x, b->t, lr, (float)o->momentum, clip, (double)o->batch, ddp, &gs, err, sizeof err) < 0) {
-			fprintf(stderr, "campaign-trainer-gpu: rank %d: step %ld: %s\n", o->rank, step, err);
+		enum gpu_ddp ddp = o->ddp == DDP_PER_PARAM ? GPU_DDP_PER_PARAM
+			: o->ddp == DDP_BUCKETED           ? GPU_DDP_BUCKETED
+							   : GPU_DDP_SYNC;
+		if (gpu_train_step(m, b->x, b->t, lr, (float) o->momentum, clip, (double) o->batch,
+				   ddp, &gs, err, sizeof err) < 0) {
+			fprintf(stderr, "campaign-trainer-gpu: rank %d: step %ld: %s\n", o->rank,
+				step, err);
 			return TRAINER_EXIT_COMM;
 		}
 		loader_release(ld, step);
@@ -96,7 +112,9 @@ static int train(const struct trainer_opts *o, struct gpu_model *m, struct loade
 		st.backward_ms = gs.backward_ms;
 		st.comm_ms = gs.comm_ms;
 		st.comm_exposed_ms = gs.comm_exposed_ms;
-		st.overlap = gs.comm_ms > 0 && gs.comm_exposed_ms < gs.comm_ms ? 1.0 - gs.comm_exposed_ms / gs.comm_ms : 0;
+		st.overlap = gs.comm_ms > 0 && gs.comm_exposed_ms < gs.comm_ms
+			? 1.0 - gs.comm_exposed_ms / gs.comm_ms
+			: 0;
 		st.optimizer_ms = gs.optimizer_ms;
 		st.loss = gs.loss;
 		st.bytes_allreduced = gs.bytes;
@@ -133,13 +151,16 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	int rows = (int)(o.batch / o.world);
 	unsigned char id[GPU_NCCL_ID_BYTES] = { 0 };
-	struct gpu_model *m = gpu_model_new(o.input, o.hidden, o.depth, o.output, rows, o.seed, why, sizeof why);
+	struct gpu_model *m =
+		gpu_model_new(o.input, o.hidden, o.depth, o.output, rows, o.seed, why, sizeof why);
 	if (!m) {
 		fprintf(stderr, "campaign-trainer-gpu: %s\n", why);
 		return TRAINER_EXIT_IO;
 	}
 	if (gpu_model_configure(m, o.elementwise, o.bucket_mb, why, sizeof why) < 0 ||
-	    (o.world > 1 && (exchange_id(&o, id) < 0 || gpu_model_connect(m, id, o.rank, o.world, why, sizeof why) < 0))) {
+	    (o.world > 1 &&
+	     (exchange_id(&o, id) < 0 ||
+	      gpu_model_connect(m, id, o.rank, o.world, why, sizeof why) < 0))) {
 		fprintf(stderr, "campaign-trainer-gpu: rank %d: %s\n", o.rank, why);
 		gpu_model_free(m);
 		return TRAINER_EXIT_COMM;
@@ -147,7 +168,9 @@ int main(int argc, char **argv)
 	if (o.fabric_probe) {
 		rc = o.world > 1 ? fabric_probe(&o, probe_op, m) : TRAINER_EXIT_OK;
 		if (o.world < 2)
-			fprintf(stderr, "campaign-trainer-gpu: the fabric probe needs two ranks or more: nothing measured\n");
+			fprintf(stderr,
+				"campaign-trainer-gpu: the fabric probe needs two ranks or more: "
+				"nothing measured\n");
 		gpu_model_free(m);
 		return rc;
 	}
@@ -157,7 +180,8 @@ int main(int argc, char **argv)
 	char meta[2048];
 	loader_cfg_from_opts(&lc, &o);
 	if (telemetry_open(&t, o.metrics_dir, o.rank, o.steps) < 0 || loader_start(&ld, &lc) < 0) {
-		fprintf(stderr, "campaign-trainer-gpu: cannot open %s or start the loader\n", o.metrics_dir);
+		fprintf(stderr, "campaign-trainer-gpu: cannot open %s or start the loader\n",
+			o.metrics_dir);
 		gpu_model_free(m);
 		return TRAINER_EXIT_IO;
 	}

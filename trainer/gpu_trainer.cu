@@ -118,7 +118,8 @@ __global__ void k_set_loss(float *slot, const double *sse, double div)
 	*slot = (float)(*sse / div);
 }
 
-__global__ void k_sgd(float *p, float *v, const float *g, size_t len, float lr, float mom, float scale)
+__global__ void k_sgd(float *p, float *v, const float *g, size_t len, float lr, float mom,
+		      float scale)
 {
 	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	if (i < len) {
@@ -168,14 +169,18 @@ static int alloc_model(gpu_model *m, char *err, size_t n)
 	CU(cudaMemset(m->velocity, 0, m->nparams * sizeof(float)), "cudaMemset");
 	CU(cudaMalloc(&m->sse, sizeof(double)), "cudaMalloc");
 	CU(cudaMalloc(&m->ones, m->rows * sizeof(float)), "cudaMalloc");
-	CU(cudaMalloc(&m->target, (size_t)m->rows * m->dims[m->nlayers] * sizeof(float)), "cudaMalloc");
+	CU(cudaMalloc(&m->target, (size_t) m->rows * m->dims[m->nlayers] * sizeof(float)),
+	   "cudaMalloc");
 	std::vector<float> ones(m->rows, 1.0f);
-	CU(cudaMemcpy(m->ones, ones.data(), m->rows * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
+	CU(cudaMemcpy(m->ones, ones.data(), m->rows * sizeof(float), cudaMemcpyHostToDevice),
+	   "cudaMemcpy");
 	m->act.resize(m->nlayers + 1);
 	m->dact.resize(m->nlayers + 1);
 	for (int l = 0; l <= m->nlayers; l++) {
-		CU(cudaMalloc(&m->act[l], (size_t)m->rows * m->dims[l] * sizeof(float)), "cudaMalloc activations");
-		CU(cudaMalloc(&m->dact[l], (size_t)m->rows * m->dims[l] * sizeof(float)), "cudaMalloc activations");
+		CU(cudaMalloc(&m->act[l], (size_t) m->rows * m->dims[l] * sizeof(float)),
+		   "cudaMalloc activations");
+		CU(cudaMalloc(&m->dact[l], (size_t) m->rows * m->dims[l] * sizeof(float)),
+		   "cudaMalloc activations");
 	}
 	CU(cudaStreamCreate(&m->stream), "cudaStreamCreate");
 	for (auto &e : m->ev)
@@ -189,8 +194,8 @@ static int alloc_model(gpu_model *m, char *err, size_t n)
 	return 0;
 }
 
-extern "C" struct gpu_model *gpu_model_new(int in, int hidden, int depth, int out, int rows, uint64_t seed,
-					   char *err, size_t n)
+extern "C" struct gpu_model *gpu_model_new(int in, int hidden, int depth, int out, int rows,
+					   uint64_t seed, char *err, size_t n)
 {
 	gpu_model *m = new gpu_model();
 	std::memset(&m->plan, 0, sizeof m->plan);
@@ -223,7 +228,8 @@ extern "C" struct gpu_model *gpu_model_new(int in, int hidden, int depth, int ou
 		m->db.push_back(m->grads + off);
 		off += m->dims[l + 1];
 	}
-	if (cudaMemcpy(m->params, host.data(), m->nparams * sizeof(float), cudaMemcpyHostToDevice) != cudaSuccess) {
+	if (cudaMemcpy(m->params, host.data(), m->nparams * sizeof(float),
+		       cudaMemcpyHostToDevice) != cudaSuccess) {
 		std::snprintf(err, n, "cannot copy the initial weights to the GPU");
 		gpu_model_free(m);
 		return nullptr;
@@ -231,8 +237,8 @@ extern "C" struct gpu_model *gpu_model_new(int in, int hidden, int depth, int ou
 	return m;
 }
 
-extern "C" int gpu_model_connect(struct gpu_model *m, const unsigned char id[GPU_NCCL_ID_BYTES], int rank,
-				 int world, char *err, size_t n)
+extern "C" int gpu_model_connect(struct gpu_model *m, const unsigned char id[GPU_NCCL_ID_BYTES],
+				 int rank, int world, char *err, size_t n)
 {
 	m->world = world;
 	if (world <= 1)
@@ -249,13 +255,16 @@ static int forward(gpu_model *m, const float *t, double scale, char *err, size_t
 	for (int l = 0; l < m->nlayers; l++) {
 		int in = m->dims[l], out = m->dims[l + 1];
 		size_t len = (size_t)m->rows * out;
-		k_bias_rows<<<blocks(len), 256, 0, m->stream>>>(m->act[l + 1], m->b[l], m->rows, out);
-		CB(cublasSgemm(m->blas, CUBLAS_OP_T, CUBLAS_OP_N, out, m->rows, in, &one, m->W[l], in, m->act[l], in,
-			       &one, m->act[l + 1], out), "forward sgemm");
+		k_bias_rows<<<blocks(len), 256, 0, m->stream>>>(m->act[l + 1], m->b[l], m->rows,
+								out);
+		CB(cublasSgemm(m->blas, CUBLAS_OP_T, CUBLAS_OP_N, out, m->rows, in, &one, m->W[l],
+			       in, m->act[l], in, &one, m->act[l + 1], out),
+		   "forward sgemm");
 		if (l + 1 < m->nlayers) {
 			k_relu<<<blocks(len), 256, 0, m->stream>>>(m->act[l + 1], len);
 			for (int p = 0; p < m->elementwise; p++)
-				k_scale<<<blocks(len), 256, 0, m->stream>>>(m->act[l + 1], len, 1.0f);
+				k_scale<<<blocks(len), 256, 0, m->stream>>>(m->act[l + 1], len,
+									    1.0f);
 		}
 	}
 	int out = m->dims[m->nlayers];
@@ -284,8 +293,9 @@ static int post_bucket(gpu_model *m, int l, char *err, size_t n)
 		m->comm_started = 1;
 	}
 	size_t len = m->plan.end[k] - m->plan.begin[k];
-	NC(ncclAllReduce(m->grads + m->plan.begin[k], m->grads + m->plan.begin[k], len, ncclFloat, ncclSum, m->comm,
-			 m->comm_stream), "ncclAllReduce (bucket)");
+	NC(ncclAllReduce(m->grads + m->plan.begin[k], m->grads + m->plan.begin[k], len, ncclFloat,
+			 ncclSum, m->comm, m->comm_stream),
+	   "ncclAllReduce (bucket)");
 	return 0;
 }
 
@@ -294,16 +304,19 @@ static int backward(gpu_model *m, int bucketed, char *err, size_t n)
 	const float one = 1.0f, zero = 0.0f;
 	for (int l = m->nlayers - 1; l >= 0; l--) {
 		int in = m->dims[l], out = m->dims[l + 1];
-		CB(cublasSgemm(m->blas, CUBLAS_OP_N, CUBLAS_OP_T, in, out, m->rows, &one, m->act[l], in, m->dact[l + 1],
-			       out, &zero, m->dW[l], in), "dW sgemm");
-		CB(cublasSgemv(m->blas, CUBLAS_OP_N, out, m->rows, &one, m->dact[l + 1], out, m->ones, 1, &zero,
-			       m->db[l], 1), "db sgemv");
+		CB(cublasSgemm(m->blas, CUBLAS_OP_N, CUBLAS_OP_T, in, out, m->rows, &one, m->act[l],
+			       in, m->dact[l + 1], out, &zero, m->dW[l], in),
+		   "dW sgemm");
+		CB(cublasSgemv(m->blas, CUBLAS_OP_N, out, m->rows, &one, m->dact[l + 1], out,
+			       m->ones, 1, &zero, m->db[l], 1),
+		   "db sgemv");
 		if (bucketed && post_bucket(m, l, err, n) < 0)
 			return -1;
 		if (l == 0)
 			break;
-		CB(cublasSgemm(m->blas, CUBLAS_OP_N, CUBLAS_OP_N, in, m->rows, out, &one, m->W[l], in, m->dact[l + 1],
-			       out, &zero, m->dact[l], in), "dX sgemm");
+		CB(cublasSgemm(m->blas, CUBLAS_OP_N, CUBLAS_OP_N, in, m->rows, out, &one, m->W[l],
+			       in, m->dact[l + 1], out, &zero, m->dact[l], in),
+		   "dX sgemm");
 		size_t len = (size_t)m->rows * in;
 		k_relu_back<<<blocks(len), 256, 0, m->stream>>>(m->dact[l], m->act[l], len);
 		for (int p = 0; p < m->elementwise; p++)
@@ -318,23 +331,29 @@ static int sync_grads(gpu_model *m, int per_param, double *bytes, char *err, siz
 	if (m->world <= 1)
 		return 0;
 	if (!per_param) {
-		NC(ncclAllReduce(m->grads, m->grads, m->nparams + 1, ncclFloat, ncclSum, m->comm, m->stream), "ncclAllReduce");
+		NC(ncclAllReduce(m->grads, m->grads, m->nparams + 1, ncclFloat, ncclSum, m->comm,
+				 m->stream),
+		   "ncclAllReduce");
 		*bytes = (double)(m->nparams + 1) * sizeof(float);
 		return 0;
 	}
 	for (int l = m->nlayers - 1; l >= 0; l--) {
 		size_t nw = (size_t)m->dims[l] * m->dims[l + 1], nb = m->dims[l + 1];
-		NC(ncclAllReduce(m->dW[l], m->dW[l], nw, ncclFloat, ncclSum, m->comm, m->stream), "ncclAllReduce");
-		NC(ncclAllReduce(m->db[l], m->db[l], nb, ncclFloat, ncclSum, m->comm, m->stream), "ncclAllReduce");
+		NC(ncclAllReduce(m->dW[l], m->dW[l], nw, ncclFloat, ncclSum, m->comm, m->stream),
+		   "ncclAllReduce");
+		NC(ncclAllReduce(m->db[l], m->db[l], nb, ncclFloat, ncclSum, m->comm, m->stream),
+		   "ncclAllReduce");
 		*bytes += (double)(nw + nb) * sizeof(float);
 	}
-	NC(ncclAllReduce(m->grads + m->nparams, m->grads + m->nparams, 1, ncclFloat, ncclSum, m->comm, m->stream),
+	NC(ncclAllReduce(m->grads + m->nparams, m->grads + m->nparams, 1, ncclFloat, ncclSum,
+			 m->comm, m->stream),
 	   "ncclAllReduce");
 	*bytes += sizeof(float);
 	return 0;
 }
 
-extern "C" int gpu_model_configure(struct gpu_model *m, int elementwise, double bucket_mb, char *err, size_t n)
+extern "C" int gpu_model_configure(struct gpu_model *m, int elementwise, double bucket_mb,
+				   char *err, size_t n)
 {
 	m->elementwise = elementwise;
 	std::vector<size_t> lb(m->nlayers), le(m->nlayers);
@@ -342,7 +361,8 @@ extern "C" int gpu_model_configure(struct gpu_model *m, int elementwise, double 
 		lb[l] = (size_t)(m->W[l] - m->params);
 		le[l] = (size_t)(m->b[l] - m->params) + m->dims[l + 1];
 	}
-	if (bucket_plan_make(&m->plan, m->nlayers, lb.data(), le.data(), m->nparams, bucket_mb * 1024 * 1024) < 0) {
+	if (bucket_plan_make(&m->plan, m->nlayers, lb.data(), le.data(), m->nparams,
+			     bucket_mb * 1024 * 1024) < 0) {
 		std::snprintf(err, n, "out of memory for the bucket plan");
 		return -1;
 	}
@@ -351,21 +371,28 @@ extern "C" int gpu_model_configure(struct gpu_model *m, int elementwise, double 
 
 extern "C" int gpu_model_state(struct gpu_model *m, float *params, float *momentum)
 {
-	if (cudaMemcpy(params, m->params, m->nparams * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess ||
-	    cudaMemcpy(momentum, m->velocity, m->nparams * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess)
+	if (cudaMemcpy(params, m->params, m->nparams * sizeof(float), cudaMemcpyDeviceToHost) !=
+		    cudaSuccess ||
+	    cudaMemcpy(momentum, m->velocity, m->nparams * sizeof(float), cudaMemcpyDeviceToHost) !=
+		    cudaSuccess)
 		return -1;
 	return 0;
 }
 
-extern "C" int gpu_train_step(struct gpu_model *m, const float *x, const float *t, float lr, float momentum,
-			      float clip, double scale, enum gpu_ddp ddp, struct gpu_step *o, char *err, size_t n)
+extern "C" int gpu_train_step(struct gpu_model *m, const float *x, const float *t, float lr,
+			      float momentum, float clip, double scale, enum gpu_ddp ddp,
+			      struct gpu_step *o, char *err, size_t n)
 {
 	int out = m->dims[m->nlayers];
 	int bucketed = ddp == GPU_DDP_BUCKETED && m->world > 1;
 	m->comm_started = 0;
 	CU(cudaEventRecord(m->ev[0], m->stream), "event");
-	CU(cudaMemcpyAsync(m->act[0], x, (size_t)m->rows * m->dims[0] * sizeof(float), cudaMemcpyHostToDevice, m->stream), "H2D");
-	CU(cudaMemcpyAsync(m->target, t, (size_t)m->rows * out * sizeof(float), cudaMemcpyHostToDevice, m->stream), "H2D");
+	CU(cudaMemcpyAsync(m->act[0], x, (size_t) m->rows * m->dims[0] * sizeof(float),
+			   cudaMemcpyHostToDevice, m->stream),
+	   "H2D");
+	CU(cudaMemcpyAsync(m->target, t, (size_t) m->rows * out * sizeof(float),
+			   cudaMemcpyHostToDevice, m->stream),
+	   "H2D");
 	CU(cudaEventRecord(m->ev[1], m->stream), "event");
 	nvtxRangePushA("forward_pass");
 	int rc = forward(m, m->target, scale, err, n);
@@ -395,13 +422,16 @@ extern "C" int gpu_train_step(struct gpu_model *m, const float *x, const float *
 			scale_g = clip / norm;
 	}
 	if (rc == 0)
-		k_sgd<<<blocks(m->nparams), 256, 0, m->stream>>>(m->params, m->velocity, m->grads, m->nparams, lr, momentum, scale_g);
+		k_sgd<<<blocks(m->nparams), 256, 0, m->stream>>>(m->params, m->velocity, m->grads,
+								 m->nparams, lr, momentum, scale_g);
 	nvtxRangePop();
 	CU(cudaEventRecord(m->ev[5], m->stream), "event");
 	if (rc < 0)
 		return rc;
 	float loss = 0;
-	CU(cudaMemcpyAsync(&loss, m->grads + m->nparams, sizeof(float), cudaMemcpyDeviceToHost, m->stream), "D2H");
+	CU(cudaMemcpyAsync(&loss, m->grads + m->nparams, sizeof(float), cudaMemcpyDeviceToHost,
+			   m->stream),
+	   "D2H");
 	CU(cudaStreamSynchronize(m->stream), "step");
 	float ms[5];
 	for (int i = 0; i < 5; i++)
@@ -424,7 +454,8 @@ extern "C" int gpu_train_step(struct gpu_model *m, const float *x, const float *
 extern "C" uint64_t gpu_model_checksum(struct gpu_model *m)
 {
 	m->host.resize(m->nparams);
-	if (cudaMemcpy(m->host.data(), m->params, m->nparams * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess)
+	if (cudaMemcpy(m->host.data(), m->params, m->nparams * sizeof(float),
+		       cudaMemcpyDeviceToHost) != cudaSuccess)
 		return 0;
 	return params_checksum(m->host.data(), m->nparams);
 }
@@ -444,11 +475,13 @@ extern "C" int gpu_fabric_allreduce(struct gpu_model *m, size_t nfloats, char *e
 		cudaFree(m->probe);
 		m->probe = nullptr;
 		m->probe_n = 0;
-		CU(cudaMalloc((void **)&m->probe, nfloats * sizeof(float)), "cudaMalloc (fabric probe)");
+		CU(cudaMalloc((void **) &m->probe, nfloats * sizeof(float)),
+		   "cudaMalloc (fabric probe)");
 		CU(cudaMemset(m->probe, 0, nfloats * sizeof(float)), "cudaMemset (fabric probe)");
 		m->probe_n = nfloats;
 	}
-	NC(ncclAllReduce(m->probe, m->probe, nfloats, ncclFloat, ncclSum, m->comm, m->stream), "ncclAllReduce (probe)");
+	NC(ncclAllReduce(m->probe, m->probe, nfloats, ncclFloat, ncclSum, m->comm, m->stream),
+	   "ncclAllReduce (probe)");
 	CU(cudaStreamSynchronize(m->stream), "fabric probe");
 	return 0;
 }

@@ -30,7 +30,8 @@ static struct cgloo *connect_ranks(const struct trainer_opts *o)
 		snprintf(dir, sizeof dir, "%s/rendezvous", jd ? jd : "/tmp");
 	const char *launch = getenv("CAMPAIGN_LAUNCH_ID");
 	const char *job = getenv("SLURM_JOB_ID");
-	snprintf(prefix, sizeof prefix, "trainer-%s-%s", job ? job : "0", launch ? launch : "nolaunch");
+	snprintf(prefix, sizeof prefix, "trainer-%s-%s", job ? job : "0",
+		 launch ? launch : "nolaunch");
 	char mk[4200];
 	snprintf(mk, sizeof mk, "%s", dir);
 	for (char *p = mk + 1; *p; p++)
@@ -42,13 +43,16 @@ static struct cgloo *connect_ranks(const struct trainer_opts *o)
 	mkdir(mk, 0755);
 	const char *iface = getenv("GLOO_SOCKET_IFNAME");
 	const char *ex = getenv("CAMPAIGN_EXECUTOR");
-	const char *host = (ex && !strcmp(ex, "local")) || !getenv("SLURM_JOB_ID") ? "127.0.0.1" : NULL;
+	const char *host =
+		(ex && !strcmp(ex, "local")) || !getenv("SLURM_JOB_ID") ? "127.0.0.1" : NULL;
 	char hostname[256];
 	if (!host && !iface && gethostname(hostname, sizeof hostname) == 0)
 		host = hostname;
-	struct cgloo *g = cgloo_connect(dir, prefix, o->rank, o->world, iface, host, (int)o->timeout_s * 1000, err, sizeof err);
+	struct cgloo *g = cgloo_connect(dir, prefix, o->rank, o->world, iface, host,
+					(int) o->timeout_s * 1000, err, sizeof err);
 	if (!g)
-		fprintf(stderr, "campaign-trainer: rank %d: rendezvous in %s failed: %s\n", o->rank, dir, err);
+		fprintf(stderr, "campaign-trainer: rank %d: rendezvous in %s failed: %s\n", o->rank,
+			dir, err);
 	return g;
 }
 
@@ -60,18 +64,22 @@ static int sync_grads(struct cgloo *g, struct mlp *m, const struct trainer_opts 
 		return 0;
 	if (o->ddp == DDP_SYNC) {
 		*bytes = (double)(m->nparams + 1) * sizeof(float);
-		if (cgloo_allreduce(g, m->grads, m->nparams + 1, o->gloo_algo, err, sizeof err) == 0)
+		if (cgloo_allreduce(g, m->grads, m->nparams + 1, o->gloo_algo, err, sizeof err) ==
+		    0)
 			return 0;
 	} else {
 		int ok = 1;
 		/* per-param: W and b of each layer on their own, the loss last */
 		for (int l = m->nlayers - 1; l >= 0 && ok; l--) {
-			size_t nw = (size_t)m->dims[l] * (size_t)m->dims[l + 1], nb = (size_t)m->dims[l + 1];
+			size_t nw = (size_t) m->dims[l] * (size_t) m->dims[l + 1],
+			       nb = (size_t) m->dims[l + 1];
 			ok = cgloo_allreduce(g, m->dW[l], nw, o->gloo_algo, err, sizeof err) == 0 &&
 			     cgloo_allreduce(g, m->db[l], nb, o->gloo_algo, err, sizeof err) == 0;
 			*bytes += (double)(nw + nb) * sizeof(float);
 		}
-		if (ok && cgloo_allreduce(g, m->grads + m->nparams, 1, o->gloo_algo, err, sizeof err) == 0) {
+		if (ok &&
+		    cgloo_allreduce(g, m->grads + m->nparams, 1, o->gloo_algo, err, sizeof err) ==
+			    0) {
 			*bytes += sizeof(float);
 			return 0;
 		}
@@ -100,8 +108,10 @@ static int backward_and_sync(struct trainer *tr, int rows, struct step_times *st
 	double t1 = now_ms();
 	st->backward_ms = t1 - t0;
 	if (tr->bk) {
-		if (bucketer_finish_step(tr->bk, t1, &st->comm_ms, &st->comm_exposed_ms, &st->bytes_allreduced) < 0) {
-			fprintf(stderr, "campaign-trainer: rank %d: all-reduce failed: %s\n", tr->o->rank, tr->bk->err);
+		if (bucketer_finish_step(tr->bk, t1, &st->comm_ms, &st->comm_exposed_ms,
+					 &st->bytes_allreduced) < 0) {
+			fprintf(stderr, "campaign-trainer: rank %d: all-reduce failed: %s\n",
+				tr->o->rank, tr->bk->err);
 			return -1;
 		}
 	} else {
@@ -121,10 +131,10 @@ static int checkpoint_if_due(struct trainer *tr, long step, struct step_times *s
 	if (o->checkpoint_every <= 0 || (step + 1) % o->checkpoint_every)
 		return 0;
 	double t0 = now_ms();
-	if (checkpoint_write(tr->ckpt_dir, o->rank, step, tr->m->params, tr->m->velocity, tr->m->nparams,
-			     (size_t)(o->checkpoint_extra_mb * 1024 * 1024)) < 0) {
-		fprintf(stderr, "campaign-trainer: rank %d: cannot write a checkpoint in %s: %s\n", o->rank, tr->ckpt_dir,
-			strerror(errno));
+	if (checkpoint_write(tr->ckpt_dir, o->rank, step, tr->m->params, tr->m->velocity,
+			     tr->m->nparams, (size_t) (o->checkpoint_extra_mb * 1024 * 1024)) < 0) {
+		fprintf(stderr, "campaign-trainer: rank %d: cannot write a checkpoint in %s: %s\n",
+			o->rank, tr->ckpt_dir, strerror(errno));
 		return -1;
 	}
 	st->io_ms = now_ms() - t0;
@@ -156,9 +166,13 @@ static int train(struct trainer *tr)
 	if (!times)
 		return TRAINER_EXIT_IO;
 	for (long step = 0; step < o->steps; step++) {
-		struct step_times st = { .step = step, .active = step >= o->warmup_steps, .samples = rows };
+		struct step_times st = { .step = step,
+					 .active = step >= o->warmup_steps,
+					 .samples = rows };
 		if (step == o->die_at_step && o->rank == o->die_rank) {
-			fprintf(stderr, "campaign-trainer: rank %d: --die-at-step %ld: killing myself\n", o->rank, step);
+			fprintf(stderr,
+				"campaign-trainer: rank %d: --die-at-step %ld: killing myself\n",
+				o->rank, step);
 			telemetry_close(tr->t);
 			raise(SIGKILL);
 		}
@@ -170,7 +184,8 @@ static int train(struct trainer *tr)
 		if (options_is_slow(o)) /* the straggler knob: extra compute, on the CPU */
 			for (double until = now_ms() + o->slow_ms; now_ms() < until;)
 				;
-		m->grads[m->nparams] = (float)(sse / (double)o->batch); /* the loss rides with the gradients */
+		/* the loss rides with the gradients */
+		m->grads[m->nparams] = (float)(sse / (double)o->batch);
 		st.forward_ms = now_ms() - t1;
 		if (backward_and_sync(tr, rows, &st) < 0) {
 			free(times);
@@ -204,10 +219,12 @@ static int make_dataset(const struct trainer_opts *o)
 	struct loader_cfg lc;
 	loader_cfg_from_opts(&lc, o);
 	if (data_write_dataset(&lc, o->make_dataset, o->samples) < 0) {
-		fprintf(stderr, "campaign-trainer: cannot write %s: %s\n", o->make_dataset, strerror(errno));
+		fprintf(stderr, "campaign-trainer: cannot write %s: %s\n", o->make_dataset,
+			strerror(errno));
 		return TRAINER_EXIT_IO;
 	}
-	printf("wrote %ld samples (%d + %d floats each) to %s\n", o->samples, o->input, o->output, o->make_dataset);
+	printf("wrote %ld samples (%d + %d floats each) to %s\n", o->samples, o->input, o->output,
+	       o->make_dataset);
 	return TRAINER_EXIT_OK;
 }
 
@@ -242,9 +259,13 @@ static int run_probe(const struct trainer_opts *o)
 		return TRAINER_EXIT_IO;
 	}
 	p.g = o->world > 1 ? connect_ranks(o) : NULL;
-	int rc = o->world > 1 && !p.g ? TRAINER_EXIT_COMM : o->world < 2 ? TRAINER_EXIT_OK : fabric_probe(o, gloo_probe_op, &p);
+	int rc = o->world > 1 && !p.g ? TRAINER_EXIT_COMM
+		: o->world < 2        ? TRAINER_EXIT_OK
+				      : fabric_probe(o, gloo_probe_op, &p);
 	if (o->world < 2)
-		fprintf(stderr, "campaign-trainer: the fabric probe needs two ranks or more: nothing measured\n");
+		fprintf(stderr,
+			"campaign-trainer: the fabric probe needs two ranks or more: nothing "
+			"measured\n");
 	cgloo_free(p.g);
 	free(p.buf);
 	return rc;
@@ -257,7 +278,9 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (!strcmp(o.backend, "nccl")) {
-		fprintf(stderr, "campaign-trainer: --backend nccl is the GPU trainer: run campaign-trainer-gpu\n");
+		fprintf(stderr,
+			"campaign-trainer: --backend nccl is the GPU trainer: run "
+			"campaign-trainer-gpu\n");
 		return TRAINER_EXIT_USAGE;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -278,7 +301,8 @@ int main(int argc, char **argv)
 	}
 	m.elementwise = o.elementwise;
 	if (o.telemetry && telemetry_open(&t, o.metrics_dir, o.rank, o.steps) < 0) {
-		fprintf(stderr, "campaign-trainer: cannot open the metrics file in %s: %s\n", o.metrics_dir, strerror(errno));
+		fprintf(stderr, "campaign-trainer: cannot open the metrics file in %s: %s\n",
+			o.metrics_dir, strerror(errno));
 		mlp_free(&m);
 		return TRAINER_EXIT_IO;
 	}
@@ -286,8 +310,10 @@ int main(int argc, char **argv)
 	char meta[2048];
 	loader_cfg_from_opts(&lc, &o);
 	if (loader_start(&ld, &lc) < 0) {
-		fprintf(stderr, "campaign-trainer: cannot start the data loader%s%s: %s\n", o.dataset ? " on " : "",
-			o.dataset ? o.dataset : "", errno == EINVAL ? "not a dataset of this --input/--output shape" : strerror(errno));
+		fprintf(stderr, "campaign-trainer: cannot start the data loader%s%s: %s\n",
+			o.dataset ? " on " : "", o.dataset ? o.dataset : "",
+			errno == EINVAL ? "not a dataset of this --input/--output shape"
+					: strerror(errno));
 		telemetry_close(&t);
 		mlp_free(&m);
 		return TRAINER_EXIT_IO;
@@ -300,7 +326,9 @@ int main(int argc, char **argv)
 	} else {
 		if (tr.g && o.ddp == DDP_BUCKETED) {
 			if (bucketer_start(&bk, &m, tr.g, o.gloo_algo, o.bucket_mb) < 0)
-				fprintf(stderr, "campaign-trainer: cannot start the communication thread\n");
+				fprintf(stderr,
+					"campaign-trainer: cannot start the communication "
+					"thread\n");
 			else
 				tr.bk = &bk;
 		}

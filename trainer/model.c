@@ -96,8 +96,8 @@ double mlp_forward(struct mlp *m, const float *x, const float *t, int rows, doub
 		for (int r = 0; r < rows; r++)
 			memcpy(z + (size_t)r * (size_t)out, m->b[l], (size_t)out * sizeof(float));
 		double t1 = now_ms();
-		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, out, in, 1.0f, m->act[l], in,
-			    m->W[l], in, 1.0f, z, out);
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, out, in, 1.0f, m->act[l],
+			    in, m->W[l], in, 1.0f, z, out);
 		double t2 = now_ms();
 		if (l + 1 < m->nlayers) {
 			for (size_t i = 0; i < len; i++)

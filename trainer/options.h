@@ -41,7 +41,8 @@ struct trainer_opts {
 	int slow_rank[16];     /* straggler knob: these ranks compute slow_ms more per step */
 	int n_slow;
 	double slow_ms;
-	int fabric_probe;      /* --fabric-probe: measure all-reduce bandwidth over sizes instead of training */
+	/* --fabric-probe: measure all-reduce bandwidth over sizes instead of training */
+	int fabric_probe;
 	double probe_max_mb;   /* the largest message of the probe */
 	long probe_iters;      /* timed all-reduces per size */
 	int rank, world, local_rank;

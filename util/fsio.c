@@ -88,11 +88,15 @@ static int check_target(int dfd, const char *name, const char *shown)
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
 	if (S_ISLNK(st.st_mode))
-		return err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links "
-			       "(remove it; was it made by the workload?)", shown);
+		return err_set(ERR_IO,
+			       "%s is a symbolic link: campaign does not write through links "
+			       "(remove it; was it made by the workload?)",
+			       shown);
 	if (!S_ISREG(st.st_mode))
-		return err_set(ERR_IO, "%s exists and is not a regular file: campaign will not replace it "
-			       "(remove it)", shown);
+		return err_set(ERR_IO,
+			       "%s exists and is not a regular file: campaign will not replace it "
+			       "(remove it)",
+			       shown);
 	return 0;
 }
 
@@ -103,7 +107,8 @@ static int create_temp(int dfd, const char *name, int mode, struct strbuf *tmp)
 	for (unsigned k = 0; k < 100; k++) {
 		strbuf_reset(tmp);
 		strbuf_addf(tmp, "%s.tmp.%ld.%u", name, (long)getpid(), k);
-		int fd = openat(dfd, tmp->buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		int fd = openat(dfd, tmp->buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				mode);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 	}
@@ -111,7 +116,8 @@ static int create_temp(int dfd, const char *name, int mode, struct strbuf *tmp)
 	return -1;
 }
 
-int fsio_write_at(int dfd, const char *name, const char *shown, const char *data, size_t len, int mode)
+int fsio_write_at(int dfd, const char *name, const char *shown, const char *data, size_t len,
+		  int mode)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	int rc = check_target(dfd, name, shown);
@@ -158,7 +164,8 @@ int fsio_open_dir_in(const char *dir, const char *rel, int create)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return err_sys(errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "cannot open directory %s", dir);
+		return err_sys(errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "cannot open directory %s",
+			       dir);
 	char *copy = xstrdup(rel), *save = NULL;
 	struct strbuf shown = STRBUF_INIT;
 	strbuf_adds(&shown, dir);
@@ -168,17 +175,23 @@ int fsio_open_dir_in(const char *dir, const char *rel, int create)
 			fd = err_set(ERR_IO, "%s: '..' is not allowed here", shown.buf);
 		if (fd >= 0 && create && mkdirat(fd, c, 0755) < 0 && errno != EEXIST)
 			fd = err_sys(ERR_IO, "cannot create directory %s", shown.buf);
-		int next = fd < 0 ? -1 : openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int next = fd < 0 ? -1
+				  : openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0 && next < 0) {
 			int e = errno;
 			close(fd);
 			struct stat st;
-			if (e == ELOOP || (e == ENOTDIR && lstat(shown.buf, &st) == 0 && S_ISLNK(st.st_mode)))
-				fd = err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links "
-					     "(remove it; was it made by the workload?)", shown.buf);
+			if (e == ELOOP ||
+			    (e == ENOTDIR && lstat(shown.buf, &st) == 0 && S_ISLNK(st.st_mode)))
+				fd = err_set(ERR_IO,
+					     "%s is a symbolic link: campaign does not write "
+					     "through links "
+					     "(remove it; was it made by the workload?)",
+					     shown.buf);
 			else {
 				errno = e;
-				fd = err_sys(e == ENOENT ? ERR_NOTFOUND : ERR_IO, "cannot open directory %s", shown.buf);
+				fd = err_sys(e == ENOENT ? ERR_NOTFOUND : ERR_IO,
+					     "cannot open directory %s", shown.buf);
 			}
 		} else if (fd >= 0) {
 			close(fd);
@@ -224,8 +237,11 @@ int fsio_open_input(const char *path)
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return err_set(ERR_IO, "%s is not a regular file (%s): not read", path,
-			       S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
-			       S_ISSOCK(st.st_mode) ? "a socket" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a file");
+			       S_ISFIFO(st.st_mode)                                 ? "a FIFO"
+				       : S_ISDIR(st.st_mode)                        ? "a directory"
+				       : S_ISSOCK(st.st_mode)                       ? "a socket"
+				       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+										    : "not a file");
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;

@@ -18,7 +18,8 @@ int fsio_write_atomic(const char *path, const char *data, size_t len, int mode);
  * trusted, no component of rel may be a link. */
 int fsio_write_in(const char *dir, const char *rel, const char *data, size_t len, int mode);
 /* Writes data atomically as name in the open folder dfd (shown in messages). */
-int fsio_write_at(int dfd, const char *name, const char *shown, const char *data, size_t len, int mode);
+int fsio_write_at(int dfd, const char *name, const char *shown, const char *data, size_t len,
+		  int mode);
 /* Renames the file src over dst, refusing a dst that is a link or not a
  * regular file, or whose folder is a link. */
 int fsio_replace(const char *src, const char *dst);

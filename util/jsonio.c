@@ -22,9 +22,11 @@ json_t *jsonio_at(json_t *o, const char *path)
 {
 	char buf[128];
 	snprintf(buf, sizeof buf, "%s", path);
-	for (char *save = NULL, *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
-		o = json_is_array(o) && t[strspn(t, "0123456789")] == '\0' ? json_array_get(o, strtoul(t, NULL, 10)) :
-									json_object_get(o, t);
+	for (char *save = NULL, *t = strtok_r(buf, ".", &save); t && o;
+	     t = strtok_r(NULL, ".", &save))
+		o = json_is_array(o) && t[strspn(t, "0123456789")] == '\0'
+			? json_array_get(o, strtoul(t, NULL, 10))
+			: json_object_get(o, t);
 	return o;
 }
 

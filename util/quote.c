@@ -81,7 +81,8 @@ int is_env_name(const char *s)
 /* The length of the bidi control at s (UTF-8), with its code point; 0 if none. */
 static int bidi_control(const unsigned char *s, unsigned *cp)
 {
-	if (s[0] == 0xE2 && s[1] == 0x80 && ((s[2] >= 0xAA && s[2] <= 0xAE) || s[2] == 0x8E || s[2] == 0x8F)) {
+	if (s[0] == 0xE2 && s[1] == 0x80 &&
+	    ((s[2] >= 0xAA && s[2] <= 0xAE) || s[2] == 0x8E || s[2] == 0x8F)) {
 		*cp = 0x2000u + (s[2] & 0x3Fu);
 		return 3;
 	}

@@ -54,7 +54,8 @@ static void detach_output(const struct run *r)
 		dup2(fd, 2);
 		close(fd);
 	}
-	fprintf(stderr, "campaign: the terminal went away (SIGHUP); the run goes on, its output here\n");
+	fprintf(stderr,
+		"campaign: the terminal went away (SIGHUP); the run goes on, its output here\n");
 	strbuf_free(&log);
 	supervisor_hup = 0;
 }
@@ -103,14 +104,20 @@ static int job_alive(const struct job_row *j)
 	char path[64], *stat = NULL, *boot = NULL;
 	snprintf(path, sizeof path, "/proc/%ld/stat", j->pid);
 	int alive = 1;
-	if (fsio_read(path, 4096, &stat, NULL) == 0 && fsio_read("/proc/stat", 1 << 20, &boot, NULL) == 0) {
+	if (fsio_read(path, 4096, &stat, NULL) == 0 &&
+	    fsio_read("/proc/stat", 1 << 20, &boot, NULL) == 0) {
 		const char *rp = strrchr(stat, ')'), *bt = strstr(boot, "\nbtime ");
 		unsigned long long start_ticks = 0;
 		char state = 0;
-		if (rp && bt && sscanf(rp + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
-					     "%*d %llu", &state, &start_ticks) == 2) {
-			double started = atof(bt + 7) + (double)start_ticks / (double)sysconf(_SC_CLK_TCK);
-			alive = state != 'Z' && state != 'X' && (j->started_at <= 0 || fabs(started - j->started_at) < 5);
+		if (rp && bt &&
+		    sscanf(rp + 2,
+			   "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
+			   "%*d %llu",
+			   &state, &start_ticks) == 2) {
+			double started =
+				atof(bt + 7) + (double) start_ticks / (double) sysconf(_SC_CLK_TCK);
+			alive = state != 'Z' && state != 'X' &&
+				(j->started_at <= 0 || fabs(started - j->started_at) < 5);
 		}
 	}
 	free(stat);
@@ -236,7 +243,8 @@ static void sleep_ms(long ms)
 }
 
 /* Waits for the job, enforcing its limit and cancels; returns wait status. */
-static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limit_s, int *timed_out, int *cancelled)
+static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limit_s, int *timed_out,
+		    int *cancelled)
 {
 	double start = store_now(), term_at = 0;
 	int status = 0, ticks = 0;
@@ -247,7 +255,8 @@ static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limi
 		double now = store_now();
 		if (!term_at && limit_s > 0 && now - start > (double)limit_s)
 			*timed_out = 1;
-		if (!term_at && (supervisor_stop || (++ticks % 10 == 0 && cancel_requested(r, j->scenario))))
+		if (!term_at &&
+		    (supervisor_stop || (++ticks % 10 == 0 && cancel_requested(r, j->scenario))))
 			*cancelled = 1;
 		if (!term_at && (*timed_out || *cancelled)) {
 			kill(-pid, SIGTERM);
@@ -264,8 +273,11 @@ static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limi
 	job_token(r, j, token, sizeof token);
 	int escaped = reap_escapees(token);
 	if (escaped)
-		job_log(r, j, "campaign: killed %d process%s the job left running outside its process group "
-			"(a daemon started with setsid?)\n", escaped, escaped == 1 ? "" : "es");
+		job_log(r, j,
+			"campaign: killed %d process%s the job left running outside its process "
+			"group "
+			"(a daemon started with setsid?)\n",
+			escaped, escaped == 1 ? "" : "es");
 	return status;
 }
 
@@ -276,8 +288,8 @@ static void progress(const char *scenario, const char *state, const char *what)
 	char stamp[16];
 	time_t t = time(NULL);
 	strftime(stamp, sizeof stamp, "%H:%M:%S", localtime(&t));
-	printf("[%s] %s: %s%s%s%s\n", stamp, scenario, state, what && *what ? " (" : "", what ? what : "",
-	       what && *what ? ")" : "");
+	printf("[%s] %s: %s%s%s%s\n", stamp, scenario, state, what && *what ? " (" : "",
+	       what ? what : "", what && *what ? ")" : "");
 	fflush(stdout);
 }
 
@@ -287,25 +299,31 @@ static int finish_job(struct run *r, const struct job_row *j, const char *job_di
 	struct job_status js;
 	char reason[256] = "";
 	int read = jobstatus_read(job_dir, &js), have = read == 0;
-	int code = have ? js.exit_code : (WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	int code = have ? js.exit_code
+			: (WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	enum job_state st = jobstatus_decide(have ? &js : NULL, timed_out, cancelled);
-	if (read == ERR_IO && !timed_out && !cancelled) /* damaged: the job script's own status decides */
+	/* damaged: the job script's own status decides */
+	if (read == ERR_IO && !timed_out && !cancelled)
 		st = code == 0 ? JS_COMPLETED : JS_FAILED;
 	if (st == JS_COMPLETED && (timed_out || cancelled))
-		snprintf(reason, sizeof reason, "completed before the %s reached it", timed_out ? "time limit" : "cancel");
+		snprintf(reason, sizeof reason, "completed before the %s reached it",
+			 timed_out ? "time limit" : "cancel");
 	else if (timed_out)
 		snprintf(reason, sizeof reason, "time limit reached");
 	else if (cancelled)
 		snprintf(reason, sizeof reason, "cancelled");
 	else if (read == ERR_IO)
-		snprintf(reason, sizeof reason, "job.status is damaged (not the JSON the job script writes); decided from "
-			 "the job script's exit status %d", code);
+		snprintf(reason, sizeof reason,
+			 "job.status is damaged (not the JSON the job script writes); decided from "
+			 "the job script's exit status %d",
+			 code);
 	else if (!have)
 		snprintf(reason, sizeof reason, "no job.status: job script killed by %s",
 			 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "unknown cause");
 	else if (st == JS_FAILED)
 		snprintf(reason, sizeof reason, "exit status %d", code);
-	int rc = store_job_update(r->st, j->scenario, j->attempt, st, reason[0] ? reason : NULL, code, NULL, "job ended");
+	int rc = store_job_update(r->st, j->scenario, j->attempt, st, reason[0] ? reason : NULL,
+				  code, NULL, "job ended");
 	progress(j->scenario, job_state_name(st), reason);
 	if (rc == 0 && have)
 		rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
@@ -323,11 +341,13 @@ static int run_one(struct run *r, const struct job_row *j)
 	pid_t pid = spawn_job(r, j, job_dir);
 	if (pid < 0) {
 		free(job_dir);
-		return store_job_update(r->st, j->scenario, j->attempt, JS_FAILED, "cannot fork", 127, NULL, "fork failed");
+		return store_job_update(r->st, j->scenario, j->attempt, JS_FAILED, "cannot fork",
+					127, NULL, "fork failed");
 	}
 	int rc = store_job_set_pid(r->st, j->scenario, j->attempt, pid);
 	if (rc == 0)
-		rc = store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING, "", -1, nl, "started by local executor");
+		rc = store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING, "", -1, nl,
+				      "started by local executor");
 	char where[96];
 	snprintf(where, sizeof where, "on %s", nl);
 	progress(j->scenario, "RUNNING", where);
@@ -353,8 +373,8 @@ static int next_job(struct run *r, struct job_set *js, struct job_row **out)
 			*out = j;
 			return 1;
 		}
-		rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED, "cancelled before it started",
-				      -1, NULL, "cancelled");
+		rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED,
+				      "cancelled before it started", -1, NULL, "cancelled");
 	}
 	return rc;
 }
@@ -401,7 +421,8 @@ static int local_submit(struct run *r)
 			continue;
 		char id[32];
 		snprintf(id, sizeof id, "%ld", rows[i].seq);
-		rc = store_job_submitted(r->st, rows[i].scenario, rows[i].attempt, id, "queued for the local executor");
+		rc = store_job_submitted(r->st, rows[i].scenario, rows[i].attempt, id,
+					 "queued for the local executor");
 		fault_point("after-record", rows[i].scenario);
 	}
 	job_rows_free(rows, n);
@@ -481,51 +502,62 @@ static int local_refresh(struct run *r, struct job_set *jobs)
 				char why[64] = "";
 				if (st != JS_COMPLETED)
 					snprintf(why, sizeof why, "exit status %d", js.exit_code);
-				rc = store_job_update(r->st, j->scenario, j->attempt, st, why, js.exit_code, NULL,
-						      "job.status appeared after it was taken for lost");
+				rc = store_job_update(
+					r->st, j->scenario, j->attempt, st, why, js.exit_code, NULL,
+					"job.status appeared after it was taken for lost");
 				if (rc == 0)
-					rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
+					rc = store_job_set_times(r->st, j->scenario, j->attempt,
+								 js.start, js.end);
 			} else {
 				wrote = 0;
 			}
 		} else if (j->state != JS_RUNNING && j->cancel_requested) {
-			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED, "cancelled before it started",
-					      -1, NULL, "cancelled");
+			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED,
+					      "cancelled before it started", -1, NULL, "cancelled");
 		} else if (j->state != JS_RUNNING) {
 			/* Still waiting: nothing is lost, a supervisor can run it. */
 			struct strbuf why = STRBUF_INIT;
 			strbuf_addf(&why, "no local supervisor is running (it was interrupted): "
 				    "`campaign resume %s` starts one", r->id);
-			if (!j->reason || strcmp(j->reason, why.buf)) /* said once, not rewritten on every status */
-				rc = store_job_update(r->st, j->scenario, j->attempt, j->state, why.buf, -1, NULL, NULL);
+			/* said once, not rewritten on every status */
+			if (!j->reason || strcmp(j->reason, why.buf))
+				rc = store_job_update(r->st, j->scenario, j->attempt, j->state,
+						      why.buf, -1, NULL, NULL);
 			else
 				wrote = 0;
 			strbuf_free(&why);
-		} else if ((read = jobstatus_read(dir, &js)) == 0 && jobstatus_is_of(&js, j->job_id)) {
+		} else if ((read = jobstatus_read(dir, &js)) == 0 &&
+			   jobstatus_is_of(&js, j->job_id)) {
 			enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);
 			char why[64] = "";
 			if (st == JS_FAILED)
 				snprintf(why, sizeof why, "exit status %d", js.exit_code);
 			else if (st == JS_CANCELLED)
 				snprintf(why, sizeof why, "cancelled");
-			rc = store_job_update(r->st, j->scenario, j->attempt, st, why, js.exit_code, NULL,
-					      "decided from job.status (supervisor gone)");
+			rc = store_job_update(r->st, j->scenario, j->attempt, st, why, js.exit_code,
+					      NULL, "decided from job.status (supervisor gone)");
 			if (rc == 0)
-				rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
+				rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start,
+							 js.end);
 		} else if (read == ERR_IO) {
 			rc = store_job_update(r->st, j->scenario, j->attempt, JS_LOST,
-					      "the local supervisor ended while the job ran, and its job.status is damaged "
-					      "(not the JSON the job script writes)", -1, NULL, "supervisor gone");
+					      "the local supervisor ended while the job ran, and "
+					      "its job.status is damaged "
+					      "(not the JSON the job script writes)",
+					      -1, NULL, "supervisor gone");
 		} else if (job_alive(j)) {
-			static const char why[] = "its supervisor is gone but the job's processes are alive: its end is read "
+			static const char why[] = "its supervisor is gone but the job's processes "
+						  "are alive: its end is read "
 						  "from job.status when it comes";
 			if (!j->reason || strcmp(j->reason, why))
-				rc = store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING, why, -1, NULL, NULL);
+				rc = store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING,
+						      why, -1, NULL, NULL);
 			else
 				wrote = 0;
 		} else {
 			rc = store_job_update(r->st, j->scenario, j->attempt, JS_LOST,
-					      "the local supervisor ended while the job ran and the job left no job.status",
+					      "the local supervisor ended while the job ran and "
+					      "the job left no job.status",
 					      -1, NULL, "supervisor gone");
 		}
 		free(dir);

@@ -56,9 +56,12 @@ void slurm_controller_addr(const char *conf, char *host, size_t hn, int *port)
 	int have_host = 0;
 	while (f && fgets(line, sizeof line, f)) {
 		char *v;
-		if (!have_host && (!strncasecmp(line, "SlurmctldHost=", 14) || !strncasecmp(line, "ControlMachine=", 15))) {
+		if (!have_host &&
+		    (!strncasecmp(line, "SlurmctldHost=", 14) ||
+		     !strncasecmp(line, "ControlMachine=", 15))) {
 			v = strchr(line, '=') + 1;
-			char *paren = strchr(v, '('); /* name(address): the address is what to reach */
+			/* name(address): the address is what to reach */
+			char *paren = strchr(v, '(');
 			if (paren)
 				v = paren + 1;
 			v[strcspn(v, "() \t\r\n#")] = '\0';
@@ -82,7 +85,8 @@ int slurm_controller_answers(const char *conf, int timeout_ms)
 	if (getaddrinfo(host, port_s, &hints, &res) != 0)
 		return 0;
 	for (struct addrinfo *a = res; a && !ok; a = a->ai_next) {
-		int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+		int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+				a->ai_protocol);
 		if (fd < 0)
 			continue;
 		if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
@@ -91,7 +95,8 @@ int slurm_controller_answers(const char *conf, int timeout_ms)
 			struct pollfd p = { .fd = fd, .events = POLLOUT };
 			int e = 0;
 			socklen_t el = sizeof e;
-			if (poll(&p, 1, timeout_ms) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) == 0 && e == 0)
+			if (poll(&p, 1, timeout_ms) == 1 &&
+			    getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) == 0 && e == 0)
 				ok = 1;
 		}
 		close(fd);
@@ -112,8 +117,9 @@ static int slurm_ready(void)
 {
 	const char *conf = slurm_conf_path();
 	if (!conf)
-		return err_set(ERR_BACKEND, "no SLURM configuration: set SLURM_CONF to your slurm.conf, "
-				"or install one at /etc/slurm/slurm.conf");
+		return err_set(ERR_BACKEND,
+			       "no SLURM configuration: set SLURM_CONF to your slurm.conf, "
+			       "or install one at /etc/slurm/slurm.conf");
 	pthread_once(&init_once, do_init);
 	return 0;
 }
@@ -121,7 +127,8 @@ static int slurm_ready(void)
 int slurm_nodes_shared(const char *a, const char *b, char *first, size_t n)
 {
 	int shared = 0;
-	hostlist_t ha = a && *a ? slurm_hostlist_create(a) : NULL, hb = b && *b ? slurm_hostlist_create(b) : NULL;
+	hostlist_t ha = a && *a ? slurm_hostlist_create(a) : NULL,
+		   hb = b && *b ? slurm_hostlist_create(b) : NULL;
 	char *h;
 	while (ha && hb && (h = slurm_hostlist_shift(ha))) {
 		if (slurm_hostlist_find(hb, h) >= 0 && shared++ == 0)
@@ -148,8 +155,9 @@ char *slurm_first_node_addr(const char *nodelist)
 	char *addr = xstrdup(first);
 	free(first);
 	node_info_msg_t *msg = NULL;
-	if (slurm_ready() == 0 && slurm_load_node_single(&msg, addr, SHOW_ALL) == SLURM_SUCCESS && msg &&
-	    msg->record_count > 0 && msg->node_array[0].node_addr && *msg->node_array[0].node_addr) {
+	if (slurm_ready() == 0 && slurm_load_node_single(&msg, addr, SHOW_ALL) == SLURM_SUCCESS &&
+	    msg && msg->record_count > 0 && msg->node_array[0].node_addr &&
+	    *msg->node_array[0].node_addr) {
 		free(addr);
 		addr = xstrdup(msg->node_array[0].node_addr);
 	}
@@ -164,30 +172,41 @@ static int controller_error(const char *what)
 	int port;
 	const char *conf = slurm_conf_path();
 	slurm_controller_addr(conf, host, sizeof host, &port);
-	if (e == SLURM_COMMUNICATIONS_CONNECTION_ERROR || e == SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR ||
+	if (e == SLURM_COMMUNICATIONS_CONNECTION_ERROR ||
+	    e == SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR ||
 	    e == SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT || e == SLURMCTLD_COMMUNICATIONS_SEND_ERROR ||
 	    e == SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR)
-		return err_set(ERR_BACKEND, "%s: cannot reach slurmctld at %s:%d (%s). Check that slurmctld runs "
-			       "(`scontrol ping`), that %s is the cluster's configuration, and that munge works; "
-			       "recorded state is kept and status recovers once the controller answers",
-			       what, host, port, slurm_strerror(e), conf ? conf : "slurm.conf");
+		return err_set(
+			ERR_BACKEND,
+			"%s: cannot reach slurmctld at %s:%d (%s). Check that slurmctld runs "
+			"(`scontrol ping`), that %s is the cluster's configuration, and that munge "
+			"works; "
+			"recorded state is kept and status recovers once the controller answers",
+			what, host, port, slurm_strerror(e), conf ? conf : "slurm.conf");
 	return err_set(ERR_BACKEND, "%s: %s (slurm error %d)", what, slurm_strerror(e), e);
 }
 
 /* ---- the true end state ----------------------------------------------- */
 
-static enum job_state from_status_file(const struct job_status *js, int *exit_code, char *reason, size_t n)
+static enum job_state from_status_file(const struct job_status *js, int *exit_code, char *reason,
+				       size_t n)
 {
 	*exit_code = js->exit_code;
 	if (js->exit_code == 0) {
-		snprintf(reason, n, "decided from job.status (the controller no longer knows the job)");
+		snprintf(reason, n,
+			 "decided from job.status (the controller no longer knows the job)");
 		return JS_COMPLETED;
 	}
 	if (js->exit_code > 128)
-		snprintf(reason, n, "job ended by signal %d (SIGTERM: cancelled or time limit); decided from job.status, "
-			 "the controller had already forgotten the job", js->exit_code - 128);
+		snprintf(reason, n,
+			 "job ended by signal %d (SIGTERM: cancelled or time limit); decided from "
+			 "job.status, "
+			 "the controller had already forgotten the job",
+			 js->exit_code - 128);
 	else
-		snprintf(reason, n, "exit status %d (decided from job.status; the controller no longer knows the job)",
+		snprintf(reason, n,
+			 "exit status %d (decided from job.status; the controller no longer knows "
+			 "the job)",
 			 js->exit_code);
 	return JS_FAILED;
 }
@@ -207,7 +226,9 @@ enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_stat
 	if (!seen->found) {
 		if (js)
 			return from_status_file(js, exit_code, reason, n);
-		snprintf(reason, n, "the controller no longer knows the job (older than MinJobAge) and it left no "
+		snprintf(reason, n,
+			 "the controller no longer knows the job (older than MinJobAge) and it "
+			 "left no "
 			 "job.status: it was killed before its exit trap ran, or its node failed");
 		return JS_LOST;
 	}
@@ -239,8 +260,10 @@ enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_stat
 	case JOB_CANCELLED:
 	case JOB_TIMEOUT:
 	case JOB_DEADLINE:
-		if (js && js->exit_code == 0) { /* it completed before the cancel or the limit reached it */
-			snprintf(reason, n, "completed before the %s reached it", base == JOB_CANCELLED ? "cancel" : "time limit");
+		/* it completed before the cancel or the limit reached it */
+		if (js && js->exit_code == 0) {
+			snprintf(reason, n, "completed before the %s reached it",
+				 base == JOB_CANCELLED ? "cancel" : "time limit");
 			return JS_COMPLETED;
 		}
 		snprintf(reason, n, base == JOB_CANCELLED ? "cancelled" : "time limit reached");
@@ -271,7 +294,8 @@ static char **job_environment(uint32_t *n)
 	char **env = xcalloc(cnt + 2, sizeof *env);
 	*n = 0;
 	for (char **e = environ; *e; e++)
-		if ((strncmp(*e, "SLURM_", 6) || !strncmp(*e, "SLURM_CONF=", 11)) && strncmp(*e, "CAMPAIGN_FAULT=", 15))
+		if ((strncmp(*e, "SLURM_", 6) || !strncmp(*e, "SLURM_CONF=", 11)) &&
+		    strncmp(*e, "CAMPAIGN_FAULT=", 15))
 			env[(*n)++] = *e;
 	if (*n == 0)
 		env[(*n)++] = "CAMPAIGN=1"; /* libslurm needs at least one entry */
@@ -305,9 +329,18 @@ static int apply_extra(job_desc_msg_t *d, const struct argv *extra, struct strbu
 		int kind = job_spec_extra(o, &v), ok = 1;
 		switch (kind) {
 		case JX_EXCLUSIVE: d->shared = JOB_SHARED_NONE; break;
-		case JX_MEM: ok = parse_mem_mb(v, &mb) == 0; d->pn_min_memory = ok ? mb : d->pn_min_memory; break;
-		case JX_MEM_PER_CPU: ok = parse_mem_mb(v, &mb) == 0; d->pn_min_memory = ok ? mb | MEM_PER_CPU : d->pn_min_memory; break;
-		case JX_CPUS_PER_TASK: ok = atoi(v) > 0; d->cpus_per_task = ok ? (uint16_t)atoi(v) : d->cpus_per_task; break;
+		case JX_MEM:
+			ok = parse_mem_mb(v, &mb) == 0;
+			d->pn_min_memory = ok ? mb : d->pn_min_memory;
+			break;
+		case JX_MEM_PER_CPU:
+			ok = parse_mem_mb(v, &mb) == 0;
+			d->pn_min_memory = ok ? mb | MEM_PER_CPU : d->pn_min_memory;
+			break;
+		case JX_CPUS_PER_TASK:
+			ok = atoi(v) > 0;
+			d->cpus_per_task = ok ? (uint16_t) atoi(v) : d->cpus_per_task;
+			break;
 		case JX_GRES: strbuf_addf(tres, "%sgres:%s", tres->len ? "," : "", v); break;
 		case JX_RESERVATION: d->reservation = (char *)v; break;
 		case JX_NODELIST: d->req_nodes = (char *)v; break;
@@ -318,8 +351,10 @@ static int apply_extra(job_desc_msg_t *d, const struct argv *extra, struct strbu
 		}
 		if (!ok) {
 			char list[256];
-			return err_set(ERR_USAGE, "slurm.extra: %s is not supported by the libslurm backend (supported: %s)", o,
-				       job_spec_extras(list, sizeof list));
+			return err_set(ERR_USAGE,
+				       "slurm.extra: %s is not supported by the libslurm backend "
+				       "(supported: %s)",
+				       o, job_spec_extras(list, sizeof list));
 		}
 	}
 	return 0;
@@ -415,7 +450,8 @@ static uint32_t adopt_by_comment(struct run *r, job_info_msg_t *msg, const char 
 		    (j->job_state & JOB_STATE_BASE) <= JOB_SUSPENDED) {
 			r->rpcs++;
 			slurm_kill_job(j->job_id, SIGKILL, 0);
-			fprintf(stderr, "campaign: cancelled job %u, a duplicate of job %u (%s)\n", j->job_id, best, comment);
+			fprintf(stderr, "campaign: cancelled job %u, a duplicate of job %u (%s)\n",
+				j->job_id, best, comment);
 		}
 	}
 	return best;
@@ -425,7 +461,8 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 {
 	const struct scenario *s = campaign_find(&r->c, j->scenario);
 	if (!s)
-		return err_set(ERR_IO, "run %s: scenario %s is not in its campaign", r->id, j->scenario);
+		return err_set(ERR_IO, "run %s: scenario %s is not in its campaign", r->id,
+			       j->scenario);
 	char *dir = run_job_dir(r, s->name), *script = NULL;
 	struct strbuf p = STRBUF_INIT, name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT;
 	strbuf_addf(&p, "%s/" JOB_SCRIPT, dir);
@@ -438,7 +475,9 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 	int rc = 0;
 	if (id) {
 		how = "adopted: the controller already had the job of an interrupted submit";
-		fprintf(stderr, "campaign: %s: job %u was submitted before the interruption: adopted, not submitted again\n",
+		fprintf(stderr,
+			"campaign: %s: job %u was submitted before the interruption: adopted, not "
+			"submitted again\n",
 			s->name, id);
 	} else if ((rc = fsio_read(p.buf, 1 << 20, &script, NULL)) == 0 &&
 		   (rc = store_job_submitting(r->st, j->scenario, j->attempt)) == 0) {
@@ -500,15 +539,16 @@ static int slurm_submit(struct run *r)
 			refused++;
 			char *why = xstrdup(err_last());
 			fprintf(stderr, "campaign: %s: %s\n", rows[i].scenario, why);
-			rc = store_job_update(r->st, rows[i].scenario, rows[i].attempt, JS_FAILED, why, -1, NULL,
-					      "submission refused");
+			rc = store_job_update(r->st, rows[i].scenario, rows[i].attempt, JS_FAILED,
+					      why, -1, NULL, "submission refused");
 			free(why);
 		}
 	}
 	slurm_free_job_info_msg(known);
 	job_rows_free(rows, n);
 	if (rc == 0 && refused)
-		rc = err_set(ERR_BACKEND, "%d scenario%s could not be submitted (see above)", refused, refused == 1 ? "" : "s");
+		rc = err_set(ERR_BACKEND, "%d scenario%s could not be submitted (see above)",
+			     refused, refused == 1 ? "" : "s");
 	return rc;
 }
 
@@ -579,7 +619,8 @@ static int aggregate_dependency(struct run *r, struct strbuf *dep, struct strbuf
 
 static int submit_aggregate(struct run *r, const char *key, const char *dep, int adopt_first)
 {
-	struct strbuf name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT, script = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT, comment = STRBUF_INIT, out = STRBUF_INIT,
+		      script = STRBUF_INIT;
 	strbuf_addf(&name, "campaign-%s-aggregate", r->id);
 	job_comment(r, &comment);
 	strbuf_adds(&comment, key);
@@ -592,23 +633,33 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 			id = adopt_by_comment(r, known, comment.buf);
 		slurm_free_job_info_msg(known);
 		if (id)
-			fprintf(stderr, "campaign: the aggregation job %u was submitted before the interruption: adopted, "
-				"not submitted again\n", id);
+			fprintf(stderr,
+				"campaign: the aggregation job %u was submitted before the "
+				"interruption: adopted, "
+				"not submitted again\n",
+				id);
 	} else {
 		rc = store_run_set_aggregate_intent(r->st, key);
 	}
-	if (rc == 0 && !id && (rc = render_aggregate(r, name.buf, comment.buf, out.buf, dep, &script)) == 0) {
+	if (rc == 0 && !id &&
+	    (rc = render_aggregate(r, name.buf, comment.buf, out.buf, dep, &script)) == 0) {
 		struct job_spec js;
 		job_spec_aggregate(&r->c, &js);
-		struct submit_req q = { name.buf, comment.buf, script.buf, r->dir, out.buf, dep, &js };
+		struct submit_req q = {
+			name.buf, comment.buf, script.buf, r->dir, out.buf, dep, &js
+		};
 		fault_point("before-aggregate-submit", NULL);
 		rc = submit_one(&q, &id);
 		if (rc == 0)
 			fault_point("after-aggregate-submit", NULL);
 		struct strbuf sp = STRBUF_INIT;
 		strbuf_addf(&sp, "%s/" RUN_AGGREGATE_SCRIPT, r->dir);
-		if (rc == 0 && fsio_write_atomic(sp.buf, script.buf, script.len, 0755) < 0) /* a copy: the job is submitted */
-			fprintf(stderr, "campaign: warning: the aggregation job's script was not kept: %s\n", err_last());
+		/* a copy: the job is submitted */
+		if (rc == 0 && fsio_write_atomic(sp.buf, script.buf, script.len, 0755) < 0)
+			fprintf(stderr,
+				"campaign: warning: the aggregation job's script was not kept: "
+				"%s\n",
+				err_last());
 		strbuf_free(&sp);
 	}
 	if (rc == 0) {
@@ -663,7 +714,8 @@ static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *ms
 		seen.found = 1;
 		seen.job_state = info->job_state;
 		seen.exit_code = info->exit_code;
-		seen.reason = info->state_reason ? slurm_job_reason_string(info->state_reason) : NULL;
+		seen.reason =
+			info->state_reason ? slurm_job_reason_string(info->state_reason) : NULL;
 	}
 	char *dir = run_job_dir(r, j->scenario);
 	struct job_status js;
@@ -674,13 +726,17 @@ static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *ms
 	enum job_state st = slurm_decide(&seen, have ? &js : NULL, &code, reason, sizeof reason);
 	if (st == j->state && (!reason[0] || (j->reason && !strcmp(reason, j->reason))))
 		return 0; /* nothing to write */
-	const char *nodes = info && info->nodes && *info->nodes ? info->nodes : have && js.nodelist[0] ? js.nodelist : NULL;
+	const char *nodes = info && info->nodes && *info->nodes ? info->nodes
+		: have && js.nodelist[0]                        ? js.nodelist
+								: NULL;
 	int rc = store_job_update(r->st, j->scenario, j->attempt, st, reason, code, nodes,
-				  info ? "seen on the controller" : "controller no longer knows the job");
+				  info ? "seen on the controller"
+				       : "controller no longer knows the job");
 	if (rc == 0 && have && job_state_is_final(st))
 		rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
 	else if (rc == 0 && info && st == JS_RUNNING && info->start_time > 0)
-		rc = store_job_set_times(r->st, j->scenario, j->attempt, (double)info->start_time, 0);
+		rc = store_job_set_times(r->st, j->scenario, j->attempt, (double) info->start_time,
+					 0);
 	return rc < 0 ? rc : 1; /* written */
 }
 
@@ -697,7 +753,8 @@ static int slurm_refresh(struct run *r, struct job_set *jobs)
 		rc = controller_jobs(r, &msg);
 	for (size_t i = 0; rc == 0 && i < jobs->n; i++) {
 		struct job_row *j = jobs->latest[i];
-		if (j->job_id && !job_state_is_final(j->state) && (rc = update_one(r, j, msg)) > 0) {
+		if (j->job_id && !job_state_is_final(j->state) &&
+		    (rc = update_one(r, j, msg)) > 0) {
 			jobs->dirty = 1;
 			rc = 0;
 		}
@@ -720,12 +777,13 @@ static int slurm_cancel(struct run *r, const char *scenario)
 		if ((rc = store_job_request_cancel(r->st, j->scenario, j->attempt)) < 0)
 			break;
 		if (!j->job_id) { /* never reached the controller */
-			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED, "cancelled before submission",
-					      -1, NULL, "cancelled");
+			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED,
+					      "cancelled before submission", -1, NULL, "cancelled");
 			continue;
 		}
 		r->rpcs++;
-		if (slurm_kill_job((uint32_t)strtoul(j->job_id, NULL, 10), SIGKILL, 0) != SLURM_SUCCESS) {
+		if (slurm_kill_job((uint32_t) strtoul(j->job_id, NULL, 10), SIGKILL, 0) !=
+		    SLURM_SUCCESS) {
 			int e = slurm_get_errno();
 			if (e != ESLURM_ALREADY_DONE && e != ESLURM_INVALID_JOB_ID)
 				rc = controller_error("cancel");

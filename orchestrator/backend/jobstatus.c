@@ -50,7 +50,8 @@ int jobstatus_is_of(const struct job_status *js, const char *job_id)
 
 enum job_state jobstatus_decide(const struct job_status *js, int timed_out, int cancelled)
 {
-	if (js && js->exit_code == 0) /* the job finished by itself before a cancel or the limit reached it */
+	/* the job finished by itself before a cancel or the limit reached it */
+	if (js && js->exit_code == 0)
 		return JS_COMPLETED;
 	if (timed_out)
 		return JS_TIMEOUT;

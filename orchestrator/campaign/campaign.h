@@ -30,7 +30,8 @@ struct scenario {
 	long time_limit_s;  /* 0: unlimited */
 	struct kvlist env;    /* workload env, then the scenario's own */
 	struct kvlist params; /* workload params, scenario params, matrix values */
-	int batch_per_rank, global_batch; /* the scenario's analysis: samples per rank / in all per step; 0 = campaign's */
+	/* the scenario's analysis: samples per rank / in all per step; 0 = campaign's */
+	int batch_per_rank, global_batch;
 	int line, col;
 	int probe;            /* a fabric probe (analysis.fabric_probe), not a training scenario */
 	struct argv command;  /* its own command (probes); empty: workload.command */
@@ -43,7 +44,8 @@ struct scenario {
 struct campaign {
 	char *path; /* file it was loaded from */
 	char *name, *description;
-	char *store_journal; /* auto, wal or delete: the state store's journal at submit; NULL: auto */
+	/* auto, wal or delete: the state store's journal at submit; NULL: auto */
+	char *store_journal;
 	struct {
 		char *account, *partition, *qos, *time, *constraint;
 		struct argv extra;
@@ -54,12 +56,14 @@ struct campaign {
 		struct kvlist env, params;
 		struct argv *setup; /* each line split into words */
 		size_t n_setup;
-		int per_node;       /* launcher: per-node (one process per node starts the ranks: torchrun) */
+		/* launcher: per-node (one process per node starts the ranks: torchrun) */
+		int per_node;
 	} workload;
 	struct {
 		int warmup_steps, active_steps;
 		int monitor, monitor_interval_ms;
-		int hang_timeout_s; /* a running job silent this long is reported possibly hung (0: never) */
+		/* a running job silent this long is reported possibly hung (0: never) */
+		int hang_timeout_s;
 		int nsys, perf;
 		char *nsys_trace, *nsys_capture_range; /* NULL: nsys defaults */
 		int nsys_required, perf_required;
@@ -72,11 +76,15 @@ struct campaign {
 		double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct, gpu_copy_pct;
 		double peak_gflops; /* per rank (GPU or CPU rank), for MFU; 0 = unknown */
 		struct argv phase_names, phase_patterns; /* analysis.phase_rules, in order */
-		char *step_log;     /* PCRE2 with named groups step, step_ms (loss, samples); NULL: none */
-		int batch_per_rank; /* samples per rank and step, for traces and step logs; 0 = unknown */
+		/* PCRE2 with named groups step, step_ms (loss, samples); NULL: none */
+		char *step_log;
+		/* samples per rank and step, for traces and step logs; 0 = unknown */
+		int batch_per_rank;
 		int global_batch;   /* samples per step over all ranks; 0 = unknown */
 		char *scaling;      /* "weak", "strong" or NULL (from the batches, else unknown) */
-		int nodes;          /* of the SLURM aggregation job (default 1); > 1: the per-file work is mapped over them */
+		/* of the SLURM aggregation job (default 1); > 1: the per-file work is mapped
+		 * over them */
+		int nodes;
 		int cpus_per_task;  /* of each of its tasks; 0: SLURM's default */
 		int fabric_probe;   /* a fabric probe job per node count and backend */
 	} analysis;

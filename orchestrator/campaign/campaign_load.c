@@ -124,7 +124,8 @@ static int as_int(struct loader *L, yaml_node_t *n, const char *path, long min, 
 	return 0;
 }
 
-static int as_double(struct loader *L, yaml_node_t *n, const char *path, double min, double max, double *out)
+static int as_double(struct loader *L, yaml_node_t *n, const char *path, double min, double max,
+		     double *out)
 {
 	const char *s = scalar(L, n, path, "a number");
 	if (!s)
@@ -169,7 +170,8 @@ static int map_check(struct loader *L, yaml_node_t *n, const char *path, const c
 		problem(L, n, path, "expected a mapping, found %s", kind_name(n));
 		return -1;
 	}
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = node_at(L, p->key);
 		if (k->type != YAML_SCALAR_NODE) {
 			problem(L, k, path, "keys must be plain strings");
@@ -180,8 +182,10 @@ static int map_check(struct loader *L, yaml_node_t *n, const char *path, const c
 		subpath(kp, sizeof kp, path, key);
 		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++) {
 			yaml_node_t *k2 = node_at(L, q->key);
-			if (k2->type == YAML_SCALAR_NODE && !strcmp((char *)k2->data.scalar.value, key)) {
-				problem(L, k, kp, "duplicate key (first given at line %d)", (int)k2->start_mark.line + 1);
+			if (k2->type == YAML_SCALAR_NODE &&
+			    !strcmp((char *) k2->data.scalar.value, key)) {
+				problem(L, k, kp, "duplicate key (first given at line %d)",
+					(int) k2->start_mark.line + 1);
 				break;
 			}
 		}
@@ -194,8 +198,12 @@ static int map_check(struct loader *L, yaml_node_t *n, const char *path, const c
 			struct strbuf sb = STRBUF_INIT;
 			for (int i = 0; allowed[i]; i++)
 				strbuf_addf(&sb, "%s%s", i ? ", " : "", allowed[i]);
-			problem(L, k, kp, !strcmp(key, "<<") ? "YAML merge keys (<<) are not supported: write the keys out "
-				"(anchors and aliases are)" : "unknown key (expected one of: %s)", strbuf_str(&sb));
+			problem(L, k, kp,
+				!strcmp(key, "<<") ? "YAML merge keys (<<) are not supported: "
+						     "write the keys out "
+						     "(anchors and aliases are)"
+						   : "unknown key (expected one of: %s)",
+				strbuf_str(&sb));
 			strbuf_free(&sb);
 		}
 	}
@@ -206,7 +214,8 @@ static yaml_node_t *map_get(struct loader *L, yaml_node_t *n, const char *key)
 {
 	if (!n || n->type != YAML_MAPPING_NODE)
 		return NULL;
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = node_at(L, p->key);
 		if (k->type == YAML_SCALAR_NODE && !strcmp((char *)k->data.scalar.value, key))
 			return node_at(L, p->value);
@@ -223,7 +232,8 @@ static int as_list(struct loader *L, yaml_node_t *n, const char *path, struct ar
 	int rc = 0;
 	argv_free(out);
 	size_t i = 0;
-	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++, i++) {
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++, i++) {
 		char ip[512];
 		snprintf(ip, sizeof ip, "%s[%zu]", path, i);
 		const char *s = scalar(L, node_at(L, *it), ip, "a string");
@@ -266,10 +276,16 @@ static int as_command(struct loader *L, yaml_node_t *n, const char *path, struct
 static const char *placeholder_for(const char *var, size_t n)
 {
 	static const char *const map[][2] = {
-		{ "SLURM_NNODES", "nodes" }, { "SLURM_JOB_NUM_NODES", "nodes" }, { "SLURM_NTASKS", "ntasks" },
-		{ "SLURM_NPROCS", "ntasks" }, { "SLURM_NTASKS_PER_NODE", "tasks_per_node" },
-		{ "SLURM_GPUS_PER_NODE", "gpus_per_node" }, { "CAMPAIGN_JOB_DIR", "job_dir" },
-		{ "CAMPAIGN_RUN_DIR", "run_dir" }, { "CAMPAIGN_RUN_ID", "run_id" }, { "CAMPAIGN_DIR", "campaign_dir" },
+		{ "SLURM_NNODES", "nodes" },
+		{ "SLURM_JOB_NUM_NODES", "nodes" },
+		{ "SLURM_NTASKS", "ntasks" },
+		{ "SLURM_NPROCS", "ntasks" },
+		{ "SLURM_NTASKS_PER_NODE", "tasks_per_node" },
+		{ "SLURM_GPUS_PER_NODE", "gpus_per_node" },
+		{ "CAMPAIGN_JOB_DIR", "job_dir" },
+		{ "CAMPAIGN_RUN_DIR", "run_dir" },
+		{ "CAMPAIGN_RUN_ID", "run_id" },
+		{ "CAMPAIGN_DIR", "campaign_dir" },
 	};
 	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
 		if (strlen(map[i][0]) == n && !strncmp(var, map[i][0], n))
@@ -280,11 +296,13 @@ static const char *placeholder_for(const char *var, size_t n)
 /* $NAME or ${NAME} in a command's words would reach the program as written
  * (campaign runs no shell): refused where it stands, with what to write
  * instead. A command that is itself a shell given -c expands them. */
-static void no_literal_vars(struct loader *L, yaml_node_t *n, const char *path, const struct argv *w)
+static void no_literal_vars(struct loader *L, yaml_node_t *n, const char *path,
+			    const struct argv *w)
 {
 	if (w->n >= 2) {
 		const char *prog = strrchr(w->v[0], '/') ? strrchr(w->v[0], '/') + 1 : w->v[0];
-		if (!strcmp(prog, "sh") || !strcmp(prog, "bash") || !strcmp(prog, "dash") || !strcmp(prog, "zsh"))
+		if (!strcmp(prog, "sh") || !strcmp(prog, "bash") || !strcmp(prog, "dash") ||
+		    !strcmp(prog, "zsh"))
 			for (size_t i = 1; i < w->n; i++)
 				if (!strcmp(w->v[i], "-c"))
 					return;
@@ -295,7 +313,8 @@ static void no_literal_vars(struct loader *L, yaml_node_t *n, const char *path, 
 			int braced = d[1] == '{';
 			const char *name = d + 1 + braced;
 			size_t k = 0;
-			while (name[k] == '_' || (name[k] >= 'A' && name[k] <= 'Z') || (name[k] >= 'a' && name[k] <= 'z') ||
+			while (name[k] == '_' || (name[k] >= 'A' && name[k] <= 'Z') ||
+			       (name[k] >= 'a' && name[k] <= 'z') ||
 			       (k && name[k] >= '0' && name[k] <= '9'))
 				k++;
 			if (k && (!braced || name[k] == '}')) {
@@ -304,9 +323,14 @@ static void no_literal_vars(struct loader *L, yaml_node_t *n, const char *path, 
 				if (ph)
 					snprintf(hint, sizeof hint, "write {{%s}}", ph);
 				else
-					snprintf(hint, sizeof hint, "pass it through a shell: [\"/bin/sh\", \"-c\", \"...\"]");
-				problem(L, n, path, "\"%.60s\" would reach the program as written: campaign runs no shell, so "
-					"$%.*s is not expanded (%s)", w->v[i], (int)k, name, hint);
+					snprintf(hint, sizeof hint,
+						 "pass it through a shell: [\"/bin/sh\", \"-c\", "
+						 "\"...\"]");
+				problem(L, n, path,
+					"\"%.60s\" would reach the program as written: campaign "
+					"runs no shell, so "
+					"$%.*s is not expanded (%s)",
+					w->v[i], (int) k, name, hint);
 				return;
 			}
 			d++;
@@ -315,12 +339,14 @@ static void no_literal_vars(struct loader *L, yaml_node_t *n, const char *path, 
 }
 
 /* env (names must be variable names) or params (identifiers, not built-ins) */
-static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_params, struct kvlist *out)
+static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_params,
+		   struct kvlist *out)
 {
 	if (map_check(L, n, path, NULL) < 0)
 		return -1;
 	int rc = 0;
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = node_at(L, p->key);
 		if (k->type != YAML_SCALAR_NODE)
 			continue;
@@ -328,13 +354,16 @@ static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_pa
 		char kp[512];
 		subpath(kp, sizeof kp, path, key);
 		if (!is_env_name(key)) {
-			problem(L, k, kp, "'%.64s' is not a valid %s name (letters, digits, _; not starting with a digit)",
+			problem(L, k, kp,
+				"'%.64s' is not a valid %s name (letters, digits, _; not starting "
+				"with a digit)",
 				key, is_params ? "parameter" : "environment variable");
 			rc = -1;
 			continue;
 		}
 		if (is_params && placeholder_is_builtin(key)) {
-			problem(L, k, kp, "'%s' is a built-in placeholder and cannot be a parameter", key);
+			problem(L, k, kp,
+				"'%s' is a built-in placeholder and cannot be a parameter", key);
 			rc = -1;
 			continue;
 		}
@@ -367,20 +396,27 @@ static void load_time(struct loader *L, yaml_node_t *n, const char *path, char *
 	if (safe_sbatch_value(L, n, path, out) < 0)
 		return;
 	if (slurm_time_parse(*out, &secs) < 0)
-		problem(L, n, path, "\"%.64s\" is not a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)", *out);
+		problem(L, n, path,
+			"\"%.64s\" is not a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, "
+			"D-HH:MM:SS or UNLIMITED)",
+			*out);
 }
 
 static void load_slurm(struct loader *L, yaml_node_t *n)
 {
-	static const char *const keys[] = { "account", "partition", "qos", "time", "constraint", "extra", "exclusive", NULL };
+	static const char *const keys[] = { "account",    "partition", "qos",       "time",
+					    "constraint", "extra",     "exclusive", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "slurm", keys) < 0)
 		return;
 	yaml_node_t *v;
-	if ((v = map_get(L, n, "account"))) safe_sbatch_value(L, v, "slurm.account", &c->slurm.account);
-	if ((v = map_get(L, n, "partition"))) safe_sbatch_value(L, v, "slurm.partition", &c->slurm.partition);
+	if ((v = map_get(L, n, "account")))
+		safe_sbatch_value(L, v, "slurm.account", &c->slurm.account);
+	if ((v = map_get(L, n, "partition")))
+		safe_sbatch_value(L, v, "slurm.partition", &c->slurm.partition);
 	if ((v = map_get(L, n, "qos"))) safe_sbatch_value(L, v, "slurm.qos", &c->slurm.qos);
-	if ((v = map_get(L, n, "constraint"))) safe_sbatch_value(L, v, "slurm.constraint", &c->slurm.constraint);
+	if ((v = map_get(L, n, "constraint")))
+		safe_sbatch_value(L, v, "slurm.constraint", &c->slurm.constraint);
 	if ((v = map_get(L, n, "time"))) load_time(L, v, "slurm.time", &c->slurm.time);
 	if ((v = map_get(L, n, "exclusive"))) as_bool(L, v, "slurm.exclusive", &c->slurm.exclusive);
 	if ((v = map_get(L, n, "extra")) && as_list(L, v, "slurm.extra", &c->slurm.extra) == 0) {
@@ -388,11 +424,17 @@ static void load_slurm(struct loader *L, yaml_node_t *n)
 			const char *e = c->slurm.extra.v[i], *val;
 			char list[256];
 			if (strncmp(e, "--", 2) || !is_safe_token(e + 2))
-				problem(L, v, "slurm.extra", "\"%.64s\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)", e);
+				problem(L, v, "slurm.extra",
+					"\"%.64s\" is not an sbatch long option of safe characters "
+					"(e.g. --exclusive, --mem=0)",
+					e);
 			else if (job_spec_extra(e, &val) < 0)
-				problem(L, v, "slurm.extra", "\"%.64s\" is not an option campaign passes on (supported: %s; "
-					"the job's output, name, nodes, tasks and time are campaign's)", e,
-					job_spec_extras(list, sizeof list));
+				problem(L, v, "slurm.extra",
+					"\"%.64s\" is not an option campaign passes on (supported: "
+					"%s; "
+					"the job's output, name, nodes, tasks and time are "
+					"campaign's)",
+					e, job_spec_extras(list, sizeof list));
 		}
 	}
 }
@@ -405,15 +447,20 @@ static void load_workload(struct loader *L, yaml_node_t *n)
 		return;
 	yaml_node_t *v;
 	char *launcher = NULL;
-	if ((v = map_get(L, n, "launcher")) && as_string(L, v, "workload.launcher", &launcher) == 0) {
+	if ((v = map_get(L, n, "launcher")) &&
+	    as_string(L, v, "workload.launcher", &launcher) == 0) {
 		if (!strcmp(launcher, "per-node"))
 			c->workload.per_node = 1;
 		else if (strcmp(launcher, "ranks"))
-			problem(L, v, "workload.launcher", "must be ranks (campaign starts every rank) or per-node (one "
-				"process per node starts them: torchrun, accelerate, deepspeed), not \"%.40s\"", launcher);
+			problem(L, v, "workload.launcher",
+				"must be ranks (campaign starts every rank) or per-node (one "
+				"process per node starts them: torchrun, accelerate, deepspeed), "
+				"not \"%.40s\"",
+				launcher);
 	}
 	free(launcher);
-	if ((v = map_get(L, n, "command")) && as_command(L, v, "workload.command", &c->workload.command) == 0)
+	if ((v = map_get(L, n, "command")) &&
+	    as_command(L, v, "workload.command", &c->workload.command) == 0)
 		no_literal_vars(L, v, "workload.command", &c->workload.command);
 	if ((v = map_get(L, n, "env")))
 		as_vars(L, v, "workload.env", 0, &c->workload.env);
@@ -425,7 +472,8 @@ static void load_workload(struct loader *L, yaml_node_t *n)
 			c->workload.setup = xcalloc(lines.n, sizeof *c->workload.setup);
 			for (size_t i = 0; i < lines.n; i++) {
 				const char *why;
-				if (words_split(lines.v[i], &c->workload.setup[c->workload.n_setup], &why) < 0)
+				if (words_split(lines.v[i], &c->workload.setup[c->workload.n_setup],
+						&why) < 0)
 					problem(L, v, "workload.setup", "line %zu: %s", i + 1, why);
 				else if (c->workload.setup[c->workload.n_setup].n > 0)
 					c->workload.n_setup++;
@@ -449,13 +497,17 @@ static void load_nsys(struct loader *L, yaml_node_t *v)
 		return;
 	c->profile.nsys = 1;
 	if ((w = map_get(L, v, "enabled"))) as_bool(L, w, "profile.nsys.enabled", &c->profile.nsys);
-	if ((w = map_get(L, v, "required"))) as_bool(L, w, "profile.nsys.required", &c->profile.nsys_required);
-	if ((w = map_get(L, v, "trace"))) safe_sbatch_value(L, w, "profile.nsys.trace", &c->profile.nsys_trace);
+	if ((w = map_get(L, v, "required")))
+		as_bool(L, w, "profile.nsys.required", &c->profile.nsys_required);
+	if ((w = map_get(L, v, "trace")))
+		safe_sbatch_value(L, w, "profile.nsys.trace", &c->profile.nsys_trace);
 	if ((w = map_get(L, v, "capture_range")) &&
 	    as_string(L, w, "profile.nsys.capture_range", &c->profile.nsys_capture_range) == 0 &&
-	    strcmp(c->profile.nsys_capture_range, "nvtx") && strcmp(c->profile.nsys_capture_range, "cudaProfilerApi") &&
+	    strcmp(c->profile.nsys_capture_range, "nvtx") &&
+	    strcmp(c->profile.nsys_capture_range, "cudaProfilerApi") &&
 	    strcmp(c->profile.nsys_capture_range, "none"))
-		problem(L, w, "profile.nsys.capture_range", "must be none, nvtx or cudaProfilerApi");
+		problem(L, w, "profile.nsys.capture_range",
+			"must be none, nvtx or cudaProfilerApi");
 }
 
 /* perf: true/false, or {enabled, required} */
@@ -472,20 +524,23 @@ static void load_perf(struct loader *L, yaml_node_t *v)
 		return;
 	c->profile.perf = 1;
 	if ((w = map_get(L, v, "enabled"))) as_bool(L, w, "profile.perf.enabled", &c->profile.perf);
-	if ((w = map_get(L, v, "required"))) as_bool(L, w, "profile.perf.required", &c->profile.perf_required);
+	if ((w = map_get(L, v, "required")))
+		as_bool(L, w, "profile.perf.required", &c->profile.perf_required);
 }
 
 static void load_profile(struct loader *L, yaml_node_t *n)
 {
-	static const char *const keys[] = { "warmup_steps", "active_steps", "monitor", "nsys", "perf", "traces",
-					    "hang_timeout", NULL };
+	static const char *const keys[] = { "warmup_steps", "active_steps", "monitor",      "nsys",
+					    "perf",         "traces",       "hang_timeout", NULL };
 	static const char *const mkeys[] = { "enabled", "interval_ms", NULL };
 	struct campaign *c = L->c;
 	if (map_check(L, n, "profile", keys) < 0)
 		return;
 	yaml_node_t *v;
-	if ((v = map_get(L, n, "warmup_steps"))) as_int(L, v, "profile.warmup_steps", 0, 1000000, &c->profile.warmup_steps);
-	if ((v = map_get(L, n, "active_steps"))) as_int(L, v, "profile.active_steps", 1, 1000000, &c->profile.active_steps);
+	if ((v = map_get(L, n, "warmup_steps")))
+		as_int(L, v, "profile.warmup_steps", 0, 1000000, &c->profile.warmup_steps);
+	if ((v = map_get(L, n, "active_steps")))
+		as_int(L, v, "profile.active_steps", 1, 1000000, &c->profile.active_steps);
 	if ((v = map_get(L, n, "hang_timeout")))
 		as_int(L, v, "profile.hang_timeout", 0, 100000000, &c->profile.hang_timeout_s);
 	if ((v = map_get(L, n, "nsys"))) load_nsys(L, v);
@@ -505,23 +560,29 @@ static void load_profile(struct loader *L, yaml_node_t *n)
 		} else if (map_check(L, v, "profile.monitor", mkeys) == 0) {
 			yaml_node_t *w;
 			c->profile.monitor = 1;
-			if ((w = map_get(L, v, "enabled"))) as_bool(L, w, "profile.monitor.enabled", &c->profile.monitor);
-			if ((w = map_get(L, v, "interval_ms"))) as_int(L, w, "profile.monitor.interval_ms", 10, 3600000, &c->profile.monitor_interval_ms);
+			if ((w = map_get(L, v, "enabled")))
+				as_bool(L, w, "profile.monitor.enabled", &c->profile.monitor);
+			if ((w = map_get(L, v, "interval_ms")))
+				as_int(L, w, "profile.monitor.interval_ms", 10, 3600000,
+				       &c->profile.monitor_interval_ms);
 		}
 	}
 }
 
 /* A PCRE2 pattern that compiles, with every named group in need; on a
  * problem, the column inside the pattern is said. */
-static int check_pattern(struct loader *L, yaml_node_t *n, const char *path, const char *pat, const char *const *need)
+static int check_pattern(struct loader *L, yaml_node_t *n, const char *path, const char *pat,
+			 const char *const *need)
 {
 	int code;
 	PCRE2_SIZE off;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+	pcre2_code *re =
+		pcre2_compile((PCRE2_SPTR) pat, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
 	if (!re) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(code, msg, sizeof msg);
-		problem(L, n, path, "not a PCRE2 pattern: %s at offset %zu", (char *)msg, (size_t)off);
+		problem(L, n, path, "not a PCRE2 pattern: %s at offset %zu", (char *) msg,
+			(size_t) off);
 		return -1;
 	}
 	int rc = 0;
@@ -537,15 +598,19 @@ static int check_pattern(struct loader *L, yaml_node_t *n, const char *path, con
 static void load_phase_rules(struct loader *L, yaml_node_t *n)
 {
 	static const char *const keys[] = { "phase", "pattern", NULL };
-	static const char *const phases[] = { "forward", "backward", "optimizer", "data_loading", "communication", "io",
-					      "other", NULL };
+	static const char *const phases[] = { "forward",       "backward",
+					      "optimizer",     "data_loading",
+					      "communication", "io",
+					      "other",         NULL };
 	struct campaign *c = L->c;
 	if (n->type != YAML_SEQUENCE_NODE) {
-		problem(L, n, "analysis.phase_rules", "expected a list of {phase, pattern}, found %s", kind_name(n));
+		problem(L, n, "analysis.phase_rules",
+			"expected a list of {phase, pattern}, found %s", kind_name(n));
 		return;
 	}
 	int i = 0;
-	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++, i++) {
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++, i++) {
 		yaml_node_t *m = node_at(L, *it), *ph, *pat;
 		char path[64], *phase = NULL, *pattern = NULL;
 		snprintf(path, sizeof path, "analysis.phase_rules[%d]", i);
@@ -560,9 +625,13 @@ static void load_phase_rules(struct loader *L, yaml_node_t *n)
 			for (int k = 0; phases[k]; k++)
 				known |= !strcmp(phases[k], phase);
 		if (phase && !known)
-			problem(L, ph, path, "unknown phase \"%.32s\" (expected forward, backward, optimizer, data_loading, "
-				"communication, io or other)", phase);
-		if (known && as_string(L, pat, path, &pattern) == 0 && check_pattern(L, pat, path, pattern, NULL) == 0) {
+			problem(L, ph, path,
+				"unknown phase \"%.32s\" (expected forward, backward, optimizer, "
+				"data_loading, "
+				"communication, io or other)",
+				phase);
+		if (known && as_string(L, pat, path, &pattern) == 0 &&
+		    check_pattern(L, pat, path, pattern, NULL) == 0) {
 			argv_push(&c->analysis.phase_names, phase);
 			argv_push(&c->analysis.phase_patterns, pattern);
 		}
@@ -579,7 +648,8 @@ static void load_step_log(struct loader *L, yaml_node_t *n)
 	if (map_check(L, n, "analysis.step_log", keys) < 0)
 		return;
 	if (!(v = map_get(L, n, "pattern"))) {
-		problem(L, n, "analysis.step_log", "needs a pattern with named groups step and step_ms");
+		problem(L, n, "analysis.step_log",
+			"needs a pattern with named groups step and step_ms");
 		return;
 	}
 	if (as_string(L, v, "analysis.step_log.pattern", &L->c->analysis.step_log) == 0 &&
@@ -591,16 +661,20 @@ static void load_step_log(struct loader *L, yaml_node_t *n)
 
 static void load_analysis(struct loader *L, yaml_node_t *n)
 {
-	static const char *const keys[] = { "baseline", "thresholds", "peak_gflops_per_rank", "phase_rules", "step_log",
-					    "batch_per_rank", "global_batch", "scaling", "nodes", "cpus_per_task", "fabric_probe",
-					    NULL };
-	static const char *const tkeys[] = { "communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct", "memory_pct",
-					     "gpu_copy_pct", NULL };
+	static const char *const keys[] = { "baseline",      "thresholds",   "peak_gflops_per_rank",
+					    "phase_rules",   "step_log",     "batch_per_rank",
+					    "global_batch",  "scaling",      "nodes",
+					    "cpus_per_task", "fabric_probe", NULL };
+	static const char *const tkeys[] = {
+		"communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct",
+		"memory_pct",        "gpu_copy_pct",     NULL
+	};
 	struct campaign *c = L->c;
 	if (map_check(L, n, "analysis", keys) < 0)
 		return;
 	yaml_node_t *v, *t;
-	if ((v = map_get(L, n, "baseline"))) as_string(L, v, "analysis.baseline", &c->analysis.baseline);
+	if ((v = map_get(L, n, "baseline")))
+		as_string(L, v, "analysis.baseline", &c->analysis.baseline);
 	if ((v = map_get(L, n, "peak_gflops_per_rank")))
 		as_double(L, v, "analysis.peak_gflops_per_rank", 0, 1e9, &c->analysis.peak_gflops);
 	if ((v = map_get(L, n, "phase_rules"))) load_phase_rules(L, v);
@@ -609,10 +683,13 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 		as_int(L, v, "analysis.batch_per_rank", 1, 100000000, &c->analysis.batch_per_rank);
 	if ((v = map_get(L, n, "global_batch")))
 		as_int(L, v, "analysis.global_batch", 1, 2000000000, &c->analysis.global_batch);
-	if ((v = map_get(L, n, "scaling")) && as_string(L, v, "analysis.scaling", &c->analysis.scaling) == 0 &&
+	if ((v = map_get(L, n, "scaling")) &&
+	    as_string(L, v, "analysis.scaling", &c->analysis.scaling) == 0 &&
 	    strcmp(c->analysis.scaling, "weak") && strcmp(c->analysis.scaling, "strong"))
-		problem(L, v, "analysis.scaling", "must be weak (the per-rank batch is fixed) or strong (the global "
-			"batch is fixed), not \"%.40s\"", c->analysis.scaling);
+		problem(L, v, "analysis.scaling",
+			"must be weak (the per-rank batch is fixed) or strong (the global "
+			"batch is fixed), not \"%.40s\"",
+			c->analysis.scaling);
 	if (c->analysis.batch_per_rank && c->analysis.global_batch)
 		problem(L, n, "analysis", "give batch_per_rank or global_batch, not both");
 	if ((v = map_get(L, n, "nodes")))
@@ -621,18 +698,31 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 		as_int(L, v, "analysis.cpus_per_task", 1, 4096, &c->analysis.cpus_per_task);
 	if ((v = map_get(L, n, "fabric_probe")))
 		as_bool(L, v, "analysis.fabric_probe", &c->analysis.fabric_probe);
-	if ((t = map_get(L, n, "thresholds")) && map_check(L, t, "analysis.thresholds", tkeys) == 0) {
-		if ((v = map_get(L, t, "communication_pct"))) as_double(L, v, "analysis.thresholds.communication_pct", 0, 100, &c->analysis.comm_pct);
-		if ((v = map_get(L, t, "data_loading_pct"))) as_double(L, v, "analysis.thresholds.data_loading_pct", 0, 100, &c->analysis.data_pct);
-		if ((v = map_get(L, t, "io_pct"))) as_double(L, v, "analysis.thresholds.io_pct", 0, 100, &c->analysis.io_pct);
-		if ((v = map_get(L, t, "gpu_util_pct"))) as_double(L, v, "analysis.thresholds.gpu_util_pct", 0, 100, &c->analysis.gpu_util_pct);
-		if ((v = map_get(L, t, "memory_pct"))) as_double(L, v, "analysis.thresholds.memory_pct", 0, 100, &c->analysis.memory_pct);
-		if ((v = map_get(L, t, "gpu_copy_pct"))) as_double(L, v, "analysis.thresholds.gpu_copy_pct", 0, 100, &c->analysis.gpu_copy_pct);
+	if ((t = map_get(L, n, "thresholds")) &&
+	    map_check(L, t, "analysis.thresholds", tkeys) == 0) {
+		if ((v = map_get(L, t, "communication_pct")))
+			as_double(L, v, "analysis.thresholds.communication_pct", 0, 100,
+				  &c->analysis.comm_pct);
+		if ((v = map_get(L, t, "data_loading_pct")))
+			as_double(L, v, "analysis.thresholds.data_loading_pct", 0, 100,
+				  &c->analysis.data_pct);
+		if ((v = map_get(L, t, "io_pct")))
+			as_double(L, v, "analysis.thresholds.io_pct", 0, 100, &c->analysis.io_pct);
+		if ((v = map_get(L, t, "gpu_util_pct")))
+			as_double(L, v, "analysis.thresholds.gpu_util_pct", 0, 100,
+				  &c->analysis.gpu_util_pct);
+		if ((v = map_get(L, t, "memory_pct")))
+			as_double(L, v, "analysis.thresholds.memory_pct", 0, 100,
+				  &c->analysis.memory_pct);
+		if ((v = map_get(L, t, "gpu_copy_pct")))
+			as_double(L, v, "analysis.thresholds.gpu_copy_pct", 0, 100,
+				  &c->analysis.gpu_copy_pct);
 	}
 }
 
 /* A scenario's own batch: scenarios[i].analysis.{batch_per_rank,global_batch}. */
-static void load_scenario_analysis(struct loader *L, yaml_node_t *n, const char *base, struct scenario *s)
+static void load_scenario_analysis(struct loader *L, yaml_node_t *n, const char *base,
+				   struct scenario *s)
 {
 	static const char *const keys[] = { "batch_per_rank", "global_batch", NULL };
 	char p[128], q[160];
@@ -641,17 +731,21 @@ static void load_scenario_analysis(struct loader *L, yaml_node_t *n, const char 
 		return;
 	yaml_node_t *v;
 	if ((v = map_get(L, n, "batch_per_rank")))
-		as_int(L, v, (subpath(q, sizeof q, p, "batch_per_rank"), q), 1, 100000000, &s->batch_per_rank);
+		as_int(L, v, (subpath(q, sizeof q, p, "batch_per_rank"), q), 1, 100000000,
+		       &s->batch_per_rank);
 	if ((v = map_get(L, n, "global_batch")))
-		as_int(L, v, (subpath(q, sizeof q, p, "global_batch"), q), 1, 2000000000, &s->global_batch);
+		as_int(L, v, (subpath(q, sizeof q, p, "global_batch"), q), 1, 2000000000,
+		       &s->global_batch);
 	if (s->batch_per_rank && s->global_batch)
 		problem(L, n, p, "give batch_per_rank or global_batch, not both");
 }
 
 static void load_scenario(struct loader *L, yaml_node_t *n, size_t idx, struct scenario *s)
 {
-	static const char *const keys[] = { "name", "nodes", "tasks_per_node", "gpus_per_node", "backend", "time", "env",
-					    "params", "analysis", NULL };
+	static const char *const keys[] = {
+		"name", "nodes", "tasks_per_node", "gpus_per_node", "backend",
+		"time", "env",   "params",         "analysis",      NULL
+	};
 	char base[64], p[128];
 	snprintf(base, sizeof base, "scenarios[%zu]", idx);
 	s->line = (int)n->start_mark.line + 1;
@@ -665,18 +759,25 @@ static void load_scenario(struct loader *L, yaml_node_t *n, size_t idx, struct s
 		problem(L, n, base, "missing required key 'name'");
 	else if (as_string(L, v, (subpath(p, sizeof p, base, "name"), p), &s->name) == 0 &&
 		 !strstr(s->name, "{{") && !is_safe_name(s->name))
-		problem(L, v, p, "\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)", s->name);
+		problem(L, v, p,
+			"\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most "
+			"64; not starting with . or -)",
+			s->name);
 	if (!(v = map_get(L, n, "nodes")))
 		problem(L, n, base, "missing required key 'nodes'");
 	else
-		as_int(L, v, (subpath(p, sizeof p, base, "nodes"), p), 1, CAMPAIGN_MAX_NODES, &s->nodes);
+		as_int(L, v, (subpath(p, sizeof p, base, "nodes"), p), 1, CAMPAIGN_MAX_NODES,
+		       &s->nodes);
 	if ((v = map_get(L, n, "tasks_per_node")))
-		as_int(L, v, (subpath(p, sizeof p, base, "tasks_per_node"), p), 1, 1024, &s->tasks_per_node);
+		as_int(L, v, (subpath(p, sizeof p, base, "tasks_per_node"), p), 1, 1024,
+		       &s->tasks_per_node);
 	if ((v = map_get(L, n, "gpus_per_node")))
-		as_int(L, v, (subpath(p, sizeof p, base, "gpus_per_node"), p), 0, 64, &s->gpus_per_node);
+		as_int(L, v, (subpath(p, sizeof p, base, "gpus_per_node"), p), 0, 64,
+		       &s->gpus_per_node);
 	if ((v = map_get(L, n, "backend"))) {
 		subpath(p, sizeof p, base, "backend");
-		if (as_string(L, v, p, &s->backend) == 0 && strcmp(s->backend, "gloo") && strcmp(s->backend, "nccl"))
+		if (as_string(L, v, p, &s->backend) == 0 && strcmp(s->backend, "gloo") &&
+		    strcmp(s->backend, "nccl"))
 			problem(L, v, p, "backend must be gloo or nccl, not \"%.40s\"", s->backend);
 	}
 	if ((v = map_get(L, n, "time")))
@@ -691,7 +792,8 @@ static void load_scenario(struct loader *L, yaml_node_t *n, size_t idx, struct s
 
 static int is_matrix_field(const char *k)
 {
-	return !strcmp(k, "nodes") || !strcmp(k, "tasks_per_node") || !strcmp(k, "gpus_per_node") || !strcmp(k, "backend");
+	return !strcmp(k, "nodes") || !strcmp(k, "tasks_per_node") || !strcmp(k, "gpus_per_node") ||
+		!strcmp(k, "backend");
 }
 
 static void load_matrix(struct loader *L, yaml_node_t *n)
@@ -700,7 +802,8 @@ static void load_matrix(struct loader *L, yaml_node_t *n)
 		return;
 	size_t np = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
 	L->axes = xcalloc(np, sizeof *L->axes);
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = node_at(L, p->key), *v = node_at(L, p->value);
 		if (k->type != YAML_SCALAR_NODE)
 			continue;
@@ -708,7 +811,9 @@ static void load_matrix(struct loader *L, yaml_node_t *n)
 		char kp[512];
 		subpath(kp, sizeof kp, "matrix", key);
 		if (!is_matrix_field(key) && (!is_env_name(key) || placeholder_is_builtin(key))) {
-			problem(L, k, kp, "a matrix key is nodes, tasks_per_node, gpus_per_node, backend or a parameter name");
+			problem(L, k, kp,
+				"a matrix key is nodes, tasks_per_node, gpus_per_node, backend or "
+				"a parameter name");
 			continue;
 		}
 		struct matrix_axis *a = &L->axes[L->n_axes];
@@ -736,7 +841,8 @@ static void load_scenarios(struct loader *L, yaml_node_t *n, struct scenario **o
 		return;
 	}
 	if (cnt > CAMPAIGN_MAX_SCENARIOS) {
-		problem(L, n, "scenarios", "%zu scenarios; at most %d are allowed", cnt, CAMPAIGN_MAX_SCENARIOS);
+		problem(L, n, "scenarios", "%zu scenarios; at most %d are allowed", cnt,
+			CAMPAIGN_MAX_SCENARIOS);
 		return;
 	}
 	*out = xcalloc(cnt, sizeof **out);
@@ -750,7 +856,8 @@ static void load_scenarios(struct loader *L, yaml_node_t *n, struct scenario **o
 			if ((*out)[j].name && !strcmp((*out)[j].name, s->name)) {
 				char p[64];
 				snprintf(p, sizeof p, "scenarios[%zu].name", i);
-				diags_add(L->d, s->line, s->col, p, "duplicate scenario name \"%.64s\"", s->name);
+				diags_add(L->d, s->line, s->col, p,
+					  "duplicate scenario name \"%.64s\"", s->name);
 				break;
 			}
 		}
@@ -770,15 +877,18 @@ static long expanded_size(struct loader *L, int idx, long *memo, char *busy)
 	yaml_node_t *n = node_at(L, idx);
 	long total = 1;
 	if (n->type == YAML_SEQUENCE_NODE) {
-		for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top && total >= 0; it++) {
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     it < n->data.sequence.items.top && total >= 0; it++) {
 			long s = expanded_size(L, *it, memo, busy);
 			total = s < 0 ? -1 : total + s;
 			if (total > MAX_EXPANDED_NODES)
 				total = MAX_EXPANDED_NODES + 1;
 		}
 	} else if (n->type == YAML_MAPPING_NODE) {
-		for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top && total >= 0; p++) {
-			long a = expanded_size(L, p->key, memo, busy), b = expanded_size(L, p->value, memo, busy);
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+		     p < n->data.mapping.pairs.top && total >= 0; p++) {
+			long a = expanded_size(L, p->key, memo, busy),
+			     b = expanded_size(L, p->value, memo, busy);
 			total = (a < 0 || b < 0) ? -1 : total + a + b;
 			if (total > MAX_EXPANDED_NODES)
 				total = MAX_EXPANDED_NODES + 1;
@@ -801,11 +911,14 @@ static int check_aliases(struct loader *L)
 	free(busy);
 	yaml_node_t *root = node_at(L, 1);
 	if (size < 0) {
-		problem(L, root, "", "an alias refers to the node that contains it (recursive document)");
+		problem(L, root, "",
+			"an alias refers to the node that contains it (recursive document)");
 		return -1;
 	}
 	if (size > MAX_EXPANDED_NODES) {
-		problem(L, root, "", "document expands to more than %ld nodes through aliases; refusing it", MAX_EXPANDED_NODES);
+		problem(L, root, "",
+			"document expands to more than %ld nodes through aliases; refusing it",
+			MAX_EXPANDED_NODES);
 		return -1;
 	}
 	return 0;
@@ -816,7 +929,8 @@ static int check_aliases(struct loader *L)
  * refused where it stands rather than dropped or read as text. */
 static int check_tags(struct loader *L)
 {
-	static const char *const core[] = { "str", "int", "float", "bool", "null", "map", "seq", NULL };
+	static const char *const core[] = { "str",  "int", "float", "bool",
+					    "null", "map", "seq",   NULL };
 	const char prefix[] = "tag:yaml.org,2002:";
 	int bad = 0;
 	for (yaml_node_t *n = L->doc.nodes.start; n < L->doc.nodes.top; n++) {
@@ -828,8 +942,11 @@ static int check_tags(struct loader *L)
 		if (!tag || (!strncmp(tag, prefix, sizeof prefix - 1) && core[k]))
 			continue;
 		int std = !strncmp(tag, prefix, sizeof prefix - 1);
-		problem(L, n, "", "the YAML tag %s%.60s is not supported: campaign files take plain values (no "
-			"!include, secrets or objects; remove the tag)", std ? "!!" : "", std ? tag + sizeof prefix - 1 : tag);
+		problem(L, n, "",
+			"the YAML tag %s%.60s is not supported: campaign files take plain values "
+			"(no "
+			"!include, secrets or objects; remove the tag)",
+			std ? "!!" : "", std ? tag + sizeof prefix - 1 : tag);
 		bad = 1;
 	}
 	return bad ? -1 : 0;
@@ -837,7 +954,8 @@ static int check_tags(struct loader *L)
 
 /* ---- the whole file --------------------------------------------------- */
 
-static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw, yaml_node_t *root);
+static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw,
+			    yaml_node_t *root);
 
 static void set_defaults(struct campaign *c)
 {
@@ -852,13 +970,15 @@ static void set_defaults(struct campaign *c)
 	c->analysis.gpu_copy_pct = 20;
 	c->analysis.io_pct = 20;
 	c->analysis.nodes = 1;
-	c->slurm.exclusive = 1; /* a scaling series measured on shared nodes measures the neighbours too */
+	/* a scaling series measured on shared nodes measures the neighbours too */
+	c->slurm.exclusive = 1;
 }
 
 static void load_root(struct loader *L, yaml_node_t *root)
 {
-	static const char *const keys[] = { "campaign", "description", "slurm", "workload", "profile",
-					    "scenarios", "matrix", "analysis", "store_journal", NULL };
+	static const char *const keys[] = { "campaign",      "description", "slurm",  "workload",
+					    "profile",       "scenarios",   "matrix", "analysis",
+					    "store_journal", NULL };
 	struct campaign *c = L->c;
 	struct scenario *raw = NULL;
 	size_t n_raw = 0;
@@ -866,20 +986,28 @@ static void load_root(struct loader *L, yaml_node_t *root)
 	if (map_check(L, root, "", keys) < 0)
 		return;
 	if (!(v = map_get(L, root, "campaign")))
-		problem(L, root, "campaign", "missing required key 'campaign' (the campaign's name)");
+		problem(L, root, "campaign",
+			"missing required key 'campaign' (the campaign's name)");
 	else if (as_string(L, v, "campaign", &c->name) == 0 && !is_safe_name(c->name))
-		problem(L, v, "campaign", "\"%.64s\" is not a safe name (letters, digits, . _ -; at most 64; not starting with . or -)", c->name);
+		problem(L, v, "campaign",
+			"\"%.64s\" is not a safe name (letters, digits, . _ -; at most 64; not "
+			"starting with . or -)",
+			c->name);
 	if ((v = map_get(L, root, "description"))) as_string(L, v, "description", &c->description);
-	if ((v = map_get(L, root, "store_journal")) && as_string(L, v, "store_journal", &c->store_journal) == 0 &&
-	    strcmp(c->store_journal, "auto") && strcmp(c->store_journal, "wal") && strcmp(c->store_journal, "delete"))
-		problem(L, v, "store_journal", "must be auto, wal or delete, not \"%.40s\"", c->store_journal);
+	if ((v = map_get(L, root, "store_journal")) &&
+	    as_string(L, v, "store_journal", &c->store_journal) == 0 &&
+	    strcmp(c->store_journal, "auto") && strcmp(c->store_journal, "wal") &&
+	    strcmp(c->store_journal, "delete"))
+		problem(L, v, "store_journal", "must be auto, wal or delete, not \"%.40s\"",
+			c->store_journal);
 	if ((v = map_get(L, root, "slurm"))) load_slurm(L, v);
 	if ((v = map_get(L, root, "workload"))) load_workload(L, v);
 	if ((v = map_get(L, root, "profile"))) load_profile(L, v);
 	if ((v = map_get(L, root, "analysis"))) load_analysis(L, v);
 	if ((v = map_get(L, root, "matrix"))) load_matrix(L, v);
 	if (!(v = map_get(L, root, "scenarios")))
-		problem(L, root, "scenarios", "missing required key 'scenarios' (a list of scenarios)");
+		problem(L, root, "scenarios",
+			"missing required key 'scenarios' (a list of scenarios)");
 	else
 		load_scenarios(L, v, &raw, &n_raw);
 	if (L->d->n == 0)
@@ -902,8 +1030,9 @@ static int parse_document(struct loader *L, const char *data, size_t len)
 	int ok = yaml_parser_load(&parser, &L->doc);
 	if (!ok) {
 		size_t at = parser.problem_mark.index;
-		diags_add(L->d, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1, "",
-			  "YAML syntax error: %s%s%s%s", parser.problem ? parser.problem : "malformed input",
+		diags_add(L->d, (int) parser.problem_mark.line + 1,
+			  (int) parser.problem_mark.column + 1, "", "YAML syntax error: %s%s%s%s",
+			  parser.problem ? parser.problem : "malformed input",
 			  parser.context ? " " : "", parser.context ? parser.context : "",
 			  at < len && data[at] == '\t' ? " (a tab: YAML indents with spaces)" : "");
 		yaml_parser_delete(&parser);
@@ -919,12 +1048,14 @@ static int parse_document(struct loader *L, const char *data, size_t len)
 	if (yaml_parser_load(&parser, &extra)) {
 		yaml_node_t *r = yaml_document_get_root_node(&extra);
 		if (r)
-			diags_add(L->d, (int)r->start_mark.line + 1, (int)r->start_mark.column + 1, "",
+			diags_add(L->d, (int) r->start_mark.line + 1,
+				  (int) r->start_mark.column + 1, "",
 				  "a campaign file holds one YAML document; found another here");
 		yaml_document_delete(&extra);
 	} else {
-		diags_add(L->d, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1, "",
-			  "YAML syntax error: %s", parser.problem ? parser.problem : "malformed input");
+		diags_add(L->d, (int) parser.problem_mark.line + 1,
+			  (int) parser.problem_mark.column + 1, "", "YAML syntax error: %s",
+			  parser.problem ? parser.problem : "malformed input");
 	}
 	yaml_parser_delete(&parser);
 	if (L->d->n) {
@@ -965,8 +1096,11 @@ int campaign_load(const char *file, struct campaign *c, struct diags *d)
 	memset(c, 0, sizeof *c);
 	struct stat st;
 	if (stat(file, &st) == 0 && st.st_size > (off_t)MAX_FILE_BYTES) {
-		diags_add(d, 0, 0, "", "%lld bytes, over the 4 MiB a campaign file may have (a campaign is a few KB: "
-			  "generate scenarios with matrix:, keep data in files the workload reads)", (long long)st.st_size);
+		diags_add(d, 0, 0, "",
+			  "%lld bytes, over the 4 MiB a campaign file may have (a campaign is a "
+			  "few KB: "
+			  "generate scenarios with matrix:, keep data in files the workload reads)",
+			  (long long) st.st_size);
 		return ERR_USAGE;
 	}
 	int rc = fsio_read(file, MAX_FILE_BYTES, &data, &len);
@@ -1028,7 +1162,8 @@ static int apply_axis(struct loader *L, struct scenario *o, const char *key, con
 	return 0;
 }
 
-static void build_one(struct loader *L, const struct scenario *s, const size_t *idx, struct scenario *o, yaml_node_t *mx)
+static void build_one(struct loader *L, const struct scenario *s, const size_t *idx,
+		      struct scenario *o, yaml_node_t *mx)
 {
 	struct campaign *c = L->c;
 	o->nodes = s->nodes;
@@ -1050,7 +1185,8 @@ static void build_one(struct loader *L, const struct scenario *s, const size_t *
 	for (size_t a = 0; a < L->n_axes; a++) {
 		const char *val = L->axes[a].values.v[idx[a]];
 		if (apply_axis(L, o, L->axes[a].key, val) < 0)
-			problem(L, mx, "matrix", "%s: \"%.40s\" is not a valid value", L->axes[a].key, val);
+			problem(L, mx, "matrix", "%s: \"%.40s\" is not a valid value",
+				L->axes[a].key, val);
 		if (!templated)
 			strbuf_addf(&name, "%s%s", a ? "-" : "", val);
 	}
@@ -1058,7 +1194,9 @@ static void build_one(struct loader *L, const struct scenario *s, const size_t *
 		struct name_ctx nx = { L, idx, s };
 		char bad[128];
 		if (placeholder_expand(s->name, name_lookup, &nx, &name, bad, sizeof bad) < 0)
-			diags_add(L->d, s->line, s->col, "name", "placeholder {{%s}} in a scenario name must be a matrix key", bad);
+			diags_add(L->d, s->line, s->col, "name",
+				  "placeholder {{%s}} in a scenario name must be a matrix key",
+				  bad);
 		o->name = strbuf_detach(&name);
 	} else {
 		struct strbuf full = STRBUF_INIT;
@@ -1092,9 +1230,13 @@ static void check_words(struct loader *L, const struct argv *w, const struct kvl
 		char bad[128];
 		if (placeholder_expand(w->v[i], check_lookup, &x, &sink, bad, sizeof bad) < 0) {
 			if (!strcmp(bad, "{{"))
-				problem(L, where, path, "unterminated placeholder in \"%.60s\"", w->v[i]);
+				problem(L, where, path, "unterminated placeholder in \"%.60s\"",
+					w->v[i]);
 			else
-				problem(L, where, path, "unknown placeholder {{%s}} (scenario %s; define it under workload.params)", bad, scen);
+				problem(L, where, path,
+					"unknown placeholder {{%s}} (scenario %s; define it under "
+					"workload.params)",
+					bad, scen);
 		}
 		strbuf_free(&sink);
 	}
@@ -1106,30 +1248,40 @@ static void check_scenario(struct loader *L, const struct scenario *o, size_t i,
 	char p[128];
 	snprintf(p, sizeof p, "scenarios[%zu].name", i);
 	if (!is_safe_name(o->name))
-		diags_add(L->d, o->line, o->col, p, "\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)", o->name);
+		diags_add(L->d, o->line, o->col, p,
+			  "\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most "
+			  "64; not starting with . or -)",
+			  o->name);
 	for (size_t j = 0; j < i; j++)
 		if (!strcmp(c->scenarios[j].name, o->name))
-			diags_add(L->d, o->line, o->col, p, "duplicate scenario name \"%.64s\"", o->name);
+			diags_add(L->d, o->line, o->col, p, "duplicate scenario name \"%.64s\"",
+				  o->name);
 	if (!strncmp(o->name, FABRIC_PROBE_PREFIX, strlen(FABRIC_PROBE_PREFIX)))
-		diags_add(L->d, o->line, o->col, p, "\"%.64s\": names starting with %s are the fabric probes' "
-			  "(analysis.fabric_probe); choose another name", o->name, FABRIC_PROBE_PREFIX);
+		diags_add(L->d, o->line, o->col, p,
+			  "\"%.64s\": names starting with %s are the fabric probes' "
+			  "(analysis.fabric_probe); choose another name",
+			  o->name, FABRIC_PROBE_PREFIX);
 	if (!strcmp(o->backend, "nccl") && o->gpus_per_node == 0)
 		diags_add(L->d, o->line, o->col, p, "backend nccl needs gpus_per_node >= 1");
 	yaml_node_t *wl = map_get(L, root, "workload");
-	check_words(L, &c->workload.command, &o->params, map_get(L, wl, "command"), "workload.command", o->name);
+	check_words(L, &c->workload.command, &o->params, map_get(L, wl, "command"),
+		    "workload.command", o->name);
 	for (size_t k = 0; k < c->workload.n_setup; k++)
-		check_words(L, &c->workload.setup[k], &o->params, map_get(L, wl, "setup"), "workload.setup", o->name);
+		check_words(L, &c->workload.setup[k], &o->params, map_get(L, wl, "setup"),
+			    "workload.setup", o->name);
 	struct argv vals = { 0 };
 	for (size_t k = 0; k < o->env.n; k++)
 		argv_push(&vals, o->env.items[k].value);
-	check_words(L, &vals, &o->params, map_get(L, wl, "env") ? map_get(L, wl, "env") : root, "env", o->name);
+	check_words(L, &vals, &o->params, map_get(L, wl, "env") ? map_get(L, wl, "env") : root,
+		    "env", o->name);
 	argv_free(&vals);
 }
 
 static void default_command(struct campaign *c)
 {
-	const char *w[] = { "{{trainer}}", "--backend", "{{backend}}", "--warmup-steps", "{{warmup_steps}}",
-			    "--steps", "{{steps}}", "--metrics-dir", "{{metrics_dir}}", NULL };
+	const char *w[] = { "{{trainer}}",      "--backend", "{{backend}}", "--warmup-steps",
+			    "{{warmup_steps}}", "--steps",   "{{steps}}",   "--metrics-dir",
+			    "{{metrics_dir}}",  NULL };
 	for (int i = 0; w[i]; i++)
 		argv_push(&c->workload.command, w[i]);
 }
@@ -1147,7 +1299,8 @@ static void add_probes(struct campaign *c)
 		struct scenario *p = (struct scenario *)campaign_find(c, name);
 		if (p) {
 			if (s->tasks_per_node > p->tasks_per_node)
-				p->tasks_per_node = s->tasks_per_node, p->gpus_per_node = s->gpus_per_node;
+				p->tasks_per_node = s->tasks_per_node,
+				p->gpus_per_node = s->gpus_per_node;
 			continue;
 		}
 		c->scenarios = xrealloc(c->scenarios, (c->n_scenarios + 1) * sizeof *c->scenarios);
@@ -1155,7 +1308,8 @@ static void add_probes(struct campaign *c)
 		p = &c->scenarios[c->n_scenarios++];
 		memset(p, 0, sizeof *p);
 		p->name = xstrdup(name);
-		p->nodes = s->nodes, p->tasks_per_node = s->tasks_per_node, p->gpus_per_node = s->gpus_per_node;
+		p->nodes = s->nodes, p->tasks_per_node = s->tasks_per_node,
+		p->gpus_per_node = s->gpus_per_node;
 		p->backend = xstrdup(s->backend);
 		p->time = xstrdup("00:10:00");
 		slurm_time_parse(p->time, &p->time_limit_s);
@@ -1163,8 +1317,10 @@ static void add_probes(struct campaign *c)
 		kvlist_copy(&p->params, &s->params);
 		p->line = s->line, p->col = s->col;
 		p->probe = 1;
-		const char *w[] = { "{{trainer}}", "--backend", "{{backend}}", "--fabric-probe", "--metrics-dir",
-				    "{{metrics_dir}}", NULL };
+		const char *w[] = {
+			"{{trainer}}",   "--backend",       "{{backend}}", "--fabric-probe",
+			"--metrics-dir", "{{metrics_dir}}", NULL
+		};
 		for (int k = 0; w[k]; k++)
 			argv_push(&p->command, w[k]);
 	}
@@ -1178,7 +1334,8 @@ static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw
 	for (size_t a = 0; a < L->n_axes; a++) {
 		combos *= L->axes[a].values.n;
 		if (combos * n_raw > CAMPAIGN_MAX_SCENARIOS) {
-			problem(L, mx, "matrix", "expands to more than %d scenarios", CAMPAIGN_MAX_SCENARIOS);
+			problem(L, mx, "matrix", "expands to more than %d scenarios",
+				CAMPAIGN_MAX_SCENARIOS);
 			return;
 		}
 	}
@@ -1206,5 +1363,6 @@ static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw
 		add_probes(c);
 	yaml_node_t *an = map_get(L, root, "analysis");
 	if (c->analysis.baseline && !campaign_find(c, c->analysis.baseline))
-		problem(L, map_get(L, an, "baseline"), "analysis.baseline", "no scenario is named \"%.64s\"", c->analysis.baseline);
+		problem(L, map_get(L, an, "baseline"), "analysis.baseline",
+			"no scenario is named \"%.64s\"", c->analysis.baseline);
 }

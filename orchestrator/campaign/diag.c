@@ -22,7 +22,8 @@ void diags_add(struct diags *d, int line, int col, const char *path, const char 
 	char tmp[1024];
 	vsnprintf(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
-	display_quote(&sb, tmp); /* a value with a newline or a bidi override stays one visible line */
+	/* a value with a newline or a bidi override stays one visible line */
+	display_quote(&sb, tmp);
 	struct diag *g = &d->items[d->n++];
 	struct strbuf p = STRBUF_INIT;
 	display_quote(&p, path ? path : "");

@@ -7,9 +7,15 @@ static const struct {
 	const char *name; /* with its '=' when it takes a value */
 	enum job_extra kind;
 } extras[] = {
-	{ "--exclusive", JX_EXCLUSIVE }, { "--mem=", JX_MEM }, { "--mem-per-cpu=", JX_MEM_PER_CPU },
-	{ "--cpus-per-task=", JX_CPUS_PER_TASK }, { "--gres=", JX_GRES }, { "--reservation=", JX_RESERVATION },
-	{ "--nodelist=", JX_NODELIST }, { "--exclude=", JX_EXCLUDE }, { "--requeue", JX_REQUEUE },
+	{ "--exclusive", JX_EXCLUSIVE },
+	{ "--mem=", JX_MEM },
+	{ "--mem-per-cpu=", JX_MEM_PER_CPU },
+	{ "--cpus-per-task=", JX_CPUS_PER_TASK },
+	{ "--gres=", JX_GRES },
+	{ "--reservation=", JX_RESERVATION },
+	{ "--nodelist=", JX_NODELIST },
+	{ "--exclude=", JX_EXCLUDE },
+	{ "--requeue", JX_REQUEUE },
 	{ "--no-requeue", JX_NO_REQUEUE },
 };
 
@@ -18,7 +24,8 @@ int job_spec_extra(const char *opt, const char **value)
 	for (size_t i = 0; i < sizeof extras / sizeof *extras; i++) {
 		size_t n = strlen(extras[i].name);
 		int valued = extras[i].name[n - 1] == '=';
-		if (valued ? !strncmp(opt, extras[i].name, n) && opt[n] : !strcmp(opt, extras[i].name)) {
+		if (valued ? !strncmp(opt, extras[i].name, n) && opt[n]
+			   : !strcmp(opt, extras[i].name)) {
 			*value = valued ? opt + n : "";
 			return (int)extras[i].kind;
 		}

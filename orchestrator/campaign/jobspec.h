@@ -17,7 +17,8 @@ struct job_spec {
 	const char *partition, *account, *qos, *constraint; /* NULL: the controller's default */
 	int exclusive;                             /* nodes of its own */
 	int cpus_per_task;                         /* 0: the controller's default */
-	const struct argv *extra;                  /* slurm.extra (checked with job_spec_extra); NULL: none */
+	/* slurm.extra (checked with job_spec_extra); NULL: none */
+	const struct argv *extra;
 };
 
 /* A scenario's job (slurm.exclusive: nodes of its own). */
@@ -26,8 +27,18 @@ void job_spec_scenario(const struct campaign *c, const struct scenario *s, struc
 void job_spec_aggregate(const struct campaign *c, struct job_spec *out);
 
 /* What a slurm.extra option sets. */
-enum job_extra { JX_EXCLUSIVE, JX_MEM, JX_MEM_PER_CPU, JX_CPUS_PER_TASK, JX_GRES, JX_RESERVATION, JX_NODELIST,
-		 JX_EXCLUDE, JX_REQUEUE, JX_NO_REQUEUE };
+enum job_extra {
+	JX_EXCLUSIVE,
+	JX_MEM,
+	JX_MEM_PER_CPU,
+	JX_CPUS_PER_TASK,
+	JX_GRES,
+	JX_RESERVATION,
+	JX_NODELIST,
+	JX_EXCLUDE,
+	JX_REQUEUE,
+	JX_NO_REQUEUE
+};
 /* The kind of opt ("--mem=4G", "--exclusive") with *value after its '='
  * ("" for a flag), or -1 when campaign does not pass it on. */
 int job_spec_extra(const char *opt, const char **value);

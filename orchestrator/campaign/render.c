@@ -92,10 +92,13 @@ static int emit_item(struct line_ctx *x, const struct argv *it, int expand_vars,
 			shell_quote(out, it->v[w]);
 		} else if (is_safe_token(it->v[w])) {
 			strbuf_adds(out, it->v[w]);
-		} else if (sbatch_quotable(it->v[w])) { /* a path with spaces: sbatch reads "..." as one value */
+		/* a path with spaces: sbatch reads "..." as one value */
+		} else if (sbatch_quotable(it->v[w])) {
 			strbuf_addf(out, "\"%s\"", it->v[w]);
 		} else {
-			snprintf(x->bad, sizeof x->bad, "value \"%.100s\" has characters not allowed in an #SBATCH line", it->v[w]);
+			snprintf(x->bad, sizeof x->bad,
+				 "value \"%.100s\" has characters not allowed in an #SBATCH line",
+				 it->v[w]);
 			return -1;
 		}
 	}
@@ -113,7 +116,8 @@ static int line_lookup(void *vctx, const char *name, struct strbuf *out)
 	if (v->n == 1)
 		return emit_item(x, &v->items[0], v->expand_vars, out);
 	if (x->list && strcmp(x->list, name)) {
-		snprintf(x->bad, sizeof x->bad, "two list placeholders ({{%s}}, {{%s}}) on one line", x->list, name);
+		snprintf(x->bad, sizeof x->bad,
+			 "two list placeholders ({{%s}}, {{%s}}) on one line", x->list, name);
 		return -1;
 	}
 	return x->item < v->n ? emit_item(x, &v->items[x->item], v->expand_vars, out) : 0;
@@ -138,7 +142,8 @@ static int line_list_count(struct render_vars *rv, const char *line, const char 
 	return 1;
 }
 
-int render_template(const char *tmpl_name, const char *tmpl, const struct render_vars *crv, struct strbuf *out)
+int render_template(const char *tmpl_name, const char *tmpl, const struct render_vars *crv,
+		    struct strbuf *out)
 {
 	struct render_vars *rv = (struct render_vars *)crv;
 	const char *p = tmpl;
@@ -195,8 +200,10 @@ static int builtin_value(void *vctx, const char *name, struct strbuf *out)
 	else if (!strcmp(name, "backend")) strbuf_adds(out, s->backend);
 	else if (!strcmp(name, "warmup_steps")) strbuf_addf(out, "%d", c->profile.warmup_steps);
 	else if (!strcmp(name, "active_steps")) strbuf_addf(out, "%d", c->profile.active_steps);
-	else if (!strcmp(name, "steps")) strbuf_addf(out, "%d", c->profile.warmup_steps + c->profile.active_steps);
-	else if (!strcmp(name, "monitor_interval_ms")) strbuf_addf(out, "%d", c->profile.monitor_interval_ms);
+	else if (!strcmp(name, "steps"))
+		strbuf_addf(out, "%d", c->profile.warmup_steps + c->profile.active_steps);
+	else if (!strcmp(name, "monitor_interval_ms"))
+		strbuf_addf(out, "%d", c->profile.monitor_interval_ms);
 	else if (!strcmp(name, "campaign_bin")) strbuf_addf(out, "%s/campaign", x->ctx->bin_dir);
 	else if (!strcmp(name, "nnodes")) strbuf_addf(out, "%d", s->nodes);
 	else if (!strcmp(name, "nproc_per_node")) strbuf_addf(out, "%d", s->tasks_per_node);
@@ -206,14 +213,17 @@ static int builtin_value(void *vctx, const char *name, struct strbuf *out)
 	else if (!strcmp(name, "master_port")) strbuf_adds(out, "%{MASTER_PORT}");
 	else if (!strcmp(name, "node_rank")) strbuf_adds(out, "%{NODE_RANK}");
 	else if (!strcmp(name, "trainer"))
-		strbuf_addf(out, "%s/%s", x->ctx->bin_dir, strcmp(s->backend, "nccl") ? "campaign-trainer" : "campaign-trainer-gpu");
+		strbuf_addf(out, "%s/%s", x->ctx->bin_dir,
+			    strcmp(s->backend, "nccl") ? "campaign-trainer"
+						       : "campaign-trainer-gpu");
 	else if ((pv = kvlist_get(&s->params, name))) strbuf_adds(out, pv);
 	else return -1;
 	return 0;
 }
 
 /* A word that is exactly {{param}} (a parameter, not a built-in). */
-static const char *whole_word_param(const struct scenario *s, const char *word, char *name, size_t n)
+static const char *whole_word_param(const struct scenario *s, const char *word, char *name,
+				    size_t n)
 {
 	const char *open, *end;
 	long len = placeholder_next(word, &open, &end, name, n);
@@ -227,18 +237,22 @@ static const char *whole_word_param(const struct scenario *s, const char *word, 
  * becomes the words of the parameter's value (none when it is empty), split
  * as words_split does, with no expansion; quoted words, list items and
  * built-ins never split (as "$VAR" and $VAR in a shell). */
-static int expand_words(struct cmd_ctx *x, const struct argv *in, struct argv *out, const char *what)
+static int expand_words(struct cmd_ctx *x, const struct argv *in, struct argv *out,
+			const char *what)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < in->n; i++) {
 		char name[128];
-		const char *val = in->quoted && in->quoted[i] ? NULL : whole_word_param(x->s, in->v[i], name, sizeof name);
+		const char *val = in->quoted && in->quoted[i]
+			? NULL
+			: whole_word_param(x->s, in->v[i], name, sizeof name);
 		if (val) {
 			struct argv split;
 			const char *why;
 			if (words_split(val, &split, &why) < 0) {
 				argv_free(out);
-				return err_set(ERR_USAGE, "%s: parameter %s of scenario %s: %s", what, name, x->s->name, why);
+				return err_set(ERR_USAGE, "%s: parameter %s of scenario %s: %s",
+					       what, name, x->s->name, why);
 			}
 			for (size_t k = 0; k < split.n; k++)
 				argv_push(out, split.v[k]);
@@ -258,8 +272,8 @@ static int expand_words(struct cmd_ctx *x, const struct argv *in, struct argv *o
 	return 0;
 }
 
-static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c, const struct scenario *s,
-			    const struct render_ctx *ctx)
+static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c,
+			    const struct scenario *s, const struct render_ctx *ctx)
 {
 	char buf[64];
 	struct strbuf sb = STRBUF_INIT;
@@ -278,7 +292,8 @@ static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c, co
 	render_var_scalar(rv, "nodes", buf);
 	snprintf(buf, sizeof buf, "%d", js.tasks_per_node);
 	render_var_scalar(rv, "tasks_per_node", buf);
-	snprintf(buf, sizeof buf, "%d", c->workload.per_node && !s->probe ? 1 : s->tasks_per_node); /* processes campaign starts */
+	/* processes campaign starts */
+	snprintf(buf, sizeof buf, "%d", c->workload.per_node && !s->probe ? 1 : s->tasks_per_node);
 	render_var_scalar(rv, "launch_tasks_per_node", buf);
 	snprintf(buf, sizeof buf, "%d", js.nodes * js.tasks_per_node);
 	render_var_scalar(rv, "ntasks", buf);
@@ -325,14 +340,16 @@ static void profile_wrap(struct render_vars *rv, struct cmd_ctx *x)
 				argv_push(&w, "--trace");
 				argv_push(&w, c->profile.nsys_trace);
 			}
-			if (c->profile.nsys_capture_range && strcmp(c->profile.nsys_capture_range, "none")) {
+			if (c->profile.nsys_capture_range &&
+			    strcmp(c->profile.nsys_capture_range, "none")) {
 				argv_push(&w, "--capture-range");
 				argv_push(&w, c->profile.nsys_capture_range);
 			}
 		}
 		if (c->profile.perf)
 			argv_push(&w, "--perf");
-		if ((c->profile.nsys && c->profile.nsys_required) || (c->profile.perf && c->profile.perf_required))
+		if ((c->profile.nsys && c->profile.nsys_required) ||
+		    (c->profile.perf && c->profile.perf_required))
 			argv_push(&w, "--required");
 		argv_push(&w, "--");
 	}
@@ -384,7 +401,8 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 	render_var_scalar(rv, "monitor_bin", strbuf_str(&bin));
 	strbuf_free(&bin);
 	render_var_item(rv, "env", NULL);
-	var_get(rv, "env", 1)->expand_vars = 1; /* PATH: "/opt/venv/bin:$PATH" extends the node's PATH */
+	/* PATH: "/opt/venv/bin:$PATH" extends the node's PATH */
+	var_get(rv, "env", 1)->expand_vars = 1;
 	for (size_t i = 0; i < s->env.n; i++) {
 		struct strbuf kv = STRBUF_INIT;
 		struct argv one = { 0 }, tmp = { 0 };
@@ -408,7 +426,8 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 		render_var_item(rv, "setup", &words);
 		argv_free(&words);
 	}
-	if ((rc = expand_words(x, s->command.n ? &s->command : &c->workload.command, &words, "workload.command")) < 0)
+	if ((rc = expand_words(x, s->command.n ? &s->command : &c->workload.command, &words,
+			       "workload.command")) < 0)
 		return rc;
 	render_var_words(rv, "command", &words);
 	argv_free(&words);
@@ -433,11 +452,13 @@ char *render_templates_dir(const char *bin_dir)
 		}
 		strbuf_free(&sb);
 	}
-	err_set(ERR_NOTFOUND, "cannot find templates/job.sbatch next to %s (set CAMPAIGN_TEMPLATES)", bin_dir);
+	err_set(ERR_NOTFOUND,
+		"cannot find templates/job.sbatch next to %s (set CAMPAIGN_TEMPLATES)", bin_dir);
 	return NULL;
 }
 
-int render_job(const struct campaign *c, const struct scenario *s, const struct render_ctx *ctx, struct strbuf *out)
+int render_job(const struct campaign *c, const struct scenario *s, const struct render_ctx *ctx,
+	       struct strbuf *out)
 {
 	struct render_vars rv = { 0 };
 	struct cmd_ctx x = { c, s, ctx };

@@ -39,10 +39,12 @@ void render_var_item(struct render_vars *rv, const char *name, const struct argv
 void render_vars_free(struct render_vars *rv);
 
 /* Renders tmpl (named tmpl_name in messages) into out. */
-int render_template(const char *tmpl_name, const char *tmpl, const struct render_vars *rv, struct strbuf *out);
+int render_template(const char *tmpl_name, const char *tmpl, const struct render_vars *rv,
+		    struct strbuf *out);
 
 /* Renders templates/job.sbatch for scenario s of campaign c. */
-int render_job(const struct campaign *c, const struct scenario *s, const struct render_ctx *ctx, struct strbuf *out);
+int render_job(const struct campaign *c, const struct scenario *s, const struct render_ctx *ctx,
+	       struct strbuf *out);
 
 /* Directory of templates: $CAMPAIGN_TEMPLATES, BIN/../templates, or
  * BIN/../share/campaign/templates. malloc'ed; NULL with err set. */

@@ -11,8 +11,9 @@
 
 static const struct optdef results_opt[] = {
 	{ 'R', "results", "DIR", "results root (default $CAMPAIGN_RESULTS, else ./results)" },
-	{ 'J', "store-journal", "MODE", "the state store's journal: auto (default: WAL on a local disk, a rollback "
-					"journal on NFS, Lustre, GPFS...; an existing store keeps its own), wal or delete" },
+	{ 'J', "store-journal", "MODE",
+	  "the state store's journal: auto (default: WAL on a local disk, a rollback "
+	  "journal on NFS, Lustre, GPFS...; an existing store keeps its own), wal or delete" },
 	OPT_END,
 };
 
@@ -30,7 +31,8 @@ static const struct optdef *find_opt(const struct cmd_entry *e, const char *name
 		for (const struct optdef *o = cmd_opt_list(e, w); o && o->id; o++) {
 			if (name && strlen(o->name) == n && !strncmp(o->name, name, n))
 				return o;
-			if (!name && o->id == c && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			if (!name && o->id == c &&
+			    ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
 				return o;
 		}
 	return NULL;
@@ -42,7 +44,8 @@ void cmd_usage(const struct cmd_entry *e, FILE *out)
 	for (int w = 0; w < 2; w++)
 		for (const struct optdef *o = cmd_opt_list(e, w); o && o->id; o++) {
 			char left[64];
-			snprintf(left, sizeof left, "--%s%s%s", o->name, o->argname ? " " : "", o->argname ? o->argname : "");
+			snprintf(left, sizeof left, "--%s%s%s", o->name, o->argname ? " " : "",
+				 o->argname ? o->argname : "");
 			fprintf(out, "  %-26s %s\n", left, o->help);
 		}
 	fputs("  --help                     show this help\n", out);
@@ -120,7 +123,8 @@ int args_has(const struct args *a, char id)
 	return a->val[(unsigned char)id] != NULL;
 }
 
-int args_int(const struct cmd_entry *e, const struct args *a, char id, long min, long max, long dflt, long *out)
+int args_int(const struct cmd_entry *e, const struct args *a, char id, long min, long max,
+	     long dflt, long *out)
 {
 	const char *s = args_get(a, id);
 	*out = dflt;
@@ -166,7 +170,8 @@ const char *cmd_results_root(const struct args *a)
 void cmd_print_run_command(FILE *out, const struct args *a, const char *verb, const char *run_id)
 {
 	const char *root = args_get(a, 'R');
-	fprintf(out, "campaign %s%s%s %s", verb, root ? " --results " : "", root ? root : "", run_id);
+	fprintf(out, "campaign %s%s%s %s", verb, root ? " --results " : "", root ? root : "",
+		run_id);
 }
 
 void args_free(struct args *a)
@@ -187,9 +192,11 @@ int cmd_dispatch(const struct cmd_entry *e, int argc, char **argv)
 	}
 	enum store_journal j;
 	if (args_has(&a, 'J') && (rc = store_journal_parse(args_get(&a, 'J'), &j)) == 0)
-		setenv("CAMPAIGN_STORE_JOURNAL", args_get(&a, 'J'), 1); /* what run_open and run_create read */
+		/* what run_open and run_create read */
+		setenv("CAMPAIGN_STORE_JOURNAL", args_get(&a, 'J'), 1);
 	if (rc == 0 && (e->flags & CMD_RUN))
-		rc = run_open(cmd_results_root(&a), a.npos && a.dashdash != 0 ? a.pos[0] : NULL, &a.run);
+		rc = run_open(cmd_results_root(&a), a.npos && a.dashdash != 0 ? a.pos[0] : NULL,
+			      &a.run);
 	if (rc == 0)
 		rc = e->exec(e, &a);
 	if (rc < 0)

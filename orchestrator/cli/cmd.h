@@ -27,9 +27,17 @@ struct optdef {
 
 /* Options several commands share, declared once. --results needs no entry:
  * every command with CMD_RUN or CMD_RESULTS takes it (id 'R'). */
-#define OPT_WAIT { 'w', "wait", NULL, "return when the run is finished and analysed (exit 1 if a job failed)" }
-#define OPT_NO_AGGREGATION_JOB \
-	{ 'n', "no-aggregation-job", NULL, "slurm: submit no aggregation job (status/watch/aggregate analyse instead)" }
+#define OPT_WAIT                                                                                   \
+	{                                                                                          \
+		'w', "wait", NULL,                                                                 \
+			"return when the run is finished and analysed (exit 1 if a job failed)"    \
+	}
+#define OPT_NO_AGGREGATION_JOB                                                                     \
+	{                                                                                          \
+		'n', "no-aggregation-job", NULL,                                                   \
+			"slurm: submit no aggregation job (status/watch/aggregate analyse "        \
+			"instead)"                                                                 \
+	}
 #define OPT_JSON(help) { 'j', "json", NULL, help }
 #define OPT_DIR(help) { 'd', "dir", "JOB_DIR", help }
 #define OPT_END { 0, NULL, NULL, NULL }
@@ -76,7 +84,8 @@ int cmd_dispatch(const struct cmd_entry *e, int argc, char **argv);
 const char *args_get(const struct args *a, char id);
 int args_has(const struct args *a, char id);
 /* Parses an option as an integer in [min, max]; prints an error on failure. */
-int args_int(const struct cmd_entry *e, const struct args *a, char id, long min, long max, long dflt, long *out);
+int args_int(const struct cmd_entry *e, const struct args *a, char id, long min, long max,
+	     long dflt, long *out);
 void cmd_usage(const struct cmd_entry *e, FILE *out);
 /* A command's options: which 0 its own, 1 those its flags give it (--results
  * ...); NULL when none. Each list ends with OPT_END. */

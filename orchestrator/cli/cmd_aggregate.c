@@ -15,7 +15,8 @@ static int aggregate_exec(const struct cmd_entry *self, struct args *a)
 	struct run *r = a->run;
 	long wait_s, jobs, shards;
 	int rc;
-	if (args_int(self, a, 'w', 0, 86400, 0, &wait_s) || args_int(self, a, 'j', 0, 4096, 0, &jobs) ||
+	if (args_int(self, a, 'w', 0, 86400, 0, &wait_s) ||
+	    args_int(self, a, 'j', 0, 4096, 0, &jobs) ||
 	    args_int(self, a, 's', 0, 4096, 0, &shards))
 		return EXIT_USAGE;
 	/* The aggregation job may start while the controller still finishes the
@@ -33,19 +34,30 @@ static int aggregate_exec(const struct cmd_entry *self, struct args *a)
 		sleep(2);
 	}
 	if (rc == 1)
-		fprintf(stderr, "campaign aggregate: run %s still has unfinished jobs; use --force to analyse what is there\n", r->id);
+		fprintf(stderr,
+			"campaign aggregate: run %s still has unfinished jobs; use --force to "
+			"analyse what is there\n",
+			r->id);
 	else if (rc == 0)
 		printf("%s/" RUN_REPORT "\n%s/" RUN_SUMMARY "\n", r->dir, r->dir);
 	return rc == 1 ? EXIT_JOBS_FAILED : rc;
 }
 
 const struct cmd_entry cmd_aggregate_entry = {
-	"aggregate", "[--force] [--wait S] [--jobs N] [--shards N] [--results DIR] RUN", "run the analyzers on a finished run (normally automatic)",
-	CMD_RUN, 1, 1, aggregate_exec, (const struct optdef[]){
+	"aggregate",
+	"[--force] [--wait S] [--jobs N] [--shards N] [--results DIR] RUN",
+	"run the analyzers on a finished run (normally automatic)",
+	CMD_RUN,
+	1,
+	1,
+	aggregate_exec,
+	(const struct optdef[]){
 		{ 'f', "force", NULL, "analyse even if some jobs are not final" },
 		{ 'w', "wait", "S", "wait up to S seconds for every job to be final (default 0)" },
-		{ 'j', "jobs", "N", "threads for the per-rank work (default 0: every CPU this process may use)" },
-		{ 's', "shards", "N", "map the per-file work over N processes first (default 0: in a batch job of "
-				      "several nodes, srun on each node; else none)" },
+		{ 'j', "jobs", "N",
+		  "threads for the per-rank work (default 0: every CPU this process may use)" },
+		{ 's', "shards", "N",
+		  "map the per-file work over N processes first (default 0: in a batch job of "
+		  "several nodes, srun on each node; else none)" },
 		OPT_END },
 };

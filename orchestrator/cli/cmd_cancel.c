@@ -12,7 +12,8 @@ static int cancel_exec(const struct cmd_entry *self, struct args *a)
 	(void)self;
 	for (int i = 1; i < a->npos; i++)
 		if (!campaign_find(&r->c, a->pos[i]))
-			return err_set(ERR_NOTFOUND, "run %s has no scenario '%s'", r->id, a->pos[i]);
+			return err_set(ERR_NOTFOUND, "run %s has no scenario '%s'", r->id,
+				       a->pos[i]);
 	const struct backend_ops *be = backend_for_run(r);
 	int rc = 0;
 	for (int i = 1; rc == 0 && i < a->npos; i++)
@@ -27,6 +28,12 @@ static int cancel_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_cancel_entry = {
-	"cancel", "[--results DIR] RUN [SCENARIO...]", "cancel a run's unfinished jobs (all, or the scenarios named)",
-	CMD_RUN, 1, -1, cancel_exec, NULL,
+	"cancel",
+	"[--results DIR] RUN [SCENARIO...]",
+	"cancel a run's unfinished jobs (all, or the scenarios named)",
+	CMD_RUN,
+	1,
+	-1,
+	cancel_exec,
+	NULL,
 };

@@ -79,7 +79,8 @@ static void collect_file(struct collect *c, const char *src)
 		goto out;
 	}
 	strbuf_adds(&name, base);
-	for (int k = 1; fstatat(c->tfd, name.buf, &in, AT_SYMLINK_NOFOLLOW) == 0; k++) { /* same name from two places */
+	/* same name from two places */
+	for (int k = 1; fstatat(c->tfd, name.buf, &in, AT_SYMLINK_NOFOLLOW) == 0; k++) {
 		strbuf_reset(&name);
 		strbuf_addf(&name, "%d_%s", k, base);
 	}
@@ -109,7 +110,9 @@ static int collect_one(struct collect *c, const char *pattern)
 		if (stat(g.gl_pathv[i], &st) == 0 && S_ISREG(st.st_mode))
 			collect_file(c, g.gl_pathv[i]);
 		else if (!S_ISDIR(st.st_mode))
-			fprintf(stderr, "campaign collect: %s is not a regular file: not collected\n", g.gl_pathv[i]);
+			fprintf(stderr,
+				"campaign collect: %s is not a regular file: not collected\n",
+				g.gl_pathv[i]);
 	}
 	if (rc == 0)
 		globfree(&g);
@@ -132,8 +135,10 @@ static int collect_exec(const struct cmd_entry *self, struct args *a)
 	hash_present(&c);
 	for (int i = 0; i < a->npos; i++)
 		if (collect_one(&c, a->pos[i]) < 0)
-			fprintf(stderr, "campaign collect: cannot read the matches of %s\n", a->pos[i]);
-	printf("campaign: collected %d trace file%s into traces/", c.copied, c.copied == 1 ? "" : "s");
+			fprintf(stderr, "campaign collect: cannot read the matches of %s\n",
+				a->pos[i]);
+	printf("campaign: collected %d trace file%s into traces/", c.copied,
+	       c.copied == 1 ? "" : "s");
 	if (c.skipped)
 		printf(" (%d more with the same bytes as one collected: skipped)", c.skipped);
 	printf("\n");
@@ -143,6 +148,12 @@ static int collect_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_collect_entry = {
-	"collect", "--dir JOB_DIR PATTERN...", "copy a workload's own profiler traces into JOB_DIR/traces/",
-	CMD_NODE, 1, -1, collect_exec, (const struct optdef[]){ OPT_DIR("the job directory"), OPT_END },
+	"collect",
+	"--dir JOB_DIR PATTERN...",
+	"copy a workload's own profiler traces into JOB_DIR/traces/",
+	CMD_NODE,
+	1,
+	-1,
+	collect_exec,
+	(const struct optdef[]){ OPT_DIR("the job directory"), OPT_END },
 };

@@ -67,7 +67,8 @@ static json_t *load_summary(const char *root, const char *id, char **dir)
 	strbuf_addf(&p, "%s/" RUN_SUMMARY, r->dir);
 	json_t *j = json_load_file(p.buf, 0, &jerr);
 	if (!j)
-		err_set(ERR_NOTFOUND, "%s: %s (run `campaign aggregate %s` first)", p.buf, jerr.text, id);
+		err_set(ERR_NOTFOUND, "%s: %s (run `campaign aggregate %s` first)", p.buf,
+			jerr.text, id);
 	*dir = xstrdup(r->dir);
 	strbuf_free(&p);
 	run_free(r);
@@ -106,10 +107,10 @@ static json_t *stragglers_text(json_t *sc)
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	json_t *g;
-	json_array_foreach(json_object_get(sc, "stragglers"), i, g)
-		strbuf_addf(&sb, "%srank %d%s%s (%s, %.1f %%)", i ? "; " : "", (int)jsonio_num(g, "rank"),
-			    json_is_string(json_object_get(g, "node")) ? " on " : "", jsonio_str(g, "node"), jsonio_str(g, "cause"),
-			    jsonio_num(g, "impact_pct"));
+	json_array_foreach(json_object_get(sc, "stragglers"), i, g) strbuf_addf(
+		&sb, "%srank %d%s%s (%s, %.1f %%)", i ? "; " : "", (int) jsonio_num(g, "rank"),
+		json_is_string(json_object_get(g, "node")) ? " on " : "", jsonio_str(g, "node"),
+		jsonio_str(g, "cause"), jsonio_num(g, "impact_pct"));
 	json_t *out = json_string(sb.len ? sb.buf : "none");
 	strbuf_free(&sb);
 	return out;
@@ -124,29 +125,41 @@ static json_t *compare_scenario(json_t *ref, json_t *cand)
 			continue;
 		double x = json_number_value(a), y = json_number_value(b), lo = 0, hi = 0;
 		int lb = metrics[k].lower_better;
-		json_t *better = lb < 0 || x == y ? json_null() : json_boolean(lb ? y < x : y > x), *ci = json_null();
+		json_t *better = lb < 0 || x == y ? json_null() : json_boolean(lb ? y < x : y > x),
+		       *ci = json_null();
 		if (metrics[k].pct > 0) {
 			noise(ref, cand, metrics[k].pct, &lo, &hi);
-			if (hi > 0) { /* step-time ratio; throughput and efficiency move the other way */
-				ci = lb ? json_pack("[f, f]", round(1000 * lo) / 1000, round(1000 * hi) / 1000) :
-					  json_pack("[f, f]", round(1000 / hi) / 1000, round(1000 / lo) / 1000);
+			/* step-time ratio; throughput and efficiency move the other way */
+			if (hi > 0) {
+				ci = lb ? json_pack("[f, f]", round(1000 * lo) / 1000,
+						    round(1000 * hi) / 1000)
+					: json_pack("[f, f]", round(1000 / hi) / 1000,
+						    round(1000 / lo) / 1000);
 				if (lo <= 1 && hi >= 1) {
 					json_decref(better);
 					better = json_string("within noise");
 				}
 			}
 		}
-		json_object_set_new(rows, metrics[k].label, json_pack("{s:f, s:f, s:o, s:o, s:o}", "reference", x,
-			"candidate", y, "ratio", x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(), "better",
-			better, "ratio_95ci", ci));
+		json_object_set_new(
+			rows, metrics[k].label,
+			json_pack("{s:f, s:f, s:o, s:o, s:o}", "reference", x, "candidate", y,
+				  "ratio",
+				  x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(),
+				  "better", better, "ratio_95ci", ci));
 	}
-	if (!json_is_array(json_object_get(ref, "collectives")) || !json_is_array(json_object_get(cand, "collectives")) ||
+	if (!json_is_array(json_object_get(ref, "collectives")) ||
+	    !json_is_array(json_object_get(cand, "collectives")) ||
 	    strcmp(jsonio_str(ref, "collectives.0.op"), jsonio_str(cand, "collectives.0.op")))
-		for (const char *const *k = (const char *const[]){ "top collective ms per step", "top collective wait (ms)",
-								   "top collective busbw (GB/s)", NULL }; *k; k++)
+		for (const char *const *k =
+			     (const char *const[]){ "top collective ms per step",
+						    "top collective wait (ms)",
+						    "top collective busbw (GB/s)", NULL };
+		     *k; k++)
 			json_object_del(rows, *k); /* not the same collective on both sides */
-	return json_pack("{s:O, s:O, s:o, s:o, s:o}", "verdict_reference", jsonio_at(ref, "verdict"), "verdict_candidate",
-			 jsonio_at(cand, "verdict"), "stragglers_reference", stragglers_text(ref), "stragglers_candidate",
+	return json_pack("{s:O, s:O, s:o, s:o, s:o}", "verdict_reference",
+			 jsonio_at(ref, "verdict"), "verdict_candidate", jsonio_at(cand, "verdict"),
+			 "stragglers_reference", stragglers_text(ref), "stragglers_candidate",
 			 stragglers_text(cand), "metrics", rows);
 }
 
@@ -157,33 +170,44 @@ static void print_text(json_t *doc)
 	printf("reference %s\ncandidate %s\n", json_string_value(json_object_get(doc, "reference")),
 	       json_string_value(json_object_get(doc, "candidate")));
 	json_object_foreach(json_object_get(doc, "scenarios"), name, sc) {
-		printf("\n%s: %s -> %s\n  %-30s %14s %14s %8s\n", name, json_string_value(json_object_get(sc, "verdict_reference")),
-		       json_string_value(json_object_get(sc, "verdict_candidate")), "metric", "reference", "candidate", "ratio");
+		printf("\n%s: %s -> %s\n  %-30s %14s %14s %8s\n", name,
+		       json_string_value(json_object_get(sc, "verdict_reference")),
+		       json_string_value(json_object_get(sc, "verdict_candidate")), "metric",
+		       "reference", "candidate", "ratio");
 		for (size_t k = 0; k < sizeof metrics / sizeof *metrics; k++) {
-			json_t *m = json_object_get(json_object_get(sc, "metrics"), metrics[k].label);
+			json_t *m =
+				json_object_get(json_object_get(sc, "metrics"), metrics[k].label);
 			if (!m)
 				continue;
 			json_t *ratio = json_object_get(m, "ratio");
 			char r[32] = "     n/a";
 			if (json_is_number(ratio))
 				snprintf(r, sizeof r, "%7.3fx", json_number_value(ratio));
-			json_t *better = json_object_get(m, "better"), *ci = json_object_get(m, "ratio_95ci");
+			json_t *better = json_object_get(m, "better"),
+			       *ci = json_object_get(m, "ratio_95ci");
 			char range[64] = "";
 			if (json_is_array(ci))
-				snprintf(range, sizeof range, " (95 %% CI %.3f-%.3f)", json_number_value(json_array_get(ci, 0)),
+				snprintf(range, sizeof range, " (95 %% CI %.3f-%.3f)",
+					 json_number_value(json_array_get(ci, 0)),
 					 json_number_value(json_array_get(ci, 1)));
-			printf("  %-30s %14.3f %14.3f %s%s%s\n", metrics[k].label, json_number_value(json_object_get(m, "reference")),
+			printf("  %-30s %14.3f %14.3f %s%s%s\n", metrics[k].label,
+			       json_number_value(json_object_get(m, "reference")),
 			       json_number_value(json_object_get(m, "candidate")), r,
-			       json_is_true(better) ? "  better" : json_is_false(better) ? "  worse" :
-			       json_is_string(better) ? "  within noise" : "", range);
+			       json_is_true(better)             ? "  better"
+				       : json_is_false(better)  ? "  worse"
+				       : json_is_string(better) ? "  within noise"
+								: "",
+			       range);
 		}
-		printf("  stragglers: %s -> %s\n", json_string_value(json_object_get(sc, "stragglers_reference")),
+		printf("  stragglers: %s -> %s\n",
+		       json_string_value(json_object_get(sc, "stragglers_reference")),
 		       json_string_value(json_object_get(sc, "stragglers_candidate")));
 	}
 	size_t i;
 	json_t *v;
 	json_array_foreach(json_object_get(doc, "only_in_one"), i, v)
-		printf("\n%s: in one run only (or not analysed in both): not compared\n", json_string_value(v));
+		printf("\n%s: in one run only (or not analysed in both): not compared\n",
+		       json_string_value(v));
 }
 
 static int compare_exec(const struct cmd_entry *self, struct args *a)
@@ -197,24 +221,30 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 		free(dir_a);
 		return ERR_NOTFOUND;
 	}
-	json_t *doc = json_pack("{s:s, s:s, s:{}, s:[]}", "reference", dir_a, "candidate", dir_b, "scenarios", "only_in_one");
+	json_t *doc = json_pack("{s:s, s:s, s:{}, s:[]}", "reference", dir_a, "candidate", dir_b,
+				"scenarios", "only_in_one");
 	size_t i;
 	json_t *s;
 	json_array_foreach(json_object_get(ra, "scenarios"), i, s) {
 		const char *name = json_string_value(json_object_get(s, "name"));
 		json_t *t = find(rb, name ? name : "");
-		if (t && json_is_true(json_object_get(s, "analysed")) && json_is_true(json_object_get(t, "analysed")))
-			json_object_set_new(json_object_get(doc, "scenarios"), name, compare_scenario(s, t));
+		if (t && json_is_true(json_object_get(s, "analysed")) &&
+		    json_is_true(json_object_get(t, "analysed")))
+			json_object_set_new(json_object_get(doc, "scenarios"), name,
+					    compare_scenario(s, t));
 		else if (name)
-			json_array_append_new(json_object_get(doc, "only_in_one"), json_string(name));
+			json_array_append_new(json_object_get(doc, "only_in_one"),
+					      json_string(name));
 	}
 	json_array_foreach(json_object_get(rb, "scenarios"), i, s) {
 		const char *name = json_string_value(json_object_get(s, "name"));
 		if (name && !find(ra, name))
-			json_array_append_new(json_object_get(doc, "only_in_one"), json_string(name));
+			json_array_append_new(json_object_get(doc, "only_in_one"),
+					      json_string(name));
 	}
 	if (args_has(a, 'j')) {
-		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
+		char *text =
+			json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 		printf("%s\n", text);
 		free(text);
 	} else {
@@ -234,7 +264,12 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_compare_entry = {
-	"compare", "[--json] [--results DIR] RUN_A RUN_B",
+	"compare",
+	"[--json] [--results DIR] RUN_A RUN_B",
 	"compare a candidate run (B) with a reference (A): ratios per metric and scenario",
-	CMD_RESULTS, 2, 2, compare_exec, (const struct optdef[]){ OPT_JSON("print one JSON document"), OPT_END },
+	CMD_RESULTS,
+	2,
+	2,
+	compare_exec,
+	(const struct optdef[]){ OPT_JSON("print one JSON document"), OPT_END },
 };

@@ -12,11 +12,13 @@
 static int launch_exec(const struct cmd_entry *self, struct args *a)
 {
 	long nodes, tpn, grace;
-	if (args_int(self, a, 'n', 1, 4096, 1, &nodes) || args_int(self, a, 't', 1, 1024, 1, &tpn) ||
-	    args_int(self, a, 'g', 0, 3600, 10, &grace))
+	if (args_int(self, a, 'n', 1, 4096, 1, &nodes) ||
+	    args_int(self, a, 't', 1, 1024, 1, &tpn) || args_int(self, a, 'g', 0, 3600, 10, &grace))
 		return EXIT_USAGE;
 	if (a->dashdash < 0 || a->dashdash >= a->npos) {
-		fprintf(stderr, "campaign launch: give the command after '--'\nTry 'campaign launch --help'.\n");
+		fprintf(stderr,
+			"campaign launch: give the command after '--'\nTry 'campaign launch "
+			"--help'.\n");
 		return EXIT_USAGE;
 	}
 	char **cmd = a->pos + a->dashdash;
@@ -32,14 +34,23 @@ static int launch_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_launch_entry = {
-	"launch", "--nodes N --tasks-per-node T [--grace S] [--local] [--overlap] -- CMD [ARG...]",
+	"launch",
+	"--nodes N --tasks-per-node T [--grace S] [--local] [--overlap] -- CMD [ARG...]",
 	"start N x T ranks of CMD (srun inside SLURM, local processes elsewhere)",
-	CMD_NODE, 0, -1, launch_exec, (const struct optdef[]){
+	CMD_NODE,
+	0,
+	-1,
+	launch_exec,
+	(const struct optdef[]){
 		{ 'n', "nodes", "N", "nodes to emulate or span (default 1)" },
 		{ 't', "tasks-per-node", "T", "ranks per node (default 1)" },
-		{ 'g', "grace", "S", "seconds between SIGTERM and SIGKILL when stopping ranks (default 10)" },
+		{ 'g', "grace", "S",
+		  "seconds between SIGTERM and SIGKILL when stopping ranks (default 10)" },
 		{ 'l', "local", NULL, "start local processes even inside a SLURM allocation" },
-		{ 'o', "overlap", NULL, "inside SLURM, let this step share the allocation with others (srun --overlap)" },
-		{ 'x', "rank-exit", "DIR", "(used by launch itself inside srun) run CMD as one task, record its status in DIR" },
+		{ 'o', "overlap", NULL,
+		  "inside SLURM, let this step share the allocation with others (srun --overlap)" },
+		{ 'x', "rank-exit", "DIR",
+		  "(used by launch itself inside srun) run CMD as one task, record its status in "
+		  "DIR" },
 		OPT_END },
 };

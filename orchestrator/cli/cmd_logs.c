@@ -77,8 +77,10 @@ static int show(struct run *r, const char *scenario, const char *rank, int follo
 		nanosleep(&ts, NULL);
 		copy_from(path, &offset);
 		job_set_free(&js);
-		if ((rc = backend_refresh(backend_for_run(r), r, &js)) == 0 && !(j = job_of(&js, scenario)))
-			rc = err_set(ERR_NOTFOUND, "scenario '%s' is gone from the run's store", scenario);
+		if ((rc = backend_refresh(backend_for_run(r), r, &js)) == 0 &&
+		    !(j = job_of(&js, scenario)))
+			rc = err_set(ERR_NOTFOUND, "scenario '%s' is gone from the run's store",
+				     scenario);
 	}
 	if (rc == 0 && follow)
 		copy_from(path, &offset); /* what came with the end */
@@ -100,7 +102,9 @@ static int logs_exec(const struct cmd_entry *self, struct args *a)
 	if (r->c.n_scenarios == 1)
 		return show(r, r->c.scenarios[0].name, rank, args_has(a, 'f'));
 	if (rank || args_has(a, 'f'))
-		return err_set(ERR_USAGE, "run %s has %zu scenarios: name one for --rank or --follow", r->id, r->c.n_scenarios);
+		return err_set(ERR_USAGE,
+			       "run %s has %zu scenarios: name one for --rank or --follow", r->id,
+			       r->c.n_scenarios);
 	int rc = 0;
 	for (size_t i = 0; i < r->c.n_scenarios && rc == 0; i++) {
 		printf("==> %s <==\n", r->c.scenarios[i].name);
@@ -114,10 +118,16 @@ static int logs_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_logs_entry = {
-	"logs", "[--rank R] [--follow] [--results DIR] RUN [SCENARIO]",
+	"logs",
+	"[--rank R] [--follow] [--results DIR] RUN [SCENARIO]",
 	"print a scenario's job log, or one rank's log; --follow until the job ends",
-	CMD_RUN | CMD_RUN_NEWEST, 0, 2, logs_exec, (const struct optdef[]){
-		{ 'r', "rank", "R", "that rank's own log (logs/rank_<R>.out) instead of the job log" },
+	CMD_RUN | CMD_RUN_NEWEST,
+	0,
+	2,
+	logs_exec,
+	(const struct optdef[]){
+		{ 'r', "rank", "R",
+		  "that rank's own log (logs/rank_<R>.out) instead of the job log" },
 		{ 'f', "follow", NULL, "keep printing what is added until the job is final" },
 		OPT_END },
 };

@@ -44,14 +44,17 @@ static json_t *run_json(const char *root, const char *rel)
 		json_t *states = json_object();
 		for (size_t i = 0; i < n; i++) {
 			const char *s = job_state_name(rows[i].state);
-			json_object_set_new(states, s, json_integer(json_integer_value(json_object_get(states, s)) + 1));
+			json_object_set_new(
+				states, s,
+				json_integer(json_integer_value(json_object_get(states, s)) + 1));
 		}
 		json_object_set_new(o, "campaign", json_string(row.campaign ? row.campaign : ""));
 		json_object_set_new(o, "backend", json_string(row.backend ? row.backend : ""));
 		json_object_set_new(o, "jobs", json_integer((json_int_t)n));
 		json_object_set_new(o, "states", states);
 		json_object_set_new(o, "analysed", json_boolean(row.aggregated_at > 0));
-		json_object_set_new(o, "age_s", json_integer((json_int_t)(store_now() - row.created_at)));
+		json_object_set_new(o, "age_s",
+				    json_integer((json_int_t) (store_now() - row.created_at)));
 	}
 	job_rows_free(rows, n);
 	run_row_free(&row);
@@ -76,19 +79,22 @@ static void print_row(json_t *r)
 {
 	const char *problem = json_string_value(json_object_get(r, "problem"));
 	if (problem) {
-		printf("%-24s %-20s %s\n", json_string_value(json_object_get(r, "run")), "?", problem);
+		printf("%-24s %-20s %s\n", json_string_value(json_object_get(r, "run")), "?",
+		       problem);
 		return;
 	}
 	struct strbuf st = STRBUF_INIT;
 	const char *k;
 	json_t *v;
-	json_object_foreach(json_object_get(r, "states"), k, v)
-		strbuf_addf(&st, "%s%lld %s", st.len ? ", " : "", (long long)json_integer_value(v), k);
+	json_object_foreach(json_object_get(r, "states"), k, v) strbuf_addf(
+		&st, "%s%lld %s", st.len ? ", " : "", (long long) json_integer_value(v), k);
 	char age[32];
 	age_text((long)json_integer_value(json_object_get(r, "age_s")), age, sizeof age);
 	printf("%-24s %-20s %-8s %-9s %6s  %s\n", json_string_value(json_object_get(r, "run")),
-	       json_string_value(json_object_get(r, "campaign")), json_string_value(json_object_get(r, "backend")),
-	       json_is_true(json_object_get(r, "analysed")) ? "analysed" : "-", age, st.buf ? st.buf : "");
+	       json_string_value(json_object_get(r, "campaign")),
+	       json_string_value(json_object_get(r, "backend")),
+	       json_is_true(json_object_get(r, "analysed")) ? "analysed" : "-", age,
+	       st.buf ? st.buf : "");
 	strbuf_free(&st);
 }
 
@@ -102,7 +108,8 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 		qsort(runs.v, runs.n, sizeof *runs.v, by_id_desc);
 	if (args_has(a, 'q')) { /* the ids alone (shell completion, scripts): no store is opened */
 		for (size_t i = 0; i < runs.n; i++)
-			printf("%s\n", strrchr(runs.v[i], '/') ? strrchr(runs.v[i], '/') + 1 : runs.v[i]);
+			printf("%s\n",
+			       strrchr(runs.v[i], '/') ? strrchr(runs.v[i], '/') + 1 : runs.v[i]);
 		argv_free(&runs);
 		return EXIT_OK;
 	}
@@ -114,9 +121,12 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 		printf("%s\n", text);
 		free(text);
 	} else if (runs.n == 0) {
-		printf("no runs under %s (submit one, or pass --results DIR or set CAMPAIGN_RESULTS)\n", root);
+		printf("no runs under %s (submit one, or pass --results DIR or set "
+		       "CAMPAIGN_RESULTS)\n",
+		       root);
 	} else {
-		printf("%-24s %-20s %-8s %-9s %6s  %s\n", "RUN", "CAMPAIGN", "BACKEND", "ANALYSIS", "AGE", "JOBS");
+		printf("%-24s %-20s %-8s %-9s %6s  %s\n", "RUN", "CAMPAIGN", "BACKEND", "ANALYSIS",
+		       "AGE", "JOBS");
 		size_t i;
 		json_t *r;
 		json_array_foreach(list, i, r)
@@ -128,7 +138,14 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_ls_entry = {
-	"ls", "[--json | --quiet] [--results DIR]", "list the runs under the results root, newest first, with their jobs' states",
-	CMD_RESULTS, 0, 0, ls_exec, (const struct optdef[]){ OPT_JSON("print one JSON array"),
-		{ 'q', "quiet", NULL, "print the run ids only, one per line" }, OPT_END },
+	"ls",
+	"[--json | --quiet] [--results DIR]",
+	"list the runs under the results root, newest first, with their jobs' states",
+	CMD_RESULTS,
+	0,
+	0,
+	ls_exec,
+	(const struct optdef[]){ OPT_JSON("print one JSON array"),
+				 { 'q', "quiet", NULL, "print the run ids only, one per line" },
+				 OPT_END },
 };

@@ -34,17 +34,22 @@ static int paper_exec(const struct cmd_entry *self, struct args *a)
 	int exit = rc;
 	if (rc == 0 && verify) {
 		if (!fsio_is_dir(out.buf)) {
-			fprintf(stderr, "campaign paper: --verify: %s does not exist (run `campaign paper` first)\n", out.buf);
+			fprintf(stderr,
+				"campaign paper: --verify: %s does not exist (run `campaign paper` "
+				"first)\n",
+				out.buf);
 			exit = EXIT_NOTFOUND;
 		} else {
 			int d = paper_compare(out.buf, tmp);
-			printf(d ? "%s: %d file%s differ from a fresh regeneration\n" : "%s: identical to a fresh regeneration\n",
+			printf(d ? "%s: %d file%s differ from a fresh regeneration\n"
+				 : "%s: identical to a fresh regeneration\n",
 			       out.buf, d, d == 1 ? "" : "s");
 			exit = d ? EXIT_JOBS_FAILED : EXIT_OK;
 		}
 	} else if (rc == 0) {
 		/* checked again: nothing the user put there since is deleted */
-		if ((rc = paper_out_check(out.buf, r->dir)) == 0 && (rc = paper_out_swap(tmp, out.buf)) == 0)
+		if ((rc = paper_out_check(out.buf, r->dir)) == 0 &&
+		    (rc = paper_out_swap(tmp, out.buf)) == 0)
 			printf("%s\n", out.buf);
 		exit = rc;
 	}
@@ -56,11 +61,19 @@ static int paper_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_paper_entry = {
-	"paper", "[--out DIR] [--verify] [--results DIR] RUN",
+	"paper",
+	"[--out DIR] [--verify] [--results DIR] RUN",
 	"figures, tables, analysis, provenance and MANIFEST for a paper; byte-reproducible",
-	CMD_RUN, 1, 1, paper_exec, (const struct optdef[]){
-		{ 'o', "out", "DIR", "where (default RUN_DIR/paper): a new or empty folder, or a previous paper output, "
-			       "which is replaced whole; any other folder is refused" },
-		{ 'v', "verify", NULL, "regenerate into a temporary directory and report any difference (exit 1)" },
+	CMD_RUN,
+	1,
+	1,
+	paper_exec,
+	(const struct optdef[]){
+		{ 'o', "out", "DIR",
+		  "where (default RUN_DIR/paper): a new or empty folder, or a previous paper "
+		  "output, "
+		  "which is replaced whole; any other folder is refused" },
+		{ 'v', "verify", NULL,
+		  "regenerate into a temporary directory and report any difference (exit 1)" },
 		OPT_END },
 };

@@ -48,8 +48,10 @@ static int check_tool(const char *tool, int required)
 	/* Said once per node, by local rank 0; when required, by every rank: the
 	 * first rank to fail stops the others, maybe before rank 0 has said it. */
 	if (required || !strcmp(env_or("LOCAL_RANK", "SLURM_LOCALID", "0"), "0"))
-		fprintf(stderr, "campaign: %s not found on %s: %s\n", tool, env_or("SLURMD_NODENAME", "HOSTNAME", "this node"),
-			required ? "the campaign requires it, so the rank does not run" : "ranks run without it");
+		fprintf(stderr, "campaign: %s not found on %s: %s\n", tool,
+			env_or("SLURMD_NODENAME", "HOSTNAME", "this node"),
+			required ? "the campaign requires it, so the rank does not run"
+				 : "ranks run without it");
 	return required ? -1 : 1;
 }
 
@@ -58,7 +60,8 @@ static int run_wait(char **argv)
 	pid_t pid = fork();
 	if (pid == 0) {
 		execvp(argv[0], argv);
-		fprintf(stderr, "campaign profile-rank: cannot run %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "campaign profile-rank: cannot run %s: %s\n", argv[0],
+			strerror(errno));
 		_exit(127);
 	}
 	int st = 0;
@@ -70,7 +73,8 @@ static int run_wait(char **argv)
 static int profile_exec(const struct cmd_entry *self, struct args *a)
 {
 	if (!args_has(a, 'd') || a->dashdash < 0 || a->dashdash >= a->npos) {
-		fprintf(stderr, "campaign profile-rank: --dir and a command after -- are required\n");
+		fprintf(stderr,
+			"campaign profile-rank: --dir and a command after -- are required\n");
 		return EXIT_USAGE;
 	}
 	(void)self;
@@ -92,7 +96,8 @@ static int profile_exec(const struct cmd_entry *self, struct args *a)
 		argv_push(&full, "profile");
 		argv_push(&full, "--force-overwrite=true");
 		struct strbuf t = STRBUF_INIT;
-		strbuf_addf(&t, "--trace=%s", args_has(a, 't') ? args_get(a, 't') : "cuda,nvtx,osrt");
+		strbuf_addf(&t, "--trace=%s",
+			    args_has(a, 't') ? args_get(a, 't') : "cuda,nvtx,osrt");
 		argv_push(&full, t.buf);
 		strbuf_free(&t);
 		if (args_has(a, 'c')) {
@@ -122,9 +127,11 @@ static int profile_exec(const struct cmd_entry *self, struct args *a)
 		struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
 		strbuf_addf(&in, "%s.nsys-rep", rep.buf);
 		strbuf_addf(&out, "%s.sqlite", rep.buf);
-		char *ex[] = { "nsys", "export", "--type", "sqlite", "--force-overwrite", "true", "-o", out.buf, in.buf, NULL };
+		char *ex[] = { "nsys", "export", "--type", "sqlite", "--force-overwrite",
+			       "true", "-o",     out.buf,  in.buf,   NULL };
 		if (run_wait(ex) != 0)
-			fprintf(stderr, "campaign: rank %s: nsys export of %s failed\n", rank, in.buf);
+			fprintf(stderr, "campaign: rank %s: nsys export of %s failed\n", rank,
+				in.buf);
 		strbuf_free(&in);
 		strbuf_free(&out);
 	}
@@ -135,9 +142,15 @@ static int profile_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_profile_rank_entry = {
-	"profile-rank", "--dir JOB_DIR [--nsys] [--trace T] [--capture-range R] [--perf] [--required] -- CMD [ARG...]",
+	"profile-rank",
+	"--dir JOB_DIR [--nsys] [--trace T] [--capture-range R] [--perf] [--required] -- CMD "
+	"[ARG...]",
 	"run one rank under nsys and/or perf stat; the job script adds it",
-	CMD_NODE, 0, -1, profile_exec, (const struct optdef[]){
+	CMD_NODE,
+	0,
+	-1,
+	profile_exec,
+	(const struct optdef[]){
 		OPT_DIR("the job directory (outputs go to nsys/ and perf/)"),
 		{ 'n', "nsys", NULL, "profile with Nsight Systems and export SQLite" },
 		{ 't', "trace", "T", "nsys --trace (default cuda,nvtx,osrt)" },

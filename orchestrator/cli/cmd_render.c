@@ -33,6 +33,13 @@ static int render_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_render_entry = {
-	"render", "--out DIR FILE", "write each scenario's job script into DIR/<scenario>/ without submitting",
-	0, 1, 1, render_exec, (const struct optdef[]){ { 'o', "out", "DIR", "where to write the scripts (required)" }, OPT_END },
+	"render",
+	"--out DIR FILE",
+	"write each scenario's job script into DIR/<scenario>/ without submitting",
+	0,
+	1,
+	1,
+	render_exec,
+	(const struct optdef[]){ { 'o', "out", "DIR", "where to write the scripts (required)" },
+				 OPT_END },
 };

@@ -38,9 +38,12 @@ static int check_names(const struct pick *p, const struct job_row *rows, size_t 
 		if (!j)
 			return err_set(ERR_NOTFOUND, "the run has no scenario '%s'", p->names[i]);
 		if (!job_state_is_final(j->state))
-			return err_set(ERR_USAGE, "scenario %s is %s (attempt %d): only ended scenarios can be resubmitted; "
-				       "cancel it first with `campaign cancel RUN %s`", j->scenario, job_state_name(j->state),
-				       j->attempt, j->scenario);
+			return err_set(ERR_USAGE,
+				       "scenario %s is %s (attempt %d): only ended scenarios can "
+				       "be resubmitted; "
+				       "cancel it first with `campaign cancel RUN %s`",
+				       j->scenario, job_state_name(j->state), j->attempt,
+				       j->scenario);
 	}
 	return 0;
 }
@@ -54,9 +57,10 @@ static int plan_again(struct run *r, const struct job_row *j)
 		rc = store_job_plan(r->st, j->scenario, j->nodes, j->ntasks, &attempt);
 	}
 	if (rc == 0)
-		printf("%s: attempt %d planned; attempt %d (%s%s%s) is kept in %s/attempts/%d/\n", j->scenario, attempt,
-		       j->attempt, job_state_name(j->state), j->reason && *j->reason ? ": " : "", j->reason ? j->reason : "",
-		       j->scenario, j->attempt);
+		printf("%s: attempt %d planned; attempt %d (%s%s%s) is kept in %s/attempts/%d/\n",
+		       j->scenario, attempt, j->attempt, job_state_name(j->state),
+		       j->reason && *j->reason ? ": " : "", j->reason ? j->reason : "", j->scenario,
+		       j->attempt);
 	return rc;
 }
 
@@ -86,15 +90,18 @@ static int resubmit_exec(const struct cmd_entry *self, struct args *a)
 {
 	struct pick p = { .failed = args_has(a, 'f'), .names = a->pos + 1, .nnames = a->npos - 1 };
 	if (!p.failed && !p.nnames) {
-		fprintf(stderr, "campaign resubmit: say what to run again: --failed, or scenario names\n");
+		fprintf(stderr,
+			"campaign resubmit: say what to run again: --failed, or scenario names\n");
 		cmd_usage(self, stderr);
 		return EXIT_USAGE;
 	}
 	struct run *r = a->run;
 	const struct backend_ops *be = backend_for_run(r);
 	struct job_set js = JOB_SET_INIT;
-	struct submission_opts so = { .wait = args_has(a, 'w'), .no_aggregation_job = args_has(a, 'n'),
-				      .prepare = prepare, .ctx = &p };
+	struct submission_opts so = { .wait = args_has(a, 'w'),
+				      .no_aggregation_job = args_has(a, 'n'),
+				      .prepare = prepare,
+				      .ctx = &p };
 	/* Which jobs failed is the controller's to say: refresh first. */
 	int rc = backend_refresh(be, r, &js);
 	job_set_free(&js);
@@ -107,7 +114,8 @@ static int resubmit_exec(const struct cmd_entry *self, struct args *a)
 	} else if (so.wait) {
 		return submission_wait(r, be, stdout);
 	} else {
-		printf("resubmitted %d scenario%s to %s; follow it with: ", p.planned, p.planned == 1 ? "" : "s", be->name);
+		printf("resubmitted %d scenario%s to %s; follow it with: ", p.planned,
+		       p.planned == 1 ? "" : "s", be->name);
 		cmd_print_run_command(stdout, a, "watch", r->id);
 		putchar('\n');
 	}
@@ -115,9 +123,17 @@ static int resubmit_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_resubmit_entry = {
-	"resubmit", "[--failed] [--wait] [--no-aggregation-job] [--results DIR] RUN [SCENARIO...]",
+	"resubmit",
+	"[--failed] [--wait] [--no-aggregation-job] [--results DIR] RUN [SCENARIO...]",
 	"run failed (or named) scenarios again in the same run, keeping every attempt",
-	CMD_RUN, 1, -1, resubmit_exec, (const struct optdef[]){
-		{ 'f', "failed", NULL, "every scenario whose latest attempt ended other than COMPLETED" },
-		OPT_WAIT, OPT_NO_AGGREGATION_JOB, OPT_END },
+	CMD_RUN,
+	1,
+	-1,
+	resubmit_exec,
+	(const struct optdef[]){
+		{ 'f', "failed", NULL,
+		  "every scenario whose latest attempt ended other than COMPLETED" },
+		OPT_WAIT,
+		OPT_NO_AGGREGATION_JOB,
+		OPT_END },
 };

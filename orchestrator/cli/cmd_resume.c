@@ -29,15 +29,17 @@ static int resume_exec(const struct cmd_entry *self, struct args *a)
 {
 	struct run *r = a->run;
 	const struct backend_ops *be = backend_for_run(r);
-	struct submission_opts so = { .wait = args_has(a, 'w'), .no_aggregation_job = args_has(a, 'n') };
+	struct submission_opts so = { .wait = args_has(a, 'w'),
+				      .no_aggregation_job = args_has(a, 'n') };
 	size_t before = 0, after = 0;
 	int rc;
 	(void)self;
 	if ((rc = count_missing(r, &before)) < 0 || (rc = submission_run(r, be, &so)) < 0 ||
 	    (rc = count_missing(r, &after)) < 0)
 		return rc;
-	printf("run %s: %zu of %zu scenario%s had no recorded job; %s\n", r->id, before, r->c.n_scenarios,
-	       r->c.n_scenarios == 1 ? "" : "s", after ? "some still have none (see above)" : "every scenario has one now");
+	printf("run %s: %zu of %zu scenario%s had no recorded job; %s\n", r->id, before,
+	       r->c.n_scenarios, r->c.n_scenarios == 1 ? "" : "s",
+	       after ? "some still have none (see above)" : "every scenario has one now");
 	if (so.wait && !after)
 		return submission_wait(r, be, stdout);
 	struct job_set js = JOB_SET_INIT;
@@ -48,7 +50,12 @@ static int resume_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_resume_entry = {
-	"resume", "[--wait] [--no-aggregation-job] [--results DIR] RUN",
+	"resume",
+	"[--wait] [--no-aggregation-job] [--results DIR] RUN",
 	"finish an interrupted submission: adopt jobs already submitted, submit the rest",
-	CMD_RUN, 1, 1, resume_exec, (const struct optdef[]){ OPT_WAIT, OPT_NO_AGGREGATION_JOB, OPT_END },
+	CMD_RUN,
+	1,
+	1,
+	resume_exec,
+	(const struct optdef[]){ OPT_WAIT, OPT_NO_AGGREGATION_JOB, OPT_END },
 };

@@ -38,8 +38,11 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	free(bin);
 	char *dirty = provenance_dirty_list(&prov);
 	if (dirty && args_has(a, 'c')) {
-		fprintf(stderr, "campaign submit: --require-clean: the working tree is not clean: %s\n"
-			"Commit or stash these changes (or drop --require-clean); nothing was submitted.\n", dirty);
+		fprintf(stderr,
+			"campaign submit: --require-clean: the working tree is not clean: %s\n"
+			"Commit or stash these changes (or drop --require-clean); nothing was "
+			"submitted.\n",
+			dirty);
 		free(dirty);
 		provenance_free(&prov);
 		campaign_free(&c);
@@ -50,7 +53,8 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	rc = run_create(&c, cmd_results_root(a), be->name, &r);
 	campaign_free(&c);
 	if (rc == 0 && (rc = provenance_write(r, &prov)) < 0)
-		fprintf(stderr, "campaign submit: warning: provenance incomplete: %s\n", err_last());
+		fprintf(stderr, "campaign submit: warning: provenance incomplete: %s\n",
+			err_last());
 	if (prov.not_git)
 		fprintf(stderr, "campaign submit: %s\n", prov.not_git);
 	provenance_free(&prov);
@@ -61,10 +65,15 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	fault_point("after-create", NULL);
 	/* --no-aggregation-job concerns the scheduler's aggregation job only: the
 	 * local executor's supervisor always runs. */
-	struct submission_opts so = { .wait = args_has(a, 'w'), .no_aggregation_job = args_has(a, 'n') };
+	struct submission_opts so = { .wait = args_has(a, 'w'),
+				      .no_aggregation_job = args_has(a, 'n') };
 	int exit = EXIT_OK;
-	if ((rc = submission_run(r, be, &so)) < 0 || (so.wait && (rc = submission_wait(r, be, stdout)) < 0)) {
-		fprintf(stderr, "campaign submit: %s\nWhat was recorded is kept. Once the cause is fixed, `", err_last());
+	if ((rc = submission_run(r, be, &so)) < 0 ||
+	    (so.wait && (rc = submission_wait(r, be, stdout)) < 0)) {
+		fprintf(stderr,
+			"campaign submit: %s\nWhat was recorded is kept. Once the cause is fixed, "
+			"`",
+			err_last());
 		cmd_print_run_command(stderr, a, "resume", r->id);
 		fputs("` submits what is missing and `", stderr);
 		cmd_print_run_command(stderr, a, "resubmit --failed", r->id);
@@ -75,8 +84,8 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	if (so.wait) {
 		exit = rc;
 	} else {
-		printf("submitted %zu job%s to %s; follow it with: ", r->c.n_scenarios, r->c.n_scenarios == 1 ? "" : "s",
-		       be->name);
+		printf("submitted %zu job%s to %s; follow it with: ", r->c.n_scenarios,
+		       r->c.n_scenarios == 1 ? "" : "s", be->name);
 		cmd_print_run_command(stdout, a, "watch", r->id);
 		putchar('\n');
 	}
@@ -85,11 +94,19 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_submit_entry = {
-	"submit", "[--wait] [--backend auto|local|slurm] [--require-clean] [--no-aggregation-job] [--results DIR] FILE",
+	"submit",
+	"[--wait] [--backend auto|local|slurm] [--require-clean] [--no-aggregation-job] [--results "
+	"DIR] FILE",
 	"validate, render and submit every scenario of a campaign",
-	CMD_RESULTS, 1, 1, submit_exec, (const struct optdef[]){
+	CMD_RESULTS,
+	1,
+	1,
+	submit_exec,
+	(const struct optdef[]){
 		OPT_WAIT,
 		{ 'b', "backend", "NAME", "auto (default), local or slurm" },
-		{ 'c', "require-clean", NULL, "refuse to submit from a work tree with uncommitted or untracked files" },
-		OPT_NO_AGGREGATION_JOB, OPT_END },
+		{ 'c', "require-clean", NULL,
+		  "refuse to submit from a work tree with uncommitted or untracked files" },
+		OPT_NO_AGGREGATION_JOB,
+		OPT_END },
 };

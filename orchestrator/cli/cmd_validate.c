@@ -14,7 +14,8 @@ int cmd_load_campaign(const char *file, struct campaign *c)
 	int rc = campaign_load(file, c, &d);
 	if (rc < 0) {
 		diags_print(&d, stderr);
-		fprintf(stderr, "%s: %zu problem%s; nothing was done\n", file, d.n, d.n == 1 ? "" : "s");
+		fprintf(stderr, "%s: %zu problem%s; nothing was done\n", file, d.n,
+			d.n == 1 ? "" : "s");
 	}
 	diags_free(&d);
 	return rc < 0 ? EXIT_USAGE : 0;
@@ -29,7 +30,8 @@ static int validate_exec(const struct cmd_entry *self, struct args *a)
 		return rc;
 	printf("%s: campaign %s is valid: %zu scenario%s\n", a->pos[0], c.name, c.n_scenarios,
 	       c.n_scenarios == 1 ? "" : "s");
-	printf("%-28s %5s %6s %5s %6s %-6s %s\n", "SCENARIO", "NODES", "TASKS", "GPUS", "RANKS", "COMM", "TIME");
+	printf("%-28s %5s %6s %5s %6s %-6s %s\n", "SCENARIO", "NODES", "TASKS", "GPUS", "RANKS",
+	       "COMM", "TIME");
 	for (size_t i = 0; i < c.n_scenarios; i++) {
 		const struct scenario *s = &c.scenarios[i];
 		printf("%-28s %5d %6d %5d %6d %-6s %s\n", s->name, s->nodes, s->tasks_per_node,

@@ -12,10 +12,13 @@
 static int watch_exec(const struct cmd_entry *self, struct args *a)
 {
 	long min_s, max_s;
-	if (args_int(self, a, 'i', 1, 3600, 2, &min_s) || args_int(self, a, 'm', 1, 3600, 60, &max_s))
+	if (args_int(self, a, 'i', 1, 3600, 2, &min_s) ||
+	    args_int(self, a, 'm', 1, 3600, 60, &max_s))
 		return EXIT_USAGE;
-	struct watch_opts o = { .min_s = (double)min_s, .max_s = (double)(max_s < min_s ? min_s : max_s),
-				.redraw = isatty(STDOUT_FILENO) && !args_has(a, 'p'), .out = stdout };
+	struct watch_opts o = { .min_s = (double) min_s,
+				.max_s = (double) (max_s < min_s ? min_s : max_s),
+				.redraw = isatty(STDOUT_FILENO) && !args_has(a, 'p'),
+				.out = stdout };
 	struct job_set js = JOB_SET_INIT;
 	int failed = 0, rc = watch_run(a->run, backend_for_run(a->run), &o, &js);
 	run_is_done(&js, &failed);
@@ -24,11 +27,17 @@ static int watch_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_watch_entry = {
-	"watch", "[--interval S] [--max-interval S] [--plain] [--results DIR] [RUN]",
+	"watch",
+	"[--interval S] [--max-interval S] [--plain] [--results DIR] [RUN]",
 	"follow a run until every job is final and the analysis is written",
-	CMD_RUN | CMD_RUN_NEWEST, 0, 1, watch_exec, (const struct optdef[]){
+	CMD_RUN | CMD_RUN_NEWEST,
+	0,
+	1,
+	watch_exec,
+	(const struct optdef[]){
 		{ 'i', "interval", "S", "shortest poll interval, after a change (default 2)" },
-		{ 'm', "max-interval", "S", "longest poll interval while nothing changes (default 60)" },
+		{ 'm', "max-interval", "S",
+		  "longest poll interval while nothing changes (default 60)" },
 		{ 'p', "plain", NULL, "print lines on change instead of redrawing the screen" },
 		OPT_END },
 };

@@ -13,14 +13,30 @@
 
 extern const struct cmd_entry cmd_validate_entry, cmd_render_entry, cmd_submit_entry,
 	cmd_status_entry, cmd_aggregate_entry, cmd_launch_entry, cmd_cancel_entry,
-	cmd_supervise_entry, cmd_watch_entry, cmd_paper_entry, cmd_profile_rank_entry, cmd_collect_entry,
-	cmd_compare_entry, cmd_resume_entry, cmd_resubmit_entry, cmd_analyze_shard_entry, cmd_ls_entry, cmd_logs_entry;
+	cmd_supervise_entry, cmd_watch_entry, cmd_paper_entry, cmd_profile_rank_entry,
+	cmd_collect_entry, cmd_compare_entry, cmd_resume_entry, cmd_resubmit_entry,
+	cmd_analyze_shard_entry, cmd_ls_entry, cmd_logs_entry;
 
 static const struct cmd_entry *const commands[] = {
-	&cmd_validate_entry, &cmd_render_entry, &cmd_submit_entry, &cmd_status_entry, &cmd_watch_entry,
-	&cmd_cancel_entry, &cmd_resume_entry, &cmd_resubmit_entry, &cmd_aggregate_entry, &cmd_compare_entry,
-	&cmd_ls_entry, &cmd_logs_entry, &cmd_paper_entry, &cmd_launch_entry, &cmd_supervise_entry, &cmd_profile_rank_entry, &cmd_collect_entry,
-	&cmd_analyze_shard_entry, NULL,
+	&cmd_validate_entry,
+	&cmd_render_entry,
+	&cmd_submit_entry,
+	&cmd_status_entry,
+	&cmd_watch_entry,
+	&cmd_cancel_entry,
+	&cmd_resume_entry,
+	&cmd_resubmit_entry,
+	&cmd_aggregate_entry,
+	&cmd_compare_entry,
+	&cmd_ls_entry,
+	&cmd_logs_entry,
+	&cmd_paper_entry,
+	&cmd_launch_entry,
+	&cmd_supervise_entry,
+	&cmd_profile_rank_entry,
+	&cmd_collect_entry,
+	&cmd_analyze_shard_entry,
+	NULL,
 };
 
 static void usage(FILE *out, int all)
@@ -53,7 +69,10 @@ static int help(int argc, char **argv)
 	if (argc >= 3 && strcmp(argv[2], "--all")) {
 		const struct cmd_entry *e = find(argv[2]);
 		if (!e) {
-			fprintf(stderr, "campaign help: '%s' is not a command. See 'campaign help --all'.\n", argv[2]);
+			fprintf(stderr,
+				"campaign help: '%s' is not a command. See 'campaign help "
+				"--all'.\n",
+				argv[2]);
 			return EXIT_USAGE;
 		}
 		cmd_usage(e, stdout);

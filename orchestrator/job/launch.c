@@ -53,7 +53,8 @@ static void setenv_long(const char *name, long v, int keep)
 /* The variables of the launch contract (docs/formats.md) that are the same
  * for every rank, set once in the launcher before ranks start; values the
  * campaign's env already set win. */
-static void job_env(long nodes, long tpn, long ranks_per_host, const char *master_addr, long master_port)
+static void job_env(long nodes, long tpn, long ranks_per_host, const char *master_addr,
+		    long master_port)
 {
 	if (!getenv("MASTER_ADDR") || !*getenv("MASTER_ADDR"))
 		setenv("MASTER_ADDR", master_addr, 1);
@@ -68,7 +69,8 @@ static void job_env(long nodes, long tpn, long ranks_per_host, const char *maste
 	setenv("JAX_NUM_PROCESSES", getenv("WORLD_SIZE"), 0);
 	if (!getenv("OPENBLAS_NUM_THREADS")) { /* the ranks sharing a host share its CPUs */
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		setenv_long("OPENBLAS_NUM_THREADS", cpus / ranks_per_host > 0 ? cpus / ranks_per_host : 1, 0);
+		setenv_long("OPENBLAS_NUM_THREADS",
+			    cpus / ranks_per_host > 0 ? cpus / ranks_per_host : 1, 0);
 	}
 }
 
@@ -78,8 +80,9 @@ static void say_rendezvous(long nodes, long tpn)
 {
 	if (!getenv("CAMPAIGN_JOB_DIR")) /* a job's log only, not a launch by hand */
 		return;
-	fprintf(stderr, "campaign launch: %ld rank%s on %ld node%s; rendezvous (env://) at %s:%s\n", nodes * tpn,
-		nodes * tpn == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", getenv("MASTER_ADDR"), getenv("MASTER_PORT"));
+	fprintf(stderr, "campaign launch: %ld rank%s on %ld node%s; rendezvous (env://) at %s:%s\n",
+		nodes * tpn, nodes * tpn == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s",
+		getenv("MASTER_ADDR"), getenv("MASTER_PORT"));
 }
 
 /* On each node (its first task): MASTER_ADDR must resolve there, or every
@@ -95,9 +98,13 @@ static void check_master_addr(void)
 		freeaddrinfo(res);
 		return;
 	}
-	fprintf(stderr, "campaign launch: node %s: MASTER_ADDR %s does not resolve here (%s): an env:// rendezvous "
-		"(torch.distributed, torchrun) will fail; set MASTER_ADDR in workload.env to an address every node "
-		"can reach\n", node ? node : "?", addr, gai_strerror(e));
+	fprintf(stderr,
+		"campaign launch: node %s: MASTER_ADDR %s does not resolve here (%s): an env:// "
+		"rendezvous "
+		"(torch.distributed, torchrun) will fail; set MASTER_ADDR in workload.env to an "
+		"address every node "
+		"can reach\n",
+		node ? node : "?", addr, gai_strerror(e));
 }
 
 /* The per-rank variables: torch.distributed / torchrun names and JAX's. */
@@ -139,8 +146,9 @@ static long free_port(void)
 	for (int k = 0; k < 64; k++) {
 		long port = 10000 + (long)((r + (unsigned int)k * 7919u) % 10000u);
 		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-					 .sin_port = htons((uint16_t)port) };
+		struct sockaddr_in a = { .sin_family = AF_INET,
+					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+					 .sin_port = htons((uint16_t) port) };
 		int ok = fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
 		if (fd >= 0)
 			close(fd);
@@ -151,7 +159,8 @@ static long free_port(void)
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof a;
 	long port = 29500;
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+	if (fd >= 0 && bind(fd, (struct sockaddr *) &a, sizeof a) == 0 &&
+	    getsockname(fd, (struct sockaddr *) &a, &len) == 0)
 		port = ntohs(a.sin_port);
 	if (fd >= 0)
 		close(fd);
@@ -173,10 +182,13 @@ static void say_cannot_run(const char *prog, int err)
 	char cwd[4096];
 	if (!getcwd(cwd, sizeof cwd))
 		snprintf(cwd, sizeof cwd, "?");
-	fprintf(stderr, "campaign launch: cannot run '%s' (working directory %s): %s%s\n", prog, cwd, strerror(err),
-		err == ENOENT && !strchr(prog, '/') ? " (not on PATH)" :
-		err == ENOENT && prog[0] != '/' ? " (relative paths start from the job directory; {{campaign_dir}} "
-						  "names the campaign file's folder)" : "");
+	fprintf(stderr, "campaign launch: cannot run '%s' (working directory %s): %s%s\n", prog,
+		cwd, strerror(err),
+		err == ENOENT && !strchr(prog, '/') ? " (not on PATH)"
+			: err == ENOENT && prog[0] != '/'
+			? " (relative paths start from the job directory; {{campaign_dir}} "
+			  "names the campaign file's folder)"
+			: "");
 }
 
 void launch_set_id(void)
@@ -310,8 +322,10 @@ int launch_rank_exit(const char *dir, char **cmd)
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	strbuf_addf(&path, "%s/rank_%ld", dir, rank);
 	strbuf_addf(&text, "%d %.6f\n", code, (double)now.tv_sec + now.tv_nsec / 1e9);
-	if (fsio_write_atomic(path.buf, text.buf, text.len, 0644) < 0) /* the job's status then is srun's */
-		fprintf(stderr, "campaign launch: cannot record rank %ld's exit status: %s\n", rank, err_last());
+	/* the job's status then is srun's */
+	if (fsio_write_atomic(path.buf, text.buf, text.len, 0644) < 0)
+		fprintf(stderr, "campaign launch: cannot record rank %ld's exit status: %s\n", rank,
+			err_last());
 	strbuf_free(&path);
 	strbuf_free(&text);
 	return code;
@@ -328,8 +342,8 @@ static int first_failed_rank(const char *dir, long ntasks, long *rank)
 		strbuf_addf(&path, "%s/rank_%ld", dir, r);
 		int c;
 		double end;
-		if (fsio_read(path.buf, 256, &text, NULL) == 0 && sscanf(text, "%d %lf", &c, &end) == 2 && c != 0 &&
-		    (code < 0 || end < first)) {
+		if (fsio_read(path.buf, 256, &text, NULL) == 0 &&
+		    sscanf(text, "%d %lf", &c, &end) == 2 && c != 0 && (code < 0 || end < first)) {
 			code = c;
 			first = end;
 			*rank = r;
@@ -352,8 +366,8 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 	char nt[48];
 	snprintf(n, sizeof n, "--nodes=%ld", nodes);
 	snprintf(t, sizeof t, "--ntasks-per-node=%ld", tpn);
-	snprintf(nt, sizeof nt, "--ntasks=%ld", nodes * tpn); /* not the allocation's SLURM_NTASKS: one
-								 * launcher per node, or one monitor, is fewer */
+	/* not the allocation's SLURM_NTASKS: one launcher per node, or one monitor, is fewer */
+	snprintf(nt, sizeof nt, "--ntasks=%ld", nodes * tpn);
 	argv[k++] = "srun";
 	argv[k++] = n;
 	argv[k++] = t;
@@ -365,9 +379,14 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 		char *addr = slurm_first_node_addr(getenv("SLURM_JOB_NODELIST"));
 		job_env(nodes, tpn, tpn, addr ? addr : "127.0.0.1", job_port());
 		if (!addr && nodes > 1)
-			fprintf(stderr, "campaign launch: the first node's address is unknown (SLURM_JOB_NODELIST %s): "
-				"MASTER_ADDR 127.0.0.1 reaches only the first node's ranks; set MASTER_ADDR in "
-				"workload.env\n", getenv("SLURM_JOB_NODELIST") ? getenv("SLURM_JOB_NODELIST") : "unset");
+			fprintf(stderr,
+				"campaign launch: the first node's address is unknown "
+				"(SLURM_JOB_NODELIST %s): "
+				"MASTER_ADDR 127.0.0.1 reaches only the first node's ranks; set "
+				"MASTER_ADDR in "
+				"workload.env\n",
+				getenv("SLURM_JOB_NODELIST") ? getenv("SLURM_JOB_NODELIST")
+							     : "unset");
 		say_rendezvous(nodes, tpn);
 		free(addr);
 	}
@@ -386,11 +405,14 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 	for (int i = 0; i < ncmd; i++)
 		argv[k++] = cmd[i];
 	pid_t pid = spawn(argv, -1);
-	int rc = pid > 0 ? wait_forwarding(pid, NULL) : 127; /* srun passes a signal on to every task */
+	/* srun passes a signal on to every task */
+	int rc = pid > 0 ? wait_forwarding(pid, NULL) : 127;
 	long rank = -1;
 	int first = dir.len ? first_failed_rank(dir.buf, nodes * tpn, &rank) : -1;
 	if (rc != 0 && first > 0) {
-		fprintf(stderr, "campaign launch: rank %ld failed first, with status %d (srun's status was %d): the job's status\n",
+		fprintf(stderr,
+			"campaign launch: rank %ld failed first, with status %d (srun's status was "
+			"%d): the job's status\n",
 			rank, first, rc);
 		rc = first;
 	}
@@ -412,7 +434,8 @@ static void signal_all(pid_t *pids, long n, int sig)
  * preferring one killed by a signal before the launcher stopped anyone: a
  * crashed rank makes its peers fail with communication errors right after,
  * and the crash is the cause worth reporting. */
-static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs, size_t nlogs, int helper)
+static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs, size_t nlogs,
+		      int helper)
 {
 	long left = n, bad_rank = -1;
 	int first_exit = 0, first_signal = 0, stopping = 0, killed = 0;
@@ -427,11 +450,13 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 				pids[i] = -1;
 				left--;
 				/* Once stopping, only a crash (a signal we did not send) counts. */
-				int crash = WIFSIGNALED(st) && !killed && (!stopping || WTERMSIG(st) != SIGTERM);
+				int crash = WIFSIGNALED(st) && !killed &&
+					(!stopping || WTERMSIG(st) != SIGTERM);
 				if (crash && !first_signal) {
 					first_signal = status_code(st);
 					bad_rank = i;
-				} else if (!stopping && !WIFSIGNALED(st) && status_code(st) && !first_exit) {
+				} else if (!stopping && !WIFSIGNALED(st) && status_code(st) &&
+					   !first_exit) {
 					first_exit = status_code(st);
 					if (!first_signal)
 						bad_rank = i;
@@ -444,9 +469,14 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((first_exit || first_signal || launch_stop) && !stopping) {
 			if (first_exit || first_signal)
-				fprintf(stderr, "campaign launch: a rank failed; stopping the other ranks\n");
-			else if (!helper) /* a helper step (node monitors) is stopped so when the workload ends */
-				fprintf(stderr, "campaign launch: %s received; stopping the ranks\n", strsignal(launch_stop));
+				fprintf(stderr,
+					"campaign launch: a rank failed; stopping the other "
+					"ranks\n");
+			/* a helper step (node monitors) is stopped so when the workload ends */
+			else if (!helper)
+				fprintf(stderr,
+					"campaign launch: %s received; stopping the ranks\n",
+					strsignal(launch_stop));
 			signal_all(pids, n, SIGTERM);
 			stopping = 1;
 			stop_at = now;
@@ -460,7 +490,8 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 	int rc = first_signal ? first_signal : first_exit;
 	if (bad_rank >= 0)
 		fprintf(stderr, "campaign launch: rank %ld exited with status %d%s\n", bad_rank, rc,
-			first_signal ? " (killed by a signal): the job's status" : ": the job's status");
+			first_signal ? " (killed by a signal): the job's status"
+				     : ": the job's status");
 	return rc ? rc : launch_stop ? 128 + launch_stop : 0;
 }
 
@@ -480,9 +511,12 @@ static int fds_for_ranks(long n)
 		getrlimit(RLIMIT_NOFILE, &rl);
 	}
 	if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)need > rl.rlim_cur) {
-		fprintf(stderr, "campaign launch: %ld local ranks need about %ld open files (a log pipe and file each); this "
-			"process may have %llu (ulimit -n, hard limit included): raise the limit or launch fewer ranks\n",
-			n, need, (unsigned long long)rl.rlim_cur);
+		fprintf(stderr,
+			"campaign launch: %ld local ranks need about %ld open files (a log pipe "
+			"and file each); this "
+			"process may have %llu (ulimit -n, hard limit included): raise the limit "
+			"or launch fewer ranks\n",
+			n, need, (unsigned long long) rl.rlim_cur);
 		return -1;
 	}
 	return 0;
@@ -513,7 +547,8 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper)
 			close(log_fd);
 		if (pids[r] > 0 && job_dir && !helper) {
 			char node[32];
-			snprintf(node, sizeof node, "local%ld", r / tpn + 1); /* as local_rank_env names it */
+			/* as local_rank_env names it */
+			snprintf(node, sizeof node, "local%ld", r / tpn + 1);
 			ranklog_record(job_dir, r, (long)pids[r], node);
 		}
 		if (pids[r] < 0) {

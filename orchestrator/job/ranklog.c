@@ -21,7 +21,8 @@ int ranklog_open(const char *job_dir, long rank, struct ranklog *rl, int *child_
 	rl->in = rl->file = -1;
 	rl->partial = (struct strbuf)STRBUF_INIT;
 	if (pipe2(p, O_CLOEXEC) < 0) {
-		fprintf(stderr, "campaign launch: no per-rank log for rank %ld: %s\n", rank, strerror(errno));
+		fprintf(stderr, "campaign launch: no per-rank log for rank %ld: %s\n", rank,
+			strerror(errno));
 		return -1;
 	}
 	rl->in = p[0];
@@ -30,9 +31,11 @@ int ranklog_open(const char *job_dir, long rank, struct ranklog *rl, int *child_
 	strbuf_addf(&path, "%s/" JOB_LOGS, job_dir);
 	fsio_mkdir_p(path.buf, 0755);
 	strbuf_addf(&path, "/rank_%ld.out", rank);
-	rl->file = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644); /* no planted link */
+	/* no planted link */
+	rl->file = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (rl->file < 0)
-		fprintf(stderr, "campaign launch: cannot write %s: %s\n", path.buf, strerror(errno));
+		fprintf(stderr, "campaign launch: cannot write %s: %s\n", path.buf,
+			strerror(errno));
 	strbuf_free(&path);
 	return 0;
 }
@@ -79,7 +82,8 @@ static void copy_once(struct ranklog *rl)
 	strbuf_add(&rl->partial, buf, (size_t)r);
 	const char *nl = memrchr(rl->partial.buf, '\n', rl->partial.len);
 	size_t whole = nl ? (size_t)(nl - rl->partial.buf) + 1 : 0;
-	if (!whole && rl->partial.len >= RANKLOG_MAX_LINE) /* a line without end: passed on as it is */
+	/* a line without end: passed on as it is */
+	if (!whole && rl->partial.len >= RANKLOG_MAX_LINE)
 		whole = rl->partial.len;
 	if (!whole)
 		return;
@@ -125,13 +129,15 @@ void ranklog_finish(struct ranklog *rl, size_t n, int linger_ms)
 		if (ranklog_pump(rl, n, 20) == 0)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 > linger_ms)
+		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 >
+		    linger_ms)
 			break;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (rl[i].in >= 0)
 			close(rl[i].in);
-		if (rl[i].partial.len) { /* a grandchild held the pipe past the linger: what came is kept */
+		/* a grandchild held the pipe past the linger: what came is kept */
+		if (rl[i].partial.len) {
 			strbuf_addch(&rl[i].partial, '\n');
 			write_all(STDOUT_FILENO, rl[i].partial.buf, rl[i].partial.len);
 		}
@@ -149,12 +155,13 @@ void ranklog_record(const char *job_dir, long rank, long pid, const char *node)
 	gethostname(host, sizeof host - 1);
 	if (!node)
 		node = env && *env ? env : host;
-	json_t *j = json_pack("{s:I, s:s, s:s, s:I}", "rank", (json_int_t)rank, "host", host, "node", node, "pid",
-			      (json_int_t)pid);
+	json_t *j = json_pack("{s:I, s:s, s:s, s:I}", "rank", (json_int_t) rank, "host", host,
+			      "node", node, "pid", (json_int_t) pid);
 	char *text = j ? json_dumps(j, JSON_SORT_KEYS) : NULL;
 	snprintf(rel, sizeof rel, JOB_RANKS "/rank_%ld.json", rank);
 	if (text && fsio_write_in(job_dir, rel, text, strlen(text), 0644) < 0)
-		fprintf(stderr, "campaign launch: cannot record rank %ld's process: %s\n", rank, err_last());
+		fprintf(stderr, "campaign launch: cannot record rank %ld's process: %s\n", rank,
+			err_last());
 	free(text);
 	json_decref(j);
 }

@@ -16,12 +16,14 @@ static const struct {
 	const char *name;
 	int shared;
 } kinds[] = {
-	{ 0xEF53, "ext4", 0 }, { 0x58465342, "xfs", 0 }, { 0x9123683E, "btrfs", 0 }, { 0x01021994, "tmpfs", 0 },
-	{ 0x794C7630, "overlay", 0 }, { 0x2FC12FC1, "zfs", 0 }, { 0x858458F6, "ramfs", 0 }, { 0xF2F52010, "f2fs", 0 },
-	{ 0x6969, "nfs", 1 }, { 0x0BD00BD0, "lustre", 1 }, { 0x47504653, "gpfs", 1 }, { 0x19830326, "beegfs", 1 },
-	{ 0x00C36400, "cephfs", 1 }, { 0xFF534D42, "cifs", 1 }, { 0xFE534D42, "smb2", 1 }, { 0x517B, "smb", 1 },
-	{ 0x01021997, "9p", 1 }, { 0x65735546, "fuse", 1 }, { 0x5346414F, "afs", 1 }, { 0x01161970, "gfs2", 1 },
-	{ 0x7461636F, "ocfs2", 1 }, { 0xAAD7AAEA, "panfs", 1 }, { 0x20030528, "orangefs", 1 },
+	{ 0xEF53, "ext4", 0 },       { 0x58465342, "xfs", 0 },      { 0x9123683E, "btrfs", 0 },
+	{ 0x01021994, "tmpfs", 0 },  { 0x794C7630, "overlay", 0 },  { 0x2FC12FC1, "zfs", 0 },
+	{ 0x858458F6, "ramfs", 0 },  { 0xF2F52010, "f2fs", 0 },     { 0x6969, "nfs", 1 },
+	{ 0x0BD00BD0, "lustre", 1 }, { 0x47504653, "gpfs", 1 },     { 0x19830326, "beegfs", 1 },
+	{ 0x00C36400, "cephfs", 1 }, { 0xFF534D42, "cifs", 1 },     { 0xFE534D42, "smb2", 1 },
+	{ 0x517B, "smb", 1 },        { 0x01021997, "9p", 1 },       { 0x65735546, "fuse", 1 },
+	{ 0x5346414F, "afs", 1 },    { 0x01161970, "gfs2", 1 },     { 0x7461636F, "ocfs2", 1 },
+	{ 0xAAD7AAEA, "panfs", 1 },  { 0x20030528, "orangefs", 1 },
 };
 
 static int by_name(const char *name, struct fskind *out)
@@ -64,9 +66,13 @@ int fskind_check_locks(const char *dir, const struct fskind *k)
 	if (fd < 0)
 		rc = err_sys(ERR_IO, "cannot create %s", p.buf);
 	else if (fcntl(fd, F_SETLK, &fl) != 0 && errno != EAGAIN && errno != EACCES)
-		rc = err_sys(ERR_IO, "POSIX record locks do not work in %s (%s file system), and the state store needs "
-			     "them: mount it with locking (NFS: without 'nolock', with lockd/NFSv4) or put the results "
-			     "on a file system that has them (--results DIR)", dir, k->name);
+		rc = err_sys(ERR_IO,
+			     "POSIX record locks do not work in %s (%s file system), and the state "
+			     "store needs "
+			     "them: mount it with locking (NFS: without 'nolock', with "
+			     "lockd/NFSv4) or put the results "
+			     "on a file system that has them (--results DIR)",
+			     dir, k->name);
 	if (fd >= 0)
 		close(fd); /* a separate file: closing it drops no lock SQLite holds */
 	strbuf_free(&p);

@@ -55,20 +55,31 @@ double store_now(void)
 /* A store that is not what campaign wrote: said, never replaced. */
 static int damaged(const struct store *st, const char *why)
 {
-	return err_set(ERR_IO, "state store %s is damaged (%s): the run's records cannot be read. campaign does not "
-		       "replace it; restore it from a copy (the run's job directories and outputs are untouched)",
+	return err_set(ERR_IO,
+		       "state store %s is damaged (%s): the run's records cannot be read. campaign "
+		       "does not "
+		       "replace it; restore it from a copy (the run's job directories and outputs "
+		       "are untouched)",
 		       st->path, why);
 }
 
 static int db_fail(struct store *st, const char *what)
 {
 	int code = sqlite3_errcode(st->db) & 0xff;
-	if (st->full && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_FULL || code == SQLITE_IOERR))
-		return err_set(ERR_IO, "%s: %s: the file system holding the run is full (no space left), so nothing can "
-			       "be recorded until space is freed; what is recorded is intact", st->path, what);
+	if (st->full &&
+	    (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_FULL ||
+	     code == SQLITE_IOERR))
+		return err_set(ERR_IO,
+			       "%s: %s: the file system holding the run is full (no space left), "
+			       "so nothing can "
+			       "be recorded until space is freed; what is recorded is intact",
+			       st->path, what);
 	if (code == SQLITE_READONLY || (st->readonly && code == SQLITE_CANTOPEN))
-		return err_set(ERR_IO, "%s: %s: the results directory cannot be written (a read-only mount, or not yours), "
-			       "so nothing can be recorded; it can only be read", st->path, what);
+		return err_set(ERR_IO,
+			       "%s: %s: the results directory cannot be written (a read-only "
+			       "mount, or not yours), "
+			       "so nothing can be recorded; it can only be read",
+			       st->path, what);
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
 		return damaged(st, sqlite3_errmsg(st->db));
 	return err_set(ERR_IO, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
@@ -128,7 +139,9 @@ static int journal_mode(struct store *st, const char *want)
 	sqlite3_finalize(q);
 	if (!m && want && (rc == SQLITE_BUSY || rc == SQLITE_LOCKED))
 		return 1; /* WAL cannot be left while another connection has the store */
-	return m ? 0 : db_fail(st, want ? "cannot set its journal mode" : "cannot read its journal mode");
+	return m ? 0
+		 : db_fail(st,
+			   want ? "cannot set its journal mode" : "cannot read its journal mode");
 }
 
 /* The journal the store should use: the one asked for; else a new store's
@@ -147,13 +160,24 @@ static int set_journal(struct store *st, enum store_journal j, int is_new)
 	if (rc == 1) /* busy: which mode it keeps */
 		rc = journal_mode(st, NULL);
 	if (rc == 0 && want && strcmp(st->journal, want))
-		rc = err_set(ERR_IO, "state store %s is in %s mode and another process has it open, so it cannot become %s%s: "
-			     "stop the other campaign processes of this run (watch, status loops, the aggregation job) and "
-			     "run again", st->path, st->journal, want, st->fs.shared ? " (the results are on a shared file "
-			     "system, where SQLite's WAL must not be used across hosts)" : "");
+		rc = err_set(ERR_IO,
+			     "state store %s is in %s mode and another process has it open, so it "
+			     "cannot become %s%s: "
+			     "stop the other campaign processes of this run (watch, status loops, "
+			     "the aggregation job) and "
+			     "run again",
+			     st->path, st->journal, want,
+			     st->fs.shared
+				     ? " (the results are on a shared file "
+				       "system, where SQLite's WAL must not be used across hosts)"
+				     : "");
 	if (rc == 0 && !want && st->fs.shared && !strcmp(st->journal, "wal"))
-		fprintf(stderr, "campaign: warning: state store %s uses WAL on a shared file system (%s): safe only while "
-			"every process using it runs on one host; --store-journal delete switches it\n", st->path, st->fs.name);
+		fprintf(stderr,
+			"campaign: warning: state store %s uses WAL on a shared file system (%s): "
+			"safe only while "
+			"every process using it runs on one host; --store-journal delete switches "
+			"it\n",
+			st->path, st->fs.name);
 	return rc;
 }
 
@@ -177,8 +201,9 @@ static void header_journal(struct store *st)
 static int check_is_store(struct store *st)
 {
 	sqlite3_stmt *q;
-	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'", -1, &q, NULL) !=
-	    SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT 1 FROM sqlite_master WHERE type='table' AND name='runs'", -1,
+			       &q, NULL) != SQLITE_OK)
 		return db_fail(st, "cannot read its tables");
 	int rc = sqlite3_step(q);
 	sqlite3_finalize(q);
@@ -197,7 +222,8 @@ static char *immutable_uri(const char *path)
 	struct strbuf u = STRBUF_INIT;
 	strbuf_adds(&u, "file:");
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
 			strbuf_addch(&u, (char)*p);
 		else
 			strbuf_addf(&u, "%%%02X", *p);
@@ -208,14 +234,17 @@ static char *immutable_uri(const char *path)
 /* Opens the database file (read-only and immutable when it cannot be written). */
 static int open_db(struct store *st, int create)
 {
-	int flags = (st->readonly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE) |
-		    SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
-	/* a full disk: read through the journal as it is (immutable would skip a WAL's newest pages) */
+	int flags =
+		(st->readonly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE) |
+		SQLITE_OPEN_FULLMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+	/* a full disk: read through the journal as it is (immutable would skip a WAL's newest
+	 * pages) */
 	char *uri = st->readonly && !st->full ? immutable_uri(st->path) : NULL;
 	int ok = sqlite3_open_v2(uri ? uri : st->path, &st->db, flags, NULL) == SQLITE_OK;
 	free(uri);
 	if (!ok)
-		return err_set(ERR_IO, "cannot open state store %s: %s", st->path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		return err_set(ERR_IO, "cannot open state store %s: %s", st->path,
+			       st->db ? sqlite3_errmsg(st->db) : "out of memory");
 	sqlite3_busy_timeout(st->db, 60000);
 	return 0;
 }
@@ -231,8 +260,11 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 	int is_new = !fsio_exists(path), rc = 0;
 	char *msg = NULL;
 	if (is_new && !create)
-		rc = err_set(ERR_NOTFOUND, "state store %s is missing: the run's records are gone (nothing was created "
-			     "in their place)", path);
+		rc = err_set(ERR_NOTFOUND,
+			     "state store %s is missing: the run's records are gone (nothing was "
+			     "created "
+			     "in their place)",
+			     path);
 	if (rc == 0)
 		rc = fskind_of(where, &st->fs);
 	/* A results directory that cannot be written (a read-only mount, someone
@@ -243,8 +275,11 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 	struct statvfs vfs;
 	st->full = !create && !is_new && statvfs(where, &vfs) == 0 && vfs.f_bavail == 0;
 	if (st->full && !st->readonly)
-		fprintf(stderr, "campaign: warning: the file system holding %s is full: the run is shown as recorded, and "
-			"nothing can be recorded until space is freed\n", where);
+		fprintf(stderr,
+			"campaign: warning: the file system holding %s is full: the run is shown "
+			"as recorded, and "
+			"nothing can be recorded until space is freed\n",
+			where);
 	st->readonly |= st->full;
 	if (rc == 0 && st->fs.shared && !st->readonly)
 		rc = fskind_check_locks(where, &st->fs);
@@ -256,8 +291,10 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 		rc = set_journal(st, journal, is_new);
 	if (rc == 0 && !create)
 		rc = check_is_store(st);
-	if (rc == 0 && !st->readonly && (sqlite3_exec(st->db, "PRAGMA synchronous=FULL", NULL, NULL, &msg) != SQLITE_OK ||
-			sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK || migrate(st->db, &msg) < 0))
+	if (rc == 0 && !st->readonly &&
+	    (sqlite3_exec(st->db, "PRAGMA synchronous=FULL", NULL, NULL, &msg) != SQLITE_OK ||
+	     sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
+	     migrate(st->db, &msg) < 0))
 		rc = err_set(ERR_IO, "state store %s: %s", path, msg ? msg : "cannot initialise");
 	sqlite3_free(msg);
 	free(dir);
@@ -359,8 +396,11 @@ static int step_write(struct store *st, sqlite3_stmt *s, const char *what)
 int store_run_create(struct store *st, const struct run_row *r)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO runs (run_id, campaign, run_dir, backend, campaign_sha256, created_at)"
-			       " VALUES (?,?,?,?,?,?)", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db,
+			       "INSERT INTO runs (run_id, campaign, run_dir, backend, "
+			       "campaign_sha256, created_at)"
+			       " VALUES (?,?,?,?,?,?)",
+			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, r->run_id);
 	bind_str(s, 2, r->campaign);
@@ -377,9 +417,13 @@ int store_run_get(struct store *st, struct run_row *out)
 {
 	sqlite3_stmt *s;
 	memset(out, 0, sizeof *out);
-	if (sqlite3_prepare_v2(st->db, "SELECT run_id, campaign, run_dir, backend, campaign_sha256, created_at,"
-			       " CASE WHEN aggregated_attempts = (SELECT COUNT(*) FROM jobs) THEN aggregated_at ELSE 0 END,"
-			       " aggregate_job_id, aggregate_key FROM runs LIMIT 1", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    st->db,
+		    "SELECT run_id, campaign, run_dir, backend, campaign_sha256, created_at,"
+		    " CASE WHEN aggregated_attempts = (SELECT COUNT(*) FROM jobs) THEN "
+		    "aggregated_at ELSE 0 END,"
+		    " aggregate_job_id, aggregate_key FROM runs LIMIT 1",
+		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
@@ -394,7 +438,8 @@ int store_run_get(struct store *st, struct run_row *out)
 		out->aggregate_key = col_str(s, 8);
 		rc = 0;
 	} else {
-		rc = rc == SQLITE_DONE ? err_set(ERR_NOTFOUND, "%s holds no run", st->path) : db_fail(st, "cannot read run");
+		rc = rc == SQLITE_DONE ? err_set(ERR_NOTFOUND, "%s holds no run", st->path)
+				       : db_fail(st, "cannot read run");
 	}
 	sqlite3_finalize(s);
 	return rc;
@@ -445,8 +490,10 @@ int store_run_set_aggregate_intent(struct store *st, const char *key)
 int store_run_set_aggregated(struct store *st, double at, long attempts)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET aggregated_at = ?1, aggregated_attempts = ?2"
-			       " WHERE ?2 = (SELECT COUNT(*) FROM jobs)", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db,
+			       "UPDATE runs SET aggregated_at = ?1, aggregated_attempts = ?2"
+			       " WHERE ?2 = (SELECT COUNT(*) FROM jobs)",
+			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	sqlite3_bind_double(s, 1, at);
 	sqlite3_bind_int64(s, 2, attempts);
@@ -465,9 +512,12 @@ static int plan_rows(struct store *st, void *ctx)
 	struct plan_ctx *p = ctx;
 	sqlite3_stmt *s = NULL, *t = NULL;
 	int rc = 0;
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO jobs (scenario, attempt, state, nodes, ntasks)"
-			       " SELECT ?1, COALESCE(MAX(attempt), 0) + 1, 'PLANNED', ?2, ?3 FROM jobs WHERE scenario = ?1"
-			       " RETURNING attempt", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db,
+			       "INSERT INTO jobs (scenario, attempt, state, nodes, ntasks)"
+			       " SELECT ?1, COALESCE(MAX(attempt), 0) + 1, 'PLANNED', ?2, ?3 FROM "
+			       "jobs WHERE scenario = ?1"
+			       " RETURNING attempt",
+			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, p->scenario);
 	sqlite3_bind_int(s, 2, p->nodes);
@@ -477,9 +527,12 @@ static int plan_rows(struct store *st, void *ctx)
 	else
 		*p->attempt = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
-	if (rc == 0 && sqlite3_prepare_v2(st->db, "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, "
-					  "detail) VALUES (?, ?, NULL, 'PLANNED', ?, 'submit intent recorded')", -1, &t,
-					  NULL) != SQLITE_OK)
+	if (rc == 0 &&
+	    sqlite3_prepare_v2(
+		    st->db,
+		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, "
+		    "detail) VALUES (?, ?, NULL, 'PLANNED', ?, 'submit intent recorded')",
+		    -1, &t, NULL) != SQLITE_OK)
 		rc = db_fail(st, "prepare");
 	if (rc == 0) {
 		bind_str(t, 1, p->scenario);
@@ -520,23 +573,34 @@ static int simple_update(struct store *st, const char *sql, const char *scenario
 
 int store_job_submitting(struct store *st, const char *scenario, int attempt)
 {
-	return simple_update(st, "UPDATE jobs SET submit_tries = submit_tries + 1 WHERE scenario = ?1 AND attempt = ?2",
+	return simple_update(st,
+			     "UPDATE jobs SET submit_tries = submit_tries + 1 WHERE scenario = ?1 "
+			     "AND attempt = ?2",
 			     scenario, attempt, NULL, 0);
 }
 
-int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id, const char *detail)
+int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id,
+			const char *detail)
 {
-	int rc = simple_update(st, "UPDATE jobs SET job_id = ?3, submitted_at = ?4 WHERE scenario = ?1 AND attempt = ?2",
+	int rc = simple_update(st,
+			       "UPDATE jobs SET job_id = ?3, submitted_at = ?4 WHERE scenario = ?1 "
+			       "AND attempt = ?2",
 			       scenario, attempt, job_id, 0);
-	return rc < 0 ? rc : store_job_update(st, scenario, attempt, JS_PENDING, NULL, -1, NULL, detail ? detail : "submitted");
+	return rc < 0 ? rc
+		      : store_job_update(st, scenario, attempt, JS_PENDING, NULL, -1, NULL,
+					 detail ? detail : "submitted");
 }
 
-int store_job_set_times(struct store *st, const char *scenario, int attempt, double start, double end)
+int store_job_set_times(struct store *st, const char *scenario, int attempt, double start,
+			double end)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, "UPDATE jobs SET started_at = CASE WHEN ?3 > 0 THEN ?3 ELSE started_at END,"
-			       " ended_at = CASE WHEN ?4 > 0 THEN ?4 ELSE ended_at END WHERE scenario = ?1 AND attempt = ?2",
-			       -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    st->db,
+		    "UPDATE jobs SET started_at = CASE WHEN ?3 > 0 THEN ?3 ELSE started_at END,"
+		    " ended_at = CASE WHEN ?4 > 0 THEN ?4 ELSE ended_at END WHERE scenario = ?1 "
+		    "AND attempt = ?2",
+		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, scenario);
 	sqlite3_bind_int(s, 2, attempt);
@@ -549,13 +613,15 @@ int store_job_set_times(struct store *st, const char *scenario, int attempt, dou
 
 int store_job_set_pid(struct store *st, const char *scenario, int attempt, long pid)
 {
-	return simple_update(st, "UPDATE jobs SET pid = ?3 WHERE scenario = ?1 AND attempt = ?2", scenario, attempt, NULL, pid);
+	return simple_update(st, "UPDATE jobs SET pid = ?3 WHERE scenario = ?1 AND attempt = ?2",
+			     scenario, attempt, NULL, pid);
 }
 
 int store_job_request_cancel(struct store *st, const char *scenario, int attempt)
 {
-	return simple_update(st, "UPDATE jobs SET cancel_requested = 1 WHERE scenario = ?1 AND attempt = ?2",
-			     scenario, attempt, NULL, 0);
+	return simple_update(
+		st, "UPDATE jobs SET cancel_requested = 1 WHERE scenario = ?1 AND attempt = ?2",
+		scenario, attempt, NULL, 0);
 }
 
 /* A job's move to a state, as store_job_update takes it. */
@@ -575,9 +641,12 @@ static int update_rows(struct store *st, void *ctx)
 	const char *sn = job_state_name(c->state);
 	double now = store_now();
 	/* The transition row is written only when the state really changes. */
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)"
-			       " SELECT scenario, attempt, state, ?3, ?4, ?5 FROM jobs"
-			       " WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    st->db,
+		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)"
+		    " SELECT scenario, attempt, state, ?3, ?4, ?5 FROM jobs"
+		    " WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3",
+		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, c->scenario);
 	sqlite3_bind_int(s, 2, c->attempt);
@@ -589,12 +658,14 @@ static int update_rows(struct store *st, void *ctx)
 	if (rc < 0)
 		return rc;
 	if (sqlite3_prepare_v2(st->db,
-		"UPDATE jobs SET state = ?3, reason = COALESCE(?4, reason),"
-		" exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END,"
-		" nodelist = COALESCE(?6, nodelist),"
-		" started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 ELSE started_at END,"
-		" ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END"
-		" WHERE scenario = ?1 AND attempt = ?2", -1, &s, NULL) != SQLITE_OK)
+			       "UPDATE jobs SET state = ?3, reason = COALESCE(?4, reason),"
+			       " exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END,"
+			       " nodelist = COALESCE(?6, nodelist),"
+			       " started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 "
+			       "ELSE started_at END,"
+			       " ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END"
+			       " WHERE scenario = ?1 AND attempt = ?2",
+			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, c->scenario);
 	sqlite3_bind_int(s, 2, c->attempt);
@@ -622,9 +693,14 @@ static int read_jobs(struct store *st, const char *where, struct job_row **rows,
 	struct strbuf sql = STRBUF_INIT;
 	*rows = NULL;
 	*n = 0;
-	strbuf_addf(&sql, "SELECT scenario, attempt, job_id, state, reason, exit_code, nodes, ntasks, nodelist,"
-		    " submitted_at, started_at, ended_at, pid, cancel_requested, submit_tries, seq FROM jobs j %s"
-		    " ORDER BY (SELECT MIN(seq) FROM jobs k WHERE k.scenario = j.scenario), attempt", where);
+	strbuf_addf(
+		&sql,
+		"SELECT scenario, attempt, job_id, state, reason, exit_code, nodes, ntasks, "
+		"nodelist,"
+		" submitted_at, started_at, ended_at, pid, cancel_requested, submit_tries, seq "
+		"FROM jobs j %s"
+		" ORDER BY (SELECT MIN(seq) FROM jobs k WHERE k.scenario = j.scenario), attempt",
+		where);
 	int rc = sqlite3_prepare_v2(st->db, sql.buf, -1, &s, NULL);
 	strbuf_free(&sql);
 	if (rc != SQLITE_OK)
@@ -664,7 +740,10 @@ static int read_jobs(struct store *st, const char *where, struct job_row **rows,
 
 int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n)
 {
-	return read_jobs(st, "WHERE attempt = (SELECT MAX(attempt) FROM jobs k WHERE k.scenario = j.scenario)", rows, n);
+	return read_jobs(
+		st,
+		"WHERE attempt = (SELECT MAX(attempt) FROM jobs k WHERE k.scenario = j.scenario)",
+		rows, n);
 }
 
 int store_jobs_all(struct store *st, struct job_row **rows, size_t *n)

@@ -74,14 +74,16 @@ int store_job_plan(struct store *st, const char *scenario, int nodes, int ntasks
 /* Records that a submit call for this attempt begins (before the call). */
 int store_job_submitting(struct store *st, const char *scenario, int attempt);
 /* Records the backend's job id (state PENDING); detail goes in the transition. */
-int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id, const char *detail);
+int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id,
+			const char *detail);
 /* Moves a job to state (no-op if it is already there), recording the
  * transition. exit_code -1 and NULL strings leave the old values. */
 int store_job_update(struct store *st, const char *scenario, int attempt, enum job_state state,
 		     const char *reason, int exit_code, const char *nodelist, const char *detail);
 int store_job_set_pid(struct store *st, const char *scenario, int attempt, long pid);
 /* Sets the real start/end times (Unix seconds) when known (> 0). */
-int store_job_set_times(struct store *st, const char *scenario, int attempt, double start, double end);
+int store_job_set_times(struct store *st, const char *scenario, int attempt, double start,
+			double end);
 int store_job_request_cancel(struct store *st, const char *scenario, int attempt);
 /* The latest attempt of every scenario, in submission order. */
 int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n);

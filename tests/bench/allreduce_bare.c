@@ -28,10 +28,13 @@ int main(int argc, char **argv)
 		return 2;
 	size_t n = strtoul(argv[1], NULL, 10);
 	int reps = atoi(argv[2]);
-	int rank = atoi(getenv("RANK") ? getenv("RANK") : "0"), size = atoi(getenv("WORLD_SIZE") ? getenv("WORLD_SIZE") : "1");
+	int rank = atoi(getenv("RANK") ? getenv("RANK") : "0"),
+	    size = atoi(getenv("WORLD_SIZE") ? getenv("WORLD_SIZE") : "1");
 	char err[256], prefix[64];
-	snprintf(prefix, sizeof prefix, "bare-%s", getenv("CAMPAIGN_LAUNCH_ID") ? getenv("CAMPAIGN_LAUNCH_ID") : "x");
-	struct cgloo *g = cgloo_connect(argv[3], prefix, rank, size, NULL, "127.0.0.1", 60000, err, sizeof err);
+	snprintf(prefix, sizeof prefix, "bare-%s",
+		 getenv("CAMPAIGN_LAUNCH_ID") ? getenv("CAMPAIGN_LAUNCH_ID") : "x");
+	struct cgloo *g = cgloo_connect(argv[3], prefix, rank, size, NULL, "127.0.0.1", 60000, err,
+					sizeof err);
 	if (!g) {
 		fprintf(stderr, "allreduce_bare: %s\n", err);
 		return 3;
@@ -48,7 +51,8 @@ int main(int argc, char **argv)
 	}
 	qsort(t, (size_t)reps, sizeof *t, cmp);
 	if (rank == 0)
-		printf("%.3f %.3f\n", t[reps / 2], (double)n * sizeof(float) / (t[reps / 2] / 1000) / 1e9);
+		printf("%.3f %.3f\n", t[reps / 2],
+		       (double) n * sizeof(float) / (t[reps / 2] / 1000) / 1e9);
 	cgloo_free(g);
 	return 0;
 }

@@ -20,22 +20,28 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: gemm_bare ROWS INPUT HIDDEN DEPTH OUTPUT REPEATS\n");
 		return 2;
 	}
-	int rows = atoi(argv[1]), in = atoi(argv[2]), hid = atoi(argv[3]), depth = atoi(argv[4]), out = atoi(argv[5]);
+	int rows = atoi(argv[1]), in = atoi(argv[2]), hid = atoi(argv[3]), depth = atoi(argv[4]),
+	    out = atoi(argv[5]);
 	int reps = atoi(argv[6]);
 	int widest = in > hid ? in : hid;
-	float *a = calloc((size_t)rows * widest, sizeof(float)), *b = calloc((size_t)widest * widest, sizeof(float));
-	float *c = calloc((size_t)rows * widest, sizeof(float)), *d = calloc((size_t)widest * widest, sizeof(float));
+	float *a = calloc((size_t) rows * widest, sizeof(float)),
+	      *b = calloc((size_t) widest * widest, sizeof(float));
+	float *c = calloc((size_t) rows * widest, sizeof(float)),
+	      *d = calloc((size_t) widest * widest, sizeof(float));
 	double flops = 0, best = 1e30;
 	for (int r = 0; r < reps; r++) {
 		double t0 = now_ms();
 		flops = 0;
 		for (int l = 0; l < depth; l++) {
 			int i = l == 0 ? in : hid, o = l + 1 == depth ? out : hid;
-			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, o, i, 1.0f, a, i, b, i, 1.0f, c, o);
-			cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, o, i, rows, 1.0f, c, o, a, i, 0.0f, d, i);
+			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, o, i, 1.0f, a, i,
+				    b, i, 1.0f, c, o);
+			cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, o, i, rows, 1.0f, c, o,
+				    a, i, 0.0f, d, i);
 			flops += 4.0 * rows * i * o;
 			if (l > 0) {
-				cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, i, o, 1.0f, c, o, b, i, 0.0f, a, i);
+				cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, i, o,
+					    1.0f, c, o, b, i, 0.0f, a, i);
 				flops += 2.0 * rows * i * o;
 			}
 		}

@@ -22,6 +22,13 @@ check layout_top_is_lifecycle [ "$(ls orchestrator/*.c | xargs -n1 basename | tr
 check layout_no_relative_cross_folder bash -c 'for f in orchestrator/*/*.[ch] orchestrator/*.[ch]; do d=$(dirname "$f"); for h in $(sed -n "s/^#include \"\([a-z_]*\.h\)\"$/\1/p" "$f"); do [ -e "$d/$h" ] || [ "$h" = versions.h ] || exit 1; done; done'
 # a run's files are named once, in util/run_layout.h (templates/ names its own)
 check layout_run_files_named_once bash -c '[ -z "$(grep -rn "\"%s/\(job\.sbatch\|job\.status\|job_metadata\.json\|state\.db\|summary\.json\|BOTTLENECK_ANALYSIS\.md\|timeline\.json\|metrics\|traces\|nsys\|logs\|ranks\|monitor\|provenance\.json\|campaign\.yaml\|figures\)" analyzers orchestrator --include=*.c | grep -v "templates_dir\|tdir")" ]'
+# every line of the sources within 100 columns, tabs at 8 (tests/tools/wrap.sh wraps them)
+check layout_lines_within_100 python3 -c '
+import subprocess, sys
+files = subprocess.run(["git", "ls-files", "*.c", "*.h", "*.cc", "*.cu"], capture_output=True, text=True).stdout.split()
+wide = [f"{f}:{n}" for f in files for n, l in enumerate(open(f, encoding="utf-8"), 1) if len(l.rstrip("\n").expandtabs(8)) > 100]
+print("\n".join(wide[:5]), file=sys.stderr)
+sys.exit(1 if wide else 0)'
 check makefile_has_no_link_group bash -c '! grep -q -- "--start-group" Makefile'
 libs=$(ldd "$BIN/campaign-analyze")
 check analyze_links_no_libslurm bash -c '! grep -q libslurm <<<"$1"' _ "$libs"

@@ -18,24 +18,24 @@ static int harness_failures;
 		}                                                                             \
 	} while (0)
 
-#define CHECK_STR(a, b)                                                               \
-	do {                                                                              \
-		const char *x_ = (a), *y_ = (b);                                              \
-		if (!x_ || !y_ || strcmp(x_, y_)) {                                           \
-			printf("    %s:%d: \"%s\" != \"%s\"\n", __FILE__, __LINE__,                  \
+#define CHECK_STR(a, b)                                                                            \
+	do {                                                                                       \
+		const char *x_ = (a), *y_ = (b);                                                   \
+		if (!x_ || !y_ || strcmp(x_, y_)) {                                                \
+			printf("    %s:%d: \"%s\" != \"%s\"\n", __FILE__, __LINE__,                \
 			       x_ ? x_ : "(null)", y_ ? y_ : "(null)");                            \
-			harness_failed_now = 1;                                                   \
-		}                                                                             \
+			harness_failed_now = 1;                                                    \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_NEAR(a, b, eps)                                                         \
-	do {                                                                              \
-		double x_ = (a), y_ = (b);                                                    \
-		if (!(x_ - y_ <= (eps) && y_ - x_ <= (eps))) {                               \
-			printf("    %s:%d: %.9g != %.9g (eps %g)\n", __FILE__, __LINE__, x_, y_,     \
-			       (double)(eps));                                                     \
-			harness_failed_now = 1;                                                   \
-		}                                                                             \
+#define CHECK_NEAR(a, b, eps)                                                                      \
+	do {                                                                                       \
+		double x_ = (a), y_ = (b);                                                         \
+		if (!(x_ - y_ <= (eps) && y_ - x_ <= (eps))) {                                     \
+			printf("    %s:%d: %.9g != %.9g (eps %g)\n", __FILE__, __LINE__, x_, y_,   \
+			       (double) (eps));                                                    \
+			harness_failed_now = 1;                                                    \
+		}                                                                                  \
 	} while (0)
 
 #define RUN(fn)                                                                       \

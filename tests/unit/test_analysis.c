@@ -23,16 +23,23 @@ static void fixture(const char *name, int ranks, long gbatch, double data, doubl
 	for (int r = 0; r < ranks; r++) {
 		snprintf(path, sizeof path, "%s/%s/metrics/rank_%d.jsonl", dir, name, r);
 		FILE *f = fopen(path, "w");
-		fprintf(f, "{\"type\": \"meta\", \"rank\": %d, \"world_size\": %d, \"global_batch\": %ld}\n", r, ranks, gbatch);
+		fprintf(f,
+			"{\"type\": \"meta\", \"rank\": %d, \"world_size\": %d, \"global_batch\": "
+			"%ld}\n",
+			r, ranks, gbatch);
 		fprintf(f, "not json at all\n");
 		for (int s = 0; s < 12; s++) {
 			int active = s >= 2;
 			double k = 1 + 0.01 * s + 0.1 * r; /* rank r is slower */
 			double step = active ? k * (data + fwd + bwd + comm + opt + extra) : 1000;
-			fprintf(f, "{\"type\": \"step\", \"step\": %d, \"phase\": \"%s\", \"data_wait_ms\": %g, "
-				"\"forward_ms\": %g, \"backward_ms\": %g, \"comm_ms\": %g, \"optimizer_ms\": %g, "
+			fprintf(f,
+				"{\"type\": \"step\", \"step\": %d, \"phase\": \"%s\", "
+				"\"data_wait_ms\": %g, "
+				"\"forward_ms\": %g, \"backward_ms\": %g, \"comm_ms\": %g, "
+				"\"optimizer_ms\": %g, "
 				"\"step_ms\": %g, \"samples\": 8, \"loss\": %g}\n",
-				s, active ? "active" : "warmup", k * data, k * fwd, k * bwd, k * comm, k * opt, step, 1.0 / (s + 1));
+				s, active ? "active" : "warmup", k * data, k * fwd, k * bwd,
+				k * comm, k * opt, step, 1.0 / (s + 1));
 		}
 		fclose(f);
 	}
@@ -63,7 +70,9 @@ static void test_verdicts_and_scaling(void)
 	fixture("comm", 4, 128, 1, 30, 50, 60, 9, 0);  /* comm 40 % */
 	fixture("data", 2, 64, 60, 30, 50, 5, 5, 0);   /* data 40 % */
 	fixture("dead", 2, 64, 1, 1, 1, 1, 1, 0);
-	struct ana_run run = { .campaign = strdup("t"), .run_id = strdup("r"), .run_dir = strdup(dir),
+	struct ana_run run = { .campaign = strdup("t"),
+			       .run_id = strdup("r"),
+			       .run_dir = strdup(dir),
 			       .th = { 20, 30, 70, 90 } };
 	add(&run, "base", "COMPLETED", 1, 2);
 	add(&run, "comm", "COMPLETED", 2, 2);
@@ -96,12 +105,15 @@ static void test_verdicts_and_scaling(void)
 	CHECK_NEAR(b->comm_total_pct, 10, 1e-9);
 	CHECK_NEAR(b->compute_pct, 89, 1e-9);
 	CHECK_NEAR(b->data_pct, 1, 1e-9);
-	CHECK_NEAR(b->comm_pct + b->sync_wait_pct + b->compute_pct + b->data_pct + b->io_pct + b->other_pct, 100, 1e-9);
+	CHECK_NEAR(b->comm_pct + b->sync_wait_pct + b->compute_pct + b->data_pct + b->io_pct +
+			   b->other_pct,
+		   100, 1e-9);
 	CHECK_NEAR(c->comm_total_pct, 40, 1e-9);
 	CHECK(b->slowest_rank == 1);
 	CHECK(strstr(c->evidence, "exposed communication and waiting for peers take ") != NULL);
 	CHECK(!b->borderline && !c->borderline);
-	CHECK(strstr(d->evidence, "ranks wait for data 40.0 % of step time (threshold 30 %)") != NULL);
+	CHECK(strstr(d->evidence, "ranks wait for data 40.0 % of step time (threshold 30 %)") !=
+	      NULL);
 	CHECK_NEAR(b->loss_first, 1.0, 1e-12);
 	CHECK_NEAR(b->loss_last, 1.0 / 12, 1e-6);
 	/* comm: 4 ranks, batch 128; its slowest rank (r = 3) has factor 1.3 */
@@ -109,14 +121,20 @@ static void test_verdicts_and_scaling(void)
 	CHECK_NEAR(c->speedup, (128 * 1000.0 / (150 * 1.365)) / (64 * 1000.0 / 116.5), 1e-9);
 	CHECK_NEAR(c->efficiency, c->speedup * 2 / 4, 1e-12);
 	CHECK(b->is_baseline && b->speedup == 1.0);
-	CHECK(d->baseline[0] == '\0' || !strcmp(d->baseline, "data")); /* 1 task per node: its own series */
+	/* 1 task per node: its own series */
+	CHECK(d->baseline[0] == '\0' || !strcmp(d->baseline, "data"));
 	CHECK(ana_run_write(&run) == 0);
 	char p[600];
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
 	char *md;
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
-	const char *sections[] = { "## Executive Summary", "## Per-Scenario Analysis", "## Scaling Analysis",
-				   "## Recommendations", "## Methodology", "not analysed: **dead** (FAILED: exit status 137)", NULL };
+	const char *sections[] = { "## Executive Summary",
+				   "## Per-Scenario Analysis",
+				   "## Scaling Analysis",
+				   "## Recommendations",
+				   "## Methodology",
+				   "not analysed: **dead** (FAILED: exit status 137)",
+				   NULL };
 	for (int i = 0; sections[i]; i++)
 		CHECK(strstr(md, sections[i]) != NULL);
 	free(md);
@@ -124,7 +142,8 @@ static void test_verdicts_and_scaling(void)
 }
 
 /* Every rank the same: forward fwd ms, communication comm ms, nothing else. */
-static void exact(const char *name, int ranks, long gbatch, double fwd, double comm, double flops, const char *gpu_csv)
+static void exact(const char *name, int ranks, long gbatch, double fwd, double comm, double flops,
+		  const char *gpu_csv)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/%s/metrics", dir, name);
@@ -132,11 +151,17 @@ static void exact(const char *name, int ranks, long gbatch, double fwd, double c
 	for (int r = 0; r < ranks; r++) {
 		snprintf(path, sizeof path, "%s/%s/metrics/rank_%d.jsonl", dir, name, r);
 		FILE *f = fopen(path, "w");
-		fprintf(f, "{\"type\": \"meta\", \"rank\": %d, \"world_size\": %d, \"global_batch\": %ld, "
-			"\"flops_per_step\": %g, \"host\": \"n\\\"1\"}\n", r, ranks, gbatch, flops);
+		fprintf(f,
+			"{\"type\": \"meta\", \"rank\": %d, \"world_size\": %d, \"global_batch\": "
+			"%ld, "
+			"\"flops_per_step\": %g, \"host\": \"n\\\"1\"}\n",
+			r, ranks, gbatch, flops);
 		for (int st = 0; st < 5; st++)
-			fprintf(f, "{\"type\": \"step\", \"step\": %d, \"phase\": \"active\", \"forward_ms\": %.17g, "
-				"\"comm_ms\": %.17g, \"step_ms\": %.17g, \"start_us\": %d}\n", st, fwd, comm, fwd + comm, 1000000 + st * 200000);
+			fprintf(f,
+				"{\"type\": \"step\", \"step\": %d, \"phase\": \"active\", "
+				"\"forward_ms\": %.17g, "
+				"\"comm_ms\": %.17g, \"step_ms\": %.17g, \"start_us\": %d}\n",
+				st, fwd, comm, fwd + comm, 1000000 + st * 200000);
 		fclose(f);
 	}
 	if (gpu_csv) {
@@ -149,23 +174,33 @@ static void exact(const char *name, int ranks, long gbatch, double fwd, double c
 	}
 }
 
-static const char gpu_head[] = "timestamp, index, utilization.gpu [%], utilization.memory [%], memory.used [MiB], "
-			       "memory.total [MiB], power.draw [W], clocks.sm [MHz], node\n";
+static const char gpu_head[] =
+	"timestamp, index, utilization.gpu [%], utilization.memory [%], memory.used [MiB], "
+	"memory.total [MiB], power.draw [W], clocks.sm [MHz], node\n";
 
 /* compute 100/N and communication 2 + 3 log2 N at a fixed global batch: the
  * fit recovers b = 100, a = 2, c = 3 exactly. */
 static void test_model_gpu_mfu(void)
 {
 	char csv_full[512], csv_idle[512];
-	snprintf(csv_full, sizeof csv_full, "%s2026/11/21 10:00:00.000, 0, 95 %%, 40 %%, 76000 MiB, 80000 MiB, 300 W, 1410 MHz, n1\n"
-		 "2026/11/21 10:00:01.000, 1, 97 %%, [N/A], 72000 MiB, 80000 MiB, [N/A], 1410 MHz, n1\n", gpu_head);
-	snprintf(csv_idle, sizeof csv_idle, "%s2026/11/21 10:00:00.000, 0, 40 %%, 10 %%, 8000 MiB, 80000 MiB, 100 W, 1410 MHz, n1\n",
+	snprintf(csv_full, sizeof csv_full,
+		 "%s2026/11/21 10:00:00.000, 0, 95 %%, 40 %%, 76000 MiB, 80000 MiB, 300 W, 1410 "
+		 "MHz, n1\n"
+		 "2026/11/21 10:00:01.000, 1, 97 %%, [N/A], 72000 MiB, 80000 MiB, [N/A], 1410 MHz, "
+		 "n1\n",
+		 gpu_head);
+	snprintf(csv_idle, sizeof csv_idle,
+		 "%s2026/11/21 10:00:00.000, 0, 40 %%, 10 %%, 8000 MiB, 80000 MiB, 100 W, 1410 "
+		 "MHz, n1\n",
 		 gpu_head);
 	exact("m1", 1, 64, 100, 2, 2e9, NULL);
 	exact("m2", 2, 64, 50, 5, 2e9, csv_full);
 	exact("m4", 4, 64, 25, 8, 2e9, csv_idle);
-	struct ana_run run = { .campaign = strdup("t"), .run_id = strdup("r"), .run_dir = strdup(dir),
-			       .th = { 20, 30, 70, 90, 20 }, .peak_gflops = 100 };
+	struct ana_run run = { .campaign = strdup("t"),
+			       .run_id = strdup("r"),
+			       .run_dir = strdup(dir),
+			       .th = { 20, 30, 70, 90, 20 },
+			       .peak_gflops = 100 };
 	add(&run, "m1", "COMPLETED", 1, 1);
 	add(&run, "m2", "COMPLETED", 2, 1);
 	add(&run, "m4", "COMPLETED", 4, 1);
@@ -179,9 +214,13 @@ static void test_model_gpu_mfu(void)
 	CHECK_NEAR(m->eff8, 102.0 / (8 * 23.5), 1e-12);
 	CHECK_NEAR(m->eff16, 102.0 / (16 * 20.25), 1e-12);
 	CHECK(m->crossover == 9);
-	CHECK(strstr(m->limit, "Fitted on 3 scenarios (1 to 4 nodes), compute takes 100.00 ms / N and the rest "
-			       "2.00 + 3.00 x log2(N) ms, so scaling is limited by communication, which outgrows compute "
-			       "from 9 nodes on: predicted efficiency 54 % at 8 nodes and 31 % at 16") != NULL);
+	CHECK(strstr(m->limit,
+		     "Fitted on 3 scenarios (1 to 4 nodes), compute takes 100.00 ms / N and the "
+		     "rest "
+		     "2.00 + 3.00 x log2(N) ms, so scaling is limited by communication, which "
+		     "outgrows compute "
+		     "from 9 nodes on: predicted efficiency 54 % at 8 nodes and 31 % at 16") !=
+	      NULL);
 	struct ana_scenario *s1 = &run.sc[0], *s2 = &run.sc[1], *s4 = &run.sc[2];
 	/* MFU: 2e9 FLOPs per 102 ms step = 19.61 GFLOP/s of a 100 GFLOP/s peak */
 	CHECK_NEAR(s1->achieved_gflops, 2e9 / 0.102 / 1e9, 1e-9);
@@ -193,8 +232,10 @@ static void test_model_gpu_mfu(void)
 	CHECK_NEAR(s2->gpu_util_mean_pct, 96, 1e-9);
 	CHECK_NEAR(s2->gpu_mem_util_mean_pct, 40, 1e-9);
 	CHECK_NEAR(s2->gpu_mem_peak_pct, 95, 1e-9);
-	CHECK(strstr(s2->evidence, "GPU memory peaked at 95.0 % of memory (threshold 90 %)") != NULL);
-	/* m4: communication 8 of 33 ms = 24.2 % > 20 %: communication-bound, GPU utilisation quoted */
+	CHECK(strstr(s2->evidence, "GPU memory peaked at 95.0 % of memory (threshold 90 %)") !=
+	      NULL);
+	/* m4: communication 8 of 33 ms = 24.2 % > 20 %: communication-bound, GPU utilisation
+	 * quoted */
 	CHECK_STR(s4->verdict, "communication-bound");
 	CHECK(strstr(s4->evidence, "GPU utilisation 40.0 % (threshold 70 %)") != NULL);
 	/* the median step's phases per rank, for the figure */
@@ -216,9 +257,14 @@ static void test_model_gpu_mfu(void)
 	json_t *sum = json_load_file(p, 0, &jerr);
 	json_t *sm = json_array_get(json_object_get(sum, "scaling_models"), 0);
 	CHECK_NEAR(json_number_value(json_object_get(sm, "efficiency_16_nodes")), 0.315, 1e-12);
-	CHECK_NEAR(json_number_value(json_object_get(json_array_get(json_object_get(sum, "scenarios"), 0), "mfu_pct")), 19.608, 1e-12);
+	CHECK_NEAR(json_number_value(json_object_get(
+			   json_array_get(json_object_get(sum, "scenarios"), 0), "mfu_pct")),
+		   19.608, 1e-12);
 	json_decref(sum);
-	const char *figs[] = { "scaling.svg", "scaling.png", "breakdown.svg", "timeline.png", "phases.svg", "data/model.dat", NULL };
+	const char *figs[] = {
+		"scaling.svg",    "scaling.png", "breakdown.svg", "timeline.png", "phases.svg",
+		"data/model.dat", NULL
+	};
 	for (int i = 0; figs[i]; i++) {
 		snprintf(p, sizeof p, "%s/figures/%s", dir, figs[i]);
 		CHECK(fsio_exists(p));
@@ -228,7 +274,8 @@ static void test_model_gpu_mfu(void)
 
 /* AORTA-style rank_<r>_metrics.jsonl: per-stream compute 30, all-reduce 6 and
  * reduce-scatter 8 ms, 9 ms of them hidden, 41 ms per iteration. */
-static struct ana_scenario *add_in(struct ana_run *run, const char *name, int nodes, int tpn, const char *series)
+static struct ana_scenario *add_in(struct ana_run *run, const char *name, int nodes, int tpn,
+				   const char *series)
 {
 	add(run, name, "COMPLETED", nodes, tpn);
 	run->sc[run->n - 1].series = strdup(series);
@@ -249,7 +296,9 @@ static void test_batch_and_scaling_modes(void)
 	exact("m1", 2, 64, 100, 0, 0, NULL);
 	exact("m2", 4, 96, 100, 0, 0, NULL);
 	fixture("cw", 2, 64, 1, 30, 50, 23, 9, 0);
-	struct ana_run run = { .campaign = strdup("t"), .run_id = strdup("r"), .run_dir = strdup(dir),
+	struct ana_run run = { .campaign = strdup("t"),
+			       .run_id = strdup("r"),
+			       .run_dir = strdup(dir),
 			       .th = { 20, 30, 70, 90 } };
 	add_in(&run, "s1", 1, 2, "S");
 	add_in(&run, "s2", 2, 2, "S");
@@ -259,7 +308,8 @@ static void test_batch_and_scaling_modes(void)
 	add_in(&run, "m2", 2, 2, "M");
 	add_in(&run, "cw", 1, 2, "C");
 	CHECK(ana_run_analyse(&run) == 0);
-	struct ana_scenario *s2 = &run.sc[1], *u1 = &run.sc[2], *u2 = &run.sc[3], *m2 = &run.sc[5], *cw = &run.sc[6];
+	struct ana_scenario *s2 = &run.sc[1], *u1 = &run.sc[2], *u2 = &run.sc[3], *m2 = &run.sc[5],
+			    *cw = &run.sc[6];
 	CHECK_STR(s2->scaling_mode, "strong");
 	CHECK_NEAR(s2->speedup, 100.0 / 120.0, 1e-12);
 	CHECK_NEAR(s2->efficiency, 100.0 / 120.0 / 2, 1e-12);
@@ -267,37 +317,50 @@ static void test_batch_and_scaling_modes(void)
 	CHECK_NEAR(u1->throughput, 10, 1e-12);
 	CHECK(u1->global_batch == 0);
 	CHECK_STR(u2->scaling_mode, "");
-	CHECK(u2->speedup == 0 && strstr(u2->scaling_note, "samples per step are not known") != NULL);
+	CHECK(u2->speedup == 0 &&
+	      strstr(u2->scaling_note, "samples per step are not known") != NULL);
 	CHECK_STR(m2->scaling_mode, "");
-	CHECK(strstr(m2->scaling_note, "batch semantics differ from m1's (global batch 96 at 4 ranks against 64 at 2") != NULL);
+	CHECK(strstr(m2->scaling_note,
+		     "batch semantics differ from m1's (global batch 96 at 4 ranks against 64 at "
+		     "2") != NULL);
 	CHECK(run.nmodels == 0); /* two points per series: no model */
 	CHECK(cw->comm_pct < 20 && cw->comm_pct + cw->sync_wait_pct > 20);
 	CHECK_STR(cw->verdict, "communication-bound");
 	CHECK(cw->borderline);
 	CHECK_STR(cw->runner_up, "compute-bound");
-	CHECK(strstr(cw->evidence, "waiting for peers") != NULL && strstr(cw->evidence, "**borderline**") != NULL);
+	CHECK(strstr(cw->evidence, "waiting for peers") != NULL &&
+	      strstr(cw->evidence, "**borderline**") != NULL);
 	CHECK(ana_run_write(&run) == 0);
 	char p[600], *md;
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
-	CHECK(strstr(md, "strong scaling: speedup 0.83x (slower than the baseline) and efficiency 42 % against s1") != NULL);
+	CHECK(strstr(md,
+		     "strong scaling: speedup 0.83x (slower than the baseline) and efficiency 42 % "
+		     "against s1") != NULL);
 	CHECK(strstr(md, "10.0 steps/s") != NULL);
-	CHECK(strstr(md, "samples/s") == NULL || strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 | 10.0 steps/s |") != NULL);
+	CHECK(strstr(md, "samples/s") == NULL ||
+	      strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 | 10.0 steps/s |") != NULL);
 	CHECK(strstr(md, "**communication-bound** (borderline)") != NULL);
-	CHECK(strstr(md, "**cw**: only 0.0 % of communication overlaps compute") != NULL); /* advice from the overlap */
+	/* advice from the overlap */
+	CHECK(strstr(md, "**cw**: only 0.0 % of communication overlaps compute") != NULL);
 	free(md);
 	snprintf(p, sizeof p, "%s/summary.json", dir);
 	json_t *j = json_load_file(p, 0, NULL), *sc = json_object_get(j, "scenarios");
 	CHECK(json_is_null(json_object_get(json_array_get(sc, 3), "speedup")));
 	CHECK(json_is_null(json_object_get(json_array_get(sc, 3), "throughput_samples_per_s")));
-	CHECK_STR(json_string_value(json_object_get(json_array_get(sc, 3), "throughput_unit")), "steps/s");
-	CHECK_STR(json_string_value(json_object_get(json_array_get(sc, 1), "scaling_mode")), "strong");
+	CHECK_STR(json_string_value(json_object_get(json_array_get(sc, 3), "throughput_unit")),
+		  "steps/s");
+	CHECK_STR(json_string_value(json_object_get(json_array_get(sc, 1), "scaling_mode")),
+		  "strong");
 	CHECK(json_is_true(json_object_get(json_array_get(sc, 6), "borderline")));
 	json_decref(j);
 	ana_run_free(&run);
 	/* The same unknown batches with analysis.scaling: strong: the step-rate ratio. */
-	struct ana_run r2 = { .campaign = strdup("t"), .run_id = strdup("r"), .run_dir = strdup(dir),
-			      .th = { 20, 30, 70, 90 }, .scaling = strdup("strong") };
+	struct ana_run r2 = { .campaign = strdup("t"),
+			      .run_id = strdup("r"),
+			      .run_dir = strdup(dir),
+			      .th = { 20, 30, 70, 90 },
+			      .scaling = strdup("strong") };
 	add_in(&r2, "u1", 1, 2, "U");
 	add_in(&r2, "u2", 2, 2, "U");
 	CHECK(ana_run_analyse(&r2) == 0);
@@ -316,12 +379,20 @@ static void test_aorta(void)
 		snprintf(path, sizeof path, "%s/aorta/metrics/rank_%d_metrics.jsonl", dir, r);
 		FILE *f = fopen(path, "w");
 		for (int st = 0; st < 4; st++)
-			fprintf(f, "{\"rank\": %d, \"epoch\": 0, \"step\": %d, \"global_step\": %d, \"loss\": 2.5, \"profile\": "
-				"{\"total_ms\": 41.0, \"overlap\": {\"per_stream_ms\": {\"compute\": 30.0, \"allreduce\": 6.0, "
-				"\"reducescatter\": 8.0}, \"overlap_ms\": {\"compute_comm\": 9.0}}}}\n", r, st, st);
+			fprintf(f,
+				"{\"rank\": %d, \"epoch\": 0, \"step\": %d, \"global_step\": %d, "
+				"\"loss\": 2.5, \"profile\": "
+				"{\"total_ms\": 41.0, \"overlap\": {\"per_stream_ms\": "
+				"{\"compute\": 30.0, \"allreduce\": 6.0, "
+				"\"reducescatter\": 8.0}, \"overlap_ms\": {\"compute_comm\": "
+				"9.0}}}}\n",
+				r, st, st);
 		fclose(f);
 	}
-	struct ana_run run = { .campaign = strdup("t"), .run_id = strdup("r"), .run_dir = strdup(dir), .th = { 20, 30, 70, 90, 20 } };
+	struct ana_run run = { .campaign = strdup("t"),
+			       .run_id = strdup("r"),
+			       .run_dir = strdup(dir),
+			       .th = { 20, 30, 70, 90, 20 } };
 	add(&run, "aorta", "COMPLETED", 1, 2);
 	CHECK(ana_run_analyse(&run) == 0);
 	struct ana_scenario *s = &run.sc[0];

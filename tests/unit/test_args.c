@@ -145,7 +145,8 @@ static void dispatch_maps_error_codes_to_exit_statuses(void)
 
 static void a_run_command_that_finds_no_run_fails_before_exec(void)
 {
-	static const struct cmd_entry runcmd = { "runcmd", "RUN", "needs a run", CMD_RUN, 1, 1, fake_exec, NULL };
+	static const struct cmd_entry runcmd = { "runcmd", "RUN", "needs a run", CMD_RUN,
+						 1,        1,     fake_exec,     NULL };
 	char *argv[] = { "runcmd", "--results", "/nonexistent-results", "no-such-run", NULL };
 	exec_count = 0;
 	CHECK(QUIETLY(cmd_dispatch(&runcmd, 4, argv)) == EXIT_NOTFOUND && exec_count == 0);

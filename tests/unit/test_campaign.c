@@ -83,9 +83,12 @@ static void test_trace_analysis_keys(void)
 	struct campaign c;
 	int rc;
 	char src[1024];
-	snprintf(src, sizeof src, "%sanalysis:\n  batch_per_rank: 32\n  phase_rules:\n"
-		 "    - {phase: data_loading, pattern: '^my_prep'}\n    - {phase: io, pattern: 'ckpt$'}\n"
-		 "  step_log: {pattern: 'step (?<step>\\d+) (?<step_ms>[0-9.]+) ms'}\n", minimal);
+	snprintf(src, sizeof src,
+		 "%sanalysis:\n  batch_per_rank: 32\n  phase_rules:\n"
+		 "    - {phase: data_loading, pattern: '^my_prep'}\n    - {phase: io, pattern: "
+		 "'ckpt$'}\n"
+		 "  step_log: {pattern: 'step (?<step>\\d+) (?<step_ms>[0-9.]+) ms'}\n",
+		 minimal);
 	char *t = load(src, &c, &rc);
 	CHECK(rc == 0);
 	CHECK(c.analysis.batch_per_rank == 32);
@@ -95,14 +98,21 @@ static void test_trace_analysis_keys(void)
 	CHECK_STR(c.analysis.step_log, "step (?<step>\\d+) (?<step_ms>[0-9.]+) ms");
 	free(t);
 	campaign_free(&c);
-	snprintf(src, sizeof src, "%sanalysis:\n  phase_rules:\n    - {phase: compute, pattern: 'x'}\n"
-		 "    - {phase: forward, pattern: '(unclosed'}\n  step_log: {pattern: '(?<step>\\d+) only'}\n"
-		 "  batch_per_rank: 0\n", minimal);
+	snprintf(src, sizeof src,
+		 "%sanalysis:\n  phase_rules:\n    - {phase: compute, pattern: 'x'}\n"
+		 "    - {phase: forward, pattern: '(unclosed'}\n  step_log: {pattern: "
+		 "'(?<step>\\d+) only'}\n"
+		 "  batch_per_rank: 0\n",
+		 minimal);
 	t = load(src, &c, &rc);
 	CHECK(rc != 0);
 	CHECK(strstr(t, "t.yaml:7:15: analysis.phase_rules[0]: unknown phase \"compute\"") != NULL);
-	CHECK(strstr(t, "t.yaml:8:33: analysis.phase_rules[1]: not a PCRE2 pattern: missing closing parenthesis") != NULL);
-	CHECK(strstr(t, "t.yaml:9:23: analysis.step_log.pattern: the pattern has no named group (?<step_ms>...)") != NULL);
+	CHECK(strstr(t,
+		     "t.yaml:8:33: analysis.phase_rules[1]: not a PCRE2 pattern: missing closing "
+		     "parenthesis") != NULL);
+	CHECK(strstr(t,
+		     "t.yaml:9:23: analysis.step_log.pattern: the pattern has no named group "
+		     "(?<step_ms>...)") != NULL);
 	CHECK(strstr(t, "t.yaml:10:19: analysis.batch_per_rank:") != NULL);
 	free(t);
 }
@@ -111,7 +121,9 @@ static void test_nccl_gpus_default(void)
 {
 	struct campaign c;
 	int rc;
-	char *t = load("campaign: g\nscenarios:\n  - {name: g, nodes: 1, tasks_per_node: 4, backend: nccl}\n", &c, &rc);
+	char *t = load("campaign: g\nscenarios:\n  - {name: g, nodes: 1, tasks_per_node: 4, "
+		       "backend: nccl}\n",
+		       &c, &rc);
 	CHECK(rc == 0);
 	CHECK(c.scenarios[0].gpus_per_node == 4);
 	free(t);
@@ -156,7 +168,8 @@ static void test_many_errors_at_once(void)
 		       "  - nodes: 1\n", &c, &rc);
 	CHECK(rc < 0);
 	CHECK_STR(t,
-		  "t.yaml:2:1: colour: unknown key (expected one of: campaign, description, slurm, workload, profile, scenarios, matrix, analysis, store_journal)\n"
+		  "t.yaml:2:1: colour: unknown key (expected one of: campaign, description, slurm, "
+		  "workload, profile, scenarios, matrix, analysis, store_journal)\n"
 		  "t.yaml:4:17: profile.warmup_steps: expected an integer, found \"many\"\n"
 		  "t.yaml:7:12: scenarios[0].nodes: 0 is out of range (1..100000)\n"
 		  "t.yaml:8:5: scenarios[1].name: duplicate scenario name \"a\"\n"
@@ -176,7 +189,8 @@ static void test_duplicates_and_unsafe_names(void)
 	CHECK(rc < 0);
 	CHECK_STR(t,
 		  "t.yaml:4:5: scenarios[1].name: duplicate scenario name \"a\"\n"
-		  "t.yaml:5:12: scenarios[2].name: \"../../etc\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)\n");
+		  "t.yaml:5:12: scenarios[2].name: \"../../etc\" is not a safe scenario name "
+		  "(letters, digits, . _ -; at most 64; not starting with . or -)\n");
 	free(t);
 	t = load("campaign: ../x\nscenarios:\n  - {name: a, nodes: 1}\n", &c, &rc);
 	CHECK(rc < 0);
@@ -213,7 +227,9 @@ static void test_alias_bomb(void)
 		       "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
 		       "f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n", &c, &rc);
 	CHECK(rc < 0);
-	CHECK_STR(t, "t.yaml:1:1: document expands to more than 100000 nodes through aliases; refusing it\n");
+	CHECK_STR(t,
+		  "t.yaml:1:1: document expands to more than 100000 nodes through aliases; "
+		  "refusing it\n");
 	free(t);
 }
 
@@ -231,16 +247,20 @@ static void test_placeholders_and_env(void)
 	/* structural problems first; placeholders are checked once the
 	 * scenarios themselves are valid */
 	CHECK_STR(t,
-		  "t.yaml:4:9: workload.env.BAD-NAME: 'BAD-NAME' is not a valid environment variable name (letters, digits, _; not starting with a digit)\n"
-		  "t.yaml:5:12: workload.params.nodes: 'nodes' is a built-in placeholder and cannot be a parameter\n");
+		  "t.yaml:4:9: workload.env.BAD-NAME: 'BAD-NAME' is not a valid environment "
+		  "variable name (letters, digits, _; not starting with a digit)\n"
+		  "t.yaml:5:12: workload.params.nodes: 'nodes' is a built-in placeholder and "
+		  "cannot be a parameter\n");
 	free(t);
 	t = load("campaign: demo\n"
 		 "workload:\n"
 		 "  command: 'run {{nosuch}} {{nodes}} {{x'\n"
 		 "scenarios:\n  - {name: a, nodes: 1}\n", &c, &rc);
 	CHECK(rc < 0);
-	CHECK_STR(t, "t.yaml:3:12: workload.command: unknown placeholder {{nosuch}} (scenario a; define it under workload.params)\n"
-		     "t.yaml:3:12: workload.command: unterminated placeholder in \"{{x\"\n");
+	CHECK_STR(t,
+		  "t.yaml:3:12: workload.command: unknown placeholder {{nosuch}} (scenario a; "
+		  "define it under workload.params)\n"
+		  "t.yaml:3:12: workload.command: unterminated placeholder in \"{{x\"\n");
 	free(t);
 }
 
@@ -248,14 +268,19 @@ static void test_sbatch_values(void)
 {
 	struct campaign c;
 	int rc;
-	char *t = load("campaign: demo\n"
-		       "slurm:\n  partition: 'gpu; rm -rf ~'\n  time: 'soon'\n  extra: ['--mem=0', '-x']\n"
-		       "scenarios:\n  - {name: a, nodes: 1, time: '1-00:00:00'}\n", &c, &rc);
+	char *t = load(
+		"campaign: demo\n"
+		"slurm:\n  partition: 'gpu; rm -rf ~'\n  time: 'soon'\n  extra: ['--mem=0', '-x']\n"
+		"scenarios:\n  - {name: a, nodes: 1, time: '1-00:00:00'}\n",
+		&c, &rc);
 	CHECK(rc < 0);
 	CHECK_STR(t,
-		  "t.yaml:3:14: slurm.partition: \"gpu; rm -rf ~\" holds characters not allowed in an sbatch option (allowed: letters, digits and _ . , : = + @ / % -)\n"
-		  "t.yaml:4:9: slurm.time: \"soon\" is not a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)\n"
-		  "t.yaml:5:10: slurm.extra: \"-x\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)\n");
+		  "t.yaml:3:14: slurm.partition: \"gpu; rm -rf ~\" holds characters not allowed in "
+		  "an sbatch option (allowed: letters, digits and _ . , : = + @ / % -)\n"
+		  "t.yaml:4:9: slurm.time: \"soon\" is not a SLURM time limit (MM, MM:SS, "
+		  "HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)\n"
+		  "t.yaml:5:10: slurm.extra: \"-x\" is not an sbatch long option of safe "
+		  "characters (e.g. --exclusive, --mem=0)\n");
 	free(t);
 }
 

@@ -22,10 +22,12 @@ static void names_of_collectives(void)
 	CHECK(coll_op_of("gloo:all_reduce") == COLL_ALL_REDUCE);
 	CHECK(coll_op_of("nccl:broadcast") == COLL_BROADCAST);
 	CHECK(coll_op_of("reduce") == COLL_REDUCE);
-	CHECK(coll_op_of("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)") ==
-	      COLL_ALL_REDUCE);
-	CHECK(coll_op_of("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)") == COLL_ALL_GATHER);
-	CHECK(coll_op_of("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)") == COLL_SEND_RECV);
+	CHECK(coll_op_of("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, "
+			 "ncclWork*)") == COLL_ALL_REDUCE);
+	CHECK(coll_op_of("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)") ==
+	      COLL_ALL_GATHER);
+	CHECK(coll_op_of("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)") ==
+	      COLL_SEND_RECV);
 	CHECK(coll_op_of("wait") == -1);
 	CHECK(coll_op_of("coalesced") == -1);
 	CHECK(coll_op_of("aten::mm") == -1);
@@ -39,19 +41,26 @@ static void names_of_collectives(void)
 	CHECK_STR(coll_size_label(0, b, sizeof b), "< 1 KiB");
 	CHECK_STR(coll_size_label(5, b, sizeof b), "256 KiB - 1 MiB");
 	CHECK_STR(coll_size_label(7, b, sizeof b), "4 MiB - 16 MiB");
-	CHECK(kineto_dtype_size("BFloat16") == 2 && kineto_dtype_size("Float") == 4 && kineto_dtype_size("Long") == 8);
+	CHECK(kineto_dtype_size("BFloat16") == 2 && kineto_dtype_size("Float") == 4 &&
+	      kineto_dtype_size("Long") == 8);
 	CHECK(kineto_dtype_size("Float8_e4m3fn") == 1 && kineto_dtype_size("Quantum") == 0);
 }
 
 static const char trace[] =
 	"{\"traceEvents\": [\n"
-	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, \"ts\": 100, "
-	"\"dur\": 20, \"args\": {\"Collective name\": \"_allgather_base\", \"In msg nelems\": 256, \"Out msg nelems\": "
+	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, "
+	"\"tid\": 1, \"ts\": 100, "
+	"\"dur\": 20, \"args\": {\"Collective name\": \"_allgather_base\", \"In msg nelems\": 256, "
+	"\"Out msg nelems\": "
 	"1024, \"dtype\": \"BFloat16\", \"Group size\": 4, \"Process Group Name\": \"7\"}},\n"
-	"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllGather\", \"pid\": 0, \"tid\": 7, \"ts\": 130.4, "
-	"\"dur\": 50, \"args\": {\"stream\": 7, \"correlation\": 9, \"Collective name\": \"allreduce\", \"In msg nelems\": "
-	"10, \"Out msg nelems\": 10, \"dtype\": \"Double\", \"Group size\": 2, \"Process Group Name\": 3}},\n"
-	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, \"ts\": 300, "
+	"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllGather\", \"pid\": 0, "
+	"\"tid\": 7, \"ts\": 130.4, "
+	"\"dur\": 50, \"args\": {\"stream\": 7, \"correlation\": 9, \"Collective name\": "
+	"\"allreduce\", \"In msg nelems\": "
+	"10, \"Out msg nelems\": 10, \"dtype\": \"Double\", \"Group size\": 2, \"Process Group "
+	"Name\": 3}},\n"
+	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, "
+	"\"tid\": 1, \"ts\": 300, "
 	"\"dur\": 2, \"args\": {\"Collective name\": \"barrier\", \"dtype\": \"Quantum\"}}\n"
 	"]}\n";
 
@@ -69,11 +78,13 @@ static void readers_keep_collective_args(void)
 		CHECK(kineto_load(path, 1, &t) == 0);
 		CHECK(t.ncomm == 3);
 		if (t.ncomm == 3) {
-			CHECK(!t.comm[0].gpu && t.comm[0].bytes == 2048 && t.comm[0].group_size == 4);
+			CHECK(!t.comm[0].gpu && t.comm[0].bytes == 2048 &&
+			      t.comm[0].group_size == 4);
 			CHECK_STR(t.names[t.comm[0].coll], "_allgather_base");
 			CHECK_STR(t.names[t.comm[0].pg], "7");
 			CHECK(t.comm[1].gpu && t.comm[1].bytes == 80 && t.comm[1].group_size == 2);
-			CHECK(t.comm[1].start == 131 && t.comm[1].end == 180); /* HTA's rounding of GPU times */
+			/* HTA's rounding of GPU times */
+			CHECK(t.comm[1].start == 131 && t.comm[1].end == 180);
 			CHECK_STR(t.names[t.comm[1].pg], "3");
 			CHECK(t.comm[2].bytes == -1 && t.comm[2].group_size == -1);
 			CHECK_STR(t.names[t.comm[2].pg], "");
@@ -112,7 +123,8 @@ static void instances_across_ranks(void)
 	collectives_of(&m, &c, &n);
 	CHECK(n == 2);
 	if (n == 2) {
-		CHECK(c[0].op == COLL_ALL_REDUCE && c[0].instances == 2 && c[0].steps == 2 && c[0].count_per_step == 1);
+		CHECK(c[0].op == COLL_ALL_REDUCE && c[0].instances == 2 && c[0].steps == 2 &&
+		      c[0].count_per_step == 1);
 		CHECK_NEAR(c[0].latency_med, 1.5, 1e-12);  /* 2 and 1 */
 		CHECK_NEAR(c[0].wait_med, 1.5, 1e-12);     /* 1 2 0 | 4 4 0 */
 		CHECK_NEAR(c[0].algbw_gbps, 2.25, 1e-12);  /* median of 1.5 and 3 GB/s */
@@ -135,7 +147,11 @@ static void trainer_stand_in(void)
 	for (int r = 0; r < 2; r++) {
 		rk[r].format = METRICS_TRAINER;
 		for (int s = 0; s < 3; s++) {
-			struct step_rec st = { .step = s, .active = s > 0, .step_ms = 10, .comm_ms = 2 + r, .bytes = 4e6 };
+			struct step_rec st = { .step = s,
+					       .active = s > 0,
+					       .step_ms = 10,
+					       .comm_ms = 2 + r,
+					       .bytes = 4e6 };
 			metrics_add_step(&rk[r], &st);
 		}
 	}
@@ -166,8 +182,11 @@ static void fabric_probe_points(void)
 	snprintf(path, sizeof path, "%s/metrics/fabric.json", dir);
 	FILE *f = fopen(path, "w");
 	CHECK(f != NULL);
-	fputs("{\"sizes\": [{\"bytes\": 4096, \"busbw_gbps\": 1, \"latency_ms\": {\"median\": 0.5}},\n"
-	      " {\"bytes\": 16384, \"busbw_gbps\": 3}, {\"bytes\": 16384, \"busbw_gbps\": 9}, {\"bytes\": 0}]}\n", f);
+	fputs("{\"sizes\": [{\"bytes\": 4096, \"busbw_gbps\": 1, \"latency_ms\": {\"median\": "
+	      "0.5}},\n"
+	      " {\"bytes\": 16384, \"busbw_gbps\": 3}, {\"bytes\": 16384, \"busbw_gbps\": 9}, "
+	      "{\"bytes\": 0}]}\n",
+	      f);
 	fclose(f);
 	CHECK(fabric_load(&p) == 0 && p.n == 2 && p.pts[0].latency_ms == 0.5);
 	CHECK_NEAR(fabric_busbw_at(&p, 8192), 2.0, 1e-12);
@@ -175,7 +194,8 @@ static void fabric_probe_points(void)
 	CHECK_NEAR(fabric_busbw_at(&p, 1e9), 3.0, 1e-12);
 	p.backend = (char *)"gloo";
 	p.nodes = 2;
-	CHECK(fabric_for(&p, 1, "gloo", 2) == &p && !fabric_for(&p, 1, "nccl", 2) && !fabric_for(&p, 1, "gloo", 1));
+	CHECK(fabric_for(&p, 1, "gloo", 2) == &p && !fabric_for(&p, 1, "nccl", 2) &&
+	      !fabric_for(&p, 1, "gloo", 1));
 	free(p.pts);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/metrics", dir);

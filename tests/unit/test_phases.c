@@ -28,7 +28,8 @@ static void innermost_range_wins_and_counts_once(void)
 	CHECK_NEAR(p.ms[PH_COMM], 1, 1e-9);
 	CHECK_NEAR(p.ms[PH_OPTIMIZER], 2, 1e-9);
 	CHECK_NEAR(p.ms[PH_FORWARD], 3, 1e-9);
-	CHECK_NEAR(p.ms[PH_OTHER], 7, 1e-9); /* 10-12 (the optimizer range was cut at 10) and 15-20 */
+	/* 10-12 (the optimizer range was cut at 10) and 15-20 */
+	CHECK_NEAR(p.ms[PH_OTHER], 7, 1e-9);
 	CHECK_NEAR(p.comm_total_ms, 1, 1e-9);
 	CHECK_NEAR(total(&p), 20, 1e-9);
 }

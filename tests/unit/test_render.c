@@ -21,8 +21,15 @@ static void test_shell_quote(void)
 /* Every hostile string, quoted, must come back from a real shell unchanged. */
 static void test_quote_roundtrip_in_bash(void)
 {
-	const char *hostile[] = { "$(touch /tmp/pwned)", "; rm -rf ~", "`id`", "a'b\"c\\d", "\n$HOME\t*",
-				  "${IFS}", "!!", "-e", NULL };
+	const char *hostile[] = { "$(touch /tmp/pwned)",
+				  "; rm -rf ~",
+				  "`id`",
+				  "a'b\"c\\d",
+				  "\n$HOME\t*",
+				  "${IFS}",
+				  "!!",
+				  "-e",
+				  NULL };
 	for (int i = 0; hostile[i]; i++) {
 		struct strbuf cmd = STRBUF_INIT;
 		strbuf_adds(&cmd, "printf %s ");
@@ -79,10 +86,13 @@ static void test_template_rules(void)
 	render_var_words(&rv, "command", &cmd);
 	render_var_item(&rv, "extra", &e1);
 	render_var_item(&rv, "extra", &e2);
-	CHECK(render_template("t", "#SBATCH --job-name={{name}}\n#SBATCH --partition={{partition}}\n"
-			      "#SBATCH {{ extra }}\nrun {{command}}\nname={{name}}\n", &rv, &out) == 0);
-	CHECK_STR(strbuf_str(&out), "#SBATCH --job-name=job-1\n#SBATCH --exclusive\n#SBATCH --mem=0\n"
-				    "run 'echo' '$(touch x)'\nname='job-1'\n");
+	CHECK(render_template("t",
+			      "#SBATCH --job-name={{name}}\n#SBATCH --partition={{partition}}\n"
+			      "#SBATCH {{ extra }}\nrun {{command}}\nname={{name}}\n",
+			      &rv, &out) == 0);
+	CHECK_STR(strbuf_str(&out),
+		  "#SBATCH --job-name=job-1\n#SBATCH --exclusive\n#SBATCH --mem=0\n"
+		  "run 'echo' '$(touch x)'\nname='job-1'\n");
 	strbuf_reset(&out);
 	render_var_scalar(&rv, "spaced", "/r/My Results/o.out"); /* quoted, one value for sbatch */
 	CHECK(render_template("t", "#SBATCH --output={{spaced}}\n", &rv, &out) == 0);

@@ -26,14 +26,19 @@ static struct store *fresh(const char *name)
 static void test_lifecycle(void)
 {
 	struct store *st = fresh("a.db");
-	struct run_row row = { .run_id = "r1", .campaign = "c", .run_dir = "/x", .backend = "local", .created_at = 1 };
+	struct run_row row = { .run_id = "r1",
+			       .campaign = "c",
+			       .run_dir = "/x",
+			       .backend = "local",
+			       .created_at = 1 };
 	CHECK(store_run_create(st, &row) == 0);
 	int att = 0;
 	CHECK(store_job_plan(st, "s1", 2, 4, &att) == 0 && att == 1);
 	CHECK(store_job_plan(st, "s2", 1, 2, &att) == 0 && att == 1);
 	CHECK(store_job_submitted(st, "s1", 1, "42", NULL) == 0);
 	CHECK(store_job_update(st, "s1", 1, JS_RUNNING, NULL, -1, "n[1-2]", "x") == 0);
-	CHECK(store_job_update(st, "s1", 1, JS_RUNNING, NULL, -1, NULL, "again") == 0); /* no new transition */
+	/* no new transition */
+	CHECK(store_job_update(st, "s1", 1, JS_RUNNING, NULL, -1, NULL, "again") == 0);
 	CHECK(store_job_update(st, "s1", 1, JS_FAILED, "exit status 3", 3, NULL, "end") == 0);
 	CHECK(store_job_plan(st, "s1", 2, 4, &att) == 0 && att == 2);
 	struct job_row *rows;
@@ -96,8 +101,10 @@ static void concurrent_writers(const char *name_db, enum store_journal journal)
 				if (!bad)
 					job_rows_free(rows, n);
 				bad |= store_job_set_times(s2, name, 1, 1, 0) < 0;
-				bad |= store_job_update(s2, name, 1, JS_RUNNING, NULL, -1, NULL, NULL) < 0;
-				bad |= store_job_update(s2, name, 1, JS_COMPLETED, NULL, 0, NULL, NULL) < 0;
+				bad |= store_job_update(s2, name, 1, JS_RUNNING, NULL, -1, NULL,
+							NULL) < 0;
+				bad |= store_job_update(s2, name, 1, JS_COMPLETED, NULL, 0, NULL,
+							NULL) < 0;
 			}
 			store_close(s2);
 			_exit(bad);
@@ -132,7 +139,11 @@ static void test_concurrent_writers_rollback_journal(void)
 static void test_intents_and_attempts(void)
 {
 	struct store *st = fresh("c.db");
-	struct run_row row = { .run_id = "r2", .campaign = "c", .run_dir = "/x", .backend = "slurm", .created_at = 1 };
+	struct run_row row = { .run_id = "r2",
+			       .campaign = "c",
+			       .run_dir = "/x",
+			       .backend = "slurm",
+			       .created_at = 1 };
 	int att;
 	CHECK(store_run_create(st, &row) == 0);
 	CHECK(store_job_plan(st, "b", 1, 1, &att) == 0 && store_job_plan(st, "a", 1, 1, &att) == 0);
@@ -146,8 +157,10 @@ static void test_intents_and_attempts(void)
 	size_t n;
 	CHECK(store_jobs_all(st, &rows, &n) == 0 && n == 3);
 	if (n == 3) {
-		CHECK(!strcmp(rows[0].scenario, "b") && rows[0].attempt == 1 && rows[0].submit_tries == 2);
-		CHECK(!strcmp(rows[1].scenario, "b") && rows[1].attempt == 2 && rows[1].submit_tries == 0);
+		CHECK(!strcmp(rows[0].scenario, "b") && rows[0].attempt == 1 &&
+		      rows[0].submit_tries == 2);
+		CHECK(!strcmp(rows[1].scenario, "b") && rows[1].attempt == 2 &&
+		      rows[1].submit_tries == 0);
 		CHECK(!strcmp(rows[2].scenario, "a") && rows[2].seq == 2);
 	}
 	job_rows_free(rows, n);
@@ -181,10 +194,13 @@ static void test_migration(void)
 	sqlite3 *db;
 	snprintf(path, sizeof path, "%s/old.db", dir);
 	CHECK(sqlite3_open(path, &db) == SQLITE_OK);
-	CHECK(sqlite3_exec(db, "CREATE TABLE runs (run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL,"
-			   " run_dir TEXT NOT NULL, backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL,"
+	CHECK(sqlite3_exec(db,
+			   "CREATE TABLE runs (run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL,"
+			   " run_dir TEXT NOT NULL, backend TEXT NOT NULL, campaign_sha256 TEXT, "
+			   "created_at REAL NOT NULL,"
 			   " aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT);"
-			   " INSERT INTO runs (run_id, campaign, run_dir, backend, created_at) VALUES ('old', 'c', '/x', 'local', 1);",
+			   " INSERT INTO runs (run_id, campaign, run_dir, backend, created_at) "
+			   "VALUES ('old', 'c', '/x', 'local', 1);",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	sqlite3_close(db);
 	struct store *st = fresh("old.db");
@@ -245,11 +261,14 @@ static void test_journal_modes(void)
 	path_of(p, sizeof p, "garbage.db");
 	FILE *f = fopen(p, "w");
 	if (f) {
-		fputs("this is not a database, and it is long enough to look like a header to nobody at all\n", f);
+		fputs("this is not a database, and it is long enough to look like a header to "
+		      "nobody at all\n",
+		      f);
 		fclose(f);
 	}
 	CHECK(store_open(p, 0, STORE_JOURNAL_AUTO, &st) == ERR_IO);
-	CHECK(strstr(err_last(), "garbage.db") != NULL && strstr(err_last(), "not a database") != NULL);
+	CHECK(strstr(err_last(), "garbage.db") != NULL &&
+	      strstr(err_last(), "not a database") != NULL);
 	path_of(p, sizeof p, "emptied.db");
 	f = fopen(p, "w");
 	if (f)

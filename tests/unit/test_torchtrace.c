@@ -86,7 +86,8 @@ static void gzip_and_legacy_forms(void)
 	CHECK(r.n == 2 && r.rank == -1);
 	CHECK_NEAR(r.steps[0].step_ms, 2.0, 1e-9);
 	CHECK_NEAR(r.steps[0].data_ms, 0.5, 1e-9);
-	CHECK_NEAR(r.steps[0].comm_exposed_ms, 0.3, 1e-9); /* gloo on its own thread, nothing else running */
+	/* gloo on its own thread, nothing else running */
+	CHECK_NEAR(r.steps[0].comm_exposed_ms, 0.3, 1e-9);
 	CHECK_NEAR(r.steps[0].comm_ms, 0.3, 1e-9);
 	CHECK_NEAR(r.steps[0].optimizer_ms, 0.4, 1e-9);
 	rank_metrics_free(&r);
@@ -98,7 +99,8 @@ static void gzip_and_legacy_forms(void)
 
 static void shared_dlrm_kineto_trace(void)
 {
-	const char *f = "../shared/traces/kineto/param_dlrm_8rank/worker0_step_12.1694128201545.pt.trace.json";
+	const char *f = "../shared/traces/kineto/param_dlrm_8rank/"
+			"worker0_step_12.1694128201545.pt.trace.json";
 	if (access(f, R_OK) != 0) {
 		printf("SKIP shared_dlrm_kineto_trace: ../shared/traces is absent\n");
 		return;
@@ -113,7 +115,8 @@ static void shared_dlrm_kineto_trace(void)
 	CHECK_NEAR(s->step_ms, 14.455, 1e-9);
 	CHECK(s->data_ms > 0 && s->forward_ms > 0 && s->backward_ms > 0 && s->optimizer_ms > 0);
 	CHECK(s->comm_ms > 0); /* nccl:all_to_all, nccl:all_reduce */
-	double sum = s->data_ms + s->forward_ms + s->backward_ms + s->optimizer_ms + s->comm_exposed_ms + s->io_ms;
+	double sum = s->data_ms + s->forward_ms + s->backward_ms + s->optimizer_ms +
+		s->comm_exposed_ms + s->io_ms;
 	CHECK(sum <= s->step_ms + 1e-9);
 	rank_metrics_free(&r);
 	gpu_trace_free(&t);
@@ -122,13 +125,17 @@ static void shared_dlrm_kineto_trace(void)
 static int same_sets(const struct trace_set *a, const struct trace_set *b)
 {
 	int same = a->m.n == b->m.n && a->ops.n == b->ops.n && a->ops.total_ms == b->ops.total_ms &&
-		   a->unreadable == b->unreadable && a->no_steps == b->no_steps && !strcmp(a->problem, b->problem);
+		a->unreadable == b->unreadable && a->no_steps == b->no_steps &&
+		!strcmp(a->problem, b->problem);
 	for (size_t i = 0; same && i < a->m.n; i++)
-		same = a->m.ranks[i].n == b->m.ranks[i].n && a->m.ranks[i].rank == b->m.ranks[i].rank &&
-		       !memcmp(a->m.ranks[i].steps, b->m.ranks[i].steps, a->m.ranks[i].n * sizeof *a->m.ranks[i].steps);
+		same = a->m.ranks[i].n == b->m.ranks[i].n &&
+			a->m.ranks[i].rank == b->m.ranks[i].rank &&
+			!memcmp(a->m.ranks[i].steps, b->m.ranks[i].steps,
+				a->m.ranks[i].n * sizeof *a->m.ranks[i].steps);
 	for (size_t i = 0; same && i < a->ops.n; i++)
-		same = !strcmp(a->ops.v[i].name, b->ops.v[i].name) && a->ops.v[i].self_ms == b->ops.v[i].self_ms &&
-		       a->ops.v[i].count == b->ops.v[i].count;
+		same = !strcmp(a->ops.v[i].name, b->ops.v[i].name) &&
+			a->ops.v[i].self_ms == b->ops.v[i].self_ms &&
+			a->ops.v[i].count == b->ops.v[i].count;
 	return same;
 }
 
@@ -141,20 +148,25 @@ static void rank_hints_from_records_and_names(void)
 {
 	char tmp[] = "/tmp/test_hints.XXXXXX", p[160], worker[64], host[64];
 	long pid = 0;
-	CHECK(torchtrace_worker_of_name("node-1_4242.1795433224414.pt.trace.json", worker, sizeof worker, host,
-					sizeof host, &pid) == 1);
+	CHECK(torchtrace_worker_of_name("node-1_4242.1795433224414.pt.trace.json", worker,
+					sizeof worker, host, sizeof host, &pid) == 1);
 	CHECK(!strcmp(worker, "node-1_4242") && !strcmp(host, "node-1") && pid == 4242);
-	CHECK(torchtrace_worker_of_name("rank0.pt.trace.json", worker, sizeof worker, host, sizeof host, &pid) == 0);
-	CHECK(torchtrace_worker_of_name("h_x.12.pt.trace.json", worker, sizeof worker, host, sizeof host, &pid) == 0);
-	char *names[] = { "h_12.100.pt.trace.json", "h_12.200.pt.trace.json", "h_13.150.pt.trace.json",
-			  "other.pt.trace.json", "worker_7.pt.trace.json" };
+	CHECK(torchtrace_worker_of_name("rank0.pt.trace.json", worker, sizeof worker, host,
+					sizeof host, &pid) == 0);
+	CHECK(torchtrace_worker_of_name("h_x.12.pt.trace.json", worker, sizeof worker, host,
+					sizeof host, &pid) == 0);
+	char *names[] = { "h_12.100.pt.trace.json", "h_12.200.pt.trace.json",
+			  "h_13.150.pt.trace.json", "other.pt.trace.json",
+			  "worker_7.pt.trace.json" };
 	int hints[5];
 	CHECK(mkdtemp(tmp) != NULL);
 	snprintf(p, sizeof p, "%s/traces", tmp);
 	torchtrace_rank_hints(p, names, 5, hints); /* no records: processes in file order */
 	CHECK(hints[0] == 0 && hints[1] == 0 && hints[2] == 1 && hints[3] == 2 && hints[4] == 7);
-	CHECK(fsio_write_in(tmp, "ranks/rank_0.json", "{\"rank\": 0, \"host\": \"h\", \"pid\": 13}", 36, 0644) == 0);
-	CHECK(fsio_write_in(tmp, "ranks/rank_1.json", "{\"rank\": 1, \"host\": \"h\", \"pid\": 12}", 36, 0644) == 0);
+	CHECK(fsio_write_in(tmp, "ranks/rank_0.json", "{\"rank\": 0, \"host\": \"h\", \"pid\": 13}",
+			    36, 0644) == 0);
+	CHECK(fsio_write_in(tmp, "ranks/rank_1.json", "{\"rank\": 1, \"host\": \"h\", \"pid\": 12}",
+			    36, 0644) == 0);
 	torchtrace_rank_hints(p, names, 5, hints);
 	CHECK(hints[0] == 1 && hints[1] == 1 && hints[2] == 0 && hints[3] == 2 && hints[4] == 7);
 	fsio_remove_tree(tmp);
@@ -181,14 +193,17 @@ static void shard_results_round_trip(void)
 	CHECK(shard_done_read(&q, 0, &d) == 1 && d.count == 2 && !shard_done_read(&q, 1, &d));
 	struct trace_source src = { shard_part, &q };
 	struct trace_set direct, mapped;
-	struct rules kernels; /* the map step reads the kernel rules too: the GPU view of the steps comes back */
+	/* the map step reads the kernel rules too: the GPU view of the steps comes back */
+	struct rules kernels;
 	CHECK(rules_load("analyzers/kernel_rules.txt", &kernels) == 0);
 	CHECK(torchtrace_load_dir("tests/fixtures", &phases, &kernels, 1, NULL, &direct) == 0);
 	CHECK(torchtrace_load_dir("tests/fixtures", &phases, &kernels, 2, &src, &mapped) == 0);
 	CHECK(mapped.not_analysed == (n - 1) / 2); /* shard 1's files: 1, 3, ... */
-	CHECK(mapped.not_analysed_names && !strncmp(mapped.not_analysed_names, names[1], strlen(names[1])));
+	CHECK(mapped.not_analysed_names &&
+	      !strncmp(mapped.not_analysed_names, names[1], strlen(names[1])));
 	trace_set_free(&mapped);
-	CHECK(shard_run(&q, 1, 2, 2, 1, &d) == 0 && shard_done_read(&q, 1, &d) == 1 && d.attempt == 2);
+	CHECK(shard_run(&q, 1, 2, 2, 1, &d) == 0 && shard_done_read(&q, 1, &d) == 1 &&
+	      d.attempt == 2);
 	CHECK(torchtrace_load_dir("tests/fixtures", &phases, &kernels, 2, &src, &mapped) == 0);
 	CHECK(mapped.not_analysed == 0 && same_sets(&direct, &mapped));
 	trace_set_free(&mapped);

@@ -73,7 +73,8 @@ static void shell_quote_makes_one_inert_word(void)
 	CHECK_STR(sb.buf, "'P=/o:'\"${PATH-}\"':'\"${HOME-}\"'x:$(id):$$:${A:-b}:'\\''q'\\'''");
 	strbuf_free(&sb);
 	CHECK(is_safe_name("gpu-1n_a.b"));
-	CHECK(!is_safe_name("-x") && !is_safe_name(".x") && !is_safe_name("a/b") && !is_safe_name(""));
+	CHECK(!is_safe_name("-x") && !is_safe_name(".x") && !is_safe_name("a/b") &&
+	      !is_safe_name(""));
 	CHECK(is_env_name("_A1") && !is_env_name("1A") && !is_env_name("A-B") && !is_env_name(""));
 	CHECK(is_safe_token("--gres=gpu:4") && !is_safe_token("a b") && !is_safe_token("$(x)"));
 }
@@ -125,17 +126,20 @@ static void fsio_writes_atomically_and_reads_bounded(void)
 	CHECK(fsio_write_atomic(target, "keep", 4, 0644) == 0);
 	snprintf(link, sizeof link, "%s/a/b/c/l.txt", tmpdir);
 	CHECK(symlink(target, link) == 0);
-	CHECK(fsio_write_atomic(link, "x", 1, 0644) == ERR_IO && strstr(err_last(), "is a symbolic link"));
+	CHECK(fsio_write_atomic(link, "x", 1, 0644) == ERR_IO &&
+	      strstr(err_last(), "is a symbolic link"));
 	snprintf(link, sizeof link, "%s/a/d", tmpdir);
 	CHECK(symlink(tmpdir, link) == 0);
-	CHECK(fsio_write_in(tmpdir, "a/d/e.txt", "x", 1, 0644) == ERR_IO && strstr(err_last(), "a/d is a symbolic link"));
+	CHECK(fsio_write_in(tmpdir, "a/d/e.txt", "x", 1, 0644) == ERR_IO &&
+	      strstr(err_last(), "a/d is a symbolic link"));
 	CHECK(fsio_mkdir_in(tmpdir, "a/d/sub") == ERR_IO);
 	CHECK(fsio_read(target, 10, &text, NULL) == 0 && !strcmp(text, "keep"));
 	free(text);
 	/* a FIFO is refused, never waited on */
 	snprintf(path, sizeof path, "%s/fifo", tmpdir);
 	CHECK(mkfifo(path, 0644) == 0);
-	CHECK(fsio_read(path, 10, &text, NULL) == ERR_IO && strstr(err_last(), "not a regular file (a FIFO)"));
+	CHECK(fsio_read(path, 10, &text, NULL) == ERR_IO &&
+	      strstr(err_last(), "not a regular file (a FIFO)"));
 	CHECK(fsio_fopen_input(path) == NULL);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/a", tmpdir);
@@ -149,7 +153,9 @@ static void jsonio_writes_sorted_and_reads_paths(void)
 	json_t *doc = json_pack("{s:{s:f, s:s}, s:i}", "step", "median", 1.5, "unit", "ms", "a", 1);
 	CHECK(jsonio_write(path, doc) == 0);
 	CHECK(fsio_read(path, 1000, &text, NULL) == 0);
-	CHECK_STR(text, "{\n  \"a\": 1,\n  \"step\": {\n    \"median\": 1.5,\n    \"unit\": \"ms\"\n  }\n}\n");
+	CHECK_STR(text,
+		  "{\n  \"a\": 1,\n  \"step\": {\n    \"median\": 1.5,\n    \"unit\": \"ms\"\n  "
+		  "}\n}\n");
 	free(text);
 	CHECK_NEAR(jsonio_num(doc, "step.median"), 1.5, 0);
 	CHECK_STR(jsonio_str(doc, "step.unit"), "ms");
@@ -174,7 +180,8 @@ static void display_quote_keeps_one_visible_line(void)
 	display_quote(&sb, "a\nb\tc\r\x01\x7f");
 	CHECK_STR(sb.buf, "a\\nb\\tc\\r\\x01\\x7F");
 	strbuf_reset(&sb);
-	display_quote(&sb, "x\xe2\x80\xaey\xe2\x81\xa6z\xd8\x9c.\xe2\x80\x8f"); /* RLO, LRI, ALM, RLM */
+	/* RLO, LRI, ALM, RLM */
+	display_quote(&sb, "x\xe2\x80\xaey\xe2\x81\xa6z\xd8\x9c.\xe2\x80\x8f");
 	CHECK_STR(sb.buf, "x\\u202Ey\\u2066z\\u061C.\\u200F");
 	strbuf_reset(&sb);
 	display_quote(&sb, "caf\xc3\xa9 \xe2\x80\x94 ok"); /* other UTF-8 stays */

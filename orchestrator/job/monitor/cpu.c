@@ -9,11 +9,13 @@ static void read_stat(struct cpu_reading *r)
 {
 	FILE *f = fopen("/proc/stat", "r");
 	unsigned long long v[10] = { 0 };
-	if (f && fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-			&v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) >= 4) {
+	if (f &&
+	    fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) >= 4) {
 		r->idle = v[3];
 		r->iowait = v[4];
-		r->total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]; /* guest time is inside user */
+		/* guest time is inside user */
+		r->total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
 		r->busy = r->total - r->idle - r->iowait;
 	}
 	if (f)
@@ -50,11 +52,12 @@ static void read_disks(struct cpu_reading *r)
 	unsigned maj, min;
 	unsigned long long rd, rs, wr, ws, x;
 	while (f && fgets(line, sizeof line, f)) {
-		if (sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu", &maj, &min, name, &x, &x, &rs, &x, &x, &x,
-			   &ws) != 10)
+		if (sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu", &maj, &min, name,
+			   &x, &x, &rs, &x, &x, &x, &ws) != 10)
 			continue;
 		snprintf(sys, sizeof sys, "/sys/block/%s", name);
-		if (!strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) || !strncmp(name, "zram", 4) || access(sys, F_OK))
+		if (!strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) ||
+		    !strncmp(name, "zram", 4) || access(sys, F_OK))
 			continue;
 		rd = rs * 512;
 		wr = ws * 512;
@@ -78,8 +81,9 @@ static void read_net(struct cpu_reading *r)
 		while (*name == ' ')
 			name++;
 		unsigned long long rx, tx, x;
-		if (!strcmp(name, "lo") || sscanf(colon + 1, "%llu %llu %llu %llu %llu %llu %llu %llu %llu", &rx, &x, &x, &x, &x,
-						  &x, &x, &x, &tx) != 9)
+		if (!strcmp(name, "lo") ||
+		    sscanf(colon + 1, "%llu %llu %llu %llu %llu %llu %llu %llu %llu", &rx, &x, &x,
+			   &x, &x, &x, &x, &x, &tx) != 9)
 			continue;
 		r->net_rx += rx;
 		r->net_tx += tx;
@@ -112,12 +116,14 @@ static unsigned long long delta(unsigned long long a, unsigned long long b)
 	return b >= a ? b - a : 0;
 }
 
-void cpu_csv_line(FILE *f, const char *node, double wall, const struct cpu_reading *a, const struct cpu_reading *b)
+void cpu_csv_line(FILE *f, const char *node, double wall, const struct cpu_reading *a,
+		  const struct cpu_reading *b)
 {
 	double tot = (double)delta(a->total, b->total);
 	double util = tot > 0 ? 100.0 * (double)delta(a->busy, b->busy) / tot : 0;
 	double iow = tot > 0 ? 100.0 * (double)delta(a->iowait, b->iowait) / tot : 0;
-	fprintf(f, "%.3f,%s,%.3f,%.1f,%.1f,%.2f,%.1f,%.1f,%llu,%llu,%llu,%llu\n", wall, node, b->t - a->t, util, iow,
-		b->load1, b->mem_used_mib, b->mem_total_mib, delta(a->disk_read, b->disk_read),
-		delta(a->disk_write, b->disk_write), delta(a->net_rx, b->net_rx), delta(a->net_tx, b->net_tx));
+	fprintf(f, "%.3f,%s,%.3f,%.1f,%.1f,%.2f,%.1f,%.1f,%llu,%llu,%llu,%llu\n", wall, node,
+		b->t - a->t, util, iow, b->load1, b->mem_used_mib, b->mem_total_mib,
+		delta(a->disk_read, b->disk_read), delta(a->disk_write, b->disk_write),
+		delta(a->net_rx, b->net_rx), delta(a->net_tx, b->net_tx));
 }

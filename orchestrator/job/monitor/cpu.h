@@ -17,6 +17,7 @@ struct cpu_reading {
 int cpu_read(struct cpu_reading *r);
 void cpu_csv_header(FILE *f);
 /* One CSV line for the interval from a to b. */
-void cpu_csv_line(FILE *f, const char *node, double wall, const struct cpu_reading *a, const struct cpu_reading *b);
+void cpu_csv_line(FILE *f, const char *node, double wall, const struct cpu_reading *a,
+		  const struct cpu_reading *b);
 
 #endif

@@ -17,9 +17,13 @@
 typedef struct { unsigned int gpu, memory; } nvml_util;
 typedef struct { unsigned long long total, free, used; } nvml_mem;
 enum { F_INIT, F_COUNT, F_HANDLE, F_UTIL, F_MEM, F_POWER, F_CLOCK };
-static const char *const names[] = { "nvmlInit_v2", "nvmlDeviceGetCount_v2", "nvmlDeviceGetHandleByIndex_v2",
-				     "nvmlDeviceGetUtilizationRates", "nvmlDeviceGetMemoryInfo",
-				     "nvmlDeviceGetPowerUsage", "nvmlDeviceGetClockInfo" };
+static const char *const names[] = { "nvmlInit_v2",
+				     "nvmlDeviceGetCount_v2",
+				     "nvmlDeviceGetHandleByIndex_v2",
+				     "nvmlDeviceGetUtilizationRates",
+				     "nvmlDeviceGetMemoryInfo",
+				     "nvmlDeviceGetPowerUsage",
+				     "nvmlDeviceGetClockInfo" };
 
 static int open_nvml(struct gpu_src *g, char *why, size_t n)
 {
@@ -55,7 +59,8 @@ static int open_smi(struct gpu_src *g, int interval_ms, char *why, size_t n)
 		close(p[0]);
 		int nul = open("/dev/null", O_WRONLY);
 		dup2(nul, 2);
-		execlp("nvidia-smi", "nvidia-smi", "--query-gpu=" GPUCSV_FIELDS, "--format=csv,noheader", "-lms", lms, (char *)NULL);
+		execlp("nvidia-smi", "nvidia-smi", "--query-gpu=" GPUCSV_FIELDS,
+		       "--format=csv,noheader", "-lms", lms, (char *) NULL);
 		_exit(127);
 	}
 	close(p[1]);
@@ -94,8 +99,10 @@ int gpu_open(struct gpu_src *g, const char *which, int interval_ms, char *why, s
 
 void gpu_csv_header(FILE *f)
 {
-	fputs("timestamp, index, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB], "
-	      "power.draw [W], clocks.sm [MHz], node\n", f);
+	fputs("timestamp, index, utilization.gpu [%], utilization.memory [%], memory.used [MiB], "
+	      "memory.total [MiB], "
+	      "power.draw [W], clocks.sm [MHz], node\n",
+	      f);
 }
 
 static void put_num(FILE *f, double v)
@@ -158,7 +165,8 @@ static void sample_nvml(struct gpu_src *g, FILE *f, const char *node)
 static void sample_smi(struct gpu_src *g, FILE *f, const char *node)
 {
 	for (;;) {
-		ssize_t k = read(g->fd, g->pending + g->npending, sizeof g->pending - 1 - g->npending);
+		ssize_t k =
+			read(g->fd, g->pending + g->npending, sizeof g->pending - 1 - g->npending);
 		if (k <= 0)
 			break;
 		g->npending += (size_t)k;

@@ -45,7 +45,8 @@ static FILE *open_csv(const char *dir, const char *node, const char *name)
 		}
 	mkdir(path, 0755);
 	snprintf(path + strlen(path), sizeof path - strlen(path), "/%s", name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644); /* no planted link */
+	/* no planted link */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f)
 		fprintf(stderr, "campaign-monitor: cannot write %s: %s\n", path, strerror(errno));
@@ -53,14 +54,17 @@ static FILE *open_csv(const char *dir, const char *node, const char *name)
 }
 
 static const char usage[] =
-	"usage: campaign-monitor --dir DIR [--interval-ms N] [--node NAME] [--gpu auto|nvml|smi|off] [--duration S]\n"
+	"usage: campaign-monitor --dir DIR [--interval-ms N] [--node NAME] [--gpu "
+	"auto|nvml|smi|off] [--duration S]\n"
 	"Samples this node into DIR/<node>/cpu_monitor.csv (and gpu_monitor.csv) until SIGTERM.\n";
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = { { "dir", 1, 0, 'd' }, { "interval-ms", 1, 0, 'i' }, { "node", 1, 0, 'n' },
-						  { "gpu", 1, 0, 'g' }, { "duration", 1, 0, 't' }, { "help", 0, 0, 'h' },
-						  { 0, 0, 0, 0 } };
+	static const struct option longopts[] = {
+		{ "dir", 1, 0, 'd' }, { "interval-ms", 1, 0, 'i' }, { "node", 1, 0, 'n' },
+		{ "gpu", 1, 0, 'g' }, { "duration", 1, 0, 't' },    { "help", 0, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
 	const char *dir = NULL, *node = NULL, *gpu = "auto";
 	long interval = 500;
 	double duration = 0;
@@ -76,7 +80,9 @@ int main(int argc, char **argv)
 		default: fputs(usage, stderr); return 2;
 		}
 	}
-	if (!dir || interval < 10 || interval > 3600000 || (strcmp(gpu, "auto") && strcmp(gpu, "nvml") && strcmp(gpu, "smi") && strcmp(gpu, "off"))) {
+	if (!dir || interval < 10 || interval > 3600000 ||
+	    (strcmp(gpu, "auto") && strcmp(gpu, "nvml") && strcmp(gpu, "smi") &&
+	     strcmp(gpu, "off"))) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -95,16 +101,19 @@ int main(int argc, char **argv)
 	struct gpu_src g;
 	char why[256];
 	FILE *gf = NULL;
-	if (gpu_open(&g, gpu, (int)interval, why, sizeof why) > 0 && (gf = open_csv(dir, node, "gpu_monitor.csv")))
+	if (gpu_open(&g, gpu, (int) interval, why, sizeof why) > 0 &&
+	    (gf = open_csv(dir, node, "gpu_monitor.csv")))
 		gpu_csv_header(gf);
 	else
-		fprintf(stderr, "campaign-monitor: %s: no GPU sampled (%s); no gpu_monitor.csv\n", node, why);
+		fprintf(stderr, "campaign-monitor: %s: no GPU sampled (%s); no gpu_monitor.csv\n",
+			node, why);
 	struct cpu_reading prev, cur;
 	cpu_read(&prev);
 	double start = prev.t;
 	while (!stop && (duration <= 0 || prev.t - start < duration)) {
 		struct timespec ts = { interval / 1000, (interval % 1000) * 1000000L };
-		nanosleep(&ts, NULL); /* a signal cuts the wait short: the last interval is still written */
+		/* a signal cuts the wait short: the last interval is still written */
+		nanosleep(&ts, NULL);
 		if (cpu_read(&cur) == 0) {
 			cpu_csv_line(cf, node, wall_now(), &prev, &cur);
 			fflush(cf);
