@@ -27,8 +27,8 @@ struct rank_sum {
 };
 
 /* One step i (every rank has it): who arrived last (its collective took
- * least, within STRAGGLER_TIE_MS or a tenth of the spread: two equally slow
- * ranks both arrive last) and by how much it outspent the others in each
+ * least, within a tenth of the step's spread: two equally slow ranks both
+ * arrive last) and by how much it outspent the others in each
  * phase. Returns 0 when the step has no collective. */
 static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum *sum, double *buf)
 {
@@ -42,8 +42,7 @@ static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum 
 	}
 	if (total <= 0)
 		return 0;
-	double tol =
-		0.1 * (most - least) > STRAGGLER_TIE_MS ? 0.1 * (most - least) : STRAGGLER_TIE_MS;
+	double tol = STRAGGLER_TIE * (most - least);
 	for (size_t r = 0; r < n; r++) {
 		double c = m->ranks[r].steps[i].comm_ms;
 		if (c <= least + tol)

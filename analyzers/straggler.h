@@ -15,9 +15,9 @@
 /* A rank is named when it arrived last in most steps and the waiting it
  * imposed is at least this share of the median step. */
 #define STRAGGLER_MIN_IMPACT_PCT 5.0
-/* Ranks whose collective took at most this much (ms) more than the
- * shortest, or a tenth of the step's spread, arrived last together. */
-#define STRAGGLER_TIE_MS 0.5
+/* Ranks whose collective took at most this share of the step's spread
+ * (most - least over ranks) more than the shortest arrived last together. */
+#define STRAGGLER_TIE 0.1
 
 struct straggler {
 	int rank;
