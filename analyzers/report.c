@@ -637,7 +637,7 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 	if (!s->n_stragglers) {
 		strbuf_addf(md,
 			    " No rank keeps the others waiting (none arrived last at most "
-			    "collectives with an impact of "
+			    "collectives, more often than chance would, with an impact of "
 			    "%.0f %% of the step or more).",
 			    STRAGGLER_MIN_IMPACT_PCT);
 		return;

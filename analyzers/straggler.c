@@ -3,6 +3,7 @@
 #include "stats.h"
 #include "util/strbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,16 @@ static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum 
 	return 1;
 }
 
+/* P(X >= k) for X ~ Binomial(n, p), summed in log space. */
+static double binomial_tail(long n, long k, double p)
+{
+	double sum = 0;
+	for (long i = k; i <= n; i++)
+		sum += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) +
+			   (double)i * log(p) + (double)(n - i) * log1p(-p));
+	return sum;
+}
+
 static int by_impact(const void *a, const void *b)
 {
 	const struct straggler *x = a, *y = b;
@@ -119,8 +130,11 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 			counted += one_step(m, i, sum, buf);
 	for (size_t r = 0; r < m->n && counted > 0; r++) {
 		double impact = 100 * sum[r].imposed / (double)counted / step_med_ms;
+		/* chance alone (each rank last with probability 1/n) would rarely give
+		 * it so many last arrivals: 1 % over all ranks */
+		double p = binomial_tail(counted, sum[r].last, 1.0 / (double)m->n);
 		if (2 * sum[r].last <= counted || impact < STRAGGLER_MIN_IMPACT_PCT ||
-		    *n == STRAGGLER_MAX)
+		    p > STRAGGLER_CHANCE / (double)m->n || *n == STRAGGLER_MAX)
 			continue;
 		struct straggler *s = &out[(*n)++];
 		memset(s, 0, sizeof *s);

@@ -12,9 +12,12 @@
 #include <stddef.h>
 
 #define STRAGGLER_MAX 8
-/* A rank is named when it arrived last in most steps and the waiting it
- * imposed is at least this share of the median step. */
+/* A rank is named when it arrived last in most steps, more often than
+ * chance would make it with STRAGGLER_CHANCE over all ranks (each rank last
+ * with probability 1/n: a binomial tail), and the waiting it imposed is at
+ * least STRAGGLER_MIN_IMPACT_PCT of the median step. */
 #define STRAGGLER_MIN_IMPACT_PCT 5.0
+#define STRAGGLER_CHANCE 0.01
 /* Ranks whose collective took at most this share of the step's spread
  * (most - least over ranks) more than the shortest arrived last together. */
 #define STRAGGLER_TIE 0.1
