@@ -80,8 +80,9 @@ static double binomial_tail(long n, long k, double p)
 {
 	double sum = 0;
 	for (long i = k; i <= n; i++)
-		sum += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) +
-			   (double)i * log(p) + (double)(n - i) * log1p(-p));
+		sum += exp(lgamma((double) n + 1) - lgamma((double) i + 1) -
+			   lgamma((double) (n - i) + 1) + (double) i * log(p) +
+			   (double) (n - i) * log1p(-p));
 	return sum;
 }
 

@@ -1,4 +1,5 @@
 #include "submission.h"
+#include "aggregate.h"
 
 #include "util/err.h"
 #include "fault.h"
@@ -55,7 +56,11 @@ int submission_wait(struct run *r, const struct backend_ops *be, FILE *out)
 	int failed = 0, rc = run_reload_row(r);
 	if (rc == 0)
 		rc = job_set_load(r->st, &js);
-	if (rc == 0 && (!run_is_done(&js, &failed) || r->row.aggregated_at <= 0)) {
+	if (rc == 0 && run_is_done(&js, &failed) && r->row.aggregated_at <= 0) {
+		/* the jobs ran in the foreground (local): only the analysis is left */
+		rc = aggregate_if_due(r);
+		rc = rc < 0 ? rc : 0;
+	} else if (rc == 0 && (!run_is_done(&js, &failed) || r->row.aggregated_at <= 0)) {
 		/* a terminal sees the live table, anything else one line per state change */
 		int tty = isatty(fileno(out));
 		struct watch_opts wo = { .min_s = 1,

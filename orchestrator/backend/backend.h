@@ -24,7 +24,8 @@ struct backend_ops {
 
 extern const struct backend_ops backend_local, backend_slurm;
 
-/* The local executor's supervisor loop (`campaign supervise RUN_DIR`). */
+/* The local executor's supervisor loop: runs the pending jobs one at a time
+ * and returns when none is left (the analysis is the caller's). */
 int local_supervise(struct run *r);
 
 /* Brings the store up to date with the backend and leaves *jobs (loaded

@@ -7,7 +7,6 @@
 #include "backend.h"
 #include "util/run_layout.h"
 
-#include "orchestrator/aggregate.h"
 #include "util/err.h"
 #include "orchestrator/fault.h"
 #include "util/fsio.h"
@@ -400,10 +399,6 @@ int local_supervise(struct run *r)
 	while ((rc = next_job(r, &js, &j)) > 0 && (rc = run_one(r, j)) == 0)
 		;
 	job_set_free(&js);
-	if (rc == 0)
-		progress("run", "every job ended", "analysing");
-	if (rc == 0)
-		rc = aggregate_run(r, 0, 0, 1);
 	close(lock);
 	return rc;
 }

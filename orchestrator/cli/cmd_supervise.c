@@ -1,16 +1,26 @@
 /* cmd_supervise: `campaign supervise RUN_DIR`, the local executor's
  * supervisor; submit starts it detached. Runs the pending jobs one at a
- * time, then the analysis. */
+ * time (the local backend), then the analysis. */
+#include "orchestrator/aggregate.h"
 #include "orchestrator/backend/backend.h"
 #include "cmd.h"
 #include "util/err.h"
 
 #include <stdio.h>
+#include <time.h>
 
 static int supervise_exec(const struct cmd_entry *self, struct args *a)
 {
 	(void)self;
 	int rc = local_supervise(a->run);
+	if (rc == 0) { /* into supervisor.log, as the jobs' lines before it */
+		char stamp[16];
+		time_t t = time(NULL);
+		strftime(stamp, sizeof stamp, "%H:%M:%S", localtime(&t));
+		printf("[%s] run: every job ended (analysing)\n", stamp);
+		fflush(stdout);
+		rc = aggregate_run(a->run, 0, 0, 1);
+	}
 	return rc < 0 ? rc : EXIT_OK;
 }
 

@@ -214,7 +214,10 @@ static size_t stragglers_when_last(int lasts, struct straggler *g)
 		rk[r].rank = r;
 		for (int s = 0; s < 8; s++) {
 			int last = s < lasts ? 0 : 1;
-			struct step_rec st = { .step = s, .active = 1, .step_ms = 100, .forward_ms = r == last ? 60 : 31,
+			struct step_rec st = { .step = s,
+					       .active = 1,
+					       .step_ms = 100,
+					       .forward_ms = r == last ? 60 : 31,
 					       .comm_ms = r == last ? 1 : 30 };
 			metrics_add_step(&rk[r], &st);
 		}
@@ -234,7 +237,8 @@ static void straggler_beyond_chance(void)
 	struct straggler g[STRAGGLER_MAX];
 	CHECK(stragglers_when_last(5, g) == 0);
 	CHECK(stragglers_when_last(8, g) == 1 && g[0].rank == 0 && g[0].arrived_last_pct == 100);
-	CHECK_NEAR(g[0].impact_pct, 29.0, 1e-9); /* 3 x 29 ms waited, per other rank, of a 100 ms step */
+	/* 3 x 29 ms waited, per other rank, of a 100 ms step */
+	CHECK_NEAR(g[0].impact_pct, 29.0, 1e-9);
 	CHECK_STR(g[0].cause, "compute");
 }
 
