@@ -28,7 +28,7 @@ struct rank_sum {
 };
 
 /* One step i (every rank has it): who arrived last (its collective took
- * least, within a tenth of the step's spread: two equally slow ranks both
+ * least, within a quarter of the step's spread: two equally slow ranks both
  * arrive last) and by how much it outspent the others in each
  * phase. Returns 0 when the step has no collective. */
 static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum *sum, double *buf)
@@ -129,11 +129,17 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 	for (size_t i = 0; i < steps; i++)
 		if (m->ranks[0].steps[i].active)
 			counted += one_step(m, i, sum, buf);
+	/* by chance a rank is among a step's last arrivers as often as the
+	 * steps' last arrivers are many: ties make that more than 1/n */
+	long lasts = 0;
+	for (size_t r = 0; r < m->n; r++)
+		lasts += sum[r].last;
+	double chance = counted > 0 ? (double)lasts / ((double)counted * (double)m->n) : 1;
+	chance = chance > 1.0 / (double)m->n ? chance : 1.0 / (double)m->n;
 	for (size_t r = 0; r < m->n && counted > 0; r++) {
 		double impact = 100 * sum[r].imposed / (double)counted / step_med_ms;
-		/* chance alone (each rank last with probability 1/n) would rarely give
-		 * it so many last arrivals: 1 % over all ranks */
-		double p = binomial_tail(counted, sum[r].last, 1.0 / (double)m->n);
+		/* chance alone would rarely give it so many last arrivals: 1 % over all ranks */
+		double p = chance >= 1 ? 1 : binomial_tail(counted, sum[r].last, chance);
 		if (2 * sum[r].last <= counted || impact < STRAGGLER_MIN_IMPACT_PCT ||
 		    p > STRAGGLER_CHANCE / (double)m->n || *n == STRAGGLER_MAX)
 			continue;

