@@ -90,11 +90,22 @@ while read -r w t; do
 	esac
 done < <(printf '%s\n' "${scripts[@]}" | sort -rn)
 lane() { local t; for t in "$@"; do run_one "$(basename "$t")" bash "$t"; done; }
+# Each background lane gets a process group of its own (set -m), so that INT or TERM to this
+# script stops every lane and its scripts whole (their EXIT traps stop their test clusters)
+# instead of leaving them running against the next run's clusters.
+pids=()
+stop_lanes() {
+	trap - INT TERM
+	local p
+	for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done
+	exit 130
+}
+trap stop_lanes INT TERM
+set -m
 if [ "${TEST_LANES:-2}" = 1 ]; then
 	# shellcheck disable=SC2086
 	lane ${slurm_lanes[*]} ${main_lanes[*]}
 else
-	pids=()
 	for l in "${slurm_lanes[@]}"; do
 		# shellcheck disable=SC2086
 		[ -n "$l" ] && { lane $l & pids+=($!); }
@@ -102,6 +113,7 @@ else
 	# shellcheck disable=SC2086
 	lane ${main_lanes[0]} &
 	m=$!
+	pids+=("$m")
 	# shellcheck disable=SC2086
 	lane ${main_lanes[1]}
 	wait "$m"
