@@ -1,4 +1,5 @@
 #include "collective.h"
+#include "hta.h"
 
 #include "stats.h"
 #include "util/strbuf.h"
@@ -86,17 +87,10 @@ double coll_busbw_factor(int op, int n)
  * kernel runs late: it is its launch's step). -1 when none. */
 static int step_at(const double (*win)[2], size_t nwin, double us, int gpu)
 {
-	size_t lo = 0, hi = nwin;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (win[mid][0] <= us)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || (!gpu && us >= win[lo - 1][1]))
+	size_t k = hta_window_at(win, nwin, us);
+	if (k == nwin || (!gpu && us >= win[k][1]))
 		return -1;
-	return (int)lo - 1;
+	return (int)k;
 }
 
 struct pending {

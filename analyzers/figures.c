@@ -113,11 +113,11 @@ static void collectives_data(struct fig *f, struct strbuf *cd)
 		json_array_foreach(json_object_get(s, "collectives"), k, c) {
 			if (!json_is_number(json_object_get(c, "bytes")))
 				continue;
-			if (first)
+			if (first) {
 				strbuf_addf(cd, "%s# %s\n", f->colls.n ? "\n\n" : "",
 					    jsonio_str(s, "name"));
-			if (first)
 				argv_push(&f->colls, jsonio_str(s, "name"));
+			}
 			first = 0;
 			strbuf_addf(cd, "%.0f %.4f %s \"%s\"\n", jsonio_num(c, "bytes"),
 				    jsonio_num(c, "busbw_gbps"), jsonio_str(c, "op"),

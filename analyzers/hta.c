@@ -491,6 +491,19 @@ static void step_idle(const struct span *starts, size_t n, const struct span *bu
 	}
 }
 
+size_t hta_window_at(const double (*win)[2], size_t n, double t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (win[mid][0] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? lo - 1 : n;
+}
+
 /* Each event's step: the host range its runtime call (else its start) falls
  * in, nsteps for none; events listed step by step in *idx from *first. */
 static void owners(const struct gpu_trace *t, const double (*steps)[2], size_t nsteps, size_t **idx,
@@ -499,15 +512,8 @@ static void owners(const struct gpu_trace *t, const double (*steps)[2], size_t n
 	size_t *owner = xmalloc((t->n + 1) * sizeof *owner), *at = xcalloc(nsteps + 2, sizeof *at);
 	for (size_t i = 0; i < t->n; i++) {
 		double l = launched_at(t, &t->ev[i]);
-		size_t lo = 0, hi = nsteps;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (steps[mid][0] <= l)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		owner[i] = lo > 0 && l < steps[lo - 1][1] ? lo - 1 : nsteps;
+		size_t k = hta_window_at(steps, nsteps, l);
+		owner[i] = k < nsteps && l < steps[k][1] ? k : nsteps;
 		at[owner[i] + 1]++;
 	}
 	for (size_t k = 0; k <= nsteps; k++)

@@ -61,6 +61,9 @@ int hta_is_gemm(const char *name);
  * the GPU work it launched (by its runtime call; by its start without one)
  * broken down as above; window 0 for a step that launched none. data: the
  * host's data-loading ranges. Categories must be set (hta_analyse first). */
+/* Of windows [start, end) sorted by start, the last that starts at or
+ * before t; n when none does. */
+size_t hta_window_at(const double (*win)[2], size_t n, double t);
 void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2],
 	       size_t nsteps, const double (*data)[2], size_t ndata, struct hta_step *out);
 /* Classifies t's events with r and computes the breakdown. */
