@@ -76,6 +76,7 @@ check hang_spinner_not_hung [ "$(json hj.json '(j["jobs"][1]["state"], j["jobs"]
 
 # The man page and the shell completions come from the command table itself
 # (campaign help --man / --completion), so they list what exists.
+check help_names_man_and_completion bash -c '"$1" --help | grep -q "^.campaign help --man. prints the man page"' _ "$CAMPAIGN"
 "$CAMPAIGN" help --man >campaign.1
 users=$("$CAMPAIGN" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 {print $1}')
 missing=""
