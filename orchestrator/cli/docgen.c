@@ -36,7 +36,8 @@ void docgen_usage(FILE *out, const struct cmd_entry *const *commands, int all)
 	fputs(all ? ".\n\n"
 		  : "; 'campaign help --all' also lists\nthe commands job scripts run.\n\n",
 	      out);
-	fputs("'campaign help --man' prints the man page (campaign.1), 'campaign help --completion\n"
+	fputs("'campaign help --man' prints the man page (campaign.1), 'campaign help "
+	      "--completion\n"
 	      "bash|zsh' a completion script; 'make install' installs both.\n\n",
 	      out);
 	fprintf(out, "%s\nexit status:\n", runs_text);
