@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 using namespace simdjson;
@@ -286,12 +287,10 @@ extern "C" char *kineto_simd_buffer(size_t n)
 	return b.p;
 }
 
-extern "C" int kineto_simd_parse(const char *buf, size_t len, kineto_simd_sink *sink, size_t *where,
-				 const char **why)
+// One document through a given parser: 0, or -1 with where and why.
+static int parse_with(ondemand::parser &parser, const char *buf, size_t len,
+		      kineto_simd_sink *sink, size_t *where, const char **why)
 {
-	static thread_local ondemand::parser kept;
-	ondemand::parser fresh;
-	ondemand::parser &parser = len <= KEEP_CAPACITY ? kept : fresh;
 	ondemand::document doc;
 	walker w{ buf, sink, {}, {}, {}, {}, {}, {}, {} };
 	error_code e =
@@ -313,4 +312,32 @@ extern "C" int kineto_simd_parse(const char *buf, size_t len, kineto_simd_sink *
 									: (size_t) -1;
 	*why = error_message(e);
 	return -1;
+}
+
+extern "C" int kineto_simd_parse(const char *buf, size_t len, kineto_simd_sink *sink, size_t *where,
+				 const char **why)
+{
+	static thread_local ondemand::parser kept;
+	ondemand::parser fresh;
+	return parse_with(len <= KEEP_CAPACITY ? kept : fresh, buf, len, sink, where, why);
+}
+
+struct kineto_simd_parser {
+	ondemand::parser p;
+};
+
+extern "C" struct kineto_simd_parser *kineto_simd_parser_new(void)
+{
+	return new (std::nothrow) kineto_simd_parser();
+}
+
+extern "C" void kineto_simd_parser_free(struct kineto_simd_parser *p)
+{
+	delete p;
+}
+
+extern "C" int kineto_simd_parse_with(struct kineto_simd_parser *p, const char *buf, size_t len,
+				      kineto_simd_sink *sink, size_t *where, const char **why)
+{
+	return parse_with(p->p, buf, len, sink, where, why);
 }

@@ -104,6 +104,14 @@ struct kineto_simd_sink {
 int kineto_simd_parse(const char *buf, size_t len, struct kineto_simd_sink *sink, size_t *where,
 		      const char **why);
 
+/* A parser of one's own (kept by a caller that parses on several threads,
+ * one parser per document in flight): the strings an event's fields point
+ * to stay valid until the parser's next document. NULL when out of memory. */
+struct kineto_simd_parser *kineto_simd_parser_new(void);
+void kineto_simd_parser_free(struct kineto_simd_parser *p);
+int kineto_simd_parse_with(struct kineto_simd_parser *p, const char *buf, size_t len,
+			   struct kineto_simd_sink *sink, size_t *where, const char **why);
+
 /* This thread's buffer for a document of n bytes (and the padding), kept
  * from call to call; NULL when n is over what a thread keeps (256 MB). */
 char *kineto_simd_buffer(size_t n);

@@ -260,8 +260,13 @@ enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_stat
 	case JOB_CANCELLED:
 	case JOB_TIMEOUT:
 	case JOB_DEADLINE:
-		/* it completed before the cancel or the limit reached it */
-		if (js && js->exit_code == 0) {
+		/* it completed before the cancel or the limit reached it; a script that
+		 * ended at its time limit with 0 (its step stopped by the limit, the
+		 * script then leaving normally) did not */
+		if (base == JOB_TIMEOUT && js && js->exit_code == 0 && seen->limit_at > 0 &&
+		    js->end >= seen->limit_at - 1)
+			*exit_code = wait_status_code(seen->exit_code);
+		else if (js && js->exit_code == 0) {
 			snprintf(reason, n, "completed before the %s reached it",
 				 base == JOB_CANCELLED ? "cancel" : "time limit");
 			return JS_COMPLETED;
@@ -716,6 +721,9 @@ static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *ms
 		seen.exit_code = info->exit_code;
 		seen.reason =
 			info->state_reason ? slurm_job_reason_string(info->state_reason) : NULL;
+		if (info->start_time > 0 && info->time_limit != INFINITE &&
+		    info->time_limit != NO_VAL)
+			seen.limit_at = (double)info->start_time + 60.0 * info->time_limit;
 	}
 	char *dir = run_job_dir(r, j->scenario);
 	struct job_status js;

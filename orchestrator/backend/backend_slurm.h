@@ -31,6 +31,7 @@ struct slurm_seen {
 	uint32_t job_state;  /* with flags */
 	uint32_t exit_code;  /* wait status */
 	const char *reason;  /* pending reason, may be NULL */
+	double limit_at;     /* when the time limit ends it (start + limit, epoch s); 0 unknown */
 };
 
 /* The job's state from the controller's view and the job's own job.status

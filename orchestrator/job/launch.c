@@ -416,6 +416,8 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 			rank, first, rc);
 		rc = first;
 	}
+	if (rc == 0 && launch_stop) /* stopped by a signal: not a success, whatever srun says */
+		rc = 128 + launch_stop;
 	free(argv);
 	free(self);
 	strbuf_free(&dir);

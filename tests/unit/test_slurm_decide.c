@@ -9,7 +9,7 @@
 static enum job_state decide(int found, uint32_t state, uint32_t ws, const struct job_status *js,
 			     int *code, char *why)
 {
-	struct slurm_seen s = { found, state, ws, "Resources" };
+	struct slurm_seen s = { found, state, ws, "Resources", 0 };
 	return slurm_decide(&s, js, code, why, 512);
 }
 
@@ -34,6 +34,13 @@ static void test_controller_states(void)
 	CHECK(decide(1, JOB_CANCELLED, 15, &ok, &code, why) == JS_COMPLETED && code == 0);
 	CHECK_STR(why, "completed before the cancel reached it");
 	CHECK(decide(1, JOB_TIMEOUT, 15, &ok, &code, why) == JS_COMPLETED);
+	/* a script that left with 0 only when the limit stopped its step: TIMEOUT, with
+	 * the controller's exit status; one that ended before the limit completed */
+	struct slurm_seen lim = { 1, JOB_TIMEOUT, 15, NULL, 1000.0 + 60 };
+	struct job_status at_limit = { .exit_code = 0, .end = 1061 }, early = { .end = 1030 };
+	CHECK(slurm_decide(&lim, &at_limit, &code, why, 512) == JS_TIMEOUT && code == 143);
+	CHECK_STR(why, "time limit reached");
+	CHECK(slurm_decide(&lim, &early, &code, why, 512) == JS_COMPLETED && code == 0);
 	CHECK(jobstatus_decide(&ok, 0, 1) == JS_COMPLETED &&
 	      jobstatus_decide(&term, 0, 1) == JS_CANCELLED);
 	CHECK(jobstatus_decide(&ok, 1, 0) == JS_COMPLETED &&
