@@ -1,8 +1,10 @@
 #include "kineto.h"
+#include "kineto_chunks.h"
 #include "kineto_simd.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -164,7 +166,7 @@ static int cmp_rt(const void *a, const void *b)
 void gpu_trace_index_rt(struct gpu_trace *t)
 {
 	if (t->nrt)
-		qsort(t->rt, t->nrt, sizeof *t->rt, cmp_rt);
+		sort_runs(t->rt, t->nrt, sizeof *t->rt, cmp_rt);
 }
 
 const struct rt_event *gpu_trace_rt(const struct gpu_trace *t, long corr)
@@ -736,10 +738,8 @@ static void trace_init(struct gpu_trace *t, int want_cpu)
 	t->want_cpu = want_cpu;
 }
 
-/* After simdjson refused a document: forget what it kept, read it again
- * with yajl (which has no depth limit and says where a document breaks). */
-static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned char *doc,
-			size_t len, const char *name)
+/* Forgets what a reading kept, for another reading from the start. */
+static void forget(struct parse *p)
 {
 	int want_cpu = p->t->want_cpu;
 	gpu_trace_free(p->t);
@@ -748,38 +748,80 @@ static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned c
 		free(p->step_names[i]);
 	p->nsteps = 0;
 	reset_event(p);
+}
+
+/* After simdjson refused a document: forget what it kept, read it again
+ * with yajl (which has no depth limit and says where a document breaks). */
+static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned char *doc,
+			size_t len, const char *name)
+{
+	forget(p);
 	return parse_yajl(p, rd, src, doc, len, name);
 }
 
-/* gz_bytes: the compressed file's size when src is a gzip stream, else 0. */
-static int load(read_fn rd, void *src, size_t hint, long long gz_bytes, const char *name,
-		int want_cpu, struct gpu_trace *t)
+/* Where the file is.*/
+struct source {
+	read_fn rd;
+	void *src;
+	size_t hint;                /* its size when known */
+	long long gz_bytes;         /* the compressed file's size when src is gzip, else 0 */
+	const unsigned char *map;   /* a plain file mapped whole (hint bytes), or NULL */
+	int threads;                /* for a mapped file read in chunks */
+};
+
+/* A large plain file in chunks on several threads: 0, or 1 when it is to be
+ * read whole (also after a chunk did not parse: the whole reading then says
+ * where and why). */
+static int read_chunked(struct parse *p, const struct source *in)
+{
+	if (!in->map || !simd_limit() || in->hint > max_trace_bytes())
+		return 1;
+	struct kineto_simd_sink sink = { simd_event, simd_rank, p, 0 };
+	int rc = kineto_chunks_read(in->map, in->hint, in->threads, &sink);
+	if (rc < 0)
+		forget(p);
+	if (rc == 0)
+		p->t->legacy = sink.legacy;
+	return rc == 0 ? 0 : 1;
+}
+
+/* The whole document: simdjson when it fits, else (or when simdjson refuses
+ * it) yajl. */
+static int read_whole(struct parse *p, const struct source *in, const char *name)
+{
+	unsigned char *head;
+	size_t len;
+	int eof, rc, kept;
+	if (read_head(in->rd, in->src, simd_limit(), in->hint, &head, &kept, &len, &eof) < 0)
+		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes",
+			     name, len);
+	else if (len > max_trace_bytes())
+		rc = too_big(name);
+	else if (eof && len == 0 && in->gz_bytes > 0)
+		rc = err_set(ERR_IO,
+			     "%s: a gzip file of %lld bytes that holds nothing: not a trace", name,
+			     in->gz_bytes);
+	else if (eof && len == 0)
+		rc = err_set(ERR_IO, "%s: the file is empty (0 bytes): not a trace", name);
+	else if (eof && (rc = parse_simd(p, head, len, name)) < 0)
+		/* its message; and deep nesting simdjson refuses */
+		rc = reparse_yajl(p, in->rd, in->src, head, len, name);
+	else if (!eof)
+		rc = parse_yajl(p, in->rd, in->src, head, len, name);
+	if (!kept)
+		free(head);
+	return rc;
+}
+
+static int load(const struct source *in, const char *name, int want_cpu, struct gpu_trace *t)
 {
 	trace_init(t, want_cpu);
 	struct parse p = { .t = t, .stream = -1 };
 	p.step_names = xcalloc(MAX_STEPS, sizeof *p.step_names);
 	p.step_ts = xcalloc(MAX_STEPS, sizeof *p.step_ts);
-	unsigned char *head;
-	size_t len;
-	int eof, rc, kept;
-	if (read_head(rd, src, simd_limit(), hint, &head, &kept, &len, &eof) < 0)
-		rc = err_set(ERR_IO, "%s: cannot read it (a damaged gzip file?) after %zu bytes",
-			     name, len);
-	else if (len > max_trace_bytes())
-		rc = too_big(name);
-	else if (eof && len == 0 && gz_bytes > 0)
-		rc = err_set(ERR_IO,
-			     "%s: a gzip file of %lld bytes that holds nothing: not a trace", name,
-			     gz_bytes);
-	else if (eof && len == 0)
-		rc = err_set(ERR_IO, "%s: the file is empty (0 bytes): not a trace", name);
-	else if (eof && (rc = parse_simd(&p, head, len, name)) < 0)
-		/* its message; and deep nesting simdjson refuses */
-		rc = reparse_yajl(&p, rd, src, head, len, name);
-	else if (!eof)
-		rc = parse_yajl(&p, rd, src, head, len, name);
-	if (!kept)
-		free(head);
+	int rc = read_chunked(&p, in);
+	if (rc)
+		rc = read_whole(&p, in, name);
 	strbuf_free(&p.name);
 	strbuf_free(&p.cat);
 	strbuf_free(&p.tid);
@@ -801,10 +843,39 @@ static int load(read_fn rd, void *src, size_t hint, long long gz_bytes, const ch
 
 int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t)
 {
-	return load(read_file, f, 0, 0, name, want_cpu, t);
+	struct source in = { read_file, f, 0, 0, NULL, 1 };
+	return load(&in, name, want_cpu, t);
+}
+
+/* A plain file: read into place (no stdio copy), or mapped for the chunks. */
+static int load_plain(int fd, const char *path, int want_cpu, int threads, struct gpu_trace *t)
+{
+	struct stat st;
+	FILE *f;
+	if (fstat(fd, &st) < 0 || lseek(fd, 0, SEEK_SET) != 0 || !(f = fdopen(fd, "rb"))) {
+		close(fd);
+		return err_sys(ERR_IO, "cannot read %s", path);
+	}
+	setvbuf(f, NULL, _IONBF, 0);
+	struct source in = { read_file, f, st.st_size > 0 ? (size_t)st.st_size : 0, 0, NULL,
+			     threads };
+	void *map = in.hint > 2 * (size_t)KINETO_CHUNK_BYTES && simd_limit()
+		? mmap(NULL, in.hint, PROT_READ, MAP_PRIVATE, fd, 0)
+		: MAP_FAILED;
+	in.map = map == MAP_FAILED ? NULL : map;
+	int rc = load(&in, path, want_cpu, t);
+	if (in.map)
+		munmap(map, in.hint);
+	fclose(f);
+	return rc;
 }
 
 int kineto_load(const char *path, int want_cpu, struct gpu_trace *t)
+{
+	return kineto_load_threads(path, want_cpu, 1, t);
+}
+
+int kineto_load_threads(const char *path, int want_cpu, int threads, struct gpu_trace *t)
 {
 	memset(t, 0, sizeof *t);
 	int fd = fsio_open_input(path); /* a FIFO or a device is refused, never waited on */
@@ -819,23 +890,15 @@ int kineto_load(const char *path, int want_cpu, struct gpu_trace *t)
 		return err_sys(ERR_IO, "cannot open %s", path);
 	}
 	gzbuffer(gz, 1 << 17);
-	struct stat st;
-	FILE *f;
-	if (gzdirect(gz)) { /* plain: read into place, no copy */
+	if (gzdirect(gz)) {
 		gzclose(gz);
-		if (fstat(fd, &st) < 0 || lseek(fd, 0, SEEK_SET) != 0 || !(f = fdopen(fd, "rb"))) {
-			close(fd);
-			return err_sys(ERR_IO, "cannot read %s", path);
-		}
-		setvbuf(f, NULL, _IONBF, 0);
-		int rc = load(read_file, f, st.st_size > 0 ? (size_t) st.st_size : 0, 0, path,
-			      want_cpu, t);
-		fclose(f);
-		return rc;
+		return load_plain(fd, path, want_cpu, threads, t);
 	}
+	struct stat st;
 	long long gz_bytes = fstat(fd, &st) == 0 ? (long long)st.st_size : 1;
 	close(fd);
-	int rc = load(read_gz, gz, 0, gz_bytes, path, want_cpu, t);
+	struct source in = { read_gz, gz, 0, gz_bytes, NULL, 1 };
+	int rc = load(&in, path, want_cpu, t);
 	gzclose(gz);
 	return rc;
 }

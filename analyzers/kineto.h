@@ -79,6 +79,9 @@ struct gpu_trace {
 /* Reads path (plain or gzip); ERR_IO with the file and byte offset of a
  * parse error. With want_cpu, also the host ranges. */
 int kineto_load(const char *path, int want_cpu, struct gpu_trace *t);
+/* The same, a large plain file read in chunks on `threads` threads (the
+ * events, and so every result, the same for any number). */
+int kineto_load_threads(const char *path, int want_cpu, int threads, struct gpu_trace *t);
 /* The same from an open (plain) stream; name is used in messages. */
 int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t);
 void gpu_trace_free(struct gpu_trace *t);

@@ -257,7 +257,7 @@ static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, 
 /* One input file: a Kineto trace (one rank) or an Nsight Systems export
  * (one entry per process and device). */
 static int analyse_file(const char *file, const struct rules *r, const struct rules *phases,
-			int top, json_t *ranks, json_t *nvtx)
+			int top, int threads, json_t *ranks, json_t *nvtx)
 {
 	if (nsys_is_sqlite(file)) {
 		struct nsys_report rep;
@@ -280,7 +280,7 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 		return 0;
 	}
 	struct gpu_trace t;
-	int rc = kineto_load(file, 1, &t);
+	int rc = kineto_load_threads(file, 1, threads, &t);
 	if (rc < 0)
 		return rc;
 	json_t *o = analyse_one(&t, r, top, file);
@@ -297,6 +297,7 @@ struct file_job {
 	char **files;
 	const struct rules *r, *phases;
 	int top;
+	int threads; /* for reading one file: the pool's threads a file has to itself */
 	json_t **ranks, **nvtx;
 	int *rc;
 	char (*err)[512];
@@ -307,7 +308,8 @@ static void file_job_one(void *ctx, size_t i)
 	struct file_job *j = ctx;
 	j->ranks[i] = json_array();
 	j->nvtx[i] = json_object();
-	j->rc[i] = analyse_file(j->files[i], j->r, j->phases, j->top, j->ranks[i], j->nvtx[i]);
+	j->rc[i] = analyse_file(j->files[i], j->r, j->phases, j->top, j->threads, j->ranks[i],
+				 j->nvtx[i]);
 	if (j->rc[i] < 0)
 		snprintf(j->err[i], sizeof j->err[i], "%s", err_last());
 }
@@ -315,10 +317,12 @@ static void file_job_one(void *ctx, size_t i)
 static int analyse_files(char **files, size_t n, const struct rules *r, const struct rules *phases,
 			 int top, int jobs, json_t *ranks, json_t *nvtx)
 {
+	int threads = (jobs > 0 ? jobs : pool_cpus()) / (int)(n ? n : 1);
 	struct file_job j = { files,
 			      r,
 			      phases,
 			      top,
+			      threads < 1 ? 1 : threads > 16 ? 16 : threads,
 			      xcalloc(n, sizeof *j.ranks),
 			      xcalloc(n, sizeof *j.nvtx),
 			      xcalloc(n, sizeof *j.rc),

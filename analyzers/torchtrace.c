@@ -8,8 +8,9 @@
 #include "phases.h"
 #include "pool.h"
 #include "util/err.h"
-#include "util/words.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -84,6 +85,26 @@ static int by_tid_start(const void *pa, const void *pb)
 	return a->end > b->end ? -1 : a->end < b->end;
 }
 
+/* The host ranges by thread, then start (the longer first): a stable pass
+ * by thread, then each thread's ranges sorted where the file had them out
+ * of order (one more entry at the end, for the caller). */
+static struct cpu_range *by_thread(const struct gpu_trace *t)
+{
+	size_t *at = xcalloc(t->nnames + 1, sizeof *at);
+	struct cpu_range *r = xmalloc((t->ncpu + 1) * sizeof *r);
+	for (size_t i = 0; i < t->ncpu; i++)
+		at[t->cpu[i].tid + 1]++;
+	for (size_t k = 1; k <= t->nnames; k++)
+		at[k] += at[k - 1];
+	for (size_t i = 0; i < t->ncpu; i++)
+		r[at[t->cpu[i].tid]++] = t->cpu[i];
+	/* at[k]: where thread k's ranges end */
+	for (size_t k = 0, from = 0; k < t->nnames; from = at[k++])
+		sort_runs(r + from, at[k] - from, sizeof *r, by_tid_start);
+	free(at);
+	return r;
+}
+
 /* Keeps the index at most half full, rebuilding it from v. */
 static void op_index(struct op_table *ops)
 {
@@ -126,9 +147,7 @@ static void op_add(struct op_table *ops, const char *name, double ms, long count
  * the ranges directly inside it. Step ranges (ph) are no operators. */
 static void self_times(const struct gpu_trace *t, const int *ph, struct op_table *ops)
 {
-	struct cpu_range *r = xmalloc((t->ncpu + 1) * sizeof *r);
-	memcpy(r, t->cpu, t->ncpu * sizeof *r);
-	qsort(r, t->ncpu, sizeof *r, by_tid_start);
+	struct cpu_range *r = by_thread(t);
 	double *self = xcalloc(t->nnames + 1, sizeof *self),
 	       *child = xcalloc(t->ncpu + 1, sizeof *child);
 	long *count = xcalloc(t->nnames + 1, sizeof *count);

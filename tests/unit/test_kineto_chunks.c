@@ -1,0 +1,210 @@
+/* Unit tests of the chunked Kineto reader: large files read in chunks on 1,
+ * 2 and 3 threads keep exactly what one whole reading keeps (kineto_load_stream
+ * reads whole), in every shape: Kineto object, legacy array, the rank after
+ * the events, a second traceEvents, and the guesses that go wrong (a "},{"
+ * inside a string or inside an event's own array) or a file that breaks
+ * (then the same message as the whole reading). */
+#include "harness.h"
+
+#include "analyzers/kineto.h"
+#include "analyzers/kineto_chunks.h"
+#include "util/err.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Events enough for several chunks: steps, runtime calls, kernels, host ranges. */
+/* odd: args added to one kernel in the middle, or (every) to all of them */
+static void events(FILE *f, int n, const char *odd, int every)
+{
+	for (int i = 0; i < n; i++) {
+		double ts = 1000.0 + i * 10.0;
+		if (i % 500 == 0)
+			fprintf(f,
+				"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": "
+				"\"ProfilerStep#%d\", \"ts\": %.1f, \"dur\": 5000, \"tid\": 1},\n",
+				i / 500, ts);
+		fprintf(f,
+			"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "
+			"\"cudaLaunchKernel\", "
+			"\"ts\": %.3f, \"dur\": 2.5, \"tid\": %d, \"args\": {\"correlation\": "
+			"%d}},\n",
+			ts, 1 + i % 3, i);
+		fprintf(f,
+			"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_%d\", \"ts\": %.3f, "
+			"\"dur\": 4.25, \"tid\": 7, \"args\": {\"stream\": 7, \"correlation\": "
+			"%d%s}},\n",
+			i % 17, ts + 3, i, odd && (every || i == n / 2) ? odd : "");
+		fprintf(f,
+			"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op%d\", \"ts\": "
+			"%.3f, "
+			"\"dur\": 8, \"tid\": %d}%s\n",
+			i % 29, ts, 1 + i % 3, i + 1 < n ? "," : "");
+	}
+}
+
+static char *write_trace(const char *head, int n, const char *odd, int every, const char *tail)
+{
+	static char path[64];
+	snprintf(path, sizeof path, "/tmp/test_kineto_chunks.XXXXXX");
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	fputs(head, f);
+	events(f, n, odd, every);
+	fputs(tail, f);
+	fclose(f);
+	return path;
+}
+
+static void count_event(void *ctx, const struct kineto_fields *f)
+{
+	(void)f;
+	++*(long *)ctx;
+}
+
+static void no_rank(void *ctx, double rank)
+{
+	(void)ctx, (void)rank;
+}
+
+static int same_trace(const struct gpu_trace *a, const struct gpu_trace *b)
+{
+	int same = a->n == b->n && a->nrt == b->nrt && a->ncpu == b->ncpu &&
+		a->nnames == b->nnames && a->rank == b->rank && a->legacy == b->legacy &&
+		a->steps == b->steps && a->last_step_ts == b->last_step_ts &&
+		a->malformed == b->malformed && a->dropped == b->dropped;
+	for (size_t i = 0; same && i < a->nnames; i++)
+		same = !strcmp(a->names[i], b->names[i]);
+	same = same && !memcmp(a->ev, b->ev, a->n * sizeof *a->ev) &&
+		!memcmp(a->rt, b->rt, a->nrt * sizeof *a->rt) &&
+		!memcmp(a->cpu, b->cpu, a->ncpu * sizeof *a->cpu);
+	return same;
+}
+
+/* The file read in chunks on 1, 2 and 3 threads against one whole reading:
+ * both succeed with the same trace, or both fail with the same message. */
+static int chunks_agree(const char *path, int expect_ok)
+{
+	struct gpu_trace whole, part;
+	FILE *f = fopen(path, "rb");
+	int rc = kineto_load_stream(f, path, 1, &whole);
+	fclose(f);
+	char msg[512];
+	snprintf(msg, sizeof msg, "%s", rc < 0 ? err_last() : "");
+	int ok = (rc == 0) == expect_ok;
+	for (int threads = 1; ok && threads <= 3; threads++) {
+		int rc2 = kineto_load_threads(path, 1, threads, &part);
+		ok = rc2 == rc && (rc < 0 ? !strcmp(err_last(), msg) : same_trace(&whole, &part));
+		if (!ok)
+			printf("  %d threads: rc %d (whole %d) %s / %s\n", threads, rc2, rc,
+			       rc2 < 0 ? err_last() : "", msg);
+		if (rc2 == 0)
+			gpu_trace_free(&part);
+	}
+	if (rc == 0)
+		gpu_trace_free(&whole);
+	return ok;
+}
+
+#define HEAD "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0}, {\"id\": 1}], " \
+	     "\"distributedInfo\": {\"rank\": 3}, \"traceEvents\": [\n"
+#define N 40000 /* about 9 MB: four chunks and the last document */
+
+static void object_form(void)
+{
+	char *p = write_trace(HEAD, N, NULL, 0, "], \"traceName\": \"x\"}\n");
+	CHECK(chunks_agree(p, 1));
+	struct gpu_trace t;
+	CHECK(kineto_load_threads(p, 1, 2, &t) == 0);
+	/* the last step's 500 kernels go (HTA's cut); runtime calls are host ranges too */
+	CHECK(t.rank == 3 && t.n == N - 500 && t.dropped == 500 && t.ncpu == 2 * N + N / 500 &&
+	      t.steps == N / 500 && !t.legacy);
+	gpu_trace_free(&t);
+	unlink(p);
+}
+
+static void legacy_and_rank_after(void)
+{
+	char *p = write_trace("[\n", N, NULL, 0, "]\n");
+	CHECK(chunks_agree(p, 1));
+	unlink(p);
+	p = write_trace("{\"traceEvents\": [", N, NULL, 0,
+			"], \"distributedInfo\": {\"rank\": 5}, \"traceEvents\": [{\"ph\": \"X\", "
+			"\"name\": \"late\", \"ts\": 1, \"dur\": 1}]}");
+	CHECK(chunks_agree(p, 1));
+	unlink(p);
+}
+
+/* The chunks alone, mapped: 0 read, 1 not split, -1 a chunk did not parse. */
+static int chunks_alone(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	fseek(f, 0, SEEK_END);
+	size_t n = (size_t)ftell(f);
+	void *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+	long events = 0;
+	struct kineto_simd_sink sink = { count_event, no_rank, &events, 0 };
+	int rc = kineto_chunks_read(map, n, 2, &sink);
+	munmap(map, n);
+	fclose(f);
+	return rc;
+}
+
+/* Guesses that go wrong (a "},{" inside a string of every kernel, or inside
+ * an array of objects of every kernel): the chunks fail, and the whole
+ * reading decides. */
+static void wrong_guesses(void)
+{
+	char *p = write_trace(HEAD, N, ", \"note\": \"a}, {b\"", 1, "]}");
+	CHECK(chunks_alone(p) == -1);
+	CHECK(chunks_agree(p, 1));
+	unlink(p);
+	p = write_trace(HEAD, N, ", \"list\": [{\"a\": 1}, {\"b\": 2}]", 1, "]}");
+	CHECK(chunks_alone(p) == -1);
+	CHECK(chunks_agree(p, 1));
+	unlink(p);
+	p = write_trace(HEAD, N, NULL, 0, "]}");
+	CHECK(chunks_alone(p) == 0);
+	unlink(p);
+}
+
+static void broken_files(void)
+{
+	/* (a broken value in args the reader skips is not looked at, whole or in chunks) */
+	char *p = write_trace(HEAD, N, ", \"bad\" 1", 0, "]}");
+	CHECK(chunks_agree(p, 0));
+	unlink(p);
+	p = write_trace(HEAD, N, NULL, 0, "]} trailing");
+	CHECK(chunks_agree(p, 0));
+	unlink(p);
+	p = write_trace(HEAD, N, NULL, 0, ""); /* cut short */
+	CHECK(chunks_agree(p, 0));
+	unlink(p);
+}
+
+static void scanner(void)
+{
+	const char *a = " {\"a\\\"traceEvents\": \"[\", \"x\": {\"traceEvents\": 1}, "
+			"\"traceEvents\" : [ {";
+	CHECK(kineto_events_start((const unsigned char *)a, strlen(a), 1 << 20) ==
+	      strlen(a) - 2);
+	CHECK(kineto_events_start((const unsigned char *)"  [{", 4, 1 << 20) == 3);
+	CHECK(kineto_events_start((const unsigned char *)"{\"a\": 1}", 8, 1 << 20) == 0);
+	const char *s = "{\"n\": \"},{\"}, \n {\"m\": 1}";
+	CHECK(kineto_event_split((const unsigned char *)s, strlen(s), 0) == 8); /* a guess */
+	CHECK(kineto_event_split((const unsigned char *)s, strlen(s), 10) == 12);
+	CHECK(kineto_event_split((const unsigned char *)"{}]", 3, 0) == 3);
+}
+
+int main(void)
+{
+	RUN(object_form);
+	RUN(legacy_and_rank_after);
+	RUN(wrong_guesses);
+	RUN(broken_files);
+	RUN(scanner);
+	HARNESS_END();
+}
