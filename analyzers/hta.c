@@ -171,7 +171,7 @@ static void launch_stats(const struct gpu_trace *t, struct hta_launch *l)
 		l->cpu_mean = cpu / (double)l->n;
 		l->gpu_mean = gpu / (double)l->n;
 		l->delay_mean = sum / (double)l->n;
-		l->delay_p50 = stats_percentile(delay, (size_t)l->n, 50);
+		l->delay_p50 = stats_percentile_unordered(delay, (size_t)l->n, 50);
 	}
 	free(delay);
 }

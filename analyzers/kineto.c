@@ -41,7 +41,8 @@ struct parse {
 	int nsteps;
 };
 
-static int intern(struct gpu_trace *t, const char *s)
+/* The id of name s (hash: str_hash(s)), added when new. */
+static int intern_hashed(struct gpu_trace *t, const char *s, size_t hash)
 {
 	if (t->nnames * 2 >= t->nslots) {
 		size_t ns = t->nslots ? t->nslots * 2 : 1024;
@@ -58,7 +59,7 @@ static int intern(struct gpu_trace *t, const char *s)
 		t->slots = slots;
 		t->nslots = ns;
 	}
-	size_t k = str_hash(s) & (t->nslots - 1);
+	size_t k = hash & (t->nslots - 1);
 	while (t->slots[k] >= 0) {
 		if (!strcmp(t->names[t->slots[k]], s))
 			return t->slots[k];
@@ -68,6 +69,35 @@ static int intern(struct gpu_trace *t, const char *s)
 	t->names[t->nnames] = xstrdup(s);
 	t->slots[k] = (int)t->nnames;
 	return (int)t->nnames++;
+}
+
+static int intern(struct gpu_trace *t, const char *s)
+{
+	return intern_hashed(t, s, str_hash(s));
+}
+
+/* An event's string, and where its id is kept when the reader keeps one (a
+ * chunk's string, the same in many events): then it is interned once. */
+struct sref {
+	const char *s; /* NULL: absent */
+	size_t hash;   /* str_hash(s), when id is set */
+	int *id;       /* the trace's id of s once known (-1 before), or NULL */
+};
+
+/* The strings of one event that end_event reads. */
+struct ev_strs {
+	struct sref name, tid, coll, pg;
+	const char *cat, *dtype;
+};
+
+static int ref_id(struct gpu_trace *t, const struct sref *r)
+{
+	if (r->id && *r->id >= 0)
+		return *r->id;
+	int id = intern_hashed(t, r->s, r->id ? r->hash : str_hash(r->s));
+	if (r->id)
+		*r->id = id;
+	return id;
 }
 
 static void reset_event(struct parse *p)
@@ -83,21 +113,32 @@ static void reset_event(struct parse *p)
 	p->flops = 0;
 }
 
+static void add_cpu_id(struct gpu_trace *t, double start, double end, int name, int tid,
+		       double flops)
+{
+	XGROW(t->cpu, t->ncpu, t->cpucap, 1024);
+	t->cpu[t->ncpu++] = (struct cpu_range){ start, end, name, tid, flops };
+}
+
 void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name,
 		       const char *tid, double flops)
 {
-	XGROW(t->cpu, t->ncpu, t->cpucap, 1024);
-	t->cpu[t->ncpu++] = (struct cpu_range){ start, end, intern(t, name),
-						intern(t, tid ? tid : "?"), flops };
+	int n = intern(t, name);
+	add_cpu_id(t, start, end, n, intern(t, tid ? tid : "?"), flops);
+}
+
+static void add_comm_id(struct gpu_trace *t, double start, double end, int coll, int pg,
+			double bytes, int group_size, int gpu)
+{
+	XGROW(t->comm, t->ncomm, t->commcap, 256);
+	t->comm[t->ncomm++] = (struct comm_event){ start, end, coll, pg, bytes, group_size, gpu };
 }
 
 void gpu_trace_add_comm(struct gpu_trace *t, double start, double end, const char *coll,
 			const char *pg, double bytes, int group_size, int gpu)
 {
-	XGROW(t->comm, t->ncomm, t->commcap, 256);
-	t->comm[t->ncomm++] = (struct comm_event){
-		start, end, intern(t, coll), intern(t, pg ? pg : ""), bytes, group_size, gpu
-	};
+	int c = intern(t, coll);
+	add_comm_id(t, start, end, c, intern(t, pg ? pg : ""), bytes, group_size, gpu);
 }
 
 int kineto_dtype_size(const char *dtype)
@@ -119,21 +160,29 @@ int kineto_dtype_size(const char *dtype)
 
 /* The event's collective args as a comm_event: bytes from the larger
  * element count (what nccl-tests calls the size) and the dtype. */
-static void add_comm_of(struct parse *p, double start, double end, int gpu)
+static void add_comm_of(struct parse *p, const struct ev_strs *e, double start, double end,
+			int gpu)
 {
 	double nelems = p->in_nelems > p->out_nelems ? p->in_nelems : p->out_nelems;
-	int esize = p->has_dtype ? kineto_dtype_size(p->dtype.buf) : 0;
+	int esize = e->dtype ? kineto_dtype_size(e->dtype) : 0;
 	double bytes = nelems >= 0 && esize > 0 && isfinite(nelems) ? nelems * esize : -1;
 	int gs = p->group_size >= 1 && p->group_size < 1e7 ? (int)p->group_size : -1;
-	gpu_trace_add_comm(p->t, start, end, p->coll.buf, p->has_pg ? p->pg.buf : NULL, bytes, gs,
-			   gpu);
+	int coll = ref_id(p->t, &e->coll);
+	add_comm_id(p->t, start, end, coll, e->pg.s ? ref_id(p->t, &e->pg) : intern(p->t, ""),
+		    bytes, gs, gpu);
+}
+
+static void add_gpu_id(struct gpu_trace *t, double start, double end, int name, int stream,
+		       long corr)
+{
+	XGROW(t->ev, t->n, t->cap, 1024);
+	t->ev[t->n++] = (struct gpu_event){ start, end, name, -1, stream, corr };
 }
 
 void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream,
 		   long corr)
 {
-	XGROW(t->ev, t->n, t->cap, 1024);
-	t->ev[t->n++] = (struct gpu_event){ start, end, intern(t, name), -1, stream, corr };
+	add_gpu_id(t, start, end, intern(t, name), stream, corr);
 }
 
 /* "cudaLaunchKernel_v7000" (Nsight Systems) names the same call as "cudaLaunchKernel". */
@@ -193,10 +242,10 @@ int trace_times_sane(double ts, double dur)
 		dur < TRACE_MAX_EVENT_US;
 }
 
-static void end_event(struct parse *p)
+static void end_event(struct parse *p, const struct ev_strs *e)
 {
 	struct gpu_trace *t = p->t;
-	const char *name = p->has_name ? p->name.buf : NULL, *cat = p->has_cat ? p->cat.buf : NULL;
+	const char *name = e->name.s, *cat = e->cat;
 	if (p->bad_time && name) { /* "ts": "123": counted as malformed, not guessed */
 		t->malformed++;
 		reset_event(p);
@@ -225,18 +274,35 @@ static void end_event(struct parse *p)
 	if ((gpu || rt || cpu) && !trace_times_sane(p->ts, p->dur))
 		t->malformed++;
 	else if (gpu)
-		gpu_trace_add(t, ceil(p->ts), floor(p->ts + p->dur), name, p->stream,
-			      p->has_corr ? p->corr : -1);
-	if (p->has_coll && (gpu || cpu) && trace_times_sane(p->ts, p->dur))
-		add_comm_of(p, gpu ? ceil(p->ts) : p->ts,
+		add_gpu_id(t, ceil(p->ts), floor(p->ts + p->dur), ref_id(t, &e->name), p->stream,
+			   p->has_corr ? p->corr : -1);
+	if (e->coll.s && (gpu || cpu) && trace_times_sane(p->ts, p->dur))
+		add_comm_of(p, e, gpu ? ceil(p->ts) : p->ts,
 			    gpu ? floor(p->ts + p->dur) : p->ts + p->dur, gpu);
 	else if (rt)
 		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts),
 				 name);
-	if (cpu && trace_times_sane(p->ts, p->dur))
-		gpu_trace_add_cpu(t, p->ts, p->ts + p->dur, name, p->has_tid ? p->tid.buf : NULL,
-				  p->flops);
+	if (cpu && trace_times_sane(p->ts, p->dur)) {
+		int n = ref_id(t, &e->name);
+		add_cpu_id(t, p->ts, p->ts + p->dur, n,
+			   e->tid.s ? ref_id(t, &e->tid) : intern(t, "?"), p->flops);
+	}
 	reset_event(p);
+}
+
+/* The event's strings as the streaming reader (and simdjson's whole
+ * document) keep them: in the parse's buffers, interned at each use. */
+static struct ev_strs strs_of(const struct parse *p)
+{
+	struct ev_strs e = {
+		{ p->has_name ? p->name.buf : NULL, 0, NULL },
+		{ p->has_tid ? p->tid.buf : NULL, 0, NULL },
+		{ p->has_coll ? p->coll.buf : NULL, 0, NULL },
+		{ p->has_pg ? p->pg.buf : NULL, 0, NULL },
+		p->has_cat ? p->cat.buf : NULL,
+		p->has_dtype ? p->dtype.buf : NULL,
+	};
+	return e;
 }
 
 /* ts or dur as anything but a number (null, true, an object, a list, a
@@ -278,8 +344,10 @@ static int cb_start_map(void *ctx)
 static int cb_end_map(void *ctx)
 {
 	struct parse *p = ctx;
-	if (p->in_events && p->depth == p->ev_depth)
-		end_event(p);
+	if (p->in_events && p->depth == p->ev_depth) {
+		struct ev_strs e = strs_of(p);
+		end_event(p, &e);
+	}
 	if (p->depth == p->ev_depth + 1)
 		p->in_args = 0;
 	if (p->depth == 2)
@@ -605,6 +673,27 @@ static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned
 	return (long)*len;
 }
 
+/* An event's numbers as simdjson gave them, through set_number as the
+ * streaming reader's. */
+static void set_numbers(struct parse *p, const struct kineto_fields *f)
+{
+	const struct { int has; enum kineto_key key; double v;
+	} num[] = {
+		{ f->has_ts, KK_TS, f->ts },
+		{ f->has_dur, KK_DUR, f->dur },
+		{ f->has_stream, KK_STREAM, f->stream },
+		{ f->has_corr, KK_CORR, f->corr },
+		{ f->has_flops, KK_FLOPS, f->flops },
+		{ f->in_nelems >= 0, KK_IN_NELEMS, f->in_nelems },
+		{ f->out_nelems >= 0, KK_OUT_NELEMS, f->out_nelems },
+		{ f->group_size >= 0, KK_GROUP_SIZE, f->group_size },
+	};
+	for (size_t i = 0; i < sizeof num / sizeof *num; i++)
+		if (num[i].has)
+			set_number(p, num[i].key, num[i].v);
+	p->bad_time = f->bad_time;
+}
+
 static void simd_event(void *ctx, const struct kineto_fields *f)
 {
 	struct parse *p = ctx;
@@ -623,22 +712,33 @@ static void simd_event(void *ctx, const struct kineto_fields *f)
 		set_str(&p->pg, &p->has_pg, (const unsigned char *)f->pg, f->pg_len);
 	if (f->dtype)
 		set_str(&p->dtype, &p->has_dtype, (const unsigned char *)f->dtype, f->dtype_len);
-	const struct { int has; enum kineto_key key; double v;
-	} num[] = {
-		{ f->has_ts, KK_TS, f->ts },
-		{ f->has_dur, KK_DUR, f->dur },
-		{ f->has_stream, KK_STREAM, f->stream },
-		{ f->has_corr, KK_CORR, f->corr },
-		{ f->has_flops, KK_FLOPS, f->flops },
-		{ f->in_nelems >= 0, KK_IN_NELEMS, f->in_nelems },
-		{ f->out_nelems >= 0, KK_OUT_NELEMS, f->out_nelems },
-		{ f->group_size >= 0, KK_GROUP_SIZE, f->group_size },
+	set_numbers(p, f);
+	struct ev_strs e = strs_of(p);
+	end_event(p, &e);
+}
+
+static struct sref chunk_ref(struct chunk_str *strs, int i)
+{
+	struct sref none = { NULL, 0, NULL };
+	return i < 0 ? none : (struct sref){ strs[i].s, strs[i].hash, &strs[i].id };
+}
+
+/* An event of a chunk: its strings interned once per chunk. */
+static void chunk_event(void *ctx, const struct chunk_event *c, struct chunk_str *strs)
+{
+	struct parse *p = ctx;
+	reset_event(p);
+	p->ph = c->ph;
+	set_numbers(p, &c->f);
+	struct ev_strs e = {
+		chunk_ref(strs, c->name),
+		chunk_ref(strs, c->tid),
+		chunk_ref(strs, c->coll),
+		chunk_ref(strs, c->pg),
+		c->cat >= 0 ? strs[c->cat].s : NULL,
+		c->dtype >= 0 ? strs[c->dtype].s : NULL,
 	};
-	for (size_t i = 0; i < sizeof num / sizeof *num; i++)
-		if (num[i].has)
-			set_number(p, num[i].key, num[i].v);
-	p->bad_time = f->bad_time;
-	end_event(p);
+	end_event(p, &e);
 }
 
 static void simd_rank(void *ctx, double rank)
@@ -776,7 +876,7 @@ static int read_chunked(struct parse *p, const struct source *in)
 {
 	if (!in->map || !simd_limit() || in->hint > max_trace_bytes())
 		return 1;
-	struct kineto_simd_sink sink = { simd_event, simd_rank, p, 0 };
+	struct chunk_sink sink = { chunk_event, simd_rank, p, 0 };
 	int rc = kineto_chunks_read(in->map, in->hint, in->threads, &sink);
 	if (rc < 0)
 		forget(p);

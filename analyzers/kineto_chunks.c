@@ -16,12 +16,24 @@
 
 enum { SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE };
 
+/* A chunk's strings, each once: bytes in an arena, an open-addressed index. */
+struct strtab {
+	char *arena;
+	size_t len, cap;
+	/* s set once the chunk is parsed (the arena grows until then) */
+	struct chunk_str *v;
+	size_t n, vcap;
+	int *slots;
+	size_t nslots;
+};
+
 struct slot {
 	char *buf;                   /* the document, then KINETO_SIMD_PADDING bytes */
 	size_t len, cap;
 	struct kineto_simd_parser *parser;
-	struct kineto_fields *ev;    /* the events' fields, strings in parser or buf */
+	struct chunk_event *ev;
 	size_t nev, evcap;
+	struct strtab strs;
 	double rank;
 	int has_rank, legacy, failed, state;
 };
@@ -136,14 +148,82 @@ size_t kineto_event_split(const unsigned char *b, size_t n, size_t from)
 
 /* ---- a slot's events ----------------------------------------------------- */
 
+static void strtab_reset(struct strtab *t)
+{
+	t->len = t->n = 0;
+	for (size_t i = 0; i < t->nslots; i++)
+		t->slots[i] = -1;
+}
+
+static void strtab_free(struct strtab *t)
+{
+	free(t->arena);
+	free(t->v);
+	free(t->slots);
+}
+
+static void strtab_index(struct strtab *t)
+{
+	size_t ns = t->nslots ? t->nslots * 2 : 1024;
+	free(t->slots);
+	t->slots = xmalloc(ns * sizeof *t->slots);
+	t->nslots = ns;
+	for (size_t i = 0; i < ns; i++)
+		t->slots[i] = -1;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t k = t->v[i].hash & (ns - 1);
+		while (t->slots[k] >= 0)
+			k = (k + 1) & (ns - 1);
+		t->slots[k] = (int)i;
+	}
+}
+
+/* The chunk's index of the string s[0, n) cut at a NUL (str_hash's string). */
+static int strtab_add(struct strtab *t, const char *s, size_t n)
+{
+	size_t h = 5381, len = 0; /* str_hash */
+	for (; len < n && s[len]; len++)
+		h = h * 33 + (unsigned char)s[len];
+	if (t->n * 2 >= t->nslots)
+		strtab_index(t);
+	size_t k = h & (t->nslots - 1);
+	for (int i; (i = t->slots[k]) >= 0; k = (k + 1) & (t->nslots - 1)) {
+		const char *have = t->arena + t->v[i].off;
+		if (t->v[i].hash == h && !strncmp(have, s, len) && !have[len])
+			return i;
+	}
+	if (t->len + len + 1 > t->cap) {
+		t->cap = (t->len + len + 1) * 2;
+		t->arena = xrealloc(t->arena, t->cap);
+	}
+	memcpy(t->arena + t->len, s, len);
+	t->arena[t->len + len] = '\0';
+	XGROW(t->v, t->n, t->vcap, 256);
+	t->v[t->n] = (struct chunk_str){ NULL, h, -1, t->len };
+	t->len += len + 1;
+	t->slots[k] = (int)t->n;
+	return (int)t->n++;
+}
+
+static int str_of(struct slot *s, const char *p, size_t n)
+{
+	return p ? strtab_add(&s->strs, p, n) : -1;
+}
+
 static void keep_event(void *ctx, const struct kineto_fields *f)
 {
 	struct slot *s = ctx;
-	if (s->nev == s->evcap) {
-		s->evcap = s->evcap ? s->evcap * 2 : 4096;
-		s->ev = xrealloc(s->ev, s->evcap * sizeof *s->ev);
-	}
-	s->ev[s->nev++] = *f;
+	XGROW(s->ev, s->nev, s->evcap, 4096);
+	s->ev[s->nev++] = (struct chunk_event){
+		*f,
+		str_of(s, f->name, f->name_len),
+		str_of(s, f->cat, f->cat_len),
+		str_of(s, f->tid, f->tid_len),
+		str_of(s, f->coll, f->coll_len),
+		str_of(s, f->pg, f->pg_len),
+		str_of(s, f->dtype, f->dtype_len),
+		f->ph && f->ph_len ? f->ph[0] : 0,
+	};
 }
 
 static void keep_rank(void *ctx, double rank)
@@ -160,11 +240,14 @@ static void parse_slot(struct slot *s)
 	const char *why;
 	s->nev = 0;
 	s->has_rank = 0;
+	strtab_reset(&s->strs);
 	if (!s->parser)
 		s->parser = kineto_simd_parser_new();
 	s->failed = !s->parser ||
 		kineto_simd_parse_with(s->parser, s->buf, s->len, &sink, &where, &why) < 0;
 	s->legacy = sink.legacy;
+	for (size_t i = 0; i < s->strs.n; i++) /* the arena stays put from here on */
+		s->strs.v[i].s = s->strs.arena + s->strs.v[i].off;
 }
 
 /* Copies the pieces into the slot's buffer, zero padding after them. */
@@ -226,30 +309,32 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* Waits for the oldest slot, parsing it here when no thread has taken it. */
+/* Waits for the oldest slot, parsing slots here meanwhile (the oldest first)
+ * rather than waiting while others are ready. */
 static struct slot *oldest_parsed(struct chunks *c)
 {
-	struct slot *s = &c->slots[c->consumed % c->nslots];
+	struct slot *s = &c->slots[c->consumed % c->nslots], *mine;
 	pthread_mutex_lock(&c->mu);
-	if (s->state == SLOT_READY) {
-		s->state = SLOT_BUSY;
-		pthread_mutex_unlock(&c->mu);
-		parse_taken(c, s);
-		pthread_mutex_lock(&c->mu);
+	while (s->state != SLOT_DONE) {
+		if ((mine = take_ready(c))) {
+			pthread_mutex_unlock(&c->mu);
+			parse_taken(c, mine);
+			pthread_mutex_lock(&c->mu);
+		} else {
+			pthread_cond_wait(&c->cv, &c->mu);
+		}
 	}
-	while (s->state != SLOT_DONE)
-		pthread_cond_wait(&c->cv, &c->mu);
 	pthread_mutex_unlock(&c->mu);
 	return s;
 }
 
 /* Hands one parsed slot on; -1 when it did not parse. */
-static int hand_on(struct slot *s, struct kineto_simd_sink *sink, int last)
+static int hand_on(struct slot *s, struct chunk_sink *sink, int last)
 {
 	if (s->failed)
 		return -1;
 	for (size_t i = 0; i < s->nev; i++)
-		sink->event(sink->ctx, &s->ev[i]);
+		sink->event(sink->ctx, &s->ev[i], s->strs.v);
 	if (s->has_rank)
 		sink->rank(sink->ctx, s->rank);
 	if (last)
@@ -289,7 +374,7 @@ static void produce(struct cursor *cur, struct slot *s)
 	}
 }
 
-static int pipeline(struct chunks *c, struct cursor *cur, struct kineto_simd_sink *sink)
+static int pipeline(struct chunks *c, struct cursor *cur, struct chunk_sink *sink)
 {
 	int rc = 0;
 	while (rc == 0 && (!cur->done || c->consumed < c->produced)) {
@@ -310,8 +395,7 @@ static int pipeline(struct chunks *c, struct cursor *cur, struct kineto_simd_sin
 	return rc;
 }
 
-int kineto_chunks_read(const unsigned char *map, size_t n, int threads,
-		       struct kineto_simd_sink *sink)
+int kineto_chunks_read(const unsigned char *map, size_t n, int threads, struct chunk_sink *sink)
 {
 	size_t start = n > 2 * (size_t)KINETO_CHUNK_BYTES ? kineto_events_start(map, n, 64u << 20)
 							: 0;
@@ -320,7 +404,7 @@ int kineto_chunks_read(const unsigned char *map, size_t n, int threads,
 	madvise((void *)map, n, MADV_SEQUENTIAL);
 	if (threads < 1)
 		threads = 1;
-	struct chunks c = { .nslots = 2 * threads };
+	struct chunks c = { .nslots = 4 * threads };
 	pthread_mutex_init(&c.mu, NULL);
 	pthread_cond_init(&c.cv, NULL);
 	c.slots = xcalloc((size_t)c.nslots, sizeof *c.slots);
@@ -341,6 +425,7 @@ int kineto_chunks_read(const unsigned char *map, size_t n, int threads,
 	for (int i = 0; i < c.nslots; i++) {
 		free(c.slots[i].buf);
 		free(c.slots[i].ev);
+		strtab_free(&c.slots[i].strs);
 		if (c.slots[i].parser)
 			kineto_simd_parser_free(c.slots[i].parser);
 	}

@@ -12,14 +12,38 @@
 /* Bytes of event array per chunk; a file under twice this is one chunk. */
 #define KINETO_CHUNK_BYTES (2u << 20)
 
+/* A string of a chunk, kept once per chunk: NUL-terminated (cut at a NUL
+ * it holds), str_hash() of it, and `id`, -1 for the consumer to set (its
+ * own id for the string, kept for the chunk's other events). */
+struct chunk_str {
+	const char *s;
+	size_t hash;
+	int id;
+	size_t off; /* (the reader's: where s is in the chunk's arena) */
+};
+
+/* One event of a chunk: its numbers and ph as the parser gave them, its
+ * strings as indices into the chunk's strings (-1: absent). */
+struct chunk_event {
+	struct kineto_fields f; /* (its string pointers are not to be used) */
+	int name, cat, tid, coll, pg, dtype;
+	char ph;
+};
+
+struct chunk_sink {
+	void (*event)(void *ctx, const struct chunk_event *e, struct chunk_str *strs);
+	void (*rank)(void *ctx, double rank);
+	void *ctx;
+	int legacy;
+};
+
 /* Reads the n bytes at map (a whole file, mapped read-only) on `threads`
  * threads (1: this one alone), handing sink every event and the rank in file
  * order and setting sink->legacy. 0: done. 1: not split (the file is small,
  * or no event array was found in its first bytes): nothing was handed on,
  * read it whole. -1: a chunk did not parse; what was handed on must be
  * forgotten and the file read whole, which then says where it breaks. */
-int kineto_chunks_read(const unsigned char *map, size_t n, int threads,
-		       struct kineto_simd_sink *sink);
+int kineto_chunks_read(const unsigned char *map, size_t n, int threads, struct chunk_sink *sink);
 
 /* The offset just past the '[' that opens the event array (traceEvents of
  * the root object, or the root array itself), or 0 when none is found in the

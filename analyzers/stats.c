@@ -2,6 +2,7 @@
 
 #include "util/strbuf.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,51 @@ double stats_percentile(double *v, size_t n, double p)
 		return v[n - 1];
 	double frac = pos - (double)lo;
 	return v[lo] + (v[lo + 1] - v[lo]) * frac;
+}
+
+/* The k-th smallest of v[0, n) (quickselect; v is reordered). */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, want = (ptrdiff_t)k;
+	while (lo < hi) {
+		double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+		double pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		ptrdiff_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double x = v[i];
+				v[i++] = v[j];
+				v[j--] = x;
+			}
+		}
+		if (want <= j)
+			hi = j;
+		else if (want >= i)
+			lo = i;
+		else
+			return v[want];
+	}
+	return v[want];
+}
+
+double stats_percentile_unordered(double *v, size_t n, double p)
+{
+	if (n == 0)
+		return 0;
+	double pos = p / 100.0 * (double)(n - 1);
+	size_t lo = (size_t)pos;
+	double below = select_kth(v, n, lo);
+	if (lo + 1 >= n)
+		return below;
+	double next = v[lo + 1]; /* everything after lo is at least v[lo]: the smallest of it */
+	for (size_t i = lo + 2; i < n; i++)
+		if (v[i] < next)
+			next = v[i];
+	return below + (next - below) * (pos - (double)lo);
 }
 
 double stats_mean(const double *v, size_t n)

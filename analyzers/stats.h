@@ -7,6 +7,9 @@
 /* Percentile p in [0,100] with linear interpolation (numpy's default);
  * sorts v in place. 0 for an empty array. */
 double stats_percentile(double *v, size_t n, double p);
+/* The same value without sorting (a selection in linear time): v is left in
+ * no particular order. */
+double stats_percentile_unordered(double *v, size_t n, double p);
 double stats_mean(const double *v, size_t n);
 /* A bootstrap confidence interval of percentile p of b over percentile p of
  * a: `rounds` resamples of each (a fixed-seed generator, so the same inputs

@@ -62,6 +62,16 @@ static void test_percentile(void)
 	double w[] = { 10, 20 };
 	CHECK_NEAR(stats_percentile(w, 2, 50), 15, 1e-12);
 	CHECK_NEAR(stats_percentile(w, 0, 50), 0, 0);
+	/* the selection gives the sorted array's values, duplicates included */
+	double a[301], b[301];
+	unsigned seed = 3;
+	for (int i = 0; i < 301; i++) {
+		seed = seed * 1103515245u + 12345u;
+		a[i] = b[i] = (double)((seed >> 16) % 40);
+	}
+	for (int p = 0; p <= 100; p += 5)
+		CHECK(stats_percentile_unordered(a, 301, p) == stats_percentile(b, 301, p));
+	CHECK(stats_percentile_unordered(a, 1, 50) == a[0]);
 }
 
 static void test_verdicts_and_scaling(void)

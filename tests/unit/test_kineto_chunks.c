@@ -59,9 +59,9 @@ static char *write_trace(const char *head, int n, const char *odd, int every, co
 	return path;
 }
 
-static void count_event(void *ctx, const struct kineto_fields *f)
+static void count_event(void *ctx, const struct chunk_event *e, struct chunk_str *strs)
 {
-	(void)f;
+	(void)e, (void)strs;
 	++*(long *)ctx;
 }
 
@@ -146,7 +146,7 @@ static int chunks_alone(const char *path)
 	size_t n = (size_t)ftell(f);
 	void *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fileno(f), 0);
 	long events = 0;
-	struct kineto_simd_sink sink = { count_event, no_rank, &events, 0 };
+	struct chunk_sink sink = { count_event, no_rank, &events, 0 };
 	int rc = kineto_chunks_read(map, n, 2, &sink);
 	munmap(map, n);
 	fclose(f);

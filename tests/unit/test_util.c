@@ -6,6 +6,7 @@
 #include "util/jsonio.h"
 #include "util/quote.h"
 #include "util/sha256.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 #include "util/words.h"
 
@@ -194,6 +195,45 @@ static void display_quote_keeps_one_visible_line(void)
 }
 
 /* A folder's names in one order whatever readdir gives: sorted, dot files left out. */
+struct kv {
+	int key, id;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	return ((const struct kv *)a)->key - ((const struct kv *)b)->key;
+}
+
+/* sort_runs: sorted and stable (equal keys keep their order) on input in
+ * order, reversed, nearly in order and random, against a plain stable sort. */
+static void sort_runs_is_stable(void)
+{
+	enum { N = 2000 };
+	static struct kv v[N], w[N];
+	unsigned seed = 7;
+	for (int shape = 0; shape < 4; shape++) {
+		for (int i = 0; i < N; i++) {
+			seed = seed * 1103515245u + 12345u;
+			int r = (int)(seed >> 16) % 50;
+			v[i].key = shape == 0 ? i / 3 : shape == 1 ? N - i / 3
+				: shape == 2 ? (i % 97 ? i : r) : r;
+			v[i].id = i;
+		}
+		memcpy(w, v, sizeof v);
+		sort_runs(v, N, sizeof *v, by_key);
+		/* insertion sort: stable by construction */
+		for (int i = 1; i < N; i++) {
+			struct kv x = w[i];
+			int j = i;
+			for (; j > 0 && w[j - 1].key > x.key; j--)
+				w[j] = w[j - 1];
+			w[j] = x;
+		}
+		CHECK(!memcmp(v, w, sizeof v));
+		CHECK(sort_is_sorted(v, N, sizeof *v, by_key));
+	}
+}
+
 static void list_is_sorted(void)
 {
 	char d[300], p[320];
@@ -224,6 +264,7 @@ int main(void)
 		return 1;
 	RUN(strbuf_grows_and_detaches);
 	RUN(list_is_sorted);
+	RUN(sort_runs_is_stable);
 	RUN(words_split_like_a_shell_without_expansion);
 	RUN(shell_quote_makes_one_inert_word);
 	RUN(sha256_of_known_vectors);
