@@ -1,18 +1,65 @@
 #!/bin/bash
-# The analyzer on the largest trace we can make from the shared ones: the 8
-# DLRM ranks' events concatenated COPIES times (time-shifted) into one rank's
-# Kineto file, against python3 merely loading the same JSON.
-# Each with both readers (simdjson, streaming yajl), best of 3.
+# The analyzer against python3 merely loading the same JSON (json.load; for
+# gzip, json.load(gzip.open(...))): time and peak RSS at -j 1 and -j 2 (best
+# of 3, the machine is shared), the ratios to Python (goals: time <= 0.10,
+# memory <= 0.25), the share of reading against analysis, and whether the
+# output is the same at -j 1, -j 2 and with the streaming yajl reader.
+# Shapes: the 8 DLRM ranks' events concatenated COPIES times into one file
+# (GPU-heavy, 169 MB at 27), the 8 DLRM files themselves, a generated
+# 150 MB host-range-heavy trace, the same as a legacy array, and gzipped.
 # Usage: analyzer_bench.sh TMPDIR [COPIES]
 set -u
 cd "$(dirname "$0")/../.."
 S=../shared/traces/kineto/param_dlrm_8rank
 tmp=$1 copies=${2:-27}
-if [ ! -d "$S" ]; then
-	echo "skipped: $S is absent (only the project's workspace has the shared traces)"
-	exit 0
-fi
-python3 - "$tmp/big.pt.trace.json" "$copies" "$S"/worker*.json <<'PY'
+export CAMPAIGN_RULES=analyzers/kernel_rules.txt
+
+# py FILE...: "seconds kilobytes" of python3 loading them
+py() {
+	/usr/bin/time -f "%e %M" -o "$tmp/py.time" python3 -c 'import gzip,json,sys
+for f in sys.argv[1:]: json.load(gzip.open(f) if f.endswith(".gz") else open(f))' "$@"
+	cat "$tmp/py.time"
+}
+
+# best J OUT FILE...: "seconds kilobytes read_s analysed_s" of the best of 3 runs at -j J
+best() {
+	local j=$1 out=$2; shift 2
+	local b= line
+	for i in 1 2 3; do
+		CAMPAIGN_ANALYZE_TIMES=1 /usr/bin/time -f "%e %M" -o "$tmp/ana.time" \
+			bin/campaign-analyze --json -j "$j" "$@" >"$out" 2>"$tmp/ana.err"
+		line="$(cat "$tmp/ana.time") $(awk '{ r += $(NF-4); a += $(NF-1) } END { print r, a }' "$tmp/ana.err")"
+		if [ -z "$b" ] || python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "${line%% *}" "${b%% *}"; then b=$line; fi
+	done
+	echo "$b"
+}
+
+# rate LABEL FILE...
+rate() {
+	local label=$1; shift
+	read -r pt pm <<<"$(py "$@")"
+	read -r t1 m1 r1 a1 <<<"$(best 1 "$tmp/j1.json" "$@")"
+	read -r t2 m2 r2 a2 <<<"$(best 2 "$tmp/j2.json" "$@")"
+	CAMPAIGN_SIMDJSON_MAX_MB=0 bin/campaign-analyze --json -j 1 "$@" >"$tmp/yajl.json" 2>/dev/null
+	local same=identical
+	cmp -s "$tmp/j1.json" "$tmp/j2.json" && cmp -s "$tmp/j1.json" "$tmp/yajl.json" || same=DIFFERENT
+	python3 - "$label" "$pt" "$pm" "$t1" "$m1" "$r1" "$a1" "$t2" "$m2" "$r2" "$a2" "$same" <<'PY'
+import sys
+label, same = sys.argv[1], sys.argv[12]
+pt, pm, t1, m1, r1, a1, t2, m2, r2, a2 = map(float, sys.argv[2:12])
+print(f"{label}: python3 json.load {pt:.2f} s, {pm / 1024:.0f} MB")
+for j, t, m, r, a in ((1, t1, m1, r1, a1), (2, t2, m2, r2, a2)):
+    share = f"reading {100 * r / (r + a):.0f} %, analysis {100 * a / (r + a):.0f} %" if r + a > 0 else ""
+    print(f"  -j {j}: {t:.2f} s, {m / 1024:.0f} MB peak RSS; / python3: time {t / pt:.3f}, "
+          f"memory {m / pm:.3f} (goals <= 0.10, <= 0.25); {share}")
+print(f"  output at -j 1, -j 2 and with the yajl reader: {same}")
+PY
+}
+
+python3 tests/tools/gen_traces.py --ranks 1 --mb 150 --out "$tmp/gen1" >/dev/null
+gen=$(ls "$tmp"/gen1/*.json)
+if [ -d "$S" ]; then
+	python3 - "$tmp/big.pt.trace.json" "$copies" "$S"/worker*.json <<'PY'
 import json, sys
 out, copies, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 ranks = [json.load(open(f))["traceEvents"] for f in files]
@@ -29,28 +76,16 @@ with open(out, "w") as f:
                 first = False
     f.write("\n]}\n")
 PY
-export CAMPAIGN_RULES=analyzers/kernel_rules.txt
-# rate LABEL FILE...: the whole analysis with each reader (one thread), against python3 json.load of the same files
-rate() {
-	local label=$1; shift
-	local mb
-	mb=$(du -cm "$@" | tail -n 1 | cut -f1)
-	/usr/bin/time -f "%e %M" -o "$tmp/py.time" python3 -c 'import json,sys
-for f in sys.argv[1:]: json.load(open(f))' "$@"
-	read -r pt pm <"$tmp/py.time"
-	for reader in yajl simdjson; do
-		[ $reader = yajl ] && max=0 || max=512
-		best=
-		for i in 1 2 3; do # best of 3: the machine is shared
-			CAMPAIGN_SIMDJSON_MAX_MB=$max /usr/bin/time -f "%e %M" -o "$tmp/ana.time" bin/campaign-analyze --json -j 1 "$@" >"$tmp/ana.$reader.json"
-			read -r at am <"$tmp/ana.time"
-			if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$at" "$best"; then best=$at bm=$am; fi
-		done
-		python3 -c "import sys; a,p,m,mb=map(float,sys.argv[2:6]); print('%-34s %-8s %.2f s, %4.0f MB/s per core, peak RSS %4.0f MB; / python3 json.load (%.2f s): %.3f (goal <= 0.10)' % (sys.argv[1], sys.argv[6], a, mb/a, m/1024, p, a/p))" "$label" "$best" "$pt" "$bm" "$mb" "$reader"
-	done
-	cmp -s "$tmp/ana.yajl.json" "$tmp/ana.simdjson.json" && echo "  (both readers: identical output)" || echo "  (readers DIFFER)"
-}
-rate "DLRM x $copies ($(du -m "$tmp/big.pt.trace.json" | cut -f1) MB, one file)" "$tmp/big.pt.trace.json"
-rate "the 8 DLRM ranks ($(du -cm "$S"/worker*.json | tail -n 1 | cut -f1) MB)" "$S"/worker*.json
-python3 tests/tools/gen_traces.py --ranks 1 --mb 150 --out "$tmp/gen1" >/dev/null
-rate "one generated trace (150 MB)" "$tmp"/gen1/*.json
+	rate "DLRM x $copies, GPU-heavy ($(du -m "$tmp/big.pt.trace.json" | cut -f1) MB, one file)" "$tmp/big.pt.trace.json"
+	rm -f "$tmp/big.pt.trace.json"
+	rate "the 8 DLRM ranks ($(du -cm "$S"/worker*.json | tail -n 1 | cut -f1) MB, 8 files)" "$S"/worker*.json
+else
+	echo "DLRM shapes skipped: $S is absent (only the project's workspace has the shared traces)"
+fi
+rate "generated, host-range-heavy ($(du -m "$gen" | cut -f1) MB, one file)" "$gen"
+{ echo "["; sed '1d;$d' "$gen"; echo "]"; } >"$tmp/legacy.pt.trace.json"
+rm -f "$gen"
+rate "the same as a legacy array" "$tmp/legacy.pt.trace.json"
+gzip -1 "$tmp/legacy.pt.trace.json"
+rate "the same gzipped ($(du -m "$tmp/legacy.pt.trace.json.gz" | cut -f1) MB)" "$tmp/legacy.pt.trace.json.gz"
+rm -f "$tmp/legacy.pt.trace.json.gz"
