@@ -576,47 +576,6 @@ static size_t simd_limit(void)
 	return mb > 0 ? (size_t)mb << 20 : 0;
 }
 
-/* Strings across the chunks fed to yajl: where one passes the longest a
- * trace may hold (yajl's cost grows with the square of a string's length). */
-struct strscan {
-	int in, esc;
-	size_t run;
-};
-
-/* The offset in b where a string passes max bytes, or n when none does. */
-static size_t long_string_at(struct strscan *s, const unsigned char *b, size_t n, size_t max)
-{
-	size_t i = 0;
-	while (i < n) {
-		if (!s->in) {
-			const unsigned char *q = memchr(b + i, '"', n - i);
-			if (!q)
-				return n;
-			i = (size_t)(q - b) + 1;
-			s->in = 1, s->esc = 0, s->run = 0;
-			continue;
-		}
-		if (s->esc) {
-			s->esc = 0, s->run++, i++;
-			continue;
-		}
-		size_t j = i;
-		while (j < n && b[j] != '"' && b[j] != '\\')
-			j++;
-		if (s->run + (j - i) > max)
-			return i + (max - s->run);
-		s->run += j - i;
-		if (j == n)
-			return n;
-		if (b[j] == '\\')
-			s->esc = 1, s->run++;
-		else
-			s->in = 0;
-		i = j + 1;
-	}
-	return n;
-}
-
 /* n bytes for a whole document: on 2 MB pages where the kernel gives them
  * (one page fault per 2 MB instead of per 4 KB). */
 static void *big_alloc(size_t n)
@@ -644,7 +603,7 @@ static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned
 		*doc = big_alloc(cap + KINETO_SIMD_PADDING);
 	*len = 0;
 	*eof = 0;
-	struct strscan sc = { 0 };
+	struct kineto_strscan sc = { 0 };
 	int scan = !hint;
 	for (;;) {
 		if (cap - *len < (1 << 16)) { /* read more than the size said: the file grew */
@@ -666,8 +625,8 @@ static long read_head(read_fn rd, void *src, size_t limit, size_t hint, unsigned
 		}
 		*len += (size_t)n;
 		if (scan &&
-		    long_string_at(&sc, *doc + *len - (size_t) n, (size_t) n, TRACE_MAX_STRING) <
-			    (size_t) n)
+		    kineto_long_string_at(&sc, *doc + *len - (size_t) n, (size_t) n,
+					  TRACE_MAX_STRING) < (size_t) n)
 			break;
 	}
 	return (long)*len;
@@ -782,10 +741,10 @@ static int too_big(const char *name)
 
 /* Feeds one chunk to yajl unless it holds an overlong string or passes the
  * byte limit: then ERR_IO naming where. */
-static int feed(yajl_handle h, struct strscan *sc, const unsigned char *b, size_t n, size_t offset,
-		const char *name)
+static int feed(yajl_handle h, struct kineto_strscan *sc, const unsigned char *b, size_t n,
+		size_t offset, const char *name)
 {
-	size_t at = long_string_at(sc, b, n, TRACE_MAX_STRING);
+	size_t at = kineto_long_string_at(sc, b, n, TRACE_MAX_STRING);
 	if (at < n)
 		return err_set(ERR_IO,
 			       "%s: a string longer than %d MiB near byte %zu: not a trace this "
@@ -802,7 +761,7 @@ static int parse_yajl(struct parse *p, read_fn rd, void *src, const unsigned cha
 {
 	yajl_handle h = yajl_alloc(&callbacks, NULL, p);
 	unsigned char buf[1 << 16];
-	struct strscan sc = { 0 };
+	struct kineto_strscan sc = { 0 };
 	size_t offset = head_len;
 	long n = 0;
 	int rc = head_len ? feed(h, &sc, head, head_len, 0, name) : 0;
@@ -859,29 +818,40 @@ static int reparse_yajl(struct parse *p, read_fn rd, void *src, const unsigned c
 	return parse_yajl(p, rd, src, doc, len, name);
 }
 
-/* Where the file is.*/
+/* Where the file is. */
 struct source {
 	read_fn rd;
 	void *src;
 	size_t hint;                /* its size when known */
 	long long gz_bytes;         /* the compressed file's size when src is gzip, else 0 */
 	const unsigned char *map;   /* a plain file mapped whole (hint bytes), or NULL */
-	int threads;                /* for a mapped file read in chunks */
+	int (*rewind)(void *src);   /* back to a stream's start (0), or NULL: no chunks */
+	int threads;                /* for reading in chunks */
 };
 
-/* A large plain file in chunks on several threads: 0, or 1 when it is to be
- * read whole (also after a chunk did not parse: the whole reading then says
- * where and why). */
-static int read_chunked(struct parse *p, const struct source *in)
+static int rewind_gz(void *src)
 {
-	if (!in->map || !simd_limit() || in->hint > max_trace_bytes())
+	return gzrewind(src);
+}
+
+/* A large file (mapped, or a stream that can be read again) in chunks on
+ * several threads: 0, 1 when it is to be read whole (also after a chunk
+ * did not parse: the whole reading then says where and why), or ERR_IO
+ * when a stream cannot be read again. */
+static int read_chunked(struct parse *p, const struct source *in, const char *name)
+{
+	if ((!in->map && !in->rewind) || !simd_limit())
 		return 1;
+	struct chunk_source cs = { in->map, in->hint, in->rd, in->src, max_trace_bytes() };
 	struct chunk_sink sink = { chunk_event, simd_rank, p, 0 };
-	int rc = kineto_chunks_read(in->map, in->hint, in->threads, &sink);
+	int rc = kineto_chunks_read(&cs, in->threads, &sink);
 	if (rc < 0)
 		forget(p);
 	if (rc == 0)
 		p->t->legacy = sink.legacy;
+	else if (!in->map && in->rewind(in->src) != 0)
+		return err_set(ERR_IO, "%s: cannot read it again from its start (a damaged gzip "
+				       "file?)", name);
 	return rc == 0 ? 0 : 1;
 }
 
@@ -919,8 +889,8 @@ static int load(const struct source *in, const char *name, int want_cpu, struct 
 	struct parse p = { .t = t, .stream = -1 };
 	p.step_names = xcalloc(MAX_STEPS, sizeof *p.step_names);
 	p.step_ts = xcalloc(MAX_STEPS, sizeof *p.step_ts);
-	int rc = read_chunked(&p, in);
-	if (rc)
+	int rc = read_chunked(&p, in, name);
+	if (rc > 0)
 		rc = read_whole(&p, in, name);
 	strbuf_free(&p.name);
 	strbuf_free(&p.cat);
@@ -943,7 +913,7 @@ static int load(const struct source *in, const char *name, int want_cpu, struct 
 
 int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t)
 {
-	struct source in = { read_file, f, 0, 0, NULL, 1 };
+	struct source in = { read_file, f, 0, 0, NULL, NULL, 1 };
 	return load(&in, name, want_cpu, t);
 }
 
@@ -958,7 +928,7 @@ static int load_plain(int fd, const char *path, int want_cpu, int threads, struc
 	}
 	setvbuf(f, NULL, _IONBF, 0);
 	struct source in = { read_file, f, st.st_size > 0 ? (size_t)st.st_size : 0, 0, NULL,
-			     threads };
+			     NULL, threads };
 	void *map = in.hint > 2 * (size_t)KINETO_CHUNK_BYTES && simd_limit()
 		? mmap(NULL, in.hint, PROT_READ, MAP_PRIVATE, fd, 0)
 		: MAP_FAILED;
@@ -997,7 +967,7 @@ int kineto_load_threads(const char *path, int want_cpu, int threads, struct gpu_
 	struct stat st;
 	long long gz_bytes = fstat(fd, &st) == 0 ? (long long)st.st_size : 1;
 	close(fd);
-	struct source in = { read_gz, gz, 0, gz_bytes, NULL, 1 };
+	struct source in = { read_gz, gz, 0, gz_bytes, NULL, rewind_gz, threads };
 	int rc = load(&in, path, want_cpu, t);
 	gzclose(gz);
 	return rc;

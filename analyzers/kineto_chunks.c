@@ -5,6 +5,7 @@
  * order. The last slot is the document without the chunks before it: the
  * root object's other keys (distributedInfo) are read there, in place. */
 #include "kineto_chunks.h"
+#include "kineto.h"
 
 #include "util/strbuf.h"
 
@@ -142,6 +143,42 @@ size_t kineto_event_split(const unsigned char *b, size_t n, size_t from)
 				return j;
 		}
 		from = (size_t)(q - b) + 1;
+	}
+	return n;
+}
+
+/* ---- long strings ------------------------------------------------------ */
+
+size_t kineto_long_string_at(struct kineto_strscan *s, const unsigned char *b, size_t n,
+			     size_t max)
+{
+	size_t i = 0;
+	while (i < n) {
+		if (!s->in) {
+			const unsigned char *q = memchr(b + i, '"', n - i);
+			if (!q)
+				return n;
+			i = (size_t)(q - b) + 1;
+			s->in = 1, s->esc = 0, s->run = 0;
+			continue;
+		}
+		if (s->esc) {
+			s->esc = 0, s->run++, i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < n && b[j] != '"' && b[j] != '\\')
+			j++;
+		if (s->run + (j - i) > max)
+			return i + (max - s->run);
+		s->run += j - i;
+		if (j == n)
+			return n;
+		if (b[j] == '\\')
+			s->esc = 1, s->run++;
+		else
+			s->in = 0;
+		i = j + 1;
 	}
 	return n;
 }
@@ -342,51 +379,139 @@ static int hand_on(struct slot *s, struct chunk_sink *sink, int last)
 	return 0;
 }
 
-/* The producer's place in the file. */
+/* The most bytes the window holds while looking for a cut (a longer event
+ * or string: the file is read whole, which has its own limits). */
+#define WINDOW_MAX (64u << 20)
+
+/* The producer's place in the file: the window holds the bytes from file
+ * offset base on (all of a mapped file; a sliding buffer of a stream). */
 struct cursor {
-	const unsigned char *map;
-	size_t n, start, pos, dropped;
+	const struct chunk_source *in;
+	const unsigned char *win;
+	size_t wlen, base;
+	unsigned char *own;          /* the window's buffer when streaming */
+	size_t cap;
+	int eof;
+	const unsigned char *head;   /* the document up to the event array */
+	unsigned char *head_copy;    /* (a stream's, kept: its window moves on) */
+	size_t start, pos, dropped;  /* start: the array's first byte; pos: the next chunk's */
 	int done;
 };
 
-/* Fills the slot with the next chunk, or with the last document (the
- * root's head up to the array, then the rest of the file). */
-static void produce(struct cursor *cur, struct slot *s)
+/* Reads more of a stream into the window, first dropping what lies before
+ * pos; 0, or -1 on a read error or past the limits. */
+static int fill(struct cursor *cur)
 {
-	size_t split = cur->n - cur->pos > 2 * (size_t)KINETO_CHUNK_BYTES
-		? kineto_event_split(cur->map, cur->n, cur->pos + KINETO_CHUNK_BYTES)
-		: cur->n;
-	if (split >= cur->n) {
-		fill_slot(s, cur->map, cur->start, cur->map + cur->pos, cur->n - cur->pos, "");
-		cur->done = 1;
-	} else {
-		fill_slot(s, "[", 1, cur->map + cur->pos, split - cur->pos, "]");
-		cur->pos = split + 1;
+	size_t keep = cur->base + cur->wlen - cur->pos;
+	if (cur->pos > cur->base) {
+		memmove(cur->own, cur->own + (cur->pos - cur->base), keep);
+		cur->base = cur->pos;
+		cur->wlen = keep;
 	}
-	/* the pages read are not needed again (the head is, for the last slot) */
+	/* room for a few chunks, so that most reads move only a chunk's tail */
+	size_t want = cur->wlen + 8 * (size_t)KINETO_CHUNK_BYTES;
+	if (want > WINDOW_MAX + 8 * (size_t)KINETO_CHUNK_BYTES)
+		return -1;
+	if (cur->cap < want) {
+		cur->cap = want;
+		cur->own = xrealloc(cur->own, cur->cap);
+		cur->win = cur->own;
+	}
+	while (cur->wlen < cur->cap && !cur->eof) {
+		long n = cur->in->read(cur->in->src, cur->own + cur->wlen, cur->cap - cur->wlen);
+		if (n < 0)
+			return -1;
+		cur->eof = n == 0;
+		cur->wlen += (size_t)n;
+	}
+	return cur->base + cur->wlen > cur->in->max_bytes ? -1 : 0;
+}
+
+/* The bytes of the next chunk: [pos, *split) of the file, or *split = 0
+ * with the rest of the file for the last document; -1 when a stream fails. */
+static int next_cut(struct cursor *cur, size_t *split)
+{
+	for (;;) {
+		size_t rel = cur->pos - cur->base, avail = cur->wlen - rel;
+		if (!cur->eof && avail < 3 * (size_t)KINETO_CHUNK_BYTES) {
+			if (fill(cur) < 0)
+				return -1;
+			continue;
+		}
+		size_t at = avail > 2 * (size_t)KINETO_CHUNK_BYTES
+			? kineto_event_split(cur->win + rel, avail, KINETO_CHUNK_BYTES)
+			: avail;
+		if (at < avail) {
+			*split = cur->pos + at;
+			return 0;
+		}
+		/* no cut in more than two chunks: a string too long for a trace?
+		 * (then the whole reading names it) */
+		struct kineto_strscan sc = { 0 };
+		if (avail > 2 * (size_t)KINETO_CHUNK_BYTES &&
+		    kineto_long_string_at(&sc, cur->win + rel, avail, TRACE_MAX_STRING) < avail)
+			return -1;
+		if (cur->eof) {
+			*split = 0;
+			return 0;
+		}
+		if (fill(cur) < 0) /* no cut yet: a longer window */
+			return -1;
+	}
+}
+
+/* The pages of a mapped file read are not needed again (the head is, for
+ * the last slot). */
+static void drop_read(struct cursor *cur)
+{
+	if (!cur->in->map)
+		return;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t from = (cur->start + page - 1) / page * page, to = cur->pos / page * page;
 	if (from < cur->dropped)
 		from = cur->dropped;
 	if (to > from) {
-		madvise((void *)(cur->map + from), to - from, MADV_DONTNEED);
+		madvise((void *)(cur->win + from), to - from, MADV_DONTNEED);
 		cur->dropped = to;
 	}
+}
+
+/* Fills the slot with the next chunk, or with the last document (the
+ * root's head up to the array, then the rest of the file); -1 when a
+ * stream fails. */
+static int produce(struct cursor *cur, struct slot *s)
+{
+	size_t split;
+	if (next_cut(cur, &split) < 0)
+		return -1;
+	const unsigned char *at = cur->win + (cur->pos - cur->base);
+	if (!split) {
+		fill_slot(s, cur->head, cur->start, at, cur->base + cur->wlen - cur->pos, "");
+		cur->done = 1;
+	} else {
+		fill_slot(s, "[", 1, at, split - cur->pos, "]");
+		cur->pos = split + 1;
+	}
+	drop_read(cur);
+	return 0;
 }
 
 static int pipeline(struct chunks *c, struct cursor *cur, struct chunk_sink *sink)
 {
 	int rc = 0;
 	while (rc == 0 && (!cur->done || c->consumed < c->produced)) {
-		while (!cur->done && c->produced - c->consumed < c->nslots) {
+		while (rc == 0 && !cur->done && c->produced - c->consumed < c->nslots) {
 			struct slot *s = &c->slots[c->produced % c->nslots];
-			produce(cur, s);
+			if ((rc = produce(cur, s)) < 0)
+				break;
 			pthread_mutex_lock(&c->mu);
 			s->state = SLOT_READY;
 			c->produced++;
 			pthread_cond_broadcast(&c->cv);
 			pthread_mutex_unlock(&c->mu);
 		}
+		if (rc < 0 || c->consumed == c->produced)
+			break;
 		struct slot *s = oldest_parsed(c);
 		rc = hand_on(s, sink, cur->done && c->consumed + 1 == c->produced);
 		s->state = SLOT_FREE;
@@ -395,15 +520,42 @@ static int pipeline(struct chunks *c, struct cursor *cur, struct chunk_sink *sin
 	return rc;
 }
 
-int kineto_chunks_read(const unsigned char *map, size_t n, int threads, struct chunk_sink *sink)
+/* Where the event array starts: 0 when the file is not to be split (small,
+ * or no array in its first bytes); -1 when a stream fails. */
+static long find_start(struct cursor *cur)
 {
-	size_t start = n > 2 * (size_t)KINETO_CHUNK_BYTES ? kineto_events_start(map, n, 64u << 20)
-							: 0;
-	if (!start || kineto_event_split(map, n, start + KINETO_CHUNK_BYTES) >= n)
-		return 1;
-	madvise((void *)map, n, MADV_SEQUENTIAL);
-	if (threads < 1)
-		threads = 1;
+	if (cur->in->map) {
+		size_t n = cur->wlen, start = kineto_events_start(cur->win, n, WINDOW_MAX);
+		return start && kineto_event_split(cur->win, n, start + KINETO_CHUNK_BYTES) < n
+			? (long)start : 0;
+	}
+	size_t start = 0;
+	while (!(start = kineto_events_start(cur->win, cur->wlen, WINDOW_MAX)) && !cur->eof &&
+	       cur->wlen < WINDOW_MAX)
+		if (fill(cur) < 0)
+			return -1;
+	if (!start || (cur->eof && cur->wlen - start < 2 * (size_t)KINETO_CHUNK_BYTES))
+		return 0;
+	cur->head_copy = xmalloc(start);
+	memcpy(cur->head_copy, cur->win, start);
+	cur->head = cur->head_copy;
+	return (long)start;
+}
+
+static void slots_free(struct chunks *c)
+{
+	for (int i = 0; i < c->nslots; i++) {
+		free(c->slots[i].buf);
+		free(c->slots[i].ev);
+		strtab_free(&c->slots[i].strs);
+		if (c->slots[i].parser)
+			kineto_simd_parser_free(c->slots[i].parser);
+	}
+	free(c->slots);
+}
+
+static int run_threads(struct cursor *cur, int threads, struct chunk_sink *sink)
+{
 	struct chunks c = { .nslots = 4 * threads };
 	pthread_mutex_init(&c.mu, NULL);
 	pthread_cond_init(&c.cv, NULL);
@@ -413,25 +565,36 @@ int kineto_chunks_read(const unsigned char *map, size_t n, int threads, struct c
 	for (int i = 1; i < threads; i++)
 		if (pthread_create(&tids[started], NULL, worker, &c) == 0)
 			started++;
-	struct cursor cur = { map, n, start, start, 0, 0 };
-	int rc = pipeline(&c, &cur, sink);
+	int rc = pipeline(&c, cur, sink);
 	pthread_mutex_lock(&c.mu);
 	c.stop = 1;
 	pthread_cond_broadcast(&c.cv);
 	pthread_mutex_unlock(&c.mu);
 	for (int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
-	/* a slot a worker still holds is done by now: every worker has ended */
-	for (int i = 0; i < c.nslots; i++) {
-		free(c.slots[i].buf);
-		free(c.slots[i].ev);
-		strtab_free(&c.slots[i].strs);
-		if (c.slots[i].parser)
-			kineto_simd_parser_free(c.slots[i].parser);
-	}
-	free(c.slots);
+	/* a slot a worker still held is done by now: every worker has ended */
+	slots_free(&c);
 	free(tids);
 	pthread_cond_destroy(&c.cv);
 	pthread_mutex_destroy(&c.mu);
-	return rc < 0 ? -1 : 0;
+	return rc;
+}
+
+int kineto_chunks_read(const struct chunk_source *in, int threads, struct chunk_sink *sink)
+{
+	struct cursor cur = { .in = in, .win = in->map, .wlen = in->map ? in->n : 0,
+			      .eof = in->map != NULL, .head = in->map };
+	if (in->map && in->n > in->max_bytes)
+		return -1;
+	long start = find_start(&cur);
+	int rc = start < 0 ? -1 : start == 0 ? 1 : 0;
+	if (rc == 0) {
+		if (in->map)
+			madvise((void *)in->map, in->n, MADV_SEQUENTIAL);
+		cur.start = cur.pos = (size_t)start;
+		rc = run_threads(&cur, threads < 1 ? 1 : threads, sink) < 0 ? -1 : 0;
+	}
+	free(cur.own);
+	free(cur.head_copy);
+	return rc;
 }

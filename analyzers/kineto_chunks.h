@@ -37,13 +37,23 @@ struct chunk_sink {
 	int legacy;
 };
 
-/* Reads the n bytes at map (a whole file, mapped read-only) on `threads`
- * threads (1: this one alone), handing sink every event and the rank in file
- * order and setting sink->legacy. 0: done. 1: not split (the file is small,
- * or no event array was found in its first bytes): nothing was handed on,
- * read it whole. -1: a chunk did not parse; what was handed on must be
- * forgotten and the file read whole, which then says where it breaks. */
-int kineto_chunks_read(const unsigned char *map, size_t n, int threads, struct chunk_sink *sink);
+/* A file to read in chunks: mapped whole, or a stream read from its start. */
+struct chunk_source {
+	const unsigned char *map; /* the file mapped read-only, n bytes; or NULL and */
+	size_t n;
+	long (*read)(void *src, unsigned char *buf, size_t n); /* >0, 0 at the end, <0 */
+	void *src;
+	size_t max_bytes;         /* the most a trace may hold (decompressed) */
+};
+
+/* Reads the file on `threads` threads (1: this one alone), handing sink
+ * every event and the rank in file order and setting sink->legacy. 0: done.
+ * 1: not split (a small file, or no event array in its first 64 MB):
+ * nothing was handed on; read it whole. -1: a chunk did not parse, the
+ * stream failed, or a limit was passed; what was handed on must be
+ * forgotten and the file read whole, which then says where and why. A
+ * stream has been read from in both cases. */
+int kineto_chunks_read(const struct chunk_source *in, int threads, struct chunk_sink *sink);
 
 /* The offset just past the '[' that opens the event array (traceEvents of
  * the root object, or the root array itself), or 0 when none is found in the
@@ -55,5 +65,17 @@ size_t kineto_events_start(const unsigned char *b, size_t n, size_t limit);
  * or a deeper array makes the chunks around it fail to parse, never parse
  * differently. */
 size_t kineto_event_split(const unsigned char *b, size_t n, size_t from);
+
+/* Strings across the pieces of a document: where one passes the longest a
+ * trace may hold (TRACE_MAX_STRING; yajl's cost grows with the square of a
+ * string's length, and no cut is found across one). */
+struct kineto_strscan {
+	int in, esc;
+	size_t run;
+};
+
+/* The offset in b where a string passes max bytes, or n when none does. */
+size_t kineto_long_string_at(struct kineto_strscan *s, const unsigned char *b, size_t n,
+			     size_t max);
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zlib.h>
 
 /* Events enough for several chunks: steps, runtime calls, kernels, host ranges. */
 /* odd: args added to one kernel in the middle, or (every) to all of them */
@@ -147,7 +148,8 @@ static int chunks_alone(const char *path)
 	void *map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fileno(f), 0);
 	long events = 0;
 	struct chunk_sink sink = { count_event, no_rank, &events, 0 };
-	int rc = kineto_chunks_read(map, n, 2, &sink);
+	struct chunk_source in = { map, n, NULL, NULL, (size_t)1 << 40 };
+	int rc = kineto_chunks_read(&in, 2, &sink);
 	munmap(map, n);
 	fclose(f);
 	return rc;
@@ -185,6 +187,57 @@ static void broken_files(void)
 	unlink(p);
 }
 
+/* path gzipped beside it (level 1), its name returned. */
+static char *gzip_copy(const char *path)
+{
+	static char gz[96];
+	snprintf(gz, sizeof gz, "%s.gz", path);
+	FILE *in = fopen(path, "rb");
+	gzFile out = gzopen(gz, "wb1");
+	char buf[1 << 16];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		gzwrite(out, buf, (unsigned)n);
+	gzclose(out);
+	fclose(in);
+	return gz;
+}
+
+/* A gzip trace streams through the same chunks (read again from its start
+ * when they fail); a damaged one gives one message at every thread count. */
+static void gzip_streams(void)
+{
+	const char *odd[] = { NULL, ", \"note\": \"a}, {b\"" };
+	for (int k = 0; k < 2; k++) {
+		char *p = write_trace(HEAD, N, odd[k], 1, "]}"), *gz = gzip_copy(p);
+		struct gpu_trace whole, part;
+		FILE *f = fopen(p, "rb");
+		CHECK(kineto_load_stream(f, p, 1, &whole) == 0);
+		fclose(f);
+		for (int threads = 1; threads <= 3; threads++) {
+			CHECK(kineto_load_threads(gz, 1, threads, &part) == 0);
+			CHECK(same_trace(&whole, &part));
+			gpu_trace_free(&part);
+		}
+		gpu_trace_free(&whole);
+		if (k == 0) { /* cut in the middle: the end comes early, as read whole */
+			FILE *g = fopen(gz, "r+b");
+			fseek(g, 0, SEEK_END);
+			CHECK(ftruncate(fileno(g), ftell(g) / 2) == 0);
+			fclose(g);
+			char msg[512] = "";
+			for (int threads = 1; threads <= 3; threads++) {
+				CHECK(kineto_load_threads(gz, 1, threads, &part) < 0);
+				CHECK(threads == 1 || !strcmp(msg, err_last()));
+				snprintf(msg, sizeof msg, "%s", err_last());
+			}
+			CHECK(strstr(msg, "not a Chrome-trace JSON file near byte") != NULL);
+		}
+		unlink(gz);
+		unlink(p);
+	}
+}
+
 static void scanner(void)
 {
 	const char *a = " {\"a\\\"traceEvents\": \"[\", \"x\": {\"traceEvents\": 1}, "
@@ -205,6 +258,7 @@ int main(void)
 	RUN(legacy_and_rank_after);
 	RUN(wrong_guesses);
 	RUN(broken_files);
+	RUN(gzip_streams);
 	RUN(scanner);
 	HARNESS_END();
 }
