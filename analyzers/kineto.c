@@ -488,23 +488,22 @@ static const yajl_callbacks callbacks = {
 };
 
 /* With two or more distinct ProfilerStep#N, HTA drops the last step. */
-static void drop_last_step(struct parse *p)
+void gpu_trace_cut_steps(struct gpu_trace *t, char *const *names, const double *ts, int n)
 {
-	struct gpu_trace *t = p->t;
 	int distinct = 0, last = -1;
-	for (int i = 0; i < p->nsteps; i++) {
+	for (int i = 0; i < n; i++) {
 		int seen = 0;
 		for (int j = 0; j < i && !seen; j++)
-			seen = !strcmp(p->step_names[i], p->step_names[j]);
+			seen = !strcmp(names[i], names[j]);
 		distinct += !seen;
-		if (last < 0 || p->step_ts[i] > p->step_ts[last])
+		if (last < 0 || ts[i] > ts[last])
 			last = i;
 	}
 	t->steps = distinct;
 	t->last_step_ts = -1;
 	if (distinct < 2)
 		return;
-	t->last_step_ts = p->step_ts[last];
+	t->last_step_ts = ts[last];
 	/* HTA keeps the host events that start before the last step and the GPU
 	 * events whose correlation id one of them has: an inner join, so a GPU
 	 * event without its launch in the trace goes, and one whose id k kept
@@ -512,8 +511,8 @@ static void drop_last_step(struct parse *p)
 	gpu_trace_index_rt(t);
 	double cut = ceil(t->last_step_ts);
 	struct gpu_event *kept = NULL;
-	size_t k = 0, cap = 0, n = t->n, gone = 0;
-	for (size_t i = 0; i < n; i++) {
+	size_t k = 0, cap = 0, gone = 0;
+	for (size_t i = 0; i < t->n; i++) {
 		const struct rt_event *r =
 			t->ev[i].corr >= 0 ? gpu_trace_rt(t, t->ev[i].corr) : NULL;
 		size_t copies = 0;
@@ -535,6 +534,11 @@ static void drop_last_step(struct parse *p)
 		if (t->rt[i].start < cut)
 			t->rt[k++] = t->rt[i];
 	t->nrt = k;
+}
+
+static void drop_last_step(struct parse *p)
+{
+	gpu_trace_cut_steps(p->t, p->step_names, p->step_ts, p->nsteps);
 }
 
 typedef long (*read_fn)(void *src, unsigned char *buf, size_t n);

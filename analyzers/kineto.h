@@ -98,6 +98,13 @@ void gpu_trace_add_comm(struct gpu_trace *t, double start, double end, const cha
 /* The size in bytes of one element of a PyTorch dtype as Kineto names it
  * (Float, BFloat16 ...); 0 when unknown. */
 int kineto_dtype_size(const char *dtype);
+/* HTA's selection, given the trace's ProfilerStep#N ranges (names, starts
+ * in the trace's unit): with two or more distinct, the runtime calls that
+ * start before the last step are kept, and a GPU event once per kept call
+ * carrying its correlation id (none: dropped, counted in `dropped`); sets
+ * steps and last_step_ts. The Kineto readers apply it; nsys.c with NVTX
+ * ranges named ProfilerStep#N. */
+void gpu_trace_cut_steps(struct gpu_trace *t, char *const *names, const double *ts, int n);
 /* Sorts the runtime calls by correlation id for gpu_trace_rt(). */
 void gpu_trace_index_rt(struct gpu_trace *t);
 /* The first runtime call with that correlation id, or NULL. */

@@ -192,6 +192,44 @@ static int read_runtime(sqlite3 *db, struct nsys_report *r)
 		: err_set(ERR_IO, "CUPTI_ACTIVITY_KIND_RUNTIME: %s", sqlite3_errmsg(db));
 }
 
+/* HTA's step cut where an export has it: NVTX ranges named ProfilerStep#N
+ * (PyTorch's profiler under nsys with NVTX on, or a script of one's own),
+ * per process, cut that process's traces as a Kineto trace's would be. */
+static void cut_steps(sqlite3 *db, struct nsys_report *r)
+{
+	sqlite3_stmt *st;
+	const char *sql = "SELECT n.globalTid, n.start, COALESCE(n.text, s.value) AS nm FROM "
+			  "NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+			  "WHERE n.end IS NOT NULL AND n.eventType IN (59, 60) "
+			  "AND nm LIKE 'ProfilerStep#%' ORDER BY n.globalTid, n.start";
+	if (!has_table(db, "NVTX_EVENTS") ||
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return;
+	struct { long pid; double ts; char *name; } *v = NULL;
+	size_t n = 0, cap = 0;
+	while (sqlite3_step(st) == SQLITE_ROW && n < 4096) {
+		XGROW(v, n, cap, 64);
+		v[n].pid = PID_OF(sqlite3_column_int64(st, 0));
+		v[n].ts = (double)sqlite3_column_int64(st, 1);
+		v[n++].name = xstrdup((const char *)sqlite3_column_text(st, 2));
+	}
+	sqlite3_finalize(st);
+	char **names = xcalloc(n + 1, sizeof *names);
+	double *ts = xcalloc(n + 1, sizeof *ts);
+	for (size_t i = 0; i < r->n; i++) {
+		int k = 0;
+		for (size_t j = 0; j < n; j++)
+			if (v[j].pid == r->proc[i].pid)
+				names[k] = v[j].name, ts[k++] = v[j].ts;
+		gpu_trace_cut_steps(&r->proc[i], names, ts, k);
+	}
+	for (size_t j = 0; j < n; j++)
+		free(v[j].name);
+	free(v);
+	free(names);
+	free(ts);
+}
+
 /* NVTX push/pop and start/end ranges summed per name, as nsys's nvtx_sum. */
 static json_t *read_nvtx(sqlite3 *db, int top_n)
 {
@@ -258,8 +296,10 @@ int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
 		rc = read_gpu(db, MEMSET, out);
 	if (rc == 0)
 		rc = read_runtime(db, out);
-	if (rc == 0)
+	if (rc == 0) {
+		cut_steps(db, out);
 		out->nvtx_top = read_nvtx(db, nvtx_top_n);
+	}
 	sqlite3_close(db);
 	if (rc < 0) {
 		char *why = xstrdup(err_last());
