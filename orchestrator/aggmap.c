@@ -1,8 +1,8 @@
 #include "aggmap.h"
 
-#include "orchestrator/job/launch.h"
-
+#include "util/env.h"
 #include "util/err.h"
+#include "util/proc.h"
 #include "util/strbuf.h"
 #include "util/words.h"
 
@@ -16,7 +16,7 @@ static long batch_nodes(void)
 {
 	if (!getenv("SLURM_JOB_ID"))
 		return 0;
-	long n = launch_env_long("SLURM_JOB_NUM_NODES");
+	long n = env_long("SLURM_JOB_NUM_NODES");
 	return n > 1 ? n : 0;
 }
 
@@ -49,8 +49,8 @@ static void shard_argv(struct argv *a, const char *self, long nodes, int tasks, 
 		/* one failed shard leaves the others running */
 		argv_push(a, "--kill-on-bad-exit=0");
 		/* srun does not inherit it since 22.05 */
-		if (launch_env_long("SLURM_CPUS_PER_TASK") > 0)
-			push_opt(a, "--cpus-per-task", launch_env_long("SLURM_CPUS_PER_TASK"));
+		if (env_long("SLURM_CPUS_PER_TASK") > 0)
+			push_opt(a, "--cpus-per-task", env_long("SLURM_CPUS_PER_TASK"));
 	}
 	argv_push(a, self);
 	argv_push(a, "analyze-shard");
@@ -67,7 +67,7 @@ static pid_t spawn_shard(const char *self, long nodes, int tasks, int index, int
 {
 	struct argv a;
 	shard_argv(&a, self, nodes, tasks, index, count, attempt, dir);
-	pid_t pid = launch_spawn(a.v);
+	pid_t pid = proc_spawn(a.v);
 	argv_free(&a);
 	return pid;
 }
@@ -80,14 +80,14 @@ static int run_all(const char *self, long nodes, int count, const char *dir)
 		pid_t pid = spawn_shard(self, nodes, count, -1, count, 1, dir);
 		if (pid < 0)
 			return err_set(ERR_BACKEND, "cannot start srun for the map step");
-		launch_wait(pid);
+		proc_wait(pid);
 		return 0;
 	}
 	pid_t *pids = xcalloc((size_t)count, sizeof *pids);
 	for (int i = 0; i < count; i++)
 		pids[i] = spawn_shard(self, 0, 1, i, count, 1, dir);
 	for (int i = 0; i < count; i++)
-		launch_wait(pids[i]);
+		proc_wait(pids[i]);
 	free(pids);
 	return 0;
 }
@@ -105,7 +105,7 @@ static int retry(const char *self, long nodes, const struct shard_plan *plan, in
 {
 	fprintf(stderr, "campaign aggregate: shard-%d of %d failed; running it once more\n", i,
 		count);
-	launch_wait(spawn_shard(self, nodes, 1, i, count, 2, plan->dir));
+	proc_wait(spawn_shard(self, nodes, 1, i, count, 2, plan->dir));
 	return shard_done_read(plan, i, d);
 }
 

@@ -3,6 +3,7 @@
 
 #include "util/err.h"
 #include "fault.h"
+#include "orchestrator/store/jobset.h"
 #include "util/fsio.h"
 #include "statusview.h"
 #include "watch.h"
@@ -15,19 +16,18 @@
  * submit call, so that nothing is forgotten whatever happens next. */
 static int plan_missing(struct run *r)
 {
-	struct job_row *rows;
-	size_t n;
-	int rc = store_jobs_latest(r->st, &rows, &n);
+	struct job_set js = JOB_SET_INIT;
+	int rc = job_set_load(r->st, &js);
 	for (size_t i = 0; rc == 0 && i < r->c.n_scenarios; i++) {
 		const struct scenario *s = &r->c.scenarios[i];
 		int known = 0, attempt;
-		for (size_t k = 0; k < n && !known; k++)
-			known = !strcmp(rows[k].scenario, s->name);
+		for (size_t k = 0; k < js.n && !known; k++)
+			known = !strcmp(js.latest[k]->scenario, s->name);
 		if (!known)
 			rc = store_job_plan(r->st, s->name, s->nodes, s->nodes * s->tasks_per_node,
 					    &attempt);
 	}
-	job_rows_free(rows, n);
+	job_set_free(&js);
 	return rc;
 }
 

@@ -9,7 +9,9 @@
 
 #include "util/err.h"
 #include "orchestrator/fault.h"
+#include "orchestrator/store/jobset.h"
 #include "util/fsio.h"
+#include "util/proc.h"
 #include "jobstatus.h"
 #include "util/strbuf.h"
 
@@ -203,15 +205,14 @@ static pid_t spawn_job(const struct run *r, const struct job_row *j, const char 
 
 static int cancel_requested(struct run *r, const char *scenario)
 {
-	struct job_row *rows;
-	size_t n;
+	struct job_set js = JOB_SET_INIT;
 	int yes = 0;
-	if (store_jobs_latest(r->st, &rows, &n) < 0)
+	if (job_set_load(r->st, &js) < 0)
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(rows[i].scenario, scenario))
-			yes = rows[i].cancel_requested;
-	job_rows_free(rows, n);
+	for (size_t i = 0; i < js.n; i++)
+		if (!strcmp(js.latest[i]->scenario, scenario))
+			yes = js.latest[i]->cancel_requested;
+	job_set_free(&js);
 	return yes;
 }
 
@@ -298,8 +299,7 @@ static int finish_job(struct run *r, const struct job_row *j, const char *job_di
 	struct job_status js;
 	char reason[256] = "";
 	int read = jobstatus_read(job_dir, &js), have = read == 0;
-	int code = have ? js.exit_code
-			: (WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	int code = have ? js.exit_code : proc_status_code(status);
 	enum job_state st = jobstatus_decide(have ? &js : NULL, timed_out, cancelled);
 	/* damaged: the job script's own status decides */
 	if (read == ERR_IO && !timed_out && !cancelled)
@@ -406,34 +406,31 @@ int local_supervise(struct run *r)
 /* Local job ids are the store's planning order: unique within the run. */
 static int local_submit(struct run *r)
 {
-	struct job_row *rows;
-	size_t n;
-	int rc = store_jobs_latest(r->st, &rows, &n);
-	if (rc < 0)
-		return rc;
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		if (rows[i].state != JS_PLANNED)
+	struct job_set js = JOB_SET_INIT;
+	int rc = job_set_load(r->st, &js);
+	for (size_t i = 0; rc == 0 && i < js.n; i++) {
+		const struct job_row *j = js.latest[i];
+		if (j->state != JS_PLANNED)
 			continue;
 		char id[32];
-		snprintf(id, sizeof id, "%ld", rows[i].seq);
-		rc = store_job_submitted(r->st, rows[i].scenario, rows[i].attempt, id,
+		snprintf(id, sizeof id, "%ld", j->seq);
+		rc = store_job_submitted(r->st, j->scenario, j->attempt, id,
 					 "queued for the local executor");
-		fault_point("after-record", rows[i].scenario);
+		fault_point("after-record", j->scenario);
 	}
-	job_rows_free(rows, n);
+	job_set_free(&js);
 	return rc;
 }
 
 static int pending_jobs(struct run *r)
 {
-	struct job_row *rows;
-	size_t n;
+	struct job_set js = JOB_SET_INIT;
 	int pending = 0;
-	if (store_jobs_latest(r->st, &rows, &n) < 0)
+	if (job_set_load(r->st, &js) < 0)
 		return 1; /* let the supervisor find out */
-	for (size_t i = 0; i < n; i++)
-		pending += rows[i].state == JS_PENDING;
-	job_rows_free(rows, n);
+	for (size_t i = 0; i < js.n; i++)
+		pending += js.latest[i]->state == JS_PENDING;
+	job_set_free(&js);
 	return pending;
 }
 

@@ -11,6 +11,7 @@
 
 #include "util/err.h"
 #include "orchestrator/fault.h"
+#include "orchestrator/store/jobset.h"
 #include "util/fsio.h"
 #include "jobstatus.h"
 #include "orchestrator/campaign/placeholder.h"
@@ -510,11 +511,11 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 }
 
 /* Asks the controller once for what an interrupted submit may have left. */
-static int known_jobs(struct run *r, const struct job_row *rows, size_t n, job_info_msg_t **msg)
+static int known_jobs(struct run *r, const struct job_set *js, job_info_msg_t **msg)
 {
 	*msg = NULL;
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].state == JS_PLANNED && rows[i].submit_tries > 0)
+	for (size_t i = 0; i < js->n; i++)
+		if (js->latest[i]->state == JS_PLANNED && js->latest[i]->submit_tries > 0)
 			return controller_jobs(r, msg);
 	return 0;
 }
@@ -524,33 +525,33 @@ static int slurm_submit(struct run *r)
 	int rc = slurm_ready();
 	if (rc < 0)
 		return rc;
-	struct job_row *rows;
-	size_t n;
+	struct job_set js = JOB_SET_INIT;
 	job_info_msg_t *known;
-	if ((rc = store_jobs_latest(r->st, &rows, &n)) < 0)
+	if ((rc = job_set_load(r->st, &js)) < 0)
 		return rc;
-	if ((rc = known_jobs(r, rows, n, &known)) < 0) {
-		job_rows_free(rows, n);
+	if ((rc = known_jobs(r, &js, &known)) < 0) {
+		job_set_free(&js);
 		return rc;
 	}
 	int refused = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		if (rows[i].state != JS_PLANNED)
+	for (size_t i = 0; i < js.n && rc == 0; i++) {
+		const struct job_row *j = js.latest[i];
+		if (j->state != JS_PLANNED)
 			continue;
-		int one = submit_scenario(r, &rows[i], known);
+		int one = submit_scenario(r, j, known);
 		if (one == ERR_BACKEND && strstr(err_last(), "cannot reach slurmctld")) {
 			rc = one; /* the rest stay PLANNED: nothing is lost */
 		} else if (one < 0) {
 			refused++;
 			char *why = xstrdup(err_last());
-			fprintf(stderr, "campaign: %s: %s\n", rows[i].scenario, why);
-			rc = store_job_update(r->st, rows[i].scenario, rows[i].attempt, JS_FAILED,
-					      why, -1, NULL, "submission refused");
+			fprintf(stderr, "campaign: %s: %s\n", j->scenario, why);
+			rc = store_job_update(r->st, j->scenario, j->attempt, JS_FAILED, why, -1,
+					      NULL, "submission refused");
 			free(why);
 		}
 	}
 	slurm_free_job_info_msg(known);
-	job_rows_free(rows, n);
+	job_set_free(&js);
 	if (rc == 0 && refused)
 		rc = err_set(ERR_BACKEND, "%d scenario%s could not be submitted (see above)",
 			     refused, refused == 1 ? "" : "s");
@@ -606,19 +607,19 @@ static int render_aggregate(struct run *r, const char *name, const char *comment
  * resume finds the same aggregation job and a resubmit asks for a new one. */
 static int aggregate_dependency(struct run *r, struct strbuf *dep, struct strbuf *key)
 {
-	struct job_row *rows;
-	size_t n;
+	struct job_set js = JOB_SET_INIT;
 	long attempts = 0;
-	int rc = store_jobs_latest(r->st, &rows, &n);
+	int rc = job_set_load(r->st, &js);
 	if (rc < 0)
 		return rc;
-	for (size_t i = 0; i < n; i++) {
-		attempts += rows[i].attempt;
-		if (rows[i].job_id && !job_state_is_final(rows[i].state))
-			strbuf_addf(dep, "%s%s", dep->len ? ":" : "afterany:", rows[i].job_id);
+	for (size_t i = 0; i < js.n; i++) {
+		const struct job_row *j = js.latest[i];
+		attempts += j->attempt;
+		if (j->job_id && !job_state_is_final(j->state))
+			strbuf_addf(dep, "%s%s", dep->len ? ":" : "afterany:", j->job_id);
 	}
 	strbuf_addf(key, "aggregate/of-%ld", attempts);
-	job_rows_free(rows, n);
+	job_set_free(&js);
 	return 0;
 }
 
@@ -773,13 +774,12 @@ static int slurm_refresh(struct run *r, struct job_set *jobs)
 
 static int slurm_cancel(struct run *r, const char *scenario)
 {
-	struct job_row *rows;
-	size_t n;
+	struct job_set js = JOB_SET_INIT;
 	int rc = slurm_ready();
-	if (rc < 0 || (rc = store_jobs_latest(r->st, &rows, &n)) < 0)
+	if (rc < 0 || (rc = job_set_load(r->st, &js)) < 0)
 		return rc;
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		struct job_row *j = &rows[i];
+	for (size_t i = 0; rc == 0 && i < js.n; i++) {
+		const struct job_row *j = js.latest[i];
 		if ((scenario && strcmp(scenario, j->scenario)) || job_state_is_final(j->state))
 			continue;
 		if ((rc = store_job_request_cancel(r->st, j->scenario, j->attempt)) < 0)
@@ -797,7 +797,7 @@ static int slurm_cancel(struct run *r, const char *scenario)
 				rc = controller_error("cancel");
 		}
 	}
-	job_rows_free(rows, n);
+	job_set_free(&js);
 	return rc;
 }
 

@@ -5,7 +5,7 @@
 #include "analyzers/shard.h"
 #include "cmd.h"
 #include "orchestrator/fault.h"
-#include "orchestrator/job/launch.h"
+#include "util/env.h"
 #include "util/err.h"
 
 #include <stdio.h>
@@ -15,7 +15,7 @@ static int shard_exec(const struct cmd_entry *self, struct args *a)
 {
 	long index, count, attempt, jobs;
 	if (args_int(self, a, 's', 1, 4096, 1, &count) ||
-	    args_int(self, a, 'i', 0, count - 1, launch_env_long("SLURM_PROCID"), &index) ||
+	    args_int(self, a, 'i', 0, count - 1, env_long("SLURM_PROCID"), &index) ||
 	    args_int(self, a, 'a', 1, 2, 1, &attempt) || args_int(self, a, 'j', 0, 4096, 0, &jobs))
 		return EXIT_USAGE;
 	char which[32];

@@ -6,6 +6,7 @@
 #include "util/run_layout.h"
 #include "orchestrator/store/jobstate.h"
 #include "orchestrator/run.h"
+#include "orchestrator/store/jobset.h"
 #include "orchestrator/store/store.h"
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -29,34 +30,33 @@ static json_t *run_json(const char *root, const char *rel)
 	struct strbuf p = STRBUF_INIT;
 	struct store *st = NULL;
 	struct run_row row = { 0 };
-	struct job_row *rows = NULL;
-	size_t n = 0;
+	struct job_set js = JOB_SET_INIT;
 	strbuf_addf(&p, "%s/%s/" RUN_STATE_DB, root, rel);
 	json_t *o = json_pack("{s:s, s:s}", "run", strchr(rel, '/') + 1, "campaign_dir", rel);
 	int rc = store_open(p.buf, 0, STORE_JOURNAL_AUTO, &st);
 	if (rc == 0)
 		rc = store_run_get(st, &row);
 	if (rc == 0)
-		rc = store_jobs_latest(st, &rows, &n);
+		rc = job_set_load(st, &js);
 	if (rc < 0) {
 		json_object_set_new(o, "problem", json_string(err_last()));
 	} else {
 		json_t *states = json_object();
-		for (size_t i = 0; i < n; i++) {
-			const char *s = job_state_name(rows[i].state);
+		for (size_t i = 0; i < js.n; i++) {
+			const char *s = job_state_name(js.latest[i]->state);
 			json_object_set_new(
 				states, s,
 				json_integer(json_integer_value(json_object_get(states, s)) + 1));
 		}
 		json_object_set_new(o, "campaign", json_string(row.campaign ? row.campaign : ""));
 		json_object_set_new(o, "backend", json_string(row.backend ? row.backend : ""));
-		json_object_set_new(o, "jobs", json_integer((json_int_t)n));
+		json_object_set_new(o, "jobs", json_integer((json_int_t)js.n));
 		json_object_set_new(o, "states", states);
 		json_object_set_new(o, "analysed", json_boolean(row.aggregated_at > 0));
 		json_object_set_new(o, "age_s",
 				    json_integer((json_int_t) (store_now() - row.created_at)));
 	}
-	job_rows_free(rows, n);
+	job_set_free(&js);
 	run_row_free(&row);
 	store_close(st);
 	strbuf_free(&p);

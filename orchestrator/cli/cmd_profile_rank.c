@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "util/fsio.h"
+#include "util/proc.h"
 #include "util/strbuf.h"
 #include "util/words.h"
 
@@ -57,17 +58,7 @@ static int check_tool(const char *tool, int required)
 
 static int run_wait(char **argv)
 {
-	pid_t pid = fork();
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "campaign profile-rank: cannot run %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	int st = 0;
-	if (pid < 0 || waitpid(pid, &st, 0) < 0)
-		return 127;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return proc_wait(proc_spawn(argv));
 }
 
 static int profile_exec(const struct cmd_entry *self, struct args *a)

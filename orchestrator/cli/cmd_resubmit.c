@@ -6,6 +6,7 @@
 #include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"
 #include "orchestrator/fault.h"
+#include "orchestrator/store/jobset.h"
 #include "orchestrator/submission.h"
 
 #include <stdio.h>
@@ -28,13 +29,13 @@ static int named(const struct pick *p, const char *scenario)
 }
 
 /* Named scenarios must exist and have ended. */
-static int check_names(const struct pick *p, const struct job_row *rows, size_t n)
+static int check_names(const struct pick *p, const struct job_set *js)
 {
 	for (int i = 0; i < p->nnames; i++) {
 		const struct job_row *j = NULL;
-		for (size_t k = 0; k < n && !j; k++)
-			if (!strcmp(rows[k].scenario, p->names[i]))
-				j = &rows[k];
+		for (size_t k = 0; k < js->n && !j; k++)
+			if (!strcmp(js->latest[k]->scenario, p->names[i]))
+				j = js->latest[k];
 		if (!j)
 			return err_set(ERR_NOTFOUND, "the run has no scenario '%s'", p->names[i]);
 		if (!job_state_is_final(j->state))
@@ -68,13 +69,12 @@ static int plan_again(struct run *r, const struct job_row *j)
 static int prepare(struct run *r, void *ctx)
 {
 	struct pick *p = ctx;
-	struct job_row *rows;
-	size_t n;
-	int rc = store_jobs_latest(r->st, &rows, &n);
+	struct job_set js = JOB_SET_INIT;
+	int rc = job_set_load(r->st, &js);
 	if (rc == 0)
-		rc = check_names(p, rows, n);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		const struct job_row *j = &rows[i];
+		rc = check_names(p, &js);
+	for (size_t i = 0; rc == 0 && i < js.n; i++) {
+		const struct job_row *j = js.latest[i];
 		int failed = job_state_is_final(j->state) && j->state != JS_COMPLETED;
 		if (!(p->failed && failed) && !named(p, j->scenario))
 			continue;
@@ -82,7 +82,7 @@ static int prepare(struct run *r, void *ctx)
 		if ((rc = plan_again(r, j)) == 0)
 			p->planned++;
 	}
-	job_rows_free(rows, n);
+	job_set_free(&js);
 	return rc;
 }
 

@@ -5,6 +5,7 @@
 #include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"
 #include "orchestrator/statusview.h"
+#include "orchestrator/store/jobset.h"
 #include "orchestrator/submission.h"
 
 #include <stdio.h>
@@ -13,15 +14,14 @@
 /* Scenarios with no job yet: planned, or never recorded at all. */
 static int count_missing(struct run *r, size_t *missing)
 {
-	struct job_row *rows;
-	size_t n;
-	int rc = store_jobs_latest(r->st, &rows, &n);
+	struct job_set js = JOB_SET_INIT;
+	int rc = job_set_load(r->st, &js);
 	if (rc < 0)
 		return rc;
-	*missing = r->c.n_scenarios > n ? r->c.n_scenarios - n : 0;
-	for (size_t i = 0; i < n; i++)
-		*missing += rows[i].state == JS_PLANNED;
-	job_rows_free(rows, n);
+	*missing = r->c.n_scenarios > js.n ? r->c.n_scenarios - js.n : 0;
+	for (size_t i = 0; i < js.n; i++)
+		*missing += js.latest[i]->state == JS_PLANNED;
+	job_set_free(&js);
 	return 0;
 }
 

@@ -6,8 +6,10 @@
 
 #include "orchestrator/backend/backend_slurm.h"
 #include "ranklog.h"
+#include "util/env.h"
 #include "util/err.h"
 #include "util/fsio.h"
+#include "util/proc.h"
 #include "util/strbuf.h"
 
 #include <arpa/inet.h>
@@ -91,7 +93,7 @@ static void check_master_addr(void)
 {
 	const char *addr = getenv("MASTER_ADDR"), *node = getenv("SLURMD_NODENAME");
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res = NULL;
-	if (!addr || !*addr || launch_env_long("SLURM_LOCALID") != 0)
+	if (!addr || !*addr || env_long("SLURM_LOCALID") != 0)
 		return;
 	int e = getaddrinfo(addr, NULL, &hints, &res);
 	if (e == 0) {
@@ -201,10 +203,6 @@ void launch_set_id(void)
 	setenv("CAMPAIGN_LAUNCH_ID", id, 1);
 }
 
-static int status_code(int st)
-{
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 /* Inside SLURM each task runs as `campaign launch --rank-exit DIR -- CMD`:
  * it runs CMD, records its exit status and end time in DIR/rank_<r>, and
@@ -281,30 +279,14 @@ static int wait_forwarding(pid_t pid, struct ranklog *log)
 	}
 	if (log)
 		ranklog_finish(log, 1, 500);
-	return status_code(st);
-}
-
-pid_t launch_spawn(char **argv)
-{
-	return spawn(argv, -1);
-}
-
-int launch_wait(pid_t pid)
-{
-	return pid > 0 ? wait_forwarding(pid, NULL) : 127;
-}
-
-long launch_env_long(const char *name)
-{
-	const char *v = getenv(name);
-	return v ? strtol(v, NULL, 10) : 0;
+	return proc_status_code(st);
 }
 
 int launch_rank_exit(const char *dir, char **cmd)
 {
-	long rank = launch_env_long("SLURM_PROCID");
+	long rank = env_long("SLURM_PROCID");
 	check_master_addr();
-	rank_env(rank, launch_env_long("SLURM_LOCALID"), launch_env_long("SLURM_NODEID"));
+	rank_env(rank, env_long("SLURM_LOCALID"), env_long("SLURM_NODEID"));
 	const char *job_dir = getenv("CAMPAIGN_JOB_DIR");
 	struct ranklog log;
 	int log_fd = -1, have_log = job_dir && ranklog_open(job_dir, rank, &log, &log_fd) == 0;
@@ -455,11 +437,11 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 				int crash = WIFSIGNALED(st) && !killed &&
 					(!stopping || WTERMSIG(st) != SIGTERM);
 				if (crash && !first_signal) {
-					first_signal = status_code(st);
+					first_signal = proc_status_code(st);
 					bad_rank = i;
-				} else if (!stopping && !WIFSIGNALED(st) && status_code(st) &&
+				} else if (!stopping && !WIFSIGNALED(st) && proc_status_code(st) &&
 					   !first_exit) {
-					first_exit = status_code(st);
+					first_exit = proc_status_code(st);
 					if (!first_signal)
 						bad_rank = i;
 				}

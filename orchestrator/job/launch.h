@@ -18,12 +18,5 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper);
 int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd);
 /* Inside srun: runs cmd as one task, records its status and end time in dir. */
 int launch_rank_exit(const char *dir, char **cmd);
-/* A number SLURM (or the launcher) put in the environment; 0 when absent. */
-long launch_env_long(const char *name);
-/* Starts argv (PATH searched) as a child, stdout and stderr shared. */
-pid_t launch_spawn(char **argv);
-/* Waits for a child launch_spawn started, passing on the SIGTERM/SIGINT/
- * SIGHUP this process receives; its exit status (128 + signal if killed). */
-int launch_wait(pid_t pid);
 
 #endif

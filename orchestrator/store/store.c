@@ -738,14 +738,6 @@ static int read_jobs(struct store *st, const char *where, struct job_row **rows,
 	return 0;
 }
 
-int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n)
-{
-	return read_jobs(
-		st,
-		"WHERE attempt = (SELECT MAX(attempt) FROM jobs k WHERE k.scenario = j.scenario)",
-		rows, n);
-}
-
 int store_jobs_all(struct store *st, struct job_row **rows, size_t *n)
 {
 	return read_jobs(st, "", rows, n);

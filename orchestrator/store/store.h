@@ -85,9 +85,8 @@ int store_job_set_pid(struct store *st, const char *scenario, int attempt, long 
 int store_job_set_times(struct store *st, const char *scenario, int attempt, double start,
 			double end);
 int store_job_request_cancel(struct store *st, const char *scenario, int attempt);
-/* The latest attempt of every scenario, in submission order. */
-int store_jobs_latest(struct store *st, struct job_row **rows, size_t *n);
-/* Every attempt of every scenario: scenarios in submission order, attempts ascending. */
+/* Every attempt of every scenario: scenarios in submission order, attempts ascending
+ * (jobset.h's job_set_load reads them with each scenario's latest attempt). */
 int store_jobs_all(struct store *st, struct job_row **rows, size_t *n);
 /* In store_jobs_all's rows, the index just past the attempts of rows[first]'s scenario. */
 size_t job_rows_scenario_end(const struct job_row *rows, size_t n, size_t first);

@@ -21,6 +21,10 @@ check layout_backend_drives_no_analysis bash -c '! grep -q "#include \"orchestra
 check layout_backend_no_cli_or_job bash -c '[ -z "$(grep -l "#include \"orchestrator/\(cli\|job\)/" orchestrator/backend/*.[ch])" ]'
 check layout_top_is_lifecycle [ "$(ls orchestrator/*.c | xargs -n1 basename | tr '\n' ' ')" = "aggmap.c aggregate.c fault.c paper.c paper_out.c provenance.c run.c statusview.c submission.c watch.c " ]
 check layout_no_relative_cross_folder bash -c 'for f in orchestrator/*/*.[ch] orchestrator/*.[ch]; do d=$(dirname "$f"); for h in $(sed -n "s/^#include \"\([a-z_]*\.h\)\"$/\1/p" "$f"); do [ -e "$d/$h" ] || [ "$h" = versions.h ] || exit 1; done; done'
+# the map step starts and waits for its shards with util/proc.h and reads SLURM's numbers with
+# util/env.h, not through the rank launcher; the job rows are read as one snapshot (jobset.h)
+check layout_aggmap_not_through_launch bash -c '! grep -q "orchestrator/job/" orchestrator/aggmap.c orchestrator/cli/cmd_analyze_shard.c'
+check layout_one_snapshot_api bash -c '! grep -rq "store_jobs_latest" orchestrator'
 # a run's files are named once, in util/run_layout.h (templates/ names its own)
 check layout_run_files_named_once bash -c '[ -z "$(grep -rn "\"%s/\(job\.sbatch\|job\.status\|job_metadata\.json\|state\.db\|summary\.json\|BOTTLENECK_ANALYSIS\.md\|timeline\.json\|metrics\|traces\|nsys\|logs\|ranks\|monitor\|provenance\.json\|campaign\.yaml\|figures\)" analyzers orchestrator --include=*.c | grep -v "templates_dir\|tdir")" ]'
 # every line of the sources within 100 columns, tabs at 8 (tests/tools/wrap.sh wraps them)
