@@ -24,15 +24,15 @@ void ana_run_add(struct ana_run *run, const char *name, const char *state, const
 	run->sc = xrealloc(run->sc, (run->n + 1) * sizeof *run->sc);
 	struct ana_scenario *s = &run->sc[run->n++];
 	memset(s, 0, sizeof *s);
-	s->name = xstrdup(name);
-	s->state = xstrdup(state);
-	s->reason = xstrdup(reason ? reason : "");
-	s->backend = xstrdup(backend);
-	s->job_dir = xstrdup(job_dir);
-	s->exit_code = exit_code;
-	s->nodes = nodes;
-	s->tasks_per_node = tasks_per_node;
-	s->ranks = nodes * tasks_per_node;
+	s->in.name = xstrdup(name);
+	s->in.state = xstrdup(state);
+	s->in.reason = xstrdup(reason ? reason : "");
+	s->in.backend = xstrdup(backend);
+	s->in.job_dir = xstrdup(job_dir);
+	s->in.exit_code = exit_code;
+	s->in.nodes = nodes;
+	s->in.tasks_per_node = tasks_per_node;
+	s->in.ranks = nodes * tasks_per_node;
 }
 
 void ana_run_add_probe(struct ana_run *run, const char *name, const char *state,
@@ -62,11 +62,11 @@ static void against_fabric(struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		struct ana_scenario *s = &run->sc[i];
 		const struct ana_probe *p =
-			fabric_for(run->probes, run->nprobes, s->backend, s->nodes);
-		for (size_t k = 0; p && k < s->ncolls; k++)
-			if (s->colls[k].size_class >= 0)
-				s->colls[k].fabric_busbw_gbps =
-					fabric_busbw_at(p, s->colls[k].bytes);
+			fabric_for(run->probes, run->nprobes, s->in.backend, s->in.nodes);
+		for (size_t k = 0; p && k < s->comm.ncolls; k++)
+			if (s->comm.colls[k].size_class >= 0)
+				s->comm.colls[k].fabric_busbw_gbps =
+					fabric_busbw_at(p, s->comm.colls[k].bytes);
 	}
 }
 
@@ -76,15 +76,15 @@ static void comm_floor(struct ana_scenario *s, const struct scenario_metrics *m)
 {
 	if (m->n < 2)
 		return;
-	s->n_floor = m->ranks[0].n;
-	s->comm_floor_ms = xcalloc(s->n_floor + 1, sizeof *s->comm_floor_ms);
-	for (size_t i = 0; i < s->n_floor; i++) {
+	s->comm.n_floor = m->ranks[0].n;
+	s->comm.comm_floor_ms = xcalloc(s->comm.n_floor + 1, sizeof *s->comm.comm_floor_ms);
+	for (size_t i = 0; i < s->comm.n_floor; i++) {
 		double least = -1;
 		for (size_t r = 0; r < m->n; r++)
 			if (i < m->ranks[r].n &&
 			    (least < 0 || m->ranks[r].steps[i].comm_ms < least))
 				least = m->ranks[r].steps[i].comm_ms;
-		s->comm_floor_ms[i] = least > 0 ? least : 0;
+		s->comm.comm_floor_ms[i] = least > 0 ? least : 0;
 	}
 }
 
@@ -155,43 +155,45 @@ static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
 		double mean = rank_steps ? rank_total / (double)rank_steps : 0;
 		if (mean > worst) {
 			worst = mean;
-			s->slowest_rank = m->ranks[r].rank;
-			s->slowest_rank_ms = mean;
+			s->steps.slowest_rank = m->ranks[r].rank;
+			s->steps.slowest_rank_ms = mean;
 		}
 	}
 	if (u.total <= 0)
 		return;
-	s->data_pct = 100 * u.data / u.total;
-	s->forward_pct = 100 * u.fwd / u.total;
-	s->backward_pct = 100 * u.bwd / u.total;
-	s->optimizer_pct = 100 * u.opt / u.total;
-	s->compute_pct = s->forward_pct + s->backward_pct + s->optimizer_pct;
-	s->comm_pct = 100 * u.exposed / u.total; /* what communication itself adds to the step */
-	s->sync_wait_pct = 100 * u.wait / u.total;
-	s->comm_total_pct = 100 * u.comm / u.total;
-	s->overlap_pct = u.comm > 0 ? 100 * (1 - (u.exposed + u.wait) / u.comm) : 0;
-	if (s->overlap_pct < 0)
-		s->overlap_pct = 0;
-	s->io_pct = 100 * u.io / u.total;
-	s->other_pct =
-		100 - s->data_pct - s->compute_pct - s->comm_pct - s->sync_wait_pct - s->io_pct;
-	if (s->other_pct < 0)
-		s->other_pct = 0;
+	s->shares.data_pct = 100 * u.data / u.total;
+	s->shares.forward_pct = 100 * u.fwd / u.total;
+	s->shares.backward_pct = 100 * u.bwd / u.total;
+	s->shares.optimizer_pct = 100 * u.opt / u.total;
+	s->shares.compute_pct =
+		s->shares.forward_pct + s->shares.backward_pct + s->shares.optimizer_pct;
+	/* what communication itself adds to the step */
+	s->shares.comm_pct = 100 * u.exposed / u.total;
+	s->shares.sync_wait_pct = 100 * u.wait / u.total;
+	s->shares.comm_total_pct = 100 * u.comm / u.total;
+	s->shares.overlap_pct = u.comm > 0 ? 100 * (1 - (u.exposed + u.wait) / u.comm) : 0;
+	if (s->shares.overlap_pct < 0)
+		s->shares.overlap_pct = 0;
+	s->shares.io_pct = 100 * u.io / u.total;
+	s->shares.other_pct = 100 - s->shares.data_pct - s->shares.compute_pct -
+		s->shares.comm_pct - s->shares.sync_wait_pct - s->shares.io_pct;
+	if (s->shares.other_pct < 0)
+		s->shares.other_pct = 0;
 	if (u.gemm + u.elem > 0) {
-		s->gemm_pct = 100 * u.gemm / (u.gemm + u.elem);
-		s->elementwise_pct = 100 * u.elem / (u.gemm + u.elem);
+		s->shares.gemm_pct = 100 * u.gemm / (u.gemm + u.elem);
+		s->shares.elementwise_pct = 100 * u.elem / (u.gemm + u.elem);
 	}
-	s->allreduce_gbps = u.comm > 0 ? u.bytes / (u.comm / 1000) / 1e9 : 0;
+	s->comm.allreduce_gbps = u.comm > 0 ? u.bytes / (u.comm / 1000) / 1e9 : 0;
 }
 
 /* Memory pressure: the GPU memory peak from the GPU monitor, else the host's. */
 static double memory_peak(const struct ana_scenario *s, const char **what)
 {
 	*what = "GPU memory peaked at";
-	if (s->gpu_mem_peak_pct >= 0)
-		return s->gpu_mem_peak_pct;
+	if (s->mon.gpu_mem_peak_pct >= 0)
+		return s->mon.gpu_mem_peak_pct;
 	*what = "host memory peaked at";
-	return s->have_monitor ? s->mem_peak_pct : 0;
+	return s->mon.have_monitor ? s->mon.mem_peak_pct : 0;
 }
 
 /* The GPU view of the scenario: every rank's active steps with GPU work,
@@ -206,14 +208,14 @@ static void gpu_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 				continue;
 			for (int f = 0; f < GPU_FIELDS; f++)
 				sum[f] += st->gpu[f];
-			s->gpu_steps++;
+			s->gpu.gpu_steps++;
 		}
 	if (sum[GPU_WINDOW] <= 0)
 		return;
-	s->gpu_basis = 1;
-	s->gpu_pct[GPU_WINDOW] = sum[GPU_WINDOW];
+	s->gpu.gpu_basis = 1;
+	s->gpu.gpu_pct[GPU_WINDOW] = sum[GPU_WINDOW];
 	for (int f = 1; f < GPU_FIELDS; f++)
-		s->gpu_pct[f] = 100 * sum[f] / sum[GPU_WINDOW];
+		s->gpu.gpu_pct[f] = 100 * sum[f] / sum[GPU_WINDOW];
 }
 
 /* How sure a verdict is: borderline when the deciding share is within 20 %
@@ -221,13 +223,13 @@ static void gpu_shares(struct ana_scenario *s, const struct scenario_metrics *m)
  * verdict next in line is named. */
 static void mark_borderline(struct ana_scenario *s, double pct, double th, const char *runner_up)
 {
-	double margin = s->spread_pct / 100 > 0.2 ? s->spread_pct / 100 : 0.2;
+	double margin = s->steps.spread_pct / 100 > 0.2 ? s->steps.spread_pct / 100 : 0.2;
 	if (th <= 0 || fabs(pct / th - 1) >= margin)
 		return;
-	s->borderline = 1;
-	snprintf(s->runner_up, sizeof s->runner_up, "%s", runner_up);
-	size_t n = strlen(s->evidence);
-	snprintf(s->evidence + n, sizeof s->evidence - n,
+	s->outcome.borderline = 1;
+	snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", runner_up);
+	size_t n = strlen(s->outcome.evidence);
+	snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
 		 "; **borderline**: %.1f %% is within %.0f %% of the %.0f %% "
 		 "threshold, so %s is nearly as likely",
 		 pct, 100 * margin, th, runner_up);
@@ -247,9 +249,9 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 	struct { const char *name, *what; double pct, th;
 	} c[] = {
 		{ "communication-bound", "exposed communication and waiting for peers take",
-		  s->comm_pct + s->sync_wait_pct, th->comm_pct },
-		{ "data-loader-bound", "ranks wait for data", s->data_pct, th->data_pct },
-		{ "io-bound", "checkpoint and other I/O takes", s->io_pct, th->io_pct },
+		  s->shares.comm_pct + s->shares.sync_wait_pct, th->comm_pct },
+		{ "data-loader-bound", "ranks wait for data", s->shares.data_pct, th->data_pct },
+		{ "io-bound", "checkpoint and other I/O takes", s->shares.io_pct, th->io_pct },
 		{ "memory-bound", memwhat, mem, th->memory_pct },
 	};
 	int best = -1, second = -1;
@@ -266,73 +268,75 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 	if (c[best].pct <= c[best].th)
 		best_ratio = 0; /* nothing over its threshold */
 	char gpu[96] = "";
-	if (s->gpu_util_mean_pct >= 0)
+	if (s->mon.gpu_util_mean_pct >= 0)
 		snprintf(gpu, sizeof gpu, "; GPU utilisation %.1f %% (threshold %.0f %%)",
-			 s->gpu_util_mean_pct, th->gpu_util_pct);
-	if (best_ratio == 0 && s->gpu_util_mean_pct >= 0 &&
-	    s->gpu_util_mean_pct < th->gpu_util_pct) {
+			 s->mon.gpu_util_mean_pct, th->gpu_util_pct);
+	if (best_ratio == 0 && s->mon.gpu_util_mean_pct >= 0 &&
+	    s->mon.gpu_util_mean_pct < th->gpu_util_pct) {
 		/* the GPUs idle: blame the largest share that is not compute */
 		int k = 0;
 		for (int i = 1; i < 3; i++)
 			if (c[i].pct > c[k].pct)
 				k = i;
-		snprintf(s->verdict, sizeof s->verdict, "%s", c[k].name);
-		snprintf(s->evidence, sizeof s->evidence,
+		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "%s", c[k].name);
+		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 			 "GPUs are busy only %.1f %% of the time (threshold %.0f %%) and the "
 			 "largest share that is not compute "
 			 "is %s: %s %.1f %% of step time; compute %.1f %%",
-			 s->gpu_util_mean_pct, th->gpu_util_pct, c[k].name, c[k].what, c[k].pct,
-			 s->compute_pct);
-		mark_borderline(s, s->gpu_util_mean_pct, th->gpu_util_pct, "compute-bound");
+			 s->mon.gpu_util_mean_pct, th->gpu_util_pct, c[k].name, c[k].what, c[k].pct,
+			 s->shares.compute_pct);
+		mark_borderline(s, s->mon.gpu_util_mean_pct, th->gpu_util_pct, "compute-bound");
 		return;
 	}
 	if (best_ratio > 0) {
-		snprintf(s->verdict, sizeof s->verdict, "%s", c[best].name);
-		snprintf(s->evidence, sizeof s->evidence,
+		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "%s", c[best].name);
+		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 			 "%s %.1f %% %s(threshold %.0f %%); compute %.1f %%, exposed communication "
 			 "%.1f %%, waiting for "
 			 "peers %.1f %%, data loading %.1f %%, I/O %.1f %%%s",
 			 c[best].what, c[best].pct, best == 3 ? "of memory " : "of step time ",
-			 c[best].th, s->compute_pct, s->comm_pct, s->sync_wait_pct, s->data_pct,
-			 s->io_pct, gpu);
+			 c[best].th, s->shares.compute_pct, s->shares.comm_pct,
+			 s->shares.sync_wait_pct, s->shares.data_pct, s->shares.io_pct, gpu);
 		/* two excesses of nearly one size */
 		if (c[second].pct > c[second].th && second_ratio > 0.8 * best_ratio) {
-			s->borderline = 1;
-			snprintf(s->runner_up, sizeof s->runner_up, "%s", c[second].name);
-			size_t n = strlen(s->evidence);
-			snprintf(s->evidence + n, sizeof s->evidence - n,
+			s->outcome.borderline = 1;
+			snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s",
+				 c[second].name);
+			size_t n = strlen(s->outcome.evidence);
+			snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
 				 "; **borderline**: %s (%.1f %% against %.0f %%) is over "
 				 "its threshold by nearly as much",
 				 c[second].name, c[second].pct, c[second].th);
 		} else {
 			mark_borderline(s, c[best].pct, c[best].th,
 					c[second].pct > c[second].th ? c[second].name
-						: s->elementwise_pct > s->gemm_pct
+						: s->shares.elementwise_pct > s->shares.gemm_pct
 						? "memory-bound"
 						: "compute-bound");
 		}
 		return;
 	}
-	if (s->elementwise_pct > s->gemm_pct) {
-		snprintf(s->verdict, sizeof s->verdict, "memory-bound");
-		snprintf(s->evidence, sizeof s->evidence,
+	if (s->shares.elementwise_pct > s->shares.gemm_pct) {
+		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "memory-bound");
+		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 			 "compute takes %.1f %% of step time and %.1f %% of it is elementwise "
 			 "(memory-bandwidth-bound) "
 			 "work against %.1f %% in GEMMs; exposed communication and waiting for "
 			 "peers %.1f %% and data loading "
 			 "%.1f %% are within thresholds%s",
-			 s->compute_pct, s->elementwise_pct, s->gemm_pct, c[0].pct, s->data_pct,
-			 gpu);
+			 s->shares.compute_pct, s->shares.elementwise_pct, s->shares.gemm_pct,
+			 c[0].pct, s->shares.data_pct, gpu);
 	} else {
-		snprintf(s->verdict, sizeof s->verdict, "compute-bound");
-		snprintf(s->evidence, sizeof s->evidence,
+		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "compute-bound");
+		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 			 "compute takes %.1f %% of step time; exposed communication %.1f %% and "
 			 "waiting for peers %.1f %% "
 			 "(together %.1f %%) are within %.0f %%, data loading %.1f %% within %.0f "
 			 "%% and I/O %.1f %% within "
 			 "%.0f %%%s",
-			 s->compute_pct, s->comm_pct, s->sync_wait_pct, c[0].pct, th->comm_pct,
-			 s->data_pct, th->data_pct, s->io_pct, th->io_pct, gpu);
+			 s->shares.compute_pct, s->shares.comm_pct, s->shares.sync_wait_pct,
+			 c[0].pct, th->comm_pct, s->shares.data_pct, th->data_pct, s->shares.io_pct,
+			 th->io_pct, gpu);
 	}
 	mark_borderline(s, c[best].pct, c[best].th, c[best].name);
 }
@@ -341,29 +345,30 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
  * itself: straggler-bound, with the rank, its node and its cause. */
 static void straggler_verdict(struct ana_scenario *s)
 {
-	if (!s->n_stragglers)
+	if (!s->comm.n_stragglers)
 		return;
-	const double others[] = { s->compute_pct, s->comm_pct, s->data_pct, s->io_pct,
-				  s->other_pct };
+	const double others[] = { s->shares.compute_pct, s->shares.comm_pct, s->shares.data_pct,
+				  s->shares.io_pct, s->shares.other_pct };
 	for (size_t i = 0; i < sizeof others / sizeof *others; i++)
-		if (others[i] >= s->sync_wait_pct)
+		if (others[i] >= s->shares.sync_wait_pct)
 			return;
-	const struct straggler *g = &s->stragglers[0];
-	snprintf(s->runner_up, sizeof s->runner_up, "%s", s->verdict);
-	snprintf(s->verdict, sizeof s->verdict, "straggler-bound");
-	snprintf(s->evidence, sizeof s->evidence,
+	const struct straggler *g = &s->comm.stragglers[0];
+	snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", s->outcome.verdict);
+	snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "straggler-bound");
+	snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 		 "waiting for slower ranks takes %.1f %% of step time, more than any "
 		 "other share (compute %.1f %%, exposed communication %.1f %%, data loading %.1f "
 		 "%%): rank %d%s%s arrived "
 		 "last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the "
 		 "median step; its cause: "
 		 "%s%s",
-		 s->sync_wait_pct, s->compute_pct, s->comm_pct, s->data_pct, g->rank,
-		 g->node[0] ? " on " : "", g->node, g->arrived_last_pct, g->impact_pct, g->cause,
+		 s->shares.sync_wait_pct, s->shares.compute_pct, s->shares.comm_pct,
+		 s->shares.data_pct, g->rank, g->node[0] ? " on " : "", g->node,
+		 g->arrived_last_pct, g->impact_pct, g->cause,
 		 strcmp(g->cause, "unknown") ? ""
 					     : " (no phase "
 					       "explains half of it)");
-	s->borderline = 0;
+	s->outcome.borderline = 0;
 }
 
 /* The local executor ran more ranks than this machine has CPUs: ranks then
@@ -371,20 +376,21 @@ static void straggler_verdict(struct ana_scenario *s)
  * a communication verdict is not sure; the compute side is named next. */
 static void oversubscribed(struct ana_scenario *s, const struct ana_run *run)
 {
-	if (run->host_cpus <= 0 || s->ranks <= run->host_cpus ||
-	    strcmp(s->verdict, "communication-bound") || s->gpu_basis)
+	if (run->host_cpus <= 0 || s->in.ranks <= run->host_cpus ||
+	    strcmp(s->outcome.verdict, "communication-bound") || s->gpu.gpu_basis)
 		return;
-	const char *next = s->elementwise_pct > s->gemm_pct ? "memory-bound" : "compute-bound";
-	size_t n = strlen(s->evidence);
-	if (!s->borderline)
-		snprintf(s->runner_up, sizeof s->runner_up, "%s", next);
-	s->borderline = 1;
-	snprintf(s->evidence + n, sizeof s->evidence - n,
+	const char *next =
+		s->shares.elementwise_pct > s->shares.gemm_pct ? "memory-bound" : "compute-bound";
+	size_t n = strlen(s->outcome.evidence);
+	if (!s->outcome.borderline)
+		snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", next);
+	s->outcome.borderline = 1;
+	snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
 		 "; **borderline**: the local executor ran %d ranks on this "
 		 "machine's %d CPUs, so ranks wait for CPU time, which counts as communication and "
 		 "waiting for peers; "
 		 "on real nodes %s is as likely",
-		 s->ranks, run->host_cpus, s->runner_up);
+		 s->in.ranks, run->host_cpus, s->outcome.runner_up);
 }
 
 /* The verdict of a scenario whose traces have GPU kernels, from what the GPU
@@ -395,7 +401,7 @@ static void oversubscribed(struct ana_scenario *s, const struct ana_run *run)
  * the step. */
 static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 {
-	const double *g = s->gpu_pct;
+	const double *g = s->gpu.gpu_pct;
 	double wait = g[GPU_IDLE_HOST] + g[GPU_IDLE_DATA],
 	       idle = wait + g[GPU_IDLE_KERNEL] + g[GPU_IDLE_OTHER];
 	double copy_th = th->gpu_copy_pct > 0 ? th->gpu_copy_pct : 20,
@@ -420,13 +426,15 @@ static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 	/* computing most of the step: memory-bound when elementwise-like kernels outweigh the
 	 * matrix ones */
 	int elementwise = g[GPU_COMPUTE] - g[GPU_GEMM] > g[GPU_GEMM];
-	snprintf(s->verdict, sizeof s->verdict, "%s", over || g[GPU_COMPUTE] < 50 ? c[best].name :
-		 elementwise ? "memory-bound" : "compute-bound");
+	snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "%s",
+		 over || g[GPU_COMPUTE] < 50 ? c[best].name
+			 : elementwise       ? "memory-bound"
+					     : "compute-bound");
 	char over_what[64];
 	snprintf(over_what, sizeof over_what,
-		 s->no_steps ? "the profiled window" : "%zu rank-steps", s->gpu_steps);
+		 s->steps.no_steps ? "the profiled window" : "%zu rank-steps", s->gpu.gpu_steps);
 	snprintf(
-		s->evidence, sizeof s->evidence,
+		s->outcome.evidence, sizeof s->outcome.evidence,
 		"on the GPU (its timeline over %s): compute %.1f %%, exposed communication %.1f %% "
 		"(threshold %.0f %%), exposed copies %.1f %% (threshold %.0f %%), other kernels "
 		"%.1f %%, idle %.1f %%: "
@@ -439,10 +447,10 @@ static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 		g[GPU_IDLE_OTHER], g[GPU_COMPUTE] > 0 ? 100 * g[GPU_GEMM] / g[GPU_COMPUTE] : 0);
 	/* two excesses of nearly one size */
 	if (over && c[runner].pct > c[runner].th && rr > 0.8 * br) {
-		s->borderline = 1;
-		snprintf(s->runner_up, sizeof s->runner_up, "%s", c[runner].name);
-		size_t n = strlen(s->evidence);
-		snprintf(s->evidence + n, sizeof s->evidence - n,
+		s->outcome.borderline = 1;
+		snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", c[runner].name);
+		size_t n = strlen(s->outcome.evidence);
+		snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
 			 "; **borderline**: %s (%.1f %% against %.0f %%) is over its "
 			 "threshold by nearly as much",
 			 c[runner].name, c[runner].pct, c[runner].th);
@@ -454,17 +462,17 @@ static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 	else if (g[GPU_COMPUTE] >= 50)
 		mark_borderline(s, c[best].pct, c[best].th, c[best].name);
 	if (!over && g[GPU_COMPUTE] >= 50 && elementwise) {
-		size_t n = strlen(s->evidence);
-		snprintf(s->evidence + n, sizeof s->evidence - n,
+		size_t n = strlen(s->outcome.evidence);
+		snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
 			 "; elementwise-like kernels (%.1f %% of the step) outweigh "
 			 "matrix kernels (%.1f %%): the GPU is bound by memory bandwidth",
 			 g[GPU_COMPUTE] - g[GPU_GEMM], g[GPU_GEMM]);
 	}
 	else { /* nothing over its threshold and the GPU computes less than half the step */
-		s->borderline = 1;
-		snprintf(s->runner_up, sizeof s->runner_up, "%s", c[runner].name);
-		size_t n = strlen(s->evidence);
-		snprintf(s->evidence + n, sizeof s->evidence - n,
+		s->outcome.borderline = 1;
+		snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", c[runner].name);
+		size_t n = strlen(s->outcome.evidence);
+		snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
 			 "; **borderline**: no share passes its threshold and the "
 			 "GPU computes only %.1f %% of the step; %s is nearly as likely",
 			 g[GPU_COMPUTE], c[runner].name);
@@ -477,41 +485,42 @@ static void monitor_verdict(struct ana_scenario *s, const struct ana_thresholds 
 {
 	const char *memwhat;
 	double mem = memory_peak(s, &memwhat);
-	if (!s->have_monitor) {
-		snprintf(s->verdict, sizeof s->verdict, "undetermined");
-		snprintf(s->evidence, sizeof s->evidence,
+	if (!s->mon.have_monitor) {
+		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "undetermined");
+		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 			 "no breakdown of the step and no node monitor data "
 			 "(profile.monitor: true records utilisation and memory)");
 	} else if (mem > th->memory_pct) {
-		snprintf(s->verdict, sizeof s->verdict, "memory-bound");
-		snprintf(s->evidence, sizeof s->evidence,
+		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "memory-bound");
+		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 			 "from the node monitors: %s %.1f %% (threshold %.0f %%)", memwhat, mem,
 			 th->memory_pct);
-	} else if (s->iowait_mean_pct > th->io_pct) {
-		snprintf(s->verdict, sizeof s->verdict, "io-bound");
-		snprintf(s->evidence, sizeof s->evidence,
+	} else if (s->mon.iowait_mean_pct > th->io_pct) {
+		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "io-bound");
+		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 			 "from the node monitors: CPUs wait for I/O %.1f %% of the time "
 			 "(threshold %.0f %%)",
-			 s->iowait_mean_pct, th->io_pct);
-	} else if (s->gpu_util_mean_pct >= 0 && s->gpu_util_mean_pct < th->gpu_util_pct) {
-		snprintf(s->verdict, sizeof s->verdict, "gpu-starved");
-		snprintf(s->evidence, sizeof s->evidence,
+			 s->mon.iowait_mean_pct, th->io_pct);
+	} else if (s->mon.gpu_util_mean_pct >= 0 && s->mon.gpu_util_mean_pct < th->gpu_util_pct) {
+		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "gpu-starved");
+		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 			 "from the node monitors: GPUs are busy %.1f %% of the time "
 			 "(threshold %.0f %%); a trace would say what they wait for",
-			 s->gpu_util_mean_pct, th->gpu_util_pct);
-	} else if (s->gpu_util_mean_pct >= 0 || s->cpu_util_mean_pct >= 90) {
-		snprintf(s->verdict, sizeof s->verdict, "compute-bound");
-		snprintf(s->evidence, sizeof s->evidence,
+			 s->mon.gpu_util_mean_pct, th->gpu_util_pct);
+	} else if (s->mon.gpu_util_mean_pct >= 0 || s->mon.cpu_util_mean_pct >= 90) {
+		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "compute-bound");
+		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 			 "from the node monitors: %s busy %.1f %% of the time",
-			 s->gpu_util_mean_pct >= 0 ? "GPUs" : "CPUs",
-			 s->gpu_util_mean_pct >= 0 ? s->gpu_util_mean_pct : s->cpu_util_mean_pct);
+			 s->mon.gpu_util_mean_pct >= 0 ? "GPUs" : "CPUs",
+			 s->mon.gpu_util_mean_pct >= 0 ? s->mon.gpu_util_mean_pct
+						       : s->mon.cpu_util_mean_pct);
 	} else {
-		snprintf(s->verdict, sizeof s->verdict, "undetermined");
-		snprintf(s->evidence, sizeof s->evidence,
+		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "undetermined");
+		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
 			 "from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, "
 			 "memory peak %.1f %%: no resource is saturated; the breakdown needs "
 			 "traces or telemetry",
-			 s->cpu_util_mean_pct, s->iowait_mean_pct, s->mem_peak_pct);
+			 s->mon.cpu_util_mean_pct, s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
 	}
 }
 
@@ -519,15 +528,15 @@ static void monitor_verdict(struct ana_scenario *s, const struct ana_thresholds 
 static void profiles(struct ana_scenario *s, int want_nsys, int want_perf)
 {
 	struct perf_summary ps;
-	if (perfstat_summarise(s->job_dir, &ps) == 0) {
-		s->perf = xmalloc(sizeof *s->perf);
-		*s->perf = ps;
+	if (perfstat_summarise(s->in.job_dir, &ps) == 0) {
+		s->data.perf = xmalloc(sizeof *s->data.perf);
+		*s->data.perf = ps;
 	}
-	s->nsys_reports = nsys_exports(s->job_dir);
-	snprintf(s->profile_missing, sizeof s->profile_missing, "%s%s%s",
-		 want_nsys && !s->nsys_reports ? "nsys" : "",
-		 want_nsys && !s->nsys_reports && want_perf && !s->perf ? ", " : "",
-		 want_perf && !s->perf ? "perf" : "");
+	s->data.nsys_reports = nsys_exports(s->in.job_dir);
+	snprintf(s->data.profile_missing, sizeof s->data.profile_missing, "%s%s%s",
+		 want_nsys && !s->data.nsys_reports ? "nsys" : "",
+		 want_nsys && !s->data.nsys_reports && want_perf && !s->data.perf ? ", " : "",
+		 want_perf && !s->data.perf ? "perf" : "");
 }
 
 /* The per-rank phases of the active step whose time is nearest the median,
@@ -538,13 +547,13 @@ static void timeline_step(struct ana_scenario *s, const struct scenario_metrics 
 	size_t best = 0;
 	double best_d = -1;
 	for (size_t i = 0; i < r0->n; i++) {
-		double d = fabs(r0->steps[i].step_ms - s->step_med_ms);
+		double d = fabs(r0->steps[i].step_ms - s->steps.step_med_ms);
 		if (r0->steps[i].active && (best_d < 0 || d < best_d))
 			best = i, best_d = d;
 	}
-	s->tl_step = r0->steps[best].step;
-	s->tl_ranks = (int)m->n;
-	s->tl = xcalloc(m->n, sizeof *s->tl);
+	s->steps.tl_step = r0->steps[best].step;
+	s->steps.tl_ranks = (int)m->n;
+	s->steps.tl = xcalloc(m->n, sizeof *s->steps.tl);
 	for (size_t r = 0; r < m->n; r++) {
 		if (best >= m->ranks[r].n)
 			continue;
@@ -553,34 +562,34 @@ static void timeline_step(struct ana_scenario *s, const struct scenario_metrics 
 				st->comm_exposed_ms, st->optimizer_ms, 0 };
 		double sum = v[0] + v[1] + v[2] + v[3] + v[4];
 		v[5] = st->step_ms > sum ? st->step_ms - sum : 0;
-		memcpy(s->tl[r], v, sizeof v);
+		memcpy(s->steps.tl[r], v, sizeof v);
 	}
 }
 
 static void monitors(struct ana_scenario *s)
 {
 	struct monitor_summary ms; /* the GPU fields stay -1 (unknown) without GPU data */
-	if (monitor_summarise(s->job_dir, &ms) < 0)
+	if (monitor_summarise(s->in.job_dir, &ms) < 0)
 		return;
-	s->have_monitor = ms.samples > 0;
-	s->monitor_nodes = ms.nodes;
-	s->monitor_samples = ms.samples;
-	s->cpu_util_mean_pct = ms.cpu_util_mean_pct;
-	s->iowait_mean_pct = ms.iowait_mean_pct;
-	s->mem_peak_pct = ms.mem_peak_pct;
-	s->gpus = ms.gpus;
+	s->mon.have_monitor = ms.samples > 0;
+	s->mon.monitor_nodes = ms.nodes;
+	s->mon.monitor_samples = ms.samples;
+	s->mon.cpu_util_mean_pct = ms.cpu_util_mean_pct;
+	s->mon.iowait_mean_pct = ms.iowait_mean_pct;
+	s->mon.mem_peak_pct = ms.mem_peak_pct;
+	s->mon.gpus = ms.gpus;
 	if (ms.gpu_util_n)
-		s->gpu_util_mean_pct = ms.gpu_util_mean_pct;
+		s->mon.gpu_util_mean_pct = ms.gpu_util_mean_pct;
 	if (ms.gpu_memutil_n)
-		s->gpu_mem_util_mean_pct = ms.gpu_mem_util_mean_pct;
+		s->mon.gpu_mem_util_mean_pct = ms.gpu_mem_util_mean_pct;
 	if (ms.gpu_samples)
-		s->gpu_mem_peak_pct = ms.gpu_mem_peak_pct;
+		s->mon.gpu_mem_peak_pct = ms.gpu_mem_peak_pct;
 }
 
 static void add_source(struct ana_scenario *s, const char *what)
 {
-	size_t n = strlen(s->sources);
-	snprintf(s->sources + n, sizeof s->sources - n, "%s%s", n ? "; " : "", what);
+	size_t n = strlen(s->data.sources);
+	snprintf(s->data.sources + n, sizeof s->data.sources - n, "%s%s", n ? "; " : "", what);
 }
 
 static int copy_top(struct ana_op *dst, const struct op_table *t)
@@ -596,21 +605,21 @@ static int copy_top(struct ana_op *dst, const struct op_table *t)
 
 static void keep_top_ops(struct ana_scenario *s, const struct trace_set *ts)
 {
-	s->trace_files = ts->files;
-	s->trace_unused = ts->unreadable + ts->no_steps;
-	memcpy(s->trace_problem, ts->problem, sizeof s->trace_problem);
-	s->trace_gpu_files = ts->gpu_files;
-	s->ops_total_ms = ts->ops.total_ms;
-	s->n_top_ops = copy_top(s->top_ops, &ts->ops);
+	s->data.trace_files = ts->files;
+	s->data.trace_unused = ts->unreadable + ts->no_steps;
+	memcpy(s->data.trace_problem, ts->problem, sizeof s->data.trace_problem);
+	s->data.trace_gpu_files = ts->gpu_files;
+	s->data.ops_total_ms = ts->ops.total_ms;
+	s->data.n_top_ops = copy_top(s->data.top_ops, &ts->ops);
 	if (ts->gpu_kernel_us > 0) {
-		s->gpu_kernel_ms = ts->gpu_kernel_us / 1000;
-		s->gpu_idle_pct = 100 * ts->gpu_idle_us / ts->gpu_kernel_us;
-		s->gpu_compute_pct = 100 * ts->gpu_compute_us / ts->gpu_kernel_us;
-		s->gpu_non_compute_pct = 100 * ts->gpu_non_compute_us / ts->gpu_kernel_us;
-		s->gpu_overlap_pct =
+		s->gpu.gpu_kernel_ms = ts->gpu_kernel_us / 1000;
+		s->gpu.gpu_idle_pct = 100 * ts->gpu_idle_us / ts->gpu_kernel_us;
+		s->gpu.gpu_compute_pct = 100 * ts->gpu_compute_us / ts->gpu_kernel_us;
+		s->gpu.gpu_non_compute_pct = 100 * ts->gpu_non_compute_us / ts->gpu_kernel_us;
+		s->gpu.gpu_overlap_pct =
 			ts->gpu_comm_us > 0 ? 100 * ts->gpu_overlap_us / ts->gpu_comm_us : -1;
-		s->kernels_total_ms = ts->kernels.total_ms;
-		s->n_top_kernels = copy_top(s->top_kernels, &ts->kernels);
+		s->gpu.kernels_total_ms = ts->kernels.total_ms;
+		s->gpu.n_top_kernels = copy_top(s->gpu.top_kernels, &ts->kernels);
 	}
 }
 
@@ -619,8 +628,8 @@ static void note_not_analysed(struct ana_scenario *s, const struct trace_set *ts
 {
 	if (!ts->not_analysed)
 		return;
-	str_list_append(&s->trace_not_analysed_names, ", ", ts->not_analysed_names);
-	s->trace_not_analysed += ts->not_analysed;
+	str_list_append(&s->data.trace_not_analysed_names, ", ", ts->not_analysed_names);
+	s->data.trace_not_analysed += ts->not_analysed;
 }
 
 static int trace_like(const char *name)
@@ -672,7 +681,7 @@ static void note_traces_missed(struct ana_scenario *s, const struct ana_run *run
 	for (size_t i = 0; i < run->n_trace_globs; i++)
 		strbuf_addf(&m, "%s\"%s\"", i ? ", " : "profile.traces [", run->trace_globs[i]);
 	strbuf_adds(&m, "] matched no file");
-	find_trace_like(s->job_dir, "", 0, &found, &count, &budget);
+	find_trace_like(s->in.job_dir, "", 0, &found, &count, &budget);
 	if (count) {
 		const char *first = found.buf + 1, *end = strchr(first, '`'),
 			   *slash = end ? memrchr(first, '/', (size_t) (end - first)) : NULL;
@@ -688,7 +697,7 @@ static void note_traces_missed(struct ana_scenario *s, const struct ana_run *run
 				    count == 1 ? "it" : "them",
 				    strstr(first, ".pt.trace.json") ? ".pt.trace.json" : ".json");
 	}
-	s->traces_missed = strbuf_detach(&m);
+	s->data.traces_missed = strbuf_detach(&m);
 	strbuf_free(&found);
 }
 
@@ -699,7 +708,7 @@ static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases,
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ns = { 0 };
-	strbuf_addf(&dir, "%s/" JOB_NSYS, s->job_dir);
+	strbuf_addf(&dir, "%s/" JOB_NSYS, s->in.job_dir);
 	int rc = phases
 		? torchtrace_load_nsys_dir(dir.buf, phases, kernels, run->jobs, run->src, &ns)
 		: ERR_NOTFOUND;
@@ -708,10 +717,10 @@ static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases,
 	if (rc == 0 && ns.m.n) {
 		*m = ns.m;
 		memset(&ns.m, 0, sizeof ns.m);
-		if (!s->n_top_ops && !s->gpu_kernel_ms)
+		if (!s->data.n_top_ops && !s->gpu.gpu_kernel_ms)
 			keep_top_ops(s, &ns);
-		s->trace_files = ns.files;
-		snprintf(s->source, sizeof s->source, "Nsight Systems exports");
+		s->data.trace_files = ns.files;
+		snprintf(s->data.source, sizeof s->data.source, "Nsight Systems exports");
 		char what[96];
 		snprintf(what, sizeof what, "Nsight Systems exports (%zu, NVTX ranges)", ns.files);
 		add_source(s, what);
@@ -737,7 +746,7 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ts = { 0 };
 	int have_traces = 0, rc;
-	strbuf_addf(&dir, "%s/" JOB_TRACES, s->job_dir);
+	strbuf_addf(&dir, "%s/" JOB_TRACES, s->in.job_dir);
 	if (phases &&
 	    torchtrace_load_dir(dir.buf, phases, kernels, run->jobs, run->src, &ts) == 0) {
 		have_traces = 1;
@@ -747,12 +756,12 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	if (run->n_trace_globs && !ts.files)
 		note_traces_missed(s, run);
 	strbuf_reset(&dir);
-	strbuf_addf(&dir, "%s/" JOB_METRICS, s->job_dir);
+	strbuf_addf(&dir, "%s/" JOB_METRICS, s->in.job_dir);
 	if ((rc = metrics_load_dir(dir.buf, run->jobs, m)) == 0) {
-		snprintf(s->source, sizeof s->source, "%s",
+		snprintf(s->data.source, sizeof s->data.source, "%s",
 			 m->ranks[0].format == METRICS_AORTA ? "AORTA-style metrics"
 							     : "trainer telemetry");
-		add_source(s, s->source);
+		add_source(s, s->data.source);
 		if (have_traces && ts.ops.n)
 			add_source(s, "PyTorch profiler traces (operators)");
 		goto out;
@@ -761,7 +770,7 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	if (have_traces && ts.m.n) {
 		*m = ts.m;
 		memset(&ts.m, 0, sizeof ts.m);
-		snprintf(s->source, sizeof s->source, "PyTorch profiler traces");
+		snprintf(s->data.source, sizeof s->data.source, "PyTorch profiler traces");
 		char what[96];
 		snprintf(what, sizeof what, "PyTorch profiler traces (%zu file%s)", ts.files,
 			 ts.files == 1 ? "" : "s");
@@ -772,8 +781,8 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	if (have_traces && ts.files)
 		strbuf_addf(missing, "; traces/ holds %zu file%s but none usable: %s", ts.files,
 			    ts.files == 1 ? "" : "s", ts.problem);
-	else if (run->n_trace_globs && s->traces_missed)
-		strbuf_addf(missing, "; %s", s->traces_missed);
+	else if (run->n_trace_globs && s->data.traces_missed)
+		strbuf_addf(missing, "; %s", s->data.traces_missed);
 	else
 		strbuf_addf(missing,
 			    "; no PyTorch-profiler traces in traces/ (profile.traces copies the "
@@ -783,9 +792,9 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 		goto out;
 	if (run->step_log) {
 		strbuf_reset(&dir);
-		strbuf_addf(&dir, "%s/" JOB_LOGS, s->job_dir);
+		strbuf_addf(&dir, "%s/" JOB_LOGS, s->in.job_dir);
 		if ((rc = steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, m)) == 0) {
-			snprintf(s->source, sizeof s->source, "step lines in rank logs");
+			snprintf(s->data.source, sizeof s->data.source, "step lines in rank logs");
 			add_source(s, "step lines in rank logs (analysis.step_log)");
 			goto out;
 		}
@@ -807,8 +816,8 @@ static void rank_coverage(struct ana_scenario *s, const struct scenario_metrics 
 {
 	struct strbuf miss = STRBUF_INIT;
 	int beyond = 0, shown = 0;
-	s->ranks_with_data = (int)m->n;
-	for (int r = 0; r < s->ranks; r++) {
+	s->data.ranks_with_data = (int)m->n;
+	for (int r = 0; r < s->in.ranks; r++) {
 		size_t i = 0;
 		while (i < m->n && m->ranks[i].rank != r)
 			i++;
@@ -816,18 +825,18 @@ static void rank_coverage(struct ana_scenario *s, const struct scenario_metrics 
 			strbuf_addf(&miss, "%s%d", miss.len ? ", " : "", r);
 	}
 	for (size_t i = 0; i < m->n; i++)
-		beyond += m->ranks[i].rank >= s->ranks;
+		beyond += m->ranks[i].rank >= s->in.ranks;
 	if (shown)
-		snprintf(s->ranks_note, sizeof s->ranks_note,
+		snprintf(s->data.ranks_note, sizeof s->data.ranks_note,
 			 "%d of %d launched rank%s left no step data (rank%s %s%s)", shown,
-			 s->ranks, s->ranks == 1 ? "" : "s", shown == 1 ? "" : "s", miss.buf,
+			 s->in.ranks, s->in.ranks == 1 ? "" : "s", shown == 1 ? "" : "s", miss.buf,
 			 shown > 16 ? ", ..." : "");
 	else if (beyond)
-		snprintf(s->ranks_note, sizeof s->ranks_note,
+		snprintf(s->data.ranks_note, sizeof s->data.ranks_note,
 			 "the step data names %d rank%s beyond the %d launched (files "
 			 "of one process are one rank only when their names or the launcher's "
 			 "records say so)",
-			 beyond, beyond == 1 ? "" : "s", s->ranks);
+			 beyond, beyond == 1 ? "" : "s", s->in.ranks);
 	strbuf_free(&miss);
 }
 
@@ -837,54 +846,54 @@ static void rank_coverage(struct ana_scenario *s, const struct scenario_metrics 
 static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m,
 		     const struct ana_run *run)
 {
-	snprintf(s->throughput_unit, sizeof s->throughput_unit, "samples/s");
-	s->global_batch = m->ranks[0].global_batch;
+	snprintf(s->steps.throughput_unit, sizeof s->steps.throughput_unit, "samples/s");
+	s->steps.global_batch = m->ranks[0].global_batch;
 	const char *from = "the telemetry";
-	for (size_t r = 0; r < m->n && s->global_batch <= 0; r++)
+	for (size_t r = 0; r < m->n && s->steps.global_batch <= 0; r++)
 		for (size_t i = 0; i < m->ranks[r].n; i++)
 			if (m->ranks[r].steps[i].active && m->ranks[r].steps[i].samples > 0) {
-				s->global_batch += m->ranks[r].steps[i].samples;
+				s->steps.global_batch += m->ranks[r].steps[i].samples;
 				from = "the step lines' samples";
 				break;
 			}
-	if (s->global_batch <= 0 && s->global_batch_set > 0)
-		s->global_batch = s->global_batch_set,
+	if (s->steps.global_batch <= 0 && s->in.global_batch_set > 0)
+		s->steps.global_batch = s->in.global_batch_set,
 		from = "the scenario's analysis.global_batch";
-	else if (s->global_batch <= 0 && s->batch_per_rank > 0)
-		s->global_batch = (long) s->batch_per_rank * s->ranks,
+	else if (s->steps.global_batch <= 0 && s->in.batch_per_rank > 0)
+		s->steps.global_batch = (long) s->in.batch_per_rank * s->in.ranks,
 		from = "the scenario's analysis.batch_per_rank";
-	else if (s->global_batch <= 0 && run->global_batch > 0)
-		s->global_batch = run->global_batch, from = "analysis.global_batch";
-	else if (s->global_batch <= 0 && run->batch_per_rank > 0)
-		s->global_batch = (long) run->batch_per_rank * s->ranks,
+	else if (s->steps.global_batch <= 0 && run->global_batch > 0)
+		s->steps.global_batch = run->global_batch, from = "analysis.global_batch";
+	else if (s->steps.global_batch <= 0 && run->batch_per_rank > 0)
+		s->steps.global_batch = (long) run->batch_per_rank * s->in.ranks,
 		from = "analysis.batch_per_rank";
-	if (s->global_batch <= 0) {
-		s->global_batch = 0;
+	if (s->steps.global_batch <= 0) {
+		s->steps.global_batch = 0;
 		from = "";
-		snprintf(s->throughput_unit, sizeof s->throughput_unit, "steps/s");
+		snprintf(s->steps.throughput_unit, sizeof s->steps.throughput_unit, "steps/s");
 	}
-	snprintf(s->batch_from, sizeof s->batch_from, "%s", from);
+	snprintf(s->steps.batch_from, sizeof s->steps.batch_from, "%s", from);
 }
 
 static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 			     const struct rules *phases, const struct rules *kernels)
 {
-	s->gpu_util_mean_pct = s->gpu_mem_util_mean_pct = s->gpu_mem_peak_pct = -1;
-	s->mfu_pct = -1;
+	s->mon.gpu_util_mean_pct = s->mon.gpu_mem_util_mean_pct = s->mon.gpu_mem_peak_pct = -1;
+	s->steps.mfu_pct = -1;
 	struct scenario_metrics m;
 	struct strbuf missing = STRBUF_INIT;
-	if (strcmp(s->state, "COMPLETED")) {
-		s->problem = xstrdup("the job did not complete");
+	if (strcmp(s->in.state, "COMPLETED")) {
+		s->data.problem = xstrdup("the job did not complete");
 		return;
 	}
 	monitors(s);
 	if (load_steps(s, run, phases, kernels, &m, &missing) < 0) {
 		strbuf_addf(&missing, "%s",
-			    s->have_monitor ? "; the node monitors are reported alone"
+			    s->mon.have_monitor ? "; the node monitors are reported alone"
 					    : "; no node monitor data either (profile.monitor)");
-		s->problem = strbuf_detach(&missing);
-		if (s->have_monitor) {
-			s->monitors_only = 1;
+		s->data.problem = strbuf_detach(&missing);
+		if (s->mon.have_monitor) {
+			s->data.monitors_only = 1;
 			add_source(s, "node monitors");
 			monitor_verdict(s, &run->th);
 		}
@@ -892,16 +901,16 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	}
 	strbuf_free(&missing);
 	rank_coverage(s, &m);
-	if (s->have_monitor)
+	if (s->mon.have_monitor)
 		add_source(s, "node monitors");
 	for (size_t i = 0; i < m.n; i++)
-		s->bad_lines += m.ranks[i].bad_lines;
+		s->data.bad_lines += m.ranks[i].bad_lines;
 	size_t cap = m.ranks[0].n ? m.ranks[0].n : 1;
 	double *t = calloc(cap, sizeof *t);
 	size_t n;
 	step_times(&m, t, &n);
 	if (n == 0) {
-		s->problem = xstrdup(m.ranks[0].format == METRICS_STEP_LOG
+		s->data.problem = xstrdup(m.ranks[0].format == METRICS_STEP_LOG
 					     ? "every matching step line is warm-up "
 					       "(profile.warmup_steps)"
 					     : "the step data has no active steps");
@@ -909,80 +918,86 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 		metrics_free(&m);
 		return;
 	}
-	s->analysed = 1;
-	s->active_steps = n;
-	s->step_med_ms = stats_percentile(t, n, 50);
-	s->step_p95_ms = stats_percentile(t, n, 95);
-	s->step_min_ms = t[0];
-	s->step_max_ms = t[n - 1];
-	s->spread_pct =
-		s->step_med_ms > 0 ? 100 * (s->step_p95_ms - s->step_min_ms) / s->step_med_ms : 0;
-	s->step_ms = xmalloc(n * sizeof *s->step_ms);
-	memcpy(s->step_ms, t, n * sizeof *t);
+	s->data.analysed = 1;
+	s->steps.active_steps = n;
+	s->steps.step_med_ms = stats_percentile(t, n, 50);
+	s->steps.step_p95_ms = stats_percentile(t, n, 95);
+	s->steps.step_min_ms = t[0];
+	s->steps.step_max_ms = t[n - 1];
+	s->steps.spread_pct = s->steps.step_med_ms > 0
+		? 100 * (s->steps.step_p95_ms - s->steps.step_min_ms) / s->steps.step_med_ms
+		: 0;
+	s->steps.step_ms = xmalloc(n * sizeof *s->steps.step_ms);
+	memcpy(s->steps.step_ms, t, n * sizeof *t);
 	batch_of(s, &m, run);
-	s->throughput = s->step_med_ms <= 0
+	s->steps.throughput = s->steps.step_med_ms <= 0
 		? 0
-		: (s->global_batch > 0 ? (double) s->global_batch : 1.0) * 1000.0 / s->step_med_ms;
+		: (s->steps.global_batch > 0 ? (double) s->steps.global_batch : 1.0) * 1000.0 /
+			s->steps.step_med_ms;
 	for (size_t i = 0; i < m.ranks[0].n; i++) {
 		if (!m.ranks[0].steps[i].active && i > 0)
 			continue;
 		if (i == 0)
-			s->loss_first = m.ranks[0].steps[i].loss;
-		s->loss_last = m.ranks[0].steps[i].loss;
-		s->loss_known |= s->loss_last != 0;
+			s->steps.loss_first = m.ranks[0].steps[i].loss;
+		s->steps.loss_last = m.ranks[0].steps[i].loss;
+		s->steps.loss_known |= s->steps.loss_last != 0;
 	}
 	shares(s, &m);
 	static const char *const formats[] = { "trainer", "aorta", "pytorch-trace", "step-log",
 					       "nsys" };
-	snprintf(s->format, sizeof s->format, "%s", formats[m.ranks[0].format]);
-	s->shares_known = m.ranks[0].format != METRICS_STEP_LOG;
-	s->no_steps = m.ranks[0].whole_window;
-	if (s->shares_known && !s->no_steps) {
+	snprintf(s->data.format, sizeof s->data.format, "%s", formats[m.ranks[0].format]);
+	s->shares.shares_known = m.ranks[0].format != METRICS_STEP_LOG;
+	s->steps.no_steps = m.ranks[0].whole_window;
+	if (s->shares.shares_known && !s->steps.no_steps) {
 		/* traces and step logs do not say where a rank ran */
-		torchtrace_rank_nodes(s->job_dir, &m);
-		straggler_find(&m, s->step_med_ms, s->stragglers, &s->n_stragglers, s->slow_node,
-			       sizeof s->slow_node);
-		s->have_slow_mon = s->slow_node[0] &&
-			monitor_summarise_nodes(s->job_dir, s->slow_node, 0, &s->slow_mon) == 0 &&
-			monitor_summarise_nodes(s->job_dir, s->slow_node, 1, &s->rest_mon) == 0;
-		collectives_of(&m, &s->colls, &s->ncolls);
+		torchtrace_rank_nodes(s->in.job_dir, &m);
+		straggler_find(&m, s->steps.step_med_ms, s->comm.stragglers, &s->comm.n_stragglers,
+			       s->comm.slow_node, sizeof s->comm.slow_node);
+		s->comm.have_slow_mon = s->comm.slow_node[0] &&
+			monitor_summarise_nodes(s->in.job_dir, s->comm.slow_node, 0,
+						&s->comm.slow_mon) == 0 &&
+			monitor_summarise_nodes(s->in.job_dir, s->comm.slow_node, 1,
+						&s->comm.rest_mon) == 0;
+		collectives_of(&m, &s->comm.colls, &s->comm.ncolls);
 		comm_floor(s, &m);
 	}
-	if (s->no_steps) /* one window, not a step: nothing per step or per second to say */
-		s->throughput = 0;
+	if (s->steps.no_steps) /* one window, not a step: nothing per step or per second to say */
+		s->steps.throughput = 0;
 	gpu_shares(s, &m);
-	if (!s->shares_known)
+	if (!s->shares.shares_known)
 		monitor_verdict(s, &run->th); /* step times alone say nothing of where they go */
-	else if (s->gpu_basis)
+	else if (s->gpu.gpu_basis)
 		/* on a GPU the host's ranges time launches, not the work */
 		gpu_verdict(s, &run->th);
 	else
 		verdict(s, &run->th);
-	if (!s->gpu_basis && s->shares_known)
+	if (!s->gpu.gpu_basis && s->shares.shares_known)
 		straggler_verdict(s);
 	oversubscribed(s, run);
 	timeline_step(s, &m);
-	s->n_rank0 = m.ranks[0].n;
-	s->rank0 = xcalloc(s->n_rank0 + 1, sizeof *s->rank0);
-	for (size_t i = 0; i < s->n_rank0; i++) {
-		s->rank0[i][0] = (double)m.ranks[0].steps[i].step;
-		s->rank0[i][1] = m.ranks[0].steps[i].step_ms;
-		s->rank0[i][2] = m.ranks[0].steps[i].active;
+	s->steps.n_rank0 = m.ranks[0].n;
+	s->steps.rank0 = xcalloc(s->steps.n_rank0 + 1, sizeof *s->steps.rank0);
+	for (size_t i = 0; i < s->steps.n_rank0; i++) {
+		s->steps.rank0[i][0] = (double)m.ranks[0].steps[i].step;
+		s->steps.rank0[i][1] = m.ranks[0].steps[i].step_ms;
+		s->steps.rank0[i][2] = m.ranks[0].steps[i].active;
 	}
-	s->flops_per_step = m.ranks[0].flops_per_step;
-	if (s->flops_per_step > 0 && s->step_med_ms > 0)
-		s->achieved_gflops = s->flops_per_step / (s->step_med_ms / 1000) / 1e9;
-	if (s->achieved_gflops > 0 && run->peak_gflops > 0)
-		s->mfu_pct = 100 * s->achieved_gflops / run->peak_gflops;
+	s->steps.flops_per_step = m.ranks[0].flops_per_step;
+	if (s->steps.flops_per_step > 0 && s->steps.step_med_ms > 0)
+		s->steps.achieved_gflops =
+			s->steps.flops_per_step / (s->steps.step_med_ms / 1000) / 1e9;
+	if (s->steps.achieved_gflops > 0 && run->peak_gflops > 0)
+		s->steps.mfu_pct = 100 * s->steps.achieved_gflops / run->peak_gflops;
 	free(t);
 	metrics_free(&m);
 }
 
 static int same_series(const struct ana_scenario *a, const struct ana_scenario *b)
 {
-	if (a->series && b->series)
-		return !strcmp(a->series, b->series);
-	return !strcmp(a->backend, b->backend) && a->tasks_per_node == b->tasks_per_node;
+	if (a->in.series && b->in.series)
+		return !strcmp(a->in.series, b->in.series);
+	return !strcmp(a->in.backend, b->in.backend) &&
+		a->in.tasks_per_node == b->in.tasks_per_node;
 }
 
 /* Weak scaling keeps the per-rank batch, strong scaling the global batch;
@@ -994,42 +1009,43 @@ static int same_series(const struct ana_scenario *a, const struct ana_scenario *
 static void scale_against(struct ana_scenario *s, const struct ana_scenario *base,
 			  const char *declared)
 {
-	double rr = (double) s->ranks / (double) (base->ranks ? base->ranks : 1),
-	       tr = base->step_med_ms / s->step_med_ms;
+	double rr = (double) s->in.ranks / (double) (base->in.ranks ? base->in.ranks : 1),
+	       tr = base->steps.step_med_ms / s->steps.step_med_ms;
 	const char *mode = NULL;
-	s->speedup = s->efficiency = 0;
+	s->scaling.speedup = s->scaling.efficiency = 0;
 	if (s == base) {
-		mode = s->global_batch > 0 ? "" : declared ? declared : "";
-	} else if (s->global_batch > 0 && base->global_batch > 0) {
-		if (s->global_batch * base->ranks == base->global_batch * s->ranks)
+		mode = s->steps.global_batch > 0 ? "" : declared ? declared : "";
+	} else if (s->steps.global_batch > 0 && base->steps.global_batch > 0) {
+		if (s->steps.global_batch * base->in.ranks ==
+		    base->steps.global_batch * s->in.ranks)
 			mode = "weak";
-		else if (s->global_batch == base->global_batch)
+		else if (s->steps.global_batch == base->steps.global_batch)
 			mode = "strong";
 		else {
-			snprintf(s->scaling_note, sizeof s->scaling_note,
+			snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
 				 "no speedup: its batch semantics differ from %s's "
 				 "(global batch %ld at %d ranks against %ld at %d: neither the "
 				 "per-rank nor the global batch "
 				 "is the same)",
-				 base->name, s->global_batch, s->ranks, base->global_batch,
-				 base->ranks);
+				 base->in.name, s->steps.global_batch, s->in.ranks,
+				 base->steps.global_batch, base->in.ranks);
 			return;
 		}
 		if (declared && strcmp(declared, mode))
-			snprintf(s->scaling_note, sizeof s->scaling_note,
+			snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
 				 "analysis.scaling says %s, but the batches (%ld at "
 				 "%d ranks against %ld at %d) say %s scaling; the batches are used",
-				 declared, s->global_batch, s->ranks, base->global_batch,
-				 base->ranks, mode);
-	} else if (s->global_batch > 0 || base->global_batch > 0) {
-		snprintf(s->scaling_note, sizeof s->scaling_note,
+				 declared, s->steps.global_batch, s->in.ranks,
+				 base->steps.global_batch, base->in.ranks, mode);
+	} else if (s->steps.global_batch > 0 || base->steps.global_batch > 0) {
+		snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
 			 "no speedup: the batch of %s is known and that of %s is "
 			 "not; give both (analysis.batch_per_rank or analysis.global_batch)",
-			 s->global_batch > 0 ? s->name : base->name,
-			 s->global_batch > 0 ? base->name : s->name);
+			 s->steps.global_batch > 0 ? s->in.name : base->in.name,
+			 s->steps.global_batch > 0 ? base->in.name : s->in.name);
 		return;
 	} else if (!declared) {
-		snprintf(s->scaling_note, sizeof s->scaling_note,
+		snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
 			 "no speedup: the samples per step are not known, so neither "
 			 "samples/s nor the scaling mode can be said; set analysis.global_batch "
 			 "(strong scaling), "
@@ -1037,21 +1053,21 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 		return;
 	} else
 		mode = declared;
-	snprintf(s->scaling_mode, sizeof s->scaling_mode, "%s", mode);
-	if (s->global_batch > 0)
-		s->speedup = s->throughput / base->throughput;
+	snprintf(s->scaling.scaling_mode, sizeof s->scaling.scaling_mode, "%s", mode);
+	if (s->steps.global_batch > 0)
+		s->scaling.speedup = s->steps.throughput / base->steps.throughput;
 	else
-		s->speedup = !strcmp(mode, "strong") ? tr : tr * rr;
-	s->efficiency = s->speedup / rr;
-	if (s != base && s->efficiency > 1.0 && !s->scaling_note[0])
-		snprintf(s->scaling_note, sizeof s->scaling_note,
+		s->scaling.speedup = !strcmp(mode, "strong") ? tr : tr * rr;
+	s->scaling.efficiency = s->scaling.speedup / rr;
+	if (s != base && s->scaling.efficiency > 1.0 && !s->scaling.scaling_note[0])
+		snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
 			 "efficiency above 100 %% (%.0f %%) is not expected: "
 			 "most often the baseline was slowed by something the wider scenario "
 			 "escaped (a node shared "
 			 "with another job, see slurm.exclusive; caches the smaller per-rank share "
 			 "now fits), or noise "
 			 "(step spread %.1f %% against %.1f %%)",
-			 100 * s->efficiency, s->spread_pct, base->spread_pct);
+			 100 * s->scaling.efficiency, s->steps.spread_pct, base->steps.spread_pct);
 }
 
 /* Scenarios scale against a baseline of the same series (same backend and
@@ -1061,23 +1077,23 @@ static void scaling(struct ana_run *run)
 {
 	for (size_t i = 0; i < run->n; i++) {
 		struct ana_scenario *s = &run->sc[i], *base = NULL;
-		if (!s->analysed || s->no_steps) /* no steps, no step rate to scale */
+		if (!s->data.analysed || s->steps.no_steps) /* no steps, no step rate to scale */
 			continue;
 		for (size_t j = 0; j < run->n; j++) {
 			struct ana_scenario *b = &run->sc[j];
-			if (!b->analysed || b->no_steps || !same_series(b, s))
+			if (!b->data.analysed || b->steps.no_steps || !same_series(b, s))
 				continue;
-			if (run->baseline && !strcmp(run->baseline, b->name)) {
+			if (run->baseline && !strcmp(run->baseline, b->in.name)) {
 				base = b;
 				break;
 			}
-			if (!base || b->nodes < base->nodes)
+			if (!base || b->in.nodes < base->in.nodes)
 				base = b;
 		}
-		if (!base || base->throughput <= 0)
+		if (!base || base->steps.throughput <= 0)
 			continue;
-		snprintf(s->baseline, sizeof s->baseline, "%s", base->name);
-		s->is_baseline = base == s;
+		snprintf(s->scaling.baseline, sizeof s->scaling.baseline, "%s", base->in.name);
+		s->scaling.is_baseline = base == s;
 		scale_against(s, base, run->scaling);
 	}
 }
@@ -1085,18 +1101,20 @@ static void scaling(struct ana_run *run)
 /* The step time at the baseline's global batch. */
 static double norm_step(const struct ana_scenario *s, const struct ana_scenario *base)
 {
-	if (s->global_batch > 0 && base->global_batch > 0)
-		return s->step_med_ms * (double)base->global_batch / (double)s->global_batch;
-	if (!strcmp(s->scaling_mode, "weak")) /* the global batch grows with the ranks */
-		return s->step_med_ms * (double)base->ranks / (double)s->ranks;
-	return s->step_med_ms;
+	if (s->steps.global_batch > 0 && base->steps.global_batch > 0)
+		return s->steps.step_med_ms * (double) base->steps.global_batch /
+			(double) s->steps.global_batch;
+	if (!strcmp(s->scaling.scaling_mode, "weak")) /* the global batch grows with the ranks */
+		return s->steps.step_med_ms * (double)base->in.ranks / (double)s->in.ranks;
+	return s->steps.step_med_ms;
 }
 
 /* A scenario that scales against base with a known mode (base itself too). */
 static int in_series(const struct ana_scenario *s, const struct ana_scenario *base)
 {
-	return s->analysed && !s->no_steps && !strcmp(s->baseline, base->name) && s->nodes >= 1 &&
-	       (s == base || s->scaling_mode[0]);
+	return s->data.analysed && !s->steps.no_steps &&
+		!strcmp(s->scaling.baseline, base->in.name) && s->in.nodes >= 1 &&
+		(s == base || s->scaling.scaling_mode[0]);
 }
 
 static double model_at(const struct ana_model *m, double n)
@@ -1109,11 +1127,11 @@ static const char *overhead_name(const struct ana_scenario *w)
 {
 	struct { const char *name; double pct;
 	} o[] = {
-		{ "communication", w->comm_pct },
-		{ "waiting for slower ranks", w->sync_wait_pct },
-		{ "data loading", w->data_pct },
-		{ "I/O", w->io_pct },
-		{ "other host work", w->other_pct },
+		{ "communication", w->shares.comm_pct },
+		{ "waiting for slower ranks", w->shares.sync_wait_pct },
+		{ "data loading", w->shares.data_pct },
+		{ "I/O", w->shares.io_pct },
+		{ "other host work", w->shares.other_pct },
 	};
 	int k = 0;
 	for (int i = 1; i < 5; i++)
@@ -1150,9 +1168,9 @@ static void fit_quality(const struct ana_run *run, const struct ana_scenario *ba
 		if (!in_series(s, base))
 			continue;
 		double t = norm_step(s, base),
-		       err = t > 0 ? 100 * fabs(model_at(m, s->nodes) - t) / t : 0;
+		       err = t > 0 ? 100 * fabs(model_at(m, s->in.nodes) - t) / t : 0;
 		if (err > m->max_err_pct)
-			m->max_err_pct = err, m->max_err_nodes = s->nodes;
+			m->max_err_pct = err, m->max_err_nodes = s->in.nodes;
 	}
 	if (m->max_err_pct <= 10)
 		snprintf(m->fit, sizeof m->fit,
@@ -1171,23 +1189,23 @@ static void fit_quality(const struct ana_run *run, const struct ana_scenario *ba
 static void contention(const struct ana_run *run, const struct ana_scenario *base,
 		       const struct ana_scenario *w, struct ana_model *m)
 {
-	double cb = base->step_med_ms * base->compute_pct / 100,
-	       cw = w->step_med_ms * w->compute_pct / 100;
-	int same_work = base->ranks > 0 && w->ranks > 0 &&
-		base->global_batch * w->ranks == w->global_batch * base->ranks;
+	double cb = base->steps.step_med_ms * base->shares.compute_pct / 100,
+	       cw = w->steps.step_med_ms * w->shares.compute_pct / 100;
+	int same_work = base->in.ranks > 0 && w->in.ranks > 0 &&
+		base->steps.global_batch * w->in.ranks == w->steps.global_batch * base->in.ranks;
 	if (!same_work || cb <= 0 || cw < 1.2 * cb)
 		return;
 	char where[160] = "";
 	if (run->host_cpus > 0)
 		snprintf(where, sizeof where,
 			 " (the local executor ran all %d ranks of %s on this machine's %d CPUs)",
-			 w->ranks, w->name, run->host_cpus);
+			 w->in.ranks, w->in.name, run->host_cpus);
 	snprintf(m->contention, sizeof m->contention,
 		 "Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d "
 		 "nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth "
 		 "or the network%s, so "
 		 "the slowdown is contention, not communication.",
-		 cb, base->nodes, base->nodes == 1 ? "" : "s", cw, w->nodes, where);
+		 cb, base->in.nodes, base->in.nodes == 1 ? "" : "s", cw, w->in.nodes, where);
 }
 
 /* Least squares: b >= 0 on compute ~ b/N; a, c >= 0 on the rest ~ a + c log2 N. */
@@ -1195,25 +1213,25 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 {
 	double cn = 0, nn = 0, sl = 0, so = 0, sll = 0, slo = 0, k = 0;
 	const struct ana_scenario *widest = base;
-	int minn = base->nodes, maxn = base->nodes;
+	int minn = base->in.nodes, maxn = base->in.nodes;
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (!in_series(s, base))
 			continue;
-		double t = norm_step(s, base), comp = t * s->compute_pct / 100, over = t - comp,
-		       n = s->nodes, l = log2(n);
+		double t = norm_step(s, base), comp = t * s->shares.compute_pct / 100,
+		       over = t - comp, n = s->in.nodes, l = log2(n);
 		cn += comp / n, nn += 1 / (n * n);
 		sl += l, so += over, sll += l * l, slo += l * over, k++;
-		if (s->nodes > maxn)
-			maxn = s->nodes, widest = s;
-		if (s->nodes < minn)
-			minn = s->nodes;
+		if (s->in.nodes > maxn)
+			maxn = s->in.nodes, widest = s;
+		if (s->in.nodes < minn)
+			minn = s->in.nodes;
 	}
 	if (k < 3 || maxn == minn)
 		/* a + c log2 N needs three points: with two, only measured speedups are shown */
 		return;
 	struct ana_model m = { .points = (int)k, .base_nodes = minn, .max_nodes = maxn };
-	snprintf(m.series, sizeof m.series, "%s", base->name);
+	snprintf(m.series, sizeof m.series, "%s", base->in.name);
 	m.b = cn / nn;
 	double det = k * sll - sl * sl;
 	m.c = det > 0 ? (k * slo - sl * so) / det : 0;
@@ -1222,9 +1240,9 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 		m.c = 0, m.a = so / k;
 	if (m.a < 0)
 		m.a = 0, m.c = sll > 0 ? slo / sll : 0;
-	double t0 = model_at(&m, base->nodes);
-	m.eff8 = t0 * base->nodes / (model_at(&m, 8) * 8);
-	m.eff16 = t0 * base->nodes / (model_at(&m, 16) * 16);
+	double t0 = model_at(&m, base->in.nodes);
+	m.eff8 = t0 * base->in.nodes / (model_at(&m, 8) * 8);
+	m.eff16 = t0 * base->in.nodes / (model_at(&m, 16) * 16);
 	for (int n = 1; n <= 1024 && !m.crossover; n++)
 		if (m.a + m.c * log2(n) > m.b / n)
 			m.crossover = n;
@@ -1271,7 +1289,7 @@ int ana_run_analyse(struct ana_run *run)
 		rules_free(&kernels);
 	scaling(run);
 	for (size_t i = 0; i < run->n; i++)
-		if (run->sc[i].is_baseline)
+		if (run->sc[i].scaling.is_baseline)
 			fit_series(run, &run->sc[i]);
 	against_fabric(run);
 	return 0;
@@ -1281,21 +1299,21 @@ void ana_run_free(struct ana_run *run)
 {
 	for (size_t i = 0; i < run->n; i++) {
 		struct ana_scenario *s = &run->sc[i];
-		free(s->name);
-		free(s->state);
-		free(s->reason);
-		free(s->backend);
-		free(s->job_dir);
-		free(s->series);
-		free(s->problem);
-		free(s->trace_not_analysed_names);
-		free(s->traces_missed);
-		free(s->step_ms);
-		free(s->colls);
-		free(s->comm_floor_ms);
-		free(s->perf);
-		free(s->tl);
-		free(s->rank0);
+		free(s->in.name);
+		free(s->in.state);
+		free(s->in.reason);
+		free(s->in.backend);
+		free(s->in.job_dir);
+		free(s->in.series);
+		free(s->data.problem);
+		free(s->data.trace_not_analysed_names);
+		free(s->data.traces_missed);
+		free(s->steps.step_ms);
+		free(s->comm.colls);
+		free(s->comm.comm_floor_ms);
+		free(s->data.perf);
+		free(s->steps.tl);
+		free(s->steps.rank0);
 	}
 	free(run->sc);
 	for (size_t i = 0; i < run->nprobes; i++)

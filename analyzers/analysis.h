@@ -30,8 +30,8 @@ struct ana_thresholds {
 	double gpu_copy_pct; /* exposed host-device copies (GPU verdicts); 0: 20 */
 };
 
-struct ana_scenario {
-	/* input */
+/* What the orchestrator says of the scenario (its job, its size) */
+struct ana_input {
 	char *name, *state, *reason, *backend, *job_dir;
 	char *series;           /* scenarios of one scaling series share it (NULL: same backend and
 				 * tasks per node); the orchestrator adds the parameters */
@@ -39,11 +39,41 @@ struct ana_scenario {
 	/* the scenario's own analysis batch (0: the campaign's) */
 	int batch_per_rank, global_batch_set;
 	int attempt, attempts;  /* the attempt analysed, of how many (0: not known) */
-	/* output */
+};
+
+/* Where its step data came from, and what could not be used */
+struct ana_data {
 	int analysed;          /* telemetry found and used */
 	char *problem;         /* why it was not analysed */
-	size_t active_steps;
 	long bad_lines;        /* telemetry lines skipped: malformed or implausible */
+	char format[16];        /* step data: "trainer", "aorta", "pytorch-trace" or "step-log" */
+	char source[48];        /* where the step data came from, in words; "" when none */
+	char sources[256];      /* every source found and used, for the report */
+	int monitors_only;      /* no step data: utilisation and verdict from the monitors alone */
+	size_t trace_files, trace_gpu_files;
+	size_t trace_unused;        /* files read for steps but not usable (damaged, no steps) */
+	char trace_problem[320];    /* the first of them, and why */
+	size_t trace_not_analysed;  /* files a failed map shard left without a result */
+	char *trace_not_analysed_names;
+	struct ana_op top_ops[ANA_TOP_OPS]; /* CPU operators by self time, from the traces */
+	int n_top_ops;
+	double ops_total_ms;
+	struct perf_summary *perf;  /* perf stat counters, or NULL */
+	int nsys_reports;
+	char profile_missing[128]; /* profilers asked for that left no output */
+	/* ranks the step data covers (the world size launched is ranks) */
+	int ranks_with_data;
+	/* launched ranks without data, or data from ranks beyond them; "" none */
+	char ranks_note[256];
+	/* profile.traces matched nothing: the globs, and trace-like files elsewhere; NULL */
+	char *traces_missed;
+	/* other scenarios that ran on its nodes at the same time, in words; "" none */
+	char contaminated[320];
+};
+
+/* Step times, throughput, loss, FLOPs, and the step-timeline figure's data */
+struct ana_steps {
+	size_t active_steps;
 	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
 	/* the active_steps step times (slowest rank per step), for noise estimates */
 	double *step_ms;
@@ -52,21 +82,38 @@ struct ana_scenario {
 	long global_batch;     /* samples per step over all ranks; 0 = unknown */
 	char throughput_unit[16]; /* "samples/s", or "steps/s" when the batch is unknown */
 	char batch_from[48];   /* where global_batch comes from, in words */
-	/* "weak" or "strong" against its baseline; "" when neither can be said */
-	char scaling_mode[8];
-	/* why no speedup is given, or what is odd about it; "" when nothing */
-	char scaling_note[320];
+	double loss_first, loss_last;
+	int loss_known;         /* the step data carries the loss (traces do not) */
+	int slowest_rank;
+	double slowest_rank_ms;
+	/* no step boundaries: shares and verdict from the GPU window, no step statistics */
+	int no_steps;
+	double flops_per_step;  /* per rank, from the telemetry; 0 = unknown */
+	double achieved_gflops; /* per rank at the median step */
+	double mfu_pct;         /* achieved / peak; -1 when either is unknown */
+	long tl_step;           /* the step shown in the step-timeline figure (median step time) */
+	int tl_ranks;
+	/* per rank: data, forward, backward, exposed comm + wait, optimizer, other (ms) */
+	double (*tl)[6];
+	/* rank 0's steps: step, step_ms, active (for the step-time figure) */
+	double (*rank0)[3];
+	size_t n_rank0;
+};
+
+/* Where step time goes (percent of the median step) */
+struct ana_shares {
 	double data_pct, compute_pct, comm_pct, io_pct, other_pct;
 	double forward_pct, backward_pct, optimizer_pct;
 	double comm_total_pct;  /* all communication, overlapped or not */
 	double sync_wait_pct;   /* in collectives but waiting for slower ranks (imbalance) */
 	double overlap_pct;     /* share of communication hidden behind compute */
 	double gemm_pct, elementwise_pct; /* of compute time, when the telemetry splits it */
+	int shares_known;      /* the step breakdown (data, compute, comm, I/O) was measured */
+};
+
+/* Collectives, waiting for peers, stragglers */
+struct ana_comm {
 	double allreduce_gbps;  /* bytes all-reduced per second of communication */
-	double loss_first, loss_last;
-	int loss_known;         /* the step data carries the loss (traces do not) */
-	int slowest_rank;
-	double slowest_rank_ms;
 	/* ranks that keep the others waiting, by impact */
 	struct straggler stragglers[STRAGGLER_MAX];
 	size_t n_stragglers;
@@ -80,22 +127,25 @@ struct ana_scenario {
 	/* per operation and size class: latency, wait, bandwidth (by cost) */
 	struct collective *colls;
 	size_t ncolls;
-	char verdict[32];      /* compute-bound, communication-bound, data-loader-bound, ... */
-	char evidence[768];
-	char runner_up[32];    /* the verdict next in line when this one is borderline, else "" */
-	/* the verdict is within 20 % of its threshold, or the step spread could flip it */
-	int borderline;
-	int shares_known;      /* the step breakdown (data, compute, comm, I/O) was measured */
+};
+
+/* The GPU timeline (HTA's definitions) from traces with kernels */
+struct ana_gpu {
 	/* the verdict and gpu_pct come from the GPU timeline (traces with kernels) */
 	int gpu_basis;
 	/* shares of the steps' GPU windows, enum step_gpu (GPU_WINDOW: ms summed) */
 	double gpu_pct[10];
 	size_t gpu_steps;      /* rank-steps with a GPU view */
-	/* no step boundaries: shares and verdict from the GPU window, no step statistics */
-	int no_steps;
-	int is_baseline;
-	double speedup, efficiency; /* against the baseline of its series; 0 if none */
-	char baseline[72];
+	/* GPU time from traces with kernels (HTA's definitions, all ranks); gpu_kernel_ms 0:
+	 * none */
+	double gpu_kernel_ms, gpu_idle_pct, gpu_compute_pct, gpu_non_compute_pct, gpu_overlap_pct;
+	struct ana_op top_kernels[ANA_TOP_OPS];
+	int n_top_kernels;
+	double kernels_total_ms;
+};
+
+/* The node monitors */
+struct ana_mon {
 	int have_monitor;      /* node monitor data found */
 	int monitor_nodes;
 	long monitor_samples;
@@ -103,45 +153,40 @@ struct ana_scenario {
 	int gpus;               /* GPUs seen by the GPU monitor */
 	/* -1 when not monitored */
 	double gpu_util_mean_pct, gpu_mem_util_mean_pct, gpu_mem_peak_pct;
-	double flops_per_step;  /* per rank, from the telemetry; 0 = unknown */
-	double achieved_gflops; /* per rank at the median step */
-	double mfu_pct;         /* achieved / peak; -1 when either is unknown */
-	char format[16];        /* step data: "trainer", "aorta", "pytorch-trace" or "step-log" */
-	char source[48];        /* where the step data came from, in words; "" when none */
-	char sources[256];      /* every source found and used, for the report */
-	int monitors_only;      /* no step data: utilisation and verdict from the monitors alone */
-	size_t trace_files, trace_gpu_files;
-	size_t trace_unused;        /* files read for steps but not usable (damaged, no steps) */
-	char trace_problem[320];    /* the first of them, and why */
-	size_t trace_not_analysed;  /* files a failed map shard left without a result */
-	char *trace_not_analysed_names;
-	struct ana_op top_ops[ANA_TOP_OPS]; /* CPU operators by self time, from the traces */
-	int n_top_ops;
-	double ops_total_ms;
-	/* GPU time from traces with kernels (HTA's definitions, all ranks); gpu_kernel_ms 0:
-	 * none */
-	double gpu_kernel_ms, gpu_idle_pct, gpu_compute_pct, gpu_non_compute_pct, gpu_overlap_pct;
-	struct ana_op top_kernels[ANA_TOP_OPS];
-	int n_top_kernels;
-	double kernels_total_ms;
-	long tl_step;           /* the step shown in the step-timeline figure (median step time) */
-	int tl_ranks;
-	/* per rank: data, forward, backward, exposed comm + wait, optimizer, other (ms) */
-	double (*tl)[6];
-	/* rank 0's steps: step, step_ms, active (for the step-time figure) */
-	double (*rank0)[3];
-	size_t n_rank0;
-	struct perf_summary *perf;  /* perf stat counters, or NULL */
-	int nsys_reports;
-	char profile_missing[128]; /* profilers asked for that left no output */
-	/* ranks the step data covers (the world size launched is ranks) */
-	int ranks_with_data;
-	/* launched ranks without data, or data from ranks beyond them; "" none */
-	char ranks_note[256];
-	/* profile.traces matched nothing: the globs, and trace-like files elsewhere; NULL */
-	char *traces_missed;
-	/* other scenarios that ran on its nodes at the same time, in words; "" none */
-	char contaminated[320];
+};
+
+/* The verdict and its evidence */
+struct ana_outcome {
+	char verdict[32];      /* compute-bound, communication-bound, data-loader-bound, ... */
+	char evidence[768];
+	char runner_up[32];    /* the verdict next in line when this one is borderline, else "" */
+	/* the verdict is within 20 % of its threshold, or the step spread could flip it */
+	int borderline;
+};
+
+/* Against the baseline of its series */
+struct ana_scaling {
+	/* "weak" or "strong" against its baseline; "" when neither can be said */
+	char scaling_mode[8];
+	/* why no speedup is given, or what is odd about it; "" when nothing */
+	char scaling_note[320];
+	int is_baseline;
+	double speedup, efficiency; /* against the baseline of its series; 0 if none */
+	char baseline[72];
+};
+
+/* One scenario: what it was (in), what its data gave (data, steps, shares,
+ * comm, gpu, mon) and what the analysis concludes (outcome, scaling). */
+struct ana_scenario {
+	struct ana_input in;
+	struct ana_data data;
+	struct ana_steps steps;
+	struct ana_shares shares;
+	struct ana_comm comm;
+	struct ana_gpu gpu;
+	struct ana_mon mon;
+	struct ana_outcome outcome;
+	struct ana_scaling scaling;
 };
 
 /* Step time versus nodes N, fitted by least squares over a series:

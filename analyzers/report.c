@@ -27,12 +27,13 @@ static json_t *jnum(double v)
 
 static json_t *monitor_json(const struct ana_scenario *s)
 {
-	return !s->have_monitor
+	return !s->mon.have_monitor
 		? json_null()
-		: json_pack("{s:i, s:I, s:o, s:o, s:o}", "nodes", s->monitor_nodes, "samples",
-			    (json_int_t) s->monitor_samples, "cpu_util_mean_pct",
-			    jnum(s->cpu_util_mean_pct), "iowait_mean_pct", jnum(s->iowait_mean_pct),
-			    "mem_peak_pct", jnum(s->mem_peak_pct));
+		: json_pack("{s:i, s:I, s:o, s:o, s:o}", "nodes", s->mon.monitor_nodes, "samples",
+			    (json_int_t) s->mon.monitor_samples, "cpu_util_mean_pct",
+			    jnum(s->mon.cpu_util_mean_pct), "iowait_mean_pct",
+			    jnum(s->mon.iowait_mean_pct), "mem_peak_pct",
+			    jnum(s->mon.mem_peak_pct));
 }
 
 static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const char *what)
@@ -52,7 +53,7 @@ static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const
  * steps came from them (telemetry may have been the source). */
 static int steps_from_traces(const struct ana_scenario *s)
 {
-	return s->analysed && s->trace_unused;
+	return s->data.analysed && s->data.trace_unused;
 }
 
 /* A node monitor summary: CPU busy, iowait, memory peak, GPU busy (null unmonitored). */
@@ -69,8 +70,8 @@ static json_t *collectives_json(const struct ana_scenario *s)
 {
 	json_t *a = json_array();
 	char label[48];
-	for (size_t i = 0; i < s->ncolls; i++) {
-		const struct collective *c = &s->colls[i];
+	for (size_t i = 0; i < s->comm.ncolls; i++) {
+		const struct collective *c = &s->comm.colls[i];
 		int sized = c->size_class >= 0;
 		int fab = sized && c->fabric_busbw_gbps > 0;
 		json_t *row = json_pack(
@@ -120,94 +121,104 @@ static json_t *probes_json(const struct ana_run *run)
 /* Which scenario, how it ended, where it ran. */
 static void sc_identity(json_t *o, const struct ana_scenario *s)
 {
-	json_object_set_new(o, "name", json_string(s->name));
-	json_object_set_new(o, "state", json_string(s->state));
-	json_object_set_new(o, "exit_code", json_integer(s->exit_code));
-	json_object_set_new(o, "attempt", json_integer(s->attempt ? s->attempt : 1));
-	json_object_set_new(o, "attempts", json_integer(s->attempts ? s->attempts : 1));
-	json_object_set_new(o, "reason", json_string(s->reason));
-	json_object_set_new(o, "backend", json_string(s->backend));
-	json_object_set_new(o, "nodes", json_integer(s->nodes));
-	json_object_set_new(o, "ranks", json_integer(s->ranks));
-	json_object_set_new(o, "analysed", json_boolean(s->analysed));
-	json_object_set_new(o, "malformed_lines", json_integer(s->bad_lines));
+	json_object_set_new(o, "name", json_string(s->in.name));
+	json_object_set_new(o, "state", json_string(s->in.state));
+	json_object_set_new(o, "exit_code", json_integer(s->in.exit_code));
+	json_object_set_new(o, "attempt", json_integer(s->in.attempt ? s->in.attempt : 1));
+	json_object_set_new(o, "attempts", json_integer(s->in.attempts ? s->in.attempts : 1));
+	json_object_set_new(o, "reason", json_string(s->in.reason));
+	json_object_set_new(o, "backend", json_string(s->in.backend));
+	json_object_set_new(o, "nodes", json_integer(s->in.nodes));
+	json_object_set_new(o, "ranks", json_integer(s->in.ranks));
+	json_object_set_new(o, "analysed", json_boolean(s->data.analysed));
+	json_object_set_new(o, "malformed_lines", json_integer(s->data.bad_lines));
 }
 
 /* What the analysis read: profilers, traces, operators, the GPU breakdown. */
 static void sc_sources(json_t *o, const struct ana_scenario *s)
 {
 	json_t *perf = json_null(), *missing = json_array();
-	if (s->perf) {
+	if (s->data.perf) {
 		perf = json_object();
-		for (int i = 0; i < s->perf->n; i++)
-			json_object_set_new(perf, s->perf->ev[i].name,
-					    s->perf->ev[i].supported ? jnum(s->perf->ev[i].value)
-								     : json_null());
+		for (int i = 0; i < s->data.perf->n; i++)
+			json_object_set_new(perf, s->data.perf->ev[i].name,
+					    s->data.perf->ev[i].supported
+						    ? jnum(s->data.perf->ev[i].value)
+						    : json_null());
 	}
 	json_object_set_new(o, "perf", perf);
-	json_object_set_new(o, "nsys_reports", json_integer(s->nsys_reports));
-	if (s->profile_missing[0]) {
+	json_object_set_new(o, "nsys_reports", json_integer(s->data.nsys_reports));
+	if (s->data.profile_missing[0]) {
 		char buf[128], *save = NULL;
-		snprintf(buf, sizeof buf, "%s", s->profile_missing);
+		snprintf(buf, sizeof buf, "%s", s->data.profile_missing);
 		for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
 			json_array_append_new(missing, json_string(t));
 	}
 	json_object_set_new(o, "profile_missing", missing);
-	json_object_set_new(o, "source", s->source[0] ? json_string(s->source) : s->monitors_only ?
-			    json_string("node monitors") : json_null());
-	json_object_set_new(o, "sources", json_string(s->sources));
-	json_object_set_new(o, "trace_files", json_integer((json_int_t)s->trace_files));
-	if (s->trace_not_analysed)
+	json_object_set_new(o, "source",
+			    s->data.source[0]               ? json_string(s->data.source)
+				    : s->data.monitors_only ? json_string("node monitors")
+							    : json_null());
+	json_object_set_new(o, "sources", json_string(s->data.sources));
+	json_object_set_new(o, "trace_files", json_integer((json_int_t)s->data.trace_files));
+	if (s->data.trace_not_analysed)
 		json_object_set_new(o, "trace_files_not_analysed",
-				    json_string(s->trace_not_analysed_names));
+				    json_string(s->data.trace_not_analysed_names));
 	if (steps_from_traces(s)) {
 		json_object_set_new(o, "trace_files_unused",
-				    json_integer((json_int_t) s->trace_unused));
-		json_object_set_new(o, "trace_problem", json_string(s->trace_problem));
+				    json_integer((json_int_t) s->data.trace_unused));
+		json_object_set_new(o, "trace_problem", json_string(s->data.trace_problem));
 	}
-	json_object_set_new(o, "top_operators",
-			    top_ops_json(s->top_ops, s->n_top_ops, s->ops_total_ms, "self_ms"));
+	json_object_set_new(
+		o, "top_operators",
+		top_ops_json(s->data.top_ops, s->data.n_top_ops, s->data.ops_total_ms, "self_ms"));
 	json_object_set_new(
 		o, "gpu_breakdown",
-		s->gpu_kernel_ms <= 0
+		s->gpu.gpu_kernel_ms <= 0
 			? json_null()
 			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms",
-				    jnum(s->gpu_kernel_ms), "idle_pct", jnum(s->gpu_idle_pct),
-				    "compute_pct", jnum(s->gpu_compute_pct), "non_compute_pct",
-				    jnum(s->gpu_non_compute_pct), "comm_comp_overlap_pct",
-				    s->gpu_overlap_pct >= 0 ? jnum(s->gpu_overlap_pct)
-							    : json_null(),
+				    jnum(s->gpu.gpu_kernel_ms), "idle_pct",
+				    jnum(s->gpu.gpu_idle_pct), "compute_pct",
+				    jnum(s->gpu.gpu_compute_pct), "non_compute_pct",
+				    jnum(s->gpu.gpu_non_compute_pct), "comm_comp_overlap_pct",
+				    s->gpu.gpu_overlap_pct >= 0 ? jnum(s->gpu.gpu_overlap_pct)
+								: json_null(),
 				    "top_kernels",
-				    top_ops_json(s->top_kernels, s->n_top_kernels,
-						 s->kernels_total_ms, "total_ms")));
+				    top_ops_json(s->gpu.top_kernels, s->gpu.n_top_kernels,
+						 s->gpu.kernels_total_ms, "total_ms")));
 }
 
 /* Step times, batch and throughput. */
 static void sc_steps(json_t *o, const struct ana_scenario *s)
 {
-	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->active_steps));
-	json_object_set_new(o, "step_boundaries", json_boolean(!s->no_steps));
-	if (s->no_steps) /* one GPU window, not steps: no statistics, no rate */
-		json_object_set_new(o, "profiled_window_ms", jnum(s->step_med_ms));
+	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->steps.active_steps));
+	json_object_set_new(o, "step_boundaries", json_boolean(!s->steps.no_steps));
+	if (s->steps.no_steps) /* one GPU window, not steps: no statistics, no rate */
+		json_object_set_new(o, "profiled_window_ms", jnum(s->steps.step_med_ms));
 	json_object_set_new(
 		o, "step_time_ms",
-		s->no_steps ? json_null()
-			    : json_pack("{s:o, s:o, s:o, s:o}", "median", jnum(s->step_med_ms),
-					"p95", jnum(s->step_p95_ms), "min", jnum(s->step_min_ms),
-					"max", jnum(s->step_max_ms)));
-	json_object_set_new(o, "spread_pct", s->no_steps ? json_null() : jnum(s->spread_pct));
+		s->steps.no_steps
+			? json_null()
+			: json_pack("{s:o, s:o, s:o, s:o}", "median", jnum(s->steps.step_med_ms),
+				    "p95", jnum(s->steps.step_p95_ms), "min",
+				    jnum(s->steps.step_min_ms), "max", jnum(s->steps.step_max_ms)));
+	json_object_set_new(o, "spread_pct",
+			    s->steps.no_steps ? json_null() : jnum(s->steps.spread_pct));
 	json_t *times = json_array();
-	for (size_t i = 0; i < s->active_steps && !s->no_steps; i++)
-		json_array_append_new(times, jnum(s->step_ms[i]));
+	for (size_t i = 0; i < s->steps.active_steps && !s->steps.no_steps; i++)
+		json_array_append_new(times, jnum(s->steps.step_ms[i]));
 	json_object_set_new(o, "step_times_ms", times);
-	int samples = s->global_batch > 0;
+	int samples = s->steps.global_batch > 0;
 	json_object_set_new(o, "global_batch",
-			    samples ? json_integer(s->global_batch) : json_null());
-	json_object_set_new(o, "batch_from", samples ? json_string(s->batch_from) : json_null());
-	json_object_set_new(o, "throughput", s->no_steps ? json_null() : jnum(s->throughput));
-	json_object_set_new(o, "throughput_unit", json_string(s->throughput_unit));
+			    samples ? json_integer(s->steps.global_batch) : json_null());
+	json_object_set_new(o, "batch_from",
+			    samples ? json_string(s->steps.batch_from) : json_null());
+	json_object_set_new(o, "throughput",
+			    s->steps.no_steps ? json_null() : jnum(s->steps.throughput));
+	json_object_set_new(o, "throughput_unit", json_string(s->steps.throughput_unit));
 	json_object_set_new(o, "throughput_samples_per_s",
-			    samples && !s->no_steps ? jnum(s->throughput) : json_null());
+			    samples && !s->steps.no_steps ? jnum(s->steps.throughput)
+							  : json_null());
 }
 
 /* Where step time goes, the monitors, FLOPs, the median step per rank and rank 0's steps. */
@@ -215,125 +226,144 @@ static void sc_shares(json_t *o, const struct ana_scenario *s)
 {
 	json_object_set_new(
 		o, "shares_pct",
-		!s->shares_known
+		!s->shares.shares_known
 			? json_null()
 			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-				    "data_loading", jnum(s->data_pct), "compute",
-				    jnum(s->compute_pct), "forward", jnum(s->forward_pct),
-				    "backward", jnum(s->backward_pct), "optimizer",
-				    jnum(s->optimizer_pct), "communication", jnum(s->comm_pct),
-				    "communication_total", jnum(s->comm_total_pct), "peer_wait",
-				    jnum(s->sync_wait_pct), "io", jnum(s->io_pct), "other",
-				    jnum(s->other_pct)));
-	json_object_set_new(o, "overlap_pct", jnum(s->overlap_pct));
+				    "data_loading", jnum(s->shares.data_pct), "compute",
+				    jnum(s->shares.compute_pct), "forward",
+				    jnum(s->shares.forward_pct), "backward",
+				    jnum(s->shares.backward_pct), "optimizer",
+				    jnum(s->shares.optimizer_pct), "communication",
+				    jnum(s->shares.comm_pct), "communication_total",
+				    jnum(s->shares.comm_total_pct), "peer_wait",
+				    jnum(s->shares.sync_wait_pct), "io", jnum(s->shares.io_pct),
+				    "other", jnum(s->shares.other_pct)));
+	json_object_set_new(o, "overlap_pct", jnum(s->shares.overlap_pct));
 	json_object_set_new(o, "compute_split_pct",
-			    json_pack("{s:o, s:o}", "gemm", jnum(s->gemm_pct), "elementwise",
-				      jnum(s->elementwise_pct)));
-	json_object_set_new(o, "allreduce_gbps", jnum(s->allreduce_gbps));
+			    json_pack("{s:o, s:o}", "gemm", jnum(s->shares.gemm_pct), "elementwise",
+				      jnum(s->shares.elementwise_pct)));
+	json_object_set_new(o, "allreduce_gbps", jnum(s->comm.allreduce_gbps));
 	json_object_set_new(o, "monitor", monitor_json(s));
 	json_object_set_new(
 		o, "gpu_monitor",
-		s->gpu_mem_peak_pct < 0
+		s->mon.gpu_mem_peak_pct < 0
 			? json_null()
-			: json_pack("{s:i, s:o, s:o, s:o}", "gpus", s->gpus, "util_mean_pct",
-				    s->gpu_util_mean_pct < 0 ? json_null()
-							     : jnum(s->gpu_util_mean_pct),
+			: json_pack("{s:i, s:o, s:o, s:o}", "gpus", s->mon.gpus, "util_mean_pct",
+				    s->mon.gpu_util_mean_pct < 0 ? json_null()
+								 : jnum(s->mon.gpu_util_mean_pct),
 				    "memory_util_mean_pct",
-				    s->gpu_mem_util_mean_pct < 0 ? json_null()
-								 : jnum(s->gpu_mem_util_mean_pct),
-				    "memory_peak_pct", jnum(s->gpu_mem_peak_pct)));
-	json_object_set_new(o, "telemetry_format", json_string(s->format));
+				    s->mon.gpu_mem_util_mean_pct < 0
+					    ? json_null()
+					    : jnum(s->mon.gpu_mem_util_mean_pct),
+				    "memory_peak_pct", jnum(s->mon.gpu_mem_peak_pct)));
+	json_object_set_new(o, "telemetry_format", json_string(s->data.format));
 	json_object_set_new(o, "flops_per_step_per_rank",
-			    s->flops_per_step > 0 ? jnum(s->flops_per_step) : json_null());
+			    s->steps.flops_per_step > 0 ? jnum(s->steps.flops_per_step)
+							: json_null());
 	json_object_set_new(o, "achieved_gflops_per_rank",
-			    s->achieved_gflops > 0 ? jnum(s->achieved_gflops) : json_null());
-	json_object_set_new(o, "mfu_pct", s->mfu_pct >= 0 ? jnum(s->mfu_pct) : json_null());
+			    s->steps.achieved_gflops > 0 ? jnum(s->steps.achieved_gflops)
+							 : json_null());
+	json_object_set_new(o, "mfu_pct",
+			    s->steps.mfu_pct >= 0 ? jnum(s->steps.mfu_pct) : json_null());
 	json_t *rows = json_array();
-	for (int r = 0; r < s->tl_ranks; r++) {
+	for (int r = 0; r < s->steps.tl_ranks; r++) {
 		json_t *row = json_array();
 		for (int k = 0; k < 6; k++)
-			json_array_append_new(row, jnum(s->tl[r][k]));
+			json_array_append_new(row, jnum(s->steps.tl[r][k]));
 		json_array_append_new(rows, row);
 	}
 	json_object_set_new(o, "median_step",
 			    json_pack("{s:I, s:[s,s,s,s,s,s], s:o}", "step",
-				      (json_int_t) s->tl_step, "phases", "data_loading", "forward",
-				      "backward", "communication_and_wait", "optimizer", "other",
-				      "ranks", rows));
+				      (json_int_t) s->steps.tl_step, "phases", "data_loading",
+				      "forward", "backward", "communication_and_wait", "optimizer",
+				      "other", "ranks", rows));
 	json_t *steps = json_array();
-	for (size_t i = 0; i < s->n_rank0; i++)
+	for (size_t i = 0; i < s->steps.n_rank0; i++)
 		json_array_append_new(steps,
-				      json_pack("[I, o, b]", (json_int_t) s->rank0[i][0],
-						jnum(s->rank0[i][1]), s->rank0[i][2] != 0));
+				      json_pack("[I, o, b]", (json_int_t) s->steps.rank0[i][0],
+						jnum(s->steps.rank0[i][1]),
+						s->steps.rank0[i][2] != 0));
 	json_object_set_new(o, "rank0_steps", steps);
 }
 
 /* The verdict, its evidence and basis, the GPU view, loss. */
 static void sc_verdict(json_t *o, const struct ana_scenario *s)
 {
-	json_object_set_new(o, "verdict", json_string(s->verdict));
-	json_object_set_new(o, "evidence", json_string(s->evidence));
-	json_object_set_new(o, "borderline", json_boolean(s->borderline));
+	json_object_set_new(o, "verdict", json_string(s->outcome.verdict));
+	json_object_set_new(o, "evidence", json_string(s->outcome.evidence));
+	json_object_set_new(o, "borderline", json_boolean(s->outcome.borderline));
 	json_object_set_new(o, "runner_up",
-			    s->borderline ? json_string(s->runner_up) : json_null());
-	json_object_set_new(o, "verdict_from", json_string(s->shares_known ? "step breakdown" :
-		s->have_monitor ? "node monitors" : "nothing"));
+			    s->outcome.borderline ? json_string(s->outcome.runner_up)
+						  : json_null());
+	json_object_set_new(o, "verdict_from",
+			    json_string(s->shares.shares_known        ? "step breakdown"
+						: s->mon.have_monitor ? "node monitors"
+								      : "nothing"));
 	json_object_set_new(o, "verdict_basis",
-			    json_string(s->gpu_basis              ? "gpu"
-						: s->shares_known ? "host"
-						: s->have_monitor ? "monitors"
+			    json_string(s->gpu.gpu_basis              ? "gpu"
+						: s->shares.shares_known ? "host"
+						: s->mon.have_monitor ? "monitors"
 								  : "none"));
 	json_object_set_new(
 		o, "gpu_compute_split_pct",
-		!s->gpu_basis ? json_null()
-			      : json_pack("{s:o, s:o}", "matrix", jnum(s->gpu_pct[GPU_GEMM]),
-					  "elementwise",
-					  jnum(s->gpu_pct[GPU_COMPUTE] - s->gpu_pct[GPU_GEMM])));
+		!s->gpu.gpu_basis
+			? json_null()
+			: json_pack("{s:o, s:o}", "matrix", jnum(s->gpu.gpu_pct[GPU_GEMM]),
+				    "elementwise",
+				    jnum(s->gpu.gpu_pct[GPU_COMPUTE] - s->gpu.gpu_pct[GPU_GEMM])));
 	json_object_set_new(
 		o, "gpu_shares_pct",
-		!s->gpu_basis ? json_null()
-			      : json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
-					  "compute", jnum(s->gpu_pct[GPU_COMPUTE]), "communication",
-					  jnum(s->gpu_pct[GPU_COMM]), "memcpy",
-					  jnum(s->gpu_pct[GPU_MEMCPY]), "other_kernels",
-					  jnum(s->gpu_pct[GPU_OTHER]), "idle_host_wait",
-					  jnum(s->gpu_pct[GPU_IDLE_HOST]), "idle_data_loading",
-					  jnum(s->gpu_pct[GPU_IDLE_DATA]), "idle_kernel_wait",
-					  jnum(s->gpu_pct[GPU_IDLE_KERNEL]), "idle_other",
-					  jnum(s->gpu_pct[GPU_IDLE_OTHER]), "window_ms",
-					  jnum(s->gpu_pct[GPU_WINDOW]), "rank_steps",
-					  (json_int_t) s->gpu_steps));
-	json_object_set_new(o, "slowest_rank", json_pack("{s:i, s:o}", "rank", s->slowest_rank,
-		"mean_step_ms", jnum(s->slowest_rank_ms)));
-	json_object_set_new(
-		o, "loss",
-		json_pack("{s:o, s:o}", "first", jnum(s->loss_first), "last", jnum(s->loss_last)));
+		!s->gpu.gpu_basis
+			? json_null()
+			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "compute",
+				    jnum(s->gpu.gpu_pct[GPU_COMPUTE]), "communication",
+				    jnum(s->gpu.gpu_pct[GPU_COMM]), "memcpy",
+				    jnum(s->gpu.gpu_pct[GPU_MEMCPY]), "other_kernels",
+				    jnum(s->gpu.gpu_pct[GPU_OTHER]), "idle_host_wait",
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_HOST]), "idle_data_loading",
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_DATA]), "idle_kernel_wait",
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_KERNEL]), "idle_other",
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_OTHER]), "window_ms",
+				    jnum(s->gpu.gpu_pct[GPU_WINDOW]), "rank_steps",
+				    (json_int_t) s->gpu.gpu_steps));
+	json_object_set_new(o, "slowest_rank",
+			    json_pack("{s:i, s:o}", "rank", s->steps.slowest_rank, "mean_step_ms",
+				      jnum(s->steps.slowest_rank_ms)));
+	json_object_set_new(o, "loss",
+			    json_pack("{s:o, s:o}", "first", jnum(s->steps.loss_first), "last",
+				      jnum(s->steps.loss_last)));
 }
 
 /* Against the baseline; what the traces missed; ranks with data. */
 static void sc_scaling(json_t *o, const struct ana_scenario *s)
 {
-	json_object_set_new(o, "baseline", s->baseline[0] ? json_string(s->baseline) : json_null());
-	int scaled = s->baseline[0] && (s->is_baseline || s->scaling_mode[0]);
-	json_object_set_new(o, "speedup", scaled ? jnum(s->speedup) : json_null());
-	json_object_set_new(o, "efficiency", scaled ? jnum(s->efficiency) : json_null());
+	json_object_set_new(o, "baseline",
+			    s->scaling.baseline[0] ? json_string(s->scaling.baseline)
+						   : json_null());
+	int scaled =
+		s->scaling.baseline[0] && (s->scaling.is_baseline || s->scaling.scaling_mode[0]);
+	json_object_set_new(o, "speedup", scaled ? jnum(s->scaling.speedup) : json_null());
+	json_object_set_new(o, "efficiency", scaled ? jnum(s->scaling.efficiency) : json_null());
 	json_object_set_new(o, "scaling_mode",
-			    s->scaling_mode[0] ? json_string(s->scaling_mode) : json_null());
+			    s->scaling.scaling_mode[0] ? json_string(s->scaling.scaling_mode)
+						       : json_null());
 	json_object_set_new(o, "scaling_note",
-			    s->scaling_note[0] ? json_string(s->scaling_note) : json_null());
+			    s->scaling.scaling_note[0] ? json_string(s->scaling.scaling_note)
+						       : json_null());
 	json_object_set_new(o, "traces_missed",
-			    s->traces_missed ? json_string(s->traces_missed) : json_null());
-	json_object_set_new(o, "ranks_with_data", json_integer(s->ranks_with_data));
+			    s->data.traces_missed ? json_string(s->data.traces_missed)
+						  : json_null());
+	json_object_set_new(o, "ranks_with_data", json_integer(s->data.ranks_with_data));
 	json_object_set_new(o, "ranks_note",
-			    s->ranks_note[0] ? json_string(s->ranks_note) : json_null());
+			    s->data.ranks_note[0] ? json_string(s->data.ranks_note) : json_null());
 }
 
 /* Stragglers, collectives, a slow node, contamination. */
 static void sc_comm(json_t *o, const struct ana_scenario *s)
 {
 	json_t *str = json_array();
-	for (size_t k = 0; k < s->n_stragglers; k++) {
-		const struct straggler *g = &s->stragglers[k];
+	for (size_t k = 0; k < s->comm.n_stragglers; k++) {
+		const struct straggler *g = &s->comm.stragglers[k];
 		json_array_append_new(
 			str,
 			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o}", "rank", g->rank, "node",
@@ -345,14 +375,15 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "stragglers", str);
 	json_object_set_new(o, "collectives", collectives_json(s));
 	json_object_set_new(o, "slow_node",
-			    s->slow_node[0] ? json_string(s->slow_node) : json_null());
+			    s->comm.slow_node[0] ? json_string(s->comm.slow_node) : json_null());
 	json_object_set_new(o, "slow_node_monitors",
-			    !s->have_slow_mon
+			    !s->comm.have_slow_mon
 				    ? json_null()
-				    : json_pack("{s:o, s:o}", "node", mon_json(&s->slow_mon),
-						"other_nodes", mon_json(&s->rest_mon)));
+				    : json_pack("{s:o, s:o}", "node", mon_json(&s->comm.slow_mon),
+						"other_nodes", mon_json(&s->comm.rest_mon)));
 	json_object_set_new(o, "contaminated_by",
-			    s->contaminated[0] ? json_string(s->contaminated) : json_null());
+			    s->data.contaminated[0] ? json_string(s->data.contaminated)
+						    : json_null());
 }
 
 static json_t *scenario_json(const struct ana_scenario *s)
@@ -360,13 +391,15 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	json_t *o = json_object();
 	sc_identity(o, s);
 	sc_sources(o, s);
-	if (!s->analysed) {
-		json_object_set_new(o, "problem", json_string(s->problem ? s->problem : ""));
+	if (!s->data.analysed) {
+		json_object_set_new(o, "problem",
+				    json_string(s->data.problem ? s->data.problem : ""));
 		json_object_set_new(o, "monitor", monitor_json(s));
 		json_object_set_new(o, "verdict",
-				    s->monitors_only ? json_string(s->verdict) : json_null());
-		if (s->monitors_only)
-			json_object_set_new(o, "evidence", json_string(s->evidence));
+				    s->data.monitors_only ? json_string(s->outcome.verdict)
+							  : json_null());
+		if (s->data.monitors_only)
+			json_object_set_new(o, "evidence", json_string(s->outcome.evidence));
 		return o;
 	}
 	sc_steps(o, s);
@@ -407,8 +440,8 @@ static json_t *summary_json(const struct ana_run *run)
 	json_t *list = json_array(), *failed = json_array();
 	for (size_t i = 0; i < run->n; i++) {
 		json_array_append_new(list, scenario_json(&run->sc[i]));
-		if (strcmp(run->sc[i].state, "COMPLETED"))
-			json_array_append_new(failed, json_string(run->sc[i].name));
+		if (strcmp(run->sc[i].in.state, "COMPLETED"))
+			json_array_append_new(failed, json_string(run->sc[i].in.name));
 	}
 	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o}",
 			 "campaign", run->campaign, "run_id", run->run_id, "baseline",
@@ -428,58 +461,59 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 {
 	size_t ok = 0, bad = 0;
 	for (size_t i = 0; i < run->n; i++)
-		run->sc[i].analysed ? ok++ : bad++;
+		run->sc[i].data.analysed ? ok++ : bad++;
 	strbuf_addf(md, "## Executive Summary\n\n%zu scenario%s, %zu analysed", run->n,
 		    run->n == 1 ? "" : "s", ok);
 	if (bad) {
 		strbuf_addf(md, "; not analysed: ");
 		for (size_t i = 0, k = 0; i < run->n; i++)
-			if (!run->sc[i].analysed)
-				strbuf_addf(
-					md, "%s**%s** (%s%s%s)", k++ ? ", " : "", run->sc[i].name,
-					run->sc[i].state,
-					!strcmp(run->sc[i].state, "COMPLETED") ? ": no step data"
-						: run->sc[i].reason[0]         ? ": "
-									       : "",
-					!strcmp(run->sc[i].state, "COMPLETED") ? ""
-									       : run->sc[i].reason);
+			if (!run->sc[i].data.analysed)
+				strbuf_addf(md, "%s**%s** (%s%s%s)", k++ ? ", " : "",
+					    run->sc[i].in.name, run->sc[i].in.state,
+					    !strcmp(run->sc[i].in.state, "COMPLETED")
+						    ? ": no step data"
+						    : run->sc[i].in.reason[0] ? ": "
+									      : "",
+					    !strcmp(run->sc[i].in.state, "COMPLETED")
+						    ? ""
+						    : run->sc[i].in.reason);
 	}
 	strbuf_adds(md, ".\n\n");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
-		if (!s->analysed)
+		if (!s->data.analysed)
 			continue;
-		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**%s. ", s->name, s->nodes,
-			    s->nodes == 1 ? "" : "s", s->ranks, s->backend, s->verdict,
-			    s->borderline ? " (borderline)" : "");
-		if (s->no_steps)
+		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**%s. ", s->in.name,
+			    s->in.nodes, s->in.nodes == 1 ? "" : "s", s->in.ranks, s->in.backend,
+			    s->outcome.verdict, s->outcome.borderline ? " (borderline)" : "");
+		if (s->steps.no_steps)
 			strbuf_addf(md,
 				    "No step boundaries: from the GPU timeline over a %.2f ms "
 				    "profiled window",
-				    s->step_med_ms);
+				    s->steps.step_med_ms);
 		else
-			strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->step_med_ms,
-				    s->throughput, s->throughput_unit);
-		if (s->baseline[0] && !s->is_baseline && s->scaling_mode[0])
+			strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->steps.step_med_ms,
+				    s->steps.throughput, s->steps.throughput_unit);
+		if (s->scaling.baseline[0] && !s->scaling.is_baseline && s->scaling.scaling_mode[0])
 			strbuf_addf(
 				md,
 				"; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s",
-				s->scaling_mode, s->speedup,
-				s->speedup < 1 ? " (slower than the baseline)" : "",
-				100 * s->efficiency, s->baseline);
-		if (s->scaling_note[0])
-			strbuf_addf(md, "; %s", s->scaling_note);
-		if (s->contaminated[0])
+				s->scaling.scaling_mode, s->scaling.speedup,
+				s->scaling.speedup < 1 ? " (slower than the baseline)" : "",
+				100 * s->scaling.efficiency, s->scaling.baseline);
+		if (s->scaling.scaling_note[0])
+			strbuf_addf(md, "; %s", s->scaling.scaling_note);
+		if (s->data.contaminated[0])
 			strbuf_addf(md, "; **contaminated**: it shared nodes with %s",
-				    s->contaminated);
-		strbuf_addf(md, " (from %s).\n", s->source);
+				    s->data.contaminated);
+		strbuf_addf(md, " (from %s).\n", s->data.source);
 	}
 	for (size_t i = 0; i < run->n; i++)
-		if (run->sc[i].monitors_only)
+		if (run->sc[i].data.monitors_only)
 			strbuf_addf(
 				md,
 				"- **%s**: no step data; from its node monitors alone: **%s**.\n",
-				run->sc[i].name, run->sc[i].verdict);
+				run->sc[i].in.name, run->sc[i].outcome.verdict);
 	strbuf_adds(md, "\n");
 }
 
@@ -504,27 +538,29 @@ static void md_op_table(struct strbuf *md, const struct ana_op *ops, int n, doub
 
 static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 {
-	if (s->gpu_kernel_ms > 0) {
+	if (s->gpu.gpu_kernel_ms > 0) {
 		strbuf_addf(md,
 			    "GPU time in the traces (HTA's definitions, %zu rank%s with kernels): "
 			    "idle %.1f %%, compute "
 			    "%.1f %%, non-compute %.1f %% of %.2f ms of kernel time",
-			    s->trace_gpu_files, s->trace_gpu_files == 1 ? "" : "s", s->gpu_idle_pct,
-			    s->gpu_compute_pct, s->gpu_non_compute_pct, s->gpu_kernel_ms);
-		if (s->gpu_overlap_pct >= 0)
+			    s->data.trace_gpu_files, s->data.trace_gpu_files == 1 ? "" : "s",
+			    s->gpu.gpu_idle_pct, s->gpu.gpu_compute_pct, s->gpu.gpu_non_compute_pct,
+			    s->gpu.gpu_kernel_ms);
+		if (s->gpu.gpu_overlap_pct >= 0)
 			strbuf_addf(md,
 				    "; %.1f %% of communication kernels' time overlaps computation",
-				    s->gpu_overlap_pct);
+				    s->gpu.gpu_overlap_pct);
 		strbuf_adds(md, ". Top kernels:\n\n");
-		md_op_table(md, s->top_kernels, s->n_top_kernels, s->kernels_total_ms, "Time");
+		md_op_table(md, s->gpu.top_kernels, s->gpu.n_top_kernels, s->gpu.kernels_total_ms,
+			    "Time");
 	}
-	if (!s->n_top_ops)
+	if (!s->data.n_top_ops)
 		return;
 	strbuf_addf(md,
 		    "Top CPU operators by self time (all ranks and profiled steps, %zu trace "
 		    "file%s):\n\n",
-		    s->trace_files, s->trace_files == 1 ? "" : "s");
-	md_op_table(md, s->top_ops, s->n_top_ops, s->ops_total_ms, "Self time");
+		    s->data.trace_files, s->data.trace_files == 1 ? "" : "s");
+	md_op_table(md, s->data.top_ops, s->data.n_top_ops, s->data.ops_total_ms, "Self time");
 }
 
 /* Trace files a failed shard of the map step left without a result, and
@@ -534,17 +570,18 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 	if (steps_from_traces(s))
 		strbuf_addf(md,
 			    "%zu of %zu trace files could not be used, the first because: %s.\n\n",
-			    s->trace_unused, s->trace_files, s->trace_problem);
-	if (s->analysed && s->traces_missed)
-		strbuf_addf(md, "Traces: %s.\n\n", s->traces_missed);
-	if (s->trace_not_analysed)
+			    s->data.trace_unused, s->data.trace_files, s->data.trace_problem);
+	if (s->data.analysed && s->data.traces_missed)
+		strbuf_addf(md, "Traces: %s.\n\n", s->data.traces_missed);
+	if (s->data.trace_not_analysed)
 		strbuf_addf(md,
 			    "**%zu trace file%s not analysed**: the map step's shard failed twice "
 			    "on %s: %s. "
 			    "Run `campaign aggregate` again to analyse them.\n\n",
-			    s->trace_not_analysed, s->trace_not_analysed == 1 ? " was" : "s were",
-			    s->trace_not_analysed == 1 ? "it" : "them",
-			    s->trace_not_analysed_names);
+			    s->data.trace_not_analysed,
+			    s->data.trace_not_analysed == 1 ? " was" : "s were",
+			    s->data.trace_not_analysed == 1 ? "it" : "them",
+			    s->data.trace_not_analysed_names);
 }
 
 /* The step's collectives across ranks: the transfer once all have arrived,
@@ -554,8 +591,8 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 static void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
 {
 	buf[0] = '\0';
-	for (size_t k = 0; k < s->ncolls; k++) {
-		const struct collective *c = &s->colls[k];
+	for (size_t k = 0; k < s->comm.ncolls; k++) {
+		const struct collective *c = &s->comm.colls[k];
 		char label[48];
 		if (c->size_class < 0 || c->fabric_busbw_gbps <= 0)
 			continue;
@@ -568,8 +605,8 @@ static void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
 				 "size (fabric probe on %d node%s): the fabric itself is the "
 				 "limit; send fewer bytes "
 				 "(bf16 gradients, compression) or use a faster interconnect.",
-				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->nodes,
-				 s->nodes == 1 ? "" : "s");
+				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
+				 s->in.nodes == 1 ? "" : "s");
 		else
 			snprintf(buf, n,
 				 "Its %s messages of %s reach only %.0f %% of the %.3f GB/s bus "
@@ -577,27 +614,27 @@ static void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
 				 "that size (fabric probe on %d node%s): not the fabric; look at "
 				 "message sizes (larger "
 				 "buckets), overlap with compute and waiting for peers.",
-				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->nodes,
-				 s->nodes == 1 ? "" : "s");
+				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
+				 s->in.nodes == 1 ? "" : "s");
 		return;
 	}
 }
 
 static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 {
-	if (!s->ncolls)
+	if (!s->comm.ncolls)
 		return;
 	int fab = 0;
-	for (size_t i = 0; i < s->ncolls; i++)
-		fab |= s->colls[i].fabric_busbw_gbps > 0;
+	for (size_t i = 0; i < s->comm.ncolls; i++)
+		fab |= s->comm.colls[i].fabric_busbw_gbps > 0;
 	strbuf_addf(md,
 		    "| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / "
 		    "p95) | "
 		    "Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) "
 		    "|%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
 		    fab ? " Of the fabric |" : "", fab ? "---:|" : "");
-	for (size_t i = 0; i < s->ncolls; i++) {
-		const struct collective *c = &s->colls[i];
+	for (size_t i = 0; i < s->comm.ncolls; i++) {
+		const struct collective *c = &s->comm.colls[i];
 		char label[48], bytes[96] = "unknown", alg[24] = "n/a", bus[24] = "n/a";
 		coll_size_label(c->size_class, label, sizeof label);
 		if (c->size_class >= 0) {
@@ -632,9 +669,9 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 /* Who keeps the others waiting at the collectives, where and why. */
 static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 {
-	if (s->no_steps || !s->shares_known || s->ranks < 2)
+	if (s->steps.no_steps || !s->shares.shares_known || s->in.ranks < 2)
 		return;
-	if (!s->n_stragglers) {
+	if (!s->comm.n_stragglers) {
 		strbuf_addf(md,
 			    " No rank keeps the others waiting (none arrived last at most "
 			    "collectives, more often than chance would, with an impact of "
@@ -642,8 +679,8 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 			    STRAGGLER_MIN_IMPACT_PCT);
 		return;
 	}
-	for (size_t k = 0; k < s->n_stragglers; k++) {
-		const struct straggler *g = &s->stragglers[k];
+	for (size_t k = 0; k < s->comm.n_stragglers; k++) {
+		const struct straggler *g = &s->comm.stragglers[k];
 		strbuf_addf(md,
 			    " **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the "
 			    "collectives and keeps the "
@@ -655,12 +692,12 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 				    g->cause_ms);
 		strbuf_adds(md, ".");
 	}
-	if (s->slow_node[0])
+	if (s->comm.slow_node[0])
 		strbuf_addf(md,
 			    " Every rank of node **%s** is a straggler: the node itself is slow.",
-			    s->slow_node);
-	if (s->have_slow_mon) {
-		const struct monitor_summary *a = &s->slow_mon, *b = &s->rest_mon;
+			    s->comm.slow_node);
+	if (s->comm.have_slow_mon) {
+		const struct monitor_summary *a = &s->comm.slow_mon, *b = &s->comm.rest_mon;
 		strbuf_addf(md,
 			    " Its monitors against the %d other node%s: CPU busy %.1f %% (%.1f "
 			    "%%), iowait %.1f %% "
@@ -684,28 +721,31 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 		    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
-		if (!s->analysed) {
+		if (!s->data.analysed) {
 			strbuf_addf(md,
 				    "| %s | %d | %d | %s | – | – | – | – | – | – | – | – | not "
 				    "analysed |\n",
-				    s->name, s->nodes, s->ranks, s->state);
+				    s->in.name, s->in.nodes, s->in.ranks, s->in.state);
 			continue;
 		}
 		char sh[5][16];
-		const double pct[5] = { s->data_pct, s->compute_pct, s->comm_pct, s->io_pct,
-					s->other_pct };
+		const double pct[5] = { s->shares.data_pct, s->shares.compute_pct,
+					s->shares.comm_pct, s->shares.io_pct, s->shares.other_pct };
 		for (int k = 0; k < 5; k++) /* unknown shares are n/a, never 0 */
-			snprintf(sh[k], sizeof sh[k], s->shares_known ? "%.1f" : "n/a", pct[k]);
+			snprintf(sh[k], sizeof sh[k], s->shares.shares_known ? "%.1f" : "n/a",
+				 pct[k]);
 		char med[32], p95[32], thr[48];
-		snprintf(med, sizeof med, s->no_steps ? "– (no steps)" : "%.2f", s->step_med_ms);
-		snprintf(p95, sizeof p95, s->no_steps ? "–" : "%.2f", s->step_p95_ms);
-		snprintf(thr, sizeof thr, s->no_steps ? "–" : "%.1f %s", s->throughput,
-			 s->throughput_unit);
+		snprintf(med, sizeof med, s->steps.no_steps ? "– (no steps)" : "%.2f",
+			 s->steps.step_med_ms);
+		snprintf(p95, sizeof p95, s->steps.no_steps ? "–" : "%.2f", s->steps.step_p95_ms);
+		snprintf(thr, sizeof thr, s->steps.no_steps ? "–" : "%.1f %s", s->steps.throughput,
+			 s->steps.throughput_unit);
 		strbuf_addf(
 			md,
 			"| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n",
-			s->name, s->nodes, s->ranks, s->state, med, p95, thr, sh[0], sh[1], sh[2],
-			sh[3], sh[4], s->verdict, s->borderline ? " (borderline)" : "");
+			s->in.name, s->in.nodes, s->in.ranks, s->in.state, med, p95, thr, sh[0],
+			sh[1], sh[2], sh[3], sh[4], s->outcome.verdict,
+			s->outcome.borderline ? " (borderline)" : "");
 	}
 	strbuf_adds(md, "\n");
 }
@@ -713,29 +753,30 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 /* A scenario that could not be analysed: why, and where to look; 0 when it was analysed. */
 static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *s)
 {
-	if (!s->analysed && !strcmp(s->state, "COMPLETED")) {
+	if (!s->data.analysed && !strcmp(s->in.state, "COMPLETED")) {
 		strbuf_addf(md,
 			    "The job **completed**, but left nothing to time its steps from: %s. "
 			    "Its job log is "
 			    "`%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n",
-			    s->problem ? s->problem : "", s->name, s->name);
+			    s->data.problem ? s->data.problem : "", s->in.name, s->in.name);
 		md_not_analysed(md, s);
-		if (s->monitors_only)
+		if (s->data.monitors_only)
 			strbuf_addf(md,
 				    "From the node monitors alone (%d node%s, %ld samples): "
 				    "**%s**: %s.\n\n",
-				    s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s",
-				    s->monitor_samples, s->verdict, s->evidence);
+				    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
+				    s->mon.monitor_samples, s->outcome.verdict,
+				    s->outcome.evidence);
 		return 1;
 	}
-	if (!s->analysed) {
-		strbuf_addf(md, "State **%s**", s->state);
-		if (s->exit_code >= 0)
-			strbuf_addf(md, ", exit code %d", s->exit_code);
-		if (s->reason[0])
-			strbuf_addf(md, " (%s)", s->reason);
+	if (!s->data.analysed) {
+		strbuf_addf(md, "State **%s**", s->in.state);
+		if (s->in.exit_code >= 0)
+			strbuf_addf(md, ", exit code %d", s->in.exit_code);
+		if (s->in.reason[0])
+			strbuf_addf(md, " (%s)", s->in.reason);
 		strbuf_addf(md, ". Not analysed: %s. Its job log is in `%s/`.\n\n",
-			    s->problem ? s->problem : "", s->name);
+			    s->data.problem ? s->data.problem : "", s->in.name);
 		return 1;
 	}
 	return 0;
@@ -744,73 +785,77 @@ static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *
 /* The verdict with its evidence and what may weaken it. */
 static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s)
 {
-	strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", s->verdict, s->evidence, s->sources);
-	if (s->gpu_basis)
+	strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", s->outcome.verdict, s->outcome.evidence,
+		    s->data.sources);
+	if (s->gpu.gpu_basis)
 		strbuf_adds(md,
 			    "The verdict comes from the GPU timeline: on a GPU the host's ranges "
 			    "time kernel "
 			    "launches, not the work, so the host phase shares below are supporting "
 			    "detail.\n\n");
-	if (s->ranks_note[0])
-		strbuf_addf(md, "Ranks: %s.\n\n", s->ranks_note);
-	if (s->contaminated[0])
+	if (s->data.ranks_note[0])
+		strbuf_addf(md, "Ranks: %s.\n\n", s->data.ranks_note);
+	if (s->data.contaminated[0])
 		strbuf_addf(md,
 			    "**Contaminated**: its job ran on the same nodes at the same time as "
 			    "%s, so its step "
 			    "times include their load. Run the series with `slurm.exclusive: true` "
 			    "(the default).\n\n",
-			    s->contaminated);
+			    s->data.contaminated);
 	md_not_analysed(md, s);
-	if (s->bad_lines)
-		strbuf_addf(md, "%ld %s line%s %s and %s skipped.\n\n", s->bad_lines,
-			    s->shares_known ? "telemetry" : "step-log",
-			    s->bad_lines == 1 ? " was" : "s were",
-			    s->shares_known ? "malformed or held implausible numbers (non-finite, "
-					      "negative, over 10^9 ms)"
-					    : "longer than 64 KiB or over the pattern's match "
-					      "budget (100,000 backtracking steps)",
-			    s->bad_lines == 1 ? "was" : "were");
+	if (s->data.bad_lines)
+		strbuf_addf(md, "%ld %s line%s %s and %s skipped.\n\n", s->data.bad_lines,
+			    s->shares.shares_known ? "telemetry" : "step-log",
+			    s->data.bad_lines == 1 ? " was" : "s were",
+			    s->shares.shares_known
+				    ? "malformed or held implausible numbers (non-finite, "
+				      "negative, over 10^9 ms)"
+				    : "longer than 64 KiB or over the pattern's match "
+				      "budget (100,000 backtracking steps)",
+			    s->data.bad_lines == 1 ? "was" : "were");
 }
 
 /* Step times, stragglers, loss, communication and collectives, throughput. */
 static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 {
-	if (s->no_steps)
+	if (s->steps.no_steps)
 		strbuf_addf(md,
 			    "No step boundaries (no ProfilerStep#N range, no NVTX step range): the "
 			    "shares and the "
 			    "verdict come from the GPU timeline over the profiled window (%.2f ms "
 			    "per rank); there are "
 			    "no step statistics and no throughput.",
-			    s->step_med_ms);
+			    s->steps.step_med_ms);
 	else
 		strbuf_addf(md,
 			    "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
 			    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, "
 			    "backward %.1f %%, "
 			    "optimizer %.1f %%.",
-			    s->active_steps, s->step_med_ms, s->step_p95_ms, s->step_min_ms,
-			    s->step_max_ms, s->spread_pct, s->forward_pct, s->backward_pct,
-			    s->optimizer_pct);
+			    s->steps.active_steps, s->steps.step_med_ms, s->steps.step_p95_ms,
+			    s->steps.step_min_ms, s->steps.step_max_ms, s->steps.spread_pct,
+			    s->shares.forward_pct, s->shares.backward_pct, s->shares.optimizer_pct);
 	md_stragglers(md, s);
-	if (s->loss_known)
-		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->loss_first, s->loss_last);
+	if (s->steps.loss_known)
+		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->steps.loss_first,
+			    s->steps.loss_last);
 	strbuf_adds(md, "\n\n");
 	char gbps[48] = "";
-	if (s->allreduce_gbps > 0)
-		snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->allreduce_gbps);
-	if (s->comm_total_pct > 0)
+	if (s->comm.allreduce_gbps > 0)
+		snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->comm.allreduce_gbps);
+	if (s->shares.comm_total_pct > 0)
 		strbuf_addf(md,
 			    "Communication: %.1f %% of step time in collectives, %.1f %% of it "
 			    "hidden behind "
 			    "compute; %.1f %% is the transfer itself and %.1f %% waiting for "
 			    "slower ranks%s.\n\n",
-			    s->comm_total_pct, s->overlap_pct, s->comm_pct, s->sync_wait_pct, gbps);
+			    s->shares.comm_total_pct, s->shares.overlap_pct, s->shares.comm_pct,
+			    s->shares.sync_wait_pct, gbps);
 	md_collectives(md, s);
-	if (s->gemm_pct + s->elementwise_pct > 0)
+	if (s->shares.gemm_pct + s->shares.elementwise_pct > 0)
 		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n",
-			    s->gemm_pct, s->elementwise_pct);
-	if (!strcmp(s->throughput_unit, "steps/s"))
+			    s->shares.gemm_pct, s->shares.elementwise_pct);
+	if (!strcmp(s->steps.throughput_unit, "steps/s"))
 		strbuf_adds(md,
 			    "Throughput is in steps per second: the samples per step are not known "
 			    "(set "
@@ -818,17 +863,17 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			    "campaign or the scenario, or a "
 			    "`samples` group in `analysis.step_log`).\n\n");
 	else
-		strbuf_addf(md, "Global batch %ld samples per step (from %s).\n\n", s->global_batch,
-			    s->batch_from);
-	if (!s->shares_known)
+		strbuf_addf(md, "Global batch %ld samples per step (from %s).\n\n",
+			    s->steps.global_batch, s->steps.batch_from);
+	if (!s->shares.shares_known)
 		strbuf_addf(md,
 			    "Where step time goes is not known: %s gives step times only (data, "
 			    "compute, "
 			    "communication and I/O shares are n/a; the trainer's telemetry or "
 			    "PyTorch-profiler traces "
 			    "give them). The verdict is %s.\n\n",
-			    s->source,
-			    s->have_monitor ? "from the node monitors alone" : "undetermined");
+			    s->data.source,
+			    s->mon.have_monitor ? "from the node monitors alone" : "undetermined");
 }
 
 /* Operators, profilers, monitors, FLOPs and MFU. */
@@ -836,54 +881,56 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 				const struct ana_scenario *s)
 {
 	md_top_ops(md, s);
-	if (s->profile_missing[0])
+	if (s->data.profile_missing[0])
 		strbuf_addf(md,
 			    "Profile missing: %s was asked for but left no output (not installed "
 			    "on the nodes? "
 			    "the job log says).\n\n",
-			    s->profile_missing);
-	if (s->perf) {
-		strbuf_addf(md, "perf stat (summed over %d ranks):", s->perf->ranks);
-		for (int i = 0; i < s->perf->n; i++) {
-			if (s->perf->ev[i].supported)
-				strbuf_addf(md, "%s %s %.0f%s%s", i ? ";" : "", s->perf->ev[i].name,
-					    s->perf->ev[i].value, s->perf->ev[i].unit[0] ? " " : "",
-					    s->perf->ev[i].unit);
+			    s->data.profile_missing);
+	if (s->data.perf) {
+		strbuf_addf(md, "perf stat (summed over %d ranks):", s->data.perf->ranks);
+		for (int i = 0; i < s->data.perf->n; i++) {
+			if (s->data.perf->ev[i].supported)
+				strbuf_addf(md, "%s %s %.0f%s%s", i ? ";" : "",
+					    s->data.perf->ev[i].name, s->data.perf->ev[i].value,
+					    s->data.perf->ev[i].unit[0] ? " " : "",
+					    s->data.perf->ev[i].unit);
 			else
 				strbuf_addf(md, "%s %s not supported here", i ? ";" : "",
-					    s->perf->ev[i].name);
+					    s->data.perf->ev[i].name);
 		}
 		strbuf_adds(md, ".\n\n");
 	}
-	if (s->have_monitor)
+	if (s->mon.have_monitor)
 		strbuf_addf(md,
 			    "Node monitors (%d node%s, %ld samples): CPU busy %.1f %% on average, "
 			    "iowait %.1f %%, "
 			    "memory peak %.1f %% of RAM.\n\n",
-			    s->monitor_nodes, s->monitor_nodes == 1 ? "" : "s", s->monitor_samples,
-			    s->cpu_util_mean_pct, s->iowait_mean_pct, s->mem_peak_pct);
+			    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
+			    s->mon.monitor_samples, s->mon.cpu_util_mean_pct,
+			    s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
 	else
 		strbuf_adds(
 			md,
 			"Node monitors: no data (`profile.monitor` is off for this campaign).\n\n");
-	if (s->gpu_mem_peak_pct >= 0)
+	if (s->mon.gpu_mem_peak_pct >= 0)
 		strbuf_addf(md,
 			    "GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory "
 			    "controller %.1f %%, "
 			    "memory peak %.1f %% of GPU memory.\n\n",
-			    s->gpus, s->gpus == 1 ? "" : "s", s->gpu_util_mean_pct,
-			    s->gpu_mem_util_mean_pct, s->gpu_mem_peak_pct);
-	if (s->achieved_gflops > 0)
+			    s->mon.gpus, s->mon.gpus == 1 ? "" : "s", s->mon.gpu_util_mean_pct,
+			    s->mon.gpu_mem_util_mean_pct, s->mon.gpu_mem_peak_pct);
+	if (s->steps.achieved_gflops > 0)
 		strbuf_addf(md,
 			    "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per "
 			    "step per rank)%s",
-			    s->achieved_gflops, s->flops_per_step,
-			    s->mfu_pct >= 0
+			    s->steps.achieved_gflops, s->steps.flops_per_step,
+			    s->steps.mfu_pct >= 0
 				    ? ""
 				    : "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
-	if (s->mfu_pct >= 0)
+	if (s->steps.mfu_pct >= 0)
 		strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n",
-			    s->mfu_pct, run->peak_gflops);
+			    s->steps.mfu_pct, run->peak_gflops);
 }
 
 static void md_scenarios(struct strbuf *md, const struct ana_run *run)
@@ -891,13 +938,14 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 	md_scenario_table(md, run);
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
-		strbuf_addf(md, "### %s\n\n", s->name);
-		if (s->attempts > 1)
+		strbuf_addf(md, "### %s\n\n", s->in.name);
+		if (s->in.attempts > 1)
 			strbuf_addf(md,
 				    "Attempt %d of %d (the latest %s; every attempt's outputs are "
 				    "kept in `%s/attempts/`).\n\n",
-				    s->attempt, s->attempts,
-				    s->attempt == s->attempts ? "one" : "that completed", s->name);
+				    s->in.attempt, s->in.attempts,
+				    s->in.attempt == s->in.attempts ? "one" : "that completed",
+				    s->in.name);
 		if (md_scenario_unanalysed(md, s))
 			continue;
 		md_scenario_head(md, s);
@@ -919,10 +967,11 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 	};
 	size_t analysed = 0, series = 0, sized = 0;
 	for (size_t i = 0; i < run->n; i++) {
-		analysed += run->sc[i].analysed;
-		series += run->sc[i].analysed && run->sc[i].baseline[0] && !run->sc[i].is_baseline;
-		for (size_t k = 0; k < run->sc[i].ncolls; k++)
-			sized += run->sc[i].colls[k].size_class >= 0;
+		analysed += run->sc[i].data.analysed;
+		series += run->sc[i].data.analysed && run->sc[i].scaling.baseline[0] &&
+			!run->sc[i].scaling.is_baseline;
+		for (size_t k = 0; k < run->sc[i].comm.ncolls; k++)
+			sized += run->sc[i].comm.colls[k].size_class >= 0;
 	}
 	if (!analysed) {
 		strbuf_adds(md, "No figures: no scenario has step data to plot.\n\n");
@@ -955,7 +1004,7 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 	int any = 0;
 	for (size_t b = 0; b < run->n; b++) {
 		const struct ana_scenario *base = &run->sc[b];
-		if (!base->analysed || !base->is_baseline)
+		if (!base->data.analysed || !base->scaling.is_baseline)
 			continue;
 		any = 1;
 		strbuf_addf(md,
@@ -964,31 +1013,33 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 			    "Speedup | Efficiency | Data %% "
 			    "| Compute %% | Comm %% |\n"
 			    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
-			    base->name, base->backend, base->tasks_per_node,
-			    base->tasks_per_node == 1 ? "" : "s", base->name,
-			    base->throughput_unit);
+			    base->in.name, base->in.backend, base->in.tasks_per_node,
+			    base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
+			    base->steps.throughput_unit);
 		const struct ana_scenario *last = base;
 		for (size_t i = 0; i < run->n; i++) {
 			const struct ana_scenario *s = &run->sc[i];
-			if (!s->analysed || strcmp(s->baseline, base->name))
+			if (!s->data.analysed || strcmp(s->scaling.baseline, base->in.name))
 				continue;
 			char gb[24] = "unknown", sp[24] = "–", ef[24] = "–";
-			if (s->global_batch > 0)
-				snprintf(gb, sizeof gb, "%ld", s->global_batch);
-			if (s->is_baseline || s->scaling_mode[0]) {
-				snprintf(sp, sizeof sp, "%.2fx", s->speedup);
-				snprintf(ef, sizeof ef, "%.0f %%", 100 * s->efficiency);
+			if (s->steps.global_batch > 0)
+				snprintf(gb, sizeof gb, "%ld", s->steps.global_batch);
+			if (s->scaling.is_baseline || s->scaling.scaling_mode[0]) {
+				snprintf(sp, sizeof sp, "%.2fx", s->scaling.speedup);
+				snprintf(ef, sizeof ef, "%.0f %%", 100 * s->scaling.efficiency);
 			}
 			strbuf_addf(md,
 				    "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %.1f | %.1f | "
 				    "%.1f |\n",
-				    s->name, s->nodes, s->ranks, gb, s->throughput,
-				    s->throughput_unit,
-				    s->is_baseline               ? "baseline"
-					    : s->scaling_mode[0] ? s->scaling_mode
-								 : "–",
-				    sp, ef, s->data_pct, s->compute_pct, s->comm_pct);
-			if (s->ranks > last->ranks && (s->scaling_mode[0] || s->is_baseline))
+				    s->in.name, s->in.nodes, s->in.ranks, gb, s->steps.throughput,
+				    s->steps.throughput_unit,
+				    s->scaling.is_baseline               ? "baseline"
+					    : s->scaling.scaling_mode[0] ? s->scaling.scaling_mode
+									 : "–",
+				    sp, ef, s->shares.data_pct, s->shares.compute_pct,
+				    s->shares.comm_pct);
+			if (s->in.ranks > last->in.ranks &&
+			    (s->scaling.scaling_mode[0] || s->scaling.is_baseline))
 				last = s;
 		}
 		if (last != base)
@@ -998,19 +1049,22 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 				    "compute from %.1f %% to %.1f %% and data loading from %.1f %% "
 				    "to %.1f %%; "
 				    "parallel efficiency at %d ranks is %.0f %%.\n\n",
-				    base->ranks, last->ranks, base->comm_pct, last->comm_pct,
-				    base->compute_pct, last->compute_pct, base->data_pct,
-				    last->data_pct, last->ranks, 100 * last->efficiency);
+				    base->in.ranks, last->in.ranks, base->shares.comm_pct,
+				    last->shares.comm_pct, base->shares.compute_pct,
+				    last->shares.compute_pct, base->shares.data_pct,
+				    last->shares.data_pct, last->in.ranks,
+				    100 * last->scaling.efficiency);
 		else
 			strbuf_adds(md,
 				    "\nNo other scenario of this series scales against it with a "
 				    "known mode: no scaling "
 				    "to report.\n\n");
 		for (size_t i = 0; i < run->n; i++)
-			if (run->sc[i].analysed && !strcmp(run->sc[i].baseline, base->name) &&
-			    run->sc[i].scaling_note[0])
-				strbuf_addf(md, "- **%s**: %s.\n", run->sc[i].name,
-					    run->sc[i].scaling_note);
+			if (run->sc[i].data.analysed &&
+			    !strcmp(run->sc[i].scaling.baseline, base->in.name) &&
+			    run->sc[i].scaling.scaling_note[0])
+				strbuf_addf(md, "- **%s**: %s.\n", run->sc[i].in.name,
+					    run->sc[i].scaling.scaling_note);
 		strbuf_adds(md, "\n");
 	}
 	if (!any)
@@ -1051,24 +1105,24 @@ static void comm_advice(struct rec *r, const struct ana_scenario *s)
 {
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
-	if (s->sync_wait_pct > s->comm_pct && s->n_stragglers)
+	if (s->shares.sync_wait_pct > s->shares.comm_pct && s->comm.n_stragglers)
 		snprintf(r->text, sizeof r->text,
 			 "**%s**: ranks wait for each other more (%.1f %% of step time) than "
 			 "they transfer (%.1f %%): rank %d%s%s holds the others back (cause: %s); "
 			 "balance its data or "
 			 "work, or move it off a busy node, before tuning the collectives.",
-			 s->name, s->sync_wait_pct, s->comm_pct, s->stragglers[0].rank,
-			 s->stragglers[0].node[0] ? " on " : "", s->stragglers[0].node,
-			 s->stragglers[0].cause);
-	else if (s->sync_wait_pct > s->comm_pct)
+			 s->in.name, s->shares.sync_wait_pct, s->shares.comm_pct,
+			 s->comm.stragglers[0].rank, s->comm.stragglers[0].node[0] ? " on " : "",
+			 s->comm.stragglers[0].node, s->comm.stragglers[0].cause);
+	else if (s->shares.sync_wait_pct > s->shares.comm_pct)
 		snprintf(r->text, sizeof r->text,
 			 "**%s**: ranks wait for each other more (%.1f %% of step time) than "
 			 "they transfer (%.1f %%), but no one rank arrives last most of the time: "
 			 "the waiting is spread "
 			 "(jitter, noisy nodes); pin threads, keep other work off the nodes, then "
 			 "tune the collectives.",
-			 s->name, s->sync_wait_pct, s->comm_pct);
-	else if (s->overlap_pct >= 40)
+			 s->in.name, s->shares.sync_wait_pct, s->shares.comm_pct);
+	else if (s->shares.overlap_pct >= 40)
 		snprintf(r->text, sizeof r->text,
 			 "**%s**: DDP already hides %.1f %% of its communication behind "
 			 "compute, so more overlap gains little; the %.1f %% of step time still "
@@ -1076,7 +1130,8 @@ static void comm_advice(struct rec *r, const struct ana_scenario *s)
 			 "for peers) shrinks with less gradient volume (fp16/bf16 gradients, "
 			 "gradient compression) or a "
 			 "larger per-rank batch that amortises each all-reduce.",
-			 s->name, s->overlap_pct, s->comm_pct, s->sync_wait_pct);
+			 s->in.name, s->shares.overlap_pct, s->shares.comm_pct,
+			 s->shares.sync_wait_pct);
 	else
 		snprintf(r->text, sizeof r->text,
 			 "**%s**: only %.1f %% of communication overlaps compute: hide gradient "
@@ -1085,8 +1140,9 @@ static void comm_advice(struct rec *r, const struct ana_scenario *s)
 			 "amortise it, or reduce gradient volume; up to %.1f %% of step time is at "
 			 "stake (exposed "
 			 "communication %.1f %% and waiting for peers %.1f %%).",
-			 s->name, s->overlap_pct, s->comm_pct + s->sync_wait_pct, s->comm_pct,
-			 s->sync_wait_pct);
+			 s->in.name, s->shares.overlap_pct,
+			 s->shares.comm_pct + s->shares.sync_wait_pct, s->shares.comm_pct,
+			 s->shares.sync_wait_pct);
 	size_t len = strlen(r->text);
 	if (clause[0])
 		snprintf(r->text + len, sizeof r->text - len, " %s", clause);
@@ -1129,53 +1185,54 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		struct rec *r = &recs[n];
-		if (!s->analysed)
+		if (!s->data.analysed)
 			continue;
-		if (!strcmp(s->verdict, "communication-bound")) {
-			r->gain = s->comm_pct + s->sync_wait_pct;
+		if (!strcmp(s->outcome.verdict, "communication-bound")) {
+			r->gain = s->shares.comm_pct + s->shares.sync_wait_pct;
 			comm_advice(r, s);
-		} else if (!strcmp(s->verdict, "data-loader-bound")) {
-			r->gain = s->data_pct;
+		} else if (!strcmp(s->outcome.verdict, "data-loader-bound")) {
+			r->gain = s->shares.data_pct;
 			snprintf(r->text, sizeof r->text,
 				 "**%s**: add data-loader workers or prefetch depth, or make "
 				 "decoding cheaper; up to %.1f %% of step time is spent waiting "
 				 "for data.",
-				 s->name, s->data_pct);
-		} else if (!strcmp(s->verdict, "io-bound")) {
-			r->gain = s->io_pct;
+				 s->in.name, s->shares.data_pct);
+		} else if (!strcmp(s->outcome.verdict, "io-bound")) {
+			r->gain = s->shares.io_pct;
 			snprintf(r->text, sizeof r->text,
 				 "**%s**: checkpoint less often, write asynchronously or from one "
 				 "rank to fast local storage; up to %.1f %% of step time is spent "
 				 "in I/O.",
-				 s->name, s->io_pct);
-		} else if (!strcmp(s->verdict, "memory-bound") &&
-			   s->elementwise_pct <= s->gemm_pct) {
-			r->gain = s->compute_pct / 10;
+				 s->in.name, s->shares.io_pct);
+		} else if (!strcmp(s->outcome.verdict, "memory-bound") &&
+			   s->shares.elementwise_pct <= s->shares.gemm_pct) {
+			r->gain = s->shares.compute_pct / 10;
 			snprintf(r->text, sizeof r->text,
 				 "**%s**: memory is nearly full (%s); lower the per-rank batch, "
 				 "shard "
 				 "optimizer state or activations, or use activation checkpointing "
 				 "before it fails or swaps; "
 				 "the evidence: %s.",
-				 s->name, s->gpu_mem_peak_pct >= 0 ? "GPU memory" : "host memory",
-				 s->evidence);
-		} else if (!strcmp(s->verdict, "memory-bound")) {
-			r->gain = s->compute_pct * s->elementwise_pct / 100;
+				 s->in.name,
+				 s->mon.gpu_mem_peak_pct >= 0 ? "GPU memory" : "host memory",
+				 s->outcome.evidence);
+		} else if (!strcmp(s->outcome.verdict, "memory-bound")) {
+			r->gain = s->shares.compute_pct * s->shares.elementwise_pct / 100;
 			snprintf(r->text, sizeof r->text,
 				 "**%s**: fuse elementwise operations and keep activations smaller "
 				 "(or recompute them); %.1f %% of compute is bandwidth-bound "
 				 "elementwise work, about %.1f %% of "
 				 "step time.",
-				 s->name, s->elementwise_pct,
-				 s->compute_pct * s->elementwise_pct / 100);
+				 s->in.name, s->shares.elementwise_pct,
+				 s->shares.compute_pct * s->shares.elementwise_pct / 100);
 		} else {
-			r->gain = s->other_pct;
+			r->gain = s->shares.other_pct;
 			snprintf(r->text, sizeof r->text,
 				 "**%s**: compute-bound (%.1f %% compute); gains come from faster "
 				 "kernels (larger GEMMs, mixed precision) rather than from the "
 				 "data path or communication; "
 				 "%.1f %% of step time is unaccounted overhead.",
-				 s->name, s->compute_pct, s->other_pct);
+				 s->in.name, s->shares.compute_pct, s->shares.other_pct);
 		}
 		n++;
 	}
@@ -1214,17 +1271,17 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
-		if (s->analysed)
+		if (s->data.analysed)
 			continue;
-		if (!strcmp(s->state, "COMPLETED"))
-			strbuf_addf(md, "- **%s** completed but cannot be analysed: %s.\n", s->name,
-				    s->problem ? s->problem : "");
+		if (!strcmp(s->in.state, "COMPLETED"))
+			strbuf_addf(md, "- **%s** completed but cannot be analysed: %s.\n",
+				    s->in.name, s->data.problem ? s->data.problem : "");
 		else
 			strbuf_addf(md,
 				    "- **%s** ended %s: read `%s/slurm-*.out` (and `%s/logs/`), "
 				    "fix the cause and run it "
 				    "again (`campaign resubmit RUN %s`).\n",
-				    s->name, s->state, s->name, s->name, s->name);
+				    s->in.name, s->in.state, s->in.name, s->in.name, s->in.name);
 	}
 	strbuf_adds(md, "\n");
 	free(recs);
@@ -1328,30 +1385,32 @@ static int write_scenario_files(const struct ana_scenario *s)
 {
 	struct strbuf p = STRBUF_INIT, txt = STRBUF_INIT;
 	json_t *j = scenario_json(s);
-	strbuf_addf(&p, "%s/" JOB_ANALYSIS, s->job_dir);
+	strbuf_addf(&p, "%s/" JOB_ANALYSIS, s->in.job_dir);
 	int rc = jsonio_write(p.buf, j);
 	json_decref(j);
 	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/" JOB_REPORT, s->job_dir);
-	if (s->analysed)
+	strbuf_addf(&p, "%s/" JOB_REPORT, s->in.job_dir);
+	if (s->data.analysed)
 	{
 		strbuf_addf(&txt,
 			    "scenario %s: %s%s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f %s\n",
-			    s->name, s->verdict, s->borderline ? " (borderline)" : "", s->evidence,
-			    s->step_med_ms, s->step_p95_ms, s->throughput, s->throughput_unit);
-		if (s->shares_known)
+			    s->in.name, s->outcome.verdict,
+			    s->outcome.borderline ? " (borderline)" : "", s->outcome.evidence,
+			    s->steps.step_med_ms, s->steps.step_p95_ms, s->steps.throughput,
+			    s->steps.throughput_unit);
+		if (s->shares.shares_known)
 			strbuf_addf(&txt,
 				    "data %.1f %%, compute %.1f %%, communication %.1f %% (+ %.1f "
 				    "%% waiting for peers), "
 				    "other %.1f %%\n",
-				    s->data_pct, s->compute_pct, s->comm_pct, s->sync_wait_pct,
-				    s->other_pct);
+				    s->shares.data_pct, s->shares.compute_pct, s->shares.comm_pct,
+				    s->shares.sync_wait_pct, s->shares.other_pct);
 		else
 			strbuf_adds(&txt, "data, compute, communication: n/a (step times only)\n");
 	}
 	else
-		strbuf_addf(&txt, "scenario %s: %s, not analysed: %s\n", s->name, s->state,
-			    s->problem ? s->problem : "");
+		strbuf_addf(&txt, "scenario %s: %s, not analysed: %s\n", s->in.name, s->in.state,
+			    s->data.problem ? s->data.problem : "");
 	if (rc == 0)
 		rc = fsio_write_atomic(p.buf, txt.buf, txt.len, 0644);
 	strbuf_free(&p);
@@ -1363,7 +1422,7 @@ int ana_run_write(const struct ana_run *run)
 {
 	int rc = 0;
 	for (size_t i = 0; i < run->n && rc == 0; i++)
-		if (fsio_is_dir(run->sc[i].job_dir))
+		if (fsio_is_dir(run->sc[i].in.job_dir))
 			rc = write_scenario_files(&run->sc[i]);
 	if (rc == 0) {
 		struct strbuf p = STRBUF_INIT, figs = STRBUF_INIT;

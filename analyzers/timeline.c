@@ -230,11 +230,11 @@ static int nsys_load_all(const char *path, struct gpu_trace *t)
 static void trace_scenario_events(struct tl_out *o, int index, const struct ana_scenario *s,
 				  const struct rules *phases, double *t0)
 {
-	int nsys = !strcmp(s->format, "nsys");
+	int nsys = !strcmp(s->data.format, "nsys");
 	struct strbuf dir = STRBUF_INIT;
 	char **names;
 	size_t n;
-	strbuf_addf(&dir, "%s/%s", s->job_dir, nsys ? JOB_NSYS : JOB_TRACES);
+	strbuf_addf(&dir, "%s/%s", s->in.job_dir, nsys ? JOB_NSYS : JOB_TRACES);
 	torchtrace_list(dir.buf, nsys, &names, &n);
 	int *hints = xcalloc(n + 1, sizeof *hints);
 	torchtrace_rank_hints(dir.buf, names, n, hints);
@@ -249,7 +249,7 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 		if ((nsys ? nsys_load_all(p.buf, &t) : kineto_load(p.buf, 1, &t)) == 0) {
 			int rank = torchtrace_rank_for(nsys ? -1 : t.rank, names[i], hints[i]);
 			char label[160];
-			snprintf(label, sizeof label, "%.80s rank %d", s->name, rank);
+			snprintf(label, sizeof label, "%.80s rank %d", s->in.name, rank);
 			trace_rank_events(o, index * 100000 + rank % 100000, label, &t, phases,
 					  nsys, t0);
 			gpu_trace_free(&t);
@@ -264,7 +264,7 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 			 "{\"name\": "
 			 "\"%.80s: %zu more ranks not shown (first %d by file name; all are in the "
 			 "analysis)\"}}",
-			 index * 100000 + 99999, s->name, n - TIMELINE_TRACE_RANKS,
+			 index * 100000 + 99999, s->in.name, n - TIMELINE_TRACE_RANKS,
 			 TIMELINE_TRACE_RANKS);
 		event(o, buf);
 	}
@@ -280,10 +280,10 @@ static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario
 	snprintf(buf, sizeof buf,
 		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": "
 		 "\"%.80s\"}}",
-		 pid, s->name);
+		 pid, s->in.name);
 	event(o, buf);
 	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/" JOB_METRICS, s->job_dir);
+	strbuf_addf(&dir, "%s/" JOB_METRICS, s->in.job_dir);
 	struct argv names;
 	/* rank files in name order: the same document on every file system */
 	fsio_list(dir.buf, &names);
@@ -297,7 +297,7 @@ static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario
 		if (metrics_load_file(p.buf, &m) == 0) {
 			if (m.rank < 0)
 				m.rank = r;
-			rank_events(o, pid, &m, t0, s->comm_floor_ms, s->n_floor);
+			rank_events(o, pid, &m, t0, s->comm.comm_floor_ms, s->comm.n_floor);
 			rank_metrics_free(&m);
 		}
 		strbuf_free(&p);
@@ -326,10 +326,10 @@ int timeline_write(const struct ana_run *run)
 	      "\"traceEvents\": [",
 	      o.f);
 	for (size_t i = 0; i < run->n; i++) {
-		if (!run->sc[i].analysed)
+		if (!run->sc[i].data.analysed)
 			continue;
-		if ((!strcmp(run->sc[i].format, "pytorch-trace") ||
-		     !strcmp(run->sc[i].format, "nsys")) &&
+		if ((!strcmp(run->sc[i].data.format, "pytorch-trace") ||
+		     !strcmp(run->sc[i].data.format, "nsys")) &&
 		    have_phases)
 			trace_scenario_events(&o, (int)i + 1, &run->sc[i], &phases, &trace_t0);
 		else

@@ -68,9 +68,10 @@ static void note_overlap(struct ana_scenario *s, const struct job_row *a, const 
 	int shared = slurm_nodes_shared(a->nodelist, b->nodelist, node, sizeof node);
 	if (shared <= 0)
 		return;
-	size_t n = strlen(s->contaminated);
-	snprintf(s->contaminated + n, sizeof s->contaminated - n, "%s%s (on %s%s, for %.0f s)",
-		 n ? "; " : "", b->scenario, node, shared > 1 ? " and more" : "", to - from);
+	size_t n = strlen(s->data.contaminated);
+	snprintf(s->data.contaminated + n, sizeof s->data.contaminated - n,
+		 "%s%s (on %s%s, for %.0f s)", n ? "; " : "", b->scenario, node,
+		 shared > 1 ? " and more" : "", to - from);
 }
 
 static void find_overlaps(struct ana_run *in, const struct job_row **chosen)
@@ -160,11 +161,12 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 		ana_run_add(in, j->scenario, job_state_name(j->state), j->reason,
 			    s ? s->backend : "gloo", dir, j->exit_code, j->nodes,
 			    s ? s->tasks_per_node : j->ntasks / (j->nodes ? j->nodes : 1));
-		in->sc[in->n - 1].attempt = j->attempt;
-		in->sc[in->n - 1].batch_per_rank = s ? s->batch_per_rank : 0;
-		in->sc[in->n - 1].global_batch_set = s ? s->global_batch : 0;
-		in->sc[in->n - 1].series = s ? series_key(s) : NULL;
-		in->sc[in->n - 1].attempts = rows[next - 1].attempt;
+		struct ana_input *added = &in->sc[in->n - 1].in;
+		added->attempt = j->attempt;
+		added->batch_per_rank = s ? s->batch_per_rank : 0;
+		added->global_batch_set = s ? s->global_batch : 0;
+		added->series = s ? series_key(s) : NULL;
+		added->attempts = rows[next - 1].attempt;
 		free(dir);
 	}
 	if (rc == 0)

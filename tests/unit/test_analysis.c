@@ -90,16 +90,16 @@ static void test_verdicts_and_scaling(void)
 	add(&run, "dead", "FAILED", 1, 2);
 	CHECK(ana_run_analyse(&run) == 0);
 	struct ana_scenario *b = &run.sc[0], *c = &run.sc[1], *d = &run.sc[2], *x = &run.sc[3];
-	CHECK(b->analysed && c->analysed && d->analysed && !x->analysed);
-	CHECK_STR(b->verdict, "compute-bound");
-	CHECK_STR(c->verdict, "communication-bound");
-	CHECK_STR(d->verdict, "data-loader-bound");
-	CHECK(b->active_steps == 10);
+	CHECK(b->data.analysed && c->data.analysed && d->data.analysed && !x->data.analysed);
+	CHECK_STR(b->outcome.verdict, "compute-bound");
+	CHECK_STR(c->outcome.verdict, "communication-bound");
+	CHECK_STR(d->outcome.verdict, "data-loader-bound");
+	CHECK(b->steps.active_steps == 10);
 	/* per step the slowest rank (r = 1, factor 1.1 + 0.01 s) sets the time */
-	CHECK_NEAR(b->step_min_ms, 100 * 1.12, 1e-9);
-	CHECK_NEAR(b->step_max_ms, 100 * 1.21, 1e-9);
-	CHECK_NEAR(b->step_med_ms, 100 * 1.165, 1e-9);
-	CHECK_NEAR(b->throughput, 64 * 1000.0 / 116.5, 1e-9);
+	CHECK_NEAR(b->steps.step_min_ms, 100 * 1.12, 1e-9);
+	CHECK_NEAR(b->steps.step_max_ms, 100 * 1.21, 1e-9);
+	CHECK_NEAR(b->steps.step_med_ms, 100 * 1.165, 1e-9);
+	CHECK_NEAR(b->steps.throughput, 64 * 1000.0 / 116.5, 1e-9);
 	/* Rank r's phases are scaled by 1 + 0.01 s + 0.1 r: per step the
 	 * communication counted is rank 0's (the smallest), and what rank 1
 	 * spent beyond it is peer wait. */
@@ -110,29 +110,31 @@ static void test_verdicts_and_scaling(void)
 		wait += 0.1 * 10;
 		den += (2 * k0 + 0.1) * 100;
 	}
-	CHECK_NEAR(b->comm_pct, 100 * num / den, 1e-9);
-	CHECK_NEAR(b->sync_wait_pct, 100 * wait / den, 1e-9);
-	CHECK_NEAR(b->comm_total_pct, 10, 1e-9);
-	CHECK_NEAR(b->compute_pct, 89, 1e-9);
-	CHECK_NEAR(b->data_pct, 1, 1e-9);
-	CHECK_NEAR(b->comm_pct + b->sync_wait_pct + b->compute_pct + b->data_pct + b->io_pct +
-			   b->other_pct,
+	CHECK_NEAR(b->shares.comm_pct, 100 * num / den, 1e-9);
+	CHECK_NEAR(b->shares.sync_wait_pct, 100 * wait / den, 1e-9);
+	CHECK_NEAR(b->shares.comm_total_pct, 10, 1e-9);
+	CHECK_NEAR(b->shares.compute_pct, 89, 1e-9);
+	CHECK_NEAR(b->shares.data_pct, 1, 1e-9);
+	CHECK_NEAR(b->shares.comm_pct + b->shares.sync_wait_pct + b->shares.compute_pct +
+			   b->shares.data_pct + b->shares.io_pct + b->shares.other_pct,
 		   100, 1e-9);
-	CHECK_NEAR(c->comm_total_pct, 40, 1e-9);
-	CHECK(b->slowest_rank == 1);
-	CHECK(strstr(c->evidence, "exposed communication and waiting for peers take ") != NULL);
-	CHECK(!b->borderline && !c->borderline);
-	CHECK(strstr(d->evidence, "ranks wait for data 40.0 % of step time (threshold 30 %)") !=
+	CHECK_NEAR(c->shares.comm_total_pct, 40, 1e-9);
+	CHECK(b->steps.slowest_rank == 1);
+	CHECK(strstr(c->outcome.evidence, "exposed communication and waiting for peers take ") !=
 	      NULL);
-	CHECK_NEAR(b->loss_first, 1.0, 1e-12);
-	CHECK_NEAR(b->loss_last, 1.0 / 12, 1e-6);
+	CHECK(!b->outcome.borderline && !c->outcome.borderline);
+	CHECK(strstr(d->outcome.evidence,
+		     "ranks wait for data 40.0 % of step time (threshold 30 %)") != NULL);
+	CHECK_NEAR(b->steps.loss_first, 1.0, 1e-12);
+	CHECK_NEAR(b->steps.loss_last, 1.0 / 12, 1e-6);
 	/* comm: 4 ranks, batch 128; its slowest rank (r = 3) has factor 1.3 */
-	CHECK_STR(c->baseline, "base");
-	CHECK_NEAR(c->speedup, (128 * 1000.0 / (150 * 1.365)) / (64 * 1000.0 / 116.5), 1e-9);
-	CHECK_NEAR(c->efficiency, c->speedup * 2 / 4, 1e-12);
-	CHECK(b->is_baseline && b->speedup == 1.0);
+	CHECK_STR(c->scaling.baseline, "base");
+	CHECK_NEAR(c->scaling.speedup, (128 * 1000.0 / (150 * 1.365)) / (64 * 1000.0 / 116.5),
+		   1e-9);
+	CHECK_NEAR(c->scaling.efficiency, c->scaling.speedup * 2 / 4, 1e-12);
+	CHECK(b->scaling.is_baseline && b->scaling.speedup == 1.0);
 	/* 1 task per node: its own series */
-	CHECK(d->baseline[0] == '\0' || !strcmp(d->baseline, "data"));
+	CHECK(d->scaling.baseline[0] == '\0' || !strcmp(d->scaling.baseline, "data"));
 	CHECK(ana_run_write(&run) == 0);
 	char p[600];
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
@@ -233,23 +235,23 @@ static void test_model_gpu_mfu(void)
 	      NULL);
 	struct ana_scenario *s1 = &run.sc[0], *s2 = &run.sc[1], *s4 = &run.sc[2];
 	/* MFU: 2e9 FLOPs per 102 ms step = 19.61 GFLOP/s of a 100 GFLOP/s peak */
-	CHECK_NEAR(s1->achieved_gflops, 2e9 / 0.102 / 1e9, 1e-9);
-	CHECK_NEAR(s1->mfu_pct, 100 * 2e9 / 0.102 / 1e9 / 100, 1e-9);
-	CHECK(s1->gpu_mem_peak_pct == -1 && s1->gpu_util_mean_pct == -1);
+	CHECK_NEAR(s1->steps.achieved_gflops, 2e9 / 0.102 / 1e9, 1e-9);
+	CHECK_NEAR(s1->steps.mfu_pct, 100 * 2e9 / 0.102 / 1e9 / 100, 1e-9);
+	CHECK(s1->mon.gpu_mem_peak_pct == -1 && s1->mon.gpu_util_mean_pct == -1);
 	/* m2: GPU memory at 95 % > 90 %: memory-bound; utilisation over both GPUs */
-	CHECK_STR(s2->verdict, "memory-bound");
-	CHECK(s2->gpus == 2);
-	CHECK_NEAR(s2->gpu_util_mean_pct, 96, 1e-9);
-	CHECK_NEAR(s2->gpu_mem_util_mean_pct, 40, 1e-9);
-	CHECK_NEAR(s2->gpu_mem_peak_pct, 95, 1e-9);
-	CHECK(strstr(s2->evidence, "GPU memory peaked at 95.0 % of memory (threshold 90 %)") !=
-	      NULL);
+	CHECK_STR(s2->outcome.verdict, "memory-bound");
+	CHECK(s2->mon.gpus == 2);
+	CHECK_NEAR(s2->mon.gpu_util_mean_pct, 96, 1e-9);
+	CHECK_NEAR(s2->mon.gpu_mem_util_mean_pct, 40, 1e-9);
+	CHECK_NEAR(s2->mon.gpu_mem_peak_pct, 95, 1e-9);
+	CHECK(strstr(s2->outcome.evidence,
+		     "GPU memory peaked at 95.0 % of memory (threshold 90 %)") != NULL);
 	/* m4: communication 8 of 33 ms = 24.2 % > 20 %: communication-bound, GPU utilisation
 	 * quoted */
-	CHECK_STR(s4->verdict, "communication-bound");
-	CHECK(strstr(s4->evidence, "GPU utilisation 40.0 % (threshold 70 %)") != NULL);
+	CHECK_STR(s4->outcome.verdict, "communication-bound");
+	CHECK(strstr(s4->outcome.evidence, "GPU utilisation 40.0 % (threshold 70 %)") != NULL);
 	/* the median step's phases per rank, for the figure */
-	CHECK(s4->tl_ranks == 4 && s4->tl[3][1] == 25 && s4->tl[3][3] == 8);
+	CHECK(s4->steps.tl_ranks == 4 && s4->steps.tl[3][1] == 25 && s4->steps.tl[3][3] == 8);
 	CHECK(ana_run_write(&run) == 0);
 	char p[600];
 	json_error_t jerr;
@@ -288,7 +290,7 @@ static struct ana_scenario *add_in(struct ana_run *run, const char *name, int no
 				   const char *series)
 {
 	add(run, name, "COMPLETED", nodes, tpn);
-	run->sc[run->n - 1].series = strdup(series);
+	run->sc[run->n - 1].in.series = strdup(series);
 	return &run->sc[run->n - 1];
 }
 
@@ -320,26 +322,26 @@ static void test_batch_and_scaling_modes(void)
 	CHECK(ana_run_analyse(&run) == 0);
 	struct ana_scenario *s2 = &run.sc[1], *u1 = &run.sc[2], *u2 = &run.sc[3], *m2 = &run.sc[5],
 			    *cw = &run.sc[6];
-	CHECK_STR(s2->scaling_mode, "strong");
-	CHECK_NEAR(s2->speedup, 100.0 / 120.0, 1e-12);
-	CHECK_NEAR(s2->efficiency, 100.0 / 120.0 / 2, 1e-12);
-	CHECK_STR(u1->throughput_unit, "steps/s");
-	CHECK_NEAR(u1->throughput, 10, 1e-12);
-	CHECK(u1->global_batch == 0);
-	CHECK_STR(u2->scaling_mode, "");
-	CHECK(u2->speedup == 0 &&
-	      strstr(u2->scaling_note, "samples per step are not known") != NULL);
-	CHECK_STR(m2->scaling_mode, "");
-	CHECK(strstr(m2->scaling_note,
+	CHECK_STR(s2->scaling.scaling_mode, "strong");
+	CHECK_NEAR(s2->scaling.speedup, 100.0 / 120.0, 1e-12);
+	CHECK_NEAR(s2->scaling.efficiency, 100.0 / 120.0 / 2, 1e-12);
+	CHECK_STR(u1->steps.throughput_unit, "steps/s");
+	CHECK_NEAR(u1->steps.throughput, 10, 1e-12);
+	CHECK(u1->steps.global_batch == 0);
+	CHECK_STR(u2->scaling.scaling_mode, "");
+	CHECK(u2->scaling.speedup == 0 &&
+	      strstr(u2->scaling.scaling_note, "samples per step are not known") != NULL);
+	CHECK_STR(m2->scaling.scaling_mode, "");
+	CHECK(strstr(m2->scaling.scaling_note,
 		     "batch semantics differ from m1's (global batch 96 at 4 ranks against 64 at "
 		     "2") != NULL);
 	CHECK(run.nmodels == 0); /* two points per series: no model */
-	CHECK(cw->comm_pct < 20 && cw->comm_pct + cw->sync_wait_pct > 20);
-	CHECK_STR(cw->verdict, "communication-bound");
-	CHECK(cw->borderline);
-	CHECK_STR(cw->runner_up, "compute-bound");
-	CHECK(strstr(cw->evidence, "waiting for peers") != NULL &&
-	      strstr(cw->evidence, "**borderline**") != NULL);
+	CHECK(cw->shares.comm_pct < 20 && cw->shares.comm_pct + cw->shares.sync_wait_pct > 20);
+	CHECK_STR(cw->outcome.verdict, "communication-bound");
+	CHECK(cw->outcome.borderline);
+	CHECK_STR(cw->outcome.runner_up, "compute-bound");
+	CHECK(strstr(cw->outcome.evidence, "waiting for peers") != NULL &&
+	      strstr(cw->outcome.evidence, "**borderline**") != NULL);
 	CHECK(ana_run_write(&run) == 0);
 	char p[600], *md;
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
@@ -374,9 +376,9 @@ static void test_batch_and_scaling_modes(void)
 	add_in(&r2, "u1", 1, 2, "U");
 	add_in(&r2, "u2", 2, 2, "U");
 	CHECK(ana_run_analyse(&r2) == 0);
-	CHECK_STR(r2.sc[1].scaling_mode, "strong");
-	CHECK_NEAR(r2.sc[1].speedup, 100.0 / 60.0, 1e-12);
-	CHECK_NEAR(r2.sc[1].efficiency, 100.0 / 60.0 / 2, 1e-12);
+	CHECK_STR(r2.sc[1].scaling.scaling_mode, "strong");
+	CHECK_NEAR(r2.sc[1].scaling.speedup, 100.0 / 60.0, 1e-12);
+	CHECK_NEAR(r2.sc[1].scaling.efficiency, 100.0 / 60.0 / 2, 1e-12);
 	ana_run_free(&r2);
 }
 
@@ -406,13 +408,13 @@ static void test_aorta(void)
 	add(&run, "aorta", "COMPLETED", 1, 2);
 	CHECK(ana_run_analyse(&run) == 0);
 	struct ana_scenario *s = &run.sc[0];
-	CHECK(s->analysed && s->active_steps == 4);
-	CHECK_STR(s->format, "aorta");
-	CHECK_NEAR(s->step_med_ms, 41, 1e-12);
-	CHECK_NEAR(s->compute_pct, 100 * 30.0 / 41, 1e-9);
-	CHECK_NEAR(s->comm_total_pct, 100 * 14.0 / 41, 1e-9);
-	CHECK_NEAR(s->comm_pct, 100 * 5.0 / 41, 1e-9);
-	CHECK_STR(s->verdict, "compute-bound");
+	CHECK(s->data.analysed && s->steps.active_steps == 4);
+	CHECK_STR(s->data.format, "aorta");
+	CHECK_NEAR(s->steps.step_med_ms, 41, 1e-12);
+	CHECK_NEAR(s->shares.compute_pct, 100 * 30.0 / 41, 1e-9);
+	CHECK_NEAR(s->shares.comm_total_pct, 100 * 14.0 / 41, 1e-9);
+	CHECK_NEAR(s->shares.comm_pct, 100 * 5.0 / 41, 1e-9);
+	CHECK_STR(s->outcome.verdict, "compute-bound");
 	ana_run_free(&run);
 }
 
