@@ -26,6 +26,8 @@ void ana_run_add(struct ana_run *run, const char *name, const char *state, const
 	memset(s, 0, sizeof *s);
 	s->in.name = xstrdup(name);
 	s->in.state = xstrdup(state);
+	s->in.completed = !strcmp(state, "COMPLETED");
+	s->data.format = METRICS_NONE;
 	s->in.reason = xstrdup(reason ? reason : "");
 	s->in.backend = xstrdup(backend);
 	s->in.job_dir = xstrdup(job_dir);
@@ -882,7 +884,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	s->steps.mfu_pct = -1;
 	struct scenario_metrics m;
 	struct strbuf missing = STRBUF_INIT;
-	if (strcmp(s->in.state, "COMPLETED")) {
+	if (!s->in.completed) {
 		s->data.problem = xstrdup("the job did not complete");
 		return;
 	}
@@ -943,9 +945,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 		s->steps.loss_known |= s->steps.loss_last != 0;
 	}
 	shares(s, &m);
-	static const char *const formats[] = { "trainer", "aorta", "pytorch-trace", "step-log",
-					       "nsys" };
-	snprintf(s->data.format, sizeof s->data.format, "%s", formats[m.ranks[0].format]);
+	s->data.format = m.ranks[0].format;
 	s->shares.shares_known = m.ranks[0].format != METRICS_STEP_LOG;
 	s->steps.no_steps = m.ranks[0].whole_window;
 	if (s->shares.shares_known && !s->steps.no_steps) {

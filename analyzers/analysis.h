@@ -33,6 +33,7 @@ struct ana_thresholds {
 /* What the orchestrator says of the scenario (its job, its size) */
 struct ana_input {
 	char *name, *state, *reason, *backend, *job_dir;
+	int completed;          /* state is COMPLETED: the only end whose data is analysed */
 	char *series;           /* scenarios of one scaling series share it (NULL: same backend and
 				 * tasks per node); the orchestrator adds the parameters */
 	int exit_code, nodes, tasks_per_node, ranks;
@@ -46,7 +47,7 @@ struct ana_data {
 	int analysed;          /* telemetry found and used */
 	char *problem;         /* why it was not analysed */
 	long bad_lines;        /* telemetry lines skipped: malformed or implausible */
-	char format[16];        /* step data: "trainer", "aorta", "pytorch-trace" or "step-log" */
+	enum metrics_format format; /* of the step data; METRICS_NONE without */
 	char source[48];        /* where the step data came from, in words; "" when none */
 	char sources[256];      /* every source found and used, for the report */
 	int monitors_only;      /* no step data: utilisation and verdict from the monitors alone */

@@ -293,3 +293,10 @@ void metrics_free(struct scenario_metrics *m)
 	free(m->ranks);
 	memset(m, 0, sizeof *m);
 }
+
+const char *metrics_format_name(enum metrics_format f)
+{
+	static const char *const names[] = { "trainer", "aorta", "pytorch-trace", "step-log",
+					     "nsys" };
+	return f >= 0 && f < (int)(sizeof names / sizeof *names) ? names[f] : "";
+}

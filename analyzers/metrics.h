@@ -50,12 +50,17 @@ struct coll_rec {
 };
 
 enum metrics_format {
+	METRICS_NONE = -1, /* no step data */
 	METRICS_TRAINER,
 	METRICS_AORTA,
 	METRICS_TORCH_TRACE,
 	METRICS_STEP_LOG,
 	METRICS_NSYS
 };
+
+/* Its name in summary.json (telemetry_format): "trainer", "aorta", "pytorch-trace",
+ * "step-log", "nsys"; "" for METRICS_NONE. */
+const char *metrics_format_name(enum metrics_format f);
 
 struct rank_metrics {
 	int rank, world_size;

@@ -243,6 +243,11 @@ static void sc_shares(json_t *o, const struct ana_scenario *s)
 			    json_pack("{s:o, s:o}", "gemm", jnum(s->shares.gemm_pct), "elementwise",
 				      jnum(s->shares.elementwise_pct)));
 	json_object_set_new(o, "allreduce_gbps", jnum(s->comm.allreduce_gbps));
+}
+
+/* The node and GPU monitors. */
+static void sc_monitors(json_t *o, const struct ana_scenario *s)
+{
 	json_object_set_new(o, "monitor", monitor_json(s));
 	json_object_set_new(
 		o, "gpu_monitor",
@@ -256,7 +261,13 @@ static void sc_shares(json_t *o, const struct ana_scenario *s)
 					    ? json_null()
 					    : jnum(s->mon.gpu_mem_util_mean_pct),
 				    "memory_peak_pct", jnum(s->mon.gpu_mem_peak_pct)));
-	json_object_set_new(o, "telemetry_format", json_string(s->data.format));
+}
+
+/* The step data's format, FLOPs, and the step figures' data. */
+static void sc_step_data(json_t *o, const struct ana_scenario *s)
+{
+	json_object_set_new(o, "telemetry_format",
+			    json_string(metrics_format_name(s->data.format)));
 	json_object_set_new(o, "flops_per_step_per_rank",
 			    s->steps.flops_per_step > 0 ? jnum(s->steps.flops_per_step)
 							: json_null());
@@ -404,6 +415,8 @@ static json_t *scenario_json(const struct ana_scenario *s)
 	}
 	sc_steps(o, s);
 	sc_shares(o, s);
+	sc_monitors(o, s);
+	sc_step_data(o, s);
 	sc_verdict(o, s);
 	sc_scaling(o, s);
 	sc_comm(o, s);
@@ -440,7 +453,7 @@ static json_t *summary_json(const struct ana_run *run)
 	json_t *list = json_array(), *failed = json_array();
 	for (size_t i = 0; i < run->n; i++) {
 		json_array_append_new(list, scenario_json(&run->sc[i]));
-		if (strcmp(run->sc[i].in.state, "COMPLETED"))
+		if (!run->sc[i].in.completed)
 			json_array_append_new(failed, json_string(run->sc[i].in.name));
 	}
 	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o}",
@@ -470,13 +483,10 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 			if (!run->sc[i].data.analysed)
 				strbuf_addf(md, "%s**%s** (%s%s%s)", k++ ? ", " : "",
 					    run->sc[i].in.name, run->sc[i].in.state,
-					    !strcmp(run->sc[i].in.state, "COMPLETED")
-						    ? ": no step data"
-						    : run->sc[i].in.reason[0] ? ": "
-									      : "",
-					    !strcmp(run->sc[i].in.state, "COMPLETED")
-						    ? ""
-						    : run->sc[i].in.reason);
+					    run->sc[i].in.completed  ? ": no step data"
+					    : run->sc[i].in.reason[0] ? ": "
+								      : "",
+					    run->sc[i].in.completed ? "" : run->sc[i].in.reason);
 	}
 	strbuf_adds(md, ".\n\n");
 	for (size_t i = 0; i < run->n; i++) {
@@ -753,7 +763,7 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 /* A scenario that could not be analysed: why, and where to look; 0 when it was analysed. */
 static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *s)
 {
-	if (!s->data.analysed && !strcmp(s->in.state, "COMPLETED")) {
+	if (!s->data.analysed && s->in.completed) {
 		strbuf_addf(md,
 			    "The job **completed**, but left nothing to time its steps from: %s. "
 			    "Its job log is "
@@ -998,6 +1008,79 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 			: "No figure was drawn (is gnuplot installed?). ");
 }
 
+/* The rows of a series' table; the widest scenario with a known mode. */
+static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct ana_run *run,
+						 const struct ana_scenario *base)
+{
+	const struct ana_scenario *last = base;
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (!s->data.analysed || strcmp(s->scaling.baseline, base->in.name))
+			continue;
+		char gb[24] = "unknown", sp[24] = "–", ef[24] = "–";
+		if (s->steps.global_batch > 0)
+			snprintf(gb, sizeof gb, "%ld", s->steps.global_batch);
+		if (s->scaling.is_baseline || s->scaling.scaling_mode[0]) {
+			snprintf(sp, sizeof sp, "%.2fx", s->scaling.speedup);
+			snprintf(ef, sizeof ef, "%.0f %%", 100 * s->scaling.efficiency);
+		}
+		strbuf_addf(md,
+			    "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %.1f | %.1f | "
+			    "%.1f |\n",
+			    s->in.name, s->in.nodes, s->in.ranks, gb, s->steps.throughput,
+			    s->steps.throughput_unit,
+			    s->scaling.is_baseline               ? "baseline"
+				    : s->scaling.scaling_mode[0] ? s->scaling.scaling_mode
+								 : "–",
+			    sp, ef, s->shares.data_pct, s->shares.compute_pct,
+			    s->shares.comm_pct);
+		if (s->in.ranks > last->in.ranks &&
+		    (s->scaling.scaling_mode[0] || s->scaling.is_baseline))
+			last = s;
+	}
+	return last;
+}
+
+/* One scaling series: its table, how the shares move, its scaling notes. */
+static void md_series(struct strbuf *md, const struct ana_run *run,
+		      const struct ana_scenario *base)
+{
+	strbuf_addf(md,
+		    "Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
+		    "| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | "
+		    "Speedup | Efficiency | Data %% "
+		    "| Compute %% | Comm %% |\n"
+		    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
+		    base->in.name, base->in.backend, base->in.tasks_per_node,
+		    base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
+		    base->steps.throughput_unit);
+	const struct ana_scenario *last = md_series_rows(md, run, base);
+	if (last != base)
+		strbuf_addf(md,
+			    "\nFrom %d to %d ranks, communication moves from %.1f %% to "
+			    "%.1f %% of step time, "
+			    "compute from %.1f %% to %.1f %% and data loading from %.1f %% "
+			    "to %.1f %%; "
+			    "parallel efficiency at %d ranks is %.0f %%.\n\n",
+			    base->in.ranks, last->in.ranks, base->shares.comm_pct,
+			    last->shares.comm_pct, base->shares.compute_pct,
+			    last->shares.compute_pct, base->shares.data_pct,
+			    last->shares.data_pct, last->in.ranks,
+			    100 * last->scaling.efficiency);
+	else
+		strbuf_adds(md,
+			    "\nNo other scenario of this series scales against it with a "
+			    "known mode: no scaling "
+			    "to report.\n\n");
+	for (size_t i = 0; i < run->n; i++)
+		if (run->sc[i].data.analysed &&
+		    !strcmp(run->sc[i].scaling.baseline, base->in.name) &&
+		    run->sc[i].scaling.scaling_note[0])
+			strbuf_addf(md, "- **%s**: %s.\n", run->sc[i].in.name,
+				    run->sc[i].scaling.scaling_note);
+	strbuf_adds(md, "\n");
+}
+
 static void md_scaling(struct strbuf *md, const struct ana_run *run)
 {
 	strbuf_adds(md, "## Scaling Analysis\n\n");
@@ -1007,65 +1090,7 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 		if (!base->data.analysed || !base->scaling.is_baseline)
 			continue;
 		any = 1;
-		strbuf_addf(md,
-			    "Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
-			    "| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | "
-			    "Speedup | Efficiency | Data %% "
-			    "| Compute %% | Comm %% |\n"
-			    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
-			    base->in.name, base->in.backend, base->in.tasks_per_node,
-			    base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
-			    base->steps.throughput_unit);
-		const struct ana_scenario *last = base;
-		for (size_t i = 0; i < run->n; i++) {
-			const struct ana_scenario *s = &run->sc[i];
-			if (!s->data.analysed || strcmp(s->scaling.baseline, base->in.name))
-				continue;
-			char gb[24] = "unknown", sp[24] = "–", ef[24] = "–";
-			if (s->steps.global_batch > 0)
-				snprintf(gb, sizeof gb, "%ld", s->steps.global_batch);
-			if (s->scaling.is_baseline || s->scaling.scaling_mode[0]) {
-				snprintf(sp, sizeof sp, "%.2fx", s->scaling.speedup);
-				snprintf(ef, sizeof ef, "%.0f %%", 100 * s->scaling.efficiency);
-			}
-			strbuf_addf(md,
-				    "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %.1f | %.1f | "
-				    "%.1f |\n",
-				    s->in.name, s->in.nodes, s->in.ranks, gb, s->steps.throughput,
-				    s->steps.throughput_unit,
-				    s->scaling.is_baseline               ? "baseline"
-					    : s->scaling.scaling_mode[0] ? s->scaling.scaling_mode
-									 : "–",
-				    sp, ef, s->shares.data_pct, s->shares.compute_pct,
-				    s->shares.comm_pct);
-			if (s->in.ranks > last->in.ranks &&
-			    (s->scaling.scaling_mode[0] || s->scaling.is_baseline))
-				last = s;
-		}
-		if (last != base)
-			strbuf_addf(md,
-				    "\nFrom %d to %d ranks, communication moves from %.1f %% to "
-				    "%.1f %% of step time, "
-				    "compute from %.1f %% to %.1f %% and data loading from %.1f %% "
-				    "to %.1f %%; "
-				    "parallel efficiency at %d ranks is %.0f %%.\n\n",
-				    base->in.ranks, last->in.ranks, base->shares.comm_pct,
-				    last->shares.comm_pct, base->shares.compute_pct,
-				    last->shares.compute_pct, base->shares.data_pct,
-				    last->shares.data_pct, last->in.ranks,
-				    100 * last->scaling.efficiency);
-		else
-			strbuf_adds(md,
-				    "\nNo other scenario of this series scales against it with a "
-				    "known mode: no scaling "
-				    "to report.\n\n");
-		for (size_t i = 0; i < run->n; i++)
-			if (run->sc[i].data.analysed &&
-			    !strcmp(run->sc[i].scaling.baseline, base->in.name) &&
-			    run->sc[i].scaling.scaling_note[0])
-				strbuf_addf(md, "- **%s**: %s.\n", run->sc[i].in.name,
-					    run->sc[i].scaling.scaling_note);
-		strbuf_adds(md, "\n");
+		md_series(md, run, base);
 	}
 	if (!any)
 		strbuf_adds(md, "No analysed scenario to compare against.\n\n");
@@ -1178,102 +1203,98 @@ static void md_fabric(struct strbuf *md, const struct ana_run *run)
 	strbuf_adds(md, "\n");
 }
 
-static void md_recommendations(struct strbuf *md, const struct ana_run *run)
+/* What an analysed scenario's verdict suggests, with the share of step time
+ * it could recover. */
+static void scenario_advice(struct rec *r, const struct ana_scenario *s)
 {
-	struct rec *recs = calloc(run->n + run->nmodels + 1, sizeof *recs);
-	size_t n = 0;
-	for (size_t i = 0; i < run->n; i++) {
-		const struct ana_scenario *s = &run->sc[i];
-		struct rec *r = &recs[n];
-		if (!s->data.analysed)
-			continue;
-		if (!strcmp(s->outcome.verdict, "communication-bound")) {
-			r->gain = s->shares.comm_pct + s->shares.sync_wait_pct;
-			comm_advice(r, s);
-		} else if (!strcmp(s->outcome.verdict, "data-loader-bound")) {
-			r->gain = s->shares.data_pct;
-			snprintf(r->text, sizeof r->text,
-				 "**%s**: add data-loader workers or prefetch depth, or make "
-				 "decoding cheaper; up to %.1f %% of step time is spent waiting "
-				 "for data.",
-				 s->in.name, s->shares.data_pct);
-		} else if (!strcmp(s->outcome.verdict, "io-bound")) {
-			r->gain = s->shares.io_pct;
-			snprintf(r->text, sizeof r->text,
-				 "**%s**: checkpoint less often, write asynchronously or from one "
-				 "rank to fast local storage; up to %.1f %% of step time is spent "
-				 "in I/O.",
-				 s->in.name, s->shares.io_pct);
-		} else if (!strcmp(s->outcome.verdict, "memory-bound") &&
-			   s->shares.elementwise_pct <= s->shares.gemm_pct) {
-			r->gain = s->shares.compute_pct / 10;
-			snprintf(r->text, sizeof r->text,
-				 "**%s**: memory is nearly full (%s); lower the per-rank batch, "
-				 "shard "
-				 "optimizer state or activations, or use activation checkpointing "
-				 "before it fails or swaps; "
-				 "the evidence: %s.",
-				 s->in.name,
-				 s->mon.gpu_mem_peak_pct >= 0 ? "GPU memory" : "host memory",
-				 s->outcome.evidence);
-		} else if (!strcmp(s->outcome.verdict, "memory-bound")) {
-			r->gain = s->shares.compute_pct * s->shares.elementwise_pct / 100;
-			snprintf(r->text, sizeof r->text,
-				 "**%s**: fuse elementwise operations and keep activations smaller "
-				 "(or recompute them); %.1f %% of compute is bandwidth-bound "
-				 "elementwise work, about %.1f %% of "
-				 "step time.",
-				 s->in.name, s->shares.elementwise_pct,
-				 s->shares.compute_pct * s->shares.elementwise_pct / 100);
-		} else {
-			r->gain = s->shares.other_pct;
-			snprintf(r->text, sizeof r->text,
-				 "**%s**: compute-bound (%.1f %% compute); gains come from faster "
-				 "kernels (larger GEMMs, mixed precision) rather than from the "
-				 "data path or communication; "
-				 "%.1f %% of step time is unaccounted overhead.",
-				 s->in.name, s->shares.compute_pct, s->shares.other_pct);
-		}
-		n++;
+	if (!strcmp(s->outcome.verdict, "communication-bound")) {
+		r->gain = s->shares.comm_pct + s->shares.sync_wait_pct;
+		comm_advice(r, s);
+	} else if (!strcmp(s->outcome.verdict, "data-loader-bound")) {
+		r->gain = s->shares.data_pct;
+		snprintf(r->text, sizeof r->text,
+			 "**%s**: add data-loader workers or prefetch depth, or make "
+			 "decoding cheaper; up to %.1f %% of step time is spent waiting "
+			 "for data.",
+			 s->in.name, s->shares.data_pct);
+	} else if (!strcmp(s->outcome.verdict, "io-bound")) {
+		r->gain = s->shares.io_pct;
+		snprintf(r->text, sizeof r->text,
+			 "**%s**: checkpoint less often, write asynchronously or from one "
+			 "rank to fast local storage; up to %.1f %% of step time is spent "
+			 "in I/O.",
+			 s->in.name, s->shares.io_pct);
+	} else if (!strcmp(s->outcome.verdict, "memory-bound") &&
+		   s->shares.elementwise_pct <= s->shares.gemm_pct) {
+		r->gain = s->shares.compute_pct / 10;
+		snprintf(r->text, sizeof r->text,
+			 "**%s**: memory is nearly full (%s); lower the per-rank batch, "
+			 "shard "
+			 "optimizer state or activations, or use activation checkpointing "
+			 "before it fails or swaps; "
+			 "the evidence: %s.",
+			 s->in.name,
+			 s->mon.gpu_mem_peak_pct >= 0 ? "GPU memory" : "host memory",
+			 s->outcome.evidence);
+	} else if (!strcmp(s->outcome.verdict, "memory-bound")) {
+		r->gain = s->shares.compute_pct * s->shares.elementwise_pct / 100;
+		snprintf(r->text, sizeof r->text,
+			 "**%s**: fuse elementwise operations and keep activations smaller "
+			 "(or recompute them); %.1f %% of compute is bandwidth-bound "
+			 "elementwise work, about %.1f %% of "
+			 "step time.",
+			 s->in.name, s->shares.elementwise_pct,
+			 s->shares.compute_pct * s->shares.elementwise_pct / 100);
+	} else {
+		r->gain = s->shares.other_pct;
+		snprintf(r->text, sizeof r->text,
+			 "**%s**: compute-bound (%.1f %% compute); gains come from faster "
+			 "kernels (larger GEMMs, mixed precision) rather than from the "
+			 "data path or communication; "
+			 "%.1f %% of step time is unaccounted overhead.",
+			 s->in.name, s->shares.compute_pct, s->shares.other_pct);
 	}
-	for (size_t i = 0; i < run->nmodels; i++) {
-		const struct ana_model *m = &run->models[i];
-		double t16 = m->b / 16 + m->a + m->c * 4,
-		       over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
-		if (m->eff16 >= 0.8)
-			continue;
-		recs[n].gain = over;
-		if (m->contention[0]) {
-			snprintf(recs[n++].text, sizeof recs[0].text,
-				 "**Series of %s**: measure scaling where each rank has "
-				 "its own resources (%s); the model's %.0f %% efficiency at 16 "
-				 "nodes reflects contention.",
-				 m->series,
-				 run->host_cpus > 0 ? "real nodes, not ranks sharing this machine"
-						    : "fewer ranks per node, or exclusive nodes",
-				 100 * m->eff16);
-			continue;
-		}
-		snprintf(recs[n++].text, sizeof recs[0].text,
-			 "**Series of %s at scale**: the fitted model predicts %.0f %% "
-			 "efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f "
-			 "ms per doubling) would be "
-			 "%.0f %% of the step; reduce it (overlap communication, larger per-rank "
-			 "batch, gradient compression) "
-			 "before asking for more nodes.",
-			 m->series, 100 * m->eff16, m->c, over);
+}
+
+/* A scaling series whose fitted model loses efficiency by 16 nodes: 1 when
+ * there is advice (in r). */
+static int series_advice(struct rec *r, const struct ana_model *m, const struct ana_run *run)
+{
+	double t16 = m->b / 16 + m->a + m->c * 4,
+	       over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
+	if (m->eff16 >= 0.8)
+		return 0;
+	r->gain = over;
+	if (m->contention[0]) {
+		snprintf(r->text, sizeof r->text,
+			 "**Series of %s**: measure scaling where each rank has "
+			 "its own resources (%s); the model's %.0f %% efficiency at 16 "
+			 "nodes reflects contention.",
+			 m->series,
+			 run->host_cpus > 0 ? "real nodes, not ranks sharing this machine"
+					    : "fewer ranks per node, or exclusive nodes",
+			 100 * m->eff16);
+		return 1;
 	}
-	qsort(recs, n, sizeof *recs, rec_cmp);
-	strbuf_adds(
-		md,
-		"## Recommendations\n\nRanked by the share of step time each could recover:\n\n");
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
+	snprintf(r->text, sizeof r->text,
+		 "**Series of %s at scale**: the fitted model predicts %.0f %% "
+		 "efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f "
+		 "ms per doubling) would be "
+		 "%.0f %% of the step; reduce it (overlap communication, larger per-rank "
+		 "batch, gradient compression) "
+		 "before asking for more nodes.",
+		 m->series, 100 * m->eff16, m->c, over);
+	return 1;
+}
+
+/* What to do about the scenarios that were not analysed. */
+static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
+{
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (s->data.analysed)
 			continue;
-		if (!strcmp(s->in.state, "COMPLETED"))
+		if (s->in.completed)
 			strbuf_addf(md, "- **%s** completed but cannot be analysed: %s.\n",
 				    s->in.name, s->data.problem ? s->data.problem : "");
 		else
@@ -1283,13 +1304,32 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 				    "again (`campaign resubmit RUN %s`).\n",
 				    s->in.name, s->in.state, s->in.name, s->in.name, s->in.name);
 	}
+}
+
+static void md_recommendations(struct strbuf *md, const struct ana_run *run)
+{
+	struct rec *recs = calloc(run->n + run->nmodels + 1, sizeof *recs);
+	size_t n = 0;
+	for (size_t i = 0; i < run->n; i++)
+		if (run->sc[i].data.analysed)
+			scenario_advice(&recs[n++], &run->sc[i]);
+	for (size_t i = 0; i < run->nmodels; i++)
+		n += series_advice(&recs[n], &run->models[i], run);
+	qsort(recs, n, sizeof *recs, rec_cmp);
+	strbuf_adds(
+		md,
+		"## Recommendations\n\nRanked by the share of step time each could recover:\n\n");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
+	md_unanalysed_advice(md, run);
 	strbuf_adds(md, "\n");
 	free(recs);
 }
 
-static void md_method(struct strbuf *md, const struct ana_run *run)
+/* How the step data is read and step time shared out. */
+static void md_method_sources(struct strbuf *md)
 {
-	strbuf_addf(
+	strbuf_adds(
 		md,
 		"## Methodology\n\n"
 		"- Sources, per scenario, the first present: each rank's trainer telemetry "
@@ -1321,7 +1361,15 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 		"(the last rank to "
 		"arrive) is counted as communication and each rank's excess over it as waiting for "
 		"slower ranks "
-		"(peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time.\n"
+		"(peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce "
+		"time.\n");
+}
+
+static void md_method(struct strbuf *md, const struct ana_run *run)
+{
+	md_method_sources(md);
+	strbuf_addf(
+		md,
 		"- Verdict: communication-bound when exposed communication plus waiting for peers "
 		"> %.0f %% of step time, data-loader-bound "
 		"when data loading > %.0f %%, io-bound when I/O > %.0f %%, memory-bound when the "

@@ -52,7 +52,7 @@ void shard_plan_build(const struct ana_run *run, const char *dir, struct shard_p
 		argv_push(&p->phase_patterns, run->phase_patterns[i]);
 	}
 	for (size_t i = 0; i < run->n; i++)
-		if (!strcmp(run->sc[i].in.state, "COMPLETED")) {
+		if (run->sc[i].in.completed) {
 			add_dir(p, run->sc[i].in.job_dir, JOB_TRACES, 0);
 			add_dir(p, run->sc[i].in.job_dir, JOB_NSYS, 1);
 		}

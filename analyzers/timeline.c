@@ -230,7 +230,7 @@ static int nsys_load_all(const char *path, struct gpu_trace *t)
 static void trace_scenario_events(struct tl_out *o, int index, const struct ana_scenario *s,
 				  const struct rules *phases, double *t0)
 {
-	int nsys = !strcmp(s->data.format, "nsys");
+	int nsys = s->data.format == METRICS_NSYS;
 	struct strbuf dir = STRBUF_INIT;
 	char **names;
 	size_t n;
@@ -328,8 +328,8 @@ int timeline_write(const struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		if (!run->sc[i].data.analysed)
 			continue;
-		if ((!strcmp(run->sc[i].data.format, "pytorch-trace") ||
-		     !strcmp(run->sc[i].data.format, "nsys")) &&
+		if ((run->sc[i].data.format == METRICS_TORCH_TRACE ||
+		     run->sc[i].data.format == METRICS_NSYS) &&
 		    have_phases)
 			trace_scenario_events(&o, (int)i + 1, &run->sc[i], &phases, &trace_t0);
 		else

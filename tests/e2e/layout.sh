@@ -39,3 +39,17 @@ libs=$(ldd "$BIN/campaign-analyze")
 check analyze_links_no_libslurm bash -c '! grep -q libslurm <<<"$1"' _ "$libs"
 check analyze_links_no_libgit2 bash -c '! grep -q libgit2 <<<"$1"' _ "$libs"
 check campaign_links_libslurm bash -c 'ldd "$1" | grep -q libslurm' _ "$BIN/campaign"
+# the report is written one section per concern (issue 25): no function of report.c over 60 lines
+check layout_report_functions_short python3 -c '
+import re, sys
+lines = open("analyzers/report.c").read().split("\n")
+start, long_ = None, []
+for i, l in enumerate(lines):
+    if re.match(r"^[a-z].*\(", l) and not l.endswith(";"):
+        start = (i, l)
+    if l == "}" and start:
+        if i - start[0] > 60:
+            long_.append("%d %s" % (start[0] + 1, start[1]))
+        start = None
+print("\n".join(long_), file=sys.stderr)
+sys.exit(1 if long_ else 0)'

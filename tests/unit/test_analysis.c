@@ -409,7 +409,8 @@ static void test_aorta(void)
 	CHECK(ana_run_analyse(&run) == 0);
 	struct ana_scenario *s = &run.sc[0];
 	CHECK(s->data.analysed && s->steps.active_steps == 4);
-	CHECK_STR(s->data.format, "aorta");
+	CHECK(s->data.format == METRICS_AORTA);
+	CHECK_STR(metrics_format_name(s->data.format), "aorta");
 	CHECK_NEAR(s->steps.step_med_ms, 41, 1e-12);
 	CHECK_NEAR(s->shares.compute_pct, 100 * 30.0 / 41, 1e-9);
 	CHECK_NEAR(s->shares.comm_total_pct, 100 * 14.0 / 41, 1e-9);
