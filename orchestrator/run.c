@@ -172,24 +172,21 @@ int run_render_all(const struct campaign *c, const char *dir, const char *run_id
 	return rc;
 }
 
-/* The journal asked for: CAMPAIGN_STORE_JOURNAL (--store-journal sets it),
- * else the campaign's store_journal, else auto. */
-static int journal_asked(const struct campaign *c, enum store_journal *j)
+/* The journal asked for (the command's), else the campaign's store_journal,
+ * else auto. */
+static int journal_asked(const struct campaign *c, const char *asked, enum store_journal *j)
 {
-	const char *env = getenv("CAMPAIGN_STORE_JOURNAL");
 	*j = STORE_JOURNAL_AUTO;
-	if (env && *env)
-		return store_journal_parse(env, j) < 0
-			? err_set(ERR_USAGE,
-				  "CAMPAIGN_STORE_JOURNAL=%s: expected auto, wal or "
-				  "delete",
-				  env)
+	if (asked && *asked)
+		return store_journal_parse(asked, j) < 0
+			? err_set(ERR_USAGE, "store journal '%s': expected auto, wal or delete",
+				  asked)
 			: 0;
 	return c && c->store_journal ? store_journal_parse(c->store_journal, j) : 0;
 }
 
 int run_create(const struct campaign *c, const char *results_root, const char *backend,
-	       struct run **out)
+	       const char *journal_arg, struct run **out)
 {
 	struct run *r = xcalloc(1, sizeof *r);
 	char *root = fsio_abspath(results_root);
@@ -202,7 +199,7 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 	r->dir = strbuf_detach(&dir);
 	/* Render everything in memory first: a template error creates nothing. */
 	enum store_journal journal;
-	if ((rc = journal_asked(c, &journal)) < 0 ||
+	if ((rc = journal_asked(c, journal_arg, &journal)) < 0 ||
 	    (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 1)) < 0)
 		goto fail;
 	if ((rc = fsio_mkdir_p(r->dir, 0755)) < 0)
@@ -320,7 +317,8 @@ static char *find_run_dir(const char *root, const char *ref, int *ambiguous)
 	return found;
 }
 
-int run_open(const char *results_root, const char *ref, struct run **out)
+int run_open(const char *results_root, const char *ref, const char *journal_arg,
+	     struct run **out)
 {
 	int ambiguous;
 	char *dir = find_run_dir(results_root, ref, &ambiguous);
@@ -355,7 +353,7 @@ int run_open(const char *results_root, const char *ref, struct run **out)
 	struct strbuf p = STRBUF_INIT;
 	enum store_journal journal;
 	strbuf_addf(&p, "%s/" RUN_STATE_DB, dir);
-	int rc = journal_asked(NULL, &journal);
+	int rc = journal_asked(NULL, journal_arg, &journal);
 	if (rc == 0)
 		rc = store_open(p.buf, 0, journal, &r->st);
 	if (rc == 0)

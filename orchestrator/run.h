@@ -18,15 +18,17 @@ struct run {
 	long rpcs; /* scheduler RPCs this process made for the run */
 };
 
-/* Validates nothing: c must be a loaded campaign. backend: "local"/"slurm". */
+/* Validates nothing: c must be a loaded campaign. backend: "local"/"slurm".
+ * journal: the store journal the command asked for ("auto", "wal",
+ * "delete"), or NULL for the campaign's store_journal, else auto. */
 int run_create(const struct campaign *c, const char *results_root, const char *backend,
-	       struct run **out);
+	       const char *journal, struct run **out);
 /* Every run under root as "<campaign>/<run-id>" (a folder holding a
  * state.db), in no particular order. */
 void run_list(const char *root, struct argv *out);
 /* ref: NULL (latest run under results_root), a run directory, a run id, a
  * unique start of one, or a campaign's name (its newest run). */
-int run_open(const char *results_root, const char *ref, struct run **out);
+int run_open(const char *results_root, const char *ref, const char *journal, struct run **out);
 void run_free(struct run *r);
 /* Re-reads r->row from the store (another process may have analysed the
  * run meanwhile); on failure r->row stays as it was. */

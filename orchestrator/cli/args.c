@@ -161,6 +161,14 @@ int cmd_fail(const struct cmd_entry *e, int code)
 	return cmd_exit_of(code);
 }
 
+const char *cmd_journal(const struct args *a)
+{
+	if (args_has(a, 'J'))
+		return args_get(a, 'J');
+	const char *env = getenv("CAMPAIGN_STORE_JOURNAL");
+	return env && *env ? env : NULL;
+}
+
 const char *cmd_results_root(const struct args *a)
 {
 	const char *r = args_get(a, 'R'), *env = getenv("CAMPAIGN_RESULTS");
@@ -192,11 +200,11 @@ int cmd_dispatch(const struct cmd_entry *e, int argc, char **argv)
 	}
 	enum store_journal j;
 	if (args_has(&a, 'J') && (rc = store_journal_parse(args_get(&a, 'J'), &j)) == 0)
-		/* what run_open and run_create read */
+		/* for the processes it starts (supervisor, jobs): they read it from there */
 		setenv("CAMPAIGN_STORE_JOURNAL", args_get(&a, 'J'), 1);
 	if (rc == 0 && (e->flags & CMD_RUN))
 		rc = run_open(cmd_results_root(&a), a.npos && a.dashdash != 0 ? a.pos[0] : NULL,
-			      &a.run);
+			      cmd_journal(&a), &a.run);
 	if (rc == 0)
 		rc = e->exec(e, &a);
 	if (rc < 0)

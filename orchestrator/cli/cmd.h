@@ -102,5 +102,8 @@ int cmd_load_campaign(const char *file, struct campaign *c);
 void cmd_print_run_command(FILE *out, const struct args *a, const char *verb, const char *run_id);
 /* The --results option or its default, ./results. */
 const char *cmd_results_root(const struct args *a);
+/* The store journal the command asks for: --store-journal, else
+ * CAMPAIGN_STORE_JOURNAL (how job processes inherit it), else NULL. */
+const char *cmd_journal(const struct args *a);
 
 #endif

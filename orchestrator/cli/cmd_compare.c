@@ -57,10 +57,10 @@ static json_t *find(json_t *summary, const char *name)
 	return NULL;
 }
 
-static json_t *load_summary(const char *root, const char *id, char **dir)
+static json_t *load_summary(const char *root, const char *id, const char *journal, char **dir)
 {
 	struct run *r;
-	if (run_open(root, id, &r) < 0)
+	if (run_open(root, id, journal, &r) < 0)
 		return NULL;
 	struct strbuf p = STRBUF_INIT;
 	json_error_t jerr;
@@ -213,8 +213,9 @@ static void print_text(json_t *doc)
 static int compare_exec(const struct cmd_entry *self, struct args *a)
 {
 	char *dir_a = NULL, *dir_b = NULL;
-	json_t *ra = load_summary(cmd_results_root(a), a->pos[0], &dir_a);
-	json_t *rb = ra ? load_summary(cmd_results_root(a), a->pos[1], &dir_b) : NULL;
+	json_t *ra = load_summary(cmd_results_root(a), a->pos[0], cmd_journal(a), &dir_a);
+	json_t *rb =
+		ra ? load_summary(cmd_results_root(a), a->pos[1], cmd_journal(a), &dir_b) : NULL;
 	(void)self;
 	if (!ra || !rb) {
 		json_decref(ra);

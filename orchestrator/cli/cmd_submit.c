@@ -50,7 +50,7 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	}
 	free(dirty);
 	struct run *r = NULL;
-	rc = run_create(&c, cmd_results_root(a), be->name, &r);
+	rc = run_create(&c, cmd_results_root(a), be->name, cmd_journal(a), &r);
 	campaign_free(&c);
 	if (rc == 0 && (rc = provenance_write(r, &prov)) < 0)
 		fprintf(stderr, "campaign submit: warning: provenance incomplete: %s\n",
