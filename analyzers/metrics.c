@@ -4,8 +4,8 @@
 #include "pool.h"
 #include "util/err.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
-#include <dirent.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -211,34 +211,26 @@ static void dir_job_one(void *ctx, size_t i)
 		j->slot[i].rank = j->rank_of_name[i];
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The rank files of dir, read on up to `jobs` threads, kept in file-name
  * order and then ordered by rank: the same whatever jobs is. */
 static int load_dir(const char *dir, int jobs, struct scenario_metrics *out, int meta_only)
 {
 	memset(out, 0, sizeof *out);
-	DIR *d = opendir(dir);
-	if (!d)
+	struct argv names;
+	if (fsio_list(dir, &names) < 0)
 		return err_set(ERR_NOTFOUND, "no metrics directory %s", dir);
-	struct dirent *e;
 	char **paths = NULL;
 	size_t n = 0, cap = 0;
-	while ((e = readdir(d))) {
+	for (size_t i = 0; i < names.n; i++) {
 		int r;
-		if (!metrics_rank_file(e->d_name, &r))
+		if (!metrics_rank_file(names.v[i], &r))
 			continue;
 		struct strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s/%s", dir, e->d_name);
+		strbuf_addf(&p, "%s/%s", dir, names.v[i]);
 		XGROW(paths, n, cap, 16);
 		paths[n++] = strbuf_detach(&p);
 	}
-	closedir(d);
-	if (n)
-		qsort(paths, n, sizeof *paths, cmp_str);
+	argv_free(&names);
 	struct dir_job j = { paths, xcalloc(n + 1, sizeof(int)), xcalloc(n + 1, sizeof(int)),
 			     meta_only, xcalloc(n + 1, sizeof(struct rank_metrics)) };
 	for (size_t i = 0; i < n; i++)

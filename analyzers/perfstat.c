@@ -6,7 +6,6 @@
 #include "util/strbuf.h"
 #include "util/words.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,16 +73,15 @@ int nsys_exports(const char *job_dir)
 {
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/" JOB_NSYS, job_dir);
-	DIR *d = opendir(dir.buf);
-	struct dirent *e;
+	struct argv names;
+	fsio_list(dir.buf, &names);
 	int n = 0;
-	while (d && (e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		n += !strncmp(e->d_name, "rank_", 5) && len > 7 &&
-			!strcmp(e->d_name + len - 7, ".sqlite");
+	for (size_t i = 0; i < names.n; i++) {
+		size_t len = strlen(names.v[i]);
+		n += !strncmp(names.v[i], "rank_", 5) && len > 7 &&
+			!strcmp(names.v[i] + len - 7, ".sqlite");
 	}
-	if (d)
-		closedir(d);
+	argv_free(&names);
 	strbuf_free(&dir);
 	return n;
 }

@@ -5,8 +5,8 @@
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
-#include <dirent.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -69,17 +69,15 @@ static json_t *str_array(const struct argv *v)
 /* Removes the results of an earlier map step (k.json, shard-*.done, plan.json). */
 static void clear_dir(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	struct argv names;
 	struct strbuf p = STRBUF_INIT;
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.') {
-			strbuf_reset(&p);
-			strbuf_addf(&p, "%s/%s", dir, e->d_name);
-			unlink(p.buf);
-		}
-	if (d)
-		closedir(d);
+	fsio_list(dir, &names);
+	for (size_t i = 0; i < names.n; i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", dir, names.v[i]);
+		unlink(p.buf);
+	}
+	argv_free(&names);
 	strbuf_free(&p);
 }
 

@@ -5,8 +5,8 @@
 #include "rules.h"
 #include "util/err.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
-#include <dirent.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,14 +94,14 @@ int steplog_load_dir(const char *dir, const char *pattern, int warmup, struct sc
 			    pcre2_substring_number_from_name(re, (PCRE2_SPTR) "step_ms"),
 			    pcre2_substring_number_from_name(re, (PCRE2_SPTR) "loss"),
 			    pcre2_substring_number_from_name(re, (PCRE2_SPTR) "samples") };
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
+	struct argv names;
+	fsio_list(dir, &names);
+	for (size_t i = 0; i < names.n; i++) {
 		int rank;
-		if (!rank_log(e->d_name, &rank))
+		if (!rank_log(names.v[i], &rank))
 			continue;
 		struct strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s/%s", dir, e->d_name);
+		strbuf_addf(&p, "%s/%s", dir, names.v[i]);
 		FILE *f = fsio_fopen_or_warn(p.buf);
 		strbuf_free(&p);
 		if (!f)
@@ -116,8 +116,7 @@ int steplog_load_dir(const char *dir, const char *pattern, int warmup, struct sc
 		out->ranks = xrealloc(out->ranks, (out->n + 1) * sizeof *out->ranks);
 		out->ranks[out->n++] = r;
 	}
-	if (d)
-		closedir(d);
+	argv_free(&names);
 	pcre2_code_free(re);
 	if (out->n == 0)
 		return err_set(ERR_NOTFOUND,

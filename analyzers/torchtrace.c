@@ -8,6 +8,7 @@
 #include "phases.h"
 #include "pool.h"
 #include "util/err.h"
+#include "util/fsio.h"
 #include "util/sort.h"
 #include "util/strbuf.h"
 #include "util/words.h"
@@ -350,15 +351,15 @@ static size_t rank_records(const char *job_dir, struct rank_record **out)
 {
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/" JOB_RANKS, job_dir);
-	DIR *d = opendir(p.buf);
-	struct dirent *e;
+	struct argv names;
+	fsio_list(p.buf, &names);
 	size_t n = 0, cap = 0;
 	*out = NULL;
-	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, "rank_", 5))
+	for (size_t i = 0; i < names.n; i++) {
+		if (strncmp(names.v[i], "rank_", 5))
 			continue;
 		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/" JOB_RANKS "/%s", job_dir, e->d_name);
+		strbuf_addf(&p, "%s/" JOB_RANKS "/%s", job_dir, names.v[i]);
 		json_t *j = json_load_file(p.buf, JSON_DISABLE_EOF_CHECK, NULL);
 		json_int_t rank = -1, pid = -1;
 		const char *host = NULL, *node = NULL;
@@ -373,8 +374,7 @@ static size_t rank_records(const char *job_dir, struct rank_record **out)
 		}
 		json_decref(j);
 	}
-	if (d)
-		closedir(d);
+	argv_free(&names);
 	strbuf_free(&p);
 	return n;
 }
@@ -444,11 +444,6 @@ static int is_trace_name(const char *name)
 static int is_nsys_name(const char *name)
 {
 	return ends_with(name, ".sqlite");
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Adds a file's steps to the rank it belongs to (a rank may have written
@@ -769,21 +764,16 @@ int torchtrace_list(const char *dir, int nsys, char ***names, size_t *n)
 {
 	*names = NULL;
 	*n = 0;
-	DIR *d = opendir(dir);
-	if (!d)
+	struct argv all;
+	if (fsio_list(dir, &all) < 0) /* sorted: the same order whatever readdir says */
 		return err_set(ERR_NOTFOUND, "no directory %s", dir);
-	struct dirent *e;
 	size_t cap = 0;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' &&
-		    (nsys ? is_nsys_name(e->d_name) : is_trace_name(e->d_name))) {
+	for (size_t i = 0; i < all.n; i++)
+		if (nsys ? is_nsys_name(all.v[i]) : is_trace_name(all.v[i])) {
 			XGROW(*names, *n, cap, 16);
-			(*names)[(*n)++] = xstrdup(e->d_name);
+			(*names)[(*n)++] = xstrdup(all.v[i]);
 		}
-	closedir(d);
-	if (*n)
-		/* the same order whatever readdir says */
-		qsort(*names, *n, sizeof **names, cmp_names);
+	argv_free(&all);
 	return 0;
 }
 

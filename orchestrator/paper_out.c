@@ -12,7 +12,6 @@
 #include "util/strbuf.h"
 #include "util/words.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -36,14 +35,12 @@ static void list_entries(const char *base, const char *rel, struct argv *out)
 {
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s%s%s", base, *rel ? "/" : "", rel);
-	DIR *d = opendir(dir.buf);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
+	struct argv names;
+	fsio_list_all(dir.buf, &names);
+	for (size_t i = 0; i < names.n; i++) {
 		struct strbuf r2 = STRBUF_INIT, full = STRBUF_INIT;
 		struct stat st;
-		strbuf_addf(&r2, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		strbuf_addf(&r2, "%s%s%s", rel, *rel ? "/" : "", names.v[i]);
 		strbuf_addf(&full, "%s/%s", base, r2.buf);
 		if (lstat(full.buf, &st) == 0 && S_ISDIR(st.st_mode))
 			list_entries(base, r2.buf, out);
@@ -52,8 +49,7 @@ static void list_entries(const char *base, const char *rel, struct argv *out)
 		strbuf_free(&r2);
 		strbuf_free(&full);
 	}
-	if (d)
-		closedir(d);
+	argv_free(&names);
 	strbuf_free(&dir);
 }
 
@@ -148,15 +144,12 @@ int paper_out_check(const char *out, const char *run_dir)
 	char *real = realpath(out, NULL);
 	int rc = real ? check_not_run(real, run_dir)
 		      : err_sys(ERR_IO, "cannot resolve --out %s", out);
-	DIR *d = rc == 0 ? opendir(out) : NULL;
-	struct dirent *e;
-	int empty = 1;
-	while (d && empty && (e = readdir(d)))
-		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-	if (d)
-		closedir(d);
-	if (rc == 0 && !empty)
+	struct argv names = { 0 };
+	if (rc == 0)
+		fsio_list_all(out, &names);
+	if (rc == 0 && names.n)
 		rc = check_manifest(out);
+	argv_free(&names);
 	free(real);
 	return rc;
 }

@@ -7,7 +7,6 @@
 #include "orchestrator/campaign/render.h"
 #include "util/strbuf.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -70,16 +69,13 @@ int run_archive_attempt(const struct run *r, const char *scenario, int attempt)
 	char *dir = run_attempt_dir(r, scenario, attempt, 1),
 	     *dest = run_attempt_dir(r, scenario, attempt, 0);
 	int rc = fsio_mkdir_p(dest, 0755);
-	DIR *d = rc == 0 ? opendir(dir) : NULL;
-	if (rc == 0 && !d)
+	struct argv names = { 0 };
+	if (rc == 0 && fsio_list_all(dir, &names) < 0)
 		rc = err_sys(ERR_IO, "cannot list %s", dir);
-	struct dirent *e;
-	while (rc == 0 && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    strcmp(e->d_name, "attempts"))
-			rc = archive_entry(dir, dest, e->d_name);
-	if (d)
-		closedir(d);
+	for (size_t i = 0; rc == 0 && i < names.n; i++)
+		if (strcmp(names.v[i], "attempts"))
+			rc = archive_entry(dir, dest, names.v[i]);
+	argv_free(&names);
 	if (rc == 0)
 		rc = fsio_sync_dir(dir);
 	free(dir);
@@ -241,29 +237,26 @@ fail:
 /* Finds the newest run directory under root (run ids sort by time). */
 void run_list(const char *root, struct argv *out)
 {
-	DIR *d = opendir(root);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
+	struct argv camps, runs;
+	fsio_list(root, &camps);
+	for (size_t i = 0; i < camps.n; i++) {
 		struct strbuf c = STRBUF_INIT;
-		strbuf_addf(&c, "%s/%s", root, e->d_name);
-		DIR *d2 = e->d_name[0] == '.' ? NULL : opendir(c.buf);
-		struct dirent *f;
-		while (d2 && (f = readdir(d2))) {
+		strbuf_addf(&c, "%s/%s", root, camps.v[i]);
+		fsio_list(c.buf, &runs);
+		for (size_t k = 0; k < runs.n; k++) {
 			struct strbuf db = STRBUF_INIT;
-			strbuf_addf(&db, "%s/%s/" RUN_STATE_DB, c.buf, f->d_name);
-			if (f->d_name[0] != '.' && fsio_exists(db.buf)) {
+			strbuf_addf(&db, "%s/%s/" RUN_STATE_DB, c.buf, runs.v[k]);
+			if (fsio_exists(db.buf)) {
 				strbuf_reset(&db);
-				strbuf_addf(&db, "%s/%s", e->d_name, f->d_name);
+				strbuf_addf(&db, "%s/%s", camps.v[i], runs.v[k]);
 				argv_push(out, db.buf);
 			}
 			strbuf_free(&db);
 		}
-		if (d2)
-			closedir(d2);
+		argv_free(&runs);
 		strbuf_free(&c);
 	}
-	if (d)
-		closedir(d);
+	argv_free(&camps);
 }
 
 /* The run id of "<campaign>/<run-id>". */

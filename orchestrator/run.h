@@ -24,7 +24,7 @@ struct run {
 int run_create(const struct campaign *c, const char *results_root, const char *backend,
 	       const char *journal, struct run **out);
 /* Every run under root as "<campaign>/<run-id>" (a folder holding a
- * state.db), in no particular order. */
+ * state.db), sorted by campaign, then run id (which sorts by time). */
 void run_list(const char *root, struct argv *out);
 /* ref: NULL (latest run under results_root), a run directory, a run id, a
  * unique start of one, or a campaign's name (its newest run). */

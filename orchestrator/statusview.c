@@ -36,25 +36,25 @@ static double last_output(const struct run *r, const struct job_row *j)
 	for (int k = 0; subs[k]; k++) {
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s%s", dir, subs[k]);
-		DIR *d = opendir(p.buf);
-		struct dirent *e;
-		while (d && (e = readdir(d))) {
+		struct argv names;
+		fsio_list(p.buf, &names);
+		for (size_t i = 0; i < names.n; i++) {
+			const char *name = names.v[i];
 			struct stat st;
-			size_t n = strlen(e->d_name);
+			size_t n = strlen(name);
 			if (n < 4 ||
-			    (strcmp(e->d_name + n - 4, ".out") &&
-			     (n < 6 || strcmp(e->d_name + n - 6, ".jsonl"))))
+			    (strcmp(name + n - 4, ".out") &&
+			     (n < 6 || strcmp(name + n - 6, ".jsonl"))))
 				continue;
 			struct strbuf f = STRBUF_INIT;
-			strbuf_addf(&f, "%s/%s", p.buf, e->d_name);
+			strbuf_addf(&f, "%s/%s", p.buf, name);
 			if (lstat(f.buf, &st) == 0 && S_ISREG(st.st_mode)) {
 				double t = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
 				newest = t > newest ? t : newest;
 			}
 			strbuf_free(&f);
 		}
-		if (d)
-			closedir(d);
+		argv_free(&names);
 		strbuf_free(&p);
 	}
 	free(dir);

@@ -387,7 +387,7 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int fsio_list(const char *dir, struct argv *out)
+static int list(const char *dir, int dots, struct argv *out)
 {
 	memset(out, 0, sizeof *out);
 	DIR *d = opendir(dir);
@@ -395,10 +395,21 @@ int fsio_list(const char *dir, struct argv *out)
 		return -1;
 	struct dirent *e;
 	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
+		if (e->d_name[0] != '.' ||
+		    (dots && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")))
 			argv_push(out, e->d_name);
 	closedir(d);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof *out->v, cmp_name);
 	return 0;
+}
+
+int fsio_list(const char *dir, struct argv *out)
+{
+	return list(dir, 0, out);
+}
+
+int fsio_list_all(const char *dir, struct argv *out)
+{
+	return list(dir, 1, out);
 }

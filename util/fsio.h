@@ -62,5 +62,7 @@ struct argv;
  * order whatever the file system's readdir gives; 0, or -1 (errno set) when
  * dir cannot be read (out is then empty). */
 int fsio_list(const char *dir, struct argv *out);
+/* The same with the names that start with '.' (not "." and ".."). */
+int fsio_list_all(const char *dir, struct argv *out);
 
 #endif

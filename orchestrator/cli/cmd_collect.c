@@ -12,7 +12,6 @@
 #include "util/strbuf.h"
 #include "util/words.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <libgen.h>
@@ -44,18 +43,17 @@ static void hash_present(struct collect *c)
 {
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/" JOB_TRACES, c->dir);
-	DIR *d = opendir(p.buf);
-	struct dirent *e;
+	struct argv names;
+	fsio_list(p.buf, &names);
 	char sha[SHA256_HEX];
-	while (d && (e = readdir(d))) {
+	for (size_t i = 0; i < names.n; i++) {
 		struct stat st;
 		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/" JOB_TRACES "/%s", c->dir, e->d_name);
+		strbuf_addf(&p, "%s/" JOB_TRACES "/%s", c->dir, names.v[i]);
 		if (lstat(p.buf, &st) == 0 && S_ISREG(st.st_mode) && sha256_file(p.buf, sha) == 0)
 			seen(c, sha);
 	}
-	if (d)
-		closedir(d);
+	argv_free(&names);
 	strbuf_free(&p);
 }
 

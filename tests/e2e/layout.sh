@@ -53,3 +53,6 @@ for i, l in enumerate(lines):
         start = None
 print("\n".join(long_), file=sys.stderr)
 sys.exit(1 if long_ else 0)'
+# directories are listed in one sorted way (util/fsio.c's fsio_list); only the /proc scans for
+# processes read a directory themselves
+check layout_one_directory_listing bash -c '[ "$(grep -rl "opendir(" --include=*.c analyzers orchestrator trainer util | sort | tr "\n" " ")" = "orchestrator/backend/backend_local.c orchestrator/statusview.c util/fsio.c " ] && [ "$(grep -rh "opendir(" --include=*.c orchestrator | grep -vc "/proc")" = 0 ]'
