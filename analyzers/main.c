@@ -2,6 +2,7 @@
  *   campaign-analyze RUN_DIR                      (re)writes a campaign run's analysis
  *   campaign-analyze [--json] [--rules F] [--top N] TRACE...   PyTorch-profiler (Kineto) traces,
  *                                                 one per rank: HTA's breakdown per rank */
+#include "util/clock.h"
 #include "util/err.h"
 #include "util/run_layout.h"
 #include "util/fsio.h"
@@ -255,13 +256,6 @@ static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, 
 	return o;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* One input file: a Kineto trace (one rank) or an Nsight Systems export
  * (one entry per process and device). */
 static int analyse_file(const char *file, const struct rules *r, const struct rules *phases,
@@ -288,16 +282,16 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 		return 0;
 	}
 	struct gpu_trace t;
-	double t0 = now_s();
+	double t0 = clock_mono_s();
 	int rc = kineto_load_threads(file, 1, threads, &t);
 	if (rc < 0)
 		return rc;
-	double t1 = now_s();
+	double t1 = clock_mono_s();
 	json_t *o = analyse_one(&t, r, top, file);
 	json_object_set_new(o, "steps", steps_json(&t, phases, top));
 	if (getenv("CAMPAIGN_ANALYZE_TIMES")) /* make bench: reading against analysis */
 		fprintf(stderr, "campaign-analyze: %s: read %.3f s, analysed %.3f s\n", file,
-			t1 - t0, now_s() - t1);
+			t1 - t0, clock_mono_s() - t1);
 	json_object_set_new(o, "format", json_string(t.legacy ? "legacy" : "kineto"));
 	json_array_append_new(ranks, o);
 	gpu_trace_free(&t);

@@ -1,4 +1,5 @@
 #include "shard.h"
+#include "util/clock.h"
 #include "util/run_layout.h"
 
 #include "pool.h"
@@ -420,13 +421,6 @@ static void host_name(char *buf, size_t n)
 	buf[n - 1] = '\0';
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static int load_rules(const struct shard_plan *p, struct rules *phases, struct rules *kernels,
 		      int *have_kernels)
 {
@@ -462,7 +456,7 @@ int shard_run(const struct shard_plan *p, int index, int count, int attempt, int
 	memset(done, 0, sizeof *done);
 	*done = (struct shard_done){ .index = index, .count = count, .attempt = attempt };
 	host_name(done->host, sizeof done->host);
-	double t0 = now_s();
+	double t0 = clock_mono_s();
 	struct rules phases, kernels;
 	int have_kernels, rc = load_rules(p, &phases, &kernels, &have_kernels);
 	if (rc < 0)
@@ -482,7 +476,7 @@ int shard_run(const struct shard_plan *p, int index, int count, int attempt, int
 			rc = err_set(j.rc[i], "shard %d/%d: cannot write the result of %s/%s",
 				     index, count, p->v[j.items[i]].dir, p->v[j.items[i]].name);
 	}
-	done->seconds = now_s() - t0;
+	done->seconds = clock_mono_s() - t0;
 	if (rc == 0)
 		rc = write_done(p, done);
 	rules_free(&phases);

@@ -1,5 +1,6 @@
 #include "aggmap.h"
 
+#include "util/clock.h"
 #include "util/env.h"
 #include "util/err.h"
 #include "util/proc.h"
@@ -92,13 +93,6 @@ static int run_all(const char *self, long nodes, int count, const char *dir)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Runs shard i again, alone; 1 when it then finished, with *d its account. */
 static int retry(const char *self, long nodes, const struct shard_plan *plan, int i, int count,
 		 struct shard_done *d)
@@ -128,7 +122,7 @@ int aggmap_run(const struct ana_run *in, const char *run_dir, int shards, struct
 		return err_set(ERR_IO,
 			       "cannot find this program's path (/proc/self/exe) for the map step");
 	long nodes = batch_nodes();
-	double t0 = now_s();
+	double t0 = clock_mono_s();
 	fprintf(stderr, "campaign aggregate: map step: %zu file%s on %d shard%s (%s)\n", plan->n,
 		plan->n == 1 ? "" : "s", shards, shards == 1 ? "" : "s",
 		nodes ? "srun, one task per node" : "local processes");
@@ -151,7 +145,7 @@ int aggmap_run(const struct ana_run *in, const char *run_dir, int shards, struct
 				i, shards, d.host, d.files, d.files == 1 ? "" : "s", d.bytes / 1e6,
 				d.seconds, d.attempt > 1 ? " (second attempt)" : "");
 		}
-	fprintf(stderr, "campaign aggregate: map step took %.2f s; reducing\n", now_s() - t0);
+	fprintf(stderr, "campaign aggregate: map step took %.2f s; reducing\n", clock_mono_s() - t0);
 	free(self);
 	return rc;
 }

@@ -2,6 +2,7 @@
 
 #include "aggregate.h"
 #include "orchestrator/store/jobstate.h"
+#include "util/clock.h"
 #include "util/err.h"
 #include "statusview.h"
 #include "util/strbuf.h"
@@ -29,8 +30,7 @@ static char *fingerprint(const struct job_set *jobs)
 static void state_lines(const struct job_set *jobs, struct argv *prev, FILE *out)
 {
 	char stamp[16], key[64];
-	time_t t = time(NULL);
-	strftime(stamp, sizeof stamp, "%H:%M:%S", localtime(&t));
+	clock_hms(stamp, sizeof stamp);
 	struct argv now = { 0 };
 	for (size_t i = 0; i < jobs->n; i++) {
 		const struct job_row *j = jobs->latest[i];

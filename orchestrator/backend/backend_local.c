@@ -5,6 +5,7 @@
  * state, and aggregates when the last job ends. While it lives it holds an
  * flock on <run>/.supervisor.lock; without one, status decides from files. */
 #include "backend.h"
+#include "util/clock.h"
 #include "util/run_layout.h"
 
 #include "util/err.h"
@@ -286,8 +287,7 @@ static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limi
 static void progress(const char *scenario, const char *state, const char *what)
 {
 	char stamp[16];
-	time_t t = time(NULL);
-	strftime(stamp, sizeof stamp, "%H:%M:%S", localtime(&t));
+	clock_hms(stamp, sizeof stamp);
 	printf("[%s] %s: %s%s%s%s\n", stamp, scenario, state, what && *what ? " (" : "",
 	       what ? what : "", what && *what ? ")" : "");
 	fflush(stdout);

@@ -4,6 +4,7 @@
 #include "orchestrator/aggregate.h"
 #include "orchestrator/backend/backend.h"
 #include "cmd.h"
+#include "util/clock.h"
 #include "util/err.h"
 
 #include <stdio.h>
@@ -15,8 +16,7 @@ static int supervise_exec(const struct cmd_entry *self, struct args *a)
 	int rc = local_supervise(a->run);
 	if (rc == 0) { /* into supervisor.log, as the jobs' lines before it */
 		char stamp[16];
-		time_t t = time(NULL);
-		strftime(stamp, sizeof stamp, "%H:%M:%S", localtime(&t));
+		clock_hms(stamp, sizeof stamp);
 		printf("[%s] run: every job ended (analysing)\n", stamp);
 		fflush(stdout);
 		rc = aggregate_run(a->run, 0, 0, 1);
