@@ -828,32 +828,36 @@ struct source {
 	void *src;
 	size_t hint;                /* its size when known */
 	long long gz_bytes;         /* the compressed file's size when src is gzip, else 0 */
-	const unsigned char *map;   /* a plain file mapped whole (hint bytes), or NULL */
-	int (*rewind)(void *src);   /* back to a stream's start (0), or NULL: no chunks */
+	int (*rewind)(void *src);   /* back to the stream's start (0), or NULL: no chunks */
 	int threads;                /* for reading in chunks */
 };
+
+static int rewind_file(void *src)
+{
+	return fseek(src, 0, SEEK_SET);
+}
 
 static int rewind_gz(void *src)
 {
 	return gzrewind(src);
 }
 
-/* A large file (mapped, or a stream that can be read again) in chunks on
- * several threads: 0, 1 when it is to be read whole (also after a chunk
+/* A large file (a stream that can be read again) in chunks on several
+ * threads: 0, 1 when it is to be read whole (also after a chunk
  * did not parse: the whole reading then says where and why), or ERR_IO
  * when a stream cannot be read again. */
 static int read_chunked(struct parse *p, const struct source *in, const char *name)
 {
-	if ((!in->map && !in->rewind) || !simd_limit())
+	if (!in->rewind || !simd_limit())
 		return 1;
-	struct chunk_source cs = { in->map, in->hint, in->rd, in->src, max_trace_bytes() };
+	struct chunk_source cs = { in->rd, in->src, max_trace_bytes() };
 	struct chunk_sink sink = { chunk_event, simd_rank, p, 0 };
 	int rc = kineto_chunks_read(&cs, in->threads, &sink);
 	if (rc < 0)
 		forget(p);
 	if (rc == 0)
 		p->t->legacy = sink.legacy;
-	else if (!in->map && in->rewind(in->src) != 0)
+	else if (in->rewind(in->src) != 0)
 		return err_set(ERR_IO, "%s: cannot read it again from its start (a damaged gzip "
 				       "file?)", name);
 	return rc == 0 ? 0 : 1;
@@ -917,11 +921,12 @@ static int load(const struct source *in, const char *name, int want_cpu, struct 
 
 int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t)
 {
-	struct source in = { read_file, f, 0, 0, NULL, NULL, 1 };
+	struct source in = { read_file, f, 0, 0, NULL, 1 };
 	return load(&in, name, want_cpu, t);
 }
 
-/* A plain file: read into place (no stdio copy), or mapped for the chunks. */
+/* A plain file: read into place (no stdio copy); one of more than 4 MB in
+ * chunks. */
 static int load_plain(int fd, const char *path, int want_cpu, int threads, struct gpu_trace *t)
 {
 	struct stat st;
@@ -931,15 +936,10 @@ static int load_plain(int fd, const char *path, int want_cpu, int threads, struc
 		return err_sys(ERR_IO, "cannot read %s", path);
 	}
 	setvbuf(f, NULL, _IONBF, 0);
-	struct source in = { read_file, f, st.st_size > 0 ? (size_t)st.st_size : 0, 0, NULL,
-			     NULL, threads };
-	void *map = in.hint > 2 * (size_t)KINETO_CHUNK_BYTES && simd_limit()
-		? mmap(NULL, in.hint, PROT_READ, MAP_PRIVATE, fd, 0)
-		: MAP_FAILED;
-	in.map = map == MAP_FAILED ? NULL : map;
+	size_t size = st.st_size > 0 ? (size_t)st.st_size : 0;
+	struct source in = { read_file, f, size, 0,
+			     size > 2 * (size_t)KINETO_CHUNK_BYTES ? rewind_file : NULL, threads };
 	int rc = load(&in, path, want_cpu, t);
-	if (in.map)
-		munmap(map, in.hint);
 	fclose(f);
 	return rc;
 }
@@ -971,7 +971,7 @@ int kineto_load_threads(const char *path, int want_cpu, int threads, struct gpu_
 	struct stat st;
 	long long gz_bytes = fstat(fd, &st) == 0 ? (long long)st.st_size : 1;
 	close(fd);
-	struct source in = { read_gz, gz, 0, gz_bytes, NULL, rewind_gz, threads };
+	struct source in = { read_gz, gz, 0, gz_bytes, rewind_gz, threads };
 	int rc = load(&in, path, want_cpu, t);
 	gzclose(gz);
 	return rc;

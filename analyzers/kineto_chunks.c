@@ -1,9 +1,11 @@
 /* kineto_chunks: see kineto_chunks.h. The producer (the calling thread)
- * cuts the event array at event boundaries and copies each chunk into a
- * slot as "[events]"; any thread parses a ready slot into its events' fields
- * (strings left in the slot's own parser); the caller hands them on in slot
- * order. The last slot is the document without the chunks before it: the
- * root object's other keys (distributedInfo) are read there, in place. */
+ * reads the stream straight into a slot, about two chunk sizes at a time,
+ * cuts it after the last event that ends in it ("[events]": the comma of
+ * the cut becomes the ']') and keeps the rest for the next slot; any thread
+ * parses a ready slot into its events' fields (strings kept once per slot);
+ * the caller hands them on in slot order. The last slot is the document's
+ * head up to the event array, then the rest of the stream: the root's
+ * other keys (distributedInfo) are read there, in place. */
 #include "kineto_chunks.h"
 #include "kineto.h"
 
@@ -12,7 +14,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 enum { SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE };
@@ -287,23 +288,6 @@ static void parse_slot(struct slot *s)
 		s->strs.v[i].s = s->strs.arena + s->strs.v[i].off;
 }
 
-/* Copies the pieces into the slot's buffer, zero padding after them. */
-static void fill_slot(struct slot *s, const void *a, size_t na, const void *b, size_t nb,
-		      const char *close)
-{
-	size_t nc = strlen(close), len = na + nb + nc;
-	if (s->cap < len) {
-		free(s->buf);
-		s->cap = len + len / 4;
-		s->buf = xmalloc(s->cap + KINETO_SIMD_PADDING);
-	}
-	memcpy(s->buf, a, na);
-	memcpy(s->buf + na, b, nb);
-	memcpy(s->buf + na + nb, close, nc);
-	memset(s->buf + len, 0, KINETO_SIMD_PADDING);
-	s->len = len;
-}
-
 /* ---- threads ----------------------------------------------------------- */
 
 /* The oldest slot no thread has taken yet, taken; NULL when none (under mu). */
@@ -379,120 +363,121 @@ static int hand_on(struct slot *s, struct chunk_sink *sink, int last)
 	return 0;
 }
 
-/* The most bytes the window holds while looking for a cut (a longer event
- * or string: the file is read whole, which has its own limits). */
-#define WINDOW_MAX (64u << 20)
+/* The most bytes one chunk may grow to while no cut is found in it (a longer
+ * event or string: the file is read whole, which has its own limits). */
+#define CHUNK_MAX (64u << 20)
 
-/* The producer's place in the file: the window holds the bytes from file
- * offset base on (all of a mapped file; a sliding buffer of a stream). */
+/* The producer's place in the stream: what was read past the last cut (the
+ * start of the next chunk), and the document's head up to the event array. */
 struct cursor {
 	const struct chunk_source *in;
-	const unsigned char *win;
-	size_t wlen, base;
-	unsigned char *own;          /* the window's buffer when streaming */
-	size_t cap;
-	int eof;
-	const unsigned char *head;   /* the document up to the event array */
-	unsigned char *head_copy;    /* (a stream's, kept: its window moves on) */
-	size_t start, pos, dropped;  /* start: the array's first byte; pos: the next chunk's */
-	int done;
+	unsigned char *carry;
+	size_t ncarry, carry_cap;
+	unsigned char *head;         /* the document up to the array's first byte */
+	size_t start;                /* its length */
+	size_t read;                 /* bytes read from the stream */
+	int eof, done;
 };
 
-/* Reads more of a stream into the window, first dropping what lies before
- * pos; 0, or -1 on a read error or past the limits. */
-static int fill(struct cursor *cur)
+/* Reads into b[*n, want) until it is full or the stream ends; -1 on a read
+ * error or past the most a trace may hold. */
+static int read_into(struct cursor *cur, unsigned char *b, size_t *n, size_t want)
 {
-	size_t keep = cur->base + cur->wlen - cur->pos;
-	if (cur->pos > cur->base) {
-		memmove(cur->own, cur->own + (cur->pos - cur->base), keep);
-		cur->base = cur->pos;
-		cur->wlen = keep;
-	}
-	/* room for a few chunks, so that most reads move only a chunk's tail */
-	size_t want = cur->wlen + 8 * (size_t)KINETO_CHUNK_BYTES;
-	if (want > WINDOW_MAX + 8 * (size_t)KINETO_CHUNK_BYTES)
-		return -1;
-	if (cur->cap < want) {
-		cur->cap = want;
-		cur->own = xrealloc(cur->own, cur->cap);
-		cur->win = cur->own;
-	}
-	while (cur->wlen < cur->cap && !cur->eof) {
-		long n = cur->in->read(cur->in->src, cur->own + cur->wlen, cur->cap - cur->wlen);
-		if (n < 0)
+	while (*n < want && !cur->eof) {
+		long r = cur->in->read(cur->in->src, b + *n, want - *n);
+		if (r < 0)
 			return -1;
-		cur->eof = n == 0;
-		cur->wlen += (size_t)n;
+		cur->eof = r == 0;
+		*n += (size_t)r;
+		cur->read += (size_t)r;
 	}
-	return cur->base + cur->wlen > cur->in->max_bytes ? -1 : 0;
+	return cur->read > cur->in->max_bytes ? -1 : 0;
 }
 
-/* The bytes of the next chunk: [pos, *split) of the file, or *split = 0
- * with the rest of the file for the last document; -1 when a stream fails. */
-static int next_cut(struct cursor *cur, size_t *split)
+static void slot_room(struct slot *s, size_t n)
 {
-	for (;;) {
-		size_t rel = cur->pos - cur->base, avail = cur->wlen - rel;
-		if (!cur->eof && avail < 3 * (size_t)KINETO_CHUNK_BYTES) {
-			if (fill(cur) < 0)
-				return -1;
-			continue;
-		}
-		size_t at = avail > 2 * (size_t)KINETO_CHUNK_BYTES
-			? kineto_event_split(cur->win + rel, avail, KINETO_CHUNK_BYTES)
-			: avail;
-		if (at < avail) {
-			*split = cur->pos + at;
-			return 0;
-		}
-		/* no cut in more than two chunks: a string too long for a trace?
-		 * (then the whole reading names it) */
-		struct kineto_strscan sc = { 0 };
-		if (avail > 2 * (size_t)KINETO_CHUNK_BYTES &&
-		    kineto_long_string_at(&sc, cur->win + rel, avail, TRACE_MAX_STRING) < avail)
-			return -1;
-		if (cur->eof) {
-			*split = 0;
-			return 0;
-		}
-		if (fill(cur) < 0) /* no cut yet: a longer window */
-			return -1;
-	}
-}
-
-/* The pages of a mapped file read are not needed again (the head is, for
- * the last slot). */
-static void drop_read(struct cursor *cur)
-{
-	if (!cur->in->map)
+	if (s->cap >= n)
 		return;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t from = (cur->start + page - 1) / page * page, to = cur->pos / page * page;
-	if (from < cur->dropped)
-		from = cur->dropped;
-	if (to > from) {
-		madvise((void *)(cur->win + from), to - from, MADV_DONTNEED);
-		cur->dropped = to;
-	}
+	s->cap = n + n / 4;
+	s->buf = xrealloc(s->buf, s->cap + KINETO_SIMD_PADDING);
 }
 
-/* Fills the slot with the next chunk, or with the last document (the
- * root's head up to the array, then the rest of the file); -1 when a
- * stream fails. */
+/* The last ',' of b[from, n) that separates two events ('}', spaces, ',',
+ * spaces, '{'), or 0 when there is none: the cut, guessed as forward. */
+static size_t last_split(const unsigned char *b, size_t n, size_t from)
+{
+	for (size_t k = n; k > from;) {
+		const unsigned char *q = memrchr(b + from, '{', k - from);
+		if (!q)
+			return 0;
+		size_t open = (size_t)(q - b), j = open;
+		while (j > from && is_space(b[j - 1]))
+			j--;
+		if (j > from && b[j - 1] == ',') {
+			size_t comma = j - 1, i = comma;
+			while (i > from && is_space(b[i - 1]))
+				i--;
+			if (i > from && b[i - 1] == '}')
+				return comma;
+		}
+		k = open;
+	}
+	return 0;
+}
+
+/* The last document: the head, then the rest of the stream, already read
+ * into s->buf from offset 1 (n bytes in all). */
+static void last_document(struct cursor *cur, struct slot *s, size_t n)
+{
+	slot_room(s, cur->start + n - 1);
+	memmove(s->buf + cur->start, s->buf + 1, n - 1);
+	memcpy(s->buf, cur->head, cur->start);
+	s->len = cur->start + n - 1;
+	memset(s->buf + s->len, 0, KINETO_SIMD_PADDING);
+	cur->done = 1;
+}
+
+/* Fills the slot with the next chunk, read straight into it as "[events]"
+ * (the comma of the cut becomes the ']'), or with the last document; -1
+ * when the stream fails, a limit is passed, or no cut is found across a
+ * string longer than a trace may hold. */
 static int produce(struct cursor *cur, struct slot *s)
 {
-	size_t split;
-	if (next_cut(cur, &split) < 0)
-		return -1;
-	const unsigned char *at = cur->win + (cur->pos - cur->base);
-	if (!split) {
-		fill_slot(s, cur->head, cur->start, at, cur->base + cur->wlen - cur->pos, "");
-		cur->done = 1;
-	} else {
-		fill_slot(s, "[", 1, at, split - cur->pos, "]");
-		cur->pos = split + 1;
+	size_t want = KINETO_CHUNK_BYTES, n = 1 + cur->ncarry, cut;
+	slot_room(s, n > 1 + want ? n : 1 + want);
+	s->buf[0] = '[';
+	memcpy(s->buf + 1, cur->carry, cur->ncarry);
+	for (;;) {
+		if (n < 1 + want && read_into(cur, (unsigned char *)s->buf, &n, 1 + want) < 0)
+			return -1;
+		if (cur->eof && n - 1 <= want) {
+			last_document(cur, s, n);
+			return 0;
+		}
+		/* cut in the chunk's second half; none there: a longer chunk */
+		if ((cut = last_split((unsigned char *)s->buf, n, n / 2)))
+			break;
+		if (cur->eof) {
+			last_document(cur, s, n);
+			return 0;
+		}
+		struct kineto_strscan sc = { 0 };
+		if (want >= CHUNK_MAX ||
+		    kineto_long_string_at(&sc, (unsigned char *)s->buf + 1, n - 1,
+					  TRACE_MAX_STRING) < n - 1)
+			return -1;
+		want = 2 * (n - 1);
+		slot_room(s, 1 + want);
 	}
-	drop_read(cur);
+	cur->ncarry = n - cut - 1;
+	if (cur->carry_cap < cur->ncarry) {
+		cur->carry_cap = cur->ncarry * 2;
+		cur->carry = xrealloc(cur->carry, cur->carry_cap);
+	}
+	memcpy(cur->carry, s->buf + cut + 1, cur->ncarry);
+	s->buf[cut] = ']';
+	s->len = cut + 1;
+	memset(s->buf + s->len, 0, KINETO_SIMD_PADDING);
 	return 0;
 }
 
@@ -520,25 +505,31 @@ static int pipeline(struct chunks *c, struct cursor *cur, struct chunk_sink *sin
 	return rc;
 }
 
-/* Where the event array starts: 0 when the file is not to be split (small,
- * or no array in its first bytes); -1 when a stream fails. */
+/* Reads the head: where the event array starts (the bytes read past it
+ * become the first carry); 0 when the stream is not to be split (small, or
+ * no array in its first 64 MB); -1 when it fails. */
 static long find_start(struct cursor *cur)
 {
-	if (cur->in->map) {
-		size_t n = cur->wlen, start = kineto_events_start(cur->win, n, WINDOW_MAX);
-		return start && kineto_event_split(cur->win, n, start + KINETO_CHUNK_BYTES) < n
-			? (long)start : 0;
-	}
-	size_t start = 0;
-	while (!(start = kineto_events_start(cur->win, cur->wlen, WINDOW_MAX)) && !cur->eof &&
-	       cur->wlen < WINDOW_MAX)
-		if (fill(cur) < 0)
+	size_t n = 0, cap = 0, start = 0;
+	unsigned char *b = NULL;
+	do {
+		cap = cap ? cap * 2 : (size_t)KINETO_CHUNK_BYTES / 2;
+		b = xrealloc(b, cap);
+		if (read_into(cur, b, &n, cap) < 0) {
+			free(b);
 			return -1;
-	if (!start || (cur->eof && cur->wlen - start < 2 * (size_t)KINETO_CHUNK_BYTES))
+		}
+		start = kineto_events_start(b, n, CHUNK_MAX);
+	} while (!start && !cur->eof && cap < CHUNK_MAX);
+	if (!start || (cur->eof && n - start < 2 * (size_t)KINETO_CHUNK_BYTES)) {
+		free(b);
 		return 0;
-	cur->head_copy = xmalloc(start);
-	memcpy(cur->head_copy, cur->win, start);
-	cur->head = cur->head_copy;
+	}
+	cur->head = b;
+	cur->start = start;
+	cur->carry = xmalloc(n - start);
+	cur->carry_cap = cur->ncarry = n - start;
+	memcpy(cur->carry, b + start, n - start);
 	return (long)start;
 }
 
@@ -582,19 +573,12 @@ static int run_threads(struct cursor *cur, int threads, struct chunk_sink *sink)
 
 int kineto_chunks_read(const struct chunk_source *in, int threads, struct chunk_sink *sink)
 {
-	struct cursor cur = { .in = in, .win = in->map, .wlen = in->map ? in->n : 0,
-			      .eof = in->map != NULL, .head = in->map };
-	if (in->map && in->n > in->max_bytes)
-		return -1;
+	struct cursor cur = { .in = in };
 	long start = find_start(&cur);
 	int rc = start < 0 ? -1 : start == 0 ? 1 : 0;
-	if (rc == 0) {
-		if (in->map)
-			madvise((void *)in->map, in->n, MADV_SEQUENTIAL);
-		cur.start = cur.pos = (size_t)start;
+	if (rc == 0)
 		rc = run_threads(&cur, threads < 1 ? 1 : threads, sink) < 0 ? -1 : 0;
-	}
-	free(cur.own);
-	free(cur.head_copy);
+	free(cur.carry);
+	free(cur.head);
 	return rc;
 }

@@ -1,7 +1,8 @@
-/* kineto_chunks: one large plain Kineto file, mapped, read as chunks of its
- * event array parsed on several threads (simdjson), every event handed on in
- * file order: memory follows the chunk and the threads, not the file, and
- * the output is the same as one parse of the whole document. */
+/* kineto_chunks: one large Kineto file (plain or gzip), read as a stream in
+ * chunks of its event array parsed on several threads (simdjson), every
+ * event handed on in file order: memory follows the chunks and the threads,
+ * not the file, and the output is the same as one parse of the whole
+ * document. */
 #ifndef ANALYZERS_KINETO_CHUNKS_H
 #define ANALYZERS_KINETO_CHUNKS_H
 
@@ -37,10 +38,8 @@ struct chunk_sink {
 	int legacy;
 };
 
-/* A file to read in chunks: mapped whole, or a stream read from its start. */
+/* A file to read in chunks: a stream read from its start. */
 struct chunk_source {
-	const unsigned char *map; /* the file mapped read-only, n bytes; or NULL and */
-	size_t n;
 	long (*read)(void *src, unsigned char *buf, size_t n); /* >0, 0 at the end, <0 */
 	void *src;
 	size_t max_bytes;         /* the most a trace may hold (decompressed) */
@@ -51,8 +50,8 @@ struct chunk_source {
  * 1: not split (a small file, or no event array in its first 64 MB):
  * nothing was handed on; read it whole. -1: a chunk did not parse, the
  * stream failed, or a limit was passed; what was handed on must be
- * forgotten and the file read whole, which then says where and why. A
- * stream has been read from in both cases. */
+ * forgotten and the file read whole, which then says where and why. The
+ * stream has been read from in both cases: rewind it first. */
 int kineto_chunks_read(const struct chunk_source *in, int threads, struct chunk_sink *sink);
 
 /* The offset just past the '[' that opens the event array (traceEvents of

@@ -145,7 +145,8 @@ int aggmap_run(const struct ana_run *in, const char *run_dir, int shards, struct
 				i, shards, d.host, d.files, d.files == 1 ? "" : "s", d.bytes / 1e6,
 				d.seconds, d.attempt > 1 ? " (second attempt)" : "");
 		}
-	fprintf(stderr, "campaign aggregate: map step took %.2f s; reducing\n", clock_mono_s() - t0);
+	fprintf(stderr, "campaign aggregate: map step took %.2f s; reducing\n",
+		clock_mono_s() - t0);
 	free(self);
 	return rc;
 }
