@@ -26,19 +26,12 @@ best() {
 	local j=$1 out=$2; shift 2
 	local b= line
 	for i in 1 2 3; do
-		CAMPAIGN_ANALYZE_TIMES = 1 / usr / bin / time - f "%e %M" -
-				o "$tmp/ana.time" bin / campaign - analyze-- json -
-				j "$j"
-				  "$@" >
-			"$out" 2 > "$tmp/ana.err" line = "$(cat " $tmp /
-				ana.time ") $(awk '{ r += $(NF-4); a += $(NF-1) } END { print r, a "
-					 "}' " $tmp /
-				ana.err ")" if[-z "$b"] ||
-			python3 -
-				c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "${line%% *}"
-													      "${b%% *}";
-	then b = $line;
-	fi done echo "$b"
+		CAMPAIGN_ANALYZE_TIMES=1 /usr/bin/time -f "%e %M" -o "$tmp/ana.time" \
+			bin/campaign-analyze --json -j "$j" "$@" >"$out" 2>"$tmp/ana.err"
+		line="$(cat "$tmp/ana.time") $(awk '{ r += $(NF-4); a += $(NF-1) } END { print r, a }' "$tmp/ana.err")"
+		if [ -z "$b" ] || python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "${line%% *}" "${b%% *}"; then b=$line; fi
+	done
+	echo "$b"
 }
 
 # rate LABEL FILE...
