@@ -84,10 +84,21 @@ struct sref {
 	int *id;       /* the trace's id of s once known (-1 before), or NULL */
 };
 
-/* The strings of one event that end_event reads. */
+/* What a name or a category is, as end_event asks: found once per chunk's
+ * string when read in chunks, else at each event. */
+enum {
+	STR_STEP = 1,      /* a name ProfilerStep#N */
+	STR_LAUNCH = 2,    /* a name of a kernel launch, copy or memset call */
+	STR_GPU_NOTE = 4,  /* the category gpu_user_annotation */
+	STR_RUNTIME = 8,   /* the category cuda_runtime or cuda_driver */
+	STR_TRACE = 16,    /* the category Trace (Kineto's whole-profile range) */
+};
+
+/* The strings of one event that end_event reads; kinds -1 when not known. */
 struct ev_strs {
 	struct sref name, tid, coll, pg;
 	const char *cat, *dtype;
+	int name_kind, cat_kind;
 };
 
 static int ref_id(struct gpu_trace *t, const struct sref *r)
@@ -198,10 +209,15 @@ static int is_launch(const char *name)
 	return 0;
 }
 
-void gpu_trace_add_rt(struct gpu_trace *t, long corr, double start, double dur, const char *name)
+static void add_rt(struct gpu_trace *t, long corr, double start, double dur, int launch)
 {
 	XGROW(t->rt, t->nrt, t->rtcap, 1024);
-	t->rt[t->nrt++] = (struct rt_event){ corr, start, dur, is_launch(name) };
+	t->rt[t->nrt++] = (struct rt_event){ corr, start, dur, launch };
+}
+
+void gpu_trace_add_rt(struct gpu_trace *t, long corr, double start, double dur, const char *name)
+{
+	add_rt(t, corr, start, dur, is_launch(name));
 }
 
 static int cmp_rt(const void *a, const void *b)
@@ -236,6 +252,15 @@ static int is_runtime_cat(const char *cat)
 	return cat && (!strcmp(cat, "cuda_runtime") || !strcmp(cat, "cuda_driver"));
 }
 
+static int str_kind(const char *s)
+{
+	if (!s)
+		return 0;
+	return (!strncmp(s, "ProfilerStep#", 13) ? STR_STEP : 0) | (is_launch(s) ? STR_LAUNCH : 0) |
+		(!strcmp(s, "gpu_user_annotation") ? STR_GPU_NOTE : 0) |
+		(is_runtime_cat(s) ? STR_RUNTIME : 0) | (!strcmp(s, "Trace") ? STR_TRACE : 0);
+}
+
 int trace_times_sane(double ts, double dur)
 {
 	return isfinite(ts) && isfinite(dur) && dur >= 0 && fabs(ts) < 9.0e15 &&
@@ -246,6 +271,8 @@ static void end_event(struct parse *p, const struct ev_strs *e)
 {
 	struct gpu_trace *t = p->t;
 	const char *name = e->name.s, *cat = e->cat;
+	int nk = e->name_kind >= 0 ? e->name_kind : str_kind(name),
+	    ck = e->cat_kind >= 0 ? e->cat_kind : str_kind(cat);
 	if (p->bad_time && name) { /* "ts": "123": counted as malformed, not guessed */
 		t->malformed++;
 		reset_event(p);
@@ -254,23 +281,21 @@ static void end_event(struct parse *p, const struct ev_strs *e)
 	/* Every ProfilerStep#N with a duration and a category marks a step start
 	 * for HTA's last-step cut, GPU-side annotations (ROCm traces carry both)
 	 * included */
-	if (name && p->has_ts && p->has_dur && cat && !strncmp(name, "ProfilerStep#", 13) &&
-	    p->nsteps < MAX_STEPS) {
+	if (name && p->has_ts && p->has_dur && cat && (nk & STR_STEP) && p->nsteps < MAX_STEPS) {
 		p->step_names[p->nsteps] = xstrdup(name);
 		p->step_ts[p->nsteps++] = p->ts;
 	}
 	/* GPU-side annotations (gpu_user_annotation: where a range's GPU work ran)
 	 * are neither host ranges nor steps of their own */
-	int gpu_note = cat && !strcmp(cat, "gpu_user_annotation");
-	if (gpu_note) {
+	if (ck & STR_GPU_NOTE) {
 		reset_event(p);
 		return;
 	}
 	int gpu = name && p->has_ts && p->has_dur && p->has_stream && p->stream != -1;
-	int rt = !gpu && name && p->has_ts && p->has_dur && p->has_corr && is_runtime_cat(cat);
+	int rt = !gpu && name && p->has_ts && p->has_dur && p->has_corr && (ck & STR_RUNTIME);
 	/* host ranges; Kineto's "Trace" event spans the whole profile and is none */
 	int cpu = t->want_cpu && !gpu && name && p->has_ts && p->has_dur &&
-		(p->ph == 'X' || !p->ph) && !(cat && !strcmp(cat, "Trace"));
+		(p->ph == 'X' || !p->ph) && !(ck & STR_TRACE);
 	if ((gpu || rt || cpu) && !trace_times_sane(p->ts, p->dur))
 		t->malformed++;
 	else if (gpu)
@@ -280,8 +305,8 @@ static void end_event(struct parse *p, const struct ev_strs *e)
 		add_comm_of(p, e, gpu ? ceil(p->ts) : p->ts,
 			    gpu ? floor(p->ts + p->dur) : p->ts + p->dur, gpu);
 	else if (rt)
-		gpu_trace_add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts),
-				 name);
+		add_rt(t, p->corr, ceil(p->ts), floor(p->ts + p->dur) - ceil(p->ts),
+		       (nk & STR_LAUNCH) != 0);
 	if (cpu && trace_times_sane(p->ts, p->dur)) {
 		int n = ref_id(t, &e->name);
 		add_cpu_id(t, p->ts, p->ts + p->dur, n,
@@ -301,6 +326,8 @@ static struct ev_strs strs_of(const struct parse *p)
 		{ p->has_pg ? p->pg.buf : NULL, 0, NULL },
 		p->has_cat ? p->cat.buf : NULL,
 		p->has_dtype ? p->dtype.buf : NULL,
+		-1,
+		-1,
 	};
 	return e;
 }
@@ -686,6 +713,16 @@ static struct sref chunk_ref(struct chunk_str *strs, int i)
 	return i < 0 ? none : (struct sref){ strs[i].s, strs[i].hash, &strs[i].id };
 }
 
+/* What a chunk's string is, found on its first use in the chunk. */
+static int chunk_kind(struct chunk_str *strs, int i)
+{
+	if (i < 0)
+		return 0;
+	if (strs[i].kind < 0)
+		strs[i].kind = str_kind(strs[i].s);
+	return strs[i].kind;
+}
+
 /* An event of a chunk: its strings interned once per chunk. */
 static void chunk_event(void *ctx, const struct chunk_event *c, struct chunk_str *strs)
 {
@@ -700,6 +737,8 @@ static void chunk_event(void *ctx, const struct chunk_event *c, struct chunk_str
 		chunk_ref(strs, c->pg),
 		c->cat >= 0 ? strs[c->cat].s : NULL,
 		c->dtype >= 0 ? strs[c->dtype].s : NULL,
+		chunk_kind(strs, c->name),
+		chunk_kind(strs, c->cat),
 	};
 	end_event(p, &e);
 }

@@ -237,7 +237,7 @@ static int strtab_add(struct strtab *t, const char *s, size_t n)
 	memcpy(t->arena + t->len, s, len);
 	t->arena[t->len + len] = '\0';
 	XGROW(t->v, t->n, t->vcap, 256);
-	t->v[t->n] = (struct chunk_str){ NULL, h, -1, t->len };
+	t->v[t->n] = (struct chunk_str){ NULL, h, -1, -1, t->len };
 	t->len += len + 1;
 	t->slots[k] = (int)t->n;
 	return (int)t->n++;

@@ -20,6 +20,7 @@ struct chunk_str {
 	const char *s;
 	size_t hash;
 	int id;
+	int kind;   /* -1, for the consumer to set: what the string is (kineto.c's STR_* bits) */
 	size_t off; /* (the reader's: where s is in the chunk's arena) */
 };
 
