@@ -268,10 +268,10 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 			fl[nfl++] = (struct flops_at){ c->start, c->flops };
 		}
 	}
-	if (nfl)
-		qsort(fl, nfl, sizeof *fl, by_flops_start);
-	qsort(cls, ncls, sizeof *cls, by_start);
-	qsort(steps, nsteps, sizeof *steps, by_step_start);
+	/* stable, and one pass for what the trace wrote in time order */
+	sort_runs(fl, nfl, sizeof *fl, by_flops_start);
+	sort_runs(cls, ncls, sizeof *cls, by_start);
+	sort_runs(steps, nsteps, sizeof *steps, by_step_start);
 	out->format = METRICS_TORCH_TRACE;
 	out->rank = t->rank;
 	for (size_t i = 0; i < nsteps; i++) {
