@@ -869,6 +869,7 @@ struct source {
 	long long gz_bytes;         /* the compressed file's size when src is gzip, else 0 */
 	int (*rewind)(void *src);   /* back to the stream's start (0), or NULL: no chunks */
 	int threads;                /* for reading in chunks */
+	size_t chunk;               /* bytes per chunk */
 };
 
 static int rewind_file(void *src)
@@ -889,7 +890,7 @@ static int read_chunked(struct parse *p, const struct source *in, const char *na
 {
 	if (!in->rewind || !simd_limit())
 		return 1;
-	struct chunk_source cs = { in->rd, in->src, max_trace_bytes() };
+	struct chunk_source cs = { in->rd, in->src, max_trace_bytes(), in->chunk };
 	struct chunk_sink sink = { chunk_event, simd_rank, p, 0 };
 	int rc = kineto_chunks_read(&cs, in->threads, &sink);
 	if (rc < 0)
@@ -960,13 +961,13 @@ static int load(const struct source *in, const char *name, int want_cpu, struct 
 
 int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t)
 {
-	struct source in = { read_file, f, 0, 0, NULL, 1 };
+	struct source in = { read_file, f, 0, 0, NULL, 1, 0 };
 	return load(&in, name, want_cpu, t);
 }
 
-/* A plain file: read into place (no stdio copy); one of more than 4 MB in
- * chunks. */
-static int load_plain(int fd, const char *path, int want_cpu, int threads, struct gpu_trace *t)
+/* A plain file: read into place (no stdio copy); a large one in chunks. */
+static int load_plain(int fd, const char *path, const struct kineto_how *how,
+		      struct gpu_trace *t)
 {
 	struct stat st;
 	FILE *f;
@@ -975,21 +976,25 @@ static int load_plain(int fd, const char *path, int want_cpu, int threads, struc
 		return err_sys(ERR_IO, "cannot read %s", path);
 	}
 	setvbuf(f, NULL, _IONBF, 0);
-	size_t size = st.st_size > 0 ? (size_t)st.st_size : 0;
-	struct source in = { read_file, f, size, 0,
-			     size > 2 * (size_t)KINETO_CHUNK_BYTES ? rewind_file : NULL, threads };
-	int rc = load(&in, path, want_cpu, t);
+	size_t size = st.st_size > 0 ? (size_t)st.st_size : 0, chunk = how->chunk_bytes;
+	struct source in = { read_file, f, size, 0, size > 2 * chunk ? rewind_file : NULL,
+			     how->threads, chunk };
+	int rc = load(&in, path, how->want_cpu, t);
 	fclose(f);
 	return rc;
 }
 
 int kineto_load(const char *path, int want_cpu, struct gpu_trace *t)
 {
-	return kineto_load_threads(path, want_cpu, 1, t);
+	struct kineto_how how = { want_cpu, 1, 0 };
+	return kineto_load_with(path, &how, t);
 }
 
-int kineto_load_threads(const char *path, int want_cpu, int threads, struct gpu_trace *t)
+int kineto_load_with(const char *path, const struct kineto_how *asked, struct gpu_trace *t)
 {
+	struct kineto_how how = *asked;
+	if (!how.chunk_bytes)
+		how.chunk_bytes = KINETO_CHUNK_BYTES;
 	memset(t, 0, sizeof *t);
 	int fd = fsio_open_input(path); /* a FIFO or a device is refused, never waited on */
 	if (fd < 0)
@@ -1005,13 +1010,13 @@ int kineto_load_threads(const char *path, int want_cpu, int threads, struct gpu_
 	gzbuffer(gz, 1 << 17);
 	if (gzdirect(gz)) {
 		gzclose(gz);
-		return load_plain(fd, path, want_cpu, threads, t);
+		return load_plain(fd, path, &how, t);
 	}
 	struct stat st;
 	long long gz_bytes = fstat(fd, &st) == 0 ? (long long)st.st_size : 1;
 	close(fd);
-	struct source in = { read_gz, gz, 0, gz_bytes, rewind_gz, threads };
-	int rc = load(&in, path, want_cpu, t);
+	struct source in = { read_gz, gz, 0, gz_bytes, rewind_gz, how.threads, how.chunk_bytes };
+	int rc = load(&in, path, how.want_cpu, t);
 	gzclose(gz);
 	return rc;
 }

@@ -79,9 +79,16 @@ struct gpu_trace {
 /* Reads path (plain or gzip); ERR_IO with the file and byte offset of a
  * parse error. With want_cpu, also the host ranges. */
 int kineto_load(const char *path, int want_cpu, struct gpu_trace *t);
-/* The same, a large plain file read in chunks on `threads` threads (the
- * events, and so every result, the same for any number). */
-int kineto_load_threads(const char *path, int want_cpu, int threads, struct gpu_trace *t);
+/* How to read a trace: with the host ranges; on how many threads a large
+ * one is read in chunks (the events, and so every result, the same for any
+ * number); the chunks' size (0: KINETO_CHUNK_BYTES, 2 MB): a plain file of
+ * more than twice that, and every gzip file, is read in chunks. */
+struct kineto_how {
+	int want_cpu;
+	int threads;
+	size_t chunk_bytes;
+};
+int kineto_load_with(const char *path, const struct kineto_how *how, struct gpu_trace *t);
 /* The same from an open (plain) stream; name is used in messages. */
 int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t);
 void gpu_trace_free(struct gpu_trace *t);

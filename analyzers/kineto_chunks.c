@@ -376,6 +376,7 @@ struct cursor {
 	unsigned char *head;         /* the document up to the array's first byte */
 	size_t start;                /* its length */
 	size_t read;                 /* bytes read from the stream */
+	size_t chunk;                /* bytes per chunk */
 	int eof, done;
 };
 
@@ -443,7 +444,7 @@ static void last_document(struct cursor *cur, struct slot *s, size_t n)
  * string longer than a trace may hold. */
 static int produce(struct cursor *cur, struct slot *s)
 {
-	size_t want = KINETO_CHUNK_BYTES, n = 1 + cur->ncarry, cut;
+	size_t want = cur->chunk, n = 1 + cur->ncarry, cut;
 	slot_room(s, n > 1 + want ? n : 1 + want);
 	s->buf[0] = '[';
 	memcpy(s->buf + 1, cur->carry, cur->ncarry);
@@ -513,7 +514,7 @@ static long find_start(struct cursor *cur)
 	size_t n = 0, cap = 0, start = 0;
 	unsigned char *b = NULL;
 	do {
-		cap = cap ? cap * 2 : (size_t)KINETO_CHUNK_BYTES / 2;
+		cap = cap ? cap * 2 : cur->chunk / 2 + 64;
 		b = xrealloc(b, cap);
 		if (read_into(cur, b, &n, cap) < 0) {
 			free(b);
@@ -521,7 +522,7 @@ static long find_start(struct cursor *cur)
 		}
 		start = kineto_events_start(b, n, CHUNK_MAX);
 	} while (!start && !cur->eof && cap < CHUNK_MAX);
-	if (!start || (cur->eof && n - start < 2 * (size_t)KINETO_CHUNK_BYTES)) {
+	if (!start || (cur->eof && n - start < 2 * cur->chunk)) {
 		free(b);
 		return 0;
 	}
@@ -573,7 +574,7 @@ static int run_threads(struct cursor *cur, int threads, struct chunk_sink *sink)
 
 int kineto_chunks_read(const struct chunk_source *in, int threads, struct chunk_sink *sink)
 {
-	struct cursor cur = { .in = in };
+	struct cursor cur = { .in = in, .chunk = in->chunk ? in->chunk : KINETO_CHUNK_BYTES };
 	long start = find_start(&cur);
 	int rc = start < 0 ? -1 : start == 0 ? 1 : 0;
 	if (rc == 0)

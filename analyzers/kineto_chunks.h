@@ -10,7 +10,9 @@
 
 #include <stddef.h>
 
-/* Bytes of event array per chunk; a file under twice this is one chunk. */
+/* Bytes of event array per chunk, unless the source says otherwise; a
+ * stream of less than twice the chunk size after the array's start is read
+ * whole (not split). */
 #define KINETO_CHUNK_BYTES (2u << 20)
 
 /* A string of a chunk, kept once per chunk: NUL-terminated (cut at a NUL
@@ -44,6 +46,7 @@ struct chunk_source {
 	long (*read)(void *src, unsigned char *buf, size_t n); /* >0, 0 at the end, <0 */
 	void *src;
 	size_t max_bytes;         /* the most a trace may hold (decompressed) */
+	size_t chunk;             /* bytes per chunk (0: KINETO_CHUNK_BYTES) */
 };
 
 /* Reads the file on `threads` threads (1: this one alone), handing sink

@@ -283,7 +283,8 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 	}
 	struct gpu_trace t;
 	double t0 = clock_mono_s();
-	int rc = kineto_load_threads(file, 1, threads, &t);
+	struct kineto_how how = { 1, threads, 0 };
+	int rc = kineto_load_with(file, &how, &t);
 	if (rc < 0)
 		return rc;
 	double t1 = clock_mono_s();

@@ -16,6 +16,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
+/* Small chunks, so that a small trace is many of them (the reader's own size
+ * is 2 MB; default_chunks reads one trace at that size). */
+#define CHUNK 8192
+#define N 1500 /* about 330 KB: some forty chunks */
+
 /* Events enough for several chunks: steps, runtime calls, kernels, host
  * ranges. odd: args added to the kernel in the middle; or with every, fields
  * put first in every event (where a chunk's last, cut-off event nearly always
@@ -99,7 +104,7 @@ static int same_trace(const struct gpu_trace *a, const struct gpu_trace *b)
 
 /* The file read in chunks on 1, 2 and 3 threads against one whole reading:
  * both succeed with the same trace, or both fail with the same message. */
-static int chunks_agree(const char *path, int expect_ok)
+static int chunks_agree_at(const char *path, int expect_ok, size_t chunk)
 {
 	struct gpu_trace whole, part;
 	FILE *f = fopen(path, "rb");
@@ -109,7 +114,8 @@ static int chunks_agree(const char *path, int expect_ok)
 	snprintf(msg, sizeof msg, "%s", rc < 0 ? err_last() : "");
 	int ok = (rc == 0) == expect_ok;
 	for (int threads = 1; ok && threads <= 3; threads++) {
-		int rc2 = kineto_load_threads(path, 1, threads, &part);
+		struct kineto_how how = { 1, threads, chunk };
+		int rc2 = kineto_load_with(path, &how, &part);
 		ok = rc2 == rc && (rc < 0 ? !strcmp(err_last(), msg) : same_trace(&whole, &part));
 		if (!ok)
 			printf("  %d threads: rc %d (whole %d) %s / %s\n", threads, rc2, rc,
@@ -122,20 +128,52 @@ static int chunks_agree(const char *path, int expect_ok)
 	return ok;
 }
 
+static int chunks_agree(const char *path, int expect_ok)
+{
+	return chunks_agree_at(path, expect_ok, CHUNK);
+}
+
 #define HEAD "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0}, {\"id\": 1}], " \
 	     "\"distributedInfo\": {\"rank\": 3}, \"traceEvents\": [\n"
-#define N 24000 /* about 5.5 MB: a chunk, then the last document */
 
 static void object_form(void)
 {
 	char *p = write_trace(HEAD, N, NULL, 0, "], \"traceName\": \"x\"}\n");
 	CHECK(chunks_agree(p, 1));
 	struct gpu_trace t;
-	CHECK(kineto_load_threads(p, 1, 2, &t) == 0);
+	struct kineto_how how = { 1, 2, CHUNK };
+	CHECK(kineto_load_with(p, &how, &t) == 0);
 	/* the last step's 500 kernels go (HTA's cut); runtime calls are host ranges too */
 	CHECK(t.rank == 3 && t.n == N - 500 && t.dropped == 500 && t.ncpu == 2 * N + N / 500 &&
 	      t.steps == N / 500 && !t.legacy);
 	gpu_trace_free(&t);
+	unlink(p);
+}
+
+/* Chunks smaller than an event (each grows until a cut is found), about
+ * one, and a few events long. */
+static void any_chunk_size(void)
+{
+	char *p = write_trace(HEAD, N, NULL, 0, "], \"traceName\": \"x\"}\n");
+	const size_t sizes[] = { 64, 150, 300, 4096 };
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+		CHECK(chunks_agree_at(p, 1, sizes[i]));
+	unlink(p);
+}
+
+/* The reader's own chunk size, on a trace of about 5.5 MB. */
+static void default_chunks(void)
+{
+	char *p = write_trace(HEAD, 24000, NULL, 0, "]}");
+	struct gpu_trace whole, part;
+	FILE *f = fopen(p, "rb");
+	CHECK(kineto_load_stream(f, p, 1, &whole) == 0);
+	fclose(f);
+	struct kineto_how how = { 1, 2, 0 };
+	CHECK(kineto_load_with(p, &how, &part) == 0);
+	CHECK(same_trace(&whole, &part));
+	gpu_trace_free(&part);
+	gpu_trace_free(&whole);
 	unlink(p);
 }
 
@@ -163,7 +201,7 @@ static int chunks_alone(const char *path)
 	FILE *f = fopen(path, "rb");
 	long events = 0;
 	struct chunk_sink sink = { count_event, no_rank, &events, 0 };
-	struct chunk_source in = { read_stdio, f, (size_t)1 << 40 };
+	struct chunk_source in = { read_stdio, f, (size_t)1 << 40, CHUNK };
 	int rc = kineto_chunks_read(&in, 2, &sink);
 	fclose(f);
 	return rc;
@@ -234,7 +272,8 @@ static void gzip_streams(void)
 		CHECK(kineto_load_stream(f, p, 1, &whole) == 0);
 		fclose(f);
 		for (int threads = 1; threads <= 3; threads++) {
-			CHECK(kineto_load_threads(gz, 1, threads, &part) == 0);
+			struct kineto_how how = { 1, threads, CHUNK };
+			CHECK(kineto_load_with(gz, &how, &part) == 0);
 			CHECK(same_trace(&whole, &part));
 			gpu_trace_free(&part);
 		}
@@ -246,7 +285,8 @@ static void gzip_streams(void)
 			fclose(g);
 			char msg[512] = "";
 			for (int threads = 1; threads <= 3; threads++) {
-				CHECK(kineto_load_threads(gz, 1, threads, &part) < 0);
+				struct kineto_how how = { 1, threads, CHUNK };
+				CHECK(kineto_load_with(gz, &how, &part) < 0);
 				CHECK(threads == 1 || !strcmp(msg, err_last()));
 				snprintf(msg, sizeof msg, "%s", err_last());
 			}
@@ -274,6 +314,8 @@ static void scanner(void)
 int main(void)
 {
 	RUN(object_form);
+	RUN(default_chunks);
+	RUN(any_chunk_size);
 	RUN(legacy_and_rank_after);
 	RUN(wrong_guesses);
 	RUN(broken_files);
