@@ -965,6 +965,14 @@ int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace
 	return load(&in, name, want_cpu, t);
 }
 
+int kineto_load_stream_with(FILE *f, const char *name, const struct kineto_how *how,
+			    struct gpu_trace *t)
+{
+	struct source in = { read_file, f, 0, 0, how->chunk_bytes ? rewind_file : NULL,
+			     how->threads, how->chunk_bytes };
+	return load(&in, name, how->want_cpu, t);
+}
+
 /* A plain file: read into place (no stdio copy); a large one in chunks. */
 static int load_plain(int fd, const char *path, const struct kineto_how *how,
 		      struct gpu_trace *t)

@@ -91,6 +91,10 @@ struct kineto_how {
 int kineto_load_with(const char *path, const struct kineto_how *how, struct gpu_trace *t);
 /* The same from an open (plain) stream; name is used in messages. */
 int kineto_load_stream(FILE *f, const char *name, int want_cpu, struct gpu_trace *t);
+/* The same, in chunks of how->chunk_bytes (0: whole) when f can seek back to
+ * its start (the differential fuzzer's way in). */
+int kineto_load_stream_with(FILE *f, const char *name, const struct kineto_how *how,
+			    struct gpu_trace *t);
 void gpu_trace_free(struct gpu_trace *t);
 /* Appends a GPU event / a runtime call (used by the Nsight Systems ingest). */
 void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *name, int stream,

@@ -3,13 +3,17 @@
 # undefined behaviour. `make fuzz` finds new inputs.
 source "$(dirname "$0")/../lib.sh"
 export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt CAMPAIGN_PHASE_RULES=$ROOT/analyzers/phase_rules.txt
-for name in campaign jsonl kineto csv; do
+# fuzz_chunks (the chunked trace reader against the whole reading) replays the Kineto inputs too
+for name in campaign jsonl kineto csv chunks; do
 	bin=$ROOT/build/fuzz/fuzz_$name
 	if [ ! -x "$bin" ]; then
 		fail "fuzz_replay_$name" "$bin is not built (make check builds it with clang)"
 		continue
 	fi
-	find "$ROOT/tests/fuzz/seeds/$name" "$ROOT/tests/fuzz/corpus/$name" -type f 2>/dev/null | sort >"$SCRATCH/$name.list"
+	dirs="$ROOT/tests/fuzz/seeds/$name $ROOT/tests/fuzz/corpus/$name"
+	[ "$name" = chunks ] && dirs="$dirs $ROOT/tests/fuzz/seeds/kineto $ROOT/tests/fuzz/corpus/kineto"
+	# shellcheck disable=SC2086
+	find $dirs -type f 2>/dev/null | sort >"$SCRATCH/$name.list"
 	n=$(wc -l <"$SCRATCH/$name.list")
 	xargs -a "$SCRATCH/$name.list" -n 500 "$bin" >"$SCRATCH/$name.log" 2>&1; rc=$?
 	echo "   fuzz_$name: $n inputs replayed"

@@ -17,8 +17,11 @@ for name in "$@"; do
 	mkdir -p "$corpus" "$work"
 	log=$ROOT/build/fuzz/$name.log
 	echo "fuzz_$name: ${SECONDS_EACH} s (log: $log)"
+	more=() # fuzz_chunks starts from the Kineto inputs as well
+	[ "$name" = chunks ] && more=("$ROOT/tests/fuzz/corpus/kineto" "$ROOT/tests/fuzz/seeds/kineto")
 	"$BIN/fuzz_$name" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
-		-artifact_prefix="$ROOT/build/fuzz/findings/${name}-" "$work" "$corpus" "$ROOT/tests/fuzz/seeds/$name" >"$log" 2>&1
+		-artifact_prefix="$ROOT/build/fuzz/findings/${name}-" "$work" "$corpus" "$ROOT/tests/fuzz/seeds/$name" \
+		"${more[@]}" >"$log" 2>&1
 	rc=$?
 	grep -E "^Done [0-9]+ runs|^#[0-9]+ +DONE" "$log" | tail -2 | sed 's/^/  /'
 	if [ "$rc" -ne 0 ]; then
