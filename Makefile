@@ -137,6 +137,21 @@ $(B)/asan/%: tests/unit/%.c $(ASAN_OBJ) tests/unit/harness.h
 	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(ASAN_OBJ) $(PKG_LIBS) -lslurm -lm
 
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
+
+# campaign-analyze under ThreadSanitizer (clang): a trace read in chunks on
+# several threads, and a file's GPU view and steps side by side (tests/e2e/tsan.sh).
+TSAN_SRC := $(UTIL_SRC) $(ANA_SRC) analyzers/main.c
+TSAN_OBJ := $(TSAN_SRC:%.c=$(B)/tsan/obj/%.o) $(ANA_CXX:%.cc=$(B)/tsan/obj/%.o)
+TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer -g -O1 -pthread
+$(B)/tsan/obj/%.o: %.c $(B)/versions.h
+	@mkdir -p $(dir $@)
+	clang -std=c11 -D_GNU_SOURCE $(WARN) $(TSAN_FLAGS) -I. -I$(B) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/tsan/obj/%.o: %.cc
+	@mkdir -p $(dir $@)
+	clang++ -std=c++17 $(WARN) $(TSAN_FLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
+$(B)/tsan/campaign-analyze: $(TSAN_OBJ)
+	clang $(TSAN_FLAGS) -o $@ $(TSAN_OBJ) $(ANA_LIBS) -lm
+.SECONDARY: $(TSAN_OBJ)
 .SECONDARY: $(ASAN_OBJ) # kept between builds, not removed as intermediates
 
 # libFuzzer targets (clang): the loaders built once with the fuzzer's coverage
@@ -167,7 +182,7 @@ fuzz: deps
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(FUZZ_BINS) $(B)/tsan/campaign-analyze
 	@tests/run.sh $(UNIT_BINS)
 
 # Parts of the suite: the unit tests alone; every end-to-end script; the
@@ -178,13 +193,13 @@ unit: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 $(UNIT_BINS)
 	@E2E=0 tests/run.sh $(UNIT_BINS)
 e2e: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(FUZZ_BINS) $(B)/tsan/campaign-analyze
 	@tests/run.sh
 quick: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS)
 	@TEST_SCRIPTS="$(QUICK_SCRIPTS)" tests/run.sh $(UNIT_BINS)
 failed: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(FUZZ_BINS) $(B)/tsan/campaign-analyze
 	@if [ -s build/tests-failed.txt ]; then TEST_SCRIPTS="$$(tr '\n' ' ' <build/tests-failed.txt)" E2E=1 tests/run.sh; \
 	 else echo "make failed: no failed script recorded (build/tests-failed.txt); 0 passed, 0 failed"; fi
 

@@ -500,8 +500,10 @@ static int pipeline(struct chunks *c, struct cursor *cur, struct chunk_sink *sin
 			break;
 		struct slot *s = oldest_parsed(c);
 		rc = hand_on(s, sink, cur->done && c->consumed + 1 == c->produced);
+		pthread_mutex_lock(&c->mu); /* the workers look at consumed and the states */
 		s->state = SLOT_FREE;
 		c->consumed++;
+		pthread_mutex_unlock(&c->mu);
 	}
 	return rc;
 }

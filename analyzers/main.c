@@ -256,6 +256,23 @@ static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, 
 	return o;
 }
 
+struct file_parts {
+	struct gpu_trace *t;
+	const struct rules *r, *phases;
+	int top;
+	const char *file;
+	json_t *gpu, *steps;
+};
+
+static void file_part(void *ctx, size_t i)
+{
+	struct file_parts *p = ctx;
+	if (i == 0)
+		p->gpu = analyse_one(p->t, p->r, p->top, p->file);
+	else
+		p->steps = steps_json(p->t, p->phases, p->top);
+}
+
 /* One input file: a Kineto trace (one rank) or an Nsight Systems export
  * (one entry per process and device). */
 static int analyse_file(const char *file, const struct rules *r, const struct rules *phases,
@@ -288,8 +305,12 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 	if (rc < 0)
 		return rc;
 	double t1 = clock_mono_s();
-	json_t *o = analyse_one(&t, r, top, file);
-	json_object_set_new(o, "steps", steps_json(&t, phases, top));
+	/* the GPU view and the steps side by side when the file has two threads:
+	 * HTA writes only the GPU events' categories, the steps read only host ranges */
+	struct file_parts parts = { &t, r, phases, top, file, NULL, NULL };
+	pool_run(2, threads > 1 ? 2 : 1, file_part, &parts);
+	json_t *o = parts.gpu;
+	json_object_set_new(o, "steps", parts.steps);
 	if (getenv("CAMPAIGN_ANALYZE_TIMES")) /* make bench: reading against analysis */
 		fprintf(stderr, "campaign-analyze: %s: read %.3f s, analysed %.3f s\n", file,
 			t1 - t0, clock_mono_s() - t1);
