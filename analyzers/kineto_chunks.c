@@ -1,7 +1,7 @@
 /* kineto_chunks: see kineto_chunks.h. The producer (the calling thread)
- * reads the stream straight into a slot, about two chunk sizes at a time,
- * cuts it after the last event that ends in it ("[events]": the comma of
- * the cut becomes the ']') and keeps the rest for the next slot; any thread
+ * reads the stream straight into a slot, about a chunk at a time, cuts it
+ * after the last event that ends in its second half ("[events]": the comma
+ * of the cut becomes the ']') and keeps the rest for the next slot; any thread
  * parses a ready slot into its events' fields (strings kept once per slot);
  * the caller hands them on in slot order. The last slot is the document's
  * head up to the event array, then the rest of the stream: the root's
@@ -14,7 +14,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum { SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE };
 
@@ -40,6 +39,9 @@ struct slot {
 	int has_rank, legacy, failed, state;
 };
 
+/* The slots in flight; mu guards the states, produced and consumed (the
+ * producer fills a FREE slot and the consumer reads a DONE one without it:
+ * no other thread touches a slot in those states). */
 struct chunks {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -129,23 +131,6 @@ size_t kineto_events_start(const unsigned char *b, size_t n, size_t limit)
 			return 0;
 		i++;
 	}
-}
-
-size_t kineto_event_split(const unsigned char *b, size_t n, size_t from)
-{
-	while (from < n) {
-		const unsigned char *q = memchr(b + from, '}', n - from);
-		if (!q)
-			return n;
-		size_t j = skip_space(b, n, (size_t)(q - b) + 1);
-		if (j < n && b[j] == ',') {
-			size_t k = skip_space(b, n, j + 1);
-			if (k < n && b[k] == '{')
-				return j;
-		}
-		from = (size_t)(q - b) + 1;
-	}
-	return n;
 }
 
 /* ---- long strings ------------------------------------------------------ */
@@ -403,9 +388,7 @@ static void slot_room(struct slot *s, size_t n)
 	s->buf = xrealloc(s->buf, s->cap + KINETO_SIMD_PADDING);
 }
 
-/* The last ',' of b[from, n) that separates two events ('}', spaces, ',',
- * spaces, '{'), or 0 when there is none: the cut, guessed as forward. */
-static size_t last_split(const unsigned char *b, size_t n, size_t from)
+size_t kineto_event_cut(const unsigned char *b, size_t n, size_t from)
 {
 	for (size_t k = n; k > from;) {
 		const unsigned char *q = memrchr(b + from, '{', k - from);
@@ -456,7 +439,7 @@ static int produce(struct cursor *cur, struct slot *s)
 			return 0;
 		}
 		/* cut in the chunk's second half; none there: a longer chunk */
-		if ((cut = last_split((unsigned char *)s->buf, n, n / 2)))
+		if ((cut = kineto_event_cut((unsigned char *)s->buf, n, n / 2)))
 			break;
 		if (cur->eof) {
 			last_document(cur, s, n);

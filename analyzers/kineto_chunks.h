@@ -63,11 +63,11 @@ int kineto_chunks_read(const struct chunk_source *in, int threads, struct chunk_
  * first `limit` bytes (strings are skipped whole, escapes included). */
 size_t kineto_events_start(const unsigned char *b, size_t n, size_t limit);
 
-/* The first ',' at or after `from` that separates two events ('}', spaces,
- * ',', spaces, '{'), or n when there is none. A guess: a ',' inside a string
- * or a deeper array makes the chunks around it fail to parse, never parse
+/* The last ',' in b[from, n) that separates two events ('}', spaces, ',',
+ * spaces, '{'), or 0 when there is none. A guess: a ',' inside a string or a
+ * deeper array makes the chunks around it fail to parse, never parse
  * differently. */
-size_t kineto_event_split(const unsigned char *b, size_t n, size_t from);
+size_t kineto_event_cut(const unsigned char *b, size_t n, size_t from);
 
 /* Strings across the pieces of a document: where one passes the longest a
  * trace may hold (TRACE_MAX_STRING; yajl's cost grows with the square of a

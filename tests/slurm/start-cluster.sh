@@ -59,6 +59,10 @@ for i in $(seq 1 50); do [ -S "$SOCK" ] && break; sleep 0.1; done
 # slurm.conf: the CPU layout of this host for every node.
 layout=$(slurmd -C | head -n 1 | tr ' ' '\n' | grep -E '^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | tr '\n' ' ')
 CONF=$D/etc/slurm.conf
+# Job ids of their own per cluster (its controller port's last three digits x 10): the test
+# clusters run side by side on this one machine, and a job's rendezvous port derives from its
+# id (campaign launch's job_port), so equal ids in two clusters would meet on one port.
+FIRST_JOB_ID=$(((CTLD_PORT % 1000) * 10 + 1))
 cat >"$CONF" <<CONF
 ClusterName=campaigntest
 SlurmctldHost=localhost(127.0.0.1)
@@ -85,6 +89,7 @@ JobCompType=jobcomp/filetxt
 JobCompLoc=$D/jobcomp/jobcomp.txt
 SchedulerParameters=batch_sched_delay=0
 MinJobAge=$MIN_JOB_AGE
+FirstJobId=$FIRST_JOB_ID
 KillWait=5
 TmpFS=$D/tmp/%n
 ReturnToService=2
