@@ -11,6 +11,16 @@ cd "$SCRATCH"
 need_torch user_conclusions
 cp "$ROOT/campaigns/tb_train.py" train.py
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
+# (when a run failed: its status table, each failed job's log end and its ranks' error lines)
+failed_jobs_said() {
+	"$CAMPAIGN" status --results "$(dirname "$(dirname "$1")")" "$(basename "$1")" 2>&1 | sed 's/^/  why: /'
+	for d in "$1"/*/; do
+		grep -q "ended with exit status 0" "$d"/slurm-*.out 2>/dev/null && continue
+		tail -n 8 "$d"/slurm-*.out 2>&1 | sed 's/^/  why: /'
+		grep -h -m 6 -iE "error|exception|refused|timed? ?out|abort|killed" "$d"/logs/* 2>/dev/null |
+			sed 's/^/  why: /'
+	done
+}
 
 cat >strong.yaml <<'Y'
 campaign: strong
@@ -30,7 +40,7 @@ scenarios:
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" strong.yaml >out.txt 2>&1; rc=$?
 run=$(rundir out.txt)
-[ "$rc" -eq 0 ] || { grep -h -B2 -A12 "Error\|error\|Traceback" "$run"/*/logs/rank_*.out "$run"/*/slurm-*.out | head -60 >&2; }
+[ "$rc" -eq 0 ] || failed_jobs_said "$run"
 check conclusions_strong_completes [ "$rc" -eq 0 ]
 check conclusions_rank_records [ "$(ls "$run/s2/ranks" | tr '\n' ' ')" = "rank_0.json rank_1.json " ]
 check conclusions_two_files_per_rank [ "$(ls "$run/s2/traces" | wc -l)" -eq 4 ]
@@ -71,7 +81,7 @@ cat >>nobatch.yaml <<'Y'
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/nb" nobatch.yaml >nb.txt 2>&1; rc=$?
 run=$(rundir nb.txt)
-[ "$rc" -eq 0 ] || { grep -h -B2 -A12 "Error\|error\|Traceback" "$run"/*/logs/rank_*.out "$run"/*/slurm-*.out | head -60 >&2; }
+[ "$rc" -eq 0 ] || failed_jobs_said "$run"
 check conclusions_nobatch_completes [ "$rc" -eq 0 ]
 check conclusions_nobatch_unit [ "$(S s2 '["throughput_unit"]'),$(S s2 '["throughput_samples_per_s"]'),$(S s2 '["global_batch"]')" = "steps/s,None,None" ]
 check conclusions_nobatch_no_speedup [ "$(S s2 '["speedup"]'),$(S s2 '["scaling_mode"]')" = "None,None" ]
