@@ -65,3 +65,22 @@ P
 }
 # within10 A B: A is within 10 % of B
 within10() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= 0.1 * b else 1)' "$1" "$2"; }
+
+# torch_submit OUT ARGS...: `campaign submit --wait ARGS` into OUT, once more when a rank of
+# Debian's torch (1.13 on Python 3.11) aborted on glibc's heap check ("malloc(): invalid size
+# (unsorted)" and the like, exit 134): a crash inside the user's library, not campaign's, seen
+# about once in ten full checks under load; the retry is said on stdout.
+torch_submit() {
+	local out=$1 rc run
+	shift
+	"$CAMPAIGN" submit --wait "$@" >"$out" 2>&1 && return 0
+	rc=$?
+	run=$(rundir "$out")
+	if [ -n "$run" ] && grep -qsE "(malloc|free|realloc)\(\): |corrupted (size|double-linked)|double free" \
+		"$run"/*/logs/* "$run"/*/slurm-*.out; then
+		echo "note: a torch rank aborted on glibc's heap check (a crash in Debian's torch): submitting again"
+		"$CAMPAIGN" submit --wait "$@" >"$out" 2>&1
+		return
+	fi
+	return "$rc"
+}

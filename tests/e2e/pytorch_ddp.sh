@@ -32,7 +32,7 @@ scenarios:
   - { name: big-model, nodes: 2, tasks_per_node: 1, params: { extra: "--embed-rows 400000 --hidden 64 --layers 2 --batch 2" }, analysis: { batch_per_rank: 2 } }
   - { name: log-only, nodes: 2, tasks_per_node: 1, params: { extra: "--no-profiler" } }
 Y
-"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" ddp.yaml >out.txt 2>&1; rc=$?
+torch_submit out.txt --backend local --results "$SCRATCH/res" ddp.yaml; rc=$?
 run=$(rundir out.txt)
 check ddp_submit_wait_exit0 [ "$rc" -eq 0 ]
 check ddp_all_completed [ "$(json "$run/summary.json" '[s["state"] for s in j["scenarios"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED']" ]

@@ -67,7 +67,7 @@ scenarios:
   - { name: tb-1n, nodes: 1, tasks_per_node: 2 }
   - { name: tb-2n, nodes: 2, tasks_per_node: 2 }
 Y
-"$CAMPAIGN" submit --wait --backend slurm --results "$SCRATCH/tb" tb.yaml >tb.out 2>&1; rc=$?
+torch_submit tb.out --backend slurm --results "$SCRATCH/tb" tb.yaml; rc=$?
 run=$(rundir tb.out)
 check slurm_tb_completes [ "$rc" -eq 0 ]
 # (when it did not: what the jobs said, for the next reader of this log)
@@ -81,7 +81,7 @@ check slurm_tb_strong_mode [ "$(json "$run/summary.json" 'j["scenarios"][1]["sca
 # torchrun, one per node, on the cluster (issue 24, part 1): srun starts one
 # launcher per node, each told its node rank and the first node's address.
 cp "$ROOT/campaigns/pytorch-torchrun.yaml" tr.yaml
-"$CAMPAIGN" submit --wait --backend slurm --results "$SCRATCH/tr" tr.yaml >tr.out 2>&1; rc=$?
+torch_submit tr.out --backend slurm --results "$SCRATCH/tr" tr.yaml; rc=$?
 run=$(rundir tr.out)
 check slurm_torchrun_completes [ "$rc" -eq 0 ]
 [ "$rc" -eq 0 ] || { tail -n 12 tr.out; grep -H -m 8 -iE "error|exception|refused|timed? ?out|abort|killed" "$run"/torchrun-*/slurm-*.out "$run"/torchrun-*/logs/*; } 2>&1 | sed 's/^/  tr: /'

@@ -82,7 +82,7 @@ scenarios:
   - { name: even, nodes: 2, tasks_per_node: 2 }
   - { name: slow, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 3 --slow-ms 100" } }
 Y
-"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/tres" t.yaml >t.txt 2>&1; rc=$?
+torch_submit t.txt --backend local --results "$SCRATCH/tres" t.yaml; rc=$?
 run=$(rundir t.txt)
 check stragglers_pytorch_ok [ "$rc" -eq 0 ]
 check stragglers_pytorch_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][1]["stragglers"]]')" = "[(3, 'local2', 'compute')]" ]

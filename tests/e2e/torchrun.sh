@@ -10,7 +10,7 @@ need_torch torchrun
 command -v torchrun >/dev/null || { skip torchrun "no torchrun on PATH (python3-torch installs it)"; exit 0; }
 cp "$ROOT/campaigns/tb_train.py" tb_train.py
 cp "$ROOT/campaigns/pytorch-torchrun.yaml" t.yaml
-"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" t.yaml >out.txt 2>&1; rc=$?
+torch_submit out.txt --backend local --results "$SCRATCH/res" t.yaml; rc=$?
 run=$(rundir out.txt)
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
 check torchrun_completes [ "$rc" -eq 0 ]

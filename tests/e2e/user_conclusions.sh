@@ -38,7 +38,7 @@ scenarios:
   - { name: s4, nodes: 4 }
   - { name: r0, nodes: 2, params: { extra: "--repeat 0" } }
 Y
-"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" strong.yaml >out.txt 2>&1; rc=$?
+torch_submit out.txt --backend local --results "$SCRATCH/res" strong.yaml; rc=$?
 run=$(rundir out.txt)
 [ "$rc" -eq 0 ] || failed_jobs_said "$run"
 check conclusions_strong_completes [ "$rc" -eq 0 ]
@@ -79,7 +79,7 @@ cat >>nobatch.yaml <<'Y'
   - { name: logonly, nodes: 2, params: { extra: "--out elsewhere" } }
   - { name: own-batch, nodes: 2, analysis: { global_batch: 64 } }
 Y
-"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/nb" nobatch.yaml >nb.txt 2>&1; rc=$?
+torch_submit nb.txt --backend local --results "$SCRATCH/nb" nobatch.yaml; rc=$?
 run=$(rundir nb.txt)
 [ "$rc" -eq 0 ] || failed_jobs_said "$run"
 check conclusions_nobatch_completes [ "$rc" -eq 0 ]
