@@ -23,6 +23,12 @@ sleep 1.1
 id1=$(basename "$(rundir one.out)")
 "$CAMPAIGN" logs --follow onescen >follow.out 2>&1; rc=$?
 check everyday_logs_follow_to_the_end bash -c '[ "$1" -eq 0 ] && grep -q "^one$" "$2" && grep -q "^done$" "$2" && grep -q "ended with exit status 0" "$2"' _ "$rc" follow.out
+# the job's log ends before its run is analysed (the supervisor analyses after the last job)
+for i in $(seq 1 150); do
+	"$CAMPAIGN" ls --json >ls.json 2>/dev/null
+	[ "$(json ls.json "[r['analysed'] for r in j if r['run'] == '$id1']")" = "[True]" ] && break
+	sleep 0.2
+done
 "$CAMPAIGN" ls >ls.out 2>&1
 check everyday_ls_header [ "$(head -n 1 ls.out)" = "RUN                      CAMPAIGN             BACKEND  ANALYSIS     AGE  JOBS" ]
 check everyday_ls_newest_first [ "$(sed -n '2p;3p' ls.out | cut -c1-24 | tr -d ' ' | tr '\n' ' ')" = "$id1 $id2 " ]
