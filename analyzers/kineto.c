@@ -252,13 +252,20 @@ static int is_runtime_cat(const char *cat)
 	return cat && (!strcmp(cat, "cuda_runtime") || !strcmp(cat, "cuda_driver"));
 }
 
-static int str_kind(const char *s)
+/* What end_event asks of an event's name, and of its category. */
+static int name_kind(const char *s)
 {
-	if (!s)
-		return 0;
-	return (!strncmp(s, "ProfilerStep#", 13) ? STR_STEP : 0) | (is_launch(s) ? STR_LAUNCH : 0) |
-		(!strcmp(s, "gpu_user_annotation") ? STR_GPU_NOTE : 0) |
-		(is_runtime_cat(s) ? STR_RUNTIME : 0) | (!strcmp(s, "Trace") ? STR_TRACE : 0);
+	return !s ? 0
+		  : (!strncmp(s, "ProfilerStep#", 13) ? STR_STEP : 0) |
+			(is_launch(s) ? STR_LAUNCH : 0);
+}
+
+static int cat_kind(const char *s)
+{
+	return !s ? 0
+		  : (!strcmp(s, "gpu_user_annotation") ? STR_GPU_NOTE : 0) |
+			(is_runtime_cat(s) ? STR_RUNTIME : 0) |
+			(!strcmp(s, "Trace") ? STR_TRACE : 0);
 }
 
 int trace_times_sane(double ts, double dur)
@@ -271,8 +278,8 @@ static void end_event(struct parse *p, const struct ev_strs *e)
 {
 	struct gpu_trace *t = p->t;
 	const char *name = e->name.s, *cat = e->cat;
-	int nk = e->name_kind >= 0 ? e->name_kind : str_kind(name),
-	    ck = e->cat_kind >= 0 ? e->cat_kind : str_kind(cat);
+	int nk = e->name_kind >= 0 ? e->name_kind : name_kind(name),
+	    ck = e->cat_kind >= 0 ? e->cat_kind : cat_kind(cat);
 	if (p->bad_time && name) { /* "ts": "123": counted as malformed, not guessed */
 		t->malformed++;
 		reset_event(p);
@@ -719,7 +726,8 @@ static int chunk_kind(struct chunk_str *strs, int i)
 	if (i < 0)
 		return 0;
 	if (strs[i].kind < 0)
-		strs[i].kind = str_kind(strs[i].s);
+		/* once, whatever role the string has in the chunk's events */
+		strs[i].kind = name_kind(strs[i].s) | cat_kind(strs[i].s);
 	return strs[i].kind;
 }
 

@@ -204,9 +204,7 @@ static void strtab_index(struct strtab *t)
 /* The chunk's index of the string s[0, n) cut at a NUL (str_hash's string). */
 static int strtab_add(struct strtab *t, const char *s, size_t n)
 {
-	size_t h = 5381, len = 0; /* str_hash */
-	for (; len < n && s[len]; len++)
-		h = h * 33 + (unsigned char)s[len];
+	size_t len, h = str_hash_n(s, n, &len); /* the hash the trace's own index uses */
 	if (t->n * 2 >= t->nslots)
 		strtab_index(t);
 	size_t k = h & (t->nslots - 1);

@@ -84,3 +84,16 @@ torch_submit() {
 	fi
 	return "$rc"
 }
+
+# failed_run_said RUN_DIR: when a run failed, for the next reader of the test log: its status
+# table, and for each job that did not end with 0 its log's end and its ranks' error lines.
+failed_run_said() {
+	"$CAMPAIGN" status --results "$(dirname "$(dirname "$1")")" "$(basename "$1")" 2>&1 |
+		sed 's/^/  why: /'
+	for log in "$1"/*/slurm-*.out; do
+		[ -f "$log" ] && ! grep -q "ended with exit status 0" "$log" || continue
+		tail -n 8 "$log" | sed 's/^/  why: /'
+		grep -h -m 6 -iE "error|exception|refused|timed? ?out|abort|killed" \
+			"$(dirname "$log")"/logs/* 2>/dev/null | sed 's/^/  why: /'
+	done
+}

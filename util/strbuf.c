@@ -98,12 +98,19 @@ char *strbuf_detach(struct strbuf *sb)
 	return s;
 }
 
+size_t str_hash_n(const char *s, size_t n, size_t *len)
+{
+	size_t h = 5381, i = 0;
+	for (; i < n && s[i]; i++)
+		h = h * 33 + (unsigned char)s[i];
+	if (len)
+		*len = i;
+	return h;
+}
+
 size_t str_hash(const char *s)
 {
-	size_t h = 5381;
-	for (; *s; s++)
-		h = h * 33 + (unsigned char)*s;
-	return h;
+	return str_hash_n(s, (size_t)-1, NULL);
 }
 
 void str_list_append(char **list, const char *sep, const char *item)

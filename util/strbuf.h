@@ -25,6 +25,8 @@ void strbuf_reset(struct strbuf *sb);
 /* djb2 of a string, for the open-addressed name indexes (names of a trace,
  * operator tables). */
 size_t str_hash(const char *s);
+/* The same of s[0, n) up to a NUL in it; *len (when not NULL): the bytes hashed. */
+size_t str_hash_n(const char *s, size_t n, size_t *len);
 /* *list (malloc'd or NULL) with item appended, sep between items. */
 void str_list_append(char **list, const char *sep, const char *item);
 void strbuf_free(struct strbuf *sb);

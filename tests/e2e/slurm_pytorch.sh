@@ -71,7 +71,7 @@ torch_submit tb.out --backend slurm --results "$SCRATCH/tb" tb.yaml; rc=$?
 run=$(rundir tb.out)
 check slurm_tb_completes [ "$rc" -eq 0 ]
 # (when it did not: what the jobs said, for the next reader of this log)
-[ "$rc" -eq 0 ] || { tail -n 12 tb.out; grep -H -m 8 -iE "error|exception|refused|timed? ?out|abort|killed" "$run"/tb-*/slurm-*.out "$run"/tb-*/logs/*; } 2>&1 | sed 's/^/  tb: /'
+[ "$rc" -eq 0 ] || failed_run_said "$run"
 
 check slurm_tb_rank_records [ "$(ls "$run/tb-2n/ranks" | wc -l)" -eq 4 ]
 check slurm_tb_eight_files [ "$(ls "$run/tb-2n/traces" | wc -l)" -eq 8 ]
@@ -84,7 +84,7 @@ cp "$ROOT/campaigns/pytorch-torchrun.yaml" tr.yaml
 torch_submit tr.out --backend slurm --results "$SCRATCH/tr" tr.yaml; rc=$?
 run=$(rundir tr.out)
 check slurm_torchrun_completes [ "$rc" -eq 0 ]
-[ "$rc" -eq 0 ] || { tail -n 12 tr.out; grep -H -m 8 -iE "error|exception|refused|timed? ?out|abort|killed" "$run"/torchrun-*/slurm-*.out "$run"/torchrun-*/logs/*; } 2>&1 | sed 's/^/  tr: /'
+[ "$rc" -eq 0 ] || failed_run_said "$run"
 check slurm_torchrun_world_of_four grep -q "world 4 batch per rank 16" "$run"/torchrun-2n/slurm-*.out
 check slurm_torchrun_two_nodes bash -c '[[ "$1" =~ ^n\[[1-4][-,][1-4]\]$ ]]' _ "$(json "$run/torchrun-2n/job_metadata.json" 'j["nodelist"]')"
 check slurm_torchrun_ranks [ "$(json "$run/summary.json" '[(s["ranks"], s["ranks_with_data"]) for s in j["scenarios"]]')" = "[(2, 2), (4, 4)]" ]

@@ -15,7 +15,7 @@ run=$(rundir out.txt)
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
 check torchrun_completes [ "$rc" -eq 0 ]
 # (when it did not: what the jobs said, for the next reader of this log)
-[ "$rc" -eq 0 ] || { tail -n 12 out.txt; grep -H -m 8 -iE "error|exception|refused|timed? ?out|abort|killed" "$run"/torchrun-*/slurm-*.out "$run"/torchrun-*/logs/*; } 2>&1 | sed 's/^/  tr: /'
+[ "$rc" -eq 0 ] || failed_run_said "$run"
 check torchrun_one_launcher_per_node grep -q "launch --nodes '2' --tasks-per-node '1' --  'torchrun'" "$run/torchrun-2n/job.sbatch"
 check torchrun_placeholders_filled_on_the_node grep -q "'--node_rank=%{NODE_RANK}'" "$run/torchrun-2n/job.sbatch"
 check torchrun_world_of_four grep -q "world 4 batch per rank 16" "$run"/torchrun-2n/slurm-*.out

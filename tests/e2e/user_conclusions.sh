@@ -11,17 +11,6 @@ cd "$SCRATCH"
 need_torch user_conclusions
 cp "$ROOT/campaigns/tb_train.py" train.py
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
-# (when a run failed: its status table, each failed job's log end and its ranks' error lines)
-failed_jobs_said() {
-	"$CAMPAIGN" status --results "$(dirname "$(dirname "$1")")" "$(basename "$1")" 2>&1 | sed 's/^/  why: /'
-	for d in "$1"/*/; do
-		grep -q "ended with exit status 0" "$d"/slurm-*.out 2>/dev/null && continue
-		tail -n 8 "$d"/slurm-*.out 2>&1 | sed 's/^/  why: /'
-		grep -h -m 6 -iE "error|exception|refused|timed? ?out|abort|killed" "$d"/logs/* 2>/dev/null |
-			sed 's/^/  why: /'
-	done
-}
-
 cat >strong.yaml <<'Y'
 campaign: strong
 workload:
@@ -40,7 +29,7 @@ scenarios:
 Y
 torch_submit out.txt --backend local --results "$SCRATCH/res" strong.yaml; rc=$?
 run=$(rundir out.txt)
-[ "$rc" -eq 0 ] || failed_jobs_said "$run"
+[ "$rc" -eq 0 ] || failed_run_said "$run"
 check conclusions_strong_completes [ "$rc" -eq 0 ]
 check conclusions_rank_records [ "$(ls "$run/s2/ranks" | tr '\n' ' ')" = "rank_0.json rank_1.json " ]
 check conclusions_two_files_per_rank [ "$(ls "$run/s2/traces" | wc -l)" -eq 4 ]
@@ -81,7 +70,7 @@ cat >>nobatch.yaml <<'Y'
 Y
 torch_submit nb.txt --backend local --results "$SCRATCH/nb" nobatch.yaml; rc=$?
 run=$(rundir nb.txt)
-[ "$rc" -eq 0 ] || failed_jobs_said "$run"
+[ "$rc" -eq 0 ] || failed_run_said "$run"
 check conclusions_nobatch_completes [ "$rc" -eq 0 ]
 check conclusions_nobatch_unit [ "$(S s2 '["throughput_unit"]'),$(S s2 '["throughput_samples_per_s"]'),$(S s2 '["global_batch"]')" = "steps/s,None,None" ]
 check conclusions_nobatch_no_speedup [ "$(S s2 '["speedup"]'),$(S s2 '["scaling_mode"]')" = "None,None" ]

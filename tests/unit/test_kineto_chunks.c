@@ -5,6 +5,7 @@
  * inside a string or inside an event's own array) or a file that breaks
  * (then the same message as the whole reading). */
 #include "harness.h"
+#include "trace_same.h"
 
 #include "analyzers/kineto.h"
 #include "analyzers/kineto_chunks.h"
@@ -79,29 +80,6 @@ static void no_rank(void *ctx, double rank)
 	(void)ctx, (void)rank;
 }
 
-static int same_trace(const struct gpu_trace *a, const struct gpu_trace *b)
-{
-	int same = a->n == b->n && a->nrt == b->nrt && a->ncpu == b->ncpu &&
-		a->nnames == b->nnames && a->rank == b->rank && a->legacy == b->legacy &&
-		a->steps == b->steps && a->last_step_ts == b->last_step_ts &&
-		a->malformed == b->malformed && a->dropped == b->dropped;
-	for (size_t i = 0; same && i < a->nnames; i++)
-		same = !strcmp(a->names[i], b->names[i]);
-	/* field by field: the structs' padding is not part of what was read */
-	for (size_t i = 0; same && i < a->n; i++)
-		same = a->ev[i].start == b->ev[i].start && a->ev[i].end == b->ev[i].end &&
-			a->ev[i].name == b->ev[i].name && a->ev[i].stream == b->ev[i].stream &&
-			a->ev[i].corr == b->ev[i].corr;
-	for (size_t i = 0; same && i < a->nrt; i++)
-		same = a->rt[i].corr == b->rt[i].corr && a->rt[i].start == b->rt[i].start &&
-			a->rt[i].dur == b->rt[i].dur && a->rt[i].launch == b->rt[i].launch;
-	for (size_t i = 0; same && i < a->ncpu; i++)
-		same = a->cpu[i].start == b->cpu[i].start && a->cpu[i].end == b->cpu[i].end &&
-			a->cpu[i].name == b->cpu[i].name && a->cpu[i].tid == b->cpu[i].tid &&
-			a->cpu[i].flops == b->cpu[i].flops;
-	return same;
-}
-
 /* The file read in chunks on 1, 2 and 3 threads against one whole reading:
  * both succeed with the same trace, or both fail with the same message. */
 static int chunks_agree_at(const char *path, int expect_ok, size_t chunk)
@@ -116,7 +94,7 @@ static int chunks_agree_at(const char *path, int expect_ok, size_t chunk)
 	for (int threads = 1; ok && threads <= 3; threads++) {
 		struct kineto_how how = { 1, threads, chunk };
 		int rc2 = kineto_load_with(path, &how, &part);
-		ok = rc2 == rc && (rc < 0 ? !strcmp(err_last(), msg) : same_trace(&whole, &part));
+		ok = rc2 == rc && (rc < 0 ? !strcmp(err_last(), msg) : trace_same(&whole, &part));
 		if (!ok)
 			printf("  %d threads: rc %d (whole %d) %s / %s\n", threads, rc2, rc,
 			       rc2 < 0 ? err_last() : "", msg);
@@ -171,7 +149,7 @@ static void default_chunks(void)
 	fclose(f);
 	struct kineto_how how = { 1, 2, 0 };
 	CHECK(kineto_load_with(p, &how, &part) == 0);
-	CHECK(same_trace(&whole, &part));
+	CHECK(trace_same(&whole, &part));
 	gpu_trace_free(&part);
 	gpu_trace_free(&whole);
 	unlink(p);
@@ -274,7 +252,7 @@ static void gzip_streams(void)
 		for (int threads = 1; threads <= 3; threads++) {
 			struct kineto_how how = { 1, threads, CHUNK };
 			CHECK(kineto_load_with(gz, &how, &part) == 0);
-			CHECK(same_trace(&whole, &part));
+			CHECK(trace_same(&whole, &part));
 			gpu_trace_free(&part);
 		}
 		gpu_trace_free(&whole);
