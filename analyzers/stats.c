@@ -12,11 +12,16 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void stats_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+}
+
 double stats_percentile(double *v, size_t n, double p)
 {
 	if (n == 0)
 		return 0;
-	qsort(v, n, sizeof *v, cmp_double);
+	stats_sort(v, n);
 	double pos = p / 100.0 * (double)(n - 1);
 	size_t lo = (size_t)pos;
 	if (lo + 1 >= n)

@@ -7,6 +7,8 @@
 /* Percentile p in [0,100] with linear interpolation (numpy's default);
  * sorts v in place. 0 for an empty array. */
 double stats_percentile(double *v, size_t n, double p);
+/* v in ascending order. */
+void stats_sort(double *v, size_t n);
 /* The same value without sorting (a selection in linear time): v is left in
  * no particular order. */
 double stats_percentile_unordered(double *v, size_t n, double p);

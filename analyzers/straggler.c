@@ -27,26 +27,41 @@ struct rank_sum {
 	double margin[P_N];
 };
 
-/* One step i (every rank has it): who arrived last (its collective took
- * least, within a quarter of the step's spread: two equally slow ranks both
- * arrive last) and by how much it outspent the others in each
- * phase. Returns 0 when the step has no collective. */
+/* The longest collective time of the ranks that arrived last in a step
+ * (sorted: its n collective times in ascending order): those below the widest
+ * gap between two successive times, and any within STRAGGLER_TIE of the
+ * step's spread of the shortest. */
+static double last_group_top(const double *sorted, size_t n)
+{
+	double least = sorted[0], top = least + STRAGGLER_TIE * (sorted[n - 1] - least);
+	size_t below = 0;
+	for (size_t k = 1; k + 1 < n; k++)
+		if (sorted[k + 1] - sorted[k] > sorted[below + 1] - sorted[below])
+			below = k;
+	return sorted[below] > top ? sorted[below] : top;
+}
+
+/* One step i (every rank has it): who arrived last (the ranks whose
+ * collective took least, last_group_top: two equally slow ranks both arrive
+ * last, whatever the noise of their transfers) and by how much it outspent
+ * the others in each phase. Returns 0 when the step has no collective. */
 static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum *sum, double *buf)
 {
 	size_t n = m->n, nlate = 0;
-	double least = m->ranks[0].steps[i].comm_ms, most = least, total = 0, waited = 0;
+	double least = m->ranks[0].steps[i].comm_ms, total = 0, waited = 0;
 	for (size_t r = 0; r < n; r++) {
 		double c = m->ranks[r].steps[i].comm_ms;
 		total += c;
 		least = c < least ? c : least;
-		most = c > most ? c : most;
+		buf[r] = c;
 	}
 	if (total <= 0)
 		return 0;
-	double tol = STRAGGLER_TIE * (most - least);
+	stats_sort(buf, n);
+	double top = last_group_top(buf, n);
 	for (size_t r = 0; r < n; r++) {
 		double c = m->ranks[r].steps[i].comm_ms;
-		if (c <= least + tol)
+		if (c <= top)
 			nlate++;
 		else
 			waited += c - least;
@@ -54,7 +69,7 @@ static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum 
 	if (nlate == n) /* all arrived together */
 		return 1;
 	for (size_t last = 0; last < n; last++) {
-		if (m->ranks[last].steps[i].comm_ms > least + tol)
+		if (m->ranks[last].steps[i].comm_ms > top)
 			continue;
 		double mine[P_N];
 		sum[last].last++;

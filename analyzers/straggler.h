@@ -1,6 +1,6 @@
 /* straggler: the rank that keeps the others waiting at the collectives.
  * Every rank's collective of a step ends at once, so the rank whose
- * collective took least arrived last (ranks within a tie of it with it);
+ * collective took least arrived last (ranks close to it with it);
  * what the others spent beyond it is waiting it imposed. Its cause is the
  * phase in which it spent more than the other ranks' median over the same
  * steps. */
@@ -20,7 +20,8 @@
 #define STRAGGLER_MIN_IMPACT_PCT 5.0
 #define STRAGGLER_CHANCE 0.01
 /* Ranks whose collective took at most this share of the step's spread
- * (most - least over ranks) more than the shortest arrived last together. */
+ * (most - least over ranks) more than the shortest arrived last together, as
+ * did those below the widest gap between the step's sorted collective times. */
 #define STRAGGLER_TIE 0.25
 
 struct straggler {

@@ -242,6 +242,40 @@ static void straggler_beyond_chance(void)
 	CHECK_STR(g[0].cause, "compute");
 }
 
+/* Both ranks of node b compute 40 ms more, and their transfers differ (rank
+ * 3's all-reduce 25 ms, rank 2's 5 ms, the others' 60-62 ms): more than a
+ * quarter of the spread apart, but on the same side of the widest gap, so
+ * both arrived last in every step and node b is slow. */
+static void straggler_twins_with_noisy_transfers(void)
+{
+	struct rank_metrics rk[4] = { 0 };
+	struct scenario_metrics m = { rk, 4 };
+	const double comm[4] = { 60, 62, 5, 25 };
+	for (int r = 0; r < 4; r++) {
+		rk[r].rank = r;
+		snprintf(rk[r].host, sizeof rk[r].host, "%s", r < 2 ? "a" : "b");
+		for (int s = 0; s < 16; s++) { /* two last of four: 8 steps could be chance */
+			struct step_rec st = { .step = s,
+					       .active = 1,
+					       .step_ms = 100,
+					       .forward_ms = r < 2 ? 30 : 70,
+					       .comm_ms = comm[r] };
+			metrics_add_step(&rk[r], &st);
+		}
+	}
+	struct straggler g[STRAGGLER_MAX];
+	size_t n;
+	char node[8];
+	straggler_find(&m, 100, g, &n, node, sizeof node);
+	CHECK(n == 2 && g[0].arrived_last_pct == 100 && g[1].arrived_last_pct == 100);
+	CHECK((g[0].rank == 2 && g[1].rank == 3) || (g[0].rank == 3 && g[1].rank == 2));
+	CHECK_STR(node, "b");
+	/* rank 0 waited 55 ms, rank 1 57 ms: 112 / 3 per other rank */
+	CHECK_NEAR(g[0].impact_pct, 112.0 / 3, 1e-9);
+	for (int r = 0; r < 4; r++)
+		rank_metrics_free(&rk[r]);
+}
+
 int main(void)
 {
 	RUN(names_of_collectives);
@@ -250,5 +284,6 @@ int main(void)
 	RUN(trainer_stand_in);
 	RUN(fabric_probe_points);
 	RUN(straggler_beyond_chance);
+	RUN(straggler_twins_with_noisy_transfers);
 	HARNESS_END();
 }
