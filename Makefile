@@ -49,7 +49,7 @@ ifeq ($(HAVE_CUDA),yes)
 BINS += bin/campaign-trainer-gpu
 endif
 
-.PHONY: all deps check check-sanitized unit e2e quick failed demo bench fuzz install docs clean
+.PHONY: all deps check check-sanitized unit e2e quick failed demo bench fuzz install docs clean gpu-kit
 all: $(BINS)
 
 deps:
@@ -223,6 +223,11 @@ $(B)/bench/allreduce_bare: tests/bench/allreduce_bare.c $(B)/trainer/gloo_shim.o
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@tests/bench.sh
+
+# For a lent GPU machine without Debian's packages: the libraries bin/ loads
+# (tests/gpu/kit.sh; tests/gpu/on_device.sh runs issue 27's checks there).
+gpu-kit: all
+	@tests/gpu/kit.sh
 
 # The man page and the shell completions, written by campaign itself from
 # its command table (orchestrator/cli/docgen.c).

@@ -6,12 +6,16 @@ writing one Chrome trace per rank, and its own step timing on stdout.
     python3 ddp_train.py [--steps N] [--warmup W] [--batch B] [--hidden H]
                          [--layers L] [--embed-rows R] [--slow-loader-ms MS]
                          [--slow-rank R --slow-ms MS] [--out DIR] [--no-profiler]
+                         [--cuda]
 
 --embed-rows adds an embedding table (R x 64, dense gradients, as DLRM-style
 models have): a large model whose gradients dwarf the compute of a small
 batch. --slow-loader-ms makes each sample cost that much to load.
 --slow-rank R --slow-ms MS makes rank R a straggler: MS milliseconds more
 of (matrix) compute in every forward.
+--cuda trains on the GPU of LOCAL_RANK with NCCL and profiles CUDA activity
+too (record_shapes, with_flops: the traces a GPU user brings); without a
+usable GPU it exits with status 69 ("no GPU: ..."), as campaign-trainer-gpu.
 
 Each line "step N loss L time T ms" is one training step timed from one
 call of prof.step() to the next, the boundaries of the profiler's
@@ -21,6 +25,7 @@ import argparse
 import contextlib
 import os
 import statistics
+import sys
 import time
 import types
 
@@ -52,7 +57,7 @@ class Net(nn.Module):
     def __init__(self, dim, hidden, layers, rows, slow_ms=0.0):
         super().__init__()
         self.slow = slow_ms / 1000.0
-        self.spin = torch.randn(128, 128)
+        self.spin = torch.randn(128, 128)  # not a buffer: DDP would broadcast it every step
         self.emb = nn.Embedding(rows, dim) if rows else None
         mlp = [nn.Linear(dim, hidden), nn.ReLU()]
         for _ in range(layers - 1):
@@ -82,14 +87,25 @@ def main():
     p.add_argument("--slow-ms", type=float, default=0.0)
     p.add_argument("--out", default="profiler")
     p.add_argument("--no-profiler", action="store_true", help="only print the step times")
+    p.add_argument("--cuda", action="store_true", help="the GPU of LOCAL_RANK, NCCL, CUDA activity")
     a = p.parse_args()
 
-    dist.init_process_group("gloo", init_method="env://")
+    dev = torch.device("cpu")
+    if a.cuda:
+        if not torch.cuda.is_available() or torch.cuda.device_count() == 0:
+            print("ddp_train.py: no GPU: torch.cuda.is_available() is False", file=sys.stderr, flush=True)
+            sys.exit(69)
+        local = int(os.environ.get("LOCAL_RANK", "0")) % torch.cuda.device_count()
+        dev = torch.device("cuda", local)
+        torch.cuda.set_device(dev)
+    dist.init_process_group("nccl" if a.cuda else "gloo", init_method="env://")
     rank, world = dist.get_rank(), dist.get_world_size()
     torch.manual_seed(0)
     torch.set_num_threads(max(1, (os.cpu_count() or 1) // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1")))))
     dim = 64
-    model = DDP(Net(dim, a.hidden, a.layers, a.embed_rows, a.slow_ms if rank == a.slow_rank else 0.0))
+    net = Net(dim, a.hidden, a.layers, a.embed_rows, a.slow_ms if rank == a.slow_rank else 0.0).to(dev)
+    net.spin = net.spin.to(dev)
+    model = DDP(net, device_ids=[dev.index] if a.cuda else None)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loss_fn = nn.CrossEntropyLoss()
     data = DataLoader(Synthetic(a.batch * (a.steps + 2), dim, a.embed_rows, a.slow_loader_ms), batch_size=a.batch)
@@ -106,13 +122,16 @@ def main():
     if a.no_profiler:
         prof = contextlib.nullcontext(types.SimpleNamespace(step=lambda: None))
     else:
-        prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], schedule=sched,
-                                      on_trace_ready=on_ready, with_flops=True)
+        acts = [torch.profiler.ProfilerActivity.CPU]
+        if a.cuda:
+            acts.append(torch.profiler.ProfilerActivity.CUDA)
+        prof = torch.profiler.profile(activities=acts, schedule=sched, on_trace_ready=on_ready,
+                                      with_flops=True, record_shapes=a.cuda)
     with prof as prof:
         it = iter(data)
         prev = time.perf_counter()
         for step in range(a.steps):
-            x, idx, y = next(it)
+            x, idx, y = (t.to(dev, non_blocking=True) for t in next(it))
             opt.zero_grad()
             loss = loss_fn(model(x, idx), y)
             loss.backward()

@@ -97,3 +97,11 @@ check missing_program_job_failed [ "$rc" -eq 1 ]
 check missing_program_named_with_directory grep -q "cannot run 'train_ddp.py' (working directory $xrun/nope): No such file or directory (not on PATH)" "$xrun"/nope/slurm-*.out
 check missing_program_rank_log grep -q "cannot run 'train_ddp.py'" "$xrun/nope/logs/rank_1.out"
 check missing_program_report_says_failed grep -q "\*\*nope\*\* ended FAILED" "$xrun/BOTTLENECK_ANALYSIS.md"
+
+# --cuda without a GPU (CI, this machine): status 69 and one line saying so, as campaign-trainer-gpu
+MASTER_ADDR=127.0.0.1 MASTER_PORT=1 RANK=0 WORLD_SIZE=1 /usr/bin/python3 train.py --cuda --steps 2 >cuda.txt 2>&1; rc=$?
+if /usr/bin/python3 -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+	skip ddp_cuda_no_gpu "a GPU is present here; the no-GPU path cannot be exercised"
+else
+	check ddp_cuda_no_gpu [ "$rc,$(cat cuda.txt)" = "69,ddp_train.py: no GPU: torch.cuda.is_available() is False" ]
+fi
