@@ -26,7 +26,9 @@ for l in build/gpu-kit/lib/*; do
 	ldconfig -p | grep -q "^[[:space:]]*$(basename "$l") " || ln -s "$PWD/$l" "$W/lib/"
 done
 echo "from the kit: $(ls "$W/lib" | tr '\n' ' ')"
-cuda=$(python3 -c 'import glob, os, nvidia; print(":".join(sorted(glob.glob(os.path.join(os.path.dirname(nvidia.__path__[0] + "/x"), "*", "lib")))))' 2>/dev/null)
+nv=$(python3 -c 'import nvidia; print(list(nvidia.__path__)[0])' 2>/dev/null)
+cuda=$( [ -n "$nv" ] && find "$nv" \( -name 'libnccl.so.2' -o -name 'libcublas.so.*' -o -name 'libcudart.so.*' \) \
+	-printf '%h\n' | sort -u | paste -sd: -)
 export LD_LIBRARY_PATH=$W/lib:/usr/local/cuda/lib64:${cuda}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 for b in bin/campaign bin/campaign-analyze bin/campaign-monitor bin/campaign-trainer-gpu; do
 	ldd "$b" | grep 'not found' | sed "s|^|$b: |"
@@ -45,9 +47,12 @@ for f in sorted(glob.glob(sys.argv[1] + "/rank_*.jsonl")):
     ms = statistics.median(r["step_ms"] for r in st)
     comm = statistics.median(r.get("comm_ms", 0) for r in st)
     loss = [r["loss"] for r in rows if r.get("type") == "step" and "loss" in r]
-    print("%s: %d active steps, median step %.3f ms (comm %.3f ms), %.1f TFLOP/s, loss %.4f -> %.4f, "
-          "checksum %s" % (f.split("/")[-1], len(st), ms, comm, meta["flops_per_step"] / ms / 1e9,
-                           loss[0], loss[-1], st[-1].get("param_checksum")))
+    gemm = statistics.median(r.get("gemm_ms", 0) for r in st)
+    print("%s: %d active steps, median step %.3f ms (GEMMs %.3f ms, comm %.3f ms), %.1f TFLOP/s per "
+          "step, %.1f in the GEMMs, loss %.4f -> %.4f, checksum %s" % (
+              f.split("/")[-1], len(st), ms, gemm, comm, meta["flops_per_step"] / ms / 1e9,
+              meta["flops_per_step"] / gemm / 1e9 if gemm > 0 else 0, loss[0], loss[-1],
+              st[-1].get("param_checksum")))
 P
 }
 T="bin/campaign-trainer-gpu --backend nccl --steps 80 --warmup-steps 10 --batch-per-rank 512 --hidden 4096 --depth 8 --input 1024 --output 256"
