@@ -4,6 +4,7 @@
 #include "util/strbuf.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,16 +29,20 @@ struct rank_sum {
 };
 
 /* The longest collective time of the ranks that arrived last in a step
- * (sorted: its n collective times in ascending order): those below the widest
- * gap between two successive times, and any within STRAGGLER_TIE of the
- * step's spread of the shortest. */
+ * (sorted: its n collective times in ascending order): any within
+ * STRAGGLER_TIE of the step's spread of the shortest, and those below the
+ * widest gap between two successive times when it spans STRAGGLER_GAP of the
+ * spread (the group stands apart). */
 static double last_group_top(const double *sorted, size_t n)
 {
-	double least = sorted[0], top = least + STRAGGLER_TIE * (sorted[n - 1] - least);
+	double least = sorted[0], spread = sorted[n - 1] - least,
+	       top = least + STRAGGLER_TIE * spread;
 	size_t below = 0;
 	for (size_t k = 1; k + 1 < n; k++)
 		if (sorted[k + 1] - sorted[k] > sorted[below + 1] - sorted[below])
 			below = k;
+	if (sorted[below + 1] - sorted[below] < STRAGGLER_GAP * spread)
+		return top;
 	return sorted[below] > top ? sorted[below] : top;
 }
 
@@ -45,9 +50,11 @@ static double last_group_top(const double *sorted, size_t n)
  * collective took least, last_group_top: two equally slow ranks both arrive
  * last, whatever the noise of their transfers) and by how much it outspent
  * the others in each phase. Returns 0 when the step has no collective. */
-static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum *sum, double *buf)
+static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum *sum, double *buf,
+		    unsigned char *late)
 {
 	size_t n = m->n, nlate = 0;
+	memset(late, 0, n);
 	double least = m->ranks[0].steps[i].comm_ms, total = 0, waited = 0;
 	for (size_t r = 0; r < n; r++) {
 		double c = m->ranks[r].steps[i].comm_ms;
@@ -72,6 +79,7 @@ static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum 
 		if (m->ranks[last].steps[i].comm_ms > top)
 			continue;
 		double mine[P_N];
+		late[last] = 1;
 		sum[last].last++;
 		sum[last].imposed += waited / (double)(n - 1); /* per other rank */
 		phases_of(&m->ranks[last].steps[i], mine);
@@ -99,6 +107,103 @@ static double binomial_tail(long n, long k, double p)
 			   lgamma((double) (n - i) + 1) + (double) i * log(p) +
 			   (double) (n - i) * log1p(-p));
 	return sum;
+}
+
+/* A node's own test: its ranks all arrived last together in most steps,
+ * more often than chance would make it. Per step, when g of n ranks arrived
+ * last, a given set of m ranks is all among them with probability
+ * C(g, m) / C(n, m) if no rank were special; summed over the steps that is
+ * the node's expected count. Two slow ranks of four both last in 8 of 8
+ * steps are a slow node (p = 0.5^8 = 0.004 of two nodes, node_test_slow)
+ * though neither alone is beyond chance (two of four ranks last per step). */
+struct node_test {
+	size_t nnodes, *of, *size, *cnt; /* of: rank -> node (SIZE_MAX: no host) */
+	long *all_late;                  /* steps in which every rank of it arrived last */
+	double *expected;                /* of such steps, by chance */
+};
+
+struct host_idx {
+	const char *host;
+	size_t r;
+};
+
+static int by_host(const void *a, const void *b)
+{
+	const struct host_idx *x = a, *y = b;
+	int c = strcmp(x->host, y->host);
+	return c ? c : (x->r > y->r) - (x->r < y->r);
+}
+
+static void node_test_init(struct node_test *t, const struct scenario_metrics *m)
+{
+	size_t n = m->n;
+	struct host_idx *h = xcalloc(n, sizeof *h);
+	t->of = xcalloc(n, sizeof *t->of);
+	t->size = xcalloc(n, sizeof *t->size);
+	t->cnt = xcalloc(n, sizeof *t->cnt);
+	t->all_late = xcalloc(n, sizeof *t->all_late);
+	t->expected = xcalloc(n, sizeof *t->expected);
+	t->nnodes = 0;
+	for (size_t r = 0; r < n; r++)
+		h[r] = (struct host_idx){ m->ranks[r].host, r };
+	qsort(h, n, sizeof *h, by_host);
+	for (size_t k = 0; k < n; k++) {
+		if (!h[k].host[0]) {
+			t->of[h[k].r] = SIZE_MAX;
+			continue;
+		}
+		if (k == 0 || strcmp(h[k].host, h[k - 1].host) || !h[k - 1].host[0])
+			t->nnodes++;
+		t->of[h[k].r] = t->nnodes - 1;
+		t->size[t->nnodes - 1]++;
+	}
+	free(h);
+}
+
+static void node_test_step(struct node_test *t, const unsigned char *late, size_t n)
+{
+	size_t g = 0;
+	memset(t->cnt, 0, t->nnodes * sizeof *t->cnt);
+	for (size_t r = 0; r < n; r++) {
+		g += late[r];
+		if (late[r] && t->of[r] != SIZE_MAX)
+			t->cnt[t->of[r]]++;
+	}
+	for (size_t k = 0; k < t->nnodes; k++) {
+		double p = 1;
+		for (size_t j = 0; j < t->size[k]; j++)
+			p *= j < g ? (double)(g - j) / (double)(n - j) : 0;
+		t->expected[k] += p;
+		t->all_late[k] += g > 0 && t->cnt[k] == t->size[k];
+	}
+}
+
+/* Whether node k's ranks arrived last together beyond chance (1 % over the
+ * nodes), also were nodes rather than ranks what is late by chance (jitter
+ * shared by a node's ranks): a node is then all last with the steps' mean
+ * share of such nodes, at least 1 / nodes, and the larger chance is taken. */
+static int node_test_slow(const struct node_test *t, size_t k, long counted)
+{
+	if (k == SIZE_MAX || t->nnodes < 2 || t->size[k] < 2 || 2 * t->all_late[k] <= counted)
+		return 0;
+	long lasts = 0;
+	for (size_t j = 0; j < t->nnodes; j++)
+		lasts += t->all_late[j];
+	double p = t->expected[k] / (double)counted,
+	       nodes = (double)lasts / ((double)counted * (double)t->nnodes);
+	p = p > nodes ? p : nodes;
+	p = p > 1.0 / (double)t->nnodes ? p : 1.0 / (double)t->nnodes;
+	return p < 1 && binomial_tail(counted, t->all_late[k], p) <=
+				STRAGGLER_CHANCE / (double)t->nnodes;
+}
+
+static void node_test_free(struct node_test *t)
+{
+	free(t->of);
+	free(t->size);
+	free(t->cnt);
+	free(t->all_late);
+	free(t->expected);
 }
 
 static int by_impact(const void *a, const void *b)
@@ -140,10 +245,15 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 		steps = m->ranks[r].n < steps ? m->ranks[r].n : steps;
 	struct rank_sum *sum = xcalloc(m->n, sizeof *sum);
 	double *buf = xcalloc(m->n, sizeof *buf);
+	unsigned char *late = xcalloc(m->n, 1);
+	struct node_test nt;
+	node_test_init(&nt, m);
 	long counted = 0;
 	for (size_t i = 0; i < steps; i++)
-		if (m->ranks[0].steps[i].active)
-			counted += one_step(m, i, sum, buf);
+		if (m->ranks[0].steps[i].active && one_step(m, i, sum, buf, late)) {
+			counted++;
+			node_test_step(&nt, late, m->n);
+		}
 	/* by chance a rank is among a step's last arrivers as often as the
 	 * steps' last arrivers are many: ties make that more than 1/n */
 	long lasts = 0;
@@ -153,10 +263,13 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 	chance = chance > 1.0 / (double)m->n ? chance : 1.0 / (double)m->n;
 	for (size_t r = 0; r < m->n && counted > 0; r++) {
 		double impact = 100 * sum[r].imposed / (double)counted / step_med_ms;
-		/* chance alone would rarely give it so many last arrivals: 1 % over all ranks */
+		/* chance alone would rarely give it (or its node) so many last
+		 * arrivals: 1 % over all ranks (over all nodes) */
 		double p = chance >= 1 ? 1 : binomial_tail(counted, sum[r].last, chance);
 		if (2 * sum[r].last <= counted || impact < STRAGGLER_MIN_IMPACT_PCT ||
-		    p > STRAGGLER_CHANCE / (double)m->n || *n == STRAGGLER_MAX)
+		    (p > STRAGGLER_CHANCE / (double) m->n &&
+		     !node_test_slow(&nt, nt.of[r], counted)) ||
+		    *n == STRAGGLER_MAX)
 			continue;
 		struct straggler *s = &out[(*n)++];
 		memset(s, 0, sizeof *s);
@@ -174,6 +287,8 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 	}
 	qsort(out, *n, sizeof *out, by_impact);
 	slow_node_of(m, out, *n, slow_node, slow_len);
+	node_test_free(&nt);
+	free(late);
 	free(sum);
 	free(buf);
 }

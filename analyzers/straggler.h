@@ -15,14 +15,18 @@
 /* A rank is named when it arrived last in most steps, more often than
  * chance would make it with STRAGGLER_CHANCE over all ranks (a binomial tail;
  * by chance a rank is among a step's last arrivers with the steps' mean share
- * of last arrivers, at least 1/n), and the waiting it imposed is at least
- * STRAGGLER_MIN_IMPACT_PCT of the median step. */
+ * of last arrivers, at least 1/n), or its node's ranks all did together, more
+ * often than chance would make it with STRAGGLER_CHANCE over all nodes, and
+ * the waiting it imposed is at least STRAGGLER_MIN_IMPACT_PCT of the median
+ * step. */
 #define STRAGGLER_MIN_IMPACT_PCT 5.0
 #define STRAGGLER_CHANCE 0.01
 /* Ranks whose collective took at most this share of the step's spread
  * (most - least over ranks) more than the shortest arrived last together, as
- * did those below the widest gap between the step's sorted collective times. */
+ * did those below the widest gap between the step's sorted collective times
+ * when that gap spans STRAGGLER_GAP of the spread. */
 #define STRAGGLER_TIE 0.25
+#define STRAGGLER_GAP 0.5
 
 struct straggler {
 	int rank;
