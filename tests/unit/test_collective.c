@@ -289,6 +289,57 @@ static void straggler_slow_node_beyond_chance(void)
 	CHECK(slow_node_in(4, g, node, sizeof node) == 0 && !node[0]);
 }
 
+/* Runs of 2 nodes x 2 ranks, 20 steps, all-reduces of 30-50 ms (uniform,
+ * a fixed generator); node 1's ranks arrive `late_ms` later in every step.
+ * How many of `runs` name someone, and how many name node 1 slow. */
+static int sim_named(int runs, double late_ms, int *slow)
+{
+	struct straggler g[STRAGGLER_MAX];
+	unsigned long long x = 88172645463325252ULL;
+	int named = 0;
+	*slow = 0;
+	for (int t = 0; t < runs; t++) {
+		struct rank_metrics rk[4] = { 0 };
+		struct scenario_metrics m = { rk, 4 };
+		for (int r = 0; r < 4; r++) {
+			rk[r].rank = r;
+			snprintf(rk[r].host, sizeof rk[r].host, "n%d", r / 2);
+			for (int s = 0; s < 20; s++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				double u = (double)(x >> 11) / 9007199254740992.0;
+				struct step_rec st = { .step = s,
+						       .active = 1,
+						       .step_ms = 100,
+						       .forward_ms = 30,
+						       .comm_ms = 30 + 20 * u -
+							       (r / 2 ? late_ms : 0) };
+				metrics_add_step(&rk[r], &st);
+			}
+		}
+		size_t n;
+		char node[8];
+		straggler_find(&m, 100, g, &n, node, sizeof node);
+		named += n > 0;
+		*slow += !strcmp(node, "n1");
+		for (int r = 0; r < 4; r++)
+			rank_metrics_free(&rk[r]);
+	}
+	return named;
+}
+
+/* Even runs name someone in at most 1 % of runs; a node 20 ms late in every
+ * step (as long as the noise) is named slow in most. */
+static void straggler_chance_and_power(void)
+{
+	int slow;
+	int named = sim_named(400, 0, &slow);
+	printf("    even: %d of 400 runs name someone, %d a slow node\n", named, slow);
+	CHECK(named <= 4 && slow <= 4);
+	named = sim_named(400, 20, &slow);
+	printf("    node 1 20 ms late: %d of 400 runs name someone, %d node 1\n", named, slow);
+	CHECK(named >= 390 && slow >= 240);
+}
+
 int main(void)
 {
 	RUN(names_of_collectives);
@@ -298,5 +349,6 @@ int main(void)
 	RUN(fabric_probe_points);
 	RUN(straggler_beyond_chance);
 	RUN(straggler_slow_node_beyond_chance);
+	RUN(straggler_chance_and_power);
 	HARNESS_END();
 }
