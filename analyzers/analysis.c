@@ -237,6 +237,28 @@ static void mark_borderline(struct ana_scenario *s, double pct, double th, const
 		 pct, 100 * margin, th, runner_up);
 }
 
+/* The verdicts of the step's shares, each with its threshold (memory
+ * pressure too), communication first. */
+struct candidate {
+	const char *name, *what;
+	double pct, th;
+};
+
+static void candidates_of(const struct ana_scenario *s, const struct ana_thresholds *th,
+			  struct candidate c[4])
+{
+	const char *memwhat;
+	double mem = memory_peak(s, &memwhat);
+	c[0] = (struct candidate){ "communication-bound",
+				   "exposed communication and waiting for peers take",
+				   s->shares.comm_pct + s->shares.sync_wait_pct, th->comm_pct };
+	c[1] = (struct candidate){ "data-loader-bound", "ranks wait for data", s->shares.data_pct,
+				   th->data_pct };
+	c[2] = (struct candidate){ "io-bound", "checkpoint and other I/O takes", s->shares.io_pct,
+				   th->io_pct };
+	c[3] = (struct candidate){ "memory-bound", memwhat, mem, th->memory_pct };
+}
+
 /* Each share that exceeds its threshold is a candidate (memory pressure
  * too); the one furthest above its threshold (relative) wins. The
  * communication side counts what is not hidden behind compute and waiting
@@ -246,16 +268,8 @@ static void mark_borderline(struct ana_scenario *s, double pct, double th, const
  * outweighs GEMMs. A verdict near its threshold is marked borderline. */
 static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 {
-	const char *memwhat;
-	double mem = memory_peak(s, &memwhat);
-	struct { const char *name, *what; double pct, th;
-	} c[] = {
-		{ "communication-bound", "exposed communication and waiting for peers take",
-		  s->shares.comm_pct + s->shares.sync_wait_pct, th->comm_pct },
-		{ "data-loader-bound", "ranks wait for data", s->shares.data_pct, th->data_pct },
-		{ "io-bound", "checkpoint and other I/O takes", s->shares.io_pct, th->io_pct },
-		{ "memory-bound", memwhat, mem, th->memory_pct },
-	};
+	struct candidate c[4];
+	candidates_of(s, th, c);
 	int best = -1, second = -1;
 	double best_ratio = 0, second_ratio = 0;
 	for (int i = 0; i < 4; i++) {
@@ -375,14 +389,23 @@ static void straggler_verdict(struct ana_scenario *s)
 
 /* The local executor ran more ranks than this machine has CPUs: ranks then
  * wait for CPU time, which shows as communication and waiting for peers, so
- * a communication verdict is not sure; the compute side is named next. */
+ * a communication verdict is not sure; next is named the other share furthest
+ * over its threshold, else the compute side. */
 static void oversubscribed(struct ana_scenario *s, const struct ana_run *run)
 {
 	if (run->host_cpus <= 0 || s->in.ranks <= run->host_cpus ||
 	    strcmp(s->outcome.verdict, "communication-bound") || s->gpu.gpu_basis)
 		return;
-	const char *next =
-		s->shares.elementwise_pct > s->shares.gemm_pct ? "memory-bound" : "compute-bound";
+	struct candidate c[4];
+	candidates_of(s, &run->th, c);
+	int k = -1;
+	for (int i = 1; i < 4; i++)
+		if (c[i].pct > c[i].th && c[i].th > 0 &&
+		    (k < 0 || c[i].pct / c[i].th > c[k].pct / c[k].th))
+			k = i;
+	const char *next = k >= 0 ? c[k].name
+		: s->shares.elementwise_pct > s->shares.gemm_pct ? "memory-bound"
+								 : "compute-bound";
 	size_t n = strlen(s->outcome.evidence);
 	if (!s->outcome.borderline)
 		snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", next);

@@ -419,6 +419,33 @@ static void test_aorta(void)
 	ana_run_free(&run);
 }
 
+/* 4 ranks on a machine of 2 CPUs (the local executor): a communication
+ * verdict is borderline, and what is named next is the other share over its
+ * threshold (data loading 35 %), else compute. */
+static void test_oversubscribed_runner_up(void)
+{
+	fixture("osdata", 4, 128, 35, 5, 5, 50, 5, 0);
+	fixture("oscomm", 4, 128, 1, 25, 19, 50, 5, 0);
+	struct ana_run run = { .campaign = strdup("t"),
+			       .run_id = strdup("r"),
+			       .run_dir = strdup(dir),
+			       .th = { 20, 30, 70, 90 },
+			       .host_cpus = 2 };
+	add(&run, "osdata", "COMPLETED", 2, 2);
+	add(&run, "oscomm", "COMPLETED", 2, 2);
+	CHECK(ana_run_analyse(&run) == 0);
+	struct ana_scenario *d = &run.sc[0], *c = &run.sc[1];
+	CHECK(d->shares.data_pct > 30 && c->shares.data_pct < 30);
+	CHECK_STR(d->outcome.verdict, "communication-bound");
+	CHECK(d->outcome.borderline);
+	CHECK_STR(d->outcome.runner_up, "data-loader-bound");
+	CHECK(strstr(d->outcome.evidence, "4 ranks on this machine's 2 CPUs") != NULL);
+	CHECK_STR(c->outcome.verdict, "communication-bound");
+	CHECK(c->outcome.borderline);
+	CHECK_STR(c->outcome.runner_up, "compute-bound");
+	ana_run_free(&run);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -428,6 +455,7 @@ int main(void)
 	RUN(test_model_gpu_mfu);
 	RUN(test_aorta);
 	RUN(test_batch_and_scaling_modes);
+	RUN(test_oversubscribed_runner_up);
 	fsio_remove_tree(dir);
 	HARNESS_END();
 }
