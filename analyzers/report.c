@@ -25,6 +25,15 @@ static json_t *jnum(double v)
 	return json_real(round(v * 1000.0) / 1000.0);
 }
 
+/* A probability to two significant digits (it spans orders of magnitude). */
+static json_t *jprob(double p)
+{
+	if (!isfinite(p) || p <= 0)
+		return json_real(0);
+	double unit = pow(10, floor(log10(p)) - 1);
+	return json_real(round(p / unit) * unit);
+}
+
 static json_t *monitor_json(const struct ana_scenario *s)
 {
 	return !s->mon.have_monitor
@@ -377,11 +386,11 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 		const struct straggler *g = &s->comm.stragglers[k];
 		json_array_append_new(
 			str,
-			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o}", "rank", g->rank, "node",
+			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o}", "rank", g->rank, "node",
 				  g->node[0] ? json_string(g->node) : json_null(), "cause",
 				  g->cause, "cause_ms_per_step", jnum(g->cause_ms), "impact_pct",
 				  jnum(g->impact_pct), "arrived_last_pct",
-				  jnum(g->arrived_last_pct)));
+				  jnum(g->arrived_last_pct), "chance_p", jprob(g->chance_p)));
 	}
 	json_object_set_new(o, "stragglers", str);
 	json_object_set_new(o, "collectives", collectives_json(s));
@@ -700,7 +709,7 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 		if (strcmp(g->cause, "unknown"))
 			strbuf_addf(md, " (%.2f ms more per step than the other ranks' median)",
 				    g->cause_ms);
-		strbuf_adds(md, ".");
+		strbuf_addf(md, "; so many last arrivals by chance alone: p = %.1e.", g->chance_p);
 	}
 	if (s->comm.slow_node[0])
 		strbuf_addf(md,

@@ -114,7 +114,7 @@ static double binomial_tail(long n, long k, double p)
  * last, a given set of m ranks is all among them with probability
  * C(g, m) / C(n, m) if no rank were special; summed over the steps that is
  * the node's expected count. Two slow ranks of four both last in 8 of 8
- * steps are a slow node (p = 0.5^8 = 0.004 of two nodes, node_test_slow)
+ * steps are a slow node (p = 0.5^8 = 0.004 of two nodes, node_test_p)
  * though neither alone is beyond chance (two of four ranks last per step). */
 struct node_test {
 	size_t nnodes, *of, *size, *cnt; /* of: rank -> node (SIZE_MAX: no host) */
@@ -178,14 +178,16 @@ static void node_test_step(struct node_test *t, const unsigned char *late, size_
 	}
 }
 
-/* Whether node k's ranks arrived last together beyond chance (1 % over the
- * nodes), also were nodes rather than ranks what is late by chance (jitter
- * shared by a node's ranks): a node is then all last with the steps' mean
- * share of such nodes, at least 1 / nodes, and the larger chance is taken. */
-static int node_test_slow(const struct node_test *t, size_t k, long counted)
+/* How likely chance alone makes node k's ranks all arrive last together in
+ * so many steps, times the nodes (1 when not a node of several ranks, or not
+ * in most steps), also were nodes rather than ranks what is late by chance
+ * (jitter shared by a node's ranks): a node is then all last with the steps'
+ * mean share of such nodes, at least 1 / nodes, and the larger chance is
+ * taken. */
+static double node_test_p(const struct node_test *t, size_t k, long counted)
 {
 	if (k == SIZE_MAX || t->nnodes < 2 || t->size[k] < 2 || 2 * t->all_late[k] <= counted)
-		return 0;
+		return 1;
 	long lasts = 0;
 	for (size_t j = 0; j < t->nnodes; j++)
 		lasts += t->all_late[j];
@@ -193,8 +195,7 @@ static int node_test_slow(const struct node_test *t, size_t k, long counted)
 	       nodes = (double)lasts / ((double)counted * (double)t->nnodes);
 	p = p > nodes ? p : nodes;
 	p = p > 1.0 / (double)t->nnodes ? p : 1.0 / (double)t->nnodes;
-	return p < 1 && binomial_tail(counted, t->all_late[k], p) <=
-				STRAGGLER_CHANCE / (double)t->nnodes;
+	return p < 1 ? binomial_tail(counted, t->all_late[k], p) * (double)t->nnodes : 1;
 }
 
 static void node_test_free(struct node_test *t)
@@ -265,11 +266,12 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 		double impact = 100 * sum[r].imposed / (double)counted / step_med_ms;
 		/* chance alone would rarely give it (or its node) so many last
 		 * arrivals: 1 % over all ranks (over all nodes) */
-		double p = chance >= 1 ? 1 : binomial_tail(counted, sum[r].last, chance);
+		double p = chance >= 1 ? 1
+				       : binomial_tail(counted, sum[r].last, chance) * (double)m->n,
+		       pn = node_test_p(&nt, nt.of[r], counted);
+		p = p < pn ? p : pn;
 		if (2 * sum[r].last <= counted || impact < STRAGGLER_MIN_IMPACT_PCT ||
-		    (p > STRAGGLER_CHANCE / (double) m->n &&
-		     !node_test_slow(&nt, nt.of[r], counted)) ||
-		    *n == STRAGGLER_MAX)
+		    p > STRAGGLER_CHANCE || *n == STRAGGLER_MAX)
 			continue;
 		struct straggler *s = &out[(*n)++];
 		memset(s, 0, sizeof *s);
@@ -277,6 +279,7 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 		snprintf(s->node, sizeof s->node, "%s", m->ranks[r].host);
 		s->impact_pct = impact;
 		s->arrived_last_pct = 100.0 * (double)sum[r].last / (double)counted;
+		s->chance_p = p < 1 ? p : 1;
 		int best = 0;
 		for (int p = 1; p < P_N; p++)
 			best = sum[r].margin[p] > sum[r].margin[best] ? p : best;

@@ -36,6 +36,9 @@ struct straggler {
 	/* the others' waiting it causes, per step, as a share of the median step */
 	double impact_pct;
 	double arrived_last_pct; /* of the steps with collectives */
+	/* how likely chance alone gives it (or its node) so many last arrivals,
+	 * times the ranks (nodes) tested: at most STRAGGLER_CHANCE */
+	double chance_p;
 };
 
 /* Stragglers of m (active steps of ranks aligned by position), sorted by

@@ -26,6 +26,9 @@ check stragglers_slow_is_rank3_local2_compute [ "$(S slow '["stragglers"][0]["ra
 check stragglers_slow_impact_at_least_20 [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["impact_pct"] >= 20 and len(j["scenarios"][1]["stragglers"]) == 1')" = True ]
 check stragglers_slow_cause_about_40ms [ "$(json "$run/summary.json" '30 <= j["scenarios"][1]["stragglers"][0]["cause_ms_per_step"] <= 50')" = True ]
 check stragglers_slow_verdict [ "$(S slow '["verdict"]')" = straggler-bound ]
+# last in 20 of 20 steps, one of four ranks last per step: 4 x 0.25^20 = 3.6e-12 by chance
+check stragglers_slow_chance_p [ "$(S slow '["stragglers"][0]["chance_p"] <= 1e-6')" = True ]
+check stragglers_report_says_chance grep -q "; so many last arrivals by chance alone: p = [0-9.]*e-[0-9]*\." "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at 100 % of the collectives and keeps the others waiting [0-9.]* % of the median step; cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_even_says_none grep -q "No rank keeps the others waiting" "$run/BOTTLENECK_ANALYSIS.md"
 # both ranks of local2 slow: the node is named, with its monitors beside the other node's
@@ -88,7 +91,9 @@ check stragglers_pytorch_ok [ "$rc" -eq 0 ]
 check stragglers_pytorch_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][1]["stragglers"]]')" = "[(3, 'local2', 'compute')]" ]
 check stragglers_pytorch_impact [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["impact_pct"] >= 20 and j["scenarios"][1]["verdict"] == "straggler-bound"')" = True ]
 check stragglers_pytorch_even_none [ "$(json "$run/summary.json" 'j["scenarios"][0]["stragglers"]')" = "[]" ]
-check stragglers_pytorch_collectives [ "$(json "$run/summary.json" '[(c["op"], c["instances"]) for c in j["scenarios"][1]["collectives"]]')" = "[('all_reduce', 12)]" ] ||
+colls=$(json "$run/summary.json" '[(c["op"], c["instances"]) for c in j["scenarios"][1]["collectives"]]')
+check stragglers_pytorch_collectives [ "$colls" = "[('all_reduce', 12)]" ]
+[ "$colls" = "[('all_reduce', 12)]" ] ||
 	for t in "$run"/slow/traces/*.json; do # once 11 under load: what each rank's trace holds
 		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); e = d["traceEvents"] if isinstance(d, dict) else d
 steps = sorted((x["ts"], x["ts"] + x["dur"]) for x in e if x.get("name", "").startswith("ProfilerStep#"))

@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "util/strbuf.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -240,6 +241,8 @@ static void straggler_beyond_chance(void)
 	/* 3 x 29 ms waited, per other rank, of a 100 ms step */
 	CHECK_NEAR(g[0].impact_pct, 29.0, 1e-9);
 	CHECK_STR(g[0].cause, "compute");
+	/* one of four last per step: 0.25^8, times the 4 ranks tested */
+	CHECK_NEAR(g[0].chance_p, 4 * pow(0.25, 8), 1e-15);
 }
 
 /* Both ranks of node b compute 40 ms more in the first `slow` of 8 steps,
@@ -286,6 +289,10 @@ static void straggler_slow_node_beyond_chance(void)
 	/* rank 0 waited 55 ms, rank 1 57 ms: 112 / 3 per other rank */
 	CHECK_NEAR(g[0].impact_pct, 112.0 / 3, 1e-9);
 	CHECK_STR(g[0].cause, "compute");
+	/* the node's: one of two nodes by chance, 0.5^8, times the 2 nodes (the
+	 * ranks' own: 0.5^8 times 4) */
+	CHECK_NEAR(g[0].chance_p, 2 * pow(0.5, 8), 1e-15);
+	CHECK_NEAR(g[1].chance_p, 2 * pow(0.5, 8), 1e-15);
 	CHECK(slow_node_in(4, g, node, sizeof node) == 0 && !node[0]);
 }
 
