@@ -98,6 +98,33 @@ static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum 
 	return 1;
 }
 
+/* How many of rank r's collective records fall in step i (records sorted
+ * by step; *pos a cursor, moved past them). */
+static size_t colls_in(const struct rank_metrics *r, size_t i, size_t *pos)
+{
+	while (*pos < r->ncoll && (size_t)r->coll[*pos].step < i)
+		(*pos)++;
+	size_t k = 0;
+	while (*pos + k < r->ncoll && (size_t)r->coll[*pos + k].step == i)
+		k++;
+	*pos += k;
+	return k;
+}
+
+/* Whether step i's collectives are on record alike for every rank (steps
+ * in order; pos the ranks' cursors). A rank whose trace lost one (PyTorch's
+ * profiler can stop before a worker thread's range of the last step ends)
+ * would seem to have arrived last without waiting; such a step is not
+ * judged. Telemetry has no records: its steps all are. */
+static int step_on_record(const struct scenario_metrics *m, size_t i, size_t *pos)
+{
+	size_t first = colls_in(&m->ranks[0], i, &pos[0]);
+	int same = 1;
+	for (size_t r = 1; r < m->n; r++)
+		same &= colls_in(&m->ranks[r], i, &pos[r]) == first;
+	return same;
+}
+
 /* P(X >= k) for X ~ Binomial(n, p), summed in log space. */
 static double binomial_tail(long n, long k, double p)
 {
@@ -249,12 +276,18 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 	unsigned char *late = xcalloc(m->n, 1);
 	struct node_test nt;
 	node_test_init(&nt, m);
+	size_t *pos = xcalloc(m->n, sizeof *pos);
+	int records = 0;
+	for (size_t r = 0; r < m->n; r++)
+		records |= m->ranks[r].ncoll > 0;
 	long counted = 0;
 	for (size_t i = 0; i < steps; i++)
-		if (m->ranks[0].steps[i].active && one_step(m, i, sum, buf, late)) {
+		if ((!records || step_on_record(m, i, pos)) && m->ranks[0].steps[i].active &&
+		    one_step(m, i, sum, buf, late)) {
 			counted++;
 			node_test_step(&nt, late, m->n);
 		}
+	free(pos);
 	/* by chance a rank is among a step's last arrivers as often as the
 	 * steps' last arrivers are many: ties make that more than 1/n */
 	long lasts = 0;

@@ -91,13 +91,21 @@ check stragglers_pytorch_ok [ "$rc" -eq 0 ]
 check stragglers_pytorch_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][1]["stragglers"]]')" = "[(3, 'local2', 'compute')]" ]
 check stragglers_pytorch_impact [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["impact_pct"] >= 20 and j["scenarios"][1]["verdict"] == "straggler-bound"')" = True ]
 check stragglers_pytorch_even_none [ "$(json "$run/summary.json" 'j["scenarios"][0]["stragglers"]')" = "[]" ]
-colls=$(json "$run/summary.json" '[(c["op"], c["instances"]) for c in j["scenarios"][1]["collectives"]]')
-check stragglers_pytorch_collectives [ "$colls" = "[('all_reduce', 12)]" ]
-[ "$colls" = "[('all_reduce', 12)]" ] ||
-	for t in "$run"/slow/traces/*.json; do # once 11 under load: what each rank's trace holds
-		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); e = d["traceEvents"] if isinstance(d, dict) else d
-steps = sorted((x["ts"], x["ts"] + x["dur"]) for x in e if x.get("name", "").startswith("ProfilerStep#"))
-ar = [x["ts"] for x in e if x.get("name", "").startswith("gloo:all_reduce")]
-print("  why: %s: %d steps, gloo:all_reduce per step %s, before/after them %d/%d" % (sys.argv[1].split("/")[-1], len(steps),
-      [sum(a <= t < b for t in ar) for a, b in steps], sum(t < steps[0][0] for t in ar), sum(t >= steps[-1][1] for t in ar)))' "$t"
-	done
+# One all-reduce per step, matched across the ranks: as many instances as steps in
+# which every rank's trace holds its gloo:all_reduce. Debian's torch now and then
+# leaves out the last step's range of one rank's gloo worker thread (the step's
+# c10d::allreduce_ is there; likely ended after the profiler stopped): 11 of 12 then.
+want=$(python3 - "$run"/slow/traces/*.json <<'PY'
+import json, sys
+held = []
+for f in sys.argv[1:]:
+    d = json.load(open(f))
+    e = d["traceEvents"] if isinstance(d, dict) else d
+    steps = sorted((x["ts"], x["ts"] + x["dur"]) for x in e if x.get("name", "").startswith("ProfilerStep#"))
+    ar = [x["ts"] for x in e if x.get("name", "").startswith("gloo:all_reduce")]
+    held.append([sum(a <= t < b for t in ar) == 1 for a, b in steps])
+print(sum(all(h[i] for h in held) for i in range(min(map(len, held)))) if held else 0)
+PY
+)
+check stragglers_pytorch_collectives [ "$(json "$run/summary.json" '[(c["op"], c["instances"]) for c in j["scenarios"][1]["collectives"]]'),$want" = "[('all_reduce', $want)],$want" ]
+check stragglers_pytorch_collectives_most_steps [ "$want" -ge 11 ]

@@ -296,6 +296,42 @@ static void straggler_slow_node_beyond_chance(void)
 	CHECK(slow_node_in(4, g, node, sizeof node) == 0 && !node[0]);
 }
 
+/* A trace that lost one rank's collective of a step (PyTorch's profiler
+ * stopped before its gloo worker ended the range): rank 1 then seems to have
+ * arrived last without waiting in step 19. That step is not judged: rank 3,
+ * last in all 20, is judged on the 19 steps every rank has on record (chance
+ * 0.25^19 times 4; counting step 19 would give 21 last arrivals in 20 steps). */
+static void straggler_step_off_record(void)
+{
+	struct rank_metrics rk[4] = { 0 };
+	struct scenario_metrics m = { rk, 4 };
+	for (int r = 0; r < 4; r++) {
+		rk[r].rank = r;
+		rk[r].coll = xcalloc(20, sizeof *rk[r].coll);
+		for (int s = 0; s < 20; s++) {
+			int lost = r == 1 && s == 19;
+			struct step_rec st = { .step = s,
+					       .active = 1,
+					       .step_ms = 100,
+					       .forward_ms = r == 3 ? 70 : 30,
+					       .comm_ms = r == 3 ? 1 : lost ? 0.5 : 40 };
+			metrics_add_step(&rk[r], &st);
+			if (!lost)
+				rk[r].coll[rk[r].ncoll++] =
+					(struct coll_rec){ s, 0,   0,         COLL_ALL_REDUCE,
+							   4, 1e6, st.comm_ms };
+		}
+	}
+	struct straggler g[STRAGGLER_MAX];
+	size_t n;
+	char node[8];
+	straggler_find(&m, 100, g, &n, node, sizeof node);
+	CHECK(n == 1 && g[0].rank == 3 && g[0].arrived_last_pct == 100);
+	CHECK_NEAR(g[0].chance_p, 4 * pow(0.25, 19), 1e-18);
+	for (int r = 0; r < 4; r++)
+		rank_metrics_free(&rk[r]);
+}
+
 /* Runs of 2 nodes x 2 ranks, 20 steps, all-reduces of 30-50 ms (uniform,
  * a fixed generator); node 1's ranks arrive `late_ms` later in every step.
  * How many of `runs` name someone, and how many name node 1 slow. */
@@ -357,5 +393,6 @@ int main(void)
 	RUN(straggler_beyond_chance);
 	RUN(straggler_slow_node_beyond_chance);
 	RUN(straggler_chance_and_power);
+	RUN(straggler_step_off_record);
 	HARNESS_END();
 }
