@@ -261,21 +261,16 @@ static void slow_node_of(const struct scenario_metrics *m, const struct straggle
 	}
 }
 
-void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out,
-		    size_t *n, char *slow_node, size_t slow_len)
+/* Every step judged (active, on record alike, with a collective) into sum
+ * and the node test; how many. */
+static long judge_steps(const struct scenario_metrics *m, struct rank_sum *sum,
+			struct node_test *nt)
 {
-	*n = 0;
-	slow_node[0] = '\0';
-	if (m->n < 2 || step_med_ms <= 0)
-		return;
 	size_t steps = m->ranks[0].n;
 	for (size_t r = 1; r < m->n; r++)
 		steps = m->ranks[r].n < steps ? m->ranks[r].n : steps;
-	struct rank_sum *sum = xcalloc(m->n, sizeof *sum);
 	double *buf = xcalloc(m->n, sizeof *buf);
 	unsigned char *late = xcalloc(m->n, 1);
-	struct node_test nt;
-	node_test_init(&nt, m);
 	size_t *pos = xcalloc(m->n, sizeof *pos);
 	int records = 0;
 	for (size_t r = 0; r < m->n; r++)
@@ -285,9 +280,44 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 		if ((!records || step_on_record(m, i, pos)) && m->ranks[0].steps[i].active &&
 		    one_step(m, i, sum, buf, late)) {
 			counted++;
-			node_test_step(&nt, late, m->n);
+			node_test_step(nt, late, m->n);
 		}
 	free(pos);
+	free(late);
+	free(buf);
+	return counted;
+}
+
+/* The straggler record of rank k, with its cause: the phase in which it
+ * outspent the others most, when that explains half of the waiting it imposed. */
+static void straggler_of(struct straggler *s, const struct rank_metrics *rk,
+			 const struct rank_sum *sum, long counted, double impact, double p)
+{
+	memset(s, 0, sizeof *s);
+	s->rank = rk->rank;
+	snprintf(s->node, sizeof s->node, "%s", rk->host);
+	s->impact_pct = impact;
+	s->arrived_last_pct = 100.0 * (double)sum->last / (double)counted;
+	s->chance_p = p < 1 ? p : 1;
+	int best = 0;
+	for (int ph = 1; ph < P_N; ph++)
+		best = sum->margin[ph] > sum->margin[best] ? ph : best;
+	int known = sum->margin[best] >= 0.5 * sum->imposed;
+	snprintf(s->cause, sizeof s->cause, "%s", known ? phase_word[best] : "unknown");
+	s->cause_ms = sum->margin[best] / (double)counted;
+}
+
+void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out,
+		    size_t *n, char *slow_node, size_t slow_len)
+{
+	*n = 0;
+	slow_node[0] = '\0';
+	if (m->n < 2 || step_med_ms <= 0)
+		return;
+	struct rank_sum *sum = xcalloc(m->n, sizeof *sum);
+	struct node_test nt;
+	node_test_init(&nt, m);
+	long counted = judge_steps(m, sum, &nt);
 	/* by chance a rank is among a step's last arrivers as often as the
 	 * steps' last arrivers are many: ties make that more than 1/n */
 	long lasts = 0;
@@ -303,28 +333,12 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 				       : binomial_tail(counted, sum[r].last, chance) * (double)m->n,
 		       pn = node_test_p(&nt, nt.of[r], counted);
 		p = p < pn ? p : pn;
-		if (2 * sum[r].last <= counted || impact < STRAGGLER_MIN_IMPACT_PCT ||
-		    p > STRAGGLER_CHANCE || *n == STRAGGLER_MAX)
-			continue;
-		struct straggler *s = &out[(*n)++];
-		memset(s, 0, sizeof *s);
-		s->rank = m->ranks[r].rank;
-		snprintf(s->node, sizeof s->node, "%s", m->ranks[r].host);
-		s->impact_pct = impact;
-		s->arrived_last_pct = 100.0 * (double)sum[r].last / (double)counted;
-		s->chance_p = p < 1 ? p : 1;
-		int best = 0;
-		for (int p = 1; p < P_N; p++)
-			best = sum[r].margin[p] > sum[r].margin[best] ? p : best;
-		/* a cause explains at least half of the waiting it imposed */
-		int known = sum[r].margin[best] >= 0.5 * sum[r].imposed;
-		snprintf(s->cause, sizeof s->cause, "%s", known ? phase_word[best] : "unknown");
-		s->cause_ms = sum[r].margin[best] / (double)counted;
+		if (2 * sum[r].last > counted && impact >= STRAGGLER_MIN_IMPACT_PCT &&
+		    p <= STRAGGLER_CHANCE && *n < STRAGGLER_MAX)
+			straggler_of(&out[(*n)++], &m->ranks[r], &sum[r], counted, impact, p);
 	}
 	qsort(out, *n, sizeof *out, by_impact);
 	slow_node_of(m, out, *n, slow_node, slow_len);
 	node_test_free(&nt);
-	free(late);
 	free(sum);
-	free(buf);
 }
