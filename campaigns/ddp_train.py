@@ -6,7 +6,7 @@ writing one Chrome trace per rank, and its own step timing on stdout.
     python3 ddp_train.py [--steps N] [--warmup W] [--batch B] [--hidden H]
                          [--layers L] [--embed-rows R] [--slow-loader-ms MS]
                          [--slow-rank R --slow-ms MS] [--out DIR] [--no-profiler]
-                         [--cuda]
+                         [--cuda] [--backend nccl|gloo]
 
 --embed-rows adds an embedding table (R x 64, dense gradients, as DLRM-style
 models have): a large model whose gradients dwarf the compute of a small
@@ -16,6 +16,8 @@ of (matrix) compute in every forward.
 --cuda trains on the GPU of LOCAL_RANK with NCCL and profiles CUDA activity
 too (record_shapes, with_flops: the traces a GPU user brings); without a
 usable GPU it exits with status 69 ("no GPU: ..."), as campaign-trainer-gpu.
+--backend picks the process group's backend (default gloo, nccl with --cuda;
+gloo also reduces CUDA tensors, so several ranks can share one GPU).
 
 Each line "step N loss L time T ms" is one training step timed from one
 call of prof.step() to the next, the boundaries of the profiler's
@@ -88,6 +90,7 @@ def main():
     p.add_argument("--out", default="profiler")
     p.add_argument("--no-profiler", action="store_true", help="only print the step times")
     p.add_argument("--cuda", action="store_true", help="the GPU of LOCAL_RANK, NCCL, CUDA activity")
+    p.add_argument("--backend", choices=("gloo", "nccl"), help="default gloo, nccl with --cuda")
     a = p.parse_args()
 
     dev = torch.device("cpu")
@@ -98,7 +101,7 @@ def main():
         local = int(os.environ.get("LOCAL_RANK", "0")) % torch.cuda.device_count()
         dev = torch.device("cuda", local)
         torch.cuda.set_device(dev)
-    dist.init_process_group("nccl" if a.cuda else "gloo", init_method="env://")
+    dist.init_process_group(a.backend or ("nccl" if a.cuda else "gloo"), init_method="env://")
     rank, world = dist.get_rank(), dist.get_world_size()
     torch.manual_seed(0)
     torch.set_num_threads(max(1, (os.cpu_count() or 1) // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1")))))

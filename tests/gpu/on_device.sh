@@ -109,6 +109,11 @@ say "3. ... 2 ranks on the one GPU (NCCL refuses a device shared by two ranks: t
 (cd "$W" && PYTHONUNBUFFERED=1 "$OLDPWD/bin/campaign" launch --nodes 1 --tasks-per-node 2 -- \
 	$P --steps 8 --warmup 2 --out "$W/pt2" >"$W/pt2.out" 2>&1)
 echo "exit $?"; grep -m 5 -iE "error|duplicate|median step" "$W/pt2.out"
+say "3. ... 2 ranks on the one GPU over gloo (it reduces CUDA tensors through the host)"
+(cd "$W" && PYTHONUNBUFFERED=1 "$OLDPWD/bin/campaign" launch --nodes 1 --tasks-per-node 2 -- \
+	$P --backend gloo --steps 15 --warmup 3 --batch 512 --hidden 2048 --layers 6 --out "$W/ptg" >"$W/ptg.out" 2>&1)
+echo "exit $?"; grep -m 4 "median step" "$W/ptg.out"; ls -la "$W/ptg"
+bin/campaign-analyze "$W"/ptg/*.json
 say "3. campaign-analyze on the traces"
 bin/campaign-analyze "$W"/pt/*.json
 bin/campaign-analyze --json "$W"/pt/*.json >"$W/pt_analyze.json"; echo "exit $?"
@@ -144,6 +149,6 @@ for c in gpu27 torch27; do
 done
 
 say "results"
-tar -C "$W" -czf "$OUT/pt_traces.tar.gz" pt pt_analyze.json 2>/dev/null
+tar -C "$W" -czf "$OUT/pt_traces.tar.gz" pt ptg pt_analyze.json 2>/dev/null
 tar -C "$W" -czf "$OUT/runs.tar.gz" --exclude='*.pt.trace.json' res t_sync t_bucketed t_per-param mon smi.csv 2>/dev/null
 ls -la "$OUT"
