@@ -259,6 +259,12 @@ static void candidates_of(const struct ana_scenario *s, const struct ana_thresho
 	c[3] = (struct candidate){ "memory-bound", memwhat, mem, th->memory_pct };
 }
 
+/* How far over its threshold a candidate's share is (relative). */
+static double over_ratio(const struct candidate *c)
+{
+	return c->th > 0 ? c->pct / c->th : c->pct;
+}
+
 /* Each share that exceeds its threshold is a candidate (memory pressure
  * too); the one furthest above its threshold (relative) wins. The
  * communication side counts what is not hidden behind compute and waiting
@@ -273,7 +279,7 @@ static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 	int best = -1, second = -1;
 	double best_ratio = 0, second_ratio = 0;
 	for (int i = 0; i < 4; i++) {
-		double ratio = c[i].th > 0 ? c[i].pct / c[i].th : c[i].pct;
+		double ratio = over_ratio(&c[i]);
 		if (best < 0 || ratio > best_ratio) {
 			second = best, second_ratio = best_ratio;
 			best = i, best_ratio = ratio;
@@ -401,7 +407,7 @@ static void oversubscribed(struct ana_scenario *s, const struct ana_run *run)
 	int k = -1;
 	for (int i = 1; i < 4; i++)
 		if (c[i].pct > c[i].th && c[i].th > 0 &&
-		    (k < 0 || c[i].pct / c[i].th > c[k].pct / c[k].th))
+		    (k < 0 || over_ratio(&c[i]) > over_ratio(&c[k])))
 			k = i;
 	const char *next = k >= 0 ? c[k].name
 		: s->shares.elementwise_pct > s->shares.gemm_pct ? "memory-bound"
@@ -431,17 +437,16 @@ static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 	       idle = wait + g[GPU_IDLE_KERNEL] + g[GPU_IDLE_OTHER];
 	double copy_th = th->gpu_copy_pct > 0 ? th->gpu_copy_pct : 20,
 	       idle_th = 100 - th->gpu_util_pct;
-	struct { const char *name; double pct, th;
-	} c[] = {
-		{ "communication-bound", g[GPU_COMM], th->comm_pct },
-		{ "memory-bound", g[GPU_MEMCPY], copy_th },
-		{ g[GPU_IDLE_DATA] > g[GPU_IDLE_HOST] ? "data-loader-bound" : "host-bound", wait,
-		  idle_th },
+	struct candidate c[] = {
+		{ "communication-bound", NULL, g[GPU_COMM], th->comm_pct },
+		{ "memory-bound", NULL, g[GPU_MEMCPY], copy_th },
+		{ g[GPU_IDLE_DATA] > g[GPU_IDLE_HOST] ? "data-loader-bound" : "host-bound", NULL,
+		  wait, idle_th },
 	};
 	int best = -1, runner = -1;
 	double br = 0, rr = 0;
 	for (int i = 0; i < 3; i++) {
-		double ratio = c[i].th > 0 ? c[i].pct / c[i].th : c[i].pct;
+		double ratio = over_ratio(&c[i]);
 		if (best < 0 || ratio > br)
 			runner = best, rr = br, best = i, br = ratio;
 		else if (runner < 0 || ratio > rr)

@@ -55,17 +55,15 @@ static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum 
 {
 	size_t n = m->n, nlate = 0;
 	memset(late, 0, n);
-	double least = m->ranks[0].steps[i].comm_ms, total = 0, waited = 0;
+	double total = 0, waited = 0;
 	for (size_t r = 0; r < n; r++) {
-		double c = m->ranks[r].steps[i].comm_ms;
-		total += c;
-		least = c < least ? c : least;
-		buf[r] = c;
+		buf[r] = m->ranks[r].steps[i].comm_ms;
+		total += buf[r];
 	}
 	if (total <= 0)
 		return 0;
 	stats_sort(buf, n);
-	double top = last_group_top(buf, n);
+	double least = buf[0], top = last_group_top(buf, n);
 	for (size_t r = 0; r < n; r++) {
 		double c = m->ranks[r].steps[i].comm_ms;
 		if (c <= top)
@@ -125,6 +123,15 @@ static int step_on_record(const struct scenario_metrics *m, size_t i, size_t *po
 	return same;
 }
 
+/* By chance a unit (rank or node) is among a step's last arrivers with the
+ * steps' mean share of such units (ties make that more than 1 / units), at
+ * least 1 / units. */
+static double chance_share(long lasts, long counted, size_t units)
+{
+	double share = counted > 0 ? (double)lasts / ((double)counted * (double)units) : 1;
+	return share > 1.0 / (double)units ? share : 1.0 / (double)units;
+}
+
 /* P(X >= k) for X ~ Binomial(n, p), summed in log space. */
 static double binomial_tail(long n, long k, double p)
 {
@@ -147,6 +154,7 @@ struct node_test {
 	size_t nnodes, *of, *size, *cnt; /* of: rank -> node (SIZE_MAX: no host) */
 	long *all_late;                  /* steps in which every rank of it arrived last */
 	double *expected;                /* of such steps, by chance */
+	double share; /* of nodes all last per step, by chance (node_test_end) */
 };
 
 struct host_idx {
@@ -205,23 +213,27 @@ static void node_test_step(struct node_test *t, const unsigned char *late, size_
 	}
 }
 
+/* Were nodes rather than ranks what is late by chance (jitter shared by a
+ * node's ranks), a node would be all last with this share, once all steps
+ * are counted. */
+static void node_test_end(struct node_test *t, long counted)
+{
+	long lasts = 0;
+	for (size_t k = 0; k < t->nnodes; k++)
+		lasts += t->all_late[k];
+	t->share = t->nnodes ? chance_share(lasts, counted, t->nnodes) : 1;
+}
+
 /* How likely chance alone makes node k's ranks all arrive last together in
  * so many steps, times the nodes (1 when not a node of several ranks, or not
- * in most steps), also were nodes rather than ranks what is late by chance
- * (jitter shared by a node's ranks): a node is then all last with the steps'
- * mean share of such nodes, at least 1 / nodes, and the larger chance is
- * taken. */
+ * in most steps): the larger of the chance that its ranks are all among the
+ * last and the nodes' share. */
 static double node_test_p(const struct node_test *t, size_t k, long counted)
 {
 	if (k == SIZE_MAX || t->nnodes < 2 || t->size[k] < 2 || 2 * t->all_late[k] <= counted)
 		return 1;
-	long lasts = 0;
-	for (size_t j = 0; j < t->nnodes; j++)
-		lasts += t->all_late[j];
-	double p = t->expected[k] / (double)counted,
-	       nodes = (double)lasts / ((double)counted * (double)t->nnodes);
-	p = p > nodes ? p : nodes;
-	p = p > 1.0 / (double)t->nnodes ? p : 1.0 / (double)t->nnodes;
+	double p = t->expected[k] / (double)counted;
+	p = p > t->share ? p : t->share;
 	return p < 1 ? binomial_tail(counted, t->all_late[k], p) * (double)t->nnodes : 1;
 }
 
@@ -282,6 +294,7 @@ static long judge_steps(const struct scenario_metrics *m, struct rank_sum *sum,
 			counted++;
 			node_test_step(nt, late, m->n);
 		}
+	node_test_end(nt, counted);
 	free(pos);
 	free(late);
 	free(buf);
@@ -318,13 +331,10 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 	struct node_test nt;
 	node_test_init(&nt, m);
 	long counted = judge_steps(m, sum, &nt);
-	/* by chance a rank is among a step's last arrivers as often as the
-	 * steps' last arrivers are many: ties make that more than 1/n */
 	long lasts = 0;
 	for (size_t r = 0; r < m->n; r++)
 		lasts += sum[r].last;
-	double chance = counted > 0 ? (double)lasts / ((double)counted * (double)m->n) : 1;
-	chance = chance > 1.0 / (double)m->n ? chance : 1.0 / (double)m->n;
+	double chance = chance_share(lasts, counted, m->n);
 	for (size_t r = 0; r < m->n && counted > 0; r++) {
 		double impact = 100 * sum[r].imposed / (double)counted / step_med_ms;
 		/* chance alone would rarely give it (or its node) so many last
