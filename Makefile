@@ -67,6 +67,11 @@ $(B)/versions.h: orchestrator/versions.sh
 	@CC=$(CC) orchestrator/versions.sh $(CUDA_HOME) >$@.tmp && mv $@.tmp $@
 $(B)/orchestrator/provenance.o: $(B)/versions.h
 
+# The consumers of a verdict switch over its enums (verdicts, shares, bases,
+# recommendation kinds) without default: a value one forgets is a compile error.
+VERDICT_USERS := analyzers/verdict analyzers/evidence analyzers/advice analyzers/report analyzers/analysis
+$(VERDICT_USERS:%=$(B)/%.o) $(VERDICT_USERS:%=$(B)/asan/obj/%.o): WARN += -Wswitch-enum
+
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) $(BLAS_CFLAGS) -MMD -MP -c $< -o $@

@@ -1,6 +1,7 @@
 #include "analysis.h"
 #include "util/run_layout.h"
 
+#include "advice.h"
 #include "metrics.h"
 #include "monitor.h"
 #include "stats.h"
@@ -90,6 +91,47 @@ static void comm_floor(struct ana_scenario *s, const struct scenario_metrics *m)
 	}
 }
 
+/* When the GPU's busy time per step outlasts the host's steps and the GPU
+ * ends after the host (the host launches ahead and the queue grows), the
+ * GPU's period bounds throughput: each step is timed by its GPU window, and
+ * one without (the profiler drops the last step's GPU work) is not timed. */
+static void gpu_period(struct ana_scenario *s, struct scenario_metrics *m)
+{
+	double gpu = 0, host = 0, ahead = 0;
+	size_t n = 0, cap = 1;
+	for (size_t r = 0; r < m->n; r++)
+		cap += m->ranks[r].n;
+	double *hs = xcalloc(cap, sizeof *hs);
+	for (size_t r = 0; r < m->n && !m->ranks[r].whole_window; r++) {
+		const struct step_rec *last = NULL;
+		for (size_t i = 0; i < m->ranks[r].n; i++) {
+			const struct step_rec *st = &m->ranks[r].steps[i];
+			if (!st->active || st->gpu[GPU_WINDOW] <= 0)
+				continue;
+			gpu += st->gpu[GPU_WINDOW] - st->gpu[GPU_IDLE_HOST] - st->gpu[GPU_IDLE_DATA] -
+				st->gpu[GPU_IDLE_KERNEL] - st->gpu[GPU_IDLE_OTHER];
+			host += hs[n++] = st->step_ms;
+			last = st;
+		}
+		double a = last ? (last->gpu_end_us - last->start_us) / 1000 - last->step_ms : 0;
+		ahead = a > ahead ? a : ahead;
+	}
+	if (gpu > host && ahead > 0) {
+		s->gpu.gpu_limits = 1;
+		s->gpu.host_step_med_ms = stats_percentile(hs, n, 50);
+		s->gpu.host_ahead_ms = ahead;
+		for (size_t r = 0; r < m->n; r++)
+			for (size_t i = 0; i < m->ranks[r].n; i++) {
+				struct step_rec *st = &m->ranks[r].steps[i];
+				if (st->gpu[GPU_WINDOW] > 0)
+					st->step_ms = st->gpu[GPU_WINDOW];
+				else
+					st->active = 0;
+			}
+	}
+	free(hs);
+}
+
 /* Per step, the slowest rank sets the step time. */
 static void step_times(const struct scenario_metrics *m, double *out, size_t *n)
 {
@@ -107,7 +149,7 @@ static void step_times(const struct scenario_metrics *m, double *out, size_t *n)
 }
 
 struct sums {
-	double data, fwd, bwd, comm, exposed, wait, opt, io, gemm, elem, bytes, total;
+	double data, fwd, bwd, ops, comm, exposed, wait, opt, io, gemm, elem, bytes, total;
 };
 
 static void add_step(struct sums *u, const struct step_rec *st, double step_min_exposed)
@@ -115,6 +157,7 @@ static void add_step(struct sums *u, const struct step_rec *st, double step_min_
 	u->data += st->data_ms;
 	u->fwd += st->forward_ms;
 	u->bwd += st->backward_ms;
+	u->ops += st->ops_ms;
 	u->comm += st->comm_ms;
 	u->exposed += step_min_exposed;
 	u->wait += st->comm_exposed_ms - step_min_exposed;
@@ -167,8 +210,9 @@ static void shares(struct ana_scenario *s, const struct scenario_metrics *m)
 	s->shares.forward_pct = 100 * u.fwd / u.total;
 	s->shares.backward_pct = 100 * u.bwd / u.total;
 	s->shares.optimizer_pct = 100 * u.opt / u.total;
-	s->shares.compute_pct =
-		s->shares.forward_pct + s->shares.backward_pct + s->shares.optimizer_pct;
+	s->shares.ops_pct = 100 * u.ops / u.total;
+	s->shares.compute_pct = s->shares.forward_pct + s->shares.backward_pct +
+		s->shares.optimizer_pct + s->shares.ops_pct;
 	/* what communication itself adds to the step */
 	s->shares.comm_pct = 100 * u.exposed / u.total;
 	s->shares.sync_wait_pct = 100 * u.wait / u.total;
@@ -220,338 +264,110 @@ static void gpu_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 		s->gpu.gpu_pct[f] = 100 * sum[f] / sum[GPU_WINDOW];
 }
 
-/* How sure a verdict is: borderline when the deciding share is within 20 %
- * (relative) of its threshold, or within the step-to-step spread of it; the
- * verdict next in line is named. */
-static void mark_borderline(struct ana_scenario *s, double pct, double th, const char *runner_up)
+/* The host's candidates: compute (memory-bound when elementwise work
+ * outweighs GEMMs), exposed communication with waiting for peers (apart, as
+ * a straggler's, when one is named), data loading, I/O, host overhead. */
+static size_t host_candidates(const struct ana_scenario *s, struct candidate *c)
 {
-	double margin = s->steps.spread_pct / 100 > 0.2 ? s->steps.spread_pct / 100 : 0.2;
-	if (th <= 0 || fabs(pct / th - 1) >= margin)
-		return;
-	s->outcome.borderline = 1;
-	snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", runner_up);
-	size_t n = strlen(s->outcome.evidence);
-	snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
-		 "; **borderline**: %.1f %% is within %.0f %% of the %.0f %% "
-		 "threshold, so %s is nearly as likely",
-		 pct, 100 * margin, th, runner_up);
+	const struct ana_shares *sh = &s->shares;
+	int straggler = s->comm.n_stragglers > 0 && !s->steps.no_steps;
+	size_t n = 0;
+	c[n++] = (struct candidate){ SHARE_COMPUTE,
+				     sh->elementwise_pct > sh->gemm_pct ? VERDICT_MEMORY
+									 : VERDICT_COMPUTE,
+				     sh->compute_pct };
+	c[n++] = (struct candidate){ SHARE_COMMUNICATION, VERDICT_COMMUNICATION,
+				     sh->comm_pct + (straggler ? 0 : sh->sync_wait_pct) };
+	if (straggler)
+		c[n++] = (struct candidate){ SHARE_PEER_WAIT, VERDICT_STRAGGLER,
+					     sh->sync_wait_pct };
+	c[n++] = (struct candidate){ SHARE_DATA, VERDICT_DATA_LOADER, sh->data_pct };
+	c[n++] = (struct candidate){ SHARE_IO, VERDICT_IO, sh->io_pct };
+	c[n++] = (struct candidate){ SHARE_HOST, VERDICT_HOST, sh->other_pct };
+	return n;
 }
 
-/* The verdicts of the step's shares, each with its threshold (memory
- * pressure too), communication first. */
-struct candidate {
-	const char *name, *what;
-	double pct, th;
-};
-
-static void candidates_of(const struct ana_scenario *s, const struct ana_thresholds *th,
-			  struct candidate c[4])
-{
-	const char *memwhat;
-	double mem = memory_peak(s, &memwhat);
-	c[0] = (struct candidate){ "communication-bound",
-				   "exposed communication and waiting for peers take",
-				   s->shares.comm_pct + s->shares.sync_wait_pct, th->comm_pct };
-	c[1] = (struct candidate){ "data-loader-bound", "ranks wait for data", s->shares.data_pct,
-				   th->data_pct };
-	c[2] = (struct candidate){ "io-bound", "checkpoint and other I/O takes", s->shares.io_pct,
-				   th->io_pct };
-	c[3] = (struct candidate){ "memory-bound", memwhat, mem, th->memory_pct };
-}
-
-/* How far over its threshold a candidate's share is (relative). */
-static double over_ratio(const struct candidate *c)
-{
-	return c->th > 0 ? c->pct / c->th : c->pct;
-}
-
-/* Each share that exceeds its threshold is a candidate (memory pressure
- * too); the one furthest above its threshold (relative) wins. The
- * communication side counts what is not hidden behind compute and waiting
- * for peers in collectives: neither is compute. Otherwise, with GPUs busy
- * less than the threshold, the largest non-compute share starves them; else
- * compute decides, memory-bound when elementwise (bandwidth-bound) work
- * outweighs GEMMs. A verdict near its threshold is marked borderline. */
-static void verdict(struct ana_scenario *s, const struct ana_thresholds *th)
-{
-	struct candidate c[4];
-	candidates_of(s, th, c);
-	int best = -1, second = -1;
-	double best_ratio = 0, second_ratio = 0;
-	for (int i = 0; i < 4; i++) {
-		double ratio = over_ratio(&c[i]);
-		if (best < 0 || ratio > best_ratio) {
-			second = best, second_ratio = best_ratio;
-			best = i, best_ratio = ratio;
-		} else if (second < 0 || ratio > second_ratio) {
-			second = i, second_ratio = ratio;
-		}
-	}
-	if (c[best].pct <= c[best].th)
-		best_ratio = 0; /* nothing over its threshold */
-	char gpu[96] = "";
-	if (s->mon.gpu_util_mean_pct >= 0)
-		snprintf(gpu, sizeof gpu, "; GPU utilisation %.1f %% (threshold %.0f %%)",
-			 s->mon.gpu_util_mean_pct, th->gpu_util_pct);
-	if (best_ratio == 0 && s->mon.gpu_util_mean_pct >= 0 &&
-	    s->mon.gpu_util_mean_pct < th->gpu_util_pct) {
-		/* the GPUs idle: blame the largest share that is not compute */
-		int k = 0;
-		for (int i = 1; i < 3; i++)
-			if (c[i].pct > c[k].pct)
-				k = i;
-		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "%s", c[k].name);
-		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-			 "GPUs are busy only %.1f %% of the time (threshold %.0f %%) and the "
-			 "largest share that is not compute "
-			 "is %s: %s %.1f %% of step time; compute %.1f %%",
-			 s->mon.gpu_util_mean_pct, th->gpu_util_pct, c[k].name, c[k].what, c[k].pct,
-			 s->shares.compute_pct);
-		mark_borderline(s, s->mon.gpu_util_mean_pct, th->gpu_util_pct, "compute-bound");
-		return;
-	}
-	if (best_ratio > 0) {
-		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "%s", c[best].name);
-		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-			 "%s %.1f %% %s(threshold %.0f %%); compute %.1f %%, exposed communication "
-			 "%.1f %%, waiting for "
-			 "peers %.1f %%, data loading %.1f %%, I/O %.1f %%%s",
-			 c[best].what, c[best].pct, best == 3 ? "of memory " : "of step time ",
-			 c[best].th, s->shares.compute_pct, s->shares.comm_pct,
-			 s->shares.sync_wait_pct, s->shares.data_pct, s->shares.io_pct, gpu);
-		/* two excesses of nearly one size */
-		if (c[second].pct > c[second].th && second_ratio > 0.8 * best_ratio) {
-			s->outcome.borderline = 1;
-			snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s",
-				 c[second].name);
-			size_t n = strlen(s->outcome.evidence);
-			snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
-				 "; **borderline**: %s (%.1f %% against %.0f %%) is over "
-				 "its threshold by nearly as much",
-				 c[second].name, c[second].pct, c[second].th);
-		} else {
-			mark_borderline(s, c[best].pct, c[best].th,
-					c[second].pct > c[second].th ? c[second].name
-						: s->shares.elementwise_pct > s->shares.gemm_pct
-						? "memory-bound"
-						: "compute-bound");
-		}
-		return;
-	}
-	if (s->shares.elementwise_pct > s->shares.gemm_pct) {
-		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "memory-bound");
-		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-			 "compute takes %.1f %% of step time and %.1f %% of it is elementwise "
-			 "(memory-bandwidth-bound) "
-			 "work against %.1f %% in GEMMs; exposed communication and waiting for "
-			 "peers %.1f %% and data loading "
-			 "%.1f %% are within thresholds%s",
-			 s->shares.compute_pct, s->shares.elementwise_pct, s->shares.gemm_pct,
-			 c[0].pct, s->shares.data_pct, gpu);
-	} else {
-		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "compute-bound");
-		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-			 "compute takes %.1f %% of step time; exposed communication %.1f %% and "
-			 "waiting for peers %.1f %% "
-			 "(together %.1f %%) are within %.0f %%, data loading %.1f %% within %.0f "
-			 "%% and I/O %.1f %% within "
-			 "%.0f %%%s",
-			 s->shares.compute_pct, s->shares.comm_pct, s->shares.sync_wait_pct,
-			 c[0].pct, th->comm_pct, s->shares.data_pct, th->data_pct, s->shares.io_pct,
-			 th->io_pct, gpu);
-	}
-	mark_borderline(s, c[best].pct, c[best].th, c[best].name);
-}
-
-/* Waiting for one rank that outweighs every other share is the bottleneck
- * itself: straggler-bound, with the rank, its node and its cause. */
-static void straggler_verdict(struct ana_scenario *s)
-{
-	if (!s->comm.n_stragglers)
-		return;
-	const double others[] = { s->shares.compute_pct, s->shares.comm_pct, s->shares.data_pct,
-				  s->shares.io_pct, s->shares.other_pct };
-	for (size_t i = 0; i < sizeof others / sizeof *others; i++)
-		if (others[i] >= s->shares.sync_wait_pct)
-			return;
-	const struct straggler *g = &s->comm.stragglers[0];
-	snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", s->outcome.verdict);
-	snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "straggler-bound");
-	snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-		 "waiting for slower ranks takes %.1f %% of step time, more than any "
-		 "other share (compute %.1f %%, exposed communication %.1f %%, data loading %.1f "
-		 "%%): rank %d%s%s arrived "
-		 "last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the "
-		 "median step; its cause: "
-		 "%s%s",
-		 s->shares.sync_wait_pct, s->shares.compute_pct, s->shares.comm_pct,
-		 s->shares.data_pct, g->rank, g->node[0] ? " on " : "", g->node,
-		 g->arrived_last_pct, g->impact_pct, g->cause,
-		 strcmp(g->cause, "unknown") ? ""
-					     : " (no phase "
-					       "explains half of it)");
-	s->outcome.borderline = 0;
-}
-
-/* The local executor ran more ranks than this machine has CPUs: ranks then
- * wait for CPU time, which shows as communication and waiting for peers, so
- * a communication verdict is not sure; next is named the other share furthest
- * over its threshold, else the compute side. */
-static void oversubscribed(struct ana_scenario *s, const struct ana_run *run)
-{
-	if (run->host_cpus <= 0 || s->in.ranks <= run->host_cpus ||
-	    strcmp(s->outcome.verdict, "communication-bound") || s->gpu.gpu_basis)
-		return;
-	struct candidate c[4];
-	candidates_of(s, &run->th, c);
-	int k = -1;
-	for (int i = 1; i < 4; i++)
-		if (c[i].pct > c[i].th && c[i].th > 0 &&
-		    (k < 0 || over_ratio(&c[i]) > over_ratio(&c[k])))
-			k = i;
-	const char *next = k >= 0 ? c[k].name
-		: s->shares.elementwise_pct > s->shares.gemm_pct ? "memory-bound"
-								 : "compute-bound";
-	size_t n = strlen(s->outcome.evidence);
-	if (!s->outcome.borderline)
-		snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", next);
-	s->outcome.borderline = 1;
-	snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
-		 "; **borderline**: the local executor ran %d ranks on this "
-		 "machine's %d CPUs, so ranks wait for CPU time, which counts as communication and "
-		 "waiting for peers; "
-		 "on real nodes %s is as likely",
-		 s->in.ranks, run->host_cpus, s->outcome.runner_up);
-}
-
-/* The verdict of a scenario whose traces have GPU kernels, from what the GPU
- * did in each step: exposed communication, exposed copies, and the GPU idle
- * waiting for the host (data-loader-bound when the host was loading data
- * through most of that wait, else host-bound) against their thresholds, the
- * largest excess winning; compute-bound only when the GPU computed most of
- * the step. */
-static void gpu_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
+/* The GPU's candidates, shares of its partitioned windows: compute kernels
+ * (memory-bound when elementwise-like kernels outweigh matrix ones), exposed
+ * communication, exposed copies, and the GPU idle waiting for the host
+ * (data-loader-bound for the part the host spent loading data). */
+static size_t gpu_candidates(const struct ana_scenario *s, struct candidate *c)
 {
 	const double *g = s->gpu.gpu_pct;
-	double wait = g[GPU_IDLE_HOST] + g[GPU_IDLE_DATA],
-	       idle = wait + g[GPU_IDLE_KERNEL] + g[GPU_IDLE_OTHER];
-	double copy_th = th->gpu_copy_pct > 0 ? th->gpu_copy_pct : 20,
-	       idle_th = 100 - th->gpu_util_pct;
-	struct candidate c[] = {
-		{ "communication-bound", NULL, g[GPU_COMM], th->comm_pct },
-		{ "memory-bound", NULL, g[GPU_MEMCPY], copy_th },
-		{ g[GPU_IDLE_DATA] > g[GPU_IDLE_HOST] ? "data-loader-bound" : "host-bound", NULL,
-		  wait, idle_th },
-	};
-	int best = -1, runner = -1;
-	double br = 0, rr = 0;
-	for (int i = 0; i < 3; i++) {
-		double ratio = over_ratio(&c[i]);
-		if (best < 0 || ratio > br)
-			runner = best, rr = br, best = i, br = ratio;
-		else if (runner < 0 || ratio > rr)
-			runner = i, rr = ratio;
+	size_t n = 0;
+	c[n++] = (struct candidate){ SHARE_COMPUTE,
+				     g[GPU_COMPUTE] - g[GPU_GEMM] > g[GPU_GEMM] ? VERDICT_MEMORY
+										  : VERDICT_COMPUTE,
+				     g[GPU_COMPUTE] };
+	c[n++] = (struct candidate){ SHARE_COMMUNICATION, VERDICT_COMMUNICATION, g[GPU_COMM] };
+	c[n++] = (struct candidate){ SHARE_COPIES, VERDICT_MEMORY, g[GPU_MEMCPY] };
+	c[n++] = (struct candidate){ SHARE_DATA, VERDICT_DATA_LOADER, g[GPU_IDLE_DATA] };
+	c[n++] = (struct candidate){ SHARE_HOST, VERDICT_HOST, g[GPU_IDLE_HOST] };
+	return n;
+}
+
+/* The seed thresholds, as flags beside the verdict. */
+static void flags_of(struct ana_scenario *s, const struct ana_thresholds *th)
+{
+	struct verdict_out *v = &s->outcome.v;
+	const char *memwhat;
+	if (s->outcome.basis == BASIS_GPU) {
+		const double *g = s->gpu.gpu_pct;
+		verdict_flag(v, FLAG_COMMUNICATION, g[GPU_COMM], th->comm_pct);
+		verdict_flag(v, FLAG_COPIES, g[GPU_MEMCPY],
+			     th->gpu_copy_pct > 0 ? th->gpu_copy_pct : VERDICT_COPY_PCT);
+		verdict_flag(v, FLAG_DATA, g[GPU_IDLE_DATA], th->data_pct);
+		verdict_flag(v, FLAG_GPU_IDLE,
+			     g[GPU_IDLE_HOST] + g[GPU_IDLE_DATA] + g[GPU_IDLE_KERNEL] +
+				     g[GPU_IDLE_OTHER],
+			     100 - th->gpu_util_pct);
+	} else {
+		verdict_flag(v, FLAG_COMMUNICATION, s->shares.comm_pct + s->shares.sync_wait_pct,
+			     th->comm_pct);
+		verdict_flag(v, FLAG_DATA, s->shares.data_pct, th->data_pct);
+		verdict_flag(v, FLAG_IO, s->shares.io_pct, th->io_pct);
+		if (s->mon.gpu_util_mean_pct >= 0)
+			verdict_flag(v, FLAG_GPU_IDLE, 100 - s->mon.gpu_util_mean_pct,
+				     100 - th->gpu_util_pct);
 	}
-	int over = c[best].pct > c[best].th;
-	/* computing most of the step: memory-bound when elementwise-like kernels outweigh the
-	 * matrix ones */
-	int elementwise = g[GPU_COMPUTE] - g[GPU_GEMM] > g[GPU_GEMM];
-	snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "%s",
-		 over || g[GPU_COMPUTE] < 50 ? c[best].name
-			 : elementwise       ? "memory-bound"
-					     : "compute-bound");
-	char over_what[64];
-	snprintf(over_what, sizeof over_what,
-		 s->steps.no_steps ? "the profiled window" : "%zu rank-steps", s->gpu.gpu_steps);
-	snprintf(
-		s->outcome.evidence, sizeof s->outcome.evidence,
-		"on the GPU (its timeline over %s): compute %.1f %%, exposed communication %.1f %% "
-		"(threshold %.0f %%), exposed copies %.1f %% (threshold %.0f %%), other kernels "
-		"%.1f %%, idle %.1f %%: "
-		"waiting for the host %.1f %% (threshold %.0f %%; of it %.1f %% while the host "
-		"loaded data), between "
-		"kernels %.1f %%, other %.1f %%; of compute, %.1f %% in matrix kernels (GEMM, "
-		"convolution)",
-		over_what, g[GPU_COMPUTE], g[GPU_COMM], th->comm_pct, g[GPU_MEMCPY], copy_th,
-		g[GPU_OTHER], idle, wait, idle_th, g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL],
-		g[GPU_IDLE_OTHER], g[GPU_COMPUTE] > 0 ? 100 * g[GPU_GEMM] / g[GPU_COMPUTE] : 0);
-	/* two excesses of nearly one size */
-	if (over && c[runner].pct > c[runner].th && rr > 0.8 * br) {
-		s->outcome.borderline = 1;
-		snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", c[runner].name);
-		size_t n = strlen(s->outcome.evidence);
-		snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
-			 "; **borderline**: %s (%.1f %% against %.0f %%) is over its "
-			 "threshold by nearly as much",
-			 c[runner].name, c[runner].pct, c[runner].th);
-	} else if (over)
-		mark_borderline(s, c[best].pct, c[best].th,
-				c[runner].pct > c[runner].th   ? c[runner].name
-					: g[GPU_COMPUTE] >= 50 ? "compute-bound"
-							       : c[runner].name);
-	else if (g[GPU_COMPUTE] >= 50)
-		mark_borderline(s, c[best].pct, c[best].th, c[best].name);
-	if (!over && g[GPU_COMPUTE] >= 50 && elementwise) {
-		size_t n = strlen(s->outcome.evidence);
-		snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
-			 "; elementwise-like kernels (%.1f %% of the step) outweigh "
-			 "matrix kernels (%.1f %%): the GPU is bound by memory bandwidth",
-			 g[GPU_COMPUTE] - g[GPU_GEMM], g[GPU_GEMM]);
-	}
-	else { /* nothing over its threshold and the GPU computes less than half the step */
-		s->outcome.borderline = 1;
-		snprintf(s->outcome.runner_up, sizeof s->outcome.runner_up, "%s", c[runner].name);
-		size_t n = strlen(s->outcome.evidence);
-		snprintf(s->outcome.evidence + n, sizeof s->outcome.evidence - n,
-			 "; **borderline**: no share passes its threshold and the "
-			 "GPU computes only %.1f %% of the step; %s is nearly as likely",
-			 g[GPU_COMPUTE], c[runner].name);
-	}
+	verdict_flag(v, FLAG_MEMORY, memory_peak(s, &memwhat), th->memory_pct);
+}
+
+/* The verdict from the step's accounted shares: the GPU timeline's when the
+ * traces have kernels (on a GPU the host's ranges time launches, not the
+ * work), else the host's; the largest share wins, thresholds are flags. */
+static void outcome_of(struct ana_scenario *s, const struct ana_run *run)
+{
+	struct candidate c[SHARE_N];
+	size_t n;
+	s->outcome.basis = s->gpu.gpu_basis ? BASIS_GPU : BASIS_HOST;
+	n = s->gpu.gpu_basis ? gpu_candidates(s, c) : host_candidates(s, c);
+	verdict_decide(c, n, s->steps.no_steps ? 0 : s->steps.spread_pct, &s->outcome.v);
+	flags_of(s, &run->th);
+	s->outcome.oversubscribed = run->host_cpus > 0 && s->in.ranks > run->host_cpus &&
+		s->outcome.basis == BASIS_HOST;
 }
 
 /* With no step breakdown (monitors alone, or step times alone): what the
- * node monitors say. */
+ * node monitors say of saturated resources; undetermined without them. */
 static void monitor_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 {
 	const char *memwhat;
 	double mem = memory_peak(s, &memwhat);
-	if (!s->mon.have_monitor) {
-		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "undetermined");
-		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-			 "no breakdown of the step and no node monitor data "
-			 "(profile.monitor: true records utilisation and memory)");
-	} else if (mem > th->memory_pct) {
-		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "memory-bound");
-		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-			 "from the node monitors: %s %.1f %% (threshold %.0f %%)", memwhat, mem,
-			 th->memory_pct);
-	} else if (s->mon.iowait_mean_pct > th->io_pct) {
-		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "io-bound");
-		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-			 "from the node monitors: CPUs wait for I/O %.1f %% of the time "
-			 "(threshold %.0f %%)",
-			 s->mon.iowait_mean_pct, th->io_pct);
-	} else if (s->mon.gpu_util_mean_pct >= 0 && s->mon.gpu_util_mean_pct < th->gpu_util_pct) {
-		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "gpu-starved");
-		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-			 "from the node monitors: GPUs are busy %.1f %% of the time "
-			 "(threshold %.0f %%); a trace would say what they wait for",
-			 s->mon.gpu_util_mean_pct, th->gpu_util_pct);
-	} else if (s->mon.gpu_util_mean_pct >= 0 || s->mon.cpu_util_mean_pct >= 90) {
-		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "compute-bound");
-		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-			 "from the node monitors: %s busy %.1f %% of the time",
-			 s->mon.gpu_util_mean_pct >= 0 ? "GPUs" : "CPUs",
-			 s->mon.gpu_util_mean_pct >= 0 ? s->mon.gpu_util_mean_pct
-						       : s->mon.cpu_util_mean_pct);
-	} else {
-		snprintf(s->outcome.verdict, sizeof s->outcome.verdict, "undetermined");
-		snprintf(s->outcome.evidence, sizeof s->outcome.evidence,
-			 "from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, "
-			 "memory peak %.1f %%: no resource is saturated; the breakdown needs "
-			 "traces or telemetry",
-			 s->mon.cpu_util_mean_pct, s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
-	}
+	enum verdict v = VERDICT_UNDETERMINED;
+	memset(&s->outcome, 0, sizeof s->outcome); /* no runner-up, no flags */
+	s->outcome.basis = s->mon.have_monitor ? BASIS_MONITORS : BASIS_NONE;
+	if (!s->mon.have_monitor)
+		;
+	else if (mem > th->memory_pct)
+		v = VERDICT_MEMORY;
+	else if (s->mon.iowait_mean_pct > th->io_pct)
+		v = VERDICT_IO;
+	else if (s->mon.gpu_util_mean_pct >= 0 && s->mon.gpu_util_mean_pct < th->gpu_util_pct)
+		v = VERDICT_GPU_STARVED;
+	else if (s->mon.gpu_util_mean_pct >= 0 || s->mon.cpu_util_mean_pct >= 90)
+		v = VERDICT_COMPUTE;
+	s->outcome.v.verdict = v;
 }
 
 /* Profiler outputs, and the profilers that were asked for but left none. */
@@ -935,6 +751,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 		add_source(s, "node monitors");
 	for (size_t i = 0; i < m.n; i++)
 		s->data.bad_lines += m.ranks[i].bad_lines;
+	gpu_period(s, &m);
 	size_t cap = m.ranks[0].n ? m.ranks[0].n : 1;
 	double *t = calloc(cap, sizeof *t);
 	size_t n;
@@ -992,16 +809,10 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	if (s->steps.no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->steps.throughput = 0;
 	gpu_shares(s, &m);
-	if (!s->shares.shares_known)
+	if (!s->shares.shares_known && !s->gpu.gpu_basis)
 		monitor_verdict(s, &run->th); /* step times alone say nothing of where they go */
-	else if (s->gpu.gpu_basis)
-		/* on a GPU the host's ranges time launches, not the work */
-		gpu_verdict(s, &run->th);
 	else
-		verdict(s, &run->th);
-	if (!s->gpu.gpu_basis && s->shares.shares_known)
-		straggler_verdict(s);
-	oversubscribed(s, run);
+		outcome_of(s, run);
 	timeline_step(s, &m);
 	s->steps.n_rank0 = m.ranks[0].n;
 	s->steps.rank0 = xcalloc(s->steps.n_rank0 + 1, sizeof *s->steps.rank0);
@@ -1150,16 +961,28 @@ static double model_at(const struct ana_model *m, double n)
 	return m->b / n + m->a + m->c * log2(n);
 }
 
+/* The compute share of a scenario's step (the GPU's when the verdict came
+ * from the GPU timeline); -1 when unknown. */
+static double compute_share(const struct ana_scenario *s)
+{
+	if (s->outcome.basis == BASIS_GPU)
+		return s->gpu.gpu_pct[GPU_COMPUTE];
+	return s->outcome.basis == BASIS_HOST ? s->shares.compute_pct : -1;
+}
+
 /* The largest share that is not compute in the series' widest scenario. */
 static const char *overhead_name(const struct ana_scenario *w)
 {
+	const double *g = w->gpu.gpu_pct;
+	int gpu = w->outcome.basis == BASIS_GPU;
 	struct { const char *name; double pct;
 	} o[] = {
-		{ "communication", w->shares.comm_pct },
-		{ "waiting for slower ranks", w->shares.sync_wait_pct },
-		{ "data loading", w->shares.data_pct },
-		{ "I/O", w->shares.io_pct },
-		{ "other host work", w->shares.other_pct },
+		{ "communication", gpu ? g[GPU_COMM] : w->shares.comm_pct },
+		{ "waiting for slower ranks", gpu ? 0 : w->shares.sync_wait_pct },
+		{ "data loading", gpu ? g[GPU_IDLE_DATA] : w->shares.data_pct },
+		{ gpu ? "host-device copies" : "I/O", gpu ? g[GPU_MEMCPY] : w->shares.io_pct },
+		{ gpu ? "the GPU waiting for the host" : "host overhead",
+		  gpu ? g[GPU_IDLE_HOST] : w->shares.other_pct },
 	};
 	int k = 0;
 	for (int i = 1; i < 5; i++)
@@ -1170,9 +993,20 @@ static const char *overhead_name(const struct ana_scenario *w)
 
 static void model_sentence(struct ana_model *m, const struct ana_scenario *widest)
 {
+	double n16 = model_at(m, 16), over16 = m->a + m->c * 4;
+	if (m->step_only) {
+		snprintf(m->limit, sizeof m->limit,
+			 "Fitted on the step times of %d scenarios (%d to %d nodes) without a "
+			 "compute term (where step time goes is not known, so no part of it can be "
+			 "called compute): %.2f + %.2f x log2(N) ms; predicted efficiency %.0f %% at "
+			 "8 nodes and %.0f %% at 16. What limits scaling cannot be said from step "
+			 "times alone: a trace with steps or the trainer's telemetry would say.",
+			 m->points, m->base_nodes, m->max_nodes, m->a, m->c, 100 * m->eff8,
+			 100 * m->eff16);
+		return;
+	}
 	const char *limiter = m->contention[0] ? "the ranks contending for the machine (see below)"
 					       : overhead_name(widest);
-	double n16 = model_at(m, 16), over16 = m->a + m->c * 4;
 	char from[64] = "beyond 1024 nodes";
 	if (m->crossover)
 		snprintf(from, sizeof from, "from %d node%s on", m->crossover,
@@ -1217,8 +1051,8 @@ static void fit_quality(const struct ana_run *run, const struct ana_scenario *ba
 static void contention(const struct ana_run *run, const struct ana_scenario *base,
 		       const struct ana_scenario *w, struct ana_model *m)
 {
-	double cb = base->steps.step_med_ms * base->shares.compute_pct / 100,
-	       cw = w->steps.step_med_ms * w->shares.compute_pct / 100;
+	double cb = base->steps.step_med_ms * compute_share(base) / 100,
+	       cw = w->steps.step_med_ms * compute_share(w) / 100;
 	int same_work = base->in.ranks > 0 && w->in.ranks > 0 &&
 		base->steps.global_batch * w->in.ranks == w->steps.global_batch * base->in.ranks;
 	if (!same_work || cb <= 0 || cw < 1.2 * cb)
@@ -1241,12 +1075,14 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 {
 	double cn = 0, nn = 0, sl = 0, so = 0, sll = 0, slo = 0, k = 0;
 	const struct ana_scenario *widest = base;
-	int minn = base->in.nodes, maxn = base->in.nodes;
+	int minn = base->in.nodes, maxn = base->in.nodes, step_only = 0;
+	for (size_t i = 0; i < run->n; i++)
+		step_only |= in_series(&run->sc[i], base) && compute_share(&run->sc[i]) < 0;
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (!in_series(s, base))
 			continue;
-		double t = norm_step(s, base), comp = t * s->shares.compute_pct / 100,
+		double t = norm_step(s, base), comp = step_only ? 0 : t * compute_share(s) / 100,
 		       over = t - comp, n = s->in.nodes, l = log2(n);
 		cn += comp / n, nn += 1 / (n * n);
 		sl += l, so += over, sll += l * l, slo += l * over, k++;
@@ -1258,9 +1094,11 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 	if (k < 3 || maxn == minn)
 		/* a + c log2 N needs three points: with two, only measured speedups are shown */
 		return;
-	struct ana_model m = { .points = (int)k, .base_nodes = minn, .max_nodes = maxn };
+	struct ana_model m = {
+		.points = (int)k, .base_nodes = minn, .max_nodes = maxn, .step_only = step_only
+	};
 	snprintf(m.series, sizeof m.series, "%s", base->in.name);
-	m.b = cn / nn;
+	m.b = step_only ? 0 : cn / nn;
 	double det = k * sll - sl * sl;
 	m.c = det > 0 ? (k * slo - sl * so) / det : 0;
 	m.a = (so - m.c * sl) / k;
@@ -1271,10 +1109,11 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 	double t0 = model_at(&m, base->in.nodes);
 	m.eff8 = t0 * base->in.nodes / (model_at(&m, 8) * 8);
 	m.eff16 = t0 * base->in.nodes / (model_at(&m, 16) * 16);
-	for (int n = 1; n <= 1024 && !m.crossover; n++)
+	for (int n = 1; n <= 1024 && !m.crossover && !step_only; n++)
 		if (m.a + m.c * log2(n) > m.b / n)
 			m.crossover = n;
-	contention(run, base, widest, &m);
+	if (!step_only)
+		contention(run, base, widest, &m);
 	model_sentence(&m, widest);
 	fit_quality(run, base, &m);
 	run->models = xrealloc(run->models, (run->nmodels + 1) * sizeof *run->models);
@@ -1320,6 +1159,7 @@ int ana_run_analyse(struct ana_run *run)
 		if (run->sc[i].scaling.is_baseline)
 			fit_series(run, &run->sc[i]);
 	against_fabric(run);
+	advice_plan(run);
 	return 0;
 }
 
@@ -1347,6 +1187,7 @@ void ana_run_free(struct ana_run *run)
 	for (size_t i = 0; i < run->nprobes; i++)
 		ana_probe_free(&run->probes[i]);
 	free(run->probes);
+	advice_free(run);
 	free(run->models);
 	free(run->campaign);
 	free(run->run_id);

@@ -13,6 +13,7 @@ struct trace_source;
 #include "fabric.h"
 #include "monitor.h"
 #include "straggler.h"
+#include "verdict.h"
 
 #include <stddef.h>
 
@@ -109,6 +110,8 @@ struct ana_shares {
 	double sync_wait_pct;   /* in collectives but waiting for slower ranks (imbalance) */
 	double overlap_pct;     /* share of communication hidden behind compute */
 	double gemm_pct, elementwise_pct; /* of compute time, when the telemetry splits it */
+	/* of compute: operators under no phase range (a metric, an augmentation, an EMA) */
+	double ops_pct;
 	int shares_known;      /* the step breakdown (data, compute, comm, I/O) was measured */
 };
 
@@ -137,6 +140,12 @@ struct ana_gpu {
 	/* shares of the steps' GPU windows, enum step_gpu (GPU_WINDOW: ms summed) */
 	double gpu_pct[10];
 	size_t gpu_steps;      /* rank-steps with a GPU view */
+	/* the GPU's work per step outlasted the host's steps (the launch queue grew): the
+	 * step times are the GPU's period; host_step_med_ms the host's median step, and
+	 * host_ahead_ms how far the host ran ahead of the GPU at the end (the most of any
+	 * rank) */
+	int gpu_limits;
+	double host_step_med_ms, host_ahead_ms;
 	/* GPU time from traces with kernels (HTA's definitions, all ranks); gpu_kernel_ms 0:
 	 * none */
 	double gpu_kernel_ms, gpu_idle_pct, gpu_compute_pct, gpu_non_compute_pct, gpu_overlap_pct;
@@ -156,13 +165,21 @@ struct ana_mon {
 	double gpu_util_mean_pct, gpu_mem_util_mean_pct, gpu_mem_peak_pct;
 };
 
-/* The verdict and its evidence */
+/* What the verdict rests on */
+enum verdict_basis {
+	BASIS_NONE,     /* nothing: undetermined */
+	BASIS_MONITORS, /* node monitors alone (utilisation, memory) */
+	BASIS_HOST,     /* the host's step breakdown (telemetry, CPU traces) */
+	BASIS_GPU       /* the GPU timeline's partitioned windows (traces with kernels) */
+};
+
+/* The verdict (verdict.h) and what it rests on; the report writes the
+ * sentences from these numbers. */
 struct ana_outcome {
-	char verdict[32];      /* compute-bound, communication-bound, data-loader-bound, ... */
-	char evidence[768];
-	char runner_up[32];    /* the verdict next in line when this one is borderline, else "" */
-	/* the verdict is within 20 % of its threshold, or the step spread could flip it */
-	int borderline;
+	struct verdict_out v;
+	enum verdict_basis basis;
+	/* the local executor ran more ranks than this machine has CPUs */
+	int oversubscribed;
 };
 
 /* Against the baseline of its series */
@@ -198,6 +215,9 @@ struct ana_scenario {
 struct ana_model {
 	char series[72];       /* the baseline scenario of the series */
 	int points, base_nodes, max_nodes;
+	/* a scenario's compute share is unknown (step times only): fitted without the
+	 * compute term, b = 0, T(N) = a + c*log2(N) on the step times */
+	int step_only;
 	double a, b, c;        /* ms, at the baseline's global batch */
 	double eff8, eff16;    /* predicted parallel efficiency at 8 and 16 nodes */
 	/* nodes from which the overhead exceeds compute; 0 = not below 1024 */
@@ -208,6 +228,36 @@ struct ana_model {
 	char fit[256];         /* one sentence on how well the model fits */
 	/* when per-rank compute grows with the node count at fixed work; "" otherwise */
 	char contention[512];
+};
+
+/* What a recommendation is about: one per cause (the verdict's share, or a
+ * flag) and series. */
+enum rec_kind {
+	REC_COMMUNICATION, /* exposed communication: overlap, larger buckets, fewer bytes */
+	REC_STRAGGLER,     /* one rank keeps the others waiting */
+	REC_DATA,          /* data loading */
+	REC_IO,            /* checkpoints and other I/O */
+	REC_HOST,          /* host overhead, or the GPU waiting for the host */
+	REC_COPIES,        /* exposed host-device copies */
+	REC_ELEMENTWISE,   /* bandwidth-bound elementwise compute */
+	REC_KERNELS,       /* compute itself: faster kernels */
+	REC_MEMORY_PEAK,   /* memory nearly full (a flag) */
+	REC_COLLECT,       /* nothing known enough: what to collect */
+	REC_KIND_N
+};
+
+/* A recommendation: its scenarios (indices into ana_run.sc) and, for each,
+ * the median step and the step it predicts once the cause is removed: a
+ * ceiling from the time taken off the step's critical path (the accounted
+ * share, never summed kernel time); -1 when the accounting gives none. */
+struct ana_rec {
+	enum rec_kind kind;
+	char series[72];        /* the baseline of their series, or the scenario */
+	size_t *sc;
+	double *step_ms, *predicted_ms;
+	size_t n;
+	double gain_pct;        /* the largest predicted gain of its scenarios; 0 none */
+	const char *basis;      /* "host step shares", "GPU windows", "straggler impact", "none" */
 };
 
 struct ana_run {
@@ -241,6 +291,8 @@ struct ana_run {
 	size_t n;
 	struct ana_probe *probes;  /* fabric probes (analysis.fabric_probe), not scenarios */
 	size_t nprobes;
+	struct ana_rec *recs;      /* by predicted gain, largest first (advice.h) */
+	size_t nrecs;
 };
 
 void ana_run_add(struct ana_run *run, const char *name, const char *state, const char *reason,

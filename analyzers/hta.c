@@ -527,72 +527,138 @@ static void owners(const struct gpu_trace *t, const double (*steps)[2], size_t n
 	free(at);
 }
 
+/* Event indices by start; *maxdur the longest event. */
+static size_t *by_start(const struct gpu_trace *t, double *maxdur)
+{
+	size_t *v = xmalloc((t->n + 1) * sizeof *v);
+	struct span *key = xmalloc((t->n + 1) * sizeof *key);
+	*maxdur = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		key[i] = (struct span){ t->ev[i].start, (double)i };
+		if (t->ev[i].end - t->ev[i].start > *maxdur)
+			*maxdur = t->ev[i].end - t->ev[i].start;
+	}
+	qsort(key, t->n, sizeof *key, cmp_span); /* ties: any order, the sums do not care */
+	for (size_t i = 0; i < t->n; i++)
+		v[i] = (size_t)key[i].e;
+	free(key);
+	return v;
+}
+
+/* The events of any step that overlap [a, b), from those sorted by start. */
+static size_t in_window(const struct gpu_trace *t, const size_t *byst, double maxdur, double a,
+			double b, size_t *out)
+{
+	size_t lo = 0, hi = t->n, k = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->ev[byst[mid]].start < a - maxdur)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < t->n && t->ev[byst[i]].start < b; i++)
+		if (t->ev[byst[i]].end > a)
+			out[k++] = byst[i];
+	return k;
+}
+
+/* Where each step's GPU window ends: the end of the last GPU work it
+ * launched, never before the previous window's end; the first window
+ * begins at the first step's first kernel. win[k] = {start, end}, 0-long
+ * for a step that launched nothing. */
+static void windows(const struct gpu_trace *t, const size_t *idx, const size_t *first,
+		    size_t nsteps, double (*win)[2])
+{
+	double at = -1;
+	for (size_t k = 0; k < nsteps; k++) {
+		size_t n = first[k + 1] - first[k];
+		double lo = 0, hi = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct gpu_event *e = &t->ev[idx[first[k] + i]];
+			lo = i == 0 || e->start < lo ? e->start : lo;
+			hi = i == 0 || e->end > hi ? e->end : hi;
+		}
+		if (n && at < 0)
+			at = lo;
+		win[k][0] = at;
+		win[k][1] = n && hi > at ? hi : at;
+		if (n)
+			at = win[k][1];
+	}
+}
+
+/* One window's breakdown, from every event in it (ix[0..n), any step's). */
+static void window_parts(const struct gpu_trace *t, const size_t *ix, size_t n, double a,
+			 double b, const int cats[3], const struct span *dv, size_t nd,
+			 struct span *buf[6], struct hta_step *o)
+{
+	struct span *all = buf[0], *cp = buf[1], *cm = buf[2], *mm = buf[3], *cc = buf[4],
+		    *st = buf[5];
+	double busy, lcp, lcm, lmm, lcc;
+	size_t nb = merge(all, step_spans(t, ix, n, -1, a, b, all), &busy);
+	size_t ncp = merge(cp, step_spans(t, ix, n, cats[0], a, b, cp), &lcp);
+	size_t ncm = merge(cm, cats[1] >= 0 ? step_spans(t, ix, n, cats[1], a, b, cm) : 0, &lcm);
+	size_t nmm = merge(mm, cats[2] >= 0 ? step_spans(t, ix, n, cats[2], a, b, mm) : 0, &lmm);
+	memcpy(cc, cp, ncp * sizeof *cc); /* compute or communication */
+	memcpy(cc + ncp, cm, ncm * sizeof *cc);
+	size_t ncc = merge(cc, ncp + ncm, &lcc);
+	o->window = b - a;
+	o->compute = lcp;
+	size_t ng = 0;
+	for (size_t i = 0; i < n; i++) { /* matrix kernels among the compute ones */
+		const struct gpu_event *e = &t->ev[ix[i]];
+		double s0 = e->start > a ? e->start : a, s1 = e->end < b ? e->end : b;
+		if (e->cat == cats[0] && s1 > s0 && hta_is_gemm(t->names[e->name]))
+			st[ng++] = (struct span){ s0, s1 };
+	}
+	merge(st, ng, &o->gemm);
+	o->comm = lcm - intersect(cp, ncp, cm, ncm); /* communication not hidden behind compute */
+	o->memcpy = lmm - intersect(mm, nmm, cc, ncc); /* copies hidden behind neither */
+	o->other = busy - lcc - o->memcpy;             /* other kernels, alone */
+	if (o->other < 0)
+		o->other = 0;
+	ng = 0; /* (start, launch) of what starts in the window, by start */
+	for (size_t i = 0; i < n; i++) {
+		const struct gpu_event *e = &t->ev[ix[i]];
+		st[ng++] = (struct span){ e->start > a ? e->start : a, launched_at(t, e) };
+	}
+	qsort(st, ng, sizeof *st, cmp_span);
+	step_idle(st, ng, all, nb, a, b, dv, nd, HTA_KERNEL_WAIT_US * t->unit_per_us, o);
+}
+
 void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2],
 	       size_t nsteps, const double (*data)[2], size_t ndata, struct hta_step *out)
 {
-	int comp, comm, mem;
-	step_cats(r, &comp, &comm, &mem);
+	int cats[3];
+	step_cats(r, &cats[0], &cats[1], &cats[2]);
 	memset(out, 0, nsteps * sizeof *out);
 	size_t *idx, *first;
 	owners(t, steps, nsteps, &idx, &first);
-	struct span *dv = xmalloc((ndata + 1) * sizeof *dv);
+	double(*win)[2] = xcalloc(nsteps + 1, sizeof *win), maxdur;
+	windows(t, idx, first, nsteps, win);
+	size_t *byst = by_start(t, &maxdur), *ix = xmalloc((t->n + 1) * sizeof *ix);
+	struct span *dv = xmalloc((ndata + 1) * sizeof *dv), *buf[6];
 	for (size_t i = 0; i < ndata; i++)
 		dv[i] = (struct span){ data[i][0], data[i][1] };
 	double len;
 	size_t nd = merge(dv, ndata, &len);
-	struct span *all = xmalloc((t->n + 1) * sizeof *all),
-		    *cp = xmalloc((t->n + 1) * sizeof *cp), *cm = xmalloc((t->n + 1) * sizeof *cm),
-		    *mm = xmalloc((t->n + 1) * sizeof *mm),
-		    *cc = xmalloc((2 * t->n + 1) * sizeof *cc),
-		    *st = xmalloc((t->n + 1) * sizeof *st);
+	for (int i = 0; i < 6; i++)
+		buf[i] = xmalloc((2 * t->n + 1) * sizeof **buf);
 	for (size_t k = 0; k < nsteps; k++) {
-		const size_t *ix = idx + first[k], n = first[k + 1] - first[k];
-		double a = steps[k][0], b = steps[k][1], busy, lcp, lcm, lmm, lcc;
-		if (n == 0)
-			/* no GPU work of its own (the profiler's dropped last step): not judged */
+		/* no GPU work of its own (the profiler's dropped last step): not judged */
+		if (first[k + 1] == first[k] || win[k][1] <= win[k][0])
 			continue;
-		for (size_t i = 0; i < n; i++)
-			if (t->ev[ix[i]].end > b)
-				b = t->ev[ix[i]].end;
-		size_t nb = merge(all, step_spans(t, ix, n, -1, a, b, all), &busy);
-		size_t ncp = merge(cp, step_spans(t, ix, n, comp, a, b, cp), &lcp);
-		size_t ncm = merge(cm, comm >= 0 ? step_spans(t, ix, n, comm, a, b, cm) : 0, &lcm);
-		size_t nmm = merge(mm, mem >= 0 ? step_spans(t, ix, n, mem, a, b, mm) : 0, &lmm);
-		memcpy(cc, cp, ncp * sizeof *cc); /* compute or communication */
-		memcpy(cc + ncp, cm, ncm * sizeof *cc);
-		size_t ncc = merge(cc, ncp + ncm, &lcc);
-		struct hta_step *o = &out[k];
-		o->window = b - a;
-		o->compute = lcp;
-		size_t ng = 0;
-		for (size_t i = 0; i < n; i++) { /* matrix kernels among the compute ones */
-			const struct gpu_event *e = &t->ev[ix[i]];
-			double s0 = e->start > a ? e->start : a, s1 = e->end < b ? e->end : b;
-			if (e->cat == comp && s1 > s0 && hta_is_gemm(t->names[e->name]))
-				st[ng++] = (struct span){ s0, s1 };
-		}
-		merge(st, ng, &o->gemm);
-		/* communication not hidden behind compute */
-		o->comm = lcm - intersect(cp, ncp, cm, ncm);
-		o->memcpy = lmm - intersect(mm, nmm, cc, ncc); /* copies hidden behind neither */
-		o->other = busy - lcc - o->memcpy;             /* other kernels, alone */
-		if (o->other < 0)
-			o->other = 0;
-		/* (start, launch), by start; clipped like the spans */
-		for (size_t i = 0; i < n; i++) {
-			const struct gpu_event *e = &t->ev[ix[i]];
-			st[i] = (struct span){ e->start > a ? e->start : a, launched_at(t, e) };
-		}
-		qsort(st, n, sizeof *st, cmp_span);
-		step_idle(st, n, all, nb, a, b, dv, nd, HTA_KERNEL_WAIT_US * t->unit_per_us, o);
+		size_t n = in_window(t, byst, maxdur, win[k][0], win[k][1], ix);
+		window_parts(t, ix, n, win[k][0], win[k][1], cats, dv, nd, buf, &out[k]);
+		out[k].end = win[k][1];
 	}
-	free(all);
-	free(cp);
-	free(cm);
-	free(mm);
-	free(cc);
-	free(st);
+	for (int i = 0; i < 6; i++)
+		free(buf[i]);
 	free(dv);
+	free(ix);
+	free(byst);
+	free(win);
 	free(idx);
 	free(first);
 }

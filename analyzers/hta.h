@@ -41,18 +41,22 @@ struct hta_rank {
 	struct hta_launch launch;
 };
 
-/* The GPU view of one step of one rank (trace units): over the step's window
- * (its host range, extended to the end of the GPU work it launched),
- * compute = |U(COMPUTATION)|, comm = communication not overlapped by compute,
- * memcpy = copies overlapped by neither, other = the rest of the busy time;
- * idle = window - busy, split as HTA splits it (waiting for the host, the
- * part of that wait the host spent loading data, kernel-to-kernel gaps
- * under HTA_KERNEL_WAIT_US, other). The parts add up to window. */
+/* The GPU view of one step of one rank (trace units). The profiled region
+ * is cut into consecutive windows: a step's window begins where the previous
+ * step's ended (the first at the first step's first kernel) and ends where
+ * the last GPU work the step launched ends, so windows never overlap and add
+ * up to the region. GPU work of any step that runs in a window is busy there:
+ * compute = |U(COMPUTATION)|, comm = communication not overlapped by
+ * compute, memcpy = copies overlapped by neither, other = the rest of the
+ * busy time; idle = window - busy, split as HTA splits it (waiting for the
+ * host, the part of that wait the host spent loading data, kernel-to-kernel
+ * gaps under HTA_KERNEL_WAIT_US, other). The parts add up to window. */
 struct hta_step {
 	double window, compute, comm, memcpy, other;
 	double idle_host, idle_data, idle_kernel, idle_other;
 	/* of compute: matrix kernels (GEMM, convolution); the rest is elementwise-like */
 	double gemm;
+	double end; /* where the window ends (trace units) */
 };
 /* A kernel name of a matrix multiply or convolution (cuBLAS/CUTLASS/...). */
 int hta_is_gemm(const char *name);

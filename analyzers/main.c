@@ -210,6 +210,7 @@ static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases,
 					   s->data_ms,
 					   s->comm_exposed_ms,
 					   s->io_ms,
+					   s->ops_ms,
 					   0 };
 			for (int k = 0; k < PH_N - 1; k++)
 				sum[k] += v[k];

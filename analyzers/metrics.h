@@ -29,12 +29,15 @@ struct step_rec {
 	int active; /* phase == "active" */
 	double data_ms, forward_ms, backward_ms, comm_ms, optimizer_ms, step_ms, loss;
 	double comm_exposed_ms; /* = comm_ms when the telemetry has no such field */
+	/* compute outside the model's phases: operators under no phase range (traces) */
+	double ops_ms;
 	double io_ms, gemm_ms, elementwise_ms, bytes;
 	double allreduce_ms, reducescatter_ms; /* AORTA-style per-stream times */
 	double start_us;   /* Unix time of the step's start in microseconds; 0 = unknown */
 	long samples;
 	/* the GPU view (traces with kernels), ms; gpu[GPU_WINDOW] 0 = none */
 	double gpu[GPU_FIELDS];
+	double gpu_end_us; /* where its GPU window ends, as start_us; 0 = none */
 };
 
 /* One collective as one rank ran it (analyzers/collective.h matches them

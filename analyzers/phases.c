@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[PH_N] = { "forward", "backward", "optimizer", "data_loading",
-					  "communication", "io", "other" };
+static const char *const names[PH_N] = { "forward", "backward",      "optimizer",
+					  "data_loading", "communication", "io",
+					  "compute",      "other" };
 
 int phase_of_category(const char *category)
 {
@@ -23,8 +24,8 @@ const char *phase_name(int phase)
 
 /* What wins an instant when threads do different things: lower wins. */
 static const int rank_of[PH_N] = {
-	[PH_BACKWARD] = 0, [PH_FORWARD] = 1, [PH_OPTIMIZER] = 2, [PH_DATA] = 3,
-	[PH_COMM] = 4, [PH_IO] = 5, [PH_OTHER] = 6,
+	[PH_BACKWARD] = 0, [PH_FORWARD] = 1, [PH_OPTIMIZER] = 2, [PH_OPS] = 3,
+	[PH_DATA] = 4,	   [PH_COMM] = 5,    [PH_IO] = 6,	 [PH_OTHER] = 7,
 };
 
 struct seg {
@@ -60,8 +61,8 @@ static int by_thread_then_start(const void *pa, const void *pb)
 }
 
 /* One thread's ranges (sorted, enclosing first) as segments labelled with
- * the innermost phase; a range reaching past its parent is cut at the
- * parent's end. */
+ * the innermost phase (an operator's: its parent's, when it has one); a
+ * range reaching past its parent is cut at the parent's end. */
 static void thread_segments(const struct phase_range *r, size_t n, double lo, double hi,
 			    struct segs *out)
 {
@@ -81,7 +82,8 @@ static void thread_segments(const struct phase_range *r, size_t n, double lo, do
 			cursor = r[i].start;
 		double end =
 			depth && stack[depth - 1].end < r[i].end ? stack[depth - 1].end : r[i].end;
-		stack[depth++] = (struct seg){ r[i].start, end, r[i].phase };
+		int phase = r[i].phase == PH_OPS && depth ? stack[depth - 1].phase : r[i].phase;
+		stack[depth++] = (struct seg){ r[i].start, end, phase };
 	}
 	while (depth) {
 		struct seg top = stack[--depth];

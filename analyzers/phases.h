@@ -1,15 +1,27 @@
 /* phases: where one training step's time goes, from host ranges of a trace
  * already classified into phases. On each thread the innermost classified
  * range wins (a c10d::allreduce_ inside a backward range is communication,
- * counted once); across threads, at each instant, what the rank is doing
- * beats what it waits for: compute > data loading > communication > I/O;
- * time no thread spends in a classified range is other. Pure: no I/O. */
+ * counted once), but an operator (PH_OPS: aten::*) takes the phase of the
+ * classified range around it and is compute only under none; across
+ * threads, at each instant, what the rank is doing beats what it waits for:
+ * compute > data loading > communication > I/O; time no thread spends in a
+ * classified range or an operator is other (host overhead). Pure: no I/O. */
 #ifndef ANALYZERS_PHASES_H
 #define ANALYZERS_PHASES_H
 
 #include <stddef.h>
 
-enum phase { PH_FORWARD, PH_BACKWARD, PH_OPTIMIZER, PH_DATA, PH_COMM, PH_IO, PH_OTHER, PH_N };
+enum phase {
+	PH_FORWARD,
+	PH_BACKWARD,
+	PH_OPTIMIZER,
+	PH_DATA,
+	PH_COMM,
+	PH_IO,
+	PH_OPS, /* "compute": an operator under no phase range */
+	PH_OTHER,
+	PH_N
+};
 
 struct phase_range {
 	double start, end; /* µs */
@@ -23,7 +35,7 @@ struct step_phases {
 };
 
 /* The phase a rules category names ("forward", "backward", "optimizer",
- * "data_loading", "communication", "io", "other"), or -1 for any other
+ * "data_loading", "communication", "io", "compute", "other"), or -1 for any other
  * category (transparent: the enclosing range decides). */
 int phase_of_category(const char *category);
 const char *phase_name(int phase);

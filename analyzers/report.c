@@ -4,6 +4,8 @@
  * same results give the same bytes. */
 #include "analysis.h"
 #include "util/run_layout.h"
+#include "advice.h"
+#include "evidence.h"
 #include "metrics.h"
 
 #include "util/err.h"
@@ -17,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static json_t *recs_json(const struct ana_run *run);
 
 static json_t *jnum(double v)
 {
@@ -237,9 +241,10 @@ static void sc_shares(json_t *o, const struct ana_scenario *s)
 		o, "shares_pct",
 		!s->shares.shares_known
 			? json_null()
-			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 				    "data_loading", jnum(s->shares.data_pct), "compute",
-				    jnum(s->shares.compute_pct), "forward",
+				    jnum(s->shares.compute_pct), "compute_outside_phases",
+				    jnum(s->shares.ops_pct), "forward",
 				    jnum(s->shares.forward_pct), "backward",
 				    jnum(s->shares.backward_pct), "optimizer",
 				    jnum(s->shares.optimizer_pct), "communication",
@@ -247,11 +252,14 @@ static void sc_shares(json_t *o, const struct ana_scenario *s)
 				    jnum(s->shares.comm_total_pct), "peer_wait",
 				    jnum(s->shares.sync_wait_pct), "io", jnum(s->shares.io_pct),
 				    "other", jnum(s->shares.other_pct)));
-	json_object_set_new(o, "overlap_pct", jnum(s->shares.overlap_pct));
+	int known = s->shares.shares_known, split = s->shares.gemm_pct + s->shares.elementwise_pct > 0;
+	json_object_set_new(o, "overlap_pct", known ? jnum(s->shares.overlap_pct) : json_null());
 	json_object_set_new(o, "compute_split_pct",
-			    json_pack("{s:o, s:o}", "gemm", jnum(s->shares.gemm_pct), "elementwise",
-				      jnum(s->shares.elementwise_pct)));
-	json_object_set_new(o, "allreduce_gbps", jnum(s->comm.allreduce_gbps));
+			    split ? json_pack("{s:o, s:o}", "gemm", jnum(s->shares.gemm_pct),
+					      "elementwise", jnum(s->shares.elementwise_pct))
+				  : json_null());
+	json_object_set_new(o, "allreduce_gbps",
+			    s->comm.allreduce_gbps > 0 ? jnum(s->comm.allreduce_gbps) : json_null());
 }
 
 /* The node and GPU monitors. */
@@ -306,24 +314,77 @@ static void sc_step_data(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "rank0_steps", steps);
 }
 
-/* The verdict, its evidence and basis, the GPU view, loss. */
-static void sc_verdict(json_t *o, const struct ana_scenario *s)
+/* The evidence of s's verdict in words (the caller frees it). */
+static char *evidence_of(const struct ana_scenario *s, const struct ana_run *run)
 {
-	json_object_set_new(o, "verdict", json_string(s->outcome.verdict));
-	json_object_set_new(o, "evidence", json_string(s->outcome.evidence));
-	json_object_set_new(o, "borderline", json_boolean(s->outcome.borderline));
+	struct strbuf sb = STRBUF_INIT;
+	evidence_write(&sb, s, run);
+	return strbuf_detach(&sb);
+}
+
+static const char *basis_name(enum verdict_basis b)
+{
+	switch (b) {
+	case BASIS_NONE:
+		return "none";
+	case BASIS_MONITORS:
+		return "monitors";
+	case BASIS_HOST:
+		return "host";
+	case BASIS_GPU:
+		return "gpu";
+	}
+	return "none";
+}
+
+/* The thresholds passed, as flags beside the verdict. */
+static json_t *flags_json(const struct verdict_out *v)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < v->nflags; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "kind",
+						   flag_kind_name(v->flags[i].kind), "share_pct",
+						   jnum(v->flags[i].pct), "threshold_pct",
+						   jnum(v->flags[i].th)));
+	return a;
+}
+
+/* The verdict, its share, flags, evidence and basis. */
+static void sc_outcome(json_t *o, const struct ana_scenario *s, const struct ana_run *run)
+{
+	const struct verdict_out *v = &s->outcome.v;
+	int decided = s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU;
+	char *ev = evidence_of(s, run);
+	json_object_set_new(o, "verdict", json_string(verdict_name(v->verdict)));
+	json_object_set_new(o, "verdict_share",
+			    decided && v->verdict != VERDICT_UNDETERMINED
+				    ? json_pack("{s:s, s:o}", "kind", share_kind_name(v->share),
+						"pct", jnum(v->pct))
+				    : json_null());
+	json_object_set_new(o, "evidence", json_string(ev));
+	json_object_set_new(o, "borderline", json_boolean(v->borderline));
 	json_object_set_new(o, "runner_up",
-			    s->outcome.borderline ? json_string(s->outcome.runner_up)
-						  : json_null());
+			    v->borderline ? json_string(verdict_name(v->runner_up)) : json_null());
+	json_object_set_new(o, "flags", flags_json(v));
 	json_object_set_new(o, "verdict_from",
-			    json_string(s->shares.shares_known        ? "step breakdown"
-						: s->mon.have_monitor ? "node monitors"
-								      : "nothing"));
-	json_object_set_new(o, "verdict_basis",
-			    json_string(s->gpu.gpu_basis              ? "gpu"
-						: s->shares.shares_known ? "host"
-						: s->mon.have_monitor ? "monitors"
-								  : "none"));
+			    json_string(decided			   ? "step breakdown"
+					: s->outcome.basis == BASIS_MONITORS ? "node monitors"
+									       : "nothing"));
+	json_object_set_new(o, "verdict_basis", json_string(basis_name(s->outcome.basis)));
+	json_object_set_new(o, "oversubscribed", json_boolean(s->outcome.oversubscribed));
+	free(ev);
+}
+
+/* The GPU view, the slowest rank, loss. */
+static void sc_verdict(json_t *o, const struct ana_scenario *s, const struct ana_run *run)
+{
+	sc_outcome(o, s, run);
+	json_object_set_new(o, "gpu_limits",
+			    !s->gpu.gpu_basis ? json_null()
+					      : json_pack("{s:b, s:o, s:o}", "gpu_is_the_limit",
+							  s->gpu.gpu_limits, "host_step_ms",
+							  jnum(s->gpu.host_step_med_ms),
+							  "host_ahead_ms", jnum(s->gpu.host_ahead_ms)));
 	json_object_set_new(
 		o, "gpu_compute_split_pct",
 		!s->gpu.gpu_basis
@@ -406,7 +467,7 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 						    : json_null());
 }
 
-static json_t *scenario_json(const struct ana_scenario *s)
+static json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run)
 {
 	json_t *o = json_object();
 	sc_identity(o, s);
@@ -415,18 +476,17 @@ static json_t *scenario_json(const struct ana_scenario *s)
 		json_object_set_new(o, "problem",
 				    json_string(s->data.problem ? s->data.problem : ""));
 		json_object_set_new(o, "monitor", monitor_json(s));
-		json_object_set_new(o, "verdict",
-				    s->data.monitors_only ? json_string(s->outcome.verdict)
-							  : json_null());
 		if (s->data.monitors_only)
-			json_object_set_new(o, "evidence", json_string(s->outcome.evidence));
+			sc_outcome(o, s, run);
+		else
+			json_object_set_new(o, "verdict", json_null());
 		return o;
 	}
 	sc_steps(o, s);
 	sc_shares(o, s);
 	sc_monitors(o, s);
 	sc_step_data(o, s);
-	sc_verdict(o, s);
+	sc_verdict(o, s, run);
 	sc_scaling(o, s);
 	sc_comm(o, s);
 	return o;
@@ -448,6 +508,9 @@ static json_t *models_json(const struct ana_run *run)
 				  m->crossover ? json_integer(m->crossover) : json_null(), "model",
 				  "step_ms(N) = b/N + a + c*log2(N)", "limit", m->limit));
 		json_t *o = json_array_get(a, json_array_size(a) - 1);
+		json_object_set_new(o, "compute_term", json_boolean(!m->step_only));
+		if (m->step_only)
+			json_object_set_new(o, "model", json_string("step_ms(N) = a + c*log2(N)"));
 		json_object_set_new(o, "max_error_pct", jnum(m->max_err_pct));
 		json_object_set_new(o, "max_error_nodes", json_integer(m->max_err_nodes));
 		json_object_set_new(o, "fit", json_string(m->fit));
@@ -461,11 +524,12 @@ static json_t *summary_json(const struct ana_run *run)
 {
 	json_t *list = json_array(), *failed = json_array();
 	for (size_t i = 0; i < run->n; i++) {
-		json_array_append_new(list, scenario_json(&run->sc[i]));
+		json_array_append_new(list, scenario_json(&run->sc[i], run));
 		if (!run->sc[i].in.completed)
 			json_array_append_new(failed, json_string(run->sc[i].in.name));
 	}
-	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, "
+			 "s:o}",
 			 "campaign", run->campaign, "run_id", run->run_id, "baseline",
 			 run->baseline ? json_string(run->baseline) : json_null(), "thresholds",
 			 "communication_pct", jnum(run->th.comm_pct), "data_loading_pct",
@@ -474,7 +538,7 @@ static json_t *summary_json(const struct ana_run *run)
 			 "scenarios", list, "failed", failed, "scaling_models", models_json(run),
 			 "peak_gflops_per_rank",
 			 run->peak_gflops > 0 ? jnum(run->peak_gflops) : json_null(),
-			 "fabric_probes", probes_json(run));
+			 "fabric_probes", probes_json(run), "recommendations", recs_json(run));
 }
 
 /* ---- markdown --------------------------------------------------------- */
@@ -502,9 +566,21 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->data.analysed)
 			continue;
-		strbuf_addf(md, "- **%s** (%d node%s, %d ranks, %s): **%s**%s. ", s->in.name,
-			    s->in.nodes, s->in.nodes == 1 ? "" : "s", s->in.ranks, s->in.backend,
-			    s->outcome.verdict, s->outcome.borderline ? " (borderline)" : "");
+		strbuf_addf(md, "- **%s** (%d node%s, %d rank%s, %s): **%s**%s", s->in.name,
+			    s->in.nodes, s->in.nodes == 1 ? "" : "s", s->in.ranks,
+			    s->in.ranks == 1 ? "" : "s", s->in.backend,
+			    verdict_name(s->outcome.v.verdict),
+			    s->outcome.v.borderline ? " (borderline)" : "");
+		if (s->outcome.v.verdict != VERDICT_UNDETERMINED &&
+		    (s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU))
+			strbuf_addf(md, ": %s %.1f %% of %s",
+				    evidence_share_words(s->outcome.v.share, s->outcome.basis,
+							 s->comm.n_stragglers > 0),
+				    s->outcome.v.pct,
+				    s->outcome.basis == BASIS_GPU ? "the GPU's time" : "step time");
+		else if (s->outcome.basis == BASIS_NONE)
+			strbuf_adds(md, ": where step time goes is not known");
+		strbuf_adds(md, ". ");
 		if (s->steps.no_steps)
 			strbuf_addf(md,
 				    "No step boundaries: from the GPU timeline over a %.2f ms "
@@ -532,7 +608,7 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 			strbuf_addf(
 				md,
 				"- **%s**: no step data; from its node monitors alone: **%s**.\n",
-				run->sc[i].in.name, run->sc[i].outcome.verdict);
+				run->sc[i].in.name, verdict_name(run->sc[i].outcome.v.verdict));
 	strbuf_adds(md, "\n");
 }
 
@@ -763,14 +839,15 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			md,
 			"| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n",
 			s->in.name, s->in.nodes, s->in.ranks, s->in.state, med, p95, thr, sh[0],
-			sh[1], sh[2], sh[3], sh[4], s->outcome.verdict,
-			s->outcome.borderline ? " (borderline)" : "");
+			sh[1], sh[2], sh[3], sh[4], verdict_name(s->outcome.v.verdict),
+			s->outcome.v.borderline ? " (borderline)" : "");
 	}
 	strbuf_adds(md, "\n");
 }
 
 /* A scenario that could not be analysed: why, and where to look; 0 when it was analysed. */
-static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *s)
+static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *s,
+				  const struct ana_run *run)
 {
 	if (!s->data.analysed && s->in.completed) {
 		strbuf_addf(md,
@@ -779,13 +856,15 @@ static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *
 			    "`%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n",
 			    s->data.problem ? s->data.problem : "", s->in.name, s->in.name);
 		md_not_analysed(md, s);
-		if (s->data.monitors_only)
+		if (s->data.monitors_only) {
+			char *ev = evidence_of(s, run);
 			strbuf_addf(md,
 				    "From the node monitors alone (%d node%s, %ld samples): "
 				    "**%s**: %s.\n\n",
 				    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
-				    s->mon.monitor_samples, s->outcome.verdict,
-				    s->outcome.evidence);
+				    s->mon.monitor_samples, verdict_name(s->outcome.v.verdict), ev);
+			free(ev);
+		}
 		return 1;
 	}
 	if (!s->data.analysed) {
@@ -802,10 +881,13 @@ static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *
 }
 
 /* The verdict with its evidence and what may weaken it. */
-static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s)
+static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
+			     const struct ana_run *run)
 {
-	strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", s->outcome.verdict, s->outcome.evidence,
+	char *ev = evidence_of(s, run);
+	strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", verdict_name(s->outcome.v.verdict), ev,
 		    s->data.sources);
+	free(ev);
 	if (s->gpu.gpu_basis)
 		strbuf_adds(md,
 			    "The verdict comes from the GPU timeline: on a GPU the host's ranges "
@@ -848,12 +930,18 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 	else
 		strbuf_addf(md,
 			    "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
-			    "(min %.2f, max %.2f; spread %.1f %% of the median). Forward %.1f %%, "
-			    "backward %.1f %%, "
-			    "optimizer %.1f %%.",
+			    "(min %.2f, max %.2f; spread %.1f %% of the median)%s.",
 			    s->steps.active_steps, s->steps.step_med_ms, s->steps.step_p95_ms,
 			    s->steps.step_min_ms, s->steps.step_max_ms, s->steps.spread_pct,
-			    s->shares.forward_pct, s->shares.backward_pct, s->shares.optimizer_pct);
+			    s->gpu.gpu_limits ? ", the GPU's period (its work per step outlasts "
+						"the host's step)"
+					      : "");
+	if (s->shares.shares_known && !s->steps.no_steps)
+		strbuf_addf(md,
+			    " On the host, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, "
+			    "operators outside them %.1f %%.",
+			    s->shares.forward_pct, s->shares.backward_pct, s->shares.optimizer_pct,
+			    s->shares.ops_pct);
 	md_stragglers(md, s);
 	if (s->steps.loss_known)
 		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->steps.loss_first,
@@ -892,7 +980,8 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			    "PyTorch-profiler traces "
 			    "give them). The verdict is %s.\n\n",
 			    s->data.source,
-			    s->mon.have_monitor ? "from the node monitors alone" : "undetermined");
+			    s->mon.have_monitor ? "from the node monitors alone"
+						: "undetermined: nothing is concluded from unknown shares");
 }
 
 /* Operators, profilers, monitors, FLOPs and MFU. */
@@ -965,9 +1054,9 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 				    s->in.attempt, s->in.attempts,
 				    s->in.attempt == s->in.attempts ? "one" : "that completed",
 				    s->in.name);
-		if (md_scenario_unanalysed(md, s))
+		if (md_scenario_unanalysed(md, s, run))
 			continue;
-		md_scenario_head(md, s);
+		md_scenario_head(md, s, run);
 		md_scenario_steps(md, s);
 		md_scenario_profile(md, run, s);
 	}
@@ -1033,16 +1122,19 @@ static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct
 			snprintf(sp, sizeof sp, "%.2fx", s->scaling.speedup);
 			snprintf(ef, sizeof ef, "%.0f %%", 100 * s->scaling.efficiency);
 		}
-		strbuf_addf(md,
-			    "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %.1f | %.1f | "
-			    "%.1f |\n",
+		char sh[3][16];
+		const double pct[3] = { s->shares.data_pct, s->shares.compute_pct,
+					s->shares.comm_pct };
+		for (int k = 0; k < 3; k++) /* unknown shares are n/a, never 0 */
+			snprintf(sh[k], sizeof sh[k], s->shares.shares_known ? "%.1f" : "n/a",
+				 pct[k]);
+		strbuf_addf(md, "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %s | %s | %s |\n",
 			    s->in.name, s->in.nodes, s->in.ranks, gb, s->steps.throughput,
 			    s->steps.throughput_unit,
 			    s->scaling.is_baseline               ? "baseline"
 				    : s->scaling.scaling_mode[0] ? s->scaling.scaling_mode
 								 : "–",
-			    sp, ef, s->shares.data_pct, s->shares.compute_pct,
-			    s->shares.comm_pct);
+			    sp, ef, sh[0], sh[1], sh[2]);
 		if (s->in.ranks > last->in.ranks &&
 		    (s->scaling.scaling_mode[0] || s->scaling.is_baseline))
 			last = s;
@@ -1064,7 +1156,13 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 		    base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
 		    base->steps.throughput_unit);
 	const struct ana_scenario *last = md_series_rows(md, run, base);
-	if (last != base)
+	if (last != base && (!base->shares.shares_known || !last->shares.shares_known))
+		strbuf_addf(md,
+			    "\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares "
+			    "of step time move is not known (no breakdown of the step: %s).\n\n",
+			    base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
+			    base->data.source);
+	else if (last != base)
 		strbuf_addf(md,
 			    "\nFrom %d to %d ranks, communication moves from %.1f %% to "
 			    "%.1f %% of step time, "
@@ -1105,81 +1203,22 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 		strbuf_adds(md, "No analysed scenario to compare against.\n\n");
 	for (size_t i = 0; i < run->nmodels; i++) {
 		const struct ana_model *m = &run->models[i];
+		char form[96];
+		if (m->step_only)
+			snprintf(form, sizeof form, "%.3f + %.3f x log2(N)", m->a, m->c);
+		else
+			snprintf(form, sizeof form, "%.3f / N + %.3f + %.3f x log2(N)", m->b, m->a,
+				 m->c);
 		strbuf_addf(md,
 			    "**Model for the series of %s**: step time (ms, at the baseline's "
-			    "global batch) "
-			    "T(N) = %.3f / N + %.3f + %.3f x log2(N). Predicted parallel "
-			    "efficiency: **%.0f %% at 8 nodes, "
-			    "%.0f %% at 16 nodes**.\n\n%s %s\n\n",
-			    m->series, m->b, m->a, m->c, 100 * m->eff8, 100 * m->eff16, m->limit,
-			    m->fit);
+			    "global batch) T(N) = %s%s. Predicted parallel efficiency: **%.0f %% "
+			    "at 8 nodes, %.0f %% at 16 nodes**.\n\n%s %s\n\n",
+			    m->series, form, m->step_only ? " (no compute term: step times only)" : "",
+			    100 * m->eff8, 100 * m->eff16, m->limit, m->fit);
 		if (m->contention[0])
 			strbuf_addf(md, "**Contention.** %s\n\n", m->contention);
 	}
 	md_figures(md, run);
-}
-
-struct rec {
-	double gain;
-	char text[1024];
-};
-
-static int rec_cmp(const void *a, const void *b)
-{
-	const struct rec *x = a, *y = b;
-	if (x->gain != y->gain)
-		return x->gain < y->gain ? 1 : -1;
-	return strcmp(x->text, y->text);
-}
-
-/* What to do about communication, from what was measured: waiting for
- * peers points at the slow rank, an all-reduce already hidden behind
- * backward at its volume, and only a low overlap at bucketing. */
-static void comm_advice(struct rec *r, const struct ana_scenario *s)
-{
-	char clause[512];
-	fabric_clause(s, clause, sizeof clause);
-	if (s->shares.sync_wait_pct > s->shares.comm_pct && s->comm.n_stragglers)
-		snprintf(r->text, sizeof r->text,
-			 "**%s**: ranks wait for each other more (%.1f %% of step time) than "
-			 "they transfer (%.1f %%): rank %d%s%s holds the others back (cause: %s); "
-			 "balance its data or "
-			 "work, or move it off a busy node, before tuning the collectives.",
-			 s->in.name, s->shares.sync_wait_pct, s->shares.comm_pct,
-			 s->comm.stragglers[0].rank, s->comm.stragglers[0].node[0] ? " on " : "",
-			 s->comm.stragglers[0].node, s->comm.stragglers[0].cause);
-	else if (s->shares.sync_wait_pct > s->shares.comm_pct)
-		snprintf(r->text, sizeof r->text,
-			 "**%s**: ranks wait for each other more (%.1f %% of step time) than "
-			 "they transfer (%.1f %%), but no one rank arrives last most of the time: "
-			 "the waiting is spread "
-			 "(jitter, noisy nodes); pin threads, keep other work off the nodes, then "
-			 "tune the collectives.",
-			 s->in.name, s->shares.sync_wait_pct, s->shares.comm_pct);
-	else if (s->shares.overlap_pct >= 40)
-		snprintf(r->text, sizeof r->text,
-			 "**%s**: DDP already hides %.1f %% of its communication behind "
-			 "compute, so more overlap gains little; the %.1f %% of step time still "
-			 "exposed (plus %.1f %% waiting "
-			 "for peers) shrinks with less gradient volume (fp16/bf16 gradients, "
-			 "gradient compression) or a "
-			 "larger per-rank batch that amortises each all-reduce.",
-			 s->in.name, s->shares.overlap_pct, s->shares.comm_pct,
-			 s->shares.sync_wait_pct);
-	else
-		snprintf(r->text, sizeof r->text,
-			 "**%s**: only %.1f %% of communication overlaps compute: hide gradient "
-			 "all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), "
-			 "raise the per-rank batch to "
-			 "amortise it, or reduce gradient volume; up to %.1f %% of step time is at "
-			 "stake (exposed "
-			 "communication %.1f %% and waiting for peers %.1f %%).",
-			 s->in.name, s->shares.overlap_pct,
-			 s->shares.comm_pct + s->shares.sync_wait_pct, s->shares.comm_pct,
-			 s->shares.sync_wait_pct);
-	size_t len = strlen(r->text);
-	if (clause[0])
-		snprintf(r->text + len, sizeof r->text - len, " %s", clause);
 }
 
 /* What each fabric probe measured (analysis.fabric_probe). */
@@ -1212,57 +1251,194 @@ static void md_fabric(struct strbuf *md, const struct ana_run *run)
 	strbuf_adds(md, "\n");
 }
 
-/* What an analysed scenario's verdict suggests, with the share of step time
- * it could recover. */
-static void scenario_advice(struct rec *r, const struct ana_scenario *s)
+/* One entry of the ranked list: a cause's recommendation or a series'. */
+struct rec {
+	double gain;
+	char *text;
+};
+
+static int rec_cmp(const void *a, const void *b)
 {
-	if (!strcmp(s->outcome.verdict, "communication-bound")) {
-		r->gain = s->shares.comm_pct + s->shares.sync_wait_pct;
-		comm_advice(r, s);
-	} else if (!strcmp(s->outcome.verdict, "data-loader-bound")) {
-		r->gain = s->shares.data_pct;
-		snprintf(r->text, sizeof r->text,
-			 "**%s**: add data-loader workers or prefetch depth, or make "
-			 "decoding cheaper; up to %.1f %% of step time is spent waiting "
-			 "for data.",
-			 s->in.name, s->shares.data_pct);
-	} else if (!strcmp(s->outcome.verdict, "io-bound")) {
-		r->gain = s->shares.io_pct;
-		snprintf(r->text, sizeof r->text,
-			 "**%s**: checkpoint less often, write asynchronously or from one "
-			 "rank to fast local storage; up to %.1f %% of step time is spent "
-			 "in I/O.",
-			 s->in.name, s->shares.io_pct);
-	} else if (!strcmp(s->outcome.verdict, "memory-bound") &&
-		   s->shares.elementwise_pct <= s->shares.gemm_pct) {
-		r->gain = s->shares.compute_pct / 10;
-		snprintf(r->text, sizeof r->text,
-			 "**%s**: memory is nearly full (%s); lower the per-rank batch, "
-			 "shard "
-			 "optimizer state or activations, or use activation checkpointing "
-			 "before it fails or swaps; "
-			 "the evidence: %s.",
-			 s->in.name,
-			 s->mon.gpu_mem_peak_pct >= 0 ? "GPU memory" : "host memory",
-			 s->outcome.evidence);
-	} else if (!strcmp(s->outcome.verdict, "memory-bound")) {
-		r->gain = s->shares.compute_pct * s->shares.elementwise_pct / 100;
-		snprintf(r->text, sizeof r->text,
-			 "**%s**: fuse elementwise operations and keep activations smaller "
-			 "(or recompute them); %.1f %% of compute is bandwidth-bound "
-			 "elementwise work, about %.1f %% of "
-			 "step time.",
-			 s->in.name, s->shares.elementwise_pct,
-			 s->shares.compute_pct * s->shares.elementwise_pct / 100);
-	} else {
-		r->gain = s->shares.other_pct;
-		snprintf(r->text, sizeof r->text,
-			 "**%s**: compute-bound (%.1f %% compute); gains come from faster "
-			 "kernels (larger GEMMs, mixed precision) rather than from the "
-			 "data path or communication; "
-			 "%.1f %% of step time is unaccounted overhead.",
-			 s->in.name, s->shares.compute_pct, s->shares.other_pct);
+	const struct rec *x = a, *y = b;
+	if (x->gain != y->gain)
+		return x->gain > y->gain ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
+/* The scenario of r whose predicted gain is largest (its first without any). */
+static const struct ana_scenario *rec_lead(const struct ana_rec *r, const struct ana_run *run)
+{
+	size_t best = 0;
+	double gain = -1;
+	for (size_t i = 0; i < r->n; i++) {
+		double g = r->predicted_ms[i] >= 0 && r->step_ms[i] > 0
+			? 1 - r->predicted_ms[i] / r->step_ms[i]
+			: -1;
+		if (g > gain)
+			gain = g, best = i;
 	}
+	return &run->sc[r->sc[best]];
+}
+
+/* What to change about exposed communication, from the lead scenario's numbers. */
+static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
+{
+	int gpu = s->outcome.basis == BASIS_GPU;
+	double overlap = gpu ? s->gpu.gpu_overlap_pct : s->shares.overlap_pct;
+	char clause[512];
+	if (!gpu && s->shares.sync_wait_pct > s->shares.comm_pct)
+		strbuf_addf(sb,
+			    "ranks wait for each other more (%.1f %% of step time) than they "
+			    "transfer (%.1f %%), but no one rank arrives last most of the time: "
+			    "the waiting is spread (jitter, noisy nodes); pin threads, keep other "
+			    "work off the nodes, then tune the collectives",
+			    s->shares.sync_wait_pct, s->shares.comm_pct);
+	else if (overlap >= 40)
+		strbuf_addf(sb,
+			    "%.1f %% of communication is already hidden behind compute, so more "
+			    "overlap gains little; what is still exposed shrinks with less "
+			    "gradient volume (bf16 gradients, compression) or a larger per-rank "
+			    "batch that amortises each all-reduce",
+			    overlap);
+	else
+		strbuf_addf(sb,
+			    "only %.1f %% of communication overlaps compute: hide the gradient "
+			    "all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), "
+			    "raise the per-rank batch to amortise it, or reduce gradient volume",
+			    overlap > 0 ? overlap : 0);
+	fabric_clause(s, clause, sizeof clause);
+	if (clause[0])
+		strbuf_addf(sb, ". %.*s", (int)strlen(clause) - 1, clause);
+}
+
+/* The advice of a cause in words, from its lead scenario's numbers. */
+static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct ana_scenario *s)
+{
+	int gpu = s->outcome.basis == BASIS_GPU;
+	double compute = gpu ? s->gpu.gpu_pct[GPU_COMPUTE] : s->shares.compute_pct;
+	const struct straggler *g = &s->comm.stragglers[0];
+	switch (r->kind) {
+	case REC_COMMUNICATION:
+		comm_words(sb, s);
+		return;
+	case REC_STRAGGLER:
+		strbuf_addf(sb,
+			    "rank %d%s%s keeps the others waiting (its cause: %s%s); balance its "
+			    "data or work, or move it off a busy node, before tuning the "
+			    "collectives",
+			    g->rank, g->node[0] ? " on " : "", g->node, g->cause,
+			    strcmp(g->cause, "unknown") ? "" : ": no phase explains half of it");
+		return;
+	case REC_DATA:
+		strbuf_adds(sb, gpu ? "the GPU idles while the host loads data: add data-loader "
+				      "workers or prefetch depth, pin memory, or make decoding "
+				      "cheaper, so that loading hides behind the GPU's work"
+				    : "add data-loader workers or prefetch depth, or make decoding "
+				      "cheaper, so that loading hides behind compute");
+		return;
+	case REC_IO:
+		strbuf_adds(sb, "checkpoint less often, write asynchronously or from one rank to "
+			    "fast local storage");
+		return;
+	case REC_HOST:
+		strbuf_adds(sb, gpu ? "the GPU waits for the host to launch its work: remove "
+				      "per-step host synchronisation (.item(), printing), cut launch "
+				      "overhead (CUDA graphs, torch.compile, fewer larger kernels)"
+				    : "host time under no operator (Python, launches, "
+				      "synchronisation) is the largest share: profile the Python side "
+				      "and remove per-step host work and synchronisation");
+		return;
+	case REC_COPIES:
+		strbuf_adds(sb, "host-device copies are hidden behind nothing: pin host memory "
+			    "and copy with non_blocking=True on a side stream, or keep the data on "
+			    "the GPU");
+		return;
+	case REC_ELEMENTWISE:
+		strbuf_addf(sb,
+			    "compute (%.1f %% of %s) is mostly elementwise, bandwidth-bound work: "
+			    "fuse elementwise operations (torch.compile, fused optimizers) and keep "
+			    "activations smaller or recompute them; the accounting gives no ceiling "
+			    "for this (compute is the work itself)",
+			    compute, gpu ? "the GPU's time" : "step time");
+		return;
+	case REC_KERNELS:
+		strbuf_addf(sb,
+			    "compute-bound (%.1f %% compute): gains come from faster kernels "
+			    "(larger GEMMs, mixed precision) rather than from the data path or "
+			    "communication; the accounting gives no ceiling for this (compute is "
+			    "the work itself)",
+			    compute);
+		return;
+	case REC_MEMORY_PEAK:
+		strbuf_addf(sb,
+			    "memory is nearly full (%s memory peaked at %.1f %%): lower the "
+			    "per-rank batch, shard optimizer state or activations, or use "
+			    "activation checkpointing before it fails or swaps",
+			    s->mon.gpu_mem_peak_pct >= 0 ? "GPU" : "host",
+			    s->mon.gpu_mem_peak_pct >= 0 ? s->mon.gpu_mem_peak_pct
+							 : s->mon.mem_peak_pct);
+		return;
+	case REC_COLLECT:
+	case REC_KIND_N:
+		break;
+	}
+	strbuf_addf(sb,
+		    "where step time goes is not known (%s): no recommendation is drawn from "
+		    "unknown shares; collect a PyTorch-profiler trace with steps (prof.step() "
+		    "once per step, profile.traces) or the trainer's telemetry, and "
+		    "profile.monitor for utilisation",
+		    s->data.source[0] ? s->data.source : "node monitors alone");
+}
+
+/* A recommendation in words: its scenarios, the advice, each prediction. */
+static char *rec_text(const struct ana_rec *r, const struct ana_run *run)
+{
+	struct strbuf sb = STRBUF_INIT, pred = STRBUF_INIT;
+	for (size_t i = 0; i < r->n; i++)
+		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
+	strbuf_adds(&sb, ": ");
+	rec_words(&sb, r, rec_lead(r, run));
+	for (size_t i = 0; i < r->n; i++)
+		if (r->predicted_ms[i] >= 0 && r->step_ms[i] > 0)
+			strbuf_addf(&pred, "%s%s%s%.2f -> %.2f ms (-%.0f %%)", pred.len ? ", " : "",
+				    r->n > 1 ? run->sc[r->sc[i]].in.name : "", r->n > 1 ? " " : "",
+				    r->step_ms[i], r->predicted_ms[i],
+				    100 * (1 - r->predicted_ms[i] / r->step_ms[i]));
+	if (pred.len)
+		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
+			    r->basis, pred.buf);
+	strbuf_adds(&sb, ".");
+	strbuf_free(&pred);
+	return strbuf_detach(&sb);
+}
+
+/* summary.json's recommendations: kind, scenarios, text, predictions, basis. */
+static json_t *recs_json(const struct ana_run *run)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < run->nrecs; i++) {
+		const struct ana_rec *r = &run->recs[i];
+		json_t *names = json_array(), *step = json_array(), *pred = json_array(),
+		       *gain = json_array();
+		for (size_t k = 0; k < r->n; k++) {
+			int p = r->predicted_ms[k] >= 0 && r->step_ms[k] > 0;
+			json_array_append_new(names, json_string(run->sc[r->sc[k]].in.name));
+			json_array_append_new(step, r->step_ms[k] > 0 ? jnum(r->step_ms[k])
+								      : json_null());
+			json_array_append_new(pred, p ? jnum(r->predicted_ms[k]) : json_null());
+			json_array_append_new(gain, p ? jnum(100 * (1 - r->predicted_ms[k] /
+								     r->step_ms[k]))
+						      : json_null());
+		}
+		char *text = rec_text(r, run);
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s}",
+						   "kind", rec_kind_name(r->kind), "series",
+						   r->series, "scenarios", names, "text", text,
+						   "step_ms", step, "predicted_step_ms", pred,
+						   "predicted_gain_pct", gain, "basis", r->basis));
+		free(text);
+	}
+	return a;
 }
 
 /* A scaling series whose fitted model loses efficiency by 16 nodes: 1 when
@@ -1271,28 +1447,35 @@ static int series_advice(struct rec *r, const struct ana_model *m, const struct 
 {
 	double t16 = m->b / 16 + m->a + m->c * 4,
 	       over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
+	struct strbuf sb = STRBUF_INIT;
 	if (m->eff16 >= 0.8)
 		return 0;
-	r->gain = over;
-	if (m->contention[0]) {
-		snprintf(r->text, sizeof r->text,
-			 "**Series of %s**: measure scaling where each rank has "
-			 "its own resources (%s); the model's %.0f %% efficiency at 16 "
-			 "nodes reflects contention.",
-			 m->series,
-			 run->host_cpus > 0 ? "real nodes, not ranks sharing this machine"
-					    : "fewer ranks per node, or exclusive nodes",
-			 100 * m->eff16);
-		return 1;
-	}
-	snprintf(r->text, sizeof r->text,
-		 "**Series of %s at scale**: the fitted model predicts %.0f %% "
-		 "efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f "
-		 "ms per doubling) would be "
-		 "%.0f %% of the step; reduce it (overlap communication, larger per-rank "
-		 "batch, gradient compression) "
-		 "before asking for more nodes.",
-		 m->series, 100 * m->eff16, m->c, over);
+	r->gain = m->step_only ? 0 : over;
+	if (m->contention[0])
+		strbuf_addf(&sb,
+			    "**Series of %s**: measure scaling where each rank has its own "
+			    "resources (%s); the model's %.0f %% efficiency at 16 nodes reflects "
+			    "contention.",
+			    m->series,
+			    run->host_cpus > 0 ? "real nodes, not ranks sharing this machine"
+					       : "fewer ranks per node, or exclusive nodes",
+			    100 * m->eff16);
+	else if (m->step_only)
+		strbuf_addf(&sb,
+			    "**Series of %s at scale**: fitted on step times alone, the model "
+			    "predicts %.0f %% efficiency at 16 nodes; what limits it is not known "
+			    "(no breakdown of the step): collect a trace with steps or the "
+			    "trainer's telemetry before asking for more nodes.",
+			    m->series, 100 * m->eff16);
+	else
+		strbuf_addf(&sb,
+			    "**Series of %s at scale**: the fitted model predicts %.0f %% "
+			    "efficiency at 16 nodes, where the overhead that grows with log2(N) "
+			    "(%.2f ms per doubling) would be %.0f %% of the step; reduce it "
+			    "(overlap communication, larger per-rank batch, gradient compression) "
+			    "before asking for more nodes.",
+			    m->series, 100 * m->eff16, m->c, over);
+	r->text = strbuf_detach(&sb);
 	return 1;
 }
 
@@ -1317,19 +1500,20 @@ static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
 
 static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 {
-	struct rec *recs = calloc(run->n + run->nmodels + 1, sizeof *recs);
+	struct rec *recs = xcalloc(run->nrecs + run->nmodels + 1, sizeof *recs);
 	size_t n = 0;
-	for (size_t i = 0; i < run->n; i++)
-		if (run->sc[i].data.analysed)
-			scenario_advice(&recs[n++], &run->sc[i]);
+	for (size_t i = 0; i < run->nrecs; i++)
+		recs[n++] = (struct rec){ run->recs[i].gain_pct, rec_text(&run->recs[i], run) };
 	for (size_t i = 0; i < run->nmodels; i++)
 		n += series_advice(&recs[n], &run->models[i], run);
 	qsort(recs, n, sizeof *recs, rec_cmp);
-	strbuf_adds(
-		md,
-		"## Recommendations\n\nRanked by the share of step time each could recover:\n\n");
-	for (size_t i = 0; i < n; i++)
+	strbuf_adds(md, "## Recommendations\n\nOne per cause and series, ranked by the step time "
+		    "each is predicted to recover (a ceiling: the cause's accounted share taken "
+		    "off the step):\n\n");
+	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
+		free(recs[i].text);
+	}
 	md_unanalysed_advice(md, run);
 	strbuf_adds(md, "\n");
 	free(recs);
@@ -1379,22 +1563,26 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 	md_method_sources(md);
 	strbuf_addf(
 		md,
-		"- Verdict: communication-bound when exposed communication plus waiting for peers "
-		"> %.0f %% of step time, data-loader-bound "
-		"when data loading > %.0f %%, io-bound when I/O > %.0f %%, memory-bound when the "
-		"GPU memory peak (host "
-		"memory without GPU monitors) > %.0f %% (the largest excess relative to its "
-		"threshold wins); otherwise, "
-		"when the GPUs are busy less than %.0f %% of the time, the largest share that is "
-		"not compute; otherwise "
-		"memory-bound when elementwise work outweighs GEMMs within compute, else "
-		"compute-bound. Thresholds come "
-		"from the campaign's `analysis.thresholds`. A verdict whose deciding share is "
-		"within 20 %% of its "
-		"threshold (or within the step spread, when larger) is marked borderline and the "
-		"runner-up named. "
-		"Without a step breakdown (step logs), shares are n/a and no verdict is drawn from "
-		"them.\n"
+		"- Verdict (docs/accounting.md): every instant of a step is attributed once, and "
+		"the verdict is the share whose removal would recover the most step time: compute "
+		"(memory-bound when elementwise work outweighs GEMMs), exposed communication "
+		"with waiting for peers (straggler-bound apart when one rank keeps the others "
+		"waiting most), data loading, I/O, host overhead (time under no operator); on "
+		"the GPU timeline (traces with kernels) the GPU's compute kernels, exposed "
+		"communication, exposed copies, and the GPU idle waiting for the host "
+		"(data-loader-bound for the part the host spent loading data), over windows "
+		"cut one after another (a step's GPU window begins where the previous step's "
+		"GPU work ended). Borderline when the runner-up is within 20 %% of it (or the "
+		"step spread, when larger). The thresholds (`analysis.thresholds`: "
+		"communication > %.0f %%, data loading > %.0f %%, I/O > %.0f %%, GPU busy < "
+		"%.0f %%, memory peak > %.0f %%) are flags listed beside the verdict, never a "
+		"reason to name a smaller share. A share that is unknown (step times only) is "
+		"n/a and feeds no verdict, recommendation or model term; with node monitors "
+		"alone the verdict names a saturated resource.\n"
+		"- Recommendations: one per cause and series; each predicts the median step "
+		"with the cause's accounted share taken off (a ceiling; on a GPU that is the "
+		"limit, never below the host's own step); compute itself has no such "
+		"ceiling.\n"
 		"- MFU: the telemetry's FLOPs per step per rank / median step time, over "
 		"`analysis.peak_gflops_per_rank`.\n"
 		"- Scaling model: per series, step times scaled to the baseline's global batch are "
@@ -1414,8 +1602,8 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 		"A series is the scenarios with the same backend and tasks per node; its baseline "
 		"is `analysis.baseline` "
 		"when that is in the series, else the one with the fewest nodes.\n",
-		run->th.comm_pct, run->th.data_pct, run->th.io_pct, run->th.memory_pct,
-		run->th.gpu_util_pct);
+		run->th.comm_pct, run->th.data_pct, run->th.io_pct, run->th.gpu_util_pct,
+		run->th.memory_pct);
 }
 
 static int write_markdown(const struct ana_run *run)
@@ -1438,23 +1626,23 @@ static int write_markdown(const struct ana_run *run)
 	return rc;
 }
 
-static int write_scenario_files(const struct ana_scenario *s)
+static int write_scenario_files(const struct ana_scenario *s, const struct ana_run *run)
 {
 	struct strbuf p = STRBUF_INIT, txt = STRBUF_INIT;
-	json_t *j = scenario_json(s);
+	json_t *j = scenario_json(s, run);
 	strbuf_addf(&p, "%s/" JOB_ANALYSIS, s->in.job_dir);
 	int rc = jsonio_write(p.buf, j);
 	json_decref(j);
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/" JOB_REPORT, s->in.job_dir);
-	if (s->data.analysed)
-	{
+	if (s->data.analysed) {
+		char *ev = evidence_of(s, run);
 		strbuf_addf(&txt,
 			    "scenario %s: %s%s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f %s\n",
-			    s->in.name, s->outcome.verdict,
-			    s->outcome.borderline ? " (borderline)" : "", s->outcome.evidence,
-			    s->steps.step_med_ms, s->steps.step_p95_ms, s->steps.throughput,
-			    s->steps.throughput_unit);
+			    s->in.name, verdict_name(s->outcome.v.verdict),
+			    s->outcome.v.borderline ? " (borderline)" : "", ev, s->steps.step_med_ms,
+			    s->steps.step_p95_ms, s->steps.throughput, s->steps.throughput_unit);
+		free(ev);
 		if (s->shares.shares_known)
 			strbuf_addf(&txt,
 				    "data %.1f %%, compute %.1f %%, communication %.1f %% (+ %.1f "
@@ -1480,7 +1668,7 @@ int ana_run_write(const struct ana_run *run)
 	int rc = 0;
 	for (size_t i = 0; i < run->n && rc == 0; i++)
 		if (fsio_is_dir(run->sc[i].in.job_dir))
-			rc = write_scenario_files(&run->sc[i]);
+			rc = write_scenario_files(&run->sc[i], run);
 	if (rc == 0) {
 		struct strbuf p = STRBUF_INIT, figs = STRBUF_INIT;
 		json_t *j = summary_json(run);

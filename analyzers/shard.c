@@ -198,12 +198,14 @@ static json_t *steps_json(const struct rank_metrics *r)
 		json_array_append_new(row, json_integer(s->samples));
 		for (int k = 0; k < GPU_FIELDS; k++)
 			json_array_append_new(row, real(s->gpu[k]));
+		json_array_append_new(row, real(s->ops_ms));
+		json_array_append_new(row, real(s->gpu_end_us));
 		json_array_append_new(a, row);
 	}
 	return a;
 }
 
-#define STEP_FIELDS (18 + GPU_FIELDS)
+#define STEP_FIELDS (20 + GPU_FIELDS)
 
 static int step_of(json_t *row, struct step_rec *s)
 {
@@ -221,6 +223,8 @@ static int step_of(json_t *row, struct step_rec *s)
 	s->samples = (long)json_integer_value(json_array_get(row, 17));
 	for (int k = 0; k < GPU_FIELDS; k++)
 		s->gpu[k] = real_of(json_array_get(row, 18 + k));
+	s->ops_ms = real_of(json_array_get(row, 18 + GPU_FIELDS));
+	s->gpu_end_us = real_of(json_array_get(row, 19 + GPU_FIELDS));
 	return 0;
 }
 

@@ -14,7 +14,7 @@ static const char *const phase_word[P_N] = { "compute", "data loading", "I/O", "
 
 static void phases_of(const struct step_rec *s, double *p)
 {
-	p[P_COMPUTE] = s->forward_ms + s->backward_ms + s->optimizer_ms;
+	p[P_COMPUTE] = s->forward_ms + s->backward_ms + s->optimizer_ms + s->ops_ms;
 	p[P_DATA] = s->data_ms;
 	p[P_IO] = s->io_ms;
 	p[P_OTHER] = s->step_ms - p[P_COMPUTE] - p[P_DATA] - p[P_IO] - s->comm_ms;

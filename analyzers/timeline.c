@@ -175,7 +175,7 @@ static void trace_rank_events(struct tl_out *o, int pid, const char *label,
 				    c->end - c->start, NULL);
 			continue;
 		}
-		if (ph[c->name] < 0)
+		if (ph[c->name] < 0 || ph[c->name] == PH_OPS) /* operators are no phase ranges */
 			continue;
 		if (!named[c->tid]++) {
 			snprintf(buf, sizeof buf, "thread %.100s", t->names[c->tid]);

@@ -232,6 +232,7 @@ static void one_step(const struct cpu_range *st, long n, const struct phase_rang
 	s.comm_exposed_ms = p.ms[PH_COMM];
 	s.comm_ms = p.comm_total_ms;
 	s.io_ms = p.ms[PH_IO];
+	s.ops_ms = p.ms[PH_OPS];
 	s.step_ms = (st->end - st->start) / 1000.0;
 	s.start_us = st->start > 0 ? st->start : 0;
 	metrics_add_step(out, &s);
@@ -568,6 +569,7 @@ static void gpu_steps(const struct gpu_trace *t, const struct rules *phases,
 					       o[k].gemm };
 		for (int f = 0; f < GPU_FIELDS; f++)
 			g[f] = v[f] * ms;
+		r->steps[at[k].i].gpu_end_us = o[k].window > 0 ? o[k].end / u : 0;
 	}
 	free(o);
 	free(ph);

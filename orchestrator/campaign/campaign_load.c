@@ -601,7 +601,8 @@ static void load_phase_rules(struct loader *L, yaml_node_t *n)
 	static const char *const phases[] = { "forward",       "backward",
 					      "optimizer",     "data_loading",
 					      "communication", "io",
-					      "other",         NULL };
+					      "compute",       "other",
+					      NULL };
 	struct campaign *c = L->c;
 	if (n->type != YAML_SEQUENCE_NODE) {
 		problem(L, n, "analysis.phase_rules",
@@ -627,8 +628,7 @@ static void load_phase_rules(struct loader *L, yaml_node_t *n)
 		if (phase && !known)
 			problem(L, ph, path,
 				"unknown phase \"%.32s\" (expected forward, backward, optimizer, "
-				"data_loading, "
-				"communication, io or other)",
+				"data_loading, communication, io, compute or other)",
 				phase);
 		if (known && as_string(L, pat, path, &pattern) == 0 &&
 		    check_pattern(L, pat, path, pattern, NULL) == 0) {

@@ -17,8 +17,15 @@ KIND:
   copy      host-to-device copies for 7 ms, a 2 ms GEMM: memory-bound
   elementwise  back-to-back elementwise kernels for 9.5 ms: the GPU computes most
             of the step, but bandwidth-bound: memory-bound
+  deepqueue the host launches a step every 16 ms, each step 8 ms of GEMM then a
+            15 ms all-reduce on the GPU: the queue grows 7 ms a step, the GPU is
+            busy throughout (the host ends 35 ms ahead of it): communication-bound,
+            step time the GPU's period of 23 ms
+  hostgap   the host spends 18 ms of each 30 ms step before launching 6 ms of
+            GEMM and a 4 ms all-reduce: the GPU waits for the host: host-bound
 
-Every step is a host ProfilerStep#N range of 10 ms; kernels are joined to
+Every step is a host ProfilerStep#N range of 10 ms (16 ms for deepqueue, 30 ms
+for hostgap); kernels are joined to
 their cudaLaunchKernel / cudaMemcpyAsync by correlation id. Deterministic.
 """
 import argparse
@@ -29,11 +36,13 @@ GEMM = "volta_sgemm_128x64_nn"
 NCCL = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclColl)"
 COPY = "Memcpy HtoD (Pageable -> Device)"
 STEP_US = 10000.0
+HOST_US = {"deepqueue": 16000.0, "hostgap": 30000.0}
 
 
 class Trace:
     def __init__(self, rank, world):
         self.ev, self.corr, self.rank, self.world = [], 0, rank, world
+        self.gpu_free = 0.0  # when the GPU is done with what was queued
 
     def host(self, name, ts, dur, cat="cpu_op", tid=1):
         self.ev.append({"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": tid, "ts": ts, "dur": dur})
@@ -56,8 +65,18 @@ class Trace:
 
 
 def step(t, kind, n, t0):
-    t.host("ProfilerStep#%d" % n, t0, STEP_US, cat="user_annotation")
-    if kind in ("gemm", "annotated"):
+    t.host("ProfilerStep#%d" % n, t0, HOST_US.get(kind, STEP_US), cat="user_annotation")
+    if kind == "deepqueue":
+        start = max(t0 + 50, t.gpu_free)
+        t.launch(t0 + 10, GEMM, start, 8000)
+        t.host("nccl:all_reduce", t0 + 20, 30, cat="cpu_op")
+        t.launch(t0 + 30, NCCL, start + 8000, 15000, stream=21)
+        t.gpu_free = start + 23000
+    elif kind == "hostgap":
+        t.host("python_work", t0 + 10, 17900, cat="python_function")
+        t.launch(t0 + 18000, GEMM, t0 + 18100, 6000)
+        t.launch(t0 + 18010, NCCL, t0 + 24100, 4000, stream=21)
+    elif kind in ("gemm", "annotated"):
         for i in range(19):  # 19 x 500 us back to back
             t.launch(t0 + 10 + i * 20, GEMM, t0 + 50 + i * 500, 500)
         if kind == "annotated":
@@ -89,7 +108,8 @@ def step(t, kind, n, t0):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--kind", required=True, choices=["comm", "data", "host", "gemm", "annotated", "copy", "elementwise"])
+    p.add_argument("--kind", required=True,
+                   choices=["comm", "data", "host", "gemm", "annotated", "copy", "elementwise", "deepqueue", "hostgap"])
     p.add_argument("--out", required=True)
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--steps", type=int, default=6)
@@ -98,7 +118,7 @@ def main():
     for r in range(a.ranks):
         t = Trace(r, a.ranks)
         for n in range(a.steps):
-            step(t, a.kind, n + 1, 1000000.0 + n * STEP_US)
+            step(t, a.kind, n + 1, 1000000.0 + n * HOST_US.get(a.kind, STEP_US))
         t.write(os.path.join(a.out, "rank%d.%s.pt.trace.json" % (r, a.kind)))
 
 

@@ -2,7 +2,9 @@
  * statistics, shares, verdicts with their thresholds, and scaling. */
 #include "harness.h"
 
+#include "analyzers/advice.h"
 #include "analyzers/analysis.h"
+#include "analyzers/evidence.h"
 #include "analyzers/stats.h"
 #include "util/fsio.h"
 
@@ -45,6 +47,30 @@ static void fixture(const char *name, int ranks, long gbatch, double data, doubl
 	}
 }
 
+/* The verdict's name, and its evidence (a static buffer: one at a time). */
+static const char *V(const struct ana_scenario *s)
+{
+	return verdict_name(s->outcome.v.verdict);
+}
+
+static const char *E(const struct ana_scenario *s, const struct ana_run *run)
+{
+	static char buf[4096];
+	struct strbuf sb = STRBUF_INIT;
+	evidence_write(&sb, s, run);
+	snprintf(buf, sizeof buf, "%s", sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
+	return buf;
+}
+
+static int flagged(const struct ana_scenario *s, enum flag_kind k)
+{
+	for (size_t i = 0; i < s->outcome.v.nflags; i++)
+		if (s->outcome.v.flags[i].kind == k)
+			return 1;
+	return 0;
+}
+
 static void add(struct ana_run *run, const char *name, const char *state, int nodes, int tpn)
 {
 	char jd[512];
@@ -77,8 +103,8 @@ static void test_percentile(void)
 static void test_verdicts_and_scaling(void)
 {
 	fixture("base", 2, 64, 1, 30, 50, 10, 9, 0);   /* compute-bound: comm 10 % */
-	fixture("comm", 4, 128, 1, 30, 50, 60, 9, 0);  /* comm 40 % */
-	fixture("data", 2, 64, 60, 30, 50, 5, 5, 0);   /* data 40 % */
+	fixture("comm", 4, 128, 1, 30, 50, 150, 9, 0); /* comm 62.5 %, compute 37.1 % */
+	fixture("data", 2, 64, 100, 30, 50, 5, 5, 0);  /* data 52.6 %, compute 44.2 % */
 	fixture("dead", 2, 64, 1, 1, 1, 1, 1, 0);
 	struct ana_run run = { .campaign = strdup("t"),
 			       .run_id = strdup("r"),
@@ -91,9 +117,9 @@ static void test_verdicts_and_scaling(void)
 	CHECK(ana_run_analyse(&run) == 0);
 	struct ana_scenario *b = &run.sc[0], *c = &run.sc[1], *d = &run.sc[2], *x = &run.sc[3];
 	CHECK(b->data.analysed && c->data.analysed && d->data.analysed && !x->data.analysed);
-	CHECK_STR(b->outcome.verdict, "compute-bound");
-	CHECK_STR(c->outcome.verdict, "communication-bound");
-	CHECK_STR(d->outcome.verdict, "data-loader-bound");
+	CHECK_STR(V(b), "compute-bound");
+	CHECK_STR(V(c), "communication-bound");
+	CHECK_STR(V(d), "data-loader-bound");
 	CHECK(b->steps.active_steps == 10);
 	/* per step the slowest rank (r = 1, factor 1.1 + 0.01 s) sets the time */
 	CHECK_NEAR(b->steps.step_min_ms, 100 * 1.12, 1e-9);
@@ -118,18 +144,23 @@ static void test_verdicts_and_scaling(void)
 	CHECK_NEAR(b->shares.comm_pct + b->shares.sync_wait_pct + b->shares.compute_pct +
 			   b->shares.data_pct + b->shares.io_pct + b->shares.other_pct,
 		   100, 1e-9);
-	CHECK_NEAR(c->shares.comm_total_pct, 40, 1e-9);
+	CHECK_NEAR(c->shares.comm_total_pct, 100 * 150.0 / 240, 1e-9);
 	CHECK(b->steps.slowest_rank == 1);
-	CHECK(strstr(c->outcome.evidence, "exposed communication and waiting for peers take ") !=
+	/* rank 0 has the least communication in every step (it arrives last): named, its
+	 * waiting apart from the transfer */
+	CHECK(c->comm.n_stragglers == 1 && c->comm.stragglers[0].rank == 0);
+	CHECK(strstr(E(c, &run), "exposed communication takes 5") == E(c, &run));
+	CHECK(!b->outcome.v.borderline && !c->outcome.v.borderline);
+	CHECK(strstr(E(d, &run), "data loading takes 52.6 % of step time, the largest share") !=
 	      NULL);
-	CHECK(!b->outcome.borderline && !c->outcome.borderline);
-	CHECK(strstr(d->outcome.evidence,
-		     "ranks wait for data 40.0 % of step time (threshold 30 %)") != NULL);
+	CHECK(strstr(E(d, &run), "over their thresholds: data loading 52.6 % (threshold 30 %)") !=
+	      NULL);
+	CHECK(flagged(d, FLAG_DATA) && !flagged(b, FLAG_DATA) && flagged(c, FLAG_COMMUNICATION));
 	CHECK_NEAR(b->steps.loss_first, 1.0, 1e-12);
 	CHECK_NEAR(b->steps.loss_last, 1.0 / 12, 1e-6);
 	/* comm: 4 ranks, batch 128; its slowest rank (r = 3) has factor 1.3 */
 	CHECK_STR(c->scaling.baseline, "base");
-	CHECK_NEAR(c->scaling.speedup, (128 * 1000.0 / (150 * 1.365)) / (64 * 1000.0 / 116.5),
+	CHECK_NEAR(c->scaling.speedup, (128 * 1000.0 / (240 * 1.365)) / (64 * 1000.0 / 116.5),
 		   1e-9);
 	CHECK_NEAR(c->scaling.efficiency, c->scaling.speedup * 2 / 4, 1e-12);
 	CHECK(b->scaling.is_baseline && b->scaling.speedup == 1.0);
@@ -238,18 +269,23 @@ static void test_model_gpu_mfu(void)
 	CHECK_NEAR(s1->steps.achieved_gflops, 2e9 / 0.102 / 1e9, 1e-9);
 	CHECK_NEAR(s1->steps.mfu_pct, 100 * 2e9 / 0.102 / 1e9 / 100, 1e-9);
 	CHECK(s1->mon.gpu_mem_peak_pct == -1 && s1->mon.gpu_util_mean_pct == -1);
-	/* m2: GPU memory at 95 % > 90 %: memory-bound; utilisation over both GPUs */
-	CHECK_STR(s2->outcome.verdict, "memory-bound");
+	/* m2: GPU memory at 95 % > 90 % is a flag beside the verdict, which is the largest
+	 * share (compute 50 of 55 ms); utilisation over both GPUs */
+	CHECK_STR(V(s2), "compute-bound");
+	CHECK(flagged(s2, FLAG_MEMORY));
 	CHECK(s2->mon.gpus == 2);
 	CHECK_NEAR(s2->mon.gpu_util_mean_pct, 96, 1e-9);
 	CHECK_NEAR(s2->mon.gpu_mem_util_mean_pct, 40, 1e-9);
 	CHECK_NEAR(s2->mon.gpu_mem_peak_pct, 95, 1e-9);
-	CHECK(strstr(s2->outcome.evidence,
-		     "GPU memory peaked at 95.0 % of memory (threshold 90 %)") != NULL);
-	/* m4: communication 8 of 33 ms = 24.2 % > 20 %: communication-bound, GPU utilisation
-	 * quoted */
-	CHECK_STR(s4->outcome.verdict, "communication-bound");
-	CHECK(strstr(s4->outcome.evidence, "GPU utilisation 40.0 % (threshold 70 %)") != NULL);
+	CHECK(strstr(E(s2, &run), "memory peak 95.0 % (threshold 90 %)") != NULL);
+	/* m4: communication 8 of 33 ms = 24.2 % > 20 % is a flag; compute (75.8 %) is the
+	 * largest share: compute-bound, never communication-bound beside 75.8 % compute */
+	CHECK_STR(V(s4), "compute-bound");
+	CHECK(!s4->outcome.v.borderline);
+	CHECK(strstr(E(s4, &run), "compute takes 75.8 % of step time, the largest share") != NULL);
+	CHECK(strstr(E(s4, &run), "over their thresholds: exposed communication and waiting for "
+				  "peers 24.2 % (threshold 20 %), GPU idle 60.0 % (threshold 30 %)") !=
+	      NULL);
 	/* the median step's phases per rank, for the figure */
 	CHECK(s4->steps.tl_ranks == 4 && s4->steps.tl[3][1] == 25 && s4->steps.tl[3][3] == 8);
 	CHECK(ana_run_write(&run) == 0);
@@ -336,12 +372,12 @@ static void test_batch_and_scaling_modes(void)
 		     "batch semantics differ from m1's (global batch 96 at 4 ranks against 64 at "
 		     "2") != NULL);
 	CHECK(run.nmodels == 0); /* two points per series: no model */
+	/* communication and waiting over their 20 % threshold beside 78 % compute: the
+	 * threshold is a flag, the verdict the largest share, and not borderline */
 	CHECK(cw->shares.comm_pct < 20 && cw->shares.comm_pct + cw->shares.sync_wait_pct > 20);
-	CHECK_STR(cw->outcome.verdict, "communication-bound");
-	CHECK(cw->outcome.borderline);
-	CHECK_STR(cw->outcome.runner_up, "compute-bound");
-	CHECK(strstr(cw->outcome.evidence, "waiting for peers") != NULL &&
-	      strstr(cw->outcome.evidence, "**borderline**") != NULL);
+	CHECK_STR(V(cw), "compute-bound");
+	CHECK(!cw->outcome.v.borderline && flagged(cw, FLAG_COMMUNICATION));
+	CHECK(strstr(E(cw, &run), "**borderline**") == NULL);
 	CHECK(ana_run_write(&run) == 0);
 	char p[600], *md;
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
@@ -352,9 +388,10 @@ static void test_batch_and_scaling_modes(void)
 	CHECK(strstr(md, "10.0 steps/s") != NULL);
 	CHECK(strstr(md, "samples/s") == NULL ||
 	      strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 | 10.0 steps/s |") != NULL);
-	CHECK(strstr(md, "**communication-bound** (borderline)") != NULL);
-	/* advice from the overlap */
-	CHECK(strstr(md, "**cw**: only 0.0 % of communication overlaps compute") != NULL);
+	CHECK(strstr(md, "- **cw** (1 node, 2 ranks, gloo): **compute-bound**: compute 78.") !=
+	      NULL);
+	CHECK(strstr(md, "**cw**: compute-bound (78.") != NULL);
+	CHECK(strstr(md, "no share passes") == NULL && strstr(md, "(0.0 % compute)") == NULL);
 	free(md);
 	snprintf(p, sizeof p, "%s/summary.json", dir);
 	json_t *j = json_load_file(p, 0, NULL), *sc = json_object_get(j, "scenarios");
@@ -364,7 +401,10 @@ static void test_batch_and_scaling_modes(void)
 		  "steps/s");
 	CHECK_STR(json_string_value(json_object_get(json_array_get(sc, 1), "scaling_mode")),
 		  "strong");
-	CHECK(json_is_true(json_object_get(json_array_get(sc, 6), "borderline")));
+	CHECK(json_is_false(json_object_get(json_array_get(sc, 6), "borderline")));
+	json_t *fl = json_array_get(json_object_get(json_array_get(sc, 6), "flags"), 0);
+	CHECK_STR(json_string_value(json_object_get(fl, "kind")), "communication");
+	CHECK_NEAR(json_number_value(json_object_get(fl, "threshold_pct")), 20, 0);
 	json_decref(j);
 	ana_run_free(&run);
 	/* The same unknown batches with analysis.scaling: strong: the step-rate ratio. */
@@ -415,17 +455,17 @@ static void test_aorta(void)
 	CHECK_NEAR(s->shares.compute_pct, 100 * 30.0 / 41, 1e-9);
 	CHECK_NEAR(s->shares.comm_total_pct, 100 * 14.0 / 41, 1e-9);
 	CHECK_NEAR(s->shares.comm_pct, 100 * 5.0 / 41, 1e-9);
-	CHECK_STR(s->outcome.verdict, "compute-bound");
+	CHECK_STR(V(s), "compute-bound");
 	ana_run_free(&run);
 }
 
-/* 4 ranks on a machine of 2 CPUs (the local executor): a communication
- * verdict is borderline, and what is named next is the other share over its
- * threshold (data loading 35 %), else compute. */
-static void test_oversubscribed_runner_up(void)
+/* 4 ranks on a machine of 2 CPUs (the local executor): the verdict is the
+ * largest share as anywhere, borderline only when the runner-up is within 20 %
+ * of it, and the oversubscription is said once. */
+static void test_oversubscribed(void)
 {
 	fixture("osdata", 4, 128, 35, 5, 5, 50, 5, 0);
-	fixture("oscomm", 4, 128, 1, 25, 19, 50, 5, 0);
+	fixture("oscomm", 4, 128, 1, 22, 17, 55, 5, 0);
 	struct ana_run run = { .campaign = strdup("t"),
 			       .run_id = strdup("r"),
 			       .run_dir = strdup(dir),
@@ -436,13 +476,184 @@ static void test_oversubscribed_runner_up(void)
 	CHECK(ana_run_analyse(&run) == 0);
 	struct ana_scenario *d = &run.sc[0], *c = &run.sc[1];
 	CHECK(d->shares.data_pct > 30 && c->shares.data_pct < 30);
-	CHECK_STR(d->outcome.verdict, "communication-bound");
-	CHECK(d->outcome.borderline);
-	CHECK_STR(d->outcome.runner_up, "data-loader-bound");
-	CHECK(strstr(d->outcome.evidence, "4 ranks on this machine's 2 CPUs") != NULL);
-	CHECK_STR(c->outcome.verdict, "communication-bound");
-	CHECK(c->outcome.borderline);
-	CHECK_STR(c->outcome.runner_up, "compute-bound");
+	CHECK_STR(V(d), "communication-bound");
+	CHECK(!d->outcome.v.borderline && flagged(d, FLAG_DATA));
+	const char *e = E(d, &run), *o = strstr(e, "4 ranks on this machine's 2 CPUs");
+	CHECK(o != NULL && strstr(o + 1, "4 ranks on this machine's 2 CPUs") == NULL);
+	CHECK_STR(V(c), "communication-bound");
+	CHECK(c->outcome.v.borderline);
+	CHECK_STR(verdict_name(c->outcome.v.runner_up), "compute-bound");
+	CHECK(strstr(E(c, &run), "; **borderline**: compute takes 44.0 %") != NULL);
+	ana_run_free(&run);
+}
+
+/* The decision alone: the largest share, ties to the first, the runner-up
+ * of another verdict, borderline within 20 % (or the spread), nothing from
+ * zeros; flags only over their thresholds. */
+static void test_verdict_decide(void)
+{
+	struct verdict_out v;
+	struct candidate c[] = {
+		{ SHARE_COMPUTE, VERDICT_COMPUTE, 78 },
+		{ SHARE_COMMUNICATION, VERDICT_COMMUNICATION, 21.1 },
+		{ SHARE_DATA, VERDICT_DATA_LOADER, 0.5 },
+	};
+	verdict_decide(c, 3, 5, &v);
+	CHECK(v.verdict == VERDICT_COMPUTE && v.share == SHARE_COMPUTE && !v.borderline);
+	CHECK(v.runner_up == VERDICT_COMMUNICATION && v.runner_pct == 21.1);
+	c[1].pct = 65; /* within 20 % of 78 */
+	verdict_decide(c, 3, 5, &v);
+	CHECK(v.borderline && v.runner_up == VERDICT_COMMUNICATION);
+	c[1].pct = 60; /* 23 % below: not within 20 %, but within a spread of 30 % */
+	verdict_decide(c, 3, 5, &v);
+	CHECK(!v.borderline);
+	verdict_decide(c, 3, 30, &v);
+	CHECK(v.borderline);
+	/* the runner-up is of another verdict */
+	struct candidate m[] = {
+		{ SHARE_COMPUTE, VERDICT_MEMORY, 40 },
+		{ SHARE_COPIES, VERDICT_MEMORY, 39 },
+		{ SHARE_HOST, VERDICT_HOST, 10 },
+	};
+	verdict_decide(m, 3, 0, &v);
+	CHECK(v.verdict == VERDICT_MEMORY && v.runner_up == VERDICT_HOST && !v.borderline);
+	struct candidate z[] = { { SHARE_COMPUTE, VERDICT_COMPUTE, 0 },
+				 { SHARE_IO, VERDICT_IO, 0 } };
+	verdict_decide(z, 2, 0, &v);
+	CHECK(v.verdict == VERDICT_UNDETERMINED);
+	verdict_decide(c, 0, 0, &v);
+	CHECK(v.verdict == VERDICT_UNDETERMINED && v.nflags == 0);
+	verdict_flag(&v, FLAG_COMMUNICATION, 20, 20); /* at the threshold: not over it */
+	verdict_flag(&v, FLAG_DATA, 30.5, 30);
+	verdict_flag(&v, FLAG_IO, 50, 0); /* no threshold: no flag */
+	CHECK(v.nflags == 1 && v.flags[0].kind == FLAG_DATA);
+	for (int k = 0; k < VERDICT_N; k++)
+		CHECK(strcmp(verdict_name((enum verdict)k), "undetermined") || k == 0);
+}
+
+/* Every verdict kind gets its own advice, never another's words, with the
+ * predicted step where the accounting gives a ceiling. */
+static void test_advice_every_kind(void)
+{
+	struct ana_run run = { .campaign = strdup("t"), .run_id = strdup("r"),
+			       .run_dir = strdup(dir), .th = { 20, 30, 70, 90 } };
+	struct ana_scenario s = { 0 };
+	s.in.name = "x";
+	s.data.analysed = 1;
+	s.shares.shares_known = 1;
+	s.outcome.basis = BASIS_HOST;
+	s.steps.step_med_ms = 100;
+	s.shares.comm_pct = 20, s.shares.sync_wait_pct = 11, s.shares.data_pct = 19,
+	s.shares.io_pct = 7, s.shares.other_pct = 3, s.shares.compute_pct = 40;
+	struct { enum verdict v; enum share_kind sh; enum rec_kind k; double pred; } want[] = {
+		{ VERDICT_COMPUTE, SHARE_COMPUTE, REC_KERNELS, -1 },
+		{ VERDICT_MEMORY, SHARE_COMPUTE, REC_ELEMENTWISE, -1 },
+		{ VERDICT_COMMUNICATION, SHARE_COMMUNICATION, REC_COMMUNICATION, 69 },
+		{ VERDICT_DATA_LOADER, SHARE_DATA, REC_DATA, 81 },
+		{ VERDICT_IO, SHARE_IO, REC_IO, 93 },
+		{ VERDICT_HOST, SHARE_HOST, REC_HOST, 97 },
+		{ VERDICT_GPU_STARVED, SHARE_COMPUTE, REC_COLLECT, -1 },
+		{ VERDICT_UNDETERMINED, SHARE_COMPUTE, REC_COLLECT, -1 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		s.outcome.v.verdict = want[i].v;
+		s.outcome.v.share = want[i].sh;
+		CHECK(advice_kind_of(&s) == want[i].k);
+		CHECK_NEAR(advice_predicted_ms(&s, want[i].k), want[i].pred, 1e-9);
+	}
+	/* a straggler: its impact is the ceiling */
+	s.comm.n_stragglers = 1;
+	s.comm.stragglers[0].impact_pct = 69;
+	s.outcome.v.verdict = VERDICT_STRAGGLER;
+	CHECK(advice_kind_of(&s) == REC_STRAGGLER);
+	CHECK_NEAR(advice_predicted_ms(&s, REC_STRAGGLER), 31, 1e-9);
+	/* with a straggler named, communication is the transfer alone */
+	CHECK_NEAR(advice_predicted_ms(&s, REC_COMMUNICATION), 80, 1e-9);
+	/* on the GPU, when it is the limit, the host's own step is a floor */
+	s.outcome.basis = BASIS_GPU;
+	s.gpu.gpu_pct[GPU_COMM] = 62;
+	s.gpu.gpu_limits = 1;
+	s.gpu.host_step_med_ms = 50;
+	CHECK_NEAR(advice_predicted_ms(&s, REC_COMMUNICATION), 50, 1e-9);
+	s.gpu.gpu_limits = 0;
+	CHECK_NEAR(advice_predicted_ms(&s, REC_COMMUNICATION), 38, 1e-9);
+	/* monitors alone: memory peak, no ceiling */
+	s.outcome.basis = BASIS_MONITORS;
+	s.outcome.v.verdict = VERDICT_MEMORY;
+	CHECK(advice_kind_of(&s) == REC_MEMORY_PEAK);
+	CHECK(advice_predicted_ms(&s, REC_MEMORY_PEAK) == -1);
+	free(run.campaign);
+	free(run.run_id);
+	free(run.run_dir);
+}
+
+/* Step times alone (step lines of the logs) at 1, 2 and 4 nodes: shares are
+ * unknown, so no verdict, no recommendation and no model term come from
+ * them; the model fits step time without a compute term and says so. */
+static void step_log(const char *name, int ranks, double ms)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s/logs", dir, name);
+	fsio_mkdir_p(path, 0755);
+	for (int r = 0; r < ranks; r++) {
+		snprintf(path, sizeof path, "%s/%s/logs/rank_%d.out", dir, name, r);
+		FILE *f = fopen(path, "w");
+		for (int st = 0; st < 6; st++)
+			fprintf(f, "step %d time %.2f ms\n", st, ms + 0.01 * st);
+		fclose(f);
+	}
+}
+
+static void test_unknown_shares(void)
+{
+	step_log("l1", 1, 100);
+	step_log("l2", 2, 160);
+	step_log("l4", 4, 330);
+	struct ana_run run = { .campaign = strdup("t"),
+			       .run_id = strdup("r"),
+			       .run_dir = strdup(dir),
+			       .th = { 20, 30, 70, 90 },
+			       .global_batch = 64,
+			       .step_log = strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms") };
+	add_in(&run, "l1", 1, 1, "L");
+	add_in(&run, "l2", 2, 1, "L");
+	add_in(&run, "l4", 4, 1, "L");
+	CHECK(ana_run_analyse(&run) == 0);
+	for (int i = 0; i < 3; i++) {
+		CHECK(run.sc[i].data.analysed && !run.sc[i].shares.shares_known);
+		CHECK_STR(V(&run.sc[i]), "undetermined");
+		CHECK(run.sc[i].outcome.basis == BASIS_NONE);
+	}
+	CHECK(run.nmodels == 1 && run.models[0].step_only && run.models[0].b == 0);
+	CHECK(strstr(run.models[0].limit, "without a compute term") != NULL);
+	CHECK(strstr(run.models[0].limit, "limited by") == NULL);
+	CHECK(run.nrecs == 1 && run.recs[0].kind == REC_COLLECT && run.recs[0].n == 3);
+	CHECK(run.recs[0].gain_pct == 0 && !strcmp(run.recs[0].basis, "none"));
+	CHECK(ana_run_write(&run) == 0);
+	char p[600], *md;
+	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
+	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
+	*strstr(md, "## Methodology") = '\0'; /* which describes every verdict */
+	CHECK(strstr(md, "0.0 % compute") == NULL && strstr(md, "compute-bound") == NULL);
+	CHECK(strstr(md, "compute takes") == NULL && strstr(md, "unaccounted") == NULL);
+	CHECK(strstr(md, "- **l1** (1 node, 1 rank, gloo): **undetermined**: where step time "
+			 "goes is not known.") != NULL);
+	CHECK(strstr(md, "| l2 | 2 | 2 | 64 | ") != NULL && strstr(md, " | n/a | n/a | n/a |") != NULL);
+	CHECK(strstr(md, "T(N) = ") != NULL && strstr(md, "(no compute term: step times only)") != NULL);
+	CHECK(strstr(md, "**l1**, **l2**, **l4**: where step time goes is not known") != NULL);
+	free(md);
+	snprintf(p, sizeof p, "%s/summary.json", dir);
+	json_t *j = json_load_file(p, 0, NULL);
+	json_t *s0 = json_array_get(json_object_get(j, "scenarios"), 0);
+	CHECK(json_is_null(json_object_get(s0, "shares_pct")));
+	CHECK(json_is_null(json_object_get(s0, "verdict_share")));
+	CHECK(json_is_null(json_object_get(s0, "overlap_pct")));
+	json_t *m = json_array_get(json_object_get(j, "scaling_models"), 0);
+	CHECK(json_is_false(json_object_get(m, "compute_term")));
+	json_t *r = json_array_get(json_object_get(j, "recommendations"), 0);
+	CHECK_STR(json_string_value(json_object_get(r, "kind")), "collect");
+	CHECK(json_is_null(json_array_get(json_object_get(r, "predicted_step_ms"), 0)));
+	json_decref(j);
 	ana_run_free(&run);
 }
 
@@ -455,7 +666,10 @@ int main(void)
 	RUN(test_model_gpu_mfu);
 	RUN(test_aorta);
 	RUN(test_batch_and_scaling_modes);
-	RUN(test_oversubscribed_runner_up);
+	RUN(test_oversubscribed);
+	RUN(test_verdict_decide);
+	RUN(test_advice_every_kind);
+	RUN(test_unknown_shares);
 	fsio_remove_tree(dir);
 	HARNESS_END();
 }

@@ -1,0 +1,189 @@
+#include "advice.h"
+
+#include "metrics.h"
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *rec_kind_name(enum rec_kind k)
+{
+	switch (k) {
+	case REC_COMMUNICATION:
+		return "communication";
+	case REC_STRAGGLER:
+		return "straggler";
+	case REC_DATA:
+		return "data_loading";
+	case REC_IO:
+		return "io";
+	case REC_HOST:
+		return "host";
+	case REC_COPIES:
+		return "copies";
+	case REC_ELEMENTWISE:
+		return "elementwise";
+	case REC_KERNELS:
+		return "kernels";
+	case REC_MEMORY_PEAK:
+		return "memory_peak";
+	case REC_COLLECT:
+		return "collect";
+	case REC_KIND_N:
+		break;
+	}
+	return "?";
+}
+
+enum rec_kind advice_kind_of(const struct ana_scenario *s)
+{
+	const struct verdict_out *v = &s->outcome.v;
+	switch (v->verdict) {
+	case VERDICT_COMPUTE:
+		return REC_KERNELS;
+	case VERDICT_MEMORY:
+		return v->share == SHARE_COPIES		     ? REC_COPIES
+			: s->outcome.basis == BASIS_MONITORS ? REC_MEMORY_PEAK
+							     : REC_ELEMENTWISE;
+	case VERDICT_COMMUNICATION:
+		return REC_COMMUNICATION;
+	case VERDICT_DATA_LOADER:
+		return REC_DATA;
+	case VERDICT_IO:
+		return REC_IO;
+	case VERDICT_HOST:
+		return REC_HOST;
+	case VERDICT_STRAGGLER:
+		return REC_STRAGGLER;
+	case VERDICT_GPU_STARVED:
+	case VERDICT_UNDETERMINED:
+	case VERDICT_N:
+		break;
+	}
+	return REC_COLLECT;
+}
+
+/* The share of the step (host) or of the GPU's time that removing the cause
+ * of kind k takes off; -1 when the accounting has none for it. */
+static double removable_pct(const struct ana_scenario *s, enum rec_kind k)
+{
+	int gpu = s->outcome.basis == BASIS_GPU, host = s->outcome.basis == BASIS_HOST;
+	int straggler = s->comm.n_stragglers > 0 && !s->steps.no_steps;
+	const double *g = s->gpu.gpu_pct;
+	switch (k) {
+	case REC_COMMUNICATION:
+		return gpu ? g[GPU_COMM]
+			: host ? s->shares.comm_pct + (straggler ? 0 : s->shares.sync_wait_pct)
+			       : -1;
+	case REC_STRAGGLER:
+		return host && straggler ? s->comm.stragglers[0].impact_pct : -1;
+	case REC_DATA:
+		return gpu ? g[GPU_IDLE_DATA] : host ? s->shares.data_pct : -1;
+	case REC_IO:
+		return host ? s->shares.io_pct : -1;
+	case REC_HOST:
+		return gpu ? g[GPU_IDLE_HOST] : host ? s->shares.other_pct : -1;
+	case REC_COPIES:
+		return gpu ? g[GPU_MEMCPY] : -1;
+	case REC_ELEMENTWISE:
+	case REC_KERNELS:
+	case REC_MEMORY_PEAK:
+	case REC_COLLECT:
+	case REC_KIND_N:
+		break;
+	}
+	return -1;
+}
+
+double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k)
+{
+	double pct = removable_pct(s, k), step = s->steps.step_med_ms;
+	if (pct < 0 || step <= 0 || s->steps.no_steps)
+		return -1;
+	double t = step * (1 - pct / 100);
+	/* the GPU is the limit: the host's own step is a floor no GPU share lowers */
+	if (s->gpu.gpu_limits && k != REC_HOST && t < s->gpu.host_step_med_ms)
+		t = s->gpu.host_step_med_ms;
+	return t;
+}
+
+static const char *basis_of(const struct ana_scenario *s, enum rec_kind k)
+{
+	if (removable_pct(s, k) < 0 || s->steps.no_steps)
+		return "none";
+	if (k == REC_STRAGGLER)
+		return "straggler impact";
+	return s->outcome.basis == BASIS_GPU ? "GPU windows" : "host step shares";
+}
+
+/* The recommendation of kind k and series, made when missing. */
+static struct ana_rec *rec_for(struct ana_run *run, enum rec_kind k, const char *series)
+{
+	for (size_t i = 0; i < run->nrecs; i++)
+		if (run->recs[i].kind == k && !strcmp(run->recs[i].series, series))
+			return &run->recs[i];
+	run->recs = xrealloc(run->recs, (run->nrecs + 1) * sizeof *run->recs);
+	struct ana_rec *r = &run->recs[run->nrecs++];
+	memset(r, 0, sizeof *r);
+	r->kind = k;
+	r->basis = "none";
+	snprintf(r->series, sizeof r->series, "%s", series);
+	return r;
+}
+
+static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
+{
+	const struct ana_scenario *s = &run->sc[i];
+	struct ana_rec *r = rec_for(run, k, s->scaling.baseline[0] ? s->scaling.baseline
+								 : s->in.name);
+	r->sc = xrealloc(r->sc, (r->n + 1) * sizeof *r->sc);
+	r->step_ms = xrealloc(r->step_ms, (r->n + 1) * sizeof *r->step_ms);
+	r->predicted_ms = xrealloc(r->predicted_ms, (r->n + 1) * sizeof *r->predicted_ms);
+	double p = advice_predicted_ms(s, k), step = s->steps.step_med_ms;
+	r->sc[r->n] = i;
+	r->step_ms[r->n] = s->data.analysed && !s->steps.no_steps ? step : -1;
+	r->predicted_ms[r->n++] = p;
+	if (p >= 0 && step > 0 && 100 * (1 - p / step) > r->gain_pct)
+		r->gain_pct = 100 * (1 - p / step);
+	if (p >= 0)
+		r->basis = basis_of(s, k);
+}
+
+static int by_gain(const void *pa, const void *pb)
+{
+	const struct ana_rec *a = pa, *b = pb;
+	if (a->gain_pct != b->gain_pct)
+		return a->gain_pct > b->gain_pct ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return strcmp(a->series, b->series);
+}
+
+void advice_plan(struct ana_run *run)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (!s->data.analysed && !s->data.monitors_only)
+			continue;
+		rec_add(run, i, advice_kind_of(s));
+		int peak = 0;
+		for (size_t f = 0; f < s->outcome.v.nflags; f++)
+			peak |= s->outcome.v.flags[f].kind == FLAG_MEMORY;
+		if (peak && advice_kind_of(s) != REC_MEMORY_PEAK)
+			rec_add(run, i, REC_MEMORY_PEAK);
+	}
+	if (run->nrecs)
+		qsort(run->recs, run->nrecs, sizeof *run->recs, by_gain);
+}
+
+void advice_free(struct ana_run *run)
+{
+	for (size_t i = 0; i < run->nrecs; i++) {
+		free(run->recs[i].sc);
+		free(run->recs[i].step_ms);
+		free(run->recs[i].predicted_ms);
+	}
+	free(run->recs);
+	run->recs = NULL;
+	run->nrecs = 0;
+}

@@ -1,0 +1,20 @@
+/* advice: what to change, one recommendation per cause and series, each
+ * with the step time it predicts from the same accounted shares the verdict
+ * came from (a ceiling: the cause's share taken off the step). */
+#ifndef ANALYZERS_ADVICE_H
+#define ANALYZERS_ADVICE_H
+
+#include "analysis.h"
+
+/* The kind's name in summary.json ("communication", "straggler", ...). */
+const char *rec_kind_name(enum rec_kind k);
+/* The cause a verdict points to. */
+enum rec_kind advice_kind_of(const struct ana_scenario *s);
+/* The median step s would have without the cause of kind k; -1 when the
+ * accounting gives no ceiling (compute is the work itself; nothing known). */
+double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k);
+/* Fills run->recs from the analysed scenarios (ana_run_analyse calls it). */
+void advice_plan(struct ana_run *run);
+void advice_free(struct ana_run *run);
+
+#endif

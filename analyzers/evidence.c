@@ -1,0 +1,215 @@
+#include "evidence.h"
+
+#include "metrics.h"
+
+#include <string.h>
+
+const char *evidence_share_words(enum share_kind k, enum verdict_basis basis, int straggler)
+{
+	int gpu = basis == BASIS_GPU;
+	switch (k) {
+	case SHARE_COMPUTE:
+		return gpu ? "compute kernels" : "compute";
+	case SHARE_COMMUNICATION:
+		return gpu || straggler ? "exposed communication"
+					: "exposed communication and waiting for peers";
+	case SHARE_PEER_WAIT:
+		return "waiting for slower ranks";
+	case SHARE_DATA:
+		return gpu ? "the GPU idle while the host loaded data" : "data loading";
+	case SHARE_IO:
+		return "checkpoint and other I/O";
+	case SHARE_HOST:
+		return gpu ? "the GPU waiting for the host"
+			   : "host overhead (time under no operator: Python, launches)";
+	case SHARE_COPIES:
+		return "exposed host-device copies";
+	case SHARE_N:
+		break;
+	}
+	return "?";
+}
+
+static int has_straggler(const struct ana_scenario *s)
+{
+	return s->comm.n_stragglers > 0 && !s->steps.no_steps;
+}
+
+/* The host's step breakdown, every share. */
+static void host_shares(struct strbuf *sb, const struct ana_scenario *s)
+{
+	const struct ana_shares *h = &s->shares;
+	strbuf_addf(sb,
+		    "compute %.1f %%, exposed communication %.1f %%, waiting for peers %.1f %%, "
+		    "data loading %.1f %%, I/O %.1f %%, host overhead %.1f %%",
+		    h->compute_pct, h->comm_pct, h->sync_wait_pct, h->data_pct, h->io_pct,
+		    h->other_pct);
+	if (h->ops_pct > 0.05)
+		strbuf_addf(sb, "; of compute, %.1f %% of step time in operators outside the "
+			    "model's phases", h->ops_pct);
+	if (h->gemm_pct + h->elementwise_pct > 0)
+		strbuf_addf(sb, "; compute is %.1f %% elementwise (memory-bandwidth-bound) and "
+			    "%.1f %% GEMM", h->elementwise_pct, h->gemm_pct);
+}
+
+/* The GPU's partitioned windows, every share. */
+static void gpu_shares(struct strbuf *sb, const struct ana_scenario *s)
+{
+	const double *g = s->gpu.gpu_pct;
+	double idle = g[GPU_IDLE_HOST] + g[GPU_IDLE_DATA] + g[GPU_IDLE_KERNEL] + g[GPU_IDLE_OTHER];
+	if (s->steps.no_steps)
+		strbuf_adds(sb, "on the GPU (its timeline over the profiled window)");
+	else
+		strbuf_addf(sb, "on the GPU (its timeline over %zu rank-steps, %.2f ms)",
+			    s->gpu.gpu_steps, g[GPU_WINDOW]);
+	strbuf_addf(sb,
+		    ": compute %.1f %%, exposed communication %.1f %%, exposed copies %.1f %%, "
+		    "other kernels %.1f %%, idle %.1f %%: waiting for the host %.1f %% (and "
+		    "%.1f %% more while the host loaded data), between kernels %.1f %%, other "
+		    "%.1f %%; of compute, %.1f %% in matrix kernels (GEMM, convolution)",
+		    g[GPU_COMPUTE], g[GPU_COMM], g[GPU_MEMCPY], g[GPU_OTHER], idle,
+		    g[GPU_IDLE_HOST], g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL], g[GPU_IDLE_OTHER],
+		    g[GPU_COMPUTE] > 0 ? 100 * g[GPU_GEMM] / g[GPU_COMPUTE] : 0);
+	if (s->outcome.v.verdict == VERDICT_MEMORY && s->outcome.v.share == SHARE_COMPUTE)
+		strbuf_addf(sb,
+			    "; elementwise-like kernels (%.1f %% of the step) outweigh matrix "
+			    "kernels (%.1f %%): the GPU is bound by memory bandwidth",
+			    g[GPU_COMPUTE] - g[GPU_GEMM], g[GPU_GEMM]);
+	if (s->gpu.gpu_limits)
+		strbuf_addf(sb,
+			    "; the GPU's work per step outlasts the host's step (%.2f ms): the host "
+			    "runs ahead of the GPU by %.1f ms at the end of the profiled steps and "
+			    "the GPU is the limit, so the step time is the GPU's period",
+			    s->gpu.host_step_med_ms, s->gpu.host_ahead_ms);
+}
+
+static void monitors_evidence(struct strbuf *sb, const struct ana_scenario *s,
+			      const struct ana_thresholds *th)
+{
+	int gpu_mem = s->mon.gpu_mem_peak_pct >= 0;
+	switch (s->outcome.v.verdict) {
+	case VERDICT_MEMORY:
+		strbuf_addf(sb, "from the node monitors: %s memory peaked at %.1f %% (threshold %.0f %%)",
+			    gpu_mem ? "GPU" : "host",
+			    gpu_mem ? s->mon.gpu_mem_peak_pct : s->mon.mem_peak_pct, th->memory_pct);
+		return;
+	case VERDICT_IO:
+		strbuf_addf(sb,
+			    "from the node monitors: CPUs wait for I/O %.1f %% of the time "
+			    "(threshold %.0f %%)",
+			    s->mon.iowait_mean_pct, th->io_pct);
+		return;
+	case VERDICT_GPU_STARVED:
+		strbuf_addf(sb,
+			    "from the node monitors: GPUs are busy %.1f %% of the time (threshold "
+			    "%.0f %%); a trace would say what they wait for",
+			    s->mon.gpu_util_mean_pct, th->gpu_util_pct);
+		return;
+	case VERDICT_COMPUTE:
+		strbuf_addf(sb, "from the node monitors: %s busy %.1f %% of the time",
+			    s->mon.gpu_util_mean_pct >= 0 ? "GPUs" : "CPUs",
+			    s->mon.gpu_util_mean_pct >= 0 ? s->mon.gpu_util_mean_pct
+							  : s->mon.cpu_util_mean_pct);
+		return;
+	case VERDICT_UNDETERMINED:
+	case VERDICT_COMMUNICATION:
+	case VERDICT_DATA_LOADER:
+	case VERDICT_HOST:
+	case VERDICT_STRAGGLER:
+	case VERDICT_N:
+		break;
+	}
+	strbuf_addf(sb,
+		    "from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, memory peak "
+		    "%.1f %%: no resource is saturated; the breakdown needs traces or telemetry",
+		    s->mon.cpu_util_mean_pct, s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
+}
+
+/* The thresholds the shares pass, beside the verdict. */
+static void flags_said(struct strbuf *sb, const struct verdict_out *v)
+{
+	static const char *const words[FLAG_N] = {
+		[FLAG_COMMUNICATION] = "exposed communication and waiting for peers",
+		[FLAG_DATA] = "data loading",
+		[FLAG_IO] = "I/O",
+		[FLAG_GPU_IDLE] = "GPU idle",
+		[FLAG_MEMORY] = "memory peak",
+		[FLAG_COPIES] = "exposed copies",
+	};
+	for (size_t i = 0; i < v->nflags; i++)
+		strbuf_addf(sb, "%s%s %.1f %% (threshold %.0f %%)",
+			    i ? ", " : "; over their thresholds: ", words[v->flags[i].kind],
+			    v->flags[i].pct, v->flags[i].th);
+}
+
+static void straggler_said(struct strbuf *sb, const struct ana_scenario *s)
+{
+	const struct straggler *g = &s->comm.stragglers[0];
+	strbuf_addf(sb,
+		    ": rank %d%s%s arrived last at %.0f %% of the collectives and keeps the "
+		    "others waiting %.1f %% of the median step; its cause: %s%s",
+		    g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct, g->impact_pct,
+		    g->cause, strcmp(g->cause, "unknown") ? "" : " (no phase explains half of it)");
+}
+
+/* The decided verdict: its share first, then every share, the flags, how sure. */
+static void decided(struct strbuf *sb, const struct ana_scenario *s, const struct ana_run *run)
+{
+	const struct verdict_out *v = &s->outcome.v;
+	enum verdict_basis b = s->outcome.basis;
+	int str = has_straggler(s);
+	strbuf_addf(sb, "%s takes %.1f %% of %s, the largest share", evidence_share_words(v->share, b, str),
+		    v->pct, b == BASIS_GPU ? "the GPU's time" : "step time");
+	if (v->share == SHARE_PEER_WAIT)
+		straggler_said(sb, s);
+	strbuf_adds(sb, " (");
+	if (b == BASIS_GPU)
+		gpu_shares(sb, s);
+	else
+		host_shares(sb, s);
+	strbuf_adds(sb, ")");
+	flags_said(sb, v);
+	if (v->borderline)
+		strbuf_addf(sb,
+			    "; **borderline**: %s takes %.1f %%, within %.0f %% of it, so %s is "
+			    "nearly as likely",
+			    evidence_share_words(v->runner_share, b, str), v->runner_pct,
+			    100 * (s->steps.spread_pct / 100 > VERDICT_NEAR && !s->steps.no_steps
+					   ? s->steps.spread_pct / 100
+					   : VERDICT_NEAR),
+			    verdict_name(v->runner_up));
+	if (s->outcome.oversubscribed)
+		strbuf_addf(sb,
+			    "; the local executor ran %d ranks on this machine's %d CPUs, so ranks "
+			    "also wait for CPU time, which counts as communication and waiting for "
+			    "peers: on real nodes those shares are smaller",
+			    s->in.ranks, run->host_cpus);
+}
+
+void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struct ana_run *run)
+{
+	switch (s->outcome.basis) {
+	case BASIS_NONE:
+		if (s->data.analysed && !s->shares.shares_known)
+			strbuf_addf(sb,
+				    "where step time goes is not known: %s gives step times only, "
+				    "and there is no node monitor data; no verdict is drawn (a "
+				    "trace with steps, the trainer's telemetry or profile.monitor "
+				    "would give one)",
+				    s->data.source);
+		else
+			strbuf_adds(sb, "no breakdown of the step and no node monitor data "
+				    "(profile.monitor: true records utilisation and memory)");
+		return;
+	case BASIS_MONITORS:
+		monitors_evidence(sb, s, &run->th);
+		return;
+	case BASIS_HOST:
+	case BASIS_GPU:
+		if (s->outcome.v.verdict == VERDICT_UNDETERMINED)
+			strbuf_adds(sb, "every share of the step is zero: nothing to decide from");
+		else
+			decided(sb, s, run);
+		return;
+	}
+}
