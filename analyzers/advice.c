@@ -70,19 +70,22 @@ static double removable_pct(const struct ana_scenario *s, enum rec_kind k)
 	int gpu = s->outcome.basis == BASIS_GPU, host = s->outcome.basis == BASIS_HOST;
 	int straggler = s->comm.n_stragglers > 0 && !s->steps.no_steps;
 	const double *g = s->gpu.gpu_pct;
+	const struct ana_shares *sh = &s->shares;
+	enum share_kind w = s->outcome.wait_to;
+	double wait = sh->sync_wait_pct;
 	switch (k) {
 	case REC_COMMUNICATION:
 		return gpu ? g[GPU_COMM]
-			: host ? s->shares.comm_pct + (straggler ? 0 : s->shares.sync_wait_pct)
+			: host ? sh->comm_pct + (w == SHARE_COMMUNICATION ? wait : 0)
 			       : -1;
 	case REC_STRAGGLER:
 		return host && straggler ? s->comm.stragglers[0].impact_pct : -1;
 	case REC_DATA:
-		return gpu ? g[GPU_IDLE_DATA] : host ? s->shares.data_pct : -1;
+		return gpu ? g[GPU_IDLE_DATA] : host ? sh->data_pct + (w == SHARE_DATA ? wait : 0) : -1;
 	case REC_IO:
-		return host ? s->shares.io_pct : -1;
+		return host ? sh->io_pct + (w == SHARE_IO ? wait : 0) : -1;
 	case REC_HOST:
-		return gpu ? g[GPU_IDLE_HOST] : host ? s->shares.other_pct : -1;
+		return gpu ? g[GPU_IDLE_HOST] : host ? sh->other_pct + (w == SHARE_HOST ? wait : 0) : -1;
 	case REC_COPIES:
 		return gpu ? g[GPU_MEMCPY] : -1;
 	case REC_ELEMENTWISE:
@@ -166,6 +169,10 @@ void advice_plan(struct ana_run *run)
 		if (!s->data.analysed && !s->data.monitors_only)
 			continue;
 		rec_add(run, i, advice_kind_of(s));
+		/* a named straggler is worth fixing whatever the verdict */
+		if (s->comm.n_stragglers && !s->steps.no_steps && s->outcome.basis == BASIS_HOST &&
+		    advice_kind_of(s) != REC_STRAGGLER)
+			rec_add(run, i, REC_STRAGGLER);
 		int peak = 0;
 		for (size_t f = 0; f < s->outcome.v.nflags; f++)
 			peak |= s->outcome.v.flags[f].kind == FLAG_MEMORY;

@@ -264,26 +264,45 @@ static void gpu_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 		s->gpu.gpu_pct[f] = 100 * sum[f] / sum[GPU_WINDOW];
 }
 
+/* Where waiting for peers counts: see ana_outcome.wait_to. */
+static enum share_kind wait_share(const struct ana_scenario *s)
+{
+	static const struct { const char *cause; enum share_kind k; } by[] = {
+		{ "compute", SHARE_COMPUTE }, { "data loading", SHARE_DATA },
+		{ "I/O", SHARE_IO },	      { "host/other", SHARE_HOST },
+	};
+	if (!s->comm.n_stragglers || s->steps.no_steps)
+		return SHARE_COMMUNICATION;
+	for (size_t i = 0; i < sizeof by / sizeof *by; i++)
+		if (!strcmp(s->comm.stragglers[0].cause, by[i].cause))
+			return by[i].k;
+	return SHARE_PEER_WAIT;
+}
+
 /* The host's candidates: compute (memory-bound when elementwise work
- * outweighs GEMMs), exposed communication with waiting for peers (apart, as
- * a straggler's, when one is named), data loading, I/O, host overhead. */
+ * outweighs GEMMs), exposed communication, data loading, I/O, host
+ * overhead, each with the waiting for peers it causes (wait_to), and that
+ * waiting apart (straggler-bound) when no phase explains it. */
 static size_t host_candidates(const struct ana_scenario *s, struct candidate *c)
 {
 	const struct ana_shares *sh = &s->shares;
-	int straggler = s->comm.n_stragglers > 0 && !s->steps.no_steps;
+	enum share_kind w = s->outcome.wait_to;
+	double wait = sh->sync_wait_pct;
 	size_t n = 0;
 	c[n++] = (struct candidate){ SHARE_COMPUTE,
 				     sh->elementwise_pct > sh->gemm_pct ? VERDICT_MEMORY
 									 : VERDICT_COMPUTE,
-				     sh->compute_pct };
+				     sh->compute_pct + (w == SHARE_COMPUTE ? wait : 0) };
 	c[n++] = (struct candidate){ SHARE_COMMUNICATION, VERDICT_COMMUNICATION,
-				     sh->comm_pct + (straggler ? 0 : sh->sync_wait_pct) };
-	if (straggler)
-		c[n++] = (struct candidate){ SHARE_PEER_WAIT, VERDICT_STRAGGLER,
-					     sh->sync_wait_pct };
-	c[n++] = (struct candidate){ SHARE_DATA, VERDICT_DATA_LOADER, sh->data_pct };
-	c[n++] = (struct candidate){ SHARE_IO, VERDICT_IO, sh->io_pct };
-	c[n++] = (struct candidate){ SHARE_HOST, VERDICT_HOST, sh->other_pct };
+				     sh->comm_pct + (w == SHARE_COMMUNICATION ? wait : 0) };
+	if (w == SHARE_PEER_WAIT)
+		c[n++] = (struct candidate){ SHARE_PEER_WAIT, VERDICT_STRAGGLER, wait };
+	c[n++] = (struct candidate){ SHARE_DATA, VERDICT_DATA_LOADER,
+				     sh->data_pct + (w == SHARE_DATA ? wait : 0) };
+	c[n++] = (struct candidate){ SHARE_IO, VERDICT_IO,
+				     sh->io_pct + (w == SHARE_IO ? wait : 0) };
+	c[n++] = (struct candidate){ SHARE_HOST, VERDICT_HOST,
+				     sh->other_pct + (w == SHARE_HOST ? wait : 0) };
 	return n;
 }
 
@@ -333,16 +352,76 @@ static void flags_of(struct ana_scenario *s, const struct ana_thresholds *th)
 	verdict_flag(v, FLAG_MEMORY, memory_peak(s, &memwhat), th->memory_pct);
 }
 
+/* Share k of one rank's step (ms), as the scenario's candidates count it:
+ * with a straggler named (least >= 0, the step's least exposed
+ * communication) the transfer is the least and the rest, the waiting, goes
+ * to wait_to. */
+static double step_part(const struct step_rec *st, enum share_kind k, int gpu, double least,
+			enum share_kind wait_to)
+{
+	double compute = st->forward_ms + st->backward_ms + st->optimizer_ms + st->ops_ms,
+	       wait = !gpu && least >= 0 && k == wait_to ? st->comm_exposed_ms - least : 0;
+	switch (k) {
+	case SHARE_COMPUTE:
+		return gpu ? st->gpu[GPU_COMPUTE] : compute + wait;
+	case SHARE_COMMUNICATION:
+		return gpu ? st->gpu[GPU_COMM] : (least >= 0 ? least : st->comm_exposed_ms) + wait;
+	case SHARE_PEER_WAIT:
+		return wait;
+	case SHARE_DATA:
+		return gpu ? st->gpu[GPU_IDLE_DATA] : st->data_ms + wait;
+	case SHARE_IO:
+		return gpu ? 0 : st->io_ms + wait;
+	case SHARE_HOST:
+		return gpu ? st->gpu[GPU_IDLE_HOST]
+			   : st->step_ms - compute - st->data_ms - st->io_ms - st->comm_exposed_ms +
+				wait;
+	case SHARE_COPIES:
+		return gpu ? st->gpu[GPU_MEMCPY] : 0;
+	case SHARE_N:
+		break;
+	}
+	return 0;
+}
+
+/* In how many active steps (summed over ranks) the runner-up's share was the
+ * larger: a verdict that flips from step to step is borderline. */
+static void step_flips(struct ana_scenario *s, const struct scenario_metrics *m)
+{
+	struct verdict_out *v = &s->outcome.v;
+	int gpu = s->outcome.basis == BASIS_GPU, straggler = s->comm.n_stragglers > 0;
+	long flips = 0, steps = 0;
+	if (v->runner_up == VERDICT_UNDETERMINED || s->steps.no_steps)
+		return;
+	for (size_t i = 0; i < m->ranks[0].n; i++) {
+		double a = 0, b = 0, least = straggler && !gpu ? min_exposed(m, i) : -1;
+		int judged = m->ranks[0].steps[i].active;
+		for (size_t r = 0; r < m->n && judged; r++) {
+			const struct step_rec *st = &m->ranks[r].steps[i];
+			if (i >= m->ranks[r].n || (gpu && st->gpu[GPU_WINDOW] <= 0))
+				continue;
+			a += step_part(st, v->share, gpu, least, s->outcome.wait_to);
+			b += step_part(st, v->runner_share, gpu, least, s->outcome.wait_to);
+		}
+		if (judged && a + b > 0)
+			steps++, flips += b > a;
+	}
+	verdict_flips(v, flips, steps);
+}
+
 /* The verdict from the step's accounted shares: the GPU timeline's when the
  * traces have kernels (on a GPU the host's ranges time launches, not the
  * work), else the host's; the largest share wins, thresholds are flags. */
-static void outcome_of(struct ana_scenario *s, const struct ana_run *run)
+static void outcome_of(struct ana_scenario *s, const struct ana_run *run,
+		       const struct scenario_metrics *m)
 {
 	struct candidate c[SHARE_N];
 	size_t n;
 	s->outcome.basis = s->gpu.gpu_basis ? BASIS_GPU : BASIS_HOST;
+	s->outcome.wait_to = s->gpu.gpu_basis ? SHARE_COMMUNICATION : wait_share(s);
 	n = s->gpu.gpu_basis ? gpu_candidates(s, c) : host_candidates(s, c);
-	verdict_decide(c, n, s->steps.no_steps ? 0 : s->steps.spread_pct, &s->outcome.v);
+	verdict_decide(c, n, &s->outcome.v);
+	step_flips(s, m);
 	flags_of(s, &run->th);
 	s->outcome.oversubscribed = run->host_cpus > 0 && s->in.ranks > run->host_cpus &&
 		s->outcome.basis == BASIS_HOST;
@@ -812,7 +891,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	if (!s->shares.shares_known && !s->gpu.gpu_basis)
 		monitor_verdict(s, &run->th); /* step times alone say nothing of where they go */
 	else
-		outcome_of(s, run);
+		outcome_of(s, run, &m);
 	timeline_step(s, &m);
 	s->steps.n_rank0 = m.ranks[0].n;
 	s->steps.rank0 = xcalloc(s->steps.n_rank0 + 1, sizeof *s->steps.rank0);

@@ -180,6 +180,10 @@ struct ana_outcome {
 	enum verdict_basis basis;
 	/* the local executor ran more ranks than this machine has CPUs */
 	int oversubscribed;
+	/* where waiting for peers counts (host basis): with communication when no
+	 * straggler is named; else with the straggler's cause, since removing the cause
+	 * removes the wait; SHARE_PEER_WAIT (straggler-bound) when no phase explains it */
+	enum share_kind wait_to;
 };
 
 /* Against the baseline of its series */

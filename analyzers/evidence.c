@@ -162,6 +162,14 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 		    v->pct, b == BASIS_GPU ? "the GPU's time" : "step time");
 	if (v->share == SHARE_PEER_WAIT)
 		straggler_said(sb, s);
+	else if (str && b == BASIS_HOST && v->share == s->outcome.wait_to)
+		strbuf_addf(sb,
+			    "; of it, %.1f %% of step time is the other ranks waiting for rank "
+			    "%d%s%s, whose extra %s (%.2f ms a step more than the others' median) "
+			    "they wait for",
+			    s->shares.sync_wait_pct, s->comm.stragglers[0].rank,
+			    s->comm.stragglers[0].node[0] ? " on " : "", s->comm.stragglers[0].node,
+			    s->comm.stragglers[0].cause, s->comm.stragglers[0].cause_ms);
 	strbuf_adds(sb, " (");
 	if (b == BASIS_GPU)
 		gpu_shares(sb, s);
@@ -169,15 +177,18 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 		host_shares(sb, s);
 	strbuf_adds(sb, ")");
 	flags_said(sb, v);
-	if (v->borderline)
+	if (v->borderline && v->runner_pct >= (1 - VERDICT_NEAR) * v->pct)
 		strbuf_addf(sb,
 			    "; **borderline**: %s takes %.1f %%, within %.0f %% of it, so %s is "
 			    "nearly as likely",
 			    evidence_share_words(v->runner_share, b, str), v->runner_pct,
-			    100 * (s->steps.spread_pct / 100 > VERDICT_NEAR && !s->steps.no_steps
-					   ? s->steps.spread_pct / 100
-					   : VERDICT_NEAR),
-			    verdict_name(v->runner_up));
+			    100 * VERDICT_NEAR, verdict_name(v->runner_up));
+	else if (v->borderline)
+		strbuf_addf(sb,
+			    "; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld "
+			    "steps, so %s is nearly as likely",
+			    evidence_share_words(v->runner_share, b, str), v->runner_pct, v->flips,
+			    v->steps, verdict_name(v->runner_up));
 	if (s->outcome.oversubscribed)
 		strbuf_addf(sb,
 			    "; the local executor ran %d ranks on this machine's %d CPUs, so ranks "

@@ -73,8 +73,7 @@ const char *flag_kind_name(enum flag_kind k)
 	return "?";
 }
 
-void verdict_decide(const struct candidate *c, size_t n, double spread_pct,
-		    struct verdict_out *out)
+void verdict_decide(const struct candidate *c, size_t n, struct verdict_out *out)
 {
 	memset(out, 0, sizeof *out);
 	out->verdict = out->runner_up = VERDICT_UNDETERMINED;
@@ -95,8 +94,16 @@ void verdict_decide(const struct candidate *c, size_t n, double spread_pct,
 	out->runner_up = c[second].verdict;
 	out->runner_share = c[second].share;
 	out->runner_pct = c[second].pct;
-	double near = spread_pct / 100 > VERDICT_NEAR ? spread_pct / 100 : VERDICT_NEAR;
-	out->borderline = c[second].pct >= (1 - near) * c[best].pct;
+	out->borderline = c[second].pct >= (1 - VERDICT_NEAR) * c[best].pct;
+}
+
+void verdict_flips(struct verdict_out *out, long flips, long steps)
+{
+	out->flips = flips;
+	out->steps = steps;
+	if (out->runner_up != VERDICT_UNDETERMINED && steps > 0 &&
+	    (double)flips >= VERDICT_FLIPS * (double)steps)
+		out->borderline = 1;
 }
 
 void verdict_flag(struct verdict_out *out, enum flag_kind kind, double pct, double th)

@@ -52,8 +52,10 @@ enum flag_kind {
 const char *flag_kind_name(enum flag_kind k);
 
 /* Borderline: the runner-up within this share of the winner (relative), or
- * within the step spread when that is larger. */
+ * taking the larger share in at least VERDICT_FLIPS of the steps (the
+ * verdict could go either way from step to step). */
 #define VERDICT_NEAR 0.20
+#define VERDICT_FLIPS 0.25
 /* Default thresholds of the copies flag (% of the GPU region). */
 #define VERDICT_COPY_PCT 20.0
 
@@ -73,15 +75,18 @@ struct verdict_out {
 	enum share_kind share, runner_share;
 	double pct, runner_pct;
 	int borderline;
+	long flips, steps; /* steps in which the runner-up took the larger share, of steps */
 	struct flag flags[FLAG_N];
 	size_t nflags;
 };
 
 /* The largest candidate names the verdict (ties: the first in c); the
  * runner-up is the largest of another verdict, borderline when within
- * max(VERDICT_NEAR, spread) of it. n 0: undetermined. */
-void verdict_decide(const struct candidate *c, size_t n, double spread_pct,
-		    struct verdict_out *out);
+ * VERDICT_NEAR of it. n 0, or every share 0: undetermined. */
+void verdict_decide(const struct candidate *c, size_t n, struct verdict_out *out);
+/* Per step, the runner-up took the larger share in flips of steps: borderline
+ * when that is VERDICT_FLIPS of them or more. */
+void verdict_flips(struct verdict_out *out, long flips, long steps);
 /* Adds a flag when pct exceeds th (th > 0). */
 void verdict_flag(struct verdict_out *out, enum flag_kind kind, double pct, double th);
 

@@ -488,8 +488,9 @@ static void test_oversubscribed(void)
 }
 
 /* The decision alone: the largest share, ties to the first, the runner-up
- * of another verdict, borderline within 20 % (or the spread), nothing from
- * zeros; flags only over their thresholds. */
+ * of another verdict, borderline within 20 % or when the runner-up is larger
+ * in a quarter of the steps, nothing from zeros; flags only over their
+ * thresholds. */
 static void test_verdict_decide(void)
 {
 	struct verdict_out v;
@@ -498,16 +499,18 @@ static void test_verdict_decide(void)
 		{ SHARE_COMMUNICATION, VERDICT_COMMUNICATION, 21.1 },
 		{ SHARE_DATA, VERDICT_DATA_LOADER, 0.5 },
 	};
-	verdict_decide(c, 3, 5, &v);
+	verdict_decide(c, 3, &v);
 	CHECK(v.verdict == VERDICT_COMPUTE && v.share == SHARE_COMPUTE && !v.borderline);
 	CHECK(v.runner_up == VERDICT_COMMUNICATION && v.runner_pct == 21.1);
 	c[1].pct = 65; /* within 20 % of 78 */
-	verdict_decide(c, 3, 5, &v);
+	verdict_decide(c, 3, &v);
 	CHECK(v.borderline && v.runner_up == VERDICT_COMMUNICATION);
-	c[1].pct = 60; /* 23 % below: not within 20 %, but within a spread of 30 % */
-	verdict_decide(c, 3, 5, &v);
+	c[1].pct = 60; /* 23 % below: not within 20 % */
+	verdict_decide(c, 3, &v);
 	CHECK(!v.borderline);
-	verdict_decide(c, 3, 30, &v);
+	verdict_flips(&v, 2, 12); /* the runner-up larger in 2 of 12 steps: still sure */
+	CHECK(!v.borderline && v.flips == 2 && v.steps == 12);
+	verdict_flips(&v, 3, 12); /* in a quarter of them: could go either way */
 	CHECK(v.borderline);
 	/* the runner-up is of another verdict */
 	struct candidate m[] = {
@@ -515,13 +518,13 @@ static void test_verdict_decide(void)
 		{ SHARE_COPIES, VERDICT_MEMORY, 39 },
 		{ SHARE_HOST, VERDICT_HOST, 10 },
 	};
-	verdict_decide(m, 3, 0, &v);
+	verdict_decide(m, 3, &v);
 	CHECK(v.verdict == VERDICT_MEMORY && v.runner_up == VERDICT_HOST && !v.borderline);
 	struct candidate z[] = { { SHARE_COMPUTE, VERDICT_COMPUTE, 0 },
 				 { SHARE_IO, VERDICT_IO, 0 } };
-	verdict_decide(z, 2, 0, &v);
+	verdict_decide(z, 2, &v);
 	CHECK(v.verdict == VERDICT_UNDETERMINED);
-	verdict_decide(c, 0, 0, &v);
+	verdict_decide(c, 0, &v);
 	CHECK(v.verdict == VERDICT_UNDETERMINED && v.nflags == 0);
 	verdict_flag(&v, FLAG_COMMUNICATION, 20, 20); /* at the threshold: not over it */
 	verdict_flag(&v, FLAG_DATA, 30.5, 30);
@@ -542,6 +545,7 @@ static void test_advice_every_kind(void)
 	s.data.analysed = 1;
 	s.shares.shares_known = 1;
 	s.outcome.basis = BASIS_HOST;
+	s.outcome.wait_to = SHARE_COMMUNICATION; /* no straggler: waiting is communication's */
 	s.steps.step_med_ms = 100;
 	s.shares.comm_pct = 20, s.shares.sync_wait_pct = 11, s.shares.data_pct = 19,
 	s.shares.io_pct = 7, s.shares.other_pct = 3, s.shares.compute_pct = 40;
@@ -561,14 +565,18 @@ static void test_advice_every_kind(void)
 		CHECK(advice_kind_of(&s) == want[i].k);
 		CHECK_NEAR(advice_predicted_ms(&s, want[i].k), want[i].pred, 1e-9);
 	}
-	/* a straggler: its impact is the ceiling */
+	/* a straggler whose cause no phase explains: its impact is the ceiling */
 	s.comm.n_stragglers = 1;
+	s.outcome.wait_to = SHARE_PEER_WAIT;
 	s.comm.stragglers[0].impact_pct = 69;
 	s.outcome.v.verdict = VERDICT_STRAGGLER;
 	CHECK(advice_kind_of(&s) == REC_STRAGGLER);
 	CHECK_NEAR(advice_predicted_ms(&s, REC_STRAGGLER), 31, 1e-9);
 	/* with a straggler named, communication is the transfer alone */
 	CHECK_NEAR(advice_predicted_ms(&s, REC_COMMUNICATION), 80, 1e-9);
+	/* a straggler whose cause is data loading: removing data loading removes its wait */
+	s.outcome.wait_to = SHARE_DATA;
+	CHECK_NEAR(advice_predicted_ms(&s, REC_DATA), 70, 1e-9);
 	/* on the GPU, when it is the limit, the host's own step is a floor */
 	s.outcome.basis = BASIS_GPU;
 	s.gpu.gpu_pct[GPU_COMM] = 62;
