@@ -271,7 +271,7 @@ static enum share_kind wait_share(const struct ana_scenario *s)
 		{ "compute", SHARE_COMPUTE }, { "data loading", SHARE_DATA },
 		{ "I/O", SHARE_IO },	      { "host/other", SHARE_HOST },
 	};
-	if (!s->comm.n_stragglers || s->steps.no_steps)
+	if (!s->comm.n_stragglers || s->steps.no_steps || s->steps.window_shares)
 		return SHARE_COMMUNICATION;
 	for (size_t i = 0; i < sizeof by / sizeof *by; i++)
 		if (!strcmp(s->comm.stragglers[0].cause, by[i].cause))
@@ -391,7 +391,7 @@ static void step_flips(struct ana_scenario *s, const struct scenario_metrics *m)
 	struct verdict_out *v = &s->outcome.v;
 	int gpu = s->outcome.basis == BASIS_GPU, straggler = s->comm.n_stragglers > 0;
 	long flips = 0, steps = 0;
-	if (v->runner_up == VERDICT_UNDETERMINED || s->steps.no_steps)
+	if (v->runner_up == VERDICT_UNDETERMINED || s->steps.no_steps || s->steps.window_shares)
 		return;
 	for (size_t i = 0; i < m->ranks[0].n; i++) {
 		double a = 0, b = 0, least = straggler && !gpu ? min_exposed(m, i) : -1;
@@ -800,6 +800,25 @@ static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m,
 	snprintf(s->steps.batch_from, sizeof s->steps.batch_from, "%s", from);
 }
 
+/* Traces without step boundaries give the shares of their whole window;
+ * the step times then come from the step lines of the rank logs when the
+ * campaign has a pattern for them (1, into *logged). */
+static int window_times(struct ana_scenario *s, const struct ana_run *run,
+			const struct scenario_metrics *m, struct scenario_metrics *logged)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int ok = 0;
+	if (!m->ranks[0].whole_window || !run->step_log)
+		return 0;
+	strbuf_addf(&dir, "%s/" JOB_LOGS, s->in.job_dir);
+	if (steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, logged) == 0) {
+		add_source(s, "step lines in rank logs (analysis.step_log) for the step times");
+		ok = 1;
+	}
+	strbuf_free(&dir);
+	return ok;
+}
+
 static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 			     const struct rules *phases, const struct rules *kernels)
 {
@@ -831,17 +850,21 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	for (size_t i = 0; i < m.n; i++)
 		s->data.bad_lines += m.ranks[i].bad_lines;
 	gpu_period(s, &m);
-	size_t cap = m.ranks[0].n ? m.ranks[0].n : 1;
+	struct scenario_metrics logged = { 0 }, *times = &m;
+	if (window_times(s, run, &m, &logged))
+		times = &logged;
+	size_t cap = times->ranks[0].n ? times->ranks[0].n : 1;
 	double *t = calloc(cap, sizeof *t);
 	size_t n;
-	step_times(&m, t, &n);
+	step_times(times, t, &n);
 	if (n == 0) {
-		s->data.problem = xstrdup(m.ranks[0].format == METRICS_STEP_LOG
+		s->data.problem = xstrdup(times->ranks[0].format == METRICS_STEP_LOG
 					     ? "every matching step line is warm-up "
 					       "(profile.warmup_steps)"
 					     : "the step data has no active steps");
 		free(t);
 		metrics_free(&m);
+		metrics_free(&logged);
 		return;
 	}
 	s->data.analysed = 1;
@@ -855,24 +878,26 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 		: 0;
 	s->steps.step_ms = xmalloc(n * sizeof *s->steps.step_ms);
 	memcpy(s->steps.step_ms, t, n * sizeof *t);
-	batch_of(s, &m, run);
+	batch_of(s, times, run);
 	s->steps.throughput = s->steps.step_med_ms <= 0
 		? 0
 		: (s->steps.global_batch > 0 ? (double) s->steps.global_batch : 1.0) * 1000.0 /
 			s->steps.step_med_ms;
-	for (size_t i = 0; i < m.ranks[0].n; i++) {
-		if (!m.ranks[0].steps[i].active && i > 0)
+	const struct rank_metrics *r0 = &times->ranks[0];
+	for (size_t i = 0; i < r0->n; i++) {
+		if (!r0->steps[i].active && i > 0)
 			continue;
 		if (i == 0)
-			s->steps.loss_first = m.ranks[0].steps[i].loss;
-		s->steps.loss_last = m.ranks[0].steps[i].loss;
+			s->steps.loss_first = r0->steps[i].loss;
+		s->steps.loss_last = r0->steps[i].loss;
 		s->steps.loss_known |= s->steps.loss_last != 0;
 	}
 	shares(s, &m);
 	s->data.format = m.ranks[0].format;
 	s->shares.shares_known = m.ranks[0].format != METRICS_STEP_LOG;
-	s->steps.no_steps = m.ranks[0].whole_window;
-	if (s->shares.shares_known && !s->steps.no_steps) {
+	s->steps.window_shares = times != &m;
+	s->steps.no_steps = m.ranks[0].whole_window && times == &m;
+	if (s->shares.shares_known && !m.ranks[0].whole_window) {
 		/* traces and step logs do not say where a rank ran */
 		torchtrace_rank_nodes(s->in.job_dir, &m);
 		straggler_find(&m, s->steps.step_med_ms, s->comm.stragglers, &s->comm.n_stragglers,
@@ -893,12 +918,12 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	else
 		outcome_of(s, run, &m);
 	timeline_step(s, &m);
-	s->steps.n_rank0 = m.ranks[0].n;
+	s->steps.n_rank0 = r0->n;
 	s->steps.rank0 = xcalloc(s->steps.n_rank0 + 1, sizeof *s->steps.rank0);
 	for (size_t i = 0; i < s->steps.n_rank0; i++) {
-		s->steps.rank0[i][0] = (double)m.ranks[0].steps[i].step;
-		s->steps.rank0[i][1] = m.ranks[0].steps[i].step_ms;
-		s->steps.rank0[i][2] = m.ranks[0].steps[i].active;
+		s->steps.rank0[i][0] = (double)r0->steps[i].step;
+		s->steps.rank0[i][1] = r0->steps[i].step_ms;
+		s->steps.rank0[i][2] = r0->steps[i].active;
 	}
 	s->steps.flops_per_step = m.ranks[0].flops_per_step;
 	if (s->steps.flops_per_step > 0 && s->steps.step_med_ms > 0)
@@ -908,6 +933,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 		s->steps.mfu_pct = 100 * s->steps.achieved_gflops / run->peak_gflops;
 	free(t);
 	metrics_free(&m);
+	metrics_free(&logged);
 }
 
 static int same_series(const struct ana_scenario *a, const struct ana_scenario *b)

@@ -90,6 +90,9 @@ struct ana_steps {
 	double slowest_rank_ms;
 	/* no step boundaries: shares and verdict from the GPU window, no step statistics */
 	int no_steps;
+	/* the traces have no step boundaries and the step times come from elsewhere (the
+	 * step lines of the logs): the shares are those of the traces' whole window */
+	int window_shares;
 	double flops_per_step;  /* per rank, from the telemetry; 0 = unknown */
 	double achieved_gflops; /* per rank at the median step */
 	double mfu_pct;         /* achieved / peak; -1 when either is unknown */

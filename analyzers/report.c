@@ -205,7 +205,8 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 static void sc_steps(json_t *o, const struct ana_scenario *s)
 {
 	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->steps.active_steps));
-	json_object_set_new(o, "step_boundaries", json_boolean(!s->steps.no_steps));
+	json_object_set_new(o, "step_boundaries",
+			    json_boolean(!s->steps.no_steps && !s->steps.window_shares));
 	if (s->steps.no_steps) /* one GPU window, not steps: no statistics, no rate */
 		json_object_set_new(o, "profiled_window_ms", jnum(s->steps.step_med_ms));
 	json_object_set_new(
@@ -583,8 +584,8 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 		strbuf_adds(md, ". ");
 		if (s->steps.no_steps)
 			strbuf_addf(md,
-				    "No step boundaries: from the GPU timeline over a %.2f ms "
-				    "profiled window",
+				    "No step boundaries: from the %s over a %.2f ms profiled window",
+				    s->gpu.gpu_basis ? "GPU timeline" : "host's operators",
 				    s->steps.step_med_ms);
 		else
 			strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->steps.step_med_ms,
@@ -922,10 +923,11 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 	if (s->steps.no_steps)
 		strbuf_addf(md,
 			    "No step boundaries (no ProfilerStep#N range, no NVTX step range): the "
-			    "shares and the "
-			    "verdict come from the GPU timeline over the profiled window (%.2f ms "
-			    "per rank); there are "
-			    "no step statistics and no throughput.",
+			    "shares and the verdict come from the %s over the profiled window "
+			    "(%.2f ms per rank); there are no step statistics and no throughput "
+			    "(an `analysis.step_log` pattern for the step lines your script prints "
+			    "would give them).",
+			    s->gpu.gpu_basis ? "GPU timeline" : "host's operators and phase ranges",
 			    s->steps.step_med_ms);
 	else
 		strbuf_addf(md,
@@ -936,6 +938,10 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			    s->gpu.gpu_limits ? ", the GPU's period (its work per step outlasts "
 						"the host's step)"
 					      : "");
+	if (s->steps.window_shares)
+		strbuf_adds(md, " The traces have no step boundaries: the step times come from "
+			    "the step lines of the rank logs, the shares from the traces' whole "
+			    "window.");
 	if (s->shares.shares_known && !s->steps.no_steps)
 		strbuf_addf(md,
 			    " On the host, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, "

@@ -239,6 +239,24 @@ static void one_step(const struct cpu_range *st, long n, const struct phase_rang
 	out->flops_per_step += flops;
 }
 
+/* The window of a trace's classified ranges and operators (from the first
+ * start to the last end) into *w; 0 when it has none. */
+static int host_window(const struct gpu_trace *t, const int *ph, struct cpu_range *w)
+{
+	int any = 0;
+	for (size_t i = 0; i < t->ncpu; i++) {
+		const struct cpu_range *c = &t->cpu[i];
+		if (ph[c->name] < 0)
+			continue;
+		if (!any || c->start < w->start)
+			w->start = c->start;
+		if (!any || c->end > w->end)
+			w->end = c->end;
+		any = 1;
+	}
+	return any && w->end > w->start;
+}
+
 static int by_step_start(const void *pa, const void *pb)
 {
 	const struct cpu_range *a = pa, *b = pb;
@@ -280,6 +298,15 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 		step_name(t->names[steps[i].name], &n, loose_steps);
 		one_step(&steps[i], n >= 0 ? n : (long)i, cls, ncls, maxdur, buf,
 			 flops_in(fl, nfl, steps[i].start, steps[i].end), out);
+	}
+	/* no step marker, no GPU work (the legacy autograd profiler, a script that never
+	 * calls prof.step()): the operators' whole window as one step, shares only */
+	if (!nsteps && !loose_steps && !t->n && host_window(t, ph, &steps[0])) {
+		one_step(&steps[0], 0, cls, ncls, maxdur, buf, flops_in(fl, nfl, steps[0].start,
+									steps[0].end),
+			 out);
+		out->whole_window = out->n == 1;
+		nsteps = out->n;
 	}
 	free(fl);
 	if (out->n)

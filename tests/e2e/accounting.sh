@@ -29,3 +29,30 @@ check ops_flag_beside [ "$(S '["flags"]')" = "[{'kind': 'communication', 'share_
 check ops_predicted [ "$(json "$run/summary.json" '[(r["kind"], r["scenarios"], r["predicted_step_ms"], r["predicted_gain_pct"], r["basis"]) for r in j["recommendations"]]')" = "[('straggler', ['ops'], [25.0], [70.588], 'straggler impact'), ('kernels', ['ops'], [None], [None], 'none')]" ]
 check ops_advice_said grep -q "^1\. \*\*ops\*\*: rank 3 on local2 keeps the others waiting (its cause: compute); .* Median step with it removed (a ceiling, from the straggler impact): 85.00 -> 25.00 ms (-71 %)\.$" "$run/BOTTLENECK_ANALYSIS.md"
 check ops_no_host_other [ "$(grep -c "host/other" "$run/BOTTLENECK_ANALYSIS.md")" = 0 ]
+
+# Legacy-profiler traces without steps (the array form, no ProfilerStep): the
+# shares of their whole window, the step times from the step lines the script
+# prints; at 1 and 2 nodes, so the step lines give a speedup.
+python3 "$ROOT/tests/tools/cpu_steps.py" --legacy --ranks 4 --out "$SCRATCH/leg"
+cat >l.yaml <<Y
+campaign: legacy
+workload:
+  command: ["/bin/sh", "-c", "cp $SCRATCH/leg/rank\$RANK.json .; for i in 0 1 2 3 4 5; do echo \"iter \$i time \$((100 / SLURM_NNODES)).00 ms\"; done"]
+profile: { warmup_steps: 1, active_steps: 5, traces: ["rank*.json"] }
+analysis: { step_log: { pattern: 'iter (?<step>\\d+) time (?<step_ms>[0-9.]+) ms' }, global_batch: 64 }
+scenarios:
+  - { name: legacy-1n, nodes: 1, tasks_per_node: 2 }
+  - { name: legacy-2n, nodes: 2, tasks_per_node: 2 }
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/lres" l.yaml >l.out 2>&1; rc=$?
+run=$(rundir l.out)
+L() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
+check legacy_completes [ "$rc" -eq 0 ]
+check legacy_analysed_window [ "$(L legacy-1n '["analysed"]'),$(L legacy-1n '["step_boundaries"]'),$(L legacy-1n '["active_steps"]'),$(L legacy-1n '["step_time_ms"]["median"]')" = "True,False,5,100.0" ]
+# by hand over the 399 ms window: data 80 (20.05 %), compute 15 + 15 + 3 a step (66.17 %, the
+# top-level aten::mm 30.08 % of it), communication 48 (12.03 %), other 7 (1.75 %)
+check legacy_window_shares [ "$(L legacy-1n '["shares_pct"]["data_loading"]'),$(L legacy-1n '["shares_pct"]["compute"]'),$(L legacy-1n '["shares_pct"]["compute_outside_phases"]'),$(L legacy-1n '["shares_pct"]["communication"]'),$(L legacy-1n '["shares_pct"]["other"]')" = "20.05,66.165,30.075,12.03,1.754" ]
+check legacy_verdict [ "$(L legacy-1n '["verdict"]'),$(L legacy-1n '["verdict_basis"]')" = "compute-bound,host" ]
+check legacy_speedup [ "$(L legacy-2n '["speedup"]'),$(L legacy-2n '["scaling_mode"]'),$(L legacy-2n '["ranks_with_data"]'),$(L legacy-2n '["ranks_note"]')" = "2.0,strong,4,None" ]
+check legacy_said grep -q "The traces have no step boundaries: the step times come from the step lines of the rank logs, the shares from the traces' whole window." "$run/BOTTLENECK_ANALYSIS.md"
+check legacy_no_unused_note [ "$(grep -c "has no ProfilerStep#N ranges" "$run/BOTTLENECK_ANALYSIS.md")" = 0 ]

@@ -2,6 +2,15 @@
 """CPU-only Kineto traces (gloo), one file per rank, 8 ProfilerStep#N of 85 ms:
 
     cpu_steps.py --out DIR [--ranks 4] [--slow-rank 3] [--extra-ms 60]
+    cpu_steps.py --legacy --out DIR [--ranks 2]
+
+--legacy writes what torch.autograd.profiler's export_chrome_trace writes (the
+array form, no ProfilerStep, no distributedInfo; DLRM's --enable-profiling):
+8 iterations of 50 ms, each a DataLoader range of 10 ms, a top-level aten::mm
+of 15 ms (no module ranges), MmBackward0 15 ms, gloo:all_reduce 6 ms, an
+optimizer step of 3 ms and 1 ms under no range. Over the whole window (399 ms:
+the first range's start to the last's end) data loading is 80 ms, compute 264,
+communication 48, other 7.
 
 Every rank runs a forward range of 5 ms, a backward range of 10 ms, a
 gloo:all_reduce that ends at the same instant on every rank, and an
@@ -43,14 +52,32 @@ def rank_trace(rank, world, slow, extra_ms):
             "traceEvents": ev}
 
 
+def legacy_trace(rank):
+    ev = []
+    for n in range(8):
+        t0 = n * 50.0
+        for name, a, b in (("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 0, 10),
+                           ("aten::mm", 10, 25), ("MmBackward0", 25, 40), ("gloo:all_reduce", 40, 46),
+                           ("Optimizer.step#SGD.step", 46, 49)):
+            ev.append({"name": name, "ph": "X", "ts": (t0 + a) * 1000, "dur": (b - a) * 1000,
+                       "tid": 1 + rank, "pid": "CPU functions", "args": {}})
+    return ev
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", required=True)
     p.add_argument("--ranks", type=int, default=4)
     p.add_argument("--slow-rank", type=int, default=3)
     p.add_argument("--extra-ms", type=float, default=60.0)
+    p.add_argument("--legacy", action="store_true")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    if a.legacy:
+        for r in range(a.ranks):
+            with open(os.path.join(a.out, "rank%d.json" % r), "w") as f:
+                json.dump(legacy_trace(r), f)
+        return
     for r in range(a.ranks):
         with open(os.path.join(a.out, "rank%d.pt.trace.json" % r), "w") as f:
             json.dump(rank_trace(r, a.ranks, a.slow_rank, a.extra_ms), f)
