@@ -483,10 +483,11 @@ static void timeline_step(struct ana_scenario *s, const struct scenario_metrics 
 		if (best >= m->ranks[r].n)
 			continue;
 		const struct step_rec *st = &m->ranks[r].steps[best];
-		double v[6] = { st->data_ms,         st->forward_ms,   st->backward_ms,
-				st->comm_exposed_ms, st->optimizer_ms, 0 };
-		double sum = v[0] + v[1] + v[2] + v[3] + v[4];
-		v[5] = st->step_ms > sum ? st->step_ms - sum : 0;
+		double v[7] = { st->data_ms,	     st->forward_ms,   st->backward_ms,
+				st->comm_exposed_ms, st->optimizer_ms, st->ops_ms,
+				0 };
+		double sum = v[0] + v[1] + v[2] + v[3] + v[4] + v[5];
+		v[6] = st->step_ms > sum ? st->step_ms - sum : 0;
 		memcpy(s->steps.tl[r], v, sizeof v);
 	}
 }

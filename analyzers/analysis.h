@@ -98,8 +98,9 @@ struct ana_steps {
 	double mfu_pct;         /* achieved / peak; -1 when either is unknown */
 	long tl_step;           /* the step shown in the step-timeline figure (median step time) */
 	int tl_ranks;
-	/* per rank: data, forward, backward, exposed comm + wait, optimizer, other (ms) */
-	double (*tl)[6];
+	/* per rank: data, forward, backward, exposed comm + wait, optimizer, operators outside
+	 * the phases, other (ms) */
+	double (*tl)[7];
 	/* rank 0's steps: step, step_ms, active (for the step-time figure) */
 	double (*rank0)[3];
 	size_t n_rank0;

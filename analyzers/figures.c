@@ -88,7 +88,8 @@ static void phases_data(struct fig *f, struct strbuf *ph)
 		best = s;
 	strbuf_adds(
 		ph,
-		"# rank data_loading forward backward communication+wait optimizer other (ms)\n");
+		"# rank data_loading forward backward communication+wait optimizer "
+		"compute_outside_phases other (ms)\n");
 	if (!best)
 		return;
 	snprintf(f->phases_of, sizeof f->phases_of, "%.60s step %lld", jsonio_str(best, "name"),
@@ -96,7 +97,7 @@ static void phases_data(struct fig *f, struct strbuf *ph)
 			 json_object_get(json_object_get(best, "median_step"), "step")));
 	json_array_foreach(json_object_get(json_object_get(best, "median_step"), "ranks"), r, row) {
 		strbuf_addf(ph, "%zu", r);
-		for (size_t k = 0; k < 6; k++)
+		for (size_t k = 0; k < 7; k++)
 			strbuf_addf(ph, " %.4f", json_number_value(json_array_get(row, k)));
 		strbuf_adds(ph, "\n");
 	}
@@ -174,7 +175,7 @@ static int data_files(struct fig *f)
 					    jsonio_num(s, "gpu_shares_pct.idle_kernel_wait") +
 					    jsonio_num(s, "gpu_shares_pct.idle_other"),
 				    jsonio_num(s, "gpu_shares_pct.other_kernels"));
-		else
+		else if (json_is_object(json_object_get(s, "shares_pct")))
 			strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f 0 0 %.3f\n",
 				    jsonio_str(s, "name"), jsonio_num(s, "shares_pct.data_loading"),
 				    jsonio_num(s, "shares_pct.compute"),
@@ -182,7 +183,10 @@ static int data_files(struct fig *f)
 				    jsonio_num(s, "shares_pct.peer_wait"),
 				    jsonio_num(s, "shares_pct.io"),
 				    jsonio_num(s, "shares_pct.other"));
-		f->breakdowns++;
+		else /* unknown shares are no bar of zeros */
+			strbuf_addf(&br, "# %s: shares n/a (step times only)\n", jsonio_str(s, "name"));
+		f->breakdowns += json_is_object(json_object_get(s, "gpu_shares_pct")) ||
+			json_is_object(json_object_get(s, "shares_pct"));
 		json_t *steps = json_object_get(s, "rank0_steps"), *st;
 		size_t k;
 		if (!json_array_size(steps))
@@ -346,7 +350,8 @@ static int figure_scripts(struct fig *f)
 			    "3 title 'forward', \\\n"
 			    "     '' using 4 title 'backward', '' using 5 title 'communication + "
 			    "wait', \\\n"
-			    "     '' using 6 title 'optimizer', '' using 7 title 'other'\n",
+			    "     '' using 6 title 'optimizer', '' using 7 title 'compute outside "
+			    "phases', '' using 8 title 'other'\n",
 			    f->phases_of);
 	else
 		strbuf_addf(&body, "set title 'Median step per rank: no analysed scenario'\n%s",

@@ -297,15 +297,20 @@ static void sc_step_data(json_t *o, const struct ana_scenario *s)
 	json_t *rows = json_array();
 	for (int r = 0; r < s->steps.tl_ranks; r++) {
 		json_t *row = json_array();
-		for (int k = 0; k < 6; k++)
+		for (int k = 0; k < 7; k++)
 			json_array_append_new(row, jnum(s->steps.tl[r][k]));
 		json_array_append_new(rows, row);
 	}
+	if (!s->shares.shares_known) /* step times alone: no phases to show */
+		json_decref(rows);
 	json_object_set_new(o, "median_step",
-			    json_pack("{s:I, s:[s,s,s,s,s,s], s:o}", "step",
-				      (json_int_t) s->steps.tl_step, "phases", "data_loading",
-				      "forward", "backward", "communication_and_wait", "optimizer",
-				      "other", "ranks", rows));
+			    !s->shares.shares_known
+				    ? json_null()
+				    : json_pack("{s:I, s:[s,s,s,s,s,s,s], s:o}", "step",
+						(json_int_t) s->steps.tl_step, "phases",
+						"data_loading", "forward", "backward",
+						"communication_and_wait", "optimizer",
+						"compute_outside_phases", "other", "ranks", rows));
 	json_t *steps = json_array();
 	for (size_t i = 0; i < s->steps.n_rank0; i++)
 		json_array_append_new(steps,

@@ -99,14 +99,16 @@ static void test_trace_analysis_keys(void)
 	free(t);
 	campaign_free(&c);
 	snprintf(src, sizeof src,
-		 "%sanalysis:\n  phase_rules:\n    - {phase: compute, pattern: 'x'}\n"
+		 "%sanalysis:\n  phase_rules:\n    - {phase: computing, pattern: 'x'}\n"
 		 "    - {phase: forward, pattern: '(unclosed'}\n  step_log: {pattern: "
 		 "'(?<step>\\d+) only'}\n"
 		 "  batch_per_rank: 0\n",
 		 minimal);
 	t = load(src, &c, &rc);
 	CHECK(rc != 0);
-	CHECK(strstr(t, "t.yaml:7:15: analysis.phase_rules[0]: unknown phase \"compute\"") != NULL);
+	CHECK(strstr(t, "t.yaml:7:15: analysis.phase_rules[0]: unknown phase \"computing\" "
+			"(expected forward, backward, optimizer, data_loading, communication, io, "
+			"compute or other)") != NULL);
 	CHECK(strstr(t,
 		     "t.yaml:8:33: analysis.phase_rules[1]: not a PCRE2 pattern: missing closing "
 		     "parenthesis") != NULL);
