@@ -81,11 +81,15 @@ static double removable_pct(const struct ana_scenario *s, enum rec_kind k)
 	case REC_STRAGGLER:
 		return host && straggler ? s->comm.stragglers[0].impact_pct : -1;
 	case REC_DATA:
-		return gpu ? g[GPU_IDLE_DATA] : host ? sh->data_pct + (w == SHARE_DATA ? wait : 0) : -1;
+		return gpu     ? g[GPU_IDLE_DATA]
+			: host ? sh->data_pct + (w == SHARE_DATA ? wait : 0)
+			       : -1;
 	case REC_IO:
 		return host ? sh->io_pct + (w == SHARE_IO ? wait : 0) : -1;
 	case REC_HOST:
-		return gpu ? g[GPU_IDLE_HOST] : host ? sh->other_pct + (w == SHARE_HOST ? wait : 0) : -1;
+		return gpu     ? g[GPU_IDLE_HOST]
+			: host ? sh->other_pct + (w == SHARE_HOST ? wait : 0)
+			       : -1;
 	case REC_COPIES:
 		return gpu ? g[GPU_MEMCPY] : -1;
 	case REC_ELEMENTWISE:

@@ -108,8 +108,9 @@ static void gpu_period(struct ana_scenario *s, struct scenario_metrics *m)
 			const struct step_rec *st = &m->ranks[r].steps[i];
 			if (!st->active || st->gpu[GPU_WINDOW] <= 0)
 				continue;
-			gpu += st->gpu[GPU_WINDOW] - st->gpu[GPU_IDLE_HOST] - st->gpu[GPU_IDLE_DATA] -
-				st->gpu[GPU_IDLE_KERNEL] - st->gpu[GPU_IDLE_OTHER];
+			gpu += st->gpu[GPU_WINDOW] - st->gpu[GPU_IDLE_HOST] -
+				st->gpu[GPU_IDLE_DATA] - st->gpu[GPU_IDLE_KERNEL] -
+				st->gpu[GPU_IDLE_OTHER];
 			host += hs[n++] = st->step_ms;
 			last = st;
 		}
@@ -1104,7 +1105,8 @@ static void model_sentence(struct ana_model *m, const struct ana_scenario *wides
 		snprintf(m->limit, sizeof m->limit,
 			 "Fitted on the step times of %d scenarios (%d to %d nodes) without a "
 			 "compute term (where step time goes is not known, so no part of it can be "
-			 "called compute): %.2f + %.2f x log2(N) ms; predicted efficiency %.0f %% at "
+			 "called compute): %.2f + %.2f x log2(N) ms; predicted efficiency %.0f %% "
+			 "at "
 			 "8 nodes and %.0f %% at 16. What limits scaling cannot be said from step "
 			 "times alone: a trace with steps or the trainer's telemetry would say.",
 			 m->points, m->base_nodes, m->max_nodes, m->a, m->c, 100 * m->eff8,

@@ -76,11 +76,12 @@ static void gpu_shares(struct strbuf *sb, const struct ana_scenario *s)
 			    "kernels (%.1f %%): the GPU is bound by memory bandwidth",
 			    g[GPU_COMPUTE] - g[GPU_GEMM], g[GPU_GEMM]);
 	if (s->gpu.gpu_limits)
-		strbuf_addf(sb,
-			    "; the GPU's work per step outlasts the host's step (%.2f ms): the host "
-			    "runs ahead of the GPU by %.1f ms at the end of the profiled steps and "
-			    "the GPU is the limit, so the step time is the GPU's period",
-			    s->gpu.host_step_med_ms, s->gpu.host_ahead_ms);
+		strbuf_addf(
+			sb,
+			"; the GPU's work per step outlasts the host's step (%.2f ms): the host "
+			"runs ahead of the GPU by %.1f ms at the end of the profiled steps and "
+			"the GPU is the limit, so the step time is the GPU's period",
+			s->gpu.host_step_med_ms, s->gpu.host_ahead_ms);
 }
 
 static void monitors_evidence(struct strbuf *sb, const struct ana_scenario *s,
@@ -89,9 +90,11 @@ static void monitors_evidence(struct strbuf *sb, const struct ana_scenario *s,
 	int gpu_mem = s->mon.gpu_mem_peak_pct >= 0;
 	switch (s->outcome.v.verdict) {
 	case VERDICT_MEMORY:
-		strbuf_addf(sb, "from the node monitors: %s memory peaked at %.1f %% (threshold %.0f %%)",
-			    gpu_mem ? "GPU" : "host",
-			    gpu_mem ? s->mon.gpu_mem_peak_pct : s->mon.mem_peak_pct, th->memory_pct);
+		strbuf_addf(
+			sb,
+			"from the node monitors: %s memory peaked at %.1f %% (threshold %.0f %%)",
+			gpu_mem ? "GPU" : "host",
+			gpu_mem ? s->mon.gpu_mem_peak_pct : s->mon.mem_peak_pct, th->memory_pct);
 		return;
 	case VERDICT_IO:
 		strbuf_addf(sb,
@@ -158,8 +161,9 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	const struct verdict_out *v = &s->outcome.v;
 	enum verdict_basis b = s->outcome.basis;
 	int str = has_straggler(s);
-	strbuf_addf(sb, "%s takes %.1f %% of %s, the largest share", evidence_share_words(v->share, b, str),
-		    v->pct, b == BASIS_GPU ? "the GPU's time" : "step time");
+	strbuf_addf(sb, "%s takes %.1f %% of %s, the largest share",
+		    evidence_share_words(v->share, b, str), v->pct,
+		    b == BASIS_GPU ? "the GPU's time" : "step time");
 	if (v->share == SHARE_PEER_WAIT)
 		straggler_said(sb, s);
 	else if (str && b == BASIS_HOST && v->share == s->outcome.wait_to)

@@ -184,7 +184,8 @@ static int data_files(struct fig *f)
 				    jsonio_num(s, "shares_pct.io"),
 				    jsonio_num(s, "shares_pct.other"));
 		else /* unknown shares are no bar of zeros */
-			strbuf_addf(&br, "# %s: shares n/a (step times only)\n", jsonio_str(s, "name"));
+			strbuf_addf(&br, "# %s: shares n/a (step times only)\n",
+				    jsonio_str(s, "name"));
 		f->breakdowns += json_is_object(json_object_get(s, "gpu_shares_pct")) ||
 			json_is_object(json_object_get(s, "shares_pct"));
 		json_t *steps = json_object_get(s, "rank0_steps"), *st;

@@ -253,14 +253,16 @@ static void sc_shares(json_t *o, const struct ana_scenario *s)
 				    jnum(s->shares.comm_total_pct), "peer_wait",
 				    jnum(s->shares.sync_wait_pct), "io", jnum(s->shares.io_pct),
 				    "other", jnum(s->shares.other_pct)));
-	int known = s->shares.shares_known, split = s->shares.gemm_pct + s->shares.elementwise_pct > 0;
+	int known = s->shares.shares_known,
+	    split = s->shares.gemm_pct + s->shares.elementwise_pct > 0;
 	json_object_set_new(o, "overlap_pct", known ? jnum(s->shares.overlap_pct) : json_null());
 	json_object_set_new(o, "compute_split_pct",
 			    split ? json_pack("{s:o, s:o}", "gemm", jnum(s->shares.gemm_pct),
 					      "elementwise", jnum(s->shares.elementwise_pct))
 				  : json_null());
 	json_object_set_new(o, "allreduce_gbps",
-			    s->comm.allreduce_gbps > 0 ? jnum(s->comm.allreduce_gbps) : json_null());
+			    s->comm.allreduce_gbps > 0 ? jnum(s->comm.allreduce_gbps)
+						       : json_null());
 }
 
 /* The node and GPU monitors. */
@@ -386,11 +388,12 @@ static void sc_verdict(json_t *o, const struct ana_scenario *s, const struct ana
 {
 	sc_outcome(o, s, run);
 	json_object_set_new(o, "gpu_limits",
-			    !s->gpu.gpu_basis ? json_null()
-					      : json_pack("{s:b, s:o, s:o}", "gpu_is_the_limit",
-							  s->gpu.gpu_limits, "host_step_ms",
-							  jnum(s->gpu.host_step_med_ms),
-							  "host_ahead_ms", jnum(s->gpu.host_ahead_ms)));
+			    !s->gpu.gpu_basis
+				    ? json_null()
+				    : json_pack("{s:b, s:o, s:o}", "gpu_is_the_limit",
+						s->gpu.gpu_limits, "host_step_ms",
+						jnum(s->gpu.host_step_med_ms), "host_ahead_ms",
+						jnum(s->gpu.host_ahead_ms)));
 	json_object_set_new(
 		o, "gpu_compute_split_pct",
 		!s->gpu.gpu_basis
@@ -549,6 +552,43 @@ static json_t *summary_json(const struct ana_run *run)
 
 /* ---- markdown --------------------------------------------------------- */
 
+/* One analysed scenario's line of the summary: its verdict and share, its
+ * step time, its scaling. */
+static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
+{
+	strbuf_addf(md, "- **%s** (%d node%s, %d rank%s, %s): **%s**%s", s->in.name, s->in.nodes,
+		    s->in.nodes == 1 ? "" : "s", s->in.ranks, s->in.ranks == 1 ? "" : "s",
+		    s->in.backend, verdict_name(s->outcome.v.verdict),
+		    s->outcome.v.borderline ? " (borderline)" : "");
+	if (s->outcome.v.verdict != VERDICT_UNDETERMINED &&
+	    (s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU))
+		strbuf_addf(md, ": %s %.1f %% of %s",
+			    evidence_share_words(s->outcome.v.share, s->outcome.basis,
+						 s->comm.n_stragglers > 0),
+			    s->outcome.v.pct,
+			    s->outcome.basis == BASIS_GPU ? "the GPU's time" : "step time");
+	else if (s->outcome.basis == BASIS_NONE)
+		strbuf_adds(md, ": where step time goes is not known");
+	strbuf_adds(md, ". ");
+	if (s->steps.no_steps)
+		strbuf_addf(md, "No step boundaries: from the %s over a %.2f ms profiled window",
+			    s->gpu.gpu_basis ? "GPU timeline" : "host's operators",
+			    s->steps.step_med_ms);
+	else
+		strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->steps.step_med_ms,
+			    s->steps.throughput, s->steps.throughput_unit);
+	if (s->scaling.baseline[0] && !s->scaling.is_baseline && s->scaling.scaling_mode[0])
+		strbuf_addf(md, "; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s",
+			    s->scaling.scaling_mode, s->scaling.speedup,
+			    s->scaling.speedup < 1 ? " (slower than the baseline)" : "",
+			    100 * s->scaling.efficiency, s->scaling.baseline);
+	if (s->scaling.scaling_note[0])
+		strbuf_addf(md, "; %s", s->scaling.scaling_note);
+	if (s->data.contaminated[0])
+		strbuf_addf(md, "; **contaminated**: it shared nodes with %s", s->data.contaminated);
+	strbuf_addf(md, " (from %s).\n", s->data.source);
+}
+
 static void md_summary(struct strbuf *md, const struct ana_run *run)
 {
 	size_t ok = 0, bad = 0;
@@ -568,47 +608,9 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 					    run->sc[i].in.completed ? "" : run->sc[i].in.reason);
 	}
 	strbuf_adds(md, ".\n\n");
-	for (size_t i = 0; i < run->n; i++) {
-		const struct ana_scenario *s = &run->sc[i];
-		if (!s->data.analysed)
-			continue;
-		strbuf_addf(md, "- **%s** (%d node%s, %d rank%s, %s): **%s**%s", s->in.name,
-			    s->in.nodes, s->in.nodes == 1 ? "" : "s", s->in.ranks,
-			    s->in.ranks == 1 ? "" : "s", s->in.backend,
-			    verdict_name(s->outcome.v.verdict),
-			    s->outcome.v.borderline ? " (borderline)" : "");
-		if (s->outcome.v.verdict != VERDICT_UNDETERMINED &&
-		    (s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU))
-			strbuf_addf(md, ": %s %.1f %% of %s",
-				    evidence_share_words(s->outcome.v.share, s->outcome.basis,
-							 s->comm.n_stragglers > 0),
-				    s->outcome.v.pct,
-				    s->outcome.basis == BASIS_GPU ? "the GPU's time" : "step time");
-		else if (s->outcome.basis == BASIS_NONE)
-			strbuf_adds(md, ": where step time goes is not known");
-		strbuf_adds(md, ". ");
-		if (s->steps.no_steps)
-			strbuf_addf(md,
-				    "No step boundaries: from the %s over a %.2f ms profiled window",
-				    s->gpu.gpu_basis ? "GPU timeline" : "host's operators",
-				    s->steps.step_med_ms);
-		else
-			strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->steps.step_med_ms,
-				    s->steps.throughput, s->steps.throughput_unit);
-		if (s->scaling.baseline[0] && !s->scaling.is_baseline && s->scaling.scaling_mode[0])
-			strbuf_addf(
-				md,
-				"; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s",
-				s->scaling.scaling_mode, s->scaling.speedup,
-				s->scaling.speedup < 1 ? " (slower than the baseline)" : "",
-				100 * s->scaling.efficiency, s->scaling.baseline);
-		if (s->scaling.scaling_note[0])
-			strbuf_addf(md, "; %s", s->scaling.scaling_note);
-		if (s->data.contaminated[0])
-			strbuf_addf(md, "; **contaminated**: it shared nodes with %s",
-				    s->data.contaminated);
-		strbuf_addf(md, " (from %s).\n", s->data.source);
-	}
+	for (size_t i = 0; i < run->n; i++)
+		if (run->sc[i].data.analysed)
+			md_summary_line(md, &run->sc[i]);
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].data.monitors_only)
 			strbuf_addf(
@@ -923,15 +925,17 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 }
 
 /* Step times, stragglers, loss, communication and collectives, throughput. */
-static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
+/* The step times, or the window when there are no steps; the host's phases. */
+static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (s->steps.no_steps)
 		strbuf_addf(md,
 			    "No step boundaries (no ProfilerStep#N range, no NVTX step range): the "
 			    "shares and the verdict come from the %s over the profiled window "
 			    "(%.2f ms per rank); there are no step statistics and no throughput "
-			    "(an `analysis.step_log` pattern for the step lines your script prints "
-			    "would give them).",
+			    "(call prof.step() once per training step inside the torch.profiler "
+			    "context, or give an `analysis.step_log` pattern for the step lines "
+			    "your script prints).",
 			    s->gpu.gpu_basis ? "GPU timeline" : "host's operators and phase ranges",
 			    s->steps.step_med_ms);
 	else
@@ -953,6 +957,11 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			    "operators outside them %.1f %%.",
 			    s->shares.forward_pct, s->shares.backward_pct, s->shares.optimizer_pct,
 			    s->shares.ops_pct);
+}
+
+static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
+{
+	md_step_times(md, s);
 	md_stragglers(md, s);
 	if (s->steps.loss_known)
 		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->steps.loss_first,
@@ -991,8 +1000,9 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			    "PyTorch-profiler traces "
 			    "give them). The verdict is %s.\n\n",
 			    s->data.source,
-			    s->mon.have_monitor ? "from the node monitors alone"
-						: "undetermined: nothing is concluded from unknown shares");
+			    s->mon.have_monitor
+				    ? "from the node monitors alone"
+				    : "undetermined: nothing is concluded from unknown shares");
 }
 
 /* Operators, profilers, monitors, FLOPs and MFU. */
@@ -1224,7 +1234,8 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 			    "**Model for the series of %s**: step time (ms, at the baseline's "
 			    "global batch) T(N) = %s%s. Predicted parallel efficiency: **%.0f %% "
 			    "at 8 nodes, %.0f %% at 16 nodes**.\n\n%s %s\n\n",
-			    m->series, form, m->step_only ? " (no compute term: step times only)" : "",
+			    m->series, form,
+			    m->step_only ? " (no compute term: step times only)" : "",
 			    100 * m->eff8, 100 * m->eff16, m->limit, m->fit);
 		if (m->contention[0])
 			strbuf_addf(md, "**Contention.** %s\n\n", m->contention);
@@ -1322,16 +1333,12 @@ static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
 		strbuf_addf(sb, ". %.*s", (int)strlen(clause) - 1, clause);
 }
 
-/* The advice of a cause in words, from its lead scenario's numbers. */
-static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct ana_scenario *s)
+/* What to change about the step's path (a straggler, data, I/O, the host, copies). */
+static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scenario *s)
 {
 	int gpu = s->outcome.basis == BASIS_GPU;
-	double compute = gpu ? s->gpu.gpu_pct[GPU_COMPUTE] : s->shares.compute_pct;
 	const struct straggler *g = &s->comm.stragglers[0];
-	switch (r->kind) {
-	case REC_COMMUNICATION:
-		comm_words(sb, s);
-		return;
+	switch (k) {
 	case REC_STRAGGLER:
 		strbuf_addf(sb,
 			    "rank %d%s%s keeps the others waiting (its cause: %s%s); balance its "
@@ -1364,6 +1371,22 @@ static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct a
 			    "and copy with non_blocking=True on a side stream, or keep the data on "
 			    "the GPU");
 		return;
+	case REC_COMMUNICATION:
+	case REC_ELEMENTWISE:
+	case REC_KERNELS:
+	case REC_MEMORY_PEAK:
+	case REC_COLLECT:
+	case REC_KIND_N:
+		break;
+	}
+}
+
+/* What to change about compute itself, memory, or what to collect. */
+static void compute_words(struct strbuf *sb, enum rec_kind k, const struct ana_scenario *s)
+{
+	int gpu = s->outcome.basis == BASIS_GPU;
+	double compute = gpu ? s->gpu.gpu_pct[GPU_COMPUTE] : s->shares.compute_pct;
+	switch (k) {
 	case REC_ELEMENTWISE:
 		strbuf_addf(sb,
 			    "compute (%.1f %% of %s) is mostly elementwise, bandwidth-bound work: "
@@ -1389,6 +1412,12 @@ static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct a
 			    s->mon.gpu_mem_peak_pct >= 0 ? s->mon.gpu_mem_peak_pct
 							 : s->mon.mem_peak_pct);
 		return;
+	case REC_COMMUNICATION:
+	case REC_STRAGGLER:
+	case REC_DATA:
+	case REC_IO:
+	case REC_HOST:
+	case REC_COPIES:
 	case REC_COLLECT:
 	case REC_KIND_N:
 		break;
@@ -1399,6 +1428,30 @@ static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct a
 		    "once per step, profile.traces) or the trainer's telemetry, and "
 		    "profile.monitor for utilisation",
 		    s->data.source[0] ? s->data.source : "node monitors alone");
+}
+
+/* The advice of a cause in words, from its lead scenario's numbers. */
+static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct ana_scenario *s)
+{
+	switch (r->kind) {
+	case REC_COMMUNICATION:
+		comm_words(sb, s);
+		return;
+	case REC_STRAGGLER:
+	case REC_DATA:
+	case REC_IO:
+	case REC_HOST:
+	case REC_COPIES:
+		path_words(sb, r->kind, s);
+		return;
+	case REC_ELEMENTWISE:
+	case REC_KERNELS:
+	case REC_MEMORY_PEAK:
+	case REC_COLLECT:
+	case REC_KIND_N:
+		compute_words(sb, r->kind, s);
+		return;
+	}
 }
 
 /* A recommendation in words: its scenarios, the advice, each prediction. */
@@ -1648,11 +1701,11 @@ static int write_scenario_files(const struct ana_scenario *s, const struct ana_r
 	strbuf_addf(&p, "%s/" JOB_REPORT, s->in.job_dir);
 	if (s->data.analysed) {
 		char *ev = evidence_of(s, run);
-		strbuf_addf(&txt,
-			    "scenario %s: %s%s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f %s\n",
-			    s->in.name, verdict_name(s->outcome.v.verdict),
-			    s->outcome.v.borderline ? " (borderline)" : "", ev, s->steps.step_med_ms,
-			    s->steps.step_p95_ms, s->steps.throughput, s->steps.throughput_unit);
+		strbuf_addf(
+			&txt, "scenario %s: %s%s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f %s\n",
+			s->in.name, verdict_name(s->outcome.v.verdict),
+			s->outcome.v.borderline ? " (borderline)" : "", ev, s->steps.step_med_ms,
+			s->steps.step_p95_ms, s->steps.throughput, s->steps.throughput_unit);
 		free(ev);
 		if (s->shares.shares_known)
 			strbuf_addf(&txt,

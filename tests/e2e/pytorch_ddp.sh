@@ -45,7 +45,7 @@ for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
 	check "ddp_${s}_shares_add_up" python3 -c 'import json, sys
 s = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["shares_pct"]
 t = s["data_loading"] + s["compute"] + s["communication"] + s["peer_wait"] + s["io"] + s["other"]
-c = s["forward"] + s["backward"] + s["optimizer"]
+c = s["forward"] + s["backward"] + s["optimizer"] + s["compute_outside_phases"]
 sys.exit(0 if abs(t - 100) < 0.5 and abs(c - s["compute"]) < 0.05 else 1)' "$run/summary.json" "$s"
 done
 check ddp_legacy_trace_format bash -c 'head -c 1 "$1"/cpu-2n/traces/rank0.pt.trace.json | grep -q "\["' _ "$run"
@@ -54,7 +54,10 @@ check ddp_rank_logs [ "$(ls "$run"/cpu-4n/logs/ | tr '\n' ' ')" = "rank_0.out ra
 check ddp_rank_log_has_steps grep -q "^step 14 loss" "$run/cpu-4n/logs/rank_3.out"
 check ddp_job_log_has_ranks_output grep -q "^rank 3 median step" "$run"/cpu-4n/slurm-*.out
 check ddp_slow_input_data_loader_bound [ "$(json "$run/summary.json" "[x['verdict'] for x in j['scenarios'] if x['name'] == 'slow-input'][0]")" = data-loader-bound ]
-check ddp_big_model_communication_bound [ "$(json "$run/summary.json" "[x['verdict'] for x in j['scenarios'] if x['name'] == 'big-model'][0]")" = communication-bound ]
+# a 400000 x 64 embedding with dense gradients: all-reducing them takes 40 % of the step or so
+# (flagged over its 20 % threshold), zeroing, accumulating and updating them on the CPU about as
+# much or more; the verdict is whichever share is larger (issue 33), never the smaller one
+check ddp_big_model_largest_share [ "$(json "$run/summary.json" '(lambda s: (s["verdict"] == ("communication-bound" if s["shares_pct"]["communication"] + s["shares_pct"]["peer_wait"] > s["shares_pct"]["compute"] else "compute-bound"), "communication" in [f["kind"] for f in s["flags"]], s["shares_pct"]["communication"] + s["shares_pct"]["peer_wait"] > 25))([x for x in j["scenarios"] if x["name"] == "big-model"][0])')" = "(True, True, True)" ]
 check ddp_top_operators [ "$(json "$run/summary.json" "len([x for x in j['scenarios'] if x['name'] == 'cpu-2n'][0]['top_operators'])")" = 10 ]
 check ddp_scenario_batch_wins [ "$(json "$run/summary.json" "[x['global_batch'] for x in j['scenarios'] if x['name'] == 'big-model'][0]")" = 4 ]
 check ddp_throughput_from_batch [ "$(json "$run/summary.json" "[x['throughput_unit'] for x in j['scenarios'] if x['name'] == 'cpu-2n'][0]")" = samples/s ]

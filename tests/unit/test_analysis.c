@@ -283,9 +283,9 @@ static void test_model_gpu_mfu(void)
 	CHECK_STR(V(s4), "compute-bound");
 	CHECK(!s4->outcome.v.borderline);
 	CHECK(strstr(E(s4, &run), "compute takes 75.8 % of step time, the largest share") != NULL);
-	CHECK(strstr(E(s4, &run), "over their thresholds: exposed communication and waiting for "
-				  "peers 24.2 % (threshold 20 %), GPU idle 60.0 % (threshold 30 %)") !=
-	      NULL);
+	CHECK(strstr(E(s4, &run),
+		     "over their thresholds: exposed communication and waiting for "
+		     "peers 24.2 % (threshold 20 %), GPU idle 60.0 % (threshold 30 %)") != NULL);
 	/* the median step's phases per rank, for the figure */
 	CHECK(s4->steps.tl_ranks == 4 && s4->steps.tl[3][1] == 25 && s4->steps.tl[3][3] == 8);
 	CHECK(ana_run_write(&run) == 0);
@@ -622,7 +622,8 @@ static void test_unknown_shares(void)
 			       .run_dir = strdup(dir),
 			       .th = { 20, 30, 70, 90 },
 			       .global_batch = 64,
-			       .step_log = strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms") };
+			       .step_log =
+				       strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms") };
 	add_in(&run, "l1", 1, 1, "L");
 	add_in(&run, "l2", 2, 1, "L");
 	add_in(&run, "l4", 4, 1, "L");
@@ -646,8 +647,10 @@ static void test_unknown_shares(void)
 	CHECK(strstr(md, "compute takes") == NULL && strstr(md, "unaccounted") == NULL);
 	CHECK(strstr(md, "- **l1** (1 node, 1 rank, gloo): **undetermined**: where step time "
 			 "goes is not known.") != NULL);
-	CHECK(strstr(md, "| l2 | 2 | 2 | 64 | ") != NULL && strstr(md, " | n/a | n/a | n/a |") != NULL);
-	CHECK(strstr(md, "T(N) = ") != NULL && strstr(md, "(no compute term: step times only)") != NULL);
+	CHECK(strstr(md, "| l2 | 2 | 2 | 64 | ") != NULL &&
+	      strstr(md, " | n/a | n/a | n/a |") != NULL);
+	CHECK(strstr(md, "T(N) = ") != NULL &&
+	      strstr(md, "(no compute term: step times only)") != NULL);
 	CHECK(strstr(md, "**l1**, **l2**, **l4**: where step time goes is not known") != NULL);
 	free(md);
 	snprintf(p, sizeof p, "%s/summary.json", dir);
