@@ -13,7 +13,8 @@ static int launch_exec(const struct cmd_entry *self, struct args *a)
 {
 	long nodes, tpn, grace, workers;
 	if (args_int(self, a, 'n', 1, 4096, 1, &nodes) ||
-	    args_int(self, a, 't', 1, 1024, 1, &tpn) || args_int(self, a, 'g', 0, 3600, 10, &grace) ||
+	    args_int(self, a, 't', 1, 1024, 1, &tpn) ||
+	    args_int(self, a, 'g', 0, 3600, 10, &grace) ||
 	    args_int(self, a, 'w', 0, 1024, 0, &workers))
 		return EXIT_USAGE;
 	if (a->dashdash < 0 || a->dashdash >= a->npos) {

@@ -3,9 +3,9 @@
 #include "ranklog.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,13 +150,12 @@ static long ppid_of(const char *pid)
  * process of /proc whose parent is pid. */
 static void children_by_scan(pid_t pid, struct pids *out)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	while (d && (de = readdir(d)))
-		if (isdigit((unsigned char)de->d_name[0]) && ppid_of(de->d_name) == (long)pid)
-			pids_add(out, (pid_t)strtol(de->d_name, NULL, 10));
-	if (d)
-		closedir(d);
+	struct argv names;
+	fsio_list("/proc", &names);
+	for (size_t i = 0; i < names.n; i++)
+		if (isdigit((unsigned char)names.v[i][0]) && ppid_of(names.v[i]) == (long)pid)
+			pids_add(out, (pid_t)strtol(names.v[i], NULL, 10));
+	argv_free(&names);
 }
 
 /* The children of pid, whichever of its threads started them. Returns -1
@@ -164,24 +163,21 @@ static void children_by_scan(pid_t pid, struct pids *out)
 static int children_of(pid_t pid, struct pids *out)
 {
 	char path[96];
-	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
-	DIR *d = opendir(path);
-	struct dirent *de;
+	struct argv tasks;
 	int have_files = 0;
-	if (!d)
+	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+	if (fsio_list(path, &tasks) < 0)
 		return -1;
-	while ((de = readdir(d))) {
+	for (size_t i = 0; i < tasks.n; i++) {
 		char *text = NULL;
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/task/%.20s/children", (long)pid, de->d_name);
+		snprintf(path, sizeof path, "/proc/%ld/task/%.20s/children", (long)pid, tasks.v[i]);
 		if (fsio_read(path, 1u << 20, &text, NULL) == 0) {
 			have_files = 1;
 			add_pid_list(text, out);
 		}
 		free(text);
 	}
-	closedir(d);
+	argv_free(&tasks);
 	if (!have_files)
 		children_by_scan(pid, out);
 	return 0;

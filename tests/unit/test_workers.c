@@ -80,7 +80,8 @@ static void watch_finds_workers(void)
 		setpgid(0, 0);
 		execle("/bin/sh", "sh", "-c",
 		       "sleep 5 & "
-		       "env RANK=2 LOCAL_RANK=0 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 sh -c 'sleep 5 & wait' & "
+		       "env RANK=2 LOCAL_RANK=0 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 "
+		       "sh -c 'sleep 5 & wait' & "
 		       "env RANK=3 LOCAL_RANK=1 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 sleep 5 & wait",
 		       (char *)NULL, envp);
 		_exit(127);
@@ -147,11 +148,16 @@ static void analysis_takes_worker_records(void)
 {
 	char tmp[] = "/tmp/test_workrec.XXXXXX", dir[160];
 	CHECK(mkdtemp(tmp) != NULL);
-	put(tmp, "launcher_0.json", "{\"host\": \"h\", \"node\": \"local1\", \"node_rank\": 0, \"pid\": 100}");
-	put(tmp, "launcher_1.json", "{\"host\": \"h\", \"node\": \"local2\", \"node_rank\": 1, \"pid\": 101}");
-	put(tmp, "rank_0.json", "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local1\", \"pid\": 200, \"rank\": 0}");
-	put(tmp, "rank_1.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local1\", \"pid\": 202, \"rank\": 1}");
-	put(tmp, "rank_3.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local2\", \"pid\": 203, \"rank\": 3}");
+	put(tmp, "launcher_0.json",
+	    "{\"host\": \"h\", \"node\": \"local1\", \"node_rank\": 0, \"pid\": 100}");
+	put(tmp, "launcher_1.json",
+	    "{\"host\": \"h\", \"node\": \"local2\", \"node_rank\": 1, \"pid\": 101}");
+	put(tmp, "rank_0.json", "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local1\", "
+				"\"pid\": 200, \"rank\": 0}");
+	put(tmp, "rank_1.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local1\", "
+				"\"pid\": 202, \"rank\": 1}");
+	put(tmp, "rank_3.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local2\", "
+				"\"pid\": 203, \"rank\": 3}");
 	char *names[] = { "h_200.1.pt.trace.json", "h_201.1.pt.trace.json", "h_202.1.pt.trace.json",
 			  "h_203.1.pt.trace.json", "h_203.2.pt.trace.json" };
 	int hints[5];
@@ -169,8 +175,10 @@ static void analysis_takes_worker_records(void)
 	free(m.ranks);
 	fsio_remove_tree(tmp);
 	CHECK(mkdtemp(strcpy(tmp, "/tmp/test_workrec.XXXXXX")) != NULL);
-	put(tmp, "rank_0.json", "{\"host\": \"h\", \"node\": \"local1\", \"pid\": 100, \"rank\": 0}");
-	put(tmp, "rank_1.json", "{\"host\": \"h\", \"node\": \"local2\", \"pid\": 101, \"rank\": 1}");
+	put(tmp, "rank_0.json",
+	    "{\"host\": \"h\", \"node\": \"local1\", \"pid\": 100, \"rank\": 0}");
+	put(tmp, "rank_1.json",
+	    "{\"host\": \"h\", \"node\": \"local2\", \"pid\": 101, \"rank\": 1}");
 	four_ranks(&m);
 	torchtrace_rank_nodes(tmp, &m);
 	CHECK(!m.ranks[0].host[0] && !m.ranks[1].host[0]);
