@@ -48,7 +48,7 @@ void workers_add(struct workers *w, long index, pid_t launcher, const char *node
 	k->launcher = launcher;
 	k->index = index;
 	snprintf(k->node, sizeof k->node, "%s", node ? node : "");
-	k->seen = xcalloc((size_t)w->per_node, sizeof *k->seen);
+	k->seen = xcalloc(w->per_node > 0 ? (size_t)w->per_node : 1, sizeof *k->seen);
 }
 
 void workers_ended(struct workers *w, pid_t launcher)
