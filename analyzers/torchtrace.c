@@ -371,10 +371,12 @@ int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *ho
 
 struct rank_record {
 	long rank, pid;
+	int worker; /* a per-node launcher's worker, recorded with the RANK it was given */
 	char host[256], node[256];
 };
 
-/* The launcher's records in job_dir/ranks/. */
+/* The launcher's records of ranks in job_dir/ranks/ (rank_<r>.json; a
+ * per-node launcher's own launcher_<n>.json is no rank). */
 static size_t rank_records(const char *job_dir, struct rank_record **out)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -389,14 +391,15 @@ static size_t rank_records(const char *job_dir, struct rank_record **out)
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/" JOB_RANKS "/%s", job_dir, names.v[i]);
 		json_t *j = json_load_file(p.buf, JSON_DISABLE_EOF_CHECK, NULL);
-		json_int_t rank = -1, pid = -1;
+		json_int_t rank = -1, pid = -1, local_rank = -1;
 		const char *host = NULL, *node = NULL;
 		if (j &&
-		    !json_unpack(j, "{s:I, s:I, s:s, s?s}", "rank", &rank, "pid", &pid, "host",
-				 &host, "node", &node) &&
+		    !json_unpack(j, "{s:I, s:I, s:s, s?s, s?I}", "rank", &rank, "pid", &pid,
+				 "host", &host, "node", &node, "local_rank", &local_rank) &&
 		    rank >= 0) {
 			XGROW(*out, n, cap, 8);
-			(*out)[n] = (struct rank_record){ .rank = (long)rank, .pid = (long)pid };
+			(*out)[n] = (struct rank_record){ .rank = (long)rank, .pid = (long)pid,
+							  .worker = local_rank >= 0 };
 			snprintf((*out)[n].node, sizeof (*out)->node, "%s", node ? node : host);
 			snprintf((*out)[n++].host, sizeof (*out)->host, "%s", host);
 		}
@@ -407,16 +410,30 @@ static size_t rank_records(const char *job_dir, struct rank_record **out)
 	return n;
 }
 
+/* The one record of rank, or NULL (none, or several). */
+static const struct rank_record *record_of(const struct rank_record *rec, size_t nrec, long rank)
+{
+	const struct rank_record *one = NULL;
+	for (size_t k = 0; k < nrec; k++)
+		if (rec[k].rank == rank) {
+			if (one)
+				return NULL;
+			one = &rec[k];
+		}
+	return one;
+}
+
 void torchtrace_rank_nodes(const char *job_dir, struct scenario_metrics *m)
 {
 	struct rank_record *rec;
 	size_t nrec = rank_records(job_dir, &rec);
-	/* one record per rank: campaign started every rank */
-	for (size_t i = 0; i < m->n && nrec == m->n; i++)
-		for (size_t k = 0; k < nrec && !m->ranks[i].host[0]; k++)
-			if (rec[k].rank == m->ranks[i].rank)
-				snprintf(m->ranks[i].host, sizeof m->ranks[i].host, "%.127s",
-					 rec[k].node);
+	for (size_t i = 0; i < m->n; i++) {
+		const struct rank_record *r = record_of(rec, nrec, m->ranks[i].rank);
+		/* a record names the world's rank when campaign started every rank (one
+		 * record per rank) or a launcher's worker was recorded with its RANK */
+		if (r && (nrec == m->n || r->worker) && !m->ranks[i].host[0])
+			snprintf(m->ranks[i].host, sizeof m->ranks[i].host, "%.127s", r->node);
+	}
 	free(rec);
 }
 

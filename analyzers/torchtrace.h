@@ -84,7 +84,9 @@ int torchtrace_rank_for(int trace_rank, const char *name, int hint);
  * of one process (profiler cycles) get one rank. */
 void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *hints);
 /* Ranks of m without a host get the node of the launcher's record of them
- * (<job_dir>/ranks/rank_<r>.json), when there is one record per rank. */
+ * (<job_dir>/ranks/rank_<r>.json): when there is one record per rank, or
+ * for a per-node launcher's worker recorded with its RANK (the record has
+ * local_rank; the launchers' own launcher_<n>.json are no ranks). */
 void torchtrace_rank_nodes(const char *job_dir, struct scenario_metrics *m);
 /* "<host>_<pid>" of a torch.profiler trace name into worker (size n), with
  * host and pid; 0 when name is not of that form. */

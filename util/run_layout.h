@@ -23,7 +23,7 @@
 #define JOB_TRACES "traces"                     /* the workload's profiler traces, collected */
 #define JOB_NSYS "nsys"                         /* Nsight Systems reports and exports */
 #define JOB_LOGS "logs"                         /* rank_<r>.out */
-#define JOB_RANKS "ranks"                       /* rank_<r>.json: which process each rank is */
+#define JOB_RANKS "ranks"                       /* rank_<r>.json, launcher_<n>.json: processes */
 #define JOB_MONITOR "monitor"                   /* <node>/cpu_monitor.csv, gpu_monitor.csv */
 #define JOB_ANALYSIS "analysis.json"
 #define JOB_REPORT "report.txt"

@@ -272,6 +272,23 @@ static int expand_words(struct cmd_ctx *x, const struct argv *in, struct argv *o
 	return 0;
 }
 
+/* A per-node launcher's workers, for `campaign launch` to record them as
+ * the ranks: --workers-per-node N (an item of no words otherwise, so the
+ * launch line stays). */
+static void launch_workers(struct render_vars *rv, const struct campaign *c,
+			   const struct scenario *s)
+{
+	struct argv w = { 0 };
+	char buf[32];
+	if (c->workload.per_node && !s->probe) {
+		snprintf(buf, sizeof buf, "%d", s->tasks_per_node);
+		argv_push(&w, "--workers-per-node");
+		argv_push(&w, buf);
+	}
+	render_var_words(rv, "launch_workers", &w);
+	argv_free(&w);
+}
+
 static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c,
 			    const struct scenario *s, const struct render_ctx *ctx)
 {
@@ -295,6 +312,7 @@ static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c,
 	/* processes campaign starts */
 	snprintf(buf, sizeof buf, "%d", c->workload.per_node && !s->probe ? 1 : s->tasks_per_node);
 	render_var_scalar(rv, "launch_tasks_per_node", buf);
+	launch_workers(rv, c, s);
 	snprintf(buf, sizeof buf, "%d", js.nodes * js.tasks_per_node);
 	render_var_scalar(rv, "ntasks", buf);
 	snprintf(buf, sizeof buf, "%d", js.gpus_per_node);

@@ -11,9 +11,11 @@
 
 static int launch_exec(const struct cmd_entry *self, struct args *a)
 {
-	long nodes, tpn, grace;
+	long nodes, tpn, grace, workers;
 	if (args_int(self, a, 'n', 1, 4096, 1, &nodes) ||
-	    args_int(self, a, 't', 1, 1024, 1, &tpn) || args_int(self, a, 'g', 0, 3600, 10, &grace))
+	    args_int(self, a, 't', 1, 1024, 1, &tpn) ||
+	    args_int(self, a, 'g', 0, 3600, 10, &grace) ||
+	    args_int(self, a, 'w', 0, 1024, 0, &workers))
 		return EXIT_USAGE;
 	if (a->dashdash < 0 || a->dashdash >= a->npos) {
 		fprintf(stderr,
@@ -25,17 +27,18 @@ static int launch_exec(const struct cmd_entry *self, struct args *a)
 	int ncmd = a->npos - a->dashdash;
 	launch_catch_signals();
 	if (args_get(a, 'x'))
-		return launch_rank_exit(args_get(a, 'x'), cmd);
+		return launch_rank_exit(args_get(a, 'x'), cmd, workers);
 	launch_set_id();
 	const char *ex = getenv("CAMPAIGN_EXECUTOR");
 	if (getenv("SLURM_JOB_ID") && !(ex && !strcmp(ex, "local")) && !args_has(a, 'l'))
-		return launch_srun(nodes, tpn, args_has(a, 'o'), cmd, ncmd);
-	return launch_local(nodes, tpn, (double)grace, cmd, args_has(a, 'o'));
+		return launch_srun(nodes, tpn, args_has(a, 'o'), cmd, ncmd, workers);
+	return launch_local(nodes, tpn, (double)grace, cmd, args_has(a, 'o'), workers);
 }
 
 const struct cmd_entry cmd_launch_entry = {
 	"launch",
-	"--nodes N --tasks-per-node T [--grace S] [--local] [--overlap] -- CMD [ARG...]",
+	"--nodes N --tasks-per-node T [--workers-per-node W] [--grace S] [--local] [--overlap] -- "
+	"CMD [ARG...]",
 	"start N x T ranks of CMD (srun inside SLURM, local processes elsewhere)",
 	CMD_NODE,
 	0,
@@ -44,6 +47,9 @@ const struct cmd_entry cmd_launch_entry = {
 	(const struct optdef[]){
 		{ 'n', "nodes", "N", "nodes to emulate or span (default 1)" },
 		{ 't', "tasks-per-node", "T", "ranks per node (default 1)" },
+		{ 'w', "workers-per-node", "W",
+		  "each task is a per-node launcher (torchrun) starting W workers: the workers "
+		  "are recorded as the ranks (ranks/rank_<RANK>.json), the launchers apart" },
 		{ 'g', "grace", "S",
 		  "seconds between SIGTERM and SIGKILL when stopping ranks (default 10)" },
 		{ 'l', "local", NULL, "start local processes even inside a SLURM allocation" },

@@ -6,6 +6,7 @@
 
 #include "orchestrator/backend/backend_slurm.h"
 #include "ranklog.h"
+#include "workers.h"
 #include "util/env.h"
 #include "util/err.h"
 #include "util/fsio.h"
@@ -264,9 +265,9 @@ static pid_t spawn(char **argv, int log_fd)
 	return pid;
 }
 
-/* Waits for pid, copying its log (if any) and passing on a
- * SIGTERM/SIGINT/SIGHUP this process receives. */
-static int wait_forwarding(pid_t pid, struct ranklog *log)
+/* Waits for pid, copying its log (if any), recording the workers it starts
+ * (wk, if any) and passing on a SIGTERM/SIGINT/SIGHUP this process receives. */
+static int wait_forwarding(pid_t pid, struct ranklog *log, struct workers *wk)
 {
 	int st = 0, forwarded = 0;
 	for (;;) {
@@ -275,6 +276,7 @@ static int wait_forwarding(pid_t pid, struct ranklog *log)
 			break;
 		if (launch_stop && !forwarded)
 			forwarded = kill(pid, launch_stop) == 0;
+		workers_poll(wk);
 		ranklog_pump(log, log ? 1 : 0, 50);
 	}
 	if (log)
@@ -282,7 +284,20 @@ static int wait_forwarding(pid_t pid, struct ranklog *log)
 	return proc_status_code(st);
 }
 
-int launch_rank_exit(const char *dir, char **cmd)
+/* A task's process: the rank it is, or with workers > 0 a per-node
+ * launcher whose workers are watched for (wk). */
+static void record_task(const char *job_dir, long rank, pid_t pid, long workers,
+			struct workers *wk)
+{
+	if (workers > 0) {
+		workers_init(wk, job_dir, workers);
+		workers_add(wk, rank, pid, NULL);
+	} else {
+		ranklog_record(job_dir, rank, (long)pid, NULL);
+	}
+}
+
+int launch_rank_exit(const char *dir, char **cmd, long workers)
 {
 	long rank = env_long("SLURM_PROCID");
 	check_master_addr();
@@ -291,14 +306,16 @@ int launch_rank_exit(const char *dir, char **cmd)
 	struct ranklog log;
 	int log_fd = -1, have_log = job_dir && ranklog_open(job_dir, rank, &log, &log_fd) == 0;
 	pid_t pid = spawn(cmd, log_fd);
+	struct workers wk = { 0 };
 	if (pid > 0 && job_dir)
-		ranklog_record(job_dir, rank, (long)pid, NULL);
+		record_task(job_dir, rank, pid, workers, &wk);
 	if (pid < 0) {
 		if (have_log)
 			ranklog_finish(&log, 1, 0);
 		return 127;
 	}
-	int code = wait_forwarding(pid, have_log ? &log : NULL);
+	int code = wait_forwarding(pid, have_log ? &log : NULL, wk.n ? &wk : NULL);
+	workers_free(&wk);
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
@@ -338,10 +355,10 @@ static int first_failed_rank(const char *dir, long ntasks, long *rank)
 	return code;
 }
 
-int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
+int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long workers)
 {
-	char **argv = xcalloc((size_t)ncmd + 16, sizeof *argv);
-	char n[48], t[48], *self = realpath("/proc/self/exe", NULL);
+	char **argv = xcalloc((size_t)ncmd + 18, sizeof *argv);
+	char n[48], t[48], w[24], *self = realpath("/proc/self/exe", NULL);
 	struct strbuf dir = STRBUF_INIT;
 	const char *job_dir = getenv("CAMPAIGN_JOB_DIR"), *id = getenv("CAMPAIGN_LAUNCH_ID");
 	int k = 0;
@@ -379,6 +396,11 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 			argv[k++] = "launch";
 			argv[k++] = "--rank-exit";
 			argv[k++] = dir.buf;
+			if (workers > 0) { /* each task a per-node launcher */
+				snprintf(w, sizeof w, "%ld", workers);
+				argv[k++] = "--workers-per-node";
+				argv[k++] = w;
+			}
 			argv[k++] = "--";
 		} else {
 			strbuf_reset(&dir);
@@ -388,7 +410,7 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd)
 		argv[k++] = cmd[i];
 	pid_t pid = spawn(argv, -1);
 	/* srun passes a signal on to every task */
-	int rc = pid > 0 ? wait_forwarding(pid, NULL) : 127;
+	int rc = pid > 0 ? wait_forwarding(pid, NULL, NULL) : 127;
 	long rank = -1;
 	int first = dir.len ? first_failed_rank(dir.buf, nodes * tpn, &rank) : -1;
 	if (rc != 0 && first > 0) {
@@ -419,7 +441,7 @@ static void signal_all(pid_t *pids, long n, int sig)
  * crashed rank makes its peers fail with communication errors right after,
  * and the crash is the cause worth reporting. */
 static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs, size_t nlogs,
-		      int helper)
+		      int helper, struct workers *wk)
 {
 	long left = n, bad_rank = -1;
 	int first_exit = 0, first_signal = 0, stopping = 0, killed = 0;
@@ -428,6 +450,7 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 		int st;
 		pid_t w = waitpid(-1, &st, WNOHANG);
 		if (w > 0) {
+			workers_ended(wk, w);
 			for (long i = 0; i < n; i++) {
 				if (pids[i] != w)
 					continue;
@@ -469,6 +492,7 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 			signal_all(pids, n, SIGKILL);
 			killed = 1;
 		}
+		workers_poll(wk);
 		ranklog_pump(logs, nlogs, 20);
 	}
 	int rc = first_signal ? first_signal : first_exit;
@@ -506,7 +530,20 @@ static int fds_for_ranks(long n)
 	return 0;
 }
 
-int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper)
+/* The process of local rank r: the rank it is, or with workers > 0 a
+ * per-node launcher whose workers wk watches for. */
+static void record_local(const char *job_dir, long r, long tpn, pid_t pid, long workers,
+			 struct workers *wk)
+{
+	char node[32];
+	snprintf(node, sizeof node, "local%ld", r / tpn + 1); /* as local_rank_env names it */
+	if (workers > 0)
+		workers_add(wk, r, pid, node);
+	else
+		ranklog_record(job_dir, r, (long)pid, node);
+}
+
+int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper, long workers)
 {
 	long n = nodes * tpn;
 	if (fds_for_ranks(n) < 0)
@@ -515,6 +552,8 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper)
 	const char *job_dir = getenv("CAMPAIGN_JOB_DIR");
 	struct ranklog *logs = xcalloc((size_t)n, sizeof *logs);
 	size_t nlogs = 0;
+	struct workers wk;
+	workers_init(&wk, job_dir, workers);
 	job_env(nodes, tpn, n, "127.0.0.1", free_port()); /* every rank on this host */
 	if (!helper)
 		say_rendezvous(nodes, tpn);
@@ -529,19 +568,16 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper)
 		}
 		if (log_fd >= 0)
 			close(log_fd);
-		if (pids[r] > 0 && job_dir && !helper) {
-			char node[32];
-			/* as local_rank_env names it */
-			snprintf(node, sizeof node, "local%ld", r / tpn + 1);
-			ranklog_record(job_dir, r, (long)pids[r], node);
-		}
+		if (pids[r] > 0 && job_dir && !helper)
+			record_local(job_dir, r, tpn, pids[r], workers, &wk);
 		if (pids[r] < 0) {
 			fprintf(stderr, "campaign launch: fork failed: %s\n", strerror(errno));
 			launch_stop = SIGTERM;
 			break;
 		}
 	}
-	int rc = wait_ranks(pids, n, grace_s, logs, nlogs, helper);
+	int rc = wait_ranks(pids, n, grace_s, logs, nlogs, helper, wk.n ? &wk : NULL);
+	workers_free(&wk);
 	ranklog_finish(logs, nlogs, 500);
 	free(logs);
 	free(pids);

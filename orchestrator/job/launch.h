@@ -12,11 +12,15 @@ void launch_catch_signals(void);
 void launch_set_id(void);
 /* N x T local processes of cmd; the status of the rank that failed first.
  * helper: a step beside the workload (--overlap, the node monitors), whose
- * stop by a signal is its normal end and is not announced. */
-int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper);
-/* srun over the allocation; each task wrapped by `campaign launch --rank-exit`. */
-int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd);
-/* Inside srun: runs cmd as one task, records its status and end time in dir. */
-int launch_rank_exit(const char *dir, char **cmd);
+ * stop by a signal is its normal end and is not announced. workers > 0:
+ * each process is a per-node launcher (torchrun) starting that many workers,
+ * which are recorded as the ranks (orchestrator/job/workers.h). */
+int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper, long workers);
+/* srun over the allocation; each task wrapped by `campaign launch --rank-exit`
+ * (told workers, as launch_local is). */
+int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long workers);
+/* Inside srun: runs cmd as one task, records its status and end time in dir;
+ * workers > 0: the task is its node's launcher, and its workers are recorded. */
+int launch_rank_exit(const char *dir, char **cmd, long workers);
 
 #endif

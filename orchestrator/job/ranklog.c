@@ -148,20 +148,37 @@ void ranklog_finish(struct ranklog *rl, size_t n, int linger_ms)
 	}
 }
 
-void ranklog_record(const char *job_dir, long rank, long pid, const char *node)
+void ranklog_record_proc(const char *job_dir, const char *name, const char *node,
+			 const struct rank_proc *p)
 {
-	char host[256] = "", rel[64];
+	char host[256] = "", rel[96];
 	const char *env = getenv("SLURMD_NODENAME"); /* the scheduler's name of the node */
 	gethostname(host, sizeof host - 1);
 	if (!node)
 		node = env && *env ? env : host;
-	json_t *j = json_pack("{s:I, s:s, s:s, s:I}", "rank", (json_int_t) rank, "host", host,
-			      "node", node, "pid", (json_int_t) pid);
+	json_t *j = json_pack("{s:s, s:s, s:I}", "host", host, "node", node, "pid",
+			      (json_int_t)p->pid);
+	const struct { const char *key; long v; } opt[] = {
+		{ "rank", p->rank }, { "local_rank", p->local_rank },
+		{ "node_rank", p->node_rank }, { "launcher_pid", p->launcher_pid },
+	};
+	for (size_t i = 0; j && i < sizeof opt / sizeof *opt; i++)
+		if (opt[i].v >= 0)
+			json_object_set_new(j, opt[i].key, json_integer(opt[i].v));
 	char *text = j ? json_dumps(j, JSON_SORT_KEYS) : NULL;
-	snprintf(rel, sizeof rel, JOB_RANKS "/rank_%ld.json", rank);
+	snprintf(rel, sizeof rel, JOB_RANKS "/%s.json", name);
 	if (text && fsio_write_in(job_dir, rel, text, strlen(text), 0644) < 0)
-		fprintf(stderr, "campaign launch: cannot record rank %ld's process: %s\n", rank,
+		fprintf(stderr, "campaign launch: cannot record %s's process: %s\n", name,
 			err_last());
 	free(text);
 	json_decref(j);
+}
+
+void ranklog_record(const char *job_dir, long rank, long pid, const char *node)
+{
+	char name[48];
+	struct rank_proc p = { .rank = rank, .local_rank = -1, .node_rank = -1, .pid = pid,
+			       .launcher_pid = -1 };
+	snprintf(name, sizeof name, "rank_%ld", rank);
+	ranklog_record_proc(job_dir, name, node, &p);
 }

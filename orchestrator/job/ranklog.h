@@ -1,7 +1,8 @@
 /* ranklog: each rank's stdout and stderr, copied as they come to the job's
  * own output (so slurm-<id>.out keeps everything) and to the rank's file
- * <job>/logs/rank_<r>.out. The launcher and the per-task wrapper pump them;
- * a rank's output is never held back waiting for another's. */
+ * <job>/logs/rank_<r>.out, and the records of which process each rank is
+ * (<job>/ranks/). The launcher and the per-task wrapper pump the logs; a
+ * rank's output is never held back waiting for another's. */
 #ifndef CAMPAIGN_RANKLOG_H
 #define CAMPAIGN_RANKLOG_H
 
@@ -31,6 +32,14 @@ int ranklog_open(const char *job_dir, long rank, struct ranklog *rl, int *child_
  * gives it) finds its rank, and the rank its node (the scheduler's name:
  * node, else SLURMD_NODENAME, else the host). */
 void ranklog_record(const char *job_dir, long rank, long pid, const char *node);
+/* A process as a record names it; a field < 0 is left out of the record. */
+struct rank_proc {
+	long rank, local_rank, node_rank, pid, launcher_pid;
+};
+/* Writes job_dir/ranks/<name>.json (atomically): p's fields, "host" and
+ * "node" as ranklog_record has them. */
+void ranklog_record_proc(const char *job_dir, const char *name, const char *node,
+			 const struct rank_proc *p);
 /* In the rank's child process, before exec: stdout and stderr to the pipe. */
 void ranklog_child(int child_fd);
 /* Copies what is ready on the open logs, waiting at most timeout_ms.

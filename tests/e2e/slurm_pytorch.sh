@@ -88,3 +88,11 @@ check slurm_torchrun_completes [ "$rc" -eq 0 ]
 check slurm_torchrun_world_of_four grep -q "world 4 batch per rank 16" "$run"/torchrun-2n/slurm-*.out
 check slurm_torchrun_two_nodes bash -c '[[ "$1" =~ ^n\[[1-4][-,][1-4]\]$ ]]' _ "$(json "$run/torchrun-2n/job_metadata.json" 'j["nodelist"]')"
 check slurm_torchrun_ranks [ "$(json "$run/summary.json" '[(s["ranks"], s["ranks_with_data"]) for s in j["scenarios"]]')" = "[(2, 2), (4, 4)]" ]
+# its workers are the ranks (issue 24, part 2): srun's per-task wrapper records each node's
+# launcher and the two workers under it, on that node (the allocation's first node is node 0)
+check slurm_torchrun_worker_records [ "$(ls "$run/torchrun-2n/ranks" | tr '\n' ' ')" = "launcher_0.json launcher_1.json rank_0.json rank_1.json rank_2.json rank_3.json " ]
+read -r first second <<<"$(scontrol show hostnames "$(json "$run/torchrun-2n/job_metadata.json" 'j["nodelist"]')" | tr '\n' ' ')"
+check slurm_torchrun_workers_on_their_nodes [ "$(python3 -c 'import json, sys
+r = lambda n: json.load(open(f"{sys.argv[1]}/ranks/{n}.json"))
+print(" ".join(r(f"launcher_{n}")["node"] for n in (0, 1)), " ".join(r(f"rank_{k}")["node"] for k in range(4)))' "$run/torchrun-2n")" = "$first $second $first $first $second $second" ]
+check slurm_torchrun_no_ranks_note [ "$(json "$run/summary.json" '[s["ranks_note"] for s in j["scenarios"]]')" = "[None, None]" ]
