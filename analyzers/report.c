@@ -585,7 +585,8 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 	if (s->scaling.scaling_note[0])
 		strbuf_addf(md, "; %s", s->scaling.scaling_note);
 	if (s->data.contaminated[0])
-		strbuf_addf(md, "; **contaminated**: it shared nodes with %s", s->data.contaminated);
+		strbuf_addf(md, "; **contaminated**: it shared nodes with %s",
+			    s->data.contaminated);
 	strbuf_addf(md, " (from %s).\n", s->data.source);
 }
 
@@ -1359,12 +1360,13 @@ static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scen
 			    "fast local storage");
 		return;
 	case REC_HOST:
-		strbuf_adds(sb, gpu ? "the GPU waits for the host to launch its work: remove "
-				      "per-step host synchronisation (.item(), printing), cut launch "
-				      "overhead (CUDA graphs, torch.compile, fewer larger kernels)"
-				    : "host time under no operator (Python, launches, "
-				      "synchronisation) is the largest share: profile the Python side "
-				      "and remove per-step host work and synchronisation");
+		strbuf_adds(sb,
+			    gpu ? "the GPU waits for the host to launch its work: remove "
+				  "per-step host synchronisation (.item(), printing), cut launch "
+				  "overhead (CUDA graphs, torch.compile, fewer larger kernels)"
+				: "host time under no operator (Python, launches, "
+				  "synchronisation) is the largest share: profile the Python side "
+				  "and remove per-step host work and synchronisation");
 		return;
 	case REC_COPIES:
 		strbuf_adds(sb, "host-device copies are hidden behind nothing: pin host memory "
@@ -1388,12 +1390,13 @@ static void compute_words(struct strbuf *sb, enum rec_kind k, const struct ana_s
 	double compute = gpu ? s->gpu.gpu_pct[GPU_COMPUTE] : s->shares.compute_pct;
 	switch (k) {
 	case REC_ELEMENTWISE:
-		strbuf_addf(sb,
-			    "compute (%.1f %% of %s) is mostly elementwise, bandwidth-bound work: "
-			    "fuse elementwise operations (torch.compile, fused optimizers) and keep "
-			    "activations smaller or recompute them; the accounting gives no ceiling "
-			    "for this (compute is the work itself)",
-			    compute, gpu ? "the GPU's time" : "step time");
+		strbuf_addf(
+			sb,
+			"compute (%.1f %% of %s) is mostly elementwise, bandwidth-bound work: "
+			"fuse elementwise operations (torch.compile, fused optimizers) and keep "
+			"activations smaller or recompute them; the accounting gives no ceiling "
+			"for this (compute is the work itself)",
+			compute, gpu ? "the GPU's time" : "step time");
 		return;
 	case REC_KERNELS:
 		strbuf_addf(sb,
