@@ -342,7 +342,11 @@ static void flags_of(struct ana_scenario *s, const struct ana_thresholds *th)
 				     g[GPU_IDLE_OTHER],
 			     100 - th->gpu_util_pct);
 	} else {
-		verdict_flag(v, FLAG_COMMUNICATION, s->shares.comm_pct + s->shares.sync_wait_pct,
+		/* waiting a straggler's cause explains is that cause's, not communication's */
+		verdict_flag(v, FLAG_COMMUNICATION,
+			     s->shares.comm_pct + (s->outcome.wait_to == SHARE_COMMUNICATION
+							   ? s->shares.sync_wait_pct
+							   : 0),
 			     th->comm_pct);
 		verdict_flag(v, FLAG_DATA, s->shares.data_pct, th->data_pct);
 		verdict_flag(v, FLAG_IO, s->shares.io_pct, th->io_pct);
@@ -1142,7 +1146,7 @@ static void fit_quality(const struct ana_run *run, const struct ana_scenario *ba
 		if (err > m->max_err_pct)
 			m->max_err_pct = err, m->max_err_nodes = s->in.nodes;
 	}
-	if (m->max_err_pct <= 10)
+	if (m->max_err_pct <= MODEL_FITS_PCT)
 		snprintf(m->fit, sizeof m->fit,
 			 "The model fits the measured points within %.1f %% (largest error at %d "
 			 "node%s).",

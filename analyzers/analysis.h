@@ -220,6 +220,9 @@ struct ana_scenario {
  * nodes), a and c >= 0 from the rest (communication, waiting for peers, data,
  * I/O) growing with the node count. Step times are scaled to the baseline's
  * global batch, so weak and strong scaling series both fit. */
+/* A model further than this from a point it was fitted on predicts nothing. */
+#define MODEL_FITS_PCT 10.0
+
 struct ana_model {
 	char series[72];       /* the baseline scenario of the series */
 	int points, base_nodes, max_nodes;

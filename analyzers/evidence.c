@@ -161,16 +161,19 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	const struct verdict_out *v = &s->outcome.v;
 	enum verdict_basis b = s->outcome.basis;
 	int str = has_straggler(s);
-	strbuf_addf(sb, "%s takes %.1f %% of %s, the largest share",
-		    evidence_share_words(v->share, b, str), v->pct,
-		    b == BASIS_GPU ? "the GPU's time" : "step time");
+	strbuf_addf(sb, "%s%s takes %.1f %% of %s, the largest share",
+		    evidence_share_words(v->share, b, str),
+		    v->verdict == VERDICT_MEMORY && v->share == SHARE_COMPUTE
+			    ? ", mostly elementwise (memory-bandwidth-bound) work,"
+			    : "",
+		    v->pct, b == BASIS_GPU ? "the GPU's time" : "step time");
 	if (v->share == SHARE_PEER_WAIT)
 		straggler_said(sb, s);
 	else if (str && b == BASIS_HOST && v->share == s->outcome.wait_to)
 		strbuf_addf(sb,
 			    "; of it, %.1f %% of step time is the other ranks waiting for rank "
-			    "%d%s%s, whose extra %s (%.2f ms a step more than the others' median) "
-			    "they wait for",
+			    "%d%s%s, for its extra %s (%.2f ms a step more than the others' "
+			    "median)",
 			    s->shares.sync_wait_pct, s->comm.stragglers[0].rank,
 			    s->comm.stragglers[0].node[0] ? " on " : "", s->comm.stragglers[0].node,
 			    s->comm.stragglers[0].cause, s->comm.stragglers[0].cause_ms);
@@ -197,7 +200,7 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 		strbuf_addf(sb,
 			    "; the local executor ran %d ranks on this machine's %d CPUs, so ranks "
 			    "also wait for CPU time, which counts as communication and waiting for "
-			    "peers: on real nodes those shares are smaller",
+			    "peers: on real nodes those shares may be smaller",
 			    s->in.ranks, run->host_cpus);
 }
 

@@ -817,41 +817,66 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 }
 
 /* The table of every scenario: size, state, step times, shares, verdict. */
+/* The table's six share cells of s: the host's step, or on the GPU basis the
+ * GPU's time (data: idle while the host loaded data; other: the rest, the GPU
+ * waiting for the host among it); n/a when unknown, never 0. */
+static void share_cells(const struct ana_scenario *s, char sh[6][16])
+{
+	const double *g = s->gpu.gpu_pct;
+	double host[6] = { s->shares.data_pct, s->shares.compute_pct,   s->shares.comm_pct,
+			   s->shares.sync_wait_pct, s->shares.io_pct, s->shares.other_pct };
+	double gpu[6] = { g[GPU_IDLE_DATA], g[GPU_COMPUTE], g[GPU_COMM], -1, -1,
+			  100 - g[GPU_IDLE_DATA] - g[GPU_COMPUTE] - g[GPU_COMM] };
+	for (int k = 0; k < 6; k++) {
+		double v = s->outcome.basis == BASIS_GPU ? gpu[k] : host[k];
+		if (s->outcome.basis != BASIS_GPU && !s->shares.shares_known)
+			snprintf(sh[k], sizeof sh[k], "n/a");
+		else if (v < 0)
+			snprintf(sh[k], sizeof sh[k], "–");
+		else
+			snprintf(sh[k], sizeof sh[k], "%.1f", v < 0.05 ? 0 : v);
+	}
+}
+
 static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 {
+	int gpu = 0;
 	strbuf_adds(md, "## Per-Scenario Analysis\n\n"
 		    "| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput "
-		    "| Data % | Compute % | Comm % | I/O % | Other % | Verdict |\n"
-		    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+		    "| Data % | Compute % | Comm % | Wait % | I/O % | Other % | Verdict |\n"
+		    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->data.analysed) {
 			strbuf_addf(md,
-				    "| %s | %d | %d | %s | – | – | – | – | – | – | – | – | not "
+				    "| %s | %d | %d | %s | – | – | – | – | – | – | – | – | – | not "
 				    "analysed |\n",
 				    s->in.name, s->in.nodes, s->in.ranks, s->in.state);
 			continue;
 		}
-		char sh[5][16];
-		const double pct[5] = { s->shares.data_pct, s->shares.compute_pct,
-					s->shares.comm_pct, s->shares.io_pct, s->shares.other_pct };
-		for (int k = 0; k < 5; k++) /* unknown shares are n/a, never 0 */
-			snprintf(sh[k], sizeof sh[k], s->shares.shares_known ? "%.1f" : "n/a",
-				 pct[k]);
-		char med[32], p95[32], thr[48];
+		char sh[6][16], med[32], p95[32], thr[48];
+		share_cells(s, sh);
 		snprintf(med, sizeof med, s->steps.no_steps ? "– (no steps)" : "%.2f",
 			 s->steps.step_med_ms);
 		snprintf(p95, sizeof p95, s->steps.no_steps ? "–" : "%.2f", s->steps.step_p95_ms);
 		snprintf(thr, sizeof thr, s->steps.no_steps ? "–" : "%.1f %s", s->steps.throughput,
 			 s->steps.throughput_unit);
-		strbuf_addf(
-			md,
-			"| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n",
-			s->in.name, s->in.nodes, s->in.ranks, s->in.state, med, p95, thr, sh[0],
-			sh[1], sh[2], sh[3], sh[4], verdict_name(s->outcome.v.verdict),
-			s->outcome.v.borderline ? " (borderline)" : "");
+		gpu |= s->outcome.basis == BASIS_GPU;
+		strbuf_addf(md,
+			    "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | "
+			    "%s%s%s |\n",
+			    s->in.name, s->in.nodes, s->in.ranks, s->in.state, med, p95, thr, sh[0],
+			    sh[1], sh[2], sh[3], sh[4], sh[5], verdict_name(s->outcome.v.verdict),
+			    s->outcome.v.borderline ? " (borderline)" : "",
+			    s->outcome.basis == BASIS_GPU ? " (GPU)" : "");
 	}
 	strbuf_adds(md, "\n");
+	if (gpu)
+		strbuf_adds(md,
+			    "Rows marked (GPU) give shares of the GPU's time (data: the GPU idle "
+			    "while the host loaded data; comm: exposed communication kernels; "
+			    "other: the rest, the GPU waiting for the host among it); the others "
+			    "shares of the host's step. Each row adds up to 100 %.\n\n");
 }
 
 /* A scenario that could not be analysed: why, and where to look; 0 when it was analysed. */
@@ -941,9 +966,10 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 			    s->steps.step_med_ms);
 	else
 		strbuf_addf(md,
-			    "Over %zu active steps the step time was %.2f ms median, %.2f ms p95 "
+			    "Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 "
 			    "(min %.2f, max %.2f; spread %.1f %% of the median)%s.",
-			    s->steps.active_steps, s->steps.step_med_ms, s->steps.step_p95_ms,
+			    s->steps.active_steps, s->steps.active_steps == 1 ? "" : "s",
+			    s->steps.step_med_ms, s->steps.step_p95_ms,
 			    s->steps.step_min_ms, s->steps.step_max_ms, s->steps.spread_pct,
 			    s->gpu.gpu_limits ? ", the GPU's period (its work per step outlasts "
 						"the host's step)"
@@ -971,7 +997,7 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 	char gbps[48] = "";
 	if (s->comm.allreduce_gbps > 0)
 		snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->comm.allreduce_gbps);
-	if (s->shares.comm_total_pct > 0)
+	if (s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST)
 		strbuf_addf(md,
 			    "Communication: %.1f %% of step time in collectives, %.1f %% of it "
 			    "hidden behind "
@@ -1231,13 +1257,23 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 		else
 			snprintf(form, sizeof form, "%.3f / N + %.3f + %.3f x log2(N)", m->b, m->a,
 				 m->c);
-		strbuf_addf(md,
-			    "**Model for the series of %s**: step time (ms, at the baseline's "
-			    "global batch) T(N) = %s%s. Predicted parallel efficiency: **%.0f %% "
-			    "at 8 nodes, %.0f %% at 16 nodes**.\n\n%s %s\n\n",
-			    m->series, form,
-			    m->step_only ? " (no compute term: step times only)" : "",
-			    100 * m->eff8, 100 * m->eff16, m->limit, m->fit);
+		if (m->max_err_pct > MODEL_FITS_PCT)
+			strbuf_addf(
+				md,
+				"**Model for the series of %s**: step time (ms, at the baseline's "
+				"global batch) T(N) = %s%s. %s No prediction is drawn from "
+				"it.\n\n",
+				m->series, form,
+				m->step_only ? " (no compute term: step times only)" : "", m->fit);
+		else
+			strbuf_addf(
+				md,
+				"**Model for the series of %s**: step time (ms, at the baseline's "
+				"global batch) T(N) = %s%s. Predicted parallel efficiency: **%.0f "
+				"%% at 8 nodes, %.0f %% at 16 nodes**.\n\n%s %s\n\n",
+				m->series, form,
+				m->step_only ? " (no compute term: step times only)" : "",
+				100 * m->eff8, 100 * m->eff16, m->limit, m->fit);
 		if (m->contention[0])
 			strbuf_addf(md, "**Contention.** %s\n\n", m->contention);
 	}
@@ -1323,12 +1359,16 @@ static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
 			    "gradient volume (bf16 gradients, compression) or a larger per-rank "
 			    "batch that amortises each all-reduce",
 			    overlap);
-	else
+	else if (overlap > 0.05)
 		strbuf_addf(sb,
 			    "only %.1f %% of communication overlaps compute: hide the gradient "
 			    "all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), "
 			    "raise the per-rank batch to amortise it, or reduce gradient volume",
-			    overlap > 0 ? overlap : 0);
+			    overlap);
+	else
+		strbuf_adds(sb, "no communication overlaps compute: hide the gradient all-reduce "
+			    "behind backward (bucketed DDP, gradient_as_bucket_view), raise the "
+			    "per-rank batch to amortise it, or reduce gradient volume");
 	fabric_clause(s, clause, sizeof clause);
 	if (clause[0])
 		strbuf_addf(sb, ". %.*s", (int)strlen(clause) - 1, clause);
@@ -1405,6 +1445,11 @@ static void compute_words(struct strbuf *sb, enum rec_kind k, const struct ana_s
 			    "communication; the accounting gives no ceiling for this (compute is "
 			    "the work itself)",
 			    compute);
+		if (!gpu && s->outcome.wait_to == SHARE_COMPUTE && s->comm.n_stragglers)
+			strbuf_addf(sb,
+				    "; the %.1f %% of step time the other ranks wait for rank "
+				    "%d's extra compute goes with its own recommendation",
+				    s->shares.sync_wait_pct, s->comm.stragglers[0].rank);
 		return;
 	case REC_MEMORY_PEAK:
 		strbuf_addf(sb,
@@ -1465,12 +1510,17 @@ static char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
 	strbuf_adds(&sb, ": ");
 	rec_words(&sb, r, rec_lead(r, run));
-	for (size_t i = 0; i < r->n; i++)
-		if (r->predicted_ms[i] >= 0 && r->step_ms[i] > 0)
-			strbuf_addf(&pred, "%s%s%s%.2f -> %.2f ms (-%.0f %%)", pred.len ? ", " : "",
-				    r->n > 1 ? run->sc[r->sc[i]].in.name : "", r->n > 1 ? " " : "",
-				    r->step_ms[i], r->predicted_ms[i],
-				    100 * (1 - r->predicted_ms[i] / r->step_ms[i]));
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ana_scenario *s = &run->sc[r->sc[i]];
+		if (r->predicted_ms[i] < 0 || r->step_ms[i] <= 0)
+			continue;
+		strbuf_addf(&pred, "%s%s%s%.2f -> %.2f ms (-%.0f %%)", pred.len ? ", " : "",
+			    r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "", r->step_ms[i],
+			    r->predicted_ms[i], 100 * (1 - r->predicted_ms[i] / r->step_ms[i]));
+		if (s->gpu.gpu_limits && r->predicted_ms[i] <= s->gpu.host_step_med_ms)
+			strbuf_adds(&pred, " (no lower than the host's own step: the GPU would "
+				    "then wait for it)");
+	}
 	if (pred.len)
 		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
 			    r->basis, pred.buf);
@@ -1515,7 +1565,7 @@ static int series_advice(struct rec *r, const struct ana_model *m, const struct 
 	double t16 = m->b / 16 + m->a + m->c * 4,
 	       over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
 	struct strbuf sb = STRBUF_INIT;
-	if (m->eff16 >= 0.8)
+	if (m->eff16 >= 0.8 || m->max_err_pct > MODEL_FITS_PCT) /* no advice from a poor fit */
 		return 0;
 	r->gain = m->step_only ? 0 : over;
 	if (m->contention[0])
@@ -1639,8 +1689,11 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 		"communication, exposed copies, and the GPU idle waiting for the host "
 		"(data-loader-bound for the part the host spent loading data), over windows "
 		"cut one after another (a step's GPU window begins where the previous step's "
-		"GPU work ended). Borderline when the runner-up is within 20 %% of it (or the "
-		"step spread, when larger). The thresholds (`analysis.thresholds`: "
+		"GPU work ended). Borderline when the runner-up is within 20 %% of it (or takes "
+		"the "
+		"larger share in a quarter of the steps). Waiting for a straggler counts with its "
+		"cause; straggler-bound when no phase explains it. The thresholds "
+		"(`analysis.thresholds`: "
 		"communication > %.0f %%, data loading > %.0f %%, I/O > %.0f %%, GPU busy < "
 		"%.0f %%, memory peak > %.0f %%) are flags listed beside the verdict, never a "
 		"reason to name a smaller share. A share that is unknown (step times only) is "
