@@ -197,7 +197,7 @@ void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *na
 }
 
 /* "cudaLaunchKernel_v7000" (Nsight Systems) names the same call as "cudaLaunchKernel". */
-static int is_launch(const char *name)
+int kineto_is_launch(const char *name)
 {
 	static const char *const calls[] = { "cudaLaunchKernel", "cudaMemcpyAsync",
 					     "cudaMemsetAsync" };
@@ -217,7 +217,7 @@ static void add_rt(struct gpu_trace *t, long corr, double start, double dur, int
 
 void gpu_trace_add_rt(struct gpu_trace *t, long corr, double start, double dur, const char *name)
 {
-	add_rt(t, corr, start, dur, is_launch(name));
+	add_rt(t, corr, start, dur, kineto_is_launch(name));
 }
 
 static int cmp_rt(const void *a, const void *b)
@@ -257,7 +257,7 @@ static int name_kind(const char *s)
 {
 	return !s ? 0
 		  : (!strncmp(s, "ProfilerStep#", 13) ? STR_STEP : 0) |
-			(is_launch(s) ? STR_LAUNCH : 0);
+			(kineto_is_launch(s) ? STR_LAUNCH : 0);
 }
 
 static int cat_kind(const char *s)

@@ -116,6 +116,9 @@ int kineto_dtype_size(const char *dtype);
  * steps and last_step_ts. The Kineto readers apply it; nsys.c with NVTX
  * ranges named ProfilerStep#N. */
 void gpu_trace_cut_steps(struct gpu_trace *t, char *const *names, const double *ts, int n);
+/* 1 when name is a runtime call that launches GPU work (cudaLaunchKernel,
+ * cudaMemcpyAsync, cudaMemsetAsync, with or without a _v<N> suffix). */
+int kineto_is_launch(const char *name);
 /* Sorts the runtime calls by correlation id for gpu_trace_rt(). */
 void gpu_trace_index_rt(struct gpu_trace *t);
 /* The first runtime call with that correlation id, or NULL. */

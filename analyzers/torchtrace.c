@@ -263,10 +263,57 @@ static int by_step_start(const void *pa, const void *pb)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
+struct range_at {
+	int tid;
+	double start, end;
+	size_t i;
+};
+
+static int by_range_at(const void *pa, const void *pb)
+{
+	const struct range_at *a = pa, *b = pb;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1; /* the enclosing range first */
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Per host range of t: 1 for an operator with device work, a range no rule
+ * classifies that encloses a launch call (a kernel, a copy, a memset) on its
+ * own thread: it counts as compute where no phase range is around it. */
+static unsigned char *device_work(const struct gpu_trace *t, const int *ph)
+{
+	unsigned char *dev = xcalloc(t->ncpu + 1, 1), *launch = xcalloc(t->nnames + 1, 1);
+	struct range_at *r = xmalloc((t->ncpu + 1) * sizeof *r);
+	size_t *stack = xmalloc((t->ncpu + 1) * sizeof *stack), depth = 0;
+	for (size_t i = 0; i < t->nnames; i++)
+		launch[i] = (unsigned char)kineto_is_launch(t->names[i]);
+	for (size_t i = 0; i < t->ncpu; i++)
+		r[i] = (struct range_at){ t->cpu[i].tid, t->cpu[i].start, t->cpu[i].end, i };
+	qsort(r, t->ncpu, sizeof *r, by_range_at);
+	for (size_t k = 0; k < t->ncpu; k++) {
+		while (depth && (r[stack[depth - 1]].tid != r[k].tid ||
+				 r[stack[depth - 1]].end <= r[k].start))
+			depth--;
+		if (launch[t->cpu[r[k].i].name])
+			for (size_t d = 0; d < depth; d++)
+				dev[r[stack[d]].i] |= ph[t->cpu[r[stack[d]].i].name] == -1;
+		stack[depth++] = k;
+	}
+	free(stack);
+	free(r);
+	free(launch);
+	return dev;
+}
+
 void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps,
 		     struct rank_metrics *out, struct op_table *ops)
 {
 	int *ph = torchtrace_name_phases(t, phases, loose_steps);
+	unsigned char *dev = device_work(t, ph);
 	struct phase_range *cls = xcalloc(t->ncpu + 1, sizeof *cls),
 			   *buf = xcalloc(t->ncpu + 1, sizeof *buf);
 	struct cpu_range *steps = xcalloc(t->ncpu + 1, sizeof *steps);
@@ -277,8 +324,9 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 		const struct cpu_range *c = &t->cpu[i];
 		if (ph[c->name] == TORCHTRACE_STEP)
 			steps[nsteps++] = *c;
-		else if (ph[c->name] >= 0) {
-			cls[ncls++] = (struct phase_range){ c->start, c->end, c->tid, ph[c->name] };
+		else if (ph[c->name] >= 0 || dev[i]) {
+			cls[ncls++] = (struct phase_range){ c->start, c->end, c->tid,
+							    dev[i] ? PH_OPS : ph[c->name] };
 			if (c->end - c->start > maxdur)
 				maxdur = c->end - c->start;
 		}
@@ -316,6 +364,7 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 	free(steps);
 	free(buf);
 	free(cls);
+	free(dev);
 	free(ph);
 }
 

@@ -12,6 +12,7 @@
 #include "util/strbuf.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static struct rules phases;
@@ -42,6 +43,33 @@ static void kineto_steps_and_phases(void)
 	CHECK_NEAR(ops.v[0].self_ms, 0.9, 1e-9);
 	rank_metrics_free(&r);
 	op_table_free(&ops);
+	gpu_trace_free(&t);
+}
+
+/* Host time by what ran: an operator under no phase range is compute, be it
+ * aten::* or any range with device work (one that encloses a launch call on
+ * its thread); time under no operator is other. */
+static void operators_with_device_work_are_compute(void)
+{
+	struct gpu_trace t;
+	memset(&t, 0, sizeof t);
+	t.rank = -1;
+	t.want_cpu = 1;
+	gpu_trace_add_cpu(&t, 0, 100, "ProfilerStep#1", "1", 0);
+	gpu_trace_add_cpu(&t, 10, 40, "my_ext::fused_op", "1", 0); /* launches: compute */
+	gpu_trace_add_cpu(&t, 20, 25, "cudaLaunchKernel", "1", 0);
+	gpu_trace_add_cpu(&t, 50, 70, "python_glue", "1", 0);      /* no launch: other */
+	gpu_trace_add_cpu(&t, 60, 65, "cudaLaunchKernel", "2", 0); /* another thread's */
+	gpu_trace_add_cpu(&t, 90, 95, "aten::add", "1", 0);        /* an aten operator */
+	gpu_trace_add_cpu(&t, 72, 88, "nn.Module: Net", "1", 0);   /* forward */
+	gpu_trace_add_cpu(&t, 75, 80, "my_ext::inner", "1", 0);    /* ... whose it is */
+	gpu_trace_add_cpu(&t, 76, 77, "cudaLaunchKernel", "1", 0);
+	struct rank_metrics r = { 0 };
+	torchtrace_rank(&t, &phases, 0, &r, NULL);
+	CHECK(r.n == 1);
+	CHECK_NEAR(r.steps[0].ops_ms, 0.035, 1e-12); /* [10, 40) and [90, 95) */
+	CHECK_NEAR(r.steps[0].forward_ms, 0.016, 1e-12);
+	rank_metrics_free(&r);
 	gpu_trace_free(&t);
 }
 
@@ -230,6 +258,7 @@ int main(void)
 	if (rules_load("analyzers/phase_rules.txt", &phases) < 0)
 		return 1;
 	RUN(kineto_steps_and_phases);
+	RUN(operators_with_device_work_are_compute);
 	RUN(gpu_work_stays_in_the_step_of_its_launch);
 	RUN(gzip_and_legacy_forms);
 	RUN(shared_dlrm_kineto_trace);
