@@ -56,7 +56,9 @@ for f in scaling breakdown timeline phases; do
 	check "report_references_$f" grep -q "](figures/$f.svg)" "$run/BOTTLENECK_ANALYSIS.md"
 done
 check demo_scaling_model [ "$(json "$S" '(len(j["scaling_models"]), j["scaling_models"][0]["series"], j["scaling_models"][0]["points"], 0 < j["scaling_models"][0]["efficiency_16_nodes"] <= j["scaling_models"][0]["efficiency_8_nodes"] <= 1)')" = "(1, 'gloo-1n', 3, True)" ]
-check demo_model_sentence grep -q "^Fitted on 3 scenarios (1 to 4 nodes), compute takes .* ms / N and the rest .* x log2(N) ms, so scaling is limited by .*: predicted efficiency .* % at 8 nodes and .* % at 16" "$run/BOTTLENECK_ANALYSIS.md"
+# the model's sentence with its predictions when it fits its points within 10 %; else (the
+# demo's 4 ranks share 2 CPUs, and under load the fit can fail) its error, and no prediction
+check demo_model_sentence grep -Eq "^Fitted on 3 scenarios \(1 to 4 nodes\), compute takes .* ms / N and the rest .* x log2\(N\) ms, so scaling is limited by .*: predicted efficiency .* % at 8 nodes and .* % at 16|^\*\*Model for the series of .*\*\*: step time .* The model does not fit the measured points: it is off by .* No prediction is drawn from it\.$" "$run/BOTTLENECK_ANALYSIS.md"
 # timeline.json: one process per scenario, one thread per rank (2 + 4 + 8), every step of every rank.
 check demo_timeline_json [ "$(json "$run/timeline.json" '(sorted({e["pid"] for e in j["traceEvents"]}), len([e for e in j["traceEvents"] if e.get("name") == "thread_name"]), len([e for e in j["traceEvents"] if e.get("cat") == "step"]))')" = "([1, 2, 3], 14, $((14 * $(json "$S" 'j["scenarios"][0]["active_steps"]') + 14 * 5)))" ]
 # compare: a run against itself is all ratios 1 and no "better"; the JSON says the same.
