@@ -64,34 +64,28 @@ enum rec_kind advice_kind_of(const struct ana_scenario *s)
 }
 
 /* The share of the step (host) or of the GPU's time that removing the cause
- * of kind k takes off; -1 when the accounting has none for it. */
+ * of kind k takes off: the candidate the verdict was decided on, with the
+ * waiting it causes; -1 when the accounting has none for it. */
 static double removable_pct(const struct ana_scenario *s, enum rec_kind k)
 {
-	int gpu = s->outcome.basis == BASIS_GPU, host = s->outcome.basis == BASIS_HOST;
+	const double *c = s->outcome.v.share_pct;
+	int host = s->outcome.basis == BASIS_HOST;
 	int straggler = s->comm.n_stragglers > 0 && !s->steps.no_steps;
-	const double *g = s->gpu.gpu_pct;
-	const struct ana_shares *sh = &s->shares;
-	enum share_kind w = s->outcome.wait_to;
-	double wait = sh->sync_wait_pct;
+	if (s->outcome.basis != BASIS_HOST && s->outcome.basis != BASIS_GPU)
+		return -1;
 	switch (k) {
 	case REC_COMMUNICATION:
-		return gpu ? g[GPU_COMM]
-			: host ? sh->comm_pct + (w == SHARE_COMMUNICATION ? wait : 0)
-			       : -1;
+		return c[SHARE_COMMUNICATION];
 	case REC_STRAGGLER:
 		return host && straggler ? s->comm.stragglers[0].impact_pct : -1;
 	case REC_DATA:
-		return gpu     ? g[GPU_IDLE_DATA]
-			: host ? sh->data_pct + (w == SHARE_DATA ? wait : 0)
-			       : -1;
+		return c[SHARE_DATA];
 	case REC_IO:
-		return host ? sh->io_pct + (w == SHARE_IO ? wait : 0) : -1;
+		return c[SHARE_IO];
 	case REC_HOST:
-		return gpu     ? g[GPU_IDLE_HOST]
-			: host ? sh->other_pct + (w == SHARE_HOST ? wait : 0)
-			       : -1;
+		return c[SHARE_HOST];
 	case REC_COPIES:
-		return gpu ? g[GPU_MEMCPY] : -1;
+		return c[SHARE_COPIES];
 	case REC_ELEMENTWISE:
 	case REC_KERNELS:
 	case REC_MEMORY_PEAK:
@@ -138,6 +132,13 @@ static struct ana_rec *rec_for(struct ana_run *run, enum rec_kind k, const char 
 	return r;
 }
 
+/* The share of r's i-th scenario's step its prediction takes off; -1 without one. */
+static double gain_of(const struct ana_rec *r, size_t i)
+{
+	return r->predicted_ms[i] >= 0 && r->step_ms[i] > 0 ? 1 - r->predicted_ms[i] / r->step_ms[i]
+							     : -1;
+}
+
 static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
 {
 	const struct ana_scenario *s = &run->sc[i];
@@ -146,12 +147,15 @@ static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
 	r->sc = xrealloc(r->sc, (r->n + 1) * sizeof *r->sc);
 	r->step_ms = xrealloc(r->step_ms, (r->n + 1) * sizeof *r->step_ms);
 	r->predicted_ms = xrealloc(r->predicted_ms, (r->n + 1) * sizeof *r->predicted_ms);
-	double p = advice_predicted_ms(s, k), step = s->steps.step_med_ms;
+	double p = advice_predicted_ms(s, k);
 	r->sc[r->n] = i;
-	r->step_ms[r->n] = s->data.analysed && !s->steps.no_steps ? step : -1;
+	r->step_ms[r->n] = s->data.analysed && !s->steps.no_steps ? s->steps.step_med_ms : -1;
 	r->predicted_ms[r->n++] = p;
-	if (p >= 0 && step > 0 && 100 * (1 - p / step) > r->gain_pct)
-		r->gain_pct = 100 * (1 - p / step);
+	double g = gain_of(r, r->n - 1);
+	if (g > gain_of(r, r->lead))
+		r->lead = r->n - 1;
+	if (100 * g > r->gain_pct)
+		r->gain_pct = 100 * g;
 	if (p >= 0)
 		r->basis = basis_of(s, k);
 }

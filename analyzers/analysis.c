@@ -268,15 +268,20 @@ static void gpu_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 /* Where waiting for peers counts: see ana_outcome.wait_to. */
 static enum share_kind wait_share(const struct ana_scenario *s)
 {
-	static const struct { const char *cause; enum share_kind k; } by[] = {
-		{ "compute", SHARE_COMPUTE }, { "data loading", SHARE_DATA },
-		{ "I/O", SHARE_IO },	      { "host/other", SHARE_HOST },
-	};
 	if (!s->comm.n_stragglers || s->steps.no_steps || s->steps.window_shares)
 		return SHARE_COMMUNICATION;
-	for (size_t i = 0; i < sizeof by / sizeof *by; i++)
-		if (!strcmp(s->comm.stragglers[0].cause, by[i].cause))
-			return by[i].k;
+	switch (s->comm.stragglers[0].cause_kind) {
+	case STRAGGLER_COMPUTE:
+		return SHARE_COMPUTE;
+	case STRAGGLER_DATA:
+		return SHARE_DATA;
+	case STRAGGLER_IO:
+		return SHARE_IO;
+	case STRAGGLER_OTHER:
+		return SHARE_HOST;
+	case STRAGGLER_UNKNOWN:
+		break;
+	}
 	return SHARE_PEER_WAIT;
 }
 
@@ -326,6 +331,11 @@ static size_t gpu_candidates(const struct ana_scenario *s, struct candidate *c)
 	return n;
 }
 
+size_t ana_candidates(const struct ana_scenario *s, struct candidate *c)
+{
+	return s->outcome.basis == BASIS_GPU ? gpu_candidates(s, c) : host_candidates(s, c);
+}
+
 /* The seed thresholds, as flags beside the verdict. */
 static void flags_of(struct ana_scenario *s, const struct ana_thresholds *th)
 {
@@ -364,7 +374,7 @@ static void flags_of(struct ana_scenario *s, const struct ana_thresholds *th)
 static double step_part(const struct step_rec *st, enum share_kind k, int gpu, double least,
 			enum share_kind wait_to)
 {
-	double compute = st->forward_ms + st->backward_ms + st->optimizer_ms + st->ops_ms,
+	double compute = step_compute_ms(st),
 	       wait = !gpu && least >= 0 && k == wait_to ? st->comm_exposed_ms - least : 0;
 	switch (k) {
 	case SHARE_COMPUTE:
@@ -421,11 +431,9 @@ static void outcome_of(struct ana_scenario *s, const struct ana_run *run,
 		       const struct scenario_metrics *m)
 {
 	struct candidate c[SHARE_N];
-	size_t n;
 	s->outcome.basis = s->gpu.gpu_basis ? BASIS_GPU : BASIS_HOST;
 	s->outcome.wait_to = s->gpu.gpu_basis ? SHARE_COMMUNICATION : wait_share(s);
-	n = s->gpu.gpu_basis ? gpu_candidates(s, c) : host_candidates(s, c);
-	verdict_decide(c, n, &s->outcome.v);
+	verdict_decide(c, ana_candidates(s, c), &s->outcome.v);
 	step_flips(s, m);
 	flags_of(s, &run->th);
 	s->outcome.oversubscribed = run->host_cpus > 0 && s->in.ranks > run->host_cpus &&

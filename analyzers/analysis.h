@@ -267,6 +267,7 @@ struct ana_rec {
 	size_t *sc;
 	double *step_ms, *predicted_ms;
 	size_t n;
+	size_t lead;            /* the one of them with the largest gain (0 when none has one) */
 	double gain_pct;        /* the largest predicted gain of its scenarios; 0 none */
 	const char *basis;      /* "host step shares", "GPU windows", "straggler impact", "none" */
 };
@@ -314,6 +315,9 @@ void ana_run_add_probe(struct ana_run *run, const char *name, const char *state,
 		       const char *backend, const char *job_dir, int nodes, int tasks_per_node);
 /* The campaign's phase rules, then analyzers/phase_rules.txt. */
 int ana_phase_rules_load(const struct ana_run *run, struct rules *r);
+/* The candidates of s's verdict (verdict.h) on its basis, the waiting for
+ * peers counted where outcome.wait_to says; how many into c (SHARE_N room). */
+size_t ana_candidates(const struct ana_scenario *s, struct candidate *c);
 /* Analyses every scenario (reading its metrics/) and the scaling. */
 int ana_run_analyse(struct ana_run *run);
 /* Writes BOTTLENECK_ANALYSIS.md and summary.json in run_dir, and

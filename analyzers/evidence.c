@@ -184,7 +184,7 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 		host_shares(sb, s);
 	strbuf_adds(sb, ")");
 	flags_said(sb, v);
-	if (v->borderline && v->runner_pct >= (1 - VERDICT_NEAR) * v->pct)
+	if (v->borderline == BORDERLINE_NEAR)
 		strbuf_addf(sb,
 			    "; **borderline**: %s takes %.1f %%, within %.0f %% of it, so %s is "
 			    "nearly as likely",

@@ -527,20 +527,33 @@ static void owners(const struct gpu_trace *t, const double (*steps)[2], size_t n
 	free(at);
 }
 
+struct start_at {
+	double start;
+	size_t i;
+};
+
+static int cmp_start_at(const void *a, const void *b)
+{
+	const struct start_at *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
 /* Event indices by start; *maxdur the longest event. */
 static size_t *by_start(const struct gpu_trace *t, double *maxdur)
 {
 	size_t *v = xmalloc((t->n + 1) * sizeof *v);
-	struct span *key = xmalloc((t->n + 1) * sizeof *key);
+	struct start_at *key = xmalloc((t->n + 1) * sizeof *key);
 	*maxdur = 0;
 	for (size_t i = 0; i < t->n; i++) {
-		key[i] = (struct span){ t->ev[i].start, (double)i };
+		key[i] = (struct start_at){ t->ev[i].start, i };
 		if (t->ev[i].end - t->ev[i].start > *maxdur)
 			*maxdur = t->ev[i].end - t->ev[i].start;
 	}
-	qsort(key, t->n, sizeof *key, cmp_span); /* ties: any order, the sums do not care */
+	qsort(key, t->n, sizeof *key, cmp_start_at);
 	for (size_t i = 0; i < t->n; i++)
-		v[i] = (size_t)key[i].e;
+		v[i] = key[i].i;
 	free(key);
 	return v;
 }
@@ -588,7 +601,9 @@ static void windows(const struct gpu_trace *t, const size_t *idx, const size_t *
 	}
 }
 
-/* One window's breakdown, from every event in it (ix[0..n), any step's). */
+/* One window's breakdown, from every event in it (ix[0..n), any step's); buf:
+ * six spans' buffers of the trace's events, the fifth (compute or
+ * communication) of twice that. */
 static void window_parts(const struct gpu_trace *t, const size_t *ix, size_t n, double a,
 			 double b, const int cats[3], const struct span *dv, size_t nd,
 			 struct span *buf[6], struct hta_step *o)
@@ -644,7 +659,7 @@ void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*
 	double len;
 	size_t nd = merge(dv, ndata, &len);
 	for (int i = 0; i < 6; i++)
-		buf[i] = xmalloc((2 * t->n + 1) * sizeof **buf);
+		buf[i] = xmalloc(((i == 4 ? 2 : 1) * t->n + 1) * sizeof **buf);
 	for (size_t k = 0; k < nsteps; k++) {
 		/* no GPU work of its own (the profiler's dropped last step): not judged */
 		if (first[k + 1] == first[k] || win[k][1] <= win[k][0])

@@ -38,6 +38,11 @@ static int step_is_sane(const struct step_rec *s)
 		s->start_us >= 0;
 }
 
+double step_compute_ms(const struct step_rec *s)
+{
+	return s->forward_ms + s->backward_ms + s->optimizer_ms + s->ops_ms;
+}
+
 void metrics_add_step(struct rank_metrics *r, const struct step_rec *s)
 {
 	if (!step_is_sane(s)) {

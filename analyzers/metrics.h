@@ -98,6 +98,8 @@ int metrics_load_stream(FILE *f, struct rank_metrics *out, int meta_only);
 /* 1 when name is a rank file, rank_<r>.jsonl (the trainer) or
  * rank_<r>_metrics.jsonl (AORTA-style), with *rank set. */
 int metrics_rank_file(const char *name, int *rank);
+/* A step's compute (ms): forward + backward + optimizer + operators outside them. */
+double step_compute_ms(const struct step_rec *s);
 /* Adds a step when every number in it is plausible, else counts a bad line. */
 void metrics_add_step(struct rank_metrics *r, const struct step_rec *s);
 /* Orders a scenario's ranks by rank. */

@@ -1324,20 +1324,6 @@ static int rec_cmp(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
-/* The scenario of r whose predicted gain is largest (its first without any). */
-static const struct ana_scenario *rec_lead(const struct ana_rec *r, const struct ana_run *run)
-{
-	size_t best = 0;
-	double gain = -1;
-	for (size_t i = 0; i < r->n; i++) {
-		double g = r->predicted_ms[i] >= 0 && r->step_ms[i] > 0
-			? 1 - r->predicted_ms[i] / r->step_ms[i]
-			: -1;
-		if (g > gain)
-			gain = g, best = i;
-	}
-	return &run->sc[r->sc[best]];
-}
 
 /* What to change about exposed communication, from the lead scenario's numbers. */
 static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
@@ -1509,7 +1495,7 @@ static char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 	for (size_t i = 0; i < r->n; i++)
 		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
 	strbuf_adds(&sb, ": ");
-	rec_words(&sb, r, rec_lead(r, run));
+	rec_words(&sb, r, &run->sc[r->sc[r->lead]]);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ana_scenario *s = &run->sc[r->sc[i]];
 		if (r->predicted_ms[i] < 0 || r->step_ms[i] <= 0)

@@ -9,12 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { P_COMPUTE, P_DATA, P_IO, P_OTHER, P_N };
-static const char *const phase_word[P_N] = { "compute", "data loading", "I/O", "host/other" };
+enum {
+	P_COMPUTE = STRAGGLER_COMPUTE,
+	P_DATA = STRAGGLER_DATA,
+	P_IO = STRAGGLER_IO,
+	P_OTHER = STRAGGLER_OTHER,
+	P_N = STRAGGLER_UNKNOWN
+};
+static const char *const phase_word[P_N + 1] = { "compute", "data loading", "I/O", "host/other",
+						 "unknown" };
 
 static void phases_of(const struct step_rec *s, double *p)
 {
-	p[P_COMPUTE] = s->forward_ms + s->backward_ms + s->optimizer_ms + s->ops_ms;
+	p[P_COMPUTE] = step_compute_ms(s);
 	p[P_DATA] = s->data_ms;
 	p[P_IO] = s->io_ms;
 	p[P_OTHER] = s->step_ms - p[P_COMPUTE] - p[P_DATA] - p[P_IO] - s->comm_ms;
@@ -316,7 +323,8 @@ static void straggler_of(struct straggler *s, const struct rank_metrics *rk,
 	for (int ph = 1; ph < P_N; ph++)
 		best = sum->margin[ph] > sum->margin[best] ? ph : best;
 	int known = sum->margin[best] >= 0.5 * sum->imposed;
-	snprintf(s->cause, sizeof s->cause, "%s", known ? phase_word[best] : "unknown");
+	s->cause_kind = known ? (enum straggler_cause)best : STRAGGLER_UNKNOWN;
+	snprintf(s->cause, sizeof s->cause, "%s", phase_word[s->cause_kind]);
 	s->cause_ms = sum->margin[best] / (double)counted;
 }
 

@@ -28,10 +28,21 @@
 #define STRAGGLER_TIE 0.25
 #define STRAGGLER_GAP 0.5
 
+/* The phase in which a straggler outspends the others (STRAGGLER_UNKNOWN: none
+ * explains half of the waiting it imposes). */
+enum straggler_cause {
+	STRAGGLER_COMPUTE,
+	STRAGGLER_DATA,
+	STRAGGLER_IO,
+	STRAGGLER_OTHER,
+	STRAGGLER_UNKNOWN
+};
+
 struct straggler {
 	int rank;
 	char node[128];          /* the node it ran on, from its telemetry ("" unknown) */
-	char cause[16];          /* compute, data loading, I/O, host/other or unknown */
+	enum straggler_cause cause_kind;
+	char cause[16];          /* its name: compute, data loading, I/O, host/other, unknown */
 	double cause_ms;         /* per step, how much more than the others' median in that phase */
 	/* the others' waiting it causes, per step, as a share of the median step */
 	double impact_pct;

@@ -263,23 +263,11 @@ static int by_step_start(const void *pa, const void *pb)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
+/* A host range and its index in the trace (sorted as by_tid_start sorts ranges). */
 struct range_at {
-	int tid;
-	double start, end;
+	struct cpu_range c;
 	size_t i;
 };
-
-static int by_range_at(const void *pa, const void *pb)
-{
-	const struct range_at *a = pa, *b = pb;
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	if (a->end != b->end)
-		return a->end > b->end ? -1 : 1; /* the enclosing range first */
-	return a->i < b->i ? -1 : a->i > b->i;
-}
 
 /* Per host range of t: 1 for an operator with device work, a range no rule
  * classifies that encloses a launch call (a kernel, a copy, a memset) on its
@@ -292,15 +280,15 @@ static unsigned char *device_work(const struct gpu_trace *t, const int *ph)
 	for (size_t i = 0; i < t->nnames; i++)
 		launch[i] = (unsigned char)kineto_is_launch(t->names[i]);
 	for (size_t i = 0; i < t->ncpu; i++)
-		r[i] = (struct range_at){ t->cpu[i].tid, t->cpu[i].start, t->cpu[i].end, i };
-	qsort(r, t->ncpu, sizeof *r, by_range_at);
+		r[i] = (struct range_at){ t->cpu[i], i };
+	sort_runs(r, t->ncpu, sizeof *r, by_tid_start); /* compares the first member */
 	for (size_t k = 0; k < t->ncpu; k++) {
-		while (depth && (r[stack[depth - 1]].tid != r[k].tid ||
-				 r[stack[depth - 1]].end <= r[k].start))
+		while (depth && (r[stack[depth - 1]].c.tid != r[k].c.tid ||
+				 r[stack[depth - 1]].c.end <= r[k].c.start))
 			depth--;
-		if (launch[t->cpu[r[k].i].name])
+		if (launch[r[k].c.name])
 			for (size_t d = 0; d < depth; d++)
-				dev[r[stack[d]].i] |= ph[t->cpu[r[stack[d]].i].name] == -1;
+				dev[r[stack[d]].i] |= ph[r[stack[d]].c.name] == -1;
 		stack[depth++] = k;
 	}
 	free(stack);

@@ -77,6 +77,10 @@ void verdict_decide(const struct candidate *c, size_t n, struct verdict_out *out
 {
 	memset(out, 0, sizeof *out);
 	out->verdict = out->runner_up = VERDICT_UNDETERMINED;
+	for (int k = 0; k < SHARE_N; k++)
+		out->share_pct[k] = -1;
+	for (size_t i = 0; i < n; i++)
+		out->share_pct[c[i].share] = c[i].pct;
 	size_t best = n, second = n;
 	for (size_t i = 0; i < n; i++)
 		if (best == n || c[i].pct > c[best].pct)
@@ -94,16 +98,16 @@ void verdict_decide(const struct candidate *c, size_t n, struct verdict_out *out
 	out->runner_up = c[second].verdict;
 	out->runner_share = c[second].share;
 	out->runner_pct = c[second].pct;
-	out->borderline = c[second].pct >= (1 - VERDICT_NEAR) * c[best].pct;
+	out->borderline = c[second].pct >= (1 - VERDICT_NEAR) * c[best].pct ? BORDERLINE_NEAR : 0;
 }
 
 void verdict_flips(struct verdict_out *out, long flips, long steps)
 {
 	out->flips = flips;
 	out->steps = steps;
-	if (out->runner_up != VERDICT_UNDETERMINED && steps > 0 &&
+	if (out->runner_up != VERDICT_UNDETERMINED && steps > 0 && !out->borderline &&
 	    (double)flips >= VERDICT_FLIPS * (double)steps)
-		out->borderline = 1;
+		out->borderline = BORDERLINE_FLIPS;
 }
 
 void verdict_flag(struct verdict_out *out, enum flag_kind kind, double pct, double th)

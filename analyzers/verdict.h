@@ -70,11 +70,16 @@ struct flag {
 	double pct, th;
 };
 
+/* Why a verdict is borderline (0: it is not). */
+enum borderline { BORDERLINE_NEAR = 1, BORDERLINE_FLIPS };
+
 struct verdict_out {
 	enum verdict verdict, runner_up; /* runner_up VERDICT_UNDETERMINED: none */
 	enum share_kind share, runner_share;
 	double pct, runner_pct;
-	int borderline;
+	/* each candidate's share by kind, as decided on; -1 for a kind no candidate had */
+	double share_pct[SHARE_N];
+	int borderline; /* enum borderline, 0 when sure */
 	long flips, steps; /* steps in which the runner-up took the larger share, of steps */
 	struct flag flags[FLAG_N];
 	size_t nflags;

@@ -534,6 +534,14 @@ static void test_verdict_decide(void)
 		CHECK(strcmp(verdict_name((enum verdict)k), "undetermined") || k == 0);
 }
 
+/* The candidates of s as its analysis decides on them (their shares kept in
+ * s->outcome.v), for a scenario made by hand. */
+static void decided(struct ana_scenario *s)
+{
+	struct candidate c[SHARE_N];
+	verdict_decide(c, ana_candidates(s, c), &s->outcome.v);
+}
+
 /* Every verdict kind gets its own advice, never another's words, with the
  * predicted step where the accounting gives a ceiling. */
 static void test_advice_every_kind(void)
@@ -549,6 +557,7 @@ static void test_advice_every_kind(void)
 	s.steps.step_med_ms = 100;
 	s.shares.comm_pct = 20, s.shares.sync_wait_pct = 11, s.shares.data_pct = 19,
 	s.shares.io_pct = 7, s.shares.other_pct = 3, s.shares.compute_pct = 40;
+	decided(&s);
 	struct { enum verdict v; enum share_kind sh; enum rec_kind k; double pred; } want[] = {
 		{ VERDICT_COMPUTE, SHARE_COMPUTE, REC_KERNELS, -1 },
 		{ VERDICT_MEMORY, SHARE_COMPUTE, REC_ELEMENTWISE, -1 },
@@ -569,6 +578,7 @@ static void test_advice_every_kind(void)
 	s.comm.n_stragglers = 1;
 	s.outcome.wait_to = SHARE_PEER_WAIT;
 	s.comm.stragglers[0].impact_pct = 69;
+	decided(&s);
 	s.outcome.v.verdict = VERDICT_STRAGGLER;
 	CHECK(advice_kind_of(&s) == REC_STRAGGLER);
 	CHECK_NEAR(advice_predicted_ms(&s, REC_STRAGGLER), 31, 1e-9);
@@ -576,12 +586,14 @@ static void test_advice_every_kind(void)
 	CHECK_NEAR(advice_predicted_ms(&s, REC_COMMUNICATION), 80, 1e-9);
 	/* a straggler whose cause is data loading: removing data loading removes its wait */
 	s.outcome.wait_to = SHARE_DATA;
+	decided(&s);
 	CHECK_NEAR(advice_predicted_ms(&s, REC_DATA), 70, 1e-9);
 	/* on the GPU, when it is the limit, the host's own step is a floor */
 	s.outcome.basis = BASIS_GPU;
 	s.gpu.gpu_pct[GPU_COMM] = 62;
 	s.gpu.gpu_limits = 1;
 	s.gpu.host_step_med_ms = 50;
+	decided(&s);
 	CHECK_NEAR(advice_predicted_ms(&s, REC_COMMUNICATION), 50, 1e-9);
 	s.gpu.gpu_limits = 0;
 	CHECK_NEAR(advice_predicted_ms(&s, REC_COMMUNICATION), 38, 1e-9);
