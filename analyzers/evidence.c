@@ -129,7 +129,7 @@ static void monitors_evidence(struct strbuf *sb, const struct ana_scenario *s,
 }
 
 /* The thresholds the shares pass, beside the verdict. */
-static void flags_said(struct strbuf *sb, const struct verdict_out *v)
+static void flags_said(struct strbuf *sb, const struct verdict_out *v, enum verdict_basis b)
 {
 	static const char *const words[FLAG_N] = {
 		[FLAG_COMMUNICATION] = "exposed communication and waiting for peers",
@@ -139,9 +139,12 @@ static void flags_said(struct strbuf *sb, const struct verdict_out *v)
 		[FLAG_MEMORY] = "memory peak",
 		[FLAG_COPIES] = "exposed copies",
 	};
-	for (size_t i = 0; i < v->nflags; i++)
+	for (size_t i = 0; i < v->nflags; i++) /* the GPU's holds no waiting for peers */
 		strbuf_addf(sb, "%s%s %.1f %% (threshold %.0f %%)",
-			    i ? ", " : "; over their thresholds: ", words[v->flags[i].kind],
+			    i ? ", " : "; over their thresholds: ",
+			    b == BASIS_GPU && v->flags[i].kind == FLAG_COMMUNICATION
+				    ? "exposed communication"
+				    : words[v->flags[i].kind],
 			    v->flags[i].pct, v->flags[i].th);
 }
 
@@ -183,7 +186,7 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	else
 		host_shares(sb, s);
 	strbuf_adds(sb, ")");
-	flags_said(sb, v);
+	flags_said(sb, v, b);
 	if (v->borderline == BORDERLINE_NEAR)
 		strbuf_addf(sb,
 			    "; **borderline**: %s takes %.1f %%, within %.0f %% of it, so %s is "
@@ -210,7 +213,8 @@ void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struc
 	case BASIS_NONE:
 		if (s->data.analysed && !s->shares.shares_known)
 			strbuf_addf(sb,
-				    "where step time goes is not known: %s gives step times only, "
+				    "where step time goes is not known: the source (%s) gives step "
+				    "times only, "
 				    "and there is no node monitor data; no verdict is drawn (a "
 				    "trace with steps, the trainer's telemetry or profile.monitor "
 				    "would give one)",

@@ -322,7 +322,8 @@ static int figure_scripts(struct fig *f)
 			    "     '' using 7 title 'copies (GPU)', '' using 8 title 'GPU waits', "
 			    "'' using 9 title 'other'\n");
 	else
-		strbuf_addf(&body, "set title 'Where step time goes: no analysed scenario'\n%s",
+		strbuf_addf(&body,
+			    "set title 'Where step time goes: no scenario with a breakdown'\n%s",
 			    empty_plot);
 	gp_script(f, &b, "breakdown", body.buf);
 	strbuf_reset(&body);
@@ -355,7 +356,8 @@ static int figure_scripts(struct fig *f)
 			    "phases', '' using 8 title 'other'\n",
 			    f->phases_of);
 	else
-		strbuf_addf(&body, "set title 'Median step per rank: no analysed scenario'\n%s",
+		strbuf_addf(&body,
+			    "set title 'Median step per rank: no scenario with a breakdown'\n%s",
 			    empty_plot);
 	gp_script(f, &d, "phases", body.buf);
 	strbuf_reset(&body);

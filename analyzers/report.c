@@ -1021,7 +1021,8 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			    s->steps.global_batch, s->steps.batch_from);
 	if (!s->shares.shares_known)
 		strbuf_addf(md,
-			    "Where step time goes is not known: %s gives step times only (data, "
+			    "Where step time goes is not known: the source (%s) gives step times "
+			    "only (data, "
 			    "compute, "
 			    "communication and I/O shares are n/a; the trainer's telemetry or "
 			    "PyTorch-profiler traces "
@@ -1113,17 +1114,19 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 /* Links the figures that were drawn and have data behind them. */
 static void md_figures(struct strbuf *md, const struct ana_run *run)
 {
-	enum { ALWAYS, SERIES, SIZED };
+	enum { ALWAYS, SERIES, SIZED, SHARES };
 	static const struct { const char *file, *alt; int need; } figs[] = {
 		{ "scaling", "Parallel efficiency per series, measured and fitted", SERIES },
-		{ "breakdown", "Where step time goes, per scenario", ALWAYS },
+		{ "breakdown", "Where step time goes, per scenario", SHARES },
 		{ "timeline", "Step time per step, rank 0 of each scenario", ALWAYS },
-		{ "phases", "The median step of the widest scenario, per rank", ALWAYS },
+		{ "phases", "The median step of the widest scenario, per rank", SHARES },
 		{ "collectives", "Bus bandwidth of the collectives against message size", SIZED },
 	};
-	size_t analysed = 0, series = 0, sized = 0;
+	size_t analysed = 0, series = 0, sized = 0, shares = 0;
 	for (size_t i = 0; i < run->n; i++) {
 		analysed += run->sc[i].data.analysed;
+		/* step times alone draw no breakdown: no figure of nothing */
+		shares += run->sc[i].data.analysed && run->sc[i].shares.shares_known;
 		series += run->sc[i].data.analysed && run->sc[i].scaling.baseline[0] &&
 			!run->sc[i].scaling.is_baseline;
 		for (size_t k = 0; k < run->sc[i].comm.ncolls; k++)
@@ -1138,7 +1141,7 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/" RUN_FIGURES "/%s.svg", run->run_dir, figs[i].file);
 		int wanted = figs[i].need == ALWAYS || (figs[i].need == SERIES && series) ||
-			(figs[i].need == SIZED && sized);
+			(figs[i].need == SIZED && sized) || (figs[i].need == SHARES && shares);
 		if (fsio_exists(p.buf) && wanted) {
 			strbuf_addf(md, "![%s](figures/%s.svg)\n\n", figs[i].alt, figs[i].file);
 			any = 1;
@@ -1649,9 +1652,11 @@ static void md_method_sources(struct strbuf *md)
 		"- Throughput: global batch / median step time.\n"
 		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + "
 		"`backward_ms` + "
-		"`optimizer_ms` (compute), `comm_exposed_ms` (communication not hidden behind "
+		"`optimizer_ms` and, from traces, operators under none of those phases (compute), "
+		"`comm_exposed_ms` (communication not hidden behind "
 		"compute; `comm_ms` when "
-		"absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder. A "
+		"absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host "
+		"time under no operator). A "
 		"collective ends for "
 		"every rank at once, so per step the smallest exposed communication over ranks "
 		"(the last rank to "

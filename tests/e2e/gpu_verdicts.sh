@@ -63,6 +63,8 @@ check gpu_deepqueue_predicted [ "$(json "$run/summary.json" '[(r["kind"], r["pre
 # The GPU idle between steps while the host works (30 ms steps, 10 ms of GPU work): host-bound
 check gpu_hostgap_exact [ "$(G hostgap idle_host_wait),$(G hostgap compute),$(G hostgap communication),$(S hostgap '["step_time_ms"]["median"]'),$(S hostgap '["gpu_limits"]["gpu_is_the_limit"]')" = "61.538,23.077,15.385,30.0,False" ]
 check gpu_flags_beside [ "$(json "$run/summary.json" '[[f["kind"] for f in x["flags"]] for x in j["scenarios"] if x["name"] in ("hostgap", "data")]')" = "[['data_loading', 'gpu_idle'], ['gpu_idle']]" ]
+# the GPU's communication flag holds no waiting for peers, and says so
+check gpu_flag_words grep -q "over their thresholds: exposed communication 61.2 % (threshold 20 %)" "$run/BOTTLENECK_ANALYSIS.md"
 check gpu_never_no_share_passes [ "$(grep -c "no share passes its threshold" "$run/BOTTLENECK_ANALYSIS.md")" = 0 ]
 
 # The shared 8-rank DLRM traces (../shared): the GPU waits for the host 50.0 % of its time,

@@ -664,6 +664,10 @@ static void test_unknown_shares(void)
 	CHECK(strstr(md, "T(N) = ") != NULL &&
 	      strstr(md, "(no compute term: step times only)") != NULL);
 	CHECK(strstr(md, "**l1**, **l2**, **l4**: where step time goes is not known") != NULL);
+	/* no figure of shares nobody knows; the step times are drawn */
+	CHECK(strstr(md, "figures/breakdown.svg") == NULL &&
+	      strstr(md, "figures/phases.svg") == NULL);
+	CHECK(strstr(md, "figures/timeline.svg") != NULL);
 	free(md);
 	snprintf(p, sizeof p, "%s/summary.json", dir);
 	json_t *j = json_load_file(p, 0, NULL);
