@@ -63,6 +63,8 @@ check gpu_deepqueue_predicted [ "$(json "$run/summary.json" '[(r["kind"], r["pre
 # The GPU idle between steps while the host works (30 ms steps, 10 ms of GPU work): host-bound
 check gpu_hostgap_exact [ "$(G hostgap idle_host_wait),$(G hostgap compute),$(G hostgap communication),$(S hostgap '["step_time_ms"]["median"]'),$(S hostgap '["gpu_limits"]["gpu_is_the_limit"]')" = "61.538,23.077,15.385,30.0,False" ]
 check gpu_flags_beside [ "$(json "$run/summary.json" '[[f["kind"] for f in x["flags"]] for x in j["scenarios"] if x["name"] in ("hostgap", "data")]')" = "[['data_loading', 'gpu_idle'], ['gpu_idle']]" ]
+# the table's row of a GPU-basis scenario gives the GPU's shares, adding up to 100 %
+check gpu_table_row grep -q "^| deepqueue | 1 | 2 | COMPLETED | 23.00 | 23.00 | 43.5 steps/s | 0.0 | 34.8 | 65.2 | – | – | 0.0 | communication-bound (GPU) |$" "$run/BOTTLENECK_ANALYSIS.md"
 # the GPU's communication flag holds no waiting for peers, and says so
 check gpu_flag_words grep -q "over their thresholds: exposed communication 61.2 % (threshold 20 %)" "$run/BOTTLENECK_ANALYSIS.md"
 check gpu_never_no_share_passes [ "$(grep -c "no share passes its threshold" "$run/BOTTLENECK_ANALYSIS.md")" = 0 ]

@@ -682,6 +682,31 @@ static void test_unknown_shares(void)
 	CHECK(json_is_null(json_array_get(json_object_get(r, "predicted_step_ms"), 0)));
 	json_decref(j);
 	ana_run_free(&run);
+	/* a model far from its points (off by over 10 %) predicts nothing */
+	step_log("p1", 1, 100);
+	step_log("p2", 2, 300);
+	step_log("p4", 4, 120);
+	struct ana_run r2 = { .campaign = strdup("t"),
+			      .run_id = strdup("r"),
+			      .run_dir = strdup(dir),
+			      .th = { 20, 30, 70, 90 },
+			      .global_batch = 64,
+			      .step_log =
+				      strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms") };
+	add_in(&r2, "p1", 1, 1, "P");
+	add_in(&r2, "p2", 2, 1, "P");
+	add_in(&r2, "p4", 4, 1, "P");
+	CHECK(ana_run_analyse(&r2) == 0);
+	CHECK(r2.nmodels == 1 && r2.models[0].max_err_pct > MODEL_FITS_PCT);
+	CHECK(ana_run_write(&r2) == 0);
+	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
+	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
+	CHECK(strstr(md, "The model does not fit the measured points") != NULL);
+	CHECK(strstr(md, "No prediction is drawn from it.") != NULL);
+	CHECK(strstr(md, "Predicted parallel efficiency") == NULL);
+	CHECK(strstr(md, "at scale**") == NULL); /* no advice from it */
+	free(md);
+	ana_run_free(&r2);
 }
 
 int main(void)
