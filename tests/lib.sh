@@ -95,5 +95,10 @@ failed_run_said() {
 		tail -n 8 "$log" | sed 's/^/  why: /'
 		grep -h -m 6 -iE "error|exception|refused|timed? ?out|abort|killed" \
 			"$(dirname "$log")"/logs/* 2>/dev/null | sed 's/^/  why: /'
+		# each rank's last lines: a rank killed by a signal (SIGABRT: 134) may say why in
+		# words no pattern above knows (glibc's heap checks name their function)
+		for r in "$(dirname "$log")"/logs/*; do
+			[ -f "$r" ] && tail -n 3 "$r" | sed "s|^|  why: $(basename "$r"): |"
+		done
 	done
 }
