@@ -4,8 +4,10 @@
 #include "util/fsio.h"
 #include "util/jsonio.h"
 #include "util/strbuf.h"
+#include "util/tempname.h"
 #include "util/words.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -401,6 +403,16 @@ static int pin_pdf_date(const char *path, long epoch)
 	return rc;
 }
 
+/* Removes the drawing folders of killed runs in dir. */
+static void sweep_draw(const char *dir)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsio_sweep_temps(dfd, dir, ".draw");
+		close(dfd);
+	}
+}
+
 /* gnuplot writes its images into a fresh private folder (mkdtemp) beside
  * the scripts, from which each is renamed into place: a link planted where
  * an image goes is named and refused, never written through. */
@@ -408,14 +420,19 @@ static int run_gnuplot(struct fig *f, const char *name)
 {
 	struct strbuf draw = STRBUF_INIT, from = STRBUF_INIT, to = STRBUF_INIT,
 		      script = STRBUF_INIT;
-	char epoch[32], logpath[] = "/tmp/campaign-gnuplot-XXXXXX";
-	strbuf_addf(&draw, "%s/.draw.XXXXXX", f->dir);
+	char epoch[32];
+	strbuf_addf(&from, "%s/.draw", f->dir);
+	tempname_make(&draw, from.buf, "XXXXXX");
 	if (!mkdtemp(draw.buf)) {
 		int rc = err_sys(ERR_IO, "cannot create a folder in %s", f->dir);
 		strbuf_free(&draw);
+		strbuf_free(&from);
 		return rc;
 	}
-	int fd = mkstemp(logpath);
+	strbuf_reset(&from);
+	strbuf_addf(&from, "%s/gnuplot.log", draw.buf); /* gone with the folder */
+	char *logpath = strbuf_detach(&from);
+	int fd = open(logpath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	snprintf(epoch, sizeof epoch, "%ld", f->epoch);
 	strbuf_addf(&script, "../%s.gp", name);
 	pid_t pid = fork();
@@ -443,6 +460,7 @@ static int run_gnuplot(struct fig *f, const char *name)
 	}
 	close(fd);
 	unlink(logpath);
+	free(logpath);
 	static const char *const ext[] = { "pdf", "svg", "png" };
 	for (int k = 0; k < 3 && rc == 0; k++) {
 		if (!(f->formats & (1 << k)))
@@ -457,6 +475,7 @@ static int run_gnuplot(struct fig *f, const char *name)
 			rc = fsio_replace(from.buf, to.buf);
 	}
 	fsio_remove_tree(draw.buf);
+	sweep_draw(f->dir);
 	strbuf_free(&draw);
 	strbuf_free(&from);
 	strbuf_free(&to);

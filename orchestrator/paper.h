@@ -23,7 +23,8 @@ int paper_out_check(const char *out, const char *run_dir);
  * NULL with err_last() set. */
 char *paper_out_tmp(const char *out);
 /* Puts the folder tmp in place of out in one rename (exchanging it with a
- * previous output, which is then removed). */
+ * previous output, which is then removed), then removes the temporary
+ * folders of killed runs beside out. */
 int paper_out_swap(const char *tmp, const char *out);
 /* Compares two paper directories; prints each difference to stdout and
  * returns how many there are. */

@@ -10,6 +10,7 @@
 #include "util/fsio.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/tempname.h"
 #include "util/words.h"
 
 #include <errno.h>
@@ -162,7 +163,7 @@ char *paper_out_tmp(const char *out)
 		free(copy);
 		return NULL;
 	}
-	strbuf_addf(&t, "%s.tmp.XXXXXX", out);
+	tempname_make(&t, out, "XXXXXX");
 	free(copy);
 	if (!mkdtemp(t.buf)) {
 		err_sys(ERR_IO, "cannot create a folder beside %s", out);
@@ -173,7 +174,21 @@ char *paper_out_tmp(const char *out)
 	return strbuf_detach(&t);
 }
 
-int paper_out_swap(const char *tmp, const char *out)
+/* Removes what killed runs of `paper` left beside out (their temporary folders). */
+static void sweep_beside(const char *out)
+{
+	char *a = xstrdup(out), *b = xstrdup(out);
+	const char *parent = dirname(a), *base = basename(b);
+	int dfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsio_sweep_temps(dfd, parent, base);
+		close(dfd);
+	}
+	free(a);
+	free(b);
+}
+
+static int swap(const char *tmp, const char *out)
 {
 	if (rename(tmp, out) == 0) /* out was absent (or an empty folder) */
 		return 0;
@@ -191,5 +206,13 @@ int paper_out_swap(const char *tmp, const char *out)
 	else
 		rc = fsio_remove_tree(old.buf);
 	strbuf_free(&old);
+	return rc;
+}
+
+int paper_out_swap(const char *tmp, const char *out)
+{
+	int rc = swap(tmp, out);
+	if (rc == 0)
+		sweep_beside(out);
 	return rc;
 }

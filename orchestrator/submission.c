@@ -2,7 +2,7 @@
 #include "aggregate.h"
 
 #include "util/err.h"
-#include "fault.h"
+#include "util/fault.h"
 #include "orchestrator/store/jobset.h"
 #include "util/fsio.h"
 #include "statusview.h"

@@ -1,7 +1,9 @@
 #include "fsio.h"
 
 #include "err.h"
+#include "fault.h"
 #include "strbuf.h"
+#include "tempname.h"
 #include "words.h"
 
 #include <dirent.h>
@@ -105,8 +107,9 @@ static int check_target(int dfd, const char *name, const char *shown)
 static int create_temp(int dfd, const char *name, int mode, struct strbuf *tmp)
 {
 	for (unsigned k = 0; k < 100; k++) {
-		strbuf_reset(tmp);
-		strbuf_addf(tmp, "%s.tmp.%ld.%u", name, (long)getpid(), k);
+		char suffix[16];
+		snprintf(suffix, sizeof suffix, "%u", k);
+		tempname_make(tmp, name, suffix);
 		int fd = openat(dfd, tmp->buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 				mode);
 		if (fd >= 0 || errno != EEXIST)
@@ -128,12 +131,16 @@ int fsio_write_at(int dfd, const char *name, const char *shown, const char *data
 		rc = err_sys(ERR_IO, "cannot write %s", shown);
 	if (fd >= 0)
 		close(fd);
+	if (rc == 0)
+		fault_point("before-rename", name);
 	if (rc == 0 && renameat(dfd, tmp.buf, dfd, name) < 0)
 		rc = err_sys(ERR_IO, "cannot rename %s into place as %s", tmp.buf, shown);
 	if (fd >= 0 && rc < 0)
 		unlinkat(dfd, tmp.buf, 0);
-	if (rc == 0)
+	if (rc == 0) {
 		fsync(dfd);
+		fsio_sweep_temps(dfd, NULL, name); /* what a killed writer of name left */
+	}
 	strbuf_free(&tmp);
 	return rc;
 }
@@ -412,4 +419,37 @@ int fsio_list(const char *dir, struct argv *out)
 int fsio_list_all(const char *dir, struct argv *out)
 {
 	return list(dir, 1, out);
+}
+
+static void remove_stale(int dfd, const char *dir, const char *entry)
+{
+	struct stat st;
+	if (fstatat(dfd, entry, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlinkat(dfd, entry, 0);
+		return;
+	}
+	if (!dir)
+		return;
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/%s", dir, entry);
+	fsio_remove_tree(p.buf);
+	strbuf_free(&p);
+}
+
+void fsio_sweep_temps(int dfd, const char *dir, const char *name)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (tempname_is_stale(e->d_name, name))
+			remove_stale(dfd, dir, e->d_name);
+	closedir(d);
 }

@@ -44,6 +44,11 @@ int fsio_read(const char *path, size_t max, char **out, size_t *len);
  * for it, or with nowait returns -1 at once when another process holds it.
  * Returns the fd (close it to release) or a negative err code. */
 int fsio_lock(const char *dir, const char *name, int nowait);
+/* Removes the temporaries of name in the open folder dfd whose writer died
+ * on this host (tempname.h): files and links, and with dir (dfd's path)
+ * folders too, whole. Best effort: what cannot be removed stays. Every
+ * atomic write of name does this once name is in place. */
+void fsio_sweep_temps(int dfd, const char *dir, const char *name);
 /* Makes the renames inside dir durable (fsync of the folder). */
 int fsio_sync_dir(const char *dir);
 int fsio_mkdir_p(const char *path, int mode);

@@ -9,7 +9,7 @@
 #include "util/run_layout.h"
 
 #include "util/err.h"
-#include "orchestrator/fault.h"
+#include "util/fault.h"
 #include "orchestrator/store/jobset.h"
 #include "util/fsio.h"
 #include "util/proc.h"

@@ -10,7 +10,7 @@
 #include "orchestrator/campaign/jobspec.h"
 
 #include "util/err.h"
-#include "orchestrator/fault.h"
+#include "util/fault.h"
 #include "orchestrator/store/jobset.h"
 #include "util/fsio.h"
 #include "jobstatus.h"

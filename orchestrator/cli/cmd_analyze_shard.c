@@ -4,7 +4,7 @@
  * result, then DIR/shard-<I>.done. I defaults to SLURM_PROCID. */
 #include "analyzers/shard.h"
 #include "cmd.h"
-#include "orchestrator/fault.h"
+#include "util/fault.h"
 #include "util/env.h"
 #include "util/err.h"
 

@@ -5,7 +5,7 @@
 #include "cmd.h"
 #include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"
-#include "orchestrator/fault.h"
+#include "util/fault.h"
 #include "orchestrator/store/jobset.h"
 #include "orchestrator/submission.h"
 

@@ -6,7 +6,7 @@
 #include "cmd.h"
 #include "orchestrator/campaign/program.h"
 #include "util/err.h"
-#include "orchestrator/fault.h"
+#include "util/fault.h"
 #include "orchestrator/provenance.h"
 #include "orchestrator/submission.h"
 

@@ -93,3 +93,19 @@ run=$(rundir m2.out)
 check fd_hard_limit_refused [ "$rc" -eq 1 ]
 check fd_hard_limit_failed [ "$(rows "$run" "select state from jobs")" = FAILED ]
 check fd_hard_limit_said grep -q "campaign launch: 1024 local ranks need about 3104 open files (a log pipe and file each); this process may have 1024" "$run"/s/slurm-*.out
+
+# An aggregate killed between writing summary.json's temporary and renaming it leaves the
+# temporary; the next complete aggregate removes it (and those of other dead writers of this
+# host), and leaves a live process's and another host's alone.
+agg_run=$(rundir k.out) kid=$(basename "$(rundir k.out)")
+CAMPAIGN_FAULT=before-rename:summary.json killable agg1.out "$CAMPAIGN" aggregate --force --results "$SCRATCH/k" "$kid"
+check killed_aggregate_said grep -q "killed at before-rename of summary.json" agg1.out
+host=$(hostname -s | tr -c 'A-Za-z0-9_\n-' _)
+left=$(ls "$agg_run" | grep -c "^summary\.json\.tmp\.$host\.[0-9]*\.0$")
+check killed_aggregate_left_temp [ "$left" -eq 1 ]
+sh -c 'exit 0' & dead=$!; wait $dead
+touch "$agg_run/summary.json.tmp.$dead.3" "$agg_run/summary.json.tmp.$host.$$.0" \
+	"$agg_run/summary.json.tmp.otherhost.$dead.0"
+"$CAMPAIGN" aggregate --force --results "$SCRATCH/k" "$kid" >agg2.out 2>&1
+check clean_aggregate_removes_dead_temps [ "$(ls "$agg_run" | grep '^summary\.json\.tmp\.' | LC_ALL=C sort | tr '\n' ' ')" = "$(printf '%s\n' "summary.json.tmp.$host.$$.0" "summary.json.tmp.otherhost.$dead.0" | LC_ALL=C sort | tr '\n' ' ')" ]
+check clean_aggregate_summary_whole [ "$(json "$agg_run/summary.json" '"scenarios" in j')" = True ]

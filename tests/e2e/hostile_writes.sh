@@ -31,8 +31,14 @@ check paper_out_no_tmp_left bash -c '! ls -d "$1"/mine.tmp.* 2>/dev/null | grep 
 mkdir empty
 P --out "$SCRATCH/empty" >/dev/null 2>e.txt
 check paper_out_empty_folder_written [ -f empty/MANIFEST.sha256 ]
+# what a paper killed mid-write left beside it (a dead process of this host): removed
+host=$(hostname -s | tr -c 'A-Za-z0-9_\n-' _)
+sh -c 'exit 0' & dead=$!; wait $dead
+mkdir -p "empty.tmp.$host.$dead.Ab12Cd/tables" "empty.tmp.$host.$$.Zz99Yy"
 P --out "$SCRATCH/empty" >/dev/null 2>e.txt; rc=$?
 check paper_out_previous_output_replaced [ "$rc" -eq 0 ]
+check paper_out_dead_tmp_removed [ "$(ls -d empty.tmp.* | tr '\n' ' ')" = "empty.tmp.$host.$$.Zz99Yy " ]
+rmdir "empty.tmp.$host.$$.Zz99Yy"
 check paper_out_replaced_whole bash -c 'cd empty && sha256sum -c --quiet MANIFEST.sha256'
 echo mine >empty/tables/added-by-me.txt
 P --out "$SCRATCH/empty" >/dev/null 2>e.txt; rc=$?

@@ -2,7 +2,7 @@
  * process with SIGKILL exactly there, and nowhere else. */
 #include "harness.h"
 
-#include "orchestrator/fault.h"
+#include "util/fault.h"
 
 #include <signal.h>
 #include <stdlib.h>

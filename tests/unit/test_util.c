@@ -1,4 +1,4 @@
-/* Unit tests for util/: strbuf, words, quote, sha256, fsio, jsonio, err. */
+/* Unit tests for util/: strbuf, words, quote, sha256, fsio, tempname, jsonio, err. */
 #include "harness.h"
 
 #include "util/err.h"
@@ -8,10 +8,12 @@
 #include "util/sha256.h"
 #include "util/sort.h"
 #include "util/strbuf.h"
+#include "util/tempname.h"
 #include "util/words.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char tmpdir[64];
@@ -257,6 +259,47 @@ static void list_is_sorted(void)
 	CHECK(fsio_list(p, &names) == -1 && names.n == 0);
 }
 
+/* A process id that ran and ended (its number free, unless reused at once). */
+static long dead_pid(void)
+{
+	pid_t p = fork();
+	if (p == 0)
+		_exit(0);
+	waitpid(p, NULL, 0);
+	return (long)p;
+}
+
+static void tempname_stale_only_of_dead_writers_here(void)
+{
+	struct strbuf t = STRBUF_INIT, dead = STRBUF_INIT, e = STRBUF_INIT;
+	tempname_make(&t, "summary.json", "0");
+	CHECK(!tempname_is_stale(t.buf, "summary.json")); /* our own: alive */
+	CHECK(!tempname_is_stale(t.buf, "summary"));
+	long pid = dead_pid();
+	char *host = xstrdup(t.buf + strlen("summary.json.tmp."));
+	*strchr(host, '.') = '\0';
+	strbuf_addf(&dead, "summary.json.tmp.%s.%ld.7", host, pid);
+	CHECK(tempname_is_stale(dead.buf, "summary.json"));
+	CHECK(!tempname_is_stale(dead.buf, "summary.js"));
+	strbuf_addf(&e, "summary.json.tmp.%ld.0", pid); /* the older form: this host's */
+	CHECK(tempname_is_stale(e.buf, "summary.json"));
+	strbuf_reset(&e);
+	strbuf_addf(&e, "summary.json.tmp.not-%s.%ld.0", host, pid); /* another host's */
+	CHECK(!tempname_is_stale(e.buf, "summary.json"));
+	strbuf_reset(&e);
+	strbuf_addf(&e, "summary.json.tmp.%s.%ld.XyZ123", host, pid); /* a folder's (mkdtemp) */
+	CHECK(tempname_is_stale(e.buf, "summary.json"));
+	CHECK(!tempname_is_stale("summary.json.tmp.", "summary.json"));
+	CHECK(!tempname_is_stale("summary.json.tmp.12a.0", "summary.json"));
+	CHECK(!tempname_is_stale("summary.json.tmp.x.99999999999.0", "summary.json"));
+	CHECK(!tempname_is_stale("summary.json.tmp.5.", "summary.json"));
+	CHECK(!tempname_is_stale("summary.jsonX.tmp.5.0", "summary.json"));
+	free(host);
+	strbuf_free(&t);
+	strbuf_free(&dead);
+	strbuf_free(&e);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_util.XXXXXX");
@@ -269,6 +312,7 @@ int main(void)
 	RUN(shell_quote_makes_one_inert_word);
 	RUN(sha256_of_known_vectors);
 	RUN(fsio_writes_atomically_and_reads_bounded);
+	RUN(tempname_stale_only_of_dead_writers_here);
 	RUN(jsonio_writes_sorted_and_reads_paths);
 	RUN(err_keeps_the_last_message);
 	RUN(display_quote_keeps_one_visible_line);
