@@ -6,7 +6,6 @@ CXX       ?= c++
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 OPT       ?= -O2 -g
-SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-dev \
                 libpcre2-dev zlib1g-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
@@ -49,18 +48,18 @@ ifeq ($(HAVE_CUDA),yes)
 BINS += bin/campaign-trainer-gpu
 endif
 
-.PHONY: all deps check check-sanitized unit e2e quick failed demo bench fuzz install docs clean gpu-kit
+.PHONY: all deps check-deps check check-sanitized unit e2e quick failed demo bench fuzz install docs clean gpu-kit
 all: $(BINS)
 
+# What is missing, in one apt-get call (tests/tools/deps.sh, one caller at a time).
 deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
-	  $(SUDO) apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	else echo "make deps: all Debian packages present"; fi
+	@tests/tools/deps.sh "make deps" $(DEB_PACKAGES)
+# make check's own: those and, as root (the test clusters need it), SLURM's daemons and munge,
+# installed here once, before any test lane starts.
+SLURM_TEST_PACKAGES := slurmctld slurmd slurm-client munge
+check-deps:
+	@tests/tools/deps.sh "make deps" $(DEB_PACKAGES) \
+	  $(if $(filter 0,$(shell id -u)),$(SLURM_TEST_PACKAGES))
 
 $(B)/versions.h: orchestrator/versions.sh
 	@mkdir -p $(B)
@@ -186,7 +185,7 @@ fuzz: deps
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-check: deps
+check: check-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(FUZZ_BINS) $(B)/tsan/campaign-analyze
 	@tests/run.sh $(UNIT_BINS)
 
@@ -197,19 +196,19 @@ QUICK_SCRIPTS := cli corpus layout hostile hostile_inputs hostile_traces hostile
 unit: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 $(UNIT_BINS)
 	@E2E=0 tests/run.sh $(UNIT_BINS)
-e2e: deps
+e2e: check-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(FUZZ_BINS) $(B)/tsan/campaign-analyze
 	@tests/run.sh
 quick: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS)
 	@TEST_SCRIPTS="$(QUICK_SCRIPTS)" tests/run.sh $(UNIT_BINS)
-failed: deps
+failed: check-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(FUZZ_BINS) $(B)/tsan/campaign-analyze
 	@if [ -s build/tests-failed.txt ]; then TEST_SCRIPTS="$$(tr '\n' ' ' <build/tests-failed.txt)" E2E=1 tests/run.sh; \
 	 else echo "make failed: no failed script recorded (build/tests-failed.txt); 0 passed, 0 failed"; fi
 
 # The whole suite with sanitizer-built binaries (slower; not part of check).
-check-sanitized: deps
+check-sanitized: check-deps
 	@tests/sanitized.sh
 
 demo: deps

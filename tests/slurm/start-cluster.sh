@@ -21,15 +21,10 @@ say() { echo "start-cluster: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 [ "$(id -u)" = 0 ] || die "needs root (slurmd runs jobs as their users; munged as munge)"
-need=""
-for p in slurmctld slurmd slurm-client munge libslurm-dev; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need="$need $p"
-done
-if [ -n "$need" ]; then
-	say "installing$need"
-	apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null \
-		|| die "cannot install$need"
-fi
+# Missing packages: installed once, one caller at a time (make check installs them before its
+# lanes start; clusters started side by side wait for each other instead of racing for dpkg).
+"$here/../tools/deps.sh" start-cluster slurmctld slurmd slurm-client munge libslurm-dev >&2 ||
+	die "cannot install the SLURM packages (apt-get failed; see above)"
 for c in munged slurmctld slurmd sinfo unshare setpriv; do
 	command -v "$c" >/dev/null || die "$c not found"
 done
