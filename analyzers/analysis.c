@@ -1280,11 +1280,13 @@ int ana_run_analyse(struct ana_run *run)
 			fit_series(run, &run->sc[i]);
 	against_fabric(run);
 	advice_plan(run);
+	checked_run(run);
 	return 0;
 }
 
 void ana_run_free(struct ana_run *run)
 {
+	checked_free(&run->variant);
 	for (size_t i = 0; i < run->n; i++) {
 		struct ana_scenario *s = &run->sc[i];
 		free(s->in.name);

@@ -14,6 +14,7 @@ struct trace_source;
 #include "monitor.h"
 #include "straggler.h"
 #include "verdict.h"
+#include "checked.h"
 
 #include <stddef.h>
 
@@ -305,6 +306,7 @@ struct ana_run {
 	size_t nprobes;
 	struct ana_rec *recs;      /* by predicted gain, largest first (advice.h) */
 	size_t nrecs;
+	struct ana_variant variant; /* campaign try's predictions to check (of NULL: none) */
 };
 
 void ana_run_add(struct ana_run *run, const char *name, const char *state, const char *reason,

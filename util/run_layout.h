@@ -13,6 +13,7 @@
 #define RUN_TIMELINE "timeline.json"
 #define RUN_FIGURES "figures"
 #define RUN_SUPERVISOR_LOG "supervisor.log"     /* the local executor's detached supervisor */
+#define RUN_VARIANT "variant.json"             /* campaign try: parent, knob, predictions */
 #define RUN_AGGREGATE_SCRIPT "aggregate.sbatch" /* the aggregation job's script as submitted */
 
 /* a scenario's job directory */

@@ -157,6 +157,11 @@ void campaign_free(struct campaign *c)
 	for (size_t i = 0; i < c->n_scenarios; i++)
 		scenario_free(&c->scenarios[i]);
 	free(c->scenarios);
+	for (size_t i = 0; i < c->n_knobs; i++)
+		knob_free(&c->knobs[i]);
+	free(c->knobs);
+	knob_free(&c->variant);
+	free(c->variant_of);
 	free(c->analysis.baseline);
 	free(c->analysis.scaling);
 	argv_free(&c->analysis.phase_names);

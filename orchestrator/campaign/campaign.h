@@ -37,6 +37,18 @@ struct scenario {
 	struct argv command;  /* its own command (probes); empty: workload.command */
 };
 
+/* A knob: the change that acts on a recommendation of one kind (knobs:
+ * <kind>: {...}), in the terms the campaign has; or, as `variant:`, the
+ * change applied to every scenario of this run (campaign try writes it). */
+struct knob {
+	char *kind;           /* a recommendation kind (summary.json), e.g. "communication" */
+	struct kvlist params; /* set in every scenario */
+	struct kvlist env;
+	int tasks_per_node;   /* 0: unchanged */
+	int batch_per_rank;   /* analysis.batch_per_rank of every scenario; 0: unchanged */
+	int line, col;
+};
+
 /* Fabric probes are scenarios named FABRIC_PROBE_PREFIX<backend>-<N>n; no
  * user scenario may take the prefix. */
 #define FABRIC_PROBE_PREFIX "fabric-probe-"
@@ -71,6 +83,10 @@ struct campaign {
 	} profile;
 	struct scenario *scenarios;
 	size_t n_scenarios;
+	struct knob *knobs;  /* knobs:, in file order */
+	size_t n_knobs;
+	struct knob variant; /* variant: (kind NULL: none), applied to every scenario */
+	char *variant_of;    /* variant.of: the run it varies */
 	struct {
 		char *baseline;
 		double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct, gpu_copy_pct;
@@ -98,6 +114,14 @@ int campaign_load_buffer(const char *name, const char *data, size_t len,
 			 struct campaign *c, struct diags *d);
 void campaign_free(struct campaign *c);
 const struct scenario *campaign_find(const struct campaign *c, const char *name);
+/* The knob for recommendations of kind; NULL when the campaign has none. */
+const struct knob *campaign_knob(const struct campaign *c, const char *kind);
+/* Applies k to every scenario but fabric probes. */
+void knob_apply(struct campaign *c, const struct knob *k);
+/* Whether applying k would change some scenario (a param, an env value,
+ * tasks_per_node or batch_per_rank differs). */
+int knob_changes(const struct campaign *c, const struct knob *k);
+void knob_free(struct knob *k);
 
 /* Parses a SLURM time limit (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S, UNLIMITED). */
 int slurm_time_parse(const char *s, long *seconds);

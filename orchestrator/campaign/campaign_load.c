@@ -3,6 +3,7 @@
  * the walk goes on after a problem so that all of them are reported at once. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "campaign.h"
+#include "analyzers/advice.h"
 #include "jobspec.h"
 
 #include "util/err.h"
@@ -721,6 +722,129 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 }
 
 /* A scenario's own batch: scenarios[i].analysis.{batch_per_rank,global_batch}. */
+/* ---- knobs and variant -------------------------------------------------- */
+
+/* Whether kind is one the analysis emits; all: the list of them. */
+static int is_rec_kind(const char *kind, struct strbuf *all)
+{
+	int found = 0;
+	for (int k = 0; k < REC_KIND_N; k++) {
+		const char *name = rec_kind_name((enum rec_kind)k);
+		strbuf_addf(all, "%s%s", k ? ", " : "", name);
+		found |= !strcmp(name, kind);
+	}
+	return found;
+}
+
+/* The change itself: params, env, tasks_per_node, analysis.batch_per_rank. */
+static void load_knob_body(struct loader *L, yaml_node_t *n, const char *path,
+			   const char *const *keys, struct knob *k)
+{
+	char q[600], a[560];
+	yaml_node_t *v, *an;
+	k->line = (int)n->start_mark.line + 1;
+	k->col = (int)n->start_mark.column + 1;
+	if (map_check(L, n, path, keys) < 0)
+		return;
+	if ((v = map_get(L, n, "params")))
+		as_vars(L, v, (subpath(q, sizeof q, path, "params"), q), 1, &k->params);
+	if ((v = map_get(L, n, "env")))
+		as_vars(L, v, (subpath(q, sizeof q, path, "env"), q), 0, &k->env);
+	if ((v = map_get(L, n, "tasks_per_node")))
+		as_int(L, v, (subpath(q, sizeof q, path, "tasks_per_node"), q), 1, 4096,
+		       &k->tasks_per_node);
+	static const char *const akeys[] = { "batch_per_rank", NULL };
+	subpath(a, sizeof a, path, "analysis");
+	if ((an = map_get(L, n, "analysis")) && map_check(L, an, a, akeys) == 0 &&
+	    (v = map_get(L, an, "batch_per_rank")))
+		as_int(L, v, (subpath(q, sizeof q, a, "batch_per_rank"), q), 1, 100000000,
+		       &k->batch_per_rank);
+	if (!k->params.n && !k->env.n && !k->tasks_per_node && !k->batch_per_rank)
+		problem(L, n, path, "a knob needs a change: params, env, tasks_per_node or "
+			"analysis.batch_per_rank");
+}
+
+static const char *const knob_keys[] = { "params", "env", "tasks_per_node", "analysis", NULL };
+
+static void load_knobs(struct loader *L, yaml_node_t *n)
+{
+	struct campaign *c = L->c;
+	if (map_check(L, n, "knobs", NULL) < 0)
+		return;
+	size_t np = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	c->knobs = xcalloc(np + 1, sizeof *c->knobs);
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = node_at(L, p->key);
+		if (k->type != YAML_SCALAR_NODE)
+			continue;
+		const char *kind = (const char *)k->data.scalar.value;
+		char kp[512];
+		struct strbuf all = STRBUF_INIT;
+		subpath(kp, sizeof kp, "knobs", kind);
+		if (!is_rec_kind(kind, &all))
+			problem(L, k, kp, "'%.64s' is not a kind of recommendation (the analysis "
+				"emits: %s)", kind, strbuf_str(&all));
+		strbuf_free(&all);
+		struct knob *kb = &c->knobs[c->n_knobs++];
+		kb->kind = xstrdup(kind);
+		load_knob_body(L, node_at(L, p->value), kp, knob_keys, kb);
+	}
+}
+
+static void load_variant(struct loader *L, yaml_node_t *n)
+{
+	static const char *const keys[] = { "of", "kind", "params", "env", "tasks_per_node",
+					    "analysis", NULL };
+	struct campaign *c = L->c;
+	yaml_node_t *v;
+	struct strbuf all = STRBUF_INIT;
+	if (map_check(L, n, "variant", keys) < 0)
+		return;
+	if ((v = map_get(L, n, "of")))
+		as_string(L, v, "variant.of", &c->variant_of);
+	if (!(v = map_get(L, n, "kind")))
+		problem(L, n, "variant", "missing key 'kind' (the recommendation it acts on)");
+	else if (as_string(L, v, "variant.kind", &c->variant.kind) == 0 &&
+		 !is_rec_kind(c->variant.kind, &all))
+		problem(L, v, "variant.kind", "'%.64s' is not a kind of recommendation (the "
+			"analysis emits: %s)", c->variant.kind, strbuf_str(&all));
+	strbuf_free(&all);
+	load_knob_body(L, n, "variant", keys, &c->variant);
+}
+
+/* After expansion: every knob's params are the campaign's, and change something. */
+static void check_knob(struct loader *L, const struct knob *k, yaml_node_t *n, const char *path)
+{
+	const struct campaign *c = L->c;
+	for (size_t j = 0; j < k->params.n; j++) {
+		int known = 0;
+		for (size_t i = 0; i < c->n_scenarios && !known; i++)
+			known = kvlist_get(&c->scenarios[i].params, k->params.items[j].key) != NULL;
+		if (!known)
+			problem(L, n, path, "no scenario has a parameter '%s' (a knob changes the "
+				"campaign's own params: add it to workload.params)",
+				k->params.items[j].key);
+	}
+	if (!knob_changes(c, k))
+		problem(L, n, path, "changes nothing: every scenario already has these values");
+}
+
+static void check_knobs(struct loader *L, yaml_node_t *root)
+{
+	struct campaign *c = L->c;
+	yaml_node_t *kn = map_get(L, root, "knobs");
+	for (size_t i = 0; i < c->n_knobs; i++) {
+		char kp[512];
+		subpath(kp, sizeof kp, "knobs", c->knobs[i].kind);
+		check_knob(L, &c->knobs[i], map_get(L, kn, c->knobs[i].kind), kp);
+	}
+	if (c->variant.kind && L->d->n == 0) {
+		check_knob(L, &c->variant, map_get(L, root, "variant"), "variant");
+		knob_apply(c, &c->variant);
+	}
+}
+
 static void load_scenario_analysis(struct loader *L, yaml_node_t *n, const char *base,
 				   struct scenario *s)
 {
@@ -978,7 +1102,7 @@ static void load_root(struct loader *L, yaml_node_t *root)
 {
 	static const char *const keys[] = { "campaign",      "description", "slurm",  "workload",
 					    "profile",       "scenarios",   "matrix", "analysis",
-					    "store_journal", NULL };
+					    "store_journal", "knobs",       "variant", NULL };
 	struct campaign *c = L->c;
 	struct scenario *raw = NULL;
 	size_t n_raw = 0;
@@ -1005,6 +1129,8 @@ static void load_root(struct loader *L, yaml_node_t *root)
 	if ((v = map_get(L, root, "profile"))) load_profile(L, v);
 	if ((v = map_get(L, root, "analysis"))) load_analysis(L, v);
 	if ((v = map_get(L, root, "matrix"))) load_matrix(L, v);
+	if ((v = map_get(L, root, "knobs"))) load_knobs(L, v);
+	if ((v = map_get(L, root, "variant"))) load_variant(L, v);
 	if (!(v = map_get(L, root, "scenarios")))
 		problem(L, root, "scenarios",
 			"missing required key 'scenarios' (a list of scenarios)");
@@ -1012,6 +1138,8 @@ static void load_root(struct loader *L, yaml_node_t *root)
 		load_scenarios(L, v, &raw, &n_raw);
 	if (L->d->n == 0)
 		campaign_expand(L, raw, n_raw, root);
+	if (L->d->n == 0)
+		check_knobs(L, root);
 	for (size_t i = 0; i < n_raw; i++) {
 		free(raw[i].name);
 		free(raw[i].backend);

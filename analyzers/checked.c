@@ -1,0 +1,156 @@
+#include "checked.h"
+
+#include "analysis.h"
+#include "stats.h"
+#include "util/strbuf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const check_share_names[CHECK_SHARES] = { "compute", "communication", "data_loading",
+						      "io",      "peer_wait",     "other" };
+
+const char *check_outcome_name(enum check_outcome o)
+{
+	switch (o) {
+	case CHECK_CONFIRMED:
+		return "confirmed";
+	case CHECK_BETTER:
+		return "better than predicted";
+	case CHECK_WORSE:
+		return "worse than predicted";
+	case CHECK_NOISE:
+		return "within noise";
+	case CHECK_UNPREDICTED:
+		return "no prediction";
+	case CHECK_UNMEASURED:
+		return "not measured";
+	}
+	return "?";
+}
+
+/* The variant's own share k of its step (as summary.json's shares_pct); -1 unknown. */
+static double own_pct(const struct ana_scenario *s, int k)
+{
+	const struct ana_shares *h = &s->shares;
+	if (!h->shares_known)
+		return -1;
+	const double v[CHECK_SHARES] = { h->compute_pct, h->comm_pct,      h->data_pct,
+					 h->io_pct,      h->sync_wait_pct, h->other_pct };
+	return v[k];
+}
+
+/* The share a recommendation of kind takes off the step; -1: none of these. */
+static int target_share(const char *kind)
+{
+	static const char *const by[CHECK_SHARES] = { NULL, "communication", "data_loading",
+						      "io", "straggler", NULL };
+	for (int k = 0; k < CHECK_SHARES; k++)
+		if (by[k] && !strcmp(by[k], kind))
+			return k;
+	return -1;
+}
+
+static const struct ana_scenario *find(const struct ana_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->n; i++)
+		if (!strcmp(run->sc[i].in.name, name))
+			return &run->sc[i];
+	return NULL;
+}
+
+static double median_of(const double *v, size_t n)
+{
+	double *c = malloc((n ? n : 1) * sizeof *c);
+	memcpy(c, v, n * sizeof *c);
+	double m = stats_percentile(c, n, 50);
+	free(c);
+	return m;
+}
+
+static void decide(struct ana_check *c, const struct ana_scenario *s)
+{
+	double lo, hi;
+	if (!s || !c->n_parent || s->steps.no_steps || !s->steps.active_steps) {
+		c->outcome = CHECK_UNMEASURED;
+		return;
+	}
+	double base = median_of(c->parent_steps, c->n_parent);
+	stats_bootstrap_ratio(c->parent_steps, c->n_parent, s->steps.step_ms,
+			      s->steps.active_steps, 50, 2000, 0.95, &lo, &hi);
+	c->measured_ms = s->steps.step_med_ms;
+	c->lo_ms = base * lo;
+	c->hi_ms = base * hi;
+	if (c->predicted_ms < 0 || base <= 0) {
+		c->outcome = CHECK_UNPREDICTED;
+		return;
+	}
+	double pr = c->predicted_ms / base;
+	if ((pr >= lo && pr <= hi) ||
+	    100 * fabs(c->measured_ms / c->predicted_ms - 1) <= CHECK_TOLERANCE_PCT)
+		c->outcome = CHECK_CONFIRMED;
+	else if (lo <= 1 && hi >= 1)
+		c->outcome = CHECK_NOISE;
+	else
+		c->outcome = hi < pr ? CHECK_BETTER : CHECK_WORSE;
+}
+
+/* A miss in one sentence: the share the prediction took off, and the share
+ * that grew most, in ms per step of each run. */
+static char *miss_sentence(const struct ana_check *c, const struct ana_scenario *s,
+			   const char *kind)
+{
+	double pm = c->parent_median_ms, before[CHECK_SHARES], after[CHECK_SHARES];
+	for (int k = 0; k < CHECK_SHARES; k++) {
+		double p = c->parent_share_pct[k], o = own_pct(s, k);
+		if (p < 0 || o < 0 || pm <= 0)
+			return strdup("Where the predicted time went cannot be said: the shares of "
+				      "step time of the parent or of the variant are unknown.");
+		before[k] = p / 100 * pm;
+		after[k] = o / 100 * c->measured_ms;
+	}
+	int t = target_share(kind), grew = -1;
+	for (int k = 0; k < CHECK_SHARES; k++)
+		if (k != t && after[k] - before[k] > 0.01 * pm &&
+		    (grew < 0 || after[k] - before[k] > after[grew] - before[grew]))
+			grew = k;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "Predicted %.2f ms, measured %.2f ms:", c->predicted_ms, c->measured_ms);
+	if (t >= 0)
+		strbuf_addf(&sb, " %s went from %.2f to %.2f ms per step (the prediction took "
+			    "all of it off)", check_share_names[t], before[t], after[t]);
+	if (grew >= 0)
+		strbuf_addf(&sb, "%s %s grew from %.2f to %.2f ms per step", t >= 0 ? ", while" : "",
+			    check_share_names[grew], before[grew], after[grew]);
+	if (t < 0 && grew < 0)
+		strbuf_addf(&sb, " no share of the step grew by more than 1 %% of it");
+	strbuf_addch(&sb, '.');
+	return strbuf_detach(&sb);
+}
+
+void checked_run(struct ana_run *run)
+{
+	struct ana_variant *v = &run->variant;
+	for (size_t i = 0; i < v->n; i++) {
+		struct ana_check *c = &v->checks[i];
+		const struct ana_scenario *s = find(run, c->scenario);
+		decide(c, s);
+		if (c->outcome == CHECK_WORSE)
+			c->miss = miss_sentence(c, s, v->kind);
+	}
+}
+
+void checked_free(struct ana_variant *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		free(v->checks[i].scenario);
+		free(v->checks[i].parent_steps);
+		free(v->checks[i].miss);
+	}
+	free(v->checks);
+	free(v->of);
+	free(v->kind);
+	free(v->knob);
+	memset(v, 0, sizeof *v);
+}

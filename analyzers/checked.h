@@ -1,0 +1,53 @@
+/* checked: a variant run's predictions (campaign try) set against what it
+ * measured. Per scenario: the parent's step times and accounting, the
+ * prediction, the variant's step times, the 95 % bootstrap interval of
+ * variant / parent and an outcome; for a miss, where the predicted time went,
+ * from the two accountings. */
+#ifndef ANALYZERS_CHECKED_H
+#define ANALYZERS_CHECKED_H
+
+#include <stddef.h>
+
+/* A prediction this close to the measured median counts as confirmed. */
+#define CHECK_TOLERANCE_PCT 5.0
+
+enum check_outcome {
+	CHECK_CONFIRMED,   /* inside the measured interval, or within the tolerance */
+	CHECK_BETTER,      /* measured faster than predicted */
+	CHECK_WORSE,       /* measured slower than predicted */
+	CHECK_NOISE,       /* no measurable change */
+	CHECK_UNPREDICTED, /* the recommendation gave no prediction: measured only */
+	CHECK_UNMEASURED,  /* no step times in the parent or the variant */
+};
+
+/* The top-level shares of a step (summary.json shares_pct keys). */
+enum { CHECK_SHARES = 6 };
+extern const char *const check_share_names[CHECK_SHARES];
+
+struct ana_check {
+	char *scenario;
+	double predicted_ms;    /* < 0: none */
+	double *parent_steps;   /* the parent's step_times_ms */
+	size_t n_parent;
+	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */
+	double parent_median_ms; /* the parent's summary median (0: unknown) */
+	/* results */
+	double measured_ms, lo_ms, hi_ms;
+	enum check_outcome outcome;
+	char *miss;             /* worse: where the predicted time went; else NULL */
+};
+
+struct ana_variant {
+	char *of, *kind, *knob; /* the parent run, the recommendation kind, the knob (JSON) */
+	struct ana_check *checks;
+	size_t n;
+};
+
+const char *check_outcome_name(enum check_outcome o);
+
+struct ana_run;
+/* Decides every check of run->variant from the analysed scenarios. */
+void checked_run(struct ana_run *run);
+void checked_free(struct ana_variant *v);
+
+#endif

@@ -1,0 +1,254 @@
+/* cmd_try: `campaign try RUN [KIND...]` closes the loop on a run's advice:
+ * for each recommendation whose kind has a knob, a variant run of the same
+ * scenarios with the knob applied (a child of RUN: variant.h), submitted
+ * like any run; its analysis sets each prediction against what it measured. */
+#include "cmd.h"
+#include "orchestrator/backend/backend_pick.h"
+#include "orchestrator/provenance.h"
+#include "orchestrator/submission.h"
+#include "orchestrator/variant.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/run_layout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct try_ctx {
+	const struct args *a;
+	struct run *parent;
+	json_t *summary;
+	const struct campaign *knobs; /* where the knobs come from */
+	const struct backend_ops *be;
+	int wait;
+	int submitted, failed;
+};
+
+static json_t *parent_summary(struct run *r, const char *shown)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" RUN_SUMMARY, r->dir);
+	json_t *j = fsio_exists(p.buf) ? json_load_file(p.buf, 0, NULL) : NULL;
+	if (!j)
+		err_set(ERR_NOTFOUND, "run %s has no analysis yet (%s): wait for it to end, or "
+			"`campaign aggregate %s`", shown, p.buf, shown);
+	strbuf_free(&p);
+	return j;
+}
+
+/* The provenance of the code the variant runs: the repository of the
+ * parent's campaign file when it is still there. */
+static void record_provenance(struct run *child, const char *tmp, struct try_ctx *t)
+{
+	struct strbuf pj = STRBUF_INIT;
+	strbuf_addf(&pj, "%s/" RUN_PROVENANCE, t->parent->dir);
+	json_t *pp = json_load_file(pj.buf, 0, NULL);
+	const char *file = pp ? jsonio_str(pp, "campaign_file") : "";
+	struct provenance prov;
+	char *bin = fsio_self_dir();
+	provenance_collect(*file && fsio_exists(file) ? file : tmp, bin, cmd_results_root(t->a),
+			   &prov);
+	free(bin);
+	if (provenance_write(child, &prov) < 0)
+		fprintf(stderr, "campaign try: warning: provenance incomplete: %s\n", err_last());
+	provenance_free(&prov);
+	json_decref(pp);
+	strbuf_free(&pj);
+}
+
+/* The variant's campaign, loaded from a temporary file holding its text. */
+static int variant_campaign(struct try_ctx *t, const struct knob *k, char *tmp, int *made,
+			    struct campaign *c)
+{
+	struct strbuf cy = STRBUF_INIT, text = STRBUF_INIT;
+	char *parent_text = NULL;
+	strbuf_addf(&cy, "%s/" RUN_CAMPAIGN, t->parent->dir);
+	int rc = fsio_read(cy.buf, 16 << 20, &parent_text, NULL);
+	if (rc == 0)
+		rc = variant_campaign_text(parent_text, t->parent->id, k, &text);
+	int fd = rc < 0 ? -1 : mkstemps(tmp, 5);
+	*made = fd >= 0;
+	if (rc == 0 && (fd < 0 || write(fd, text.buf, text.len) != (ssize_t)text.len))
+		rc = err_sys(ERR_IO, "cannot write %s", tmp);
+	if (fd >= 0)
+		close(fd);
+	if (rc == 0 && cmd_load_campaign(tmp, c) != 0)
+		rc = err_set(ERR_USAGE, "the variant of run %s for %s does not load (above)",
+			     t->parent->id, k->kind);
+	free(parent_text);
+	strbuf_free(&cy);
+	strbuf_free(&text);
+	return rc;
+}
+
+static void say_plan(const struct run *child, const struct variant_plan *p)
+{
+	size_t i;
+	json_t *e;
+	printf("variant for %s: %s\n", p->kind, p->text);
+	json_array_foreach(p->predictions, i, e) {
+		json_t *pred = json_object_get(e, "predicted_step_ms");
+		printf("  %s: %.1f ms/step measured, ", jsonio_str(e, "scenario"),
+		       jsonio_num(e, "step_ms"));
+		if (json_is_number(pred))
+			printf("%.1f ms predicted\n", json_number_value(pred));
+		else
+			printf("no prediction (the accounting gives no ceiling)\n");
+	}
+	printf("run %s\n%s\n", child->id, child->dir);
+	fflush(stdout);
+}
+
+/* One variant: created, recorded as the parent's child, submitted. */
+static int try_kind(struct try_ctx *t, const struct knob *k, const struct variant_plan *p)
+{
+	char tmp[] = "/tmp/campaign-try-XXXXXX.yaml";
+	struct campaign c;
+	struct run *child = NULL;
+	int made = 0, rc = variant_campaign(t, k, tmp, &made, &c);
+	if (rc == 0) {
+		rc = run_create(&c, cmd_results_root(t->a), t->be->name, cmd_journal(t->a), &child);
+		campaign_free(&c);
+	}
+	if (rc == 0) {
+		record_provenance(child, tmp, t);
+		rc = variant_write(child->dir, t->parent->id, t->parent->dir, k, p);
+	}
+	if (made)
+		unlink(tmp);
+	if (rc < 0) {
+		run_free(child);
+		return rc;
+	}
+	say_plan(child, p);
+	struct submission_opts so = { .wait = t->wait, .no_aggregation_job = args_has(t->a, 'n') };
+	rc = submission_run(child, t->be, &so);
+	if (rc == 0 && so.wait && (rc = submission_wait(child, t->be, stdout)) > 0)
+		t->failed++;
+	if (rc >= 0)
+		t->submitted++;
+	run_free(child);
+	return rc < 0 ? rc : 0;
+}
+
+static void say_no_knob(const char *kind)
+{
+	printf("%s: no knob for these recommendations: add one to the campaign file, e.g.\n"
+	       "  knobs:\n    %s: { params: { NAME: VALUE } }\n"
+	       "(params, env, tasks_per_node or analysis.batch_per_rank), or give a campaign file "
+	       "with knobs: with --knobs FILE; nothing submitted for it\n", kind, kind);
+}
+
+/* One kind, named or recommended: tried when it has a knob and a recommendation. */
+static int try_one(struct try_ctx *t, const char *kind, int named)
+{
+	struct variant_plan p;
+	const struct knob *k = campaign_knob(t->knobs, kind);
+	if (variant_plan_of(t->summary, kind, &p) < 0) {
+		struct argv all;
+		variant_kinds(t->summary, &all);
+		printf("%s: run %s recommends nothing of this kind (its recommendations:", kind,
+		       t->parent->id);
+		for (size_t i = 0; i < all.n; i++)
+			printf("%s %s", i ? "," : "", all.v[i]);
+		printf("%s); nothing submitted for it\n", all.n ? "" : " none");
+		argv_free(&all);
+		return named ? 1 : 0;
+	}
+	int rc = 0;
+	if (!k)
+		say_no_knob(kind);
+	else
+		rc = try_kind(t, k, &p);
+	variant_plan_free(&p);
+	return rc < 0 ? rc : !k;
+}
+
+/* Knobs the run did not recommend: said, not tried. */
+static void say_unrecommended(struct try_ctx *t)
+{
+	struct variant_plan p;
+	for (size_t i = 0; i < t->knobs->n_knobs; i++) {
+		const char *kind = t->knobs->knobs[i].kind;
+		if (variant_plan_of(t->summary, kind, &p) == 0) {
+			variant_plan_free(&p);
+			continue;
+		}
+		printf("%s: a knob, but run %s recommends nothing of this kind; not tried\n", kind,
+		       t->parent->id);
+	}
+}
+
+static int try_all(struct try_ctx *t, char **named, int nnamed)
+{
+	struct argv kinds = { 0 };
+	if (nnamed) {
+		for (int i = 0; i < nnamed; i++)
+			argv_push(&kinds, named[i]);
+	} else {
+		variant_kinds(t->summary, &kinds);
+		say_unrecommended(t);
+	}
+	int rc = 0, missing = 0, tried = 0;
+	for (size_t i = 0; i < kinds.n; i++)
+		tried += campaign_knob(t->knobs, kinds.v[i]) != NULL;
+	if (tried > 1 && !strcmp(t->be->name, "local") && !t->wait) {
+		printf("the local executor runs the %d variants one after another (each measured "
+		       "alone): waiting for each\n", tried);
+		t->wait = 1;
+	}
+	for (size_t i = 0; rc >= 0 && i < kinds.n; i++)
+		if ((rc = try_one(t, kinds.v[i], nnamed > 0)) > 0)
+			missing++;
+	size_t n = kinds.n;
+	argv_free(&kinds);
+	if (rc < 0)
+		return rc;
+	if (!n)
+		printf("run %s makes no recommendation: nothing to try\n", t->parent->id);
+	return t->failed ? EXIT_JOBS_FAILED : t->submitted ? EXIT_OK : EXIT_USAGE;
+}
+
+static int try_exec(const struct cmd_entry *self, struct args *a)
+{
+	(void)self;
+	struct try_ctx t = { .a = a, .parent = a->run, .wait = args_has(a, 'w') };
+	struct campaign kc;
+	const char *kf = args_get(a, 'k');
+	if (!(t.summary = parent_summary(a->run, a->pos[0])))
+		return ERR_NOTFOUND;
+	t.knobs = &a->run->c;
+	if (kf) {
+		int rc = cmd_load_campaign(kf, &kc);
+		if (rc) {
+			json_decref(t.summary);
+			return rc;
+		}
+		t.knobs = &kc;
+	}
+	t.be = backend_for_run(a->run);
+	int rc = try_all(&t, a->pos + 1, a->npos - 1);
+	if (kf)
+		campaign_free(&kc);
+	json_decref(t.summary);
+	return rc;
+}
+
+const struct cmd_entry cmd_try_entry = {
+	"try",
+	"[--wait] [--knobs FILE] [--no-aggregation-job] [--results DIR] RUN [KIND...]",
+	"run each recommendation of RUN that has a knob as a variant, and check its prediction",
+	CMD_RUN,
+	1,
+	-1,
+	try_exec,
+	(const struct optdef[]){
+		OPT_WAIT,
+		{ 'k', "knobs", "FILE",
+		  "take the knobs from this campaign file instead of the run's own" },
+		OPT_NO_AGGREGATION_JOB,
+		OPT_END },
+};

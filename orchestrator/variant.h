@@ -1,0 +1,38 @@
+/* variant: a run that applies one knob to every scenario of another run, to
+ * check a recommendation's predicted gain (`campaign try`). Owns the
+ * variant's campaign text (the parent's frozen campaign with a `variant:`
+ * key holding the change), its RUN/variant.json (parent, kind, knob,
+ * recommendation, predictions) and reading that back for the analysis. */
+#ifndef CAMPAIGN_VARIANT_H
+#define CAMPAIGN_VARIANT_H
+
+#include "orchestrator/campaign/campaign.h"
+#include "util/strbuf.h"
+#include "util/words.h"
+
+#include <jansson.h>
+
+/* What a run recommends of one kind: the scenarios and their predictions. */
+struct variant_plan {
+	char *kind;
+	char *text;         /* the first recommendation's sentence */
+	json_t *predictions; /* [{scenario, step_ms, predicted_step_ms}] (null: no ceiling) */
+};
+
+/* The recommendations of kind in summary (summary.json); 0, or ERR_NOTFOUND
+ * when the run recommends nothing of that kind. */
+int variant_plan_of(json_t *summary, const char *kind, struct variant_plan *out);
+void variant_plan_free(struct variant_plan *p);
+/* The kinds summary recommends, in order, each once, into out (emptied first). */
+void variant_kinds(json_t *summary, struct argv *out);
+/* Into out: the parent's campaign text with `variant:` (of parent_id, the
+ * knob k) appended. ERR_USAGE when the text is itself a variant's. */
+int variant_campaign_text(const char *parent_text, const char *parent_id, const struct knob *k,
+			  struct strbuf *out);
+/* Writes child_dir/variant.json. */
+int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
+		  const struct knob *k, const struct variant_plan *p);
+/* run_dir/variant.json, or NULL when the run is not a variant (or it cannot be read). */
+json_t *variant_read(const char *run_dir);
+
+#endif
