@@ -1,4 +1,5 @@
 #include "provenance.h"
+#include "orchestrator/campaign/secret.h"
 #include "util/run_layout.h"
 
 #include "util/err.h"
@@ -354,7 +355,8 @@ static json_t *host_json(void)
 }
 
 /* NCCL_*, GLOO_* and OMP_* as the job will see them: the submitter's, then
- * the scenario's own. */
+ * the scenario's own; none whose name looks secret, none passed through
+ * (from_env: written nowhere). */
 static json_t *job_env(const struct scenario *s)
 {
 	json_t *o = json_object();
@@ -365,11 +367,16 @@ static json_t *job_env(const struct scenario *s)
 				char *k = xstrdup(*e);
 				char *eq = strchr(k, '=');
 				*eq = '\0';
-				json_object_set_new(o, k, json_string(eq + 1));
+				int from_env = 0;
+				for (size_t n = 0; s && n < s->env.n; n++)
+					from_env |= !strcmp(s->env.items[n].key, k) &&
+						    !s->env.items[n].value;
+				if (!from_env && !secret_name(k, NULL))
+					json_object_set_new(o, k, json_string(eq + 1));
 				free(k);
 			}
 	for (size_t i = 0; s && i < s->env.n; i++)
-		for (int k = 0; pre[k]; k++)
+		for (int k = 0; s->env.items[i].value && pre[k]; k++)
 			if (!strncmp(s->env.items[i].key, pre[k], strlen(pre[k])))
 				json_object_set_new(o, s->env.items[i].key,
 						    json_string(s->env.items[i].value));
@@ -411,7 +418,7 @@ static int annotate_job(struct run *r, const struct scenario *s, json_t *prov)
 		json_object_set_new(meta, "job_script_sha256", json_string(sha));
 		json_object_set(meta, "provenance", prov);
 		json_object_set_new(meta, "environment", env);
-		rc = jsonio_write(p.buf, meta);
+		rc = jsonio_write_mode(p.buf, meta, RUN_PRIVATE_MODE);
 		strbuf_addf(&t,
 			    "job %s of run %s (campaign %s)\nnodes %d x %d tasks, %d GPUs per "
 			    "node, backend %s, time %s\n"
@@ -430,7 +437,7 @@ static int annotate_job(struct run *r, const struct scenario *s, json_t *prov)
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/job_metadata.txt", dir);
 		if (rc == 0)
-			rc = fsio_write_atomic(p.buf, t.buf, t.len, 0644);
+			rc = fsio_write_atomic(p.buf, t.buf, t.len, RUN_PRIVATE_MODE);
 	}
 	json_decref(meta);
 	strbuf_free(&p);
@@ -457,7 +464,8 @@ int provenance_write(struct run *r, const struct provenance *p)
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/%s", r->dir, relb.buf);
 			if (rc == 0)
-				rc = fsio_write_atomic(path.buf, ri->patch, ri->patch_len, 0644);
+				rc = fsio_write_atomic(path.buf, ri->patch, ri->patch_len,
+						       RUN_PRIVATE_MODE);
 			sha256_hex(ri->patch, ri->patch_len, sha);
 			rel = strbuf_detach(&relb);
 		}
