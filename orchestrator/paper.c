@@ -324,10 +324,9 @@ static int provenance_files(struct paper *p)
 		}
 		json_array_foreach(json_object_get(r, "untracked_files"), k, v)
 			if (!json_is_true(json_object_get(v, "in_patch")))
-				strbuf_addf(&md,
-					    "- untracked, not in the patch (%s): `%s`, SHA-256 `%s`\n",
-					    jsonio_str(v, "left_out"), jsonio_str(v, "path"),
-					    jsonio_str(v, "sha256"));
+				strbuf_addf(&md, "- untracked, not in the patch (%s): `%s`, "
+					    "SHA-256 `%s`\n", jsonio_str(v, "left_out"),
+					    jsonio_str(v, "path"), jsonio_str(v, "sha256"));
 		strbuf_adds(&md, "\n");
 		const char *src = json_array_size(json_object_get(r, "remotes"))
 			? strchr(json_string_value(
