@@ -47,7 +47,7 @@ static int record_placement(const char *dir, const struct job_row *j)
 		json_object_set_new(meta, "nodelist",
 				    j->nodelist ? json_string(j->nodelist) : json_null());
 		json_object_set_new(meta, "rank_hosts", hosts);
-		rc = jsonio_write(p.buf, meta);
+		rc = jsonio_write_mode(p.buf, meta, RUN_PRIVATE_MODE); /* it holds the env */
 		strbuf_free(&md);
 	}
 	json_decref(meta);

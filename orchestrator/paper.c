@@ -2,6 +2,7 @@
 #include "util/run_layout.h"
 
 #include "analyzers/metrics.h"
+#include "orchestrator/campaign/secret.h"
 #include "util/err.h"
 #include "analyzers/figures.h"
 #include "util/fsio.h"
@@ -46,6 +47,91 @@ static int copy_in(struct paper *p, const char *from_rel, const char *to_rel)
 		rc = fsio_copy(src.buf, dst.buf);
 	strbuf_free(&src);
 	strbuf_free(&dst);
+	return rc;
+}
+
+/* ---- nothing secret goes out ----------------------------------------- */
+
+/* The env value of c that looks secret (allowed by allow_literal_secrets),
+ * said in *what by its name; 0 when none. */
+static int campaign_secret(const struct campaign *c, char *what, size_t n)
+{
+	const char *why;
+	size_t at;
+	for (size_t i = 0; i < c->n_scenarios; i++)
+		for (size_t k = 0; k < c->scenarios[i].env.n; k++) {
+			const struct kv *e = &c->scenarios[i].env.items[k];
+			if (!e->value || !*e->value)
+				continue;
+			if (secret_name(e->key, &why))
+				snprintf(what, n, "env %s: its name holds %s", e->key, why);
+			else if (secret_content(e->value, strlen(e->value), &why, &at) != 0)
+				snprintf(what, n, "env %s: the value looks like %s", e->key, why);
+			else
+				continue;
+			return 1;
+		}
+	return 0;
+}
+
+/* The file of a patch the offset at falls in ("diff --git a/F b/F"). */
+static void patch_file_at(const char *text, size_t at, char *out, size_t n)
+{
+	const char *start = text, *p = text;
+	while ((p = strstr(p, "diff --git a/")) && (size_t)(p - text) <= at) {
+		if (p == text || p[-1] == '\n')
+			start = p;
+		p++;
+	}
+	snprintf(out, n, "?");
+	if (!strncmp(start, "diff --git a/", 13)) {
+		const char *b = strstr(start, " b/"), *nl = strchr(start, '\n');
+		if (b && (!nl || b < nl))
+			snprintf(out, n, "%.*s", (int)(b - start - 13), start + 13);
+	}
+}
+
+/* Whether the run's file rel (the campaign file, a patch) may be published:
+ * ERR_USAGE naming the file and what it holds (never the value) if not. */
+static int publishable(struct paper *p, const char *rel, int is_patch)
+{
+	struct strbuf path = STRBUF_INIT;
+	char what[160] = "", file[128];
+	char *data = NULL;
+	size_t len = 0, at;
+	const char *why;
+	strbuf_addf(&path, "%s/%s", p->r->dir, rel);
+	int rc = fsio_read(path.buf, (size_t)1 << 30, &data, &len);
+	if (rc == 0 && secret_content(data, len, &why, &at) != 0) {
+		if (is_patch)
+			patch_file_at(data, at, file, sizeof file);
+		snprintf(what, sizeof what, "%s%s%s", why, is_patch ? ", in " : "",
+			 is_patch ? file : "");
+	} else if (rc == 0 && !is_patch) {
+		campaign_secret(&p->r->c, what, sizeof what);
+	}
+	if (rc == 0 && what[0])
+		rc = err_set(ERR_USAGE,
+			     "%s holds a secret-looking value (%s): the paper is meant for "
+			     "publication, so it is not copied and no paper was written; remove "
+			     "the secret from the run's %s (and rotate it), then run campaign "
+			     "paper again%s",
+			     path.buf, what, is_patch ? "patch" : "campaign.yaml",
+			     is_patch ? "" : " (pass it with { from_env: true } next time)");
+	free(data);
+	strbuf_free(&path);
+	return rc;
+}
+
+/* Every file the paper would copy that may hold a secret, checked first. */
+static int publishable_all(struct paper *p)
+{
+	json_t *r;
+	size_t i;
+	int rc = publishable(p, RUN_CAMPAIGN, 0);
+	json_array_foreach(json_object_get(p->prov, "repositories"), i, r)
+		if (rc == 0 && *jsonio_str(r, "patch"))
+			rc = publishable(p, jsonio_str(r, "patch"), 1);
 	return rc;
 }
 
@@ -236,6 +322,11 @@ static int provenance_files(struct paper *p)
 				    jsonio_str(r, "patch_sha256"));
 			copy_in(p, patch, patch);
 		}
+		json_array_foreach(json_object_get(r, "untracked_files"), k, v)
+			if (!json_is_true(json_object_get(v, "in_patch")))
+				strbuf_addf(&md, "- untracked, not in the patch (%s): `%s`, "
+					    "SHA-256 `%s`\n", jsonio_str(v, "left_out"),
+					    jsonio_str(v, "path"), jsonio_str(v, "sha256"));
 		strbuf_adds(&md, "\n");
 		const char *src = json_array_size(json_object_get(r, "remotes"))
 			? strchr(json_string_value(
@@ -324,6 +415,8 @@ int paper_generate(struct run *r, const char *out)
 	p.summary = load(r, RUN_SUMMARY);
 	p.prov = p.summary ? load(r, RUN_PROVENANCE) : NULL;
 	int rc = p.summary && p.prov ? 0 : ERR_NOTFOUND;
+	if (rc == 0)
+		rc = publishable_all(&p);
 	if (rc == 0) {
 		struct strbuf figdir = STRBUF_INIT;
 		strbuf_addf(&figdir, "%s/" RUN_FIGURES, out);

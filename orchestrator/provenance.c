@@ -1,4 +1,5 @@
 #include "provenance.h"
+#include "orchestrator/campaign/secret.h"
 #include "util/run_layout.h"
 
 #include "util/err.h"
@@ -15,11 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MAX_PATCH (64u << 20)
+/* an untracked file's contents go in the patch up to this size */
+#define MAX_UNTRACKED (1 << 20)
 
 extern char **environ;
 
@@ -119,38 +123,95 @@ static void status(git_repository *repo, struct repo_info *ri)
 	git_status_list_free(list);
 }
 
-/* The diff from HEAD to the work tree (index included), untracked files as
- * new files, binary content included: `git apply` rebuilds the tree. */
+/* Whether an untracked file's contents may go in the patch: a regular file
+ * of at most MAX_UNTRACKED bytes whose name and contents look secret to no
+ * rule of secret.h. Its hash is taken whatever the answer. */
+static void untracked_look(const char *workdir, struct untracked_file *f)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	const char *why;
+	char *data = NULL;
+	size_t len = 0, at;
+	strbuf_addf(&p, "%s/%s", workdir, f->path);
+	if (lstat(p.buf, &st) < 0 || !S_ISREG(st.st_mode)) {
+		f->left_out = "not a regular file";
+	} else {
+		f->bytes = (long long)st.st_size;
+		if (sha256_file(p.buf, f->sha256) < 0)
+			f->sha256[0] = '\0';
+		if (secret_file_name(f->path, &why))
+			snprintf(f->why, sizeof f->why, "its name looks secret (%s)", why);
+		else if (st.st_size > MAX_UNTRACKED)
+			snprintf(f->why, sizeof f->why, "over %d KiB", MAX_UNTRACKED >> 10);
+		else if (fsio_read(p.buf, MAX_UNTRACKED, &data, &len) < 0)
+			snprintf(f->why, sizeof f->why, "unreadable");
+		else if (secret_content(data, len, &why, &at) != 0)
+			snprintf(f->why, sizeof f->why, "its contents look secret (%s)", why);
+		f->left_out = f->why[0] ? f->why : NULL;
+	}
+	free(data);
+	strbuf_free(&p);
+}
+
+/* The patch of diff (NULL options: none) appended to out; -1 on failure. */
+static int diff_append(git_repository *repo, git_tree *tree, git_diff_options *o,
+		       struct strbuf *out)
+{
+	git_diff *diff = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	int ok = git_diff_tree_to_workdir_with_index(&diff, repo, tree, o) == 0 &&
+		 git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) == 0;
+	if (ok)
+		strbuf_add(out, buf.ptr ? buf.ptr : "", buf.size);
+	git_buf_dispose(&buf);
+	git_diff_free(diff);
+	return ok ? 0 : -1;
+}
+
+/* The untracked files that may be in the patch, as a literal pathspec. */
+static size_t untracked_pathspec(const struct repo_info *ri, git_strarray *spec)
+{
+	spec->strings = xcalloc(ri->untracked.n + 1, sizeof *spec->strings);
+	spec->count = 0;
+	for (size_t i = 0; i < ri->untracked.n; i++)
+		if (!ri->files[i].left_out)
+			spec->strings[spec->count++] = ri->files[i].path;
+	return spec->count;
+}
+
+/* The diff from HEAD to the work tree (index included), binary content
+ * included, then the untracked files untracked_look let in, as new files:
+ * `git apply` rebuilds the tree but for the files left out. */
 static void patch(git_repository *repo, git_commit *commit, struct repo_info *ri)
 {
 	git_tree *tree = NULL;
+	git_diff_options o;
+	git_strarray spec = { 0 };
+	struct strbuf sb = STRBUF_INIT;
 	if (commit && git_commit_tree(&tree, commit) < 0)
 		return;
-	for (int with_untracked = 1; with_untracked >= 0; with_untracked--) {
-		git_diff_options o;
-		git_diff *diff = NULL;
-		git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-		git_buf buf = GIT_BUF_INIT;
-		o.flags = GIT_DIFF_SHOW_BINARY;
-		if (with_untracked)
-			o.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
-				GIT_DIFF_SHOW_UNTRACKED_CONTENT;
-		int ok = git_diff_tree_to_workdir_with_index(&diff, repo, tree, &o) == 0 &&
-			 git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) == 0;
-		if (ok && (buf.size <= MAX_PATCH || !with_untracked)) {
-			ri->patch = xmalloc(buf.size + 1);
-			memcpy(ri->patch, buf.ptr ? buf.ptr : "", buf.size);
-			ri->patch[buf.size] = '\0';
-			ri->patch_len = buf.size;
-			if (!with_untracked)
-				ri->note = xstrdup("untracked files are listed but their contents "
-						   "were left out of the patch "
-						   "(more than 64 MiB)");
-			with_untracked = -1;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.flags = GIT_DIFF_SHOW_BINARY;
+	int rc = diff_append(repo, tree, &o, &sb);
+	size_t tracked = sb.len;
+	if (rc == 0 && untracked_pathspec(ri, &spec)) {
+		o.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+			GIT_DIFF_SHOW_UNTRACKED_CONTENT | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+		o.pathspec = spec;
+		if (diff_append(repo, tree, &o, &sb) < 0 || sb.len > MAX_PATCH) {
+			sb.len = tracked;
+			ri->note =
+				xstrdup("untracked files are listed but their contents were left "
+					"out of the patch (more than 64 MiB)");
 		}
-		git_buf_dispose(&buf);
-		git_diff_free(diff);
 	}
+	if (rc == 0) {
+		ri->patch_len = sb.len;
+		ri->patch = strbuf_detach(&sb);
+	}
+	strbuf_free(&sb);
+	free(spec.strings);
 	git_tree_free(tree);
 }
 
@@ -190,6 +251,11 @@ static int repo_info(const char *path, const char *role, const char *results, st
 	describe(repo, ri);
 	remotes(repo, ri);
 	status(repo, ri);
+	ri->files = xcalloc(ri->untracked.n + 1, sizeof *ri->files);
+	for (size_t i = 0; i < ri->untracked.n; i++) {
+		ri->files[i].path = ri->untracked.v[i];
+		untracked_look(wd, &ri->files[i]);
+	}
 	patch(repo, commit, ri);
 	git_commit_free(commit);
 	git_repository_free(repo);
@@ -260,6 +326,7 @@ static void repo_free(struct repo_info *ri)
 	free(ri->author);
 	free(ri->patch);
 	free(ri->note);
+	free(ri->files); /* its paths are untracked's */
 	argv_free(&ri->remotes);
 	argv_free(&ri->modified);
 	argv_free(&ri->untracked);
@@ -304,6 +371,17 @@ static json_t *repo_json(const struct repo_info *ri, const char *patch_rel, cons
 	json_object_set_new(o, "dirty", json_boolean(ri->dirty));
 	json_object_set_new(o, "modified", strings(&ri->modified));
 	json_object_set_new(o, "untracked", strings(&ri->untracked));
+	json_t *files = json_array();
+	for (size_t i = 0; i < ri->untracked.n; i++) {
+		const struct untracked_file *f = &ri->files[i];
+		json_array_append_new(
+			files, json_pack("{s:s, s:o, s:I, s:b, s:o}", "path", f->path, "sha256",
+					 f->sha256[0] ? json_string(f->sha256) : json_null(),
+					 "bytes", (json_int_t)f->bytes, "in_patch", !f->left_out,
+					 "left_out", f->left_out ? json_string(f->left_out)
+								 : json_null()));
+	}
+	json_object_set_new(o, "untracked_files", files);
 	json_object_set_new(o, "patch", jstr(patch_rel));
 	json_object_set_new(o, "patch_sha256", jstr(patch_sha));
 	if (ri->note)
@@ -354,7 +432,8 @@ static json_t *host_json(void)
 }
 
 /* NCCL_*, GLOO_* and OMP_* as the job will see them: the submitter's, then
- * the scenario's own. */
+ * the scenario's own; none whose name looks secret, none passed through
+ * (from_env: written nowhere). */
 static json_t *job_env(const struct scenario *s)
 {
 	json_t *o = json_object();
@@ -365,11 +444,16 @@ static json_t *job_env(const struct scenario *s)
 				char *k = xstrdup(*e);
 				char *eq = strchr(k, '=');
 				*eq = '\0';
-				json_object_set_new(o, k, json_string(eq + 1));
+				int from_env = 0;
+				for (size_t n = 0; s && n < s->env.n; n++)
+					from_env |= !strcmp(s->env.items[n].key, k) &&
+						    !s->env.items[n].value;
+				if (!from_env && !secret_name(k, NULL))
+					json_object_set_new(o, k, json_string(eq + 1));
 				free(k);
 			}
 	for (size_t i = 0; s && i < s->env.n; i++)
-		for (int k = 0; pre[k]; k++)
+		for (int k = 0; s->env.items[i].value && pre[k]; k++)
 			if (!strncmp(s->env.items[i].key, pre[k], strlen(pre[k])))
 				json_object_set_new(o, s->env.items[i].key,
 						    json_string(s->env.items[i].value));
@@ -411,7 +495,7 @@ static int annotate_job(struct run *r, const struct scenario *s, json_t *prov)
 		json_object_set_new(meta, "job_script_sha256", json_string(sha));
 		json_object_set(meta, "provenance", prov);
 		json_object_set_new(meta, "environment", env);
-		rc = jsonio_write(p.buf, meta);
+		rc = jsonio_write_mode(p.buf, meta, RUN_PRIVATE_MODE);
 		strbuf_addf(&t,
 			    "job %s of run %s (campaign %s)\nnodes %d x %d tasks, %d GPUs per "
 			    "node, backend %s, time %s\n"
@@ -430,7 +514,7 @@ static int annotate_job(struct run *r, const struct scenario *s, json_t *prov)
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/job_metadata.txt", dir);
 		if (rc == 0)
-			rc = fsio_write_atomic(p.buf, t.buf, t.len, 0644);
+			rc = fsio_write_atomic(p.buf, t.buf, t.len, RUN_PRIVATE_MODE);
 	}
 	json_decref(meta);
 	strbuf_free(&p);
@@ -457,7 +541,8 @@ int provenance_write(struct run *r, const struct provenance *p)
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/%s", r->dir, relb.buf);
 			if (rc == 0)
-				rc = fsio_write_atomic(path.buf, ri->patch, ri->patch_len, 0644);
+				rc = fsio_write_atomic(path.buf, ri->patch, ri->patch_len,
+						       RUN_PRIVATE_MODE);
 			sha256_hex(ri->patch, ri->patch_len, sha);
 			rel = strbuf_detach(&relb);
 		}

@@ -11,14 +11,25 @@
 
 #include <jansson.h>
 
+/* An untracked file: always listed by name and hash; its contents go in
+ * the patch only when small and not secret-looking (left_out says why not). */
+struct untracked_file {
+	char *path;
+	char sha256[65];   /* "" when it could not be read */
+	long long bytes;
+	const char *left_out; /* NULL: in the patch */
+	char why[96];         /* left_out's text */
+};
+
 struct repo_info {
 	char *role;        /* "workload" or "campaign" */
 	char *name;        /* basename of the work tree: the patch's file name */
 	char *workdir, *commit, *branch, *describe, *commit_time, *author;
 	struct argv remotes;   /* "name url" */
 	struct argv modified, untracked;
+	struct untracked_file *files; /* one per untracked path, in its order */
 	int dirty;
-	char *patch;           /* the uncommitted diff (untracked files included) */
+	char *patch;           /* the uncommitted diff (untracked files it may hold included) */
 	size_t patch_len;
 	char *note;            /* e.g. why untracked contents were left out */
 };

@@ -105,7 +105,9 @@ static json_t *metadata_json(const struct campaign *c, const struct scenario *s,
 		json_object_set_new(params, s->params.items[i].key,
 				    json_string(s->params.items[i].value));
 	for (size_t i = 0; i < s->env.n; i++)
-		json_object_set_new(env, s->env.items[i].key, json_string(s->env.items[i].value));
+		json_object_set_new(env, s->env.items[i].key,
+				    s->env.items[i].value ? json_string(s->env.items[i].value)
+							  : json_pack("{s:b}", "from_env", 1));
 	return json_pack(
 		"{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:I, s:s, s:o, s:o, s:i, s:i}",
 		"campaign", c->name, "run_id", run_id, "scenario", s->name, "nodes", s->nodes,
@@ -151,12 +153,13 @@ int run_render_all(const struct campaign *c, const char *dir, const char *run_id
 		if ((rc = fsio_mkdir_p(p.buf, 0755)) == 0) {
 			json_t *meta = metadata_json(c, s, run_id, p.buf);
 			strbuf_adds(&p, "/job_metadata.json");
-			rc = jsonio_write(p.buf, meta);
+			rc = jsonio_write_mode(p.buf, meta, RUN_PRIVATE_MODE);
 			json_decref(meta);
 			p.len -= strlen("/job_metadata.json");
 			strbuf_adds(&p, "/job.sbatch");
 			if (rc == 0)
-				rc = fsio_write_atomic(p.buf, scripts[i].buf, scripts[i].len, 0755);
+				rc = fsio_write_atomic(p.buf, scripts[i].buf, scripts[i].len,
+						       RUN_PRIVATE_SCRIPT_MODE);
 		}
 		strbuf_free(&p);
 	}
@@ -202,7 +205,7 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 		goto fail;
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/" RUN_CAMPAIGN, r->dir);
-	rc = fsio_copy(c->path, p.buf);
+	rc = fsio_copy_mode(c->path, p.buf, RUN_PRIVATE_MODE);
 	strbuf_free(&p);
 	if (rc < 0 || (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 0)) < 0)
 		goto fail;

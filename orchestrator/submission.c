@@ -31,12 +31,32 @@ static int plan_missing(struct run *r)
 	return rc;
 }
 
+int submission_check_env(const struct campaign *c)
+{
+	char *missing = campaign_env_missing(c);
+	if (!missing)
+		return 0;
+	int many = strchr(missing, ',') != NULL;
+	int rc = err_set(ERR_USAGE,
+			 "%s %s not set in this environment, and %s passes %s through to the "
+			 "jobs (from_env: true): export %s and run the command again; nothing "
+			 "was submitted",
+			 missing, many ? "are" : "is", c->path, many ? "them" : "it",
+			 many ? "them" : "it");
+	free(missing);
+	return rc;
+}
+
 int submission_run(struct run *r, const struct backend_ops *be, const struct submission_opts *o)
 {
+	/* the jobs (and a local supervisor started here) get this environment */
+	int rc = submission_check_env(&r->c);
+	if (rc < 0)
+		return rc;
 	int lock = fsio_lock(r->dir, ".submit.lock", 0);
 	if (lock < 0)
 		return lock;
-	int rc = o->prepare ? o->prepare(r, o->ctx) : 0;
+	rc = o->prepare ? o->prepare(r, o->ctx) : 0;
 	if (rc == 0)
 		rc = plan_missing(r);
 	if (rc == 0) {

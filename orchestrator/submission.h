@@ -19,7 +19,12 @@ struct submission_opts {
 	void *ctx;
 };
 
-/* Plans, submits and starts. Returns 0 or a negative err code. */
+/* Whether every variable c passes through to its jobs (env: { NAME:
+ * { from_env: true } }) is set here, where the jobs get their environment
+ * from: ERR_USAGE naming the missing ones (never a value) otherwise. */
+int submission_check_env(const struct campaign *c);
+/* Plans, submits and starts (after submission_check_env). Returns 0 or a
+ * negative err code. */
 int submission_run(struct run *r, const struct backend_ops *be, const struct submission_opts *o);
 /* After submission_run with wait: follows the run to its end if the backend
  * did not, prints the status table, and returns the exit status

@@ -12,7 +12,9 @@ static json_t *kv_json(const struct kvlist *l)
 {
 	json_t *o = json_object();
 	for (size_t i = 0; i < l->n; i++)
-		json_object_set_new(o, l->items[i].key, json_string(l->items[i].value));
+		json_object_set_new(o, l->items[i].key,
+				    l->items[i].value ? json_string(l->items[i].value)
+						      : json_pack("{s:b}", "from_env", 1));
 	return o;
 }
 

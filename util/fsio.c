@@ -127,6 +127,10 @@ int fsio_write_at(int dfd, const char *name, const char *shown, const char *data
 	int fd = rc < 0 ? -1 : create_temp(dfd, name, mode, &tmp);
 	if (rc == 0 && fd < 0)
 		rc = err_sys(ERR_IO, "cannot create a temporary file next to %s", shown);
+	/* a private file (no bits for group or others) is exactly its mode
+	 * whatever the umask, set before it has its name */
+	if (fd >= 0 && !(mode & 077) && fchmod(fd, (mode_t)mode) < 0)
+		rc = err_sys(ERR_IO, "cannot set the mode of %s", shown);
 	if (fd >= 0 && (write_all(fd, data, len) < 0 || fsync(fd) < 0))
 		rc = err_sys(ERR_IO, "cannot write %s", shown);
 	if (fd >= 0)
@@ -340,13 +344,19 @@ int fsio_is_dir(const char *path)
 
 int fsio_copy(const char *src, const char *dst)
 {
+	return fsio_copy_mode(src, dst, -1);
+}
+
+int fsio_copy_mode(const char *src, const char *dst, int mode)
+{
 	char *data;
 	size_t len;
 	struct stat st;
 	int rc = fsio_read(src, (size_t)1 << 30, &data, &len);
 	if (rc < 0)
 		return rc;
-	int mode = stat(src, &st) == 0 ? (int)(st.st_mode & 0777) : 0644;
+	if (mode < 0)
+		mode = stat(src, &st) == 0 ? (int)(st.st_mode & 0777) : 0644;
 	rc = fsio_write_atomic(dst, data, len, mode);
 	free(data);
 	return rc;

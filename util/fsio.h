@@ -12,7 +12,9 @@
  * the target; a target that is a symbolic link or not a regular file, and a
  * folder that is a link, are named and refused (ERR_IO). */
 /* Writes data to path atomically; a reader sees the old or the new file.
- * path's folder must not itself be a symbolic link. */
+ * path's folder must not itself be a symbolic link. mode is masked by the
+ * umask, except a private one (no bits for group or others: 0600, 0700),
+ * which the file has exactly, from its creation on. */
 int fsio_write_atomic(const char *path, const char *data, size_t len, int mode);
 /* Writes data to dir/rel atomically, creating rel's parent folders; dir is
  * trusted, no component of rel may be a link. */
@@ -54,8 +56,10 @@ int fsio_sync_dir(const char *dir);
 int fsio_mkdir_p(const char *path, int mode);
 int fsio_exists(const char *path);
 int fsio_is_dir(const char *path);
-/* Copies src to dst atomically. */
+/* Copies src to dst atomically, with src's mode. */
 int fsio_copy(const char *src, const char *dst);
+/* The same with the given mode (-1: src's). */
+int fsio_copy_mode(const char *src, const char *dst, int mode);
 /* Directory holding the running executable (from /proc/self/exe). */
 char *fsio_self_dir(void);
 /* Absolute form of path (need not exist); malloc'ed. */

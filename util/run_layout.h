@@ -16,6 +16,12 @@
 #define RUN_VARIANT "variant.json"             /* campaign try: parent, knob, predictions */
 #define RUN_AGGREGATE_SCRIPT "aggregate.sbatch" /* the aggregation job's script as submitted */
 
+/* Files that may hold env values (the campaign file, job scripts, job
+ * metadata, provenance patches) are the submitting user's alone, whatever
+ * the umask: on a shared file system others read nothing of them. */
+#define RUN_PRIVATE_MODE 0600
+#define RUN_PRIVATE_SCRIPT_MODE 0700
+
 /* a scenario's job directory */
 #define JOB_SCRIPT "job.sbatch"                 /* exactly what ran */
 #define JOB_STATUS "job.status"                 /* written by the job script at its end */

@@ -34,13 +34,13 @@ void kvlist_set(struct kvlist *l, const char *key, const char *value)
 	for (size_t i = 0; i < l->n; i++) {
 		if (!strcmp(l->items[i].key, key)) {
 			free(l->items[i].value);
-			l->items[i].value = xstrdup(value);
+			l->items[i].value = value ? xstrdup(value) : NULL;
 			return;
 		}
 	}
 	l->items = xrealloc(l->items, (l->n + 1) * sizeof *l->items);
 	l->items[l->n].key = xstrdup(key);
-	l->items[l->n].value = xstrdup(value);
+	l->items[l->n].value = value ? xstrdup(value) : NULL;
 	l->n++;
 }
 
@@ -177,4 +177,34 @@ const char *campaign_sbatch_env(const char *var, const char *value)
 {
 	const char *v = getenv(var);
 	return v && *v ? v : value;
+}
+
+int campaign_has_env_from(const struct campaign *c)
+{
+	for (size_t i = 0; i < c->n_scenarios; i++)
+		for (size_t k = 0; k < c->scenarios[i].env.n; k++)
+			if (!c->scenarios[i].env.items[k].value)
+				return 1;
+	return 0;
+}
+
+char *campaign_env_missing(const struct campaign *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kvlist seen = { 0 };
+	for (size_t i = 0; i < c->n_scenarios; i++) {
+		const struct kvlist *env = &c->scenarios[i].env;
+		for (size_t k = 0; k < env->n; k++) {
+			const char *name = env->items[k].key;
+			if (env->items[k].value || getenv(name) || kvlist_get(&seen, name))
+				continue;
+			kvlist_set(&seen, name, "");
+			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", name);
+		}
+	}
+	kvlist_free(&seen);
+	if (sb.len)
+		return strbuf_detach(&sb);
+	strbuf_free(&sb);
+	return NULL;
 }

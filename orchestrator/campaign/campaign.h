@@ -13,6 +13,8 @@
 #define CAMPAIGN_MAX_SCENARIOS 1024
 #define CAMPAIGN_MAX_NODES 100000
 
+/* In an env list, value NULL is a variable passed through from the submitting
+ * environment ({ from_env: true }): its value is never written anywhere. */
 struct kv {
 	char *key, *value;
 };
@@ -56,6 +58,8 @@ struct knob {
 struct campaign {
 	char *path; /* file it was loaded from */
 	char *name, *description;
+	/* env values with secret-looking names may be written literally (they are refused) */
+	int allow_literal_secrets;
 	/* auto, wal or delete: the state store's journal at submit; NULL: auto */
 	char *store_journal;
 	struct {
@@ -133,9 +137,15 @@ int slurm_time_parse(const char *s, long *seconds);
 const char *campaign_sbatch_env(const char *var, const char *value);
 int placeholder_is_builtin(const char *name);
 const char *kvlist_get(const struct kvlist *l, const char *key);
-/* Sets key (replacing an existing value). */
+/* Sets key (replacing an existing value); value NULL: passed through. */
 void kvlist_set(struct kvlist *l, const char *key, const char *value);
 void kvlist_free(struct kvlist *l);
 void kvlist_copy(struct kvlist *dst, const struct kvlist *src);
+/* "NAME, NAME" of the env variables of c's scenarios passed through from the
+ * submitting environment that are not set in this one (each once); NULL when
+ * none is missing. malloc'ed. */
+char *campaign_env_missing(const struct campaign *c);
+/* Whether any scenario of c passes a variable through. */
+int campaign_has_env_from(const struct campaign *c);
 
 #endif

@@ -5,6 +5,7 @@
 #include "campaign.h"
 #include "analyzers/advice.h"
 #include "jobspec.h"
+#include "secret.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -339,6 +340,49 @@ static void no_literal_vars(struct loader *L, yaml_node_t *n, const char *path,
 	}
 }
 
+/* { from_env: true }: the variable is passed through from the submitting
+ * environment, its value written nowhere. */
+static int env_from(struct loader *L, yaml_node_t *n, const char *path)
+{
+	static const char *const keys[] = { "from_env", NULL };
+	int yes = 0, before = (int)L->d->n;
+	yaml_node_t *v;
+	map_check(L, n, path, keys);
+	if (!(v = map_get(L, n, "from_env")))
+		problem(L, n, path, "a variable given as a mapping needs from_env: true (passed "
+			"through from the submitting environment)");
+	else if (as_bool(L, v, path, &yes) == 0 && !yes)
+		problem(L, v, path, "from_env: false passes nothing: give the value as a string, "
+			"or write from_env: true");
+	return (int)L->d->n > before ? -1 : 0;
+}
+
+/* A literal env value is refused where it looks secret (by its name or its
+ * content) unless the campaign says allow_literal_secrets: the run's copies
+ * would hold it. The message names the variable, never the value. */
+static int env_literal_ok(struct loader *L, yaml_node_t *n, const char *path, const char *name,
+			  const char *value)
+{
+	const char *why, *word;
+	size_t at;
+	char what[96];
+	if (L->c->allow_literal_secrets || !*value)
+		return 1;
+	if (secret_name(name, &word))
+		snprintf(what, sizeof what, "its name holds %s", word);
+	else if (secret_content(value, strlen(value), &why, &at) != 0)
+		snprintf(what, sizeof what, "the value looks like %s", why);
+	else
+		return 1;
+	problem(L, n, path,
+		"%s looks secret (%s): a literal value would be copied into the run's "
+		"campaign.yaml, job scripts and metadata; pass it from the submitting environment "
+		"instead with %s: { from_env: true } and export %s before submitting (or set "
+		"allow_literal_secrets: true)",
+		name, what, name, name);
+	return 0;
+}
+
 /* env (names must be variable names) or params (identifiers, not built-ins) */
 static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_params,
 		   struct kvlist *out)
@@ -368,8 +412,17 @@ static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_pa
 			rc = -1;
 			continue;
 		}
-		const char *v = scalar(L, node_at(L, p->value), kp, "a string");
-		if (v)
+		yaml_node_t *vn = node_at(L, p->value);
+		if (!is_params && vn->type == YAML_MAPPING_NODE) {
+			if (env_from(L, vn, kp) == 0)
+				kvlist_set(out, key, NULL);
+			else
+				rc = -1;
+			continue;
+		}
+		const char *v = scalar(L, vn, kp, is_params ? "a string" : "a string or "
+							"{ from_env: true }");
+		if (v && (is_params || env_literal_ok(L, vn, kp, key, v)))
 			kvlist_set(out, key, v);
 		else
 			rc = -1;
@@ -1102,7 +1155,8 @@ static void load_root(struct loader *L, yaml_node_t *root)
 {
 	static const char *const keys[] = { "campaign",      "description", "slurm",  "workload",
 					    "profile",       "scenarios",   "matrix", "analysis",
-					    "store_journal", "knobs",       "variant", NULL };
+					    "store_journal", "allow_literal_secrets", "knobs", "variant",
+					    NULL };
 	struct campaign *c = L->c;
 	struct scenario *raw = NULL;
 	size_t n_raw = 0;
@@ -1124,6 +1178,9 @@ static void load_root(struct loader *L, yaml_node_t *root)
 	    strcmp(c->store_journal, "delete"))
 		problem(L, v, "store_journal", "must be auto, wal or delete, not \"%.40s\"",
 			c->store_journal);
+	/* read first: the env of workload and scenarios is checked against it */
+	if ((v = map_get(L, root, "allow_literal_secrets")))
+		as_bool(L, v, "allow_literal_secrets", &c->allow_literal_secrets);
 	if ((v = map_get(L, root, "slurm"))) load_slurm(L, v);
 	if ((v = map_get(L, root, "workload"))) load_workload(L, v);
 	if ((v = map_get(L, root, "profile"))) load_profile(L, v);
@@ -1399,7 +1456,8 @@ static void check_scenario(struct loader *L, const struct scenario *o, size_t i,
 			    "workload.setup", o->name);
 	struct argv vals = { 0 };
 	for (size_t k = 0; k < o->env.n; k++)
-		argv_push(&vals, o->env.items[k].value);
+		if (o->env.items[k].value)
+			argv_push(&vals, o->env.items[k].value);
 	check_words(L, &vals, &o->params, map_get(L, wl, "env") ? map_get(L, wl, "env") : root,
 		    "env", o->name);
 	argv_free(&vals);

@@ -15,11 +15,16 @@ const struct knob *campaign_knob(const struct campaign *c, const char *kind)
 	return NULL;
 }
 
+/* Whether have lacks one of want's keys or holds another value (NULL: passed
+ * through from the submitting environment, env's { from_env: true }). */
 static int kv_differs(const struct kvlist *have, const struct kvlist *want)
 {
 	for (size_t i = 0; i < want->n; i++) {
-		const char *v = kvlist_get(have, want->items[i].key);
-		if (!v || strcmp(v, want->items[i].value))
+		const struct kv *h = NULL, *w = &want->items[i];
+		for (size_t j = 0; j < have->n && !h; j++)
+			if (!strcmp(have->items[j].key, w->key))
+				h = &have->items[j];
+		if (!h || !h->value != !w->value || (w->value && strcmp(h->value, w->value)))
 			return 1;
 	}
 	return 0;

@@ -421,9 +421,17 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 	render_var_item(rv, "env", NULL);
 	/* PATH: "/opt/venv/bin:$PATH" extends the node's PATH */
 	var_get(rv, "env", 1)->expand_vars = 1;
+	/* passed through: the job inherits them, the script checks they came */
+	render_var_item(rv, "env_from", NULL);
 	for (size_t i = 0; i < s->env.n; i++) {
 		struct strbuf kv = STRBUF_INIT;
 		struct argv one = { 0 }, tmp = { 0 };
+		if (!s->env.items[i].value) {
+			argv_push(&one, s->env.items[i].key);
+			render_var_item(rv, "env_from", &one);
+			argv_free(&one);
+			continue;
+		}
 		argv_push(&tmp, s->env.items[i].value);
 		if ((rc = expand_words(x, &tmp, &words, "env")) < 0) {
 			argv_free(&tmp);

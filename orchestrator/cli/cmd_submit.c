@@ -32,6 +32,10 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	if (*why)
 		fprintf(stderr, "campaign submit: %s\n", why);
 	program_check(&c, "campaign submit", stderr);
+	if ((rc = submission_check_env(&c)) < 0) {
+		campaign_free(&c);
+		return rc;
+	}
 	struct provenance prov;
 	char *bin = fsio_self_dir();
 	provenance_collect(a->pos[0], bin, cmd_results_root(a), &prov);

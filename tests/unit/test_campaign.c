@@ -57,6 +57,57 @@ static void test_defaults(void)
 	campaign_free(&c);
 }
 
+/* env: { from_env: true } is a NULL value, a scenario's literal overrides it,
+ * and campaign_env_missing names the unset ones once; allow_literal_secrets lets
+ * a secret-named literal through. */
+static void test_env_from(void)
+{
+	struct campaign c;
+	int rc;
+	unsetenv("TEST_CAMPAIGN_TOKEN_A");
+	unsetenv("TEST_CAMPAIGN_TOKEN_B");
+	char *t = load("campaign: e\n"
+		       "workload:\n"
+		       "  env: { TEST_CAMPAIGN_TOKEN_A: { from_env: true }, PLAIN: p }\n"
+		       "scenarios:\n"
+		       "  - { name: a, nodes: 1 }\n"
+		       "  - { name: b, nodes: 1, env: { TEST_CAMPAIGN_TOKEN_B: { from_env: yes },\n"
+		       "      PLAIN: { from_env: true } } }\n",
+		       &c, &rc);
+	CHECK(rc == 0);
+	CHECK_STR(t, "");
+	CHECK(c.scenarios[0].env.n == 2 && !c.scenarios[0].env.items[0].value);
+	CHECK_STR(kvlist_get(&c.scenarios[0].env, "PLAIN"), "p");
+	CHECK(c.scenarios[1].env.n == 3 && !kvlist_get(&c.scenarios[1].env, "PLAIN"));
+	CHECK(campaign_has_env_from(&c));
+	char *m = campaign_env_missing(&c);
+	CHECK_STR(m, "TEST_CAMPAIGN_TOKEN_A, PLAIN, TEST_CAMPAIGN_TOKEN_B");
+	free(m);
+	setenv("TEST_CAMPAIGN_TOKEN_A", "", 1); /* set, though empty: present */
+	setenv("PLAIN", "x", 1);
+	setenv("TEST_CAMPAIGN_TOKEN_B", "x", 1);
+	CHECK(campaign_env_missing(&c) == NULL);
+	unsetenv("PLAIN");
+	free(t);
+	campaign_free(&c);
+	t = load("campaign: e\nallow_literal_secrets: true\n"
+		 "workload: { env: { HF_TOKEN: literal-value } }\n"
+		 "scenarios: [{ name: a, nodes: 1 }]\n",
+		 &c, &rc);
+	CHECK(rc == 0 && c.scenarios[0].env.items[0].value != NULL);
+	CHECK_STR(kvlist_get(&c.scenarios[0].env, "HF_TOKEN"), "literal-value");
+	CHECK(!campaign_has_env_from(&c));
+	free(t);
+	campaign_free(&c);
+	t = load("campaign: e\nworkload: { env: { HF_TOKEN: literal-value, EMPTY_TOKEN: \"\" } }\n"
+		 "scenarios: [{ name: a, nodes: 1 }]\n",
+		 &c, &rc);
+	CHECK(rc < 0);
+	CHECK(!strstr(t, "literal-value") && strstr(t, "t.yaml:2:30: workload.env.HF_TOKEN: "));
+	CHECK(!strstr(t, "EMPTY_TOKEN"));
+	free(t);
+}
+
 /* analysis.peak_gflops_per_rank: loaded, and range-checked with its place. */
 static void test_peak_gflops(void)
 {
@@ -171,7 +222,8 @@ static void test_many_errors_at_once(void)
 	CHECK(rc < 0);
 	CHECK_STR(t,
 		  "t.yaml:2:1: colour: unknown key (expected one of: campaign, description, slurm, "
-		  "workload, profile, scenarios, matrix, analysis, store_journal)\n"
+		  "workload, profile, scenarios, matrix, analysis, store_journal, "
+		  "allow_literal_secrets)\n"
 		  "t.yaml:4:17: profile.warmup_steps: expected an integer, found \"many\"\n"
 		  "t.yaml:7:12: scenarios[0].nodes: 0 is out of range (1..100000)\n"
 		  "t.yaml:8:5: scenarios[1].name: duplicate scenario name \"a\"\n"
@@ -332,5 +384,6 @@ int main(void)
 	RUN(test_sbatch_values);
 	RUN(test_time_parse);
 	RUN(test_shipped_campaigns);
+	RUN(test_env_from);
 	HARNESS_END();
 }
