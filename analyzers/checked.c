@@ -4,6 +4,7 @@
 #include "stats.h"
 #include "util/strbuf.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,9 @@ void checked_run(struct ana_run *run)
 		struct ana_check *c = &v->checks[i];
 		const struct ana_scenario *s = find(run, c->scenario);
 		decide(c, s);
-		if (c->outcome == CHECK_WORSE)
+		/* a predicted gain that did not come (slower, or no measurable change) */
+		if (c->outcome == CHECK_WORSE || (c->outcome == CHECK_NOISE && c->hi_ms > 0 &&
+						  c->predicted_ms < c->lo_ms))
 			c->miss = miss_sentence(c, s, v->kind);
 	}
 }
@@ -153,4 +156,70 @@ void checked_free(struct ana_variant *v)
 	free(v->kind);
 	free(v->knob);
 	memset(v, 0, sizeof *v);
+}
+
+static json_t *num3(double v, int known)
+{
+	return known && isfinite(v) ? json_real(round(v * 1000.0) / 1000.0) : json_null();
+}
+
+json_t *checked_json(const struct ana_variant *v)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ana_check *c = &v->checks[i];
+		int m = c->outcome != CHECK_UNMEASURED;
+		json_array_append_new(
+			a, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o}", "scenario",
+				     c->scenario, "kind", v->kind, "parent_step_ms",
+				     num3(c->parent_median_ms, c->parent_median_ms > 0),
+				     "predicted_step_ms", num3(c->predicted_ms, c->predicted_ms >= 0),
+				     "measured_step_ms", num3(c->measured_ms, m), "ci_low",
+				     num3(c->lo_ms, m), "ci_high", num3(c->hi_ms, m), "outcome",
+				     check_outcome_name(c->outcome), "miss",
+				     c->miss ? json_string(c->miss) : json_null()));
+	}
+	return a;
+}
+
+static void md_ms(struct strbuf *md, double v, int known)
+{
+	if (known)
+		strbuf_addf(md, " %.2f |", v);
+	else
+		strbuf_adds(md, " n/a |");
+}
+
+void checked_md(struct strbuf *md, const struct ana_variant *v)
+{
+	if (!v->of)
+		return;
+	strbuf_addf(md, "## Predicted and measured\n\nThis run is a variant of run `%s` made by "
+		    "`campaign try`: the knob for its %s recommendations (`%s`) applied to every "
+		    "scenario. Each prediction (a ceiling: the cause's share taken off the "
+		    "parent's median step) against the measured median, with the 95 %% bootstrap "
+		    "interval of variant / parent (2000 resamples of both runs' steps) in ms; "
+		    "confirmed when the prediction lies in the interval or within %.0f %% of "
+		    "the measured median, within noise when the interval holds no change.\n\n"
+		    "| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | "
+		    "Outcome |\n|---|---:|---:|---:|---|---|\n",
+		    v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ana_check *c = &v->checks[i];
+		int m = c->outcome != CHECK_UNMEASURED;
+		strbuf_addf(md, "| %s |", c->scenario);
+		md_ms(md, c->parent_median_ms, c->parent_median_ms > 0);
+		md_ms(md, c->predicted_ms, c->predicted_ms >= 0);
+		md_ms(md, c->measured_ms, m);
+		if (m)
+			strbuf_addf(md, " %.2f to %.2f |", c->lo_ms, c->hi_ms);
+		else
+			strbuf_adds(md, " n/a |");
+		strbuf_addf(md, " %s |\n", check_outcome_name(c->outcome));
+	}
+	strbuf_adds(md, "\n");
+	for (size_t i = 0; i < v->n; i++)
+		if (v->checks[i].miss)
+			strbuf_addf(md, "- **%s**: %s\n", v->checks[i].scenario, v->checks[i].miss);
+	strbuf_adds(md, "\n");
 }

@@ -49,5 +49,10 @@ struct ana_run;
 /* Decides every check of run->variant from the analysed scenarios. */
 void checked_run(struct ana_run *run);
 void checked_free(struct ana_variant *v);
+struct strbuf;
+/* summary.json's checked_predictions (an array; empty when not a variant). */
+struct json_t *checked_json(const struct ana_variant *v);
+/* BOTTLENECK_ANALYSIS.md's "Predicted and measured" (nothing when not a variant). */
+void checked_md(struct strbuf *md, const struct ana_variant *v);
 
 #endif

@@ -529,6 +529,15 @@ static json_t *models_json(const struct ana_run *run)
 	return a;
 }
 
+/* A variant's parent, kind and knob (campaign try); null for any other run. */
+static json_t *variant_json(const struct ana_variant *v)
+{
+	json_t *knob = v->knob ? json_loads(v->knob, 0, NULL) : NULL;
+	return v->of ? json_pack("{s:s, s:s, s:o}", "of", v->of, "kind", v->kind, "knob",
+				 knob ? knob : json_null())
+		     : json_null();
+}
+
 static json_t *summary_json(const struct ana_run *run)
 {
 	json_t *list = json_array(), *failed = json_array();
@@ -538,7 +547,7 @@ static json_t *summary_json(const struct ana_run *run)
 			json_array_append_new(failed, json_string(run->sc[i].in.name));
 	}
 	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, "
-			 "s:o}",
+			 "s:o, s:o, s:o}",
 			 "campaign", run->campaign, "run_id", run->run_id, "baseline",
 			 run->baseline ? json_string(run->baseline) : json_null(), "thresholds",
 			 "communication_pct", jnum(run->th.comm_pct), "data_loading_pct",
@@ -547,7 +556,9 @@ static json_t *summary_json(const struct ana_run *run)
 			 "scenarios", list, "failed", failed, "scaling_models", models_json(run),
 			 "peak_gflops_per_rank",
 			 run->peak_gflops > 0 ? jnum(run->peak_gflops) : json_null(),
-			 "fabric_probes", probes_json(run), "recommendations", recs_json(run));
+			 "fabric_probes", probes_json(run), "recommendations", recs_json(run),
+			 "variant", variant_json(&run->variant), "checked_predictions",
+			 checked_json(&run->variant));
 }
 
 /* ---- markdown --------------------------------------------------------- */
@@ -1725,6 +1736,7 @@ static int write_markdown(const struct ana_run *run)
 		    "`summary.json`.\n\n",
 		    run->campaign, run->run_id);
 	md_summary(&md, run);
+	checked_md(&md, &run->variant);
 	md_scenarios(&md, run);
 	md_scaling(&md, run);
 	md_fabric(&md, run);

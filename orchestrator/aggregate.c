@@ -2,6 +2,7 @@
 #include "util/run_layout.h"
 
 #include "aggmap.h"
+#include "variant.h"
 #include "orchestrator/backend/backend_slurm.h"
 #include "orchestrator/store/jobset.h"
 
@@ -171,6 +172,8 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 	}
 	if (rc == 0)
 		find_overlaps(in, chosen);
+	if (rc == 0)
+		rc = variant_checks(r->dir, &in->variant);
 	free(chosen);
 	return rc;
 }

@@ -1,5 +1,6 @@
 #include "variant.h"
 
+#include "analyzers/checked.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
@@ -121,7 +122,7 @@ int variant_write(const char *child_dir, const char *parent_id, const char *pare
 			      "recommendation", p->text, "predictions", p->predictions);
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/" RUN_VARIANT, child_dir);
-	int rc = jsonio_write(path.buf, v);
+	int rc = jsonio_write_mode(path.buf, v, k->env.n ? 0600 : 0644); /* env values: private */
 	strbuf_free(&path);
 	json_decref(v);
 	return rc;
@@ -134,4 +135,52 @@ json_t *variant_read(const char *run_dir)
 	json_t *v = fsio_exists(path.buf) ? json_load_file(path.buf, 0, NULL) : NULL;
 	strbuf_free(&path);
 	return v;
+}
+
+/* The parent's step times, shares and median of scenario name into c. */
+static void parent_side(json_t *summary, const char *name, struct ana_check *c)
+{
+	size_t i;
+	json_t *s, *found = NULL, *t;
+	json_array_foreach(json_object_get(summary, "scenarios"), i, s)
+		if (!strcmp(jsonio_str(s, "name"), name))
+			found = s;
+	json_t *times = json_object_get(found, "step_times_ms");
+	c->parent_steps = xcalloc(json_array_size(times) + 1, sizeof *c->parent_steps);
+	json_array_foreach(times, i, t)
+		c->parent_steps[c->n_parent++] = json_number_value(t);
+	c->parent_median_ms = jsonio_num(found, "step_time_ms.median");
+	json_t *sh = json_object_get(found, "shares_pct");
+	for (int k = 0; k < CHECK_SHARES; k++) {
+		json_t *v = json_object_get(sh, check_share_names[k]);
+		c->parent_share_pct[k] = json_is_number(v) ? json_number_value(v) : -1;
+	}
+}
+
+int variant_checks(const char *run_dir, struct ana_variant *out)
+{
+	memset(out, 0, sizeof *out);
+	json_t *v = variant_read(run_dir);
+	if (!v)
+		return 0;
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" RUN_SUMMARY, jsonio_str(v, "parent_dir"));
+	json_t *ps = json_load_file(p.buf, 0, NULL); /* gone: nothing to measure against */
+	json_t *preds = json_object_get(v, "predictions"), *e;
+	size_t i;
+	out->of = xstrdup(jsonio_str(v, "parent_run"));
+	out->kind = xstrdup(jsonio_str(v, "kind"));
+	out->knob = json_dumps(json_object_get(v, "knob"), JSON_COMPACT | JSON_SORT_KEYS);
+	out->checks = xcalloc(json_array_size(preds) + 1, sizeof *out->checks);
+	json_array_foreach(preds, i, e) {
+		struct ana_check *c = &out->checks[out->n++];
+		json_t *pr = json_object_get(e, "predicted_step_ms");
+		c->scenario = xstrdup(jsonio_str(e, "scenario"));
+		c->predicted_ms = json_is_number(pr) ? json_number_value(pr) : -1;
+		parent_side(ps, c->scenario, c);
+	}
+	json_decref(ps);
+	json_decref(v);
+	strbuf_free(&p);
+	return 0;
 }

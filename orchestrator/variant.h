@@ -32,6 +32,11 @@ int variant_campaign_text(const char *parent_text, const char *parent_id, const 
 /* Writes child_dir/variant.json. */
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
 		  const struct knob *k, const struct variant_plan *p);
+struct ana_variant;
+/* The checks of a variant run for its analysis (analyzers/checked.h): its
+ * predictions with the parent's step times and shares (from the parent's
+ * summary.json); out->of NULL when run_dir is not a variant's. */
+int variant_checks(const char *run_dir, struct ana_variant *out);
 /* run_dir/variant.json, or NULL when the run is not a variant (or it cannot be read). */
 json_t *variant_read(const char *run_dir);
 

@@ -6,6 +6,8 @@
 #include "util/run_layout.h"
 #include "orchestrator/store/jobstate.h"
 #include "orchestrator/run.h"
+#include "orchestrator/variant.h"
+#include "util/jsonio.h"
 #include "orchestrator/store/jobset.h"
 #include "orchestrator/store/store.h"
 #include "util/err.h"
@@ -56,11 +58,50 @@ static json_t *run_json(const char *root, const char *rel)
 		json_object_set_new(o, "age_s",
 				    json_integer((json_int_t) (store_now() - row.created_at)));
 	}
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/%s", root, rel);
+	json_t *v = variant_read(p.buf);
+	if (v)
+		json_object_set_new(o, "variant_of",
+				    json_pack("{s:s, s:s}", "run", jsonio_str(v, "parent_run"),
+					      "kind", jsonio_str(v, "kind")));
+	json_decref(v);
 	job_set_free(&js);
 	run_row_free(&row);
 	store_close(st);
 	strbuf_free(&p);
 	return o;
+}
+
+/* The family: each parent lists the variants `campaign try` made of it. */
+static void link_variants(json_t *list)
+{
+	size_t i, j;
+	json_t *r, *q;
+	json_array_foreach(list, i, r) {
+		const char *of = jsonio_str(r, "variant_of.run");
+		json_array_foreach(list, j, q) {
+			if (!*of || strcmp(jsonio_str(q, "run"), of))
+				continue;
+			if (!json_object_get(q, "variants"))
+				json_object_set_new(q, "variants", json_array());
+			json_array_append_new(json_object_get(q, "variants"),
+					      json_pack("{s:s, s:s}", "run", jsonio_str(r, "run"),
+							"kind", jsonio_str(r, "variant_of.kind")));
+		}
+	}
+}
+
+/* "try of RUN (kind)" on a variant, "tried: kind RUN, ..." on its parent. */
+static void print_family(json_t *r)
+{
+	size_t i;
+	json_t *v;
+	if (json_object_get(r, "variant_of"))
+		printf("%-24s   try of %s (%s)\n", "", jsonio_str(r, "variant_of.run"),
+		       jsonio_str(r, "variant_of.kind"));
+	json_array_foreach(json_object_get(r, "variants"), i, v)
+		printf("%-24s   tried: %s in %s\n", "", jsonio_str(v, "kind"), jsonio_str(v, "run"));
 }
 
 static void age_text(long s, char *buf, size_t n)
@@ -116,6 +157,7 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 	json_t *list = json_array();
 	for (size_t i = 0; i < runs.n; i++)
 		json_array_append_new(list, run_json(root, runs.v[i]));
+	link_variants(list);
 	if (args_has(a, 'j')) {
 		char *text = json_dumps(list, JSON_INDENT(2) | JSON_SORT_KEYS);
 		printf("%s\n", text);
@@ -129,8 +171,10 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 		       "AGE", "JOBS");
 		size_t i;
 		json_t *r;
-		json_array_foreach(list, i, r)
+		json_array_foreach(list, i, r) {
 			print_row(r);
+			print_family(r);
+		}
 	}
 	json_decref(list);
 	argv_free(&runs);
