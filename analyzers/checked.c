@@ -122,8 +122,9 @@ static char *miss_sentence(const struct ana_check *c, const struct ana_scenario 
 		strbuf_addf(&sb, " %s went from %.2f to %.2f ms per step (the prediction took "
 			    "all of it off)", check_share_names[t], before[t], after[t]);
 	if (grew >= 0)
-		strbuf_addf(&sb, "%s %s grew from %.2f to %.2f ms per step", t >= 0 ? ", while" : "",
-			    check_share_names[grew], before[grew], after[grew]);
+		strbuf_addf(&sb, "%s %s grew from %.2f to %.2f ms per step",
+			    t >= 0 ? ", while" : "", check_share_names[grew], before[grew],
+			    after[grew]);
 	if (t < 0 && grew < 0)
 		strbuf_addf(&sb, " no share of the step grew by more than 1 %% of it");
 	strbuf_addch(&sb, '.');
@@ -170,14 +171,15 @@ json_t *checked_json(const struct ana_variant *v)
 		const struct ana_check *c = &v->checks[i];
 		int m = c->outcome != CHECK_UNMEASURED;
 		json_array_append_new(
-			a, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o}", "scenario",
-				     c->scenario, "kind", v->kind, "parent_step_ms",
-				     num3(c->parent_median_ms, c->parent_median_ms > 0),
-				     "predicted_step_ms", num3(c->predicted_ms, c->predicted_ms >= 0),
-				     "measured_step_ms", num3(c->measured_ms, m), "ci_low",
-				     num3(c->lo_ms, m), "ci_high", num3(c->hi_ms, m), "outcome",
-				     check_outcome_name(c->outcome), "miss",
-				     c->miss ? json_string(c->miss) : json_null()));
+			a,
+			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o}", "scenario",
+				  c->scenario, "kind", v->kind, "parent_step_ms",
+				  num3(c->parent_median_ms, c->parent_median_ms > 0),
+				  "predicted_step_ms", num3(c->predicted_ms, c->predicted_ms >= 0),
+				  "measured_step_ms", num3(c->measured_ms, m), "ci_low",
+				  num3(c->lo_ms, m), "ci_high", num3(c->hi_ms, m), "outcome",
+				  check_outcome_name(c->outcome), "miss",
+				  c->miss ? json_string(c->miss) : json_null()));
 	}
 	return a;
 }

@@ -42,9 +42,10 @@ static void add_predictions(json_t *out, json_t *rec)
 	json_array_foreach(json_object_get(rec, "scenarios"), i, name) {
 		json_t *step = json_array_get(json_object_get(rec, "step_ms"), i),
 		       *pred = json_array_get(json_object_get(rec, "predicted_step_ms"), i);
-		json_array_append_new(out, json_pack("{s:O, s:O, s:O}", "scenario", name,
-						     "step_ms", step ? step : json_null(),
-						     "predicted_step_ms", pred ? pred : json_null()));
+		json_array_append_new(out,
+				      json_pack("{s:O, s:O, s:O}", "scenario", name, "step_ms",
+						step ? step : json_null(), "predicted_step_ms",
+						pred ? pred : json_null()));
 	}
 }
 

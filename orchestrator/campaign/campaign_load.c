@@ -1153,10 +1153,11 @@ static void set_defaults(struct campaign *c)
 
 static void load_root(struct loader *L, yaml_node_t *root)
 {
-	static const char *const keys[] = { "campaign",      "description", "slurm",  "workload",
-					    "profile",       "scenarios",   "matrix", "analysis",
-					    "store_journal", "allow_literal_secrets", "knobs", "variant",
-					    NULL };
+	static const char *const keys[] = {
+		"campaign",  "description", "slurm",    "workload",      "profile",
+		"scenarios", "matrix",      "analysis", "store_journal", "allow_literal_secrets",
+		"knobs",     "variant",     NULL
+	};
 	struct campaign *c = L->c;
 	struct scenario *raw = NULL;
 	size_t n_raw = 0;

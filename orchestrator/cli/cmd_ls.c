@@ -100,8 +100,8 @@ static void print_family(json_t *r)
 	if (json_object_get(r, "variant_of"))
 		printf("%-24s   try of %s (%s)\n", "", jsonio_str(r, "variant_of.run"),
 		       jsonio_str(r, "variant_of.kind"));
-	json_array_foreach(json_object_get(r, "variants"), i, v)
-		printf("%-24s   tried: %s in %s\n", "", jsonio_str(v, "kind"), jsonio_str(v, "run"));
+	json_array_foreach(json_object_get(r, "variants"), i, v) printf(
+		"%-24s   tried: %s in %s\n", "", jsonio_str(v, "kind"), jsonio_str(v, "run"));
 }
 
 static void age_text(long s, char *buf, size_t n)
