@@ -218,6 +218,13 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 	struct try_ctx t = { .a = a, .parent = a->run, .wait = args_has(a, 'w') };
 	struct campaign kc;
 	const char *kf = args_get(a, 'k');
+	const struct campaign *rc_ = &a->run->c;
+	if (rc_->variant.kind)
+		return err_set(ERR_USAGE,
+			       "run %s is itself a variant (of %s, for %s): try the "
+			       "recommendations of %s",
+			       a->run->id, rc_->variant_of ? rc_->variant_of : "another run",
+			       rc_->variant.kind, rc_->variant_of ? rc_->variant_of : "that run");
 	if (!(t.summary = parent_summary(a->run, a->pos[0])))
 		return ERR_NOTFOUND;
 	t.knobs = &a->run->c;

@@ -1,0 +1,113 @@
+# campaign try (issue 35) on the local executor with the reference trainer, 1 node, 2 ranks:
+# a per-parameter all-reduce run is communication-bound and its recommendation predicts a
+# step time; `try --wait` runs the knob (bucketed DDP) as a child run whose analysis sets the
+# prediction against what it measured, with its interval and outcome; a knob for a kind the
+# run did not recommend is said and not run; a campaign without knobs is told which key to
+# add; `ls` shows the family. Outcomes depend on the machine: the test asserts that the
+# numbers are the ones of both runs and the outcome follows from them, not which it is.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+cat >try.yaml <<'Y'
+campaign: try-demo
+workload:
+  command: >
+    {{trainer}} --backend gloo --ddp {{ddp}} --steps 30 --warmup-steps 5
+    --batch 2 --hidden 1024 --depth 5 --input 512 --output 32 --workers 1
+    --metrics-dir {{metrics_dir}}
+  env: { OPENBLAS_NUM_THREADS: "1" }
+  params: { ddp: per-param }
+profile: { warmup_steps: 5, active_steps: 25 }
+scenarios: [{ name: comm-1n, nodes: 1, tasks_per_node: 2 }]
+knobs:
+  communication: { params: { ddp: bucketed } }
+  data_loading: { params: { ddp: sync } }
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" try.yaml >p.out 2>&1
+parent=$(rundir p.out) pid=$(basename "$(rundir p.out)")
+kinds=$(json "$parent/summary.json" '",".join(r["kind"] for r in j["recommendations"])')
+if [[ ",$kinds," != *",communication,"* ]]; then
+	# the verdict is measured, not set: on a machine where this run is not
+	# communication-bound there is nothing of that kind to try
+	skip try_communication "the parent run recommends $kinds here, not communication"
+	exit 0
+fi
+pred=$(json "$parent/summary.json" '[r for r in j["recommendations"] if r["kind"]=="communication"][0]["predicted_step_ms"][0]')
+check try_parent_predicts python3 -c "import sys; assert float(sys.argv[1]) > 0" "$pred"
+
+"$CAMPAIGN" try --wait --results "$SCRATCH/res" "$pid" >t.out 2>&1; rc=$?
+check try_exit0 [ "$rc" -eq 0 ]
+check try_unrecommended_knob_said grep -qx "data_loading: a knob, but run $pid recommends nothing of this kind; not tried" t.out
+check try_says_prediction grep -q "^  comm-1n: [0-9.]* ms/step measured, [0-9.]* ms predicted$" t.out
+child=$(rundir t.out) cid=$(basename "$(rundir t.out)")
+check try_child_is_new bash -c '[ -n "$1" ] && [ "$1" != "$2" ]' _ "$cid" "$pid"
+check try_variant_json [ "$(json "$child/variant.json" 'j["parent_run"]+" "+j["kind"]+" "+j["knob"]["params"]["ddp"]')" = "$pid communication bucketed" ]
+check try_variant_prediction [ "$(json "$child/variant.json" 'j["predictions"][0]["predicted_step_ms"]')" = "$pred" ]
+check try_child_ran_knob grep -q -- "'--ddp' 'bucketed'" "$child/comm-1n/job.sbatch"
+check try_parent_untouched grep -q -- "'--ddp' 'per-param'" "$parent/comm-1n/job.sbatch"
+check try_child_campaign_variant grep -q "^variant: {\"kind\":\"communication\",\"of\":\"$pid\",\"params\":{\"ddp\":\"bucketed\"}}$" "$child/campaign.yaml"
+# the checked prediction: the parent's and the child's own numbers, an interval around the
+# measured median, and the outcome that follows from them
+check try_checked_numbers python3 - "$parent/summary.json" "$child/summary.json" <<'P'
+import json, sys
+p = json.load(open(sys.argv[1])); c = json.load(open(sys.argv[2]))
+ck = c["checked_predictions"]
+assert len(ck) == 1, ck
+k = ck[0]
+assert k["scenario"] == "comm-1n" and k["kind"] == "communication", k
+assert k["parent_step_ms"] == p["scenarios"][0]["step_time_ms"]["median"], k
+assert k["measured_step_ms"] == c["scenarios"][0]["step_time_ms"]["median"], k
+pred = [r for r in p["recommendations"] if r["kind"] == "communication"][0]["predicted_step_ms"][0]
+assert k["predicted_step_ms"] == pred, k
+lo, hi, m = k["ci_low"], k["ci_high"], k["measured_step_ms"]
+assert 0 < lo <= hi, k
+par = k["parent_step_ms"]
+if lo <= pred <= hi or abs(m / pred - 1) <= 0.05:
+    want = "confirmed"
+elif lo <= par <= hi:
+    want = "within noise"
+else:
+    want = "better than predicted" if hi < pred else "worse than predicted"
+assert k["outcome"] == want, (k, want)
+assert (k["miss"] is not None) == (want == "worse than predicted" or (want == "within noise" and pred < lo)), k
+assert c["variant"] == {"of": p["run_id"], "kind": "communication", "knob": {"params": {"ddp": "bucketed"}}}, c["variant"]
+P
+outcome=$(json "$child/summary.json" 'j["checked_predictions"][0]["outcome"]')
+check try_report_section grep -q "^## Predicted and measured$" "$child/BOTTLENECK_ANALYSIS.md"
+check try_report_row grep -q "^| comm-1n | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* to [0-9.]* | $outcome |$" "$child/BOTTLENECK_ANALYSIS.md"
+check try_parent_report_plain bash -c '! grep -q "Predicted and measured" "$1"' _ "$parent/BOTTLENECK_ANALYSIS.md"
+echo "try: parent $(json "$parent/summary.json" 'j["scenarios"][0]["step_time_ms"]["median"]') ms, predicted $pred ms, measured $(json "$child/summary.json" 'j["checked_predictions"][0]["measured_step_ms"]') ms: $outcome"
+
+# the family in ls
+"$CAMPAIGN" ls --results "$SCRATCH/res" >ls.out 2>&1
+check try_ls_child grep -q "try of $pid (communication)" ls.out
+check try_ls_parent grep -q "tried: communication in $cid" ls.out
+"$CAMPAIGN" ls --json --results "$SCRATCH/res" >ls.json 2>&1
+check try_ls_json [ "$(json ls.json '[r["variant_of"]["run"] for r in j if "variant_of" in r][0]')" = "$pid" ]
+
+# a kind named that the run did not recommend: nothing submitted, said so
+before=$(ls "$SCRATCH/res/try-demo" | wc -l)
+"$CAMPAIGN" try --results "$SCRATCH/res" "$pid" data_loading >n.out 2>&1; rc=$?
+check try_named_unrecommended_exit2 [ "$rc" -eq 2 ]
+check try_named_unrecommended_said grep -q "^data_loading: run $pid recommends nothing of this kind (its recommendations: .*communication.*); nothing submitted for it$" n.out
+check try_named_unrecommended_nothing [ "$(ls "$SCRATCH/res/try-demo" | wc -l)" = "$before" ]
+# a variant of a variant is refused
+"$CAMPAIGN" try --results "$SCRATCH/res" "$cid" >vv.out 2>&1; rc=$?
+check try_variant_of_variant_refused [ "$rc" -ne 0 ]
+check try_variant_of_variant_said grep -q "run $cid is itself a variant (of $pid, for communication): try the recommendations of $pid" vv.out
+
+# the same campaign without knobs: the message names the key to add
+sed '/^knobs:/,$d' try.yaml >plain.yaml
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/plain" plain.yaml >q.out 2>&1
+qid=$(basename "$(rundir q.out)")
+"$CAMPAIGN" try --results "$SCRATCH/plain" "$qid" >nk.out 2>&1; rc=$?
+check try_no_knob_exit2 [ "$rc" -eq 2 ]
+check try_no_knob_names_key grep -q "^communication: no knob for these recommendations: add one to the campaign file, e.g.$" nk.out
+check try_no_knob_example grep -qx "    communication: { params: { NAME: VALUE } }" nk.out
+check try_no_knob_nothing [ "$(ls "$SCRATCH/plain/try-demo" | wc -l)" = 1 ]
+# --knobs FILE gives the knobs to a run whose campaign had none
+"$CAMPAIGN" try --knobs try.yaml --results "$SCRATCH/plain" "$qid" communication >kf.out 2>&1; rc=$?
+check try_knobs_file_submits [ "$rc" -eq 0 ]
+check try_knobs_file_child [ "$(ls "$SCRATCH/plain/try-demo" | wc -l)" = 2 ]
+kid=$(basename "$(rundir kf.out)")
+"$CAMPAIGN" watch --results "$SCRATCH/plain" "$kid" >/dev/null 2>&1
+check try_knobs_file_checked [ "$(json "$SCRATCH/plain/try-demo/$kid/summary.json" 'len(j["checked_predictions"])')" = 1 ]
