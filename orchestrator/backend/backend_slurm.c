@@ -501,7 +501,9 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 		job_spec_scenario(&r->c, s, &js); /* as render.c wrote it into the script */
 		char env[48];
 		snprintf(env, sizeof env, "CAMPAIGN_ATTEMPT=%d", j->attempt);
-		struct submit_req q = { name.buf, comment.buf, script, dir, out.buf, NULL, env, &js };
+		struct submit_req q = {
+			name.buf, comment.buf, script, dir, out.buf, NULL, env, &js
+		};
 		fault_point("before-submit", s->name);
 		rc = submit_one(&q, &id);
 		if (rc == 0)
@@ -663,9 +665,8 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 	    (rc = render_aggregate(r, name.buf, comment.buf, out.buf, dep, &script)) == 0) {
 		struct job_spec js;
 		job_spec_aggregate(&r->c, &js);
-		struct submit_req q = {
-			name.buf, comment.buf, script.buf, r->dir, out.buf, dep, "CAMPAIGN_ATTEMPT=1", &js
-		};
+		struct submit_req q = { name.buf, comment.buf, script.buf,           r->dir,
+					out.buf,  dep,         "CAMPAIGN_ATTEMPT=1", &js };
 		fault_point("before-aggregate-submit", NULL);
 		rc = submit_one(&q, &id);
 		if (rc == 0)

@@ -38,8 +38,8 @@ int requeue_cause_from_log(const char *log, const char *job_id)
 	snprintf(want, sizeof want, "*** JOB %s ON ", job_id);
 	for (const char *p = strstr(log, want); p; p = strstr(p + 1, want)) {
 		size_t len = strcspn(p, "\n");
-		snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1),
-			 p);
+		snprintf(line, sizeof line, "%.*s",
+			 (int) (len < sizeof line ? len : sizeof line - 1), p);
 		int c = line_cause(line);
 		cause = c >= 0 ? c : cause;
 	}

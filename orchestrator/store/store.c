@@ -712,8 +712,9 @@ static int requeue_step(struct store *st, const char *sql, const struct job_requ
 static int latest_attempt(struct store *st, const char *scenario, int *attempt)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, "SELECT COALESCE(MAX(attempt), 0) FROM jobs WHERE scenario = ?",
-			       -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT COALESCE(MAX(attempt), 0) FROM jobs WHERE scenario = ?", -1,
+			       &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, scenario);
 	int rc = sqlite3_step(s) == SQLITE_ROW ? 0 : db_fail(st, "cannot read jobs");

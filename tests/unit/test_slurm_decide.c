@@ -109,7 +109,8 @@ static void test_requeue_decide(void)
 	CHECK(requeue_decide(JS_NODE_FAIL, JOB_PENDING, "n2", why, sizeof why) == JS_NODE_FAIL);
 	CHECK_STR(why, "node failure on n2: the controller requeued the job");
 	CHECK(requeue_decide(JS_REQUEUED, JOB_PENDING, "", why, sizeof why) == JS_REQUEUED);
-	CHECK_STR(why, "the controller requeued the job (a requeue request, e.g. scontrol requeue)");
+	CHECK_STR(why,
+		  "the controller requeued the job (a requeue request, e.g. scontrol requeue)");
 	/* no log line: the controller's state while requeuing, if seen */
 	CHECK(requeue_decide(-1, JOB_NODE_FAIL | JOB_REQUEUE, NULL, why, sizeof why) ==
 	      JS_NODE_FAIL);
