@@ -2,6 +2,7 @@
 
 #include "backend_slurm.h"
 #include "util/clock.h"
+#include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
 
@@ -116,7 +117,8 @@ void slurm_outage_note(struct run *r, const char *conf, int down)
 		return;
 	}
 	double since = 0;
-	if (fsio_read(p.buf, 64, &text, NULL) == 0)
+	char *why = xstrdup(err_last()); /* the caller reports it: kept whatever happens here */
+	if (access(p.buf, F_OK) == 0 && fsio_read(p.buf, 64, &text, NULL) == 0)
 		since = atof(text);
 	if (since <= 0) {
 		char now[64];
@@ -128,6 +130,8 @@ void slurm_outage_note(struct run *r, const char *conf, int down)
 	slurm_controller_addr(conf, host, sizeof host, &port);
 	snprintf(r->ctl_addr, sizeof r->ctl_addr, "%s:%d", host, port);
 	r->ctl_down_since = since;
+	err_set(ERR_BACKEND, "%s", why);
+	free(why);
 	strbuf_free(&p);
 }
 
