@@ -57,6 +57,9 @@ enum job_state requeue_decide(int log_cause, uint32_t job_state, const char *fai
 		st = JS_NODE_FAIL;
 	else if (log_cause < 0 && base == JOB_PREEMPTED)
 		st = JS_PREEMPTED;
+	/* no slurmstepd line (the batch node itself died): one of its nodes is down */
+	else if (log_cause < 0 && failed_nodes && *failed_nodes)
+		st = JS_NODE_FAIL;
 	const char *has = failed_nodes && *failed_nodes ? failed_nodes : NULL;
 	if (st == JS_NODE_FAIL)
 		snprintf(reason, n, "node failure%s%s: the controller requeued the job",

@@ -19,7 +19,8 @@ int requeue_cause_from_log(const char *log, const char *job_id);
 
 /* The previous attempt's end state: the log's cause (-1: none), else the
  * controller's state (JOB_REQUEUE with NODE_FAIL or PREEMPTED), else
- * REQUEUED; reason says it in words, naming failed nodes (NULL: none known). */
+ * NODE_FAIL when some of its nodes failed, else REQUEUED; reason says it
+ * in words, naming failed nodes (NULL: none known). */
 enum job_state requeue_decide(int log_cause, uint32_t job_state, const char *failed_nodes,
 			      char *reason, size_t n);
 

@@ -116,6 +116,8 @@ static void test_requeue_decide(void)
 	      JS_NODE_FAIL);
 	CHECK_STR(why, "node failure: the controller requeued the job");
 	CHECK(requeue_decide(-1, JOB_PREEMPTED, NULL, why, sizeof why) == JS_PREEMPTED);
+	CHECK(requeue_decide(-1, JOB_PENDING, "n1", why, sizeof why) == JS_NODE_FAIL);
+	CHECK_STR(why, "node failure on n1: the controller requeued the job");
 	CHECK(requeue_decide(-1, JOB_PENDING, NULL, why, sizeof why) == JS_REQUEUED);
 	CHECK_STR(why, "the controller requeued the job (no cause recorded)");
 }
