@@ -1292,6 +1292,7 @@ void ana_run_free(struct ana_run *run)
 		free(s->in.name);
 		free(s->in.state);
 		free(s->in.reason);
+		free(s->in.requeued);
 		free(s->in.backend);
 		free(s->in.job_dir);
 		free(s->in.series);

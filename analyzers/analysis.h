@@ -42,6 +42,8 @@ struct ana_input {
 	/* the scenario's own analysis batch (0: the campaign's) */
 	int batch_per_rank, global_batch_set;
 	int attempt, attempts;  /* the attempt analysed, of how many (0: not known) */
+	char *requeued;         /* "requeued after NODE_FAIL on n2; measured on n[3-4]" when the
+				 * scheduler requeued the job before the attempt analysed; NULL */
 };
 
 /* Where its step data came from, and what could not be used */

@@ -139,6 +139,8 @@ static void sc_identity(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "exit_code", json_integer(s->in.exit_code));
 	json_object_set_new(o, "attempt", json_integer(s->in.attempt ? s->in.attempt : 1));
 	json_object_set_new(o, "attempts", json_integer(s->in.attempts ? s->in.attempts : 1));
+	json_object_set_new(o, "requeued",
+			    s->in.requeued ? json_string(s->in.requeued) : json_null());
 	json_object_set_new(o, "reason", json_string(s->in.reason));
 	json_object_set_new(o, "backend", json_string(s->in.backend));
 	json_object_set_new(o, "nodes", json_integer(s->in.nodes));
@@ -1114,6 +1116,11 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 				    s->in.attempt, s->in.attempts,
 				    s->in.attempt == s->in.attempts ? "one" : "that completed",
 				    s->in.name);
+		if (s->in.requeued)
+			strbuf_addf(md,
+				    "Job history: %s; the analysis uses the last attempt "
+				    "only.\n\n",
+				    s->in.requeued);
 		if (md_scenario_unanalysed(md, s, run))
 			continue;
 		md_scenario_head(md, s, run);

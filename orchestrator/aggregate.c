@@ -1,4 +1,5 @@
 #include "aggregate.h"
+#include "orchestrator/backend/requeue.h"
 #include "util/run_layout.h"
 
 #include "aggmap.h"
@@ -168,6 +169,10 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 		added->global_batch_set = s ? s->global_batch : 0;
 		added->series = s ? series_key(s) : NULL;
 		added->attempts = rows[next - 1].attempt;
+		struct strbuf rq = STRBUF_INIT;
+		requeue_sentence(rows, first, k, &rq);
+		added->requeued = rq.len ? strbuf_detach(&rq) : NULL;
+		strbuf_free(&rq);
 		free(dir);
 	}
 	if (rc == 0)

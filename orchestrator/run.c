@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 char *run_job_dir(const struct run *r, const char *scenario)
 {
@@ -44,42 +45,52 @@ char *run_attempt_dir(const struct run *r, const char *scenario, int attempt, in
 
 /* Keeps in the scenario folder what the next attempt needs (its script and
  * the metadata written at submission, copied into the archive too), moves
- * the rest. */
-static int archive_entry(const char *dir, const char *dest, const char *name)
+ * the rest; the live job log (a requeued job's, which SLURM has open in
+ * append mode for the next attempt) is copied, then emptied. */
+static int archive_entry(const char *dir, const char *dest, const char *name, const char *live)
 {
 	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
 	strbuf_addf(&from, "%s/%s", dir, name);
 	strbuf_addf(&to, "%s/%s", dest, name);
 	static const char *const kept[] = { JOB_SCRIPT, JOB_METADATA, "job_metadata.txt" };
-	int rc = 0, keep = 0;
+	int rc = 0, keep = 0, is_live = live && !strcmp(name, live);
 	for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
 		keep |= !strcmp(name, kept[i]);
-	if (keep)
+	if (keep || is_live)
 		rc = fsio_copy(from.buf, to.buf);
 	/* gone meanwhile: a writer's temporary file */
 	else if (rename(from.buf, to.buf) < 0 && errno != ENOENT)
 		rc = err_sys(ERR_IO, "cannot move %s to %s", from.buf, to.buf);
+	if (rc == 0 && is_live && truncate(from.buf, 0) < 0)
+		rc = err_sys(ERR_IO, "cannot empty %s after copying it to %s", from.buf, to.buf);
 	strbuf_free(&from);
 	strbuf_free(&to);
 	return rc;
 }
 
-int run_archive_attempt(const struct run *r, const char *scenario, int attempt)
+int run_archive_job_dir(const char *dir, int attempt, const char *live_log)
 {
-	char *dir = run_attempt_dir(r, scenario, attempt, 1),
-	     *dest = run_attempt_dir(r, scenario, attempt, 0);
-	int rc = fsio_mkdir_p(dest, 0755);
+	struct strbuf dest = STRBUF_INIT;
+	strbuf_addf(&dest, "%s/attempts/%d", dir, attempt);
+	int rc = fsio_mkdir_p(dest.buf, 0755);
 	struct argv names = { 0 };
 	if (rc == 0 && fsio_list_all(dir, &names) < 0)
 		rc = err_sys(ERR_IO, "cannot list %s", dir);
 	for (size_t i = 0; rc == 0 && i < names.n; i++)
 		if (strcmp(names.v[i], "attempts"))
-			rc = archive_entry(dir, dest, names.v[i]);
+			rc = archive_entry(dir, dest.buf, names.v[i], live_log);
 	argv_free(&names);
 	if (rc == 0)
 		rc = fsio_sync_dir(dir);
+	strbuf_free(&dest);
+	return rc;
+}
+
+int run_archive_attempt(const struct run *r, const char *scenario, int attempt)
+{
+	char *dir = run_job_dir(r, scenario);
+	int rc = run_archive_job_dir(dir, attempt, NULL);
 	free(dir);
-	free(dest);
 	return rc;
 }
 

@@ -16,6 +16,8 @@ struct run {
 	struct campaign c; /* loaded from the run's frozen campaign.yaml */
 	struct run_row row;
 	long rpcs; /* scheduler RPCs this process made for the run */
+	double ctl_down_since; /* the scheduler's controller has not answered since (0: it does) */
+	char ctl_addr[280];    /* where it was asked, "host:port" */
 };
 
 /* Validates nothing: c must be a loaded campaign. backend: "local"/"slurm".
@@ -43,6 +45,10 @@ char *run_attempt_dir(const struct run *r, const char *scenario, int attempt, in
  * copied, the next attempt runs them again), so a new attempt starts clean
  * and nothing of the old one is lost. Safe to repeat after an interruption. */
 int run_archive_attempt(const struct run *r, const char *scenario, int attempt);
+/* The same for a job directory (dir/attempts/<attempt>/), as a requeued
+ * job's script does before its next attempt writes: live_log (a name in
+ * dir, or NULL) is the job log SLURM keeps open, copied and then emptied. */
+int run_archive_job_dir(const char *dir, int attempt, const char *live_log);
 /* Renders every scenario of c into dir/<scenario>/job.sbatch (used by
  * `campaign render` and by run_create). Writes nothing unless all render;
  * with dry set, writes nothing at all (a check). */

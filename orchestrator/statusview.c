@@ -1,5 +1,7 @@
 #include "statusview.h"
 #include "util/run_layout.h"
+#include "orchestrator/backend/requeue.h"
+#include "util/clock.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -146,6 +148,26 @@ static void print_row(FILE *out, const struct job_row *j)
 		j->exit_code >= 0 ? ex : "-", at, j->reason ? j->reason : "");
 }
 
+/* "  a: requeued after NODE_FAIL on n2; measured on n[3-4]" */
+static void print_requeues(FILE *out, const struct job_row *rows, size_t first, size_t last)
+{
+	struct strbuf rq = STRBUF_INIT;
+	requeue_sentence(rows, first, last, &rq);
+	if (rq.len)
+		fprintf(out, "  %s: %s\n", rows[last].scenario, rq.buf);
+	strbuf_free(&rq);
+}
+
+void statusview_outage(const struct run *r, FILE *out)
+{
+	char hms[16];
+	if (r->ctl_down_since <= 0)
+		return;
+	clock_hms_at(r->ctl_down_since, hms, sizeof hms);
+	fprintf(out, "%s controller at %s not answering since %s\n", r->row.backend, r->ctl_addr,
+		hms);
+}
+
 void statusview_print(const struct run *r, const struct job_set *js, FILE *out, int json)
 {
 	const struct job_row *rows = js->all;
@@ -154,6 +176,8 @@ void statusview_print(const struct run *r, const struct job_set *js, FILE *out, 
 	strbuf_addf(&analysis, "%s/" RUN_REPORT, r->dir);
 	int have_analysis = r->row.aggregated_at > 0 && fsio_exists(analysis.buf);
 	json_t *jobs = json_array();
+	if (!json)
+		statusview_outage(r, out);
 	if (!json)
 		fprintf(out,
 			"run %s (campaign %s, %s backend)\n%s\n%-24s %-8s %-13s %5s %9s %4s  %s\n",
@@ -164,6 +188,7 @@ void statusview_print(const struct run *r, const struct job_set *js, FILE *out, 
 		double hung = hung_for(r, &rows[last]);
 		if (!json) {
 			print_row(out, &rows[last]);
+			print_requeues(out, rows, first, last);
 			if (hung > 0)
 				fprintf(out,
 					"  %s: possibly hung: no output for %.0f s "
@@ -177,17 +202,23 @@ void statusview_print(const struct run *r, const struct job_set *js, FILE *out, 
 			continue;
 		}
 		json_t *o = job_json(&rows[last]);
+		struct strbuf rq = STRBUF_INIT;
+		requeue_sentence(rows, first, last, &rq);
+		json_object_set_new(o, "requeued", rq.len ? json_string(rq.buf) : json_null());
+		strbuf_free(&rq);
 		json_object_set_new(o, "earlier_attempts", history_json(rows, first, last));
 		json_object_set_new(o, "possibly_hung_s", hung > 0 ? json_real(hung) : json_null());
 		json_array_append_new(jobs, o);
 	}
 	if (json) {
 		json_t *doc = json_pack(
-			"{s:s, s:s, s:s, s:s, s:O, s:o, s:{s:s, s:s, s:b}}", "run_id", r->id,
+			"{s:s, s:s, s:s, s:s, s:O, s:o, s:{s:s, s:s, s:b}, s:o}", "run_id", r->id,
 			"campaign", r->c.name, "run_dir", r->dir, "backend", r->row.backend, "jobs",
 			jobs, "analysis", have_analysis ? json_string(analysis.buf) : json_null(),
 			"store", "journal", store_journal_name(r->st), "file_system",
-			store_fs_name(r->st), "shared", store_fs_shared(r->st));
+			store_fs_name(r->st), "shared", store_fs_shared(r->st),
+			"controller_down_since",
+			r->ctl_down_since > 0 ? json_real(r->ctl_down_since) : json_null());
 		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS);
 		fprintf(out, "%s\n", text);
 		free(text);

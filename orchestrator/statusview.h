@@ -10,6 +10,9 @@
 
 /* Prints the snapshot's jobs (the latest attempt of each scenario; in JSON
  * with the earlier ones) and where the analysis is. */
+/* "slurm controller at HOST:PORT not answering since HH:MM:SS" while the
+ * last poll found the backend's controller down; nothing otherwise. */
+void statusview_outage(const struct run *r, FILE *out);
 void statusview_print(const struct run *r, const struct job_set *jobs, FILE *out, int json);
 
 #endif

@@ -50,6 +50,23 @@ static void state_lines(const struct job_set *jobs, struct argv *prev, FILE *out
 	*prev = now;
 }
 
+/* In lines mode, one line when the controller stops answering and one when
+ * it answers again. */
+static void outage_lines(const struct run *r, double *said, FILE *out)
+{
+	char stamp[16];
+	if (r->ctl_down_since == *said)
+		return;
+	clock_hms(stamp, sizeof stamp);
+	fprintf(out, "[%s] ", stamp);
+	if (r->ctl_down_since > 0)
+		statusview_outage(r, out);
+	else
+		fprintf(out, "%s controller at %s answers again\n", r->row.backend, r->ctl_addr);
+	fflush(out);
+	*said = r->ctl_down_since;
+}
+
 static double jitter(double s)
 {
 	unsigned short u = 0;
@@ -72,7 +89,7 @@ static void draw(struct run *r, const struct job_set *jobs, const struct watch_o
 	if (o->redraw)
 		fputs("\033[H\033[2J", o->out);
 	statusview_print(r, jobs, o->out, 0);
-	if (outage)
+	if (outage && r->ctl_down_since <= 0) /* a down controller is the table's first line */
 		fprintf(o->out, "controller unreachable: %s\n", outage);
 	fprintf(o->out, "(%ld controller RPCs so far; next poll in %.1f s)\n", r->rpcs, next);
 	fflush(o->out);
@@ -86,6 +103,7 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 	long polls = 0;
 	int rc = 0;
 	struct argv seen = { 0 }; /* o->lines: each job's attempt and state at the last poll */
+	double down_since = 0;    /* o->lines: the outage last said */
 	for (;;) {
 		polls++;
 		job_set_free(jobs); /* one snapshot per poll, taken by the refresh */
@@ -95,6 +113,8 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 		int changed = !last || strcmp(now, last);
 		if (o->lines && changed)
 			state_lines(jobs, &seen, o->out);
+		if (o->lines)
+			outage_lines(r, &down_since, o->out);
 		free(last);
 		last = now;
 		int failed, done = run_is_done(jobs, &failed);

@@ -11,7 +11,12 @@ double clock_mono_s(void)
 
 void clock_hms(char *buf, size_t n)
 {
-	time_t t = time(NULL);
+	clock_hms_at((double)time(NULL), buf, n);
+}
+
+void clock_hms_at(double at, char *buf, size_t n)
+{
+	time_t t = (time_t)at;
 	struct tm tm;
 	if (!localtime_r(&t, &tm) || !strftime(buf, n, "%H:%M:%S", &tm))
 		buf[0] = '\0';

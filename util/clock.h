@@ -9,5 +9,7 @@
 double clock_mono_s(void);
 /* The local time as "HH:MM:SS" in buf (at least 9 bytes). */
 void clock_hms(char *buf, size_t n);
+/* The local time of t (Unix seconds) as "HH:MM:SS". */
+void clock_hms_at(double t, char *buf, size_t n);
 
 #endif

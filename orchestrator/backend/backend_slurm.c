@@ -14,6 +14,8 @@
 #include "orchestrator/store/jobset.h"
 #include "util/fsio.h"
 #include "jobstatus.h"
+#include "requeue.h"
+#include "slurm_health.h"
 #include "orchestrator/campaign/placeholder.h"
 #include "util/quote.h"
 #include "orchestrator/campaign/render.h"
@@ -166,24 +168,28 @@ char *slurm_first_node_addr(const char *nodelist)
 	return addr;
 }
 
-static int controller_error(const char *what)
+static int unreachable_error(const char *what, const char *why)
 {
-	int e = slurm_get_errno();
 	char host[256];
 	int port;
 	const char *conf = slurm_conf_path();
 	slurm_controller_addr(conf, host, sizeof host, &port);
+	return err_set(ERR_BACKEND,
+		       "%s: cannot reach slurmctld at %s:%d (%s). Check that slurmctld runs "
+		       "(`scontrol ping`), that %s is the cluster's configuration, and that munge "
+		       "works; recorded state is kept and status recovers once the controller "
+		       "answers",
+		       what, host, port, why, conf ? conf : "slurm.conf");
+}
+
+static int controller_error(const char *what)
+{
+	int e = slurm_get_errno();
 	if (e == SLURM_COMMUNICATIONS_CONNECTION_ERROR ||
 	    e == SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR ||
 	    e == SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT || e == SLURMCTLD_COMMUNICATIONS_SEND_ERROR ||
 	    e == SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR)
-		return err_set(
-			ERR_BACKEND,
-			"%s: cannot reach slurmctld at %s:%d (%s). Check that slurmctld runs "
-			"(`scontrol ping`), that %s is the cluster's configuration, and that munge "
-			"works; "
-			"recorded state is kept and status recovers once the controller answers",
-			what, host, port, slurm_strerror(e), conf ? conf : "slurm.conf");
+		return unreachable_error(what, slurm_strerror(e));
 	return err_set(ERR_BACKEND, "%s: %s (slurm error %d)", what, slurm_strerror(e), e);
 }
 
@@ -292,7 +298,7 @@ enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_stat
 /* The submitter's environment (as sbatch's --export=ALL), without the
  * SLURM_* variables of any allocation it runs in (and without a test's
  * CAMPAIGN_FAULT, which concerns the submitting process only). */
-static char **job_environment(uint32_t *n)
+static char **job_environment(const char *attempt, uint32_t *n)
 {
 	size_t cnt = 0;
 	for (char **e = environ; *e; e++)
@@ -301,10 +307,11 @@ static char **job_environment(uint32_t *n)
 	*n = 0;
 	for (char **e = environ; *e; e++)
 		if ((strncmp(*e, "SLURM_", 6) || !strncmp(*e, "SLURM_CONF=", 11)) &&
-		    strncmp(*e, "CAMPAIGN_FAULT=", 15))
+		    strncmp(*e, "CAMPAIGN_FAULT=", 15) && strncmp(*e, "CAMPAIGN_ATTEMPT=", 17))
 			env[(*n)++] = *e;
-	if (*n == 0)
-		env[(*n)++] = "CAMPAIGN=1"; /* libslurm needs at least one entry */
+	/* the store's attempt the job starts as: a requeued run of it is this + its restart
+	 * count, which its script archives under (and libslurm needs one entry at least) */
+	env[(*n)++] = (char *)attempt;
 	return env;
 }
 
@@ -368,6 +375,7 @@ static int apply_extra(job_desc_msg_t *d, const struct argv *extra, struct strbu
 
 struct submit_req {
 	const char *name, *comment, *script, *work_dir, *std_out, *dependency;
+	const char *attempt_env; /* "CAMPAIGN_ATTEMPT=<n>" */
 	const struct job_spec *spec; /* what the rendered #SBATCH lines say too */
 };
 
@@ -394,7 +402,9 @@ static int submit_one(const struct submit_req *q, uint32_t *job_id)
 	d.features = (char *)js->constraint;
 	d.user_id = getuid();
 	d.group_id = getgid();
-	d.environment = job_environment(&d.env_size);
+	/* appended to, not truncated, when SLURM requeues the job: its script splits it */
+	d.open_mode = OPEN_MODE_APPEND;
+	d.environment = job_environment(q->attempt_env, &d.env_size);
 	if (js->gpus_per_node > 0)
 		strbuf_addf(&tres, "gres:gpu:%d", js->gpus_per_node);
 	if (js->exclusive)
@@ -489,7 +499,11 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 		   (rc = store_job_submitting(r->st, j->scenario, j->attempt)) == 0) {
 		struct job_spec js;
 		job_spec_scenario(&r->c, s, &js); /* as render.c wrote it into the script */
-		struct submit_req q = { name.buf, comment.buf, script, dir, out.buf, NULL, &js };
+		char env[48];
+		snprintf(env, sizeof env, "CAMPAIGN_ATTEMPT=%d", j->attempt);
+		struct submit_req q = {
+			name.buf, comment.buf, script, dir, out.buf, NULL, env, &js
+		};
 		fault_point("before-submit", s->name);
 		rc = submit_one(&q, &id);
 		if (rc == 0)
@@ -651,9 +665,8 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 	    (rc = render_aggregate(r, name.buf, comment.buf, out.buf, dep, &script)) == 0) {
 		struct job_spec js;
 		job_spec_aggregate(&r->c, &js);
-		struct submit_req q = {
-			name.buf, comment.buf, script.buf, r->dir, out.buf, dep, &js
-		};
+		struct submit_req q = { name.buf, comment.buf, script.buf,           r->dir,
+					out.buf,  dep,         "CAMPAIGN_ATTEMPT=1", &js };
 		fault_point("before-aggregate-submit", NULL);
 		rc = submit_one(&q, &id);
 		if (rc == 0)
@@ -710,11 +723,113 @@ static slurm_job_info_t *find_job(job_info_msg_t *msg, const char *id)
 	return NULL;
 }
 
-/* Records what the controller and job.status say of one job: 1 when it
- * wrote to the store, 0 when nothing changed, or a negative err code. */
-static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *msg)
+/* One poll's answers from the controller: every job (one RPC), and the
+ * nodes (one more, only when a job runs or was requeued). */
+struct poll {
+	job_info_msg_t *jobs;
+	node_info_msg_t *nodes;
+	int nodes_asked;
+};
+
+static const node_info_msg_t *poll_nodes(struct run *r, struct poll *p)
 {
-	slurm_job_info_t *info = find_job(msg, j->job_id);
+	if (!p->nodes_asked) {
+		p->nodes_asked = 1;
+		r->rpcs++;
+		if (slurm_load_node(0, &p->nodes, SHOW_ALL) != SLURM_SUCCESS)
+			p->nodes = NULL; /* the nodes' health is not shown, nothing else lost */
+	}
+	return p->nodes;
+}
+
+/* How often the controller had restarted j's job when it ran as j: j's
+ * attempt less the first attempt of its scenario under the same job id. */
+static int restart_of(const struct job_set *jobs, const struct job_row *j)
+{
+	int first = j->attempt;
+	for (size_t i = 0; i < jobs->n_all; i++) {
+		const struct job_row *o = &jobs->all[i];
+		if (o->attempt < first && o->job_id && !strcmp(o->scenario, j->scenario) &&
+		    !strcmp(o->job_id, j->job_id))
+			first = o->attempt;
+	}
+	return j->attempt - first;
+}
+
+/* job.status of job_id's run `restart` (scenario folder, else the attempt's
+ * archive); 1 when found. */
+static int status_of_run(struct run *r, const struct job_row *j, int restart,
+			 struct job_status *js)
+{
+	char *dir = run_job_dir(r, j->scenario);
+	int have = jobstatus_read(dir, js) == 0 && jobstatus_is_of_run(js, j->job_id, restart);
+	free(dir);
+	if (!have) {
+		dir = run_attempt_dir(r, j->scenario, j->attempt, 0);
+		have = jobstatus_read(dir, js) == 0 && jobstatus_is_of_run(js, j->job_id, restart);
+		free(dir);
+	}
+	return have;
+}
+
+/* What slurmstepd wrote in the ended attempt's job log: archived by the
+ * next attempt's script, else still in the live log. */
+static int log_cause(struct run *r, const struct job_row *j)
+{
+	int cause = -1;
+	for (int latest = 0; latest < 2 && cause < 0; latest++) {
+		char *dir = run_attempt_dir(r, j->scenario, j->attempt, latest), *text = NULL;
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/slurm-%s.out", dir, j->job_id);
+		if (fsio_read(p.buf, (size_t)64 << 20, &text, NULL) == 0)
+			cause = requeue_cause_from_log(text, j->job_id);
+		free(text);
+		free(dir);
+		strbuf_free(&p);
+	}
+	return cause;
+}
+
+/* Records that j's attempt (the job's run `restart`) was requeued, and its next attempt. */
+static int record_requeue(struct run *r, const struct job_row *j, int restart,
+			  const slurm_job_info_t *info, struct poll *p)
+{
+	struct job_status js;
+	int have = status_of_run(r, j, restart, &js);
+	const char *nodes = j->nodelist && *j->nodelist ? j->nodelist
+			    : have && js.nodelist[0]        ? js.nodelist
+							    : NULL;
+	char failed[256], reason[512];
+	slurm_nodes_failed(poll_nodes(r, p), nodes, j->state == JS_RUNNING ? j->reason : NULL,
+			   failed, sizeof failed);
+	int cause = log_cause(r, j);
+	enum job_state st = requeue_decide(cause, info->job_state, failed, reason, sizeof reason);
+	struct job_requeue q = { j->scenario, j->attempt, st, reason, nodes,
+				 failed[0] && st == JS_NODE_FAIL ? failed : NULL,
+				 have ? js.exit_code : -1, have ? js.start : 0, have ? js.end : 0 };
+	int added;
+	int rc = store_job_requeued(r->st, &q, &added);
+	if (rc == 0 && added)
+		fprintf(stderr, "campaign: %s: attempt %d %s; attempt %d runs as job %s again\n",
+			j->scenario, j->attempt, reason, j->attempt + 1, j->job_id);
+	return rc;
+}
+
+/* The job's words for a running attempt: its nodes' trouble, if any. */
+static void running_words(struct run *r, const struct job_row *j, const slurm_job_info_t *info,
+			  struct poll *p, char *reason, size_t n)
+{
+	if (info && info->nodes && *info->nodes)
+		slurm_nodes_health(poll_nodes(r, p), info->nodes, j->reason, store_now(), reason,
+				   n);
+}
+
+/* Records what the controller and job.status say of one job (its run
+ * `restart`): 1 when it wrote to the store, 0 when nothing changed, or a
+ * negative err code. */
+static int update_one(struct run *r, const struct job_row *j, int restart, struct poll *p)
+{
+	slurm_job_info_t *info = find_job(p->jobs, j->job_id);
 	struct slurm_seen seen = { 0 };
 	if (info) {
 		seen.found = 1;
@@ -726,14 +841,16 @@ static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *ms
 		    info->time_limit != NO_VAL)
 			seen.limit_at = (double)info->start_time + 60.0 * info->time_limit;
 	}
-	char *dir = run_job_dir(r, j->scenario);
 	struct job_status js;
-	int have = jobstatus_read(dir, &js) == 0 && jobstatus_is_of(&js, j->job_id);
-	free(dir);
+	int have = status_of_run(r, j, restart, &js);
 	char reason[512];
 	int code;
 	enum job_state st = slurm_decide(&seen, have ? &js : NULL, &code, reason, sizeof reason);
-	if (st == j->state && (!reason[0] || (j->reason && !strcmp(reason, j->reason))))
+	if (st == JS_RUNNING)
+		running_words(r, j, info, p, reason, sizeof reason);
+	int same = j->reason && !strcmp(reason, j->reason);
+	int clear = st == JS_RUNNING && !reason[0] && j->reason && *j->reason;
+	if (st == j->state && (!reason[0] || same) && !clear)
 		return 0; /* nothing to write */
 	const char *nodes = info && info->nodes && *info->nodes ? info->nodes
 		: have && js.nodelist[0]                        ? js.nodelist
@@ -749,6 +866,44 @@ static int update_one(struct run *r, const struct job_row *j, job_info_msg_t *ms
 	return rc < 0 ? rc : 1; /* written */
 }
 
+/* One open job: its requeues first (each a new attempt), then its state. */
+static int refresh_one(struct run *r, const struct job_set *jobs, const struct job_row *j,
+		       struct poll *p)
+{
+	const slurm_job_info_t *info = find_job(p->jobs, j->job_id);
+	int restart = restart_of(jobs, j), wrote = 0, rc = 0;
+	struct job_row now = *j;
+	while (rc == 0 && info && restart < (int)info->restart_cnt) {
+		if ((rc = record_requeue(r, &now, restart, info, p)) < 0)
+			break;
+		wrote = 1;
+		restart++;
+		now.attempt++;
+		now.state = JS_PENDING; /* as store_job_requeued recorded it */
+		now.reason = now.nodelist = NULL;
+		now.started_at = 0;
+	}
+	if (rc == 0)
+		rc = update_one(r, &now, restart, p);
+	return rc < 0 ? rc : rc > 0 || wrote;
+}
+
+/* The controller's jobs, once per poll; while an outage is on record, a
+ * connection probe first, so that status answers at once instead of after
+ * libslurm's retries. */
+static int poll_controller(struct run *r, struct poll *p)
+{
+	const char *conf = slurm_conf_path();
+	int rc = slurm_ready();
+	if (rc == 0 && slurm_outage_known(r) && !slurm_controller_answers(conf, 2000))
+		rc = unreachable_error("job status", "it refuses connections");
+	else if (rc == 0)
+		rc = controller_jobs(r, &p->jobs);
+	if (rc == 0 || strstr(err_last(), "cannot reach slurmctld"))
+		slurm_outage_note(r, conf, rc < 0);
+	return rc;
+}
+
 static int slurm_refresh(struct run *r, struct job_set *jobs)
 {
 	size_t open = 0;
@@ -757,18 +912,18 @@ static int slurm_refresh(struct run *r, struct job_set *jobs)
 		open += jobs->latest[i]->job_id && !job_state_is_final(jobs->latest[i]->state);
 	if (open == 0)
 		return 0;
-	job_info_msg_t *msg = NULL;
-	if ((rc = slurm_ready()) == 0)
-		rc = controller_jobs(r, &msg);
+	struct poll p = { 0 };
+	rc = poll_controller(r, &p);
 	for (size_t i = 0; rc == 0 && i < jobs->n; i++) {
 		struct job_row *j = jobs->latest[i];
 		if (j->job_id && !job_state_is_final(j->state) &&
-		    (rc = update_one(r, j, msg)) > 0) {
+		    (rc = refresh_one(r, jobs, j, &p)) > 0) {
 			jobs->dirty = 1;
 			rc = 0;
 		}
 	}
-	slurm_free_job_info_msg(msg);
+	slurm_free_job_info_msg(p.jobs);
+	slurm_free_node_info_msg(p.nodes);
 	return rc;
 }
 

@@ -37,6 +37,8 @@ int jobstatus_read(const char *job_dir, struct job_status *out)
 		snprintf(out->host, sizeof out->host, "%s", s ? s : "");
 		s = json_string_value(json_object_get(j, "job_id"));
 		snprintf(out->job_id, sizeof out->job_id, "%s", s ? s : "");
+		json_t *rs = json_object_get(j, "restart");
+		out->restart = json_is_integer(rs) ? (int)json_integer_value(rs) : -1;
 	}
 	json_decref(j);
 	strbuf_free(&p);
@@ -46,6 +48,11 @@ int jobstatus_read(const char *job_dir, struct job_status *out)
 int jobstatus_is_of(const struct job_status *js, const char *job_id)
 {
 	return !js->job_id[0] || !job_id || !strcmp(js->job_id, job_id);
+}
+
+int jobstatus_is_of_run(const struct job_status *js, const char *job_id, int restart)
+{
+	return jobstatus_is_of(js, job_id) && (js->restart < 0 || js->restart == restart);
 }
 
 enum job_state jobstatus_decide(const struct job_status *js, int timed_out, int cancelled)

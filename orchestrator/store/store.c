@@ -38,7 +38,7 @@ static const char schema[] =
 	"  submitted_at REAL NOT NULL DEFAULT 0, started_at REAL NOT NULL DEFAULT 0,"
 	"  ended_at REAL NOT NULL DEFAULT 0, pid INTEGER NOT NULL DEFAULT 0,"
 	"  cancel_requested INTEGER NOT NULL DEFAULT 0,"
-	"  submit_tries INTEGER NOT NULL DEFAULT 0,"
+	"  submit_tries INTEGER NOT NULL DEFAULT 0, failed_nodes TEXT,"
 	"  UNIQUE (scenario, attempt));"
 	"CREATE TABLE IF NOT EXISTS transitions ("
 	"  id INTEGER PRIMARY KEY AUTOINCREMENT, scenario TEXT NOT NULL,"
@@ -93,6 +93,7 @@ static int migrate(sqlite3 *db, char **msg)
 		"ALTER TABLE jobs ADD COLUMN submit_tries INTEGER NOT NULL DEFAULT 0",
 		"ALTER TABLE runs ADD COLUMN aggregate_key TEXT",
 		"ALTER TABLE runs ADD COLUMN aggregated_attempts INTEGER NOT NULL DEFAULT 0",
+		"ALTER TABLE jobs ADD COLUMN failed_nodes TEXT",
 	};
 	for (size_t i = 0; i < sizeof add / sizeof *add; i++) {
 		if (sqlite3_exec(db, add[i], NULL, NULL, msg) == SQLITE_OK)
@@ -687,6 +688,87 @@ int store_job_update(struct store *st, const char *scenario, int attempt, enum j
 	return store_tx(st, update_rows, &c);
 }
 
+/* One statement on (scenario, attempt) with ?3.. bound by the caller's binder. */
+static int requeue_step(struct store *st, const char *sql, const struct job_requeue *q,
+			double now, const char *what)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	bind_str(s, 1, q->scenario);
+	sqlite3_bind_int(s, 2, q->attempt);
+	sqlite3_bind_double(s, 3, now);
+	if (sqlite3_bind_parameter_count(s) >= 6) {
+		sqlite3_bind_double(s, 4, q->started_at);
+		sqlite3_bind_double(s, 5, q->ended_at);
+		bind_str(s, 6, q->failed_nodes);
+	}
+	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, what);
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* The scenario's latest attempt number (0: none). */
+static int latest_attempt(struct store *st, const char *scenario, int *attempt)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT COALESCE(MAX(attempt), 0) FROM jobs WHERE scenario = ?", -1,
+			       &s, NULL) != SQLITE_OK)
+		return db_fail(st, "prepare");
+	bind_str(s, 1, scenario);
+	int rc = sqlite3_step(s) == SQLITE_ROW ? 0 : db_fail(st, "cannot read jobs");
+	*attempt = rc == 0 ? sqlite3_column_int(s, 0) : 0;
+	sqlite3_finalize(s);
+	return rc;
+}
+
+struct requeue_ctx {
+	const struct job_requeue *q;
+	int *added;
+};
+
+static int requeue_rows(struct store *st, void *ctx)
+{
+	struct requeue_ctx *x = ctx;
+	const struct job_requeue *q = x->q;
+	struct job_change c = { q->scenario, q->attempt, q->state, q->reason, q->exit_code,
+				q->nodelist, "the controller requeued the job under the same id" };
+	double now = store_now();
+	int latest, rc = latest_attempt(st, q->scenario, &latest);
+	*x->added = 0;
+	if (rc < 0 || latest != q->attempt)
+		return rc; /* another process recorded it first */
+	if ((rc = update_rows(st, &c)) < 0 ||
+	    (rc = requeue_step(st,
+			       "UPDATE jobs SET"
+			       " started_at = CASE WHEN ?4 > 0 THEN ?4 ELSE started_at END,"
+			       " ended_at = CASE WHEN ?5 > 0 THEN ?5 WHEN ended_at = 0 THEN ?3"
+			       " ELSE ended_at END, failed_nodes = ?6"
+			       " WHERE scenario = ?1 AND attempt = ?2",
+			       q, now, "cannot update job")) < 0 ||
+	    (rc = requeue_step(st,
+			       "INSERT INTO jobs (scenario, attempt, job_id, state, nodes, ntasks,"
+			       " submitted_at, submit_tries) SELECT scenario, attempt + 1, job_id,"
+			       " 'PENDING', nodes, ntasks, ?3, submit_tries FROM jobs"
+			       " WHERE scenario = ?1 AND attempt = ?2",
+			       q, now, "cannot record the requeued attempt")) < 0)
+		return rc;
+	rc = requeue_step(st,
+			  "INSERT INTO transitions (scenario, attempt, from_state, to_state, at,"
+			  " detail) VALUES (?1, ?2 + 1, NULL, 'PENDING', ?3,"
+			  " 'requeued by the controller under the same job id')",
+			  q, now, "cannot record transition");
+	*x->added = rc == 0;
+	return rc;
+}
+
+int store_job_requeued(struct store *st, const struct job_requeue *q, int *added)
+{
+	struct requeue_ctx x = { q, added };
+	return store_tx(st, requeue_rows, &x);
+}
+
 static int read_jobs(struct store *st, const char *where, struct job_row **rows, size_t *n)
 {
 	sqlite3_stmt *s;
@@ -697,7 +779,8 @@ static int read_jobs(struct store *st, const char *where, struct job_row **rows,
 		&sql,
 		"SELECT scenario, attempt, job_id, state, reason, exit_code, nodes, ntasks, "
 		"nodelist,"
-		" submitted_at, started_at, ended_at, pid, cancel_requested, submit_tries, seq "
+		" submitted_at, started_at, ended_at, pid, cancel_requested, submit_tries, seq,"
+		" failed_nodes "
 		"FROM jobs j %s"
 		" ORDER BY (SELECT MIN(seq) FROM jobs k WHERE k.scenario = j.scenario), attempt",
 		where);
@@ -727,6 +810,7 @@ static int read_jobs(struct store *st, const char *where, struct job_row **rows,
 		r->cancel_requested = sqlite3_column_int(s, 13);
 		r->submit_tries = sqlite3_column_int(s, 14);
 		r->seq = (long)sqlite3_column_int64(s, 15);
+		r->failed_nodes = col_str(s, 16);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
@@ -758,6 +842,7 @@ void job_rows_free(struct job_row *rows, size_t n)
 		free(rows[i].job_id);
 		free(rows[i].reason);
 		free(rows[i].nodelist);
+		free(rows[i].failed_nodes);
 	}
 	free(rows);
 }

@@ -37,6 +37,8 @@ struct job_row {
 	int cancel_requested;
 	int submit_tries;    /* submit calls begun for this attempt: > 0 while PLANNED
 			      * means the controller may hold the job already */
+	char *failed_nodes;  /* an attempt the scheduler requeued: its nodes that had
+			      * failed (NULL: none known) */
 };
 
 enum store_journal { STORE_JOURNAL_AUTO, STORE_JOURNAL_WAL, STORE_JOURNAL_DELETE };
@@ -84,6 +86,20 @@ int store_job_set_pid(struct store *st, const char *scenario, int attempt, long 
 /* Sets the real start/end times (Unix seconds) when known (> 0). */
 int store_job_set_times(struct store *st, const char *scenario, int attempt, double start,
 			double end);
+/* What ended an attempt that the scheduler requeued (SLURM: the same job id
+ * runs again, its restart count one higher). */
+struct job_requeue {
+	const char *scenario;
+	int attempt;                 /* the attempt that ended */
+	enum job_state state;        /* NODE_FAIL, PREEMPTED or REQUEUED */
+	const char *reason, *nodelist, *failed_nodes; /* NULL: not known */
+	int exit_code;               /* -1: not known */
+	double started_at, ended_at; /* 0: not known (ended: when it was noticed) */
+};
+/* In one transaction: ends q->attempt as q says and adds attempt + 1 under
+ * the same job id (PENDING), only while q->attempt is the scenario's latest:
+ * *added is 1 when it wrote, 0 when another process already had. */
+int store_job_requeued(struct store *st, const struct job_requeue *q, int *added);
 int store_job_request_cancel(struct store *st, const char *scenario, int attempt);
 /* Every attempt of every scenario: scenarios in submission order, attempts ascending
  * (jobset.h's job_set_load reads them with each scenario's latest attempt). */

@@ -14,6 +14,8 @@ D=${CAMPAIGN_SLURM_DIR:-/tmp/campaign-slurm}
 MIN_JOB_AGE=${MIN_JOB_AGE:-300}
 CTLD_PORT=${SLURM_CTLD_PORT:-16817}
 PORT0=${SLURM_NODE_PORT0:-17000}
+AUTH_EXTRA=${SLURM_CRED_EXPIRE:+,cred_expire=$SLURM_CRED_EXPIRE}
+SCHED_EXTRA=${SLURM_SCHED_INTERVAL:+,sched_interval=$SLURM_SCHED_INTERVAL}
 NODES=4
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -65,7 +67,7 @@ SlurmctldPort=$CTLD_PORT
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$SOCK
+AuthInfo=socket=$SOCK$AUTH_EXTRA
 CryptoType=crypto/munge
 StateSaveLocation=$D/state
 SlurmdSpoolDir=$D/spool/%n
@@ -82,7 +84,8 @@ SelectTypeParameters=CR_Core
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/filetxt
 JobCompLoc=$D/jobcomp/jobcomp.txt
-SchedulerParameters=batch_sched_delay=0
+SchedulerParameters=batch_sched_delay=0$SCHED_EXTRA
+SlurmdTimeout=${SLURMD_TIMEOUT:-300}
 MinJobAge=$MIN_JOB_AGE
 FirstJobId=$FIRST_JOB_ID
 KillWait=5

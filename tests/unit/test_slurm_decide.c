@@ -1,10 +1,18 @@
 /* Unit tests of the SLURM end-state decision: every controller state, with
- * and without the job's own job.status, and purged jobs. */
+ * and without the job's own job.status, and purged jobs; what ended an
+ * attempt SLURM requeued (job log, controller state), the sentence that
+ * tells it, and the words on a running job's unhealthy nodes. */
 #include "harness.h"
 
 #include "orchestrator/backend/backend_slurm.h"
+#include "orchestrator/backend/requeue.h"
+#include "orchestrator/backend/slurm_health.h"
+
+#include "util/clock.h"
 
 #include <slurm/slurm.h>
+#include <stdio.h>
+#include <string.h>
 
 static enum job_state decide(int found, uint32_t state, uint32_t ws, const struct job_status *js,
 			     int *code, char *why)
@@ -75,9 +83,101 @@ static void test_purged(void)
 	CHECK(strstr(why, "no longer knows the job") != NULL);
 }
 
+/* slurmstepd's lines as the test cluster (22.05) wrote them */
+static void test_requeue_cause(void)
+{
+	const char *rq = "campaign: scenario one starting on n1\n"
+			 "slurmstepd-n1: error: *** JOB 271 ON n1 CANCELLED AT "
+			 "2026-11-24T17:28:20 DUE TO JOB REQUEUE ***\n"
+			 "campaign: job received signal 15; stopping the ranks\n";
+	const char *nf = "slurmstepd-n1: error: *** JOB 272 ON n1 CANCELLED AT "
+			 "2026-11-24T17:32:14 DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR "
+			 "DETAILS ***\n";
+	CHECK(requeue_cause_from_log(rq, "271") == JS_REQUEUED);
+	CHECK(requeue_cause_from_log(rq, "27") == -1); /* another job's line */
+	CHECK(requeue_cause_from_log(nf, "272") == JS_NODE_FAIL);
+	CHECK(requeue_cause_from_log("*** JOB 9 ON n3 CANCELLED AT 2026-01-01T00:00:00 DUE TO "
+				     "PREEMPTION ***", "9") == JS_PREEMPTED);
+	CHECK(requeue_cause_from_log("*** JOB 9 ON n3 CANCELLED AT 2026-01-01T00:00:00 ***",
+				     "9") == JS_CANCELLED);
+	CHECK(requeue_cause_from_log("", "9") == -1 && requeue_cause_from_log(NULL, "9") == -1);
+}
+
+static void test_requeue_decide(void)
+{
+	char why[512];
+	CHECK(requeue_decide(JS_NODE_FAIL, JOB_PENDING, "n2", why, sizeof why) == JS_NODE_FAIL);
+	CHECK_STR(why, "node failure on n2: the controller requeued the job");
+	CHECK(requeue_decide(JS_REQUEUED, JOB_PENDING, "", why, sizeof why) == JS_REQUEUED);
+	CHECK_STR(why,
+		  "the controller requeued the job (a requeue request, e.g. scontrol requeue)");
+	/* no log line: the controller's state while requeuing, if seen */
+	CHECK(requeue_decide(-1, JOB_NODE_FAIL | JOB_REQUEUE, NULL, why, sizeof why) ==
+	      JS_NODE_FAIL);
+	CHECK_STR(why, "node failure: the controller requeued the job");
+	CHECK(requeue_decide(-1, JOB_PREEMPTED, NULL, why, sizeof why) == JS_PREEMPTED);
+	CHECK(requeue_decide(-1, JOB_PENDING, "n1", why, sizeof why) == JS_NODE_FAIL);
+	CHECK_STR(why, "node failure on n1: the controller requeued the job");
+	CHECK(requeue_decide(-1, JOB_PENDING, NULL, why, sizeof why) == JS_REQUEUED);
+	CHECK_STR(why, "the controller requeued the job (no cause recorded)");
+}
+
+static void test_requeue_sentence(void)
+{
+	struct job_row rows[4] = {
+		{ .scenario = "s", .attempt = 1, .job_id = "10", .state = JS_FAILED },
+		{ .scenario = "s", .attempt = 2, .job_id = "11", .state = JS_NODE_FAIL,
+		  .nodelist = "n[1-2]", .failed_nodes = "n2" },
+		{ .scenario = "s", .attempt = 3, .job_id = "11", .state = JS_REQUEUED,
+		  .nodelist = "n[3-4]" },
+		{ .scenario = "s", .attempt = 4, .job_id = "11", .state = JS_RUNNING,
+		  .nodelist = "n[1,3]", .started_at = 5 },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	requeue_sentence(rows, 0, 1, &sb); /* attempt 2 was resubmitted, not requeued */
+	CHECK_STR(sb.len ? sb.buf : "", "");
+	requeue_sentence(rows, 0, 2, &sb);
+	CHECK_STR(sb.buf, "requeued after NODE_FAIL on n2; attempt 3 has not started yet");
+	strbuf_reset(&sb);
+	requeue_sentence(rows, 0, 3, &sb);
+	CHECK_STR(sb.buf, "requeued after NODE_FAIL on n2, then after REQUEUED on n[3-4]; "
+			  "measured on n[1,3]");
+	strbuf_free(&sb);
+}
+
+static void test_node_health(void)
+{
+	node_info_t nodes[3] = {
+		{ .name = "n1", .node_state = NODE_STATE_ALLOCATED },
+		{ .name = "n2", .node_state = NODE_STATE_ALLOCATED | NODE_STATE_NO_RESPOND },
+		{ .name = "n3", .node_state = NODE_STATE_DOWN, .reason = "test",
+		  .reason_time = 1000 },
+	};
+	node_info_msg_t msg = { .record_count = 3, .node_array = nodes };
+	char out[256], hms[16], want[256];
+	slurm_nodes_health(&msg, "n[1-2]", "n2 not responding since 04:42:07", 5000, out,
+			   sizeof out);
+	CHECK_STR(out, "n2 not responding since 04:42:07"); /* since kept */
+	slurm_nodes_health(&msg, "n[1-3]", NULL, 5000, out, sizeof out);
+	clock_hms_at(5000, hms, sizeof hms);
+	snprintf(want, sizeof want, "n2 not responding since %s; n3 down since ", hms);
+	CHECK(!strncmp(out, want, strlen(want)) && strstr(out, " (test)"));
+	slurm_nodes_health(&msg, "n1", NULL, 5000, out, sizeof out);
+	CHECK_STR(out, "");
+	slurm_nodes_failed(&msg, "n[1-3]", NULL, out, sizeof out);
+	CHECK_STR(out, "n2,n3");
+	nodes[1].node_state = NODE_STATE_ALLOCATED; /* back: the words seen while it ran */
+	slurm_nodes_failed(&msg, "n[1-2]", "n2 not responding since 04:42:07", out, sizeof out);
+	CHECK_STR(out, "n2");
+}
+
 int main(void)
 {
 	RUN(test_controller_states);
 	RUN(test_purged);
+	RUN(test_requeue_cause);
+	RUN(test_requeue_decide);
+	RUN(test_requeue_sentence);
+	RUN(test_node_health);
 	HARNESS_END();
 }

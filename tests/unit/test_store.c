@@ -187,6 +187,36 @@ static void test_intents_and_attempts(void)
 }
 
 /* A store written before submit_tries and aggregate_key existed gains them. */
+/* A requeue is recorded once, however often (and by however many processes)
+ * the same controller answer is seen: the ended attempt keeps its row, the
+ * next one runs under the same job id. */
+static void test_requeue_once(void)
+{
+	struct store *st = fresh("rq.db");
+	struct run_row row = { .run_id = "r3", .campaign = "c", .run_dir = "/x",
+			       .backend = "slurm", .created_at = 1 };
+	int att, added = -1;
+	CHECK(store_run_create(st, &row) == 0 && store_job_plan(st, "s", 2, 4, &att) == 0);
+	CHECK(store_job_submitted(st, "s", 1, "42", NULL) == 0);
+	CHECK(store_job_update(st, "s", 1, JS_RUNNING, "", -1, "n[1-2]", NULL) == 0);
+	struct job_requeue q = { "s", 1, JS_NODE_FAIL, "node failure on n2", NULL, "n2", 143,
+				 100, 160 };
+	CHECK(store_job_requeued(st, &q, &added) == 0 && added == 1);
+	CHECK(store_job_requeued(st, &q, &added) == 0 && added == 0);
+	struct job_row *rows;
+	size_t n;
+	CHECK(store_jobs_all(st, &rows, &n) == 0 && n == 2);
+	CHECK(rows[0].state == JS_NODE_FAIL && rows[0].exit_code == 143 &&
+	      rows[0].started_at == 100 && rows[0].ended_at == 160);
+	CHECK_STR(rows[0].nodelist, "n[1-2]");
+	CHECK_STR(rows[0].failed_nodes, "n2");
+	CHECK(rows[1].attempt == 2 && rows[1].state == JS_PENDING && !rows[1].failed_nodes &&
+	      rows[1].nodes == 2 && rows[1].ntasks == 4);
+	CHECK_STR(rows[1].job_id, "42");
+	job_rows_free(rows, n);
+	store_close(st);
+}
+
 static void test_migration(void)
 {
 	char path[256];
@@ -289,6 +319,7 @@ int main(void)
 	RUN(test_concurrent_writers);
 	RUN(test_concurrent_writers_rollback_journal);
 	RUN(test_intents_and_attempts);
+	RUN(test_requeue_once);
 	RUN(test_migration);
 	RUN(test_journal_modes);
 	char cmd[300];
