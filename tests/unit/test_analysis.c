@@ -709,6 +709,55 @@ static void test_unknown_shares(void)
 	ana_run_free(&r2);
 }
 
+/* One check of a variant: parent steps p (n each), variant steps v, prediction pred. */
+static enum check_outcome check_of(const double *p, const double *v, size_t n, double pred,
+				   char **miss)
+{
+	struct ana_run run = { 0 };
+	struct ana_scenario sc = { 0 };
+	sc.in.name = "s";
+	sc.steps.step_ms = (double *)v;
+	sc.steps.active_steps = n;
+	double *sorted = malloc(n * sizeof *sorted);
+	memcpy(sorted, v, n * sizeof *sorted);
+	sc.steps.step_med_ms = stats_percentile(sorted, n, 50);
+	free(sorted);
+	run.sc = &sc;
+	run.n = 1;
+	struct ana_check c = { .scenario = "s", .predicted_ms = pred, .parent_steps = (double *)p,
+			       .n_parent = n, .parent_median_ms = 100 };
+	for (int k = 0; k < CHECK_SHARES; k++)
+		c.parent_share_pct[k] = -1;
+	run.variant = (struct ana_variant){ .of = "r", .kind = "communication", .checks = &c,
+					    .n = 1 };
+	checked_run(&run);
+	*miss = c.miss;
+	return c.outcome;
+}
+
+static void test_checked_outcomes(void)
+{
+	double p[40], fast[40], same[40], mid[40];
+	for (int i = 0; i < 40; i++) {
+		p[i] = 100 + (i % 5);     /* 100..104 */
+		fast[i] = 50 + (i % 5);   /* half */
+		same[i] = 100 + ((i + 2) % 5);
+		mid[i] = 80 + (i % 5);
+	}
+	char *miss = NULL;
+	CHECK(check_of(p, fast, 40, 52, &miss) == CHECK_CONFIRMED && !miss);
+	CHECK(check_of(p, fast, 40, 54.5, &miss) == CHECK_CONFIRMED); /* within 5 % */
+	CHECK(check_of(p, mid, 40, 52, &miss) == CHECK_WORSE && miss);
+	CHECK(miss && strstr(miss, "cannot be said")); /* the shares are unknown */
+	free(miss);
+	CHECK(check_of(p, fast, 40, 80, &miss) == CHECK_BETTER && !miss);
+	CHECK(check_of(p, same, 40, 52, &miss) == CHECK_NOISE && miss);
+	free(miss);
+	CHECK(check_of(p, same, 40, -1, &miss) == CHECK_UNPREDICTED);
+	CHECK(check_of(p, same, 0, 52, &miss) == CHECK_UNMEASURED);
+	CHECK_STR(check_outcome_name(CHECK_WORSE), "worse than predicted");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -722,6 +771,7 @@ int main(void)
 	RUN(test_verdict_decide);
 	RUN(test_advice_every_kind);
 	RUN(test_unknown_shares);
+	RUN(test_checked_outcomes);
 	fsio_remove_tree(dir);
 	HARNESS_END();
 }
