@@ -71,6 +71,7 @@ for algo in ring bcube halving-doubling; do
 	done
 done >algos.txt 2>&1
 check gloo_algorithms_and_modes_run [ ! -s algos.txt ]
+[ -s algos.txt ] && { echo "   algos.txt:"; sed "s/^/     /" algos.txt | tail -n 20; } # what failed
 # exposed communication is part of communication, in every step of every rank
 "$CAMPAIGN" launch --nodes 1 --tasks-per-node 2 -- "$T" --steps 100 --batch 16 --hidden 64 --depth 4 --bucket-mb 0.01 \
 	--ddp bucketed --metrics-dir exposed --rendezvous "$SCRATCH/rdzv2" >/dev/null 2>&1
