@@ -2,6 +2,7 @@
 
 #include "analysis.h"
 #include "stats.h"
+#include "util/jsonio.h"
 #include "util/strbuf.h"
 
 #include <jansson.h>
@@ -161,7 +162,7 @@ void checked_free(struct ana_variant *v)
 
 static json_t *num3(double v, int known)
 {
-	return known && isfinite(v) ? json_real(round(v * 1000.0) / 1000.0) : json_null();
+	return known ? jsonio_real3(v) : json_null();
 }
 
 json_t *checked_json(const struct ana_variant *v)

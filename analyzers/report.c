@@ -24,9 +24,7 @@ static json_t *recs_json(const struct ana_run *run);
 
 static json_t *jnum(double v)
 {
-	if (!isfinite(v))
-		return json_null();
-	return json_real(round(v * 1000.0) / 1000.0);
+	return jsonio_real3(v);
 }
 
 /* A probability to two significant digits (it spans orders of magnitude). */

@@ -3,6 +3,7 @@
 #include "fsio.h"
 #include "strbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,11 @@ int jsonio_write_mode(const char *path, const json_t *j, int mode)
 	strbuf_free(&sb);
 	free(text);
 	return rc;
+}
+
+json_t *jsonio_real3(double v)
+{
+	return isfinite(v) ? json_real(round(v * 1000.0) / 1000.0) : json_null();
 }
 
 json_t *jsonio_at(json_t *o, const char *path)
