@@ -85,21 +85,9 @@ void variant_kinds(json_t *summary, struct argv *out)
 			argv_push(out, jsonio_str(rec, "kind"));
 }
 
-/* Whether text has a top-level "variant:" key (a line starting with it). */
-static int has_variant(const char *text)
+void variant_campaign_text(const char *parent_text, const char *parent_id, const struct knob *k,
+			   struct strbuf *out)
 {
-	for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, "variant:", 8))
-			return 1;
-	return 0;
-}
-
-int variant_campaign_text(const char *parent_text, const char *parent_id, const struct knob *k,
-			  struct strbuf *out)
-{
-	if (has_variant(parent_text))
-		return err_set(ERR_USAGE, "the run is itself a variant (its campaign.yaml has a "
-			       "`variant:` key): try the recommendations of the run it varies");
 	json_t *v = knob_json(k);
 	json_object_set_new(v, "of", json_string(parent_id));
 	json_object_set_new(v, "kind", json_string(k->kind));
@@ -112,7 +100,6 @@ int variant_campaign_text(const char *parent_text, const char *parent_id, const 
 	strbuf_addf(out, "# campaign try: this run applies the knob for %s recommendations\n"
 		    "variant: %s\n", k->kind, flow);
 	free(flow);
-	return 0;
 }
 
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,

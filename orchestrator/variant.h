@@ -26,9 +26,10 @@ void variant_plan_free(struct variant_plan *p);
 /* The kinds summary recommends, in order, each once, into out (emptied first). */
 void variant_kinds(json_t *summary, struct argv *out);
 /* Into out: the parent's campaign text with `variant:` (of parent_id, the
- * knob k) appended. ERR_USAGE when the text is itself a variant's. */
-int variant_campaign_text(const char *parent_text, const char *parent_id, const struct knob *k,
-			  struct strbuf *out);
+ * knob k) appended. The parent is no variant itself (its campaign's
+ * variant.kind is NULL: campaign try refuses one before). */
+void variant_campaign_text(const char *parent_text, const char *parent_id, const struct knob *k,
+			   struct strbuf *out);
 /* Writes child_dir/variant.json. */
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
 		  const struct knob *k, const struct variant_plan *p);

@@ -68,7 +68,7 @@ static int variant_campaign(struct try_ctx *t, const struct knob *k, char *tmp, 
 	strbuf_addf(&cy, "%s/" RUN_CAMPAIGN, t->parent->dir);
 	int rc = fsio_read(cy.buf, 16 << 20, &parent_text, NULL);
 	if (rc == 0)
-		rc = variant_campaign_text(parent_text, t->parent->id, k, &text);
+		variant_campaign_text(parent_text, t->parent->id, k, &text);
 	int fd = rc < 0 ? -1 : mkstemps(tmp, 5);
 	*made = fd >= 0;
 	if (rc == 0 && (fd < 0 || write(fd, text.buf, text.len) != (ssize_t)text.len))
