@@ -56,20 +56,39 @@ static void one_node(const node_info_t *nd, const char *prev, double now, struct
 		strbuf_addf(sb, " (%s)", nd->reason);
 }
 
-void slurm_nodes_health(const node_info_msg_t *nodes, const char *nodelist, const char *prev,
-			double now, char *out, size_t n)
+/* Each of nodes that nodelist names, with ctx; the nodes in the controller's order. */
+static void each_node_of(const node_info_msg_t *nodes, const char *nodelist,
+			 void (*fn)(const node_info_t *nd, void *ctx), void *ctx)
 {
-	struct strbuf sb = STRBUF_INIT;
 	hostlist_t hl = nodelist && *nodelist ? slurm_hostlist_create(nodelist) : NULL;
 	for (uint32_t i = 0; hl && nodes && i < nodes->record_count; i++) {
 		const node_info_t *nd = &nodes->node_array[i];
 		if (nd->name && slurm_hostlist_find(hl, nd->name) >= 0)
-			one_node(nd, prev, now, &sb);
+			fn(nd, ctx);
 	}
 	if (hl)
 		slurm_hostlist_destroy(hl);
-	snprintf(out, n, "%s", sb.len ? sb.buf : "");
-	strbuf_free(&sb);
+}
+
+struct health_ctx {
+	const char *prev;
+	double now;
+	struct strbuf sb;
+};
+
+static void health_of(const node_info_t *nd, void *ctx)
+{
+	struct health_ctx *h = ctx;
+	one_node(nd, h->prev, h->now, &h->sb);
+}
+
+void slurm_nodes_health(const node_info_msg_t *nodes, const char *nodelist, const char *prev,
+			double now, char *out, size_t n)
+{
+	struct health_ctx h = { prev, now, STRBUF_INIT };
+	each_node_of(nodes, nodelist, health_of, &h);
+	snprintf(out, n, "%s", h.sb.len ? h.sb.buf : "");
+	strbuf_free(&h.sb);
 }
 
 /* The first word of each "; "-separated item of prev: the nodes named. */
@@ -83,20 +102,20 @@ static void named_in(const char *prev, struct strbuf *sb)
 	}
 }
 
+/* A node that failed (down, not responding...) into the list in ctx. */
+static void failed_of(const node_info_t *nd, void *ctx)
+{
+	struct strbuf *sb = ctx;
+	int fatal;
+	if (*node_trouble(nd, &fatal) && fatal)
+		strbuf_addf(sb, "%s%s", sb->len ? "," : "", nd->name);
+}
+
 void slurm_nodes_failed(const node_info_msg_t *nodes, const char *nodelist, const char *prev,
 			char *out, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	hostlist_t hl = nodelist && *nodelist ? slurm_hostlist_create(nodelist) : NULL;
-	for (uint32_t i = 0; hl && nodes && i < nodes->record_count; i++) {
-		const node_info_t *nd = &nodes->node_array[i];
-		int fatal;
-		if (nd->name && slurm_hostlist_find(hl, nd->name) >= 0 &&
-		    *node_trouble(nd, &fatal) && fatal)
-			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", nd->name);
-	}
-	if (hl)
-		slurm_hostlist_destroy(hl);
+	each_node_of(nodes, nodelist, failed_of, &sb);
 	if (!sb.len)
 		named_in(prev, &sb);
 	snprintf(out, n, "%s", sb.len ? sb.buf : "");
