@@ -63,7 +63,15 @@ static double last_output(const struct run *r, const struct job_row *j)
 	return newest;
 }
 
-/* CPU time (ticks) of the processes of the local job's process group. */
+/* Whether a /proc stat's command is the job's own machinery, not the
+ * workload: the rank launcher (campaign, polling its ranks every 20 ms, which
+ * a 300 ms sample may charge a tick) and the node monitor. */
+static int machinery(const char *stat)
+{
+	return !strncmp(stat, "(campaign) ", 11) || !strncmp(stat, "(campaign-monito) ", 18);
+}
+
+/* CPU time (ticks) of the workload's processes in the local job's process group. */
 static unsigned long long group_cpu(long pgid)
 {
 	unsigned long long sum = 0;
@@ -77,7 +85,9 @@ static unsigned long long group_cpu(long pgid)
 		const char *rp;
 		long pg;
 		unsigned long long ut, sti;
-		if (fsio_read(path, 4096, &text, NULL) == 0 && (rp = strrchr(text, ')')) &&
+		const char *cm;
+		if (fsio_read(path, 4096, &text, NULL) == 0 && (cm = strchr(text, '(')) &&
+		    !machinery(cm) && (rp = strrchr(text, ')')) &&
 		    sscanf(rp + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &pg,
 			   &ut, &sti) == 3 &&
 		    pg == pgid)

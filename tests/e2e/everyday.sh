@@ -79,6 +79,22 @@ sleep 3
 "$CAMPAIGN" status --results "$SCRATCH/h" --json "$hid" >hj.json 2>&1
 check hang_spinner_not_hung [ "$(json hj.json '(j["jobs"][1]["state"], j["jobs"][1]["possibly_hung_s"])')" = "('RUNNING', None)" ]
 "$CAMPAIGN" cancel --results "$SCRATCH/h" "$hid" >/dev/null 2>&1
+# The job's own machinery is not the workload: a process named campaign (as the rank launcher,
+# which polls its ranks every 20 ms and is now and then charged a CPU tick) spinning beside a
+# silent workload does not make it look busy.
+mkdir -p fakebin && cp /bin/sh fakebin/campaign
+cat >mach.yaml <<Y
+campaign: hangm
+workload: { command: ["/bin/sh", "-c", "echo start; $SCRATCH/fakebin/campaign -c 'while :; do :; done' & exec sleep 60"] }
+profile: { hang_timeout: 2 }
+scenarios: [{ name: sleeper, nodes: 1 }]
+Y
+"$CAMPAIGN" submit --backend local --results "$SCRATCH/hm" mach.yaml >hm.out 2>&1
+mid=$(basename "$(rundir hm.out)")
+sleep 4.5
+"$CAMPAIGN" status --results "$SCRATCH/hm" "$mid" >hms.out 2>&1
+check hang_machinery_cpu_not_workload grep -q "^  sleeper: possibly hung: no output for [0-9]* s (profile.hang_timeout 2 s) and no CPU used" hms.out
+"$CAMPAIGN" cancel --results "$SCRATCH/hm" "$mid" >/dev/null 2>&1
 
 # The man page and the shell completions come from the command table itself
 # (campaign help --man / --completion), so they list what exists.
