@@ -6,33 +6,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Each kind: its name, the verdict share its removal takes off the step
+ * (SHARE_N: none, or the straggler's own impact) and the top-level share of
+ * summary.json's shares_pct that holds that time (NULL: none there). */
+static const struct {
+	const char *name;
+	enum share_kind share;
+	const char *step_share;
+} kinds[REC_KIND_N] = {
+	[REC_COMMUNICATION] = { "communication", SHARE_COMMUNICATION, "communication" },
+	[REC_STRAGGLER] = { "straggler", SHARE_N, "peer_wait" },
+	[REC_DATA] = { "data_loading", SHARE_DATA, "data_loading" },
+	[REC_IO] = { "io", SHARE_IO, "io" },
+	[REC_HOST] = { "host", SHARE_HOST, "other" },
+	[REC_COPIES] = { "copies", SHARE_COPIES, NULL },
+	[REC_ELEMENTWISE] = { "elementwise", SHARE_N, NULL },
+	[REC_KERNELS] = { "kernels", SHARE_N, NULL },
+	[REC_MEMORY_PEAK] = { "memory_peak", SHARE_N, NULL },
+	[REC_COLLECT] = { "collect", SHARE_N, NULL },
+};
+
 const char *rec_kind_name(enum rec_kind k)
 {
-	switch (k) {
-	case REC_COMMUNICATION:
-		return "communication";
-	case REC_STRAGGLER:
-		return "straggler";
-	case REC_DATA:
-		return "data_loading";
-	case REC_IO:
-		return "io";
-	case REC_HOST:
-		return "host";
-	case REC_COPIES:
-		return "copies";
-	case REC_ELEMENTWISE:
-		return "elementwise";
-	case REC_KERNELS:
-		return "kernels";
-	case REC_MEMORY_PEAK:
-		return "memory_peak";
-	case REC_COLLECT:
-		return "collect";
-	case REC_KIND_N:
-		break;
-	}
-	return "?";
+	return k < REC_KIND_N ? kinds[k].name : "?";
+}
+
+const char *rec_kind_step_share(const char *name)
+{
+	for (int k = 0; k < REC_KIND_N; k++)
+		if (!strcmp(kinds[k].name, name))
+			return kinds[k].step_share;
+	return NULL;
 }
 
 enum rec_kind advice_kind_of(const struct ana_scenario *s)
@@ -73,27 +77,9 @@ static double removable_pct(const struct ana_scenario *s, enum rec_kind k)
 	int straggler = s->comm.n_stragglers > 0 && !s->steps.no_steps;
 	if (s->outcome.basis != BASIS_HOST && s->outcome.basis != BASIS_GPU)
 		return -1;
-	switch (k) {
-	case REC_COMMUNICATION:
-		return c[SHARE_COMMUNICATION];
-	case REC_STRAGGLER:
+	if (k == REC_STRAGGLER)
 		return host && straggler ? s->comm.stragglers[0].impact_pct : -1;
-	case REC_DATA:
-		return c[SHARE_DATA];
-	case REC_IO:
-		return c[SHARE_IO];
-	case REC_HOST:
-		return c[SHARE_HOST];
-	case REC_COPIES:
-		return c[SHARE_COPIES];
-	case REC_ELEMENTWISE:
-	case REC_KERNELS:
-	case REC_MEMORY_PEAK:
-	case REC_COLLECT:
-	case REC_KIND_N:
-		break;
-	}
-	return -1;
+	return kinds[k].share < SHARE_N ? c[kinds[k].share] : -1;
 }
 
 double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k)

@@ -8,6 +8,9 @@
 
 /* The kind's name in summary.json ("communication", "straggler", ...). */
 const char *rec_kind_name(enum rec_kind k);
+/* The top-level share of summary.json's shares_pct (host accounting) that
+ * removing the cause of the kind named takes off; NULL when none holds it. */
+const char *rec_kind_step_share(const char *name);
 /* The cause a verdict points to. */
 enum rec_kind advice_kind_of(const struct ana_scenario *s);
 /* The median step s would have without the cause of kind k; -1 when the

@@ -1,5 +1,6 @@
 #include "checked.h"
 
+#include "advice.h"
 #include "analysis.h"
 #include "stats.h"
 #include "util/jsonio.h"
@@ -46,10 +47,9 @@ static double own_pct(const struct ana_scenario *s, int k)
 /* The share a recommendation of kind takes off the step; -1: none of these. */
 static int target_share(const char *kind)
 {
-	static const char *const by[CHECK_SHARES] = { NULL, "communication", "data_loading",
-						      "io", "straggler", NULL };
-	for (int k = 0; k < CHECK_SHARES; k++)
-		if (by[k] && !strcmp(by[k], kind))
+	const char *name = rec_kind_step_share(kind);
+	for (int k = 0; name && k < CHECK_SHARES; k++)
+		if (!strcmp(check_share_names[k], name))
 			return k;
 	return -1;
 }
@@ -71,6 +71,23 @@ static double median_of(const double *v, size_t n)
 	return m;
 }
 
+/* The variant's step times at the parent's batch: a knob that changes the
+ * batch changes the work of a step, so its steps are compared per sample. */
+static double *at_parent_batch(struct ana_check *c, const struct ana_scenario *s)
+{
+	size_t n = s->steps.active_steps;
+	long vb = s->steps.global_batch;
+	c->batch_scale = 1;
+	if (c->parent_batch > 0 && vb > 0 && vb != c->parent_batch) {
+		c->batch_scale = (double)c->parent_batch / (double)vb;
+		c->variant_batch = vb;
+	}
+	double *v = malloc(n * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = s->steps.step_ms[i] * c->batch_scale;
+	return v;
+}
+
 static void decide(struct ana_check *c, const struct ana_scenario *s)
 {
 	double lo, hi;
@@ -79,9 +96,11 @@ static void decide(struct ana_check *c, const struct ana_scenario *s)
 		return;
 	}
 	double base = median_of(c->parent_steps, c->n_parent);
-	stats_bootstrap_ratio(c->parent_steps, c->n_parent, s->steps.step_ms,
-			      s->steps.active_steps, 50, 2000, 0.95, &lo, &hi);
-	c->measured_ms = s->steps.step_med_ms;
+	double *steps = at_parent_batch(c, s);
+	stats_bootstrap_ratio(c->parent_steps, c->n_parent, steps, s->steps.active_steps, 50, 2000,
+			      0.95, &lo, &hi);
+	free(steps);
+	c->measured_ms = s->steps.step_med_ms * c->batch_scale;
 	c->lo_ms = base * lo;
 	c->hi_ms = base * hi;
 	if (c->predicted_ms < 0 || base <= 0) {
@@ -173,14 +192,15 @@ json_t *checked_json(const struct ana_variant *v)
 		int m = c->outcome != CHECK_UNMEASURED;
 		json_array_append_new(
 			a,
-			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o}", "scenario",
+			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", "scenario",
 				  c->scenario, "kind", v->kind, "parent_step_ms",
 				  num3(c->parent_median_ms, c->parent_median_ms > 0),
 				  "predicted_step_ms", num3(c->predicted_ms, c->predicted_ms >= 0),
 				  "measured_step_ms", num3(c->measured_ms, m), "ci_low",
 				  num3(c->lo_ms, m), "ci_high", num3(c->hi_ms, m), "outcome",
 				  check_outcome_name(c->outcome), "miss",
-				  c->miss ? json_string(c->miss) : json_null()));
+				  c->miss ? json_string(c->miss) : json_null(), "variant_batch",
+				  c->variant_batch ? json_integer(c->variant_batch) : json_null()));
 	}
 	return a;
 }
@@ -221,8 +241,15 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 		strbuf_addf(md, " %s |\n", check_outcome_name(c->outcome));
 	}
 	strbuf_adds(md, "\n");
-	for (size_t i = 0; i < v->n; i++)
-		if (v->checks[i].miss)
-			strbuf_addf(md, "- **%s**: %s\n", v->checks[i].scenario, v->checks[i].miss);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ana_check *c = &v->checks[i];
+		if (c->variant_batch)
+			strbuf_addf(md, "- **%s**: the knob changed the global batch from %ld to %ld "
+				    "samples: measured times are the variant's steps x %ld/%ld (the "
+				    "time of the parent's batch).\n", c->scenario, c->parent_batch,
+				    c->variant_batch, c->parent_batch, c->variant_batch);
+		if (c->miss)
+			strbuf_addf(md, "- **%s**: %s\n", c->scenario, c->miss);
+	}
 	strbuf_adds(md, "\n");
 }

@@ -31,8 +31,10 @@ struct ana_check {
 	size_t n_parent;
 	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */
 	double parent_median_ms; /* the parent's summary median (0: unknown) */
-	/* results */
-	double measured_ms, lo_ms, hi_ms;
+	long parent_batch;       /* the parent's global batch (0: unknown) */
+	/* results: measured at the parent's batch (the variant's steps x batch_scale) */
+	double measured_ms, lo_ms, hi_ms, batch_scale;
+	long variant_batch;      /* set when it differs from the parent's: the steps were scaled */
 	enum check_outcome outcome;
 	char *miss;             /* worse: where the predicted time went; else NULL */
 };

@@ -5,7 +5,8 @@ writing one Chrome trace per rank, and its own step timing on stdout.
 
     python3 ddp_train.py [--steps N] [--warmup W] [--batch B] [--hidden H]
                          [--layers L] [--embed-rows R] [--slow-loader-ms MS]
-                         [--slow-rank R --slow-ms MS] [--out DIR] [--no-profiler]
+                         [--slow-rank R --slow-ms MS] [--bucket-cap-mb MB]
+                         [--workers N] [--out DIR] [--no-profiler]
                          [--cuda] [--backend nccl|gloo]
 
 --embed-rows adds an embedding table (R x 64, dense gradients, as DLRM-style
@@ -13,6 +14,10 @@ models have): a large model whose gradients dwarf the compute of a small
 batch. --slow-loader-ms makes each sample cost that much to load.
 --slow-rank R --slow-ms MS makes rank R a straggler: MS milliseconds more
 of (matrix) compute in every forward.
+--bucket-cap-mb is DDP's gradient bucket size (default 25, DDP's own): smaller
+buckets start their all-reduce earlier in backward and leave less of it after.
+--workers is the DataLoader's worker processes (default 0: loaded in the
+training process, between steps).
 --cuda trains on the GPU of LOCAL_RANK with NCCL and profiles CUDA activity
 too (record_shapes, with_flops: the traces a GPU user brings); without a
 usable GPU it exits with status 69 ("no GPU: ..."), as campaign-trainer-gpu.
@@ -87,6 +92,8 @@ def main():
     p.add_argument("--slow-loader-ms", type=float, default=0.0)
     p.add_argument("--slow-rank", type=int, default=-1)
     p.add_argument("--slow-ms", type=float, default=0.0)
+    p.add_argument("--bucket-cap-mb", type=float, default=25.0, help="DDP's bucket_cap_mb")
+    p.add_argument("--workers", type=int, default=0, help="DataLoader worker processes")
     p.add_argument("--out", default="profiler")
     p.add_argument("--no-profiler", action="store_true", help="only print the step times")
     p.add_argument("--cuda", action="store_true", help="the GPU of LOCAL_RANK, NCCL, CUDA activity")
@@ -108,10 +115,11 @@ def main():
     dim = 64
     net = Net(dim, a.hidden, a.layers, a.embed_rows, a.slow_ms if rank == a.slow_rank else 0.0).to(dev)
     net.spin = net.spin.to(dev)
-    model = DDP(net, device_ids=[dev.index] if a.cuda else None)
+    model = DDP(net, device_ids=[dev.index] if a.cuda else None, bucket_cap_mb=a.bucket_cap_mb)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loss_fn = nn.CrossEntropyLoss()
-    data = DataLoader(Synthetic(a.batch * (a.steps + 2), dim, a.embed_rows, a.slow_loader_ms), batch_size=a.batch)
+    data = DataLoader(Synthetic(a.batch * (a.steps + 2), dim, a.embed_rows, a.slow_loader_ms), batch_size=a.batch,
+                      num_workers=a.workers, persistent_workers=a.workers > 0)
 
     os.makedirs(a.out, exist_ok=True)
     warmup = a.warmup

@@ -138,6 +138,8 @@ static void parent_side(json_t *summary, const char *name, struct ana_check *c)
 	json_array_foreach(times, i, t)
 		c->parent_steps[c->n_parent++] = json_number_value(t);
 	c->parent_median_ms = jsonio_num(found, "step_time_ms.median");
+	json_t *gb = json_object_get(found, "global_batch");
+	c->parent_batch = json_is_integer(gb) ? (long)json_integer_value(gb) : 0;
 	json_t *sh = json_object_get(found, "shares_pct");
 	for (int k = 0; k < CHECK_SHARES; k++) {
 		json_t *v = json_object_get(sh, check_share_names[k]);

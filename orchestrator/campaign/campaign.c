@@ -139,6 +139,7 @@ static void scenario_free(struct scenario *s)
 void campaign_free(struct campaign *c)
 {
 	free(c->path);
+	free(c->dir);
 	free(c->name);
 	free(c->description);
 	free(c->store_journal);

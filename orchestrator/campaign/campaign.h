@@ -57,6 +57,8 @@ struct knob {
 
 struct campaign {
 	char *path; /* file it was loaded from */
+	/* {{campaign_dir}} when not path's folder (a variant keeps its parent's); NULL */
+	char *dir;
 	char *name, *description;
 	/* env values with secret-looking names may be written literally (they are refused) */
 	int allow_literal_secrets;

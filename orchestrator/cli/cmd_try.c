@@ -23,6 +23,7 @@ struct try_ctx {
 	json_t *summary;
 	const struct campaign *knobs; /* where the knobs come from */
 	const struct backend_ops *be;
+	char *parent_file; /* the parent's campaign file, absolute, as submitted; NULL: unknown */
 	int wait;
 	int submitted, failed;
 };
@@ -39,24 +40,32 @@ static json_t *parent_summary(struct run *r, const char *shown)
 	return j;
 }
 
+/* The campaign file the parent was submitted from (its provenance), or NULL. */
+static char *parent_campaign_file(const struct run *parent)
+{
+	struct strbuf pj = STRBUF_INIT;
+	strbuf_addf(&pj, "%s/" RUN_PROVENANCE, parent->dir);
+	json_t *pp = json_load_file(pj.buf, 0, NULL);
+	const char *file = pp ? jsonio_str(pp, "campaign_file") : "";
+	char *out = *file ? xstrdup(file) : NULL;
+	json_decref(pp);
+	strbuf_free(&pj);
+	return out;
+}
+
 /* The provenance of the code the variant runs: the repository of the
  * parent's campaign file when it is still there. */
 static void record_provenance(struct run *child, const char *tmp, struct try_ctx *t)
 {
-	struct strbuf pj = STRBUF_INIT;
-	strbuf_addf(&pj, "%s/" RUN_PROVENANCE, t->parent->dir);
-	json_t *pp = json_load_file(pj.buf, 0, NULL);
-	const char *file = pp ? jsonio_str(pp, "campaign_file") : "";
+	const char *file = t->parent_file;
 	struct provenance prov;
 	char *bin = fsio_self_dir();
-	provenance_collect(*file && fsio_exists(file) ? file : tmp, bin, cmd_results_root(t->a),
+	provenance_collect(file && fsio_exists(file) ? file : tmp, bin, cmd_results_root(t->a),
 			   &prov);
 	free(bin);
 	if (provenance_write(child, &prov) < 0)
 		fprintf(stderr, "campaign try: warning: provenance incomplete: %s\n", err_last());
 	provenance_free(&prov);
-	json_decref(pp);
-	strbuf_free(&pj);
 }
 
 /* The variant's campaign, loaded from a temporary file holding its text. */
@@ -78,6 +87,13 @@ static int variant_campaign(struct try_ctx *t, const struct knob *k, char *tmp, 
 	if (rc == 0 && cmd_load_campaign(tmp, c) != 0)
 		rc = err_set(ERR_USAGE, "the variant of run %s for %s does not load (above)",
 			     t->parent->id, k->kind);
+	/* {{campaign_dir}} and CAMPAIGN_DIR stay the parent's folder, not the temporary's */
+	if (rc == 0 && t->parent_file) {
+		c->dir = xstrdup(t->parent_file);
+		char *slash = strrchr(c->dir, '/');
+		if (slash)
+			*(slash == c->dir ? slash + 1 : slash) = '\0';
+	}
 	free(parent_text);
 	strbuf_free(&cy);
 	strbuf_free(&text);
@@ -237,7 +253,9 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 		t.knobs = &kc;
 	}
 	t.be = backend_for_run(a->run);
+	t.parent_file = parent_campaign_file(a->run);
 	int rc = try_all(&t, a->pos + 1, a->npos - 1);
+	free(t.parent_file);
 	if (kf)
 		campaign_free(&kc);
 	json_decref(t.summary);

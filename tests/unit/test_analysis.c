@@ -9,6 +9,7 @@
 #include "util/fsio.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -709,15 +710,17 @@ static void test_unknown_shares(void)
 	ana_run_free(&r2);
 }
 
-/* One check of a variant: parent steps p (n each), variant steps v, prediction pred. */
-static enum check_outcome check_of(const double *p, const double *v, size_t n, double pred,
-				   char **miss)
+/* One check of a variant: parent steps p (n each) of batch pb, variant steps v of batch vb
+ * (0: unknown), prediction pred; the measured median into *measured. */
+static enum check_outcome check_batch(const double *p, const double *v, size_t n, double pred,
+				      long pb, long vb, double *measured, char **miss)
 {
 	struct ana_run run = { 0 };
 	struct ana_scenario sc = { 0 };
 	sc.in.name = "s";
 	sc.steps.step_ms = (double *)v;
 	sc.steps.active_steps = n;
+	sc.steps.global_batch = vb;
 	double *sorted = malloc(n * sizeof *sorted);
 	memcpy(sorted, v, n * sizeof *sorted);
 	sc.steps.step_med_ms = stats_percentile(sorted, n, 50);
@@ -725,14 +728,22 @@ static enum check_outcome check_of(const double *p, const double *v, size_t n, d
 	run.sc = &sc;
 	run.n = 1;
 	struct ana_check c = { .scenario = "s", .predicted_ms = pred, .parent_steps = (double *)p,
-			       .n_parent = n, .parent_median_ms = 100 };
+			       .n_parent = n, .parent_median_ms = 100, .parent_batch = pb };
 	for (int k = 0; k < CHECK_SHARES; k++)
 		c.parent_share_pct[k] = -1;
 	run.variant = (struct ana_variant){ .of = "r", .kind = "communication", .checks = &c,
 					    .n = 1 };
 	checked_run(&run);
 	*miss = c.miss;
+	*measured = c.measured_ms;
 	return c.outcome;
+}
+
+static enum check_outcome check_of(const double *p, const double *v, size_t n, double pred,
+				   char **miss)
+{
+	double m;
+	return check_batch(p, v, n, pred, 0, 0, &m, miss);
 }
 
 static void test_checked_outcomes(void)
@@ -756,6 +767,16 @@ static void test_checked_outcomes(void)
 	CHECK(check_of(p, same, 40, -1, &miss) == CHECK_UNPREDICTED);
 	CHECK(check_of(p, same, 0, 52, &miss) == CHECK_UNMEASURED);
 	CHECK_STR(check_outcome_name(CHECK_WORSE), "worse than predicted");
+	/* a knob that doubles the batch: twice the step time is the parent's time per sample */
+	double twice[40], m = 0;
+	for (int i = 0; i < 40; i++)
+		twice[i] = 2 * fast[i]; /* 100..108 for 128 samples: 50..54 for the parent's 64 */
+	CHECK(check_batch(p, twice, 40, 52, 64, 128, &m, &miss) == CHECK_CONFIRMED && !miss);
+	CHECK(fabs(m - 52) < 1e-9);
+	/* a batch not known on one side: the steps as they are */
+	CHECK(check_batch(p, twice, 40, 52, 0, 128, &m, &miss) != CHECK_CONFIRMED);
+	free(miss);
+	CHECK(fabs(m - 104) < 1e-9);
 }
 
 int main(void)
