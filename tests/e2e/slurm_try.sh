@@ -1,0 +1,115 @@
+#!/bin/bash
+# campaign try (issue 35) on the SLURM test cluster at 2 nodes, the closed loop of try.sh:
+# a per-parameter all-reduce run of the reference trainer (1 rank on each of 2 nodes) is
+# submitted with --backend slurm; `try --wait` submits the knob (bucketed DDP) as a child run
+# through the same backend: ordinary SLURM jobs on 2 nodes, with the campaign's slurm options,
+# and an aggregation job as for any SLURM run, whose analysis sets the prediction against what
+# the child measured. Outcomes depend on the machine: the test asserts that the numbers are
+# the ones of both runs and the outcome follows from them, not which it is.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+export GLOO_SOCKET_IFNAME=lo
+slurm_cluster slurm_try /tmp/campaign-slurm-try 17037 18300
+wait_for() { local t=$1; shift; for i in $(seq 1 $((t * 5))); do "$@" && return 0; sleep 0.2; done; return 1; }
+R=$SCRATCH/res
+cat >try.yaml <<'Y'
+campaign: slurm-try
+workload:
+  command: >
+    {{trainer}} --backend gloo --ddp {{ddp}} --steps 30 --warmup-steps 5
+    --batch 2 --hidden 1024 --depth 5 --input 512 --output 32 --workers 1
+    --metrics-dir {{metrics_dir}}
+  env: { OPENBLAS_NUM_THREADS: "1" }
+  params: { ddp: per-param }
+profile: { warmup_steps: 5, active_steps: 25 }
+slurm: { partition: debug, time: "10:00", exclusive: true, extra: ["--mem=0"] }
+scenarios: [{ name: comm-2n, nodes: 2, tasks_per_node: 1 }]
+knobs:
+  communication: { params: { ddp: bucketed } }
+Y
+"$CAMPAIGN" submit --wait --backend slurm --results "$R" try.yaml >p.out 2>&1; rc=$?
+parent=$(rundir p.out) pid=$(basename "$(rundir p.out)")
+check slurm_try_parent_exit0 [ "$rc" -eq 0 ] || { failed_run_said "$parent"; exit 1; }
+kinds=$(json "$parent/summary.json" '",".join(r["kind"] for r in j["recommendations"])')
+if [[ ",$kinds," != *",communication,"* ]]; then
+	# the verdict is measured, not set: on a machine where this run is not
+	# communication-bound there is nothing of that kind to try
+	skip slurm_try_communication "the parent run recommends $kinds here, not communication"
+	exit 0
+fi
+pred=$(json "$parent/summary.json" '[r for r in j["recommendations"] if r["kind"]=="communication"][0]["predicted_step_ms"][0]')
+check slurm_try_parent_predicts python3 -c "import sys; assert float(sys.argv[1]) > 0" "$pred"
+
+"$CAMPAIGN" try --wait --results "$R" "$pid" >t.out 2>&1; rc=$?
+child=$(rundir t.out) cid=$(basename "$(rundir t.out)")
+check slurm_try_exit0 [ "$rc" -eq 0 ] || failed_run_said "$child"
+check slurm_try_says_prediction grep -q "^  comm-2n: [0-9.]* ms/step measured, [0-9.]* ms predicted$" t.out
+check slurm_try_child_is_new bash -c '[ -n "$1" ] && [ "$1" != "$2" ]' _ "$cid" "$pid"
+check slurm_try_variant_json [ "$(json "$child/variant.json" 'j["parent_run"]+" "+j["kind"]+" "+j["knob"]["params"]["ddp"]')" = "$pid communication bucketed" ]
+# the child is a SLURM run like its parent: its backend, a job id in its store, 2 nodes
+check slurm_try_child_backend [ "$(rows "$child" "select backend from runs")" = slurm ]
+check slurm_try_child_job_id [ "$(rows "$child" "select job_id glob '[0-9]*' and job_id != '$(rows "$parent" "select job_id from jobs")' from jobs where scenario = 'comm-2n'")" = 1 ]
+check slurm_try_child_completed [ "$(rows "$child" "select group_concat(state) from jobs")" = COMPLETED ]
+check slurm_try_child_two_nodes bash -c '[[ "$1" =~ ^n\[[1-4][-,][1-4]\]$ ]]' _ "$(rows "$child" "select nodelist from jobs")"
+check slurm_try_child_two_ranks [ "$(json "$child/summary.json" '[(s["ranks"], s["ranks_with_data"]) for s in j["scenarios"]]')" = "[(2, 2)]" ]
+check slurm_try_child_ran_knob grep -q -- "'--ddp' 'bucketed'" "$child/comm-2n/job.sbatch"
+check slurm_try_parent_untouched grep -q -- "'--ddp' 'per-param'" "$parent/comm-2n/job.sbatch"
+# the campaign's slurm options carry over: the same #SBATCH lines but for the run's own names,
+# and the same job script but for those and the knob (its CAMPAIGN_DIR the campaign file's
+# folder, not where try wrote the variant's text)
+sb() { grep "${3:-}" "$1/comm-2n/job.sbatch" | sed "s/$2/RUN/g; s/'--ddp' '[a-z-]*'/DDP/"; }
+check slurm_try_sbatch_lines_same [ "$(sb "$parent" "$pid" '^#SBATCH')" = "$(sb "$child" "$cid" '^#SBATCH')" ]
+same_script() { diff <(sb "$parent" "$pid") <(sb "$child" "$cid") >script.diff; }
+check slurm_try_job_script_same same_script || sed 's/^/  diff: /' script.diff
+check slurm_try_child_campaign_dir grep -qx "export CAMPAIGN_DIR='$SCRATCH'" "$child/comm-2n/job.sbatch"
+check slurm_try_sbatch_exclusive grep -qx "#SBATCH --exclusive" "$child/comm-2n/job.sbatch"
+check slurm_try_sbatch_mem grep -qx "#SBATCH --mem=0" "$child/comm-2n/job.sbatch"
+check slurm_try_sbatch_partition grep -qx "#SBATCH --partition=debug" "$child/comm-2n/job.sbatch"
+# the child's analysis came as the parent's did: an aggregation job of its own, submitted with
+# its jobs (try never aggregated by hand); it ends with the analysis written
+for r in "$parent" "$child"; do
+	agg=$(rows "$r" "select aggregate_job_id from runs")
+	[ "$r" = "$parent" ] && who=parent || who=child
+	check "slurm_try_aggregation_job_$who" bash -c '[[ "$1" =~ ^[0-9]+$ ]]' _ "$agg"
+	check "slurm_try_aggregation_job_wrote_$who" wait_for 60 grep -qx "$r/summary.json" "$r/aggregate-$agg.out"
+done
+check slurm_try_child_aggregated [ "$(rows "$child" "select aggregated_at > 0 from runs")" = 1 ]
+check slurm_try_child_report test -s "$child/BOTTLENECK_ANALYSIS.md"
+# the checked prediction: the parent's and the child's own numbers, an interval around the
+# measured median, and the outcome that follows from them
+check slurm_try_checked_numbers python3 - "$parent/summary.json" "$child/summary.json" <<'P'
+import json, sys
+p = json.load(open(sys.argv[1])); c = json.load(open(sys.argv[2]))
+ck = c["checked_predictions"]
+assert len(ck) == 1, ck
+k = ck[0]
+assert k["scenario"] == "comm-2n" and k["kind"] == "communication", k
+assert k["parent_step_ms"] == p["scenarios"][0]["step_time_ms"]["median"], k
+assert k["measured_step_ms"] == c["scenarios"][0]["step_time_ms"]["median"], k
+pred = [r for r in p["recommendations"] if r["kind"] == "communication"][0]["predicted_step_ms"][0]
+assert k["predicted_step_ms"] == pred, k
+lo, hi, m = k["ci_low"], k["ci_high"], k["measured_step_ms"]
+assert 0 < lo <= hi, k
+par = k["parent_step_ms"]
+if lo <= pred <= hi or abs(m / pred - 1) <= 0.05:
+    want = "confirmed"
+elif lo <= par <= hi:
+    want = "within noise"
+else:
+    want = "better than predicted" if hi < pred else "worse than predicted"
+assert k["outcome"] == want, (k, want)
+assert (k["miss"] is not None) == (want == "worse than predicted" or (want == "within noise" and pred < lo)), k
+assert c["variant"] == {"of": p["run_id"], "kind": "communication", "knob": {"params": {"ddp": "bucketed"}}}, c["variant"]
+P
+outcome=$(json "$child/summary.json" 'j["checked_predictions"][0]["outcome"]')
+check slurm_try_report_section grep -q "^## Predicted and measured$" "$child/BOTTLENECK_ANALYSIS.md"
+check slurm_try_report_row grep -q "^| comm-2n | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* to [0-9.]* | $outcome |$" "$child/BOTTLENECK_ANALYSIS.md"
+check slurm_try_parent_report_plain bash -c '! grep -q "Predicted and measured" "$1"' _ "$parent/BOTTLENECK_ANALYSIS.md"
+echo "slurm try: parent $(json "$parent/summary.json" 'j["scenarios"][0]["step_time_ms"]["median"]') ms, predicted $pred ms, measured $(json "$child/summary.json" 'j["checked_predictions"][0]["measured_step_ms"]') ms: $outcome"
+
+# the family in ls
+"$CAMPAIGN" ls --results "$R" >ls.out 2>&1
+check slurm_try_ls_child grep -q "try of $pid (communication)" ls.out
+check slurm_try_ls_parent grep -q "tried: communication in $cid" ls.out
+"$CAMPAIGN" ls --json --results "$R" >ls.json 2>&1
+check slurm_try_ls_json [ "$(json ls.json '[r["variant_of"]["run"] for r in j if "variant_of" in r][0]')" = "$pid" ]
