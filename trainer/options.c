@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 static const char usage_text[] =
-	"usage: campaign-trainer [--backend gloo] [--ddp sync|per-param] --steps N --metrics-dir "
+	"usage: campaign-trainer [--backend gloo] [--ddp sync|bucketed|per-param] --steps N --metrics-dir "
 	"DIR [knobs]\n"
 	"\n"
 	"A real data-parallel MLP training loop; gradients are all-reduced with gloo.\n"

@@ -77,30 +77,8 @@ check slurm_try_child_aggregated [ "$(rows "$child" "select aggregated_at > 0 fr
 check slurm_try_child_report test -s "$child/BOTTLENECK_ANALYSIS.md"
 # the checked prediction: the parent's and the child's own numbers, an interval around the
 # measured median, and the outcome that follows from them
-check slurm_try_checked_numbers python3 - "$parent/summary.json" "$child/summary.json" <<'P'
-import json, sys
-p = json.load(open(sys.argv[1])); c = json.load(open(sys.argv[2]))
-ck = c["checked_predictions"]
-assert len(ck) == 1, ck
-k = ck[0]
-assert k["scenario"] == "comm-2n" and k["kind"] == "communication", k
-assert k["parent_step_ms"] == p["scenarios"][0]["step_time_ms"]["median"], k
-assert k["measured_step_ms"] == c["scenarios"][0]["step_time_ms"]["median"], k
-pred = [r for r in p["recommendations"] if r["kind"] == "communication"][0]["predicted_step_ms"][0]
-assert k["predicted_step_ms"] == pred, k
-lo, hi, m = k["ci_low"], k["ci_high"], k["measured_step_ms"]
-assert 0 < lo <= hi, k
-par = k["parent_step_ms"]
-if lo <= pred <= hi or abs(m / pred - 1) <= 0.05:
-    want = "confirmed"
-elif lo <= par <= hi:
-    want = "within noise"
-else:
-    want = "better than predicted" if hi < pred else "worse than predicted"
-assert k["outcome"] == want, (k, want)
-assert (k["miss"] is not None) == (want == "worse than predicted" or (want == "within noise" and pred < lo)), k
-assert c["variant"] == {"of": p["run_id"], "kind": "communication", "knob": {"params": {"ddp": "bucketed"}}}, c["variant"]
-P
+check slurm_try_checked_numbers python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$child/summary.json" communication
+check slurm_try_variant_knob [ "$(json "$child/summary.json" 'j["variant"]["knob"]')" = "{'params': {'ddp': 'bucketed'}}" ]
 outcome=$(json "$child/summary.json" 'j["checked_predictions"][0]["outcome"]')
 check slurm_try_report_section grep -q "^## Predicted and measured$" "$child/BOTTLENECK_ANALYSIS.md"
 check slurm_try_report_row grep -q "^| comm-2n | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* to [0-9.]* | $outcome |$" "$child/BOTTLENECK_ANALYSIS.md"

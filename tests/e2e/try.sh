@@ -44,6 +44,7 @@ check try_variant_json [ "$(json "$child/variant.json" 'j["parent_run"]+" "+j["k
 check try_variant_prediction [ "$(json "$child/variant.json" 'j["predictions"][0]["predicted_step_ms"]')" = "$pred" ]
 check try_child_ran_knob grep -q -- "'--ddp' 'bucketed'" "$child/comm-1n/job.sbatch"
 check try_parent_untouched grep -q -- "'--ddp' 'per-param'" "$parent/comm-1n/job.sbatch"
+check try_child_campaign_dir grep -qx "export CAMPAIGN_DIR='$SCRATCH'" "$child/comm-1n/job.sbatch"
 check try_child_campaign_variant grep -q "^variant: {\"kind\":\"communication\",\"of\":\"$pid\",\"params\":{\"ddp\":\"bucketed\"}}$" "$child/campaign.yaml"
 # the checked prediction: the parent's and the child's own numbers, an interval around the
 # measured median, and the outcome that follows from them

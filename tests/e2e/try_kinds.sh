@@ -1,0 +1,38 @@
+# campaign try with the knobs the shipped campaigns carry (issue 35): campaigns/bottlenecks.yaml
+# at 1 node, its slow-loader and checkpoint-every-step scenarios; `try --wait` runs its
+# data_loading knob (4 loader threads) and its io knob (a checkpoint every 4th step) as two
+# variant runs, each checked against its prediction by the documented rule
+# (tests/tools/checked_consistent.py), and prints the numbers. The variants keep the parent's
+# campaign folder ({{campaign_dir}}), not the temporary file try loads them from.
+source "$(dirname "$0")/../lib.sh"
+cd "$SCRATCH"
+mkdir camp
+python3 - "$ROOT/campaigns/bottlenecks.yaml" camp/b.yaml <<'P'
+import sys, yaml
+c = yaml.safe_load(open(sys.argv[1]))
+c["matrix"] = {"nodes": [1]}
+c["scenarios"] = [s for s in c["scenarios"] if s["name"].split("-")[0] in ("dataloader", "io")]
+c["profile"] = {"warmup_steps": 3, "active_steps": 15}
+yaml.safe_dump(c, open(sys.argv[2], "w"), sort_keys=False)
+P
+check try_kinds_shipped_knobs python3 -c "import sys, yaml; k = yaml.safe_load(open(sys.argv[1]))['knobs']; assert sorted(k) == ['communication', 'data_loading', 'io'], k" camp/b.yaml
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" camp/b.yaml >p.out 2>&1
+parent=$(rundir p.out) pid=$(basename "$parent")
+check try_kinds_parent_ran [ -s "$parent/summary.json" ]
+kinds=$(json "$parent/summary.json" '" ".join(sorted(set(r["kind"] for r in j["recommendations"])))')
+"$CAMPAIGN" try --wait --results "$SCRATCH/res" "$pid" >t.out 2>&1; rc=$?
+check try_kinds_exit0 [ "$rc" -eq 0 ]
+check try_kinds_communication_not_tried grep -qx "communication: a knob, but run $pid recommends nothing of this kind; not tried" t.out
+for kind in data_loading io; do
+	if [[ " $kinds " != *" $kind "* ]]; then
+		skip "try_kinds_$kind" "the parent recommends $kinds here, not $kind"
+		continue
+	fi
+	child=$(awk -v k="variant for $kind:" 'index($0, k) == 1 { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)
+	check "try_kinds_${kind}_child" [ -s "$child/summary.json" ]
+	check "try_kinds_${kind}_checked" python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$child/summary.json" "$kind"
+	python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$child/summary.json" "$kind" 2>/dev/null | sed 's/^/try: /'
+	check "try_kinds_${kind}_campaign_dir" grep -qx "export CAMPAIGN_DIR='$SCRATCH/camp'" "$child/io-1n/job.sbatch"
+done
+check try_kinds_data_knob_ran grep -q -- "'--workers' '4' '--prefetch' '8'" "$(awk '/^variant for data_loading:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)/dataloader-1n/job.sbatch"
+check try_kinds_io_knob_ran grep -q -- "'--checkpoint-every' '4'" "$(awk '/^variant for io:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)/io-1n/job.sbatch"

@@ -1,0 +1,56 @@
+"""Asserts that a variant run's checked predictions (campaign try) are the parent's and the
+variant's own numbers, and that each outcome follows from them by the documented rule.
+
+    python3 checked_consistent.py PARENT/summary.json CHILD/summary.json KIND
+
+Prints one line per check: scenario, parent, predicted, measured, interval, outcome."""
+import json
+import sys
+
+
+def main():
+    p = json.load(open(sys.argv[1]))
+    c = json.load(open(sys.argv[2]))
+    kind = sys.argv[3]
+    recs = [r for r in p["recommendations"] if r["kind"] == kind]
+    assert recs, "the parent recommends nothing of kind %s" % kind
+    pred_of = {}
+    for r in recs:
+        for name, pr in zip(r["scenarios"], r["predicted_step_ms"]):
+            pred_of.setdefault(name, pr)
+    med = {s["name"]: s["step_time_ms"]["median"] for s in p["scenarios"]}
+    gb = {s["name"]: s.get("global_batch") for s in p["scenarios"]}
+    cmed = {s["name"]: s["step_time_ms"]["median"] for s in c["scenarios"]}
+    cgb = {s["name"]: s.get("global_batch") for s in c["scenarios"]}
+    ck = c["checked_predictions"]
+    assert sorted(k["scenario"] for k in ck) == sorted(pred_of), (ck, pred_of)
+    assert c["variant"]["of"] == p["run_id"] and c["variant"]["kind"] == kind, c["variant"]
+    for k in ck:
+        name, pred = k["scenario"], k["predicted_step_ms"]
+        assert k["kind"] == kind and k["parent_step_ms"] == med[name], k
+        assert pred == pred_of[name], (k, pred_of[name])
+        scale = 1.0
+        if gb[name] and cgb[name] and gb[name] != cgb[name]:
+            scale = gb[name] / cgb[name]
+            assert k["variant_batch"] == cgb[name], k
+        else:
+            assert k["variant_batch"] is None, k
+        assert abs(k["measured_step_ms"] - round(cmed[name] * scale, 3)) <= 0.0015, (k, cmed)
+        lo, hi, m, par = k["ci_low"], k["ci_high"], k["measured_step_ms"], k["parent_step_ms"]
+        assert 0 < lo <= hi, k
+        if pred is None:
+            want = "no prediction"
+        elif lo <= pred <= hi or abs(m / pred - 1) <= 0.05:
+            want = "confirmed"
+        elif lo <= par <= hi:
+            want = "within noise"
+        else:
+            want = "better than predicted" if hi < pred else "worse than predicted"
+        assert k["outcome"] == want, (k, want)
+        missed = want == "worse than predicted" or (want == "within noise" and pred < lo)
+        assert (k["miss"] is not None) == missed, k
+        print("%s %s: parent %.2f ms, predicted %s ms, measured %.2f ms (95 %% CI %.2f to %.2f): %s"
+              % (kind, name, par, "n/a" if pred is None else "%.2f" % pred, m, lo, hi, want))
+
+
+main()
