@@ -250,6 +250,12 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 				    c->variant_batch, c->parent_batch, c->variant_batch);
 		if (c->miss)
 			strbuf_addf(md, "- **%s**: %s\n", c->scenario, c->miss);
+		if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&
+		    c->hi_ms - c->lo_ms > CHECK_WIDE_PCT / 100 * c->measured_ms)
+			strbuf_addf(md, "- **%s**: the interval is wide (%.0f %% of the measured "
+				    "median): its steps vary much, and an outcome inside it says "
+				    "little; more active steps narrow it.\n", c->scenario,
+				    100 * (c->hi_ms - c->lo_ms) / c->measured_ms);
 	}
 	strbuf_adds(md, "\n");
 }

@@ -10,6 +10,8 @@
 
 /* A prediction this close to the measured median counts as confirmed. */
 #define CHECK_TOLERANCE_PCT 5.0
+/* An interval wider than this share of the measured median is said to be wide. */
+#define CHECK_WIDE_PCT 50.0
 
 enum check_outcome {
 	CHECK_CONFIRMED,   /* inside the measured interval, or within the tolerance */

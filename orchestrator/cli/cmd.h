@@ -100,6 +100,14 @@ struct campaign;
 int cmd_load_campaign(const char *file, struct campaign *c);
 /* Prints "campaign VERB [--results DIR] RUN_ID" (what to type next). */
 void cmd_print_run_command(FILE *out, const struct args *a, const char *verb, const char *run_id);
+struct run;
+struct backend_ops;
+/* Submits a run just created (submit, try) through be; without wait says how
+ * to follow it, with wait follows it to its end. On a failure says (as who)
+ * what was kept and how to go on, and returns the err.h code (< 0); else the
+ * run's exit status (EXIT_OK, or EXIT_JOBS_FAILED after a wait). */
+int cmd_start_run(const char *who, const struct args *a, struct run *r,
+		  const struct backend_ops *be, int wait);
 /* The --results option or its default, ./results. */
 const char *cmd_results_root(const struct args *a);
 /* The store journal the command asks for: --store-journal, else

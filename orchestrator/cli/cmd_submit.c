@@ -67,34 +67,9 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	printf("run %s\n%s\n", r->id, r->dir);
 	fflush(stdout);
 	fault_point("after-create", NULL);
-	/* --no-aggregation-job concerns the scheduler's aggregation job only: the
-	 * local executor's supervisor always runs. */
-	struct submission_opts so = { .wait = args_has(a, 'w'),
-				      .no_aggregation_job = args_has(a, 'n') };
-	int exit = EXIT_OK;
-	if ((rc = submission_run(r, be, &so)) < 0 ||
-	    (so.wait && (rc = submission_wait(r, be, stdout)) < 0)) {
-		fprintf(stderr,
-			"campaign submit: %s\nWhat was recorded is kept. Once the cause is fixed, "
-			"`",
-			err_last());
-		cmd_print_run_command(stderr, a, "resume", r->id);
-		fputs("` submits what is missing and `", stderr);
-		cmd_print_run_command(stderr, a, "resubmit --failed", r->id);
-		fputs("` retries refused scenarios.\n", stderr);
-		run_free(r);
-		return cmd_exit_of(rc);
-	}
-	if (so.wait) {
-		exit = rc;
-	} else {
-		printf("submitted %zu job%s to %s; follow it with: ", r->c.n_scenarios,
-		       r->c.n_scenarios == 1 ? "" : "s", be->name);
-		cmd_print_run_command(stdout, a, "watch", r->id);
-		putchar('\n');
-	}
+	rc = cmd_start_run("campaign submit", a, r, be, args_has(a, 'w'));
 	run_free(r);
-	return exit;
+	return rc < 0 ? cmd_exit_of(rc) : rc;
 }
 
 const struct cmd_entry cmd_submit_entry = {

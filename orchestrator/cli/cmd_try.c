@@ -26,6 +26,7 @@ struct try_ctx {
 	char *parent_file; /* the parent's campaign file, absolute, as submitted; NULL: unknown */
 	int wait;
 	int submitted, failed;
+	int stopped; /* a submission failed (said): its exit status; no further variant */
 };
 
 static json_t *parent_summary(struct run *r, const char *shown)
@@ -125,6 +126,16 @@ static int try_kind(struct try_ctx *t, const struct knob *k, const struct varian
 	struct campaign c;
 	struct run *child = NULL;
 	int made = 0, rc = variant_campaign(t, k, tmp, &made, &c);
+	/* a variable the knob passes through from this environment must be here (the
+	 * parent's own were checked before); the message names the knobs' file */
+	if (rc == 0) {
+		char *tmp_path = c.path;
+		c.path = t->knobs->path;
+		rc = submission_check_env(&c);
+		c.path = tmp_path;
+		if (rc < 0)
+			campaign_free(&c);
+	}
 	if (rc == 0) {
 		rc = run_create(&c, cmd_results_root(t->a), t->be->name, cmd_journal(t->a), &child);
 		campaign_free(&c);
@@ -140,14 +151,13 @@ static int try_kind(struct try_ctx *t, const struct knob *k, const struct varian
 		return rc;
 	}
 	say_plan(child, p);
-	struct submission_opts so = { .wait = t->wait, .no_aggregation_job = args_has(t->a, 'n') };
-	rc = submission_run(child, t->be, &so);
-	if (rc == 0 && so.wait && (rc = submission_wait(child, t->be, stdout)) > 0)
-		t->failed++;
-	if (rc >= 0)
-		t->submitted++;
+	rc = cmd_start_run("campaign try", t->a, child, t->be, t->wait);
+	t->failed += rc > 0;
+	t->submitted += rc >= 0;
+	if (rc < 0)
+		t->stopped = cmd_exit_of(rc);
 	run_free(child);
-	return rc < 0 ? rc : 0;
+	return 0;
 }
 
 static void say_no_knob(const char *kind)
@@ -216,7 +226,7 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 		       "alone): waiting for each\n", tried);
 		t->wait = 1;
 	}
-	for (size_t i = 0; rc >= 0 && i < kinds.n; i++)
+	for (size_t i = 0; rc >= 0 && !t->stopped && i < kinds.n; i++)
 		if ((rc = try_one(t, kinds.v[i], nnamed > 0)) > 0)
 			missing++;
 	size_t n = kinds.n;
@@ -225,6 +235,8 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 		return rc;
 	if (!n)
 		printf("run %s makes no recommendation: nothing to try\n", t->parent->id);
+	if (t->stopped)
+		return t->stopped;
 	return t->failed ? EXIT_JOBS_FAILED : t->submitted ? EXIT_OK : EXIT_USAGE;
 }
 
@@ -241,11 +253,14 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 			       "recommendations of %s",
 			       a->run->id, rc_->variant_of ? rc_->variant_of : "another run",
 			       rc_->variant.kind, rc_->variant_of ? rc_->variant_of : "that run");
+	int rc = submission_check_env(rc_); /* as submit: nothing made without them */
+	if (rc < 0)
+		return rc;
 	if (!(t.summary = parent_summary(a->run, a->pos[0])))
 		return ERR_NOTFOUND;
 	t.knobs = &a->run->c;
 	if (kf) {
-		int rc = cmd_load_campaign(kf, &kc);
+		rc = cmd_load_campaign(kf, &kc);
 		if (rc) {
 			json_decref(t.summary);
 			return rc;
@@ -254,7 +269,7 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 	}
 	t.be = backend_for_run(a->run);
 	t.parent_file = parent_campaign_file(a->run);
-	int rc = try_all(&t, a->pos + 1, a->npos - 1);
+	rc = try_all(&t, a->pos + 1, a->npos - 1);
 	free(t.parent_file);
 	if (kf)
 		campaign_free(&kc);

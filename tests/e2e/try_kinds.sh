@@ -13,13 +13,20 @@ c = yaml.safe_load(open(sys.argv[1]))
 c["matrix"] = {"nodes": [1]}
 c["scenarios"] = [s for s in c["scenarios"] if s["name"].split("-")[0] in ("dataloader", "io")]
 c["profile"] = {"warmup_steps": 3, "active_steps": 15}
+c["workload"]["env"]["TRY_PASSED"] = {"from_env": True}
 yaml.safe_dump(c, open(sys.argv[2], "w"), sort_keys=False)
 P
 check try_kinds_shipped_knobs python3 -c "import sys, yaml; k = yaml.safe_load(open(sys.argv[1]))['knobs']; assert sorted(k) == ['communication', 'data_loading', 'io'], k" camp/b.yaml
+export TRY_PASSED=1
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" camp/b.yaml >p.out 2>&1
 parent=$(rundir p.out) pid=$(basename "$parent")
 check try_kinds_parent_ran [ -s "$parent/summary.json" ]
 kinds=$(json "$parent/summary.json" '" ".join(sorted(set(r["kind"] for r in j["recommendations"])))')
+# a variable the campaign passes through from the environment: checked first, as submit does
+env -u TRY_PASSED "$CAMPAIGN" try --wait --results "$SCRATCH/res" "$pid" >u.out 2>&1; rc=$?
+check try_kinds_from_env_unset_exit2 [ "$rc" -eq 2 ]
+check try_kinds_from_env_unset_said [ "$(tail -n 1 u.out)" = "campaign try: TRY_PASSED is not set in this environment, and $parent/campaign.yaml passes it through to the jobs (from_env: true): export it and run the command again; nothing was submitted" ]
+check try_kinds_from_env_unset_nothing [ "$(ls "$SCRATCH/res/bottlenecks" | wc -l)" = 1 ]
 "$CAMPAIGN" try --wait --results "$SCRATCH/res" "$pid" >t.out 2>&1; rc=$?
 check try_kinds_exit0 [ "$rc" -eq 0 ]
 check try_kinds_communication_not_tried grep -qx "communication: a knob, but run $pid recommends nothing of this kind; not tried" t.out
