@@ -1,4 +1,5 @@
 #include "paper.h"
+#include "paper_checked.h"
 #include "paper_table.h"
 #include "util/run_layout.h"
 
@@ -353,6 +354,8 @@ int paper_generate(struct run *r, const char *out)
 	}
 	if (rc == 0)
 		rc = tables(&p);
+	if (rc == 0)
+		rc = paper_checked(out, r, p.summary);
 	if (rc == 0)
 		rc = copy_in(&p, "BOTTLENECK_ANALYSIS.md", "BOTTLENECK_ANALYSIS.md");
 	if (rc == 0)

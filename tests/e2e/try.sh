@@ -111,6 +111,41 @@ P
 echo "compare of parent and variant:"
 sed -n '/^Predicted and measured/,$p' cmp.out
 
+# campaign paper of the variant: tables/checked_predictions.{tex,csv,md}, the rows its
+# summary.json's checked_predictions; the same bytes when written again
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$cid" >pp.out 2>&1; rc=$?
+check try_paper_exit0 [ "$rc" -eq 0 ]
+T=$child/paper/tables
+for ext in tex csv md; do check "try_paper_table_$ext" [ -s "$T/checked_predictions.$ext" ]; done
+check try_paper_tex_row grep -qxF -- "$(checked_row %.2f ' & ' ' \\')" "$T/checked_predictions.tex"
+check try_paper_csv_row grep -qxF -- "$(checked_row %.2f , '')" "$T/checked_predictions.csv"
+check try_paper_md_row grep -qxF -- "| $(checked_row %.2f ' | ' ' |')" "$T/checked_predictions.md"
+check try_paper_caption grep -qF "\\caption{Predictions checked by campaign try: run $cid applies the knob for the communication recommendations of run $pid (params.ddp=bucketed) to every scenario;" "$T/checked_predictions.tex"
+check try_paper_rows_all python3 - "$T/checked_predictions.tex" "$child/summary.json" <<'P'
+import json, sys
+tex = open(sys.argv[1]).read()
+rows = tex.split("\\midrule\n")[1].split("\\bottomrule")[0].splitlines()
+ck = json.load(open(sys.argv[2]))["checked_predictions"]
+assert [r.split(" & ")[0] for r in rows] == [k["scenario"] for k in ck], (rows, ck)
+assert [r.split(" & ")[-1] for r in rows] == [k["outcome"] + " \\\\" for k in ck], (rows, ck)
+P
+check try_paper_manifest grep -q "  tables/checked_predictions.tex$" "$child/paper/MANIFEST.sha256"
+cp -r "$child/paper" paper1
+sleep 1.1 # nothing may depend on the clock
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$cid" >/dev/null 2>&1
+check try_paper_twice_table cmp paper1/tables/checked_predictions.tex "$T/checked_predictions.tex"
+check try_paper_twice_same diff -r paper1 "$child/paper"
+echo "the variant's paper, tables/checked_predictions.tex:"
+cat "$T/checked_predictions.tex"
+# the parent's paper: its variants' checks, a row each with the variant's id and kind
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$pid" >/dev/null 2>&1
+check try_paper_parent_row grep -qxF -- "$cid & communication & $(checked_row %.2f ' & ' ' \\')" "$parent/paper/tables/checked_predictions.tex"
+check try_paper_parent_caption grep -qF "\\caption{Predictions checked by campaign try: the recommendations of run $pid tried by its variant run $cid (communication);" "$parent/paper/tables/checked_predictions.tex"
+cp -r "$parent/paper" paper_parent1
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$pid" >/dev/null 2>&1
+check try_paper_parent_twice_same diff -r paper_parent1 "$parent/paper"
+check try_paper_parent_verify bash -c '"$1" paper --verify --results "$2" "$3" >/dev/null' _ "$CAMPAIGN" "$SCRATCH/res" "$pid"
+
 # the family in ls
 "$CAMPAIGN" ls --results "$SCRATCH/res" >ls.out 2>&1
 check try_ls_child grep -q "try of $pid (communication)" ls.out
