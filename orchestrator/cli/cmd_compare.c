@@ -337,7 +337,8 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 const struct cmd_entry cmd_compare_entry = {
 	"compare",
 	"[--json] [--results DIR] RUN_A RUN_B",
-	"compare a candidate run (B) with a reference (A): ratios per metric and scenario",
+	"run B against reference A: ratios per metric and scenario; a variant's checked "
+	"predictions",
 	CMD_RESULTS,
 	2,
 	2,
