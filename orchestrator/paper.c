@@ -1,4 +1,6 @@
 #include "paper.h"
+#include "paper_checked.h"
+#include "paper_table.h"
 #include "util/run_layout.h"
 
 #include "analyzers/metrics.h"
@@ -139,87 +141,33 @@ static int publishable_all(struct paper *p)
 
 /* ---- tables ----------------------------------------------------------- */
 
-struct table {
-	const char *name, *caption;
-	int ncols;
-	const char *const *head;
-	const char *align; /* LaTeX column spec */
-	char ***rows;
-	size_t nrows;
-};
-
-static void tex_escape(struct strbuf *sb, const char *s)
+/* One scenario's row of the scenarios table. */
+static void scenario_row(char **row, json_t *s, int ok)
 {
-	for (; *s; s++) {
-		if (strchr("_%&#$", *s))
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, *s);
-	}
+	static const char *const keys[] = { "step_time_ms.median",      "step_time_ms.p95",
+					    "throughput_samples_per_s", "shares_pct.data_loading",
+					    "shares_pct.compute",       "shares_pct.communication",
+					    "shares_pct.peer_wait",     "shares_pct.io" };
+	row[0] = xstrdup(jsonio_str(s, "name"));
+	row[1] = paper_cell_num("%.0f", jsonio_num(s, "nodes"));
+	row[2] = paper_cell_num("%.0f", jsonio_num(s, "ranks"));
+	row[3] = xstrdup(jsonio_str(s, "state"));
+	for (int k = 0; k < 8; k++)
+		row[4 + k] = ok ? paper_cell_num(k < 2 ? "%.2f" : "%.1f", jsonio_num(s, keys[k]))
+				: xstrdup("-");
+	row[12] = xstrdup(ok ? jsonio_str(s, "verdict") : "not analysed");
 }
 
-static int write_table(struct paper *p, const struct table *t)
+/* One scenario's row of the scaling table. */
+static void scaling_row(char **k, json_t *s)
 {
-	struct strbuf csv = STRBUF_INIT, md = STRBUF_INIT, tex = STRBUF_INIT, rel = STRBUF_INIT;
-	strbuf_addf(&tex, "%% %s\n\\begin{table}\n\\centering\n\\caption{", t->caption);
-	tex_escape(&tex, t->caption);
-	strbuf_addf(&tex, "}\n\\label{tab:%s}\n\\begin{tabular}{%s}\n\\toprule\n", t->name,
-		    t->align);
-	for (int c = 0; c < t->ncols; c++) {
-		strbuf_addf(&csv, "%s%s", c ? "," : "", t->head[c]);
-		strbuf_addf(&md, "| %s ", t->head[c]);
-		if (c)
-			strbuf_adds(&tex, " & ");
-		tex_escape(&tex, t->head[c]);
-	}
-	strbuf_adds(&csv, "\n");
-	strbuf_adds(&md, "|\n");
-	for (int c = 0; c < t->ncols; c++)
-		strbuf_adds(&md, t->align[c] == 'r' ? "|---:" : "|---");
-	strbuf_adds(&md, "|\n");
-	strbuf_adds(&tex, " \\\\\n\\midrule\n");
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (int c = 0; c < t->ncols; c++) {
-			strbuf_addf(&csv, "%s%s", c ? "," : "", t->rows[r][c]);
-			strbuf_addf(&md, "| %s ", t->rows[r][c]);
-			if (c)
-				strbuf_adds(&tex, " & ");
-			tex_escape(&tex, t->rows[r][c]);
-		}
-		strbuf_adds(&csv, "\n");
-		strbuf_adds(&md, "|\n");
-		strbuf_adds(&tex, " \\\\\n");
-	}
-	strbuf_adds(&tex, "\\bottomrule\n\\end{tabular}\n\\end{table}\n");
-	int rc = 0;
-	const char *ext[] = { "csv", "md", "tex" };
-	struct strbuf *body[] = { &csv, &md, &tex };
-	for (int i = 0; i < 3 && rc == 0; i++) {
-		strbuf_reset(&rel);
-		strbuf_addf(&rel, "tables/%s.%s", t->name, ext[i]);
-		rc = put(p, rel.buf, body[i], 0644);
-	}
-	strbuf_free(&csv);
-	strbuf_free(&md);
-	strbuf_free(&tex);
-	strbuf_free(&rel);
-	return rc;
-}
-
-static char *fmt(const char *f, double v)
-{
-	char buf[64];
-	snprintf(buf, sizeof buf, f, v);
-	return xstrdup(buf);
-}
-
-static void free_rows(struct table *t)
-{
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (int c = 0; c < t->ncols; c++)
-			free(t->rows[r][c]);
-		free(t->rows[r]);
-	}
-	free(t->rows);
+	k[0] = xstrdup(jsonio_str(s, "name"));
+	k[1] = paper_cell_num("%.0f", jsonio_num(s, "nodes"));
+	k[2] = paper_cell_num("%.0f", jsonio_num(s, "ranks"));
+	k[3] = paper_cell_num("%.1f", jsonio_num(s, "throughput_samples_per_s"));
+	k[4] = paper_cell_num("%.2f", jsonio_num(s, "speedup"));
+	k[5] = paper_cell_num("%.0f", 100 * jsonio_num(s, "efficiency"));
+	k[6] = xstrdup(jsonio_str(s, "baseline"));
 }
 
 static int tables(struct paper *p)
@@ -230,49 +178,29 @@ static int tables(struct paper *p)
 					  "Verdict" };
 	static const char *const kh[] = { "Scenario", "Nodes",        "Ranks",   "Samples/s",
 					  "Speedup",  "Efficiency %", "Baseline" };
-	struct table st = { "scenarios",
-			    "Per-scenario step time and breakdown",
-			    13,
-			    sh,
-			    "lrrlrrrrrrrrl",
-			    NULL,
-			    0 };
-	struct table kt = { "scaling", "Scaling against the baseline", 7, kh, "lrrrrrl", NULL, 0 };
-	size_t n = json_array_size(json_object_get(p->summary, "scenarios")), i;
-	st.rows = xcalloc(n + 1, sizeof *st.rows);
-	kt.rows = xcalloc(n + 1, sizeof *kt.rows);
+	struct paper_table st = { .name = "scenarios",
+				  .caption = "Per-scenario step time and breakdown",
+				  .ncols = 13,
+				  .head = sh,
+				  .align = "lrrlrrrrrrrrl" };
+	struct paper_table kt = { .name = "scaling",
+				  .caption = "Scaling against the baseline",
+				  .ncols = 7,
+				  .head = kh,
+				  .align = "lrrrrrl" };
+	size_t i;
 	json_t *s;
 	json_array_foreach(json_object_get(p->summary, "scenarios"), i, s) {
 		int ok = json_is_true(json_object_get(s, "analysed"));
-		char **row = st.rows[st.nrows++] = xcalloc(13, sizeof *row);
-		row[0] = xstrdup(jsonio_str(s, "name"));
-		row[1] = fmt("%.0f", jsonio_num(s, "nodes"));
-		row[2] = fmt("%.0f", jsonio_num(s, "ranks"));
-		row[3] = xstrdup(jsonio_str(s, "state"));
-		const char *keys[] = { "step_time_ms.median",      "step_time_ms.p95",
-				       "throughput_samples_per_s", "shares_pct.data_loading",
-				       "shares_pct.compute",       "shares_pct.communication",
-				       "shares_pct.peer_wait",     "shares_pct.io" };
-		for (int k = 0; k < 8; k++)
-			row[4 + k] = ok ? fmt(k < 2 ? "%.2f" : "%.1f", jsonio_num(s, keys[k]))
-					: xstrdup("-");
-		row[12] = xstrdup(ok ? jsonio_str(s, "verdict") : "not analysed");
-		if (!ok || !json_is_number(json_object_get(s, "speedup")))
-			continue;
-		char **k = kt.rows[kt.nrows++] = xcalloc(7, sizeof *k);
-		k[0] = xstrdup(jsonio_str(s, "name"));
-		k[1] = fmt("%.0f", jsonio_num(s, "nodes"));
-		k[2] = fmt("%.0f", jsonio_num(s, "ranks"));
-		k[3] = fmt("%.1f", jsonio_num(s, "throughput_samples_per_s"));
-		k[4] = fmt("%.2f", jsonio_num(s, "speedup"));
-		k[5] = fmt("%.0f", 100 * jsonio_num(s, "efficiency"));
-		k[6] = xstrdup(jsonio_str(s, "baseline"));
+		scenario_row(paper_table_row(&st), s, ok);
+		if (ok && json_is_number(json_object_get(s, "speedup")))
+			scaling_row(paper_table_row(&kt), s);
 	}
-	int rc = write_table(p, &st);
+	int rc = paper_table_write(p->out, &st);
 	if (rc == 0)
-		rc = write_table(p, &kt);
-	free_rows(&st);
-	free_rows(&kt);
+		rc = paper_table_write(p->out, &kt);
+	paper_table_free(&st);
+	paper_table_free(&kt);
 	return rc;
 }
 
@@ -426,6 +354,8 @@ int paper_generate(struct run *r, const char *out)
 	}
 	if (rc == 0)
 		rc = tables(&p);
+	if (rc == 0)
+		rc = paper_checked(out, r, p.summary);
 	if (rc == 0)
 		rc = copy_in(&p, "BOTTLENECK_ANALYSIS.md", "BOTTLENECK_ANALYSIS.md");
 	if (rc == 0)

@@ -174,3 +174,84 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 	strbuf_free(&p);
 	return 0;
 }
+
+static json_t *info_from(json_t *o, const char *of_key)
+{
+	json_t *kind = json_object_get(o, "kind"), *knob = json_object_get(o, "knob");
+	return json_pack("{s:O, s:O, s:O}", "of", json_object_get(o, of_key), "kind",
+			 kind ? kind : json_null(), "knob", knob ? knob : json_null());
+}
+
+json_t *variant_info(json_t *sv, const char *dv)
+{
+	json_t *in = json_object_get(sv, "variant");
+	if (json_is_string(json_object_get(in, "of")))
+		return info_from(in, "of");
+	json_t *v = variant_read(dv);
+	json_t *out = json_is_string(json_object_get(v, "parent_run"))
+		? info_from(v, "parent_run") : NULL;
+	json_decref(v);
+	return out;
+}
+
+static char *ms_cell(json_t *v, const char *num_fmt)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (json_is_number(v))
+		strbuf_addf(&sb, num_fmt, json_number_value(v));
+	else
+		strbuf_adds(&sb, "n/a");
+	return strbuf_detach(&sb);
+}
+
+void variant_check_cells(json_t *entry, const char *num_fmt, char *cells[VARIANT_CHECK_CELLS])
+{
+	static const char *const ms[] = { "parent_step_ms", "predicted_step_ms",
+					  "measured_step_ms" };
+	json_t *lo = json_object_get(entry, "ci_low"), *hi = json_object_get(entry, "ci_high");
+	const char *outcome = jsonio_str(entry, "outcome");
+	cells[0] = xstrdup(jsonio_str(entry, "scenario"));
+	for (int i = 0; i < 3; i++)
+		cells[1 + i] = ms_cell(json_object_get(entry, ms[i]), num_fmt);
+	if (json_is_number(lo) && json_is_number(hi)) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, num_fmt, json_number_value(lo));
+		strbuf_adds(&sb, " to ");
+		strbuf_addf(&sb, num_fmt, json_number_value(hi));
+		cells[4] = strbuf_detach(&sb);
+	} else {
+		cells[4] = xstrdup("n/a");
+	}
+	cells[5] = xstrdup(*outcome ? outcome : "n/a");
+}
+
+static void knob_leaves(json_t *v, const char *path, struct strbuf *out)
+{
+	const char *key;
+	json_t *sub;
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, sub) {
+			struct strbuf p = STRBUF_INIT;
+			strbuf_addf(&p, "%s%s%s", path, *path ? "." : "", key);
+			knob_leaves(sub, p.buf, out);
+			strbuf_free(&p);
+		}
+		return;
+	}
+	strbuf_addf(out, "%s%s=", out->len ? ", " : "", path);
+	if (json_is_string(v))
+		strbuf_adds(out, json_string_value(v));
+	else if (json_is_integer(v))
+		strbuf_addf(out, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		strbuf_addf(out, "%g", json_real_value(v));
+	else
+		strbuf_adds(out, json_is_true(v) ? "true" : json_is_false(v) ? "false" : "null");
+}
+
+void variant_knob_text(json_t *knob, struct strbuf *out)
+{
+	strbuf_reset(out);
+	if (json_is_object(knob))
+		knob_leaves(knob, "", out);
+}

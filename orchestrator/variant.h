@@ -2,7 +2,9 @@
  * check a recommendation's predicted gain (`campaign try`). Owns the
  * variant's campaign text (the parent's frozen campaign with a `variant:`
  * key holding the change), its RUN/variant.json (parent, kind, knob,
- * recommendation, predictions) and reading that back for the analysis. */
+ * recommendation, predictions) and reading that back for the analysis; and
+ * how other commands show a variant's checked predictions (compare, paper):
+ * as its summary.json holds them, never decided again. */
 #ifndef CAMPAIGN_VARIANT_H
 #define CAMPAIGN_VARIANT_H
 
@@ -40,5 +42,19 @@ struct ana_variant;
 int variant_checks(const char *run_dir, struct ana_variant *out);
 /* run_dir/variant.json, or NULL when the run is not a variant (or it cannot be read). */
 json_t *variant_read(const char *run_dir);
+
+/* What makes a run a variant, {of, kind, knob}: its summary.json's variant
+ * (sv), else its variant.json (in run_dir dv: analysed before summary.json
+ * said so); NULL when neither (a new reference). */
+json_t *variant_info(json_t *sv, const char *dv);
+/* The cells of one checked_predictions entry of a summary.json: scenario,
+ * parent, predicted and measured ms (each printed with num_fmt, e.g.
+ * "%.2f"), the interval ("LO to HI", both with num_fmt) and the outcome;
+ * "n/a" for a null or missing value. Each malloc'ed. */
+enum { VARIANT_CHECK_CELLS = 6 };
+void variant_check_cells(json_t *entry, const char *num_fmt, char *cells[VARIANT_CHECK_CELLS]);
+/* A knob (summary.json's variant.knob) in one line, each value at its dotted
+ * path in the order the file holds them: "params.ddp=bucketed, tasks_per_node=4". */
+void variant_knob_text(json_t *knob, struct strbuf *out);
 
 #endif

@@ -3,13 +3,16 @@
  * summary.json side by side with the ratio candidate / reference, and the
  * verdicts; --json prints the same as one document. A step-time metric is
  * called better or worse only when the 95 % bootstrap interval of its ratio
- * (from both runs' per-step times) excludes 1; else it is within noise. */
+ * (from both runs' per-step times) excludes 1; else it is within noise.
+ * When one run is a variant of the other (campaign try), the variant's
+ * checked predictions follow, as its summary.json holds them. */
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "analyzers/stats.h"
 #include "util/err.h"
 #include "util/jsonio.h"
 #include "orchestrator/run.h"
+#include "orchestrator/variant.h"
 #include "util/strbuf.h"
 
 #include <jansson.h>
@@ -210,6 +213,69 @@ static void print_text(json_t *doc)
 		       json_string_value(v));
 }
 
+/* ---- a variant and its parent (campaign try) ----------------------------- */
+
+/* The document's predicted_and_measured when the run of summary v is a
+ * variant of the run of summary p: its {of, kind, knob}, which side it is,
+ * its run id and its checked_predictions (copied, not decided again); NULL
+ * otherwise. */
+static json_t *family(json_t *v, const char *dv, json_t *p, const char *side)
+{
+	json_t *info = variant_info(v, dv), *ck = json_object_get(v, "checked_predictions");
+	const char *pid = jsonio_str(p, "run_id");
+	if (!info || !*pid || strcmp(jsonio_str(info, "of"), pid)) {
+		json_decref(info);
+		return NULL;
+	}
+	json_object_set_new(info, "variant", json_string(side));
+	json_object_set_new(info, "variant_run", json_string(jsonio_str(v, "run_id")));
+	json_object_set_new(info, "checked_predictions",
+			    json_is_array(ck) ? json_deep_copy(ck) : json_array());
+	return info;
+}
+
+/* Either run a variant of the other: its block, also put into doc. */
+static json_t *family_pair(json_t *doc, json_t *ra, const char *da, json_t *rb, const char *db)
+{
+	json_t *f = family(rb, db, ra, "candidate");
+	if (!f)
+		f = family(ra, da, rb, "reference");
+	if (f)
+		json_object_set(doc, "predicted_and_measured", f);
+	return f;
+}
+
+#define CHECK_ROW "  %-20s %14s %14s %14s  %-22s %s\n"
+
+static void print_checked(json_t *f)
+{
+	struct strbuf knob = STRBUF_INIT;
+	json_t *ck = json_object_get(f, "checked_predictions"), *e;
+	size_t i;
+	variant_knob_text(json_object_get(f, "knob"), &knob);
+	printf("\nPredicted and measured (campaign try: %s)\n  %s run %s is a variant of run "
+	       "%s%s%s%s\n", jsonio_str(f, "kind"), jsonio_str(f, "variant"),
+	       jsonio_str(f, "variant_run"), jsonio_str(f, "of"), knob.len ? " (knob " : "",
+	       knob.buf ? knob.buf : "", knob.len ? ")" : "");
+	if (!json_array_size(ck))
+		printf("  its summary.json holds no checked predictions (`campaign aggregate %s` "
+		       "writes them)\n", jsonio_str(f, "variant_run"));
+	else
+		printf(CHECK_ROW, "scenario", "parent (ms)", "predicted (ms)", "measured (ms)",
+		       "95 % CI (ms)", "outcome");
+	json_array_foreach(ck, i, e) {
+		char *c[VARIANT_CHECK_CELLS];
+		variant_check_cells(e, "%.3f", c);
+		printf(CHECK_ROW, c[0], c[1], c[2], c[3], c[4], c[5]);
+		for (int k = 0; k < VARIANT_CHECK_CELLS; k++)
+			free(c[k]);
+	}
+	json_array_foreach(ck, i, e)
+		if (json_is_string(json_object_get(e, "miss")))
+			printf("  %s: %s\n", jsonio_str(e, "scenario"), jsonio_str(e, "miss"));
+	strbuf_free(&knob);
+}
+
 static int compare_exec(const struct cmd_entry *self, struct args *a)
 {
 	char *dir_a = NULL, *dir_b = NULL;
@@ -243,6 +309,7 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 			json_array_append_new(json_object_get(doc, "only_in_one"),
 					      json_string(name));
 	}
+	json_t *fam = family_pair(doc, ra, dir_a, rb, dir_b);
 	if (args_has(a, 'j')) {
 		char *text =
 			json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
@@ -250,7 +317,10 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 		free(text);
 	} else {
 		print_text(doc);
+		if (fam)
+			print_checked(fam);
 	}
+	json_decref(fam);
 	int n = (int)json_object_size(json_object_get(doc, "scenarios"));
 	json_decref(doc);
 	json_decref(ra);
@@ -267,7 +337,8 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 const struct cmd_entry cmd_compare_entry = {
 	"compare",
 	"[--json] [--results DIR] RUN_A RUN_B",
-	"compare a candidate run (B) with a reference (A): ratios per metric and scenario",
+	"run B against reference A: ratios per metric and scenario; a variant's checked "
+	"predictions",
 	CMD_RESULTS,
 	2,
 	2,

@@ -63,7 +63,8 @@ static int paper_exec(const struct cmd_entry *self, struct args *a)
 const struct cmd_entry cmd_paper_entry = {
 	"paper",
 	"[--out DIR] [--verify] [--results DIR] RUN",
-	"figures, tables, analysis, provenance and MANIFEST for a paper; byte-reproducible",
+	"figures, tables, analysis, provenance, MANIFEST (a variant's checks too); "
+	"byte-reproducible",
 	CMD_RUN,
 	1,
 	1,

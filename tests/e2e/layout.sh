@@ -19,7 +19,7 @@ check layout_store_stands_alone own_only store
 check layout_job_only_node_address bash -c '[ "$(grep -ho "#include \"orchestrator/[^\"]*\"" orchestrator/job/*.[ch] orchestrator/job/monitor/*.[ch] | sort -u)" = "#include \"orchestrator/backend/backend_slurm.h\"" ]'
 check layout_backend_drives_no_analysis bash -c '! grep -q "#include \"orchestrator/aggregate.h\"" orchestrator/backend/*.[ch]'
 check layout_backend_no_cli_or_job bash -c '[ -z "$(grep -l "#include \"orchestrator/\(cli\|job\)/" orchestrator/backend/*.[ch])" ]'
-check layout_top_is_lifecycle [ "$(ls orchestrator/*.c | xargs -n1 basename | tr '\n' ' ')" = "aggmap.c aggregate.c paper.c paper_out.c provenance.c run.c statusview.c submission.c variant.c watch.c " ]
+check layout_top_is_lifecycle [ "$(ls orchestrator/*.c | xargs -n1 basename | tr '\n' ' ')" = "aggmap.c aggregate.c paper.c paper_checked.c paper_out.c paper_table.c provenance.c run.c statusview.c submission.c variant.c watch.c " ]
 check layout_no_relative_cross_folder bash -c 'for f in orchestrator/*/*.[ch] orchestrator/*.[ch]; do d=$(dirname "$f"); for h in $(sed -n "s/^#include \"\([a-z_]*\.h\)\"$/\1/p" "$f"); do [ -e "$d/$h" ] || [ "$h" = versions.h ] || exit 1; done; done'
 # the map step starts and waits for its shards with util/proc.h and reads SLURM's numbers with
 # util/env.h, not through the rank launcher; the job rows are read as one snapshot (jobset.h)

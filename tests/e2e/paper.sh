@@ -18,6 +18,7 @@ check paper_figure_data [ "$(grep -vc '^#' "$P/figures/data/scaling.dat")" -eq 3
 for t in scenarios scaling; do
 	for ext in tex csv md; do check "paper_table_${t}_$ext" [ -s "$P/tables/$t.$ext" ]; done
 done
+check paper_no_checked_table [ ! -e "$P/tables/checked_predictions.tex" ] # no campaign try here
 check paper_booktabs grep -q '\\toprule' "$P/tables/scenarios.tex"
 check paper_csv_rows [ "$(wc -l <"$P/tables/scenarios.csv")" -eq 4 ]
 check paper_analysis cmp -s "$P/BOTTLENECK_ANALYSIS.md" "$run/BOTTLENECK_ANALYSIS.md"

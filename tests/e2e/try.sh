@@ -78,6 +78,75 @@ check try_report_row grep -q "^| comm-1n | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]*
 check try_parent_report_plain bash -c '! grep -q "Predicted and measured" "$1"' _ "$parent/BOTTLENECK_ANALYSIS.md"
 echo "try: parent $(json "$parent/summary.json" 'j["scenarios"][0]["step_time_ms"]["median"]') ms, predicted $pred ms, measured $(json "$child/summary.json" 'j["checked_predictions"][0]["measured_step_ms"]') ms: $outcome"
 
+# campaign compare of the parent and its variant: after the comparison, the checked
+# predictions as the variant's summary.json holds them (either order; also in --json)
+checked_row() { # FMT SEP END: the first checked prediction's row, numbers printed with FMT
+	python3 - "$child/summary.json" "$@" <<'P'
+import json, sys
+k = json.load(open(sys.argv[1]))["checked_predictions"][0]
+fmt, sep, end = sys.argv[2:5]
+f = lambda v: "n/a" if v is None else fmt % v
+ci = "n/a" if None in (k["ci_low"], k["ci_high"]) else f(k["ci_low"]) + " to " + f(k["ci_high"])
+cells = [k["scenario"], f(k["parent_step_ms"]), f(k["predicted_step_ms"]), f(k["measured_step_ms"]), ci, k["outcome"]]
+print("  %-20s %14s %14s %14s  %-22s %s" % tuple(cells) if sep == "cols" else sep.join(cells) + end)
+P
+}
+cmp_row=$(checked_row %.3f cols "")
+"$CAMPAIGN" compare --results "$SCRATCH/res" "$pid" "$cid" >cmp.out 2>&1
+check try_compare_block grep -qx "Predicted and measured (campaign try: communication)" cmp.out
+check try_compare_family grep -qx "  candidate run $cid is a variant of run $pid (knob params.ddp=bucketed)" cmp.out
+check try_compare_row grep -qxF -- "$cmp_row" cmp.out
+check try_compare_block_row_4th bash -c 'sed -n "/^Predicted and measured/,\$p" "$1" | sed -n 4p | grep -qxF -- "$2"' _ cmp.out "$cmp_row"
+"$CAMPAIGN" compare --results "$SCRATCH/res" "$cid" "$pid" >cmp2.out 2>&1
+check try_compare_reversed grep -qx "  reference run $cid is a variant of run $pid (knob params.ddp=bucketed)" cmp2.out
+check try_compare_reversed_row grep -qxF -- "$cmp_row" cmp2.out
+"$CAMPAIGN" compare --json --results "$SCRATCH/res" "$pid" "$cid" >cmp.json 2>&1
+check try_compare_json python3 - cmp.json "$child/summary.json" "$pid" "$cid" <<'P'
+import json, sys
+d = json.load(open(sys.argv[1]))["predicted_and_measured"]
+c = json.load(open(sys.argv[2]))
+assert d["checked_predictions"] == c["checked_predictions"], d
+assert (d["variant"], d["variant_run"], d["of"], d["kind"]) == ("candidate", sys.argv[4], sys.argv[3], "communication"), d
+assert d["knob"] == {"params": {"ddp": "bucketed"}}, d
+P
+echo "compare of parent and variant:"
+sed -n '/^Predicted and measured/,$p' cmp.out
+
+# campaign paper of the variant: tables/checked_predictions.{tex,csv,md}, the rows its
+# summary.json's checked_predictions; the same bytes when written again
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$cid" >pp.out 2>&1; rc=$?
+check try_paper_exit0 [ "$rc" -eq 0 ]
+T=$child/paper/tables
+for ext in tex csv md; do check "try_paper_table_$ext" [ -s "$T/checked_predictions.$ext" ]; done
+check try_paper_tex_row grep -qxF -- "$(checked_row %.2f ' & ' ' \\')" "$T/checked_predictions.tex"
+check try_paper_csv_row grep -qxF -- "$(checked_row %.2f , '')" "$T/checked_predictions.csv"
+check try_paper_md_row grep -qxF -- "| $(checked_row %.2f ' | ' ' |')" "$T/checked_predictions.md"
+check try_paper_caption grep -qF "\\caption{Predictions checked by campaign try: run $cid applies the knob for the communication recommendations of run $pid (params.ddp=bucketed) to every scenario;" "$T/checked_predictions.tex"
+check try_paper_rows_all python3 - "$T/checked_predictions.tex" "$child/summary.json" <<'P'
+import json, sys
+tex = open(sys.argv[1]).read()
+rows = tex.split("\\midrule\n")[1].split("\\bottomrule")[0].splitlines()
+ck = json.load(open(sys.argv[2]))["checked_predictions"]
+assert [r.split(" & ")[0] for r in rows] == [k["scenario"] for k in ck], (rows, ck)
+assert [r.split(" & ")[-1] for r in rows] == [k["outcome"] + " \\\\" for k in ck], (rows, ck)
+P
+check try_paper_manifest grep -q "  tables/checked_predictions.tex$" "$child/paper/MANIFEST.sha256"
+cp -r "$child/paper" paper1
+sleep 1.1 # nothing may depend on the clock
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$cid" >/dev/null 2>&1
+check try_paper_twice_table cmp paper1/tables/checked_predictions.tex "$T/checked_predictions.tex"
+check try_paper_twice_same diff -r paper1 "$child/paper"
+echo "the variant's paper, tables/checked_predictions.tex:"
+cat "$T/checked_predictions.tex"
+# the parent's paper: its variants' checks, a row each with the variant's id and kind
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$pid" >/dev/null 2>&1
+check try_paper_parent_row grep -qxF -- "$cid & communication & $(checked_row %.2f ' & ' ' \\')" "$parent/paper/tables/checked_predictions.tex"
+check try_paper_parent_caption grep -qF "\\caption{Predictions checked by campaign try: the recommendations of run $pid tried by its variant run $cid (communication);" "$parent/paper/tables/checked_predictions.tex"
+cp -r "$parent/paper" paper_parent1
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$pid" >/dev/null 2>&1
+check try_paper_parent_twice_same diff -r paper_parent1 "$parent/paper"
+check try_paper_parent_verify bash -c '"$1" paper --verify --results "$2" "$3" >/dev/null' _ "$CAMPAIGN" "$SCRATCH/res" "$pid"
+
 # the family in ls
 "$CAMPAIGN" ls --results "$SCRATCH/res" >ls.out 2>&1
 check try_ls_child grep -q "try of $pid (communication)" ls.out
@@ -112,3 +181,11 @@ check try_knobs_file_child [ "$(ls "$SCRATCH/plain/try-demo" | wc -l)" = 2 ]
 kid=$(basename "$(rundir kf.out)")
 "$CAMPAIGN" watch --results "$SCRATCH/plain" "$kid" >/dev/null 2>&1
 check try_knobs_file_checked [ "$(json "$SCRATCH/plain/try-demo/$kid/summary.json" 'len(j["checked_predictions"])')" = 1 ]
+# compare of runs that are not parent and variant (kid is a variant, of qid): no such block
+"$CAMPAIGN" compare --results "$SCRATCH/res" "$pid" "$SCRATCH/plain/try-demo/$kid" >cmp3.out 2>&1
+check try_compare_unrelated_plain bash -c '! grep -q "Predicted and measured" "$1" && tail -n 1 "$1" | grep -q "^  stragglers: "' _ cmp3.out
+"$CAMPAIGN" compare --json --results "$SCRATCH/res" "$pid" "$SCRATCH/plain/try-demo/$kid" >cmp3.json 2>&1
+check try_compare_unrelated_json [ "$(json cmp3.json '"predicted_and_measured" in j')" = False ]
+# ... while that variant and its own parent have it
+"$CAMPAIGN" compare --results "$SCRATCH/plain" "$qid" "$kid" >cmp4.out 2>&1
+check try_compare_knobs_file_family grep -qx "  candidate run $kid is a variant of run $qid (knob params.ddp=bucketed)" cmp4.out

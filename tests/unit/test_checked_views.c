@@ -1,0 +1,181 @@
+/* Unit tests for how a variant's checked predictions are shown outside its
+ * report (orchestrator/variant.c: the cells and the knob in words, which run
+ * is a variant; orchestrator/paper_table.c: a paper table's three forms and
+ * LaTeX escaping): the text campaign compare and campaign paper print. */
+#include "harness.h"
+
+#include "orchestrator/paper_table.h"
+#include "orchestrator/variant.h"
+#include "util/fsio.h"
+#include "util/run_layout.h"
+#include "util/strbuf.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void cells(json_t *e, const char *fmt, char *c[VARIANT_CHECK_CELLS])
+{
+	variant_check_cells(e, fmt, c);
+}
+
+static void free_cells(char *c[VARIANT_CHECK_CELLS])
+{
+	for (int k = 0; k < VARIANT_CHECK_CELLS; k++)
+		free(c[k]);
+}
+
+static void check_cells_numbers_and_words(void)
+{
+	json_t *e = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:s, s:n}", "scenario",
+			      "comm-1n", "kind", "communication", "parent_step_ms", 81.133,
+			      "predicted_step_ms", 25.707, "measured_step_ms", 47.253, "ci_low",
+			      42.302, "ci_high", 52.052, "outcome", "worse than predicted", "miss");
+	char *c[VARIANT_CHECK_CELLS];
+	cells(e, "%.2f", c);
+	CHECK_STR(c[0], "comm-1n");
+	CHECK_STR(c[1], "81.13");
+	CHECK_STR(c[2], "25.71");
+	CHECK_STR(c[3], "47.25");
+	CHECK_STR(c[4], "42.30 to 52.05");
+	CHECK_STR(c[5], "worse than predicted");
+	free_cells(c);
+	cells(e, "%.3f", c);
+	CHECK_STR(c[1], "81.133");
+	CHECK_STR(c[4], "42.302 to 52.052");
+	free_cells(c);
+	json_decref(e);
+}
+
+/* null (no prediction, not measured) and missing values are n/a, never 0 */
+static void check_cells_nulls_are_na(void)
+{
+	json_t *e = json_pack("{s:s, s:f, s:n, s:n, s:n, s:f, s:s}", "scenario", "io-2n",
+			      "parent_step_ms", 12.5, "predicted_step_ms", "measured_step_ms",
+			      "ci_low", "ci_high", 3.0, "outcome", "not measured");
+	char *c[VARIANT_CHECK_CELLS];
+	cells(e, "%.2f", c);
+	CHECK_STR(c[1], "12.50");
+	CHECK_STR(c[2], "n/a");
+	CHECK_STR(c[3], "n/a");
+	CHECK_STR(c[4], "n/a"); /* half an interval is none */
+	CHECK_STR(c[5], "not measured");
+	free_cells(c);
+	json_decref(e);
+	e = json_object();
+	cells(e, "%.2f", c);
+	CHECK_STR(c[0], "");
+	CHECK_STR(c[1], "n/a");
+	CHECK_STR(c[5], "n/a");
+	free_cells(c);
+	json_decref(e);
+}
+
+static void knob_in_words(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *k = json_loads("{\"params\": {\"ddp\": \"bucketed\", \"workers\": \"4\"}, "
+			       "\"env\": {\"TOKEN\": {\"from_env\": true}}, \"tasks_per_node\": 4, "
+			       "\"analysis\": {\"batch_per_rank\": 8}}", 0, NULL);
+	variant_knob_text(k, &sb);
+	CHECK_STR(sb.buf, "params.ddp=bucketed, params.workers=4, env.TOKEN.from_env=true, "
+			  "tasks_per_node=4, analysis.batch_per_rank=8");
+	json_decref(k);
+	variant_knob_text(json_null(), &sb);
+	CHECK_STR(strbuf_str(&sb), "");
+	k = json_object();
+	variant_knob_text(k, &sb);
+	CHECK_STR(strbuf_str(&sb), "");
+	json_decref(k);
+	strbuf_free(&sb);
+}
+
+/* summary.json's variant names the parent; without it, variant.json does */
+static void which_run_is_a_variant(void)
+{
+	char dir[] = "/tmp/test-checked-views-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	json_t *s = json_loads("{\"run_id\": \"C\", \"variant\": {\"of\": \"P\", \"kind\": "
+			       "\"io\", \"knob\": {\"params\": {\"a\": \"b\"}}}}", 0, NULL);
+	json_t *i = variant_info(s, dir);
+	CHECK(i && !strcmp(json_string_value(json_object_get(i, "of")), "P"));
+	CHECK(i && !strcmp(json_string_value(json_object_get(i, "kind")), "io"));
+	CHECK(i && json_is_object(json_object_get(i, "knob")));
+	json_decref(i);
+	json_decref(s);
+	s = json_loads("{\"run_id\": \"P\", \"variant\": null}", 0, NULL);
+	CHECK(variant_info(s, dir) == NULL); /* no variant.json either */
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" RUN_VARIANT, dir);
+	const char *vj = "{\"parent_run\": \"Q\", \"kind\": \"communication\"}\n";
+	CHECK(fsio_write_atomic(p.buf, vj, strlen(vj), 0644) == 0);
+	i = variant_info(s, dir);
+	CHECK(i && !strcmp(json_string_value(json_object_get(i, "of")), "Q"));
+	CHECK(i && json_is_null(json_object_get(i, "knob")));
+	json_decref(i);
+	json_decref(s);
+	fsio_remove_tree(dir);
+	strbuf_free(&p);
+}
+
+static void tex_escaping(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	paper_tex_escape(&sb, "95 % of a_b & #1 $x {y} \\ ~ ^ <> line\nbreak");
+	CHECK_STR(sb.buf, "95 \\% of a\\_b \\& \\#1 \\$x \\{y\\} \\textbackslash{} "
+			  "\\textasciitilde{} \\textasciicircum{} \\textless{}\\textgreater{} "
+			  "line break");
+	strbuf_free(&sb);
+}
+
+static char *slurp(const char *dir, const char *rel)
+{
+	struct strbuf p = STRBUF_INIT;
+	char *text = NULL;
+	strbuf_addf(&p, "%s/%s", dir, rel);
+	if (fsio_read(p.buf, 1 << 20, &text, NULL) < 0)
+		text = NULL;
+	strbuf_free(&p);
+	return text;
+}
+
+static void table_three_forms(void)
+{
+	static const char *const head[] = { "Scenario", "95 % CI (ms)" };
+	char dir[] = "/tmp/test-checked-views-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct paper_table t = { .name = "t_x", .caption = "Knob a_b\nc", .ncols = 2,
+				 .head = head, .align = "lr" };
+	char **row = paper_table_row(&t);
+	row[0] = xstrdup("s-1");
+	row[1] = paper_cell_num("%.2f", 1.005);
+	row = paper_table_row(&t);
+	row[0] = xstrdup("s_2");
+	row[1] = xstrdup("n/a");
+	CHECK(paper_table_write(dir, &t) == 0);
+	char *tex = slurp(dir, "tables/t_x.tex"), *csv = slurp(dir, "tables/t_x.csv"),
+	     *md = slurp(dir, "tables/t_x.md");
+	CHECK_STR(tex, "% Knob a_b c\n\\begin{table}\n\\centering\n\\caption{Knob a\\_b c}\n"
+		       "\\label{tab:t_x}\n\\begin{tabular}{lr}\n\\toprule\n"
+		       "Scenario & 95 \\% CI (ms) \\\\\n\\midrule\ns-1 & 1.00 \\\\\n"
+		       "s\\_2 & n/a \\\\\n\\bottomrule\n\\end{tabular}\n\\end{table}\n");
+	CHECK_STR(csv, "Scenario,95 % CI (ms)\ns-1,1.00\ns_2,n/a\n");
+	CHECK_STR(md, "| Scenario | 95 % CI (ms) |\n|---|---:|\n| s-1 | 1.00 |\n| s_2 | n/a |\n");
+	free(tex);
+	free(csv);
+	free(md);
+	paper_table_free(&t);
+	CHECK(t.rows == NULL && t.nrows == 0);
+	fsio_remove_tree(dir);
+}
+
+int main(void)
+{
+	RUN(check_cells_numbers_and_words);
+	RUN(check_cells_nulls_are_na);
+	RUN(knob_in_words);
+	RUN(which_run_is_a_variant);
+	RUN(tex_escaping);
+	RUN(table_three_forms);
+	HARNESS_END();
+}
