@@ -103,3 +103,37 @@ failed_run_said() {
 		done
 	done
 }
+# try_family PREFIX RESULTS PARENT_DIR CHILD_DIR SCENARIO KIND: a variant made by campaign try,
+# checked: its checked_predictions are both runs' own numbers with the outcome that follows
+# from them (tests/tools/checked_consistent.py), its report's "Predicted and measured" row, the
+# parent's report without one, and the family in `campaign ls` (text and --json); the check
+# prints each scenario's numbers
+try_family() {
+	local pre=$1 res=$2 parent=$3 child=$4 sc=$5 kind=$6
+	local pid cid outcome
+	pid=$(basename "$parent") cid=$(basename "$child")
+	check "${pre}_checked_numbers" python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$child/summary.json" "$kind"
+	outcome=$(json "$child/summary.json" "[k['outcome'] for k in j['checked_predictions'] if k['scenario'] == '$sc'][0]")
+	check "${pre}_report_section" grep -q "^## Predicted and measured$" "$child/BOTTLENECK_ANALYSIS.md"
+	check "${pre}_report_row" grep -q "^| $sc | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* to [0-9.]* | $outcome |$" "$child/BOTTLENECK_ANALYSIS.md"
+	check "${pre}_parent_report_plain" bash -c '! grep -q "Predicted and measured" "$1"' _ "$parent/BOTTLENECK_ANALYSIS.md"
+	"$CAMPAIGN" ls --results "$res" >"$pre.ls.out" 2>&1
+	check "${pre}_ls_child" grep -q "try of $pid ($kind)" "$pre.ls.out"
+	check "${pre}_ls_parent" grep -q "tried: $kind in $cid" "$pre.ls.out"
+	"$CAMPAIGN" ls --json --results "$res" >"$pre.ls.json" 2>&1
+	check "${pre}_ls_json" [ "$(json "$pre.ls.json" "[r['variant_of']['run'] for r in j if r.get('run') == '$cid'][0]")" = "$pid" ]
+}
+# recommends PREFIX PARENT_DIR KIND: true when the run's analysis recommends KIND; else a SKIP
+# line (the verdict is measured, not set: where the run is not bound by KIND on this machine,
+# there is nothing of that kind to try) and false
+recommends() {
+	local kinds
+	kinds=$(json "$2/summary.json" '" ".join(r["kind"] for r in j["recommendations"])')
+	[[ " $kinds " == *" $3 "* ]] && return 0
+	skip "$1_$3" "the parent run recommends ${kinds:-nothing} here, not $3"
+	return 1
+}
+# first_prediction RUN_DIR KIND: the first predicted step time of the run's KIND recommendation
+first_prediction() {
+	json "$1/summary.json" "[r for r in j['recommendations'] if r['kind'] == '$2'][0]['predicted_step_ms'][0]"
+}

@@ -30,14 +30,8 @@ Y
 "$CAMPAIGN" submit --wait --backend slurm --results "$R" try.yaml >p.out 2>&1; rc=$?
 parent=$(rundir p.out) pid=$(basename "$(rundir p.out)")
 check slurm_try_parent_exit0 [ "$rc" -eq 0 ] || { failed_run_said "$parent"; exit 1; }
-kinds=$(json "$parent/summary.json" '",".join(r["kind"] for r in j["recommendations"])')
-if [[ ",$kinds," != *",communication,"* ]]; then
-	# the verdict is measured, not set: on a machine where this run is not
-	# communication-bound there is nothing of that kind to try
-	skip slurm_try_communication "the parent run recommends $kinds here, not communication"
-	exit 0
-fi
-pred=$(json "$parent/summary.json" '[r for r in j["recommendations"] if r["kind"]=="communication"][0]["predicted_step_ms"][0]')
+recommends slurm_try "$parent" communication || exit 0
+pred=$(first_prediction "$parent" communication)
 check slurm_try_parent_predicts python3 -c "import sys; assert float(sys.argv[1]) > 0" "$pred"
 
 "$CAMPAIGN" try --wait --results "$R" "$pid" >t.out 2>&1; rc=$?
@@ -75,19 +69,6 @@ for r in "$parent" "$child"; do
 done
 check slurm_try_child_aggregated [ "$(rows "$child" "select aggregated_at > 0 from runs")" = 1 ]
 check slurm_try_child_report test -s "$child/BOTTLENECK_ANALYSIS.md"
-# the checked prediction: the parent's and the child's own numbers, an interval around the
-# measured median, and the outcome that follows from them
-check slurm_try_checked_numbers python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$child/summary.json" communication
+# the checked prediction, the report and the family in ls (tests/lib.sh try_family)
 check slurm_try_variant_knob [ "$(json "$child/summary.json" 'j["variant"]["knob"]')" = "{'params': {'ddp': 'bucketed'}}" ]
-outcome=$(json "$child/summary.json" 'j["checked_predictions"][0]["outcome"]')
-check slurm_try_report_section grep -q "^## Predicted and measured$" "$child/BOTTLENECK_ANALYSIS.md"
-check slurm_try_report_row grep -q "^| comm-2n | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* to [0-9.]* | $outcome |$" "$child/BOTTLENECK_ANALYSIS.md"
-check slurm_try_parent_report_plain bash -c '! grep -q "Predicted and measured" "$1"' _ "$parent/BOTTLENECK_ANALYSIS.md"
-echo "slurm try: parent $(json "$parent/summary.json" 'j["scenarios"][0]["step_time_ms"]["median"]') ms, predicted $pred ms, measured $(json "$child/summary.json" 'j["checked_predictions"][0]["measured_step_ms"]') ms: $outcome"
-
-# the family in ls
-"$CAMPAIGN" ls --results "$R" >ls.out 2>&1
-check slurm_try_ls_child grep -q "try of $pid (communication)" ls.out
-check slurm_try_ls_parent grep -q "tried: communication in $cid" ls.out
-"$CAMPAIGN" ls --json --results "$R" >ls.json 2>&1
-check slurm_try_ls_json [ "$(json ls.json '[r["variant_of"]["run"] for r in j if "variant_of" in r][0]')" = "$pid" ]
+try_family slurm_try "$R" "$parent" "$child" comm-2n communication

@@ -24,14 +24,8 @@ knobs:
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" try.yaml >p.out 2>&1
 parent=$(rundir p.out) pid=$(basename "$(rundir p.out)")
-kinds=$(json "$parent/summary.json" '",".join(r["kind"] for r in j["recommendations"])')
-if [[ ",$kinds," != *",communication,"* ]]; then
-	# the verdict is measured, not set: on a machine where this run is not
-	# communication-bound there is nothing of that kind to try
-	skip try_communication "the parent run recommends $kinds here, not communication"
-	exit 0
-fi
-pred=$(json "$parent/summary.json" '[r for r in j["recommendations"] if r["kind"]=="communication"][0]["predicted_step_ms"][0]')
+recommends try "$parent" communication || exit 0
+pred=$(first_prediction "$parent" communication)
 check try_parent_predicts python3 -c "import sys; assert float(sys.argv[1]) > 0" "$pred"
 
 "$CAMPAIGN" try --wait --results "$SCRATCH/res" "$pid" >t.out 2>&1; rc=$?
@@ -46,37 +40,9 @@ check try_child_ran_knob grep -q -- "'--ddp' 'bucketed'" "$child/comm-1n/job.sba
 check try_parent_untouched grep -q -- "'--ddp' 'per-param'" "$parent/comm-1n/job.sbatch"
 check try_child_campaign_dir grep -qx "export CAMPAIGN_DIR='$SCRATCH'" "$child/comm-1n/job.sbatch"
 check try_child_campaign_variant grep -q "^variant: {\"kind\":\"communication\",\"of\":\"$pid\",\"params\":{\"ddp\":\"bucketed\"}}$" "$child/campaign.yaml"
-# the checked prediction: the parent's and the child's own numbers, an interval around the
-# measured median, and the outcome that follows from them
-check try_checked_numbers python3 - "$parent/summary.json" "$child/summary.json" <<'P'
-import json, sys
-p = json.load(open(sys.argv[1])); c = json.load(open(sys.argv[2]))
-ck = c["checked_predictions"]
-assert len(ck) == 1, ck
-k = ck[0]
-assert k["scenario"] == "comm-1n" and k["kind"] == "communication", k
-assert k["parent_step_ms"] == p["scenarios"][0]["step_time_ms"]["median"], k
-assert k["measured_step_ms"] == c["scenarios"][0]["step_time_ms"]["median"], k
-pred = [r for r in p["recommendations"] if r["kind"] == "communication"][0]["predicted_step_ms"][0]
-assert k["predicted_step_ms"] == pred, k
-lo, hi, m = k["ci_low"], k["ci_high"], k["measured_step_ms"]
-assert 0 < lo <= hi, k
-par = k["parent_step_ms"]
-if lo <= pred <= hi or abs(m / pred - 1) <= 0.05:
-    want = "confirmed"
-elif lo <= par <= hi:
-    want = "within noise"
-else:
-    want = "better than predicted" if hi < pred else "worse than predicted"
-assert k["outcome"] == want, (k, want)
-assert (k["miss"] is not None) == (want == "worse than predicted" or (want == "within noise" and pred < lo)), k
-assert c["variant"] == {"of": p["run_id"], "kind": "communication", "knob": {"params": {"ddp": "bucketed"}}}, c["variant"]
-P
-outcome=$(json "$child/summary.json" 'j["checked_predictions"][0]["outcome"]')
-check try_report_section grep -q "^## Predicted and measured$" "$child/BOTTLENECK_ANALYSIS.md"
-check try_report_row grep -q "^| comm-1n | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* to [0-9.]* | $outcome |$" "$child/BOTTLENECK_ANALYSIS.md"
-check try_parent_report_plain bash -c '! grep -q "Predicted and measured" "$1"' _ "$parent/BOTTLENECK_ANALYSIS.md"
-echo "try: parent $(json "$parent/summary.json" 'j["scenarios"][0]["step_time_ms"]["median"]') ms, predicted $pred ms, measured $(json "$child/summary.json" 'j["checked_predictions"][0]["measured_step_ms"]') ms: $outcome"
+# the checked prediction, the report and the family in ls (tests/lib.sh try_family)
+check try_variant_knob [ "$(json "$child/summary.json" 'j["variant"]["knob"]')" = "{'params': {'ddp': 'bucketed'}}" ]
+try_family try "$SCRATCH/res" "$parent" "$child" comm-1n communication
 
 # campaign compare of the parent and its variant: after the comparison, the checked
 # predictions as the variant's summary.json holds them (either order; also in --json)
@@ -147,12 +113,6 @@ cp -r "$parent/paper" paper_parent1
 check try_paper_parent_twice_same diff -r paper_parent1 "$parent/paper"
 check try_paper_parent_verify bash -c '"$1" paper --verify --results "$2" "$3" >/dev/null' _ "$CAMPAIGN" "$SCRATCH/res" "$pid"
 
-# the family in ls
-"$CAMPAIGN" ls --results "$SCRATCH/res" >ls.out 2>&1
-check try_ls_child grep -q "try of $pid (communication)" ls.out
-check try_ls_parent grep -q "tried: communication in $cid" ls.out
-"$CAMPAIGN" ls --json --results "$SCRATCH/res" >ls.json 2>&1
-check try_ls_json [ "$(json ls.json '[r["variant_of"]["run"] for r in j if "variant_of" in r][0]')" = "$pid" ]
 
 # a kind named that the run did not recommend: nothing submitted, said so
 before=$(ls "$SCRATCH/res/try-demo" | wc -l)

@@ -2,7 +2,7 @@
 # at 1 node, its slow-loader and checkpoint-every-step scenarios; `try --wait` runs its
 # data_loading knob (4 loader threads) and its io knob (a checkpoint every 4th step) as two
 # variant runs, each checked against its prediction by the documented rule
-# (tests/tools/checked_consistent.py), and prints the numbers. The variants keep the parent's
+# (tests/lib.sh try_family), and prints the numbers. The variants keep the parent's
 # campaign folder ({{campaign_dir}}), not the temporary file try loads them from.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
@@ -21,7 +21,6 @@ export TRY_PASSED=1
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" camp/b.yaml >p.out 2>&1
 parent=$(rundir p.out) pid=$(basename "$parent")
 check try_kinds_parent_ran [ -s "$parent/summary.json" ]
-kinds=$(json "$parent/summary.json" '" ".join(sorted(set(r["kind"] for r in j["recommendations"])))')
 # a variable the campaign passes through from the environment: checked first, as submit does
 env -u TRY_PASSED "$CAMPAIGN" try --wait --results "$SCRATCH/res" "$pid" >u.out 2>&1; rc=$?
 check try_kinds_from_env_unset_exit2 [ "$rc" -eq 2 ]
@@ -31,14 +30,11 @@ check try_kinds_from_env_unset_nothing [ "$(ls "$SCRATCH/res/bottlenecks" | wc -
 check try_kinds_exit0 [ "$rc" -eq 0 ]
 check try_kinds_communication_not_tried grep -qx "communication: a knob, but run $pid recommends nothing of this kind; not tried" t.out
 for kind in data_loading io; do
-	if [[ " $kinds " != *" $kind "* ]]; then
-		skip "try_kinds_$kind" "the parent recommends $kinds here, not $kind"
-		continue
-	fi
+	recommends try_kinds "$parent" "$kind" || continue
 	child=$(awk -v k="variant for $kind:" 'index($0, k) == 1 { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)
 	check "try_kinds_${kind}_child" [ -s "$child/summary.json" ]
-	check "try_kinds_${kind}_checked" python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$child/summary.json" "$kind"
-	python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$child/summary.json" "$kind" 2>/dev/null | sed 's/^/try: /'
+	[ "$kind" = io ] && sc=io-1n || sc=dataloader-1n
+	try_family "try_kinds_$kind" "$SCRATCH/res" "$parent" "$child" "$sc" "$kind"
 	check "try_kinds_${kind}_campaign_dir" grep -qx "export CAMPAIGN_DIR='$SCRATCH/camp'" "$child/io-1n/job.sbatch"
 done
 check try_kinds_data_knob_ran grep -q -- "'--workers' '4' '--prefetch' '8'" "$(awk '/^variant for data_loading:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)/dataloader-1n/job.sbatch"
