@@ -338,6 +338,7 @@ void provenance_free(struct provenance *p)
 		repo_free(&p->repo[i]);
 	free(p->not_git);
 	free(p->campaign_file);
+	json_decref(p->variant);
 	memset(p, 0, sizeof *p);
 }
 
@@ -557,6 +558,8 @@ int provenance_write(struct run *r, const struct provenance *p)
 				 p->campaign_file, "campaign_sha256", sha, "repositories", repos,
 				 "not_git", p->not_git ? json_string(p->not_git) : json_null(),
 				 "host", host_json());
+	if (p->variant)
+		json_object_set(prov, "variant", p->variant);
 	if (rc == 0) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/" RUN_PROVENANCE, r->dir);

@@ -39,6 +39,7 @@ struct provenance {
 	int nrepos;
 	struct repo_info repo[2];
 	char *not_git;     /* set when the workload is not in a git repository */
+	json_t *variant;   /* a variant run's parent, kind, knob, prediction (owned); else NULL */
 };
 
 /* Looks at the repository holding campaign_file and the one holding bin_dir;

@@ -102,6 +102,20 @@ void variant_campaign_text(const char *parent_text, const char *parent_id, const
 	free(flow);
 }
 
+json_t *variant_provenance(const char *parent_id, const struct knob *k,
+			   const struct variant_plan *p)
+{
+	json_t *knob = knob_json(k), *names = json_array();
+	for (size_t i = 0; i < k->env.n; i++) /* names only: provenance.json is not private */
+		json_array_append_new(names, json_string(k->env.items[i].key));
+	if (k->env.n)
+		json_object_set_new(knob, "env", names);
+	else
+		json_decref(names);
+	return json_pack("{s:s, s:s, s:o, s:s, s:O}", "parent_run", parent_id, "kind", k->kind,
+			 "knob", knob, "recommendation", p->text, "predictions", p->predictions);
+}
+
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
 		  const struct knob *k, const struct variant_plan *p)
 {

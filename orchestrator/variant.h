@@ -32,6 +32,11 @@ void variant_kinds(json_t *summary, struct argv *out);
  * variant.kind is NULL: campaign try refuses one before). */
 void variant_campaign_text(const char *parent_text, const char *parent_id, const struct knob *k,
 			   struct strbuf *out);
+/* What a variant's provenance.json (and its jobs' metadata) say of it: the parent
+ * run, the kind, the knob (its env as names only), the recommendation and the
+ * predictions. */
+json_t *variant_provenance(const char *parent_id, const struct knob *k,
+			   const struct variant_plan *p);
 /* Writes child_dir/variant.json. */
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
 		  const struct knob *k, const struct variant_plan *p);

@@ -56,7 +56,8 @@ static char *parent_campaign_file(const struct run *parent)
 
 /* The provenance of the code the variant runs: the repository of the
  * parent's campaign file when it is still there. */
-static void record_provenance(struct run *child, const char *tmp, struct try_ctx *t)
+static void record_provenance(struct run *child, const char *tmp, struct try_ctx *t,
+			      const struct knob *k, const struct variant_plan *plan)
 {
 	const char *file = t->parent_file;
 	struct provenance prov;
@@ -64,6 +65,7 @@ static void record_provenance(struct run *child, const char *tmp, struct try_ctx
 	provenance_collect(file && fsio_exists(file) ? file : tmp, bin, cmd_results_root(t->a),
 			   &prov);
 	free(bin);
+	prov.variant = variant_provenance(t->parent->id, k, plan);
 	if (provenance_write(child, &prov) < 0)
 		fprintf(stderr, "campaign try: warning: provenance incomplete: %s\n", err_last());
 	provenance_free(&prov);
@@ -141,7 +143,7 @@ static int try_kind(struct try_ctx *t, const struct knob *k, const struct varian
 		campaign_free(&c);
 	}
 	if (rc == 0) {
-		record_provenance(child, tmp, t);
+		record_provenance(child, tmp, t, k, p);
 		rc = variant_write(child->dir, t->parent->id, t->parent->dir, k, p);
 	}
 	if (made)

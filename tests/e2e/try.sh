@@ -35,6 +35,9 @@ check try_says_prediction grep -q "^  comm-1n: [0-9.]* ms/step measured, [0-9.]*
 child=$(rundir t.out) cid=$(basename "$(rundir t.out)")
 check try_child_is_new bash -c '[ -n "$1" ] && [ "$1" != "$2" ]' _ "$cid" "$pid"
 check try_variant_json [ "$(json "$child/variant.json" 'j["parent_run"]+" "+j["kind"]+" "+j["knob"]["params"]["ddp"]')" = "$pid communication bucketed" ]
+check try_provenance_names_parent [ "$(json "$child/provenance.json" 'j["variant"]["parent_run"]+" "+j["variant"]["kind"]+" "+j["variant"]["knob"]["params"]["ddp"]+" "+str(j["variant"]["predictions"][0]["predicted_step_ms"])')" = "$pid communication bucketed $pred" ]
+check try_job_metadata_names_parent [ "$(json "$child/comm-1n/job_metadata.json" 'j["provenance"]["variant"]["parent_run"]')" = "$pid" ]
+check try_parent_provenance_plain [ "$(json "$parent/provenance.json" '"variant" in j')" = False ]
 check try_variant_prediction [ "$(json "$child/variant.json" 'j["predictions"][0]["predicted_step_ms"]')" = "$pred" ]
 check try_child_ran_knob grep -q -- "'--ddp' 'bucketed'" "$child/comm-1n/job.sbatch"
 check try_parent_untouched grep -q -- "'--ddp' 'per-param'" "$parent/comm-1n/job.sbatch"
