@@ -3,7 +3,7 @@
  * after the last event that ends in its second half ("[events]": the comma
  * of the cut becomes the ']') and keeps the rest for the next slot; any thread
  * parses a ready slot, with its own parser, into packed events (strings kept
- * once per slot); the caller hands them on
+ * once per slot, the events the sink wants only); the caller hands them on
  * in slot order. The last slot is the document's head up to the event array,
  * then the rest of the stream: the root's other keys (distributedInfo) are
  * read there, in place. In memory: the slots (threads + 2 of them, one on
@@ -53,6 +53,7 @@ struct packed_more {
 struct slot {
 	char *buf;                   /* the document, then KINETO_SIMD_PADDING bytes */
 	size_t len, cap;
+	int (*wants)(const struct kineto_fields *f); /* while parsed: the sink's */
 	struct packed_event *ev;
 	size_t nev, evcap;
 	struct packed_more *more;
@@ -71,6 +72,7 @@ struct chunks {
 	struct slot *slots;
 	int nslots, stop;
 	struct kineto_simd_parser *parser; /* the calling thread's */
+	int (*wants)(const struct kineto_fields *f); /* the sink's */
 	size_t doc_max;              /* a chunk's bytes, most often: the parsers' capacity */
 	long produced, consumed;     /* slots filled and handed on, in file order */
 };
@@ -266,6 +268,8 @@ static void keep_event(void *ctx, const struct kineto_fields *f)
 {
 	struct slot *s = ctx;
 	int more = -1;
+	if (s->wants && !s->wants(f))
+		return;
 	if (has_more(f)) {
 		XGROW(s->more, s->nmore, s->morecap, 64);
 		s->more[s->nmore] = (struct packed_more){
@@ -327,11 +331,13 @@ static void keep_rank(void *ctx, double rank)
 /* Parses the slot with the parser of the thread that took it: the events
  * keep no pointer into the parser (their strings are copied into the
  * slot's), so a parser serves one slot after another. */
-static void parse_slot(struct slot *s, struct kineto_simd_parser *parser)
+static void parse_slot(struct slot *s, struct kineto_simd_parser *parser,
+		       int (*wants)(const struct kineto_fields *f))
 {
 	struct kineto_simd_sink sink = { keep_event, keep_rank, s, 0 };
 	size_t where;
 	const char *why;
+	s->wants = wants;
 	s->nev = s->nmore = 0;
 	s->has_rank = 0;
 	strtab_reset(&s->strs);
@@ -359,7 +365,7 @@ static struct slot *take_ready(struct chunks *c)
 
 static void parse_taken(struct chunks *c, struct slot *s, struct kineto_simd_parser *parser)
 {
-	parse_slot(s, parser);
+	parse_slot(s, parser, c->wants);
 	pthread_mutex_lock(&c->mu);
 	s->state = SLOT_DONE;
 	pthread_cond_broadcast(&c->cv);
@@ -618,7 +624,8 @@ static int slots_for(int threads)
 static int run_threads(struct cursor *cur, int threads, struct chunk_sink *sink)
 {
 	struct chunks c = { .nslots = slots_for(threads),
-			    .doc_max = 1 + cur->chunk };
+			    .doc_max = 1 + cur->chunk,
+			    .wants = sink->wants };
 	pthread_mutex_init(&c.mu, NULL);
 	pthread_cond_init(&c.cv, NULL);
 	c.slots = xcalloc((size_t)c.nslots, sizeof *c.slots);

@@ -39,6 +39,10 @@ struct chunk_sink {
 	void (*rank)(void *ctx, double rank);
 	void *ctx;
 	int legacy;
+	/* 0 for an event `event` would do nothing with: not kept nor handed on
+	 * (called on the parsing threads, with the event's fields alone); NULL:
+	 * every event is */
+	int (*wants)(const struct kineto_fields *f);
 };
 
 /* A file to read in chunks: a stream read from its start. */
