@@ -215,7 +215,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@tests/demo.sh
 
-BENCH_BINS := $(B)/bench/gemm_bare $(B)/bench/allreduce_bare
+BENCH_BINS := $(B)/bench/gemm_bare $(B)/bench/allreduce_bare $(B)/bench/simdjson_floor
 $(B)/bench/gemm_bare: tests/bench/gemm_bare.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(BLAS_CFLAGS) -o $@ $< $(BLAS_LIBS)
@@ -223,6 +223,11 @@ $(B)/bench/allreduce_bare: tests/bench/allreduce_bare.c $(B)/trainer/gloo_shim.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c -o $(B)/bench/allreduce_bare.o $<
 	$(CXX) -pthread -o $@ $(B)/bench/allreduce_bare.o $(B)/trainer/gloo_shim.o -L/usr/lib -lgloo -lstdc++ -lm
+
+# The reader's floor: simdjson's bare On-Demand walk, compiled as the reader's shim is.
+$(B)/bench/simdjson_floor: tests/bench/simdjson_floor.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 $(WARN) $(OPT) $(SIMD_FLAGS) -o $@ $< -lsimdjson
 
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)

@@ -1,6 +1,7 @@
 #include "hta.h"
 #include "stats.h"
 
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -24,7 +25,7 @@ static size_t merge(struct span *v, size_t n, double *len)
 	*len = 0;
 	if (n == 0)
 		return 0;
-	qsort(v, n, sizeof *v, cmp_span);
+	sort_runs(v, n, sizeof *v, cmp_span);
 	size_t k = 0;
 	for (size_t i = 1; i < n; i++) {
 		if (v[i].s > v[k].e)
@@ -127,7 +128,7 @@ static void idle_split(const struct gpu_trace *t, struct hta_rank *h)
 {
 	struct gpu_event *ev = xmalloc((t->n ? t->n : 1) * sizeof *ev);
 	memcpy(ev, t->ev, t->n * sizeof *ev);
-	qsort(ev, t->n, sizeof *ev, cmp_stream_start);
+	sort_runs(ev, t->n, sizeof *ev, cmp_stream_start);
 	double threshold = HTA_KERNEL_WAIT_US * t->unit_per_us;
 	for (size_t i = 0; i < t->n; i++) {
 		if (i == 0 || ev[i].stream != ev[i - 1].stream) {
@@ -199,7 +200,7 @@ static json_t *type_sweep(const struct gpu_trace *t, int cats, const char **catn
 		e[2 * i] = (struct edge){ t->ev[i].start, t->ev[i].cat, 1 };
 		e[2 * i + 1] = (struct edge){ t->ev[i].end, t->ev[i].cat, -1 };
 	}
-	qsort(e, 2 * t->n, sizeof *e, cmp_edge);
+	sort_runs(e, 2 * t->n, sizeof *e, cmp_edge);
 	int active[RULES_MAX + 1] = { 0 };
 	unsigned long long masks[64];
 	double sums[64];
@@ -551,7 +552,7 @@ static size_t *by_start(const struct gpu_trace *t, double *maxdur)
 		if (t->ev[i].end - t->ev[i].start > *maxdur)
 			*maxdur = t->ev[i].end - t->ev[i].start;
 	}
-	qsort(key, t->n, sizeof *key, cmp_start_at);
+	sort_runs(key, t->n, sizeof *key, cmp_start_at);
 	for (size_t i = 0; i < t->n; i++)
 		v[i] = key[i].i;
 	free(key);
@@ -638,7 +639,7 @@ static void window_parts(const struct gpu_trace *t, const size_t *ix, size_t n, 
 		const struct gpu_event *e = &t->ev[ix[i]];
 		st[ng++] = (struct span){ e->start > a ? e->start : a, launched_at(t, e) };
 	}
-	qsort(st, ng, sizeof *st, cmp_span);
+	sort_runs(st, ng, sizeof *st, cmp_span);
 	step_idle(st, ng, all, nb, a, b, dv, nd, HTA_KERNEL_WAIT_US * t->unit_per_us, o);
 }
 

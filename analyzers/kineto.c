@@ -731,6 +731,15 @@ static int chunk_kind(struct chunk_str *strs, int i)
 	return strs[i].kind;
 }
 
+/* What end_event needs of an event to do anything with it: a duration
+ * (every kept kind has one), or a time that is no number (counted as
+ * malformed). Flow events, metadata and instants are neither: read in
+ * chunks, they are dropped on the parsing threads. */
+static int chunk_wants(const struct kineto_fields *f)
+{
+	return f->has_dur || f->bad_time;
+}
+
 /* An event of a chunk: its strings interned once per chunk. */
 static void chunk_event(void *ctx, const struct chunk_event *c, struct chunk_str *strs)
 {
@@ -899,7 +908,7 @@ static int read_chunked(struct parse *p, const struct source *in, const char *na
 	if (!in->rewind || !simd_limit())
 		return 1;
 	struct chunk_source cs = { in->rd, in->src, max_trace_bytes(), in->chunk };
-	struct chunk_sink sink = { chunk_event, simd_rank, p, 0 };
+	struct chunk_sink sink = { chunk_event, simd_rank, p, 0, chunk_wants };
 	int rc = kineto_chunks_read(&cs, in->threads, &sink);
 	if (rc < 0)
 		forget(p);

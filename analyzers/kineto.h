@@ -81,7 +81,7 @@ struct gpu_trace {
 int kineto_load(const char *path, int want_cpu, struct gpu_trace *t);
 /* How to read a trace: with the host ranges; on how many threads a large
  * one is read in chunks (the events, and so every result, the same for any
- * number); the chunks' size (0: KINETO_CHUNK_BYTES, 2 MB): a plain file of
+ * number); the chunks' size (0: KINETO_CHUNK_BYTES, 1 MB): a plain file of
  * more than twice that, and every gzip file, is read in chunks. */
 struct kineto_how {
 	int want_cpu;

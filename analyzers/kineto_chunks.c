@@ -2,10 +2,13 @@
  * reads the stream straight into a slot, about a chunk at a time, cuts it
  * after the last event that ends in its second half ("[events]": the comma
  * of the cut becomes the ']') and keeps the rest for the next slot; any thread
- * parses a ready slot into its events' fields (strings kept once per slot);
- * the caller hands them on in slot order. The last slot is the document's
- * head up to the event array, then the rest of the stream: the root's
- * other keys (distributedInfo) are read there, in place. */
+ * parses a ready slot, with its own parser, into packed events (strings kept
+ * once per slot, the events the sink wants only); the caller hands them on
+ * in slot order. The last slot is the document's head up to the event array,
+ * then the rest of the stream: the root's other keys (distributedInfo) are
+ * read there, in place. In memory: the slots (threads + 2 of them, one on
+ * one thread), each a chunk and its packed events, and a parser per thread
+ * (simdjson's index of a chunk, about its size again). */
 #include "kineto_chunks.h"
 #include "kineto.h"
 
@@ -28,12 +31,33 @@ struct strtab {
 	size_t nslots;
 };
 
+/* An event as a slot keeps it until handed on: a quarter of a chunk_event
+ * (whose fields are mostly strings, kept apart, and rare args), since a
+ * slot holds as many events as its chunk (the events' records would
+ * otherwise take as much memory as the chunk's bytes). */
+enum { PK_TS = 1, PK_DUR = 2, PK_STREAM = 4, PK_CORR = 8, PK_BAD_TIME = 16 };
+struct packed_event {
+	double ts, dur, stream, corr;
+	int name, cat, tid; /* indices into the slot's strings, -1: absent */
+	int more;           /* index into the slot's rare args, -1: none */
+	unsigned char has;  /* PK_* */
+	char ph;
+};
+
+/* A collective's args and flops: on a few events only. */
+struct packed_more {
+	double flops, in_nelems, out_nelems, group_size;
+	int coll, pg, dtype, has_flops;
+};
+
 struct slot {
 	char *buf;                   /* the document, then KINETO_SIMD_PADDING bytes */
 	size_t len, cap;
-	struct kineto_simd_parser *parser;
-	struct chunk_event *ev;
+	int (*wants)(const struct kineto_fields *f); /* while parsed: the sink's */
+	struct packed_event *ev;
 	size_t nev, evcap;
+	struct packed_more *more;
+	size_t nmore, morecap;
 	struct strtab strs;
 	double rank;
 	int has_rank, legacy, failed, state;
@@ -47,6 +71,9 @@ struct chunks {
 	pthread_cond_t cv;
 	struct slot *slots;
 	int nslots, stop;
+	struct kineto_simd_parser *parser; /* the calling thread's */
+	int (*wants)(const struct kineto_fields *f); /* the sink's */
+	size_t doc_max;              /* a chunk's bytes, most often: the parsers' capacity */
 	long produced, consumed;     /* slots filled and handed on, in file order */
 };
 
@@ -231,20 +258,67 @@ static int str_of(struct slot *s, const char *p, size_t n)
 	return p ? strtab_add(&s->strs, p, n) : -1;
 }
 
+static int has_more(const struct kineto_fields *f)
+{
+	return f->has_flops || f->in_nelems != -1 || f->out_nelems != -1 || f->group_size != -1 ||
+		f->coll || f->pg || f->dtype;
+}
+
 static void keep_event(void *ctx, const struct kineto_fields *f)
 {
 	struct slot *s = ctx;
+	int more = -1;
+	if (s->wants && !s->wants(f))
+		return;
+	if (has_more(f)) {
+		XGROW(s->more, s->nmore, s->morecap, 64);
+		s->more[s->nmore] = (struct packed_more){
+			f->flops,
+			f->in_nelems,
+			f->out_nelems,
+			f->group_size,
+			str_of(s, f->coll, f->coll_len),
+			str_of(s, f->pg, f->pg_len),
+			str_of(s, f->dtype, f->dtype_len),
+			f->has_flops,
+		};
+		more = (int)s->nmore++;
+	}
 	XGROW(s->ev, s->nev, s->evcap, 4096);
-	s->ev[s->nev++] = (struct chunk_event){
-		*f,
+	s->ev[s->nev++] = (struct packed_event){
+		f->ts,
+		f->dur,
+		f->stream,
+		f->corr,
 		str_of(s, f->name, f->name_len),
 		str_of(s, f->cat, f->cat_len),
 		str_of(s, f->tid, f->tid_len),
-		str_of(s, f->coll, f->coll_len),
-		str_of(s, f->pg, f->pg_len),
-		str_of(s, f->dtype, f->dtype_len),
+		more,
+		(unsigned char)((f->has_ts ? PK_TS : 0) | (f->has_dur ? PK_DUR : 0) |
+				(f->has_stream ? PK_STREAM : 0) | (f->has_corr ? PK_CORR : 0) |
+				(f->bad_time ? PK_BAD_TIME : 0)),
 		f->ph && f->ph_len ? f->ph[0] : 0,
 	};
+}
+
+/* A kept event as the sink reads it (no string pointers: its strings are
+ * the slot's, by index). */
+static void unpack_event(const struct slot *s, const struct packed_event *p,
+			 struct chunk_event *e)
+{
+	const struct packed_more *m = p->more >= 0 ? &s->more[p->more] : NULL;
+	*e = (struct chunk_event){ .name = p->name, .cat = p->cat, .tid = p->tid, .ph = p->ph };
+	e->coll = m ? m->coll : -1, e->pg = m ? m->pg : -1, e->dtype = m ? m->dtype : -1;
+	struct kineto_fields *f = &e->f;
+	f->ts = p->ts, f->has_ts = !!(p->has & PK_TS);
+	f->dur = p->dur, f->has_dur = !!(p->has & PK_DUR);
+	f->stream = p->stream, f->has_stream = !!(p->has & PK_STREAM);
+	f->corr = p->corr, f->has_corr = !!(p->has & PK_CORR);
+	f->bad_time = !!(p->has & PK_BAD_TIME);
+	f->flops = m ? m->flops : 0, f->has_flops = m ? m->has_flops : 0;
+	f->in_nelems = m ? m->in_nelems : -1;
+	f->out_nelems = m ? m->out_nelems : -1;
+	f->group_size = m ? m->group_size : -1;
 }
 
 static void keep_rank(void *ctx, double rank)
@@ -254,18 +328,21 @@ static void keep_rank(void *ctx, double rank)
 	s->has_rank = 1;
 }
 
-static void parse_slot(struct slot *s)
+/* Parses the slot with the parser of the thread that took it: the events
+ * keep no pointer into the parser (their strings are copied into the
+ * slot's), so a parser serves one slot after another. */
+static void parse_slot(struct slot *s, struct kineto_simd_parser *parser,
+		       int (*wants)(const struct kineto_fields *f))
 {
 	struct kineto_simd_sink sink = { keep_event, keep_rank, s, 0 };
 	size_t where;
 	const char *why;
-	s->nev = 0;
+	s->wants = wants;
+	s->nev = s->nmore = 0;
 	s->has_rank = 0;
 	strtab_reset(&s->strs);
-	if (!s->parser)
-		s->parser = kineto_simd_parser_new();
-	s->failed = !s->parser ||
-		kineto_simd_parse_with(s->parser, s->buf, s->len, &sink, &where, &why) < 0;
+	s->failed = !parser ||
+		kineto_simd_parse_with(parser, s->buf, s->len, &sink, &where, &why) < 0;
 	s->legacy = sink.legacy;
 	for (size_t i = 0; i < s->strs.n; i++) /* the arena stays put from here on */
 		s->strs.v[i].s = s->strs.arena + s->strs.v[i].off;
@@ -286,9 +363,9 @@ static struct slot *take_ready(struct chunks *c)
 	return NULL;
 }
 
-static void parse_taken(struct chunks *c, struct slot *s)
+static void parse_taken(struct chunks *c, struct slot *s, struct kineto_simd_parser *parser)
 {
-	parse_slot(s);
+	parse_slot(s, parser, c->wants);
 	pthread_mutex_lock(&c->mu);
 	s->state = SLOT_DONE;
 	pthread_cond_broadcast(&c->cv);
@@ -298,6 +375,8 @@ static void parse_taken(struct chunks *c, struct slot *s)
 static void *worker(void *arg)
 {
 	struct chunks *c = arg;
+	/* NULL (no memory): the slots it takes fail, and the file is read whole */
+	struct kineto_simd_parser *parser = kineto_simd_parser_new(c->doc_max);
 	pthread_mutex_lock(&c->mu);
 	while (!c->stop) {
 		struct slot *s = take_ready(c);
@@ -306,10 +385,12 @@ static void *worker(void *arg)
 			continue;
 		}
 		pthread_mutex_unlock(&c->mu);
-		parse_taken(c, s);
+		parse_taken(c, s, parser);
 		pthread_mutex_lock(&c->mu);
 	}
 	pthread_mutex_unlock(&c->mu);
+	if (parser)
+		kineto_simd_parser_free(parser);
 	return NULL;
 }
 
@@ -322,7 +403,7 @@ static struct slot *oldest_parsed(struct chunks *c)
 	while (s->state != SLOT_DONE) {
 		if ((mine = take_ready(c))) {
 			pthread_mutex_unlock(&c->mu);
-			parse_taken(c, mine);
+			parse_taken(c, mine, c->parser);
 			pthread_mutex_lock(&c->mu);
 		} else {
 			pthread_cond_wait(&c->cv, &c->mu);
@@ -337,8 +418,11 @@ static int hand_on(struct slot *s, struct chunk_sink *sink, int last)
 {
 	if (s->failed)
 		return -1;
-	for (size_t i = 0; i < s->nev; i++)
-		sink->event(sink->ctx, &s->ev[i], s->strs.v);
+	for (size_t i = 0; i < s->nev; i++) {
+		struct chunk_event e;
+		unpack_event(s, &s->ev[i], &e);
+		sink->event(sink->ctx, &e, s->strs.v);
+	}
 	if (s->has_rank)
 		sink->rank(sink->ctx, s->rank);
 	if (last)
@@ -522,19 +606,30 @@ static void slots_free(struct chunks *c)
 	for (int i = 0; i < c->nslots; i++) {
 		free(c->slots[i].buf);
 		free(c->slots[i].ev);
+		free(c->slots[i].more);
 		strtab_free(&c->slots[i].strs);
-		if (c->slots[i].parser)
-			kineto_simd_parser_free(c->slots[i].parser);
 	}
 	free(c->slots);
 }
 
+/* The chunks in flight, and so the bytes: on one thread one (parsed, then
+ * handed on, before the next is read); on more, one per thread parsing, one
+ * being handed on and one read ahead. More read ahead only holds memory:
+ * parsing is the slower step, and every thread takes part in it. */
+static int slots_for(int threads)
+{
+	return threads == 1 ? 1 : threads + 2;
+}
+
 static int run_threads(struct cursor *cur, int threads, struct chunk_sink *sink)
 {
-	struct chunks c = { .nslots = 4 * threads };
+	struct chunks c = { .nslots = slots_for(threads),
+			    .doc_max = 1 + cur->chunk,
+			    .wants = sink->wants };
 	pthread_mutex_init(&c.mu, NULL);
 	pthread_cond_init(&c.cv, NULL);
 	c.slots = xcalloc((size_t)c.nslots, sizeof *c.slots);
+	c.parser = kineto_simd_parser_new(c.doc_max);
 	pthread_t *tids = xcalloc((size_t)threads, sizeof *tids);
 	int started = 0;
 	for (int i = 1; i < threads; i++)
@@ -549,6 +644,8 @@ static int run_threads(struct cursor *cur, int threads, struct chunk_sink *sink)
 		pthread_join(tids[i], NULL);
 	/* a slot a worker still held is done by now: every worker has ended */
 	slots_free(&c);
+	if (c.parser)
+		kineto_simd_parser_free(c.parser);
 	free(tids);
 	pthread_cond_destroy(&c.cv);
 	pthread_mutex_destroy(&c.mu);

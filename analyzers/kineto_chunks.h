@@ -13,7 +13,7 @@
 /* Bytes of event array per chunk, unless the source says otherwise; a
  * stream of less than twice the chunk size after the array's start is read
  * whole (not split). */
-#define KINETO_CHUNK_BYTES (2u << 20)
+#define KINETO_CHUNK_BYTES (1u << 20)
 
 /* A string of a chunk, kept once per chunk: NUL-terminated (cut at a NUL
  * it holds), str_hash() of it, and `id`, -1 for the consumer to set (its
@@ -39,6 +39,10 @@ struct chunk_sink {
 	void (*rank)(void *ctx, double rank);
 	void *ctx;
 	int legacy;
+	/* 0 for an event `event` would do nothing with: not kept nor handed on
+	 * (called on the parsing threads, with the event's fields alone); NULL:
+	 * every event is */
+	int (*wants)(const struct kineto_fields *f);
 };
 
 /* A file to read in chunks: a stream read from its start. */

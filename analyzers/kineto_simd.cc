@@ -326,9 +326,14 @@ struct kineto_simd_parser {
 	ondemand::parser p;
 };
 
-extern "C" struct kineto_simd_parser *kineto_simd_parser_new(void)
+extern "C" struct kineto_simd_parser *kineto_simd_parser_new(size_t capacity)
 {
-	return new (std::nothrow) kineto_simd_parser();
+	kineto_simd_parser *p = new (std::nothrow) kineto_simd_parser();
+	if (p && capacity && p->p.allocate(capacity) != SUCCESS) { // the first document retries
+		delete p;
+		p = new (std::nothrow) kineto_simd_parser();
+	}
+	return p;
 }
 
 extern "C" void kineto_simd_parser_free(struct kineto_simd_parser *p)

@@ -105,9 +105,12 @@ int kineto_simd_parse(const char *buf, size_t len, struct kineto_simd_sink *sink
 		      const char **why);
 
 /* A parser of one's own (kept by a caller that parses on several threads,
- * one parser per document in flight): the strings an event's fields point
- * to stay valid until the parser's next document. NULL when out of memory. */
-struct kineto_simd_parser *kineto_simd_parser_new(void);
+ * one per thread): the strings an event's fields point to stay valid until
+ * the parser's next document. Its index is made for documents of up to
+ * `capacity` bytes at once (0: the first document's size), so that documents
+ * of about that size do not make it again (new memory: page faults). NULL
+ * when out of memory. */
+struct kineto_simd_parser *kineto_simd_parser_new(size_t capacity);
 void kineto_simd_parser_free(struct kineto_simd_parser *p);
 int kineto_simd_parse_with(struct kineto_simd_parser *p, const char *buf, size_t len,
 			   struct kineto_simd_sink *sink, size_t *where, const char **why);

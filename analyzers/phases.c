@@ -1,5 +1,6 @@
 #include "phases.h"
 
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -111,7 +112,7 @@ void phases_of_step(struct phase_range *r, size_t n, double start, double end,
 	memset(out, 0, sizeof *out);
 	if (end <= start)
 		return;
-	qsort(r, n, sizeof *r, by_thread_then_start);
+	sort_runs(r, n, sizeof *r, by_thread_then_start);
 	struct segs s = { 0 };
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i; j < n && r[j].tid == r[i].tid; j++)
@@ -123,7 +124,7 @@ void phases_of_step(struct phase_range *r, size_t n, double start, double end,
 		e[2 * i] = (struct edge){ s.v[i].start, s.v[i].phase, 1 };
 		e[2 * i + 1] = (struct edge){ s.v[i].end, s.v[i].phase, -1 };
 	}
-	qsort(e, 2 * s.n, sizeof *e, by_time);
+	sort_runs(e, 2 * s.n, sizeof *e, by_time);
 	int active[PH_N] = { 0 };
 	double t = start;
 	for (size_t i = 0; i <= 2 * s.n; i++) {

@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 median_step() { # file: median active step_ms
 	python3 -c 'import json,sys,statistics; print("%.3f" % statistics.median(json.loads(l)["step_ms"] for l in open(sys.argv[1]) if "\"active\"" in l))' "$1"
 }
-echo "== campaign-analyze per core, simdjson and streaming yajl readers, vs python3 json.load of the same files (goal: <= 0.10 of python's time)"
+echo "== campaign-analyze per core, simdjson and streaming yajl readers, vs python3 json.load of the same files (goals at the default -j: <= 0.10 of python's time, <= 0.25 of its memory), beside the floor: simdjson's bare On-Demand walk"
 tests/bench/analyzer_bench.sh "$tmp" 27
 rm -rf "$tmp"/big.pt.trace.json "$tmp"/gen1
 SHAPE="--batch-per-rank 256 --input 256 --hidden 1024 --depth 4 --output 16"

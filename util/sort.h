@@ -1,7 +1,7 @@
-/* sort: stable sorting for trace events, which mostly come in order already
- * (a parent range written after its children, a step marker at the step's
- * end): the elements already in order stay where they are, the few others
- * are sorted apart and merged back, so the cost follows the disorder. */
+/* sort: stable sorting for trace events, which mostly come in runs already
+ * in order (a thread's ranges, a stream's kernels, each written in time
+ * order; a parent range written after its children): the runs are found and
+ * merged, so the cost follows the number of runs, not the elements'. */
 #ifndef UTIL_SORT_H
 #define UTIL_SORT_H
 

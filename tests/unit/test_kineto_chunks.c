@@ -18,14 +18,14 @@
 #include <zlib.h>
 
 /* Small chunks, so that a small trace is many of them (the reader's own size
- * is 2 MB; default_chunks reads one trace at that size). */
+ * is 1 MB; default_chunks reads one trace at that size). */
 #define CHUNK 8192
-#define N 1500 /* about 330 KB: some forty chunks */
+#define N 1500 /* about 790 KB: some hundred chunks */
 
-/* Events enough for several chunks: steps, runtime calls, kernels, host
- * ranges. odd: args added to the kernel in the middle; or with every, fields
- * put first in every event (where a chunk's last, cut-off event nearly always
- * holds them). */
+/* Events enough for several chunks: steps, runtime calls, kernels, flow
+ * events, host ranges. odd: args added to the kernel in the middle; or with
+ * every, fields put first in every event (where a chunk's last, cut-off
+ * event nearly always holds them). */
 static void events(FILE *f, int n, const char *odd, int every)
 {
 	const char *lead = every && odd ? odd : "", *arg = !every && odd ? odd : "";
@@ -48,6 +48,14 @@ static void events(FILE *f, int n, const char *odd, int every)
 			"\"dur\": 4.25, \"tid\": 7, \"args\": {\"stream\": 7, \"correlation\": "
 			"%d%s}},\n",
 			lead, i % 17, ts + 3, i, i == n / 2 ? arg : "");
+		/* flow events: no duration, nothing kept (dropped while parsed, in
+		 * chunks); a time that is no number: malformed all the same */
+		fprintf(f,
+			"{%s\"ph\": \"s\", \"id\": %d, \"pid\": 1, \"tid\": %d, \"ts\": %.3f, "
+			"\"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+			"{%s\"ph\": \"f\", \"id\": %d, \"pid\": 0, \"tid\": 7, \"ts\": %s, "
+			"\"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n",
+			lead, i, 1 + i % 3, ts, lead, i, i % 250 == 7 ? "\"late\"" : "3.5");
 		fprintf(f,
 			"{%s\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op%d\", \"ts\": "
 			"%.3f, "
@@ -123,7 +131,7 @@ static void object_form(void)
 	CHECK(kineto_load_with(p, &how, &t) == 0);
 	/* the last step's 500 kernels go (HTA's cut); runtime calls are host ranges too */
 	CHECK(t.rank == 3 && t.n == N - 500 && t.dropped == 500 && t.ncpu == 2 * N + N / 500 &&
-	      t.steps == N / 500 && !t.legacy);
+	      t.steps == N / 500 && !t.legacy && t.malformed == N / 250);
 	gpu_trace_free(&t);
 	unlink(p);
 }
@@ -139,7 +147,7 @@ static void any_chunk_size(void)
 	unlink(p);
 }
 
-/* The reader's own chunk size, on a trace of about 5.5 MB. */
+/* The reader's own chunk size, on a trace of about 12.5 MB. */
 static void default_chunks(void)
 {
 	char *p = write_trace(HEAD, 24000, NULL, 0, "]}");
@@ -178,7 +186,7 @@ static int chunks_alone(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	long events = 0;
-	struct chunk_sink sink = { count_event, no_rank, &events, 0 };
+	struct chunk_sink sink = { count_event, no_rank, &events, 0, NULL };
 	struct chunk_source in = { read_stdio, f, (size_t)1 << 40, CHUNK };
 	int rc = kineto_chunks_read(&in, 2, &sink);
 	fclose(f);

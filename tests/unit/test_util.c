@@ -207,18 +207,22 @@ static int by_key(const void *a, const void *b)
 }
 
 /* sort_runs: sorted and stable (equal keys keep their order) on input in
- * order, reversed, nearly in order and random, against a plain stable sort. */
+ * order, reversed, nearly in order, random, and in runs that interleave in
+ * stretches short and long (equal keys across runs), against a plain
+ * stable sort. */
 static void sort_runs_is_stable(void)
 {
 	enum { N = 2000 };
 	static struct kv v[N], w[N];
 	unsigned seed = 7;
-	for (int shape = 0; shape < 4; shape++) {
+	for (int shape = 0; shape < 6; shape++) {
 		for (int i = 0; i < N; i++) {
 			seed = seed * 1103515245u + 12345u;
 			int r = (int)(seed >> 16) % 50;
 			v[i].key = shape == 0 ? i / 3 : shape == 1 ? N - i / 3
-				: shape == 2 ? (i % 97 ? i : r) : r;
+				: shape == 2 ? (i % 97 ? i : r)
+				: shape == 3 ? r
+				: shape == 4 ? (i % 300) / 2 : (i % 7) * 100 + i / 40;
 			v[i].id = i;
 		}
 		memcpy(w, v, sizeof v);
