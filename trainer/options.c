@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 static const char usage_text[] =
-	"usage: campaign-trainer [--backend gloo] [--ddp sync|bucketed|per-param] --steps N --metrics-dir "
-	"DIR [knobs]\n"
+	"usage: campaign-trainer [--backend gloo] [--ddp sync|bucketed|per-param] --steps N "
+	"--metrics-dir DIR [knobs]\n"
 	"\n"
 	"A real data-parallel MLP training loop; gradients are all-reduced with gloo.\n"
 	"Rank and world size come from RANK/WORLD_SIZE or SLURM_PROCID/SLURM_NTASKS.\n"
