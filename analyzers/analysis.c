@@ -982,19 +982,21 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 		else {
 			snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
 				 "no speedup: its batch semantics differ from %s's "
-				 "(global batch %ld at %d ranks against %ld at %d: neither the "
+				 "(global batch %ld at %d rank%s against %ld at %d: neither the "
 				 "per-rank nor the global batch "
 				 "is the same)",
 				 base->in.name, s->steps.global_batch, s->in.ranks,
-				 base->steps.global_batch, base->in.ranks);
+				 s->in.ranks == 1 ? "" : "s", base->steps.global_batch,
+				 base->in.ranks);
 			return;
 		}
 		if (declared && strcmp(declared, mode))
 			snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-				 "analysis.scaling says %s, but the batches (%ld at "
-				 "%d ranks against %ld at %d) say %s scaling; the batches are used",
+				 "analysis.scaling says %s, but the batches (%ld at %d rank%s "
+				 "against %ld at %d) say %s scaling; the batches are used",
 				 declared, s->steps.global_batch, s->in.ranks,
-				 base->steps.global_batch, base->in.ranks, mode);
+				 s->in.ranks == 1 ? "" : "s", base->steps.global_batch,
+				 base->in.ranks, mode);
 	} else if (s->steps.global_batch > 0 || base->steps.global_batch > 0) {
 		snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
 			 "no speedup: the batch of %s is known and that of %s is "
@@ -1180,8 +1182,8 @@ static void contention(const struct ana_run *run, const struct ana_scenario *bas
 	char where[160] = "";
 	if (run->host_cpus > 0)
 		snprintf(where, sizeof where,
-			 " (the local executor ran all %d ranks of %s on this machine's %d CPUs)",
-			 w->in.ranks, w->in.name, run->host_cpus);
+			 " (the local executor ran all %d ranks of %s on this machine's %d CPU%s)",
+			 w->in.ranks, w->in.name, run->host_cpus, run->host_cpus == 1 ? "" : "s");
 	snprintf(m->contention, sizeof m->contention,
 		 "Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d "
 		 "nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth "

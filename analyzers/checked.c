@@ -244,13 +244,13 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ana_check *c = &v->checks[i];
 		if (c->variant_batch)
-			strbuf_addf(
-				md,
-				"- **%s**: the knob changed the global batch from %ld to %ld "
-				"samples: measured times are the variant's steps x %ld/%ld (the "
-				"time of the parent's batch).\n",
-				c->scenario, c->parent_batch, c->variant_batch, c->parent_batch,
-				c->variant_batch);
+			strbuf_addf(md,
+				    "- **%s**: the knob changed the global batch from %ld to %ld "
+				    "sample%s: measured times are the variant's steps x %ld/%ld "
+				    "(the time of the parent's batch).\n",
+				    c->scenario, c->parent_batch, c->variant_batch,
+				    c->variant_batch == 1 ? "" : "s", c->parent_batch,
+				    c->variant_batch);
 		if (c->miss)
 			strbuf_addf(md, "- **%s**: %s\n", c->scenario, c->miss);
 		if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&

@@ -196,15 +196,15 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	else if (v->borderline)
 		strbuf_addf(sb,
 			    "; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld "
-			    "steps, so %s is nearly as likely",
+			    "step%s, so %s is nearly as likely",
 			    evidence_share_words(v->runner_share, b, str), v->runner_pct, v->flips,
-			    v->steps, verdict_name(v->runner_up));
+			    v->steps, v->steps == 1 ? "" : "s", verdict_name(v->runner_up));
 	if (s->outcome.oversubscribed)
 		strbuf_addf(sb,
-			    "; the local executor ran %d ranks on this machine's %d CPUs, so ranks "
-			    "also wait for CPU time, which counts as communication and waiting for "
-			    "peers: on real nodes those shares may be smaller",
-			    s->in.ranks, run->host_cpus);
+			    "; the local executor ran %d ranks on this machine's %d CPU%s, "
+			    "so ranks also wait for CPU time, which counts as communication and "
+			    "waiting for peers: on real nodes those shares may be smaller",
+			    s->in.ranks, run->host_cpus, run->host_cpus == 1 ? "" : "s");
 }
 
 void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struct ana_run *run)

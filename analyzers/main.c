@@ -131,8 +131,9 @@ static void print_text(json_t *rank)
 			 (long long) json_integer_value(r));
 	else
 		snprintf(who, sizeof who, "rank ?");
-	printf("%s (%s): %lld GPU events\n", json_string_value(json_object_get(rank, "file")), who,
-	       (long long)json_integer_value(json_object_get(rank, "gpu_events")));
+	long long events = json_integer_value(json_object_get(rank, "gpu_events"));
+	printf("%s (%s): %lld GPU event%s\n", json_string_value(json_object_get(rank, "file")), who,
+	       events, events == 1 ? "" : "s");
 	print_steps(json_object_get(rank, "steps"));
 	if (json_object_get(rank, "note")) {
 		printf("  %s\n", json_string_value(json_object_get(rank, "note")));

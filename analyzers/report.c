@@ -684,8 +684,9 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (steps_from_traces(s))
 		strbuf_addf(md,
-			    "%zu of %zu trace files could not be used, the first because: %s.\n\n",
-			    s->data.trace_unused, s->data.trace_files, s->data.trace_problem);
+			    "%zu of %zu trace file%s could not be used, the first because: %s.\n\n",
+			    s->data.trace_unused, s->data.trace_files,
+			    s->data.trace_files == 1 ? "" : "s", s->data.trace_problem);
 	if (s->data.analysed && s->data.traces_missed)
 		strbuf_addf(md, "Traces: %s.\n\n", s->data.traces_missed);
 	if (s->data.trace_not_analysed)
@@ -904,10 +905,11 @@ static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *
 		if (s->data.monitors_only) {
 			char *ev = evidence_of(s, run);
 			strbuf_addf(md,
-				    "From the node monitors alone (%d node%s, %ld samples): "
+				    "From the node monitors alone (%d node%s, %ld sample%s): "
 				    "**%s**: %s.\n\n",
 				    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
-				    s->mon.monitor_samples, verdict_name(s->outcome.v.verdict), ev);
+				    s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
+				    verdict_name(s->outcome.v.verdict), ev);
 			free(ev);
 		}
 		return 1;
@@ -1028,8 +1030,9 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			    "campaign or the scenario, or a "
 			    "`samples` group in `analysis.step_log`).\n\n");
 	else
-		strbuf_addf(md, "Global batch %ld samples per step (from %s).\n\n",
-			    s->steps.global_batch, s->steps.batch_from);
+		strbuf_addf(md, "Global batch %ld sample%s per step (from %s).\n\n",
+			    s->steps.global_batch, s->steps.global_batch == 1 ? "" : "s",
+			    s->steps.batch_from);
 	if (!s->shares.shares_known)
 		strbuf_addf(md,
 			    "Where step time goes is not known: the source (%s) gives step times "
@@ -1056,7 +1059,8 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 			    "the job log says).\n\n",
 			    s->data.profile_missing);
 	if (s->data.perf) {
-		strbuf_addf(md, "perf stat (summed over %d ranks):", s->data.perf->ranks);
+		strbuf_addf(md, "perf stat (summed over %d rank%s):", s->data.perf->ranks,
+			    s->data.perf->ranks == 1 ? "" : "s");
 		for (int i = 0; i < s->data.perf->n; i++) {
 			if (s->data.perf->ev[i].supported)
 				strbuf_addf(md, "%s %s %.0f%s%s", i ? ";" : "",
@@ -1071,11 +1075,12 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 	}
 	if (s->mon.have_monitor)
 		strbuf_addf(md,
-			    "Node monitors (%d node%s, %ld samples): CPU busy %.1f %% on average, "
+			    "Node monitors (%d node%s, %ld sample%s): CPU busy %.1f %% on average, "
 			    "iowait %.1f %%, "
 			    "memory peak %.1f %% of RAM.\n\n",
 			    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
-			    s->mon.monitor_samples, s->mon.cpu_util_mean_pct,
+			    s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
+			    s->mon.cpu_util_mean_pct,
 			    s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
 	else
 		strbuf_adds(

@@ -262,10 +262,10 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 		snprintf(buf, sizeof buf,
 			 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": "
 			 "{\"name\": "
-			 "\"%.80s: %zu more ranks not shown (first %d by file name; all are in the "
-			 "analysis)\"}}",
+			 "\"%.80s: %zu more rank%s not shown (first %d by file name; all are in "
+			 "the analysis)\"}}",
 			 index * 100000 + 99999, s->in.name, n - TIMELINE_TRACE_RANKS,
-			 TIMELINE_TRACE_RANKS);
+			 n - TIMELINE_TRACE_RANKS == 1 ? "" : "s", TIMELINE_TRACE_RANKS);
 		event(o, buf);
 	}
 	free(hints);

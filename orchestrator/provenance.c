@@ -498,11 +498,12 @@ static int annotate_job(struct run *r, const struct scenario *s, json_t *prov)
 		json_object_set_new(meta, "environment", env);
 		rc = jsonio_write_mode(p.buf, meta, RUN_PRIVATE_MODE);
 		strbuf_addf(&t,
-			    "job %s of run %s (campaign %s)\nnodes %d x %d tasks, %d GPUs per "
+			    "job %s of run %s (campaign %s)\nnodes %d x %d task%s, %d GPU%s per "
 			    "node, backend %s, time %s\n"
 			    "job script sha256 %s\ncampaign file sha256 %s\n",
 			    s->name, r->id, r->c.name, s->nodes, s->tasks_per_node,
-			    s->gpus_per_node, s->backend, s->time, sha,
+			    s->tasks_per_node == 1 ? "" : "s", s->gpus_per_node,
+			    s->gpus_per_node == 1 ? "" : "s", s->backend, s->time, sha,
 			    json_string_value(json_object_get(prov, "campaign_sha256")));
 		size_t i;
 		json_t *repo;

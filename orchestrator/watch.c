@@ -91,7 +91,8 @@ static void draw(struct run *r, const struct job_set *jobs, const struct watch_o
 	statusview_print(r, jobs, o->out, 0);
 	if (outage && r->ctl_down_since <= 0) /* a down controller is the table's first line */
 		fprintf(o->out, "controller unreachable: %s\n", outage);
-	fprintf(o->out, "(%ld controller RPCs so far; next poll in %.1f s)\n", r->rpcs, next);
+	fprintf(o->out, "(%ld controller RPC%s so far; next poll in %.1f s)\n", r->rpcs,
+		r->rpcs == 1 ? "" : "s", next);
 	fflush(o->out);
 }
 

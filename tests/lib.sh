@@ -72,18 +72,22 @@ within10() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0
 # (unsorted)" and the like, exit 134): a crash inside the user's library, not campaign's, seen
 # about once in ten full checks under load; the retry is said on stdout.
 torch_submit() {
-	local out=$1 rc run
+	local out=$1 rc
 	shift
 	"$CAMPAIGN" submit --wait "$@" >"$out" 2>&1 && return 0
 	rc=$?
-	run=$(rundir "$out")
-	if [ -n "$run" ] && grep -qsE "(malloc|free|realloc)\(\): |corrupted (size|double-linked)|double free" \
-		"$run"/*/logs/* "$run"/*/slurm-*.out; then
+	if torch_heap_abort "$(rundir "$out")"; then
 		echo "note: a torch rank aborted on glibc's heap check (a crash in Debian's torch): submitting again"
 		"$CAMPAIGN" submit --wait "$@" >"$out" 2>&1
 		return
 	fi
 	return "$rc"
+}
+
+# torch_heap_abort RUN_DIR: a rank of the run aborted on glibc's heap check (see torch_submit)
+torch_heap_abort() {
+	[ -n "$1" ] && grep -qsE "(malloc|free|realloc)\(\): |corrupted (size|double-linked)|double free" \
+		"$1"/*/logs/* "$1"/*/slurm-*.out
 }
 
 # failed_run_said RUN_DIR: when a run failed, for the next reader of the test log: its status

@@ -61,7 +61,7 @@ weight() {
 	case "$1" in
 	valgrind.sh) echo 65 ;; user_conclusions.sh) echo 30 ;; stragglers.sh) echo 26 ;; ranklogs.sh) echo 21 ;;
 	secrets.sh) echo 17 ;; torchrun.sh) echo 16 ;; everyday.sh) echo 15 ;; crash_states.sh) echo 13 ;; faults.sh) echo 12 ;;
-	gpu_verdicts.sh) echo 11 ;; paper.sh | concurrency.sh) echo 10 ;; demo_run.sh | try.sh | try_kinds.sh) echo 9 ;;
+	gpu_verdicts.sh | readme.sh) echo 11 ;; paper.sh | concurrency.sh) echo 10 ;; demo_run.sh | try.sh | try_kinds.sh) echo 9 ;;
 	user_traces.sh | resume.sh | fabric.sh | monitor.sh | bounds.sh) echo 7 ;; *) echo 3 ;;
 	esac
 }

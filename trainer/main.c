@@ -153,7 +153,8 @@ static void report_median(const struct trainer_opts *o, double *times, long n)
 	if (o->rank != 0 || n == 0)
 		return;
 	qsort(times, (size_t)n, sizeof *times, cmp_double);
-	printf("done: %ld active steps, median step %.3f ms\n", n, times[n / 2]);
+	printf("done: %ld active step%s, median step %.3f ms\n", n, n == 1 ? "" : "s",
+	       times[n / 2]);
 }
 
 static int train(struct trainer *tr)
@@ -223,8 +224,8 @@ static int make_dataset(const struct trainer_opts *o)
 			strerror(errno));
 		return TRAINER_EXIT_IO;
 	}
-	printf("wrote %ld samples (%d + %d floats each) to %s\n", o->samples, o->input, o->output,
-	       o->make_dataset);
+	printf("wrote %ld sample%s (%d + %d floats each) to %s\n", o->samples,
+	       o->samples == 1 ? "" : "s", o->input, o->output, o->make_dataset);
 	return TRAINER_EXIT_OK;
 }
 

@@ -4,6 +4,7 @@
 
 #include "orchestrator/run.h"
 #include "util/err.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -190,6 +191,56 @@ void args_free(struct args *a)
 	a->pos = NULL;
 }
 
+static int has_scenario(const struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->c.n_scenarios; i++)
+		if (!strcmp(r->c.scenarios[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Says that name is neither a run nor a scenario of the newest run r, naming
+ * r's first scenarios. */
+static int no_run_nor_scenario(const char *root, const char *name, const struct run *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < r->c.n_scenarios && i < 8; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", r->c.scenarios[i].name);
+	if (r->c.n_scenarios > 8)
+		strbuf_addf(&sb, " and %zu more", r->c.n_scenarios - 8);
+	int rc =
+		err_set(ERR_NOTFOUND,
+			"no run '%.80s%s' under %s; "
+			"the newest run %s has no scenario of that name either (its scenarios: %s)",
+			name, strlen(name) > 80 ? "..." : "", root, r->id, sb.buf);
+	strbuf_free(&sb);
+	return rc;
+}
+
+/* Opens the run of a CMD_RUN command into a->run: the one pos[0] names, or
+ * the newest when it is left out; with CMD_RUN_SCENARIO a lone argument that
+ * names no run is taken as a scenario of the newest run (a->nrun 0). */
+static int open_run(const struct cmd_entry *e, struct args *a)
+{
+	const char *root = cmd_results_root(a),
+		   *ref = a->npos && a->dashdash != 0 ? a->pos[0] : NULL;
+	int rc = run_open(root, ref, cmd_journal(a), &a->run);
+	a->nrun = ref != NULL;
+	if (rc != ERR_NOTFOUND || !(e->flags & CMD_RUN_SCENARIO) || a->npos != 1 || !ref)
+		return rc;
+	struct run *newest = NULL;
+	rc = run_open(root, NULL, cmd_journal(a), &newest); /* no runs at all: the answer */
+	if (rc == 0 && !has_scenario(newest, ref))
+		rc = no_run_nor_scenario(root, ref, newest);
+	if (rc == 0) {
+		a->run = newest;
+		a->nrun = 0;
+		return 0;
+	}
+	run_free(newest);
+	return rc;
+}
+
 int cmd_dispatch(const struct cmd_entry *e, int argc, char **argv)
 {
 	struct args a;
@@ -203,8 +254,7 @@ int cmd_dispatch(const struct cmd_entry *e, int argc, char **argv)
 		/* for the processes it starts (supervisor, jobs): they read it from there */
 		setenv("CAMPAIGN_STORE_JOURNAL", args_get(&a, 'J'), 1);
 	if (rc == 0 && (e->flags & CMD_RUN))
-		rc = run_open(cmd_results_root(&a), a.npos && a.dashdash != 0 ? a.pos[0] : NULL,
-			      cmd_journal(&a), &a.run);
+		rc = open_run(e, &a);
 	if (rc == 0)
 		rc = e->exec(e, &a);
 	if (rc < 0)

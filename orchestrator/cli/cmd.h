@@ -48,6 +48,8 @@ enum cmd_flags {
 				   * before exec into args.run; implies CMD_RESULTS */
 	CMD_RUN_NEWEST = 1 << 2,  /* with CMD_RUN: RUN may be left out for the newest run */
 	CMD_NODE = 1 << 3,        /* run inside jobs, not by users: listed by `help --all` only */
+	CMD_RUN_SCENARIO = 1 << 4, /* with CMD_RUN_NEWEST: a lone argument that names no run is
+				    * a scenario of the newest run (naming a run, it is the run) */
 };
 
 struct run;
@@ -60,6 +62,7 @@ struct args {
 	char **pos;           /* positional arguments (after "--" too) */
 	int dashdash;         /* index in pos of the first word after "--", or -1 */
 	struct run *run;      /* CMD_RUN: the opened run (closed by the dispatcher) */
+	int nrun;             /* CMD_RUN: 1 when pos[0] named the run, 0 when it is the newest */
 };
 
 /* exec returns an exit status, or a negative err.h code that the dispatcher

@@ -1,8 +1,10 @@
-/* cmd_logs: `campaign logs [--rank R] [--follow] RUN [SCENARIO]` prints a
+/* cmd_logs: `campaign logs [--rank R] [--follow] [RUN] [SCENARIO]` prints a
  * scenario's job log (slurm-<id>.out of its latest attempt) or one rank's
  * log (logs/rank_<R>.out); without SCENARIO, the run's only scenario, else
- * every scenario's job log one after another. --follow keeps printing what
- * is added until the job is final (status is refreshed as `status` does). */
+ * every scenario's job log one after another. Without RUN, the newest run, as
+ * `status`; a lone argument is the run when it names one, else a scenario of
+ * the newest run. --follow keeps printing what is added until the job is
+ * final (status is refreshed as `status` does). */
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "orchestrator/backend/backend_pick.h"
@@ -97,8 +99,8 @@ static int logs_exec(const struct cmd_entry *self, struct args *a)
 	(void)self;
 	if (rank && args_int(self, a, 'r', 0, 1 << 20, 0, &rv))
 		return EXIT_USAGE;
-	if (a->npos > 1)
-		return show(r, a->pos[1], rank, args_has(a, 'f'));
+	if (a->npos > a->nrun)
+		return show(r, a->pos[a->nrun], rank, args_has(a, 'f'));
 	if (r->c.n_scenarios == 1)
 		return show(r, r->c.scenarios[0].name, rank, args_has(a, 'f'));
 	if (rank || args_has(a, 'f'))
@@ -119,9 +121,9 @@ static int logs_exec(const struct cmd_entry *self, struct args *a)
 
 const struct cmd_entry cmd_logs_entry = {
 	"logs",
-	"[--rank R] [--follow] [--results DIR] RUN [SCENARIO]",
-	"print a scenario's job log, or one rank's log; --follow until the job ends",
-	CMD_RUN | CMD_RUN_NEWEST,
+	"[--rank R] [--follow] [--results DIR] [RUN] [SCENARIO]",
+	"print a scenario's job log or one rank's (default: the newest run); --follow to the end",
+	CMD_RUN | CMD_RUN_NEWEST | CMD_RUN_SCENARIO,
 	0,
 	2,
 	logs_exec,

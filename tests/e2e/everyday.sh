@@ -1,7 +1,7 @@
 # The commands people reach for (issue 24, part 4): CAMPAIGN_RESULTS as the
 # results root, `campaign ls`, a run found by a unique id prefix or by its
 # campaign's name, `campaign logs` (a job log, a rank's log, every scenario,
-# --follow on a job that is running).
+# --follow on a job that is running, a lone SCENARIO of the newest run).
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 export CAMPAIGN_RESULTS=$SCRATCH/everyday
@@ -57,6 +57,30 @@ check everyday_logs_every_scenario [ "$(grep -c '^==> [ab] <==$' all.out)" -eq 2
 check everyday_logs_rank_needs_scenario bash -c '[ "$1" -eq 2 ] && grep -q "has 2 scenarios: name one for --rank or --follow" "$2"' _ "$rc" amb.out
 "$CAMPAIGN" logs "$id2" nosuch >ns.out 2>&1; rc=$?
 check everyday_logs_no_scenario_exit3 [ "$rc" -eq 3 ]
+# `logs SCENARIO` reads the newest run's, as `status` takes the newest run; a lone word that
+# names a run (here a campaign's name) is the run
+cat >three.yaml <<'Y'
+campaign: threescen
+workload: { command: ["/bin/sh", "-c", "echo rank $RANK of three"] }
+scenarios: [{ name: a, nodes: 1, tasks_per_node: 2 }, { name: c, nodes: 1 }]
+Y
+L=$SCRATCH/lone
+"$CAMPAIGN" submit --wait --backend local --results "$L" two.yaml >/dev/null 2>&1
+sleep 1.1 # run ids sort by the second
+"$CAMPAIGN" submit --wait --backend local --results "$L" three.yaml >three.out 2>&1
+id3=$(basename "$(rundir three.out)")
+"$CAMPAIGN" logs --results "$L" a >la.out 2>&1; rc=$?
+check everyday_logs_scenario_of_newest_run bash -c '[ "$1" -eq 0 ] && grep -q "^rank 1 of three$" "$2" && ! grep -q "says hello" "$2"' _ "$rc" la.out
+"$CAMPAIGN" logs --results "$L" --rank 1 a >lr.out 2>&1
+check everyday_logs_rank_of_scenario_of_newest_run [ "$(cat lr.out)" = "rank 1 of three" ]
+"$CAMPAIGN" logs --results "$L" twoscen >lt.out 2>&1
+check everyday_logs_lone_run_is_the_run [ "$(grep -c '^==> [ab] <==$' lt.out)" -eq 2 ]
+"$CAMPAIGN" logs --results "$L" b >lb.out 2>&1; rc=$? # b is only in the older run
+check everyday_logs_unknown_scenario_said bash -c '[ "$1" -eq 3 ] && [ "$(cat "$2")" = "campaign logs: no run '"'b'"' under $3; the newest run $4 has no scenario of that name either (its scenarios: a, c)" ]' _ "$rc" lb.out "$L" "$id3"
+"$CAMPAIGN" logs --results "$SCRATCH/none" a >l0.out 2>&1; rc=$?
+check everyday_logs_scenario_without_runs bash -c '[ "$1" -eq 3 ] && grep -q "^campaign logs: no runs under" "$2"' _ "$rc" l0.out
+"$CAMPAIGN" logs --help >lh.out
+check everyday_logs_usage grep -q "^usage: campaign logs .* \[RUN\] \[SCENARIO\]$" lh.out
 "$CAMPAIGN" --help >help.out 2>&1
 check everyday_help_lists_new grep -q "^  logs \|^  ls " help.out
 

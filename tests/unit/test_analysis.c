@@ -486,6 +486,16 @@ static void test_oversubscribed(void)
 	CHECK_STR(verdict_name(c->outcome.v.runner_up), "compute-bound");
 	CHECK(strstr(E(c, &run), "; **borderline**: compute takes 44.0 %") != NULL);
 	ana_run_free(&run);
+	/* on a machine of one CPU the count is said in the singular */
+	struct ana_run one = { .campaign = strdup("t"),
+			       .run_id = strdup("r"),
+			       .run_dir = strdup(dir),
+			       .th = { 20, 30, 70, 90 },
+			       .host_cpus = 1 };
+	add(&one, "osdata", "COMPLETED", 2, 2);
+	CHECK(ana_run_analyse(&one) == 0);
+	CHECK(strstr(E(&one.sc[0], &one), "4 ranks on this machine's 1 CPU, so ranks") != NULL);
+	ana_run_free(&one);
 }
 
 /* The decision alone: the largest share, ties to the first, the runner-up

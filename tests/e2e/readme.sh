@@ -1,0 +1,59 @@
+# README.md's commands, run as a newcomer would type them, on the local executor, in a
+# scratch folder holding links to bin/ and campaigns/. The fence tag says what a block is
+# (docs/development.md, "The README's commands"): ```sh lines are run in order, each must
+# exit 0; ```yaml FILE is written to FILE first; ```console (make, SLURM) and ```text (output)
+# are shown only. Then what those commands promise: the run analysed, `logs SCENARIO` the
+# newest run's job log, `logs --rank` the rank's own output.
+source "$(dirname "$0")/../lib.sh"
+need_torch readme_own_script
+cd "$SCRATCH"
+ln -s "$ROOT/bin" bin
+ln -s "$ROOT/campaigns" campaigns
+unset CAMPAIGN_RESULTS
+# the README's python3 is the one with torch: Debian's, ahead of a version manager's shim
+export PATH=/usr/bin:$PATH
+# blocks FILE: one line per block, "TAG ARG FIRST_LINE LAST_LINE" (lines of FILE; ARG - for none)
+blocks() {
+	awk '/^```/ { if (open) { print tag " " arg " " first " " NR - 1; open = 0 }
+		      else { open = 1; first = NR + 1; tag = substr($1, 4) == "" ? "none" : substr($1, 4)
+		             arg = $2 == "" ? "-" : $2 }
+		      next }' "$1"
+}
+README=$ROOT/README.md
+untagged=$(blocks "$README" | awk '$1 !~ /^(sh|yaml|console|text)$/ { print $3 - 1 }' | tr '\n' ' ')
+check readme_every_fence_tagged [ -z "$untagged" ]
+ran=0
+while read -r tag arg first last; do
+	case "$tag" in
+	yaml)
+		[ "$arg" != - ] || continue
+		mkdir -p "$(dirname "$arg")"
+		sed -n "${first},${last}p" "$README" >"$arg"
+		;;
+	sh)
+		for ((k = first; k <= last; k++)); do
+			line=$(sed -n "${k}p" "$README")
+			case "$line" in '' | '#'*) continue ;; esac
+			bash -c "$line" >"line$k.out" 2>&1
+			rc=$?
+			if [ "$rc" -ne 0 ] && torch_heap_abort "$(rundir "line$k.out")"; then
+				echo "note: a torch rank aborted on glibc's heap check (a crash in Debian's torch): line $k again"
+				bash -c "$line" >"line$k.out" 2>&1
+				rc=$?
+			fi
+			ran=$((ran + 1))
+			[ "$rc" -eq 0 ] || tail -n 5 "line$k.out" | sed 's/^/  why: /'
+			check "readme_line_${k}_exit0" [ "$rc" -eq 0 ]
+		done
+		;;
+	esac
+done < <(blocks "$README")
+check readme_commands_ran [ "$ran" -ge 5 ]
+run=$(ls -d results/my-training/*/ 2>/dev/null | tail -n 1)
+check readme_run_analysed [ "$(json "$run/summary.json" '[s["analysed"] for s in j["scenarios"]]' 2>&1)" = "[True, True]" ]
+check readme_from_traces [ "$(json "$run/summary.json" '[s["source"] for s in j["scenarios"]]' 2>&1)" = "['PyTorch profiler traces', 'PyTorch profiler traces']" ]
+check readme_status_newest grep -q "^cpu-2n  *2  *COMPLETED  *2 " "line$(grep -n '^bin/campaign status' "$README" | head -n 1 | cut -d: -f1).out"
+"$CAMPAIGN" logs cpu-2n >logs.out 2>&1
+check readme_logs_scenario_of_newest grep -q "^campaign: scenario cpu-2n starting on local\[1-2\]" logs.out
+"$CAMPAIGN" logs --rank 1 cpu-2n >rank.out 2>&1
+check readme_logs_rank_output grep -q "^step [0-9]* loss " rank.out
