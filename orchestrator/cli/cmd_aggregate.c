@@ -44,14 +44,14 @@ static int aggregate_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_aggregate_entry = {
-	"aggregate",
-	"[--force] [--wait S] [--jobs N] [--shards N] [--results DIR] RUN",
-	"run the analyzers on a finished run (normally automatic)",
-	CMD_RUN,
-	1,
-	1,
-	aggregate_exec,
-	(const struct optdef[]){
+	.name = "aggregate",
+	.usage = "[--force] [--wait S] [--jobs N] [--shards N] [--results DIR] RUN",
+	.summary = "run the analyzers on a finished run (normally automatic)",
+	.flags = CMD_RUN,
+	.min_pos = 1,
+	.max_pos = 1,
+	.exec = aggregate_exec,
+	.opts = (const struct optdef[]){
 		{ 'f', "force", NULL, "analyse even if some jobs are not final" },
 		{ 'w', "wait", "S", "wait up to S seconds for every job to be final (default 0)" },
 		{ 'j', "jobs", "N",

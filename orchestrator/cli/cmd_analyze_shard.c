@@ -33,9 +33,14 @@ static int shard_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_analyze_shard_entry = {
-	"analyze-shard", "[--shard I] --shards N [--attempt K] [--jobs N] DIR",
-	"analyse one shard of a map step's plan (the aggregation job's srun tasks)",
-	CMD_NODE, 1, 1, shard_exec, (const struct optdef[]){
+	.name = "analyze-shard",
+	.usage = "[--shard I] --shards N [--attempt K] [--jobs N] DIR",
+	.summary = "analyse one shard of a map step's plan (the aggregation job's srun tasks)",
+	.flags = CMD_NODE,
+	.min_pos = 1,
+	.max_pos = 1,
+	.exec = shard_exec,
+	.opts = (const struct optdef[]){
 		{ 'i', "shard", "I", "this shard, 0-based (default: SLURM_PROCID)" },
 		{ 's', "shards", "N", "how many shards share the plan" },
 		{ 'a', "attempt", "K", "1, or 2 for the retry of a failed shard" },

@@ -37,14 +37,14 @@ static int archive_attempt_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_archive_attempt_entry = {
-	"archive-attempt",
-	"--dir JOB_DIR --attempt N [--log NAME]",
-	"move a requeued job's previous attempt's outputs to JOB_DIR/attempts/N/",
-	CMD_NODE,
-	0,
-	0,
-	archive_attempt_exec,
-	(const struct optdef[]){
+	.name = "archive-attempt",
+	.usage = "--dir JOB_DIR --attempt N [--log NAME]",
+	.summary = "move a requeued job's previous attempt's outputs to JOB_DIR/attempts/N/",
+	.flags = CMD_NODE,
+	.min_pos = 0,
+	.max_pos = 0,
+	.exec = archive_attempt_exec,
+	.opts = (const struct optdef[]){
 		OPT_DIR("the job directory"),
 		{ 'a', "attempt", "N", "the number of the attempt that ended (the store's)" },
 		{ 'l', "log", "NAME", "the job log SLURM keeps open: copied, then emptied" },

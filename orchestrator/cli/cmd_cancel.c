@@ -28,12 +28,11 @@ static int cancel_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_cancel_entry = {
-	"cancel",
-	"[--results DIR] RUN [SCENARIO...]",
-	"cancel a run's unfinished jobs (all, or the scenarios named)",
-	CMD_RUN,
-	1,
-	-1,
-	cancel_exec,
-	NULL,
+	.name = "cancel",
+	.usage = "[--results DIR] RUN [SCENARIO...]",
+	.summary = "cancel a run's unfinished jobs (all, or the scenarios named)",
+	.flags = CMD_RUN,
+	.min_pos = 1,
+	.max_pos = -1,
+	.exec = cancel_exec,
 };

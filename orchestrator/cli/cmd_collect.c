@@ -146,12 +146,12 @@ static int collect_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_collect_entry = {
-	"collect",
-	"--dir JOB_DIR PATTERN...",
-	"copy a workload's own profiler traces into JOB_DIR/traces/",
-	CMD_NODE,
-	1,
-	-1,
-	collect_exec,
-	(const struct optdef[]){ OPT_DIR("the job directory"), OPT_END },
+	.name = "collect",
+	.usage = "--dir JOB_DIR PATTERN...",
+	.summary = "copy a workload's own profiler traces into JOB_DIR/traces/",
+	.flags = CMD_NODE,
+	.min_pos = 1,
+	.max_pos = -1,
+	.exec = collect_exec,
+	.opts = (const struct optdef[]){ OPT_DIR("the job directory"), OPT_END },
 };

@@ -335,13 +335,12 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_compare_entry = {
-	"compare",
-	"[--json] [--results DIR] RUN_A RUN_B",
-	"run B against reference A: ratios per metric and scenario; a variant's checked "
-	"predictions",
-	CMD_RESULTS,
-	2,
-	2,
-	compare_exec,
-	(const struct optdef[]){ OPT_JSON("print one JSON document"), OPT_END },
+	.name = "compare",
+	.usage = "[--json] [--results DIR] RUN_A RUN_B",
+	.summary = "run B against reference A: ratios per metric and scenario; a variant's checked predictions",
+	.flags = CMD_RESULTS,
+	.min_pos = 2,
+	.max_pos = 2,
+	.exec = compare_exec,
+	.opts = (const struct optdef[]){ OPT_JSON("print one JSON document"), OPT_END },
 };

@@ -36,15 +36,14 @@ static int launch_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_launch_entry = {
-	"launch",
-	"--nodes N --tasks-per-node T [--workers-per-node W] [--grace S] [--local] [--overlap] -- "
-	"CMD [ARG...]",
-	"start N x T ranks of CMD (srun inside SLURM, local processes elsewhere)",
-	CMD_NODE,
-	0,
-	-1,
-	launch_exec,
-	(const struct optdef[]){
+	.name = "launch",
+	.usage = "--nodes N --tasks-per-node T [--workers-per-node W] [--grace S] [--local] [--overlap] -- CMD [ARG...]",
+	.summary = "start N x T ranks of CMD (srun inside SLURM, local processes elsewhere)",
+	.flags = CMD_NODE,
+	.min_pos = 0,
+	.max_pos = -1,
+	.exec = launch_exec,
+	.opts = (const struct optdef[]){
 		{ 'n', "nodes", "N", "nodes to emulate or span (default 1)" },
 		{ 't', "tasks-per-node", "T", "ranks per node (default 1)" },
 		{ 'w', "workers-per-node", "W",

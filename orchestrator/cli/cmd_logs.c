@@ -120,14 +120,14 @@ static int logs_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_logs_entry = {
-	"logs",
-	"[--rank R] [--follow] [--results DIR] [RUN] [SCENARIO]",
-	"print a scenario's job log or one rank's (default: the newest run); --follow to the end",
-	CMD_RUN | CMD_RUN_NEWEST | CMD_RUN_SCENARIO,
-	0,
-	2,
-	logs_exec,
-	(const struct optdef[]){
+	.name = "logs",
+	.usage = "[--rank R] [--follow] [--results DIR] [RUN] [SCENARIO]",
+	.summary = "print a scenario's job log or one rank's (default: the newest run); --follow to the end",
+	.flags = CMD_RUN | CMD_RUN_NEWEST | CMD_RUN_SCENARIO,
+	.min_pos = 0,
+	.max_pos = 2,
+	.exec = logs_exec,
+	.opts = (const struct optdef[]){
 		{ 'r', "rank", "R",
 		  "that rank's own log (logs/rank_<R>.out) instead of the job log" },
 		{ 'f', "follow", NULL, "keep printing what is added until the job is final" },

@@ -182,14 +182,14 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_ls_entry = {
-	"ls",
-	"[--json | --quiet] [--results DIR]",
-	"list the runs under the results root, newest first, with their jobs' states",
-	CMD_RESULTS,
-	0,
-	0,
-	ls_exec,
-	(const struct optdef[]){ OPT_JSON("print one JSON array"),
+	.name = "ls",
+	.usage = "[--json | --quiet] [--results DIR]",
+	.summary = "list the runs under the results root, newest first, with their jobs' states",
+	.flags = CMD_RESULTS,
+	.min_pos = 0,
+	.max_pos = 0,
+	.exec = ls_exec,
+	.opts = (const struct optdef[]){ OPT_JSON("print one JSON array"),
 				 { 'q', "quiet", NULL, "print the run ids only, one per line" },
 				 OPT_END },
 };

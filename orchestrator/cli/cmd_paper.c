@@ -61,15 +61,14 @@ static int paper_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_paper_entry = {
-	"paper",
-	"[--out DIR] [--verify] [--results DIR] RUN",
-	"figures, tables, analysis, provenance, MANIFEST (a variant's checks too); "
-	"byte-reproducible",
-	CMD_RUN,
-	1,
-	1,
-	paper_exec,
-	(const struct optdef[]){
+	.name = "paper",
+	.usage = "[--out DIR] [--verify] [--results DIR] RUN",
+	.summary = "figures, tables, analysis, provenance, MANIFEST (a variant's checks too); byte-reproducible",
+	.flags = CMD_RUN,
+	.min_pos = 1,
+	.max_pos = 1,
+	.exec = paper_exec,
+	.opts = (const struct optdef[]){
 		{ 'o', "out", "DIR",
 		  "where (default RUN_DIR/paper): a new or empty folder, or a previous paper "
 		  "output, "

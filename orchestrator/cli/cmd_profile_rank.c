@@ -133,15 +133,14 @@ static int profile_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_profile_rank_entry = {
-	"profile-rank",
-	"--dir JOB_DIR [--nsys] [--trace T] [--capture-range R] [--perf] [--required] -- CMD "
-	"[ARG...]",
-	"run one rank under nsys and/or perf stat; the job script adds it",
-	CMD_NODE,
-	0,
-	-1,
-	profile_exec,
-	(const struct optdef[]){
+	.name = "profile-rank",
+	.usage = "--dir JOB_DIR [--nsys] [--trace T] [--capture-range R] [--perf] [--required] -- CMD [ARG...]",
+	.summary = "run one rank under nsys and/or perf stat; the job script adds it",
+	.flags = CMD_NODE,
+	.min_pos = 0,
+	.max_pos = -1,
+	.exec = profile_exec,
+	.opts = (const struct optdef[]){
 		OPT_DIR("the job directory (outputs go to nsys/ and perf/)"),
 		{ 'n', "nsys", NULL, "profile with Nsight Systems and export SQLite" },
 		{ 't', "trace", "T", "nsys --trace (default cuda,nvtx,osrt)" },

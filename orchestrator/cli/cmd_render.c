@@ -33,13 +33,14 @@ static int render_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_render_entry = {
-	"render",
-	"--out DIR FILE",
-	"write each scenario's job script into DIR/<scenario>/ without submitting",
-	0,
-	1,
-	1,
-	render_exec,
-	(const struct optdef[]){ { 'o', "out", "DIR", "where to write the scripts (required)" },
-				 OPT_END },
+	.name = "render",
+	.usage = "--out DIR FILE",
+	.summary = "write each scenario's job script into DIR/<scenario>/ without submitting",
+	.flags = 0,
+	.min_pos = 1,
+	.max_pos = 1,
+	.exec = render_exec,
+	.opts = (const struct optdef[]){
+		{ 'o', "out", "DIR", "where to write the scripts (required)" },
+		OPT_END },
 };

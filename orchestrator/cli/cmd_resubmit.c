@@ -123,14 +123,14 @@ static int resubmit_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_resubmit_entry = {
-	"resubmit",
-	"[--failed] [--wait] [--no-aggregation-job] [--results DIR] RUN [SCENARIO...]",
-	"run failed (or named) scenarios again in the same run, keeping every attempt",
-	CMD_RUN,
-	1,
-	-1,
-	resubmit_exec,
-	(const struct optdef[]){
+	.name = "resubmit",
+	.usage = "[--failed] [--wait] [--no-aggregation-job] [--results DIR] RUN [SCENARIO...]",
+	.summary = "run failed (or named) scenarios again in the same run, keeping every attempt",
+	.flags = CMD_RUN,
+	.min_pos = 1,
+	.max_pos = -1,
+	.exec = resubmit_exec,
+	.opts = (const struct optdef[]){
 		{ 'f', "failed", NULL,
 		  "every scenario whose latest attempt ended other than COMPLETED" },
 		OPT_WAIT,

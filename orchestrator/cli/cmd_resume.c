@@ -50,12 +50,12 @@ static int resume_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_resume_entry = {
-	"resume",
-	"[--wait] [--no-aggregation-job] [--results DIR] RUN",
-	"finish an interrupted submission: adopt jobs already submitted, submit the rest",
-	CMD_RUN,
-	1,
-	1,
-	resume_exec,
-	(const struct optdef[]){ OPT_WAIT, OPT_NO_AGGREGATION_JOB, OPT_END },
+	.name = "resume",
+	.usage = "[--wait] [--no-aggregation-job] [--results DIR] RUN",
+	.summary = "finish an interrupted submission: adopt jobs already submitted, submit the rest",
+	.flags = CMD_RUN,
+	.min_pos = 1,
+	.max_pos = 1,
+	.exec = resume_exec,
+	.opts = (const struct optdef[]){ OPT_WAIT, OPT_NO_AGGREGATION_JOB, OPT_END },
 };

@@ -25,12 +25,12 @@ static int status_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_status_entry = {
-	"status",
-	"[--json] [--results DIR] [RUN]",
-	"show where each job of a run is (default: the newest run)",
-	CMD_RUN | CMD_RUN_NEWEST,
-	0,
-	1,
-	status_exec,
-	(const struct optdef[]){ OPT_JSON("print JSON instead of a table"), OPT_END },
+	.name = "status",
+	.usage = "[--json] [--results DIR] [RUN]",
+	.summary = "show where each job of a run is (default: the newest run)",
+	.flags = CMD_RUN | CMD_RUN_NEWEST,
+	.min_pos = 0,
+	.max_pos = 1,
+	.exec = status_exec,
+	.opts = (const struct optdef[]){ OPT_JSON("print JSON instead of a table"), OPT_END },
 };

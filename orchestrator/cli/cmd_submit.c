@@ -73,15 +73,14 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_submit_entry = {
-	"submit",
-	"[--wait] [--backend auto|local|slurm] [--require-clean] [--no-aggregation-job] [--results "
-	"DIR] FILE",
-	"validate, render and submit every scenario of a campaign",
-	CMD_RESULTS,
-	1,
-	1,
-	submit_exec,
-	(const struct optdef[]){
+	.name = "submit",
+	.usage = "[--wait] [--backend auto|local|slurm] [--require-clean] [--no-aggregation-job] [--results DIR] FILE",
+	.summary = "validate, render and submit every scenario of a campaign",
+	.flags = CMD_RESULTS,
+	.min_pos = 1,
+	.max_pos = 1,
+	.exec = submit_exec,
+	.opts = (const struct optdef[]){
 		OPT_WAIT,
 		{ 'b', "backend", "NAME", "auto (default), local or slurm" },
 		{ 'c', "require-clean", NULL,

@@ -25,6 +25,11 @@ static int supervise_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_supervise_entry = {
-	"supervise", "RUN_DIR", "run a local run's jobs; submit starts it in the background",
-	CMD_RUN | CMD_NODE, 1, 1, supervise_exec, NULL,
+	.name = "supervise",
+	.usage = "RUN_DIR",
+	.summary = "run a local run's jobs; submit starts it in the background",
+	.flags = CMD_RUN | CMD_NODE,
+	.min_pos = 1,
+	.max_pos = 1,
+	.exec = supervise_exec,
 };

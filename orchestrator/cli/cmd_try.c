@@ -280,14 +280,14 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_try_entry = {
-	"try",
-	"[--wait] [--knobs FILE] [--no-aggregation-job] [--results DIR] RUN [KIND...]",
-	"run each recommendation of RUN that has a knob as a variant, and check its prediction",
-	CMD_RUN,
-	1,
-	-1,
-	try_exec,
-	(const struct optdef[]){
+	.name = "try",
+	.usage = "[--wait] [--knobs FILE] [--no-aggregation-job] [--results DIR] RUN [KIND...]",
+	.summary = "run each recommendation of RUN that has a knob as a variant, and check its prediction",
+	.flags = CMD_RUN,
+	.min_pos = 1,
+	.max_pos = -1,
+	.exec = try_exec,
+	.opts = (const struct optdef[]){
 		OPT_WAIT,
 		{ 'k', "knobs", "FILE",
 		  "take the knobs from this campaign file instead of the run's own" },

@@ -43,6 +43,11 @@ static int validate_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_validate_entry = {
-	"validate", "FILE", "check a campaign file and print the scenarios it expands to",
-	0, 1, 1, validate_exec, NULL,
+	.name = "validate",
+	.usage = "FILE",
+	.summary = "check a campaign file and print the scenarios it expands to",
+	.flags = 0,
+	.min_pos = 1,
+	.max_pos = 1,
+	.exec = validate_exec,
 };

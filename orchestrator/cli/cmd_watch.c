@@ -27,14 +27,14 @@ static int watch_exec(const struct cmd_entry *self, struct args *a)
 }
 
 const struct cmd_entry cmd_watch_entry = {
-	"watch",
-	"[--interval S] [--max-interval S] [--plain] [--results DIR] [RUN]",
-	"follow a run until every job is final and the analysis is written",
-	CMD_RUN | CMD_RUN_NEWEST,
-	0,
-	1,
-	watch_exec,
-	(const struct optdef[]){
+	.name = "watch",
+	.usage = "[--interval S] [--max-interval S] [--plain] [--results DIR] [RUN]",
+	.summary = "follow a run until every job is final and the analysis is written",
+	.flags = CMD_RUN | CMD_RUN_NEWEST,
+	.min_pos = 0,
+	.max_pos = 1,
+	.exec = watch_exec,
+	.opts = (const struct optdef[]){
 		{ 'i', "interval", "S", "shortest poll interval, after a change (default 2)" },
 		{ 'm', "max-interval", "S",
 		  "longest poll interval while nothing changes (default 60)" },
