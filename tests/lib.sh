@@ -41,7 +41,8 @@ slurm_cluster() {
 	pass "$1_cluster_started"
 }
 # rows RUN_DIR SQL: the first column of the first row of SQL on the run's state.db
-rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$1/state.db" "$2"; }
+# (read-only: a missing state.db, e.g. of an empty RUN_DIR, is an error, never created as /state.db)
+rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True).execute(sys.argv[2]).fetchone()[0])" "$1/state.db" "$2"; }
 # need_torch NAME: skips the script unless Debian's PyTorch (/usr/bin/python3, gloo) is there
 need_torch() {
 	if ! /usr/bin/python3 -c 'import torch.distributed as d; assert d.is_gloo_available()' 2>/dev/null; then
