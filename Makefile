@@ -193,7 +193,8 @@ check: check-deps
 # alone; every end-to-end script; the quick ones (under a minute: command line,
 # broken campaigns, layout, hostile inputs, traces); the scripts that failed in
 # the last run.
-QUICK_SCRIPTS := cli corpus layout hostile hostile_inputs hostile_traces hostile_writes traces traces_fixture bounds
+QUICK_SCRIPTS := cli corpus layout render_quoting analyze_malformed_inputs reader_malformed_traces \
+                 fsio_safe_writes analyze_hta_reference analyze_mini_fixture bounds
 unit: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 $(UNIT_BINS)
 	@E2E=0 tests/run.sh $(UNIT_BINS)
