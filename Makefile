@@ -48,7 +48,7 @@ ifeq ($(HAVE_CUDA),yes)
 BINS += bin/campaign-trainer-gpu
 endif
 
-.PHONY: all deps check-deps check check-sanitized unit e2e quick failed demo bench fuzz install docs clean gpu-kit
+.PHONY: all deps check-deps check check-sanitized unit e2e quick failed test demo bench fuzz install docs clean gpu-kit
 all: $(BINS)
 
 # What is missing, in one apt-get call (tests/tools/deps.sh, one caller at a time).
@@ -189,10 +189,12 @@ check: check-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(FUZZ_BINS) $(B)/tsan/campaign-analyze
 	@tests/run.sh $(UNIT_BINS)
 
-# Parts of the suite: the unit tests alone; every end-to-end script; the
-# quick ones (under a minute: command line, broken campaigns, layout, hostile
-# inputs, traces); the scripts that failed in the last run.
-QUICK_SCRIPTS := cli corpus layout hostile hostile_inputs hostile_traces hostile_writes traces traces_fixture bounds
+# Parts of the suite (one test alone: `make test T=NAME`, below): the unit tests
+# alone; every end-to-end script; the quick ones (under a minute: command line,
+# broken campaigns, layout, hostile inputs, traces); the scripts that failed in
+# the last run.
+QUICK_SCRIPTS := cli corpus layout render_quoting analyze_malformed_inputs reader_malformed_traces \
+                 fsio_safe_writes analyze_hta_reference analyze_mini_fixture bounds
 unit: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 $(UNIT_BINS)
 	@E2E=0 tests/run.sh $(UNIT_BINS)
@@ -206,6 +208,20 @@ failed: check-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(FUZZ_BINS) $(B)/tsan/campaign-analyze
 	@if [ -s build/tests-failed.txt ]; then TEST_SCRIPTS="$$(tr '\n' ' ' <build/tests-failed.txt)" E2E=1 tests/run.sh; \
 	 else echo "make failed: no failed script recorded (build/tests-failed.txt); 0 passed, 0 failed"; fi
+
+# One test by name, built and run through tests/run.sh: `make test T=analysis` (or
+# T=test_analysis: tests/unit/test_analysis.c under ASan + UBSan), `make test T=faults`
+# (tests/e2e/faults.sh); a name that matches nothing lists the near ones (tests/tools/test_name.sh).
+test:
+	@set -e; what=$$(tests/tools/test_name.sh "$(T)") || exit 2; set -- $$what; \
+	if [ "$$1" = unit ]; then \
+		$(MAKE) --no-print-directory deps; \
+		$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 $$2; E2E=0 tests/run.sh $$2; \
+	else \
+		case "$$2" in fuzz_replay) extra="$(FUZZ_BINS)" ;; tsan) extra=$(B)/tsan/campaign-analyze ;; *) extra= ;; esac; \
+		$(MAKE) --no-print-directory check-deps; \
+		$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $$extra; TEST_SCRIPTS=$$2 tests/run.sh; \
+	fi
 
 # The whole suite with sanitizer-built binaries (slower; not part of check).
 check-sanitized: check-deps

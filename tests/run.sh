@@ -4,15 +4,19 @@
 # this script counts them and ends with "N passed, N failed, N skipped".
 #
 # The e2e scripts run in lanes side by side: three SLURM lanes (the scripts
-# that start a test cluster of their own: store_shared.sh; slurm.sh; the other
-# slurm*.sh), which mostly wait on their controllers, and two main lanes
-# (everything else, balanced by each script's usual time), each lane one
-# script at a time; when the main lanes are done, the scripts whose checks
-# compare timings between ranks or runs (bottlenecks.sh, pytorch_ddp.sh,
-# compare_noise.sh) run one by one beside what is left of the SLURM lanes.
+# that start a test cluster of their own, each on its own ports, "# lane: slurm"
+# in their top comment), which mostly wait on their controllers, and two main
+# lanes (everything else), each lane one script at a time; when the main lanes
+# are done, the scripts whose checks compare timings between ranks or runs
+# ("# lane: solo": bottlenecks.sh, pytorch_ddp.sh, compare_noise.sh) run one by
+# one beside what is left of the SLURM lanes. Within its kind, each script goes,
+# longest first, to the lane with the least time so far: its wall time in the
+# last run that ran it, recorded in build/test-times.txt ("NAME SECONDS", written
+# at the end of every run), or DEFAULT_WEIGHT seconds when it has none.
 # Each script's output is printed whole when it ends. TEST_LANES=1 runs every
 # script one after another; TESTS=word runs only the scripts whose name holds it;
-# TEST_SCRIPTS="a b" only those (names without .sh); E2E=0 none. The scripts
+# TEST_SCRIPTS="a b" only those (names without .sh); E2E=0 none; TEST_PLAN=1 prints
+# the lanes and runs nothing. The scripts
 # that failed are listed in build/tests-failed.txt (`make failed` runs them again).
 set -u
 cd "$(dirname "$0")/.."
@@ -45,6 +49,7 @@ run_one() {
 		grep -q '^FAIL' "$out" && echo "$name" >>"$work/failed-scripts"
 		[ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out" && echo "$name" >>"$work/failed-scripts"
 		grep -E '^(PASS|FAIL|SKIP)' "$out" >>"$log"
+		[[ "$name" == *.sh ]] && echo "${name%.sh} $((SECONDS - start))" >>"$work/times"
 		[ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out" && echo "FAIL $name: exited with status $rc" >>"$log"
 	} 9>"$work/print.lock"
 	rm -f "$out" "$out.block"
@@ -54,41 +59,51 @@ for t in "$@"; do
 done
 only=${TESTS:-}
 slurm_lanes=("" "" "") main_lanes=("" "") solo=()
-main_load=(0 0)
+slurm_load=(0 0 0) main_load=(0 0)
 picked=" ${TEST_SCRIPTS:-} "
-# rough seconds each script takes here, to balance the main lanes (3 for the rest)
+times=build/test-times.txt
+DEFAULT_WEIGHT=10
+# weight NAME: the script's seconds in the last run that ran it (at least 1), else the default
 weight() {
-	case "$1" in
-	valgrind.sh) echo 65 ;; user_conclusions.sh) echo 30 ;; stragglers.sh) echo 26 ;; ranklogs.sh) echo 21 ;;
-	secrets.sh) echo 17 ;; torchrun.sh) echo 16 ;; everyday.sh) echo 15 ;; crash_states.sh) echo 13 ;; faults.sh) echo 12 ;;
-	gpu_verdicts.sh | readme.sh) echo 11 ;; paper.sh | concurrency.sh) echo 10 ;; demo_run.sh | try.sh | try_kinds.sh) echo 9 ;;
-	user_traces.sh | resume.sh | fabric.sh | monitor.sh | bounds.sh) echo 7 ;; *) echo 3 ;;
-	esac
+	local w
+	w=$(awk -v n="$1" '$1 == n { w = $2 } END { print w }' "$times" 2>/dev/null)
+	[ -n "$w" ] || w=$DEFAULT_WEIGHT
+	echo $((w > 0 ? w : 1))
 }
+# kind FILE: the lane its top comment declares ("# lane: slurm" or "# lane: solo"), else main
+kind() { awk '!/^#/ { exit } $1 == "#" && $2 == "lane:" { k = $3; exit } END { print k ? k : "main" }' "$1"; }
+# lightest LOAD...: the index of the smallest load
+lightest() { local i k=0 a=("$@"); for i in "${!a[@]}"; do [ "${a[i]}" -lt "${a[k]}" ] && k=$i; done; echo "$k"; }
 scripts=()
 for t in tests/e2e/*.sh; do
 	[ "${E2E:-1}" = 0 ] && break
 	[ -n "$only" ] && [[ "$t" != *"$only"* ]] && continue
 	[ -n "${TEST_SCRIPTS:-}" ] && [[ "$picked" != *" $(basename "$t" .sh) "* ]] && continue
-	scripts+=("$(weight "$(basename "$t")") $t")
+	scripts+=("$(weight "$(basename "$t" .sh)") $t")
 done
-# heaviest first, each to the lighter main lane; the SLURM scripts (mostly waiting on their
-# controllers, each on its own cluster and ports) in three lanes of their own
+# heaviest first, each to the lighter lane of its kind
 while read -r w t; do
 	[ -z "$t" ] && continue
-	case "$(basename "$t")" in
-	store_shared.sh) slurm_lanes[0]+=" $t" ;;
-	slurm.sh) slurm_lanes[1]+=" $t" ;;
-	slurm*.sh) slurm_lanes[2]+=" $t" ;;
-	bottlenecks.sh | pytorch_ddp.sh | compare_noise.sh) solo+=("$t") ;;
+	case "$(kind "$t")" in
+	slurm)
+		k=$(lightest "${slurm_load[@]}")
+		slurm_lanes[k]+=" $t"
+		slurm_load[k]=$((slurm_load[k] + w))
+		;;
+	solo) solo+=("$t") ;;
 	*)
-		k=0
-		[ "${main_load[1]}" -lt "${main_load[0]}" ] && k=1
+		k=$(lightest "${main_load[@]}")
 		main_lanes[k]+=" $t"
 		main_load[k]=$((main_load[k] + w))
 		;;
 	esac
-done < <(printf '%s\n' "${scripts[@]}" | sort -rn)
+done < <(printf '%s\n' "${scripts[@]}" | sort -k1,1rn -k2,2)
+if [ "${TEST_PLAN:-0}" = 1 ]; then # the lanes, with their seconds, and nothing run
+	for k in 0 1 2; do echo "slurm lane $((k + 1)) (${slurm_load[k]} s):${slurm_lanes[k]}"; done
+	for k in 0 1; do echo "main lane $((k + 1)) (${main_load[k]} s):${main_lanes[k]}"; done
+	echo "solo, one by one:${solo[*]/#/ }"
+	exit 0
+fi
 lane() { local t; for t in "$@"; do run_one "$(basename "$t")" bash "$t"; done; }
 # Each background lane gets a process group of its own (set -m), so that INT or TERM to this
 # script stops every lane and its scripts whole (their EXIT traps stop their test clusters)
@@ -122,7 +137,13 @@ fi
 lane "${solo[@]}"
 [ "${TEST_LANES:-2}" = 1 ] || wait "${pids[@]}" 2>/dev/null
 mkdir -p build
+[ -f "$times" ] || : >"$times"
 sed 's/\.sh$//' "$work/failed-scripts" 2>/dev/null | sort -u >build/tests-failed.txt
+# this run's times replace those recorded for the same scripts; the others are kept
+if [ -s "$work/times" ]; then
+	awk 'FNR == NR { t[$1] = $2; next } !($1 in t) { print } END { for (n in t) print n, t[n] }' \
+		"$work/times" "$times" 2>/dev/null | sort >"$times.tmp" && mv "$times.tmp" "$times"
+fi
 pass=$(grep -c '^PASS' "$log")
 fail=$(grep -c '^FAIL' "$log")
 skip=$(grep -c '^SKIP' "$log")

@@ -1,6 +1,7 @@
 # The forced bottlenecks (campaigns/bottlenecks.yaml): at 1, 2 and 4 emulated
 # nodes the analysis names each forced bottleneck; at 1 and 2
 # nodes the trainer's own telemetry already shows the forced phase dominating.
+# lane: solo (compares timings: runs alone after the main lanes, tests/run.sh)
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" "$ROOT/campaigns/bottlenecks.yaml" >out.txt 2>&1; rc=$?

@@ -7,18 +7,7 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 A=$BIN/campaign-analyze
-python3 - <<'P'
-import gzip
-with gzip.open("bomb.json.gz", "wb", compresslevel=6) as f:
-    f.write(b'{"traceEvents":[{"name":"')
-    chunk = b"a" * (1 << 24)
-    for i in range(64):
-        f.write(chunk)
-    f.write(b'","ph":"X","ts":1,"dur":1}]}')
-for mb in (8, 16, 32):
-    with gzip.open("str%d.json.gz" % mb, "wb", compresslevel=1) as f:
-        f.write(b'{"traceEvents":[{"name":"x","ph":"X","ts":1,"dur":1,"args":{"s":"' + b"b" * (mb << 20) + b'"}}]}')
-P
+python3 "$ROOT/tests/tools/big_string_traces.py" .
 /usr/bin/time -f "%e %M" -o bomb.time "$A" bomb.json.gz >bomb.out 2>&1; rc=$?
 read -r secs kb < <(tail -n 1 bomb.time)
 check bounds_gzip_bomb_refused [ "$rc" -eq 4 ]

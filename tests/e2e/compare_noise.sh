@@ -2,6 +2,7 @@
 # the same workload (step times drawn from one distribution, other seeds)
 # are "within noise" with the 95 % interval printed; a run 30 % slower is
 # "worse", and its interval excludes 1 (issue 21, finding 7).
+# lane: solo (compares timings: runs alone after the main lanes, tests/run.sh)
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 run_of() { # NAME SEED BASE_MS

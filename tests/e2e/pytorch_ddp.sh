@@ -4,6 +4,7 @@
 # executor at 1, 2 and 4 emulated nodes, and analysed from what it leaves:
 # its profiler traces (Debian's torch 1.13 writes the legacy array form),
 # the step lines it prints, or the node monitors alone.
+# lane: solo (compares timings: runs alone after the main lanes, tests/run.sh)
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch pytorch_ddp

@@ -5,6 +5,7 @@
 # RANK, WORLD_SIZE, LOCAL_RANK ...); the script has none of its own. Each
 # rank's output lands in logs/rank_<r>.out, and the aggregation job analyses
 # the scenarios from their traces.
+# lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch slurm_pytorch

@@ -4,6 +4,7 @@
 # answer as NFS would; the whole concurrency suite and the SLURM suites
 # (slurm.sh, slurm_resume.sh: crash-safe submission) run again that way
 # (checks named nfs_*), and each says the mode in `status --json`. Then: --store-journal / store_journal, and locks that fail.
+# lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 # the three suites side by side (their own clusters and ports), their outputs in order

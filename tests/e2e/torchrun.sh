@@ -48,25 +48,4 @@ check torchrun_slow_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*
 check torchrun_slow_records [ "$(ls "$job/ranks" | tr '\n' ' ')" = "launcher_0.json launcher_1.json rank_0.json rank_1.json rank_2.json rank_3.json " ]
 # each worker's record against what the worker itself printed ("rank R of 4: pid P", in its
 # node's log), the node its launcher ran on, and the process its trace files are named after
-check torchrun_slow_worker_records python3 - "$job" <<'PY'
-import glob, json, os, re, sys
-job = sys.argv[1]
-rec = lambda n: json.load(open(f"{job}/ranks/{n}.json"))
-said = {}
-for node in (0, 1):
-    for line in open(f"{job}/logs/rank_{node}.out"):
-        m = re.search(r"rank (\d) of 4: pid (\d+)", line)
-        if m:
-            said[int(m.group(1))] = (node, int(m.group(2)))
-assert sorted(said) == [0, 1, 2, 3], said
-launchers = [rec(f"launcher_{n}") for n in (0, 1)]
-assert [(l["node"], l["node_rank"]) for l in launchers] == [("local1", 0), ("local2", 1)], launchers
-assert all("rank" not in l for l in launchers), launchers
-traced = {int(re.match(r".*_(\d+)\.\d+\.pt\.trace\.json$", f).group(1)) for f in os.listdir(f"{job}/traces")}
-for r in range(4):
-    w, (node, pid) = rec(f"rank_{r}"), said[r]
-    want = {"rank": r, "local_rank": r % 2, "node_rank": r // 2, "node": f"local{r // 2 + 1}",
-            "pid": pid, "launcher_pid": launchers[r // 2]["pid"]}
-    assert node == r // 2 and {k: w[k] for k in want} == want, (r, w, want, node)
-assert traced == {p for _, p in said.values()}, (traced, said)
-PY
+check torchrun_slow_worker_records python3 "$ROOT/tests/tools/torchrun_records.py" "$job"

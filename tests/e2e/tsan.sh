@@ -13,18 +13,7 @@ fi
 export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt CAMPAIGN_PHASE_RULES=$ROOT/analyzers/phase_rules.txt
 python3 "$ROOT/tests/tools/gen_traces.py" --ranks 2 --mb 6 --out gen >/dev/null
 gzip -1 -c gen/rank1.pt.trace.json >rank1.pt.trace.json.gz
-python3 - <<'P'
-# cuts guessed inside a string first in every event: each chunk fails, the file is read whole
-lead = '"note": "a}, {b}, {c}, {d}", '
-with open("wrong.pt.trace.json", "w") as f:
-    f.write('{"distributedInfo": {"rank": 0}, "traceEvents": [\n')
-    ev = []
-    for i in range(30000):
-        if i % 1000 == 0:
-            ev.append('{%s"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d", "ts": %d, "dur": 9000, "tid": 1}' % (lead, i // 1000, 100 + i * 10))
-        ev.append('{%s"ph": "X", "cat": "cpu_op", "name": "aten::op%d", "ts": %d, "dur": 5, "tid": %d}' % (lead, i % 7, 100 + i * 10, 1 + i % 2))
-    f.write(",\n".join(ev) + "\n]}\n")
-P
+python3 "$ROOT/tests/tools/wrong_cuts_trace.py" wrong.pt.trace.json
 for input in "gen/rank0.pt.trace.json" "rank1.pt.trace.json.gz" "wrong.pt.trace.json" "gen/rank0.pt.trace.json gen/rank1.pt.trace.json"; do
 	name=$(echo "$input" | tr ' /' '__')
 	# shellcheck disable=SC2086

@@ -31,21 +31,7 @@ check hostile_telemetry_no_escape_in_text bash -c '! grep -rl --include="*.md" -
 check hostile_telemetry_nothing_outside [ "$(find "$SCRATCH" -mindepth 1 -newer marker -not -path "$SCRATCH/R" -not -path "$SCRATCH/R/*" -printf '%P\n' | sort | tr '\n' ' ')" = "paper.out sub.out " ]
 
 # --- campaign-analyze on a hostile Kineto trace and on junk ----------------------------
-python3 - "$C" <<'PY'
-import json, sys
-C = sys.argv[1]
-names = ["$(touch %s.k1)" % C, "`touch %s.k2`" % C, "\"; touch %s.k3; \"" % C,
-         "evil\u001b[2J\u001b]0;title\u0007kernel", "ncclKernel_AllReduce$(touch %s.k4)" % C]
-ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 1000}]
-for i, n in enumerate(names):
-    ev.append({"ph": "X", "cat": "kernel", "name": n, "pid": 0, "tid": 7, "ts": 10 + 30 * i, "dur": 20,
-               "args": {"stream": 7, "correlation": i + 1}})
-ev += [{"ph": "X", "cat": "kernel", "name": "bad", "ts": "abc", "dur": None}, {"ph": "X", "cat": "kernel"},
-       [1, 2], "str", None,
-       {"ph": "X", "cat": "kernel", "name": "huge", "pid": 0, "tid": 7, "ts": 1e308, "dur": 1e308, "args": {"stream": 7}},
-       {"ph": "X", "cat": "kernel", "name": "negative", "pid": 0, "tid": 7, "ts": 5, "dur": -7, "args": {"stream": 7}}]
-json.dump({"distributedInfo": {"rank": "$(touch %s.rank)" % C}, "traceEvents": ev}, open("evil.pt.trace.json", "w"))
-PY
+python3 "$ROOT/tests/tools/evil_kineto_trace.py" "$C" evil.pt.trace.json
 "$BIN/campaign-analyze" evil.pt.trace.json >an.out 2>&1; rc=$?
 check hostile_trace_analysed [ "$rc" -eq 0 ]
 check hostile_trace_counts grep -q "^evil.pt.trace.json (rank ?): 5 GPU events" an.out

@@ -57,33 +57,7 @@ check traces_truncated_exit4 [ "$rc" -eq 4 ] && check traces_truncated_named gre
 check traces_zero_bytes_exit4 [ "$rc" -eq 4 ] && check traces_zero_bytes_named grep -qx "campaign-analyze: zero.json: the file is empty (0 bytes): not a trace" z.out
 
 # SQLite files that are not Nsight Systems exports
-python3 - <<'P'
-import sqlite3
-c = sqlite3.connect("other.sqlite"); c.execute("create table t(x)"); c.commit()
-c = sqlite3.connect("types.sqlite")
-c.execute("create table StringIds(id INTEGER, value TEXT)"); c.execute("insert into StringIds values (1, 'gemm_kernel')")
-c.execute("create table CUPTI_ACTIVITY_KIND_KERNEL(globalPid, deviceId, streamId, correlationId, start, end, demangledName)")
-for row in [("pid", "dev", "s", "c", "a", "b", 1), (1, 0, 7, 1, 100, 50, 1), (1, 0, 7, 2, 1000, 2000, 1), (1, 0, 7, 3, 3000, 4000.5, 1)]:
-    c.execute("insert into CUPTI_ACTIVITY_KIND_KERNEL values (?,?,?,?,?,?,?)", row)
-c.commit()
-c = sqlite3.connect("extreme.sqlite")  # a row spanning the int64 range, one of two days, one before the session
-c.execute("create table StringIds(id INTEGER, value TEXT)"); c.execute("insert into StringIds values (1, 'gemm_kernel')")
-c.execute("create table CUPTI_ACTIVITY_KIND_KERNEL(globalPid, deviceId, streamId, correlationId, start, end, demangledName)")
-for row in [(1, 0, 7, 1, -2**63, 2**63 - 1, 1), (1, 0, 7, 2, 1000, 1000 + 2 * 86400 * 10**9, 1), (1, 0, 7, 3, -5000, -1000, 1),
-            (1, 0, 7, 4, 1000, 3000, 1)]:
-    c.execute("insert into CUPTI_ACTIVITY_KIND_KERNEL values (?,?,?,?,?,?,?)", row)
-c.commit()
-c = sqlite3.connect("norows.sqlite")  # the tables of an export, no row in them
-c.execute("create table StringIds(id INTEGER, value TEXT)")
-c.execute("create table CUPTI_ACTIVITY_KIND_KERNEL(globalPid, deviceId, streamId, correlationId, start, end, demangledName)")
-c.commit(); c.close()
-d = bytearray(open("norows.sqlite", "rb").read())  # the SQLite magic kept, every page after it scrambled
-for i in range(100, len(d)):
-    d[i] = (d[i] * 7 + 13) % 256
-open("scrambled.sqlite", "wb").write(d)
-c = sqlite3.connect("layout.sqlite")
-c.execute("create table StringIds(id, value)"); c.execute("create table CUPTI_ACTIVITY_KIND_KERNEL(start, end)"); c.commit()
-P
+python3 "$ROOT/tests/tools/bad_nsys_exports.py" .
 : >zero.sqlite
 "$A" other.sqlite >o.out 2>&1; rc=$?
 check nsys_other_sqlite_exit4 [ "$rc" -eq 4 ] && check nsys_other_sqlite_said grep -q "^campaign-analyze: other.sqlite: not an Nsight Systems export (no StringIds or CUPTI_ACTIVITY_KIND_KERNEL table)" o.out
