@@ -28,13 +28,14 @@ check layout_one_snapshot_api bash -c '! grep -rq "store_jobs_latest" orchestrat
 # a run's files are named once, in util/run_layout.h (templates/ names its own)
 check layout_run_files_named_once bash -c '[ -z "$(grep -rn "\"%s/\(job\.sbatch\|job\.status\|job_metadata\.json\|state\.db\|summary\.json\|BOTTLENECK_ANALYSIS\.md\|timeline\.json\|metrics\|traces\|nsys\|logs\|ranks\|monitor\|provenance\.json\|campaign\.yaml\|figures\)" analyzers orchestrator --include=*.c | grep -v "templates_dir\|tdir")" ]'
 # every line of the sources within 100 columns, tabs at 8 (tests/tools/wrap.sh wraps them),
-# but for a line that is one string literal (a field's, an argument's): a sentence a user sees is
-# never split, so that it can be searched for in the sources
+# but for the string literals in it: a sentence a user sees is never split over lines, so that
+# it can be searched for in the sources (a line passes when it fits with its literals emptied)
 check layout_lines_within_100 python3 -c '
 import re, subprocess, sys
 files = subprocess.run(["git", "ls-files", "*.c", "*.h", "*.cc", "*.cu"], capture_output=True, text=True).stdout.split()
-literal = re.compile(r"^\s*(\.\w+ = )?\"([^\"\\]|\\.)*\"[,;)]*$")
-wide = [f"{f}:{n}" for f in files for n, l in enumerate(open(f, encoding="utf-8"), 1) if len(l.rstrip("\n").expandtabs(8)) > 100 and not literal.match(l)]
+literals = re.compile(r"\"([^\"\\]|\\.)*\"")
+fits = lambda l: len(literals.sub("\"\"", l).expandtabs(8)) <= 100
+wide = [f"{f}:{n}" for f in files for n, l in enumerate(open(f, encoding="utf-8"), 1) if len(l.rstrip("\n").expandtabs(8)) > 100 and not fits(l.rstrip("\n"))]
 print("\n".join(wide[:5]), file=sys.stderr)
 sys.exit(1 if wide else 0)'
 check makefile_has_no_link_group bash -c '! grep -q -- "--start-group" Makefile'
