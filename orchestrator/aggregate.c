@@ -4,7 +4,7 @@
 
 #include "aggmap.h"
 #include "variant.h"
-#include "orchestrator/backend/backend_slurm.h"
+#include "util/nodelist.h"
 #include "orchestrator/store/jobset.h"
 
 #include "analyzers/analysis.h"
@@ -67,7 +67,7 @@ static void note_overlap(struct ana_scenario *s, const struct job_row *a, const 
 	if (a->started_at <= 0 || b->started_at <= 0 || a->ended_at <= 0 || b->ended_at <= 0 ||
 	    to <= from)
 		return;
-	int shared = slurm_nodes_shared(a->nodelist, b->nodelist, node, sizeof node);
+	int shared = nodelist_shared(a->nodelist, b->nodelist, node, sizeof node);
 	if (shared <= 0)
 		return;
 	size_t n = strlen(s->data.contaminated);

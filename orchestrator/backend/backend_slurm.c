@@ -18,6 +18,7 @@
 #include "slurm_health.h"
 #include "orchestrator/campaign/placeholder.h"
 #include "util/quote.h"
+#include "util/slurmconf.h"
 #include "orchestrator/campaign/render.h"
 #include "util/strbuf.h"
 
@@ -25,7 +26,6 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
@@ -41,14 +41,6 @@ extern char *slurm_job_reason_string(enum job_state_reason inx);
 extern char **environ;
 
 /* ---- configuration and controller ------------------------------------- */
-
-const char *slurm_conf_path(void)
-{
-	const char *env = getenv("SLURM_CONF");
-	if (env && *env)
-		return access(env, R_OK) == 0 ? env : NULL;
-	return access("/etc/slurm/slurm.conf", R_OK) == 0 ? "/etc/slurm/slurm.conf" : NULL;
-}
 
 void slurm_controller_addr(const char *conf, char *host, size_t hn, int *port)
 {
@@ -106,66 +98,6 @@ int slurm_controller_answers(const char *conf, int timeout_ms)
 	}
 	freeaddrinfo(res);
 	return ok;
-}
-
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-
-static void do_init(void)
-{
-	slurm_init(NULL);
-}
-
-/* libslurm ends the process on a missing configuration: look first. */
-static int slurm_ready(void)
-{
-	const char *conf = slurm_conf_path();
-	if (!conf)
-		return err_set(ERR_BACKEND,
-			       "no SLURM configuration: set SLURM_CONF to your slurm.conf, "
-			       "or install one at /etc/slurm/slurm.conf");
-	pthread_once(&init_once, do_init);
-	return 0;
-}
-
-int slurm_nodes_shared(const char *a, const char *b, char *first, size_t n)
-{
-	int shared = 0;
-	hostlist_t ha = a && *a ? slurm_hostlist_create(a) : NULL,
-		   hb = b && *b ? slurm_hostlist_create(b) : NULL;
-	char *h;
-	while (ha && hb && (h = slurm_hostlist_shift(ha))) {
-		if (slurm_hostlist_find(hb, h) >= 0 && shared++ == 0)
-			snprintf(first, n, "%s", h);
-		free(h);
-	}
-	if (ha)
-		slurm_hostlist_destroy(ha);
-	if (hb)
-		slurm_hostlist_destroy(hb);
-	return shared;
-}
-
-char *slurm_first_node_addr(const char *nodelist)
-{
-	if (!nodelist || !*nodelist)
-		return NULL;
-	hostlist_t hl = slurm_hostlist_create(nodelist);
-	char *first = hl ? slurm_hostlist_shift(hl) : NULL;
-	if (hl)
-		slurm_hostlist_destroy(hl);
-	if (!first)
-		return NULL;
-	char *addr = xstrdup(first);
-	free(first);
-	node_info_msg_t *msg = NULL;
-	if (slurm_ready() == 0 && slurm_load_node_single(&msg, addr, SHOW_ALL) == SLURM_SUCCESS &&
-	    msg && msg->record_count > 0 && msg->node_array[0].node_addr &&
-	    *msg->node_array[0].node_addr) {
-		free(addr);
-		addr = xstrdup(msg->node_array[0].node_addr);
-	}
-	slurm_free_node_info_msg(msg);
-	return addr;
 }
 
 static int unreachable_error(const char *what, const char *why)

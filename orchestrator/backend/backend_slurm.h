@@ -6,24 +6,15 @@
 
 #include "orchestrator/store/jobstate.h"
 #include "jobstatus.h"
+#include "util/slurmconf.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* The configuration file libslurm would read, or NULL when none exists. */
-const char *slurm_conf_path(void);
 /* "host:port" of the primary slurmctld, from the configuration file. */
 void slurm_controller_addr(const char *conf, char *host, size_t hn, int *port);
 /* 1 when a TCP connection to the controller succeeds within timeout_ms. */
 int slurm_controller_answers(const char *conf, int timeout_ms);
-
-/* How many nodes the SLURM node lists a and b ("n[1-3],n7") have in common;
- * the first of them into first. */
-int slurm_nodes_shared(const char *a, const char *b, char *first, size_t n);
-/* The address of the first node of a node list ("n[1-4]" -> n1's NodeAddr,
- * from the controller); the node's name when the controller cannot say.
- * malloc'ed; NULL for an empty list. */
-char *slurm_first_node_addr(const char *nodelist);
 
 /* What the controller said of a job. */
 struct slurm_seen {
