@@ -504,50 +504,6 @@ static int slurm_submit(struct run *r)
 	return rc;
 }
 
-/* The aggregation job's script, rendered from templates/aggregate.sbatch. */
-static int render_aggregate(struct run *r, const char *name, const char *comment, const char *out,
-			    const char *dep, struct strbuf *script)
-{
-	char *tdir = render_templates_dir(r->bin_dir), *tmpl = NULL;
-	struct strbuf tp = STRBUF_INIT, bin = STRBUF_INIT;
-	struct render_vars rv = { 0 };
-	int rc = tdir ? 0 : ERR_NOTFOUND;
-	if (rc == 0) {
-		strbuf_addf(&tp, "%s/aggregate.sbatch", tdir);
-		rc = fsio_read(tp.buf, 1 << 20, &tmpl, NULL);
-	}
-	if (rc == 0) {
-		strbuf_addf(&bin, "%s/campaign", r->bin_dir);
-		render_var_scalar(&rv, "run_id", r->id);
-		render_var_scalar(&rv, "campaign", r->c.name);
-		render_var_scalar(&rv, "job_name", name);
-		render_var_scalar(&rv, "comment", comment);
-		render_var_scalar(&rv, "output", out);
-		render_var_scalar(&rv, "dependency", dep);
-		struct job_spec js;
-		job_spec_aggregate(&r->c, &js); /* what submit_one submits */
-		render_var_scalar(&rv, "partition", js.partition);
-		render_var_scalar(&rv, "account", js.account);
-		render_var_scalar(&rv, "qos", js.qos);
-		render_var_scalar(&rv, "time", js.time);
-		render_var_scalar(&rv, "campaign_bin", bin.buf);
-		render_var_scalar(&rv, "run_dir", r->dir);
-		char nodes[24], cpus[24] = "";
-		snprintf(nodes, sizeof nodes, "%d", js.nodes);
-		if (js.cpus_per_task > 0)
-			snprintf(cpus, sizeof cpus, "%d", js.cpus_per_task);
-		render_var_scalar(&rv, "analysis_nodes", nodes);
-		render_var_scalar(&rv, "analysis_cpus_per_task", cpus);
-		rc = render_template(tp.buf, tmpl, &rv, script);
-	}
-	render_vars_free(&rv);
-	free(tdir);
-	free(tmpl);
-	strbuf_free(&tp);
-	strbuf_free(&bin);
-	return rc;
-}
-
 /* afterany:<every unfinished job>; *key names this set of attempts (the
  * number of attempts so far: attempts count from 1 in each scenario), so a
  * resume finds the same aggregation job and a resubmit asks for a new one. */
@@ -577,6 +533,10 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 	job_comment(r, &comment);
 	strbuf_adds(&comment, key);
 	strbuf_addf(&out, "%s/aggregate-%%j.out", r->dir);
+	struct render_aggregate_ctx ctx = { .run_id = r->id, .run_dir = r->dir,
+					    .bin_dir = r->bin_dir, .job_name = name.buf,
+					    .comment = comment.buf, .output = out.buf,
+					    .dependency = dep };
 	uint32_t id = 0;
 	int rc = 0;
 	if (adopt_first) {
@@ -594,7 +554,7 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 		rc = store_run_set_aggregate_intent(r->st, key);
 	}
 	if (rc == 0 && !id &&
-	    (rc = render_aggregate(r, name.buf, comment.buf, out.buf, dep, &script)) == 0) {
+	    (rc = render_aggregate(&r->c, &ctx, &script)) == 0) {
 		struct job_spec js;
 		job_spec_aggregate(&r->c, &js);
 		struct submit_req q = { name.buf, comment.buf, script.buf,           r->dir,
