@@ -7,6 +7,7 @@
 #include "backend.h"
 #include "util/run_layout.h"
 #include "backend_slurm.h"
+#include "decision.h"
 #include "orchestrator/campaign/jobspec.h"
 
 #include "util/err.h"
@@ -491,8 +492,9 @@ static int slurm_submit(struct run *r)
 			refused++;
 			char *why = xstrdup(err_last());
 			fprintf(stderr, "campaign: %s: %s\n", j->scenario, why);
-			rc = store_job_update(r->st, j->scenario, j->attempt, JS_FAILED, why, -1,
-					      NULL, "submission refused");
+			struct job_decision d;
+			decision_set(&d, JS_FAILED, why, "submission refused");
+			rc = decision_apply(r->st, j, &d);
 			free(why);
 		}
 	}
@@ -700,7 +702,7 @@ static int record_requeue(struct run *r, const struct job_row *j, int restart,
 				 failed[0] && st == JS_NODE_FAIL ? failed : NULL,
 				 have ? js.exit_code : -1, have ? js.start : 0, have ? js.end : 0 };
 	int added;
-	int rc = store_job_requeued(r->st, &q, &added);
+	int rc = decision_apply_requeue(r->st, &q, &added);
 	if (rc == 0 && added)
 		fprintf(stderr, "campaign: %s: attempt %d %s; attempt %d runs as job %s again\n",
 			j->scenario, j->attempt, reason, j->attempt + 1, j->job_id);
@@ -735,26 +737,27 @@ static int update_one(struct run *r, const struct job_row *j, int restart, struc
 	}
 	struct job_status js;
 	int have = status_of_run(r, j, restart, &js);
-	char reason[512];
-	int code;
-	enum job_state st = slurm_decide(&seen, have ? &js : NULL, &code, reason, sizeof reason);
-	if (st == JS_RUNNING)
-		running_words(r, j, info, p, reason, sizeof reason);
-	int same = j->reason && !strcmp(reason, j->reason);
-	int clear = st == JS_RUNNING && !reason[0] && j->reason && *j->reason;
-	if (st == j->state && (!reason[0] || same) && !clear)
+	struct job_decision d = { .write = 1 };
+	d.state = slurm_decide(&seen, have ? &js : NULL, &d.exit_code, d.reason, sizeof d.reason);
+	if (d.state == JS_RUNNING)
+		running_words(r, j, info, p, d.reason, sizeof d.reason);
+	int same = j->reason && !strcmp(d.reason, j->reason);
+	int clear = d.state == JS_RUNNING && !d.reason[0] && j->reason && *j->reason;
+	if (d.state == j->state && (!d.reason[0] || same) && !clear)
 		return 0; /* nothing to write */
-	const char *nodes = info && info->nodes && *info->nodes ? info->nodes
-		: have && js.nodelist[0]                        ? js.nodelist
-								: NULL;
-	int rc = store_job_update(r->st, j->scenario, j->attempt, st, reason, code, nodes,
-				  info ? "seen on the controller"
-				       : "controller no longer knows the job");
-	if (rc == 0 && have && job_state_is_final(st))
-		rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
-	else if (rc == 0 && info && st == JS_RUNNING && info->start_time > 0)
-		rc = store_job_set_times(r->st, j->scenario, j->attempt, (double) info->start_time,
-					 0);
+	d.nodelist = info && info->nodes && *info->nodes ? info->nodes
+		     : have && js.nodelist[0]           ? js.nodelist
+							: NULL;
+	d.detail = info ? "seen on the controller" : "controller no longer knows the job";
+	if (have && job_state_is_final(d.state)) {
+		d.times = 1;
+		d.start = js.start;
+		d.end = js.end;
+	} else if (info && d.state == JS_RUNNING && info->start_time > 0) {
+		d.times = 1;
+		d.start = (double)info->start_time;
+	}
+	int rc = decision_apply(r->st, j, &d);
 	return rc < 0 ? rc : 1; /* written */
 }
 
@@ -832,8 +835,9 @@ static int slurm_cancel(struct run *r, const char *scenario)
 		if ((rc = store_job_request_cancel(r->st, j->scenario, j->attempt)) < 0)
 			break;
 		if (!j->job_id) { /* never reached the controller */
-			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED,
-					      "cancelled before submission", -1, NULL, "cancelled");
+			struct job_decision d;
+			decision_set(&d, JS_CANCELLED, "cancelled before submission", "cancelled");
+			rc = decision_apply(r->st, j, &d);
 			continue;
 		}
 		r->rpcs++;
