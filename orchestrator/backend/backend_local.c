@@ -11,10 +11,10 @@
 
 #include "util/err.h"
 #include "util/fault.h"
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "util/fsio.h"
 #include "util/proc.h"
-#include "jobstatus.h"
+#include "statusfile.h"
 #include "util/strbuf.h"
 
 #include <dirent.h>
@@ -207,14 +207,14 @@ static pid_t spawn_job(const struct run *r, const struct job_row *j, const char 
 
 static int cancel_requested(struct run *r, const char *scenario)
 {
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	int yes = 0;
-	if (job_set_load(r->st, &js) < 0)
+	if (snapshot_load(r->st, &js) < 0)
 		return 0;
 	for (size_t i = 0; i < js.n; i++)
 		if (!strcmp(js.latest[i]->scenario, scenario))
 			yes = js.latest[i]->cancel_requested;
-	job_set_free(&js);
+	snapshot_free(&js);
 	return yes;
 }
 
@@ -297,8 +297,8 @@ static void progress(const char *scenario, const char *state, const char *what)
 static int finish_job(struct run *r, const struct job_row *j, const char *job_dir, int status,
 		       int timed_out, int cancelled)
 {
-	struct job_status js;
-	struct local_end e = { jobstatus_read(job_dir, &js), &js, status, timed_out, cancelled };
+	struct status_file js;
+	struct local_end e = { statusfile_read(job_dir, &js), &js, status, timed_out, cancelled };
 	struct job_decision d;
 	local_decide_end(&e, &d);
 	int rc = decision_apply(r->st, j, &d);
@@ -341,9 +341,9 @@ static int run_one(struct run *r, const struct job_row *j)
 
 /* Picks the next PENDING job into *out (1), marking cancel-requested ones
  * CANCELLED; 0 when none waits; a negative err code. */
-static int next_job(struct run *r, struct job_set *js, struct job_row **out)
+static int next_job(struct run *r, struct snapshot *js, struct job_row **out)
 {
-	int rc = job_set_load(r->st, js);
+	int rc = snapshot_load(r->st, js);
 	for (size_t i = 0; rc == 0 && i < js->n; i++) {
 		struct job_row *j = js->latest[i];
 		if (j->state != JS_PENDING)
@@ -374,12 +374,12 @@ int local_supervise(struct run *r)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	struct job_row *j = NULL;
 	int rc;
 	while ((rc = next_job(r, &js, &j)) > 0 && (rc = run_one(r, j)) == 0)
 		;
-	job_set_free(&js);
+	snapshot_free(&js);
 	close(lock);
 	return rc;
 }
@@ -387,8 +387,8 @@ int local_supervise(struct run *r)
 /* Local job ids are the store's planning order: unique within the run. */
 static int local_submit(struct run *r)
 {
-	struct job_set js = JOB_SET_INIT;
-	int rc = job_set_load(r->st, &js);
+	struct snapshot js = SNAPSHOT_INIT;
+	int rc = snapshot_load(r->st, &js);
 	for (size_t i = 0; rc == 0 && i < js.n; i++) {
 		const struct job_row *j = js.latest[i];
 		if (j->state != JS_PLANNED)
@@ -399,19 +399,19 @@ static int local_submit(struct run *r)
 					 "queued for the local executor");
 		fault_point("after-record", j->scenario);
 	}
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }
 
 static int pending_jobs(struct run *r)
 {
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	int pending = 0;
-	if (job_set_load(r->st, &js) < 0)
+	if (snapshot_load(r->st, &js) < 0)
 		return 1; /* let the supervisor find out */
 	for (size_t i = 0; i < js.n; i++)
 		pending += js.latest[i]->state == JS_PENDING;
-	job_set_free(&js);
+	snapshot_free(&js);
 	return pending;
 }
 
@@ -456,7 +456,7 @@ static int local_start(struct run *r, int wait)
 
 /* What a status without a supervisor sees of one job: its job.status (of
  * its job id) and whether its processes live. */
-static void local_observe(const struct run *r, const struct job_row *j, struct job_status *js,
+static void local_observe(const struct run *r, const struct job_row *j, struct status_file *js,
 			  struct local_seen *seen)
 {
 	*seen = (struct local_seen){ r->id, j->state, j->reason, j->cancel_requested,
@@ -464,8 +464,8 @@ static void local_observe(const struct run *r, const struct job_row *j, struct j
 	if (j->state != JS_RUNNING && j->state != JS_LOST)
 		return; /* a job that never ran has no job.status to read */
 	char *dir = run_job_dir(r, j->scenario);
-	seen->status_read = jobstatus_read(dir, js);
-	if (seen->status_read == 0 && jobstatus_is_of(js, j->job_id))
+	seen->status_read = statusfile_read(dir, js);
+	if (seen->status_read == 0 && statusfile_is_of(js, j->job_id))
 		seen->js = js;
 	free(dir);
 	seen->alive = j->state == JS_RUNNING && !seen->js && seen->status_read != ERR_IO &&
@@ -473,7 +473,7 @@ static void local_observe(const struct run *r, const struct job_row *j, struct j
 }
 
 /* Without a live supervisor, unfinished jobs are decided from job.status. */
-static int local_refresh(struct run *r, struct job_set *jobs)
+static int local_refresh(struct run *r, struct snapshot *jobs)
 {
 	int lock = supervisor_lock(r);
 	if (lock < 0)
@@ -483,7 +483,7 @@ static int local_refresh(struct run *r, struct job_set *jobs)
 		struct job_row *j = jobs->latest[i];
 		if (job_state_is_final(j->state) && j->state != JS_LOST)
 			continue;
-		struct job_status js;
+		struct status_file js;
 		struct local_seen seen;
 		struct job_decision d;
 		local_observe(r, j, &js, &seen);
@@ -497,8 +497,8 @@ static int local_refresh(struct run *r, struct job_set *jobs)
 
 static int local_cancel(struct run *r, const char *scenario)
 {
-	struct job_set js = JOB_SET_INIT;
-	int rc = job_set_load(r->st, &js);
+	struct snapshot js = SNAPSHOT_INIT;
+	int rc = snapshot_load(r->st, &js);
 	for (size_t i = 0; rc == 0 && i < js.n; i++) {
 		struct job_row *j = js.latest[i];
 		if ((scenario && strcmp(scenario, j->scenario)) || job_state_is_final(j->state))
@@ -507,9 +507,9 @@ static int local_cancel(struct run *r, const char *scenario)
 		if (rc == 0 && j->state == JS_RUNNING && j->pid > 0)
 			kill(-(pid_t)j->pid, SIGTERM);
 	}
-	if (rc == 0 && (rc = job_set_load(r->st, &js)) == 0)
+	if (rc == 0 && (rc = snapshot_load(r->st, &js)) == 0)
 		rc = local_refresh(r, &js);
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }
 

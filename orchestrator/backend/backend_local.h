@@ -6,7 +6,7 @@
 #define CAMPAIGN_BACKEND_LOCAL_H
 
 #include "decision.h"
-#include "jobstatus.h"
+#include "statusfile.h"
 
 /* What a status without a live supervisor observed of one job. */
 struct local_seen {
@@ -14,8 +14,8 @@ struct local_seen {
 	enum job_state state;        /* as recorded */
 	const char *reason;          /* as recorded; NULL none */
 	int cancel_requested;
-	int status_read;             /* jobstatus_read's answer: 0, ERR_NOTFOUND or ERR_IO */
-	const struct job_status *js; /* the job's own job.status (of its job id); NULL none */
+	int status_read;             /* statusfile_read's answer: 0, ERR_NOTFOUND or ERR_IO */
+	const struct status_file *js; /* the job's own job.status (of its job id); NULL none */
 	int alive;                   /* the job's processes are alive */
 };
 
@@ -26,8 +26,8 @@ void local_decide(const struct local_seen *seen, struct job_decision *d);
 
 /* What the supervisor observed when a job's process group ended. */
 struct local_end {
-	int status_read;             /* jobstatus_read's answer: 0, ERR_NOTFOUND or ERR_IO */
-	const struct job_status *js; /* job.status when status_read is 0 */
+	int status_read;             /* statusfile_read's answer: 0, ERR_NOTFOUND or ERR_IO */
+	const struct status_file *js; /* job.status when status_read is 0 */
 	int wait_status;             /* the job script's, from waitpid */
 	int timed_out, cancelled;    /* what the supervisor did to it */
 };

@@ -12,9 +12,9 @@
 
 #include "util/err.h"
 #include "util/fault.h"
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "util/fsio.h"
-#include "jobstatus.h"
+#include "statusfile.h"
 #include "requeue.h"
 #include "slurm_health.h"
 #include "orchestrator/campaign/placeholder.h"
@@ -128,7 +128,7 @@ static int controller_error(const char *what)
 
 /* ---- the true end state ----------------------------------------------- */
 
-static enum job_state from_status_file(const struct job_status *js, int *exit_code, char *reason,
+static enum job_state from_status_file(const struct status_file *js, int *exit_code, char *reason,
 				       size_t n)
 {
 	*exit_code = js->exit_code;
@@ -158,7 +158,7 @@ static int wait_status_code(uint32_t ws)
 	return (int)((ws >> 8) & 0xff);
 }
 
-enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_status *js,
+enum job_state slurm_decide(const struct slurm_seen *seen, const struct status_file *js,
 			    int *exit_code, char *reason, size_t n)
 {
 	*exit_code = -1;
@@ -458,7 +458,7 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 }
 
 /* Asks the controller once for what an interrupted submit may have left. */
-static int known_jobs(struct run *r, const struct job_set *js, job_info_msg_t **msg)
+static int known_jobs(struct run *r, const struct snapshot *js, job_info_msg_t **msg)
 {
 	*msg = NULL;
 	for (size_t i = 0; i < js->n; i++)
@@ -472,12 +472,12 @@ static int slurm_submit(struct run *r)
 	int rc = slurm_ready();
 	if (rc < 0)
 		return rc;
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	job_info_msg_t *known;
-	if ((rc = job_set_load(r->st, &js)) < 0)
+	if ((rc = snapshot_load(r->st, &js)) < 0)
 		return rc;
 	if ((rc = known_jobs(r, &js, &known)) < 0) {
-		job_set_free(&js);
+		snapshot_free(&js);
 		return rc;
 	}
 	int refused = 0;
@@ -499,7 +499,7 @@ static int slurm_submit(struct run *r)
 		}
 	}
 	slurm_free_job_info_msg(known);
-	job_set_free(&js);
+	snapshot_free(&js);
 	if (rc == 0 && refused)
 		rc = err_set(ERR_BACKEND, "%d scenario%s could not be submitted (see above)",
 			     refused, refused == 1 ? "" : "s");
@@ -511,9 +511,9 @@ static int slurm_submit(struct run *r)
  * resume finds the same aggregation job and a resubmit asks for a new one. */
 static int aggregate_dependency(struct run *r, struct strbuf *dep, struct strbuf *key)
 {
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	long attempts = 0;
-	int rc = job_set_load(r->st, &js);
+	int rc = snapshot_load(r->st, &js);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < js.n; i++) {
@@ -523,7 +523,7 @@ static int aggregate_dependency(struct run *r, struct strbuf *dep, struct strbuf
 			strbuf_addf(dep, "%s%s", dep->len ? ":" : "afterany:", j->job_id);
 	}
 	strbuf_addf(key, "aggregate/of-%ld", attempts);
-	job_set_free(&js);
+	snapshot_free(&js);
 	return 0;
 }
 
@@ -638,7 +638,7 @@ static const node_info_msg_t *poll_nodes(struct run *r, struct poll *p)
 
 /* How often the controller had restarted j's job when it ran as j: j's
  * attempt less the first attempt of its scenario under the same job id. */
-static int restart_of(const struct job_set *jobs, const struct job_row *j)
+static int restart_of(const struct snapshot *jobs, const struct job_row *j)
 {
 	int first = j->attempt;
 	for (size_t i = 0; i < jobs->n_all; i++) {
@@ -653,14 +653,15 @@ static int restart_of(const struct job_set *jobs, const struct job_row *j)
 /* job.status of job_id's run `restart` (scenario folder, else the attempt's
  * archive); 1 when found. */
 static int status_of_run(struct run *r, const struct job_row *j, int restart,
-			 struct job_status *js)
+			 struct status_file *js)
 {
 	char *dir = run_job_dir(r, j->scenario);
-	int have = jobstatus_read(dir, js) == 0 && jobstatus_is_of_run(js, j->job_id, restart);
+	int have = statusfile_read(dir, js) == 0 && statusfile_is_of_run(js, j->job_id, restart);
 	free(dir);
 	if (!have) {
 		dir = run_attempt_dir(r, j->scenario, j->attempt, 0);
-		have = jobstatus_read(dir, js) == 0 && jobstatus_is_of_run(js, j->job_id, restart);
+		have = statusfile_read(dir, js) == 0 &&
+			statusfile_is_of_run(js, j->job_id, restart);
 		free(dir);
 	}
 	return have;
@@ -688,7 +689,7 @@ static int log_cause(struct run *r, const struct job_row *j)
 static int record_requeue(struct run *r, const struct job_row *j, int restart,
 			  const slurm_job_info_t *info, struct poll *p)
 {
-	struct job_status js;
+	struct status_file js;
 	int have = status_of_run(r, j, restart, &js);
 	const char *nodes = j->nodelist && *j->nodelist ? j->nodelist
 			    : have && js.nodelist[0]        ? js.nodelist
@@ -735,7 +736,7 @@ static int update_one(struct run *r, const struct job_row *j, int restart, struc
 		    info->time_limit != NO_VAL)
 			seen.limit_at = (double)info->start_time + 60.0 * info->time_limit;
 	}
-	struct job_status js;
+	struct status_file js;
 	int have = status_of_run(r, j, restart, &js);
 	struct job_decision d = { .write = 1 };
 	d.state = slurm_decide(&seen, have ? &js : NULL, &d.exit_code, d.reason, sizeof d.reason);
@@ -762,7 +763,7 @@ static int update_one(struct run *r, const struct job_row *j, int restart, struc
 }
 
 /* One open job: its requeues first (each a new attempt), then its state. */
-static int refresh_one(struct run *r, const struct job_set *jobs, const struct job_row *j,
+static int refresh_one(struct run *r, const struct snapshot *jobs, const struct job_row *j,
 		       struct poll *p)
 {
 	const slurm_job_info_t *info = find_job(p->jobs, j->job_id);
@@ -799,7 +800,7 @@ static int poll_controller(struct run *r, struct poll *p)
 	return rc;
 }
 
-static int slurm_refresh(struct run *r, struct job_set *jobs)
+static int slurm_refresh(struct run *r, struct snapshot *jobs)
 {
 	size_t open = 0;
 	int rc = 0;
@@ -824,9 +825,9 @@ static int slurm_refresh(struct run *r, struct job_set *jobs)
 
 static int slurm_cancel(struct run *r, const char *scenario)
 {
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	int rc = slurm_ready();
-	if (rc < 0 || (rc = job_set_load(r->st, &js)) < 0)
+	if (rc < 0 || (rc = snapshot_load(r->st, &js)) < 0)
 		return rc;
 	for (size_t i = 0; rc == 0 && i < js.n; i++) {
 		const struct job_row *j = js.latest[i];
@@ -848,7 +849,7 @@ static int slurm_cancel(struct run *r, const char *scenario)
 				rc = controller_error("cancel");
 		}
 	}
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }
 

@@ -5,7 +5,7 @@
 #define CAMPAIGN_BACKEND_SLURM_H
 
 #include "orchestrator/store/jobstate.h"
-#include "jobstatus.h"
+#include "statusfile.h"
 #include "util/slurmconf.h"
 
 #include <stddef.h>
@@ -28,7 +28,7 @@ struct slurm_seen {
 /* The job's state from the controller's view and the job's own job.status
  * (js NULL when absent). *exit_code is set when known (else -1); reason
  * says why, in words. */
-enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_status *js,
+enum job_state slurm_decide(const struct slurm_seen *seen, const struct status_file *js,
 			    int *exit_code, char *reason, size_t n);
 
 #endif

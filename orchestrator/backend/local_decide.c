@@ -17,10 +17,10 @@ static void say_once(const struct local_seen *seen, struct job_decision *d, enum
 }
 
 /* job.status decides: its exit code, its times and detail. */
-static void from_status(const struct job_status *js, int cancelled, int say_cancel,
+static void from_status(const struct status_file *js, int cancelled, int say_cancel,
 			const char *detail, struct job_decision *d)
 {
-	enum job_state st = jobstatus_decide(js, 0, cancelled);
+	enum job_state st = statusfile_decide(js, 0, cancelled);
 	char why[64] = "";
 	if (st == JS_FAILED || (st != JS_COMPLETED && !say_cancel))
 		snprintf(why, sizeof why, "exit status %d", js->exit_code);
@@ -111,7 +111,7 @@ void local_decide_end(const struct local_end *e, struct job_decision *d)
 {
 	int have = e->status_read == 0;
 	int code = have ? e->js->exit_code : proc_status_code(e->wait_status);
-	enum job_state st = jobstatus_decide(have ? e->js : NULL, e->timed_out, e->cancelled);
+	enum job_state st = statusfile_decide(have ? e->js : NULL, e->timed_out, e->cancelled);
 	/* damaged: the job script's own status decides */
 	if (e->status_read == ERR_IO && !e->timed_out && !e->cancelled)
 		st = code == 0 ? JS_COMPLETED : JS_FAILED;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 static struct job_decision seen_as(enum job_state st, const char *reason, int cancel, int read,
-				   const struct job_status *js, int alive)
+				   const struct status_file *js, int alive)
 {
 	struct local_seen s = { "r1", st, reason, cancel, read, js, alive };
 	struct job_decision d;
@@ -21,7 +21,7 @@ static struct job_decision seen_as(enum job_state st, const char *reason, int ca
 
 static void test_without_supervisor(void)
 {
-	struct job_status ok = { .exit_code = 0, .start = 10, .end = 20 },
+	struct status_file ok = { .exit_code = 0, .start = 10, .end = 20 },
 			  bad = { .exit_code = 3, .start = 10, .end = 20 },
 			  term = { .exit_code = 143 };
 	struct job_decision d = seen_as(JS_COMPLETED, NULL, 0, 0, &ok, 0);
@@ -66,7 +66,7 @@ static void test_waiting_and_lost(void)
 	CHECK_STR(d.reason, "cancelled before it started");
 	/* LOST is provisional: a job.status found later decides, none keeps it */
 	CHECK(!seen_as(JS_LOST, "gone", 0, ERR_NOTFOUND, NULL, 0).write);
-	struct job_status ok = { .exit_code = 0 }, term = { .exit_code = 143 };
+	struct status_file ok = { .exit_code = 0 }, term = { .exit_code = 143 };
 	d = seen_as(JS_LOST, "gone", 0, 0, &ok, 0);
 	CHECK(d.write && d.state == JS_COMPLETED && d.times);
 	CHECK_STR(d.reason, "");
@@ -76,7 +76,7 @@ static void test_waiting_and_lost(void)
 	CHECK_STR(d.reason, "exit status 143");
 }
 
-static struct job_decision ended(int read, const struct job_status *js, int ws, int limit,
+static struct job_decision ended(int read, const struct status_file *js, int ws, int limit,
 				 int cancel)
 {
 	struct local_end e = { read, js, ws, limit, cancel };
@@ -87,7 +87,7 @@ static struct job_decision ended(int read, const struct job_status *js, int ws, 
 
 static void test_end_of_a_supervised_job(void)
 {
-	struct job_status ok = { .exit_code = 0, .start = 1, .end = 2 }, bad = { .exit_code = 3 },
+	struct status_file ok = { .exit_code = 0, .start = 1, .end = 2 }, bad = { .exit_code = 3 },
 			  term = { .exit_code = 143 };
 	struct job_decision d = ended(0, &ok, 0, 0, 0);
 	CHECK(d.state == JS_COMPLETED && d.exit_code == 0 && d.keep_reason && d.times);
