@@ -4,8 +4,8 @@
 
 #include "aggmap.h"
 #include "variant.h"
-#include "orchestrator/backend/backend_slurm.h"
-#include "orchestrator/store/jobset.h"
+#include "util/nodelist.h"
+#include "orchestrator/store/snapshot.h"
 
 #include "analyzers/analysis.h"
 #include "analyzers/metrics.h"
@@ -67,7 +67,7 @@ static void note_overlap(struct ana_scenario *s, const struct job_row *a, const 
 	if (a->started_at <= 0 || b->started_at <= 0 || a->ended_at <= 0 || b->ended_at <= 0 ||
 	    to <= from)
 		return;
-	int shared = slurm_nodes_shared(a->nodelist, b->nodelist, node, sizeof node);
+	int shared = nodelist_shared(a->nodelist, b->nodelist, node, sizeof node);
 	if (shared <= 0)
 		return;
 	size_t n = strlen(s->data.contaminated);
@@ -213,11 +213,11 @@ static int analyse(struct run *r, int force, int only_if_due, int jobs, int shar
 	int lock = fsio_lock(r->dir, ".aggregate.lock", 0);
 	if (lock < 0)
 		return lock;
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	int rc = 0, failed;
 	if (only_if_due && aggregated_at(r) > 0)
 		goto out; /* written by another process while this one waited */
-	if ((rc = job_set_load(r->st, &js)) < 0)
+	if ((rc = snapshot_load(r->st, &js)) < 0)
 		goto out;
 	int final = run_is_done(&js, &failed);
 	if (!force && !final) {
@@ -238,7 +238,7 @@ static int analyse(struct run *r, int force, int only_if_due, int jobs, int shar
 	if (rc == 0 && final)
 		aggregated_at(r);
 out:
-	job_set_free(&js);
+	snapshot_free(&js);
 	close(lock);
 	return rc;
 }

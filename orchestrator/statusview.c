@@ -178,7 +178,7 @@ void statusview_outage(const struct run *r, FILE *out)
 		hms);
 }
 
-void statusview_print(const struct run *r, const struct job_set *js, FILE *out, int json)
+void statusview_print(const struct run *r, const struct snapshot *js, FILE *out, int json)
 {
 	const struct job_row *rows = js->all;
 	size_t n = js->n_all;

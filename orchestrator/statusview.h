@@ -3,7 +3,7 @@
 #ifndef CAMPAIGN_STATUSVIEW_H
 #define CAMPAIGN_STATUSVIEW_H
 
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "run.h"
 
 #include <stdio.h>
@@ -13,6 +13,6 @@
 /* "slurm controller at HOST:PORT not answering since HH:MM:SS" while the
  * last poll found the backend's controller down; nothing otherwise. */
 void statusview_outage(const struct run *r, FILE *out);
-void statusview_print(const struct run *r, const struct job_set *jobs, FILE *out, int json);
+void statusview_print(const struct run *r, const struct snapshot *jobs, FILE *out, int json);
 
 #endif

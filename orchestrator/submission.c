@@ -3,7 +3,7 @@
 
 #include "util/err.h"
 #include "util/fault.h"
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "util/fsio.h"
 #include "statusview.h"
 #include "watch.h"
@@ -16,8 +16,8 @@
  * submit call, so that nothing is forgotten whatever happens next. */
 static int plan_missing(struct run *r)
 {
-	struct job_set js = JOB_SET_INIT;
-	int rc = job_set_load(r->st, &js);
+	struct snapshot js = SNAPSHOT_INIT;
+	int rc = snapshot_load(r->st, &js);
 	for (size_t i = 0; rc == 0 && i < r->c.n_scenarios; i++) {
 		const struct scenario *s = &r->c.scenarios[i];
 		int known = 0, attempt;
@@ -27,7 +27,7 @@ static int plan_missing(struct run *r)
 			rc = store_job_plan(r->st, s->name, s->nodes, s->nodes * s->tasks_per_node,
 					    &attempt);
 	}
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }
 
@@ -72,10 +72,10 @@ int submission_run(struct run *r, const struct backend_ops *be, const struct sub
 
 int submission_wait(struct run *r, const struct backend_ops *be, FILE *out)
 {
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	int failed = 0, rc = run_reload_row(r);
 	if (rc == 0)
-		rc = job_set_load(r->st, &js);
+		rc = snapshot_load(r->st, &js);
 	if (rc == 0 && run_is_done(&js, &failed) && r->row.aggregated_at <= 0) {
 		/* the jobs ran in the foreground (local): only the analysis is left */
 		rc = aggregate_if_due(r);
@@ -95,6 +95,6 @@ int submission_wait(struct run *r, const struct backend_ops *be, FILE *out)
 		statusview_print(r, &js, out, 0);
 		rc = !run_is_done(&js, &failed) || failed ? 1 : 0;
 	}
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }

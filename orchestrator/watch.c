@@ -14,7 +14,7 @@
 #include <time.h>
 
 /* A fingerprint of every job's state, to notice change. */
-static char *fingerprint(const struct job_set *jobs)
+static char *fingerprint(const struct snapshot *jobs)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < jobs->n; i++) {
@@ -27,7 +27,7 @@ static char *fingerprint(const struct job_set *jobs)
 
 /* One line per job whose state (or attempt) changed since prev, "[HH:MM:SS]
  * scenario: OLD -> NEW (reason)"; prev is replaced by jobs' fingerprints. */
-static void state_lines(const struct job_set *jobs, struct argv *prev, FILE *out)
+static void state_lines(const struct snapshot *jobs, struct argv *prev, FILE *out)
 {
 	char stamp[16], key[64];
 	clock_hms(stamp, sizeof stamp);
@@ -81,8 +81,8 @@ static void nap(double s)
 	nanosleep(&ts, NULL);
 }
 
-static void draw(struct run *r, const struct job_set *jobs, const struct watch_opts *o, double next,
-		 const char *outage)
+static void draw(struct run *r, const struct snapshot *jobs, const struct watch_opts *o,
+		 double next, const char *outage)
 {
 	if (o->quiet)
 		return;
@@ -97,7 +97,7 @@ static void draw(struct run *r, const struct job_set *jobs, const struct watch_o
 }
 
 int watch_run(struct run *r, const struct backend_ops *be, const struct watch_opts *o,
-	      struct job_set *jobs)
+	      struct snapshot *jobs)
 {
 	double interval = o->min_s, t0 = store_now();
 	char *last = NULL;
@@ -107,7 +107,7 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 	double down_since = 0;    /* o->lines: the outage last said */
 	for (;;) {
 		polls++;
-		job_set_free(jobs); /* one snapshot per poll, taken by the refresh */
+		snapshot_free(jobs); /* one snapshot per poll, taken by the refresh */
 		int refreshed = backend_refresh(be, r, jobs);
 		char *outage = refreshed < 0 ? xstrdup(err_last()) : NULL;
 		char *now = fingerprint(jobs);

@@ -21,6 +21,6 @@ struct watch_opts {
 /* Returns 0 when the run is done and analysed, or a negative code; *jobs
  * (owned by the caller) holds the last poll's snapshot. */
 int watch_run(struct run *r, const struct backend_ops *be, const struct watch_opts *o,
-	      struct job_set *jobs);
+	      struct snapshot *jobs);
 
 #endif

@@ -1,15 +1,15 @@
 /* backend: what every backend shares: the refresh of a run's snapshot. */
 #include "backend.h"
 
-int backend_refresh(const struct backend_ops *be, struct run *r, struct job_set *jobs)
+int backend_refresh(const struct backend_ops *be, struct run *r, struct snapshot *jobs)
 {
-	int rc = jobs->latest ? 0 : job_set_load(r->st, jobs);
+	int rc = jobs->latest ? 0 : snapshot_load(r->st, jobs);
 	if (rc < 0)
 		return rc;
 	jobs->dirty = 0;
 	rc = be->refresh(r, jobs);
 	if (jobs->dirty) {
-		int lrc = job_set_load(r->st, jobs);
+		int lrc = snapshot_load(r->st, jobs);
 		if (rc == 0)
 			rc = lrc;
 	}

@@ -5,7 +5,7 @@
 #ifndef CAMPAIGN_BACKEND_H
 #define CAMPAIGN_BACKEND_H
 
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "orchestrator/run.h"
 
 struct backend_ops {
@@ -17,7 +17,7 @@ struct backend_ops {
 	int (*start)(struct run *r, int wait);
 	/* Updates the store for every job of the snapshot that is not final;
 	 * sets jobs->dirty when it wrote (backend_refresh then reloads). */
-	int (*refresh)(struct run *r, struct job_set *jobs);
+	int (*refresh)(struct run *r, struct snapshot *jobs);
 	int (*cancel)(struct run *r, const char *scenario);
 	int start_waits; /* start(r, 1) returns only when the run is done */
 };
@@ -31,6 +31,6 @@ int local_supervise(struct run *r);
 /* Brings the store up to date with the backend and leaves *jobs (loaded
  * here when empty) a snapshot of what the store holds after that: one read
  * when nothing changed. On a backend error *jobs still holds the rows. */
-int backend_refresh(const struct backend_ops *be, struct run *r, struct job_set *jobs);
+int backend_refresh(const struct backend_ops *be, struct run *r, struct snapshot *jobs);
 
 #endif

@@ -5,15 +5,16 @@
  * state, and aggregates when the last job ends. While it lives it holds an
  * flock on <run>/.supervisor.lock; without one, status decides from files. */
 #include "backend.h"
+#include "backend_local.h"
 #include "util/clock.h"
 #include "util/run_layout.h"
 
 #include "util/err.h"
 #include "util/fault.h"
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "util/fsio.h"
 #include "util/proc.h"
-#include "jobstatus.h"
+#include "statusfile.h"
 #include "util/strbuf.h"
 
 #include <dirent.h>
@@ -206,14 +207,14 @@ static pid_t spawn_job(const struct run *r, const struct job_row *j, const char 
 
 static int cancel_requested(struct run *r, const char *scenario)
 {
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	int yes = 0;
-	if (job_set_load(r->st, &js) < 0)
+	if (snapshot_load(r->st, &js) < 0)
 		return 0;
 	for (size_t i = 0; i < js.n; i++)
 		if (!strcmp(js.latest[i]->scenario, scenario))
 			yes = js.latest[i]->cancel_requested;
-	job_set_free(&js);
+	snapshot_free(&js);
 	return yes;
 }
 
@@ -296,36 +297,12 @@ static void progress(const char *scenario, const char *state, const char *what)
 static int finish_job(struct run *r, const struct job_row *j, const char *job_dir, int status,
 		       int timed_out, int cancelled)
 {
-	struct job_status js;
-	char reason[256] = "";
-	int read = jobstatus_read(job_dir, &js), have = read == 0;
-	int code = have ? js.exit_code : proc_status_code(status);
-	enum job_state st = jobstatus_decide(have ? &js : NULL, timed_out, cancelled);
-	/* damaged: the job script's own status decides */
-	if (read == ERR_IO && !timed_out && !cancelled)
-		st = code == 0 ? JS_COMPLETED : JS_FAILED;
-	if (st == JS_COMPLETED && (timed_out || cancelled))
-		snprintf(reason, sizeof reason, "completed before the %s reached it",
-			 timed_out ? "time limit" : "cancel");
-	else if (timed_out)
-		snprintf(reason, sizeof reason, "time limit reached");
-	else if (cancelled)
-		snprintf(reason, sizeof reason, "cancelled");
-	else if (read == ERR_IO)
-		snprintf(reason, sizeof reason,
-			 "job.status is damaged (not the JSON the job script writes); decided from "
-			 "the job script's exit status %d",
-			 code);
-	else if (!have)
-		snprintf(reason, sizeof reason, "no job.status: job script killed by %s",
-			 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "unknown cause");
-	else if (st == JS_FAILED)
-		snprintf(reason, sizeof reason, "exit status %d", code);
-	int rc = store_job_update(r->st, j->scenario, j->attempt, st, reason[0] ? reason : NULL,
-				  code, NULL, "job ended");
-	progress(j->scenario, job_state_name(st), reason);
-	if (rc == 0 && have)
-		rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
+	struct status_file js;
+	struct local_end e = { statusfile_read(job_dir, &js), &js, status, timed_out, cancelled };
+	struct job_decision d;
+	local_decide_end(&e, &d);
+	int rc = decision_apply(r->st, j, &d);
+	progress(j->scenario, job_state_name(d.state), d.reason);
 	return rc;
 }
 
@@ -338,15 +315,18 @@ static int run_one(struct run *r, const struct job_row *j)
 	char nl[64];
 	nodelist_of(j->nodes, nl, sizeof nl);
 	pid_t pid = spawn_job(r, j, job_dir);
+	struct job_decision d;
 	if (pid < 0) {
 		free(job_dir);
-		return store_job_update(r->st, j->scenario, j->attempt, JS_FAILED, "cannot fork",
-					127, NULL, "fork failed");
+		decision_set(&d, JS_FAILED, "cannot fork", "fork failed");
+		d.exit_code = 127;
+		return decision_apply(r->st, j, &d);
 	}
 	int rc = store_job_set_pid(r->st, j->scenario, j->attempt, pid);
+	decision_set(&d, JS_RUNNING, "", "started by local executor");
+	d.nodelist = nl;
 	if (rc == 0)
-		rc = store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING, "", -1, nl,
-				      "started by local executor");
+		rc = decision_apply(r->st, j, &d);
 	char where[96];
 	snprintf(where, sizeof where, "on %s", nl);
 	progress(j->scenario, "RUNNING", where);
@@ -361,9 +341,9 @@ static int run_one(struct run *r, const struct job_row *j)
 
 /* Picks the next PENDING job into *out (1), marking cancel-requested ones
  * CANCELLED; 0 when none waits; a negative err code. */
-static int next_job(struct run *r, struct job_set *js, struct job_row **out)
+static int next_job(struct run *r, struct snapshot *js, struct job_row **out)
 {
-	int rc = job_set_load(r->st, js);
+	int rc = snapshot_load(r->st, js);
 	for (size_t i = 0; rc == 0 && i < js->n; i++) {
 		struct job_row *j = js->latest[i];
 		if (j->state != JS_PENDING)
@@ -372,8 +352,9 @@ static int next_job(struct run *r, struct job_set *js, struct job_row **out)
 			*out = j;
 			return 1;
 		}
-		rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED,
-				      "cancelled before it started", -1, NULL, "cancelled");
+		struct job_decision d;
+		decision_set(&d, JS_CANCELLED, "cancelled before it started", "cancelled");
+		rc = decision_apply(r->st, j, &d);
 	}
 	return rc;
 }
@@ -393,12 +374,12 @@ int local_supervise(struct run *r)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	struct job_row *j = NULL;
 	int rc;
 	while ((rc = next_job(r, &js, &j)) > 0 && (rc = run_one(r, j)) == 0)
 		;
-	job_set_free(&js);
+	snapshot_free(&js);
 	close(lock);
 	return rc;
 }
@@ -406,8 +387,8 @@ int local_supervise(struct run *r)
 /* Local job ids are the store's planning order: unique within the run. */
 static int local_submit(struct run *r)
 {
-	struct job_set js = JOB_SET_INIT;
-	int rc = job_set_load(r->st, &js);
+	struct snapshot js = SNAPSHOT_INIT;
+	int rc = snapshot_load(r->st, &js);
 	for (size_t i = 0; rc == 0 && i < js.n; i++) {
 		const struct job_row *j = js.latest[i];
 		if (j->state != JS_PLANNED)
@@ -418,19 +399,19 @@ static int local_submit(struct run *r)
 					 "queued for the local executor");
 		fault_point("after-record", j->scenario);
 	}
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }
 
 static int pending_jobs(struct run *r)
 {
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	int pending = 0;
-	if (job_set_load(r->st, &js) < 0)
+	if (snapshot_load(r->st, &js) < 0)
 		return 1; /* let the supervisor find out */
 	for (size_t i = 0; i < js.n; i++)
 		pending += js.latest[i]->state == JS_PENDING;
-	job_set_free(&js);
+	snapshot_free(&js);
 	return pending;
 }
 
@@ -473,8 +454,26 @@ static int local_start(struct run *r, int wait)
 	return pid > 0 ? 0 : err_sys(ERR_BACKEND, "cannot start the local supervisor");
 }
 
+/* What a status without a supervisor sees of one job: its job.status (of
+ * its job id) and whether its processes live. */
+static void local_observe(const struct run *r, const struct job_row *j, struct status_file *js,
+			  struct local_seen *seen)
+{
+	*seen = (struct local_seen){ r->id, j->state, j->reason, j->cancel_requested,
+				     ERR_NOTFOUND, NULL, 0 };
+	if (j->state != JS_RUNNING && j->state != JS_LOST)
+		return; /* a job that never ran has no job.status to read */
+	char *dir = run_job_dir(r, j->scenario);
+	seen->status_read = statusfile_read(dir, js);
+	if (seen->status_read == 0 && statusfile_is_of(js, j->job_id))
+		seen->js = js;
+	free(dir);
+	seen->alive = j->state == JS_RUNNING && !seen->js && seen->status_read != ERR_IO &&
+		      job_alive(j);
+}
+
 /* Without a live supervisor, unfinished jobs are decided from job.status. */
-static int local_refresh(struct run *r, struct job_set *jobs)
+static int local_refresh(struct run *r, struct snapshot *jobs)
 {
 	int lock = supervisor_lock(r);
 	if (lock < 0)
@@ -484,76 +483,13 @@ static int local_refresh(struct run *r, struct job_set *jobs)
 		struct job_row *j = jobs->latest[i];
 		if (job_state_is_final(j->state) && j->state != JS_LOST)
 			continue;
-		int wrote = 1, read;
-		char *dir = run_job_dir(r, j->scenario);
-		struct job_status js;
-		if (j->state == JS_LOST) {
-			/* LOST is provisional: a job.status that appears later decides */
-			if (jobstatus_read(dir, &js) == 0 && jobstatus_is_of(&js, j->job_id)) {
-				enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);
-				char why[64] = "";
-				if (st != JS_COMPLETED)
-					snprintf(why, sizeof why, "exit status %d", js.exit_code);
-				rc = store_job_update(
-					r->st, j->scenario, j->attempt, st, why, js.exit_code, NULL,
-					"job.status appeared after it was taken for lost");
-				if (rc == 0)
-					rc = store_job_set_times(r->st, j->scenario, j->attempt,
-								 js.start, js.end);
-			} else {
-				wrote = 0;
-			}
-		} else if (j->state != JS_RUNNING && j->cancel_requested) {
-			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED,
-					      "cancelled before it started", -1, NULL, "cancelled");
-		} else if (j->state != JS_RUNNING) {
-			/* Still waiting: nothing is lost, a supervisor can run it. */
-			struct strbuf why = STRBUF_INIT;
-			strbuf_addf(&why, "no local supervisor is running (it was interrupted): "
-				    "`campaign resume %s` starts one", r->id);
-			/* said once, not rewritten on every status */
-			if (!j->reason || strcmp(j->reason, why.buf))
-				rc = store_job_update(r->st, j->scenario, j->attempt, j->state,
-						      why.buf, -1, NULL, NULL);
-			else
-				wrote = 0;
-			strbuf_free(&why);
-		} else if ((read = jobstatus_read(dir, &js)) == 0 &&
-			   jobstatus_is_of(&js, j->job_id)) {
-			enum job_state st = jobstatus_decide(&js, 0, j->cancel_requested);
-			char why[64] = "";
-			if (st == JS_FAILED)
-				snprintf(why, sizeof why, "exit status %d", js.exit_code);
-			else if (st == JS_CANCELLED)
-				snprintf(why, sizeof why, "cancelled");
-			rc = store_job_update(r->st, j->scenario, j->attempt, st, why, js.exit_code,
-					      NULL, "decided from job.status (supervisor gone)");
-			if (rc == 0)
-				rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start,
-							 js.end);
-		} else if (read == ERR_IO) {
-			rc = store_job_update(r->st, j->scenario, j->attempt, JS_LOST,
-					      "the local supervisor ended while the job ran, and "
-					      "its job.status is damaged "
-					      "(not the JSON the job script writes)",
-					      -1, NULL, "supervisor gone");
-		} else if (job_alive(j)) {
-			static const char why[] = "its supervisor is gone but the job's processes "
-						  "are alive: its end is read "
-						  "from job.status when it comes";
-			if (!j->reason || strcmp(j->reason, why))
-				rc = store_job_update(r->st, j->scenario, j->attempt, JS_RUNNING,
-						      why, -1, NULL, NULL);
-			else
-				wrote = 0;
-		} else {
-			rc = store_job_update(r->st, j->scenario, j->attempt, JS_LOST,
-					      "the local supervisor ended while the job ran and "
-					      "the job left no job.status",
-					      -1, NULL, "supervisor gone");
-		}
-		free(dir);
-		jobs->dirty |= wrote;
+		struct status_file js;
+		struct local_seen seen;
+		struct job_decision d;
+		local_observe(r, j, &js, &seen);
+		local_decide(&seen, &d);
+		rc = decision_apply(r->st, j, &d);
+		jobs->dirty |= d.write;
 	}
 	close(lock);
 	return rc;
@@ -561,8 +497,8 @@ static int local_refresh(struct run *r, struct job_set *jobs)
 
 static int local_cancel(struct run *r, const char *scenario)
 {
-	struct job_set js = JOB_SET_INIT;
-	int rc = job_set_load(r->st, &js);
+	struct snapshot js = SNAPSHOT_INIT;
+	int rc = snapshot_load(r->st, &js);
 	for (size_t i = 0; rc == 0 && i < js.n; i++) {
 		struct job_row *j = js.latest[i];
 		if ((scenario && strcmp(scenario, j->scenario)) || job_state_is_final(j->state))
@@ -571,9 +507,9 @@ static int local_cancel(struct run *r, const char *scenario)
 		if (rc == 0 && j->state == JS_RUNNING && j->pid > 0)
 			kill(-(pid_t)j->pid, SIGTERM);
 	}
-	if (rc == 0 && (rc = job_set_load(r->st, &js)) == 0)
+	if (rc == 0 && (rc = snapshot_load(r->st, &js)) == 0)
 		rc = local_refresh(r, &js);
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }
 

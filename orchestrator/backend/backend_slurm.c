@@ -7,17 +7,19 @@
 #include "backend.h"
 #include "util/run_layout.h"
 #include "backend_slurm.h"
+#include "decision.h"
 #include "orchestrator/campaign/jobspec.h"
 
 #include "util/err.h"
 #include "util/fault.h"
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "util/fsio.h"
-#include "jobstatus.h"
+#include "statusfile.h"
 #include "requeue.h"
 #include "slurm_health.h"
 #include "orchestrator/campaign/placeholder.h"
 #include "util/quote.h"
+#include "util/slurmconf.h"
 #include "orchestrator/campaign/render.h"
 #include "util/strbuf.h"
 
@@ -25,7 +27,6 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
@@ -41,14 +42,6 @@ extern char *slurm_job_reason_string(enum job_state_reason inx);
 extern char **environ;
 
 /* ---- configuration and controller ------------------------------------- */
-
-const char *slurm_conf_path(void)
-{
-	const char *env = getenv("SLURM_CONF");
-	if (env && *env)
-		return access(env, R_OK) == 0 ? env : NULL;
-	return access("/etc/slurm/slurm.conf", R_OK) == 0 ? "/etc/slurm/slurm.conf" : NULL;
-}
 
 void slurm_controller_addr(const char *conf, char *host, size_t hn, int *port)
 {
@@ -108,66 +101,6 @@ int slurm_controller_answers(const char *conf, int timeout_ms)
 	return ok;
 }
 
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-
-static void do_init(void)
-{
-	slurm_init(NULL);
-}
-
-/* libslurm ends the process on a missing configuration: look first. */
-static int slurm_ready(void)
-{
-	const char *conf = slurm_conf_path();
-	if (!conf)
-		return err_set(ERR_BACKEND,
-			       "no SLURM configuration: set SLURM_CONF to your slurm.conf, "
-			       "or install one at /etc/slurm/slurm.conf");
-	pthread_once(&init_once, do_init);
-	return 0;
-}
-
-int slurm_nodes_shared(const char *a, const char *b, char *first, size_t n)
-{
-	int shared = 0;
-	hostlist_t ha = a && *a ? slurm_hostlist_create(a) : NULL,
-		   hb = b && *b ? slurm_hostlist_create(b) : NULL;
-	char *h;
-	while (ha && hb && (h = slurm_hostlist_shift(ha))) {
-		if (slurm_hostlist_find(hb, h) >= 0 && shared++ == 0)
-			snprintf(first, n, "%s", h);
-		free(h);
-	}
-	if (ha)
-		slurm_hostlist_destroy(ha);
-	if (hb)
-		slurm_hostlist_destroy(hb);
-	return shared;
-}
-
-char *slurm_first_node_addr(const char *nodelist)
-{
-	if (!nodelist || !*nodelist)
-		return NULL;
-	hostlist_t hl = slurm_hostlist_create(nodelist);
-	char *first = hl ? slurm_hostlist_shift(hl) : NULL;
-	if (hl)
-		slurm_hostlist_destroy(hl);
-	if (!first)
-		return NULL;
-	char *addr = xstrdup(first);
-	free(first);
-	node_info_msg_t *msg = NULL;
-	if (slurm_ready() == 0 && slurm_load_node_single(&msg, addr, SHOW_ALL) == SLURM_SUCCESS &&
-	    msg && msg->record_count > 0 && msg->node_array[0].node_addr &&
-	    *msg->node_array[0].node_addr) {
-		free(addr);
-		addr = xstrdup(msg->node_array[0].node_addr);
-	}
-	slurm_free_node_info_msg(msg);
-	return addr;
-}
-
 static int unreachable_error(const char *what, const char *why)
 {
 	char host[256];
@@ -195,7 +128,7 @@ static int controller_error(const char *what)
 
 /* ---- the true end state ----------------------------------------------- */
 
-static enum job_state from_status_file(const struct job_status *js, int *exit_code, char *reason,
+static enum job_state from_status_file(const struct status_file *js, int *exit_code, char *reason,
 				       size_t n)
 {
 	*exit_code = js->exit_code;
@@ -225,7 +158,7 @@ static int wait_status_code(uint32_t ws)
 	return (int)((ws >> 8) & 0xff);
 }
 
-enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_status *js,
+enum job_state slurm_decide(const struct slurm_seen *seen, const struct status_file *js,
 			    int *exit_code, char *reason, size_t n)
 {
 	*exit_code = -1;
@@ -525,7 +458,7 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 }
 
 /* Asks the controller once for what an interrupted submit may have left. */
-static int known_jobs(struct run *r, const struct job_set *js, job_info_msg_t **msg)
+static int known_jobs(struct run *r, const struct snapshot *js, job_info_msg_t **msg)
 {
 	*msg = NULL;
 	for (size_t i = 0; i < js->n; i++)
@@ -539,12 +472,12 @@ static int slurm_submit(struct run *r)
 	int rc = slurm_ready();
 	if (rc < 0)
 		return rc;
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	job_info_msg_t *known;
-	if ((rc = job_set_load(r->st, &js)) < 0)
+	if ((rc = snapshot_load(r->st, &js)) < 0)
 		return rc;
 	if ((rc = known_jobs(r, &js, &known)) < 0) {
-		job_set_free(&js);
+		snapshot_free(&js);
 		return rc;
 	}
 	int refused = 0;
@@ -559,60 +492,17 @@ static int slurm_submit(struct run *r)
 			refused++;
 			char *why = xstrdup(err_last());
 			fprintf(stderr, "campaign: %s: %s\n", j->scenario, why);
-			rc = store_job_update(r->st, j->scenario, j->attempt, JS_FAILED, why, -1,
-					      NULL, "submission refused");
+			struct job_decision d;
+			decision_set(&d, JS_FAILED, why, "submission refused");
+			rc = decision_apply(r->st, j, &d);
 			free(why);
 		}
 	}
 	slurm_free_job_info_msg(known);
-	job_set_free(&js);
+	snapshot_free(&js);
 	if (rc == 0 && refused)
 		rc = err_set(ERR_BACKEND, "%d scenario%s could not be submitted (see above)",
 			     refused, refused == 1 ? "" : "s");
-	return rc;
-}
-
-/* The aggregation job's script, rendered from templates/aggregate.sbatch. */
-static int render_aggregate(struct run *r, const char *name, const char *comment, const char *out,
-			    const char *dep, struct strbuf *script)
-{
-	char *tdir = render_templates_dir(r->bin_dir), *tmpl = NULL;
-	struct strbuf tp = STRBUF_INIT, bin = STRBUF_INIT;
-	struct render_vars rv = { 0 };
-	int rc = tdir ? 0 : ERR_NOTFOUND;
-	if (rc == 0) {
-		strbuf_addf(&tp, "%s/aggregate.sbatch", tdir);
-		rc = fsio_read(tp.buf, 1 << 20, &tmpl, NULL);
-	}
-	if (rc == 0) {
-		strbuf_addf(&bin, "%s/campaign", r->bin_dir);
-		render_var_scalar(&rv, "run_id", r->id);
-		render_var_scalar(&rv, "campaign", r->c.name);
-		render_var_scalar(&rv, "job_name", name);
-		render_var_scalar(&rv, "comment", comment);
-		render_var_scalar(&rv, "output", out);
-		render_var_scalar(&rv, "dependency", dep);
-		struct job_spec js;
-		job_spec_aggregate(&r->c, &js); /* what submit_one submits */
-		render_var_scalar(&rv, "partition", js.partition);
-		render_var_scalar(&rv, "account", js.account);
-		render_var_scalar(&rv, "qos", js.qos);
-		render_var_scalar(&rv, "time", js.time);
-		render_var_scalar(&rv, "campaign_bin", bin.buf);
-		render_var_scalar(&rv, "run_dir", r->dir);
-		char nodes[24], cpus[24] = "";
-		snprintf(nodes, sizeof nodes, "%d", js.nodes);
-		if (js.cpus_per_task > 0)
-			snprintf(cpus, sizeof cpus, "%d", js.cpus_per_task);
-		render_var_scalar(&rv, "analysis_nodes", nodes);
-		render_var_scalar(&rv, "analysis_cpus_per_task", cpus);
-		rc = render_template(tp.buf, tmpl, &rv, script);
-	}
-	render_vars_free(&rv);
-	free(tdir);
-	free(tmpl);
-	strbuf_free(&tp);
-	strbuf_free(&bin);
 	return rc;
 }
 
@@ -621,9 +511,9 @@ static int render_aggregate(struct run *r, const char *name, const char *comment
  * resume finds the same aggregation job and a resubmit asks for a new one. */
 static int aggregate_dependency(struct run *r, struct strbuf *dep, struct strbuf *key)
 {
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	long attempts = 0;
-	int rc = job_set_load(r->st, &js);
+	int rc = snapshot_load(r->st, &js);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < js.n; i++) {
@@ -633,7 +523,7 @@ static int aggregate_dependency(struct run *r, struct strbuf *dep, struct strbuf
 			strbuf_addf(dep, "%s%s", dep->len ? ":" : "afterany:", j->job_id);
 	}
 	strbuf_addf(key, "aggregate/of-%ld", attempts);
-	job_set_free(&js);
+	snapshot_free(&js);
 	return 0;
 }
 
@@ -645,6 +535,10 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 	job_comment(r, &comment);
 	strbuf_adds(&comment, key);
 	strbuf_addf(&out, "%s/aggregate-%%j.out", r->dir);
+	struct render_aggregate_ctx ctx = { .run_id = r->id, .run_dir = r->dir,
+					    .bin_dir = r->bin_dir, .job_name = name.buf,
+					    .comment = comment.buf, .output = out.buf,
+					    .dependency = dep };
 	uint32_t id = 0;
 	int rc = 0;
 	if (adopt_first) {
@@ -662,7 +556,7 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 		rc = store_run_set_aggregate_intent(r->st, key);
 	}
 	if (rc == 0 && !id &&
-	    (rc = render_aggregate(r, name.buf, comment.buf, out.buf, dep, &script)) == 0) {
+	    (rc = render_aggregate(&r->c, &ctx, &script)) == 0) {
 		struct job_spec js;
 		job_spec_aggregate(&r->c, &js);
 		struct submit_req q = { name.buf, comment.buf, script.buf,           r->dir,
@@ -744,7 +638,7 @@ static const node_info_msg_t *poll_nodes(struct run *r, struct poll *p)
 
 /* How often the controller had restarted j's job when it ran as j: j's
  * attempt less the first attempt of its scenario under the same job id. */
-static int restart_of(const struct job_set *jobs, const struct job_row *j)
+static int restart_of(const struct snapshot *jobs, const struct job_row *j)
 {
 	int first = j->attempt;
 	for (size_t i = 0; i < jobs->n_all; i++) {
@@ -759,14 +653,15 @@ static int restart_of(const struct job_set *jobs, const struct job_row *j)
 /* job.status of job_id's run `restart` (scenario folder, else the attempt's
  * archive); 1 when found. */
 static int status_of_run(struct run *r, const struct job_row *j, int restart,
-			 struct job_status *js)
+			 struct status_file *js)
 {
 	char *dir = run_job_dir(r, j->scenario);
-	int have = jobstatus_read(dir, js) == 0 && jobstatus_is_of_run(js, j->job_id, restart);
+	int have = statusfile_read(dir, js) == 0 && statusfile_is_of_run(js, j->job_id, restart);
 	free(dir);
 	if (!have) {
 		dir = run_attempt_dir(r, j->scenario, j->attempt, 0);
-		have = jobstatus_read(dir, js) == 0 && jobstatus_is_of_run(js, j->job_id, restart);
+		have = statusfile_read(dir, js) == 0 &&
+			statusfile_is_of_run(js, j->job_id, restart);
 		free(dir);
 	}
 	return have;
@@ -794,7 +689,7 @@ static int log_cause(struct run *r, const struct job_row *j)
 static int record_requeue(struct run *r, const struct job_row *j, int restart,
 			  const slurm_job_info_t *info, struct poll *p)
 {
-	struct job_status js;
+	struct status_file js;
 	int have = status_of_run(r, j, restart, &js);
 	const char *nodes = j->nodelist && *j->nodelist ? j->nodelist
 			    : have && js.nodelist[0]        ? js.nodelist
@@ -808,7 +703,7 @@ static int record_requeue(struct run *r, const struct job_row *j, int restart,
 				 failed[0] && st == JS_NODE_FAIL ? failed : NULL,
 				 have ? js.exit_code : -1, have ? js.start : 0, have ? js.end : 0 };
 	int added;
-	int rc = store_job_requeued(r->st, &q, &added);
+	int rc = decision_apply_requeue(r->st, &q, &added);
 	if (rc == 0 && added)
 		fprintf(stderr, "campaign: %s: attempt %d %s; attempt %d runs as job %s again\n",
 			j->scenario, j->attempt, reason, j->attempt + 1, j->job_id);
@@ -841,33 +736,34 @@ static int update_one(struct run *r, const struct job_row *j, int restart, struc
 		    info->time_limit != NO_VAL)
 			seen.limit_at = (double)info->start_time + 60.0 * info->time_limit;
 	}
-	struct job_status js;
+	struct status_file js;
 	int have = status_of_run(r, j, restart, &js);
-	char reason[512];
-	int code;
-	enum job_state st = slurm_decide(&seen, have ? &js : NULL, &code, reason, sizeof reason);
-	if (st == JS_RUNNING)
-		running_words(r, j, info, p, reason, sizeof reason);
-	int same = j->reason && !strcmp(reason, j->reason);
-	int clear = st == JS_RUNNING && !reason[0] && j->reason && *j->reason;
-	if (st == j->state && (!reason[0] || same) && !clear)
+	struct job_decision d = { .write = 1 };
+	d.state = slurm_decide(&seen, have ? &js : NULL, &d.exit_code, d.reason, sizeof d.reason);
+	if (d.state == JS_RUNNING)
+		running_words(r, j, info, p, d.reason, sizeof d.reason);
+	int same = j->reason && !strcmp(d.reason, j->reason);
+	int clear = d.state == JS_RUNNING && !d.reason[0] && j->reason && *j->reason;
+	if (d.state == j->state && (!d.reason[0] || same) && !clear)
 		return 0; /* nothing to write */
-	const char *nodes = info && info->nodes && *info->nodes ? info->nodes
-		: have && js.nodelist[0]                        ? js.nodelist
-								: NULL;
-	int rc = store_job_update(r->st, j->scenario, j->attempt, st, reason, code, nodes,
-				  info ? "seen on the controller"
-				       : "controller no longer knows the job");
-	if (rc == 0 && have && job_state_is_final(st))
-		rc = store_job_set_times(r->st, j->scenario, j->attempt, js.start, js.end);
-	else if (rc == 0 && info && st == JS_RUNNING && info->start_time > 0)
-		rc = store_job_set_times(r->st, j->scenario, j->attempt, (double) info->start_time,
-					 0);
+	d.nodelist = info && info->nodes && *info->nodes ? info->nodes
+		     : have && js.nodelist[0]           ? js.nodelist
+							: NULL;
+	d.detail = info ? "seen on the controller" : "controller no longer knows the job";
+	if (have && job_state_is_final(d.state)) {
+		d.times = 1;
+		d.start = js.start;
+		d.end = js.end;
+	} else if (info && d.state == JS_RUNNING && info->start_time > 0) {
+		d.times = 1;
+		d.start = (double)info->start_time;
+	}
+	int rc = decision_apply(r->st, j, &d);
 	return rc < 0 ? rc : 1; /* written */
 }
 
 /* One open job: its requeues first (each a new attempt), then its state. */
-static int refresh_one(struct run *r, const struct job_set *jobs, const struct job_row *j,
+static int refresh_one(struct run *r, const struct snapshot *jobs, const struct job_row *j,
 		       struct poll *p)
 {
 	const slurm_job_info_t *info = find_job(p->jobs, j->job_id);
@@ -904,7 +800,7 @@ static int poll_controller(struct run *r, struct poll *p)
 	return rc;
 }
 
-static int slurm_refresh(struct run *r, struct job_set *jobs)
+static int slurm_refresh(struct run *r, struct snapshot *jobs)
 {
 	size_t open = 0;
 	int rc = 0;
@@ -929,9 +825,9 @@ static int slurm_refresh(struct run *r, struct job_set *jobs)
 
 static int slurm_cancel(struct run *r, const char *scenario)
 {
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	int rc = slurm_ready();
-	if (rc < 0 || (rc = job_set_load(r->st, &js)) < 0)
+	if (rc < 0 || (rc = snapshot_load(r->st, &js)) < 0)
 		return rc;
 	for (size_t i = 0; rc == 0 && i < js.n; i++) {
 		const struct job_row *j = js.latest[i];
@@ -940,8 +836,9 @@ static int slurm_cancel(struct run *r, const char *scenario)
 		if ((rc = store_job_request_cancel(r->st, j->scenario, j->attempt)) < 0)
 			break;
 		if (!j->job_id) { /* never reached the controller */
-			rc = store_job_update(r->st, j->scenario, j->attempt, JS_CANCELLED,
-					      "cancelled before submission", -1, NULL, "cancelled");
+			struct job_decision d;
+			decision_set(&d, JS_CANCELLED, "cancelled before submission", "cancelled");
+			rc = decision_apply(r->st, j, &d);
 			continue;
 		}
 		r->rpcs++;
@@ -952,7 +849,7 @@ static int slurm_cancel(struct run *r, const char *scenario)
 				rc = controller_error("cancel");
 		}
 	}
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }
 

@@ -5,25 +5,16 @@
 #define CAMPAIGN_BACKEND_SLURM_H
 
 #include "orchestrator/store/jobstate.h"
-#include "jobstatus.h"
+#include "statusfile.h"
+#include "util/slurmconf.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* The configuration file libslurm would read, or NULL when none exists. */
-const char *slurm_conf_path(void);
 /* "host:port" of the primary slurmctld, from the configuration file. */
 void slurm_controller_addr(const char *conf, char *host, size_t hn, int *port);
 /* 1 when a TCP connection to the controller succeeds within timeout_ms. */
 int slurm_controller_answers(const char *conf, int timeout_ms);
-
-/* How many nodes the SLURM node lists a and b ("n[1-3],n7") have in common;
- * the first of them into first. */
-int slurm_nodes_shared(const char *a, const char *b, char *first, size_t n);
-/* The address of the first node of a node list ("n[1-4]" -> n1's NodeAddr,
- * from the controller); the node's name when the controller cannot say.
- * malloc'ed; NULL for an empty list. */
-char *slurm_first_node_addr(const char *nodelist);
 
 /* What the controller said of a job. */
 struct slurm_seen {
@@ -37,7 +28,7 @@ struct slurm_seen {
 /* The job's state from the controller's view and the job's own job.status
  * (js NULL when absent). *exit_code is set when known (else -1); reason
  * says why, in words. */
-enum job_state slurm_decide(const struct slurm_seen *seen, const struct job_status *js,
+enum job_state slurm_decide(const struct slurm_seen *seen, const struct status_file *js,
 			    int *exit_code, char *reason, size_t n);
 
 #endif

@@ -46,6 +46,17 @@ int render_template(const char *tmpl_name, const char *tmpl, const struct render
 int render_job(const struct campaign *c, const struct scenario *s, const struct render_ctx *ctx,
 	       struct strbuf *out);
 
+/* What the backend named the aggregation job of one run. */
+struct render_aggregate_ctx {
+	const char *run_id, *run_dir, *bin_dir;
+	const char *job_name, *comment, *output, *dependency;
+};
+
+/* Renders templates/aggregate.sbatch for the aggregation job of a run of c
+ * (render_aggregate.c), with job_spec_aggregate's resources. */
+int render_aggregate(const struct campaign *c, const struct render_aggregate_ctx *ctx,
+		     struct strbuf *out);
+
 /* Directory of templates: $CAMPAIGN_TEMPLATES, BIN/../templates, or
  * BIN/../share/campaign/templates. malloc'ed; NULL with err set. */
 char *render_templates_dir(const char *bin_dir);

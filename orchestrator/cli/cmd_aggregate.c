@@ -24,10 +24,10 @@ static int aggregate_exec(const struct cmd_entry *self, struct args *a)
 	const struct backend_ops *be = backend_for_run(r);
 	double until = store_now() + (double)wait_s;
 	for (;;) {
-		struct job_set js = JOB_SET_INIT;
+		struct snapshot js = SNAPSHOT_INIT;
 		if (backend_refresh(be, r, &js) < 0)
 			fprintf(stderr, "campaign aggregate: warning: %s\n", err_last());
-		job_set_free(&js);
+		snapshot_free(&js);
 		rc = aggregate_run(r, args_has(a, 'f'), (int)jobs, aggmap_shards((int)shards));
 		if (rc != 1 || store_now() >= until)
 			break;

@@ -20,10 +20,10 @@ static int cancel_exec(const struct cmd_entry *self, struct args *a)
 		rc = be->cancel(r, a->pos[i]);
 	if (rc == 0 && a->npos == 1)
 		rc = be->cancel(r, NULL);
-	struct job_set js = JOB_SET_INIT;
-	if (rc == 0 && (rc = job_set_load(r->st, &js)) == 0)
+	struct snapshot js = SNAPSHOT_INIT;
+	if (rc == 0 && (rc = snapshot_load(r->st, &js)) == 0)
 		statusview_print(r, &js, stdout, 0);
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }
 

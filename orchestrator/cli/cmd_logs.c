@@ -8,7 +8,7 @@
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "orchestrator/backend/backend_pick.h"
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "orchestrator/store/jobstate.h"
 #include "orchestrator/run.h"
 #include "util/err.h"
@@ -53,7 +53,7 @@ static int copy_from(const char *path, long *offset)
 	return 1;
 }
 
-static const struct job_row *job_of(const struct job_set *js, const char *scenario)
+static const struct job_row *job_of(const struct snapshot *js, const char *scenario)
 {
 	for (size_t i = 0; i < js->n; i++)
 		if (!strcmp(js->latest[i]->scenario, scenario))
@@ -64,8 +64,8 @@ static const struct job_row *job_of(const struct job_set *js, const char *scenar
 /* Prints what path holds, then (follow) what is added until the job is final. */
 static int show(struct run *r, const char *scenario, const char *rank, int follow)
 {
-	struct job_set js = JOB_SET_INIT;
-	int rc = job_set_load(r->st, &js);
+	struct snapshot js = SNAPSHOT_INIT;
+	int rc = snapshot_load(r->st, &js);
 	const struct job_row *j = rc == 0 ? job_of(&js, scenario) : NULL;
 	if (rc == 0 && !j)
 		rc = err_set(ERR_NOTFOUND, "run %s has no scenario '%s'", r->id, scenario);
@@ -78,7 +78,7 @@ static int show(struct run *r, const char *scenario, const char *rank, int follo
 		struct timespec ts = { 1, 0 };
 		nanosleep(&ts, NULL);
 		copy_from(path, &offset);
-		job_set_free(&js);
+		snapshot_free(&js);
 		if ((rc = backend_refresh(backend_for_run(r), r, &js)) == 0 &&
 		    !(j = job_of(&js, scenario)))
 			rc = err_set(ERR_NOTFOUND, "scenario '%s' is gone from the run's store",
@@ -87,7 +87,7 @@ static int show(struct run *r, const char *scenario, const char *rank, int follo
 	if (rc == 0 && follow)
 		copy_from(path, &offset); /* what came with the end */
 	free(path);
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }
 

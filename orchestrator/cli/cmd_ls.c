@@ -8,7 +8,7 @@
 #include "orchestrator/run.h"
 #include "orchestrator/variant.h"
 #include "util/jsonio.h"
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "orchestrator/store/store.h"
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -32,14 +32,14 @@ static json_t *run_json(const char *root, const char *rel)
 	struct strbuf p = STRBUF_INIT;
 	struct store *st = NULL;
 	struct run_row row = { 0 };
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	strbuf_addf(&p, "%s/%s/" RUN_STATE_DB, root, rel);
 	json_t *o = json_pack("{s:s, s:s}", "run", strchr(rel, '/') + 1, "campaign_dir", rel);
 	int rc = store_open(p.buf, 0, STORE_JOURNAL_AUTO, &st);
 	if (rc == 0)
 		rc = store_run_get(st, &row);
 	if (rc == 0)
-		rc = job_set_load(st, &js);
+		rc = snapshot_load(st, &js);
 	if (rc < 0) {
 		json_object_set_new(o, "problem", json_string(err_last()));
 	} else {
@@ -66,7 +66,7 @@ static json_t *run_json(const char *root, const char *rel)
 				    json_pack("{s:s, s:s}", "run", jsonio_str(v, "parent_run"),
 					      "kind", jsonio_str(v, "kind")));
 	json_decref(v);
-	job_set_free(&js);
+	snapshot_free(&js);
 	run_row_free(&row);
 	store_close(st);
 	strbuf_free(&p);

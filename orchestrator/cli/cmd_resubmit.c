@@ -6,7 +6,7 @@
 #include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"
 #include "util/fault.h"
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "orchestrator/submission.h"
 
 #include <stdio.h>
@@ -29,7 +29,7 @@ static int named(const struct pick *p, const char *scenario)
 }
 
 /* Named scenarios must exist and have ended. */
-static int check_names(const struct pick *p, const struct job_set *js)
+static int check_names(const struct pick *p, const struct snapshot *js)
 {
 	for (int i = 0; i < p->nnames; i++) {
 		const struct job_row *j = NULL;
@@ -69,8 +69,8 @@ static int plan_again(struct run *r, const struct job_row *j)
 static int prepare(struct run *r, void *ctx)
 {
 	struct pick *p = ctx;
-	struct job_set js = JOB_SET_INIT;
-	int rc = job_set_load(r->st, &js);
+	struct snapshot js = SNAPSHOT_INIT;
+	int rc = snapshot_load(r->st, &js);
 	if (rc == 0)
 		rc = check_names(p, &js);
 	for (size_t i = 0; rc == 0 && i < js.n; i++) {
@@ -82,7 +82,7 @@ static int prepare(struct run *r, void *ctx)
 		if ((rc = plan_again(r, j)) == 0)
 			p->planned++;
 	}
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc;
 }
 
@@ -97,14 +97,14 @@ static int resubmit_exec(const struct cmd_entry *self, struct args *a)
 	}
 	struct run *r = a->run;
 	const struct backend_ops *be = backend_for_run(r);
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	struct submission_opts so = { .wait = args_has(a, 'w'),
 				      .no_aggregation_job = args_has(a, 'n'),
 				      .prepare = prepare,
 				      .ctx = &p };
 	/* Which jobs failed is the controller's to say: refresh first. */
 	int rc = backend_refresh(be, r, &js);
-	job_set_free(&js);
+	snapshot_free(&js);
 	if (rc == 0)
 		rc = submission_run(r, be, &so);
 	if (rc < 0)

@@ -5,7 +5,7 @@
 #include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"
 #include "orchestrator/statusview.h"
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "orchestrator/submission.h"
 
 #include <stdio.h>
@@ -14,14 +14,14 @@
 /* Scenarios with no job yet: planned, or never recorded at all. */
 static int count_missing(struct run *r, size_t *missing)
 {
-	struct job_set js = JOB_SET_INIT;
-	int rc = job_set_load(r->st, &js);
+	struct snapshot js = SNAPSHOT_INIT;
+	int rc = snapshot_load(r->st, &js);
 	if (rc < 0)
 		return rc;
 	*missing = r->c.n_scenarios > js.n ? r->c.n_scenarios - js.n : 0;
 	for (size_t i = 0; i < js.n; i++)
 		*missing += js.latest[i]->state == JS_PLANNED;
-	job_set_free(&js);
+	snapshot_free(&js);
 	return 0;
 }
 
@@ -42,10 +42,10 @@ static int resume_exec(const struct cmd_entry *self, struct args *a)
 	       after ? "some still have none (see above)" : "every scenario has one now");
 	if (so.wait && !after)
 		return submission_wait(r, be, stdout);
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	if (backend_refresh(be, r, &js) == 0)
 		statusview_print(r, &js, stdout, 0);
-	job_set_free(&js);
+	snapshot_free(&js);
 	return after ? EXIT_BACKEND : EXIT_OK;
 }
 

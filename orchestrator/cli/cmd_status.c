@@ -12,7 +12,7 @@
 static int status_exec(const struct cmd_entry *self, struct args *a)
 {
 	struct run *r = a->run;
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	int failed, rc = backend_refresh(backend_for_run(r), r, &js);
 	if (rc == 0 && run_is_done(&js, &failed))
 		rc = aggregate_if_due(r);
@@ -20,7 +20,7 @@ static int status_exec(const struct cmd_entry *self, struct args *a)
 		fprintf(stderr, "campaign %s: %s\n", self->name, err_last());
 	if (js.latest)
 		statusview_print(r, &js, stdout, args_has(a, 'j'));
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc < 0 ? cmd_exit_of(rc) : EXIT_OK;
 }
 

@@ -19,10 +19,10 @@ static int watch_exec(const struct cmd_entry *self, struct args *a)
 				.max_s = (double) (max_s < min_s ? min_s : max_s),
 				.redraw = isatty(STDOUT_FILENO) && !args_has(a, 'p'),
 				.out = stdout };
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	int failed = 0, rc = watch_run(a->run, backend_for_run(a->run), &o, &js);
 	run_is_done(&js, &failed);
-	job_set_free(&js);
+	snapshot_free(&js);
 	return rc < 0 ? rc : failed ? EXIT_JOBS_FAILED : EXIT_OK;
 }
 

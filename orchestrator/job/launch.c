@@ -4,7 +4,7 @@
  * with a per-task wrapper that records which rank failed first. */
 #include "launch.h"
 
-#include "orchestrator/backend/backend_slurm.h"
+#include "util/nodelist.h"
 #include "ranklog.h"
 #include "workers.h"
 #include "util/env.h"
@@ -375,7 +375,7 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long wo
 	if (overlap)
 		argv[k++] = "--overlap"; /* a helper step beside the workload's */
 	if (!overlap) {
-		char *addr = slurm_first_node_addr(getenv("SLURM_JOB_NODELIST"));
+		char *addr = nodelist_first_addr(getenv("SLURM_JOB_NODELIST"));
 		job_env(nodes, tpn, tpn, addr ? addr : "127.0.0.1", job_port());
 		if (!addr && nodes > 1)
 			fprintf(stderr,

@@ -102,7 +102,7 @@ struct job_requeue {
 int store_job_requeued(struct store *st, const struct job_requeue *q, int *added);
 int store_job_request_cancel(struct store *st, const char *scenario, int attempt);
 /* Every attempt of every scenario: scenarios in submission order, attempts ascending
- * (jobset.h's job_set_load reads them with each scenario's latest attempt). */
+ * (snapshot.h's snapshot_load reads them with each scenario's latest attempt). */
 int store_jobs_all(struct store *st, struct job_row **rows, size_t *n);
 /* In store_jobs_all's rows, the index just past the attempts of rows[first]'s scenario. */
 size_t job_rows_scenario_end(const struct job_row *rows, size_t n, size_t first);

@@ -7,22 +7,22 @@ check analyzers_include_no_orchestrator bash -c '[ -z "$(grep -ln "#include \"\(
 check orchestrator_includes_no_cli bash -c '[ -z "$(grep -ln "#include \"\(orchestrator/\)*cli/" orchestrator/*.[ch])" ]'
 # orchestrator/ folders (git's refs/ as the model): campaign/ (the model, loader,
 # placeholders, diagnostics, render, job spec) and store/ (the state store, file-system
-# kind, job states and snapshots) stand alone; job/ (what runs inside jobs: launch, rank
-# logs, monitor) reaches the scheduler only through backend/'s node address; backend/
-# (interface, pick, local, slurm, job status) never reaches the command line or job/;
-# at the top only the run's lifecycle.
+# kind, job states, snapshots) stand alone; so does job/ (what runs inside jobs: launch,
+# rank logs, monitor), which reads node lists with util/nodelist.h; backend/ (interface,
+# pick, local, slurm, status file, decisions) never reaches the command line or job/; at
+# the top only the run's lifecycle.
 own_only() { # DIR: its files include no other orchestrator header
-	[ -z "$(grep -l '#include "orchestrator/' "orchestrator/$1"/*.[ch])" ]
+	[ -z "$(grep -l '#include "orchestrator/' "orchestrator/$1"/*.[ch] "orchestrator/$1"/*/*.[ch] 2>/dev/null)" ]
 }
 check layout_campaign_stands_alone own_only campaign
 check layout_store_stands_alone own_only store
-check layout_job_only_node_address bash -c '[ "$(grep -ho "#include \"orchestrator/[^\"]*\"" orchestrator/job/*.[ch] orchestrator/job/monitor/*.[ch] | sort -u)" = "#include \"orchestrator/backend/backend_slurm.h\"" ]'
+check layout_job_stands_alone own_only job
 check layout_backend_drives_no_analysis bash -c '! grep -q "#include \"orchestrator/aggregate.h\"" orchestrator/backend/*.[ch]'
 check layout_backend_no_cli_or_job bash -c '[ -z "$(grep -l "#include \"orchestrator/\(cli\|job\)/" orchestrator/backend/*.[ch])" ]'
 check layout_top_is_lifecycle [ "$(ls orchestrator/*.c | xargs -n1 basename | tr '\n' ' ')" = "aggmap.c aggregate.c paper.c paper_checked.c paper_out.c paper_table.c provenance.c run.c statusview.c submission.c variant.c watch.c " ]
 check layout_no_relative_cross_folder bash -c 'for f in orchestrator/*/*.[ch] orchestrator/*.[ch]; do d=$(dirname "$f"); for h in $(sed -n "s/^#include \"\([a-z_]*\.h\)\"$/\1/p" "$f"); do [ -e "$d/$h" ] || [ "$h" = versions.h ] || exit 1; done; done'
 # the map step starts and waits for its shards with util/proc.h and reads SLURM's numbers with
-# util/env.h, not through the rank launcher; the job rows are read as one snapshot (jobset.h)
+# util/env.h, not through the rank launcher; the job rows are read as one snapshot (snapshot.h)
 check layout_aggmap_not_through_launch bash -c '! grep -q "orchestrator/job/" orchestrator/aggmap.c orchestrator/cli/cmd_analyze_shard.c'
 check layout_one_snapshot_api bash -c '! grep -rq "store_jobs_latest" orchestrator'
 # a run's files are named once, in util/run_layout.h (templates/ names its own)

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static enum job_state decide(int found, uint32_t state, uint32_t ws, const struct job_status *js,
+static enum job_state decide(int found, uint32_t state, uint32_t ws, const struct status_file *js,
 			     int *code, char *why)
 {
 	struct slurm_seen s = { found, state, ws, "Resources", 0 };
@@ -25,7 +25,7 @@ static void test_controller_states(void)
 {
 	char why[512];
 	int code;
-	struct job_status ok = { .exit_code = 0 }, bad = { .exit_code = 3 },
+	struct status_file ok = { .exit_code = 0 }, bad = { .exit_code = 3 },
 			  term = { .exit_code = 143 };
 	CHECK(decide(1, JOB_PENDING, 0, NULL, &code, why) == JS_PENDING && code == -1);
 	CHECK_STR(why, "Resources");
@@ -45,15 +45,15 @@ static void test_controller_states(void)
 	/* a script that left with 0 only when the limit stopped its step: TIMEOUT, with
 	 * the controller's exit status; one that ended before the limit completed */
 	struct slurm_seen lim = { 1, JOB_TIMEOUT, 15, NULL, 1000.0 + 60 };
-	struct job_status at_limit = { .exit_code = 0, .end = 1061 }, early = { .end = 1030 };
+	struct status_file at_limit = { .exit_code = 0, .end = 1061 }, early = { .end = 1030 };
 	CHECK(slurm_decide(&lim, &at_limit, &code, why, 512) == JS_TIMEOUT && code == 143);
 	CHECK_STR(why, "time limit reached");
 	CHECK(slurm_decide(&lim, &early, &code, why, 512) == JS_COMPLETED && code == 0);
-	CHECK(jobstatus_decide(&ok, 0, 1) == JS_COMPLETED &&
-	      jobstatus_decide(&term, 0, 1) == JS_CANCELLED);
-	CHECK(jobstatus_decide(&ok, 1, 0) == JS_COMPLETED &&
-	      jobstatus_decide(&term, 1, 0) == JS_TIMEOUT);
-	CHECK(jobstatus_decide(NULL, 0, 1) == JS_CANCELLED);
+	CHECK(statusfile_decide(&ok, 0, 1) == JS_COMPLETED &&
+	      statusfile_decide(&term, 0, 1) == JS_CANCELLED);
+	CHECK(statusfile_decide(&ok, 1, 0) == JS_COMPLETED &&
+	      statusfile_decide(&term, 1, 0) == JS_TIMEOUT);
+	CHECK(statusfile_decide(NULL, 0, 1) == JS_CANCELLED);
 	CHECK(decide(1, JOB_NODE_FAIL, 0, NULL, &code, why) == JS_NODE_FAIL);
 	CHECK(decide(1, JOB_BOOT_FAIL, 0, NULL, &code, why) == JS_NODE_FAIL);
 	CHECK(decide(1, JOB_OOM, 9, &term, &code, why) == JS_OUT_OF_MEMORY && code == 143);
@@ -72,7 +72,7 @@ static void test_purged(void)
 {
 	char why[512];
 	int code;
-	struct job_status ok = { .exit_code = 0 }, bad = { .exit_code = 5 },
+	struct status_file ok = { .exit_code = 0 }, bad = { .exit_code = 5 },
 			  term = { .exit_code = 143 };
 	CHECK(decide(0, 0, 0, &ok, &code, why) == JS_COMPLETED && code == 0);
 	CHECK(decide(0, 0, 0, &bad, &code, why) == JS_FAILED && code == 5);

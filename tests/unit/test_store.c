@@ -2,7 +2,7 @@
  * several processes writing one store at once. */
 #include "harness.h"
 
-#include "orchestrator/store/jobset.h"
+#include "orchestrator/store/snapshot.h"
 #include "orchestrator/store/store.h"
 #include "util/err.h"
 
@@ -42,15 +42,15 @@ static void test_lifecycle(void)
 	CHECK(store_job_update(st, "s1", 1, JS_RUNNING, NULL, -1, NULL, "again") == 0);
 	CHECK(store_job_update(st, "s1", 1, JS_FAILED, "exit status 3", 3, NULL, "end") == 0);
 	CHECK(store_job_plan(st, "s1", 2, 4, &att) == 0 && att == 2);
-	struct job_set js = JOB_SET_INIT;
+	struct snapshot js = SNAPSHOT_INIT;
 	size_t n;
-	CHECK(job_set_load(st, &js) == 0 && js.n == 2 && js.n_all == 3);
+	CHECK(snapshot_load(st, &js) == 0 && js.n == 2 && js.n_all == 3);
 	if (js.n == 2) {
 		CHECK_STR(js.latest[0]->scenario, "s1");
 		CHECK(js.latest[0]->attempt == 2 && js.latest[0]->state == JS_PLANNED);
 		CHECK_STR(js.latest[1]->scenario, "s2");
 	}
-	job_set_free(&js);
+	snapshot_free(&js);
 	struct transition_row *tr;
 	CHECK(store_transitions(st, &tr, &n) == 0);
 	CHECK(n == 6);
@@ -93,12 +93,12 @@ static void concurrent_writers(const char *name_db, enum store_journal journal)
 			int bad = 0;
 			for (int i = k; i < 200; i += 4) {
 				char name[32];
-				struct job_set js = JOB_SET_INIT;
+				struct snapshot js = SNAPSHOT_INIT;
 				snprintf(name, sizeof name, "s%03d", i);
 				bad |= store_job_submitting(s2, name, 1) < 0;
 				bad |= store_job_submitted(s2, name, 1, "1", NULL) < 0;
-				bad |= job_set_load(s2, &js) < 0;
-				job_set_free(&js);
+				bad |= snapshot_load(s2, &js) < 0;
+				snapshot_free(&js);
 				bad |= store_job_set_times(s2, name, 1, 1, 0) < 0;
 				bad |= store_job_update(s2, name, 1, JS_RUNNING, NULL, -1, NULL,
 							NULL) < 0;

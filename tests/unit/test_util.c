@@ -1,9 +1,11 @@
-/* Unit tests for util/: strbuf, words, quote, sha256, fsio, tempname, jsonio, err. */
+/* Unit tests for util/: strbuf, words, quote, sha256, fsio, tempname, jsonio, err,
+ * nodelist. */
 #include "harness.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
+#include "util/nodelist.h"
 #include "util/quote.h"
 #include "util/sha256.h"
 #include "util/sort.h"
@@ -304,6 +306,20 @@ static void tempname_stale_only_of_dead_writers_here(void)
 	strbuf_free(&e);
 }
 
+static void nodelist_shares_and_names_the_first(void)
+{
+	char first[64] = "";
+	CHECK(nodelist_shared("n[1-3],n7", "n[3-7]", first, sizeof first) == 2);
+	CHECK_STR(first, "n3");
+	CHECK(nodelist_shared("n[01-02]", "n[03-04]", first, sizeof first) == 0);
+	CHECK(nodelist_shared("", "n1", first, sizeof first) == 0);
+	CHECK(nodelist_shared(NULL, "n1", first, sizeof first) == 0);
+	char *f = nodelist_first("gpu[08-11],cpu1");
+	CHECK(f && !strcmp(f, "gpu08"));
+	free(f);
+	CHECK(nodelist_first("") == NULL && nodelist_first(NULL) == NULL);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_util.XXXXXX");
@@ -320,6 +336,7 @@ int main(void)
 	RUN(jsonio_writes_sorted_and_reads_paths);
 	RUN(err_keeps_the_last_message);
 	RUN(display_quote_keeps_one_visible_line);
+	RUN(nodelist_shares_and_names_the_first);
 	fsio_remove_tree(tmpdir);
 	HARNESS_END();
 }

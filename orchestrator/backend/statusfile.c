@@ -1,4 +1,4 @@
-#include "jobstatus.h"
+#include "statusfile.h"
 #include "util/run_layout.h"
 
 #include "util/err.h"
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int jobstatus_read(const char *job_dir, struct job_status *out)
+int statusfile_read(const char *job_dir, struct status_file *out)
 {
 	struct strbuf p = STRBUF_INIT;
 	char *text;
@@ -45,17 +45,17 @@ int jobstatus_read(const char *job_dir, struct job_status *out)
 	return rc;
 }
 
-int jobstatus_is_of(const struct job_status *js, const char *job_id)
+int statusfile_is_of(const struct status_file *js, const char *job_id)
 {
 	return !js->job_id[0] || !job_id || !strcmp(js->job_id, job_id);
 }
 
-int jobstatus_is_of_run(const struct job_status *js, const char *job_id, int restart)
+int statusfile_is_of_run(const struct status_file *js, const char *job_id, int restart)
 {
-	return jobstatus_is_of(js, job_id) && (js->restart < 0 || js->restart == restart);
+	return statusfile_is_of(js, job_id) && (js->restart < 0 || js->restart == restart);
 }
 
-enum job_state jobstatus_decide(const struct job_status *js, int timed_out, int cancelled)
+enum job_state statusfile_decide(const struct status_file *js, int timed_out, int cancelled)
 {
 	/* the job finished by itself before a cancel or the limit reached it */
 	if (js && js->exit_code == 0)

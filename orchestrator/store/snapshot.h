@@ -1,12 +1,12 @@
-/* jobset: one snapshot of a run's job rows, read once per poll and passed to
+/* snapshot: one snapshot of a run's job rows, read once per poll and passed to
  * everything that needs it (the backend's refresh, change detection, the
  * done test, the status view), and the one answer to "is the run done?". */
-#ifndef CAMPAIGN_JOBSET_H
-#define CAMPAIGN_JOBSET_H
+#ifndef CAMPAIGN_SNAPSHOT_H
+#define CAMPAIGN_SNAPSHOT_H
 
 #include "store.h"
 
-struct job_set {
+struct snapshot {
 	struct job_row *all;     /* every attempt: scenarios in order, attempts ascending */
 	size_t n_all;
 	struct job_row **latest; /* the latest attempt of each scenario, into all */
@@ -14,13 +14,13 @@ struct job_set {
 	int dirty;               /* a refresh wrote to the store since the load */
 };
 
-#define JOB_SET_INIT { NULL, 0, NULL, 0, 0 }
+#define SNAPSHOT_INIT { NULL, 0, NULL, 0, 0 }
 
 /* Reads every job row of the store (one query); frees what js held. */
-int job_set_load(struct store *st, struct job_set *js);
-void job_set_free(struct job_set *js);
+int snapshot_load(struct store *st, struct snapshot *js);
+void snapshot_free(struct snapshot *js);
 /* 1 when every scenario's latest attempt is final; *failed counts those that
  * did not complete (vacuously 1 for a run with no job). */
-int run_is_done(const struct job_set *js, int *failed);
+int run_is_done(const struct snapshot *js, int *failed);
 
 #endif

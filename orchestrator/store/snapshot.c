@@ -1,19 +1,19 @@
-#include "jobset.h"
+#include "snapshot.h"
 
 #include "util/strbuf.h"
 
 #include <stdlib.h>
 
-void job_set_free(struct job_set *js)
+void snapshot_free(struct snapshot *js)
 {
 	job_rows_free(js->all, js->n_all);
 	free(js->latest);
-	*js = (struct job_set)JOB_SET_INIT;
+	*js = (struct snapshot)SNAPSHOT_INIT;
 }
 
-int job_set_load(struct store *st, struct job_set *js)
+int snapshot_load(struct store *st, struct snapshot *js)
 {
-	job_set_free(js);
+	snapshot_free(js);
 	int rc = store_jobs_all(st, &js->all, &js->n_all);
 	if (rc < 0) {
 		js->all = NULL;
@@ -28,7 +28,7 @@ int job_set_load(struct store *st, struct job_set *js)
 	return 0;
 }
 
-int run_is_done(const struct job_set *js, int *failed)
+int run_is_done(const struct snapshot *js, int *failed)
 {
 	int done = 1;
 	*failed = 0;
