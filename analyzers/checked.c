@@ -98,8 +98,8 @@ static void decide(struct ana_check *c, const struct ana_scenario *s)
 	}
 	double base = median_of(c->parent_steps, c->n_parent);
 	double *steps = at_parent_batch(c, s);
-	stats_bootstrap_ratio(c->parent_steps, c->n_parent, steps, s->steps.active_steps, 50, 2000,
-			      0.95, &lo, &hi);
+	stats_bootstrap_ratio(c->parent_steps, c->n_parent, steps, s->steps.active_steps,
+			      STATS_MEDIAN, STATS_BOOTSTRAP_ROUNDS, STATS_CI_LEVEL, &lo, &hi);
 	free(steps);
 	c->measured_ms = s->steps.step_med_ms * c->batch_scale;
 	c->lo_ms = base * lo;

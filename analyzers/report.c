@@ -1364,14 +1364,14 @@ static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
 			    "the waiting is spread (jitter, noisy nodes); pin threads, keep other "
 			    "work off the nodes, then tune the collectives",
 			    s->shares.sync_wait_pct, s->shares.comm_pct);
-	else if (overlap >= 40)
+	else if (overlap >= ANA_OVERLAP_ENOUGH_PCT)
 		strbuf_addf(sb,
 			    "%.1f %% of communication is already hidden behind compute, so more "
 			    "overlap gains little; what is still exposed shrinks with less "
 			    "gradient volume (bf16 gradients, compression) or a larger per-rank "
 			    "batch that amortises each all-reduce",
 			    overlap);
-	else if (overlap > 0.05)
+	else if (overlap > ANA_NEGLIGIBLE_PCT)
 		strbuf_addf(sb,
 			    "only %.1f %% of communication overlaps compute: hide the gradient "
 			    "all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), "
@@ -1577,7 +1577,8 @@ static int series_advice(struct rec *r, const struct ana_model *m, const struct 
 	double t16 = m->b / 16 + m->a + m->c * 4,
 	       over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
 	struct strbuf sb = STRBUF_INIT;
-	if (m->eff16 >= 0.8 || m->max_err_pct > MODEL_FITS_PCT) /* no advice from a poor fit */
+	/* efficient enough, or a poor fit: no advice */
+	if (m->eff16 >= MODEL_ADVICE_EFFICIENCY || m->max_err_pct > MODEL_FITS_PCT)
 		return 0;
 	r->gain = m->step_only ? 0 : over;
 	if (m->contention[0])

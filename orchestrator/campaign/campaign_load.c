@@ -4,6 +4,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "campaign.h"
 #include "analyzers/advice.h"
+#include "analyzers/verdict.h"
 #include "jobspec.h"
 #include "secret.h"
 
@@ -1144,7 +1145,7 @@ static void set_defaults(struct campaign *c)
 	c->analysis.data_pct = 30;
 	c->analysis.gpu_util_pct = 70;
 	c->analysis.memory_pct = 90;
-	c->analysis.gpu_copy_pct = 20;
+	c->analysis.gpu_copy_pct = VERDICT_COPY_PCT;
 	c->analysis.io_pct = 20;
 	c->analysis.nodes = 1;
 	/* a scaling series measured on shared nodes measures the neighbours too */

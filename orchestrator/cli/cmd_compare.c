@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Fewer step times than this on either side: no interval, no decision against the noise. */
+#define COMPARE_MIN_STEPS 5
+
 /* What is compared: label, path in a summary.json scenario, and which way is
  * better: 1 lower, 0 higher, -1 neither (a share of step time moves when
  * another does). */
@@ -99,8 +102,9 @@ static void noise(json_t *ref, json_t *cand, double pct, double *lo, double *hi)
 	size_t na, nb;
 	double *a = step_times(ref, &na), *b = step_times(cand, &nb);
 	*lo = *hi = 0;
-	if (na >= 5 && nb >= 5)
-		stats_bootstrap_ratio(a, na, b, nb, pct, 2000, 0.95, lo, hi);
+	if (na >= COMPARE_MIN_STEPS && nb >= COMPARE_MIN_STEPS)
+		stats_bootstrap_ratio(a, na, b, nb, pct, STATS_BOOTSTRAP_ROUNDS, STATS_CI_LEVEL, lo,
+				      hi);
 	free(a);
 	free(b);
 }
