@@ -13,6 +13,7 @@ struct trace_source;
 #include "fabric.h"
 #include "monitor.h"
 #include "straggler.h"
+#include "thresholds.h"
 #include "verdict.h"
 #include "checked.h"
 
@@ -26,11 +27,6 @@ struct ana_op {
 };
 
 #define ANA_TOP_OPS 10
-
-struct ana_thresholds {
-	double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct;
-	double gpu_copy_pct; /* exposed host-device copies (GPU verdicts); 0: VERDICT_COPY_PCT */
-};
 
 /* What the orchestrator says of the scenario (its job, its size) */
 struct ana_input {

@@ -4,7 +4,6 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "campaign.h"
 #include "analyzers/advice.h"
-#include "analyzers/verdict.h"
 #include "jobspec.h"
 #include "secret.h"
 
@@ -714,16 +713,31 @@ static void load_step_log(struct loader *L, yaml_node_t *n)
 	}
 }
 
+/* analysis.thresholds: the keys, ranges and fields of analyzers/thresholds.h's table. */
+static void load_thresholds(struct loader *L, yaml_node_t *t)
+{
+	const char *keys[ANA_THRESHOLDS + 1] = { NULL };
+	for (size_t k = 0; k < ANA_THRESHOLDS; k++)
+		keys[k] = ana_threshold_keys[k].key;
+	if (map_check(L, t, "analysis.thresholds", keys) < 0)
+		return;
+	for (size_t k = 0; k < ANA_THRESHOLDS; k++) {
+		const struct ana_threshold_key *d = &ana_threshold_keys[k];
+		yaml_node_t *v = map_get(L, t, d->key);
+		char path[96];
+		snprintf(path, sizeof path, "analysis.thresholds.%s", d->key);
+		if (v)
+			as_double(L, v, path, d->min, d->max,
+				  ana_threshold_at(&L->c->analysis.th, k));
+	}
+}
+
 static void load_analysis(struct loader *L, yaml_node_t *n)
 {
 	static const char *const keys[] = { "baseline",      "thresholds",   "peak_gflops_per_rank",
 					    "phase_rules",   "step_log",     "batch_per_rank",
 					    "global_batch",  "scaling",      "nodes",
 					    "cpus_per_task", "fabric_probe", NULL };
-	static const char *const tkeys[] = {
-		"communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct",
-		"memory_pct",        "gpu_copy_pct",     NULL
-	};
 	struct campaign *c = L->c;
 	if (map_check(L, n, "analysis", keys) < 0)
 		return;
@@ -753,26 +767,8 @@ static void load_analysis(struct loader *L, yaml_node_t *n)
 		as_int(L, v, "analysis.cpus_per_task", 1, 4096, &c->analysis.cpus_per_task);
 	if ((v = map_get(L, n, "fabric_probe")))
 		as_bool(L, v, "analysis.fabric_probe", &c->analysis.fabric_probe);
-	if ((t = map_get(L, n, "thresholds")) &&
-	    map_check(L, t, "analysis.thresholds", tkeys) == 0) {
-		if ((v = map_get(L, t, "communication_pct")))
-			as_double(L, v, "analysis.thresholds.communication_pct", 0, 100,
-				  &c->analysis.comm_pct);
-		if ((v = map_get(L, t, "data_loading_pct")))
-			as_double(L, v, "analysis.thresholds.data_loading_pct", 0, 100,
-				  &c->analysis.data_pct);
-		if ((v = map_get(L, t, "io_pct")))
-			as_double(L, v, "analysis.thresholds.io_pct", 0, 100, &c->analysis.io_pct);
-		if ((v = map_get(L, t, "gpu_util_pct")))
-			as_double(L, v, "analysis.thresholds.gpu_util_pct", 0, 100,
-				  &c->analysis.gpu_util_pct);
-		if ((v = map_get(L, t, "memory_pct")))
-			as_double(L, v, "analysis.thresholds.memory_pct", 0, 100,
-				  &c->analysis.memory_pct);
-		if ((v = map_get(L, t, "gpu_copy_pct")))
-			as_double(L, v, "analysis.thresholds.gpu_copy_pct", 0, 100,
-				  &c->analysis.gpu_copy_pct);
-	}
+	if ((t = map_get(L, n, "thresholds")))
+		load_thresholds(L, t);
 }
 
 /* A scenario's own batch: scenarios[i].analysis.{batch_per_rank,global_batch}. */
@@ -1141,12 +1137,7 @@ static void set_defaults(struct campaign *c)
 	c->profile.active_steps = 20;
 	c->profile.monitor_interval_ms = 500;
 	c->profile.hang_timeout_s = 600;
-	c->analysis.comm_pct = 20;
-	c->analysis.data_pct = 30;
-	c->analysis.gpu_util_pct = 70;
-	c->analysis.memory_pct = 90;
-	c->analysis.gpu_copy_pct = VERDICT_COPY_PCT;
-	c->analysis.io_pct = 20;
+	ana_thresholds_default(&c->analysis.th);
 	c->analysis.nodes = 1;
 	/* a scaling series measured on shared nodes measures the neighbours too */
 	c->slurm.exclusive = 1;
