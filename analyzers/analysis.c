@@ -457,7 +457,7 @@ static void monitor_verdict(struct ana_scenario *s, const struct ana_thresholds 
 		v = VERDICT_IO;
 	else if (s->mon.gpu_util_mean_pct >= 0 && s->mon.gpu_util_mean_pct < th->gpu_util_pct)
 		v = VERDICT_GPU_STARVED;
-	else if (s->mon.gpu_util_mean_pct >= 0 || s->mon.cpu_util_mean_pct >= 90)
+	else if (s->mon.gpu_util_mean_pct >= 0 || s->mon.cpu_util_mean_pct >= ANA_CPU_BUSY_PCT)
 		v = VERDICT_COMPUTE;
 	s->outcome.v.verdict = v;
 }
@@ -1129,7 +1129,8 @@ static void model_sentence(struct ana_model *m, const struct ana_scenario *wides
 	}
 	const char *limiter = m->contention[0] ? "the ranks contending for the machine (see below)"
 					       : overhead_name(widest);
-	char from[64] = "beyond 1024 nodes";
+	char from[64];
+	snprintf(from, sizeof from, "beyond %d nodes", MODEL_MAX_NODES);
 	if (m->crossover)
 		snprintf(from, sizeof from, "from %d node%s on", m->crossover,
 			 m->crossover == 1 ? "" : "s");
@@ -1177,7 +1178,7 @@ static void contention(const struct ana_run *run, const struct ana_scenario *bas
 	       cw = w->steps.step_med_ms * compute_share(w) / 100;
 	int same_work = base->in.ranks > 0 && w->in.ranks > 0 &&
 		base->steps.global_batch * w->in.ranks == w->steps.global_batch * base->in.ranks;
-	if (!same_work || cb <= 0 || cw < 1.2 * cb)
+	if (!same_work || cb <= 0 || cw < MODEL_CONTENTION_RATIO * cb)
 		return;
 	char where[160] = "";
 	if (run->host_cpus > 0)
@@ -1213,7 +1214,7 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 		if (s->in.nodes < minn)
 			minn = s->in.nodes;
 	}
-	if (k < 3 || maxn == minn)
+	if (k < MODEL_MIN_POINTS || maxn == minn)
 		/* a + c log2 N needs three points: with two, only measured speedups are shown */
 		return;
 	struct ana_model m = {
@@ -1231,7 +1232,7 @@ static void fit_series(struct ana_run *run, const struct ana_scenario *base)
 	double t0 = model_at(&m, base->in.nodes);
 	m.eff8 = t0 * base->in.nodes / (model_at(&m, 8) * 8);
 	m.eff16 = t0 * base->in.nodes / (model_at(&m, 16) * 16);
-	for (int n = 1; n <= 1024 && !m.crossover && !step_only; n++)
+	for (int n = 1; n <= MODEL_MAX_NODES && !m.crossover && !step_only; n++)
 		if (m.a + m.c * log2(n) > m.b / n)
 			m.crossover = n;
 	if (!step_only)

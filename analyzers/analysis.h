@@ -13,6 +13,7 @@ struct trace_source;
 #include "fabric.h"
 #include "monitor.h"
 #include "straggler.h"
+#include "thresholds.h"
 #include "verdict.h"
 #include "checked.h"
 
@@ -26,11 +27,6 @@ struct ana_op {
 };
 
 #define ANA_TOP_OPS 10
-
-struct ana_thresholds {
-	double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct;
-	double gpu_copy_pct; /* exposed host-device copies (GPU verdicts); 0: 20 */
-};
 
 /* What the orchestrator says of the scenario (its job, its size) */
 struct ana_input {
@@ -225,6 +221,21 @@ struct ana_scenario {
  * global batch, so weak and strong scaling series both fit. */
 /* A model further than this from a point it was fitted on predicts nothing. */
 #define MODEL_FITS_PCT 10.0
+/* A model needs this many scenarios of distinct sizes (a + c log2 N has three terms). */
+#define MODEL_MIN_POINTS 3
+/* Where the overhead's crossing of compute is looked for: up to this many nodes. */
+#define MODEL_MAX_NODES 1024
+/* A series still this efficient at 16 nodes (its fitted model) gets no scaling advice. */
+#define MODEL_ADVICE_EFFICIENCY 0.8
+/* A series' widest scenario whose compute per rank grew by this factor over its base,
+ * for the same work per rank, is ranks contending for the machine. */
+#define MODEL_CONTENTION_RATIO 1.2
+/* Monitors alone: a CPU busy this much (mean %) makes a scenario compute-bound. */
+#define ANA_CPU_BUSY_PCT 90.0
+/* A share of step time under this (%) is none in the report's sentences. */
+#define ANA_NEGLIGIBLE_PCT 0.05
+/* Communication this much hidden behind compute (%): more overlap gains little. */
+#define ANA_OVERLAP_ENOUGH_PCT 40.0
 
 struct ana_model {
 	char series[72];       /* the baseline scenario of the series */

@@ -3,6 +3,7 @@
 #include "advice.h"
 #include "analysis.h"
 #include "stats.h"
+#include "summary_keys.h"
 #include "util/jsonio.h"
 #include "util/strbuf.h"
 
@@ -11,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const check_share_names[CHECK_SHARES] = { "compute", "communication", "data_loading",
-						      "io",      "peer_wait",     "other" };
+const char *const check_share_names[CHECK_SHARES] = { SK_COMPUTE, SK_COMMUNICATION, SK_DATA_LOADING,
+						      SK_IO,      SK_PEER_WAIT,     SK_OTHER };
 
 const char *check_outcome_name(enum check_outcome o)
 {
@@ -97,8 +98,8 @@ static void decide(struct ana_check *c, const struct ana_scenario *s)
 	}
 	double base = median_of(c->parent_steps, c->n_parent);
 	double *steps = at_parent_batch(c, s);
-	stats_bootstrap_ratio(c->parent_steps, c->n_parent, steps, s->steps.active_steps, 50, 2000,
-			      0.95, &lo, &hi);
+	stats_bootstrap_ratio(c->parent_steps, c->n_parent, steps, s->steps.active_steps,
+			      STATS_MEDIAN, STATS_BOOTSTRAP_ROUNDS, STATS_CI_LEVEL, &lo, &hi);
 	free(steps);
 	c->measured_ms = s->steps.step_med_ms * c->batch_scale;
 	c->lo_ms = base * lo;
@@ -192,13 +193,13 @@ json_t *checked_json(const struct ana_variant *v)
 		int m = c->outcome != CHECK_UNMEASURED;
 		json_array_append_new(
 			a,
-			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", "scenario",
-				  c->scenario, "kind", v->kind, "parent_step_ms",
+			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", SK_SCENARIO,
+				  c->scenario, SK_KIND, v->kind, SK_PARENT_STEP_MS,
 				  num3(c->parent_median_ms, c->parent_median_ms > 0),
-				  "predicted_step_ms", num3(c->predicted_ms, c->predicted_ms >= 0),
-				  "measured_step_ms", num3(c->measured_ms, m), "ci_low",
-				  num3(c->lo_ms, m), "ci_high", num3(c->hi_ms, m), "outcome",
-				  check_outcome_name(c->outcome), "miss",
+				  SK_PREDICTED_STEP_MS, num3(c->predicted_ms, c->predicted_ms >= 0),
+				  SK_MEASURED_STEP_MS, num3(c->measured_ms, m), SK_CI_LOW,
+				  num3(c->lo_ms, m), SK_CI_HIGH, num3(c->hi_ms, m), SK_OUTCOME,
+				  check_outcome_name(c->outcome), SK_MISS,
 				  c->miss ? json_string(c->miss) : json_null(), "variant_batch",
 				  c->variant_batch ? json_integer(c->variant_batch) : json_null()));
 	}

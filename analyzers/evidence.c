@@ -44,7 +44,7 @@ static void host_shares(struct strbuf *sb, const struct ana_scenario *s)
 		    "data loading %.1f %%, I/O %.1f %%, host overhead %.1f %%",
 		    h->compute_pct, h->comm_pct, h->sync_wait_pct, h->data_pct, h->io_pct,
 		    h->other_pct);
-	if (h->ops_pct > 0.05)
+	if (h->ops_pct > ANA_NEGLIGIBLE_PCT)
 		strbuf_addf(sb, "; of compute, %.1f %% of step time in operators outside the "
 			    "model's phases", h->ops_pct);
 	if (h->gemm_pct + h->elementwise_pct > 0)

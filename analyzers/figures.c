@@ -1,5 +1,6 @@
 #include "figures.h"
 
+#include "summary_keys.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
@@ -41,20 +42,20 @@ static int put(struct fig *f, const char *rel, const struct strbuf *sb)
 static void scaling_data(struct fig *f, struct strbuf *sc)
 {
 	size_t i, j;
-	json_t *b, *s, *scen = json_object_get(f->summary, "scenarios");
+	json_t *b, *s, *scen = json_object_get(f->summary, SK_SCENARIOS);
 	strbuf_adds(sc, "# per series (gnuplot index): nodes efficiency speedup scenario\n");
 	json_array_foreach(scen, i, b) {
-		if (!json_is_true(json_object_get(b, "analysed")) ||
-		    strcmp(jsonio_str(b, "baseline"), jsonio_str(b, "name")))
+		if (!json_is_true(json_object_get(b, SK_ANALYSED)) ||
+		    strcmp(jsonio_str(b, SK_BASELINE), jsonio_str(b, SK_NAME)))
 			continue;
-		strbuf_addf(sc, "%s# %s\n", f->series.n ? "\n\n" : "", jsonio_str(b, "name"));
-		argv_push(&f->series, jsonio_str(b, "name"));
-		json_array_foreach(scen, j,
-				   s) if (json_is_true(json_object_get(s, "analysed")) &&
-					  !strcmp(jsonio_str(s, "baseline"), jsonio_str(b, "name")))
-			strbuf_addf(sc, "%d %.4f %.4f %s\n", (int) jsonio_num(s, "nodes"),
-				    jsonio_num(s, "efficiency"), jsonio_num(s, "speedup"),
-				    jsonio_str(s, "name"));
+		strbuf_addf(sc, "%s# %s\n", f->series.n ? "\n\n" : "", jsonio_str(b, SK_NAME));
+		argv_push(&f->series, jsonio_str(b, SK_NAME));
+		json_array_foreach(
+			scen, j, s) if (json_is_true(json_object_get(s, SK_ANALYSED)) &&
+					!strcmp(jsonio_str(s, SK_BASELINE), jsonio_str(b, SK_NAME)))
+			strbuf_addf(sc, "%d %.4f %.4f %s\n", (int) jsonio_num(s, SK_NODES),
+				    jsonio_num(s, SK_EFFICIENCY), jsonio_num(s, SK_SPEEDUP),
+				    jsonio_str(s, SK_NAME));
 	}
 }
 
@@ -66,12 +67,12 @@ static void model_data(struct fig *f, struct strbuf *md)
 	strbuf_adds(md,
 		    "# per series (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c "
 		    "log2 N)\n");
-	json_array_foreach(json_object_get(f->summary, "scaling_models"), i, m) {
-		double a = jsonio_num(m, "a_ms"), b = jsonio_num(m, "b_ms"),
-		       c = jsonio_num(m, "c_ms"), n0 = jsonio_num(m, "base_nodes");
+	json_array_foreach(json_object_get(f->summary, SK_SCALING_MODELS), i, m) {
+		double a = jsonio_num(m, SK_A_MS), b = jsonio_num(m, SK_B_MS),
+		       c = jsonio_num(m, SK_C_MS), n0 = jsonio_num(m, SK_BASE_NODES);
 		double t0 = b / n0 + a + c * log2(n0);
-		strbuf_addf(md, "%s# %s\n", f->models++ ? "\n\n" : "", jsonio_str(m, "series"));
-		argv_push(&f->model_names, jsonio_str(m, "series"));
+		strbuf_addf(md, "%s# %s\n", f->models++ ? "\n\n" : "", jsonio_str(m, SK_SERIES));
+		argv_push(&f->model_names, jsonio_str(m, SK_SERIES));
 		for (int n = 1; n <= 16; n++) {
 			double t = b / n + a + c * log2((double)n);
 			strbuf_addf(md, "%d %.4f\n", n, t > 0 ? t0 * n0 / (t * n) : 0);
@@ -84,9 +85,9 @@ static void phases_data(struct fig *f, struct strbuf *ph)
 {
 	size_t i, r;
 	json_t *s, *best = NULL, *row;
-	json_array_foreach(json_object_get(f->summary, "scenarios"), i,
-			   s) if (json_is_object(json_object_get(s, "median_step")) &&
-				  (!best || jsonio_num(s, "ranks") > jsonio_num(best, "ranks")))
+	json_array_foreach(json_object_get(f->summary, SK_SCENARIOS), i,
+			   s) if (json_is_object(json_object_get(s, SK_MEDIAN_STEP)) &&
+				  (!best || jsonio_num(s, SK_RANKS) > jsonio_num(best, SK_RANKS)))
 		best = s;
 	strbuf_adds(
 		ph,
@@ -94,10 +95,11 @@ static void phases_data(struct fig *f, struct strbuf *ph)
 		"compute_outside_phases other (ms)\n");
 	if (!best)
 		return;
-	snprintf(f->phases_of, sizeof f->phases_of, "%.60s step %lld", jsonio_str(best, "name"),
+	snprintf(f->phases_of, sizeof f->phases_of, "%.60s step %lld", jsonio_str(best, SK_NAME),
 		 (long long) json_integer_value(
-			 json_object_get(json_object_get(best, "median_step"), "step")));
-	json_array_foreach(json_object_get(json_object_get(best, "median_step"), "ranks"), r, row) {
+			 json_object_get(json_object_get(best, SK_MEDIAN_STEP), SK_STEP)));
+	json_array_foreach(json_object_get(json_object_get(best, SK_MEDIAN_STEP), SK_RANKS), r, row)
+	{
 		strbuf_addf(ph, "%zu", r);
 		for (size_t k = 0; k < 7; k++)
 			strbuf_addf(ph, " %.4f", json_number_value(json_array_get(row, k)));
@@ -111,20 +113,20 @@ static void collectives_data(struct fig *f, struct strbuf *cd)
 	size_t i, k;
 	json_t *s, *c;
 	strbuf_adds(cd, "# per scenario (gnuplot index): bytes busbw_gbps op size_class\n");
-	json_array_foreach(json_object_get(f->summary, "scenarios"), i, s) {
+	json_array_foreach(json_object_get(f->summary, SK_SCENARIOS), i, s) {
 		int first = 1;
-		json_array_foreach(json_object_get(s, "collectives"), k, c) {
-			if (!json_is_number(json_object_get(c, "bytes")))
+		json_array_foreach(json_object_get(s, SK_COLLECTIVES), k, c) {
+			if (!json_is_number(json_object_get(c, SK_BYTES)))
 				continue;
 			if (first) {
 				strbuf_addf(cd, "%s# %s\n", f->colls.n ? "\n\n" : "",
-					    jsonio_str(s, "name"));
-				argv_push(&f->colls, jsonio_str(s, "name"));
+					    jsonio_str(s, SK_NAME));
+				argv_push(&f->colls, jsonio_str(s, SK_NAME));
 			}
 			first = 0;
-			strbuf_addf(cd, "%.0f %.4f %s \"%s\"\n", jsonio_num(c, "bytes"),
-				    jsonio_num(c, "busbw_gbps"), jsonio_str(c, "op"),
-				    jsonio_str(c, "size_class"));
+			strbuf_addf(cd, "%.0f %.4f %s \"%s\"\n", jsonio_num(c, SK_BYTES),
+				    jsonio_num(c, SK_BUSBW_GBPS), jsonio_str(c, SK_OP),
+				    jsonio_str(c, SK_SIZE_CLASS));
 		}
 	}
 }
@@ -135,13 +137,14 @@ static void fabric_data(struct fig *f, struct strbuf *fd)
 	size_t i, k;
 	json_t *p, *row;
 	strbuf_adds(fd, "# per fabric probe (gnuplot index): bytes busbw_gbps\n");
-	json_array_foreach(json_object_get(f->summary, "fabric_probes"), i, p) {
-		if (!json_array_size(json_object_get(p, "sizes")))
+	json_array_foreach(json_object_get(f->summary, SK_FABRIC_PROBES), i, p) {
+		if (!json_array_size(json_object_get(p, SK_SIZES)))
 			continue;
-		strbuf_addf(fd, "%s# %s\n", f->probes.n ? "\n\n" : "", jsonio_str(p, "name"));
-		argv_push(&f->probes, jsonio_str(p, "name"));
-		json_array_foreach(json_object_get(p, "sizes"), k, row) strbuf_addf(
-			fd, "%.0f %.4f\n", jsonio_num(row, "bytes"), jsonio_num(row, "busbw_gbps"));
+		strbuf_addf(fd, "%s# %s\n", f->probes.n ? "\n\n" : "", jsonio_str(p, SK_NAME));
+		argv_push(&f->probes, jsonio_str(p, SK_NAME));
+		json_array_foreach(json_object_get(p, SK_SIZES), k, row)
+			strbuf_addf(fd, "%.0f %.4f\n", jsonio_num(row, SK_BYTES),
+				    jsonio_num(row, SK_BUSBW_GBPS));
 	}
 }
 
@@ -162,40 +165,36 @@ static int data_files(struct fig *f)
 		    "other (percent of "
 		    "step time; from the GPU timeline for scenarios whose verdict_basis is gpu)\n");
 	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
-	json_array_foreach(json_object_get(f->summary, "scenarios"), i, s) {
-		if (!json_is_true(json_object_get(s, "analysed")))
+	json_array_foreach(json_object_get(f->summary, SK_SCENARIOS), i, s) {
+		if (!json_is_true(json_object_get(s, SK_ANALYSED)))
 			continue;
-		/* on a GPU: what the GPU did */
-		if (json_is_object(json_object_get(s, "gpu_shares_pct")))
+		json_t *g = json_object_get(s, SK_GPU_SHARES_PCT),
+		       *h = json_object_get(s, SK_SHARES_PCT);
+		if (json_is_object(g)) /* on a GPU: what the GPU did */
 			strbuf_addf(&br, "%s %.3f %.3f %.3f 0 0 %.3f %.3f %.3f\n",
-				    jsonio_str(s, "name"),
-				    jsonio_num(s, "gpu_shares_pct.idle_data_loading"),
-				    jsonio_num(s, "gpu_shares_pct.compute"),
-				    jsonio_num(s, "gpu_shares_pct.communication"),
-				    jsonio_num(s, "gpu_shares_pct.memcpy"),
-				    jsonio_num(s, "gpu_shares_pct.idle_host_wait") +
-					    jsonio_num(s, "gpu_shares_pct.idle_kernel_wait") +
-					    jsonio_num(s, "gpu_shares_pct.idle_other"),
-				    jsonio_num(s, "gpu_shares_pct.other_kernels"));
-		else if (json_is_object(json_object_get(s, "shares_pct")))
+				    jsonio_str(s, SK_NAME), jsonio_num(g, SK_IDLE_DATA_LOADING),
+				    jsonio_num(g, SK_COMPUTE), jsonio_num(g, SK_COMMUNICATION),
+				    jsonio_num(g, SK_MEMCPY),
+				    jsonio_num(g, SK_IDLE_HOST_WAIT) +
+					    jsonio_num(g, SK_IDLE_KERNEL_WAIT) +
+					    jsonio_num(g, SK_IDLE_OTHER),
+				    jsonio_num(g, SK_OTHER_KERNELS));
+		else if (json_is_object(h))
 			strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f 0 0 %.3f\n",
-				    jsonio_str(s, "name"), jsonio_num(s, "shares_pct.data_loading"),
-				    jsonio_num(s, "shares_pct.compute"),
-				    jsonio_num(s, "shares_pct.communication"),
-				    jsonio_num(s, "shares_pct.peer_wait"),
-				    jsonio_num(s, "shares_pct.io"),
-				    jsonio_num(s, "shares_pct.other"));
+				    jsonio_str(s, SK_NAME), jsonio_num(h, SK_DATA_LOADING),
+				    jsonio_num(h, SK_COMPUTE), jsonio_num(h, SK_COMMUNICATION),
+				    jsonio_num(h, SK_PEER_WAIT), jsonio_num(h, SK_IO),
+				    jsonio_num(h, SK_OTHER));
 		else /* unknown shares are no bar of zeros */
 			strbuf_addf(&br, "# %s: shares n/a (step times only)\n",
-				    jsonio_str(s, "name"));
-		f->breakdowns += json_is_object(json_object_get(s, "gpu_shares_pct")) ||
-			json_is_object(json_object_get(s, "shares_pct"));
-		json_t *steps = json_object_get(s, "rank0_steps"), *st;
+				    jsonio_str(s, SK_NAME));
+		f->breakdowns += json_is_object(g) || json_is_object(h);
+		json_t *steps = json_object_get(s, SK_RANK0_STEPS), *st;
 		size_t k;
 		if (!json_array_size(steps))
 			continue;
-		strbuf_addf(&tl, "%s# %s\n", f->timelines.n ? "\n\n" : "", jsonio_str(s, "name"));
-		argv_push(&f->timelines, jsonio_str(s, "name"));
+		strbuf_addf(&tl, "%s# %s\n", f->timelines.n ? "\n\n" : "", jsonio_str(s, SK_NAME));
+		argv_push(&f->timelines, jsonio_str(s, SK_NAME));
 		json_array_foreach(steps, k, st)
 			strbuf_addf(&tl, "%lld %.4f %s\n",
 				    (long long) json_integer_value(json_array_get(st, 0)),

@@ -7,6 +7,7 @@
 #include "advice.h"
 #include "evidence.h"
 #include "metrics.h"
+#include "summary_keys.h"
 
 #include "util/err.h"
 #include "figures.h"
@@ -87,13 +88,14 @@ static json_t *collectives_json(const struct ana_scenario *s)
 		int fab = sized && c->fabric_busbw_gbps > 0;
 		json_t *row = json_pack(
 			"{s:s, s:s, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:I, s:I}",
-			"op", coll_op_name(c->op), "size_class",
-			coll_size_label(c->size_class, label, sizeof label), "bytes",
+			SK_OP, coll_op_name(c->op), SK_SIZE_CLASS,
+			coll_size_label(c->size_class, label, sizeof label), SK_BYTES,
 			sized ? jnum(c->bytes) : json_null(), "count_per_step",
 			jnum(c->count_per_step), "latency_ms", "median", jnum(c->latency_med),
-			"p95", jnum(c->latency_p95), "wait_ms", "median", jnum(c->wait_med), "p95",
-			jnum(c->wait_p95), "algbw_gbps", sized ? jnum(c->algbw_gbps) : json_null(),
-			"busbw_gbps", sized ? jnum(c->busbw_gbps) : json_null(), "ms_per_step",
+			"p95", jnum(c->latency_p95), SK_WAIT_MS, SK_MEDIAN, jnum(c->wait_med),
+			SK_P95, jnum(c->wait_p95), "algbw_gbps",
+			sized ? jnum(c->algbw_gbps) : json_null(), SK_BUSBW_GBPS,
+			sized ? jnum(c->busbw_gbps) : json_null(), SK_MS_PER_STEP,
 			jnum(c->ms_per_step), "instances", (json_int_t) c->instances, "steps",
 			(json_int_t) c->steps);
 		json_object_set_new(row, "fabric_busbw_gbps",
@@ -115,15 +117,15 @@ static json_t *probes_json(const struct ana_run *run)
 		json_t *sizes = json_array();
 		for (size_t k = 0; k < p->n; k++)
 			json_array_append_new(sizes,
-					      json_pack("{s:o, s:o, s:o}", "bytes",
-							jnum(p->pts[k].bytes), "busbw_gbps",
+					      json_pack("{s:o, s:o, s:o}", SK_BYTES,
+							jnum(p->pts[k].bytes), SK_BUSBW_GBPS,
 							jnum(p->pts[k].busbw_gbps), "latency_ms",
 							jnum(p->pts[k].latency_ms)));
 		json_array_append_new(
 			a,
-			json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:o}", "name", p->name, "backend",
-				  p->backend, "nodes", p->nodes, "ranks", p->ranks, "state",
-				  p->state, "sizes", sizes, "problem",
+			json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:o}", SK_NAME, p->name,
+				  "backend", p->backend, "nodes", p->nodes, "ranks", p->ranks,
+				  "state", p->state, SK_SIZES, sizes, "problem",
 				  p->problem[0] ? json_string(p->problem) : json_null()));
 	}
 	return a;
@@ -132,8 +134,8 @@ static json_t *probes_json(const struct ana_run *run)
 /* Which scenario, how it ended, where it ran. */
 static void sc_identity(json_t *o, const struct ana_scenario *s)
 {
-	json_object_set_new(o, "name", json_string(s->in.name));
-	json_object_set_new(o, "state", json_string(s->in.state));
+	json_object_set_new(o, SK_NAME, json_string(s->in.name));
+	json_object_set_new(o, SK_STATE, json_string(s->in.state));
 	json_object_set_new(o, "exit_code", json_integer(s->in.exit_code));
 	json_object_set_new(o, "attempt", json_integer(s->in.attempt ? s->in.attempt : 1));
 	json_object_set_new(o, "attempts", json_integer(s->in.attempts ? s->in.attempts : 1));
@@ -141,9 +143,9 @@ static void sc_identity(json_t *o, const struct ana_scenario *s)
 			    s->in.requeued ? json_string(s->in.requeued) : json_null());
 	json_object_set_new(o, "reason", json_string(s->in.reason));
 	json_object_set_new(o, "backend", json_string(s->in.backend));
-	json_object_set_new(o, "nodes", json_integer(s->in.nodes));
-	json_object_set_new(o, "ranks", json_integer(s->in.ranks));
-	json_object_set_new(o, "analysed", json_boolean(s->data.analysed));
+	json_object_set_new(o, SK_NODES, json_integer(s->in.nodes));
+	json_object_set_new(o, SK_RANKS, json_integer(s->in.ranks));
+	json_object_set_new(o, SK_ANALYSED, json_boolean(s->data.analysed));
 	json_object_set_new(o, "malformed_lines", json_integer(s->data.bad_lines));
 }
 
@@ -210,27 +212,27 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 	if (s->steps.no_steps) /* one GPU window, not steps: no statistics, no rate */
 		json_object_set_new(o, "profiled_window_ms", jnum(s->steps.step_med_ms));
 	json_object_set_new(
-		o, "step_time_ms",
+		o, SK_STEP_TIME_MS,
 		s->steps.no_steps
 			? json_null()
-			: json_pack("{s:o, s:o, s:o, s:o}", "median", jnum(s->steps.step_med_ms),
-				    "p95", jnum(s->steps.step_p95_ms), "min",
+			: json_pack("{s:o, s:o, s:o, s:o}", SK_MEDIAN, jnum(s->steps.step_med_ms),
+				    SK_P95, jnum(s->steps.step_p95_ms), "min",
 				    jnum(s->steps.step_min_ms), "max", jnum(s->steps.step_max_ms)));
 	json_object_set_new(o, "spread_pct",
 			    s->steps.no_steps ? json_null() : jnum(s->steps.spread_pct));
 	json_t *times = json_array();
 	for (size_t i = 0; i < s->steps.active_steps && !s->steps.no_steps; i++)
 		json_array_append_new(times, jnum(s->steps.step_ms[i]));
-	json_object_set_new(o, "step_times_ms", times);
+	json_object_set_new(o, SK_STEP_TIMES_MS, times);
 	int samples = s->steps.global_batch > 0;
-	json_object_set_new(o, "global_batch",
+	json_object_set_new(o, SK_GLOBAL_BATCH,
 			    samples ? json_integer(s->steps.global_batch) : json_null());
 	json_object_set_new(o, "batch_from",
 			    samples ? json_string(s->steps.batch_from) : json_null());
 	json_object_set_new(o, "throughput",
 			    s->steps.no_steps ? json_null() : jnum(s->steps.throughput));
 	json_object_set_new(o, "throughput_unit", json_string(s->steps.throughput_unit));
-	json_object_set_new(o, "throughput_samples_per_s",
+	json_object_set_new(o, SK_THROUGHPUT_SAMPLES_PER_S,
 			    samples && !s->steps.no_steps ? jnum(s->steps.throughput)
 							  : json_null());
 }
@@ -239,23 +241,23 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 static void sc_shares(json_t *o, const struct ana_scenario *s)
 {
 	json_object_set_new(
-		o, "shares_pct",
+		o, SK_SHARES_PCT,
 		!s->shares.shares_known
 			? json_null()
 			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-				    "data_loading", jnum(s->shares.data_pct), "compute",
+				    SK_DATA_LOADING, jnum(s->shares.data_pct), SK_COMPUTE,
 				    jnum(s->shares.compute_pct), "compute_outside_phases",
 				    jnum(s->shares.ops_pct), "forward",
 				    jnum(s->shares.forward_pct), "backward",
 				    jnum(s->shares.backward_pct), "optimizer",
-				    jnum(s->shares.optimizer_pct), "communication",
+				    jnum(s->shares.optimizer_pct), SK_COMMUNICATION,
 				    jnum(s->shares.comm_pct), "communication_total",
-				    jnum(s->shares.comm_total_pct), "peer_wait",
-				    jnum(s->shares.sync_wait_pct), "io", jnum(s->shares.io_pct),
-				    "other", jnum(s->shares.other_pct)));
+				    jnum(s->shares.comm_total_pct), SK_PEER_WAIT,
+				    jnum(s->shares.sync_wait_pct), SK_IO, jnum(s->shares.io_pct),
+				    SK_OTHER, jnum(s->shares.other_pct)));
 	int known = s->shares.shares_known,
 	    split = s->shares.gemm_pct + s->shares.elementwise_pct > 0;
-	json_object_set_new(o, "overlap_pct", known ? jnum(s->shares.overlap_pct) : json_null());
+	json_object_set_new(o, SK_OVERLAP_PCT, known ? jnum(s->shares.overlap_pct) : json_null());
 	json_object_set_new(o, "compute_split_pct",
 			    split ? json_pack("{s:o, s:o}", "gemm", jnum(s->shares.gemm_pct),
 					      "elementwise", jnum(s->shares.elementwise_pct))
@@ -291,10 +293,10 @@ static void sc_step_data(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "flops_per_step_per_rank",
 			    s->steps.flops_per_step > 0 ? jnum(s->steps.flops_per_step)
 							: json_null());
-	json_object_set_new(o, "achieved_gflops_per_rank",
+	json_object_set_new(o, SK_ACHIEVED_GFLOPS_PER_RANK,
 			    s->steps.achieved_gflops > 0 ? jnum(s->steps.achieved_gflops)
 							 : json_null());
-	json_object_set_new(o, "mfu_pct",
+	json_object_set_new(o, SK_MFU_PCT,
 			    s->steps.mfu_pct >= 0 ? jnum(s->steps.mfu_pct) : json_null());
 	json_t *rows = json_array();
 	for (int r = 0; r < s->steps.tl_ranks; r++) {
@@ -305,21 +307,21 @@ static void sc_step_data(json_t *o, const struct ana_scenario *s)
 	}
 	if (!s->shares.shares_known) /* step times alone: no phases to show */
 		json_decref(rows);
-	json_object_set_new(o, "median_step",
+	json_object_set_new(o, SK_MEDIAN_STEP,
 			    !s->shares.shares_known
 				    ? json_null()
-				    : json_pack("{s:I, s:[s,s,s,s,s,s,s], s:o}", "step",
+				    : json_pack("{s:I, s:[s,s,s,s,s,s,s], s:o}", SK_STEP,
 						(json_int_t) s->steps.tl_step, "phases",
 						"data_loading", "forward", "backward",
 						"communication_and_wait", "optimizer",
-						"compute_outside_phases", "other", "ranks", rows));
+						"compute_outside_phases", "other", SK_RANKS, rows));
 	json_t *steps = json_array();
 	for (size_t i = 0; i < s->steps.n_rank0; i++)
 		json_array_append_new(steps,
 				      json_pack("[I, o, b]", (json_int_t) s->steps.rank0[i][0],
 						jnum(s->steps.rank0[i][1]),
 						s->steps.rank0[i][2] != 0));
-	json_object_set_new(o, "rank0_steps", steps);
+	json_object_set_new(o, SK_RANK0_STEPS, steps);
 }
 
 /* The evidence of s's verdict in words (the caller frees it). */
@@ -363,7 +365,7 @@ static void sc_outcome(json_t *o, const struct ana_scenario *s, const struct ana
 	const struct verdict_out *v = &s->outcome.v;
 	int decided = s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU;
 	char *ev = evidence_of(s, run);
-	json_object_set_new(o, "verdict", json_string(verdict_name(v->verdict)));
+	json_object_set_new(o, SK_VERDICT, json_string(verdict_name(v->verdict)));
 	json_object_set_new(o, "verdict_share",
 			    decided && v->verdict != VERDICT_UNDETERMINED
 				    ? json_pack("{s:s, s:o}", "kind", share_kind_name(v->share),
@@ -402,17 +404,17 @@ static void sc_verdict(json_t *o, const struct ana_scenario *s, const struct ana
 				    "elementwise",
 				    jnum(s->gpu.gpu_pct[GPU_COMPUTE] - s->gpu.gpu_pct[GPU_GEMM])));
 	json_object_set_new(
-		o, "gpu_shares_pct",
+		o, SK_GPU_SHARES_PCT,
 		!s->gpu.gpu_basis
 			? json_null()
-			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "compute",
-				    jnum(s->gpu.gpu_pct[GPU_COMPUTE]), "communication",
-				    jnum(s->gpu.gpu_pct[GPU_COMM]), "memcpy",
-				    jnum(s->gpu.gpu_pct[GPU_MEMCPY]), "other_kernels",
-				    jnum(s->gpu.gpu_pct[GPU_OTHER]), "idle_host_wait",
-				    jnum(s->gpu.gpu_pct[GPU_IDLE_HOST]), "idle_data_loading",
-				    jnum(s->gpu.gpu_pct[GPU_IDLE_DATA]), "idle_kernel_wait",
-				    jnum(s->gpu.gpu_pct[GPU_IDLE_KERNEL]), "idle_other",
+			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+				    SK_COMPUTE, jnum(s->gpu.gpu_pct[GPU_COMPUTE]), SK_COMMUNICATION,
+				    jnum(s->gpu.gpu_pct[GPU_COMM]), SK_MEMCPY,
+				    jnum(s->gpu.gpu_pct[GPU_MEMCPY]), SK_OTHER_KERNELS,
+				    jnum(s->gpu.gpu_pct[GPU_OTHER]), SK_IDLE_HOST_WAIT,
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_HOST]), SK_IDLE_DATA_LOADING,
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_DATA]), SK_IDLE_KERNEL_WAIT,
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_KERNEL]), SK_IDLE_OTHER,
 				    jnum(s->gpu.gpu_pct[GPU_IDLE_OTHER]), "window_ms",
 				    jnum(s->gpu.gpu_pct[GPU_WINDOW]), "rank_steps",
 				    (json_int_t) s->gpu.gpu_steps));
@@ -427,13 +429,13 @@ static void sc_verdict(json_t *o, const struct ana_scenario *s, const struct ana
 /* Against the baseline; what the traces missed; ranks with data. */
 static void sc_scaling(json_t *o, const struct ana_scenario *s)
 {
-	json_object_set_new(o, "baseline",
+	json_object_set_new(o, SK_BASELINE,
 			    s->scaling.baseline[0] ? json_string(s->scaling.baseline)
 						   : json_null());
 	int scaled =
 		s->scaling.baseline[0] && (s->scaling.is_baseline || s->scaling.scaling_mode[0]);
-	json_object_set_new(o, "speedup", scaled ? jnum(s->scaling.speedup) : json_null());
-	json_object_set_new(o, "efficiency", scaled ? jnum(s->scaling.efficiency) : json_null());
+	json_object_set_new(o, SK_SPEEDUP, scaled ? jnum(s->scaling.speedup) : json_null());
+	json_object_set_new(o, SK_EFFICIENCY, scaled ? jnum(s->scaling.efficiency) : json_null());
 	json_object_set_new(o, "scaling_mode",
 			    s->scaling.scaling_mode[0] ? json_string(s->scaling.scaling_mode)
 						       : json_null());
@@ -456,14 +458,14 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 		const struct straggler *g = &s->comm.stragglers[k];
 		json_array_append_new(
 			str,
-			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o}", "rank", g->rank, "node",
-				  g->node[0] ? json_string(g->node) : json_null(), "cause",
-				  g->cause, "cause_ms_per_step", jnum(g->cause_ms), "impact_pct",
+			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o}", SK_RANK, g->rank, SK_NODE,
+				  g->node[0] ? json_string(g->node) : json_null(), SK_CAUSE,
+				  g->cause, "cause_ms_per_step", jnum(g->cause_ms), SK_IMPACT_PCT,
 				  jnum(g->impact_pct), "arrived_last_pct",
 				  jnum(g->arrived_last_pct), "chance_p", jprob(g->chance_p)));
 	}
-	json_object_set_new(o, "stragglers", str);
-	json_object_set_new(o, "collectives", collectives_json(s));
+	json_object_set_new(o, SK_STRAGGLERS, str);
+	json_object_set_new(o, SK_COLLECTIVES, collectives_json(s));
 	json_object_set_new(o, "slow_node",
 			    s->comm.slow_node[0] ? json_string(s->comm.slow_node) : json_null());
 	json_object_set_new(o, "slow_node_monitors",
@@ -488,7 +490,7 @@ static json_t *scenario_json(const struct ana_scenario *s, const struct ana_run 
 		if (s->data.monitors_only)
 			sc_outcome(o, s, run);
 		else
-			json_object_set_new(o, "verdict", json_null());
+			json_object_set_new(o, SK_VERDICT, json_null());
 		return o;
 	}
 	sc_steps(o, s);
@@ -509,9 +511,9 @@ static json_t *models_json(const struct ana_run *run)
 		json_array_append_new(
 			a,
 			json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}",
-				  "series", m->series, "points", m->points, "base_nodes",
-				  m->base_nodes, "max_nodes", m->max_nodes, "a_ms", jnum(m->a),
-				  "b_ms", jnum(m->b), "c_ms", jnum(m->c), "efficiency_8_nodes",
+				  SK_SERIES, m->series, "points", m->points, SK_BASE_NODES,
+				  m->base_nodes, "max_nodes", m->max_nodes, SK_A_MS, jnum(m->a),
+				  SK_B_MS, jnum(m->b), SK_C_MS, jnum(m->c), "efficiency_8_nodes",
 				  jnum(m->eff8), "efficiency_16_nodes", jnum(m->eff16),
 				  "overhead_exceeds_compute_from_nodes",
 				  m->crossover ? json_integer(m->crossover) : json_null(), "model",
@@ -533,7 +535,7 @@ static json_t *models_json(const struct ana_run *run)
 static json_t *variant_json(const struct ana_variant *v)
 {
 	json_t *knob = v->knob ? json_loads(v->knob, 0, NULL) : NULL;
-	return v->of ? json_pack("{s:s, s:s, s:o}", "of", v->of, "kind", v->kind, "knob",
+	return v->of ? json_pack("{s:s, s:s, s:o}", SK_OF, v->of, SK_KIND, v->kind, SK_KNOB,
 				 knob ? knob : json_null())
 		     : json_null();
 }
@@ -548,16 +550,16 @@ static json_t *summary_json(const struct ana_run *run)
 	}
 	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, "
 			 "s:o, s:o, s:o}",
-			 "campaign", run->campaign, "run_id", run->run_id, "baseline",
+			 "campaign", run->campaign, SK_RUN_ID, run->run_id, "baseline",
 			 run->baseline ? json_string(run->baseline) : json_null(), "thresholds",
 			 "communication_pct", jnum(run->th.comm_pct), "data_loading_pct",
 			 jnum(run->th.data_pct), "io_pct", jnum(run->th.io_pct), "gpu_util_pct",
 			 jnum(run->th.gpu_util_pct), "memory_pct", jnum(run->th.memory_pct),
-			 "scenarios", list, "failed", failed, "scaling_models", models_json(run),
+			 SK_SCENARIOS, list, "failed", failed, SK_SCALING_MODELS, models_json(run),
 			 "peak_gflops_per_rank",
 			 run->peak_gflops > 0 ? jnum(run->peak_gflops) : json_null(),
-			 "fabric_probes", probes_json(run), "recommendations", recs_json(run),
-			 "variant", variant_json(&run->variant), "checked_predictions",
+			 SK_FABRIC_PROBES, probes_json(run), SK_RECOMMENDATIONS, recs_json(run),
+			 SK_VARIANT, variant_json(&run->variant), SK_CHECKED_PREDICTIONS,
 			 checked_json(&run->variant));
 }
 
@@ -1362,14 +1364,14 @@ static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
 			    "the waiting is spread (jitter, noisy nodes); pin threads, keep other "
 			    "work off the nodes, then tune the collectives",
 			    s->shares.sync_wait_pct, s->shares.comm_pct);
-	else if (overlap >= 40)
+	else if (overlap >= ANA_OVERLAP_ENOUGH_PCT)
 		strbuf_addf(sb,
 			    "%.1f %% of communication is already hidden behind compute, so more "
 			    "overlap gains little; what is still exposed shrinks with less "
 			    "gradient volume (bf16 gradients, compression) or a larger per-rank "
 			    "batch that amortises each all-reduce",
 			    overlap);
-	else if (overlap > 0.05)
+	else if (overlap > ANA_NEGLIGIBLE_PCT)
 		strbuf_addf(sb,
 			    "only %.1f %% of communication overlaps compute: hide the gradient "
 			    "all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), "
@@ -1559,9 +1561,9 @@ static json_t *recs_json(const struct ana_run *run)
 		}
 		char *text = rec_text(r, run);
 		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s}",
-						   "kind", rec_kind_name(r->kind), "series",
-						   r->series, "scenarios", names, "text", text,
-						   "step_ms", step, "predicted_step_ms", pred,
+						   SK_KIND, rec_kind_name(r->kind), SK_SERIES,
+						   r->series, SK_SCENARIOS, names, SK_TEXT, text,
+						   SK_STEP_MS, step, SK_PREDICTED_STEP_MS, pred,
 						   "predicted_gain_pct", gain, "basis", r->basis));
 		free(text);
 	}
@@ -1575,7 +1577,8 @@ static int series_advice(struct rec *r, const struct ana_model *m, const struct 
 	double t16 = m->b / 16 + m->a + m->c * 4,
 	       over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
 	struct strbuf sb = STRBUF_INIT;
-	if (m->eff16 >= 0.8 || m->max_err_pct > MODEL_FITS_PCT) /* no advice from a poor fit */
+	/* efficient enough, or a poor fit: no advice */
+	if (m->eff16 >= MODEL_ADVICE_EFFICIENCY || m->max_err_pct > MODEL_FITS_PCT)
 		return 0;
 	r->gain = m->step_only ? 0 : over;
 	if (m->contention[0])

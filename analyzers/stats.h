@@ -20,5 +20,10 @@ double stats_mean(const double *v, size_t n);
  * or 0 (lo = hi = 0) when either is empty or a's percentile is 0. */
 double stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double p,
 			     int rounds, double level, double *lo, double *hi);
+/* The intervals reported (checked predictions, compare): resamples and confidence level. */
+#define STATS_BOOTSTRAP_ROUNDS 2000
+#define STATS_CI_LEVEL 0.95
+/* The percentile that is the median. */
+#define STATS_MEDIAN 50
 
 #endif

@@ -322,7 +322,7 @@ static void straggler_of(struct straggler *s, const struct rank_metrics *rk,
 	int best = 0;
 	for (int ph = 1; ph < P_N; ph++)
 		best = sum->margin[ph] > sum->margin[best] ? ph : best;
-	int known = sum->margin[best] >= 0.5 * sum->imposed;
+	int known = sum->margin[best] >= STRAGGLER_CAUSE_SHARE * sum->imposed;
 	s->cause_kind = known ? (enum straggler_cause)best : STRAGGLER_UNKNOWN;
 	snprintf(s->cause, sizeof s->cause, "%s", phase_word[s->cause_kind]);
 	s->cause_ms = sum->margin[best] / (double)counted;

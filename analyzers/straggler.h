@@ -27,6 +27,9 @@
  * when that gap spans STRAGGLER_GAP of the spread. */
 #define STRAGGLER_TIE 0.25
 #define STRAGGLER_GAP 0.5
+/* A straggler's cause is the phase that explains at least this share of the
+ * waiting it imposed; else its cause is unknown. */
+#define STRAGGLER_CAUSE_SHARE 0.5
 
 /* The phase in which a straggler outspends the others (STRAGGLER_UNKNOWN: none
  * explains half of the waiting it imposes). */

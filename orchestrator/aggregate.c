@@ -116,12 +116,7 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 	in->run_id = xstrdup(r->id);
 	in->run_dir = xstrdup(r->dir);
 	in->baseline = r->c.analysis.baseline ? xstrdup(r->c.analysis.baseline) : NULL;
-	in->th.comm_pct = r->c.analysis.comm_pct;
-	in->th.data_pct = r->c.analysis.data_pct;
-	in->th.gpu_util_pct = r->c.analysis.gpu_util_pct;
-	in->th.memory_pct = r->c.analysis.memory_pct;
-	in->th.gpu_copy_pct = r->c.analysis.gpu_copy_pct;
-	in->th.io_pct = r->c.analysis.io_pct;
+	in->th = r->c.analysis.th;
 	in->peak_gflops = r->c.analysis.peak_gflops;
 	in->epoch = (long)r->row.created_at;
 	in->want_nsys = r->c.profile.nsys;

@@ -7,6 +7,7 @@
 #include "orchestrator/campaign/secret.h"
 #include "util/err.h"
 #include "analyzers/figures.h"
+#include "analyzers/summary_keys.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
 #include "util/quote.h"
@@ -144,30 +145,32 @@ static int publishable_all(struct paper *p)
 /* One scenario's row of the scenarios table. */
 static void scenario_row(char **row, json_t *s, int ok)
 {
-	static const char *const keys[] = { "step_time_ms.median",      "step_time_ms.p95",
-					    "throughput_samples_per_s", "shares_pct.data_loading",
-					    "shares_pct.compute",       "shares_pct.communication",
-					    "shares_pct.peer_wait",     "shares_pct.io" };
-	row[0] = xstrdup(jsonio_str(s, "name"));
-	row[1] = paper_cell_num("%.0f", jsonio_num(s, "nodes"));
-	row[2] = paper_cell_num("%.0f", jsonio_num(s, "ranks"));
-	row[3] = xstrdup(jsonio_str(s, "state"));
+	static const char *const keys[] = {
+		SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN),  SK_PATH(SK_STEP_TIME_MS, SK_P95),
+		SK_THROUGHPUT_SAMPLES_PER_S,          SK_PATH(SK_SHARES_PCT, SK_DATA_LOADING),
+		SK_PATH(SK_SHARES_PCT, SK_COMPUTE),   SK_PATH(SK_SHARES_PCT, SK_COMMUNICATION),
+		SK_PATH(SK_SHARES_PCT, SK_PEER_WAIT), SK_PATH(SK_SHARES_PCT, SK_IO)
+	};
+	row[0] = xstrdup(jsonio_str(s, SK_NAME));
+	row[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
+	row[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
+	row[3] = xstrdup(jsonio_str(s, SK_STATE));
 	for (int k = 0; k < 8; k++)
 		row[4 + k] = ok ? paper_cell_num(k < 2 ? "%.2f" : "%.1f", jsonio_num(s, keys[k]))
 				: xstrdup("-");
-	row[12] = xstrdup(ok ? jsonio_str(s, "verdict") : "not analysed");
+	row[12] = xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed");
 }
 
 /* One scenario's row of the scaling table. */
 static void scaling_row(char **k, json_t *s)
 {
-	k[0] = xstrdup(jsonio_str(s, "name"));
-	k[1] = paper_cell_num("%.0f", jsonio_num(s, "nodes"));
-	k[2] = paper_cell_num("%.0f", jsonio_num(s, "ranks"));
-	k[3] = paper_cell_num("%.1f", jsonio_num(s, "throughput_samples_per_s"));
-	k[4] = paper_cell_num("%.2f", jsonio_num(s, "speedup"));
-	k[5] = paper_cell_num("%.0f", 100 * jsonio_num(s, "efficiency"));
-	k[6] = xstrdup(jsonio_str(s, "baseline"));
+	k[0] = xstrdup(jsonio_str(s, SK_NAME));
+	k[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
+	k[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
+	k[3] = paper_cell_num("%.1f", jsonio_num(s, SK_THROUGHPUT_SAMPLES_PER_S));
+	k[4] = paper_cell_num("%.2f", jsonio_num(s, SK_SPEEDUP));
+	k[5] = paper_cell_num("%.0f", 100 * jsonio_num(s, SK_EFFICIENCY));
+	k[6] = xstrdup(jsonio_str(s, SK_BASELINE));
 }
 
 static int tables(struct paper *p)
@@ -190,10 +193,10 @@ static int tables(struct paper *p)
 				  .align = "lrrrrrl" };
 	size_t i;
 	json_t *s;
-	json_array_foreach(json_object_get(p->summary, "scenarios"), i, s) {
-		int ok = json_is_true(json_object_get(s, "analysed"));
+	json_array_foreach(json_object_get(p->summary, SK_SCENARIOS), i, s) {
+		int ok = json_is_true(json_object_get(s, SK_ANALYSED));
 		scenario_row(paper_table_row(&st), s, ok);
-		if (ok && json_is_number(json_object_get(s, "speedup")))
+		if (ok && json_is_number(json_object_get(s, SK_SPEEDUP)))
 			scaling_row(paper_table_row(&kt), s);
 	}
 	int rc = paper_table_write(p->out, &st);

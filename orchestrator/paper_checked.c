@@ -1,6 +1,7 @@
 #include "paper_checked.h"
 #include "paper_table.h"
 
+#include "analyzers/summary_keys.h"
 #include "orchestrator/variant.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
@@ -24,7 +25,7 @@ static void add_rows(struct paper_table *t, json_t *summary, const char *const *
 {
 	size_t i;
 	json_t *e;
-	json_array_foreach(json_object_get(summary, "checked_predictions"), i, e) {
+	json_array_foreach(json_object_get(summary, SK_CHECKED_PREDICTIONS), i, e) {
 		char **row = paper_table_row(t);
 		for (int k = 0; k < nlead; k++)
 			row[k] = xstrdup(lead[k]);
@@ -37,11 +38,13 @@ static int own_table(const char *out, const struct run *r, json_t *summary)
 {
 	static const char *const head[] = { COLS };
 	struct strbuf cap = STRBUF_INIT, knob = STRBUF_INIT;
-	variant_knob_text(jsonio_at(summary, "variant.knob"), &knob);
-	strbuf_addf(&cap, "Predictions checked by campaign try: run %s applies the knob for the "
-		    "%s recommendations of run %s%s%s%s to every scenario; %s", r->id,
-		    jsonio_str(summary, "variant.kind"), jsonio_str(summary, "variant.of"),
-		    knob.len ? " (" : "", knob.len ? knob.buf : "", knob.len ? ")" : "", what);
+	variant_knob_text(jsonio_at(summary, SK_PATH(SK_VARIANT, SK_KNOB)), &knob);
+	strbuf_addf(&cap,
+		    "Predictions checked by campaign try: run %s applies the knob for the "
+		    "%s recommendations of run %s%s%s%s to every scenario; %s",
+		    r->id, jsonio_str(summary, SK_PATH(SK_VARIANT, SK_KIND)),
+		    jsonio_str(summary, SK_PATH(SK_VARIANT, SK_OF)), knob.len ? " (" : "",
+		    knob.len ? knob.buf : "", knob.len ? ")" : "", what);
 	struct paper_table t = { .name = TABLE, .caption = cap.buf, .ncols = 6, .head = head,
 				 .align = "lrrrll" };
 	add_rows(&t, summary, NULL, 0);
@@ -64,7 +67,7 @@ static json_t *variant_summary(const char *dir, const char *id)
 		strbuf_free(&p);
 	}
 	json_decref(v);
-	if (s && !json_array_size(json_object_get(s, "checked_predictions"))) {
+	if (s && !json_array_size(json_object_get(s, SK_CHECKED_PREDICTIONS))) {
 		json_decref(s);
 		s = NULL;
 	}
@@ -75,7 +78,7 @@ static json_t *variant_summary(const char *dir, const char *id)
 static void add_variant(struct paper_table *t, struct strbuf *names, int *n, const char *id,
 			json_t *vs)
 {
-	const char *kind = jsonio_str(vs, "variant.kind");
+	const char *kind = jsonio_str(vs, SK_PATH(SK_VARIANT, SK_KIND));
 	const char *lead[] = { id, kind };
 	strbuf_addf(names, "%s%s (%s)", (*n)++ ? ", " : "", id, kind);
 	add_rows(t, vs, lead, 2);
@@ -116,7 +119,7 @@ static int family_table(const char *out, const struct run *r)
 
 int paper_checked(const char *out, const struct run *r, json_t *summary)
 {
-	if (json_array_size(json_object_get(summary, "checked_predictions")))
+	if (json_array_size(json_object_get(summary, SK_CHECKED_PREDICTIONS)))
 		return own_table(out, r, summary);
 	return family_table(out, r);
 }

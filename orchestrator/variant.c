@@ -1,6 +1,7 @@
 #include "variant.h"
 
 #include "analyzers/checked.h"
+#include "analyzers/summary_keys.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
@@ -39,12 +40,12 @@ static void add_predictions(json_t *out, json_t *rec)
 {
 	size_t i;
 	json_t *name;
-	json_array_foreach(json_object_get(rec, "scenarios"), i, name) {
-		json_t *step = json_array_get(json_object_get(rec, "step_ms"), i),
-		       *pred = json_array_get(json_object_get(rec, "predicted_step_ms"), i);
+	json_array_foreach(json_object_get(rec, SK_SCENARIOS), i, name) {
+		json_t *step = json_array_get(json_object_get(rec, SK_STEP_MS), i),
+		       *pred = json_array_get(json_object_get(rec, SK_PREDICTED_STEP_MS), i);
 		json_array_append_new(out,
-				      json_pack("{s:O, s:O, s:O}", "scenario", name, "step_ms",
-						step ? step : json_null(), "predicted_step_ms",
+				      json_pack("{s:O, s:O, s:O}", SK_SCENARIO, name, SK_STEP_MS,
+						step ? step : json_null(), SK_PREDICTED_STEP_MS,
 						pred ? pred : json_null()));
 	}
 }
@@ -54,12 +55,12 @@ int variant_plan_of(json_t *summary, const char *kind, struct variant_plan *out)
 	size_t i;
 	json_t *rec;
 	memset(out, 0, sizeof *out);
-	json_array_foreach(json_object_get(summary, "recommendations"), i, rec) {
-		if (strcmp(jsonio_str(rec, "kind"), kind))
+	json_array_foreach(json_object_get(summary, SK_RECOMMENDATIONS), i, rec) {
+		if (strcmp(jsonio_str(rec, SK_KIND), kind))
 			continue;
 		if (!out->kind) {
 			out->kind = xstrdup(kind);
-			out->text = xstrdup(jsonio_str(rec, "text"));
+			out->text = xstrdup(jsonio_str(rec, SK_TEXT));
 			out->predictions = json_array();
 		}
 		add_predictions(out->predictions, rec);
@@ -80,17 +81,17 @@ void variant_kinds(json_t *summary, struct argv *out)
 	size_t i;
 	json_t *rec;
 	memset(out, 0, sizeof *out);
-	json_array_foreach(json_object_get(summary, "recommendations"), i, rec)
-		if (!argv_has(out, jsonio_str(rec, "kind")))
-			argv_push(out, jsonio_str(rec, "kind"));
+	json_array_foreach(json_object_get(summary, SK_RECOMMENDATIONS), i, rec)
+		if (!argv_has(out, jsonio_str(rec, SK_KIND)))
+			argv_push(out, jsonio_str(rec, SK_KIND));
 }
 
 void variant_campaign_text(const char *parent_text, const char *parent_id, const struct knob *k,
 			   struct strbuf *out)
 {
 	json_t *v = knob_json(k);
-	json_object_set_new(v, "of", json_string(parent_id));
-	json_object_set_new(v, "kind", json_string(k->kind));
+	json_object_set_new(v, SK_OF, json_string(parent_id));
+	json_object_set_new(v, SK_KIND, json_string(k->kind));
 	char *flow = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 	json_decref(v);
 	strbuf_reset(out);
@@ -112,15 +113,15 @@ json_t *variant_provenance(const char *parent_id, const struct knob *k,
 		json_object_set_new(knob, "env", names);
 	else
 		json_decref(names);
-	return json_pack("{s:s, s:s, s:o, s:s, s:O}", "parent_run", parent_id, "kind", k->kind,
-			 "knob", knob, "recommendation", p->text, "predictions", p->predictions);
+	return json_pack("{s:s, s:s, s:o, s:s, s:O}", "parent_run", parent_id, SK_KIND, k->kind,
+			 SK_KNOB, knob, "recommendation", p->text, "predictions", p->predictions);
 }
 
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
 		  const struct knob *k, const struct variant_plan *p)
 {
 	json_t *v = json_pack("{s:s, s:s, s:s, s:o, s:s, s:O}", "parent_run", parent_id,
-			      "parent_dir", parent_dir, "kind", k->kind, "knob", knob_json(k),
+			      "parent_dir", parent_dir, SK_KIND, k->kind, SK_KNOB, knob_json(k),
 			      "recommendation", p->text, "predictions", p->predictions);
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/" RUN_VARIANT, child_dir);
@@ -144,17 +145,17 @@ static void parent_side(json_t *summary, const char *name, struct ana_check *c)
 {
 	size_t i;
 	json_t *s, *found = NULL, *t;
-	json_array_foreach(json_object_get(summary, "scenarios"), i, s)
-		if (!strcmp(jsonio_str(s, "name"), name))
+	json_array_foreach(json_object_get(summary, SK_SCENARIOS), i, s)
+		if (!strcmp(jsonio_str(s, SK_NAME), name))
 			found = s;
-	json_t *times = json_object_get(found, "step_times_ms");
+	json_t *times = json_object_get(found, SK_STEP_TIMES_MS);
 	c->parent_steps = xcalloc(json_array_size(times) + 1, sizeof *c->parent_steps);
 	json_array_foreach(times, i, t)
 		c->parent_steps[c->n_parent++] = json_number_value(t);
-	c->parent_median_ms = jsonio_num(found, "step_time_ms.median");
-	json_t *gb = json_object_get(found, "global_batch");
+	c->parent_median_ms = jsonio_num(found, SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN));
+	json_t *gb = json_object_get(found, SK_GLOBAL_BATCH);
 	c->parent_batch = json_is_integer(gb) ? (long)json_integer_value(gb) : 0;
-	json_t *sh = json_object_get(found, "shares_pct");
+	json_t *sh = json_object_get(found, SK_SHARES_PCT);
 	for (int k = 0; k < CHECK_SHARES; k++) {
 		json_t *v = json_object_get(sh, check_share_names[k]);
 		c->parent_share_pct[k] = json_is_number(v) ? json_number_value(v) : -1;
@@ -173,13 +174,13 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 	json_t *preds = json_object_get(v, "predictions"), *e;
 	size_t i;
 	out->of = xstrdup(jsonio_str(v, "parent_run"));
-	out->kind = xstrdup(jsonio_str(v, "kind"));
-	out->knob = json_dumps(json_object_get(v, "knob"), JSON_COMPACT | JSON_SORT_KEYS);
+	out->kind = xstrdup(jsonio_str(v, SK_KIND));
+	out->knob = json_dumps(json_object_get(v, SK_KNOB), JSON_COMPACT | JSON_SORT_KEYS);
 	out->checks = xcalloc(json_array_size(preds) + 1, sizeof *out->checks);
 	json_array_foreach(preds, i, e) {
 		struct ana_check *c = &out->checks[out->n++];
-		json_t *pr = json_object_get(e, "predicted_step_ms");
-		c->scenario = xstrdup(jsonio_str(e, "scenario"));
+		json_t *pr = json_object_get(e, SK_PREDICTED_STEP_MS);
+		c->scenario = xstrdup(jsonio_str(e, SK_SCENARIO));
 		c->predicted_ms = json_is_number(pr) ? json_number_value(pr) : -1;
 		parent_side(ps, c->scenario, c);
 	}
@@ -191,16 +192,16 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 
 static json_t *info_from(json_t *o, const char *of_key)
 {
-	json_t *kind = json_object_get(o, "kind"), *knob = json_object_get(o, "knob");
-	return json_pack("{s:O, s:O, s:O}", "of", json_object_get(o, of_key), "kind",
-			 kind ? kind : json_null(), "knob", knob ? knob : json_null());
+	json_t *kind = json_object_get(o, SK_KIND), *knob = json_object_get(o, SK_KNOB);
+	return json_pack("{s:O, s:O, s:O}", SK_OF, json_object_get(o, of_key), SK_KIND,
+			 kind ? kind : json_null(), SK_KNOB, knob ? knob : json_null());
 }
 
 json_t *variant_info(json_t *sv, const char *dv)
 {
-	json_t *in = json_object_get(sv, "variant");
-	if (json_is_string(json_object_get(in, "of")))
-		return info_from(in, "of");
+	json_t *in = json_object_get(sv, SK_VARIANT);
+	if (json_is_string(json_object_get(in, SK_OF)))
+		return info_from(in, SK_OF);
 	json_t *v = variant_read(dv);
 	json_t *out = json_is_string(json_object_get(v, "parent_run"))
 		? info_from(v, "parent_run") : NULL;
@@ -220,11 +221,11 @@ static char *ms_cell(json_t *v, const char *num_fmt)
 
 void variant_check_cells(json_t *entry, const char *num_fmt, char *cells[VARIANT_CHECK_CELLS])
 {
-	static const char *const ms[] = { "parent_step_ms", "predicted_step_ms",
-					  "measured_step_ms" };
-	json_t *lo = json_object_get(entry, "ci_low"), *hi = json_object_get(entry, "ci_high");
-	const char *outcome = jsonio_str(entry, "outcome");
-	cells[0] = xstrdup(jsonio_str(entry, "scenario"));
+	static const char *const ms[] = { SK_PARENT_STEP_MS, SK_PREDICTED_STEP_MS,
+					  SK_MEASURED_STEP_MS };
+	json_t *lo = json_object_get(entry, SK_CI_LOW), *hi = json_object_get(entry, SK_CI_HIGH);
+	const char *outcome = jsonio_str(entry, SK_OUTCOME);
+	cells[0] = xstrdup(jsonio_str(entry, SK_SCENARIO));
 	for (int i = 0; i < 3; i++)
 		cells[1 + i] = ms_cell(json_object_get(entry, ms[i]), num_fmt);
 	if (json_is_number(lo) && json_is_number(hi)) {

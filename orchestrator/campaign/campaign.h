@@ -6,6 +6,7 @@
 #define CAMPAIGN_CAMPAIGN_H
 
 #include "diag.h"
+#include "analyzers/thresholds.h"
 #include "util/words.h"
 
 #include <stddef.h>
@@ -95,7 +96,7 @@ struct campaign {
 	char *variant_of;    /* variant.of: the run it varies */
 	struct {
 		char *baseline;
-		double comm_pct, data_pct, gpu_util_pct, memory_pct, io_pct, gpu_copy_pct;
+		struct ana_thresholds th; /* analysis.thresholds (analyzers/thresholds.h) */
 		double peak_gflops; /* per rank (GPU or CPU rank), for MFU; 0 = unknown */
 		struct argv phase_names, phase_patterns; /* analysis.phase_rules, in order */
 		/* PCRE2 with named groups step, step_ms (loss, samples); NULL: none */

@@ -582,45 +582,119 @@ static void load_perf(struct loader *L, yaml_node_t *v)
 		as_bool(L, w, "profile.perf.required", &c->profile.perf_required);
 }
 
-static void load_profile(struct loader *L, yaml_node_t *n)
+/* ---- key tables ------------------------------------------------------- */
+
+/* A key of a campaign section, declared once: its type and range, its
+ * default and where its value lands in struct campaign, or the function that
+ * loads it. The section's allowed keys, in the order its "unknown key"
+ * message lists them, its checks and its defaults come from its table. */
+enum key_type { KEY_INT, KEY_DOUBLE, KEY_BOOL, KEY_STRING, KEY_LOAD };
+struct key_spec {
+	const char *key;
+	enum key_type type;
+	double min, max; /* KEY_INT, KEY_DOUBLE */
+	double def;      /* KEY_INT, KEY_DOUBLE: the default (0: none) */
+	size_t off;      /* where it lands: offsetof(struct campaign, ...) */
+	void (*load)(struct loader *L, yaml_node_t *v); /* KEY_LOAD */
+};
+#define AT(field) offsetof(struct campaign, field)
+#define KEYS_MAX 16 /* keys of one section at most (load_keys) */
+
+/* Value v of one key of section, as its table entry k says. */
+static void load_key(struct loader *L, yaml_node_t *v, const char *section,
+		     const struct key_spec *k)
 {
-	static const char *const keys[] = { "warmup_steps", "active_steps", "monitor",      "nsys",
-					    "perf",         "traces",       "hang_timeout", NULL };
+	char path[96];
+	void *at = (char *)L->c + k->off;
+	snprintf(path, sizeof path, "%s.%s", section, k->key);
+	switch (k->type) {
+	case KEY_INT:
+		as_int(L, v, path, (long)k->min, (long)k->max, at);
+		break;
+	case KEY_DOUBLE:
+		as_double(L, v, path, k->min, k->max, at);
+		break;
+	case KEY_BOOL:
+		as_bool(L, v, path, at);
+		break;
+	case KEY_STRING:
+		as_string(L, v, path, at);
+		break;
+	case KEY_LOAD:
+		k->load(L, v);
+		break;
+	}
+}
+
+/* Section n: its keys among the table's, each loaded; -1 when n is no mapping. */
+static int load_keys(struct loader *L, yaml_node_t *n, const char *section,
+		     const struct key_spec *t)
+{
+	const char *keys[KEYS_MAX + 1] = { NULL };
+	for (size_t i = 0; t[i].key && i < KEYS_MAX; i++)
+		keys[i] = t[i].key;
+	if (map_check(L, n, section, keys) < 0)
+		return -1;
+	yaml_node_t *v;
+	for (size_t i = 0; t[i].key; i++)
+		if ((v = map_get(L, n, t[i].key)))
+			load_key(L, v, section, &t[i]);
+	return 0;
+}
+
+/* The defaults of a table's numbers. */
+static void key_defaults(struct campaign *c, const struct key_spec *t)
+{
+	for (size_t i = 0; t[i].key; i++)
+		if (t[i].def && t[i].type == KEY_INT)
+			*(int *)((char *)c + t[i].off) = (int)t[i].def;
+		else if (t[i].def && t[i].type == KEY_DOUBLE)
+			*(double *)((char *)c + t[i].off) = t[i].def;
+}
+
+static void load_traces(struct loader *L, yaml_node_t *v)
+{
+	struct campaign *c = L->c;
+	if (v->type == YAML_SCALAR_NODE) {
+		const char *g = scalar(L, v, "profile.traces", "a glob or a list of globs");
+		if (g)
+			argv_push(&c->profile.traces, g);
+	} else {
+		as_list(L, v, "profile.traces", &c->profile.traces);
+	}
+}
+
+static void load_monitor(struct loader *L, yaml_node_t *v)
+{
 	static const char *const mkeys[] = { "enabled", "interval_ms", NULL };
 	struct campaign *c = L->c;
-	if (map_check(L, n, "profile", keys) < 0)
-		return;
-	yaml_node_t *v;
-	if ((v = map_get(L, n, "warmup_steps")))
-		as_int(L, v, "profile.warmup_steps", 0, 1000000, &c->profile.warmup_steps);
-	if ((v = map_get(L, n, "active_steps")))
-		as_int(L, v, "profile.active_steps", 1, 1000000, &c->profile.active_steps);
-	if ((v = map_get(L, n, "hang_timeout")))
-		as_int(L, v, "profile.hang_timeout", 0, 100000000, &c->profile.hang_timeout_s);
-	if ((v = map_get(L, n, "nsys"))) load_nsys(L, v);
-	if ((v = map_get(L, n, "perf"))) load_perf(L, v);
-	if ((v = map_get(L, n, "traces"))) {
-		if (v->type == YAML_SCALAR_NODE) {
-			const char *g = scalar(L, v, "profile.traces", "a glob or a list of globs");
-			if (g)
-				argv_push(&c->profile.traces, g);
-		} else {
-			as_list(L, v, "profile.traces", &c->profile.traces);
-		}
+	if (v->type == YAML_SCALAR_NODE) {
+		as_bool(L, v, "profile.monitor", &c->profile.monitor);
+	} else if (map_check(L, v, "profile.monitor", mkeys) == 0) {
+		yaml_node_t *w;
+		c->profile.monitor = 1;
+		if ((w = map_get(L, v, "enabled")))
+			as_bool(L, w, "profile.monitor.enabled", &c->profile.monitor);
+		if ((w = map_get(L, v, "interval_ms")))
+			as_int(L, w, "profile.monitor.interval_ms", 10, 3600000,
+			       &c->profile.monitor_interval_ms);
 	}
-	if ((v = map_get(L, n, "monitor"))) {
-		if (v->type == YAML_SCALAR_NODE) {
-			as_bool(L, v, "profile.monitor", &c->profile.monitor);
-		} else if (map_check(L, v, "profile.monitor", mkeys) == 0) {
-			yaml_node_t *w;
-			c->profile.monitor = 1;
-			if ((w = map_get(L, v, "enabled")))
-				as_bool(L, w, "profile.monitor.enabled", &c->profile.monitor);
-			if ((w = map_get(L, v, "interval_ms")))
-				as_int(L, w, "profile.monitor.interval_ms", 10, 3600000,
-				       &c->profile.monitor_interval_ms);
-		}
-	}
+}
+
+static const struct key_spec profile_keys[] = {
+	{ "warmup_steps", KEY_INT, 0, 1000000, 5, AT(profile.warmup_steps), NULL },
+	{ "active_steps", KEY_INT, 1, 1000000, 20, AT(profile.active_steps), NULL },
+	{ "monitor", KEY_LOAD, 0, 0, 0, 0, load_monitor },
+	{ "nsys", KEY_LOAD, 0, 0, 0, 0, load_nsys },
+	{ "perf", KEY_LOAD, 0, 0, 0, 0, load_perf },
+	{ "traces", KEY_LOAD, 0, 0, 0, 0, load_traces },
+	{ "hang_timeout", KEY_INT, 0, 100000000, 600, AT(profile.hang_timeout_s), NULL },
+	{ NULL, KEY_LOAD, 0, 0, 0, 0, NULL }
+};
+
+static void load_profile(struct loader *L, yaml_node_t *n)
+{
+	load_keys(L, n, "profile", profile_keys);
 }
 
 /* A PCRE2 pattern that compiles, with every named group in need; on a
@@ -713,65 +787,57 @@ static void load_step_log(struct loader *L, yaml_node_t *n)
 	}
 }
 
-static void load_analysis(struct loader *L, yaml_node_t *n)
+/* analysis.thresholds: the keys, ranges and fields of analyzers/thresholds.h's table. */
+static void load_thresholds(struct loader *L, yaml_node_t *t)
 {
-	static const char *const keys[] = { "baseline",      "thresholds",   "peak_gflops_per_rank",
-					    "phase_rules",   "step_log",     "batch_per_rank",
-					    "global_batch",  "scaling",      "nodes",
-					    "cpus_per_task", "fabric_probe", NULL };
-	static const char *const tkeys[] = {
-		"communication_pct", "data_loading_pct", "io_pct", "gpu_util_pct",
-		"memory_pct",        "gpu_copy_pct",     NULL
-	};
-	struct campaign *c = L->c;
-	if (map_check(L, n, "analysis", keys) < 0)
+	const char *keys[ANA_THRESHOLDS + 1] = { NULL };
+	for (size_t k = 0; k < ANA_THRESHOLDS; k++)
+		keys[k] = ana_threshold_keys[k].key;
+	if (map_check(L, t, "analysis.thresholds", keys) < 0)
 		return;
-	yaml_node_t *v, *t;
-	if ((v = map_get(L, n, "baseline")))
-		as_string(L, v, "analysis.baseline", &c->analysis.baseline);
-	if ((v = map_get(L, n, "peak_gflops_per_rank")))
-		as_double(L, v, "analysis.peak_gflops_per_rank", 0, 1e9, &c->analysis.peak_gflops);
-	if ((v = map_get(L, n, "phase_rules"))) load_phase_rules(L, v);
-	if ((v = map_get(L, n, "step_log"))) load_step_log(L, v);
-	if ((v = map_get(L, n, "batch_per_rank")))
-		as_int(L, v, "analysis.batch_per_rank", 1, 100000000, &c->analysis.batch_per_rank);
-	if ((v = map_get(L, n, "global_batch")))
-		as_int(L, v, "analysis.global_batch", 1, 2000000000, &c->analysis.global_batch);
-	if ((v = map_get(L, n, "scaling")) &&
-	    as_string(L, v, "analysis.scaling", &c->analysis.scaling) == 0 &&
+	for (size_t k = 0; k < ANA_THRESHOLDS; k++) {
+		const struct ana_threshold_key *d = &ana_threshold_keys[k];
+		yaml_node_t *v = map_get(L, t, d->key);
+		char path[96];
+		snprintf(path, sizeof path, "analysis.thresholds.%s", d->key);
+		if (v)
+			as_double(L, v, path, d->min, d->max,
+				  ana_threshold_at(&L->c->analysis.th, k));
+	}
+}
+
+static void load_scaling(struct loader *L, yaml_node_t *v)
+{
+	struct campaign *c = L->c;
+	if (as_string(L, v, "analysis.scaling", &c->analysis.scaling) == 0 &&
 	    strcmp(c->analysis.scaling, "weak") && strcmp(c->analysis.scaling, "strong"))
 		problem(L, v, "analysis.scaling",
 			"must be weak (the per-rank batch is fixed) or strong (the global "
 			"batch is fixed), not \"%.40s\"",
 			c->analysis.scaling);
-	if (c->analysis.batch_per_rank && c->analysis.global_batch)
+}
+
+static const struct key_spec analysis_keys[] = {
+	{ "baseline", KEY_STRING, 0, 0, 0, AT(analysis.baseline), NULL },
+	{ "thresholds", KEY_LOAD, 0, 0, 0, 0, load_thresholds },
+	{ "peak_gflops_per_rank", KEY_DOUBLE, 0, 1e9, 0, AT(analysis.peak_gflops), NULL },
+	{ "phase_rules", KEY_LOAD, 0, 0, 0, 0, load_phase_rules },
+	{ "step_log", KEY_LOAD, 0, 0, 0, 0, load_step_log },
+	{ "batch_per_rank", KEY_INT, 1, 100000000, 0, AT(analysis.batch_per_rank), NULL },
+	{ "global_batch", KEY_INT, 1, 2000000000, 0, AT(analysis.global_batch), NULL },
+	{ "scaling", KEY_LOAD, 0, 0, 0, 0, load_scaling },
+	{ "nodes", KEY_INT, 1, 4096, 1, AT(analysis.nodes), NULL },
+	{ "cpus_per_task", KEY_INT, 1, 4096, 0, AT(analysis.cpus_per_task), NULL },
+	{ "fabric_probe", KEY_BOOL, 0, 0, 0, AT(analysis.fabric_probe), NULL },
+	{ NULL, KEY_LOAD, 0, 0, 0, 0, NULL }
+};
+
+static void load_analysis(struct loader *L, yaml_node_t *n)
+{
+	if (load_keys(L, n, "analysis", analysis_keys) < 0)
+		return;
+	if (L->c->analysis.batch_per_rank && L->c->analysis.global_batch)
 		problem(L, n, "analysis", "give batch_per_rank or global_batch, not both");
-	if ((v = map_get(L, n, "nodes")))
-		as_int(L, v, "analysis.nodes", 1, 4096, &c->analysis.nodes);
-	if ((v = map_get(L, n, "cpus_per_task")))
-		as_int(L, v, "analysis.cpus_per_task", 1, 4096, &c->analysis.cpus_per_task);
-	if ((v = map_get(L, n, "fabric_probe")))
-		as_bool(L, v, "analysis.fabric_probe", &c->analysis.fabric_probe);
-	if ((t = map_get(L, n, "thresholds")) &&
-	    map_check(L, t, "analysis.thresholds", tkeys) == 0) {
-		if ((v = map_get(L, t, "communication_pct")))
-			as_double(L, v, "analysis.thresholds.communication_pct", 0, 100,
-				  &c->analysis.comm_pct);
-		if ((v = map_get(L, t, "data_loading_pct")))
-			as_double(L, v, "analysis.thresholds.data_loading_pct", 0, 100,
-				  &c->analysis.data_pct);
-		if ((v = map_get(L, t, "io_pct")))
-			as_double(L, v, "analysis.thresholds.io_pct", 0, 100, &c->analysis.io_pct);
-		if ((v = map_get(L, t, "gpu_util_pct")))
-			as_double(L, v, "analysis.thresholds.gpu_util_pct", 0, 100,
-				  &c->analysis.gpu_util_pct);
-		if ((v = map_get(L, t, "memory_pct")))
-			as_double(L, v, "analysis.thresholds.memory_pct", 0, 100,
-				  &c->analysis.memory_pct);
-		if ((v = map_get(L, t, "gpu_copy_pct")))
-			as_double(L, v, "analysis.thresholds.gpu_copy_pct", 0, 100,
-				  &c->analysis.gpu_copy_pct);
-	}
 }
 
 /* A scenario's own batch: scenarios[i].analysis.{batch_per_rank,global_batch}. */
@@ -1136,17 +1202,10 @@ static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw
 
 static void set_defaults(struct campaign *c)
 {
-	c->profile.warmup_steps = 5;
-	c->profile.active_steps = 20;
+	key_defaults(c, profile_keys);
 	c->profile.monitor_interval_ms = 500;
-	c->profile.hang_timeout_s = 600;
-	c->analysis.comm_pct = 20;
-	c->analysis.data_pct = 30;
-	c->analysis.gpu_util_pct = 70;
-	c->analysis.memory_pct = 90;
-	c->analysis.gpu_copy_pct = 20;
-	c->analysis.io_pct = 20;
-	c->analysis.nodes = 1;
+	ana_thresholds_default(&c->analysis.th);
+	key_defaults(c, analysis_keys);
 	/* a scaling series measured on shared nodes measures the neighbours too */
 	c->slurm.exclusive = 1;
 }

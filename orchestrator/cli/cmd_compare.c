@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "analyzers/stats.h"
+#include "analyzers/summary_keys.h"
 #include "util/err.h"
 #include "util/jsonio.h"
 #include "orchestrator/run.h"
@@ -21,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Fewer step times than this on either side: no interval, no decision against the noise. */
+#define COMPARE_MIN_STEPS 5
+
 /* What is compared: label, path in a summary.json scenario, and which way is
  * better: 1 lower, 0 higher, -1 neither (a share of step time moves when
  * another does). */
@@ -29,33 +33,33 @@ static const struct metric {
 	int lower_better;
 	double pct; /* > 0: decided against the noise of this percentile of the step times */
 } metrics[] = {
-	{ "median step (ms)", "step_time_ms.median", 1, 50 },
-	{ "p95 step (ms)", "step_time_ms.p95", 1, 95 },
-	{ "throughput (samples/s)", "throughput_samples_per_s", 0, 50 },
-	{ "efficiency", "efficiency", 0, 50 },
-	{ "compute %", "shares_pct.compute", -1, 0 },
-	{ "communication %", "shares_pct.communication", -1, 0 },
-	{ "peer wait %", "shares_pct.peer_wait", -1, 0 },
-	{ "data loading %", "shares_pct.data_loading", -1, 0 },
-	{ "I/O %", "shares_pct.io", -1, 0 },
-	{ "overlap %", "overlap_pct", -1, 0 },
-	{ "GPU compute %", "gpu_shares_pct.compute", -1, 0 },
-	{ "GPU exposed communication %", "gpu_shares_pct.communication", -1, 0 },
-	{ "GPU exposed copies %", "gpu_shares_pct.memcpy", -1, 0 },
-	{ "GPU waiting for the host %", "gpu_shares_pct.idle_host_wait", -1, 0 },
-	{ "top collective ms per step", "collectives.0.ms_per_step", 1, 0 },
-	{ "top collective wait (ms)", "collectives.0.wait_ms.median", 1, 0 },
-	{ "top collective busbw (GB/s)", "collectives.0.busbw_gbps", 0, 0 },
-	{ "GFLOP/s per rank", "achieved_gflops_per_rank", 0, 0 },
-	{ "MFU %", "mfu_pct", 0, 0 },
+	{ "median step (ms)", SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN), 1, 50 },
+	{ "p95 step (ms)", SK_PATH(SK_STEP_TIME_MS, SK_P95), 1, 95 },
+	{ "throughput (samples/s)", SK_THROUGHPUT_SAMPLES_PER_S, 0, 50 },
+	{ "efficiency", SK_EFFICIENCY, 0, 50 },
+	{ "compute %", SK_PATH(SK_SHARES_PCT, SK_COMPUTE), -1, 0 },
+	{ "communication %", SK_PATH(SK_SHARES_PCT, SK_COMMUNICATION), -1, 0 },
+	{ "peer wait %", SK_PATH(SK_SHARES_PCT, SK_PEER_WAIT), -1, 0 },
+	{ "data loading %", SK_PATH(SK_SHARES_PCT, SK_DATA_LOADING), -1, 0 },
+	{ "I/O %", SK_PATH(SK_SHARES_PCT, SK_IO), -1, 0 },
+	{ "overlap %", SK_OVERLAP_PCT, -1, 0 },
+	{ "GPU compute %", SK_PATH(SK_GPU_SHARES_PCT, SK_COMPUTE), -1, 0 },
+	{ "GPU exposed communication %", SK_PATH(SK_GPU_SHARES_PCT, SK_COMMUNICATION), -1, 0 },
+	{ "GPU exposed copies %", SK_PATH(SK_GPU_SHARES_PCT, SK_MEMCPY), -1, 0 },
+	{ "GPU waiting for the host %", SK_PATH(SK_GPU_SHARES_PCT, SK_IDLE_HOST_WAIT), -1, 0 },
+	{ "top collective ms per step", SK_COLLECTIVES ".0." SK_MS_PER_STEP, 1, 0 },
+	{ "top collective wait (ms)", SK_COLLECTIVES ".0." SK_WAIT_MS "." SK_MEDIAN, 1, 0 },
+	{ "top collective busbw (GB/s)", SK_COLLECTIVES ".0." SK_BUSBW_GBPS, 0, 0 },
+	{ "GFLOP/s per rank", SK_ACHIEVED_GFLOPS_PER_RANK, 0, 0 },
+	{ "MFU %", SK_MFU_PCT, 0, 0 },
 };
 
 static json_t *find(json_t *summary, const char *name)
 {
 	size_t i;
 	json_t *s;
-	json_array_foreach(json_object_get(summary, "scenarios"), i, s)
-		if (!strcmp(jsonio_str(s, "name"), name))
+	json_array_foreach(json_object_get(summary, SK_SCENARIOS), i, s)
+		if (!strcmp(jsonio_str(s, SK_NAME), name))
 			return s;
 	return NULL;
 }
@@ -81,7 +85,7 @@ static json_t *load_summary(const char *root, const char *id, const char *journa
 /* A run's per-step times (summary.json step_times_ms); n = 0 when absent. */
 static double *step_times(json_t *sc, size_t *n)
 {
-	json_t *a = json_object_get(sc, "step_times_ms"), *v;
+	json_t *a = json_object_get(sc, SK_STEP_TIMES_MS), *v;
 	size_t i;
 	double *t = xcalloc(json_array_size(a) + 1, sizeof *t);
 	*n = 0;
@@ -98,8 +102,9 @@ static void noise(json_t *ref, json_t *cand, double pct, double *lo, double *hi)
 	size_t na, nb;
 	double *a = step_times(ref, &na), *b = step_times(cand, &nb);
 	*lo = *hi = 0;
-	if (na >= 5 && nb >= 5)
-		stats_bootstrap_ratio(a, na, b, nb, pct, 2000, 0.95, lo, hi);
+	if (na >= COMPARE_MIN_STEPS && nb >= COMPARE_MIN_STEPS)
+		stats_bootstrap_ratio(a, na, b, nb, pct, STATS_BOOTSTRAP_ROUNDS, STATS_CI_LEVEL, lo,
+				      hi);
 	free(a);
 	free(b);
 }
@@ -110,10 +115,10 @@ static json_t *stragglers_text(json_t *sc)
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	json_t *g;
-	json_array_foreach(json_object_get(sc, "stragglers"), i, g) strbuf_addf(
-		&sb, "%srank %d%s%s (%s, %.1f %%)", i ? "; " : "", (int) jsonio_num(g, "rank"),
-		json_is_string(json_object_get(g, "node")) ? " on " : "", jsonio_str(g, "node"),
-		jsonio_str(g, "cause"), jsonio_num(g, "impact_pct"));
+	json_array_foreach(json_object_get(sc, SK_STRAGGLERS), i, g) strbuf_addf(
+		&sb, "%srank %d%s%s (%s, %.1f %%)", i ? "; " : "", (int) jsonio_num(g, SK_RANK),
+		json_is_string(json_object_get(g, SK_NODE)) ? " on " : "", jsonio_str(g, SK_NODE),
+		jsonio_str(g, SK_CAUSE), jsonio_num(g, SK_IMPACT_PCT));
 	json_t *out = json_string(sb.len ? sb.buf : "none");
 	strbuf_free(&sb);
 	return out;
@@ -151,9 +156,10 @@ static json_t *compare_scenario(json_t *ref, json_t *cand)
 				  x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(),
 				  "better", better, "ratio_95ci", ci));
 	}
-	if (!json_is_array(json_object_get(ref, "collectives")) ||
-	    !json_is_array(json_object_get(cand, "collectives")) ||
-	    strcmp(jsonio_str(ref, "collectives.0.op"), jsonio_str(cand, "collectives.0.op")))
+	if (!json_is_array(json_object_get(ref, SK_COLLECTIVES)) ||
+	    !json_is_array(json_object_get(cand, SK_COLLECTIVES)) ||
+	    strcmp(jsonio_str(ref, SK_COLLECTIVES ".0." SK_OP),
+		   jsonio_str(cand, SK_COLLECTIVES ".0." SK_OP)))
 		for (const char *const *k =
 			     (const char *const[]){ "top collective ms per step",
 						    "top collective wait (ms)",
@@ -161,9 +167,9 @@ static json_t *compare_scenario(json_t *ref, json_t *cand)
 		     *k; k++)
 			json_object_del(rows, *k); /* not the same collective on both sides */
 	return json_pack("{s:O, s:O, s:o, s:o, s:o}", "verdict_reference",
-			 jsonio_at(ref, "verdict"), "verdict_candidate", jsonio_at(cand, "verdict"),
-			 "stragglers_reference", stragglers_text(ref), "stragglers_candidate",
-			 stragglers_text(cand), "metrics", rows);
+			 jsonio_at(ref, SK_VERDICT), "verdict_candidate",
+			 jsonio_at(cand, SK_VERDICT), "stragglers_reference", stragglers_text(ref),
+			 "stragglers_candidate", stragglers_text(cand), "metrics", rows);
 }
 
 static void print_text(json_t *doc)
@@ -221,15 +227,15 @@ static void print_text(json_t *doc)
  * otherwise. */
 static json_t *family(json_t *v, const char *dv, json_t *p, const char *side)
 {
-	json_t *info = variant_info(v, dv), *ck = json_object_get(v, "checked_predictions");
-	const char *pid = jsonio_str(p, "run_id");
-	if (!info || !*pid || strcmp(jsonio_str(info, "of"), pid)) {
+	json_t *info = variant_info(v, dv), *ck = json_object_get(v, SK_CHECKED_PREDICTIONS);
+	const char *pid = jsonio_str(p, SK_RUN_ID);
+	if (!info || !*pid || strcmp(jsonio_str(info, SK_OF), pid)) {
 		json_decref(info);
 		return NULL;
 	}
 	json_object_set_new(info, "variant", json_string(side));
-	json_object_set_new(info, "variant_run", json_string(jsonio_str(v, "run_id")));
-	json_object_set_new(info, "checked_predictions",
+	json_object_set_new(info, "variant_run", json_string(jsonio_str(v, SK_RUN_ID)));
+	json_object_set_new(info, SK_CHECKED_PREDICTIONS,
 			    json_is_array(ck) ? json_deep_copy(ck) : json_array());
 	return info;
 }
@@ -250,12 +256,12 @@ static json_t *family_pair(json_t *doc, json_t *ra, const char *da, json_t *rb, 
 static void print_checked(json_t *f)
 {
 	struct strbuf knob = STRBUF_INIT;
-	json_t *ck = json_object_get(f, "checked_predictions"), *e;
+	json_t *ck = json_object_get(f, SK_CHECKED_PREDICTIONS), *e;
 	size_t i;
-	variant_knob_text(json_object_get(f, "knob"), &knob);
+	variant_knob_text(json_object_get(f, SK_KNOB), &knob);
 	printf("\nPredicted and measured (campaign try: %s)\n  %s run %s is a variant of run "
-	       "%s%s%s%s\n", jsonio_str(f, "kind"), jsonio_str(f, "variant"),
-	       jsonio_str(f, "variant_run"), jsonio_str(f, "of"), knob.len ? " (knob " : "",
+	       "%s%s%s%s\n", jsonio_str(f, SK_KIND), jsonio_str(f, "variant"),
+	       jsonio_str(f, "variant_run"), jsonio_str(f, SK_OF), knob.len ? " (knob " : "",
 	       knob.buf ? knob.buf : "", knob.len ? ")" : "");
 	if (!json_array_size(ck))
 		printf("  its summary.json holds no checked predictions (`campaign aggregate %s` "
@@ -271,8 +277,8 @@ static void print_checked(json_t *f)
 			free(c[k]);
 	}
 	json_array_foreach(ck, i, e)
-		if (json_is_string(json_object_get(e, "miss")))
-			printf("  %s: %s\n", jsonio_str(e, "scenario"), jsonio_str(e, "miss"));
+		if (json_is_string(json_object_get(e, SK_MISS)))
+			printf("  %s: %s\n", jsonio_str(e, SK_SCENARIO), jsonio_str(e, SK_MISS));
 	strbuf_free(&knob);
 }
 
@@ -292,19 +298,19 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 				"scenarios", "only_in_one");
 	size_t i;
 	json_t *s;
-	json_array_foreach(json_object_get(ra, "scenarios"), i, s) {
-		const char *name = json_string_value(json_object_get(s, "name"));
+	json_array_foreach(json_object_get(ra, SK_SCENARIOS), i, s) {
+		const char *name = json_string_value(json_object_get(s, SK_NAME));
 		json_t *t = find(rb, name ? name : "");
-		if (t && json_is_true(json_object_get(s, "analysed")) &&
-		    json_is_true(json_object_get(t, "analysed")))
+		if (t && json_is_true(json_object_get(s, SK_ANALYSED)) &&
+		    json_is_true(json_object_get(t, SK_ANALYSED)))
 			json_object_set_new(json_object_get(doc, "scenarios"), name,
 					    compare_scenario(s, t));
 		else if (name)
 			json_array_append_new(json_object_get(doc, "only_in_one"),
 					      json_string(name));
 	}
-	json_array_foreach(json_object_get(rb, "scenarios"), i, s) {
-		const char *name = json_string_value(json_object_get(s, "name"));
+	json_array_foreach(json_object_get(rb, SK_SCENARIOS), i, s) {
+		const char *name = json_string_value(json_object_get(s, SK_NAME));
 		if (name && !find(ra, name))
 			json_array_append_new(json_object_get(doc, "only_in_one"),
 					      json_string(name));

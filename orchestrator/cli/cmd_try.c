@@ -3,6 +3,7 @@
  * scenarios with the knob applied (a child of RUN: variant.h), submitted
  * like any run; its analysis sets each prediction against what it measured. */
 #include "cmd.h"
+#include "analyzers/summary_keys.h"
 #include "orchestrator/backend/backend_pick.h"
 #include "orchestrator/provenance.h"
 #include "orchestrator/submission.h"
@@ -109,9 +110,9 @@ static void say_plan(const struct run *child, const struct variant_plan *p)
 	json_t *e;
 	printf("variant for %s: %s\n", p->kind, p->text);
 	json_array_foreach(p->predictions, i, e) {
-		json_t *pred = json_object_get(e, "predicted_step_ms");
-		printf("  %s: %.1f ms/step measured, ", jsonio_str(e, "scenario"),
-		       jsonio_num(e, "step_ms"));
+		json_t *pred = json_object_get(e, SK_PREDICTED_STEP_MS);
+		printf("  %s: %.1f ms/step measured, ", jsonio_str(e, SK_SCENARIO),
+		       jsonio_num(e, SK_STEP_MS));
 		if (json_is_number(pred))
 			printf("%.1f ms predicted\n", json_number_value(pred));
 		else

@@ -27,6 +27,28 @@ check layout_aggmap_not_through_launch bash -c '! grep -q "orchestrator/job/" or
 check layout_one_snapshot_api bash -c '! grep -rq "store_jobs_latest" orchestrator'
 # a run's files are named once, in util/run_layout.h (templates/ names its own)
 check layout_run_files_named_once bash -c '[ -z "$(grep -rn "\"%s/\(job\.sbatch\|job\.status\|job_metadata\.json\|state\.db\|summary\.json\|BOTTLENECK_ANALYSIS\.md\|timeline\.json\|metrics\|traces\|nsys\|logs\|ranks\|monitor\|provenance\.json\|campaign\.yaml\|figures\)" analyzers orchestrator --include=*.c | grep -v "templates_dir\|tdir")" ]'
+# summary.json's keys are named once (analyzers/summary_keys.h): its readers look none up by a
+# literal, neither a key nor a dotted path; paper.c reads provenance.json's repository names and
+# compare its own document's scenarios and variant side by literal
+check layout_summary_keys_named_once python3 -c '
+import re, sys
+keys = set(re.findall(r"^#define SK_\w+ \"(\w+)\"", open("analyzers/summary_keys.h").read(), re.M))
+readers = ["analyzers/figures.c", "analyzers/checked.c", "orchestrator/paper.c",
+           "orchestrator/paper_checked.c", "orchestrator/variant.c",
+           "orchestrator/cli/cmd_compare.c", "orchestrator/cli/cmd_try.c"]
+other_docs = {("orchestrator/paper.c", "name"), ("orchestrator/cli/cmd_compare.c", "scenarios"),
+              ("orchestrator/cli/cmd_compare.c", "variant")}
+get = re.compile(r"\b(?:json_object_get|jsonio_str|jsonio_num|jsonio_at)\((?:[^()\"]|\([^()]*\))*?,\s*\"([^\"]*)\"\)")
+bad = []
+for f in readers:
+    for n, l in enumerate(open(f), 1):
+        l = "" if l.startswith("#include") else re.sub(r"/\*.*?(\*/|$)", "", l)
+        paths = re.findall(r"\"([a-z0-9_]+(?:\.[a-z0-9_]+)+)\"", l)
+        lits = set(get.findall(l)) | {x for x in paths if all(
+            p in keys or p.isdigit() for p in x.split("."))}
+        bad += [f"{f}:{n}: {x}" for x in lits if keys & set(x.split(".")) and (f, x) not in other_docs]
+print("\n".join(bad), file=sys.stderr)
+sys.exit(1 if bad else 0)'
 # every line of the sources within 100 columns, tabs at 8 (tests/tools/wrap.sh wraps them),
 # but for the string literals in it: a sentence a user sees is never split over lines, so that
 # it can be searched for in the sources (a line passes when it fits with its literals emptied)

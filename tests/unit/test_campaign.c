@@ -4,6 +4,8 @@
 
 #include "orchestrator/campaign/campaign.h"
 #include "orchestrator/campaign/diag.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
 
 static char *diag_text(struct diags *d)
 {
@@ -48,8 +50,8 @@ static void test_defaults(void)
 	CHECK_STR(c.scenarios[0].time, "00:30:00");
 	CHECK(c.scenarios[0].time_limit_s == 1800);
 	CHECK(c.profile.warmup_steps == 5 && c.profile.active_steps == 20);
-	CHECK_NEAR(c.analysis.comm_pct, 20, 0);
-	CHECK_NEAR(c.analysis.data_pct, 30, 0);
+	CHECK_NEAR(c.analysis.th.comm_pct, 20, 0);
+	CHECK_NEAR(c.analysis.th.data_pct, 30, 0);
 	CHECK_NEAR(c.analysis.peak_gflops, 0, 0); /* unknown: no MFU */
 	CHECK(c.workload.command.n == 9);
 	CHECK_STR(c.workload.command.v[0], "{{trainer}}");
@@ -354,6 +356,56 @@ static void test_time_parse(void)
 	CHECK(slurm_time_parse("99999999999", &s) < 0);
 }
 
+/* analysis.thresholds comes from analyzers/thresholds.h's table: each key lands in its own
+ * field, out of range is refused at its place, and docs/campaign-format.md's row (type and
+ * defaults) is the table's. */
+static void test_thresholds_table(void)
+{
+	struct campaign c;
+	int rc;
+	char *t = load(minimal, &c, &rc);
+	for (size_t k = 0; k < ANA_THRESHOLDS && rc == 0; k++)
+		CHECK_NEAR(*ana_threshold_at(&c.analysis.th, k), ana_threshold_keys[k].def, 0);
+	free(t);
+	if (rc == 0)
+		campaign_free(&c);
+	struct strbuf src = STRBUF_INIT;
+	strbuf_addf(&src, "%sanalysis:\n  thresholds:\n", minimal);
+	for (size_t k = 0; k < ANA_THRESHOLDS; k++)
+		strbuf_addf(&src, "    %s: %zu\n", ana_threshold_keys[k].key, 11 + k);
+	t = load(src.buf, &c, &rc);
+	CHECK_STR(t, "");
+	struct ana_thresholds *th = &c.analysis.th;
+	CHECK(rc == 0 && th->comm_pct == 11 && th->data_pct == 12 && th->io_pct == 13 &&
+	      th->gpu_util_pct == 14 && th->memory_pct == 15 && th->gpu_copy_pct == 16);
+	free(t);
+	if (rc == 0)
+		campaign_free(&c);
+	strbuf_free(&src);
+	strbuf_addf(&src, "%sanalysis:\n  thresholds: { io_pct: 101 }\n", minimal);
+	t = load(src.buf, &c, &rc);
+	CHECK(rc != 0 && strstr(t, "analysis.thresholds.io_pct"));
+	free(t);
+	strbuf_free(&src);
+	strbuf_addf(&src, "| `analysis.thresholds.*_pct` | number %g–%g | ",
+		    ana_threshold_keys[0].min, ana_threshold_keys[0].max);
+	for (size_t k = 0; k < ANA_THRESHOLDS; k++) {
+		const struct ana_threshold_key *d = &ana_threshold_keys[k];
+		CHECK(d->min == ana_threshold_keys[0].min && d->max == ana_threshold_keys[0].max);
+		strbuf_addf(&src, "%s%.*s %g", k ? ", " : "", (int)(strlen(d->key) - 4), d->key,
+			    d->def);
+	}
+	strbuf_adds(&src, " | ");
+	char *doc = NULL;
+	size_t len;
+	CHECK(fsio_read("docs/campaign-format.md", 1 << 20, &doc, &len) == 0);
+	if (doc && !strstr(doc, src.buf))
+		fprintf(stderr, "docs/campaign-format.md lacks the row: %s\n", src.buf);
+	CHECK(doc && strstr(doc, src.buf));
+	free(doc);
+	strbuf_free(&src);
+}
+
 static void test_shipped_campaigns(void)
 {
 	const char *files[] = { "campaigns/local-demo.yaml", "campaigns/profiling.yaml", NULL };
@@ -384,6 +436,7 @@ int main(void)
 	RUN(test_sbatch_values);
 	RUN(test_time_parse);
 	RUN(test_shipped_campaigns);
+	RUN(test_thresholds_table);
 	RUN(test_env_from);
 	HARNESS_END();
 }
