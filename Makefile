@@ -26,8 +26,8 @@ BLAS_LIBS   = $(shell pkg-config --libs openblas 2>/dev/null)
 
 # Layers, each using only those before it: util -> analyzers -> orchestrator -> cli.
 UTIL_SRC  := $(wildcard util/*.c)
-ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c))
-ANA_CXX   := $(wildcard analyzers/*.cc)
+ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c analyzers/read/*.c analyzers/write/*.c))
+ANA_CXX   := $(wildcard analyzers/*.cc analyzers/read/*.cc)
 ORCH_SRC  := $(wildcard orchestrator/*.c orchestrator/campaign/*.c orchestrator/store/*.c orchestrator/backend/*.c \
              orchestrator/job/*.c)
 CLI_SRC   := $(wildcard orchestrator/cli/*.c)
@@ -68,7 +68,8 @@ $(B)/orchestrator/provenance.o: $(B)/versions.h
 
 # The consumers of a verdict switch over its enums (verdicts, shares, bases,
 # recommendation kinds) without default: a value one forgets is a compile error.
-VERDICT_USERS := analyzers/verdict analyzers/evidence analyzers/advice analyzers/report analyzers/analysis
+VERDICT_USERS := analyzers/verdict analyzers/write/evidence analyzers/advice analyzers/write/report \
+	analyzers/analysis
 $(VERDICT_USERS:%=$(B)/%.o) $(VERDICT_USERS:%=$(B)/asan/obj/%.o): WARN += -Wswitch-enum
 
 $(B)/%.o: %.c
@@ -100,7 +101,7 @@ bin/campaign-analyze: $(B)/analyzers/main.o $(B)/libanalyzers.a $(B)/libutil.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(ANA_LIBS) -lm
 
-MON_SRC := $(wildcard orchestrator/job/monitor/*.c) analyzers/gpucsv.c
+MON_SRC := $(wildcard orchestrator/job/monitor/*.c) analyzers/read/gpucsv.c
 bin/campaign-monitor: $(MON_SRC:%.c=$(B)/%.o)
 	@mkdir -p bin
 	$(CC) $(CFLAGS_ALL) -o $@ $^ -ldl -lm

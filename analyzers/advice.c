@@ -1,6 +1,6 @@
-#include "advice.h"
+#include "analyzers/advice.h"
 
-#include "metrics.h"
+#include "analyzers/read/metrics.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef ANALYZERS_ADVICE_H
 #define ANALYZERS_ADVICE_H
 
-#include "analysis.h"
+#include "analyzers/analysis.h"
 
 /* The kind's name in summary.json ("communication", "straggler", ...). */
 const char *rec_kind_name(enum rec_kind k);

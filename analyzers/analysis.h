@@ -7,15 +7,15 @@
 
 struct trace_source;
 
-#include "perfstat.h"
-#include "rules.h"
-#include "collective.h"
-#include "fabric.h"
-#include "monitor.h"
-#include "straggler.h"
-#include "thresholds.h"
-#include "verdict.h"
-#include "checked.h"
+#include "analyzers/read/perfstat.h"
+#include "analyzers/read/rules.h"
+#include "analyzers/collective.h"
+#include "analyzers/fabric.h"
+#include "analyzers/read/monitor.h"
+#include "analyzers/straggler.h"
+#include "analyzers/thresholds.h"
+#include "analyzers/verdict.h"
+#include "analyzers/checked.h"
 
 #include <stddef.h>
 
@@ -335,12 +335,6 @@ int ana_phase_rules_load(const struct ana_run *run, struct rules *r);
 size_t ana_candidates(const struct ana_scenario *s, struct candidate *c);
 /* Analyses every scenario (reading its metrics/) and the scaling. */
 int ana_run_analyse(struct ana_run *run);
-/* Writes BOTTLENECK_ANALYSIS.md and summary.json in run_dir, and
- * analysis.json and report.txt in every analysed scenario's directory. */
-int ana_run_write(const struct ana_run *run);
-/* Writes run_dir/timeline.json: every analysed scenario's ranks and steps as
- * Chrome-trace events (Perfetto, chrome://tracing), streamed. */
-int timeline_write(const struct ana_run *run);
 void ana_run_free(struct ana_run *run);
 
 #endif

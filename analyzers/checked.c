@@ -1,9 +1,9 @@
-#include "checked.h"
+#include "analyzers/checked.h"
 
-#include "advice.h"
-#include "analysis.h"
-#include "stats.h"
-#include "summary_keys.h"
+#include "analyzers/advice.h"
+#include "analyzers/analysis.h"
+#include "analyzers/stats.h"
+#include "analyzers/summary_keys.h"
 #include "util/jsonio.h"
 #include "util/strbuf.h"
 

@@ -1,7 +1,7 @@
-#include "collective.h"
-#include "hta.h"
+#include "analyzers/collective.h"
+#include "analyzers/hta.h"
 
-#include "stats.h"
+#include "analyzers/stats.h"
 #include "util/strbuf.h"
 
 #include <ctype.h>

@@ -8,8 +8,8 @@
 #ifndef ANALYZERS_COLLECTIVE_H
 #define ANALYZERS_COLLECTIVE_H
 
-#include "kineto.h"
-#include "metrics.h"
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/metrics.h"
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-#include "fabric.h"
+#include "analyzers/fabric.h"
 #include "util/run_layout.h"
 
 #include "util/strbuf.h"

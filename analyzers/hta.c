@@ -1,5 +1,5 @@
-#include "hta.h"
-#include "stats.h"
+#include "analyzers/hta.h"
+#include "analyzers/stats.h"
 
 #include "util/sort.h"
 #include "util/strbuf.h"

@@ -5,8 +5,8 @@
 #ifndef ANALYZERS_HTA_H
 #define ANALYZERS_HTA_H
 
-#include "kineto.h"
-#include "rules.h"
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/rules.h"
 
 #include <jansson.h>
 

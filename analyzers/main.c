@@ -7,14 +7,14 @@
 #include "util/run_layout.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
-#include "hta.h"
-#include "kineto.h"
-#include "nsys.h"
-#include "phases.h"
-#include "pool.h"
-#include "rules.h"
-#include "stats.h"
-#include "torchtrace.h"
+#include "analyzers/hta.h"
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/nsys.h"
+#include "analyzers/phases.h"
+#include "analyzers/pool.h"
+#include "analyzers/read/rules.h"
+#include "analyzers/stats.h"
+#include "analyzers/torchtrace.h"
 
 #include <getopt.h>
 #include <jansson.h>

@@ -1,4 +1,4 @@
-#include "phases.h"
+#include "analyzers/phases.h"
 
 #include "util/sort.h"
 #include "util/strbuf.h"

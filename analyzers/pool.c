@@ -1,4 +1,4 @@
-#include "pool.h"
+#include "analyzers/pool.h"
 
 #include <pthread.h>
 #include <sched.h>

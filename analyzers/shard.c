@@ -1,8 +1,8 @@
-#include "shard.h"
+#include "analyzers/shard.h"
 #include "util/clock.h"
 #include "util/run_layout.h"
 
-#include "pool.h"
+#include "analyzers/pool.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"

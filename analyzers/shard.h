@@ -8,8 +8,8 @@
 #ifndef ANALYZERS_SHARD_H
 #define ANALYZERS_SHARD_H
 
-#include "analysis.h"
-#include "torchtrace.h"
+#include "analyzers/analysis.h"
+#include "analyzers/torchtrace.h"
 
 #include "util/words.h"
 

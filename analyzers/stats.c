@@ -1,4 +1,4 @@
-#include "stats.h"
+#include "analyzers/stats.h"
 
 #include "util/strbuf.h"
 

@@ -1,6 +1,6 @@
-#include "straggler.h"
+#include "analyzers/straggler.h"
 
-#include "stats.h"
+#include "analyzers/stats.h"
 #include "util/strbuf.h"
 
 #include <math.h>

@@ -7,7 +7,7 @@
 #ifndef ANALYZERS_STRAGGLER_H
 #define ANALYZERS_STRAGGLER_H
 
-#include "metrics.h"
+#include "analyzers/read/metrics.h"
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
-#include "thresholds.h"
+#include "analyzers/thresholds.h"
 
-#include "verdict.h"
+#include "analyzers/verdict.h"
 
 #define AT(field) offsetof(struct ana_thresholds, field)
 

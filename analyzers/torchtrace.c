@@ -1,12 +1,12 @@
-#include "torchtrace.h"
+#include "analyzers/torchtrace.h"
 #include "util/run_layout.h"
 
-#include "collective.h"
+#include "analyzers/collective.h"
 
-#include "hta.h"
-#include "nsys.h"
-#include "phases.h"
-#include "pool.h"
+#include "analyzers/hta.h"
+#include "analyzers/read/nsys.h"
+#include "analyzers/phases.h"
+#include "analyzers/pool.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/sort.h"

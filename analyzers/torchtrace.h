@@ -7,9 +7,9 @@
 #ifndef ANALYZERS_TORCHTRACE_H
 #define ANALYZERS_TORCHTRACE_H
 
-#include "kineto.h"
-#include "metrics.h"
-#include "rules.h"
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/metrics.h"
+#include "analyzers/read/rules.h"
 
 struct op_stat {
 	char *name;

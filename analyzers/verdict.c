@@ -1,4 +1,4 @@
-#include "verdict.h"
+#include "analyzers/verdict.h"
 
 #include <string.h>
 

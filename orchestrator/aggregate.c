@@ -8,7 +8,8 @@
 #include "orchestrator/store/snapshot.h"
 
 #include "analyzers/analysis.h"
-#include "analyzers/metrics.h"
+#include "analyzers/write/report.h"
+#include "analyzers/read/metrics.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
 #include "util/err.h"

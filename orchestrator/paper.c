@@ -3,10 +3,10 @@
 #include "paper_table.h"
 #include "util/run_layout.h"
 
-#include "analyzers/metrics.h"
+#include "analyzers/read/metrics.h"
 #include "orchestrator/campaign/secret.h"
 #include "util/err.h"
-#include "analyzers/figures.h"
+#include "analyzers/write/figures.h"
 #include "analyzers/summary_keys.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"

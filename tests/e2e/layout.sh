@@ -3,7 +3,13 @@ source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 
 check util_includes_nothing_above bash -c '[ -z "$(grep -ln "#include \"\(analyzers\|orchestrator\)/" util/*.[ch])" ]'
-check analyzers_include_no_orchestrator bash -c '[ -z "$(grep -ln "#include \"\(\.\./\)*orchestrator/" analyzers/*.[ch])" ]'
+check analyzers_include_no_orchestrator bash -c '[ -z "$(grep -rln "#include \"\(\.\./\)*orchestrator/" analyzers)" ]'
+# analyzers/ by concern: read/ (one file per input format) below the model (accounting,
+# verdict, advice, ... at the top), which never reaches write/ (every sentence of prose:
+# report, evidence, figures, timeline); write/ may read everything below it
+check analyzers_read_below_model bash -c '[ -z "$(grep -rh "#include \"analyzers/" analyzers/read | grep -v "analyzers/\(read/\|pool\.h\)")" ]'
+check analyzers_model_no_write bash -c '[ -z "$(grep -l "#include \"analyzers/write/" analyzers/*.[ch])" ]'
+check analyzers_includes_full_paths bash -c '[ -z "$(grep -rn "#include \"[a-z_]*\.h\"" analyzers --include=*.c --include=*.h)" ]'
 check orchestrator_includes_no_cli bash -c '[ -z "$(grep -ln "#include \"\(orchestrator/\)*cli/" orchestrator/*.[ch])" ]'
 # orchestrator/ folders (git's refs/ as the model): campaign/ (the model, loader,
 # placeholders, diagnostics, render, job spec) and store/ (the state store, file-system
@@ -33,7 +39,7 @@ check layout_run_files_named_once bash -c '[ -z "$(grep -rn "\"%s/\(job\.sbatch\
 check layout_summary_keys_named_once python3 -c '
 import re, sys
 keys = set(re.findall(r"^#define SK_\w+ \"(\w+)\"", open("analyzers/summary_keys.h").read(), re.M))
-readers = ["analyzers/figures.c", "analyzers/checked.c", "orchestrator/paper.c",
+readers = ["analyzers/write/figures.c", "analyzers/checked.c", "orchestrator/paper.c",
            "orchestrator/paper_checked.c", "orchestrator/variant.c",
            "orchestrator/cli/cmd_compare.c", "orchestrator/cli/cmd_try.c"]
 other_docs = {("orchestrator/paper.c", "name"), ("orchestrator/cli/cmd_compare.c", "scenarios"),
@@ -68,7 +74,7 @@ check campaign_links_libslurm bash -c 'ldd "$1" | grep -q libslurm' _ "$BIN/camp
 # the report is written one section per concern (issue 25): no function of report.c over 60 lines
 check layout_report_functions_short python3 -c '
 import re, sys
-lines = open("analyzers/report.c").read().split("\n")
+lines = open("analyzers/write/report.c").read().split("\n")
 start, long_ = None, []
 for i, l in enumerate(lines):
     if re.match(r"^[a-z].*\(", l) and not l.endswith(";"):

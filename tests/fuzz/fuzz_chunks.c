@@ -4,7 +4,7 @@
  * difference aborts. The chunked reader's cuts are guesses the parse must
  * confirm (kineto_chunks.h); this is where a guess that parses differently
  * would show. */
-#include "analyzers/kineto.h"
+#include "analyzers/read/kineto.h"
 #include "tests/unit/trace_same.h"
 #include "util/err.h"
 

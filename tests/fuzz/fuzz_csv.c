@@ -1,6 +1,6 @@
 /* libFuzzer target: monitor CSVs. The first byte picks the reader:
  * campaign-monitor's cpu_monitor.csv, or nvidia-smi --query-gpu CSV. */
-#include "analyzers/monitor.h"
+#include "analyzers/read/monitor.h"
 
 #include <stdint.h>
 #include <stdio.h>

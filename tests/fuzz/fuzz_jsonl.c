@@ -1,6 +1,6 @@
 /* libFuzzer target: per-rank telemetry JSONL (the trainer's format and the
  * AORTA-style one), read as a stream like a rank file. */
-#include "analyzers/metrics.h"
+#include "analyzers/read/metrics.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * streamed with yajl), then the HTA breakdown, idle split and launch
  * statistics, and the steps with their phases and operators' self times. */
 #include "analyzers/hta.h"
-#include "analyzers/kineto.h"
-#include "analyzers/rules.h"
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/rules.h"
 #include "analyzers/torchtrace.h"
 
 #include <stdint.h>

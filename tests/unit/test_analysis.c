@@ -4,7 +4,8 @@
 
 #include "analyzers/advice.h"
 #include "analyzers/analysis.h"
-#include "analyzers/evidence.h"
+#include "analyzers/write/report.h"
+#include "analyzers/write/evidence.h"
 #include "analyzers/stats.h"
 #include "util/fsio.h"
 

@@ -2,7 +2,7 @@
  * instances matched across ranks with latency, wait and bandwidth. */
 #include "analyzers/collective.h"
 #include "analyzers/fabric.h"
-#include "analyzers/kineto.h"
+#include "analyzers/read/kineto.h"
 #include "analyzers/straggler.h"
 #include "harness.h"
 #include "util/strbuf.h"

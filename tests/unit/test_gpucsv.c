@@ -2,7 +2,7 @@
  * and without units, [N/A] and [Not Supported] values, header lines. */
 #include "harness.h"
 
-#include "analyzers/gpucsv.h"
+#include "analyzers/read/gpucsv.h"
 
 #include <math.h>
 

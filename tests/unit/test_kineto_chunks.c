@@ -7,8 +7,8 @@
 #include "harness.h"
 #include "trace_same.h"
 
-#include "analyzers/kineto.h"
-#include "analyzers/kineto_chunks.h"
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/kineto_chunks.h"
 #include "util/err.h"
 
 #include <stdio.h>

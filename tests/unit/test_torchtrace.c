@@ -3,8 +3,8 @@
  * kept in the step of its launch, and the shared DLRM trace when present. */
 #include "harness.h"
 
-#include "analyzers/kineto.h"
-#include "analyzers/rules.h"
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/rules.h"
 #include "analyzers/shard.h"
 #include "analyzers/torchtrace.h"
 #include "util/err.h"

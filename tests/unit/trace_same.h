@@ -4,7 +4,7 @@
 #ifndef TESTS_TRACE_SAME_H
 #define TESTS_TRACE_SAME_H
 
-#include "analyzers/kineto.h"
+#include "analyzers/read/kineto.h"
 
 #include <string.h>
 

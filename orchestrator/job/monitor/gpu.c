@@ -1,6 +1,6 @@
 #include "gpu.h"
 
-#include "analyzers/gpucsv.h"
+#include "analyzers/read/gpucsv.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-#include "nsys.h"
+#include "analyzers/read/nsys.h"
 #include "util/fsio.h"
 
 #include "util/err.h"

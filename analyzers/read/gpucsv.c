@@ -1,4 +1,4 @@
-#include "gpucsv.h"
+#include "analyzers/read/gpucsv.h"
 
 #include <math.h>
 #include <stdio.h>

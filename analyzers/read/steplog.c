@@ -1,8 +1,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "steplog.h"
+#include "analyzers/read/steplog.h"
 #include "util/fsio.h"
 
-#include "rules.h"
+#include "analyzers/read/rules.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 #include "util/words.h"

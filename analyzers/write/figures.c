@@ -1,6 +1,6 @@
-#include "figures.h"
+#include "analyzers/write/figures.h"
 
-#include "summary_keys.h"
+#include "analyzers/summary_keys.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"

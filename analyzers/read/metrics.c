@@ -1,7 +1,7 @@
-#include "metrics.h"
+#include "analyzers/read/metrics.h"
 #include "util/fsio.h"
 
-#include "pool.h"
+#include "analyzers/pool.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 #include "util/words.h"

@@ -7,7 +7,7 @@
 #ifndef ANALYZERS_NSYS_H
 #define ANALYZERS_NSYS_H
 
-#include "kineto.h"
+#include "analyzers/read/kineto.h"
 
 #include <jansson.h>
 

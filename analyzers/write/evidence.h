@@ -4,7 +4,7 @@
 #ifndef ANALYZERS_EVIDENCE_H
 #define ANALYZERS_EVIDENCE_H
 
-#include "analysis.h"
+#include "analyzers/analysis.h"
 #include "util/strbuf.h"
 
 /* The evidence of s's verdict, one paragraph (no trailing period). */

@@ -10,13 +10,14 @@
  * phase as the name, the range's own name in args) on the threads that ran
  * them, and its GPU kernels per stream. Written rank by rank, so memory
  * holds one rank's data at a time; atomically (temp file, fsync, rename). */
-#include "analysis.h"
+#include "analyzers/analysis.h"
+#include "analyzers/write/report.h"
 #include "util/run_layout.h"
-#include "kineto.h"
-#include "metrics.h"
-#include "nsys.h"
-#include "phases.h"
-#include "torchtrace.h"
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/metrics.h"
+#include "analyzers/read/nsys.h"
+#include "analyzers/phases.h"
+#include "analyzers/torchtrace.h"
 
 #include "util/err.h"
 #include "util/fsio.h"

@@ -5,7 +5,7 @@
 #ifndef ANALYZERS_STEPLOG_H
 #define ANALYZERS_STEPLOG_H
 
-#include "metrics.h"
+#include "analyzers/read/metrics.h"
 
 /* Reads every rank_<r>.out of dir; the first `warmup` matching lines of
  * each rank are warm-up (inactive). ERR_NOTFOUND when no line matches. */

@@ -1,6 +1,6 @@
-#include "evidence.h"
+#include "analyzers/write/evidence.h"
 
-#include "metrics.h"
+#include "analyzers/read/metrics.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-#include "perfstat.h"
+#include "analyzers/read/perfstat.h"
 #include "util/run_layout.h"
 #include "util/fsio.h"
 

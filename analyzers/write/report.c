@@ -2,15 +2,16 @@
  * summary.json for the run, analysis.json and report.txt per scenario.
  * Output is deterministic (fixed order and number formatting) so that the
  * same results give the same bytes. */
-#include "analysis.h"
+#include "analyzers/analysis.h"
+#include "analyzers/write/report.h"
 #include "util/run_layout.h"
-#include "advice.h"
-#include "evidence.h"
-#include "metrics.h"
-#include "summary_keys.h"
+#include "analyzers/advice.h"
+#include "analyzers/write/evidence.h"
+#include "analyzers/read/metrics.h"
+#include "analyzers/summary_keys.h"
 
 #include "util/err.h"
-#include "figures.h"
+#include "analyzers/write/figures.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
 #include "util/strbuf.h"

@@ -9,8 +9,8 @@
  * read there, in place. In memory: the slots (threads + 2 of them, one on
  * one thread), each a chunk and its packed events, and a parser per thread
  * (simdjson's index of a chunk, about its size again). */
-#include "kineto_chunks.h"
-#include "kineto.h"
+#include "analyzers/read/kineto_chunks.h"
+#include "analyzers/read/kineto.h"
 
 #include "util/strbuf.h"
 

@@ -1,11 +1,11 @@
-#include "monitor.h"
+#include "analyzers/read/monitor.h"
 #include "util/run_layout.h"
 #include "util/fsio.h"
 
 #include "util/err.h"
 #include "util/strbuf.h"
 #include "util/words.h"
-#include "gpucsv.h"
+#include "analyzers/read/gpucsv.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #ifndef ANALYZERS_KINETO_CHUNKS_H
 #define ANALYZERS_KINETO_CHUNKS_H
 
-#include "kineto_simd.h"
+#include "analyzers/read/kineto_simd.h"
 
 #include <stddef.h>
 

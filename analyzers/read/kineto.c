@@ -1,6 +1,6 @@
-#include "kineto.h"
-#include "kineto_chunks.h"
-#include "kineto_simd.h"
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/kineto_chunks.h"
+#include "analyzers/read/kineto_simd.h"
 
 #include "util/err.h"
 #include "util/fsio.h"

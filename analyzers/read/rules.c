@@ -1,5 +1,5 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "rules.h"
+#include "analyzers/read/rules.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
