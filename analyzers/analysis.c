@@ -724,9 +724,7 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 		strbuf_addf(missing, "; %s", s->data.traces_missed);
 	else
 		strbuf_addf(missing,
-			    "; no PyTorch-profiler traces in traces/ (profile.traces copies the "
-			    "files your "
-			    "script writes, e.g. [\"profiler/*.json\"])");
+			    "; no PyTorch-profiler traces in traces/ (profile.traces copies the files your script writes, e.g. [\"profiler/*.json\"])");
 	if ((rc = load_nsys_steps(s, phases, kernels, run, m, missing)) == 0)
 		goto out;
 	if (run->step_log) {
@@ -772,9 +770,7 @@ static void rank_coverage(struct ana_scenario *s, const struct scenario_metrics 
 			 shown > 16 ? ", ..." : "");
 	else if (beyond)
 		snprintf(s->data.ranks_note, sizeof s->data.ranks_note,
-			 "the step data names %d rank%s beyond the %d launched (files "
-			 "of one process are one rank only when their names or the launcher's "
-			 "records say so)",
+			 "the step data names %d rank%s beyond the %d launched (files of one process are one rank only when their names or the launcher's records say so)",
 			 beyond, beyond == 1 ? "" : "s", s->in.ranks);
 	strbuf_free(&miss);
 }
@@ -873,8 +869,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	step_times(times, t, &n);
 	if (n == 0) {
 		s->data.problem = xstrdup(times->ranks[0].format == METRICS_STEP_LOG
-					     ? "every matching step line is warm-up "
-					       "(profile.warmup_steps)"
+					     ? "every matching step line is warm-up (profile.warmup_steps)"
 					     : "the step data has no active steps");
 		free(t);
 		metrics_free(&m);
@@ -981,10 +976,7 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 			mode = "strong";
 		else {
 			snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-				 "no speedup: its batch semantics differ from %s's "
-				 "(global batch %ld at %d rank%s against %ld at %d: neither the "
-				 "per-rank nor the global batch "
-				 "is the same)",
+				 "no speedup: its batch semantics differ from %s's (global batch %ld at %d rank%s against %ld at %d: neither the per-rank nor the global batch is the same)",
 				 base->in.name, s->steps.global_batch, s->in.ranks,
 				 s->in.ranks == 1 ? "" : "s", base->steps.global_batch,
 				 base->in.ranks);
@@ -992,24 +984,19 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 		}
 		if (declared && strcmp(declared, mode))
 			snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-				 "analysis.scaling says %s, but the batches (%ld at %d rank%s "
-				 "against %ld at %d) say %s scaling; the batches are used",
+				 "analysis.scaling says %s, but the batches (%ld at %d rank%s against %ld at %d) say %s scaling; the batches are used",
 				 declared, s->steps.global_batch, s->in.ranks,
 				 s->in.ranks == 1 ? "" : "s", base->steps.global_batch,
 				 base->in.ranks, mode);
 	} else if (s->steps.global_batch > 0 || base->steps.global_batch > 0) {
 		snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-			 "no speedup: the batch of %s is known and that of %s is "
-			 "not; give both (analysis.batch_per_rank or analysis.global_batch)",
+			 "no speedup: the batch of %s is known and that of %s is not; give both (analysis.batch_per_rank or analysis.global_batch)",
 			 s->steps.global_batch > 0 ? s->in.name : base->in.name,
 			 s->steps.global_batch > 0 ? base->in.name : s->in.name);
 		return;
 	} else if (!declared) {
 		snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-			 "no speedup: the samples per step are not known, so neither "
-			 "samples/s nor the scaling mode can be said; set analysis.global_batch "
-			 "(strong scaling), "
-			 "analysis.batch_per_rank (weak scaling) or analysis.scaling");
+			 "no speedup: the samples per step are not known, so neither samples/s nor the scaling mode can be said; set analysis.global_batch (strong scaling), analysis.batch_per_rank (weak scaling) or analysis.scaling");
 		return;
 	} else
 		mode = declared;
@@ -1021,12 +1008,7 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 	s->scaling.efficiency = s->scaling.speedup / rr;
 	if (s != base && s->scaling.efficiency > 1.0 && !s->scaling.scaling_note[0])
 		snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-			 "efficiency above 100 %% (%.0f %%) is not expected: "
-			 "most often the baseline was slowed by something the wider scenario "
-			 "escaped (a node shared "
-			 "with another job, see slurm.exclusive; caches the smaller per-rank share "
-			 "now fits), or noise "
-			 "(step spread %.1f %% against %.1f %%)",
+			 "efficiency above 100 %% (%.0f %%) is not expected: most often the baseline was slowed by something the wider scenario escaped (a node shared with another job, see slurm.exclusive; caches the smaller per-rank share now fits), or noise (step spread %.1f %% against %.1f %%)",
 			 100 * s->scaling.efficiency, s->steps.spread_pct, base->steps.spread_pct);
 }
 
@@ -1117,12 +1099,7 @@ static void model_sentence(struct ana_model *m, const struct ana_scenario *wides
 	double n16 = model_at(m, 16), over16 = m->a + m->c * 4;
 	if (m->step_only) {
 		snprintf(m->limit, sizeof m->limit,
-			 "Fitted on the step times of %d scenarios (%d to %d nodes) without a "
-			 "compute term (where step time goes is not known, so no part of it can be "
-			 "called compute): %.2f + %.2f x log2(N) ms; predicted efficiency %.0f %% "
-			 "at "
-			 "8 nodes and %.0f %% at 16. What limits scaling cannot be said from step "
-			 "times alone: a trace with steps or the trainer's telemetry would say.",
+			 "Fitted on the step times of %d scenarios (%d to %d nodes) without a compute term (where step time goes is not known, so no part of it can be called compute): %.2f + %.2f x log2(N) ms; predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16. What limits scaling cannot be said from step times alone: a trace with steps or the trainer's telemetry would say.",
 			 m->points, m->base_nodes, m->max_nodes, m->a, m->c, 100 * m->eff8,
 			 100 * m->eff16);
 		return;
@@ -1135,11 +1112,7 @@ static void model_sentence(struct ana_model *m, const struct ana_scenario *wides
 		snprintf(from, sizeof from, "from %d node%s on", m->crossover,
 			 m->crossover == 1 ? "" : "s");
 	snprintf(m->limit, sizeof m->limit,
-		 "Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest "
-		 "%.2f + %.2f x log2(N) ms, "
-		 "so scaling is limited by %s, which outgrows compute %s: predicted efficiency "
-		 "%.0f %% at 8 nodes and %.0f %% "
-		 "at 16, where that overhead is %.0f %% of a %.2f ms step.",
+		 "Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest %.2f + %.2f x log2(N) ms, so scaling is limited by %s, which outgrows compute %s: predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16, where that overhead is %.0f %% of a %.2f ms step.",
 		 m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c, limiter, from,
 		 100 * m->eff8, 100 * m->eff16, n16 > 0 ? 100 * over16 / n16 : 0, n16);
 }
@@ -1159,13 +1132,11 @@ static void fit_quality(const struct ana_run *run, const struct ana_scenario *ba
 	}
 	if (m->max_err_pct <= MODEL_FITS_PCT)
 		snprintf(m->fit, sizeof m->fit,
-			 "The model fits the measured points within %.1f %% (largest error at %d "
-			 "node%s).",
+			 "The model fits the measured points within %.1f %% (largest error at %d node%s).",
 			 m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
 	else
 		snprintf(m->fit, sizeof m->fit,
-			 "The model does not fit the measured points: it is off by %.1f %% at %d "
-			 "node%s, so its predictions beyond them are not reliable.",
+			 "The model does not fit the measured points: it is off by %.1f %% at %d node%s, so its predictions beyond them are not reliable.",
 			 m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
 }
 
@@ -1186,10 +1157,7 @@ static void contention(const struct ana_run *run, const struct ana_scenario *bas
 			 " (the local executor ran all %d ranks of %s on this machine's %d CPU%s)",
 			 w->in.ranks, w->in.name, run->host_cpus, run->host_cpus == 1 ? "" : "s");
 	snprintf(m->contention, sizeof m->contention,
-		 "Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d "
-		 "nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth "
-		 "or the network%s, so "
-		 "the slowdown is contention, not communication.",
+		 "Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network%s, so the slowdown is contention, not communication.",
 		 cb, base->in.nodes, base->in.nodes == 1 ? "" : "s", cw, w->in.nodes, where);
 }
 

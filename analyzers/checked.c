@@ -127,8 +127,7 @@ static char *miss_sentence(const struct ana_check *c, const struct ana_scenario 
 	for (int k = 0; k < CHECK_SHARES; k++) {
 		double p = c->parent_share_pct[k], o = own_pct(s, k);
 		if (p < 0 || o < 0 || pm <= 0)
-			return strdup("Where the predicted time went cannot be said: the shares of "
-				      "step time of the parent or of the variant are unknown.");
+			return strdup("Where the predicted time went cannot be said: the shares of step time of the parent or of the variant are unknown.");
 		before[k] = p / 100 * pm;
 		after[k] = o / 100 * c->measured_ms;
 	}
@@ -140,8 +139,7 @@ static char *miss_sentence(const struct ana_check *c, const struct ana_scenario 
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "Predicted %.2f ms, measured %.2f ms:", c->predicted_ms, c->measured_ms);
 	if (t >= 0)
-		strbuf_addf(&sb, " %s went from %.2f to %.2f ms per step (the prediction took "
-			    "all of it off)", check_share_names[t], before[t], after[t]);
+		strbuf_addf(&sb, " %s went from %.2f to %.2f ms per step (the prediction took all of it off)", check_share_names[t], before[t], after[t]);
 	if (grew >= 0)
 		strbuf_addf(&sb, "%s %s grew from %.2f to %.2f ms per step",
 			    t >= 0 ? ", while" : "", check_share_names[grew], before[grew],
@@ -218,15 +216,8 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 {
 	if (!v->of)
 		return;
-	strbuf_addf(md, "## Predicted and measured\n\nThis run is a variant of run `%s` made by "
-		    "`campaign try`: the knob for its %s recommendations (`%s`) applied to every "
-		    "scenario. Each prediction (a ceiling: the cause's share taken off the "
-		    "parent's median step) against the measured median, with the 95 %% bootstrap "
-		    "interval of variant / parent (2000 resamples of both runs' steps) in ms; "
-		    "confirmed when the prediction lies in the interval or within %.0f %% of "
-		    "the measured median, within noise when the interval holds no change.\n\n"
-		    "| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | "
-		    "Outcome |\n|---|---:|---:|---:|---|---|\n",
+	strbuf_addf(md, "## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (a ceiling: the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms; confirmed when the prediction lies in the interval or within %.0f %% of the measured median, within noise when the interval holds no change.\n\n"
+		    "| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome |\n|---|---:|---:|---:|---|---|\n",
 		    v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ana_check *c = &v->checks[i];
@@ -246,9 +237,7 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 		const struct ana_check *c = &v->checks[i];
 		if (c->variant_batch)
 			strbuf_addf(md,
-				    "- **%s**: the knob changed the global batch from %ld to %ld "
-				    "sample%s: measured times are the variant's steps x %ld/%ld "
-				    "(the time of the parent's batch).\n",
+				    "- **%s**: the knob changed the global batch from %ld to %ld sample%s: measured times are the variant's steps x %ld/%ld (the time of the parent's batch).\n",
 				    c->scenario, c->parent_batch, c->variant_batch,
 				    c->variant_batch == 1 ? "" : "s", c->parent_batch,
 				    c->variant_batch);
@@ -256,9 +245,7 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 			strbuf_addf(md, "- **%s**: %s\n", c->scenario, c->miss);
 		if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&
 		    c->hi_ms - c->lo_ms > CHECK_WIDE_PCT / 100 * c->measured_ms)
-			strbuf_addf(md, "- **%s**: the interval is wide (%.0f %% of the measured "
-				    "median): its steps vary much, and an outcome inside it says "
-				    "little; more active steps narrow it.\n", c->scenario,
+			strbuf_addf(md, "- **%s**: the interval is wide (%.0f %% of the measured median): its steps vary much, and an outcome inside it says little; more active steps narrow it.\n", c->scenario,
 				    100 * (c->hi_ms - c->lo_ms) / c->measured_ms);
 	}
 	strbuf_adds(md, "\n");

@@ -26,21 +26,16 @@
 
 static const char usage[] =
 	"usage: campaign-analyze [-j N] RUN_DIR\n"
-	"       campaign-analyze [--json] [--rules FILE] [--top N] [-j N] "
-	"TRACE.json|PROFILE.sqlite...\n\n"
+	"       campaign-analyze [--json] [--rules FILE] [--top N] [-j N] TRACE.json|PROFILE.sqlite...\n\n"
 	"With a campaign run directory, (re)writes its BOTTLENECK_ANALYSIS.md and summary.json.\n"
-	"With PyTorch-profiler (Kineto) traces, one per rank, or Nsight Systems SQLite exports "
-	"(one\n"
+	"With PyTorch-profiler (Kineto) traces, one per rank, or Nsight Systems SQLite exports (one\n"
 	"entry per process and GPU), prints each rank's GPU time breakdown\n"
-	"(Holistic Trace Analysis's definitions: idle, compute, non-compute, comm/compute "
-	"overlap)\n"
+	"(Holistic Trace Analysis's definitions: idle, compute, non-compute, comm/compute overlap)\n"
 	"and its top kernels per category, and from the host ranges of a trace its steps\n"
 	"(ProfilerStep#N), where their time goes (phases by PCRE2 rules, default\n"
 	"analyzers/phase_rules.txt) and the operators with the most self time; --json prints one\n"
-	"JSON document. Kernel categories come from PCRE2 rules (default "
-	"analyzers/kernel_rules.txt).\n"
-	"-j N: files analysed on N threads (default 0: every CPU this process may use); the "
-	"output\n"
+	"JSON document. Kernel categories come from PCRE2 rules (default analyzers/kernel_rules.txt).\n"
+	"-j N: files analysed on N threads (default 0: every CPU this process may use); the output\n"
 	"is the same whatever N is.\n\n"
 	"exit status: 0 ok, 2 usage or bad rules, 3 no such file, 4 unreadable input\n";
 
@@ -92,14 +87,11 @@ static void print_steps(json_t *st)
 	if (!st)
 		return;
 	if (n == 0) {
-		printf("  no ProfilerStep#N ranges: no steps (call prof.step() once per training "
-		       "step)\n");
+		printf("  no ProfilerStep#N ranges: no steps (call prof.step() once per training step)\n");
 		return;
 	}
 	json_t *p = json_object_get(st, "phases_pct");
-	printf("  %lld step%s, median %.3f ms: data loading %.1f %%, forward %.1f %%, backward "
-	       "%.1f %%, optimizer %.1f %%, "
-	       "communication %.1f %% exposed (%.1f %% in all), I/O %.1f %%, other %.1f %%\n",
+	printf("  %lld step%s, median %.3f ms: data loading %.1f %%, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, communication %.1f %% exposed (%.1f %% in all), I/O %.1f %%, other %.1f %%\n",
 	       (long long) n, n == 1 ? "" : "s",
 	       json_number_value(json_object_get(st, "median_ms")),
 	       json_number_value(json_object_get(p, "data_loading")),
@@ -146,8 +138,7 @@ static void print_text(json_t *rank)
 			 json_number_value(ov));
 	else
 		snprintf(overlap, sizeof overlap, "n/a (no communication)");
-	printf("  kernel time %.0f us: idle %.2f %%, compute %.2f %%, non-compute %.2f %%; "
-	       "comm/compute overlap %s\n",
+	printf("  kernel time %.0f us: idle %.2f %%, compute %.2f %%, non-compute %.2f %%; comm/compute overlap %s\n",
 	       json_number_value(json_object_get(rank, "kernel_time_us")),
 	       json_number_value(json_object_get(rank, "idle_pct")),
 	       json_number_value(json_object_get(rank, "compute_pct")),
@@ -168,8 +159,7 @@ static void print_text(json_t *rank)
 		printf("\n");
 	json_t *l = json_object_get(rank, "launch");
 	if (json_integer_value(json_object_get(l, "n")) > 0)
-		printf("  launches: %lld, runtime call %.1f us, launch delay mean %.1f us, median "
-		       "%.1f us, %lld over 100 us\n",
+		printf("  launches: %lld, runtime call %.1f us, launch delay mean %.1f us, median %.1f us, %lld over 100 us\n",
 		       (long long) json_integer_value(json_object_get(l, "n")),
 		       json_number_value(json_object_get(l, "cpu_duration_mean_us")),
 		       json_number_value(json_object_get(l, "launch_delay_mean_us")),
@@ -288,10 +278,7 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 		if (rep.n == 0 && json_array_size(rep.nvtx_top) == 0) {
 			nsys_report_free(&rep);
 			return err_set(ERR_IO,
-				       "%s: the export holds no kernel, memory copy, memset or "
-				       "NVTX range: nothing to "
-				       "analyse (capture with 'nsys profile -t cuda,nvtx' around "
-				       "GPU work)",
+				       "%s: the export holds no kernel, memory copy, memset or NVTX range: nothing to analyse (capture with 'nsys profile -t cuda,nvtx' around GPU work)",
 				       file);
 		}
 		for (size_t i = 0; i < rep.n; i++)
@@ -428,8 +415,7 @@ int main(int argc, char **argv)
 			jobs = (int)strtol(optarg, &end, 10);
 			if (*end || jobs < 0 || jobs > 4096) {
 				fprintf(stderr,
-					"campaign-analyze: -j wants a number of threads (0: every "
-					"CPU), not '%s'\n",
+					"campaign-analyze: -j wants a number of threads (0: every CPU), not '%s'\n",
 					optarg);
 				return 2;
 			}

@@ -726,8 +726,7 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 	}
 	rank_collectives(&t, &t, &r);
 	keep_rank(ts, &r, name, order, p.buf,
-		  "has no ProfilerStep#N ranges: call prof.step() once per training step "
-		  "inside the torch.profiler context");
+		  "has no ProfilerStep#N ranges: call prof.step() once per training step inside the torch.profiler context");
 	gpu_trace_free(&t);
 	strbuf_free(&p);
 }
@@ -771,8 +770,7 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 		nsys_report_free(&rep);
 	}
 	keep_rank(ts, &r, name, order, p.buf,
-		  "has no NVTX range per step: wrap each step in a range named \"step\" (or "
-		  "ProfilerStep#N)");
+		  "has no NVTX range per step: wrap each step in a range named \"step\" (or ProfilerStep#N)");
 	gpu_trace_free(&host);
 	strbuf_free(&p);
 }

@@ -132,16 +132,13 @@ int aggmap_run(const struct ana_run *in, const char *run_dir, int shards, struct
 			if (!shard_done_read(plan, i, &d) &&
 			    !retry(self, nodes, plan, i, shards, &d)) {
 				fprintf(stderr,
-					"campaign aggregate: shard-%d of %d failed twice: its %zu "
-					"file%s are reported as "
-					"not analysed\n",
+					"campaign aggregate: shard-%d of %d failed twice: its %zu file%s are reported as not analysed\n",
 					i, shards, files_of(plan, i, shards),
 					files_of(plan, i, shards) == 1 ? "" : "s");
 				continue;
 			}
 			fprintf(stderr,
-				"campaign aggregate: shard-%d of %d on %s: %zu file%s, %.1f MB in "
-				"%.2f s%s\n",
+				"campaign aggregate: shard-%d of %d on %s: %zu file%s, %.1f MB in %.2f s%s\n",
 				i, shards, d.host, d.files, d.files == 1 ? "" : "s", d.bytes / 1e6,
 				d.seconds, d.attempt > 1 ? " (second attempt)" : "");
 		}

@@ -115,10 +115,7 @@ static int publishable(struct paper *p, const char *rel, int is_patch)
 	}
 	if (rc == 0 && what[0])
 		rc = err_set(ERR_USAGE,
-			     "%s holds a secret-looking value (%s): the paper is meant for "
-			     "publication, so it is not copied and no paper was written; remove "
-			     "the secret from the run's %s (and rotate it), then run campaign "
-			     "paper again%s",
+			     "%s holds a secret-looking value (%s): the paper is meant for publication, so it is not copied and no paper was written; remove the secret from the run's %s (and rotate it), then run campaign paper again%s",
 			     path.buf, what, is_patch ? "patch" : "campaign.yaml",
 			     is_patch ? "" : " (pass it with { from_env: true } next time)");
 	free(data);
@@ -226,18 +223,15 @@ static int provenance_files(struct paper *p)
 		    p->r->id, jsonio_str(p->prov, "campaign_file"),
 		    jsonio_str(p->prov, "campaign_sha256"));
 	strbuf_adds(&sh,
-		    "#!/bin/sh\n# Rebuilds the exact code of this run and submits its frozen "
-		    "campaign again.\n"
+		    "#!/bin/sh\n# Rebuilds the exact code of this run and submits its frozen campaign again.\n"
 		    "# usage: sh reproduce.sh [WORKDIR]   (default ./reproduce)\nset -eu\n"
-		    "here=$(cd \"$(dirname \"$0\")\" && pwd)\nwork=${1:-reproduce}\nmkdir -p "
-		    "\"$work\" && cd \"$work\"\n");
+		    "here=$(cd \"$(dirname \"$0\")\" && pwd)\nwork=${1:-reproduce}\nmkdir -p \"$work\" && cd \"$work\"\n");
 	const char *campaign_dir = NULL;
 	json_array_foreach(repos, i, r) {
 		const char *name = jsonio_str(r, "name"), *commit = jsonio_str(r, "commit"),
 			   *patch = jsonio_str(r, "patch");
 		strbuf_addf(&md,
-			    "## Repository `%s` (%s)\n\n- path: `%s`\n- commit: `%s` on `%s`, "
-			    "%s\n- describe: `%s`\n"
+			    "## Repository `%s` (%s)\n\n- path: `%s`\n- commit: `%s` on `%s`, %s\n- describe: `%s`\n"
 			    "- author: %s, %s\n- dirty: %s\n",
 			    name, jsonio_str(r, "role"), jsonio_str(r, "path"), commit,
 			    jsonio_str(r, "branch"), jsonio_str(r, "commit_time"),
@@ -255,8 +249,7 @@ static int provenance_files(struct paper *p)
 		}
 		json_array_foreach(json_object_get(r, "untracked_files"), k, v)
 			if (!json_is_true(json_object_get(v, "in_patch")))
-				strbuf_addf(&md, "- untracked, not in the patch (%s): `%s`, "
-					    "SHA-256 `%s`\n", jsonio_str(v, "left_out"),
+				strbuf_addf(&md, "- untracked, not in the patch (%s): `%s`, SHA-256 `%s`\n", jsonio_str(v, "left_out"),
 					    jsonio_str(v, "path"), jsonio_str(v, "sha256"));
 		strbuf_adds(&md, "\n");
 		const char *src = json_array_size(json_object_get(r, "remotes"))

@@ -72,10 +72,7 @@ static int check_manifest(const char *out)
 	int rc = fsio_read(mp.buf, 1 << 24, &text, NULL);
 	if (rc < 0)
 		rc = err_set(ERR_USAGE,
-			     "--out %s is not empty and is not a previous paper output (it has "
-			     "no " MANIFEST "): campaign paper writes only into a new or empty "
-					    "folder, or replaces its own output; "
-			     "give another --out",
+			     "--out %s is not empty and is not a previous paper output (it has no " MANIFEST "): campaign paper writes only into a new or empty folder, or replaces its own output; give another --out",
 			     out);
 	list_entries(out, "", &have);
 	for (size_t i = 0; i < have.n && rc == 0; i++) {
@@ -92,9 +89,7 @@ static int check_manifest(const char *out)
 		const char *at = line.len ? strstr(text, line.buf) : NULL;
 		if (!at || (at != text && at[-1] != '\n'))
 			rc = err_set(ERR_USAGE,
-				     "--out %s: %s is not a file campaign paper wrote there (%s): "
-				     "campaign paper will not delete it; move it away or give "
-				     "another --out",
+				     "--out %s: %s is not a file campaign paper wrote there (%s): campaign paper will not delete it; move it away or give another --out",
 				     out, have.v[i],
 				     !is_file ? "not a regular file"
 					     : strstr(text, have.v[i])
@@ -114,8 +109,7 @@ static int check_not_run(const char *real, const char *run_dir)
 {
 	size_t n = strlen(real);
 	if (!strcmp(real, run_dir))
-		return err_set(ERR_USAGE, "--out %s is the run's own directory: give a new folder "
-			       "(default: RUN/paper)", real);
+		return err_set(ERR_USAGE, "--out %s is the run's own directory: give a new folder (default: RUN/paper)", real);
 	if (!strncmp(run_dir, real, n) && (n == 1 || run_dir[n] == '/'))
 		return err_set(ERR_USAGE,
 			       "--out %s holds the run %s: give a new folder (default: RUN/paper)",

@@ -202,8 +202,7 @@ static void patch(git_repository *repo, git_commit *commit, struct repo_info *ri
 		if (diff_append(repo, tree, &o, &sb) < 0 || sb.len > MAX_PATCH) {
 			sb.len = tracked;
 			ri->note =
-				xstrdup("untracked files are listed but their contents were left "
-					"out of the patch (more than 64 MiB)");
+				xstrdup("untracked files are listed but their contents were left out of the patch (more than 64 MiB)");
 		}
 	}
 	if (rc == 0) {
@@ -276,8 +275,7 @@ int provenance_collect(const char *campaign_file, const char *bin_dir, const cha
 	if (repo_info(dir, "workload", results, &p->repo[0]) == 0)
 		p->nrepos = 1;
 	else
-		p->not_git = xstrdup("the campaign file is not in a git repository: no commit or "
-				     "patch was recorded");
+		p->not_git = xstrdup("the campaign file is not in a git repository: no commit or patch was recorded");
 	struct repo_info own;
 	if (repo_info(bin_dir, "campaign", results, &own) == 0) {
 		if (p->nrepos && !strcmp(own.workdir, p->repo[0].workdir)) {
@@ -498,8 +496,7 @@ static int annotate_job(struct run *r, const struct scenario *s, json_t *prov)
 		json_object_set_new(meta, "environment", env);
 		rc = jsonio_write_mode(p.buf, meta, RUN_PRIVATE_MODE);
 		strbuf_addf(&t,
-			    "job %s of run %s (campaign %s)\nnodes %d x %d task%s, %d GPU%s per "
-			    "node, backend %s, time %s\n"
+			    "job %s of run %s (campaign %s)\nnodes %d x %d task%s, %d GPU%s per node, backend %s, time %s\n"
 			    "job script sha256 %s\ncampaign file sha256 %s\n",
 			    s->name, r->id, r->c.name, s->nodes, s->tasks_per_node,
 			    s->tasks_per_node == 1 ? "" : "s", s->gpus_per_node,

@@ -333,15 +333,12 @@ int run_open(const char *results_root, const char *ref, const char *journal_arg,
 	char *dir = find_run_dir(results_root, ref, &ambiguous);
 	if (!dir && ambiguous > 1)
 		return err_set(ERR_NOTFOUND,
-			       "%d runs under %s have ids starting with '%s': give more of the id "
-			       "(`campaign ls` lists them)",
+			       "%d runs under %s have ids starting with '%s': give more of the id (`campaign ls` lists them)",
 			       ambiguous, results_root, ref);
 	if (!dir) {
 		if (ref && strlen(ref) > 200)
 			return err_set(ERR_NOTFOUND,
-				       "no run '%.80s...' (%zu characters) under %s (give a run id "
-				       "or a run "
-				       "directory)",
+				       "no run '%.80s...' (%zu characters) under %s (give a run id or a run directory)",
 				       ref, strlen(ref), results_root);
 		if (ref)
 			return err_set(ERR_NOTFOUND,

@@ -201,9 +201,7 @@ void statusview_print(const struct run *r, const struct snapshot *js, FILE *out,
 			print_requeues(out, rows, first, last);
 			if (hung > 0)
 				fprintf(out,
-					"  %s: possibly hung: no output for %.0f s "
-					"(profile.hang_timeout %d s)%s; see "
-					"`campaign logs %s %s`\n",
+					"  %s: possibly hung: no output for %.0f s (profile.hang_timeout %d s)%s; see `campaign logs %s %s`\n",
 					rows[last].scenario, hung, r->c.profile.hang_timeout_s,
 					r->row.backend && !strcmp(r->row.backend, "local")
 						? " and no CPU used"

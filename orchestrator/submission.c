@@ -38,9 +38,7 @@ int submission_check_env(const struct campaign *c)
 		return 0;
 	int many = strchr(missing, ',') != NULL;
 	int rc = err_set(ERR_USAGE,
-			 "%s %s not set in this environment, and %s passes %s through to the "
-			 "jobs (from_env: true): export %s and run the command again; nothing "
-			 "was submitted",
+			 "%s %s not set in this environment, and %s passes %s through to the jobs (from_env: true): export %s and run the command again; nothing was submitted",
 			 missing, many ? "are" : "is", c->path, many ? "them" : "it",
 			 many ? "them" : "it");
 	free(missing);

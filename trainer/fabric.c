@@ -61,8 +61,7 @@ int fabric_probe(const struct trainer_opts *o, fabric_allreduce op, void *ctx)
 			double t0 = now_ms();
 			if (op(ctx, bytes[k] / sizeof(float), err, sizeof err) < 0) {
 				fprintf(stderr,
-					"campaign-trainer: rank %d: fabric probe at %zu bytes: "
-					"%s\n",
+					"campaign-trainer: rank %d: fabric probe at %zu bytes: %s\n",
 					o->rank, bytes[k], err);
 				free(t);
 				free(body);
@@ -76,8 +75,7 @@ int fabric_probe(const struct trainer_opts *o, fabric_allreduce op, void *ctx)
 		       alg = med > 0 ? (double) bytes[k] / (med / 1000) / 1e9 : 0;
 		int w = snprintf(
 			row, sizeof row,
-			"%s\n  {\"bytes\": %zu, \"latency_ms\": {\"median\": %.4f, \"min\": %.4f}, "
-			"\"algbw_gbps\": %.4f, \"busbw_gbps\": %.4f}",
+			"%s\n  {\"bytes\": %zu, \"latency_ms\": {\"median\": %.4f, \"min\": %.4f}, \"algbw_gbps\": %.4f, \"busbw_gbps\": %.4f}",
 			k ? "," : "", bytes[k], med, t[0], alg, alg * factor);
 		if (o->rank == 0)
 			printf("fabric probe: %zu bytes: %.4f ms, busbw %.4f GB/s\n", bytes[k], med,

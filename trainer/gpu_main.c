@@ -169,8 +169,7 @@ int main(int argc, char **argv)
 		rc = o.world > 1 ? fabric_probe(&o, probe_op, m) : TRAINER_EXIT_OK;
 		if (o.world < 2)
 			fprintf(stderr,
-				"campaign-trainer-gpu: the fabric probe needs two ranks or more: "
-				"nothing measured\n");
+				"campaign-trainer-gpu: the fabric probe needs two ranks or more: nothing measured\n");
 		gpu_model_free(m);
 		return rc;
 	}

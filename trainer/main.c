@@ -265,8 +265,7 @@ static int run_probe(const struct trainer_opts *o)
 				      : fabric_probe(o, gloo_probe_op, &p);
 	if (o->world < 2)
 		fprintf(stderr,
-			"campaign-trainer: the fabric probe needs two ranks or more: nothing "
-			"measured\n");
+			"campaign-trainer: the fabric probe needs two ranks or more: nothing measured\n");
 	cgloo_free(p.g);
 	free(p.buf);
 	return rc;
@@ -280,8 +279,7 @@ int main(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (!strcmp(o.backend, "nccl")) {
 		fprintf(stderr,
-			"campaign-trainer: --backend nccl is the GPU trainer: run "
-			"campaign-trainer-gpu\n");
+			"campaign-trainer: --backend nccl is the GPU trainer: run campaign-trainer-gpu\n");
 		return TRAINER_EXIT_USAGE;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -328,8 +326,7 @@ int main(int argc, char **argv)
 		if (tr.g && o.ddp == DDP_BUCKETED) {
 			if (bucketer_start(&bk, &m, tr.g, o.gloo_algo, o.bucket_mb) < 0)
 				fprintf(stderr,
-					"campaign-trainer: cannot start the communication "
-					"thread\n");
+					"campaign-trainer: cannot start the communication thread\n");
 			else
 				tr.bk = &bk;
 		}

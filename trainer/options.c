@@ -9,21 +9,17 @@
 #include <unistd.h>
 
 static const char usage_text[] =
-	"usage: campaign-trainer [--backend gloo] [--ddp sync|bucketed|per-param] --steps N "
-	"--metrics-dir DIR [knobs]\n"
+	"usage: campaign-trainer [--backend gloo] [--ddp sync|bucketed|per-param] --steps N --metrics-dir DIR [knobs]\n"
 	"\n"
 	"A real data-parallel MLP training loop; gradients are all-reduced with gloo.\n"
 	"Rank and world size come from RANK/WORLD_SIZE or SLURM_PROCID/SLURM_NTASKS.\n"
 	"\n"
 	"  --backend NAME        gloo (this binary); nccl runs campaign-trainer-gpu\n"
-	"  --ddp MODE            sync: one all-reduce after backward (default); bucketed: buckets "
-	"of\n"
-	"                        --bucket-mb all-reduced while backward goes on; per-param: one "
-	"per tensor\n"
+	"  --ddp MODE            sync: one all-reduce after backward (default); bucketed: buckets of\n"
+	"                        --bucket-mb all-reduced while backward goes on; per-param: one per tensor\n"
 	"  --bucket-mb X         bucket size for --ddp bucketed (default 4)\n"
 	"  --steps N             total steps, warm-up included (default 25)\n"
-	"  --warmup-steps N      steps marked warmup in telemetry; LR warm-up and clipping "
-	"(default 5)\n"
+	"  --warmup-steps N      steps marked warmup in telemetry; LR warm-up and clipping (default 5)\n"
 	"  --metrics-dir DIR     where rank_<r>.jsonl goes (default ./metrics)\n"
 	"  --batch B             global batch, divided over ranks (default 64)\n"
 	"  --batch-per-rank N    per-rank batch instead (global = N x ranks): weak scaling\n"
@@ -32,35 +28,24 @@ static const char usage_text[] =
 	"  --seed N              weights and data seed (default 1)\n"
 	"  --workers N --prefetch N   loader threads and prefetch depth (default 2 4)\n"
 	"  --decode-us N         CPU work per sample in the loader, microseconds (default 0)\n"
-	"  --read-us N           read latency per sample in the loader (sleeps: slow storage; "
-	"default 0)\n"
-	"  --dataset FILE        read samples from FILE (made by --make-dataset) instead of "
-	"generating them\n"
+	"  --read-us N           read latency per sample in the loader (sleeps: slow storage; default 0)\n"
+	"  --dataset FILE        read samples from FILE (made by --make-dataset) instead of generating them\n"
 	"  --make-dataset FILE --samples N   write N samples of the task to FILE and exit\n"
-	"  --checkpoint-every N  every N steps each rank writes its parameters with fsync (I/O "
-	"knob)\n"
-	"  --checkpoint-dir DIR  where (default $CAMPAIGN_JOB_DIR/checkpoints, else "
-	"./checkpoints)\n"
-	"  --checkpoint-extra-mb X   X MB of further state per checkpoint (I/O intensity; default "
-	"0)\n"
-	"  --elementwise N       N extra elementwise passes over every activation (memory-bound "
-	"knob)\n"
+	"  --checkpoint-every N  every N steps each rank writes its parameters with fsync (I/O knob)\n"
+	"  --checkpoint-dir DIR  where (default $CAMPAIGN_JOB_DIR/checkpoints, else ./checkpoints)\n"
+	"  --checkpoint-extra-mb X   X MB of further state per checkpoint (I/O intensity; default 0)\n"
+	"  --elementwise N       N extra elementwise passes over every activation (memory-bound knob)\n"
 	"  --no-telemetry        write no JSONL and no checksums (to measure telemetry overhead)\n"
 	"  --gloo-algo NAME      ring, bcube or halving-doubling (default ring)\n"
 	"  --rendezvous DIR      gloo FileStore directory (default $CAMPAIGN_JOB_DIR/rendezvous)\n"
 	"  --timeout-s N         rendezvous and collective timeout (default 120)\n"
 	"  --die-at-step N [--die-rank R]   fault injection: rank R kills itself at step N\n"
-	"  --slow-rank R[,R...] --slow-ms MS  stragglers: these ranks compute MS milliseconds more "
-	"in every forward\n"
-	"  --fabric-probe        instead of training: all-reduce bus bandwidth from 4 KiB to "
-	"--probe-max-mb\n"
-	"                        (default 64) in steps of x4, --probe-iters (default 10) timed "
-	"each, like\n"
-	"                        nccl-tests' all_reduce_perf; rank 0 writes "
-	"METRICS_DIR/fabric.json\n"
+	"  --slow-rank R[,R...] --slow-ms MS  stragglers: these ranks compute MS milliseconds more in every forward\n"
+	"  --fabric-probe        instead of training: all-reduce bus bandwidth from 4 KiB to --probe-max-mb\n"
+	"                        (default 64) in steps of x4, --probe-iters (default 10) timed each, like\n"
+	"                        nccl-tests' all_reduce_perf; rank 0 writes METRICS_DIR/fabric.json\n"
 	"\n"
-	"exit status: 0 ok, 2 usage, 3 communication failure, 4 I/O error, 69 no GPU (GPU "
-	"binary)\n";
+	"exit status: 0 ok, 2 usage, 3 communication failure, 4 I/O error, 69 no GPU (GPU binary)\n";
 
 static int env_int(const char *a, const char *b, int dflt)
 {
@@ -264,8 +249,7 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 			else if (!strcmp(a, "halving-doubling"))
 				o->gloo_algo = COMM_HALVING_DOUBLING;
 			else
-				return bad("--gloo-algo must be ring, bcube or halving-doubling, "
-					   "not '%s'",
+				return bad("--gloo-algo must be ring, bcube or halving-doubling, not '%s'",
 					   a);
 			o->gloo_algo_name = a; break;
 		case 'r': o->rendezvous = a; break;
@@ -373,15 +357,7 @@ void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, 
 	else
 		gethostname(host, sizeof host);
 	snprintf(buf, n,
-		 "\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", "
-		 "\"backend\": \"%s\", "
-		 "\"ddp\": \"%s\", \"gloo_algo\": \"%s\", \"global_batch\": %ld, "
-		 "\"batch_per_rank\": %ld, "
-		 "\"input\": %d, \"hidden\": %d, \"depth\": %d, \"output\": %d, \"params\": %zu, "
-		 "\"flops_per_step\": %.0f, \"steps\": %ld, \"warmup_steps\": %ld, \"seed\": %llu, "
-		 "\"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"read_us\": %ld, \"lr\": "
-		 "%g, \"bucket_mb\": %g, "
-		 "\"checkpoint_every\": %ld, \"elementwise\": %d, \"dataset\": %s",
+		 "\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", \"backend\": \"%s\", \"ddp\": \"%s\", \"gloo_algo\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %ld, \"input\": %d, \"hidden\": %d, \"depth\": %d, \"output\": %d, \"params\": %zu, \"flops_per_step\": %.0f, \"steps\": %ld, \"warmup_steps\": %ld, \"seed\": %llu, \"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"read_us\": %ld, \"lr\": %g, \"bucket_mb\": %g, \"checkpoint_every\": %ld, \"elementwise\": %d, \"dataset\": %s",
 		 o->rank, o->world, o->local_rank, host, o->backend, o->ddp_name, o->gloo_algo_name,
 		 o->batch, o->batch / o->world, o->input, o->hidden, o->depth, o->output, nparams,
 		 options_flops_per_step(o), o->steps, o->warmup_steps, (unsigned long long) o->seed,

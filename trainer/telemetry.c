@@ -40,12 +40,7 @@ void telemetry_step(struct telemetry *t, const struct step_times *s)
 	if (isfinite(s->loss))
 		snprintf(loss, sizeof loss, "%.9g", s->loss);
 	fprintf(t->f,
-		"{\"type\": \"step\", \"step\": %ld, \"phase\": \"%s\", \"data_wait_ms\": %.4f, "
-		"\"forward_ms\": %.4f, \"backward_ms\": %.4f, \"comm_ms\": %.4f, "
-		"\"comm_exposed_ms\": %.4f, "
-		"\"overlap\": %.4f, \"optimizer_ms\": %.4f, \"io_ms\": %.4f, \"gemm_ms\": %.4f, "
-		"\"elementwise_ms\": %.4f, \"step_ms\": %.4f, \"samples\": %ld, \"loss\": %s, "
-		"\"bytes_allreduced\": %.0f, \"param_checksum\": \"%016" PRIx64
+		"{\"type\": \"step\", \"step\": %ld, \"phase\": \"%s\", \"data_wait_ms\": %.4f, \"forward_ms\": %.4f, \"backward_ms\": %.4f, \"comm_ms\": %.4f, \"comm_exposed_ms\": %.4f, \"overlap\": %.4f, \"optimizer_ms\": %.4f, \"io_ms\": %.4f, \"gemm_ms\": %.4f, \"elementwise_ms\": %.4f, \"step_ms\": %.4f, \"samples\": %ld, \"loss\": %s, \"bytes_allreduced\": %.0f, \"param_checksum\": \"%016" PRIx64
 		"\", \"start_us\": %.0f}\n",
 		s->step, s->active ? "active" : "warmup", s->data_wait_ms, s->forward_ms,
 		s->backward_ms, s->comm_ms, s->comm_exposed_ms, s->overlap, s->optimizer_ms,

@@ -74,8 +74,7 @@ static int open_parent(const char *path)
 	const char *dir = strrchr(path, '/') ? dirname(copy) : ".";
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ELOOP)
-		fd = err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links "
-			     "(remove it; was it made by the workload?)", dir);
+		fd = err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)", dir);
 	else if (fd < 0)
 		fd = err_sys(ERR_IO, "cannot open directory %s", dir);
 	free(copy);
@@ -91,13 +90,11 @@ static int check_target(int dfd, const char *name, const char *shown)
 		return 0;
 	if (S_ISLNK(st.st_mode))
 		return err_set(ERR_IO,
-			       "%s is a symbolic link: campaign does not write through links "
-			       "(remove it; was it made by the workload?)",
+			       "%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)",
 			       shown);
 	if (!S_ISREG(st.st_mode))
 		return err_set(ERR_IO,
-			       "%s exists and is not a regular file: campaign will not replace it "
-			       "(remove it)",
+			       "%s exists and is not a regular file: campaign will not replace it (remove it)",
 			       shown);
 	return 0;
 }
@@ -195,9 +192,7 @@ int fsio_open_dir_in(const char *dir, const char *rel, int create)
 			if (e == ELOOP ||
 			    (e == ENOTDIR && lstat(shown.buf, &st) == 0 && S_ISLNK(st.st_mode)))
 				fd = err_set(ERR_IO,
-					     "%s is a symbolic link: campaign does not write "
-					     "through links "
-					     "(remove it; was it made by the workload?)",
+					     "%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)",
 					     shown.buf);
 			else {
 				errno = e;

@@ -28,8 +28,7 @@ int slurm_ready(void)
 	const char *conf = slurm_conf_path();
 	if (!conf)
 		return err_set(ERR_BACKEND,
-			       "no SLURM configuration: set SLURM_CONF to your slurm.conf, "
-			       "or install one at /etc/slurm/slurm.conf");
+			       "no SLURM configuration: set SLURM_CONF to your slurm.conf, or install one at /etc/slurm/slurm.conf");
 	pthread_once(&init_once, do_init);
 	return 0;
 }

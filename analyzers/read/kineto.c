@@ -793,9 +793,7 @@ static size_t max_trace_bytes(void)
 static int too_big(const char *name)
 {
 	return err_set(ERR_IO,
-		       "%s: more than %zu MiB of JSON (decompressed): not read further (the most a "
-		       "trace may "
-		       "hold; CAMPAIGN_TRACE_MAX_MB raises it)",
+		       "%s: more than %zu MiB of JSON (decompressed): not read further (the most a trace may hold; CAMPAIGN_TRACE_MAX_MB raises it)",
 		       name, max_trace_bytes() >> 20);
 }
 
@@ -807,9 +805,7 @@ static int feed(yajl_handle h, struct kineto_strscan *sc, const unsigned char *b
 	size_t at = kineto_long_string_at(sc, b, n, TRACE_MAX_STRING);
 	if (at < n)
 		return err_set(ERR_IO,
-			       "%s: a string longer than %d MiB near byte %zu: not a trace this "
-			       "tool reads (the "
-			       "longest string a trace may hold)",
+			       "%s: a string longer than %d MiB near byte %zu: not a trace this tool reads (the longest string a trace may hold)",
 			       name, TRACE_MAX_STRING >> 20, offset + at);
 	if (offset + n > max_trace_bytes())
 		return too_big(name);
@@ -915,8 +911,7 @@ static int read_chunked(struct parse *p, const struct source *in, const char *na
 	if (rc == 0)
 		p->t->legacy = sink.legacy;
 	else if (in->rewind(in->src) != 0)
-		return err_set(ERR_IO, "%s: cannot read it again from its start (a damaged gzip "
-				       "file?)", name);
+		return err_set(ERR_IO, "%s: cannot read it again from its start (a damaged gzip file?)", name);
 	return rc == 0 ? 0 : 1;
 }
 

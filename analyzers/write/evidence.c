@@ -40,16 +40,13 @@ static void host_shares(struct strbuf *sb, const struct ana_scenario *s)
 {
 	const struct ana_shares *h = &s->shares;
 	strbuf_addf(sb,
-		    "compute %.1f %%, exposed communication %.1f %%, waiting for peers %.1f %%, "
-		    "data loading %.1f %%, I/O %.1f %%, host overhead %.1f %%",
+		    "compute %.1f %%, exposed communication %.1f %%, waiting for peers %.1f %%, data loading %.1f %%, I/O %.1f %%, host overhead %.1f %%",
 		    h->compute_pct, h->comm_pct, h->sync_wait_pct, h->data_pct, h->io_pct,
 		    h->other_pct);
 	if (h->ops_pct > ANA_NEGLIGIBLE_PCT)
-		strbuf_addf(sb, "; of compute, %.1f %% of step time in operators outside the "
-			    "model's phases", h->ops_pct);
+		strbuf_addf(sb, "; of compute, %.1f %% of step time in operators outside the model's phases", h->ops_pct);
 	if (h->gemm_pct + h->elementwise_pct > 0)
-		strbuf_addf(sb, "; compute is %.1f %% elementwise (memory-bandwidth-bound) and "
-			    "%.1f %% GEMM", h->elementwise_pct, h->gemm_pct);
+		strbuf_addf(sb, "; compute is %.1f %% elementwise (memory-bandwidth-bound) and %.1f %% GEMM", h->elementwise_pct, h->gemm_pct);
 }
 
 /* The GPU's partitioned windows, every share. */
@@ -63,24 +60,18 @@ static void gpu_shares(struct strbuf *sb, const struct ana_scenario *s)
 		strbuf_addf(sb, "on the GPU (its timeline over %zu rank-steps, %.2f ms)",
 			    s->gpu.gpu_steps, g[GPU_WINDOW]);
 	strbuf_addf(sb,
-		    ": compute %.1f %%, exposed communication %.1f %%, exposed copies %.1f %%, "
-		    "other kernels %.1f %%, idle %.1f %%: waiting for the host %.1f %% (and "
-		    "%.1f %% more while the host loaded data), between kernels %.1f %%, other "
-		    "%.1f %%; of compute, %.1f %% in matrix kernels (GEMM, convolution)",
+		    ": compute %.1f %%, exposed communication %.1f %%, exposed copies %.1f %%, other kernels %.1f %%, idle %.1f %%: waiting for the host %.1f %% (and %.1f %% more while the host loaded data), between kernels %.1f %%, other %.1f %%; of compute, %.1f %% in matrix kernels (GEMM, convolution)",
 		    g[GPU_COMPUTE], g[GPU_COMM], g[GPU_MEMCPY], g[GPU_OTHER], idle,
 		    g[GPU_IDLE_HOST], g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL], g[GPU_IDLE_OTHER],
 		    g[GPU_COMPUTE] > 0 ? 100 * g[GPU_GEMM] / g[GPU_COMPUTE] : 0);
 	if (s->outcome.v.verdict == VERDICT_MEMORY && s->outcome.v.share == SHARE_COMPUTE)
 		strbuf_addf(sb,
-			    "; elementwise-like kernels (%.1f %% of the step) outweigh matrix "
-			    "kernels (%.1f %%): the GPU is bound by memory bandwidth",
+			    "; elementwise-like kernels (%.1f %% of the step) outweigh matrix kernels (%.1f %%): the GPU is bound by memory bandwidth",
 			    g[GPU_COMPUTE] - g[GPU_GEMM], g[GPU_GEMM]);
 	if (s->gpu.gpu_limits)
 		strbuf_addf(
 			sb,
-			"; the GPU's work per step outlasts the host's step (%.2f ms): the host "
-			"runs ahead of the GPU by %.1f ms at the end of the profiled steps and "
-			"the GPU is the limit, so the step time is the GPU's period",
+			"; the GPU's work per step outlasts the host's step (%.2f ms): the host runs ahead of the GPU by %.1f ms at the end of the profiled steps and the GPU is the limit, so the step time is the GPU's period",
 			s->gpu.host_step_med_ms, s->gpu.host_ahead_ms);
 }
 
@@ -98,14 +89,12 @@ static void monitors_evidence(struct strbuf *sb, const struct ana_scenario *s,
 		return;
 	case VERDICT_IO:
 		strbuf_addf(sb,
-			    "from the node monitors: CPUs wait for I/O %.1f %% of the time "
-			    "(threshold %.0f %%)",
+			    "from the node monitors: CPUs wait for I/O %.1f %% of the time (threshold %.0f %%)",
 			    s->mon.iowait_mean_pct, th->io_pct);
 		return;
 	case VERDICT_GPU_STARVED:
 		strbuf_addf(sb,
-			    "from the node monitors: GPUs are busy %.1f %% of the time (threshold "
-			    "%.0f %%); a trace would say what they wait for",
+			    "from the node monitors: GPUs are busy %.1f %% of the time (threshold %.0f %%); a trace would say what they wait for",
 			    s->mon.gpu_util_mean_pct, th->gpu_util_pct);
 		return;
 	case VERDICT_COMPUTE:
@@ -123,8 +112,7 @@ static void monitors_evidence(struct strbuf *sb, const struct ana_scenario *s,
 		break;
 	}
 	strbuf_addf(sb,
-		    "from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, memory peak "
-		    "%.1f %%: no resource is saturated; the breakdown needs traces or telemetry",
+		    "from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, memory peak %.1f %%: no resource is saturated; the breakdown needs traces or telemetry",
 		    s->mon.cpu_util_mean_pct, s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
 }
 
@@ -152,8 +140,7 @@ static void straggler_said(struct strbuf *sb, const struct ana_scenario *s)
 {
 	const struct straggler *g = &s->comm.stragglers[0];
 	strbuf_addf(sb,
-		    ": rank %d%s%s arrived last at %.0f %% of the collectives and keeps the "
-		    "others waiting %.1f %% of the median step; its cause: %s%s",
+		    ": rank %d%s%s arrived last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; its cause: %s%s",
 		    g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct, g->impact_pct,
 		    g->cause, strcmp(g->cause, "unknown") ? "" : " (no phase explains half of it)");
 }
@@ -174,9 +161,7 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 		straggler_said(sb, s);
 	else if (str && b == BASIS_HOST && v->share == s->outcome.wait_to)
 		strbuf_addf(sb,
-			    "; of it, %.1f %% of step time is the other ranks waiting for rank "
-			    "%d%s%s, for its extra %s (%.2f ms a step more than the others' "
-			    "median)",
+			    "; of it, %.1f %% of step time is the other ranks waiting for rank %d%s%s, for its extra %s (%.2f ms a step more than the others' median)",
 			    s->shares.sync_wait_pct, s->comm.stragglers[0].rank,
 			    s->comm.stragglers[0].node[0] ? " on " : "", s->comm.stragglers[0].node,
 			    s->comm.stragglers[0].cause, s->comm.stragglers[0].cause_ms);
@@ -189,21 +174,17 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	flags_said(sb, v, b);
 	if (v->borderline == BORDERLINE_NEAR)
 		strbuf_addf(sb,
-			    "; **borderline**: %s takes %.1f %%, within %.0f %% of it, so %s is "
-			    "nearly as likely",
+			    "; **borderline**: %s takes %.1f %%, within %.0f %% of it, so %s is nearly as likely",
 			    evidence_share_words(v->runner_share, b, str), v->runner_pct,
 			    100 * VERDICT_NEAR, verdict_name(v->runner_up));
 	else if (v->borderline)
 		strbuf_addf(sb,
-			    "; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld "
-			    "step%s, so %s is nearly as likely",
+			    "; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld step%s, so %s is nearly as likely",
 			    evidence_share_words(v->runner_share, b, str), v->runner_pct, v->flips,
 			    v->steps, v->steps == 1 ? "" : "s", verdict_name(v->runner_up));
 	if (s->outcome.oversubscribed)
 		strbuf_addf(sb,
-			    "; the local executor ran %d ranks on this machine's %d CPU%s, "
-			    "so ranks also wait for CPU time, which counts as communication and "
-			    "waiting for peers: on real nodes those shares may be smaller",
+			    "; the local executor ran %d ranks on this machine's %d CPU%s, so ranks also wait for CPU time, which counts as communication and waiting for peers: on real nodes those shares may be smaller",
 			    s->in.ranks, run->host_cpus, run->host_cpus == 1 ? "" : "s");
 }
 
@@ -213,15 +194,10 @@ void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struc
 	case BASIS_NONE:
 		if (s->data.analysed && !s->shares.shares_known)
 			strbuf_addf(sb,
-				    "where step time goes is not known: the source (%s) gives step "
-				    "times only, "
-				    "and there is no node monitor data; no verdict is drawn (a "
-				    "trace with steps, the trainer's telemetry or profile.monitor "
-				    "would give one)",
+				    "where step time goes is not known: the source (%s) gives step times only, and there is no node monitor data; no verdict is drawn (a trace with steps, the trainer's telemetry or profile.monitor would give one)",
 				    s->data.source);
 		else
-			strbuf_adds(sb, "no breakdown of the step and no node monitor data "
-				    "(profile.monitor: true records utilisation and memory)");
+			strbuf_adds(sb, "no breakdown of the step and no node monitor data (profile.monitor: true records utilisation and memory)");
 		return;
 	case BASIS_MONITORS:
 		monitors_evidence(sb, s, &run->th);

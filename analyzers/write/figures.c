@@ -65,8 +65,7 @@ static void model_data(struct fig *f, struct strbuf *md)
 	size_t i;
 	json_t *m;
 	strbuf_adds(md,
-		    "# per series (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c "
-		    "log2 N)\n");
+		    "# per series (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c log2 N)\n");
 	json_array_foreach(json_object_get(f->summary, SK_SCALING_MODELS), i, m) {
 		double a = jsonio_num(m, SK_A_MS), b = jsonio_num(m, SK_B_MS),
 		       c = jsonio_num(m, SK_C_MS), n0 = jsonio_num(m, SK_BASE_NODES);
@@ -91,8 +90,7 @@ static void phases_data(struct fig *f, struct strbuf *ph)
 		best = s;
 	strbuf_adds(
 		ph,
-		"# rank data_loading forward backward communication+wait optimizer "
-		"compute_outside_phases other (ms)\n");
+		"# rank data_loading forward backward communication+wait optimizer compute_outside_phases other (ms)\n");
 	if (!best)
 		return;
 	snprintf(f->phases_of, sizeof f->phases_of, "%.60s step %lld", jsonio_str(best, SK_NAME),
@@ -161,9 +159,7 @@ static int data_files(struct fig *f)
 	collectives_data(f, &cd);
 	fabric_data(f, &fd);
 	strbuf_adds(&br,
-		    "# scenario data_loading compute communication peer_wait io copies gpu_waits "
-		    "other (percent of "
-		    "step time; from the GPU timeline for scenarios whose verdict_basis is gpu)\n");
+		    "# scenario data_loading compute communication peer_wait io copies gpu_waits other (percent of step time; from the GPU timeline for scenarios whose verdict_basis is gpu)\n");
 	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
 	json_array_foreach(json_object_get(f->summary, SK_SCENARIOS), i, s) {
 		if (!json_is_true(json_object_get(s, SK_ANALYSED)))
@@ -216,8 +212,7 @@ static int data_files(struct fig *f)
 
 static const char gp_head[] =
 	"# Drawn by campaign; edit the style here and run `gnuplot %s.gp` in this directory.\n"
-	"set encoding utf8\nset datafile commentschars '#'\nset grid ytics lc rgb '#dddddd'\nset "
-	"key top left\n";
+	"set encoding utf8\nset datafile commentschars '#'\nset grid ytics lc rgb '#dddddd'\nset key top left\n";
 static const char empty_plot[] = "unset key\nplot [0:1] [0:1] 1/0\n";
 
 static void gp_script(struct fig *f, struct strbuf *sb, const char *name, const char *body)
@@ -227,18 +222,15 @@ static void gp_script(struct fig *f, struct strbuf *sb, const char *name, const 
 	strbuf_adds(sb, body);
 	if (f->formats & FIG_PDF)
 		strbuf_addf(sb,
-			    "set terminal pdfcairo size 5in,3in font 'sans,9'\nset output "
-			    "'%s.pdf'\nreplot\n",
+			    "set terminal pdfcairo size 5in,3in font 'sans,9'\nset output '%s.pdf'\nreplot\n",
 			    name);
 	if (f->formats & FIG_SVG)
 		strbuf_addf(sb,
-			    "set terminal svg size 750,450 font 'sans,11' background rgb "
-			    "'white'\nset output '%s.svg'\nreplot\n",
+			    "set terminal svg size 750,450 font 'sans,11' background rgb 'white'\nset output '%s.svg'\nreplot\n",
 			    name);
 	if (f->formats & FIG_PNG)
 		strbuf_addf(sb,
-			    "set terminal pngcairo size 1000,600 font 'sans,11'\nset output "
-			    "'%s.png'\nreplot\n",
+			    "set terminal pngcairo size 1000,600 font 'sans,11'\nset output '%s.png'\nreplot\n",
 			    name);
 }
 
@@ -252,21 +244,16 @@ static void scaling_body(struct fig *f, struct strbuf *b)
 	strbuf_adds(
 		b,
 		"set title 'Parallel efficiency against each series baseline'\nset xlabel 'nodes'\n"
-		"set ylabel 'efficiency'\nset logscale x 2\nset xrange [0.8:20]\nset yrange "
-		"[0:1.2]\n"
+		"set ylabel 'efficiency'\nset logscale x 2\nset xrange [0.8:20]\nset yrange [0:1.2]\n"
 		"set key outside bottom center horizontal\n");
 	for (size_t i = 0; i < f->series.n; i++)
 		strbuf_addf(b,
-			    "%s'data/scaling.dat' index %zu using 1:2 with linespoints pt 7 lw 2 "
-			    "lc %zu title '%s measured', \\\n"
-			    "     '' index %zu using 1:2:4 with labels offset 0,1 font 'sans,8' "
-			    "notitle%s",
+			    "%s'data/scaling.dat' index %zu using 1:2 with linespoints pt 7 lw 2 lc %zu title '%s measured', \\\n     '' index %zu using 1:2:4 with labels offset 0,1 font 'sans,8' notitle%s",
 			    i ? "     " : "plot ", i, i + 1, f->series.v[i], i,
 			    i + 1 < f->series.n || f->models ? ", \\\n" : "\n");
 	for (int i = 0; i < f->models; i++)
 		strbuf_addf(b,
-			    "     'data/model.dat' index %d using 1:2 with lines dt 2 lw 1.5 lc %d "
-			    "title '%s model'%s",
+			    "     'data/model.dat' index %d using 1:2 with lines dt 2 lw 1.5 lc %d title '%s model'%s",
 			    i, i + 1, f->model_names.v[i], i + 1 < f->models ? ", \\\n" : "\n");
 }
 
@@ -278,25 +265,17 @@ static void collectives_body(struct fig *f, struct strbuf *b)
 		return;
 	}
 	strbuf_adds(b,
-		    "set title 'Bus bandwidth of the collectives against message size'\nset xlabel "
-		    "'message size "
-		    "(bytes)'\nset ylabel 'busbw (GB/s)'\nset logscale x 2\nset yrange [0:*]\n"
-		    "set xtics ('1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, '256 "
-		    "KiB' 262144, "
-		    "'1 MiB' 1048576, '4 MiB' 4194304, '16 MiB' 16777216, '64 MiB' 67108864, '256 "
-		    "MiB' 268435456, "
-		    "'1 GiB' 1073741824, '4 GiB' 4294967296.)\n"
+		    "set title 'Bus bandwidth of the collectives against message size'\nset xlabel 'message size (bytes)'\nset ylabel 'busbw (GB/s)'\nset logscale x 2\nset yrange [0:*]\n"
+		    "set xtics ('1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, '256 KiB' 262144, '1 MiB' 1048576, '4 MiB' 4194304, '16 MiB' 16777216, '64 MiB' 67108864, '256 MiB' 268435456, '1 GiB' 1073741824, '4 GiB' 4294967296.)\n"
 		    "set key outside right\n");
 	for (size_t i = 0; i < f->colls.n; i++)
 		strbuf_addf(b,
-			    "%s'data/collectives.dat' index %zu using 1:2 with points pt 7 ps 1 lc "
-			    "%zu title '%s'%s",
+			    "%s'data/collectives.dat' index %zu using 1:2 with points pt 7 ps 1 lc %zu title '%s'%s",
 			    i ? "     " : "plot ", i, i + 1, f->colls.v[i],
 			    i + 1 < f->colls.n || f->probes.n ? ", \\\n" : "\n");
 	for (size_t i = 0; i < f->probes.n; i++) /* what the fabric gives: lines */
 		strbuf_addf(b,
-			    "     'data/fabric.dat' index %zu using 1:2 with lines dt 2 lw 1.5 lc "
-			    "%zu title '%s'%s",
+			    "     'data/fabric.dat' index %zu using 1:2 with lines dt 2 lw 1.5 lc %zu title '%s'%s",
 			    i, f->colls.n + i + 1, f->probes.v[i],
 			    i + 1 < f->probes.n ? ", \\\n" : "\n");
 }
@@ -311,17 +290,10 @@ static int figure_scripts(struct fig *f)
 	strbuf_reset(&body);
 	if (f->breakdowns)
 		strbuf_adds(&body,
-			    "set title 'Where step time goes'\nset ylabel 'percent of step "
-			    "time'\nset yrange [0:100]\n"
-			    "set style data histograms\nset style histogram rowstacked\nset style "
-			    "fill solid 0.8 border -1\n"
+			    "set title 'Where step time goes'\nset ylabel 'percent of step time'\nset yrange [0:100]\n"
+			    "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
 			    "set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n"
-			    "plot 'data/breakdown.dat' using 2:xtic(1) title 'data loading', '' "
-			    "using 3 title 'compute', \\\n"
-			    "     '' using 4 title 'communication', '' using 5 title 'peer wait', "
-			    "'' using 6 title 'I/O', \\\n"
-			    "     '' using 7 title 'copies (GPU)', '' using 8 title 'GPU waits', "
-			    "'' using 9 title 'other'\n");
+			    "plot 'data/breakdown.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'compute', \\\n     '' using 4 title 'communication', '' using 5 title 'peer wait', '' using 6 title 'I/O', \\\n     '' using 7 title 'copies (GPU)', '' using 8 title 'GPU waits', '' using 9 title 'other'\n");
 	else
 		strbuf_addf(&body,
 			    "set title 'Where step time goes: no scenario with a breakdown'\n%s",
@@ -329,8 +301,7 @@ static int figure_scripts(struct fig *f)
 	gp_script(f, &b, "breakdown", body.buf);
 	strbuf_reset(&body);
 	strbuf_adds(&body,
-		    "set title 'Step time per step (rank 0)'\nset xlabel 'step'\nset ylabel 'step "
-		    "time (ms)'\n"
+		    "set title 'Step time per step (rank 0)'\nset xlabel 'step'\nset ylabel 'step time (ms)'\n"
 		    "set key outside right\nset yrange [0:*]\n");
 	for (size_t i = 0; i < f->timelines.n; i++)
 		strbuf_addf(&body,
@@ -343,18 +314,10 @@ static int figure_scripts(struct fig *f)
 	strbuf_reset(&body);
 	if (f->phases_of[0])
 		strbuf_addf(&body,
-			    "set title 'Median step of %s, per rank (phases in order)'\nset xlabel "
-			    "'rank'\n"
-			    "set ylabel 'ms'\nset style data histograms\nset style histogram "
-			    "rowstacked\n"
-			    "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside "
-			    "right\nset yrange [0:*]\n"
-			    "plot 'data/phases.dat' using 2:xtic(1) title 'data loading', '' using "
-			    "3 title 'forward', \\\n"
-			    "     '' using 4 title 'backward', '' using 5 title 'communication + "
-			    "wait', \\\n"
-			    "     '' using 6 title 'optimizer', '' using 7 title 'compute outside "
-			    "phases', '' using 8 title 'other'\n",
+			    "set title 'Median step of %s, per rank (phases in order)'\nset xlabel 'rank'\n"
+			    "set ylabel 'ms'\nset style data histograms\nset style histogram rowstacked\n"
+			    "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right\nset yrange [0:*]\n"
+			    "plot 'data/phases.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'forward', \\\n     '' using 4 title 'backward', '' using 5 title 'communication + wait', \\\n     '' using 6 title 'optimizer', '' using 7 title 'compute outside phases', '' using 8 title 'other'\n",
 			    f->phases_of);
 	else
 		strbuf_addf(&body,
@@ -493,8 +456,7 @@ int figures_draw(const char *run_dir, json_t *summary, const char *dir, long epo
 	int rc = fsio_mkdir_p(dir, 0755); /* dir itself must not be a link: */
 	struct stat st;
 	if (rc == 0 && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
-		rc = err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links "
-			     "(remove it; was it made by the workload?)", dir);
+		rc = err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)", dir);
 	if (rc == 0)
 		rc = data_files(&f);
 	if (rc == 0)

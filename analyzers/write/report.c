@@ -549,8 +549,7 @@ static json_t *summary_json(const struct ana_run *run)
 		if (!run->sc[i].in.completed)
 			json_array_append_new(failed, json_string(run->sc[i].in.name));
 	}
-	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, "
-			 "s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "campaign", run->campaign, SK_RUN_ID, run->run_id, "baseline",
 			 run->baseline ? json_string(run->baseline) : json_null(), "thresholds",
 			 "communication_pct", jnum(run->th.comm_pct), "data_loading_pct",
@@ -658,9 +657,7 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (s->gpu.gpu_kernel_ms > 0) {
 		strbuf_addf(md,
-			    "GPU time in the traces (HTA's definitions, %zu rank%s with kernels): "
-			    "idle %.1f %%, compute "
-			    "%.1f %%, non-compute %.1f %% of %.2f ms of kernel time",
+			    "GPU time in the traces (HTA's definitions, %zu rank%s with kernels): idle %.1f %%, compute %.1f %%, non-compute %.1f %% of %.2f ms of kernel time",
 			    s->data.trace_gpu_files, s->data.trace_gpu_files == 1 ? "" : "s",
 			    s->gpu.gpu_idle_pct, s->gpu.gpu_compute_pct, s->gpu.gpu_non_compute_pct,
 			    s->gpu.gpu_kernel_ms);
@@ -675,8 +672,7 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 	if (!s->data.n_top_ops)
 		return;
 	strbuf_addf(md,
-		    "Top CPU operators by self time (all ranks and profiled steps, %zu trace "
-		    "file%s):\n\n",
+		    "Top CPU operators by self time (all ranks and profiled steps, %zu trace file%s):\n\n",
 		    s->data.trace_files, s->data.trace_files == 1 ? "" : "s");
 	md_op_table(md, s->data.top_ops, s->data.n_top_ops, s->data.ops_total_ms, "Self time");
 }
@@ -694,9 +690,7 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_addf(md, "Traces: %s.\n\n", s->data.traces_missed);
 	if (s->data.trace_not_analysed)
 		strbuf_addf(md,
-			    "**%zu trace file%s not analysed**: the map step's shard failed twice "
-			    "on %s: %s. "
-			    "Run `campaign aggregate` again to analyse them.\n\n",
+			    "**%zu trace file%s not analysed**: the map step's shard failed twice on %s: %s. Run `campaign aggregate` again to analyse them.\n\n",
 			    s->data.trace_not_analysed,
 			    s->data.trace_not_analysed == 1 ? " was" : "s were",
 			    s->data.trace_not_analysed == 1 ? "it" : "them",
@@ -719,20 +713,12 @@ static void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
 		coll_size_label(c->size_class, label, sizeof label);
 		if (pct >= FABRIC_LIMIT_PCT)
 			snprintf(buf, n,
-				 "Its %s messages of %s reach %.0f %% of the %.3f GB/s bus "
-				 "bandwidth the fabric gives at that "
-				 "size (fabric probe on %d node%s): the fabric itself is the "
-				 "limit; send fewer bytes "
-				 "(bf16 gradients, compression) or use a faster interconnect.",
+				 "Its %s messages of %s reach %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): the fabric itself is the limit; send fewer bytes (bf16 gradients, compression) or use a faster interconnect.",
 				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
 				 s->in.nodes == 1 ? "" : "s");
 		else
 			snprintf(buf, n,
-				 "Its %s messages of %s reach only %.0f %% of the %.3f GB/s bus "
-				 "bandwidth the fabric gives at "
-				 "that size (fabric probe on %d node%s): not the fabric; look at "
-				 "message sizes (larger "
-				 "buckets), overlap with compute and waiting for peers.",
+				 "Its %s messages of %s reach only %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): not the fabric; look at message sizes (larger buckets), overlap with compute and waiting for peers.",
 				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
 				 s->in.nodes == 1 ? "" : "s");
 		return;
@@ -747,10 +733,7 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 	for (size_t i = 0; i < s->comm.ncolls; i++)
 		fab |= s->comm.colls[i].fabric_busbw_gbps > 0;
 	strbuf_addf(md,
-		    "| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / "
-		    "p95) | "
-		    "Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) "
-		    "|%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
+		    "| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
 		    fab ? " Of the fabric |" : "", fab ? "---:|" : "");
 	for (size_t i = 0; i < s->comm.ncolls; i++) {
 		const struct collective *c = &s->comm.colls[i];
@@ -773,13 +756,7 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_adds(md, "\n");
 	}
 	strbuf_adds(md,
-		    "\nEach collective is matched across ranks (same step, process group, "
-		    "operation and order); "
-		    "latency is its shortest duration over ranks (the transfer once every rank has "
-		    "arrived), wait each "
-		    "rank's excess over it; busbw applies nccl-tests' factors (all-reduce "
-		    "2(n-1)/n; all-gather, "
-		    "reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
+		    "\nEach collective is matched across ranks (same step, process group, operation and order); latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
 	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
@@ -792,18 +769,14 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 		return;
 	if (!s->comm.n_stragglers) {
 		strbuf_addf(md,
-			    " No rank keeps the others waiting (none arrived last at most "
-			    "collectives, more often than chance would, with an impact of "
-			    "%.0f %% of the step or more).",
+			    " No rank keeps the others waiting (none arrived last at most collectives, more often than chance would, with an impact of %.0f %% of the step or more).",
 			    STRAGGLER_MIN_IMPACT_PCT);
 		return;
 	}
 	for (size_t k = 0; k < s->comm.n_stragglers; k++) {
 		const struct straggler *g = &s->comm.stragglers[k];
 		strbuf_addf(md,
-			    " **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the "
-			    "collectives and keeps the "
-			    "others waiting %.1f %% of the median step; cause: %s",
+			    " **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; cause: %s",
 			    g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct,
 			    g->impact_pct, g->cause);
 		if (strcmp(g->cause, "unknown"))
@@ -818,9 +791,7 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 	if (s->comm.have_slow_mon) {
 		const struct monitor_summary *a = &s->comm.slow_mon, *b = &s->comm.rest_mon;
 		strbuf_addf(md,
-			    " Its monitors against the %d other node%s: CPU busy %.1f %% (%.1f "
-			    "%%), iowait %.1f %% "
-			    "(%.1f %%), memory peak %.1f %% (%.1f %%)",
+			    " Its monitors against the %d other node%s: CPU busy %.1f %% (%.1f %%), iowait %.1f %% (%.1f %%), memory peak %.1f %% (%.1f %%)",
 			    b->nodes, b->nodes == 1 ? "" : "s", a->cpu_util_mean_pct,
 			    b->cpu_util_mean_pct, a->iowait_mean_pct, b->iowait_mean_pct,
 			    a->mem_peak_pct, b->mem_peak_pct);
@@ -857,15 +828,13 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 {
 	int gpu = 0;
 	strbuf_adds(md, "## Per-Scenario Analysis\n\n"
-		    "| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput "
-		    "| Data % | Compute % | Comm % | Wait % | I/O % | Other % | Verdict |\n"
+		    "| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput | Data % | Compute % | Comm % | Wait % | I/O % | Other % | Verdict |\n"
 		    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->data.analysed) {
 			strbuf_addf(md,
-				    "| %s | %d | %d | %s | – | – | – | – | – | – | – | – | – | not "
-				    "analysed |\n",
+				    "| %s | %d | %d | %s | – | – | – | – | – | – | – | – | – | not analysed |\n",
 				    s->in.name, s->in.nodes, s->in.ranks, s->in.state);
 			continue;
 		}
@@ -878,8 +847,7 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			 s->steps.throughput_unit);
 		gpu |= s->outcome.basis == BASIS_GPU;
 		strbuf_addf(md,
-			    "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | "
-			    "%s%s%s |\n",
+			    "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
 			    s->in.name, s->in.nodes, s->in.ranks, s->in.state, med, p95, thr, sh[0],
 			    sh[1], sh[2], sh[3], sh[4], sh[5], verdict_name(s->outcome.v.verdict),
 			    s->outcome.v.borderline ? " (borderline)" : "",
@@ -888,10 +856,7 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 	strbuf_adds(md, "\n");
 	if (gpu)
 		strbuf_adds(md,
-			    "Rows marked (GPU) give shares of the GPU's time (data: the GPU idle "
-			    "while the host loaded data; comm: exposed communication kernels; "
-			    "other: the rest, the GPU waiting for the host among it); the others "
-			    "shares of the host's step. Each row adds up to 100 %.\n\n");
+			    "Rows marked (GPU) give shares of the GPU's time (data: the GPU idle while the host loaded data; comm: exposed communication kernels; other: the rest, the GPU waiting for the host among it); the others shares of the host's step. Each row adds up to 100 %.\n\n");
 }
 
 /* A scenario that could not be analysed: why, and where to look; 0 when it was analysed. */
@@ -900,16 +865,13 @@ static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *
 {
 	if (!s->data.analysed && s->in.completed) {
 		strbuf_addf(md,
-			    "The job **completed**, but left nothing to time its steps from: %s. "
-			    "Its job log is "
-			    "`%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n",
+			    "The job **completed**, but left nothing to time its steps from: %s. Its job log is `%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n",
 			    s->data.problem ? s->data.problem : "", s->in.name, s->in.name);
 		md_not_analysed(md, s);
 		if (s->data.monitors_only) {
 			char *ev = evidence_of(s, run);
 			strbuf_addf(md,
-				    "From the node monitors alone (%d node%s, %ld sample%s): "
-				    "**%s**: %s.\n\n",
+				    "From the node monitors alone (%d node%s, %ld sample%s): **%s**: %s.\n\n",
 				    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
 				    s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
 				    verdict_name(s->outcome.v.verdict), ev);
@@ -940,18 +902,12 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 	free(ev);
 	if (s->gpu.gpu_basis)
 		strbuf_adds(md,
-			    "The verdict comes from the GPU timeline: on a GPU the host's ranges "
-			    "time kernel "
-			    "launches, not the work, so the host phase shares below are supporting "
-			    "detail.\n\n");
+			    "The verdict comes from the GPU timeline: on a GPU the host's ranges time kernel launches, not the work, so the host phase shares below are supporting detail.\n\n");
 	if (s->data.ranks_note[0])
 		strbuf_addf(md, "Ranks: %s.\n\n", s->data.ranks_note);
 	if (s->data.contaminated[0])
 		strbuf_addf(md,
-			    "**Contaminated**: its job ran on the same nodes at the same time as "
-			    "%s, so its step "
-			    "times include their load. Run the series with `slurm.exclusive: true` "
-			    "(the default).\n\n",
+			    "**Contaminated**: its job ran on the same nodes at the same time as %s, so its step times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
 			    s->data.contaminated);
 	md_not_analysed(md, s);
 	if (s->data.bad_lines)
@@ -959,10 +915,8 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 			    s->shares.shares_known ? "telemetry" : "step-log",
 			    s->data.bad_lines == 1 ? " was" : "s were",
 			    s->shares.shares_known
-				    ? "malformed or held implausible numbers (non-finite, "
-				      "negative, over 10^9 ms)"
-				    : "longer than 64 KiB or over the pattern's match "
-				      "budget (100,000 backtracking steps)",
+				    ? "malformed or held implausible numbers (non-finite, negative, over 10^9 ms)"
+				    : "longer than 64 KiB or over the pattern's match budget (100,000 backtracking steps)",
 			    s->data.bad_lines == 1 ? "was" : "were");
 }
 
@@ -972,32 +926,22 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (s->steps.no_steps)
 		strbuf_addf(md,
-			    "No step boundaries (no ProfilerStep#N range, no NVTX step range): the "
-			    "shares and the verdict come from the %s over the profiled window "
-			    "(%.2f ms per rank); there are no step statistics and no throughput "
-			    "(call prof.step() once per training step inside the torch.profiler "
-			    "context, or give an `analysis.step_log` pattern for the step lines "
-			    "your script prints).",
+			    "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the verdict come from the %s over the profiled window (%.2f ms per rank); there are no step statistics and no throughput (call prof.step() once per training step inside the torch.profiler context, or give an `analysis.step_log` pattern for the step lines your script prints).",
 			    s->gpu.gpu_basis ? "GPU timeline" : "host's operators and phase ranges",
 			    s->steps.step_med_ms);
 	else
 		strbuf_addf(md,
-			    "Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 "
-			    "(min %.2f, max %.2f; spread %.1f %% of the median)%s.",
+			    "Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 (min %.2f, max %.2f; spread %.1f %% of the median)%s.",
 			    s->steps.active_steps, s->steps.active_steps == 1 ? "" : "s",
 			    s->steps.step_med_ms, s->steps.step_p95_ms,
 			    s->steps.step_min_ms, s->steps.step_max_ms, s->steps.spread_pct,
-			    s->gpu.gpu_limits ? ", the GPU's period (its work per step outlasts "
-						"the host's step)"
+			    s->gpu.gpu_limits ? ", the GPU's period (its work per step outlasts the host's step)"
 					      : "");
 	if (s->steps.window_shares)
-		strbuf_adds(md, " The traces have no step boundaries: the step times come from "
-			    "the step lines of the rank logs, the shares from the traces' whole "
-			    "window.");
+		strbuf_adds(md, " The traces have no step boundaries: the step times come from the step lines of the rank logs, the shares from the traces' whole window.");
 	if (s->shares.shares_known && !s->steps.no_steps)
 		strbuf_addf(md,
-			    " On the host, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, "
-			    "operators outside them %.1f %%.",
+			    " On the host, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, operators outside them %.1f %%.",
 			    s->shares.forward_pct, s->shares.backward_pct, s->shares.optimizer_pct,
 			    s->shares.ops_pct);
 }
@@ -1015,10 +959,7 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 		snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->comm.allreduce_gbps);
 	if (s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST)
 		strbuf_addf(md,
-			    "Communication: %.1f %% of step time in collectives, %.1f %% of it "
-			    "hidden behind "
-			    "compute; %.1f %% is the transfer itself and %.1f %% waiting for "
-			    "slower ranks%s.\n\n",
+			    "Communication: %.1f %% of step time in collectives, %.1f %% of it hidden behind compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks%s.\n\n",
 			    s->shares.comm_total_pct, s->shares.overlap_pct, s->shares.comm_pct,
 			    s->shares.sync_wait_pct, gbps);
 	md_collectives(md, s);
@@ -1027,23 +968,14 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			    s->shares.gemm_pct, s->shares.elementwise_pct);
 	if (!strcmp(s->steps.throughput_unit, "steps/s"))
 		strbuf_adds(md,
-			    "Throughput is in steps per second: the samples per step are not known "
-			    "(set "
-			    "`analysis.batch_per_rank` or `analysis.global_batch`, for the "
-			    "campaign or the scenario, or a "
-			    "`samples` group in `analysis.step_log`).\n\n");
+			    "Throughput is in steps per second: the samples per step are not known (set `analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a `samples` group in `analysis.step_log`).\n\n");
 	else
 		strbuf_addf(md, "Global batch %ld sample%s per step (from %s).\n\n",
 			    s->steps.global_batch, s->steps.global_batch == 1 ? "" : "s",
 			    s->steps.batch_from);
 	if (!s->shares.shares_known)
 		strbuf_addf(md,
-			    "Where step time goes is not known: the source (%s) gives step times "
-			    "only (data, "
-			    "compute, "
-			    "communication and I/O shares are n/a; the trainer's telemetry or "
-			    "PyTorch-profiler traces "
-			    "give them). The verdict is %s.\n\n",
+			    "Where step time goes is not known: the source (%s) gives step times only (data, compute, communication and I/O shares are n/a; the trainer's telemetry or PyTorch-profiler traces give them). The verdict is %s.\n\n",
 			    s->data.source,
 			    s->mon.have_monitor
 				    ? "from the node monitors alone"
@@ -1057,9 +989,7 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 	md_top_ops(md, s);
 	if (s->data.profile_missing[0])
 		strbuf_addf(md,
-			    "Profile missing: %s was asked for but left no output (not installed "
-			    "on the nodes? "
-			    "the job log says).\n\n",
+			    "Profile missing: %s was asked for but left no output (not installed on the nodes? the job log says).\n\n",
 			    s->data.profile_missing);
 	if (s->data.perf) {
 		strbuf_addf(md, "perf stat (summed over %d rank%s):", s->data.perf->ranks,
@@ -1078,9 +1008,7 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 	}
 	if (s->mon.have_monitor)
 		strbuf_addf(md,
-			    "Node monitors (%d node%s, %ld sample%s): CPU busy %.1f %% on average, "
-			    "iowait %.1f %%, "
-			    "memory peak %.1f %% of RAM.\n\n",
+			    "Node monitors (%d node%s, %ld sample%s): CPU busy %.1f %% on average, iowait %.1f %%, memory peak %.1f %% of RAM.\n\n",
 			    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
 			    s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
 			    s->mon.cpu_util_mean_pct,
@@ -1091,15 +1019,12 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 			"Node monitors: no data (`profile.monitor` is off for this campaign).\n\n");
 	if (s->mon.gpu_mem_peak_pct >= 0)
 		strbuf_addf(md,
-			    "GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory "
-			    "controller %.1f %%, "
-			    "memory peak %.1f %% of GPU memory.\n\n",
+			    "GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory controller %.1f %%, memory peak %.1f %% of GPU memory.\n\n",
 			    s->mon.gpus, s->mon.gpus == 1 ? "" : "s", s->mon.gpu_util_mean_pct,
 			    s->mon.gpu_mem_util_mean_pct, s->mon.gpu_mem_peak_pct);
 	if (s->steps.achieved_gflops > 0)
 		strbuf_addf(md,
-			    "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per "
-			    "step per rank)%s",
+			    "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per step per rank)%s",
 			    s->steps.achieved_gflops, s->steps.flops_per_step,
 			    s->steps.mfu_pct >= 0
 				    ? ""
@@ -1117,15 +1042,13 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 		strbuf_addf(md, "### %s\n\n", s->in.name);
 		if (s->in.attempts > 1)
 			strbuf_addf(md,
-				    "Attempt %d of %d (the latest %s; every attempt's outputs are "
-				    "kept in `%s/attempts/`).\n\n",
+				    "Attempt %d of %d (the latest %s; every attempt's outputs are kept in `%s/attempts/`).\n\n",
 				    s->in.attempt, s->in.attempts,
 				    s->in.attempt == s->in.attempts ? "one" : "that completed",
 				    s->in.name);
 		if (s->in.requeued)
 			strbuf_addf(md,
-				    "Job history: %s; the analysis uses the last attempt "
-				    "only.\n\n",
+				    "Job history: %s; the analysis uses the last attempt only.\n\n",
 				    s->in.requeued);
 		if (md_scenario_unanalysed(md, s, run))
 			continue;
@@ -1173,11 +1096,8 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 		strbuf_free(&p);
 	}
 	strbuf_addf(md,
-		    "%sA merged multi-rank timeline of every scenario is in `timeline.json` (open "
-		    "it in "
-		    "https://ui.perfetto.dev or chrome://tracing).\n\n",
-		    any ? "Figures (SVG and PNG, with their data and "
-			  "gnuplot scripts) are in `figures/`. "
+		    "%sA merged multi-rank timeline of every scenario is in `timeline.json` (open it in https://ui.perfetto.dev or chrome://tracing).\n\n",
+		    any ? "Figures (SVG and PNG, with their data and gnuplot scripts) are in `figures/`. "
 			: "No figure was drawn (is gnuplot installed?). ");
 }
 
@@ -1223,9 +1143,7 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 {
 	strbuf_addf(md,
 		    "Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
-		    "| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | "
-		    "Speedup | Efficiency | Data %% "
-		    "| Compute %% | Comm %% |\n"
+		    "| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup | Efficiency | Data %% | Compute %% | Comm %% |\n"
 		    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
 		    base->in.name, base->in.backend, base->in.tasks_per_node,
 		    base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
@@ -1233,17 +1151,12 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 	const struct ana_scenario *last = md_series_rows(md, run, base);
 	if (last != base && (!base->shares.shares_known || !last->shares.shares_known))
 		strbuf_addf(md,
-			    "\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares "
-			    "of step time move is not known (no breakdown of the step: %s).\n\n",
+			    "\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
 			    base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
 			    base->data.source);
 	else if (last != base)
 		strbuf_addf(md,
-			    "\nFrom %d to %d ranks, communication moves from %.1f %% to "
-			    "%.1f %% of step time, "
-			    "compute from %.1f %% to %.1f %% and data loading from %.1f %% "
-			    "to %.1f %%; "
-			    "parallel efficiency at %d ranks is %.0f %%.\n\n",
+			    "\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of step time, compute from %.1f %% to %.1f %% and data loading from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %.0f %%.\n\n",
 			    base->in.ranks, last->in.ranks, base->shares.comm_pct,
 			    last->shares.comm_pct, base->shares.compute_pct,
 			    last->shares.compute_pct, base->shares.data_pct,
@@ -1251,9 +1164,7 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 			    100 * last->scaling.efficiency);
 	else
 		strbuf_adds(md,
-			    "\nNo other scenario of this series scales against it with a "
-			    "known mode: no scaling "
-			    "to report.\n\n");
+			    "\nNo other scenario of this series scales against it with a known mode: no scaling to report.\n\n");
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].data.analysed &&
 		    !strcmp(run->sc[i].scaling.baseline, base->in.name) &&
@@ -1287,17 +1198,13 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 		if (m->max_err_pct > MODEL_FITS_PCT)
 			strbuf_addf(
 				md,
-				"**Model for the series of %s**: step time (ms, at the baseline's "
-				"global batch) T(N) = %s%s. %s No prediction is drawn from "
-				"it.\n\n",
+				"**Model for the series of %s**: step time (ms, at the baseline's global batch) T(N) = %s%s. %s No prediction is drawn from it.\n\n",
 				m->series, form,
 				m->step_only ? " (no compute term: step times only)" : "", m->fit);
 		else
 			strbuf_addf(
 				md,
-				"**Model for the series of %s**: step time (ms, at the baseline's "
-				"global batch) T(N) = %s%s. Predicted parallel efficiency: **%.0f "
-				"%% at 8 nodes, %.0f %% at 16 nodes**.\n\n%s %s\n\n",
+				"**Model for the series of %s**: step time (ms, at the baseline's global batch) T(N) = %s%s. Predicted parallel efficiency: **%.0f %% at 8 nodes, %.0f %% at 16 nodes**.\n\n%s %s\n\n",
 				m->series, form,
 				m->step_only ? " (no compute term: step times only)" : "",
 				100 * m->eff8, 100 * m->eff16, m->limit, m->fit);
@@ -1313,13 +1220,7 @@ static void md_fabric(struct strbuf *md, const struct ana_run *run)
 	if (!run->nprobes)
 		return;
 	strbuf_adds(md,
-		    "## Fabric\n\nAll-reduce bus bandwidth the fabric gives, measured by a probe "
-		    "job per node count "
-		    "and backend on the same kind of nodes (the reference trainer's all-reduce, as "
-		    "nccl-tests' "
-		    "all_reduce_perf: busbw = bytes / time x 2(n-1)/n):\n\n| Probe | Backend | "
-		    "Nodes | Ranks | busbw (GB/s) "
-		    "by message size |\n|---|---|---:|---:|---|\n");
+		    "## Fabric\n\nAll-reduce bus bandwidth the fabric gives, measured by a probe job per node count and backend on the same kind of nodes (the reference trainer's all-reduce, as nccl-tests' all_reduce_perf: busbw = bytes / time x 2(n-1)/n):\n\n| Probe | Backend | Nodes | Ranks | busbw (GB/s) by message size |\n|---|---|---:|---:|---|\n");
 	for (size_t i = 0; i < run->nprobes; i++) {
 		const struct ana_probe *p = &run->probes[i];
 		strbuf_addf(md, "| %s | %s | %d | %d | ", p->name, p->backend, p->nodes, p->ranks);
@@ -1360,28 +1261,18 @@ static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
 	char clause[512];
 	if (!gpu && s->shares.sync_wait_pct > s->shares.comm_pct)
 		strbuf_addf(sb,
-			    "ranks wait for each other more (%.1f %% of step time) than they "
-			    "transfer (%.1f %%), but no one rank arrives last most of the time: "
-			    "the waiting is spread (jitter, noisy nodes); pin threads, keep other "
-			    "work off the nodes, then tune the collectives",
+			    "ranks wait for each other more (%.1f %% of step time) than they transfer (%.1f %%), but no one rank arrives last most of the time: the waiting is spread (jitter, noisy nodes); pin threads, keep other work off the nodes, then tune the collectives",
 			    s->shares.sync_wait_pct, s->shares.comm_pct);
 	else if (overlap >= ANA_OVERLAP_ENOUGH_PCT)
 		strbuf_addf(sb,
-			    "%.1f %% of communication is already hidden behind compute, so more "
-			    "overlap gains little; what is still exposed shrinks with less "
-			    "gradient volume (bf16 gradients, compression) or a larger per-rank "
-			    "batch that amortises each all-reduce",
+			    "%.1f %% of communication is already hidden behind compute, so more overlap gains little; what is still exposed shrinks with less gradient volume (bf16 gradients, compression) or a larger per-rank batch that amortises each all-reduce",
 			    overlap);
 	else if (overlap > ANA_NEGLIGIBLE_PCT)
 		strbuf_addf(sb,
-			    "only %.1f %% of communication overlaps compute: hide the gradient "
-			    "all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), "
-			    "raise the per-rank batch to amortise it, or reduce gradient volume",
+			    "only %.1f %% of communication overlaps compute: hide the gradient all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to amortise it, or reduce gradient volume",
 			    overlap);
 	else
-		strbuf_adds(sb, "no communication overlaps compute: hide the gradient all-reduce "
-			    "behind backward (bucketed DDP, gradient_as_bucket_view), raise the "
-			    "per-rank batch to amortise it, or reduce gradient volume");
+		strbuf_adds(sb, "no communication overlaps compute: hide the gradient all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to amortise it, or reduce gradient volume");
 	fabric_clause(s, clause, sizeof clause);
 	if (clause[0])
 		strbuf_addf(sb, ". %.*s", (int)strlen(clause) - 1, clause);
@@ -1395,36 +1286,24 @@ static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scen
 	switch (k) {
 	case REC_STRAGGLER:
 		strbuf_addf(sb,
-			    "rank %d%s%s keeps the others waiting (its cause: %s%s); balance its "
-			    "data or work, or move it off a busy node, before tuning the "
-			    "collectives",
+			    "rank %d%s%s keeps the others waiting (its cause: %s%s); balance its data or work, or move it off a busy node, before tuning the collectives",
 			    g->rank, g->node[0] ? " on " : "", g->node, g->cause,
 			    strcmp(g->cause, "unknown") ? "" : ": no phase explains half of it");
 		return;
 	case REC_DATA:
-		strbuf_adds(sb, gpu ? "the GPU idles while the host loads data: add data-loader "
-				      "workers or prefetch depth, pin memory, or make decoding "
-				      "cheaper, so that loading hides behind the GPU's work"
-				    : "add data-loader workers or prefetch depth, or make decoding "
-				      "cheaper, so that loading hides behind compute");
+		strbuf_adds(sb, gpu ? "the GPU idles while the host loads data: add data-loader workers or prefetch depth, pin memory, or make decoding cheaper, so that loading hides behind the GPU's work"
+				    : "add data-loader workers or prefetch depth, or make decoding cheaper, so that loading hides behind compute");
 		return;
 	case REC_IO:
-		strbuf_adds(sb, "checkpoint less often, write asynchronously or from one rank to "
-			    "fast local storage");
+		strbuf_adds(sb, "checkpoint less often, write asynchronously or from one rank to fast local storage");
 		return;
 	case REC_HOST:
 		strbuf_adds(sb,
-			    gpu ? "the GPU waits for the host to launch its work: remove "
-				  "per-step host synchronisation (.item(), printing), cut launch "
-				  "overhead (CUDA graphs, torch.compile, fewer larger kernels)"
-				: "host time under no operator (Python, launches, "
-				  "synchronisation) is the largest share: profile the Python side "
-				  "and remove per-step host work and synchronisation");
+			    gpu ? "the GPU waits for the host to launch its work: remove per-step host synchronisation (.item(), printing), cut launch overhead (CUDA graphs, torch.compile, fewer larger kernels)"
+				: "host time under no operator (Python, launches, synchronisation) is the largest share: profile the Python side and remove per-step host work and synchronisation");
 		return;
 	case REC_COPIES:
-		strbuf_adds(sb, "host-device copies are hidden behind nothing: pin host memory "
-			    "and copy with non_blocking=True on a side stream, or keep the data on "
-			    "the GPU");
+		strbuf_adds(sb, "host-device copies are hidden behind nothing: pin host memory and copy with non_blocking=True on a side stream, or keep the data on the GPU");
 		return;
 	case REC_COMMUNICATION:
 	case REC_ELEMENTWISE:
@@ -1445,30 +1324,21 @@ static void compute_words(struct strbuf *sb, enum rec_kind k, const struct ana_s
 	case REC_ELEMENTWISE:
 		strbuf_addf(
 			sb,
-			"compute (%.1f %% of %s) is mostly elementwise, bandwidth-bound work: "
-			"fuse elementwise operations (torch.compile, fused optimizers) and keep "
-			"activations smaller or recompute them; the accounting gives no ceiling "
-			"for this (compute is the work itself)",
+			"compute (%.1f %% of %s) is mostly elementwise, bandwidth-bound work: fuse elementwise operations (torch.compile, fused optimizers) and keep activations smaller or recompute them; the accounting gives no ceiling for this (compute is the work itself)",
 			compute, gpu ? "the GPU's time" : "step time");
 		return;
 	case REC_KERNELS:
 		strbuf_addf(sb,
-			    "compute-bound (%.1f %% compute): gains come from faster kernels "
-			    "(larger GEMMs, mixed precision) rather than from the data path or "
-			    "communication; the accounting gives no ceiling for this (compute is "
-			    "the work itself)",
+			    "compute-bound (%.1f %% compute): gains come from faster kernels (larger GEMMs, mixed precision) rather than from the data path or communication; the accounting gives no ceiling for this (compute is the work itself)",
 			    compute);
 		if (!gpu && s->outcome.wait_to == SHARE_COMPUTE && s->comm.n_stragglers)
 			strbuf_addf(sb,
-				    "; the %.1f %% of step time the other ranks wait for rank "
-				    "%d's extra compute goes with its own recommendation",
+				    "; the %.1f %% of step time the other ranks wait for rank %d's extra compute goes with its own recommendation",
 				    s->shares.sync_wait_pct, s->comm.stragglers[0].rank);
 		return;
 	case REC_MEMORY_PEAK:
 		strbuf_addf(sb,
-			    "memory is nearly full (%s memory peaked at %.1f %%): lower the "
-			    "per-rank batch, shard optimizer state or activations, or use "
-			    "activation checkpointing before it fails or swaps",
+			    "memory is nearly full (%s memory peaked at %.1f %%): lower the per-rank batch, shard optimizer state or activations, or use activation checkpointing before it fails or swaps",
 			    s->mon.gpu_mem_peak_pct >= 0 ? "GPU" : "host",
 			    s->mon.gpu_mem_peak_pct >= 0 ? s->mon.gpu_mem_peak_pct
 							 : s->mon.mem_peak_pct);
@@ -1484,10 +1354,7 @@ static void compute_words(struct strbuf *sb, enum rec_kind k, const struct ana_s
 		break;
 	}
 	strbuf_addf(sb,
-		    "where step time goes is not known (%s): no recommendation is drawn from "
-		    "unknown shares; collect a PyTorch-profiler trace with steps (prof.step() "
-		    "once per step, profile.traces) or the trainer's telemetry, and "
-		    "profile.monitor for utilisation",
+		    "where step time goes is not known (%s): no recommendation is drawn from unknown shares; collect a PyTorch-profiler trace with steps (prof.step() once per step, profile.traces) or the trainer's telemetry, and profile.monitor for utilisation",
 		    s->data.source[0] ? s->data.source : "node monitors alone");
 }
 
@@ -1531,8 +1398,7 @@ static char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 			    r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "", r->step_ms[i],
 			    r->predicted_ms[i], 100 * (1 - r->predicted_ms[i] / r->step_ms[i]));
 		if (s->gpu.gpu_limits && r->predicted_ms[i] <= s->gpu.host_step_med_ms)
-			strbuf_adds(&pred, " (no lower than the host's own step: the GPU would "
-				    "then wait for it)");
+			strbuf_adds(&pred, " (no lower than the host's own step: the GPU would then wait for it)");
 	}
 	if (pred.len)
 		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
@@ -1584,27 +1450,18 @@ static int series_advice(struct rec *r, const struct ana_model *m, const struct 
 	r->gain = m->step_only ? 0 : over;
 	if (m->contention[0])
 		strbuf_addf(&sb,
-			    "**Series of %s**: measure scaling where each rank has its own "
-			    "resources (%s); the model's %.0f %% efficiency at 16 nodes reflects "
-			    "contention.",
+			    "**Series of %s**: measure scaling where each rank has its own resources (%s); the model's %.0f %% efficiency at 16 nodes reflects contention.",
 			    m->series,
 			    run->host_cpus > 0 ? "real nodes, not ranks sharing this machine"
 					       : "fewer ranks per node, or exclusive nodes",
 			    100 * m->eff16);
 	else if (m->step_only)
 		strbuf_addf(&sb,
-			    "**Series of %s at scale**: fitted on step times alone, the model "
-			    "predicts %.0f %% efficiency at 16 nodes; what limits it is not known "
-			    "(no breakdown of the step): collect a trace with steps or the "
-			    "trainer's telemetry before asking for more nodes.",
+			    "**Series of %s at scale**: fitted on step times alone, the model predicts %.0f %% efficiency at 16 nodes; what limits it is not known (no breakdown of the step): collect a trace with steps or the trainer's telemetry before asking for more nodes.",
 			    m->series, 100 * m->eff16);
 	else
 		strbuf_addf(&sb,
-			    "**Series of %s at scale**: the fitted model predicts %.0f %% "
-			    "efficiency at 16 nodes, where the overhead that grows with log2(N) "
-			    "(%.2f ms per doubling) would be %.0f %% of the step; reduce it "
-			    "(overlap communication, larger per-rank batch, gradient compression) "
-			    "before asking for more nodes.",
+			    "**Series of %s at scale**: the fitted model predicts %.0f %% efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f ms per doubling) would be %.0f %% of the step; reduce it (overlap communication, larger per-rank batch, gradient compression) before asking for more nodes.",
 			    m->series, 100 * m->eff16, m->c, over);
 	r->text = strbuf_detach(&sb);
 	return 1;
@@ -1622,9 +1479,7 @@ static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
 				    s->in.name, s->data.problem ? s->data.problem : "");
 		else
 			strbuf_addf(md,
-				    "- **%s** ended %s: read `%s/slurm-*.out` (and `%s/logs/`), "
-				    "fix the cause and run it "
-				    "again (`campaign resubmit RUN %s`).\n",
+				    "- **%s** ended %s: read `%s/slurm-*.out` (and `%s/logs/`), fix the cause and run it again (`campaign resubmit RUN %s`).\n",
 				    s->in.name, s->in.state, s->in.name, s->in.name, s->in.name);
 	}
 }
@@ -1638,9 +1493,7 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 	for (size_t i = 0; i < run->nmodels; i++)
 		n += series_advice(&recs[n], &run->models[i], run);
 	qsort(recs, n, sizeof *recs, rec_cmp);
-	strbuf_adds(md, "## Recommendations\n\nOne per cause and series, ranked by the step time "
-		    "each is predicted to recover (a ceiling: the cause's accounted share taken "
-		    "off the step):\n\n");
+	strbuf_adds(md, "## Recommendations\n\nOne per cause and series, ranked by the step time each is predicted to recover (a ceiling: the cause's accounted share taken off the step):\n\n");
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
 		free(recs[i].text);
@@ -1656,39 +1509,10 @@ static void md_method_sources(struct strbuf *md)
 	strbuf_adds(
 		md,
 		"## Methodology\n\n"
-		"- Sources, per scenario, the first present: each rank's trainer telemetry "
-		"`<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; "
-		"warm-up steps excluded); "
-		"PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each "
-		"`ProfilerStep#N` is a step; host "
-		"ranges classified into phases by PCRE2 rules, the campaign's "
-		"`analysis.phase_rules` before "
-		"`analyzers/phase_rules.txt`; on each thread the innermost classified range wins, "
-		"across threads "
-		"compute > data loading > communication > I/O, so nothing is counted twice); step "
-		"lines of "
-		"`<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; "
-		"the first "
-		"`profile.warmup_steps` lines of each rank skipped); else the node monitors alone "
-		"(docs/formats.md).\n"
-		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends "
-		"when the last rank does); "
-		"median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
+		"- Sources, per scenario, the first present: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step; host ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before `analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads compute > data loading > communication > I/O, so nothing is counted twice); step lines of `<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first `profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
+		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends when the last rank does); median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
 		"- Throughput: global batch / median step time.\n"
-		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + "
-		"`backward_ms` + "
-		"`optimizer_ms` and, from traces, operators under none of those phases (compute), "
-		"`comm_exposed_ms` (communication not hidden behind "
-		"compute; `comm_ms` when "
-		"absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host "
-		"time under no operator). A "
-		"collective ends for "
-		"every rank at once, so per step the smallest exposed communication over ranks "
-		"(the last rank to "
-		"arrive) is counted as communication and each rank's excess over it as waiting for "
-		"slower ranks "
-		"(peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce "
-		"time.\n");
+		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + `optimizer_ms` and, from traces, operators under none of those phases (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host time under no operator). A collective ends for every rank at once, so per step the smallest exposed communication over ranks (the last rank to arrive) is counted as communication and each rank's excess over it as waiting for slower ranks (peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time.\n");
 }
 
 static void md_method(struct strbuf *md, const struct ana_run *run)
@@ -1696,48 +1520,11 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 	md_method_sources(md);
 	strbuf_addf(
 		md,
-		"- Verdict (docs/accounting.md): every instant of a step is attributed once, and "
-		"the verdict is the share whose removal would recover the most step time: compute "
-		"(memory-bound when elementwise work outweighs GEMMs), exposed communication "
-		"with waiting for peers (straggler-bound apart when one rank keeps the others "
-		"waiting most), data loading, I/O, host overhead (time under no operator); on "
-		"the GPU timeline (traces with kernels) the GPU's compute kernels, exposed "
-		"communication, exposed copies, and the GPU idle waiting for the host "
-		"(data-loader-bound for the part the host spent loading data), over windows "
-		"cut one after another (a step's GPU window begins where the previous step's "
-		"GPU work ended). Borderline when the runner-up is within 20 %% of it (or takes "
-		"the "
-		"larger share in a quarter of the steps). Waiting for a straggler counts with its "
-		"cause; straggler-bound when no phase explains it. The thresholds "
-		"(`analysis.thresholds`: "
-		"communication > %.0f %%, data loading > %.0f %%, I/O > %.0f %%, GPU busy < "
-		"%.0f %%, memory peak > %.0f %%) are flags listed beside the verdict, never a "
-		"reason to name a smaller share. A share that is unknown (step times only) is "
-		"n/a and feeds no verdict, recommendation or model term; with node monitors "
-		"alone the verdict names a saturated resource.\n"
-		"- Recommendations: one per cause and series; each predicts the median step "
-		"with the cause's accounted share taken off (a ceiling; on a GPU that is the "
-		"limit, never below the host's own step); compute itself has no such "
-		"ceiling.\n"
-		"- MFU: the telemetry's FLOPs per step per rank / median step time, over "
-		"`analysis.peak_gflops_per_rank`.\n"
-		"- Scaling model: per series, step times scaled to the baseline's global batch are "
-		"split into compute "
-		"(fitted as b/N by least squares) and the rest (fitted as a + c log2 N with a, c "
-		">= 0); efficiency(N) = "
-		"T(N0) N0 / (T(N) N).\n"
-		"- Scaling: weak when the per-rank batch is the baseline's, strong when the global "
-		"batch is (from the "
-		"batches; without them from `analysis.scaling`); speedup = samples/s / baseline "
-		"samples/s (the step-rate "
-		"ratio at strong scaling, x ranks / baseline ranks at weak scaling when the batch "
-		"is unknown); efficiency "
-		"= speedup x baseline ranks / ranks. Scenarios whose batch semantics differ from "
-		"the baseline's get no "
-		"speedup. The model needs three node counts. "
-		"A series is the scenarios with the same backend and tasks per node; its baseline "
-		"is `analysis.baseline` "
-		"when that is in the series, else the one with the fewest nodes.\n",
+		"- Verdict (docs/accounting.md): every instant of a step is attributed once, and the verdict is the share whose removal would recover the most step time: compute (memory-bound when elementwise work outweighs GEMMs), exposed communication with waiting for peers (straggler-bound apart when one rank keeps the others waiting most), data loading, I/O, host overhead (time under no operator); on the GPU timeline (traces with kernels) the GPU's compute kernels, exposed communication, exposed copies, and the GPU idle waiting for the host (data-loader-bound for the part the host spent loading data), over windows cut one after another (a step's GPU window begins where the previous step's GPU work ended). Borderline when the runner-up is within 20 %% of it (or takes the larger share in a quarter of the steps). Waiting for a straggler counts with its cause; straggler-bound when no phase explains it. The thresholds (`analysis.thresholds`: communication > %.0f %%, data loading > %.0f %%, I/O > %.0f %%, GPU busy < %.0f %%, memory peak > %.0f %%) are flags listed beside the verdict, never a reason to name a smaller share. A share that is unknown (step times only) is n/a and feeds no verdict, recommendation or model term; with node monitors alone the verdict names a saturated resource.\n"
+		"- Recommendations: one per cause and series; each predicts the median step with the cause's accounted share taken off (a ceiling; on a GPU that is the limit, never below the host's own step); compute itself has no such ceiling.\n"
+		"- MFU: the telemetry's FLOPs per step per rank / median step time, over `analysis.peak_gflops_per_rank`.\n"
+		"- Scaling model: per series, step times scaled to the baseline's global batch are split into compute (fitted as b/N by least squares) and the rest (fitted as a + c log2 N with a, c >= 0); efficiency(N) = T(N0) N0 / (T(N) N).\n"
+		"- Scaling: weak when the per-rank batch is the baseline's, strong when the global batch is (from the batches; without them from `analysis.scaling`); speedup = samples/s / baseline samples/s (the step-rate ratio at strong scaling, x ranks / baseline ranks at weak scaling when the batch is unknown); efficiency = speedup x baseline ranks / ranks. Scenarios whose batch semantics differ from the baseline's get no speedup. The model needs three node counts. A series is the scenarios with the same backend and tasks per node; its baseline is `analysis.baseline` when that is in the series, else the one with the fewest nodes.\n",
 		run->th.comm_pct, run->th.data_pct, run->th.io_pct, run->th.gpu_util_pct,
 		run->th.memory_pct);
 }
@@ -1746,8 +1533,7 @@ static int write_markdown(const struct ana_run *run)
 {
 	struct strbuf md = STRBUF_INIT, path = STRBUF_INIT;
 	strbuf_addf(&md,
-		    "# Bottleneck analysis: %s\n\nRun `%s`. Every number below is in "
-		    "`summary.json`.\n\n",
+		    "# Bottleneck analysis: %s\n\nRun `%s`. Every number below is in `summary.json`.\n\n",
 		    run->campaign, run->run_id);
 	md_summary(&md, run);
 	checked_md(&md, &run->variant);
@@ -1782,9 +1568,7 @@ static int write_scenario_files(const struct ana_scenario *s, const struct ana_r
 		free(ev);
 		if (s->shares.shares_known)
 			strbuf_addf(&txt,
-				    "data %.1f %%, compute %.1f %%, communication %.1f %% (+ %.1f "
-				    "%% waiting for peers), "
-				    "other %.1f %%\n",
+				    "data %.1f %%, compute %.1f %%, communication %.1f %% (+ %.1f %% waiting for peers), other %.1f %%\n",
 				    s->shares.data_pct, s->shares.compute_pct, s->shares.comm_pct,
 				    s->shares.sync_wait_pct, s->shares.other_pct);
 		else

@@ -55,8 +55,7 @@ static void slice(struct tl_out *o, int pid, int tid, const char *name, const ch
 {
 	char buf[256];
 	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": \"%s\", \"cat\": \"%s\", "
-		 "\"ts\": %.3f, \"dur\": %.3f}",
+		 "{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": \"%s\", \"cat\": \"%s\", \"ts\": %.3f, \"dur\": %.3f}",
 		 pid, tid, name, cat, ts, dur_ms * 1000);
 	event(o, buf);
 }
@@ -74,8 +73,7 @@ static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m,
 		host[h++] = (isalnum((unsigned char)*c) || strchr("-._", *c)) ? *c : '_';
 	host[h] = '\0';
 	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", "
-		 "\"args\": {\"name\": \"rank %d%s%.100s\"}}",
+		 "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": \"rank %d%s%.100s\"}}",
 		 pid, m->rank, m->rank, host[0] ? " on " : "", host);
 	event(o, buf);
 	double next = 0;
@@ -122,9 +120,7 @@ static void trace_slice(struct tl_out *o, int pid, int tid, const char *jname, c
 {
 	next_event(o);
 	fprintf(o->f,
-		"{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": %s, \"cat\": \"%s\", \"ts\": "
-		"%.3f, "
-		"\"dur\": %.3f%s%s%s}",
+		"{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": %s, \"cat\": \"%s\", \"ts\": %.3f, \"dur\": %.3f%s%s%s}",
 		pid, tid, jname, cat, ts, dur_us, jwhat ? ", \"args\": {\"range\": " : "",
 		jwhat ? jwhat : "", jwhat ? "}" : "");
 }
@@ -141,8 +137,7 @@ static void thread_name(struct tl_out *o, int pid, int tid, const char *name)
 {
 	char *n = json_name(name), buf[320];
 	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", "
-		 "\"args\": {\"name\": %s}}",
+		 "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": %s}}",
 		 pid, tid, n);
 	event(o, buf);
 	free(n);
@@ -156,8 +151,7 @@ static void trace_rank_events(struct tl_out *o, int pid, const char *label,
 {
 	char buf[256];
 	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": "
-		 "\"%.120s\"}}",
+		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.120s\"}}",
 		 pid, label);
 	event(o, buf);
 	thread_name(o, pid, 0, "steps");
@@ -261,10 +255,7 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 	if (n > TIMELINE_TRACE_RANKS) {
 		char buf[320];
 		snprintf(buf, sizeof buf,
-			 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": "
-			 "{\"name\": "
-			 "\"%.80s: %zu more rank%s not shown (first %d by file name; all are in "
-			 "the analysis)\"}}",
+			 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.80s: %zu more rank%s not shown (first %d by file name; all are in the analysis)\"}}",
 			 index * 100000 + 99999, s->in.name, n - TIMELINE_TRACE_RANKS,
 			 n - TIMELINE_TRACE_RANKS == 1 ? "" : "s", TIMELINE_TRACE_RANKS);
 		event(o, buf);
@@ -279,8 +270,7 @@ static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario
 {
 	char buf[256];
 	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": "
-		 "\"%.80s\"}}",
+		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.80s\"}}",
 		 pid, s->in.name);
 	event(o, buf);
 	struct strbuf dir = STRBUF_INIT;
@@ -323,8 +313,7 @@ int timeline_write(const struct ana_run *run)
 	double t0 = 0, trace_t0 = 0;
 	struct rules phases;
 	int have_phases = ana_phase_rules_load(run, &phases) == 0;
-	fputs("{\"displayTimeUnit\": \"ms\", \"otherData\": {\"generator\": \"campaign\"}, "
-	      "\"traceEvents\": [",
+	fputs("{\"displayTimeUnit\": \"ms\", \"otherData\": {\"generator\": \"campaign\"}, \"traceEvents\": [",
 	      o.f);
 	for (size_t i = 0; i < run->n; i++) {
 		if (!run->sc[i].data.analysed)

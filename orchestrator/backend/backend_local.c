@@ -114,8 +114,7 @@ static int job_alive(const struct job_row *j)
 		char state = 0;
 		if (rp && bt &&
 		    sscanf(rp + 2,
-			   "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
-			   "%*d %llu",
+			   "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
 			   &state, &start_ticks) == 2) {
 			double started =
 				atof(bt + 7) + (double) start_ticks / (double) sysconf(_SC_CLK_TCK);
@@ -276,9 +275,7 @@ static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limi
 	int escaped = reap_escapees(token);
 	if (escaped)
 		job_log(r, j,
-			"campaign: killed %d process%s the job left running outside its process "
-			"group "
-			"(a daemon started with setsid?)\n",
+			"campaign: killed %d process%s the job left running outside its process group (a daemon started with setsid?)\n",
 			escaped, escaped == 1 ? "" : "es");
 	return status;
 }

@@ -14,8 +14,7 @@ const struct backend_ops *backend_pick(const char *name, const char **why)
 	if (!name || !strcmp(name, "auto")) {
 		const char *conf = slurm_conf_path();
 		if (!conf) {
-			*why = "no SLURM configuration ($SLURM_CONF, /etc/slurm/slurm.conf): using "
-			       "the local executor";
+			*why = "no SLURM configuration ($SLURM_CONF, /etc/slurm/slurm.conf): using the local executor";
 			return &backend_local;
 		}
 		if (!slurm_controller_answers(conf, 2000)) {

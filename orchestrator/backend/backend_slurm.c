@@ -108,10 +108,7 @@ static int unreachable_error(const char *what, const char *why)
 	const char *conf = slurm_conf_path();
 	slurm_controller_addr(conf, host, sizeof host, &port);
 	return err_set(ERR_BACKEND,
-		       "%s: cannot reach slurmctld at %s:%d (%s). Check that slurmctld runs "
-		       "(`scontrol ping`), that %s is the cluster's configuration, and that munge "
-		       "works; recorded state is kept and status recovers once the controller "
-		       "answers",
+		       "%s: cannot reach slurmctld at %s:%d (%s). Check that slurmctld runs (`scontrol ping`), that %s is the cluster's configuration, and that munge works; recorded state is kept and status recovers once the controller answers",
 		       what, host, port, why, conf ? conf : "slurm.conf");
 }
 
@@ -139,14 +136,11 @@ static enum job_state from_status_file(const struct status_file *js, int *exit_c
 	}
 	if (js->exit_code > 128)
 		snprintf(reason, n,
-			 "job ended by signal %d (SIGTERM: cancelled or time limit); decided from "
-			 "job.status, "
-			 "the controller had already forgotten the job",
+			 "job ended by signal %d (SIGTERM: cancelled or time limit); decided from job.status, the controller had already forgotten the job",
 			 js->exit_code - 128);
 	else
 		snprintf(reason, n,
-			 "exit status %d (decided from job.status; the controller no longer knows "
-			 "the job)",
+			 "exit status %d (decided from job.status; the controller no longer knows the job)",
 			 js->exit_code);
 	return JS_FAILED;
 }
@@ -167,9 +161,7 @@ enum job_state slurm_decide(const struct slurm_seen *seen, const struct status_f
 		if (js)
 			return from_status_file(js, exit_code, reason, n);
 		snprintf(reason, n,
-			 "the controller no longer knows the job (older than MinJobAge) and it "
-			 "left no "
-			 "job.status: it was killed before its exit trap ran, or its node failed");
+			 "the controller no longer knows the job (older than MinJobAge) and it left no job.status: it was killed before its exit trap ran, or its node failed");
 		return JS_LOST;
 	}
 	uint32_t base = seen->job_state & JOB_STATE_BASE;
@@ -298,8 +290,7 @@ static int apply_extra(job_desc_msg_t *d, const struct argv *extra, struct strbu
 		if (!ok) {
 			char list[256];
 			return err_set(ERR_USAGE,
-				       "slurm.extra: %s is not supported by the libslurm backend "
-				       "(supported: %s)",
+				       "slurm.extra: %s is not supported by the libslurm backend (supported: %s)",
 				       o, job_spec_extras(list, sizeof list));
 		}
 	}
@@ -425,8 +416,7 @@ static int submit_scenario(struct run *r, const struct job_row *j, job_info_msg_
 	if (id) {
 		how = "adopted: the controller already had the job of an interrupted submit";
 		fprintf(stderr,
-			"campaign: %s: job %u was submitted before the interruption: adopted, not "
-			"submitted again\n",
+			"campaign: %s: job %u was submitted before the interruption: adopted, not submitted again\n",
 			s->name, id);
 	} else if ((rc = fsio_read(p.buf, 1 << 20, &script, NULL)) == 0 &&
 		   (rc = store_job_submitting(r->st, j->scenario, j->attempt)) == 0) {
@@ -548,9 +538,7 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 		slurm_free_job_info_msg(known);
 		if (id)
 			fprintf(stderr,
-				"campaign: the aggregation job %u was submitted before the "
-				"interruption: adopted, "
-				"not submitted again\n",
+				"campaign: the aggregation job %u was submitted before the interruption: adopted, not submitted again\n",
 				id);
 	} else {
 		rc = store_run_set_aggregate_intent(r->st, key);
@@ -570,8 +558,7 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 		/* a copy: the job is submitted */
 		if (rc == 0 && fsio_write_atomic(sp.buf, script.buf, script.len, 0755) < 0)
 			fprintf(stderr,
-				"campaign: warning: the aggregation job's script was not kept: "
-				"%s\n",
+				"campaign: warning: the aggregation job's script was not kept: %s\n",
 				err_last());
 		strbuf_free(&sp);
 	}

@@ -201,9 +201,7 @@ static int map_check(struct loader *L, yaml_node_t *n, const char *path, const c
 			for (int i = 0; allowed[i]; i++)
 				strbuf_addf(&sb, "%s%s", i ? ", " : "", allowed[i]);
 			problem(L, k, kp,
-				!strcmp(key, "<<") ? "YAML merge keys (<<) are not supported: "
-						     "write the keys out "
-						     "(anchors and aliases are)"
+				!strcmp(key, "<<") ? "YAML merge keys (<<) are not supported: write the keys out (anchors and aliases are)"
 						   : "unknown key (expected one of: %s)",
 				strbuf_str(&sb));
 			strbuf_free(&sb);
@@ -326,12 +324,9 @@ static void no_literal_vars(struct loader *L, yaml_node_t *n, const char *path,
 					snprintf(hint, sizeof hint, "write {{%s}}", ph);
 				else
 					snprintf(hint, sizeof hint,
-						 "pass it through a shell: [\"/bin/sh\", \"-c\", "
-						 "\"...\"]");
+						 "pass it through a shell: [\"/bin/sh\", \"-c\", \"...\"]");
 				problem(L, n, path,
-					"\"%.60s\" would reach the program as written: campaign "
-					"runs no shell, so "
-					"$%.*s is not expanded (%s)",
+					"\"%.60s\" would reach the program as written: campaign runs no shell, so $%.*s is not expanded (%s)",
 					w->v[i], (int) k, name, hint);
 				return;
 			}
@@ -349,11 +344,9 @@ static int env_from(struct loader *L, yaml_node_t *n, const char *path)
 	yaml_node_t *v;
 	map_check(L, n, path, keys);
 	if (!(v = map_get(L, n, "from_env")))
-		problem(L, n, path, "a variable given as a mapping needs from_env: true (passed "
-			"through from the submitting environment)");
+		problem(L, n, path, "a variable given as a mapping needs from_env: true (passed through from the submitting environment)");
 	else if (as_bool(L, v, path, &yes) == 0 && !yes)
-		problem(L, v, path, "from_env: false passes nothing: give the value as a string, "
-			"or write from_env: true");
+		problem(L, v, path, "from_env: false passes nothing: give the value as a string, or write from_env: true");
 	return (int)L->d->n > before ? -1 : 0;
 }
 
@@ -375,10 +368,7 @@ static int env_literal_ok(struct loader *L, yaml_node_t *n, const char *path, co
 	else
 		return 1;
 	problem(L, n, path,
-		"%s looks secret (%s): a literal value would be copied into the run's "
-		"campaign.yaml, job scripts and metadata; pass it from the submitting environment "
-		"instead with %s: { from_env: true } and export %s before submitting (or set "
-		"allow_literal_secrets: true)",
+		"%s looks secret (%s): a literal value would be copied into the run's campaign.yaml, job scripts and metadata; pass it from the submitting environment instead with %s: { from_env: true } and export %s before submitting (or set allow_literal_secrets: true)",
 		name, what, name, name);
 	return 0;
 }
@@ -400,8 +390,7 @@ static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_pa
 		subpath(kp, sizeof kp, path, key);
 		if (!is_env_name(key)) {
 			problem(L, k, kp,
-				"'%.64s' is not a valid %s name (letters, digits, _; not starting "
-				"with a digit)",
+				"'%.64s' is not a valid %s name (letters, digits, _; not starting with a digit)",
 				key, is_params ? "parameter" : "environment variable");
 			rc = -1;
 			continue;
@@ -420,8 +409,7 @@ static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_pa
 				rc = -1;
 			continue;
 		}
-		const char *v = scalar(L, vn, kp, is_params ? "a string" : "a string or "
-							"{ from_env: true }");
+		const char *v = scalar(L, vn, kp, is_params ? "a string" : "a string or { from_env: true }");
 		if (v && (is_params || env_literal_ok(L, vn, kp, key, v)))
 			kvlist_set(out, key, v);
 		else
@@ -437,8 +425,7 @@ static int safe_sbatch_value(struct loader *L, yaml_node_t *n, const char *path,
 	if (as_string(L, n, path, out) < 0)
 		return -1;
 	if (!is_safe_token(*out)) {
-		problem(L, n, path, "\"%.64s\" holds characters not allowed in an sbatch option "
-			"(allowed: letters, digits and _ . , : = + @ / %% -)", *out);
+		problem(L, n, path, "\"%.64s\" holds characters not allowed in an sbatch option (allowed: letters, digits and _ . , : = + @ / %% -)", *out);
 		return -1;
 	}
 	return 0;
@@ -451,8 +438,7 @@ static void load_time(struct loader *L, yaml_node_t *n, const char *path, char *
 		return;
 	if (slurm_time_parse(*out, &secs) < 0)
 		problem(L, n, path,
-			"\"%.64s\" is not a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, "
-			"D-HH:MM:SS or UNLIMITED)",
+			"\"%.64s\" is not a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)",
 			*out);
 }
 
@@ -479,15 +465,11 @@ static void load_slurm(struct loader *L, yaml_node_t *n)
 			char list[256];
 			if (strncmp(e, "--", 2) || !is_safe_token(e + 2))
 				problem(L, v, "slurm.extra",
-					"\"%.64s\" is not an sbatch long option of safe characters "
-					"(e.g. --exclusive, --mem=0)",
+					"\"%.64s\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)",
 					e);
 			else if (job_spec_extra(e, &val) < 0)
 				problem(L, v, "slurm.extra",
-					"\"%.64s\" is not an option campaign passes on (supported: "
-					"%s; "
-					"the job's output, name, nodes, tasks and time are "
-					"campaign's)",
+					"\"%.64s\" is not an option campaign passes on (supported: %s; the job's output, name, nodes, tasks and time are campaign's)",
 					e, job_spec_extras(list, sizeof list));
 		}
 	}
@@ -507,9 +489,7 @@ static void load_workload(struct loader *L, yaml_node_t *n)
 			c->workload.per_node = 1;
 		else if (strcmp(launcher, "ranks"))
 			problem(L, v, "workload.launcher",
-				"must be ranks (campaign starts every rank) or per-node (one "
-				"process per node starts them: torchrun, accelerate, deepspeed), "
-				"not \"%.40s\"",
+				"must be ranks (campaign starts every rank) or per-node (one process per node starts them: torchrun, accelerate, deepspeed), not \"%.40s\"",
 				launcher);
 	}
 	free(launcher);
@@ -755,8 +735,7 @@ static void load_phase_rules(struct loader *L, yaml_node_t *n)
 				known |= !strcmp(phases[k], phase);
 		if (phase && !known)
 			problem(L, ph, path,
-				"unknown phase \"%.32s\" (expected forward, backward, optimizer, "
-				"data_loading, communication, io, compute or other)",
+				"unknown phase \"%.32s\" (expected forward, backward, optimizer, data_loading, communication, io, compute or other)",
 				phase);
 		if (known && as_string(L, pat, path, &pattern) == 0 &&
 		    check_pattern(L, pat, path, pattern, NULL) == 0) {
@@ -812,8 +791,7 @@ static void load_scaling(struct loader *L, yaml_node_t *v)
 	if (as_string(L, v, "analysis.scaling", &c->analysis.scaling) == 0 &&
 	    strcmp(c->analysis.scaling, "weak") && strcmp(c->analysis.scaling, "strong"))
 		problem(L, v, "analysis.scaling",
-			"must be weak (the per-rank batch is fixed) or strong (the global "
-			"batch is fixed), not \"%.40s\"",
+			"must be weak (the per-rank batch is fixed) or strong (the global batch is fixed), not \"%.40s\"",
 			c->analysis.scaling);
 }
 
@@ -879,8 +857,7 @@ static void load_knob_body(struct loader *L, yaml_node_t *n, const char *path,
 		as_int(L, v, (subpath(q, sizeof q, a, "batch_per_rank"), q), 1, 100000000,
 		       &k->batch_per_rank);
 	if (!k->params.n && !k->env.n && !k->tasks_per_node && !k->batch_per_rank)
-		problem(L, n, path, "a knob needs a change: params, env, tasks_per_node or "
-			"analysis.batch_per_rank");
+		problem(L, n, path, "a knob needs a change: params, env, tasks_per_node or analysis.batch_per_rank");
 }
 
 static const char *const knob_keys[] = { "params", "env", "tasks_per_node", "analysis", NULL };
@@ -902,8 +879,7 @@ static void load_knobs(struct loader *L, yaml_node_t *n)
 		struct strbuf all = STRBUF_INIT;
 		subpath(kp, sizeof kp, "knobs", kind);
 		if (!is_rec_kind(kind, &all))
-			problem(L, k, kp, "'%.64s' is not a kind of recommendation (the analysis "
-				"emits: %s)", kind, strbuf_str(&all));
+			problem(L, k, kp, "'%.64s' is not a kind of recommendation (the analysis emits: %s)", kind, strbuf_str(&all));
 		strbuf_free(&all);
 		struct knob *kb = &c->knobs[c->n_knobs++];
 		kb->kind = xstrdup(kind);
@@ -926,8 +902,7 @@ static void load_variant(struct loader *L, yaml_node_t *n)
 		problem(L, n, "variant", "missing key 'kind' (the recommendation it acts on)");
 	else if (as_string(L, v, "variant.kind", &c->variant.kind) == 0 &&
 		 !is_rec_kind(c->variant.kind, &all))
-		problem(L, v, "variant.kind", "'%.64s' is not a kind of recommendation (the "
-			"analysis emits: %s)", c->variant.kind, strbuf_str(&all));
+		problem(L, v, "variant.kind", "'%.64s' is not a kind of recommendation (the analysis emits: %s)", c->variant.kind, strbuf_str(&all));
 	strbuf_free(&all);
 	load_knob_body(L, n, "variant", keys, &c->variant);
 }
@@ -941,8 +916,7 @@ static void check_knob(struct loader *L, const struct knob *k, yaml_node_t *n, c
 		for (size_t i = 0; i < c->n_scenarios && !known; i++)
 			known = kvlist_get(&c->scenarios[i].params, k->params.items[j].key) != NULL;
 		if (!known)
-			problem(L, n, path, "no scenario has a parameter '%s' (a knob changes the "
-				"campaign's own params: add it to workload.params)",
+			problem(L, n, path, "no scenario has a parameter '%s' (a knob changes the campaign's own params: add it to workload.params)",
 				k->params.items[j].key);
 	}
 	if (!knob_changes(c, k))
@@ -1003,8 +977,7 @@ static void load_scenario(struct loader *L, yaml_node_t *n, size_t idx, struct s
 	else if (as_string(L, v, (subpath(p, sizeof p, base, "name"), p), &s->name) == 0 &&
 		 !strstr(s->name, "{{") && !is_safe_name(s->name))
 		problem(L, v, p,
-			"\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most "
-			"64; not starting with . or -)",
+			"\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)",
 			s->name);
 	if (!(v = map_get(L, n, "nodes")))
 		problem(L, n, base, "missing required key 'nodes'");
@@ -1055,8 +1028,7 @@ static void load_matrix(struct loader *L, yaml_node_t *n)
 		subpath(kp, sizeof kp, "matrix", key);
 		if (!is_matrix_field(key) && (!is_env_name(key) || placeholder_is_builtin(key))) {
 			problem(L, k, kp,
-				"a matrix key is nodes, tasks_per_node, gpus_per_node, backend or "
-				"a parameter name");
+				"a matrix key is nodes, tasks_per_node, gpus_per_node, backend or a parameter name");
 			continue;
 		}
 		struct matrix_axis *a = &L->axes[L->n_axes];
@@ -1186,9 +1158,7 @@ static int check_tags(struct loader *L)
 			continue;
 		int std = !strncmp(tag, prefix, sizeof prefix - 1);
 		problem(L, n, "",
-			"the YAML tag %s%.60s is not supported: campaign files take plain values "
-			"(no "
-			"!include, secrets or objects; remove the tag)",
+			"the YAML tag %s%.60s is not supported: campaign files take plain values (no !include, secrets or objects; remove the tag)",
 			std ? "!!" : "", std ? tag + sizeof prefix - 1 : tag);
 		bad = 1;
 	}
@@ -1228,8 +1198,7 @@ static void load_root(struct loader *L, yaml_node_t *root)
 			"missing required key 'campaign' (the campaign's name)");
 	else if (as_string(L, v, "campaign", &c->name) == 0 && !is_safe_name(c->name))
 		problem(L, v, "campaign",
-			"\"%.64s\" is not a safe name (letters, digits, . _ -; at most 64; not "
-			"starting with . or -)",
+			"\"%.64s\" is not a safe name (letters, digits, . _ -; at most 64; not starting with . or -)",
 			c->name);
 	if ((v = map_get(L, root, "description"))) as_string(L, v, "description", &c->description);
 	if ((v = map_get(L, root, "store_journal")) &&
@@ -1342,9 +1311,7 @@ int campaign_load(const char *file, struct campaign *c, struct diags *d)
 	struct stat st;
 	if (stat(file, &st) == 0 && st.st_size > (off_t)MAX_FILE_BYTES) {
 		diags_add(d, 0, 0, "",
-			  "%lld bytes, over the 4 MiB a campaign file may have (a campaign is a "
-			  "few KB: "
-			  "generate scenarios with matrix:, keep data in files the workload reads)",
+			  "%lld bytes, over the 4 MiB a campaign file may have (a campaign is a few KB: generate scenarios with matrix:, keep data in files the workload reads)",
 			  (long long) st.st_size);
 		return ERR_USAGE;
 	}
@@ -1479,8 +1446,7 @@ static void check_words(struct loader *L, const struct argv *w, const struct kvl
 					w->v[i]);
 			else
 				problem(L, where, path,
-					"unknown placeholder {{%s}} (scenario %s; define it under "
-					"workload.params)",
+					"unknown placeholder {{%s}} (scenario %s; define it under workload.params)",
 					bad, scen);
 		}
 		strbuf_free(&sink);
@@ -1494,8 +1460,7 @@ static void check_scenario(struct loader *L, const struct scenario *o, size_t i,
 	snprintf(p, sizeof p, "scenarios[%zu].name", i);
 	if (!is_safe_name(o->name))
 		diags_add(L->d, o->line, o->col, p,
-			  "\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most "
-			  "64; not starting with . or -)",
+			  "\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)",
 			  o->name);
 	for (size_t j = 0; j < i; j++)
 		if (!strcmp(c->scenarios[j].name, o->name))
@@ -1503,8 +1468,7 @@ static void check_scenario(struct loader *L, const struct scenario *o, size_t i,
 				  o->name);
 	if (!strncmp(o->name, FABRIC_PROBE_PREFIX, strlen(FABRIC_PROBE_PREFIX)))
 		diags_add(L->d, o->line, o->col, p,
-			  "\"%.64s\": names starting with %s are the fabric probes' "
-			  "(analysis.fabric_probe); choose another name",
+			  "\"%.64s\": names starting with %s are the fabric probes' (analysis.fabric_probe); choose another name",
 			  o->name, FABRIC_PROBE_PREFIX);
 	if (!strcmp(o->backend, "nccl") && o->gpus_per_node == 0)
 		diags_add(L->d, o->line, o->col, p, "backend nccl needs gpus_per_node >= 1");

@@ -13,8 +13,7 @@
 static const struct optdef results_opt[] = {
 	{ 'R', "results", "DIR", "results root (default $CAMPAIGN_RESULTS, else ./results)" },
 	{ 'J', "store-journal", "MODE",
-	  "the state store's journal: auto (default: WAL on a local disk, a rollback "
-	  "journal on NFS, Lustre, GPFS...; an existing store keeps its own), wal or delete" },
+	  "the state store's journal: auto (default: WAL on a local disk, a rollback journal on NFS, Lustre, GPFS...; an existing store keeps its own), wal or delete" },
 	OPT_END,
 };
 
@@ -210,8 +209,7 @@ static int no_run_nor_scenario(const char *root, const char *name, const struct 
 		strbuf_addf(&sb, " and %zu more", r->c.n_scenarios - 8);
 	int rc =
 		err_set(ERR_NOTFOUND,
-			"no run '%.80s%s' under %s; "
-			"the newest run %s has no scenario of that name either (its scenarios: %s)",
+			"no run '%.80s%s' under %s; the newest run %s has no scenario of that name either (its scenarios: %s)",
 			name, strlen(name) > 80 ? "..." : "", root, r->id, sb.buf);
 	strbuf_free(&sb);
 	return rc;

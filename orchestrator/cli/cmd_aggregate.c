@@ -35,8 +35,7 @@ static int aggregate_exec(const struct cmd_entry *self, struct args *a)
 	}
 	if (rc == 1)
 		fprintf(stderr,
-			"campaign aggregate: run %s still has unfinished jobs; use --force to "
-			"analyse what is there\n",
+			"campaign aggregate: run %s still has unfinished jobs; use --force to analyse what is there\n",
 			r->id);
 	else if (rc == 0)
 		printf("%s/" RUN_REPORT "\n%s/" RUN_SUMMARY "\n", r->dir, r->dir);
@@ -57,7 +56,6 @@ const struct cmd_entry cmd_aggregate_entry = {
 		{ 'j', "jobs", "N",
 		  "threads for the per-rank work (default 0: every CPU this process may use)" },
 		{ 's', "shards", "N",
-		  "map the per-file work over N processes first (default 0: in a batch job of "
-		  "several nodes, srun on each node; else none)" },
+		  "map the per-file work over N processes first (default 0: in a batch job of several nodes, srun on each node; else none)" },
 		OPT_END },
 };

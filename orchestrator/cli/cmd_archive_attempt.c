@@ -30,8 +30,7 @@ static int archive_attempt_exec(const struct cmd_entry *self, struct args *a)
 	if (rc < 0)
 		return rc;
 	fprintf(stderr,
-		"campaign: the scheduler requeued this job: attempt %ld's outputs are kept in "
-		"attempts/%ld/\n",
+		"campaign: the scheduler requeued this job: attempt %ld's outputs are kept in attempts/%ld/\n",
 		attempt, attempt);
 	return EXIT_OK;
 }

@@ -259,13 +259,11 @@ static void print_checked(json_t *f)
 	json_t *ck = json_object_get(f, SK_CHECKED_PREDICTIONS), *e;
 	size_t i;
 	variant_knob_text(json_object_get(f, SK_KNOB), &knob);
-	printf("\nPredicted and measured (campaign try: %s)\n  %s run %s is a variant of run "
-	       "%s%s%s%s\n", jsonio_str(f, SK_KIND), jsonio_str(f, "variant"),
+	printf("\nPredicted and measured (campaign try: %s)\n  %s run %s is a variant of run %s%s%s%s\n", jsonio_str(f, SK_KIND), jsonio_str(f, "variant"),
 	       jsonio_str(f, "variant_run"), jsonio_str(f, SK_OF), knob.len ? " (knob " : "",
 	       knob.buf ? knob.buf : "", knob.len ? ")" : "");
 	if (!json_array_size(ck))
-		printf("  its summary.json holds no checked predictions (`campaign aggregate %s` "
-		       "writes them)\n", jsonio_str(f, "variant_run"));
+		printf("  its summary.json holds no checked predictions (`campaign aggregate %s` writes them)\n", jsonio_str(f, "variant_run"));
 	else
 		printf(CHECK_ROW, "scenario", "parent (ms)", "predicted (ms)", "measured (ms)",
 		       "95 % CI (ms)", "outcome");

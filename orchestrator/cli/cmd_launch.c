@@ -19,8 +19,7 @@ static int launch_exec(const struct cmd_entry *self, struct args *a)
 		return EXIT_USAGE;
 	if (a->dashdash < 0 || a->dashdash >= a->npos) {
 		fprintf(stderr,
-			"campaign launch: give the command after '--'\nTry 'campaign launch "
-			"--help'.\n");
+			"campaign launch: give the command after '--'\nTry 'campaign launch --help'.\n");
 		return EXIT_USAGE;
 	}
 	char **cmd = a->pos + a->dashdash;
@@ -47,15 +46,13 @@ const struct cmd_entry cmd_launch_entry = {
 		{ 'n', "nodes", "N", "nodes to emulate or span (default 1)" },
 		{ 't', "tasks-per-node", "T", "ranks per node (default 1)" },
 		{ 'w', "workers-per-node", "W",
-		  "each task is a per-node launcher (torchrun) starting W workers: the workers "
-		  "are recorded as the ranks (ranks/rank_<RANK>.json), the launchers apart" },
+		  "each task is a per-node launcher (torchrun) starting W workers: the workers are recorded as the ranks (ranks/rank_<RANK>.json), the launchers apart" },
 		{ 'g', "grace", "S",
 		  "seconds between SIGTERM and SIGKILL when stopping ranks (default 10)" },
 		{ 'l', "local", NULL, "start local processes even inside a SLURM allocation" },
 		{ 'o', "overlap", NULL,
 		  "inside SLURM, let this step share the allocation with others (srun --overlap)" },
 		{ 'x', "rank-exit", "DIR",
-		  "(used by launch itself inside srun) run CMD as one task, record its status in "
-		  "DIR" },
+		  "(used by launch itself inside srun) run CMD as one task, record its status in DIR" },
 		OPT_END },
 };

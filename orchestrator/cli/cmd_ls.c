@@ -163,8 +163,7 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 		printf("%s\n", text);
 		free(text);
 	} else if (runs.n == 0) {
-		printf("no runs under %s (submit one, or pass --results DIR or set "
-		       "CAMPAIGN_RESULTS)\n",
+		printf("no runs under %s (submit one, or pass --results DIR or set CAMPAIGN_RESULTS)\n",
 		       root);
 	} else {
 		printf("%-24s %-20s %-8s %-9s %6s  %s\n", "RUN", "CAMPAIGN", "BACKEND", "ANALYSIS",

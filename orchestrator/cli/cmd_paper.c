@@ -35,8 +35,7 @@ static int paper_exec(const struct cmd_entry *self, struct args *a)
 	if (rc == 0 && verify) {
 		if (!fsio_is_dir(out.buf)) {
 			fprintf(stderr,
-				"campaign paper: --verify: %s does not exist (run `campaign paper` "
-				"first)\n",
+				"campaign paper: --verify: %s does not exist (run `campaign paper` first)\n",
 				out.buf);
 			exit = EXIT_NOTFOUND;
 		} else {
@@ -70,9 +69,7 @@ const struct cmd_entry cmd_paper_entry = {
 	.exec = paper_exec,
 	.opts = (const struct optdef[]){
 		{ 'o', "out", "DIR",
-		  "where (default RUN_DIR/paper): a new or empty folder, or a previous paper "
-		  "output, "
-		  "which is replaced whole; any other folder is refused" },
+		  "where (default RUN_DIR/paper): a new or empty folder, or a previous paper output, which is replaced whole; any other folder is refused" },
 		{ 'v', "verify", NULL,
 		  "regenerate into a temporary directory and report any difference (exit 1)" },
 		OPT_END },

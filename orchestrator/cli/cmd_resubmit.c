@@ -40,9 +40,7 @@ static int check_names(const struct pick *p, const struct snapshot *js)
 			return err_set(ERR_NOTFOUND, "the run has no scenario '%s'", p->names[i]);
 		if (!job_state_is_final(j->state))
 			return err_set(ERR_USAGE,
-				       "scenario %s is %s (attempt %d): only ended scenarios can "
-				       "be resubmitted; "
-				       "cancel it first with `campaign cancel RUN %s`",
+				       "scenario %s is %s (attempt %d): only ended scenarios can be resubmitted; cancel it first with `campaign cancel RUN %s`",
 				       j->scenario, job_state_name(j->state), j->attempt,
 				       j->scenario);
 	}

@@ -44,8 +44,7 @@ static int submit_exec(const struct cmd_entry *self, struct args *a)
 	if (dirty && args_has(a, 'c')) {
 		fprintf(stderr,
 			"campaign submit: --require-clean: the working tree is not clean: %s\n"
-			"Commit or stash these changes (or drop --require-clean); nothing was "
-			"submitted.\n",
+			"Commit or stash these changes (or drop --require-clean); nothing was submitted.\n",
 			dirty);
 		free(dirty);
 		provenance_free(&prov);

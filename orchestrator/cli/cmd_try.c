@@ -36,8 +36,7 @@ static json_t *parent_summary(struct run *r, const char *shown)
 	strbuf_addf(&p, "%s/" RUN_SUMMARY, r->dir);
 	json_t *j = fsio_exists(p.buf) ? json_load_file(p.buf, 0, NULL) : NULL;
 	if (!j)
-		err_set(ERR_NOTFOUND, "run %s has no analysis yet (%s): wait for it to end, or "
-			"`campaign aggregate %s`", shown, p.buf, shown);
+		err_set(ERR_NOTFOUND, "run %s has no analysis yet (%s): wait for it to end, or `campaign aggregate %s`", shown, p.buf, shown);
 	strbuf_free(&p);
 	return j;
 }
@@ -167,8 +166,7 @@ static void say_no_knob(const char *kind)
 {
 	printf("%s: no knob for these recommendations: add one to the campaign file, e.g.\n"
 	       "  knobs:\n    %s: { params: { NAME: VALUE } }\n"
-	       "(params, env, tasks_per_node or analysis.batch_per_rank), or give a campaign file "
-	       "with knobs: with --knobs FILE; nothing submitted for it\n", kind, kind);
+	       "(params, env, tasks_per_node or analysis.batch_per_rank), or give a campaign file with knobs: with --knobs FILE; nothing submitted for it\n", kind, kind);
 }
 
 /* One kind, named or recommended: tried when it has a knob and a recommendation. */
@@ -225,8 +223,7 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 	for (size_t i = 0; i < kinds.n; i++)
 		tried += campaign_knob(t->knobs, kinds.v[i]) != NULL;
 	if (tried > 1 && !strcmp(t->be->name, "local") && !t->wait) {
-		printf("the local executor runs the %d variants one after another (each measured "
-		       "alone): waiting for each\n", tried);
+		printf("the local executor runs the %d variants one after another (each measured alone): waiting for each\n", tried);
 		t->wait = 1;
 	}
 	for (size_t i = 0; rc >= 0 && !t->stopped && i < kinds.n; i++)
@@ -252,8 +249,7 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 	const struct campaign *rc_ = &a->run->c;
 	if (rc_->variant.kind)
 		return err_set(ERR_USAGE,
-			       "run %s is itself a variant (of %s, for %s): try the "
-			       "recommendations of %s",
+			       "run %s is itself a variant (of %s, for %s): try the recommendations of %s",
 			       a->run->id, rc_->variant_of ? rc_->variant_of : "another run",
 			       rc_->variant.kind, rc_->variant_of ? rc_->variant_of : "that run");
 	int rc = submission_check_env(rc_); /* as submit: nothing made without them */

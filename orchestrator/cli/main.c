@@ -73,8 +73,7 @@ static int help(int argc, char **argv)
 		const struct cmd_entry *e = find(argv[2]);
 		if (!e) {
 			fprintf(stderr,
-				"campaign help: '%s' is not a command. See 'campaign help "
-				"--all'.\n",
+				"campaign help: '%s' is not a command. See 'campaign help --all'.\n",
 				argv[2]);
 			return EXIT_USAGE;
 		}

@@ -102,11 +102,7 @@ static void check_master_addr(void)
 		return;
 	}
 	fprintf(stderr,
-		"campaign launch: node %s: MASTER_ADDR %s does not resolve here (%s): an env:// "
-		"rendezvous "
-		"(torch.distributed, torchrun) will fail; set MASTER_ADDR in workload.env to an "
-		"address every node "
-		"can reach\n",
+		"campaign launch: node %s: MASTER_ADDR %s does not resolve here (%s): an env:// rendezvous (torch.distributed, torchrun) will fail; set MASTER_ADDR in workload.env to an address every node can reach\n",
 		node ? node : "?", addr, gai_strerror(e));
 }
 
@@ -189,8 +185,7 @@ static void say_cannot_run(const char *prog, int err)
 		cwd, strerror(err),
 		err == ENOENT && !strchr(prog, '/') ? " (not on PATH)"
 			: err == ENOENT && prog[0] != '/'
-			? " (relative paths start from the job directory; {{campaign_dir}} "
-			  "names the campaign file's folder)"
+			? " (relative paths start from the job directory; {{campaign_dir}} names the campaign file's folder)"
 			: "");
 }
 
@@ -379,11 +374,7 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long wo
 		job_env(nodes, tpn, tpn, addr ? addr : "127.0.0.1", job_port());
 		if (!addr && nodes > 1)
 			fprintf(stderr,
-				"campaign launch: the first node's address is unknown "
-				"(SLURM_JOB_NODELIST %s): "
-				"MASTER_ADDR 127.0.0.1 reaches only the first node's ranks; set "
-				"MASTER_ADDR in "
-				"workload.env\n",
+				"campaign launch: the first node's address is unknown (SLURM_JOB_NODELIST %s): MASTER_ADDR 127.0.0.1 reaches only the first node's ranks; set MASTER_ADDR in workload.env\n",
 				getenv("SLURM_JOB_NODELIST") ? getenv("SLURM_JOB_NODELIST")
 							     : "unset");
 		say_rendezvous(nodes, tpn);
@@ -415,8 +406,7 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long wo
 	int first = dir.len ? first_failed_rank(dir.buf, nodes * tpn, &rank) : -1;
 	if (rc != 0 && first > 0) {
 		fprintf(stderr,
-			"campaign launch: rank %ld failed first, with status %d (srun's status was "
-			"%d): the job's status\n",
+			"campaign launch: rank %ld failed first, with status %d (srun's status was %d): the job's status\n",
 			rank, first, rc);
 		rc = first;
 	}
@@ -477,8 +467,7 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 		if ((first_exit || first_signal || launch_stop) && !stopping) {
 			if (first_exit || first_signal)
 				fprintf(stderr,
-					"campaign launch: a rank failed; stopping the other "
-					"ranks\n");
+					"campaign launch: a rank failed; stopping the other ranks\n");
 			/* a helper step (node monitors) is stopped so when the workload ends */
 			else if (!helper)
 				fprintf(stderr,
@@ -520,10 +509,7 @@ static int fds_for_ranks(long n)
 	}
 	if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)need > rl.rlim_cur) {
 		fprintf(stderr,
-			"campaign launch: %ld local ranks need about %ld open files (a log pipe "
-			"and file each); this "
-			"process may have %llu (ulimit -n, hard limit included): raise the limit "
-			"or launch fewer ranks\n",
+			"campaign launch: %ld local ranks need about %ld open files (a log pipe and file each); this process may have %llu (ulimit -n, hard limit included): raise the limit or launch fewer ranks\n",
 			n, need, (unsigned long long) rl.rlim_cur);
 		return -1;
 	}

@@ -25,25 +25,7 @@ struct store {
 };
 
 static const char schema[] =
-	"CREATE TABLE IF NOT EXISTS runs ("
-	"  run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL, run_dir TEXT NOT NULL,"
-	"  backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL,"
-	"  aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT, aggregate_key TEXT,"
-	"  aggregated_attempts INTEGER NOT NULL DEFAULT 0);"
-	"CREATE TABLE IF NOT EXISTS jobs ("
-	"  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
-	"  scenario TEXT NOT NULL, attempt INTEGER NOT NULL, job_id TEXT,"
-	"  state TEXT NOT NULL, reason TEXT, exit_code INTEGER NOT NULL DEFAULT -1,"
-	"  nodes INTEGER NOT NULL, ntasks INTEGER NOT NULL, nodelist TEXT,"
-	"  submitted_at REAL NOT NULL DEFAULT 0, started_at REAL NOT NULL DEFAULT 0,"
-	"  ended_at REAL NOT NULL DEFAULT 0, pid INTEGER NOT NULL DEFAULT 0,"
-	"  cancel_requested INTEGER NOT NULL DEFAULT 0,"
-	"  submit_tries INTEGER NOT NULL DEFAULT 0, failed_nodes TEXT,"
-	"  UNIQUE (scenario, attempt));"
-	"CREATE TABLE IF NOT EXISTS transitions ("
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT, scenario TEXT NOT NULL,"
-	"  attempt INTEGER NOT NULL, from_state TEXT, to_state TEXT NOT NULL,"
-	"  at REAL NOT NULL, detail TEXT);";
+	"CREATE TABLE IF NOT EXISTS runs (  run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL, run_dir TEXT NOT NULL,  backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL,  aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT, aggregate_key TEXT,  aggregated_attempts INTEGER NOT NULL DEFAULT 0);CREATE TABLE IF NOT EXISTS jobs (  seq INTEGER PRIMARY KEY AUTOINCREMENT,  scenario TEXT NOT NULL, attempt INTEGER NOT NULL, job_id TEXT,  state TEXT NOT NULL, reason TEXT, exit_code INTEGER NOT NULL DEFAULT -1,  nodes INTEGER NOT NULL, ntasks INTEGER NOT NULL, nodelist TEXT,  submitted_at REAL NOT NULL DEFAULT 0, started_at REAL NOT NULL DEFAULT 0,  ended_at REAL NOT NULL DEFAULT 0, pid INTEGER NOT NULL DEFAULT 0,  cancel_requested INTEGER NOT NULL DEFAULT 0,  submit_tries INTEGER NOT NULL DEFAULT 0, failed_nodes TEXT,  UNIQUE (scenario, attempt));CREATE TABLE IF NOT EXISTS transitions (  id INTEGER PRIMARY KEY AUTOINCREMENT, scenario TEXT NOT NULL,  attempt INTEGER NOT NULL, from_state TEXT, to_state TEXT NOT NULL,  at REAL NOT NULL, detail TEXT);";
 
 double store_now(void)
 {
@@ -56,10 +38,7 @@ double store_now(void)
 static int damaged(const struct store *st, const char *why)
 {
 	return err_set(ERR_IO,
-		       "state store %s is damaged (%s): the run's records cannot be read. campaign "
-		       "does not "
-		       "replace it; restore it from a copy (the run's job directories and outputs "
-		       "are untouched)",
+		       "state store %s is damaged (%s): the run's records cannot be read. campaign does not replace it; restore it from a copy (the run's job directories and outputs are untouched)",
 		       st->path, why);
 }
 
@@ -70,15 +49,11 @@ static int db_fail(struct store *st, const char *what)
 	    (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_FULL ||
 	     code == SQLITE_IOERR))
 		return err_set(ERR_IO,
-			       "%s: %s: the file system holding the run is full (no space left), "
-			       "so nothing can "
-			       "be recorded until space is freed; what is recorded is intact",
+			       "%s: %s: the file system holding the run is full (no space left), so nothing can be recorded until space is freed; what is recorded is intact",
 			       st->path, what);
 	if (code == SQLITE_READONLY || (st->readonly && code == SQLITE_CANTOPEN))
 		return err_set(ERR_IO,
-			       "%s: %s: the results directory cannot be written (a read-only "
-			       "mount, or not yours), "
-			       "so nothing can be recorded; it can only be read",
+			       "%s: %s: the results directory cannot be written (a read-only mount, or not yours), so nothing can be recorded; it can only be read",
 			       st->path, what);
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
 		return damaged(st, sqlite3_errmsg(st->db));
@@ -162,22 +137,14 @@ static int set_journal(struct store *st, enum store_journal j, int is_new)
 		rc = journal_mode(st, NULL);
 	if (rc == 0 && want && strcmp(st->journal, want))
 		rc = err_set(ERR_IO,
-			     "state store %s is in %s mode and another process has it open, so it "
-			     "cannot become %s%s: "
-			     "stop the other campaign processes of this run (watch, status loops, "
-			     "the aggregation job) and "
-			     "run again",
+			     "state store %s is in %s mode and another process has it open, so it cannot become %s%s: stop the other campaign processes of this run (watch, status loops, the aggregation job) and run again",
 			     st->path, st->journal, want,
 			     st->fs.shared
-				     ? " (the results are on a shared file "
-				       "system, where SQLite's WAL must not be used across hosts)"
+				     ? " (the results are on a shared file system, where SQLite's WAL must not be used across hosts)"
 				     : "");
 	if (rc == 0 && !want && st->fs.shared && !strcmp(st->journal, "wal"))
 		fprintf(stderr,
-			"campaign: warning: state store %s uses WAL on a shared file system (%s): "
-			"safe only while "
-			"every process using it runs on one host; --store-journal delete switches "
-			"it\n",
+			"campaign: warning: state store %s uses WAL on a shared file system (%s): safe only while every process using it runs on one host; --store-journal delete switches it\n",
 			st->path, st->fs.name);
 	return rc;
 }
@@ -262,9 +229,7 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 	char *msg = NULL;
 	if (is_new && !create)
 		rc = err_set(ERR_NOTFOUND,
-			     "state store %s is missing: the run's records are gone (nothing was "
-			     "created "
-			     "in their place)",
+			     "state store %s is missing: the run's records are gone (nothing was created in their place)",
 			     path);
 	if (rc == 0)
 		rc = fskind_of(where, &st->fs);
@@ -277,9 +242,7 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 	st->full = !create && !is_new && statvfs(where, &vfs) == 0 && vfs.f_bavail == 0;
 	if (st->full && !st->readonly)
 		fprintf(stderr,
-			"campaign: warning: the file system holding %s is full: the run is shown "
-			"as recorded, and "
-			"nothing can be recorded until space is freed\n",
+			"campaign: warning: the file system holding %s is full: the run is shown as recorded, and nothing can be recorded until space is freed\n",
 			where);
 	st->readonly |= st->full;
 	if (rc == 0 && st->fs.shared && !st->readonly)
@@ -398,9 +361,7 @@ int store_run_create(struct store *st, const struct run_row *r)
 {
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO runs (run_id, campaign, run_dir, backend, "
-			       "campaign_sha256, created_at)"
-			       " VALUES (?,?,?,?,?,?)",
+			       "INSERT INTO runs (run_id, campaign, run_dir, backend, campaign_sha256, created_at) VALUES (?,?,?,?,?,?)",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, r->run_id);
@@ -420,10 +381,7 @@ int store_run_get(struct store *st, struct run_row *out)
 	memset(out, 0, sizeof *out);
 	if (sqlite3_prepare_v2(
 		    st->db,
-		    "SELECT run_id, campaign, run_dir, backend, campaign_sha256, created_at,"
-		    " CASE WHEN aggregated_attempts = (SELECT COUNT(*) FROM jobs) THEN "
-		    "aggregated_at ELSE 0 END,"
-		    " aggregate_job_id, aggregate_key FROM runs LIMIT 1",
+		    "SELECT run_id, campaign, run_dir, backend, campaign_sha256, created_at, CASE WHEN aggregated_attempts = (SELECT COUNT(*) FROM jobs) THEN aggregated_at ELSE 0 END, aggregate_job_id, aggregate_key FROM runs LIMIT 1",
 		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	int rc = sqlite3_step(s);
@@ -492,8 +450,7 @@ int store_run_set_aggregated(struct store *st, double at, long attempts)
 {
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(st->db,
-			       "UPDATE runs SET aggregated_at = ?1, aggregated_attempts = ?2"
-			       " WHERE ?2 = (SELECT COUNT(*) FROM jobs)",
+			       "UPDATE runs SET aggregated_at = ?1, aggregated_attempts = ?2 WHERE ?2 = (SELECT COUNT(*) FROM jobs)",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	sqlite3_bind_double(s, 1, at);
@@ -514,10 +471,7 @@ static int plan_rows(struct store *st, void *ctx)
 	sqlite3_stmt *s = NULL, *t = NULL;
 	int rc = 0;
 	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO jobs (scenario, attempt, state, nodes, ntasks)"
-			       " SELECT ?1, COALESCE(MAX(attempt), 0) + 1, 'PLANNED', ?2, ?3 FROM "
-			       "jobs WHERE scenario = ?1"
-			       " RETURNING attempt",
+			       "INSERT INTO jobs (scenario, attempt, state, nodes, ntasks) SELECT ?1, COALESCE(MAX(attempt), 0) + 1, 'PLANNED', ?2, ?3 FROM jobs WHERE scenario = ?1 RETURNING attempt",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, p->scenario);
@@ -531,8 +485,7 @@ static int plan_rows(struct store *st, void *ctx)
 	if (rc == 0 &&
 	    sqlite3_prepare_v2(
 		    st->db,
-		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, "
-		    "detail) VALUES (?, ?, NULL, 'PLANNED', ?, 'submit intent recorded')",
+		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail) VALUES (?, ?, NULL, 'PLANNED', ?, 'submit intent recorded')",
 		    -1, &t, NULL) != SQLITE_OK)
 		rc = db_fail(st, "prepare");
 	if (rc == 0) {
@@ -575,8 +528,7 @@ static int simple_update(struct store *st, const char *sql, const char *scenario
 int store_job_submitting(struct store *st, const char *scenario, int attempt)
 {
 	return simple_update(st,
-			     "UPDATE jobs SET submit_tries = submit_tries + 1 WHERE scenario = ?1 "
-			     "AND attempt = ?2",
+			     "UPDATE jobs SET submit_tries = submit_tries + 1 WHERE scenario = ?1 AND attempt = ?2",
 			     scenario, attempt, NULL, 0);
 }
 
@@ -584,8 +536,7 @@ int store_job_submitted(struct store *st, const char *scenario, int attempt, con
 			const char *detail)
 {
 	int rc = simple_update(st,
-			       "UPDATE jobs SET job_id = ?3, submitted_at = ?4 WHERE scenario = ?1 "
-			       "AND attempt = ?2",
+			       "UPDATE jobs SET job_id = ?3, submitted_at = ?4 WHERE scenario = ?1 AND attempt = ?2",
 			       scenario, attempt, job_id, 0);
 	return rc < 0 ? rc
 		      : store_job_update(st, scenario, attempt, JS_PENDING, NULL, -1, NULL,
@@ -598,9 +549,7 @@ int store_job_set_times(struct store *st, const char *scenario, int attempt, dou
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(
 		    st->db,
-		    "UPDATE jobs SET started_at = CASE WHEN ?3 > 0 THEN ?3 ELSE started_at END,"
-		    " ended_at = CASE WHEN ?4 > 0 THEN ?4 ELSE ended_at END WHERE scenario = ?1 "
-		    "AND attempt = ?2",
+		    "UPDATE jobs SET started_at = CASE WHEN ?3 > 0 THEN ?3 ELSE started_at END, ended_at = CASE WHEN ?4 > 0 THEN ?4 ELSE ended_at END WHERE scenario = ?1 AND attempt = ?2",
 		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, scenario);
@@ -644,9 +593,7 @@ static int update_rows(struct store *st, void *ctx)
 	/* The transition row is written only when the state really changes. */
 	if (sqlite3_prepare_v2(
 		    st->db,
-		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)"
-		    " SELECT scenario, attempt, state, ?3, ?4, ?5 FROM jobs"
-		    " WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3",
+		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail) SELECT scenario, attempt, state, ?3, ?4, ?5 FROM jobs WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3",
 		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, c->scenario);
@@ -659,13 +606,7 @@ static int update_rows(struct store *st, void *ctx)
 	if (rc < 0)
 		return rc;
 	if (sqlite3_prepare_v2(st->db,
-			       "UPDATE jobs SET state = ?3, reason = COALESCE(?4, reason),"
-			       " exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END,"
-			       " nodelist = COALESCE(?6, nodelist),"
-			       " started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 "
-			       "ELSE started_at END,"
-			       " ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END"
-			       " WHERE scenario = ?1 AND attempt = ?2",
+			       "UPDATE jobs SET state = ?3, reason = COALESCE(?4, reason), exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END, nodelist = COALESCE(?6, nodelist), started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 ELSE started_at END, ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END WHERE scenario = ?1 AND attempt = ?2",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, c->scenario);
@@ -741,23 +682,14 @@ static int requeue_rows(struct store *st, void *ctx)
 		return rc; /* another process recorded it first */
 	if ((rc = update_rows(st, &c)) < 0 ||
 	    (rc = requeue_step(st,
-			       "UPDATE jobs SET"
-			       " started_at = CASE WHEN ?4 > 0 THEN ?4 ELSE started_at END,"
-			       " ended_at = CASE WHEN ?5 > 0 THEN ?5 WHEN ended_at = 0 THEN ?3"
-			       " ELSE ended_at END, failed_nodes = ?6"
-			       " WHERE scenario = ?1 AND attempt = ?2",
+			       "UPDATE jobs SET started_at = CASE WHEN ?4 > 0 THEN ?4 ELSE started_at END, ended_at = CASE WHEN ?5 > 0 THEN ?5 WHEN ended_at = 0 THEN ?3 ELSE ended_at END, failed_nodes = ?6 WHERE scenario = ?1 AND attempt = ?2",
 			       q, now, "cannot update job")) < 0 ||
 	    (rc = requeue_step(st,
-			       "INSERT INTO jobs (scenario, attempt, job_id, state, nodes, ntasks,"
-			       " submitted_at, submit_tries) SELECT scenario, attempt + 1, job_id,"
-			       " 'PENDING', nodes, ntasks, ?3, submit_tries FROM jobs"
-			       " WHERE scenario = ?1 AND attempt = ?2",
+			       "INSERT INTO jobs (scenario, attempt, job_id, state, nodes, ntasks, submitted_at, submit_tries) SELECT scenario, attempt + 1, job_id, 'PENDING', nodes, ntasks, ?3, submit_tries FROM jobs WHERE scenario = ?1 AND attempt = ?2",
 			       q, now, "cannot record the requeued attempt")) < 0)
 		return rc;
 	rc = requeue_step(st,
-			  "INSERT INTO transitions (scenario, attempt, from_state, to_state, at,"
-			  " detail) VALUES (?1, ?2 + 1, NULL, 'PENDING', ?3,"
-			  " 'requeued by the controller under the same job id')",
+			  "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail) VALUES (?1, ?2 + 1, NULL, 'PENDING', ?3, 'requeued by the controller under the same job id')",
 			  q, now, "cannot record transition");
 	*x->added = rc == 0;
 	return rc;
@@ -777,12 +709,7 @@ static int read_jobs(struct store *st, const char *where, struct job_row **rows,
 	*n = 0;
 	strbuf_addf(
 		&sql,
-		"SELECT scenario, attempt, job_id, state, reason, exit_code, nodes, ntasks, "
-		"nodelist,"
-		" submitted_at, started_at, ended_at, pid, cancel_requested, submit_tries, seq,"
-		" failed_nodes "
-		"FROM jobs j %s"
-		" ORDER BY (SELECT MIN(seq) FROM jobs k WHERE k.scenario = j.scenario), attempt",
+		"SELECT scenario, attempt, job_id, state, reason, exit_code, nodes, ntasks, nodelist, submitted_at, started_at, ended_at, pid, cancel_requested, submit_tries, seq, failed_nodes FROM jobs j %s ORDER BY (SELECT MIN(seq) FROM jobs k WHERE k.scenario = j.scenario), attempt",
 		where);
 	int rc = sqlite3_prepare_v2(st->db, sql.buf, -1, &s, NULL);
 	strbuf_free(&sql);
@@ -852,8 +779,7 @@ int store_transitions(struct store *st, struct transition_row **rows, size_t *n)
 	sqlite3_stmt *s;
 	*rows = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT scenario, attempt, from_state, to_state, at, detail"
-			       " FROM transitions ORDER BY id", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, "SELECT scenario, attempt, from_state, to_state, at, detail FROM transitions ORDER BY id", -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	size_t cap = 0;
 	int rc;

@@ -66,6 +66,9 @@ fits = lambda l: len(literals.sub("\"\"", l).expandtabs(8)) <= 100
 wide = [f"{f}:{n}" for f in files for n, l in enumerate(open(f, encoding="utf-8"), 1) if len(l.rstrip("\n").expandtabs(8)) > 100 and not fits(l.rstrip("\n"))]
 print("\n".join(wide[:5]), file=sys.stderr)
 sys.exit(1 if wide else 0)'
+# ... and no literal is split mid-sentence over two lines (tests/tools/join_literals.py joins them;
+# a literal may end at a "\n")
+check layout_literals_unsplit python3 tests/tools/join_literals.py --check
 check makefile_has_no_link_group bash -c '! grep -q -- "--start-group" Makefile'
 libs=$(ldd "$BIN/campaign-analyze")
 check analyze_links_no_libslurm bash -c '! grep -q libslurm <<<"$1"' _ "$libs"

@@ -28,8 +28,7 @@ static void fixture(const char *name, int ranks, long gbatch, double data, doubl
 		snprintf(path, sizeof path, "%s/%s/metrics/rank_%d.jsonl", dir, name, r);
 		FILE *f = fopen(path, "w");
 		fprintf(f,
-			"{\"type\": \"meta\", \"rank\": %d, \"world_size\": %d, \"global_batch\": "
-			"%ld}\n",
+			"{\"type\": \"meta\", \"rank\": %d, \"world_size\": %d, \"global_batch\": %ld}\n",
 			r, ranks, gbatch);
 		fprintf(f, "not json at all\n");
 		for (int s = 0; s < 12; s++) {
@@ -37,11 +36,7 @@ static void fixture(const char *name, int ranks, long gbatch, double data, doubl
 			double k = 1 + 0.01 * s + 0.1 * r; /* rank r is slower */
 			double step = active ? k * (data + fwd + bwd + comm + opt + extra) : 1000;
 			fprintf(f,
-				"{\"type\": \"step\", \"step\": %d, \"phase\": \"%s\", "
-				"\"data_wait_ms\": %g, "
-				"\"forward_ms\": %g, \"backward_ms\": %g, \"comm_ms\": %g, "
-				"\"optimizer_ms\": %g, "
-				"\"step_ms\": %g, \"samples\": 8, \"loss\": %g}\n",
+				"{\"type\": \"step\", \"step\": %d, \"phase\": \"%s\", \"data_wait_ms\": %g, \"forward_ms\": %g, \"backward_ms\": %g, \"comm_ms\": %g, \"optimizer_ms\": %g, \"step_ms\": %g, \"samples\": 8, \"loss\": %g}\n",
 				s, active ? "active" : "warmup", k * data, k * fwd, k * bwd,
 				k * comm, k * opt, step, 1.0 / (s + 1));
 		}
@@ -197,15 +192,11 @@ static void exact(const char *name, int ranks, long gbatch, double fwd, double c
 		snprintf(path, sizeof path, "%s/%s/metrics/rank_%d.jsonl", dir, name, r);
 		FILE *f = fopen(path, "w");
 		fprintf(f,
-			"{\"type\": \"meta\", \"rank\": %d, \"world_size\": %d, \"global_batch\": "
-			"%ld, "
-			"\"flops_per_step\": %g, \"host\": \"n\\\"1\"}\n",
+			"{\"type\": \"meta\", \"rank\": %d, \"world_size\": %d, \"global_batch\": %ld, \"flops_per_step\": %g, \"host\": \"n\\\"1\"}\n",
 			r, ranks, gbatch, flops);
 		for (int st = 0; st < 5; st++)
 			fprintf(f,
-				"{\"type\": \"step\", \"step\": %d, \"phase\": \"active\", "
-				"\"forward_ms\": %.17g, "
-				"\"comm_ms\": %.17g, \"step_ms\": %.17g, \"start_us\": %d}\n",
+				"{\"type\": \"step\", \"step\": %d, \"phase\": \"active\", \"forward_ms\": %.17g, \"comm_ms\": %.17g, \"step_ms\": %.17g, \"start_us\": %d}\n",
 				st, fwd, comm, fwd + comm, 1000000 + st * 200000);
 		fclose(f);
 	}
@@ -220,8 +211,7 @@ static void exact(const char *name, int ranks, long gbatch, double fwd, double c
 }
 
 static const char gpu_head[] =
-	"timestamp, index, utilization.gpu [%], utilization.memory [%], memory.used [MiB], "
-	"memory.total [MiB], power.draw [W], clocks.sm [MHz], node\n";
+	"timestamp, index, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB], power.draw [W], clocks.sm [MHz], node\n";
 
 /* compute 100/N and communication 2 + 3 log2 N at a fixed global batch: the
  * fit recovers b = 100, a = 2, c = 3 exactly. */
@@ -229,14 +219,11 @@ static void test_model_gpu_mfu(void)
 {
 	char csv_full[512], csv_idle[512];
 	snprintf(csv_full, sizeof csv_full,
-		 "%s2026/11/21 10:00:00.000, 0, 95 %%, 40 %%, 76000 MiB, 80000 MiB, 300 W, 1410 "
-		 "MHz, n1\n"
-		 "2026/11/21 10:00:01.000, 1, 97 %%, [N/A], 72000 MiB, 80000 MiB, [N/A], 1410 MHz, "
-		 "n1\n",
+		 "%s2026/11/21 10:00:00.000, 0, 95 %%, 40 %%, 76000 MiB, 80000 MiB, 300 W, 1410 MHz, n1\n"
+		 "2026/11/21 10:00:01.000, 1, 97 %%, [N/A], 72000 MiB, 80000 MiB, [N/A], 1410 MHz, n1\n",
 		 gpu_head);
 	snprintf(csv_idle, sizeof csv_idle,
-		 "%s2026/11/21 10:00:00.000, 0, 40 %%, 10 %%, 8000 MiB, 80000 MiB, 100 W, 1410 "
-		 "MHz, n1\n",
+		 "%s2026/11/21 10:00:00.000, 0, 40 %%, 10 %%, 8000 MiB, 80000 MiB, 100 W, 1410 MHz, n1\n",
 		 gpu_head);
 	exact("m1", 1, 64, 100, 2, 2e9, NULL);
 	exact("m2", 2, 64, 50, 5, 2e9, csv_full);
@@ -260,11 +247,7 @@ static void test_model_gpu_mfu(void)
 	CHECK_NEAR(m->eff16, 102.0 / (16 * 20.25), 1e-12);
 	CHECK(m->crossover == 9);
 	CHECK(strstr(m->limit,
-		     "Fitted on 3 scenarios (1 to 4 nodes), compute takes 100.00 ms / N and the "
-		     "rest "
-		     "2.00 + 3.00 x log2(N) ms, so scaling is limited by communication, which "
-		     "outgrows compute "
-		     "from 9 nodes on: predicted efficiency 54 % at 8 nodes and 31 % at 16") !=
+		     "Fitted on 3 scenarios (1 to 4 nodes), compute takes 100.00 ms / N and the rest 2.00 + 3.00 x log2(N) ms, so scaling is limited by communication, which outgrows compute from 9 nodes on: predicted efficiency 54 % at 8 nodes and 31 % at 16") !=
 	      NULL);
 	struct ana_scenario *s1 = &run.sc[0], *s2 = &run.sc[1], *s4 = &run.sc[2];
 	/* MFU: 2e9 FLOPs per 102 ms step = 19.61 GFLOP/s of a 100 GFLOP/s peak */
@@ -286,8 +269,7 @@ static void test_model_gpu_mfu(void)
 	CHECK(!s4->outcome.v.borderline);
 	CHECK(strstr(E(s4, &run), "compute takes 75.8 % of step time, the largest share") != NULL);
 	CHECK(strstr(E(s4, &run),
-		     "over their thresholds: exposed communication and waiting for "
-		     "peers 24.2 % (threshold 20 %), GPU idle 60.0 % (threshold 30 %)") != NULL);
+		     "over their thresholds: exposed communication and waiting for peers 24.2 % (threshold 20 %), GPU idle 60.0 % (threshold 30 %)") != NULL);
 	/* the median step's phases per rank, for the figure */
 	CHECK(s4->steps.tl_ranks == 4 && s4->steps.tl[3][1] == 25 && s4->steps.tl[3][3] == 8);
 	CHECK(ana_run_write(&run) == 0);
@@ -371,8 +353,7 @@ static void test_batch_and_scaling_modes(void)
 	      strstr(u2->scaling.scaling_note, "samples per step are not known") != NULL);
 	CHECK_STR(m2->scaling.scaling_mode, "");
 	CHECK(strstr(m2->scaling.scaling_note,
-		     "batch semantics differ from m1's (global batch 96 at 4 ranks against 64 at "
-		     "2") != NULL);
+		     "batch semantics differ from m1's (global batch 96 at 4 ranks against 64 at 2") != NULL);
 	CHECK(run.nmodels == 0); /* two points per series: no model */
 	/* communication and waiting over their 20 % threshold beside 78 % compute: the
 	 * threshold is a flag, the verdict the largest share, and not borderline */
@@ -385,8 +366,7 @@ static void test_batch_and_scaling_modes(void)
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
 	CHECK(strstr(md,
-		     "strong scaling: speedup 0.83x (slower than the baseline) and efficiency 42 % "
-		     "against s1") != NULL);
+		     "strong scaling: speedup 0.83x (slower than the baseline) and efficiency 42 % against s1") != NULL);
 	CHECK(strstr(md, "10.0 steps/s") != NULL);
 	CHECK(strstr(md, "samples/s") == NULL ||
 	      strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 | 10.0 steps/s |") != NULL);
@@ -434,12 +414,7 @@ static void test_aorta(void)
 		FILE *f = fopen(path, "w");
 		for (int st = 0; st < 4; st++)
 			fprintf(f,
-				"{\"rank\": %d, \"epoch\": 0, \"step\": %d, \"global_step\": %d, "
-				"\"loss\": 2.5, \"profile\": "
-				"{\"total_ms\": 41.0, \"overlap\": {\"per_stream_ms\": "
-				"{\"compute\": 30.0, \"allreduce\": 6.0, "
-				"\"reducescatter\": 8.0}, \"overlap_ms\": {\"compute_comm\": "
-				"9.0}}}}\n",
+				"{\"rank\": %d, \"epoch\": 0, \"step\": %d, \"global_step\": %d, \"loss\": 2.5, \"profile\": {\"total_ms\": 41.0, \"overlap\": {\"per_stream_ms\": {\"compute\": 30.0, \"allreduce\": 6.0, \"reducescatter\": 8.0}, \"overlap_ms\": {\"compute_comm\": 9.0}}}}\n",
 				r, st, st);
 		fclose(f);
 	}
@@ -669,8 +644,7 @@ static void test_unknown_shares(void)
 	*strstr(md, "## Methodology") = '\0'; /* which describes every verdict */
 	CHECK(strstr(md, "0.0 % compute") == NULL && strstr(md, "compute-bound") == NULL);
 	CHECK(strstr(md, "compute takes") == NULL && strstr(md, "unaccounted") == NULL);
-	CHECK(strstr(md, "- **l1** (1 node, 1 rank, gloo): **undetermined**: where step time "
-			 "goes is not known.") != NULL);
+	CHECK(strstr(md, "- **l1** (1 node, 1 rank, gloo): **undetermined**: where step time goes is not known.") != NULL);
 	CHECK(strstr(md, "| l2 | 2 | 2 | 64 | ") != NULL &&
 	      strstr(md, " | n/a | n/a | n/a |") != NULL);
 	CHECK(strstr(md, "T(N) = ") != NULL &&

@@ -138,8 +138,7 @@ static void test_trace_analysis_keys(void)
 	char src[1024];
 	snprintf(src, sizeof src,
 		 "%sanalysis:\n  batch_per_rank: 32\n  phase_rules:\n"
-		 "    - {phase: data_loading, pattern: '^my_prep'}\n    - {phase: io, pattern: "
-		 "'ckpt$'}\n"
+		 "    - {phase: data_loading, pattern: '^my_prep'}\n    - {phase: io, pattern: 'ckpt$'}\n"
 		 "  step_log: {pattern: 'step (?<step>\\d+) (?<step_ms>[0-9.]+) ms'}\n",
 		 minimal);
 	char *t = load(src, &c, &rc);
@@ -153,21 +152,16 @@ static void test_trace_analysis_keys(void)
 	campaign_free(&c);
 	snprintf(src, sizeof src,
 		 "%sanalysis:\n  phase_rules:\n    - {phase: computing, pattern: 'x'}\n"
-		 "    - {phase: forward, pattern: '(unclosed'}\n  step_log: {pattern: "
-		 "'(?<step>\\d+) only'}\n"
+		 "    - {phase: forward, pattern: '(unclosed'}\n  step_log: {pattern: '(?<step>\\d+) only'}\n"
 		 "  batch_per_rank: 0\n",
 		 minimal);
 	t = load(src, &c, &rc);
 	CHECK(rc != 0);
-	CHECK(strstr(t, "t.yaml:7:15: analysis.phase_rules[0]: unknown phase \"computing\" "
-			"(expected forward, backward, optimizer, data_loading, communication, io, "
-			"compute or other)") != NULL);
+	CHECK(strstr(t, "t.yaml:7:15: analysis.phase_rules[0]: unknown phase \"computing\" (expected forward, backward, optimizer, data_loading, communication, io, compute or other)") != NULL);
 	CHECK(strstr(t,
-		     "t.yaml:8:33: analysis.phase_rules[1]: not a PCRE2 pattern: missing closing "
-		     "parenthesis") != NULL);
+		     "t.yaml:8:33: analysis.phase_rules[1]: not a PCRE2 pattern: missing closing parenthesis") != NULL);
 	CHECK(strstr(t,
-		     "t.yaml:9:23: analysis.step_log.pattern: the pattern has no named group "
-		     "(?<step_ms>...)") != NULL);
+		     "t.yaml:9:23: analysis.step_log.pattern: the pattern has no named group (?<step_ms>...)") != NULL);
 	CHECK(strstr(t, "t.yaml:10:19: analysis.batch_per_rank:") != NULL);
 	free(t);
 }
@@ -176,8 +170,7 @@ static void test_nccl_gpus_default(void)
 {
 	struct campaign c;
 	int rc;
-	char *t = load("campaign: g\nscenarios:\n  - {name: g, nodes: 1, tasks_per_node: 4, "
-		       "backend: nccl}\n",
+	char *t = load("campaign: g\nscenarios:\n  - {name: g, nodes: 1, tasks_per_node: 4, backend: nccl}\n",
 		       &c, &rc);
 	CHECK(rc == 0);
 	CHECK(c.scenarios[0].gpus_per_node == 4);
@@ -223,9 +216,7 @@ static void test_many_errors_at_once(void)
 		       "  - nodes: 1\n", &c, &rc);
 	CHECK(rc < 0);
 	CHECK_STR(t,
-		  "t.yaml:2:1: colour: unknown key (expected one of: campaign, description, slurm, "
-		  "workload, profile, scenarios, matrix, analysis, store_journal, "
-		  "allow_literal_secrets, knobs, variant)\n"
+		  "t.yaml:2:1: colour: unknown key (expected one of: campaign, description, slurm, workload, profile, scenarios, matrix, analysis, store_journal, allow_literal_secrets, knobs, variant)\n"
 		  "t.yaml:4:17: profile.warmup_steps: expected an integer, found \"many\"\n"
 		  "t.yaml:7:12: scenarios[0].nodes: 0 is out of range (1..100000)\n"
 		  "t.yaml:8:5: scenarios[1].name: duplicate scenario name \"a\"\n"
@@ -245,8 +236,7 @@ static void test_duplicates_and_unsafe_names(void)
 	CHECK(rc < 0);
 	CHECK_STR(t,
 		  "t.yaml:4:5: scenarios[1].name: duplicate scenario name \"a\"\n"
-		  "t.yaml:5:12: scenarios[2].name: \"../../etc\" is not a safe scenario name "
-		  "(letters, digits, . _ -; at most 64; not starting with . or -)\n");
+		  "t.yaml:5:12: scenarios[2].name: \"../../etc\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)\n");
 	free(t);
 	t = load("campaign: ../x\nscenarios:\n  - {name: a, nodes: 1}\n", &c, &rc);
 	CHECK(rc < 0);
@@ -284,8 +274,7 @@ static void test_alias_bomb(void)
 		       "f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n", &c, &rc);
 	CHECK(rc < 0);
 	CHECK_STR(t,
-		  "t.yaml:1:1: document expands to more than 100000 nodes through aliases; "
-		  "refusing it\n");
+		  "t.yaml:1:1: document expands to more than 100000 nodes through aliases; refusing it\n");
 	free(t);
 }
 
@@ -303,10 +292,8 @@ static void test_placeholders_and_env(void)
 	/* structural problems first; placeholders are checked once the
 	 * scenarios themselves are valid */
 	CHECK_STR(t,
-		  "t.yaml:4:9: workload.env.BAD-NAME: 'BAD-NAME' is not a valid environment "
-		  "variable name (letters, digits, _; not starting with a digit)\n"
-		  "t.yaml:5:12: workload.params.nodes: 'nodes' is a built-in placeholder and "
-		  "cannot be a parameter\n");
+		  "t.yaml:4:9: workload.env.BAD-NAME: 'BAD-NAME' is not a valid environment variable name (letters, digits, _; not starting with a digit)\n"
+		  "t.yaml:5:12: workload.params.nodes: 'nodes' is a built-in placeholder and cannot be a parameter\n");
 	free(t);
 	t = load("campaign: demo\n"
 		 "workload:\n"
@@ -314,8 +301,7 @@ static void test_placeholders_and_env(void)
 		 "scenarios:\n  - {name: a, nodes: 1}\n", &c, &rc);
 	CHECK(rc < 0);
 	CHECK_STR(t,
-		  "t.yaml:3:12: workload.command: unknown placeholder {{nosuch}} (scenario a; "
-		  "define it under workload.params)\n"
+		  "t.yaml:3:12: workload.command: unknown placeholder {{nosuch}} (scenario a; define it under workload.params)\n"
 		  "t.yaml:3:12: workload.command: unterminated placeholder in \"{{x\"\n");
 	free(t);
 }
@@ -331,12 +317,9 @@ static void test_sbatch_values(void)
 		&c, &rc);
 	CHECK(rc < 0);
 	CHECK_STR(t,
-		  "t.yaml:3:14: slurm.partition: \"gpu; rm -rf ~\" holds characters not allowed in "
-		  "an sbatch option (allowed: letters, digits and _ . , : = + @ / % -)\n"
-		  "t.yaml:4:9: slurm.time: \"soon\" is not a SLURM time limit (MM, MM:SS, "
-		  "HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)\n"
-		  "t.yaml:5:10: slurm.extra: \"-x\" is not an sbatch long option of safe "
-		  "characters (e.g. --exclusive, --mem=0)\n");
+		  "t.yaml:3:14: slurm.partition: \"gpu; rm -rf ~\" holds characters not allowed in an sbatch option (allowed: letters, digits and _ . , : = + @ / % -)\n"
+		  "t.yaml:4:9: slurm.time: \"soon\" is not a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)\n"
+		  "t.yaml:5:10: slurm.extra: \"-x\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)\n");
 	free(t);
 }
 

@@ -74,12 +74,9 @@ static void check_cells_nulls_are_na(void)
 static void knob_in_words(void)
 {
 	struct strbuf sb = STRBUF_INIT;
-	json_t *k = json_loads("{\"params\": {\"ddp\": \"bucketed\", \"workers\": \"4\"}, "
-			       "\"env\": {\"TOKEN\": {\"from_env\": true}}, \"tasks_per_node\": 4, "
-			       "\"analysis\": {\"batch_per_rank\": 8}}", 0, NULL);
+	json_t *k = json_loads("{\"params\": {\"ddp\": \"bucketed\", \"workers\": \"4\"}, \"env\": {\"TOKEN\": {\"from_env\": true}}, \"tasks_per_node\": 4, \"analysis\": {\"batch_per_rank\": 8}}", 0, NULL);
 	variant_knob_text(k, &sb);
-	CHECK_STR(sb.buf, "params.ddp=bucketed, params.workers=4, env.TOKEN.from_env=true, "
-			  "tasks_per_node=4, analysis.batch_per_rank=8");
+	CHECK_STR(sb.buf, "params.ddp=bucketed, params.workers=4, env.TOKEN.from_env=true, tasks_per_node=4, analysis.batch_per_rank=8");
 	json_decref(k);
 	variant_knob_text(json_null(), &sb);
 	CHECK_STR(strbuf_str(&sb), "");
@@ -95,8 +92,7 @@ static void which_run_is_a_variant(void)
 {
 	char dir[] = "/tmp/test-checked-views-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	json_t *s = json_loads("{\"run_id\": \"C\", \"variant\": {\"of\": \"P\", \"kind\": "
-			       "\"io\", \"knob\": {\"params\": {\"a\": \"b\"}}}}", 0, NULL);
+	json_t *s = json_loads("{\"run_id\": \"C\", \"variant\": {\"of\": \"P\", \"kind\": \"io\", \"knob\": {\"params\": {\"a\": \"b\"}}}}", 0, NULL);
 	json_t *i = variant_info(s, dir);
 	CHECK(i && !strcmp(json_string_value(json_object_get(i, "of")), "P"));
 	CHECK(i && !strcmp(json_string_value(json_object_get(i, "kind")), "io"));
@@ -122,9 +118,7 @@ static void tex_escaping(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 	paper_tex_escape(&sb, "95 % of a_b & #1 $x {y} \\ ~ ^ <> line\nbreak");
-	CHECK_STR(sb.buf, "95 \\% of a\\_b \\& \\#1 \\$x \\{y\\} \\textbackslash{} "
-			  "\\textasciitilde{} \\textasciicircum{} \\textless{}\\textgreater{} "
-			  "line break");
+	CHECK_STR(sb.buf, "95 \\% of a\\_b \\& \\#1 \\$x \\{y\\} \\textbackslash{} \\textasciitilde{} \\textasciicircum{} \\textless{}\\textgreater{} line break");
 	strbuf_free(&sb);
 }
 
@@ -157,8 +151,7 @@ static void table_three_forms(void)
 	     *md = slurp(dir, "tables/t_x.md");
 	CHECK_STR(tex, "% Knob a_b c\n\\begin{table}\n\\centering\n\\caption{Knob a\\_b c}\n"
 		       "\\label{tab:t_x}\n\\begin{tabular}{lr}\n\\toprule\n"
-		       "Scenario & 95 \\% CI (ms) \\\\\n\\midrule\ns-1 & 1.00 \\\\\n"
-		       "s\\_2 & n/a \\\\\n\\bottomrule\n\\end{tabular}\n\\end{table}\n");
+		       "Scenario & 95 \\% CI (ms) \\\\\n\\midrule\ns-1 & 1.00 \\\\\ns\\_2 & n/a \\\\\n\\bottomrule\n\\end{tabular}\n\\end{table}\n");
 	CHECK_STR(csv, "Scenario,95 % CI (ms)\ns-1,1.00\ns_2,n/a\n");
 	CHECK_STR(md, "| Scenario | 95 % CI (ms) |\n|---|---:|\n| s-1 | 1.00 |\n| s_2 | n/a |\n");
 	free(tex);

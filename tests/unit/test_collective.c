@@ -24,8 +24,7 @@ static void names_of_collectives(void)
 	CHECK(coll_op_of("gloo:all_reduce") == COLL_ALL_REDUCE);
 	CHECK(coll_op_of("nccl:broadcast") == COLL_BROADCAST);
 	CHECK(coll_op_of("reduce") == COLL_REDUCE);
-	CHECK(coll_op_of("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, "
-			 "ncclWork*)") == COLL_ALL_REDUCE);
+	CHECK(coll_op_of("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)") == COLL_ALL_REDUCE);
 	CHECK(coll_op_of("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)") ==
 	      COLL_ALL_GATHER);
 	CHECK(coll_op_of("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)") ==
@@ -50,20 +49,9 @@ static void names_of_collectives(void)
 
 static const char trace[] =
 	"{\"traceEvents\": [\n"
-	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, "
-	"\"tid\": 1, \"ts\": 100, "
-	"\"dur\": 20, \"args\": {\"Collective name\": \"_allgather_base\", \"In msg nelems\": 256, "
-	"\"Out msg nelems\": "
-	"1024, \"dtype\": \"BFloat16\", \"Group size\": 4, \"Process Group Name\": \"7\"}},\n"
-	"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllGather\", \"pid\": 0, "
-	"\"tid\": 7, \"ts\": 130.4, "
-	"\"dur\": 50, \"args\": {\"stream\": 7, \"correlation\": 9, \"Collective name\": "
-	"\"allreduce\", \"In msg nelems\": "
-	"10, \"Out msg nelems\": 10, \"dtype\": \"Double\", \"Group size\": 2, \"Process Group "
-	"Name\": 3}},\n"
-	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, "
-	"\"tid\": 1, \"ts\": 300, "
-	"\"dur\": 2, \"args\": {\"Collective name\": \"barrier\", \"dtype\": \"Quantum\"}}\n"
+	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, \"ts\": 100, \"dur\": 20, \"args\": {\"Collective name\": \"_allgather_base\", \"In msg nelems\": 256, \"Out msg nelems\": 1024, \"dtype\": \"BFloat16\", \"Group size\": 4, \"Process Group Name\": \"7\"}},\n"
+	"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllGather\", \"pid\": 0, \"tid\": 7, \"ts\": 130.4, \"dur\": 50, \"args\": {\"stream\": 7, \"correlation\": 9, \"Collective name\": \"allreduce\", \"In msg nelems\": 10, \"Out msg nelems\": 10, \"dtype\": \"Double\", \"Group size\": 2, \"Process Group Name\": 3}},\n"
+	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, \"ts\": 300, \"dur\": 2, \"args\": {\"Collective name\": \"barrier\", \"dtype\": \"Quantum\"}}\n"
 	"]}\n";
 
 /* Both readers keep a collective's args alike: bytes from the larger count
@@ -184,10 +172,8 @@ static void fabric_probe_points(void)
 	snprintf(path, sizeof path, "%s/metrics/fabric.json", dir);
 	FILE *f = fopen(path, "w");
 	CHECK(f != NULL);
-	fputs("{\"sizes\": [{\"bytes\": 4096, \"busbw_gbps\": 1, \"latency_ms\": {\"median\": "
-	      "0.5}},\n"
-	      " {\"bytes\": 16384, \"busbw_gbps\": 3}, {\"bytes\": 16384, \"busbw_gbps\": 9}, "
-	      "{\"bytes\": 0}]}\n",
+	fputs("{\"sizes\": [{\"bytes\": 4096, \"busbw_gbps\": 1, \"latency_ms\": {\"median\": 0.5}},\n"
+	      " {\"bytes\": 16384, \"busbw_gbps\": 3}, {\"bytes\": 16384, \"busbw_gbps\": 9}, {\"bytes\": 0}]}\n",
 	      f);
 	fclose(f);
 	CHECK(fabric_load(&p) == 0 && p.n == 2 && p.pts[0].latency_ms == 0.5);

@@ -11,8 +11,7 @@ static void test_with_units(void)
 	struct gpu_sample s;
 	/* nvidia-smi --format=csv,noheader --query-gpu=timestamp,index,utilization.gpu,
 	 *   utilization.memory,memory.used,memory.total,power.draw,clocks.sm */
-	CHECK(gpucsv_parse("2024/05/02 14:03:21.517, 0, 97 %, 41 %, 71234 MiB, 81559 MiB, 412.37 "
-			   "W, 1980 MHz",
+	CHECK(gpucsv_parse("2024/05/02 14:03:21.517, 0, 97 %, 41 %, 71234 MiB, 81559 MiB, 412.37 W, 1980 MHz",
 			   &s) == 0);
 	CHECK_STR(s.timestamp, "2024/05/02 14:03:21.517");
 	CHECK(s.index == 0);
@@ -31,8 +30,7 @@ static void test_nounits_and_na(void)
 	CHECK(s.index == 3);
 	CHECK(isnan(s.power_w));
 	CHECK_NEAR(s.mem_total_mib, 16384, 0);
-	CHECK(gpucsv_parse("2024/05/02 14:03:22.017, 1, [Not Supported], [Not Supported], 500 MiB, "
-			   "15360 MiB, 24.51 W, 1590 MHz",
+	CHECK(gpucsv_parse("2024/05/02 14:03:22.017, 1, [Not Supported], [Not Supported], 500 MiB, 15360 MiB, 24.51 W, 1590 MHz",
 			   &s) == 0);
 	CHECK(isnan(s.util_gpu_pct) && isnan(s.util_mem_pct));
 	CHECK_NEAR(s.power_w, 24.51, 1e-9);
@@ -41,8 +39,7 @@ static void test_nounits_and_na(void)
 static void test_rejects(void)
 {
 	struct gpu_sample s;
-	CHECK(gpucsv_parse("timestamp, index, utilization.gpu [%], utilization.memory [%], "
-			   "memory.used [MiB], memory.total [MiB], power.draw [W], clocks.sm [MHz]",
+	CHECK(gpucsv_parse("timestamp, index, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB], power.draw [W], clocks.sm [MHz]",
 			   &s) < 0);
 	CHECK(gpucsv_parse("2024/05/02 14:03:22.017, 0, 97 %", &s) < 0);
 	CHECK(gpucsv_parse("2024/05/02 14:03:22.017, 0, lots, 41 %, 1 MiB, 2 MiB, 3 W, 4 MHz", &s) <

@@ -33,33 +33,22 @@ static void events(FILE *f, int n, const char *odd, int every)
 		double ts = 1000.0 + i * 10.0;
 		if (i % 500 == 0)
 			fprintf(f,
-				"{%s\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": "
-				"\"ProfilerStep#%d\", \"ts\": %.1f, \"dur\": 5000, \"tid\": 1},\n",
+				"{%s\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", \"ts\": %.1f, \"dur\": 5000, \"tid\": 1},\n",
 				lead, i / 500, ts);
 		fprintf(f,
-			"{%s\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "
-			"\"cudaLaunchKernel\", "
-			"\"ts\": %.3f, \"dur\": 2.5, \"tid\": %d, \"args\": {\"correlation\": "
-			"%d}},\n",
+			"{%s\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": %.3f, \"dur\": 2.5, \"tid\": %d, \"args\": {\"correlation\": %d}},\n",
 			lead, ts, 1 + i % 3, i);
 		fprintf(f,
-			"{%s\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_%d\", \"ts\": "
-			"%.3f, "
-			"\"dur\": 4.25, \"tid\": 7, \"args\": {\"stream\": 7, \"correlation\": "
-			"%d%s}},\n",
+			"{%s\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_%d\", \"ts\": %.3f, \"dur\": 4.25, \"tid\": 7, \"args\": {\"stream\": 7, \"correlation\": %d%s}},\n",
 			lead, i % 17, ts + 3, i, i == n / 2 ? arg : "");
 		/* flow events: no duration, nothing kept (dropped while parsed, in
 		 * chunks); a time that is no number: malformed all the same */
 		fprintf(f,
-			"{%s\"ph\": \"s\", \"id\": %d, \"pid\": 1, \"tid\": %d, \"ts\": %.3f, "
-			"\"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
-			"{%s\"ph\": \"f\", \"id\": %d, \"pid\": 0, \"tid\": 7, \"ts\": %s, "
-			"\"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n",
+			"{%s\"ph\": \"s\", \"id\": %d, \"pid\": 1, \"tid\": %d, \"ts\": %.3f, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+			"{%s\"ph\": \"f\", \"id\": %d, \"pid\": 0, \"tid\": 7, \"ts\": %s, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n",
 			lead, i, 1 + i % 3, ts, lead, i, i % 250 == 7 ? "\"late\"" : "3.5");
 		fprintf(f,
-			"{%s\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op%d\", \"ts\": "
-			"%.3f, "
-			"\"dur\": 8, \"tid\": %d}%s\n",
+			"{%s\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op%d\", \"ts\": %.3f, \"dur\": 8, \"tid\": %d}%s\n",
 			lead, i % 29, ts, 1 + i % 3, i + 1 < n ? "," : "");
 	}
 }
@@ -169,8 +158,7 @@ static void legacy_and_rank_after(void)
 	CHECK(chunks_agree(p, 1));
 	unlink(p);
 	p = write_trace("{\"traceEvents\": [", N, NULL, 0,
-			"], \"distributedInfo\": {\"rank\": 5}, \"traceEvents\": [{\"ph\": \"X\", "
-			"\"name\": \"late\", \"ts\": 1, \"dur\": 1}]}");
+			"], \"distributedInfo\": {\"rank\": 5}, \"traceEvents\": [{\"ph\": \"X\", \"name\": \"late\", \"ts\": 1, \"dur\": 1}]}");
 	CHECK(chunks_agree(p, 1));
 	unlink(p);
 }
@@ -205,8 +193,7 @@ static void wrong_guesses(void)
 	CHECK(chunks_agree(p, 1));
 	unlink(p);
 	p = write_trace(HEAD, N,
-			"\"list\": [{\"a\": 1}, {\"b\": 2}, {\"c\": 3}, {\"d\": 4}, {\"e\": 5}, "
-			"{\"f\": 6}], ",
+			"\"list\": [{\"a\": 1}, {\"b\": 2}, {\"c\": 3}, {\"d\": 4}, {\"e\": 5}, {\"f\": 6}], ",
 			1, "]}");
 	CHECK(chunks_alone(p) == -1);
 	CHECK(chunks_agree(p, 1));
@@ -285,8 +272,7 @@ static void gzip_streams(void)
 
 static void scanner(void)
 {
-	const char *a = " {\"a\\\"traceEvents\": \"[\", \"x\": {\"traceEvents\": 1}, "
-			"\"traceEvents\" : [ {";
+	const char *a = " {\"a\\\"traceEvents\": \"[\", \"x\": {\"traceEvents\": 1}, \"traceEvents\" : [ {";
 	CHECK(kineto_events_start((const unsigned char *)a, strlen(a), 1 << 20) ==
 	      strlen(a) - 2);
 	CHECK(kineto_events_start((const unsigned char *)"  [{", 4, 1 << 20) == 3);

@@ -56,8 +56,7 @@ static void test_waiting_and_lost(void)
 {
 	struct job_decision d = seen_as(JS_PENDING, NULL, 0, ERR_NOTFOUND, NULL, 0);
 	CHECK(d.write && d.state == JS_PENDING);
-	CHECK_STR(d.reason, "no local supervisor is running (it was interrupted): "
-			    "`campaign resume r1` starts one");
+	CHECK_STR(d.reason, "no local supervisor is running (it was interrupted): `campaign resume r1` starts one");
 	char said[512];
 	snprintf(said, sizeof said, "%s", d.reason);
 	CHECK(!seen_as(JS_PENDING, said, 0, ERR_NOTFOUND, NULL, 0).write);

@@ -87,17 +87,13 @@ static void test_purged(void)
 static void test_requeue_cause(void)
 {
 	const char *rq = "campaign: scenario one starting on n1\n"
-			 "slurmstepd-n1: error: *** JOB 271 ON n1 CANCELLED AT "
-			 "2026-11-24T17:28:20 DUE TO JOB REQUEUE ***\n"
+			 "slurmstepd-n1: error: *** JOB 271 ON n1 CANCELLED AT 2026-11-24T17:28:20 DUE TO JOB REQUEUE ***\n"
 			 "campaign: job received signal 15; stopping the ranks\n";
-	const char *nf = "slurmstepd-n1: error: *** JOB 272 ON n1 CANCELLED AT "
-			 "2026-11-24T17:32:14 DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR "
-			 "DETAILS ***\n";
+	const char *nf = "slurmstepd-n1: error: *** JOB 272 ON n1 CANCELLED AT 2026-11-24T17:32:14 DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***\n";
 	CHECK(requeue_cause_from_log(rq, "271") == JS_REQUEUED);
 	CHECK(requeue_cause_from_log(rq, "27") == -1); /* another job's line */
 	CHECK(requeue_cause_from_log(nf, "272") == JS_NODE_FAIL);
-	CHECK(requeue_cause_from_log("*** JOB 9 ON n3 CANCELLED AT 2026-01-01T00:00:00 DUE TO "
-				     "PREEMPTION ***", "9") == JS_PREEMPTED);
+	CHECK(requeue_cause_from_log("*** JOB 9 ON n3 CANCELLED AT 2026-01-01T00:00:00 DUE TO PREEMPTION ***", "9") == JS_PREEMPTED);
 	CHECK(requeue_cause_from_log("*** JOB 9 ON n3 CANCELLED AT 2026-01-01T00:00:00 ***",
 				     "9") == JS_CANCELLED);
 	CHECK(requeue_cause_from_log("", "9") == -1 && requeue_cause_from_log(NULL, "9") == -1);
@@ -140,8 +136,7 @@ static void test_requeue_sentence(void)
 	CHECK_STR(sb.buf, "requeued after NODE_FAIL on n2; attempt 3 has not started yet");
 	strbuf_reset(&sb);
 	requeue_sentence(rows, 0, 3, &sb);
-	CHECK_STR(sb.buf, "requeued after NODE_FAIL on n2, then after REQUEUED on n[3-4]; "
-			  "measured on n[1,3]");
+	CHECK_STR(sb.buf, "requeued after NODE_FAIL on n2, then after REQUEUED on n[3-4]; measured on n[1,3]");
 	strbuf_free(&sb);
 }
 

@@ -224,12 +224,7 @@ static void test_migration(void)
 	snprintf(path, sizeof path, "%s/old.db", dir);
 	CHECK(sqlite3_open(path, &db) == SQLITE_OK);
 	CHECK(sqlite3_exec(db,
-			   "CREATE TABLE runs (run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL,"
-			   " run_dir TEXT NOT NULL, backend TEXT NOT NULL, campaign_sha256 TEXT, "
-			   "created_at REAL NOT NULL,"
-			   " aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT);"
-			   " INSERT INTO runs (run_id, campaign, run_dir, backend, created_at) "
-			   "VALUES ('old', 'c', '/x', 'local', 1);",
+			   "CREATE TABLE runs (run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL, run_dir TEXT NOT NULL, backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL, aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT); INSERT INTO runs (run_id, campaign, run_dir, backend, created_at) VALUES ('old', 'c', '/x', 'local', 1);",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	sqlite3_close(db);
 	struct store *st = fresh("old.db");
@@ -290,8 +285,7 @@ static void test_journal_modes(void)
 	path_of(p, sizeof p, "garbage.db");
 	FILE *f = fopen(p, "w");
 	if (f) {
-		fputs("this is not a database, and it is long enough to look like a header to "
-		      "nobody at all\n",
+		fputs("this is not a database, and it is long enough to look like a header to nobody at all\n",
 		      f);
 		fclose(f);
 	}

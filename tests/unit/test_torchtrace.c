@@ -127,8 +127,7 @@ static void gzip_and_legacy_forms(void)
 
 static void shared_dlrm_kineto_trace(void)
 {
-	const char *f = "../shared/traces/kineto/param_dlrm_8rank/"
-			"worker0_step_12.1694128201545.pt.trace.json";
+	const char *f = "../shared/traces/kineto/param_dlrm_8rank/worker0_step_12.1694128201545.pt.trace.json";
 	if (access(f, R_OK) != 0) {
 		printf("SKIP shared_dlrm_kineto_trace: ../shared/traces is absent\n");
 		return;

@@ -159,8 +159,7 @@ static void jsonio_writes_sorted_and_reads_paths(void)
 	CHECK(jsonio_write(path, doc) == 0);
 	CHECK(fsio_read(path, 1000, &text, NULL) == 0);
 	CHECK_STR(text,
-		  "{\n  \"a\": 1,\n  \"step\": {\n    \"median\": 1.5,\n    \"unit\": \"ms\"\n  "
-		  "}\n}\n");
+		  "{\n  \"a\": 1,\n  \"step\": {\n    \"median\": 1.5,\n    \"unit\": \"ms\"\n  }\n}\n");
 	free(text);
 	CHECK_NEAR(jsonio_num(doc, "step.median"), 1.5, 0);
 	CHECK_STR(jsonio_str(doc, "step.unit"), "ms");

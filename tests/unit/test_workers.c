@@ -17,13 +17,11 @@
 
 static void env_variables_parsed(void)
 {
-	static const char env[] = "MYRANK=9\0RANK=3\0LOCAL_RANK=1\0WORLD_SIZE=4\0"
-				  "LOCAL_WORLD_SIZE=2\0PATH=/bin";
+	static const char env[] = "MYRANK=9\0RANK=3\0LOCAL_RANK=1\0WORLD_SIZE=4\0LOCAL_WORLD_SIZE=2\0PATH=/bin";
 	struct worker_env e;
 	workers_parse_env(env, sizeof env - 1, &e); /* the last variable without its NUL */
 	CHECK(e.rank == 3 && e.local_rank == 1 && e.world_size == 4 && e.local_world_size == 2);
-	static const char bad[] = "RANK=x\0LOCAL_RANK=\0WORLD_SIZE=99999999999999999999\0"
-				  "LOCAL_WORLD_SIZE=2";
+	static const char bad[] = "RANK=x\0LOCAL_RANK=\0WORLD_SIZE=99999999999999999999\0LOCAL_WORLD_SIZE=2";
 	workers_parse_env(bad, sizeof bad - 1, &e); /* LOCAL_WORLD_SIZE cut off: no value */
 	CHECK(e.rank == -1 && e.local_rank == -1 && e.world_size == -1 &&
 	      e.local_world_size == -1);
@@ -79,10 +77,7 @@ static void watch_finds_workers(void)
 				 "LOCAL_WORLD_SIZE=1", NULL };
 		setpgid(0, 0);
 		execle("/bin/sh", "sh", "-c",
-		       "sleep 5 & "
-		       "env RANK=2 LOCAL_RANK=0 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 "
-		       "sh -c 'sleep 5 & wait' & "
-		       "env RANK=3 LOCAL_RANK=1 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 sleep 5 & wait",
+		       "sleep 5 & env RANK=2 LOCAL_RANK=0 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 sh -c 'sleep 5 & wait' & env RANK=3 LOCAL_RANK=1 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 sleep 5 & wait",
 		       (char *)NULL, envp);
 		_exit(127);
 	}
@@ -152,12 +147,9 @@ static void analysis_takes_worker_records(void)
 	    "{\"host\": \"h\", \"node\": \"local1\", \"node_rank\": 0, \"pid\": 100}");
 	put(tmp, "launcher_1.json",
 	    "{\"host\": \"h\", \"node\": \"local2\", \"node_rank\": 1, \"pid\": 101}");
-	put(tmp, "rank_0.json", "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local1\", "
-				"\"pid\": 200, \"rank\": 0}");
-	put(tmp, "rank_1.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local1\", "
-				"\"pid\": 202, \"rank\": 1}");
-	put(tmp, "rank_3.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local2\", "
-				"\"pid\": 203, \"rank\": 3}");
+	put(tmp, "rank_0.json", "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local1\", \"pid\": 200, \"rank\": 0}");
+	put(tmp, "rank_1.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local1\", \"pid\": 202, \"rank\": 1}");
+	put(tmp, "rank_3.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local2\", \"pid\": 203, \"rank\": 3}");
 	char *names[] = { "h_200.1.pt.trace.json", "h_201.1.pt.trace.json", "h_202.1.pt.trace.json",
 			  "h_203.1.pt.trace.json", "h_203.2.pt.trace.json" };
 	int hints[5];

@@ -99,9 +99,7 @@ int gpu_open(struct gpu_src *g, const char *which, int interval_ms, char *why, s
 
 void gpu_csv_header(FILE *f)
 {
-	fputs("timestamp, index, utilization.gpu [%], utilization.memory [%], memory.used [MiB], "
-	      "memory.total [MiB], "
-	      "power.draw [W], clocks.sm [MHz], node\n",
+	fputs("timestamp, index, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB], power.draw [W], clocks.sm [MHz], node\n",
 	      f);
 }
 

@@ -54,8 +54,7 @@ static FILE *open_csv(const char *dir, const char *node, const char *name)
 }
 
 static const char usage[] =
-	"usage: campaign-monitor --dir DIR [--interval-ms N] [--node NAME] [--gpu "
-	"auto|nvml|smi|off] [--duration S]\n"
+	"usage: campaign-monitor --dir DIR [--interval-ms N] [--node NAME] [--gpu auto|nvml|smi|off] [--duration S]\n"
 	"Samples this node into DIR/<node>/cpu_monitor.csv (and gpu_monitor.csv) until SIGTERM.\n";
 
 int main(int argc, char **argv)
