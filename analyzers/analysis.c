@@ -674,76 +674,112 @@ static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases,
 	return rc;
 }
 
-/* The step data of a scenario from the first source present: the
- * trainer's (or AORTA-style) telemetry, PyTorch-profiler traces, step lines
- * in the rank logs. The traces' operators are kept whatever the source.
- * ERR_NOTFOUND with *missing saying what each source lacked. */
+/* The scenario's traces/ into ts (phases: the rules to classify them; NULL: no traces read);
+ * 1 when they were read. */
+static int read_traces(struct ana_scenario *s, const struct ana_run *run,
+		       const struct rules *phases, const struct rules *kernels,
+		       struct trace_set *ts)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int have = 0;
+	strbuf_addf(&dir, "%s/" JOB_TRACES, s->in.job_dir);
+	if (phases && torchtrace_load_dir(dir.buf, phases, kernels, run->jobs, run->src, ts) == 0) {
+		have = 1;
+		keep_top_ops(s, ts);
+		note_not_analysed(s, ts);
+	}
+	if (run->n_trace_globs && !ts->files)
+		note_traces_missed(s, run);
+	strbuf_free(&dir);
+	return have;
+}
+
+/* Step data from the telemetry (trainer or AORTA-style), the traces' operators beside. */
+static int from_telemetry(struct ana_scenario *s, const struct ana_run *run, int have_traces,
+			  const struct trace_set *ts, struct scenario_metrics *m)
+{
+	struct strbuf dir = STRBUF_INIT;
+	strbuf_addf(&dir, "%s/" JOB_METRICS, s->in.job_dir);
+	int rc = metrics_load_dir(dir.buf, run->jobs, m);
+	strbuf_free(&dir);
+	if (rc != 0)
+		return rc;
+	snprintf(s->data.source, sizeof s->data.source, "%s",
+		 m->ranks[0].format == METRICS_AORTA ? "AORTA-style metrics" : "trainer telemetry");
+	add_source(s, s->data.source);
+	if (have_traces && ts->ops.n)
+		add_source(s, "PyTorch profiler traces (operators)");
+	return 0;
+}
+
+/* Step data from the PyTorch-profiler traces; else why there is none, into missing. */
+static int from_traces(struct ana_scenario *s, const struct ana_run *run, int have_traces,
+		       struct trace_set *ts, struct scenario_metrics *m, struct strbuf *missing)
+{
+	if (have_traces && ts->m.n) {
+		*m = ts->m;
+		memset(&ts->m, 0, sizeof ts->m);
+		snprintf(s->data.source, sizeof s->data.source, "PyTorch profiler traces");
+		char what[96];
+		snprintf(what, sizeof what, "PyTorch profiler traces (%zu file%s)", ts->files,
+			 ts->files == 1 ? "" : "s");
+		add_source(s, what);
+		return 0;
+	}
+	if (have_traces && ts->files)
+		strbuf_addf(missing, "; traces/ holds %zu file%s but none usable: %s", ts->files,
+			    ts->files == 1 ? "" : "s", ts->problem);
+	else if (run->n_trace_globs && s->data.traces_missed)
+		strbuf_addf(missing, "; %s", s->data.traces_missed);
+	else
+		strbuf_addf(
+			missing,
+			"; no PyTorch-profiler traces in traces/ (profile.traces copies the files your script writes, e.g. [\"profiler/*.json\"])");
+	return -1;
+}
+
+/* Step data from the step lines of the rank logs (analysis.step_log); rc when there is
+ * no pattern. */
+static int from_step_log(struct ana_scenario *s, const struct ana_run *run,
+			 struct scenario_metrics *m, struct strbuf *missing, int rc)
+{
+	if (!run->step_log) {
+		strbuf_addf(missing,
+			    "; no analysis.step_log pattern for step times the script prints");
+		return rc;
+	}
+	struct strbuf dir = STRBUF_INIT;
+	strbuf_addf(&dir, "%s/" JOB_LOGS, s->in.job_dir);
+	rc = steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, m);
+	strbuf_free(&dir);
+	if (rc == 0) {
+		snprintf(s->data.source, sizeof s->data.source, "step lines in rank logs");
+		add_source(s, "step lines in rank logs (analysis.step_log)");
+	} else {
+		strbuf_addf(missing,
+			    "; no line of logs/rank_<r>.out matches analysis.step_log.pattern");
+	}
+	return rc;
+}
+
+/* The step data of a scenario from the first source present: the trainer's (or
+ * AORTA-style) telemetry, PyTorch-profiler traces, Nsight Systems exports, step lines in
+ * the rank logs. The traces' operators are kept whatever the source. ERR_NOTFOUND with
+ * *missing saying what each source lacked. */
 static int load_steps(struct ana_scenario *s, const struct ana_run *run, const struct rules *phases,
 		      const struct rules *kernels, struct scenario_metrics *m,
 		      struct strbuf *missing)
 {
-	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ts = { 0 };
-	int have_traces = 0, rc;
-	strbuf_addf(&dir, "%s/" JOB_TRACES, s->in.job_dir);
-	if (phases &&
-	    torchtrace_load_dir(dir.buf, phases, kernels, run->jobs, run->src, &ts) == 0) {
-		have_traces = 1;
-		keep_top_ops(s, &ts);
-		note_not_analysed(s, &ts);
+	int have_traces = read_traces(s, run, phases, kernels, &ts);
+	int rc = from_telemetry(s, run, have_traces, &ts, m);
+	if (rc != 0) {
+		strbuf_addf(missing, "no telemetry (metrics/rank_<r>.jsonl)");
+		rc = from_traces(s, run, have_traces, &ts, m, missing);
 	}
-	if (run->n_trace_globs && !ts.files)
-		note_traces_missed(s, run);
-	strbuf_reset(&dir);
-	strbuf_addf(&dir, "%s/" JOB_METRICS, s->in.job_dir);
-	if ((rc = metrics_load_dir(dir.buf, run->jobs, m)) == 0) {
-		snprintf(s->data.source, sizeof s->data.source, "%s",
-			 m->ranks[0].format == METRICS_AORTA ? "AORTA-style metrics"
-							     : "trainer telemetry");
-		add_source(s, s->data.source);
-		if (have_traces && ts.ops.n)
-			add_source(s, "PyTorch profiler traces (operators)");
-		goto out;
-	}
-	strbuf_addf(missing, "no telemetry (metrics/rank_<r>.jsonl)");
-	if (have_traces && ts.m.n) {
-		*m = ts.m;
-		memset(&ts.m, 0, sizeof ts.m);
-		snprintf(s->data.source, sizeof s->data.source, "PyTorch profiler traces");
-		char what[96];
-		snprintf(what, sizeof what, "PyTorch profiler traces (%zu file%s)", ts.files,
-			 ts.files == 1 ? "" : "s");
-		add_source(s, what);
-		rc = 0;
-		goto out;
-	}
-	if (have_traces && ts.files)
-		strbuf_addf(missing, "; traces/ holds %zu file%s but none usable: %s", ts.files,
-			    ts.files == 1 ? "" : "s", ts.problem);
-	else if (run->n_trace_globs && s->data.traces_missed)
-		strbuf_addf(missing, "; %s", s->data.traces_missed);
-	else
-		strbuf_addf(missing,
-			    "; no PyTorch-profiler traces in traces/ (profile.traces copies the files your script writes, e.g. [\"profiler/*.json\"])");
-	if ((rc = load_nsys_steps(s, phases, kernels, run, m, missing)) == 0)
-		goto out;
-	if (run->step_log) {
-		strbuf_reset(&dir);
-		strbuf_addf(&dir, "%s/" JOB_LOGS, s->in.job_dir);
-		if ((rc = steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, m)) == 0) {
-			snprintf(s->data.source, sizeof s->data.source, "step lines in rank logs");
-			add_source(s, "step lines in rank logs (analysis.step_log)");
-			goto out;
-		}
-		strbuf_addf(missing,
-			    "; no line of logs/rank_<r>.out matches analysis.step_log.pattern");
-	} else {
-		strbuf_addf(missing,
-			    "; no analysis.step_log pattern for step times the script prints");
-	}
-out:
+	if (rc != 0 && (rc = load_nsys_steps(s, phases, kernels, run, m, missing)) != 0)
+		rc = from_step_log(s, run, m, missing, rc);
 	trace_set_free(&ts);
-	strbuf_free(&dir);
 	return rc;
 }
 
@@ -769,9 +805,10 @@ static void rank_coverage(struct ana_scenario *s, const struct scenario_metrics 
 			 s->in.ranks, s->in.ranks == 1 ? "" : "s", shown == 1 ? "" : "s", miss.buf,
 			 shown > 16 ? ", ..." : "");
 	else if (beyond)
-		snprintf(s->data.ranks_note, sizeof s->data.ranks_note,
-			 "the step data names %d rank%s beyond the %d launched (files of one process are one rank only when their names or the launcher's records say so)",
-			 beyond, beyond == 1 ? "" : "s", s->in.ranks);
+		snprintf(
+			s->data.ranks_note, sizeof s->data.ranks_note,
+			"the step data names %d rank%s beyond the %d launched (files of one process are one rank only when their names or the launcher's records say so)",
+			beyond, beyond == 1 ? "" : "s", s->in.ranks);
 	strbuf_free(&miss);
 }
 
@@ -829,54 +866,9 @@ static int window_times(struct ana_scenario *s, const struct ana_run *run,
 	return ok;
 }
 
-static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
-			     const struct rules *phases, const struct rules *kernels)
+/* The active steps' statistics (t sorted, n of them). */
+static void step_stats(struct ana_scenario *s, double *t, size_t n)
 {
-	s->mon.gpu_util_mean_pct = s->mon.gpu_mem_util_mean_pct = s->mon.gpu_mem_peak_pct = -1;
-	s->steps.mfu_pct = -1;
-	struct scenario_metrics m;
-	struct strbuf missing = STRBUF_INIT;
-	if (!s->in.completed) {
-		s->data.problem = xstrdup("the job did not complete");
-		return;
-	}
-	monitors(s);
-	if (load_steps(s, run, phases, kernels, &m, &missing) < 0) {
-		strbuf_addf(&missing, "%s",
-			    s->mon.have_monitor ? "; the node monitors are reported alone"
-					    : "; no node monitor data either (profile.monitor)");
-		s->data.problem = strbuf_detach(&missing);
-		if (s->mon.have_monitor) {
-			s->data.monitors_only = 1;
-			add_source(s, "node monitors");
-			monitor_verdict(s, &run->th);
-		}
-		return;
-	}
-	strbuf_free(&missing);
-	rank_coverage(s, &m);
-	if (s->mon.have_monitor)
-		add_source(s, "node monitors");
-	for (size_t i = 0; i < m.n; i++)
-		s->data.bad_lines += m.ranks[i].bad_lines;
-	gpu_period(s, &m);
-	struct scenario_metrics logged = { 0 }, *times = &m;
-	if (window_times(s, run, &m, &logged))
-		times = &logged;
-	size_t cap = times->ranks[0].n ? times->ranks[0].n : 1;
-	double *t = calloc(cap, sizeof *t);
-	size_t n;
-	step_times(times, t, &n);
-	if (n == 0) {
-		s->data.problem = xstrdup(times->ranks[0].format == METRICS_STEP_LOG
-					     ? "every matching step line is warm-up (profile.warmup_steps)"
-					     : "the step data has no active steps");
-		free(t);
-		metrics_free(&m);
-		metrics_free(&logged);
-		return;
-	}
-	s->data.analysed = 1;
 	s->steps.active_steps = n;
 	s->steps.step_med_ms = stats_percentile(t, n, 50);
 	s->steps.step_p95_ms = stats_percentile(t, n, 95);
@@ -887,12 +879,11 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 		: 0;
 	s->steps.step_ms = xmalloc(n * sizeof *s->steps.step_ms);
 	memcpy(s->steps.step_ms, t, n * sizeof *t);
-	batch_of(s, times, run);
-	s->steps.throughput = s->steps.step_med_ms <= 0
-		? 0
-		: (s->steps.global_batch > 0 ? (double) s->steps.global_batch : 1.0) * 1000.0 /
-			s->steps.step_med_ms;
-	const struct rank_metrics *r0 = &times->ranks[0];
+}
+
+/* The loss at the first step and the last active one of rank 0. */
+static void loss_of(struct ana_scenario *s, const struct rank_metrics *r0)
+{
 	for (size_t i = 0; i < r0->n; i++) {
 		if (!r0->steps[i].active && i > 0)
 			continue;
@@ -901,24 +892,119 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 		s->steps.loss_last = r0->steps[i].loss;
 		s->steps.loss_known |= s->steps.loss_last != 0;
 	}
+}
+
+/* Who waits for whom: stragglers (and their node's monitors against the
+ * rest), the collectives matched across ranks, the communication floor. */
+static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m)
+{
+	/* traces and step logs do not say where a rank ran */
+	torchtrace_rank_nodes(s->in.job_dir, m);
+	straggler_find(m, s->steps.step_med_ms, s->comm.stragglers, &s->comm.n_stragglers,
+		       s->comm.slow_node, sizeof s->comm.slow_node);
+	s->comm.have_slow_mon = s->comm.slow_node[0] &&
+		monitor_summarise_nodes(s->in.job_dir, s->comm.slow_node, 0, &s->comm.slow_mon) ==
+			0 &&
+		monitor_summarise_nodes(s->in.job_dir, s->comm.slow_node, 1, &s->comm.rest_mon) ==
+			0;
+	collectives_of(m, &s->comm.colls, &s->comm.ncolls);
+	comm_floor(s, m);
+}
+
+/* Rank 0's steps for the step-time figure; achieved FLOP/s and MFU. */
+static void rank0_and_flops(struct ana_scenario *s, const struct rank_metrics *r0,
+			    double flops_per_step, double peak_gflops)
+{
+	s->steps.n_rank0 = r0->n;
+	s->steps.rank0 = xcalloc(s->steps.n_rank0 + 1, sizeof *s->steps.rank0);
+	for (size_t i = 0; i < s->steps.n_rank0; i++) {
+		s->steps.rank0[i][0] = (double)r0->steps[i].step;
+		s->steps.rank0[i][1] = r0->steps[i].step_ms;
+		s->steps.rank0[i][2] = r0->steps[i].active;
+	}
+	s->steps.flops_per_step = flops_per_step;
+	if (s->steps.flops_per_step > 0 && s->steps.step_med_ms > 0)
+		s->steps.achieved_gflops =
+			s->steps.flops_per_step / (s->steps.step_med_ms / 1000) / 1e9;
+	if (s->steps.achieved_gflops > 0 && peak_gflops > 0)
+		s->steps.mfu_pct = 100 * s->steps.achieved_gflops / peak_gflops;
+}
+
+/* The monitors and the step data of a completed scenario into m; < 0 when there is no
+ * step data (the problem said; the monitors' verdict when there are monitors). */
+static int scenario_data(struct ana_scenario *s, const struct ana_run *run,
+			 const struct rules *phases, const struct rules *kernels,
+			 struct scenario_metrics *m)
+{
+	struct strbuf missing = STRBUF_INIT;
+	monitors(s);
+	if (load_steps(s, run, phases, kernels, m, &missing) < 0) {
+		strbuf_addf(&missing, "%s",
+			    s->mon.have_monitor ? "; the node monitors are reported alone"
+					    : "; no node monitor data either (profile.monitor)");
+		s->data.problem = strbuf_detach(&missing);
+		if (s->mon.have_monitor) {
+			s->data.monitors_only = 1;
+			add_source(s, "node monitors");
+			monitor_verdict(s, &run->th);
+		}
+		return -1;
+	}
+	strbuf_free(&missing);
+	rank_coverage(s, m);
+	if (s->mon.have_monitor)
+		add_source(s, "node monitors");
+	for (size_t i = 0; i < m->n; i++)
+		s->data.bad_lines += m->ranks[i].bad_lines;
+	gpu_period(s, m);
+	return 0;
+}
+
+static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
+			     const struct rules *phases, const struct rules *kernels)
+{
+	s->mon.gpu_util_mean_pct = s->mon.gpu_mem_util_mean_pct = s->mon.gpu_mem_peak_pct = -1;
+	s->steps.mfu_pct = -1;
+	struct scenario_metrics m;
+	if (!s->in.completed) {
+		s->data.problem = xstrdup("the job did not complete");
+		return;
+	}
+	if (scenario_data(s, run, phases, kernels, &m) < 0)
+		return;
+	struct scenario_metrics logged = { 0 }, *times = &m;
+	if (window_times(s, run, &m, &logged))
+		times = &logged;
+	size_t cap = times->ranks[0].n ? times->ranks[0].n : 1;
+	double *t = calloc(cap, sizeof *t);
+	size_t n;
+	step_times(times, t, &n);
+	if (n == 0) {
+		s->data.problem = xstrdup(
+			times->ranks[0].format == METRICS_STEP_LOG
+				? "every matching step line is warm-up (profile.warmup_steps)"
+				: "the step data has no active steps");
+		free(t);
+		metrics_free(&m);
+		metrics_free(&logged);
+		return;
+	}
+	s->data.analysed = 1;
+	step_stats(s, t, n);
+	batch_of(s, times, run);
+	s->steps.throughput = s->steps.step_med_ms <= 0
+		? 0
+		: (s->steps.global_batch > 0 ? (double) s->steps.global_batch : 1.0) * 1000.0 /
+			s->steps.step_med_ms;
+	const struct rank_metrics *r0 = &times->ranks[0];
+	loss_of(s, r0);
 	shares(s, &m);
 	s->data.format = m.ranks[0].format;
 	s->shares.shares_known = m.ranks[0].format != METRICS_STEP_LOG;
 	s->steps.window_shares = times != &m;
 	s->steps.no_steps = m.ranks[0].whole_window && times == &m;
-	if (s->shares.shares_known && !m.ranks[0].whole_window) {
-		/* traces and step logs do not say where a rank ran */
-		torchtrace_rank_nodes(s->in.job_dir, &m);
-		straggler_find(&m, s->steps.step_med_ms, s->comm.stragglers, &s->comm.n_stragglers,
-			       s->comm.slow_node, sizeof s->comm.slow_node);
-		s->comm.have_slow_mon = s->comm.slow_node[0] &&
-			monitor_summarise_nodes(s->in.job_dir, s->comm.slow_node, 0,
-						&s->comm.slow_mon) == 0 &&
-			monitor_summarise_nodes(s->in.job_dir, s->comm.slow_node, 1,
-						&s->comm.rest_mon) == 0;
-		collectives_of(&m, &s->comm.colls, &s->comm.ncolls);
-		comm_floor(s, &m);
-	}
+	if (s->shares.shares_known && !m.ranks[0].whole_window)
+		waiting_of(s, &m);
 	if (s->steps.no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->steps.throughput = 0;
 	gpu_shares(s, &m);
@@ -927,19 +1013,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	else
 		outcome_of(s, run, &m);
 	timeline_step(s, &m);
-	s->steps.n_rank0 = r0->n;
-	s->steps.rank0 = xcalloc(s->steps.n_rank0 + 1, sizeof *s->steps.rank0);
-	for (size_t i = 0; i < s->steps.n_rank0; i++) {
-		s->steps.rank0[i][0] = (double)r0->steps[i].step;
-		s->steps.rank0[i][1] = r0->steps[i].step_ms;
-		s->steps.rank0[i][2] = r0->steps[i].active;
-	}
-	s->steps.flops_per_step = m.ranks[0].flops_per_step;
-	if (s->steps.flops_per_step > 0 && s->steps.step_med_ms > 0)
-		s->steps.achieved_gflops =
-			s->steps.flops_per_step / (s->steps.step_med_ms / 1000) / 1e9;
-	if (s->steps.achieved_gflops > 0 && run->peak_gflops > 0)
-		s->steps.mfu_pct = 100 * s->steps.achieved_gflops / run->peak_gflops;
+	rank0_and_flops(s, r0, m.ranks[0].flops_per_step, run->peak_gflops);
 	free(t);
 	metrics_free(&m);
 	metrics_free(&logged);
@@ -975,28 +1049,32 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 		else if (s->steps.global_batch == base->steps.global_batch)
 			mode = "strong";
 		else {
-			snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-				 "no speedup: its batch semantics differ from %s's (global batch %ld at %d rank%s against %ld at %d: neither the per-rank nor the global batch is the same)",
-				 base->in.name, s->steps.global_batch, s->in.ranks,
-				 s->in.ranks == 1 ? "" : "s", base->steps.global_batch,
-				 base->in.ranks);
+			snprintf(
+				s->scaling.scaling_note, sizeof s->scaling.scaling_note,
+				"no speedup: its batch semantics differ from %s's (global batch %ld at %d rank%s against %ld at %d: neither the per-rank nor the global batch is the same)",
+				base->in.name, s->steps.global_batch, s->in.ranks,
+				s->in.ranks == 1 ? "" : "s", base->steps.global_batch,
+				base->in.ranks);
 			return;
 		}
 		if (declared && strcmp(declared, mode))
-			snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-				 "analysis.scaling says %s, but the batches (%ld at %d rank%s against %ld at %d) say %s scaling; the batches are used",
-				 declared, s->steps.global_batch, s->in.ranks,
-				 s->in.ranks == 1 ? "" : "s", base->steps.global_batch,
-				 base->in.ranks, mode);
+			snprintf(
+				s->scaling.scaling_note, sizeof s->scaling.scaling_note,
+				"analysis.scaling says %s, but the batches (%ld at %d rank%s against %ld at %d) say %s scaling; the batches are used",
+				declared, s->steps.global_batch, s->in.ranks,
+				s->in.ranks == 1 ? "" : "s", base->steps.global_batch,
+				base->in.ranks, mode);
 	} else if (s->steps.global_batch > 0 || base->steps.global_batch > 0) {
-		snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-			 "no speedup: the batch of %s is known and that of %s is not; give both (analysis.batch_per_rank or analysis.global_batch)",
-			 s->steps.global_batch > 0 ? s->in.name : base->in.name,
-			 s->steps.global_batch > 0 ? base->in.name : s->in.name);
+		snprintf(
+			s->scaling.scaling_note, sizeof s->scaling.scaling_note,
+			"no speedup: the batch of %s is known and that of %s is not; give both (analysis.batch_per_rank or analysis.global_batch)",
+			s->steps.global_batch > 0 ? s->in.name : base->in.name,
+			s->steps.global_batch > 0 ? base->in.name : s->in.name);
 		return;
 	} else if (!declared) {
-		snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-			 "no speedup: the samples per step are not known, so neither samples/s nor the scaling mode can be said; set analysis.global_batch (strong scaling), analysis.batch_per_rank (weak scaling) or analysis.scaling");
+		snprintf(
+			s->scaling.scaling_note, sizeof s->scaling.scaling_note,
+			"no speedup: the samples per step are not known, so neither samples/s nor the scaling mode can be said; set analysis.global_batch (strong scaling), analysis.batch_per_rank (weak scaling) or analysis.scaling");
 		return;
 	} else
 		mode = declared;
@@ -1007,9 +1085,10 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 		s->scaling.speedup = !strcmp(mode, "strong") ? tr : tr * rr;
 	s->scaling.efficiency = s->scaling.speedup / rr;
 	if (s != base && s->scaling.efficiency > 1.0 && !s->scaling.scaling_note[0])
-		snprintf(s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-			 "efficiency above 100 %% (%.0f %%) is not expected: most often the baseline was slowed by something the wider scenario escaped (a node shared with another job, see slurm.exclusive; caches the smaller per-rank share now fits), or noise (step spread %.1f %% against %.1f %%)",
-			 100 * s->scaling.efficiency, s->steps.spread_pct, base->steps.spread_pct);
+		snprintf(
+			s->scaling.scaling_note, sizeof s->scaling.scaling_note,
+			"efficiency above 100 %% (%.0f %%) is not expected: most often the baseline was slowed by something the wider scenario escaped (a node shared with another job, see slurm.exclusive; caches the smaller per-rank share now fits), or noise (step spread %.1f %% against %.1f %%)",
+			100 * s->scaling.efficiency, s->steps.spread_pct, base->steps.spread_pct);
 }
 
 /* Scenarios scale against a baseline of the same series (same backend and
@@ -1098,10 +1177,11 @@ static void model_sentence(struct ana_model *m, const struct ana_scenario *wides
 {
 	double n16 = model_at(m, 16), over16 = m->a + m->c * 4;
 	if (m->step_only) {
-		snprintf(m->limit, sizeof m->limit,
-			 "Fitted on the step times of %d scenarios (%d to %d nodes) without a compute term (where step time goes is not known, so no part of it can be called compute): %.2f + %.2f x log2(N) ms; predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16. What limits scaling cannot be said from step times alone: a trace with steps or the trainer's telemetry would say.",
-			 m->points, m->base_nodes, m->max_nodes, m->a, m->c, 100 * m->eff8,
-			 100 * m->eff16);
+		snprintf(
+			m->limit, sizeof m->limit,
+			"Fitted on the step times of %d scenarios (%d to %d nodes) without a compute term (where step time goes is not known, so no part of it can be called compute): %.2f + %.2f x log2(N) ms; predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16. What limits scaling cannot be said from step times alone: a trace with steps or the trainer's telemetry would say.",
+			m->points, m->base_nodes, m->max_nodes, m->a, m->c, 100 * m->eff8,
+			100 * m->eff16);
 		return;
 	}
 	const char *limiter = m->contention[0] ? "the ranks contending for the machine (see below)"
@@ -1111,10 +1191,11 @@ static void model_sentence(struct ana_model *m, const struct ana_scenario *wides
 	if (m->crossover)
 		snprintf(from, sizeof from, "from %d node%s on", m->crossover,
 			 m->crossover == 1 ? "" : "s");
-	snprintf(m->limit, sizeof m->limit,
-		 "Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest %.2f + %.2f x log2(N) ms, so scaling is limited by %s, which outgrows compute %s: predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16, where that overhead is %.0f %% of a %.2f ms step.",
-		 m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c, limiter, from,
-		 100 * m->eff8, 100 * m->eff16, n16 > 0 ? 100 * over16 / n16 : 0, n16);
+	snprintf(
+		m->limit, sizeof m->limit,
+		"Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest %.2f + %.2f x log2(N) ms, so scaling is limited by %s, which outgrows compute %s: predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16, where that overhead is %.0f %% of a %.2f ms step.",
+		m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c, limiter, from,
+		100 * m->eff8, 100 * m->eff16, n16 > 0 ? 100 * over16 / n16 : 0, n16);
 }
 
 /* How far the model is from the points it was fitted on. */
@@ -1131,13 +1212,15 @@ static void fit_quality(const struct ana_run *run, const struct ana_scenario *ba
 			m->max_err_pct = err, m->max_err_nodes = s->in.nodes;
 	}
 	if (m->max_err_pct <= MODEL_FITS_PCT)
-		snprintf(m->fit, sizeof m->fit,
-			 "The model fits the measured points within %.1f %% (largest error at %d node%s).",
-			 m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
+		snprintf(
+			m->fit, sizeof m->fit,
+			"The model fits the measured points within %.1f %% (largest error at %d node%s).",
+			m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
 	else
-		snprintf(m->fit, sizeof m->fit,
-			 "The model does not fit the measured points: it is off by %.1f %% at %d node%s, so its predictions beyond them are not reliable.",
-			 m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
+		snprintf(
+			m->fit, sizeof m->fit,
+			"The model does not fit the measured points: it is off by %.1f %% at %d node%s, so its predictions beyond them are not reliable.",
+			m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
 }
 
 /* Per-rank compute that grows with the node count at the same work per
@@ -1156,9 +1239,10 @@ static void contention(const struct ana_run *run, const struct ana_scenario *bas
 		snprintf(where, sizeof where,
 			 " (the local executor ran all %d ranks of %s on this machine's %d CPU%s)",
 			 w->in.ranks, w->in.name, run->host_cpus, run->host_cpus == 1 ? "" : "s");
-	snprintf(m->contention, sizeof m->contention,
-		 "Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network%s, so the slowdown is contention, not communication.",
-		 cb, base->in.nodes, base->in.nodes == 1 ? "" : "s", cw, w->in.nodes, where);
+	snprintf(
+		m->contention, sizeof m->contention,
+		"Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network%s, so the slowdown is contention, not communication.",
+		cb, base->in.nodes, base->in.nodes == 1 ? "" : "s", cw, w->in.nodes, where);
 }
 
 /* Least squares: b >= 0 on compute ~ b/N; a, c >= 0 on the rest ~ a + c log2 N. */

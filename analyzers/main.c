@@ -113,24 +113,9 @@ static void print_steps(json_t *st)
 	}
 }
 
-static void print_text(json_t *rank)
+/* A rank's GPU time breakdown (HTA's definitions) and its idle time, in words. */
+static void print_breakdown(json_t *rank)
 {
-	json_t *r = json_object_get(rank, "rank");
-	const char *proc = json_string_value(json_object_get(rank, "process"));
-	char who[96];
-	if (json_is_integer(r))
-		snprintf(who, sizeof who, "%s%srank %lld", proc ? proc : "", proc ? ", " : "",
-			 (long long) json_integer_value(r));
-	else
-		snprintf(who, sizeof who, "rank ?");
-	long long events = json_integer_value(json_object_get(rank, "gpu_events"));
-	printf("%s (%s): %lld GPU event%s\n", json_string_value(json_object_get(rank, "file")), who,
-	       events, events == 1 ? "" : "s");
-	print_steps(json_object_get(rank, "steps"));
-	if (json_object_get(rank, "note")) {
-		printf("  %s\n", json_string_value(json_object_get(rank, "note")));
-		return;
-	}
 	json_t *ov = json_object_get(rank, "comm_comp_overlap_pct");
 	char overlap[64];
 	if (json_is_number(ov))
@@ -147,6 +132,11 @@ static void print_text(json_t *rank)
 	       json_number_value(json_object_get(rank, "idle_host_wait_pct")),
 	       json_number_value(json_object_get(rank, "idle_kernel_wait_pct")),
 	       json_number_value(json_object_get(rank, "idle_other_pct")));
+}
+
+/* A rank's busy time by kernel type, its launches and top kernels, what was skipped. */
+static void print_kernels(json_t *rank)
+{
 	const char *kname;
 	json_t *kv;
 	int first = 1;
@@ -182,6 +172,28 @@ static void print_text(json_t *rank)
 		       bad == 1 ? "" : "s");
 }
 
+/* One rank's line and its breakdown, in text. */
+static void print_text(json_t *rank)
+{
+	json_t *r = json_object_get(rank, "rank");
+	const char *proc = json_string_value(json_object_get(rank, "process"));
+	char who[96];
+	if (json_is_integer(r))
+		snprintf(who, sizeof who, "%s%srank %lld", proc ? proc : "", proc ? ", " : "",
+			 (long long) json_integer_value(r));
+	else
+		snprintf(who, sizeof who, "rank ?");
+	long long events = json_integer_value(json_object_get(rank, "gpu_events"));
+	printf("%s (%s): %lld GPU event%s\n", json_string_value(json_object_get(rank, "file")), who,
+	       events, events == 1 ? "" : "s");
+	print_steps(json_object_get(rank, "steps"));
+	if (json_object_get(rank, "note")) {
+		printf("  %s\n", json_string_value(json_object_get(rank, "note")));
+		return;
+	}
+	print_breakdown(rank);
+	print_kernels(rank);
+}
 /* The trace's steps: how many, the median, where their time goes, the top operators. */
 static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases, int top)
 {

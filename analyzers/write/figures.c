@@ -146,6 +146,28 @@ static void fabric_data(struct fig *f, struct strbuf *fd)
 	}
 }
 
+/* The scenario's bar of the breakdown figure (its GPU's shares on a GPU, else its step's);
+ * 1 when it has one. */
+static int breakdown_row(struct strbuf *br, json_t *s)
+{
+	json_t *g = json_object_get(s, SK_GPU_SHARES_PCT), *h = json_object_get(s, SK_SHARES_PCT);
+	if (json_is_object(g)) /* on a GPU: what the GPU did */
+		strbuf_addf(br, "%s %.3f %.3f %.3f 0 0 %.3f %.3f %.3f\n", jsonio_str(s, SK_NAME),
+			    jsonio_num(g, SK_IDLE_DATA_LOADING), jsonio_num(g, SK_COMPUTE),
+			    jsonio_num(g, SK_COMMUNICATION), jsonio_num(g, SK_MEMCPY),
+			    jsonio_num(g, SK_IDLE_HOST_WAIT) + jsonio_num(g, SK_IDLE_KERNEL_WAIT) +
+				    jsonio_num(g, SK_IDLE_OTHER),
+			    jsonio_num(g, SK_OTHER_KERNELS));
+	else if (json_is_object(h))
+		strbuf_addf(br, "%s %.3f %.3f %.3f %.3f %.3f 0 0 %.3f\n", jsonio_str(s, SK_NAME),
+			    jsonio_num(h, SK_DATA_LOADING), jsonio_num(h, SK_COMPUTE),
+			    jsonio_num(h, SK_COMMUNICATION), jsonio_num(h, SK_PEER_WAIT),
+			    jsonio_num(h, SK_IO), jsonio_num(h, SK_OTHER));
+	else /* unknown shares are no bar of zeros */
+		strbuf_addf(br, "# %s: shares n/a (step times only)\n", jsonio_str(s, SK_NAME));
+	return json_is_object(g) || json_is_object(h);
+}
+
 static int data_files(struct fig *f)
 {
 	struct strbuf sc = STRBUF_INIT, md = STRBUF_INIT, br = STRBUF_INIT, tl = STRBUF_INIT,
@@ -164,27 +186,7 @@ static int data_files(struct fig *f)
 	json_array_foreach(json_object_get(f->summary, SK_SCENARIOS), i, s) {
 		if (!json_is_true(json_object_get(s, SK_ANALYSED)))
 			continue;
-		json_t *g = json_object_get(s, SK_GPU_SHARES_PCT),
-		       *h = json_object_get(s, SK_SHARES_PCT);
-		if (json_is_object(g)) /* on a GPU: what the GPU did */
-			strbuf_addf(&br, "%s %.3f %.3f %.3f 0 0 %.3f %.3f %.3f\n",
-				    jsonio_str(s, SK_NAME), jsonio_num(g, SK_IDLE_DATA_LOADING),
-				    jsonio_num(g, SK_COMPUTE), jsonio_num(g, SK_COMMUNICATION),
-				    jsonio_num(g, SK_MEMCPY),
-				    jsonio_num(g, SK_IDLE_HOST_WAIT) +
-					    jsonio_num(g, SK_IDLE_KERNEL_WAIT) +
-					    jsonio_num(g, SK_IDLE_OTHER),
-				    jsonio_num(g, SK_OTHER_KERNELS));
-		else if (json_is_object(h))
-			strbuf_addf(&br, "%s %.3f %.3f %.3f %.3f %.3f 0 0 %.3f\n",
-				    jsonio_str(s, SK_NAME), jsonio_num(h, SK_DATA_LOADING),
-				    jsonio_num(h, SK_COMPUTE), jsonio_num(h, SK_COMMUNICATION),
-				    jsonio_num(h, SK_PEER_WAIT), jsonio_num(h, SK_IO),
-				    jsonio_num(h, SK_OTHER));
-		else /* unknown shares are no bar of zeros */
-			strbuf_addf(&br, "# %s: shares n/a (step times only)\n",
-				    jsonio_str(s, SK_NAME));
-		f->breakdowns += json_is_object(g) || json_is_object(h);
+		f->breakdowns += breakdown_row(&br, s);
 		json_t *steps = json_object_get(s, SK_RANK0_STEPS), *st;
 		size_t k;
 		if (!json_array_size(steps))
@@ -378,6 +380,43 @@ static void sweep_draw(const char *dir)
 /* gnuplot writes its images into a fresh private folder (mkdtemp) beside
  * the scripts, from which each is renamed into place: a link planted where
  * an image goes is named and refused, never written through. */
+/* Runs gnuplot on script in the drawing folder draw (reproducible: the epoch, C locale,
+ * UTC); its output in a log there, quoted when it fails. */
+static int gnuplot_in(const struct fig *f, const char *name, const char *draw, const char *script,
+		      const char *epoch)
+{
+	struct strbuf lp = STRBUF_INIT;
+	strbuf_addf(&lp, "%s/gnuplot.log", draw); /* gone with the folder */
+	int fd = open(lp.buf, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (chdir(draw) < 0)
+			_exit(126);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		setenv("SOURCE_DATE_EPOCH", epoch, 1);
+		setenv("LC_ALL", "C", 1);
+		setenv("TZ", "UTC", 1);
+		execlp("gnuplot", "gnuplot", "-e", "set loadpath '..'", script, (char *)NULL);
+		_exit(127);
+	}
+	int st = 0, rc = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		char *msg = NULL;
+		fsio_read(lp.buf, 4096, &msg, NULL);
+		rc = err_set(ERR_IO, "gnuplot failed on %s/%s.gp: %s", f->dir, name,
+			     WIFEXITED(st) && WEXITSTATUS(st) == 127
+				     ? "gnuplot is not installed (apt-get install gnuplot-nox)"
+				     : msg ? msg
+					   : "");
+		free(msg);
+	}
+	close(fd);
+	unlink(lp.buf);
+	strbuf_free(&lp);
+	return rc;
+}
+
 static int run_gnuplot(struct fig *f, const char *name)
 {
 	struct strbuf draw = STRBUF_INIT, from = STRBUF_INIT, to = STRBUF_INIT,
@@ -391,38 +430,9 @@ static int run_gnuplot(struct fig *f, const char *name)
 		strbuf_free(&from);
 		return rc;
 	}
-	strbuf_reset(&from);
-	strbuf_addf(&from, "%s/gnuplot.log", draw.buf); /* gone with the folder */
-	char *logpath = strbuf_detach(&from);
-	int fd = open(logpath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	snprintf(epoch, sizeof epoch, "%ld", f->epoch);
 	strbuf_addf(&script, "../%s.gp", name);
-	pid_t pid = fork();
-	if (pid == 0) {
-		if (chdir(draw.buf) < 0)
-			_exit(126);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		setenv("SOURCE_DATE_EPOCH", epoch, 1);
-		setenv("LC_ALL", "C", 1);
-		setenv("TZ", "UTC", 1);
-		execlp("gnuplot", "gnuplot", "-e", "set loadpath '..'", script.buf, (char *)NULL);
-		_exit(127);
-	}
-	int st = 0, rc = 0;
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		char *msg = NULL;
-		fsio_read(logpath, 4096, &msg, NULL);
-		rc = err_set(ERR_IO, "gnuplot failed on %s/%s.gp: %s", f->dir, name,
-			     WIFEXITED(st) && WEXITSTATUS(st) == 127
-				     ? "gnuplot is not installed (apt-get install gnuplot-nox)"
-				     : msg ? msg
-					   : "");
-		free(msg);
-	}
-	close(fd);
-	unlink(logpath);
-	free(logpath);
+	int rc = gnuplot_in(f, name, draw.buf, script.buf, epoch);
 	static const char *const ext[] = { "pdf", "svg", "png" };
 	for (int k = 0; k < 3 && rc == 0; k++) {
 		if (!(f->formats & (1 << k)))
