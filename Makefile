@@ -26,6 +26,9 @@ BLAS_LIBS   = $(shell pkg-config --libs openblas 2>/dev/null)
 
 # Layers, each using only those before it: util -> analyzers -> orchestrator -> cli.
 UTIL_SRC  := $(wildcard util/*.c)
+# the util/ files that call libslurm (node lists, its configuration): never in what the
+# analyzers link object by object
+UTIL_SLURM_SRC := util/nodelist.c util/slurmconf.c
 ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c analyzers/read/*.c analyzers/write/*.c))
 ANA_CXX   := $(wildcard analyzers/*.cc analyzers/read/*.cc)
 ORCH_SRC  := $(wildcard orchestrator/*.c orchestrator/campaign/*.c orchestrator/store/*.c orchestrator/backend/*.c \
@@ -145,7 +148,7 @@ UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 
 # campaign-analyze under ThreadSanitizer (clang): a trace read in chunks on
 # several threads, and a file's GPU view and steps side by side (tests/e2e/tsan.sh).
-TSAN_SRC := $(UTIL_SRC) $(ANA_SRC) analyzers/main.c
+TSAN_SRC := $(filter-out $(UTIL_SLURM_SRC),$(UTIL_SRC)) $(ANA_SRC) analyzers/main.c
 TSAN_OBJ := $(TSAN_SRC:%.c=$(B)/tsan/obj/%.o) $(ANA_CXX:%.cc=$(B)/tsan/obj/%.o)
 TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer -g -O1 -pthread
 $(B)/tsan/obj/%.o: %.c $(B)/versions.h
