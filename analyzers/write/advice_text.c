@@ -1,0 +1,246 @@
+/* advice_text: each recommendation of advice.c in words, with its prediction and
+ * the numbers it rests on; summary.json's recommendations. */
+#include "analyzers/analysis.h"
+#include "analyzers/write/report.h"
+#include "util/run_layout.h"
+#include "analyzers/advice.h"
+#include "analyzers/write/evidence.h"
+#include "analyzers/read/metrics.h"
+#include "analyzers/summary_keys.h"
+
+#include "util/err.h"
+#include "analyzers/write/figures.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/strbuf.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/write/report_parts.h"
+
+int rec_cmp(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+	if (x->gain != y->gain)
+		return x->gain > y->gain ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
+
+/* What to change about exposed communication, from the lead scenario's numbers. */
+static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
+{
+	int gpu = s->outcome.basis == BASIS_GPU;
+	double overlap = gpu ? s->gpu.gpu_overlap_pct : s->shares.overlap_pct;
+	char clause[512];
+	if (!gpu && s->shares.sync_wait_pct > s->shares.comm_pct)
+		strbuf_addf(sb,
+			    "ranks wait for each other more (%.1f %% of step time) than they transfer (%.1f %%), but no one rank arrives last most of the time: the waiting is spread (jitter, noisy nodes); pin threads, keep other work off the nodes, then tune the collectives",
+			    s->shares.sync_wait_pct, s->shares.comm_pct);
+	else if (overlap >= ANA_OVERLAP_ENOUGH_PCT)
+		strbuf_addf(sb,
+			    "%.1f %% of communication is already hidden behind compute, so more overlap gains little; what is still exposed shrinks with less gradient volume (bf16 gradients, compression) or a larger per-rank batch that amortises each all-reduce",
+			    overlap);
+	else if (overlap > ANA_NEGLIGIBLE_PCT)
+		strbuf_addf(sb,
+			    "only %.1f %% of communication overlaps compute: hide the gradient all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to amortise it, or reduce gradient volume",
+			    overlap);
+	else
+		strbuf_adds(sb, "no communication overlaps compute: hide the gradient all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to amortise it, or reduce gradient volume");
+	fabric_clause(s, clause, sizeof clause);
+	if (clause[0])
+		strbuf_addf(sb, ". %.*s", (int)strlen(clause) - 1, clause);
+}
+
+/* What to change about the step's path (a straggler, data, I/O, the host, copies). */
+static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scenario *s)
+{
+	int gpu = s->outcome.basis == BASIS_GPU;
+	const struct straggler *g = &s->comm.stragglers[0];
+	switch (k) {
+	case REC_STRAGGLER:
+		strbuf_addf(sb,
+			    "rank %d%s%s keeps the others waiting (its cause: %s%s); balance its data or work, or move it off a busy node, before tuning the collectives",
+			    g->rank, g->node[0] ? " on " : "", g->node, g->cause,
+			    strcmp(g->cause, "unknown") ? "" : ": no phase explains half of it");
+		return;
+	case REC_DATA:
+		strbuf_adds(sb, gpu ? "the GPU idles while the host loads data: add data-loader workers or prefetch depth, pin memory, or make decoding cheaper, so that loading hides behind the GPU's work"
+				    : "add data-loader workers or prefetch depth, or make decoding cheaper, so that loading hides behind compute");
+		return;
+	case REC_IO:
+		strbuf_adds(sb, "checkpoint less often, write asynchronously or from one rank to fast local storage");
+		return;
+	case REC_HOST:
+		strbuf_adds(sb,
+			    gpu ? "the GPU waits for the host to launch its work: remove per-step host synchronisation (.item(), printing), cut launch overhead (CUDA graphs, torch.compile, fewer larger kernels)"
+				: "host time under no operator (Python, launches, synchronisation) is the largest share: profile the Python side and remove per-step host work and synchronisation");
+		return;
+	case REC_COPIES:
+		strbuf_adds(sb, "host-device copies are hidden behind nothing: pin host memory and copy with non_blocking=True on a side stream, or keep the data on the GPU");
+		return;
+	case REC_COMMUNICATION:
+	case REC_ELEMENTWISE:
+	case REC_KERNELS:
+	case REC_MEMORY_PEAK:
+	case REC_COLLECT:
+	case REC_KIND_N:
+		break;
+	}
+}
+
+/* What to change about compute itself, memory, or what to collect. */
+static void compute_words(struct strbuf *sb, enum rec_kind k, const struct ana_scenario *s)
+{
+	int gpu = s->outcome.basis == BASIS_GPU;
+	double compute = gpu ? s->gpu.gpu_pct[GPU_COMPUTE] : s->shares.compute_pct;
+	switch (k) {
+	case REC_ELEMENTWISE:
+		strbuf_addf(
+			sb,
+			"compute (%.1f %% of %s) is mostly elementwise, bandwidth-bound work: fuse elementwise operations (torch.compile, fused optimizers) and keep activations smaller or recompute them; the accounting gives no ceiling for this (compute is the work itself)",
+			compute, gpu ? "the GPU's time" : "step time");
+		return;
+	case REC_KERNELS:
+		strbuf_addf(sb,
+			    "compute-bound (%.1f %% compute): gains come from faster kernels (larger GEMMs, mixed precision) rather than from the data path or communication; the accounting gives no ceiling for this (compute is the work itself)",
+			    compute);
+		if (!gpu && s->outcome.wait_to == SHARE_COMPUTE && s->comm.n_stragglers)
+			strbuf_addf(sb,
+				    "; the %.1f %% of step time the other ranks wait for rank %d's extra compute goes with its own recommendation",
+				    s->shares.sync_wait_pct, s->comm.stragglers[0].rank);
+		return;
+	case REC_MEMORY_PEAK:
+		strbuf_addf(sb,
+			    "memory is nearly full (%s memory peaked at %.1f %%): lower the per-rank batch, shard optimizer state or activations, or use activation checkpointing before it fails or swaps",
+			    s->mon.gpu_mem_peak_pct >= 0 ? "GPU" : "host",
+			    s->mon.gpu_mem_peak_pct >= 0 ? s->mon.gpu_mem_peak_pct
+							 : s->mon.mem_peak_pct);
+		return;
+	case REC_COMMUNICATION:
+	case REC_STRAGGLER:
+	case REC_DATA:
+	case REC_IO:
+	case REC_HOST:
+	case REC_COPIES:
+	case REC_COLLECT:
+	case REC_KIND_N:
+		break;
+	}
+	strbuf_addf(sb,
+		    "where step time goes is not known (%s): no recommendation is drawn from unknown shares; collect a PyTorch-profiler trace with steps (prof.step() once per step, profile.traces) or the trainer's telemetry, and profile.monitor for utilisation",
+		    s->data.source[0] ? s->data.source : "node monitors alone");
+}
+
+/* The advice of a cause in words, from its lead scenario's numbers. */
+static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct ana_scenario *s)
+{
+	switch (r->kind) {
+	case REC_COMMUNICATION:
+		comm_words(sb, s);
+		return;
+	case REC_STRAGGLER:
+	case REC_DATA:
+	case REC_IO:
+	case REC_HOST:
+	case REC_COPIES:
+		path_words(sb, r->kind, s);
+		return;
+	case REC_ELEMENTWISE:
+	case REC_KERNELS:
+	case REC_MEMORY_PEAK:
+	case REC_COLLECT:
+	case REC_KIND_N:
+		compute_words(sb, r->kind, s);
+		return;
+	}
+}
+
+/* A recommendation in words: its scenarios, the advice, each prediction. */
+char *rec_text(const struct ana_rec *r, const struct ana_run *run)
+{
+	struct strbuf sb = STRBUF_INIT, pred = STRBUF_INIT;
+	for (size_t i = 0; i < r->n; i++)
+		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
+	strbuf_adds(&sb, ": ");
+	rec_words(&sb, r, &run->sc[r->sc[r->lead]]);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ana_scenario *s = &run->sc[r->sc[i]];
+		if (r->predicted_ms[i] < 0 || r->step_ms[i] <= 0)
+			continue;
+		strbuf_addf(&pred, "%s%s%s%.2f -> %.2f ms (-%.0f %%)", pred.len ? ", " : "",
+			    r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "", r->step_ms[i],
+			    r->predicted_ms[i], 100 * (1 - r->predicted_ms[i] / r->step_ms[i]));
+		if (s->gpu.gpu_limits && r->predicted_ms[i] <= s->gpu.host_step_med_ms)
+			strbuf_adds(&pred, " (no lower than the host's own step: the GPU would then wait for it)");
+	}
+	if (pred.len)
+		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
+			    r->basis, pred.buf);
+	strbuf_adds(&sb, ".");
+	strbuf_free(&pred);
+	return strbuf_detach(&sb);
+}
+
+/* summary.json's recommendations: kind, scenarios, text, predictions, basis. */
+json_t *recs_json(const struct ana_run *run)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < run->nrecs; i++) {
+		const struct ana_rec *r = &run->recs[i];
+		json_t *names = json_array(), *step = json_array(), *pred = json_array(),
+		       *gain = json_array();
+		for (size_t k = 0; k < r->n; k++) {
+			int p = r->predicted_ms[k] >= 0 && r->step_ms[k] > 0;
+			json_array_append_new(names, json_string(run->sc[r->sc[k]].in.name));
+			json_array_append_new(step, r->step_ms[k] > 0 ? jnum(r->step_ms[k])
+								      : json_null());
+			json_array_append_new(pred, p ? jnum(r->predicted_ms[k]) : json_null());
+			json_array_append_new(gain, p ? jnum(100 * (1 - r->predicted_ms[k] /
+								     r->step_ms[k]))
+						      : json_null());
+		}
+		char *text = rec_text(r, run);
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s}",
+						   SK_KIND, rec_kind_name(r->kind), SK_SERIES,
+						   r->series, SK_SCENARIOS, names, SK_TEXT, text,
+						   SK_STEP_MS, step, SK_PREDICTED_STEP_MS, pred,
+						   "predicted_gain_pct", gain, "basis", r->basis));
+		free(text);
+	}
+	return a;
+}
+
+/* A scaling series whose fitted model loses efficiency by 16 nodes: 1 when
+ * there is advice (in r). */
+int series_advice(struct rec *r, const struct ana_model *m, const struct ana_run *run)
+{
+	double t16 = m->b / 16 + m->a + m->c * 4,
+	       over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
+	struct strbuf sb = STRBUF_INIT;
+	/* efficient enough, or a poor fit: no advice */
+	if (m->eff16 >= MODEL_ADVICE_EFFICIENCY || m->max_err_pct > MODEL_FITS_PCT)
+		return 0;
+	r->gain = m->step_only ? 0 : over;
+	if (m->contention[0])
+		strbuf_addf(&sb,
+			    "**Series of %s**: measure scaling where each rank has its own resources (%s); the model's %.0f %% efficiency at 16 nodes reflects contention.",
+			    m->series,
+			    run->host_cpus > 0 ? "real nodes, not ranks sharing this machine"
+					       : "fewer ranks per node, or exclusive nodes",
+			    100 * m->eff16);
+	else if (m->step_only)
+		strbuf_addf(&sb,
+			    "**Series of %s at scale**: fitted on step times alone, the model predicts %.0f %% efficiency at 16 nodes; what limits it is not known (no breakdown of the step): collect a trace with steps or the trainer's telemetry before asking for more nodes.",
+			    m->series, 100 * m->eff16);
+	else
+		strbuf_addf(&sb,
+			    "**Series of %s at scale**: the fitted model predicts %.0f %% efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f ms per doubling) would be %.0f %% of the step; reduce it (overlap communication, larger per-rank batch, gradient compression) before asking for more nodes.",
+			    m->series, 100 * m->eff16, m->c, over);
+	r->text = strbuf_detach(&sb);
+	return 1;
+}

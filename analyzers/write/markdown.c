@@ -1,0 +1,780 @@
+/* markdown: BOTTLENECK_ANALYSIS.md, section by section: the executive summary, the
+ * scenarios, scaling, the fabric, the recommendations and the method. */
+#include "analyzers/analysis.h"
+#include "analyzers/write/report.h"
+#include "util/run_layout.h"
+#include "analyzers/advice.h"
+#include "analyzers/write/evidence.h"
+#include "analyzers/read/metrics.h"
+#include "analyzers/summary_keys.h"
+
+#include "util/err.h"
+#include "analyzers/write/figures.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/strbuf.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/write/report_parts.h"
+
+/* ---- markdown --------------------------------------------------------- */
+
+/* One analysed scenario's line of the summary: its verdict and share, its
+ * step time, its scaling. */
+static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
+{
+	strbuf_addf(md, "- **%s** (%d node%s, %d rank%s, %s): **%s**%s", s->in.name, s->in.nodes,
+		    s->in.nodes == 1 ? "" : "s", s->in.ranks, s->in.ranks == 1 ? "" : "s",
+		    s->in.backend, verdict_name(s->outcome.v.verdict),
+		    s->outcome.v.borderline ? " (borderline)" : "");
+	if (s->outcome.v.verdict != VERDICT_UNDETERMINED &&
+	    (s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU))
+		strbuf_addf(md, ": %s %.1f %% of %s",
+			    evidence_share_words(s->outcome.v.share, s->outcome.basis,
+						 s->comm.n_stragglers > 0),
+			    s->outcome.v.pct,
+			    s->outcome.basis == BASIS_GPU ? "the GPU's time" : "step time");
+	else if (s->outcome.basis == BASIS_NONE)
+		strbuf_adds(md, ": where step time goes is not known");
+	strbuf_adds(md, ". ");
+	if (s->steps.no_steps)
+		strbuf_addf(md, "No step boundaries: from the %s over a %.2f ms profiled window",
+			    s->gpu.gpu_basis ? "GPU timeline" : "host's operators",
+			    s->steps.step_med_ms);
+	else
+		strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->steps.step_med_ms,
+			    s->steps.throughput, s->steps.throughput_unit);
+	if (s->scaling.baseline[0] && !s->scaling.is_baseline && s->scaling.scaling_mode[0])
+		strbuf_addf(md, "; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s",
+			    s->scaling.scaling_mode, s->scaling.speedup,
+			    s->scaling.speedup < 1 ? " (slower than the baseline)" : "",
+			    100 * s->scaling.efficiency, s->scaling.baseline);
+	if (s->scaling.scaling_note[0])
+		strbuf_addf(md, "; %s", s->scaling.scaling_note);
+	if (s->data.contaminated[0])
+		strbuf_addf(md, "; **contaminated**: it shared nodes with %s",
+			    s->data.contaminated);
+	strbuf_addf(md, " (from %s).\n", s->data.source);
+}
+
+static void md_summary(struct strbuf *md, const struct ana_run *run)
+{
+	size_t ok = 0, bad = 0;
+	for (size_t i = 0; i < run->n; i++)
+		run->sc[i].data.analysed ? ok++ : bad++;
+	strbuf_addf(md, "## Executive Summary\n\n%zu scenario%s, %zu analysed", run->n,
+		    run->n == 1 ? "" : "s", ok);
+	if (bad) {
+		strbuf_addf(md, "; not analysed: ");
+		for (size_t i = 0, k = 0; i < run->n; i++)
+			if (!run->sc[i].data.analysed)
+				strbuf_addf(md, "%s**%s** (%s%s%s)", k++ ? ", " : "",
+					    run->sc[i].in.name, run->sc[i].in.state,
+					    run->sc[i].in.completed  ? ": no step data"
+					    : run->sc[i].in.reason[0] ? ": "
+								      : "",
+					    run->sc[i].in.completed ? "" : run->sc[i].in.reason);
+	}
+	strbuf_adds(md, ".\n\n");
+	for (size_t i = 0; i < run->n; i++)
+		if (run->sc[i].data.analysed)
+			md_summary_line(md, &run->sc[i]);
+	for (size_t i = 0; i < run->n; i++)
+		if (run->sc[i].data.monitors_only)
+			strbuf_addf(
+				md,
+				"- **%s**: no step data; from its node monitors alone: **%s**.\n",
+				run->sc[i].in.name, verdict_name(run->sc[i].outcome.v.verdict));
+	strbuf_adds(md, "\n");
+}
+
+static void md_op_table(struct strbuf *md, const struct ana_op *ops, int n, double total,
+			const char *what)
+{
+	strbuf_addf(md, "| Name | %s (ms) | Share | Calls |\n|---|---:|---:|---:|\n", what);
+	for (int i = 0; i < n; i++) {
+		char name[128];
+		size_t k = 0;
+		/* a table cell: no | ` or controls */
+		for (const char *c = ops[i].name; *c && k + 2 < sizeof name; c++)
+			name[k++] = *c == '|' || *c == '`'                ? '/'
+				: (unsigned char) *c < 0x20 || *c == 0x7f ? '?'
+									  : *c;
+		name[k] = '\0';
+		strbuf_addf(md, "| `%s` | %.2f | %.1f %% | %ld |\n", name, ops[i].self_ms,
+			    total > 0 ? 100 * ops[i].self_ms / total : 0, ops[i].count);
+	}
+	strbuf_adds(md, "\n");
+}
+
+static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (s->gpu.gpu_kernel_ms > 0) {
+		strbuf_addf(md,
+			    "GPU time in the traces (HTA's definitions, %zu rank%s with kernels): idle %.1f %%, compute %.1f %%, non-compute %.1f %% of %.2f ms of kernel time",
+			    s->data.trace_gpu_files, s->data.trace_gpu_files == 1 ? "" : "s",
+			    s->gpu.gpu_idle_pct, s->gpu.gpu_compute_pct, s->gpu.gpu_non_compute_pct,
+			    s->gpu.gpu_kernel_ms);
+		if (s->gpu.gpu_overlap_pct >= 0)
+			strbuf_addf(md,
+				    "; %.1f %% of communication kernels' time overlaps computation",
+				    s->gpu.gpu_overlap_pct);
+		strbuf_adds(md, ". Top kernels:\n\n");
+		md_op_table(md, s->gpu.top_kernels, s->gpu.n_top_kernels, s->gpu.kernels_total_ms,
+			    "Time");
+	}
+	if (!s->data.n_top_ops)
+		return;
+	strbuf_addf(md,
+		    "Top CPU operators by self time (all ranks and profiled steps, %zu trace file%s):\n\n",
+		    s->data.trace_files, s->data.trace_files == 1 ? "" : "s");
+	md_op_table(md, s->data.top_ops, s->data.n_top_ops, s->data.ops_total_ms, "Self time");
+}
+
+/* Trace files a failed shard of the map step left without a result, and
+ * those that were read but could not be used. */
+static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (steps_from_traces(s))
+		strbuf_addf(md,
+			    "%zu of %zu trace file%s could not be used, the first because: %s.\n\n",
+			    s->data.trace_unused, s->data.trace_files,
+			    s->data.trace_files == 1 ? "" : "s", s->data.trace_problem);
+	if (s->data.analysed && s->data.traces_missed)
+		strbuf_addf(md, "Traces: %s.\n\n", s->data.traces_missed);
+	if (s->data.trace_not_analysed)
+		strbuf_addf(md,
+			    "**%zu trace file%s not analysed**: the map step's shard failed twice on %s: %s. Run `campaign aggregate` again to analyse them.\n\n",
+			    s->data.trace_not_analysed,
+			    s->data.trace_not_analysed == 1 ? " was" : "s were",
+			    s->data.trace_not_analysed == 1 ? "it" : "them",
+			    s->data.trace_not_analysed_names);
+}
+
+/* How the costliest collective of known size compares with what the fabric
+ * probe gave at its size, as a sentence into buf ("" without a probe). */
+void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	for (size_t k = 0; k < s->comm.ncolls; k++) {
+		const struct collective *c = &s->comm.colls[k];
+		char label[48];
+		if (c->size_class < 0 || c->fabric_busbw_gbps <= 0)
+			continue;
+		double pct = 100 * c->busbw_gbps / c->fabric_busbw_gbps;
+		coll_size_label(c->size_class, label, sizeof label);
+		if (pct >= FABRIC_LIMIT_PCT)
+			snprintf(buf, n,
+				 "Its %s messages of %s reach %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): the fabric itself is the limit; send fewer bytes (bf16 gradients, compression) or use a faster interconnect.",
+				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
+				 s->in.nodes == 1 ? "" : "s");
+		else
+			snprintf(buf, n,
+				 "Its %s messages of %s reach only %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): not the fabric; look at message sizes (larger buckets), overlap with compute and waiting for peers.",
+				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
+				 s->in.nodes == 1 ? "" : "s");
+		return;
+	}
+}
+
+/* The step's collectives across ranks: the transfer once all have arrived,
+ * the waiting before it, and the bandwidth when the bytes are known. */
+static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (!s->comm.ncolls)
+		return;
+	int fab = 0;
+	for (size_t i = 0; i < s->comm.ncolls; i++)
+		fab |= s->comm.colls[i].fabric_busbw_gbps > 0;
+	strbuf_addf(md,
+		    "| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
+		    fab ? " Of the fabric |" : "", fab ? "---:|" : "");
+	for (size_t i = 0; i < s->comm.ncolls; i++) {
+		const struct collective *c = &s->comm.colls[i];
+		char label[48], bytes[96] = "unknown", alg[24] = "n/a", bus[24] = "n/a";
+		coll_size_label(c->size_class, label, sizeof label);
+		if (c->size_class >= 0) {
+			snprintf(bytes, sizeof bytes, "%s (median %.0f B)", label, c->bytes);
+			snprintf(alg, sizeof alg, "%.3f", c->algbw_gbps);
+			snprintf(bus, sizeof bus, "%.3f", c->busbw_gbps);
+		}
+		strbuf_addf(md, "| %s | %s | %.2f | %.3f | %.3f / %.3f | %.3f / %.3f | %s | %s |",
+			    coll_op_name(c->op), bytes, c->count_per_step, c->ms_per_step,
+			    c->latency_med, c->latency_p95, c->wait_med, c->wait_p95, alg, bus);
+		if (fab && c->size_class >= 0 && c->fabric_busbw_gbps > 0)
+			strbuf_addf(md, " %.0f %% of %.3f |",
+				    100 * c->busbw_gbps / c->fabric_busbw_gbps,
+				    c->fabric_busbw_gbps);
+		else if (fab)
+			strbuf_adds(md, " – |");
+		strbuf_adds(md, "\n");
+	}
+	strbuf_adds(md,
+		    "\nEach collective is matched across ranks (same step, process group, operation and order); latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
+	char clause[512];
+	fabric_clause(s, clause, sizeof clause);
+	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
+}
+
+/* Who keeps the others waiting at the collectives, where and why. */
+static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (s->steps.no_steps || !s->shares.shares_known || s->in.ranks < 2)
+		return;
+	if (!s->comm.n_stragglers) {
+		strbuf_addf(md,
+			    " No rank keeps the others waiting (none arrived last at most collectives, more often than chance would, with an impact of %.0f %% of the step or more).",
+			    STRAGGLER_MIN_IMPACT_PCT);
+		return;
+	}
+	for (size_t k = 0; k < s->comm.n_stragglers; k++) {
+		const struct straggler *g = &s->comm.stragglers[k];
+		strbuf_addf(md,
+			    " **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; cause: %s",
+			    g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct,
+			    g->impact_pct, g->cause);
+		if (strcmp(g->cause, "unknown"))
+			strbuf_addf(md, " (%.2f ms more per step than the other ranks' median)",
+				    g->cause_ms);
+		strbuf_addf(md, "; so many last arrivals by chance alone: p = %.1e.", g->chance_p);
+	}
+	if (s->comm.slow_node[0])
+		strbuf_addf(md,
+			    " Every rank of node **%s** is a straggler: the node itself is slow.",
+			    s->comm.slow_node);
+	if (s->comm.have_slow_mon) {
+		const struct monitor_summary *a = &s->comm.slow_mon, *b = &s->comm.rest_mon;
+		strbuf_addf(md,
+			    " Its monitors against the %d other node%s: CPU busy %.1f %% (%.1f %%), iowait %.1f %% (%.1f %%), memory peak %.1f %% (%.1f %%)",
+			    b->nodes, b->nodes == 1 ? "" : "s", a->cpu_util_mean_pct,
+			    b->cpu_util_mean_pct, a->iowait_mean_pct, b->iowait_mean_pct,
+			    a->mem_peak_pct, b->mem_peak_pct);
+		if (a->gpu_util_n && b->gpu_util_n)
+			strbuf_addf(md, ", GPU busy %.1f %% (%.1f %%)", a->gpu_util_mean_pct,
+				    b->gpu_util_mean_pct);
+		strbuf_adds(md, ".");
+	}
+}
+
+/* The table of every scenario: size, state, step times, shares, verdict. */
+/* The table's six share cells of s: the host's step, or on the GPU basis the
+ * GPU's time (data: idle while the host loaded data; other: the rest, the GPU
+ * waiting for the host among it); n/a when unknown, never 0. */
+static void share_cells(const struct ana_scenario *s, char sh[6][16])
+{
+	const double *g = s->gpu.gpu_pct;
+	double host[6] = { s->shares.data_pct, s->shares.compute_pct,   s->shares.comm_pct,
+			   s->shares.sync_wait_pct, s->shares.io_pct, s->shares.other_pct };
+	double gpu[6] = { g[GPU_IDLE_DATA], g[GPU_COMPUTE], g[GPU_COMM], -1, -1,
+			  100 - g[GPU_IDLE_DATA] - g[GPU_COMPUTE] - g[GPU_COMM] };
+	for (int k = 0; k < 6; k++) {
+		double v = s->outcome.basis == BASIS_GPU ? gpu[k] : host[k];
+		if (s->outcome.basis != BASIS_GPU && !s->shares.shares_known)
+			snprintf(sh[k], sizeof sh[k], "n/a");
+		else if (v < 0)
+			snprintf(sh[k], sizeof sh[k], "–");
+		else
+			snprintf(sh[k], sizeof sh[k], "%.1f", v < 0.05 ? 0 : v);
+	}
+}
+
+static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
+{
+	int gpu = 0;
+	strbuf_adds(md, "## Per-Scenario Analysis\n\n"
+		    "| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput | Data % | Compute % | Comm % | Wait % | I/O % | Other % | Verdict |\n"
+		    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (!s->data.analysed) {
+			strbuf_addf(md,
+				    "| %s | %d | %d | %s | – | – | – | – | – | – | – | – | – | not analysed |\n",
+				    s->in.name, s->in.nodes, s->in.ranks, s->in.state);
+			continue;
+		}
+		char sh[6][16], med[32], p95[32], thr[48];
+		share_cells(s, sh);
+		snprintf(med, sizeof med, s->steps.no_steps ? "– (no steps)" : "%.2f",
+			 s->steps.step_med_ms);
+		snprintf(p95, sizeof p95, s->steps.no_steps ? "–" : "%.2f", s->steps.step_p95_ms);
+		snprintf(thr, sizeof thr, s->steps.no_steps ? "–" : "%.1f %s", s->steps.throughput,
+			 s->steps.throughput_unit);
+		gpu |= s->outcome.basis == BASIS_GPU;
+		strbuf_addf(md,
+			    "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
+			    s->in.name, s->in.nodes, s->in.ranks, s->in.state, med, p95, thr, sh[0],
+			    sh[1], sh[2], sh[3], sh[4], sh[5], verdict_name(s->outcome.v.verdict),
+			    s->outcome.v.borderline ? " (borderline)" : "",
+			    s->outcome.basis == BASIS_GPU ? " (GPU)" : "");
+	}
+	strbuf_adds(md, "\n");
+	if (gpu)
+		strbuf_adds(md,
+			    "Rows marked (GPU) give shares of the GPU's time (data: the GPU idle while the host loaded data; comm: exposed communication kernels; other: the rest, the GPU waiting for the host among it); the others shares of the host's step. Each row adds up to 100 %.\n\n");
+}
+
+/* A scenario that could not be analysed: why, and where to look; 0 when it was analysed. */
+static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *s,
+				  const struct ana_run *run)
+{
+	if (!s->data.analysed && s->in.completed) {
+		strbuf_addf(md,
+			    "The job **completed**, but left nothing to time its steps from: %s. Its job log is `%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n",
+			    s->data.problem ? s->data.problem : "", s->in.name, s->in.name);
+		md_not_analysed(md, s);
+		if (s->data.monitors_only) {
+			char *ev = evidence_of(s, run);
+			strbuf_addf(md,
+				    "From the node monitors alone (%d node%s, %ld sample%s): **%s**: %s.\n\n",
+				    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
+				    s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
+				    verdict_name(s->outcome.v.verdict), ev);
+			free(ev);
+		}
+		return 1;
+	}
+	if (!s->data.analysed) {
+		strbuf_addf(md, "State **%s**", s->in.state);
+		if (s->in.exit_code >= 0)
+			strbuf_addf(md, ", exit code %d", s->in.exit_code);
+		if (s->in.reason[0])
+			strbuf_addf(md, " (%s)", s->in.reason);
+		strbuf_addf(md, ". Not analysed: %s. Its job log is in `%s/`.\n\n",
+			    s->data.problem ? s->data.problem : "", s->in.name);
+		return 1;
+	}
+	return 0;
+}
+
+/* The verdict with its evidence and what may weaken it. */
+static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
+			     const struct ana_run *run)
+{
+	char *ev = evidence_of(s, run);
+	strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", verdict_name(s->outcome.v.verdict), ev,
+		    s->data.sources);
+	free(ev);
+	if (s->gpu.gpu_basis)
+		strbuf_adds(md,
+			    "The verdict comes from the GPU timeline: on a GPU the host's ranges time kernel launches, not the work, so the host phase shares below are supporting detail.\n\n");
+	if (s->data.ranks_note[0])
+		strbuf_addf(md, "Ranks: %s.\n\n", s->data.ranks_note);
+	if (s->data.contaminated[0])
+		strbuf_addf(md,
+			    "**Contaminated**: its job ran on the same nodes at the same time as %s, so its step times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
+			    s->data.contaminated);
+	md_not_analysed(md, s);
+	if (s->data.bad_lines)
+		strbuf_addf(md, "%ld %s line%s %s and %s skipped.\n\n", s->data.bad_lines,
+			    s->shares.shares_known ? "telemetry" : "step-log",
+			    s->data.bad_lines == 1 ? " was" : "s were",
+			    s->shares.shares_known
+				    ? "malformed or held implausible numbers (non-finite, negative, over 10^9 ms)"
+				    : "longer than 64 KiB or over the pattern's match budget (100,000 backtracking steps)",
+			    s->data.bad_lines == 1 ? "was" : "were");
+}
+
+/* Step times, stragglers, loss, communication and collectives, throughput. */
+/* The step times, or the window when there are no steps; the host's phases. */
+static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
+{
+	if (s->steps.no_steps)
+		strbuf_addf(md,
+			    "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the verdict come from the %s over the profiled window (%.2f ms per rank); there are no step statistics and no throughput (call prof.step() once per training step inside the torch.profiler context, or give an `analysis.step_log` pattern for the step lines your script prints).",
+			    s->gpu.gpu_basis ? "GPU timeline" : "host's operators and phase ranges",
+			    s->steps.step_med_ms);
+	else
+		strbuf_addf(md,
+			    "Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 (min %.2f, max %.2f; spread %.1f %% of the median)%s.",
+			    s->steps.active_steps, s->steps.active_steps == 1 ? "" : "s",
+			    s->steps.step_med_ms, s->steps.step_p95_ms,
+			    s->steps.step_min_ms, s->steps.step_max_ms, s->steps.spread_pct,
+			    s->gpu.gpu_limits ? ", the GPU's period (its work per step outlasts the host's step)"
+					      : "");
+	if (s->steps.window_shares)
+		strbuf_adds(md, " The traces have no step boundaries: the step times come from the step lines of the rank logs, the shares from the traces' whole window.");
+	if (s->shares.shares_known && !s->steps.no_steps)
+		strbuf_addf(md,
+			    " On the host, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, operators outside them %.1f %%.",
+			    s->shares.forward_pct, s->shares.backward_pct, s->shares.optimizer_pct,
+			    s->shares.ops_pct);
+}
+
+static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
+{
+	md_step_times(md, s);
+	md_stragglers(md, s);
+	if (s->steps.loss_known)
+		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->steps.loss_first,
+			    s->steps.loss_last);
+	strbuf_adds(md, "\n\n");
+	char gbps[48] = "";
+	if (s->comm.allreduce_gbps > 0)
+		snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->comm.allreduce_gbps);
+	if (s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST)
+		strbuf_addf(md,
+			    "Communication: %.1f %% of step time in collectives, %.1f %% of it hidden behind compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks%s.\n\n",
+			    s->shares.comm_total_pct, s->shares.overlap_pct, s->shares.comm_pct,
+			    s->shares.sync_wait_pct, gbps);
+	md_collectives(md, s);
+	if (s->shares.gemm_pct + s->shares.elementwise_pct > 0)
+		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n",
+			    s->shares.gemm_pct, s->shares.elementwise_pct);
+	if (!strcmp(s->steps.throughput_unit, "steps/s"))
+		strbuf_adds(md,
+			    "Throughput is in steps per second: the samples per step are not known (set `analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a `samples` group in `analysis.step_log`).\n\n");
+	else
+		strbuf_addf(md, "Global batch %ld sample%s per step (from %s).\n\n",
+			    s->steps.global_batch, s->steps.global_batch == 1 ? "" : "s",
+			    s->steps.batch_from);
+	if (!s->shares.shares_known)
+		strbuf_addf(md,
+			    "Where step time goes is not known: the source (%s) gives step times only (data, compute, communication and I/O shares are n/a; the trainer's telemetry or PyTorch-profiler traces give them). The verdict is %s.\n\n",
+			    s->data.source,
+			    s->mon.have_monitor
+				    ? "from the node monitors alone"
+				    : "undetermined: nothing is concluded from unknown shares");
+}
+
+/* Operators, profilers, monitors, FLOPs and MFU. */
+static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
+				const struct ana_scenario *s)
+{
+	md_top_ops(md, s);
+	if (s->data.profile_missing[0])
+		strbuf_addf(md,
+			    "Profile missing: %s was asked for but left no output (not installed on the nodes? the job log says).\n\n",
+			    s->data.profile_missing);
+	if (s->data.perf) {
+		strbuf_addf(md, "perf stat (summed over %d rank%s):", s->data.perf->ranks,
+			    s->data.perf->ranks == 1 ? "" : "s");
+		for (int i = 0; i < s->data.perf->n; i++) {
+			if (s->data.perf->ev[i].supported)
+				strbuf_addf(md, "%s %s %.0f%s%s", i ? ";" : "",
+					    s->data.perf->ev[i].name, s->data.perf->ev[i].value,
+					    s->data.perf->ev[i].unit[0] ? " " : "",
+					    s->data.perf->ev[i].unit);
+			else
+				strbuf_addf(md, "%s %s not supported here", i ? ";" : "",
+					    s->data.perf->ev[i].name);
+		}
+		strbuf_adds(md, ".\n\n");
+	}
+	if (s->mon.have_monitor)
+		strbuf_addf(md,
+			    "Node monitors (%d node%s, %ld sample%s): CPU busy %.1f %% on average, iowait %.1f %%, memory peak %.1f %% of RAM.\n\n",
+			    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
+			    s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
+			    s->mon.cpu_util_mean_pct,
+			    s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
+	else
+		strbuf_adds(
+			md,
+			"Node monitors: no data (`profile.monitor` is off for this campaign).\n\n");
+	if (s->mon.gpu_mem_peak_pct >= 0)
+		strbuf_addf(md,
+			    "GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory controller %.1f %%, memory peak %.1f %% of GPU memory.\n\n",
+			    s->mon.gpus, s->mon.gpus == 1 ? "" : "s", s->mon.gpu_util_mean_pct,
+			    s->mon.gpu_mem_util_mean_pct, s->mon.gpu_mem_peak_pct);
+	if (s->steps.achieved_gflops > 0)
+		strbuf_addf(md,
+			    "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per step per rank)%s",
+			    s->steps.achieved_gflops, s->steps.flops_per_step,
+			    s->steps.mfu_pct >= 0
+				    ? ""
+				    : "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
+	if (s->steps.mfu_pct >= 0)
+		strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n",
+			    s->steps.mfu_pct, run->peak_gflops);
+}
+
+static void md_scenarios(struct strbuf *md, const struct ana_run *run)
+{
+	md_scenario_table(md, run);
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		strbuf_addf(md, "### %s\n\n", s->in.name);
+		if (s->in.attempts > 1)
+			strbuf_addf(md,
+				    "Attempt %d of %d (the latest %s; every attempt's outputs are kept in `%s/attempts/`).\n\n",
+				    s->in.attempt, s->in.attempts,
+				    s->in.attempt == s->in.attempts ? "one" : "that completed",
+				    s->in.name);
+		if (s->in.requeued)
+			strbuf_addf(md,
+				    "Job history: %s; the analysis uses the last attempt only.\n\n",
+				    s->in.requeued);
+		if (md_scenario_unanalysed(md, s, run))
+			continue;
+		md_scenario_head(md, s, run);
+		md_scenario_steps(md, s);
+		md_scenario_profile(md, run, s);
+	}
+}
+
+/* Links the figures that were drawn and have data behind them. */
+static void md_figures(struct strbuf *md, const struct ana_run *run)
+{
+	enum { ALWAYS, SERIES, SIZED, SHARES };
+	static const struct { const char *file, *alt; int need; } figs[] = {
+		{ "scaling", "Parallel efficiency per series, measured and fitted", SERIES },
+		{ "breakdown", "Where step time goes, per scenario", SHARES },
+		{ "timeline", "Step time per step, rank 0 of each scenario", ALWAYS },
+		{ "phases", "The median step of the widest scenario, per rank", SHARES },
+		{ "collectives", "Bus bandwidth of the collectives against message size", SIZED },
+	};
+	size_t analysed = 0, series = 0, sized = 0, shares = 0;
+	for (size_t i = 0; i < run->n; i++) {
+		analysed += run->sc[i].data.analysed;
+		/* step times alone draw no breakdown: no figure of nothing */
+		shares += run->sc[i].data.analysed && run->sc[i].shares.shares_known;
+		series += run->sc[i].data.analysed && run->sc[i].scaling.baseline[0] &&
+			!run->sc[i].scaling.is_baseline;
+		for (size_t k = 0; k < run->sc[i].comm.ncolls; k++)
+			sized += run->sc[i].comm.colls[k].size_class >= 0;
+	}
+	if (!analysed) {
+		strbuf_adds(md, "No figures: no scenario has step data to plot.\n\n");
+		return;
+	}
+	int any = 0;
+	for (size_t i = 0; i < sizeof figs / sizeof *figs; i++) {
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/" RUN_FIGURES "/%s.svg", run->run_dir, figs[i].file);
+		int wanted = figs[i].need == ALWAYS || (figs[i].need == SERIES && series) ||
+			(figs[i].need == SIZED && sized) || (figs[i].need == SHARES && shares);
+		if (fsio_exists(p.buf) && wanted) {
+			strbuf_addf(md, "![%s](figures/%s.svg)\n\n", figs[i].alt, figs[i].file);
+			any = 1;
+		}
+		strbuf_free(&p);
+	}
+	strbuf_addf(md,
+		    "%sA merged multi-rank timeline of every scenario is in `timeline.json` (open it in https://ui.perfetto.dev or chrome://tracing).\n\n",
+		    any ? "Figures (SVG and PNG, with their data and gnuplot scripts) are in `figures/`. "
+			: "No figure was drawn (is gnuplot installed?). ");
+}
+
+/* The rows of a series' table; the widest scenario with a known mode. */
+static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct ana_run *run,
+						 const struct ana_scenario *base)
+{
+	const struct ana_scenario *last = base;
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (!s->data.analysed || strcmp(s->scaling.baseline, base->in.name))
+			continue;
+		char gb[24] = "unknown", sp[24] = "–", ef[24] = "–";
+		if (s->steps.global_batch > 0)
+			snprintf(gb, sizeof gb, "%ld", s->steps.global_batch);
+		if (s->scaling.is_baseline || s->scaling.scaling_mode[0]) {
+			snprintf(sp, sizeof sp, "%.2fx", s->scaling.speedup);
+			snprintf(ef, sizeof ef, "%.0f %%", 100 * s->scaling.efficiency);
+		}
+		char sh[3][16];
+		const double pct[3] = { s->shares.data_pct, s->shares.compute_pct,
+					s->shares.comm_pct };
+		for (int k = 0; k < 3; k++) /* unknown shares are n/a, never 0 */
+			snprintf(sh[k], sizeof sh[k], s->shares.shares_known ? "%.1f" : "n/a",
+				 pct[k]);
+		strbuf_addf(md, "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %s | %s | %s |\n",
+			    s->in.name, s->in.nodes, s->in.ranks, gb, s->steps.throughput,
+			    s->steps.throughput_unit,
+			    s->scaling.is_baseline               ? "baseline"
+				    : s->scaling.scaling_mode[0] ? s->scaling.scaling_mode
+								 : "–",
+			    sp, ef, sh[0], sh[1], sh[2]);
+		if (s->in.ranks > last->in.ranks &&
+		    (s->scaling.scaling_mode[0] || s->scaling.is_baseline))
+			last = s;
+	}
+	return last;
+}
+
+/* One scaling series: its table, how the shares move, its scaling notes. */
+static void md_series(struct strbuf *md, const struct ana_run *run,
+		      const struct ana_scenario *base)
+{
+	strbuf_addf(md,
+		    "Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
+		    "| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup | Efficiency | Data %% | Compute %% | Comm %% |\n"
+		    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
+		    base->in.name, base->in.backend, base->in.tasks_per_node,
+		    base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
+		    base->steps.throughput_unit);
+	const struct ana_scenario *last = md_series_rows(md, run, base);
+	if (last != base && (!base->shares.shares_known || !last->shares.shares_known))
+		strbuf_addf(md,
+			    "\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
+			    base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
+			    base->data.source);
+	else if (last != base)
+		strbuf_addf(md,
+			    "\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of step time, compute from %.1f %% to %.1f %% and data loading from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %.0f %%.\n\n",
+			    base->in.ranks, last->in.ranks, base->shares.comm_pct,
+			    last->shares.comm_pct, base->shares.compute_pct,
+			    last->shares.compute_pct, base->shares.data_pct,
+			    last->shares.data_pct, last->in.ranks,
+			    100 * last->scaling.efficiency);
+	else
+		strbuf_adds(md,
+			    "\nNo other scenario of this series scales against it with a known mode: no scaling to report.\n\n");
+	for (size_t i = 0; i < run->n; i++)
+		if (run->sc[i].data.analysed &&
+		    !strcmp(run->sc[i].scaling.baseline, base->in.name) &&
+		    run->sc[i].scaling.scaling_note[0])
+			strbuf_addf(md, "- **%s**: %s.\n", run->sc[i].in.name,
+				    run->sc[i].scaling.scaling_note);
+	strbuf_adds(md, "\n");
+}
+
+static void md_scaling(struct strbuf *md, const struct ana_run *run)
+{
+	strbuf_adds(md, "## Scaling Analysis\n\n");
+	int any = 0;
+	for (size_t b = 0; b < run->n; b++) {
+		const struct ana_scenario *base = &run->sc[b];
+		if (!base->data.analysed || !base->scaling.is_baseline)
+			continue;
+		any = 1;
+		md_series(md, run, base);
+	}
+	if (!any)
+		strbuf_adds(md, "No analysed scenario to compare against.\n\n");
+	for (size_t i = 0; i < run->nmodels; i++) {
+		const struct ana_model *m = &run->models[i];
+		char form[96];
+		if (m->step_only)
+			snprintf(form, sizeof form, "%.3f + %.3f x log2(N)", m->a, m->c);
+		else
+			snprintf(form, sizeof form, "%.3f / N + %.3f + %.3f x log2(N)", m->b, m->a,
+				 m->c);
+		if (m->max_err_pct > MODEL_FITS_PCT)
+			strbuf_addf(
+				md,
+				"**Model for the series of %s**: step time (ms, at the baseline's global batch) T(N) = %s%s. %s No prediction is drawn from it.\n\n",
+				m->series, form,
+				m->step_only ? " (no compute term: step times only)" : "", m->fit);
+		else
+			strbuf_addf(
+				md,
+				"**Model for the series of %s**: step time (ms, at the baseline's global batch) T(N) = %s%s. Predicted parallel efficiency: **%.0f %% at 8 nodes, %.0f %% at 16 nodes**.\n\n%s %s\n\n",
+				m->series, form,
+				m->step_only ? " (no compute term: step times only)" : "",
+				100 * m->eff8, 100 * m->eff16, m->limit, m->fit);
+		if (m->contention[0])
+			strbuf_addf(md, "**Contention.** %s\n\n", m->contention);
+	}
+	md_figures(md, run);
+}
+
+/* What each fabric probe measured (analysis.fabric_probe). */
+static void md_fabric(struct strbuf *md, const struct ana_run *run)
+{
+	if (!run->nprobes)
+		return;
+	strbuf_adds(md,
+		    "## Fabric\n\nAll-reduce bus bandwidth the fabric gives, measured by a probe job per node count and backend on the same kind of nodes (the reference trainer's all-reduce, as nccl-tests' all_reduce_perf: busbw = bytes / time x 2(n-1)/n):\n\n| Probe | Backend | Nodes | Ranks | busbw (GB/s) by message size |\n|---|---|---:|---:|---|\n");
+	for (size_t i = 0; i < run->nprobes; i++) {
+		const struct ana_probe *p = &run->probes[i];
+		strbuf_addf(md, "| %s | %s | %d | %d | ", p->name, p->backend, p->nodes, p->ranks);
+		if (!p->n)
+			strbuf_addf(md, "no result: %s", p->problem);
+		for (size_t k = 0; k < p->n; k++) {
+			char label[32];
+			double b = p->pts[k].bytes;
+			snprintf(label, sizeof label, b >= 1048576 ? "%.0f MiB" : "%.0f KiB",
+				 b >= 1048576 ? b / 1048576 : b / 1024);
+			strbuf_addf(md, "%s%s: %.3f", k ? ", " : "", label, p->pts[k].busbw_gbps);
+		}
+		strbuf_adds(md, " |\n");
+	}
+	strbuf_adds(md, "\n");
+}
+
+/* What to do about the scenarios that were not analysed. */
+static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (s->data.analysed)
+			continue;
+		if (s->in.completed)
+			strbuf_addf(md, "- **%s** completed but cannot be analysed: %s.\n",
+				    s->in.name, s->data.problem ? s->data.problem : "");
+		else
+			strbuf_addf(md,
+				    "- **%s** ended %s: read `%s/slurm-*.out` (and `%s/logs/`), fix the cause and run it again (`campaign resubmit RUN %s`).\n",
+				    s->in.name, s->in.state, s->in.name, s->in.name, s->in.name);
+	}
+}
+
+static void md_recommendations(struct strbuf *md, const struct ana_run *run)
+{
+	struct rec *recs = xcalloc(run->nrecs + run->nmodels + 1, sizeof *recs);
+	size_t n = 0;
+	for (size_t i = 0; i < run->nrecs; i++)
+		recs[n++] = (struct rec){ run->recs[i].gain_pct, rec_text(&run->recs[i], run) };
+	for (size_t i = 0; i < run->nmodels; i++)
+		n += series_advice(&recs[n], &run->models[i], run);
+	qsort(recs, n, sizeof *recs, rec_cmp);
+	strbuf_adds(md, "## Recommendations\n\nOne per cause and series, ranked by the step time each is predicted to recover (a ceiling: the cause's accounted share taken off the step):\n\n");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
+		free(recs[i].text);
+	}
+	md_unanalysed_advice(md, run);
+	strbuf_adds(md, "\n");
+	free(recs);
+}
+
+/* How the step data is read and step time shared out. */
+static void md_method_sources(struct strbuf *md)
+{
+	strbuf_adds(
+		md,
+		"## Methodology\n\n"
+		"- Sources, per scenario, the first present: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step; host ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before `analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads compute > data loading > communication > I/O, so nothing is counted twice); step lines of `<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first `profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
+		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends when the last rank does); median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
+		"- Throughput: global batch / median step time.\n"
+		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + `optimizer_ms` and, from traces, operators under none of those phases (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host time under no operator). A collective ends for every rank at once, so per step the smallest exposed communication over ranks (the last rank to arrive) is counted as communication and each rank's excess over it as waiting for slower ranks (peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time.\n");
+}
+
+static void md_method(struct strbuf *md, const struct ana_run *run)
+{
+	md_method_sources(md);
+	strbuf_addf(
+		md,
+		"- Verdict (docs/accounting.md): every instant of a step is attributed once, and the verdict is the share whose removal would recover the most step time: compute (memory-bound when elementwise work outweighs GEMMs), exposed communication with waiting for peers (straggler-bound apart when one rank keeps the others waiting most), data loading, I/O, host overhead (time under no operator); on the GPU timeline (traces with kernels) the GPU's compute kernels, exposed communication, exposed copies, and the GPU idle waiting for the host (data-loader-bound for the part the host spent loading data), over windows cut one after another (a step's GPU window begins where the previous step's GPU work ended). Borderline when the runner-up is within 20 %% of it (or takes the larger share in a quarter of the steps). Waiting for a straggler counts with its cause; straggler-bound when no phase explains it. The thresholds (`analysis.thresholds`: communication > %.0f %%, data loading > %.0f %%, I/O > %.0f %%, GPU busy < %.0f %%, memory peak > %.0f %%) are flags listed beside the verdict, never a reason to name a smaller share. A share that is unknown (step times only) is n/a and feeds no verdict, recommendation or model term; with node monitors alone the verdict names a saturated resource.\n"
+		"- Recommendations: one per cause and series; each predicts the median step with the cause's accounted share taken off (a ceiling; on a GPU that is the limit, never below the host's own step); compute itself has no such ceiling.\n"
+		"- MFU: the telemetry's FLOPs per step per rank / median step time, over `analysis.peak_gflops_per_rank`.\n"
+		"- Scaling model: per series, step times scaled to the baseline's global batch are split into compute (fitted as b/N by least squares) and the rest (fitted as a + c log2 N with a, c >= 0); efficiency(N) = T(N0) N0 / (T(N) N).\n"
+		"- Scaling: weak when the per-rank batch is the baseline's, strong when the global batch is (from the batches; without them from `analysis.scaling`); speedup = samples/s / baseline samples/s (the step-rate ratio at strong scaling, x ranks / baseline ranks at weak scaling when the batch is unknown); efficiency = speedup x baseline ranks / ranks. Scenarios whose batch semantics differ from the baseline's get no speedup. The model needs three node counts. A series is the scenarios with the same backend and tasks per node; its baseline is `analysis.baseline` when that is in the series, else the one with the fewest nodes.\n",
+		run->th.comm_pct, run->th.data_pct, run->th.io_pct, run->th.gpu_util_pct,
+		run->th.memory_pct);
+}
+
+int write_markdown(const struct ana_run *run)
+{
+	struct strbuf md = STRBUF_INIT, path = STRBUF_INIT;
+	strbuf_addf(&md,
+		    "# Bottleneck analysis: %s\n\nRun `%s`. Every number below is in `summary.json`.\n\n",
+		    run->campaign, run->run_id);
+	md_summary(&md, run);
+	checked_md(&md, &run->variant);
+	md_scenarios(&md, run);
+	md_scaling(&md, run);
+	md_fabric(&md, run);
+	md_recommendations(&md, run);
+	md_method(&md, run);
+	strbuf_addf(&path, "%s/" RUN_REPORT, run->run_dir);
+	int rc = fsio_write_atomic(path.buf, md.buf, md.len, 0644);
+	strbuf_free(&md);
+	strbuf_free(&path);
+	return rc;
+}

@@ -1,0 +1,44 @@
+/* report_parts: what the writers of an analysed run share (write/ only): summary.json
+ * and analysis.json (summary_json.c), BOTTLENECK_ANALYSIS.md (markdown.c), the
+ * recommendations in words (advice_text.c); report.c writes the files. */
+#ifndef ANALYZERS_WRITE_REPORT_PARTS_H
+#define ANALYZERS_WRITE_REPORT_PARTS_H
+
+#include "analyzers/analysis.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* summary_json.c */
+/* A number rounded for JSON (null when not finite). */
+json_t *jnum(double v);
+/* Whether the scenario's steps come from profiler traces. */
+int steps_from_traces(const struct ana_scenario *s);
+/* The sentences of why the scenario got its verdict (malloc'd). */
+char *evidence_of(const struct ana_scenario *s, const struct ana_run *run);
+/* A scenario's analysis.json (and its entry in summary.json). */
+json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run);
+json_t *summary_json(const struct ana_run *run);
+
+/* markdown.c */
+/* What the fabric probe says of the scenario's all-reduce rate, as a clause. */
+void fabric_clause(const struct ana_scenario *s, char *buf, size_t n);
+/* Writes run_dir/BOTTLENECK_ANALYSIS.md. */
+int write_markdown(const struct ana_run *run);
+
+/* advice_text.c */
+/* One entry of the ranked list: a cause's recommendation or a series'. */
+struct rec {
+	double gain;
+	char *text;
+};
+/* Orders recs by gain, the larger first (qsort). */
+int rec_cmp(const void *a, const void *b);
+/* A recommendation in words, with its prediction (malloc'd). */
+char *rec_text(const struct ana_rec *r, const struct ana_run *run);
+/* summary.json's recommendations. */
+json_t *recs_json(const struct ana_run *run);
+/* The advice a series' scaling model gives, into r; 1 when there is some. */
+int series_advice(struct rec *r, const struct ana_model *m, const struct ana_run *run);
+
+#endif

@@ -1,0 +1,563 @@
+/* summary_json: the analysis as JSON: summary.json for the run and analysis.json
+ * per scenario (the keys of analyzers/summary_keys.h), numbers with fixed rounding. */
+#include "analyzers/analysis.h"
+#include "analyzers/write/report.h"
+#include "util/run_layout.h"
+#include "analyzers/advice.h"
+#include "analyzers/write/evidence.h"
+#include "analyzers/read/metrics.h"
+#include "analyzers/summary_keys.h"
+
+#include "util/err.h"
+#include "analyzers/write/figures.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/strbuf.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzers/write/report_parts.h"
+
+
+json_t *jnum(double v)
+{
+	return jsonio_real3(v);
+}
+
+/* A probability to two significant digits (it spans orders of magnitude). */
+static json_t *jprob(double p)
+{
+	if (!isfinite(p) || p <= 0)
+		return json_real(0);
+	double unit = pow(10, floor(log10(p)) - 1);
+	return json_real(round(p / unit) * unit);
+}
+
+static json_t *monitor_json(const struct ana_scenario *s)
+{
+	return !s->mon.have_monitor
+		? json_null()
+		: json_pack("{s:i, s:I, s:o, s:o, s:o}", "nodes", s->mon.monitor_nodes, "samples",
+			    (json_int_t) s->mon.monitor_samples, "cpu_util_mean_pct",
+			    jnum(s->mon.cpu_util_mean_pct), "iowait_mean_pct",
+			    jnum(s->mon.iowait_mean_pct), "mem_peak_pct",
+			    jnum(s->mon.mem_peak_pct));
+}
+
+static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const char *what)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:o, s:I, s:o}", "name", ops[i].name, what,
+				  jnum(ops[i].self_ms), "count", (json_int_t) ops[i].count, "pct",
+				  jnum(total > 0 ? 100 * ops[i].self_ms / total : 0)));
+	return a;
+}
+
+/* An analysed scenario timed from its traces, some of which could not be used. */
+/* Trace files were read and some could not be used: said whether or not the
+ * steps came from them (telemetry may have been the source). */
+int steps_from_traces(const struct ana_scenario *s)
+{
+	return s->data.analysed && s->data.trace_unused;
+}
+
+/* A node monitor summary: CPU busy, iowait, memory peak, GPU busy (null unmonitored). */
+static json_t *mon_json(const struct monitor_summary *m)
+{
+	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "nodes", m->nodes, "cpu_util_mean_pct",
+			 jnum(m->cpu_util_mean_pct), "iowait_mean_pct", jnum(m->iowait_mean_pct),
+			 "mem_peak_pct", jnum(m->mem_peak_pct), "gpu_util_mean_pct",
+			 m->gpu_util_n ? jnum(m->gpu_util_mean_pct) : json_null());
+}
+
+/* summary.json's collectives of a scenario: one row per operation and size class. */
+static json_t *collectives_json(const struct ana_scenario *s)
+{
+	json_t *a = json_array();
+	char label[48];
+	for (size_t i = 0; i < s->comm.ncolls; i++) {
+		const struct collective *c = &s->comm.colls[i];
+		int sized = c->size_class >= 0;
+		int fab = sized && c->fabric_busbw_gbps > 0;
+		json_t *row = json_pack(
+			"{s:s, s:s, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:I, s:I}",
+			SK_OP, coll_op_name(c->op), SK_SIZE_CLASS,
+			coll_size_label(c->size_class, label, sizeof label), SK_BYTES,
+			sized ? jnum(c->bytes) : json_null(), "count_per_step",
+			jnum(c->count_per_step), "latency_ms", "median", jnum(c->latency_med),
+			"p95", jnum(c->latency_p95), SK_WAIT_MS, SK_MEDIAN, jnum(c->wait_med),
+			SK_P95, jnum(c->wait_p95), "algbw_gbps",
+			sized ? jnum(c->algbw_gbps) : json_null(), SK_BUSBW_GBPS,
+			sized ? jnum(c->busbw_gbps) : json_null(), SK_MS_PER_STEP,
+			jnum(c->ms_per_step), "instances", (json_int_t) c->instances, "steps",
+			(json_int_t) c->steps);
+		json_object_set_new(row, "fabric_busbw_gbps",
+				    fab ? jnum(c->fabric_busbw_gbps) : json_null());
+		json_object_set_new(row, "fabric_pct",
+				    fab ? jnum(100 * c->busbw_gbps / c->fabric_busbw_gbps)
+					: json_null());
+		json_array_append_new(a, row);
+	}
+	return a;
+}
+
+/* summary.json's fabric_probes: what each probe measured, per size. */
+static json_t *probes_json(const struct ana_run *run)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < run->nprobes; i++) {
+		const struct ana_probe *p = &run->probes[i];
+		json_t *sizes = json_array();
+		for (size_t k = 0; k < p->n; k++)
+			json_array_append_new(sizes,
+					      json_pack("{s:o, s:o, s:o}", SK_BYTES,
+							jnum(p->pts[k].bytes), SK_BUSBW_GBPS,
+							jnum(p->pts[k].busbw_gbps), "latency_ms",
+							jnum(p->pts[k].latency_ms)));
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:o}", SK_NAME, p->name,
+				  "backend", p->backend, "nodes", p->nodes, "ranks", p->ranks,
+				  "state", p->state, SK_SIZES, sizes, "problem",
+				  p->problem[0] ? json_string(p->problem) : json_null()));
+	}
+	return a;
+}
+
+/* Which scenario, how it ended, where it ran. */
+static void sc_identity(json_t *o, const struct ana_scenario *s)
+{
+	json_object_set_new(o, SK_NAME, json_string(s->in.name));
+	json_object_set_new(o, SK_STATE, json_string(s->in.state));
+	json_object_set_new(o, "exit_code", json_integer(s->in.exit_code));
+	json_object_set_new(o, "attempt", json_integer(s->in.attempt ? s->in.attempt : 1));
+	json_object_set_new(o, "attempts", json_integer(s->in.attempts ? s->in.attempts : 1));
+	json_object_set_new(o, "requeued",
+			    s->in.requeued ? json_string(s->in.requeued) : json_null());
+	json_object_set_new(o, "reason", json_string(s->in.reason));
+	json_object_set_new(o, "backend", json_string(s->in.backend));
+	json_object_set_new(o, SK_NODES, json_integer(s->in.nodes));
+	json_object_set_new(o, SK_RANKS, json_integer(s->in.ranks));
+	json_object_set_new(o, SK_ANALYSED, json_boolean(s->data.analysed));
+	json_object_set_new(o, "malformed_lines", json_integer(s->data.bad_lines));
+}
+
+/* What the analysis read: profilers, traces, operators, the GPU breakdown. */
+static void sc_sources(json_t *o, const struct ana_scenario *s)
+{
+	json_t *perf = json_null(), *missing = json_array();
+	if (s->data.perf) {
+		perf = json_object();
+		for (int i = 0; i < s->data.perf->n; i++)
+			json_object_set_new(perf, s->data.perf->ev[i].name,
+					    s->data.perf->ev[i].supported
+						    ? jnum(s->data.perf->ev[i].value)
+						    : json_null());
+	}
+	json_object_set_new(o, "perf", perf);
+	json_object_set_new(o, "nsys_reports", json_integer(s->data.nsys_reports));
+	if (s->data.profile_missing[0]) {
+		char buf[128], *save = NULL;
+		snprintf(buf, sizeof buf, "%s", s->data.profile_missing);
+		for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+			json_array_append_new(missing, json_string(t));
+	}
+	json_object_set_new(o, "profile_missing", missing);
+	json_object_set_new(o, "source",
+			    s->data.source[0]               ? json_string(s->data.source)
+				    : s->data.monitors_only ? json_string("node monitors")
+							    : json_null());
+	json_object_set_new(o, "sources", json_string(s->data.sources));
+	json_object_set_new(o, "trace_files", json_integer((json_int_t)s->data.trace_files));
+	if (s->data.trace_not_analysed)
+		json_object_set_new(o, "trace_files_not_analysed",
+				    json_string(s->data.trace_not_analysed_names));
+	if (steps_from_traces(s)) {
+		json_object_set_new(o, "trace_files_unused",
+				    json_integer((json_int_t) s->data.trace_unused));
+		json_object_set_new(o, "trace_problem", json_string(s->data.trace_problem));
+	}
+	json_object_set_new(
+		o, "top_operators",
+		top_ops_json(s->data.top_ops, s->data.n_top_ops, s->data.ops_total_ms, "self_ms"));
+	json_object_set_new(
+		o, "gpu_breakdown",
+		s->gpu.gpu_kernel_ms <= 0
+			? json_null()
+			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms",
+				    jnum(s->gpu.gpu_kernel_ms), "idle_pct",
+				    jnum(s->gpu.gpu_idle_pct), "compute_pct",
+				    jnum(s->gpu.gpu_compute_pct), "non_compute_pct",
+				    jnum(s->gpu.gpu_non_compute_pct), "comm_comp_overlap_pct",
+				    s->gpu.gpu_overlap_pct >= 0 ? jnum(s->gpu.gpu_overlap_pct)
+								: json_null(),
+				    "top_kernels",
+				    top_ops_json(s->gpu.top_kernels, s->gpu.n_top_kernels,
+						 s->gpu.kernels_total_ms, "total_ms")));
+}
+
+/* Step times, batch and throughput. */
+static void sc_steps(json_t *o, const struct ana_scenario *s)
+{
+	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->steps.active_steps));
+	json_object_set_new(o, "step_boundaries",
+			    json_boolean(!s->steps.no_steps && !s->steps.window_shares));
+	if (s->steps.no_steps) /* one GPU window, not steps: no statistics, no rate */
+		json_object_set_new(o, "profiled_window_ms", jnum(s->steps.step_med_ms));
+	json_object_set_new(
+		o, SK_STEP_TIME_MS,
+		s->steps.no_steps
+			? json_null()
+			: json_pack("{s:o, s:o, s:o, s:o}", SK_MEDIAN, jnum(s->steps.step_med_ms),
+				    SK_P95, jnum(s->steps.step_p95_ms), "min",
+				    jnum(s->steps.step_min_ms), "max", jnum(s->steps.step_max_ms)));
+	json_object_set_new(o, "spread_pct",
+			    s->steps.no_steps ? json_null() : jnum(s->steps.spread_pct));
+	json_t *times = json_array();
+	for (size_t i = 0; i < s->steps.active_steps && !s->steps.no_steps; i++)
+		json_array_append_new(times, jnum(s->steps.step_ms[i]));
+	json_object_set_new(o, SK_STEP_TIMES_MS, times);
+	int samples = s->steps.global_batch > 0;
+	json_object_set_new(o, SK_GLOBAL_BATCH,
+			    samples ? json_integer(s->steps.global_batch) : json_null());
+	json_object_set_new(o, "batch_from",
+			    samples ? json_string(s->steps.batch_from) : json_null());
+	json_object_set_new(o, "throughput",
+			    s->steps.no_steps ? json_null() : jnum(s->steps.throughput));
+	json_object_set_new(o, "throughput_unit", json_string(s->steps.throughput_unit));
+	json_object_set_new(o, SK_THROUGHPUT_SAMPLES_PER_S,
+			    samples && !s->steps.no_steps ? jnum(s->steps.throughput)
+							  : json_null());
+}
+
+/* Where step time goes, the monitors, FLOPs, the median step per rank and rank 0's steps. */
+static void sc_shares(json_t *o, const struct ana_scenario *s)
+{
+	json_object_set_new(
+		o, SK_SHARES_PCT,
+		!s->shares.shares_known
+			? json_null()
+			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+				    SK_DATA_LOADING, jnum(s->shares.data_pct), SK_COMPUTE,
+				    jnum(s->shares.compute_pct), "compute_outside_phases",
+				    jnum(s->shares.ops_pct), "forward",
+				    jnum(s->shares.forward_pct), "backward",
+				    jnum(s->shares.backward_pct), "optimizer",
+				    jnum(s->shares.optimizer_pct), SK_COMMUNICATION,
+				    jnum(s->shares.comm_pct), "communication_total",
+				    jnum(s->shares.comm_total_pct), SK_PEER_WAIT,
+				    jnum(s->shares.sync_wait_pct), SK_IO, jnum(s->shares.io_pct),
+				    SK_OTHER, jnum(s->shares.other_pct)));
+	int known = s->shares.shares_known,
+	    split = s->shares.gemm_pct + s->shares.elementwise_pct > 0;
+	json_object_set_new(o, SK_OVERLAP_PCT, known ? jnum(s->shares.overlap_pct) : json_null());
+	json_object_set_new(o, "compute_split_pct",
+			    split ? json_pack("{s:o, s:o}", "gemm", jnum(s->shares.gemm_pct),
+					      "elementwise", jnum(s->shares.elementwise_pct))
+				  : json_null());
+	json_object_set_new(o, "allreduce_gbps",
+			    s->comm.allreduce_gbps > 0 ? jnum(s->comm.allreduce_gbps)
+						       : json_null());
+}
+
+/* The node and GPU monitors. */
+static void sc_monitors(json_t *o, const struct ana_scenario *s)
+{
+	json_object_set_new(o, "monitor", monitor_json(s));
+	json_object_set_new(
+		o, "gpu_monitor",
+		s->mon.gpu_mem_peak_pct < 0
+			? json_null()
+			: json_pack("{s:i, s:o, s:o, s:o}", "gpus", s->mon.gpus, "util_mean_pct",
+				    s->mon.gpu_util_mean_pct < 0 ? json_null()
+								 : jnum(s->mon.gpu_util_mean_pct),
+				    "memory_util_mean_pct",
+				    s->mon.gpu_mem_util_mean_pct < 0
+					    ? json_null()
+					    : jnum(s->mon.gpu_mem_util_mean_pct),
+				    "memory_peak_pct", jnum(s->mon.gpu_mem_peak_pct)));
+}
+
+/* The step data's format, FLOPs, and the step figures' data. */
+static void sc_step_data(json_t *o, const struct ana_scenario *s)
+{
+	json_object_set_new(o, "telemetry_format",
+			    json_string(metrics_format_name(s->data.format)));
+	json_object_set_new(o, "flops_per_step_per_rank",
+			    s->steps.flops_per_step > 0 ? jnum(s->steps.flops_per_step)
+							: json_null());
+	json_object_set_new(o, SK_ACHIEVED_GFLOPS_PER_RANK,
+			    s->steps.achieved_gflops > 0 ? jnum(s->steps.achieved_gflops)
+							 : json_null());
+	json_object_set_new(o, SK_MFU_PCT,
+			    s->steps.mfu_pct >= 0 ? jnum(s->steps.mfu_pct) : json_null());
+	json_t *rows = json_array();
+	for (int r = 0; r < s->steps.tl_ranks; r++) {
+		json_t *row = json_array();
+		for (int k = 0; k < 7; k++)
+			json_array_append_new(row, jnum(s->steps.tl[r][k]));
+		json_array_append_new(rows, row);
+	}
+	if (!s->shares.shares_known) /* step times alone: no phases to show */
+		json_decref(rows);
+	json_object_set_new(o, SK_MEDIAN_STEP,
+			    !s->shares.shares_known
+				    ? json_null()
+				    : json_pack("{s:I, s:[s,s,s,s,s,s,s], s:o}", SK_STEP,
+						(json_int_t) s->steps.tl_step, "phases",
+						"data_loading", "forward", "backward",
+						"communication_and_wait", "optimizer",
+						"compute_outside_phases", "other", SK_RANKS, rows));
+	json_t *steps = json_array();
+	for (size_t i = 0; i < s->steps.n_rank0; i++)
+		json_array_append_new(steps,
+				      json_pack("[I, o, b]", (json_int_t) s->steps.rank0[i][0],
+						jnum(s->steps.rank0[i][1]),
+						s->steps.rank0[i][2] != 0));
+	json_object_set_new(o, SK_RANK0_STEPS, steps);
+}
+
+/* The evidence of s's verdict in words (the caller frees it). */
+char *evidence_of(const struct ana_scenario *s, const struct ana_run *run)
+{
+	struct strbuf sb = STRBUF_INIT;
+	evidence_write(&sb, s, run);
+	return strbuf_detach(&sb);
+}
+
+static const char *basis_name(enum verdict_basis b)
+{
+	switch (b) {
+	case BASIS_NONE:
+		return "none";
+	case BASIS_MONITORS:
+		return "monitors";
+	case BASIS_HOST:
+		return "host";
+	case BASIS_GPU:
+		return "gpu";
+	}
+	return "none";
+}
+
+/* The thresholds passed, as flags beside the verdict. */
+static json_t *flags_json(const struct verdict_out *v)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < v->nflags; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "kind",
+						   flag_kind_name(v->flags[i].kind), "share_pct",
+						   jnum(v->flags[i].pct), "threshold_pct",
+						   jnum(v->flags[i].th)));
+	return a;
+}
+
+/* The verdict, its share, flags, evidence and basis. */
+static void sc_outcome(json_t *o, const struct ana_scenario *s, const struct ana_run *run)
+{
+	const struct verdict_out *v = &s->outcome.v;
+	int decided = s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU;
+	char *ev = evidence_of(s, run);
+	json_object_set_new(o, SK_VERDICT, json_string(verdict_name(v->verdict)));
+	json_object_set_new(o, "verdict_share",
+			    decided && v->verdict != VERDICT_UNDETERMINED
+				    ? json_pack("{s:s, s:o}", "kind", share_kind_name(v->share),
+						"pct", jnum(v->pct))
+				    : json_null());
+	json_object_set_new(o, "evidence", json_string(ev));
+	json_object_set_new(o, "borderline", json_boolean(v->borderline));
+	json_object_set_new(o, "runner_up",
+			    v->borderline ? json_string(verdict_name(v->runner_up)) : json_null());
+	json_object_set_new(o, "flags", flags_json(v));
+	json_object_set_new(o, "verdict_from",
+			    json_string(decided			   ? "step breakdown"
+					: s->outcome.basis == BASIS_MONITORS ? "node monitors"
+									       : "nothing"));
+	json_object_set_new(o, "verdict_basis", json_string(basis_name(s->outcome.basis)));
+	json_object_set_new(o, "oversubscribed", json_boolean(s->outcome.oversubscribed));
+	free(ev);
+}
+
+/* The GPU view, the slowest rank, loss. */
+static void sc_verdict(json_t *o, const struct ana_scenario *s, const struct ana_run *run)
+{
+	sc_outcome(o, s, run);
+	json_object_set_new(o, "gpu_limits",
+			    !s->gpu.gpu_basis
+				    ? json_null()
+				    : json_pack("{s:b, s:o, s:o}", "gpu_is_the_limit",
+						s->gpu.gpu_limits, "host_step_ms",
+						jnum(s->gpu.host_step_med_ms), "host_ahead_ms",
+						jnum(s->gpu.host_ahead_ms)));
+	json_object_set_new(
+		o, "gpu_compute_split_pct",
+		!s->gpu.gpu_basis
+			? json_null()
+			: json_pack("{s:o, s:o}", "matrix", jnum(s->gpu.gpu_pct[GPU_GEMM]),
+				    "elementwise",
+				    jnum(s->gpu.gpu_pct[GPU_COMPUTE] - s->gpu.gpu_pct[GPU_GEMM])));
+	json_object_set_new(
+		o, SK_GPU_SHARES_PCT,
+		!s->gpu.gpu_basis
+			? json_null()
+			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+				    SK_COMPUTE, jnum(s->gpu.gpu_pct[GPU_COMPUTE]), SK_COMMUNICATION,
+				    jnum(s->gpu.gpu_pct[GPU_COMM]), SK_MEMCPY,
+				    jnum(s->gpu.gpu_pct[GPU_MEMCPY]), SK_OTHER_KERNELS,
+				    jnum(s->gpu.gpu_pct[GPU_OTHER]), SK_IDLE_HOST_WAIT,
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_HOST]), SK_IDLE_DATA_LOADING,
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_DATA]), SK_IDLE_KERNEL_WAIT,
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_KERNEL]), SK_IDLE_OTHER,
+				    jnum(s->gpu.gpu_pct[GPU_IDLE_OTHER]), "window_ms",
+				    jnum(s->gpu.gpu_pct[GPU_WINDOW]), "rank_steps",
+				    (json_int_t) s->gpu.gpu_steps));
+	json_object_set_new(o, "slowest_rank",
+			    json_pack("{s:i, s:o}", "rank", s->steps.slowest_rank, "mean_step_ms",
+				      jnum(s->steps.slowest_rank_ms)));
+	json_object_set_new(o, "loss",
+			    json_pack("{s:o, s:o}", "first", jnum(s->steps.loss_first), "last",
+				      jnum(s->steps.loss_last)));
+}
+
+/* Against the baseline; what the traces missed; ranks with data. */
+static void sc_scaling(json_t *o, const struct ana_scenario *s)
+{
+	json_object_set_new(o, SK_BASELINE,
+			    s->scaling.baseline[0] ? json_string(s->scaling.baseline)
+						   : json_null());
+	int scaled =
+		s->scaling.baseline[0] && (s->scaling.is_baseline || s->scaling.scaling_mode[0]);
+	json_object_set_new(o, SK_SPEEDUP, scaled ? jnum(s->scaling.speedup) : json_null());
+	json_object_set_new(o, SK_EFFICIENCY, scaled ? jnum(s->scaling.efficiency) : json_null());
+	json_object_set_new(o, "scaling_mode",
+			    s->scaling.scaling_mode[0] ? json_string(s->scaling.scaling_mode)
+						       : json_null());
+	json_object_set_new(o, "scaling_note",
+			    s->scaling.scaling_note[0] ? json_string(s->scaling.scaling_note)
+						       : json_null());
+	json_object_set_new(o, "traces_missed",
+			    s->data.traces_missed ? json_string(s->data.traces_missed)
+						  : json_null());
+	json_object_set_new(o, "ranks_with_data", json_integer(s->data.ranks_with_data));
+	json_object_set_new(o, "ranks_note",
+			    s->data.ranks_note[0] ? json_string(s->data.ranks_note) : json_null());
+}
+
+/* Stragglers, collectives, a slow node, contamination. */
+static void sc_comm(json_t *o, const struct ana_scenario *s)
+{
+	json_t *str = json_array();
+	for (size_t k = 0; k < s->comm.n_stragglers; k++) {
+		const struct straggler *g = &s->comm.stragglers[k];
+		json_array_append_new(
+			str,
+			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o}", SK_RANK, g->rank, SK_NODE,
+				  g->node[0] ? json_string(g->node) : json_null(), SK_CAUSE,
+				  g->cause, "cause_ms_per_step", jnum(g->cause_ms), SK_IMPACT_PCT,
+				  jnum(g->impact_pct), "arrived_last_pct",
+				  jnum(g->arrived_last_pct), "chance_p", jprob(g->chance_p)));
+	}
+	json_object_set_new(o, SK_STRAGGLERS, str);
+	json_object_set_new(o, SK_COLLECTIVES, collectives_json(s));
+	json_object_set_new(o, "slow_node",
+			    s->comm.slow_node[0] ? json_string(s->comm.slow_node) : json_null());
+	json_object_set_new(o, "slow_node_monitors",
+			    !s->comm.have_slow_mon
+				    ? json_null()
+				    : json_pack("{s:o, s:o}", "node", mon_json(&s->comm.slow_mon),
+						"other_nodes", mon_json(&s->comm.rest_mon)));
+	json_object_set_new(o, "contaminated_by",
+			    s->data.contaminated[0] ? json_string(s->data.contaminated)
+						    : json_null());
+}
+
+json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run)
+{
+	json_t *o = json_object();
+	sc_identity(o, s);
+	sc_sources(o, s);
+	if (!s->data.analysed) {
+		json_object_set_new(o, "problem",
+				    json_string(s->data.problem ? s->data.problem : ""));
+		json_object_set_new(o, "monitor", monitor_json(s));
+		if (s->data.monitors_only)
+			sc_outcome(o, s, run);
+		else
+			json_object_set_new(o, SK_VERDICT, json_null());
+		return o;
+	}
+	sc_steps(o, s);
+	sc_shares(o, s);
+	sc_monitors(o, s);
+	sc_step_data(o, s);
+	sc_verdict(o, s, run);
+	sc_scaling(o, s);
+	sc_comm(o, s);
+	return o;
+}
+
+static json_t *models_json(const struct ana_run *run)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < run->nmodels; i++) {
+		const struct ana_model *m = &run->models[i];
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}",
+				  SK_SERIES, m->series, "points", m->points, SK_BASE_NODES,
+				  m->base_nodes, "max_nodes", m->max_nodes, SK_A_MS, jnum(m->a),
+				  SK_B_MS, jnum(m->b), SK_C_MS, jnum(m->c), "efficiency_8_nodes",
+				  jnum(m->eff8), "efficiency_16_nodes", jnum(m->eff16),
+				  "overhead_exceeds_compute_from_nodes",
+				  m->crossover ? json_integer(m->crossover) : json_null(), "model",
+				  "step_ms(N) = b/N + a + c*log2(N)", "limit", m->limit));
+		json_t *o = json_array_get(a, json_array_size(a) - 1);
+		json_object_set_new(o, "compute_term", json_boolean(!m->step_only));
+		if (m->step_only)
+			json_object_set_new(o, "model", json_string("step_ms(N) = a + c*log2(N)"));
+		json_object_set_new(o, "max_error_pct", jnum(m->max_err_pct));
+		json_object_set_new(o, "max_error_nodes", json_integer(m->max_err_nodes));
+		json_object_set_new(o, "fit", json_string(m->fit));
+		json_object_set_new(o, "contention",
+				    m->contention[0] ? json_string(m->contention) : json_null());
+	}
+	return a;
+}
+
+/* A variant's parent, kind and knob (campaign try); null for any other run. */
+static json_t *variant_json(const struct ana_variant *v)
+{
+	json_t *knob = v->knob ? json_loads(v->knob, 0, NULL) : NULL;
+	return v->of ? json_pack("{s:s, s:s, s:o}", SK_OF, v->of, SK_KIND, v->kind, SK_KNOB,
+				 knob ? knob : json_null())
+		     : json_null();
+}
+
+json_t *summary_json(const struct ana_run *run)
+{
+	json_t *list = json_array(), *failed = json_array();
+	for (size_t i = 0; i < run->n; i++) {
+		json_array_append_new(list, scenario_json(&run->sc[i], run));
+		if (!run->sc[i].in.completed)
+			json_array_append_new(failed, json_string(run->sc[i].in.name));
+	}
+	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "campaign", run->campaign, SK_RUN_ID, run->run_id, "baseline",
+			 run->baseline ? json_string(run->baseline) : json_null(), "thresholds",
+			 "communication_pct", jnum(run->th.comm_pct), "data_loading_pct",
+			 jnum(run->th.data_pct), "io_pct", jnum(run->th.io_pct), "gpu_util_pct",
+			 jnum(run->th.gpu_util_pct), "memory_pct", jnum(run->th.memory_pct),
+			 SK_SCENARIOS, list, "failed", failed, SK_SCALING_MODELS, models_json(run),
+			 "peak_gflops_per_rank",
+			 run->peak_gflops > 0 ? jnum(run->peak_gflops) : json_null(),
+			 SK_FABRIC_PROBES, probes_json(run), SK_RECOMMENDATIONS, recs_json(run),
+			 SK_VARIANT, variant_json(&run->variant), SK_CHECKED_PREDICTIONS,
+			 checked_json(&run->variant));
+}
