@@ -87,7 +87,7 @@ torch_submit() {
 
 # torch_heap_abort RUN_DIR: a rank of the run aborted on glibc's heap check (see torch_submit)
 torch_heap_abort() {
-	[ -n "$1" ] && grep -qsE "(malloc|free|realloc)\(\): |corrupted (size|double-linked)|double free" \
+	[ -n "$1" ] && grep -qsE "(malloc|free|realloc|munmap_chunk)\(\): |corrupted (size|double-linked)|double free" \
 		"$1"/*/logs/* "$1"/*/slurm-*.out
 }
 
