@@ -50,15 +50,7 @@ try_family try "$SCRATCH/res" "$parent" "$child" comm-1n communication
 # campaign compare of the parent and its variant: after the comparison, the checked
 # predictions as the variant's summary.json holds them (either order; also in --json)
 checked_row() { # FMT SEP END: the first checked prediction's row, numbers printed with FMT
-	python3 - "$child/summary.json" "$@" <<'P'
-import json, sys
-k = json.load(open(sys.argv[1]))["checked_predictions"][0]
-fmt, sep, end = sys.argv[2:5]
-f = lambda v: "n/a" if v is None else fmt % v
-ci = "n/a" if None in (k["ci_low"], k["ci_high"]) else f(k["ci_low"]) + " to " + f(k["ci_high"])
-cells = [k["scenario"], f(k["parent_step_ms"]), f(k["predicted_step_ms"]), f(k["measured_step_ms"]), ci, k["outcome"]]
-print("  %-20s %14s %14s %14s  %-22s %s" % tuple(cells) if sep == "cols" else sep.join(cells) + end)
-P
+	python3 "$ROOT/tests/tools/checked_views.py" row "$child/summary.json" "$@"
 }
 cmp_row=$(checked_row %.3f cols "")
 "$CAMPAIGN" compare --results "$SCRATCH/res" "$pid" "$cid" >cmp.out 2>&1
@@ -70,14 +62,7 @@ check try_compare_block_row_4th bash -c 'sed -n "/^Predicted and measured/,\$p" 
 check try_compare_reversed grep -qx "  reference run $cid is a variant of run $pid (knob params.ddp=bucketed)" cmp2.out
 check try_compare_reversed_row grep -qxF -- "$cmp_row" cmp2.out
 "$CAMPAIGN" compare --json --results "$SCRATCH/res" "$pid" "$cid" >cmp.json 2>&1
-check try_compare_json python3 - cmp.json "$child/summary.json" "$pid" "$cid" <<'P'
-import json, sys
-d = json.load(open(sys.argv[1]))["predicted_and_measured"]
-c = json.load(open(sys.argv[2]))
-assert d["checked_predictions"] == c["checked_predictions"], d
-assert (d["variant"], d["variant_run"], d["of"], d["kind"]) == ("candidate", sys.argv[4], sys.argv[3], "communication"), d
-assert d["knob"] == {"params": {"ddp": "bucketed"}}, d
-P
+check try_compare_json python3 "$ROOT/tests/tools/checked_views.py" compare-json cmp.json "$child/summary.json" "$pid" "$cid"
 echo "compare of parent and variant:"
 sed -n '/^Predicted and measured/,$p' cmp.out
 
@@ -91,14 +76,7 @@ check try_paper_tex_row grep -qxF -- "$(checked_row %.2f ' & ' ' \\')" "$T/check
 check try_paper_csv_row grep -qxF -- "$(checked_row %.2f , '')" "$T/checked_predictions.csv"
 check try_paper_md_row grep -qxF -- "| $(checked_row %.2f ' | ' ' |')" "$T/checked_predictions.md"
 check try_paper_caption grep -qF "\\caption{Predictions checked by campaign try: run $cid applies the knob for the communication recommendations of run $pid (params.ddp=bucketed) to every scenario;" "$T/checked_predictions.tex"
-check try_paper_rows_all python3 - "$T/checked_predictions.tex" "$child/summary.json" <<'P'
-import json, sys
-tex = open(sys.argv[1]).read()
-rows = tex.split("\\midrule\n")[1].split("\\bottomrule")[0].splitlines()
-ck = json.load(open(sys.argv[2]))["checked_predictions"]
-assert [r.split(" & ")[0] for r in rows] == [k["scenario"] for k in ck], (rows, ck)
-assert [r.split(" & ")[-1] for r in rows] == [k["outcome"] + " \\\\" for k in ck], (rows, ck)
-P
+check try_paper_rows_all python3 "$ROOT/tests/tools/checked_views.py" tex-rows "$T/checked_predictions.tex" "$child/summary.json"
 check try_paper_manifest grep -q "  tables/checked_predictions.tex$" "$child/paper/MANIFEST.sha256"
 cp -r "$child/paper" paper1
 sleep 1.1 # nothing may depend on the clock
