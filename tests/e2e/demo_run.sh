@@ -26,13 +26,7 @@ check demo_summary_verdicts_known [ "$(json "$S" 'all(s["verdict"] in ("compute-
 check demo_summary_baseline_speedup [ "$(json "$S" 'j["scenarios"][0]["speedup"]')" = 1.0 ]
 check demo_summary_shares_sum_100 [ "$(json "$S" 'all(abs(sum(s["shares_pct"][k] for k in ("data_loading","compute","communication","peer_wait","io","other"))-100) < 0.01 for s in j["scenarios"])')" = True ]
 # The numbers in the report are the ones computed from the rank files.
-med=$(python3 - "$run/gloo-2n/metrics" <<'PY'
-import json, sys, glob, statistics
-ranks = [[json.loads(l) for l in open(f)] for f in sorted(glob.glob(sys.argv[1] + "/rank_*.jsonl"))]
-steps = [[r for r in rank if r.get("type") == "step" and r["phase"] == "active"] for rank in ranks]
-print("%.3f" % statistics.median(max(s[i]["step_ms"] for s in steps) for i in range(len(steps[0]))))
-PY
-)
+med=$(python3 "$ROOT/tests/tools/telemetry_median.py" "$run/gloo-2n/metrics")
 # (the summary rounds to 3 decimals: equal within one rounding step)
 check demo_median_matches_telemetry [ "$(json "$S" 'abs(j["scenarios"][1]["step_time_ms"]["median"] - '"$med"') <= 0.0011')" = True ]
 check demo_loss_halves [ "$(json "$S" 'all(s["loss"]["last"] < s["loss"]["first"] / 2 for s in j["scenarios"])')" = True ]

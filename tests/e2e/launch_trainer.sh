@@ -23,16 +23,7 @@ args="--steps 40 --warmup-steps 5 --batch 48 --hidden 96 --depth 3 --seed 7"
 "$CAMPAIGN" launch --nodes 2 --tasks-per-node 2 -- "$T" $args --metrics-dir four --rendezvous "$SCRATCH/rdzv" >/dev/null; rc4=$?
 check trainer_runs [ "$rc1" -eq 0 ] 
 check trainer_runs_4_ranks [ "$rc4" -eq 0 ]
-python3 - one four >cmp.txt <<'PY'
-import json, sys, glob
-def steps(path):
-    return [json.loads(l) for l in open(path) if '"step"' in l and '"type": "step"' in l]
-one = steps(sys.argv[1] + "/rank_0.jsonl")
-ranks = [steps(f) for f in sorted(glob.glob(sys.argv[2] + "/rank_*.jsonl"))]
-same_params = all(len({r[i]["param_checksum"] for r in ranks}) == 1 for i in range(len(ranks[0])))
-max_dloss = max(abs(a["loss"] - b["loss"]) for a, b in zip(one, ranks[0]))
-print(len(ranks), len(one), len(ranks[0]), same_params, max_dloss < 1e-5, one[-1]["loss"] < one[0]["loss"] / 2)
-PY
+python3 "$ROOT/tests/tools/trainer_replicas.py" one four >cmp.txt
 check trainer_four_rank_files [ "$(cut -d' ' -f1-3 cmp.txt)" = "4 40 40" ]
 check trainer_replicas_identical_every_step [ "$(cut -d' ' -f4 cmp.txt)" = True ]
 check trainer_loss_curve_matches_1_rank [ "$(cut -d' ' -f5 cmp.txt)" = True ]

@@ -98,17 +98,6 @@ check stragglers_pytorch_even_none [ "$(json "$run/summary.json" 'j["scenarios"]
 # which every rank's trace holds its gloo:all_reduce. Debian's torch now and then
 # leaves out the last step's range of one rank's gloo worker thread (the step's
 # c10d::allreduce_ is there; likely ended after the profiler stopped): 11 of 12 then.
-want=$(python3 - "$run"/slow/traces/*.json <<'PY'
-import json, sys
-held = []
-for f in sys.argv[1:]:
-    d = json.load(open(f))
-    e = d["traceEvents"] if isinstance(d, dict) else d
-    steps = sorted((x["ts"], x["ts"] + x["dur"]) for x in e if x.get("name", "").startswith("ProfilerStep#"))
-    ar = [x["ts"] for x in e if x.get("name", "").startswith("gloo:all_reduce")]
-    held.append([sum(a <= t < b for t in ar) == 1 for a, b in steps])
-print(sum(all(h[i] for h in held) for i in range(min(map(len, held)))) if held else 0)
-PY
-)
+want=$(python3 "$ROOT/tests/tools/trace_collective_steps.py" "$run"/slow/traces/*.json)
 check stragglers_pytorch_collectives [ "$(json "$run/summary.json" '[(c["op"], c["instances"]) for c in j["scenarios"][1]["collectives"]]'),$want" = "[('all_reduce', $want)],$want" ]
 check stragglers_pytorch_collectives_most_steps [ "$want" -ge 11 ]
