@@ -67,41 +67,42 @@ static double median_of(const double *v, size_t n)
 {
 	double *c = malloc((n ? n : 1) * sizeof *c);
 	memcpy(c, v, n * sizeof *c);
-	double m = stats_percentile(c, n, 50);
+	double m = stats_percentile(c, n, STATS_MEDIAN);
 	free(c);
 	return m;
 }
 
 /* The variant's step times at the parent's batch: a knob that changes the
- * batch changes the work of a step, so its steps are compared per sample. */
-static double *at_parent_batch(struct ana_check *c, const struct ana_scenario *s)
+ * batch changes the work of a step, so its steps are compared per sample
+ * (scaled by *scale; c->variant_batch set when they are). */
+static double *at_parent_batch(struct ana_check *c, const struct ana_scenario *s, double *scale)
 {
 	size_t n = s->steps.active_steps;
 	long vb = s->steps.global_batch;
-	c->batch_scale = 1;
+	*scale = 1;
 	if (c->parent_batch > 0 && vb > 0 && vb != c->parent_batch) {
-		c->batch_scale = (double)c->parent_batch / (double)vb;
+		*scale = (double)c->parent_batch / (double)vb;
 		c->variant_batch = vb;
 	}
 	double *v = malloc(n * sizeof *v);
 	for (size_t i = 0; i < n; i++)
-		v[i] = s->steps.step_ms[i] * c->batch_scale;
+		v[i] = s->steps.step_ms[i] * *scale;
 	return v;
 }
 
 static void decide(struct ana_check *c, const struct ana_scenario *s)
 {
-	double lo, hi;
+	double lo, hi, scale;
 	if (!s || !c->n_parent || s->steps.no_steps || !s->steps.active_steps) {
 		c->outcome = CHECK_UNMEASURED;
 		return;
 	}
 	double base = median_of(c->parent_steps, c->n_parent);
-	double *steps = at_parent_batch(c, s);
+	double *steps = at_parent_batch(c, s, &scale);
 	stats_bootstrap_ratio(c->parent_steps, c->n_parent, steps, s->steps.active_steps,
 			      STATS_MEDIAN, STATS_BOOTSTRAP_ROUNDS, STATS_CI_LEVEL, &lo, &hi);
 	free(steps);
-	c->measured_ms = s->steps.step_med_ms * c->batch_scale;
+	c->measured_ms = s->steps.step_med_ms * scale;
 	c->lo_ms = base * lo;
 	c->hi_ms = base * hi;
 	if (c->predicted_ms < 0 || base <= 0) {

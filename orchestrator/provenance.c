@@ -443,10 +443,8 @@ static json_t *job_env(const struct scenario *s)
 				char *k = xstrdup(*e);
 				char *eq = strchr(k, '=');
 				*eq = '\0';
-				int from_env = 0;
-				for (size_t n = 0; s && n < s->env.n; n++)
-					from_env |= !strcmp(s->env.items[n].key, k) &&
-						    !s->env.items[n].value;
+				const struct kv *kv = s ? kvlist_find(&s->env, k) : NULL;
+				int from_env = kv && !kv->value;
 				if (!from_env && !secret_name(k, NULL))
 					json_object_set_new(o, k, json_string(eq + 1));
 				free(k);

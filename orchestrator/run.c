@@ -132,9 +132,8 @@ static json_t *metadata_json(const struct campaign *c, const struct scenario *s,
 /* The absolute folder of the campaign file: {{campaign_dir}} and CAMPAIGN_DIR. */
 static char *campaign_dir(const struct campaign *c)
 {
-	if (c->dir)
-		return xstrdup(c->dir);
-	char *abs = fsio_abspath(c->path ? c->path : "./campaign.yaml");
+	const char *file = c->origin ? c->origin : c->path;
+	char *abs = fsio_abspath(file ? file : "./campaign.yaml");
 	char *slash = strrchr(abs, '/');
 	if (slash == abs)
 		slash[1] = '\0';

@@ -103,6 +103,15 @@ void variant_campaign_text(const char *parent_text, const char *parent_id, const
 	free(flow);
 }
 
+/* What a variant is: its parent, the kind, the knob given (as knob), the recommendation
+ * and the predictions; variant.json adds where the parent is. */
+static json_t *record_json(const char *parent_id, const struct knob *k, json_t *knob,
+			   const struct variant_plan *p)
+{
+	return json_pack("{s:s, s:s, s:o, s:s, s:O}", "parent_run", parent_id, SK_KIND, k->kind,
+			 SK_KNOB, knob, "recommendation", p->text, "predictions", p->predictions);
+}
+
 json_t *variant_provenance(const char *parent_id, const struct knob *k,
 			   const struct variant_plan *p)
 {
@@ -113,16 +122,14 @@ json_t *variant_provenance(const char *parent_id, const struct knob *k,
 		json_object_set_new(knob, "env", names);
 	else
 		json_decref(names);
-	return json_pack("{s:s, s:s, s:o, s:s, s:O}", "parent_run", parent_id, SK_KIND, k->kind,
-			 SK_KNOB, knob, "recommendation", p->text, "predictions", p->predictions);
+	return record_json(parent_id, k, knob, p);
 }
 
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
 		  const struct knob *k, const struct variant_plan *p)
 {
-	json_t *v = json_pack("{s:s, s:s, s:s, s:o, s:s, s:O}", "parent_run", parent_id,
-			      "parent_dir", parent_dir, SK_KIND, k->kind, SK_KNOB, knob_json(k),
-			      "recommendation", p->text, "predictions", p->predictions);
+	json_t *v = record_json(parent_id, k, knob_json(k), p);
+	json_object_set_new(v, "parent_dir", json_string(parent_dir));
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/" RUN_VARIANT, child_dir);
 	int rc = jsonio_write_mode(path.buf, v, k->env.n ? 0600 : 0644); /* env values: private */

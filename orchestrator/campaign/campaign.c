@@ -21,22 +21,27 @@ int placeholder_is_builtin(const char *name)
 	return 0;
 }
 
-const char *kvlist_get(const struct kvlist *l, const char *key)
+struct kv *kvlist_find(const struct kvlist *l, const char *key)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->items[i].key, key))
-			return l->items[i].value;
+			return &l->items[i];
 	return NULL;
+}
+
+const char *kvlist_get(const struct kvlist *l, const char *key)
+{
+	const struct kv *kv = kvlist_find(l, key);
+	return kv ? kv->value : NULL;
 }
 
 void kvlist_set(struct kvlist *l, const char *key, const char *value)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		if (!strcmp(l->items[i].key, key)) {
-			free(l->items[i].value);
-			l->items[i].value = value ? xstrdup(value) : NULL;
-			return;
-		}
+	struct kv *kv = kvlist_find(l, key);
+	if (kv) {
+		free(kv->value);
+		kv->value = value ? xstrdup(value) : NULL;
+		return;
 	}
 	l->items = xrealloc(l->items, (l->n + 1) * sizeof *l->items);
 	l->items[l->n].key = xstrdup(key);
@@ -139,7 +144,7 @@ static void scenario_free(struct scenario *s)
 void campaign_free(struct campaign *c)
 {
 	free(c->path);
-	free(c->dir);
+	free(c->origin);
 	free(c->name);
 	free(c->description);
 	free(c->store_journal);

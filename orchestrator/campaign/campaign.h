@@ -58,8 +58,9 @@ struct knob {
 
 struct campaign {
 	char *path; /* file it was loaded from */
-	/* {{campaign_dir}} when not path's folder (a variant keeps its parent's); NULL */
-	char *dir;
+	/* the file whose folder {{campaign_dir}} names when it is not path (a variant keeps
+	 * its parent's campaign file's folder); NULL: path */
+	char *origin;
 	char *name, *description;
 	/* env values with secret-looking names may be written literally (they are refused) */
 	int allow_literal_secrets;
@@ -139,6 +140,8 @@ int slurm_time_parse(const char *s, long *seconds);
  * job description alike, so the kept script states what was submitted). */
 const char *campaign_sbatch_env(const char *var, const char *value);
 int placeholder_is_builtin(const char *name);
+/* The entry of key, or NULL when l has none (a NULL value: passed through). */
+struct kv *kvlist_find(const struct kvlist *l, const char *key);
 const char *kvlist_get(const struct kvlist *l, const char *key);
 /* Sets key (replacing an existing value); value NULL: passed through. */
 void kvlist_set(struct kvlist *l, const char *key, const char *value);

@@ -20,10 +20,7 @@ const struct knob *campaign_knob(const struct campaign *c, const char *kind)
 static int kv_differs(const struct kvlist *have, const struct kvlist *want)
 {
 	for (size_t i = 0; i < want->n; i++) {
-		const struct kv *h = NULL, *w = &want->items[i];
-		for (size_t j = 0; j < have->n && !h; j++)
-			if (!strcmp(have->items[j].key, w->key))
-				h = &have->items[j];
+		const struct kv *w = &want->items[i], *h = kvlist_find(have, w->key);
 		if (!h || !h->value != !w->value || (w->value && strcmp(h->value, w->value)))
 			return 1;
 	}

@@ -91,12 +91,8 @@ static int variant_campaign(struct try_ctx *t, const struct knob *k, char *tmp, 
 		rc = err_set(ERR_USAGE, "the variant of run %s for %s does not load (above)",
 			     t->parent->id, k->kind);
 	/* {{campaign_dir}} and CAMPAIGN_DIR stay the parent's folder, not the temporary's */
-	if (rc == 0 && t->parent_file) {
-		c->dir = xstrdup(t->parent_file);
-		char *slash = strrchr(c->dir, '/');
-		if (slash)
-			*(slash == c->dir ? slash + 1 : slash) = '\0';
-	}
+	if (rc == 0 && t->parent_file)
+		c->origin = xstrdup(t->parent_file);
 	free(parent_text);
 	strbuf_free(&cy);
 	strbuf_free(&text);
@@ -170,7 +166,7 @@ static void say_no_knob(const char *kind)
 }
 
 /* One kind, named or recommended: tried when it has a knob and a recommendation. */
-static int try_one(struct try_ctx *t, const char *kind, int named)
+static int try_one(struct try_ctx *t, const char *kind)
 {
 	struct variant_plan p;
 	const struct knob *k = campaign_knob(t->knobs, kind);
@@ -183,7 +179,7 @@ static int try_one(struct try_ctx *t, const char *kind, int named)
 			printf("%s %s", i ? "," : "", all.v[i]);
 		printf("%s); nothing submitted for it\n", all.n ? "" : " none");
 		argv_free(&all);
-		return named ? 1 : 0;
+		return 0;
 	}
 	int rc = 0;
 	if (!k)
@@ -191,7 +187,7 @@ static int try_one(struct try_ctx *t, const char *kind, int named)
 	else
 		rc = try_kind(t, k, &p);
 	variant_plan_free(&p);
-	return rc < 0 ? rc : !k;
+	return rc;
 }
 
 /* Knobs the run did not recommend: said, not tried. */
@@ -219,7 +215,7 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 		variant_kinds(t->summary, &kinds);
 		say_unrecommended(t);
 	}
-	int rc = 0, missing = 0, tried = 0;
+	int rc = 0, tried = 0;
 	for (size_t i = 0; i < kinds.n; i++)
 		tried += campaign_knob(t->knobs, kinds.v[i]) != NULL;
 	if (tried > 1 && !strcmp(t->be->name, "local") && !t->wait) {
@@ -227,8 +223,7 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 		t->wait = 1;
 	}
 	for (size_t i = 0; rc >= 0 && !t->stopped && i < kinds.n; i++)
-		if ((rc = try_one(t, kinds.v[i], nnamed > 0)) > 0)
-			missing++;
+		rc = try_one(t, kinds.v[i]);
 	size_t n = kinds.n;
 	argv_free(&kinds);
 	if (rc < 0)
@@ -246,13 +241,13 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 	struct try_ctx t = { .a = a, .parent = a->run, .wait = args_has(a, 'w') };
 	struct campaign kc;
 	const char *kf = args_get(a, 'k');
-	const struct campaign *rc_ = &a->run->c;
-	if (rc_->variant.kind)
+	const struct campaign *pc = &a->run->c;
+	if (pc->variant.kind)
 		return err_set(ERR_USAGE,
 			       "run %s is itself a variant (of %s, for %s): try the recommendations of %s",
-			       a->run->id, rc_->variant_of ? rc_->variant_of : "another run",
-			       rc_->variant.kind, rc_->variant_of ? rc_->variant_of : "that run");
-	int rc = submission_check_env(rc_); /* as submit: nothing made without them */
+			       a->run->id, pc->variant_of ? pc->variant_of : "another run",
+			       pc->variant.kind, pc->variant_of ? pc->variant_of : "that run");
+	int rc = submission_check_env(pc); /* as submit: nothing made without them */
 	if (rc < 0)
 		return rc;
 	if (!(t.summary = parent_summary(a->run, a->pos[0])))
