@@ -315,7 +315,7 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 	strbuf_adds(md, "\n");
 	if (gpu)
 		strbuf_adds(md,
-			    "Rows marked (GPU) give shares of the GPU's time (data: the GPU idle while the host loaded data; comm: exposed communication kernels; other: the rest, the GPU waiting for the host among it); the others shares of the host's step. Each row adds up to 100 %.\n\n");
+			    "Rows marked (GPU) give shares of the GPU's time (data: the GPU idle while the host loaded data; comm: exposed communication kernels; other: the rest: exposed host-device copies, other kernels and the GPU waiting for the host); the others shares of the host's step. Each row adds up to 100 %.\n\n");
 }
 
 /* A scenario that could not be analysed: why, and where to look; 0 when it was analysed. */

@@ -25,6 +25,8 @@ Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" g.yaml >g.out 2>&1; rc=$?
 run=$(rundir g.out)
 check gpu_kinds_complete [ "$rc" -eq 0 ]
+# a memory-bound GPU row's copies are in its Other column: the table's note says so
+check gpu_table_note_names_copies grep -q "other: the rest: exposed host-device copies, other kernels and the GPU waiting for the host)" "$run/BOTTLENECK_ANALYSIS.md"
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
 G() { S "$1" "['gpu_shares_pct']['$2']"; }
 for want in comm:communication-bound data:data-loader-bound host:host-bound gemm:compute-bound annotated:compute-bound copy:memory-bound elementwise:memory-bound deepqueue:communication-bound hostgap:host-bound; do
