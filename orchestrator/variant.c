@@ -36,6 +36,21 @@ static json_t *knob_json(const struct knob *k)
 	return o;
 }
 
+/* knob with its env as variable names only, for the files that are not private
+ * (provenance.json, summary.json, the report and the paper); knob is changed. */
+static json_t *knob_public(json_t *knob)
+{
+	json_t *env = json_object_get(knob, "env"), *v;
+	const char *name;
+	if (!json_is_object(env))
+		return knob;
+	json_t *names = json_array();
+	json_object_foreach(env, name, v)
+		json_array_append_new(names, json_string(name));
+	json_object_set_new(knob, "env", names);
+	return knob;
+}
+
 static void add_predictions(json_t *out, json_t *rec)
 {
 	size_t i;
@@ -115,14 +130,7 @@ static json_t *record_json(const char *parent_id, const struct knob *k, json_t *
 json_t *variant_provenance(const char *parent_id, const struct knob *k,
 			   const struct variant_plan *p)
 {
-	json_t *knob = knob_json(k), *names = json_array();
-	for (size_t i = 0; i < k->env.n; i++) /* names only: provenance.json is not private */
-		json_array_append_new(names, json_string(k->env.items[i].key));
-	if (k->env.n)
-		json_object_set_new(knob, "env", names);
-	else
-		json_decref(names);
-	return record_json(parent_id, k, knob, p);
+	return record_json(parent_id, k, knob_public(knob_json(k)), p);
 }
 
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
@@ -182,7 +190,9 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 	size_t i;
 	out->of = xstrdup(jsonio_str(v, "parent_run"));
 	out->kind = xstrdup(jsonio_str(v, SK_KIND));
-	out->knob = json_dumps(json_object_get(v, SK_KNOB), JSON_COMPACT | JSON_SORT_KEYS);
+	/* summary.json, the report and the paper are not private: env values stay out */
+	out->knob = json_dumps(knob_public(json_object_get(v, SK_KNOB)),
+			       JSON_COMPACT | JSON_SORT_KEYS);
 	out->checks = xcalloc(json_array_size(preds) + 1, sizeof *out->checks);
 	json_array_foreach(preds, i, e) {
 		struct ana_check *c = &out->checks[out->n++];
@@ -200,8 +210,9 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 static json_t *info_from(json_t *o, const char *of_key)
 {
 	json_t *kind = json_object_get(o, SK_KIND), *knob = json_object_get(o, SK_KNOB);
-	return json_pack("{s:O, s:O, s:O}", SK_OF, json_object_get(o, of_key), SK_KIND,
-			 kind ? kind : json_null(), SK_KNOB, knob ? knob : json_null());
+	return json_pack("{s:O, s:O, s:o}", SK_OF, json_object_get(o, of_key), SK_KIND,
+			 kind ? kind : json_null(), SK_KNOB,
+			 knob ? knob_public(json_deep_copy(knob)) : json_null());
 }
 
 json_t *variant_info(json_t *sv, const char *dv)

@@ -43,7 +43,8 @@ int variant_write(const char *child_dir, const char *parent_id, const char *pare
 struct ana_variant;
 /* The checks of a variant run for its analysis (analyzers/checked.h): its
  * predictions with the parent's step times and shares (from the parent's
- * summary.json); out->of NULL when run_dir is not a variant's. */
+ * summary.json), its knob with env as names only; out->of NULL when run_dir is
+ * not a variant's. */
 int variant_checks(const char *run_dir, struct ana_variant *out);
 /* run_dir/variant.json, or NULL when the run is not a variant (or it cannot be read). */
 json_t *variant_read(const char *run_dir);

@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include "orchestrator/paper_table.h"
+#include "analyzers/checked.h"
 #include "orchestrator/variant.h"
 #include "util/fsio.h"
 #include "util/run_layout.h"
@@ -162,6 +163,31 @@ static void table_three_forms(void)
 	fsio_remove_tree(dir);
 }
 
+/* A knob's env values stay in the private variant.json: the checks (summary.json, the
+ * report, the paper) and compare's family get the variables' names only. */
+static void knob_env_names_only(void)
+{
+	char dir[] = "/tmp/test-checked-views-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" RUN_VARIANT, dir);
+	const char *vj = "{\"parent_run\": \"P\", \"parent_dir\": \"/nonexistent\", \"kind\": \"io\", \"knob\": {\"env\": {\"IO_DEPTH\": \"value-7f3a\"}, \"params\": {\"a\": \"b\"}}, \"predictions\": []}\n";
+	CHECK(fsio_write_atomic(p.buf, vj, strlen(vj), 0600) == 0);
+	struct ana_variant v;
+	CHECK(variant_checks(dir, &v) == 0);
+	CHECK_STR(v.knob, "{\"env\":[\"IO_DEPTH\"],\"params\":{\"a\":\"b\"}}");
+	checked_free(&v);
+	json_t *s = json_loads("{\"run_id\": \"C\"}", 0, NULL);
+	json_t *i = variant_info(s, dir);
+	char *k = i ? json_dumps(json_object_get(i, "knob"), JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	CHECK(k && !strcmp(k, "{\"env\":[\"IO_DEPTH\"],\"params\":{\"a\":\"b\"}}"));
+	free(k);
+	json_decref(i);
+	json_decref(s);
+	fsio_remove_tree(dir);
+	strbuf_free(&p);
+}
+
 int main(void)
 {
 	RUN(check_cells_numbers_and_words);
@@ -170,5 +196,6 @@ int main(void)
 	RUN(which_run_is_a_variant);
 	RUN(tex_escaping);
 	RUN(table_three_forms);
+	RUN(knob_env_names_only);
 	HARNESS_END();
 }
