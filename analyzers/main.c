@@ -1,5 +1,6 @@
 /* campaign-analyze: the analyzers on their own.
- *   campaign-analyze RUN_DIR                      (re)writes a campaign run's analysis
+ *   campaign-analyze RUN_DIR                      (re)writes a campaign run's analysis from
+ *                                                 its analysis_input.json
  *   campaign-analyze [--json] [--rules F] [--top N] TRACE...   PyTorch-profiler (Kineto) traces,
  *                                                 one per rank: HTA's breakdown per rank */
 #include "util/clock.h"
@@ -7,7 +8,10 @@
 #include "util/run_layout.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
+#include "analyzers/analysis.h"
 #include "analyzers/hta.h"
+#include "analyzers/run_input.h"
+#include "analyzers/write/report.h"
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/nsys.h"
 #include "analyzers/phases.h"
@@ -27,7 +31,8 @@
 static const char usage[] =
 	"usage: campaign-analyze [-j N] RUN_DIR\n"
 	"       campaign-analyze [--json] [--rules FILE] [--top N] [-j N] TRACE.json|PROFILE.sqlite...\n\n"
-	"With a campaign run directory, (re)writes its BOTTLENECK_ANALYSIS.md and summary.json.\n"
+	"With a campaign run directory, (re)writes its BOTTLENECK_ANALYSIS.md and summary.json from\n"
+	"its analysis_input.json (what its last aggregation analysed; the store is not read).\n"
 	"With PyTorch-profiler (Kineto) traces, one per rank, or Nsight Systems SQLite exports (one\n"
 	"entry per process and GPU), prints each rank's GPU time breakdown\n"
 	"(Holistic Trace Analysis's definitions: idle, compute, non-compute, comm/compute overlap)\n"
@@ -39,26 +44,37 @@ static const char usage[] =
 	"is the same whatever N is.\n\n"
 	"exit status: 0 ok, 2 usage or bad rules, 3 no such file, 4 unreadable input\n";
 
-/* A run directory is the orchestrator's business: hand it to `campaign
- * aggregate --force` (installed beside this program, else on PATH) instead
- * of linking the orchestrator, its scheduler and git libraries in here. */
+/* A folder campaign made a run in (its store, or the input of its analysis). */
+static int is_run_dir(const char *dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" RUN_STATE_DB, dir);
+	int yes = fsio_exists(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/" RUN_ANALYSIS_INPUT, dir);
+	yes = yes || fsio_exists(p.buf);
+	strbuf_free(&p);
+	return yes;
+}
+
+/* A campaign run directory: its analysis written again from
+ * analysis_input.json (what its last aggregation analysed: the jobs' states
+ * then, the campaign's settings), under the aggregation's lock. Neither the
+ * store nor the scheduler is asked: `campaign aggregate --force` does that. */
 static int run_mode(const char *dir, int jobs)
 {
-	char *bin = fsio_self_dir(), j[32];
-	struct strbuf exe = STRBUF_INIT;
-	strbuf_addf(&exe, "%s/campaign", bin);
-	free(bin);
-	snprintf(j, sizeof j, "--jobs=%d", jobs);
-	char *argv[] = {
-		"campaign", "aggregate", "--force", j, "--results", ".", (char *) dir, NULL
-	};
-	fflush(stdout);
-	execv(exe.buf, argv);
-	execvp("campaign", argv);
-	int rc =
-		err_sys(ERR_NOTFOUND, "cannot run %s or `campaign` from PATH to analyse the run %s",
-			exe.buf, dir);
-	strbuf_free(&exe);
+	int lock = fsio_lock(dir, RUN_ANALYSIS_LOCK, 0);
+	if (lock < 0)
+		return lock;
+	struct ana_run in;
+	int rc = run_input_read(dir, &in);
+	in.jobs = jobs;
+	if (rc == 0 && (rc = ana_run_analyse(&in)) == 0)
+		rc = ana_run_write(&in);
+	if (rc == 0)
+		printf("%s/" RUN_REPORT "\n%s/" RUN_SUMMARY "\n", dir, dir);
+	ana_run_free(&in);
+	close(lock);
 	return rc;
 }
 
@@ -289,9 +305,10 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 			return rc;
 		if (rep.n == 0 && json_array_size(rep.nvtx_top) == 0) {
 			nsys_report_free(&rep);
-			return err_set(ERR_IO,
-				       "%s: the export holds no kernel, memory copy, memset or NVTX range: nothing to analyse (capture with 'nsys profile -t cuda,nvtx' around GPU work)",
-				       file);
+			return err_set(
+				ERR_IO,
+				"%s: the export holds no kernel, memory copy, memset or NVTX range: nothing to analyse (capture with 'nsys profile -t cuda,nvtx' around GPU work)",
+				file);
 		}
 		for (size_t i = 0; i < rep.n; i++)
 			json_array_append_new(ranks, analyse_one(&rep.proc[i], r, top, file));
@@ -442,10 +459,7 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	struct strbuf db = STRBUF_INIT;
-	strbuf_addf(&db, "%s/" RUN_STATE_DB, argv[optind]);
-	int run = argc - optind == 1 && fsio_exists(db.buf);
-	strbuf_free(&db);
+	int run = argc - optind == 1 && is_run_dir(argv[optind]);
 	int rc = run ? run_mode(argv[optind], jobs)
 		     : trace_mode(argc, argv, optind, as_json, rules, top, jobs);
 	if (rc < 0) {

@@ -8,6 +8,7 @@
 #include "orchestrator/store/snapshot.h"
 
 #include "analyzers/analysis.h"
+#include "analyzers/run_input.h"
 #include "analyzers/write/report.h"
 #include "analyzers/read/metrics.h"
 #include "util/fsio.h"
@@ -197,6 +198,9 @@ static int analyse_input(struct run *r, struct ana_run *in, int shards)
 	int rc = 0;
 	if (shards > 1 && (rc = aggmap_run(in, r->dir, shards, &plan)) == 0)
 		in->src = &src;
+	/* what campaign-analyze RUN analyses again, without the store */
+	if (rc == 0)
+		rc = run_input_write(in);
 	if (rc == 0 && (rc = ana_run_analyse(in)) == 0)
 		rc = ana_run_write(in);
 	in->src = NULL;
@@ -206,7 +210,7 @@ static int analyse_input(struct run *r, struct ana_run *in, int shards)
 
 static int analyse(struct run *r, int force, int only_if_due, int jobs, int shards)
 {
-	int lock = fsio_lock(r->dir, ".aggregate.lock", 0);
+	int lock = fsio_lock(r->dir, RUN_ANALYSIS_LOCK, 0);
 	if (lock < 0)
 		return lock;
 	struct snapshot js = SNAPSHOT_INIT;

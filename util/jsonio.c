@@ -13,15 +13,25 @@ int jsonio_write(const char *path, const json_t *j)
 	return jsonio_write_mode(path, j, 0644);
 }
 
-int jsonio_write_mode(const char *path, const json_t *j, int mode)
+static int write_digits(const char *path, const json_t *j, int mode, int digits)
 {
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(digits));
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%s\n", text ? text : "null");
 	int rc = fsio_write_atomic(path, sb.buf, sb.len, mode);
 	strbuf_free(&sb);
 	free(text);
 	return rc;
+}
+
+int jsonio_write_mode(const char *path, const json_t *j, int mode)
+{
+	return write_digits(path, j, mode, 12);
+}
+
+int jsonio_write_exact(const char *path, const json_t *j, int mode)
+{
+	return write_digits(path, j, mode, 17);
 }
 
 json_t *jsonio_real3(double v)

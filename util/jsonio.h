@@ -10,6 +10,8 @@
 int jsonio_write(const char *path, const json_t *j);
 /* The same with the file's mode (see fsio_write_atomic). */
 int jsonio_write_mode(const char *path, const json_t *j, int mode);
+/* The same with reals to 17 significant digits: read back, each is the same double. */
+int jsonio_write_exact(const char *path, const json_t *j, int mode);
 /* v rounded to 3 decimals, as every number of summary.json; null when not finite. */
 json_t *jsonio_real3(double v);
 /* The value at a dotted path of object keys (a number indexes an array:

@@ -14,6 +14,8 @@
 #define RUN_FIGURES "figures"
 #define RUN_SUPERVISOR_LOG "supervisor.log"     /* the local executor's detached supervisor */
 #define RUN_VARIANT "variant.json"             /* campaign try: parent, knob, predictions */
+#define RUN_ANALYSIS_INPUT "analysis_input.json" /* what the last aggregation analysed */
+#define RUN_ANALYSIS_LOCK ".aggregate.lock"     /* held while the analysis is written */
 #define RUN_AGGREGATE_SCRIPT "aggregate.sbatch" /* the aggregation job's script as submitted */
 
 /* Files that may hold env values (the campaign file, job scripts, job

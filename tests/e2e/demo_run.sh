@@ -40,6 +40,23 @@ check status_text_table grep -q "^gloo-4n  *3  *COMPLETED  *4 " status.txt
 check status_transitions [ "$(sqlite3 "$run/state.db" "select group_concat(to_state, ' ') from transitions where scenario='gloo-1n'" 2>/dev/null || python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select group_concat(to_state, ' ') from transitions where scenario='gloo-1n'\").fetchone()[0])" "$run/state.db")" = "PLANNED PENDING RUNNING COMPLETED" ]
 "$BIN/campaign-analyze" "$run" >/dev/null; rc=$?
 check analyze_rewrites_same_bytes bash -c '[ "$2" -eq 0 ] && cp "$1/summary.json" /tmp/s.$$ && "$3" "$1" >/dev/null && cmp -s "$1/summary.json" /tmp/s.$$; r=$?; rm -f /tmp/s.$$; exit $r' _ "$run" "$rc" "$BIN/campaign-analyze"
+# campaign-analyze RUN does its own work from analysis_input.json: on a copy with no store,
+# no earlier results and no `campaign` on PATH it writes the same bytes aggregate wrote.
+check analysis_input_private [ "$(stat -c %a "$run/analysis_input.json")" = 600 ]
+rm -rf copy && cp -a "$run" copy && rm -f copy/state.db copy/summary.json copy/BOTTLENECK_ANALYSIS.md copy/timeline.json copy/*/analysis.json copy/*/report.txt && rm -rf copy/figures
+env PATH=/usr/bin:/bin "$BIN/campaign-analyze" copy >analyze.out 2>&1; rc=$?
+check analyze_copy_exit0 [ "$rc" -eq 0 ]
+check analyze_copy_says_files [ "$(cat analyze.out)" = "$(printf 'copy/BOTTLENECK_ANALYSIS.md\ncopy/summary.json')" ]
+check analyze_copy_same_bytes diff -r -x state.db -x paper -x .aggregate.lock "$run" copy
+rm copy/analysis_input.json copy/summary.json && cp "$run/state.db" copy/ # a run from before
+"$BIN/campaign-analyze" copy >analyze.out 2>&1; rc=$?
+check analyze_old_run_exit3 [ "$rc" -eq 3 ]
+check analyze_old_run_said grep -q "^campaign-analyze: copy: no analysis_input.json: the run has not been aggregated by this version of campaign; run \`campaign aggregate --force copy\` once" analyze.out
+mkdir -p outside && sed 's|"job_dir": "gloo-1n"|"job_dir": "../outside"|' "$run/analysis_input.json" >copy/analysis_input.json
+"$BIN/campaign-analyze" copy >analyze.out 2>&1; rc=$?
+check analyze_hostile_input_exit4 [ "$rc" -eq 4 ]
+check analyze_hostile_input_said grep -q 'analysis_input.json is damaged (job_dir "../outside" is not below the run)' analyze.out
+check analyze_hostile_input_wrote_nothing [ -z "$(ls -A outside)" -a ! -e copy/summary.json ]
 # watch on a terminal redraws in place; on a finished local run it makes no RPC.
 script -qec "$CAMPAIGN watch --results $SCRATCH/res" /dev/null >watch.tty 2>&1
 check watch_redraws_on_terminal grep -q $'\033\[H\033\[2J' watch.tty

@@ -33,8 +33,9 @@ for kind in truncated garbage emptied foreign; do
 		check "store_${kind}_${name}_exit4" [ "$rc" -eq 4 ]
 		check "store_${kind}_${name}_named" grep -q "state store $run/state.db is damaged (.*): .*campaign does not replace it; restore it from a copy" out.txt
 	done
+	# campaign-analyze reads analysis_input.json, never the store: it analyses the run again
 	"$BIN/campaign-analyze" "$run" >out.txt 2>&1; rc=$?
-	check "store_${kind}_analyze_exit4" [ "$rc" -eq 4 ]
+	check "store_${kind}_analyze_without_store_exit0" [ "$rc" -eq 0 ]
 	check "store_${kind}_untouched" [ "$(sha256sum <"$run/state.db")" = "$sum" ]
 	check "store_${kind}_no_journal_left" [ ! -e "$run/state.db-journal" -a ! -e "$run/state.db-wal" ]
 done
