@@ -61,12 +61,11 @@ all: $(BINS)
 # What is missing, in one apt-get call (tests/tools/deps.sh, one caller at a time).
 deps:
 	@tests/tools/deps.sh "make deps" $(DEB_PACKAGES)
-# make check's own: those and, as root (the test clusters need it), SLURM's daemons and munge,
-# installed here once, before any test lane starts.
-# The Debian package's build tools (`make deb`) and, for its test (tests/e2e/packaging_deb.sh),
-# lintian and Debian's Lmod.
+# make check's own: those, the Debian package's build tools (`make deb`'s) with lintian and
+# Debian's Lmod for its test (tests/e2e/packaging_deb.sh), and, as root (the test clusters need
+# it), SLURM's daemons and munge, installed here once, before any test lane starts.
 SLURM_TEST_PACKAGES := slurmctld slurmd slurm-client munge
-DEB_BUILD_PACKAGES  := debhelper dpkg-dev
+DEB_BUILD_PACKAGES  := build-essential debhelper dpkg-dev
 PACKAGING_TEST_PACKAGES := $(DEB_BUILD_PACKAGES) lintian lmod
 check-deps:
 	@tests/tools/deps.sh "make deps" $(DEB_PACKAGES) $(PACKAGING_TEST_PACKAGES) \
@@ -237,8 +236,12 @@ test:
 
 # The Debian packages (debian/), built with dpkg-buildpackage in a copy of the tree:
 # build/deb/campaign_<version>_<arch>.deb, and campaign-gpu's where CUDA is (tests/tools/deb.sh).
+# What it installs first: the build tools, then what debian/control's Build-Depends lists and
+# dpkg-checkbuilddeps finds missing.
 deb:
-	@tests/tools/deps.sh "make deb" $(DEB_PACKAGES) $(DEB_BUILD_PACKAGES)
+	@tests/tools/deps.sh "make deb" $(DEB_BUILD_PACKAGES)
+	@tests/tools/deps.sh "make deb" $$(dpkg-checkbuilddeps 2>&1 | \
+	  sed -n 's/^dpkg-checkbuilddeps: error: Unmet build dependencies: //p' | sed 's/([^)]*)//g')
 	@$(MAKE) --no-print-directory bin/campaign
 	@HAVE_CUDA=$(HAVE_CUDA) DEB_JOBS=$(JOBS) tests/tools/deb.sh build/deb
 # The package built, linted, installed into a scratch root and run; its Lmod module loaded.
@@ -280,12 +283,13 @@ gpu-kit: all
 
 # The man pages and the shell completions: campaign's written by campaign itself from its
 # command table (orchestrator/cli/docgen.c), the other binaries' by help2man from their --help.
+# (Each through a file of its own: two `make install`s of the tests may write them side by side.)
 MANS := $(B)/doc/campaign.1 $(patsubst bin/%,$(B)/doc/%.1,$(filter bin/campaign-%,$(BINS)))
 DOCS := $(MANS) $(B)/doc/campaign.bash $(B)/doc/_campaign
 docs: $(DOCS)
 $(B)/doc/campaign.1: bin/campaign
 	@mkdir -p $(dir $@)
-	bin/campaign help --man >$@.tmp && mv $@.tmp $@
+	bin/campaign help --man >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 MAN_WHAT_analyze     := the analyzers of campaign, on a run or on any profiler traces
 MAN_WHAT_monitor     := the node monitor of campaign's jobs (CPU, memory, GPUs)
 MAN_WHAT_trainer     := campaign's reference data-parallel workload on CPUs (gloo)
@@ -293,13 +297,13 @@ MAN_WHAT_trainer-gpu := campaign's reference data-parallel workload on GPUs (CUD
 $(B)/doc/campaign-%.1: bin/campaign-% bin/campaign
 	@mkdir -p $(dir $@)
 	help2man -N --no-discard-stderr -n "$(MAN_WHAT_$*)" -S campaign \
-	  --version-string="$$(bin/campaign --version | cut -d' ' -f2)" ./$< >$@.tmp && mv $@.tmp $@
+	  --version-string="$$(bin/campaign --version | cut -d' ' -f2)" ./$< >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(B)/doc/campaign.bash: bin/campaign
 	@mkdir -p $(dir $@)
-	bin/campaign help --completion bash >$@.tmp && mv $@.tmp $@
+	bin/campaign help --completion bash >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(B)/doc/_campaign: bin/campaign
 	@mkdir -p $(dir $@)
-	bin/campaign help --completion zsh >$@.tmp && mv $@.tmp $@
+	bin/campaign help --completion zsh >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 # The Lmod modulefile, from lmod/campaign.lua.in: installed as MODULEFILESDIR/campaign/<version>.lua
 # (`module use MODULEFILESDIR; module load campaign`); it reads SYSCONFDIR/campaign/lmod-site.lua

@@ -19,7 +19,14 @@ cuda=no
 [ -x /usr/local/cuda/bin/nvcc ] && [ -f /usr/local/cuda/include/nccl.h ] && cuda=yes
 
 # --- the build: in a copy, on one core (the other lane has the other)
-tree_before=$(git -C "$ROOT" status --porcelain --untracked-files=all)
+# the tree as git sees it, and what dpkg-buildpackage would leave in debian/ (ignored) and
+# beside the tree (its .deb files go to the source folder's parent) were it run in place
+tree() {
+	git -C "$ROOT" status --porcelain --untracked-files=all
+	git -C "$ROOT" status --porcelain --ignored --untracked-files=all -- debian
+	ls "$(dirname "$ROOT")" | grep '^campaign.*\.\(deb\|changes\|buildinfo\)$'
+}
+tree_before=$(tree)
 start=$SECONDS
 HAVE_CUDA=$cuda DEB_JOBS=1 "$ROOT/tests/tools/deb.sh" "$SCRATCH/deb" >deb.out 2>&1
 rc=$?
@@ -27,7 +34,7 @@ echo "deb build: $((SECONDS - start)) s (campaign-gpu: $cuda)"
 [ "$rc" -eq 0 ] || sed 's/^/  deb: /' deb.out | tail -n 30
 deb=$SCRATCH/deb/campaign_${version}_$arch.deb
 check deb_built [ "$rc" -eq 0 ] && [ -s "$deb" ]
-check deb_tree_untouched [ "$(git -C "$ROOT" status --porcelain --untracked-files=all)" = "$tree_before" ]
+check deb_tree_untouched [ "$(tree)" = "$tree_before" ]
 if [ "$cuda" = yes ]; then
 	check deb_gpu_package [ -s "$SCRATCH/deb/campaign-gpu_${version}_$arch.deb" ]
 	check deb_gpu_trainer_there bash -c 'dpkg-deb -c "$1" | grep -q " ./usr/bin/campaign-trainer-gpu$"' _ \
