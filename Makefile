@@ -9,7 +9,8 @@ OPT       ?= -O2 -g
 
 DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-dev \
                 libpcre2-dev zlib1g-dev libgit2-dev libgloo-dev libopenblas-dev gnuplot-nox \
-                libslurm-dev libssl-dev libyajl-dev libsimdjson-dev clang python3 python3-torch bsdutils linux-perf valgrind
+                libslurm-dev libssl-dev libyajl-dev libsimdjson-dev help2man clang python3 python3-torch \
+                bsdutils linux-perf valgrind
 # What each layer links: the analyzers need neither libslurm nor libgit2.
 UTIL_PKGS := jansson libcrypto
 ANA_PKGS  := $(UTIL_PKGS) sqlite3 yajl libpcre2-8 zlib
@@ -17,7 +18,9 @@ PKGS      := $(ANA_PKGS) yaml-0.1 libgit2
 # -Werror for developers (make check sets DEVELOPER=1), so that a user's newer
 # compiler with new warnings cannot break `make`.
 WARN      := -Wall -Wextra $(if $(DEVELOPER),-Werror,)
-CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread -I. -I$(B) $(CFLAGS)
+# CPPFLAGS, CFLAGS, CXXFLAGS and LDFLAGS are the user's (dpkg-buildflags' in the Debian package:
+# hardening), added after the project's own.
+CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread -I. -I$(B) $(CPPFLAGS) $(CFLAGS)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lsimdjson -lstdc++
 ANA_LIBS   = $(shell pkg-config --libs $(ANA_PKGS) 2>/dev/null) -lsimdjson -lstdc++
@@ -51,17 +54,21 @@ ifeq ($(HAVE_CUDA),yes)
 BINS += bin/campaign-trainer-gpu
 endif
 
-.PHONY: all deps check-deps check check-sanitized unit e2e quick failed test demo bench fuzz install docs clean gpu-kit
+.PHONY: all deps check-deps check check-sanitized unit e2e quick failed test demo bench fuzz install docs clean gpu-kit \
+	deb check-packaging
 all: $(BINS)
 
 # What is missing, in one apt-get call (tests/tools/deps.sh, one caller at a time).
 deps:
 	@tests/tools/deps.sh "make deps" $(DEB_PACKAGES)
-# make check's own: those and, as root (the test clusters need it), SLURM's daemons and munge,
-# installed here once, before any test lane starts.
+# make check's own: those, the Debian package's build tools (`make deb`'s) with lintian and
+# Debian's Lmod for its test (tests/e2e/packaging_deb.sh), and, as root (the test clusters need
+# it), SLURM's daemons and munge, installed here once, before any test lane starts.
 SLURM_TEST_PACKAGES := slurmctld slurmd slurm-client munge
+DEB_BUILD_PACKAGES  := build-essential debhelper dpkg-dev
+PACKAGING_TEST_PACKAGES := $(DEB_BUILD_PACKAGES) lintian lmod
 check-deps:
-	@tests/tools/deps.sh "make deps" $(DEB_PACKAGES) \
+	@tests/tools/deps.sh "make deps" $(DEB_PACKAGES) $(PACKAGING_TEST_PACKAGES) \
 	  $(if $(filter 0,$(shell id -u)),$(SLURM_TEST_PACKAGES))
 
 $(B)/versions.h: orchestrator/versions.sh
@@ -81,7 +88,7 @@ $(B)/%.o: %.c
 
 $(B)/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(CXX) -std=c++17 $(WARN) $(OPT) -pthread $(CXXFLAGS) -MMD -MP -c $< -o $@
+	$(CXX) -std=c++17 $(WARN) $(OPT) -pthread $(CPPFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
 
 # simdjson's On-Demand API is compiled for one target: on x86-64, Haswell's
 # (AVX2, BMI, PCLMUL, LZCNT); kineto.c calls it only on a CPU that has them.
@@ -98,20 +105,20 @@ $(B)/liborch.a: $(ORCH_OBJ)
 # Linked in layer order; no group: nothing below calls up.
 bin/campaign: $(CLI_OBJ) $(B)/liborch.a $(B)/libanalyzers.a $(B)/libutil.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lslurm -lm
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lslurm -lm
 
 bin/campaign-analyze: $(B)/analyzers/main.o $(B)/libanalyzers.a $(B)/libutil.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(ANA_LIBS) -lm
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(ANA_LIBS) -lm
 
 MON_SRC := $(wildcard orchestrator/job/monitor/*.c) analyzers/read/gpucsv.c
 bin/campaign-monitor: $(MON_SRC:%.c=$(B)/%.o)
 	@mkdir -p bin
-	$(CC) $(CFLAGS_ALL) -o $@ $^ -ldl -lm
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ -ldl -lm
 
 bin/campaign-trainer: $(TRN_OBJ)
 	@mkdir -p bin
-	$(CXX) $(OPT) -pthread -o $@ $^ $(BLAS_LIBS) -L/usr/lib -lgloo -lstdc++ -lm
+	$(CXX) $(OPT) -pthread $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) -L/usr/lib -lgloo -lstdc++ -lm
 
 # The GPU trainer: its own binary, built only where CUDA and NCCL exist. It
 # shares the loader, options and telemetry with the CPU trainer, and links
@@ -125,7 +132,7 @@ $(B)/trainer/gpu_trainer.o: trainer/gpu_trainer.cu trainer/gpu.h trainer/rng.h t
 	$(NVCC) -O2 -std=c++17 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra -I$(CUDA_HOME)/include -c $< -o $@
 bin/campaign-trainer-gpu: $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o $(GPU_SHARED)
 	@mkdir -p bin
-	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
+	$(CC) $(LDFLAGS) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
 	  -lnccl -lcublas -lcudart -lstdc++ -ldl -lpthread -lm
 
 # Unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer.
@@ -227,6 +234,22 @@ test:
 		$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $$extra; TEST_SCRIPTS=$$2 tests/run.sh; \
 	fi
 
+# The Debian packages (debian/), built with dpkg-buildpackage in a copy of the tree:
+# build/deb/campaign_<version>_<arch>.deb, and campaign-gpu's where CUDA is (tests/tools/deb.sh).
+# What it installs first: the build tools, then what debian/control's Build-Depends lists and
+# dpkg-checkbuilddeps finds missing.
+deb:
+	@tests/tools/deps.sh "make deb" $(DEB_BUILD_PACKAGES)
+	@tests/tools/deps.sh "make deb" $$(dpkg-checkbuilddeps 2>&1 | \
+	  sed -n 's/^dpkg-checkbuilddeps: error: Unmet build dependencies: //p' | sed 's/([^)]*)//g')
+	@$(MAKE) --no-print-directory bin/campaign
+	@HAVE_CUDA=$(HAVE_CUDA) DEB_JOBS=$(JOBS) tests/tools/deb.sh build/deb
+# The package built, linted, installed into a scratch root and run; its Lmod module loaded.
+check-packaging:
+	@tests/tools/deps.sh "make deps" $(DEB_PACKAGES) $(PACKAGING_TEST_PACKAGES)
+	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all
+	@TEST_SCRIPTS=packaging_deb tests/run.sh
+
 # The whole suite with sanitizer-built binaries (slower; not part of check).
 check-sanitized: check-deps
 	@tests/sanitized.sh
@@ -258,30 +281,49 @@ bench: deps
 gpu-kit: all
 	@tests/gpu/kit.sh
 
-# The man page and the shell completions, written by campaign itself from
-# its command table (orchestrator/cli/docgen.c).
-DOCS := $(B)/doc/campaign.1 $(B)/doc/campaign.bash $(B)/doc/_campaign
+# The man pages and the shell completions: campaign's written by campaign itself from its
+# command table (orchestrator/cli/docgen.c), the other binaries' by help2man from their --help.
+# (Each through a file of its own: two `make install`s of the tests may write them side by side.)
+MANS := $(B)/doc/campaign.1 $(patsubst bin/%,$(B)/doc/%.1,$(filter bin/campaign-%,$(BINS)))
+DOCS := $(MANS) $(B)/doc/campaign.bash $(B)/doc/_campaign
 docs: $(DOCS)
 $(B)/doc/campaign.1: bin/campaign
 	@mkdir -p $(dir $@)
-	bin/campaign help --man >$@.tmp && mv $@.tmp $@
+	bin/campaign help --man >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+MAN_WHAT_analyze     := the analyzers of campaign, on a run or on any profiler traces
+MAN_WHAT_monitor     := the node monitor of campaign's jobs (CPU, memory, GPUs)
+MAN_WHAT_trainer     := campaign's reference data-parallel workload on CPUs (gloo)
+MAN_WHAT_trainer-gpu := campaign's reference data-parallel workload on GPUs (CUDA, NCCL)
+$(B)/doc/campaign-%.1: bin/campaign-% bin/campaign
+	@mkdir -p $(dir $@)
+	help2man -N --no-discard-stderr -n "$(MAN_WHAT_$*)" -S campaign \
+	  --version-string="$$(bin/campaign --version | cut -d' ' -f2)" ./$< >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(B)/doc/campaign.bash: bin/campaign
 	@mkdir -p $(dir $@)
-	bin/campaign help --completion bash >$@.tmp && mv $@.tmp $@
+	bin/campaign help --completion bash >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(B)/doc/_campaign: bin/campaign
 	@mkdir -p $(dir $@)
-	bin/campaign help --completion zsh >$@.tmp && mv $@.tmp $@
+	bin/campaign help --completion zsh >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
+# The Lmod modulefile, from lmod/campaign.lua.in: installed as MODULEFILESDIR/campaign/<version>.lua
+# (`module use MODULEFILESDIR; module load campaign`); it reads SYSCONFDIR/campaign/lmod-site.lua
+# when a site has one (docs/install.md).
+MODULEFILESDIR ?= $(PREFIX)/share/modulefiles
+SYSCONFDIR     ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 install: all $(DOCS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/campaign/templates \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
-	  $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions
+	  $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions $(DESTDIR)$(MODULEFILESDIR)/campaign
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/campaign/templates/
 	install -m 644 analyzers/kernel_rules.txt analyzers/phase_rules.txt $(DESTDIR)$(PREFIX)/share/campaign/
-	install -m 644 $(B)/doc/campaign.1 $(DESTDIR)$(PREFIX)/share/man/man1/campaign.1
+	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(B)/doc/campaign.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/campaign
 	install -m 644 $(B)/doc/_campaign $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_campaign
+	v=$$(bin/campaign --version | cut -d' ' -f2) && \
+	  sed -e "s|@VERSION@|$$v|g" -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	    lmod/campaign.lua.in >$(DESTDIR)$(MODULEFILESDIR)/campaign/$$v.lua && \
+	  chmod 644 $(DESTDIR)$(MODULEFILESDIR)/campaign/$$v.lua
 
 clean:
 	rm -rf $(B) bin

@@ -31,11 +31,13 @@ esac
 S
 chmod +x stub/*
 export DPKG_QUERY=$SCRATCH/stub/dpkg-query APT_GET=$SCRATCH/stub/apt-get CAMPAIGN_DEPS_LOCK=$SCRATCH/deps.lock
-# state NAME: a machine with every package make deps lists, none of SLURM's daemons
+# state NAME: a machine with every package make deps lists (and the packaging test's
+# tools), none of SLURM's daemons
 state() {
 	export STUB_STATE=$SCRATCH/$1
 	mkdir -p "$STUB_STATE"
-	make -s -C "$ROOT" -pn deps 2>/dev/null | sed -n 's/^DEB_PACKAGES := //p' | tr ' ' '\n' | grep . >"$STUB_STATE/installed"
+	make -s -C "$ROOT" -pn deps 2>/dev/null | sed -n 's/^\(DEB_PACKAGES\|PACKAGING_TEST_PACKAGES\) := //p' |
+		tr ' ' '\n' | grep . >"$STUB_STATE/installed"
 	echo libslurm-dev >>"$STUB_STATE/installed"
 	: >"$STUB_STATE/calls"
 }
@@ -49,6 +51,10 @@ check deps_check_install_line grep -q -- "--no-install-recommends $SLURM\$" fres
 make -s -C "$ROOT" check-deps >cd2.out 2>&1
 check deps_check_then_present [ "$(cat cd2.out)" = "make deps: all Debian packages present" ]
 check deps_check_no_second_call [ "$(grep -c ' install ' fresh/calls)" = 1 ]
+state tools # without the packaging test's tools (issue 37): make check installs them too
+grep -vxE "debhelper|dpkg-dev|lintian|lmod" tools/installed >tools/i && mv tools/i tools/installed
+make -s -C "$ROOT" check-deps >ct.out 2>&1
+check deps_check_installs_packaging_tools [ "$(cat ct.out)" = "make deps: installing debhelper dpkg-dev lintian lmod $SLURM" ]
 state demo # make deps (make demo's) does not ask for SLURM's daemons
 make -s -C "$ROOT" deps >d.out 2>&1
 check deps_demo_no_slurm_daemons [ "$(cat d.out)" = "make deps: all Debian packages present" ]
