@@ -189,17 +189,29 @@ static double aggregated_at(struct run *r)
 	return r->row.aggregated_at;
 }
 
-/* The analysis of in, its per-file work mapped over `shards` first when > 1. */
+/* The analysis of in, its per-file work mapped over `shards` first when > 1.
+ * Either way the pass that reads a trace leaves the timeline's fragment of
+ * it in RUN/.partial/timeline/ (when that folder can be made; else the
+ * timeline reads those traces itself), removed once the timeline is written. */
 static int analyse_input(struct run *r, struct ana_run *in, int shards)
 {
 	struct shard_plan plan = { 0 };
-	struct trace_source src = { shard_part, &plan };
+	struct strbuf part = STRBUF_INIT, tl = STRBUF_INIT;
+	strbuf_addf(&part, "%s/" RUN_PARTIAL, r->dir);
+	strbuf_addf(&tl, "%s/" RUN_PARTIAL_TIMELINE, part.buf);
+	fsio_remove_tree(tl.buf); /* an interrupted aggregation's */
+	struct trace_source src = { NULL, &plan, fsio_mkdir_p(tl.buf, 0755) == 0 ? tl.buf : NULL };
 	int rc = 0;
 	if (shards > 1 && (rc = aggmap_run(in, r->dir, shards, &plan)) == 0)
-		in->src = &src;
+		src.part = shard_part;
+	in->src = &src;
 	if (rc == 0 && (rc = ana_run_analyse(in)) == 0)
 		rc = ana_run_write(in);
 	in->src = NULL;
+	fsio_remove_tree(tl.buf);
+	rmdir(part.buf); /* when no map step left its results there */
+	strbuf_free(&tl);
+	strbuf_free(&part);
 	shard_plan_free(&plan);
 	return rc;
 }

@@ -1,13 +1,19 @@
 /* Unit tests for the timeline fragments (analyzers/tlfrag.c): what the map
  * step's reading of a trace leaves for write/timeline.c, read back record by
- * record; damaged, cut-short and foreign fragments refused. */
+ * record; damaged, cut-short and foreign fragments refused; and the timeline
+ * made from fragments the same, byte for byte, as from the traces, with a
+ * rank whose shard failed left out and said so. */
 #include "harness.h"
 
+#include "analyzers/analysis.h"
 #include "analyzers/read/rules.h"
 #include "analyzers/tlfrag.h"
+#include "analyzers/torchtrace.h"
+#include "analyzers/write/report.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +125,69 @@ static void damaged_fragments_refused(void)
 	strbuf_free(&p);
 }
 
+static char *timeline_of(const struct ana_run *run)
+{
+	char path[600], *s = NULL;
+	snprintf(path, sizeof path, "%s/timeline.json", dir);
+	CHECK(timeline_write(run) == 0);
+	CHECK(fsio_read(path, 1 << 24, &s, NULL) == 0);
+	return s;
+}
+
+static void analysed(struct ana_run *run, const char *jd, const struct trace_source *src)
+{
+	*run = (struct ana_run){ .campaign = strdup("t"), .run_id = strdup("r"),
+				 .run_dir = strdup(dir), .th = { 20, 30, 70, 90 }, .src = src };
+	ana_run_add(run, "tr", "COMPLETED", "", "gloo", jd, 0, 1, 2);
+	CHECK(ana_run_analyse(run) == 0);
+}
+
+/* A run of one scenario analysed from two traces: its timeline read from the
+ * traces (no fragment folder) and from the fragments the analysis left. */
+static void timeline_from_fragments(void)
+{
+	char jd[600], tr[700], fdir[600], src_path[700];
+	const char *files[] = { "kineto_steps.pt.trace.json", "mini.pt.trace.json" };
+	snprintf(jd, sizeof jd, "%s/job", dir);
+	snprintf(tr, sizeof tr, "%s/traces", jd);
+	snprintf(fdir, sizeof fdir, "%s/frag", dir);
+	CHECK(fsio_mkdir_p(tr, 0755) == 0 && fsio_mkdir_p(fdir, 0755) == 0);
+	for (int i = 0; i < 2; i++) {
+		snprintf(src_path, sizeof src_path, "tests/fixtures/%s", files[i]);
+		snprintf(tr, sizeof tr, "%s/traces/%s", jd, files[i]);
+		CHECK(fsio_copy(src_path, tr) == 0);
+	}
+	struct ana_run run;
+	analysed(&run, jd, NULL);
+	CHECK(run.sc[0].data.format == METRICS_TORCH_TRACE);
+	char *direct = timeline_of(&run);
+	ana_run_free(&run);
+	struct trace_source src = { NULL, NULL, fdir };
+	analysed(&run, jd, &src);
+	struct argv made;
+	CHECK(fsio_list(fdir, &made) == 0 && made.n == 2); /* one per trace, nothing else */
+	char *mapped = timeline_of(&run);
+	CHECK(!strcmp(direct, mapped));
+	struct strbuf p = STRBUF_INIT;
+	snprintf(tr, sizeof tr, "%s/traces", jd);
+	tlfrag_path(&p, fdir, tr, files[0]);
+	CHECK(truncate(p.buf, 40) == 0); /* damaged: that trace is read again */
+	char *again = timeline_of(&run);
+	CHECK(!strcmp(direct, again));
+	CHECK(tlfrag_write_state(p.buf, TLFRAG_NOT_ANALYSED) == 0);
+	char *lost = timeline_of(&run);
+	CHECK(strstr(lost, "\"tr: 1 rank not shown: the map step could not analyse its file") &&
+	      !strstr(lost, "\"tr rank 1\"") && strstr(direct, "\"tr rank 1\""));
+	argv_free(&made);
+	strbuf_free(&p);
+	free(direct);
+	free(mapped);
+	free(again);
+	free(lost);
+	run.src = NULL;
+	ana_run_free(&run);
+}
+
 int main(void)
 {
 	setenv("CAMPAIGN_PHASE_RULES", "analyzers/phase_rules.txt", 1);
@@ -128,6 +197,7 @@ int main(void)
 	RUN(events_of_a_trace);
 	RUN(written_as_made);
 	RUN(damaged_fragments_refused);
+	RUN(timeline_from_fragments);
 	rules_free(&phases);
 	fsio_remove_tree(dir);
 	HARNESS_END();
