@@ -103,6 +103,8 @@ int shard_plan_write(const struct shard_plan *p)
 	struct strbuf tl = STRBUF_INIT;
 	shard_timeline_dir(p, &tl);
 	fsio_remove_tree(tl.buf);
+	/* there before any shard starts: the reduce marks a failed shard's files there */
+	fsio_mkdir_p(tl.buf, 0755);
 	strbuf_free(&tl);
 	json_t *files = json_array();
 	for (size_t i = 0; i < p->n; i++)

@@ -41,7 +41,8 @@ struct shard_done {
 /* The plan of run's completed scenarios (traces/ and nsys/ of each job
  * directory), to live in dir. */
 void shard_plan_build(const struct ana_run *run, const char *dir, struct shard_plan *p);
-/* Writes dir/plan.json, having removed every earlier result of dir. */
+/* Writes dir/plan.json, having removed every earlier result of dir (and
+ * emptied dir/timeline). */
 int shard_plan_write(const struct shard_plan *p);
 /* Reads dir/plan.json. ERR_NOTFOUND / ERR_IO with a message naming it. */
 int shard_plan_read(const char *dir, struct shard_plan *p);
