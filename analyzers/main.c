@@ -69,8 +69,8 @@ static int run_mode(const char *dir, int jobs)
 	struct ana_run in;
 	int rc = run_input_read(dir, &in);
 	in.jobs = jobs;
-	if (rc == 0 && (rc = ana_run_analyse(&in)) == 0)
-		rc = ana_run_write(&in);
+	if (rc == 0)
+		rc = ana_run_analyse_write(&in, NULL);
 	if (rc == 0)
 		printf("%s/" RUN_REPORT "\n%s/" RUN_SUMMARY "\n", dir, dir);
 	ana_run_free(&in);

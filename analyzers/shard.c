@@ -3,6 +3,7 @@
 #include "util/run_layout.h"
 
 #include "analyzers/pool.h"
+#include "analyzers/tlfrag.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
@@ -99,6 +100,12 @@ int shard_plan_write(const struct shard_plan *p)
 	if (rc < 0)
 		return rc;
 	clear_dir(p->dir);
+	struct strbuf tl = STRBUF_INIT;
+	shard_timeline_dir(p, &tl);
+	fsio_remove_tree(tl.buf);
+	/* there before any shard starts: the reduce marks a failed shard's files there */
+	fsio_mkdir_p(tl.buf, 0755);
+	strbuf_free(&tl);
 	json_t *files = json_array();
 	for (size_t i = 0; i < p->n; i++)
 		json_array_append_new(files,
@@ -397,15 +404,34 @@ static void result_path(struct strbuf *sb, const struct shard_plan *p, size_t k)
 	strbuf_addf(sb, "%s/%zu.json", p->dir, k);
 }
 
+/* 1 when plan item k is among the first TLFRAG_RANKS files of its folder
+ * (the plan lists a folder's files together, by name): the timeline shows it. */
+static int shown_in_timeline(const struct shard_plan *p, size_t k)
+{
+	return k < TLFRAG_RANKS || strcmp(p->v[k - TLFRAG_RANKS].dir, p->v[k].dir) != 0;
+}
+
+void shard_timeline_dir(const struct shard_plan *p, struct strbuf *out)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/" RUN_PARTIAL_TIMELINE, p->dir);
+}
+
 static void shard_job_one(void *ctx, size_t i)
 {
 	struct shard_job *j = ctx;
 	size_t k = j->items[i];
 	const struct shard_item *it = &j->p->v[k];
 	struct trace_set part;
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, frag = STRBUF_INIT;
 	struct stat st;
-	torchtrace_load_file(it->dir, it->name, it->nsys, it->order, j->phases, j->kernels, &part);
+	if (shown_in_timeline(j->p, k)) {
+		shard_timeline_dir(j->p, &path);
+		tlfrag_path(&frag, path.buf, it->dir, it->name);
+	}
+	torchtrace_load_file(it->dir, it->name, it->nsys, it->order, j->phases, j->kernels,
+			     frag.len ? frag.buf : NULL, &part);
+	strbuf_free(&frag);
 	result_path(&path, j->p, k);
 	j->rc[i] = write_json(path.buf, part_json(it, &part, j->host));
 	strbuf_reset(&path);
@@ -471,6 +497,10 @@ int shard_run(const struct shard_plan *p, int index, int count, int attempt, int
 			       NULL };
 	for (size_t k = (size_t)index; k < p->n; k += (size_t)count)
 		j.items[done->files++] = k;
+	struct strbuf tl = STRBUF_INIT;
+	shard_timeline_dir(p, &tl);
+	fsio_mkdir_p(tl.buf, 0755); /* else no fragment: the timeline reads those files itself */
+	strbuf_free(&tl);
 	j.rc = xcalloc(done->files + 1, sizeof *j.rc);
 	j.bytes = xcalloc(done->files + 1, sizeof *j.bytes);
 	pool_run(done->files, jobs, shard_job_one, &j);

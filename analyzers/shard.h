@@ -4,7 +4,9 @@
  * k % N == i and writes each one's result atomically as DIR/<k>.json (reals
  * to 17 digits: read back bit for bit). The reduce reads them in plan order
  * through a trace_source, so it writes what one process reading every file
- * writes. A file without a result is reported by name, never dropped. */
+ * writes. A file without a result is reported by name, never dropped. The
+ * files the timeline shows also leave their timeline fragment
+ * (analyzers/tlfrag.h) in DIR/timeline/, from the same reading. */
 #ifndef ANALYZERS_SHARD_H
 #define ANALYZERS_SHARD_H
 
@@ -12,6 +14,8 @@
 #include "analyzers/torchtrace.h"
 
 #include "util/words.h"
+
+struct strbuf;
 
 struct shard_item {
 	char *dir, *name; /* the file dir/name */
@@ -37,7 +41,8 @@ struct shard_done {
 /* The plan of run's completed scenarios (traces/ and nsys/ of each job
  * directory), to live in dir. */
 void shard_plan_build(const struct ana_run *run, const char *dir, struct shard_plan *p);
-/* Writes dir/plan.json, having removed every earlier result of dir. */
+/* Writes dir/plan.json, having removed every earlier result of dir (and
+ * emptied dir/timeline). */
 int shard_plan_write(const struct shard_plan *p);
 /* Reads dir/plan.json. ERR_NOTFOUND / ERR_IO with a message naming it. */
 int shard_plan_read(const char *dir, struct shard_plan *p);
@@ -50,6 +55,8 @@ int shard_run(const struct shard_plan *p, int index, int count, int attempt, int
 /* 1 when shard index's done file is there (its results are complete), with
  * *done read from it. */
 int shard_done_read(const struct shard_plan *p, int index, struct shard_done *done);
+/* The folder of the shards' timeline fragments: DIR/timeline. */
+void shard_timeline_dir(const struct shard_plan *p, struct strbuf *out);
 /* The reduce's source: a file of the plan comes from its result; one
  * without a result is counted as not analysed, by name; a file the plan does
  * not list is read. ctx is the plan. */

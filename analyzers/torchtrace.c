@@ -7,6 +7,7 @@
 #include "analyzers/read/nsys.h"
 #include "analyzers/phases.h"
 #include "analyzers/pool.h"
+#include "analyzers/tlfrag.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/sort.h"
@@ -703,7 +704,7 @@ static void rank_collectives(const struct gpu_trace *host, const struct gpu_trac
 }
 
 static void load_one(struct trace_set *ts, const char *dir, const char *name, int order,
-		     const struct rules *phases, const struct rules *kernels)
+		     const struct rules *phases, const struct rules *kernels, const char *frag)
 {
 	struct strbuf p = STRBUF_INIT;
 	struct gpu_trace t;
@@ -712,9 +713,13 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 		ts->unreadable++;
 		if (!ts->problem[0])
 			one_line(ts->problem, sizeof ts->problem, err_last());
+		if (frag) /* a fragment failing to be written is read again by the timeline */
+			tlfrag_write_state(frag, TLFRAG_UNREADABLE);
 		strbuf_free(&p);
 		return;
 	}
+	if (frag)
+		tlfrag_write(frag, &t, phases, 0, torchtrace_rank_for(t.rank, name, order));
 	struct rank_metrics r = { 0 };
 	torchtrace_rank(&t, phases, 0, &r, &ts->ops);
 	ts->malformed += t.malformed;
@@ -731,10 +736,32 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 	strbuf_free(&p);
 }
 
+/* An export's GPU work: the GPU breakdown of every process and device,
+ * and the steps' GPU view from the rank's own GPU (the busiest). */
+static void nsys_gpu(struct trace_set *ts, const struct gpu_trace *host, struct nsys_report *rep,
+		     const struct rules *phases, const struct rules *kernels,
+		     struct rank_metrics *r)
+{
+	size_t busiest = 0;
+	for (size_t i = 0; i < rep->n; i++) {
+		ts->gpu_files += rep->proc[i].n > 0;
+		if (rep->proc[i].n)
+			gpu_time(ts, &rep->proc[i], kernels);
+		if (rep->proc[i].n > rep->proc[busiest].n)
+			busiest = i;
+	}
+	if (rep->n && rep->proc[busiest].n) {
+		gpu_steps(&rep->proc[busiest], phases, kernels, r);
+		gpu_window_step(&rep->proc[busiest], phases, kernels, r);
+		rank_collectives(host, &rep->proc[busiest], r);
+	}
+}
+
 /* An Nsight Systems export: its NVTX ranges as the rank's host ranges (steps
- * from step-named ranges), its GPU work for the GPU breakdown. */
+ * from step-named ranges), its GPU work for the GPU breakdown; with frag,
+ * its timeline fragment (host ranges and every process's GPU work). */
 static void load_nsys(struct trace_set *ts, const char *dir, const char *name, int order,
-		      const struct rules *phases, const struct rules *kernels)
+		      const struct rules *phases, const struct rules *kernels, const char *frag)
 {
 	struct strbuf p = STRBUF_INIT;
 	struct gpu_trace host;
@@ -745,6 +772,8 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 		if (!ts->problem[0])
 			snprintf(ts->problem, sizeof ts->problem,
 				 "%s is not an Nsight Systems SQLite export", p.buf);
+		if (frag)
+			tlfrag_write_state(frag, TLFRAG_UNREADABLE);
 		strbuf_free(&p);
 		return;
 	}
@@ -752,38 +781,33 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 	torchtrace_rank(&host, phases, 1, &r, &ts->ops);
 	r.format = METRICS_NSYS;
 	rank_collectives(&host, NULL, &r);
-	if (kernels && nsys_load(p.buf, 1, &rep) == 0) {
-		/* the rank's own GPU: the process and device with the most work */
-		size_t busiest = 0;
-		for (size_t i = 0; i < rep.n; i++) {
-			ts->gpu_files += rep.proc[i].n > 0;
-			if (rep.proc[i].n)
-				gpu_time(ts, &rep.proc[i], kernels);
-			if (rep.proc[i].n > rep.proc[busiest].n)
-				busiest = i;
-		}
-		if (rep.n && rep.proc[busiest].n) {
-			gpu_steps(&rep.proc[busiest], phases, kernels, &r);
-			gpu_window_step(&rep.proc[busiest], phases, kernels, &r);
-			rank_collectives(&host, &rep.proc[busiest], &r);
-		}
-		nsys_report_free(&rep);
-	}
+	int have_rep = (kernels || frag) && nsys_load(p.buf, 1, &rep) == 0;
+	if (have_rep && kernels)
+		nsys_gpu(ts, &host, &rep, phases, kernels, &r);
 	keep_rank(ts, &r, name, order, p.buf,
 		  "has no NVTX range per step: wrap each step in a range named \"step\" (or ProfilerStep#N)");
+	if (frag) { /* the analysis is done with host: the GPU work joins it */
+		if (have_rep)
+			tlfrag_add_nsys(&host, &rep);
+		tlfrag_write(frag, &host, phases, 1, torchtrace_rank_for(-1, name, order));
+	}
+	if (have_rep)
+		nsys_report_free(&rep);
 	gpu_trace_free(&host);
 	strbuf_free(&p);
 }
 
 void torchtrace_load_file(const char *dir, const char *name, int nsys, int order,
 			  const struct rules *phases, const struct rules *kernels,
-			  struct trace_set *part)
+			  const char *frag, struct trace_set *part)
 {
 	memset(part, 0, sizeof *part);
+	if (!phases)
+		frag = NULL;
 	if (nsys)
-		load_nsys(part, dir, name, order, phases, kernels);
+		load_nsys(part, dir, name, order, phases, kernels, frag);
 	else
-		load_one(part, dir, name, order, phases, kernels);
+		load_one(part, dir, name, order, phases, kernels, frag);
 }
 
 struct dir_job {
@@ -799,10 +823,18 @@ struct dir_job {
 static void dir_job_one(void *ctx, size_t i)
 {
 	struct dir_job *j = ctx;
+	struct strbuf frag = STRBUF_INIT;
+	int shown = j->src && j->src->timeline_dir && i < TLFRAG_RANKS;
+	if (shown)
+		tlfrag_path(&frag, j->src->timeline_dir, j->dir, j->names[i]);
 	memset(&j->part[i], 0, sizeof j->part[i]);
-	if (!j->src || j->src->part(j->src->ctx, j->dir, j->names[i], &j->part[i]) != 1)
+	if (!j->src || !j->src->part ||
+	    j->src->part(j->src->ctx, j->dir, j->names[i], &j->part[i]) != 1)
 		torchtrace_load_file(j->dir, j->names[i], j->nsys, j->hint[i], j->phases,
-				     j->kernels, &j->part[i]);
+				     j->kernels, shown ? frag.buf : NULL, &j->part[i]);
+	else if (shown && j->part[i].not_analysed) /* the timeline leaves it out, too */
+		tlfrag_write_state(frag.buf, TLFRAG_NOT_ANALYSED);
+	strbuf_free(&frag);
 }
 
 static void merge_ops(struct op_table *into, const struct op_table *from)

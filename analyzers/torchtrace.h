@@ -43,11 +43,15 @@ struct trace_set {
 };
 
 /* Where a file's result may come from instead of reading the file: a map
- * step's partial result (analyzers/shard.h). part returns 1 when it filled
- * *out (zeroed before), 0 to read the file here. */
+ * step's partial result (analyzers/shard.h). part (NULL: none) returns 1
+ * when it filled *out (zeroed before), 0 to read the file here.
+ * timeline_dir (NULL: none): the folder of the timeline fragments
+ * (analyzers/tlfrag.h) of the files the timeline shows, which a file read
+ * here gets (a shard writes those of its files itself). */
 struct trace_source {
 	int (*part)(void *ctx, const char *dir, const char *name, struct trace_set *out);
 	void *ctx;
+	const char *timeline_dir;
 };
 
 /* Reads every *.json / *.json.gz of dir, the files on up to `jobs` threads
@@ -64,10 +68,12 @@ int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases,
 			     const struct rules *kernels, int jobs, const struct trace_source *src,
 			     struct trace_set *ts);
 /* One file of dir (nsys: an export) as the one-file trace_set the
- * directory readers merge; order is its index in torchtrace_list's order. */
+ * directory readers merge; order is its rank when the trace does not say
+ * (torchtrace_rank_hints). With frag (NULL: none), from the same reading,
+ * the file's timeline fragment written there (analyzers/tlfrag.h). */
 void torchtrace_load_file(const char *dir, const char *name, int nsys, int order,
 			  const struct rules *phases, const struct rules *kernels,
-			  struct trace_set *part);
+			  const char *frag, struct trace_set *part);
 /* One loaded trace (kineto_load with want_cpu) as one rank's steps; with
  * loose_steps, NVTX-style step names count as steps too. */
 void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps,

@@ -4,6 +4,7 @@
 #include "util/env.h"
 #include "util/err.h"
 #include "util/proc.h"
+#include "util/run_layout.h"
 #include "util/strbuf.h"
 #include "util/words.h"
 
@@ -111,7 +112,7 @@ static size_t files_of(const struct shard_plan *plan, int i, int count)
 int aggmap_run(const struct ana_run *in, const char *run_dir, int shards, struct shard_plan *plan)
 {
 	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/.partial", run_dir);
+	strbuf_addf(&dir, "%s/" RUN_PARTIAL, run_dir);
 	shard_plan_build(in, dir.buf, plan);
 	strbuf_free(&dir);
 	int rc = shard_plan_write(plan);

@@ -194,16 +194,13 @@ static double aggregated_at(struct run *r)
 static int analyse_input(struct run *r, struct ana_run *in, int shards)
 {
 	struct shard_plan plan = { 0 };
-	struct trace_source src = { shard_part, &plan };
-	int rc = 0;
-	if (shards > 1 && (rc = aggmap_run(in, r->dir, shards, &plan)) == 0)
-		in->src = &src;
+	struct trace_source map = { shard_part, &plan, NULL };
+	int rc = 0, mapped = shards > 1 && (rc = aggmap_run(in, r->dir, shards, &plan)) == 0;
 	/* what campaign-analyze RUN analyses again, without the store */
 	if (rc == 0)
 		rc = run_input_write(in);
-	if (rc == 0 && (rc = ana_run_analyse(in)) == 0)
-		rc = ana_run_write(in);
-	in->src = NULL;
+	if (rc == 0)
+		rc = ana_run_analyse_write(in, mapped ? &map : NULL);
 	shard_plan_free(&plan);
 	return rc;
 }

@@ -17,6 +17,10 @@
 #define RUN_ANALYSIS_INPUT "analysis_input.json" /* what the last aggregation analysed */
 #define RUN_ANALYSIS_LOCK ".aggregate.lock"     /* held while the analysis is written */
 #define RUN_AGGREGATE_SCRIPT "aggregate.sbatch" /* the aggregation job's script as submitted */
+#define RUN_PARTIAL ".partial" /* the map step's plan and per-file results (analyzers/shard.h) */
+/* in RUN_PARTIAL: the timeline fragments of the traces timeline.json shows
+ * (analyzers/tlfrag.h), from the map step until timeline.json is written */
+#define RUN_PARTIAL_TIMELINE "timeline"
 
 /* Files that may hold env values (the campaign file, job scripts, job
  * metadata, provenance patches) are the submitting user's alone, whatever

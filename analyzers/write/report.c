@@ -9,6 +9,7 @@
 #include "analyzers/write/evidence.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/summary_keys.h"
+#include "analyzers/torchtrace.h"
 
 #include "util/err.h"
 #include "analyzers/write/figures.h"
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyzers/write/report_parts.h"
 
@@ -82,4 +84,24 @@ int ana_run_write(const struct ana_run *run)
 		strbuf_free(&figs);
 	}
 	return rc == 0 ? write_markdown(run) : rc;
+}
+
+int ana_run_analyse_write(struct ana_run *run, const struct trace_source *map)
+{
+	struct strbuf part = STRBUF_INIT, tl = STRBUF_INIT;
+	strbuf_addf(&part, "%s/" RUN_PARTIAL, run->run_dir);
+	strbuf_addf(&tl, "%s/" RUN_PARTIAL_TIMELINE, part.buf);
+	fsio_remove_tree(tl.buf); /* an interrupted aggregation's */
+	struct trace_source src = { map ? map->part : NULL, map ? map->ctx : NULL,
+				    fsio_mkdir_p(tl.buf, 0755) == 0 ? tl.buf : NULL };
+	run->src = &src;
+	int rc = ana_run_analyse(run);
+	if (rc == 0)
+		rc = ana_run_write(run);
+	run->src = NULL;
+	fsio_remove_tree(tl.buf);
+	rmdir(part.buf); /* when no map step left its results there */
+	strbuf_free(&tl);
+	strbuf_free(&part);
+	return rc;
 }

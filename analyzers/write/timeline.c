@@ -6,17 +6,21 @@
  * communication beyond the step's least over ranks) at the start of its
  * exposed communication; steps start at the telemetry's
  * start_us (laid end to end when it has none). From PyTorch-profiler
- * traces: one process per rank, its steps, its classified host ranges (the
+ * traces or Nsight Systems exports: one process per rank (the first
+ * TLFRAG_RANKS files by name), its steps, its classified host ranges (the
  * phase as the name, the range's own name in args) on the threads that ran
- * them, and its GPU kernels per stream. Written rank by rank, so memory
- * holds one rank's data at a time; atomically (temp file, fsync, rename). */
+ * them, and its GPU kernels per stream. Those events come from the rank's
+ * timeline fragment (analyzers/tlfrag.h), which the map step made while it
+ * read the trace for the analysis: this file concatenates fragments and
+ * parses a trace only when its fragment is missing or damaged (never one
+ * whose map-step shard failed: that rank is left out, and said so). Written
+ * rank by rank, so memory holds one rank's data at a time; atomically
+ * (temp file, fsync, rename). */
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"
-#include "analyzers/read/kineto.h"
 #include "analyzers/read/metrics.h"
-#include "analyzers/read/nsys.h"
-#include "analyzers/phases.h"
+#include "analyzers/tlfrag.h"
 #include "analyzers/torchtrace.h"
 
 #include "util/err.h"
@@ -25,7 +29,6 @@
 #include "util/words.h"
 
 #include <ctype.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,17 +106,6 @@ static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m,
 	}
 }
 
-/* A name from a trace as a JSON string (escaped by jansson), at most 200 bytes. */
-static char *json_name(const char *s)
-{
-	char cut[201];
-	snprintf(cut, sizeof cut, "%s", s);
-	json_t *j = json_string(cut);
-	char *out = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
-	json_decref(j);
-	return out ? out : strdup("\"?\"");
-}
-
 /* A slice whose name (and range, when not NULL) are already JSON strings. */
 static void trace_slice(struct tl_out *o, int pid, int tid, const char *jname, const char *cat,
 			double ts, double dur_us, const char *jwhat)
@@ -125,140 +117,124 @@ static void trace_slice(struct tl_out *o, int pid, int tid, const char *jname, c
 		jwhat ? jwhat : "", jwhat ? "}" : "");
 }
 
-/* Name i of t as a JSON string, escaped once per name. */
-static const char *jname_of(const struct gpu_trace *t, char **cache, size_t i)
+/* A thread's name, already a JSON string. */
+static void thread_name(struct tl_out *o, int pid, int tid, const char *jname)
 {
-	if (!cache[i])
-		cache[i] = json_name(t->names[i]);
-	return cache[i];
-}
-
-static void thread_name(struct tl_out *o, int pid, int tid, const char *name)
-{
-	char *n = json_name(name), buf[320];
+	char buf[320];
 	snprintf(buf, sizeof buf,
 		 "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": %s}}",
-		 pid, tid, n);
+		 pid, tid, jname);
 	event(o, buf);
-	free(n);
 }
 
-/* One rank's trace: steps on thread 0, classified host ranges on thread
- * 1 + the trace's thread index, GPU kernels on thread 100000 + stream. */
-static void trace_rank_events(struct tl_out *o, int pid, const char *label,
-			      const struct gpu_trace *t, const struct rules *phases,
-			      int loose_steps, double *t0)
+/* One rank's fragment: its steps on thread 0, classified host ranges on
+ * thread 1 + the trace's thread index, GPU kernels on thread 100000 +
+ * stream, as the map step recorded them; times from *t0, which the first
+ * rank shown sets (its first step, else its first range). */
+static void frag_events(struct tl_out *o, int pid, const char *label, struct tlfrag *fr,
+			double *t0)
 {
 	char buf[256];
+	struct tlfrag_event ev;
+	int rc;
 	snprintf(buf, sizeof buf,
 		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.120s\"}}",
 		 pid, label);
 	event(o, buf);
-	thread_name(o, pid, 0, "steps");
-	int *ph = torchtrace_name_phases(t, phases, loose_steps);
-	for (size_t i = 0; i < t->ncpu && *t0 == 0; i++)
-		if (ph[t->cpu[i].name] == TORCHTRACE_STEP)
-			*t0 = t->cpu[i].start;
-	if (*t0 == 0 && t->ncpu) /* no step range: from the first range */
-		*t0 = t->cpu[0].start;
-	int *named = xcalloc(t->nnames + 1, sizeof *named);
-	char **jn = xcalloc(t->nnames + 1, sizeof *jn), *jphase[PH_N] = { 0 };
-	for (size_t i = 0; i < t->ncpu; i++) {
-		const struct cpu_range *c = &t->cpu[i];
-		if (ph[c->name] == TORCHTRACE_STEP) {
-			trace_slice(o, pid, 0, jname_of(t, jn, c->name), "step", c->start - *t0,
-				    c->end - c->start, NULL);
-			continue;
-		}
-		if (ph[c->name] < 0 || ph[c->name] == PH_OPS) /* operators are no phase ranges */
-			continue;
-		if (!named[c->tid]++) {
-			snprintf(buf, sizeof buf, "thread %.100s", t->names[c->tid]);
-			thread_name(o, pid, 1 + c->tid, buf);
-		}
-		if (!jphase[ph[c->name]])
-			jphase[ph[c->name]] = json_name(phase_name(ph[c->name]));
-		trace_slice(o, pid, 1 + c->tid, jphase[ph[c->name]], "phase", c->start - *t0,
-			    c->end - c->start, jname_of(t, jn, c->name));
-	}
-	for (size_t i = 0; i < t->n; i++) {
-		const struct gpu_event *g = &t->ev[i];
-		trace_slice(o, pid, 100000 + g->stream, jname_of(t, jn, g->name), "kernel",
-			    g->start / t->unit_per_us - *t0, (g->end - g->start) / t->unit_per_us,
-			    NULL);
-	}
-	for (size_t i = 0; i < t->nnames; i++)
-		free(jn[i]);
-	for (int k = 0; k < PH_N; k++)
-		free(jphase[k]);
-	free(jn);
-	free(named);
-	free(ph);
+	thread_name(o, pid, 0, "\"steps\"");
+	if (*t0 == 0)
+		*t0 = fr->origin;
+	while ((rc = tlfrag_next(fr, &ev)) > 0)
+		if (ev.slice)
+			trace_slice(o, pid, ev.tid, ev.name, ev.cat, ev.start - *t0, ev.dur,
+				    ev.range);
+		else
+			thread_name(o, pid, ev.tid, ev.name);
+	if (rc < 0)
+		fprintf(stderr, "campaign: warning: the timeline shows %s in part: %s\n", label,
+			err_last());
 }
 
-/* One Nsight Systems export: its NVTX ranges as host ranges, its GPU work
- * (every process and device of the file) as kernels. */
-static int nsys_load_all(const char *path, struct gpu_trace *t)
+/* The fragment of dir/name: the map step's, else made here from the file
+ * (one the map step made none of: added since, damaged, or no folder for
+ * them); as the map step does, a file of a failed shard is not read. */
+static int frag_open(const struct ana_run *run, const char *dir, const char *name, int nsys,
+		     int hint, const struct rules *phases, struct tlfrag *fr)
 {
-	struct nsys_report rep;
-	if (nsys_load_host(path, t) < 0)
-		return -1;
-	if (nsys_load(path, 1, &rep) == 0) {
-		for (size_t i = 0; i < rep.n; i++)
-			for (size_t k = 0; k < rep.proc[i].n; k++) {
-				const struct gpu_event *g = &rep.proc[i].ev[k];
-				gpu_trace_add(t, g->start / 1000, g->end / 1000,
-					      rep.proc[i].names[g->name], g->stream, g->corr);
-			}
-		nsys_report_free(&rep);
+	const char *fdir = run->src ? run->src->timeline_dir : NULL;
+	if (fdir) {
+		struct strbuf p = STRBUF_INIT;
+		tlfrag_path(&p, fdir, dir, name);
+		int rc = tlfrag_open(p.buf, fr);
+		if (rc < 0 && rc != ERR_NOTFOUND)
+			fprintf(stderr, "campaign: warning: %s; reading %s/%s again\n", err_last(),
+				dir, name);
+		strbuf_free(&p);
+		if (rc == 0)
+			return 0;
 	}
-	return 0;
+	FILE *f = tmpfile();
+	if (!f)
+		return err_sys(ERR_IO, "cannot create a temporary file for the timeline");
+	int rc = tlfrag_make(f, dir, name, nsys, hint, phases);
+	if (rc < 0) {
+		fclose(f);
+		return rc;
+	}
+	return tlfrag_open_stream(f, name, fr);
 }
 
-/* Trace ranks shown per scenario: the reduce reads each again whole, and
- * Perfetto opens a few hundred MB at most; every rank is in the analysis. */
-#define TIMELINE_TRACE_RANKS 8
+/* A process whose name says what the scenario's timeline leaves out. */
+static void left_out(struct tl_out *o, int pid, const char *what)
+{
+	char buf[400];
+	snprintf(buf, sizeof buf,
+		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%s\"}}",
+		 pid, what);
+	event(o, buf);
+}
 
-/* The first TIMELINE_TRACE_RANKS trace files (or Nsight Systems exports) of
- * a scenario analysed from them, one at a time, and a line naming how many
- * more there are. */
+/* The first TLFRAG_RANKS trace files (or Nsight Systems exports) of a
+ * scenario analysed from them, from their fragments one at a time, and
+ * lines naming how many more there are and how many the map step lost. */
 static void trace_scenario_events(struct tl_out *o, int index, const struct ana_scenario *s,
-				  const struct rules *phases, double *t0)
+				  const struct ana_run *run, const struct rules *phases,
+				  double *t0)
 {
 	int nsys = s->data.format == METRICS_NSYS;
 	struct strbuf dir = STRBUF_INIT;
-	char **names;
-	size_t n;
+	char **names, what[320];
+	size_t n, lost = 0;
 	strbuf_addf(&dir, "%s/%s", s->in.job_dir, nsys ? JOB_NSYS : JOB_TRACES);
 	torchtrace_list(dir.buf, nsys, &names, &n);
 	int *hints = xcalloc(n + 1, sizeof *hints);
 	torchtrace_rank_hints(dir.buf, names, n, hints);
 	for (size_t i = 0; i < n; i++) {
-		struct strbuf p = STRBUF_INIT;
-		struct gpu_trace t;
-		if (i >= TIMELINE_TRACE_RANKS) {
-			free(names[i]);
-			continue;
-		}
-		strbuf_addf(&p, "%s/%s", dir.buf, names[i]);
-		if ((nsys ? nsys_load_all(p.buf, &t) : kineto_load(p.buf, 1, &t)) == 0) {
-			int rank = torchtrace_rank_for(nsys ? -1 : t.rank, names[i], hints[i]);
+		struct tlfrag fr;
+		if (i < TLFRAG_RANKS &&
+		    frag_open(run, dir.buf, names[i], nsys, hints[i], phases, &fr) == 0) {
 			char label[160];
-			snprintf(label, sizeof label, "%.80s rank %d", s->in.name, rank);
-			trace_rank_events(o, index * 100000 + rank % 100000, label, &t, phases,
-					  nsys, t0);
-			gpu_trace_free(&t);
+			snprintf(label, sizeof label, "%.80s rank %d", s->in.name, fr.rank);
+			lost += fr.state == TLFRAG_NOT_ANALYSED;
+			if (fr.state == TLFRAG_EVENTS)
+				frag_events(o, index * 100000 + fr.rank % 100000, label, &fr, t0);
+			tlfrag_close(&fr);
 		}
-		strbuf_free(&p);
 		free(names[i]);
 	}
-	if (n > TIMELINE_TRACE_RANKS) {
-		char buf[320];
-		snprintf(buf, sizeof buf,
-			 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.80s: %zu more rank%s not shown (first %d by file name; all are in the analysis)\"}}",
-			 index * 100000 + 99999, s->in.name, n - TIMELINE_TRACE_RANKS,
-			 n - TIMELINE_TRACE_RANKS == 1 ? "" : "s", TIMELINE_TRACE_RANKS);
-		event(o, buf);
+	if (n > TLFRAG_RANKS) {
+		snprintf(what, sizeof what,
+			 "%.80s: %zu more rank%s not shown (first %d by file name; all are in the analysis)",
+			 s->in.name, n - TLFRAG_RANKS, n - TLFRAG_RANKS == 1 ? "" : "s",
+			 TLFRAG_RANKS);
+		left_out(o, index * 100000 + 99999, what);
+	}
+	if (lost) {
+		snprintf(what, sizeof what,
+			 "%.80s: %zu rank%s not shown: the map step could not analyse %s (trace_files_not_analysed in summary.json)",
+			 s->in.name, lost, lost == 1 ? "" : "s",
+			 lost == 1 ? "its file" : "their files");
+		left_out(o, index * 100000 + 99998, what);
 	}
 	free(hints);
 	free(names);
@@ -321,7 +297,8 @@ int timeline_write(const struct ana_run *run)
 		if ((run->sc[i].data.format == METRICS_TORCH_TRACE ||
 		     run->sc[i].data.format == METRICS_NSYS) &&
 		    have_phases)
-			trace_scenario_events(&o, (int)i + 1, &run->sc[i], &phases, &trace_t0);
+			trace_scenario_events(&o, (int)i + 1, &run->sc[i], run, &phases,
+					      &trace_t0);
 		else
 			scenario_events(&o, (int)i + 1, &run->sc[i], &t0);
 	}

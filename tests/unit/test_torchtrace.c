@@ -6,6 +6,7 @@
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/rules.h"
 #include "analyzers/shard.h"
+#include "analyzers/tlfrag.h"
 #include "analyzers/torchtrace.h"
 #include "util/err.h"
 #include "util/fsio.h"
@@ -218,7 +219,13 @@ static void shard_results_round_trip(void)
 	struct shard_done d;
 	CHECK(shard_run(&q, 0, 2, 1, 1, &d) == 0 && d.files == (n / 2) && d.index == 0);
 	CHECK(shard_done_read(&q, 0, &d) == 1 && d.count == 2 && !shard_done_read(&q, 1, &d));
-	struct trace_source src = { shard_part, &q };
+	struct strbuf tl = STRBUF_INIT;
+	struct argv frags;
+	shard_timeline_dir(&q, &tl);
+	/* the shard left the timeline fragment of its file (the plan's first) */
+	CHECK(fsio_list(tl.buf, &frags) == 0 && frags.n == 1);
+	argv_free(&frags);
+	struct trace_source src = { shard_part, &q, tl.buf };
 	struct trace_set direct, mapped;
 	/* the map step reads the kernel rules too: the GPU view of the steps comes back */
 	struct rules kernels;
@@ -229,6 +236,19 @@ static void shard_results_round_trip(void)
 	CHECK(mapped.not_analysed_names &&
 	      !strncmp(mapped.not_analysed_names, names[1], strlen(names[1])));
 	trace_set_free(&mapped);
+	/* the reduce: the file outside the plan gets its fragment, the failed
+	 * shard's file one saying so (the timeline leaves it out, unread) */
+	struct strbuf fp = STRBUF_INIT;
+	struct tlfrag fr;
+	CHECK(fsio_list(tl.buf, &frags) == 0 && frags.n == 3);
+	tlfrag_path(&fp, tl.buf, "tests/fixtures", names[1]);
+	CHECK(tlfrag_open(fp.buf, &fr) == 0 && fr.state == TLFRAG_NOT_ANALYSED);
+	tlfrag_close(&fr);
+	tlfrag_path(&fp, tl.buf, "tests/fixtures", names[n - 1]);
+	CHECK(tlfrag_open(fp.buf, &fr) == 0 && fr.state == TLFRAG_EVENTS);
+	tlfrag_close(&fr);
+	argv_free(&frags);
+	strbuf_free(&fp);
 	CHECK(shard_run(&q, 1, 2, 2, 1, &d) == 0 && shard_done_read(&q, 1, &d) == 1 &&
 	      d.attempt == 2);
 	CHECK(torchtrace_load_dir("tests/fixtures", &phases, &kernels, 2, &src, &mapped) == 0);
@@ -246,6 +266,7 @@ static void shard_results_round_trip(void)
 	CHECK(shard_plan_read(tmp, &q) == ERR_NOTFOUND);
 	shard_plan_free(&q);
 	strbuf_free(&bad);
+	strbuf_free(&tl);
 	free(p.v);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
