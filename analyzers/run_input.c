@@ -51,8 +51,7 @@ static const char *below_run(const struct ana_run *run, const char *dir)
 static json_t *scenario_json(const struct ana_run *run, const struct ana_scenario *s)
 {
 	const struct ana_input *in = &s->in;
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, "
-			 "s:s}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s}",
 			 "name", in->name, "state", in->state, "reason", in->reason, "backend",
 			 in->backend, "job_dir", below_run(run, in->job_dir), "exit_code",
 			 in->exit_code, "nodes", in->nodes, "tasks_per_node", in->tasks_per_node,
@@ -183,8 +182,7 @@ static int read_scenario(json_t *o, struct ana_run *run, json_error_t *e)
 	json_t *series, *rq;
 	int code, nodes, tpn, bpr, gbs, attempt, attempts;
 	if (json_unpack_ex(o, e, JSON_STRICT,
-			   "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, "
-			   "s:s}",
+			   "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s}",
 			   "name", &name, "state", &state, "reason", &reason, "backend", &backend,
 			   "job_dir", &dir, "exit_code", &code, "nodes", &nodes, "tasks_per_node",
 			   &tpn, "series", &series, "batch_per_rank", &bpr, "global_batch_set",
