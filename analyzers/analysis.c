@@ -509,7 +509,7 @@ static void loss_of(struct ana_scenario *s, const struct rank_metrics *r0)
 
 /* Who waits for whom: stragglers (and their node's monitors against the
  * rest), the collectives matched across ranks, the communication floor. */
-static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m)
+static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m, int one_clock)
 {
 	/* traces and step logs do not say where a rank ran */
 	torchtrace_rank_nodes(s->in.job_dir, m);
@@ -521,6 +521,7 @@ static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m)
 		monitor_summarise_nodes(s->in.job_dir, s->comm.slow_node, 1, &s->comm.rest_mon) ==
 			0;
 	collectives_of(m, &s->comm.colls, &s->comm.ncolls);
+	clocks_of_scenario(m, one_clock, &s->comm.clocks);
 	accounting_comm_floor(s, m);
 }
 
@@ -617,7 +618,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	s->steps.window_shares = times != &m;
 	s->steps.no_steps = m.ranks[0].whole_window && times == &m;
 	if (s->shares.shares_known && !m.ranks[0].whole_window)
-		waiting_of(s, &m);
+		waiting_of(s, &m, run->host_cpus > 0); /* the local executor: one clock */
 	if (s->steps.no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->steps.throughput = 0;
 	accounting_gpu_shares(s, &m);
@@ -694,6 +695,7 @@ void ana_run_free(struct ana_run *run)
 		free(s->data.traces_missed);
 		free(s->steps.step_ms);
 		free(s->comm.colls);
+		clocks_free(&s->comm.clocks);
 		free(s->comm.comm_floor_ms);
 		free(s->data.perf);
 		free(s->steps.tl);

@@ -9,6 +9,7 @@ struct trace_source;
 
 #include "analyzers/read/perfstat.h"
 #include "analyzers/read/rules.h"
+#include "analyzers/clock_offset.h"
 #include "analyzers/collective.h"
 #include "analyzers/fabric.h"
 #include "analyzers/read/monitor.h"
@@ -134,6 +135,8 @@ struct ana_comm {
 	/* per operation and size class: latency, wait, bandwidth (by cost) */
 	struct collective *colls;
 	size_t ncolls;
+	/* each node's clock against the first node's, from collective ends */
+	struct ana_clocks clocks;
 };
 
 /* The GPU timeline (HTA's definitions) from traces with kernels */

@@ -2,6 +2,8 @@
  * collectives (see clock_offset.h). */
 #include "analyzers/clock_offset.h"
 
+#include "analyzers/collective.h"
+#include "analyzers/read/metrics.h"
 #include "analyzers/stats.h"
 #include "util/strbuf.h"
 
@@ -157,4 +159,53 @@ void clock_offsets_free(struct clock_offsets *c)
 	free(c->nodes);
 	free(c->odd);
 	memset(c, 0, sizeof *c);
+}
+
+/* The index of host among k's nodes, added when new. */
+static int node_index(struct ana_clocks *k, const char *host)
+{
+	for (size_t i = 0; i < k->nnodes; i++)
+		if (!strcmp(k->node[i], host))
+			return (int)i;
+	k->node = xrealloc(k->node, (k->nnodes + 1) * sizeof *k->node);
+	snprintf(k->node[k->nnodes], sizeof *k->node, "%s", host);
+	return (int)k->nnodes++;
+}
+
+void clocks_of_scenario(const struct scenario_metrics *m, int one_clock, struct ana_clocks *out)
+{
+	memset(out, 0, sizeof *out);
+	out->one_clock = one_clock;
+	int *node_of = xcalloc(m->n + 1, sizeof *node_of);
+	for (size_t i = 0; i < m->n; i++) {
+		node_of[i] = node_index(out, m->ranks[i].host);
+		if (m->ranks[i].rank + 1 > out->nranks)
+			out->nranks = m->ranks[i].rank + 1;
+	}
+	out->rank_node = xcalloc((size_t)out->nranks + 1, sizeof *out->rank_node);
+	for (int r = 0; r < out->nranks; r++)
+		out->rank_node[r] = -1;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->ranks[i].rank >= 0)
+			out->rank_node[m->ranks[i].rank] = node_of[i];
+	struct clock_end *ends = NULL;
+	size_t n = out->nnodes > 1 && !one_clock ? collective_clock_ends(m, node_of, &ends) : 0;
+	clock_offsets_estimate(ends, n, (int)out->nnodes, CLOCK_COLLECTIVES, &out->c);
+	free(ends);
+	free(node_of);
+}
+
+double clocks_shift_us(const struct ana_clocks *k, int rank)
+{
+	if (rank < 0 || rank >= k->nranks)
+		return 0;
+	return clock_offset_of(&k->c, k->rank_node[rank]) * 1000.0;
+}
+
+void clocks_free(struct ana_clocks *k)
+{
+	clock_offsets_free(&k->c);
+	free(k->node);
+	free(k->rank_node);
+	memset(k, 0, sizeof *k);
 }

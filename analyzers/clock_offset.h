@@ -52,6 +52,24 @@ struct clock_offsets {
 	size_t nodd;
 };
 
+/* A scenario's nodes and their clocks. */
+struct ana_clocks {
+	struct clock_offsets c;
+	size_t nnodes;
+	char (*node)[128];  /* node names by index: in the order of their lowest rank */
+	int *rank_node;     /* by rank number (< nranks); -1 unknown */
+	int nranks;
+	int one_clock;      /* every node is one machine (the local executor): nothing to correct */
+};
+
+struct scenario_metrics;
+/* The clocks of m's nodes (its ranks' hosts) from the ends of its blocking
+ * collectives; one_clock: the nodes share one clock. */
+void clocks_of_scenario(const struct scenario_metrics *m, int one_clock, struct ana_clocks *out);
+/* What to subtract from rank's times to put them on the first node's clock (µs). */
+double clocks_shift_us(const struct ana_clocks *k, int rank);
+void clocks_free(struct ana_clocks *k);
+
 /* Estimates the offsets of nodes [0, nnodes) from ends (reordered), taking
  * basis as what they came from. out is zeroed first; free with clock_offsets_free. */
 void clock_offsets_estimate(struct clock_end *ends, size_t n, int nnodes,

@@ -1,4 +1,5 @@
 #include "analyzers/collective.h"
+#include "analyzers/clock_offset.h"
 #include "analyzers/hta.h"
 
 #include "analyzers/stats.h"
@@ -112,7 +113,7 @@ static void add(struct plist *l, const double (*win)[2], size_t nwin, double sta
 		return;
 	XGROW(l->v, l->n, l->cap, 64);
 	l->v[l->n++] = (struct pending){ { step, 0, pg, op, group > 0 ? group : 0, bytes,
-					   (end_us - start_us) / 1000.0 },
+					   (end_us - start_us) / 1000.0, end_us },
 					 start_us,
 					 bytes >= 0 };
 }
@@ -340,7 +341,8 @@ static struct coll_rec *stand_in(const struct rank_metrics *r, size_t *n)
 						       trainer && r->steps[i].bytes > 0
 							       ? r->steps[i].bytes
 							       : -1,
-						       r->steps[i].comm_ms };
+						       r->steps[i].comm_ms,
+						       0 };
 	return v;
 }
 
@@ -527,4 +529,43 @@ void collectives_of(const struct scenario_metrics *m, struct collective **out, s
 	free(nv);
 	free(seen);
 	free(recs);
+}
+
+/* Operations every rank of the group leaves at the same instant. */
+static int blocking(int op)
+{
+	return op == COLL_ALL_REDUCE || op == COLL_ALL_GATHER || op == COLL_REDUCE_SCATTER ||
+	       op == COLL_ALL_TO_ALL || op == COLL_BARRIER;
+}
+
+/* One number per instance: its step, operation, process group and order. */
+static unsigned long long instance_id(const struct coll_rec *c)
+{
+	const int key[] = { c->step, c->op, (int)c->pg, c->seq };
+	unsigned long long h = 1469598103934665603ull; /* FNV-1a */
+	for (size_t i = 0; i < sizeof key / sizeof *key; i++)
+		for (int b = 0; b < 32; b += 8) {
+			h ^= ((unsigned)key[i] >> b) & 0xffu;
+			h *= 1099511628211ull;
+		}
+	return h;
+}
+
+size_t collective_clock_ends(const struct scenario_metrics *m, const int *node_of,
+			     struct clock_end **out)
+{
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	for (size_t r = 0; r < m->n; r++) {
+		const struct rank_metrics *rk = &m->ranks[r];
+		for (size_t i = 0; i < rk->ncoll; i++) {
+			const struct coll_rec *c = &rk->coll[i];
+			if (!blocking(c->op) || !(c->end_us > 0))
+				continue;
+			XGROW(*out, n, cap, 256);
+			(*out)[n++] = (struct clock_end){ instance_id(c), rk->rank, node_of[r],
+							  c->end_us };
+		}
+	}
+	return n;
 }

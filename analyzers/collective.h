@@ -69,6 +69,13 @@ struct collective {
  * the trainer (bytes known), of other formats the step's communication time
  * (kind and bytes unknown). Nothing for fewer than two ranks. */
 void collectives_of(const struct scenario_metrics *m, struct collective **out, size_t *n);
+struct clock_end;
+/* The ends of m's blocking collectives (all-reduce, all-gather,
+ * reduce-scatter, all-to-all, barrier) from the traces' records, each with
+ * its instance (step, operation, process group, order) and its rank's node
+ * (node_of[i] for m->ranks[i]), into *out (xmalloc'd); how many. */
+size_t collective_clock_ends(const struct scenario_metrics *m, const int *node_of,
+			     struct clock_end **out);
 /* "1-4 MiB" for a size class (-1: "unknown"), into buf. */
 const char *coll_size_label(int size_class, char *buf, size_t n);
 

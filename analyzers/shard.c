@@ -235,16 +235,16 @@ static int step_of(json_t *row, struct step_rec *s)
 	return 0;
 }
 
-/* The rank's collectives: [step, seq, pg, op, group, bytes, ms] each. */
+/* The rank's collectives: [step, seq, pg, op, group, bytes, ms, end_us] each. */
 static json_t *coll_json(const struct rank_metrics *r)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < r->ncoll; i++) {
 		const struct coll_rec *c = &r->coll[i];
 		json_array_append_new(a,
-				      json_pack("[i, i, I, i, i, o, o]", c->step, c->seq,
+				      json_pack("[i, i, I, i, i, o, o, o]", c->step, c->seq,
 						(json_int_t) c->pg, c->op, c->group, real(c->bytes),
-						real(c->ms)));
+						real(c->ms), real(c->end_us)));
 	}
 	return a;
 }
@@ -258,13 +258,14 @@ static int coll_of(json_t *a, struct rank_metrics *r)
 	json_array_foreach(a, i, row) {
 		struct coll_rec *c = &r->coll[i];
 		json_int_t pg = 0;
-		json_t *bytes = NULL, *ms = NULL;
-		if (json_unpack(row, "[i, i, I, i, i, o, o]", &c->step, &c->seq, &pg, &c->op,
-				&c->group, &bytes, &ms))
+		json_t *bytes = NULL, *ms = NULL, *end = NULL;
+		if (json_unpack(row, "[i, i, I, i, i, o, o, o]", &c->step, &c->seq, &pg, &c->op,
+				&c->group, &bytes, &ms, &end))
 			return -1;
 		c->pg = (unsigned)pg;
 		c->bytes = real_of(bytes);
 		c->ms = real_of(ms);
+		c->end_us = real_of(end);
 	}
 	return 0;
 }

@@ -50,6 +50,7 @@ struct coll_rec {
 	int group;     /* ranks in it; 0 unknown */
 	double bytes;  /* -1 unknown */
 	double ms;     /* how long it took on this rank */
+	double end_us; /* when it ended, on this rank's clock (the trace's µs) */
 };
 
 enum metrics_format {

@@ -57,9 +57,10 @@ static void slice(struct tl_out *o, int pid, int tid, const char *name, const ch
 		  double dur_ms)
 {
 	char buf[256];
-	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": \"%s\", \"cat\": \"%s\", \"ts\": %.3f, \"dur\": %.3f}",
-		 pid, tid, name, cat, ts, dur_ms * 1000);
+	snprintf(
+		buf, sizeof buf,
+		"{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"name\": \"%s\", \"cat\": \"%s\", \"ts\": %.3f, \"dur\": %.3f}",
+		pid, tid, name, cat, ts, dur_ms * 1000);
 	event(o, buf);
 }
 
@@ -75,9 +76,10 @@ static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m,
 	for (const char *c = m->host; *c && h + 1 < sizeof host; c++)
 		host[h++] = (isalnum((unsigned char)*c) || strchr("-._", *c)) ? *c : '_';
 	host[h] = '\0';
-	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": \"rank %d%s%.100s\"}}",
-		 pid, m->rank, m->rank, host[0] ? " on " : "", host);
+	snprintf(
+		buf, sizeof buf,
+		"{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": \"rank %d%s%.100s\"}}",
+		pid, m->rank, m->rank, host[0] ? " on " : "", host);
 	event(o, buf);
 	double next = 0;
 	for (size_t i = 0; i < m->n; i++) {
@@ -121,33 +123,36 @@ static void trace_slice(struct tl_out *o, int pid, int tid, const char *jname, c
 static void thread_name(struct tl_out *o, int pid, int tid, const char *jname)
 {
 	char buf[320];
-	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": %s}}",
-		 pid, tid, jname);
+	snprintf(
+		buf, sizeof buf,
+		"{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": %s}}",
+		pid, tid, jname);
 	event(o, buf);
 }
 
 /* One rank's fragment: its steps on thread 0, classified host ranges on
  * thread 1 + the trace's thread index, GPU kernels on thread 100000 +
- * stream, as the map step recorded them; times from *t0, which the first
- * rank shown sets (its first step, else its first range). */
+ * stream, as the map step recorded them; times on the first node's clock
+ * (the rank's own less shift_us) from *t0, which the first rank shown sets
+ * (its first step, else its first range). */
 static void frag_events(struct tl_out *o, int pid, const char *label, struct tlfrag *fr,
-			double *t0)
+			double shift_us, double *t0)
 {
 	char buf[256];
 	struct tlfrag_event ev;
 	int rc;
-	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.120s\"}}",
-		 pid, label);
+	snprintf(
+		buf, sizeof buf,
+		"{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.120s\"}}",
+		pid, label);
 	event(o, buf);
 	thread_name(o, pid, 0, "\"steps\"");
 	if (*t0 == 0)
-		*t0 = fr->origin;
+		*t0 = fr->origin - shift_us;
 	while ((rc = tlfrag_next(fr, &ev)) > 0)
 		if (ev.slice)
-			trace_slice(o, pid, ev.tid, ev.name, ev.cat, ev.start - *t0, ev.dur,
-				    ev.range);
+			trace_slice(o, pid, ev.tid, ev.name, ev.cat, ev.start - shift_us - *t0,
+				    ev.dur, ev.range);
 		else
 			thread_name(o, pid, ev.tid, ev.name);
 	if (rc < 0)
@@ -188,9 +193,10 @@ static int frag_open(const struct ana_run *run, const char *dir, const char *nam
 static void left_out(struct tl_out *o, int pid, const char *what)
 {
 	char buf[400];
-	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%s\"}}",
-		 pid, what);
+	snprintf(
+		buf, sizeof buf,
+		"{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%s\"}}",
+		pid, what);
 	event(o, buf);
 }
 
@@ -217,23 +223,26 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 			snprintf(label, sizeof label, "%.80s rank %d", s->in.name, fr.rank);
 			lost += fr.state == TLFRAG_NOT_ANALYSED;
 			if (fr.state == TLFRAG_EVENTS)
-				frag_events(o, index * 100000 + fr.rank % 100000, label, &fr, t0);
+				frag_events(o, index * 100000 + fr.rank % 100000, label, &fr,
+					    clocks_shift_us(&s->comm.clocks, fr.rank), t0);
 			tlfrag_close(&fr);
 		}
 		free(names[i]);
 	}
 	if (n > TLFRAG_RANKS) {
-		snprintf(what, sizeof what,
-			 "%.80s: %zu more rank%s not shown (first %d by file name; all are in the analysis)",
-			 s->in.name, n - TLFRAG_RANKS, n - TLFRAG_RANKS == 1 ? "" : "s",
-			 TLFRAG_RANKS);
+		snprintf(
+			what, sizeof what,
+			"%.80s: %zu more rank%s not shown (first %d by file name; all are in the analysis)",
+			s->in.name, n - TLFRAG_RANKS, n - TLFRAG_RANKS == 1 ? "" : "s",
+			TLFRAG_RANKS);
 		left_out(o, index * 100000 + 99999, what);
 	}
 	if (lost) {
-		snprintf(what, sizeof what,
-			 "%.80s: %zu rank%s not shown: the map step could not analyse %s (trace_files_not_analysed in summary.json)",
-			 s->in.name, lost, lost == 1 ? "" : "s",
-			 lost == 1 ? "its file" : "their files");
+		snprintf(
+			what, sizeof what,
+			"%.80s: %zu rank%s not shown: the map step could not analyse %s (trace_files_not_analysed in summary.json)",
+			s->in.name, lost, lost == 1 ? "" : "s",
+			lost == 1 ? "its file" : "their files");
 		left_out(o, index * 100000 + 99998, what);
 	}
 	free(hints);
@@ -245,9 +254,10 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario *s, double *t0)
 {
 	char buf[256];
-	snprintf(buf, sizeof buf,
-		 "{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.80s\"}}",
-		 pid, s->in.name);
+	snprintf(
+		buf, sizeof buf,
+		"{\"ph\": \"M\", \"pid\": %d, \"name\": \"process_name\", \"args\": {\"name\": \"%.80s\"}}",
+		pid, s->in.name);
 	event(o, buf);
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/" JOB_METRICS, s->in.job_dir);
