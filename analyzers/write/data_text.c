@@ -133,7 +133,7 @@ static void trace_like(struct strbuf *sb, const struct ana_data *d)
 {
 	int n = d->n_trace_like, shown = n < ANA_TRACE_LIKE_SHOWN ? n : ANA_TRACE_LIKE_SHOWN;
 	const char *first = d->trace_like[0], *ext = ".json";
-	const char *slash = memrchr(first, '/', strcspn(first, "`"));
+	const char *slash = strrchr(first, '/');
 	strbuf_addf(sb, "; %d trace-like file%s %s in the job directory: ", n, n == 1 ? "" : "s",
 		    n == 1 ? "is" : "are");
 	for (int i = 0; i < shown; i++) {
