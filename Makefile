@@ -77,9 +77,11 @@ $(B)/versions.h: orchestrator/versions.sh
 $(B)/orchestrator/provenance.o: $(B)/versions.h
 
 # The consumers of a verdict switch over its enums (verdicts, shares, bases,
-# recommendation kinds) without default: a value one forgets is a compile error.
+# recommendation kinds; and write/ over the model's records) without default: a value one
+# forgets is a compile error.
 VERDICT_USERS := analyzers/verdict analyzers/write/evidence analyzers/advice analyzers/write/report \
-	analyzers/analysis
+	analyzers/analysis analyzers/write/data_text analyzers/write/scaling_text \
+	analyzers/write/checked_text
 $(VERDICT_USERS:%=$(B)/%.o) $(VERDICT_USERS:%=$(B)/asan/obj/%.o): WARN += -Wswitch-enum
 
 $(B)/%.o: %.c

@@ -185,12 +185,10 @@ void accounting_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 }
 
 /* Memory pressure: the GPU memory peak from the GPU monitor, else the host's. */
-static double memory_peak(const struct ana_scenario *s, const char **what)
+static double memory_peak(const struct ana_scenario *s)
 {
-	*what = "GPU memory peaked at";
 	if (s->mon.gpu_mem_peak_pct >= 0)
 		return s->mon.gpu_mem_peak_pct;
-	*what = "host memory peaked at";
 	return s->mon.have_monitor ? s->mon.mem_peak_pct : 0;
 }
 
@@ -291,7 +289,6 @@ size_t ana_candidates(const struct ana_scenario *s, struct candidate *c)
 static void flags_of(struct ana_scenario *s, const struct ana_thresholds *th)
 {
 	struct verdict_out *v = &s->outcome.v;
-	const char *memwhat;
 	if (s->outcome.basis == BASIS_GPU) {
 		const double *g = s->gpu.gpu_pct;
 		verdict_flag(v, FLAG_COMMUNICATION, g[GPU_COMM], th->comm_pct);
@@ -315,7 +312,7 @@ static void flags_of(struct ana_scenario *s, const struct ana_thresholds *th)
 			verdict_flag(v, FLAG_GPU_IDLE, 100 - s->mon.gpu_util_mean_pct,
 				     100 - th->gpu_util_pct);
 	}
-	verdict_flag(v, FLAG_MEMORY, memory_peak(s, &memwhat), th->memory_pct);
+	verdict_flag(v, FLAG_MEMORY, memory_peak(s), th->memory_pct);
 }
 
 /* Share k of one rank's step (ms), as the scenario's candidates count it:
@@ -395,8 +392,7 @@ void accounting_outcome(struct ana_scenario *s, const struct ana_run *run,
  * node monitors say of saturated resources; undetermined without them. */
 void accounting_monitor_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
 {
-	const char *memwhat;
-	double mem = memory_peak(s, &memwhat);
+	double mem = memory_peak(s);
 	enum verdict v = VERDICT_UNDETERMINED;
 	memset(&s->outcome, 0, sizeof s->outcome); /* no runner-up, no flags */
 	s->outcome.basis = s->mon.have_monitor ? BASIS_MONITORS : BASIS_NONE;

@@ -94,13 +94,13 @@ double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k)
 	return t;
 }
 
-static const char *basis_of(const struct ana_scenario *s, enum rec_kind k)
+static enum rec_basis basis_of(const struct ana_scenario *s, enum rec_kind k)
 {
 	if (removable_pct(s, k) < 0 || s->steps.no_steps)
-		return "none";
+		return REC_BASIS_NONE;
 	if (k == REC_STRAGGLER)
-		return "straggler impact";
-	return s->outcome.basis == BASIS_GPU ? "GPU windows" : "host step shares";
+		return REC_BASIS_STRAGGLER;
+	return s->outcome.basis == BASIS_GPU ? REC_BASIS_GPU : REC_BASIS_HOST;
 }
 
 /* The recommendation of kind k and series, made when missing. */
@@ -113,7 +113,7 @@ static struct ana_rec *rec_for(struct ana_run *run, enum rec_kind k, const char 
 	struct ana_rec *r = &run->recs[run->nrecs++];
 	memset(r, 0, sizeof *r);
 	r->kind = k;
-	r->basis = "none";
+	r->basis = REC_BASIS_NONE;
 	snprintf(r->series, sizeof r->series, "%s", series);
 	return r;
 }

@@ -58,11 +58,8 @@ void ana_run_add_probe(struct ana_run *run, const char *name, const char *state,
  * node count and backend gave at that size. */
 static void against_fabric(struct ana_run *run)
 {
-	for (size_t i = 0; i < run->nprobes; i++)
-		if (strcmp(run->probes[i].state, "COMPLETED"))
-			snprintf(run->probes[i].problem, sizeof run->probes[i].problem,
-				 "the probe job ended %s", run->probes[i].state);
-		else
+	for (size_t i = 0; i < run->nprobes; i++) /* one that did not complete has no result */
+		if (!strcmp(run->probes[i].state, "COMPLETED"))
 			fabric_load(&run->probes[i]);
 	for (size_t i = 0; i < run->n; i++) {
 		struct ana_scenario *s = &run->sc[i];
@@ -84,10 +81,8 @@ static void profiles(struct ana_scenario *s, int want_nsys, int want_perf)
 		*s->data.perf = ps;
 	}
 	s->data.nsys_reports = nsys_exports(s->in.job_dir);
-	snprintf(s->data.profile_missing, sizeof s->data.profile_missing, "%s%s%s",
-		 want_nsys && !s->data.nsys_reports ? "nsys" : "",
-		 want_nsys && !s->data.nsys_reports && want_perf && !s->data.perf ? ", " : "",
-		 want_perf && !s->data.perf ? "perf" : "");
+	s->data.profile_missing = (want_nsys && !s->data.nsys_reports ? PROFILE_NSYS : 0) |
+		(want_perf && !s->data.perf ? PROFILE_PERF : 0);
 }
 
 /* The per-rank phases of the active step whose time is nearest the median,
@@ -138,10 +133,10 @@ static void monitors(struct ana_scenario *s)
 		s->mon.gpu_mem_peak_pct = ms.gpu_mem_peak_pct;
 }
 
-static void add_source(struct ana_scenario *s, const char *what)
+static void add_source(struct ana_scenario *s, enum data_source kind, size_t files)
 {
-	size_t n = strlen(s->data.sources);
-	snprintf(s->data.sources + n, sizeof s->data.sources - n, "%s%s", n ? "; " : "", what);
+	if (s->data.n_sources < ANA_SOURCES)
+		s->data.sources[s->data.n_sources++] = (struct ana_source){ kind, files };
 }
 
 static int copy_top(struct ana_op *dst, const struct op_table *t)
@@ -193,9 +188,9 @@ static int trace_like(const char *name)
 }
 
 /* Trace-like files under dir (relative to base), outside campaign's own
- * folders; the first few named, at most 4 levels and 10,000 entries down. */
-static void find_trace_like(const char *base, const char *rel, int depth, struct strbuf *found,
-			    int *count, int *budget)
+ * folders: how many, the first few named, at most 4 levels and 10,000 entries down. */
+static void find_trace_like(struct ana_data *d, const char *base, const char *rel, int depth,
+			    int *budget)
 {
 	static const char *const skip[] = { JOB_TRACES, "attempts", JOB_METRICS, JOB_MONITOR,
 					    JOB_RANKS,  JOB_NSYS,   NULL };
@@ -215,9 +210,10 @@ static void find_trace_like(const char *base, const char *rel, int depth, struct
 		strbuf_addf(&full, "%s/%s", base, r2.buf);
 		int is = lstat(full.buf, &st) == 0;
 		if (is && S_ISDIR(st.st_mode) && depth < 4)
-			find_trace_like(base, r2.buf, depth + 1, found, count, budget);
-		else if (is && S_ISREG(st.st_mode) && trace_like(names.v[i]) && (*count)++ < 3)
-			strbuf_addf(found, "%s`%s`", found->len ? ", " : "", r2.buf);
+			find_trace_like(d, base, r2.buf, depth + 1, budget);
+		else if (is && S_ISREG(st.st_mode) && trace_like(names.v[i]) &&
+			 d->n_trace_like++ < ANA_TRACE_LIKE_SHOWN)
+			d->trace_like[d->n_trace_like - 1] = xstrdup(r2.buf);
 		strbuf_free(&r2);
 		strbuf_free(&full);
 	}
@@ -225,38 +221,19 @@ static void find_trace_like(const char *base, const char *rel, int depth, struct
 	strbuf_free(&p);
 }
 
-/* profile.traces matched nothing: the globs, and where trace-like files are. */
-static void note_traces_missed(struct ana_scenario *s, const struct ana_run *run)
+/* profile.traces matched nothing: where trace-like files are. */
+static void note_traces_missed(struct ana_scenario *s)
 {
-	struct strbuf m = STRBUF_INIT, found = STRBUF_INIT;
-	int count = 0, budget = 10000;
-	for (size_t i = 0; i < run->n_trace_globs; i++)
-		strbuf_addf(&m, "%s\"%s\"", i ? ", " : "profile.traces [", run->trace_globs[i]);
-	strbuf_adds(&m, "] matched no file");
-	find_trace_like(s->in.job_dir, "", 0, &found, &count, &budget);
-	if (count) {
-		const char *first = found.buf + 1, *end = strchr(first, '`'),
-			   *slash = end ? memrchr(first, '/', (size_t) (end - first)) : NULL;
-		strbuf_addf(&m, "; %d trace-like file%s %s in the job directory: %s%s", count,
-			    count == 1 ? "" : "s", count == 1 ? "is" : "are", found.buf,
-			    count > 3 ? ", ..." : "");
-		if (slash)
-			strbuf_addf(&m, " (a glob that matches %s: \"%.*s/*%s\")",
-				    count == 1 ? "it" : "them", (int) (slash - first), first,
-				    strstr(first, ".pt.trace.json") ? ".pt.trace.json" : ".json");
-		else
-			strbuf_addf(&m, " (a glob that matches %s: \"*%s\")",
-				    count == 1 ? "it" : "them",
-				    strstr(first, ".pt.trace.json") ? ".pt.trace.json" : ".json");
-	}
-	s->data.traces_missed = strbuf_detach(&m);
-	strbuf_free(&found);
+	int budget = 10000;
+	s->data.traces_missed = 1;
+	find_trace_like(&s->data, s->in.job_dir, "", 0, &budget);
 }
 
-/* Steps from the NVTX ranges of the scenario's Nsight Systems exports. */
+/* Steps from the NVTX ranges of the scenario's Nsight Systems exports; else why not, into
+ * missing. */
 static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases,
 			   const struct rules *kernels, const struct ana_run *run,
-			   struct scenario_metrics *m, struct strbuf *missing)
+			   struct scenario_metrics *m, struct ana_missing *missing)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct trace_set ns = { 0 };
@@ -272,15 +249,12 @@ static int load_nsys_steps(struct ana_scenario *s, const struct rules *phases,
 		if (!s->data.n_top_ops && !s->gpu.gpu_kernel_ms)
 			keep_top_ops(s, &ns);
 		s->data.trace_files = ns.files;
-		snprintf(s->data.source, sizeof s->data.source, "Nsight Systems exports");
-		char what[96];
-		snprintf(what, sizeof what, "Nsight Systems exports (%zu, NVTX ranges)", ns.files);
-		add_source(s, what);
+		s->data.source = SOURCE_NSYS;
+		add_source(s, SOURCE_NSYS, ns.files);
 	} else {
-		strbuf_addf(missing,
-			    rc == 0 ? "; nsys/ holds exports but none usable: %s"
-				    : "; no Nsight Systems export in nsys/ (profile.nsys)%s",
-			    rc == 0 ? ns.problem : "");
+		missing->nsys = rc == 0 ? MISS_NSYS_UNUSABLE : MISS_NSYS_ABSENT;
+		if (rc == 0)
+			memcpy(missing->nsys_problem, ns.problem, sizeof missing->nsys_problem);
 		rc = ERR_NOTFOUND;
 	}
 	trace_set_free(&ns);
@@ -302,7 +276,7 @@ static int read_traces(struct ana_scenario *s, const struct ana_run *run,
 		note_not_analysed(s, ts);
 	}
 	if (run->n_trace_globs && !ts->files)
-		note_traces_missed(s, run);
+		note_traces_missed(s);
 	strbuf_free(&dir);
 	return have;
 }
@@ -317,48 +291,42 @@ static int from_telemetry(struct ana_scenario *s, const struct ana_run *run, int
 	strbuf_free(&dir);
 	if (rc != 0)
 		return rc;
-	snprintf(s->data.source, sizeof s->data.source, "%s",
-		 m->ranks[0].format == METRICS_AORTA ? "AORTA-style metrics" : "trainer telemetry");
-	add_source(s, s->data.source);
+	s->data.source = m->ranks[0].format == METRICS_AORTA ? SOURCE_AORTA : SOURCE_TELEMETRY;
+	add_source(s, s->data.source, 0);
 	if (have_traces && ts->ops.n)
-		add_source(s, "PyTorch profiler traces (operators)");
+		add_source(s, SOURCE_TRACE_OPS, 0);
 	return 0;
 }
 
 /* Step data from the PyTorch-profiler traces; else why there is none, into missing. */
 static int from_traces(struct ana_scenario *s, const struct ana_run *run, int have_traces,
-		       struct trace_set *ts, struct scenario_metrics *m, struct strbuf *missing)
+		       struct trace_set *ts, struct scenario_metrics *m,
+		       struct ana_missing *missing)
 {
 	if (have_traces && ts->m.n) {
 		*m = ts->m;
 		memset(&ts->m, 0, sizeof ts->m);
-		snprintf(s->data.source, sizeof s->data.source, "PyTorch profiler traces");
-		char what[96];
-		snprintf(what, sizeof what, "PyTorch profiler traces (%zu file%s)", ts->files,
-			 ts->files == 1 ? "" : "s");
-		add_source(s, what);
+		s->data.source = SOURCE_TRACES;
+		add_source(s, SOURCE_TRACES, ts->files);
 		return 0;
 	}
+	/* keep_top_ops kept the files' count and the first's problem */
 	if (have_traces && ts->files)
-		strbuf_addf(missing, "; traces/ holds %zu file%s but none usable: %s", ts->files,
-			    ts->files == 1 ? "" : "s", ts->problem);
+		missing->traces = MISS_TRACES_UNUSABLE;
 	else if (run->n_trace_globs && s->data.traces_missed)
-		strbuf_addf(missing, "; %s", s->data.traces_missed);
+		missing->traces = MISS_TRACES_UNMATCHED;
 	else
-		strbuf_addf(
-			missing,
-			"; no PyTorch-profiler traces in traces/ (profile.traces copies the files your script writes, e.g. [\"profiler/*.json\"])");
+		missing->traces = MISS_TRACES_ABSENT;
 	return -1;
 }
 
 /* Step data from the step lines of the rank logs (analysis.step_log); rc when there is
  * no pattern. */
 static int from_step_log(struct ana_scenario *s, const struct ana_run *run,
-			 struct scenario_metrics *m, struct strbuf *missing, int rc)
+			 struct scenario_metrics *m, struct ana_missing *missing, int rc)
 {
 	if (!run->step_log) {
-		strbuf_addf(missing,
-			    "; no analysis.step_log pattern for step times the script prints");
+		missing->step_log = MISS_STEP_LOG_NO_PATTERN;
 		return rc;
 	}
 	struct strbuf dir = STRBUF_INIT;
@@ -366,11 +334,10 @@ static int from_step_log(struct ana_scenario *s, const struct ana_run *run,
 	rc = steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, m);
 	strbuf_free(&dir);
 	if (rc == 0) {
-		snprintf(s->data.source, sizeof s->data.source, "step lines in rank logs");
-		add_source(s, "step lines in rank logs (analysis.step_log)");
+		s->data.source = SOURCE_STEP_LOG;
+		add_source(s, SOURCE_STEP_LOG, 0);
 	} else {
-		strbuf_addf(missing,
-			    "; no line of logs/rank_<r>.out matches analysis.step_log.pattern");
+		missing->step_log = MISS_STEP_LOG_NO_MATCH;
 	}
 	return rc;
 }
@@ -378,18 +345,16 @@ static int from_step_log(struct ana_scenario *s, const struct ana_run *run,
 /* The step data of a scenario from the first source present: the trainer's (or
  * AORTA-style) telemetry, PyTorch-profiler traces, Nsight Systems exports, step lines in
  * the rank logs. The traces' operators are kept whatever the source. ERR_NOTFOUND with
- * *missing saying what each source lacked. */
+ * data.missing saying what each source lacked. */
 static int load_steps(struct ana_scenario *s, const struct ana_run *run, const struct rules *phases,
-		      const struct rules *kernels, struct scenario_metrics *m,
-		      struct strbuf *missing)
+		      const struct rules *kernels, struct scenario_metrics *m)
 {
 	struct trace_set ts = { 0 };
+	struct ana_missing *missing = &s->data.missing;
 	int have_traces = read_traces(s, run, phases, kernels, &ts);
 	int rc = from_telemetry(s, run, have_traces, &ts, m);
-	if (rc != 0) {
-		strbuf_addf(missing, "no telemetry (metrics/rank_<r>.jsonl)");
+	if (rc != 0)
 		rc = from_traces(s, run, have_traces, &ts, m, missing);
-	}
 	if (rc != 0 && (rc = load_nsys_steps(s, phases, kernels, run, m, missing)) != 0)
 		rc = from_step_log(s, run, m, missing, rc);
 	trace_set_free(&ts);
@@ -397,32 +362,19 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 }
 
 /* The ranks launched against those the step data covers: the ones missing
- * are named, and ranks beyond the world size said. */
+ * (the first ANA_RANKS_SHOWN of them kept), and ranks beyond the world size. */
 static void rank_coverage(struct ana_scenario *s, const struct scenario_metrics *m)
 {
-	struct strbuf miss = STRBUF_INIT;
-	int beyond = 0, shown = 0;
 	s->data.ranks_with_data = (int)m->n;
 	for (int r = 0; r < s->in.ranks; r++) {
 		size_t i = 0;
 		while (i < m->n && m->ranks[i].rank != r)
 			i++;
-		if (i == m->n && shown++ < 16)
-			strbuf_addf(&miss, "%s%d", miss.len ? ", " : "", r);
+		if (i == m->n && s->data.ranks_without_data++ < ANA_RANKS_SHOWN)
+			s->data.ranks_missing[s->data.ranks_without_data - 1] = r;
 	}
 	for (size_t i = 0; i < m->n; i++)
-		beyond += m->ranks[i].rank >= s->in.ranks;
-	if (shown)
-		snprintf(s->data.ranks_note, sizeof s->data.ranks_note,
-			 "%d of %d launched rank%s left no step data (rank%s %s%s)", shown,
-			 s->in.ranks, s->in.ranks == 1 ? "" : "s", shown == 1 ? "" : "s", miss.buf,
-			 shown > 16 ? ", ..." : "");
-	else if (beyond)
-		snprintf(
-			s->data.ranks_note, sizeof s->data.ranks_note,
-			"the step data names %d rank%s beyond the %d launched (files of one process are one rank only when their names or the launcher's records say so)",
-			beyond, beyond == 1 ? "" : "s", s->in.ranks);
-	strbuf_free(&miss);
+		s->data.ranks_beyond += m->ranks[i].rank >= s->in.ranks;
 }
 
 /* Samples per step across ranks: the telemetry's, else the step lines'
@@ -431,33 +383,30 @@ static void rank_coverage(struct ana_scenario *s, const struct scenario_metrics 
 static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m,
 		     const struct ana_run *run)
 {
-	snprintf(s->steps.throughput_unit, sizeof s->steps.throughput_unit, "samples/s");
-	s->steps.global_batch = m->ranks[0].global_batch;
-	const char *from = "the telemetry";
-	for (size_t r = 0; r < m->n && s->steps.global_batch <= 0; r++)
+	struct ana_steps *st = &s->steps;
+	st->global_batch = m->ranks[0].global_batch;
+	st->batch_from = BATCH_TELEMETRY;
+	for (size_t r = 0; r < m->n && st->global_batch <= 0; r++)
 		for (size_t i = 0; i < m->ranks[r].n; i++)
 			if (m->ranks[r].steps[i].active && m->ranks[r].steps[i].samples > 0) {
-				s->steps.global_batch += m->ranks[r].steps[i].samples;
-				from = "the step lines' samples";
+				st->global_batch += m->ranks[r].steps[i].samples;
+				st->batch_from = BATCH_STEP_SAMPLES;
 				break;
 			}
-	if (s->steps.global_batch <= 0 && s->in.global_batch_set > 0)
-		s->steps.global_batch = s->in.global_batch_set,
-		from = "the scenario's analysis.global_batch";
-	else if (s->steps.global_batch <= 0 && s->in.batch_per_rank > 0)
-		s->steps.global_batch = (long) s->in.batch_per_rank * s->in.ranks,
-		from = "the scenario's analysis.batch_per_rank";
-	else if (s->steps.global_batch <= 0 && run->global_batch > 0)
-		s->steps.global_batch = run->global_batch, from = "analysis.global_batch";
-	else if (s->steps.global_batch <= 0 && run->batch_per_rank > 0)
-		s->steps.global_batch = (long) run->batch_per_rank * s->in.ranks,
-		from = "analysis.batch_per_rank";
-	if (s->steps.global_batch <= 0) {
-		s->steps.global_batch = 0;
-		from = "";
-		snprintf(s->steps.throughput_unit, sizeof s->steps.throughput_unit, "steps/s");
+	if (st->global_batch <= 0 && s->in.global_batch_set > 0)
+		st->global_batch = s->in.global_batch_set, st->batch_from = BATCH_SCENARIO_GLOBAL;
+	else if (st->global_batch <= 0 && s->in.batch_per_rank > 0)
+		st->global_batch = (long) s->in.batch_per_rank * s->in.ranks,
+		st->batch_from = BATCH_SCENARIO_PER_RANK;
+	else if (st->global_batch <= 0 && run->global_batch > 0)
+		st->global_batch = run->global_batch, st->batch_from = BATCH_CAMPAIGN_GLOBAL;
+	else if (st->global_batch <= 0 && run->batch_per_rank > 0)
+		st->global_batch = (long) run->batch_per_rank * s->in.ranks,
+		st->batch_from = BATCH_CAMPAIGN_PER_RANK;
+	if (st->global_batch <= 0) {
+		st->global_batch = 0;
+		st->batch_from = BATCH_UNKNOWN;
 	}
-	snprintf(s->steps.batch_from, sizeof s->steps.batch_from, "%s", from);
 }
 
 /* Traces without step boundaries give the shares of their whole window;
@@ -472,7 +421,7 @@ static int window_times(struct ana_scenario *s, const struct ana_run *run,
 		return 0;
 	strbuf_addf(&dir, "%s/" JOB_LOGS, s->in.job_dir);
 	if (steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, logged) == 0) {
-		add_source(s, "step lines in rank logs (analysis.step_log) for the step times");
+		add_source(s, SOURCE_STEP_LOG_TIMES, 0);
 		ok = 1;
 	}
 	strbuf_free(&dir);
@@ -550,24 +499,19 @@ static int scenario_data(struct ana_scenario *s, const struct ana_run *run,
 			 const struct rules *phases, const struct rules *kernels,
 			 struct scenario_metrics *m)
 {
-	struct strbuf missing = STRBUF_INIT;
 	monitors(s);
-	if (load_steps(s, run, phases, kernels, m, &missing) < 0) {
-		strbuf_addf(&missing, "%s",
-			    s->mon.have_monitor ? "; the node monitors are reported alone"
-					    : "; no node monitor data either (profile.monitor)");
-		s->data.problem = strbuf_detach(&missing);
+	if (load_steps(s, run, phases, kernels, m) < 0) {
+		s->data.problem = PROBLEM_NO_STEP_DATA;
 		if (s->mon.have_monitor) {
 			s->data.monitors_only = 1;
-			add_source(s, "node monitors");
+			add_source(s, SOURCE_MONITORS, 0);
 			accounting_monitor_verdict(s, &run->th);
 		}
 		return -1;
 	}
-	strbuf_free(&missing);
 	rank_coverage(s, m);
 	if (s->mon.have_monitor)
-		add_source(s, "node monitors");
+		add_source(s, SOURCE_MONITORS, 0);
 	for (size_t i = 0; i < m->n; i++)
 		s->data.bad_lines += m->ranks[i].bad_lines;
 	accounting_gpu_period(s, m);
@@ -581,7 +525,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	s->steps.mfu_pct = -1;
 	struct scenario_metrics m;
 	if (!s->in.completed) {
-		s->data.problem = xstrdup("the job did not complete");
+		s->data.problem = PROBLEM_INCOMPLETE;
 		return;
 	}
 	if (scenario_data(s, run, phases, kernels, &m) < 0)
@@ -594,10 +538,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	size_t n;
 	accounting_step_times(times, t, &n);
 	if (n == 0) {
-		s->data.problem = xstrdup(
-			times->ranks[0].format == METRICS_STEP_LOG
-				? "every matching step line is warm-up (profile.warmup_steps)"
-				: "the step data has no active steps");
+		s->data.problem = times->ranks[0].format == METRICS_STEP_LOG ? PROBLEM_ALL_WARMUP
+									      : PROBLEM_NO_ACTIVE;
 		free(t);
 		metrics_free(&m);
 		metrics_free(&logged);
@@ -690,9 +632,9 @@ void ana_run_free(struct ana_run *run)
 		free(s->in.backend);
 		free(s->in.job_dir);
 		free(s->in.series);
-		free(s->data.problem);
 		free(s->data.trace_not_analysed_names);
-		free(s->data.traces_missed);
+		for (int k = 0; k < s->data.n_trace_like && k < ANA_TRACE_LIKE_SHOWN; k++)
+			free(s->data.trace_like[k]);
 		free(s->steps.step_ms);
 		free(s->comm.colls);
 		clocks_free(&s->comm.clocks);

@@ -43,18 +43,81 @@ struct ana_input {
 				 * scheduler requeued the job before the attempt analysed; NULL */
 };
 
+/* Where step data comes from (the first present of the first five, in this order), and
+ * what is read beside it; the report names each in words. */
+enum data_source {
+	SOURCE_NONE,
+	SOURCE_TELEMETRY,      /* the trainer's telemetry (metrics/rank_<r>.jsonl) */
+	SOURCE_AORTA,          /* AORTA-style metrics */
+	SOURCE_TRACES,         /* PyTorch-profiler traces (files) */
+	SOURCE_NSYS,           /* Nsight Systems exports (files; NVTX ranges) */
+	SOURCE_STEP_LOG,       /* step lines in the rank logs (analysis.step_log) */
+	SOURCE_TRACE_OPS,      /* beside the telemetry: the traces' operators */
+	SOURCE_STEP_LOG_TIMES, /* the step times of traces without step boundaries */
+	SOURCE_MONITORS        /* the node monitors */
+};
+
+/* A source read, with its file count where the report gives one */
+struct ana_source {
+	enum data_source kind;
+	size_t files;
+};
+#define ANA_SOURCES 6
+
+/* Why a scenario was not analysed */
+enum ana_problem {
+	PROBLEM_NONE,
+	PROBLEM_INCOMPLETE,   /* the job did not complete */
+	PROBLEM_NO_STEP_DATA, /* no source gave step data: ana_missing says why each did not */
+	PROBLEM_ALL_WARMUP,   /* every matching step line is warm-up (profile.warmup_steps) */
+	PROBLEM_NO_ACTIVE     /* the step data has no active steps */
+};
+
+/* Why each source but the telemetry gave no step data (PROBLEM_NO_STEP_DATA; the
+ * telemetry had none, and the monitors' part is mon.have_monitor). */
+enum miss_traces {
+	MISS_TRACES_ABSENT,   /* no traces in traces/ */
+	MISS_TRACES_UNUSABLE, /* traces/ holds files, none usable: trace_files, trace_problem */
+	MISS_TRACES_UNMATCHED /* profile.traces matched no file (traces_missed) */
+};
+enum miss_nsys {
+	MISS_NSYS_ABSENT,  /* no export in nsys/ */
+	MISS_NSYS_UNUSABLE /* exports, none usable: nsys_problem */
+};
+enum miss_step_log {
+	MISS_STEP_LOG_NO_PATTERN, /* no analysis.step_log */
+	MISS_STEP_LOG_NO_MATCH    /* no line of the rank logs matches it */
+};
+struct ana_missing {
+	enum miss_traces traces;
+	enum miss_nsys nsys;
+	/* the first export that could not be used, and why (the reader's words) */
+	char nsys_problem[320];
+	enum miss_step_log step_log;
+};
+
+/* Profilers asked for that left no output (a bitset) */
+enum { PROFILE_NSYS = 1, PROFILE_PERF = 2 };
+
+/* Launched ranks without data named in the report, at most */
+#define ANA_RANKS_SHOWN 16
+/* Trace-like files named when profile.traces matched nothing, at most */
+#define ANA_TRACE_LIKE_SHOWN 3
+
 /* Where its step data came from, and what could not be used */
 struct ana_data {
 	int analysed;          /* telemetry found and used */
-	char *problem;         /* why it was not analysed */
+	enum ana_problem problem; /* why it was not analysed */
+	struct ana_missing missing; /* PROBLEM_NO_STEP_DATA: why each source gave none */
 	long bad_lines;        /* telemetry lines skipped: malformed or implausible */
 	enum metrics_format format; /* of the step data; METRICS_NONE without */
-	char source[48];        /* where the step data came from, in words; "" when none */
-	char sources[256];      /* every source found and used, for the report */
+	enum data_source source; /* where the step data came from; SOURCE_NONE when none */
+	struct ana_source sources[ANA_SOURCES]; /* every source found and used, in order */
+	int n_sources;
 	int monitors_only;      /* no step data: utilisation and verdict from the monitors alone */
 	size_t trace_files, trace_gpu_files;
 	size_t trace_unused;        /* files read for steps but not usable (damaged, no steps) */
-	char trace_problem[320];    /* the first of them, and why */
+	char trace_problem[320];    /* the first of them, and why (the reader's words) */
 	size_t trace_not_analysed;  /* files a failed map shard left without a result */
 	char *trace_not_analysed_names;
 	struct ana_op top_ops[ANA_TOP_OPS]; /* CPU operators by self time, from the traces */
@@ -62,15 +125,31 @@ struct ana_data {
 	double ops_total_ms;
 	struct perf_summary *perf;  /* perf stat counters, or NULL */
 	int nsys_reports;
-	char profile_missing[128]; /* profilers asked for that left no output */
+	unsigned profile_missing;  /* profilers asked for that left no output: PROFILE_* */
 	/* ranks the step data covers (the world size launched is ranks) */
 	int ranks_with_data;
-	/* launched ranks without data, or data from ranks beyond them; "" none */
-	char ranks_note[256];
-	/* profile.traces matched nothing: the globs, and trace-like files elsewhere; NULL */
-	char *traces_missed;
+	/* launched ranks without step data: how many, and the first ANA_RANKS_SHOWN */
+	int ranks_without_data;
+	int ranks_missing[ANA_RANKS_SHOWN];
+	int ranks_beyond;          /* ranks of the step data beyond the world size */
+	/* profile.traces (the run's trace_globs) matched no file: trace-like files elsewhere in
+	 * the job directory, how many and the first few (relative paths) */
+	int traces_missed;
+	int n_trace_like;
+	char *trace_like[ANA_TRACE_LIKE_SHOWN];
 	/* other scenarios that ran on its nodes at the same time, in words; "" none */
 	char contaminated[320];
+};
+
+/* Where a scenario's global batch comes from, the first known */
+enum batch_from {
+	BATCH_UNKNOWN,
+	BATCH_TELEMETRY,         /* the telemetry's */
+	BATCH_STEP_SAMPLES,      /* the step lines' samples */
+	BATCH_SCENARIO_GLOBAL,   /* the scenario's analysis.global_batch */
+	BATCH_SCENARIO_PER_RANK, /* the scenario's analysis.batch_per_rank x ranks */
+	BATCH_CAMPAIGN_GLOBAL,   /* the campaign's analysis.global_batch */
+	BATCH_CAMPAIGN_PER_RANK  /* the campaign's analysis.batch_per_rank x ranks */
 };
 
 /* Step times, throughput, loss, FLOPs, and the step-timeline figure's data */
@@ -81,9 +160,8 @@ struct ana_steps {
 	double *step_ms;
 	/* samples per second, or steps per second when the batch is unknown */
 	double throughput;
-	long global_batch;     /* samples per step over all ranks; 0 = unknown */
-	char throughput_unit[16]; /* "samples/s", or "steps/s" when the batch is unknown */
-	char batch_from[48];   /* where global_batch comes from, in words */
+	long global_batch;     /* samples per step over all ranks; 0 = unknown (steps/s) */
+	enum batch_from batch_from; /* where global_batch comes from */
 	double loss_first, loss_last;
 	int loss_known;         /* the step data carries the loss (traces do not) */
 	int slowest_rank;
@@ -192,12 +270,31 @@ struct ana_outcome {
 	enum share_kind wait_to;
 };
 
+/* Weak scaling keeps the per-rank batch, strong scaling the global batch */
+enum scaling_mode { SCALING_UNKNOWN, SCALING_WEAK, SCALING_STRONG };
+
+/* Why a scenario has no speedup, or what is odd about it */
+enum scaling_note {
+	SCALING_NOTE_NONE,
+	SCALING_NOTE_BATCHES_DIFFER, /* neither the per-rank nor the global batch is the
+				      * baseline's: no speedup */
+	SCALING_NOTE_DECLARED,       /* analysis.scaling (declared) says the other mode than the
+				      * batches, which are used */
+	SCALING_NOTE_ONE_BATCH,      /* the batch of it or of its baseline is unknown: no speedup */
+	SCALING_NOTE_NO_BATCH,       /* no batch and no analysis.scaling: no speedup */
+	SCALING_NOTE_SUPERLINEAR     /* efficiency above 100 % */
+};
+
 /* Against the baseline of its series */
 struct ana_scaling {
-	/* "weak" or "strong" against its baseline; "" when neither can be said */
-	char scaling_mode[8];
-	/* why no speedup is given, or what is odd about it; "" when nothing */
-	char scaling_note[320];
+	/* against its baseline; SCALING_UNKNOWN when neither can be said */
+	enum scaling_mode mode;
+	enum scaling_note note;
+	enum scaling_mode declared; /* analysis.scaling, for SCALING_NOTE_DECLARED */
+	/* the baseline's global batch, ranks and step spread, for the note */
+	long base_batch;
+	int base_ranks;
+	double base_spread_pct;
 	int is_baseline;
 	double speedup, efficiency; /* against the baseline of its series; 0 if none */
 	char baseline[72];
@@ -240,6 +337,15 @@ struct ana_scenario {
 /* Communication this much hidden behind compute (%): more overlap gains little. */
 #define ANA_OVERLAP_ENOUGH_PCT 40.0
 
+/* Per-rank compute that grew with the node count at the same work per rank: ranks
+ * contending for the machine */
+struct model_contention {
+	int found;
+	double base_ms, wide_ms; /* per-rank compute per step at the baseline and the widest */
+	int base_nodes, wide_nodes, wide_ranks;
+	char wide[72];           /* the widest scenario */
+};
+
 struct ana_model {
 	char series[72];       /* the baseline scenario of the series */
 	int points, base_nodes, max_nodes;
@@ -250,12 +356,13 @@ struct ana_model {
 	double eff8, eff16;    /* predicted parallel efficiency at 8 and 16 nodes */
 	/* nodes from which the overhead exceeds compute; 0 = not below 1024 */
 	int crossover;
-	char limit[640];       /* one sentence with the fitted numbers */
+	/* what limits scaling (unless contended): the largest share that is not compute in
+	 * the series' widest scenario, on the GPU's basis when limit_gpu */
+	enum share_kind limit;
+	int limit_gpu;
 	double max_err_pct;    /* largest |model - measured| / measured over the series' points */
 	int max_err_nodes;     /* where it is */
-	char fit[256];         /* one sentence on how well the model fits */
-	/* when per-rank compute grows with the node count at fixed work; "" otherwise */
-	char contention[512];
+	struct model_contention contention;
 };
 
 /* What a recommendation is about: one per cause (the verdict's share, or a
@@ -274,6 +381,14 @@ enum rec_kind {
 	REC_KIND_N
 };
 
+/* What a recommendation's predictions come from */
+enum rec_basis {
+	REC_BASIS_NONE,      /* no prediction */
+	REC_BASIS_HOST,      /* the host's step shares */
+	REC_BASIS_GPU,       /* the GPU's windows */
+	REC_BASIS_STRAGGLER  /* the straggler's impact */
+};
+
 /* A recommendation: its scenarios (indices into ana_run.sc) and, for each,
  * the median step and the step it predicts once the cause is removed: a
  * ceiling from the time taken off the step's critical path (the accounted
@@ -286,7 +401,7 @@ struct ana_rec {
 	size_t n;
 	size_t lead;            /* the one of them with the largest gain (0 when none has one) */
 	double gain_pct;        /* the largest predicted gain of its scenarios; 0 none */
-	const char *basis;      /* "host step shares", "GPU windows", "straggler impact", "none" */
+	enum rec_basis basis;   /* what its predictions come from */
 };
 
 struct ana_run {

@@ -2,7 +2,7 @@
  * measured. Per scenario: the parent's step times and accounting, the
  * prediction, the variant's step times, the 95 % bootstrap interval of
  * variant / parent and an outcome; for a miss, where the predicted time went,
- * from the two accountings. */
+ * from the two accountings, as numbers (write/checked_text.c says them). */
 #ifndef ANALYZERS_CHECKED_H
 #define ANALYZERS_CHECKED_H
 
@@ -26,6 +26,15 @@ enum check_outcome {
 enum { CHECK_SHARES = 6 };
 extern const char *const check_share_names[CHECK_SHARES];
 
+/* Where a missed prediction's time went: each share's ms per step in the parent and in
+ * the variant (at the parent's batch), the share the prediction took off and the one
+ * that grew most (by more than 1 % of the parent's step). */
+struct check_miss {
+	int known;              /* both runs' shares are known; else nothing below is */
+	int target, grew;       /* indices into check_share_names; -1 none */
+	double before_ms[CHECK_SHARES], after_ms[CHECK_SHARES];
+};
+
 struct ana_check {
 	char *scenario;
 	double predicted_ms;    /* < 0: none */
@@ -38,7 +47,10 @@ struct ana_check {
 	double measured_ms, lo_ms, hi_ms;
 	long variant_batch;      /* set when it differs from the parent's: the steps were scaled */
 	enum check_outcome outcome;
-	char *miss;             /* worse: where the predicted time went; else NULL */
+	/* a predicted gain that did not come (worse, or no measurable change below the
+	 * prediction): where the predicted time went */
+	int missed;
+	struct check_miss miss;
 };
 
 struct ana_variant {
@@ -47,16 +59,9 @@ struct ana_variant {
 	size_t n;
 };
 
-const char *check_outcome_name(enum check_outcome o);
-
 struct ana_run;
 /* Decides every check of run->variant from the analysed scenarios. */
 void checked_run(struct ana_run *run);
 void checked_free(struct ana_variant *v);
-struct strbuf;
-/* summary.json's checked_predictions (an array; empty when not a variant). */
-struct json_t *checked_json(const struct ana_variant *v);
-/* BOTTLENECK_ANALYSIS.md's "Predicted and measured" (nothing when not a variant). */
-void checked_md(struct strbuf *md, const struct ana_variant *v);
 
 #endif

@@ -131,7 +131,7 @@ int run_input_write(const struct ana_run *run)
 }
 
 /* Says why in e's text; -1. */
-__attribute__((format(printf, 2, 3))) static int bad(json_error_t *e, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int input_error(json_error_t *e, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -190,9 +190,9 @@ static int read_scenario(json_t *o, struct ana_run *run, json_error_t *e)
 			   "contaminated", &cont) < 0)
 		return -1;
 	if (!string_or_null(series) || !string_or_null(rq))
-		return bad(e, "series and requeued: a string or null");
+		return input_error(e, "series and requeued: a string or null");
 	if (!below_run_only(dir))
-		return bad(e, "job_dir \"%.64s\" is not below the run",
+		return input_error(e, "job_dir \"%.64s\" is not below the run",
 				dir);
 	char *full = job_dir_of(run->run_dir, dir);
 	ana_run_add(run, name, state, reason, backend, full, code, nodes, tpn);
@@ -217,7 +217,7 @@ static int read_probe(json_t *o, struct ana_run *run, json_error_t *e)
 			   "tasks_per_node", &tpn) < 0)
 		return -1;
 	if (!below_run_only(dir))
-		return bad(e, "job_dir \"%.64s\" is not below the run",
+		return input_error(e, "job_dir \"%.64s\" is not below the run",
 				dir);
 	char *full = job_dir_of(run->run_dir, dir);
 	ana_run_add_probe(run, name, state, backend, full, nodes, tpn);
@@ -231,11 +231,11 @@ static int read_reals(json_t *a, double **out, size_t *n_out, size_t want, json_
 	size_t n = json_array_size(a), i;
 	json_t *v;
 	if (!json_is_array(a) || (want && n != want))
-		return bad(e, "a list of %zu numbers expected", want);
+		return input_error(e, "a list of %zu numbers expected", want);
 	*out = xcalloc(n + 1, sizeof **out);
 	json_array_foreach(a, i, v) {
 		if (!json_is_number(v))
-			return bad(e, "a number expected");
+			return input_error(e, "a number expected");
 		(*out)[i] = json_number_value(v);
 	}
 	if (n_out)
@@ -290,7 +290,7 @@ static int read_thresholds(json_t *o, struct ana_thresholds *th, json_error_t *e
 	for (size_t k = 0; k < ANA_THRESHOLDS; k++) {
 		json_t *v = json_object_get(o, ana_threshold_keys[k].key);
 		if (!json_is_number(v))
-			return bad(e, "thresholds.%s: a number expected",
+			return input_error(e, "thresholds.%s: a number expected",
 					ana_threshold_keys[k].key);
 		*ana_threshold_at(th, k) = json_number_value(v);
 	}
@@ -328,7 +328,7 @@ static int read_settings(json_t *o, struct ana_run *run, json_error_t *e)
 			   &run->batch_per_rank, "global_batch", &gb, "scaling", &scaling) < 0)
 		return -1;
 	if (!string_or_null(base) || !string_or_null(log) || !string_or_null(scaling))
-		return bad(e, "baseline, step_log and scaling: a string or null");
+		return input_error(e, "baseline, step_log and scaling: a string or null");
 	run->baseline = dup_or_null(json_string_value(base));
 	run->step_log = dup_or_null(json_string_value(log));
 	run->scaling = dup_or_null(json_string_value(scaling));
@@ -345,11 +345,11 @@ static int read_lists(json_t *globs, json_t *sc, json_t *probes, struct ana_run 
 	json_t *v;
 	size_t i;
 	if (!json_is_array(globs) || !json_is_array(sc) || !json_is_array(probes))
-		return bad(e, "trace_globs, scenarios and probes must be lists");
+		return input_error(e, "trace_globs, scenarios and probes must be lists");
 	run->trace_globs = xcalloc(json_array_size(globs) + 1, sizeof *run->trace_globs);
 	json_array_foreach(globs, i, v) {
 		if (!json_is_string(v))
-			return bad(e, "trace_globs: strings expected");
+			return input_error(e, "trace_globs: strings expected");
 		run->trace_globs[run->n_trace_globs++] = xstrdup(json_string_value(v));
 	}
 	json_array_foreach(sc, i, v) {
@@ -374,7 +374,7 @@ static int read_doc(json_t *j, struct ana_run *run, json_error_t *e)
 			   "probes", &probes, "variant", &variant) < 0)
 		return -1;
 	if (strcmp(format, FORMAT_NAME) || version != RUN_INPUT_VERSION)
-		return bad(e, "format %.40s version %d, not %s version %d", format, version,
+		return input_error(e, "format %.40s version %d, not %s version %d", format, version,
 			   FORMAT_NAME, RUN_INPUT_VERSION);
 	run->campaign = xstrdup(campaign);
 	run->run_id = xstrdup(id);

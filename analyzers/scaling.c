@@ -1,7 +1,7 @@
 /* scaling: across the scenarios of a run, speedup and efficiency against each series'
  * baseline (strong or weak scaling by the batch), and a fitted model of the step
  * (compute / N + a constant + a term growing with log2(N)) per series, its fit and
- * where it says scaling ends; no prose beyond the model's own sentence. */
+ * where it says scaling ends, as numbers (write/scaling_text.c says them). */
 #include "analyzers/analysis.h"
 #include "util/run_layout.h"
 
@@ -31,68 +31,65 @@ static int same_series(const struct ana_scenario *a, const struct ana_scenario *
 		a->in.tasks_per_node == b->in.tasks_per_node;
 }
 
+/* The mode the batches say (both known), or the note why there is none. */
+static enum scaling_mode mode_of_batches(struct ana_scenario *s, const struct ana_scenario *base)
+{
+	if (s->steps.global_batch * base->in.ranks == base->steps.global_batch * s->in.ranks)
+		return SCALING_WEAK;
+	if (s->steps.global_batch == base->steps.global_batch)
+		return SCALING_STRONG;
+	s->scaling.note = SCALING_NOTE_BATCHES_DIFFER;
+	return SCALING_UNKNOWN;
+}
+
 /* Weak scaling keeps the per-rank batch, strong scaling the global batch;
  * from the batches when both are known, else from analysis.scaling. Either
  * way speedup is the ratio of samples per second (of step rates at strong
  * scaling's fixed work) and efficiency is speedup x baseline ranks / ranks.
  * Scenarios whose batch semantics differ from the baseline's get no speedup,
- * with the reason in scaling_note. */
+ * with the reason in the scaling note. */
 static void scale_against(struct ana_scenario *s, const struct ana_scenario *base,
-			  const char *declared)
+			  enum scaling_mode declared)
 {
 	double rr = (double) s->in.ranks / (double) (base->in.ranks ? base->in.ranks : 1),
 	       tr = base->steps.step_med_ms / s->steps.step_med_ms;
-	const char *mode = NULL;
-	s->scaling.speedup = s->scaling.efficiency = 0;
+	enum scaling_mode mode = declared;
+	struct ana_scaling *sc = &s->scaling;
+	sc->speedup = sc->efficiency = 0;
+	sc->declared = declared;
+	sc->base_batch = base->steps.global_batch;
+	sc->base_ranks = base->in.ranks;
+	sc->base_spread_pct = base->steps.spread_pct;
 	if (s == base) {
-		mode = s->steps.global_batch > 0 ? "" : declared ? declared : "";
+		mode = s->steps.global_batch > 0 ? SCALING_UNKNOWN : declared;
 	} else if (s->steps.global_batch > 0 && base->steps.global_batch > 0) {
-		if (s->steps.global_batch * base->in.ranks ==
-		    base->steps.global_batch * s->in.ranks)
-			mode = "weak";
-		else if (s->steps.global_batch == base->steps.global_batch)
-			mode = "strong";
-		else {
-			snprintf(
-				s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-				"no speedup: its batch semantics differ from %s's (global batch %ld at %d rank%s against %ld at %d: neither the per-rank nor the global batch is the same)",
-				base->in.name, s->steps.global_batch, s->in.ranks,
-				s->in.ranks == 1 ? "" : "s", base->steps.global_batch,
-				base->in.ranks);
+		if ((mode = mode_of_batches(s, base)) == SCALING_UNKNOWN)
 			return;
-		}
-		if (declared && strcmp(declared, mode))
-			snprintf(
-				s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-				"analysis.scaling says %s, but the batches (%ld at %d rank%s against %ld at %d) say %s scaling; the batches are used",
-				declared, s->steps.global_batch, s->in.ranks,
-				s->in.ranks == 1 ? "" : "s", base->steps.global_batch,
-				base->in.ranks, mode);
+		if (declared != SCALING_UNKNOWN && declared != mode)
+			sc->note = SCALING_NOTE_DECLARED;
 	} else if (s->steps.global_batch > 0 || base->steps.global_batch > 0) {
-		snprintf(
-			s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-			"no speedup: the batch of %s is known and that of %s is not; give both (analysis.batch_per_rank or analysis.global_batch)",
-			s->steps.global_batch > 0 ? s->in.name : base->in.name,
-			s->steps.global_batch > 0 ? base->in.name : s->in.name);
+		sc->note = SCALING_NOTE_ONE_BATCH;
 		return;
-	} else if (!declared) {
-		snprintf(
-			s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-			"no speedup: the samples per step are not known, so neither samples/s nor the scaling mode can be said; set analysis.global_batch (strong scaling), analysis.batch_per_rank (weak scaling) or analysis.scaling");
+	} else if (declared == SCALING_UNKNOWN) {
+		sc->note = SCALING_NOTE_NO_BATCH;
 		return;
-	} else
-		mode = declared;
-	snprintf(s->scaling.scaling_mode, sizeof s->scaling.scaling_mode, "%s", mode);
+	}
+	sc->mode = mode;
 	if (s->steps.global_batch > 0)
-		s->scaling.speedup = s->steps.throughput / base->steps.throughput;
+		sc->speedup = s->steps.throughput / base->steps.throughput;
 	else
-		s->scaling.speedup = !strcmp(mode, "strong") ? tr : tr * rr;
-	s->scaling.efficiency = s->scaling.speedup / rr;
-	if (s != base && s->scaling.efficiency > 1.0 && !s->scaling.scaling_note[0])
-		snprintf(
-			s->scaling.scaling_note, sizeof s->scaling.scaling_note,
-			"efficiency above 100 %% (%.0f %%) is not expected: most often the baseline was slowed by something the wider scenario escaped (a node shared with another job, see slurm.exclusive; caches the smaller per-rank share now fits), or noise (step spread %.1f %% against %.1f %%)",
-			100 * s->scaling.efficiency, s->steps.spread_pct, base->steps.spread_pct);
+		sc->speedup = mode == SCALING_STRONG ? tr : tr * rr;
+	sc->efficiency = sc->speedup / rr;
+	if (s != base && sc->efficiency > 1.0 && sc->note == SCALING_NOTE_NONE)
+		sc->note = SCALING_NOTE_SUPERLINEAR;
+}
+
+/* analysis.scaling, the campaign's word for when the batches are unknown. */
+static enum scaling_mode declared_mode(const char *word)
+{
+	if (word && !strcmp(word, "weak"))
+		return SCALING_WEAK;
+	return word && !strcmp(word, "strong") ? SCALING_STRONG : SCALING_UNKNOWN;
 }
 
 /* Scenarios scale against a baseline of the same series (same backend and
@@ -119,7 +116,7 @@ void scaling_run(struct ana_run *run)
 			continue;
 		snprintf(s->scaling.baseline, sizeof s->scaling.baseline, "%s", base->in.name);
 		s->scaling.is_baseline = base == s;
-		scale_against(s, base, run->scaling);
+		scale_against(s, base, declared_mode(run->scaling));
 	}
 }
 
@@ -129,7 +126,7 @@ static double norm_step(const struct ana_scenario *s, const struct ana_scenario 
 	if (s->steps.global_batch > 0 && base->steps.global_batch > 0)
 		return s->steps.step_med_ms * (double) base->steps.global_batch /
 			(double) s->steps.global_batch;
-	if (!strcmp(s->scaling.scaling_mode, "weak")) /* the global batch grows with the ranks */
+	if (s->scaling.mode == SCALING_WEAK) /* the global batch grows with the ranks */
 		return s->steps.step_med_ms * (double)base->in.ranks / (double)s->in.ranks;
 	return s->steps.step_med_ms;
 }
@@ -139,7 +136,7 @@ static int in_series(const struct ana_scenario *s, const struct ana_scenario *ba
 {
 	return s->data.analysed && !s->steps.no_steps &&
 		!strcmp(s->scaling.baseline, base->in.name) && s->in.nodes >= 1 &&
-		(s == base || s->scaling.scaling_mode[0]);
+		(s == base || s->scaling.mode != SCALING_UNKNOWN);
 }
 
 static double model_at(const struct ana_model *m, double n)
@@ -156,50 +153,27 @@ static double compute_share(const struct ana_scenario *s)
 	return s->outcome.basis == BASIS_HOST ? s->shares.compute_pct : -1;
 }
 
-/* The largest share that is not compute in the series' widest scenario. */
-static const char *overhead_name(const struct ana_scenario *w)
+/* The largest share that is not compute in the series' widest scenario, on its basis. */
+static void limit_of(struct ana_model *m, const struct ana_scenario *w)
 {
 	const double *g = w->gpu.gpu_pct;
 	int gpu = w->outcome.basis == BASIS_GPU;
-	struct { const char *name; double pct;
+	const struct {
+		enum share_kind kind;
+		double pct;
 	} o[] = {
-		{ "communication", gpu ? g[GPU_COMM] : w->shares.comm_pct },
-		{ "waiting for slower ranks", gpu ? 0 : w->shares.sync_wait_pct },
-		{ "data loading", gpu ? g[GPU_IDLE_DATA] : w->shares.data_pct },
-		{ gpu ? "host-device copies" : "I/O", gpu ? g[GPU_MEMCPY] : w->shares.io_pct },
-		{ gpu ? "the GPU waiting for the host" : "host overhead",
-		  gpu ? g[GPU_IDLE_HOST] : w->shares.other_pct },
+		{ SHARE_COMMUNICATION, gpu ? g[GPU_COMM] : w->shares.comm_pct },
+		{ SHARE_PEER_WAIT, gpu ? 0 : w->shares.sync_wait_pct },
+		{ SHARE_DATA, gpu ? g[GPU_IDLE_DATA] : w->shares.data_pct },
+		{ gpu ? SHARE_COPIES : SHARE_IO, gpu ? g[GPU_MEMCPY] : w->shares.io_pct },
+		{ SHARE_HOST, gpu ? g[GPU_IDLE_HOST] : w->shares.other_pct },
 	};
 	int k = 0;
 	for (int i = 1; i < 5; i++)
 		if (o[i].pct > o[k].pct)
 			k = i;
-	return o[k].name;
-}
-
-static void model_sentence(struct ana_model *m, const struct ana_scenario *widest)
-{
-	double n16 = model_at(m, 16), over16 = m->a + m->c * 4;
-	if (m->step_only) {
-		snprintf(
-			m->limit, sizeof m->limit,
-			"Fitted on the step times of %d scenarios (%d to %d nodes) without a compute term (where step time goes is not known, so no part of it can be called compute): %.2f + %.2f x log2(N) ms; predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16. What limits scaling cannot be said from step times alone: a trace with steps or the trainer's telemetry would say.",
-			m->points, m->base_nodes, m->max_nodes, m->a, m->c, 100 * m->eff8,
-			100 * m->eff16);
-		return;
-	}
-	const char *limiter = m->contention[0] ? "the ranks contending for the machine (see below)"
-					       : overhead_name(widest);
-	char from[64];
-	snprintf(from, sizeof from, "beyond %d nodes", MODEL_MAX_NODES);
-	if (m->crossover)
-		snprintf(from, sizeof from, "from %d node%s on", m->crossover,
-			 m->crossover == 1 ? "" : "s");
-	snprintf(
-		m->limit, sizeof m->limit,
-		"Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest %.2f + %.2f x log2(N) ms, so scaling is limited by %s, which outgrows compute %s: predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16, where that overhead is %.0f %% of a %.2f ms step.",
-		m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c, limiter, from,
-		100 * m->eff8, 100 * m->eff16, n16 > 0 ? 100 * over16 / n16 : 0, n16);
+	m->limit = o[k].kind;
+	m->limit_gpu = gpu;
 }
 
 /* How far the model is from the points it was fitted on. */
@@ -215,22 +189,12 @@ static void fit_quality(const struct ana_run *run, const struct ana_scenario *ba
 		if (err > m->max_err_pct)
 			m->max_err_pct = err, m->max_err_nodes = s->in.nodes;
 	}
-	if (m->max_err_pct <= MODEL_FITS_PCT)
-		snprintf(
-			m->fit, sizeof m->fit,
-			"The model fits the measured points within %.1f %% (largest error at %d node%s).",
-			m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
-	else
-		snprintf(
-			m->fit, sizeof m->fit,
-			"The model does not fit the measured points: it is off by %.1f %% at %d node%s, so its predictions beyond them are not reliable.",
-			m->max_err_pct, m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
 }
 
 /* Per-rank compute that grows with the node count at the same work per
  * rank is ranks contending for the machine, not communication. */
-static void contention(const struct ana_run *run, const struct ana_scenario *base,
-		       const struct ana_scenario *w, struct ana_model *m)
+static void contention(const struct ana_scenario *base, const struct ana_scenario *w,
+		       struct ana_model *m)
 {
 	double cb = base->steps.step_med_ms * compute_share(base) / 100,
 	       cw = w->steps.step_med_ms * compute_share(w) / 100;
@@ -238,15 +202,14 @@ static void contention(const struct ana_run *run, const struct ana_scenario *bas
 		base->steps.global_batch * w->in.ranks == w->steps.global_batch * base->in.ranks;
 	if (!same_work || cb <= 0 || cw < MODEL_CONTENTION_RATIO * cb)
 		return;
-	char where[160] = "";
-	if (run->host_cpus > 0)
-		snprintf(where, sizeof where,
-			 " (the local executor ran all %d ranks of %s on this machine's %d CPU%s)",
-			 w->in.ranks, w->in.name, run->host_cpus, run->host_cpus == 1 ? "" : "s");
-	snprintf(
-		m->contention, sizeof m->contention,
-		"Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network%s, so the slowdown is contention, not communication.",
-		cb, base->in.nodes, base->in.nodes == 1 ? "" : "s", cw, w->in.nodes, where);
+	struct model_contention *c = &m->contention;
+	c->found = 1;
+	c->base_ms = cb;
+	c->wide_ms = cw;
+	c->base_nodes = base->in.nodes;
+	c->wide_nodes = w->in.nodes;
+	c->wide_ranks = w->in.ranks;
+	snprintf(c->wide, sizeof c->wide, "%s", w->in.name);
 }
 
 /* Least squares: b >= 0 on compute ~ b/N; a, c >= 0 on the rest ~ a + c log2 N. */
@@ -291,9 +254,10 @@ void scaling_fit_series(struct ana_run *run, const struct ana_scenario *base)
 	for (int n = 1; n <= MODEL_MAX_NODES && !m.crossover && !step_only; n++)
 		if (m.a + m.c * log2(n) > m.b / n)
 			m.crossover = n;
-	if (!step_only)
-		contention(run, base, widest, &m);
-	model_sentence(&m, widest);
+	if (!step_only) {
+		contention(base, widest, &m);
+		limit_of(&m, widest);
+	}
 	fit_quality(run, base, &m);
 	run->models = xrealloc(run->models, (run->nmodels + 1) * sizeof *run->models);
 	run->models[run->nmodels++] = m;

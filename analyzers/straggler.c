@@ -16,8 +16,6 @@ enum {
 	P_OTHER = STRAGGLER_OTHER,
 	P_N = STRAGGLER_UNKNOWN
 };
-static const char *const phase_word[P_N + 1] = { "compute", "data loading", "I/O", "host/other",
-						 "unknown" };
 
 static void phases_of(const struct step_rec *s, double *p)
 {
@@ -324,7 +322,6 @@ static void straggler_of(struct straggler *s, const struct rank_metrics *rk,
 		best = sum->margin[ph] > sum->margin[best] ? ph : best;
 	int known = sum->margin[best] >= STRAGGLER_CAUSE_SHARE * sum->imposed;
 	s->cause_kind = known ? (enum straggler_cause)best : STRAGGLER_UNKNOWN;
-	snprintf(s->cause, sizeof s->cause, "%s", phase_word[s->cause_kind]);
 	s->cause_ms = sum->margin[best] / (double)counted;
 }
 

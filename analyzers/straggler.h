@@ -44,8 +44,7 @@ enum straggler_cause {
 struct straggler {
 	int rank;
 	char node[128];          /* the node it ran on, from its telemetry ("" unknown) */
-	enum straggler_cause cause_kind;
-	char cause[16];          /* its name: compute, data loading, I/O, host/other, unknown */
+	enum straggler_cause cause_kind; /* write/evidence.h names it */
 	double cause_ms;         /* per step, how much more than the others' median in that phase */
 	/* the others' waiting it causes, per step, as a share of the median step */
 	double impact_pct;

@@ -4,6 +4,7 @@
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
+#include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/summary_keys.h"
@@ -65,8 +66,9 @@ static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scen
 	case REC_STRAGGLER:
 		strbuf_addf(sb,
 			    "rank %d%s%s keeps the others waiting (its cause: %s%s); balance its data or work, or move it off a busy node, before tuning the collectives",
-			    g->rank, g->node[0] ? " on " : "", g->node, g->cause,
-			    strcmp(g->cause, "unknown") ? "" : ": no phase explains half of it");
+			    g->rank, g->node[0] ? " on " : "", g->node,
+			    evidence_cause_words(g->cause_kind),
+			    g->cause_kind != STRAGGLER_UNKNOWN ? "" : ": no phase explains half of it");
 		return;
 	case REC_DATA:
 		strbuf_adds(sb, gpu ? "the GPU idles while the host loads data: add data-loader workers or prefetch depth, pin memory, or make decoding cheaper, so that loading hides behind the GPU's work"
@@ -133,7 +135,8 @@ static void compute_words(struct strbuf *sb, enum rec_kind k, const struct ana_s
 	}
 	strbuf_addf(sb,
 		    "where step time goes is not known (%s): no recommendation is drawn from unknown shares; collect a PyTorch-profiler trace with steps (prof.step() once per step, profile.traces) or the trainer's telemetry, and profile.monitor for utilisation",
-		    s->data.source[0] ? s->data.source : "node monitors alone");
+		    s->data.source != SOURCE_NONE ? data_text_source(s->data.source)
+						  : "node monitors alone");
 }
 
 /* The advice of a cause in words, from its lead scenario's numbers. */
@@ -160,6 +163,22 @@ static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct a
 	}
 }
 
+/* What a recommendation's predictions come from, in words. */
+static const char *rec_basis_words(enum rec_basis b)
+{
+	switch (b) {
+	case REC_BASIS_NONE:
+		return "none";
+	case REC_BASIS_HOST:
+		return "host step shares";
+	case REC_BASIS_GPU:
+		return "GPU windows";
+	case REC_BASIS_STRAGGLER:
+		return "straggler impact";
+	}
+	return "none";
+}
+
 /* A recommendation in words: its scenarios, the advice, each prediction. */
 char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 {
@@ -180,7 +199,7 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 	}
 	if (pred.len)
 		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
-			    r->basis, pred.buf);
+			    rec_basis_words(r->basis), pred.buf);
 	strbuf_adds(&sb, ".");
 	strbuf_free(&pred);
 	return strbuf_detach(&sb);
@@ -209,7 +228,8 @@ json_t *recs_json(const struct ana_run *run)
 						   SK_KIND, rec_kind_name(r->kind), SK_SERIES,
 						   r->series, SK_SCENARIOS, names, SK_TEXT, text,
 						   SK_STEP_MS, step, SK_PREDICTED_STEP_MS, pred,
-						   "predicted_gain_pct", gain, "basis", r->basis));
+						   "predicted_gain_pct", gain, "basis",
+						   rec_basis_words(r->basis)));
 		free(text);
 	}
 	return a;
@@ -226,7 +246,7 @@ int series_advice(struct rec *r, const struct ana_model *m, const struct ana_run
 	if (m->eff16 >= MODEL_ADVICE_EFFICIENCY || m->max_err_pct > MODEL_FITS_PCT)
 		return 0;
 	r->gain = m->step_only ? 0 : over;
-	if (m->contention[0])
+	if (m->contention.found)
 		strbuf_addf(&sb,
 			    "**Series of %s**: measure scaling where each rank has its own resources (%s); the model's %.0f %% efficiency at 16 nodes reflects contention.",
 			    m->series,

@@ -1,6 +1,7 @@
 #include "analyzers/write/evidence.h"
 
 #include "analyzers/read/metrics.h"
+#include "analyzers/write/data_text.h"
 
 #include <string.h>
 
@@ -28,6 +29,23 @@ const char *evidence_share_words(enum share_kind k, enum verdict_basis basis, in
 		break;
 	}
 	return "?";
+}
+
+const char *evidence_cause_words(enum straggler_cause k)
+{
+	switch (k) {
+	case STRAGGLER_COMPUTE:
+		return "compute";
+	case STRAGGLER_DATA:
+		return "data loading";
+	case STRAGGLER_IO:
+		return "I/O";
+	case STRAGGLER_OTHER:
+		return "host/other";
+	case STRAGGLER_UNKNOWN:
+		break;
+	}
+	return "unknown";
 }
 
 static int has_straggler(const struct ana_scenario *s)
@@ -142,7 +160,8 @@ static void straggler_said(struct strbuf *sb, const struct ana_scenario *s)
 	strbuf_addf(sb,
 		    ": rank %d%s%s arrived last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; its cause: %s%s",
 		    g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct, g->impact_pct,
-		    g->cause, strcmp(g->cause, "unknown") ? "" : " (no phase explains half of it)");
+		    evidence_cause_words(g->cause_kind),
+		    g->cause_kind != STRAGGLER_UNKNOWN ? "" : " (no phase explains half of it)");
 }
 
 /* The decided verdict: its share first, then every share, the flags, how sure. */
@@ -164,7 +183,8 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 			    "; of it, %.1f %% of step time is the other ranks waiting for rank %d%s%s, for its extra %s (%.2f ms a step more than the others' median)",
 			    s->shares.sync_wait_pct, s->comm.stragglers[0].rank,
 			    s->comm.stragglers[0].node[0] ? " on " : "", s->comm.stragglers[0].node,
-			    s->comm.stragglers[0].cause, s->comm.stragglers[0].cause_ms);
+			    evidence_cause_words(s->comm.stragglers[0].cause_kind),
+			    s->comm.stragglers[0].cause_ms);
 	strbuf_adds(sb, " (");
 	if (b == BASIS_GPU)
 		gpu_shares(sb, s);
@@ -195,7 +215,7 @@ void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struc
 		if (s->data.analysed && !s->shares.shares_known)
 			strbuf_addf(sb,
 				    "where step time goes is not known: the source (%s) gives step times only, and there is no node monitor data; no verdict is drawn (a trace with steps, the trainer's telemetry or profile.monitor would give one)",
-				    s->data.source);
+				    data_text_source(s->data.source));
 		else
 			strbuf_adds(sb, "no breakdown of the step and no node monitor data (profile.monitor: true records utilisation and memory)");
 		return;

@@ -12,5 +12,7 @@ void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struc
 /* A share in words ("exposed communication and waiting for peers", "the GPU
  * waiting for the host" ...), for the basis it was measured on. */
 const char *evidence_share_words(enum share_kind k, enum verdict_basis basis, int straggler);
+/* A straggler's cause ("compute", "data loading", "I/O", "host/other", "unknown"). */
+const char *evidence_cause_words(enum straggler_cause k);
 
 #endif

@@ -4,7 +4,10 @@
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
+#include "analyzers/write/checked_text.h"
+#include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
+#include "analyzers/write/scaling_text.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/summary_keys.h"
 
@@ -48,18 +51,21 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 			    s->steps.step_med_ms);
 	else
 		strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->steps.step_med_ms,
-			    s->steps.throughput, s->steps.throughput_unit);
-	if (s->scaling.baseline[0] && !s->scaling.is_baseline && s->scaling.scaling_mode[0])
+			    s->steps.throughput, data_text_throughput_unit(s));
+	if (s->scaling.baseline[0] && !s->scaling.is_baseline &&
+	    s->scaling.mode != SCALING_UNKNOWN)
 		strbuf_addf(md, "; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s",
-			    s->scaling.scaling_mode, s->scaling.speedup,
+			    scaling_text_mode(s->scaling.mode), s->scaling.speedup,
 			    s->scaling.speedup < 1 ? " (slower than the baseline)" : "",
 			    100 * s->scaling.efficiency, s->scaling.baseline);
-	if (s->scaling.scaling_note[0])
-		strbuf_addf(md, "; %s", s->scaling.scaling_note);
+	if (s->scaling.note != SCALING_NOTE_NONE) {
+		strbuf_adds(md, "; ");
+		scaling_text_note(md, s);
+	}
 	if (s->data.contaminated[0])
 		strbuf_addf(md, "; **contaminated**: it shared nodes with %s",
 			    s->data.contaminated);
-	strbuf_addf(md, " (from %s).\n", s->data.source);
+	strbuf_addf(md, " (from %s).\n", data_text_source(s->data.source));
 }
 
 static void md_summary(struct strbuf *md, const struct ana_run *run)
@@ -138,15 +144,19 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 
 /* Trace files a failed shard of the map step left without a result, and
  * those that were read but could not be used. */
-static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s)
+static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s,
+			    const struct ana_run *run)
 {
 	if (steps_from_traces(s))
 		strbuf_addf(md,
 			    "%zu of %zu trace file%s could not be used, the first because: %s.\n\n",
 			    s->data.trace_unused, s->data.trace_files,
 			    s->data.trace_files == 1 ? "" : "s", s->data.trace_problem);
-	if (s->data.analysed && s->data.traces_missed)
-		strbuf_addf(md, "Traces: %s.\n\n", s->data.traces_missed);
+	if (s->data.analysed && s->data.traces_missed) {
+		char *missed = data_text_traces_missed(s, run);
+		strbuf_addf(md, "Traces: %s.\n\n", missed);
+		free(missed);
+	}
 	if (s->data.trace_not_analysed)
 		strbuf_addf(md,
 			    "**%zu trace file%s not analysed**: the map step's shard failed twice on %s: %s. Run `campaign aggregate` again to analyse them.\n\n",
@@ -237,8 +247,8 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_addf(md,
 			    " **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; cause: %s",
 			    g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct,
-			    g->impact_pct, g->cause);
-		if (strcmp(g->cause, "unknown"))
+			    g->impact_pct, evidence_cause_words(g->cause_kind));
+		if (g->cause_kind != STRAGGLER_UNKNOWN)
 			strbuf_addf(md, " (%.2f ms more per step than the other ranks' median)",
 				    g->cause_ms);
 		strbuf_addf(md, "; so many last arrivals by chance alone: p = %.1e.", g->chance_p);
@@ -303,7 +313,7 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			 s->steps.step_med_ms);
 		snprintf(p95, sizeof p95, s->steps.no_steps ? "–" : "%.2f", s->steps.step_p95_ms);
 		snprintf(thr, sizeof thr, s->steps.no_steps ? "–" : "%.1f %s", s->steps.throughput,
-			 s->steps.throughput_unit);
+			 data_text_throughput_unit(s));
 		gpu |= s->outcome.basis == BASIS_GPU;
 		strbuf_addf(md,
 			    "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
@@ -322,11 +332,15 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *s,
 				  const struct ana_run *run)
 {
-	if (!s->data.analysed && s->in.completed) {
+	if (s->data.analysed)
+		return 0;
+	char *why = data_text_problem(s, run);
+	if (s->in.completed) {
 		strbuf_addf(md,
 			    "The job **completed**, but left nothing to time its steps from: %s. Its job log is `%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n",
-			    s->data.problem ? s->data.problem : "", s->in.name, s->in.name);
-		md_not_analysed(md, s);
+			    why, s->in.name, s->in.name);
+		free(why);
+		md_not_analysed(md, s, run);
 		if (s->data.monitors_only) {
 			char *ev = evidence_of(s, run);
 			strbuf_addf(md,
@@ -338,37 +352,37 @@ static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *
 		}
 		return 1;
 	}
-	if (!s->data.analysed) {
-		strbuf_addf(md, "State **%s**", s->in.state);
-		if (s->in.exit_code >= 0)
-			strbuf_addf(md, ", exit code %d", s->in.exit_code);
-		if (s->in.reason[0])
-			strbuf_addf(md, " (%s)", s->in.reason);
-		strbuf_addf(md, ". Not analysed: %s. Its job log is in `%s/`.\n\n",
-			    s->data.problem ? s->data.problem : "", s->in.name);
-		return 1;
-	}
-	return 0;
+	strbuf_addf(md, "State **%s**", s->in.state);
+	if (s->in.exit_code >= 0)
+		strbuf_addf(md, ", exit code %d", s->in.exit_code);
+	if (s->in.reason[0])
+		strbuf_addf(md, " (%s)", s->in.reason);
+	strbuf_addf(md, ". Not analysed: %s. Its job log is in `%s/`.\n\n", why, s->in.name);
+	free(why);
+	return 1;
 }
 
 /* The verdict with its evidence and what may weaken it. */
 static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 			     const struct ana_run *run)
 {
-	char *ev = evidence_of(s, run);
+	char *ev = evidence_of(s, run), *sources = data_text_sources(s),
+	     *ranks = data_text_ranks(s);
 	strbuf_addf(md, "**%s**: %s.\n\nSource: %s.\n\n", verdict_name(s->outcome.v.verdict), ev,
-		    s->data.sources);
+		    sources);
 	free(ev);
+	free(sources);
 	if (s->gpu.gpu_basis)
 		strbuf_adds(md,
 			    "The verdict comes from the GPU timeline: on a GPU the host's ranges time kernel launches, not the work, so the host phase shares below are supporting detail.\n\n");
-	if (s->data.ranks_note[0])
-		strbuf_addf(md, "Ranks: %s.\n\n", s->data.ranks_note);
+	if (ranks[0])
+		strbuf_addf(md, "Ranks: %s.\n\n", ranks);
+	free(ranks);
 	if (s->data.contaminated[0])
 		strbuf_addf(md,
 			    "**Contaminated**: its job ran on the same nodes at the same time as %s, so its step times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
 			    s->data.contaminated);
-	md_not_analysed(md, s);
+	md_not_analysed(md, s, run);
 	if (s->data.bad_lines)
 		strbuf_addf(md, "%ld %s line%s %s and %s skipped.\n\n", s->data.bad_lines,
 			    s->shares.shares_known ? "telemetry" : "step-log",
@@ -425,17 +439,17 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 	if (s->shares.gemm_pct + s->shares.elementwise_pct > 0)
 		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n",
 			    s->shares.gemm_pct, s->shares.elementwise_pct);
-	if (!strcmp(s->steps.throughput_unit, "steps/s"))
+	if (s->steps.global_batch <= 0) /* throughput in steps/s */
 		strbuf_adds(md,
 			    "Throughput is in steps per second: the samples per step are not known (set `analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a `samples` group in `analysis.step_log`).\n\n");
 	else
 		strbuf_addf(md, "Global batch %ld sample%s per step (from %s).\n\n",
 			    s->steps.global_batch, s->steps.global_batch == 1 ? "" : "s",
-			    s->steps.batch_from);
+			    data_text_batch_from(s->steps.batch_from));
 	if (!s->shares.shares_known)
 		strbuf_addf(md,
 			    "Where step time goes is not known: the source (%s) gives step times only (data, compute, communication and I/O shares are n/a; the trainer's telemetry or PyTorch-profiler traces give them). The verdict is %s.\n\n",
-			    s->data.source,
+			    data_text_source(s->data.source),
 			    s->mon.have_monitor
 				    ? "from the node monitors alone"
 				    : "undetermined: nothing is concluded from unknown shares");
@@ -446,10 +460,17 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 				const struct ana_scenario *s)
 {
 	md_top_ops(md, s);
-	if (s->data.profile_missing[0])
+	if (s->data.profile_missing) {
+		unsigned pm = s->data.profile_missing;
+		char which[32];
+		snprintf(which, sizeof which, "%s%s%s",
+			 pm & PROFILE_NSYS ? data_text_profiler(PROFILE_NSYS) : "",
+			 pm == (PROFILE_NSYS | PROFILE_PERF) ? ", " : "",
+			 pm & PROFILE_PERF ? data_text_profiler(PROFILE_PERF) : "");
 		strbuf_addf(md,
 			    "Profile missing: %s was asked for but left no output (not installed on the nodes? the job log says).\n\n",
-			    s->data.profile_missing);
+			    which);
+	}
 	if (s->data.perf) {
 		strbuf_addf(md, "perf stat (summed over %d rank%s):", s->data.perf->ranks,
 			    s->data.perf->ranks == 1 ? "" : "s");
@@ -572,7 +593,8 @@ static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct
 		char gb[24] = "unknown", sp[24] = "–", ef[24] = "–";
 		if (s->steps.global_batch > 0)
 			snprintf(gb, sizeof gb, "%ld", s->steps.global_batch);
-		if (s->scaling.is_baseline || s->scaling.scaling_mode[0]) {
+		int moded = s->scaling.mode != SCALING_UNKNOWN;
+		if (s->scaling.is_baseline || moded) {
 			snprintf(sp, sizeof sp, "%.2fx", s->scaling.speedup);
 			snprintf(ef, sizeof ef, "%.0f %%", 100 * s->scaling.efficiency);
 		}
@@ -584,13 +606,12 @@ static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct
 				 pct[k]);
 		strbuf_addf(md, "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %s | %s | %s |\n",
 			    s->in.name, s->in.nodes, s->in.ranks, gb, s->steps.throughput,
-			    s->steps.throughput_unit,
-			    s->scaling.is_baseline               ? "baseline"
-				    : s->scaling.scaling_mode[0] ? s->scaling.scaling_mode
-								 : "–",
+			    data_text_throughput_unit(s),
+			    s->scaling.is_baseline ? "baseline"
+			    : moded		   ? scaling_text_mode(s->scaling.mode)
+						   : "–",
 			    sp, ef, sh[0], sh[1], sh[2]);
-		if (s->in.ranks > last->in.ranks &&
-		    (s->scaling.scaling_mode[0] || s->scaling.is_baseline))
+		if (s->in.ranks > last->in.ranks && (moded || s->scaling.is_baseline))
 			last = s;
 	}
 	return last;
@@ -606,13 +627,13 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 		    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
 		    base->in.name, base->in.backend, base->in.tasks_per_node,
 		    base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
-		    base->steps.throughput_unit);
+		    data_text_throughput_unit(base));
 	const struct ana_scenario *last = md_series_rows(md, run, base);
 	if (last != base && (!base->shares.shares_known || !last->shares.shares_known))
 		strbuf_addf(md,
 			    "\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
 			    base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
-			    base->data.source);
+			    data_text_source(base->data.source));
 	else if (last != base)
 		strbuf_addf(md,
 			    "\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of step time, compute from %.1f %% to %.1f %% and data loading from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %.0f %%.\n\n",
@@ -627,9 +648,11 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].data.analysed &&
 		    !strcmp(run->sc[i].scaling.baseline, base->in.name) &&
-		    run->sc[i].scaling.scaling_note[0])
-			strbuf_addf(md, "- **%s**: %s.\n", run->sc[i].in.name,
-				    run->sc[i].scaling.scaling_note);
+		    run->sc[i].scaling.note != SCALING_NOTE_NONE) {
+			strbuf_addf(md, "- **%s**: ", run->sc[i].in.name);
+			scaling_text_note(md, &run->sc[i]);
+			strbuf_adds(md, ".\n");
+		}
 	strbuf_adds(md, "\n");
 }
 
@@ -654,23 +677,39 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 		else
 			snprintf(form, sizeof form, "%.3f / N + %.3f + %.3f x log2(N)", m->b, m->a,
 				 m->c);
+		struct strbuf limit = STRBUF_INIT, fit = STRBUF_INIT;
+		scaling_text_limit(&limit, m);
+		scaling_text_fit(&fit, m);
 		if (m->max_err_pct > MODEL_FITS_PCT)
 			strbuf_addf(
 				md,
 				"**Model for the series of %s**: step time (ms, at the baseline's global batch) T(N) = %s%s. %s No prediction is drawn from it.\n\n",
 				m->series, form,
-				m->step_only ? " (no compute term: step times only)" : "", m->fit);
+				m->step_only ? " (no compute term: step times only)" : "", fit.buf);
 		else
 			strbuf_addf(
 				md,
 				"**Model for the series of %s**: step time (ms, at the baseline's global batch) T(N) = %s%s. Predicted parallel efficiency: **%.0f %% at 8 nodes, %.0f %% at 16 nodes**.\n\n%s %s\n\n",
 				m->series, form,
 				m->step_only ? " (no compute term: step times only)" : "",
-				100 * m->eff8, 100 * m->eff16, m->limit, m->fit);
-		if (m->contention[0])
-			strbuf_addf(md, "**Contention.** %s\n\n", m->contention);
+				100 * m->eff8, 100 * m->eff16, limit.buf, fit.buf);
+		strbuf_free(&limit);
+		strbuf_free(&fit);
+		if (m->contention.found) {
+			strbuf_adds(md, "**Contention.** ");
+			scaling_text_contention(md, m, run->host_cpus);
+			strbuf_adds(md, "\n\n");
+		}
 	}
 	md_figures(md, run);
+}
+
+void fabric_probe_problem(struct strbuf *sb, const struct ana_probe *p)
+{
+	if (strcmp(p->state, "COMPLETED"))
+		strbuf_addf(sb, "the probe job ended %s", p->state);
+	else
+		strbuf_adds(sb, p->problem);
 }
 
 /* What each fabric probe measured (analysis.fabric_probe). */
@@ -683,8 +722,10 @@ static void md_fabric(struct strbuf *md, const struct ana_run *run)
 	for (size_t i = 0; i < run->nprobes; i++) {
 		const struct ana_probe *p = &run->probes[i];
 		strbuf_addf(md, "| %s | %s | %d | %d | ", p->name, p->backend, p->nodes, p->ranks);
-		if (!p->n)
-			strbuf_addf(md, "no result: %s", p->problem);
+		if (!p->n) {
+			strbuf_adds(md, "no result: ");
+			fabric_probe_problem(md, p);
+		}
 		for (size_t k = 0; k < p->n; k++) {
 			char label[32];
 			double b = p->pts[k].bytes;
@@ -704,10 +745,12 @@ static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
 		const struct ana_scenario *s = &run->sc[i];
 		if (s->data.analysed)
 			continue;
-		if (s->in.completed)
+		if (s->in.completed) {
+			char *why = data_text_problem(s, run);
 			strbuf_addf(md, "- **%s** completed but cannot be analysed: %s.\n",
-				    s->in.name, s->data.problem ? s->data.problem : "");
-		else
+				    s->in.name, why);
+			free(why);
+		} else
 			strbuf_addf(md,
 				    "- **%s** ended %s: read `%s/slurm-*.out` (and `%s/logs/`), fix the cause and run it again (`campaign resubmit RUN %s`).\n",
 				    s->in.name, s->in.state, s->in.name, s->in.name, s->in.name);

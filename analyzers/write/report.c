@@ -6,6 +6,7 @@
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
+#include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/summary_keys.h"
@@ -41,7 +42,7 @@ static int write_scenario_files(const struct ana_scenario *s, const struct ana_r
 			&txt, "scenario %s: %s%s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f %s\n",
 			s->in.name, verdict_name(s->outcome.v.verdict),
 			s->outcome.v.borderline ? " (borderline)" : "", ev, s->steps.step_med_ms,
-			s->steps.step_p95_ms, s->steps.throughput, s->steps.throughput_unit);
+			s->steps.step_p95_ms, s->steps.throughput, data_text_throughput_unit(s));
 		free(ev);
 		if (s->shares.shares_known)
 			strbuf_addf(&txt,
@@ -50,10 +51,12 @@ static int write_scenario_files(const struct ana_scenario *s, const struct ana_r
 				    s->shares.sync_wait_pct, s->shares.other_pct);
 		else
 			strbuf_adds(&txt, "data, compute, communication: n/a (step times only)\n");
-	}
-	else
+	} else {
+		char *why = data_text_problem(s, run);
 		strbuf_addf(&txt, "scenario %s: %s, not analysed: %s\n", s->in.name, s->in.state,
-			    s->data.problem ? s->data.problem : "");
+			    why);
+		free(why);
+	}
 	if (rc == 0)
 		rc = fsio_write_atomic(p.buf, txt.buf, txt.len, 0644);
 	strbuf_free(&p);

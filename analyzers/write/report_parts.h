@@ -9,6 +9,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+struct strbuf;
+
 /* summary_json.c */
 /* A number rounded for JSON (null when not finite). */
 json_t *jnum(double v);
@@ -23,6 +25,9 @@ json_t *summary_json(const struct ana_run *run);
 /* markdown.c */
 /* What the fabric probe says of the scenario's all-reduce rate, as a clause. */
 void fabric_clause(const struct ana_scenario *s, char *buf, size_t n);
+/* Why a fabric probe has no result: its job did not complete, or what its fabric.json
+ * lacked (nothing when it has one). */
+void fabric_probe_problem(struct strbuf *sb, const struct ana_probe *p);
 /* Writes run_dir/BOTTLENECK_ANALYSIS.md. */
 int write_markdown(const struct ana_run *run);
 

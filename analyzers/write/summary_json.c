@@ -4,7 +4,10 @@
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
+#include "analyzers/write/checked_text.h"
+#include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
+#include "analyzers/write/scaling_text.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/summary_keys.h"
 
@@ -108,6 +111,16 @@ static json_t *collectives_json(const struct ana_scenario *s)
 	return a;
 }
 
+/* Why a probe has no result: its job did not complete, or its fabric.json (null: none). */
+static json_t *probe_problem(const struct ana_probe *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	fabric_probe_problem(&sb, p);
+	json_t *j = sb.len ? json_string(sb.buf) : json_null();
+	strbuf_free(&sb);
+	return j;
+}
+
 /* summary.json's fabric_probes: what each probe measured, per size. */
 static json_t *probes_json(const struct ana_run *run)
 {
@@ -125,8 +138,7 @@ static json_t *probes_json(const struct ana_run *run)
 			a,
 			json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:o}", SK_NAME, p->name,
 				  "backend", p->backend, "nodes", p->nodes, "ranks", p->ranks,
-				  "state", p->state, SK_SIZES, sizes, "problem",
-				  p->problem[0] ? json_string(p->problem) : json_null()));
+				  "state", p->state, SK_SIZES, sizes, "problem", probe_problem(p)));
 	}
 	return a;
 }
@@ -163,18 +175,18 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 	}
 	json_object_set_new(o, "perf", perf);
 	json_object_set_new(o, "nsys_reports", json_integer(s->data.nsys_reports));
-	if (s->data.profile_missing[0]) {
-		char buf[128], *save = NULL;
-		snprintf(buf, sizeof buf, "%s", s->data.profile_missing);
-		for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
-			json_array_append_new(missing, json_string(t));
-	}
+	for (unsigned bit = PROFILE_NSYS; bit <= PROFILE_PERF; bit <<= 1)
+		if (s->data.profile_missing & bit)
+			json_array_append_new(missing, json_string(data_text_profiler(bit)));
 	json_object_set_new(o, "profile_missing", missing);
+	enum data_source src = s->data.source != SOURCE_NONE ? s->data.source
+			       : s->data.monitors_only	     ? SOURCE_MONITORS
+							     : SOURCE_NONE;
 	json_object_set_new(o, "source",
-			    s->data.source[0]               ? json_string(s->data.source)
-				    : s->data.monitors_only ? json_string("node monitors")
-							    : json_null());
-	json_object_set_new(o, "sources", json_string(s->data.sources));
+			    src != SOURCE_NONE ? json_string(data_text_source(src)) : json_null());
+	char *sources = data_text_sources(s);
+	json_object_set_new(o, "sources", json_string(sources));
+	free(sources);
 	json_object_set_new(o, "trace_files", json_integer((json_int_t)s->data.trace_files));
 	if (s->data.trace_not_analysed)
 		json_object_set_new(o, "trace_files_not_analysed",
@@ -228,10 +240,11 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, SK_GLOBAL_BATCH,
 			    samples ? json_integer(s->steps.global_batch) : json_null());
 	json_object_set_new(o, "batch_from",
-			    samples ? json_string(s->steps.batch_from) : json_null());
+			    samples ? json_string(data_text_batch_from(s->steps.batch_from))
+				    : json_null());
 	json_object_set_new(o, "throughput",
 			    s->steps.no_steps ? json_null() : jnum(s->steps.throughput));
-	json_object_set_new(o, "throughput_unit", json_string(s->steps.throughput_unit));
+	json_object_set_new(o, "throughput_unit", json_string(data_text_throughput_unit(s)));
 	json_object_set_new(o, SK_THROUGHPUT_SAMPLES_PER_S,
 			    samples && !s->steps.no_steps ? jnum(s->steps.throughput)
 							  : json_null());
@@ -426,28 +439,34 @@ static void sc_verdict(json_t *o, const struct ana_scenario *s, const struct ana
 				      jnum(s->steps.loss_last)));
 }
 
-/* Against the baseline; what the traces missed; ranks with data. */
-static void sc_scaling(json_t *o, const struct ana_scenario *s)
+/* A string, or null when it is empty; frees it. */
+static json_t *text_or_null(char *text)
 {
+	json_t *j = text[0] ? json_string(text) : json_null();
+	free(text);
+	return j;
+}
+
+/* Against the baseline; what the traces missed; ranks with data. */
+static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana_run *run)
+{
+	struct strbuf note = STRBUF_INIT;
 	json_object_set_new(o, SK_BASELINE,
 			    s->scaling.baseline[0] ? json_string(s->scaling.baseline)
 						   : json_null());
-	int scaled =
-		s->scaling.baseline[0] && (s->scaling.is_baseline || s->scaling.scaling_mode[0]);
+	int scaled = s->scaling.baseline[0] &&
+		(s->scaling.is_baseline || s->scaling.mode != SCALING_UNKNOWN);
 	json_object_set_new(o, SK_SPEEDUP, scaled ? jnum(s->scaling.speedup) : json_null());
 	json_object_set_new(o, SK_EFFICIENCY, scaled ? jnum(s->scaling.efficiency) : json_null());
 	json_object_set_new(o, "scaling_mode",
-			    s->scaling.scaling_mode[0] ? json_string(s->scaling.scaling_mode)
-						       : json_null());
-	json_object_set_new(o, "scaling_note",
-			    s->scaling.scaling_note[0] ? json_string(s->scaling.scaling_note)
-						       : json_null());
-	json_object_set_new(o, "traces_missed",
-			    s->data.traces_missed ? json_string(s->data.traces_missed)
-						  : json_null());
+			    s->scaling.mode != SCALING_UNKNOWN
+				    ? json_string(scaling_text_mode(s->scaling.mode))
+				    : json_null());
+	scaling_text_note(&note, s);
+	json_object_set_new(o, "scaling_note", text_or_null(strbuf_detach(&note)));
+	json_object_set_new(o, "traces_missed", text_or_null(data_text_traces_missed(s, run)));
 	json_object_set_new(o, "ranks_with_data", json_integer(s->data.ranks_with_data));
-	json_object_set_new(o, "ranks_note",
-			    s->data.ranks_note[0] ? json_string(s->data.ranks_note) : json_null());
+	json_object_set_new(o, "ranks_note", text_or_null(data_text_ranks(s)));
 }
 
 /* Stragglers, collectives, a slow node, contamination. */
@@ -460,7 +479,8 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 			str,
 			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o}", SK_RANK, g->rank, SK_NODE,
 				  g->node[0] ? json_string(g->node) : json_null(), SK_CAUSE,
-				  g->cause, "cause_ms_per_step", jnum(g->cause_ms), SK_IMPACT_PCT,
+				  evidence_cause_words(g->cause_kind), "cause_ms_per_step",
+				  jnum(g->cause_ms), SK_IMPACT_PCT,
 				  jnum(g->impact_pct), "arrived_last_pct",
 				  jnum(g->arrived_last_pct), "chance_p", jprob(g->chance_p)));
 	}
@@ -484,8 +504,9 @@ json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run)
 	sc_identity(o, s);
 	sc_sources(o, s);
 	if (!s->data.analysed) {
-		json_object_set_new(o, "problem",
-				    json_string(s->data.problem ? s->data.problem : ""));
+		char *why = data_text_problem(s, run);
+		json_object_set_new(o, "problem", json_string(why));
+		free(why);
 		json_object_set_new(o, "monitor", monitor_json(s));
 		if (s->data.monitors_only)
 			sc_outcome(o, s, run);
@@ -498,9 +519,18 @@ json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run)
 	sc_monitors(o, s);
 	sc_step_data(o, s);
 	sc_verdict(o, s, run);
-	sc_scaling(o, s);
+	sc_scaling(o, s, run);
 	sc_comm(o, s);
 	return o;
+}
+
+/* One of the model's sentences (scaling_text.h) as a JSON string, null when empty. */
+static json_t *model_words(void (*say)(struct strbuf *, const struct ana_model *),
+			   const struct ana_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	say(&sb, m);
+	return text_or_null(strbuf_detach(&sb));
 }
 
 static json_t *models_json(const struct ana_run *run)
@@ -508,25 +538,27 @@ static json_t *models_json(const struct ana_run *run)
 	json_t *a = json_array();
 	for (size_t i = 0; i < run->nmodels; i++) {
 		const struct ana_model *m = &run->models[i];
+		struct strbuf contention = STRBUF_INIT;
+		scaling_text_contention(&contention, m, run->host_cpus);
 		json_array_append_new(
 			a,
-			json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}",
+			json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
 				  SK_SERIES, m->series, "points", m->points, SK_BASE_NODES,
 				  m->base_nodes, "max_nodes", m->max_nodes, SK_A_MS, jnum(m->a),
 				  SK_B_MS, jnum(m->b), SK_C_MS, jnum(m->c), "efficiency_8_nodes",
 				  jnum(m->eff8), "efficiency_16_nodes", jnum(m->eff16),
 				  "overhead_exceeds_compute_from_nodes",
 				  m->crossover ? json_integer(m->crossover) : json_null(), "model",
-				  "step_ms(N) = b/N + a + c*log2(N)", "limit", m->limit));
+				  "step_ms(N) = b/N + a + c*log2(N)", "limit",
+				  model_words(scaling_text_limit, m)));
 		json_t *o = json_array_get(a, json_array_size(a) - 1);
 		json_object_set_new(o, "compute_term", json_boolean(!m->step_only));
 		if (m->step_only)
 			json_object_set_new(o, "model", json_string("step_ms(N) = a + c*log2(N)"));
 		json_object_set_new(o, "max_error_pct", jnum(m->max_err_pct));
 		json_object_set_new(o, "max_error_nodes", json_integer(m->max_err_nodes));
-		json_object_set_new(o, "fit", json_string(m->fit));
-		json_object_set_new(o, "contention",
-				    m->contention[0] ? json_string(m->contention) : json_null());
+		json_object_set_new(o, "fit", model_words(scaling_text_fit, m));
+		json_object_set_new(o, "contention", text_or_null(strbuf_detach(&contention)));
 	}
 	return a;
 }

@@ -9,6 +9,9 @@ check analyzers_include_no_orchestrator bash -c '[ -z "$(grep -rln "#include \"\
 # report, evidence, figures, timeline); write/ may read everything below it
 check analyzers_read_below_model bash -c '[ -z "$(grep -rh "#include \"analyzers/" analyzers/read | grep -v "analyzers/\(read/\|pool\.h\)")" ]'
 check analyzers_model_no_write bash -c '[ -z "$(grep -l "#include \"analyzers/write/" analyzers/*.[ch] | grep -v "^analyzers/main\.c$")" ]'
+# ... and holds no prose: it records enums, counts, numbers and names, write/ says them (the
+# few reader's reasons that stay are listed, with why, in the script)
+check analyzers_model_no_prose python3 tests/tools/model_prose.py
 check analyzers_functions_short bash -c 'python3 tests/tools/func_lengths.py 60 $(git ls-files "analyzers/*.c" "analyzers/*.cc")'
 # campaign-analyze does its own work: the one program it runs is gnuplot (figures)
 check analyzers_run_only_gnuplot bash -c '[ -z "$(grep -rn "\<\(exec[lv]p\?e\?\|posix_spawnp\?\|system\|popen\)(" analyzers --include=*.c --include=*.cc | grep -v "execlp(\"gnuplot\", ")" ]'

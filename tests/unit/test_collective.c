@@ -4,6 +4,7 @@
 #include "analyzers/fabric.h"
 #include "analyzers/read/kineto.h"
 #include "analyzers/straggler.h"
+#include "analyzers/write/evidence.h"
 #include "harness.h"
 #include "util/strbuf.h"
 
@@ -226,7 +227,8 @@ static void straggler_beyond_chance(void)
 	CHECK(stragglers_when_last(8, g) == 1 && g[0].rank == 0 && g[0].arrived_last_pct == 100);
 	/* 3 x 29 ms waited, per other rank, of a 100 ms step */
 	CHECK_NEAR(g[0].impact_pct, 29.0, 1e-9);
-	CHECK_STR(g[0].cause, "compute");
+	CHECK(g[0].cause_kind == STRAGGLER_COMPUTE);
+	CHECK_STR(evidence_cause_words(g[0].cause_kind), "compute");
 	/* one of four last per step: 0.25^8, times the 4 ranks tested */
 	CHECK_NEAR(g[0].chance_p, 4 * pow(0.25, 8), 1e-15);
 }
@@ -274,7 +276,7 @@ static void straggler_slow_node_beyond_chance(void)
 	CHECK_STR(node, "b");
 	/* rank 0 waited 55 ms, rank 1 57 ms: 112 / 3 per other rank */
 	CHECK_NEAR(g[0].impact_pct, 112.0 / 3, 1e-9);
-	CHECK_STR(g[0].cause, "compute");
+	CHECK(g[0].cause_kind == STRAGGLER_COMPUTE);
 	/* the node's: one of two nodes by chance, 0.5^8, times the 2 nodes (the
 	 * ranks' own: 0.5^8 times 4) */
 	CHECK_NEAR(g[0].chance_p, 2 * pow(0.5, 8), 1e-15);

@@ -1,0 +1,133 @@
+#include "analyzers/write/checked_text.h"
+
+#include "analyzers/summary_keys.h"
+#include "util/jsonio.h"
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+
+const char *check_outcome_name(enum check_outcome o)
+{
+	switch (o) {
+	case CHECK_CONFIRMED:
+		return "confirmed";
+	case CHECK_BETTER:
+		return "better than predicted";
+	case CHECK_WORSE:
+		return "worse than predicted";
+	case CHECK_NOISE:
+		return "within noise";
+	case CHECK_UNPREDICTED:
+		return "no prediction";
+	case CHECK_UNMEASURED:
+		return "not measured";
+	}
+	return "?";
+}
+
+void checked_miss_write(struct strbuf *sb, const struct ana_check *c)
+{
+	const struct check_miss *w = &c->miss;
+	int t = w->target, grew = w->grew;
+	if (!w->known) {
+		strbuf_adds(sb, "Where the predicted time went cannot be said: the shares of step time of the parent or of the variant are unknown.");
+		return;
+	}
+	strbuf_addf(sb, "Predicted %.2f ms, measured %.2f ms:", c->predicted_ms, c->measured_ms);
+	if (t >= 0)
+		strbuf_addf(sb, " %s went from %.2f to %.2f ms per step (the prediction took all of it off)", check_share_names[t], w->before_ms[t], w->after_ms[t]);
+	if (grew >= 0)
+		strbuf_addf(sb, "%s %s grew from %.2f to %.2f ms per step",
+			    t >= 0 ? ", while" : "", check_share_names[grew], w->before_ms[grew],
+			    w->after_ms[grew]);
+	if (t < 0 && grew < 0)
+		strbuf_addf(sb, " no share of the step grew by more than 1 %% of it");
+	strbuf_addch(sb, '.');
+}
+
+static json_t *miss_json(const struct ana_check *c)
+{
+	if (!c->missed)
+		return json_null();
+	struct strbuf sb = STRBUF_INIT;
+	checked_miss_write(&sb, c);
+	json_t *j = json_string(sb.buf);
+	strbuf_free(&sb);
+	return j;
+}
+
+static json_t *num3(double v, int known)
+{
+	return known ? jsonio_real3(v) : json_null();
+}
+
+json_t *checked_json(const struct ana_variant *v)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ana_check *c = &v->checks[i];
+		int m = c->outcome != CHECK_UNMEASURED;
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", SK_SCENARIO,
+				  c->scenario, SK_KIND, v->kind, SK_PARENT_STEP_MS,
+				  num3(c->parent_median_ms, c->parent_median_ms > 0),
+				  SK_PREDICTED_STEP_MS, num3(c->predicted_ms, c->predicted_ms >= 0),
+				  SK_MEASURED_STEP_MS, num3(c->measured_ms, m), SK_CI_LOW,
+				  num3(c->lo_ms, m), SK_CI_HIGH, num3(c->hi_ms, m), SK_OUTCOME,
+				  check_outcome_name(c->outcome), SK_MISS,
+				  miss_json(c), "variant_batch",
+				  c->variant_batch ? json_integer(c->variant_batch) : json_null()));
+	}
+	return a;
+}
+
+static void md_ms(struct strbuf *md, double v, int known)
+{
+	if (known)
+		strbuf_addf(md, " %.2f |", v);
+	else
+		strbuf_adds(md, " n/a |");
+}
+
+void checked_md(struct strbuf *md, const struct ana_variant *v)
+{
+	if (!v->of)
+		return;
+	strbuf_addf(md, "## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (a ceiling: the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms; confirmed when the prediction lies in the interval or within %.0f %% of the measured median, within noise when the interval holds no change.\n\n"
+		    "| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome |\n|---|---:|---:|---:|---|---|\n",
+		    v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ana_check *c = &v->checks[i];
+		int m = c->outcome != CHECK_UNMEASURED;
+		strbuf_addf(md, "| %s |", c->scenario);
+		md_ms(md, c->parent_median_ms, c->parent_median_ms > 0);
+		md_ms(md, c->predicted_ms, c->predicted_ms >= 0);
+		md_ms(md, c->measured_ms, m);
+		if (m)
+			strbuf_addf(md, " %.2f to %.2f |", c->lo_ms, c->hi_ms);
+		else
+			strbuf_adds(md, " n/a |");
+		strbuf_addf(md, " %s |\n", check_outcome_name(c->outcome));
+	}
+	strbuf_adds(md, "\n");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ana_check *c = &v->checks[i];
+		if (c->variant_batch)
+			strbuf_addf(md,
+				    "- **%s**: the knob changed the global batch from %ld to %ld sample%s: measured times are the variant's steps x %ld/%ld (the time of the parent's batch).\n",
+				    c->scenario, c->parent_batch, c->variant_batch,
+				    c->variant_batch == 1 ? "" : "s", c->parent_batch,
+				    c->variant_batch);
+		if (c->missed) {
+			strbuf_addf(md, "- **%s**: ", c->scenario);
+			checked_miss_write(md, c);
+			strbuf_addch(md, '\n');
+		}
+		if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&
+		    c->hi_ms - c->lo_ms > CHECK_WIDE_PCT / 100 * c->measured_ms)
+			strbuf_addf(md, "- **%s**: the interval is wide (%.0f %% of the measured median): its steps vary much, and an outcome inside it says little; more active steps narrow it.\n", c->scenario,
+				    100 * (c->hi_ms - c->lo_ms) / c->measured_ms);
+	}
+	strbuf_adds(md, "\n");
+}
