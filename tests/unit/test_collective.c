@@ -89,7 +89,7 @@ static void readers_keep_collective_args(void)
 static void add_rec(struct rank_metrics *r, int step, int op, double bytes, double ms)
 {
 	XGROW(r->coll, r->ncoll, r->collcap, 8);
-	r->coll[r->ncoll++] = (struct coll_rec){ step, 0, 0, op, 3, bytes, ms };
+	r->coll[r->ncoll++] = (struct coll_rec){ step, 0, 0, op, 3, bytes, ms, 0 };
 }
 
 /* Three ranks, two steps: an all-reduce of 3 MB per step, rank 2 arriving
@@ -307,7 +307,7 @@ static void straggler_step_off_record(void)
 			if (!lost)
 				rk[r].coll[rk[r].ncoll++] =
 					(struct coll_rec){ s, 0,   0,         COLL_ALL_REDUCE,
-							   4, 1e6, st.comm_ms };
+							   4, 1e6, st.comm_ms, 0 };
 		}
 	}
 	struct straggler g[STRAGGLER_MAX];
