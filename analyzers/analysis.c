@@ -560,7 +560,10 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	s->steps.window_shares = times != &m;
 	s->steps.no_steps = m.ranks[0].whole_window && times == &m;
 	if (s->shares.shares_known && !m.ranks[0].whole_window)
-		waiting_of(s, &m, run->host_cpus > 0); /* the local executor: one clock */
+		/* the local executor's ranks share one clock; traces may come from elsewhere */
+		waiting_of(s, &m,
+			   run->host_cpus > 0 && s->data.format != METRICS_TORCH_TRACE &&
+				   s->data.format != METRICS_NSYS);
 	if (s->steps.no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->steps.throughput = 0;
 	accounting_gpu_shares(s, &m);

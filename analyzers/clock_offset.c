@@ -54,6 +54,7 @@ static void instance_diffs(const struct clock_end *e, size_t n, int nnodes, stru
 	if (ref_n == 0)
 		return; /* the reference node has no end for it */
 	double ref = node_end(e, ref_n);
+	push(&dn[0], 0); /* the instances the reference node has */
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i; j < n && e[j].node == e[i].node; j++)
 			;
@@ -189,7 +190,8 @@ void clocks_of_scenario(const struct scenario_metrics *m, int one_clock, struct 
 		if (m->ranks[i].rank >= 0)
 			out->rank_node[m->ranks[i].rank] = node_of[i];
 	struct clock_end *ends = NULL;
-	size_t n = out->nnodes > 1 && !one_clock ? collective_clock_ends(m, node_of, &ends) : 0;
+	/* even on one machine: the traces may have been made elsewhere */
+	size_t n = out->nnodes > 1 ? collective_clock_ends(m, node_of, &ends) : 0;
 	clock_offsets_estimate(ends, n, (int)out->nnodes, CLOCK_COLLECTIVES, &out->c);
 	free(ends);
 	free(node_of);

@@ -59,7 +59,9 @@ struct ana_clocks {
 	char (*node)[128];  /* node names by index: in the order of their lowest rank */
 	int *rank_node;     /* by rank number (< nranks); -1 unknown */
 	int nranks;
-	int one_clock;      /* every node is one machine (the local executor): nothing to correct */
+	/* every node is one machine (the local executor): nothing to correct when nothing
+	 * could be compared (the traces, if any, may still come from elsewhere) */
+	int one_clock;
 };
 
 struct scenario_metrics;

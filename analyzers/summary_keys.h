@@ -70,6 +70,14 @@
 #define SK_CAUSE "cause"
 #define SK_IMPACT_PCT "impact_pct"
 
+/* clocks: each node's clock against the first node's (timeline_clocks: what the timeline
+ * did with them) */
+#define SK_CLOCK_OFFSETS "clock_offsets"
+#define SK_CLOCK_ODD_RANKS "clock_odd_ranks"
+#define SK_TIMELINE_CLOCKS "timeline_clocks"
+#define SK_OFFSET_MS "offset_ms"
+#define SK_UNCERTAINTY_MS "uncertainty_ms"
+
 /* collectives: one row per operation and size class (and a fabric probe's sizes) */
 #define SK_COLLECTIVES "collectives"
 #define SK_OP "op"

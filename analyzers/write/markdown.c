@@ -2,6 +2,7 @@
  * scenarios, scaling, the fabric, the recommendations and the method. */
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
+#include "analyzers/write/clock_text.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
 #include "analyzers/write/checked_text.h"
@@ -436,6 +437,7 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			    s->shares.comm_total_pct, s->shares.overlap_pct, s->shares.comm_pct,
 			    s->shares.sync_wait_pct, gbps);
 	md_collectives(md, s);
+	clock_text_md(md, &s->comm.clocks);
 	if (s->shares.gemm_pct + s->shares.elementwise_pct > 0)
 		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n",
 			    s->shares.gemm_pct, s->shares.elementwise_pct);

@@ -2,6 +2,7 @@
  * per scenario (the keys of analyzers/summary_keys.h), numbers with fixed rounding. */
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
+#include "analyzers/write/clock_text.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
 #include "analyzers/write/checked_text.h"
@@ -486,6 +487,7 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 	}
 	json_object_set_new(o, SK_STRAGGLERS, str);
 	json_object_set_new(o, SK_COLLECTIVES, collectives_json(s));
+	clock_text_json(o, &s->comm.clocks);
 	json_object_set_new(o, "slow_node",
 			    s->comm.slow_node[0] ? json_string(s->comm.slow_node) : json_null());
 	json_object_set_new(o, "slow_node_monitors",
