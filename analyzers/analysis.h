@@ -11,6 +11,7 @@ struct trace_source;
 #include "analyzers/read/rules.h"
 #include "analyzers/collective.h"
 #include "analyzers/fabric.h"
+#include "analyzers/inspector.h"
 #include "analyzers/read/monitor.h"
 #include "analyzers/straggler.h"
 #include "analyzers/thresholds.h"
@@ -134,6 +135,7 @@ struct ana_comm {
 	/* per operation and size class: latency, wait, bandwidth (by cost) */
 	struct collective *colls;
 	size_t ncolls;
+	struct insp_summary insp; /* the NCCL Inspector's dumps (found 0: none) */
 };
 
 /* The GPU timeline (HTA's definitions) from traces with kernels */
@@ -289,6 +291,7 @@ struct ana_rec {
 struct ana_run {
 	char *campaign, *run_id, *run_dir, *baseline;
 	int want_nsys, want_perf; /* the campaign asked for these profilers */
+	int want_inspector;       /* profile.nccl_inspector */
 	double peak_gflops;       /* per rank, for MFU; 0 = unknown */
 	long epoch;               /* SOURCE_DATE_EPOCH for the figures (the run's creation time) */
 	/* local executor: the CPUs every scenario's ranks shared; 0 on a cluster */

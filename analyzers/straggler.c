@@ -386,8 +386,9 @@ void straggler_judge_find(struct straggler_judge *j, double per, double step_med
 		double impact = 100 * j->sum[r].imposed / per / step_med_ms;
 		/* chance alone would rarely give it (or its node) so many last
 		 * arrivals: 1 % over all ranks (over all nodes) */
-		double p = chance >= 1 ? 1
-				       : binomial_tail(counted, j->sum[r].last, chance) * (double)j->n,
+		double p = chance >= 1
+			? 1
+			: binomial_tail(counted, j->sum[r].last, chance) * (double) j->n,
 		       pn = node_test_p(&j->nt, j->nt.of[r], counted);
 		p = p < pn ? p : pn;
 		if (2 * j->sum[r].last > counted && impact >= STRAGGLER_MIN_IMPACT_PCT &&
