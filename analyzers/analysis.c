@@ -76,7 +76,7 @@ static void against_fabric(struct ana_run *run)
 }
 
 /* Profiler outputs, and the profilers that were asked for but left none. */
-static void profiles(struct ana_scenario *s, int want_nsys, int want_perf)
+static void profiles(struct ana_scenario *s, const struct ana_run *run)
 {
 	struct perf_summary ps;
 	if (perfstat_summarise(s->in.job_dir, &ps) == 0) {
@@ -84,10 +84,19 @@ static void profiles(struct ana_scenario *s, int want_nsys, int want_perf)
 		*s->data.perf = ps;
 	}
 	s->data.nsys_reports = nsys_exports(s->in.job_dir);
-	snprintf(s->data.profile_missing, sizeof s->data.profile_missing, "%s%s%s",
-		 want_nsys && !s->data.nsys_reports ? "nsys" : "",
-		 want_nsys && !s->data.nsys_reports && want_perf && !s->data.perf ? ", " : "",
-		 want_perf && !s->data.perf ? "perf" : "");
+	const char *miss[3];
+	int k = 0;
+	if (run->want_nsys && !s->data.nsys_reports)
+		miss[k++] = "nsys";
+	if (run->want_perf && !s->data.perf)
+		miss[k++] = "perf";
+	if (run->want_inspector && !inspector_dumps(s->in.job_dir))
+		miss[k++] = "nccl_inspector";
+	for (int i = 0; i < k; i++) {
+		size_t len = strlen(s->data.profile_missing);
+		snprintf(s->data.profile_missing + len, sizeof s->data.profile_missing - len,
+			 "%s%s", i ? ", " : "", miss[i]);
+	}
 }
 
 /* The per-rank phases of the active step whose time is nearest the median,
@@ -626,6 +635,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 		accounting_monitor_verdict(s, &run->th);
 	else
 		accounting_outcome(s, run, &m);
+	inspector_scenario(s, &m); /* after the verdict: its stragglers name, never weigh */
 	timeline_step(s, &m);
 	rank0_and_flops(s, r0, m.ranks[0].flops_per_step, run->peak_gflops);
 	free(t);
@@ -661,7 +671,7 @@ int ana_run_analyse(struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		analyse_scenario(&run->sc[i], run, have_phases ? &phases : NULL,
 				 have_kernels ? &kernels : NULL);
-		profiles(&run->sc[i], run->want_nsys, run->want_perf);
+		profiles(&run->sc[i], run);
 	}
 	if (have_phases)
 		rules_free(&phases);
@@ -695,6 +705,7 @@ void ana_run_free(struct ana_run *run)
 		free(s->steps.step_ms);
 		free(s->comm.colls);
 		free(s->comm.comm_floor_ms);
+		inspector_summary_free(&s->comm.insp);
 		free(s->data.perf);
 		free(s->steps.tl);
 		free(s->steps.rank0);

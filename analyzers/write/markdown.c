@@ -214,8 +214,11 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 			strbuf_adds(md, " – |");
 		strbuf_adds(md, "\n");
 	}
-	strbuf_adds(md,
-		    "\nEach collective is matched across ranks (same step, process group, operation and order); latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
+	if (s->comm.insp.colls_used)
+		strbuf_adds(md, "\nFrom the NCCL Inspector's dumps (below).");
+	else
+		strbuf_adds(md,
+			    "\nEach collective is matched across ranks (same step, process group, operation and order); latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
 	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
@@ -224,7 +227,8 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 /* Who keeps the others waiting at the collectives, where and why. */
 static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 {
-	if (s->steps.no_steps || !s->shares.shares_known || s->in.ranks < 2)
+	if (s->steps.no_steps || (!s->shares.shares_known && !s->comm.insp.stragglers_used) ||
+	    s->in.ranks < 2)
 		return;
 	if (!s->comm.n_stragglers) {
 		strbuf_addf(md,
@@ -422,6 +426,7 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			    s->shares.comm_total_pct, s->shares.overlap_pct, s->shares.comm_pct,
 			    s->shares.sync_wait_pct, gbps);
 	md_collectives(md, s);
+	md_inspector(md, s);
 	if (s->shares.gemm_pct + s->shares.elementwise_pct > 0)
 		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n",
 			    s->shares.gemm_pct, s->shares.elementwise_pct);

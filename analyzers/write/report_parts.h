@@ -5,6 +5,7 @@
 #define ANALYZERS_WRITE_REPORT_PARTS_H
 
 #include "analyzers/analysis.h"
+#include "util/strbuf.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -25,6 +26,12 @@ json_t *summary_json(const struct ana_run *run);
 void fabric_clause(const struct ana_scenario *s, char *buf, size_t n);
 /* Writes run_dir/BOTTLENECK_ANALYSIS.md. */
 int write_markdown(const struct ana_run *run);
+
+/* inspector_text.c */
+/* What the scenario's NCCL Inspector dumps gave, a paragraph (nothing without dumps). */
+void md_inspector(struct strbuf *md, const struct ana_scenario *s);
+/* summary.json's nccl_inspector of a scenario with dumps. */
+json_t *inspector_json(const struct ana_scenario *s);
 
 /* advice_text.c */
 /* One entry of the ranked list: a cause's recommendation or a series'. */

@@ -466,6 +466,8 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 	}
 	json_object_set_new(o, SK_STRAGGLERS, str);
 	json_object_set_new(o, SK_COLLECTIVES, collectives_json(s));
+	if (s->comm.insp.found) /* only then: runs without dumps keep their bytes */
+		json_object_set_new(o, "nccl_inspector", inspector_json(s));
 	json_object_set_new(o, "slow_node",
 			    s->comm.slow_node[0] ? json_string(s->comm.slow_node) : json_null());
 	json_object_set_new(o, "slow_node_monitors",
