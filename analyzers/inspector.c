@@ -247,6 +247,23 @@ void inspector_stragglers(struct insp_data *d, double steps, double step_med_ms,
 	free(span);
 }
 
+double inspector_judged_ms(const struct insp_data *d)
+{
+	unsigned char *seen = xcalloc(d->read.nprocs + 1, 1);
+	double total = 0;
+	for (size_t at = 0; at < d->njudged;) {
+		size_t k = (size_t)d->judged[at], n = (size_t)d->read.comms[k].n_ranks;
+		double sum = 0;
+		for (size_t r = 0; r < n; r++)
+			sum += d->judged[at + 1 + r];
+		if (spans_all(d, k, seen))
+			total += sum / (double)n;
+		at += 1 + n;
+	}
+	free(seen);
+	return total;
+}
+
 void inspector_done(struct insp_data *d, struct insp_summary *out)
 {
 	*out = d->sum;

@@ -189,3 +189,22 @@ int insp_next_record(FILE *f, int *line_start, struct insp_rec *rec, size_t *mal
 	strbuf_free(&obj);
 	return got;
 }
+
+int insp_is_dump(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char buf[64];
+	int c, got = 0;
+	if (!f)
+		return 0;
+	while ((c = getc(f)) != EOF && (isspace(c) || c == '['))
+		;
+	if (c == '{') {
+		while ((c = getc(f)) != EOF && isspace(c))
+			;
+		buf[0] = (char)c;
+		got = fgets(buf + 1, 9, f) && !strncmp(buf, "\"header\"", 8);
+	}
+	fclose(f);
+	return got;
+}

@@ -113,6 +113,9 @@ int insp_list_dir(const char *dir, struct argv *out);
  * not records are counted in *malformed and skipped. *line_start: whether the stream is at
  * the start of a line (1 at its start; kept between calls of one stream). */
 int insp_next_record(FILE *f, int *line_start, struct insp_rec *rec, size_t *malformed);
+/* Whether path looks like a dump: its first object opens with "header" (a Kineto trace's
+ * with traceEvents or schemaVersion). */
+int insp_is_dump(const char *path);
 /* Parses one object (len bytes of JSON) into rec: 0, or -1 when it is no record. */
 int insp_parse_record(const char *buf, size_t len, struct insp_rec *rec);
 

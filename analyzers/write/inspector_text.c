@@ -126,9 +126,8 @@ static json_t *mismatches_json(const struct insp_summary *s)
 	return a;
 }
 
-json_t *inspector_json(const struct ana_scenario *sc)
+static json_t *summary_of(const struct insp_summary *s)
 {
-	const struct insp_summary *s = &sc->comm.insp;
 	const struct insp_stats *st = &s->st;
 	json_t *o = json_pack(
 		"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:b, s:I, s:I, s:I}", "files",
@@ -149,4 +148,9 @@ json_t *inspector_json(const struct ana_scenario *sc)
 			  "kernel_cpu", (json_int_t)st->timing[1], "collective_cpu",
 			  (json_int_t)st->timing[2], "unknown", (json_int_t)st->timing[3]));
 	return o;
+}
+
+json_t *inspector_json(const struct ana_scenario *sc)
+{
+	return summary_of(&sc->comm.insp);
 }

@@ -72,3 +72,9 @@ out=$(env NCCL_HOME="$SCRATCH/nccl" NCCL_PROFILER_PLUGIN=libnccl-profiler-inspec
 	"$CAMPAIGN" profile-rank --dir "$SCRATCH/job" --nccl-inspector --required -- /bin/true 2>&1); rc=$?
 check inspector_required_stops [ "$rc" -eq 127 ]
 check inspector_required_said grep -q "NCCL Inspector plugin libnccl-profiler-inspector.so not found on .*: the campaign requires it, so the rank does not run" <<<"$out"
+# campaign-analyze takes the dumps (files, or their folder) as it takes traces.
+check inspector_analyze_text bash -c '"$1" "$2" | grep -qx "all_reduce      4 MiB - 16 MiB            6     2.000/    2.000     2.950/    3.100      2.097      3.146     25.500"' _ "$BIN/campaign-analyze" "$FIX"
+"$BIN/campaign-analyze" --json "$FIX"/*.log >an.json
+check inspector_analyze_json [ "$(json an.json '(j["nccl_inspector"]["instances"], j["nccl_inspector"]["malformed_objects"], [(g["rank"], g["node"]) for g in j["stragglers"]], [c["op"] for c in j["collectives"]])')" = "(10, 1, [(3, 'n2')], ['all_reduce', 'all_gather'])" ]
+"$BIN/campaign-analyze" "$FIX" "$ROOT/tests/fixtures/mini.pt.trace.json" >/dev/null 2>mixed.err; rc=$?
+check inspector_analyze_not_mixed bash -c '[ "$1" -eq 2 ] && grep -q "give traces or dumps, not both" mixed.err' _ "$rc"
