@@ -443,8 +443,10 @@ static void dump_files(char **paths, size_t n, struct argv *files)
 static void print_dump_counts(const struct insp_summary *s)
 {
 	const struct insp_stats *st = &s->st;
-	printf("NCCL Inspector: %zu records from %zu files (%zu processes, %zu communicators): %zu instances recorded by every rank, %zu by only some (left out); skipped %zu malformed object%s, %zu duplicate%s, %zu unreadable file%s; %zu verbose records\n",
-	       st->objects, st->files, s->procs, s->comms, st->instances, st->partial,
+	printf("NCCL Inspector: %zu records from %zu file%s (%zu process%s, %zu communicator%s): %zu instances recorded by every rank, %zu by only some (left out); skipped %zu malformed object%s, %zu duplicate%s, %zu unreadable file%s; %zu verbose records\n",
+	       st->objects, st->files, st->files == 1 ? "" : "s", s->procs,
+	       s->procs == 1 ? "" : "es", s->comms, s->comms == 1 ? "" : "s", st->instances,
+	       st->partial,
 	       st->malformed, st->malformed == 1 ? "" : "s", st->duplicates,
 	       st->duplicates == 1 ? "" : "s", st->unreadable, st->unreadable == 1 ? "" : "s",
 	       st->verbose);
