@@ -171,6 +171,15 @@ static int profile_exec(const struct cmd_entry *self, struct args *a)
 	}
 	for (int i = 0; i < ncmd; i++)
 		argv_push(&full, cmd[i]);
+	if (nsys != 0 && perf != 0) {
+		/* nothing to run around it or after it: the rank becomes the command, so the pid
+		 * campaign launch recorded is the one the Inspector's dumps name */
+		fflush(NULL);
+		execvp(full.v[0], full.v);
+		fprintf(stderr, "campaign: cannot run '%s': %s\n", full.v[0], strerror(errno));
+		argv_free(&full);
+		return 127; /* as proc_spawn's child says it */
+	}
 	int rc = run_wait(full.v);
 	if (nsys == 0) {
 		struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;

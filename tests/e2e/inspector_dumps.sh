@@ -78,3 +78,20 @@ check inspector_analyze_text bash -c '"$1" "$2" | grep -qx "all_reduce      4 Mi
 check inspector_analyze_json [ "$(json an.json '(j["nccl_inspector"]["instances"], j["nccl_inspector"]["malformed_objects"], [(g["rank"], g["node"]) for g in j["stragglers"]], [c["op"] for c in j["collectives"]])')" = "(10, 1, [(3, 'n2')], ['all_reduce', 'all_gather'])" ]
 "$BIN/campaign-analyze" "$FIX" "$ROOT/tests/fixtures/mini.pt.trace.json" >/dev/null 2>mixed.err; rc=$?
 check inspector_analyze_not_mixed bash -c '[ "$1" -eq 2 ] && grep -q "give traces or dumps, not both" mixed.err' _ "$rc"
+# Each rank is named by the launcher's record of its host and pid (ranks/rank_<r>.json): with
+# the Inspector alone, profile-rank becomes the rank's command, so the pid the dumps carry is
+# the recorded one. Here rank r writes its own dump as communicator rank 3 - r, rank 1 arriving
+# last at 6 all-reduces (p = 0.25^6 x 4 = 0.001; 18 ms imposed over 10 steps of 20 ms: 9 %):
+# the straggler is rank 1 on local1, not the communicator's rank 2.
+cat >own.sh <<'EOF2'
+d=$NCCL_INSPECTOR_DUMP_DIR h=$(hostname) ex=5000
+[ "$RANK" = 1 ] && ex=2000
+for sn in 1 2 3 4 5 6; do
+	printf '{"header":{"id":"0x5","rank":%d,"n_ranks":4},"metadata":{"hostname":"%s","pid":%d,"dump_timestamp_us":%d},"coll_perf":{"coll":"AllReduce","coll_sn":%d,"coll_msg_size_bytes":1024,"coll_exec_time_us":%d}}\n' \
+		$((3 - RANK)) "$h" $$ $((1000 + sn)) $sn $ex >>"$d/$h-pid$$.log"
+done
+i=0; while [ $i -lt 10 ]; do echo "step $i time 20.0 ms"; i=$((i + 1)); done
+EOF2
+sed -e "s|command: .*|command: [\"/bin/sh\", \"$SCRATCH/own.sh\"]|" -e '/nodumps/d' -e 's/plugin: [^,]*, //' insp.yaml >own.yaml
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/own" own.yaml >own.txt 2>&1
+check inspector_ranks_from_records [ "$(json "$(rundir own.txt)/dumps/analysis.json" '[(g["rank"], g["node"]) for g in j["stragglers"]]')" = "[(1, 'local1')]" ]
