@@ -29,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t cut = 1 + (size - 1) * data[0] / 256;
 	char a[64], b[64];
 	char *paths[] = { a, b };
-	int fa = memfile(data + 1, cut - 1, a, sizeof a), fb = memfile(data + cut, size - cut, b, sizeof b);
+	int fa = memfile(data + 1, cut - 1, a, sizeof a),
+	    fb = memfile(data + cut, size - cut, b, sizeof b);
 	if (fa >= 0 && fb >= 0) {
 		struct insp_data d;
 		struct insp_summary s;
