@@ -95,3 +95,10 @@ EOF2
 sed -e "s|command: .*|command: [\"/bin/sh\", \"$SCRATCH/own.sh\"]|" -e '/nodumps/d' -e 's/plugin: [^,]*, //' insp.yaml >own.yaml
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/own" own.yaml >own.txt 2>&1
 check inspector_ranks_from_records [ "$(json "$(rundir own.txt)/dumps/analysis.json" '[(g["rank"], g["node"]) for g in j["stragglers"]]')" = "[(1, 'local1')]" ]
+# The key's own mistakes are named where they are, and nothing is done.
+printf 'campaign: v\nprofile:\n  nccl_inspector: { plugin: "", verbos: true, interval_us: 0 }\nscenarios: [{ name: a, nodes: 1 }]\n' >v.yaml
+"$CAMPAIGN" validate v.yaml >v.out 2>&1; rc=$?
+check inspector_key_refused [ "$rc" -eq 2 ]
+check inspector_key_plugin_empty grep -q "^v.yaml:3:29: profile.nccl_inspector.plugin: must name the plugin's library" v.out
+check inspector_key_unknown grep -q "^v.yaml:3:33: profile.nccl_inspector.verbos: unknown key (expected one of: enabled, plugin, verbose, interval_us, required)" v.out
+check inspector_key_interval grep -q "^v.yaml:3:60: profile.nccl_inspector.interval_us: 0 is out of range" v.out
