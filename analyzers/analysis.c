@@ -73,7 +73,7 @@ static void against_fabric(struct ana_run *run)
 }
 
 /* Profiler outputs, and the profilers that were asked for but left none. */
-static void profiles(struct ana_scenario *s, int want_nsys, int want_perf)
+static void profiles(struct ana_scenario *s, const struct ana_run *run)
 {
 	struct perf_summary ps;
 	if (perfstat_summarise(s->in.job_dir, &ps) == 0) {
@@ -81,8 +81,9 @@ static void profiles(struct ana_scenario *s, int want_nsys, int want_perf)
 		*s->data.perf = ps;
 	}
 	s->data.nsys_reports = nsys_exports(s->in.job_dir);
-	s->data.profile_missing = (want_nsys && !s->data.nsys_reports ? PROFILE_NSYS : 0) |
-		(want_perf && !s->data.perf ? PROFILE_PERF : 0);
+	s->data.profile_missing = (run->want_nsys && !s->data.nsys_reports ? PROFILE_NSYS : 0) |
+		(run->want_perf && !s->data.perf ? PROFILE_PERF : 0) |
+		(run->want_inspector && !inspector_dumps(s->in.job_dir) ? PROFILE_INSPECTOR : 0);
 }
 
 /* The per-rank phases of the active step whose time is nearest the median,
@@ -458,8 +459,12 @@ static void loss_of(struct ana_scenario *s, const struct rank_metrics *r0)
 
 /* Who waits for whom: stragglers (and their node's monitors against the
  * rest), the collectives matched across ranks, the communication floor. */
-static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m, int one_clock)
+static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m,
+		       const struct ana_run *run)
 {
+	/* the local executor's ranks share one clock; traces may come from elsewhere */
+	int one_clock = run->host_cpus > 0 && s->data.format != METRICS_TORCH_TRACE &&
+			s->data.format != METRICS_NSYS;
 	/* traces and step logs do not say where a rank ran */
 	torchtrace_rank_nodes(s->in.job_dir, m);
 	straggler_find(m, s->steps.step_med_ms, s->comm.stragglers, &s->comm.n_stragglers,
@@ -560,10 +565,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	s->steps.window_shares = times != &m;
 	s->steps.no_steps = m.ranks[0].whole_window && times == &m;
 	if (s->shares.shares_known && !m.ranks[0].whole_window)
-		/* the local executor's ranks share one clock; traces may come from elsewhere */
-		waiting_of(s, &m,
-			   run->host_cpus > 0 && s->data.format != METRICS_TORCH_TRACE &&
-				   s->data.format != METRICS_NSYS);
+		waiting_of(s, &m, run);
 	if (s->steps.no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->steps.throughput = 0;
 	accounting_gpu_shares(s, &m);
@@ -572,6 +574,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 		accounting_monitor_verdict(s, &run->th);
 	else
 		accounting_outcome(s, run, &m);
+	inspector_scenario(s, &m); /* after the verdict: its stragglers name, never weigh */
 	timeline_step(s, &m);
 	rank0_and_flops(s, r0, m.ranks[0].flops_per_step, run->peak_gflops);
 	free(t);
@@ -607,7 +610,7 @@ int ana_run_analyse(struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		analyse_scenario(&run->sc[i], run, have_phases ? &phases : NULL,
 				 have_kernels ? &kernels : NULL);
-		profiles(&run->sc[i], run->want_nsys, run->want_perf);
+		profiles(&run->sc[i], run);
 	}
 	if (have_phases)
 		rules_free(&phases);
@@ -642,6 +645,7 @@ void ana_run_free(struct ana_run *run)
 		free(s->comm.colls);
 		clocks_free(&s->comm.clocks);
 		free(s->comm.comm_floor_ms);
+		inspector_summary_free(&s->comm.insp);
 		free(s->data.perf);
 		free(s->steps.tl);
 		free(s->steps.rank0);

@@ -12,6 +12,7 @@ struct trace_source;
 #include "analyzers/clock_offset.h"
 #include "analyzers/collective.h"
 #include "analyzers/fabric.h"
+#include "analyzers/inspector.h"
 #include "analyzers/read/monitor.h"
 #include "analyzers/straggler.h"
 #include "analyzers/thresholds.h"
@@ -97,7 +98,7 @@ struct ana_missing {
 };
 
 /* Profilers asked for that left no output (a bitset) */
-enum { PROFILE_NSYS = 1, PROFILE_PERF = 2 };
+enum { PROFILE_NSYS = 1, PROFILE_PERF = 2, PROFILE_INSPECTOR = 4 };
 
 /* Launched ranks without data named in the report, at most */
 #define ANA_RANKS_SHOWN 16
@@ -215,6 +216,7 @@ struct ana_comm {
 	size_t ncolls;
 	/* each node's clock against the first node's, from collective ends */
 	struct ana_clocks clocks;
+	struct insp_summary insp; /* the NCCL Inspector's dumps (found 0: none) */
 };
 
 /* The GPU timeline (HTA's definitions) from traces with kernels */
@@ -407,6 +409,7 @@ struct ana_rec {
 struct ana_run {
 	char *campaign, *run_id, *run_dir, *baseline;
 	int want_nsys, want_perf; /* the campaign asked for these profilers */
+	int want_inspector;       /* profile.nccl_inspector */
 	double peak_gflops;       /* per rank, for MFU; 0 = unknown */
 	long epoch;               /* SOURCE_DATE_EPOCH for the figures (the run's creation time) */
 	/* local executor: the CPUs every scenario's ranks shared; 0 on a cluster */

@@ -391,74 +391,93 @@ const char *coll_size_label(int size_class, char *buf, size_t n)
 	return buf;
 }
 
+/* At most keep values (0: all), evenly spaced over those pushed: every stride-th, the
+ * stride doubling (and half the kept dropped) whenever the sample is full. */
+static void sample_push(struct coll_sample *s, double v, size_t keep)
+{
+	size_t i = s->seen++;
+	if (!s->stride)
+		s->stride = 1;
+	if (i % s->stride)
+		return;
+	if (keep && s->n >= keep) {
+		for (size_t k = 0; 2 * k < s->n; k++)
+			s->v[k] = s->v[2 * k];
+		s->n = (s->n + 1) / 2;
+		s->stride *= 2;
+		if (i % s->stride)
+			return;
+	}
+	XGROW(s->v, s->n, s->cap, 64);
+	s->v[s->n++] = v;
+}
+
 /* The instances of one operation and size class. */
-struct acc {
+struct coll_acc {
 	int op, size_class;
-	double *lat, *wait, *bw, *bytes, ms;
-	size_t n, nwait, cap, waitcap;
+	struct coll_sample lat, wait, bw, bytes;
+	double ms;
+	size_t n; /* instances (the samples may keep fewer) */
 	int group;
 };
 
-struct aggr {
-	struct acc *v;
-	size_t n, cap;
-};
-
-static struct acc *acc_of(struct aggr *a, int op, int cls)
+static struct coll_acc *acc_of(struct coll_aggr *a, int op, int cls)
 {
 	for (size_t i = 0; i < a->n; i++)
 		if (a->v[i].op == op && a->v[i].size_class == cls)
 			return &a->v[i];
 	XGROW(a->v, a->n, a->cap, 8);
-	struct acc *x = &a->v[a->n++];
+	struct coll_acc *x = &a->v[a->n++];
 	memset(x, 0, sizeof *x);
 	x->op = op, x->size_class = cls;
 	return x;
 }
 
-/* One instance: every rank's record of it (ranks[r] for rank r). */
-static void instance(struct aggr *a, const struct coll_rec *const *recs, size_t nr)
+void coll_aggr_add(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
+		   size_t nr)
 {
-	double lat = recs[0]->ms, total = 0;
+	double lat = ms[0], total = 0;
 	for (size_t r = 1; r < nr; r++)
-		lat = recs[r]->ms < lat ? recs[r]->ms : lat;
+		lat = ms[r] < lat ? ms[r] : lat;
 	if (lat <= 0)
 		return;
-	struct acc *x = acc_of(a, recs[0]->op, size_class(recs[0]->bytes));
-	if (x->n == x->cap) {
-		x->cap = x->cap ? 2 * x->cap : 64;
-		x->lat = xrealloc(x->lat, x->cap * sizeof *x->lat);
-		x->bw = xrealloc(x->bw, x->cap * sizeof *x->bw);
-		x->bytes = xrealloc(x->bytes, x->cap * sizeof *x->bytes);
-	}
-	x->lat[x->n] = lat;
-	x->bytes[x->n] = recs[0]->bytes;
-	x->bw[x->n] = recs[0]->bytes >= 0 ? recs[0]->bytes / (lat / 1000) / 1e9 : -1;
+	struct coll_acc *x = acc_of(a, op, size_class(bytes));
+	sample_push(&x->lat, lat, a->keep);
+	sample_push(&x->bytes, bytes, a->keep);
+	sample_push(&x->bw, bytes >= 0 ? bytes / (lat / 1000) / 1e9 : -1, a->keep);
 	x->n++;
-	x->group = recs[0]->group > 0 ? recs[0]->group : (int)nr;
+	x->group = group > 0 ? group : (int)nr;
 	for (size_t r = 0; r < nr; r++) {
-		XGROW(x->wait, x->nwait, x->waitcap, 64);
-		x->wait[x->nwait++] = recs[r]->ms - lat;
-		total += recs[r]->ms;
+		sample_push(&x->wait, ms[r] - lat, a->keep);
+		total += ms[r];
 	}
 	x->ms += total / (double)nr;
 }
 
-static struct collective row_of(struct acc *x, size_t steps)
+/* One instance: every rank's record of it (ranks[r] for rank r). */
+static void instance(struct coll_aggr *a, const struct coll_rec *const *recs, size_t nr,
+		     double *ms)
+{
+	for (size_t r = 0; r < nr; r++)
+		ms[r] = recs[r]->ms;
+	coll_aggr_add(a, recs[0]->op, recs[0]->bytes, recs[0]->group, ms, nr);
+}
+
+static struct collective row_of(struct coll_acc *x, size_t steps)
 {
 	struct collective c = {
 		.op = x->op, .size_class = x->size_class, .instances = x->n, .steps = steps
 	};
 	c.count_per_step = (double)x->n / (double)steps;
 	c.ms_per_step = x->ms / (double)steps;
-	c.latency_med = stats_percentile(x->lat, x->n, 50);
-	c.latency_p95 = stats_percentile(x->lat, x->n, 95);
-	c.wait_med = stats_percentile(x->wait, x->nwait, 50);
-	c.wait_p95 = stats_percentile(x->wait, x->nwait, 95);
+	c.latency_med = stats_percentile(x->lat.v, x->lat.n, 50);
+	c.latency_p95 = stats_percentile(x->lat.v, x->lat.n, 95);
+	c.wait_med = stats_percentile(x->wait.v, x->wait.n, 50);
+	c.wait_p95 = stats_percentile(x->wait.v, x->wait.n, 95);
 	c.bytes = c.algbw_gbps = c.busbw_gbps = c.fabric_busbw_gbps = -1;
 	if (x->size_class >= 0) {
-		c.bytes = stats_percentile(x->bytes, x->n, 50);
-		c.algbw_gbps = stats_percentile(x->bw, x->n, 50);
+		c.bytes = stats_percentile(x->bytes.v, x->bytes.n, 50);
+		c.algbw_gbps = stats_percentile(x->bw.v, x->bw.n, 50);
 		c.busbw_gbps = c.algbw_gbps * coll_busbw_factor(x->op, x->group);
 	}
 	return c;
@@ -470,6 +489,27 @@ static int by_cost(const void *pa, const void *pb)
 	if (a->ms_per_step != b->ms_per_step)
 		return a->ms_per_step < b->ms_per_step ? 1 : -1;
 	return a->op != b->op ? a->op - b->op : a->size_class - b->size_class;
+}
+
+void coll_aggr_rows(struct coll_aggr *a, size_t steps, struct collective **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (a->n && steps) {
+		*out = xcalloc(a->n, sizeof **out);
+		for (size_t i = 0; i < a->n; i++)
+			(*out)[i] = row_of(&a->v[i], steps);
+		*n = a->n;
+		qsort(*out, *n, sizeof **out, by_cost);
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->v[i].lat.v);
+		free(a->v[i].wait.v);
+		free(a->v[i].bw.v);
+		free(a->v[i].bytes.v);
+	}
+	free(a->v);
+	memset(a, 0, sizeof *a);
 }
 
 void collectives_of(const struct scenario_metrics *m, struct collective **out, size_t *n)
@@ -494,7 +534,8 @@ void collectives_of(const struct scenario_metrics *m, struct collective **out, s
 	const struct rank_metrics *r0 = &m->ranks[0];
 	char *seen = xcalloc(r0->n + 1, 1);
 	const struct coll_rec **recs = xcalloc(m->n, sizeof *recs);
-	struct aggr a = { 0 };
+	double *ms = xcalloc(m->n, sizeof *ms);
+	struct coll_aggr a = { 0 };
 	for (size_t i = 0; i < nv[0]; i++) {
 		const struct coll_rec *k = &v[0][i];
 		if (k->step < 0 || (size_t)k->step >= r0->n || !r0->steps[k->step].active)
@@ -505,30 +546,18 @@ void collectives_of(const struct scenario_metrics *m, struct collective **out, s
 			r++;
 		if (r < m->n)
 			continue;
-		instance(&a, recs, m->n);
+		instance(&a, recs, m->n, ms);
 		steps += !seen[k->step];
 		seen[k->step] = 1;
 	}
-	if (a.n) {
-		*out = xcalloc(a.n, sizeof **out);
-		for (size_t i = 0; i < a.n; i++)
-			(*out)[i] = row_of(&a.v[i], steps);
-		*n = a.n;
-		qsort(*out, *n, sizeof **out, by_cost);
-	}
-	for (size_t i = 0; i < a.n; i++) {
-		free(a.v[i].lat);
-		free(a.v[i].wait);
-		free(a.v[i].bw);
-		free(a.v[i].bytes);
-	}
-	free(a.v);
+	coll_aggr_rows(&a, steps, out, n);
 	for (size_t r = 0; r < m->n; r++)
 		free(v[r]);
 	free(v);
 	free(nv);
 	free(seen);
 	free(recs);
+	free(ms);
 }
 
 /* Operations every rank of the group leaves at the same instant. */

@@ -63,6 +63,27 @@ struct collective {
 	double fabric_busbw_gbps; /* what the fabric probe gave at this size; -1 none */
 };
 
+/* Collective instances summed per operation and size class: the rows of a table (of a
+ * scenario's traces or telemetry, or of the NCCL Inspector's dumps). */
+struct coll_sample {
+	double *v;
+	size_t n, cap, stride, seen;
+};
+struct coll_acc;
+struct coll_aggr {
+	struct coll_acc *v;
+	size_t n, cap;
+	/* values kept per row for its percentiles, at most (0: all); beyond, an evenly spaced
+	 * sample of them (every 2nd, 4th ...): the Inspector's dumps of a long run are large */
+	size_t keep;
+};
+/* One instance: its operation, bytes (-1 unknown), process group's size (0: nr) and each
+ * of its nr ranks' time in it (ms). */
+void coll_aggr_add(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
+		   size_t nr);
+/* a's rows, by time per step (descending), over steps, into *out (xmalloc'd; NULL when
+ * none) and *n; a is emptied. */
+void coll_aggr_rows(struct coll_aggr *a, size_t steps, struct collective **out, size_t *n);
 /* The collectives of m's active steps, by time per step (descending), into
  * *out (xmalloc'd; NULL when none) and *n. Ranks without collective records
  * stand for one per step from their telemetry: the gradient all-reduce of

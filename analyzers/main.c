@@ -2,7 +2,8 @@
  *   campaign-analyze RUN_DIR                      (re)writes a campaign run's analysis from
  *                                                 its analysis_input.json
  *   campaign-analyze [--json] [--rules F] [--top N] TRACE...   PyTorch-profiler (Kineto) traces,
- *                                                 one per rank: HTA's breakdown per rank */
+ *                                                 one per rank: HTA's breakdown per rank
+ *   campaign-analyze [--json] DUMP|DUMP_DIR...    NCCL Inspector dumps: the collectives */
 #include "util/clock.h"
 #include "util/err.h"
 #include "util/run_layout.h"
@@ -10,9 +11,12 @@
 #include "util/strbuf.h"
 #include "analyzers/analysis.h"
 #include "analyzers/hta.h"
+#include "analyzers/inspector.h"
 #include "analyzers/run_input.h"
 #include "analyzers/write/report.h"
+#include "util/words.h"
 #include "analyzers/read/kineto.h"
+#include "analyzers/read/nccl_inspector.h"
 #include "analyzers/read/nsys.h"
 #include "analyzers/phases.h"
 #include "analyzers/pool.h"
@@ -30,7 +34,8 @@
 
 static const char usage[] =
 	"usage: campaign-analyze [-j N] RUN_DIR\n"
-	"       campaign-analyze [--json] [--rules FILE] [--top N] [-j N] TRACE.json|PROFILE.sqlite...\n\n"
+	"       campaign-analyze [--json] [--rules FILE] [--top N] [-j N] TRACE.json|PROFILE.sqlite...\n"
+	"       campaign-analyze [--json] INSPECTOR_DUMP|INSPECTOR_DIR...\n\n"
 	"With a campaign run directory, (re)writes its BOTTLENECK_ANALYSIS.md and summary.json from\n"
 	"its analysis_input.json (what its last aggregation analysed; the store is not read).\n"
 	"With PyTorch-profiler (Kineto) traces, one per rank, or Nsight Systems SQLite exports (one\n"
@@ -41,7 +46,10 @@ static const char usage[] =
 	"analyzers/phase_rules.txt) and the operators with the most self time; --json prints one\n"
 	"JSON document. Kernel categories come from PCRE2 rules (default analyzers/kernel_rules.txt).\n"
 	"-j N: files analysed on N threads (default 0: every CPU this process may use); the output\n"
-	"is the same whatever N is.\n\n"
+	"is the same whatever N is.\n"
+	"With NCCL Inspector dumps (the plugin's <host>-pid<pid>.log files, or folders of them),\n"
+	"prints the collectives matched across ranks by communicator and coll_sn (latency, wait,\n"
+	"algbw, busbw), the ranks the others wait for, and what was skipped.\n\n"
 	"exit status: 0 ok, 2 usage or bad rules, 3 no such file, 4 unreadable input\n";
 
 /* A folder campaign made a run in (its store, or the input of its analysis). */
@@ -429,6 +437,197 @@ static int trace_mode(int argc, char **argv, int first, int as_json, const char 
 	return rc;
 }
 
+/* ---- NCCL Inspector dumps ---- */
+
+/* The dump files of paths: each a file, or a folder's files. */
+static void dump_files(char **paths, size_t n, struct argv *files)
+{
+	memset(files, 0, sizeof *files);
+	for (size_t i = 0; i < n; i++) {
+		struct argv in;
+		if (fsio_is_dir(paths[i]) && insp_list_dir(paths[i], &in) == 0) {
+			for (size_t k = 0; k < in.n; k++)
+				argv_push(files, in.v[k]);
+			argv_free(&in);
+		} else {
+			argv_push(files, paths[i]);
+		}
+	}
+}
+
+/* What was read and skipped, and the records whose bandwidths their size and time do not give. */
+static void print_dump_counts(const struct insp_summary *s)
+{
+	const struct insp_stats *st = &s->st;
+	printf("NCCL Inspector: %zu records from %zu file%s (%zu process%s, %zu communicator%s): %zu instances recorded by every rank, %zu by only some (left out); skipped %zu malformed object%s, %zu duplicate%s, %zu unreadable file%s; %zu verbose records\n",
+	       st->objects, st->files, st->files == 1 ? "" : "s", s->procs,
+	       s->procs == 1 ? "" : "es", s->comms, s->comms == 1 ? "" : "s", st->instances,
+	       st->partial,
+	       st->malformed, st->malformed == 1 ? "" : "s", st->duplicates,
+	       st->duplicates == 1 ? "" : "s", st->unreadable, st->unreadable == 1 ? "" : "s",
+	       st->verbose);
+	printf("bandwidths: %zu of %zu records differ from their size and time\n", s->mismatches,
+	       s->checked);
+	for (size_t i = 0; i < s->mismatches && i < INSP_SHOWN; i++)
+		printf("  %s coll_sn %llu rank %d: algbw %.6f (recomputed %.6f), busbw %.6f (recomputed %.6f) GB/s\n",
+		       coll_op_name(s->shown[i].op), s->shown[i].sn, s->shown[i].rank,
+		       s->shown[i].file_algbw, s->shown[i].algbw, s->shown[i].file_busbw,
+		       s->shown[i].busbw);
+}
+
+static void print_dump_rows(const struct collective *c, size_t n)
+{
+	printf("%-15s %-17s %9s %19s %19s %10s %10s %10s\n", "collective", "size", "instances",
+	       "latency ms med/p95", "wait ms med/p95", "algbw GB/s", "busbw GB/s", "time ms");
+	for (size_t i = 0; i < n; i++) {
+		char label[48];
+		coll_size_label(c[i].size_class, label, sizeof label);
+		printf("%-15s %-17s %9zu %9.3f/%9.3f %9.3f/%9.3f %10.3f %10.3f %10.3f\n",
+		       coll_op_name(c[i].op), label, c[i].instances, c[i].latency_med,
+		       c[i].latency_p95, c[i].wait_med, c[i].wait_p95, c[i].algbw_gbps,
+		       c[i].busbw_gbps, c[i].ms_per_step);
+	}
+}
+
+static void print_dump_stragglers(const struct insp_summary *s, const struct straggler *g,
+				  size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		printf("straggler: rank %d%s%s: arrived last at %.0f %% of the %zu instances of the communicators that span every process (by chance alone: p = %.1e); the others wait for it %.1f %% of their time in them\n",
+		       g[k].rank, g[k].node[0] ? " on " : "", g[k].node, g[k].arrived_last_pct,
+		       s->judged, g[k].chance_p, g[k].impact_pct);
+	if (!n && s->judged)
+		printf("no straggler at the %zu instances of the communicators that span every process\n",
+		       s->judged);
+}
+
+static json_t *dump_counts_json(const struct insp_summary *s)
+{
+	json_t *mis = json_array();
+	for (size_t i = 0; i < s->mismatches && i < INSP_SHOWN; i++)
+		json_array_append_new(
+			mis, json_pack("{s:s, s:I, s:i, s:f, s:f, s:f, s:f}", "op",
+				       coll_op_name(s->shown[i].op), "coll_sn",
+				       (json_int_t)s->shown[i].sn, "rank", s->shown[i].rank,
+				       "file_algbw_gbps", s->shown[i].file_algbw, "file_busbw_gbps",
+				       s->shown[i].file_busbw, "algbw_gbps", s->shown[i].algbw,
+				       "busbw_gbps", s->shown[i].busbw));
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "files",
+			 (json_int_t) s->st.files, "records", (json_int_t) s->st.objects,
+			 "processes", (json_int_t) s->procs, "communicators", (json_int_t) s->comms,
+			 "instances", (json_int_t) s->st.instances, "partial_instances",
+			 (json_int_t) s->st.partial, "malformed_objects",
+			 (json_int_t) s->st.malformed, "duplicate_records",
+			 (json_int_t) s->st.duplicates, "verbose_records",
+			 (json_int_t) s->st.verbose, "bandwidth_checked", (json_int_t) s->checked,
+			 "bandwidth_mismatches", (json_int_t) s->mismatches, "mismatches", mis);
+}
+
+static json_t *dump_rows_json(const struct collective *c, size_t n)
+{
+	json_t *a = json_array();
+	char label[48];
+	for (size_t i = 0; i < n; i++) {
+		int sized = c[i].size_class >= 0;
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:s, s:o, s:I, s:{s:f, s:f}, s:{s:f, s:f}, s:o, s:o, s:f}",
+				  "op", coll_op_name(c[i].op), "size_class",
+				  coll_size_label(c[i].size_class, label, sizeof label), "bytes",
+				  sized ? json_real(c[i].bytes) : json_null(), "instances",
+				  (json_int_t) c[i].instances, "latency_ms", "median",
+				  c[i].latency_med, "p95", c[i].latency_p95, "wait_ms", "median",
+				  c[i].wait_med, "p95", c[i].wait_p95, "algbw_gbps",
+				  sized ? json_real(c[i].algbw_gbps) : json_null(), "busbw_gbps",
+				  sized ? json_real(c[i].busbw_gbps) : json_null(), "ms_total",
+				  c[i].ms_per_step));
+	}
+	return a;
+}
+
+static json_t *dump_stragglers_json(const struct straggler *g, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t k = 0; k < n; k++)
+		json_array_append_new(
+			a,
+			json_pack("{s:i, s:o, s:f, s:f, s:f}", "rank", g[k].rank, "node",
+				  g[k].node[0] ? json_string(g[k].node) : json_null(),
+				  "arrived_last_pct", g[k].arrived_last_pct, "wait_share_pct",
+				  g[k].impact_pct, "chance_p", g[k].chance_p));
+	return a;
+}
+
+/* NCCL Inspector dumps: the collectives matched across ranks, the ranks the others wait
+ * for (their waiting as a share of the ranks' time in those collectives), what was skipped. */
+static int inspector_mode(char **paths, size_t n, int as_json)
+{
+	struct argv files;
+	struct insp_data d;
+	dump_files(paths, n, &files);
+	int rc = inspector_load(files.v, files.n, NULL, &d);
+	argv_free(&files);
+	if (rc < 0)
+		return rc;
+	struct collective *c;
+	struct straggler g[STRAGGLER_MAX];
+	size_t nc, ng;
+	char slow[128];
+	inspector_stragglers(&d, 1, inspector_judged_ms(&d), g, &ng, slow, sizeof slow);
+	inspector_rows(&d, 1, &c, &nc); /* one "step": every instance */
+	struct insp_summary s;
+	inspector_done(&d, &s);
+	if (as_json) {
+		json_t *doc = json_pack("{s:o, s:o, s:o}", "nccl_inspector", dump_counts_json(&s),
+					"collectives", dump_rows_json(c, nc), "stragglers",
+					dump_stragglers_json(g, ng));
+		char *t =
+			json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
+		printf("%s\n", t);
+		free(t);
+		json_decref(doc);
+	} else {
+		print_dump_counts(&s);
+		print_dump_rows(c, nc);
+		print_dump_stragglers(&s, g, ng);
+	}
+	free(c);
+	inspector_summary_free(&s);
+	return 0;
+}
+
+/* A folder holding an NCCL Inspector dump. */
+static int dump_dir(const char *dir)
+{
+	struct argv files;
+	int any = 0;
+	if (insp_list_dir(dir, &files) == 0)
+		for (size_t i = 0; i < files.n && !any; i++)
+			any = insp_is_dump(files.v[i]);
+	argv_free(&files);
+	return any;
+}
+
+/* 1 when the operands are NCCL Inspector dumps or folders (*rc < 0 when some are and
+ * others are not), 0 when none is. */
+static int inspector_operands(int argc, char **argv, int first, int *rc)
+{
+	int dumps = 0;
+	const char *dump = NULL, *other = NULL;
+	*rc = 0;
+	for (int i = first; i < argc; i++)
+		if (fsio_is_dir(argv[i]) ? dump_dir(argv[i]) : insp_is_dump(argv[i]))
+			dumps++, dump = argv[i];
+		else
+			other = argv[i];
+	if (dumps && other)
+		*rc = err_set(
+			ERR_USAGE,
+			"%s is an NCCL Inspector dump (or a folder of them) and %s is not: give traces or dumps, not both",
+			dump, other);
+	return dumps > 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = { { "json", 0, 0, 'J' }, { "rules", 1, 0, 'r' },
@@ -460,8 +659,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	int run = argc - optind == 1 && is_run_dir(argv[optind]);
-	int rc = run ? run_mode(argv[optind], jobs)
-		     : trace_mode(argc, argv, optind, as_json, rules, top, jobs);
+	int rc, dumps = !run && inspector_operands(argc, argv, optind, &rc);
+	if (run)
+		rc = run_mode(argv[optind], jobs);
+	else if (dumps && rc == 0)
+		rc = inspector_mode(argv + optind, (size_t)(argc - optind), as_json);
+	else if (!dumps)
+		rc = trace_mode(argc, argv, optind, as_json, rules, top, jobs);
 	if (rc < 0) {
 		fprintf(stderr, "campaign-analyze: %s\n", err_last());
 		return rc == ERR_NOTFOUND ? 3 : rc == ERR_USAGE ? 2 : 4;

@@ -51,14 +51,14 @@ static const char *below_run(const struct ana_run *run, const char *dir)
 static json_t *scenario_json(const struct ana_run *run, const struct ana_scenario *s)
 {
 	const struct ana_input *in = &s->in;
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s}",
-			 "name", in->name, "state", in->state, "reason", in->reason, "backend",
-			 in->backend, "job_dir", below_run(run, in->job_dir), "exit_code",
-			 in->exit_code, "nodes", in->nodes, "tasks_per_node", in->tasks_per_node,
-			 "series", str_or_null(in->series), "batch_per_rank", in->batch_per_rank,
-			 "global_batch_set", in->global_batch_set, "attempt", in->attempt,
-			 "attempts", in->attempts, "requeued", str_or_null(in->requeued),
-			 "contaminated", s->data.contaminated);
+	return json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s}",
+		"name", in->name, "state", in->state, "reason", in->reason, "backend", in->backend,
+		"job_dir", below_run(run, in->job_dir), "exit_code", in->exit_code, "nodes",
+		in->nodes, "tasks_per_node", in->tasks_per_node, "series", str_or_null(in->series),
+		"batch_per_rank", in->batch_per_rank, "global_batch_set", in->global_batch_set,
+		"attempt", in->attempt, "attempts", in->attempts, "requeued",
+		str_or_null(in->requeued), "contaminated", s->data.contaminated);
 }
 
 static json_t *probe_json(const struct ana_run *run, const struct ana_probe *p)
@@ -98,14 +98,14 @@ static json_t *settings_json(const struct ana_run *run)
 	for (size_t i = 0; i < run->n_phase_rules; i++)
 		json_array_append_new(rules, json_pack("{s:s, s:s}", "phase", run->phase_names[i],
 						       "pattern", run->phase_patterns[i]));
-	return json_pack("{s:o, s:i, s:i, s:f, s:I, s:i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
+	return json_pack("{s:o, s:i, s:i, s:i, s:f, s:I, s:i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
 			 "baseline", str_or_null(run->baseline), "want_nsys", run->want_nsys,
-			 "want_perf", run->want_perf, "peak_gflops", run->peak_gflops, "epoch",
-			 (json_int_t)run->epoch, "host_cpus", run->host_cpus, "thresholds", th,
-			 "phase_rules", rules, "step_log", str_or_null(run->step_log),
-			 "warmup_steps", run->warmup_steps, "batch_per_rank", run->batch_per_rank,
-			 "global_batch", (json_int_t)run->global_batch, "scaling",
-			 str_or_null(run->scaling));
+			 "want_perf", run->want_perf, "want_inspector", run->want_inspector,
+			 "peak_gflops", run->peak_gflops, "epoch", (json_int_t) run->epoch,
+			 "host_cpus", run->host_cpus, "thresholds", th, "phase_rules", rules,
+			 "step_log", str_or_null(run->step_log), "warmup_steps", run->warmup_steps,
+			 "batch_per_rank", run->batch_per_rank, "global_batch",
+			 (json_int_t) run->global_batch, "scaling", str_or_null(run->scaling));
 }
 
 int run_input_write(const struct ana_run *run)
@@ -181,13 +181,13 @@ static int read_scenario(json_t *o, struct ana_run *run, json_error_t *e)
 	const char *name, *state, *reason, *backend, *dir, *cont;
 	json_t *series, *rq;
 	int code, nodes, tpn, bpr, gbs, attempt, attempts;
-	if (json_unpack_ex(o, e, JSON_STRICT,
-			   "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s}",
-			   "name", &name, "state", &state, "reason", &reason, "backend", &backend,
-			   "job_dir", &dir, "exit_code", &code, "nodes", &nodes, "tasks_per_node",
-			   &tpn, "series", &series, "batch_per_rank", &bpr, "global_batch_set",
-			   &gbs, "attempt", &attempt, "attempts", &attempts, "requeued", &rq,
-			   "contaminated", &cont) < 0)
+	if (json_unpack_ex(
+		    o, e, JSON_STRICT,
+		    "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s}",
+		    "name", &name, "state", &state, "reason", &reason, "backend", &backend,
+		    "job_dir", &dir, "exit_code", &code, "nodes", &nodes, "tasks_per_node", &tpn,
+		    "series", &series, "batch_per_rank", &bpr, "global_batch_set", &gbs, "attempt",
+		    &attempt, "attempts", &attempts, "requeued", &rq, "contaminated", &cont) < 0)
 		return -1;
 	if (!string_or_null(series) || !string_or_null(rq))
 		return input_error(e, "series and requeued: a string or null");
@@ -320,11 +320,12 @@ static int read_settings(json_t *o, struct ana_run *run, json_error_t *e)
 	json_t *th, *rules, *base, *log, *scaling;
 	json_int_t epoch, gb;
 	if (json_unpack_ex(o, e, JSON_STRICT,
-			   "{s:o, s:i, s:i, s:F, s:I, s:i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
+			   "{s:o, s:i, s:i, s:i, s:F, s:I, s:i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
 			   "baseline", &base, "want_nsys", &run->want_nsys, "want_perf",
-			   &run->want_perf, "peak_gflops", &run->peak_gflops, "epoch", &epoch,
-			   "host_cpus", &run->host_cpus, "thresholds", &th, "phase_rules", &rules,
-			   "step_log", &log, "warmup_steps", &run->warmup_steps, "batch_per_rank",
+			   &run->want_perf, "want_inspector", &run->want_inspector, "peak_gflops",
+			   &run->peak_gflops, "epoch", &epoch, "host_cpus", &run->host_cpus,
+			   "thresholds", &th, "phase_rules", &rules, "step_log", &log,
+			   "warmup_steps", &run->warmup_steps, "batch_per_rank",
 			   &run->batch_per_rank, "global_batch", &gb, "scaling", &scaling) < 0)
 		return -1;
 	if (!string_or_null(base) || !string_or_null(log) || !string_or_null(scaling))

@@ -51,18 +51,19 @@ static double last_group_top(const double *sorted, size_t n)
 	return sorted[below] > top ? sorted[below] : top;
 }
 
-/* One step i (every rank has it): who arrived last (the ranks whose
- * collective took least, last_group_top: two equally slow ranks both arrive
- * last, whatever the noise of their transfers) and by how much it outspent
- * the others in each phase. Returns 0 when the step has no collective. */
-static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum *sum, double *buf,
-		    unsigned char *late)
+/* One instance (a step, or a collective of the NCCL Inspector) every unit (rank) has:
+ * comm[u] its time in the collectives, ph[u] its phases (NULL: unknown). Who arrived last
+ * (the ranks whose collective took least, last_group_top: two equally slow ranks both
+ * arrive last, whatever the noise of their transfers) and by how much it outspent the
+ * others in each phase. Returns 0 when the instance has no collective time. */
+static int one_instance(const double *comm, const double (*ph)[P_N], size_t n,
+			struct rank_sum *sum, double *buf, unsigned char *late)
 {
-	size_t n = m->n, nlate = 0;
+	size_t nlate = 0;
 	memset(late, 0, n);
 	double total = 0, waited = 0;
 	for (size_t r = 0; r < n; r++) {
-		buf[r] = m->ranks[r].steps[i].comm_ms;
+		buf[r] = comm[r];
 		total += buf[r];
 	}
 	if (total <= 0)
@@ -70,32 +71,25 @@ static int one_step(const struct scenario_metrics *m, size_t i, struct rank_sum 
 	stats_sort(buf, n);
 	double least = buf[0], top = last_group_top(buf, n);
 	for (size_t r = 0; r < n; r++) {
-		double c = m->ranks[r].steps[i].comm_ms;
-		if (c <= top)
+		if (comm[r] <= top)
 			nlate++;
 		else
-			waited += c - least;
+			waited += comm[r] - least;
 	}
 	if (nlate == n) /* all arrived together */
 		return 1;
 	for (size_t last = 0; last < n; last++) {
-		if (m->ranks[last].steps[i].comm_ms > top)
+		if (comm[last] > top)
 			continue;
-		double mine[P_N];
 		late[last] = 1;
 		sum[last].last++;
 		sum[last].imposed += waited / (double)(n - 1); /* per other rank */
-		phases_of(&m->ranks[last].steps[i], mine);
-		for (int p = 0; p < P_N; p++) {
+		for (int p = 0; ph && p < P_N; p++) {
 			size_t k = 0;
-			for (size_t r = 0; r < n; r++) {
-				double ph[P_N];
-				if (r == last)
-					continue;
-				phases_of(&m->ranks[r].steps[i], ph);
-				buf[k++] = ph[p];
-			}
-			sum[last].margin[p] += mine[p] - stats_percentile(buf, k, 50);
+			for (size_t r = 0; r < n; r++)
+				if (r != last)
+					buf[k++] = ph[r][p];
+			sum[last].margin[p] += ph[last][p] - stats_percentile(buf, k, 50);
 		}
 	}
 	return 1;
@@ -174,9 +168,8 @@ static int by_host(const void *a, const void *b)
 	return c ? c : (x->r > y->r) - (x->r < y->r);
 }
 
-static void node_test_init(struct node_test *t, const struct scenario_metrics *m)
+static void node_test_init(struct node_test *t, const char *const *hosts, size_t n)
 {
-	size_t n = m->n;
 	struct host_idx *h = xcalloc(n, sizeof *h);
 	t->of = xcalloc(n, sizeof *t->of);
 	t->size = xcalloc(n, sizeof *t->size);
@@ -185,7 +178,7 @@ static void node_test_init(struct node_test *t, const struct scenario_metrics *m
 	t->expected = xcalloc(n, sizeof *t->expected);
 	t->nnodes = 0;
 	for (size_t r = 0; r < n; r++)
-		h[r] = (struct host_idx){ m->ranks[r].host, r };
+		h[r] = (struct host_idx){ hosts[r], r };
 	qsort(h, n, sizeof *h, by_host);
 	for (size_t k = 0; k < n; k++) {
 		if (!h[k].host[0]) {
@@ -260,16 +253,16 @@ static int by_impact(const void *a, const void *b)
 }
 
 /* The node all of whose ranks are stragglers, when some other node has ranks that are not. */
-static void slow_node_of(const struct scenario_metrics *m, const struct straggler *s, size_t n,
-			 char *out, size_t len)
+static void slow_node_of(const char *const *hosts, const int *ranks, size_t nr,
+			 const struct straggler *s, size_t n, char *out, size_t len)
 {
 	out[0] = '\0';
 	for (size_t k = 0; k < n && !out[0]; k++) {
 		int all = s[k].node[0] != '\0', others = 0;
-		for (size_t r = 0; r < m->n; r++) {
-			int same = !strcmp(m->ranks[r].host, s[k].node), listed = 0;
+		for (size_t r = 0; r < nr; r++) {
+			int same = !strcmp(hosts[r], s[k].node), listed = 0;
 			for (size_t j = 0; j < n; j++)
-				listed |= s[j].rank == m->ranks[r].rank;
+				listed |= s[j].rank == ranks[r];
 			all &= !same || listed;
 			others |= !same;
 		}
@@ -278,42 +271,89 @@ static void slow_node_of(const struct scenario_metrics *m, const struct straggle
 	}
 }
 
-/* Every step judged (active, on record alike, with a collective) into sum
- * and the node test; how many. */
-static long judge_steps(const struct scenario_metrics *m, struct rank_sum *sum,
-			struct node_test *nt)
+/* The judging of instances: per unit (rank) its name, node and sums, the node test. */
+struct straggler_judge {
+	size_t n;
+	const char *const *hosts;
+	const int *ranks;
+	struct rank_sum *sum;
+	struct node_test nt;
+	long counted;
+	double *buf;
+	unsigned char *late;
+};
+
+struct straggler_judge *straggler_judge_new(size_t n, const char *const *hosts, const int *ranks)
+{
+	struct straggler_judge *j = xcalloc(1, sizeof *j);
+	j->n = n;
+	j->hosts = hosts;
+	j->ranks = ranks;
+	j->sum = xcalloc(n + 1, sizeof *j->sum);
+	j->buf = xcalloc(n + 1, sizeof *j->buf);
+	j->late = xcalloc(n + 1, 1);
+	node_test_init(&j->nt, hosts, n);
+	return j;
+}
+
+/* One instance: each unit's time in its collectives and phases (NULL: unknown). */
+static void judge_one(struct straggler_judge *j, const double *comm, const double (*ph)[P_N])
+{
+	if (one_instance(comm, ph, j->n, j->sum, j->buf, j->late)) {
+		j->counted++;
+		node_test_step(&j->nt, j->late, j->n);
+	}
+}
+
+void straggler_judge_add(struct straggler_judge *j, const double *comm_ms)
+{
+	judge_one(j, comm_ms, NULL);
+}
+
+void straggler_judge_free(struct straggler_judge *j)
+{
+	if (!j)
+		return;
+	node_test_free(&j->nt);
+	free(j->sum);
+	free(j->buf);
+	free(j->late);
+	free(j);
+}
+
+/* Every step judged (active, on record alike, with a collective) into j. */
+static void judge_steps(const struct scenario_metrics *m, struct straggler_judge *j)
 {
 	size_t steps = m->ranks[0].n;
 	for (size_t r = 1; r < m->n; r++)
 		steps = m->ranks[r].n < steps ? m->ranks[r].n : steps;
-	double *buf = xcalloc(m->n, sizeof *buf);
-	unsigned char *late = xcalloc(m->n, 1);
 	size_t *pos = xcalloc(m->n, sizeof *pos);
+	double *comm = xcalloc(m->n, sizeof *comm), (*ph)[P_N] = xcalloc(m->n, sizeof *ph);
 	int records = 0;
 	for (size_t r = 0; r < m->n; r++)
 		records |= m->ranks[r].ncoll > 0;
-	long counted = 0;
-	for (size_t i = 0; i < steps; i++)
-		if ((!records || step_on_record(m, i, pos)) && m->ranks[0].steps[i].active &&
-		    one_step(m, i, sum, buf, late)) {
-			counted++;
-			node_test_step(nt, late, m->n);
+	for (size_t i = 0; i < steps; i++) {
+		if ((records && !step_on_record(m, i, pos)) || !m->ranks[0].steps[i].active)
+			continue;
+		for (size_t r = 0; r < m->n; r++) {
+			comm[r] = m->ranks[r].steps[i].comm_ms;
+			phases_of(&m->ranks[r].steps[i], ph[r]);
 		}
-	node_test_end(nt, counted);
+		judge_one(j, comm, (const double(*)[P_N])ph);
+	}
 	free(pos);
-	free(late);
-	free(buf);
-	return counted;
+	free(comm);
+	free(ph);
 }
 
 /* The straggler record of rank k, with its cause: the phase in which it
  * outspent the others most, when that explains half of the waiting it imposed. */
-static void straggler_of(struct straggler *s, const struct rank_metrics *rk,
+static void straggler_of(struct straggler *s, int rank, const char *host,
 			 const struct rank_sum *sum, long counted, double impact, double p)
 {
 	memset(s, 0, sizeof *s);
-	s->rank = rk->rank;
-	snprintf(s->node, sizeof s->node, "%s", rk->host);
+	s->rank = rank;
+	snprintf(s->node, sizeof s->node, "%s", host);
 	s->impact_pct = impact;
 	s->arrived_last_pct = 100.0 * (double)sum->last / (double)counted;
 	s->chance_p = p < 1 ? p : 1;
@@ -325,6 +365,38 @@ static void straggler_of(struct straggler *s, const struct rank_metrics *rk,
 	s->cause_ms = sum->margin[best] / (double)counted;
 }
 
+/* The stragglers of what j judged: impact the waiting imposed per `per` (the steps
+ * judged, or those of the run) as a share of step_med_ms. */
+void straggler_judge_find(struct straggler_judge *j, double per, double step_med_ms,
+			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len)
+{
+	*n = 0;
+	slow_node[0] = '\0';
+	long counted = j->counted, lasts = 0;
+	if (j->n < 2 || step_med_ms <= 0 || per <= 0)
+		return;
+	node_test_end(&j->nt, counted);
+	for (size_t r = 0; r < j->n; r++)
+		lasts += j->sum[r].last;
+	double chance = chance_share(lasts, counted, j->n);
+	for (size_t r = 0; r < j->n && counted > 0; r++) {
+		double impact = 100 * j->sum[r].imposed / per / step_med_ms;
+		/* chance alone would rarely give it (or its node) so many last
+		 * arrivals: 1 % over all ranks (over all nodes) */
+		double p = chance >= 1
+			? 1
+			: binomial_tail(counted, j->sum[r].last, chance) * (double) j->n,
+		       pn = node_test_p(&j->nt, j->nt.of[r], counted);
+		p = p < pn ? p : pn;
+		if (2 * j->sum[r].last > counted && impact >= STRAGGLER_MIN_IMPACT_PCT &&
+		    p <= STRAGGLER_CHANCE && *n < STRAGGLER_MAX)
+			straggler_of(&out[(*n)++], j->ranks[r], j->hosts[r], &j->sum[r], counted,
+				     impact, p);
+	}
+	qsort(out, *n, sizeof *out, by_impact);
+	slow_node_of(j->hosts, j->ranks, j->n, out, *n, slow_node, slow_len);
+}
+
 void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out,
 		    size_t *n, char *slow_node, size_t slow_len)
 {
@@ -332,28 +404,16 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 	slow_node[0] = '\0';
 	if (m->n < 2 || step_med_ms <= 0)
 		return;
-	struct rank_sum *sum = xcalloc(m->n, sizeof *sum);
-	struct node_test nt;
-	node_test_init(&nt, m);
-	long counted = judge_steps(m, sum, &nt);
-	long lasts = 0;
-	for (size_t r = 0; r < m->n; r++)
-		lasts += sum[r].last;
-	double chance = chance_share(lasts, counted, m->n);
-	for (size_t r = 0; r < m->n && counted > 0; r++) {
-		double impact = 100 * sum[r].imposed / (double)counted / step_med_ms;
-		/* chance alone would rarely give it (or its node) so many last
-		 * arrivals: 1 % over all ranks (over all nodes) */
-		double p = chance >= 1 ? 1
-				       : binomial_tail(counted, sum[r].last, chance) * (double)m->n,
-		       pn = node_test_p(&nt, nt.of[r], counted);
-		p = p < pn ? p : pn;
-		if (2 * sum[r].last > counted && impact >= STRAGGLER_MIN_IMPACT_PCT &&
-		    p <= STRAGGLER_CHANCE && *n < STRAGGLER_MAX)
-			straggler_of(&out[(*n)++], &m->ranks[r], &sum[r], counted, impact, p);
+	const char **hosts = xcalloc(m->n, sizeof *hosts);
+	int *ranks = xcalloc(m->n, sizeof *ranks);
+	for (size_t r = 0; r < m->n; r++) {
+		hosts[r] = m->ranks[r].host;
+		ranks[r] = m->ranks[r].rank;
 	}
-	qsort(out, *n, sizeof *out, by_impact);
-	slow_node_of(m, out, *n, slow_node, slow_len);
-	node_test_free(&nt);
-	free(sum);
+	struct straggler_judge *j = straggler_judge_new(m->n, hosts, ranks);
+	judge_steps(m, j);
+	straggler_judge_find(j, (double)j->counted, step_med_ms, out, n, slow_node, slow_len);
+	straggler_judge_free(j);
+	free(hosts);
+	free(ranks);
 }

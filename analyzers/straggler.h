@@ -60,4 +60,17 @@ struct straggler {
 void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out,
 		    size_t *n, char *slow_node, size_t slow_len);
 
+/* The same test over instances given one by one (the NCCL Inspector's collectives, which
+ * know no phases: a straggler's cause is unknown): n units, ranks[u] and hosts[u] ("":
+ * unknown) naming each; both kept, not copied, until the judge is freed. */
+struct straggler_judge;
+struct straggler_judge *straggler_judge_new(size_t n, const char *const *hosts, const int *ranks);
+/* One instance: each unit's time in it (ms). */
+void straggler_judge_add(struct straggler_judge *j, const double *comm_ms);
+/* The stragglers, their impact the waiting they imposed over all instances per `per` steps
+ * as a share of step_med_ms; as straggler_find's. */
+void straggler_judge_find(struct straggler_judge *j, double per, double step_med_ms,
+			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len);
+void straggler_judge_free(struct straggler_judge *j);
+
 #endif

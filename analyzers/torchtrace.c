@@ -407,15 +407,7 @@ int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *ho
 	return 1;
 }
 
-struct rank_record {
-	long rank, pid;
-	int worker; /* a per-node launcher's worker, recorded with the RANK it was given */
-	char host[256], node[256];
-};
-
-/* The launcher's records of ranks in job_dir/ranks/ (rank_<r>.json; a
- * per-node launcher's own launcher_<n>.json is no rank). */
-static size_t rank_records(const char *job_dir, struct rank_record **out)
+size_t torchtrace_rank_records(const char *job_dir, struct rank_record **out)
 {
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/" JOB_RANKS, job_dir);
@@ -464,7 +456,7 @@ static const struct rank_record *record_of(const struct rank_record *rec, size_t
 void torchtrace_rank_nodes(const char *job_dir, struct scenario_metrics *m)
 {
 	struct rank_record *rec;
-	size_t nrec = rank_records(job_dir, &rec);
+	size_t nrec = torchtrace_rank_records(job_dir, &rec);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct rank_record *r = record_of(rec, nrec, m->ranks[i].rank);
 		/* a record names the world's rank when campaign started every rank (one
@@ -481,7 +473,7 @@ void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *h
 	if (slash)
 		*slash = '\0';
 	struct rank_record *rec;
-	size_t nrec = rank_records(copy, &rec);
+	size_t nrec = torchtrace_rank_records(copy, &rec);
 	free(copy);
 	struct argv workers = { 0 }; /* distinct processes, in file order */
 	long base = 0; /* processes no record names come after the recorded ranks */

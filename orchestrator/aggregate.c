@@ -123,6 +123,7 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 	in->epoch = (long)r->row.created_at;
 	in->want_nsys = r->c.profile.nsys;
 	in->want_perf = r->c.profile.perf;
+	in->want_inspector = r->c.profile.inspector;
 	const struct argv *pn = &r->c.analysis.phase_names, *pp = &r->c.analysis.phase_patterns;
 	in->n_phase_rules = pn->n;
 	in->phase_names = xcalloc(pn->n + 1, sizeof *in->phase_names);

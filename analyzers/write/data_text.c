@@ -73,8 +73,9 @@ static void traces_missing(struct strbuf *sb, const struct ana_scenario *s,
 	char *missed;
 	switch (s->data.missing.traces) {
 	case MISS_TRACES_UNUSABLE:
-		strbuf_addf(sb, "; traces/ holds %zu file%s but none usable: %s", s->data.trace_files,
-			    s->data.trace_files == 1 ? "" : "s", s->data.trace_problem);
+		strbuf_addf(sb, "; traces/ holds %zu file%s but none usable: %s",
+			    s->data.trace_files, s->data.trace_files == 1 ? "" : "s",
+			    s->data.trace_problem);
 		return;
 	case MISS_TRACES_UNMATCHED:
 		missed = data_text_traces_missed(s, run);
@@ -82,7 +83,9 @@ static void traces_missing(struct strbuf *sb, const struct ana_scenario *s,
 		free(missed);
 		return;
 	case MISS_TRACES_ABSENT:
-		strbuf_adds(sb, "; no PyTorch-profiler traces in traces/ (profile.traces copies the files your script writes, e.g. [\"profiler/*.json\"])");
+		strbuf_adds(
+			sb,
+			"; no PyTorch-profiler traces in traces/ (profile.traces copies the files your script writes, e.g. [\"profiler/*.json\"])");
 		return;
 	}
 }
@@ -98,9 +101,10 @@ static void no_step_data(struct strbuf *sb, const struct ana_scenario *s,
 		strbuf_addf(sb, "; nsys/ holds exports but none usable: %s", m->nsys_problem);
 	else
 		strbuf_adds(sb, "; no Nsight Systems export in nsys/ (profile.nsys)");
-	strbuf_adds(sb, m->step_log == MISS_STEP_LOG_NO_PATTERN
-				? "; no analysis.step_log pattern for step times the script prints"
-				: "; no line of logs/rank_<r>.out matches analysis.step_log.pattern");
+	strbuf_adds(sb,
+		    m->step_log == MISS_STEP_LOG_NO_PATTERN
+			    ? "; no analysis.step_log pattern for step times the script prints"
+			    : "; no line of logs/rank_<r>.out matches analysis.step_log.pattern");
 	strbuf_adds(sb, s->mon.have_monitor ? "; the node monitors are reported alone"
 					    : "; no node monitor data either (profile.monitor)");
 }
@@ -175,15 +179,19 @@ char *data_text_ranks(const struct ana_scenario *s)
 			strbuf_addf(&sb, "%s%d", i ? ", " : "", d->ranks_missing[i]);
 		strbuf_addf(&sb, "%s)", n > ANA_RANKS_SHOWN ? ", ..." : "");
 	} else if (d->ranks_beyond)
-		strbuf_addf(&sb,
-			    "the step data names %d rank%s beyond the %d launched (files of one process are one rank only when their names or the launcher's records say so)",
-			    d->ranks_beyond, d->ranks_beyond == 1 ? "" : "s", ranks);
+		strbuf_addf(
+			&sb,
+			"the step data names %d rank%s beyond the %d launched (files of one process are one rank only when their names or the launcher's records say so)",
+			d->ranks_beyond, d->ranks_beyond == 1 ? "" : "s", ranks);
 	return strbuf_detach(&sb);
 }
 
 const char *data_text_profiler(unsigned bit)
 {
-	return bit == PROFILE_NSYS ? "nsys" : bit == PROFILE_PERF ? "perf" : "";
+	return bit == PROFILE_NSYS	    ? "nsys"
+	       : bit == PROFILE_PERF	    ? "perf"
+	       : bit == PROFILE_INSPECTOR ? "nccl_inspector"
+					    : "";
 }
 
 const char *data_text_batch_from(enum batch_from b)

@@ -122,11 +122,12 @@ static void md_op_table(struct strbuf *md, const struct ana_op *ops, int n, doub
 static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (s->gpu.gpu_kernel_ms > 0) {
-		strbuf_addf(md,
-			    "GPU time in the traces (HTA's definitions, %zu rank%s with kernels): idle %.1f %%, compute %.1f %%, non-compute %.1f %% of %.2f ms of kernel time",
-			    s->data.trace_gpu_files, s->data.trace_gpu_files == 1 ? "" : "s",
-			    s->gpu.gpu_idle_pct, s->gpu.gpu_compute_pct, s->gpu.gpu_non_compute_pct,
-			    s->gpu.gpu_kernel_ms);
+		strbuf_addf(
+			md,
+			"GPU time in the traces (HTA's definitions, %zu rank%s with kernels): idle %.1f %%, compute %.1f %%, non-compute %.1f %% of %.2f ms of kernel time",
+			s->data.trace_gpu_files, s->data.trace_gpu_files == 1 ? "" : "s",
+			s->gpu.gpu_idle_pct, s->gpu.gpu_compute_pct, s->gpu.gpu_non_compute_pct,
+			s->gpu.gpu_kernel_ms);
 		if (s->gpu.gpu_overlap_pct >= 0)
 			strbuf_addf(md,
 				    "; %.1f %% of communication kernels' time overlaps computation",
@@ -137,9 +138,10 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 	}
 	if (!s->data.n_top_ops)
 		return;
-	strbuf_addf(md,
-		    "Top CPU operators by self time (all ranks and profiled steps, %zu trace file%s):\n\n",
-		    s->data.trace_files, s->data.trace_files == 1 ? "" : "s");
+	strbuf_addf(
+		md,
+		"Top CPU operators by self time (all ranks and profiled steps, %zu trace file%s):\n\n",
+		s->data.trace_files, s->data.trace_files == 1 ? "" : "s");
 	md_op_table(md, s->data.top_ops, s->data.n_top_ops, s->data.ops_total_ms, "Self time");
 }
 
@@ -159,12 +161,13 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s,
 		free(missed);
 	}
 	if (s->data.trace_not_analysed)
-		strbuf_addf(md,
-			    "**%zu trace file%s not analysed**: the map step's shard failed twice on %s: %s. Run `campaign aggregate` again to analyse them.\n\n",
-			    s->data.trace_not_analysed,
-			    s->data.trace_not_analysed == 1 ? " was" : "s were",
-			    s->data.trace_not_analysed == 1 ? "it" : "them",
-			    s->data.trace_not_analysed_names);
+		strbuf_addf(
+			md,
+			"**%zu trace file%s not analysed**: the map step's shard failed twice on %s: %s. Run `campaign aggregate` again to analyse them.\n\n",
+			s->data.trace_not_analysed,
+			s->data.trace_not_analysed == 1 ? " was" : "s were",
+			s->data.trace_not_analysed == 1 ? "it" : "them",
+			s->data.trace_not_analysed_names);
 }
 
 /* How the costliest collective of known size compares with what the fabric
@@ -180,15 +183,17 @@ void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
 		double pct = 100 * c->busbw_gbps / c->fabric_busbw_gbps;
 		coll_size_label(c->size_class, label, sizeof label);
 		if (pct >= FABRIC_LIMIT_PCT)
-			snprintf(buf, n,
-				 "Its %s messages of %s reach %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): the fabric itself is the limit; send fewer bytes (bf16 gradients, compression) or use a faster interconnect.",
-				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
-				 s->in.nodes == 1 ? "" : "s");
+			snprintf(
+				buf, n,
+				"Its %s messages of %s reach %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): the fabric itself is the limit; send fewer bytes (bf16 gradients, compression) or use a faster interconnect.",
+				coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
+				s->in.nodes == 1 ? "" : "s");
 		else
-			snprintf(buf, n,
-				 "Its %s messages of %s reach only %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): not the fabric; look at message sizes (larger buckets), overlap with compute and waiting for peers.",
-				 coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
-				 s->in.nodes == 1 ? "" : "s");
+			snprintf(
+				buf, n,
+				"Its %s messages of %s reach only %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): not the fabric; look at message sizes (larger buckets), overlap with compute and waiting for peers.",
+				coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
+				s->in.nodes == 1 ? "" : "s");
 		return;
 	}
 }
@@ -202,9 +207,10 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 	int fab = 0;
 	for (size_t i = 0; i < s->comm.ncolls; i++)
 		fab |= s->comm.colls[i].fabric_busbw_gbps > 0;
-	strbuf_addf(md,
-		    "| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
-		    fab ? " Of the fabric |" : "", fab ? "---:|" : "");
+	strbuf_addf(
+		md,
+		"| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
+		fab ? " Of the fabric |" : "", fab ? "---:|" : "");
 	for (size_t i = 0; i < s->comm.ncolls; i++) {
 		const struct collective *c = &s->comm.colls[i];
 		char label[48], bytes[96] = "unknown", alg[24] = "n/a", bus[24] = "n/a";
@@ -225,8 +231,12 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 			strbuf_adds(md, " – |");
 		strbuf_adds(md, "\n");
 	}
-	strbuf_adds(md,
-		    "\nEach collective is matched across ranks (same step, process group, operation and order); latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
+	if (s->comm.insp.colls_used)
+		strbuf_adds(md, "\nFrom the NCCL Inspector's dumps (below).");
+	else
+		strbuf_adds(
+			md,
+			"\nEach collective is matched across ranks (same step, process group, operation and order); latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
 	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
@@ -235,20 +245,23 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 /* Who keeps the others waiting at the collectives, where and why. */
 static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 {
-	if (s->steps.no_steps || !s->shares.shares_known || s->in.ranks < 2)
+	if (s->steps.no_steps || (!s->shares.shares_known && !s->comm.insp.stragglers_used) ||
+	    s->in.ranks < 2)
 		return;
 	if (!s->comm.n_stragglers) {
-		strbuf_addf(md,
-			    " No rank keeps the others waiting (none arrived last at most collectives, more often than chance would, with an impact of %.0f %% of the step or more).",
-			    STRAGGLER_MIN_IMPACT_PCT);
+		strbuf_addf(
+			md,
+			" No rank keeps the others waiting (none arrived last at most collectives, more often than chance would, with an impact of %.0f %% of the step or more).",
+			STRAGGLER_MIN_IMPACT_PCT);
 		return;
 	}
 	for (size_t k = 0; k < s->comm.n_stragglers; k++) {
 		const struct straggler *g = &s->comm.stragglers[k];
-		strbuf_addf(md,
-			    " **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; cause: %s",
-			    g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct,
-			    g->impact_pct, evidence_cause_words(g->cause_kind));
+		strbuf_addf(
+			md,
+			" **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; cause: %s",
+			g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct,
+			g->impact_pct, evidence_cause_words(g->cause_kind));
 		if (g->cause_kind != STRAGGLER_UNKNOWN)
 			strbuf_addf(md, " (%.2f ms more per step than the other ranks' median)",
 				    g->cause_ms);
@@ -260,11 +273,12 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 			    s->comm.slow_node);
 	if (s->comm.have_slow_mon) {
 		const struct monitor_summary *a = &s->comm.slow_mon, *b = &s->comm.rest_mon;
-		strbuf_addf(md,
-			    " Its monitors against the %d other node%s: CPU busy %.1f %% (%.1f %%), iowait %.1f %% (%.1f %%), memory peak %.1f %% (%.1f %%)",
-			    b->nodes, b->nodes == 1 ? "" : "s", a->cpu_util_mean_pct,
-			    b->cpu_util_mean_pct, a->iowait_mean_pct, b->iowait_mean_pct,
-			    a->mem_peak_pct, b->mem_peak_pct);
+		strbuf_addf(
+			md,
+			" Its monitors against the %d other node%s: CPU busy %.1f %% (%.1f %%), iowait %.1f %% (%.1f %%), memory peak %.1f %% (%.1f %%)",
+			b->nodes, b->nodes == 1 ? "" : "s", a->cpu_util_mean_pct,
+			b->cpu_util_mean_pct, a->iowait_mean_pct, b->iowait_mean_pct,
+			a->mem_peak_pct, b->mem_peak_pct);
 		if (a->gpu_util_n && b->gpu_util_n)
 			strbuf_addf(md, ", GPU busy %.1f %% (%.1f %%)", a->gpu_util_mean_pct,
 				    b->gpu_util_mean_pct);
@@ -297,15 +311,18 @@ static void share_cells(const struct ana_scenario *s, char sh[6][16])
 static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 {
 	int gpu = 0;
-	strbuf_adds(md, "## Per-Scenario Analysis\n\n"
-		    "| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput | Data % | Compute % | Comm % | Wait % | I/O % | Other % | Verdict |\n"
-		    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	strbuf_adds(
+		md,
+		"## Per-Scenario Analysis\n\n"
+		"| Scenario | Nodes | Ranks | State | Median step (ms) | p95 (ms) | Throughput | Data % | Compute % | Comm % | Wait % | I/O % | Other % | Verdict |\n"
+		"|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->data.analysed) {
-			strbuf_addf(md,
-				    "| %s | %d | %d | %s | – | – | – | – | – | – | – | – | – | not analysed |\n",
-				    s->in.name, s->in.nodes, s->in.ranks, s->in.state);
+			strbuf_addf(
+				md,
+				"| %s | %d | %d | %s | – | – | – | – | – | – | – | – | – | not analysed |\n",
+				s->in.name, s->in.nodes, s->in.ranks, s->in.state);
 			continue;
 		}
 		char sh[6][16], med[32], p95[32], thr[48];
@@ -316,17 +333,19 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 		snprintf(thr, sizeof thr, s->steps.no_steps ? "–" : "%.1f %s", s->steps.throughput,
 			 data_text_throughput_unit(s));
 		gpu |= s->outcome.basis == BASIS_GPU;
-		strbuf_addf(md,
-			    "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
-			    s->in.name, s->in.nodes, s->in.ranks, s->in.state, med, p95, thr, sh[0],
-			    sh[1], sh[2], sh[3], sh[4], sh[5], verdict_name(s->outcome.v.verdict),
-			    s->outcome.v.borderline ? " (borderline)" : "",
-			    s->outcome.basis == BASIS_GPU ? " (GPU)" : "");
+		strbuf_addf(
+			md,
+			"| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
+			s->in.name, s->in.nodes, s->in.ranks, s->in.state, med, p95, thr, sh[0],
+			sh[1], sh[2], sh[3], sh[4], sh[5], verdict_name(s->outcome.v.verdict),
+			s->outcome.v.borderline ? " (borderline)" : "",
+			s->outcome.basis == BASIS_GPU ? " (GPU)" : "");
 	}
 	strbuf_adds(md, "\n");
 	if (gpu)
-		strbuf_adds(md,
-			    "Rows marked (GPU) give shares of the GPU's time (data: the GPU idle while the host loaded data; comm: exposed communication kernels; other: the rest: exposed host-device copies, other kernels and the GPU waiting for the host); the others shares of the host's step. Each row adds up to 100 %.\n\n");
+		strbuf_adds(
+			md,
+			"Rows marked (GPU) give shares of the GPU's time (data: the GPU idle while the host loaded data; comm: exposed communication kernels; other: the rest: exposed host-device copies, other kernels and the GPU waiting for the host); the others shares of the host's step. Each row adds up to 100 %.\n\n");
 }
 
 /* A scenario that could not be analysed: why, and where to look; 0 when it was analysed. */
@@ -337,18 +356,20 @@ static int md_scenario_unanalysed(struct strbuf *md, const struct ana_scenario *
 		return 0;
 	char *why = data_text_problem(s, run);
 	if (s->in.completed) {
-		strbuf_addf(md,
-			    "The job **completed**, but left nothing to time its steps from: %s. Its job log is `%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n",
-			    why, s->in.name, s->in.name);
+		strbuf_addf(
+			md,
+			"The job **completed**, but left nothing to time its steps from: %s. Its job log is `%s/slurm-*.out`, each rank's output `%s/logs/rank_<r>.out`.\n\n",
+			why, s->in.name, s->in.name);
 		free(why);
 		md_not_analysed(md, s, run);
 		if (s->data.monitors_only) {
 			char *ev = evidence_of(s, run);
-			strbuf_addf(md,
-				    "From the node monitors alone (%d node%s, %ld sample%s): **%s**: %s.\n\n",
-				    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
-				    s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
-				    verdict_name(s->outcome.v.verdict), ev);
+			strbuf_addf(
+				md,
+				"From the node monitors alone (%d node%s, %ld sample%s): **%s**: %s.\n\n",
+				s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
+				s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
+				verdict_name(s->outcome.v.verdict), ev);
 			free(ev);
 		}
 		return 1;
@@ -374,24 +395,27 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 	free(ev);
 	free(sources);
 	if (s->gpu.gpu_basis)
-		strbuf_adds(md,
-			    "The verdict comes from the GPU timeline: on a GPU the host's ranges time kernel launches, not the work, so the host phase shares below are supporting detail.\n\n");
+		strbuf_adds(
+			md,
+			"The verdict comes from the GPU timeline: on a GPU the host's ranges time kernel launches, not the work, so the host phase shares below are supporting detail.\n\n");
 	if (ranks[0])
 		strbuf_addf(md, "Ranks: %s.\n\n", ranks);
 	free(ranks);
 	if (s->data.contaminated[0])
-		strbuf_addf(md,
-			    "**Contaminated**: its job ran on the same nodes at the same time as %s, so its step times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
-			    s->data.contaminated);
+		strbuf_addf(
+			md,
+			"**Contaminated**: its job ran on the same nodes at the same time as %s, so its step times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
+			s->data.contaminated);
 	md_not_analysed(md, s, run);
 	if (s->data.bad_lines)
-		strbuf_addf(md, "%ld %s line%s %s and %s skipped.\n\n", s->data.bad_lines,
-			    s->shares.shares_known ? "telemetry" : "step-log",
-			    s->data.bad_lines == 1 ? " was" : "s were",
-			    s->shares.shares_known
-				    ? "malformed or held implausible numbers (non-finite, negative, over 10^9 ms)"
-				    : "longer than 64 KiB or over the pattern's match budget (100,000 backtracking steps)",
-			    s->data.bad_lines == 1 ? "was" : "were");
+		strbuf_addf(
+			md, "%ld %s line%s %s and %s skipped.\n\n", s->data.bad_lines,
+			s->shares.shares_known ? "telemetry" : "step-log",
+			s->data.bad_lines == 1 ? " was" : "s were",
+			s->shares.shares_known
+				? "malformed or held implausible numbers (non-finite, negative, over 10^9 ms)"
+				: "longer than 64 KiB or over the pattern's match budget (100,000 backtracking steps)",
+			s->data.bad_lines == 1 ? "was" : "were");
 }
 
 /* Step times, stragglers, loss, communication and collectives, throughput. */
@@ -399,25 +423,31 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (s->steps.no_steps)
-		strbuf_addf(md,
-			    "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the verdict come from the %s over the profiled window (%.2f ms per rank); there are no step statistics and no throughput (call prof.step() once per training step inside the torch.profiler context, or give an `analysis.step_log` pattern for the step lines your script prints).",
-			    s->gpu.gpu_basis ? "GPU timeline" : "host's operators and phase ranges",
-			    s->steps.step_med_ms);
+		strbuf_addf(
+			md,
+			"No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the verdict come from the %s over the profiled window (%.2f ms per rank); there are no step statistics and no throughput (call prof.step() once per training step inside the torch.profiler context, or give an `analysis.step_log` pattern for the step lines your script prints).",
+			s->gpu.gpu_basis ? "GPU timeline" : "host's operators and phase ranges",
+			s->steps.step_med_ms);
 	else
-		strbuf_addf(md,
-			    "Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 (min %.2f, max %.2f; spread %.1f %% of the median)%s.",
-			    s->steps.active_steps, s->steps.active_steps == 1 ? "" : "s",
-			    s->steps.step_med_ms, s->steps.step_p95_ms,
-			    s->steps.step_min_ms, s->steps.step_max_ms, s->steps.spread_pct,
-			    s->gpu.gpu_limits ? ", the GPU's period (its work per step outlasts the host's step)"
-					      : "");
+		strbuf_addf(
+			md,
+			"Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 (min %.2f, max %.2f; spread %.1f %% of the median)%s.",
+			s->steps.active_steps, s->steps.active_steps == 1 ? "" : "s",
+			s->steps.step_med_ms, s->steps.step_p95_ms, s->steps.step_min_ms,
+			s->steps.step_max_ms, s->steps.spread_pct,
+			s->gpu.gpu_limits
+				? ", the GPU's period (its work per step outlasts the host's step)"
+				: "");
 	if (s->steps.window_shares)
-		strbuf_adds(md, " The traces have no step boundaries: the step times come from the step lines of the rank logs, the shares from the traces' whole window.");
+		strbuf_adds(
+			md,
+			" The traces have no step boundaries: the step times come from the step lines of the rank logs, the shares from the traces' whole window.");
 	if (s->shares.shares_known && !s->steps.no_steps)
-		strbuf_addf(md,
-			    " On the host, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, operators outside them %.1f %%.",
-			    s->shares.forward_pct, s->shares.backward_pct, s->shares.optimizer_pct,
-			    s->shares.ops_pct);
+		strbuf_addf(
+			md,
+			" On the host, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, operators outside them %.1f %%.",
+			s->shares.forward_pct, s->shares.backward_pct, s->shares.optimizer_pct,
+			s->shares.ops_pct);
 }
 
 static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
@@ -432,29 +462,33 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 	if (s->comm.allreduce_gbps > 0)
 		snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->comm.allreduce_gbps);
 	if (s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST)
-		strbuf_addf(md,
-			    "Communication: %.1f %% of step time in collectives, %.1f %% of it hidden behind compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks%s.\n\n",
-			    s->shares.comm_total_pct, s->shares.overlap_pct, s->shares.comm_pct,
-			    s->shares.sync_wait_pct, gbps);
+		strbuf_addf(
+			md,
+			"Communication: %.1f %% of step time in collectives, %.1f %% of it hidden behind compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks%s.\n\n",
+			s->shares.comm_total_pct, s->shares.overlap_pct, s->shares.comm_pct,
+			s->shares.sync_wait_pct, gbps);
 	md_collectives(md, s);
 	clock_text_md(md, &s->comm.clocks);
+	md_inspector(md, s);
 	if (s->shares.gemm_pct + s->shares.elementwise_pct > 0)
 		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n",
 			    s->shares.gemm_pct, s->shares.elementwise_pct);
 	if (s->steps.global_batch <= 0) /* throughput in steps/s */
-		strbuf_adds(md,
-			    "Throughput is in steps per second: the samples per step are not known (set `analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a `samples` group in `analysis.step_log`).\n\n");
+		strbuf_adds(
+			md,
+			"Throughput is in steps per second: the samples per step are not known (set `analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a `samples` group in `analysis.step_log`).\n\n");
 	else
 		strbuf_addf(md, "Global batch %ld sample%s per step (from %s).\n\n",
 			    s->steps.global_batch, s->steps.global_batch == 1 ? "" : "s",
 			    data_text_batch_from(s->steps.batch_from));
 	if (!s->shares.shares_known)
-		strbuf_addf(md,
-			    "Where step time goes is not known: the source (%s) gives step times only (data, compute, communication and I/O shares are n/a; the trainer's telemetry or PyTorch-profiler traces give them). The verdict is %s.\n\n",
-			    data_text_source(s->data.source),
-			    s->mon.have_monitor
-				    ? "from the node monitors alone"
-				    : "undetermined: nothing is concluded from unknown shares");
+		strbuf_addf(
+			md,
+			"Where step time goes is not known: the source (%s) gives step times only (data, compute, communication and I/O shares are n/a; the trainer's telemetry or PyTorch-profiler traces give them). The verdict is %s.\n\n",
+			data_text_source(s->data.source),
+			s->mon.have_monitor
+				? "from the node monitors alone"
+				: "undetermined: nothing is concluded from unknown shares");
 }
 
 /* Operators, profilers, monitors, FLOPs and MFU. */
@@ -463,15 +497,16 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 {
 	md_top_ops(md, s);
 	if (s->data.profile_missing) {
-		unsigned pm = s->data.profile_missing;
-		char which[32];
-		snprintf(which, sizeof which, "%s%s%s",
-			 pm & PROFILE_NSYS ? data_text_profiler(PROFILE_NSYS) : "",
-			 pm == (PROFILE_NSYS | PROFILE_PERF) ? ", " : "",
-			 pm & PROFILE_PERF ? data_text_profiler(PROFILE_PERF) : "");
-		strbuf_addf(md,
-			    "Profile missing: %s was asked for but left no output (not installed on the nodes? the job log says).\n\n",
-			    which);
+		struct strbuf which = STRBUF_INIT;
+		for (unsigned bit = PROFILE_NSYS; bit <= PROFILE_INSPECTOR; bit <<= 1)
+			if (s->data.profile_missing & bit)
+				strbuf_addf(&which, "%s%s", which.len ? ", " : "",
+					    data_text_profiler(bit));
+		strbuf_addf(
+			md,
+			"Profile missing: %s was asked for but left no output (not installed on the nodes? the job log says).\n\n",
+			which.buf);
+		strbuf_free(&which);
 	}
 	if (s->data.perf) {
 		strbuf_addf(md, "perf stat (summed over %d rank%s):", s->data.perf->ranks,
@@ -489,28 +524,30 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 		strbuf_adds(md, ".\n\n");
 	}
 	if (s->mon.have_monitor)
-		strbuf_addf(md,
-			    "Node monitors (%d node%s, %ld sample%s): CPU busy %.1f %% on average, iowait %.1f %%, memory peak %.1f %% of RAM.\n\n",
-			    s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
-			    s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
-			    s->mon.cpu_util_mean_pct,
-			    s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
+		strbuf_addf(
+			md,
+			"Node monitors (%d node%s, %ld sample%s): CPU busy %.1f %% on average, iowait %.1f %%, memory peak %.1f %% of RAM.\n\n",
+			s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
+			s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
+			s->mon.cpu_util_mean_pct, s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
 	else
 		strbuf_adds(
 			md,
 			"Node monitors: no data (`profile.monitor` is off for this campaign).\n\n");
 	if (s->mon.gpu_mem_peak_pct >= 0)
-		strbuf_addf(md,
-			    "GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory controller %.1f %%, memory peak %.1f %% of GPU memory.\n\n",
-			    s->mon.gpus, s->mon.gpus == 1 ? "" : "s", s->mon.gpu_util_mean_pct,
-			    s->mon.gpu_mem_util_mean_pct, s->mon.gpu_mem_peak_pct);
+		strbuf_addf(
+			md,
+			"GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory controller %.1f %%, memory peak %.1f %% of GPU memory.\n\n",
+			s->mon.gpus, s->mon.gpus == 1 ? "" : "s", s->mon.gpu_util_mean_pct,
+			s->mon.gpu_mem_util_mean_pct, s->mon.gpu_mem_peak_pct);
 	if (s->steps.achieved_gflops > 0)
-		strbuf_addf(md,
-			    "Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per step per rank)%s",
-			    s->steps.achieved_gflops, s->steps.flops_per_step,
-			    s->steps.mfu_pct >= 0
-				    ? ""
-				    : "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
+		strbuf_addf(
+			md,
+			"Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per step per rank)%s",
+			s->steps.achieved_gflops, s->steps.flops_per_step,
+			s->steps.mfu_pct >= 0
+				? ""
+				: "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
 	if (s->steps.mfu_pct >= 0)
 		strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n",
 			    s->steps.mfu_pct, run->peak_gflops);
@@ -523,11 +560,12 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 		const struct ana_scenario *s = &run->sc[i];
 		strbuf_addf(md, "### %s\n\n", s->in.name);
 		if (s->in.attempts > 1)
-			strbuf_addf(md,
-				    "Attempt %d of %d (the latest %s; every attempt's outputs are kept in `%s/attempts/`).\n\n",
-				    s->in.attempt, s->in.attempts,
-				    s->in.attempt == s->in.attempts ? "one" : "that completed",
-				    s->in.name);
+			strbuf_addf(
+				md,
+				"Attempt %d of %d (the latest %s; every attempt's outputs are kept in `%s/attempts/`).\n\n",
+				s->in.attempt, s->in.attempts,
+				s->in.attempt == s->in.attempts ? "one" : "that completed",
+				s->in.name);
 		if (s->in.requeued)
 			strbuf_addf(md,
 				    "Job history: %s; the analysis uses the last attempt only.\n\n",
@@ -577,10 +615,11 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 		}
 		strbuf_free(&p);
 	}
-	strbuf_addf(md,
-		    "%sA merged multi-rank timeline of every scenario is in `timeline.json` (open it in https://ui.perfetto.dev or chrome://tracing).\n\n",
-		    any ? "Figures (SVG and PNG, with their data and gnuplot scripts) are in `figures/`. "
-			: "No figure was drawn (is gnuplot installed?). ");
+	strbuf_addf(
+		md,
+		"%sA merged multi-rank timeline of every scenario is in `timeline.json` (open it in https://ui.perfetto.dev or chrome://tracing).\n\n",
+		any ? "Figures (SVG and PNG, with their data and gnuplot scripts) are in `figures/`. "
+		    : "No figure was drawn (is gnuplot installed?). ");
 }
 
 /* The rows of a series' table; the widest scenario with a known mode. */
@@ -623,30 +662,33 @@ static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct
 static void md_series(struct strbuf *md, const struct ana_run *run,
 		      const struct ana_scenario *base)
 {
-	strbuf_addf(md,
-		    "Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
-		    "| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup | Efficiency | Data %% | Compute %% | Comm %% |\n"
-		    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
-		    base->in.name, base->in.backend, base->in.tasks_per_node,
-		    base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
-		    data_text_throughput_unit(base));
+	strbuf_addf(
+		md,
+		"Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
+		"| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup | Efficiency | Data %% | Compute %% | Comm %% |\n"
+		"|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
+		base->in.name, base->in.backend, base->in.tasks_per_node,
+		base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
+		data_text_throughput_unit(base));
 	const struct ana_scenario *last = md_series_rows(md, run, base);
 	if (last != base && (!base->shares.shares_known || !last->shares.shares_known))
-		strbuf_addf(md,
-			    "\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
-			    base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
-			    data_text_source(base->data.source));
+		strbuf_addf(
+			md,
+			"\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
+			base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
+			data_text_source(base->data.source));
 	else if (last != base)
-		strbuf_addf(md,
-			    "\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of step time, compute from %.1f %% to %.1f %% and data loading from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %.0f %%.\n\n",
-			    base->in.ranks, last->in.ranks, base->shares.comm_pct,
-			    last->shares.comm_pct, base->shares.compute_pct,
-			    last->shares.compute_pct, base->shares.data_pct,
-			    last->shares.data_pct, last->in.ranks,
-			    100 * last->scaling.efficiency);
+		strbuf_addf(
+			md,
+			"\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of step time, compute from %.1f %% to %.1f %% and data loading from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %.0f %%.\n\n",
+			base->in.ranks, last->in.ranks, base->shares.comm_pct,
+			last->shares.comm_pct, base->shares.compute_pct, last->shares.compute_pct,
+			base->shares.data_pct, last->shares.data_pct, last->in.ranks,
+			100 * last->scaling.efficiency);
 	else
-		strbuf_adds(md,
-			    "\nNo other scenario of this series scales against it with a known mode: no scaling to report.\n\n");
+		strbuf_adds(
+			md,
+			"\nNo other scenario of this series scales against it with a known mode: no scaling to report.\n\n");
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].data.analysed &&
 		    !strcmp(run->sc[i].scaling.baseline, base->in.name) &&
@@ -719,8 +761,9 @@ static void md_fabric(struct strbuf *md, const struct ana_run *run)
 {
 	if (!run->nprobes)
 		return;
-	strbuf_adds(md,
-		    "## Fabric\n\nAll-reduce bus bandwidth the fabric gives, measured by a probe job per node count and backend on the same kind of nodes (the reference trainer's all-reduce, as nccl-tests' all_reduce_perf: busbw = bytes / time x 2(n-1)/n):\n\n| Probe | Backend | Nodes | Ranks | busbw (GB/s) by message size |\n|---|---|---:|---:|---|\n");
+	strbuf_adds(
+		md,
+		"## Fabric\n\nAll-reduce bus bandwidth the fabric gives, measured by a probe job per node count and backend on the same kind of nodes (the reference trainer's all-reduce, as nccl-tests' all_reduce_perf: busbw = bytes / time x 2(n-1)/n):\n\n| Probe | Backend | Nodes | Ranks | busbw (GB/s) by message size |\n|---|---|---:|---:|---|\n");
 	for (size_t i = 0; i < run->nprobes; i++) {
 		const struct ana_probe *p = &run->probes[i];
 		strbuf_addf(md, "| %s | %s | %d | %d | ", p->name, p->backend, p->nodes, p->ranks);
@@ -753,9 +796,10 @@ static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
 				    s->in.name, why);
 			free(why);
 		} else
-			strbuf_addf(md,
-				    "- **%s** ended %s: read `%s/slurm-*.out` (and `%s/logs/`), fix the cause and run it again (`campaign resubmit RUN %s`).\n",
-				    s->in.name, s->in.state, s->in.name, s->in.name, s->in.name);
+			strbuf_addf(
+				md,
+				"- **%s** ended %s: read `%s/slurm-*.out` (and `%s/logs/`), fix the cause and run it again (`campaign resubmit RUN %s`).\n",
+				s->in.name, s->in.state, s->in.name, s->in.name, s->in.name);
 	}
 }
 
@@ -768,7 +812,9 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 	for (size_t i = 0; i < run->nmodels; i++)
 		n += series_advice(&recs[n], &run->models[i], run);
 	qsort(recs, n, sizeof *recs, rec_cmp);
-	strbuf_adds(md, "## Recommendations\n\nOne per cause and series, ranked by the step time each is predicted to recover (a ceiling: the cause's accounted share taken off the step):\n\n");
+	strbuf_adds(
+		md,
+		"## Recommendations\n\nOne per cause and series, ranked by the step time each is predicted to recover (a ceiling: the cause's accounted share taken off the step):\n\n");
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
 		free(recs[i].text);
@@ -807,9 +853,10 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 int write_markdown(const struct ana_run *run)
 {
 	struct strbuf md = STRBUF_INIT, path = STRBUF_INIT;
-	strbuf_addf(&md,
-		    "# Bottleneck analysis: %s\n\nRun `%s`. Every number below is in `summary.json`.\n\n",
-		    run->campaign, run->run_id);
+	strbuf_addf(
+		&md,
+		"# Bottleneck analysis: %s\n\nRun `%s`. Every number below is in `summary.json`.\n\n",
+		run->campaign, run->run_id);
 	md_summary(&md, run);
 	checked_md(&md, &run->variant);
 	md_scenarios(&md, run);

@@ -5,6 +5,7 @@
 #define ANALYZERS_WRITE_REPORT_PARTS_H
 
 #include "analyzers/analysis.h"
+#include "util/strbuf.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -30,6 +31,12 @@ void fabric_clause(const struct ana_scenario *s, char *buf, size_t n);
 void fabric_probe_problem(struct strbuf *sb, const struct ana_probe *p);
 /* Writes run_dir/BOTTLENECK_ANALYSIS.md. */
 int write_markdown(const struct ana_run *run);
+
+/* inspector_text.c */
+/* What the scenario's NCCL Inspector dumps gave, a paragraph (nothing without dumps). */
+void md_inspector(struct strbuf *md, const struct ana_scenario *s);
+/* summary.json's nccl_inspector of a scenario with dumps. */
+json_t *inspector_json(const struct ana_scenario *s);
 
 /* advice_text.c */
 /* One entry of the ranked list: a cause's recommendation or a series'. */

@@ -176,7 +176,7 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 	}
 	json_object_set_new(o, "perf", perf);
 	json_object_set_new(o, "nsys_reports", json_integer(s->data.nsys_reports));
-	for (unsigned bit = PROFILE_NSYS; bit <= PROFILE_PERF; bit <<= 1)
+	for (unsigned bit = PROFILE_NSYS; bit <= PROFILE_INSPECTOR; bit <<= 1)
 		if (s->data.profile_missing & bit)
 			json_array_append_new(missing, json_string(data_text_profiler(bit)));
 	json_object_set_new(o, "profile_missing", missing);
@@ -488,6 +488,8 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, SK_STRAGGLERS, str);
 	json_object_set_new(o, SK_COLLECTIVES, collectives_json(s));
 	clock_text_json(o, &s->comm.clocks);
+	if (s->comm.insp.found) /* only then: runs without dumps keep their bytes */
+		json_object_set_new(o, "nccl_inspector", inspector_json(s));
 	json_object_set_new(o, "slow_node",
 			    s->comm.slow_node[0] ? json_string(s->comm.slow_node) : json_null());
 	json_object_set_new(o, "slow_node_monitors",

@@ -175,6 +175,7 @@ void campaign_free(struct campaign *c)
 	free(c->analysis.step_log);
 	free(c->profile.nsys_trace);
 	free(c->profile.nsys_capture_range);
+	free(c->profile.inspector_plugin);
 	argv_free(&c->profile.traces);
 	memset(c, 0, sizeof *c);
 }

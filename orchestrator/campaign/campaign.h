@@ -87,6 +87,10 @@ struct campaign {
 		int nsys, perf;
 		char *nsys_trace, *nsys_capture_range; /* NULL: nsys defaults */
 		int nsys_required, perf_required;
+		/* profile.nccl_inspector: NCCL's Inspector profiler plugin in every rank,
+		 * dumping into <job>/nccl_inspector/; plugin NULL: found on the node */
+		int inspector, inspector_verbose, inspector_required, inspector_interval_us;
+		char *inspector_plugin;
 		struct argv traces; /* globs of the workload's own trace files */
 	} profile;
 	struct scenario *scenarios;

@@ -562,6 +562,37 @@ static void load_perf(struct loader *L, yaml_node_t *v)
 		as_bool(L, w, "profile.perf.required", &c->profile.perf_required);
 }
 
+/* nccl_inspector: true/false, or {enabled, plugin, verbose, interval_us, required} */
+static void load_inspector(struct loader *L, yaml_node_t *v)
+{
+	static const char *const keys[] = { "enabled", "plugin",   "verbose",
+					    "interval_us", "required", NULL };
+	struct campaign *c = L->c;
+	yaml_node_t *w;
+	c->profile.inspector_interval_us = 500; /* the plugin's README's; 0 would dump nothing */
+	if (v->type == YAML_SCALAR_NODE) {
+		as_bool(L, v, "profile.nccl_inspector", &c->profile.inspector);
+		return;
+	}
+	if (map_check(L, v, "profile.nccl_inspector", keys) < 0)
+		return;
+	c->profile.inspector = 1;
+	if ((w = map_get(L, v, "enabled")))
+		as_bool(L, w, "profile.nccl_inspector.enabled", &c->profile.inspector);
+	if ((w = map_get(L, v, "verbose")))
+		as_bool(L, w, "profile.nccl_inspector.verbose", &c->profile.inspector_verbose);
+	if ((w = map_get(L, v, "required")))
+		as_bool(L, w, "profile.nccl_inspector.required", &c->profile.inspector_required);
+	if ((w = map_get(L, v, "interval_us")))
+		as_int(L, w, "profile.nccl_inspector.interval_us", 1, 2000000000L,
+		       &c->profile.inspector_interval_us);
+	if ((w = map_get(L, v, "plugin")) &&
+	    as_string(L, w, "profile.nccl_inspector.plugin", &c->profile.inspector_plugin) == 0 &&
+	    !c->profile.inspector_plugin[0])
+		problem(L, w, "profile.nccl_inspector.plugin",
+			"must name the plugin's library (libnccl-profiler-inspector.so, a path or $VAR/...), or be left out to find it on the node");
+}
+
 /* ---- key tables ------------------------------------------------------- */
 
 /* A key of a campaign section, declared once: its type and range, its
@@ -667,6 +698,7 @@ static const struct key_spec profile_keys[] = {
 	{ "monitor", KEY_LOAD, 0, 0, 0, 0, load_monitor },
 	{ "nsys", KEY_LOAD, 0, 0, 0, 0, load_nsys },
 	{ "perf", KEY_LOAD, 0, 0, 0, 0, load_perf },
+	{ "nccl_inspector", KEY_LOAD, 0, 0, 0, 0, load_inspector },
 	{ "traces", KEY_LOAD, 0, 0, 0, 0, load_traces },
 	{ "hang_timeout", KEY_INT, 0, 100000000, 600, AT(profile.hang_timeout_s), NULL },
 	{ NULL, KEY_LOAD, 0, 0, 0, 0, NULL }

@@ -344,7 +344,7 @@ static void profile_wrap(struct render_vars *rv, struct cmd_ctx *x)
 	const struct campaign *c = x->c;
 	struct argv w = { 0 };
 	int probe = x->s->probe; /* a fabric probe runs bare: no profiler, no traces */
-	if ((c->profile.nsys || c->profile.perf) && !probe) {
+	if ((c->profile.nsys || c->profile.perf || c->profile.inspector) && !probe) {
 		struct strbuf bin = STRBUF_INIT;
 		strbuf_addf(&bin, "%s/campaign", x->ctx->bin_dir);
 		argv_push(&w, bin.buf);
@@ -366,8 +366,11 @@ static void profile_wrap(struct render_vars *rv, struct cmd_ctx *x)
 		}
 		if (c->profile.perf)
 			argv_push(&w, "--perf");
+		if (c->profile.inspector)
+			argv_push(&w, "--nccl-inspector");
 		if ((c->profile.nsys && c->profile.nsys_required) ||
-		    (c->profile.perf && c->profile.perf_required))
+		    (c->profile.perf && c->profile.perf_required) ||
+		    (c->profile.inspector && c->profile.inspector_required))
 			argv_push(&w, "--required");
 		argv_push(&w, "--");
 	}
@@ -389,6 +392,43 @@ static void profile_wrap(struct render_vars *rv, struct cmd_ctx *x)
 		argv_free(&t);
 		strbuf_free(&bin);
 	}
+}
+
+/* profile.nccl_inspector: the plugin's variables (its README names them), before the
+ * scenario's env so that a value the campaign sets itself wins; dumps go to the job's
+ * folder (expanded when the job runs, from the variable the script exports). */
+static int inspector_env(struct render_vars *rv, struct cmd_ctx *x)
+{
+	const struct campaign *c = x->c;
+	char interval[32];
+	if (!c->profile.inspector || x->s->probe)
+		return 0;
+	snprintf(interval, sizeof interval, "%d", c->profile.inspector_interval_us);
+	const char *kv[][2] = {
+		{ "NCCL_INSPECTOR_ENABLE", "1" },
+		{ "NCCL_INSPECTOR_DUMP_DIR", "$CAMPAIGN_JOB_DIR/" JOB_NCCL_INSPECTOR },
+		{ "NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS", interval },
+		{ "NCCL_INSPECTOR_DUMP_VERBOSE", c->profile.inspector_verbose ? "1" : "0" },
+		{ "NCCL_PROFILER_PLUGIN", c->profile.inspector_plugin },
+	};
+	for (size_t i = 0; i < sizeof kv / sizeof *kv; i++) {
+		struct argv in = { 0 }, words, one = { 0 };
+		struct strbuf item = STRBUF_INIT;
+		if (!kv[i][1])
+			continue;
+		argv_push(&in, kv[i][1]);
+		int rc = expand_words(x, &in, &words, "profile.nccl_inspector");
+		argv_free(&in);
+		if (rc < 0)
+			return rc;
+		strbuf_addf(&item, "%s=%s", kv[i][0], words.n ? words.v[0] : "");
+		argv_push(&one, item.buf);
+		render_var_item(rv, "env", &one);
+		argv_free(&one);
+		argv_free(&words);
+		strbuf_free(&item);
+	}
+	return 0;
 }
 
 static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
@@ -421,6 +461,8 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 	render_var_item(rv, "env", NULL);
 	/* PATH: "/opt/venv/bin:$PATH" extends the node's PATH */
 	var_get(rv, "env", 1)->expand_vars = 1;
+	if ((rc = inspector_env(rv, x)) < 0)
+		return rc;
 	/* passed through: the job inherits them, the script checks they came */
 	render_var_item(rv, "env_from", NULL);
 	for (size_t i = 0; i < s->env.n; i++) {

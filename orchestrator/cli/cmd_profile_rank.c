@@ -1,9 +1,11 @@
 /* cmd_profile_rank: `campaign profile-rank --dir JOB_DIR [--nsys] [--perf]
- * -- CMD...`, the wrapper the job script puts around every rank when the
- * campaign asks for profilers. perf stat writes perf/rank_<r>.txt; nsys
+ * [--nccl-inspector] -- CMD...`, the wrapper the job script puts around every rank when
+ * the campaign asks for profilers. perf stat writes perf/rank_<r>.txt; nsys
  * writes nsys/rank_<r>.nsys-rep and exports nsys/rank_<r>.sqlite for the
- * analyzers. A profiler missing on the node is said once per node and the
- * rank runs without it, unless --required (then every rank says it and stops). */
+ * analyzers; NCCL's Inspector plugin (its variables exported by the job script) gets its
+ * library's path in NCCL_PROFILER_PLUGIN and its dump folder made. A profiler missing on
+ * the node is said once per node and the rank runs without it, unless --required (then
+ * every rank says it and stops). */
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "util/fsio.h"
@@ -56,6 +58,61 @@ static int check_tool(const char *tool, int required)
 	return required ? -1 : 1;
 }
 
+/* The library's path: name itself when it holds a '/', else the first readable
+ * dir/name of LD_LIBRARY_PATH, $NCCL_HOME's ext-profiler/inspector and lib, and the
+ * system's library folders; NULL when none. malloc'ed. */
+static char *find_library(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, R_OK) == 0 ? xstrdup(name) : NULL;
+	const char *home = getenv("NCCL_HOME"), *ld = getenv("LD_LIBRARY_PATH");
+	struct strbuf dirs = STRBUF_INIT;
+	strbuf_addf(&dirs, "%s:", ld ? ld : "");
+	if (home && *home)
+		strbuf_addf(&dirs, "%s/ext-profiler/inspector:%s/lib:", home, home);
+	strbuf_adds(&dirs, "/usr/local/lib:/usr/lib/x86_64-linux-gnu:/usr/lib64:/usr/lib");
+	char *save = NULL, *found = NULL;
+	for (char *d = strtok_r(dirs.buf, ":", &save); d && !found;
+	     d = strtok_r(NULL, ":", &save)) {
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/%s", d, name);
+		if (access(p.buf, R_OK) == 0)
+			found = strbuf_detach(&p);
+		strbuf_free(&p);
+	}
+	strbuf_free(&dirs);
+	return found;
+}
+
+/* The Inspector plugin: the library NCCL_PROFILER_PLUGIN names (the campaign's plugin),
+ * else libnccl-profiler-inspector.so found here, exported with its path; its dump folder
+ * made (ranks racing to make it would lose their dumps). 0: use it; 1: run without it
+ * (its variables unset, said once per node); -1: required but missing (said). */
+static int check_inspector(const char *dir, int required)
+{
+	const char *named = getenv("NCCL_PROFILER_PLUGIN");
+	const char *dump = getenv("NCCL_INSPECTOR_DUMP_DIR");
+	const char *lib = named && *named ? named : "libnccl-profiler-inspector.so";
+	struct strbuf d = STRBUF_INIT;
+	strbuf_addf(&d, "%s/" JOB_NCCL_INSPECTOR, dir);
+	fsio_mkdir_p(dump && *dump ? dump : d.buf, 0755);
+	strbuf_free(&d);
+	char *path = find_library(lib);
+	if (path) {
+		setenv("NCCL_PROFILER_PLUGIN", path, 1);
+		free(path);
+		return 0;
+	}
+	unsetenv("NCCL_PROFILER_PLUGIN");
+	unsetenv("NCCL_INSPECTOR_ENABLE");
+	if (required || !strcmp(env_or("LOCAL_RANK", "SLURM_LOCALID", "0"), "0"))
+		fprintf(stderr, "campaign: NCCL Inspector plugin %s not found on %s: %s\n", lib,
+			env_or("SLURMD_NODENAME", "HOSTNAME", "this node"),
+			required ? "the campaign requires it, so the rank does not run"
+				 : "ranks run without it (name it in profile.nccl_inspector.plugin, or put it in LD_LIBRARY_PATH or $NCCL_HOME/ext-profiler/inspector)");
+	return required ? -1 : 1;
+}
+
 static int run_wait(char **argv)
 {
 	return proc_wait(proc_spawn(argv));
@@ -73,7 +130,8 @@ static int profile_exec(const struct cmd_entry *self, struct args *a)
 	int req = args_has(a, 'q');
 	int nsys = args_has(a, 'n') ? check_tool("nsys", req) : 1;
 	int perf = args_has(a, 'p') ? check_tool("perf", req) : 1;
-	if (nsys < 0 || perf < 0)
+	int insp = args_has(a, 'i') ? check_inspector(dir, req) : 1;
+	if (nsys < 0 || perf < 0 || insp < 0)
 		return 127;
 	char **cmd = a->pos + a->dashdash;
 	int ncmd = a->npos - a->dashdash;
@@ -113,6 +171,15 @@ static int profile_exec(const struct cmd_entry *self, struct args *a)
 	}
 	for (int i = 0; i < ncmd; i++)
 		argv_push(&full, cmd[i]);
+	if (nsys != 0 && perf != 0) {
+		/* nothing to run around it or after it: the rank becomes the command, so the pid
+		 * campaign launch recorded is the one the Inspector's dumps name */
+		fflush(NULL);
+		execvp(full.v[0], full.v);
+		fprintf(stderr, "campaign: cannot run '%s': %s\n", full.v[0], strerror(errno));
+		argv_free(&full);
+		return 127; /* as proc_spawn's child says it */
+	}
 	int rc = run_wait(full.v);
 	if (nsys == 0) {
 		struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
@@ -134,18 +201,19 @@ static int profile_exec(const struct cmd_entry *self, struct args *a)
 
 const struct cmd_entry cmd_profile_rank_entry = {
 	.name = "profile-rank",
-	.usage = "--dir JOB_DIR [--nsys] [--trace T] [--capture-range R] [--perf] [--required] -- CMD [ARG...]",
-	.summary = "run one rank under nsys and/or perf stat; the job script adds it",
+	.usage = "--dir JOB_DIR [--nsys] [--trace T] [--capture-range R] [--perf] [--nccl-inspector] [--required] -- CMD [ARG...]",
+	.summary = "run one rank under nsys, perf stat and/or the NCCL Inspector; the job script adds it",
 	.flags = CMD_NODE,
 	.min_pos = 0,
 	.max_pos = -1,
 	.exec = profile_exec,
 	.opts = (const struct optdef[]){
-		OPT_DIR("the job directory (outputs go to nsys/ and perf/)"),
+		OPT_DIR("the job directory (outputs go to nsys/, perf/ and nccl_inspector/)"),
 		{ 'n', "nsys", NULL, "profile with Nsight Systems and export SQLite" },
 		{ 't', "trace", "T", "nsys --trace (default cuda,nvtx,osrt)" },
 		{ 'c', "capture-range", "R", "nsys --capture-range (nvtx, cudaProfilerApi)" },
 		{ 'p', "perf", NULL, "count with perf stat" },
+		{ 'i', "nccl-inspector", NULL, "load NCCL's Inspector plugin (NCCL_PROFILER_PLUGIN, found when not named)" },
 		{ 'q', "required", NULL, "fail the rank when a profiler is missing" },
 		OPT_END },
 };

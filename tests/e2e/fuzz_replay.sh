@@ -4,7 +4,7 @@
 source "$(dirname "$0")/../lib.sh"
 export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt CAMPAIGN_PHASE_RULES=$ROOT/analyzers/phase_rules.txt
 # fuzz_chunks (the chunked trace reader against the whole reading) replays the Kineto inputs too
-for name in campaign jsonl kineto csv chunks; do
+for name in campaign jsonl kineto csv chunks inspector; do
 	bin=$ROOT/build/fuzz/fuzz_$name
 	if [ ! -x "$bin" ]; then
 		fail "fuzz_replay_$name" "$bin is not built (make check builds it with clang)"

@@ -78,6 +78,27 @@ sc() { tr ' ' '\n' <scontrol.txt | sed -n "s/^$1=//p" | head -n 1; }
 check slurm_spec_partition [ "$(sb partition)/$(sc Partition)" = "other/other" ]
 check slurm_spec_nodes_tasks [ "$(sb nodes)/$(sb ntasks-per-node)/$(sb time)" = "$(sc NumNodes)/$(sc NumTasks)/$(sc TimeLimit | sed 's/^\(..:..:..\)$/\1/')" ]
 
+# --- profile.nccl_inspector where the plugin is absent (issue 38): every node's job log names
+# it, the ranks run with the plugin's other variables and the run goes on; the analysis names
+# the missing profiler
+cat >insp.yaml <<'Y'
+campaign: insp
+workload: { command: ["/bin/sh", "-c", "echo \"dump dir $NCCL_INSPECTOR_DUMP_DIR enable ${NCCL_INSPECTOR_ENABLE-unset}\"; echo step 0 time 5.0 ms"] }
+profile: { warmup_steps: 0, active_steps: 1, nccl_inspector: true }
+analysis: { step_log: { pattern: 'step (?<step>\d+) time (?<step_ms>[0-9.]+) ms' } }
+scenarios: [{ name: i, nodes: 2 }]
+Y
+"$CAMPAIGN" submit --backend slurm --results "$SCRATCH/insp" insp.yaml >insp.out 2>&1; rc=$?
+run=$(rundir insp.out)
+check slurm_inspector_submitted [ "$rc" -eq 0 ]
+check slurm_inspector_analysed wait_for 120 test -s "$run/BOTTLENECK_ANALYSIS.md"
+for n in n1 n2; do
+	check "slurm_inspector_absent_$n" grep -q "^campaign: NCCL Inspector plugin libnccl-profiler-inspector.so not found on $n: ranks run without it" "$run"/i/slurm-*.out
+done
+check slurm_inspector_ranks_ran [ "$(grep -c "^dump dir $run/i/nccl_inspector enable unset$" "$run"/i/slurm-*.out)" -eq 2 ]
+check slurm_inspector_completed [ "$(json "$run/summary.json" '(j["scenarios"][0]["state"], j["scenarios"][0]["profile_missing"])')" = "('COMPLETED', ['nccl_inspector'])" ]
+check slurm_inspector_report grep -q "Profile missing: nccl_inspector was asked for but left no output" "$run/BOTTLENECK_ANALYSIS.md"
+
 # --- end states: exit code, time limit, cancel; the rest is analysed -----------------
 cat >ends.yaml <<Y
 campaign: ends
