@@ -159,7 +159,7 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 			continue;
 		}
 		ana_run_add(in, j->scenario, job_state_name(j->state), j->reason,
-			    s ? s->backend : "gloo", dir, j->exit_code, j->nodes,
+			    s ? s->backend : CAMPAIGN_DEFAULT_BACKEND, dir, j->exit_code, j->nodes,
 			    s ? s->tasks_per_node : j->ntasks / (j->nodes ? j->nodes : 1));
 		struct ana_input *added = &in->sc[in->n - 1].in;
 		added->attempt = j->attempt;

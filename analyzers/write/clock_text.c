@@ -40,13 +40,13 @@ void clock_text_json(json_t *o, const struct ana_clocks *k)
 	enum tl_clocks tl = timeline_clocks(k);
 	for (size_t i = 0; tl != TL_ONE_NODE && tl != TL_ONE_CLOCK && i < k->c.nnodes; i++) {
 		const struct clock_node *c = &k->c.nodes[i];
-		json_array_append_new(
-			nodes, json_pack("{s:s, s:o, s:o, s:I, s:s}", SK_NODE, k->node[i],
-					 SK_OFFSET_MS, c->known ? jsonio_real3(c->offset_ms) : json_null(),
-					 SK_UNCERTAINTY_MS,
-					 c->known ? jsonio_real3(c->uncertainty_ms) : json_null(),
-					 "instances", (json_int_t)c->instances, "basis",
-					 basis_name(k, i)));
+		json_t *off = c->known ? jsonio_real3(c->offset_ms) : json_null();
+		json_t *unc = c->known ? jsonio_real3(c->uncertainty_ms) : json_null();
+		json_array_append_new(nodes, json_pack("{s:s, s:o, s:o, s:I, s:s}", SK_NODE,
+						       k->node[i], SK_OFFSET_MS, off,
+						       SK_UNCERTAINTY_MS, unc, "instances",
+						       (json_int_t)c->instances, "basis",
+						       basis_name(k, i)));
 	}
 	for (size_t i = 0; i < k->c.nodd; i++)
 		json_array_append_new(odd, json_pack("{s:i, s:s, s:o}", SK_RANK, k->c.odd[i].rank,

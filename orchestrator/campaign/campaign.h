@@ -10,9 +10,12 @@
 #include "util/words.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define CAMPAIGN_MAX_SCENARIOS 1024
 #define CAMPAIGN_MAX_NODES 100000
+/* a scenario's backend when it names none (the default of its key) */
+#define CAMPAIGN_DEFAULT_BACKEND "gloo"
 
 /* In an env list, value NULL is a variable passed through from the submitting
  * environment ({ from_env: true }): its value is never written anywhere. */
@@ -125,6 +128,9 @@ int campaign_load(const char *file, struct campaign *c, struct diags *d);
 int campaign_load_buffer(const char *name, const char *data, size_t len,
 			 struct campaign *c, struct diags *d);
 void campaign_free(struct campaign *c);
+/* docs/campaign-format.md's key tables (markdown, between their markers), written from
+ * the loader's key tables: `campaign help --keys`. */
+void campaign_keys_doc(FILE *out);
 const struct scenario *campaign_find(const struct campaign *c, const char *name);
 /* The knob for recommendations of kind; NULL when the campaign has none. */
 const struct knob *campaign_knob(const struct campaign *c, const char *kind);

@@ -37,6 +37,8 @@ struct loader {
 	struct campaign *c;
 	struct matrix_axis *axes;
 	size_t n_axes;
+	struct scenario *raw; /* the scenarios as written, before the matrix */
+	size_t n_raw;
 };
 
 static yaml_node_t *node_at(struct loader *L, int idx)
@@ -335,15 +337,208 @@ static void no_literal_vars(struct loader *L, yaml_node_t *n, const char *path,
 	}
 }
 
+/* ---- key tables ------------------------------------------------------- */
+
+/* A key of the campaign file, declared once: its type and range, its default, where its
+ * value lands (an offset in the record its section fills: struct campaign, a scenario or
+ * a knob) or the function that loads it, and what docs/campaign-format.md's key table says
+ * of it (`campaign help --keys` writes that table). A section's allowed keys, in the order
+ * its "unknown key" message lists them, its checks and its defaults come from its table. */
+enum key_type {
+	KEY_INT,
+	KEY_DOUBLE,
+	KEY_BOOL,
+	KEY_STRING,
+	KEY_LOAD,       /* load() reads it: a value with checks of its own */
+	KEY_MAP,        /* a mapping of sub's keys into the same record, then after() */
+	KEY_SWITCH,     /* true or false, or a mapping of sub's keys that turns it on */
+	KEY_ALSO,       /* sub's keys are this mapping's too; the section's after() reads them */
+	KEY_THRESHOLDS, /* a mapping of analyzers/thresholds.h's keys */
+};
+typedef void key_load_fn(struct loader *L, yaml_node_t *v, const char *path, void *at);
+struct key_spec {
+	const char *key;
+	enum key_type type;
+	double min, max;     /* KEY_INT, KEY_DOUBLE */
+	double def;          /* KEY_INT, KEY_DOUBLE, KEY_BOOL: the default (0: none) */
+	size_t off;          /* where it lands in the section's record */
+	key_load_fn *load;   /* KEY_LOAD: at is the record plus off */
+	const char *str_def; /* a string's default */
+	const char *need;    /* a required key: the problem said when it is missing */
+	/* keys load pass by pass (0 first), in table order within one: a key others read goes
+	 * first (allow_literal_secrets), and the problems of an aliased node keep their order */
+	int pass;
+	const struct key_spec *sub; /* KEY_MAP, KEY_SWITCH, KEY_ALSO; the items of a list or map */
+	key_load_fn *after;         /* KEY_MAP: once its keys are read; at is the record */
+	int axis;                   /* a scenario's key that a matrix key sets */
+	/* docs/campaign-format.md's row: the type and default columns (NULL: from the type,
+	 * range and default) and the meaning (NULL: no row of its own) */
+	struct {
+		const char *type, *def, *meaning;
+	} doc;
+	const char *each; /* docs: the rows of sub's keys name one item so: "[]", ".<kind>" */
+};
+#define AT(field) offsetof(struct campaign, field)
+#define AT_S(field) offsetof(struct scenario, field)
+#define AT_K(field) offsetof(struct knob, field)
+#define KEYS_END { .key = NULL }
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define KEYS_MAX 32     /* keys of one mapping at most (keys_check) */
+#define KEY_PASSES 4
+#define KEY_PATH_MAX 640 /* a table key's path, never cut (a user key's is, at 511) */
+
+/* Table t's keys (a KEY_ALSO's sub's in its place) from keys[n] on, NULL-terminated. */
+static size_t key_names(const struct key_spec *t, const char **keys, size_t n)
+{
+	for (; t->key && n < KEYS_MAX; t++)
+		if (t->type == KEY_ALSO)
+			n = key_names(t->sub, keys, n);
+		else
+			keys[n++] = t->key;
+	keys[n] = NULL;
+	return n;
+}
+
+/* map_check with table t's keys; -1 when n is no mapping. */
+static int keys_check(struct loader *L, yaml_node_t *n, const char *path,
+		      const struct key_spec *t)
+{
+	const char *keys[KEYS_MAX + 1];
+	key_names(t, keys, 0);
+	return map_check(L, n, path, keys);
+}
+
+/* analysis.thresholds: the keys, ranges and fields of analyzers/thresholds.h's table. */
+static void load_thresholds(struct loader *L, yaml_node_t *t, const char *path,
+			    struct ana_thresholds *th)
+{
+	const char *keys[ANA_THRESHOLDS + 1] = { NULL };
+	for (size_t k = 0; k < ANA_THRESHOLDS; k++)
+		keys[k] = ana_threshold_keys[k].key;
+	if (map_check(L, t, path, keys) < 0)
+		return;
+	for (size_t k = 0; k < ANA_THRESHOLDS; k++) {
+		const struct ana_threshold_key *d = &ana_threshold_keys[k];
+		yaml_node_t *v = map_get(L, t, d->key);
+		char p[KEY_PATH_MAX + 32];
+		subpath(p, sizeof p, path, d->key);
+		if (v)
+			as_double(L, v, p, d->min, d->max, ana_threshold_at(th, k));
+	}
+}
+
+static void keys_load(struct loader *L, yaml_node_t *n, const char *path,
+		      const struct key_spec *t, void *base);
+
+/* Value v of key k of the mapping at section, into record base. */
+static void load_key(struct loader *L, yaml_node_t *v, const char *section,
+		     const struct key_spec *k, void *base)
+{
+	char path[KEY_PATH_MAX];
+	void *at = (char *)base + k->off;
+	subpath(path, sizeof path, section, k->key);
+	switch (k->type) {
+	case KEY_INT:
+		as_int(L, v, path, (long)k->min, (long)k->max, at);
+		break;
+	case KEY_DOUBLE:
+		as_double(L, v, path, k->min, k->max, at);
+		break;
+	case KEY_BOOL:
+		as_bool(L, v, path, at);
+		break;
+	case KEY_STRING:
+		as_string(L, v, path, at);
+		break;
+	case KEY_LOAD:
+		k->load(L, v, path, at);
+		break;
+	case KEY_SWITCH:
+		if (v->type == YAML_SCALAR_NODE) {
+			as_bool(L, v, path, at);
+		} else if (keys_check(L, v, path, k->sub) == 0) {
+			*(int *)at = 1;
+			keys_load(L, v, path, k->sub, base);
+		}
+		break;
+	case KEY_MAP:
+		if (keys_check(L, v, path, k->sub) == 0) {
+			keys_load(L, v, path, k->sub, base);
+			if (k->after)
+				k->after(L, v, path, base);
+		}
+		break;
+	case KEY_THRESHOLDS:
+		load_thresholds(L, v, path, at);
+		break;
+	case KEY_ALSO:
+		break;
+	}
+}
+
+/* The keys of table t in mapping n at path, each as its entry says, into record base; a
+ * required one missing is said at the section (at the key itself on the top level). */
+static void keys_load(struct loader *L, yaml_node_t *n, const char *path,
+		      const struct key_spec *t, void *base)
+{
+	for (int pass = 0; pass < KEY_PASSES; pass++) {
+		for (const struct key_spec *k = t; k->key; k++) {
+			yaml_node_t *v;
+			if (k->pass != pass || k->type == KEY_ALSO)
+				continue;
+			if ((v = map_get(L, n, k->key)))
+				load_key(L, v, path, k, base);
+			else if (k->need)
+				problem(L, n, path[0] ? path : k->key, "%s", k->need);
+		}
+	}
+}
+
+/* Mapping n of table t's keys into record base; -1 when n is no mapping. */
+static int load_keys(struct loader *L, yaml_node_t *n, const char *path,
+		     const struct key_spec *t, void *base)
+{
+	if (keys_check(L, n, path, t) < 0)
+		return -1;
+	keys_load(L, n, path, t, base);
+	return 0;
+}
+
+/* The defaults of table t (and of its mappings) into record base. */
+static void key_defaults(void *base, const struct key_spec *t)
+{
+	for (; t->key; t++) {
+		void *at = (char *)base + t->off;
+		if (t->str_def)
+			*(char **)at = xstrdup(t->str_def);
+		else if (t->def && (t->type == KEY_INT || t->type == KEY_BOOL))
+			*(int *)at = (int)t->def;
+		else if (t->def && t->type == KEY_DOUBLE)
+			*(double *)at = t->def;
+		else if (t->type == KEY_THRESHOLDS)
+			ana_thresholds_default(at);
+		if (t->type == KEY_MAP || t->type == KEY_SWITCH)
+			key_defaults(base, t->sub);
+	}
+}
+
+/* ---- values ----------------------------------------------------------- */
+
+/* { from_env: true } in place of an env value; env_from reads it. */
+static const struct key_spec from_env_keys[] = {
+	{ .key = "from_env", .type = KEY_BOOL },
+	KEYS_END
+};
+
 /* { from_env: true }: the variable is passed through from the submitting
  * environment, its value written nowhere. */
 static int env_from(struct loader *L, yaml_node_t *n, const char *path)
 {
-	static const char *const keys[] = { "from_env", NULL };
 	int yes = 0, before = (int)L->d->n;
 	yaml_node_t *v;
-	map_check(L, n, path, keys);
-	if (!(v = map_get(L, n, "from_env")))
+	keys_check(L, n, path, from_env_keys);
+	if (!(v = map_get(L, n, from_env_keys[0].key)))
 		problem(L, n, path, "a variable given as a mapping needs from_env: true (passed through from the submitting environment)");
 	else if (as_bool(L, v, path, &yes) == 0 && !yes)
 		problem(L, v, path, "from_env: false passes nothing: give the value as a string, or write from_env: true");
@@ -418,7 +613,15 @@ static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_pa
 	return rc;
 }
 
-/* ---- sections --------------------------------------------------------- */
+static void load_env(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	as_vars(L, v, path, 0, at);
+}
+
+static void load_params(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	as_vars(L, v, path, 1, at);
+}
 
 static int safe_sbatch_value(struct loader *L, yaml_node_t *n, const char *path, char **out)
 {
@@ -431,8 +634,14 @@ static int safe_sbatch_value(struct loader *L, yaml_node_t *n, const char *path,
 	return 0;
 }
 
-static void load_time(struct loader *L, yaml_node_t *n, const char *path, char **out)
+static void load_token(struct loader *L, yaml_node_t *v, const char *path, void *at)
 {
+	safe_sbatch_value(L, v, path, at);
+}
+
+static void load_time(struct loader *L, yaml_node_t *n, const char *path, void *at)
+{
+	char **out = at;
 	long secs;
 	if (safe_sbatch_value(L, n, path, out) < 0)
 		return;
@@ -442,272 +651,208 @@ static void load_time(struct loader *L, yaml_node_t *n, const char *path, char *
 			*out);
 }
 
-static void load_slurm(struct loader *L, yaml_node_t *n)
+static void load_name(struct loader *L, yaml_node_t *v, const char *path, void *at)
 {
-	static const char *const keys[] = { "account",    "partition", "qos",       "time",
-					    "constraint", "extra",     "exclusive", NULL };
-	struct campaign *c = L->c;
-	if (map_check(L, n, "slurm", keys) < 0)
+	char **name = at;
+	if (as_string(L, v, path, name) == 0 && !is_safe_name(*name))
+		problem(L, v, path,
+			"\"%.64s\" is not a safe name (letters, digits, . _ -; at most 64; not starting with . or -)",
+			*name);
+}
+
+static void load_journal(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	char **j = at;
+	if (as_string(L, v, path, j) == 0 && strcmp(*j, "auto") && strcmp(*j, "wal") &&
+	    strcmp(*j, "delete"))
+		problem(L, v, path, "must be auto, wal or delete, not \"%.40s\"", *j);
+}
+
+/* ---- slurm, workload, profile ------------------------------------------ */
+
+static void load_extra(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	struct argv *extra = at;
+	if (as_list(L, v, path, extra) < 0)
 		return;
-	yaml_node_t *v;
-	if ((v = map_get(L, n, "account")))
-		safe_sbatch_value(L, v, "slurm.account", &c->slurm.account);
-	if ((v = map_get(L, n, "partition")))
-		safe_sbatch_value(L, v, "slurm.partition", &c->slurm.partition);
-	if ((v = map_get(L, n, "qos"))) safe_sbatch_value(L, v, "slurm.qos", &c->slurm.qos);
-	if ((v = map_get(L, n, "constraint")))
-		safe_sbatch_value(L, v, "slurm.constraint", &c->slurm.constraint);
-	if ((v = map_get(L, n, "time"))) load_time(L, v, "slurm.time", &c->slurm.time);
-	if ((v = map_get(L, n, "exclusive"))) as_bool(L, v, "slurm.exclusive", &c->slurm.exclusive);
-	if ((v = map_get(L, n, "extra")) && as_list(L, v, "slurm.extra", &c->slurm.extra) == 0) {
-		for (size_t i = 0; i < c->slurm.extra.n; i++) {
-			const char *e = c->slurm.extra.v[i], *val;
-			char list[256];
-			if (strncmp(e, "--", 2) || !is_safe_token(e + 2))
-				problem(L, v, "slurm.extra",
-					"\"%.64s\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)",
-					e);
-			else if (job_spec_extra(e, &val) < 0)
-				problem(L, v, "slurm.extra",
-					"\"%.64s\" is not an option campaign passes on (supported: %s; the job's output, name, nodes, tasks and time are campaign's)",
-					e, job_spec_extras(list, sizeof list));
-		}
+	for (size_t i = 0; i < extra->n; i++) {
+		const char *e = extra->v[i], *val;
+		char list[256];
+		if (strncmp(e, "--", 2) || !is_safe_token(e + 2))
+			problem(L, v, path,
+				"\"%.64s\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)",
+				e);
+		else if (job_spec_extra(e, &val) < 0)
+			problem(L, v, path,
+				"\"%.64s\" is not an option campaign passes on (supported: %s; the job's output, name, nodes, tasks and time are campaign's)",
+				e, job_spec_extras(list, sizeof list));
 	}
 }
 
-static void load_workload(struct loader *L, yaml_node_t *n)
+static const struct key_spec slurm_keys[] = {
+	{ "account", KEY_LOAD, .off = AT(slurm.account), .load = load_token,
+	  .doc = { "sbatch token", NULL, "`#SBATCH --account`; omitted when absent; `SBATCH_ACCOUNT` in the submitting environment wins" } },
+	{ "partition", KEY_LOAD, .off = AT(slurm.partition), .load = load_token,
+	  .doc = { "sbatch token", NULL, "`#SBATCH --partition`; omitted when absent; `SBATCH_PARTITION` in the submitting environment wins" } },
+	{ "qos", KEY_LOAD, .off = AT(slurm.qos), .load = load_token,
+	  .doc = { "sbatch token", NULL, "`#SBATCH --qos`; omitted when absent; `SBATCH_QOS` in the submitting environment wins" } },
+	{ "time", KEY_LOAD, .off = AT(slurm.time), .load = load_time, .str_def = "00:30:00", .pass = 1,
+	  .doc = { "SLURM time", NULL, "time limit of every scenario" } },
+	{ "constraint", KEY_LOAD, .off = AT(slurm.constraint), .load = load_token,
+	  .doc = { "sbatch token", NULL, "`#SBATCH --constraint`; omitted when absent; `SBATCH_CONSTRAINT` in the submitting environment wins" } },
+	{ "extra", KEY_LOAD, .off = AT(slurm.extra), .load = load_extra, .pass = 2,
+	  .doc = { "list", "`[]`", "more sbatch options, of those campaign passes on through libslurm: `--exclusive`, `--mem=`, `--mem-per-cpu=`, `--cpus-per-task=`, `--gres=`, `--reservation=`, `--nodelist=`, `--exclude=`, `--requeue`, `--no-requeue` (the job's output, name, nodes, tasks and time are campaign's; anything else is refused at its line and column)" } },
+	{ "exclusive", KEY_BOOL, 0, 0, 1, AT(slurm.exclusive), .pass = 1,
+	  .doc = { NULL, NULL, "every scenario job gets its nodes to itself (`#SBATCH --exclusive`, libslurm's shared = none): a scaling series measured on shared nodes measures the neighbours too. With `false`, two scenarios whose jobs ran on a node at the same time are reported as **contaminated** (report and `summary.json` `contaminated_by`), from the node lists and times in their `job.status`" } },
+	KEYS_END
+};
+
+static void load_launcher(struct loader *L, yaml_node_t *v, const char *path, void *at)
 {
-	static const char *const keys[] = { "command", "env", "setup", "params", "launcher", NULL };
-	struct campaign *c = L->c;
-	if (map_check(L, n, "workload", keys) < 0)
-		return;
-	yaml_node_t *v;
+	int *per_node = at;
 	char *launcher = NULL;
-	if ((v = map_get(L, n, "launcher")) &&
-	    as_string(L, v, "workload.launcher", &launcher) == 0) {
+	if (as_string(L, v, path, &launcher) == 0) {
 		if (!strcmp(launcher, "per-node"))
-			c->workload.per_node = 1;
+			*per_node = 1;
 		else if (strcmp(launcher, "ranks"))
-			problem(L, v, "workload.launcher",
+			problem(L, v, path,
 				"must be ranks (campaign starts every rank) or per-node (one process per node starts them: torchrun, accelerate, deepspeed), not \"%.40s\"",
 				launcher);
 	}
 	free(launcher);
-	if ((v = map_get(L, n, "command")) &&
-	    as_command(L, v, "workload.command", &c->workload.command) == 0)
-		no_literal_vars(L, v, "workload.command", &c->workload.command);
-	if ((v = map_get(L, n, "env")))
-		as_vars(L, v, "workload.env", 0, &c->workload.env);
-	if ((v = map_get(L, n, "params")))
-		as_vars(L, v, "workload.params", 1, &c->workload.params);
-	if ((v = map_get(L, n, "setup"))) {
-		struct argv lines = { 0 };
-		if (as_list(L, v, "workload.setup", &lines) == 0) {
-			c->workload.setup = xcalloc(lines.n, sizeof *c->workload.setup);
-			for (size_t i = 0; i < lines.n; i++) {
-				const char *why;
-				if (words_split(lines.v[i], &c->workload.setup[c->workload.n_setup],
-						&why) < 0)
-					problem(L, v, "workload.setup", "line %zu: %s", i + 1, why);
-				else if (c->workload.setup[c->workload.n_setup].n > 0)
-					c->workload.n_setup++;
-			}
+}
+
+static void load_command(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	if (as_command(L, v, path, at) == 0)
+		no_literal_vars(L, v, path, at);
+}
+
+static void load_setup(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	struct campaign *c = L->c;
+	struct argv lines = { 0 };
+	(void)at;
+	if (as_list(L, v, path, &lines) == 0) {
+		c->workload.setup = xcalloc(lines.n, sizeof *c->workload.setup);
+		for (size_t i = 0; i < lines.n; i++) {
+			const char *why;
+			struct argv *w = &c->workload.setup[c->workload.n_setup];
+			if (words_split(lines.v[i], w, &why) < 0)
+				problem(L, v, path, "line %zu: %s", i + 1, why);
+			else if (w->n > 0)
+				c->workload.n_setup++;
 		}
-		argv_free(&lines);
+	}
+	argv_free(&lines);
+}
+
+static const struct key_spec workload_keys[] = {
+	{ "command", KEY_LOAD, .off = AT(workload.command), .load = load_command, .pass = 1,
+	  .doc = { "string or list", "the reference trainer (below)", "the command every rank runs (with `launcher: per-node`, the command each node runs once). `validate` and `submit` look its program up on the PATH the job will have (`workload.env`'s PATH, else the submitting shell's, which the job inherits) and warn when it is missing, resolves elsewhere than in the submitting shell, or is a version manager's shim (pyenv, asdf: it picks the interpreter per directory and environment, so the job may run a Python without your packages); `workload.setup` lines may still change PATH" } },
+	{ "env", KEY_LOAD, .off = AT(workload.env), .load = load_env, .pass = 1,
+	  .doc = { "map", "`{}`", "exported in every job: `NAME: value`, or `NAME: { from_env: true }` to pass the variable through from the environment `submit` (or `resume`, `resubmit`) runs in, its value written nowhere (see [Secrets](#secrets))" } },
+	{ "setup", KEY_LOAD, .load = load_setup, .pass = 2,
+	  .doc = { "list of strings", "`[]`", "commands run once per job before the ranks start; a failing one ends the job" } },
+	{ "params", KEY_LOAD, .off = AT(workload.params), .load = load_params, .pass = 1,
+	  .doc = { "map", "`{}`", "values for `{{placeholders}}`" } },
+	{ "launcher", KEY_LOAD, .off = AT(workload.per_node), .load = load_launcher,
+	  .doc = { "`ranks` or `per-node`", "`ranks`", "`ranks`: campaign starts every rank (nodes x tasks_per_node processes); `per-node`: campaign starts one process per node (torchrun, accelerate, deepspeed) and it starts the node's `tasks_per_node` ranks, whose workers campaign records as the ranks (`ranks/rank_<RANK>.json`, the launchers in `ranks/launcher_<n>.json`: docs/formats.md); see `campaigns/pytorch-torchrun.yaml`" } },
+	KEYS_END
+};
+
+static void load_traces(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	struct argv *traces = at;
+	if (v->type == YAML_SCALAR_NODE) {
+		const char *g = scalar(L, v, path, "a glob or a list of globs");
+		if (g)
+			argv_push(traces, g);
+	} else {
+		as_list(L, v, path, traces);
 	}
 }
 
-/* nsys: true/false, or {enabled, trace, capture_range, required} */
-static void load_nsys(struct loader *L, yaml_node_t *v)
+static void load_capture_range(struct loader *L, yaml_node_t *v, const char *path, void *at)
 {
-	static const char *const keys[] = { "enabled", "trace", "capture_range", "required", NULL };
-	struct campaign *c = L->c;
-	yaml_node_t *w;
-	if (v->type == YAML_SCALAR_NODE) {
-		as_bool(L, v, "profile.nsys", &c->profile.nsys);
-		return;
-	}
-	if (map_check(L, v, "profile.nsys", keys) < 0)
-		return;
-	c->profile.nsys = 1;
-	if ((w = map_get(L, v, "enabled"))) as_bool(L, w, "profile.nsys.enabled", &c->profile.nsys);
-	if ((w = map_get(L, v, "required")))
-		as_bool(L, w, "profile.nsys.required", &c->profile.nsys_required);
-	if ((w = map_get(L, v, "trace")))
-		safe_sbatch_value(L, w, "profile.nsys.trace", &c->profile.nsys_trace);
-	if ((w = map_get(L, v, "capture_range")) &&
-	    as_string(L, w, "profile.nsys.capture_range", &c->profile.nsys_capture_range) == 0 &&
-	    strcmp(c->profile.nsys_capture_range, "nvtx") &&
-	    strcmp(c->profile.nsys_capture_range, "cudaProfilerApi") &&
-	    strcmp(c->profile.nsys_capture_range, "none"))
-		problem(L, w, "profile.nsys.capture_range",
-			"must be none, nvtx or cudaProfilerApi");
+	char **range = at;
+	if (as_string(L, v, path, range) == 0 && strcmp(*range, "nvtx") &&
+	    strcmp(*range, "cudaProfilerApi") && strcmp(*range, "none"))
+		problem(L, v, path, "must be none, nvtx or cudaProfilerApi");
 }
 
-/* perf: true/false, or {enabled, required} */
-static void load_perf(struct loader *L, yaml_node_t *v)
-{
-	static const char *const keys[] = { "enabled", "required", NULL };
-	struct campaign *c = L->c;
-	yaml_node_t *w;
-	if (v->type == YAML_SCALAR_NODE) {
-		as_bool(L, v, "profile.perf", &c->profile.perf);
-		return;
-	}
-	if (map_check(L, v, "profile.perf", keys) < 0)
-		return;
-	c->profile.perf = 1;
-	if ((w = map_get(L, v, "enabled"))) as_bool(L, w, "profile.perf.enabled", &c->profile.perf);
-	if ((w = map_get(L, v, "required")))
-		as_bool(L, w, "profile.perf.required", &c->profile.perf_required);
-}
+static const struct key_spec monitor_keys[] = {
+	{ "enabled", KEY_BOOL, .off = AT(profile.monitor),
+	  .doc = { NULL, "`true`", "whether the monitor runs (a mapping without it turns it on)" } },
+	{ "interval_ms", KEY_INT, 10, 3600000, 500, AT(profile.monitor_interval_ms),
+	  .doc = { "10–3600000", NULL, "milliseconds between two samples (`{{monitor_interval_ms}}`)" } },
+	KEYS_END
+};
 
-/* nccl_inspector: true/false, or {enabled, plugin, verbose, interval_us, required} */
-static void load_inspector(struct loader *L, yaml_node_t *v)
+static const struct key_spec nsys_keys[] = {
+	{ "enabled", KEY_BOOL, .off = AT(profile.nsys),
+	  .doc = { NULL, "`true`", "whether nsys runs (a mapping without it turns it on)" } },
+	{ "trace", KEY_LOAD, .off = AT(profile.nsys_trace), .load = load_token, .pass = 1,
+	  .doc = { "sbatch token", "nsys's (`cuda,nvtx,osrt`)", "what `nsys profile --trace` records" } },
+	{ "capture_range", KEY_LOAD, .off = AT(profile.nsys_capture_range), .pass = 1,
+	  .load = load_capture_range,
+	  .doc = { "`none`, `nvtx` or `cudaProfilerApi`", "`none`", "`nvtx` or `cudaProfilerApi`: nsys records only the ranges the workload marks so (`nsys profile --capture-range`)" } },
+	{ "required", KEY_BOOL, .off = AT(profile.nsys_required),
+	  .doc = { NULL, NULL, "`true`: on a node without nsys the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
+	KEYS_END
+};
+
+static const struct key_spec perf_keys[] = {
+	{ "enabled", KEY_BOOL, .off = AT(profile.perf),
+	  .doc = { NULL, "`true`", "whether perf runs (a mapping without it turns it on)" } },
+	{ "required", KEY_BOOL, .off = AT(profile.perf_required),
+	  .doc = { NULL, NULL, "`true`: on a node without perf the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
+	KEYS_END
+};
+
+static void load_plugin(struct loader *L, yaml_node_t *v, const char *path, void *at)
 {
-	static const char *const keys[] = { "enabled", "plugin",   "verbose",
-					    "interval_us", "required", NULL };
-	struct campaign *c = L->c;
-	yaml_node_t *w;
-	c->profile.inspector_interval_us = 500; /* the plugin's README's; 0 would dump nothing */
-	if (v->type == YAML_SCALAR_NODE) {
-		as_bool(L, v, "profile.nccl_inspector", &c->profile.inspector);
-		return;
-	}
-	if (map_check(L, v, "profile.nccl_inspector", keys) < 0)
-		return;
-	c->profile.inspector = 1;
-	if ((w = map_get(L, v, "enabled")))
-		as_bool(L, w, "profile.nccl_inspector.enabled", &c->profile.inspector);
-	if ((w = map_get(L, v, "verbose")))
-		as_bool(L, w, "profile.nccl_inspector.verbose", &c->profile.inspector_verbose);
-	if ((w = map_get(L, v, "required")))
-		as_bool(L, w, "profile.nccl_inspector.required", &c->profile.inspector_required);
-	if ((w = map_get(L, v, "interval_us")))
-		as_int(L, w, "profile.nccl_inspector.interval_us", 1, 2000000000L,
-		       &c->profile.inspector_interval_us);
-	if ((w = map_get(L, v, "plugin")) &&
-	    as_string(L, w, "profile.nccl_inspector.plugin", &c->profile.inspector_plugin) == 0 &&
-	    !c->profile.inspector_plugin[0])
-		problem(L, w, "profile.nccl_inspector.plugin",
+	char **plugin = at;
+	if (as_string(L, v, path, plugin) == 0 && !(*plugin)[0])
+		problem(L, v, path,
 			"must name the plugin's library (libnccl-profiler-inspector.so, a path or $VAR/...), or be left out to find it on the node");
 }
 
-/* ---- key tables ------------------------------------------------------- */
-
-/* A key of a campaign section, declared once: its type and range, its
- * default and where its value lands in struct campaign, or the function that
- * loads it. The section's allowed keys, in the order its "unknown key"
- * message lists them, its checks and its defaults come from its table. */
-enum key_type { KEY_INT, KEY_DOUBLE, KEY_BOOL, KEY_STRING, KEY_LOAD };
-struct key_spec {
-	const char *key;
-	enum key_type type;
-	double min, max; /* KEY_INT, KEY_DOUBLE */
-	double def;      /* KEY_INT, KEY_DOUBLE: the default (0: none) */
-	size_t off;      /* where it lands: offsetof(struct campaign, ...) */
-	void (*load)(struct loader *L, yaml_node_t *v); /* KEY_LOAD */
+static const struct key_spec inspector_keys[] = {
+	{ "enabled", KEY_BOOL, .off = AT(profile.inspector),
+	  .doc = { NULL, "`true`", "whether the Inspector runs (a mapping without it turns it on)" } },
+	{ "plugin", KEY_LOAD, .off = AT(profile.inspector_plugin), .load = load_plugin,
+	  .doc = { "path or library name", "found on the node", "the plugin's library (`$NAME` and `{{placeholders}}` expand), exported as `NCCL_PROFILER_PLUGIN`; without it each node looks for `libnccl-profiler-inspector.so` in `LD_LIBRARY_PATH`, `$NCCL_HOME/ext-profiler/inspector`, `$NCCL_HOME/lib` and the system's library folders (build it with `make` in `ext-profiler/inspector` of NVIDIA's nccl)" } },
+	{ "verbose", KEY_BOOL, .off = AT(profile.inspector_verbose),
+	  .doc = { NULL, NULL, "`NCCL_INSPECTOR_DUMP_VERBOSE`: the kernels' start and stop times too" } },
+	{ "interval_us", KEY_INT, 1, 2000000000, 500, AT(profile.inspector_interval_us),
+	  .doc = { "µs ≥ 1", NULL, "`NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS`: the plugin writes each communicator's latest collective at this interval, so a shorter one misses fewer (at 0 it would write nothing)" } },
+	{ "required", KEY_BOOL, .off = AT(profile.inspector_required),
+	  .doc = { NULL, NULL, "`true`: on a node without the plugin the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
+	KEYS_END
 };
-#define AT(field) offsetof(struct campaign, field)
-#define KEYS_MAX 16 /* keys of one section at most (load_keys) */
-
-/* Value v of one key of section, as its table entry k says. */
-static void load_key(struct loader *L, yaml_node_t *v, const char *section,
-		     const struct key_spec *k)
-{
-	char path[96];
-	void *at = (char *)L->c + k->off;
-	snprintf(path, sizeof path, "%s.%s", section, k->key);
-	switch (k->type) {
-	case KEY_INT:
-		as_int(L, v, path, (long)k->min, (long)k->max, at);
-		break;
-	case KEY_DOUBLE:
-		as_double(L, v, path, k->min, k->max, at);
-		break;
-	case KEY_BOOL:
-		as_bool(L, v, path, at);
-		break;
-	case KEY_STRING:
-		as_string(L, v, path, at);
-		break;
-	case KEY_LOAD:
-		k->load(L, v);
-		break;
-	}
-}
-
-/* Section n: its keys among the table's, each loaded; -1 when n is no mapping. */
-static int load_keys(struct loader *L, yaml_node_t *n, const char *section,
-		     const struct key_spec *t)
-{
-	const char *keys[KEYS_MAX + 1] = { NULL };
-	for (size_t i = 0; t[i].key && i < KEYS_MAX; i++)
-		keys[i] = t[i].key;
-	if (map_check(L, n, section, keys) < 0)
-		return -1;
-	yaml_node_t *v;
-	for (size_t i = 0; t[i].key; i++)
-		if ((v = map_get(L, n, t[i].key)))
-			load_key(L, v, section, &t[i]);
-	return 0;
-}
-
-/* The defaults of a table's numbers. */
-static void key_defaults(struct campaign *c, const struct key_spec *t)
-{
-	for (size_t i = 0; t[i].key; i++)
-		if (t[i].def && t[i].type == KEY_INT)
-			*(int *)((char *)c + t[i].off) = (int)t[i].def;
-		else if (t[i].def && t[i].type == KEY_DOUBLE)
-			*(double *)((char *)c + t[i].off) = t[i].def;
-}
-
-static void load_traces(struct loader *L, yaml_node_t *v)
-{
-	struct campaign *c = L->c;
-	if (v->type == YAML_SCALAR_NODE) {
-		const char *g = scalar(L, v, "profile.traces", "a glob or a list of globs");
-		if (g)
-			argv_push(&c->profile.traces, g);
-	} else {
-		as_list(L, v, "profile.traces", &c->profile.traces);
-	}
-}
-
-static void load_monitor(struct loader *L, yaml_node_t *v)
-{
-	static const char *const mkeys[] = { "enabled", "interval_ms", NULL };
-	struct campaign *c = L->c;
-	if (v->type == YAML_SCALAR_NODE) {
-		as_bool(L, v, "profile.monitor", &c->profile.monitor);
-	} else if (map_check(L, v, "profile.monitor", mkeys) == 0) {
-		yaml_node_t *w;
-		c->profile.monitor = 1;
-		if ((w = map_get(L, v, "enabled")))
-			as_bool(L, w, "profile.monitor.enabled", &c->profile.monitor);
-		if ((w = map_get(L, v, "interval_ms")))
-			as_int(L, w, "profile.monitor.interval_ms", 10, 3600000,
-			       &c->profile.monitor_interval_ms);
-	}
-}
 
 static const struct key_spec profile_keys[] = {
-	{ "warmup_steps", KEY_INT, 0, 1000000, 5, AT(profile.warmup_steps), NULL },
-	{ "active_steps", KEY_INT, 1, 1000000, 20, AT(profile.active_steps), NULL },
-	{ "monitor", KEY_LOAD, 0, 0, 0, 0, load_monitor },
-	{ "nsys", KEY_LOAD, 0, 0, 0, 0, load_nsys },
-	{ "perf", KEY_LOAD, 0, 0, 0, 0, load_perf },
-	{ "nccl_inspector", KEY_LOAD, 0, 0, 0, 0, load_inspector },
-	{ "traces", KEY_LOAD, 0, 0, 0, 0, load_traces },
-	{ "hang_timeout", KEY_INT, 0, 100000000, 600, AT(profile.hang_timeout_s), NULL },
-	{ NULL, KEY_LOAD, 0, 0, 0, 0, NULL }
+	{ "warmup_steps", KEY_INT, 0, 1000000, 5, AT(profile.warmup_steps),
+	  .doc = { NULL, NULL, "steps excluded from the analysis" } },
+	{ "active_steps", KEY_INT, 1, 1000000, 20, AT(profile.active_steps),
+	  .doc = { NULL, NULL, "steps analysed" } },
+	{ "monitor", KEY_SWITCH, .off = AT(profile.monitor), .sub = monitor_keys,
+	  .doc = { NULL, "off", "run `campaign-monitor` on every node of every job (CPU, memory, disk, network; GPUs when present) into `<scenario>/monitor/<node>/`" } },
+	{ "nsys", KEY_SWITCH, .off = AT(profile.nsys), .sub = nsys_keys,
+	  .doc = { NULL, "off", "every rank under `nsys profile` into `<scenario>/nsys/rank_<r>.nsys-rep`, exported to `rank_<r>.sqlite`" } },
+	{ "perf", KEY_SWITCH, .off = AT(profile.perf), .sub = perf_keys,
+	  .doc = { NULL, "off", "every rank under `perf stat` into `<scenario>/perf/rank_<r>.txt`; counters go to the scenario's analysis" } },
+	{ "nccl_inspector", KEY_SWITCH, .off = AT(profile.inspector), .sub = inspector_keys,
+	  .doc = { NULL, "off", "NCCL's Inspector profiler plugin in every rank (NCCL jobs), dumping one JSON object per collective into `<scenario>/nccl_inspector/`: the job script exports `NCCL_INSPECTOR_ENABLE=1`, `NCCL_INSPECTOR_DUMP_DIR` (that folder), `NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS`, `NCCL_INSPECTOR_DUMP_VERBOSE` and, with `plugin`, `NCCL_PROFILER_PLUGIN`, all quoted and before the scenario's `env`, which may override them. What the analysis reads: [analysis.md](analysis.md#nccl-inspector-dumps)" } },
+	{ "traces", KEY_LOAD, .off = AT(profile.traces), .load = load_traces,
+	  .doc = { "glob or list of globs", NULL, "the workload's own trace files (e.g. torch-profiler `*.pt.trace.json`), copied into `<scenario>/traces/` after the workload; relative globs start at the job directory; matched by glob(3), never by a shell" } },
+	{ "hang_timeout", KEY_INT, 0, 100000000, 600, AT(profile.hang_timeout_s),
+	  .doc = { "seconds ≥ 0", NULL, "a running job whose job log, ranks' logs and telemetry have not changed for this long (and, on the local executor, whose workload uses no CPU over 0.3 s: campaign's own rank launcher and node monitor do not count) is shown by `status` and `watch` as possibly hung, with the `campaign logs` command to look; 0: never" } },
+	KEYS_END
 };
 
-static void load_profile(struct loader *L, yaml_node_t *n)
-{
-	load_keys(L, n, "profile", profile_keys);
-}
+/* ---- analysis ----------------------------------------------------------- */
 
 /* A PCRE2 pattern that compiles, with every named group in need; on a
  * problem, the column inside the pattern is said. */
@@ -735,42 +880,52 @@ static int check_pattern(struct loader *L, yaml_node_t *n, const char *path, con
 	return rc;
 }
 
-static void load_phase_rules(struct loader *L, yaml_node_t *n)
+/* An item of analysis.phase_rules; load_phase_rules reads both at the item's path. */
+enum { RULE_PHASE, RULE_PATTERN };
+static const struct key_spec phase_rule_keys[] = {
+	[RULE_PHASE] = { "phase", KEY_STRING, .need = "needs both phase and pattern",
+	  .doc = { "phase name", NULL, "`forward`, `backward`, `optimizer`, `data_loading`, `communication`, `io`, `compute` (an operator: the phase of the range around it, compute under none) or `other`" } },
+	[RULE_PATTERN] = { "pattern", KEY_STRING, .need = "needs both phase and pattern",
+	  .doc = { "PCRE2", NULL, "matched against the range's name; a bad pattern is reported at its line and column" } },
+	KEYS_END
+};
+
+static void load_phase_rules(struct loader *L, yaml_node_t *n, const char *path, void *at)
 {
-	static const char *const keys[] = { "phase", "pattern", NULL };
 	static const char *const phases[] = { "forward",       "backward",
 					      "optimizer",     "data_loading",
 					      "communication", "io",
 					      "compute",       "other",
 					      NULL };
 	struct campaign *c = L->c;
+	(void)at;
 	if (n->type != YAML_SEQUENCE_NODE) {
-		problem(L, n, "analysis.phase_rules",
-			"expected a list of {phase, pattern}, found %s", kind_name(n));
+		problem(L, n, path, "expected a list of {phase, pattern}, found %s", kind_name(n));
 		return;
 	}
 	int i = 0;
 	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
 	     it++, i++) {
 		yaml_node_t *m = node_at(L, *it), *ph, *pat;
-		char path[64], *phase = NULL, *pattern = NULL;
-		snprintf(path, sizeof path, "analysis.phase_rules[%d]", i);
-		if (map_check(L, m, path, keys) < 0)
+		char ip[KEY_PATH_MAX], *phase = NULL, *pattern = NULL;
+		snprintf(ip, sizeof ip, "%s[%d]", path, i);
+		if (keys_check(L, m, ip, phase_rule_keys) < 0)
 			continue;
-		if (!(ph = map_get(L, m, "phase")) || !(pat = map_get(L, m, "pattern"))) {
-			problem(L, m, path, "needs both phase and pattern");
+		if (!(ph = map_get(L, m, phase_rule_keys[RULE_PHASE].key)) ||
+		    !(pat = map_get(L, m, phase_rule_keys[RULE_PATTERN].key))) {
+			problem(L, m, ip, "%s", phase_rule_keys[RULE_PHASE].need);
 			continue;
 		}
 		int known = 0;
-		if (as_string(L, ph, path, &phase) == 0)
+		if (as_string(L, ph, ip, &phase) == 0)
 			for (int k = 0; phases[k]; k++)
 				known |= !strcmp(phases[k], phase);
 		if (phase && !known)
-			problem(L, ph, path,
+			problem(L, ph, ip,
 				"unknown phase \"%.32s\" (expected forward, backward, optimizer, data_loading, communication, io, compute or other)",
 				phase);
-		if (known && as_string(L, pat, path, &pattern) == 0 &&
-		    check_pattern(L, pat, path, pattern, NULL) == 0) {
+		if (known && as_string(L, pat, ip, &pattern) == 0 &&
+		    check_pattern(L, pat, ip, pattern, NULL) == 0) {
 			argv_push(&c->analysis.phase_names, phase);
 			argv_push(&c->analysis.phase_patterns, pattern);
 		}
@@ -779,78 +934,73 @@ static void load_phase_rules(struct loader *L, yaml_node_t *n)
 	}
 }
 
-static void load_step_log(struct loader *L, yaml_node_t *n)
+static void load_step_pattern(struct loader *L, yaml_node_t *v, const char *path, void *at)
 {
-	static const char *const keys[] = { "pattern", NULL };
-	static const char *const need[] = { "step", "step_ms", NULL };
-	yaml_node_t *v;
-	if (map_check(L, n, "analysis.step_log", keys) < 0)
-		return;
-	if (!(v = map_get(L, n, "pattern"))) {
-		problem(L, n, "analysis.step_log",
-			"needs a pattern with named groups step and step_ms");
-		return;
-	}
-	if (as_string(L, v, "analysis.step_log.pattern", &L->c->analysis.step_log) == 0 &&
-	    check_pattern(L, v, "analysis.step_log.pattern", L->c->analysis.step_log, need) < 0) {
-		free(L->c->analysis.step_log);
-		L->c->analysis.step_log = NULL;
+	static const char *const groups[] = { "step", "step_ms", NULL };
+	char **pattern = at;
+	if (as_string(L, v, path, pattern) == 0 &&
+	    check_pattern(L, v, path, *pattern, groups) < 0) {
+		free(*pattern);
+		*pattern = NULL;
 	}
 }
 
-/* analysis.thresholds: the keys, ranges and fields of analyzers/thresholds.h's table. */
-static void load_thresholds(struct loader *L, yaml_node_t *t)
-{
-	const char *keys[ANA_THRESHOLDS + 1] = { NULL };
-	for (size_t k = 0; k < ANA_THRESHOLDS; k++)
-		keys[k] = ana_threshold_keys[k].key;
-	if (map_check(L, t, "analysis.thresholds", keys) < 0)
-		return;
-	for (size_t k = 0; k < ANA_THRESHOLDS; k++) {
-		const struct ana_threshold_key *d = &ana_threshold_keys[k];
-		yaml_node_t *v = map_get(L, t, d->key);
-		char path[96];
-		snprintf(path, sizeof path, "analysis.thresholds.%s", d->key);
-		if (v)
-			as_double(L, v, path, d->min, d->max,
-				  ana_threshold_at(&L->c->analysis.th, k));
-	}
-}
+static const struct key_spec step_log_keys[] = {
+	{ "pattern", KEY_LOAD, .off = AT(analysis.step_log), .load = load_step_pattern,
+	  .need = "needs a pattern with named groups step and step_ms",
+	  .doc = { "PCRE2", NULL, "with named groups `step` and `step_ms` (optionally `loss`, `samples`)" } },
+	KEYS_END
+};
 
-static void load_scaling(struct loader *L, yaml_node_t *v)
+static void load_scaling(struct loader *L, yaml_node_t *v, const char *path, void *at)
 {
-	struct campaign *c = L->c;
-	if (as_string(L, v, "analysis.scaling", &c->analysis.scaling) == 0 &&
-	    strcmp(c->analysis.scaling, "weak") && strcmp(c->analysis.scaling, "strong"))
-		problem(L, v, "analysis.scaling",
+	char **scaling = at;
+	if (as_string(L, v, path, scaling) == 0 && strcmp(*scaling, "weak") &&
+	    strcmp(*scaling, "strong"))
+		problem(L, v, path,
 			"must be weak (the per-rank batch is fixed) or strong (the global batch is fixed), not \"%.40s\"",
-			c->analysis.scaling);
+			*scaling);
+}
+
+static void one_batch(struct loader *L, yaml_node_t *n, const char *path, int per_rank,
+		      int global)
+{
+	if (per_rank && global)
+		problem(L, n, path, "give batch_per_rank or global_batch, not both");
+}
+
+static void analysis_batch(struct loader *L, yaml_node_t *n, const char *path, void *base)
+{
+	struct campaign *c = base;
+	one_batch(L, n, path, c->analysis.batch_per_rank, c->analysis.global_batch);
 }
 
 static const struct key_spec analysis_keys[] = {
-	{ "baseline", KEY_STRING, 0, 0, 0, AT(analysis.baseline), NULL },
-	{ "thresholds", KEY_LOAD, 0, 0, 0, 0, load_thresholds },
-	{ "peak_gflops_per_rank", KEY_DOUBLE, 0, 1e9, 0, AT(analysis.peak_gflops), NULL },
-	{ "phase_rules", KEY_LOAD, 0, 0, 0, 0, load_phase_rules },
-	{ "step_log", KEY_LOAD, 0, 0, 0, 0, load_step_log },
-	{ "batch_per_rank", KEY_INT, 1, 100000000, 0, AT(analysis.batch_per_rank), NULL },
-	{ "global_batch", KEY_INT, 1, 2000000000, 0, AT(analysis.global_batch), NULL },
-	{ "scaling", KEY_LOAD, 0, 0, 0, 0, load_scaling },
-	{ "nodes", KEY_INT, 1, 4096, 1, AT(analysis.nodes), NULL },
-	{ "cpus_per_task", KEY_INT, 1, 4096, 0, AT(analysis.cpus_per_task), NULL },
-	{ "fabric_probe", KEY_BOOL, 0, 0, 0, AT(analysis.fabric_probe), NULL },
-	{ NULL, KEY_LOAD, 0, 0, 0, 0, NULL }
+	{ "baseline", KEY_STRING, .off = AT(analysis.baseline),
+	  .doc = { "scenario name", "fewest nodes per series", "what speedup and efficiency are measured against" } },
+	{ "thresholds", KEY_THRESHOLDS, .off = AT(analysis.th),
+	  .doc = { NULL, NULL, "flags listed beside the verdict when a share passes them (the verdict itself is the largest share: docs/accounting.md); on the GPU timeline the GPU idle over 100 − `gpu_util_pct` and exposed copies over `gpu_copy_pct` are flagged" } },
+	{ "peak_gflops_per_rank", KEY_DOUBLE, 0, 1e9, 0, AT(analysis.peak_gflops),
+	  .doc = { NULL, "unknown", "peak GFLOP/s of one rank's device (e.g. 989000 for an H100's dense BF16); with the telemetry's or the traces' FLOPs gives MFU" } },
+	{ "phase_rules", KEY_LOAD, .load = load_phase_rules, .sub = phase_rule_keys,
+	  .doc = { "list of `{phase, pattern}`", "`[]`", "PCRE2 patterns for your own range names (record_function, NVTX), tried in order before `analyzers/phase_rules.txt`" }, .each = "[]" },
+	{ "step_log", KEY_MAP, .sub = step_log_keys,
+	  .doc = { "`{pattern}`", "none", "for scripts that print their step times: the pattern is matched against `<scenario>/logs/rank_<r>.out` when there is neither telemetry nor a usable trace" } },
+	{ "batch_per_rank", KEY_INT, 1, 100000000, 0, AT(analysis.batch_per_rank),
+	  .doc = { NULL, "unknown", "samples per rank and step (weak scaling: the global batch grows with the ranks), for throughput in samples/s from traces and step logs; without any batch the throughput is in **steps/s** and labelled so everywhere" } },
+	{ "global_batch", KEY_INT, 1, 2000000000, 0, AT(analysis.global_batch),
+	  .doc = { NULL, "unknown", "samples per step over all ranks (strong scaling: a script that keeps its global batch fixed); give this or `batch_per_rank`, not both" } },
+	{ "scaling", KEY_LOAD, .off = AT(analysis.scaling), .load = load_scaling,
+	  .doc = { "`weak` or `strong`", "from the batches", "the scaling mode when no batch is known: `strong` takes the speedup as the step-rate ratio, `weak` as that ratio x ranks / baseline ranks; without it (and without batches) no speedup is given" } },
+	{ "nodes", KEY_INT, 1, 4096, 1, AT(analysis.nodes),
+	  .doc = { NULL, NULL, "nodes of the SLURM aggregation job; above 1 the per-file analysis of traces and Nsight Systems exports is mapped over them with srun (one task per node) and reduced on the first; the output is the same whatever the number" } },
+	{ "cpus_per_task", KEY_INT, 1, 4096, 0, AT(analysis.cpus_per_task),
+	  .doc = { NULL, "SLURM's default", "CPUs of each of the aggregation job's tasks (each analyses its files on all of them)" } },
+	{ "fabric_probe", KEY_BOOL, .off = AT(analysis.fabric_probe),
+	  .doc = { NULL, NULL, "adds one short job per node count and backend of the scenarios, `fabric-probe-<backend>-<N>n` (as many ranks per node as the widest scenario of that count, its env, 10 minutes): the reference trainer's all-reduce (gloo, or NCCL with `campaign-trainer-gpu`) from 4 KiB to 64 MiB in steps of x4, like nccl-tests' `all_reduce_perf`; the report then gives, per collective, the share of the bus bandwidth the fabric gives at its size, and says whether the fabric itself is the limit (70 % or more) or not. Probes are jobs (they appear in `status`) but not scenarios of the analysis; scenario names starting with `fabric-probe-` are refused" } },
+	KEYS_END
 };
 
-static void load_analysis(struct loader *L, yaml_node_t *n)
-{
-	if (load_keys(L, n, "analysis", analysis_keys) < 0)
-		return;
-	if (L->c->analysis.batch_per_rank && L->c->analysis.global_batch)
-		problem(L, n, "analysis", "give batch_per_rank or global_batch, not both");
-}
-
-/* A scenario's own batch: scenarios[i].analysis.{batch_per_rank,global_batch}. */
 /* ---- knobs and variant -------------------------------------------------- */
 
 /* Whether kind is one the analysis emits; all: the list of them. */
@@ -865,39 +1015,42 @@ static int is_rec_kind(const char *kind, struct strbuf *all)
 	return found;
 }
 
-/* The change itself: params, env, tasks_per_node, analysis.batch_per_rank. */
+static const struct key_spec knob_analysis_keys[] = {
+	{ "batch_per_rank", KEY_INT, 1, 100000000, 0, AT_K(batch_per_rank),
+	  .doc = { NULL, "unchanged", "`analysis.batch_per_rank` of every scenario" } },
+	KEYS_END
+};
+
+/* The change itself, set in every scenario. */
+static const struct key_spec knob_keys[] = {
+	{ "params", KEY_LOAD, .off = AT_K(params), .load = load_params,
+	  .doc = { "map", "none", "parameter values; each must be a parameter some scenario has" } },
+	{ "env", KEY_LOAD, .off = AT_K(env), .load = load_env,
+	  .doc = { "map", "none", "environment values, as `workload.env` takes them" } },
+	{ "tasks_per_node", KEY_INT, 1, 4096, 0, AT_K(tasks_per_node),
+	  .doc = { NULL, "unchanged", "ranks per node" } },
+	{ "analysis", KEY_MAP, .sub = knob_analysis_keys },
+	KEYS_END
+};
+
+/* Mapping n of knob k at path: its keys among allowed's, its change read. */
 static void load_knob_body(struct loader *L, yaml_node_t *n, const char *path,
-			   const char *const *keys, struct knob *k)
+			   const struct key_spec *allowed, struct knob *k)
 {
-	char q[600], a[560];
-	yaml_node_t *v, *an;
 	k->line = (int)n->start_mark.line + 1;
 	k->col = (int)n->start_mark.column + 1;
-	if (map_check(L, n, path, keys) < 0)
+	if (keys_check(L, n, path, allowed) < 0)
 		return;
-	if ((v = map_get(L, n, "params")))
-		as_vars(L, v, (subpath(q, sizeof q, path, "params"), q), 1, &k->params);
-	if ((v = map_get(L, n, "env")))
-		as_vars(L, v, (subpath(q, sizeof q, path, "env"), q), 0, &k->env);
-	if ((v = map_get(L, n, "tasks_per_node")))
-		as_int(L, v, (subpath(q, sizeof q, path, "tasks_per_node"), q), 1, 4096,
-		       &k->tasks_per_node);
-	static const char *const akeys[] = { "batch_per_rank", NULL };
-	subpath(a, sizeof a, path, "analysis");
-	if ((an = map_get(L, n, "analysis")) && map_check(L, an, a, akeys) == 0 &&
-	    (v = map_get(L, an, "batch_per_rank")))
-		as_int(L, v, (subpath(q, sizeof q, a, "batch_per_rank"), q), 1, 100000000,
-		       &k->batch_per_rank);
+	keys_load(L, n, path, knob_keys, k);
 	if (!k->params.n && !k->env.n && !k->tasks_per_node && !k->batch_per_rank)
 		problem(L, n, path, "a knob needs a change: params, env, tasks_per_node or analysis.batch_per_rank");
 }
 
-static const char *const knob_keys[] = { "params", "env", "tasks_per_node", "analysis", NULL };
-
-static void load_knobs(struct loader *L, yaml_node_t *n)
+static void load_knobs(struct loader *L, yaml_node_t *n, const char *path, void *at)
 {
 	struct campaign *c = L->c;
-	if (map_check(L, n, "knobs", NULL) < 0)
+	(void)at;
+	if (map_check(L, n, path, NULL) < 0)
 		return;
 	size_t np = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
 	c->knobs = xcalloc(np + 1, sizeof *c->knobs);
@@ -909,7 +1062,7 @@ static void load_knobs(struct loader *L, yaml_node_t *n)
 		const char *kind = (const char *)k->data.scalar.value;
 		char kp[512];
 		struct strbuf all = STRBUF_INIT;
-		subpath(kp, sizeof kp, "knobs", kind);
+		subpath(kp, sizeof kp, path, kind);
 		if (!is_rec_kind(kind, &all))
 			problem(L, k, kp, "'%.64s' is not a kind of recommendation (the analysis emits: %s)", kind, strbuf_str(&all));
 		strbuf_free(&all);
@@ -919,25 +1072,33 @@ static void load_knobs(struct loader *L, yaml_node_t *n)
 	}
 }
 
-static void load_variant(struct loader *L, yaml_node_t *n)
+static void load_variant_kind(struct loader *L, yaml_node_t *v, const char *path, void *at)
 {
-	static const char *const keys[] = { "of", "kind", "params", "env", "tasks_per_node",
-					    "analysis", NULL };
-	struct campaign *c = L->c;
-	yaml_node_t *v;
+	char **kind = at;
 	struct strbuf all = STRBUF_INIT;
-	if (map_check(L, n, "variant", keys) < 0)
-		return;
-	if ((v = map_get(L, n, "of")))
-		as_string(L, v, "variant.of", &c->variant_of);
-	if (!(v = map_get(L, n, "kind")))
-		problem(L, n, "variant", "missing key 'kind' (the recommendation it acts on)");
-	else if (as_string(L, v, "variant.kind", &c->variant.kind) == 0 &&
-		 !is_rec_kind(c->variant.kind, &all))
-		problem(L, v, "variant.kind", "'%.64s' is not a kind of recommendation (the analysis emits: %s)", c->variant.kind, strbuf_str(&all));
+	if (as_string(L, v, path, kind) == 0 && !is_rec_kind(*kind, &all))
+		problem(L, v, path, "'%.64s' is not a kind of recommendation (the analysis emits: %s)", *kind, strbuf_str(&all));
 	strbuf_free(&all);
-	load_knob_body(L, n, "variant", keys, &c->variant);
 }
+
+static const struct key_spec variant_keys[] = {
+	{ "of", KEY_STRING, .off = AT(variant_of),
+	  .doc = { "run id", NULL, "the run it varies" } },
+	{ "kind", KEY_LOAD, .off = AT(variant.kind), .load = load_variant_kind,
+	  .need = "missing key 'kind' (the recommendation it acts on)",
+	  .doc = { "recommendation kind", NULL, "the kind of the recommendation it acts on" } },
+	{ "<change>", KEY_ALSO, .sub = knob_keys },
+	KEYS_END
+};
+
+/* variant's change, read as a knob's into c->variant; the mapping's keys are checked a
+ * second time, as they always were (an unknown or duplicate key is said twice). */
+static void load_variant_change(struct loader *L, yaml_node_t *n, const char *path, void *base)
+{
+	struct campaign *c = base;
+	load_knob_body(L, n, path, variant_keys, &c->variant);
+}
+
 
 /* After expansion: every knob's params are the campaign's, and change something. */
 static void check_knob(struct loader *L, const struct knob *k, yaml_node_t *n, const char *path)
@@ -970,83 +1131,130 @@ static void check_knobs(struct loader *L, yaml_node_t *root)
 	}
 }
 
-static void load_scenario_analysis(struct loader *L, yaml_node_t *n, const char *base,
-				   struct scenario *s)
+
+/* ---- scenarios and matrix ------------------------------------------------ */
+
+static void load_scenario_name(struct loader *L, yaml_node_t *v, const char *path, void *at)
 {
-	static const char *const keys[] = { "batch_per_rank", "global_batch", NULL };
-	char p[128], q[160];
-	subpath(p, sizeof p, base, "analysis");
-	if (map_check(L, n, p, keys) < 0)
-		return;
-	yaml_node_t *v;
-	if ((v = map_get(L, n, "batch_per_rank")))
-		as_int(L, v, (subpath(q, sizeof q, p, "batch_per_rank"), q), 1, 100000000,
-		       &s->batch_per_rank);
-	if ((v = map_get(L, n, "global_batch")))
-		as_int(L, v, (subpath(q, sizeof q, p, "global_batch"), q), 1, 2000000000,
-		       &s->global_batch);
-	if (s->batch_per_rank && s->global_batch)
-		problem(L, n, p, "give batch_per_rank or global_batch, not both");
+	char **name = at;
+	if (as_string(L, v, path, name) == 0 && !strstr(*name, "{{") && !is_safe_name(*name))
+		problem(L, v, path,
+			"\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)",
+			*name);
 }
 
-static void load_scenario(struct loader *L, yaml_node_t *n, size_t idx, struct scenario *s)
+static int is_backend(const char *s)
 {
-	static const char *const keys[] = {
-		"name", "nodes", "tasks_per_node", "gpus_per_node", "backend",
-		"time", "env",   "params",         "analysis",      NULL
-	};
-	char base[64], p[128];
-	snprintf(base, sizeof base, "scenarios[%zu]", idx);
+	return !strcmp(s, "gloo") || !strcmp(s, "nccl");
+}
+
+static void load_backend(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	char **backend = at;
+	if (as_string(L, v, path, backend) == 0 && !is_backend(*backend))
+		problem(L, v, path, "backend must be gloo or nccl, not \"%.40s\"", *backend);
+}
+
+static void scenario_batch(struct loader *L, yaml_node_t *n, const char *path, void *base)
+{
+	struct scenario *s = base;
+	one_batch(L, n, path, s->batch_per_rank, s->global_batch);
+}
+
+static const struct key_spec scenario_analysis_keys[] = {
+	{ "batch_per_rank", KEY_INT, 1, 100000000, 0, AT_S(batch_per_rank),
+	  .doc = { NULL, "the campaign's", "this scenario's own batch per rank (this or `global_batch`), before the campaign's" } },
+	{ "global_batch", KEY_INT, 1, 2000000000, 0, AT_S(global_batch),
+	  .doc = { NULL, "the campaign's", "this scenario's own global batch (this or `batch_per_rank`), before the campaign's" } },
+	KEYS_END
+};
+
+static const struct key_spec scenario_keys[] = {
+	{ "name", KEY_LOAD, .off = AT_S(name), .load = load_scenario_name,
+	  .need = "missing required key 'name'",
+	  .doc = { "name", NULL, "unique; also the scenario's directory" } },
+	{ "nodes", KEY_INT, 1, CAMPAIGN_MAX_NODES, 0, AT_S(nodes), .axis = 1,
+	  .need = "missing required key 'nodes'",
+	  .doc = { NULL, NULL, "nodes (emulated on the local executor)" } },
+	{ "tasks_per_node", KEY_INT, 1, 1024, 1, AT_S(tasks_per_node), .axis = 1,
+	  .doc = { NULL, NULL, "ranks per node" } },
+	{ "gpus_per_node", KEY_INT, 0, 64, -1, AT_S(gpus_per_node), .axis = 1,
+	  .doc = { NULL, "`tasks_per_node` for nccl, else 0", "GPUs requested per node" } },
+	{ "backend", KEY_LOAD, .off = AT_S(backend), .load = load_backend,
+	  .str_def = CAMPAIGN_DEFAULT_BACKEND, .axis = 1,
+	  .doc = { "`gloo` or `nccl`", NULL, "collective library (CPU or GPU trainer)" } },
+	{ "time", KEY_LOAD, .off = AT_S(time), .load = load_time,
+	  .doc = { "SLURM time", "`slurm.time`", "this scenario's limit" } },
+	{ "env", KEY_LOAD, .off = AT_S(env), .load = load_env,
+	  .doc = { "map", "`{}`", "added to (and overriding) the workload's" } },
+	{ "params", KEY_LOAD, .off = AT_S(params), .load = load_params,
+	  .doc = { "map", "`{}`", "added to (and overriding) the workload's" } },
+	{ "analysis", KEY_MAP, .sub = scenario_analysis_keys, .after = scenario_batch },
+	KEYS_END
+};
+
+/* scenarios[idx], mapping n, into s (its defaults first). */
+static void load_scenario(struct loader *L, yaml_node_t *n, const char *path, size_t idx,
+			  struct scenario *s)
+{
+	char base[64];
+	snprintf(base, sizeof base, "%s[%zu]", path, idx);
 	s->line = (int)n->start_mark.line + 1;
 	s->col = (int)n->start_mark.column + 1;
-	s->tasks_per_node = 1;
-	s->gpus_per_node = -1;
-	if (map_check(L, n, base, keys) < 0)
+	key_defaults(s, scenario_keys);
+	load_keys(L, n, base, scenario_keys, s);
+}
+
+/* The scenarios as written (L->raw), before the matrix. */
+static void load_scenarios(struct loader *L, yaml_node_t *n, const char *path, void *at)
+{
+	(void)at;
+	if (n->type != YAML_SEQUENCE_NODE) {
+		problem(L, n, path, "expected a list, found %s", kind_name(n));
 		return;
-	yaml_node_t *v;
-	if (!(v = map_get(L, n, "name")))
-		problem(L, n, base, "missing required key 'name'");
-	else if (as_string(L, v, (subpath(p, sizeof p, base, "name"), p), &s->name) == 0 &&
-		 !strstr(s->name, "{{") && !is_safe_name(s->name))
-		problem(L, v, p,
-			"\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)",
-			s->name);
-	if (!(v = map_get(L, n, "nodes")))
-		problem(L, n, base, "missing required key 'nodes'");
-	else
-		as_int(L, v, (subpath(p, sizeof p, base, "nodes"), p), 1, CAMPAIGN_MAX_NODES,
-		       &s->nodes);
-	if ((v = map_get(L, n, "tasks_per_node")))
-		as_int(L, v, (subpath(p, sizeof p, base, "tasks_per_node"), p), 1, 1024,
-		       &s->tasks_per_node);
-	if ((v = map_get(L, n, "gpus_per_node")))
-		as_int(L, v, (subpath(p, sizeof p, base, "gpus_per_node"), p), 0, 64,
-		       &s->gpus_per_node);
-	if ((v = map_get(L, n, "backend"))) {
-		subpath(p, sizeof p, base, "backend");
-		if (as_string(L, v, p, &s->backend) == 0 && strcmp(s->backend, "gloo") &&
-		    strcmp(s->backend, "nccl"))
-			problem(L, v, p, "backend must be gloo or nccl, not \"%.40s\"", s->backend);
 	}
-	if ((v = map_get(L, n, "time")))
-		load_time(L, v, (subpath(p, sizeof p, base, "time"), p), &s->time);
-	if ((v = map_get(L, n, "env")))
-		as_vars(L, v, (subpath(p, sizeof p, base, "env"), p), 0, &s->env);
-	if ((v = map_get(L, n, "params")))
-		as_vars(L, v, (subpath(p, sizeof p, base, "params"), p), 1, &s->params);
-	if ((v = map_get(L, n, "analysis")))
-		load_scenario_analysis(L, v, base, s);
+	size_t cnt = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (cnt == 0) {
+		problem(L, n, path, "at least one scenario is required");
+		return;
+	}
+	if (cnt > CAMPAIGN_MAX_SCENARIOS) {
+		problem(L, n, path, "%zu scenarios; at most %d are allowed", cnt,
+			CAMPAIGN_MAX_SCENARIOS);
+		return;
+	}
+	struct scenario *raw = L->raw = xcalloc(cnt, sizeof *raw);
+	L->n_raw = cnt;
+	for (size_t i = 0; i < cnt; i++)
+		load_scenario(L, node_at(L, n->data.sequence.items.start[i]), path, i, &raw[i]);
+	/* Equal plain names stay equal whatever the matrix appends. */
+	for (size_t i = 0; i < cnt; i++) {
+		struct scenario *s = &raw[i];
+		for (size_t j = 0; s->name && j < i; j++) {
+			if (raw[j].name && !strcmp(raw[j].name, s->name)) {
+				char p[64];
+				snprintf(p, sizeof p, "%s[%zu].name", path, i);
+				diags_add(L->d, s->line, s->col, p,
+					  "duplicate scenario name \"%.64s\"", s->name);
+				break;
+			}
+		}
+	}
 }
 
-static int is_matrix_field(const char *k)
+/* The scenario key a matrix key sets (nodes, tasks_per_node ...); NULL for a parameter. */
+static const struct key_spec *axis_key(const char *key)
 {
-	return !strcmp(k, "nodes") || !strcmp(k, "tasks_per_node") || !strcmp(k, "gpus_per_node") ||
-		!strcmp(k, "backend");
+	for (const struct key_spec *k = scenario_keys; k->key; k++)
+		if (k->axis && !strcmp(k->key, key))
+			return k;
+	return NULL;
 }
 
-static void load_matrix(struct loader *L, yaml_node_t *n)
+static void load_matrix(struct loader *L, yaml_node_t *n, const char *path, void *at)
 {
-	if (map_check(L, n, "matrix", NULL) < 0)
+	(void)at;
+	if (map_check(L, n, path, NULL) < 0)
 		return;
 	size_t np = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
 	L->axes = xcalloc(np, sizeof *L->axes);
@@ -1057,8 +1265,8 @@ static void load_matrix(struct loader *L, yaml_node_t *n)
 			continue;
 		const char *key = (const char *)k->data.scalar.value;
 		char kp[512];
-		subpath(kp, sizeof kp, "matrix", key);
-		if (!is_matrix_field(key) && (!is_env_name(key) || placeholder_is_builtin(key))) {
+		subpath(kp, sizeof kp, path, key);
+		if (!axis_key(key) && (!is_env_name(key) || placeholder_is_builtin(key))) {
 			problem(L, k, kp,
 				"a matrix key is nodes, tasks_per_node, gpus_per_node, backend or a parameter name");
 			continue;
@@ -1076,40 +1284,33 @@ static void load_matrix(struct loader *L, yaml_node_t *n)
 	}
 }
 
-static void load_scenarios(struct loader *L, yaml_node_t *n, struct scenario **out, size_t *nout)
-{
-	if (n->type != YAML_SEQUENCE_NODE) {
-		problem(L, n, "scenarios", "expected a list, found %s", kind_name(n));
-		return;
-	}
-	size_t cnt = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
-	if (cnt == 0) {
-		problem(L, n, "scenarios", "at least one scenario is required");
-		return;
-	}
-	if (cnt > CAMPAIGN_MAX_SCENARIOS) {
-		problem(L, n, "scenarios", "%zu scenarios; at most %d are allowed", cnt,
-			CAMPAIGN_MAX_SCENARIOS);
-		return;
-	}
-	*out = xcalloc(cnt, sizeof **out);
-	*nout = cnt;
-	for (size_t i = 0; i < cnt; i++)
-		load_scenario(L, node_at(L, n->data.sequence.items.start[i]), i, &(*out)[i]);
-	/* Equal plain names stay equal whatever the matrix appends. */
-	for (size_t i = 0; i < cnt; i++) {
-		struct scenario *s = &(*out)[i];
-		for (size_t j = 0; s->name && j < i; j++) {
-			if ((*out)[j].name && !strcmp((*out)[j].name, s->name)) {
-				char p[64];
-				snprintf(p, sizeof p, "scenarios[%zu].name", i);
-				diags_add(L->d, s->line, s->col, p,
-					  "duplicate scenario name \"%.64s\"", s->name);
-				break;
-			}
-		}
-	}
-}
+/* ---- the file's top level ------------------------------------------------ */
+
+static const struct key_spec root_keys[] = {
+	{ "campaign", KEY_LOAD, .off = AT(name), .load = load_name,
+	  .need = "missing required key 'campaign' (the campaign's name)",
+	  .doc = { "name", NULL, "the campaign's name; results go to `results/<campaign>/<run-id>/`" } },
+	{ "description", KEY_STRING, .off = AT(description),
+	  .doc = { NULL, NULL, "free text" } },
+	{ "slurm", KEY_MAP, .pass = 1, .sub = slurm_keys },
+	{ "workload", KEY_MAP, .pass = 1, .sub = workload_keys },
+	{ "profile", KEY_MAP, .pass = 1, .sub = profile_keys },
+	{ "scenarios", KEY_LOAD, .load = load_scenarios, .pass = 3,
+	  .need = "missing required key 'scenarios' (a list of scenarios)",
+	  .doc = { "list (1 to " STR(CAMPAIGN_MAX_SCENARIOS) ")", NULL, "see below" } },
+	{ "matrix", KEY_LOAD, .load = load_matrix, .pass = 2,
+	  .doc = { "map of lists", NULL, "cross product applied to every scenario (see [Matrix](#matrix))" } },
+	{ "analysis", KEY_MAP, .pass = 1, .sub = analysis_keys, .after = analysis_batch },
+	{ "store_journal", KEY_LOAD, .off = AT(store_journal), .load = load_journal,
+	  .doc = { "`auto`, `wal` or `delete`", "`auto`", "the run store's SQLite journal: `auto` gives WAL on a local disk and a rollback journal with POSIX locks where other hosts share the results (NFS, Lustre, GPFS...; see `docs/formats.md`); `--store-journal` on the command line wins" } },
+	{ "allow_literal_secrets", KEY_BOOL, .off = AT(allow_literal_secrets),
+	  .doc = { NULL, NULL, "lets an `env` value whose name or content looks secret be written literally (refused otherwise)" } },
+	{ "knobs", KEY_LOAD, .load = load_knobs, .pass = 2, .sub = knob_keys,
+	  .doc = { "map: kind → change", NULL, "for `campaign try`: the change that acts on recommendations of that kind. Kinds are those the analysis emits (`communication`, `straggler`, `data_loading`, `io`, `host`, `copies`, `elementwise`, `kernels`, `memory_peak`, `collect`; another is refused, naming them); the change (below) is set in every scenario; a knob with no change, or one that changes nothing (every scenario already has its values), is refused. See [Knobs](#knobs-and-campaign-try)" }, .each = ".<kind>" },
+	{ "variant", KEY_MAP, .pass = 2, .sub = variant_keys, .after = load_variant_change,
+	  .doc = { "`{of, kind, <change>}`", NULL, "written by `campaign try` into a variant run's `campaign.yaml`: the run it varies, the recommendation kind, and the change applied to every scenario (the same keys as a knob)" } },
+	KEYS_END
+};
 
 /* ---- alias expansion guard -------------------------------------------- */
 
@@ -1199,73 +1400,16 @@ static int check_tags(struct loader *L)
 
 /* ---- the whole file --------------------------------------------------- */
 
-static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw,
-			    yaml_node_t *root);
-
-static void set_defaults(struct campaign *c)
-{
-	key_defaults(c, profile_keys);
-	c->profile.monitor_interval_ms = 500;
-	ana_thresholds_default(&c->analysis.th);
-	key_defaults(c, analysis_keys);
-	/* a scaling series measured on shared nodes measures the neighbours too */
-	c->slurm.exclusive = 1;
-}
+static void campaign_expand(struct loader *L, yaml_node_t *root);
 
 static void load_root(struct loader *L, yaml_node_t *root)
 {
-	static const char *const keys[] = {
-		"campaign",  "description", "slurm",    "workload",      "profile",
-		"scenarios", "matrix",      "analysis", "store_journal", "allow_literal_secrets",
-		"knobs",     "variant",     NULL
-	};
-	struct campaign *c = L->c;
-	struct scenario *raw = NULL;
-	size_t n_raw = 0;
-	yaml_node_t *v;
-	if (map_check(L, root, "", keys) < 0)
+	if (load_keys(L, root, "", root_keys, L->c) < 0)
 		return;
-	if (!(v = map_get(L, root, "campaign")))
-		problem(L, root, "campaign",
-			"missing required key 'campaign' (the campaign's name)");
-	else if (as_string(L, v, "campaign", &c->name) == 0 && !is_safe_name(c->name))
-		problem(L, v, "campaign",
-			"\"%.64s\" is not a safe name (letters, digits, . _ -; at most 64; not starting with . or -)",
-			c->name);
-	if ((v = map_get(L, root, "description"))) as_string(L, v, "description", &c->description);
-	if ((v = map_get(L, root, "store_journal")) &&
-	    as_string(L, v, "store_journal", &c->store_journal) == 0 &&
-	    strcmp(c->store_journal, "auto") && strcmp(c->store_journal, "wal") &&
-	    strcmp(c->store_journal, "delete"))
-		problem(L, v, "store_journal", "must be auto, wal or delete, not \"%.40s\"",
-			c->store_journal);
-	/* read first: the env of workload and scenarios is checked against it */
-	if ((v = map_get(L, root, "allow_literal_secrets")))
-		as_bool(L, v, "allow_literal_secrets", &c->allow_literal_secrets);
-	if ((v = map_get(L, root, "slurm"))) load_slurm(L, v);
-	if ((v = map_get(L, root, "workload"))) load_workload(L, v);
-	if ((v = map_get(L, root, "profile"))) load_profile(L, v);
-	if ((v = map_get(L, root, "analysis"))) load_analysis(L, v);
-	if ((v = map_get(L, root, "matrix"))) load_matrix(L, v);
-	if ((v = map_get(L, root, "knobs"))) load_knobs(L, v);
-	if ((v = map_get(L, root, "variant"))) load_variant(L, v);
-	if (!(v = map_get(L, root, "scenarios")))
-		problem(L, root, "scenarios",
-			"missing required key 'scenarios' (a list of scenarios)");
-	else
-		load_scenarios(L, v, &raw, &n_raw);
 	if (L->d->n == 0)
-		campaign_expand(L, raw, n_raw, root);
+		campaign_expand(L, root);
 	if (L->d->n == 0)
 		check_knobs(L, root);
-	for (size_t i = 0; i < n_raw; i++) {
-		free(raw[i].name);
-		free(raw[i].backend);
-		free(raw[i].time);
-		kvlist_free(&raw[i].env);
-		kvlist_free(&raw[i].params);
-	}
-	free(raw);
 }
 
 static int parse_document(struct loader *L, const char *data, size_t len)
@@ -1316,9 +1460,9 @@ int campaign_load_buffer(const char *name, const char *data, size_t len,
 {
 	struct loader L = { .d = d, .c = c };
 	memset(c, 0, sizeof *c);
-	set_defaults(c);
 	if (parse_document(&L, data, len) < 0)
 		return ERR_USAGE;
+	key_defaults(c, root_keys);
 	if (check_aliases(&L) == 0 && check_tags(&L) == 0)
 		load_root(&L, yaml_document_get_root_node(&L.doc));
 	yaml_document_delete(&L.doc);
@@ -1327,6 +1471,14 @@ int campaign_load_buffer(const char *name, const char *data, size_t len,
 		argv_free(&L.axes[i].values);
 	}
 	free(L.axes);
+	for (size_t i = 0; i < L.n_raw; i++) {
+		free(L.raw[i].name);
+		free(L.raw[i].backend);
+		free(L.raw[i].time);
+		kvlist_free(&L.raw[i].env);
+		kvlist_free(&L.raw[i].params);
+	}
+	free(L.raw);
 	if (d->n) {
 		campaign_free(c);
 		return ERR_USAGE;
@@ -1377,32 +1529,24 @@ static int name_lookup(void *vctx, const char *name, struct strbuf *out)
 	return -1;
 }
 
-static int apply_axis(struct loader *L, struct scenario *o, const char *key, const char *val)
+static int apply_axis(struct scenario *o, const char *key, const char *val)
 {
+	const struct key_spec *k = axis_key(key);
 	char *end;
 	long v = strtol(val, &end, 10);
-	int ok = *val && !*end;
-	if (!strcmp(key, "backend")) {
-		if (strcmp(val, "gloo") && strcmp(val, "nccl"))
-			return -1;
-		free(o->backend);
-		o->backend = xstrdup(val);
-	} else if (!strcmp(key, "nodes")) {
-		if (!ok || v < 1 || v > CAMPAIGN_MAX_NODES)
-			return -1;
-		o->nodes = (int)v;
-	} else if (!strcmp(key, "tasks_per_node")) {
-		if (!ok || v < 1 || v > 1024)
-			return -1;
-		o->tasks_per_node = (int)v;
-	} else if (!strcmp(key, "gpus_per_node")) {
-		if (!ok || v < 0 || v > 64)
-			return -1;
-		o->gpus_per_node = (int)v;
-	} else {
+	if (!k) {
 		kvlist_set(&o->params, key, val);
+	} else if (k->type == KEY_INT) {
+		if (!*val || *end || v < (long)k->min || v > (long)k->max)
+			return -1;
+		*(int *)((char *)o + k->off) = (int)v;
+	} else { /* the backend */
+		char **s = (char **)((char *)o + k->off);
+		if (!is_backend(val))
+			return -1;
+		free(*s);
+		*s = xstrdup(val);
 	}
-	(void)L;
 	return 0;
 }
 
@@ -1415,7 +1559,7 @@ static void build_one(struct loader *L, const struct scenario *s, const size_t *
 	o->gpus_per_node = s->gpus_per_node;
 	o->batch_per_rank = s->batch_per_rank;
 	o->global_batch = s->global_batch;
-	o->backend = xstrdup(s->backend ? s->backend : "gloo");
+	o->backend = xstrdup(s->backend);
 	o->line = s->line;
 	o->col = s->col;
 	kvlist_copy(&o->env, &c->workload.env);
@@ -1428,7 +1572,7 @@ static void build_one(struct loader *L, const struct scenario *s, const size_t *
 	int templated = strstr(s->name, "{{") != NULL;
 	for (size_t a = 0; a < L->n_axes; a++) {
 		const char *val = L->axes[a].values.v[idx[a]];
-		if (apply_axis(L, o, L->axes[a].key, val) < 0)
+		if (apply_axis(o, L->axes[a].key, val) < 0)
 			problem(L, mx, "matrix", "%s: \"%.40s\" is not a valid value",
 				L->axes[a].key, val);
 		if (!templated)
@@ -1568,9 +1712,11 @@ static void add_probes(struct campaign *c)
 	}
 }
 
-static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw, yaml_node_t *root)
+static void campaign_expand(struct loader *L, yaml_node_t *root)
 {
 	struct campaign *c = L->c;
+	struct scenario *raw = L->raw;
+	size_t n_raw = L->n_raw;
 	yaml_node_t *mx = map_get(L, root, "matrix");
 	size_t combos = 1;
 	for (size_t a = 0; a < L->n_axes; a++) {
@@ -1581,8 +1727,6 @@ static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw
 			return;
 		}
 	}
-	if (!c->slurm.time)
-		c->slurm.time = xstrdup("00:30:00");
 	if (c->workload.command.n == 0)
 		default_command(c);
 	c->scenarios = xcalloc(n_raw * combos, sizeof *c->scenarios);
@@ -1607,4 +1751,91 @@ static void campaign_expand(struct loader *L, struct scenario *raw, size_t n_raw
 	if (c->analysis.baseline && !campaign_find(c, c->analysis.baseline))
 		problem(L, map_get(L, an, "baseline"), "analysis.baseline",
 			"no scenario is named \"%.64s\"", c->analysis.baseline);
+}
+
+/* ---- the key tables of docs/campaign-format.md ---------------------------- */
+
+static void doc_type(struct strbuf *sb, const struct key_spec *k)
+{
+	if (k->doc.type) {
+		strbuf_adds(sb, k->doc.type);
+	} else if (k->type == KEY_INT) {
+		if (k->max >= 1e6)
+			strbuf_addf(sb, "integer ≥ %g", k->min);
+		else
+			strbuf_addf(sb, "%g–%g", k->min, k->max);
+	} else if (k->type == KEY_DOUBLE) {
+		strbuf_addf(sb, "number ≥ %g", k->min);
+	} else if (k->type == KEY_BOOL) {
+		strbuf_adds(sb, "bool");
+	} else if (k->type == KEY_SWITCH) {
+		const char *keys[KEYS_MAX + 1];
+		strbuf_adds(sb, "bool or `{");
+		for (size_t i = 0, n = key_names(k->sub, keys, 0); i < n; i++)
+			strbuf_addf(sb, "%s%s", i ? ", " : "", keys[i]);
+		strbuf_adds(sb, "}`");
+	} else if (k->type == KEY_THRESHOLDS) {
+		strbuf_addf(sb, "number %g–%g", ana_threshold_keys[0].min, ana_threshold_keys[0].max);
+	} else {
+		strbuf_adds(sb, "string");
+	}
+}
+
+static void doc_default(struct strbuf *sb, const struct key_spec *k)
+{
+	if (k->doc.def) {
+		strbuf_adds(sb, k->doc.def);
+	} else if (k->need) {
+		strbuf_adds(sb, "required");
+	} else if (k->str_def) {
+		strbuf_addf(sb, "`%s`", k->str_def);
+	} else if (k->type == KEY_BOOL) {
+		strbuf_adds(sb, k->def ? "`true`" : "`false`");
+	} else if (k->type == KEY_THRESHOLDS) {
+		for (size_t i = 0; i < ANA_THRESHOLDS; i++) {
+			const struct ana_threshold_key *d = &ana_threshold_keys[i];
+			size_t n = strlen(d->key) - (strstr(d->key, "_pct") ? 4 : 0);
+			strbuf_addf(sb, "%s%.*s %g", i ? ", " : "", (int)n, d->key, d->def);
+		}
+	} else if (k->def) {
+		strbuf_addf(sb, "%g", k->def);
+	} else {
+		strbuf_adds(sb, "none");
+	}
+}
+
+/* A row for each key of t with a meaning, its mappings' and items' keys after it. */
+static void doc_rows(FILE *out, const struct key_spec *t, const char *prefix)
+{
+	for (; t->key; t++) {
+		char path[128];
+		snprintf(path, sizeof path, "%s%s%s", prefix, t->key,
+			 t->type == KEY_THRESHOLDS ? ".*_pct" : "");
+		if (t->doc.meaning) {
+			struct strbuf type = STRBUF_INIT, def = STRBUF_INIT;
+			doc_type(&type, t);
+			doc_default(&def, t);
+			fprintf(out, "| `%s` | %s | %s | %s |\n", path, strbuf_str(&type), strbuf_str(&def),
+				t->doc.meaning);
+			strbuf_free(&type);
+			strbuf_free(&def);
+		}
+		if (t->sub && (t->type == KEY_MAP || t->type == KEY_SWITCH || t->each)) {
+			char sub[160];
+			snprintf(sub, sizeof sub, "%s%s.", path, t->each ? t->each : "");
+			doc_rows(out, t->sub, sub);
+		}
+	}
+}
+
+void campaign_keys_doc(FILE *out)
+{
+	static const char head[] = "| key | type | default | meaning |\n|---|---|---|---|\n";
+	fputs("<!-- generated by `campaign help --keys` from the key tables of orchestrator/campaign/campaign_load.c; edit those, then `make docs-keys` -->\n",
+	      out);
+	fputs(head, out);
+	doc_rows(out, root_keys, "");
+	fprintf(out, "\nA scenario:\n\n%s", head);
+	doc_rows(out, scenario_keys, "");
+	fputs("<!-- end of the generated key tables -->\n", out);
 }

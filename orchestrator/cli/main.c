@@ -2,6 +2,7 @@
  * Adding a command means one cmd_<name>.c and one line below. */
 #include "cmd.h"
 #include "docgen.h"
+#include "orchestrator/campaign/campaign.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,11 +56,15 @@ static const struct cmd_entry *find(const char *name)
 	return NULL;
 }
 
-/* `campaign help [--all | --man | --completion bash|zsh | COMMAND]` */
+/* `campaign help [--all | --man | --completion bash|zsh | --keys | COMMAND]` */
 static int help(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[2], "--man")) {
 		docgen_man(stdout, commands, CAMPAIGN_VERSION);
+		return EXIT_OK;
+	}
+	if (argc >= 3 && !strcmp(argv[2], "--keys")) { /* docs/campaign-format.md's key tables */
+		campaign_keys_doc(stdout);
 		return EXIT_OK;
 	}
 	if (argc >= 3 && !strcmp(argv[2], "--completion")) {

@@ -57,6 +57,8 @@ node_re="^  (launch +start N x T|supervise +run a local|profile-rank run one ran
 check help_hides_node_commands bash -c '! grep -qE "$1" help.txt' _ "$node_re"
 check help_all_lists_node_commands bash -c '[ "$(grep -cE "$1" help_all.txt)" -eq 4 ]' _ "$node_re"
 check help_all_lists_user_commands grep -qE "^  submit +validate, render and submit" help_all.txt
+# docs/campaign-format.md's key tables are the loader's (campaign help --keys; make docs-keys)
+check docs_key_tables_current python3 "$ROOT/tests/tools/doc_keys.py" "$CAMPAIGN" "$ROOT/docs/campaign-format.md" --check
 check help_of_node_command bash -c '"$1" launch --help | grep -q -- "--tasks-per-node T"' _ "$CAMPAIGN"
 check help_shared_results_option bash -c '"$1" cancel --help | grep -q -- "--results DIR"' _ "$CAMPAIGN"
 "$CAMPAIGN" help frobnicate >/dev/null 2>&1; check help_unknown_command_exit2 [ $? -eq 2 ]
