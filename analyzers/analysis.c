@@ -459,12 +459,9 @@ static void loss_of(struct ana_scenario *s, const struct rank_metrics *r0)
 
 /* Who waits for whom: stragglers (and their node's monitors against the
  * rest), the collectives matched across ranks, the communication floor. */
-static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m,
-		       const struct ana_run *run)
+static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m)
 {
-	/* the local executor's ranks share one clock; traces may come from elsewhere */
-	int one_clock = run->host_cpus > 0 && s->data.format != METRICS_TORCH_TRACE &&
-			s->data.format != METRICS_NSYS;
+
 	/* traces and step logs do not say where a rank ran */
 	torchtrace_rank_nodes(s->in.job_dir, m);
 	straggler_find(m, s->steps.step_med_ms, s->comm.stragglers, &s->comm.n_stragglers,
@@ -475,8 +472,18 @@ static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m,
 		monitor_summarise_nodes(s->in.job_dir, s->comm.slow_node, 1, &s->comm.rest_mon) ==
 			0;
 	collectives_of(m, &s->comm.colls, &s->comm.ncolls);
-	clocks_of_scenario(m, one_clock, &s->comm.clocks);
 	accounting_comm_floor(s, m);
+}
+
+/* Each rank's and node's clock against the first rank's, from the collectives' ends. */
+static void clocks_of(struct ana_scenario *s, struct scenario_metrics *m,
+		      const struct ana_run *run)
+{
+	torchtrace_rank_nodes(s->in.job_dir, m); /* where each rank ran, when not yet known */
+	/* the local executor's ranks share one clock; traces may come from elsewhere */
+	int one_clock = run->host_cpus > 0 && s->data.format != METRICS_TORCH_TRACE &&
+			s->data.format != METRICS_NSYS;
+	clocks_of_scenario(m, one_clock, &s->comm.clocks);
 }
 
 /* Rank 0's steps for the step-time figure; achieved FLOP/s and MFU. */
@@ -565,7 +572,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	s->steps.window_shares = times != &m;
 	s->steps.no_steps = m.ranks[0].whole_window && times == &m;
 	if (s->shares.shares_known && !m.ranks[0].whole_window)
-		waiting_of(s, &m, run);
+		waiting_of(s, &m);
+	clocks_of(s, &m, run);
 	if (s->steps.no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->steps.throughput = 0;
 	accounting_gpu_shares(s, &m);
@@ -575,6 +583,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	else
 		accounting_outcome(s, run, &m);
 	inspector_scenario(s, &m); /* after the verdict: its stragglers name, never weigh */
+	clocks_from_inspector(&s->comm.insp, &s->comm.clocks);
 	timeline_step(s, &m);
 	rank0_and_flops(s, r0, m.ranks[0].flops_per_step, run->peak_gflops);
 	free(t);

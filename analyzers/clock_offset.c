@@ -3,6 +3,7 @@
 #include "analyzers/clock_offset.h"
 
 #include "analyzers/collective.h"
+#include "analyzers/inspector.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/stats.h"
 #include "util/strbuf.h"
@@ -43,60 +44,72 @@ static double node_end(const struct clock_end *e, size_t n)
 	return m;
 }
 
-/* One instance's ends e[0, n) (by node, then rank): each other node's and
- * each rank's difference to the reference node's end, in ms. */
-static void instance_diffs(const struct clock_end *e, size_t n, int nnodes, struct diffs *dn,
+/* The end of rank ref among e[0, n), or NAN. */
+static double end_of(const struct clock_end *e, size_t n, int ref)
+{
+	for (size_t i = 0; i < n; i++)
+		if (e[i].rank == ref)
+			return e[i].end_us;
+	return NAN;
+}
+
+/* One instance's ends e[0, n) (by node, then rank): each node's median end
+ * and each rank's end less the reference rank's, in ms. */
+static void instance_diffs(const struct clock_end *e, size_t n, int ref_rank, struct diffs *dn,
 			   struct diffs *dr)
 {
-	size_t ref_n = 0;
-	while (ref_n < n && e[ref_n].node == 0)
-		ref_n++;
-	if (ref_n == 0)
-		return; /* the reference node has no end for it */
-	double ref = node_end(e, ref_n);
-	push(&dn[0], 0); /* the instances the reference node has */
+	double ref = end_of(e, n, ref_rank);
+	if (isnan(ref))
+		return; /* the reference rank has no end for it */
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i; j < n && e[j].node == e[i].node; j++)
 			;
-		if (e[i].node > 0 && e[i].node < nnodes)
-			push(&dn[e[i].node], (node_end(e + i, j - i) - ref) / 1000.0);
+		push(&dn[e[i].node], (node_end(e + i, j - i) - ref) / 1000.0);
 	}
 	for (size_t i = 0; i < n; i++)
 		push(&dr[e[i].rank], (e[i].end_us - ref) / 1000.0);
 }
 
-static void node_summary(struct clock_node *c, int node, struct diffs *d)
+static struct clock_est est_of(struct diffs *d)
 {
-	c->node = node;
-	c->instances = d->n;
-	c->known = node == 0 || d->n >= CLOCK_MIN_INSTANCES;
-	if (node == 0 || !c->known)
-		return;
-	c->offset_ms = stats_percentile(d->v, d->n, STATS_MEDIAN);
-	c->uncertainty_ms =
-		(stats_percentile(d->v, d->n, 75) - stats_percentile(d->v, d->n, 25)) / 2;
+	struct clock_est e = { 0, 0, d->n, d->n >= CLOCK_MIN_INSTANCES };
+	if (e.known) {
+		e.offset_ms = stats_percentile(d->v, d->n, STATS_MEDIAN);
+		e.uncertainty_ms =
+			(stats_percentile(d->v, d->n, 75) - stats_percentile(d->v, d->n, 25)) / 2;
+	}
+	return e;
 }
 
-/* The ranks whose own estimate is off their node's beyond the uncertainty
- * of both (a rank of the reference node is measured against its node's
- * median end, so its own spread counts too). */
-static void odd_ranks(struct clock_offsets *out, struct diffs *dr, const int *node_of,
-		      int nranks)
+static int agrees(const struct clock_est *rank, const struct clock_est *node)
 {
-	for (int r = 0; r < nranks; r++) {
-		int node = node_of[r];
-		if (dr[r].n < CLOCK_MIN_INSTANCES || node < 0 || !out->nodes[node].known)
+	return fabs(rank->offset_ms - node->offset_ms) <=
+	       fmax(node->uncertainty_ms + rank->uncertainty_ms, CLOCK_RESOLUTION_MS);
+}
+
+/* Whether each node's ranks share its clock (most of them agree with it),
+ * and which ranks of a shared node do not. */
+static void sharing(struct clock_offsets *out)
+{
+	size_t nn = out->nnodes;
+	int *agree = xcalloc(nn + 1, sizeof *agree);
+	for (size_t i = 0; i < out->nranks; i++) {
+		const struct clock_rank *r = &out->ranks[i];
+		struct clock_node *k = &out->nodes[r->node];
+		if (!r->est.known || !k->est.known)
 			continue;
-		const struct clock_node *c = &out->nodes[node];
-		double est = stats_percentile(dr[r].v, dr[r].n, STATS_MEDIAN);
-		double own = (stats_percentile(dr[r].v, dr[r].n, 75) -
-			      stats_percentile(dr[r].v, dr[r].n, 25)) / 2;
-		/* beyond both uncertainties: the node's and the rank's own */
-		if (fabs(est - c->offset_ms) <= fmax(c->uncertainty_ms + own, CLOCK_RESOLUTION_MS))
-			continue;
-		out->odd = xrealloc(out->odd, (out->nodd + 1) * sizeof *out->odd);
-		out->odd[out->nodd++] = (struct clock_rank){ r, node, est };
+		k->nranks++;
+		agree[r->node] += agrees(&r->est, &k->est);
 	}
+	for (size_t k = 0; k < nn; k++)
+		out->nodes[k].shared = out->nodes[k].nranks > 0 &&
+				       2 * agree[k] > out->nodes[k].nranks;
+	for (size_t i = 0; i < out->nranks; i++) {
+		struct clock_rank *r = &out->ranks[i];
+		const struct clock_node *k = &out->nodes[r->node];
+		r->odd = k->shared && r->est.known && !agrees(&r->est, &k->est);
+	}
+	free(agree);
 }
 
 static int max_rank(const struct clock_end *ends, size_t n)
@@ -108,37 +121,69 @@ static int max_rank(const struct clock_end *ends, size_t n)
 	return m;
 }
 
+/* The ends with a rank and a node in range, to the front; how many. */
+static size_t keep_valid(struct clock_end *ends, size_t n, int nnodes, int *ref_rank)
+{
+	size_t kept = 0;
+	*ref_rank = -1;
+	for (size_t i = 0; i < n; i++)
+		if (ends[i].rank >= 0 && ends[i].node >= 0 && ends[i].node < nnodes) {
+			ends[kept++] = ends[i];
+			if (*ref_rank < 0 || ends[i].rank < *ref_rank)
+				*ref_rank = ends[i].rank;
+		}
+	return kept;
+}
+
+/* out's ranks (those with ends, by rank) and nodes from the differences. */
+static void summarise(struct clock_offsets *out, struct diffs *dn, struct diffs *dr,
+		      const int *node_of, int nranks, int ref_rank)
+{
+	out->ranks = xcalloc((size_t)nranks + 1, sizeof *out->ranks);
+	for (int r = 0; r < nranks; r++) {
+		if (node_of[r] < 0)
+			continue;
+		struct clock_rank *x = &out->ranks[out->nranks++];
+		x->rank = r;
+		x->node = node_of[r];
+		x->est = est_of(&dr[r]);
+		x->est.known |= r == ref_rank;
+		if (r == ref_rank)
+			out->ref_node = x->node;
+		if (r != ref_rank && x->est.known)
+			out->basis = CLOCK_COLLECTIVES;
+	}
+	for (size_t k = 0; k < out->nnodes; k++)
+		out->nodes[k].est = est_of(&dn[k]);
+	sharing(out);
+}
+
 void clock_offsets_estimate(struct clock_end *ends, size_t n, int nnodes,
 			    enum clock_basis basis, struct clock_offsets *out)
 {
 	memset(out, 0, sizeof *out);
 	if (nnodes <= 0)
 		return;
-	int nranks = max_rank(ends, n) + 1;
+	int ref_rank;
+	size_t kept = keep_valid(ends, n, nnodes, &ref_rank);
+	int nranks = max_rank(ends, kept) + 1;
 	struct diffs *dn = xcalloc((size_t)nnodes, sizeof *dn);
 	struct diffs *dr = xcalloc((size_t)nranks + 1, sizeof *dr);
 	int *node_of = xcalloc((size_t)nranks + 1, sizeof *node_of);
 	for (int r = 0; r < nranks; r++)
 		node_of[r] = -1;
-	size_t kept = 0; /* ends with a rank and a node in range */
-	for (size_t i = 0; i < n; i++)
-		if (ends[i].rank >= 0 && ends[i].node >= 0 && ends[i].node < nnodes)
-			ends[kept++] = ends[i];
 	if (kept)
 		qsort(ends, kept, sizeof *ends, by_instance_node_rank);
 	for (size_t i = 0, j; i < kept; i = j) {
 		for (j = i; j < kept && ends[j].instance == ends[i].instance; j++)
 			node_of[ends[j].rank] = ends[j].node;
-		instance_diffs(ends + i, j - i, nnodes, dn, dr);
+		instance_diffs(ends + i, j - i, ref_rank, dn, dr);
 	}
 	out->nnodes = (size_t)nnodes;
 	out->nodes = xcalloc((size_t)nnodes, sizeof *out->nodes);
-	for (int k = 0; k < nnodes; k++) {
-		node_summary(&out->nodes[k], k, &dn[k]);
-		if (k > 0 && out->nodes[k].known)
-			out->basis = basis;
-	}
-	odd_ranks(out, dr, node_of, nranks);
+	summarise(out, dn, dr, node_of, nranks, ref_rank);
+	if (out->basis != CLOCK_NONE)
+		out->basis = basis;
 	for (int k = 0; k < nnodes; k++)
 		free(dn[k].v);
 	for (int r = 0; r < nranks; r++)
@@ -148,18 +193,32 @@ void clock_offsets_estimate(struct clock_end *ends, size_t n, int nnodes,
 	free(node_of);
 }
 
-double clock_offset_of(const struct clock_offsets *c, int node)
+double clock_shift_ms(const struct clock_offsets *c, int rank)
 {
-	if (node < 0 || (size_t)node >= c->nnodes || !c->nodes[node].known)
-		return 0;
-	return c->nodes[node].offset_ms;
+	for (size_t i = 0; i < c->nranks; i++) {
+		const struct clock_rank *r = &c->ranks[i];
+		if (r->rank != rank)
+			continue;
+		const struct clock_node *k = &c->nodes[r->node];
+		if (k->shared) /* the first rank's own node is its clock */
+			return r->node == c->ref_node ? 0 : k->est.offset_ms;
+		return r->est.known ? r->est.offset_ms : 0;
+	}
+	return 0;
 }
 
 void clock_offsets_free(struct clock_offsets *c)
 {
 	free(c->nodes);
-	free(c->odd);
+	free(c->ranks);
 	memset(c, 0, sizeof *c);
+}
+
+static int add_node(struct ana_clocks *k, const char *host)
+{
+	k->node = xrealloc(k->node, (k->nnodes + 1) * sizeof *k->node);
+	snprintf(k->node[k->nnodes], sizeof *k->node, "%s", host);
+	return (int)k->nnodes++;
 }
 
 /* The index of host among k's nodes, added when new. */
@@ -168,30 +227,22 @@ static int node_index(struct ana_clocks *k, const char *host)
 	for (size_t i = 0; i < k->nnodes; i++)
 		if (!strcmp(k->node[i], host))
 			return (int)i;
-	k->node = xrealloc(k->node, (k->nnodes + 1) * sizeof *k->node);
-	snprintf(k->node[k->nnodes], sizeof *k->node, "%s", host);
-	return (int)k->nnodes++;
+	return add_node(k, host);
 }
 
 void clocks_of_scenario(const struct scenario_metrics *m, int one_clock, struct ana_clocks *out)
 {
 	memset(out, 0, sizeof *out);
 	out->one_clock = one_clock;
-	int *node_of = xcalloc(m->n + 1, sizeof *node_of);
-	for (size_t i = 0; i < m->n; i++) {
-		node_of[i] = node_index(out, m->ranks[i].host);
-		if (m->ranks[i].rank + 1 > out->nranks)
-			out->nranks = m->ranks[i].rank + 1;
-	}
-	out->rank_node = xcalloc((size_t)out->nranks + 1, sizeof *out->rank_node);
-	for (int r = 0; r < out->nranks; r++)
-		out->rank_node[r] = -1;
 	for (size_t i = 0; i < m->n; i++)
-		if (m->ranks[i].rank >= 0)
-			out->rank_node[m->ranks[i].rank] = node_of[i];
+		out->per_rank |= m->ranks[i].own_clock;
+	int *node_of = xcalloc(m->n + 1, sizeof *node_of);
+	for (size_t i = 0; i < m->n; i++)
+		node_of[i] = out->per_rank ? add_node(out, m->ranks[i].host)
+					   : node_index(out, m->ranks[i].host);
 	struct clock_end *ends = NULL;
-	/* even on one machine: the traces may have been made elsewhere */
-	size_t n = out->nnodes > 1 ? collective_clock_ends(m, node_of, &ends) : 0;
+	/* even on one node: traces may time each rank from its own start */
+	size_t n = m->n > 1 ? collective_clock_ends(m, node_of, &ends) : 0;
 	clock_offsets_estimate(ends, n, (int)out->nnodes, CLOCK_COLLECTIVES, &out->c);
 	free(ends);
 	free(node_of);
@@ -199,15 +250,56 @@ void clocks_of_scenario(const struct scenario_metrics *m, int one_clock, struct 
 
 double clocks_shift_us(const struct ana_clocks *k, int rank)
 {
-	if (rank < 0 || rank >= k->nranks)
-		return 0;
-	return clock_offset_of(&k->c, k->rank_node[rank]) * 1000.0;
+	return clock_shift_ms(&k->c, rank) * 1000.0;
 }
 
 void clocks_free(struct ana_clocks *k)
 {
 	clock_offsets_free(&k->c);
 	free(k->node);
-	free(k->rank_node);
 	memset(k, 0, sizeof *k);
+}
+
+struct proc_rank {
+	int rank; /* -1 unknown: last */
+	size_t proc;
+};
+
+static int by_proc_rank(const void *pa, const void *pb)
+{
+	const struct proc_rank *a = pa, *b = pb;
+	unsigned ra = (unsigned)a->rank, rb = (unsigned)b->rank; /* -1 sorts last */
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	return a->proc < b->proc ? -1 : a->proc > b->proc;
+}
+
+void clocks_from_inspector(const struct insp_summary *in, struct ana_clocks *k)
+{
+	if (k->c.basis != CLOCK_NONE || !in->n_ends)
+		return;
+	int one = k->one_clock;
+	clocks_free(k);
+	k->one_clock = one;
+	/* nodes in the order of their lowest rank, as from the traces */
+	struct proc_rank *order = xcalloc(in->procs + 1, sizeof *order);
+	int *node_of = xcalloc(in->procs + 1, sizeof *node_of);
+	for (size_t p = 0; p < in->procs; p++)
+		order[p] = (struct proc_rank){ in->proc_rank[p], p };
+	if (in->procs)
+		qsort(order, in->procs, sizeof *order, by_proc_rank);
+	for (size_t i = 0; i < in->procs; i++)
+		node_of[order[i].proc] = node_index(k, in->proc_node[order[i].proc]);
+	struct clock_end *ends = xcalloc(in->n_ends + 1, sizeof *ends);
+	size_t n = 0;
+	for (size_t i = 0; i < in->n_ends; i++) {
+		size_t p = in->ends[i].proc;
+		if (p < in->procs && in->proc_rank[p] >= 0)
+			ends[n++] = (struct clock_end){ in->ends[i].instance, in->proc_rank[p],
+							node_of[p], in->ends[i].stop_us };
+	}
+	clock_offsets_estimate(ends, n, (int)k->nnodes, CLOCK_INSPECTOR, &k->c);
+	free(ends);
+	free(node_of);
+	free(order);
 }

@@ -1,16 +1,18 @@
-/* clock_offset: how far each node's clock is from the first node's, from
- * blocking collectives matched across ranks: every rank leaves one at nearly
- * the same instant, so the difference of their end times is the difference
- * of their clocks. Per node the median over instances, its uncertainty half
- * the interquartile range; ranks of a node share its offset, and a rank
- * whose own estimate disagrees beyond the uncertainties is named. Numbers
- * only: the words are write/'s. */
+/* clock_offset: how far each rank's and each node's clock is from the first
+ * rank's, from blocking collectives matched across ranks: every rank leaves
+ * one at nearly the same instant, so the difference of their end times is
+ * the difference of their clocks. Per rank and per node (its ranks' median
+ * end) the median over instances, the uncertainty half the interquartile
+ * range. A node's ranks share its offset when most of them agree with it
+ * (a rank that does not is named); when they do not (traces timed from each
+ * process's own start, as the legacy profiler's are) each rank keeps its
+ * own. Numbers only: the words are write/'s. */
 #ifndef ANALYZERS_CLOCK_OFFSET_H
 #define ANALYZERS_CLOCK_OFFSET_H
 
 #include <stddef.h>
 
-/* Fewer matched instances than this give no offset: the node stays uncorrected. */
+/* Fewer matched instances than this give no offset: the rank or node stays uncorrected. */
 #define CLOCK_MIN_INSTANCES 5
 /* Below this an offset or a disagreement is under the traces' resolution (1 µs). */
 #define CLOCK_RESOLUTION_MS 0.001
@@ -19,8 +21,8 @@
 struct clock_end {
 	unsigned long long instance; /* the same on every rank for one instance */
 	int rank;
-	int node;      /* the index of the rank's node; 0 is the reference (first) node */
-	double end_us; /* on its node's clock */
+	int node;      /* the index of the rank's node; 0 is the first rank's */
+	double end_us; /* on the rank's clock */
 };
 
 enum clock_basis {
@@ -29,55 +31,68 @@ enum clock_basis {
 	CLOCK_INSPECTOR,   /* NCCL Inspector's verbose kernel stop times */
 };
 
-struct clock_node {
-	int node;
-	double offset_ms;      /* its clock minus the reference's; 0 for the reference */
-	double uncertainty_ms; /* half the interquartile range over instances */
-	size_t instances;      /* matched with the reference node; < CLOCK_MIN_INSTANCES: unknown */
-	int known;             /* offset_ms holds (the reference node always) */
+/* An offset against the first rank's clock (ms), how sure, from how many instances. */
+struct clock_est {
+	double offset_ms, uncertainty_ms;
+	size_t instances;
+	int known; /* instances >= CLOCK_MIN_INSTANCES (the first rank always) */
 };
 
-/* A rank whose own estimate is off its node's by more than the node's
- * uncertainty and its own (half its interquartile range) together. */
+struct clock_node {
+	struct clock_est est; /* of its ranks' median end */
+	int shared;           /* most of its ranks agree with est: one clock */
+	int nranks;           /* its ranks with an estimate */
+};
+
 struct clock_rank {
 	int rank, node;
-	double offset_ms; /* its own estimate against the reference node */
+	struct clock_est est;
+	int odd; /* its node shares a clock but it disagrees beyond both uncertainties */
 };
 
 struct clock_offsets {
-	enum clock_basis basis; /* CLOCK_NONE when no node other than the reference is known */
+	enum clock_basis basis; /* CLOCK_NONE when no rank but the first could be compared */
 	struct clock_node *nodes; /* nnodes, by node index */
 	size_t nnodes;
-	struct clock_rank *odd; /* by rank */
-	size_t nodd;
+	struct clock_rank *ranks; /* by rank */
+	size_t nranks;
+	int ref_node; /* the first rank's node */
 };
+
+/* Estimates the clocks of the ranks of ends (reordered) and of nodes
+ * [0, nnodes), taking basis as what the ends came from. out is zeroed first;
+ * free with clock_offsets_free. */
+void clock_offsets_estimate(struct clock_end *ends, size_t n, int nnodes,
+			    enum clock_basis basis, struct clock_offsets *out);
+/* What to subtract from rank's times (ms) to put them on the first rank's
+ * clock: its node's offset when the node shares a clock, else its own; 0
+ * when not known. */
+double clock_shift_ms(const struct clock_offsets *c, int rank);
+void clock_offsets_free(struct clock_offsets *c);
 
 /* A scenario's nodes and their clocks. */
 struct ana_clocks {
 	struct clock_offsets c;
 	size_t nnodes;
-	char (*node)[128];  /* node names by index: in the order of their lowest rank */
-	int *rank_node;     /* by rank number (< nranks); -1 unknown */
-	int nranks;
+	char (*node)[128]; /* node names by index: in the order of their lowest rank */
+	/* a rank's trace counts from its own start (the legacy profiler): each rank is an
+	 * index of its own (node[i] the host of the i-th rank), no clock is shared */
+	int per_rank;
 	/* every node is one machine (the local executor): nothing to correct when nothing
 	 * could be compared (the traces, if any, may still come from elsewhere) */
 	int one_clock;
 };
 
 struct scenario_metrics;
-/* The clocks of m's nodes (its ranks' hosts) from the ends of its blocking
- * collectives; one_clock: the nodes share one clock. */
+/* The clocks of m's ranks and nodes (its ranks' hosts) from the ends of its
+ * blocking collectives; one_clock: the nodes share one clock. */
 void clocks_of_scenario(const struct scenario_metrics *m, int one_clock, struct ana_clocks *out);
-/* What to subtract from rank's times to put them on the first node's clock (µs). */
+struct insp_summary;
+/* When the traces gave no offset: the clocks from the NCCL Inspector's verbose dumps (the
+ * stop times of each instance's kernels), basis CLOCK_INSPECTOR. */
+void clocks_from_inspector(const struct insp_summary *in, struct ana_clocks *k);
+/* What to subtract from rank's times to put them on the first rank's clock (µs). */
 double clocks_shift_us(const struct ana_clocks *k, int rank);
 void clocks_free(struct ana_clocks *k);
-
-/* Estimates the offsets of nodes [0, nnodes) from ends (reordered), taking
- * basis as what they came from. out is zeroed first; free with clock_offsets_free. */
-void clock_offsets_estimate(struct clock_end *ends, size_t n, int nnodes,
-			    enum clock_basis basis, struct clock_offsets *out);
-/* The offset to subtract from a node's times (ms; 0 when not known). */
-double clock_offset_of(const struct clock_offsets *c, int node);
-void clock_offsets_free(struct clock_offsets *c);
 
 #endif

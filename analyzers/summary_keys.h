@@ -73,7 +73,7 @@
 /* clocks: each node's clock against the first node's (timeline_clocks: what the timeline
  * did with them) */
 #define SK_CLOCK_OFFSETS "clock_offsets"
-#define SK_CLOCK_ODD_RANKS "clock_odd_ranks"
+#define SK_CLOCK_RANKS "clock_ranks"
 #define SK_TIMELINE_CLOCKS "timeline_clocks"
 #define SK_OFFSET_MS "offset_ms"
 #define SK_UNCERTAINTY_MS "uncertainty_ms"

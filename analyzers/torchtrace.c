@@ -330,6 +330,7 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 	sort_runs(steps, nsteps, sizeof *steps, by_step_start);
 	out->format = METRICS_TORCH_TRACE;
 	out->rank = t->rank;
+	out->own_clock = t->legacy;
 	for (size_t i = 0; i < nsteps; i++) {
 		long n;
 		step_name(t->names[steps[i].name], &n, loose_steps);

@@ -79,6 +79,9 @@ struct rank_metrics {
 	int have_meta;
 	/* no step boundaries: one step stands for the trace's GPU window (shares only) */
 	int whole_window;
+	/* its times count from its own start (the legacy profiler's array form), on no
+	 * clock other ranks share */
+	int own_clock;
 	struct coll_rec *coll; /* collectives from traces, by step; none for telemetry */
 	size_t ncoll, collcap;
 };

@@ -468,7 +468,7 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			s->shares.comm_total_pct, s->shares.overlap_pct, s->shares.comm_pct,
 			s->shares.sync_wait_pct, gbps);
 	md_collectives(md, s);
-	clock_text_md(md, &s->comm.clocks);
+	clock_text_md(md, &s->comm.clocks, s->data.format != METRICS_STEP_LOG);
 	md_inspector(md, s);
 	if (s->shares.gemm_pct + s->shares.elementwise_pct > 0)
 		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n",

@@ -68,7 +68,7 @@ static void slice(struct tl_out *o, int pid, int tid, const char *name, const ch
  * (NULL: unknown); a rank's excess shows as "waiting for peers" at the
  * start of its exposed communication. */
 static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m, double *t0,
-			const double *floor, size_t nfloor)
+			const double *floor, size_t nfloor, double shift_us)
 {
 	char buf[256], host[sizeof m->host];
 	/* the host name comes from a telemetry file: only safe characters reach the JSON */
@@ -85,8 +85,8 @@ static void rank_events(struct tl_out *o, int pid, const struct rank_metrics *m,
 	for (size_t i = 0; i < m->n; i++) {
 		const struct step_rec *s = &m->steps[i];
 		if (*t0 == 0 && s->start_us > 0)
-			*t0 = s->start_us;
-		double ts = s->start_us > 0 ? s->start_us - *t0 : next;
+			*t0 = s->start_us - shift_us;
+		double ts = s->start_us > 0 ? s->start_us - shift_us - *t0 : next;
 		next = ts + s->step_ms * 1000;
 		char name[48];
 		snprintf(name, sizeof name, "step %ld%s", s->step, s->active ? "" : " (warm-up)");
@@ -274,7 +274,8 @@ static void scenario_events(struct tl_out *o, int pid, const struct ana_scenario
 		if (metrics_load_file(p.buf, &m) == 0) {
 			if (m.rank < 0)
 				m.rank = r;
-			rank_events(o, pid, &m, t0, s->comm.comm_floor_ms, s->comm.n_floor);
+			rank_events(o, pid, &m, t0, s->comm.comm_floor_ms, s->comm.n_floor,
+				    clocks_shift_us(&s->comm.clocks, m.rank));
 			rank_metrics_free(&m);
 		}
 		strbuf_free(&p);
