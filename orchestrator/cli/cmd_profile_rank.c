@@ -43,19 +43,23 @@ static const char *env_or(const char *a, const char *b, const char *dflt)
 	return v ? v : dflt;
 }
 
+/* A profiler missing on this node, said once per node (by local rank 0); when
+ * required, by every rank: the first rank to fail stops the others, maybe
+ * before rank 0 has said it. without: what the ranks do without it. 1: run
+ * without it; -1: required. */
+static int say_missing(const char *what, int required, const char *without)
+{
+	if (required || !strcmp(env_or("LOCAL_RANK", "SLURM_LOCALID", "0"), "0"))
+		fprintf(stderr, "campaign: %s not found on %s: %s\n", what,
+			env_or("SLURMD_NODENAME", "HOSTNAME", "this node"),
+			required ? "the campaign requires it, so the rank does not run" : without);
+	return required ? -1 : 1;
+}
+
 /* 0: use it; 1: run without it; -1: required but missing (said). */
 static int check_tool(const char *tool, int required)
 {
-	if (on_path(tool))
-		return 0;
-	/* Said once per node, by local rank 0; when required, by every rank: the
-	 * first rank to fail stops the others, maybe before rank 0 has said it. */
-	if (required || !strcmp(env_or("LOCAL_RANK", "SLURM_LOCALID", "0"), "0"))
-		fprintf(stderr, "campaign: %s not found on %s: %s\n", tool,
-			env_or("SLURMD_NODENAME", "HOSTNAME", "this node"),
-			required ? "the campaign requires it, so the rank does not run"
-				 : "ranks run without it");
-	return required ? -1 : 1;
+	return on_path(tool) ? 0 : say_missing(tool, required, "ranks run without it");
 }
 
 /* The library's path: name itself when it holds a '/', else the first readable
@@ -105,12 +109,12 @@ static int check_inspector(const char *dir, int required)
 	}
 	unsetenv("NCCL_PROFILER_PLUGIN");
 	unsetenv("NCCL_INSPECTOR_ENABLE");
-	if (required || !strcmp(env_or("LOCAL_RANK", "SLURM_LOCALID", "0"), "0"))
-		fprintf(stderr, "campaign: NCCL Inspector plugin %s not found on %s: %s\n", lib,
-			env_or("SLURMD_NODENAME", "HOSTNAME", "this node"),
-			required ? "the campaign requires it, so the rank does not run"
-				 : "ranks run without it (name it in profile.nccl_inspector.plugin, or put it in LD_LIBRARY_PATH or $NCCL_HOME/ext-profiler/inspector)");
-	return required ? -1 : 1;
+	struct strbuf what = STRBUF_INIT;
+	strbuf_addf(&what, "NCCL Inspector plugin %s", lib);
+	int rc = say_missing(what.buf, required,
+			     "ranks run without it (name it in profile.nccl_inspector.plugin, or put it in LD_LIBRARY_PATH or $NCCL_HOME/ext-profiler/inspector)");
+	strbuf_free(&what);
+	return rc;
 }
 
 static int run_wait(char **argv)
