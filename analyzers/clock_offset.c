@@ -230,6 +230,20 @@ static int node_index(struct ana_clocks *k, const char *host)
 	return add_node(k, host);
 }
 
+/* Records rank's node (grown as needed). */
+static void set_rank_node(struct ana_clocks *k, int rank, int node)
+{
+	if (rank < 0)
+		return;
+	if (rank >= k->nrank_node) {
+		k->rank_node = xrealloc(k->rank_node, (size_t)(rank + 1) * sizeof *k->rank_node);
+		for (int r = k->nrank_node; r <= rank; r++)
+			k->rank_node[r] = -1;
+		k->nrank_node = rank + 1;
+	}
+	k->rank_node[rank] = node;
+}
+
 void clocks_of_scenario(const struct scenario_metrics *m, int one_clock, struct ana_clocks *out)
 {
 	memset(out, 0, sizeof *out);
@@ -240,6 +254,8 @@ void clocks_of_scenario(const struct scenario_metrics *m, int one_clock, struct 
 	for (size_t i = 0; i < m->n; i++)
 		node_of[i] = out->per_rank ? add_node(out, m->ranks[i].host)
 					   : node_index(out, m->ranks[i].host);
+	for (size_t i = 0; i < m->n; i++)
+		set_rank_node(out, m->ranks[i].rank, node_of[i]);
 	struct clock_end *ends = NULL;
 	/* even on one node: traces may time each rank from its own start */
 	size_t n = m->n > 1 ? collective_clock_ends(m, node_of, &ends) : 0;
@@ -248,15 +264,44 @@ void clocks_of_scenario(const struct scenario_metrics *m, int one_clock, struct 
 	free(node_of);
 }
 
+/* The node of rank when it has no matched end of its own (-1: none, or it has). */
+static int node_without_ends(const struct ana_clocks *k, int rank)
+{
+	for (size_t i = 0; i < k->c.nranks; i++)
+		if (k->c.ranks[i].rank == rank)
+			return -1;
+	return rank >= 0 && rank < k->nrank_node ? k->rank_node[rank] : -1;
+}
+
 double clocks_shift_us(const struct ana_clocks *k, int rank)
 {
-	return clock_shift_ms(&k->c, rank) * 1000.0;
+	int node = node_without_ends(k, rank);
+	if (node < 0 || (size_t)node >= k->c.nnodes)
+		return clock_shift_ms(&k->c, rank) * 1000.0;
+	const struct clock_node *c = &k->c.nodes[node];
+	if (!c->shared || node == k->c.ref_node)
+		return 0;
+	return c->est.offset_ms * 1000.0;
+}
+
+int clocks_corrected(const struct ana_clocks *k, int rank)
+{
+	int node = node_without_ends(k, rank);
+	if (node >= 0 && (size_t)node < k->c.nnodes)
+		return k->c.nodes[node].shared;
+	for (size_t i = 0; i < k->c.nranks; i++)
+		if (k->c.ranks[i].rank == rank) {
+			const struct clock_node *c = &k->c.nodes[k->c.ranks[i].node];
+			return c->shared || k->c.ranks[i].est.known;
+		}
+	return 0;
 }
 
 void clocks_free(struct ana_clocks *k)
 {
 	clock_offsets_free(&k->c);
 	free(k->node);
+	free(k->rank_node);
 	memset(k, 0, sizeof *k);
 }
 
@@ -288,8 +333,10 @@ void clocks_from_inspector(const struct insp_summary *in, struct ana_clocks *k)
 		order[p] = (struct proc_rank){ in->proc_rank[p], p };
 	if (in->procs)
 		qsort(order, in->procs, sizeof *order, by_proc_rank);
-	for (size_t i = 0; i < in->procs; i++)
+	for (size_t i = 0; i < in->procs; i++) {
 		node_of[order[i].proc] = node_index(k, in->proc_node[order[i].proc]);
+		set_rank_node(k, order[i].rank, node_of[order[i].proc]);
+	}
 	struct clock_end *ends = xcalloc(in->n_ends + 1, sizeof *ends);
 	size_t n = 0;
 	for (size_t i = 0; i < in->n_ends; i++) {

@@ -78,6 +78,10 @@ struct ana_clocks {
 	/* a rank's trace counts from its own start (the legacy profiler): each rank is an
 	 * index of its own (node[i] the host of the i-th rank), no clock is shared */
 	int per_rank;
+	/* every rank of the scenario (by rank number < nrank_node): its node index, -1 none;
+	 * a rank without matched ends still takes its node's shared offset */
+	int *rank_node;
+	int nrank_node;
 	/* every node is one machine (the local executor): nothing to correct when nothing
 	 * could be compared (the traces, if any, may still come from elsewhere) */
 	int one_clock;
@@ -93,6 +97,8 @@ struct insp_summary;
 void clocks_from_inspector(const struct insp_summary *in, struct ana_clocks *k);
 /* What to subtract from rank's times to put them on the first rank's clock (µs). */
 double clocks_shift_us(const struct ana_clocks *k, int rank);
+/* Whether rank's times are put on the first rank's clock (its offset, or its node's, is known). */
+int clocks_corrected(const struct ana_clocks *k, int rank);
 void clocks_free(struct ana_clocks *k);
 
 #endif

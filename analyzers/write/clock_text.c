@@ -8,33 +8,40 @@
 #include <math.h>
 #include <stdlib.h>
 
-enum tl_clocks { TL_ONE_NODE, TL_ONE_CLOCK, TL_CORRECTED, TL_PARTLY, TL_UNCORRECTED, TL_NA };
+enum tl_clocks {
+	TL_ONE_NODE,
+	TL_ONE_CLOCK,
+	TL_CORRECTED,
+	TL_PARTLY,
+	TL_UNCORRECTED,
+	TL_NO_TIMELINE,
+	TL_NA,
+};
 
-static const char *const tl_clocks_name[] = { "one node",	  "one clock",	 "corrected",
-					      "partly corrected", "uncorrected", "n/a" };
+static const char *const tl_clocks_name[] = { "one node",    "one clock",   "corrected",
+					      "partly corrected", "uncorrected", "no timeline",
+					      "n/a" };
 
-/* The rank's times are put on the first rank's clock (its shift is known). */
-static int shifted(const struct clock_offsets *c, const struct clock_rank *r)
-{
-	const struct clock_node *k = &c->nodes[r->node];
-	return (k->shared && k->est.known) || r->est.known;
-}
-
-static enum tl_clocks timeline_clocks(const struct ana_clocks *k)
+static enum tl_clocks timeline_clocks(const struct ana_clocks *k, int timeline)
 {
 	const struct clock_offsets *c = &k->c;
 	if (k->nnodes == 0)
 		return TL_NA; /* not analysed: nothing known of its ranks */
 	if (c->basis == CLOCK_NONE && (k->one_clock || k->nnodes < 2))
 		return k->one_clock && k->nnodes > 1 ? TL_ONE_CLOCK : TL_ONE_NODE;
-	if (k->nnodes < 2 && c->nodes[0].shared)
+	if (k->nnodes < 2 && !k->per_rank && c->nodes[0].shared)
 		return TL_ONE_NODE; /* one node, one clock: nothing to correct */
-	size_t done = 0;
-	for (size_t i = 0; i < c->nranks; i++)
-		done += shifted(c, &c->ranks[i]);
+	if (!timeline)
+		return TL_NO_TIMELINE;
+	size_t done = 0, all = 0;
+	for (int r = 0; r < k->nrank_node; r++)
+		if (k->rank_node[r] >= 0) {
+			all++;
+			done += clocks_corrected(k, r);
+		}
 	if (c->basis == CLOCK_NONE || done <= 1)
 		return TL_UNCORRECTED;
-	return done == c->nranks ? TL_CORRECTED : TL_PARTLY;
+	return done == all ? TL_CORRECTED : TL_PARTLY;
 }
 
 static const char *basis_name(const struct ana_clocks *k, size_t node)
@@ -86,9 +93,9 @@ static json_t *ranks_json(const struct ana_clocks *k)
 	return a;
 }
 
-void clock_text_json(json_t *o, const struct ana_clocks *k)
+void clock_text_json(json_t *o, const struct ana_clocks *k, int timeline)
 {
-	enum tl_clocks tl = timeline_clocks(k);
+	enum tl_clocks tl = timeline_clocks(k, timeline);
 	int shown = tl != TL_ONE_NODE && tl != TL_ONE_CLOCK && tl != TL_NA;
 	json_object_set_new(o, SK_CLOCK_OFFSETS,
 			    shown && !k->per_rank ? nodes_json(k) : json_array());
@@ -96,45 +103,97 @@ void clock_text_json(json_t *o, const struct ana_clocks *k)
 	json_object_set_new(o, SK_TIMELINE_CLOCKS, json_string(tl_clocks_name[tl]));
 }
 
-/* The least and greatest known offset of node's ranks. */
+/* The least and greatest known offset of node's ranks (every rank's: node < 0). */
 static void rank_range(const struct clock_offsets *c, int node, double *lo, double *hi)
 {
 	*lo = INFINITY, *hi = -INFINITY;
 	for (size_t i = 0; i < c->nranks; i++)
-		if (c->ranks[i].node == node && c->ranks[i].est.known) {
+		if ((node < 0 || c->ranks[i].node == node) && c->ranks[i].est.known) {
 			*lo = fmin(*lo, c->ranks[i].est.offset_ms);
 			*hi = fmax(*hi, c->ranks[i].est.offset_ms);
 		}
 }
 
-/* "n2's clock is 7.31 ms ahead of rank 0's (± 0.04 ms, from 120 collectives)" */
+/* "the median of 20 collectives, which scatter ± 0.009 ms, half their interquartile range" */
+static void median_of(struct strbuf *md, const struct clock_est *e, int at_most)
+{
+	strbuf_addf(md, "the median of %zu collective%s, which scatter ", e->instances,
+		    e->instances == 1 ? "" : "s");
+	if (e->uncertainty_ms < CLOCK_RESOLUTION_MS / 2)
+		strbuf_adds(md, "by under 1 µs");
+	else
+		strbuf_addf(md, "± %.3f ms%s, half their interquartile range", e->uncertainty_ms,
+			    at_most ? " at most" : "");
+}
+
+/* "n2's clock is 7.30 ms ahead of n1's (the median of ...)" */
 static void node_sentence(struct strbuf *md, const struct ana_clocks *k, size_t i,
 			  const char *ref)
 {
 	const struct clock_node *c = &k->c.nodes[i];
+	const struct clock_est *e = &c->est;
 	double lo, hi;
 	if (c->nranks > 0 && !c->shared) {
 		rank_range(&k->c, (int)i, &lo, &hi);
 		strbuf_addf(
 			md,
-			"the ranks of %s are not on one clock (their offsets to %s run from %.2f to %.2f ms: traces timed from each process's own start), so each is put on %s's by its own offset",
-			k->node[i], ref, lo, hi, ref);
-	} else if (!c->est.known) {
+			"the ranks of %s disagree with each other (offsets from %.2f to %.2f ms; which of them leaves the collectives late cannot be told), so each is put on %s's clock by its own",
+			k->node[i], lo, hi, ref);
+	} else if (!e->known) {
 		strbuf_addf(
 			md,
 			"%s's clock could not be compared with %s's (%zu collective%s matched, fewer than %d)",
-			k->node[i], ref, c->est.instances, c->est.instances == 1 ? "" : "s",
+			k->node[i], ref, e->instances, e->instances == 1 ? "" : "s",
 			CLOCK_MIN_INSTANCES);
 	} else {
-		if (fabs(c->est.offset_ms) < CLOCK_RESOLUTION_MS)
-			strbuf_addf(md, "%s's clock agrees with %s's", k->node[i], ref);
+		if (fabs(e->offset_ms) < CLOCK_RESOLUTION_MS)
+			strbuf_addf(md, "%s's clock agrees with %s's (", k->node[i], ref);
 		else
-			strbuf_addf(md, "%s's clock is %.2f ms %s %s's", k->node[i],
-				    fabs(c->est.offset_ms),
-				    c->est.offset_ms > 0 ? "ahead of" : "behind", ref);
-		strbuf_addf(md, " (± %.3f ms, from %zu collective%s)", c->est.uncertainty_ms,
-			    c->est.instances, c->est.instances == 1 ? "" : "s");
+			strbuf_addf(md, "%s's clock is %.2f ms %s %s's (", k->node[i],
+				    fabs(e->offset_ms), e->offset_ms > 0 ? "ahead of" : "behind",
+				    ref);
+		median_of(md, e, 0);
+		strbuf_adds(md,
+			    fabs(e->offset_ms) <= e->uncertainty_ms ? ", so within their scatter)"
+								    : ")");
 	}
+}
+
+/* Traces timed from each profiler's start: every rank's offset is its own. */
+static void per_rank_sentence(struct strbuf *md, const struct ana_clocks *k, const char *ref)
+{
+	struct clock_est worst = { 0, 0, 0, 1 };
+	size_t unknown = 0, known = 0, one = 0;
+	for (size_t i = 1; i < k->c.nranks; i++) {
+		const struct clock_est *e = &k->c.ranks[i].est;
+		if (!e->known) {
+			unknown++;
+			continue;
+		}
+		worst.uncertainty_ms = fmax(worst.uncertainty_ms, e->uncertainty_ms);
+		worst.instances = known++ && worst.instances < e->instances ? worst.instances
+									      : e->instances;
+		one = i;
+	}
+	double lo, hi;
+	rank_range(&k->c, -1, &lo, &hi);
+	strbuf_adds(
+		md,
+		"the ranks' traces count time from each profiler's own start (the legacy profiler's array form), so these offsets are differences of start times, not of clocks: ");
+	if (known == 1)
+		strbuf_addf(md, "rank %d's offset to %s is %.2f ms (", k->c.ranks[one].rank, ref,
+			    k->c.ranks[one].est.offset_ms);
+	else
+		strbuf_addf(md, "the ranks' offsets to %s run from %.2f to %.2f ms (each ", ref,
+			    fmin(lo, 0), fmax(hi, 0));
+	median_of(md, &worst, known > 1);
+	strbuf_addf(md, "; negative: the profiler started later), and each rank is put on %s's time by its own",
+		    ref);
+	if (unknown)
+		strbuf_addf(
+			md,
+			"; %zu rank%s could not be compared (fewer than %d collectives matched)",
+			unknown, unknown == 1 ? "" : "s", CLOCK_MIN_INSTANCES);
 }
 
 static void odd_sentences(struct strbuf *md, const struct ana_clocks *k)
@@ -145,57 +204,43 @@ static void odd_sentences(struct strbuf *md, const struct ana_clocks *k)
 		if (r->odd)
 			strbuf_addf(
 				md,
-				" Rank %d's own estimate (%.2f ms) disagrees with its node %s's (%.2f ± %.3f ms): it does not leave the collectives with the others, or it runs on another clock.",
-				r->rank, r->est.offset_ms, k->node[r->node], c->est.offset_ms,
-				c->est.uncertainty_ms);
+				" Rank %d's own estimate (%.2f ms) disagrees with its node %s's (%.2f ms) beyond both scatters: it does not leave the collectives with the others, or it runs on another clock; it is put on the node's.",
+				r->rank, r->est.offset_ms, k->node[r->node], c->est.offset_ms);
 	}
 }
 
-/* Traces timed from each process's own start: every rank's offset is its own. */
-static void per_rank_sentence(struct strbuf *md, const struct ana_clocks *k, const char *ref)
+static void uncorrected(struct strbuf *md, int timeline)
 {
-	double lo = INFINITY, hi = -INFINITY, unc = 0;
-	size_t least = 0, unknown = 0, known = 0, one = 0;
-	for (size_t i = 1; i < k->c.nranks; i++) {
-		const struct clock_est *e = &k->c.ranks[i].est;
-		unknown += !e->known;
-		if (!e->known)
-			continue;
-		lo = fmin(lo, e->offset_ms), hi = fmax(hi, e->offset_ms);
-		unc = fmax(unc, e->uncertainty_ms);
-		least = known++ && least < e->instances ? least : e->instances;
-		one = i;
-	}
-	strbuf_adds(
+	strbuf_addf(
 		md,
-		"the ranks' traces count each from its own process's start (the legacy profiler's array form), on no clock they share, so ");
-	if (known == 1)
-		strbuf_addf(
-			md,
-			"rank %d is put on %s's by its offset, %.2f ms (± %.3f ms, from %zu collectives)",
-			k->c.ranks[one].rank, ref, lo, unc, least);
+		"Clocks: the ranks' clocks could not be compared (fewer than %d blocking collectives matched across them)%s, and nothing here rests on when ranks started something (stragglers and waits come from durations).\n\n",
+		CLOCK_MIN_INSTANCES,
+		timeline ? ": `timeline.json` shows each on its own clock, uncorrected" : "");
+}
+
+static void ending(struct strbuf *md, enum tl_clocks tl, const char *ref, int per_rank)
+{
+	const char *what = per_rank ? "time" : "clock";
+	if (tl == TL_NO_TIMELINE)
+		strbuf_adds(md, "; the step data has no times for `timeline.json` to put on them.");
+	else if (tl == TL_CORRECTED)
+		strbuf_addf(md,
+			    ". `timeline.json` is corrected: every rank's events are on %s's %s.",
+			    ref, what);
 	else
 		strbuf_addf(
 			md,
-			"each is put on %s's by its own offset, from %.2f to %.2f ms (± %.3f ms at most, from %zu collectives or more each)",
-			ref, lo, hi, unc, least);
-	if (unknown)
-		strbuf_addf(
-			md,
-			"; %zu rank%s could not be compared (fewer than %d collectives matched)",
-			unknown, unknown == 1 ? "" : "s", CLOCK_MIN_INSTANCES);
+			". `timeline.json` puts the ranks whose offset is known on %s's %s; the others stay on their own.",
+			ref, what);
 }
 
 void clock_text_md(struct strbuf *md, const struct ana_clocks *k, int timeline)
 {
-	enum tl_clocks tl = timeline_clocks(k);
+	enum tl_clocks tl = timeline_clocks(k, timeline);
 	if (tl == TL_ONE_NODE || tl == TL_ONE_CLOCK || tl == TL_NA)
 		return;
-	if (tl == TL_UNCORRECTED) {
-		strbuf_addf(
-			md,
-			"Clocks: the ranks' clocks could not be compared (no blocking collective of the traces matched across them %d times or more): `timeline.json` shows each on its own clock, uncorrected, and nothing here rests on when ranks started something (stragglers and waits come from durations).\n\n",
-			CLOCK_MIN_INSTANCES);
+	if (tl == TL_UNCORRECTED || k->c.basis == CLOCK_NONE) {
+		uncorrected(md, timeline);
 		return;
 	}
 	char ref[160]; /* the reference clock: the first rank's node's when it has one */
@@ -214,19 +259,7 @@ void clock_text_md(struct strbuf *md, const struct ana_clocks *k, int timeline)
 		strbuf_adds(md, said++ ? "; " : "");
 		node_sentence(md, k, i, ref);
 	}
-	if (!timeline)
-		strbuf_adds(md,
-			    " (the step data has no times for `timeline.json` to put on them).");
-	else if (tl == TL_CORRECTED)
-		strbuf_addf(
-			md,
-			". `timeline.json` is corrected: every rank's events are on %s's clock.",
-			ref);
-	else
-		strbuf_addf(
-			md,
-			". `timeline.json` puts the ranks whose offset is known on %s's clock; the others stay on their own.",
-			ref);
+	ending(md, tl, ref, k->per_rank);
 	odd_sentences(md, k);
 	strbuf_adds(md, "\n\n");
 }

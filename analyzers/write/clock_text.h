@@ -11,8 +11,8 @@
 
 struct strbuf;
 
-/* Sets the three keys of k in the scenario object o. */
-void clock_text_json(json_t *o, const struct ana_clocks *k);
+/* Sets the three keys of k in the scenario object o; timeline as for clock_text_md. */
+void clock_text_json(json_t *o, const struct ana_clocks *k, int timeline);
 /* The report's paragraph on the clocks (nothing for one node or one machine); timeline:
  * timeline.json shows the scenario's steps with their times (not from step logs). */
 void clock_text_md(struct strbuf *md, const struct ana_clocks *k, int timeline);

@@ -487,7 +487,7 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 	}
 	json_object_set_new(o, SK_STRAGGLERS, str);
 	json_object_set_new(o, SK_COLLECTIVES, collectives_json(s));
-	clock_text_json(o, &s->comm.clocks);
+	clock_text_json(o, &s->comm.clocks, s->data.format != METRICS_STEP_LOG);
 	if (s->comm.insp.found) /* only then: runs without dumps keep their bytes */
 		json_object_set_new(o, "nccl_inspector", inspector_json(s));
 	json_object_set_new(o, "slow_node",

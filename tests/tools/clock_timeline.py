@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""clock_timeline.py TIMELINE.json TOLERANCE_MS: every step's all-reduce kernels end at one
+"""clock_timeline.py TIMELINE.json TOLERANCE_MS: every step's all-reduce (NCCL kernels, or
+gloo:all_reduce host ranges named in args.range) ends at one
 instant across the ranks of timeline.json (within TOLERANCE_MS), i.e. the timeline put every
 rank on one clock. Exit 1 (printing the worst step) otherwise, or when there is no
 all-reduce in two ranks or more."""
@@ -13,7 +14,8 @@ def main():
     tol_us = float(sys.argv[2]) * 1000
     ends = collections.defaultdict(list)  # pid (rank) -> all-reduce ends in order
     for e in doc["traceEvents"]:
-        if e.get("ph") == "X" and "AllReduce" in e.get("name", ""):
+        name = e.get("name", "") + " " + str(e.get("args", {}).get("range", ""))
+        if e.get("ph") == "X" and ("AllReduce" in name or "all_reduce" in name):
             ends[e["pid"]].append(e["ts"] + e["dur"])
     ranks = sorted(ends)
     if len(ranks) < 2:

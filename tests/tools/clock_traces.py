@@ -10,6 +10,12 @@ clock_traces.py shifted DIR [SHIFT_US]: ranks 0, 1 on node 1 and ranks 2, 3 on n
   ranks 2 and 3 is written on node 2's clock: true time + SHIFT_US (default 7300).
   Expected: node 2's clock 7.3 ms ahead of node 1 within the jitter (0.02 ms), from 20
   all-reduces; rank 3 arrives last in every step whatever the shift.
+clock_traces.py legacy DIR: 3 ranks in the legacy profiler's array form (Debian's CPU torch
+  writes it), each timed from its own profiler's start: rank r's start is ORIGIN[r] = 0,
+  +20000, -15000 us off rank 0's, so the same instant reads ORIGIN[r] less on rank r (rank 1:
+  20 ms less). 20 steps, one gloo:all_reduce range each on a worker thread, left by every
+  rank at one true instant (jitter at most 20 us). Expected: rank 1's offset to rank 0
+  -20.0 ms and rank 2's +15.0 ms, each within the jitter; per-rank clocks.
 clock_traces.py unmatched DIR: the same ranks and steps without any collective: nothing to
   match, the timeline stays uncorrected.
 The ranks' nodes come from the campaign's launch (tasks_per_node: 2), not from the traces.
@@ -57,11 +63,35 @@ def trace(rank, world, shift_us, with_coll, state):
     return {"distributedInfo": {"backend": "nccl", "rank": rank, "world_size": world}, "traceEvents": ev}
 
 
+LEGACY_ORIGIN = (0, 20000, -15000)
+
+
+def legacy(rank, state):
+    """The array form: no distributedInfo, pids as names, times from the profiler's start."""
+    ev, off = [], -LEGACY_ORIGIN[rank]
+    for n in range(STEPS):
+        t0 = 50000 + n * 10000
+        ev.append({"name": f"ProfilerStep#{n + 1}", "ph": "X", "ts": t0 + off, "dur": 10000, "tid": 1,
+                   "pid": "CPU functions", "args": {}})
+        ev.append({"name": "aten::mm", "ph": "X", "ts": t0 + 100 + off, "dur": 2000, "tid": 1,
+                   "pid": "CPU functions", "args": {}})
+        arrive = t0 + 3000 + 400 * rank
+        leave = t0 + 6000 + round(jitter(state) * 20)
+        ev.append({"name": "gloo:all_reduce", "ph": "X", "ts": arrive + off, "dur": leave - arrive, "tid": 7,
+                   "pid": "CPU functions", "args": {}})
+    return ev
+
+
 def main():
     kind, out = sys.argv[1], sys.argv[2]
     shift = int(sys.argv[3]) if len(sys.argv) > 3 else 7300
     os.makedirs(out, exist_ok=True)
     state = [11]
+    if kind == "legacy":
+        for r in range(3):
+            with open(os.path.join(out, f"rank{r}.pt.trace.json"), "w") as f:
+                json.dump(legacy(r, state), f)
+        return
     for r in range(4):
         with open(os.path.join(out, f"rank{r}.pt.trace.json"), "w") as f:
             json.dump(trace(r, 4, shift, kind == "shifted", state), f)
