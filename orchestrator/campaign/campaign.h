@@ -14,6 +14,7 @@
 
 #define CAMPAIGN_MAX_SCENARIOS 1024
 #define CAMPAIGN_MAX_NODES 100000
+#define CAMPAIGN_MAX_TASKS_PER_NODE 1024 /* a scenario's, and what a knob may set */
 /* a scenario's backend when it names none (the default of its key) */
 #define CAMPAIGN_DEFAULT_BACKEND "gloo"
 

@@ -203,8 +203,9 @@ static int map_check(struct loader *L, yaml_node_t *n, const char *path, const c
 			for (int i = 0; allowed[i]; i++)
 				strbuf_addf(&sb, "%s%s", i ? ", " : "", allowed[i]);
 			problem(L, k, kp,
-				!strcmp(key, "<<") ? "YAML merge keys (<<) are not supported: write the keys out (anchors and aliases are)"
-						   : "unknown key (expected one of: %s)",
+				!strcmp(key, "<<")
+					? "YAML merge keys (<<) are not supported: write the keys out (anchors and aliases are)"
+					: "unknown key (expected one of: %s)",
 				strbuf_str(&sb));
 			strbuf_free(&sb);
 		}
@@ -325,8 +326,9 @@ static void no_literal_vars(struct loader *L, yaml_node_t *n, const char *path,
 				if (ph)
 					snprintf(hint, sizeof hint, "write {{%s}}", ph);
 				else
-					snprintf(hint, sizeof hint,
-						 "pass it through a shell: [\"/bin/sh\", \"-c\", \"...\"]");
+					snprintf(
+						hint, sizeof hint,
+						"pass it through a shell: [\"/bin/sh\", \"-c\", \"...\"]");
 				problem(L, n, path,
 					"\"%.60s\" would reach the program as written: campaign runs no shell, so $%.*s is not expanded (%s)",
 					w->v[i], (int) k, name, hint);
@@ -539,9 +541,11 @@ static int env_from(struct loader *L, yaml_node_t *n, const char *path)
 	yaml_node_t *v;
 	keys_check(L, n, path, from_env_keys);
 	if (!(v = map_get(L, n, from_env_keys[0].key)))
-		problem(L, n, path, "a variable given as a mapping needs from_env: true (passed through from the submitting environment)");
+		problem(L, n, path,
+			"a variable given as a mapping needs from_env: true (passed through from the submitting environment)");
 	else if (as_bool(L, v, path, &yes) == 0 && !yes)
-		problem(L, v, path, "from_env: false passes nothing: give the value as a string, or write from_env: true");
+		problem(L, v, path,
+			"from_env: false passes nothing: give the value as a string, or write from_env: true");
 	return (int)L->d->n > before ? -1 : 0;
 }
 
@@ -604,7 +608,8 @@ static int as_vars(struct loader *L, yaml_node_t *n, const char *path, int is_pa
 				rc = -1;
 			continue;
 		}
-		const char *v = scalar(L, vn, kp, is_params ? "a string" : "a string or { from_env: true }");
+		const char *v = scalar(L, vn, kp,
+				       is_params ? "a string" : "a string or { from_env: true }");
 		if (v && (is_params || env_literal_ok(L, vn, kp, key, v)))
 			kvlist_set(out, key, v);
 		else
@@ -628,7 +633,9 @@ static int safe_sbatch_value(struct loader *L, yaml_node_t *n, const char *path,
 	if (as_string(L, n, path, out) < 0)
 		return -1;
 	if (!is_safe_token(*out)) {
-		problem(L, n, path, "\"%.64s\" holds characters not allowed in an sbatch option (allowed: letters, digits and _ . , : = + @ / %% -)", *out);
+		problem(L, n, path,
+			"\"%.64s\" holds characters not allowed in an sbatch option (allowed: letters, digits and _ . , : = + @ / %% -)",
+			*out);
 		return -1;
 	}
 	return 0;
@@ -691,19 +698,25 @@ static void load_extra(struct loader *L, yaml_node_t *v, const char *path, void 
 
 static const struct key_spec slurm_keys[] = {
 	{ "account", KEY_LOAD, .off = AT(slurm.account), .load = load_token,
-	  .doc = { "sbatch token", NULL, "`#SBATCH --account`; omitted when absent; `SBATCH_ACCOUNT` in the submitting environment wins" } },
+	  .doc = { "sbatch token", NULL,
+		   "`#SBATCH --account`; omitted when absent; `SBATCH_ACCOUNT` in the submitting environment wins" } },
 	{ "partition", KEY_LOAD, .off = AT(slurm.partition), .load = load_token,
-	  .doc = { "sbatch token", NULL, "`#SBATCH --partition`; omitted when absent; `SBATCH_PARTITION` in the submitting environment wins" } },
+	  .doc = { "sbatch token", NULL,
+		   "`#SBATCH --partition`; omitted when absent; `SBATCH_PARTITION` in the submitting environment wins" } },
 	{ "qos", KEY_LOAD, .off = AT(slurm.qos), .load = load_token,
-	  .doc = { "sbatch token", NULL, "`#SBATCH --qos`; omitted when absent; `SBATCH_QOS` in the submitting environment wins" } },
-	{ "time", KEY_LOAD, .off = AT(slurm.time), .load = load_time, .str_def = "00:30:00", .pass = 1,
-	  .doc = { "SLURM time", NULL, "time limit of every scenario" } },
+	  .doc = { "sbatch token", NULL,
+		   "`#SBATCH --qos`; omitted when absent; `SBATCH_QOS` in the submitting environment wins" } },
+	{ "time", KEY_LOAD, .off = AT(slurm.time), .load = load_time, .str_def = "00:30:00",
+	  .pass = 1, .doc = { "SLURM time", NULL, "time limit of every scenario" } },
 	{ "constraint", KEY_LOAD, .off = AT(slurm.constraint), .load = load_token,
-	  .doc = { "sbatch token", NULL, "`#SBATCH --constraint`; omitted when absent; `SBATCH_CONSTRAINT` in the submitting environment wins" } },
+	  .doc = { "sbatch token", NULL,
+		   "`#SBATCH --constraint`; omitted when absent; `SBATCH_CONSTRAINT` in the submitting environment wins" } },
 	{ "extra", KEY_LOAD, .off = AT(slurm.extra), .load = load_extra, .pass = 2,
-	  .doc = { "list", "`[]`", "more sbatch options, of those campaign passes on through libslurm: `--exclusive`, `--mem=`, `--mem-per-cpu=`, `--cpus-per-task=`, `--gres=`, `--reservation=`, `--nodelist=`, `--exclude=`, `--requeue`, `--no-requeue` (the job's output, name, nodes, tasks and time are campaign's; anything else is refused at its line and column)" } },
+	  .doc = { "list", "`[]`",
+		   "more sbatch options, of those campaign passes on through libslurm: `--exclusive`, `--mem=`, `--mem-per-cpu=`, `--cpus-per-task=`, `--gres=`, `--reservation=`, `--nodelist=`, `--exclude=`, `--requeue`, `--no-requeue` (the job's output, name, nodes, tasks and time are campaign's; anything else is refused at its line and column)" } },
 	{ "exclusive", KEY_BOOL, 0, 0, 1, AT(slurm.exclusive), .pass = 1,
-	  .doc = { NULL, NULL, "every scenario job gets its nodes to itself (`#SBATCH --exclusive`, libslurm's shared = none): a scaling series measured on shared nodes measures the neighbours too. With `false`, two scenarios whose jobs ran on a node at the same time are reported as **contaminated** (report and `summary.json` `contaminated_by`), from the node lists and times in their `job.status`" } },
+	  .doc = { NULL, NULL,
+		   "every scenario job gets its nodes to itself (`#SBATCH --exclusive`, libslurm's shared = none): a scaling series measured on shared nodes measures the neighbours too. With `false`, two scenarios whose jobs ran on a node at the same time are reported as **contaminated** (report and `summary.json` `contaminated_by`), from the node lists and times in their `job.status`" } },
 	KEYS_END
 };
 
@@ -749,15 +762,19 @@ static void load_setup(struct loader *L, yaml_node_t *v, const char *path, void 
 
 static const struct key_spec workload_keys[] = {
 	{ "command", KEY_LOAD, .off = AT(workload.command), .load = load_command, .pass = 1,
-	  .doc = { "string or list", "the reference trainer (below)", "the command every rank runs (with `launcher: per-node`, the command each node runs once). `validate` and `submit` look its program up on the PATH the job will have (`workload.env`'s PATH, else the submitting shell's, which the job inherits) and warn when it is missing, resolves elsewhere than in the submitting shell, or is a version manager's shim (pyenv, asdf: it picks the interpreter per directory and environment, so the job may run a Python without your packages); `workload.setup` lines may still change PATH" } },
+	  .doc = { "string or list", "the reference trainer (below)",
+		   "the command every rank runs (with `launcher: per-node`, the command each node runs once). `validate` and `submit` look its program up on the PATH the job will have (`workload.env`'s PATH, else the submitting shell's, which the job inherits) and warn when it is missing, resolves elsewhere than in the submitting shell, or is a version manager's shim (pyenv, asdf: it picks the interpreter per directory and environment, so the job may run a Python without your packages); `workload.setup` lines may still change PATH" } },
 	{ "env", KEY_LOAD, .off = AT(workload.env), .load = load_env, .pass = 1,
-	  .doc = { "map", "`{}`", "exported in every job: `NAME: value`, or `NAME: { from_env: true }` to pass the variable through from the environment `submit` (or `resume`, `resubmit`) runs in, its value written nowhere (see [Secrets](#secrets))" } },
+	  .doc = { "map", "`{}`",
+		   "exported in every job: `NAME: value`, or `NAME: { from_env: true }` to pass the variable through from the environment `submit` (or `resume`, `resubmit`) runs in, its value written nowhere (see [Secrets](#secrets))" } },
 	{ "setup", KEY_LOAD, .load = load_setup, .pass = 2,
-	  .doc = { "list of strings", "`[]`", "commands run once per job before the ranks start; a failing one ends the job" } },
+	  .doc = { "list of strings", "`[]`",
+		   "commands run once per job before the ranks start; a failing one ends the job" } },
 	{ "params", KEY_LOAD, .off = AT(workload.params), .load = load_params, .pass = 1,
 	  .doc = { "map", "`{}`", "values for `{{placeholders}}`" } },
 	{ "launcher", KEY_LOAD, .off = AT(workload.per_node), .load = load_launcher,
-	  .doc = { "`ranks` or `per-node`", "`ranks`", "`ranks`: campaign starts every rank (nodes x tasks_per_node processes); `per-node`: campaign starts one process per node (torchrun, accelerate, deepspeed) and it starts the node's `tasks_per_node` ranks, whose workers campaign records as the ranks (`ranks/rank_<RANK>.json`, the launchers in `ranks/launcher_<n>.json`: docs/formats.md); see `campaigns/pytorch-torchrun.yaml`" } },
+	  .doc = { "`ranks` or `per-node`", "`ranks`",
+		   "`ranks`: campaign starts every rank (nodes x tasks_per_node processes); `per-node`: campaign starts one process per node (torchrun, accelerate, deepspeed) and it starts the node's `tasks_per_node` ranks, whose workers campaign records as the ranks (`ranks/rank_<RANK>.json`, the launchers in `ranks/launcher_<n>.json`: docs/formats.md); see `campaigns/pytorch-torchrun.yaml`" } },
 	KEYS_END
 };
 
@@ -783,9 +800,11 @@ static void load_capture_range(struct loader *L, yaml_node_t *v, const char *pat
 
 static const struct key_spec monitor_keys[] = {
 	{ "enabled", KEY_BOOL, .off = AT(profile.monitor),
-	  .doc = { NULL, "`true`", "whether the monitor runs (a mapping without it turns it on)" } },
+	  .doc = { NULL, "`true`",
+		   "whether the monitor runs (a mapping without it turns it on)" } },
 	{ "interval_ms", KEY_INT, 10, 3600000, 500, AT(profile.monitor_interval_ms),
-	  .doc = { "10–3600000", NULL, "milliseconds between two samples (`{{monitor_interval_ms}}`)" } },
+	  .doc = { "10–3600000", NULL,
+		   "milliseconds between two samples (`{{monitor_interval_ms}}`)" } },
 	KEYS_END
 };
 
@@ -793,12 +812,15 @@ static const struct key_spec nsys_keys[] = {
 	{ "enabled", KEY_BOOL, .off = AT(profile.nsys),
 	  .doc = { NULL, "`true`", "whether nsys runs (a mapping without it turns it on)" } },
 	{ "trace", KEY_LOAD, .off = AT(profile.nsys_trace), .load = load_token, .pass = 1,
-	  .doc = { "sbatch token", "nsys's (`cuda,nvtx,osrt`)", "what `nsys profile --trace` records" } },
+	  .doc = { "sbatch token", "nsys's (`cuda,nvtx,osrt`)",
+		   "what `nsys profile --trace` records" } },
 	{ "capture_range", KEY_LOAD, .off = AT(profile.nsys_capture_range), .pass = 1,
 	  .load = load_capture_range,
-	  .doc = { "`none`, `nvtx` or `cudaProfilerApi`", "`none`", "`nvtx` or `cudaProfilerApi`: nsys records only the ranges the workload marks so (`nsys profile --capture-range`)" } },
+	  .doc = { "`none`, `nvtx` or `cudaProfilerApi`", "`none`",
+		   "`nvtx` or `cudaProfilerApi`: nsys records only the ranges the workload marks so (`nsys profile --capture-range`)" } },
 	{ "required", KEY_BOOL, .off = AT(profile.nsys_required),
-	  .doc = { NULL, NULL, "`true`: on a node without nsys the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
+	  .doc = { NULL, NULL,
+		   "`true`: on a node without nsys the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
 	KEYS_END
 };
 
@@ -806,7 +828,8 @@ static const struct key_spec perf_keys[] = {
 	{ "enabled", KEY_BOOL, .off = AT(profile.perf),
 	  .doc = { NULL, "`true`", "whether perf runs (a mapping without it turns it on)" } },
 	{ "required", KEY_BOOL, .off = AT(profile.perf_required),
-	  .doc = { NULL, NULL, "`true`: on a node without perf the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
+	  .doc = { NULL, NULL,
+		   "`true`: on a node without perf the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
 	KEYS_END
 };
 
@@ -820,15 +843,20 @@ static void load_plugin(struct loader *L, yaml_node_t *v, const char *path, void
 
 static const struct key_spec inspector_keys[] = {
 	{ "enabled", KEY_BOOL, .off = AT(profile.inspector),
-	  .doc = { NULL, "`true`", "whether the Inspector runs (a mapping without it turns it on)" } },
+	  .doc = { NULL, "`true`",
+		   "whether the Inspector runs (a mapping without it turns it on)" } },
 	{ "plugin", KEY_LOAD, .off = AT(profile.inspector_plugin), .load = load_plugin,
-	  .doc = { "path or library name", "found on the node", "the plugin's library (`$NAME` and `{{placeholders}}` expand), exported as `NCCL_PROFILER_PLUGIN`; without it each node looks for `libnccl-profiler-inspector.so` in `LD_LIBRARY_PATH`, `$NCCL_HOME/ext-profiler/inspector`, `$NCCL_HOME/lib` and the system's library folders (build it with `make` in `ext-profiler/inspector` of NVIDIA's nccl)" } },
+	  .doc = { "path or library name", "found on the node",
+		   "the plugin's library (`$NAME` and `{{placeholders}}` expand), exported as `NCCL_PROFILER_PLUGIN`; without it each node looks for `libnccl-profiler-inspector.so` in `LD_LIBRARY_PATH`, `$NCCL_HOME/ext-profiler/inspector`, `$NCCL_HOME/lib` and the system's library folders (build it with `make` in `ext-profiler/inspector` of NVIDIA's nccl)" } },
 	{ "verbose", KEY_BOOL, .off = AT(profile.inspector_verbose),
-	  .doc = { NULL, NULL, "`NCCL_INSPECTOR_DUMP_VERBOSE`: the kernels' start and stop times too" } },
+	  .doc = { NULL, NULL,
+		   "`NCCL_INSPECTOR_DUMP_VERBOSE`: the kernels' start and stop times too" } },
 	{ "interval_us", KEY_INT, 1, 2000000000, 500, AT(profile.inspector_interval_us),
-	  .doc = { "µs ≥ 1", NULL, "`NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS`: the plugin writes each communicator's latest collective at this interval, so a shorter one misses fewer (at 0 it would write nothing)" } },
+	  .doc = { "µs ≥ 1", NULL,
+		   "`NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS`: the plugin writes each communicator's latest collective at this interval, so a shorter one misses fewer (at 0 it would write nothing)" } },
 	{ "required", KEY_BOOL, .off = AT(profile.inspector_required),
-	  .doc = { NULL, NULL, "`true`: on a node without the plugin the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
+	  .doc = { NULL, NULL,
+		   "`true`: on a node without the plugin the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
 	KEYS_END
 };
 
@@ -838,17 +866,23 @@ static const struct key_spec profile_keys[] = {
 	{ "active_steps", KEY_INT, 1, 1000000, 20, AT(profile.active_steps),
 	  .doc = { NULL, NULL, "steps analysed" } },
 	{ "monitor", KEY_SWITCH, .off = AT(profile.monitor), .sub = monitor_keys,
-	  .doc = { NULL, "off", "run `campaign-monitor` on every node of every job (CPU, memory, disk, network; GPUs when present) into `<scenario>/monitor/<node>/`" } },
+	  .doc = { NULL, "off",
+		   "run `campaign-monitor` on every node of every job (CPU, memory, disk, network; GPUs when present) into `<scenario>/monitor/<node>/`" } },
 	{ "nsys", KEY_SWITCH, .off = AT(profile.nsys), .sub = nsys_keys,
-	  .doc = { NULL, "off", "every rank under `nsys profile` into `<scenario>/nsys/rank_<r>.nsys-rep`, exported to `rank_<r>.sqlite`" } },
+	  .doc = { NULL, "off",
+		   "every rank under `nsys profile` into `<scenario>/nsys/rank_<r>.nsys-rep`, exported to `rank_<r>.sqlite`" } },
 	{ "perf", KEY_SWITCH, .off = AT(profile.perf), .sub = perf_keys,
-	  .doc = { NULL, "off", "every rank under `perf stat` into `<scenario>/perf/rank_<r>.txt`; counters go to the scenario's analysis" } },
+	  .doc = { NULL, "off",
+		   "every rank under `perf stat` into `<scenario>/perf/rank_<r>.txt`; counters go to the scenario's analysis" } },
 	{ "nccl_inspector", KEY_SWITCH, .off = AT(profile.inspector), .sub = inspector_keys,
-	  .doc = { NULL, "off", "NCCL's Inspector profiler plugin in every rank (NCCL jobs), dumping one JSON object per collective into `<scenario>/nccl_inspector/`: the job script exports `NCCL_INSPECTOR_ENABLE=1`, `NCCL_INSPECTOR_DUMP_DIR` (that folder), `NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS`, `NCCL_INSPECTOR_DUMP_VERBOSE` and, with `plugin`, `NCCL_PROFILER_PLUGIN`, all quoted and before the scenario's `env`, which may override them. What the analysis reads: [analysis.md](analysis.md#nccl-inspector-dumps)" } },
+	  .doc = { NULL, "off",
+		   "NCCL's Inspector profiler plugin in every rank (NCCL jobs), dumping one JSON object per collective into `<scenario>/nccl_inspector/`: the job script exports `NCCL_INSPECTOR_ENABLE=1`, `NCCL_INSPECTOR_DUMP_DIR` (that folder), `NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS`, `NCCL_INSPECTOR_DUMP_VERBOSE` and, with `plugin`, `NCCL_PROFILER_PLUGIN`, all quoted and before the scenario's `env`, which may override them. What the analysis reads: [analysis.md](analysis.md#nccl-inspector-dumps)" } },
 	{ "traces", KEY_LOAD, .off = AT(profile.traces), .load = load_traces,
-	  .doc = { "glob or list of globs", NULL, "the workload's own trace files (e.g. torch-profiler `*.pt.trace.json`), copied into `<scenario>/traces/` after the workload; relative globs start at the job directory; matched by glob(3), never by a shell" } },
+	  .doc = { "glob or list of globs", NULL,
+		   "the workload's own trace files (e.g. torch-profiler `*.pt.trace.json`), copied into `<scenario>/traces/` after the workload; relative globs start at the job directory; matched by glob(3), never by a shell" } },
 	{ "hang_timeout", KEY_INT, 0, 100000000, 600, AT(profile.hang_timeout_s),
-	  .doc = { "seconds ≥ 0", NULL, "a running job whose job log, ranks' logs and telemetry have not changed for this long (and, on the local executor, whose workload uses no CPU over 0.3 s: campaign's own rank launcher and node monitor do not count) is shown by `status` and `watch` as possibly hung, with the `campaign logs` command to look; 0: never" } },
+	  .doc = { "seconds ≥ 0", NULL,
+		   "a running job whose job log, ranks' logs and telemetry have not changed for this long (and, on the local executor, whose workload uses no CPU over 0.3 s: campaign's own rank launcher and node monitor do not count) is shown by `status` and `watch` as possibly hung, with the `campaign logs` command to look; 0: never" } },
 	KEYS_END
 };
 
@@ -884,9 +918,11 @@ static int check_pattern(struct loader *L, yaml_node_t *n, const char *path, con
 enum { RULE_PHASE, RULE_PATTERN };
 static const struct key_spec phase_rule_keys[] = {
 	[RULE_PHASE] = { "phase", KEY_STRING, .need = "needs both phase and pattern",
-	  .doc = { "phase name", NULL, "`forward`, `backward`, `optimizer`, `data_loading`, `communication`, `io`, `compute` (an operator: the phase of the range around it, compute under none) or `other`" } },
+			 .doc = { "phase name", NULL,
+				  "`forward`, `backward`, `optimizer`, `data_loading`, `communication`, `io`, `compute` (an operator: the phase of the range around it, compute under none) or `other`" } },
 	[RULE_PATTERN] = { "pattern", KEY_STRING, .need = "needs both phase and pattern",
-	  .doc = { "PCRE2", NULL, "matched against the range's name; a bad pattern is reported at its line and column" } },
+			   .doc = { "PCRE2", NULL,
+				    "matched against the range's name; a bad pattern is reported at its line and column" } },
 	KEYS_END
 };
 
@@ -948,7 +984,8 @@ static void load_step_pattern(struct loader *L, yaml_node_t *v, const char *path
 static const struct key_spec step_log_keys[] = {
 	{ "pattern", KEY_LOAD, .off = AT(analysis.step_log), .load = load_step_pattern,
 	  .need = "needs a pattern with named groups step and step_ms",
-	  .doc = { "PCRE2", NULL, "with named groups `step` and `step_ms` (optionally `loss`, `samples`)" } },
+	  .doc = { "PCRE2", NULL,
+		   "with named groups `step` and `step_ms` (optionally `loss`, `samples`)" } },
 	KEYS_END
 };
 
@@ -977,27 +1014,37 @@ static void analysis_batch(struct loader *L, yaml_node_t *n, const char *path, v
 
 static const struct key_spec analysis_keys[] = {
 	{ "baseline", KEY_STRING, .off = AT(analysis.baseline),
-	  .doc = { "scenario name", "fewest nodes per series", "what speedup and efficiency are measured against" } },
+	  .doc = { "scenario name", "fewest nodes per series",
+		   "what speedup and efficiency are measured against" } },
 	{ "thresholds", KEY_THRESHOLDS, .off = AT(analysis.th),
-	  .doc = { NULL, NULL, "flags listed beside the verdict when a share passes them (the verdict itself is the largest share: docs/accounting.md); on the GPU timeline the GPU idle over 100 − `gpu_util_pct` and exposed copies over `gpu_copy_pct` are flagged" } },
+	  .doc = { NULL, NULL,
+		   "flags listed beside the verdict when a share passes them (the verdict itself is the largest share: docs/accounting.md); on the GPU timeline the GPU idle over 100 − `gpu_util_pct` and exposed copies over `gpu_copy_pct` are flagged" } },
 	{ "peak_gflops_per_rank", KEY_DOUBLE, 0, 1e9, 0, AT(analysis.peak_gflops),
-	  .doc = { NULL, "unknown", "peak GFLOP/s of one rank's device (e.g. 989000 for an H100's dense BF16); with the telemetry's or the traces' FLOPs gives MFU" } },
+	  .doc = { NULL, "unknown",
+		   "peak GFLOP/s of one rank's device (e.g. 989000 for an H100's dense BF16); with the telemetry's or the traces' FLOPs gives MFU" } },
 	{ "phase_rules", KEY_LOAD, .load = load_phase_rules, .sub = phase_rule_keys,
-	  .doc = { "list of `{phase, pattern}`", "`[]`", "PCRE2 patterns for your own range names (record_function, NVTX), tried in order before `analyzers/phase_rules.txt`" }, .each = "[]" },
+	  .doc = { "list of `{phase, pattern}`", "`[]`",
+		   "PCRE2 patterns for your own range names (record_function, NVTX), tried in order before `analyzers/phase_rules.txt`" },
+	  .each = "[]" },
 	{ "step_log", KEY_MAP, .sub = step_log_keys,
-	  .doc = { "`{pattern}`", "none", "for scripts that print their step times: the pattern is matched against `<scenario>/logs/rank_<r>.out` when there is neither telemetry nor a usable trace" } },
+	  .doc = { "`{pattern}`", "none",
+		   "for scripts that print their step times: the pattern is matched against `<scenario>/logs/rank_<r>.out` when there is neither telemetry nor a usable trace" } },
 	{ "batch_per_rank", KEY_INT, 1, 100000000, 0, AT(analysis.batch_per_rank),
-	  .doc = { NULL, "unknown", "samples per rank and step (weak scaling: the global batch grows with the ranks), for throughput in samples/s from traces and step logs; without any batch the throughput is in **steps/s** and labelled so everywhere" } },
+	  .doc = { NULL, "unknown",
+		   "samples per rank and step (weak scaling: the global batch grows with the ranks), for throughput in samples/s from traces and step logs; without any batch the throughput is in **steps/s** and labelled so everywhere" } },
 	{ "global_batch", KEY_INT, 1, 2000000000, 0, AT(analysis.global_batch),
-	  .doc = { NULL, "unknown", "samples per step over all ranks (strong scaling: a script that keeps its global batch fixed); give this or `batch_per_rank`, not both" } },
+	  .doc = { NULL, "unknown",
+		   "samples per step over all ranks (strong scaling: a script that keeps its global batch fixed); give this or `batch_per_rank`, not both" } },
 	{ "scaling", KEY_LOAD, .off = AT(analysis.scaling), .load = load_scaling,
-	  .doc = { "`weak` or `strong`", "from the batches", "the scaling mode when no batch is known: `strong` takes the speedup as the step-rate ratio, `weak` as that ratio x ranks / baseline ranks; without it (and without batches) no speedup is given" } },
+	  .doc = { "`weak` or `strong`", "from the batches",
+		   "the scaling mode when no batch is known: `strong` takes the speedup as the step-rate ratio, `weak` as that ratio x ranks / baseline ranks; without it (and without batches) no speedup is given" } },
 	{ "nodes", KEY_INT, 1, 4096, 1, AT(analysis.nodes),
-	  .doc = { NULL, NULL, "nodes of the SLURM aggregation job; above 1 the per-file analysis of traces and Nsight Systems exports is mapped over them with srun (one task per node) and reduced on the first; the output is the same whatever the number" } },
+	  .doc = { NULL, NULL,
+		   "nodes of the SLURM aggregation job; above 1 the per-file analysis of traces and Nsight Systems exports is mapped over them with srun (one task per node) and reduced on the first; the output is the same whatever the number" } },
 	{ "cpus_per_task", KEY_INT, 1, 4096, 0, AT(analysis.cpus_per_task),
-	  .doc = { NULL, "SLURM's default", "CPUs of each of the aggregation job's tasks (each analyses its files on all of them)" } },
-	{ "fabric_probe", KEY_BOOL, .off = AT(analysis.fabric_probe),
-	  .doc = { NULL, NULL, "adds one short job per node count and backend of the scenarios, `fabric-probe-<backend>-<N>n` (as many ranks per node as the widest scenario of that count, its env, 10 minutes): the reference trainer's all-reduce (gloo, or NCCL with `campaign-trainer-gpu`) from 4 KiB to 64 MiB in steps of x4, like nccl-tests' `all_reduce_perf`; the report then gives, per collective, the share of the bus bandwidth the fabric gives at its size, and says whether the fabric itself is the limit (70 % or more) or not. Probes are jobs (they appear in `status`) but not scenarios of the analysis; scenario names starting with `fabric-probe-` are refused" } },
+	  .doc = { NULL, "SLURM's default",
+		   "CPUs of each of the aggregation job's tasks (each analyses its files on all of them)" } },
+	{ "fabric_probe", KEY_BOOL, .off = AT(analysis.fabric_probe), .doc = { NULL, NULL, "adds one short job per node count and backend of the scenarios, `fabric-probe-<backend>-<N>n` (as many ranks per node as the widest scenario of that count, its env, 10 minutes): the reference trainer's all-reduce (gloo, or NCCL with `campaign-trainer-gpu`) from 4 KiB to 64 MiB in steps of x4, like nccl-tests' `all_reduce_perf`; the report then gives, per collective, the share of the bus bandwidth the fabric gives at its size, and says whether the fabric itself is the limit (70 % or more) or not. Probes are jobs (they appear in `status`) but not scenarios of the analysis; scenario names starting with `fabric-probe-` are refused" } },
 	KEYS_END
 };
 
@@ -1024,10 +1071,11 @@ static const struct key_spec knob_analysis_keys[] = {
 /* The change itself, set in every scenario. */
 static const struct key_spec knob_keys[] = {
 	{ "params", KEY_LOAD, .off = AT_K(params), .load = load_params,
-	  .doc = { "map", "none", "parameter values; each must be a parameter some scenario has" } },
+	  .doc = { "map", "none",
+		   "parameter values; each must be a parameter some scenario has" } },
 	{ "env", KEY_LOAD, .off = AT_K(env), .load = load_env,
 	  .doc = { "map", "none", "environment values, as `workload.env` takes them" } },
-	{ "tasks_per_node", KEY_INT, 1, 4096, 0, AT_K(tasks_per_node),
+	{ "tasks_per_node", KEY_INT, 1, CAMPAIGN_MAX_TASKS_PER_NODE, 0, AT_K(tasks_per_node),
 	  .doc = { NULL, "unchanged", "ranks per node" } },
 	{ "analysis", KEY_MAP, .sub = knob_analysis_keys },
 	KEYS_END
@@ -1041,9 +1089,13 @@ static void load_knob_body(struct loader *L, yaml_node_t *n, const char *path,
 	k->col = (int)n->start_mark.column + 1;
 	if (keys_check(L, n, path, allowed) < 0)
 		return;
+	size_t before = L->d->n;
 	keys_load(L, n, path, knob_keys, k);
-	if (!k->params.n && !k->env.n && !k->tasks_per_node && !k->batch_per_rank)
-		problem(L, n, path, "a knob needs a change: params, env, tasks_per_node or analysis.batch_per_rank");
+	/* a change given but refused (said) is not a knob without one */
+	if (L->d->n == before && !k->params.n && !k->env.n && !k->tasks_per_node &&
+	    !k->batch_per_rank)
+		problem(L, n, path,
+			"a knob needs a change: params, env, tasks_per_node or analysis.batch_per_rank");
 }
 
 static void load_knobs(struct loader *L, yaml_node_t *n, const char *path, void *at)
@@ -1064,7 +1116,9 @@ static void load_knobs(struct loader *L, yaml_node_t *n, const char *path, void 
 		struct strbuf all = STRBUF_INIT;
 		subpath(kp, sizeof kp, path, kind);
 		if (!is_rec_kind(kind, &all))
-			problem(L, k, kp, "'%.64s' is not a kind of recommendation (the analysis emits: %s)", kind, strbuf_str(&all));
+			problem(L, k, kp,
+				"'%.64s' is not a kind of recommendation (the analysis emits: %s)",
+				kind, strbuf_str(&all));
 		strbuf_free(&all);
 		struct knob *kb = &c->knobs[c->n_knobs++];
 		kb->kind = xstrdup(kind);
@@ -1077,7 +1131,9 @@ static void load_variant_kind(struct loader *L, yaml_node_t *v, const char *path
 	char **kind = at;
 	struct strbuf all = STRBUF_INIT;
 	if (as_string(L, v, path, kind) == 0 && !is_rec_kind(*kind, &all))
-		problem(L, v, path, "'%.64s' is not a kind of recommendation (the analysis emits: %s)", *kind, strbuf_str(&all));
+		problem(L, v, path,
+			"'%.64s' is not a kind of recommendation (the analysis emits: %s)", *kind,
+			strbuf_str(&all));
 	strbuf_free(&all);
 }
 
@@ -1109,7 +1165,8 @@ static void check_knob(struct loader *L, const struct knob *k, yaml_node_t *n, c
 		for (size_t i = 0; i < c->n_scenarios && !known; i++)
 			known = kvlist_get(&c->scenarios[i].params, k->params.items[j].key) != NULL;
 		if (!known)
-			problem(L, n, path, "no scenario has a parameter '%s' (a knob changes the campaign's own params: add it to workload.params)",
+			problem(L, n, path,
+				"no scenario has a parameter '%s' (a knob changes the campaign's own params: add it to workload.params)",
 				k->params.items[j].key);
 	}
 	if (!knob_changes(c, k))
@@ -1163,9 +1220,11 @@ static void scenario_batch(struct loader *L, yaml_node_t *n, const char *path, v
 
 static const struct key_spec scenario_analysis_keys[] = {
 	{ "batch_per_rank", KEY_INT, 1, 100000000, 0, AT_S(batch_per_rank),
-	  .doc = { NULL, "the campaign's", "this scenario's own batch per rank (this or `global_batch`), before the campaign's" } },
+	  .doc = { NULL, "the campaign's",
+		   "this scenario's own batch per rank (this or `global_batch`), before the campaign's" } },
 	{ "global_batch", KEY_INT, 1, 2000000000, 0, AT_S(global_batch),
-	  .doc = { NULL, "the campaign's", "this scenario's own global batch (this or `batch_per_rank`), before the campaign's" } },
+	  .doc = { NULL, "the campaign's",
+		   "this scenario's own global batch (this or `batch_per_rank`), before the campaign's" } },
 	KEYS_END
 };
 
@@ -1176,8 +1235,8 @@ static const struct key_spec scenario_keys[] = {
 	{ "nodes", KEY_INT, 1, CAMPAIGN_MAX_NODES, 0, AT_S(nodes), .axis = 1,
 	  .need = "missing required key 'nodes'",
 	  .doc = { NULL, NULL, "nodes (emulated on the local executor)" } },
-	{ "tasks_per_node", KEY_INT, 1, 1024, 1, AT_S(tasks_per_node), .axis = 1,
-	  .doc = { NULL, NULL, "ranks per node" } },
+	{ "tasks_per_node", KEY_INT, 1, CAMPAIGN_MAX_TASKS_PER_NODE, 1, AT_S(tasks_per_node),
+	  .axis = 1, .doc = { NULL, NULL, "ranks per node" } },
 	{ "gpus_per_node", KEY_INT, 0, 64, -1, AT_S(gpus_per_node), .axis = 1,
 	  .doc = { NULL, "`tasks_per_node` for nccl, else 0", "GPUs requested per node" } },
 	{ "backend", KEY_LOAD, .off = AT_S(backend), .load = load_backend,
@@ -1289,9 +1348,9 @@ static void load_matrix(struct loader *L, yaml_node_t *n, const char *path, void
 static const struct key_spec root_keys[] = {
 	{ "campaign", KEY_LOAD, .off = AT(name), .load = load_name,
 	  .need = "missing required key 'campaign' (the campaign's name)",
-	  .doc = { "name", NULL, "the campaign's name; results go to `results/<campaign>/<run-id>/`" } },
-	{ "description", KEY_STRING, .off = AT(description),
-	  .doc = { NULL, NULL, "free text" } },
+	  .doc = { "name", NULL,
+		   "the campaign's name; results go to `results/<campaign>/<run-id>/`" } },
+	{ "description", KEY_STRING, .off = AT(description), .doc = { NULL, NULL, "free text" } },
 	{ "slurm", KEY_MAP, .pass = 1, .sub = slurm_keys },
 	{ "workload", KEY_MAP, .pass = 1, .sub = workload_keys },
 	{ "profile", KEY_MAP, .pass = 1, .sub = profile_keys },
@@ -1299,16 +1358,22 @@ static const struct key_spec root_keys[] = {
 	  .need = "missing required key 'scenarios' (a list of scenarios)",
 	  .doc = { "list (1 to " STR(CAMPAIGN_MAX_SCENARIOS) ")", NULL, "see below" } },
 	{ "matrix", KEY_LOAD, .load = load_matrix, .pass = 2,
-	  .doc = { "map of lists", NULL, "cross product applied to every scenario (see [Matrix](#matrix))" } },
+	  .doc = { "map of lists", NULL,
+		   "cross product applied to every scenario (see [Matrix](#matrix))" } },
 	{ "analysis", KEY_MAP, .pass = 1, .sub = analysis_keys, .after = analysis_batch },
 	{ "store_journal", KEY_LOAD, .off = AT(store_journal), .load = load_journal,
-	  .doc = { "`auto`, `wal` or `delete`", "`auto`", "the run store's SQLite journal: `auto` gives WAL on a local disk and a rollback journal with POSIX locks where other hosts share the results (NFS, Lustre, GPFS...; see `docs/formats.md`); `--store-journal` on the command line wins" } },
+	  .doc = { "`auto`, `wal` or `delete`", "`auto`",
+		   "the run store's SQLite journal: `auto` gives WAL on a local disk and a rollback journal with POSIX locks where other hosts share the results (NFS, Lustre, GPFS...; see `docs/formats.md`); `--store-journal` on the command line wins" } },
 	{ "allow_literal_secrets", KEY_BOOL, .off = AT(allow_literal_secrets),
-	  .doc = { NULL, NULL, "lets an `env` value whose name or content looks secret be written literally (refused otherwise)" } },
+	  .doc = { NULL, NULL,
+		   "lets an `env` value whose name or content looks secret be written literally (refused otherwise)" } },
 	{ "knobs", KEY_LOAD, .load = load_knobs, .pass = 2, .sub = knob_keys,
-	  .doc = { "map: kind → change", NULL, "for `campaign try`: the change that acts on recommendations of that kind. Kinds are those the analysis emits (`communication`, `straggler`, `data_loading`, `io`, `host`, `copies`, `elementwise`, `kernels`, `memory_peak`, `collect`; another is refused, naming them); the change (below) is set in every scenario; a knob with no change, or one that changes nothing (every scenario already has its values), is refused. See [Knobs](#knobs-and-campaign-try)" }, .each = ".<kind>" },
+	  .doc = { "map: kind → change", NULL,
+		   "for `campaign try`: the change that acts on recommendations of that kind. Kinds are those the analysis emits (`communication`, `straggler`, `data_loading`, `io`, `host`, `copies`, `elementwise`, `kernels`, `memory_peak`, `collect`; another is refused, naming them); the change (below) is set in every scenario; a knob with no change, or one that changes nothing (every scenario already has its values), is refused. See [Knobs](#knobs-and-campaign-try)" },
+	  .each = ".<kind>" },
 	{ "variant", KEY_MAP, .pass = 2, .sub = variant_keys, .after = load_variant_change,
-	  .doc = { "`{of, kind, <change>}`", NULL, "written by `campaign try` into a variant run's `campaign.yaml`: the run it varies, the recommendation kind, and the change applied to every scenario (the same keys as a knob)" } },
+	  .doc = { "`{of, kind, <change>}`", NULL,
+		   "written by `campaign try` into a variant run's `campaign.yaml`: the run it varies, the recommendation kind, and the change applied to every scenario (the same keys as a knob)" } },
 	KEYS_END
 };
 
@@ -1494,9 +1559,10 @@ int campaign_load(const char *file, struct campaign *c, struct diags *d)
 	memset(c, 0, sizeof *c);
 	struct stat st;
 	if (stat(file, &st) == 0 && st.st_size > (off_t)MAX_FILE_BYTES) {
-		diags_add(d, 0, 0, "",
-			  "%lld bytes, over the 4 MiB a campaign file may have (a campaign is a few KB: generate scenarios with matrix:, keep data in files the workload reads)",
-			  (long long) st.st_size);
+		diags_add(
+			d, 0, 0, "",
+			"%lld bytes, over the 4 MiB a campaign file may have (a campaign is a few KB: generate scenarios with matrix:, keep data in files the workload reads)",
+			(long long) st.st_size);
 		return ERR_USAGE;
 	}
 	int rc = fsio_read(file, MAX_FILE_BYTES, &data, &len);
@@ -1635,17 +1701,19 @@ static void check_scenario(struct loader *L, const struct scenario *o, size_t i,
 	char p[128];
 	snprintf(p, sizeof p, "scenarios[%zu].name", i);
 	if (!is_safe_name(o->name))
-		diags_add(L->d, o->line, o->col, p,
-			  "\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)",
-			  o->name);
+		diags_add(
+			L->d, o->line, o->col, p,
+			"\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)",
+			o->name);
 	for (size_t j = 0; j < i; j++)
 		if (!strcmp(c->scenarios[j].name, o->name))
 			diags_add(L->d, o->line, o->col, p, "duplicate scenario name \"%.64s\"",
 				  o->name);
 	if (!strncmp(o->name, FABRIC_PROBE_PREFIX, strlen(FABRIC_PROBE_PREFIX)))
-		diags_add(L->d, o->line, o->col, p,
-			  "\"%.64s\": names starting with %s are the fabric probes' (analysis.fabric_probe); choose another name",
-			  o->name, FABRIC_PROBE_PREFIX);
+		diags_add(
+			L->d, o->line, o->col, p,
+			"\"%.64s\": names starting with %s are the fabric probes' (analysis.fabric_probe); choose another name",
+			o->name, FABRIC_PROBE_PREFIX);
 	if (!strcmp(o->backend, "nccl") && o->gpus_per_node == 0)
 		diags_add(L->d, o->line, o->col, p, "backend nccl needs gpus_per_node >= 1");
 	yaml_node_t *wl = map_get(L, root, "workload");
@@ -1775,7 +1843,8 @@ static void doc_type(struct strbuf *sb, const struct key_spec *k)
 			strbuf_addf(sb, "%s%s", i ? ", " : "", keys[i]);
 		strbuf_adds(sb, "}`");
 	} else if (k->type == KEY_THRESHOLDS) {
-		strbuf_addf(sb, "number %g–%g", ana_threshold_keys[0].min, ana_threshold_keys[0].max);
+		strbuf_addf(sb, "number %g–%g", ana_threshold_keys[0].min,
+			    ana_threshold_keys[0].max);
 	} else {
 		strbuf_adds(sb, "string");
 	}
@@ -1815,8 +1884,8 @@ static void doc_rows(FILE *out, const struct key_spec *t, const char *prefix)
 			struct strbuf type = STRBUF_INIT, def = STRBUF_INIT;
 			doc_type(&type, t);
 			doc_default(&def, t);
-			fprintf(out, "| `%s` | %s | %s | %s |\n", path, strbuf_str(&type), strbuf_str(&def),
-				t->doc.meaning);
+			fprintf(out, "| `%s` | %s | %s | %s |\n", path, strbuf_str(&type),
+				strbuf_str(&def), t->doc.meaning);
 			strbuf_free(&type);
 			strbuf_free(&def);
 		}
