@@ -1081,14 +1081,11 @@ static const struct key_spec knob_keys[] = {
 	KEYS_END
 };
 
-/* Mapping n of knob k at path: its keys among allowed's, its change read. */
-static void load_knob_body(struct loader *L, yaml_node_t *n, const char *path,
-			   const struct key_spec *allowed, struct knob *k)
+/* Mapping n (its keys checked) of knob k at path: its change read. */
+static void knob_change(struct loader *L, yaml_node_t *n, const char *path, struct knob *k)
 {
 	k->line = (int)n->start_mark.line + 1;
 	k->col = (int)n->start_mark.column + 1;
-	if (keys_check(L, n, path, allowed) < 0)
-		return;
 	size_t before = L->d->n;
 	keys_load(L, n, path, knob_keys, k);
 	/* a change given but refused (said) is not a knob without one */
@@ -1096,6 +1093,14 @@ static void load_knob_body(struct loader *L, yaml_node_t *n, const char *path,
 	    !k->batch_per_rank)
 		problem(L, n, path,
 			"a knob needs a change: params, env, tasks_per_node or analysis.batch_per_rank");
+}
+
+/* Mapping n of knob k at path: its keys among allowed's, its change read. */
+static void load_knob_body(struct loader *L, yaml_node_t *n, const char *path,
+			   const struct key_spec *allowed, struct knob *k)
+{
+	if (keys_check(L, n, path, allowed) == 0)
+		knob_change(L, n, path, k);
 }
 
 static void load_knobs(struct loader *L, yaml_node_t *n, const char *path, void *at)
@@ -1147,12 +1152,11 @@ static const struct key_spec variant_keys[] = {
 	KEYS_END
 };
 
-/* variant's change, read as a knob's into c->variant; the mapping's keys are checked a
- * second time, as they always were (an unknown or duplicate key is said twice). */
+/* variant's change (its keys checked as the section's), read as a knob's into c->variant. */
 static void load_variant_change(struct loader *L, yaml_node_t *n, const char *path, void *base)
 {
 	struct campaign *c = base;
-	load_knob_body(L, n, path, variant_keys, &c->variant);
+	knob_change(L, n, path, &c->variant);
 }
 
 
