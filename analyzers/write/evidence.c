@@ -31,6 +31,12 @@ const char *evidence_share_words(enum share_kind k, enum verdict_basis basis, in
 	return "?";
 }
 
+/* The verb after evidence_share_words: "takes", or "take" for a plural. */
+static const char *takes(enum share_kind k, enum verdict_basis basis)
+{
+	return k == SHARE_COPIES || (k == SHARE_COMPUTE && basis == BASIS_GPU) ? "take" : "takes";
+}
+
 const char *evidence_cause_words(enum straggler_cause k)
 {
 	switch (k) {
@@ -170,12 +176,12 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	const struct verdict_out *v = &s->outcome.v;
 	enum verdict_basis b = s->outcome.basis;
 	int str = has_straggler(s);
-	strbuf_addf(sb, "%s%s takes %.1f %% of %s, the largest share",
+	strbuf_addf(sb, "%s%s %s %.1f %% of %s, the largest share",
 		    evidence_share_words(v->share, b, str),
 		    v->verdict == VERDICT_MEMORY && v->share == SHARE_COMPUTE
 			    ? ", mostly elementwise (memory-bandwidth-bound) work,"
 			    : "",
-		    v->pct, b == BASIS_GPU ? "the GPU's time" : "step time");
+		    takes(v->share, b), v->pct, b == BASIS_GPU ? "the GPU's time" : "step time");
 	if (v->share == SHARE_PEER_WAIT)
 		straggler_said(sb, s);
 	else if (str && b == BASIS_HOST && v->share == s->outcome.wait_to)
@@ -194,8 +200,9 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	flags_said(sb, v, b);
 	if (v->borderline == BORDERLINE_NEAR)
 		strbuf_addf(sb,
-			    "; **borderline**: %s takes %.1f %%, within %.0f %% of it, so %s is nearly as likely",
-			    evidence_share_words(v->runner_share, b, str), v->runner_pct,
+			    "; **borderline**: %s %s %.1f %%, within %.0f %% of it, so %s is nearly as likely",
+			    evidence_share_words(v->runner_share, b, str), takes(v->runner_share, b),
+			    v->runner_pct,
 			    100 * VERDICT_NEAR, verdict_name(v->runner_up));
 	else if (v->borderline)
 		strbuf_addf(sb,

@@ -105,6 +105,7 @@ N() { json "$nrun/summary.json" "j['scenarios'][0]$1"; }
 check gpu_nsys_no_steps_analysed [ "$(N '["analysed"]'),$(N '["step_boundaries"]'),$(N '["verdict_basis"]')" = "True,False,gpu" ]
 check gpu_nsys_no_steps_memory_bound [ "$(N '["verdict"]')" = memory-bound ]
 check gpu_nsys_no_steps_copies_share [ "$(N '["gpu_shares_pct"]["memcpy"]'),$(N '["gpu_shares_pct"]["compute"]')" = "90.0,10.0" ]
+check gpu_nsys_copies_plural grep -q "^\*\*memory-bound\*\*: exposed host-device copies take 90.0 % of the GPU's time, the largest share" "$nrun/BOTTLENECK_ANALYSIS.md"
 check gpu_nsys_no_step_statistics [ "$(N '["step_time_ms"]'),$(N '["throughput"]')" = "None,None" ]
 check gpu_nsys_no_steps_said grep -q "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the verdict come from the GPU timeline over the profiled window (10.00 ms per rank)" "$nrun/BOTTLENECK_ANALYSIS.md"
 
