@@ -55,7 +55,7 @@ BINS += bin/campaign-trainer-gpu
 endif
 
 .PHONY: all deps check-deps check check-sanitized unit e2e quick failed test demo bench fuzz install docs docs-keys \
-	clean gpu-kit deb check-packaging
+	clean gpu-kit deb check-packaging hooks
 all: $(BINS)
 
 # What is missing, in one apt-get call (tests/tools/deps.sh, one caller at a time).
@@ -312,6 +312,10 @@ $(B)/doc/_campaign: bin/campaign
 # when a site has one (docs/install.md).
 MODULEFILESDIR ?= $(PREFIX)/share/modulefiles
 SYSCONFDIR     ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+
+# The commit-msg hook of .githooks/ (subjects of at most 72 characters): once per clone.
+hooks:
+	git config core.hooksPath .githooks
 
 # docs/campaign-format.md's key tables, written by campaign from the loader's key tables
 # (campaign help --keys, orchestrator/campaign/campaign_load.c); tests/e2e/cli.sh fails
