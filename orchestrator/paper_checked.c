@@ -2,6 +2,7 @@
 #include "paper_table.h"
 
 #include "analyzers/summary_keys.h"
+#include "analyzers/write/checked_text.h"
 #include "orchestrator/variant.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
@@ -28,7 +29,7 @@ static void add_rows(struct paper_table *t, json_t *summary, const char *const *
 		char **row = paper_table_row(t);
 		for (int k = 0; k < nlead; k++)
 			row[k] = xstrdup(lead[k]);
-		variant_check_cells(e, "%.2f", row + nlead);
+		checked_cells(e, "%.2f", row + nlead);
 	}
 }
 

@@ -227,37 +227,6 @@ json_t *variant_info(json_t *sv, const char *dv)
 	return out;
 }
 
-static char *ms_cell(json_t *v, const char *num_fmt)
-{
-	struct strbuf sb = STRBUF_INIT;
-	if (json_is_number(v))
-		strbuf_addf(&sb, num_fmt, json_number_value(v));
-	else
-		strbuf_adds(&sb, "n/a");
-	return strbuf_detach(&sb);
-}
-
-void variant_check_cells(json_t *entry, const char *num_fmt, char *cells[VARIANT_CHECK_CELLS])
-{
-	static const char *const ms[] = { SK_PARENT_STEP_MS, SK_PREDICTED_STEP_MS,
-					  SK_MEASURED_STEP_MS };
-	json_t *lo = json_object_get(entry, SK_CI_LOW), *hi = json_object_get(entry, SK_CI_HIGH);
-	const char *outcome = jsonio_str(entry, SK_OUTCOME);
-	cells[0] = xstrdup(jsonio_str(entry, SK_SCENARIO));
-	for (int i = 0; i < 3; i++)
-		cells[1 + i] = ms_cell(json_object_get(entry, ms[i]), num_fmt);
-	if (json_is_number(lo) && json_is_number(hi)) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, num_fmt, json_number_value(lo));
-		strbuf_adds(&sb, " to ");
-		strbuf_addf(&sb, num_fmt, json_number_value(hi));
-		cells[4] = strbuf_detach(&sb);
-	} else {
-		cells[4] = xstrdup("n/a");
-	}
-	cells[5] = xstrdup(*outcome ? outcome : "n/a");
-}
-
 static void knob_leaves(json_t *v, const char *path, struct strbuf *out)
 {
 	const char *key;

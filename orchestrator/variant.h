@@ -53,12 +53,6 @@ json_t *variant_read(const char *run_dir);
  * (sv), else its variant.json (in run_dir dv: analysed before summary.json
  * said so); NULL when neither (a new reference). */
 json_t *variant_info(json_t *sv, const char *dv);
-/* The cells of one checked_predictions entry of a summary.json: scenario,
- * parent, predicted and measured ms (each printed with num_fmt, e.g.
- * "%.2f"), the interval ("LO to HI", both with num_fmt) and the outcome;
- * "n/a" for a null or missing value. Each malloc'ed. */
-enum { VARIANT_CHECK_CELLS = 6 };
-void variant_check_cells(json_t *entry, const char *num_fmt, char *cells[VARIANT_CHECK_CELLS]);
 /* A knob (summary.json's variant.knob) in one line, each value at its dotted
  * path in the order the file holds them: "params.ddp=bucketed, tasks_per_node=4". */
 void variant_knob_text(json_t *knob, struct strbuf *out);

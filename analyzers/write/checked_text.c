@@ -30,12 +30,17 @@ void checked_miss_write(struct strbuf *sb, const struct ana_check *c)
 	const struct check_miss *w = &c->miss;
 	int t = w->target, grew = w->grew;
 	if (!w->known) {
-		strbuf_adds(sb, "Where the predicted time went cannot be said: the shares of step time of the parent or of the variant are unknown.");
+		strbuf_adds(
+			sb,
+			"Where the predicted time went cannot be said: the shares of step time of the parent or of the variant are unknown.");
 		return;
 	}
 	strbuf_addf(sb, "Predicted %.2f ms, measured %.2f ms:", c->predicted_ms, c->measured_ms);
 	if (t >= 0)
-		strbuf_addf(sb, " %s went from %.2f to %.2f ms per step (the prediction took all of it off)", check_share_names[t], w->before_ms[t], w->after_ms[t]);
+		strbuf_addf(
+			sb,
+			" %s went from %.2f to %.2f ms per step (the prediction took all of it off)",
+			check_share_names[t], w->before_ms[t], w->after_ms[t]);
 	if (grew >= 0)
 		strbuf_addf(sb, "%s %s grew from %.2f to %.2f ms per step",
 			    t >= 0 ? ", while" : "", check_share_names[grew], w->before_ms[grew],
@@ -82,43 +87,75 @@ json_t *checked_json(const struct ana_variant *v)
 	return a;
 }
 
-static void md_ms(struct strbuf *md, double v, int known)
+static char *ms_cell(json_t *v, const char *num_fmt)
 {
-	if (known)
-		strbuf_addf(md, " %.2f |", v);
+	struct strbuf sb = STRBUF_INIT;
+	if (json_is_number(v))
+		strbuf_addf(&sb, num_fmt, json_number_value(v));
 	else
-		strbuf_adds(md, " n/a |");
+		strbuf_adds(&sb, "n/a");
+	return strbuf_detach(&sb);
+}
+
+void checked_cells(json_t *entry, const char *num_fmt, char *cells[CHECKED_CELLS])
+{
+	static const char *const ms[] = { SK_PARENT_STEP_MS, SK_PREDICTED_STEP_MS,
+					  SK_MEASURED_STEP_MS };
+	json_t *lo = json_object_get(entry, SK_CI_LOW), *hi = json_object_get(entry, SK_CI_HIGH);
+	const char *outcome = jsonio_str(entry, SK_OUTCOME);
+	cells[0] = xstrdup(jsonio_str(entry, SK_SCENARIO));
+	for (int i = 0; i < 3; i++)
+		cells[1 + i] = ms_cell(json_object_get(entry, ms[i]), num_fmt);
+	if (json_is_number(lo) && json_is_number(hi)) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, num_fmt, json_number_value(lo));
+		strbuf_adds(&sb, " to ");
+		strbuf_addf(&sb, num_fmt, json_number_value(hi));
+		cells[4] = strbuf_detach(&sb);
+	} else {
+		cells[4] = xstrdup("n/a");
+	}
+	cells[5] = xstrdup(*outcome ? outcome : "n/a");
+}
+
+/* The table's rows: summary.json's entries, as compare and the paper print them. */
+static void md_rows(struct strbuf *md, const struct ana_variant *v)
+{
+	json_t *a = checked_json(v), *e;
+	size_t i;
+	json_array_foreach(a, i, e) {
+		char *c[CHECKED_CELLS];
+		checked_cells(e, "%.2f", c);
+		strbuf_adds(md, "|");
+		for (int k = 0; k < CHECKED_CELLS; k++) {
+			strbuf_addf(md, " %s |", c[k]);
+			free(c[k]);
+		}
+		strbuf_addch(md, '\n');
+	}
+	json_decref(a);
 }
 
 void checked_md(struct strbuf *md, const struct ana_variant *v)
 {
 	if (!v->of)
 		return;
-	strbuf_addf(md, "## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (a ceiling: the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms; confirmed when the prediction lies in the interval or within %.0f %% of the measured median, within noise when the interval holds no change.\n\n"
-		    "| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome |\n|---|---:|---:|---:|---|---|\n",
-		    v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT);
-	for (size_t i = 0; i < v->n; i++) {
-		const struct ana_check *c = &v->checks[i];
-		int m = c->outcome != CHECK_UNMEASURED;
-		strbuf_addf(md, "| %s |", c->scenario);
-		md_ms(md, c->parent_median_ms, c->parent_median_ms > 0);
-		md_ms(md, c->predicted_ms, c->predicted_ms >= 0);
-		md_ms(md, c->measured_ms, m);
-		if (m)
-			strbuf_addf(md, " %.2f to %.2f |", c->lo_ms, c->hi_ms);
-		else
-			strbuf_adds(md, " n/a |");
-		strbuf_addf(md, " %s |\n", check_outcome_name(c->outcome));
-	}
+	strbuf_addf(
+		md,
+		"## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (a ceiling: the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms; confirmed when the prediction lies in the interval or within %.0f %% of the measured median, within noise when the interval holds no change.\n\n"
+		"| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome |\n|---|---:|---:|---:|---|---|\n",
+		v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT);
+	md_rows(md, v);
 	strbuf_adds(md, "\n");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ana_check *c = &v->checks[i];
 		if (c->variant_batch)
-			strbuf_addf(md,
-				    "- **%s**: the knob changed the global batch from %ld to %ld sample%s: measured times are the variant's steps x %ld/%ld (the time of the parent's batch).\n",
-				    c->scenario, c->parent_batch, c->variant_batch,
-				    c->variant_batch == 1 ? "" : "s", c->parent_batch,
-				    c->variant_batch);
+			strbuf_addf(
+				md,
+				"- **%s**: the knob changed the global batch from %ld to %ld sample%s: measured times are the variant's steps x %ld/%ld (the time of the parent's batch).\n",
+				c->scenario, c->parent_batch, c->variant_batch,
+				c->variant_batch == 1 ? "" : "s", c->parent_batch,
+				c->variant_batch);
 		if (c->missed) {
 			strbuf_addf(md, "- **%s**: ", c->scenario);
 			checked_miss_write(md, c);
@@ -126,8 +163,10 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 		}
 		if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&
 		    c->hi_ms - c->lo_ms > CHECK_WIDE_PCT / 100 * c->measured_ms)
-			strbuf_addf(md, "- **%s**: the interval is wide (%.0f %% of the measured median): its steps vary much, and an outcome inside it says little; more active steps narrow it.\n", c->scenario,
-				    100 * (c->hi_ms - c->lo_ms) / c->measured_ms);
+			strbuf_addf(
+				md,
+				"- **%s**: the interval is wide (%.0f %% of the measured median): its steps vary much, and an outcome inside it says little; more active steps narrow it.\n",
+				c->scenario, 100 * (c->hi_ms - c->lo_ms) / c->measured_ms);
 	}
 	strbuf_adds(md, "\n");
 }

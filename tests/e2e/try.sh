@@ -75,6 +75,8 @@ for ext in tex csv md; do check "try_paper_table_$ext" [ -s "$T/checked_predicti
 check try_paper_tex_row grep -qxF -- "$(checked_row %.2f ' & ' ' \\')" "$T/checked_predictions.tex"
 check try_paper_csv_row grep -qxF -- "$(checked_row %.2f , '')" "$T/checked_predictions.csv"
 check try_paper_md_row grep -qxF -- "| $(checked_row %.2f ' | ' ' |')" "$T/checked_predictions.md"
+# the report's table and the paper's are one formatter over summary.json: the same rows
+check try_report_rows_are_paper_rows bash -c 'diff <(awk "/^## /{in_=/^## Predicted and measured/} in_ && /^\| /" "$1/BOTTLENECK_ANALYSIS.md" | tail -n +2) <(grep "^| " "$2" | tail -n +2)' _ "$child" "$T/checked_predictions.md"
 check try_paper_caption grep -qF "\\caption{Predictions checked by campaign try: run $cid applies the knob for the communication recommendations of run $pid (params.ddp=bucketed) to every scenario;" "$T/checked_predictions.tex"
 check try_paper_rows_all python3 "$ROOT/tests/tools/checked_views.py" tex-rows "$T/checked_predictions.tex" "$child/summary.json"
 check try_paper_manifest grep -q "  tables/checked_predictions.tex$" "$child/paper/MANIFEST.sha256"

@@ -6,6 +6,7 @@
 
 #include "orchestrator/paper_table.h"
 #include "analyzers/checked.h"
+#include "analyzers/write/checked_text.h"
 #include "orchestrator/variant.h"
 #include "util/fsio.h"
 #include "util/run_layout.h"
@@ -15,14 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void cells(json_t *e, const char *fmt, char *c[VARIANT_CHECK_CELLS])
+static void cells(json_t *e, const char *fmt, char *c[CHECKED_CELLS])
 {
-	variant_check_cells(e, fmt, c);
+	checked_cells(e, fmt, c);
 }
 
-static void free_cells(char *c[VARIANT_CHECK_CELLS])
+static void free_cells(char *c[CHECKED_CELLS])
 {
-	for (int k = 0; k < VARIANT_CHECK_CELLS; k++)
+	for (int k = 0; k < CHECKED_CELLS; k++)
 		free(c[k]);
 }
 
@@ -32,7 +33,7 @@ static void check_cells_numbers_and_words(void)
 			      "comm-1n", "kind", "communication", "parent_step_ms", 81.133,
 			      "predicted_step_ms", 25.707, "measured_step_ms", 47.253, "ci_low",
 			      42.302, "ci_high", 52.052, "outcome", "worse than predicted", "miss");
-	char *c[VARIANT_CHECK_CELLS];
+	char *c[CHECKED_CELLS];
 	cells(e, "%.2f", c);
 	CHECK_STR(c[0], "comm-1n");
 	CHECK_STR(c[1], "81.13");
@@ -54,7 +55,7 @@ static void check_cells_nulls_are_na(void)
 	json_t *e = json_pack("{s:s, s:f, s:n, s:n, s:n, s:f, s:s}", "scenario", "io-2n",
 			      "parent_step_ms", 12.5, "predicted_step_ms", "measured_step_ms",
 			      "ci_low", "ci_high", 3.0, "outcome", "not measured");
-	char *c[VARIANT_CHECK_CELLS];
+	char *c[CHECKED_CELLS];
 	cells(e, "%.2f", c);
 	CHECK_STR(c[1], "12.50");
 	CHECK_STR(c[2], "n/a");
