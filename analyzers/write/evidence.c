@@ -201,9 +201,9 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	if (v->borderline == BORDERLINE_NEAR)
 		strbuf_addf(sb,
 			    "; **borderline**: %s %s %.1f %%, within %.0f %% of it, so %s is nearly as likely",
-			    evidence_share_words(v->runner_share, b, str), takes(v->runner_share, b),
-			    v->runner_pct,
-			    100 * VERDICT_NEAR, verdict_name(v->runner_up));
+			    evidence_share_words(v->runner_share, b, str),
+			    takes(v->runner_share, b), v->runner_pct, 100 * VERDICT_NEAR,
+			    verdict_name(v->runner_up));
 	else if (v->borderline)
 		strbuf_addf(sb,
 			    "; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld step%s, so %s is nearly as likely",
