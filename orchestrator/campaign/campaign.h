@@ -1,7 +1,8 @@
 /* campaign: the in-memory model of a campaign file after validation, with
  * every default applied and the matrix expanded into concrete scenarios.
- * Loading (libyaml) lives in campaign_load.c; this module owns the types,
- * defaults, placeholder names and freeing. It knows nothing of backends. */
+ * Loading (libyaml) lives in campaign_load.c and load_*.c; this module owns
+ * the types, defaults, placeholder names and freeing. It knows nothing of
+ * backends. */
 #ifndef CAMPAIGN_CAMPAIGN_H
 #define CAMPAIGN_CAMPAIGN_H
 

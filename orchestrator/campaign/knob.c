@@ -1,5 +1,5 @@
 /* knob: applying a knob (campaign.h) to a campaign's scenarios, and telling
- * whether it changes anything; loading knobs lives in campaign_load.c. */
+ * whether it changes anything; loading knobs lives in load_knobs.c. */
 #include "campaign.h"
 
 #include "util/strbuf.h"

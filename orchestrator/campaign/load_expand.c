@@ -1,0 +1,255 @@
+/* load_expand: the scenarios as written crossed with the matrix into the campaign's scenarios
+ * (names, defaults, the workload's env and params), the fabric probes, and the checks that
+ * need the expanded scenarios: safe unique names, nccl's GPUs, placeholders, the baseline. */
+#include "load_internal.h"
+
+#include "placeholder.h"
+#include "util/quote.h"
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct name_ctx {
+	struct loader *L;
+	const size_t *idx;
+	const struct scenario *s;
+};
+
+static int name_lookup(void *vctx, const char *name, struct strbuf *out)
+{
+	struct name_ctx *x = vctx;
+	for (size_t a = 0; a < x->L->n_axes; a++) {
+		if (!strcmp(x->L->axes[a].key, name)) {
+			strbuf_adds(out, x->L->axes[a].values.v[x->idx[a]]);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int apply_axis(struct scenario *o, const char *key, const char *val)
+{
+	const struct key_spec *k = axis_key(key);
+	char *end;
+	long v = strtol(val, &end, 10);
+	if (!k) {
+		kvlist_set(&o->params, key, val);
+	} else if (k->type == KEY_INT) {
+		if (!*val || *end || v < (long)k->min || v > (long)k->max)
+			return -1;
+		*(int *)((char *)o + k->off) = (int)v;
+	} else { /* the backend */
+		char **s = (char **)((char *)o + k->off);
+		if (!is_backend(val))
+			return -1;
+		free(*s);
+		*s = xstrdup(val);
+	}
+	return 0;
+}
+
+static void build_one(struct loader *L, const struct scenario *s, const size_t *idx,
+		      struct scenario *o, yaml_node_t *mx)
+{
+	struct campaign *c = L->c;
+	o->nodes = s->nodes;
+	o->tasks_per_node = s->tasks_per_node;
+	o->gpus_per_node = s->gpus_per_node;
+	o->batch_per_rank = s->batch_per_rank;
+	o->global_batch = s->global_batch;
+	o->backend = xstrdup(s->backend);
+	o->line = s->line;
+	o->col = s->col;
+	kvlist_copy(&o->env, &c->workload.env);
+	for (size_t i = 0; i < s->env.n; i++)
+		kvlist_set(&o->env, s->env.items[i].key, s->env.items[i].value);
+	kvlist_copy(&o->params, &c->workload.params);
+	for (size_t i = 0; i < s->params.n; i++)
+		kvlist_set(&o->params, s->params.items[i].key, s->params.items[i].value);
+	struct strbuf name = STRBUF_INIT;
+	int templated = strstr(s->name, "{{") != NULL;
+	for (size_t a = 0; a < L->n_axes; a++) {
+		const char *val = L->axes[a].values.v[idx[a]];
+		if (apply_axis(o, L->axes[a].key, val) < 0)
+			problem(L, mx, "matrix", "%s: \"%.40s\" is not a valid value",
+				L->axes[a].key, val);
+		if (!templated)
+			strbuf_addf(&name, "%s%s", a ? "-" : "", val);
+	}
+	if (templated) {
+		struct name_ctx nx = { L, idx, s };
+		char bad[128];
+		if (placeholder_expand(s->name, name_lookup, &nx, &name, bad, sizeof bad) < 0)
+			diags_add(L->d, s->line, s->col, "name",
+				  "placeholder {{%s}} in a scenario name must be a matrix key",
+				  bad);
+		o->name = strbuf_detach(&name);
+	} else {
+		struct strbuf full = STRBUF_INIT;
+		strbuf_addf(&full, "%s%s%s", s->name, name.len ? "-" : "", strbuf_str(&name));
+		o->name = strbuf_detach(&full);
+		strbuf_free(&name);
+	}
+	if (o->gpus_per_node < 0)
+		o->gpus_per_node = !strcmp(o->backend, "nccl") ? o->tasks_per_node : 0;
+	o->time = xstrdup(s->time ? s->time : c->slurm.time);
+	slurm_time_parse(o->time, &o->time_limit_s);
+}
+
+struct check_ctx {
+	const struct kvlist *params;
+};
+
+static int check_lookup(void *vctx, const char *name, struct strbuf *out)
+{
+	struct check_ctx *x = vctx;
+	(void)out;
+	return placeholder_is_builtin(name) || kvlist_get(x->params, name) ? 0 : -1;
+}
+
+static void check_words(struct loader *L, const struct argv *w, const struct kvlist *params,
+			yaml_node_t *where, const char *path, const char *scen)
+{
+	struct check_ctx x = { params };
+	for (size_t i = 0; i < w->n; i++) {
+		struct strbuf sink = STRBUF_INIT;
+		char bad[128];
+		if (placeholder_expand(w->v[i], check_lookup, &x, &sink, bad, sizeof bad) < 0) {
+			if (!strcmp(bad, "{{"))
+				problem(L, where, path, "unterminated placeholder in \"%.60s\"",
+					w->v[i]);
+			else
+				problem(L, where, path,
+					"unknown placeholder {{%s}} (scenario %s; define it under workload.params)",
+					bad, scen);
+		}
+		strbuf_free(&sink);
+	}
+}
+
+static void check_scenario(struct loader *L, const struct scenario *o, size_t i, yaml_node_t *root)
+{
+	struct campaign *c = L->c;
+	char p[128];
+	snprintf(p, sizeof p, "scenarios[%zu].name", i);
+	if (!is_safe_name(o->name))
+		diags_add(
+			L->d, o->line, o->col, p,
+			"\"%.64s\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)",
+			o->name);
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(c->scenarios[j].name, o->name))
+			diags_add(L->d, o->line, o->col, p, "duplicate scenario name \"%.64s\"",
+				  o->name);
+	if (!strncmp(o->name, FABRIC_PROBE_PREFIX, strlen(FABRIC_PROBE_PREFIX)))
+		diags_add(
+			L->d, o->line, o->col, p,
+			"\"%.64s\": names starting with %s are the fabric probes' (analysis.fabric_probe); choose another name",
+			o->name, FABRIC_PROBE_PREFIX);
+	if (!strcmp(o->backend, "nccl") && o->gpus_per_node == 0)
+		diags_add(L->d, o->line, o->col, p, "backend nccl needs gpus_per_node >= 1");
+	yaml_node_t *wl = map_get(L, root, "workload");
+	check_words(L, &c->workload.command, &o->params, map_get(L, wl, "command"),
+		    "workload.command", o->name);
+	for (size_t k = 0; k < c->workload.n_setup; k++)
+		check_words(L, &c->workload.setup[k], &o->params, map_get(L, wl, "setup"),
+			    "workload.setup", o->name);
+	struct argv vals = { 0 };
+	for (size_t k = 0; k < o->env.n; k++)
+		if (o->env.items[k].value)
+			argv_push(&vals, o->env.items[k].value);
+	check_words(L, &vals, &o->params, map_get(L, wl, "env") ? map_get(L, wl, "env") : root,
+		    "env", o->name);
+	argv_free(&vals);
+}
+
+static void default_command(struct campaign *c)
+{
+	const char *w[] = { "{{trainer}}",      "--backend", "{{backend}}", "--warmup-steps",
+			    "{{warmup_steps}}", "--steps",   "{{steps}}",   "--metrics-dir",
+			    "{{metrics_dir}}",  NULL };
+	for (int i = 0; w[i]; i++)
+		argv_push(&c->workload.command, w[i]);
+}
+
+/* One fabric probe per node count and backend of the training scenarios
+ * (analysis.fabric_probe): the reference trainer's all-reduce over sizes on
+ * as many ranks per node as the widest of them, with its env and time. */
+static void add_probes(struct campaign *c)
+{
+	size_t n = c->n_scenarios;
+	for (size_t i = 0; i < n; i++) {
+		const struct scenario *s = &c->scenarios[i];
+		char name[96];
+		snprintf(name, sizeof name, FABRIC_PROBE_PREFIX "%s-%dn", s->backend, s->nodes);
+		struct scenario *p = (struct scenario *)campaign_find(c, name);
+		if (p) {
+			if (s->tasks_per_node > p->tasks_per_node)
+				p->tasks_per_node = s->tasks_per_node,
+				p->gpus_per_node = s->gpus_per_node;
+			continue;
+		}
+		c->scenarios = xrealloc(c->scenarios, (c->n_scenarios + 1) * sizeof *c->scenarios);
+		s = &c->scenarios[i];
+		p = &c->scenarios[c->n_scenarios++];
+		memset(p, 0, sizeof *p);
+		p->name = xstrdup(name);
+		p->nodes = s->nodes, p->tasks_per_node = s->tasks_per_node,
+		p->gpus_per_node = s->gpus_per_node;
+		p->backend = xstrdup(s->backend);
+		p->time = xstrdup("00:10:00");
+		slurm_time_parse(p->time, &p->time_limit_s);
+		kvlist_copy(&p->env, &s->env);
+		kvlist_copy(&p->params, &s->params);
+		p->line = s->line, p->col = s->col;
+		p->probe = 1;
+		const char *w[] = {
+			"{{trainer}}",   "--backend",       "{{backend}}", "--fabric-probe",
+			"--metrics-dir", "{{metrics_dir}}", NULL
+		};
+		for (int k = 0; w[k]; k++)
+			argv_push(&p->command, w[k]);
+	}
+}
+
+void campaign_expand(struct loader *L, yaml_node_t *root)
+{
+	struct campaign *c = L->c;
+	struct scenario *raw = L->raw;
+	size_t n_raw = L->n_raw;
+	yaml_node_t *mx = map_get(L, root, "matrix");
+	size_t combos = 1;
+	for (size_t a = 0; a < L->n_axes; a++) {
+		combos *= L->axes[a].values.n;
+		if (combos * n_raw > CAMPAIGN_MAX_SCENARIOS) {
+			problem(L, mx, "matrix", "expands to more than %d scenarios",
+				CAMPAIGN_MAX_SCENARIOS);
+			return;
+		}
+	}
+	if (c->workload.command.n == 0)
+		default_command(c);
+	c->scenarios = xcalloc(n_raw * combos, sizeof *c->scenarios);
+	size_t *idx = xcalloc(L->n_axes + 1, sizeof *idx);
+	for (size_t r = 0; r < n_raw; r++) {
+		for (size_t k = 0; k < combos; k++) {
+			size_t rem = k;
+			for (size_t a = L->n_axes; a-- > 0;) {
+				idx[a] = rem % L->axes[a].values.n;
+				rem /= L->axes[a].values.n;
+			}
+			struct scenario *o = &c->scenarios[c->n_scenarios];
+			build_one(L, &raw[r], idx, o, mx);
+			check_scenario(L, o, c->n_scenarios, root);
+			c->n_scenarios++;
+		}
+	}
+	free(idx);
+	if (c->analysis.fabric_probe)
+		add_probes(c);
+	yaml_node_t *an = map_get(L, root, "analysis");
+	if (c->analysis.baseline && !campaign_find(c, c->analysis.baseline))
+		problem(L, map_get(L, an, "baseline"), "analysis.baseline",
+			"no scenario is named \"%.64s\"", c->analysis.baseline);
+}

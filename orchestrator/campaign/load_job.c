@@ -1,0 +1,220 @@
+/* load_job: the tables of what every job is and runs: slurm (the sbatch options), workload
+ * (the command, its env, setup and params, the launcher) and profile (the profilers and the
+ * monitor), with the loaders of their own values. */
+#include "load_internal.h"
+
+#include "jobspec.h"
+#include "util/quote.h"
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void load_extra(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	struct argv *extra = at;
+	if (as_list(L, v, path, extra) < 0)
+		return;
+	for (size_t i = 0; i < extra->n; i++) {
+		const char *e = extra->v[i], *val;
+		char list[256];
+		if (strncmp(e, "--", 2) || !is_safe_token(e + 2))
+			problem(L, v, path,
+				"\"%.64s\" is not an sbatch long option of safe characters (e.g. --exclusive, --mem=0)",
+				e);
+		else if (job_spec_extra(e, &val) < 0)
+			problem(L, v, path,
+				"\"%.64s\" is not an option campaign passes on (supported: %s; the job's output, name, nodes, tasks and time are campaign's)",
+				e, job_spec_extras(list, sizeof list));
+	}
+}
+
+const struct key_spec slurm_keys[] = {
+	{ "account", KEY_LOAD, .off = AT(slurm.account), .load = load_token,
+	  .doc = { "sbatch token", NULL,
+		   "`#SBATCH --account`; omitted when absent; `SBATCH_ACCOUNT` in the submitting environment wins" } },
+	{ "partition", KEY_LOAD, .off = AT(slurm.partition), .load = load_token,
+	  .doc = { "sbatch token", NULL,
+		   "`#SBATCH --partition`; omitted when absent; `SBATCH_PARTITION` in the submitting environment wins" } },
+	{ "qos", KEY_LOAD, .off = AT(slurm.qos), .load = load_token,
+	  .doc = { "sbatch token", NULL,
+		   "`#SBATCH --qos`; omitted when absent; `SBATCH_QOS` in the submitting environment wins" } },
+	{ "time", KEY_LOAD, .off = AT(slurm.time), .load = load_time, .str_def = "00:30:00",
+	  .pass = 1, .doc = { "SLURM time", NULL, "time limit of every scenario" } },
+	{ "constraint", KEY_LOAD, .off = AT(slurm.constraint), .load = load_token,
+	  .doc = { "sbatch token", NULL,
+		   "`#SBATCH --constraint`; omitted when absent; `SBATCH_CONSTRAINT` in the submitting environment wins" } },
+	{ "extra", KEY_LOAD, .off = AT(slurm.extra), .load = load_extra, .pass = 2,
+	  .doc = { "list", "`[]`",
+		   "more sbatch options, of those campaign passes on through libslurm: `--exclusive`, `--mem=`, `--mem-per-cpu=`, `--cpus-per-task=`, `--gres=`, `--reservation=`, `--nodelist=`, `--exclude=`, `--requeue`, `--no-requeue` (the job's output, name, nodes, tasks and time are campaign's; anything else is refused at its line and column)" } },
+	{ "exclusive", KEY_BOOL, 0, 0, 1, AT(slurm.exclusive), .pass = 1,
+	  .doc = { NULL, NULL,
+		   "every scenario job gets its nodes to itself (`#SBATCH --exclusive`, libslurm's shared = none): a scaling series measured on shared nodes measures the neighbours too. With `false`, two scenarios whose jobs ran on a node at the same time are reported as **contaminated** (report and `summary.json` `contaminated_by`), from the node lists and times in their `job.status`" } },
+	KEYS_END
+};
+
+static void load_launcher(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	int *per_node = at;
+	char *launcher = NULL;
+	if (as_string(L, v, path, &launcher) == 0) {
+		if (!strcmp(launcher, "per-node"))
+			*per_node = 1;
+		else if (strcmp(launcher, "ranks"))
+			problem(L, v, path,
+				"must be ranks (campaign starts every rank) or per-node (one process per node starts them: torchrun, accelerate, deepspeed), not \"%.40s\"",
+				launcher);
+	}
+	free(launcher);
+}
+
+static void load_command(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	if (as_command(L, v, path, at) == 0)
+		no_literal_vars(L, v, path, at);
+}
+
+static void load_setup(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	struct campaign *c = L->c;
+	struct argv lines = { 0 };
+	(void)at;
+	if (as_list(L, v, path, &lines) == 0) {
+		c->workload.setup = xcalloc(lines.n, sizeof *c->workload.setup);
+		for (size_t i = 0; i < lines.n; i++) {
+			const char *why;
+			struct argv *w = &c->workload.setup[c->workload.n_setup];
+			if (words_split(lines.v[i], w, &why) < 0)
+				problem(L, v, path, "line %zu: %s", i + 1, why);
+			else if (w->n > 0)
+				c->workload.n_setup++;
+		}
+	}
+	argv_free(&lines);
+}
+
+const struct key_spec workload_keys[] = {
+	{ "command", KEY_LOAD, .off = AT(workload.command), .load = load_command, .pass = 1,
+	  .doc = { "string or list", "the reference trainer (below)",
+		   "the command every rank runs (with `launcher: per-node`, the command each node runs once). `validate` and `submit` look its program up on the PATH the job will have (`workload.env`'s PATH, else the submitting shell's, which the job inherits) and warn when it is missing, resolves elsewhere than in the submitting shell, or is a version manager's shim (pyenv, asdf: it picks the interpreter per directory and environment, so the job may run a Python without your packages); `workload.setup` lines may still change PATH" } },
+	{ "env", KEY_LOAD, .off = AT(workload.env), .load = load_env, .pass = 1,
+	  .doc = { "map", "`{}`",
+		   "exported in every job: `NAME: value`, or `NAME: { from_env: true }` to pass the variable through from the environment `submit` (or `resume`, `resubmit`) runs in, its value written nowhere (see [Secrets](#secrets))" } },
+	{ "setup", KEY_LOAD, .load = load_setup, .pass = 2,
+	  .doc = { "list of strings", "`[]`",
+		   "commands run once per job before the ranks start; a failing one ends the job" } },
+	{ "params", KEY_LOAD, .off = AT(workload.params), .load = load_params, .pass = 1,
+	  .doc = { "map", "`{}`", "values for `{{placeholders}}`" } },
+	{ "launcher", KEY_LOAD, .off = AT(workload.per_node), .load = load_launcher,
+	  .doc = { "`ranks` or `per-node`", "`ranks`",
+		   "`ranks`: campaign starts every rank (nodes x tasks_per_node processes); `per-node`: campaign starts one process per node (torchrun, accelerate, deepspeed) and it starts the node's `tasks_per_node` ranks, whose workers campaign records as the ranks (`ranks/rank_<RANK>.json`, the launchers in `ranks/launcher_<n>.json`: docs/formats.md); see `campaigns/pytorch-torchrun.yaml`" } },
+	KEYS_END
+};
+
+static void load_traces(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	struct argv *traces = at;
+	if (v->type == YAML_SCALAR_NODE) {
+		const char *g = scalar(L, v, path, "a glob or a list of globs");
+		if (g)
+			argv_push(traces, g);
+	} else {
+		as_list(L, v, path, traces);
+	}
+}
+
+static void load_capture_range(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	char **range = at;
+	if (as_string(L, v, path, range) == 0 && strcmp(*range, "nvtx") &&
+	    strcmp(*range, "cudaProfilerApi") && strcmp(*range, "none"))
+		problem(L, v, path, "must be none, nvtx or cudaProfilerApi");
+}
+
+static const struct key_spec monitor_keys[] = {
+	{ "enabled", KEY_BOOL, .off = AT(profile.monitor),
+	  .doc = { NULL, "`true`",
+		   "whether the monitor runs (a mapping without it turns it on)" } },
+	{ "interval_ms", KEY_INT, 10, 3600000, 500, AT(profile.monitor_interval_ms),
+	  .doc = { "10–3600000", NULL,
+		   "milliseconds between two samples (`{{monitor_interval_ms}}`)" } },
+	KEYS_END
+};
+
+static const struct key_spec nsys_keys[] = {
+	{ "enabled", KEY_BOOL, .off = AT(profile.nsys),
+	  .doc = { NULL, "`true`", "whether nsys runs (a mapping without it turns it on)" } },
+	{ "trace", KEY_LOAD, .off = AT(profile.nsys_trace), .load = load_token, .pass = 1,
+	  .doc = { "sbatch token", "nsys's (`cuda,nvtx,osrt`)",
+		   "what `nsys profile --trace` records" } },
+	{ "capture_range", KEY_LOAD, .off = AT(profile.nsys_capture_range), .pass = 1,
+	  .load = load_capture_range,
+	  .doc = { "`none`, `nvtx` or `cudaProfilerApi`", "`none`",
+		   "`nvtx` or `cudaProfilerApi`: nsys records only the ranges the workload marks so (`nsys profile --capture-range`)" } },
+	{ "required", KEY_BOOL, .off = AT(profile.nsys_required),
+	  .doc = { NULL, NULL,
+		   "`true`: on a node without nsys the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
+	KEYS_END
+};
+
+static const struct key_spec perf_keys[] = {
+	{ "enabled", KEY_BOOL, .off = AT(profile.perf),
+	  .doc = { NULL, "`true`", "whether perf runs (a mapping without it turns it on)" } },
+	{ "required", KEY_BOOL, .off = AT(profile.perf_required),
+	  .doc = { NULL, NULL,
+		   "`true`: on a node without perf the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
+	KEYS_END
+};
+
+static void load_plugin(struct loader *L, yaml_node_t *v, const char *path, void *at)
+{
+	char **plugin = at;
+	if (as_string(L, v, path, plugin) == 0 && !(*plugin)[0])
+		problem(L, v, path,
+			"must name the plugin's library (libnccl-profiler-inspector.so, a path or $VAR/...), or be left out to find it on the node");
+}
+
+static const struct key_spec inspector_keys[] = {
+	{ "enabled", KEY_BOOL, .off = AT(profile.inspector),
+	  .doc = { NULL, "`true`",
+		   "whether the Inspector runs (a mapping without it turns it on)" } },
+	{ "plugin", KEY_LOAD, .off = AT(profile.inspector_plugin), .load = load_plugin,
+	  .doc = { "path or library name", "found on the node",
+		   "the plugin's library (`$NAME` and `{{placeholders}}` expand), exported as `NCCL_PROFILER_PLUGIN`; without it each node looks for `libnccl-profiler-inspector.so` in `LD_LIBRARY_PATH`, `$NCCL_HOME/ext-profiler/inspector`, `$NCCL_HOME/lib` and the system's library folders (build it with `make` in `ext-profiler/inspector` of NVIDIA's nccl)" } },
+	{ "verbose", KEY_BOOL, .off = AT(profile.inspector_verbose),
+	  .doc = { NULL, NULL,
+		   "`NCCL_INSPECTOR_DUMP_VERBOSE`: the kernels' start and stop times too" } },
+	{ "interval_us", KEY_INT, 1, 2000000000, 500, AT(profile.inspector_interval_us),
+	  .doc = { "µs ≥ 1", NULL,
+		   "`NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS`: the plugin writes each communicator's latest collective at this interval, so a shorter one misses fewer (at 0 it would write nothing)" } },
+	{ "required", KEY_BOOL, .off = AT(profile.inspector_required),
+	  .doc = { NULL, NULL,
+		   "`true`: on a node without the plugin the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
+	KEYS_END
+};
+
+const struct key_spec profile_keys[] = {
+	{ "warmup_steps", KEY_INT, 0, 1000000, 5, AT(profile.warmup_steps),
+	  .doc = { NULL, NULL, "steps excluded from the analysis" } },
+	{ "active_steps", KEY_INT, 1, 1000000, 20, AT(profile.active_steps),
+	  .doc = { NULL, NULL, "steps analysed" } },
+	{ "monitor", KEY_SWITCH, .off = AT(profile.monitor), .sub = monitor_keys,
+	  .doc = { NULL, "off",
+		   "run `campaign-monitor` on every node of every job (CPU, memory, disk, network; GPUs when present) into `<scenario>/monitor/<node>/`" } },
+	{ "nsys", KEY_SWITCH, .off = AT(profile.nsys), .sub = nsys_keys,
+	  .doc = { NULL, "off",
+		   "every rank under `nsys profile` into `<scenario>/nsys/rank_<r>.nsys-rep`, exported to `rank_<r>.sqlite`" } },
+	{ "perf", KEY_SWITCH, .off = AT(profile.perf), .sub = perf_keys,
+	  .doc = { NULL, "off",
+		   "every rank under `perf stat` into `<scenario>/perf/rank_<r>.txt`; counters go to the scenario's analysis" } },
+	{ "nccl_inspector", KEY_SWITCH, .off = AT(profile.inspector), .sub = inspector_keys,
+	  .doc = { NULL, "off",
+		   "NCCL's Inspector profiler plugin in every rank (NCCL jobs), dumping one JSON object per collective into `<scenario>/nccl_inspector/`: the job script exports `NCCL_INSPECTOR_ENABLE=1`, `NCCL_INSPECTOR_DUMP_DIR` (that folder), `NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS`, `NCCL_INSPECTOR_DUMP_VERBOSE` and, with `plugin`, `NCCL_PROFILER_PLUGIN`, all quoted and before the scenario's `env`, which may override them. What the analysis reads: [analysis.md](analysis.md#nccl-inspector-dumps)" } },
+	{ "traces", KEY_LOAD, .off = AT(profile.traces), .load = load_traces,
+	  .doc = { "glob or list of globs", NULL,
+		   "the workload's own trace files (e.g. torch-profiler `*.pt.trace.json`), copied into `<scenario>/traces/` after the workload; relative globs start at the job directory; matched by glob(3), never by a shell" } },
+	{ "hang_timeout", KEY_INT, 0, 100000000, 600, AT(profile.hang_timeout_s),
+	  .doc = { "seconds ≥ 0", NULL,
+		   "a running job whose job log, ranks' logs and telemetry have not changed for this long (and, on the local executor, whose workload uses no CPU over 0.3 s: campaign's own rank launcher and node monitor do not count) is shown by `status` and `watch` as possibly hung, with the `campaign logs` command to look; 0: never" } },
+	KEYS_END
+};
