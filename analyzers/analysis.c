@@ -458,12 +458,10 @@ static void loss_of(struct ana_scenario *s, const struct rank_metrics *r0)
 }
 
 /* Who waits for whom: stragglers (and their node's monitors against the
- * rest), the collectives matched across ranks, the communication floor. */
+ * rest), the collectives matched across ranks, the communication floor; the ranks'
+ * nodes are set (clocks_of). */
 static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m)
 {
-
-	/* traces and step logs do not say where a rank ran */
-	torchtrace_rank_nodes(s->in.job_dir, m);
 	straggler_find(m, s->steps.step_med_ms, s->comm.stragglers, &s->comm.n_stragglers,
 		       s->comm.slow_node, sizeof s->comm.slow_node);
 	s->comm.have_slow_mon = s->comm.slow_node[0] &&
@@ -479,7 +477,9 @@ static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m)
 static void clocks_of(struct ana_scenario *s, struct scenario_metrics *m,
 		      const struct ana_run *run)
 {
-	torchtrace_rank_nodes(s->in.job_dir, m); /* where each rank ran, when not yet known */
+	/* traces and step logs do not say where a rank ran: the launch's records do (once,
+	 * for the clocks and then the stragglers) */
+	torchtrace_rank_nodes(s->in.job_dir, m);
 	/* the local executor's ranks share one clock; traces may come from elsewhere */
 	int one_clock = run->host_cpus > 0 && s->data.format != METRICS_TORCH_TRACE &&
 			s->data.format != METRICS_NSYS;
@@ -571,9 +571,9 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	s->shares.shares_known = m.ranks[0].format != METRICS_STEP_LOG;
 	s->steps.window_shares = times != &m;
 	s->steps.no_steps = m.ranks[0].whole_window && times == &m;
+	clocks_of(s, &m, run);
 	if (s->shares.shares_known && !m.ranks[0].whole_window)
 		waiting_of(s, &m);
-	clocks_of(s, &m, run);
 	if (s->steps.no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->steps.throughput = 0;
 	accounting_gpu_shares(s, &m);

@@ -193,18 +193,29 @@ void clock_offsets_estimate(struct clock_end *ends, size_t n, int nnodes,
 	free(node_of);
 }
 
+/* rank's estimate, or NULL when it has no matched end (c->ranks is in rank order). */
+static const struct clock_rank *rank_of(const struct clock_offsets *c, int rank)
+{
+	size_t lo = 0, hi = c->nranks;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->ranks[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nranks && c->ranks[lo].rank == rank ? &c->ranks[lo] : NULL;
+}
+
 double clock_shift_ms(const struct clock_offsets *c, int rank)
 {
-	for (size_t i = 0; i < c->nranks; i++) {
-		const struct clock_rank *r = &c->ranks[i];
-		if (r->rank != rank)
-			continue;
-		const struct clock_node *k = &c->nodes[r->node];
-		if (k->shared) /* the first rank's own node is its clock */
-			return r->node == c->ref_node ? 0 : k->est.offset_ms;
-		return r->est.known ? r->est.offset_ms : 0;
-	}
-	return 0;
+	const struct clock_rank *r = rank_of(c, rank);
+	if (!r)
+		return 0;
+	const struct clock_node *k = &c->nodes[r->node];
+	if (k->shared) /* the first rank's own node is its clock */
+		return r->node == c->ref_node ? 0 : k->est.offset_ms;
+	return r->est.known ? r->est.offset_ms : 0;
 }
 
 void clock_offsets_free(struct clock_offsets *c)
@@ -267,9 +278,8 @@ void clocks_of_scenario(const struct scenario_metrics *m, int one_clock, struct 
 /* The node of rank when it has no matched end of its own (-1: none, or it has). */
 static int node_without_ends(const struct ana_clocks *k, int rank)
 {
-	for (size_t i = 0; i < k->c.nranks; i++)
-		if (k->c.ranks[i].rank == rank)
-			return -1;
+	if (rank_of(&k->c, rank))
+		return -1;
 	return rank >= 0 && rank < k->nrank_node ? k->rank_node[rank] : -1;
 }
 
@@ -289,12 +299,8 @@ int clocks_corrected(const struct ana_clocks *k, int rank)
 	int node = node_without_ends(k, rank);
 	if (node >= 0 && (size_t)node < k->c.nnodes)
 		return k->c.nodes[node].shared;
-	for (size_t i = 0; i < k->c.nranks; i++)
-		if (k->c.ranks[i].rank == rank) {
-			const struct clock_node *c = &k->c.nodes[k->c.ranks[i].node];
-			return c->shared || k->c.ranks[i].est.known;
-		}
-	return 0;
+	const struct clock_rank *r = rank_of(&k->c, rank);
+	return r && (k->c.nodes[r->node].shared || r->est.known);
 }
 
 void clocks_free(struct ana_clocks *k)
