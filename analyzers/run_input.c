@@ -159,10 +159,15 @@ static int below_run_only(const char *rel)
 	return 1;
 }
 
-static char *job_dir_of(const char *run_dir, const char *rel)
+/* The job folder rel of run (malloc'd), or NULL (said in e) when it is not below it. */
+static char *job_dir_of(const struct ana_run *run, const char *rel, json_error_t *e)
 {
+	if (!below_run_only(rel)) {
+		input_error(e, "job_dir \"%.64s\" is not below the run", rel);
+		return NULL;
+	}
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/%s", run_dir, rel);
+	strbuf_addf(&sb, "%s/%s", run->run_dir, rel);
 	return strbuf_detach(&sb);
 }
 
@@ -191,10 +196,9 @@ static int read_scenario(json_t *o, struct ana_run *run, json_error_t *e)
 		return -1;
 	if (!string_or_null(series) || !string_or_null(rq))
 		return input_error(e, "series and requeued: a string or null");
-	if (!below_run_only(dir))
-		return input_error(e, "job_dir \"%.64s\" is not below the run",
-				dir);
-	char *full = job_dir_of(run->run_dir, dir);
+	char *full = job_dir_of(run, dir, e);
+	if (!full)
+		return -1;
 	ana_run_add(run, name, state, reason, backend, full, code, nodes, tpn);
 	free(full);
 	struct ana_scenario *s = &run->sc[run->n - 1];
@@ -216,10 +220,9 @@ static int read_probe(json_t *o, struct ana_run *run, json_error_t *e)
 			   "state", &state, "backend", &backend, "job_dir", &dir, "nodes", &nodes,
 			   "tasks_per_node", &tpn) < 0)
 		return -1;
-	if (!below_run_only(dir))
-		return input_error(e, "job_dir \"%.64s\" is not below the run",
-				dir);
-	char *full = job_dir_of(run->run_dir, dir);
+	char *full = job_dir_of(run, dir, e);
+	if (!full)
+		return -1;
 	ana_run_add_probe(run, name, state, backend, full, nodes, tpn);
 	free(full);
 	return 0;
