@@ -104,3 +104,5 @@ check layout_one_directory_listing bash -c '[ "$(grep -rl "opendir(" --include=*
 # commit subjects of at most 72 characters (docs/development.md), for every commit after the
 # one that brought this check (older history is as it was)
 check commit_subjects_short python3 tests/tools/commit_subjects.py --since 5228cae066115d7a8ee1ac085026e4f27bb4175b
+# ... and the commit-msg hook's own test: 72 characters pass, 73 or no blank line do not
+check commit_msg_hook_refuses bash -c 't=$(mktemp); printf "%072d\n\nbody\n" 0 >"$t" && python3 tests/tools/commit_subjects.py --message "$t" && printf "%073d\n" 0 >"$t" && ! python3 tests/tools/commit_subjects.py --message "$t" 2>/dev/null && printf "subject\nbody\n" >"$t" && ! python3 tests/tools/commit_subjects.py --message "$t" 2>/dev/null; r=$?; rm -f "$t"; exit $r'
