@@ -267,6 +267,9 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 				    g->cause_ms);
 		strbuf_addf(md, "; so many last arrivals by chance alone: p = %.1e.", g->chance_p);
 	}
+	if (!s->shares.shares_known) /* the table above has the step's Wait % as n/a */
+		strbuf_adds(md,
+			    " (The waiting is the NCCL Inspector's, per step; the step data does not split the step, so it feeds no verdict.)");
 	if (s->comm.slow_node[0])
 		strbuf_addf(md,
 			    " Every rank of node **%s** is a straggler: the node itself is slow.",
