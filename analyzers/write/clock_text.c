@@ -146,16 +146,17 @@ static void node_sentence(struct strbuf *md, const struct ana_clocks *k, size_t 
 			k->node[i], ref, e->instances, e->instances == 1 ? "" : "s",
 			CLOCK_MIN_INSTANCES);
 	} else {
-		if (fabs(e->offset_ms) < CLOCK_RESOLUTION_MS)
+		int agrees = fabs(e->offset_ms) < 0.005; /* "0.00 ms" as printed */
+		if (agrees)
 			strbuf_addf(md, "%s's clock agrees with %s's (", k->node[i], ref);
 		else
 			strbuf_addf(md, "%s's clock is %.2f ms %s %s's (", k->node[i],
 				    fabs(e->offset_ms), e->offset_ms > 0 ? "ahead of" : "behind",
 				    ref);
 		median_of(md, e, 0);
-		strbuf_adds(md,
-			    fabs(e->offset_ms) <= e->uncertainty_ms ? ", so within their scatter)"
-								    : ")");
+		strbuf_adds(md, !agrees && fabs(e->offset_ms) <= e->uncertainty_ms
+					? ", so within their scatter)"
+					: ")");
 	}
 }
 

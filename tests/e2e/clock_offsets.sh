@@ -37,6 +37,7 @@ cp "$run/summary.json" shifted.json
 # The same traces with no shift: the durations, and all that rests on them, are the same
 run=$(run_with shifted 0 unshifted)
 check clock_zero_shift [ "$(S "['clock_offsets'][1]['offset_ms']" | python3 -c 'import sys; print(abs(float(sys.stdin.read())) <= 0.02)')" = True ]
+check clock_zero_said grep -Eq "^Clocks: local2's clock agrees with local1's \(the median of 20 collectives, which scatter ± 0\.0[01][0-9] ms, half their interquartile range\)\. " "$run/BOTTLENECK_ANALYSIS.md"
 check clock_durations_unchanged python3 -c '
 import json, sys
 a, b = (json.load(open(f))["scenarios"][0] for f in sys.argv[1:])
