@@ -6,6 +6,15 @@
 # `make install PREFIX=` writes puts campaign on PATH, MANPATH and bash-completion's path,
 # reads the site's file, and `module unload` gives PATH back as it was.
 source "$(dirname "$0")/../lib.sh"
+# What goes into the package: the tracked files (as they are now), never an untracked one
+# (a campaign of one's own, a key): deb.sh --list in a scratch clone with one of each
+git clone -q "$ROOT" "$SCRATCH/clone"
+echo "token: not-for-the-package" >"$SCRATCH/clone/campaigns/mine.yaml"
+echo "# changed, not committed" >>"$SCRATCH/clone/campaigns/local-demo.yaml"
+"$SCRATCH/clone/tests/tools/deb.sh" --list >"$SCRATCH/list.txt"
+check deb_list_untracked_left_out bash -c '! grep -qx campaigns/mine.yaml "$1"' _ "$SCRATCH/list.txt"
+check deb_list_tracked_taken grep -qx campaigns/local-demo.yaml "$SCRATCH/list.txt"
+check deb_list_is_git_ls_files [ "$(wc -l <"$SCRATCH/list.txt")" = "$(git -C "$SCRATCH/clone" ls-files | wc -l)" ]
 for tool in dpkg-buildpackage dh lintian help2man; do
 	if ! command -v "$tool" >/dev/null; then
 		skip packaging_deb "$tool is not installed (make check-packaging installs debhelper, lintian, lmod)"

@@ -6,8 +6,25 @@
 # `bin/campaign --version` prints, which debian/changelog must carry too. With
 # HAVE_CUDA=yes (the Makefile's: nvcc and nccl.h under CUDA_HOME) the build profile
 # pkg.campaign.cuda builds campaign-gpu as well; DEB_JOBS (default: every CPU) is make's -j.
+# Only the tree's tracked files go in (with their contents as they are now): an untracked
+# file (a campaign of one's own, notes, a key) never reaches the package; they are named.
+# deb.sh --list prints the files it would take, one per line, and builds nothing.
 set -eu
 cd "$(dirname "$0")/../.."
+tree_files() { # NUL-separated: tracked files that exist (a deleted one is left out)
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files -z | while IFS= read -r -d '' f; do
+			[ -e "$f" ] && printf '%s\0' "$f"
+		done
+	else
+		find . -path ./build -prune -o -path ./bin -prune -o -path ./results -prune -o \
+			-path ./.git -prune -o -type f -printf '%P\0'
+	fi
+}
+if [ "${1:-}" = --list ]; then
+	tree_files | tr '\0' '\n'
+	exit 0
+fi
 out=${1:-build/deb}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -23,14 +40,11 @@ rm -rf "$src"
 rm -f "$out"/campaign*_"$version"_*.deb "$out"/campaign_"$version"_*.buildinfo \
 	"$out"/campaign_"$version"_*.changes
 mkdir -p "$src"
-# the tree's files as they are now, committed or not (never build/, bin/, results/)
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git ls-files -z -co --exclude-standard | while IFS= read -r -d '' f; do
-		[ -e "$f" ] && printf '%s\0' "$f"
-	done | tar -c --null -T - -f - | tar -x -C "$src" -f -
-else
-	tar -c --exclude=./build --exclude=./bin --exclude=./results -f - . | tar -x -C "$src" -f -
-fi
+# the tracked files as they are now (never build/, bin/, results/, nor an untracked file)
+tree_files | tar -c --null -T - -f - | tar -x -C "$src" -f -
+untracked=$(git ls-files -o --exclude-standard 2>/dev/null | wc -l)
+[ "$untracked" -eq 0 ] ||
+	echo "make deb: $untracked untracked file(s) left out of the package (git add them to package them)" >&2
 profiles=()
 [ "${HAVE_CUDA:-}" = yes ] && profiles=(-Ppkg.campaign.cuda)
 echo "make deb: building campaign $version${profiles:+ with campaign-gpu} in $src (log: $out/build.log)"
