@@ -1,6 +1,9 @@
 # Shared helpers of the end-to-end tests: PASS/FAIL/SKIP lines for
 # tests/run.sh, a scratch directory, and the built binaries.
 set -u
+# a script runs make as a user's shell would: not with the flags of the make that started the
+# suite (`make -C DIR check` passes -w, "Entering directory", to every make beneath it)
+unset MAKEFLAGS MFLAGS MAKELEVEL
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=$ROOT/bin
 CAMPAIGN=$BIN/campaign
