@@ -26,7 +26,9 @@ gloo also reduces CUDA tensors, so several ranks can share one GPU).
 
 Each line "step N loss L time T ms" is one training step timed from one
 call of prof.step() to the next, the boundaries of the profiler's
-ProfilerStep ranges; the first W steps are the profiler's warm-up.
+ProfilerStep ranges (the line is printed after prof.step(), so the time a
+print takes falls in the next step of both measures, never in one only);
+the first W steps are the profiler's warm-up.
 """
 import argparse
 import contextlib
@@ -152,8 +154,8 @@ def main():
             ms, prev = (now - prev) * 1000.0, now
             if step >= warmup:
                 times.append(ms)
+            prof.step()  # before the print: a slow write lands in both measures' next step
             print("step %d loss %.4f time %.3f ms" % (step, value, ms), flush=True)
-            prof.step()
     print("rank %d median step %.3f ms over %d steps" % (rank, statistics.median(times), len(times)), flush=True)
     dist.destroy_process_group()
 
