@@ -39,7 +39,7 @@ const struct key_spec root_keys[] = {
 		   "lets an `env` value whose name or content looks secret be written literally (refused otherwise)" } },
 	{ "knobs", KEY_LOAD, .load = load_knobs, .pass = 2, .sub = knob_keys,
 	  .doc = { "map: kind → change", NULL,
-		   "for `campaign try`: the change that acts on recommendations of that kind. Kinds are those the analysis emits (`communication`, `straggler`, `data_loading`, `io`, `host`, `copies`, `elementwise`, `kernels`, `memory_peak`, `collect`; another is refused, naming them); the change (below) is set in every scenario; a knob with no change, or one that changes nothing (every scenario already has its values), is refused. See [Knobs](#knobs-and-campaign-try)" },
+		   "for `campaign try`: the change that acts on recommendations of that kind. Kinds are those the analysis emits (@KINDS@; another is refused, naming them); the change (below) is set in every scenario; a knob with no change, or one that changes nothing (every scenario already has its values), is refused. See [Knobs](#knobs-and-campaign-try)" },
 	  .each = ".<kind>" },
 	{ "variant", KEY_MAP, .pass = 2, .sub = variant_keys, .after = load_variant_change,
 	  .doc = { "`{of, kind, <change>}`", NULL,

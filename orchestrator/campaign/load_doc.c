@@ -2,6 +2,7 @@
  * the loader's tables (root_keys, scenario_keys and those they lead to). */
 #include "load_internal.h"
 
+#include "analyzers/advice.h"
 #include "util/strbuf.h"
 
 #include <string.h>
@@ -56,6 +57,21 @@ static void doc_default(struct strbuf *sb, const struct key_spec *k)
 	}
 }
 
+/* A key's meaning, "@KINDS@" in it spelled as the recommendation kinds a knob may name (the
+ * loader's own list, so the docs never drift from what it accepts). */
+static void doc_meaning(FILE *out, const char *meaning)
+{
+	const char *at = strstr(meaning, "@KINDS@");
+	if (!at) {
+		fputs(meaning, out);
+		return;
+	}
+	fwrite(meaning, 1, (size_t)(at - meaning), out);
+	for (int k = 0; k < REC_KIND_N; k++)
+		fprintf(out, "%s`%s`", k ? ", " : "", rec_kind_name((enum rec_kind)k));
+	fputs(at + strlen("@KINDS@"), out);
+}
+
 /* A row for each key of t with a meaning, its mappings' and items' keys after it. */
 static void doc_rows(FILE *out, const struct key_spec *t, const char *prefix)
 {
@@ -67,8 +83,10 @@ static void doc_rows(FILE *out, const struct key_spec *t, const char *prefix)
 			struct strbuf type = STRBUF_INIT, def = STRBUF_INIT;
 			doc_type(&type, t);
 			doc_default(&def, t);
-			fprintf(out, "| `%s` | %s | %s | %s |\n", path, strbuf_str(&type),
-				strbuf_str(&def), t->doc.meaning);
+			fprintf(out, "| `%s` | %s | %s | ", path, strbuf_str(&type),
+				strbuf_str(&def));
+			doc_meaning(out, t->doc.meaning);
+			fputs(" |\n", out);
 			strbuf_free(&type);
 			strbuf_free(&def);
 		}
