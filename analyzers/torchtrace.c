@@ -107,42 +107,23 @@ static struct cpu_range *by_thread(const struct gpu_trace *t)
 	return r;
 }
 
-/* Keeps the index at most half full, rebuilding it from v. */
-static void op_index(struct op_table *ops)
+static const char *op_name(const void *v, size_t i)
 {
-	if (ops->nslots && ops->n * 2 < ops->nslots)
-		return;
-	size_t ns = ops->nslots ? ops->nslots * 2 : 256;
-	while (ops->n * 2 >= ns)
-		ns *= 2;
-	free(ops->slots);
-	ops->slots = xmalloc(ns * sizeof *ops->slots);
-	ops->nslots = ns;
-	for (size_t i = 0; i < ns; i++)
-		ops->slots[i] = -1;
-	for (size_t i = 0; i < ops->n; i++) {
-		size_t k = str_hash(ops->v[i].name) & (ns - 1);
-		while (ops->slots[k] >= 0)
-			k = (k + 1) & (ns - 1);
-		ops->slots[k] = (int)i;
-	}
+	return ((const struct op_stat *)v)[i].name;
 }
 
 static void op_add(struct op_table *ops, const char *name, double ms, long count)
 {
-	op_index(ops);
-	size_t k = str_hash(name) & (ops->nslots - 1);
-	for (; ops->slots[k] >= 0; k = (k + 1) & (ops->nslots - 1))
-		if (!strcmp(ops->v[ops->slots[k]].name, name)) {
-			ops->v[ops->slots[k]].self_ms += ms;
-			ops->v[ops->slots[k]].count += count;
-			ops->total_ms += ms;
-			return;
-		}
-	XGROW(ops->v, ops->n, ops->cap, 64);
-	ops->slots[k] = (int)ops->n;
-	ops->v[ops->n++] = (struct op_stat){ xstrdup(name), ms, count };
+	size_t *slot = strindex_slot(&ops->index, name, ops->v, ops->n, op_name);
 	ops->total_ms += ms;
+	if (*slot) {
+		ops->v[*slot - 1].self_ms += ms;
+		ops->v[*slot - 1].count += count;
+		return;
+	}
+	XGROW(ops->v, ops->n, ops->cap, 64);
+	ops->v[ops->n] = (struct op_stat){ xstrdup(name), ms, count };
+	*slot = ++ops->n;
 }
 
 /* Self time of every operator: per thread, a range's length less that of
@@ -945,9 +926,7 @@ void op_table_sort(struct op_table *ops)
 {
 	if (ops->n)
 		qsort(ops->v, ops->n, sizeof *ops->v, by_self);
-	free(ops->slots);
-	ops->slots = NULL;
-	ops->nslots = 0;
+	strindex_clear(&ops->index);
 }
 
 void op_table_free(struct op_table *ops)
@@ -955,7 +934,7 @@ void op_table_free(struct op_table *ops)
 	for (size_t i = 0; i < ops->n; i++)
 		free(ops->v[i].name);
 	free(ops->v);
-	free(ops->slots);
+	strindex_clear(&ops->index);
 	memset(ops, 0, sizeof *ops);
 }
 

@@ -10,6 +10,7 @@
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/read/rules.h"
+#include "util/strindex.h"
 
 struct op_stat {
 	char *name;
@@ -21,8 +22,7 @@ struct op_table {
 	struct op_stat *v;
 	size_t n, cap;
 	double total_ms; /* self time of every operator */
-	int *slots;      /* open-addressed index of v by name (rebuilt after a sort) */
-	size_t nslots;
+	struct strindex index; /* of v by name (rebuilt after a sort) */
 };
 
 struct trace_set {

@@ -10,6 +10,7 @@
 #ifndef ANALYZERS_READ_NCCL_INSPECTOR_H
 #define ANALYZERS_READ_NCCL_INSPECTOR_H
 
+#include "util/strindex.h"
 #include "util/words.h"
 
 #include <stddef.h>
@@ -94,7 +95,7 @@ struct insp_read {
 	size_t nprocs, proccap;
 	struct insp_comm *comms;
 	size_t ncomms, commcap;
-	size_t *slots, nslots;   /* internal: open-addressed index of comms by id (index + 1) */
+	struct strindex comm_index; /* internal: comms by id */
 };
 
 /* Reads every file of paths in step and calls fn for each complete instance (in the order

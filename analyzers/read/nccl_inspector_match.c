@@ -51,30 +51,17 @@ static size_t proc_of(struct insp_read *r, const struct insp_rec *rec, size_t hi
 	return r->nprocs++;
 }
 
-static void comm_index_grow(struct insp_read *r)
+static const char *comm_name(const void *comms, size_t i)
 {
-	free(r->slots);
-	r->nslots = r->nslots ? 2 * r->nslots : 64;
-	r->slots = xcalloc(r->nslots, sizeof *r->slots);
-	for (size_t i = 0; i < r->ncomms; i++) {
-		size_t h = str_hash(r->comms[i].id) & (r->nslots - 1);
-		while (r->slots[h])
-			h = (h + 1) & (r->nslots - 1);
-		r->slots[h] = i + 1;
-	}
+	return ((const struct insp_comm *)comms)[i].id;
 }
 
 /* The communicator of rec (added when new); -1 when rec's size differs from its own. */
 static long comm_of(struct insp_read *r, const struct insp_rec *rec)
 {
-	if (2 * (r->ncomms + 1) > r->nslots)
-		comm_index_grow(r);
-	size_t h = str_hash(rec->comm_id) & (r->nslots - 1);
-	for (; r->slots[h]; h = (h + 1) & (r->nslots - 1)) {
-		struct insp_comm *c = &r->comms[r->slots[h] - 1];
-		if (!strcmp(c->id, rec->comm_id))
-			return c->n_ranks == rec->n_ranks ? (long)r->slots[h] - 1 : -1;
-	}
+	size_t *slot = strindex_slot(&r->comm_index, rec->comm_id, r->comms, r->ncomms, comm_name);
+	if (*slot)
+		return r->comms[*slot - 1].n_ranks == rec->n_ranks ? (long)*slot - 1 : -1;
 	XGROW(r->comms, r->ncomms, r->commcap, 8);
 	struct insp_comm *c = &r->comms[r->ncomms];
 	memset(c, 0, sizeof *c);
@@ -84,7 +71,7 @@ static long comm_of(struct insp_read *r, const struct insp_rec *rec)
 	for (int i = 0; i < c->n_ranks; i++)
 		c->member[i] = -1;
 	c->frontier = xcalloc((size_t)c->n_ranks, sizeof *c->frontier);
-	r->slots[h] = ++r->ncomms;
+	*slot = ++r->ncomms;
 	return (long)r->ncomms - 1;
 }
 
@@ -262,7 +249,7 @@ void insp_read_free(struct insp_read *r)
 	}
 	free(r->comms);
 	free(r->procs);
-	free(r->slots);
+	strindex_clear(&r->comm_index);
 	memset(r, 0, sizeof *r);
 }
 

@@ -10,6 +10,7 @@
 #include "util/sha256.h"
 #include "util/sort.h"
 #include "util/strbuf.h"
+#include "util/strindex.h"
 #include "util/tempname.h"
 #include "util/words.h"
 
@@ -319,6 +320,42 @@ static void nodelist_shares_and_names_the_first(void)
 	CHECK(nodelist_first("") == NULL && nodelist_first(NULL) == NULL);
 }
 
+static const char *name_at(const void *names, size_t i)
+{
+	return ((char *const *)names)[i];
+}
+
+/* 300 names (past the first size, so the index grows four times): each found at its own
+ * position, an absent one not; after the array is reordered and the index cleared, at the new. */
+static void strindex_finds_after_growth_and_clear(void)
+{
+	enum { N = 300 };
+	char *names[N];
+	struct strindex x = STRINDEX_INIT;
+	size_t n = 0;
+	for (; n < N; n++) {
+		char s[16];
+		snprintf(s, sizeof s, "op%zu", n);
+		size_t *slot = strindex_slot(&x, s, names, n, name_at);
+		CHECK(*slot == 0);
+		names[n] = xstrdup(s);
+		*slot = n + 1;
+	}
+	CHECK(x.nslots == 1024);
+	CHECK(*strindex_slot(&x, "op0", names, n, name_at) == 1);
+	CHECK(*strindex_slot(&x, "op299", names, n, name_at) == 300);
+	CHECK(*strindex_slot(&x, "op300", names, n, name_at) == 0);
+	char *t = names[0];
+	names[0] = names[N - 1], names[N - 1] = t;
+	strindex_clear(&x);
+	CHECK(x.nslots == 0);
+	CHECK(*strindex_slot(&x, "op299", names, n, name_at) == 1);
+	CHECK(*strindex_slot(&x, "op0", names, n, name_at) == N);
+	for (size_t i = 0; i < N; i++)
+		free(names[i]);
+	strindex_clear(&x);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_util.XXXXXX");
@@ -327,6 +364,7 @@ int main(void)
 	RUN(strbuf_grows_and_detaches);
 	RUN(list_is_sorted);
 	RUN(sort_runs_is_stable);
+	RUN(strindex_finds_after_growth_and_clear);
 	RUN(words_split_like_a_shell_without_expansion);
 	RUN(shell_quote_makes_one_inert_word);
 	RUN(sha256_of_known_vectors);
