@@ -193,18 +193,17 @@ void clock_offsets_estimate(struct clock_end *ends, size_t n, int nnodes,
 	free(node_of);
 }
 
+static int by_rank_key(const void *key, const void *elem)
+{
+	int a = *(const int *)key, b = ((const struct clock_rank *)elem)->rank;
+	return (a > b) - (a < b);
+}
+
 /* rank's estimate, or NULL when it has no matched end (c->ranks is in rank order). */
 static const struct clock_rank *rank_of(const struct clock_offsets *c, int rank)
 {
-	size_t lo = 0, hi = c->nranks;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->ranks[mid].rank < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nranks && c->ranks[lo].rank == rank ? &c->ranks[lo] : NULL;
+	return c->nranks ? bsearch(&rank, c->ranks, c->nranks, sizeof *c->ranks, by_rank_key)
+			 : NULL;
 }
 
 double clock_shift_ms(const struct clock_offsets *c, int rank)
