@@ -31,6 +31,12 @@ const char *rec_kind_name(enum rec_kind k)
 	return k < REC_KIND_N ? kinds[k].name : "?";
 }
 
+void rec_kind_list(struct strbuf *sb, const char *quote)
+{
+	for (int k = 0; k < REC_KIND_N; k++)
+		strbuf_addf(sb, "%s%s%s%s", k ? ", " : "", quote, kinds[k].name, quote);
+}
+
 const char *rec_kind_step_share(const char *name)
 {
 	for (int k = 0; k < REC_KIND_N; k++)

@@ -6,8 +6,12 @@
 
 #include "analyzers/analysis.h"
 
+struct strbuf;
+
 /* The kind's name in summary.json ("communication", "straggler", ...). */
 const char *rec_kind_name(enum rec_kind k);
+/* Every kind's name, quote around each, ", " between them (what a knob may name). */
+void rec_kind_list(struct strbuf *sb, const char *quote);
 /* The top-level share of summary.json's shares_pct (host accounting) that
  * removing the cause of the kind named takes off; NULL when none holds it. */
 const char *rec_kind_step_share(const char *name);

@@ -66,10 +66,11 @@ static void doc_meaning(FILE *out, const char *meaning)
 		fputs(meaning, out);
 		return;
 	}
-	fwrite(meaning, 1, (size_t)(at - meaning), out);
-	for (int k = 0; k < REC_KIND_N; k++)
-		fprintf(out, "%s`%s`", k ? ", " : "", rec_kind_name((enum rec_kind)k));
-	fputs(at + strlen("@KINDS@"), out);
+	struct strbuf kinds = STRBUF_INIT;
+	rec_kind_list(&kinds, "`");
+	fprintf(out, "%.*s%s%s", (int)(at - meaning), meaning, strbuf_str(&kinds),
+		at + strlen("@KINDS@"));
+	strbuf_free(&kinds);
 }
 
 /* A row for each key of t with a meaning, its mappings' and items' keys after it. */

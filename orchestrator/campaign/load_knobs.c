@@ -11,13 +11,11 @@
 /* Whether kind is one the analysis emits; all: the list of them. */
 static int is_rec_kind(const char *kind, struct strbuf *all)
 {
-	int found = 0;
-	for (int k = 0; k < REC_KIND_N; k++) {
-		const char *name = rec_kind_name((enum rec_kind)k);
-		strbuf_addf(all, "%s%s", k ? ", " : "", name);
-		found |= !strcmp(name, kind);
-	}
-	return found;
+	rec_kind_list(all, "");
+	for (int k = 0; k < REC_KIND_N; k++)
+		if (!strcmp(rec_kind_name((enum rec_kind)k), kind))
+			return 1;
+	return 0;
 }
 
 static const struct key_spec knob_analysis_keys[] = {
