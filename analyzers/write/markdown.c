@@ -124,7 +124,7 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 	if (s->gpu.gpu_kernel_ms > 0) {
 		strbuf_addf(
 			md,
-			"GPU time in the traces (HTA's definitions, %zu rank%s with kernels): idle %.1f %%, compute %.1f %%, non-compute %.1f %% of %.2f ms of kernel time",
+			"GPU time in the traces (HTA's definitions, %zu rank%s with kernels): idle %.1f %%, compute %.1f %%, non-compute %.1f %% of %.2f ms of kernel time (from each rank's first kernel start to its last kernel end, summed over ranks)",
 			s->data.trace_gpu_files, s->data.trace_gpu_files == 1 ? "" : "s",
 			s->gpu.gpu_idle_pct, s->gpu.gpu_compute_pct, s->gpu.gpu_non_compute_pct,
 			s->gpu.gpu_kernel_ms);
