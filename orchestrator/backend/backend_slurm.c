@@ -697,6 +697,32 @@ static int record_requeue(struct run *r, const struct job_row *j, int restart,
 	return rc;
 }
 
+/* Earlier attempts of j's job recorded before slurmstepd wrote their cancel
+ * line (status polled in between): told again as their logs now say. 1 when
+ * it wrote, 0 when nothing changed, or a negative err code. */
+static int refine_requeues(struct run *r, const struct snapshot *jobs, const struct job_row *j)
+{
+	int wrote = 0;
+	for (size_t i = 0; i < jobs->n_all; i++) {
+		const struct job_row *e = &jobs->all[i];
+		char reason[512];
+		int cause;
+		if (e->attempt >= j->attempt || !e->job_id || strcmp(e->scenario, j->scenario) ||
+		    strcmp(e->job_id, j->job_id) || !requeue_unexplained(e) ||
+		    (cause = log_cause(r, e)) < 0)
+			continue;
+		enum job_state st = requeue_decide(cause, 0, NULL, reason, sizeof reason);
+		int rc = store_job_update(r->st, e->scenario, e->attempt, st, reason, -1, NULL,
+					  "cause found in the job log");
+		if (rc < 0)
+			return rc;
+		fprintf(stderr, "campaign: %s: attempt %d: its job log now says: %s\n", e->scenario,
+			e->attempt, reason);
+		wrote = 1;
+	}
+	return wrote;
+}
+
 /* The job's words for a running attempt: its nodes' trouble, if any. */
 static void running_words(struct run *r, const struct job_row *j, const slurm_job_info_t *info,
 			  struct poll *p, char *reason, size_t n)
@@ -754,7 +780,10 @@ static int refresh_one(struct run *r, const struct snapshot *jobs, const struct 
 		       struct poll *p)
 {
 	const slurm_job_info_t *info = find_job(p->jobs, j->job_id);
-	int restart = restart_of(jobs, j), wrote = 0, rc = 0;
+	int restart = restart_of(jobs, j), rc = 0;
+	int wrote = refine_requeues(r, jobs, j);
+	if (wrote < 0)
+		return wrote;
 	struct job_row now = *j;
 	while (rc == 0 && info && restart < (int)info->restart_cnt) {
 		if ((rc = record_requeue(r, &now, restart, info, p)) < 0)

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* requeue_decide's words when neither the log nor the controller gave a cause. */
+static const char no_cause[] = "(no cause recorded)";
+
 static const struct {
 	const char *words;
 	enum job_state state;
@@ -67,11 +70,18 @@ enum job_state requeue_decide(int log_cause, uint32_t job_state, const char *fai
 	else if (st == JS_PREEMPTED)
 		snprintf(reason, n, "preempted: the controller requeued the job");
 	else
-		snprintf(reason, n, "the controller requeued the job (%s)",
-			 log_cause == JS_REQUEUED ? "a requeue request, e.g. scontrol requeue"
-			 : log_cause >= 0 ? "its job log says it was cancelled"
-					  : "no cause recorded");
+		snprintf(reason, n, "the controller requeued the job %s",
+			 log_cause == JS_REQUEUED ? "(a requeue request, e.g. scontrol requeue)"
+			 : log_cause >= 0 ? "(its job log says it was cancelled)"
+					  : no_cause);
 	return st;
+}
+
+int requeue_unexplained(const struct job_row *ended)
+{
+	size_t have = ended->reason ? strlen(ended->reason) : 0, len = strlen(no_cause);
+	return ended->state == JS_REQUEUED && have >= len &&
+	       !strcmp(ended->reason + have - len, no_cause);
 }
 
 void requeue_sentence(const struct job_row *rows, size_t first, size_t last,

@@ -24,6 +24,10 @@ int requeue_cause_from_log(const char *log, const char *job_id);
 enum job_state requeue_decide(int log_cause, uint32_t job_state, const char *failed_nodes,
 			      char *reason, size_t n);
 
+/* 1 when requeue_decide told ended as REQUEUED with no cause (status polled
+ * before slurmstepd wrote its cancel line): its log may give one later. */
+int requeue_unexplained(const struct job_row *ended);
+
 /* "requeued after NODE_FAIL on n2; measured on n[3-4]" for rows[last],
  * from the earlier attempts rows[first..last) run under its job id;
  * nothing when none was. */

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Stops the test cluster started by start-cluster.sh: only the PIDs it
-# recorded, slurmd first, then slurmctld, then munged.
+# recorded, slurmd first, then slurmctld, then munged; then any slurmstepd of
+# this cluster (SLURM_CONF in its environment) that outlived its slurmd, e.g. a
+# step on a node whose slurmd a test had stopped: left, it holds the next run's job.
 set -u
 D=${CAMPAIGN_SLURM_DIR:-/tmp/campaign-slurm}
 [ -f "$D/pids" ] || { echo "stop-cluster: no cluster recorded in $D" >&2; exit 0; }
@@ -15,5 +17,9 @@ stop() { # pattern
 stop slurmd
 stop slurmctld
 stop munged
+for pid in $(pgrep -x slurmstepd); do
+	tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$D/etc/slurm.conf" &&
+		kill -KILL "$pid" 2>/dev/null
+done
 rm -f "$D/pids"
 echo "stop-cluster: stopped" >&2

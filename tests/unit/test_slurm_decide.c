@@ -116,6 +116,19 @@ static void test_requeue_decide(void)
 	CHECK_STR(why, "node failure on n1: the controller requeued the job");
 	CHECK(requeue_decide(-1, JOB_PENDING, NULL, why, sizeof why) == JS_REQUEUED);
 	CHECK_STR(why, "the controller requeued the job (no cause recorded)");
+	/* recorded before slurmstepd wrote its line: the only reason told again later */
+	struct job_row e = { .state = JS_REQUEUED, .reason = why };
+	CHECK(requeue_unexplained(&e) == 1);
+	char known[200];
+	requeue_decide(JS_REQUEUED, JOB_PENDING, NULL, known, sizeof known);
+	e.reason = known;
+	CHECK(requeue_unexplained(&e) == 0);
+	e.reason = why;
+	e.state = JS_NODE_FAIL;
+	CHECK(requeue_unexplained(&e) == 0);
+	e.state = JS_REQUEUED;
+	e.reason = NULL;
+	CHECK(requeue_unexplained(&e) == 0);
 }
 
 static void test_requeue_sentence(void)
