@@ -648,9 +648,12 @@ static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct
 		for (int k = 0; k < 3; k++) /* unknown shares are n/a, never 0 */
 			snprintf(sh[k], sizeof sh[k], s->shares.shares_known ? "%.1f" : "n/a",
 				 pct[k]);
-		strbuf_addf(md, "| %s | %d | %d | %s | %.1f %s | %s | %s | %s | %s | %s | %s |\n",
+		/* the header gives the baseline's unit; a row says its own only when it differs */
+		const char *unit = data_text_throughput_unit(s);
+		int other = strcmp(unit, data_text_throughput_unit(base)) != 0;
+		strbuf_addf(md, "| %s | %d | %d | %s | %.1f%s%s | %s | %s | %s | %s | %s | %s |\n",
 			    s->in.name, s->in.nodes, s->in.ranks, gb, s->steps.throughput,
-			    data_text_throughput_unit(s),
+			    other ? " " : "", other ? unit : "",
 			    s->scaling.is_baseline ? "baseline"
 			    : moded		   ? scaling_text_mode(s->scaling.mode)
 						   : "–",
