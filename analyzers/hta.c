@@ -403,8 +403,15 @@ json_t *hta_json(const struct hta_rank *h, const char *file)
 
 int hta_is_gemm(const char *name)
 {
-	static const char *const marks[] = { "gemm", "GEMM",  "cutlass", "matmul", "conv",
-					     "xmma", "wgmma", "cublas",  "Gemm",   NULL };
+	/* cuBLAS (nvjet: its JIT GEMMs since CUDA 12.8), CUTLASS, cuDNN, rocBLAS
+	 * (Tensile's Cijk_) and attention (flash, fmha: fused matrix multiplies);
+	 * "onvol" and conv_/convNd, never "conv", which "convert" holds. */
+	static const char *const marks[] = { "gemm",   "GEMM",   "Gemm",   "cutlass", "matmul",
+					     "xmma",   "wgmma",  "cublas", "nvjet",   "Cijk_",
+					     "onvol",  "conv_",  "conv1d", "conv2d",  "conv3d",
+					     "flash",  "fmha",   NULL };
+	if (strstr(name, "fbgemm_gpu::")) /* FBGEMM's embedding and permute kernels */
+		return 0;
 	for (int k = 0; marks[k]; k++)
 		if (strstr(name, marks[k]))
 			return 1;

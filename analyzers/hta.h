@@ -54,11 +54,12 @@ struct hta_rank {
 struct hta_step {
 	double window, compute, comm, memcpy, other;
 	double idle_host, idle_data, idle_kernel, idle_other;
-	/* of compute: matrix kernels (GEMM, convolution); the rest is elementwise-like */
+	/* of compute: matrix kernels (GEMM, convolution, attention); the rest is elementwise-like */
 	double gemm;
 	double end; /* where the window ends (trace units) */
 };
-/* A kernel name of a matrix multiply or convolution (cuBLAS/CUTLASS/...). */
+/* A kernel name of a matrix multiply, convolution or attention (cuBLAS,
+ * CUTLASS, cuDNN, rocBLAS, flash attention); FBGEMM's embedding kernels are not. */
 int hta_is_gemm(const char *name);
 
 /* For each host step steps[k] = {start, end} (trace units, sorted by start):

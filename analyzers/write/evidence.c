@@ -84,7 +84,7 @@ static void gpu_shares(struct strbuf *sb, const struct ana_scenario *s)
 		strbuf_addf(sb, "on the GPU (its timeline over %zu rank-steps, %.2f ms)",
 			    s->gpu.gpu_steps, g[GPU_WINDOW]);
 	strbuf_addf(sb,
-		    ": compute %.1f %%, exposed communication %.1f %%, exposed copies %.1f %%, other kernels %.1f %%, idle %.1f %%: waiting for the host %.1f %% (and %.1f %% more while the host loaded data), between kernels %.1f %%, other %.1f %%; of compute, %.1f %% in matrix kernels (GEMM, convolution)",
+		    ": compute %.1f %%, exposed communication %.1f %%, exposed copies %.1f %%, other kernels %.1f %%, idle %.1f %%: waiting for the host %.1f %% (and %.1f %% more while the host loaded data), between kernels %.1f %%, other %.1f %%; of compute, %.1f %% in matrix kernels (GEMM, convolution, attention)",
 		    g[GPU_COMPUTE], g[GPU_COMM], g[GPU_MEMCPY], g[GPU_OTHER], idle,
 		    g[GPU_IDLE_HOST], g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL], g[GPU_IDLE_OTHER],
 		    g[GPU_COMPUTE] > 0 ? 100 * g[GPU_GEMM] / g[GPU_COMPUTE] : 0);

@@ -125,6 +125,8 @@ Y
 	nrun=$(rundir ns.out)
 	# (a 2-GPU FSDP run: the GPU computes 85.7 % of the profiled window)
 	check gpu_shared_nsys_judged_from_gpu [ "$(N '["verdict_basis"]'),$(N '["verdict"]'),$(N '["gpu_shares_pct"]["compute"]')" = "gpu,compute-bound,85.748" ]
+	# flash attention and cuBLAS's nvjet GEMMs are matrix kernels (53.2 % when nvjet was not)
+	check gpu_shared_nsys_matrix_share grep -q "of compute, 64.6 % in matrix kernels (GEMM, convolution, attention)" "$nrun/BOTTLENECK_ANALYSIS.md"
 else
 	skip gpu_shared_nsys "../shared/traces is absent"
 fi
