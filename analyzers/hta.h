@@ -54,7 +54,8 @@ struct hta_rank {
 struct hta_step {
 	double window, compute, comm, memcpy, other;
 	double idle_host, idle_data, idle_kernel, idle_other;
-	/* of compute: matrix kernels (GEMM, convolution, attention); the rest is elementwise-like */
+	/* of compute: matrix kernels (GEMM, convolution, attention); the rest is
+	 * elementwise-like */
 	double gemm;
 	double end; /* where the window ends (trace units) */
 };
