@@ -346,6 +346,15 @@ struct model_contention {
 	double base_ms, wide_ms; /* per-rank compute per step at the baseline and the widest */
 	int base_nodes, wide_nodes, wide_ranks;
 	char wide[72];           /* the widest scenario */
+	/* the part of the step other than compute whose per-rank time grew the most from the
+	 * baseline to the widest (communication with waiting for peers as one), on the
+	 * widest's basis (GPU when gpu), and its ms per rank and step at both */
+	enum share_kind grew;
+	int gpu;
+	double grew_base_ms, grew_wide_ms;
+	/* the widest ran on the local executor with more ranks than CPUs (oversubscribed) */
+	int oversubscribed;
+	double wide_eff;         /* the widest's measured parallel efficiency */
 };
 
 struct ana_model {
@@ -364,7 +373,14 @@ struct ana_model {
 	int limit_gpu;
 	double max_err_pct;    /* largest |model - measured| / measured over the series' points */
 	int max_err_nodes;     /* where it is */
+	/* the largest share other than compute in the baseline, what the rest (a) is made of */
+	enum share_kind base_rest;
+	double base_rest_pct;
 	struct model_contention contention;
+	/* whether the model predicts (eff8, eff16, crossover are said): it fits its points
+	 * within MODEL_FITS_PCT and its growth is not contention on oversubscribed emulated
+	 * nodes (contention.found and .oversubscribed) */
+	int predicts;
 };
 
 /* What a recommendation is about: one per cause (the verdict's share, or a

@@ -153,27 +153,43 @@ static double compute_share(const struct ana_scenario *s)
 	return s->outcome.basis == BASIS_HOST ? s->shares.compute_pct : -1;
 }
 
-/* The largest share that is not compute in the series' widest scenario, on its basis. */
-static void limit_of(struct ana_model *m, const struct ana_scenario *w)
+/* A part of the step other than compute, as a share of step time on its basis */
+struct part {
+	enum share_kind kind;
+	double pct;
+};
+
+#define PARTS 5
+
+/* The parts of s's step other than compute, on its basis; returns the largest's index. */
+static int parts_of(const struct ana_scenario *s, struct part o[PARTS])
 {
-	const double *g = w->gpu.gpu_pct;
-	int gpu = w->outcome.basis == BASIS_GPU;
-	const struct {
-		enum share_kind kind;
-		double pct;
-	} o[] = {
-		{ SHARE_COMMUNICATION, gpu ? g[GPU_COMM] : w->shares.comm_pct },
-		{ SHARE_PEER_WAIT, gpu ? 0 : w->shares.sync_wait_pct },
-		{ SHARE_DATA, gpu ? g[GPU_IDLE_DATA] : w->shares.data_pct },
-		{ gpu ? SHARE_COPIES : SHARE_IO, gpu ? g[GPU_MEMCPY] : w->shares.io_pct },
-		{ SHARE_HOST, gpu ? g[GPU_IDLE_HOST] : w->shares.other_pct },
-	};
-	int k = 0;
-	for (int i = 1; i < 5; i++)
+	const double *g = s->gpu.gpu_pct;
+	int gpu = s->outcome.basis == BASIS_GPU, k = 0;
+	o[0] = (struct part){ SHARE_COMMUNICATION, gpu ? g[GPU_COMM] : s->shares.comm_pct };
+	o[1] = (struct part){ SHARE_PEER_WAIT, gpu ? 0 : s->shares.sync_wait_pct };
+	o[2] = (struct part){ SHARE_DATA, gpu ? g[GPU_IDLE_DATA] : s->shares.data_pct };
+	o[3] = (struct part){ gpu ? SHARE_COPIES : SHARE_IO,
+			      gpu ? g[GPU_MEMCPY] : s->shares.io_pct };
+	o[4] = (struct part){ SHARE_HOST, gpu ? g[GPU_IDLE_HOST] : s->shares.other_pct };
+	for (int i = 1; i < PARTS; i++)
 		if (o[i].pct > o[k].pct)
 			k = i;
+	return k;
+}
+
+/* What limits scaling: the largest share that is not compute in the series' widest
+ * scenario, on its basis; what the rest is made of: the baseline's largest. */
+static void limit_of(struct ana_model *m, const struct ana_scenario *base,
+		     const struct ana_scenario *w)
+{
+	struct part o[PARTS];
+	int k = parts_of(w, o);
 	m->limit = o[k].kind;
-	m->limit_gpu = gpu;
+	m->limit_gpu = w->outcome.basis == BASIS_GPU;
+	k = parts_of(base, o);
+	m->base_rest = o[k].kind;
+	m->base_rest_pct = o[k].pct;
 }
 
 /* How far the model is from the points it was fitted on. */
@@ -191,8 +207,31 @@ static void fit_quality(const struct ana_run *run, const struct ana_scenario *ba
 	}
 }
 
-/* Per-rank compute that grows with the node count at the same work per
- * rank is ranks contending for the machine, not communication. */
+/* The part other than compute whose per-rank time grew the most from base to w
+ * (communication and waiting for peers as one; both on w's basis when they share it). */
+static void growth_of(struct model_contention *c, const struct ana_scenario *base,
+		      const struct ana_scenario *w)
+{
+	struct part ob[PARTS], ow[PARTS];
+	parts_of(base, ob);
+	parts_of(w, ow);
+	ob[0].pct += ob[1].pct, ow[0].pct += ow[1].pct;
+	double best = -1;
+	for (int i = 0; i < PARTS; i++) {
+		if (i == 1)
+			continue;
+		double b = base->steps.step_med_ms * ob[i].pct / 100,
+		       x = w->steps.step_med_ms * ow[i].pct / 100;
+		if (x - b > best)
+			best = x - b, c->grew = ow[i].kind, c->grew_base_ms = b,
+			c->grew_wide_ms = x;
+	}
+	c->gpu = w->outcome.basis == BASIS_GPU;
+}
+
+/* Per-rank compute that grows with the node count at the same work per rank is
+ * ranks contending for the machine: every part of the step measured on the wider
+ * scenarios is inflated by it, by as much as compute or more. */
 static void contention(const struct ana_scenario *base, const struct ana_scenario *w,
 		       struct ana_model *m)
 {
@@ -209,7 +248,10 @@ static void contention(const struct ana_scenario *base, const struct ana_scenari
 	c->base_nodes = base->in.nodes;
 	c->wide_nodes = w->in.nodes;
 	c->wide_ranks = w->in.ranks;
+	c->oversubscribed = w->outcome.oversubscribed;
+	c->wide_eff = w->scaling.efficiency;
 	snprintf(c->wide, sizeof c->wide, "%s", w->in.name);
+	growth_of(c, base, w);
 }
 
 /* Least squares: b >= 0 on compute ~ b/N; a, c >= 0 on the rest ~ a + c log2 N. */
@@ -256,9 +298,12 @@ void scaling_fit_series(struct ana_run *run, const struct ana_scenario *base)
 			m.crossover = n;
 	if (!step_only) {
 		contention(base, widest, &m);
-		limit_of(&m, widest);
+		limit_of(&m, base, widest);
 	}
 	fit_quality(run, base, &m);
+	/* on oversubscribed emulated nodes the model's growth is this machine's contention */
+	m.predicts = m.max_err_pct <= MODEL_FITS_PCT &&
+		!(m.contention.found && m.contention.oversubscribed);
 	run->models = xrealloc(run->models, (run->nmodels + 1) * sizeof *run->models);
 	run->models[run->nmodels++] = m;
 }

@@ -6,6 +6,7 @@
 #include "analyzers/advice.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
+#include "analyzers/write/scaling_text.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/summary_keys.h"
 
@@ -235,16 +236,38 @@ json_t *recs_json(const struct ana_run *run)
 	return a;
 }
 
+/* A series whose per-rank compute grew on oversubscribed emulated nodes: its model
+ * predicts nothing, so the advice rests on the measured efficiency of its widest. */
+static int contended_advice(struct rec *r, const struct ana_model *m)
+{
+	const struct model_contention *c = &m->contention;
+	if (c->wide_eff <= 0 || c->wide_eff >= MODEL_ADVICE_EFFICIENCY)
+		return 0;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(
+		&sb,
+		"**Series of %s**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew %.1fx from %d to %d nodes with the same work per rank, so the measured %.0f %% efficiency at %d nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.",
+		m->series, c->wide_ms / c->base_ms, c->base_nodes, c->wide_nodes, 100 * c->wide_eff,
+		c->wide_nodes);
+	r->gain = 0;
+	r->text = strbuf_detach(&sb);
+	return 1;
+}
+
 /* A scaling series whose fitted model loses efficiency by 16 nodes: 1 when
  * there is advice (in r). */
 int series_advice(struct rec *r, const struct ana_model *m, const struct ana_run *run)
 {
 	double t16 = m->b / 16 + m->a + m->c * 4,
 	       over = t16 > 0 ? 100 * (m->a + m->c * 4) / t16 : 0;
-	struct strbuf sb = STRBUF_INIT;
-	/* efficient enough, or a poor fit: no advice */
-	if (m->eff16 >= MODEL_ADVICE_EFFICIENCY || m->max_err_pct > MODEL_FITS_PCT)
+	if (m->contention.found && m->contention.oversubscribed)
+		return contended_advice(r, m);
+	/* efficient enough, or a model that predicts nothing: no advice */
+	if (!m->predicts || m->eff16 >= MODEL_ADVICE_EFFICIENCY)
 		return 0;
+	struct strbuf sb = STRBUF_INIT;
+	char share[32];
+	scaling_text_pct(share, sizeof share, over);
 	r->gain = m->step_only ? 0 : over;
 	if (m->contention.found)
 		strbuf_addf(&sb,
@@ -258,9 +281,10 @@ int series_advice(struct rec *r, const struct ana_model *m, const struct ana_run
 			    "**Series of %s at scale**: fitted on step times alone, the model predicts %.0f %% efficiency at 16 nodes; what limits it is not known (no breakdown of the step): collect a trace with steps or the trainer's telemetry before asking for more nodes.",
 			    m->series, 100 * m->eff16);
 	else
-		strbuf_addf(&sb,
-			    "**Series of %s at scale**: the fitted model predicts %.0f %% efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f ms per doubling) would be %.0f %% of the step; reduce it (overlap communication, larger per-rank batch, gradient compression) before asking for more nodes.",
-			    m->series, 100 * m->eff16, m->c, over);
+		strbuf_addf(
+			&sb,
+			"**Series of %s at scale**: the fitted model predicts %.0f %% efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f ms per doubling) would be %s of the step; reduce it (overlap communication, larger per-rank batch, gradient compression) before asking for more nodes.",
+			m->series, 100 * m->eff16, m->c, share);
 	r->text = strbuf_detach(&sb);
 	return 1;
 }

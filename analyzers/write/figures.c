@@ -59,14 +59,18 @@ static void scaling_data(struct fig *f, struct strbuf *sc)
 	}
 }
 
-/* model.dat: the fitted efficiency from 1 to 16 nodes, one block per series. */
+/* model.dat: the fitted efficiency from 1 to 16 nodes, one block per series whose
+ * model predicts (a model that does not fit, or fits contention, draws no curve). */
 static void model_data(struct fig *f, struct strbuf *md)
 {
 	size_t i;
 	json_t *m;
-	strbuf_adds(md,
-		    "# per series (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c log2 N)\n");
+	strbuf_adds(
+		md,
+		"# per series whose model predicts (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c log2 N)\n");
 	json_array_foreach(json_object_get(f->summary, SK_SCALING_MODELS), i, m) {
+		if (!json_is_number(json_object_get(m, "efficiency_16_nodes")))
+			continue;
 		double a = jsonio_num(m, SK_A_MS), b = jsonio_num(m, SK_B_MS),
 		       c = jsonio_num(m, SK_C_MS), n0 = jsonio_num(m, SK_BASE_NODES);
 		double t0 = b / n0 + a + c * log2(n0);
@@ -249,14 +253,20 @@ static void scaling_body(struct fig *f, struct strbuf *b)
 		"set ylabel 'efficiency'\nset logscale x 2\nset xrange [0.8:20]\nset yrange [0:1.2]\n"
 		"set key outside bottom center horizontal\n");
 	for (size_t i = 0; i < f->series.n; i++)
-		strbuf_addf(b,
-			    "%s'data/scaling.dat' index %zu using 1:2 with linespoints pt 7 lw 2 lc %zu title '%s measured', \\\n     '' index %zu using 1:2:4 with labels offset 0,1 font 'sans,8' notitle%s",
-			    i ? "     " : "plot ", i, i + 1, f->series.v[i], i,
-			    i + 1 < f->series.n || f->models ? ", \\\n" : "\n");
-	for (int i = 0; i < f->models; i++)
-		strbuf_addf(b,
-			    "     'data/model.dat' index %d using 1:2 with lines dt 2 lw 1.5 lc %d title '%s model'%s",
-			    i, i + 1, f->model_names.v[i], i + 1 < f->models ? ", \\\n" : "\n");
+		strbuf_addf(
+			b,
+			"%s'data/scaling.dat' index %zu using 1:2 with linespoints pt 7 lw 2 lc %zu title '%s measured', \\\n     '' index %zu using 1:2:4 with labels offset 0,1 font 'sans,8' notitle%s",
+			i ? "     " : "plot ", i, i + 1, f->series.v[i], i,
+			i + 1 < f->series.n || f->models ? ", \\\n" : "\n");
+	for (int i = 0; i < f->models; i++) {
+		size_t lc = 0; /* the colour of its series' measured line */
+		while (lc < f->series.n && strcmp(f->series.v[lc], f->model_names.v[i]))
+			lc++;
+		strbuf_addf(
+			b,
+			"     'data/model.dat' index %d using 1:2 with lines dt 2 lw 1.5 lc %zu title '%s model'%s",
+			i, lc + 1, f->model_names.v[i], i + 1 < f->models ? ", \\\n" : "\n");
+	}
 }
 
 /* Bus bandwidth against message size: one point series per scenario. */

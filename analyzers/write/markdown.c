@@ -706,6 +706,39 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 	strbuf_adds(md, "\n");
 }
 
+/* One series' model: its form, fit and predictions (or why there are none), contention. */
+static void md_model(struct strbuf *md, const struct ana_run *run, const struct ana_model *m)
+{
+	char form[96];
+	if (m->step_only)
+		snprintf(form, sizeof form, "%.3f + %.3f x log2(N)", m->a, m->c);
+	else
+		snprintf(form, sizeof form, "%.3f / N + %.3f + %.3f x log2(N)", m->b, m->a, m->c);
+	struct strbuf limit = STRBUF_INIT, fit = STRBUF_INIT;
+	scaling_text_limit(&limit, m);
+	scaling_text_fit(&fit, m);
+	strbuf_addf(
+		md,
+		"**Model for the series of %s**: step time (ms, at the baseline's global batch) T(N) = %s%s. ",
+		m->series, form, m->step_only ? " (no compute term: step times only)" : "");
+	if (!m->predicts) {
+		strbuf_addf(md, "%s ", fit.buf);
+		scaling_text_no_prediction(md, m, run->host_cpus);
+		strbuf_adds(md, "\n\n");
+	} else
+		strbuf_addf(
+			md,
+			"Predicted parallel efficiency: **%.0f %% at 8 nodes, %.0f %% at 16 nodes**.\n\n%s %s\n\n",
+			100 * m->eff8, 100 * m->eff16, limit.buf, fit.buf);
+	strbuf_free(&limit);
+	strbuf_free(&fit);
+	if (m->contention.found) {
+		strbuf_adds(md, "**Contention.** ");
+		scaling_text_contention(md, m, run->host_cpus);
+		strbuf_adds(md, "\n\n");
+	}
+}
+
 static void md_scaling(struct strbuf *md, const struct ana_run *run)
 {
 	strbuf_adds(md, "## Scaling Analysis\n\n");
@@ -719,38 +752,8 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 	}
 	if (!any)
 		strbuf_adds(md, "No analysed scenario to compare against.\n\n");
-	for (size_t i = 0; i < run->nmodels; i++) {
-		const struct ana_model *m = &run->models[i];
-		char form[96];
-		if (m->step_only)
-			snprintf(form, sizeof form, "%.3f + %.3f x log2(N)", m->a, m->c);
-		else
-			snprintf(form, sizeof form, "%.3f / N + %.3f + %.3f x log2(N)", m->b, m->a,
-				 m->c);
-		struct strbuf limit = STRBUF_INIT, fit = STRBUF_INIT;
-		scaling_text_limit(&limit, m);
-		scaling_text_fit(&fit, m);
-		if (m->max_err_pct > MODEL_FITS_PCT)
-			strbuf_addf(
-				md,
-				"**Model for the series of %s**: step time (ms, at the baseline's global batch) T(N) = %s%s. %s No prediction is drawn from it.\n\n",
-				m->series, form,
-				m->step_only ? " (no compute term: step times only)" : "", fit.buf);
-		else
-			strbuf_addf(
-				md,
-				"**Model for the series of %s**: step time (ms, at the baseline's global batch) T(N) = %s%s. Predicted parallel efficiency: **%.0f %% at 8 nodes, %.0f %% at 16 nodes**.\n\n%s %s\n\n",
-				m->series, form,
-				m->step_only ? " (no compute term: step times only)" : "",
-				100 * m->eff8, 100 * m->eff16, limit.buf, fit.buf);
-		strbuf_free(&limit);
-		strbuf_free(&fit);
-		if (m->contention.found) {
-			strbuf_adds(md, "**Contention.** ");
-			scaling_text_contention(md, m, run->host_cpus);
-			strbuf_adds(md, "\n\n");
-		}
-	}
+	for (size_t i = 0; i < run->nmodels; i++)
+		md_model(md, run, &run->models[i]);
 	md_figures(md, run);
 }
 

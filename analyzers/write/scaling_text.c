@@ -1,7 +1,10 @@
 #include "analyzers/write/scaling_text.h"
 
+#include "analyzers/write/evidence.h"
+
 #include "util/strbuf.h"
 
+#include <ctype.h>
 #include <stdio.h>
 
 const char *scaling_text_mode(enum scaling_mode m)
@@ -52,29 +55,69 @@ void scaling_text_note(struct strbuf *sb, const struct ana_scenario *s)
 	}
 }
 
-/* What limits scaling, as the model's sentence names it. */
-static const char *limit_words(const struct ana_model *m)
+void scaling_text_pct(char *buf, size_t n, double pct)
 {
-	if (m->contention.found)
-		return "the ranks contending for the machine (see below)";
+	if (pct >= 99.95 && pct < 100)
+		snprintf(buf, n, "nearly all");
+	else if (pct >= 99.5 && pct < 100)
+		snprintf(buf, n, "%.1f %%", pct);
+	else
+		snprintf(buf, n, "%.0f %%", pct);
+}
+
+/* A part of the step in words, on the host's or the GPU's basis. */
+static const char *part_words(enum share_kind k, int gpu)
+{
+	return evidence_share_words(k, gpu ? BASIS_GPU : BASIS_HOST, 0);
+}
+
+/* What limits scaling, as the model's sentence names it. */
+static void limit_words(struct strbuf *sb, const struct ana_model *m)
+{
+	const char *w = "?";
 	switch (m->limit) {
 	case SHARE_COMMUNICATION:
-		return "communication";
+		w = "communication";
+		break;
 	case SHARE_PEER_WAIT:
-		return "waiting for slower ranks";
+		w = "waiting for slower ranks";
+		break;
 	case SHARE_DATA:
-		return "data loading";
+		w = "data loading";
+		break;
 	case SHARE_IO:
-		return "I/O";
+		w = "I/O";
+		break;
 	case SHARE_COPIES:
-		return "host-device copies";
+		w = "host-device copies";
+		break;
 	case SHARE_HOST:
-		return m->limit_gpu ? "the GPU waiting for the host" : "host overhead";
+		w = m->limit_gpu ? "the GPU waiting for the host" : "host overhead";
+		break;
 	case SHARE_COMPUTE:
 	case SHARE_N:
 		break;
 	}
-	return "?";
+	if (!m->contention.found) {
+		strbuf_adds(sb, w);
+		return;
+	}
+	strbuf_addf(
+		sb,
+		"%s (the largest part of the rest at %d nodes), inflated by the ranks contending for the machine (see below)",
+		w, m->max_nodes);
+}
+
+/* What the rest (a) is made of: the baseline's largest share other than compute. */
+static void rest_words(struct strbuf *sb, const struct ana_model *m)
+{
+	if (m->base_rest_pct < ANA_NEGLIGIBLE_PCT)
+		return;
+	strbuf_addf(
+		sb,
+		" (time other than compute; at %d node%s its largest part is %s, %.1f %% of the step)",
+		m->base_nodes, m->base_nodes == 1 ? "" : "s",
+		part_words(m->base_rest, m->limit_gpu), m->base_rest_pct);
 }
 
 void scaling_text_limit(struct strbuf *sb, const struct ana_model *m)
@@ -88,15 +131,23 @@ void scaling_text_limit(struct strbuf *sb, const struct ana_model *m)
 			    100 * m->eff16);
 		return;
 	}
-	char from[64];
+	char from[64], share[32];
 	snprintf(from, sizeof from, "beyond %d nodes", MODEL_MAX_NODES);
 	if (m->crossover)
 		snprintf(from, sizeof from, "from %d node%s on", m->crossover,
 			 m->crossover == 1 ? "" : "s");
-	strbuf_addf(sb,
-		    "Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest %.2f + %.2f x log2(N) ms, so scaling is limited by %s, which outgrows compute %s: predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16, where that overhead is %.0f %% of a %.2f ms step.",
-		    m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c, limit_words(m), from,
-		    100 * m->eff8, 100 * m->eff16, n16 > 0 ? 100 * over16 / n16 : 0, n16);
+	scaling_text_pct(share, sizeof share, n16 > 0 ? 100 * over16 / n16 : 0);
+	strbuf_addf(
+		sb,
+		"Fitted on %d scenarios (%d to %d nodes), compute takes %.2f ms / N and the rest %.2f + %.2f x log2(N) ms",
+		m->points, m->base_nodes, m->max_nodes, m->b, m->a, m->c);
+	rest_words(sb, m);
+	strbuf_adds(sb, ", so scaling is limited by ");
+	limit_words(sb, m);
+	strbuf_addf(
+		sb,
+		", which outgrows compute %s: predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16, where that overhead is %s of a %.2f ms step.",
+		from, 100 * m->eff8, 100 * m->eff16, share, n16);
 }
 
 void scaling_text_fit(struct strbuf *sb, const struct ana_model *m)
@@ -107,9 +158,41 @@ void scaling_text_fit(struct strbuf *sb, const struct ana_model *m)
 			    "The model fits the measured points within %.1f %% (largest error at %d node%s).",
 			    m->max_err_pct, n, n == 1 ? "" : "s");
 	else
-		strbuf_addf(sb,
-			    "The model does not fit the measured points: it is off by %.1f %% at %d node%s, so its predictions beyond them are not reliable.",
-			    m->max_err_pct, n, n == 1 ? "" : "s");
+		strbuf_addf(
+			sb,
+			"The model does not fit the measured points: it is off by %.1f %% at %d node%s, so its predictions beyond them are not reliable.",
+			m->max_err_pct, n, n == 1 ? "" : "s");
+}
+
+void scaling_text_no_prediction(struct strbuf *sb, const struct ana_model *m, int host_cpus)
+{
+	const struct model_contention *c = &m->contention;
+	if (!(c->found && c->oversubscribed)) {
+		strbuf_adds(sb, "No prediction is drawn from it.");
+		return;
+	}
+	strbuf_addf(
+		sb,
+		"No prediction is drawn from it: the local executor ran the %d ranks of %s on this machine's %d CPU%s and their per-rank compute grew with the node count (see Contention), so what the model extrapolates is this machine's contention, not the cost of more nodes.",
+		c->wide_ranks, c->wide, host_cpus, host_cpus == 1 ? "" : "s");
+}
+
+/* What grew besides compute, said after the contention's first clause. */
+static void contention_parts(struct strbuf *sb, const struct model_contention *c)
+{
+	char what[96];
+	snprintf(what, sizeof what, "%s", part_words(c->grew, c->gpu));
+	if (c->grew_wide_ms - c->grew_base_ms <= c->wide_ms - c->base_ms) {
+		strbuf_adds(
+			sb,
+			"; compute grew more than any other part of the step, so the slowdown is first of all contention.");
+		return;
+	}
+	what[0] = (char)toupper((unsigned char)what[0]);
+	strbuf_addf(
+		sb,
+		". %s grew more, from %.2f to %.2f ms per rank and step, so it slows the step more than compute does, but the same contention inflates it, by an amount these runs cannot separate from its own growth.",
+		what, c->grew_base_ms, c->grew_wide_ms);
 }
 
 void scaling_text_contention(struct strbuf *sb, const struct ana_model *m, int host_cpus)
@@ -122,8 +205,10 @@ void scaling_text_contention(struct strbuf *sb, const struct ana_model *m, int h
 		snprintf(where, sizeof where,
 			 " (the local executor ran all %d ranks of %s on this machine's %d CPU%s)",
 			 c->wide_ranks, c->wide, host_cpus, host_cpus == 1 ? "" : "s");
-	strbuf_addf(sb,
-		    "Per-rank compute grew from %.2f ms at %d node%s to %.2f ms at %d nodes with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network%s, so the slowdown is contention, not communication.",
-		    c->base_ms, c->base_nodes, c->base_nodes == 1 ? "" : "s", c->wide_ms,
-		    c->wide_nodes, where);
+	strbuf_addf(
+		sb,
+		"Per-rank compute grew %.1fx, from %.2f ms at %d node%s to %.2f ms at %d nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network%s",
+		c->wide_ms / c->base_ms, c->base_ms, c->base_nodes, c->base_nodes == 1 ? "" : "s",
+		c->wide_ms, c->wide_nodes, where);
+	contention_parts(sb, c);
 }

@@ -550,11 +550,13 @@ static json_t *models_json(const struct ana_run *run)
 				  SK_SERIES, m->series, "points", m->points, SK_BASE_NODES,
 				  m->base_nodes, "max_nodes", m->max_nodes, SK_A_MS, jnum(m->a),
 				  SK_B_MS, jnum(m->b), SK_C_MS, jnum(m->c), "efficiency_8_nodes",
-				  jnum(m->eff8), "efficiency_16_nodes", jnum(m->eff16),
+				  m->predicts ? jnum(m->eff8) : json_null(), "efficiency_16_nodes",
+				  m->predicts ? jnum(m->eff16) : json_null(),
 				  "overhead_exceeds_compute_from_nodes",
-				  m->crossover ? json_integer(m->crossover) : json_null(), "model",
-				  "step_ms(N) = b/N + a + c*log2(N)", "limit",
-				  model_words(scaling_text_limit, m)));
+				  m->crossover && m->predicts ? json_integer(m->crossover)
+							      : json_null(),
+				  "model", "step_ms(N) = b/N + a + c*log2(N)", "limit",
+				  m->predicts ? model_words(scaling_text_limit, m) : json_null()));
 		json_t *o = json_array_get(a, json_array_size(a) - 1);
 		json_object_set_new(o, "compute_term", json_boolean(!m->step_only));
 		if (m->step_only)
@@ -563,6 +565,14 @@ static json_t *models_json(const struct ana_run *run)
 		json_object_set_new(o, "max_error_nodes", json_integer(m->max_err_nodes));
 		json_object_set_new(o, "fit", model_words(scaling_text_fit, m));
 		json_object_set_new(o, "contention", text_or_null(strbuf_detach(&contention)));
+		json_object_set_new(o, "predicts", json_boolean(m->predicts));
+		if (!m->predicts) {
+			struct strbuf why = STRBUF_INIT;
+			scaling_text_no_prediction(&why, m, run->host_cpus);
+			json_object_set_new(o, "no_prediction", json_string(why.buf));
+			strbuf_free(&why);
+		} else
+			json_object_set_new(o, "no_prediction", json_null());
 	}
 	return a;
 }

@@ -268,7 +268,7 @@ static void test_model_gpu_mfu(void)
 	CHECK(m->limit == SHARE_COMMUNICATION && !m->contention.found);
 	char *limit = model_limit(m);
 	CHECK(strstr(limit,
-		     "Fitted on 3 scenarios (1 to 4 nodes), compute takes 100.00 ms / N and the rest 2.00 + 3.00 x log2(N) ms, so scaling is limited by communication, which outgrows compute from 9 nodes on: predicted efficiency 54 % at 8 nodes and 31 % at 16") !=
+		     "Fitted on 3 scenarios (1 to 4 nodes), compute takes 100.00 ms / N and the rest 2.00 + 3.00 x log2(N) ms (time other than compute; at 1 node its largest part is exposed communication and waiting for peers, 2.0 % of the step), so scaling is limited by communication, which outgrows compute from 9 nodes on: predicted efficiency 54 % at 8 nodes and 31 % at 16") !=
 	      NULL);
 	free(limit);
 	struct ana_scenario *s1 = &run.sc[0], *s2 = &run.sc[1], *s4 = &run.sc[2];
@@ -501,6 +501,117 @@ static void test_oversubscribed(void)
 	CHECK(ana_run_analyse(&one) == 0);
 	CHECK(strstr(E(&one.sc[0], &one), "4 ranks on this machine's 1 CPU, so ranks") != NULL);
 	ana_run_free(&one);
+}
+
+static char *read_in(const char *rel)
+{
+	char p[600], *buf = NULL;
+	snprintf(p, sizeof p, "%s/%s", dir, rel);
+	CHECK(fsio_read(p, 1 << 20, &buf, NULL) == 0);
+	return buf;
+}
+
+/* Contention: per-rank compute 10 -> 12 -> 14 ms at the same work per rank (weak
+ * scaling, 1 rank per node), communication 10 -> 40 -> 120 ms (10 + 10 log2 N at the
+ * baseline's batch: the model fits within 3 %). On 2 CPUs with 4 ranks
+ * (oversubscribed emulated nodes) the model predicts nothing, the figure has no curve
+ * and the contention sentence says that communication grew more; on a cluster the
+ * model predicts, its rest is named by the baseline's shares. */
+static void test_contention_words(void)
+{
+	exact("k1", 1, 64, 10, 10, 0, NULL);
+	exact("k2", 2, 128, 12, 40, 0, NULL);
+	exact("k4", 4, 256, 14, 120, 0, NULL);
+	struct ana_run run = { .campaign = strdup("t"),
+			       .run_id = strdup("r"),
+			       .run_dir = strdup(dir),
+			       .th = { 20, 30, 70, 90, 20 },
+			       .host_cpus = 2 };
+	add(&run, "k1", "COMPLETED", 1, 1);
+	add(&run, "k2", "COMPLETED", 2, 1);
+	add(&run, "k4", "COMPLETED", 4, 1);
+	CHECK(ana_run_analyse(&run) == 0);
+	CHECK(run.nmodels == 1);
+	const struct ana_model *m = &run.models[0];
+	CHECK(m->contention.found && m->contention.oversubscribed && !m->predicts);
+	CHECK(m->max_err_pct <= MODEL_FITS_PCT); /* it fits, and still predicts nothing */
+	CHECK(ana_run_write(&run) == 0);
+	char *md = read_in("BOTTLENECK_ANALYSIS.md");
+	CHECK(strstr(md, "**Contention.** Per-rank compute grew 1.4x, from 10.00 ms at 1 node to 14.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network (the local executor ran all 4 ranks of k4 on this machine's 2 CPUs). Exposed communication and waiting for peers grew more, from 10.00 to 120.00 ms per rank and step, so it slows the step more than compute does, but the same contention inflates it, by an amount these runs cannot separate from its own growth.\n") != NULL);
+	CHECK(strstr(md, "not communication") == NULL);
+	CHECK(strstr(md, "No prediction is drawn from it: the local executor ran the 4 ranks of k4 on this machine's 2 CPUs and their per-rank compute grew with the node count (see Contention), so what the model extrapolates is this machine's contention, not the cost of more nodes.\n") != NULL);
+	CHECK(strstr(md, "Predicted parallel efficiency") == NULL);
+	CHECK(strstr(md, "**Series of k1**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew 1.4x from 1 to 4 nodes with the same work per rank, so the measured 15 % efficiency at 4 nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.") != NULL);
+	free(md);
+	/* summary.json: the fitted terms, no predictions; the figure: no curve */
+	char p[600];
+	snprintf(p, sizeof p, "%s/summary.json", dir);
+	json_t *sum = json_load_file(p, 0, NULL);
+	json_t *sm = json_array_get(json_object_get(sum, "scaling_models"), 0);
+	CHECK(json_is_number(json_object_get(sm, "b_ms")));
+	CHECK(json_is_null(json_object_get(sm, "efficiency_8_nodes")));
+	CHECK(json_is_null(json_object_get(sm, "efficiency_16_nodes")));
+	CHECK(json_is_null(json_object_get(sm, "overhead_exceeds_compute_from_nodes")));
+	CHECK(json_is_null(json_object_get(sm, "limit")));
+	CHECK(json_is_false(json_object_get(sm, "predicts")));
+	CHECK(!strncmp(json_string_value(json_object_get(sm, "no_prediction")),
+		       "No prediction is drawn from it: the local executor", 50));
+	json_decref(sum);
+	char *dat = read_in("figures/data/model.dat"), *gp = read_in("figures/scaling.gp");
+	CHECK_STR(dat, "# per series whose model predicts (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c log2 N)\n");
+	CHECK(strstr(gp, "model.dat") == NULL);
+	free(dat);
+	free(gp);
+	ana_run_free(&run);
+	/* on a cluster (no host_cpus) the same growth predicts, its rest named by the
+	 * baseline's largest share, what limits scaling said to be inflated */
+	struct ana_run cl = { .campaign = strdup("t"),
+			      .run_id = strdup("r"),
+			      .run_dir = strdup(dir),
+			      .th = { 20, 30, 70, 90, 20 } };
+	add(&cl, "k1", "COMPLETED", 1, 1);
+	add(&cl, "k2", "COMPLETED", 2, 1);
+	add(&cl, "k4", "COMPLETED", 4, 1);
+	CHECK(ana_run_analyse(&cl) == 0);
+	m = &cl.models[0];
+	CHECK(m->contention.found && !m->contention.oversubscribed && m->predicts);
+	char *limit = model_limit(m);
+	CHECK(strstr(limit, "x log2(N) ms (time other than compute; at 1 node its largest part is exposed communication and waiting for peers, 50.0 % of the step), so scaling is limited by communication (the largest part of the rest at 4 nodes), inflated by the ranks contending for the machine (see below), which outgrows compute") != NULL);
+	free(limit);
+	CHECK(ana_run_write(&cl) == 0);
+	char *dat2 = read_in("figures/data/model.dat"), *gp2 = read_in("figures/scaling.gp");
+	CHECK(strstr(dat2, "# k1\n1 1.0000\n") != NULL);
+	CHECK(strstr(gp2, "'data/model.dat' index 0 using 1:2 with lines dt 2 lw 1.5 lc 1 title 'k1 model'") != NULL);
+	free(dat2);
+	free(gp2);
+	ana_run_free(&cl);
+	/* compute grew more than anything else: the slowdown is contention first */
+	exact("j1", 1, 64, 10, 10, 0, NULL);
+	exact("j2", 2, 128, 20, 11, 0, NULL);
+	exact("j4", 4, 256, 30, 12, 0, NULL);
+	struct ana_run cj = { .campaign = strdup("t"),
+			      .run_id = strdup("r"),
+			      .run_dir = strdup(dir),
+			      .th = { 20, 30, 70, 90, 20 } };
+	add(&cj, "j1", "COMPLETED", 1, 1);
+	add(&cj, "j2", "COMPLETED", 2, 1);
+	add(&cj, "j4", "COMPLETED", 4, 1);
+	CHECK(ana_run_analyse(&cj) == 0);
+	struct strbuf sb = STRBUF_INIT;
+	scaling_text_contention(&sb, &cj.models[0], 0);
+	CHECK_STR(sb.buf, "Per-rank compute grew 3.0x, from 10.00 ms at 1 node to 30.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network; compute grew more than any other part of the step, so the slowdown is first of all contention.");
+	strbuf_free(&sb);
+	ana_run_free(&cj);
+	/* a share is never said to be 100 % below 99.95 */
+	char pct[32];
+	scaling_text_pct(pct, sizeof pct, 99.946);
+	CHECK_STR(pct, "99.9 %");
+	scaling_text_pct(pct, sizeof pct, 99.97);
+	CHECK_STR(pct, "nearly all");
+	scaling_text_pct(pct, sizeof pct, 100);
+	CHECK_STR(pct, "100 %");
+	scaling_text_pct(pct, sizeof pct, 99.4);
+	CHECK_STR(pct, "99 %");
 }
 
 /* The decision alone: the largest share, ties to the first, the runner-up
@@ -810,6 +921,7 @@ int main(void)
 	RUN(test_aorta);
 	RUN(test_batch_and_scaling_modes);
 	RUN(test_oversubscribed);
+	RUN(test_contention_words);
 	RUN(test_verdict_decide);
 	RUN(test_advice_every_kind);
 	RUN(test_unknown_shares);
