@@ -80,6 +80,7 @@ $(B)/orchestrator/provenance.o: $(B)/versions.h
 # recommendation kinds; and write/ over the model's records) without default: a value one
 # forgets is a compile error.
 VERDICT_USERS := analyzers/verdict analyzers/write/evidence analyzers/advice analyzers/write/report \
+	analyzers/write/share_text \
 	analyzers/analysis analyzers/write/data_text analyzers/write/scaling_text \
 	analyzers/write/checked_text
 $(VERDICT_USERS:%=$(B)/%.o) $(VERDICT_USERS:%=$(B)/asan/obj/%.o): WARN += -Wswitch-enum

@@ -9,6 +9,7 @@
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
 #include "analyzers/write/scaling_text.h"
+#include "analyzers/write/share_text.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/summary_keys.h"
 
@@ -177,22 +178,23 @@ void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
 	buf[0] = '\0';
 	for (size_t k = 0; k < s->comm.ncolls; k++) {
 		const struct collective *c = &s->comm.colls[k];
-		char label[48];
+		char label[48], bw[24];
 		if (c->size_class < 0 || c->fabric_busbw_gbps <= 0)
 			continue;
+		share_text_rate(bw, sizeof bw, c->fabric_busbw_gbps, 3);
 		double pct = 100 * c->busbw_gbps / c->fabric_busbw_gbps;
 		coll_size_label(c->size_class, label, sizeof label);
 		if (pct >= FABRIC_LIMIT_PCT)
 			snprintf(
 				buf, n,
-				"Its %s messages of %s reach %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): the fabric itself is the limit; send fewer bytes (bf16 gradients, compression) or use a faster interconnect.",
-				coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
+				"Its %s messages of %s reach %.0f %% of the %s GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): the fabric itself is the limit; send fewer bytes (bf16 gradients, compression) or use a faster interconnect.",
+				coll_op_name(c->op), label, pct, bw, s->in.nodes,
 				s->in.nodes == 1 ? "" : "s");
 		else
 			snprintf(
 				buf, n,
-				"Its %s messages of %s reach only %.0f %% of the %.3f GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): not the fabric; look at message sizes (larger buckets), overlap with compute and waiting for peers.",
-				coll_op_name(c->op), label, pct, c->fabric_busbw_gbps, s->in.nodes,
+				"Its %s messages of %s reach only %.0f %% of the %s GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): not the fabric; look at message sizes (larger buckets), overlap with compute and waiting for peers.",
+				coll_op_name(c->op), label, pct, bw, s->in.nodes,
 				s->in.nodes == 1 ? "" : "s");
 		return;
 	}
@@ -217,16 +219,16 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		coll_size_label(c->size_class, label, sizeof label);
 		if (c->size_class >= 0) {
 			snprintf(bytes, sizeof bytes, "%s (median %.0f B)", label, c->bytes);
-			snprintf(alg, sizeof alg, "%.3f", c->algbw_gbps);
-			snprintf(bus, sizeof bus, "%.3f", c->busbw_gbps);
+			share_text_rate(alg, sizeof alg, c->algbw_gbps, 3);
+			share_text_rate(bus, sizeof bus, c->busbw_gbps, 3);
 		}
 		strbuf_addf(md, "| %s | %s | %.2f | %.3f | %.3f / %.3f | %.3f / %.3f | %s | %s |",
 			    coll_op_name(c->op), bytes, c->count_per_step, c->ms_per_step,
 			    c->latency_med, c->latency_p95, c->wait_med, c->wait_p95, alg, bus);
 		if (fab && c->size_class >= 0 && c->fabric_busbw_gbps > 0)
-			strbuf_addf(md, " %.0f %% of %.3f |",
+			strbuf_addf(md, " %.0f %% of %s |",
 				    100 * c->busbw_gbps / c->fabric_busbw_gbps,
-				    c->fabric_busbw_gbps);
+				    share_text_rate(alg, sizeof alg, c->fabric_busbw_gbps, 3));
 		else if (fab)
 			strbuf_adds(md, " – |");
 		strbuf_adds(md, "\n");
@@ -290,27 +292,6 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 }
 
 /* The table of every scenario: size, state, step times, shares, verdict. */
-/* The table's six share cells of s: the host's step, or on the GPU basis the
- * GPU's time (data: idle while the host loaded data; other: the rest, the GPU
- * waiting for the host among it); n/a when unknown, never 0. */
-static void share_cells(const struct ana_scenario *s, char sh[6][16])
-{
-	const double *g = s->gpu.gpu_pct;
-	double host[6] = { s->shares.data_pct, s->shares.compute_pct,   s->shares.comm_pct,
-			   s->shares.sync_wait_pct, s->shares.io_pct, s->shares.other_pct };
-	double gpu[6] = { g[GPU_IDLE_DATA], g[GPU_COMPUTE], g[GPU_COMM], -1, -1,
-			  100 - g[GPU_IDLE_DATA] - g[GPU_COMPUTE] - g[GPU_COMM] };
-	for (int k = 0; k < 6; k++) {
-		double v = s->outcome.basis == BASIS_GPU ? gpu[k] : host[k];
-		if (s->outcome.basis != BASIS_GPU && !s->shares.shares_known)
-			snprintf(sh[k], sizeof sh[k], "n/a");
-		else if (v < 0)
-			snprintf(sh[k], sizeof sh[k], "–");
-		else
-			snprintf(sh[k], sizeof sh[k], "%.1f", v < 0.05 ? 0 : v);
-	}
-}
-
 static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 {
 	int gpu = 0;
@@ -328,8 +309,9 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 				s->in.name, s->in.nodes, s->in.ranks, s->in.state);
 			continue;
 		}
-		char sh[6][16], med[32], p95[32], thr[48];
-		share_cells(s, sh);
+		char sh[COL_COLS][16], med[32], p95[32], thr[48];
+		for (int k = 0; k < COL_COLS; k++)
+			share_text_cell(s, k, sh[k], sizeof sh[k]);
 		snprintf(med, sizeof med, s->steps.no_steps ? "– (no steps)" : "%.2f",
 			 s->steps.step_med_ms);
 		snprintf(p95, sizeof p95, s->steps.no_steps ? "–" : "%.2f", s->steps.step_p95_ms);
@@ -461,9 +443,10 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->steps.loss_first,
 			    s->steps.loss_last);
 	strbuf_adds(md, "\n\n");
-	char gbps[48] = "";
+	char gbps[48] = "", rate[24];
 	if (s->comm.allreduce_gbps > 0)
-		snprintf(gbps, sizeof gbps, "; %.2f GB/s all-reduced", s->comm.allreduce_gbps);
+		snprintf(gbps, sizeof gbps, "; %s GB/s all-reduced",
+			 share_text_rate(rate, sizeof rate, s->comm.allreduce_gbps, 2));
 	if (s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST)
 		strbuf_addf(
 			md,
@@ -476,11 +459,11 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 	if (s->shares.gemm_pct + s->shares.elementwise_pct > 0)
 		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n",
 			    s->shares.gemm_pct, s->shares.elementwise_pct);
-	if (s->steps.global_batch <= 0) /* throughput in steps/s */
+	if (s->steps.global_batch <= 0 && !s->steps.no_steps) /* throughput in steps/s */
 		strbuf_adds(
 			md,
 			"Throughput is in steps per second: the samples per step are not known (set `analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a `samples` group in `analysis.step_log`).\n\n");
-	else
+	else if (s->steps.global_batch > 0)
 		strbuf_addf(md, "Global batch %ld sample%s per step (from %s).\n\n",
 			    s->steps.global_batch, s->steps.global_batch == 1 ? "" : "s",
 			    data_text_batch_from(s->steps.batch_from));
@@ -492,6 +475,25 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 			s->mon.have_monitor
 				? "from the node monitors alone"
 				: "undetermined: nothing is concluded from unknown shares");
+}
+
+/* The FLOPs the rank achieved, and of its peak when that is known. */
+static void md_mfu(struct strbuf *md, const struct ana_run *run, const struct ana_scenario *s)
+{
+	char rate[24], peak[24];
+	if (s->steps.achieved_gflops > 0)
+		strbuf_addf(
+			md,
+			"Achieved %s GFLOP/s per rank at the median step (%.2e FLOPs per step per rank)%s",
+			share_text_rate(rate, sizeof rate, s->steps.achieved_gflops, 1),
+			s->steps.flops_per_step,
+			s->steps.mfu_pct >= 0
+				? ""
+				: "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
+	if (s->steps.mfu_pct >= 0)
+		strbuf_addf(md, ": **MFU %.1f %%** of the %s GFLOP/s peak per rank.\n\n",
+			    s->steps.mfu_pct,
+			    share_text_rate(peak, sizeof peak, run->peak_gflops, 1));
 }
 
 /* Operators, profilers, monitors, FLOPs and MFU. */
@@ -543,17 +545,7 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 			"GPU monitors (%d GPU%s): utilisation %.1f %% on average, memory controller %.1f %%, memory peak %.1f %% of GPU memory.\n\n",
 			s->mon.gpus, s->mon.gpus == 1 ? "" : "s", s->mon.gpu_util_mean_pct,
 			s->mon.gpu_mem_util_mean_pct, s->mon.gpu_mem_peak_pct);
-	if (s->steps.achieved_gflops > 0)
-		strbuf_addf(
-			md,
-			"Achieved %.1f GFLOP/s per rank at the median step (%.3g FLOPs per step per rank)%s",
-			s->steps.achieved_gflops, s->steps.flops_per_step,
-			s->steps.mfu_pct >= 0
-				? ""
-				: "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
-	if (s->steps.mfu_pct >= 0)
-		strbuf_addf(md, ": **MFU %.1f %%** of the %.1f GFLOP/s peak per rank.\n\n",
-			    s->steps.mfu_pct, run->peak_gflops);
+	md_mfu(md, run, s);
 }
 
 static void md_scenarios(struct strbuf *md, const struct ana_run *run)
@@ -642,26 +634,60 @@ static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct
 			snprintf(sp, sizeof sp, "%.2fx", s->scaling.speedup);
 			snprintf(ef, sizeof ef, "%.0f %%", 100 * s->scaling.efficiency);
 		}
-		char sh[3][16];
-		const double pct[3] = { s->shares.data_pct, s->shares.compute_pct,
-					s->shares.comm_pct };
-		for (int k = 0; k < 3; k++) /* unknown shares are n/a, never 0 */
-			snprintf(sh[k], sizeof sh[k], s->shares.shares_known ? "%.1f" : "n/a",
-				 pct[k]);
+		char sh[3][16]; /* on the verdict's basis, as the scenario table; n/a unknown */
+		for (int k = 0; k < 3; k++)
+			share_text_cell(s, k, sh[k], sizeof sh[k]);
+		const char *basis = share_text_basis(s);
 		/* the header gives the baseline's unit; a row says its own only when it differs */
 		const char *unit = data_text_throughput_unit(s);
 		int other = strcmp(unit, data_text_throughput_unit(base)) != 0;
-		strbuf_addf(md, "| %s | %d | %d | %s | %.1f%s%s | %s | %s | %s | %s | %s | %s |\n",
+		strbuf_addf(md,
+			    "| %s | %d | %d | %s | %.1f%s%s | %s | %s | %s | %s | %s | %s | %s |\n",
 			    s->in.name, s->in.nodes, s->in.ranks, gb, s->steps.throughput,
 			    other ? " " : "", other ? unit : "",
 			    s->scaling.is_baseline ? "baseline"
-			    : moded		   ? scaling_text_mode(s->scaling.mode)
+				    : moded        ? scaling_text_mode(s->scaling.mode)
 						   : "–",
-			    sp, ef, sh[0], sh[1], sh[2]);
+			    sp, ef, sh[0], sh[1], sh[2], basis ? basis : "–");
 		if (s->in.ranks > last->in.ranks && (moded || s->scaling.is_baseline))
 			last = s;
 	}
 	return last;
+}
+
+/* How the shares move from the baseline to the widest scenario, on the basis of the table
+ * above; not compared when one's are unknown or the two are on different bases. */
+static void md_series_moves(struct strbuf *md, const struct ana_scenario *base,
+			    const struct ana_scenario *last)
+{
+	const char *bb = share_text_basis(base), *lb = share_text_basis(last);
+	int gpu = base->outcome.basis == BASIS_GPU;
+	if (last == base)
+		strbuf_adds(
+			md,
+			"\nNo other scenario of this series scales against it with a known mode: no scaling to report.\n\n");
+	else if (!bb || !lb)
+		strbuf_addf(
+			md,
+			"\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
+			base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
+			data_text_source((bb ? last : base)->data.source));
+	else if (strcmp(bb, lb))
+		strbuf_addf(
+			md,
+			"\nFrom %d to %d ranks parallel efficiency is %.0f %%; the shares are not compared: %s's are of %s, %s's of %s (the table's last column).\n\n",
+			base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
+			base->in.name, bb, last->in.name, lb);
+	else
+		strbuf_addf(
+			md,
+			"\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of %s, compute from %.1f %% to %.1f %% and %s from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %.0f %%.\n\n",
+			base->in.ranks, last->in.ranks, share_text_pct(base, COL_COMM),
+			share_text_pct(last, COL_COMM), gpu ? "the GPU's time" : "step time",
+			share_text_pct(base, COL_COMPUTE), share_text_pct(last, COL_COMPUTE),
+			gpu ? "the GPU idle while the host loaded data" : "data loading",
+			share_text_pct(base, COL_DATA), share_text_pct(last, COL_DATA),
+			last->in.ranks, 100 * last->scaling.efficiency);
 }
 
 /* One scaling series: its table, how the shares move, its scaling notes. */
@@ -671,30 +697,13 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 	strbuf_addf(
 		md,
 		"Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
-		"| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup | Efficiency | Data %% | Compute %% | Comm %% |\n"
-		"|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n",
+		"| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup | Efficiency | Data %% | Compute %% | Comm %% | Shares of |\n"
+		"|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n",
 		base->in.name, base->in.backend, base->in.tasks_per_node,
 		base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
 		data_text_throughput_unit(base));
 	const struct ana_scenario *last = md_series_rows(md, run, base);
-	if (last != base && (!base->shares.shares_known || !last->shares.shares_known))
-		strbuf_addf(
-			md,
-			"\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
-			base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
-			data_text_source(base->data.source));
-	else if (last != base)
-		strbuf_addf(
-			md,
-			"\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of step time, compute from %.1f %% to %.1f %% and data loading from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %.0f %%.\n\n",
-			base->in.ranks, last->in.ranks, base->shares.comm_pct,
-			last->shares.comm_pct, base->shares.compute_pct, last->shares.compute_pct,
-			base->shares.data_pct, last->shares.data_pct, last->in.ranks,
-			100 * last->scaling.efficiency);
-	else
-		strbuf_adds(
-			md,
-			"\nNo other scenario of this series scales against it with a known mode: no scaling to report.\n\n");
+	md_series_moves(md, base, last);
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].data.analysed &&
 		    !strcmp(run->sc[i].scaling.baseline, base->in.name) &&
@@ -785,7 +794,9 @@ static void md_fabric(struct strbuf *md, const struct ana_run *run)
 			double b = p->pts[k].bytes;
 			snprintf(label, sizeof label, b >= 1048576 ? "%.0f MiB" : "%.0f KiB",
 				 b >= 1048576 ? b / 1048576 : b / 1024);
-			strbuf_addf(md, "%s%s: %.3f", k ? ", " : "", label, p->pts[k].busbw_gbps);
+			char bw[24];
+			strbuf_addf(md, "%s%s: %s", k ? ", " : "", label,
+				    share_text_rate(bw, sizeof bw, p->pts[k].busbw_gbps, 3));
 		}
 		strbuf_adds(md, " |\n");
 	}

@@ -8,6 +8,7 @@
 #include "analyzers/advice.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
+#include "analyzers/write/share_text.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/summary_keys.h"
 #include "analyzers/torchtrace.h"
@@ -27,6 +28,45 @@
 
 #include "analyzers/write/report_parts.h"
 
+/* report.txt's line of the step times; n/a when there are no steps. */
+static void txt_steps(struct strbuf *txt, const struct ana_scenario *s)
+{
+	if (s->steps.no_steps)
+		strbuf_addf(
+			txt,
+			"no step boundaries: shares from the %s over a %.2f ms profiled window; median step, p95 and throughput: n/a\n",
+			s->gpu.gpu_basis ? "GPU timeline" : "host's operators",
+			s->steps.step_med_ms);
+	else
+		strbuf_addf(txt, "median step %.2f ms, p95 %.2f ms, %.1f %s\n",
+			    s->steps.step_med_ms, s->steps.step_p95_ms, s->steps.throughput,
+			    data_text_throughput_unit(s));
+}
+
+/* report.txt's line of the shares, every one the table gives, on the verdict's basis. */
+static void txt_shares(struct strbuf *txt, const struct ana_scenario *s)
+{
+	const char *basis = share_text_basis(s);
+	if (!basis) {
+		strbuf_adds(
+			txt,
+			"data, compute, communication, waiting for peers, I/O, other: n/a (step times only)\n");
+		return;
+	}
+	strbuf_addf(txt, "shares of %s:", basis);
+	for (int k = 0, n = 0; k < COL_COLS; k++) {
+		char cell[16];
+		share_text_cell(s, k, cell, sizeof cell);
+		if (share_text_pct(s, k) >= 0) /* not the ones the basis has none of */
+			strbuf_addf(txt, "%s %s %s %%", n++ ? "," : "", share_text_name(k), cell);
+	}
+	if (s->outcome.basis == BASIS_GPU)
+		strbuf_adds(
+			txt,
+			" (data: the GPU idle while the host loaded data; other: exposed copies, other kernels and the GPU waiting for the host)");
+	strbuf_adds(txt, "\n");
+}
+
 static int write_scenario_files(const struct ana_scenario *s, const struct ana_run *run)
 {
 	struct strbuf p = STRBUF_INIT, txt = STRBUF_INIT;
@@ -38,19 +78,12 @@ static int write_scenario_files(const struct ana_scenario *s, const struct ana_r
 	strbuf_addf(&p, "%s/" JOB_REPORT, s->in.job_dir);
 	if (s->data.analysed) {
 		char *ev = evidence_of(s, run);
-		strbuf_addf(
-			&txt, "scenario %s: %s%s\n%s\nmedian step %.2f ms, p95 %.2f ms, %.1f %s\n",
-			s->in.name, verdict_name(s->outcome.v.verdict),
-			s->outcome.v.borderline ? " (borderline)" : "", ev, s->steps.step_med_ms,
-			s->steps.step_p95_ms, s->steps.throughput, data_text_throughput_unit(s));
+		strbuf_addf(&txt, "scenario %s: %s%s\n%s\n", s->in.name,
+			    verdict_name(s->outcome.v.verdict),
+			    s->outcome.v.borderline ? " (borderline)" : "", ev);
 		free(ev);
-		if (s->shares.shares_known)
-			strbuf_addf(&txt,
-				    "data %.1f %%, compute %.1f %%, communication %.1f %% (+ %.1f %% waiting for peers), other %.1f %%\n",
-				    s->shares.data_pct, s->shares.compute_pct, s->shares.comm_pct,
-				    s->shares.sync_wait_pct, s->shares.other_pct);
-		else
-			strbuf_adds(&txt, "data, compute, communication: n/a (step times only)\n");
+		txt_steps(&txt, s);
+		txt_shares(&txt, s);
 	} else {
 		char *why = data_text_problem(s, run);
 		strbuf_addf(&txt, "scenario %s: %s, not analysed: %s\n", s->in.name, s->in.state,

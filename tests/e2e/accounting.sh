@@ -27,6 +27,8 @@ check ops_compute_with_its_wait [ "$(S '["verdict"]'),$(S '["borderline"]'),$(S 
 check ops_wait_said grep -q "^\*\*compute-bound\*\*: compute takes 91.8 % of step time, the largest share; of it, 52.9 % of step time is the other ranks waiting for rank 3 on local2, for its extra compute (60.00 ms a step more than the others' median) (compute 38.8 %" "$run/BOTTLENECK_ANALYSIS.md"
 # the table's row adds up to 100 % (compute, exposed communication, the wait, other)
 check ops_table_row grep -q "^| ops | 2 | 4 | COMPLETED | 85.00 | 85.00 | 11.8 steps/s | 0.0 | 38.8 | 5.9 | 52.9 | 0.0 | 2.4 | compute-bound |$" "$run/BOTTLENECK_ANALYSIS.md"
+# ... and report.txt every share of that row, I/O too, on its basis, adding up to 100 %
+check ops_report_txt_shares [ "$(tail -n 1 "$run/ops/report.txt")" = "shares of the host's step: data 0.0 %, compute 38.8 %, communication 5.9 %, waiting for peers 52.9 %, I/O 0.0 %, other 2.4 %" ]
 # the waiting is compute's (its cause), so the 5.9 % of communication passes no threshold
 check ops_no_communication_flag [ "$(S '["flags"]')" = "[]" ]
 check ops_predicted [ "$(json "$run/summary.json" '[(r["kind"], r["scenarios"], r["predicted_step_ms"], r["predicted_gain_pct"], r["basis"]) for r in j["recommendations"]]')" = "[('straggler', ['ops'], [25.0], [70.588], 'straggler impact'), ('kernels', ['ops'], [None], [None], 'none')]" ]

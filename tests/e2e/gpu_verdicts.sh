@@ -70,6 +70,31 @@ check gpu_hostgap_exact [ "$(G hostgap idle_host_wait),$(G hostgap compute),$(G 
 check gpu_flags_beside [ "$(json "$run/summary.json" '[[f["kind"] for f in x["flags"]] for x in j["scenarios"] if x["name"] in ("hostgap", "data")]')" = "[['data_loading', 'gpu_idle'], ['gpu_idle']]" ]
 # the table's row of a GPU-basis scenario gives the GPU's shares, adding up to 100 %
 check gpu_table_row grep -q "^| deepqueue | 1 | 2 | COMPLETED | 23.00 | 23.00 | 43.5 steps/s | 0.0 | 34.8 | 65.2 | – | – | 0.0 | communication-bound (GPU) |$" "$run/BOTTLENECK_ANALYSIS.md"
+# ... and report.txt the same shares, named for their basis, every one the table has
+check gpu_report_txt_shares [ "$(tail -n 2 "$run/deepqueue/report.txt")" = "median step 23.00 ms, p95 23.00 ms, 43.5 steps/s
+shares of the GPU's time: data 0.0 %, compute 34.8 %, communication 65.2 %, other 0.0 % (data: the GPU idle while the host loaded data; other: exposed copies, other kernels and the GPU waiting for the host)" ]
+# the scaling table gives the shares of the verdict's basis too, and names it
+check gpu_series_row grep -q "^| deepqueue | 1 | 2 | unknown | 43.5 | baseline | 1.00x | 100 % | 0.0 | 34.8 | 65.2 | the GPU's time |$" "$run/BOTTLENECK_ANALYSIS.md"
+
+# Series on the GPU timeline: the sentence under the table moves the GPU's shares; a series
+# whose widest scenario is judged on the host's step (CPU traces) does not compare them.
+python3 "$ROOT/tests/tools/cpu_steps.py" --out "$SCRATCH/cpu"
+cat >s.yaml <<Y
+campaign: gpuseries
+workload: { command: ["/bin/sh", "-c", "if [ \"\$RANK\" = 0 ]; then if [ {{set}} = mixed ] && [ \"\$SLURM_NNODES\" = 2 ]; then cp $SCRATCH/cpu/*.json .; else cp $SCRATCH/gk/comm/*.json .; fi; fi"] }
+profile: { warmup_steps: 0, active_steps: 6, traces: ["*.pt.trace.json"] }
+analysis: { scaling: weak }
+scenarios:
+  - { name: g1, nodes: 1, tasks_per_node: 2, params: { set: gpu } }
+  - { name: g2, nodes: 2, tasks_per_node: 2, params: { set: gpu } }
+  - { name: m1, nodes: 1, tasks_per_node: 2, params: { set: mixed } }
+  - { name: m2, nodes: 2, tasks_per_node: 2, params: { set: mixed } }
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/s" s.yaml >s.out 2>&1
+srun=$(rundir s.out)
+check gpu_series_moves_gpu_shares grep -q "^From 2 to 4 ranks, communication moves from 61.2 % to 61.2 % of the GPU's time, compute from 30.6 % to 30.6 % and the GPU idle while the host loaded data from 0.0 % to 0.0 %; parallel efficiency at 4 ranks is [0-9]* %.$" "$srun/BOTTLENECK_ANALYSIS.md"
+check gpu_series_mixed_not_compared grep -q "^From 2 to 4 ranks parallel efficiency is [0-9]* %; the shares are not compared: m1's are of the GPU's time, m2's of the host's step (the table's last column).$" "$srun/BOTTLENECK_ANALYSIS.md"
+check gpu_series_mixed_rows [ "$(grep -c "^| m[12] | .* | \(the GPU's time\|the host's step\) |$" "$srun/BOTTLENECK_ANALYSIS.md")" = 2 ]
 # the GPU's communication flag holds no waiting for peers, and says so
 check gpu_flag_words grep -q "over their thresholds: exposed communication 61.2 % (threshold 20 %)" "$run/BOTTLENECK_ANALYSIS.md"
 check gpu_never_no_share_passes [ "$(grep -c "no share passes its threshold" "$run/BOTTLENECK_ANALYSIS.md")" = 0 ]
@@ -88,6 +113,11 @@ Y
 	drun=$(rundir d.out)
 	check gpu_dlrm_host_bound [ "$(json "$drun/summary.json" 'j["scenarios"][0]["verdict"] + "," + j["scenarios"][0]["verdict_basis"]')" = "host-bound,gpu" ]
 	check gpu_dlrm_shares [ "$(json "$drun/summary.json" '(j["scenarios"][0]["gpu_shares_pct"]["idle_host_wait"], j["scenarios"][0]["gpu_shares_pct"]["communication"], [f["kind"] for f in j["scenarios"][0]["flags"]])')" = "(50.048, 39.968, ['communication', 'gpu_idle'])" ]
+	# report.txt and the scaling table give the GPU's shares the verdict rests on, not the
+	# host's (compute 88.7 %, communication 2.0 %), and say whose they are
+	check gpu_dlrm_report_txt [ "$(tail -n 2 "$drun/d8/report.txt")" = "median step 19.90 ms, p95 19.90 ms, 50.2 steps/s
+shares of the GPU's time: data 1.6 %, compute 7.6 %, communication 40.0 %, other 50.9 % (data: the GPU idle while the host loaded data; other: exposed copies, other kernels and the GPU waiting for the host)" ]
+	check gpu_dlrm_series_row grep -q "^| d8 | 1 | 8 | unknown | 50.2 | baseline | 1.00x | 100 % | 1.6 | 7.6 | 40.0 | the GPU's time |$" "$drun/BOTTLENECK_ANALYSIS.md"
 else
 	skip gpu_dlrm "../shared/traces is absent (the shared DLRM traces are not part of the project)"
 fi
@@ -111,6 +141,10 @@ check gpu_nsys_no_steps_copies_share [ "$(N '["gpu_shares_pct"]["memcpy"]'),$(N 
 check gpu_nsys_copies_plural grep -q "^\*\*memory-bound\*\*: exposed host-device copies take 90.0 % of the GPU's time, the largest share" "$nrun/BOTTLENECK_ANALYSIS.md"
 check gpu_nsys_no_step_statistics [ "$(N '["step_time_ms"]'),$(N '["throughput"]')" = "None,None" ]
 check gpu_nsys_no_steps_said grep -q "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the verdict come from the GPU timeline over the profiled window (10.00 ms per rank)" "$nrun/BOTTLENECK_ANALYSIS.md"
+# no steps: report.txt gives no step time or throughput (n/a), nor does the report say their unit
+check gpu_nsys_no_steps_report_txt [ "$(tail -n 2 "$nrun/copies/report.txt")" = "no step boundaries: shares from the GPU timeline over a 10.00 ms profiled window; median step, p95 and throughput: n/a
+shares of the GPU's time: data 0.0 %, compute 10.0 %, communication 0.0 %, other 90.0 % (data: the GPU idle while the host loaded data; other: exposed copies, other kernels and the GPU waiting for the host)" ]
+check gpu_nsys_no_steps_no_unit [ "$(grep -c "Throughput is in steps per second" "$nrun/BOTTLENECK_ANALYSIS.md")" = 0 ]
 
 # The shared 2-GPU FSDP exports (NVTX ranges of NCCL, no step range) through the same path.
 NS=$ROOT/../shared/traces/nsys
@@ -127,6 +161,8 @@ Y
 	check gpu_shared_nsys_judged_from_gpu [ "$(N '["verdict_basis"]'),$(N '["verdict"]'),$(N '["gpu_shares_pct"]["compute"]')" = "gpu,compute-bound,85.748" ]
 	# flash attention and cuBLAS's nvjet GEMMs are matrix kernels (53.2 % when nvjet was not)
 	check gpu_shared_nsys_matrix_share grep -q "of compute, 64.6 % in matrix kernels (GEMM, convolution, attention)" "$nrun/BOTTLENECK_ANALYSIS.md"
+	check gpu_shared_nsys_report_txt [ "$(tail -n 2 "$nrun/fsdp/report.txt")" = "no step boundaries: shares from the GPU timeline over a 298.72 ms profiled window; median step, p95 and throughput: n/a
+shares of the GPU's time: data 0.0 %, compute 85.7 %, communication 2.8 %, other 11.5 % (data: the GPU idle while the host loaded data; other: exposed copies, other kernels and the GPU waiting for the host)" ]
 else
 	skip gpu_shared_nsys "../shared/traces is absent"
 fi

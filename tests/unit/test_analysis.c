@@ -9,6 +9,8 @@
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
 #include "analyzers/write/scaling_text.h"
+#include "analyzers/write/share_text.h"
+#include "analyzers/read/metrics.h"
 #include "analyzers/stats.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
@@ -295,8 +297,15 @@ static void test_model_gpu_mfu(void)
 	/* the median step's phases per rank, for the figure */
 	CHECK(s4->steps.tl_ranks == 4 && s4->steps.tl[3][1] == 25 && s4->steps.tl[3][3] == 8);
 	CHECK(ana_run_write(&run) == 0);
-	char p[600];
+	char p[600], *md;
 	json_error_t jerr;
+	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
+	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
+	/* FLOPs to the same precision whatever their digits ("2.00e+09", never "2e+09") */
+	CHECK(strstr(md,
+		     "Achieved 19.6 GFLOP/s per rank at the median step (2.00e+09 FLOPs per step per rank): **MFU 19.6 %** of the 100.0 GFLOP/s peak per rank.") !=
+	      NULL);
+	free(md);
 	snprintf(p, sizeof p, "%s/timeline.json", dir);
 	json_t *tl = json_load_file(p, 0, &jerr);
 	CHECK(tl != NULL);
@@ -792,6 +801,13 @@ static void test_unknown_shares(void)
 	CHECK(strstr(md, "T(N) = ") != NULL &&
 	      strstr(md, "(no compute term: step times only)") != NULL);
 	CHECK(strstr(md, "**l1**, **l2**, **l4**: where step time goes is not known") != NULL);
+	snprintf(p, sizeof p, "%s/l1/report.txt", dir);
+	char *txt;
+	CHECK(fsio_read(p, 1 << 20, &txt, NULL) == 0);
+	CHECK(strstr(txt,
+		     "\ndata, compute, communication, waiting for peers, I/O, other: n/a (step times only)\n") !=
+	      NULL);
+	free(txt);
 	/* no figure of shares nobody knows; the step times are drawn */
 	CHECK(strstr(md, "figures/breakdown.svg") == NULL &&
 	      strstr(md, "figures/phases.svg") == NULL);
@@ -835,6 +851,72 @@ static void test_unknown_shares(void)
 	CHECK(strstr(md, "at scale**") == NULL); /* no advice from it */
 	free(md);
 	ana_run_free(&r2);
+}
+
+/* report.txt gives every share the table gives (I/O too), on the verdict's basis and named
+ * so; unknown shares are n/a, a rate that is not 0 never reads 0 */
+static void test_report_shares(void)
+{
+	char path[600], *txt;
+	snprintf(path, sizeof path, "%s/io/metrics", dir);
+	fsio_mkdir_p(path, 0755);
+	snprintf(path, sizeof path, "%s/io/metrics/rank_0.jsonl", dir);
+	FILE *f = fopen(path, "w");
+	fprintf(f,
+		"{\"type\": \"meta\", \"rank\": 0, \"world_size\": 1, \"global_batch\": 8, \"flops_per_step\": 3870000}\n");
+	for (int st = 0; st < 6; st++)
+		fprintf(f,
+			"{\"type\": \"step\", \"step\": %d, \"phase\": \"active\", \"data_wait_ms\": 5, \"forward_ms\": 10, \"backward_ms\": 10, \"comm_ms\": 0, \"optimizer_ms\": 0, \"io_ms\": 70, \"step_ms\": 100, \"samples\": 8}\n",
+			st);
+	fclose(f);
+	struct ana_run run = { .campaign = strdup("t"),
+			       .run_id = strdup("r"),
+			       .run_dir = strdup(dir),
+			       .th = { 20, 30, 70, 90 } };
+	add(&run, "io", "COMPLETED", 1, 1);
+	CHECK(ana_run_analyse(&run) == 0);
+	CHECK_STR(V(&run.sc[0]), "io-bound");
+	CHECK(ana_run_write(&run) == 0);
+	snprintf(path, sizeof path, "%s/io/report.txt", dir);
+	CHECK(fsio_read(path, 1 << 20, &txt, NULL) == 0);
+	CHECK(strstr(txt,
+		     "\nmedian step 100.00 ms, p95 100.00 ms, 80.0 samples/s\nshares of the host's step: data 5.0 %, compute 20.0 %, communication 0.0 %, waiting for peers 0.0 %, I/O 70.0 %, other 5.0 %\n") !=
+	      NULL);
+	free(txt);
+	/* 3.87e6 FLOPs in 100 ms: 0.0387 GFLOP/s, not 0.0 */
+	snprintf(path, sizeof path, "%s/BOTTLENECK_ANALYSIS.md", dir);
+	CHECK(fsio_read(path, 1 << 20, &txt, NULL) == 0);
+	CHECK(strstr(txt,
+		     "Achieved 0.0387 GFLOP/s per rank at the median step (3.87e+06 FLOPs per step per rank); MFU unknown") !=
+	      NULL);
+	free(txt);
+	ana_run_free(&run);
+	/* on the GPU timeline: the GPU's shares, which have no waiting or I/O of their own */
+	struct ana_scenario g = { 0 };
+	char cell[16], buf[24];
+	g.outcome.basis = BASIS_GPU;
+	g.shares.shares_known = 1;
+	g.shares.compute_pct = 88.7;
+	g.gpu.gpu_pct[GPU_IDLE_DATA] = 1.6;
+	g.gpu.gpu_pct[GPU_COMPUTE] = 7.6;
+	g.gpu.gpu_pct[GPU_COMM] = 40;
+	CHECK_STR(share_text_basis(&g), "the GPU's time");
+	share_text_cell(&g, COL_COMPUTE, cell, sizeof cell);
+	CHECK_STR(cell, "7.6");
+	share_text_cell(&g, COL_IO, cell, sizeof cell);
+	CHECK_STR(cell, "–");
+	CHECK_NEAR(share_text_pct(&g, COL_OTHER), 50.8, 1e-9);
+	/* step times only: no basis, n/a, never 0 */
+	g.outcome.basis = BASIS_NONE;
+	g.shares.shares_known = 0;
+	CHECK(share_text_basis(&g) == NULL && isnan(share_text_pct(&g, COL_DATA)));
+	share_text_cell(&g, COL_DATA, cell, sizeof cell);
+	CHECK_STR(cell, "n/a");
+	CHECK_STR(share_text_rate(buf, sizeof buf, 0.03721, 1), "0.0372");
+	CHECK_STR(share_text_rate(buf, sizeof buf, 0.00396, 2), "0.00396");
+	CHECK_STR(share_text_rate(buf, sizeof buf, 0.52, 2), "0.52");
+	CHECK_STR(share_text_rate(buf, sizeof buf, 16.04, 1), "16.0");
+	CHECK_STR(share_text_rate(buf, sizeof buf, 0, 1), "0.0");
 }
 
 /* One check of a variant: parent steps p (n each) of batch pb, variant steps v of batch vb
@@ -925,6 +1007,7 @@ int main(void)
 	RUN(test_verdict_decide);
 	RUN(test_advice_every_kind);
 	RUN(test_unknown_shares);
+	RUN(test_report_shares);
 	RUN(test_checked_outcomes);
 	fsio_remove_tree(dir);
 	HARNESS_END();
