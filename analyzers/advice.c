@@ -100,6 +100,16 @@ double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k)
 	return t;
 }
 
+enum rec_kind advice_overlap(const struct ana_scenario *s)
+{
+	enum rec_kind k = advice_kind_of(s);
+	if (advice_predicted_ms(s, REC_STRAGGLER) < 0 || k == REC_STRAGGLER ||
+	    kinds[k].share == SHARE_N || kinds[k].share != s->outcome.wait_to ||
+	    advice_predicted_ms(s, k) < 0)
+		return REC_KIND_N;
+	return k;
+}
+
 static enum rec_basis basis_of(const struct ana_scenario *s, enum rec_kind k)
 {
 	if (removable_pct(s, k) < 0 || s->steps.no_steps)

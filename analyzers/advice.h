@@ -20,6 +20,10 @@ enum rec_kind advice_kind_of(const struct ana_scenario *s);
 /* The median step s would have without the cause of kind k; -1 when the
  * accounting gives no ceiling (compute is the work itself; nothing known). */
 double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k);
+/* The recommendation whose ceiling also holds the waiting for s's straggler (the verdict's,
+ * when the waiting counts with its cause there): the straggler's gain is then part of that
+ * one's, and the two do not add. REC_KIND_N when none. */
+enum rec_kind advice_overlap(const struct ana_scenario *s);
 /* Fills run->recs from the analysed scenarios (ana_run_analyse calls it). */
 void advice_plan(struct ana_run *run);
 void advice_free(struct ana_run *run);

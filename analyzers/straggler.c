@@ -29,6 +29,7 @@ static void phases_of(const struct step_rec *s, double *p)
 
 struct rank_sum {
 	long last;       /* steps in which it arrived last */
+	uint64_t steps;  /* a fingerprint of those steps (judge_one) */
 	double imposed;  /* ms of waiting it imposed, per other rank, summed over steps */
 	double margin[P_N];
 };
@@ -244,12 +245,33 @@ static void node_test_free(struct node_test *t)
 	free(t->expected);
 }
 
+/* By impact, the larger first; those that arrived last in the same steps (the same impact)
+ * side by side. */
 static int by_impact(const void *a, const void *b)
 {
 	const struct straggler *x = a, *y = b;
-	return x->impact_pct < y->impact_pct    ? 1
-		: x->impact_pct > y->impact_pct ? -1
-						: x->rank - y->rank;
+	if (x->impact_pct != y->impact_pct)
+		return x->impact_pct < y->impact_pct ? 1 : -1;
+	if (x->last_steps != y->last_steps)
+		return x->last_steps < y->last_steps ? -1 : 1;
+	return x->rank - y->rank;
+}
+
+/* Marks each straggler that arrived last in the very steps the one before it did. */
+static void mark_together(struct straggler *s, size_t n)
+{
+	for (size_t k = 1; k < n; k++)
+		s[k].together = s[k].last_steps == s[k - 1].last_steps &&
+				s[k].arrived_last_pct == s[k - 1].arrived_last_pct &&
+				s[k].impact_pct == s[k - 1].impact_pct;
+}
+
+size_t straggler_group_len(const struct straggler *out, size_t n, size_t k)
+{
+	size_t e = k + 1;
+	while (e < n && out[e].together)
+		e++;
+	return k < n ? e - k : 0;
 }
 
 /* The node all of whose ranks are stragglers, when some other node has ranks that are not. */
@@ -300,6 +322,11 @@ struct straggler_judge *straggler_judge_new(size_t n, const char *const *hosts, 
 static void judge_one(struct straggler_judge *j, const double *comm, const double (*ph)[P_N])
 {
 	if (one_instance(comm, ph, j->n, j->sum, j->buf, j->late)) {
+		/* FNV-style, over the (1-based) instances it arrived last in */
+		for (size_t r = 0; r < j->n; r++)
+			if (j->late[r])
+				j->sum[r].steps = (j->sum[r].steps ^ (uint64_t)(j->counted + 1)) *
+						  UINT64_C(0x100000001b3);
 		j->counted++;
 		node_test_step(&j->nt, j->late, j->n);
 	}
@@ -357,6 +384,7 @@ static void straggler_of(struct straggler *s, int rank, const char *host,
 	s->impact_pct = impact;
 	s->arrived_last_pct = 100.0 * (double)sum->last / (double)counted;
 	s->chance_p = p < 1 ? p : 1;
+	s->last_steps = sum->steps;
 	int best = 0;
 	for (int ph = 1; ph < P_N; ph++)
 		best = sum->margin[ph] > sum->margin[best] ? ph : best;
@@ -394,6 +422,7 @@ void straggler_judge_find(struct straggler_judge *j, double per, double step_med
 				     impact, p);
 	}
 	qsort(out, *n, sizeof *out, by_impact);
+	mark_together(out, *n);
 	slow_node_of(j->hosts, j->ranks, j->n, out, *n, slow_node, slow_len);
 }
 

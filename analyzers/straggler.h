@@ -10,6 +10,7 @@
 #include "analyzers/read/metrics.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define STRAGGLER_MAX 8
 /* A rank is named when it arrived last in most steps, more often than
@@ -46,13 +47,24 @@ struct straggler {
 	char node[128];          /* the node it ran on, from its telemetry ("" unknown) */
 	enum straggler_cause cause_kind; /* write/evidence.h names it */
 	double cause_ms;         /* per step, how much more than the others' median in that phase */
-	/* the others' waiting it causes, per step, as a share of the median step */
+	/* the straggler impact: per step, the other ranks' waiting beyond its collective time,
+	 * averaged over the other ranks, as a share of the median step (not the Wait share,
+	 * every rank's waiting over every rank's step time, its own among them) */
 	double impact_pct;
 	double arrived_last_pct; /* of the steps with collectives */
 	/* how likely chance alone gives it (or its node) so many last arrivals,
 	 * times the ranks (nodes) tested: at most STRAGGLER_CHANCE */
 	double chance_p;
+	/* a fingerprint of the steps in which it arrived last (equal: the same steps) */
+	uint64_t last_steps;
+	/* it arrived last in the very steps the straggler before it in the list did
+	 * (its impact is then that one's: one waiting, not two) */
+	int together;
 };
+
+/* How many stragglers from out[k] on arrived last together (out[k]'s group;
+ * 1 when alone): a writer names them once, with one impact. */
+size_t straggler_group_len(const struct straggler *out, size_t n, size_t k);
 
 /* Stragglers of m (active steps of ranks aligned by position), sorted by
  * impact; how many into *n (at most STRAGGLER_MAX). slow_node: the node all of

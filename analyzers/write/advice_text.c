@@ -62,15 +62,7 @@ static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
 static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scenario *s)
 {
 	int gpu = s->outcome.basis == BASIS_GPU;
-	const struct straggler *g = &s->comm.stragglers[0];
 	switch (k) {
-	case REC_STRAGGLER:
-		strbuf_addf(sb,
-			    "rank %d%s%s keeps the others waiting (its cause: %s%s); balance its data or work, or move it off a busy node, before tuning the collectives",
-			    g->rank, g->node[0] ? " on " : "", g->node,
-			    evidence_cause_words(g->cause_kind),
-			    g->cause_kind != STRAGGLER_UNKNOWN ? "" : ": no phase explains half of it");
-		return;
 	case REC_DATA:
 		strbuf_adds(sb, gpu ? "the GPU idles while the host loads data: add data-loader workers or prefetch depth, pin memory, or make decoding cheaper, so that loading hides behind the GPU's work"
 				    : "add data-loader workers or prefetch depth, or make decoding cheaper, so that loading hides behind compute");
@@ -86,6 +78,7 @@ static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scen
 	case REC_COPIES:
 		strbuf_adds(sb, "host-device copies are hidden behind nothing: pin host memory and copy with non_blocking=True on a side stream, or keep the data on the GPU");
 		return;
+	case REC_STRAGGLER:
 	case REC_COMMUNICATION:
 	case REC_ELEMENTWISE:
 	case REC_KERNELS:
@@ -96,22 +89,83 @@ static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scen
 	}
 }
 
-/* What to change about compute itself, memory, or what to collect. */
-static void compute_words(struct strbuf *sb, enum rec_kind k, const struct ana_scenario *s)
+/* A scenario's first straggler group, with its cause (and the scenario's name when the
+ * recommendation has several: each names its own). */
+static void straggler_named(struct strbuf *sb, const struct ana_scenario *s, int named,
+			    int cause)
 {
+	const struct straggler *g = s->comm.stragglers;
+	evidence_straggler_names(sb, g, straggler_group_len(g, s->comm.n_stragglers, 0));
+	if (named || cause)
+		strbuf_addf(sb, " (%s%s%s%s)", named ? s->in.name : "",
+			    named && cause ? ", " : "", cause ? "cause: " : "",
+			    cause ? evidence_cause_words(g->cause_kind) : "");
+}
+
+/* Each scenario's straggler keeps the others waiting: named per scenario, with the cause
+ * once when they share it. */
+static void straggler_words(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run)
+{
+	const struct straggler *g0 = run->sc[r->sc[0]].comm.stragglers;
+	int same = 1, plural = r->n > 1 ||
+			       straggler_group_len(g0, run->sc[r->sc[0]].comm.n_stragglers, 0) > 1;
+	for (size_t i = 1; i < r->n; i++)
+		same &= run->sc[r->sc[i]].comm.stragglers[0].cause_kind == g0->cause_kind;
+	for (size_t i = 0; i < r->n; i++) {
+		strbuf_adds(sb, i == 0 ? "" : i + 1 == r->n ? " and " : ", ");
+		straggler_named(sb, &run->sc[r->sc[i]], r->n > 1, !same);
+	}
+	if (same)
+		strbuf_addf(sb, " keep%s the others waiting (%s cause: %s%s)", plural ? "" : "s",
+			    plural ? "their" : "its", evidence_cause_words(g0->cause_kind),
+			    g0->cause_kind != STRAGGLER_UNKNOWN ? ""
+								: ": no phase explains half of it");
+	else
+		strbuf_adds(sb, " keep the others waiting");
+	strbuf_addf(
+		sb,
+		"; balance %s data or work, or move %s off a busy node, before tuning the collectives",
+		plural ? "their" : "its", plural ? "them" : "it");
+}
+
+/* The compute share of r's scenarios: "82.4 %", or "75.0 % to 82.4 %" when they differ. */
+static void compute_range(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run)
+{
+	double lo = 0, hi = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ana_scenario *s = &run->sc[r->sc[i]];
+		double c = s->outcome.basis == BASIS_GPU ? s->gpu.gpu_pct[GPU_COMPUTE]
+							 : s->shares.compute_pct;
+		lo = i == 0 || c < lo ? c : lo;
+		hi = i == 0 || c > hi ? c : hi;
+	}
+	char a[32], b[32];
+	snprintf(a, sizeof a, "%.1f", lo);
+	snprintf(b, sizeof b, "%.1f", hi);
+	strbuf_addf(sb, strcmp(a, b) ? "%s %% to %s %%" : "%s %%", a, b);
+}
+
+/* What to change about compute itself, memory, or what to collect. */
+static void compute_words(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run)
+{
+	enum rec_kind k = r->kind;
+	const struct ana_scenario *s = &run->sc[r->sc[r->lead]];
 	int gpu = s->outcome.basis == BASIS_GPU;
-	double compute = gpu ? s->gpu.gpu_pct[GPU_COMPUTE] : s->shares.compute_pct;
 	switch (k) {
 	case REC_ELEMENTWISE:
+		strbuf_adds(sb, "compute (");
+		compute_range(sb, r, run);
 		strbuf_addf(
 			sb,
-			"compute (%.1f %% of %s) is mostly elementwise, bandwidth-bound work: fuse elementwise operations (torch.compile, fused optimizers) and keep activations smaller or recompute them; the accounting gives no ceiling for this (compute is the work itself)",
-			compute, gpu ? "the GPU's time" : "step time");
+			" of %s) is mostly elementwise, bandwidth-bound work: fuse elementwise operations (torch.compile, fused optimizers) and keep activations smaller or recompute them; the accounting gives no ceiling for this (compute is the work itself)",
+			gpu ? "the GPU's time" : "step time");
 		return;
 	case REC_KERNELS:
-		strbuf_addf(sb,
-			    "compute-bound (%.1f %% compute): gains come from faster kernels (larger GEMMs, mixed precision) rather than from the data path or communication; the accounting gives no ceiling for this (compute is the work itself)",
-			    compute);
+		strbuf_adds(sb, "compute-bound (");
+		compute_range(sb, r, run);
+		strbuf_adds(
+			sb,
+			" compute): gains come from faster kernels (larger GEMMs, mixed precision) rather than from the data path or communication; the accounting gives no ceiling for this (compute is the work itself)");
 		if (!gpu && s->outcome.wait_to == SHARE_COMPUTE && s->comm.n_stragglers)
 			strbuf_addf(sb,
 				    "; the %.1f %% of step time the other ranks wait for rank %d's extra compute goes with its own recommendation",
@@ -140,14 +194,18 @@ static void compute_words(struct strbuf *sb, enum rec_kind k, const struct ana_s
 						  : "node monitors alone");
 }
 
-/* The advice of a cause in words, from its lead scenario's numbers. */
-static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct ana_scenario *s)
+/* The advice of a cause in words, from its lead scenario's numbers (a straggler's and
+ * compute's from each scenario's). */
+static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run)
 {
+	const struct ana_scenario *s = &run->sc[r->sc[r->lead]];
 	switch (r->kind) {
 	case REC_COMMUNICATION:
 		comm_words(sb, s);
 		return;
 	case REC_STRAGGLER:
+		straggler_words(sb, r, run);
+		return;
 	case REC_DATA:
 	case REC_IO:
 	case REC_HOST:
@@ -159,7 +217,7 @@ static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct a
 	case REC_MEMORY_PEAK:
 	case REC_COLLECT:
 	case REC_KIND_N:
-		compute_words(sb, r->kind, s);
+		compute_words(sb, r, run);
 		return;
 	}
 }
@@ -180,6 +238,38 @@ static const char *rec_basis_words(enum rec_basis b)
 	return "none";
 }
 
+/* A straggler's gain that another recommendation's ceiling holds too (advice_overlap),
+ * said per kind: which scenarios, and that the gains do not add. */
+static void overlap_said(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run)
+{
+	for (int k = 0; k < REC_KIND_N; k++) {
+		size_t m = 0, predicted = 0;
+		struct strbuf names = STRBUF_INIT;
+		const struct ana_scenario *with = NULL;
+		for (size_t i = 0; i < r->n; i++) {
+			const struct ana_scenario *s = &run->sc[r->sc[i]];
+			predicted += r->predicted_ms[i] >= 0;
+			if (advice_overlap(s) != (enum rec_kind)k)
+				continue;
+			strbuf_addf(&names, "%s%s", m++ ? ", " : "", s->in.name);
+			with = s;
+		}
+		if (m && m == predicted)
+			strbuf_addf(
+				sb,
+				". %s overlap%s with the %s recommendation's, whose ceiling counts the same waiting with its cause: the two do not add",
+				m > 1 ? "These gains" : "This gain", m > 1 ? "" : "s",
+				evidence_share_words(with->outcome.wait_to, BASIS_HOST, 1));
+		else if (m)
+			strbuf_addf(
+				sb,
+				". For %s the gain overlaps with the %s recommendation's, whose ceiling counts the same waiting with its cause: the two do not add",
+				names.buf,
+				evidence_share_words(with->outcome.wait_to, BASIS_HOST, 1));
+		strbuf_free(&names);
+	}
+}
+
 /* A recommendation in words: its scenarios, the advice, each prediction. */
 char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 {
@@ -187,7 +277,7 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 	for (size_t i = 0; i < r->n; i++)
 		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
 	strbuf_adds(&sb, ": ");
-	rec_words(&sb, r, &run->sc[r->sc[r->lead]]);
+	rec_words(&sb, r, run);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ana_scenario *s = &run->sc[r->sc[i]];
 		if (r->predicted_ms[i] < 0 || r->step_ms[i] <= 0)
@@ -201,6 +291,8 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 	if (pred.len)
 		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
 			    rec_basis_words(r->basis), pred.buf);
+	if (r->kind == REC_STRAGGLER)
+		overlap_said(&sb, r, run);
 	strbuf_adds(&sb, ".");
 	strbuf_free(&pred);
 	return strbuf_detach(&sb);
@@ -268,7 +360,8 @@ int series_advice(struct rec *r, const struct ana_model *m, const struct ana_run
 	struct strbuf sb = STRBUF_INIT;
 	char share[32];
 	scaling_text_pct(share, sizeof share, over);
-	r->gain = m->step_only ? 0 : over;
+	/* ranked by what its words predict: contention and step times alone predict no share */
+	r->gain = m->step_only || m->contention.found ? 0 : over;
 	if (m->contention.found)
 		strbuf_addf(&sb,
 			    "**Series of %s**: measure scaling where each rank has its own resources (%s); the model's %.0f %% efficiency at 16 nodes reflects contention.",

@@ -59,6 +59,71 @@ static int has_straggler(const struct ana_scenario *s)
 	return s->comm.n_stragglers > 0 && !s->steps.no_steps;
 }
 
+/* Between the k-th of n names: "", ", " or " and ". */
+static const char *list_sep(size_t k, size_t n)
+{
+	return k == 0 ? "" : k + 1 == n ? " and " : ", ";
+}
+
+void evidence_straggler_names(struct strbuf *sb, const struct straggler *g, size_t len)
+{
+	int one_node = len > 1 && g[0].node[0] != '\0';
+	for (size_t k = 1; k < len; k++)
+		one_node &= !strcmp(g[k].node, g[0].node);
+	if (one_node) {
+		strbuf_adds(sb, "ranks ");
+		for (size_t k = 0; k < len; k++)
+			strbuf_addf(sb, "%s%d", list_sep(k, len), g[k].rank);
+		strbuf_addf(sb, " on %s", g[0].node);
+		return;
+	}
+	for (size_t k = 0; k < len; k++)
+		strbuf_addf(sb, "%srank %d%s%s", list_sep(k, len), g[k].rank,
+			    g[k].node[0] ? " on " : "", g[k].node);
+}
+
+double evidence_own_pct(const struct ana_scenario *s, enum share_kind k)
+{
+	const struct ana_shares *h = &s->shares;
+	switch (k) {
+	case SHARE_COMPUTE:
+		return h->compute_pct;
+	case SHARE_COMMUNICATION:
+		return h->comm_pct;
+	case SHARE_PEER_WAIT:
+		return h->sync_wait_pct;
+	case SHARE_DATA:
+		return h->data_pct;
+	case SHARE_IO:
+		return h->io_pct;
+	case SHARE_HOST:
+		return h->other_pct;
+	case SHARE_COPIES:
+	case SHARE_N:
+		break;
+	}
+	return -1;
+}
+
+int evidence_share_holds_wait(const struct ana_scenario *s)
+{
+	const struct verdict_out *v = &s->outcome.v;
+	return s->outcome.basis == BASIS_HOST && v->verdict != VERDICT_UNDETERMINED &&
+	       v->share != SHARE_PEER_WAIT && v->share == s->outcome.wait_to &&
+	       evidence_own_pct(s, v->share) >= 0;
+}
+
+/* Per rank of a straggler group, how much more it spent in its cause's phase: "38.62 ms a
+ * step", or "rank 2 14.94 ms, rank 3 14.56 ms a step". */
+static void cause_ms_said(struct strbuf *sb, const struct straggler *g, size_t len)
+{
+	for (size_t k = 0; k < len && len > 1; k++)
+		strbuf_addf(sb, "%srank %d %.2f ms", k ? ", " : "", g[k].rank, g[k].cause_ms);
+	if (len == 1)
+		strbuf_addf(sb, "%.2f ms", g[0].cause_ms);
+	strbuf_adds(sb, " a step more than the others' median");
+}
+
 /* The host's step breakdown, every share. */
 static void host_shares(struct strbuf *sb, const struct ana_scenario *s)
 {
@@ -163,11 +228,31 @@ static void flags_said(struct strbuf *sb, const struct verdict_out *v, enum verd
 static void straggler_said(struct strbuf *sb, const struct ana_scenario *s)
 {
 	const struct straggler *g = &s->comm.stragglers[0];
-	strbuf_addf(sb,
-		    ": rank %d%s%s arrived last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; its cause: %s%s",
-		    g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct, g->impact_pct,
-		    evidence_cause_words(g->cause_kind),
-		    g->cause_kind != STRAGGLER_UNKNOWN ? "" : " (no phase explains half of it)");
+	size_t len = straggler_group_len(g, s->comm.n_stragglers, 0);
+	strbuf_adds(sb, ": ");
+	evidence_straggler_names(sb, g, len);
+	strbuf_addf(
+		sb,
+		" arrived last%s at %.0f %% of the collectives and keep%s the others waiting %.1f %% of the median step (the straggler impact, per other rank); %s cause: %s%s",
+		len > 1 ? " together" : "", g->arrived_last_pct, len > 1 ? "" : "s", g->impact_pct,
+		len > 1 ? "their" : "its", evidence_cause_words(g->cause_kind),
+		g->cause_kind != STRAGGLER_UNKNOWN ? "" : " (no phase explains half of it)");
+}
+
+/* The verdict's share with the waiting for a straggler counted with its cause: both parts. */
+static void wait_with_cause_said(struct strbuf *sb, const struct ana_scenario *s)
+{
+	const struct straggler *g = &s->comm.stragglers[0];
+	size_t len = straggler_group_len(g, s->comm.n_stragglers, 0);
+	strbuf_addf(sb, ": %.1f %% %s itself and %.1f %% the other ranks waiting for ",
+		    evidence_own_pct(s, s->outcome.v.share),
+		    evidence_share_words(s->outcome.v.share, BASIS_HOST, 1),
+		    s->shares.sync_wait_pct);
+	evidence_straggler_names(sb, g, len);
+	strbuf_addf(sb, ", for %s extra %s (", len > 1 ? "their" : "its",
+		    evidence_cause_words(g->cause_kind));
+	cause_ms_said(sb, g, len);
+	strbuf_adds(sb, ")");
 }
 
 /* The decided verdict: its share first, then every share, the flags, how sure. */
@@ -175,22 +260,19 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 {
 	const struct verdict_out *v = &s->outcome.v;
 	enum verdict_basis b = s->outcome.basis;
-	int str = has_straggler(s);
-	strbuf_addf(sb, "%s%s %s %.1f %% of %s, the largest share",
+	int str = has_straggler(s), with_cause = str && evidence_share_holds_wait(s);
+	strbuf_addf(sb, "%s%s%s %s %.1f %% of %s, the largest share",
 		    evidence_share_words(v->share, b, str),
 		    v->verdict == VERDICT_MEMORY && v->share == SHARE_COMPUTE
 			    ? ", mostly elementwise (memory-bandwidth-bound) work,"
 			    : "",
-		    takes(v->share, b), v->pct, b == BASIS_GPU ? "the GPU's time" : "step time");
+		    with_cause ? " and the waiting for it" : "",
+		    with_cause ? "take" : takes(v->share, b), v->pct,
+		    b == BASIS_GPU ? "the GPU's time" : "step time");
 	if (v->share == SHARE_PEER_WAIT)
 		straggler_said(sb, s);
-	else if (str && b == BASIS_HOST && v->share == s->outcome.wait_to)
-		strbuf_addf(sb,
-			    "; of it, %.1f %% of step time is the other ranks waiting for rank %d%s%s, for its extra %s (%.2f ms a step more than the others' median)",
-			    s->shares.sync_wait_pct, s->comm.stragglers[0].rank,
-			    s->comm.stragglers[0].node[0] ? " on " : "", s->comm.stragglers[0].node,
-			    evidence_cause_words(s->comm.stragglers[0].cause_kind),
-			    s->comm.stragglers[0].cause_ms);
+	else if (with_cause)
+		wait_with_cause_said(sb, s);
 	strbuf_adds(sb, " (");
 	if (b == BASIS_GPU)
 		gpu_shares(sb, s);

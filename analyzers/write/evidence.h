@@ -14,5 +14,14 @@ void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struc
 const char *evidence_share_words(enum share_kind k, enum verdict_basis basis, int straggler);
 /* A straggler's cause ("compute", "data loading", "I/O", "host/other", "unknown"). */
 const char *evidence_cause_words(enum straggler_cause k);
+/* The ranks of a straggler group (straggler_group_len: g[0..len)): "rank 7 on local4",
+ * "ranks 2 and 3 on local2", "rank 2 on a and rank 5 on b". */
+void evidence_straggler_names(struct strbuf *sb, const struct straggler *g, size_t len);
+/* The host's own share of kind k (a table column: compute, data loading ...), without the
+ * waiting for a straggler counted with it; -1 for a kind the host has no column for. */
+double evidence_own_pct(const struct ana_scenario *s, enum share_kind k);
+/* Whether the verdict's share holds the other ranks' waiting (Wait %) besides its own
+ * column: the host's verdict, waiting counted with its cause or with communication. */
+int evidence_share_holds_wait(const struct ana_scenario *s);
 
 #endif

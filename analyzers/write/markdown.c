@@ -29,6 +29,25 @@
 
 /* ---- markdown --------------------------------------------------------- */
 
+/* A verdict's share that holds the waiting for peers, in its two parts, each a column of
+ * the table, then their sum (verdict_share). */
+static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
+{
+	const struct verdict_out *v = &s->outcome.v;
+	size_t n = s->comm.n_stragglers;
+	strbuf_addf(md, ": %s %.1f %% of step time, and %.1f %% ",
+		    evidence_share_words(v->share, BASIS_HOST, 1), evidence_own_pct(s, v->share),
+		    s->shares.sync_wait_pct);
+	if (n && !s->steps.no_steps)
+		strbuf_addf(md, "the other ranks waiting for the %s extra %s",
+			    straggler_group_len(s->comm.stragglers, n, 0) > 1 ? "stragglers'"
+									      : "straggler's",
+			    evidence_cause_words(s->comm.stragglers[0].cause_kind));
+	else
+		strbuf_adds(md, "waiting for peers");
+	strbuf_addf(md, " (%.1f %% in all)", v->pct);
+}
+
 /* One analysed scenario's line of the summary: its verdict and share, its
  * step time, its scaling. */
 static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
@@ -37,8 +56,10 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 		    s->in.nodes == 1 ? "" : "s", s->in.ranks, s->in.ranks == 1 ? "" : "s",
 		    s->in.backend, verdict_name(s->outcome.v.verdict),
 		    s->outcome.v.borderline ? " (borderline)" : "");
-	if (s->outcome.v.verdict != VERDICT_UNDETERMINED &&
-	    (s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU))
+	if (evidence_share_holds_wait(s) && s->shares.sync_wait_pct > 0)
+		md_summary_share(md, s);
+	else if (s->outcome.v.verdict != VERDICT_UNDETERMINED &&
+		 (s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU))
 		strbuf_addf(md, ": %s %.1f %% of %s",
 			    evidence_share_words(s->outcome.v.share, s->outcome.basis,
 						 s->comm.n_stragglers > 0),
@@ -244,6 +265,67 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
 }
 
+/* The causes of a straggler group: one when they share it (with each rank's extra time),
+ * else each rank's. */
+static void md_straggler_causes(struct strbuf *md, const struct straggler *g, size_t len)
+{
+	int same = 1;
+	for (size_t k = 1; k < len; k++)
+		same &= g[k].cause_kind == g[0].cause_kind;
+	if (!same) {
+		for (size_t k = 0; k < len; k++) {
+			strbuf_addf(md, "%srank %d %s", k ? ", " : "; causes: ", g[k].rank,
+				    evidence_cause_words(g[k].cause_kind));
+			if (g[k].cause_kind != STRAGGLER_UNKNOWN)
+				strbuf_addf(md,
+					    " (%.2f ms more per step than the other ranks' median)",
+					    g[k].cause_ms);
+		}
+		return;
+	}
+	strbuf_addf(md, "; cause: %s", evidence_cause_words(g[0].cause_kind));
+	if (g[0].cause_kind == STRAGGLER_UNKNOWN)
+		return;
+	strbuf_adds(md, " (");
+	for (size_t k = 0; k < len; k++)
+		if (len > 1)
+			strbuf_addf(md, "%srank %d %.2f ms", k ? ", " : "", g[k].rank,
+				    g[k].cause_ms);
+		else
+			strbuf_addf(md, "%.2f ms", g[k].cause_ms);
+	strbuf_adds(md, " more per step than the other ranks' median)");
+}
+
+/* One straggler, or the ranks that arrived last together (one waiting, said once). */
+static void md_straggler_group(struct strbuf *md, const struct ana_scenario *s,
+			       const struct straggler *g, size_t len)
+{
+	strbuf_addf(md, " **Straggler%s: ", len > 1 ? "s" : "");
+	evidence_straggler_names(md, g, len);
+	strbuf_addf(
+		md,
+		"**: %s arrived last%s at %.0f %% of the collectives and %skeep%s the others waiting %.1f %% of the median step (%s straggler impact, per other rank",
+		len > 1 ? "they" : "it", len > 1 ? " together" : "", g->arrived_last_pct,
+		len > 1 ? "together " : "", len > 1 ? "" : "s", g->impact_pct,
+		len > 1 ? "their" : "its");
+	if (s->shares.shares_known)
+		strbuf_addf(
+			md,
+			"; the table's Wait %%, %.1f %%, is every rank's waiting over every rank's step time",
+			s->shares.sync_wait_pct);
+	strbuf_adds(md, ")");
+	md_straggler_causes(md, g, len);
+	int same_p = 1;
+	for (size_t k = 1; k < len; k++)
+		same_p &= g[k].chance_p == g[0].chance_p;
+	strbuf_adds(md, "; so many last arrivals by chance alone: p = ");
+	for (size_t k = 0; k < len && !same_p; k++)
+		strbuf_addf(md, "%s%.1e (rank %d)", k ? ", " : "", g[k].chance_p, g[k].rank);
+	if (same_p)
+		strbuf_addf(md, "%.1e", g->chance_p);
+	strbuf_adds(md, ".");
+}
+
 /* Who keeps the others waiting at the collectives, where and why. */
 static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 {
@@ -257,17 +339,9 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 			STRAGGLER_MIN_IMPACT_PCT);
 		return;
 	}
-	for (size_t k = 0; k < s->comm.n_stragglers; k++) {
-		const struct straggler *g = &s->comm.stragglers[k];
-		strbuf_addf(
-			md,
-			" **Straggler: rank %d%s%s**: it arrived last at %.0f %% of the collectives and keeps the others waiting %.1f %% of the median step; cause: %s",
-			g->rank, g->node[0] ? " on " : "", g->node, g->arrived_last_pct,
-			g->impact_pct, evidence_cause_words(g->cause_kind));
-		if (g->cause_kind != STRAGGLER_UNKNOWN)
-			strbuf_addf(md, " (%.2f ms more per step than the other ranks' median)",
-				    g->cause_ms);
-		strbuf_addf(md, "; so many last arrivals by chance alone: p = %.1e.", g->chance_p);
+	for (size_t k = 0, len; k < s->comm.n_stragglers; k += len) {
+		len = straggler_group_len(s->comm.stragglers, s->comm.n_stragglers, k);
+		md_straggler_group(md, s, &s->comm.stragglers[k], len);
 	}
 	if (!s->shares.shares_known) /* the table above has the step's Wait % as n/a */
 		strbuf_adds(md,
@@ -834,7 +908,7 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 	qsort(recs, n, sizeof *recs, rec_cmp);
 	strbuf_adds(
 		md,
-		"## Recommendations\n\nOne per cause and series, ranked by the step time each is predicted to recover (a ceiling: the cause's accounted share taken off the step):\n\n");
+		"## Recommendations\n\nOne per cause and series, ranked by the largest share of a median step each is predicted to recover in any of its scenarios (a ceiling: the cause's accounted share taken off the step; a series' scaling advice by the share of the step its fitted overhead would take at 16 nodes), those without a prediction last:\n\n");
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
 		free(recs[i].text);
@@ -853,7 +927,8 @@ static void md_method_sources(struct strbuf *md)
 		"- Sources, per scenario, the first present: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step; host ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before `analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads compute > data loading > communication > I/O, so nothing is counted twice); step lines of `<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first `profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
 		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends when the last rank does); median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
 		"- Throughput: global batch / median step time.\n"
-		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + `optimizer_ms` and, from traces, operators under none of those phases (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host time under no operator). A collective ends for every rank at once, so per step the smallest exposed communication over ranks (the last rank to arrive) is counted as communication and each rank's excess over it as waiting for slower ranks (peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time.\n");
+		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + `optimizer_ms` and, from traces, operators under none of those phases (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host time under no operator). A collective ends for every rank at once, so per step the smallest exposed communication over ranks (the last rank to arrive) is counted as communication and each rank's excess over it as waiting for slower ranks (peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time. A verdict's share that holds the waiting for peers (waiting for a straggler counts with its cause) is said in its two parts, each a column of the table, then their sum.\n"
+		"- Straggler impact (`impact_pct`): per step, the waiting of the ranks that arrived before the straggler (their collective time beyond its), summed and divided by the n - 1 ranks other than it, as a share of the median step; ranks that arrived last in the very same steps are named together, with one impact (one waiting, not one each). It differs from Wait %, which divides every rank's waiting by every rank's step time (the straggler's own steps, with little waiting, among them).\n");
 }
 
 static void md_method(struct strbuf *md, const struct ana_run *run)
@@ -862,7 +937,7 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 	strbuf_addf(
 		md,
 		"- Verdict (docs/accounting.md): every instant of a step is attributed once, and the verdict is the share whose removal would recover the most step time: compute (memory-bound when elementwise work outweighs GEMMs), exposed communication with waiting for peers (straggler-bound apart when one rank keeps the others waiting most), data loading, I/O, host overhead (time under no operator); on the GPU timeline (traces with kernels) the GPU's compute kernels, exposed communication, exposed copies, and the GPU idle waiting for the host (data-loader-bound for the part the host spent loading data), over windows cut one after another (a step's GPU window begins where the previous step's GPU work ended). Borderline when the runner-up is within 20 %% of it (or takes the larger share in a quarter of the steps). Waiting for a straggler counts with its cause; straggler-bound when no phase explains it. The thresholds (`analysis.thresholds`: communication > %.0f %%, data loading > %.0f %%, I/O > %.0f %%, GPU busy < %.0f %%, memory peak > %.0f %%) are flags listed beside the verdict, never a reason to name a smaller share. A share that is unknown (step times only) is n/a and feeds no verdict, recommendation or model term; with node monitors alone the verdict names a saturated resource.\n"
-		"- Recommendations: one per cause and series; each predicts the median step with the cause's accounted share taken off (a ceiling; on a GPU that is the limit, never below the host's own step); compute itself has no such ceiling.\n"
+		"- Recommendations: one per cause and series; each predicts the median step with the cause's accounted share taken off (a ceiling; on a GPU that is the limit, never below the host's own step); compute itself has no such ceiling. They are ranked by the largest share of a median step (%%, not ms) each predicts to recover in any of its scenarios, a series' scaling advice by the share of the step its fitted overhead would take at 16 nodes; those with no such figure come last. A straggler's waiting counted with its cause is in both that cause's ceiling and the straggler's: those gains overlap and do not add.\n"
 		"- MFU: the telemetry's FLOPs per step per rank / median step time, over `analysis.peak_gflops_per_rank`.\n"
 		"- Scaling model: per series, step times scaled to the baseline's global batch are split into compute (fitted as b/N by least squares) and the rest (fitted as a + c log2 N with a, c >= 0); efficiency(N) = T(N0) N0 / (T(N) N).\n"
 		"- Scaling: weak when the per-rank batch is the baseline's, strong when the global batch is (from the batches; without them from `analysis.scaling`); speedup = samples/s / baseline samples/s (the step-rate ratio at strong scaling, x ranks / baseline ranks at weak scaling when the batch is unknown); efficiency = speedup x baseline ranks / ranks. Scenarios whose batch semantics differ from the baseline's get no speedup. The model needs three node counts. A series is the scenarios with the same backend and tasks per node; its baseline is `analysis.baseline` when that is in the series, else the one with the fewest nodes.\n",

@@ -470,6 +470,19 @@ static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana
 	json_object_set_new(o, "ranks_note", text_or_null(data_text_ranks(s)));
 }
 
+/* The other ranks that arrived last in the very steps straggler k did (its group). */
+static json_t *together_json(const struct straggler *g, size_t n, size_t k)
+{
+	size_t first = k;
+	while (first > 0 && g[first].together)
+		first--;
+	json_t *a = json_array();
+	for (size_t j = first, e = first + straggler_group_len(g, n, first); j < e; j++)
+		if (j != k)
+			json_array_append_new(a, json_integer(g[j].rank));
+	return a;
+}
+
 /* Stragglers, collectives, a slow node, contamination. */
 static void sc_comm(json_t *o, const struct ana_scenario *s)
 {
@@ -478,12 +491,14 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 		const struct straggler *g = &s->comm.stragglers[k];
 		json_array_append_new(
 			str,
-			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o}", SK_RANK, g->rank, SK_NODE,
-				  g->node[0] ? json_string(g->node) : json_null(), SK_CAUSE,
-				  evidence_cause_words(g->cause_kind), "cause_ms_per_step",
-				  jnum(g->cause_ms), SK_IMPACT_PCT,
+			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o, s:o}", SK_RANK, g->rank,
+				  SK_NODE, g->node[0] ? json_string(g->node) : json_null(),
+				  SK_CAUSE, evidence_cause_words(g->cause_kind),
+				  "cause_ms_per_step", jnum(g->cause_ms), SK_IMPACT_PCT,
 				  jnum(g->impact_pct), "arrived_last_pct",
-				  jnum(g->arrived_last_pct), "chance_p", jprob(g->chance_p)));
+				  jnum(g->arrived_last_pct), "chance_p", jprob(g->chance_p),
+				  "together_with",
+				  together_json(s->comm.stragglers, s->comm.n_stragglers, k)));
 	}
 	json_object_set_new(o, SK_STRAGGLERS, str);
 	json_object_set_new(o, SK_COLLECTIVES, collectives_json(s));

@@ -18,6 +18,11 @@ while read -r name verdict_ok dominates loss_ok verdict; do
 	fi
 done <verdicts.txt
 check bottleneck_scenarios_15 [ "$(wc -l <verdicts.txt)" -eq 15 ]
+# The report as a reader checks it (tests/tools/bottlenecks_report.py): summary shares in
+# table columns, each scenario's own straggler named, one group said once, compute ranges.
+check bottlenecks_report_consistent python3 "$ROOT/tests/tools/bottlenecks_report.py" "$run"
+check bottlenecks_ranking_rule_said grep -qF "ranked by the largest share of a median step each is predicted to recover in any of its scenarios" "$run/BOTTLENECK_ANALYSIS.md"
+check bottlenecks_impact_defined grep -qF -- "- Straggler impact (\`impact_pct\`): per step, the waiting of the ranks that arrived before the straggler" "$run/BOTTLENECK_ANALYSIS.md"
 # The DDP variants campaign: the three modes train the same replicas.
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/ddp" "$ROOT/campaigns/ddp-variants.yaml" >ddp.txt 2>&1; rc=$?
 run=$(rundir ddp.txt)

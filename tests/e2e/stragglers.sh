@@ -32,7 +32,12 @@ check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r[
 # last in 20 of 20 steps, one of four ranks last per step: 4 x 0.25^20 = 3.6e-12 by chance
 check stragglers_slow_chance_p [ "$(S slow '["stragglers"][0]["chance_p"] <= 1e-6')" = True ]
 check stragglers_report_says_chance grep -q "; so many last arrivals by chance alone: p = [0-9.]*e-[0-9]*\." "$run/BOTTLENECK_ANALYSIS.md"
-check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at 100 % of the collectives and keeps the others waiting [0-9.]* % of the median step; cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
+check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at 100 % of the collectives and keeps the others waiting [0-9.]* % of the median step (its straggler impact, per other rank; the table's Wait %, [0-9.]* %, is every rank's waiting over every rank's step time); cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
+# the verdict's share holds the waiting: the summary names both parts (table columns), then the sum
+check stragglers_summary_two_parts grep -q "^- \*\*slow\*\* (2 nodes, 4 ranks, gloo): \*\*compute-bound\*\*: compute $(S slow '["shares_pct"]["compute"]' | xargs printf %.1f) % of step time, and $(S slow '["shares_pct"]["peer_wait"]' | xargs printf %.1f) % the other ranks waiting for the straggler's extra compute ($(S slow '["verdict_share"]["pct"]' | xargs printf %.1f) % in all)\." "$run/BOTTLENECK_ANALYSIS.md"
+# two ranks of one node last in the same steps: said once, with one impact
+check stragglers_slow_node_said_once grep -q "\*\*Stragglers: ranks 2 and 3 on local2\*\*: they arrived last together at [0-9]* % of the collectives and together keep the others waiting [0-9.]* % of the median step (their straggler impact" "$run/BOTTLENECK_ANALYSIS.md"
+check stragglers_slow_node_together_json [ "$(S slownode '["stragglers"]' | python3 -c 'import ast,sys; print(sorted((g["rank"], g["together_with"]) for g in ast.literal_eval(sys.stdin.read())))')" = "[(2, [3]), (3, [2])]" ]
 check stragglers_even_says_none grep -q "No rank keeps the others waiting" "$run/BOTTLENECK_ANALYSIS.md"
 # both ranks of local2 slow: the node is named, with its monitors beside the other node's
 check stragglers_slow_node [ "$(S slownode '["slow_node"]'),$(S slownode '["stragglers"]' | python3 -c 'import ast,sys; print(sorted((g["rank"], g["node"], g["cause"]) for g in ast.literal_eval(sys.stdin.read())))')" = "local2,[(2, 'local2', 'compute'), (3, 'local2', 'compute')]" ]

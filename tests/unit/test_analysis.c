@@ -724,6 +724,18 @@ static void test_advice_every_kind(void)
 	s.outcome.wait_to = SHARE_DATA;
 	decided(&s);
 	CHECK_NEAR(advice_predicted_ms(&s, REC_DATA), 70, 1e-9);
+	/* ... so the straggler's gain is part of the data-loading one's: they overlap */
+	s.outcome.v.verdict = VERDICT_DATA_LOADER;
+	s.outcome.v.share = SHARE_DATA;
+	CHECK(advice_overlap(&s) == REC_DATA);
+	s.outcome.v.verdict = VERDICT_COMMUNICATION; /* its ceiling holds no such wait */
+	s.outcome.v.share = SHARE_COMMUNICATION;
+	CHECK(advice_overlap(&s) == REC_KIND_N);
+	s.outcome.v.verdict = VERDICT_COMPUTE; /* no ceiling at all: nothing to overlap */
+	s.outcome.v.share = SHARE_COMPUTE;
+	s.outcome.wait_to = SHARE_COMPUTE;
+	CHECK(advice_overlap(&s) == REC_KIND_N);
+	s.outcome.wait_to = SHARE_DATA;
 	/* on the GPU, when it is the limit, the host's own step is a floor */
 	s.outcome.basis = BASIS_GPU;
 	s.gpu.gpu_pct[GPU_COMM] = 62;

@@ -225,6 +225,7 @@ static void straggler_beyond_chance(void)
 	struct straggler g[STRAGGLER_MAX];
 	CHECK(stragglers_when_last(5, g) == 0);
 	CHECK(stragglers_when_last(8, g) == 1 && g[0].rank == 0 && g[0].arrived_last_pct == 100);
+	CHECK(!g[0].together && straggler_group_len(g, 1, 0) == 1);
 	/* 3 x 29 ms waited, per other rank, of a 100 ms step */
 	CHECK_NEAR(g[0].impact_pct, 29.0, 1e-9);
 	CHECK(g[0].cause_kind == STRAGGLER_COMPUTE);
@@ -281,6 +282,13 @@ static void straggler_slow_node_beyond_chance(void)
 	 * ranks' own: 0.5^8 times 4) */
 	CHECK_NEAR(g[0].chance_p, 2 * pow(0.5, 8), 1e-15);
 	CHECK_NEAR(g[1].chance_p, 2 * pow(0.5, 8), 1e-15);
+	/* last in the very same steps: one group, one waiting (said once, not added) */
+	CHECK(!g[0].together && g[1].together && g[0].impact_pct == g[1].impact_pct);
+	CHECK(straggler_group_len(g, 2, 0) == 2 && straggler_group_len(g, 2, 1) == 1);
+	struct strbuf sb = STRBUF_INIT;
+	evidence_straggler_names(&sb, g, 2);
+	CHECK_STR(sb.buf, "ranks 2 and 3 on b");
+	strbuf_free(&sb);
 	CHECK(slow_node_in(4, g, node, sizeof node) == 0 && !node[0]);
 }
 

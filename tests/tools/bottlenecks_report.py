@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""bottlenecks_report.py RUN: checks that BOTTLENECK_ANALYSIS.md says the numbers of
+summary.json the way a reader checks them; prints one line per failure, exits 1 on any.
+- an Executive Summary share that holds the waiting for peers names both parts, each a
+  table column (shares_pct), then their sum (verdict_share.pct);
+- a straggler recommendation names each scenario's own stragglers;
+- ranks that arrived last together are said once, not once each;
+- a recommendation over several scenarios quotes the range of their compute shares."""
+import json, re, sys
+
+run = sys.argv[1]
+j = json.load(open(run + "/summary.json"))
+md = open(run + "/BOTTLENECK_ANALYSIS.md").read()
+sc = {s["name"]: s for s in j["scenarios"]}
+bad = []
+
+def f1(x):
+    return "%.1f" % x
+
+for name, s in sc.items():
+    vs, sh = s.get("verdict_share"), s.get("shares_pct") or {}
+    if not vs or not sh or vs["kind"] not in ("data_loading", "compute", "io", "communication"):
+        continue
+    wait = sh.get("peer_wait") or 0
+    own = sh[vs["kind"]]
+    if abs(vs["pct"] - own) < 1e-9 or wait <= 0:
+        continue
+    line = [l for l in md.splitlines() if l.startswith("- **%s** (" % name)][0]
+    want = "%s %% of step time, and %s %% " % (f1(own), f1(wait))
+    if want not in line or "(%s %% in all)" % f1(vs["pct"]) not in line:
+        bad.append("%s: summary line does not say %r ... (%s %% in all): %s" % (name, want, f1(vs["pct"]), line))
+
+def group_names(g):
+    """The stragglers of the first group, as the report names them."""
+    first = [g[0]] + [x for x in g[1:] if x["rank"] in g[0]["together_with"]]
+    if len(first) > 1 and first[0]["node"] and all(x["node"] == first[0]["node"] for x in first):
+        rs = [str(x["rank"]) for x in first]
+        return "ranks %s and %s on %s" % (", ".join(rs[:-1]), rs[-1], first[0]["node"])
+    return " and ".join("rank %d on %s" % (x["rank"], x["node"]) for x in first)
+
+for r in j["recommendations"]:
+    if r["kind"] == "straggler":
+        for n in r["scenarios"]:
+            want = group_names(sc[n]["stragglers"]) + (" (%s" % n if len(r["scenarios"]) > 1 else "")
+            if want not in r["text"]:
+                bad.append("straggler recommendation does not name %r: %s" % (want, r["text"]))
+        shared = [n for n in r["scenarios"]
+                  if any(q["kind"] != "straggler" and n in q["scenarios"] and q["predicted_step_ms"][q["scenarios"].index(n)] is not None
+                         and sc[n]["verdict_share"]["kind"] == {"data_loading": "data_loading", "io": "io", "host": "other"}.get(q["kind"])
+                         for q in j["recommendations"])]
+        if shared and "do not add" not in r["text"]:
+            bad.append("straggler recommendation overlaps another's gain without saying so: " + r["text"])
+    if r["kind"] in ("kernels", "elementwise") and len(r["scenarios"]) > 1:
+        c = sorted(f1(sc[n]["shares_pct"]["compute"]) for n in r["scenarios"])
+        want = c[0] + " %" if c[0] == c[-1] else "%s %% to %s %%" % (c[0], c[-1])
+        if want not in r["text"]:
+            bad.append("%s recommendation does not quote %r: %s" % (r["kind"], want, r["text"]))
+
+for name, s in sc.items():
+    g = s.get("stragglers") or []
+    for x in g:
+        if x["together_with"] and md.count("**Straggler: rank %d" % x["rank"]):
+            bad.append("%s: rank %d arrived last together with %s but is said on its own" % (name, x["rank"], x["together_with"]))
+
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
