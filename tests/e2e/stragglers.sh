@@ -34,7 +34,18 @@ check stragglers_slow_chance_p [ "$(S slow '["stragglers"][0]["chance_p"] <= 1e-
 check stragglers_report_says_chance grep -q "; so many last arrivals by chance alone: p = [0-9.]*e-[0-9]*\." "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at 100 % of the collectives and keeps the others waiting [0-9.]* % of the median step (its straggler impact, per other rank; the table's Wait %, [0-9.]* %, is every rank's waiting over every rank's step time); cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
 # the verdict's share holds the waiting: the summary names both parts (table columns), then the sum
-check stragglers_summary_two_parts grep -q "^- \*\*slow\*\* (2 nodes, 4 ranks, gloo): \*\*compute-bound\*\*: compute $(S slow '["shares_pct"]["compute"]' | xargs printf %.1f) % of step time, and $(S slow '["shares_pct"]["peer_wait"]' | xargs printf %.1f) % the other ranks waiting for the straggler's extra compute ($(S slow '["verdict_share"]["pct"]' | xargs printf %.1f) % in all)\." "$run/BOTTLENECK_ANALYSIS.md"
+summary_parts() { # the summary line's three numbers against summary.json (rounding: 0.05)
+	python3 - "$run" <<'PY'
+import json, re, sys
+run = sys.argv[1]
+s = [x for x in json.load(open(run + "/summary.json"))["scenarios"] if x["name"] == "slow"][0]
+md = open(run + "/BOTTLENECK_ANALYSIS.md").read()
+m = re.search(r"^- \*\*slow\*\* \(2 nodes, 4 ranks, gloo\): \*\*compute-bound\*\*: compute ([0-9.]+) % of step time, and ([0-9.]+) % the other ranks waiting for the stragglers?'s? extra compute \(([0-9.]+) % in all\)\.", md, re.M)
+want = (s["shares_pct"]["compute"], s["shares_pct"]["peer_wait"], s["verdict_share"]["pct"])
+sys.exit(0 if m and all(abs(float(g) - w) <= 0.051 for g, w in zip(m.groups(), want)) else 1)
+PY
+}
+check stragglers_summary_two_parts summary_parts
 # two ranks of one node last in the same steps: said once, with one impact
 check stragglers_slow_node_said_once grep -q "\*\*Stragglers: ranks 2 and 3 on local2\*\*: they arrived last together at [0-9]* % of the collectives and together keep the others waiting [0-9.]* % of the median step (their straggler impact" "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_slow_node_together_json [ "$(S slownode '["stragglers"]' | python3 -c 'import ast,sys; print(sorted((g["rank"], g["together_with"]) for g in ast.literal_eval(sys.stdin.read())))')" = "[(2, [3]), (3, [2])]" ]
