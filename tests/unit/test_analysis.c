@@ -97,6 +97,15 @@ static void add(struct ana_run *run, const char *name, const char *state, int no
 		    state[0] == 'C' ? 0 : 137, nodes, tpn);
 }
 
+/* A run of the test's directory; io_threshold is analysis.thresholds.io (0: none). */
+static struct ana_run new_run(double io_threshold)
+{
+	return (struct ana_run){ .campaign = strdup("t"),
+				 .run_id = strdup("r"),
+				 .run_dir = strdup(dir),
+				 .th = { 20, 30, 70, 90, io_threshold } };
+}
+
 static void test_percentile(void)
 {
 	double v[] = { 5, 1, 4, 2, 3 };
@@ -124,10 +133,7 @@ static void test_verdicts_and_scaling(void)
 	fixture("comm", 4, 128, 1, 30, 50, 150, 9, 0); /* comm 62.5 %, compute 37.1 % */
 	fixture("data", 2, 64, 100, 30, 50, 5, 5, 0);  /* data 52.6 %, compute 44.2 % */
 	fixture("dead", 2, 64, 1, 1, 1, 1, 1, 0);
-	struct ana_run run = { .campaign = strdup("t"),
-			       .run_id = strdup("r"),
-			       .run_dir = strdup(dir),
-			       .th = { 20, 30, 70, 90 } };
+	struct ana_run run = new_run(0);
 	add(&run, "base", "COMPLETED", 1, 2);
 	add(&run, "comm", "COMPLETED", 2, 2);
 	add(&run, "data", "COMPLETED", 1, 1);
@@ -249,11 +255,8 @@ static void test_model_gpu_mfu(void)
 	exact("m1", 1, 64, 100, 2, 2e9, NULL);
 	exact("m2", 2, 64, 50, 5, 2e9, csv_full);
 	exact("m4", 4, 64, 25, 8, 2e9, csv_idle);
-	struct ana_run run = { .campaign = strdup("t"),
-			       .run_id = strdup("r"),
-			       .run_dir = strdup(dir),
-			       .th = { 20, 30, 70, 90, 20 },
-			       .peak_gflops = 100 };
+	struct ana_run run = new_run(20);
+	run.peak_gflops = 100;
 	add(&run, "m1", "COMPLETED", 1, 1);
 	add(&run, "m2", "COMPLETED", 2, 1);
 	add(&run, "m4", "COMPLETED", 4, 1);
@@ -359,10 +362,7 @@ static void test_batch_and_scaling_modes(void)
 	exact("m1", 2, 64, 100, 0, 0, NULL);
 	exact("m2", 4, 96, 100, 0, 0, NULL);
 	fixture("cw", 2, 64, 1, 30, 50, 23, 9, 0);
-	struct ana_run run = { .campaign = strdup("t"),
-			       .run_id = strdup("r"),
-			       .run_dir = strdup(dir),
-			       .th = { 20, 30, 70, 90 } };
+	struct ana_run run = new_run(0);
 	add_in(&run, "s1", 1, 2, "S");
 	add_in(&run, "s2", 2, 2, "S");
 	add_in(&run, "u1", 1, 2, "U");
@@ -456,10 +456,7 @@ static void test_aorta(void)
 				r, st, st);
 		fclose(f);
 	}
-	struct ana_run run = { .campaign = strdup("t"),
-			       .run_id = strdup("r"),
-			       .run_dir = strdup(dir),
-			       .th = { 20, 30, 70, 90, 20 } };
+	struct ana_run run = new_run(20);
 	add(&run, "aorta", "COMPLETED", 1, 2);
 	CHECK(ana_run_analyse(&run) == 0);
 	struct ana_scenario *s = &run.sc[0];
@@ -481,11 +478,8 @@ static void test_oversubscribed(void)
 {
 	fixture("osdata", 4, 128, 35, 5, 5, 50, 5, 0);
 	fixture("oscomm", 4, 128, 1, 22, 17, 55, 5, 0);
-	struct ana_run run = { .campaign = strdup("t"),
-			       .run_id = strdup("r"),
-			       .run_dir = strdup(dir),
-			       .th = { 20, 30, 70, 90 },
-			       .host_cpus = 2 };
+	struct ana_run run = new_run(0);
+	run.host_cpus = 2;
 	add(&run, "osdata", "COMPLETED", 2, 2);
 	add(&run, "oscomm", "COMPLETED", 2, 2);
 	CHECK(ana_run_analyse(&run) == 0);
@@ -531,11 +525,8 @@ static void test_contention_words(void)
 	exact("k1", 1, 64, 10, 10, 0, NULL);
 	exact("k2", 2, 128, 12, 40, 0, NULL);
 	exact("k4", 4, 256, 14, 120, 0, NULL);
-	struct ana_run run = { .campaign = strdup("t"),
-			       .run_id = strdup("r"),
-			       .run_dir = strdup(dir),
-			       .th = { 20, 30, 70, 90, 20 },
-			       .host_cpus = 2 };
+	struct ana_run run = new_run(20);
+	run.host_cpus = 2;
 	add(&run, "k1", "COMPLETED", 1, 1);
 	add(&run, "k2", "COMPLETED", 2, 1);
 	add(&run, "k4", "COMPLETED", 4, 1);
@@ -682,8 +673,7 @@ static void decided(struct ana_scenario *s)
  * predicted step where the accounting gives a ceiling. */
 static void test_advice_every_kind(void)
 {
-	struct ana_run run = { .campaign = strdup("t"), .run_id = strdup("r"),
-			       .run_dir = strdup(dir), .th = { 20, 30, 70, 90 } };
+	struct ana_run run = new_run(0);
 	struct ana_scenario s = { 0 };
 	s.in.name = "x";
 	s.data.analysed = 1;
@@ -777,13 +767,9 @@ static void test_unknown_shares(void)
 	step_log("l1", 1, 100);
 	step_log("l2", 2, 160);
 	step_log("l4", 4, 330);
-	struct ana_run run = { .campaign = strdup("t"),
-			       .run_id = strdup("r"),
-			       .run_dir = strdup(dir),
-			       .th = { 20, 30, 70, 90 },
-			       .global_batch = 64,
-			       .step_log =
-				       strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms") };
+	struct ana_run run = new_run(0);
+	run.global_batch = 64;
+	run.step_log = strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms");
 	add_in(&run, "l1", 1, 1, "L");
 	add_in(&run, "l2", 2, 1, "L");
 	add_in(&run, "l4", 4, 1, "L");
@@ -881,10 +867,7 @@ static void test_report_shares(void)
 			"{\"type\": \"step\", \"step\": %d, \"phase\": \"active\", \"data_wait_ms\": 5, \"forward_ms\": 10, \"backward_ms\": 10, \"comm_ms\": 0, \"optimizer_ms\": 0, \"io_ms\": 70, \"step_ms\": 100, \"samples\": 8}\n",
 			st);
 	fclose(f);
-	struct ana_run run = { .campaign = strdup("t"),
-			       .run_id = strdup("r"),
-			       .run_dir = strdup(dir),
-			       .th = { 20, 30, 70, 90 } };
+	struct ana_run run = new_run(0);
 	add(&run, "io", "COMPLETED", 1, 1);
 	CHECK(ana_run_analyse(&run) == 0);
 	CHECK_STR(V(&run.sc[0]), "io-bound");
