@@ -32,13 +32,17 @@ for name, s in sc.items():
         bad.append("%s: summary line does not say %s %% of step time, and %s %% ... (%s %% in all): %s"
                    % (name, f1(own), f1(wait), f1(vs["pct"]), line))
 
+def join_and(items):
+    """The report's own list: "a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
 def group_names(g):
     """The stragglers of the first group, as the report names them."""
     first = [g[0]] + [x for x in g[1:] if x["rank"] in g[0]["together_with"]]
     if len(first) > 1 and first[0]["node"] and all(x["node"] == first[0]["node"] for x in first):
         rs = [str(x["rank"]) for x in first]
-        return "ranks %s and %s on %s" % (", ".join(rs[:-1]), rs[-1], first[0]["node"])
-    return " and ".join("rank %d on %s" % (x["rank"], x["node"]) for x in first)
+        return "ranks %s on %s" % (join_and(rs), first[0]["node"])
+    return join_and(["rank %d%s" % (x["rank"], " on " + x["node"] if x["node"] else "") for x in first])
 
 for r in j["recommendations"]:
     if r["kind"] == "straggler":
