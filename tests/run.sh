@@ -33,15 +33,18 @@ run_one() {
 	local name=$1 out rc start=$SECONDS
 	shift
 	out=$(mktemp "$work/out.XXXXXX")
-	"$@" >"$out" 2>&1
+	# the CPU seconds of what the test waited for (bash's times: its children's user + system)
+	("$@" >"$out" 2>&1; rc=$?; times >"$out.cpu"; exit $rc)
 	rc=$?
+	local cpu
+	cpu=$(cpu_seconds "$out.cpu")
 	{
 		echo "== $name"
 		sed 's/^/   /' "$out"
 		if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out"; then
 			echo "FAIL $name: exited with status $rc"
 		fi
-		echo "   ($((SECONDS - start)) s)"
+		echo "   ($((SECONDS - start)) s, CPU $cpu s)"
 	} >"$out.block"
 	{
 		flock 9
@@ -50,9 +53,15 @@ run_one() {
 		[ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out" && echo "$name" >>"$work/failed-scripts"
 		grep -E '^(PASS|FAIL|SKIP)' "$out" >>"$log"
 		[[ "$name" == *.sh ]] && echo "${name%.sh} $((SECONDS - start))" >>"$work/times"
+		echo "$name $((SECONDS - start)) $cpu" >>"$work/wall-cpu"
 		[ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$out" && echo "FAIL $name: exited with status $rc" >>"$log"
 	} 9>"$work/print.lock"
-	rm -f "$out" "$out.block"
+	rm -f "$out" "$out.block" "$out.cpu"
+}
+# cpu_seconds FILE: "1m2.5s 0m3.1s" (bash's times) as whole seconds, user + system
+cpu_seconds() {
+	awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } }
+	     END { printf "%d\n", t + 0.5 }' "$1" 2>/dev/null || echo 0
 }
 for t in "$@"; do
 	run_one "$(basename "$t")" "$t"
@@ -63,10 +72,15 @@ slurm_load=(0 0 0) main_load=(0 0)
 picked=" ${TEST_SCRIPTS:-} "
 times=build/test-times.txt
 DEFAULT_WEIGHT=10
-# weight NAME: the script's seconds in the last run that ran it (at least 1), else the default
+# the seconds each script took on a quiet 2-core machine, committed, for a clone that has run
+# nothing yet (refresh it from build/test-times.txt when scripts change much)
+seed=tests/test-times.txt
+# weight NAME: the script's seconds in the last run that ran it (at least 1), else its seed,
+# else the default
 weight() {
 	local w
 	w=$(awk -v n="$1" '$1 == n { w = $2 } END { print w }' "$times" 2>/dev/null)
+	[ -n "$w" ] || w=$(awk -v n="$1" '$1 == n { w = $2 } END { print w }' "$seed" 2>/dev/null)
 	[ -n "$w" ] || w=$DEFAULT_WEIGHT
 	echo $((w > 0 ? w : 1))
 }
@@ -104,7 +118,13 @@ if [ "${TEST_PLAN:-0}" = 1 ]; then # the lanes, with their seconds, and nothing 
 	echo "solo, one by one:${solo[*]/#/ }"
 	exit 0
 fi
-lane() { local t; for t in "$@"; do run_one "$(basename "$t")" bash "$t"; done; }
+# lane NAME SCRIPT...: the scripts one after another; the lane's wall time into lanes
+lane() {
+	local t name=$1 start=$SECONDS
+	shift
+	for t in "$@"; do run_one "$(basename "$t")" bash "$t"; done
+	[ $# -gt 0 ] && echo "$name $# $((SECONDS - start))" >>"$work/lanes"
+}
 # Each background lane gets a process group of its own (set -m), so that INT or TERM to this
 # script stops every lane and its scripts whole (their EXIT traps stop their test clusters)
 # instead of leaving them running against the next run's clusters.
@@ -119,22 +139,22 @@ trap stop_lanes INT TERM
 set -m
 if [ "${TEST_LANES:-2}" = 1 ]; then
 	# shellcheck disable=SC2086
-	lane ${slurm_lanes[*]} ${main_lanes[*]}
+	lane "one lane" ${slurm_lanes[*]} ${main_lanes[*]}
 else
-	for l in "${slurm_lanes[@]}"; do
+	for k in 0 1 2; do
 		# shellcheck disable=SC2086
-		[ -n "$l" ] && { lane $l & pids+=($!); }
+		[ -n "${slurm_lanes[k]}" ] && { lane "slurm lane $((k + 1))" ${slurm_lanes[k]} & pids+=($!); }
 	done
 	# shellcheck disable=SC2086
-	lane ${main_lanes[0]} &
+	lane "main lane 1" ${main_lanes[0]} &
 	m=$!
 	pids+=("$m")
 	# shellcheck disable=SC2086
-	lane ${main_lanes[1]}
+	lane "main lane 2" ${main_lanes[1]}
 	wait "$m"
 fi
 # the scripts that compare timings between ranks or runs: without the main lanes' load
-lane "${solo[@]}"
+lane "solo" "${solo[@]}"
 [ "${TEST_LANES:-2}" = 1 ] || wait "${pids[@]}" 2>/dev/null
 mkdir -p build
 [ -f "$times" ] || : >"$times"
@@ -150,6 +170,16 @@ skip=$(grep -c '^SKIP' "$log")
 echo
 grep '^FAIL' "$log" | sed 's/^/failed: /'
 grep '^SKIP' "$log" | sed 's/^/skipped: /'
+# where the time went: each lane, then the ten slowest tests (wall and CPU seconds)
+if [ -s "$work/lanes" ]; then
+	echo "lanes (tests, wall s):"
+	sort -t' ' -k1,1 "$work/lanes" | awk '{ n = $(NF - 1); s = $NF; $(NF - 1) = ""; $NF = ""; printf "  %-14s %3d tests %5d s\n", $0, n, s }'
+fi
+if [ -s "$work/wall-cpu" ]; then
+	echo "slowest tests (wall s, CPU s):"
+	sort -k2,2rn -k1,1 "$work/wall-cpu" | head -10 | awk '{ printf "  %-28s %5d %5d\n", $1, $2, $3 }'
+	awk '{ c += $3 } END { printf "CPU seconds of all tests: %d\n", c }' "$work/wall-cpu"
+fi
 echo "tests took $((SECONDS - start_all)) s"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
