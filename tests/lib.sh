@@ -9,6 +9,13 @@ BIN=$ROOT/bin
 CAMPAIGN=$BIN/campaign
 SCRATCH=$(mktemp -d /tmp/campaign-test.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
+# Every python3 of the checks and tools is Debian's (make deps installs it; the PyTorch tests
+# need it). A version manager's shim earlier in PATH (pyenv's is a chain of bash scripts) costs
+# over a second a call on a loaded 2-core machine, and the suite calls python3 over a thousand
+# times.
+if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+	mkdir -p "$SCRATCH/.bin" && ln -s /usr/bin/python3 "$SCRATCH/.bin/python3" && PATH=$SCRATCH/.bin:$PATH
+fi
 # NAME_PREFIX: a script run a second time under other conditions names its checks apart
 pass() { echo "PASS ${NAME_PREFIX:-}$1"; }
 fail() { echo "FAIL ${NAME_PREFIX:-}$1: ${2:-}"; }

@@ -50,6 +50,10 @@ check slurm_summary_three_analysed [ "$(json "$run/summary.json" 'sum(s["analyse
 "$CAMPAIGN" status --results "$SCRATCH/demo" --json >st.json
 check slurm_status_json [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED']" ]
 check slurm_store_journal [ "$(json st.json 'j["store"]["journal"]')/$(rows "$run" 'pragma journal_mode')" = "${EXPECT_STORE_JOURNAL:-wal}/${EXPECT_STORE_JOURNAL:-wal}" ]
+# store_shared.sh runs this section again with the store as on NFS (a rollback journal, POSIX
+# locks): the aggregation job, status and submit write one store from several processes; the
+# rest below does not depend on the store's journal
+[ -n "${STORE_SECTION_ONLY:-}" ] && exit 0
 
 # --- backend auto, and SBATCH_* overriding the campaign's slurm block ---------------------
 cat >tiny.yaml <<'Y'

@@ -1,16 +1,16 @@
 # The run store where other hosts share the results (NFS, Lustre, GPFS...):
 # SQLite's WAL needs every process on one host, so there the store uses a
 # rollback journal with POSIX locks. CAMPAIGN_FS_TYPE=nfs makes this disk
-# answer as NFS would; the whole concurrency suite and the SLURM suites
-# (slurm.sh, slurm_resume.sh: crash-safe submission) run again that way
-# (checks named nfs_*), and each says the mode in `status --json`. Then: --store-journal / store_journal, and locks that fail.
+# answer as NFS would; the whole concurrency suite, slurm_resume.sh (crash-safe
+# submission) and slurm.sh's first section (the demo campaign with its aggregation job) run
+# again that way (checks named nfs_*), and each says the mode in `status --json`. Then: --store-journal / store_journal, and locks that fail.
 # lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 # the three suites side by side (their own clusters and ports), their outputs in order
 NAME_PREFIX=nfs_ EXPECT_STORE_JOURNAL=delete CAMPAIGN_FS_TYPE=nfs bash "$ROOT/tests/e2e/concurrency.sh" >n1.out 2>&1 &
 NAME_PREFIX=nfs_ EXPECT_STORE_JOURNAL=delete CAMPAIGN_FS_TYPE=nfs SLURM_TEST_PORTS="16987 17800" \
-	bash "$ROOT/tests/e2e/slurm.sh" >n2.out 2>&1 &
+	STORE_SECTION_ONLY=1 bash "$ROOT/tests/e2e/slurm.sh" >n2.out 2>&1 &
 NAME_PREFIX=nfs_ CAMPAIGN_FS_TYPE=nfs SLURM_TEST_PORTS="16997 17900" bash "$ROOT/tests/e2e/slurm_resume.sh" >n3.out 2>&1 &
 wait
 cat n1.out n2.out n3.out
