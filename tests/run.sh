@@ -21,23 +21,41 @@
 set -u
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 log=$work/all.log
 : >"$log"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1
 start_all=$SECONDS
+# a cpuacct cgroup (v1) for the tests' CPU seconds, where this user may make one
+acct=""
+if [ -w /sys/fs/cgroup/cpuacct ] && mkdir -p /sys/fs/cgroup/cpuacct/campaign-tests 2>/dev/null; then
+	acct=$(mktemp -d /sys/fs/cgroup/cpuacct/campaign-tests/run.XXXXXX 2>/dev/null) || acct=""
+fi
+trap 'rm -rf "$work"; [ -n "$acct" ] && rmdir "$acct"/t.* "$acct" 2>/dev/null' EXIT
 # run_one NAME CMD...: runs one test, its PASS/FAIL/SKIP lines into the
 # shared log, its whole output block onto stdout at once
 run_one() {
 	local name=$1 out rc start=$SECONDS
 	shift
 	out=$(mktemp "$work/out.XXXXXX")
-	# the CPU seconds of what the test waited for (bash's times: its children's user + system)
-	("$@" >"$out" 2>&1; rc=$?; times >"$out.cpu"; exit $rc)
+	# its CPU seconds: those of its own cpuacct cgroup where one can be made (every process it
+	# starts, daemons and their jobs too), else bash's times (the children it waited for)
+	local cg="" cpu
+	[ -n "$acct" ] && cg=$(mktemp -d "$acct/t.XXXXXX" 2>/dev/null)
+	(
+		[ -n "$cg" ] && echo "$BASHPID" >"$cg/cgroup.procs" 2>/dev/null
+		"$@" >"$out" 2>&1
+		rc=$?
+		times >"$out.cpu"
+		exit $rc
+	)
 	rc=$?
-	local cpu
-	cpu=$(cpu_seconds "$out.cpu")
+	if [ -n "$cg" ] && [ -s "$cg/cpuacct.usage" ] && [ "$(cat "$cg/cpuacct.usage")" != 0 ]; then
+		cpu=$(awk '{ printf "%d\n", $1 / 1e9 + 0.5 }' "$cg/cpuacct.usage")
+	else
+		cpu=$(cpu_seconds "$out.cpu")
+	fi
+	[ -n "$cg" ] && rmdir "$cg" 2>/dev/null
 	{
 		echo "== $name"
 		sed 's/^/   /' "$out"
