@@ -416,7 +416,7 @@ static int inspector_env(struct render_vars *rv, struct cmd_ctx *x)
 		struct strbuf item = STRBUF_INIT;
 		if (!kv[i][1])
 			continue;
-		argv_push(&in, kv[i][1]);
+		argv_push_quoted(&in, kv[i][1], 1); /* one value: never split */
 		int rc = expand_words(x, &in, &words, "profile.nccl_inspector");
 		argv_free(&in);
 		if (rc < 0)
@@ -474,7 +474,8 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 			argv_free(&one);
 			continue;
 		}
-		argv_push(&tmp, s->env.items[i].value);
+		/* one value, as "{{x}}" in a shell: a param's spaces stay, an empty one is "" */
+		argv_push_quoted(&tmp, s->env.items[i].value, 1);
 		if ((rc = expand_words(x, &tmp, &words, "env")) < 0) {
 			argv_free(&tmp);
 			return rc;

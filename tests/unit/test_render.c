@@ -2,6 +2,7 @@
 #include "harness.h"
 
 #include "util/quote.h"
+#include "orchestrator/campaign/campaign.h"
 #include "orchestrator/campaign/render.h"
 #include "util/words.h"
 
@@ -108,11 +109,46 @@ static void test_template_rules(void)
 	argv_free(&e2);
 }
 
+/* Loads src (valid) and renders its first scenario's job script into out. */
+static int render_src(const char *src, struct strbuf *out)
+{
+	struct campaign c;
+	struct diags d;
+	diags_init(&d, "t.yaml");
+	int rc = campaign_load_buffer("t.yaml", src, strlen(src), &c, &d);
+	CHECK(rc == 0 && d.n == 0);
+	diags_free(&d);
+	if (rc)
+		return rc;
+	struct render_ctx ctx = { "r1", "/runs/r1", "/runs/r1/s1", "/opt/bin", "templates", "/c" };
+	rc = render_job(&c, &c.scenarios[0], &ctx, out);
+	campaign_free(&c);
+	return rc;
+}
+
+/* An env value is one value whatever its params hold: never split (an
+ * empty param used to leave no word, and the renderer read past it). */
+static void test_env_value_never_splits(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	CHECK(render_src("campaign: e\n"
+			 "workload:\n"
+			 "  command: [/bin/true]\n"
+			 "  params: { empty: '', two: 'a b' }\n"
+			 "  env: { X: '{{empty}}', Y: '{{two}}' }\n"
+			 "scenarios: [{ name: s1, nodes: 1 }]\n",
+			 &out) == 0);
+	CHECK(strstr(strbuf_str(&out), "\nexport 'X='\n") != NULL);
+	CHECK(strstr(strbuf_str(&out), "\nexport 'Y=a b'\n") != NULL);
+	strbuf_free(&out);
+}
+
 int main(void)
 {
 	RUN(test_shell_quote);
 	RUN(test_quote_roundtrip_in_bash);
 	RUN(test_words);
 	RUN(test_template_rules);
+	RUN(test_env_value_never_splits);
 	HARNESS_END();
 }
