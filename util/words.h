@@ -8,7 +8,7 @@
 
 struct argv {
 	char **v;
-	unsigned char *quoted; /* per word: 1 when the word was quoted or given as a list item */
+	unsigned char *quoted; /* per word: 1 when the word was quoted ('…', "…", \) */
 	size_t n;
 };
 
