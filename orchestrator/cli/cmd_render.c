@@ -60,7 +60,7 @@ static int render_exec(const struct cmd_entry *self, struct args *a)
 const struct cmd_entry cmd_render_entry = {
 	.name = "render",
 	.usage = "--out DIR FILE",
-	.summary = "write each scenario's job script into DIR/<scenario>/ without submitting",
+	.summary = "write each scenario's job script into DIR/<scenario>/ and print its ranks' argv; submits nothing",
 	.flags = 0,
 	.min_pos = 1,
 	.max_pos = 1,
