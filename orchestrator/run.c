@@ -143,7 +143,7 @@ static char *campaign_dir(const struct campaign *c)
 }
 
 int run_render_all(const struct campaign *c, const char *dir, const char *run_id,
-		   const char *bin_dir, int dry)
+		   const char *bin_dir, int dry, struct argv *argvs)
 {
 	char *tdir = render_templates_dir(bin_dir);
 	if (!tdir)
@@ -156,6 +156,8 @@ int run_render_all(const struct campaign *c, const char *dir, const char *run_id
 		strbuf_addf(&jd, "%s/%s", dir, c->scenarios[i].name);
 		struct render_ctx ctx = { run_id, dir, jd.buf, bin_dir, tdir, cdir };
 		rc = render_job(c, &c->scenarios[i], &ctx, &scripts[i]);
+		if (rc == 0 && argvs)
+			rc = render_command(c, &c->scenarios[i], &ctx, &argvs[i]);
 		strbuf_free(&jd);
 	}
 	for (size_t i = 0; i < c->n_scenarios && rc == 0 && !dry; i++) {
@@ -211,7 +213,7 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 	/* Render everything in memory first: a template error creates nothing. */
 	enum store_journal journal;
 	if ((rc = journal_asked(c, journal_arg, &journal)) < 0 ||
-	    (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 1)) < 0)
+	    (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 1, NULL)) < 0)
 		goto fail;
 	if ((rc = fsio_mkdir_p(r->dir, 0755)) < 0)
 		goto fail;
@@ -219,7 +221,7 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 	strbuf_addf(&p, "%s/" RUN_CAMPAIGN, r->dir);
 	rc = fsio_copy_mode(c->path, p.buf, RUN_PRIVATE_MODE);
 	strbuf_free(&p);
-	if (rc < 0 || (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 0)) < 0)
+	if (rc < 0 || (rc = run_render_all(c, r->dir, r->id, r->bin_dir, 0, NULL)) < 0)
 		goto fail;
 	struct strbuf dbp = STRBUF_INIT;
 	strbuf_addf(&dbp, "%s/" RUN_STATE_DB, r->dir);

@@ -51,8 +51,10 @@ int run_archive_attempt(const struct run *r, const char *scenario, int attempt);
 int run_archive_job_dir(const char *dir, int attempt, const char *live_log);
 /* Renders every scenario of c into dir/<scenario>/job.sbatch (used by
  * `campaign render` and by run_create). Writes nothing unless all render;
- * with dry set, writes nothing at all (a check). */
+ * with dry set, writes nothing at all (a check). argvs (c->n_scenarios of
+ * them, or NULL) receives each scenario's command words (render_command),
+ * each argv_free's. */
 int run_render_all(const struct campaign *c, const char *dir, const char *run_id,
-		   const char *bin_dir, int dry);
+		   const char *bin_dir, int dry, struct argv *argvs);
 
 #endif

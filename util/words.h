@@ -8,7 +8,9 @@
 
 struct argv {
 	char **v;
-	unsigned char *quoted; /* per word: 1 when the word was quoted or given as a list item */
+	/* per word: 1 when the word was quoted ('…', "…", \) or is one value to keep as
+	 * one word (render.c: a {{param}} that is all of it does not split) */
+	unsigned char *quoted;
 	size_t n;
 };
 

@@ -1,5 +1,6 @@
 #include "campaign.h"
 
+#include "placeholder.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -19,6 +20,16 @@ int placeholder_is_builtin(const char *name)
 		if (!strcmp(builtins[i], name))
 			return 1;
 	return 0;
+}
+
+int placeholder_splits(const struct argv *w, size_t i, char *name, size_t n)
+{
+	const char *open, *end, *word = w->v[i];
+	if (w->quoted && w->quoted[i])
+		return 0;
+	long len = placeholder_next(word, &open, &end, name, n);
+	return len >= 0 && (size_t)len < n && open == word && !*end && !strchr(name, '{') &&
+	       !placeholder_is_builtin(name);
 }
 
 struct kv *kvlist_find(const struct kvlist *l, const char *key)

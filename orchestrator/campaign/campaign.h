@@ -152,6 +152,12 @@ int slurm_time_parse(const char *s, long *seconds);
  * job description alike, so the kept script states what was submitted). */
 const char *campaign_sbatch_env(const char *var, const char *value);
 int placeholder_is_builtin(const char *name);
+/* Whether word i of a command (workload.command, a setup line) is exactly one param
+ * placeholder, which renders as the words of the param's value (none when it is empty),
+ * split as words_split does: its name goes in name (n bytes). A built-in never splits,
+ * nor a word quoted in a command string ('{{x}}', "{{x}}"); a list item is a word as
+ * given, so one that is exactly {{x}} splits as in the string form. */
+int placeholder_splits(const struct argv *w, size_t i, char *name, size_t n);
 /* The entry of key, or NULL when l has none (a NULL value: passed through). */
 struct kv *kvlist_find(const struct kvlist *l, const char *key);
 const char *kvlist_get(const struct kvlist *l, const char *key);

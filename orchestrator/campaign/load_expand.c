@@ -164,6 +164,98 @@ static void check_scenario(struct loader *L, const struct scenario *o, size_t i,
 	argv_free(&vals);
 }
 
+/* Whether a command or setup word is exactly {{name}}, which splits into its value's words. */
+static int splits_param(const struct campaign *c, const char *name)
+{
+	char n[128];
+	for (size_t i = 0; i < c->workload.command.n; i++)
+		if (placeholder_splits(&c->workload.command, i, n, sizeof n) && !strcmp(n, name))
+			return 1;
+	for (size_t k = 0; k < c->workload.n_setup; k++)
+		for (size_t i = 0; i < c->workload.setup[k].n; i++)
+			if (placeholder_splits(&c->workload.setup[k], i, n, sizeof n) &&
+			    !strcmp(n, name))
+				return 1;
+	return 0;
+}
+
+static void check_split_value(struct loader *L, yaml_node_t *v, const char *path,
+			      const char *name)
+{
+	struct argv w;
+	const char *why;
+	if (!v || v->type != YAML_SCALAR_NODE || !splits_param(L->c, name))
+		return;
+	if (words_split((const char *)v->data.scalar.value, &w, &why) < 0)
+		problem(L, v, path,
+			"%s (the command word {{%s}} becomes this value's words, split as a shell would: close the quote, or escape a quote character as \\')",
+			why, name);
+	else
+		argv_free(&w);
+}
+
+static void check_split_params(struct loader *L, yaml_node_t *params, const char *path)
+{
+	if (!params || params->type != YAML_MAPPING_NODE)
+		return;
+	for (yaml_node_pair_t *p = params->data.mapping.pairs.start;
+	     p < params->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node_at(L, p->key);
+		char kp[512];
+		if (k->type != YAML_SCALAR_NODE)
+			continue;
+		subpath(kp, sizeof kp, path, (const char *)k->data.scalar.value);
+		check_split_value(L, node_at(L, p->value), kp, (const char *)k->data.scalar.value);
+	}
+}
+
+/* A matrix key that is a param: each of its values. */
+static void check_split_axis(struct loader *L, yaml_node_t *k, yaml_node_t *v)
+{
+	char p[512];
+	if (k->type != YAML_SCALAR_NODE || v->type != YAML_SEQUENCE_NODE ||
+	    axis_key((const char *)k->data.scalar.value))
+		return;
+	for (size_t i = 0; v->data.sequence.items.start + i < v->data.sequence.items.top; i++) {
+		snprintf(p, sizeof p, "matrix.%.400s[%zu]", k->data.scalar.value, i);
+		check_split_value(L, node_at(L, v->data.sequence.items.start[i]), p,
+				  (const char *)k->data.scalar.value);
+	}
+}
+
+/* A param value that a command word splits into words must split: an unterminated quote
+ * is refused where the value is written (workload, a scenario, the matrix, a knob, the
+ * variant), as every other problem, not when a job is rendered. */
+static void check_split_values(struct loader *L, yaml_node_t *root)
+{
+	char p[512];
+	yaml_node_t *sc = map_get(L, root, "scenarios"), *mx = map_get(L, root, "matrix");
+	yaml_node_t *kn = map_get(L, root, "knobs");
+	check_split_params(L, map_get(L, map_get(L, root, "workload"), "params"),
+			   "workload.params");
+	if (sc && sc->type == YAML_SEQUENCE_NODE)
+		for (yaml_node_item_t *it = sc->data.sequence.items.start;
+		     it < sc->data.sequence.items.top; it++) {
+			snprintf(p, sizeof p, "scenarios[%zu].params",
+				 (size_t)(it - sc->data.sequence.items.start));
+			check_split_params(L, map_get(L, node_at(L, *it), "params"), p);
+		}
+	if (mx && mx->type == YAML_MAPPING_NODE)
+		for (yaml_node_pair_t *a = mx->data.mapping.pairs.start;
+		     a < mx->data.mapping.pairs.top; a++)
+			check_split_axis(L, node_at(L, a->key), node_at(L, a->value));
+	if (kn && kn->type == YAML_MAPPING_NODE)
+		for (yaml_node_pair_t *a = kn->data.mapping.pairs.start;
+		     a < kn->data.mapping.pairs.top; a++) {
+			yaml_node_t *k = node_at(L, a->key);
+			if (k->type != YAML_SCALAR_NODE)
+				continue;
+			snprintf(p, sizeof p, "knobs.%.400s.params", k->data.scalar.value);
+			check_split_params(L, map_get(L, node_at(L, a->value), "params"), p);
+		}
+	check_split_params(L, map_get(L, map_get(L, root, "variant"), "params"), "variant.params");
+}
+
 static void default_command(struct campaign *c)
 {
 	const char *w[] = { "{{trainer}}",      "--backend", "{{backend}}", "--warmup-steps",
@@ -246,6 +338,7 @@ void campaign_expand(struct loader *L, yaml_node_t *root)
 		}
 	}
 	free(idx);
+	check_split_values(L, root);
 	if (c->analysis.fabric_probe)
 		add_probes(c);
 	yaml_node_t *an = map_get(L, root, "analysis");

@@ -217,12 +217,10 @@ int as_list(struct loader *L, yaml_node_t *n, const char *path, struct argv *out
 /* A command: a list of words, or a string split into words (no expansion). */
 int as_command(struct loader *L, yaml_node_t *n, const char *path, struct argv *out)
 {
-	if (n->type == YAML_SEQUENCE_NODE) {
-		int rc = as_list(L, n, path, out);
-		for (size_t i = 0; i < out->n; i++)
-			out->quoted[i] = 1; /* list items are words as given: never split */
-		return rc;
-	}
+	/* a list's items are words as given; one that is exactly {{param}} still becomes
+	 * the words of its value, as in the string form (placeholder_splits) */
+	if (n->type == YAML_SEQUENCE_NODE)
+		return as_list(L, n, path, out);
 	const char *s = scalar(L, n, path, "a string or a list of words");
 	if (!s)
 		return -1;

@@ -221,37 +221,30 @@ static int builtin_value(void *vctx, const char *name, struct strbuf *out)
 	return 0;
 }
 
-/* A word that is exactly {{param}} (a parameter, not a built-in). */
-static const char *whole_word_param(const struct scenario *s, const char *word, char *name,
-				    size_t n)
-{
-	const char *open, *end;
-	long len = placeholder_next(word, &open, &end, name, n);
-	if (len < 0 || (size_t)len >= n || open != word || *end || strchr(name, '{'))
-		return NULL;
-	return placeholder_is_builtin(name) ? NULL : kvlist_get(&s->params, name);
-}
-
 /* Expands the placeholders of every word (values are not quoted here: the
- * template quotes whole words). An unquoted word that is exactly {{param}}
- * becomes the words of the parameter's value (none when it is empty), split
- * as words_split does, with no expansion; quoted words, list items and
- * built-ins never split (as "$VAR" and $VAR in a shell). */
+ * template quotes whole words). A word that is exactly {{param}}
+ * (placeholder_splits: unquoted, a list item, not a built-in) becomes the
+ * words of the parameter's value (none when it is empty), split as
+ * words_split does, with no expansion; inside a longer word the value is
+ * inserted as it is (as "$VAR" and $VAR in a shell). */
 static int expand_words(struct cmd_ctx *x, const struct argv *in, struct argv *out,
 			const char *what)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < in->n; i++) {
 		char name[128];
-		const char *val = in->quoted && in->quoted[i]
-			? NULL
-			: whole_word_param(x->s, in->v[i], name, sizeof name);
+		const char *val = placeholder_splits(in, i, name, sizeof name)
+			? kvlist_get(&x->s->params, name)
+			: NULL;
 		if (val) {
 			struct argv split;
 			const char *why;
+			/* the loader refuses such a value where it is written; a caller's own
+			 * campaign may still hold one */
 			if (words_split(val, &split, &why) < 0) {
 				argv_free(out);
-				return err_set(ERR_USAGE, "%s: parameter %s of scenario %s: %s",
+				return err_set(ERR_USAGE,
+					       "%s: the value of {{%s}} (scenario %s) does not split into words: %s",
 					       what, name, x->s->name, why);
 			}
 			for (size_t k = 0; k < split.n; k++)
@@ -416,7 +409,7 @@ static int inspector_env(struct render_vars *rv, struct cmd_ctx *x)
 		struct strbuf item = STRBUF_INIT;
 		if (!kv[i][1])
 			continue;
-		argv_push(&in, kv[i][1]);
+		argv_push_quoted(&in, kv[i][1], 1); /* one value: never split */
 		int rc = expand_words(x, &in, &words, "profile.nccl_inspector");
 		argv_free(&in);
 		if (rc < 0)
@@ -474,7 +467,8 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 			argv_free(&one);
 			continue;
 		}
-		argv_push(&tmp, s->env.items[i].value);
+		/* one value, as "{{x}}" in a shell: a param's spaces stay, an empty one is "" */
+		argv_push_quoted(&tmp, s->env.items[i].value, 1);
 		if ((rc = expand_words(x, &tmp, &words, "env")) < 0) {
 			argv_free(&tmp);
 			return rc;
@@ -494,13 +488,20 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 		render_var_item(rv, "setup", &words);
 		argv_free(&words);
 	}
-	if ((rc = expand_words(x, s->command.n ? &s->command : &c->workload.command, &words,
-			       "workload.command")) < 0)
+	if ((rc = render_command(c, s, x->ctx, &words)) < 0)
 		return rc;
 	render_var_words(rv, "command", &words);
 	argv_free(&words);
 	profile_wrap(rv, x);
 	return 0;
+}
+
+int render_command(const struct campaign *c, const struct scenario *s,
+		   const struct render_ctx *ctx, struct argv *out)
+{
+	struct cmd_ctx x = { c, s, ctx };
+	return expand_words(&x, s->command.n ? &s->command : &c->workload.command, out,
+			    "workload.command");
 }
 
 char *render_templates_dir(const char *bin_dir)

@@ -46,6 +46,14 @@ int render_template(const char *tmpl_name, const char *tmpl, const struct render
 int render_job(const struct campaign *c, const struct scenario *s, const struct render_ctx *ctx,
 	       struct strbuf *out);
 
+/* The words every rank of scenario s gets (each node's, with launcher: per-node):
+ * workload.command, or a fabric probe's, with its placeholders expanded and a word that
+ * is exactly {{param}} split into its value's words, as the job script passes them.
+ * {{master_addr}}, {{master_port}} and {{node_rank}} stay %{NAME}: the node fills them
+ * in. out is argv_free's; on error it holds nothing and err is set. */
+int render_command(const struct campaign *c, const struct scenario *s,
+		   const struct render_ctx *ctx, struct argv *out);
+
 /* What the backend named the aggregation job of one run. */
 struct render_aggregate_ctx {
 	const char *run_id, *run_dir, *bin_dir;

@@ -30,7 +30,10 @@ check invalid_campaign_creates_nothing [ ! -e "$SCRATCH/res" ]
 
 "$CAMPAIGN" render --out "$SCRATCH/rendered" "$ROOT/campaigns/profiling.yaml" >render.out; rc=$?
 check render_exit0 [ "$rc" -eq 0 ]
-check render_writes_each_script [ "$(wc -l <render.out)" -eq 4 ] 
+check render_writes_each_script [ "$(grep -c '/job\.sbatch$' render.out)" -eq 4 ]
+# each script's path, then the words its ranks' command gets, each quoted
+check render_argv_each_job [ "$(sed -n '2~2p' render.out | grep -c "^  argv: '$ROOT/bin/campaign-trainer")" -eq 4 ]
+check render_argv_words grep -qxF "  argv: '$ROOT/bin/campaign-trainer' '--backend' 'gloo' '--ddp' 'sync' '--bucket-mb' '4' '--workers' '2' '--steps' '120' '--warmup-steps' '20' '--batch-per-rank' '64' '--hidden' '1024' '--depth' '4' '--metrics-dir' '$SCRATCH/rendered/cpu-2n/metrics'" render.out
 check render_scripts_parse bash -c 'for f in "$1"/*/job.sbatch; do bash -n "$f" || exit 1; done' _ "$SCRATCH/rendered"
 # The kept script states what is submitted: SBATCH_* from the environment win
 # over the campaign in the #SBATCH lines as in libslurm's job description.

@@ -88,7 +88,7 @@ check everyday_help_lists_new grep -q "^  logs \|^  ls " help.out
 # possibly hung (issue 24, part 3); one that computes without a word is not.
 cat >hang.yaml <<'Y'
 campaign: hang
-workload: { command: ["/bin/sh", "-c", "{{what}}"], params: { what: "echo start; exec sleep 60" } }
+workload: { command: "/bin/sh -c '{{what}}'", params: { what: "echo start; exec sleep 60" } }
 profile: { hang_timeout: 2 }
 scenarios: [{ name: sleeper, nodes: 1 }, { name: spinner, nodes: 1, params: { what: "echo start; while :; do :; done" } }]
 Y

@@ -99,3 +99,38 @@ check hostile_env_bad_path_job_status grep -q '"exit_code": 0' "$run/s1/job.stat
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/My Results" "$ROOT/tests/fixtures/tiny.yaml" >mr.out 2>&1; rc=$?
 check hostile_results_with_space_completes [ "$rc" -eq 0 ]
 check hostile_results_with_space_quoted grep -q "^#SBATCH --output=\"$SCRATCH/My Results/tiny/.*/t/slurm-%j.out\"$" "$SCRATCH/My Results"/tiny/*/t/job.sbatch
+
+# A list-form command item that is exactly {{param}} becomes the words of its value, split as a
+# shell would (quotes respected, nothing expanded; none when empty), as in the string form
+# (issue 45, point 5); each word reaches the program as it is and runs nothing. A real program
+# prints the words it got into its rank log; `campaign render` shows each job's argv.
+mkdir victim
+cat >argv.yaml <<Y
+campaign: argv
+workload:
+  command: ["/bin/sh", "-c", "printf 'argv:'; printf ' <%s>' \"\$@\"; echo", "sh", "{{extra}}", "end"]
+profile: { warmup_steps: 0, active_steps: 1 }
+scenarios:
+  - { name: empty, nodes: 1, params: { extra: "" } }
+  - { name: two, nodes: 1, params: { extra: "--slow-ms=1.5 --repeat=1" } }
+  - { name: quoted, nodes: 1, params: { extra: "--name 'a b'" } }
+  - { name: hostile, nodes: 1, params: { extra: "\$(touch $C.argv) ; rm -rf $SCRATCH/victim \`touch $C.argv2\` | y" } }
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/argv" argv.yaml >argv.out 2>&1; rc=$?
+run=$(rundir argv.out)
+check list_param_job_completes [ "$rc" -eq 0 ]
+check list_param_empty_no_word grep -qxF "argv: <end>" "$run/empty/logs/rank_0.out"
+check list_param_two_words grep -qxF "argv: <--slow-ms=1.5> <--repeat=1> <end>" "$run/two/logs/rank_0.out"
+check list_param_quoted_word grep -qxF "argv: <--name> <a b> <end>" "$run/quoted/logs/rank_0.out"
+check list_param_hostile_literal grep -qxF "argv: <\$(touch> <$C.argv)> <;> <rm> <-rf> <$SCRATCH/victim> <\`touch> <$C.argv2\`> <|> <y> <end>" "$run/hostile/logs/rank_0.out"
+check list_param_hostile_ran_nothing bash -c '[ -d "$1/victim" ] && ! ls "$2".argv* 2>/dev/null | grep -q .' _ "$SCRATCH" "$C"
+"$CAMPAIGN" render --out "$SCRATCH/argv-render" argv.yaml >render.out 2>&1; rc=$?
+check list_param_render_exit0 [ "$rc" -eq 0 ]
+check list_param_render_argv_each_job [ "$(grep -c "^  argv: '/bin/sh' '-c' " render.out)" -eq 4 ]
+check list_param_render_empty grep -q "^  argv: '/bin/sh' .* 'sh' 'end'\$" render.out
+check list_param_render_two grep -q "^  argv: '/bin/sh' .* 'sh' '--slow-ms=1.5' '--repeat=1' 'end'\$" render.out
+check list_param_render_quoted grep -q "^  argv: '/bin/sh' .* 'sh' '--name' 'a b' 'end'\$" render.out
+# a shell reading the shown argv back gets the hostile words as they are, and runs nothing
+line=$(grep "^  argv: .*'y' 'end'\$" render.out)
+check list_param_render_hostile_reads_back [ "$(eval "set -- ${line#  argv: }"; shift 4; printf '<%s>' "$@")" = "<\$(touch><$C.argv)><;><rm><-rf><$SCRATCH/victim><\`touch><$C.argv2\`><|><y><end>" ]
+check list_param_render_ran_nothing bash -c '[ -d "$1/victim" ] && ! ls "$2".argv* 2>/dev/null | grep -q .' _ "$SCRATCH" "$C"

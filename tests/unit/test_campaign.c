@@ -306,6 +306,55 @@ static void test_placeholders_and_env(void)
 	free(t);
 }
 
+/* A value that a whole command word splits into words must split: an
+ * unterminated quote is refused at the value, wherever it is written; a
+ * value used only quoted or inside a longer word is one word and may hold
+ * any quote. */
+static void test_split_value_quotes(void)
+{
+	struct campaign c;
+	int rc;
+	const char *why = " (the command word {{extra}} becomes this value's words, split as a shell would: close the quote, or escape a quote character as \\')\n";
+	struct strbuf want = STRBUF_INIT;
+	char *t = load("campaign: q\n"
+		       "workload:\n"
+		       "  command: [/bin/prog, '{{extra}}', '--y={{y}}']\n"
+		       "  params: { extra: \"--name 'a b\", y: \"it's\" }\n"
+		       "matrix: { extra: [ok, '\"x'] }\n"
+		       "knobs: { communication: { params: { extra: \"'\" } } }\n"
+		       "scenarios:\n"
+		       "  - { name: a, nodes: 1, params: { extra: \"a 'b' 'c\" } }\n",
+		       &c, &rc);
+	CHECK(rc < 0);
+	strbuf_addf(&want, "t.yaml:4:20: workload.params.extra: unterminated quote%s", why);
+	strbuf_addf(&want, "t.yaml:5:23: matrix.extra[1]: unterminated quote%s", why);
+	strbuf_addf(&want, "t.yaml:6:44: knobs.communication.params.extra: unterminated quote%s", why);
+	strbuf_adds(&want, "t.yaml:8:5: scenarios[1].name: \"a-\"x\" is not a safe scenario name (letters, digits, . _ -; at most 64; not starting with . or -)\n");
+	strbuf_addf(&want, "t.yaml:8:43: scenarios[0].params.extra: unterminated quote%s", why);
+	CHECK_STR(t, strbuf_str(&want));
+	free(t);
+	strbuf_free(&want);
+	/* the string form: the same check; a quoted word does not split */
+	t = load("campaign: q\n"
+		 "workload:\n"
+		 "  command: \"/bin/prog {{extra}} '{{one}}'\"\n"
+		 "  params: { extra: \"a 'b\", one: \"it's\" }\n"
+		 "scenarios: [{ name: a, nodes: 1 }]\n",
+		 &c, &rc);
+	CHECK(rc < 0);
+	CHECK_STR(t, "t.yaml:4:20: workload.params.extra: unterminated quote (the command word {{extra}} becomes this value's words, split as a shell would: close the quote, or escape a quote character as \\')\n");
+	free(t);
+	t = load("campaign: q\n"
+		 "workload: { command: \"/bin/prog '{{one}}' --x={{one}}\", params: { one: \"it's\" } }\n"
+		 "scenarios: [{ name: a, nodes: 1 }]\n",
+		 &c, &rc);
+	CHECK(rc == 0);
+	CHECK_STR(t, "");
+	free(t);
+	if (rc == 0)
+		campaign_free(&c);
+}
+
 static void test_sbatch_values(void)
 {
 	struct campaign c;
@@ -416,6 +465,7 @@ int main(void)
 	RUN(test_syntax_error);
 	RUN(test_alias_bomb);
 	RUN(test_placeholders_and_env);
+	RUN(test_split_value_quotes);
 	RUN(test_sbatch_values);
 	RUN(test_time_parse);
 	RUN(test_shipped_campaigns);

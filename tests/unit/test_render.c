@@ -2,6 +2,7 @@
 #include "harness.h"
 
 #include "util/quote.h"
+#include "orchestrator/campaign/campaign.h"
 #include "orchestrator/campaign/render.h"
 #include "util/words.h"
 
@@ -108,11 +109,123 @@ static void test_template_rules(void)
 	argv_free(&e2);
 }
 
+/* Loads src (valid) and renders its first scenario's job script into out. */
+static int render_src(const char *src, struct strbuf *out)
+{
+	struct campaign c;
+	struct diags d;
+	diags_init(&d, "t.yaml");
+	int rc = campaign_load_buffer("t.yaml", src, strlen(src), &c, &d);
+	CHECK(rc == 0 && d.n == 0);
+	diags_free(&d);
+	if (rc)
+		return rc;
+	struct render_ctx ctx = { "r1", "/runs/r1", "/runs/r1/s1", "/opt/bin", "templates", "/c" };
+	rc = render_job(&c, &c.scenarios[0], &ctx, out);
+	campaign_free(&c);
+	return rc;
+}
+
+/* An env value is one value whatever its params hold: never split (an
+ * empty param used to leave no word, and the renderer read past it). */
+static void test_env_value_never_splits(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	CHECK(render_src("campaign: e\n"
+			 "workload:\n"
+			 "  command: [/bin/true]\n"
+			 "  params: { empty: '', two: 'a b' }\n"
+			 "  env: { X: '{{empty}}', Y: '{{two}}' }\n"
+			 "scenarios: [{ name: s1, nodes: 1 }]\n",
+			 &out) == 0);
+	CHECK(strstr(strbuf_str(&out), "\nexport 'X='\n") != NULL);
+	CHECK(strstr(strbuf_str(&out), "\nexport 'Y=a b'\n") != NULL);
+	strbuf_free(&out);
+}
+
+/* Each scenario's command words, "|" between words and "\n" after each
+ * scenario (malloc'ed), or NULL when one does not render. */
+static char *argv_lines(const char *src)
+{
+	struct campaign c;
+	struct diags d;
+	struct strbuf sb = STRBUF_INIT;
+	diags_init(&d, "t.yaml");
+	int rc = campaign_load_buffer("t.yaml", src, strlen(src), &c, &d);
+	CHECK(rc == 0 && d.n == 0);
+	diags_free(&d);
+	if (rc)
+		return NULL;
+	struct render_ctx ctx = { "r1", "/runs/r1", "/runs/r1/s", "/opt/bin", "templates", "/c d" };
+	for (size_t i = 0; i < c.n_scenarios && rc == 0; i++) {
+		struct argv w;
+		if ((rc = render_command(&c, &c.scenarios[i], &ctx, &w)) < 0)
+			break;
+		for (size_t k = 0; k < w.n; k++)
+			strbuf_addf(&sb, "%s%s", k ? "|" : "", w.v[k]);
+		strbuf_addch(&sb, '\n');
+		argv_free(&w);
+	}
+	campaign_free(&c);
+	if (rc == 0)
+		return strbuf_detach(&sb);
+	strbuf_free(&sb);
+	return NULL;
+}
+
+#define EXTRA_SCENARIOS                                                             \
+	"scenarios:\n"                                                               \
+	"  - { name: empty, nodes: 1, params: { extra: '' } }\n"                     \
+	"  - { name: two, nodes: 1, params: { extra: '--slow-ms=1.5 --repeat=1' } }\n" \
+	"  - { name: quoted, nodes: 1, params: { extra: \"--name 'a b'\" } }\n"       \
+	"  - { name: hostile, nodes: 1, params: { extra: '$(touch x) ; `id`|y' } }\n"
+
+/* A list item that is exactly one param placeholder becomes the words of
+ * its value, split as a shell would (quotes kept, nothing expanded; none
+ * when empty), as a word of the string form does (issue 45, point 5); in a
+ * longer word the value goes in as it is, and built-ins never split. */
+static void test_list_command_splits_param(void)
+{
+	char *t = argv_lines("campaign: l\n"
+			     "workload:\n"
+			     "  command: [/bin/prog, '{{extra}}', '--x={{extra}}', '{{ extra }}',\n"
+			     "            '{{campaign_dir}}']\n" EXTRA_SCENARIOS);
+	CHECK_STR(t, "/bin/prog|--x=|/c d\n"
+		     "/bin/prog|--slow-ms=1.5|--repeat=1|--x=--slow-ms=1.5 --repeat=1|--slow-ms=1.5|--repeat=1|/c d\n"
+		     "/bin/prog|--name|a b|--x=--name 'a b'|--name|a b|/c d\n"
+		     "/bin/prog|$(touch|x)|;|`id`|y|--x=$(touch x) ; `id`|y|$(touch|x)|;|`id`|y|/c d\n");
+	free(t);
+	/* the string form: the same words; a quoted word stays one */
+	t = argv_lines("campaign: s\n"
+		       "workload:\n"
+		       "  command: \"/bin/prog {{extra}} '{{extra}}'\"\n" EXTRA_SCENARIOS);
+	CHECK_STR(t, "/bin/prog|\n"
+		     "/bin/prog|--slow-ms=1.5|--repeat=1|--slow-ms=1.5 --repeat=1\n"
+		     "/bin/prog|--name|a b|--name 'a b'\n"
+		     "/bin/prog|$(touch|x)|;|`id`|y|$(touch x) ; `id`|y\n");
+	free(t);
+}
+
+/* The job script passes those words each quoted: a value runs nothing. */
+static void test_list_command_words_quoted_in_script(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	CHECK(render_src("campaign: q\n"
+			 "workload: { command: [/bin/prog, '{{extra}}', '{{e}}'], params: { e: '' } }\n"
+			 "scenarios: [{ name: s1, nodes: 1, params: { extra: \"--name 'a b' ;$(x)\" } }]\n",
+			 &out) == 0);
+	CHECK(strstr(strbuf_str(&out), " '/bin/prog' '--name' 'a b' ';$(x)' &\n") != NULL);
+	strbuf_free(&out);
+}
+
 int main(void)
 {
 	RUN(test_shell_quote);
 	RUN(test_quote_roundtrip_in_bash);
 	RUN(test_words);
 	RUN(test_template_rules);
+	RUN(test_env_value_never_splits);
+	RUN(test_list_command_splits_param);
+	RUN(test_list_command_words_quoted_in_script);
 	HARNESS_END();
 }
