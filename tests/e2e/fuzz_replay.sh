@@ -1,5 +1,5 @@
-# Replays every input the fuzzers have found so far (tests/fuzz/corpus/) and the
-# seeds through the libFuzzer targets (ASan + UBSan): none may crash, leak or hit
+# Replays every input the fuzzers have found so far (tests/fuzz/corpus/), the
+# seeds and the campaign loader's hostile corpus (tests/corpus/*.yaml) through the libFuzzer targets (ASan + UBSan): none may crash, leak or hit
 # undefined behaviour. `make fuzz` finds new inputs.
 source "$(dirname "$0")/../lib.sh"
 export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt CAMPAIGN_PHASE_RULES=$ROOT/analyzers/phase_rules.txt
@@ -12,8 +12,11 @@ for name in campaign jsonl kineto csv chunks inspector; do
 	fi
 	dirs="$ROOT/tests/fuzz/seeds/$name $ROOT/tests/fuzz/corpus/$name"
 	[ "$name" = chunks ] && dirs="$dirs $ROOT/tests/fuzz/seeds/kineto $ROOT/tests/fuzz/corpus/kineto"
+	# the loader's hostile corpus (tests/corpus/, each file's error checked by corpus.sh) too:
+	# its error paths under ASan, UBSan and the leak checker
+	[ "$name" = campaign ] && dirs="$dirs $ROOT/tests/corpus"
 	# shellcheck disable=SC2086
-	find $dirs -type f 2>/dev/null | sort >"$SCRATCH/$name.list"
+	find $dirs -type f ! -name '*.expect' 2>/dev/null | sort >"$SCRATCH/$name.list"
 	n=$(wc -l <"$SCRATCH/$name.list")
 	xargs -a "$SCRATCH/$name.list" -n 500 "$bin" >"$SCRATCH/$name.log" 2>&1; rc=$?
 	echo "   fuzz_$name: $n inputs replayed"
