@@ -102,6 +102,8 @@ static json_t *collectives_json(const struct ana_scenario *s)
 			sized ? jnum(c->busbw_gbps) : json_null(), SK_MS_PER_STEP,
 			jnum(c->ms_per_step), "instances", (json_int_t) c->instances, "steps",
 			(json_int_t) c->steps);
+		json_object_set_new(row, "ms_per_step_summed", jnum(c->ms_per_step_summed));
+		json_object_set_new(row, "concurrent_instances", json_integer((json_int_t)c->concurrent));
 		json_object_set_new(row, "fabric_busbw_gbps",
 				    fab ? jnum(c->fabric_busbw_gbps) : json_null());
 		json_object_set_new(row, "fabric_pct",
