@@ -515,6 +515,11 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 			s->gpu.gpu_limits
 				? ", the GPU's period (its work per step outlasts the host's step)"
 				: "");
+	if (s->steps.partial_steps && !s->steps.no_steps)
+		strbuf_addf(
+			md,
+			" %zu partial step%s left out: the last ProfilerStep of a trace that the profiler cut as it stopped (shorter than a third of the median of the trace's other steps, with no collective), not a step that ended at prof.step().",
+			s->steps.partial_steps, s->steps.partial_steps == 1 ? " was" : "s were");
 	if (s->steps.window_shares)
 		strbuf_adds(
 			md,
@@ -942,7 +947,7 @@ static void md_method_sources(struct strbuf *md)
 	strbuf_adds(
 		md,
 		"## Methodology\n\n"
-		"- Sources, per scenario, the first present: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step; host ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before `analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads compute > data loading > communication > I/O, so nothing is counted twice); step lines of `<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first `profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
+		"- Sources, per scenario, the first present: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step, but for a trace's last when it is the tail the profiler cut as it stopped: under a third of the median of the others, with no collective; host ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before `analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads compute > data loading > communication > I/O, so nothing is counted twice); step lines of `<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first `profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
 		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends when the last rank does); median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
 		"- Throughput: global batch / median step time.\n"
 		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + `optimizer_ms` and, from traces, operators under none of those phases (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host time under no operator). A collective ends for every rank at once, so per step the smallest exposed communication over ranks (the last rank to arrive) is counted as communication and each rank's excess over it as waiting for slower ranks (peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time. A verdict's share that holds the waiting for peers (waiting for a straggler counts with its cause) is said in its two parts, each a column of the table, then their sum.\n"

@@ -222,6 +222,8 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 static void sc_steps(json_t *o, const struct ana_scenario *s)
 {
 	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->steps.active_steps));
+	json_object_set_new(o, "partial_steps_left_out",
+			    json_integer((json_int_t)s->steps.partial_steps));
 	json_object_set_new(o, "step_boundaries",
 			    json_boolean(!s->steps.no_steps && !s->steps.window_shares));
 	if (s->steps.no_steps) /* one GPU window, not steps: no statistics, no rate */
