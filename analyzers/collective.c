@@ -491,7 +491,7 @@ static int by_rank_step_start(const void *pa, const void *pb)
 
 /* The weighted union of sp's spans (ms), each rank's in each step taken together: time in
  * two overlapping instances counts once; over[i] set for every instance i whose span
- * overlaps another's. sp is sorted. */
+ * overlaps another's (of its rank and step). Sorts sp. */
 static double spans_union(struct coll_span *sp, size_t n, unsigned char *over)
 {
 	double us = 0;
