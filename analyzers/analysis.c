@@ -307,6 +307,7 @@ static int from_traces(struct ana_scenario *s, const struct ana_run *run, int ha
 	if (have_traces && ts->m.n) {
 		*m = ts->m;
 		memset(&ts->m, 0, sizeof ts->m);
+		s->steps.partial_steps = ts->partial_steps;
 		s->data.source = SOURCE_TRACES;
 		add_source(s, SOURCE_TRACES, ts->files);
 		return 0;

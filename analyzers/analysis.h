@@ -172,6 +172,9 @@ struct ana_steps {
 	/* the traces have no step boundaries and the step times come from elsewhere (the
 	 * step lines of the logs): the shares are those of the traces' whole window */
 	int window_shares;
+	/* steps data from traces: their last steps left out as partial (the tail the profiler
+	 * cut, torchtrace_drop_partial_step) */
+	size_t partial_steps;
 	double flops_per_step;  /* per rank, from the telemetry; 0 = unknown */
 	double achieved_gflops; /* per rank at the median step */
 	double mfu_pct;         /* achieved / peak; -1 when either is unknown */

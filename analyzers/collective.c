@@ -412,11 +412,22 @@ static void sample_push(struct coll_sample *s, double v, size_t keep)
 	s->v[s->n++] = v;
 }
 
+/* Where an instance ran on one rank: [start, end) µs on the rank's clock, in a step; w
+ * weighs its time in the ranks' mean (1 / the instance's ranks). */
+struct coll_span {
+	double start, end, w;
+	size_t rank, inst;
+	int step;
+};
+
 /* The instances of one operation and size class. */
 struct coll_acc {
 	int op, size_class;
 	struct coll_sample lat, wait, bw, bytes;
-	double ms;
+	double ms;    /* the ranks' mean time in its instances, added up */
+	double loose; /* the part of ms whose span is unknown (no end time) */
+	struct coll_span *sp;
+	size_t nsp, spcap;
 	size_t n; /* instances (the samples may keep fewer) */
 	int group;
 };
@@ -433,10 +444,10 @@ static struct coll_acc *acc_of(struct coll_aggr *a, int op, int cls)
 	return x;
 }
 
-void coll_aggr_add(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
-		   size_t nr)
+void coll_aggr_add_at(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
+		      size_t nr, int step, const double *end_us)
 {
-	double lat = ms[0], total = 0;
+	double lat = ms[0], total = 0, loose = 0;
 	for (size_t r = 1; r < nr; r++)
 		lat = ms[r] < lat ? ms[r] : lat;
 	if (lat <= 0)
@@ -445,22 +456,75 @@ void coll_aggr_add(struct coll_aggr *a, int op, double bytes, int group, const d
 	sample_push(&x->lat, lat, a->keep);
 	sample_push(&x->bytes, bytes, a->keep);
 	sample_push(&x->bw, bytes >= 0 ? bytes / (lat / 1000) / 1e9 : -1, a->keep);
-	x->n++;
 	x->group = group > 0 ? group : (int)nr;
 	for (size_t r = 0; r < nr; r++) {
 		sample_push(&x->wait, ms[r] - lat, a->keep);
 		total += ms[r];
+		if (!end_us || !(end_us[r] > 0)) {
+			loose += ms[r];
+			continue;
+		}
+		XGROW(x->sp, x->nsp, x->spcap, 64);
+		x->sp[x->nsp++] = (struct coll_span){ end_us[r] - ms[r] * 1000, end_us[r],
+						      1 / (double)nr, r, x->n, step };
 	}
+	x->n++;
 	x->ms += total / (double)nr;
+	x->loose += loose / (double)nr;
 }
 
-/* One instance: every rank's record of it (ranks[r] for rank r). */
-static void instance(struct coll_aggr *a, const struct coll_rec *const *recs, size_t nr,
-		     double *ms)
+void coll_aggr_add(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
+		   size_t nr)
 {
-	for (size_t r = 0; r < nr; r++)
+	coll_aggr_add_at(a, op, bytes, group, ms, nr, 0, NULL);
+}
+
+static int by_rank_step_start(const void *pa, const void *pb)
+{
+	const struct coll_span *a = pa, *b = pb;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if (a->step != b->step)
+		return a->step < b->step ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The weighted union of sp's spans (ms), each rank's in each step taken together: time in
+ * two overlapping instances counts once; over[i] set for every instance i whose span
+ * overlaps another's (of its rank and step). Sorts sp. */
+static double spans_union(struct coll_span *sp, size_t n, unsigned char *over)
+{
+	double us = 0;
+	if (n)
+		qsort(sp, n, sizeof *sp, by_rank_step_start);
+	for (size_t i = 0, last = 0; i < n; i++) {
+		const struct coll_span *c = &sp[i], *l = &sp[last];
+		int same = i && l->rank == c->rank && l->step == c->step;
+		if (same && c->start < l->end) { /* overlaps the one that ends last so far */
+			over[c->inst] = over[l->inst] = 1;
+			if (c->end > l->end) {
+				us += (c->end - l->end) * c->w;
+				last = i;
+			}
+			continue;
+		}
+		us += (c->end - c->start) * c->w;
+		last = i;
+	}
+	return us / 1000;
+}
+
+/* One instance: every rank's record of it (ranks[r] for rank r); ms and end: room for
+ * nr values. */
+static void instance(struct coll_aggr *a, const struct coll_rec *const *recs, size_t nr,
+		     double *ms, double *end)
+{
+	for (size_t r = 0; r < nr; r++) {
 		ms[r] = recs[r]->ms;
-	coll_aggr_add(a, recs[0]->op, recs[0]->bytes, recs[0]->group, ms, nr);
+		end[r] = recs[r]->end_us;
+	}
+	coll_aggr_add_at(a, recs[0]->op, recs[0]->bytes, recs[0]->group, ms, nr, recs[0]->step,
+			 end);
 }
 
 static struct collective row_of(struct coll_acc *x, size_t steps)
@@ -468,8 +532,15 @@ static struct collective row_of(struct coll_acc *x, size_t steps)
 	struct collective c = {
 		.op = x->op, .size_class = x->size_class, .instances = x->n, .steps = steps
 	};
+	unsigned char *over = xcalloc(x->n + 1, 1);
+	double u = x->loose + spans_union(x->sp, x->nsp, over);
+	for (size_t i = 0; i < x->n; i++)
+		c.concurrent += over[i];
+	free(over);
 	c.count_per_step = (double)x->n / (double)steps;
-	c.ms_per_step = x->ms / (double)steps;
+	c.ms_per_step_summed = x->ms / (double)steps;
+	/* without overlaps the union is the sum: the same number, not one rounded otherwise */
+	c.ms_per_step = c.concurrent ? u / (double)steps : c.ms_per_step_summed;
 	c.latency_med = stats_percentile(x->lat.v, x->lat.n, 50);
 	c.latency_p95 = stats_percentile(x->lat.v, x->lat.n, 95);
 	c.wait_med = stats_percentile(x->wait.v, x->wait.n, 50);
@@ -507,6 +578,7 @@ void coll_aggr_rows(struct coll_aggr *a, size_t steps, struct collective **out, 
 		free(a->v[i].wait.v);
 		free(a->v[i].bw.v);
 		free(a->v[i].bytes.v);
+		free(a->v[i].sp);
 	}
 	free(a->v);
 	memset(a, 0, sizeof *a);
@@ -534,7 +606,7 @@ void collectives_of(const struct scenario_metrics *m, struct collective **out, s
 	const struct rank_metrics *r0 = &m->ranks[0];
 	char *seen = xcalloc(r0->n + 1, 1);
 	const struct coll_rec **recs = xcalloc(m->n, sizeof *recs);
-	double *ms = xcalloc(m->n, sizeof *ms);
+	double *ms = xcalloc(m->n, sizeof *ms), *end = xcalloc(m->n, sizeof *end);
 	struct coll_aggr a = { 0 };
 	for (size_t i = 0; i < nv[0]; i++) {
 		const struct coll_rec *k = &v[0][i];
@@ -546,7 +618,7 @@ void collectives_of(const struct scenario_metrics *m, struct collective **out, s
 			r++;
 		if (r < m->n)
 			continue;
-		instance(&a, recs, m->n, ms);
+		instance(&a, recs, m->n, ms, end);
 		steps += !seen[k->step];
 		seen[k->step] = 1;
 	}
@@ -558,6 +630,7 @@ void collectives_of(const struct scenario_metrics *m, struct collective **out, s
 	free(seen);
 	free(recs);
 	free(ms);
+	free(end);
 }
 
 /* Operations every rank of the group leaves at the same instant. */

@@ -57,9 +57,13 @@ struct collective {
 	double count_per_step;   /* instances per step with collectives */
 	double latency_med, latency_p95, wait_med, wait_p95; /* ms */
 	double algbw_gbps, busbw_gbps; /* medians over instances; -1 when bytes are unknown */
-	/* the ranks' mean time in it (latency + wait), per step with collectives */
+	/* the ranks' mean time in it (latency + wait), per step with collectives: per rank
+	 * and step the union of its instances' spans (overlapping instances, as DDP's
+	 * buckets' all-reduces, count once; a span not known counts whole) */
 	double ms_per_step;
+	double ms_per_step_summed; /* the same with every instance's time added up */
 	size_t instances, steps;
+	size_t concurrent; /* instances that overlapped another of the row on some rank */
 	double fabric_busbw_gbps; /* what the fabric probe gave at this size; -1 none */
 };
 
@@ -81,6 +85,11 @@ struct coll_aggr {
  * of its nr ranks' time in it (ms). */
 void coll_aggr_add(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
 		   size_t nr);
+/* The same, with where it ran: its step and each rank's end (µs on that rank's clock; <= 0
+ * unknown), its start being that less its time; a rank's overlapping instances of one row
+ * and step then count once in the row's time per step. */
+void coll_aggr_add_at(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
+		      size_t nr, int step, const double *end_us);
 /* a's rows, by time per step (descending), over steps, into *out (xmalloc'd; NULL when
  * none) and *n; a is emptied. */
 void coll_aggr_rows(struct coll_aggr *a, size_t steps, struct collective **out, size_t *n);

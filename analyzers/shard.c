@@ -351,23 +351,24 @@ static json_t *part_json(const struct shard_item *it, const struct trace_set *ts
 	json_t *g = json_array();
 	for (size_t i = 0; i < sizeof gpu / sizeof *gpu; i++)
 		json_array_append_new(g, real(gpu[i]));
-	return json_pack("{s:s, s:s, s:s, s:[I, I, I, I], s:o, s:s, s:o, s:o, s:o}", "dir", it->dir,
-			 "name", it->name, "host", host, "counts", (json_int_t) ts->unreadable,
-			 (json_int_t) ts->no_steps, (json_int_t) ts->gpu_files,
-			 (json_int_t) ts->malformed, "gpu_us", g, "problem", ts->problem, "ops",
+	return json_pack("{s:s, s:s, s:s, s:[I, I, I, I, I], s:o, s:s, s:o, s:o, s:o}", "dir",
+			 it->dir, "name", it->name, "host", host, "counts",
+			 (json_int_t) ts->unreadable, (json_int_t) ts->no_steps,
+			 (json_int_t) ts->gpu_files, (json_int_t) ts->malformed,
+			 (json_int_t) ts->partial_steps, "gpu_us", g, "problem", ts->problem, "ops",
 			 ops_json(&ts->ops), "kernels", ops_json(&ts->kernels), "ranks", ranks);
 }
 
 static int part_of(json_t *j, const struct shard_item *it, struct trace_set *ts)
 {
 	const char *dir, *name, *host, *problem;
-	json_int_t c[4];
+	json_int_t c[5];
 	json_t *g, *ops, *kernels, *ranks;
 	memset(ts, 0, sizeof *ts);
-	if (json_unpack(j, "{s:s, s:s, s:s, s:[I, I, I, I], s:o, s:s, s:o, s:o, s:o}", "dir", &dir,
-			"name", &name, "host", &host, "counts", &c[0], &c[1], &c[2], &c[3],
-			"gpu_us", &g, "problem", &problem, "ops", &ops, "kernels", &kernels,
-			"ranks", &ranks) ||
+	if (json_unpack(j, "{s:s, s:s, s:s, s:[I, I, I, I, I], s:o, s:s, s:o, s:o, s:o}", "dir",
+			&dir, "name", &name, "host", &host, "counts", &c[0], &c[1], &c[2], &c[3],
+			&c[4], "gpu_us", &g, "problem", &problem, "ops", &ops, "kernels",
+			&kernels, "ranks", &ranks) ||
 	    strcmp(dir, it->dir) || strcmp(name, it->name) || json_array_size(g) != 6 ||
 	    !json_is_array(ranks))
 		return -1;
@@ -375,6 +376,7 @@ static int part_of(json_t *j, const struct shard_item *it, struct trace_set *ts)
 	ts->no_steps = (size_t)c[1];
 	ts->gpu_files = (size_t)c[2];
 	ts->malformed = (long)c[3];
+	ts->partial_steps = (size_t)c[4];
 	double *gpu[] = { &ts->gpu_kernel_us,      &ts->gpu_idle_us, &ts->gpu_compute_us,
 			  &ts->gpu_non_compute_us, &ts->gpu_comm_us, &ts->gpu_overlap_us };
 	for (size_t i = 0; i < 6; i++)

@@ -7,6 +7,7 @@
 #include "analyzers/read/nsys.h"
 #include "analyzers/phases.h"
 #include "analyzers/pool.h"
+#include "analyzers/stats.h"
 #include "analyzers/tlfrag.h"
 #include "util/err.h"
 #include "util/fsio.h"
@@ -659,6 +660,31 @@ static void gpu_window_step(const struct gpu_trace *t, const struct rules *phase
 	gpu_steps(t, phases, kernels, r);
 }
 
+int torchtrace_drop_partial_step(const struct gpu_trace *t, struct rank_metrics *r)
+{
+	if (r->n < 2 || r->whole_window)
+		return 0;
+	size_t last = r->n - 1;
+	const struct step_rec *s = &r->steps[last];
+	double *ms = xmalloc(last * sizeof *ms), flops = 0;
+	for (size_t i = 0; i < last; i++)
+		ms[i] = r->steps[i].step_ms;
+	double med = stats_percentile(ms, last, 50);
+	free(ms);
+	if (!(3 * s->step_ms < med))
+		return 0;
+	for (size_t i = 0; i < r->ncoll; i++)
+		if (r->coll[i].step == (int)last)
+			return 0;
+	for (size_t i = 0; i < t->ncpu; i++)
+		if (t->cpu[i].flops > 0 && t->cpu[i].start >= s->start_us &&
+		    t->cpu[i].start < s->start_us + s->step_ms * 1000)
+			flops += t->cpu[i].flops;
+	r->flops_per_step = (r->flops_per_step * (double)r->n - flops) / (double)last;
+	r->n = last;
+	return 1;
+}
+
 /* The rank's collectives (collective.h) within its steps' windows; gpu:
  * the trace with its GPU kernels (may be host, or NULL). */
 static void rank_collectives(const struct gpu_trace *host, const struct gpu_trace *gpu,
@@ -704,6 +730,7 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 		gpu_window_step(&t, phases, kernels, &r);
 	}
 	rank_collectives(&t, &t, &r);
+	ts->partial_steps += (size_t)torchtrace_drop_partial_step(&t, &r);
 	keep_rank(ts, &r, name, order, p.buf,
 		  "has no ProfilerStep#N ranges: call prof.step() once per training step inside the torch.profiler context");
 	gpu_trace_free(&t);
@@ -831,6 +858,7 @@ static void merge_part(struct trace_set *ts, struct trace_set *p)
 	ts->no_steps += p->no_steps;
 	ts->gpu_files += p->gpu_files;
 	ts->malformed += p->malformed;
+	ts->partial_steps += p->partial_steps;
 	ts->gpu_kernel_us += p->gpu_kernel_us;
 	ts->gpu_idle_us += p->gpu_idle_us;
 	ts->gpu_compute_us += p->gpu_compute_us;

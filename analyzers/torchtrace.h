@@ -33,6 +33,7 @@ struct trace_set {
 	size_t no_steps;           /* read, but without ProfilerStep#N ranges */
 	size_t gpu_files;          /* traces with GPU kernels */
 	long malformed;            /* events skipped: impossible times */
+	size_t partial_steps;      /* last steps left out: torchtrace_drop_partial_step */
 	/* GPU time of every trace with kernels, HTA's definitions summed over ranks (µs) */
 	double gpu_kernel_us, gpu_idle_us, gpu_compute_us, gpu_non_compute_us, gpu_comm_us,
 		gpu_overlap_us;
@@ -78,6 +79,12 @@ void torchtrace_load_file(const char *dir, const char *name, int nsys, int order
  * loose_steps, NVTX-style step names count as steps too. */
 void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps,
 		     struct rank_metrics *out, struct op_table *ops);
+/* Leaves out r's last step (r's steps and collectives from t, in start order) when it is
+ * partial, and returns 1: the tail after the last prof.step() that the profiler, not
+ * prof.step(), ended as its context closed. Every trace's last step ends where the trace
+ * does, as the profiler stops at once after it either way, so what tells a tail is what it
+ * holds: less than a third of the median of the other steps' time and no collective. */
+int torchtrace_drop_partial_step(const struct gpu_trace *t, struct rank_metrics *r);
 /* The rank a file name says (rank3, rank_3, worker3 ...), or -1. */
 int torchtrace_rank_of_name(const char *name);
 /* A file's rank: the trace's own (>= 0), else its hint (torchtrace_rank_hints). */

@@ -221,6 +221,17 @@ void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
 	}
 }
 
+/* A row's time per step; where its instances overlapped, that it is their union, and the
+ * summed time beside it. */
+static void coll_time_cell(const struct collective *c, char *buf, size_t n)
+{
+	if (c->concurrent)
+		snprintf(buf, n, "%.3f (union of %zu concurrent instances; summed %.3f)",
+			 c->ms_per_step, c->concurrent, c->ms_per_step_summed);
+	else
+		snprintf(buf, n, "%.3f", c->ms_per_step);
+}
+
 /* The step's collectives across ranks: the transfer once all have arrived,
  * the waiting before it, and the bandwidth when the bytes are known. */
 static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
@@ -234,18 +245,21 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		md,
 		"| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
 		fab ? " Of the fabric |" : "", fab ? "---:|" : "");
+	size_t concurrent = 0;
 	for (size_t i = 0; i < s->comm.ncolls; i++) {
 		const struct collective *c = &s->comm.colls[i];
-		char label[48], bytes[96] = "unknown", alg[24] = "n/a", bus[24] = "n/a";
+		char label[48], bytes[96] = "unknown", alg[24] = "n/a", bus[24] = "n/a", ms[96];
 		coll_size_label(c->size_class, label, sizeof label);
 		if (c->size_class >= 0) {
 			snprintf(bytes, sizeof bytes, "%s (median %.0f B)", label, c->bytes);
 			share_text_rate(alg, sizeof alg, c->algbw_gbps, 3);
 			share_text_rate(bus, sizeof bus, c->busbw_gbps, 3);
 		}
-		strbuf_addf(md, "| %s | %s | %.2f | %.3f | %.3f / %.3f | %.3f / %.3f | %s | %s |",
-			    coll_op_name(c->op), bytes, c->count_per_step, c->ms_per_step,
-			    c->latency_med, c->latency_p95, c->wait_med, c->wait_p95, alg, bus);
+		coll_time_cell(c, ms, sizeof ms);
+		concurrent += c->concurrent;
+		strbuf_addf(md, "| %s | %s | %.2f | %s | %.3f / %.3f | %.3f / %.3f | %s | %s |",
+			    coll_op_name(c->op), bytes, c->count_per_step, ms, c->latency_med,
+			    c->latency_p95, c->wait_med, c->wait_p95, alg, bus);
 		if (fab && c->size_class >= 0 && c->fabric_busbw_gbps > 0)
 			strbuf_addf(md, " %.0f %% of %s |",
 				    100 * c->busbw_gbps / c->fabric_busbw_gbps,
@@ -260,6 +274,10 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_adds(
 			md,
 			"\nEach collective is matched across ranks (same step, process group, operation and order); latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
+	if (concurrent)
+		strbuf_adds(
+			md,
+			" Time per step is, per rank and step, the union of the row's instances: those that ran at the same time (as DDP's gradient buckets all-reduce together) count once; then averaged over ranks and steps. Summed is their times added up, as if they had run one after another.");
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
 	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
@@ -497,6 +515,11 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 			s->gpu.gpu_limits
 				? ", the GPU's period (its work per step outlasts the host's step)"
 				: "");
+	if (s->steps.partial_steps && !s->steps.no_steps)
+		strbuf_addf(
+			md,
+			" %zu partial step%s left out: the last ProfilerStep of a trace that the profiler cut as it stopped (shorter than a third of the median of the trace's other steps, with no collective), not a step that ended at prof.step().",
+			s->steps.partial_steps, s->steps.partial_steps == 1 ? " was" : "s were");
 	if (s->steps.window_shares)
 		strbuf_adds(
 			md,
@@ -924,7 +947,7 @@ static void md_method_sources(struct strbuf *md)
 	strbuf_adds(
 		md,
 		"## Methodology\n\n"
-		"- Sources, per scenario, the first present: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step; host ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before `analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads compute > data loading > communication > I/O, so nothing is counted twice); step lines of `<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first `profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
+		"- Sources, per scenario, the first present: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step, but for a trace's last when it is the tail the profiler cut as it stopped: under a third of the median of the others, with no collective; host ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before `analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads compute > data loading > communication > I/O, so nothing is counted twice); step lines of `<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first `profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
 		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends when the last rank does); median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
 		"- Throughput: global batch / median step time.\n"
 		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + `optimizer_ms` and, from traces, operators under none of those phases (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host time under no operator). A collective ends for every rank at once, so per step the smallest exposed communication over ranks (the last rank to arrive) is counted as communication and each rank's excess over it as waiting for slower ranks (peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time. A verdict's share that holds the waiting for peers (waiting for a straggler counts with its cause) is said in its two parts, each a column of the table, then their sum.\n"

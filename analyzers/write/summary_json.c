@@ -102,6 +102,8 @@ static json_t *collectives_json(const struct ana_scenario *s)
 			sized ? jnum(c->busbw_gbps) : json_null(), SK_MS_PER_STEP,
 			jnum(c->ms_per_step), "instances", (json_int_t) c->instances, "steps",
 			(json_int_t) c->steps);
+		json_object_set_new(row, "ms_per_step_summed", jnum(c->ms_per_step_summed));
+		json_object_set_new(row, "concurrent_instances", json_integer((json_int_t)c->concurrent));
 		json_object_set_new(row, "fabric_busbw_gbps",
 				    fab ? jnum(c->fabric_busbw_gbps) : json_null());
 		json_object_set_new(row, "fabric_pct",
@@ -220,6 +222,8 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 static void sc_steps(json_t *o, const struct ana_scenario *s)
 {
 	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->steps.active_steps));
+	json_object_set_new(o, "partial_steps_left_out",
+			    json_integer((json_int_t)s->steps.partial_steps));
 	json_object_set_new(o, "step_boundaries",
 			    json_boolean(!s->steps.no_steps && !s->steps.window_shares));
 	if (s->steps.no_steps) /* one GPU window, not steps: no statistics, no rate */

@@ -14,6 +14,16 @@ coll_traces.py gloo DIR: 2 ranks, CPU only (gloo, PyTorch 2.x): gloo:all_reduce
   ranges on a worker thread, 4000 us on rank 0 and 6000 us on rank 1, with
   the sizes only on record_param_comms (262144 Float = 1 MiB).
   Expected: latency 4.000 ms, wait median 1.0, algbw 0.262144, busbw x 1.
+coll_traces.py ddp DIR: 2 ranks, CPU only (gloo, PyTorch 2.x), DDP's shape (issue
+  45): 4 steps of 20 ms, each with 3 gradient buckets all-reducing on gloo's two
+  worker threads, sized by record_param_comms: bucket 0 of 1 MiB (262144 Float)
+  5000 .. 8000 + 500 r us into the step, buckets 1 and 2 of 6 MiB (1572864 Float)
+  6000 .. 12000 + 500 r and 8000 .. 12000 + 1000 r, overlapping; then the tail the
+  profiler cuts as its context closes after the last prof.step(): ProfilerStep#5
+  of 400 us with an aten::add and no collective, where the trace ends.
+  Expected: 2 partial steps left out, 4 steps; the 6 MiB row's time per step the
+  union (6.0 and 7.0 ms: 6.5), summed (10.0 and 11.5: 10.75), 8 concurrent
+  instances; the 1 MiB row 3.25 ms, none concurrent.
 """
 import json
 import os
@@ -66,13 +76,36 @@ def gloo(rank, world):
     return {"distributedInfo": {"backend": "gloo", "rank": rank, "world_size": world}, "traceEvents": ev}
 
 
+def ddp(rank, world):
+    ev = []
+    buckets = [(262144, 5000, 8000 + 500 * rank, 7), (1572864, 6000, 12000 + 500 * rank, 8),
+               (1572864, 8000, 12000 + 1000 * rank, 7)]
+    for n in range(4):
+        t0 = 1000000 + n * 20000
+        ev.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{n + 1}", "pid": 1, "tid": 1,
+                   "ts": t0, "dur": 20000})
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": t0 + 100, "dur": 4000})
+        for nelems, start, end, tid in buckets:
+            ev.append({"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1,
+                       "ts": t0 + start - 100, "dur": 20,
+                       "args": comm_args("allreduce", nelems, nelems, "Float", "0", world)})
+            ev.append({"ph": "X", "cat": "user_annotation", "name": "gloo:all_reduce", "pid": 1, "tid": tid,
+                       "ts": t0 + start, "dur": end - start})
+    t0 = 1000000 + 4 * 20000
+    ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#5", "pid": 1, "tid": 1, "ts": t0,
+               "dur": 400})
+    ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": t0 + 50, "dur": 100})
+    return {"distributedInfo": {"backend": "gloo", "rank": rank, "world_size": world}, "traceEvents": ev}
+
+
 def main():
     kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     world = 4 if kind == "nccl" else 2
+    make = {"nccl": nccl, "gloo": gloo, "ddp": ddp}[kind]
     for r in range(world):
         with open(os.path.join(out, f"rank{r}.pt.trace.json"), "w") as f:
-            json.dump(nccl(r, world) if kind == "nccl" else gloo(r, world), f)
+            json.dump(make(r, world), f)
 
 
 main()

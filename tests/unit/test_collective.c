@@ -129,6 +129,54 @@ static void instances_across_ranks(void)
 		rank_metrics_free(&rk[r]);
 }
 
+/* DDP's gradient buckets all-reduce at once: two ranks, two steps, three all-reduces of
+ * one size class a step. Rank 0: [0, 3), [1, 4), [5, 6) ms into the step (union 5, summed
+ * 7); rank 1: [0, 2), [2, 4) (they touch: no overlap), [3.5, 6) (union 6, summed 6.5). Time
+ * per step is the ranks' mean union, 5.5 ms; summed 6.75; all three overlap another on
+ * some rank, in both steps: 6 concurrent instances. */
+static void concurrent_instances_count_once(void)
+{
+	struct rank_metrics rk[2] = { 0 };
+	struct scenario_metrics m = { rk, 2 };
+	const double at[2][3][2] = { { { 0, 3 }, { 1, 4 }, { 5, 6 } },
+				     { { 0, 2 }, { 2, 4 }, { 3.5, 6 } } };
+	for (int r = 0; r < 2; r++) {
+		rk[r].format = METRICS_TORCH_TRACE;
+		for (int s = 0; s < 2; s++) {
+			struct step_rec st = { .step = s, .active = 1, .step_ms = 10 };
+			metrics_add_step(&rk[r], &st);
+			for (int k = 0; k < 3; k++) {
+				const double *a = at[r][k];
+				double end_us = 1e6 + s * 1e4 + a[1] * 1000;
+				XGROW(rk[r].coll, rk[r].ncoll, rk[r].collcap, 8);
+				rk[r].coll[rk[r].ncoll++] = (struct coll_rec){
+					s, k, 0, COLL_ALL_REDUCE, 2, 6 << 20, a[1] - a[0], end_us
+				};
+			}
+		}
+	}
+	struct collective *c;
+	size_t n;
+	collectives_of(&m, &c, &n);
+	CHECK(n == 1);
+	if (n == 1) {
+		CHECK(c[0].instances == 6 && c[0].steps == 2 && c[0].concurrent == 6);
+		CHECK_NEAR(c[0].ms_per_step, 5.5, 1e-9);
+		CHECK_NEAR(c[0].ms_per_step_summed, 6.75, 1e-9);
+	}
+	free(c);
+	/* apart, one after another: nothing concurrent, the union is the sum */
+	for (int r = 0; r < 2; r++)
+		for (size_t i = 0; i < rk[r].ncoll; i++)
+			rk[r].coll[i].end_us += (double)rk[r].coll[i].seq * 1e3 * 10;
+	collectives_of(&m, &c, &n);
+	CHECK(n == 1 && c[0].concurrent == 0 && c[0].ms_per_step == c[0].ms_per_step_summed);
+	CHECK_NEAR(c[0].ms_per_step, 6.75, 1e-9);
+	free(c);
+	for (int r = 0; r < 2; r++)
+		rank_metrics_free(&rk[r]);
+}
+
 /* Telemetry without collective records: the trainer's all-reduce of each
  * active step (bytes known); warm-up steps are not counted. */
 static void trainer_stand_in(void)
@@ -384,6 +432,7 @@ int main(void)
 	RUN(names_of_collectives);
 	RUN(readers_keep_collective_args);
 	RUN(instances_across_ranks);
+	RUN(concurrent_instances_count_once);
 	RUN(trainer_stand_in);
 	RUN(fabric_probe_points);
 	RUN(straggler_beyond_chance);

@@ -74,6 +74,67 @@ static void operators_with_device_work_are_compute(void)
 	gpu_trace_free(&t);
 }
 
+/* Four steps of 10 ms (1 GFLOP each) and the trace's last, of `tail` µs (0.5 GFLOP), on
+ * one thread; into r (torchtrace_rank). */
+static void tail_trace(struct gpu_trace *t, double tail, struct rank_metrics *r)
+{
+	char name[32];
+	memset(t, 0, sizeof *t);
+	t->rank = -1;
+	t->want_cpu = 1;
+	for (int k = 0; k < 5; k++) {
+		snprintf(name, sizeof name, "ProfilerStep#%d", k + 1);
+		gpu_trace_add_cpu(t, k * 1e4, k * 1e4 + (k < 4 ? 1e4 : tail), name, "1", 0);
+		gpu_trace_add_cpu(t, k * 1e4 + 10, k * 1e4 + 20, "aten::mm", "1", k < 4 ? 1e9 : 5e8);
+	}
+	memset(r, 0, sizeof *r);
+	torchtrace_rank(t, &phases, 0, r, NULL);
+}
+
+/* The tail after the last prof.step() that the profiler cut as its context closed: the
+ * last step, under a third of the median of the others, with no collective, is left out
+ * (its FLOPs with it); one of a third or more, or one holding a collective, is a step. */
+static void partial_last_step_left_out(void)
+{
+	struct gpu_trace t;
+	struct rank_metrics r;
+	tail_trace(&t, 400, &r);
+	CHECK(r.n == 5);
+	CHECK_NEAR(r.flops_per_step, 4.5e9 / 5, 1);
+	CHECK(torchtrace_drop_partial_step(&t, &r) == 1 && r.n == 4);
+	CHECK_NEAR(r.flops_per_step, 1e9, 1);
+	CHECK_NEAR(r.steps[3].step_ms, 10, 1e-9);
+	CHECK(torchtrace_drop_partial_step(&t, &r) == 0 && r.n == 4); /* a whole step now */
+	rank_metrics_free(&r);
+	gpu_trace_free(&t);
+
+	tail_trace(&t, 3300, &r); /* under 10 / 3 ms */
+	CHECK(torchtrace_drop_partial_step(&t, &r) == 1 && r.n == 4);
+	rank_metrics_free(&r);
+	gpu_trace_free(&t);
+	tail_trace(&t, 3400, &r);
+	CHECK(torchtrace_drop_partial_step(&t, &r) == 0 && r.n == 5);
+	rank_metrics_free(&r);
+	gpu_trace_free(&t);
+
+	tail_trace(&t, 400, &r); /* a collective in it: a step, however short */
+	XGROW(r.coll, r.ncoll, r.collcap, 4);
+	r.coll[r.ncoll++] = (struct coll_rec){ 4, 0, 0, 1, 2, -1, 0.1, 40300 };
+	CHECK(torchtrace_drop_partial_step(&t, &r) == 0 && r.n == 5);
+	rank_metrics_free(&r);
+	gpu_trace_free(&t);
+
+	memset(&t, 0, sizeof t); /* one step: nothing to measure it against */
+	t.rank = -1;
+	t.want_cpu = 1;
+	gpu_trace_add_cpu(&t, 0, 100, "ProfilerStep#1", "1", 0);
+	memset(&r, 0, sizeof r);
+	torchtrace_rank(&t, &phases, 0, &r, NULL);
+	CHECK(r.n == 1 && torchtrace_drop_partial_step(&t, &r) == 0 && r.n == 1);
+	rank_metrics_free(&r);
+	gpu_trace_free(&t);
+}
+
 static void gpu_work_stays_in_the_step_of_its_launch(void)
 {
 	/* Three steps: the last is dropped (as HTA does). The kernel launched
@@ -154,6 +215,7 @@ static int same_sets(const struct trace_set *a, const struct trace_set *b)
 {
 	int same = a->m.n == b->m.n && a->ops.n == b->ops.n && a->ops.total_ms == b->ops.total_ms &&
 		a->unreadable == b->unreadable && a->no_steps == b->no_steps &&
+		a->partial_steps == b->partial_steps &&
 		!strcmp(a->problem, b->problem);
 	for (size_t i = 0; same && i < a->m.n; i++)
 		same = a->m.ranks[i].n == b->m.ranks[i].n &&
@@ -165,6 +227,43 @@ static int same_sets(const struct trace_set *a, const struct trace_set *b)
 			a->ops.v[i].self_ms == b->ops.v[i].self_ms &&
 			a->ops.v[i].count == b->ops.v[i].count;
 	return same;
+}
+
+/* A trace whose last step is the profiler's tail: the count of partial steps left out comes
+ * back from the map step's result as from reading the file here. */
+static void partial_steps_through_the_map_step(void)
+{
+	char dir[] = "/tmp/test_partial.XXXXXX", res[] = "/tmp/test_partial_res.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL && mkdtemp(res) != NULL);
+	struct strbuf f = STRBUF_INIT;
+	strbuf_addf(&f, "%s/rank0.pt.trace.json", dir);
+	static const char trace[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"name\": \"ProfilerStep#1\", \"tid\": 1, \"ts\": 0, \"dur\": 1000},\n"
+		"{\"ph\": \"X\", \"name\": \"ProfilerStep#2\", \"tid\": 1, \"ts\": 1000, \"dur\": 1000},\n"
+		"{\"ph\": \"X\", \"name\": \"ProfilerStep#3\", \"tid\": 1, \"ts\": 2000, \"dur\": 20}]}\n";
+	CHECK(fsio_write_atomic(f.buf, trace, sizeof trace - 1, 0644) == 0);
+	struct shard_plan p = { .dir = res }, q;
+	XGROW(p.v, p.n, p.cap, 1);
+	p.v[p.n++] = (struct shard_item){ dir, "rank0.pt.trace.json", 0, 0 };
+	struct shard_done d;
+	CHECK(shard_plan_write(&p) == 0 && shard_plan_read(res, &q) == 0);
+	CHECK(shard_run(&q, 0, 1, 1, 1, &d) == 0);
+	struct strbuf tl = STRBUF_INIT;
+	shard_timeline_dir(&q, &tl);
+	struct trace_source src = { shard_part, &q, tl.buf };
+	struct trace_set direct, mapped;
+	CHECK(torchtrace_load_dir(dir, &phases, NULL, 1, NULL, &direct) == 0);
+	CHECK(torchtrace_load_dir(dir, &phases, NULL, 1, &src, &mapped) == 0);
+	CHECK(direct.partial_steps == 1 && direct.m.n == 1 && direct.m.ranks[0].n == 2);
+	CHECK(mapped.not_analysed == 0 && mapped.partial_steps == 1 && same_sets(&direct, &mapped));
+	trace_set_free(&direct);
+	trace_set_free(&mapped);
+	shard_plan_free(&q);
+	free(p.v);
+	strbuf_free(&tl);
+	strbuf_free(&f);
+	CHECK(fsio_remove_tree(dir) == 0 && fsio_remove_tree(res) == 0);
 }
 
 /* The map step's results read back bit for bit; a shard that did not run
@@ -279,10 +378,12 @@ int main(void)
 		return 1;
 	RUN(kineto_steps_and_phases);
 	RUN(operators_with_device_work_are_compute);
+	RUN(partial_last_step_left_out);
 	RUN(gpu_work_stays_in_the_step_of_its_launch);
 	RUN(gzip_and_legacy_forms);
 	RUN(shared_dlrm_kineto_trace);
 	RUN(shard_results_round_trip);
+	RUN(partial_steps_through_the_map_step);
 	RUN(rank_hints_from_records_and_names);
 	rules_free(&phases);
 	HARNESS_END();
