@@ -81,18 +81,17 @@ within10() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0
 # torch_submit OUT ARGS...: `campaign submit --wait ARGS` into OUT, once more when a rank of
 # Debian's torch (1.13 on Python 3.11) aborted on glibc's heap check ("malloc(): invalid size
 # (unsorted)" and the like, exit 134): a crash inside the user's library, not campaign's, seen
-# about once in ten full checks under load; the retry is said on stdout.
+# about once in ten full checks under load, and twice in a row once; up to two retries, each
+# said on stdout.
 torch_submit() {
-	local out=$1 rc
+	local out=$1 rc try
 	shift
-	"$CAMPAIGN" submit --wait "$@" >"$out" 2>&1 && return 0
-	rc=$?
-	if torch_heap_abort "$(rundir "$out")"; then
+	for try in 1 2 3; do
+		"$CAMPAIGN" submit --wait "$@" >"$out" 2>&1 && return 0
+		rc=$?
+		[ "$try" -lt 3 ] && torch_heap_abort "$(rundir "$out")" || return "$rc"
 		echo "note: a torch rank aborted on glibc's heap check (a crash in Debian's torch): submitting again"
-		"$CAMPAIGN" submit --wait "$@" >"$out" 2>&1
-		return
-	fi
-	return "$rc"
+	done
 }
 
 # torch_heap_abort RUN_DIR: a rank of the run aborted on glibc's heap check (see torch_submit)

@@ -3,20 +3,21 @@
 # ASan + UBSan) and every tests/e2e/*.sh. Each prints PASS/FAIL/SKIP lines;
 # this script counts them and ends with "N passed, N failed, N skipped".
 #
-# The e2e scripts run in lanes side by side: three SLURM lanes (the scripts
-# that start a test cluster of their own, each on its own ports, "# lane: slurm"
-# in their top comment), which mostly wait on their controllers, and two main
-# lanes (everything else), each lane one script at a time; when the main lanes
-# are done, the scripts whose checks compare timings between ranks or runs
-# ("# lane: solo": bottlenecks.sh, pytorch_ddp.sh, compare_noise.sh) run one by
-# one beside what is left of the SLURM lanes. Within its kind, each script goes,
-# longest first, to the lane with the least time so far: its wall time in the
-# last run that ran it, recorded in build/test-times.txt ("NAME SECONDS", written
-# at the end of every run), or DEFAULT_WEIGHT seconds when it has none.
+# The e2e scripts run in five lanes side by side, each taking the next script from a queue
+# when its last one ends, heaviest first (LPT): three SLURM lanes take the scripts that start
+# a test cluster of their own (each on its own ports, "# lane: slurm" in their top comment),
+# which mostly wait on their controllers, and when none is left the others' scripts too; two
+# main lanes take everything else. When all lanes are done, the scripts whose checks compare
+# timings between ranks or runs ("# lane: solo": bottlenecks.sh, pytorch_ddp.sh,
+# compare_noise.sh) run one by one, alone. A script's weight is its wall time in the last
+# run that ran it, recorded in build/test-times.txt ("NAME SECONDS", written at the end of
+# every run), else tests/test-times.txt's (committed: a fresh clone's first run), else
+# DEFAULT_WEIGHT seconds. At the end: each lane's time and the ten slowest scripts, with the
+# CPU seconds each used (its own cpuacct cgroup where one can be made).
 # Each script's output is printed whole when it ends. TEST_LANES=1 runs every
 # script one after another; TESTS=word runs only the scripts whose name holds it;
 # TEST_SCRIPTS="a b" only those (names without .sh); E2E=0 none; TEST_PLAN=1 prints
-# the lanes and runs nothing. The scripts
+# the queues and runs nothing. The scripts
 # that failed are listed in build/tests-failed.txt (`make failed` runs them again).
 set -u
 cd "$(dirname "$0")/.."
@@ -85,8 +86,7 @@ for t in "$@"; do
 	run_one "$(basename "$t")" "$t"
 done
 only=${TESTS:-}
-slurm_lanes=("" "" "") main_lanes=("" "") solo=()
-slurm_load=(0 0 0) main_load=(0 0)
+solo=()
 picked=" ${TEST_SCRIPTS:-} "
 times=build/test-times.txt
 DEFAULT_WEIGHT=10
@@ -104,8 +104,6 @@ weight() {
 }
 # kind FILE: the lane its top comment declares ("# lane: slurm" or "# lane: solo"), else main
 kind() { awk '!/^#/ { exit } $1 == "#" && $2 == "lane:" { k = $3; exit } END { print k ? k : "main" }' "$1"; }
-# lightest LOAD...: the index of the smallest load
-lightest() { local i k=0 a=("$@"); for i in "${!a[@]}"; do [ "${a[i]}" -lt "${a[k]}" ] && k=$i; done; echo "$k"; }
 scripts=()
 for t in tests/e2e/*.sh; do
 	[ "${E2E:-1}" = 0 ] && break
@@ -113,35 +111,55 @@ for t in tests/e2e/*.sh; do
 	[ -n "${TEST_SCRIPTS:-}" ] && [[ "$picked" != *" $(basename "$t" .sh) "* ]] && continue
 	scripts+=("$(weight "$(basename "$t" .sh)") $t")
 done
-# heaviest first, each to the lighter lane of its kind
+# one queue per kind, heaviest first
+: >"$work/queue.slurm"
+: >"$work/queue.main"
 while read -r w t; do
 	[ -z "$t" ] && continue
 	case "$(kind "$t")" in
-	slurm)
-		k=$(lightest "${slurm_load[@]}")
-		slurm_lanes[k]+=" $t"
-		slurm_load[k]=$((slurm_load[k] + w))
-		;;
+	slurm) echo "$w $t" >>"$work/queue.slurm" ;;
 	solo) solo+=("$t") ;;
-	*)
-		k=$(lightest "${main_load[@]}")
-		main_lanes[k]+=" $t"
-		main_load[k]=$((main_load[k] + w))
-		;;
+	*) echo "$w $t" >>"$work/queue.main" ;;
 	esac
 done < <(printf '%s\n' "${scripts[@]}" | sort -k1,1rn -k2,2)
-if [ "${TEST_PLAN:-0}" = 1 ]; then # the lanes, with their seconds, and nothing run
-	for k in 0 1 2; do echo "slurm lane $((k + 1)) (${slurm_load[k]} s):${slurm_lanes[k]}"; done
-	for k in 0 1; do echo "main lane $((k + 1)) (${main_load[k]} s):${main_lanes[k]}"; done
+if [ "${TEST_PLAN:-0}" = 1 ]; then # the queues, with their seconds, and nothing run
+	for q in slurm main; do
+		echo "$q queue ($(awk '{ s += $1 } END { print s + 0 }' "$work/queue.$q") s):$(awk '{ printf " %s", $2 }' "$work/queue.$q")"
+	done
 	echo "solo, one by one:${solo[*]/#/ }"
 	exit 0
 fi
-# lane NAME SCRIPT...: the scripts one after another; the lane's wall time into lanes
+# next KIND...: takes the first script of the first of these queues that has one (one lane at
+# a time)
+next() {
+	local q
+	{
+		flock 8
+		for q in "$@"; do
+			[ -s "$work/queue.$q" ] || continue
+			awk 'NR == 1 { print $2 }' "$work/queue.$q"
+			sed -i 1d "$work/queue.$q"
+			return 0
+		done
+		return 1
+	} 8>"$work/queue.lock"
+}
+# lane NAME KIND...: takes scripts from these queues until they are empty, one after another;
+# the lane's wall time into lanes
 lane() {
-	local t name=$1 start=$SECONDS
+	local t name=$1 start=$SECONDS n=0
 	shift
+	while t=$(next "$@"); do
+		run_one "$(basename "$t")" bash "$t"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] && echo "$name $n $((SECONDS - start))" >>"$work/lanes"
+}
+# solo NAME SCRIPT...: these scripts one after another
+solo_lane() {
+	local t start=$SECONDS
 	for t in "$@"; do run_one "$(basename "$t")" bash "$t"; done
-	[ $# -gt 0 ] && echo "$name $# $((SECONDS - start))" >>"$work/lanes"
+	[ $# -gt 0 ] && echo "solo $# $((SECONDS - start))" >>"$work/lanes"
 }
 # Each background lane gets a process group of its own (set -m), so that INT or TERM to this
 # script stops every lane and its scripts whole (their EXIT traps stop their test clusters)
@@ -156,23 +174,22 @@ stop_lanes() {
 trap stop_lanes INT TERM
 set -m
 if [ "${TEST_LANES:-2}" = 1 ]; then
-	# shellcheck disable=SC2086
-	lane "one lane" ${slurm_lanes[*]} ${main_lanes[*]}
+	lane "one lane" slurm main
 else
-	for k in 0 1 2; do
-		# shellcheck disable=SC2086
-		[ -n "${slurm_lanes[k]}" ] && { lane "slurm lane $((k + 1))" ${slurm_lanes[k]} & pids+=($!); }
+	# the SLURM lanes mostly wait on their controllers: when no cluster script is left they
+	# take the others' scripts too
+	for k in 1 2 3; do
+		lane "slurm lane $k" slurm main &
+		pids+=($!)
 	done
-	# shellcheck disable=SC2086
-	lane "main lane 1" ${main_lanes[0]} &
+	lane "main lane 1" main &
 	m=$!
 	pids+=("$m")
-	# shellcheck disable=SC2086
-	lane "main lane 2" ${main_lanes[1]}
-	wait "$m"
+	lane "main lane 2" main
+	wait "${pids[@]}" 2>/dev/null
 fi
 # the scripts that compare timings between ranks or runs: without the main lanes' load
-lane "solo" "${solo[@]}"
+solo_lane "${solo[@]}"
 [ "${TEST_LANES:-2}" = 1 ] || wait "${pids[@]}" 2>/dev/null
 mkdir -p build
 [ -f "$times" ] || : >"$times"
