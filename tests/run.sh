@@ -3,10 +3,10 @@
 # ASan + UBSan) and every tests/e2e/*.sh. Each prints PASS/FAIL/SKIP lines;
 # this script counts them and ends with "N passed, N failed, N skipped".
 #
-# The e2e scripts run in five lanes side by side, each taking the next script from a queue
+# The e2e scripts run in seven lanes side by side, each taking the next script from a queue
 # when its last one ends, heaviest first (LPT): three SLURM lanes take the scripts that start
 # a test cluster of their own (each on its own ports, "# lane: slurm" in their top comment),
-# which mostly wait on their controllers, and when none is left the others' scripts too; two
+# which mostly wait on their controllers, and when none is left the others' scripts too; four
 # main lanes take everything else. When all lanes are done, the scripts whose checks compare
 # timings between ranks or runs ("# lane: solo": bottlenecks.sh, pytorch_ddp.sh,
 # compare_noise.sh) run one by one, alone. A script's weight is its wall time in the last
@@ -182,10 +182,13 @@ else
 		lane "slurm lane $k" slurm main &
 		pids+=($!)
 	done
-	lane "main lane 1" main &
-	m=$!
-	pids+=("$m")
-	lane "main lane 2" main
+	# four main lanes: on 2 cores, two left the CPU a third idle (scripts that sleep, poll,
+	# fsync, wait for their ranks to meet)
+	for k in 1 2 3; do
+		lane "main lane $k" main &
+		pids+=($!)
+	done
+	lane "main lane 4" main
 	wait "${pids[@]}" 2>/dev/null
 fi
 # the scripts that compare timings between ranks or runs: without the main lanes' load

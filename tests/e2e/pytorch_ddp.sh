@@ -102,7 +102,8 @@ Y
 xrun=$(rundir miss.txt)
 check missing_program_job_failed [ "$rc" -eq 1 ]
 check missing_program_named_with_directory grep -q "cannot run 'train_ddp.py' (working directory $xrun/nope): No such file or directory (not on PATH)" "$xrun"/nope/slurm-*.out
-check missing_program_rank_log grep -q "cannot run 'train_ddp.py'" "$xrun/nope/logs/rank_1.out"
+# (the rank that fails first has the others stopped: which of them got to say it is a race)
+check missing_program_rank_log bash -c 'grep -q "cannot run '"'train_ddp.py'"'" "$1"/nope/logs/rank_*.out' _ "$xrun"
 check missing_program_report_says_failed grep -q "\*\*nope\*\* ended FAILED" "$xrun/BOTTLENECK_ANALYSIS.md"
 
 # --cuda without a GPU (CI, this machine): status 69 and one line saying so, as campaign-trainer-gpu
