@@ -4,8 +4,12 @@
  * counted once), but an operator (PH_OPS: aten::*) takes the phase of the
  * classified range around it and is compute only under none; across
  * threads, at each instant, what the rank is doing beats what it waits for:
- * compute > data loading > communication > I/O; time no thread spends in a
- * classified range or an operator is other (host overhead). Pure: no I/O. */
+ * compute > data loading > communication > I/O, except that a forward,
+ * backward or optimizer range with no operator running under it, on a thread
+ * whose operators are recorded, yields to communication on another thread
+ * (the thread waits for a collective that gloo runs on its worker: DDP's
+ * buffer broadcast in forward); time no thread spends in a classified range
+ * or an operator is other (host overhead). Pure: no I/O. */
 #ifndef ANALYZERS_PHASES_H
 #define ANALYZERS_PHASES_H
 

@@ -24,6 +24,20 @@ coll_traces.py ddp DIR: 2 ranks, CPU only (gloo, PyTorch 2.x), DDP's shape (issu
   Expected: 2 partial steps left out, 4 steps; the 6 MiB row's time per step the
   union (6.0 and 7.0 ms: 6.5), summed (10.0 and 11.5: 10.75), 8 concurrent
   instances; the 1 MiB row 3.25 ms, none concurrent.
+coll_traces.py nested DIR: 2 ranks, CPU only (gloo, PyTorch 1.13's names), collectives
+  nested in phase ranges (issue 45, point 7): 4 steps of 20 ms; under
+  DistributedDataParallel.forward (0.5 .. 8.5 ms into the step) DDP's buffer broadcast:
+  c10d::broadcast_ for 0.1 ms on the main thread, then gloo:broadcast on a worker thread
+  until 4.0 ms while the main thread waits (no range); rank 1 first runs an aten::add
+  for 1 ms and issues it 1 ms later. Then an nn.Module range with an aten::linear, a
+  backward range 9 .. 15 ms whose aten::mm ends at 14, a c10d::allreduce_ 14 .. 14.05 and
+  gloo:all_reduce 14.1 .. 17 on the other worker (exposed from 14.1: the backward runs
+  no operator); an optimizer step 17.5 .. 19.5 whose aten::add_ ends at 19 and a
+  record_param_comms "wait" 19 .. 19.3 under it.
+  Expected per step: rank 0 compute 11.85 ms, exposed communication 6.15, other 2;
+  rank 1 compute 12.85, communication 5.15 (the least: the transfer), other 2; over the
+  scenario compute 61.75 %, communication 25.75 %, waiting for peers 2.5 % (rank 0's
+  1 ms in the broadcast), other 10 % (before: compute 77.75 %, communication 12.25 %).
 """
 import json
 import os
@@ -98,11 +112,39 @@ def ddp(rank, world):
     return {"distributedInfo": {"backend": "gloo", "rank": rank, "world_size": world}, "traceEvents": ev}
 
 
+def nested(rank, world):
+    ev = []
+
+    def x(name, ts, dur, tid=1, cat="cpu_op", args=None):
+        ev.append({"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": tid, "ts": ts, "dur": dur,
+                   **({"args": args} if args else {})})
+
+    for n in range(4):
+        t0 = 1000000 + n * 20000
+        x(f"ProfilerStep#{n + 1}", t0, 20000, cat="user_annotation")
+        x("DistributedDataParallel.forward", t0 + 500, 8000, cat="user_annotation")
+        issue = t0 + 1000 + 1000 * rank
+        if rank:
+            x("aten::add", t0 + 1000, 1000)
+        x("c10d::broadcast_", issue, 100)
+        x("gloo:broadcast", issue + 200, t0 + 4000 - issue - 200, tid=7, cat="user_annotation")
+        x("nn.Module: Net", t0 + 4200, 4200, cat="python_function")
+        x("aten::linear", t0 + 4300, 4000)
+        x("autograd::engine::evaluate_function: AddmmBackward0", t0 + 9000, 6000)
+        x("aten::mm", t0 + 9100, 4900)
+        x("c10d::allreduce_", t0 + 14000, 50)
+        x("gloo:all_reduce", t0 + 14100, 2900, tid=8, cat="user_annotation")
+        x("Optimizer.step#SGD.step", t0 + 17500, 2000, cat="user_annotation")
+        x("aten::add_", t0 + 17600, 1400)
+        x("record_param_comms", t0 + 19000, 300, args=comm_args("wait", 0, 0, "Float", "0", world))
+    return {"distributedInfo": {"backend": "gloo", "rank": rank, "world_size": world}, "traceEvents": ev}
+
+
 def main():
     kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     world = 4 if kind == "nccl" else 2
-    make = {"nccl": nccl, "gloo": gloo, "ddp": ddp}[kind]
+    make = {"nccl": nccl, "gloo": gloo, "ddp": ddp, "nested": nested}[kind]
     for r in range(world):
         with open(os.path.join(out, f"rank{r}.pt.trace.json"), "w") as f:
             json.dump(make(r, world), f)

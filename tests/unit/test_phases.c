@@ -1,5 +1,6 @@
 /* Unit tests for the phase classifier (analyzers/phases.c): nesting counted
- * once, threads overlapping, unclassified time as other. */
+ * once, threads overlapping, a collective nested in forward, unclassified
+ * time as other. */
 #include "harness.h"
 
 #include "analyzers/phases.h"
@@ -37,7 +38,8 @@ static void innermost_range_wins_and_counts_once(void)
 static void threads_overlap_compute_first(void)
 {
 	/* main thread: backward 0-8 ms then waits 8-10 in communication; the
-	 * comm thread runs an allreduce 3-10 ms; a data range 10-12 ms. */
+	 * comm thread runs an allreduce 3-10 ms; a data range 10-12 ms. No
+	 * operator is recorded (NVTX annotations alone): a range is its work. */
 	struct phase_range r[] = {
 		{ 0, 8000, 1, PH_BACKWARD },
 		{ 8000, 10000, 1, PH_COMM },
@@ -51,6 +53,47 @@ static void threads_overlap_compute_first(void)
 	CHECK_NEAR(p.comm_total_ms, 7, 1e-9);
 	CHECK_NEAR(p.ms[PH_DATA], 2, 1e-9);
 	CHECK_NEAR(p.ms[PH_OTHER], 0, 1e-9);
+	CHECK_NEAR(total(&p), 12, 1e-9);
+}
+
+static void collective_in_forward_is_communication(void)
+{
+	/* DDP's buffer broadcast (issue 45): on the main thread a forward range
+	 * 0-10 ms with an operator 0.5-2, the broadcast's c10d::broadcast_
+	 * 2-2.1 and, once it has returned, the wait() (no range) until gloo's
+	 * worker (thread 7) has run gloo:broadcast 2.2-6; an operator 6-9. */
+	struct phase_range r[] = {
+		{ 0, 10000, 1, PH_FORWARD }, { 500, 2000, 1, PH_OPS },
+		{ 2000, 2100, 1, PH_COMM },  { 2200, 6000, 7, PH_COMM },
+		{ 6000, 9000, 1, PH_OPS },
+	};
+	struct step_phases p;
+	phases_of_step(r, 5, 0, 10000, &p);
+	/* the collective and its wait: 2-2.1 and 2.2-6 */
+	CHECK_NEAR(p.ms[PH_COMM], 3.9, 1e-9);
+	CHECK_NEAR(p.comm_total_ms, 3.9, 1e-9);
+	/* the operators, and the forward's own time with no collective in flight */
+	CHECK_NEAR(p.ms[PH_FORWARD], 6.1, 1e-9);
+	CHECK_NEAR(p.ms[PH_OPS], 0, 1e-9);
+	CHECK_NEAR(total(&p), 10, 1e-9);
+}
+
+static void operators_hide_a_collective(void)
+{
+	/* backward 0-10 ms running operators 0-4 and 4-8 while gloo's worker
+	 * all-reduces 2-10: hidden under the operators, exposed 8-10 where the
+	 * backward range runs none; an optimizer step's operator 10-12. */
+	struct phase_range r[] = {
+		{ 0, 10000, 1, PH_BACKWARD },	{ 0, 4000, 1, PH_OPS },
+		{ 4000, 8000, 1, PH_OPS },	{ 2000, 10000, 7, PH_COMM },
+		{ 10000, 12000, 1, PH_OPTIMIZER }, { 10000, 12000, 1, PH_OPS },
+	};
+	struct step_phases p;
+	phases_of_step(r, 6, 0, 12000, &p);
+	CHECK_NEAR(p.ms[PH_BACKWARD], 8, 1e-9);
+	CHECK_NEAR(p.ms[PH_COMM], 2, 1e-9);
+	CHECK_NEAR(p.comm_total_ms, 8, 1e-9);
+	CHECK_NEAR(p.ms[PH_OPTIMIZER], 2, 1e-9);
 	CHECK_NEAR(total(&p), 12, 1e-9);
 }
 
@@ -82,6 +125,8 @@ int main(void)
 {
 	RUN(innermost_range_wins_and_counts_once);
 	RUN(threads_overlap_compute_first);
+	RUN(collective_in_forward_is_communication);
+	RUN(operators_hide_a_collective);
 	RUN(ranges_outside_the_step_are_cut);
 	RUN(categories_name_phases);
 	HARNESS_END();
