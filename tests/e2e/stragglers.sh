@@ -26,7 +26,10 @@ check stragglers_runs_complete [ "$rc" -eq 0 ]
 check stragglers_even_names_none [ "$(S even '["stragglers"]')" = "[]" ]
 check stragglers_slow_is_rank3_local2_compute [ "$(S slow '["stragglers"][0]["rank"]'),$(S slow '["stragglers"][0]["node"]'),$(S slow '["stragglers"][0]["cause"]'),$(S slow '["stragglers"][0]["arrived_last_pct"]')" = "3,local2,compute,100.0" ]
 check stragglers_slow_impact_at_least_20 [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["impact_pct"] >= 20 and len(j["scenarios"][1]["stragglers"]) == 1')" = True ]
-check stragglers_slow_cause_about_40ms [ "$(json "$run/summary.json" '30 <= j["scenarios"][1]["stragglers"][0]["cause_ms_per_step"] <= 50')" = True ]
+# (--slow-ms is 40 ms of wall clock spinning; on a loaded machine the slow rank is also
+# descheduled more in its other work, so its excess can pass 40 ms, never fall far below)
+cause=$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["cause_ms_per_step"]')
+check "stragglers_slow_cause_about_40ms ($cause ms)" python3 -c 'import sys; sys.exit(0 if 30 <= float(sys.argv[1]) <= 80 else 1)' "$cause"
 check stragglers_slow_verdict [ "$(json "$run/summary.json" '(lambda s: (s["verdict"], s["verdict_share"]["kind"], abs(s["verdict_share"]["pct"] - s["shares_pct"]["compute"] - s["shares_pct"]["peer_wait"]) < 0.01))(j["scenarios"][1])')" = "('compute-bound', 'compute', True)" ]
 check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r["kind"], r["predicted_gain_pct"][0] == s["stragglers"][0]["impact_pct"], r["basis"]) for r in j["recommendations"] if r["scenarios"] == ["slow"] and r["kind"] == "straggler"])(j["scenarios"][1])')" = "[('straggler', True, 'straggler impact')]" ]
 # last in 20 of 20 steps, one of four ranks last per step: 4 x 0.25^20 = 3.6e-12 by chance
