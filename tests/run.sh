@@ -86,7 +86,6 @@ for t in "$@"; do
 	run_one "$(basename "$t")" "$t"
 done
 only=${TESTS:-}
-solo=()
 picked=" ${TEST_SCRIPTS:-} "
 times=build/test-times.txt
 DEFAULT_WEIGHT=10
@@ -114,19 +113,19 @@ done
 # one queue per kind, heaviest first
 : >"$work/queue.slurm"
 : >"$work/queue.main"
+: >"$work/queue.solo"
 while read -r w t; do
 	[ -z "$t" ] && continue
 	case "$(kind "$t")" in
 	slurm) echo "$w $t" >>"$work/queue.slurm" ;;
-	solo) solo+=("$t") ;;
+	solo) echo "$w $t" >>"$work/queue.solo" ;;
 	*) echo "$w $t" >>"$work/queue.main" ;;
 	esac
 done < <(printf '%s\n' "${scripts[@]}" | sort -k1,1rn -k2,2)
 if [ "${TEST_PLAN:-0}" = 1 ]; then # the queues, with their seconds, and nothing run
-	for q in slurm main; do
+	for q in slurm main solo; do
 		echo "$q queue ($(awk '{ s += $1 } END { print s + 0 }' "$work/queue.$q") s):$(awk '{ printf " %s", $2 }' "$work/queue.$q")"
 	done
-	echo "solo, one by one:${solo[*]/#/ }"
 	exit 0
 fi
 # next KIND...: takes the first script of the first of these queues that has one (one lane at
@@ -154,12 +153,6 @@ lane() {
 		n=$((n + 1))
 	done
 	[ "$n" -gt 0 ] && echo "$name $n $((SECONDS - start))" >>"$work/lanes"
-}
-# solo NAME SCRIPT...: these scripts one after another
-solo_lane() {
-	local t start=$SECONDS
-	for t in "$@"; do run_one "$(basename "$t")" bash "$t"; done
-	[ $# -gt 0 ] && echo "solo $# $((SECONDS - start))" >>"$work/lanes"
 }
 # Each background lane gets a process group of its own (set -m), so that INT or TERM to this
 # script stops every lane and its scripts whole (their EXIT traps stop their test clusters)
@@ -191,9 +184,8 @@ else
 	lane "main lane 4" main
 	wait "${pids[@]}" 2>/dev/null
 fi
-# the scripts that compare timings between ranks or runs: without the main lanes' load
-solo_lane "${solo[@]}"
-[ "${TEST_LANES:-2}" = 1 ] || wait "${pids[@]}" 2>/dev/null
+# the scripts that compare timings between ranks or runs: alone, once every lane has ended
+lane "solo" solo
 mkdir -p build
 [ -f "$times" ] || : >"$times"
 sed 's/\.sh$//' "$work/failed-scripts" 2>/dev/null | sort -u >build/tests-failed.txt
