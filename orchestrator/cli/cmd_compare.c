@@ -104,9 +104,13 @@ static void noise(json_t *ref, json_t *cand, double pct, double *lo, double *hi)
 	size_t na, nb;
 	double *a = step_times(ref, &na), *b = step_times(cand, &nb);
 	*lo = *hi = 0;
-	if (na >= COMPARE_MIN_STEPS && nb >= COMPARE_MIN_STEPS)
-		stats_bootstrap_ratio(a, na, b, nb, pct, STATS_BOOTSTRAP_ROUNDS, STATS_CI_LEVEL, lo,
-				      hi);
+	if (na >= COMPARE_MIN_STEPS && nb >= COMPARE_MIN_STEPS) {
+		struct stats_sample sa = { a, na }, sb = { b, nb };
+		struct stats_interval ci;
+		stats_bootstrap(&sb, 1, &sa, 1, pct, &ci);
+		*lo = ci.lo;
+		*hi = ci.hi;
+	}
 	free(a);
 	free(b);
 }

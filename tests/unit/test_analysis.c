@@ -127,6 +127,62 @@ static void test_percentile(void)
 	CHECK(stats_percentile_unordered(a, 1, 50) == a[0]);
 }
 
+/* n values: base + spread x (a fixed sequence of pseudo-random numbers in [0, 1)). */
+static void noisy(double *v, int n, double base, double spread, unsigned seed)
+{
+	for (int i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		v[i] = base + spread * (double)((seed >> 8) % 10000) / 10000;
+	}
+}
+
+static void test_bootstrap(void)
+{
+	double a[30], b[30], c[30], d[30];
+	struct stats_interval ci, again;
+	/* identical values: no spread, so the interval is the ratio itself */
+	for (int i = 0; i < 30; i++)
+		a[i] = 10, b[i] = 25;
+	struct stats_sample sa = { a, 30 }, sb = { b, 30 };
+	stats_bootstrap(&sb, 1, &sa, 1, STATS_MEDIAN, &ci);
+	CHECK(ci.known && ci.value == 2.5 && ci.lo == 2.5 && ci.hi == 2.5);
+	stats_bootstrap(&sa, 1, &sa, 1, STATS_MEAN, &ci);
+	CHECK(ci.known && ci.value == 1 && ci.lo == 1 && ci.hi == 1);
+	CHECK(stats_interval_holds(&ci, 1.0));
+	/* a quotient of products: (25 x 25) / (10 x 10) */
+	struct stats_sample two_b[2] = { sb, sb }, two_a[2] = { sa, sa };
+	stats_bootstrap(two_b, 2, two_a, 2, STATS_MEDIAN, &ci);
+	CHECK(ci.known && ci.value == 6.25 && ci.lo == 6.25 && ci.hi == 6.25);
+	/* clearly apart: 100-110 against 150-165; the ratio's interval excludes 1 and holds
+	 * the ratio of the medians */
+	noisy(a, 30, 100, 10, 1);
+	noisy(b, 30, 150, 15, 2);
+	stats_bootstrap(&sb, 1, &sa, 1, STATS_MEDIAN, &ci);
+	memcpy(c, a, sizeof a);
+	memcpy(d, b, sizeof b);
+	CHECK_NEAR(ci.value, stats_percentile(d, 30, 50) / stats_percentile(c, 30, 50), 1e-12);
+	CHECK(ci.known && ci.lo > 1.3 && ci.hi < 1.7 && ci.lo <= ci.value && ci.value <= ci.hi);
+	CHECK(!stats_interval_holds(&ci, 1.0));
+	/* the same inputs, the same interval to the bit (a fixed seed) */
+	stats_bootstrap(&sb, 1, &sa, 1, STATS_MEDIAN, &again);
+	CHECK(!memcmp(&ci, &again, sizeof ci));
+	/* two noisy samples of one distribution overlap: the interval spans 1 */
+	noisy(a, 30, 100, 50, 3);
+	noisy(b, 30, 100, 50, 4);
+	stats_bootstrap(&sb, 1, &sa, 1, STATS_MEDIAN, &ci);
+	CHECK(ci.known && ci.lo < 1 && ci.hi > 1 && stats_interval_holds(&ci, 1.0));
+	stats_bootstrap(&sb, 1, &sa, 1, STATS_MEAN, &ci);
+	CHECK(ci.known && ci.lo < 1 && ci.hi > 1);
+	/* nothing to resample, or a denominator of 0: not known */
+	struct stats_sample none = { a, 0 }, zero = { c, 30 };
+	stats_bootstrap(&sb, 1, &none, 1, STATS_MEDIAN, &ci);
+	CHECK(!ci.known && ci.lo == 0 && ci.hi == 0);
+	memset(c, 0, sizeof c);
+	stats_bootstrap(&sb, 1, &zero, 1, STATS_MEDIAN, &ci);
+	CHECK(!ci.known);
+	CHECK(!stats_interval_holds(&ci, 0));
+}
+
 static void test_verdicts_and_scaling(void)
 {
 	fixture("base", 2, 64, 1, 30, 50, 10, 9, 0);   /* compute-bound: comm 10 % */
@@ -993,6 +1049,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(test_percentile);
+	RUN(test_bootstrap);
 	RUN(test_verdicts_and_scaling);
 	RUN(test_model_gpu_mfu);
 	RUN(test_aorta);
