@@ -31,6 +31,8 @@
 #define SK_BASELINE "baseline"
 #define SK_SPEEDUP "speedup"
 #define SK_EFFICIENCY "efficiency"
+#define SK_SPEEDUP_INTERVAL "speedup_interval"       /* [lo, hi], 95 %; null: none */
+#define SK_EFFICIENCY_INTERVAL "efficiency_interval" /* [lo, hi], 95 %; null: none */
 #define SK_VERDICT "verdict"
 #define SK_STEP_TIME_MS "step_time_ms" /* {median, p95, min, max} */
 #define SK_MEDIAN "median"	       /* also a collective's wait_ms */

@@ -76,11 +76,13 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->steps.step_med_ms,
 			    s->steps.throughput, data_text_throughput_unit(s));
 	if (s->scaling.baseline[0] && !s->scaling.is_baseline &&
-	    s->scaling.mode != SCALING_UNKNOWN)
-		strbuf_addf(md, "; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s",
-			    scaling_text_mode(s->scaling.mode), s->scaling.speedup,
-			    s->scaling.speedup < 1 ? " (slower than the baseline)" : "",
-			    100 * s->scaling.efficiency, s->scaling.baseline);
+	    s->scaling.mode != SCALING_UNKNOWN) {
+		strbuf_addf(md, "; %s scaling: ", scaling_text_mode(s->scaling.mode));
+		scaling_text_speedup(md, s);
+		strbuf_adds(md, " and efficiency ");
+		scaling_text_efficiency(md, s);
+		strbuf_addf(md, " against %s", s->scaling.baseline);
+	}
 	if (s->scaling.note != SCALING_NOTE_NONE) {
 		strbuf_adds(md, "; ");
 		scaling_text_note(md, s);
@@ -723,14 +725,12 @@ static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->data.analysed || strcmp(s->scaling.baseline, base->in.name))
 			continue;
-		char gb[24] = "unknown", sp[24] = "–", ef[24] = "–";
+		char gb[24] = "unknown", sp[48] = "–", ef[48] = "–";
 		if (s->steps.global_batch > 0)
 			snprintf(gb, sizeof gb, "%ld", s->steps.global_batch);
 		int moded = s->scaling.mode != SCALING_UNKNOWN;
-		if (s->scaling.is_baseline || moded) {
-			snprintf(sp, sizeof sp, "%.2fx", s->scaling.speedup);
-			snprintf(ef, sizeof ef, "%.0f %%", 100 * s->scaling.efficiency);
-		}
+		if (s->scaling.is_baseline || moded)
+			scaling_text_cells(s, sp, sizeof sp, ef, sizeof ef);
 		char sh[3][16]; /* on the verdict's basis, as the scenario table; n/a unknown */
 		for (int k = 0; k < 3; k++)
 			share_text_cell(s, k, sh[k], sizeof sh[k]);
@@ -759,6 +759,9 @@ static void md_series_moves(struct strbuf *md, const struct ana_scenario *base,
 {
 	const char *bb = share_text_basis(base), *lb = share_text_basis(last);
 	int gpu = base->outcome.basis == BASIS_GPU;
+	struct strbuf eff = STRBUF_INIT;
+	if (last != base)
+		scaling_text_efficiency(&eff, last);
 	if (last == base)
 		strbuf_adds(
 			md,
@@ -766,25 +769,26 @@ static void md_series_moves(struct strbuf *md, const struct ana_scenario *base,
 	else if (!bb || !lb)
 		strbuf_addf(
 			md,
-			"\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
-			base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
+			"\nFrom %d to %d ranks parallel efficiency is %s; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
+			base->in.ranks, last->in.ranks, eff.buf,
 			data_text_source((bb ? last : base)->data.source));
 	else if (strcmp(bb, lb))
 		strbuf_addf(
 			md,
-			"\nFrom %d to %d ranks parallel efficiency is %.0f %%; the shares are not compared: %s's are of %s, %s's of %s (the table's last column).\n\n",
-			base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
+			"\nFrom %d to %d ranks parallel efficiency is %s; the shares are not compared: %s's are of %s, %s's of %s (the table's last column).\n\n",
+			base->in.ranks, last->in.ranks, eff.buf,
 			base->in.name, bb, last->in.name, lb);
 	else
 		strbuf_addf(
 			md,
-			"\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of %s, compute from %.1f %% to %.1f %% and %s from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %.0f %%.\n\n",
+			"\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of %s, compute from %.1f %% to %.1f %% and %s from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %s.\n\n",
 			base->in.ranks, last->in.ranks, share_text_pct(base, COL_COMM),
 			share_text_pct(last, COL_COMM), gpu ? "the GPU's time" : "step time",
 			share_text_pct(base, COL_COMPUTE), share_text_pct(last, COL_COMPUTE),
 			gpu ? "the GPU idle while the host loaded data" : "data loading",
 			share_text_pct(base, COL_DATA), share_text_pct(last, COL_DATA),
-			last->in.ranks, 100 * last->scaling.efficiency);
+			last->in.ranks, eff.buf);
+	strbuf_free(&eff);
 }
 
 /* One scaling series: its table, how the shares move, its scaling notes. */
@@ -794,7 +798,7 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 	strbuf_addf(
 		md,
 		"Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
-		"| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup | Efficiency | Data %% | Compute %% | Comm %% | Shares of |\n"
+		"| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup (95 %% CI) | Efficiency (95 %% CI) | Data %% | Compute %% | Comm %% | Shares of |\n"
 		"|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n",
 		base->in.name, base->in.backend, base->in.tasks_per_node,
 		base->in.tasks_per_node == 1 ? "" : "s", base->in.name,

@@ -452,6 +452,12 @@ static json_t *text_or_null(char *text)
 	return j;
 }
 
+/* [lo, hi] of a known interval, else null. */
+static json_t *interval_json(const struct stats_interval *ci)
+{
+	return ci && ci->known ? json_pack("[o, o]", jnum(ci->lo), jnum(ci->hi)) : json_null();
+}
+
 /* Against the baseline; what the traces missed; ranks with data. */
 static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana_run *run)
 {
@@ -463,6 +469,10 @@ static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana
 		(s->scaling.is_baseline || s->scaling.mode != SCALING_UNKNOWN);
 	json_object_set_new(o, SK_SPEEDUP, scaled ? jnum(s->scaling.speedup) : json_null());
 	json_object_set_new(o, SK_EFFICIENCY, scaled ? jnum(s->scaling.efficiency) : json_null());
+	json_object_set_new(o, SK_SPEEDUP_INTERVAL,
+			    interval_json(scaled ? &s->scaling.speedup_ci : NULL));
+	json_object_set_new(o, SK_EFFICIENCY_INTERVAL,
+			    interval_json(scaled ? &s->scaling.efficiency_ci : NULL));
 	json_object_set_new(o, "scaling_mode",
 			    s->scaling.mode != SCALING_UNKNOWN
 				    ? json_string(scaling_text_mode(s->scaling.mode))

@@ -244,6 +244,14 @@ static void test_verdicts_and_scaling(void)
 		   1e-9);
 	CHECK_NEAR(c->scaling.efficiency, c->scaling.speedup * 2 / 4, 1e-12);
 	CHECK(b->scaling.is_baseline && b->scaling.speedup == 1.0);
+	/* their intervals hold them, the efficiency's is the speedup's over the ranks' ratio;
+	 * the baseline's is 1 to 1 */
+	CHECK(stats_interval_holds(&c->scaling.speedup_ci, c->scaling.speedup));
+	CHECK(c->scaling.speedup_ci.lo < c->scaling.speedup_ci.hi);
+	CHECK_NEAR(c->scaling.efficiency_ci.lo, c->scaling.speedup_ci.lo / 2, 1e-12);
+	CHECK_NEAR(c->scaling.efficiency_ci.hi, c->scaling.speedup_ci.hi / 2, 1e-12);
+	CHECK(b->scaling.speedup_ci.known && b->scaling.speedup_ci.lo == 1 &&
+	      b->scaling.speedup_ci.hi == 1);
 	/* 1 task per node: its own series */
 	CHECK(d->scaling.baseline[0] == '\0' || !strcmp(d->scaling.baseline, "data"));
 	CHECK(ana_run_write(&run) == 0);
@@ -459,8 +467,9 @@ static void test_batch_and_scaling_modes(void)
 	char p[600], *md;
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
+	/* every step of s1 and s2 is as long as the others: the intervals are the ratios */
 	CHECK(strstr(md,
-		     "strong scaling: speedup 0.83x (slower than the baseline) and efficiency 42 % against s1") != NULL);
+		     "strong scaling: speedup 0.83x (95 % CI 0.83-0.83; slower than the baseline) and efficiency 42 % (95 % CI 42-42 %) against s1") != NULL);
 	CHECK(strstr(md, "10.0 steps/s") != NULL);
 	CHECK(strstr(md, "samples/s") == NULL ||
 	      strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 | 10.0 steps/s |") != NULL);
@@ -597,7 +606,7 @@ static void test_contention_words(void)
 	CHECK(strstr(md, "not communication") == NULL);
 	CHECK(strstr(md, "No prediction is drawn from it: the local executor ran the 4 ranks of k4 on this machine's 2 CPUs and their per-rank compute grew with the node count (see Contention), so what the model extrapolates is this machine's contention, not the cost of more nodes.\n") != NULL);
 	CHECK(strstr(md, "Predicted parallel efficiency") == NULL);
-	CHECK(strstr(md, "**Series of k1**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew 1.4x from 1 to 4 nodes with the same work per rank, so the measured 15 % efficiency at 4 nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.") != NULL);
+	CHECK(strstr(md, "**Series of k1**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew 1.4x from 1 to 4 nodes with the same work per rank, so the measured 15 % efficiency (95 % CI 15-15 %) at 4 nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.") != NULL);
 	free(md);
 	/* summary.json: the fitted terms, no predictions; the figure: no curve */
 	char p[600];
