@@ -7,6 +7,7 @@
 #include "orchestrator/campaign/secret.h"
 #include "util/err.h"
 #include "analyzers/write/figures.h"
+#include "analyzers/stats.h"
 #include "analyzers/summary_keys.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
@@ -155,6 +156,12 @@ static void scenario_row(char **row, json_t *s, int ok)
 	for (int k = 0; k < 8; k++)
 		row[4 + k] = ok ? paper_cell_num(k < 2 ? "%.2f" : "%.1f", jsonio_num(s, keys[k]))
 				: xstrdup("-");
+	if (ok && json_array_size(json_object_get(s, SK_STEP_TIMES_MS)) < STATS_P95_MIN_N) {
+		struct strbuf c = STRBUF_INIT; /* a p95 of few steps is rough */
+		strbuf_addf(&c, "%s (rough)", row[5]);
+		free(row[5]);
+		row[5] = strbuf_detach(&c);
+	}
 	row[12] = xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed");
 }
 

@@ -29,6 +29,12 @@
 
 /* ---- markdown --------------------------------------------------------- */
 
+/* A p95 from fewer than STATS_P95_MIN_N values (steps) is rough: what follows it. */
+static const char *rough(size_t n)
+{
+	return n < STATS_P95_MIN_N ? " (rough)" : "";
+}
+
 /* A verdict's share that holds the waiting for peers, in its two parts, each a column of
  * the table, then their sum (verdict_share). */
 static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
@@ -247,7 +253,7 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		md,
 		"| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
 		fab ? " Of the fabric |" : "", fab ? "---:|" : "");
-	size_t concurrent = 0;
+	size_t concurrent = 0, rough_rows = 0;
 	for (size_t i = 0; i < s->comm.ncolls; i++) {
 		const struct collective *c = &s->comm.colls[i];
 		char label[48], bytes[96] = "unknown", alg[24] = "n/a", bus[24] = "n/a", ms[96];
@@ -259,9 +265,11 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		}
 		coll_time_cell(c, ms, sizeof ms);
 		concurrent += c->concurrent;
-		strbuf_addf(md, "| %s | %s | %.2f | %s | %.3f / %.3f | %.3f / %.3f | %s | %s |",
+		rough_rows += c->steps < STATS_P95_MIN_N;
+		strbuf_addf(md, "| %s | %s | %.2f | %s | %.3f / %.3f%s | %.3f / %.3f%s | %s | %s |",
 			    coll_op_name(c->op), bytes, c->count_per_step, ms, c->latency_med,
-			    c->latency_p95, c->wait_med, c->wait_p95, alg, bus);
+			    c->latency_p95, rough(c->steps), c->wait_med, c->wait_p95,
+			    rough(c->steps), alg, bus);
 		if (fab && c->size_class >= 0 && c->fabric_busbw_gbps > 0)
 			strbuf_addf(md, " %.0f %% of %s |",
 				    100 * c->busbw_gbps / c->fabric_busbw_gbps,
@@ -280,6 +288,9 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_adds(
 			md,
 			" Time per step is, per rank and step, the union of the row's instances: those that ran at the same time (as DDP's gradient buckets all-reduce together) count once; then averaged over ranks and steps. Summed is their times added up, as if they had run one after another.");
+	if (rough_rows)
+		strbuf_addf(md, " A p95 marked (rough) comes from fewer than %d steps.",
+			    STATS_P95_MIN_N);
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
 	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
@@ -388,7 +399,7 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 /* The table of every scenario: size, state, step times, shares, verdict. */
 static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 {
-	int gpu = 0;
+	int gpu = 0, rough_rows = 0;
 	strbuf_adds(
 		md,
 		"## Per-Scenario Analysis\n\n"
@@ -408,7 +419,12 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			share_text_cell(s, k, sh[k], sizeof sh[k]);
 		snprintf(med, sizeof med, s->steps.no_steps ? "– (no steps)" : "%.2f",
 			 s->steps.step_med_ms);
-		snprintf(p95, sizeof p95, s->steps.no_steps ? "–" : "%.2f", s->steps.step_p95_ms);
+		if (s->steps.no_steps)
+			snprintf(p95, sizeof p95, "–");
+		else
+			snprintf(p95, sizeof p95, "%.2f%s", s->steps.step_p95_ms,
+				 rough(s->steps.active_steps));
+		rough_rows += !s->steps.no_steps && s->steps.active_steps < STATS_P95_MIN_N;
 		snprintf(thr, sizeof thr, s->steps.no_steps ? "–" : "%.1f %s", s->steps.throughput,
 			 data_text_throughput_unit(s));
 		gpu |= s->outcome.basis == BASIS_GPU;
@@ -421,6 +437,9 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			s->outcome.basis == BASIS_GPU ? " (GPU)" : "");
 	}
 	strbuf_adds(md, "\n");
+	if (rough_rows)
+		strbuf_addf(md, "A p95 marked (rough) comes from fewer than %d active steps.\n\n",
+			    STATS_P95_MIN_N);
 	if (gpu)
 		strbuf_adds(
 			md,
@@ -510,9 +529,11 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 	else
 		strbuf_addf(
 			md,
-			"Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 (min %.2f, max %.2f; spread %.1f %% of the median)%s.",
+			"Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 (%smin %.2f, max %.2f; spread %.1f %% of the median)%s.",
 			s->steps.active_steps, s->steps.active_steps == 1 ? "" : "s",
-			s->steps.step_med_ms, s->steps.step_p95_ms, s->steps.step_min_ms,
+			s->steps.step_med_ms, s->steps.step_p95_ms,
+			s->steps.active_steps < STATS_P95_MIN_N ? DATA_TEXT_P95_ROUGH "; " : "",
+			s->steps.step_min_ms,
 			s->steps.step_max_ms, s->steps.spread_pct,
 			s->gpu.gpu_limits
 				? ", the GPU's period (its work per step outlasts the host's step)"
