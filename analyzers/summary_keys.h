@@ -87,7 +87,9 @@
 #define SK_BYTES "bytes"
 #define SK_BUSBW_GBPS "busbw_gbps"
 #define SK_MS_PER_STEP "ms_per_step"
-#define SK_WAIT_MS "wait_ms" /* {median, p95} */
+#define SK_WAIT_MS "wait_ms" /* {median, p95}; in samples the values */
+/* what a row keeps for compare's intervals: {step_ms, wait_ms, busbw_gbps}, arrays */
+#define SK_SAMPLES "samples"
 
 /* ---- a scaling model ---- */
 #define SK_SERIES "series"

@@ -81,6 +81,20 @@ static json_t *mon_json(const struct monitor_summary *m)
 			 m->gpu_util_n ? jnum(m->gpu_util_mean_pct) : json_null());
 }
 
+/* What a collective row keeps for compare's intervals, each an array (empty: none). */
+static json_t *kept_json(const struct collective *c)
+{
+	static const char *const key[COLL_KEPT] = { SK_STEP_MS, SK_WAIT_MS, SK_BUSBW_GBPS };
+	json_t *o = json_object();
+	for (int k = 0; k < COLL_KEPT; k++) {
+		json_t *v = json_array();
+		for (size_t i = 0; i < c->nkept[k]; i++)
+			json_array_append_new(v, jnum(c->kept[k][i]));
+		json_object_set_new(o, key[k], v);
+	}
+	return o;
+}
+
 /* summary.json's collectives of a scenario: one row per operation and size class. */
 static json_t *collectives_json(const struct ana_scenario *s)
 {
@@ -109,6 +123,7 @@ static json_t *collectives_json(const struct ana_scenario *s)
 		json_object_set_new(row, "fabric_pct",
 				    fab ? jnum(100 * c->busbw_gbps / c->fabric_busbw_gbps)
 					: json_null());
+		json_object_set_new(row, SK_SAMPLES, kept_json(c));
 		json_array_append_new(a, row);
 	}
 	return a;
