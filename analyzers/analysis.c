@@ -652,7 +652,7 @@ void ana_run_free(struct ana_run *run)
 		for (int k = 0; k < s->data.n_trace_like && k < ANA_TRACE_LIKE_SHOWN; k++)
 			free(s->data.trace_like[k]);
 		free(s->steps.step_ms);
-		free(s->comm.colls);
+		collectives_free(s->comm.colls, s->comm.ncolls);
 		clocks_free(&s->comm.clocks);
 		free(s->comm.comm_floor_ms);
 		inspector_summary_free(&s->comm.insp);

@@ -18,6 +18,7 @@ struct trace_source;
 #include "analyzers/thresholds.h"
 #include "analyzers/verdict.h"
 #include "analyzers/checked.h"
+#include "analyzers/stats.h"
 
 #include <stddef.h>
 
@@ -302,6 +303,10 @@ struct ana_scaling {
 	double base_spread_pct;
 	int is_baseline;
 	double speedup, efficiency; /* against the baseline of its series; 0 if none */
+	/* their 95 % bootstrap intervals over both scenarios' active steps; not known
+	 * without a speedup or with fewer than STATS_BOOTSTRAP_MIN_N steps on a side (the
+	 * baseline's own: 1 to 1) */
+	struct stats_interval speedup_ci, efficiency_ci;
 	char baseline[72];
 };
 
@@ -358,6 +363,7 @@ struct model_contention {
 	/* the widest ran on the local executor with more ranks than CPUs (oversubscribed) */
 	int oversubscribed;
 	double wide_eff;         /* the widest's measured parallel efficiency */
+	struct stats_interval wide_eff_ci; /* and its 95 % interval */
 };
 
 struct ana_model {

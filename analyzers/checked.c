@@ -77,9 +77,13 @@ static void decide(struct ana_check *c, const struct ana_scenario *s)
 	}
 	double base = median_of(c->parent_steps, c->n_parent);
 	double *steps = at_parent_batch(c, s, &scale);
-	stats_bootstrap_ratio(c->parent_steps, c->n_parent, steps, s->steps.active_steps,
-			      STATS_MEDIAN, STATS_BOOTSTRAP_ROUNDS, STATS_CI_LEVEL, &lo, &hi);
+	struct stats_sample ps = { c->parent_steps, c->n_parent },
+			    vs = { steps, s->steps.active_steps };
+	struct stats_interval ci;
+	stats_bootstrap(&vs, 1, &ps, 1, STATS_MEDIAN, &ci);
 	free(steps);
+	lo = ci.lo;
+	hi = ci.hi;
 	c->measured_ms = s->steps.step_med_ms * scale;
 	c->lo_ms = base * lo;
 	c->hi_ms = base * hi;

@@ -430,6 +430,12 @@ struct coll_acc {
 	size_t nsp, spcap;
 	size_t n; /* instances (the samples may keep fewer) */
 	int group;
+	/* per step number: the ranks' mean time in its instances (the union of spans added
+	 * in rows_of) and whether it had one; stepless: an instance's step was not known */
+	double *step_ms;
+	unsigned char *step_in;
+	size_t nstep, stepcap;
+	int stepless;
 };
 
 static struct coll_acc *acc_of(struct coll_aggr *a, int op, int cls)
@@ -442,6 +448,27 @@ static struct coll_acc *acc_of(struct coll_aggr *a, int op, int cls)
 	memset(x, 0, sizeof *x);
 	x->op = op, x->size_class = cls;
 	return x;
+}
+
+/* x's per-step slot of step (grown as needed). */
+static double *step_slot(struct coll_acc *x, int step)
+{
+	size_t k = (size_t)step;
+	if (k >= x->nstep) {
+		size_t cap = x->stepcap ? x->stepcap : 64;
+		while (cap <= k)
+			cap *= 2;
+		if (cap != x->stepcap) {
+			x->step_ms = xrealloc(x->step_ms, cap * sizeof *x->step_ms);
+			x->step_in = xrealloc(x->step_in, cap);
+			x->stepcap = cap;
+		}
+		memset(x->step_ms + x->nstep, 0, (k + 1 - x->nstep) * sizeof *x->step_ms);
+		memset(x->step_in + x->nstep, 0, k + 1 - x->nstep);
+		x->nstep = k + 1;
+	}
+	x->step_in[k] = 1;
+	return &x->step_ms[k];
 }
 
 void coll_aggr_add_at(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
@@ -471,12 +498,16 @@ void coll_aggr_add_at(struct coll_aggr *a, int op, double bytes, int group, cons
 	x->n++;
 	x->ms += total / (double)nr;
 	x->loose += loose / (double)nr;
+	if (step < 0)
+		x->stepless = 1;
+	else
+		*step_slot(x, step) += loose / (double)nr;
 }
 
 void coll_aggr_add(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
 		   size_t nr)
 {
-	coll_aggr_add_at(a, op, bytes, group, ms, nr, 0, NULL);
+	coll_aggr_add_at(a, op, bytes, group, ms, nr, -1, NULL);
 }
 
 static int by_rank_step_start(const void *pa, const void *pb)
@@ -491,8 +522,10 @@ static int by_rank_step_start(const void *pa, const void *pb)
 
 /* The weighted union of sp's spans (ms), each rank's in each step taken together: time in
  * two overlapping instances counts once; over[i] set for every instance i whose span
- * overlaps another's (of its rank and step). Sorts sp. */
-static double spans_union(struct coll_span *sp, size_t n, unsigned char *over)
+ * overlaps another's (of its rank and step), and each step's part added to per_step[step]
+ * (ms; nstep of them). Sorts sp. */
+static double spans_union(struct coll_span *sp, size_t n, unsigned char *over, double *per_step,
+			  size_t nstep)
 {
 	double us = 0;
 	if (n)
@@ -500,16 +533,17 @@ static double spans_union(struct coll_span *sp, size_t n, unsigned char *over)
 	for (size_t i = 0, last = 0; i < n; i++) {
 		const struct coll_span *c = &sp[i], *l = &sp[last];
 		int same = i && l->rank == c->rank && l->step == c->step;
-		if (same && c->start < l->end) { /* overlaps the one that ends last so far */
+		int overlaps = same && c->start < l->end; /* the one that ends last so far */
+		double add = !overlaps	      ? (c->end - c->start) * c->w
+			     : c->end > l->end ? (c->end - l->end) * c->w
+					       : 0;
+		if (overlaps)
 			over[c->inst] = over[l->inst] = 1;
-			if (c->end > l->end) {
-				us += (c->end - l->end) * c->w;
-				last = i;
-			}
-			continue;
-		}
-		us += (c->end - c->start) * c->w;
-		last = i;
+		if (!overlaps || c->end > l->end)
+			last = i;
+		us += add;
+		if (c->step >= 0 && (size_t)c->step < nstep)
+			per_step[c->step] += add / 1000;
 	}
 	return us / 1000;
 }
@@ -527,13 +561,50 @@ static void instance(struct coll_aggr *a, const struct coll_rec *const *recs, si
 			 end);
 }
 
+/* n values of v, times f, into c's kept k: every one, or COLL_KEPT_MAX evenly spaced. */
+static void keep(struct collective *c, enum coll_kept k, const double *v, size_t n, double f)
+{
+	size_t m = n > COLL_KEPT_MAX ? COLL_KEPT_MAX : n;
+	if (!m)
+		return;
+	c->kept[k] = xmalloc(m * sizeof *c->kept[k]);
+	for (size_t i = 0; i < m; i++)
+		c->kept[k][i] = f * v[m < n ? i * n / m : i];
+	c->nkept[k] = m;
+}
+
+/* Each step's time in the row, of the steps that had one, then a 0 for each further step
+ * with collectives (of other rows): steps values, whose mean is the time per step. */
+static void keep_steps(struct collective *c, const struct coll_acc *x, size_t steps)
+{
+	size_t m = 0;
+	if (x->stepless || !steps)
+		return;
+	for (size_t i = 0; i < x->nstep; i++)
+		m += x->step_in[i];
+	double *v = xcalloc((m > steps ? m : steps) + 1, sizeof *v);
+	for (size_t i = 0, k = 0; i < x->nstep; i++)
+		if (x->step_in[i])
+			v[k++] = x->step_ms[i];
+	keep(c, COLL_KEPT_STEP_MS, v, m > steps ? m : steps, 1);
+	free(v);
+}
+
+void collectives_free(struct collective *c, size_t n)
+{
+	for (size_t i = 0; c && i < n; i++)
+		for (int k = 0; k < COLL_KEPT; k++)
+			free(c[i].kept[k]);
+	free(c);
+}
+
 static struct collective row_of(struct coll_acc *x, size_t steps)
 {
 	struct collective c = {
 		.op = x->op, .size_class = x->size_class, .instances = x->n, .steps = steps
 	};
 	unsigned char *over = xcalloc(x->n + 1, 1);
-	double u = x->loose + spans_union(x->sp, x->nsp, over);
+	double u = x->loose + spans_union(x->sp, x->nsp, over, x->step_ms, x->nstep);
 	for (size_t i = 0; i < x->n; i++)
 		c.concurrent += over[i];
 	free(over);
@@ -550,7 +621,10 @@ static struct collective row_of(struct coll_acc *x, size_t steps)
 		c.bytes = stats_percentile(x->bytes.v, x->bytes.n, 50);
 		c.algbw_gbps = stats_percentile(x->bw.v, x->bw.n, 50);
 		c.busbw_gbps = c.algbw_gbps * coll_busbw_factor(x->op, x->group);
+		keep(&c, COLL_KEPT_BUSBW, x->bw.v, x->bw.n, coll_busbw_factor(x->op, x->group));
 	}
+	keep(&c, COLL_KEPT_WAIT_MS, x->wait.v, x->wait.n, 1);
+	keep_steps(&c, x, steps);
 	return c;
 }
 
@@ -579,6 +653,8 @@ void coll_aggr_rows(struct coll_aggr *a, size_t steps, struct collective **out, 
 		free(a->v[i].bw.v);
 		free(a->v[i].bytes.v);
 		free(a->v[i].sp);
+		free(a->v[i].step_ms);
+		free(a->v[i].step_in);
 	}
 	free(a->v);
 	memset(a, 0, sizeof *a);

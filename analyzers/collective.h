@@ -48,6 +48,14 @@ double coll_busbw_factor(int op, int n);
 void collective_recs(const struct gpu_trace *host, const struct gpu_trace *gpu,
 		     const double (*win)[2], size_t nwin, struct rank_metrics *out);
 
+/* What a row keeps of its values for campaign compare's intervals (summary.json's
+ * samples): per step with collectives its time (the mean is ms_per_step; none when the
+ * instances' steps are not known), each rank's wait per instance (ms), each instance's
+ * busbw (GB/s; none when the bytes are not known); at most COLL_KEPT_MAX each, evenly
+ * spaced over them. */
+enum coll_kept { COLL_KEPT_STEP_MS, COLL_KEPT_WAIT_MS, COLL_KEPT_BUSBW, COLL_KEPT };
+#define COLL_KEPT_MAX 1000
+
 /* One aggregate row of summary.json's collectives. */
 struct collective {
 	/* enum coll_op; COLL_UNKNOWN: the step's collectives, kind unknown */
@@ -65,7 +73,11 @@ struct collective {
 	size_t instances, steps;
 	size_t concurrent; /* instances that overlapped another of the row on some rank */
 	double fabric_busbw_gbps; /* what the fabric probe gave at this size; -1 none */
+	double *kept[COLL_KEPT]; /* xmalloc'd (NULL: none), nkept[k] values each */
+	size_t nkept[COLL_KEPT];
 };
+/* Frees n rows and what each keeps, and the array. */
+void collectives_free(struct collective *c, size_t n);
 
 /* Collective instances summed per operation and size class: the rows of a table (of a
  * scenario's traces or telemetry, or of the NCCL Inspector's dumps). */
@@ -82,12 +94,12 @@ struct coll_aggr {
 	size_t keep;
 };
 /* One instance: its operation, bytes (-1 unknown), process group's size (0: nr) and each
- * of its nr ranks' time in it (ms). */
+ * of its nr ranks' time in it (ms); its step is not known. */
 void coll_aggr_add(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
 		   size_t nr);
-/* The same, with where it ran: its step and each rank's end (µs on that rank's clock; <= 0
- * unknown), its start being that less its time; a rank's overlapping instances of one row
- * and step then count once in the row's time per step. */
+/* The same, with where it ran: its step (-1 unknown) and each rank's end (µs on that
+ * rank's clock; <= 0 unknown), its start being that less its time; a rank's overlapping
+ * instances of one row and step then count once in the row's time per step. */
 void coll_aggr_add_at(struct coll_aggr *a, int op, double bytes, int group, const double *ms,
 		      size_t nr, int step, const double *end_us);
 /* a's rows, by time per step (descending), over steps, into *out (xmalloc'd; NULL when

@@ -327,7 +327,7 @@ void inspector_scenario(struct ana_scenario *s, const struct scenario_metrics *m
 		traced |= m->ranks[r].ncoll > 0;
 	size_t steps = m->ranks[0].n;
 	if (!traced && d.aggr.n && steps) {
-		free(s->comm.colls);
+		collectives_free(s->comm.colls, s->comm.ncolls);
 		inspector_rows(&d, steps, &s->comm.colls, &s->comm.ncolls);
 		d.sum.colls_used = 1;
 	}

@@ -591,7 +591,7 @@ static int inspector_mode(char **paths, size_t n, int as_json)
 		print_dump_rows(c, nc);
 		print_dump_stragglers(&s, g, ng);
 	}
-	free(c);
+	collectives_free(c, nc);
 	inspector_summary_free(&s);
 	return 0;
 }

@@ -42,6 +42,32 @@ static enum scaling_mode mode_of_batches(struct ana_scenario *s, const struct an
 	return SCALING_UNKNOWN;
 }
 
+/* The 95 % intervals of speedup and efficiency: a bootstrap of the median step's ratio,
+ * baseline / scenario, over both scenarios' active steps, times what turns that ratio
+ * into the speedup (the batches' ratio; tr is the medians' own ratio), and over rr for
+ * the efficiency. The baseline against itself: 1 to 1, by definition. */
+static void intervals(struct ana_scaling *sc, const struct ana_scenario *s,
+		      const struct ana_scenario *base, double tr, double rr)
+{
+	struct stats_interval *ci = &sc->speedup_ci, *ei = &sc->efficiency_ci;
+	if (s == base) {
+		*ci = (struct stats_interval){ 1, 1, 1, 1 };
+		*ei = *ci;
+		return;
+	}
+	if (s->steps.active_steps < STATS_BOOTSTRAP_MIN_N ||
+	    base->steps.active_steps < STATS_BOOTSTRAP_MIN_N || !(tr > 0) || !(rr > 0))
+		return;
+	struct stats_sample num = { base->steps.step_ms, base->steps.active_steps },
+			    den = { s->steps.step_ms, s->steps.active_steps };
+	stats_bootstrap(&num, 1, &den, 1, STATS_MEDIAN, ci);
+	if (!ci->known)
+		return;
+	double k = sc->speedup / tr;
+	*ci = (struct stats_interval){ sc->speedup, k * ci->lo, k * ci->hi, 1 };
+	*ei = (struct stats_interval){ sc->efficiency, ci->lo / rr, ci->hi / rr, 1 };
+}
+
 /* Weak scaling keeps the per-rank batch, strong scaling the global batch;
  * from the batches when both are known, else from analysis.scaling. Either
  * way speedup is the ratio of samples per second (of step rates at strong
@@ -56,6 +82,8 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 	enum scaling_mode mode = declared;
 	struct ana_scaling *sc = &s->scaling;
 	sc->speedup = sc->efficiency = 0;
+	memset(&sc->speedup_ci, 0, sizeof sc->speedup_ci);
+	memset(&sc->efficiency_ci, 0, sizeof sc->efficiency_ci);
 	sc->declared = declared;
 	sc->base_batch = base->steps.global_batch;
 	sc->base_ranks = base->in.ranks;
@@ -80,7 +108,10 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 	else
 		sc->speedup = mode == SCALING_STRONG ? tr : tr * rr;
 	sc->efficiency = sc->speedup / rr;
-	if (s != base && sc->efficiency > 1.0 && sc->note == SCALING_NOTE_NONE)
+	intervals(sc, s, base, tr, rr);
+	/* above 100 % only when its interval is too: else no measurable change from linear */
+	if (s != base && sc->efficiency > 1.0 && sc->note == SCALING_NOTE_NONE &&
+	    !stats_interval_holds(&sc->efficiency_ci, 1.0))
 		sc->note = SCALING_NOTE_SUPERLINEAR;
 }
 
@@ -250,6 +281,7 @@ static void contention(const struct ana_scenario *base, const struct ana_scenari
 	c->wide_ranks = w->in.ranks;
 	c->oversubscribed = w->outcome.oversubscribed;
 	c->wide_eff = w->scaling.efficiency;
+	c->wide_eff_ci = w->scaling.efficiency_ci;
 	snprintf(c->wide, sizeof c->wide, "%s", w->in.name);
 	growth_of(c, base, w);
 }

@@ -92,37 +92,75 @@ static unsigned long long next_rand(unsigned long long *state)
 	return z ^ (z >> 31);
 }
 
-static double resampled(const double *v, size_t n, double p, double *buf, unsigned long long *state)
+/* The statistic p (a percentile, or STATS_MEAN) of v; sorts or reorders v. */
+static double statistic(double *v, size_t n, double p)
 {
-	for (size_t i = 0; i < n; i++)
-		buf[i] = v[next_rand(state) % n];
-	return stats_percentile(buf, n, p);
+	return p == STATS_MEAN ? stats_mean(v, n) : stats_percentile_unordered(v, n, p);
 }
 
-double stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double p,
-			     int rounds, double level, double *lo, double *hi)
+static double resampled(const struct stats_sample *s, double p, double *buf,
+			unsigned long long *state)
 {
-	*lo = *hi = 0;
-	if (!na || !nb || rounds < 1)
-		return 0;
-	double *buf = xmalloc((na > nb ? na : nb) * sizeof *buf),
-	       *ratios = xmalloc((size_t) rounds * sizeof *ratios);
-	memcpy(buf, a, na * sizeof *buf);
-	double pa = stats_percentile(buf, na, p);
-	memcpy(buf, b, nb * sizeof *buf);
-	double pb = stats_percentile(buf, nb, p), ratio = pa != 0 ? pb / pa : 0;
+	for (size_t i = 0; i < s->n; i++)
+		buf[i] = s->v[next_rand(state) % s->n];
+	return statistic(buf, s->n, p);
+}
+
+/* The product of the statistics of k samples; resampled (with state) when state is not
+ * NULL, else of the samples themselves. */
+static double product(const struct stats_sample *s, size_t k, double p, double *buf,
+		      unsigned long long *state)
+{
+	double x = 1;
+	for (size_t i = 0; i < k; i++) {
+		if (state)
+			x *= resampled(&s[i], p, buf, state);
+		else {
+			memcpy(buf, s[i].v, s[i].n * sizeof *buf);
+			x *= statistic(buf, s[i].n, p);
+		}
+	}
+	return x;
+}
+
+static size_t largest(const struct stats_sample *s, size_t k, size_t n)
+{
+	for (size_t i = 0; i < k; i++)
+		n = s[i].n > n ? s[i].n : n;
+	return n;
+}
+
+void stats_bootstrap(const struct stats_sample *num, size_t nnum, const struct stats_sample *den,
+		     size_t nden, double p, struct stats_interval *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!nnum && !nden)
+		return;
+	for (size_t i = 0; i < nnum + nden; i++)
+		if (!(i < nnum ? num[i].n : den[i - nnum].n))
+			return;
+	double *buf = xmalloc((largest(num, nnum, largest(den, nden, 0)) + 1) * sizeof *buf),
+	       *q = xmalloc(STATS_BOOTSTRAP_ROUNDS * sizeof *q);
+	double d = product(den, nden, p, buf, NULL);
 	unsigned long long state = 0x5EEDULL;
-	int k = 0;
-	for (int i = 0; i < rounds && pa != 0; i++) {
-		double ra = resampled(a, na, p, buf, &state), rb = resampled(b, nb, p, buf, &state);
-		if (ra != 0)
-			ratios[k++] = rb / ra;
+	size_t k = 0;
+	for (int i = 0; i < STATS_BOOTSTRAP_ROUNDS && d != 0; i++) {
+		double rd = product(den, nden, p, buf, &state);
+		double rn = product(num, nnum, p, buf, &state);
+		if (rd != 0)
+			q[k++] = rn / rd;
 	}
 	if (k) {
-		*lo = stats_percentile(ratios, (size_t)k, 100 * (1 - level) / 2);
-		*hi = stats_percentile(ratios, (size_t)k, 100 * (1 + level) / 2);
+		out->value = product(num, nnum, p, buf, NULL) / d;
+		out->lo = stats_percentile(q, k, 100 * (1 - STATS_CI_LEVEL) / 2);
+		out->hi = stats_percentile(q, k, 100 * (1 + STATS_CI_LEVEL) / 2);
+		out->known = 1;
 	}
 	free(buf);
-	free(ratios);
-	return ratio;
+	free(q);
+}
+
+int stats_interval_holds(const struct stats_interval *ci, double x)
+{
+	return ci->known && ci->lo <= x && x <= ci->hi;
 }

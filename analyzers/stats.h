@@ -13,16 +13,38 @@ void stats_sort(double *v, size_t n);
  * no particular order. */
 double stats_percentile_unordered(double *v, size_t n, double p);
 double stats_mean(const double *v, size_t n);
-/* A bootstrap confidence interval of percentile p of b over percentile p of
- * a: `rounds` resamples of each (a fixed-seed generator, so the same inputs
- * give the same interval), the (1 - level)/2 and (1 + level)/2 quantiles of
- * the ratios into lo and hi. Returns the ratio of the samples themselves,
- * or 0 (lo = hi = 0) when either is empty or a's percentile is 0. */
-double stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double p,
-			     int rounds, double level, double *lo, double *hi);
-/* The intervals reported (checked predictions, compare): resamples and confidence level. */
+/* One sample of a bootstrap: n values. */
+struct stats_sample {
+	const double *v;
+	size_t n;
+};
+/* What a bootstrap gives: the statistic of the samples themselves and its interval. */
+struct stats_interval {
+	double value, lo, hi;
+	int known; /* 0: none could be computed (lo = hi = value = 0) */
+};
+/* The statistic stats_bootstrap takes of each sample, instead of a percentile. */
+#define STATS_MEAN -1.0
+/* A bootstrap confidence interval of a quotient of statistics: the product of
+ * stat(num[i]) over the product of stat(den[j]), stat the percentile p of a sample
+ * (STATS_MEAN: its mean). STATS_BOOTSTRAP_ROUNDS times every sample is resampled
+ * with replacement (the den[] first, then the num[], in order, from one fixed-seed
+ * generator: the same inputs give the same interval, to the bit), and the
+ * (1 - STATS_CI_LEVEL)/2 and (1 + STATS_CI_LEVEL)/2 quantiles of the quotients are
+ * lo and hi; value is the quotient of the samples themselves. Not known when a
+ * sample is empty or the denominator is 0. */
+void stats_bootstrap(const struct stats_sample *num, size_t nnum, const struct stats_sample *den,
+		     size_t nden, double p, struct stats_interval *out);
+/* Whether x lies in a known interval (its ends included). */
+int stats_interval_holds(const struct stats_interval *ci, double x);
+/* The intervals reported (speedup, efficiency, checked predictions, compare):
+ * resamples and confidence level. */
 #define STATS_BOOTSTRAP_ROUNDS 2000
 #define STATS_CI_LEVEL 0.95
+/* A sample with fewer values than this gives no interval in the report or compare. */
+#define STATS_BOOTSTRAP_MIN_N 5
+/* A p95 from fewer values (steps) than this is said to be rough (DATA_TEXT_P95_ROUGH). */
+#define STATS_P95_MIN_N 20
 /* The percentile that is the median. */
 #define STATS_MEDIAN 50
 

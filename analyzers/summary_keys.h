@@ -31,6 +31,8 @@
 #define SK_BASELINE "baseline"
 #define SK_SPEEDUP "speedup"
 #define SK_EFFICIENCY "efficiency"
+#define SK_SPEEDUP_INTERVAL "speedup_interval"       /* [lo, hi], 95 %; null: none */
+#define SK_EFFICIENCY_INTERVAL "efficiency_interval" /* [lo, hi], 95 %; null: none */
 #define SK_VERDICT "verdict"
 #define SK_STEP_TIME_MS "step_time_ms" /* {median, p95, min, max} */
 #define SK_MEDIAN "median"	       /* also a collective's wait_ms */
@@ -85,7 +87,9 @@
 #define SK_BYTES "bytes"
 #define SK_BUSBW_GBPS "busbw_gbps"
 #define SK_MS_PER_STEP "ms_per_step"
-#define SK_WAIT_MS "wait_ms" /* {median, p95} */
+#define SK_WAIT_MS "wait_ms" /* {median, p95}; in samples the values */
+/* what a row keeps for compare's intervals: {step_ms, wait_ms, busbw_gbps}, arrays */
+#define SK_SAMPLES "samples"
 
 /* ---- a scaling model ---- */
 #define SK_SERIES "series"

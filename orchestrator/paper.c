@@ -7,6 +7,7 @@
 #include "orchestrator/campaign/secret.h"
 #include "util/err.h"
 #include "analyzers/write/figures.h"
+#include "analyzers/stats.h"
 #include "analyzers/summary_keys.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
@@ -155,7 +156,25 @@ static void scenario_row(char **row, json_t *s, int ok)
 	for (int k = 0; k < 8; k++)
 		row[4 + k] = ok ? paper_cell_num(k < 2 ? "%.2f" : "%.1f", jsonio_num(s, keys[k]))
 				: xstrdup("-");
+	if (ok && json_array_size(json_object_get(s, SK_STEP_TIMES_MS)) < STATS_P95_MIN_N) {
+		struct strbuf c = STRBUF_INIT; /* a p95 of few steps is rough */
+		strbuf_addf(&c, "%s (rough)", row[5]);
+		free(row[5]);
+		row[5] = strbuf_detach(&c);
+	}
 	row[12] = xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed");
+}
+
+/* An interval [lo, hi] of a summary as "LO-HI" (times f, in fmt), "n/a" when null. */
+static char *interval_cell(json_t *s, const char *key, const char *fmt, double f)
+{
+	json_t *ci = json_object_get(s, key);
+	if (json_array_size(ci) != 2)
+		return xstrdup("n/a");
+	struct strbuf c = STRBUF_INIT;
+	strbuf_addf(&c, fmt, f * json_number_value(json_array_get(ci, 0)),
+		    f * json_number_value(json_array_get(ci, 1)));
+	return strbuf_detach(&c);
 }
 
 /* One scenario's row of the scaling table. */
@@ -166,8 +185,10 @@ static void scaling_row(char **k, json_t *s)
 	k[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
 	k[3] = paper_cell_num("%.1f", jsonio_num(s, SK_THROUGHPUT_SAMPLES_PER_S));
 	k[4] = paper_cell_num("%.2f", jsonio_num(s, SK_SPEEDUP));
-	k[5] = paper_cell_num("%.0f", 100 * jsonio_num(s, SK_EFFICIENCY));
-	k[6] = xstrdup(jsonio_str(s, SK_BASELINE));
+	k[5] = interval_cell(s, SK_SPEEDUP_INTERVAL, "%.2f-%.2f", 1);
+	k[6] = paper_cell_num("%.0f", 100 * jsonio_num(s, SK_EFFICIENCY));
+	k[7] = interval_cell(s, SK_EFFICIENCY_INTERVAL, "%.0f-%.0f", 100);
+	k[8] = xstrdup(jsonio_str(s, SK_BASELINE));
 }
 
 static int tables(struct paper *p)
@@ -176,8 +197,11 @@ static int tables(struct paper *p)
 					  "Median step (ms)", "p95 (ms)", "Samples/s", "Data %",
 					  "Compute %",        "Comm %",   "Wait %",    "I/O %",
 					  "Verdict" };
-	static const char *const kh[] = { "Scenario", "Nodes",        "Ranks",   "Samples/s",
-					  "Speedup",  "Efficiency %", "Baseline" };
+	static const char *const kh[] = { "Scenario",	  "Nodes",
+					  "Ranks",	  "Samples/s",
+					  "Speedup",	  "Speedup 95 % CI",
+					  "Efficiency %", "Efficiency 95 % CI (%)",
+					  "Baseline" };
 	struct paper_table st = { .name = "scenarios",
 				  .caption = "Per-scenario step time and breakdown",
 				  .ncols = 13,
@@ -185,9 +209,9 @@ static int tables(struct paper *p)
 				  .align = "lrrlrrrrrrrrl" };
 	struct paper_table kt = { .name = "scaling",
 				  .caption = "Scaling against the baseline",
-				  .ncols = 7,
+				  .ncols = 9,
 				  .head = kh,
-				  .align = "lrrrrrl" };
+				  .align = "lrrrrrrrl" };
 	size_t i;
 	json_t *s;
 	json_array_foreach(json_object_get(p->summary, SK_SCENARIOS), i, s) {

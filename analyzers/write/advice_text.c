@@ -336,11 +336,15 @@ static int contended_advice(struct rec *r, const struct ana_model *m)
 	if (c->wide_eff <= 0 || c->wide_eff >= MODEL_ADVICE_EFFICIENCY)
 		return 0;
 	struct strbuf sb = STRBUF_INIT;
+	char ci[48] = "";
+	if (c->wide_eff_ci.known)
+		snprintf(ci, sizeof ci, " (95 %% CI %.0f-%.0f %%)", 100 * c->wide_eff_ci.lo,
+			 100 * c->wide_eff_ci.hi);
 	strbuf_addf(
 		&sb,
-		"**Series of %s**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew %.1fx from %d to %d nodes with the same work per rank, so the measured %.0f %% efficiency at %d nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.",
+		"**Series of %s**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew %.1fx from %d to %d nodes with the same work per rank, so the measured %.0f %% efficiency%s at %d nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.",
 		m->series, c->wide_ms / c->base_ms, c->base_nodes, c->wide_nodes, 100 * c->wide_eff,
-		c->wide_nodes);
+		ci, c->wide_nodes);
 	r->gain = 0;
 	r->text = strbuf_detach(&sb);
 	return 1;

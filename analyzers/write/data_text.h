@@ -23,6 +23,8 @@ char *data_text_ranks(const struct ana_scenario *s);
 const char *data_text_profiler(unsigned bit);
 /* Where the global batch comes from ("the telemetry", ...; "" unknown). */
 const char *data_text_batch_from(enum batch_from b);
+/* What is said of a p95 of fewer than STATS_P95_MIN_N steps. */
+#define DATA_TEXT_P95_ROUGH "rough: fewer than 20 steps"
 /* "samples/s", or "steps/s" when the batch is unknown. */
 const char *data_text_throughput_unit(const struct ana_scenario *s);
 

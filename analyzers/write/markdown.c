@@ -29,6 +29,12 @@
 
 /* ---- markdown --------------------------------------------------------- */
 
+/* A p95 from fewer than STATS_P95_MIN_N values (steps) is rough: what follows it. */
+static const char *rough(size_t n)
+{
+	return n < STATS_P95_MIN_N ? " (rough)" : "";
+}
+
 /* A verdict's share that holds the waiting for peers, in its two parts, each a column of
  * the table, then their sum (verdict_share). */
 static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
@@ -76,11 +82,13 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->steps.step_med_ms,
 			    s->steps.throughput, data_text_throughput_unit(s));
 	if (s->scaling.baseline[0] && !s->scaling.is_baseline &&
-	    s->scaling.mode != SCALING_UNKNOWN)
-		strbuf_addf(md, "; %s scaling: speedup %.2fx%s and efficiency %.0f %% against %s",
-			    scaling_text_mode(s->scaling.mode), s->scaling.speedup,
-			    s->scaling.speedup < 1 ? " (slower than the baseline)" : "",
-			    100 * s->scaling.efficiency, s->scaling.baseline);
+	    s->scaling.mode != SCALING_UNKNOWN) {
+		strbuf_addf(md, "; %s scaling: ", scaling_text_mode(s->scaling.mode));
+		scaling_text_speedup(md, s);
+		strbuf_adds(md, " and efficiency ");
+		scaling_text_efficiency(md, s);
+		strbuf_addf(md, " against %s", s->scaling.baseline);
+	}
 	if (s->scaling.note != SCALING_NOTE_NONE) {
 		strbuf_adds(md, "; ");
 		scaling_text_note(md, s);
@@ -245,7 +253,7 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		md,
 		"| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
 		fab ? " Of the fabric |" : "", fab ? "---:|" : "");
-	size_t concurrent = 0;
+	size_t concurrent = 0, rough_rows = 0;
 	for (size_t i = 0; i < s->comm.ncolls; i++) {
 		const struct collective *c = &s->comm.colls[i];
 		char label[48], bytes[96] = "unknown", alg[24] = "n/a", bus[24] = "n/a", ms[96];
@@ -257,9 +265,11 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		}
 		coll_time_cell(c, ms, sizeof ms);
 		concurrent += c->concurrent;
-		strbuf_addf(md, "| %s | %s | %.2f | %s | %.3f / %.3f | %.3f / %.3f | %s | %s |",
+		rough_rows += c->steps < STATS_P95_MIN_N;
+		strbuf_addf(md, "| %s | %s | %.2f | %s | %.3f / %.3f%s | %.3f / %.3f%s | %s | %s |",
 			    coll_op_name(c->op), bytes, c->count_per_step, ms, c->latency_med,
-			    c->latency_p95, c->wait_med, c->wait_p95, alg, bus);
+			    c->latency_p95, rough(c->steps), c->wait_med, c->wait_p95,
+			    rough(c->steps), alg, bus);
 		if (fab && c->size_class >= 0 && c->fabric_busbw_gbps > 0)
 			strbuf_addf(md, " %.0f %% of %s |",
 				    100 * c->busbw_gbps / c->fabric_busbw_gbps,
@@ -278,6 +288,9 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_adds(
 			md,
 			" Time per step is, per rank and step, the union of the row's instances: those that ran at the same time (as DDP's gradient buckets all-reduce together) count once; then averaged over ranks and steps. Summed is their times added up, as if they had run one after another.");
+	if (rough_rows)
+		strbuf_addf(md, " A p95 marked (rough) comes from fewer than %d steps.",
+			    STATS_P95_MIN_N);
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
 	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
@@ -386,7 +399,7 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 /* The table of every scenario: size, state, step times, shares, verdict. */
 static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 {
-	int gpu = 0;
+	int gpu = 0, rough_rows = 0;
 	strbuf_adds(
 		md,
 		"## Per-Scenario Analysis\n\n"
@@ -406,7 +419,12 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			share_text_cell(s, k, sh[k], sizeof sh[k]);
 		snprintf(med, sizeof med, s->steps.no_steps ? "– (no steps)" : "%.2f",
 			 s->steps.step_med_ms);
-		snprintf(p95, sizeof p95, s->steps.no_steps ? "–" : "%.2f", s->steps.step_p95_ms);
+		if (s->steps.no_steps)
+			snprintf(p95, sizeof p95, "–");
+		else
+			snprintf(p95, sizeof p95, "%.2f%s", s->steps.step_p95_ms,
+				 rough(s->steps.active_steps));
+		rough_rows += !s->steps.no_steps && s->steps.active_steps < STATS_P95_MIN_N;
 		snprintf(thr, sizeof thr, s->steps.no_steps ? "–" : "%.1f %s", s->steps.throughput,
 			 data_text_throughput_unit(s));
 		gpu |= s->outcome.basis == BASIS_GPU;
@@ -419,6 +437,9 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			s->outcome.basis == BASIS_GPU ? " (GPU)" : "");
 	}
 	strbuf_adds(md, "\n");
+	if (rough_rows)
+		strbuf_addf(md, "A p95 marked (rough) comes from fewer than %d active steps.\n\n",
+			    STATS_P95_MIN_N);
 	if (gpu)
 		strbuf_adds(
 			md,
@@ -508,9 +529,11 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 	else
 		strbuf_addf(
 			md,
-			"Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 (min %.2f, max %.2f; spread %.1f %% of the median)%s.",
+			"Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 (%smin %.2f, max %.2f; spread %.1f %% of the median)%s.",
 			s->steps.active_steps, s->steps.active_steps == 1 ? "" : "s",
-			s->steps.step_med_ms, s->steps.step_p95_ms, s->steps.step_min_ms,
+			s->steps.step_med_ms, s->steps.step_p95_ms,
+			s->steps.active_steps < STATS_P95_MIN_N ? DATA_TEXT_P95_ROUGH "; " : "",
+			s->steps.step_min_ms,
 			s->steps.step_max_ms, s->steps.spread_pct,
 			s->gpu.gpu_limits
 				? ", the GPU's period (its work per step outlasts the host's step)"
@@ -723,14 +746,12 @@ static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->data.analysed || strcmp(s->scaling.baseline, base->in.name))
 			continue;
-		char gb[24] = "unknown", sp[24] = "–", ef[24] = "–";
+		char gb[24] = "unknown", sp[48] = "–", ef[48] = "–";
 		if (s->steps.global_batch > 0)
 			snprintf(gb, sizeof gb, "%ld", s->steps.global_batch);
 		int moded = s->scaling.mode != SCALING_UNKNOWN;
-		if (s->scaling.is_baseline || moded) {
-			snprintf(sp, sizeof sp, "%.2fx", s->scaling.speedup);
-			snprintf(ef, sizeof ef, "%.0f %%", 100 * s->scaling.efficiency);
-		}
+		if (s->scaling.is_baseline || moded)
+			scaling_text_cells(s, sp, sizeof sp, ef, sizeof ef);
 		char sh[3][16]; /* on the verdict's basis, as the scenario table; n/a unknown */
 		for (int k = 0; k < 3; k++)
 			share_text_cell(s, k, sh[k], sizeof sh[k]);
@@ -759,6 +780,9 @@ static void md_series_moves(struct strbuf *md, const struct ana_scenario *base,
 {
 	const char *bb = share_text_basis(base), *lb = share_text_basis(last);
 	int gpu = base->outcome.basis == BASIS_GPU;
+	struct strbuf eff = STRBUF_INIT;
+	if (last != base)
+		scaling_text_efficiency(&eff, last);
 	if (last == base)
 		strbuf_adds(
 			md,
@@ -766,25 +790,26 @@ static void md_series_moves(struct strbuf *md, const struct ana_scenario *base,
 	else if (!bb || !lb)
 		strbuf_addf(
 			md,
-			"\nFrom %d to %d ranks parallel efficiency is %.0f %%; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
-			base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
+			"\nFrom %d to %d ranks parallel efficiency is %s; how the shares of step time move is not known (no breakdown of the step: %s).\n\n",
+			base->in.ranks, last->in.ranks, eff.buf,
 			data_text_source((bb ? last : base)->data.source));
 	else if (strcmp(bb, lb))
 		strbuf_addf(
 			md,
-			"\nFrom %d to %d ranks parallel efficiency is %.0f %%; the shares are not compared: %s's are of %s, %s's of %s (the table's last column).\n\n",
-			base->in.ranks, last->in.ranks, 100 * last->scaling.efficiency,
+			"\nFrom %d to %d ranks parallel efficiency is %s; the shares are not compared: %s's are of %s, %s's of %s (the table's last column).\n\n",
+			base->in.ranks, last->in.ranks, eff.buf,
 			base->in.name, bb, last->in.name, lb);
 	else
 		strbuf_addf(
 			md,
-			"\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of %s, compute from %.1f %% to %.1f %% and %s from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %.0f %%.\n\n",
+			"\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of %s, compute from %.1f %% to %.1f %% and %s from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %s.\n\n",
 			base->in.ranks, last->in.ranks, share_text_pct(base, COL_COMM),
 			share_text_pct(last, COL_COMM), gpu ? "the GPU's time" : "step time",
 			share_text_pct(base, COL_COMPUTE), share_text_pct(last, COL_COMPUTE),
 			gpu ? "the GPU idle while the host loaded data" : "data loading",
 			share_text_pct(base, COL_DATA), share_text_pct(last, COL_DATA),
-			last->in.ranks, 100 * last->scaling.efficiency);
+			last->in.ranks, eff.buf);
+	strbuf_free(&eff);
 }
 
 /* One scaling series: its table, how the shares move, its scaling notes. */
@@ -794,7 +819,7 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 	strbuf_addf(
 		md,
 		"Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
-		"| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup | Efficiency | Data %% | Compute %% | Comm %% | Shares of |\n"
+		"| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup (95 %% CI) | Efficiency (95 %% CI) | Data %% | Compute %% | Comm %% | Shares of |\n"
 		"|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n",
 		base->in.name, base->in.backend, base->in.tasks_per_node,
 		base->in.tasks_per_node == 1 ? "" : "s", base->in.name,

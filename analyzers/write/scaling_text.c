@@ -48,10 +48,68 @@ void scaling_text_note(struct strbuf *sb, const struct ana_scenario *s)
 		strbuf_adds(sb, "no speedup: the samples per step are not known, so neither samples/s nor the scaling mode can be said; set analysis.global_batch (strong scaling), analysis.batch_per_rank (weak scaling) or analysis.scaling");
 		return;
 	case SCALING_NOTE_SUPERLINEAR:
-		strbuf_addf(sb,
-			    "efficiency above 100 %% (%.0f %%) is not expected: most often the baseline was slowed by something the wider scenario escaped (a node shared with another job, see slurm.exclusive; caches the smaller per-rank share now fits), or noise (step spread %.1f %% against %.1f %%)",
-			    100 * c->efficiency, s->steps.spread_pct, c->base_spread_pct);
+		if (c->efficiency_ci.known)
+			strbuf_addf(sb,
+				    "efficiency above 100 %% (%.0f %%, 95 %% CI %.0f-%.0f %%: beyond the steps' noise) is not expected: most often the baseline was slowed by something the wider scenario escaped (a node shared with another job, see slurm.exclusive; caches the smaller per-rank share now fits)",
+				    100 * c->efficiency, 100 * c->efficiency_ci.lo,
+				    100 * c->efficiency_ci.hi);
+		else
+			strbuf_addf(sb,
+				    "efficiency above 100 %% (%.0f %%) is not expected: most often the baseline was slowed by something the wider scenario escaped (a node shared with another job, see slurm.exclusive; caches the smaller per-rank share now fits), or noise (step spread %.1f %% against %.1f %%)",
+				    100 * c->efficiency, s->steps.spread_pct, c->base_spread_pct);
 		return;
+	}
+}
+
+/* Why an interval is missing, for the words after a number. */
+static void no_interval(struct strbuf *sb)
+{
+	strbuf_addf(sb, " (no interval: fewer than %d steps on a side)", STATS_BOOTSTRAP_MIN_N);
+}
+
+void scaling_text_speedup(struct strbuf *sb, const struct ana_scenario *s)
+{
+	const struct ana_scaling *c = &s->scaling;
+	const struct stats_interval *ci = &c->speedup_ci;
+	strbuf_addf(sb, "speedup %.2fx", c->speedup);
+	if (!ci->known) {
+		no_interval(sb);
+		return;
+	}
+	strbuf_addf(sb, " (95 %% CI %.2f-%.2f%s)", ci->lo, ci->hi,
+		    stats_interval_holds(ci, 1.0) ? "; no measurable change from the baseline"
+		    : c->speedup < 1		  ? "; slower than the baseline"
+						  : "");
+}
+
+void scaling_text_efficiency(struct strbuf *sb, const struct ana_scenario *s)
+{
+	const struct ana_scaling *c = &s->scaling;
+	const struct stats_interval *ci = &c->efficiency_ci;
+	strbuf_addf(sb, "%.0f %%", 100 * c->efficiency);
+	if (!ci->known) {
+		no_interval(sb);
+		return;
+	}
+	strbuf_addf(sb, " (95 %% CI %.0f-%.0f %%%s)", 100 * ci->lo, 100 * ci->hi,
+		    stats_interval_holds(ci, 1.0) ? "; no measurable change from 100 %" : "");
+}
+
+void scaling_text_cells(const struct ana_scenario *s, char *sp, size_t nsp, char *ef,
+			size_t nef)
+{
+	const struct ana_scaling *c = &s->scaling;
+	const struct stats_interval *si = &c->speedup_ci, *ei = &c->efficiency_ci;
+	if (c->is_baseline) {
+		snprintf(sp, nsp, "%.2fx", c->speedup);
+		snprintf(ef, nef, "%.0f %%", 100 * c->efficiency);
+	} else if (!si->known) {
+		snprintf(sp, nsp, "%.2fx (CI n/a)", c->speedup);
+		snprintf(ef, nef, "%.0f %% (CI n/a)", 100 * c->efficiency);
+	} else {
+		snprintf(sp, nsp, "%.2fx (%.2f-%.2f)", c->speedup, si->lo, si->hi);
+		snprintf(ef, nef, "%.0f %% (%.0f-%.0f %%)", 100 * c->efficiency, 100 * ei->lo,
+			 100 * ei->hi);
 	}
 }
 

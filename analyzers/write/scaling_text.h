@@ -14,6 +14,17 @@ struct strbuf;
 const char *scaling_text_mode(enum scaling_mode m);
 /* s's scaling note, one clause without a period (nothing when there is none). */
 void scaling_text_note(struct strbuf *sb, const struct ana_scenario *s);
+/* s's speedup with its 95 % interval and what it says: "speedup 0.83x (95 % CI
+ * 0.80-0.86; slower than the baseline)", "... (95 % CI 0.91-1.04; no measurable change
+ * from the baseline)", or "(no interval: fewer than 5 steps)" when there is none. */
+void scaling_text_speedup(struct strbuf *sb, const struct ana_scenario *s);
+/* The same of its efficiency: "42 % (95 % CI 40-43 %)", "103 % (95 % CI 96-110 %; no
+ * measurable change from 100 %)". */
+void scaling_text_efficiency(struct strbuf *sb, const struct ana_scenario *s);
+/* A series table's cells: "0.83x (0.80-0.86)" and "42 % (40-43 %)"; the baseline's
+ * without an interval, "CI n/a" without one. */
+void scaling_text_cells(const struct ana_scenario *s, char *sp, size_t nsp, char *ef,
+			size_t nef);
 /* The model's sentence with its fitted numbers: what limits scaling, from where. */
 void scaling_text_limit(struct strbuf *sb, const struct ana_model *m);
 /* One sentence on how well the model fits its points. */

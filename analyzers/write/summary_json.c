@@ -81,6 +81,20 @@ static json_t *mon_json(const struct monitor_summary *m)
 			 m->gpu_util_n ? jnum(m->gpu_util_mean_pct) : json_null());
 }
 
+/* What a collective row keeps for compare's intervals, each an array (empty: none). */
+static json_t *kept_json(const struct collective *c)
+{
+	static const char *const key[COLL_KEPT] = { SK_STEP_MS, SK_WAIT_MS, SK_BUSBW_GBPS };
+	json_t *o = json_object();
+	for (int k = 0; k < COLL_KEPT; k++) {
+		json_t *v = json_array();
+		for (size_t i = 0; i < c->nkept[k]; i++)
+			json_array_append_new(v, jnum(c->kept[k][i]));
+		json_object_set_new(o, key[k], v);
+	}
+	return o;
+}
+
 /* summary.json's collectives of a scenario: one row per operation and size class. */
 static json_t *collectives_json(const struct ana_scenario *s)
 {
@@ -109,6 +123,7 @@ static json_t *collectives_json(const struct ana_scenario *s)
 		json_object_set_new(row, "fabric_pct",
 				    fab ? jnum(100 * c->busbw_gbps / c->fabric_busbw_gbps)
 					: json_null());
+		json_object_set_new(row, SK_SAMPLES, kept_json(c));
 		json_array_append_new(a, row);
 	}
 	return a;
@@ -452,6 +467,12 @@ static json_t *text_or_null(char *text)
 	return j;
 }
 
+/* [lo, hi] of a known interval, else null. */
+static json_t *interval_json(const struct stats_interval *ci)
+{
+	return ci && ci->known ? json_pack("[o, o]", jnum(ci->lo), jnum(ci->hi)) : json_null();
+}
+
 /* Against the baseline; what the traces missed; ranks with data. */
 static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana_run *run)
 {
@@ -463,6 +484,10 @@ static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana
 		(s->scaling.is_baseline || s->scaling.mode != SCALING_UNKNOWN);
 	json_object_set_new(o, SK_SPEEDUP, scaled ? jnum(s->scaling.speedup) : json_null());
 	json_object_set_new(o, SK_EFFICIENCY, scaled ? jnum(s->scaling.efficiency) : json_null());
+	json_object_set_new(o, SK_SPEEDUP_INTERVAL,
+			    interval_json(scaled ? &s->scaling.speedup_ci : NULL));
+	json_object_set_new(o, SK_EFFICIENCY_INTERVAL,
+			    interval_json(scaled ? &s->scaling.efficiency_ci : NULL));
 	json_object_set_new(o, "scaling_mode",
 			    s->scaling.mode != SCALING_UNKNOWN
 				    ? json_string(scaling_text_mode(s->scaling.mode))

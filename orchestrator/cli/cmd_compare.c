@@ -1,11 +1,14 @@
 /* cmd_compare: `campaign compare RUN_A RUN_B` sets a candidate run against a
  * reference: for every scenario both analysed, each metric of their
  * summary.json side by side with the ratio candidate / reference, and the
- * verdicts; --json prints the same as one document. A step-time metric is
- * called better or worse only when the 95 % bootstrap interval of its ratio
- * (from both runs' per-step times) excludes 1; else it is within noise.
- * When one run is a variant of the other (campaign try), the variant's
- * checked predictions follow, as its summary.json holds them. */
+ * verdicts; --json prints the same as one document. A metric is called better
+ * or worse only when the 95 % bootstrap interval of its ratio excludes 1 (from
+ * both runs' per-step times; for the efficiency those of each run's baseline
+ * too; for the top collective the values its row keeps); else it is within
+ * noise. Runs that are not like for like (a local against a SLURM run, other
+ * campaign files) are said so first. When one run is a variant of the other
+ * (campaign try), the variant's checked predictions follow, as its summary.json
+ * holds them. */
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "analyzers/stats.h"
@@ -14,6 +17,7 @@
 #include "util/jsonio.h"
 #include "orchestrator/run.h"
 #include "analyzers/write/checked_text.h"
+#include "analyzers/write/data_text.h"
 #include "orchestrator/variant.h"
 #include "util/strbuf.h"
 
@@ -23,38 +27,64 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fewer step times than this on either side: no interval, no decision against the noise. */
-#define COMPARE_MIN_STEPS 5
+/* Where a metric's 95 % interval comes from: a bootstrap of */
+enum noise {
+	NOISE_NONE,	  /* nothing: a share moves when another does, neither better nor worse */
+	NOISE_STEPS,	  /* both runs' step times (the metric moves with them) */
+	NOISE_STEPS_INV,  /* both runs' step times (a rate: the metric moves against them) */
+	NOISE_EFFICIENCY, /* the step times of the scenario and of its baseline in each run */
+	NOISE_KEPT	  /* the values the top collective keeps (its samples) */
+};
 
-/* What is compared: label, path in a summary.json scenario, and which way is
- * better: 1 lower, 0 higher, -1 neither (a share of step time moves when
- * another does). */
+/* What is compared: label, path in a summary.json scenario, which way is
+ * better (1 lower, 0 higher, -1 neither), and where its interval comes from:
+ * the statistic (a percentile, or STATS_MEAN) of which samples. */
 static const struct metric {
 	const char *label, *path;
 	int lower_better;
-	double pct; /* > 0: decided against the noise of this percentile of the step times */
+	enum noise noise;
+	double stat;
+	const char *kept; /* NOISE_KEPT: the key in the top collective's samples */
 } metrics[] = {
-	{ "median step (ms)", SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN), 1, 50 },
-	{ "p95 step (ms)", SK_PATH(SK_STEP_TIME_MS, SK_P95), 1, 95 },
-	{ "throughput (samples/s)", SK_THROUGHPUT_SAMPLES_PER_S, 0, 50 },
-	/* against each run's own baseline: the step times' noise is not its interval */
-	{ "efficiency", SK_EFFICIENCY, 0, 0 },
-	{ "compute %", SK_PATH(SK_SHARES_PCT, SK_COMPUTE), -1, 0 },
-	{ "communication %", SK_PATH(SK_SHARES_PCT, SK_COMMUNICATION), -1, 0 },
-	{ "peer wait %", SK_PATH(SK_SHARES_PCT, SK_PEER_WAIT), -1, 0 },
-	{ "data loading %", SK_PATH(SK_SHARES_PCT, SK_DATA_LOADING), -1, 0 },
-	{ "I/O %", SK_PATH(SK_SHARES_PCT, SK_IO), -1, 0 },
-	{ "overlap %", SK_OVERLAP_PCT, -1, 0 },
-	{ "GPU compute %", SK_PATH(SK_GPU_SHARES_PCT, SK_COMPUTE), -1, 0 },
-	{ "GPU exposed communication %", SK_PATH(SK_GPU_SHARES_PCT, SK_COMMUNICATION), -1, 0 },
-	{ "GPU exposed copies %", SK_PATH(SK_GPU_SHARES_PCT, SK_MEMCPY), -1, 0 },
-	{ "GPU waiting for the host %", SK_PATH(SK_GPU_SHARES_PCT, SK_IDLE_HOST_WAIT), -1, 0 },
-	{ "top collective ms per step", SK_COLLECTIVES ".0." SK_MS_PER_STEP, 1, 0 },
-	{ "top collective wait (ms)", SK_COLLECTIVES ".0." SK_WAIT_MS "." SK_MEDIAN, 1, 0 },
-	{ "top collective busbw (GB/s)", SK_COLLECTIVES ".0." SK_BUSBW_GBPS, 0, 0 },
-	{ "GFLOP/s per rank", SK_ACHIEVED_GFLOPS_PER_RANK, 0, 0 },
-	{ "MFU %", SK_MFU_PCT, 0, 0 },
+	{ "median step (ms)", SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN), 1, NOISE_STEPS, 50, NULL },
+	{ "p95 step (ms)", SK_PATH(SK_STEP_TIME_MS, SK_P95), 1, NOISE_STEPS, 95, NULL },
+	{ "throughput (samples/s)", SK_THROUGHPUT_SAMPLES_PER_S, 0, NOISE_STEPS_INV, 50, NULL },
+	{ "efficiency", SK_EFFICIENCY, 0, NOISE_EFFICIENCY, 50, NULL },
+	{ "compute %", SK_PATH(SK_SHARES_PCT, SK_COMPUTE), -1, NOISE_NONE, 0, NULL },
+	{ "communication %", SK_PATH(SK_SHARES_PCT, SK_COMMUNICATION), -1, NOISE_NONE, 0, NULL },
+	{ "peer wait %", SK_PATH(SK_SHARES_PCT, SK_PEER_WAIT), -1, NOISE_NONE, 0, NULL },
+	{ "data loading %", SK_PATH(SK_SHARES_PCT, SK_DATA_LOADING), -1, NOISE_NONE, 0, NULL },
+	{ "I/O %", SK_PATH(SK_SHARES_PCT, SK_IO), -1, NOISE_NONE, 0, NULL },
+	{ "overlap %", SK_OVERLAP_PCT, -1, NOISE_NONE, 0, NULL },
+	{ "GPU compute %", SK_PATH(SK_GPU_SHARES_PCT, SK_COMPUTE), -1, NOISE_NONE, 0, NULL },
+	{ "GPU exposed communication %", SK_PATH(SK_GPU_SHARES_PCT, SK_COMMUNICATION), -1,
+	  NOISE_NONE, 0, NULL },
+	{ "GPU exposed copies %", SK_PATH(SK_GPU_SHARES_PCT, SK_MEMCPY), -1, NOISE_NONE, 0, NULL },
+	{ "GPU waiting for the host %", SK_PATH(SK_GPU_SHARES_PCT, SK_IDLE_HOST_WAIT), -1,
+	  NOISE_NONE, 0, NULL },
+	{ "top collective ms per step", SK_COLLECTIVES ".0." SK_MS_PER_STEP, 1, NOISE_KEPT,
+	  STATS_MEAN, SK_STEP_MS },
+	{ "top collective wait (ms)", SK_COLLECTIVES ".0." SK_WAIT_MS "." SK_MEDIAN, 1, NOISE_KEPT,
+	  50, SK_WAIT_MS },
+	{ "top collective busbw (GB/s)", SK_COLLECTIVES ".0." SK_BUSBW_GBPS, 0, NOISE_KEPT, 50,
+	  SK_BUSBW_GBPS },
+	{ "GFLOP/s per rank", SK_ACHIEVED_GFLOPS_PER_RANK, 0, NOISE_STEPS_INV, 50, NULL },
+	{ "MFU %", SK_MFU_PCT, 0, NOISE_STEPS_INV, 50, NULL },
 };
+
+/* A run: its directory, backend and campaign file's SHA-256, and its summary.json. */
+struct side {
+	char *dir, *backend, *sha;
+	json_t *summary;
+};
+
+static void side_free(struct side *s)
+{
+	free(s->dir);
+	free(s->backend);
+	free(s->sha);
+	json_decref(s->summary);
+}
 
 static json_t *find(json_t *summary, const char *name)
 {
@@ -66,28 +96,44 @@ static json_t *find(json_t *summary, const char *name)
 	return NULL;
 }
 
-static json_t *load_summary(const char *root, const char *id, const char *journal, char **dir)
+/* The campaign file's SHA-256 in the run's provenance.json, else the store's; "" none. */
+static char *campaign_sha(const struct run *r)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" RUN_PROVENANCE, r->dir);
+	json_t *prov = json_load_file(p.buf, 0, NULL);
+	const char *sha = json_string_value(json_object_get(prov, "campaign_sha256"));
+	char *out = xstrdup(sha ? sha : r->row.campaign_sha256 ? r->row.campaign_sha256 : "");
+	json_decref(prov);
+	strbuf_free(&p);
+	return out;
+}
+
+static int load_side(const char *root, const char *id, const char *journal, struct side *out)
 {
 	struct run *r;
+	memset(out, 0, sizeof *out);
 	if (run_open(root, id, journal, &r) < 0)
-		return NULL;
+		return -1;
 	struct strbuf p = STRBUF_INIT;
 	json_error_t jerr;
 	strbuf_addf(&p, "%s/" RUN_SUMMARY, r->dir);
-	json_t *j = json_load_file(p.buf, 0, &jerr);
-	if (!j)
+	out->summary = json_load_file(p.buf, 0, &jerr);
+	if (!out->summary)
 		err_set(ERR_NOTFOUND, "%s: %s (run `campaign aggregate %s` first)", p.buf,
 			jerr.text, id);
-	*dir = xstrdup(r->dir);
+	out->dir = xstrdup(r->dir);
+	out->backend = xstrdup(r->row.backend ? r->row.backend : "");
+	out->sha = campaign_sha(r);
 	strbuf_free(&p);
 	run_free(r);
-	return j;
+	return out->summary ? 0 : -1;
 }
 
-/* A run's per-step times (summary.json step_times_ms); n = 0 when absent. */
-static double *step_times(json_t *sc, size_t *n)
+/* A summary array of numbers (n = 0 when absent), malloc'ed. */
+static double *numbers(json_t *a, size_t *n)
 {
-	json_t *a = json_object_get(sc, SK_STEP_TIMES_MS), *v;
+	json_t *v;
 	size_t i;
 	double *t = xcalloc(json_array_size(a) + 1, sizeof *t);
 	*n = 0;
@@ -97,18 +143,70 @@ static double *step_times(json_t *sc, size_t *n)
 	return t;
 }
 
-/* The 95 % bootstrap interval of the candidate / reference ratio of the
- * step-time percentile pct; lo = hi = 0 when the runs lack step times. */
-static void noise(json_t *ref, json_t *cand, double pct, double *lo, double *hi)
+/* The samples of one bootstrap, with what holds their values. */
+struct draw {
+	struct stats_sample num[2], den[2];
+	size_t nnum, nden;
+	double *hold[4];
+	int nhold, short_of; /* short_of: a sample has fewer than STATS_BOOTSTRAP_MIN_N */
+};
+
+static void draw_add(struct draw *d, int top, json_t *array)
 {
-	size_t na, nb;
-	double *a = step_times(ref, &na), *b = step_times(cand, &nb);
-	*lo = *hi = 0;
-	if (na >= COMPARE_MIN_STEPS && nb >= COMPARE_MIN_STEPS)
-		stats_bootstrap_ratio(a, na, b, nb, pct, STATS_BOOTSTRAP_ROUNDS, STATS_CI_LEVEL, lo,
-				      hi);
-	free(a);
-	free(b);
+	size_t n;
+	double *v = numbers(array, &n);
+	d->hold[d->nhold++] = v;
+	d->short_of |= n < STATS_BOOTSTRAP_MIN_N;
+	if (top)
+		d->num[d->nnum++] = (struct stats_sample){ v, n };
+	else
+		d->den[d->nden++] = (struct stats_sample){ v, n };
+}
+
+/* One side of an efficiency: its step times on top and its baseline's below (cand) or
+ * the other way round; nothing when it is its own baseline (efficiency 1, no noise). */
+static void draw_efficiency(struct draw *d, json_t *summary, json_t *sc, int cand)
+{
+	const char *b = jsonio_str(sc, SK_BASELINE);
+	json_t *base = *b ? find(summary, b) : NULL;
+	if (!strcmp(b, jsonio_str(sc, SK_NAME)))
+		return;
+	if (!base) {
+		d->short_of = 1;
+		return;
+	}
+	draw_add(d, !cand, json_object_get(sc, SK_STEP_TIMES_MS));
+	draw_add(d, cand, json_object_get(base, SK_STEP_TIMES_MS));
+}
+
+/* The 95 % bootstrap interval of metric m's ratio candidate / reference, centred on the
+ * summaries' ratio (times the ratio of the summaries to the samples' own); not known
+ * without samples enough on either side. */
+static void interval(const struct metric *m, struct side *ra, json_t *ref, struct side *rb,
+		     json_t *cand, double ratio, struct stats_interval *ci)
+{
+	struct draw d = { 0 };
+	memset(ci, 0, sizeof *ci);
+	if (m->noise == NOISE_STEPS || m->noise == NOISE_STEPS_INV) {
+		draw_add(&d, m->noise == NOISE_STEPS, json_object_get(cand, SK_STEP_TIMES_MS));
+		draw_add(&d, m->noise != NOISE_STEPS, json_object_get(ref, SK_STEP_TIMES_MS));
+	} else if (m->noise == NOISE_EFFICIENCY) {
+		draw_efficiency(&d, rb->summary, cand, 1);
+		draw_efficiency(&d, ra->summary, ref, 0);
+	} else if (m->noise == NOISE_KEPT) {
+		const char *at = SK_COLLECTIVES ".0." SK_SAMPLES;
+		draw_add(&d, 1, json_object_get(jsonio_at(cand, at), m->kept));
+		draw_add(&d, 0, json_object_get(jsonio_at(ref, at), m->kept));
+	}
+	if (!d.short_of && d.nnum + d.nden)
+		stats_bootstrap(d.num, d.nnum, d.den, d.nden, m->stat, ci);
+	if (ci->known && ci->value > 0 && ratio > 0 && isfinite(ratio / ci->value)) {
+		double k = ratio / ci->value;
+		*ci = (struct stats_interval){ ratio, k * ci->lo, k * ci->hi, 1 };
+	} else
+		memset(ci, 0, sizeof *ci);
+	for (int i = 0; i < d.nhold; i++)
+		free(d.hold[i]);
 }
 
 /* A scenario's stragglers in a few words: "rank 3 on n2 (compute, 24.1 %)", or "none". */
@@ -126,37 +224,51 @@ static json_t *stragglers_text(json_t *sc)
 	return out;
 }
 
-static json_t *compare_scenario(json_t *ref, json_t *cand)
+/* better: true or false only when the interval excludes 1; "within noise" when it holds
+ * it; "no interval" for a change without one (too few samples); null for a share, or no
+ * change and no interval. */
+static json_t *better_of(int lb, double x, double y, const struct stats_interval *ci)
+{
+	if (lb < 0)
+		return json_null();
+	if (!ci->known)
+		return x == y ? json_null() : json_string("no interval");
+	if (stats_interval_holds(ci, 1.0))
+		return json_string("within noise");
+	return json_boolean(lb ? ci->hi < 1 : ci->lo > 1);
+}
+
+/* A p95 of fewer than STATS_P95_MIN_N step times on either side is rough: its note. */
+static json_t *note_of(const struct metric *m, json_t *ref, json_t *cand)
+{
+	if (strcmp(m->path, SK_PATH(SK_STEP_TIME_MS, SK_P95)) ||
+	    (json_array_size(json_object_get(ref, SK_STEP_TIMES_MS)) >= STATS_P95_MIN_N &&
+	     json_array_size(json_object_get(cand, SK_STEP_TIMES_MS)) >= STATS_P95_MIN_N))
+		return json_null();
+	return json_string(DATA_TEXT_P95_ROUGH);
+}
+
+static json_t *compare_scenario(struct side *ra, json_t *ref, struct side *rb, json_t *cand)
 {
 	json_t *rows = json_object();
 	for (size_t k = 0; k < sizeof metrics / sizeof *metrics; k++) {
-		json_t *a = jsonio_at(ref, metrics[k].path), *b = jsonio_at(cand, metrics[k].path);
+		const struct metric *m = &metrics[k];
+		json_t *a = jsonio_at(ref, m->path), *b = jsonio_at(cand, m->path);
 		if (!json_is_number(a) || !json_is_number(b))
 			continue;
-		double x = json_number_value(a), y = json_number_value(b), lo = 0, hi = 0;
-		int lb = metrics[k].lower_better;
-		json_t *better = lb < 0 || x == y ? json_null() : json_boolean(lb ? y < x : y > x),
-		       *ci = json_null();
-		if (metrics[k].pct > 0) {
-			noise(ref, cand, metrics[k].pct, &lo, &hi);
-			/* step-time ratio; throughput moves the other way */
-			if (hi > 0) {
-				ci = lb ? json_pack("[f, f]", round(1000 * lo) / 1000,
-						    round(1000 * hi) / 1000)
-					: json_pack("[f, f]", round(1000 / hi) / 1000,
-						    round(1000 / lo) / 1000);
-				if (lo <= 1 && hi >= 1) {
-					json_decref(better);
-					better = json_string("within noise");
-				}
-			}
-		}
+		double x = json_number_value(a), y = json_number_value(b);
+		struct stats_interval ci = { 0 };
+		if (m->lower_better >= 0 && x != 0)
+			interval(m, ra, ref, rb, cand, y / x, &ci);
 		json_object_set_new(
-			rows, metrics[k].label,
-			json_pack("{s:f, s:f, s:o, s:o, s:o}", "reference", x, "candidate", y,
-				  "ratio",
-				  x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(),
-				  "better", better, "ratio_95ci", ci));
+			rows, m->label,
+			json_pack("{s:f, s:f, s:o, s:o, s:o, s:o}", "reference", x, "candidate", y,
+				  "ratio", x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(),
+				  "better", better_of(m->lower_better, x, y, &ci), "ratio_95ci",
+				  ci.known ? json_pack("[f, f]", round(1000 * ci.lo) / 1000,
+						       round(1000 * ci.hi) / 1000)
+					   : json_null(),
+				  "note", note_of(m, ref, cand)));
 	}
 	if (!json_is_array(json_object_get(ref, SK_COLLECTIVES)) ||
 	    !json_is_array(json_object_get(cand, SK_COLLECTIVES)) ||
@@ -201,14 +313,16 @@ static void print_text(json_t *doc)
 				snprintf(range, sizeof range, " (95 %% CI %.3f-%.3f)",
 					 json_number_value(json_array_get(ci, 0)),
 					 json_number_value(json_array_get(ci, 1)));
-			printf("  %-30s %14.3f %14.3f %s%s%s\n", metrics[k].label,
+			const char *note = json_string_value(json_object_get(m, "note"));
+			printf("  %-30s %14.3f %14.3f %s%s%s%s%s%s\n", metrics[k].label,
 			       json_number_value(json_object_get(m, "reference")),
 			       json_number_value(json_object_get(m, "candidate")), r,
-			       json_is_true(better)             ? "  better"
-				       : json_is_false(better)  ? "  worse"
-				       : json_is_string(better) ? "  within noise"
-								: "",
-			       range);
+			       json_is_true(better)    ? "  better"
+			       : json_is_false(better) ? "  worse"
+			       : json_is_string(better) ? "  "
+							: "",
+			       json_is_string(better) ? json_string_value(better) : "", range,
+			       note ? "; p95 " : "", note ? note : "");
 		}
 		printf("  stragglers: %s -> %s\n",
 		       json_string_value(json_object_get(sc, "stragglers_reference")),
@@ -282,57 +396,85 @@ static void print_checked(json_t *f)
 	strbuf_free(&knob);
 }
 
-static int compare_exec(const struct cmd_entry *self, struct args *a)
+/* The line said before anything else when the runs are not like for like: a local run
+ * against a SLURM run, or runs of different campaign files; NULL when they are. */
+static json_t *caution(const struct side *ra, const struct side *rb, int variant)
 {
-	char *dir_a = NULL, *dir_b = NULL;
-	json_t *ra = load_summary(cmd_results_root(a), a->pos[0], cmd_journal(a), &dir_a);
-	json_t *rb =
-		ra ? load_summary(cmd_results_root(a), a->pos[1], cmd_journal(a), &dir_b) : NULL;
-	(void)self;
-	if (!ra || !rb) {
-		json_decref(ra);
-		free(dir_a);
-		return ERR_NOTFOUND;
-	}
-	json_t *doc = json_pack("{s:s, s:s, s:{}, s:[]}", "reference", dir_a, "candidate", dir_b,
-				"scenarios", "only_in_one");
+	struct strbuf sb = STRBUF_INIT;
+	if (strcmp(ra->backend, rb->backend))
+		strbuf_addf(&sb, "a %s run (reference) against a %s run (candidate)",
+			    *ra->backend ? ra->backend : "unknown", *rb->backend ? rb->backend : "unknown");
+	if (strcmp(ra->sha, rb->sha))
+		strbuf_addf(&sb, "%sruns of different campaign files (SHA-256 %.12s against %.12s)%s",
+			    sb.len ? ", " : "", *ra->sha ? ra->sha : "unknown",
+			    *rb->sha ? rb->sha : "unknown",
+			    variant ? ": one is a variant of the other (campaign try)" : "");
+	json_t *j = sb.len ? json_string(sb.buf) : json_null();
+	strbuf_free(&sb);
+	return j;
+}
+
+/* The scenarios analysed in both runs, compared, into doc; the others' names. */
+static void compare_all(json_t *doc, struct side *ra, struct side *rb)
+{
 	size_t i;
 	json_t *s;
-	json_array_foreach(json_object_get(ra, SK_SCENARIOS), i, s) {
+	json_array_foreach(json_object_get(ra->summary, SK_SCENARIOS), i, s) {
 		const char *name = json_string_value(json_object_get(s, SK_NAME));
-		json_t *t = find(rb, name ? name : "");
+		json_t *t = find(rb->summary, name ? name : "");
 		if (t && json_is_true(json_object_get(s, SK_ANALYSED)) &&
 		    json_is_true(json_object_get(t, SK_ANALYSED)))
 			json_object_set_new(json_object_get(doc, "scenarios"), name,
-					    compare_scenario(s, t));
+					    compare_scenario(ra, s, rb, t));
 		else if (name)
 			json_array_append_new(json_object_get(doc, "only_in_one"),
 					      json_string(name));
 	}
-	json_array_foreach(json_object_get(rb, SK_SCENARIOS), i, s) {
+	json_array_foreach(json_object_get(rb->summary, SK_SCENARIOS), i, s) {
 		const char *name = json_string_value(json_object_get(s, SK_NAME));
-		if (name && !find(ra, name))
+		if (name && !find(ra->summary, name))
 			json_array_append_new(json_object_get(doc, "only_in_one"),
 					      json_string(name));
 	}
-	json_t *fam = family_pair(doc, ra, dir_a, rb, dir_b);
+}
+
+static int compare_exec(const struct cmd_entry *self, struct args *a)
+{
+	struct side ra, rb;
+	(void)self;
+	if (load_side(cmd_results_root(a), a->pos[0], cmd_journal(a), &ra) < 0) {
+		side_free(&ra);
+		return ERR_NOTFOUND;
+	}
+	if (load_side(cmd_results_root(a), a->pos[1], cmd_journal(a), &rb) < 0) {
+		side_free(&ra);
+		side_free(&rb);
+		return ERR_NOTFOUND;
+	}
+	json_t *doc = json_pack("{s:s, s:s, s:{}, s:[]}", "reference", ra.dir, "candidate", rb.dir,
+				"scenarios", "only_in_one");
+	compare_all(doc, &ra, &rb);
+	json_t *fam = family_pair(doc, ra.summary, ra.dir, rb.summary, rb.dir);
+	json_t *warn = caution(&ra, &rb, fam != NULL);
+	json_object_set(doc, "caution", warn);
 	if (args_has(a, 'j')) {
 		char *text =
 			json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 		printf("%s\n", text);
 		free(text);
 	} else {
+		if (json_is_string(warn))
+			printf("caution: %s\n", json_string_value(warn));
 		print_text(doc);
 		if (fam)
 			print_checked(fam);
 	}
+	json_decref(warn);
 	json_decref(fam);
 	int n = (int)json_object_size(json_object_get(doc, "scenarios"));
 	json_decref(doc);
-	json_decref(ra);
-	json_decref(rb);
-	free(dir_a);
-	free(dir_b);
+	side_free(&ra);
+	side_free(&rb);
 	if (n == 0) {
 		fprintf(stderr, "campaign compare: no scenario was analysed in both runs\n");
 		return EXIT_NOTFOUND;

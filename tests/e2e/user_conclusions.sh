@@ -53,10 +53,17 @@ for n in ("s2", "s4"):
     assert abs(sc[n]["efficiency"] - want * sc["s1"]["ranks"] / sc[n]["ranks"]) < 2e-3 + 2e-3 * want
 ' "$run/summary.json"
 sp4=$(S s4 '["speedup"]')
+# what the speedup's interval lets the sentence say: a direction only when it excludes 1
+case "$(S s4 '["speedup_interval"]' | python3 -c 'import ast, sys; c = ast.literal_eval(sys.stdin.read()); print("none" if c is None else "spans" if c[0] <= 1 <= c[1] else "below" if c[1] < 1 else "above")')" in
+none) said="speedup [0-9.]*x (no interval: fewer than 5 steps on a side)" ;;
+spans) said="speedup [0-9.]*x (95 % CI [0-9.]*-[0-9.]*; no measurable change from the baseline)" ;;
+below) said="speedup 0\.[0-9]*x (95 % CI [0-9.]*-[0-9.]*; slower than the baseline)" ;;
+*) said="speedup [0-9.]*x (95 % CI [0-9.]*-[0-9.]*) and efficiency" ;;
+esac
 if python3 -c "import sys; sys.exit(0 if float('$sp4') < 1 else 1)"; then
-	check conclusions_slowdown_said grep -q "s4\*\* .*strong scaling: speedup 0\.[0-9]*x (slower than the baseline)" "$run/BOTTLENECK_ANALYSIS.md"
+	check conclusions_slowdown_said grep -q "s4\*\* .*strong scaling: $said" "$run/BOTTLENECK_ANALYSIS.md"
 else
-	check conclusions_speedup_said grep -q "s4\*\* .*strong scaling: speedup [0-9.]*x and efficiency" "$run/BOTTLENECK_ANALYSIS.md"
+	check conclusions_speedup_said grep -q "s4\*\* .*strong scaling: $said" "$run/BOTTLENECK_ANALYSIS.md"
 fi
 check conclusions_unit_samples [ "$(S s1 '["throughput_unit"]')" = samples/s ]
 
@@ -78,7 +85,7 @@ check conclusions_nobatch_unit [ "$(S s2 '["throughput_unit"]'),$(S s2 '["throug
 check conclusions_nobatch_no_speedup [ "$(S s2 '["speedup"]'),$(S s2 '["scaling_mode"]')" = "None,None" ]
 check conclusions_nobatch_reason grep -q "no speedup: the samples per step are not known" "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_nobatch_never_samples bash -c '! grep -q "samples/s" "$1/s2/report.txt"' _ "$run"
-check conclusions_nobatch_table_unit grep -q "| s2 | 2 | 2 | COMPLETED | [0-9.]* | [0-9.]* | [0-9.]* steps/s |" "$run/BOTTLENECK_ANALYSIS.md"
+check conclusions_nobatch_table_unit grep -q "| s2 | 2 | 2 | COMPLETED | [0-9.]* | [0-9.]*\( (rough)\)\{0,1\} | [0-9.]* steps/s |" "$run/BOTTLENECK_ANALYSIS.md"
 # the series table's header gives the baseline's unit; a row in another unit says its own
 check conclusions_series_unit_in_header grep -q "^| Scenario | Nodes | Ranks | Global batch | Throughput (steps/s) |" "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_series_row_no_unit grep -q "^| s2 | 2 | 2 | unknown | [0-9.]* | " "$run/BOTTLENECK_ANALYSIS.md"
@@ -87,7 +94,7 @@ check conclusions_own_batch [ "$(S own-batch '["global_batch"]'),$(S own-batch '
 check conclusions_own_batch_mixed_refused grep -q "own-batch\*\*: no speedup: the batch of own-batch is known and that of s1 is not" "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_logonly_source [ "$(S logonly '["source"]')" = "step lines in rank logs" ]
 check conclusions_logonly_shares_null [ "$(S logonly '["shares_pct"]')" = None ]
-check conclusions_logonly_na grep -q "| logonly | 2 | 2 | COMPLETED | [0-9.]* | [0-9.]* | [0-9.]* steps/s | n/a | n/a | n/a | n/a | n/a |" "$run/BOTTLENECK_ANALYSIS.md"
+check conclusions_logonly_na grep -q "| logonly | 2 | 2 | COMPLETED | [0-9.]* | [0-9.]*\( (rough)\)\{0,1\} | [0-9.]* steps/s | n/a | n/a | n/a | n/a | n/a |" "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_logonly_no_verdict_from_shares [ "$(S logonly '["verdict_from"]')" = nothing ]
 # A glob that matched nothing, with the traces written elsewhere: named with
 # the files found and a glob that would match them.

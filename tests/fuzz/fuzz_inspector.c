@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		inspector_stragglers(&d, 1, 10, g, &ng, slow, sizeof slow);
 		inspector_rows(&d, 1, &c, &nc);
 		inspector_done(&d, &s);
-		free(c);
+		collectives_free(c, nc);
 		inspector_summary_free(&s);
 	}
 	if (fa >= 0)

@@ -127,6 +127,62 @@ static void test_percentile(void)
 	CHECK(stats_percentile_unordered(a, 1, 50) == a[0]);
 }
 
+/* n values: base + spread x (a fixed sequence of pseudo-random numbers in [0, 1)). */
+static void noisy(double *v, int n, double base, double spread, unsigned seed)
+{
+	for (int i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		v[i] = base + spread * (double)((seed >> 8) % 10000) / 10000;
+	}
+}
+
+static void test_bootstrap(void)
+{
+	double a[30], b[30], c[30], d[30];
+	struct stats_interval ci, again;
+	/* identical values: no spread, so the interval is the ratio itself */
+	for (int i = 0; i < 30; i++)
+		a[i] = 10, b[i] = 25;
+	struct stats_sample sa = { a, 30 }, sb = { b, 30 };
+	stats_bootstrap(&sb, 1, &sa, 1, STATS_MEDIAN, &ci);
+	CHECK(ci.known && ci.value == 2.5 && ci.lo == 2.5 && ci.hi == 2.5);
+	stats_bootstrap(&sa, 1, &sa, 1, STATS_MEAN, &ci);
+	CHECK(ci.known && ci.value == 1 && ci.lo == 1 && ci.hi == 1);
+	CHECK(stats_interval_holds(&ci, 1.0));
+	/* a quotient of products: (25 x 25) / (10 x 10) */
+	struct stats_sample two_b[2] = { sb, sb }, two_a[2] = { sa, sa };
+	stats_bootstrap(two_b, 2, two_a, 2, STATS_MEDIAN, &ci);
+	CHECK(ci.known && ci.value == 6.25 && ci.lo == 6.25 && ci.hi == 6.25);
+	/* clearly apart: 100-110 against 150-165; the ratio's interval excludes 1 and holds
+	 * the ratio of the medians */
+	noisy(a, 30, 100, 10, 1);
+	noisy(b, 30, 150, 15, 2);
+	stats_bootstrap(&sb, 1, &sa, 1, STATS_MEDIAN, &ci);
+	memcpy(c, a, sizeof a);
+	memcpy(d, b, sizeof b);
+	CHECK_NEAR(ci.value, stats_percentile(d, 30, 50) / stats_percentile(c, 30, 50), 1e-12);
+	CHECK(ci.known && ci.lo > 1.3 && ci.hi < 1.7 && ci.lo <= ci.value && ci.value <= ci.hi);
+	CHECK(!stats_interval_holds(&ci, 1.0));
+	/* the same inputs, the same interval to the bit (a fixed seed) */
+	stats_bootstrap(&sb, 1, &sa, 1, STATS_MEDIAN, &again);
+	CHECK(!memcmp(&ci, &again, sizeof ci));
+	/* two noisy samples of one distribution overlap: the interval spans 1 */
+	noisy(a, 30, 100, 50, 3);
+	noisy(b, 30, 100, 50, 4);
+	stats_bootstrap(&sb, 1, &sa, 1, STATS_MEDIAN, &ci);
+	CHECK(ci.known && ci.lo < 1 && ci.hi > 1 && stats_interval_holds(&ci, 1.0));
+	stats_bootstrap(&sb, 1, &sa, 1, STATS_MEAN, &ci);
+	CHECK(ci.known && ci.lo < 1 && ci.hi > 1);
+	/* nothing to resample, or a denominator of 0: not known */
+	struct stats_sample none = { a, 0 }, zero = { c, 30 };
+	stats_bootstrap(&sb, 1, &none, 1, STATS_MEDIAN, &ci);
+	CHECK(!ci.known && ci.lo == 0 && ci.hi == 0);
+	memset(c, 0, sizeof c);
+	stats_bootstrap(&sb, 1, &zero, 1, STATS_MEDIAN, &ci);
+	CHECK(!ci.known);
+	CHECK(!stats_interval_holds(&ci, 0));
+}
+
 static void test_verdicts_and_scaling(void)
 {
 	fixture("base", 2, 64, 1, 30, 50, 10, 9, 0);   /* compute-bound: comm 10 % */
@@ -188,6 +244,14 @@ static void test_verdicts_and_scaling(void)
 		   1e-9);
 	CHECK_NEAR(c->scaling.efficiency, c->scaling.speedup * 2 / 4, 1e-12);
 	CHECK(b->scaling.is_baseline && b->scaling.speedup == 1.0);
+	/* their intervals hold them, the efficiency's is the speedup's over the ranks' ratio;
+	 * the baseline's is 1 to 1 */
+	CHECK(stats_interval_holds(&c->scaling.speedup_ci, c->scaling.speedup));
+	CHECK(c->scaling.speedup_ci.lo < c->scaling.speedup_ci.hi);
+	CHECK_NEAR(c->scaling.efficiency_ci.lo, c->scaling.speedup_ci.lo / 2, 1e-12);
+	CHECK_NEAR(c->scaling.efficiency_ci.hi, c->scaling.speedup_ci.hi / 2, 1e-12);
+	CHECK(b->scaling.speedup_ci.known && b->scaling.speedup_ci.lo == 1 &&
+	      b->scaling.speedup_ci.hi == 1);
 	/* 1 task per node: its own series */
 	CHECK(d->scaling.baseline[0] == '\0' || !strcmp(d->scaling.baseline, "data"));
 	CHECK(ana_run_write(&run) == 0);
@@ -403,11 +467,15 @@ static void test_batch_and_scaling_modes(void)
 	char p[600], *md;
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
+	/* every step of s1 and s2 is as long as the others: the intervals are the ratios; the
+	 * p95 of 10 steps is rough */
 	CHECK(strstr(md,
-		     "strong scaling: speedup 0.83x (slower than the baseline) and efficiency 42 % against s1") != NULL);
+		     "strong scaling: speedup 0.83x (95 % CI 0.83-0.83; slower than the baseline) and efficiency 42 % (95 % CI 42-42 %) against s1") != NULL);
 	CHECK(strstr(md, "10.0 steps/s") != NULL);
 	CHECK(strstr(md, "samples/s") == NULL ||
-	      strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 | 10.0 steps/s |") != NULL);
+	      strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 (rough) | 10.0 steps/s |") !=
+		      NULL);
+	CHECK(strstr(md, "A p95 marked (rough) comes from fewer than 20 active steps.") != NULL);
 	CHECK(strstr(md, "- **cw** (1 node, 2 ranks, gloo): **compute-bound**: compute 78.") !=
 	      NULL);
 	CHECK(strstr(md, "**cw**: compute-bound (78.") != NULL);
@@ -541,7 +609,7 @@ static void test_contention_words(void)
 	CHECK(strstr(md, "not communication") == NULL);
 	CHECK(strstr(md, "No prediction is drawn from it: the local executor ran the 4 ranks of k4 on this machine's 2 CPUs and their per-rank compute grew with the node count (see Contention), so what the model extrapolates is this machine's contention, not the cost of more nodes.\n") != NULL);
 	CHECK(strstr(md, "Predicted parallel efficiency") == NULL);
-	CHECK(strstr(md, "**Series of k1**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew 1.4x from 1 to 4 nodes with the same work per rank, so the measured 15 % efficiency at 4 nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.") != NULL);
+	CHECK(strstr(md, "**Series of k1**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew 1.4x from 1 to 4 nodes with the same work per rank, so the measured 15 % efficiency (95 % CI 15-15 %) at 4 nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.") != NULL);
 	free(md);
 	/* summary.json: the fitted terms, no predictions; the figure: no curve */
 	char p[600];
@@ -875,7 +943,7 @@ static void test_report_shares(void)
 	snprintf(path, sizeof path, "%s/io/report.txt", dir);
 	CHECK(fsio_read(path, 1 << 20, &txt, NULL) == 0);
 	CHECK(strstr(txt,
-		     "\nmedian step 100.00 ms, p95 100.00 ms, 80.0 samples/s\nshares of the host's step: data 5.0 %, compute 20.0 %, communication 0.0 %, waiting for peers 0.0 %, I/O 70.0 %, other 5.0 %\n") !=
+		     "\nmedian step 100.00 ms, p95 100.00 ms (rough: fewer than 20 steps), 80.0 samples/s\nshares of the host's step: data 5.0 %, compute 20.0 %, communication 0.0 %, waiting for peers 0.0 %, I/O 70.0 %, other 5.0 %\n") !=
 	      NULL);
 	free(txt);
 	/* 3.87e6 FLOPs in 100 ms: 0.0387 GFLOP/s, not 0.0 */
@@ -993,6 +1061,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(test_percentile);
+	RUN(test_bootstrap);
 	RUN(test_verdicts_and_scaling);
 	RUN(test_model_gpu_mfu);
 	RUN(test_aorta);

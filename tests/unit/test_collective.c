@@ -123,8 +123,24 @@ static void instances_across_ranks(void)
 		CHECK_NEAR(c[0].ms_per_step, (3 + 5 + 4 + 5 + 2 + 1) / 3.0 / 2, 1e-12);
 		CHECK(c[1].op == COLL_BROADCAST && c[1].instances == 1 && c[1].size_class == 0);
 		CHECK_NEAR(c[1].count_per_step, 0.5, 1e-12);
+		/* what compare's intervals draw on: per step the ranks' mean time (3, 11/3:
+		 * their mean is ms_per_step), each rank's wait per instance, each busbw */
+		CHECK(c[0].nkept[COLL_KEPT_STEP_MS] == 2 && c[0].nkept[COLL_KEPT_WAIT_MS] == 6 &&
+		      c[0].nkept[COLL_KEPT_BUSBW] == 2);
+		if (c[0].nkept[COLL_KEPT_STEP_MS] == 2) {
+			CHECK_NEAR(c[0].kept[COLL_KEPT_STEP_MS][0], 3, 1e-12);
+			CHECK_NEAR(c[0].kept[COLL_KEPT_STEP_MS][1], 11 / 3.0, 1e-12);
+		}
+		if (c[0].nkept[COLL_KEPT_BUSBW] == 2)
+			CHECK_NEAR(c[0].kept[COLL_KEPT_BUSBW][0] + c[0].kept[COLL_KEPT_BUSBW][1], 6,
+				   1e-12);
+		/* the broadcast ran in one of the two steps with collectives: 0.5, then 0 */
+		CHECK(c[1].nkept[COLL_KEPT_STEP_MS] == 2 && c[1].nkept[COLL_KEPT_BUSBW] == 1);
+		if (c[1].nkept[COLL_KEPT_STEP_MS] == 2)
+			CHECK(c[1].kept[COLL_KEPT_STEP_MS][0] == 0.5 &&
+			      c[1].kept[COLL_KEPT_STEP_MS][1] == 0);
 	}
-	free(c);
+	collectives_free(c, n);
 	for (int r = 0; r < 3; r++)
 		rank_metrics_free(&rk[r]);
 }
@@ -163,8 +179,12 @@ static void concurrent_instances_count_once(void)
 		CHECK(c[0].instances == 6 && c[0].steps == 2 && c[0].concurrent == 6);
 		CHECK_NEAR(c[0].ms_per_step, 5.5, 1e-9);
 		CHECK_NEAR(c[0].ms_per_step_summed, 6.75, 1e-9);
+		/* each step's time is the ranks' mean union too */
+		CHECK(c[0].nkept[COLL_KEPT_STEP_MS] == 2);
+		for (size_t i = 0; i < c[0].nkept[COLL_KEPT_STEP_MS]; i++)
+			CHECK_NEAR(c[0].kept[COLL_KEPT_STEP_MS][i], 5.5, 1e-9);
 	}
-	free(c);
+	collectives_free(c, n);
 	/* apart, one after another: nothing concurrent, the union is the sum */
 	for (int r = 0; r < 2; r++)
 		for (size_t i = 0; i < rk[r].ncoll; i++)
@@ -172,7 +192,7 @@ static void concurrent_instances_count_once(void)
 	collectives_of(&m, &c, &n);
 	CHECK(n == 1 && c[0].concurrent == 0 && c[0].ms_per_step == c[0].ms_per_step_summed);
 	CHECK_NEAR(c[0].ms_per_step, 6.75, 1e-9);
-	free(c);
+	collectives_free(c, n);
 	for (int r = 0; r < 2; r++)
 		rank_metrics_free(&rk[r]);
 }
@@ -199,7 +219,7 @@ static void trainer_stand_in(void)
 	collectives_of(&m, &c, &n);
 	CHECK(n == 1 && c[0].op == COLL_ALL_REDUCE && c[0].steps == 2 && c[0].bytes == 4e6);
 	CHECK(n == 1 && c[0].latency_med == 2 && c[0].wait_med == 0.5 && c[0].busbw_gbps == 2);
-	free(c);
+	collectives_free(c, n);
 	rk[1].n = 0; /* one rank: no collectives to match */
 	m.n = 1;
 	collectives_of(&m, &c, &n);

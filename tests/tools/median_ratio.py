@@ -1,0 +1,47 @@
+"""median_ratio.py TOP_METRICS BOTTOM_METRICS [--rate]: an independent recount, from the
+trainer's rank_<r>.jsonl files, of a ratio the analysis reports with a 95 % bootstrap interval
+(tests/e2e/compare_noise.sh): per active step the slowest rank's step_ms, the median over
+steps; the ratio is TOP's median over BOTTOM's (campaign compare's median step: candidate
+over reference), or with --rate the ratio of samples per second, TOP's global batch / median
+over BOTTOM's (a speedup: the scenario TOP against its baseline BOTTOM). Prints one JSON
+object: ratio, steps (per side) and lo, hi: a percentile bootstrap of its own (Python's
+random, 2000 resamples), to judge whether the analysis's interval is plausible; the analysis's
+need not equal it."""
+import glob, json, random, statistics, sys
+
+
+def steps_of(d):
+    """(step times: per active step the slowest rank's, global batch) of one metrics dir"""
+    per, batch = {}, None
+    for f in sorted(glob.glob(d + "/rank_*.jsonl")):
+        for line in open(f):
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if r.get("type") == "meta" and r.get("global_batch"):
+                batch = r["global_batch"]
+            if r.get("type") == "step" and r.get("phase") == "active":
+                per.setdefault(r["step"], []).append(r["step_ms"])
+    return [max(v) for _, v in sorted(per.items())], batch
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--rate"]
+    rate = "--rate" in sys.argv[1:]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    (top, bt), (bottom, bb) = steps_of(args[0]), steps_of(args[1])
+    # a rate moves against the step time: TOP's samples/s over BOTTOM's
+    f = (bt / bb) if rate else 1.0
+    ratio = lambda t, b: f * (statistics.median(b) / statistics.median(t) if rate
+                              else statistics.median(t) / statistics.median(b))
+    rng = random.Random(1)
+    q = sorted(ratio([rng.choice(top) for _ in top], [rng.choice(bottom) for _ in bottom])
+               for _ in range(2000))
+    pct = lambda p: q[min(len(q) - 1, int(round(p / 100 * (len(q) - 1))))]
+    print(json.dumps({"ratio": ratio(top, bottom), "lo": pct(2.5), "hi": pct(97.5),
+                      "steps": [len(top), len(bottom)]}))
+
+
+main()
