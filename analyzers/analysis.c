@@ -322,6 +322,18 @@ static int from_traces(struct ana_scenario *s, const struct ana_run *run, int ha
 	return -1;
 }
 
+/* The step lines of the scenario's rank logs, each line its rank's: under a per-node
+ * launcher a node's log holds its workers' lines (analyzers/read/ranklines.h). */
+static int step_lines(const struct ana_scenario *s, const struct ana_run *run,
+		      struct scenario_metrics *m)
+{
+	struct ranklines rl;
+	ranklines_load(s->in.job_dir, s->in.ranks, &rl);
+	int rc = steplog_load(s->in.job_dir, &rl, run->step_log, run->warmup_steps, m);
+	ranklines_free(&rl);
+	return rc;
+}
+
 /* Step data from the step lines of the rank logs (analysis.step_log); rc when there is
  * no pattern. */
 static int from_step_log(struct ana_scenario *s, const struct ana_run *run,
@@ -331,10 +343,7 @@ static int from_step_log(struct ana_scenario *s, const struct ana_run *run,
 		missing->step_log = MISS_STEP_LOG_NO_PATTERN;
 		return rc;
 	}
-	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/" JOB_LOGS, s->in.job_dir);
-	rc = steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, m);
-	strbuf_free(&dir);
+	rc = step_lines(s, run, m);
 	if (rc == 0) {
 		s->data.source = SOURCE_STEP_LOG;
 		add_source(s, SOURCE_STEP_LOG, 0);
@@ -417,16 +426,13 @@ static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m,
 static int window_times(struct ana_scenario *s, const struct ana_run *run,
 			const struct scenario_metrics *m, struct scenario_metrics *logged)
 {
-	struct strbuf dir = STRBUF_INIT;
 	int ok = 0;
 	if (!m->ranks[0].whole_window || !run->step_log)
 		return 0;
-	strbuf_addf(&dir, "%s/" JOB_LOGS, s->in.job_dir);
-	if (steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, logged) == 0) {
+	if (step_lines(s, run, logged) == 0) {
 		add_source(s, SOURCE_STEP_LOG_TIMES, 0);
 		ok = 1;
 	}
-	strbuf_free(&dir);
 	return ok;
 }
 
