@@ -31,40 +31,77 @@ size_t ranklines_prefix(const char *line, size_t len, long *local)
 	return i + 2;
 }
 
-/* One record of job_dir/ranks/<name>: rank_<r>.json with a local_rank is a worker. */
-static void load_record(const char *job_dir, const char *name, struct ranklines *rl,
-			size_t *cap)
+/* One record, of job_dir/ranks/<name>, into rec; 0, or -1 when it is no rank's. */
+static int load_record(const char *job_dir, const char *name, struct rank_record *rec)
 {
 	struct strbuf p = STRBUF_INIT;
-	json_int_t rank = -1, local = -1, node = -1;
+	json_int_t rank = -1, pid = -1, local = -1, node_rank = -1;
+	const char *host = NULL, *node = NULL;
 	strbuf_addf(&p, "%s/" JOB_RANKS "/%s", job_dir, name);
 	json_t *j = json_load_file(p.buf, JSON_DISABLE_EOF_CHECK, NULL);
 	strbuf_free(&p);
-	if (!strncmp(name, "launcher_", 9)) {
-		rl->launchers++;
-	} else if (j &&
-		   !json_unpack(j, "{s:I, s:I, s:I}", "rank", &rank, "local_rank", &local,
-				"node_rank", &node) &&
-		   rank >= 0 && local >= 0 && node >= 0) {
-		XGROW(rl->w, rl->n, *cap, 8);
-		rl->w[rl->n++] = (struct ranklines_worker){ (long)node, (long)local, (long)rank };
+	int ok = j &&
+		 !json_unpack(j, "{s:I, s:I, s:s, s?s, s?I, s?I}", "rank", &rank, "pid", &pid,
+			      "host", &host, "node", &node, "local_rank", &local, "node_rank",
+			      &node_rank) &&
+		 rank >= 0;
+	if (ok) {
+		*rec = (struct rank_record){ .rank = (long)rank, .pid = (long)pid,
+					     .local_rank = (long)local,
+					     .node_rank = (long)node_rank, .worker = local >= 0 };
+		snprintf(rec->node, sizeof rec->node, "%s", node ? node : host);
+		snprintf(rec->host, sizeof rec->host, "%s", host);
 	}
 	json_decref(j);
+	return ok ? 0 : -1;
 }
 
-void ranklines_load(const char *job_dir, long world, struct ranklines *rl)
+/* The names of job_dir/ranks/ starting with prefix. */
+static void record_names(const char *job_dir, const char *prefix, struct argv *out)
 {
 	struct strbuf p = STRBUF_INIT;
 	struct argv names;
-	size_t cap = 0;
-	memset(rl, 0, sizeof *rl);
+	*out = (struct argv){ 0 };
 	strbuf_addf(&p, "%s/" JOB_RANKS, job_dir);
 	fsio_list(p.buf, &names);
 	strbuf_free(&p);
 	for (size_t i = 0; i < names.n; i++)
-		if (!strncmp(names.v[i], "launcher_", 9) || !strncmp(names.v[i], "rank_", 5))
-			load_record(job_dir, names.v[i], rl, &cap);
+		if (!strncmp(names.v[i], prefix, strlen(prefix)))
+			argv_push(out, names.v[i]);
 	argv_free(&names);
+}
+
+size_t ranklines_records(const char *job_dir, struct rank_record **out)
+{
+	struct argv names;
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	record_names(job_dir, "rank_", &names);
+	for (size_t i = 0; i < names.n; i++) {
+		XGROW(*out, n, cap, 8);
+		n += load_record(job_dir, names.v[i], &(*out)[n]) == 0;
+	}
+	argv_free(&names);
+	return n;
+}
+
+void ranklines_load(const char *job_dir, long world, struct ranklines *rl)
+{
+	struct rank_record *rec;
+	struct argv launchers;
+	size_t nrec = ranklines_records(job_dir, &rec), cap = 0;
+	memset(rl, 0, sizeof *rl);
+	record_names(job_dir, "launcher_", &launchers);
+	rl->launchers = (long)launchers.n;
+	argv_free(&launchers);
+	for (size_t i = 0; i < nrec; i++) {
+		const struct rank_record *r = &rec[i];
+		if (!r->worker || r->node_rank < 0)
+			continue;
+		XGROW(rl->w, rl->n, cap, 8);
+		rl->w[rl->n++] = (struct ranklines_worker){ r->node_rank, r->local_rank, r->rank };
+	}
+	free(rec);
 	rl->per_node = rl->launchers > 0;
 	if (rl->per_node && world > 0 && world % rl->launchers == 0)
 		rl->workers = world / rl->launchers;

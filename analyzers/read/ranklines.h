@@ -1,16 +1,29 @@
-/* ranklines: whose each line of a job's rank logs is. A rank campaign starts
- * itself writes <job>/logs/rank_<r>.out of its own. Under a per-node launcher
- * (the job's ranks/ holds launcher_<n>.json) logs/rank_<n>.out is node n's
- * launcher's output: torchrun copies each worker's lines there (--tee)
- * prefixed "[<role><LOCAL_RANK>]:" ("[default1]:"), so such a line is the
- * output of the worker of that local rank on node n, whose global rank its
- * record says (ranks/rank_<RANK>.json: node_rank, local_rank). Lines without
- * a prefix stay the node's: its launcher's own, or workers' that torchrun did
- * not tee. It only reads: the logs stay as they were written. */
+/* ranklines: the launch's records of which process each rank is
+ * (<job>/ranks/), and from them whose each line of a job's rank logs is. A
+ * rank campaign starts itself writes <job>/logs/rank_<r>.out of its own.
+ * Under a per-node launcher (the job's ranks/ holds launcher_<n>.json)
+ * logs/rank_<n>.out is node n's launcher's output: torchrun copies each
+ * worker's lines there (--tee) prefixed "[<role><LOCAL_RANK>]:"
+ * ("[default1]:"), so such a line is the output of the worker of that local
+ * rank on node n, whose global rank its record says (ranks/rank_<RANK>.json:
+ * node_rank, local_rank). Lines without a prefix stay the node's: its
+ * launcher's own, or workers' that torchrun did not tee. It only reads: the
+ * records and logs stay as they were written. */
 #ifndef ANALYZERS_RANKLINES_H
 #define ANALYZERS_RANKLINES_H
 
 #include <stddef.h>
+
+/* A launcher's record of a rank (<job_dir>/ranks/rank_<r>.json: docs/formats.md). */
+struct rank_record {
+	long rank, pid;
+	long local_rank, node_rank; /* a per-node launcher's worker's; -1 otherwise */
+	int worker; /* a per-node launcher's worker, recorded with the RANK it was given */
+	char host[256], node[256];
+};
+/* The launcher's records of ranks in job_dir/ranks/ (rank_<r>.json; a per-node
+ * launcher's own launcher_<n>.json is no rank) into *out (xmalloc'd); how many. */
+size_t ranklines_records(const char *job_dir, struct rank_record **out);
 
 struct ranklines_worker {
 	long node, local, rank;
