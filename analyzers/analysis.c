@@ -322,6 +322,18 @@ static int from_traces(struct ana_scenario *s, const struct ana_run *run, int ha
 	return -1;
 }
 
+/* The step lines of the scenario's rank logs, each line its rank's: under a per-node
+ * launcher a node's log holds its workers' lines (analyzers/read/ranklines.h). */
+static int step_lines(const struct ana_scenario *s, const struct ana_run *run,
+		      struct scenario_metrics *m)
+{
+	struct ranklines rl;
+	ranklines_load(s->in.job_dir, s->in.ranks, &rl);
+	int rc = steplog_load(s->in.job_dir, &rl, run->step_log, run->warmup_steps, m);
+	ranklines_free(&rl);
+	return rc;
+}
+
 /* Step data from the step lines of the rank logs (analysis.step_log); rc when there is
  * no pattern. */
 static int from_step_log(struct ana_scenario *s, const struct ana_run *run,
@@ -331,10 +343,7 @@ static int from_step_log(struct ana_scenario *s, const struct ana_run *run,
 		missing->step_log = MISS_STEP_LOG_NO_PATTERN;
 		return rc;
 	}
-	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/" JOB_LOGS, s->in.job_dir);
-	rc = steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, m);
-	strbuf_free(&dir);
+	rc = step_lines(s, run, m);
 	if (rc == 0) {
 		s->data.source = SOURCE_STEP_LOG;
 		add_source(s, SOURCE_STEP_LOG, 0);
@@ -363,20 +372,38 @@ static int load_steps(struct ana_scenario *s, const struct ana_run *run, const s
 	return rc;
 }
 
+/* Step lines of rank 0 alone, of a world of several: the others print none. */
+static int rank0_only(const struct ana_scenario *s, const struct scenario_metrics *lines)
+{
+	return s->in.ranks > 1 && lines->n == 1 && lines->ranks[0].rank == 0;
+}
+
 /* The ranks launched against those the step data covers: the ones missing
- * (the first ANA_RANKS_SHOWN of them kept), and ranks beyond the world size. */
+ * (the first ANA_RANKS_SHOWN of them kept), and ranks beyond the world size.
+ * Step lines that rank 0 alone prints leave the others without data by
+ * design; data under numbers beyond the world (files that no name or record
+ * ties to a rank) may be the missing ranks': which ones lack data is unknown. */
 static void rank_coverage(struct ana_scenario *s, const struct scenario_metrics *m)
 {
-	s->data.ranks_with_data = (int)m->n;
+	struct ana_data *d = &s->data;
+	d->ranks_with_data = (int)m->n;
+	for (size_t i = 0; i < m->n; i++)
+		d->ranks_beyond += m->ranks[i].rank >= s->in.ranks;
+	if (d->source == SOURCE_STEP_LOG && rank0_only(s, m)) {
+		d->rank0_lines_only = 1;
+		return;
+	}
+	if (d->ranks_beyond) {
+		d->ranks_without_data = s->in.ranks > (int)m->n ? s->in.ranks - (int)m->n : 0;
+		return;
+	}
 	for (int r = 0; r < s->in.ranks; r++) {
 		size_t i = 0;
 		while (i < m->n && m->ranks[i].rank != r)
 			i++;
-		if (i == m->n && s->data.ranks_without_data++ < ANA_RANKS_SHOWN)
-			s->data.ranks_missing[s->data.ranks_without_data - 1] = r;
+		if (i == m->n && d->ranks_without_data++ < ANA_RANKS_SHOWN)
+			d->ranks_missing[d->ranks_without_data - 1] = r;
 	}
-	for (size_t i = 0; i < m->n; i++)
-		s->data.ranks_beyond += m->ranks[i].rank >= s->in.ranks;
 }
 
 /* Samples per step across ranks: the telemetry's, else the step lines'
@@ -417,16 +444,14 @@ static void batch_of(struct ana_scenario *s, const struct scenario_metrics *m,
 static int window_times(struct ana_scenario *s, const struct ana_run *run,
 			const struct scenario_metrics *m, struct scenario_metrics *logged)
 {
-	struct strbuf dir = STRBUF_INIT;
 	int ok = 0;
 	if (!m->ranks[0].whole_window || !run->step_log)
 		return 0;
-	strbuf_addf(&dir, "%s/" JOB_LOGS, s->in.job_dir);
-	if (steplog_load_dir(dir.buf, run->step_log, run->warmup_steps, logged) == 0) {
+	if (step_lines(s, run, logged) == 0) {
 		add_source(s, SOURCE_STEP_LOG_TIMES, 0);
+		s->data.rank0_lines_only = rank0_only(s, logged);
 		ok = 1;
 	}
-	strbuf_free(&dir);
 	return ok;
 }
 

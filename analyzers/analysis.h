@@ -134,6 +134,9 @@ struct ana_data {
 	int ranks_without_data;
 	int ranks_missing[ANA_RANKS_SHOWN];
 	int ranks_beyond;          /* ranks of the step data beyond the world size */
+	/* the step times come from step lines that rank 0 alone of several prints (nanoGPT,
+	 * DLRM): the others' logs have none, which is no missing data */
+	int rank0_lines_only;
 	/* profile.traces (the run's trace_globs) matched no file: trace-like files elsewhere in
 	 * the job directory, how many and the first few (relative paths) */
 	int traces_missed;

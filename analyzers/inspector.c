@@ -159,7 +159,7 @@ static void name_procs(struct insp_data *d, const char *job_dir)
 	struct insp_summary *s = &d->sum;
 	size_t n = d->read.nprocs;
 	struct rank_record *rec = NULL;
-	size_t nrec = job_dir ? torchtrace_rank_records(job_dir, &rec) : 0;
+	size_t nrec = job_dir ? ranklines_records(job_dir, &rec) : 0;
 	s->proc_rank = xcalloc(n + 1, sizeof *s->proc_rank);
 	s->proc_node = xcalloc(n + 1, sizeof *s->proc_node);
 	for (size_t p = 0; p < n; p++) {

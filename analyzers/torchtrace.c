@@ -1,5 +1,4 @@
 #include "analyzers/torchtrace.h"
-#include "util/run_layout.h"
 
 #include "analyzers/collective.h"
 
@@ -17,7 +16,6 @@
 
 #include <ctype.h>
 #include <dirent.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -390,39 +388,6 @@ int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *ho
 	return 1;
 }
 
-size_t torchtrace_rank_records(const char *job_dir, struct rank_record **out)
-{
-	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/" JOB_RANKS, job_dir);
-	struct argv names;
-	fsio_list(p.buf, &names);
-	size_t n = 0, cap = 0;
-	*out = NULL;
-	for (size_t i = 0; i < names.n; i++) {
-		if (strncmp(names.v[i], "rank_", 5))
-			continue;
-		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/" JOB_RANKS "/%s", job_dir, names.v[i]);
-		json_t *j = json_load_file(p.buf, JSON_DISABLE_EOF_CHECK, NULL);
-		json_int_t rank = -1, pid = -1, local_rank = -1;
-		const char *host = NULL, *node = NULL;
-		if (j &&
-		    !json_unpack(j, "{s:I, s:I, s:s, s?s, s?I}", "rank", &rank, "pid", &pid,
-				 "host", &host, "node", &node, "local_rank", &local_rank) &&
-		    rank >= 0) {
-			XGROW(*out, n, cap, 8);
-			(*out)[n] = (struct rank_record){ .rank = (long)rank, .pid = (long)pid,
-							  .worker = local_rank >= 0 };
-			snprintf((*out)[n].node, sizeof (*out)->node, "%s", node ? node : host);
-			snprintf((*out)[n++].host, sizeof (*out)->host, "%s", host);
-		}
-		json_decref(j);
-	}
-	argv_free(&names);
-	strbuf_free(&p);
-	return n;
-}
-
 /* The one record of rank, or NULL (none, or several). */
 static const struct rank_record *record_of(const struct rank_record *rec, size_t nrec, long rank)
 {
@@ -439,7 +404,7 @@ static const struct rank_record *record_of(const struct rank_record *rec, size_t
 void torchtrace_rank_nodes(const char *job_dir, struct scenario_metrics *m)
 {
 	struct rank_record *rec;
-	size_t nrec = torchtrace_rank_records(job_dir, &rec);
+	size_t nrec = ranklines_records(job_dir, &rec);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct rank_record *r = record_of(rec, nrec, m->ranks[i].rank);
 		/* a record names the world's rank when campaign started every rank (one
@@ -456,7 +421,7 @@ void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *h
 	if (slash)
 		*slash = '\0';
 	struct rank_record *rec;
-	size_t nrec = torchtrace_rank_records(copy, &rec);
+	size_t nrec = ranklines_records(copy, &rec);
 	free(copy);
 	struct argv workers = { 0 }; /* distinct processes, in file order */
 	long base = 0; /* processes no record names come after the recorded ranks */

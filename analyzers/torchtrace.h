@@ -9,6 +9,7 @@
 
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/metrics.h"
+#include "analyzers/read/ranklines.h"
 #include "analyzers/read/rules.h"
 #include "util/strindex.h"
 
@@ -96,15 +97,6 @@ int torchtrace_rank_for(int trace_rank, const char *name, int hint);
  * worker_3), else the order of its process among the files': the files
  * of one process (profiler cycles) get one rank. */
 void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *hints);
-/* A launcher's record of a rank (<job_dir>/ranks/rank_<r>.json: docs/formats.md). */
-struct rank_record {
-	long rank, pid;
-	int worker; /* a per-node launcher's worker, recorded with the RANK it was given */
-	char host[256], node[256];
-};
-/* The launcher's records of ranks in job_dir/ranks/ (rank_<r>.json; a per-node
- * launcher's own launcher_<n>.json is no rank) into *out (xmalloc'd); how many. */
-size_t torchtrace_rank_records(const char *job_dir, struct rank_record **out);
 /* Ranks of m without a host get the node of the launcher's record of them
  * (<job_dir>/ranks/rank_<r>.json): when there is one record per rank, or
  * for a per-node launcher's worker recorded with its RANK (the record has

@@ -1,6 +1,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "analyzers/read/steplog.h"
 #include "util/fsio.h"
+#include "util/run_layout.h"
 
 #include "analyzers/read/rules.h"
 #include "util/err.h"
@@ -37,38 +38,110 @@ static double group_num(pcre2_match_data *md, const char *line, int g, double de
 	return end != buf ? v : def;
 }
 
-/* Each line is matched under the rules' budget (well under a millisecond);
- * a line longer than STEPLOG_MAX_LINE, or one whose match runs over the
- * budget, is skipped and counted (bad_lines). */
-static void read_rank(FILE *f, pcre2_code *re, const struct groups *g, int warmup,
-		      struct rank_metrics *r)
+/* What reading a job's logs needs: the pattern, its groups, and each rank's
+ * matching lines seen so far (the first `warmup` are warm-up). */
+struct reading {
+	pcre2_code *re;
+	pcre2_match_data *md;
+	pcre2_match_context *mctx;
+	struct groups g;
+	int warmup;
+	struct scenario_metrics *out;
+	int *seen; /* per rank of out */
+	size_t seen_cap;
+};
+
+/* Matches one line of rank r under the rules' budget (well under a
+ * millisecond); a line longer than STEPLOG_MAX_LINE, or one whose match runs
+ * over the budget, is skipped and counted (bad_lines). */
+static void match_line(struct reading *k, struct rank_metrics *r, int *seen, const char *line,
+		       size_t len)
 {
-	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-	pcre2_match_context *mctx = rules_bounded_context();
+	int rc = len > STEPLOG_MAX_LINE ? PCRE2_ERROR_MATCHLIMIT :
+		 pcre2_match(k->re, (PCRE2_SPTR)line, len, 0, 0, k->md, k->mctx);
+	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+	    rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+		r->bad_lines++;
+	}
+	if (rc < 0)
+		return;
+	struct step_rec s = { 0 };
+	s.step = (long)group_num(k->md, line, k->g.step, *seen);
+	s.step_ms = group_num(k->md, line, k->g.step_ms, -1);
+	s.loss = group_num(k->md, line, k->g.loss, 0);
+	s.samples = (long)group_num(k->md, line, k->g.samples, 0);
+	s.active = (*seen)++ >= k->warmup;
+	metrics_add_step(r, &s);
+}
+
+/* The index in out of rank's lines, added when new. */
+static size_t rank_index(struct reading *k, long rank)
+{
+	struct scenario_metrics *out = k->out;
+	for (size_t i = out->n; i-- > 0;)
+		if (out->ranks[i].rank == rank)
+			return i;
+	out->ranks = xrealloc(out->ranks, (out->n + 1) * sizeof *out->ranks);
+	out->ranks[out->n] = (struct rank_metrics){ .rank = (int)rank, .format = METRICS_STEP_LOG };
+	XGROW(k->seen, out->n, k->seen_cap, 16);
+	k->seen[out->n] = 0;
+	return out->n++;
+}
+
+/* The ranks of one log file's lines, the last few looked up kept (a node's
+ * workers take turns line by line). */
+struct file_ranks {
+	long rank[8];
+	size_t at[8], n;
+};
+
+static size_t file_rank_index(struct reading *k, struct file_ranks *fr, long rank)
+{
+	for (size_t i = 0; i < fr->n; i++)
+		if (fr->rank[i] == rank)
+			return fr->at[i];
+	size_t at = rank_index(k, rank), slot = fr->n < 8 ? fr->n++ : (size_t)rank % 8;
+	fr->rank[slot] = rank;
+	fr->at[slot] = at;
+	return at;
+}
+
+/* Reads logs/rank_<file>.out, each line its rank's (ranklines_of). Under a
+ * per-node launcher the node's own lines count only when no line of the file
+ * has a worker's prefix: the workers then wrote straight to the node's log,
+ * and they are taken as its first worker's (exact when only it prints). */
+static void read_log(struct reading *k, const struct ranklines *rl, long file, FILE *f)
+{
+	struct rank_metrics node = { .rank = -1, .format = METRICS_STEP_LOG };
+	struct file_ranks fr = { .n = 0 };
+	int node_seen = 0, prefixed = 0;
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, skip;
 	ssize_t len;
-	int seen = 0;
 	while ((len = getline(&line, &cap, f)) > 0) {
-		int rc = len > STEPLOG_MAX_LINE ? PCRE2_ERROR_MATCHLIMIT :
-			 pcre2_match(re, (PCRE2_SPTR)line, (size_t)len, 0, 0, md, mctx);
-		if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
-		    rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT) {
-			r->bad_lines++;
+		long rank = ranklines_of(rl, file, line, (size_t)len, &skip);
+		prefixed |= skip > 0;
+		if (rank >= 0) {
+			size_t i = file_rank_index(k, &fr, rank);
+			match_line(k, &k->out->ranks[i], &k->seen[i], line + skip,
+				   (size_t)len - skip);
+		} else if (!skip) {
+			match_line(k, &node, &node_seen, line, (size_t)len);
 		}
-		if (rc < 0)
-			continue;
-		struct step_rec s = { 0 };
-		s.step = (long)group_num(md, line, g->step, seen);
-		s.step_ms = group_num(md, line, g->step_ms, -1);
-		s.loss = group_num(md, line, g->loss, 0);
-		s.samples = (long)group_num(md, line, g->samples, 0);
-		s.active = seen++ >= warmup;
-		metrics_add_step(r, &s);
 	}
 	free(line);
-	pcre2_match_context_free(mctx);
-	pcre2_match_data_free(md);
+	long first = prefixed ? -1 : ranklines_rank(rl, file, 0);
+	if ((node.n || node.bad_lines) && first >= 0) {
+		size_t i = rank_index(k, first);
+		if (k->out->ranks[i].n == 0) { /* a worker's lines are in its node's log only */
+			node.rank = (int)first;
+			rank_metrics_free(&k->out->ranks[i]);
+			k->out->ranks[i] = node;
+			k->seen[i] = node_seen;
+			return;
+		}
+	}
+	rank_metrics_free(&node);
 }
 
 static int rank_log(const char *name, int *rank)
@@ -77,7 +150,22 @@ static int rank_log(const char *name, int *rank)
 	return sscanf(name, "rank_%d.out%n", rank, &n) == 1 && name[n] == '\0' && *rank >= 0;
 }
 
-int steplog_load_dir(const char *dir, const char *pattern, int warmup, struct scenario_metrics *out)
+/* Drops the ranks no line of which matched (their skipped lines too, as a
+ * rank without step data has nothing to be counted against). */
+static void drop_empty(struct scenario_metrics *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		if (out->ranks[i].n)
+			out->ranks[n++] = out->ranks[i];
+		else
+			rank_metrics_free(&out->ranks[i]);
+	}
+	out->n = n;
+}
+
+int steplog_load(const char *job_dir, const struct ranklines *rl, const char *pattern,
+		 int warmup, struct scenario_metrics *out)
 {
 	memset(out, 0, sizeof *out);
 	int code;
@@ -90,37 +178,45 @@ int steplog_load_dir(const char *dir, const char *pattern, int warmup, struct sc
 			       (size_t) off);
 	/* where the library has a JIT; the budget applies either way */
 	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
-	struct groups g = { pcre2_substring_number_from_name(re, (PCRE2_SPTR) "step"),
-			    pcre2_substring_number_from_name(re, (PCRE2_SPTR) "step_ms"),
-			    pcre2_substring_number_from_name(re, (PCRE2_SPTR) "loss"),
-			    pcre2_substring_number_from_name(re, (PCRE2_SPTR) "samples") };
+	struct reading k = {
+		.re = re, .md = pcre2_match_data_create_from_pattern(re, NULL),
+		.mctx = rules_bounded_context(), .warmup = warmup, .out = out,
+		.g = { pcre2_substring_number_from_name(re, (PCRE2_SPTR) "step"),
+		       pcre2_substring_number_from_name(re, (PCRE2_SPTR) "step_ms"),
+		       pcre2_substring_number_from_name(re, (PCRE2_SPTR) "loss"),
+		       pcre2_substring_number_from_name(re, (PCRE2_SPTR) "samples") },
+	};
+	struct strbuf dir = STRBUF_INIT;
 	struct argv names;
-	fsio_list(dir, &names);
+	strbuf_addf(&dir, "%s/" JOB_LOGS, job_dir);
+	fsio_list(dir.buf, &names);
 	for (size_t i = 0; i < names.n; i++) {
-		int rank;
-		if (!rank_log(names.v[i], &rank))
+		int file;
+		if (!rank_log(names.v[i], &file))
 			continue;
 		struct strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s/%s", dir, names.v[i]);
+		strbuf_addf(&p, "%s/%s", dir.buf, names.v[i]);
 		FILE *f = fsio_fopen_or_warn(p.buf);
 		strbuf_free(&p);
 		if (!f)
 			continue;
-		struct rank_metrics r = { .rank = rank, .format = METRICS_STEP_LOG };
-		read_rank(f, re, &g, warmup, &r);
+		read_log(&k, rl, file, f);
 		fclose(f);
-		if (r.n == 0) {
-			rank_metrics_free(&r);
-			continue;
-		}
-		out->ranks = xrealloc(out->ranks, (out->n + 1) * sizeof *out->ranks);
-		out->ranks[out->n++] = r;
 	}
 	argv_free(&names);
+	drop_empty(out);
+	free(k.seen);
+	pcre2_match_context_free(k.mctx);
+	pcre2_match_data_free(k.md);
 	pcre2_code_free(re);
-	if (out->n == 0)
-		return err_set(ERR_NOTFOUND,
-			       "no line of %s/rank_<r>.out matches analysis.step_log.pattern", dir);
+	if (out->n == 0) {
+		code = err_set(ERR_NOTFOUND,
+			       "no line of %s/rank_<r>.out matches analysis.step_log.pattern",
+			       dir.buf);
+		strbuf_free(&dir);
+		return code;
+	}
+	strbuf_free(&dir);
 	metrics_sort_ranks(out);
 	return 0;
 }

@@ -6,10 +6,13 @@
 #define ANALYZERS_STEPLOG_H
 
 #include "analyzers/read/metrics.h"
+#include "analyzers/read/ranklines.h"
 
-/* Reads every rank_<r>.out of dir; the first `warmup` matching lines of
- * each rank are warm-up (inactive). ERR_NOTFOUND when no line matches. */
-int steplog_load_dir(const char *dir, const char *pattern, int warmup,
-		     struct scenario_metrics *out);
+/* Reads every logs/rank_<f>.out of job_dir, each line as the rank's whose
+ * it is (rl: under a per-node launcher a node's log holds its workers'
+ * lines); the first `warmup` matching lines of each rank are warm-up
+ * (inactive). ERR_NOTFOUND when no line matches. */
+int steplog_load(const char *job_dir, const struct ranklines *rl, const char *pattern,
+		 int warmup, struct scenario_metrics *out);
 
 #endif

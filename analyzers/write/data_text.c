@@ -172,17 +172,24 @@ char *data_text_ranks(const struct ana_scenario *s)
 	const struct ana_data *d = &s->data;
 	int n = d->ranks_without_data, ranks = s->in.ranks;
 	struct strbuf sb = STRBUF_INIT;
-	if (n) {
+	if (d->ranks_beyond) {
+		strbuf_addf(
+			&sb,
+			"the step data names %d rank%s beyond the %d launched (files of one process are one rank only when their names or the launcher's records say so), so which launched rank%s cannot be said",
+			d->ranks_beyond, d->ranks_beyond == 1 ? "" : "s", ranks,
+			d->ranks_beyond == 1 ? " it is" : "s they are");
+		if (n)
+			strbuf_addf(&sb, "; %d of the %d launched left no step data", n, ranks);
+	} else if (n) {
 		strbuf_addf(&sb, "%d of %d launched rank%s left no step data (rank%s ", n, ranks,
 			    ranks == 1 ? "" : "s", n == 1 ? "" : "s");
 		for (int i = 0; i < n && i < ANA_RANKS_SHOWN; i++)
 			strbuf_addf(&sb, "%s%d", i ? ", " : "", d->ranks_missing[i]);
 		strbuf_addf(&sb, "%s)", n > ANA_RANKS_SHOWN ? ", ..." : "");
-	} else if (d->ranks_beyond)
-		strbuf_addf(
-			&sb,
-			"the step data names %d rank%s beyond the %d launched (files of one process are one rank only when their names or the launcher's records say so)",
-			d->ranks_beyond, d->ranks_beyond == 1 ? "" : "s", ranks);
+	}
+	if (d->rank0_lines_only)
+		strbuf_addf(&sb, "%sonly rank 0 prints step lines: the step times are rank 0's",
+			    sb.len ? "; " : "");
 	return strbuf_detach(&sb);
 }
 

@@ -78,13 +78,19 @@ static void job_env(long nodes, long tpn, long ranks_per_host, const char *maste
 }
 
 /* The job log says where the ranks meet, so that a rendezvous that times
- * out can be traced to the address and port it tried. */
-static void say_rendezvous(long nodes, long tpn)
+ * out can be traced to the address and port it tried. With per-node
+ * launchers (workers > 0) the ranks are their workers, not the tasks. */
+static void say_rendezvous(long nodes, long tpn, long workers)
 {
+	long ranks = nodes * (workers > 0 ? workers : tpn);
+	char how[96] = "";
 	if (!getenv("CAMPAIGN_JOB_DIR")) /* a job's log only, not a launch by hand */
 		return;
-	fprintf(stderr, "campaign launch: %ld rank%s on %ld node%s; rendezvous (env://) at %s:%s\n",
-		nodes * tpn, nodes * tpn == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s",
+	if (workers > 0)
+		snprintf(how, sizeof how, " (a launcher on each node starting %ld worker%s)",
+			 workers, workers == 1 ? "" : "s");
+	fprintf(stderr, "campaign launch: %ld rank%s on %ld node%s%s; rendezvous (env://) at %s:%s\n",
+		ranks, ranks == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", how,
 		getenv("MASTER_ADDR"), getenv("MASTER_PORT"));
 }
 
@@ -377,7 +383,7 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long wo
 				"campaign launch: the first node's address is unknown (SLURM_JOB_NODELIST %s): MASTER_ADDR 127.0.0.1 reaches only the first node's ranks; set MASTER_ADDR in workload.env\n",
 				getenv("SLURM_JOB_NODELIST") ? getenv("SLURM_JOB_NODELIST")
 							     : "unset");
-		say_rendezvous(nodes, tpn);
+		say_rendezvous(nodes, tpn, workers);
 		free(addr);
 	}
 	if (self && !overlap) { /* each task wrapped: rank variables, rank log, exit record */
@@ -542,7 +548,7 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper, l
 	workers_init(&wk, job_dir, workers);
 	job_env(nodes, tpn, n, "127.0.0.1", free_port()); /* every rank on this host */
 	if (!helper)
-		say_rendezvous(nodes, tpn);
+		say_rendezvous(nodes, tpn, workers);
 	for (long r = 0; r < n; r++) {
 		int log_fd = -1;
 		if (job_dir && ranklog_open(job_dir, r, &logs[nlogs], &log_fd) == 0)

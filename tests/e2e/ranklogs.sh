@@ -15,3 +15,12 @@ check ranklogs_job_completes [ "$rc" -eq 0 ]
 check ranklogs_whole_lines [ "$(grep -cE '^rank [0-7] line [0-9]+ x{3000} end$' "$run"/s/slurm-*.out)" -eq 2400 ]
 check ranklogs_last_partial_line_kept [ "$(grep -cE '^rank [0-7] last words without a newline$' "$run"/s/slurm-*.out)" -eq 8 ]
 check ranklogs_rank_files_whole [ "$(grep -chE '^rank [0-7] line [0-9]+ x{3000} end$' "$run"/s/logs/rank_*.out | awk '{ n += $1 } END { print n }')" -eq 2400 ]
+# `logs --rank R` after the job has ended (issue 45): a rank the scenario does not have is
+# named as such, and a rank log that is not there is not said to be written while the job runs
+"$CAMPAIGN" logs --results "$SCRATCH/res" --rank 3 "$(basename "$run")" >r3.out 2>&1
+check ranklogs_logs_rank_own [ "$(grep -cE '^rank 3 line [0-9]+ x{3000} end$' r3.out),$(grep -cvE '^rank 3 ' r3.out)" = "300,0" ]
+"$CAMPAIGN" logs --results "$SCRATCH/res" --rank 8 "$(basename "$run")" >r8.out 2>&1; rc=$?
+check ranklogs_logs_rank_beyond bash -c '[ "$1" -eq 3 ] && grep -q "scenario '\''s'\'' has 8 ranks: no rank 8$" "$2"' _ "$rc" r8.out
+mv "$run/s/logs/rank_7.out" r7.kept
+"$CAMPAIGN" logs --results "$SCRATCH/res" --rank 7 "$(basename "$run")" >r7.out 2>&1; rc=$?
+check ranklogs_logs_rank_gone_after_end bash -c '[ "$1" -eq 3 ] && grep -q "rank_7.out: no such log: the job ended (COMPLETED) without one$" "$2" && ! grep -q "while the job runs" "$2"' _ "$rc" r7.out

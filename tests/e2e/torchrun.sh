@@ -49,3 +49,63 @@ check torchrun_slow_records [ "$(ls "$job/ranks" | tr '\n' ' ')" = "launcher_0.j
 # each worker's record against what the worker itself printed ("rank R of 4: pid P", in its
 # node's log), the node its launcher ran on, and the process its trace files are named after
 check torchrun_slow_worker_records python3 "$ROOT/tests/tools/torchrun_records.py" "$job"
+
+# Step lines under a per-node launcher (issue 45): each worker prints "step N time T ms"
+# (tests/tools/ddp_steplines.py, rank r sleeping r x 10 ms a step), which torchrun copies into
+# its node's log, logs/rank_<node>.out, prefixed [defaultL]:. Each line is the worker's of
+# that local rank on that node, its global rank through the worker records, and the analysis
+# is checked against steplines_recount.py, which recounts the raw node logs itself (mapping each
+# prefix by the rank the worker printed of itself). In rank0-2n only rank 0 prints step lines.
+cat >lines.yaml <<Y
+campaign: steplines
+workload:
+  launcher: per-node
+  command: ["torchrun", "--redirects", "1", "--tee", "1", "--nnodes={{nnodes}}", "--nproc_per_node={{nproc_per_node}}",
+            "--node_rank={{node_rank}}", "--master_addr={{master_addr}}", "--master_port={{master_port}}",
+            "$ROOT/tests/tools/ddp_steplines.py", "--steps", "15", "--print", "{{who}}"]
+  env: { OMP_NUM_THREADS: "1", GLOO_SOCKET_IFNAME: lo }
+profile: { warmup_steps: 2 }
+analysis: { step_log: { pattern: 'step (?<step>\d+) time (?<step_ms>[0-9.]+) ms' } }
+scenarios:
+  - { name: every-2n, nodes: 2, tasks_per_node: 2, params: { who: all } }
+  - { name: rank0-2n, nodes: 2, tasks_per_node: 2, params: { who: "0" } }
+Y
+torch_submit lines.txt --backend local --results "$SCRATCH/res" lines.yaml; rc=$?
+run=$(rundir lines.txt)
+check lines_completes [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || failed_run_said "$run"
+job=$run/every-2n
+python3 "$ROOT/tests/tools/steplines_recount.py" "$job" 2 >every.json
+python3 "$ROOT/tests/tools/steplines_recount.py" "$run/rank0-2n" 2 >rank0.json
+# what the node logs hold, as torchrun wrote them (logs/ is kept raw): 15 step lines of each
+# worker, each under its own local rank's prefix, on the node its launcher ran on
+check lines_node_logs_raw [ "$(grep -c '^\[default[01]\]:step [0-9]* time [0-9.]* ms$' "$job"/logs/rank_0.out "$job"/logs/rank_1.out | tr '\n' ' ')" = "$job/logs/rank_0.out:30 $job/logs/rank_1.out:30 " ]
+check lines_recount_places [ "$(json every.json '[(r, v["node"], v["local"], v["steps"], v["active"]) for r, v in sorted(j["ranks"].items())]')" = "[('0', 0, 0, 15, 13), ('1', 0, 1, 15, 13), ('2', 1, 0, 15, 13), ('3', 1, 1, 15, 13)]" ]
+echo "recount: $(json every.json '{r: round(v["median_ms"], 3) for r, v in sorted(j["ranks"].items())}') per-rank medians; per step the slowest: median $(json every.json 'round(j["median_ms"], 3)') ms over $(json every.json 'j["active_steps"]') steps"
+E() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
+echo "campaign: median $(E every-2n '["step_time_ms"]["median"]') ms over $(E every-2n '["active_steps"]') steps, slowest $(E every-2n '["slowest_rank"]')"
+check lines_every_ranks [ "$(E every-2n '["ranks"]'),$(E every-2n '["ranks_with_data"]'),$(E every-2n '["ranks_note"]'),$(E every-2n '["active_steps"]')" = "4,4,None,13" ]
+# per step the slowest rank, all 13 steps, and the median, as the recount has them
+check lines_every_step_times [ "$(E every-2n '["step_times_ms"]')" = "$(json every.json '[round(x, 3) for x in j["step_times_ms"]]')" ]
+check lines_every_median [ "$(E every-2n '["step_time_ms"]["median"]')" = "$(json every.json 'round(j["median_ms"], 3)')" ]
+# rank 0's own lines, and the slowest rank (3, sleeping 30 ms a step) with its mean
+check lines_every_rank0 python3 -c 'import json, sys; s = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == "every-2n"][0]; r = json.load(open("every.json"))["ranks"]["0"]; sys.exit(0 if [v[1] for v in s["rank0_steps"]] == [round(t, 3) for t in r["times"]] else 1)' "$run/summary.json"
+check lines_every_slowest [ "$(E every-2n '["slowest_rank"]["rank"]'),$(E every-2n '["slowest_rank"]["mean_step_ms"]')" = "$(json every.json 'j["slowest"][0]'),$(json every.json 'round(j["slowest"][1], 3)')" ]
+check lines_every_slowest_is_3 [ "$(json every.json 'j["slowest"][0]')" = 3 ]
+# `logs --rank 3` (the second worker of node 2): its own lines, none of another worker's
+"$CAMPAIGN" logs --results "$SCRATCH/res" --rank 3 "$(basename "$run")" every-2n >r3.out 2>r3.err; rc=$?
+check lines_logs_rank3 [ "$rc" -eq 0 ]
+check lines_logs_rank3_own_lines python3 -c 'import json, sys; j = json.load(open("every.json")); sys.exit(0 if open("r3.out").read() == "".join(j["ranks"]["3"]["lines"]) else 1)'
+check lines_logs_rank3_said [ "$(head -n 1 r3.out)" = "rank 3 of 4: pid $(json "$job/ranks/rank_3.json" 'j["pid"]')" ]
+check lines_logs_rank3_nothing_else [ ! -s r3.err ]
+"$CAMPAIGN" logs --results "$SCRATCH/res" --rank 4 "$(basename "$run")" every-2n >r4.out 2>&1; rc=$?
+check lines_logs_rank_beyond [ "$rc" -eq 3 ] && check lines_logs_rank_beyond_said grep -q "scenario 'every-2n' has 4 ranks: no rank 4" r4.out
+check lines_logs_not_while_running [ "$(grep -c "written while the job runs" r3.out r3.err r4.out | awk -F: '{ n += $2 } END { print n }')" = 0 ]
+check lines_job_log_ranks grep -q "^campaign launch: 4 ranks on 2 nodes (a launcher on each node starting 2 workers); rendezvous (env://) at 127.0.0.1:[0-9]*$" "$job"/slurm-*.out
+check lines_job_log_not_2_ranks [ "$(grep -c "2 ranks on 2 nodes" "$job"/slurm-*.out)" = 0 ]
+# only rank 0 prints: said once, as such, not as ranks without data
+check lines_rank0_ranks [ "$(E rank0-2n '["ranks"]'),$(E rank0-2n '["ranks_with_data"]'),$(E rank0-2n '["active_steps"]')" = "4,1,13" ]
+check lines_rank0_note [ "$(E rank0-2n '["ranks_note"]')" = "only rank 0 prints step lines: the step times are rank 0's" ]
+check lines_rank0_median [ "$(E rank0-2n '["step_time_ms"]["median"]')" = "$(json rank0.json 'round(j["median_ms"], 3)')" ]
+check lines_rank0_said_once [ "$(grep -c "only rank 0 prints step lines" "$run/BOTTLENECK_ANALYSIS.md")" = 1 ]
+check lines_no_missing_data_said [ "$(cat "$run/summary.json" "$run/BOTTLENECK_ANALYSIS.md" | grep -c "left no step data")" = 0 ]

@@ -1,9 +1,13 @@
 /* Unit tests for a per-node launcher's workers as the ranks: the launch
  * variables read from an environment, which process is a worker, the watch
- * over a real process tree in /proc (orchestrator/job/workers.c), and the
- * analysis taking each worker record's rank and node (analyzers/torchtrace.c). */
+ * over a real process tree in /proc (orchestrator/job/workers.c), the
+ * analysis taking each worker record's rank and node (analyzers/torchtrace.c),
+ * and each line of a node's log taken as its worker's (analyzers/read/ranklines.c,
+ * steplog.c). */
 #include "harness.h"
 
+#include "analyzers/read/ranklines.h"
+#include "analyzers/read/steplog.h"
 #include "analyzers/torchtrace.h"
 #include "orchestrator/job/workers.h"
 #include "util/fsio.h"
@@ -178,11 +182,126 @@ static void analysis_takes_worker_records(void)
 	fsio_remove_tree(tmp);
 }
 
+/* torchrun's prefix "[<role><LOCAL_RANK>]:": a role, then digits, then "]:". */
+static void prefixes_parsed(void)
+{
+	static const struct { const char *line; size_t len; long local; } t[] = {
+		{ "[default0]:step 1 time 2 ms\n", 11, 0 },
+		{ "[default12]:x", 12, 12 },
+		{ "[trainer_2.b3]:x", 15, 3 },
+		{ "[default0]:", 11, 0 },
+		{ "[0]:x", 0, -1 },           /* no role */
+		{ "[default]:x", 0, -1 },     /* no local rank */
+		{ "[default0] x", 0, -1 },
+		{ "[rank 0]:x", 0, -1 },
+		{ "default0]:x", 0, -1 },
+		{ "[default12345678]:x", 0, -1 },
+		{ "[", 0, -1 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		long local = -1;
+		size_t n = ranklines_prefix(t[i].line, strlen(t[i].line), &local);
+		CHECK(n == t[i].len);
+		CHECK(!n || local == t[i].local);
+	}
+}
+
+static void put_log(const char *dir, int node, const char *text)
+{
+	char rel[64];
+	snprintf(rel, sizeof rel, "logs/rank_%d.out", node);
+	CHECK(fsio_write_in(dir, rel, text, strlen(text), 0644) == 0);
+}
+
+#define STEP_RE "step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms"
+
+/* Two nodes of two workers, numbered by the records (node 0's local rank 0
+ * is rank 1); rank 3 has no record: node 1 x 2 + local 1, as torchrun's
+ * static rendezvous numbers it. The workers' lines interleave in their
+ * node's log; the launcher's own line, step-like, is no worker's. */
+static void node_logs_split(void)
+{
+	char tmp[] = "/tmp/test_nodelog.XXXXXX";
+	CHECK(mkdtemp(tmp) != NULL);
+	put(tmp, "launcher_0.json", "{\"host\": \"h\", \"node\": \"local1\", \"node_rank\": 0, \"pid\": 100}");
+	put(tmp, "launcher_1.json", "{\"host\": \"h\", \"node\": \"local2\", \"node_rank\": 1, \"pid\": 101}");
+	put(tmp, "rank_1.json", "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local1\", \"node_rank\": 0, \"pid\": 200, \"rank\": 1}");
+	put(tmp, "rank_0.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local1\", \"node_rank\": 0, \"pid\": 201, \"rank\": 0}");
+	put(tmp, "rank_2.json", "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local2\", \"node_rank\": 1, \"pid\": 202, \"rank\": 2}");
+	put_log(tmp, 0, "WARNING: step 9 time 999 ms (the launcher's own)\n"
+			"[default0]:step 0 time 10 ms\n[default1]:step 0 time 20 ms\n"
+			"[default1]:step 1 time 21 ms\n[default0]:step 1 time 11 ms\n"
+			"[default0]:step 2 time 12 ms\n[default1]:step 2 time 22 ms");
+	put_log(tmp, 1, "[default1]:step 0 time 40 ms\n[default0]:step 0 time 30 ms\n"
+			"[default0]:step 1 time 31 ms\n[default1]:step 1 time 41 ms\n"
+			"[default7]:step 1 time 77 ms\n"); /* a local rank no worker has */
+	struct ranklines rl;
+	ranklines_load(tmp, 4, &rl);
+	CHECK(rl.per_node && rl.launchers == 2 && rl.workers == 2 && rl.n == 3);
+	long node = -1, local = -1;
+	CHECK(ranklines_where(&rl, 0, &node, &local) == 0 && node == 0 && local == 1);
+	CHECK(ranklines_where(&rl, 3, &node, &local) == 0 && node == 1 && local == 1);
+	CHECK(ranklines_where(&rl, 4, &node, &local) < 0);
+	size_t skip;
+	CHECK(ranklines_of(&rl, 1, "[default0]:x", 12, &skip) == 2 && skip == 11);
+	CHECK(ranklines_of(&rl, 1, "x", 1, &skip) == -1 && skip == 0);
+	struct scenario_metrics m;
+	CHECK(steplog_load(tmp, &rl, STEP_RE, 1, &m) == 0);
+	static const double want[4][3] = { { 20, 21, 22 }, { 10, 11, 12 }, { 30, 31 }, { 40, 41 } };
+	CHECK(m.n == 4);
+	for (size_t r = 0; r < m.n && r < 4; r++) {
+		CHECK(m.ranks[r].rank == (int)r && m.ranks[r].n == (r < 2 ? 3u : 2u));
+		for (size_t i = 0; i < m.ranks[r].n; i++) {
+			const struct step_rec *st = &m.ranks[r].steps[i];
+			CHECK(st->step_ms == want[r][i]);
+			CHECK(st->step == (long)i && st->active == (i > 0));
+		}
+	}
+	metrics_free(&m);
+	ranklines_free(&rl);
+	fsio_remove_tree(tmp);
+}
+
+/* Without torchrun's prefixes (workers writing straight to the node's log)
+ * a node's step lines are its first worker's; without launcher records a
+ * log is its rank's, a prefix and all. */
+static void node_logs_unprefixed(void)
+{
+	char tmp[] = "/tmp/test_nodelog.XXXXXX";
+	CHECK(mkdtemp(tmp) != NULL);
+	put(tmp, "launcher_0.json", "{\"host\": \"h\", \"node\": \"local1\", \"node_rank\": 0, \"pid\": 100}");
+	put(tmp, "launcher_1.json", "{\"host\": \"h\", \"node\": \"local2\", \"node_rank\": 1, \"pid\": 101}");
+	put_log(tmp, 0, "step 0 time 10 ms\nstep 1 time 11 ms\n");
+	put_log(tmp, 1, "hello\n");
+	struct ranklines rl;
+	struct scenario_metrics m;
+	ranklines_load(tmp, 4, &rl); /* no worker record: numbered as the static rendezvous */
+	CHECK(steplog_load(tmp, &rl, STEP_RE, 0, &m) == 0);
+	CHECK(m.n == 1 && m.ranks[0].rank == 0 && m.ranks[0].n == 2);
+	metrics_free(&m);
+	ranklines_free(&rl);
+	fsio_remove_tree(tmp);
+	CHECK(mkdtemp(strcpy(tmp, "/tmp/test_nodelog.XXXXXX")) != NULL);
+	put_log(tmp, 0, "[default0]:step 0 time 10 ms\n");
+	put_log(tmp, 3, "[default1]:step 0 time 13 ms\n");
+	ranklines_load(tmp, 4, &rl);
+	CHECK(!rl.per_node);
+	CHECK(steplog_load(tmp, &rl, STEP_RE, 0, &m) == 0);
+	CHECK(m.n == 2 && m.ranks[0].rank == 0 && m.ranks[1].rank == 3 &&
+	      m.ranks[1].steps[0].step_ms == 13);
+	metrics_free(&m);
+	ranklines_free(&rl);
+	fsio_remove_tree(tmp);
+}
+
 int main(void)
 {
 	RUN(env_variables_parsed);
 	RUN(worker_or_inherited);
 	RUN(watch_finds_workers);
 	RUN(analysis_takes_worker_records);
+	RUN(prefixes_parsed);
+	RUN(node_logs_split);
+	RUN(node_logs_unprefixed);
 	HARNESS_END();
 }
