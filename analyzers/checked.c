@@ -87,18 +87,21 @@ static void decide(struct ana_check *c, const struct ana_scenario *s)
 	c->measured_ms = s->steps.step_med_ms * scale;
 	c->lo_ms = base * lo;
 	c->hi_ms = base * hi;
-	if (c->predicted_ms < 0 || base <= 0) {
-		c->outcome = CHECK_UNPREDICTED;
-		return;
-	}
-	double pr = c->predicted_ms / base;
-	if ((pr >= lo && pr <= hi) ||
-	    100 * fabs(c->measured_ms / c->predicted_ms - 1) <= CHECK_TOLERANCE_PCT)
-		c->outcome = CHECK_CONFIRMED;
-	else if (lo <= 1 && hi >= 1)
-		c->outcome = CHECK_NOISE;
-	else
-		c->outcome = hi < pr ? CHECK_BETTER : CHECK_WORSE;
+	c->outcome = base > 0 ? check_decide(c->predicted_ms, c->measured_ms, base, c->lo_ms,
+					      c->hi_ms)
+			      : CHECK_UNPREDICTED;
+}
+
+enum check_outcome check_decide(double predicted, double measured, double parent, double lo,
+				double hi)
+{
+	if (predicted < 0)
+		return CHECK_UNPREDICTED;
+	if (predicted > 0 && 100 * fabs(measured / predicted - 1) <= CHECK_TOLERANCE_PCT)
+		return CHECK_CONFIRMED;
+	if (lo <= parent && parent <= hi)
+		return CHECK_NOISE;
+	return measured < predicted ? CHECK_BETTER : CHECK_WORSE;
 }
 
 /* Where a miss's predicted time went: the share the prediction took off, and the share

@@ -8,16 +8,18 @@
 
 #include <stddef.h>
 
-/* A prediction this close to the measured median counts as confirmed. */
-#define CHECK_TOLERANCE_PCT 5.0
+/* The one rule of an outcome (the replay issue's): a prediction is confirmed when the
+ * measured median lies inside its predicted interval (when it has one) or within this
+ * share of the predicted median. */
+#define CHECK_TOLERANCE_PCT 10.0
 /* An interval wider than this share of the measured median is said to be wide. */
 #define CHECK_WIDE_PCT 50.0
 
 enum check_outcome {
-	CHECK_CONFIRMED,   /* inside the measured interval, or within the tolerance */
-	CHECK_BETTER,      /* measured faster than predicted */
-	CHECK_WORSE,       /* measured slower than predicted */
-	CHECK_NOISE,       /* no measurable change */
+	CHECK_CONFIRMED,   /* measured within the tolerance of the prediction */
+	CHECK_NOISE,       /* not confirmed, and no measurable change */
+	CHECK_BETTER,      /* not confirmed, measured faster than predicted */
+	CHECK_WORSE,       /* not confirmed, measured slower than predicted */
 	CHECK_UNPREDICTED, /* the recommendation gave no prediction: measured only */
 	CHECK_UNMEASURED,  /* no step times in the parent or the variant */
 };
@@ -58,6 +60,11 @@ struct ana_variant {
 	struct ana_check *checks;
 	size_t n;
 };
+
+/* The outcome of a prediction by the one rule: predicted and measured medians, the
+ * parent's median and the measured 95 % interval (ms); predicted < 0: none. */
+enum check_outcome check_decide(double predicted, double measured, double parent, double lo,
+				double hi);
 
 struct ana_run;
 /* Decides every check of run->variant from the analysed scenarios. */

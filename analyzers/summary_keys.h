@@ -114,5 +114,6 @@
 #define SK_CI_HIGH "ci_high"
 #define SK_OUTCOME "outcome"
 #define SK_MISS "miss"
+#define SK_MEASURED_CHANGE "measured_change"
 
 #endif

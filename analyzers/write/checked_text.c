@@ -25,6 +25,23 @@ const char *check_outcome_name(enum check_outcome o)
 	return "?";
 }
 
+void checked_change_write(struct strbuf *sb, double parent, double measured, double lo, double hi)
+{
+	if (!(parent > 0 && measured > 0 && lo > 0 && hi >= lo)) {
+		strbuf_adds(sb, "not measured");
+		return;
+	}
+	if (hi < parent)
+		strbuf_addf(sb, "%.2fx faster (95 %% CI %.2f-%.2fx)", parent / measured, parent / hi,
+			    parent / lo);
+	else if (lo > parent)
+		strbuf_addf(sb, "%.2fx slower (95 %% CI %.2f-%.2fx)", measured / parent, lo / parent,
+			    hi / parent);
+	else
+		strbuf_addf(sb, "no measurable change (95 %% CI %.2f-%.2fx)", lo / parent,
+			    hi / parent);
+}
+
 void checked_miss_write(struct strbuf *sb, const struct ana_check *c)
 {
 	const struct check_miss *w = &c->miss;
@@ -66,6 +83,20 @@ static json_t *num3(double v, int known)
 	return known ? jsonio_real3(v) : json_null();
 }
 
+/* The measured change of an entry from its own (rounded) numbers, so that
+ * summary.json's measured_change and every table's outcome cell agree; 0 when the
+ * entry has none of them. */
+static int entry_change(json_t *e, struct strbuf *sb)
+{
+	json_t *p = json_object_get(e, SK_PARENT_STEP_MS), *m = json_object_get(e, SK_MEASURED_STEP_MS),
+	       *lo = json_object_get(e, SK_CI_LOW), *hi = json_object_get(e, SK_CI_HIGH);
+	if (!(json_is_number(p) && json_is_number(m) && json_is_number(lo) && json_is_number(hi)))
+		return 0;
+	checked_change_write(sb, json_number_value(p), json_number_value(m), json_number_value(lo),
+			     json_number_value(hi));
+	return 1;
+}
+
 json_t *checked_json(const struct ana_variant *v)
 {
 	json_t *a = json_array();
@@ -74,15 +105,21 @@ json_t *checked_json(const struct ana_variant *v)
 		int m = c->outcome != CHECK_UNMEASURED;
 		json_array_append_new(
 			a,
-			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", SK_SCENARIO,
+			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", SK_SCENARIO,
 				  c->scenario, SK_KIND, v->kind, SK_PARENT_STEP_MS,
 				  num3(c->parent_median_ms, c->parent_median_ms > 0),
 				  SK_PREDICTED_STEP_MS, num3(c->predicted_ms, c->predicted_ms >= 0),
 				  SK_MEASURED_STEP_MS, num3(c->measured_ms, m), SK_CI_LOW,
-				  num3(c->lo_ms, m), SK_CI_HIGH, num3(c->hi_ms, m), SK_OUTCOME,
+				  num3(c->lo_ms, m), SK_CI_HIGH, num3(c->hi_ms, m), SK_MEASURED_CHANGE,
+				  json_null(), SK_OUTCOME,
 				  check_outcome_name(c->outcome), SK_MISS,
 				  miss_json(c), "variant_batch",
 				  c->variant_batch ? json_integer(c->variant_batch) : json_null()));
+		json_t *e = json_array_get(a, i);
+		struct strbuf sb = STRBUF_INIT;
+		if (entry_change(e, &sb))
+			json_object_set_new(e, SK_MEASURED_CHANGE, json_string(sb.buf));
+		strbuf_free(&sb);
 	}
 	return a;
 }
@@ -115,7 +152,12 @@ void checked_cells(json_t *entry, const char *num_fmt, char *cells[CHECKED_CELLS
 	} else {
 		cells[4] = xstrdup("n/a");
 	}
-	cells[5] = xstrdup(*outcome ? outcome : "n/a");
+	struct strbuf oc = STRBUF_INIT;
+	/* the measured change heads the outcome */
+	if (entry_change(entry, &oc))
+		strbuf_adds(&oc, ": ");
+	strbuf_adds(&oc, *outcome ? outcome : "n/a");
+	cells[5] = strbuf_detach(&oc);
 }
 
 /* The table's rows: summary.json's entries, as compare and the paper print them. */
@@ -142,7 +184,7 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 		return;
 	strbuf_addf(
 		md,
-		"## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (a ceiling: the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms; confirmed when the prediction lies in the interval or within %.0f %% of the measured median, within noise when the interval holds no change.\n\n"
+		"## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (a ceiling: the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms. The outcome starts with the measured change (variant against parent, with its interval); a prediction is confirmed when the measured median is within %.0f %% of it; else within noise when the interval holds no change, else better or worse than predicted.\n\n"
 		"| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome |\n|---|---:|---:|---:|---|---|\n",
 		v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT);
 	md_rows(md, v);

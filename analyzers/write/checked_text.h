@@ -12,6 +12,10 @@ struct strbuf;
 
 /* "confirmed", "better than predicted", ... as summary.json writes them. */
 const char *check_outcome_name(enum check_outcome o);
+/* The measured change of a variant against its parent, from the medians and the 95 %
+ * interval of the measured one (ms): "4.55x slower (95 % CI 4.31-4.80x)", "1.30x faster
+ * (...)" or "no measurable change (95 % CI 0.96-1.05x)"; "not measured" without them. */
+void checked_change_write(struct strbuf *sb, double parent, double measured, double lo, double hi);
 /* Where a missed prediction's time went, one sentence (c->missed). */
 void checked_miss_write(struct strbuf *sb, const struct ana_check *c);
 /* summary.json's checked_predictions (an array; empty when not a variant). */

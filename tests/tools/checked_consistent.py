@@ -40,17 +40,24 @@ def main():
         assert 0 < lo <= hi, k
         if pred is None:
             want = "no prediction"
-        elif lo <= pred <= hi or abs(m / pred - 1) <= 0.05:
+        elif pred > 0 and abs(m / pred - 1) <= 0.10:
             want = "confirmed"
         elif lo <= par <= hi:
             want = "within noise"
         else:
-            want = "better than predicted" if hi < pred else "worse than predicted"
+            want = "better than predicted" if m < pred else "worse than predicted"
         assert k["outcome"] == want, (k, want)
+        if hi < par:
+            change = "%.2fx faster (95 %% CI %.2f-%.2fx)" % (par / m, par / hi, par / lo)
+        elif lo > par:
+            change = "%.2fx slower (95 %% CI %.2f-%.2fx)" % (m / par, lo / par, hi / par)
+        else:
+            change = "no measurable change (95 %% CI %.2f-%.2fx)" % (lo / par, hi / par)
+        assert k["measured_change"] == change, (k, change)
         missed = want == "worse than predicted" or (want == "within noise" and pred < lo)
         assert (k["miss"] is not None) == missed, k
-        print("%s %s: parent %.2f ms, predicted %s ms, measured %.2f ms (95 %% CI %.2f to %.2f): %s"
-              % (kind, name, par, "n/a" if pred is None else "%.2f" % pred, m, lo, hi, want))
+        print("%s %s: parent %.2f ms, predicted %s ms, measured %.2f ms (95 %% CI %.2f to %.2f): %s: %s"
+              % (kind, name, par, "n/a" if pred is None else "%.2f" % pred, m, lo, hi, change, want))
 
 
 main()

@@ -40,7 +40,7 @@ static void check_cells_numbers_and_words(void)
 	CHECK_STR(c[2], "25.71");
 	CHECK_STR(c[3], "47.25");
 	CHECK_STR(c[4], "42.30 to 52.05");
-	CHECK_STR(c[5], "worse than predicted");
+	CHECK_STR(c[5], "1.72x faster (95 % CI 1.56-1.92x): worse than predicted");
 	free_cells(c);
 	cells(e, "%.3f", c);
 	CHECK_STR(c[1], "81.133");
@@ -71,6 +71,46 @@ static void check_cells_nulls_are_na(void)
 	CHECK_STR(c[5], "n/a");
 	free_cells(c);
 	json_decref(e);
+}
+
+/* the measured change heads an outcome: slower, faster or none, with the ratio's interval */
+static void change_in_words(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	checked_change_write(&sb, 10.0, 45.5, 43.1, 48.0);
+	CHECK_STR(sb.buf, "4.55x slower (95 % CI 4.31-4.80x)");
+	strbuf_reset(&sb);
+	checked_change_write(&sb, 10.0, 8.0, 7.5, 8.4);
+	CHECK_STR(sb.buf, "1.25x faster (95 % CI 1.19-1.33x)");
+	strbuf_reset(&sb);
+	checked_change_write(&sb, 10.0, 10.2, 9.6, 10.5);
+	CHECK_STR(sb.buf, "no measurable change (95 % CI 0.96-1.05x)");
+	strbuf_reset(&sb);
+	checked_change_write(&sb, 10.0, 0, 0, 0);
+	CHECK_STR(sb.buf, "not measured");
+	strbuf_free(&sb);
+	json_t *e = json_pack("{s:s, s:f, s:n, s:f, s:f, s:f, s:s}", "scenario", "s", "parent_step_ms",
+			      10.0, "predicted_step_ms", "measured_step_ms", 45.5, "ci_low", 43.1,
+			      "ci_high", 48.0, "outcome", "no prediction");
+	char *c[CHECKED_CELLS];
+	cells(e, "%.2f", c);
+	CHECK_STR(c[5], "4.55x slower (95 % CI 4.31-4.80x): no prediction");
+	free_cells(c);
+	json_decref(e);
+}
+
+/* one rule: within 10 % of the prediction confirms, whatever the interval; else no
+ * measurable change is noise; else the side of the prediction it fell on */
+static void outcome_rule(void)
+{
+	CHECK(check_decide(-1, 45, 10, 43, 48) == CHECK_UNPREDICTED);
+	CHECK(check_decide(20, 21.9, 30, 21, 23) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 18.1, 30, 17, 19) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9) == CHECK_WORSE);
+	CHECK(check_decide(20, 17.9, 30, 17, 19) == CHECK_BETTER);
+	CHECK(check_decide(15, 29, 30, 25, 33) == CHECK_NOISE);
+	/* a prediction inside a wide interval but 20 % off is not confirmed */
+	CHECK(check_decide(20, 25, 30, 18, 27) == CHECK_WORSE);
 }
 
 static void knob_in_words(void)
@@ -193,6 +233,8 @@ int main(void)
 {
 	RUN(check_cells_numbers_and_words);
 	RUN(check_cells_nulls_are_na);
+	RUN(change_in_words);
+	RUN(outcome_rule);
 	RUN(knob_in_words);
 	RUN(which_run_is_a_variant);
 	RUN(tex_escaping);
