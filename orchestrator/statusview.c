@@ -153,8 +153,8 @@ static void print_row(FILE *out, const struct job_row *j)
 	if (j->attempt > 1)
 		snprintf(at, sizeof at, "attempt %d%s", j->attempt,
 			 j->reason && *j->reason ? ": " : "");
-	fprintf(out, "%-24s %-8s %-13s %5d %9s %4s  %s%s\n", j->scenario,
-		j->job_id ? j->job_id : "-", job_state_name(j->state), j->nodes, el,
+	fprintf(out, "%-24s %-8s %-13s %5d %5d %9s %4s  %s%s\n", j->scenario,
+		j->job_id ? j->job_id : "-", job_state_name(j->state), j->nodes, j->ntasks, el,
 		j->exit_code >= 0 ? ex : "-", at, j->reason ? j->reason : "");
 }
 
@@ -178,62 +178,129 @@ void statusview_outage(const struct run *r, FILE *out)
 		hms);
 }
 
-void statusview_print(const struct run *r, const struct snapshot *js, FILE *out, int json)
+/* What the run is (after the controller's outage, if any); table: the
+ * table's header too. */
+static void print_head(const struct run *r, int table, FILE *out)
+{
+	statusview_outage(r, out);
+	fprintf(out, "run %s (campaign %s, %s backend)\n%s\n", r->id, r->c.name, r->row.backend,
+		r->dir);
+	if (table)
+		fprintf(out, "%-24s %-8s %-13s %5s %5s %9s %4s  %s\n", "SCENARIO", "JOBID", "STATE",
+			"NODES", "RANKS", "ELAPSED", "EXIT", "REASON");
+}
+
+/* "  a: possibly hung: ..." below a RUNNING job silent past the hang timeout. */
+static void print_hung(const struct run *r, const struct job_row *j, double hung, FILE *out)
+{
+	if (hung > 0)
+		fprintf(out,
+			"  %s: possibly hung: no output for %.0f s (profile.hang_timeout %d s)%s; see `campaign logs %s %s`\n",
+			j->scenario, hung, r->c.profile.hang_timeout_s,
+			r->row.backend && !strcmp(r->row.backend, "local") ? " and no CPU used" : "",
+			r->id, j->scenario);
+}
+
+/* One scenario (rows[first..last], its attempts) as status --json has it. */
+static json_t *scenario_json(const struct job_row *rows, size_t first, size_t last, double hung)
+{
+	json_t *o = job_json(&rows[last]);
+	struct strbuf rq = STRBUF_INIT;
+	requeue_sentence(rows, first, last, &rq);
+	json_object_set_new(o, "requeued", rq.len ? json_string(rq.buf) : json_null());
+	strbuf_free(&rq);
+	json_object_set_new(o, "earlier_attempts", history_json(rows, first, last));
+	json_object_set_new(o, "possibly_hung_s", hung > 0 ? json_real(hung) : json_null());
+	return o;
+}
+
+static void print_json(const struct run *r, json_t *jobs, const char *analysis, FILE *out)
+{
+	json_t *doc = json_pack(
+		"{s:s, s:s, s:s, s:s, s:O, s:o, s:{s:s, s:s, s:b}, s:o}", "run_id", r->id,
+		"campaign", r->c.name, "run_dir", r->dir, "backend", r->row.backend, "jobs", jobs,
+		"analysis", analysis ? json_string(analysis) : json_null(), "store", "journal",
+		store_journal_name(r->st), "file_system", store_fs_name(r->st), "shared",
+		store_fs_shared(r->st), "controller_down_since",
+		r->ctl_down_since > 0 ? json_real(r->ctl_down_since) : json_null());
+	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS);
+	fprintf(out, "%s\n", text);
+	free(text);
+	json_decref(doc);
+}
+
+/* The scenario's latest attempt in full: one field a line, the failing
+ * rank's log named, then its earlier attempts. */
+static void print_detail(const struct run *r, const struct job_row *rows, size_t first,
+			 size_t last, double hung, FILE *out)
+{
+	const struct job_row *j = &rows[last];
+	char el[32], *dir = run_job_dir(r, j->scenario);
+	long rank;
+	fmt_elapsed(elapsed(j), el, sizeof el);
+	fprintf(out, "scenario:  %s\nstate:     %s", j->scenario, job_state_name(j->state));
+	if (j->exit_code >= 0)
+		fprintf(out, " (exit code %d)", j->exit_code);
+	fprintf(out, "\nreason:    %s\njob id:    %s, attempt %d\nnodes:     %d%s%s%s\n",
+		j->reason && *j->reason ? j->reason : "-", j->job_id ? j->job_id : "-",
+		j->attempt, j->nodes, j->nodelist ? " (" : "", j->nodelist ? j->nodelist : "",
+		j->nodelist ? ")" : "");
+	fprintf(out, "ranks:     %d\nelapsed:   %s\nfolder:    %s\njob log:   campaign logs %s %s\n",
+		j->ntasks, el, dir, r->id, j->scenario);
+	if (j->state == JS_FAILED && j->reason && sscanf(j->reason, "rank %ld: ", &rank) == 1)
+		fprintf(out, "rank log:  campaign logs --rank %ld %s %s\n", rank, r->id, j->scenario);
+	print_requeues(out, rows, first, last);
+	print_hung(r, j, hung, out);
+	for (size_t i = first; i < last; i++)
+		fprintf(out, "attempt %d: %s%s%s%s\n", rows[i].attempt, job_state_name(rows[i].state),
+			rows[i].reason && *rows[i].reason ? " (" : "",
+			rows[i].reason ? rows[i].reason : "",
+			rows[i].reason && *rows[i].reason ? ")" : "");
+	free(dir);
+}
+
+int statusview_show(const struct run *r, const struct snapshot *js, const char *scenario,
+		    FILE *out, int json)
 {
 	const struct job_row *rows = js->all;
-	size_t n = js->n_all;
+	size_t n = js->n_all, shown = 0;
 	struct strbuf analysis = STRBUF_INIT;
 	strbuf_addf(&analysis, "%s/" RUN_REPORT, r->dir);
 	int have_analysis = r->row.aggregated_at > 0 && fsio_exists(analysis.buf);
 	json_t *jobs = json_array();
-	if (!json)
-		statusview_outage(r, out);
-	if (!json)
-		fprintf(out,
-			"run %s (campaign %s, %s backend)\n%s\n%-24s %-8s %-13s %5s %9s %4s  %s\n",
-			r->id, r->c.name, r->row.backend, r->dir, "SCENARIO", "JOBID", "STATE",
-			"NODES", "ELAPSED", "EXIT", "REASON");
+	if (!json && !scenario)
+		print_head(r, 1, out);
 	for (size_t first = 0, last; first < n; first = last + 1) {
 		last = job_rows_scenario_end(rows, n, first) - 1;
+		if (scenario && strcmp(scenario, rows[last].scenario))
+			continue;
+		if (!json && scenario && !shown)
+			print_head(r, 0, out);
+		shown++;
 		double hung = hung_for(r, &rows[last]);
-		if (!json) {
+		if (json) {
+			json_array_append_new(jobs, scenario_json(rows, first, last, hung));
+		} else if (scenario) {
+			print_detail(r, rows, first, last, hung, out);
+		} else {
 			print_row(out, &rows[last]);
 			print_requeues(out, rows, first, last);
-			if (hung > 0)
-				fprintf(out,
-					"  %s: possibly hung: no output for %.0f s (profile.hang_timeout %d s)%s; see `campaign logs %s %s`\n",
-					rows[last].scenario, hung, r->c.profile.hang_timeout_s,
-					r->row.backend && !strcmp(r->row.backend, "local")
-						? " and no CPU used"
-						: "",
-					r->id, rows[last].scenario);
-			continue;
+			print_hung(r, &rows[last], hung, out);
 		}
-		json_t *o = job_json(&rows[last]);
-		struct strbuf rq = STRBUF_INIT;
-		requeue_sentence(rows, first, last, &rq);
-		json_object_set_new(o, "requeued", rq.len ? json_string(rq.buf) : json_null());
-		strbuf_free(&rq);
-		json_object_set_new(o, "earlier_attempts", history_json(rows, first, last));
-		json_object_set_new(o, "possibly_hung_s", hung > 0 ? json_real(hung) : json_null());
-		json_array_append_new(jobs, o);
 	}
-	if (json) {
-		json_t *doc = json_pack(
-			"{s:s, s:s, s:s, s:s, s:O, s:o, s:{s:s, s:s, s:b}, s:o}", "run_id", r->id,
-			"campaign", r->c.name, "run_dir", r->dir, "backend", r->row.backend, "jobs",
-			jobs, "analysis", have_analysis ? json_string(analysis.buf) : json_null(),
-			"store", "journal", store_journal_name(r->st), "file_system",
-			store_fs_name(r->st), "shared", store_fs_shared(r->st),
-			"controller_down_since",
-			r->ctl_down_since > 0 ? json_real(r->ctl_down_since) : json_null());
-		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS);
-		fprintf(out, "%s\n", text);
-		free(text);
-		json_decref(doc);
-	} else if (have_analysis) {
+	int rc = 0;
+	if (scenario && !shown)
+		rc = err_set(ERR_NOTFOUND, "run %s has no scenario '%s'", r->id, scenario);
+	else if (json)
+		print_json(r, jobs, have_analysis ? analysis.buf : NULL, out);
+	else if (have_analysis)
 		fprintf(out, "analysis: %s\n", analysis.buf);
-	}
 	json_decref(jobs);
 	strbuf_free(&analysis);
+	return rc;
+}
+
+void statusview_print(const struct run *r, const struct snapshot *js, FILE *out, int json)
+{
+	statusview_show(r, js, NULL, out, json);
 }

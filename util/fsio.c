@@ -305,6 +305,36 @@ fail:
 	return ERR_IO;
 }
 
+int fsio_read_tail(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = fsio_open_input(path);
+	if (fd < 0)
+		return fd;
+	struct stat st;
+	off_t from = fstat(fd, &st) == 0 && (size_t)st.st_size > max ? st.st_size - (off_t)max : 0;
+	char *buf = xmalloc(max + 1);
+	size_t n = 0;
+	while (n < max) {
+		ssize_t r = pread(fd, buf + n, max - n, from + (off_t)n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			close(fd);
+			free(buf);
+			return err_sys(ERR_IO, "cannot read %s", path);
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
 int fsio_mkdir_p(const char *path, int mode)
 {
 	char *p = xstrdup(path);

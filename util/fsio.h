@@ -42,6 +42,9 @@ FILE *fsio_fopen_or_warn(const char *path);
 /* Reads a whole regular file (at most max bytes, else an error);
  * NUL-terminated. */
 int fsio_read(const char *path, size_t max, char **out, size_t *len);
+/* The last max bytes of a regular file (all of it when shorter), as
+ * fsio_read gives them: a log's end, whatever its size. */
+int fsio_read_tail(const char *path, size_t max, char **out, size_t *len);
 /* Opens (creating it) dir/name and takes an exclusive flock on it: waits
  * for it, or with nowait returns -1 at once when another process holds it.
  * Returns the fd (close it to release) or a negative err code. */

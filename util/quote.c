@@ -120,3 +120,76 @@ void display_quote(struct strbuf *out, const char *s)
 		p++;
 	}
 }
+
+/* The length of the escape sequence at s (s[0] ESC, n bytes there): a CSI
+ * (ESC [ ... final byte), an OSC or string (ESC ] ... BEL or ESC \\), else
+ * ESC and the byte after it. */
+static size_t escape_len(const unsigned char *s, size_t n)
+{
+	size_t i = 2;
+	if (n < 2)
+		return n;
+	if (s[1] == '[') {
+		while (i < n && (s[i] < 0x40 || s[i] > 0x7e))
+			i++;
+		return i < n ? i + 1 : n;
+	}
+	if (s[1] == ']' || s[1] == 'P' || s[1] == '_' || s[1] == '^') {
+		while (i < n && s[i] != 0x07 && !(s[i] == 0x1b && i + 1 < n && s[i + 1] == '\\'))
+			i++;
+		return i >= n ? n : s[i] == 0x07 ? i + 1 : i + 2;
+	}
+	return 2;
+}
+
+/* The length of the well-formed UTF-8 character at s (n bytes there), 0 if
+ * none (a stray or truncated byte, an overlong or surrogate form). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t k = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+		 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+	if (!k || k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
+	    (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
+		return 0;
+	return k;
+}
+
+/* Appends the character at s (k bytes) unless it is a control; a tab as a space. */
+static void add_plain(struct strbuf *out, const unsigned char *s, size_t k)
+{
+	unsigned cp;
+	if (k == 1 && *s == '\t')
+		strbuf_addch(out, ' ');
+	else if (k == 1 && (*s < 0x20 || *s == 0x7f))
+		return;
+	else if (k == 2 && s[0] == 0xC2 && s[1] < 0xA0) /* C1: U+0080-U+009F */
+		return;
+	else if (k == 1 || !bidi_control(s, &cp))
+		strbuf_add(out, (const char *)s, k);
+}
+
+void display_clean(struct strbuf *out, const char *text, size_t n, size_t max)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t start = out->len, cut = start;
+	for (size_t i = 0; i < n;) {
+		size_t k = s[i] == 0x1b ? escape_len(s + i, n - i) : utf8_len(s + i, n - i);
+		if (!k)
+			strbuf_addch(out, '?');
+		else if (s[i] != 0x1b)
+			add_plain(out, s + i, k);
+		i += k ? k : 1;
+		if (out->len - start <= (max > 3 ? max - 3 : 0))
+			cut = out->len; /* the last character end that leaves room for "..." */
+	}
+	if (out->len - start > max) {
+		out->len = cut;
+		out->buf[cut] = '\0';
+		strbuf_adds(out, "...");
+	}
+}

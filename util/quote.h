@@ -22,6 +22,12 @@ int is_safe_token(const char *s);
  * and overrides U+202A-E, isolates U+2066-9, marks U+200E/F, U+061C) as
  * \uXXXX; everything else as it is. */
 void display_quote(struct strbuf *out, const char *s);
+/* Appends the n bytes of text as plain text for a table, a report or a
+ * JSON string: what a terminal would act on is removed (escape sequences
+ * whole, control bytes, C1 controls, the bidi controls above), a tab becomes
+ * a space and a byte that is not UTF-8 a '?'; when that is longer than max
+ * bytes, it is cut at a character's end and "..." ends it (max in all). */
+void display_clean(struct strbuf *out, const char *text, size_t n, size_t max);
 /* An environment variable name: [A-Za-z_][A-Za-z0-9_]*. */
 int is_env_name(const char *s);
 

@@ -37,6 +37,7 @@
 #define JOB_NSYS "nsys"                         /* Nsight Systems reports and exports */
 #define JOB_LOGS "logs"                         /* rank_<r>.out */
 #define JOB_RANKS "ranks"                       /* rank_<r>.json, launcher_<n>.json: processes */
+#define JOB_FAILED_RANK "failed.json"           /* in JOB_RANKS: the task that failed first */
 #define JOB_MONITOR "monitor"                   /* <node>/cpu_monitor.csv, gpu_monitor.csv */
 #define JOB_NCCL_INSPECTOR "nccl_inspector"     /* NCCL Inspector dumps, <host>-pid<pid>.log */
 #define JOB_ANALYSIS "analysis.json"

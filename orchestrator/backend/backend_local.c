@@ -298,6 +298,7 @@ static int finish_job(struct run *r, const struct job_row *j, const char *job_di
 	struct local_end e = { statusfile_read(job_dir, &js), &js, status, timed_out, cancelled };
 	struct job_decision d;
 	local_decide_end(&e, &d);
+	decision_explain_failure(&d, job_dir);
 	int rc = decision_apply(r->st, j, &d);
 	progress(j->scenario, job_state_name(d.state), d.reason);
 	return rc;
@@ -485,6 +486,11 @@ static int local_refresh(struct run *r, struct snapshot *jobs)
 		struct job_decision d;
 		local_observe(r, j, &js, &seen);
 		local_decide(&seen, &d);
+		if (d.state == JS_FAILED) {
+			char *dir = run_job_dir(r, j->scenario);
+			decision_explain_failure(&d, dir);
+			free(dir);
+		}
 		rc = decision_apply(r->st, j, &d);
 		jobs->dirty |= d.write;
 	}

@@ -755,6 +755,11 @@ static int update_one(struct run *r, const struct job_row *j, int restart, struc
 	d.state = slurm_decide(&seen, have ? &js : NULL, &d.exit_code, d.reason, sizeof d.reason);
 	if (d.state == JS_RUNNING)
 		running_words(r, j, info, p, d.reason, sizeof d.reason);
+	if (d.state == JS_FAILED && d.state != j->state) {
+		char *dir = run_job_dir(r, j->scenario);
+		decision_explain_failure(&d, dir);
+		free(dir);
+	}
 	int same = j->reason && !strcmp(d.reason, j->reason);
 	int clear = d.state == JS_RUNNING && !d.reason[0] && j->reason && *j->reason;
 	if (d.state == j->state && (!d.reason[0] || same) && !clear)

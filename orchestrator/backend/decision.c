@@ -1,5 +1,6 @@
 /* decision: see decision.h. */
 #include "decision.h"
+#include "failure_line.h"
 
 #include <stdio.h>
 
@@ -9,6 +10,16 @@ void decision_set(struct job_decision *d, enum job_state state, const char *reas
 	*d = (struct job_decision){ .write = 1, .state = state, .exit_code = -1, .detail = detail };
 	d->keep_reason = !reason;
 	snprintf(d->reason, sizeof d->reason, "%s", reason ? reason : "");
+}
+
+void decision_explain_failure(struct job_decision *d, const char *job_dir)
+{
+	struct strbuf line = STRBUF_INIT;
+	if (d->write && d->state == JS_FAILED && job_dir && failure_line_read(job_dir, &line)) {
+		snprintf(d->reason, sizeof d->reason, "%s", line.buf);
+		d->keep_reason = 0;
+	}
+	strbuf_free(&line);
 }
 
 int decision_apply(struct store *st, const struct job_row *j, const struct job_decision *d)

@@ -24,6 +24,10 @@ struct job_decision {
  * recorded one), no exit code, nodes or times. */
 void decision_set(struct job_decision *d, enum job_state state, const char *reason,
 		  const char *detail);
+/* A FAILED decision says why in the words of the job's own output
+ * ("rank 2: FileNotFoundError: ...", failure_line.h) when its logs in
+ * job_dir, the attempt's folder, say it; any other decision is kept. */
+void decision_explain_failure(struct job_decision *d, const char *job_dir);
 /* Records d for job j's attempt (nothing when !d->write). */
 int decision_apply(struct store *st, const struct job_row *j, const struct job_decision *d);
 /* Records that the scheduler requeued an attempt (store_job_requeued). */

@@ -227,9 +227,12 @@ static int open_run(const struct cmd_entry *e, struct args *a)
 	if (rc != ERR_NOTFOUND || !(e->flags & CMD_RUN_SCENARIO) || a->npos != 1 || !ref)
 		return rc;
 	struct run *newest = NULL;
+	/* a start of several run ids is said as such, not as an unknown scenario */
+	char *why = strncmp(err_last(), "no run '", 8) ? xstrdup(err_last()) : NULL;
 	rc = run_open(root, NULL, cmd_journal(a), &newest); /* no runs at all: the answer */
 	if (rc == 0 && !has_scenario(newest, ref))
-		rc = no_run_nor_scenario(root, ref, newest);
+		rc = why ? err_set(ERR_NOTFOUND, "%s", why) : no_run_nor_scenario(root, ref, newest);
+	free(why);
 	if (rc == 0) {
 		a->run = newest;
 		a->nrun = 0;

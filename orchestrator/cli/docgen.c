@@ -8,8 +8,8 @@ static const char overview[] =
 static const char runs_text[] =
 	"A RUN is a run directory, a run id, a unique start of one, or a campaign's name (its newest\n"
 	"run); runs are looked for under --results DIR, else $CAMPAIGN_RESULTS, else ./results.\n"
-	"status, watch and logs take the newest run without one; 'logs SCENARIO' reads that\n"
-	"scenario of the newest run when SCENARIO names no run.\n";
+	"status, watch and logs take the newest run without one; 'logs SCENARIO' and\n"
+	"'status SCENARIO' read that scenario of the newest run when SCENARIO names no run.\n";
 static const struct { const char *code, *text; } exits[] = {
 	{ "0", "success (for submit --wait: every job completed)" },
 	{ "1", "the run finished but at least one job did not complete" },

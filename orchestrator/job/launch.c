@@ -267,8 +267,9 @@ static pid_t spawn(char **argv, int log_fd)
 }
 
 /* Waits for pid, copying its log (if any), recording the workers it starts
- * (wk, if any) and passing on a SIGTERM/SIGINT/SIGHUP this process receives. */
-static int wait_forwarding(pid_t pid, struct ranklog *log, struct workers *wk)
+ * (wk, if any) and passing on a SIGTERM/SIGINT/SIGHUP this process receives.
+ * *sig (if not NULL): the signal that ended it, 0 when it exited. */
+static int wait_forwarding(pid_t pid, struct ranklog *log, struct workers *wk, int *sig)
 {
 	int st = 0, forwarded = 0;
 	for (;;) {
@@ -282,6 +283,8 @@ static int wait_forwarding(pid_t pid, struct ranklog *log, struct workers *wk)
 	}
 	if (log)
 		ranklog_finish(log, 1, 500);
+	if (sig)
+		*sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 	return proc_status_code(st);
 }
 
@@ -315,13 +318,13 @@ int launch_rank_exit(const char *dir, char **cmd, long workers)
 			ranklog_finish(&log, 1, 0);
 		return 127;
 	}
-	int code = wait_forwarding(pid, have_log ? &log : NULL, wk.n ? &wk : NULL);
+	int sig = 0, code = wait_forwarding(pid, have_log ? &log : NULL, wk.n ? &wk : NULL, &sig);
 	workers_free(&wk);
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	strbuf_addf(&path, "%s/rank_%ld", dir, rank);
-	strbuf_addf(&text, "%d %.6f\n", code, (double)now.tv_sec + now.tv_nsec / 1e9);
+	strbuf_addf(&text, "%d %.6f %d\n", code, (double)now.tv_sec + now.tv_nsec / 1e9, sig);
 	/* the job's status then is srun's */
 	if (fsio_write_atomic(path.buf, text.buf, text.len, 0644) < 0)
 		fprintf(stderr, "campaign launch: cannot record rank %ld's exit status: %s\n", rank,
@@ -331,8 +334,9 @@ int launch_rank_exit(const char *dir, char **cmd, long workers)
 	return code;
 }
 
-/* The status of the rank that failed first (earliest end), -1 if none said. */
-static int first_failed_rank(const char *dir, long ntasks, long *rank)
+/* The status of the rank that failed first (earliest end), -1 if none said;
+ * *sig: the signal that ended it (0: it exited). */
+static int first_failed_rank(const char *dir, long ntasks, long *rank, int *sig)
 {
 	int code = -1;
 	double first = 0;
@@ -340,13 +344,15 @@ static int first_failed_rank(const char *dir, long ntasks, long *rank)
 		struct strbuf path = STRBUF_INIT;
 		char *text = NULL;
 		strbuf_addf(&path, "%s/rank_%ld", dir, r);
-		int c;
+		int c, s = 0;
 		double end;
 		if (fsio_read(path.buf, 256, &text, NULL) == 0 &&
-		    sscanf(text, "%d %lf", &c, &end) == 2 && c != 0 && (code < 0 || end < first)) {
+		    sscanf(text, "%d %lf %d", &c, &end, &s) >= 2 && c != 0 &&
+		    (code < 0 || end < first)) {
 			code = c;
 			first = end;
 			*rank = r;
+			*sig = s;
 		}
 		free(text);
 		unlink(path.buf);
@@ -384,6 +390,7 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long wo
 				getenv("SLURM_JOB_NODELIST") ? getenv("SLURM_JOB_NODELIST")
 							     : "unset");
 		say_rendezvous(nodes, tpn, workers);
+		ranklog_forget_failure(job_dir);
 		free(addr);
 	}
 	if (self && !overlap) { /* each task wrapped: rank variables, rank log, exit record */
@@ -407,14 +414,15 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long wo
 		argv[k++] = cmd[i];
 	pid_t pid = spawn(argv, -1);
 	/* srun passes a signal on to every task */
-	int rc = pid > 0 ? wait_forwarding(pid, NULL, NULL) : 127;
+	int rc = pid > 0 ? wait_forwarding(pid, NULL, NULL, NULL) : 127, sig = 0;
 	long rank = -1;
-	int first = dir.len ? first_failed_rank(dir.buf, nodes * tpn, &rank) : -1;
+	int first = dir.len ? first_failed_rank(dir.buf, nodes * tpn, &rank, &sig) : -1;
 	if (rc != 0 && first > 0) {
 		fprintf(stderr,
 			"campaign launch: rank %ld failed first, with status %d (srun's status was %d): the job's status\n",
 			rank, first, rc);
 		rc = first;
+		ranklog_record_failure(job_dir, rank, first, sig);
 	}
 	if (rc == 0 && launch_stop) /* stopped by a signal: not a success, whatever srun says */
 		rc = 128 + launch_stop;
@@ -432,12 +440,19 @@ static void signal_all(pid_t *pids, long n, int sig)
 }
 
 
+/* The rank whose status is the job's: which, its status, and the signal
+ * that ended it (0: it exited); rank -1: none failed. */
+struct first_failure {
+	long rank;
+	int status, signal;
+};
+
 /* Waits for every rank. Returns the status of the rank that failed first,
  * preferring one killed by a signal before the launcher stopped anyone: a
  * crashed rank makes its peers fail with communication errors right after,
- * and the crash is the cause worth reporting. */
+ * and the crash is the cause worth reporting. *ff: that rank. */
 static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs, size_t nlogs,
-		      int helper, struct workers *wk)
+		      int helper, struct workers *wk, struct first_failure *ff)
 {
 	long left = n, bad_rank = -1;
 	int first_exit = 0, first_signal = 0, stopping = 0, killed = 0;
@@ -495,6 +510,7 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 		fprintf(stderr, "campaign launch: rank %ld exited with status %d%s\n", bad_rank, rc,
 			first_signal ? " (killed by a signal): the job's status"
 				     : ": the job's status");
+	*ff = (struct first_failure){ bad_rank, rc, first_signal ? first_signal - 128 : 0 };
 	return rc ? rc : launch_stop ? 128 + launch_stop : 0;
 }
 
@@ -547,8 +563,10 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper, l
 	struct workers wk;
 	workers_init(&wk, job_dir, workers);
 	job_env(nodes, tpn, n, "127.0.0.1", free_port()); /* every rank on this host */
-	if (!helper)
+	if (!helper) {
 		say_rendezvous(nodes, tpn, workers);
+		ranklog_forget_failure(job_dir);
+	}
 	for (long r = 0; r < n; r++) {
 		int log_fd = -1;
 		if (job_dir && ranklog_open(job_dir, r, &logs[nlogs], &log_fd) == 0)
@@ -568,7 +586,10 @@ int launch_local(long nodes, long tpn, double grace_s, char **cmd, int helper, l
 			break;
 		}
 	}
-	int rc = wait_ranks(pids, n, grace_s, logs, nlogs, helper, wk.n ? &wk : NULL);
+	struct first_failure ff;
+	int rc = wait_ranks(pids, n, grace_s, logs, nlogs, helper, wk.n ? &wk : NULL, &ff);
+	if (!helper && ff.rank >= 0)
+		ranklog_record_failure(job_dir, ff.rank, ff.status, ff.signal);
 	workers_free(&wk);
 	ranklog_finish(logs, nlogs, 500);
 	free(logs);

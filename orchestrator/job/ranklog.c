@@ -182,3 +182,24 @@ void ranklog_record(const char *job_dir, long rank, long pid, const char *node)
 	snprintf(name, sizeof name, "rank_%ld", rank);
 	ranklog_record_proc(job_dir, name, node, &p);
 }
+
+void ranklog_record_failure(const char *job_dir, long task, int exit_code, int signal)
+{
+	char text[128];
+	int n = snprintf(text, sizeof text, "{\"exit_code\": %d, \"signal\": %d, \"task\": %ld}\n",
+			 exit_code, signal, task);
+	if (job_dir &&
+	    fsio_write_in(job_dir, JOB_RANKS "/" JOB_FAILED_RANK, text, (size_t)n, 0644) < 0)
+		fprintf(stderr, "campaign launch: cannot record which rank failed first: %s\n",
+			err_last());
+}
+
+void ranklog_forget_failure(const char *job_dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	if (!job_dir)
+		return;
+	strbuf_addf(&p, "%s/" JOB_RANKS "/" JOB_FAILED_RANK, job_dir);
+	unlink(p.buf);
+	strbuf_free(&p);
+}

@@ -40,6 +40,15 @@ struct rank_proc {
  * "node" as ranklog_record has them. */
 void ranklog_record_proc(const char *job_dir, const char *name, const char *node,
 			 const struct rank_proc *p);
+/* The task that failed first, the one the job's status is from: a rank, or
+ * under a per-node launcher its node's launcher (the job's ranks/ says which
+ * it is). job_dir/ranks/failed.json holds {"task", "exit_code", "signal"}
+ * (signal 0: it exited), for the reader of failures
+ * (orchestrator/backend/failure_line.h). Written atomically, by the launch
+ * that decided the job's status; ranklog_forget_failure removes one left by
+ * an earlier launch in the same folder. */
+void ranklog_record_failure(const char *job_dir, long task, int exit_code, int signal);
+void ranklog_forget_failure(const char *job_dir);
 /* In the rank's child process, before exec: stdout and stderr to the pipe. */
 void ranklog_child(int child_fd);
 /* Copies what is ready on the open logs, waiting at most timeout_ms.

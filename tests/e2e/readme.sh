@@ -2,8 +2,9 @@
 # scratch folder holding links to bin/ and campaigns/. The fence tag says what a block is
 # (docs/development.md, "The README's commands"): ```sh lines are run in order, each must
 # exit 0; ```yaml FILE is written to FILE first; ```console (make, SLURM) and ```text (output)
-# are shown only. Then what those commands promise: the run analysed, `logs SCENARIO` the
-# newest run's job log, `logs --rank` the rank's own output.
+# are shown only. Then what those commands promise: the run analysed, `status` with its RANKS,
+# `logs SCENARIO` the newest run's job log, `logs --rank` the rank's own output, and the
+# torchrun example (issue 45: Debian's torchrun fails without --redirects 1 --tee 1) analysed.
 source "$(dirname "$0")/../lib.sh"
 need_torch readme_own_script
 cd "$SCRATCH"
@@ -52,8 +53,15 @@ check readme_commands_ran [ "$ran" -ge 5 ]
 run=$(ls -d results/my-training/*/ 2>/dev/null | tail -n 1)
 check readme_run_analysed [ "$(json "$run/summary.json" '[s["analysed"] for s in j["scenarios"]]' 2>&1)" = "[True, True]" ]
 check readme_from_traces [ "$(json "$run/summary.json" '[s["source"] for s in j["scenarios"]]' 2>&1)" = "['PyTorch profiler traces', 'PyTorch profiler traces']" ]
-check readme_status_newest grep -q "^cpu-2n  *2  *COMPLETED  *2 " "line$(grep -n '^bin/campaign status' "$README" | head -n 1 | cut -d: -f1).out"
-"$CAMPAIGN" logs cpu-2n >logs.out 2>&1
-check readme_logs_scenario_of_newest grep -q "^campaign: scenario cpu-2n starting on local\[1-2\]" logs.out
-"$CAMPAIGN" logs --rank 1 cpu-2n >rank.out 2>&1
-check readme_logs_rank_output grep -q "^step [0-9]* loss " rank.out
+# out COMMAND: the output of the README's first line that starts with COMMAND, as it ran above
+out() { echo "line$(grep -n "^$1" "$README" | head -n 1 | cut -d: -f1).out"; }
+# nodes 2, ranks 4: the RANKS column after NODES
+check readme_status_newest grep -q "^cpu-2n  *2  *COMPLETED  *2  *4 " "$(out 'bin/campaign status')"
+check readme_logs_scenario_of_newest grep -q "^campaign: scenario cpu-2n starting on local\[1-2\]" "$(out 'bin/campaign logs cpu-2n')"
+check readme_logs_rank_output grep -q "^step [0-9]* loss " "$(out 'bin/campaign logs --rank 1 cpu-2n')"
+# the torchrun example, as written (Debian's torchrun needs its --redirects 1 --tee 1): one
+# torchrun per emulated node, 2 workers each, analysed from its workers' traces
+check readme_torchrun_completed grep -q "^torchrun-2n  *1  *COMPLETED  *2  *4 " "$(out 'bin/campaign submit --wait --backend local my-training/torchrun.yaml')"
+trun=$(ls -d results/my-torchrun/*/ 2>/dev/null | tail -n 1)
+check readme_torchrun_analysed [ "$(json "$trun/summary.json" '[(s["analysed"], s["ranks"], s["ranks_with_data"], s["source"]) for s in j["scenarios"]]' 2>&1)" = "[(True, 4, 4, 'PyTorch profiler traces')]" ]
+check readme_torchrun_workers_recorded [ "$(ls "$trun/torchrun-2n/ranks" 2>&1 | tr '\n' ' ')" = "launcher_0.json launcher_1.json rank_0.json rank_1.json rank_2.json rank_3.json " ]

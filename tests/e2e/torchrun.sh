@@ -6,6 +6,7 @@
 # Workers are ranks (issue 24, part 2): each worker torchrun starts is
 # recorded as ranks/rank_<RANK>.json (its global rank, node and pid), the
 # launchers apart, so a slow worker is named by its rank and node.
+# A worker that raises is named by its RANK, with its error line (issue 45).
 # (Debian's torch 1.13 torchrun needs --redirects 1 --tee 1 under Python 3.11.)
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
@@ -109,3 +110,43 @@ check lines_rank0_note [ "$(E rank0-2n '["ranks_note"]')" = "only rank 0 prints 
 check lines_rank0_median [ "$(E rank0-2n '["step_time_ms"]["median"]')" = "$(json rank0.json 'round(j["median_ms"], 3)')" ]
 check lines_rank0_said_once [ "$(grep -c "only rank 0 prints step lines" "$run/BOTTLENECK_ANALYSIS.md")" = 1 ]
 check lines_no_missing_data_said [ "$(cat "$run/summary.json" "$run/BOTTLENECK_ANALYSIS.md" | grep -c "left no step data")" = 0 ]
+
+# A worker that raises under torchrun (issue 45): RANK 2, the first worker of local2, opens a
+# missing configurator.py (as nanoGPT's train.py run outside its folder); the others end at
+# once. torchrun writes the worker's traceback to its node's log unprefixed (--tee 1 tees stdout
+# only), then its own ChildFailedError and a "Root Cause" naming the worker: status says that
+# worker's global rank and its error line, as tests/tools/failure_recount.py finds them in the
+# raw node logs; not node 1, nor torchrun's own exception.
+cat >raise.py <<'P'
+import os
+print(f"rank {os.environ['RANK']} of {os.environ['WORLD_SIZE']} starting", flush=True)
+if os.environ["RANK"] == "2":
+    exec(open("configurator.py").read())
+P
+cat >raise.yaml <<'Y'
+campaign: trraise
+workload:
+  launcher: per-node
+  command: ["torchrun", "--redirects", "1", "--tee", "1", "--nnodes={{nnodes}}", "--nproc_per_node={{nproc_per_node}}",
+            "--node_rank={{node_rank}}", "--master_addr={{master_addr}}", "--master_port={{master_port}}",
+            "{{campaign_dir}}/raise.py"]
+  env: { OMP_NUM_THREADS: "1" }
+scenarios:
+  - { name: raise-2n, nodes: 2, tasks_per_node: 2 }
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/tr" raise.yaml >tr.out 2>&1; rc=$?
+run=$(rundir tr.out)
+rid=$(basename "$run")
+line="rank 2: FileNotFoundError: [Errno 2] No such file or directory: 'configurator.py'"
+check raise_fails [ "$rc" -eq 1 ]
+check raise_node_log_has_it grep -qxF "FileNotFoundError: [Errno 2] No such file or directory: 'configurator.py'" "$run/raise-2n/logs/rank_1.out"
+check raise_launcher_of_node1_recorded [ "$(cat "$run/raise-2n/ranks/failed.json")" = '{"exit_code": 1, "signal": 0, "task": 1}' ]
+check raise_recount [ "$(python3 "$ROOT/tests/tools/failure_recount.py" "$run/raise-2n")" = "$line" ]
+check raise_table [ "$(sed -En 's/^raise-2n +1 +FAILED +2 +4 +[0-9]+:[0-9]{2}:[0-9]{2} +1  //p' tr.out)" = "$line" ]
+"$CAMPAIGN" status --results "$SCRATCH/tr" raise-2n >one.txt 2>&1
+check raise_status_scenario grep -qxF "reason:    $line" one.txt
+check raise_status_scenario_rank_log grep -qxF "rank log:  campaign logs --rank 2 $rid raise-2n" one.txt
+# the command it gives prints that worker's own lines (its teed stdout)
+"$CAMPAIGN" logs --results "$SCRATCH/tr" --rank 2 "$rid" raise-2n >r2.out 2>&1
+check raise_rank_log_is_its grep -qx "rank 2 of 4 starting" r2.out
+check raise_report grep -qF "not analysed: **raise-2n** (FAILED: $line)." "$run/BOTTLENECK_ANALYSIS.md"
