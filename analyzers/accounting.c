@@ -372,6 +372,13 @@ static void step_flips(struct ana_scenario *s, const struct scenario_metrics *m)
 	verdict_flips(v, flips, steps);
 }
 
+/* More ranks than the local executor's CPUs: under a per-node launcher the ranks are its
+ * workers (nodes x workers per node), never the launchers. */
+static int oversubscribed(const struct ana_scenario *s, const struct ana_run *run)
+{
+	return run->host_cpus > 0 && s->in.ranks > run->host_cpus;
+}
+
 /* The verdict from the step's accounted shares: the GPU timeline's when the
  * traces have kernels (on a GPU the host's ranges time launches, not the
  * work), else the host's; the largest share wins, thresholds are flags. */
@@ -384,14 +391,15 @@ void accounting_outcome(struct ana_scenario *s, const struct ana_run *run,
 	verdict_decide(c, ana_candidates(s, c), &s->outcome.v);
 	step_flips(s, m);
 	flags_of(s, &run->th);
-	s->outcome.oversubscribed = run->host_cpus > 0 && s->in.ranks > run->host_cpus &&
-		s->outcome.basis == BASIS_HOST;
+	s->outcome.oversubscribed = oversubscribed(s, run) && s->outcome.basis == BASIS_HOST;
 }
 
 /* With no step breakdown (monitors alone, or step times alone): what the
- * node monitors say of saturated resources; undetermined without them. */
-void accounting_monitor_verdict(struct ana_scenario *s, const struct ana_thresholds *th)
+ * node monitors say of saturated resources, naming the resource (no share of
+ * the step is known); undetermined without them. */
+void accounting_monitor_verdict(struct ana_scenario *s, const struct ana_run *run)
 {
+	const struct ana_thresholds *th = &run->th;
 	double mem = memory_peak(s);
 	enum verdict v = VERDICT_UNDETERMINED;
 	memset(&s->outcome, 0, sizeof s->outcome); /* no runner-up, no flags */
@@ -404,7 +412,10 @@ void accounting_monitor_verdict(struct ana_scenario *s, const struct ana_thresho
 		v = VERDICT_IO;
 	else if (s->mon.gpu_util_mean_pct >= 0 && s->mon.gpu_util_mean_pct < th->gpu_util_pct)
 		v = VERDICT_GPU_STARVED;
-	else if (s->mon.gpu_util_mean_pct >= 0 || s->mon.cpu_util_mean_pct >= ANA_CPU_BUSY_PCT)
+	else if (s->mon.gpu_util_mean_pct >= 0)
 		v = VERDICT_COMPUTE;
+	else if (s->mon.cpu_util_mean_pct >= ANA_CPU_BUSY_PCT)
+		v = VERDICT_CPU_SATURATED;
 	s->outcome.v.verdict = v;
+	s->outcome.oversubscribed = oversubscribed(s, run);
 }

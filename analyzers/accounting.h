@@ -25,7 +25,8 @@ void accounting_gpu_shares(struct ana_scenario *s, const struct scenario_metrics
 void accounting_outcome(struct ana_scenario *s, const struct ana_run *run,
 			const struct scenario_metrics *m);
 /* With no step breakdown: what the node monitors say of saturated resources;
- * undetermined without them. */
-void accounting_monitor_verdict(struct ana_scenario *s, const struct ana_thresholds *th);
+ * undetermined without them. Oversubscribed as ever: more ranks (workers) than
+ * the local executor's CPUs. */
+void accounting_monitor_verdict(struct ana_scenario *s, const struct ana_run *run);
 
 #endif

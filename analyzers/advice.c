@@ -66,6 +66,7 @@ enum rec_kind advice_kind_of(const struct ana_scenario *s)
 	case VERDICT_STRAGGLER:
 		return REC_STRAGGLER;
 	case VERDICT_GPU_STARVED:
+	case VERDICT_CPU_SATURATED: /* a resource named, where step time goes not known */
 	case VERDICT_UNDETERMINED:
 	case VERDICT_N:
 		break;

@@ -543,7 +543,7 @@ static int scenario_data(struct ana_scenario *s, const struct ana_run *run,
 		if (s->mon.have_monitor) {
 			s->data.monitors_only = 1;
 			add_source(s, SOURCE_MONITORS, 0);
-			accounting_monitor_verdict(s, &run->th);
+			accounting_monitor_verdict(s, run);
 		}
 		return -1;
 	}
@@ -605,7 +605,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	accounting_gpu_shares(s, &m);
 	if (!s->shares.shares_known && !s->gpu.gpu_basis)
 		/* step times alone say nothing of where they go */
-		accounting_monitor_verdict(s, &run->th);
+		accounting_monitor_verdict(s, run);
 	else
 		accounting_outcome(s, run, &m);
 	inspector_scenario(s, &m); /* after the verdict: its stragglers name, never weigh */

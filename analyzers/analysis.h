@@ -343,7 +343,7 @@ struct ana_scenario {
 /* A series' widest scenario whose compute per rank grew by this factor over its base,
  * for the same work per rank, is ranks contending for the machine. */
 #define MODEL_CONTENTION_RATIO 1.2
-/* Monitors alone: a CPU busy this much (mean %) makes a scenario compute-bound. */
+/* Monitors alone: CPUs busy this much (mean %) make a scenario cpu-saturated. */
 #define ANA_CPU_BUSY_PCT 90.0
 /* A share of step time under this (%) is none in the report's sentences. */
 #define ANA_NEGLIGIBLE_PCT 0.05

@@ -23,6 +23,8 @@ const char *verdict_name(enum verdict v)
 		return "straggler-bound";
 	case VERDICT_GPU_STARVED:
 		return "gpu-starved";
+	case VERDICT_CPU_SATURATED:
+		return "cpu-saturated";
 	case VERDICT_N:
 		break;
 	}

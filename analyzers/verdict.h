@@ -17,6 +17,7 @@ enum verdict {
 	VERDICT_HOST,         /* host overhead, or the GPU waiting for the host */
 	VERDICT_STRAGGLER,    /* waiting for one slow rank */
 	VERDICT_GPU_STARVED,  /* monitors alone: GPUs idle, cause unknown */
+	VERDICT_CPU_SATURATED, /* monitors alone: CPUs busy (ANA_CPU_BUSY_PCT), cause unknown */
 	VERDICT_N
 };
 

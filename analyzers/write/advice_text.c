@@ -128,21 +128,85 @@ static void straggler_words(struct strbuf *sb, const struct ana_rec *r, const st
 		plural ? "their" : "its", plural ? "them" : "it");
 }
 
-/* The compute share of r's scenarios: "82.4 %", or "75.0 % to 82.4 %" when they differ. */
-static void compute_range(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run)
+/* A step's compute share on its verdict's basis; -1 with no breakdown (monitors alone). */
+static double compute_pct(const struct ana_scenario *s)
 {
-	double lo = 0, hi = 0;
+	if (s->outcome.basis == BASIS_GPU)
+		return s->gpu.gpu_pct[GPU_COMPUTE];
+	return s->outcome.basis == BASIS_HOST ? s->shares.compute_pct : -1;
+}
+
+/* The CPUs' busy share when the monitors call them saturated; -1 otherwise. */
+static double cpu_busy_pct(const struct ana_scenario *s)
+{
+	return s->outcome.v.verdict == VERDICT_CPU_SATURATED ? s->mon.cpu_util_mean_pct : -1;
+}
+
+/* The GPUs' busy share when the monitors alone give it the verdict; -1 otherwise. */
+static double gpu_busy_pct(const struct ana_scenario *s)
+{
+	return s->outcome.basis == BASIS_MONITORS ? s->mon.gpu_util_mean_pct : -1;
+}
+
+/* of() over r's scenarios that have it (>= 0): "82.4 %", or "75.0 % to 82.4 %" when they
+ * differ; 0 (nothing written) when none has it. */
+static int pct_range(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run,
+		     double (*of)(const struct ana_scenario *))
+{
+	double lo = -1, hi = -1;
 	for (size_t i = 0; i < r->n; i++) {
-		const struct ana_scenario *s = &run->sc[r->sc[i]];
-		double c = s->outcome.basis == BASIS_GPU ? s->gpu.gpu_pct[GPU_COMPUTE]
-							 : s->shares.compute_pct;
-		lo = i == 0 || c < lo ? c : lo;
-		hi = i == 0 || c > hi ? c : hi;
+		double c = of(&run->sc[r->sc[i]]);
+		if (c < 0)
+			continue;
+		lo = lo < 0 || c < lo ? c : lo;
+		hi = hi < 0 || c > hi ? c : hi;
 	}
+	if (lo < 0)
+		return 0;
 	char a[32], b[32];
 	snprintf(a, sizeof a, "%.1f", lo);
 	snprintf(b, sizeof b, "%.1f", hi);
 	strbuf_addf(sb, strcmp(a, b) ? "%s %% to %s %%" : "%s %%", a, b);
+	return 1;
+}
+
+/* compute-bound: the compute share, or the GPUs' busy share where the monitors alone
+ * named it (never a share of the step nobody measured). */
+static void kernels_said(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run)
+{
+	struct strbuf gpus = STRBUF_INIT;
+	strbuf_adds(sb, "compute-bound (");
+	if (pct_range(sb, r, run, compute_pct)) {
+		strbuf_adds(sb, " compute");
+		if (pct_range(&gpus, r, run, gpu_busy_pct))
+			strbuf_addf(sb, "; from the node monitors alone GPUs busy %s", gpus.buf);
+	} else {
+		strbuf_adds(sb, "from the node monitors: GPUs busy ");
+		pct_range(sb, r, run, gpu_busy_pct);
+	}
+	strbuf_free(&gpus);
+	strbuf_adds(sb, ")");
+}
+
+/* Saturated CPUs named by the monitors (with the ranks sharing them on the local
+ * executor), before what to collect. */
+static void cpus_said(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run)
+{
+	struct strbuf busy = STRBUF_INIT;
+	int shared = 0;
+	for (size_t i = 0; i < r->n; i++)
+		shared |= run->sc[r->sc[i]].outcome.oversubscribed &&
+			  cpu_busy_pct(&run->sc[r->sc[i]]) >= 0;
+	if (pct_range(&busy, r, run, cpu_busy_pct))
+		strbuf_addf(sb, "the CPUs are saturated (busy %s of the time, from the node monitors)",
+			    busy.buf);
+	if (busy.len && shared)
+		strbuf_addf(sb,
+			    ", and more ranks ran than this machine's %d CPU%s: run fewer ranks per machine, or on real nodes, to time the steps without that contention",
+			    run->host_cpus, run->host_cpus == 1 ? "" : "s");
+	if (busy.len)
+		strbuf_adds(sb, "; ");
+	strbuf_free(&busy);
 }
 
 /* What to change about compute itself, memory, or what to collect. */
@@ -154,18 +218,17 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 	switch (k) {
 	case REC_ELEMENTWISE:
 		strbuf_adds(sb, "compute (");
-		compute_range(sb, r, run);
+		pct_range(sb, r, run, compute_pct);
 		strbuf_addf(
 			sb,
 			" of %s) is mostly elementwise, bandwidth-bound work: fuse elementwise operations (torch.compile, fused optimizers) and keep activations smaller or recompute them; the accounting gives no ceiling for this (compute is the work itself)",
 			gpu ? "the GPU's time" : "step time");
 		return;
 	case REC_KERNELS:
-		strbuf_adds(sb, "compute-bound (");
-		compute_range(sb, r, run);
+		kernels_said(sb, r, run);
 		strbuf_adds(
 			sb,
-			" compute): gains come from faster kernels (larger GEMMs, mixed precision) rather than from the data path or communication; the accounting gives no ceiling for this (compute is the work itself)");
+			": gains come from faster kernels (larger GEMMs, mixed precision) rather than from the data path or communication; the accounting gives no ceiling for this (compute is the work itself)");
 		if (!gpu && s->outcome.wait_to == SHARE_COMPUTE && s->comm.n_stragglers)
 			strbuf_addf(sb,
 				    "; the %.1f %% of step time the other ranks wait for rank %d's extra compute goes with its own recommendation",
@@ -188,10 +251,12 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 	case REC_KIND_N:
 		break;
 	}
+	cpus_said(sb, r, run);
 	strbuf_addf(sb,
-		    "where step time goes is not known (%s): no recommendation is drawn from unknown shares; collect a PyTorch-profiler trace with steps (prof.step() once per step, profile.traces) or the trainer's telemetry, and profile.monitor for utilisation",
+		    "where step time goes is not known (%s): no recommendation is drawn from unknown shares; collect a PyTorch-profiler trace with steps (prof.step() once per step, profile.traces) or the trainer's telemetry%s",
 		    s->data.source != SOURCE_NONE ? data_text_source(s->data.source)
-						  : "node monitors alone");
+						  : "node monitors alone",
+		    s->mon.have_monitor ? "" : ", and profile.monitor for utilisation");
 }
 
 /* The advice of a cause in words, from its lead scenario's numbers (a straggler's and

@@ -164,8 +164,40 @@ static void gpu_shares(struct strbuf *sb, const struct ana_scenario *s)
 			s->gpu.host_step_med_ms, s->gpu.host_ahead_ms);
 }
 
-static void monitors_evidence(struct strbuf *sb, const struct ana_scenario *s,
-			      const struct ana_thresholds *th)
+int evidence_monitor_figure(struct strbuf *sb, const struct ana_scenario *s)
+{
+	int gpu_mem = s->mon.gpu_mem_peak_pct >= 0;
+	if (s->outcome.basis != BASIS_MONITORS)
+		return 0;
+	switch (s->outcome.v.verdict) {
+	case VERDICT_MEMORY:
+		strbuf_addf(sb, "%s memory peak %.1f %%", gpu_mem ? "GPU" : "host",
+			    gpu_mem ? s->mon.gpu_mem_peak_pct : s->mon.mem_peak_pct);
+		return 1;
+	case VERDICT_IO:
+		strbuf_addf(sb, "I/O wait %.1f %%", s->mon.iowait_mean_pct);
+		return 1;
+	case VERDICT_GPU_STARVED:
+	case VERDICT_COMPUTE:
+		strbuf_addf(sb, "GPUs busy %.1f %%", s->mon.gpu_util_mean_pct);
+		return 1;
+	case VERDICT_CPU_SATURATED:
+		strbuf_addf(sb, "CPUs busy %.1f %%", s->mon.cpu_util_mean_pct);
+		return 1;
+	case VERDICT_UNDETERMINED:
+	case VERDICT_COMMUNICATION:
+	case VERDICT_DATA_LOADER:
+	case VERDICT_HOST:
+	case VERDICT_STRAGGLER:
+	case VERDICT_N:
+		break;
+	}
+	return 0;
+}
+
+/* The resource the monitors name, and why; none saturated: what they saw. */
+static void monitors_said(struct strbuf *sb, const struct ana_scenario *s,
+			  const struct ana_thresholds *th)
 {
 	int gpu_mem = s->mon.gpu_mem_peak_pct >= 0;
 	switch (s->outcome.v.verdict) {
@@ -187,10 +219,13 @@ static void monitors_evidence(struct strbuf *sb, const struct ana_scenario *s,
 			    s->mon.gpu_util_mean_pct, th->gpu_util_pct);
 		return;
 	case VERDICT_COMPUTE:
-		strbuf_addf(sb, "from the node monitors: %s busy %.1f %% of the time",
-			    s->mon.gpu_util_mean_pct >= 0 ? "GPUs" : "CPUs",
-			    s->mon.gpu_util_mean_pct >= 0 ? s->mon.gpu_util_mean_pct
-							  : s->mon.cpu_util_mean_pct);
+		strbuf_addf(sb, "from the node monitors: GPUs busy %.1f %% of the time",
+			    s->mon.gpu_util_mean_pct);
+		return;
+	case VERDICT_CPU_SATURATED:
+		strbuf_addf(sb,
+			    "from the node monitors: CPUs busy %.1f %% of the time (%.0f %% or more: saturated); which work keeps them busy, and what share of the step it takes, needs traces or telemetry",
+			    s->mon.cpu_util_mean_pct, ANA_CPU_BUSY_PCT);
 		return;
 	case VERDICT_UNDETERMINED:
 	case VERDICT_COMMUNICATION:
@@ -203,6 +238,16 @@ static void monitors_evidence(struct strbuf *sb, const struct ana_scenario *s,
 	strbuf_addf(sb,
 		    "from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, memory peak %.1f %%: no resource is saturated; the breakdown needs traces or telemetry",
 		    s->mon.cpu_util_mean_pct, s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
+}
+
+/* With no step breakdown: more ranks than CPUs, said once. */
+static void shared_cpus_said(struct strbuf *sb, const struct ana_scenario *s,
+			     const struct ana_run *run)
+{
+	if (s->outcome.oversubscribed)
+		strbuf_addf(sb,
+			    "; the local executor ran %d ranks on this machine's %d CPU%s, so the ranks share them and also wait for CPU time: on real nodes their steps may be shorter",
+			    s->in.ranks, run->host_cpus, run->host_cpus == 1 ? "" : "s");
 }
 
 /* The thresholds the shares pass, beside the verdict. */
@@ -307,9 +352,11 @@ void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struc
 				    data_text_source(s->data.source));
 		else
 			strbuf_adds(sb, "no breakdown of the step and no node monitor data (profile.monitor: true records utilisation and memory)");
+		shared_cpus_said(sb, s, run);
 		return;
 	case BASIS_MONITORS:
-		monitors_evidence(sb, s, &run->th);
+		monitors_said(sb, s, &run->th);
+		shared_cpus_said(sb, s, run);
 		return;
 	case BASIS_HOST:
 	case BASIS_GPU:

@@ -9,6 +9,9 @@
 
 /* The evidence of s's verdict, one paragraph (no trailing period). */
 void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struct ana_run *run);
+/* With the node monitors' verdict, the figure it rests on ("CPUs busy 99.7 %", "host
+ * memory peak 95.0 %", ...): 1 when written, 0 (nothing) on another basis or none saturated. */
+int evidence_monitor_figure(struct strbuf *sb, const struct ana_scenario *s);
 /* A share in words ("exposed communication and waiting for peers", "the GPU
  * waiting for the host" ...), for the basis it was measured on. */
 const char *evidence_share_words(enum share_kind k, enum verdict_basis basis, int straggler);

@@ -54,6 +54,15 @@ static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
 	strbuf_addf(md, " (%.1f %% in all)", v->pct);
 }
 
+/* The monitors' figure beside their verdict: " (CPUs busy 99.7 %)"; nothing on another basis. */
+static void monitor_figure(struct strbuf *md, const struct ana_scenario *s)
+{
+	struct strbuf f = STRBUF_INIT;
+	if (evidence_monitor_figure(&f, s))
+		strbuf_addf(md, " (%s)", f.buf);
+	strbuf_free(&f);
+}
+
 /* One analysed scenario's line of the summary: its verdict and share, its
  * step time, its scaling. */
 static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
@@ -73,6 +82,8 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 			    s->outcome.basis == BASIS_GPU ? "the GPU's time" : "step time");
 	else if (s->outcome.basis == BASIS_NONE)
 		strbuf_adds(md, ": where step time goes is not known");
+	else
+		monitor_figure(md, s);
 	strbuf_adds(md, ". ");
 	if (s->steps.no_steps)
 		strbuf_addf(md, "No step boundaries: from the %s over a %.2f ms profiled window",
@@ -121,12 +132,14 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].data.analysed)
 			md_summary_line(md, &run->sc[i]);
-	for (size_t i = 0; i < run->n; i++)
-		if (run->sc[i].data.monitors_only)
-			strbuf_addf(
-				md,
-				"- **%s**: no step data; from its node monitors alone: **%s**.\n",
-				run->sc[i].in.name, verdict_name(run->sc[i].outcome.v.verdict));
+	for (size_t i = 0; i < run->n; i++) {
+		if (!run->sc[i].data.monitors_only)
+			continue;
+		strbuf_addf(md, "- **%s**: no step data; from its node monitors alone: **%s**",
+			    run->sc[i].in.name, verdict_name(run->sc[i].outcome.v.verdict));
+		monitor_figure(md, &run->sc[i]);
+		strbuf_adds(md, ".\n");
+	}
 	strbuf_adds(md, "\n");
 }
 

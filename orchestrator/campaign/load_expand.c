@@ -128,6 +128,47 @@ static void check_words(struct loader *L, const struct argv *w, const struct kvl
 	}
 }
 
+/* The words a command has in scenario o once each {{param}} word is split into its value's
+ * words; the params whose values split into none are listed in empty ("a, b"), counted in
+ * *nempty. A value that does not split, or a param not there, counts as a word: that is said
+ * apart (check_split_value, check_words). */
+static size_t words_in_scenario(const struct argv *w, const struct scenario *o,
+				struct strbuf *empty, int *nempty)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		char name[128];
+		const char *val = placeholder_splits(w, i, name, sizeof name)
+			? kvlist_get(&o->params, name)
+			: NULL;
+		struct argv split;
+		const char *why;
+		if (!val || words_split(val, &split, &why) < 0) {
+			n++;
+			continue;
+		}
+		if (split.n == 0)
+			strbuf_addf(empty, "%s%s", (*nempty)++ ? ", " : "", name);
+		n += split.n;
+		argv_free(&split);
+	}
+	return n;
+}
+
+/* A command whose every word is a {{param}} with an empty value runs nothing: refused. */
+static void check_not_empty(struct loader *L, const struct argv *w, const struct scenario *o,
+			    yaml_node_t *where, const char *path)
+{
+	struct strbuf empty = STRBUF_INIT;
+	int n = 0;
+	if (w->n && words_in_scenario(w, o, &empty, &n) == 0)
+		problem(L, where, path,
+			"the command is empty in scenario %s: each {{param}} word becomes the words of the param's value, and %s %s empty there; give %s%s a value in the scenario's params (or workload.params), or write the program itself into %s",
+			o->name, empty.buf, n > 1 ? "are" : "is", n > 1 ? "one of " : "", empty.buf,
+			path);
+	strbuf_free(&empty);
+}
+
 static void check_scenario(struct loader *L, const struct scenario *o, size_t i, yaml_node_t *root)
 {
 	struct campaign *c = L->c;
@@ -152,6 +193,7 @@ static void check_scenario(struct loader *L, const struct scenario *o, size_t i,
 	yaml_node_t *wl = map_get(L, root, "workload");
 	check_words(L, &c->workload.command, &o->params, map_get(L, wl, "command"),
 		    "workload.command", o->name);
+	check_not_empty(L, &c->workload.command, o, map_get(L, wl, "command"), "workload.command");
 	for (size_t k = 0; k < c->workload.n_setup; k++)
 		check_words(L, &c->workload.setup[k], &o->params, map_get(L, wl, "setup"),
 			    "workload.setup", o->name);

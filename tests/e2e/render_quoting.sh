@@ -134,3 +134,24 @@ check list_param_render_quoted grep -q "^  argv: '/bin/sh' .* 'sh' '--name' 'a b
 line=$(grep "^  argv: .*'y' 'end'\$" render.out)
 check list_param_render_hostile_reads_back [ "$(eval "set -- ${line#  argv: }"; shift 4; printf '<%s>' "$@")" = "<\$(touch><$C.argv)><;><rm><-rf><$SCRATCH/victim><\`touch><$C.argv2\`><|><y><end>" ]
 check list_param_render_ran_nothing bash -c '[ -d "$1/victim" ] && ! ls "$2".argv* 2>/dev/null | grep -q .' _ "$SCRATCH" "$C"
+# a list-form command left with no word in a scenario (its only item {{extra}}, extra empty
+# there) runs nothing: refused at the command's line and column, naming the scenario and the
+# param, and what to do; the scenario where extra has words is not named
+cat >noargv.yaml <<'Y'
+campaign: noargv
+workload:
+  command: ["{{extra}}"]
+  params: { extra: "" }
+scenarios:
+  - { name: bare, nodes: 1 }
+  - { name: filled, nodes: 1, params: { extra: "/bin/echo 'a b'" } }
+Y
+"$CAMPAIGN" validate noargv.yaml >noargv.out 2>&1; rc=$?
+check list_param_empty_argv_refused [ "$rc" -eq 2 ]
+check list_param_empty_argv_said [ "$(cat noargv.out)" = "noargv.yaml:3:12: workload.command: the command is empty in scenario bare: each {{param}} word becomes the words of the param's value, and extra is empty there; give extra a value in the scenario's params (or workload.params), or write the program itself into workload.command
+noargv.yaml: 1 problem; nothing was done" ]
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/noargv" noargv.yaml >noargv-submit.out 2>&1; rc=$?
+check list_param_empty_argv_nothing_run bash -c '[ "$1" -eq 2 ] && [ ! -e "$2" ]' _ "$rc" "$SCRATCH/noargv"
+sed -i 's/extra: "" }/extra: "\/bin\/true" }/' noargv.yaml
+"$CAMPAIGN" validate noargv.yaml >noargv2.out 2>&1; rc=$?
+check list_param_filled_argv_valid [ "$rc" -eq 0 ]

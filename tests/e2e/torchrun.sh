@@ -57,6 +57,7 @@ check torchrun_slow_worker_records python3 "$ROOT/tests/tools/torchrun_records.p
 # that local rank on that node, its global rank through the worker records, and the analysis
 # is checked against steplines_recount.py, which recounts the raw node logs itself (mapping each
 # prefix by the rank the worker printed of itself). In rank0-2n only rank 0 prints step lines.
+# The node monitors run too: with step lines alone they give the verdict (below).
 cat >lines.yaml <<Y
 campaign: steplines
 workload:
@@ -65,7 +66,7 @@ workload:
             "--node_rank={{node_rank}}", "--master_addr={{master_addr}}", "--master_port={{master_port}}",
             "$ROOT/tests/tools/ddp_steplines.py", "--steps", "15", "--print", "{{who}}"]
   env: { OMP_NUM_THREADS: "1", GLOO_SOCKET_IFNAME: lo }
-profile: { warmup_steps: 2 }
+profile: { warmup_steps: 2, monitor: { interval_ms: 200 } }
 analysis: { step_log: { pattern: 'step (?<step>\d+) time (?<step_ms>[0-9.]+) ms' } }
 scenarios:
   - { name: every-2n, nodes: 2, tasks_per_node: 2, params: { who: all } }
@@ -110,6 +111,33 @@ check lines_rank0_note [ "$(E rank0-2n '["ranks_note"]')" = "only rank 0 prints 
 check lines_rank0_median [ "$(E rank0-2n '["step_time_ms"]["median"]')" = "$(json rank0.json 'round(j["median_ms"], 3)')" ]
 check lines_rank0_said_once [ "$(grep -c "only rank 0 prints step lines" "$run/BOTTLENECK_ANALYSIS.md")" = 1 ]
 check lines_no_missing_data_said [ "$(cat "$run/summary.json" "$run/BOTTLENECK_ANALYSIS.md" | grep -c "left no step data")" = 0 ]
+
+# Step lines and node monitors only, no traces (issue 45, point 6: nanoGPT at 4 nodes said
+# "compute-bound (0.0 % compute)" from "CPUs busy 99.7 %", and oversubscribed: false, with 8
+# workers on 2 CPUs). The monitors name the resource, from the CPUs' busy share as
+# monitor_busy.py recounts it from the raw monitor files; no compute share is said anywhere;
+# oversubscribed counts the workers (2 nodes x 2 = 4 worker records), not the 2 launchers.
+cpus=$(nproc)
+for sc in every-2n rank0-2n; do
+	python3 "$ROOT/tests/tools/monitor_busy.py" "$run/$sc" >"mon-$sc.json"
+	echo "recount $sc: $(cat "mon-$sc.json"); this machine's CPUs: $cpus"
+	busy=$(json "mon-$sc.json" '"%.1f" % j["cpu_busy_pct"]')
+	check "mon_${sc}_records" [ "$(json "mon-$sc.json" '(j["nodes"], j["workers"], j["launchers"])')" = "(2, 4, 2)" ]
+	check "mon_${sc}_cpu_busy_recount" [ "$(E "$sc" '["monitor"]["cpu_util_mean_pct"]'),$(E "$sc" '["monitor"]["samples"]')" = "$(json "mon-$sc.json" 'round(j["cpu_busy_pct"], 3)'),$(json "mon-$sc.json" 'j["samples"]')" ]
+	check "mon_${sc}_no_share" [ "$(E "$sc" '["verdict_share"]'),$(E "$sc" '["shares_pct"]'),$(E "$sc" '["verdict_basis"]')" = "None,None,monitors" ]
+	if [ "$cpus" -ge 4 ] || [ "$(json "mon-$sc.json" 'j["cpu_busy_pct"] >= 90')" != True ]; then
+		skip "mon_${sc}_cpu_saturated" "needs more workers (4) than CPUs ($cpus), busy 90 % or more ($busy %)"
+		continue
+	fi
+	check "mon_${sc}_oversubscribed" [ "$(E "$sc" '["oversubscribed"]')" = True ]
+	check "mon_${sc}_verdict" [ "$(E "$sc" '["verdict"]'),$(E "$sc" '["verdict_from"]')" = "cpu-saturated,node monitors" ]
+	check "mon_${sc}_summary_line" grep -qF -- "- **$sc** (2 nodes, 4 ranks, gloo): **cpu-saturated** (CPUs busy $busy %). Median step " "$run/BOTTLENECK_ANALYSIS.md"
+	check "mon_${sc}_evidence" grep -qxF -- "**cpu-saturated**: from the node monitors: CPUs busy $busy % of the time (90 % or more: saturated); which work keeps them busy, and what share of the step it takes, needs traces or telemetry; the local executor ran 4 ranks on this machine's $cpus CPUs, so the ranks share them and also wait for CPU time: on real nodes their steps may be shorter." "$run/BOTTLENECK_ANALYSIS.md"
+	check "mon_${sc}_report_txt" [ "$(head -n 1 "$run/$sc/report.txt")" = "scenario $sc: cpu-saturated" ]
+	# its own recommendation (its params make it a series of its own): the resource, then what to collect
+	check "mon_${sc}_advice" grep -qxF -- "1. **$sc**: the CPUs are saturated (busy $busy % of the time, from the node monitors), and more ranks ran than this machine's $cpus CPUs: run fewer ranks per machine, or on real nodes, to time the steps without that contention; where step time goes is not known (step lines in rank logs): no recommendation is drawn from unknown shares; collect a PyTorch-profiler trace with steps (prof.step() once per step, profile.traces) or the trainer's telemetry." <(sed -n '/^## Recommendations/,/^## /p' "$run/BOTTLENECK_ANALYSIS.md" | sed 's/^[0-9]*\. /1. /')
+done
+check mon_no_compute_share [ "$(cat "$run/summary.json" "$run/BOTTLENECK_ANALYSIS.md" "$run"/*/report.txt | grep -c -e "% compute" -e "compute-bound")" = 0 ]
 
 # A worker that raises under torchrun (issue 45): RANK 2, the first worker of local2, opens a
 # missing configurator.py (as nanoGPT's train.py run outside its folder); the others end at

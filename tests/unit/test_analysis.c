@@ -919,6 +919,70 @@ static void test_unknown_shares(void)
 	ana_run_free(&r2);
 }
 
+/* A node monitor's file of one node: rows of cpu_util_pct (CPU) or utilization.gpu (GPU). */
+static void monitor_rows(const char *name, const char *file, const char *head, const char *rows)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/%s/monitor/n1", dir, name);
+	fsio_mkdir_p(path, 0755);
+	snprintf(path, sizeof path, "%s/%s/monitor/n1/%s", dir, name, file);
+	FILE *f = fopen(path, "w");
+	fputs(head, f);
+	fputs(rows, f);
+	fclose(f);
+}
+
+/* Step lines and node monitors, no breakdown (issue 45, point 6): CPUs busy 99.7 % name
+ * the resource, cpu-saturated, with no share of compute anywhere; 4 ranks (workers) on 2
+ * CPUs are oversubscribed, said once. GPUs busy from the monitors alone: compute-bound from
+ * their busy share, never a compute share of 0.0 %. */
+static void test_monitors_name_the_resource(void)
+{
+	static const char cpu_head[] =
+		"timestamp,node,interval_s,cpu_util_pct,iowait_pct,load1,mem_used_mib,mem_total_mib,disk_read_bytes,disk_write_bytes,net_rx_bytes,net_tx_bytes\n";
+	char gpu[512];
+	step_log("cs", 4, 40);
+	monitor_rows("cs", "cpu_monitor.csv", cpu_head,
+		     "1,n1,0.5,99.4,0.0,4,100,1000,0,0,0,0\n2,n1,0.5,100.0,0.0,4,120,1000,0,0,0,0\n");
+	step_log("gb", 1, 40);
+	snprintf(gpu, sizeof gpu, "%s2026/11/21 10:00:00.000, 0, 95 %%, 40 %%, 8000 MiB, 80000 MiB, 300 W, 1410 MHz, n1\n", gpu_head);
+	monitor_rows("gb", "gpu_monitor.csv", "", gpu);
+	monitor_rows("gb", "cpu_monitor.csv", cpu_head, "1,n1,0.5,30.0,0.0,1,100,1000,0,0,0,0\n");
+	struct ana_run run = new_run(0);
+	run.host_cpus = 2;
+	run.step_log = strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms");
+	add_in(&run, "cs", 2, 2, "C");
+	add_in(&run, "gb", 1, 1, "G");
+	CHECK(ana_run_analyse(&run) == 0);
+	struct ana_scenario *c = &run.sc[0], *g = &run.sc[1];
+	CHECK_STR(V(c), "cpu-saturated");
+	CHECK(c->outcome.basis == BASIS_MONITORS && c->outcome.oversubscribed);
+	CHECK_STR(E(c, &run),
+		  "from the node monitors: CPUs busy 99.7 % of the time (90 % or more: saturated); which work keeps them busy, and what share of the step it takes, needs traces or telemetry; the local executor ran 4 ranks on this machine's 2 CPUs, so the ranks share them and also wait for CPU time: on real nodes their steps may be shorter");
+	CHECK_STR(V(g), "compute-bound");
+	CHECK(g->outcome.basis == BASIS_MONITORS && !g->outcome.oversubscribed);
+	CHECK(ana_run_write(&run) == 0);
+	char p[600], *md;
+	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
+	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
+	*strstr(md, "## Methodology") = '\0';
+	CHECK(strstr(md, "- **cs** (2 nodes, 4 ranks, gloo): **cpu-saturated** (CPUs busy 99.7 %). Median step ") != NULL);
+	CHECK(strstr(md, "- **gb** (1 node, 1 rank, gloo): **compute-bound** (GPUs busy 95.0 %). Median step ") != NULL);
+	CHECK(strstr(md, "**cs**: the CPUs are saturated (busy 99.7 % of the time, from the node monitors), and more ranks ran than this machine's 2 CPUs: run fewer ranks per machine") != NULL);
+	CHECK(strstr(md, "**gb**: compute-bound (from the node monitors: GPUs busy 95.0 %): gains come") != NULL);
+	CHECK(strstr(md, "% compute") == NULL && strstr(md, "compute takes") == NULL);
+	free(md);
+	snprintf(p, sizeof p, "%s/summary.json", dir);
+	json_t *j = json_load_file(p, 0, NULL);
+	json_t *s0 = json_array_get(json_object_get(j, "scenarios"), 0);
+	CHECK_STR(json_string_value(json_object_get(s0, "verdict")), "cpu-saturated");
+	CHECK(json_is_null(json_object_get(s0, "verdict_share")));
+	CHECK(json_is_null(json_object_get(s0, "shares_pct")));
+	CHECK(json_is_true(json_object_get(s0, "oversubscribed")));
+	json_decref(j);
+	ana_run_free(&run);
+}
+
 /* report.txt gives every share the table gives (I/O too), on the verdict's basis and named
  * so; unknown shares are n/a, a rate that is not 0 never reads 0 */
 static void test_report_shares(void)
@@ -1071,6 +1135,7 @@ int main(void)
 	RUN(test_verdict_decide);
 	RUN(test_advice_every_kind);
 	RUN(test_unknown_shares);
+	RUN(test_monitors_name_the_resource);
 	RUN(test_report_shares);
 	RUN(test_checked_outcomes);
 	fsio_remove_tree(dir);
