@@ -5,10 +5,12 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 T=$BIN/campaign-trainer
+# every step spins 15 ms on each rank (--slow-ms): busy CPUs and at least 1.8 s of job at any
+# speed of the machine, so the sample counts below hold on a faster and on a loaded one
 cat >mon.yaml <<Y
 campaign: mon
 workload:
-  command: "$T --steps 120 --warmup-steps 5 --batch-per-rank 256 --hidden 768 --metrics-dir {{metrics_dir}} {{extra}}"
+  command: "$T --steps 120 --warmup-steps 5 --batch-per-rank 64 --hidden 256 --slow-rank 0,1 --slow-ms 15 --metrics-dir {{metrics_dir}} {{extra}}"
   params: { extra: "" }
 profile: { warmup_steps: 5, active_steps: 115, monitor: { enabled: true, interval_ms: 100 } }
 scenarios:

@@ -57,7 +57,13 @@ mkdir rdz
 vg launch_two_ranks 0 "$CAMPAIGN" launch --nodes 1 --tasks-per-node 2 -- $V "$BIN/campaign-trainer" --steps 3 --warmup-steps 1 \
 	--hidden 64 --metrics-dir m --rendezvous rdz
 $V "$BIN/campaign-monitor" --dir mon --interval-ms 100 >monitor.out 2>&1 &
-sleep 2
+# stopped once it has written a sample (under valgrind on a loaded machine its start takes
+# seconds: a fixed sleep could stop it before its handler is in place)
+for _ in $(seq 600); do
+	ls mon/*cpu_monitor.csv mon/*/cpu_monitor.csv >/dev/null 2>&1 && break
+	sleep 0.1
+done
+sleep 0.3
 kill -TERM $!
 wait $!
 rc=$?

@@ -62,10 +62,16 @@ for r in j["recommendations"]:
         if want not in r["text"]:
             bad.append("%s recommendation does not quote %r: %s" % (r["kind"], want, r["text"]))
 
+def section(name):
+    """The scenario's own part of the report: from its "### NAME" to the next heading (another
+    scenario may name the same rank alone)."""
+    m = re.search(r"^### %s\n(.*?)(?=^#{1,3} |\Z)" % re.escape(name), md, re.S | re.M)
+    return m.group(1) if m else ""
+
 for name, s in sc.items():
     g = s.get("stragglers") or []
     for x in g:
-        if x["together_with"] and md.count("**Straggler: rank %d" % x["rank"]):
+        if x["together_with"] and section(name).count("**Straggler: rank %d" % x["rank"]):
             bad.append("%s: rank %d arrived last together with %s but is said on its own" % (name, x["rank"], x["together_with"]))
 
 for b in bad:
