@@ -3,6 +3,7 @@
 
 #include "analyzers/accounting.h"
 #include "analyzers/advice.h"
+#include "analyzers/contamination.h"
 #include "analyzers/scaling.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/read/monitor.h"
@@ -540,6 +541,8 @@ static int scenario_data(struct ana_scenario *s, const struct ana_run *run,
 	monitors(s);
 	if (load_steps(s, run, phases, kernels, m) < 0) {
 		s->data.problem = PROBLEM_NO_STEP_DATA;
+		struct scenario_metrics none = { 0 };
+		contamination_of(s, &none); /* over every sample: no steps to bound them */
 		if (s->mon.have_monitor) {
 			s->data.monitors_only = 1;
 			add_source(s, SOURCE_MONITORS, 0);
@@ -585,6 +588,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	}
 	s->data.analysed = 1;
 	step_stats(s, t, n);
+	contamination_of(s, &m);
 	batch_of(s, times, run);
 	s->steps.throughput = s->steps.step_med_ms <= 0
 		? 0

@@ -22,6 +22,7 @@ enum check_outcome {
 	CHECK_WORSE,       /* not confirmed, measured slower than predicted */
 	CHECK_UNPREDICTED, /* the recommendation gave no prediction: measured only */
 	CHECK_UNMEASURED,  /* no step times in the parent or the variant */
+	CHECK_CONTAMINATED, /* measured beside other load (contamination.h): nothing is checked */
 };
 
 /* The top-level shares of a step (summary.json shares_pct keys). */
@@ -62,9 +63,10 @@ struct ana_variant {
 };
 
 /* The outcome of a prediction by the one rule: predicted and measured medians, the
- * parent's median and the measured 95 % interval (ms); predicted < 0: none. */
+ * parent's median and the measured 95 % interval (ms); predicted < 0: none. A variant
+ * measured beside other load (contaminated) confirms or refutes nothing. */
 enum check_outcome check_decide(double predicted, double measured, double parent, double lo,
-				double hi);
+				double hi, int contaminated);
 
 struct ana_run;
 /* Decides every check of run->variant from the analysed scenarios. */
