@@ -140,6 +140,7 @@ void checked_run(struct ana_run *run)
 		struct ana_check *c = &v->checks[i];
 		const struct ana_scenario *s = find(run, c->scenario);
 		decide(c, s);
+		c->load_unknown = s && !s->mon.foreign.known && !contamination_any(s);
 		/* a predicted gain that did not come (slower, or no measurable change) */
 		c->missed = c->outcome == CHECK_WORSE ||
 			(c->outcome == CHECK_NOISE && c->hi_ms > 0 && c->predicted_ms < c->lo_ms);

@@ -50,6 +50,9 @@ struct ana_check {
 	double measured_ms, lo_ms, hi_ms;
 	long variant_batch;      /* set when it differs from the parent's: the steps were scaled */
 	enum check_outcome outcome;
+	/* whether the variant was measured alone is not known: no monitor recorded the load of
+	 * other processes */
+	int load_unknown;
 	/* a predicted gain that did not come (worse, or no measurable change below the
 	 * prediction): where the predicted time went */
 	int missed;

@@ -205,6 +205,11 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 				md,
 				"- **%s**: not checked: it was measured beside other load (its section says whose); run `campaign try` again on a quiet machine.\n",
 				c->scenario);
+		if (c->load_unknown && c->outcome != CHECK_UNMEASURED)
+			strbuf_addf(
+				md,
+				"- **%s**: whether it was measured alone is not known: no node monitor recorded the load of other processes (`profile.monitor: true` does).\n",
+				c->scenario);
 		if (c->missed) {
 			strbuf_addf(md, "- **%s**: ", c->scenario);
 			checked_miss_write(md, c);

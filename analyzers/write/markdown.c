@@ -104,10 +104,9 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_addf(md, "; **contaminated**: it shared nodes with %s",
 			    s->data.contaminated);
 	if (s->mon.foreign.contaminated) {
-		strbuf_addf(md, "; **contaminated**: measured beside other load (%.0f %% of a core",
+		strbuf_addf(md, "; **contaminated**: measured beside other load, %.0f %% of a core",
 			    s->mon.foreign.cpu_pct);
-		foreign_what(md, &s->mon.foreign, ": ");
-		strbuf_addch(md, ')');
+		foreign_what(md, &s->mon.foreign, ", most ");
 	}
 	strbuf_addf(md, " (from %s).\n", data_text_source(s->data.source));
 }

@@ -12,6 +12,7 @@
 #define ENVIRON_MAX (1 << 20)
 #define TOP_NAMES 3
 #define NAME_SLOTS 64
+#define RECHECK_EVERY 8
 
 int foreign_open(struct foreign *f)
 {
@@ -100,11 +101,21 @@ static int has_marker(int pid, const char *marker)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	char *env = malloc(ENVIRON_MAX + 1);
-	size_t len = 0;
+	size_t cap = 65536, len = 0; /* most environments fit: no mmap per process */
+	char *env = malloc(cap + 1);
 	ssize_t r;
-	while (env && len < ENVIRON_MAX && (r = read(fd, env + len, ENVIRON_MAX - len)) > 0)
+	while (env && (r = read(fd, env + len, cap - len)) > 0) {
 		len += (size_t)r;
+		if (len == cap && cap < ENVIRON_MAX) {
+			char *more = realloc(env, 2 * cap + 1);
+			if (!more)
+				break;
+			env = more;
+			cap *= 2;
+		} else if (len == cap) {
+			break;
+		}
+	}
 	close(fd);
 	int yes = 0;
 	size_t ml = strlen(marker);
@@ -145,8 +156,10 @@ static int classify(const struct foreign *f, struct foreign_proc *v, size_t n,
 	return p->own;
 }
 
-/* Every process now, by pid. */
-static struct foreign_proc *scan(size_t *n)
+/* Every process now, by pid. One the last scan found to be the job's or a
+ * kernel thread is taken as it was (its CPU is nobody's concern) but on every
+ * RECHECK_EVERY-th scan: reading /proc/<pid>/stat is most of the monitor's cost. */
+static struct foreign_proc *scan(const struct foreign *f, size_t *n)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -163,8 +176,14 @@ static struct foreign_proc *scan(size_t *n)
 			v = w;
 			cap *= 2;
 		}
-		if (read_proc(atoi(e->d_name), &v[*n]) == 0)
+		int pid = atoi(e->d_name);
+		struct foreign_proc *was = f->scans % RECHECK_EVERY ? find(f->v, f->n, pid) : NULL;
+		if (was && was->own > 0) {
+			v[*n] = *was;
+			v[(*n)++].delta = 0;
+		} else if (read_proc(pid, &v[*n]) == 0) {
 			(*n)++;
+		}
 	}
 	if (d)
 		closedir(d);
@@ -222,7 +241,7 @@ int foreign_sample(struct foreign *f, double *pct, char *top, size_t size)
 	top[0] = '\0';
 	if (!f->marker)
 		return -1;
-	struct foreign_proc *v = scan(&n);
+	struct foreign_proc *v = scan(f, &n);
 	if (!v)
 		return -1;
 	unsigned long long ticks = 0;
@@ -248,5 +267,6 @@ int foreign_sample(struct foreign *f, double *pct, char *top, size_t size)
 	f->v = v;
 	f->n = n;
 	f->uptime = up;
+	f->scans++;
 	return first ? -1 : 0;
 }

@@ -23,6 +23,7 @@ struct foreign {
 	struct foreign_proc *v;   /* the last scan, by pid */
 	size_t n;
 	double uptime;            /* /proc/uptime at the last scan; 0 before the first */
+	unsigned long scans;
 };
 
 /* The marker from this process's own environment (the monitor is one of the
