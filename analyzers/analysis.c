@@ -551,6 +551,7 @@ static int scenario_data(struct ana_scenario *s, const struct ana_run *run,
 		return -1;
 	}
 	rank_coverage(s, m);
+	contamination_of(s, m); /* over its active steps */
 	if (s->mon.have_monitor)
 		add_source(s, SOURCE_MONITORS, 0);
 	for (size_t i = 0; i < m->n; i++)
@@ -588,7 +589,6 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	}
 	s->data.analysed = 1;
 	step_stats(s, t, n);
-	contamination_of(s, &m);
 	batch_of(s, times, run);
 	s->steps.throughput = s->steps.step_med_ms <= 0
 		? 0

@@ -90,7 +90,8 @@ static json_t *num3(double v, int known)
  * entry has none of them. */
 static int entry_change(json_t *e, struct strbuf *sb)
 {
-	json_t *p = json_object_get(e, SK_PARENT_STEP_MS), *m = json_object_get(e, SK_MEASURED_STEP_MS),
+	json_t *p = json_object_get(e, SK_PARENT_STEP_MS),
+	       *m = json_object_get(e, SK_MEASURED_STEP_MS),
 	       *lo = json_object_get(e, SK_CI_LOW), *hi = json_object_get(e, SK_CI_HIGH);
 	if (!(json_is_number(p) && json_is_number(m) && json_is_number(lo) && json_is_number(hi)))
 		return 0;
@@ -112,7 +113,8 @@ json_t *checked_json(const struct ana_variant *v)
 				  num3(c->parent_median_ms, c->parent_median_ms > 0),
 				  SK_PREDICTED_STEP_MS, num3(c->predicted_ms, c->predicted_ms >= 0),
 				  SK_MEASURED_STEP_MS, num3(c->measured_ms, m), SK_CI_LOW,
-				  num3(c->lo_ms, m), SK_CI_HIGH, num3(c->hi_ms, m), SK_MEASURED_CHANGE,
+				  num3(c->lo_ms, m), SK_CI_HIGH, num3(c->hi_ms, m),
+				  SK_MEASURED_CHANGE,
 				  json_null(), SK_OUTCOME,
 				  check_outcome_name(c->outcome), SK_MISS,
 				  miss_json(c), "variant_batch",

@@ -4,8 +4,8 @@
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -134,14 +134,14 @@ static void unwant(struct hostlock *h)
 
 int hostlock_others_wait(const struct hostlock *h)
 {
-	DIR *d = opendir(h->dir);
-	struct dirent *e;
+	struct argv names;
 	int others = 0;
-	while (d && (e = readdir(d))) {
+	fsio_list(h->dir, &names);
+	for (size_t i = 0; i < names.n; i++) {
 		char *end;
-		if (strncmp(e->d_name, "want.", 5))
+		if (strncmp(names.v[i], "want.", 5))
 			continue;
-		long pid = strtol(e->d_name + 5, &end, 10);
+		long pid = strtol(names.v[i] + 5, &end, 10);
 		if (*end || pid <= 0 || pid == (long)getpid())
 			continue;
 		if (kill((pid_t)pid, 0) == 0 || errno == EPERM) {
@@ -153,8 +153,7 @@ int hostlock_others_wait(const struct hostlock *h)
 			strbuf_free(&p);
 		}
 	}
-	if (d)
-		closedir(d);
+	argv_free(&names);
 	return others;
 }
 

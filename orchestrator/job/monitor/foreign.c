@@ -55,8 +55,8 @@ static void clean_comm(char *dst, size_t n, const char *src, size_t len)
 	size_t k = 0;
 	for (size_t i = 0; i < len && k + 1 < n; i++) {
 		char c = src[i];
-		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			 c == '.' || c == '_' || c == '+' || c == '-';
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '+' || c == '-';
 		dst[k++] = ok ? c : '_';
 	}
 	dst[k] = '\0';

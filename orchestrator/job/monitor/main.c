@@ -125,7 +125,8 @@ int main(int argc, char **argv)
 		/* a signal cuts the wait short: the last interval is still written */
 		nanosleep(&ts, NULL);
 		if (cpu_read(&cur) == 0) {
-			int known = have_foreign && foreign_sample(&fo, &fpct, top, sizeof top) == 0;
+			int known = have_foreign &&
+				    foreign_sample(&fo, &fpct, top, sizeof top) == 0;
 			cpu_csv_line(cf, node, wall_now(), &prev, &cur, known ? &fpct : NULL, top);
 			fflush(cf);
 			prev = cur;
