@@ -3,6 +3,7 @@
 
 #include "analyzers/accounting.h"
 #include "analyzers/advice.h"
+#include "analyzers/contamination.h"
 #include "analyzers/scaling.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/read/monitor.h"
@@ -540,6 +541,8 @@ static int scenario_data(struct ana_scenario *s, const struct ana_run *run,
 	monitors(s);
 	if (load_steps(s, run, phases, kernels, m) < 0) {
 		s->data.problem = PROBLEM_NO_STEP_DATA;
+		struct scenario_metrics none = { 0 };
+		contamination_of(s, &none); /* over every sample: no steps to bound them */
 		if (s->mon.have_monitor) {
 			s->data.monitors_only = 1;
 			add_source(s, SOURCE_MONITORS, 0);
@@ -548,6 +551,7 @@ static int scenario_data(struct ana_scenario *s, const struct ana_run *run,
 		return -1;
 	}
 	rank_coverage(s, m);
+	contamination_of(s, m); /* over its active steps */
 	if (s->mon.have_monitor)
 		add_source(s, SOURCE_MONITORS, 0);
 	for (size_t i = 0; i < m->n; i++)

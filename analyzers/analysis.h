@@ -247,6 +247,17 @@ struct ana_gpu {
 	double kernels_total_ms;
 };
 
+/* Processes outside the job beside it (contamination.h): what the monitors saw of them
+ * over the active steps, on the node where they used most CPU */
+enum { ANA_FOREIGN_WHAT = 3 };
+struct ana_foreign {
+	int known;              /* the monitors recorded it (foreign_cpu_pct) */
+	int contaminated;       /* cpu_pct above ANA_FOREIGN_CPU_PCT */
+	double cpu_pct;         /* mean, % of one core */
+	int n_what;             /* their commands that used most, most first */
+	char what[ANA_FOREIGN_WHAT][24];
+};
+
 /* The node monitors */
 struct ana_mon {
 	int have_monitor;      /* node monitor data found */
@@ -256,6 +267,7 @@ struct ana_mon {
 	int gpus;               /* GPUs seen by the GPU monitor */
 	/* -1 when not monitored */
 	double gpu_util_mean_pct, gpu_mem_util_mean_pct, gpu_mem_peak_pct;
+	struct ana_foreign foreign;
 };
 
 /* What the verdict rests on */
@@ -343,7 +355,10 @@ struct ana_scenario {
 /* A series' widest scenario whose compute per rank grew by this factor over its base,
  * for the same work per rank, is ranks contending for the machine. */
 #define MODEL_CONTENTION_RATIO 1.2
-/* Monitors alone: CPUs busy this much (mean %) make a scenario cpu-saturated. */
+/* Processes outside a job that used more CPU than this (mean over its active steps, % of
+ * one core) beside it contaminate its measurement: its times are not its own alone. */
+#define ANA_FOREIGN_CPU_PCT 10.0
+/* Monitors alone: a CPU busy this much (mean %) makes a scenario cpu-saturated. */
 #define ANA_CPU_BUSY_PCT 90.0
 /* A share of step time under this (%) is none in the report's sentences. */
 #define ANA_NEGLIGIBLE_PCT 0.05

@@ -2,6 +2,7 @@
 
 #include "analyzers/advice.h"
 #include "analyzers/analysis.h"
+#include "analyzers/contamination.h"
 #include "analyzers/stats.h"
 #include "analyzers/summary_keys.h"
 
@@ -88,15 +89,17 @@ static void decide(struct ana_check *c, const struct ana_scenario *s)
 	c->lo_ms = base * lo;
 	c->hi_ms = base * hi;
 	c->outcome = base > 0 ? check_decide(c->predicted_ms, c->measured_ms, base, c->lo_ms,
-					      c->hi_ms)
+					      c->hi_ms, contamination_any(s))
 			      : CHECK_UNPREDICTED;
 }
 
 enum check_outcome check_decide(double predicted, double measured, double parent, double lo,
-				double hi)
+				double hi, int contaminated)
 {
 	if (predicted < 0)
 		return CHECK_UNPREDICTED;
+	if (contaminated)
+		return CHECK_CONTAMINATED;
 	if (predicted > 0 && 100 * fabs(measured / predicted - 1) <= CHECK_TOLERANCE_PCT)
 		return CHECK_CONFIRMED;
 	if (lo <= parent && parent <= hi)
@@ -137,6 +140,7 @@ void checked_run(struct ana_run *run)
 		struct ana_check *c = &v->checks[i];
 		const struct ana_scenario *s = find(run, c->scenario);
 		decide(c, s);
+		c->load_unknown = s && !s->mon.foreign.known && !contamination_any(s);
 		/* a predicted gain that did not come (slower, or no measurable change) */
 		c->missed = c->outcome == CHECK_WORSE ||
 			(c->outcome == CHECK_NOISE && c->hi_ms > 0 && c->predicted_ms < c->lo_ms);

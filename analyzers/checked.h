@@ -22,6 +22,7 @@ enum check_outcome {
 	CHECK_WORSE,       /* not confirmed, measured slower than predicted */
 	CHECK_UNPREDICTED, /* the recommendation gave no prediction: measured only */
 	CHECK_UNMEASURED,  /* no step times in the parent or the variant */
+	CHECK_CONTAMINATED, /* measured beside other load (contamination.h): nothing is checked */
 };
 
 /* The top-level shares of a step (summary.json shares_pct keys). */
@@ -49,6 +50,9 @@ struct ana_check {
 	double measured_ms, lo_ms, hi_ms;
 	long variant_batch;      /* set when it differs from the parent's: the steps were scaled */
 	enum check_outcome outcome;
+	/* whether the variant was measured alone is not known: no monitor recorded the load of
+	 * other processes */
+	int load_unknown;
 	/* a predicted gain that did not come (worse, or no measurable change below the
 	 * prediction): where the predicted time went */
 	int missed;
@@ -62,9 +66,10 @@ struct ana_variant {
 };
 
 /* The outcome of a prediction by the one rule: predicted and measured medians, the
- * parent's median and the measured 95 % interval (ms); predicted < 0: none. */
+ * parent's median and the measured 95 % interval (ms); predicted < 0: none. A variant
+ * measured beside other load (contaminated) confirms or refutes nothing. */
 enum check_outcome check_decide(double predicted, double measured, double parent, double lo,
-				double hi);
+				double hi, int contaminated);
 
 struct ana_run;
 /* Decides every check of run->variant from the analysed scenarios. */

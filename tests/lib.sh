@@ -9,6 +9,10 @@ BIN=$ROOT/bin
 CAMPAIGN=$BIN/campaign
 SCRATCH=$(mktemp -d /tmp/campaign-test.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
+# The local executor's machine lock (CAMPAIGN_LOCK_DIR, docs/user-guide.md): each script is a
+# machine of its own, so that the suite's lanes do not queue behind each other's jobs; the runs
+# of one script share it (tests/e2e/local_lock.sh relies on that).
+export CAMPAIGN_LOCK_DIR=$SCRATCH/.lock
 # Every python3 of the checks and tools is Debian's (make deps installs it; the PyTorch tests
 # need it). A version manager's shim earlier in PATH (pyenv's is a chain of bash scripts) costs
 # over a second a call on a loaded 2-core machine, and the suite calls python3 over a thousand

@@ -24,13 +24,22 @@ static int column(const char *header, const char *name)
 	return -1;
 }
 
-static double field(const char *line, int idx)
+/* Where field idx of line starts (NULL: the line has fewer), its length in *len. */
+static const char *field_at(const char *line, int idx, size_t *len)
 {
 	const char *p = line;
 	for (int i = 0; i < idx && p; i++) {
 		p = strchr(p, ',');
 		p = p ? p + 1 : NULL;
 	}
+	if (p && len)
+		*len = strcspn(p, ",\r\n");
+	return p;
+}
+
+static double field(const char *line, int idx)
+{
+	const char *p = field_at(line, idx, NULL);
 	return p ? atof(p) : 0;
 }
 
@@ -100,6 +109,103 @@ void monitor_finish(struct monitor_summary *s)
 		s->gpu_util_mean_pct = s->gpu_util_sum / (double)s->gpu_util_n;
 	if (s->gpu_memutil_n)
 		s->gpu_mem_util_mean_pct = s->gpu_memutil_sum / (double)s->gpu_memutil_n;
+}
+
+/* Adds "name:pct;name:pct" (foreign_top) to fl's names. */
+static void add_names(struct monitor_foreign *fl, const char *p, size_t len)
+{
+	while (len > 0) {
+		size_t item = strcspn(p, ";");
+		item = item < len ? item : len;
+		const char *colon = memchr(p, ':', item);
+		size_t nl = colon ? (size_t)(colon - p) : 0;
+		double pct = colon ? atof(colon + 1) : 0;
+		if (nl > 0 && nl < sizeof fl->names[0] && isfinite(pct) && pct > 0) {
+			int k = 0;
+			while (k < fl->n_names &&
+			       (strlen(fl->names[k]) != nl || strncmp(fl->names[k], p, nl)))
+				k++;
+			if (k == fl->n_names && k < MONITOR_FOREIGN_NAMES) {
+				memcpy(fl->names[k], p, nl);
+				fl->names[k][nl] = '\0';
+				fl->n_names++;
+			}
+			if (k < fl->n_names)
+				fl->name_sum[k] += pct;
+		}
+		p += item;
+		len -= item;
+		if (len > 0)
+			p++, len--;
+	}
+}
+
+static void add_foreign(struct monitor_foreign *fl, double pct, const char *top, size_t len)
+{
+	fl->samples++;
+	fl->pct_sum += pct;
+	add_names(fl, top, len);
+}
+
+long monitor_add_foreign_csv(FILE *f, double from, double to, struct monitor_foreign *in,
+			     struct monitor_foreign *all)
+{
+	char *line = NULL;
+	size_t cap = 0, len = 0, tl = 0;
+	long n = 0;
+	int ts = -1, iv = -1, fp = -1, ft = -1;
+	if (getline(&line, &cap, f) > 0) {
+		ts = column(line, "timestamp");
+		iv = column(line, "interval_s");
+		fp = column(line, "foreign_cpu_pct");
+		ft = column(line, "foreign_top");
+	}
+	while (ts >= 0 && iv >= 0 && fp >= 0 && ft >= 0 && getline(&line, &cap, f) > 0) {
+		const char *p = field_at(line, fp, &len), *top = field_at(line, ft, &tl);
+		double pct = p && len ? atof(p) : NAN, end = field(line, ts);
+		if (!isfinite(pct) || pct < 0 || pct > 1e6 || !top)
+			continue; /* not recorded, or malformed */
+		add_foreign(all, pct, top, tl);
+		if (end >= from && end - field(line, iv) <= to)
+			add_foreign(in, pct, top, tl);
+		n++;
+	}
+	free(line);
+	return n;
+}
+
+static double foreign_mean(const struct monitor_foreign *fl)
+{
+	return fl->samples ? fl->pct_sum / (double)fl->samples : -1;
+}
+
+int monitor_foreign_worst(const char *job_dir, double from, double to,
+			  struct monitor_foreign *out)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct argv nodes;
+	int found = 0;
+	memset(out, 0, sizeof *out);
+	strbuf_addf(&dir, "%s/" JOB_MONITOR, job_dir);
+	fsio_list(dir.buf, &nodes);
+	for (size_t i = 0; i < nodes.n; i++) {
+		struct monitor_foreign in = { 0 }, all = { 0 };
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/%s/cpu_monitor.csv", dir.buf, nodes.v[i]);
+		FILE *f = fsio_fopen_or_warn(p.buf);
+		strbuf_free(&p);
+		if (!f)
+			continue;
+		long n = monitor_add_foreign_csv(f, from, to, &in, &all);
+		fclose(f);
+		const struct monitor_foreign *use = in.samples ? &in : &all;
+		if (n > 0 && (!found || foreign_mean(use) > foreign_mean(out)))
+			*out = *use;
+		found |= n > 0;
+	}
+	argv_free(&nodes);
+	strbuf_free(&dir);
+	return found ? 0 : err_set(ERR_NOTFOUND, "no foreign load recorded in %s/monitor", job_dir);
 }
 
 /* Adds <dir>/<node>/<file> with add(); returns its samples (0 when absent). */

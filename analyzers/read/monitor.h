@@ -30,4 +30,24 @@ long monitor_add_cpu_csv(FILE *f, struct monitor_summary *s);
 long monitor_add_gpu_csv(FILE *f, struct monitor_summary *s);
 void monitor_finish(struct monitor_summary *s);
 
+/* The CPU of the processes outside the job over the samples of one node. */
+enum { MONITOR_FOREIGN_NAMES = 16 };
+struct monitor_foreign {
+	long samples;           /* with foreign_cpu_pct recorded */
+	double pct_sum;         /* foreign_cpu_pct (% of one core) summed over them */
+	int n_names;            /* distinct foreign_top commands, the first MONITOR_FOREIGN_NAMES */
+	char names[MONITOR_FOREIGN_NAMES][24];
+	double name_sum[MONITOR_FOREIGN_NAMES]; /* each one's % summed over the samples */
+};
+/* Adds one cpu_monitor.csv stream: into in the samples whose interval overlaps
+ * [from, to] (Unix seconds), into all every sample; returns the samples with the
+ * foreign columns (0: a monitor that did not record them). */
+long monitor_add_foreign_csv(FILE *f, double from, double to, struct monitor_foreign *in,
+			     struct monitor_foreign *all);
+/* The node whose processes outside the job used most CPU on average, over the samples
+ * overlapping [from, to], or over all its samples when none does (steps timed on
+ * another clock); ERR_NOTFOUND when no monitor recorded the foreign columns. */
+int monitor_foreign_worst(const char *job_dir, double from, double to,
+			  struct monitor_foreign *out);
+
 #endif

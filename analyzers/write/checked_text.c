@@ -21,6 +21,8 @@ const char *check_outcome_name(enum check_outcome o)
 		return "no prediction";
 	case CHECK_UNMEASURED:
 		return "not measured";
+	case CHECK_CONTAMINATED:
+		return "not checked (measured beside other load)";
 	}
 	return "?";
 }
@@ -88,7 +90,8 @@ static json_t *num3(double v, int known)
  * entry has none of them. */
 static int entry_change(json_t *e, struct strbuf *sb)
 {
-	json_t *p = json_object_get(e, SK_PARENT_STEP_MS), *m = json_object_get(e, SK_MEASURED_STEP_MS),
+	json_t *p = json_object_get(e, SK_PARENT_STEP_MS),
+	       *m = json_object_get(e, SK_MEASURED_STEP_MS),
 	       *lo = json_object_get(e, SK_CI_LOW), *hi = json_object_get(e, SK_CI_HIGH);
 	if (!(json_is_number(p) && json_is_number(m) && json_is_number(lo) && json_is_number(hi)))
 		return 0;
@@ -110,7 +113,8 @@ json_t *checked_json(const struct ana_variant *v)
 				  num3(c->parent_median_ms, c->parent_median_ms > 0),
 				  SK_PREDICTED_STEP_MS, num3(c->predicted_ms, c->predicted_ms >= 0),
 				  SK_MEASURED_STEP_MS, num3(c->measured_ms, m), SK_CI_LOW,
-				  num3(c->lo_ms, m), SK_CI_HIGH, num3(c->hi_ms, m), SK_MEASURED_CHANGE,
+				  num3(c->lo_ms, m), SK_CI_HIGH, num3(c->hi_ms, m),
+				  SK_MEASURED_CHANGE,
 				  json_null(), SK_OUTCOME,
 				  check_outcome_name(c->outcome), SK_MISS,
 				  miss_json(c), "variant_batch",
@@ -184,7 +188,7 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 		return;
 	strbuf_addf(
 		md,
-		"## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (a ceiling: the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms. The outcome starts with the measured change (variant against parent, with its interval); a prediction is confirmed when the measured median is within %.0f %% of it; else within noise when the interval holds no change, else better or worse than predicted.\n\n"
+		"## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (a ceiling: the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms. The outcome starts with the measured change (variant against parent, with its interval); a prediction is confirmed when the measured median is within %.0f %% of it; else within noise when the interval holds no change, else better or worse than predicted. A variant measured beside other load (its scenario **contaminated**) is not checked: its times are not the knob's alone.\n\n"
 		"| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome |\n|---|---:|---:|---:|---|---|\n",
 		v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT);
 	md_rows(md, v);
@@ -198,6 +202,16 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 				c->scenario, c->parent_batch, c->variant_batch,
 				c->variant_batch == 1 ? "" : "s", c->parent_batch,
 				c->variant_batch);
+		if (c->outcome == CHECK_CONTAMINATED)
+			strbuf_addf(
+				md,
+				"- **%s**: not checked: it was measured beside other load (its section says whose); run `campaign try` again on a quiet machine.\n",
+				c->scenario);
+		if (c->load_unknown && c->outcome != CHECK_UNMEASURED)
+			strbuf_addf(
+				md,
+				"- **%s**: whether it was measured alone is not known: no node monitor recorded the load of other processes (`profile.monitor: true` does).\n",
+				c->scenario);
 		if (c->missed) {
 			strbuf_addf(md, "- **%s**: ", c->scenario);
 			checked_miss_write(md, c);

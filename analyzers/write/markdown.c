@@ -35,6 +35,13 @@ static const char *rough(size_t n)
 	return n < STATS_P95_MIN_N ? " (rough)" : "";
 }
 
+/* The commands outside the job that used most CPU, after lead ("" when none). */
+static void foreign_what(struct strbuf *md, const struct ana_foreign *f, const char *lead)
+{
+	for (int i = 0; i < f->n_what; i++)
+		strbuf_addf(md, "%s`%s`", i ? ", " : lead, f->what[i]);
+}
+
 /* A verdict's share that holds the waiting for peers, in its two parts, each a column of
  * the table, then their sum (verdict_share). */
 static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
@@ -107,6 +114,11 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 	if (s->data.contaminated[0])
 		strbuf_addf(md, "; **contaminated**: it shared nodes with %s",
 			    s->data.contaminated);
+	if (s->mon.foreign.contaminated) {
+		strbuf_addf(md, "; **contaminated**: measured beside other load, %.0f %% of a core",
+			    s->mon.foreign.cpu_pct);
+		foreign_what(md, &s->mon.foreign, ", most ");
+	}
 	strbuf_addf(md, " (from %s).\n", data_text_source(s->data.source));
 }
 
@@ -517,6 +529,16 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 			md,
 			"**Contaminated**: its job ran on the same nodes at the same time as %s, so its step times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
 			s->data.contaminated);
+	if (s->mon.foreign.contaminated) {
+		strbuf_addf(
+			md,
+			"**Contaminated**: while its active steps ran, processes outside its job used %.1f %% of a CPU core on average (more than %.0f %%",
+			s->mon.foreign.cpu_pct, ANA_FOREIGN_CPU_PCT);
+		foreign_what(md, &s->mon.foreign, "; most: ");
+		strbuf_adds(
+			md,
+			"), so its step times include their load: it was not measured alone. Jobs of campaign runs on the local executor queue for the machine; this load came from elsewhere (another user, a build, a job started by hand). Run it again on a quiet machine.\n\n");
+	}
 	md_not_analysed(md, s, run);
 	if (s->data.bad_lines)
 		strbuf_addf(

@@ -5,6 +5,7 @@
 #include "analyzers/write/clock_text.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
+#include "analyzers/contamination.h"
 #include "analyzers/write/checked_text.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
@@ -43,13 +44,31 @@ static json_t *jprob(double p)
 
 static json_t *monitor_json(const struct ana_scenario *s)
 {
+	const struct ana_foreign *f = &s->mon.foreign;
 	return !s->mon.have_monitor
 		? json_null()
-		: json_pack("{s:i, s:I, s:o, s:o, s:o}", "nodes", s->mon.monitor_nodes, "samples",
-			    (json_int_t) s->mon.monitor_samples, "cpu_util_mean_pct",
+		: json_pack("{s:i, s:I, s:o, s:o, s:o, s:o}", "nodes", s->mon.monitor_nodes,
+			    "samples", (json_int_t) s->mon.monitor_samples, "cpu_util_mean_pct",
 			    jnum(s->mon.cpu_util_mean_pct), "iowait_mean_pct",
 			    jnum(s->mon.iowait_mean_pct), "mem_peak_pct",
-			    jnum(s->mon.mem_peak_pct));
+			    jnum(s->mon.mem_peak_pct), "foreign_cpu_pct",
+			    f->known ? jnum(f->cpu_pct) : json_null());
+}
+
+/* Measured beside other load: null, or the CPU of processes outside the job and the
+ * commands that used most, and the scenarios that shared its nodes. */
+static json_t *contaminated_json(const struct ana_scenario *s)
+{
+	const struct ana_foreign *f = &s->mon.foreign;
+	if (!contamination_any(s))
+		return json_null();
+	json_t *what = json_array();
+	for (int i = 0; f->contaminated && i < f->n_what; i++)
+		json_array_append_new(what, json_string(f->what[i]));
+	return json_pack("{s:o, s:o, s:o}", "cpu_pct", f->known ? jnum(f->cpu_pct) : json_null(),
+			 "what", what, "scenarios",
+			 s->data.contaminated[0] ? json_string(s->data.contaminated)
+						 : json_null());
 }
 
 static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const char *what)
@@ -541,9 +560,7 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 				    ? json_null()
 				    : json_pack("{s:o, s:o}", "node", mon_json(&s->comm.slow_mon),
 						"other_nodes", mon_json(&s->comm.rest_mon)));
-	json_object_set_new(o, "contaminated_by",
-			    s->data.contaminated[0] ? json_string(s->data.contaminated)
-						    : json_null());
+	json_object_set_new(o, "contaminated_by", contaminated_json(s));
 }
 
 json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run)

@@ -3,9 +3,12 @@
  * run's rendered job scripts one at a time as process groups, with the
  * variables SLURM would set, enforces time limits and cancels, records every
  * state, and aggregates when the last job ends. While it lives it holds an
- * flock on <run>/.supervisor.lock; without one, status decides from files. */
+ * flock on <run>/.supervisor.lock; without one, status decides from files.
+ * Around each job it holds the machine's lock (hostlock.h): the jobs of other
+ * runs wait, PENDING, and say whose job they wait for. */
 #include "backend.h"
 #include "backend_local.h"
+#include "hostlock.h"
 #include "util/clock.h"
 #include "util/run_layout.h"
 
@@ -31,6 +34,8 @@
 #include <unistd.h>
 
 #define KILL_GRACE_S 10.0
+/* How often a job that waits for the machine asks for it again. */
+#define WAIT_POLL_MS 200
 
 /* Set by SIGINT/SIGTERM in the supervisor: cancel everything and stop. */
 static volatile sig_atomic_t supervisor_stop;
@@ -304,9 +309,8 @@ static int finish_job(struct run *r, const struct job_row *j, const char *job_di
 	return rc;
 }
 
-/* Runs one job to its end; a store write that fails stops the supervisor
- * with the error (the job's job.status still decides it later). */
-static int run_one(struct run *r, const struct job_row *j)
+/* Runs one job to its end (the machine's lock held). */
+static int run_held(struct run *r, const struct job_row *j)
 {
 	const struct scenario *s = campaign_find(&r->c, j->scenario);
 	char *job_dir = run_job_dir(r, j->scenario);
@@ -335,6 +339,62 @@ static int run_one(struct run *r, const struct job_row *j)
 	int frc = finish_job(r, j, job_dir, status, timed_out, cancelled);
 	free(job_dir);
 	return rc < 0 ? rc : frc;
+}
+
+/* While another run's job holds the machine: the job is PENDING with whose it
+ * is in its reason (said again when the holder changes). */
+static int say_waiting(struct run *r, const struct job_row *j, const struct hostlock *h,
+		       char *said, size_t n)
+{
+	char who[300], why[512];
+	hostlock_holder(h, who, sizeof who);
+	if (!who[0] && said[0])
+		return 0; /* between one holder and the next: what was said stands */
+	snprintf(why, sizeof why, "another run's job is running: %s",
+		 who[0] ? who : "(it has not said which yet)");
+	if (!strcmp(why, said))
+		return 0;
+	struct job_decision d;
+	decision_set(&d, JS_PENDING, why, NULL);
+	snprintf(said, n, "%s", why);
+	progress(j->scenario, "PENDING", why);
+	return decision_apply(r->st, j, &d);
+}
+
+/* Waits for the machine's lock: 1 taken, 0 when the job was cancelled or the
+ * supervisor told to stop meanwhile (the next pick says so), or an err code. */
+static int wait_for_machine(struct run *r, const struct job_row *j, struct hostlock *h)
+{
+	char said[512] = "";
+	for (int ticks = 0;; ticks++) {
+		int got = hostlock_try(h, r->id, j->scenario);
+		if (got != 0)
+			return got;
+		if (supervisor_stop || (ticks % 10 == 9 && cancel_requested(r, j->scenario)))
+			return 0;
+		hostlock_want(h);
+		int rc = say_waiting(r, j, h, said, sizeof said);
+		if (rc < 0)
+			return rc;
+		if (supervisor_hup)
+			detach_output(r);
+		sleep_ms(WAIT_POLL_MS);
+	}
+}
+
+/* Runs one job to its end, holding the machine; a store write that fails
+ * stops the supervisor with the error (the job's job.status still decides
+ * it later). */
+static int run_one(struct run *r, const struct job_row *j, struct hostlock *h)
+{
+	int got = wait_for_machine(r, j, h);
+	if (got <= 0)
+		return got;
+	int rc = run_held(r, j);
+	hostlock_release(h);
+	if (hostlock_others_wait(h))
+		sleep_ms(3 * WAIT_POLL_MS); /* their turn: a waiter polls within this */
+	return rc;
 }
 
 /* Picks the next PENDING job into *out (1), marking cancel-requested ones
@@ -368,16 +428,22 @@ int local_supervise(struct run *r)
 	}
 	if (lock < 0)
 		return err_set(ERR_BACKEND, "run %s already has a supervisor", r->id);
+	struct hostlock h;
+	int rc = hostlock_open(&h);
+	if (rc < 0) {
+		close(lock);
+		return rc;
+	}
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	struct snapshot js = SNAPSHOT_INIT;
 	struct job_row *j = NULL;
-	int rc;
-	while ((rc = next_job(r, &js, &j)) > 0 && (rc = run_one(r, j)) == 0)
+	while ((rc = next_job(r, &js, &j)) > 0 && (rc = run_one(r, j, &h)) == 0)
 		;
 	snapshot_free(&js);
+	hostlock_close(&h);
 	close(lock);
 	return rc;
 }
@@ -424,6 +490,11 @@ static int local_start(struct run *r, int wait)
 		return 0;
 	}
 	close(probe);
+	struct hostlock h; /* an unsafe lock folder is said here, not in supervisor.log */
+	int rc = hostlock_open(&h);
+	hostlock_close(&h);
+	if (rc < 0)
+		return rc;
 	if (wait)
 		return local_supervise(r);
 	struct strbuf log = STRBUF_INIT, bin = STRBUF_INIT;

@@ -1,5 +1,6 @@
 /* libFuzzer target: monitor CSVs. The first byte picks the reader:
- * campaign-monitor's cpu_monitor.csv, or nvidia-smi --query-gpu CSV. */
+ * campaign-monitor's cpu_monitor.csv (its utilisation, or with bit 2 its
+ * foreign load over a window), or nvidia-smi --query-gpu CSV. */
 #include "analyzers/read/monitor.h"
 
 #include <stdint.h>
@@ -13,8 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f)
 		return 0;
 	struct monitor_summary s = { 0 };
+	struct monitor_foreign in = { 0 }, all = { 0 };
 	if (data[0] & 1)
 		monitor_add_gpu_csv(f, &s);
+	else if (data[0] & 2)
+		monitor_add_foreign_csv(f, 100, 200, &in, &all);
 	else
 		monitor_add_cpu_csv(f, &s);
 	monitor_finish(&s);

@@ -100,17 +100,24 @@ static void change_in_words(void)
 }
 
 /* one rule: within 10 % of the prediction confirms, whatever the interval; else no
- * measurable change is noise; else the side of the prediction it fell on */
+ * measurable change is noise; else the side of the prediction it fell on; a variant
+ * measured beside other load is not checked */
 static void outcome_rule(void)
 {
-	CHECK(check_decide(-1, 45, 10, 43, 48) == CHECK_UNPREDICTED);
-	CHECK(check_decide(20, 21.9, 30, 21, 23) == CHECK_CONFIRMED);
-	CHECK(check_decide(20, 18.1, 30, 17, 19) == CHECK_CONFIRMED);
-	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9) == CHECK_WORSE);
-	CHECK(check_decide(20, 17.9, 30, 17, 19) == CHECK_BETTER);
-	CHECK(check_decide(15, 29, 30, 25, 33) == CHECK_NOISE);
+	CHECK(check_decide(-1, 45, 10, 43, 48, 0) == CHECK_UNPREDICTED);
+	CHECK(check_decide(20, 21.9, 30, 21, 23, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 18.1, 30, 17, 19, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, 0) == CHECK_WORSE);
+	CHECK(check_decide(20, 17.9, 30, 17, 19, 0) == CHECK_BETTER);
+	CHECK(check_decide(15, 29, 30, 25, 33, 0) == CHECK_NOISE);
 	/* a prediction inside a wide interval but 20 % off is not confirmed */
-	CHECK(check_decide(20, 25, 30, 18, 27) == CHECK_WORSE);
+	CHECK(check_decide(20, 25, 30, 18, 27, 0) == CHECK_WORSE);
+	/* measured beside other load: nothing is checked, whatever the numbers say */
+	CHECK(check_decide(20, 21.9, 30, 21, 23, 1) == CHECK_CONTAMINATED);
+	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, 1) == CHECK_CONTAMINATED);
+	CHECK(check_decide(-1, 45, 10, 43, 48, 1) == CHECK_UNPREDICTED);
+	CHECK_STR(check_outcome_name(CHECK_CONTAMINATED),
+		  "not checked (measured beside other load)");
 }
 
 static void knob_in_words(void)

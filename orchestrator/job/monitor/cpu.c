@@ -107,7 +107,7 @@ int cpu_read(struct cpu_reading *r)
 
 void cpu_csv_header(FILE *f)
 {
-	fputs("timestamp,node,interval_s,cpu_util_pct,iowait_pct,load1,mem_used_mib,mem_total_mib,disk_read_bytes,disk_write_bytes,net_rx_bytes,net_tx_bytes\n", f);
+	fputs("timestamp,node,interval_s,cpu_util_pct,iowait_pct,load1,mem_used_mib,mem_total_mib,disk_read_bytes,disk_write_bytes,net_rx_bytes,net_tx_bytes,foreign_cpu_pct,foreign_top\n", f);
 }
 
 static unsigned long long delta(unsigned long long a, unsigned long long b)
@@ -116,13 +116,18 @@ static unsigned long long delta(unsigned long long a, unsigned long long b)
 }
 
 void cpu_csv_line(FILE *f, const char *node, double wall, const struct cpu_reading *a,
-		  const struct cpu_reading *b)
+		  const struct cpu_reading *b, const double *foreign_pct, const char *foreign_top)
 {
 	double tot = (double)delta(a->total, b->total);
 	double util = tot > 0 ? 100.0 * (double)delta(a->busy, b->busy) / tot : 0;
 	double iow = tot > 0 ? 100.0 * (double)delta(a->iowait, b->iowait) / tot : 0;
-	fprintf(f, "%.3f,%s,%.3f,%.1f,%.1f,%.2f,%.1f,%.1f,%llu,%llu,%llu,%llu\n", wall, node,
+	fprintf(f, "%.3f,%s,%.3f,%.1f,%.1f,%.2f,%.1f,%.1f,%llu,%llu,%llu,%llu,", wall, node,
 		b->t - a->t, util, iow, b->load1, b->mem_used_mib, b->mem_total_mib,
 		delta(a->disk_read, b->disk_read), delta(a->disk_write, b->disk_write),
 		delta(a->net_rx, b->net_rx), delta(a->net_tx, b->net_tx));
+	if (foreign_pct) /* else unknown: both fields empty */
+		fprintf(f, "%.1f,%s", *foreign_pct, foreign_top);
+	else
+		fputc(',', f);
+	fputc('\n', f);
 }

@@ -1,5 +1,5 @@
 /* cpu: one node's CPU, memory, disk and network counters from /proc, and
- * the rates between two readings. */
+ * the rates between two readings, as cpu_monitor.csv's lines. */
 #ifndef MONITOR_CPU_H
 #define MONITOR_CPU_H
 
@@ -16,8 +16,9 @@ struct cpu_reading {
 
 int cpu_read(struct cpu_reading *r);
 void cpu_csv_header(FILE *f);
-/* One CSV line for the interval from a to b. */
+/* One CSV line for the interval from a to b, with the CPU of the processes
+ * that are not the job's over it (foreign.h; NULL: not known). */
 void cpu_csv_line(FILE *f, const char *node, double wall, const struct cpu_reading *a,
-		  const struct cpu_reading *b);
+		  const struct cpu_reading *b, const double *foreign_pct, const char *foreign_top);
 
 #endif

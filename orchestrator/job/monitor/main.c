@@ -1,9 +1,11 @@
 /* campaign-monitor: one per node of a job, started by the job script before
  * the workload and stopped (SIGTERM) after it, whatever the workload did.
  * Samples CPU, memory, disk and network every --interval-ms into
- * DIR/<node>/cpu_monitor.csv, and GPUs into DIR/<node>/gpu_monitor.csv;
- * every line is flushed as it is written, so a killed job keeps its data. */
+ * DIR/<node>/cpu_monitor.csv, with the CPU that processes outside the job
+ * used (foreign.h), and GPUs into DIR/<node>/gpu_monitor.csv; every line
+ * is flushed as it is written, so a killed job keeps its data. */
 #include "cpu.h"
+#include "foreign.h"
 #include "gpu.h"
 
 #include <errno.h>
@@ -107,14 +109,25 @@ int main(int argc, char **argv)
 		fprintf(stderr, "campaign-monitor: %s: no GPU sampled (%s); no gpu_monitor.csv\n",
 			node, why);
 	struct cpu_reading prev, cur;
+	struct foreign fo;
+	char top[128];
+	double fpct;
+	int have_foreign = foreign_open(&fo) == 0;
+	if (!have_foreign)
+		fprintf(stderr,
+			"campaign-monitor: %s: neither CAMPAIGN_JOB_TOKEN nor SLURM_JOB_ID is set: the load of other processes is not told apart (foreign_cpu_pct empty)\n",
+			node);
 	cpu_read(&prev);
+	foreign_sample(&fo, &fpct, top, sizeof top); /* the baseline */
 	double start = prev.t;
 	while (!stop && (duration <= 0 || prev.t - start < duration)) {
 		struct timespec ts = { interval / 1000, (interval % 1000) * 1000000L };
 		/* a signal cuts the wait short: the last interval is still written */
 		nanosleep(&ts, NULL);
 		if (cpu_read(&cur) == 0) {
-			cpu_csv_line(cf, node, wall_now(), &prev, &cur);
+			int known = have_foreign &&
+				    foreign_sample(&fo, &fpct, top, sizeof top) == 0;
+			cpu_csv_line(cf, node, wall_now(), &prev, &cur, known ? &fpct : NULL, top);
 			fflush(cf);
 			prev = cur;
 		}
@@ -124,6 +137,7 @@ int main(int argc, char **argv)
 		}
 	}
 	gpu_close(&g);
+	foreign_close(&fo);
 	if (gf)
 		fclose(gf);
 	return fclose(cf) == 0 ? 0 : 4;

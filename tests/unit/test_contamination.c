@@ -1,0 +1,125 @@
+/* contamination: the decision on recorded cpu_monitor.csv samples (the foreign
+ * columns campaign-monitor writes): a quiet job is not contaminated, a hog beside
+ * it is, and named; samples outside the active steps do not count unless none is
+ * inside; a monitor without the columns says nothing. */
+#include "harness.h"
+
+#include "analyzers/analysis.h"
+#include "analyzers/contamination.h"
+#include "analyzers/read/monitor.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define HEAD "timestamp,node,interval_s,cpu_util_pct,iowait_pct,load1,mem_used_mib,mem_total_mib,disk_read_bytes,disk_write_bytes,net_rx_bytes,net_tx_bytes,foreign_cpu_pct,foreign_top\n"
+#define ROW(t, pct, top) #t ",local1,0.500,99.0,0.0,2.10,2100.0,24105.1,0,0,0,0," pct "," top "\n"
+
+/* The decision on a recorded stream over [from, to]; n: the samples with the columns. */
+static long decide(const char *csv, double from, double to, struct ana_foreign *out)
+{
+	struct monitor_foreign in = { 0 }, all = { 0 };
+	FILE *f = fmemopen((void *)csv, strlen(csv), "r");
+	long n = monitor_add_foreign_csv(f, from, to, &in, &all);
+	fclose(f);
+	contamination_decide(in.samples ? &in : &all, out);
+	return n;
+}
+
+/* a job measured alone: its own monitors and the system's odd process, 1-3 % */
+static void quiet_job(void)
+{
+	struct ana_foreign f;
+	CHECK(decide(HEAD ROW(100.5, "2.0", "systemd-journal:2.0") ROW(101.0, "0.0", "")
+			     ROW(101.5, "3.4", "sshd:2.0;cron:1.4"),
+		     0, 0, &f) == 3);
+	CHECK(f.known && !f.contaminated);
+	CHECK_NEAR(f.cpu_pct, 5.4 / 3, 1e-9);
+}
+
+/* `yes >/dev/null` beside it: most of a core, named first */
+static void hog_beside(void)
+{
+	struct ana_foreign f;
+	decide(HEAD ROW(100.5, "97.5", "yes:95.0;bash:2.5") ROW(101.0, "99.0", "yes:99.0")
+		       ROW(101.5, "101.2", "yes:96.0;python3:4.0;bash:1.2"),
+	       100, 102, &f);
+	CHECK(f.known && f.contaminated);
+	CHECK_NEAR(f.cpu_pct, 297.7 / 3, 1e-9);
+	CHECK(f.n_what == 3);
+	CHECK_STR(f.what[0], "yes");
+	CHECK_STR(f.what[1], "python3"); /* 4.0 in one sample against 2.5 + 1.2 */
+	CHECK_STR(f.what[2], "bash");
+}
+
+/* the threshold: above 10 % of a core, not at it */
+static void threshold(void)
+{
+	struct ana_foreign f;
+	decide(HEAD ROW(100.5, "10.0", "make:10.0"), 0, 0, &f);
+	CHECK(f.known && !f.contaminated);
+	decide(HEAD ROW(100.5, "10.1", "make:10.1"), 0, 0, &f);
+	CHECK(f.known && f.contaminated);
+}
+
+/* a hog that ran while the job started up, not over its active steps (102-104) */
+static void window(void)
+{
+	const char *csv = HEAD ROW(100.5, "98.0", "cc1:98.0") ROW(101.0, "97.0", "cc1:97.0")
+		ROW(102.5, "1.0", "sshd:1.0") ROW(103.0, "2.0", "") ROW(103.5, "0.0", "")
+		ROW(104.0, "3.0", "sshd:3.0");
+	struct ana_foreign f;
+	decide(csv, 102.2, 103.8, &f);
+	CHECK(f.known && !f.contaminated);
+	CHECK_NEAR(f.cpu_pct, 6.0 / 4, 1e-9); /* 102.5 .. 104.0: each interval overlaps */
+	/* steps timed on another clock: no sample inside, so all of them count */
+	decide(csv, 5, 6, &f);
+	CHECK(f.known && f.contaminated);
+	CHECK_STR(f.what[0], "cc1");
+}
+
+/* an older monitor (no columns) and one without the job's marker (empty fields) say
+ * nothing; malformed names are skipped */
+static void unknown(void)
+{
+	struct ana_foreign f;
+	CHECK(decide("timestamp,node,interval_s,cpu_util_pct\n100.5,local1,0.5,99.0\n", 0, 0, &f) ==
+	      0);
+	CHECK(!f.known && !f.contaminated);
+	CHECK(decide(HEAD ROW(100.5, "", "") ROW(101.0, "", ""), 0, 0, &f) == 0);
+	CHECK(!f.known);
+	decide(HEAD ROW(100.5, "50.0", ":5;x:nan;ok:-1;y;z:45.0") ROW(101.0, "-3", "w:3")
+		       ROW(101.5, "inf", "w:3"),
+	       0, 0, &f);
+	CHECK(f.known && f.contaminated && f.n_what == 1);
+	CHECK_STR(f.what[0], "z");
+}
+
+/* the active steps' window over every rank, warmup steps left out */
+static void steps_window(void)
+{
+	struct step_rec a[3] = { { .step = 0, .active = 0, .step_ms = 500, .start_us = 99e6 },
+				 { .step = 1, .active = 1, .step_ms = 100, .start_us = 100e6 },
+				 { .step = 2, .active = 1, .step_ms = 100, .start_us = 100.1e6 } };
+	struct step_rec b[2] = { { .step = 1, .active = 1, .step_ms = 120, .start_us = 100.01e6 },
+				 { .step = 2, .active = 1, .step_ms = 150, .start_us = 100.1e6 } };
+	struct rank_metrics r[2] = { { .steps = a, .n = 3 }, { .steps = b, .n = 2 } };
+	struct scenario_metrics m = { r, 2 };
+	double from, to;
+	contamination_window(&m, &from, &to);
+	CHECK_NEAR(from, 100.0, 1e-6);
+	CHECK_NEAR(to, 100.25, 1e-6);
+	a[1].start_us = a[2].start_us = b[0].start_us = b[1].start_us = 0;
+	contamination_window(&m, &from, &to);
+	CHECK(from == 0 && to == 0);
+}
+
+int main(void)
+{
+	RUN(quiet_job);
+	RUN(hog_beside);
+	RUN(threshold);
+	RUN(window);
+	RUN(unknown);
+	RUN(steps_window);
+	HARNESS_END();
+}
