@@ -45,8 +45,8 @@ for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
 	# period between consecutive steps' last all-reduces, which the analysis takes with two
 	# ranks or more. Its median is the recount's, and within 15 % of the median of the ranks'
 	# own timer medians: 12 steps of ranks sharing 2 loaded CPUs scatter that much (the ranks'
-	# own medians differ among themselves by up to 15 %; in 8 runs here at 2 and 4 ranks the
-	# periods' median was 5 % below to 13 % above, the slowest rank's per step 5 to 41 % above)
+	# own medians differ among themselves by up to 16 %; in 8 runs here at 2 and 4 ranks the
+	# periods' median was 8 % below to 13 % above, the slowest rank's per step 5 to 41 % above)
 	python3 "$ROOT/tests/tools/step_estimators.py" "$run/$s/traces" "$run/$s/logs" 3 >"est-$s.json"
 	ours=$(json "$run/summary.json" "[x['step_time_ms']['median'] for x in j['scenarios'] if x['name'] == '$s'][0]")
 	theirs=$(json "est-$s.json" 'j["own_median_ms"]')
