@@ -258,7 +258,7 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, SK_STEP_TIMES_MS, times);
 	/* what a step's time is (docs/analysis.md): the period between consecutive steps' last
 	 * collectives where the traces give it, the slowest rank's step otherwise */
-	json_object_set_new(o, "step_estimator",
+	json_object_set_new(o, SK_STEP_ESTIMATOR,
 			    s->steps.no_steps ? json_null()
 			    : json_string(s->steps.step_periods ? "collective_period"
 								: "rank_step"));
