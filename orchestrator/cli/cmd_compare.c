@@ -396,8 +396,37 @@ static void print_checked(json_t *f)
 	strbuf_free(&knob);
 }
 
+/* A scenario's step estimator; a summary from before there was one timed every step as
+ * its slowest rank's. */
+static const char *estimator_of(json_t *sc)
+{
+	const char *e = json_string_value(json_object_get(sc, SK_STEP_ESTIMATOR));
+	return e ? e : "rank_step";
+}
+
+/* The scenarios of both runs whose step times are not the same measure (docs/analysis.md,
+ * what a step's time is), named into sb. */
+static void estimators_differ(const struct side *ra, const struct side *rb, struct strbuf *sb)
+{
+	size_t i, n = 0;
+	json_t *s;
+	json_array_foreach(json_object_get(ra->summary, SK_SCENARIOS), i, s) {
+		const char *name = json_string_value(json_object_get(s, SK_NAME));
+		json_t *t = find(rb->summary, name ? name : "");
+		if (!t || !json_is_true(json_object_get(s, SK_ANALYSED)) ||
+		    !json_is_true(json_object_get(t, SK_ANALYSED)) ||
+		    !strcmp(estimator_of(s), estimator_of(t)))
+			continue;
+		if (!n++)
+			strbuf_addf(sb, "%sstep times measured differently in", sb->len ? ", " : "");
+		strbuf_addf(sb, "%s %s (%s against %s)", n > 1 ? "," : "", name, estimator_of(s),
+			    estimator_of(t));
+	}
+}
+
 /* The line said before anything else when the runs are not like for like: a local run
- * against a SLURM run, or runs of different campaign files; NULL when they are. */
+ * against a SLURM run, runs of different campaign files, or scenarios whose step times are
+ * not the same measure; NULL when they are. */
 static json_t *caution(const struct side *ra, const struct side *rb, int variant)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -409,6 +438,7 @@ static json_t *caution(const struct side *ra, const struct side *rb, int variant
 			    sb.len ? ", " : "", *ra->sha ? ra->sha : "unknown",
 			    *rb->sha ? rb->sha : "unknown",
 			    variant ? ": one is a variant of the other (campaign try)" : "");
+	estimators_differ(ra, rb, &sb);
 	json_t *j = sb.len ? json_string(sb.buf) : json_null();
 	strbuf_free(&sb);
 	return j;
