@@ -205,12 +205,27 @@ static void say_unrecommended(struct try_ctx *t)
 	}
 }
 
+/* The kinds named, each once: a kind named again is one variant, said once. */
+static void named_kinds(char **named, int nnamed, struct argv *kinds)
+{
+	struct argv said = { 0 };
+	for (int i = 0; i < nnamed; i++) {
+		if (!argv_has(kinds, named[i])) {
+			argv_push(kinds, named[i]);
+		} else if (!argv_has(&said, named[i])) {
+			argv_push(&said, named[i]);
+			fprintf(stderr, "campaign try: %s is named more than once: one variant for it\n",
+				named[i]);
+		}
+	}
+	argv_free(&said);
+}
+
 static int try_all(struct try_ctx *t, char **named, int nnamed)
 {
 	struct argv kinds = { 0 };
 	if (nnamed) {
-		for (int i = 0; i < nnamed; i++)
-			argv_push(&kinds, named[i]);
+		named_kinds(named, nnamed, &kinds);
 	} else {
 		variant_kinds(t->summary, &kinds);
 		say_unrecommended(t);
@@ -275,7 +290,7 @@ const struct cmd_entry cmd_try_entry = {
 	.name = "try",
 	.usage = "[--wait] [--knobs FILE] [--no-aggregation-job] [--results DIR] RUN [KIND...]",
 	.summary = "run each recommendation of RUN that has a knob as a variant, and check its prediction",
-	.flags = CMD_RUN,
+	.flags = CMD_RUN | CMD_OUTLIVES_OUTPUT,
 	.min_pos = 1,
 	.max_pos = -1,
 	.exec = try_exec,
