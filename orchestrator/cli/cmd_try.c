@@ -148,6 +148,7 @@ static int try_kind(struct try_ctx *t, const struct knob *k, const struct varian
 		run_free(child);
 		return rc;
 	}
+	run_follow_output(child); /* after a SIGHUP: this variant's lines in its own log */
 	say_plan(child, p);
 	rc = cmd_start_run("campaign try", t->a, child, t->be, t->wait);
 	t->failed += rc > 0;
