@@ -30,15 +30,29 @@ struct try_ctx {
 	int stopped; /* a submission failed (said): its exit status; no further variant */
 };
 
-static json_t *parent_summary(struct run *r, const char *shown)
+/* The run's summary.json into *out: absent, the run has no analysis yet
+ * (ERR_NOTFOUND); there but no JSON object, it is corrupt (ERR_IO), said so,
+ * naming the file and where. */
+static int parent_summary(struct run *r, const char *shown, json_t **out)
 {
 	struct strbuf p = STRBUF_INIT;
+	json_error_t e;
+	int rc = 0;
 	strbuf_addf(&p, "%s/" RUN_SUMMARY, r->dir);
-	json_t *j = fsio_exists(p.buf) ? json_load_file(p.buf, 0, NULL) : NULL;
-	if (!j)
-		err_set(ERR_NOTFOUND, "run %s has no analysis yet (%s): wait for it to end, or `campaign aggregate %s`", shown, p.buf, shown);
+	json_t *j = fsio_exists(p.buf) ? json_load_file(p.buf, 0, &e) : NULL;
+	if (j && !json_is_object(j)) {
+		snprintf(e.text, sizeof e.text, "not a JSON object");
+		e.line = 1;
+		json_decref(j);
+		j = NULL;
+	}
+	if (!j && !fsio_exists(p.buf))
+		rc = err_set(ERR_NOTFOUND, "run %s has no analysis yet (%s): wait for it to end, or `campaign aggregate %s`", shown, p.buf, shown);
+	else if (!j)
+		rc = err_set(ERR_IO, "run %s: %s is corrupt (line %d: %s): `campaign aggregate --force %s` writes it again", shown, p.buf, e.line, e.text, shown);
 	strbuf_free(&p);
-	return j;
+	*out = j;
+	return rc;
 }
 
 /* The campaign file the parent was submitted from (its provenance), or NULL. */
@@ -266,8 +280,8 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 	int rc = submission_check_env(pc); /* as submit: nothing made without them */
 	if (rc < 0)
 		return rc;
-	if (!(t.summary = parent_summary(a->run, a->pos[0])))
-		return ERR_NOTFOUND;
+	if ((rc = parent_summary(a->run, a->pos[0], &t.summary)) < 0)
+		return rc;
 	t.knobs = &a->run->c;
 	if (kf) {
 		rc = cmd_load_campaign(kf, &kc);
