@@ -144,13 +144,15 @@ static int readable(json_t *j, const char *path)
 {
 	char why[512] = "";
 	size_t size = json_dumpb(j, NULL, 0, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
-	if (run_input_bounds(j, why, sizeof why) == 0 && size < BOUND_ANALYSIS_INPUT_BYTES)
+	int within = run_input_bounds(j, why, sizeof why) == 0;
+	if (within && size < BOUND_ANALYSIS_INPUT_BYTES)
 		return 1;
-	if (!why[0])
-		snprintf(why, sizeof why, "%zu bytes, more than the %u MiB campaign-analyze reads", size,
-			 BOUND_ANALYSIS_INPUT_BYTES >> 20);
-	fprintf(stderr, "campaign: warning: %s is not written (%s): campaign-analyze cannot analyse this run again on its own\n",
-		path, why);
+	if (within)
+		fprintf(stderr, "campaign: warning: %s is not written (%zu bytes, more than the %u MiB campaign-analyze reads): campaign-analyze cannot analyse this run again on its own\n",
+			path, size, BOUND_ANALYSIS_INPUT_BYTES >> 20);
+	else
+		fprintf(stderr, "campaign: warning: %s is not written (%s): campaign-analyze cannot analyse this run again on its own\n",
+			path, why);
 	unlink(path);
 	return 0;
 }
@@ -436,15 +438,28 @@ static int read_doc(json_t *j, struct ana_run *run, json_error_t *e)
 	return read_variant(variant, &run->variant, e);
 }
 
-int run_input_read(const char *run_dir, struct ana_run *run)
+int run_input_parse(const char *run_dir, const char *text, size_t len, struct ana_run *run)
 {
-	struct strbuf path = STRBUF_INIT;
 	json_error_t e = { 0 };
 	memset(run, 0, sizeof *run);
 	run->run_dir = xstrdup(run_dir);
+	json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
+	int rc = 0;
+	if (!j || run_input_bounds(j, e.text, sizeof e.text) < 0 || read_doc(j, run, &e) < 0)
+		rc = err_set(
+			ERR_IO,
+			"%s/" RUN_ANALYSIS_INPUT " is damaged (%s); run `campaign aggregate --force %s` to write it again",
+			run_dir, e.text, run_dir);
+	json_decref(j);
+	return rc;
+}
+
+int run_input_read(const char *run_dir, struct ana_run *run)
+{
+	struct strbuf path = STRBUF_INIT;
+	memset(run, 0, sizeof *run);
 	strbuf_addf(&path, "%s/" RUN_ANALYSIS_INPUT, run_dir);
 	int rc = 0;
-	json_t *j = NULL;
 	char *text = NULL;
 	size_t len = 0;
 	struct stat st;
@@ -458,14 +473,10 @@ int run_input_read(const char *run_dir, struct ana_run *run)
 			ERR_IO,
 			"%s: %lld bytes, more than the %u MiB campaign writes: not read; run `campaign aggregate --force %s` to write it again",
 			path.buf, (long long)st.st_size, BOUND_ANALYSIS_INPUT_BYTES >> 20, run_dir);
-	else if ((rc = fsio_read(path.buf, BOUND_ANALYSIS_INPUT_BYTES, &text, &len)) == 0 &&
-		 (!(j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e)) ||
-		  run_input_bounds(j, e.text, sizeof e.text) < 0 || read_doc(j, run, &e) < 0))
-		rc = err_set(
-			ERR_IO,
-			"%s is damaged (%s); run `campaign aggregate --force %s` to write it again",
-			path.buf, e.text, run_dir);
-	json_decref(j);
+	else if ((rc = fsio_read(path.buf, BOUND_ANALYSIS_INPUT_BYTES, &text, &len)) == 0)
+		rc = run_input_parse(run_dir, text, len, run);
+	if (!run->run_dir)
+		run->run_dir = xstrdup(run_dir);
 	free(text);
 	strbuf_free(&path);
 	return rc;
