@@ -143,7 +143,8 @@ static json_t *settings_json(const struct ana_run *run)
 static int readable(json_t *j, const char *path)
 {
 	char why[512] = "";
-	size_t size = json_dumpb(j, NULL, 0, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	size_t size = json_dumpb(j, NULL, 0,
+				 JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
 	int within = run_input_bounds(j, why, sizeof why) == 0;
 	if (within && size < BOUND_ANALYSIS_INPUT_BYTES)
 		return 1;
