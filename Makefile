@@ -175,7 +175,7 @@ $(B)/tsan/campaign-analyze: $(TSAN_OBJ)
 # libFuzzer targets (clang): the loaders built once with the fuzzer's coverage
 # and ASan + UBSan, each target linked with -fsanitize=fuzzer. `make fuzz` runs
 # each for FUZZ_SECONDS; `make check` replays tests/fuzz/corpus/ and the seeds.
-FUZZ_NAMES := campaign jsonl kineto csv chunks inspector
+FUZZ_NAMES := campaign jsonl kineto csv chunks inspector run_input
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 FUZZ_SRC   := $(LIB_SRC)
 FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o) $(ANA_CXX:%.cc=$(B)/fuzz/%.o)

@@ -14,6 +14,7 @@
 #include "analyzers/stats.h"
 #include "analyzers/summary_keys.h"
 #include "util/err.h"
+#include "util/fsio.h"
 #include "util/jsonio.h"
 #include "orchestrator/run.h"
 #include "analyzers/write/checked_text.h"
@@ -112,22 +113,26 @@ static char *campaign_sha(const struct run *r)
 static int load_side(const char *root, const char *id, const char *journal, struct side *out)
 {
 	struct run *r;
+	int rc = 0;
 	memset(out, 0, sizeof *out);
-	if (run_open(root, id, journal, &r) < 0)
-		return -1;
+	if ((rc = run_open(root, id, journal, &r)) < 0)
+		return rc;
 	struct strbuf p = STRBUF_INIT;
 	json_error_t jerr;
 	strbuf_addf(&p, "%s/" RUN_SUMMARY, r->dir);
 	out->summary = json_load_file(p.buf, 0, &jerr);
-	if (!out->summary)
-		err_set(ERR_NOTFOUND, "%s: %s (run `campaign aggregate %s` first)", p.buf,
+	if (!out->summary && !fsio_exists(p.buf))
+		rc = err_set(ERR_NOTFOUND, "%s: %s (run `campaign aggregate %s` first)", p.buf,
 			jerr.text, id);
+	else if (!out->summary)
+		rc = err_set(ERR_IO, "%s is corrupt (line %d: %s): `campaign aggregate --force %s` writes it again",
+			p.buf, jerr.line, jerr.text, id);
 	out->dir = xstrdup(r->dir);
 	out->backend = xstrdup(r->row.backend ? r->row.backend : "");
 	out->sha = campaign_sha(r);
 	strbuf_free(&p);
 	run_free(r);
-	return out->summary ? 0 : -1;
+	return rc;
 }
 
 /* A summary array of numbers (n = 0 when absent), malloc'ed. */
@@ -471,15 +476,16 @@ static void compare_all(json_t *doc, struct side *ra, struct side *rb)
 static int compare_exec(const struct cmd_entry *self, struct args *a)
 {
 	struct side ra, rb;
+	int rc;
 	(void)self;
-	if (load_side(cmd_results_root(a), a->pos[0], cmd_journal(a), &ra) < 0) {
+	if ((rc = load_side(cmd_results_root(a), a->pos[0], cmd_journal(a), &ra)) < 0) {
 		side_free(&ra);
-		return ERR_NOTFOUND;
+		return rc;
 	}
-	if (load_side(cmd_results_root(a), a->pos[1], cmd_journal(a), &rb) < 0) {
+	if ((rc = load_side(cmd_results_root(a), a->pos[1], cmd_journal(a), &rb)) < 0) {
 		side_free(&ra);
 		side_free(&rb);
-		return ERR_NOTFOUND;
+		return rc;
 	}
 	json_t *doc = json_pack("{s:s, s:s, s:{}, s:[]}", "reference", ra.dir, "candidate", rb.dir,
 				"scenarios", "only_in_one");
