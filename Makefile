@@ -32,7 +32,8 @@ UTIL_SRC  := $(wildcard util/*.c)
 # the util/ files that call libslurm (node lists, its configuration): never in what the
 # analyzers link object by object
 UTIL_SLURM_SRC := util/nodelist.c util/slurmconf.c
-ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c analyzers/read/*.c analyzers/write/*.c))
+ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c analyzers/read/*.c analyzers/write/*.c \
+             analyzers/replay/*.c))
 ANA_CXX   := $(wildcard analyzers/*.cc analyzers/read/*.cc)
 ORCH_SRC  := $(wildcard orchestrator/*.c orchestrator/campaign/*.c orchestrator/store/*.c orchestrator/backend/*.c \
              orchestrator/job/*.c)
