@@ -9,6 +9,9 @@ check analyzers_include_no_orchestrator bash -c '[ -z "$(grep -rln "#include \"\
 # report, evidence, figures, timeline); write/ may read everything below it
 check analyzers_read_below_model bash -c '[ -z "$(grep -rh "#include \"analyzers/" analyzers/read | grep -v "analyzers/\(read/\|pool\.h\)")" ]'
 check analyzers_model_no_write bash -c '[ -z "$(grep -l "#include \"analyzers/write/" analyzers/*.[ch] | grep -v "^analyzers/main\.c$")" ]'
+# replay/ (the execution graph and its simulation) stands alone in the model: it knows no trace
+# and no other analysis, only its own files and util/
+check analyzers_replay_stands_alone bash -c '[ -z "$(grep -rh "#include \"analyzers/" analyzers/replay | grep -v "analyzers/replay/")" ]'
 # ... and holds no prose: it records enums, counts, numbers and names, write/ says them (the
 # few reader's reasons that stay are listed, with why, in the script)
 check analyzers_model_no_prose python3 tests/tools/model_prose.py
