@@ -354,8 +354,7 @@ static int wait_for_machine(struct run *r, const struct job_row *j, struct hostl
 		int rc = say_waiting(r, j, h, said, sizeof said);
 		if (rc < 0)
 			return rc;
-		if (supervisor_hup)
-			detach_output(r);
+		run_follow_output(r); /* the terminal gone: on into supervisor.log */
 		sleep_ms(WAIT_POLL_MS);
 	}
 }
