@@ -32,7 +32,8 @@ UTIL_SRC  := $(wildcard util/*.c)
 # the util/ files that call libslurm (node lists, its configuration): never in what the
 # analyzers link object by object
 UTIL_SLURM_SRC := util/nodelist.c util/slurmconf.c
-ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c analyzers/read/*.c analyzers/write/*.c))
+ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c analyzers/read/*.c analyzers/write/*.c \
+             analyzers/replay/*.c))
 ANA_CXX   := $(wildcard analyzers/*.cc analyzers/read/*.cc)
 ORCH_SRC  := $(wildcard orchestrator/*.c orchestrator/campaign/*.c orchestrator/store/*.c orchestrator/backend/*.c \
              orchestrator/job/*.c)
@@ -175,7 +176,7 @@ $(B)/tsan/campaign-analyze: $(TSAN_OBJ)
 # libFuzzer targets (clang): the loaders built once with the fuzzer's coverage
 # and ASan + UBSan, each target linked with -fsanitize=fuzzer. `make fuzz` runs
 # each for FUZZ_SECONDS; `make check` replays tests/fuzz/corpus/ and the seeds.
-FUZZ_NAMES := campaign jsonl kineto csv chunks inspector
+FUZZ_NAMES := campaign jsonl kineto csv chunks inspector run_input
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 FUZZ_SRC   := $(LIB_SRC)
 FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o) $(ANA_CXX:%.cc=$(B)/fuzz/%.o)
@@ -261,7 +262,8 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@tests/demo.sh
 
-BENCH_BINS := $(B)/bench/gemm_bare $(B)/bench/allreduce_bare $(B)/bench/simdjson_floor
+BENCH_BINS := $(B)/bench/gemm_bare $(B)/bench/allreduce_bare $(B)/bench/simdjson_floor \
+              $(B)/bench/replay_bench
 $(B)/bench/gemm_bare: tests/bench/gemm_bare.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(BLAS_CFLAGS) -o $@ $< $(BLAS_LIBS)
@@ -269,6 +271,11 @@ $(B)/bench/allreduce_bare: tests/bench/allreduce_bare.c $(B)/trainer/gloo_shim.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c -o $(B)/bench/allreduce_bare.o $<
 	$(CXX) -pthread -o $@ $(B)/bench/allreduce_bare.o $(B)/trainer/gloo_shim.o -L/usr/lib -lgloo -lstdc++ -lm
+
+# The replay's simulator on a random graph of 10^6 nodes (tests/unit/replay_gen.h).
+$(B)/bench/replay_bench: tests/bench/replay_bench.c tests/unit/replay_gen.h $(B)/libanalyzers.a $(B)/libutil.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/libanalyzers.a $(B)/libutil.a $(ANA_LIBS) -lm
 
 # The reader's floor: simdjson's bare On-Demand walk, compiled as the reader's shim is.
 $(B)/bench/simdjson_floor: tests/bench/simdjson_floor.cc

@@ -84,22 +84,6 @@ void accounting_gpu_period(struct ana_scenario *s, struct scenario_metrics *m)
 	free(hs);
 }
 
-/* Per step, the slowest rank sets the step time. */
-void accounting_step_times(const struct scenario_metrics *m, double *out, size_t *n)
-{
-	const struct rank_metrics *r0 = &m->ranks[0];
-	*n = 0;
-	for (size_t i = 0; i < r0->n; i++) {
-		if (!r0->steps[i].active)
-			continue;
-		double t = r0->steps[i].step_ms;
-		for (size_t r = 1; r < m->n; r++)
-			if (i < m->ranks[r].n && m->ranks[r].steps[i].step_ms > t)
-				t = m->ranks[r].steps[i].step_ms;
-		out[(*n)++] = t;
-	}
-}
-
 struct sums {
 	double data, fwd, bwd, ops, comm, exposed, wait, opt, io, gemm, elem, bytes, total;
 };

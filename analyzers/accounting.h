@@ -7,9 +7,6 @@
 #include "analyzers/analysis.h"
 #include "analyzers/read/metrics.h"
 
-/* Per step, the slowest rank sets the step time: the active steps' into out (n of them,
- * in step order). */
-void accounting_step_times(const struct scenario_metrics *m, double *out, size_t *n);
 /* When the GPU's busy time per step outlasts the host's steps and the GPU ends after the
  * host, each step is timed by its GPU window (one without is not timed). */
 void accounting_gpu_period(struct ana_scenario *s, struct scenario_metrics *m);

@@ -9,6 +9,7 @@
 #include "analyzers/read/monitor.h"
 #include "analyzers/stats.h"
 #include "analyzers/read/steplog.h"
+#include "analyzers/steptime.h"
 #include "analyzers/torchtrace.h"
 #include "util/err.h"
 #include "util/fsio.h"
@@ -578,7 +579,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	size_t cap = times->ranks[0].n ? times->ranks[0].n : 1;
 	double *t = calloc(cap, sizeof *t);
 	size_t n;
-	accounting_step_times(times, t, &n);
+	steptime_list(times, t, &n, &s->steps.step_periods);
 	if (n == 0) {
 		s->data.problem = times->ranks[0].format == METRICS_STEP_LOG ? PROBLEM_ALL_WARMUP
 									      : PROBLEM_NO_ACTIVE;

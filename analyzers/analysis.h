@@ -161,8 +161,11 @@ enum batch_from {
 struct ana_steps {
 	size_t active_steps;
 	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
-	/* the active_steps step times (slowest rank per step), for noise estimates */
+	/* the active_steps step times (steptime.h), for noise estimates */
 	double *step_ms;
+	/* how many of them are the period between consecutive steps' last collectives
+	 * (estimator "collective_period"); 0: each the slowest rank's step ("rank_step") */
+	size_t step_periods;
 	/* samples per second, or steps per second when the batch is unknown */
 	double throughput;
 	long global_batch;     /* samples per step over all ranks; 0 = unknown (steps/s) */

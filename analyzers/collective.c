@@ -709,8 +709,7 @@ void collectives_of(const struct scenario_metrics *m, struct collective **out, s
 	free(end);
 }
 
-/* Operations every rank of the group leaves at the same instant. */
-static int blocking(int op)
+int coll_blocking(int op)
 {
 	return op == COLL_ALL_REDUCE || op == COLL_ALL_GATHER || op == COLL_REDUCE_SCATTER ||
 	       op == COLL_ALL_TO_ALL || op == COLL_BARRIER;
@@ -738,7 +737,7 @@ size_t collective_clock_ends(const struct scenario_metrics *m, const int *node_o
 		const struct rank_metrics *rk = &m->ranks[r];
 		for (size_t i = 0; i < rk->ncoll; i++) {
 			const struct coll_rec *c = &rk->coll[i];
-			if (!blocking(c->op) || !(c->end_us > 0))
+			if (!coll_blocking(c->op) || !(c->end_us > 0))
 				continue;
 			XGROW(*out, n, cap, 256);
 			(*out)[n++] = (struct clock_end){ instance_id(c), rk->rank, node_of[r],

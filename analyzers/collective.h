@@ -34,6 +34,9 @@ enum coll_op {
  * names none (wait, coalesced, anything else). */
 int coll_op_of(const char *name);
 const char *coll_op_name(int op);
+/* 1 for an operation every rank of the group leaves at the same instant: all-reduce,
+ * all-gather, reduce-scatter, all-to-all, barrier. */
+int coll_blocking(int op);
 /* nccl-tests' bus bandwidth factor for n ranks: all-reduce 2(n-1)/n,
  * all-gather, reduce-scatter, all-to-all, gather, scatter (n-1)/n, else 1. */
 double coll_busbw_factor(int op, int n);

@@ -2,11 +2,14 @@
  * aggregation and read back by campaign-analyze RUN. Reals are written with
  * 17 significant digits, so what is read back is the same double. */
 #include "analyzers/run_input.h"
+#include "analyzers/bounds.h"
+#include "analyzers/run_input_bounds.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
 #include "util/run_layout.h"
+#include "util/sha256.h"
 #include "util/strbuf.h"
 
 #include <jansson.h>
@@ -14,9 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define FORMAT_NAME "campaign-analysis-input"
-#define RUN_INPUT_MAX (256u << 20) /* bytes: far beyond any run (200 scenarios: ~100 kB) */
 
 static json_t *str_or_null(const char *s)
 {
@@ -48,17 +52,42 @@ static const char *below_run(const struct ana_run *run, const char *dir)
 	return dir;
 }
 
+/* A sentence the run made (a job's reason, its requeue): at most
+ * BOUND_TEXT_BYTES, cut where a UTF-8 character starts. */
+static json_t *text(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (!s)
+		return json_null();
+	if (n > BOUND_TEXT_BYTES)
+		for (n = BOUND_TEXT_BYTES; n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+			;
+	return json_stringn(s, n);
+}
+
+/* A series key, compared and never shown: a longer one than BOUND_TEXT_BYTES
+ * by its SHA-256, which tells the same series apart as well. */
+static json_t *series_key(const char *s)
+{
+	char sha[SHA256_HEX], key[8 + SHA256_HEX];
+	if (!s || strlen(s) <= BOUND_TEXT_BYTES)
+		return str_or_null(s);
+	sha256_hex(s, strlen(s), sha);
+	snprintf(key, sizeof key, "sha256:%s", sha);
+	return json_string(key);
+}
+
 static json_t *scenario_json(const struct ana_run *run, const struct ana_scenario *s)
 {
 	const struct ana_input *in = &s->in;
 	return json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s}",
-		"name", in->name, "state", in->state, "reason", in->reason, "backend", in->backend,
-		"job_dir", below_run(run, in->job_dir), "exit_code", in->exit_code, "nodes",
-		in->nodes, "tasks_per_node", in->tasks_per_node, "series", str_or_null(in->series),
-		"batch_per_rank", in->batch_per_rank, "global_batch_set", in->global_batch_set,
-		"attempt", in->attempt, "attempts", in->attempts, "requeued",
-		str_or_null(in->requeued), "contaminated", s->data.contaminated);
+		"{s:s, s:s, s:o, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s}",
+		"name", in->name, "state", in->state, "reason", text(in->reason), "backend",
+		in->backend, "job_dir", below_run(run, in->job_dir), "exit_code", in->exit_code,
+		"nodes", in->nodes, "tasks_per_node", in->tasks_per_node, "series",
+		series_key(in->series), "batch_per_rank", in->batch_per_rank, "global_batch_set",
+		in->global_batch_set, "attempt", in->attempt, "attempts", in->attempts, "requeued",
+		text(in->requeued), "contaminated", s->data.contaminated);
 }
 
 static json_t *probe_json(const struct ana_run *run, const struct ana_probe *p)
@@ -108,6 +137,27 @@ static json_t *settings_json(const struct ana_run *run)
 			 (json_int_t) run->global_batch, "scaling", str_or_null(run->scaling));
 }
 
+/* Whether campaign-analyze RUN would read j back: within every bound and
+ * BOUND_ANALYSIS_INPUT_BYTES. When not, path is not written (an older one is
+ * removed), and the warning says why: the analysis itself goes on. */
+static int readable(json_t *j, const char *path)
+{
+	char why[512] = "";
+	size_t size = json_dumpb(j, NULL, 0,
+				 JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	int within = run_input_bounds(j, why, sizeof why) == 0;
+	if (within && size < BOUND_ANALYSIS_INPUT_BYTES)
+		return 1;
+	if (within)
+		fprintf(stderr, "campaign: warning: %s is not written (%zu bytes, more than the %u MiB campaign-analyze reads): campaign-analyze cannot analyse this run again on its own\n",
+			path, size, BOUND_ANALYSIS_INPUT_BYTES >> 20);
+	else
+		fprintf(stderr, "campaign: warning: %s is not written (%s): campaign-analyze cannot analyse this run again on its own\n",
+			path, why);
+	unlink(path);
+	return 0;
+}
+
 int run_input_write(const struct ana_run *run)
 {
 	json_t *sc = json_array(), *probes = json_array();
@@ -123,8 +173,9 @@ int run_input_write(const struct ana_run *run)
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/" RUN_ANALYSIS_INPUT, run->run_dir);
 	/* the scenarios' parameters are the campaign's: private as campaign.yaml is */
-	int rc = j ? jsonio_write_exact(path.buf, j, RUN_PRIVATE_MODE)
-		   : err_set(ERR_GENERIC, "cannot encode %s (a value is not finite)", path.buf);
+	int rc = !j ? err_set(ERR_GENERIC, "cannot encode %s (a value is not finite)", path.buf)
+	     : readable(j, path.buf) ? jsonio_write_exact(path.buf, j, RUN_PRIVATE_MODE)
+				     : 0;
 	json_decref(j);
 	strbuf_free(&path);
 	return rc;
@@ -163,7 +214,8 @@ static int below_run_only(const char *rel)
 static char *job_dir_of(const struct ana_run *run, const char *rel, json_error_t *e)
 {
 	if (!below_run_only(rel)) {
-		input_error(e, "job_dir \"%.64s\" is not below the run", rel);
+		/* not shown: it may hold a terminal's escapes */
+		input_error(e, "job_dir: not a folder below the run (names of letters, digits, . _ - joined by /)");
 		return NULL;
 	}
 	struct strbuf sb = STRBUF_INIT;
@@ -387,30 +439,45 @@ static int read_doc(json_t *j, struct ana_run *run, json_error_t *e)
 	return read_variant(variant, &run->variant, e);
 }
 
-int run_input_read(const char *run_dir, struct ana_run *run)
+int run_input_parse(const char *run_dir, const char *text, size_t len, struct ana_run *run)
 {
-	struct strbuf path = STRBUF_INIT;
 	json_error_t e = { 0 };
 	memset(run, 0, sizeof *run);
 	run->run_dir = xstrdup(run_dir);
+	json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
+	int rc = 0;
+	if (!j || run_input_bounds(j, e.text, sizeof e.text) < 0 || read_doc(j, run, &e) < 0)
+		rc = err_set(
+			ERR_IO,
+			"%s/" RUN_ANALYSIS_INPUT " is damaged (%s); run `campaign aggregate --force %s` to write it again",
+			run_dir, e.text, run_dir);
+	json_decref(j);
+	return rc;
+}
+
+int run_input_read(const char *run_dir, struct ana_run *run)
+{
+	struct strbuf path = STRBUF_INIT;
+	memset(run, 0, sizeof *run);
 	strbuf_addf(&path, "%s/" RUN_ANALYSIS_INPUT, run_dir);
 	int rc = 0;
-	json_t *j = NULL;
 	char *text = NULL;
 	size_t len = 0;
+	struct stat st;
 	if (!fsio_exists(path.buf))
 		rc = err_set(
 			ERR_NOTFOUND,
 			"%s: no %s: the run has not been aggregated by this version of campaign; run `campaign aggregate --force %s` once, then campaign-analyze can analyse it again on its own",
 			run_dir, RUN_ANALYSIS_INPUT, run_dir);
-	else if ((rc = fsio_read(path.buf, RUN_INPUT_MAX, &text, &len)) == 0 &&
-		 (!(j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e)) ||
-		  read_doc(j, run, &e) < 0))
+	else if (stat(path.buf, &st) == 0 && st.st_size > (off_t)BOUND_ANALYSIS_INPUT_BYTES)
 		rc = err_set(
 			ERR_IO,
-			"%s is damaged (%s); run `campaign aggregate --force %s` to write it again",
-			path.buf, e.text, run_dir);
-	json_decref(j);
+			"%s: %lld bytes, more than the %u MiB campaign writes: not read; run `campaign aggregate --force %s` to write it again",
+			path.buf, (long long)st.st_size, BOUND_ANALYSIS_INPUT_BYTES >> 20, run_dir);
+	else if ((rc = fsio_read(path.buf, BOUND_ANALYSIS_INPUT_BYTES, &text, &len)) == 0)
+		rc = run_input_parse(run_dir, text, len, run);
+	if (!run->run_dir)
+		run->run_dir = xstrdup(run_dir);
 	free(text);
 	strbuf_free(&path);
 	return rc;

@@ -18,5 +18,8 @@ int run_input_write(const struct ana_run *run);
  * its directory. ERR_NOTFOUND when the file is absent, ERR_IO when it is
  * damaged or names a job folder outside the run directory. */
 int run_input_read(const char *run_dir, struct ana_run *run);
+/* The same from the file's text (len bytes), for a run in run_dir: ERR_IO
+ * when it is damaged or a value is beyond its bound (run_input_bounds.h). */
+int run_input_parse(const char *run_dir, const char *text, size_t len, struct ana_run *run);
 
 #endif

@@ -38,6 +38,9 @@
 #define SK_MEDIAN "median"	       /* also a collective's wait_ms */
 #define SK_P95 "p95"
 #define SK_STEP_TIMES_MS "step_times_ms"
+/* what a step's time is: "collective_period" or "rank_step" (docs/analysis.md); absent from
+ * summaries written before it was: "rank_step" */
+#define SK_STEP_ESTIMATOR "step_estimator"
 #define SK_GLOBAL_BATCH "global_batch"
 #define SK_THROUGHPUT_SAMPLES_PER_S "throughput_samples_per_s"
 #define SK_OVERLAP_PCT "overlap_pct"

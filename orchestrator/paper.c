@@ -237,6 +237,22 @@ static void quoted_line(struct strbuf *sb, const char *pre, const char *v, const
 	strbuf_adds(sb, post);
 }
 
+/* An untracked file left out of the patch: its name, size and time, and the
+ * hash provenance.json gives it (a secret-looking one's is keyed). */
+static void left_out_line(struct strbuf *md, json_t *f)
+{
+	json_t *b = json_object_get(f, "bytes");
+	strbuf_addf(md, "- untracked, not in the patch (%s): `%s`, %lld bytes, modified %s, ",
+		    jsonio_str(f, "left_out"), jsonio_str(f, "path"),
+		    (long long)json_integer_value(b), jsonio_str(f, "mtime"));
+	if (json_object_get(f, "hmac_key"))
+		strbuf_addf(md, "HMAC-SHA256 (%s key) `%s`\n", jsonio_str(f, "hmac_key"),
+			    json_string_value(json_object_get(f, "hmac_sha256")) ?: "none");
+	else
+		strbuf_addf(md, "SHA-256 `%s`\n",
+			    json_string_value(json_object_get(f, "sha256")) ?: "none");
+}
+
 static int provenance_files(struct paper *p)
 {
 	struct strbuf md = STRBUF_INIT, sh = STRBUF_INIT;
@@ -273,8 +289,7 @@ static int provenance_files(struct paper *p)
 		}
 		json_array_foreach(json_object_get(r, "untracked_files"), k, v)
 			if (!json_is_true(json_object_get(v, "in_patch")))
-				strbuf_addf(&md, "- untracked, not in the patch (%s): `%s`, SHA-256 `%s`\n", jsonio_str(v, "left_out"),
-					    jsonio_str(v, "path"), jsonio_str(v, "sha256"));
+				left_out_line(&md, v);
 		strbuf_adds(&md, "\n");
 		const char *src = json_array_size(json_object_get(r, "remotes"))
 			? strchr(json_string_value(

@@ -6,11 +6,13 @@
 #include "util/fsio.h"
 #include "util/jsonio.h"
 #include "util/sha256.h"
+#include "util/userkey.h"
 #include "util/strbuf.h"
 #include "versions.h"
 
 #include <git2.h>
 #include <libgen.h>
+#include <openssl/crypto.h>
 #include <slurm/slurm_version.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -125,7 +127,7 @@ static void status(git_repository *repo, struct repo_info *ri)
 
 /* Whether an untracked file's contents may go in the patch: a regular file
  * of at most MAX_UNTRACKED bytes whose name and contents look secret to no
- * rule of secret.h. Its hash is taken whatever the answer. */
+ * rule of secret.h. Its plain hash is taken unless it looks secret. */
 static void untracked_look(const char *workdir, struct untracked_file *f)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -137,21 +139,47 @@ static void untracked_look(const char *workdir, struct untracked_file *f)
 	if (lstat(p.buf, &st) < 0 || !S_ISREG(st.st_mode)) {
 		f->left_out = "not a regular file";
 	} else {
+		struct tm tm;
 		f->bytes = (long long)st.st_size;
-		if (sha256_file(p.buf, f->sha256) < 0)
-			f->sha256[0] = '\0';
-		if (secret_file_name(f->path, &why))
+		gmtime_r(&st.st_mtime, &tm);
+		strftime(f->mtime, sizeof f->mtime, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if ((f->secret = secret_file_name(f->path, &why)))
 			snprintf(f->why, sizeof f->why, "its name looks secret (%s)", why);
 		else if (st.st_size > MAX_UNTRACKED)
 			snprintf(f->why, sizeof f->why, "over %d KiB", MAX_UNTRACKED >> 10);
 		else if (fsio_read(p.buf, MAX_UNTRACKED, &data, &len) < 0)
 			snprintf(f->why, sizeof f->why, "unreadable");
-		else if (secret_content(data, len, &why, &at) != 0)
+		else if ((f->secret = secret_content(data, len, &why, &at) != 0))
 			snprintf(f->why, sizeof f->why, "its contents look secret (%s)", why);
+		if (!f->secret && sha256_file(p.buf, f->sha256) < 0)
+			f->sha256[0] = '\0';
 		f->left_out = f->why[0] ? f->why : NULL;
 	}
 	free(data);
 	strbuf_free(&p);
+}
+
+/* The keyed hashes of the secret-looking files, under the per-user key
+ * (loaded once, only when one is there); without a key, none and a warning. */
+static void untracked_keyed(const char *workdir, struct repo_info *ri)
+{
+	unsigned char key[USERKEY_BYTES];
+	int loaded = 0;
+	for (size_t i = 0; i < ri->untracked.n; i++) {
+		struct untracked_file *f = &ri->files[i];
+		if (!f->secret)
+			continue;
+		if (!loaded && (loaded = userkey_load(key) == 0 ? 1 : -1) < 0)
+			fprintf(stderr,
+				"campaign: warning: %s; secret-looking untracked files are listed with no hash\n",
+				err_last());
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/%s", workdir, f->path);
+		if (loaded < 0 || sha256_hmac_file(p.buf, key, sizeof key, f->hmac) < 0)
+			f->hmac[0] = '\0';
+		strbuf_free(&p);
+	}
+	OPENSSL_cleanse(key, sizeof key);
 }
 
 /* The patch of diff (NULL options: none) appended to out; -1 on failure. */
@@ -255,6 +283,7 @@ static int repo_info(const char *path, const char *role, const char *results, st
 		ri->files[i].path = ri->untracked.v[i];
 		untracked_look(wd, &ri->files[i]);
 	}
+	untracked_keyed(wd, ri);
 	patch(repo, commit, ri);
 	git_commit_free(commit);
 	git_repository_free(repo);
@@ -373,12 +402,16 @@ static json_t *repo_json(const struct repo_info *ri, const char *patch_rel, cons
 	json_t *files = json_array();
 	for (size_t i = 0; i < ri->untracked.n; i++) {
 		const struct untracked_file *f = &ri->files[i];
-		json_array_append_new(
-			files, json_pack("{s:s, s:o, s:I, s:b, s:o}", "path", f->path, "sha256",
-					 f->sha256[0] ? json_string(f->sha256) : json_null(),
-					 "bytes", (json_int_t)f->bytes, "in_patch", !f->left_out,
-					 "left_out", f->left_out ? json_string(f->left_out)
-								 : json_null()));
+		json_t *u = json_pack("{s:s, s:o, s:I, s:o, s:b, s:o}", "path", f->path, "sha256",
+				      jstr(f->sha256[0] ? f->sha256 : NULL), "bytes",
+				      (json_int_t)f->bytes, "mtime",
+				      jstr(f->mtime[0] ? f->mtime : NULL), "in_patch", !f->left_out,
+				      "left_out", jstr(f->left_out));
+		if (f->secret) {
+			json_object_set_new(u, "hmac_sha256", jstr(f->hmac[0] ? f->hmac : NULL));
+			json_object_set_new(u, "hmac_key", json_string("per-user"));
+		}
+		json_array_append_new(files, u);
 	}
 	json_object_set_new(o, "untracked_files", files);
 	json_object_set_new(o, "patch", jstr(patch_rel));

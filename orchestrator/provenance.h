@@ -11,12 +11,18 @@
 
 #include <jansson.h>
 
-/* An untracked file: always listed by name and hash; its contents go in
- * the patch only when small and not secret-looking (left_out says why not). */
+/* An untracked file: always listed by name, size and modification time; its
+ * contents go in the patch only when small and not secret-looking (left_out
+ * says why not). A plain SHA-256 identifies it, except a secret-looking one,
+ * whose plain hash would let a guessed secret be confirmed offline: that one
+ * gets an HMAC-SHA256 under the per-user key (util/userkey.h) instead. */
 struct untracked_file {
 	char *path;
-	char sha256[65];   /* "" when it could not be read */
+	char sha256[65];   /* "" when it could not be read, or it looks secret */
+	char hmac[65];     /* a secret-looking file's keyed hash; "" otherwise */
+	int secret;        /* its name or contents look secret */
 	long long bytes;
+	char mtime[24];    /* "YYYY-MM-DDThh:mm:ssZ"; "" when not a regular file */
 	const char *left_out; /* NULL: in the patch */
 	char why[96];         /* left_out's text */
 };

@@ -3,6 +3,7 @@
 
 #include "util/err.h"
 #include "util/fsio.h"
+#include "util/hangup.h"
 #include "util/jsonio.h"
 #include "orchestrator/campaign/render.h"
 #include "util/strbuf.h"
@@ -396,4 +397,12 @@ void run_free(struct run *r)
 	free(r->dir);
 	free(r->bin_dir);
 	free(r);
+}
+
+void run_follow_output(const struct run *r)
+{
+	struct strbuf log = STRBUF_INIT;
+	strbuf_addf(&log, "%s/" RUN_SUPERVISOR_LOG, r->dir);
+	hangup_check(log.buf);
+	strbuf_free(&log);
 }

@@ -35,6 +35,10 @@ void run_free(struct run *r);
 /* Re-reads r->row from the store (another process may have analysed the
  * run meanwhile); on failure r->row stays as it was. */
 int run_reload_row(struct run *r);
+/* At a point where a command working on r prints: after its terminal went
+ * away (SIGHUP, caught with hangup_catch), its output goes on into
+ * RUN/supervisor.log; after its reader went away, nowhere (util/hangup.h). */
+void run_follow_output(const struct run *r);
 /* <run dir>/<scenario>; malloc'ed. */
 char *run_job_dir(const struct run *r, const char *scenario);
 /* Where an attempt's outputs are: the scenario folder for the latest

@@ -138,6 +138,7 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 		if (changed || outage || o->redraw)
 			draw(r, jobs, o, interval, outage);
 		free(outage);
+		run_follow_output(r);
 		nap(jitter(interval));
 	}
 	free(last);

@@ -12,6 +12,8 @@ median_step() { # file: median active step_ms
 echo "== campaign-analyze per core, simdjson and streaming yajl readers, vs python3 json.load of the same files (goals at the default -j: <= 0.10 of python's time, <= 0.25 of its memory), beside the floor: simdjson's bare On-Demand walk"
 tests/bench/analyzer_bench.sh "$tmp" 27
 rm -rf "$tmp"/big.pt.trace.json "$tmp"/gen1
+echo "== replay simulator: a random execution graph of 10^6 nodes (tests/bench/replay_bench.c: 8 hosts of 1 to 4 cores, 32 ranks, kernels, waits, collectives)"
+build/bench/replay_bench 1000000
 SHAPE="--batch-per-rank 256 --input 256 --hidden 1024 --depth 4 --output 16"
 echo "== GEMM inside the trainer vs bare cblas_sgemm of the same shapes (1 rank, OPENBLAS_NUM_THREADS=1; target >= 80 %)"
 OPENBLAS_NUM_THREADS=1 $T $SHAPE --steps 30 --warmup-steps 10 --metrics-dir "$tmp/g" >/dev/null

@@ -79,8 +79,9 @@ for f in glob.glob(sys.argv[1] + "/logs/rank_*.out"):
 print(statistics.median(max(v) for k, v in per.items() if k >= int(sys.argv[2])))
 P
 }
-# within10 A B: A is within 10 % of B
-within10() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= 0.1 * b else 1)' "$1" "$2"; }
+# within10 A B: A is within 10 % of B; within_pct P A B: within P %
+within10() { within_pct 10 "$1" "$2"; }
+within_pct() { python3 -c 'import sys; p, a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= p / 100 * b else 1)' "$1" "$2" "$3"; }
 
 # torch_submit OUT ARGS...: `campaign submit --wait ARGS` into OUT, once more when a rank of
 # Debian's torch (1.13 on Python 3.11) aborted on glibc's heap check ("malloc(): invalid size

@@ -278,6 +278,12 @@ int fsio_read(const char *path, size_t max, char **out, size_t *len)
 		return fd;
 	struct strbuf sb = STRBUF_INIT;
 	char chunk[65536];
+	struct stat st;
+	/* a file already over max is refused before a byte of it is read */
+	if (fstat(fd, &st) == 0 && (unsigned long long)st.st_size > max) {
+		err_set(ERR_IO, "%s: file larger than %zu bytes", path, max);
+		goto fail;
+	}
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof chunk);
 		if (n < 0 && errno == EINTR)

@@ -39,7 +39,8 @@ FILE *fsio_fopen_input(const char *path);
 /* The same for an input that is skipped when it cannot be read: one that
  * exists but is not a regular file is named on stderr as skipped. */
 FILE *fsio_fopen_or_warn(const char *path);
-/* Reads a whole regular file (at most max bytes, else an error);
+/* Reads a whole regular file (at most max bytes, else an error, before a
+ * byte is read when its size says so);
  * NUL-terminated. */
 int fsio_read(const char *path, size_t max, char **out, size_t *len);
 /* The last max bytes of a regular file (all of it when shorter), as

@@ -552,6 +552,23 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 }
 
 /* Step times, stragglers, loss, communication and collectives, throughput. */
+/* What a step's time is, where the traces' collectives give the period (docs/analysis.md). */
+static void md_step_estimator(struct strbuf *md, const struct ana_scenario *s)
+{
+	size_t k = s->steps.step_periods, n = s->steps.active_steps;
+	if (!k || s->steps.no_steps)
+		return;
+	strbuf_addf(
+		md,
+		" A step's time is the period between the ends of consecutive steps' last collectives, which every rank leaves at once (the median over ranks), for %zu of the %zu steps",
+		k, n);
+	if (k < n)
+		strbuf_addf(md, "; %s the slowest rank's own step, with no collective before %s",
+			    n - k == 1 ? "the other is" : "the others are",
+			    n - k == 1 ? "it" : "them");
+	strbuf_adds(md, ".");
+}
+
 /* The step times, or the window when there are no steps; the host's phases. */
 static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 {
@@ -573,6 +590,7 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 			s->gpu.gpu_limits
 				? ", the GPU's period (its work per step outlasts the host's step)"
 				: "");
+	md_step_estimator(md, s);
 	if (s->steps.partial_steps && !s->steps.no_steps)
 		strbuf_addf(
 			md,
@@ -1008,7 +1026,7 @@ static void md_method_sources(struct strbuf *md)
 		md,
 		"## Methodology\n\n"
 		"- Sources, per scenario, the first present: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step, but for a trace's last when it is the tail the profiler cut as it stopped: under a third of the median of the others, with no collective; host ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before `analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads compute > data loading > communication > I/O, so nothing is counted twice); step lines of `<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first `profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
-		"- Step time: per step, the slowest rank's `step_ms` (a data-parallel step ends when the last rank does); median, p95, min and max over active steps. Spread = (p95 - min) / median.\n"
+		"- Step time: from traces whose ranks (two or more) share collectives, per step the period between the ends of consecutive steps' last blocking collectives (all-reduce, all-gather, reduce-scatter, all-to-all, barrier), which every rank leaves at once, each on its own clock, the median over ranks (a step with no collective before it: the slowest rank's step); otherwise per step the slowest rank's `step_ms` (no instant common to the ranks marks a step's end, and the ranks need not keep step: the slowest bounds the job); median, p95, min and max over active steps (`step_estimator`). Spread = (p95 - min) / median.\n"
 		"- Throughput: global batch / median step time.\n"
 		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + `optimizer_ms` and, from traces, operators under none of those phases (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host time under no operator). A collective ends for every rank at once, so per step the smallest exposed communication over ranks (the last rank to arrive) is counted as communication and each rank's excess over it as waiting for slower ranks (peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time. A verdict's share that holds the waiting for peers (waiting for a straggler counts with its cause) is said in its two parts, each a column of the table, then their sum.\n"
 		"- Straggler impact (`impact_pct`): per step, the waiting of the ranks that arrived before the straggler (their collective time beyond its), summed and divided by the n - 1 ranks other than it, as a share of the median step; ranks that arrived last in the very same steps are named together, with one impact (one waiting, not one each). It differs from Wait %, which divides every rank's waiting by every rank's step time (the straggler's own steps, with little waiting, among them).\n");

@@ -275,6 +275,13 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 	for (size_t i = 0; i < s->steps.active_steps && !s->steps.no_steps; i++)
 		json_array_append_new(times, jnum(s->steps.step_ms[i]));
 	json_object_set_new(o, SK_STEP_TIMES_MS, times);
+	/* what a step's time is (docs/analysis.md): the period between consecutive steps' last
+	 * collectives where the traces give it, the slowest rank's step otherwise */
+	json_object_set_new(o, SK_STEP_ESTIMATOR,
+			    s->steps.no_steps ? json_null()
+			    : json_string(s->steps.step_periods ? "collective_period"
+								: "rank_step"));
+	json_object_set_new(o, "period_steps", json_integer((json_int_t)s->steps.step_periods));
 	int samples = s->steps.global_batch > 0;
 	json_object_set_new(o, SK_GLOBAL_BATCH,
 			    samples ? json_integer(s->steps.global_batch) : json_null());

@@ -16,6 +16,7 @@
 #include "util/fault.h"
 #include "orchestrator/store/snapshot.h"
 #include "util/fsio.h"
+#include "util/hangup.h"
 #include "util/proc.h"
 #include "statusfile.h"
 #include "util/strbuf.h"
@@ -39,33 +40,11 @@
 
 /* Set by SIGINT/SIGTERM in the supervisor: cancel everything and stop. */
 static volatile sig_atomic_t supervisor_stop;
-/* Set by SIGHUP (the terminal went away): go on, writing to supervisor.log. */
-static volatile sig_atomic_t supervisor_hup;
 
 static void on_stop_signal(int sig)
 {
-	if (sig == SIGHUP)
-		supervisor_hup = 1;
-	else
-		supervisor_stop = 1;
-}
-
-/* After SIGHUP: the supervisor's output goes to RUN/supervisor.log, and the
- * run goes on to its end as if started in the background. */
-static void detach_output(const struct run *r)
-{
-	struct strbuf log = STRBUF_INIT;
-	strbuf_addf(&log, "%s/" RUN_SUPERVISOR_LOG, r->dir);
-	int fd = open(log.buf, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-		close(fd);
-	}
-	fprintf(stderr,
-		"campaign: the terminal went away (SIGHUP); the run goes on, its output here\n");
-	strbuf_free(&log);
-	supervisor_hup = 0;
+	(void)sig;
+	supervisor_stop = 1;
 }
 
 /* Processes the job started that are still alive after its process group
@@ -270,8 +249,7 @@ static int wait_job(struct run *r, const struct job_row *j, pid_t pid, long limi
 		} else if (term_at && now - term_at > KILL_GRACE_S) {
 			kill(-pid, SIGKILL);
 		}
-		if (supervisor_hup)
-			detach_output(r);
+		run_follow_output(r); /* the terminal gone: on into supervisor.log */
 		sleep_ms(100);
 	}
 	kill(-pid, SIGKILL); /* whatever the job left behind, as SLURM does */
@@ -376,8 +354,7 @@ static int wait_for_machine(struct run *r, const struct job_row *j, struct hostl
 		int rc = say_waiting(r, j, h, said, sizeof said);
 		if (rc < 0)
 			return rc;
-		if (supervisor_hup)
-			detach_output(r);
+		run_follow_output(r); /* the terminal gone: on into supervisor.log */
 		sleep_ms(WAIT_POLL_MS);
 	}
 }
@@ -437,7 +414,7 @@ int local_supervise(struct run *r)
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	hangup_catch();
 	struct snapshot js = SNAPSHOT_INIT;
 	struct job_row *j = NULL;
 	while ((rc = next_job(r, &js, &j)) > 0 && (rc = run_one(r, j, &h)) == 0)

@@ -7,15 +7,17 @@
 #define CAMPAIGN_CAMPAIGN_H
 
 #include "diag.h"
+#include "analyzers/bounds.h"
 #include "analyzers/thresholds.h"
 #include "util/words.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
-#define CAMPAIGN_MAX_SCENARIOS 1024
-#define CAMPAIGN_MAX_NODES 100000
-#define CAMPAIGN_MAX_TASKS_PER_NODE 1024 /* a scenario's, and what a knob may set */
+/* the bounds the analysis checks its input against too (analyzers/bounds.h) */
+#define CAMPAIGN_MAX_SCENARIOS BOUND_SCENARIOS
+#define CAMPAIGN_MAX_NODES BOUND_NODES
+#define CAMPAIGN_MAX_TASKS_PER_NODE BOUND_TASKS_PER_NODE /* a scenario's, and what a knob may set */
 /* a scenario's backend when it names none (the default of its key) */
 #define CAMPAIGN_DEFAULT_BACKEND "gloo"
 

@@ -194,9 +194,9 @@ static const struct key_spec inspector_keys[] = {
 };
 
 const struct key_spec profile_keys[] = {
-	{ "warmup_steps", KEY_INT, 0, 1000000, 5, AT(profile.warmup_steps),
+	{ "warmup_steps", KEY_INT, 0, BOUND_STEPS, 5, AT(profile.warmup_steps),
 	  .doc = { NULL, NULL, "steps excluded from the analysis" } },
-	{ "active_steps", KEY_INT, 1, 1000000, 20, AT(profile.active_steps),
+	{ "active_steps", KEY_INT, 1, BOUND_STEPS, 20, AT(profile.active_steps),
 	  .doc = { NULL, NULL, "steps analysed" } },
 	{ "monitor", KEY_SWITCH, .off = AT(profile.monitor), .sub = monitor_keys,
 	  .doc = { NULL, "off",

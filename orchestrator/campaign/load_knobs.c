@@ -19,7 +19,7 @@ static int is_rec_kind(const char *kind, struct strbuf *all)
 }
 
 static const struct key_spec knob_analysis_keys[] = {
-	{ "batch_per_rank", KEY_INT, 1, 100000000, 0, AT_K(batch_per_rank),
+	{ "batch_per_rank", KEY_INT, 1, BOUND_BATCH_PER_RANK, 0, AT_K(batch_per_rank),
 	  .doc = { NULL, "unchanged", "`analysis.batch_per_rank` of every scenario" } },
 	KEYS_END
 };

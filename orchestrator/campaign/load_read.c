@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_SCALAR 65536
+#define MAX_SCALAR BOUND_SCALAR_BYTES
 
 void problem(struct loader *L, yaml_node_t *n, const char *path, const char *fmt, ...)
 {

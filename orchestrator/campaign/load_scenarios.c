@@ -36,10 +36,10 @@ static void scenario_batch(struct loader *L, yaml_node_t *n, const char *path, v
 }
 
 static const struct key_spec scenario_analysis_keys[] = {
-	{ "batch_per_rank", KEY_INT, 1, 100000000, 0, AT_S(batch_per_rank),
+	{ "batch_per_rank", KEY_INT, 1, BOUND_BATCH_PER_RANK, 0, AT_S(batch_per_rank),
 	  .doc = { NULL, "the campaign's",
 		   "this scenario's own batch per rank (this or `global_batch`), before the campaign's" } },
-	{ "global_batch", KEY_INT, 1, 2000000000, 0, AT_S(global_batch),
+	{ "global_batch", KEY_INT, 1, BOUND_GLOBAL_BATCH, 0, AT_S(global_batch),
 	  .doc = { NULL, "the campaign's",
 		   "this scenario's own global batch (this or `batch_per_rank`), before the campaign's" } },
 	KEYS_END

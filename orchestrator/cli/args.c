@@ -4,6 +4,7 @@
 
 #include "orchestrator/run.h"
 #include "util/err.h"
+#include "util/hangup.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -254,6 +255,8 @@ int cmd_dispatch(const struct cmd_entry *e, int argc, char **argv)
 	if (args_has(&a, 'J') && (rc = store_journal_parse(args_get(&a, 'J'), &j)) == 0)
 		/* for the processes it starts (supervisor, jobs): they read it from there */
 		setenv("CAMPAIGN_STORE_JOURNAL", args_get(&a, 'J'), 1);
+	if (rc == 0 && (e->flags & CMD_OUTLIVES_OUTPUT))
+		hangup_catch();
 	if (rc == 0 && (e->flags & CMD_RUN))
 		rc = open_run(e, &a);
 	if (rc == 0)

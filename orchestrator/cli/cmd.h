@@ -50,6 +50,9 @@ enum cmd_flags {
 	CMD_NODE = 1 << 3,        /* run inside jobs, not by users: listed by `help --all` only */
 	CMD_RUN_SCENARIO = 1 << 4, /* with CMD_RUN_NEWEST: a lone argument that names no run is
 				    * a scenario of the newest run (naming a run, it is the run) */
+	CMD_OUTLIVES_OUTPUT = 1 << 5, /* submits, and may wait: its terminal going away
+				       * (SIGHUP) or its output's reader (a closed pipe) stops
+				       * the printing, never the work (util/hangup.h) */
 };
 
 struct run;

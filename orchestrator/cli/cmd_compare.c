@@ -14,6 +14,7 @@
 #include "analyzers/stats.h"
 #include "analyzers/summary_keys.h"
 #include "util/err.h"
+#include "util/fsio.h"
 #include "util/jsonio.h"
 #include "orchestrator/run.h"
 #include "analyzers/write/checked_text.h"
@@ -112,22 +113,26 @@ static char *campaign_sha(const struct run *r)
 static int load_side(const char *root, const char *id, const char *journal, struct side *out)
 {
 	struct run *r;
+	int rc = 0;
 	memset(out, 0, sizeof *out);
-	if (run_open(root, id, journal, &r) < 0)
-		return -1;
+	if ((rc = run_open(root, id, journal, &r)) < 0)
+		return rc;
 	struct strbuf p = STRBUF_INIT;
 	json_error_t jerr;
 	strbuf_addf(&p, "%s/" RUN_SUMMARY, r->dir);
 	out->summary = json_load_file(p.buf, 0, &jerr);
-	if (!out->summary)
-		err_set(ERR_NOTFOUND, "%s: %s (run `campaign aggregate %s` first)", p.buf,
+	if (!out->summary && !fsio_exists(p.buf))
+		rc = err_set(ERR_NOTFOUND, "%s: %s (run `campaign aggregate %s` first)", p.buf,
 			jerr.text, id);
+	else if (!out->summary)
+		rc = err_set(ERR_IO, "%s is corrupt (line %d: %s): `campaign aggregate --force %s` writes it again",
+			p.buf, jerr.line, jerr.text, id);
 	out->dir = xstrdup(r->dir);
 	out->backend = xstrdup(r->row.backend ? r->row.backend : "");
 	out->sha = campaign_sha(r);
 	strbuf_free(&p);
 	run_free(r);
-	return out->summary ? 0 : -1;
+	return rc;
 }
 
 /* A summary array of numbers (n = 0 when absent), malloc'ed. */
@@ -396,8 +401,37 @@ static void print_checked(json_t *f)
 	strbuf_free(&knob);
 }
 
+/* A scenario's step estimator; a summary from before there was one timed every step as
+ * its slowest rank's. */
+static const char *estimator_of(json_t *sc)
+{
+	const char *e = json_string_value(json_object_get(sc, SK_STEP_ESTIMATOR));
+	return e ? e : "rank_step";
+}
+
+/* The scenarios of both runs whose step times are not the same measure (docs/analysis.md,
+ * what a step's time is), named into sb. */
+static void estimators_differ(const struct side *ra, const struct side *rb, struct strbuf *sb)
+{
+	size_t i, n = 0;
+	json_t *s;
+	json_array_foreach(json_object_get(ra->summary, SK_SCENARIOS), i, s) {
+		const char *name = json_string_value(json_object_get(s, SK_NAME));
+		json_t *t = find(rb->summary, name ? name : "");
+		if (!t || !json_is_true(json_object_get(s, SK_ANALYSED)) ||
+		    !json_is_true(json_object_get(t, SK_ANALYSED)) ||
+		    !strcmp(estimator_of(s), estimator_of(t)))
+			continue;
+		if (!n++)
+			strbuf_addf(sb, "%sstep times measured differently in", sb->len ? ", " : "");
+		strbuf_addf(sb, "%s %s (%s against %s)", n > 1 ? "," : "", name, estimator_of(s),
+			    estimator_of(t));
+	}
+}
+
 /* The line said before anything else when the runs are not like for like: a local run
- * against a SLURM run, or runs of different campaign files; NULL when they are. */
+ * against a SLURM run, runs of different campaign files, or scenarios whose step times are
+ * not the same measure; NULL when they are. */
 static json_t *caution(const struct side *ra, const struct side *rb, int variant)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -409,6 +443,7 @@ static json_t *caution(const struct side *ra, const struct side *rb, int variant
 			    sb.len ? ", " : "", *ra->sha ? ra->sha : "unknown",
 			    *rb->sha ? rb->sha : "unknown",
 			    variant ? ": one is a variant of the other (campaign try)" : "");
+	estimators_differ(ra, rb, &sb);
 	json_t *j = sb.len ? json_string(sb.buf) : json_null();
 	strbuf_free(&sb);
 	return j;
@@ -441,15 +476,16 @@ static void compare_all(json_t *doc, struct side *ra, struct side *rb)
 static int compare_exec(const struct cmd_entry *self, struct args *a)
 {
 	struct side ra, rb;
+	int rc;
 	(void)self;
-	if (load_side(cmd_results_root(a), a->pos[0], cmd_journal(a), &ra) < 0) {
+	if ((rc = load_side(cmd_results_root(a), a->pos[0], cmd_journal(a), &ra)) < 0) {
 		side_free(&ra);
-		return ERR_NOTFOUND;
+		return rc;
 	}
-	if (load_side(cmd_results_root(a), a->pos[1], cmd_journal(a), &rb) < 0) {
+	if ((rc = load_side(cmd_results_root(a), a->pos[1], cmd_journal(a), &rb)) < 0) {
 		side_free(&ra);
 		side_free(&rb);
-		return ERR_NOTFOUND;
+		return rc;
 	}
 	json_t *doc = json_pack("{s:s, s:s, s:{}, s:[]}", "reference", ra.dir, "candidate", rb.dir,
 				"scenarios", "only_in_one");

@@ -30,15 +30,29 @@ struct try_ctx {
 	int stopped; /* a submission failed (said): its exit status; no further variant */
 };
 
-static json_t *parent_summary(struct run *r, const char *shown)
+/* The run's summary.json into *out: absent, the run has no analysis yet
+ * (ERR_NOTFOUND); there but no JSON object, it is corrupt (ERR_IO), said so,
+ * naming the file and where. */
+static int parent_summary(struct run *r, const char *shown, json_t **out)
 {
 	struct strbuf p = STRBUF_INIT;
+	json_error_t e;
+	int rc = 0;
 	strbuf_addf(&p, "%s/" RUN_SUMMARY, r->dir);
-	json_t *j = fsio_exists(p.buf) ? json_load_file(p.buf, 0, NULL) : NULL;
-	if (!j)
-		err_set(ERR_NOTFOUND, "run %s has no analysis yet (%s): wait for it to end, or `campaign aggregate %s`", shown, p.buf, shown);
+	json_t *j = fsio_exists(p.buf) ? json_load_file(p.buf, 0, &e) : NULL;
+	if (j && !json_is_object(j)) {
+		snprintf(e.text, sizeof e.text, "not a JSON object");
+		e.line = 1;
+		json_decref(j);
+		j = NULL;
+	}
+	if (!j && !fsio_exists(p.buf))
+		rc = err_set(ERR_NOTFOUND, "run %s has no analysis yet (%s): wait for it to end, or `campaign aggregate %s`", shown, p.buf, shown);
+	else if (!j)
+		rc = err_set(ERR_IO, "run %s: %s is corrupt (line %d: %s): `campaign aggregate --force %s` writes it again", shown, p.buf, e.line, e.text, shown);
 	strbuf_free(&p);
-	return j;
+	*out = j;
+	return rc;
 }
 
 /* The campaign file the parent was submitted from (its provenance), or NULL. */
@@ -148,6 +162,7 @@ static int try_kind(struct try_ctx *t, const struct knob *k, const struct varian
 		run_free(child);
 		return rc;
 	}
+	run_follow_output(child); /* after a SIGHUP: this variant's lines in its own log */
 	say_plan(child, p);
 	rc = cmd_start_run("campaign try", t->a, child, t->be, t->wait);
 	t->failed += rc > 0;
@@ -205,12 +220,27 @@ static void say_unrecommended(struct try_ctx *t)
 	}
 }
 
+/* The kinds named, each once: a kind named again is one variant, said once. */
+static void named_kinds(char **named, int nnamed, struct argv *kinds)
+{
+	struct argv said = { 0 };
+	for (int i = 0; i < nnamed; i++) {
+		if (!argv_has(kinds, named[i])) {
+			argv_push(kinds, named[i]);
+		} else if (!argv_has(&said, named[i])) {
+			argv_push(&said, named[i]);
+			fprintf(stderr, "campaign try: %s is named more than once: one variant for it\n",
+				named[i]);
+		}
+	}
+	argv_free(&said);
+}
+
 static int try_all(struct try_ctx *t, char **named, int nnamed)
 {
 	struct argv kinds = { 0 };
 	if (nnamed) {
-		for (int i = 0; i < nnamed; i++)
-			argv_push(&kinds, named[i]);
+		named_kinds(named, nnamed, &kinds);
 	} else {
 		variant_kinds(t->summary, &kinds);
 		say_unrecommended(t);
@@ -250,8 +280,8 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 	int rc = submission_check_env(pc); /* as submit: nothing made without them */
 	if (rc < 0)
 		return rc;
-	if (!(t.summary = parent_summary(a->run, a->pos[0])))
-		return ERR_NOTFOUND;
+	if ((rc = parent_summary(a->run, a->pos[0], &t.summary)) < 0)
+		return rc;
 	t.knobs = &a->run->c;
 	if (kf) {
 		rc = cmd_load_campaign(kf, &kc);
@@ -275,7 +305,7 @@ const struct cmd_entry cmd_try_entry = {
 	.name = "try",
 	.usage = "[--wait] [--knobs FILE] [--no-aggregation-job] [--results DIR] RUN [KIND...]",
 	.summary = "run each recommendation of RUN that has a knob as a variant, and check its prediction",
-	.flags = CMD_RUN,
+	.flags = CMD_RUN | CMD_OUTLIVES_OUTPUT,
 	.min_pos = 1,
 	.max_pos = -1,
 	.exec = try_exec,

@@ -1,6 +1,7 @@
 /* run_start: what submit and try do with a run they have created: submit
  * its scenarios, say how to follow it or wait for its end, and when the
- * submission fails, say what was kept and how to go on. */
+ * submission fails, say what was kept and how to go on. Output that has
+ * lost its terminal or reader does not stop them (util/hangup.h). */
 #include "cmd.h"
 #include "orchestrator/submission.h"
 #include "util/err.h"
@@ -13,7 +14,9 @@ int cmd_start_run(const char *who, const struct args *a, struct run *r,
 	/* --no-aggregation-job concerns the scheduler's aggregation job only: the
 	 * local executor's supervisor always runs. */
 	struct submission_opts so = { .wait = wait, .no_aggregation_job = args_has(a, 'n') };
+	run_follow_output(r);
 	int rc = submission_run(r, be, &so);
+	run_follow_output(r);
 	if (rc == 0 && so.wait)
 		rc = submission_wait(r, be, stdout);
 	if (rc < 0) {

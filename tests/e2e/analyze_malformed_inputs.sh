@@ -3,7 +3,7 @@
 # junk. Expected: nothing executed (no canary), nothing written outside the
 # results directory, implausible values skipped and counted, no escape
 # sequence reaching a terminal or a report, and a clear error for a file
-# that cannot be read at all.
+# that cannot be read at all; a corrupt summary.json said corrupt, naming the file (issue 46).
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 C=$SCRATCH/canary
@@ -46,3 +46,18 @@ head -c 4096 /dev/urandom >junk.pt.trace.json
 check hostile_junk_trace_refused [ "$rc" -eq 4 ]
 check hostile_junk_trace_says_where grep -q "^campaign-analyze: junk.pt.trace.json" junk.out
 check hostile_trace_no_canary no_canary
+
+# --- a corrupt summary.json (issue 46): said corrupt, naming the file, not "no analysis yet" --
+id=$(basename "$run")
+cp -r "$run" "$SCRATCH/R/hostileinputs/copy" 2>/dev/null
+printf '{"scenarios": [' >"$run/summary.json"
+"$CAMPAIGN" try --results "$SCRATCH/R" "$id" >try.out 2>&1; rc=$?
+check corrupt_summary_try_exit4 [ "$rc" -eq 4 ]
+check corrupt_summary_try_said [ "$(cat try.out)" = "campaign try: run $id: $run/summary.json is corrupt (line 1: ']' expected near end of file): \`campaign aggregate --force $id\` writes it again" ]
+"$CAMPAIGN" compare --results "$SCRATCH/R" "$id" "$SCRATCH/R/hostileinputs/copy" >cmp.out 2>&1; rc=$?
+check corrupt_summary_compare_exit4 [ "$rc" -eq 4 ]
+check corrupt_summary_compare_said [ "$(cat cmp.out)" = "campaign compare: $run/summary.json is corrupt (line 1: ']' expected near end of file): \`campaign aggregate --force $id\` writes it again" ]
+rm "$run/summary.json"
+"$CAMPAIGN" try --results "$SCRATCH/R" "$id" >try2.out 2>&1; rc=$?
+check absent_summary_try_exit3 [ "$rc" -eq 3 ]
+check absent_summary_try_said grep -qF "campaign try: run $id has no analysis yet ($run/summary.json)" try2.out

@@ -55,7 +55,7 @@ check analyze_old_run_said grep -q "^campaign-analyze: copy: no analysis_input.j
 mkdir -p outside && sed 's|"job_dir": "gloo-1n"|"job_dir": "../outside"|' "$run/analysis_input.json" >copy/analysis_input.json
 "$BIN/campaign-analyze" copy >analyze.out 2>&1; rc=$?
 check analyze_hostile_input_exit4 [ "$rc" -eq 4 ]
-check analyze_hostile_input_said grep -q 'analysis_input.json is damaged (job_dir "../outside" is not below the run)' analyze.out
+check analyze_hostile_input_said grep -qF 'analysis_input.json is damaged (job_dir: not a folder below the run (names of letters, digits, . _ - joined by /))' analyze.out
 check analyze_hostile_input_wrote_nothing [ -z "$(ls -A outside)" -a ! -e copy/summary.json ]
 # watch on a terminal redraws in place; on a finished local run it makes no RPC.
 script -qec "$CAMPAIGN watch --results $SCRATCH/res" /dev/null >watch.tty 2>&1

@@ -1,10 +1,11 @@
 # Replays every input the fuzzers have found so far (tests/fuzz/corpus/), the
-# seeds and the campaign loader's hostile corpus (tests/corpus/*.yaml) through the libFuzzer targets (ASan + UBSan): none may crash, leak or hit
+# seeds and the hostile corpus (tests/corpus/: the campaign loader's *.yaml, and
+# analysis-input-*.json through run_input's reader) through the libFuzzer targets (ASan + UBSan): none may crash, leak or hit
 # undefined behaviour. `make fuzz` finds new inputs.
 source "$(dirname "$0")/../lib.sh"
 export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt CAMPAIGN_PHASE_RULES=$ROOT/analyzers/phase_rules.txt
 # fuzz_chunks (the chunked trace reader against the whole reading) replays the Kineto inputs too
-for name in campaign jsonl kineto csv chunks inspector; do
+for name in campaign jsonl kineto csv chunks inspector run_input; do
 	bin=$ROOT/build/fuzz/fuzz_$name
 	if [ ! -x "$bin" ]; then
 		fail "fuzz_replay_$name" "$bin is not built (make check builds it with clang)"
@@ -17,6 +18,8 @@ for name in campaign jsonl kineto csv chunks inspector; do
 	[ "$name" = campaign ] && dirs="$dirs $ROOT/tests/corpus"
 	# shellcheck disable=SC2086
 	find $dirs -type f ! -name '*.expect' 2>/dev/null | sort >"$SCRATCH/$name.list"
+	# ... and its hostile analysis inputs (analysis-input-*.json) through run_input's reader
+	[ "$name" = run_input ] && ls "$ROOT"/tests/corpus/analysis-input-*.json >>"$SCRATCH/$name.list"
 	n=$(wc -l <"$SCRATCH/$name.list")
 	xargs -a "$SCRATCH/$name.list" -n 500 "$bin" >"$SCRATCH/$name.log" 2>&1; rc=$?
 	echo "   fuzz_$name: $n inputs replayed"

@@ -9,6 +9,9 @@ check analyzers_include_no_orchestrator bash -c '[ -z "$(grep -rln "#include \"\
 # report, evidence, figures, timeline); write/ may read everything below it
 check analyzers_read_below_model bash -c '[ -z "$(grep -rh "#include \"analyzers/" analyzers/read | grep -v "analyzers/\(read/\|pool\.h\)")" ]'
 check analyzers_model_no_write bash -c '[ -z "$(grep -l "#include \"analyzers/write/" analyzers/*.[ch] | grep -v "^analyzers/main\.c$")" ]'
+# replay/ (the execution graph and its simulation) stands alone in the model: it knows no trace
+# and no other analysis, only its own files and util/
+check analyzers_replay_stands_alone bash -c '[ -z "$(grep -rh "#include \"analyzers/" analyzers/replay | grep -v "analyzers/replay/")" ]'
 # ... and holds no prose: it records enums, counts, numbers and names, write/ says them (the
 # few reader's reasons that stay are listed, with why, in the script)
 check analyzers_model_no_prose python3 tests/tools/model_prose.py
@@ -41,14 +44,15 @@ check layout_one_snapshot_api bash -c '! grep -rq "store_jobs_latest" orchestrat
 check layout_run_files_named_once bash -c '[ -z "$(grep -rn "\"%s/\(job\.sbatch\|job\.status\|job_metadata\.json\|state\.db\|summary\.json\|BOTTLENECK_ANALYSIS\.md\|timeline\.json\|metrics\|traces\|nsys\|logs\|ranks\|monitor\|provenance\.json\|campaign\.yaml\|figures\)" analyzers orchestrator --include=*.c | grep -v "templates_dir\|tdir")" ]'
 # summary.json's keys are named once (analyzers/summary_keys.h): its readers look none up by a
 # literal, neither a key nor a dotted path; paper.c reads provenance.json's repository names and
-# compare its own document's scenarios and variant side by literal
+# untracked files' sizes, and compare its own document's scenarios and variant side, by literal
 check layout_summary_keys_named_once python3 -c '
 import re, sys
 keys = set(re.findall(r"^#define SK_\w+ \"(\w+)\"", open("analyzers/summary_keys.h").read(), re.M))
 readers = ["analyzers/write/figures.c", "analyzers/checked.c", "orchestrator/paper.c",
            "orchestrator/paper_checked.c", "orchestrator/variant.c",
            "orchestrator/cli/cmd_compare.c", "orchestrator/cli/cmd_try.c"]
-other_docs = {("orchestrator/paper.c", "name"), ("orchestrator/cli/cmd_compare.c", "scenarios"),
+other_docs = {("orchestrator/paper.c", "name"), ("orchestrator/paper.c", "bytes"),
+              ("orchestrator/cli/cmd_compare.c", "scenarios"),
               ("orchestrator/cli/cmd_compare.c", "variant")}
 get = re.compile(r"\b(?:json_object_get|jsonio_str|jsonio_num|jsonio_at)\((?:[^()\"]|\([^()]*\))*?,\s*\"([^\"]*)\"\)")
 bad = []

@@ -40,15 +40,36 @@ check ddp_all_completed [ "$(json "$run/summary.json" '[s["state"] for s in j["s
 check ddp_all_analysed [ "$(json "$run/summary.json" 'all(s["analysed"] for s in j["scenarios"])')" = True ]
 for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
 	check "ddp_${s}_source_traces" [ "$(json "$run/summary.json" "[x['source'] for x in j['scenarios'] if x['name'] == '$s'][0]")" = "PyTorch profiler traces" ]
+	# the step time two ways, recounted from the raw traces beside the script's own timer
+	# (issue 45, point 10; tests/tools/step_estimators.py): per step the slowest rank, and the
+	# period between consecutive steps' last all-reduces, which the analysis takes with two
+	# ranks or more. Its median is the recount's, and within 15 % of the median of the ranks'
+	# own timer medians: 12 steps of ranks sharing 2 loaded CPUs scatter that much (the ranks'
+	# own medians differ among themselves by up to 16 %; in 8 runs here at 2 and 4 ranks the
+	# periods' median was 8 % below to 13 % above, the slowest rank's per step 5 to 41 % above)
+	python3 "$ROOT/tests/tools/step_estimators.py" "$run/$s/traces" "$run/$s/logs" 3 >"est-$s.json"
 	ours=$(json "$run/summary.json" "[x['step_time_ms']['median'] for x in j['scenarios'] if x['name'] == '$s'][0]")
-	theirs=$(script_median "$run/$s" 3)
-	check "ddp_${s}_median_within_10pct_of_script ($ours vs $theirs ms)" within10 "$ours" "$theirs"
+	theirs=$(json "est-$s.json" 'j["own_median_ms"]')
+	echo "$s: the script's own timer, median per rank $(json "est-$s.json" '[v["median_ms"] for r, v in j["own"].items()]') ms (mean $(json "est-$s.json" 'j["own_mean_ms"]')); per step the slowest rank: median $(json "est-$s.json" 'j["rank_step"]["median_ms"]') ms; the collective period: median $(json "est-$s.json" 'j["collective_period"]["median_ms"]') ms ($(json "est-$s.json" 'j["collective_period"]["periods"]') of $(json "est-$s.json" 'j["steps"]') steps); campaign: $ours ms"
+	check "ddp_${s}_estimator_as_recounted" [ "$(json "$run/summary.json" "[x['step_estimator'] for x in j['scenarios'] if x['name'] == '$s'][0]")" = "$(json "est-$s.json" 'j["chosen"]')" ]
+	check "ddp_${s}_step_times_as_recounted" python3 -c 'import json, sys
+s = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]
+e = json.load(open(sys.argv[3]))
+want = sorted(e[e["chosen"]]["times"])
+ok = len(want) == len(s["step_times_ms"]) and all(abs(a - b) <= 0.002 for a, b in zip(s["step_times_ms"], want))
+ok = ok and abs(s["step_time_ms"]["median"] - e[e["chosen"]]["median_ms"]) <= 0.002
+ok = ok and s["period_steps"] == e["collective_period"]["periods"]
+sys.exit(0 if ok else 1)' "$run/summary.json" "$s" "est-$s.json"
+	check "ddp_${s}_median_within_15pct_of_script ($ours vs $theirs ms)" within_pct 15 "$ours" "$theirs"
 	check "ddp_${s}_shares_add_up" python3 -c 'import json, sys
 s = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["shares_pct"]
 t = s["data_loading"] + s["compute"] + s["communication"] + s["peer_wait"] + s["io"] + s["other"]
 c = s["forward"] + s["backward"] + s["optimizer"] + s["compute_outside_phases"]
 sys.exit(0 if abs(t - 100) < 0.5 and abs(c - s["compute"]) < 0.05 else 1)' "$run/summary.json" "$s"
 done
+# one rank: its own steps; two and four: the period of the all-reduces, every step but the first
+check ddp_estimators [ "$(for s in cpu-1n cpu-2n cpu-4n; do json "$run/summary.json" "[(x['step_estimator'], x['period_steps']) for x in j['scenarios'] if x['name'] == '$s'][0]"; done | tr '\n' ' ')" = "('rank_step', 0) ('collective_period', 11) ('collective_period', 11) " ]
+check ddp_estimator_said grep -q "for 11 of the 12 steps; the other is the slowest rank's own step, with no collective before it\." "$run/BOTTLENECK_ANALYSIS.md"
 check ddp_legacy_trace_format bash -c 'head -c 1 "$1"/cpu-2n/traces/rank0.pt.trace.json | grep -q "\["' _ "$run"
 check ddp_traces_of_every_rank [ "$(ls "$run"/cpu-4n/traces/ | tr '\n' ' ')" = "rank0.pt.trace.json rank1.pt.trace.json rank2.pt.trace.json rank3.pt.trace.json " ]
 check ddp_rank_logs [ "$(ls "$run"/cpu-4n/logs/ | tr '\n' ' ')" = "rank_0.out rank_1.out rank_2.out rank_3.out " ]

@@ -2,11 +2,15 @@
 # workload.env is refused with its advice; { from_env: true } reaches the job on the
 # local executor (also through a supervisor `resume` restarts) and on SLURM, with no
 # file of the run or of the paper holding the value; files holding env values are
-# private whatever the umask; an untracked .env and key.pem are listed by name and
-# hash only, and paper refuses a campaign file that still holds a secret.
+# private whatever the umask; an untracked .env, id_rsa, key.pem and a file whose contents
+# look secret are listed by name, size, time and a keyed hash only (issue 46: no plain
+# SHA-256 of them under the run or the paper), and paper refuses a campaign file that still
+# holds a secret.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 umask 022
+# the per-user key of keyed hashes: this test's own
+export XDG_CONFIG_HOME=$SCRATCH/config
 # the values, made here: no file of the tree holds them
 TOKEN="tok-$RANDOM$RANDOM-e2e-pass-through"
 DOTENV="dotenv-$RANDOM$RANDOM-value"
@@ -43,6 +47,8 @@ git add campaign.yaml && git commit -qm "campaign"
 printf 'SECRET_KEY=%s\n' "$DOTENV" >.env
 printf -- '-----BEGIN %s-----\n%s\n-----END %s-----\n' "PRIVATE KEY" "$PEMBODY" "PRIVATE KEY" >key.pem
 printf 'kept notes\n' >notes.txt
+printf 'SECRETDOTENV_abc123\n' >id_rsa
+printf 'backup of\n-----BEGIN %s-----\n%s\n' "OPENSSH PRIVATE KEY" "$PEMBODY" >backup.txt
 env -u API_TOKEN "$CAMPAIGN" submit --backend local --results "$SCRATCH/unset" campaign.yaml >"$SCRATCH/unset.out" 2>&1; rc=$?
 check secrets_from_env_unset_exit2 [ "$rc" -eq 2 ]
 check secrets_from_env_unset_message [ "$(tail -n 1 "$SCRATCH/unset.out")" = "campaign submit: API_TOKEN is not set in this environment, and campaign.yaml passes it through to the jobs (from_env: true): export it and run the command again; nothing was submitted" ]
@@ -60,10 +66,11 @@ check secrets_local_metadata_says_from_env [ "$(json "$run/t/job_metadata.json" 
 modes() { (cd "$1" && stat -c '%a %n' campaign.yaml t/job.sbatch t/job_metadata.json t/job_metadata.txt provenance/proj.patch | tr '\n' ';'); }
 check secrets_local_private_modes [ "$(modes "$run")" = "600 campaign.yaml;700 t/job.sbatch;600 t/job_metadata.json;600 t/job_metadata.txt;600 provenance/proj.patch;" ]
 
-# --- untracked .env and key.pem: by name and hash, never their contents ------------------
+# --- untracked .env, id_rsa, key.pem, backup.txt: by name, size, time, keyed hash ---------
 P=$run/provenance.json
-check secrets_untracked_listed [ "$(json "$P" '[(f["path"], f["in_patch"], f["left_out"]) for f in j["repositories"][0]["untracked_files"]]')" = "[('.env', False, 'its name looks secret (.env*)'), ('key.pem', False, 'its name looks secret (*.pem)'), ('notes.txt', True, None)]" ]
-check secrets_untracked_hashed [ "$(json "$P" '[f["sha256"] for f in j["repositories"][0]["untracked_files"]][:2]')" = "['$(sha256sum .env | cut -d' ' -f1)', '$(sha256sum key.pem | cut -d' ' -f1)']" ]
+check secrets_untracked_listed [ "$(json "$P" '[(f["path"], f["in_patch"], f["left_out"]) for f in j["repositories"][0]["untracked_files"]]')" = "[('.env', False, 'its name looks secret (.env*)'), ('backup.txt', False, 'its contents look secret (a private key)'), ('id_rsa', False, 'its name looks secret (id_*)'), ('key.pem', False, 'its name looks secret (*.pem)'), ('notes.txt', True, None)]" ]
+check secrets_untracked_hash_kinds [ "$(json "$P" '[(f["path"], f["sha256"] is None, f.get("hmac_key")) for f in j["repositories"][0]["untracked_files"]]')" = "[('.env', True, 'per-user'), ('backup.txt', True, 'per-user'), ('id_rsa', True, 'per-user'), ('key.pem', True, 'per-user'), ('notes.txt', False, None)]" ]
+check secrets_key_private [ "$(stat -c %a "$XDG_CONFIG_HOME/campaign/provenance.key")" = 600 ]
 check secrets_patch_keeps_plain_files grep -qx "+kept notes" "$run/provenance/proj.patch"
 check secrets_no_file_holds_dotenv bash -c '! grep -rqF -e "$1" -e "$2" "$3"' _ "$DOTENV" "$PEMBODY" "$run"
 
@@ -71,7 +78,16 @@ check secrets_no_file_holds_dotenv bash -c '! grep -rqF -e "$1" -e "$2" "$3"' _ 
 "$CAMPAIGN" paper --results "$SCRATCH/res" "$(basename "$run")" >"$SCRATCH/paper.out" 2>&1; rc=$?
 check secrets_paper_ok [ "$rc" -eq 0 ]
 check secrets_paper_holds_no_secret bash -c '! grep -rqF -e "$1" -e "$2" -e "$3" "$4"' _ "$TOKEN" "$DOTENV" "$PEMBODY" "$run/paper"
-check secrets_paper_lists_left_out grep -qF -- "- untracked, not in the patch (its name looks secret (.env*)): \`.env\`, SHA-256 \`$(sha256sum .env | cut -d' ' -f1)\`" "$run/paper/provenance.md"
+hmac_of() { python3 -c 'import hashlib,hmac,sys; print(hmac.new(bytes.fromhex(open(sys.argv[1]).read().strip()), open(sys.argv[2], "rb").read(), hashlib.sha256).hexdigest())' "$XDG_CONFIG_HOME/campaign/provenance.key" "$1"; }
+check secrets_paper_lists_left_out grep -qxF -- "- untracked, not in the patch (its name looks secret (.env*)): \`.env\`, $(stat -c %s .env) bytes, modified $(date -u -d "@$(stat -c %Y .env)" +%Y-%m-%dT%H:%M:%SZ), HMAC-SHA256 (per-user key) \`$(hmac_of .env)\`" "$run/paper/provenance.md"
+# the independent recount: sizes, times, hashes, and no plain SHA-256 of a secret-looking file
+# anywhere under the results (the run, its paper) or in what submit and paper printed
+python3 "$ROOT/tests/tools/untracked_hashes.py" "$P" . "$XDG_CONFIG_HOME/campaign/provenance.key" "$SCRATCH/res" "$SCRATCH/local.out" "$SCRATCH/paper.out" >"$SCRATCH/recount.out" 2>&1
+check secrets_untracked_recount [ $? -eq 0 ] || sed 's/^/  why: /' "$SCRATCH/recount.out"
+for f in .env id_rsa key.pem backup.txt; do
+	n=${f#.} && check "secrets_no_plain_sha256_of_${n//./_}" bash -c '! grep -rqF -- "$(sha256sum "$1" | cut -d" " -f1)" "$2"' _ "$f" "$SCRATCH/res"
+done
+check secrets_plain_file_keeps_sha256 grep -qF -- "$(sha256sum notes.txt | cut -d' ' -f1)" "$P"
 
 # --- resume restarts the local supervisor: the variable must be there, and reaches the job --
 killable "$SCRATCH/kill.out" env API_TOKEN="$TOKEN" CAMPAIGN_FAULT=after-record "$CAMPAIGN" submit --backend local --results "$SCRATCH/res2" campaign.yaml; rc=$?

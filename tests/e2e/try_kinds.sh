@@ -3,7 +3,9 @@
 # data_loading knob (4 loader threads) and its io knob (a checkpoint every 4th step) as two
 # variant runs, each checked against its prediction by the documented rule
 # (tests/lib.sh try_family), and prints the numbers. The variants keep the parent's
-# campaign folder ({{campaign_dir}}), not the temporary file try loads them from.
+# campaign folder ({{campaign_dir}}), not the temporary file try loads them from. `try | head -1`
+# and a SIGHUP to `try --wait` stop its printing, not its work: every variant runs, and a kind
+# named twice is one variant (issue 46).
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 mkdir camp
@@ -31,3 +33,54 @@ for kind in data_loading io; do
 done
 check try_kinds_data_knob_ran grep -q -- "'--workers' '4' '--prefetch' '8'" "$(awk '/^variant for data_loading:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)/dataloader-1n/job.sbatch"
 check try_kinds_io_knob_ran grep -q -- "'--checkpoint-every' '4'" "$(awk '/^variant for io:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)/io-1n/job.sbatch"
+
+# --- the reader of try's output goes away (issue 46): `try ... | head -1` makes and runs every
+# variant, and a kind named twice is one variant, said once on stderr ------------------------
+# new_runs FILE: the runs under res/bottlenecks that FILE (an earlier listing) does not name
+new_runs() { ls "$SCRATCH/res/bottlenecks" | grep -vxF -f "$1"; }
+# ended RUN_ID...: each run's jobs as job.status (the job script's own record) and state.db
+# say: "<kind> <scenario> <exit_code> <state>" a line
+ended() {
+	local r sc
+	for r in "$@"; do
+		for sc in dataloader-1n io-1n; do
+			echo "$(json "$SCRATCH/res/bottlenecks/$r/variant.json" 'j["kind"]') $sc" \
+				"$(json "$SCRATCH/res/bottlenecks/$r/$sc/job.status" 'j["exit_code"]')" \
+				"$(rows "$SCRATCH/res/bottlenecks/$r" "select state from jobs where scenario = '$sc'")"
+		done
+	done | sort
+}
+want_ended="data_loading dataloader-1n 0 COMPLETED
+data_loading io-1n 0 COMPLETED
+io dataloader-1n 0 COMPLETED
+io io-1n 0 COMPLETED"
+if recommends try_kinds_pipe "$parent" data_loading && recommends try_kinds_pipe "$parent" io; then
+	ls "$SCRATCH/res/bottlenecks" >before.txt
+	"$CAMPAIGN" try --results "$SCRATCH/res" "$pid" data_loading io data_loading 2>pipe.err | head -1 >pipe.out
+	rc=${PIPESTATUS[0]}
+	check try_kinds_pipe_exit0 [ "$rc" -eq 0 ]
+	check try_kinds_pipe_read_one_line [ "$(cat pipe.out)" = "the local executor runs the 2 variants one after another (each measured alone): waiting for each" ]
+	check try_kinds_duplicate_said_once [ "$(cat pipe.err)" = "campaign try: data_loading is named more than once: one variant for it" ]
+	check try_kinds_pipe_every_variant_ran [ "$(ended $(new_runs before.txt))" = "$want_ended" ]
+	check try_kinds_pipe_analysed bash -c 'for r in $(ls "$1" | grep -vxF -f "$2"); do [ -s "$1/$r/summary.json" ] || exit 1; done' _ "$SCRATCH/res/bottlenecks" before.txt
+
+	# --- its terminal goes away (SIGHUP) while the first variant runs: both variants run to
+	# their end, each one's output from then on in its supervisor.log --------------------------
+	ls "$SCRATCH/res/bottlenecks" >before2.txt
+	"$CAMPAIGN" try --wait --results "$SCRATCH/res" "$pid" data_loading io >hup.out 2>&1 &
+	tpid=$!
+	for i in $(seq 300); do
+		first=$(new_runs before2.txt | head -1)
+		[ -n "$first" ] && ls "$SCRATCH/res/bottlenecks/$first"/*/slurm-*.out >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	kill -HUP $tpid
+	wait $tpid; rc=$?
+	check try_kinds_sighup_exit0 [ "$rc" -eq 0 ]
+	check try_kinds_sighup_every_variant_ran [ "$(ended $(new_runs before2.txt))" = "$want_ended" ]
+	second=$(new_runs before2.txt | grep -vx "$first")
+	check try_kinds_sighup_said_first grep -qx "campaign: the terminal went away (SIGHUP); the run goes on, its output here" "$SCRATCH/res/bottlenecks/$first/supervisor.log"
+	check try_kinds_sighup_said_second grep -qx "campaign: the terminal went away (SIGHUP) earlier; the run goes on, its output here" "$SCRATCH/res/bottlenecks/$second/supervisor.log"
+	check try_kinds_sighup_second_said_there grep -qx "run $second" "$SCRATCH/res/bottlenecks/$second/supervisor.log"
+	check try_kinds_sighup_terminal_quiet bash -c '! grep -q "^run $2\$" "$1"' _ hup.out "$second"
+fi

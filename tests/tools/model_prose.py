@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The model of analyzers/ (the files at its top but for the driver: main.c, shard.c,
-pool.c) holds no prose: what it concludes it records as enums, counts, numbers and
+pool.c; and replay/) holds no prose: what it concludes it records as enums, counts, numbers and
 names, and write/ says it in words. Fails, naming file:line, on a string literal of
 English words (two words of letters with blanks between them; format directives do not
 count) in the model outside comments and error messages (err_set, err_sys, fprintf, and
@@ -86,7 +86,8 @@ def prose(path):
 
 
 def main(files):
-    files = files or sorted(f for f in glob.glob("analyzers/*.[ch]")
+    files = files or sorted(f for f in glob.glob("analyzers/*.[ch]") +
+                            glob.glob("analyzers/replay/*.[ch]")
                             if os.path.basename(f) not in DRIVER)
     bad = [f'{f}:{line}: "{text[:60]}"' for f in files for line, text in prose(f)]
     if bad:

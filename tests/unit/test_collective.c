@@ -2,6 +2,7 @@
  * instances matched across ranks with latency, wait and bandwidth. */
 #include "analyzers/collective.h"
 #include "analyzers/fabric.h"
+#include "analyzers/steptime.h"
 #include "analyzers/read/kineto.h"
 #include "analyzers/straggler.h"
 #include "analyzers/write/evidence.h"
@@ -447,6 +448,53 @@ static void straggler_chance_and_power(void)
 	CHECK(named >= 390 && slow >= 240);
 }
 
+/* A step's time (steptime.h): the period between consecutive steps' last blocking
+ * collectives, each rank on its own clock (rank 1's is 1 ms ahead), the median over ranks;
+ * a broadcast ends no step; the first step, and one after a gap in the step numbers (a
+ * profiler that stopped between cycles), are their slowest rank's own step; one rank alone
+ * has no period. */
+static void step_period_across_ranks(void)
+{
+	struct step_rec s0[4] = { { .step = 5, .active = 1, .step_ms = 10, .start_us = 0 },
+				  { .step = 6, .active = 1, .step_ms = 12, .start_us = 10000 },
+				  { .step = 7, .active = 1, .step_ms = 9, .start_us = 22000 },
+				  { .step = 9, .active = 1, .step_ms = 10, .start_us = 40000 } };
+	struct step_rec s1[4] = { { .step = 5, .active = 1, .step_ms = 11, .start_us = 1500 },
+				  { .step = 6, .active = 1, .step_ms = 10, .start_us = 12500 },
+				  { .step = 7, .active = 1, .step_ms = 12, .start_us = 22500 },
+				  { .step = 9, .active = 1, .step_ms = 9, .start_us = 42000 } };
+	struct coll_rec c0[5] = { { .step = 0, .op = COLL_ALL_REDUCE, .ms = 1, .end_us = 8000 },
+				  { .step = 1, .op = COLL_ALL_REDUCE, .ms = 1, .end_us = 19000 },
+				  { .step = 1, .op = COLL_BROADCAST, .ms = 1, .end_us = 21000 },
+				  { .step = 2, .op = COLL_ALL_REDUCE, .ms = 1, .end_us = 29000 },
+				  { .step = 3, .op = COLL_ALL_REDUCE, .ms = 1, .end_us = 48000 } };
+	struct coll_rec c1[4] = { { .step = 0, .op = COLL_ALL_REDUCE, .ms = 1, .end_us = 9000 },
+				  { .step = 1, .op = COLL_ALL_REDUCE, .ms = 1, .end_us = 20200 },
+				  { .step = 2, .op = COLL_ALL_REDUCE, .ms = 1, .end_us = 30000 },
+				  { .step = 3, .op = COLL_ALL_REDUCE, .ms = 1, .end_us = 49000 } };
+	struct rank_metrics r[2] = { { .rank = 0, .steps = s0, .n = 4, .coll = c0, .ncoll = 5 },
+				     { .rank = 1, .steps = s1, .n = 4, .coll = c1, .ncoll = 4 } };
+	struct scenario_metrics m = { r, 2 };
+	double t[4];
+	size_t n, periods;
+	steptime_list(&m, t, &n, &periods);
+	CHECK(n == 4 && periods == 2);
+	CHECK_NEAR(t[0], 11, 1e-9);   /* no step before it: the slowest rank's */
+	CHECK_NEAR(t[1], 11.1, 1e-9); /* 11.0 and 11.2: the broadcast's later end is no step's */
+	CHECK_NEAR(t[2], 9.9, 1e-9);  /* 10.0 and 9.8 */
+	CHECK_NEAR(t[3], 10, 1e-9);   /* steps 7 and 9 do not follow one another */
+	m.n = 1;
+	steptime_list(&m, t, &n, &periods);
+	CHECK(n == 4 && periods == 0 && t[0] == 10 && t[1] == 12 && t[2] == 9 && t[3] == 10);
+	m.n = 2;
+	s0[2].active = 0;
+	steptime_list(&m, t, &n, &periods);
+	CHECK(n == 3 && periods == 1);
+	CHECK_NEAR(t[0], 11, 1e-9);
+	CHECK_NEAR(t[1], 11.1, 1e-9);
+	CHECK_NEAR(t[2], 10, 1e-9);
+}
+
 int main(void)
 {
 	RUN(names_of_collectives);
@@ -454,6 +502,7 @@ int main(void)
 	RUN(instances_across_ranks);
 	RUN(concurrent_instances_count_once);
 	RUN(trainer_stand_in);
+	RUN(step_period_across_ranks);
 	RUN(fabric_probe_points);
 	RUN(straggler_beyond_chance);
 	RUN(straggler_slow_node_beyond_chance);

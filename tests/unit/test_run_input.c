@@ -1,7 +1,8 @@
 /* Unit tests for analyzers/run_input.c: RUN/analysis_input.json read back
  * gives the run's input as written (every field, reals to the bit, job
  * folders under the directory it is read from), and a damaged or hostile
- * file is refused with its reason, never followed outside the run. */
+ * file is refused with its reason, never followed outside the run; every
+ * value is within analyzers/bounds.h, on the way in and out. */
 #include "harness.h"
 
 #include "analyzers/run_input.h"
@@ -189,9 +190,96 @@ static void damaged_and_hostile(void)
 	strbuf_free(&p);
 }
 
+/* Every value within analyzers/bounds.h, the campaign file's table, or the
+ * file is refused naming the key (issue 46). */
+static void bounded(void)
+{
+	char dir[] = "/tmp/runinput-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct ana_run w;
+	sample(&w, dir);
+	CHECK(run_input_write(&w) == 0);
+	ana_run_free(&w);
+	char *long_reason = xcalloc(5000 + 16, 1);
+	strcpy(long_reason, "\"reason\": \"");
+	memset(long_reason + strlen(long_reason), 'x', 5000);
+	strcat(long_reason, "\"");
+	const char *cases[][3] = {
+		{ "\"communication_pct\": 0.33333333333333331", "\"communication_pct\": -1e308",
+		  "settings.thresholds.communication_pct: -1e+308 is out of range (0..100)" },
+		{ "\"reason\": \"\"", long_reason, "scenarios[0].reason: 5000 bytes, more than 4096" },
+		{ "\"nodes\": 2", "\"nodes\": 1e9", "probes[0].nodes: 1e+09 is out of range (0..100000)" },
+		{ "\"exit_code\": 0", "\"exit_code\": 1000000000000",
+		  "scenarios[0].exit_code: 1000000000000 is out of range (-2147483648..2147483647)" },
+		{ "\"name\": \"a-2n\"", "\"name\": \"a\\u001b[2J\"",
+		  "scenarios[0].name: not a safe name (letters, digits, . _ -; at most 64; not starting with . or -)" },
+		{ "\"parent_steps\": [", "\"parent_steps\": [1e300, ",
+		  "variant.checks[0].parent_steps[0]: 1e+300 is out of range (0..1e+09)" },
+		{ "\"peak_gflops\": 0.10000000000000001", "\"peak_gflops\": 2e9",
+		  "settings.peak_gflops: 2e+09 is out of range (0..1e+09)" },
+		{ "\"predicted_ms\": 25.707000000000001", "\"predicted_ms\": -5",
+		  "variant.checks[0].predicted_ms: -5 is out of range (-1..1000000000)" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		int rc = read_altered(dir, cases[i][0], cases[i][1]);
+		CHECK(rc == ERR_IO);
+		if (!strstr(err_last(), cases[i][2]))
+			printf("    case %zu: %s\n", i, err_last());
+		CHECK(strstr(err_last(), cases[i][2]) != NULL);
+	}
+	free(long_reason);
+	/* larger than campaign writes: refused before it is read */
+	struct strbuf p = STRBUF_INIT, want = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" RUN_ANALYSIS_INPUT, dir);
+	CHECK(truncate(p.buf, (16 << 20) + 1) == 0);
+	struct ana_run r;
+	CHECK(run_input_read(dir, &r) == ERR_IO);
+	ana_run_free(&r);
+	strbuf_addf(&want, "%s: 16777217 bytes, more than the 16 MiB campaign writes: not read; run `campaign aggregate --force %s` to write it again", p.buf, dir);
+	CHECK_STR(err_last(), want.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "rm -rf '%s'", dir);
+	CHECK(system(p.buf) == 0);
+	strbuf_free(&p);
+	strbuf_free(&want);
+}
+
+/* What the run makes is written within the bounds: a long reason cut, a long
+ * series key by its hash; a value beyond one is not written at all. */
+static void written_within(void)
+{
+	char dir[] = "/tmp/runinput-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct ana_run w, r;
+	sample(&w, dir);
+	free(w.sc[0].in.reason);
+	w.sc[0].in.reason = xcalloc(9000, 1);
+	memset(w.sc[0].in.reason, 'r', 8999);
+	free(w.sc[0].in.series);
+	w.sc[0].in.series = xcalloc(9000, 1);
+	memset(w.sc[0].in.series, 's', 8999);
+	CHECK(run_input_write(&w) == 0);
+	CHECK(run_input_read(dir, &r) == 0);
+	CHECK(strlen(r.sc[0].in.reason) == 4096 && r.sc[0].in.reason[4095] == 'r');
+	CHECK(!strncmp(r.sc[0].in.series, "sha256:", 7) && strlen(r.sc[0].in.series) == 71);
+	ana_run_free(&r);
+	free(w.campaign);
+	w.campaign = xstrdup("bad name");
+	CHECK(run_input_write(&w) == 0);
+	CHECK(run_input_read(dir, &r) == ERR_NOTFOUND);
+	ana_run_free(&r);
+	ana_run_free(&w);
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "rm -rf '%s'", dir);
+	CHECK(system(p.buf) == 0);
+	strbuf_free(&p);
+}
+
 int main(void)
 {
 	RUN(round_trip);
 	RUN(damaged_and_hostile);
+	RUN(bounded);
+	RUN(written_within);
 	HARNESS_END();
 }

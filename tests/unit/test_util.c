@@ -1,9 +1,10 @@
-/* Unit tests for util/: strbuf, words, quote, sha256, fsio, tempname, jsonio, err,
- * nodelist. */
+/* Unit tests for util/: strbuf, words, quote, sha256 (HMAC too), userkey, hangup, fsio,
+ * tempname, jsonio, err, nodelist. */
 #include "harness.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
+#include "util/hangup.h"
 #include "util/jsonio.h"
 #include "util/nodelist.h"
 #include "util/quote.h"
@@ -12,8 +13,11 @@
 #include "util/strbuf.h"
 #include "util/strindex.h"
 #include "util/tempname.h"
+#include "util/userkey.h"
 #include "util/words.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -99,6 +103,50 @@ static void sha256_of_known_vectors(void)
 	CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	snprintf(path, sizeof path, "%s/none", tmpdir);
 	CHECK(sha256_file(path, hex) < 0);
+}
+
+/* RFC 4231 test case 2, then a file's HMAC under the per-user key: made 0600 on
+ * first use, the same key after, refused when others may read it. */
+static void hmac_under_the_user_key(void)
+{
+	char hex[SHA256_HEX], path[160], cfg[128];
+	snprintf(path, sizeof path, "%s/what", tmpdir);
+	CHECK(fsio_write_atomic(path, "what do ya want for nothing?", 28, 0644) == 0);
+	CHECK(sha256_hmac_file(path, (const unsigned char *)"Jefe", 4, hex) == 0);
+	CHECK_STR(hex, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+	snprintf(cfg, sizeof cfg, "%s/config", tmpdir);
+	setenv("XDG_CONFIG_HOME", cfg, 1);
+	unsigned char k1[USERKEY_BYTES], k2[USERKEY_BYTES];
+	CHECK(userkey_load(k1) == 0 && userkey_load(k2) == 0 && !memcmp(k1, k2, sizeof k1));
+	snprintf(path, sizeof path, "%s/campaign/provenance.key", cfg);
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600 && st.st_size == 65);
+	CHECK(chmod(path, 0644) == 0);
+	CHECK(userkey_load(k2) == ERR_IO && strstr(err_last(), "only you can read (chmod 600 it"));
+	CHECK(fsio_write_atomic(path, "not hex\n", 8, 0600) == 0);
+	CHECK(userkey_load(k2) == ERR_IO && strstr(err_last(), "not a per-user key (64 hex digits)"));
+	unsetenv("XDG_CONFIG_HOME");
+}
+
+/* A closed pipe stops the printing, not the process: stdout goes to /dev/null. */
+static void hangup_survives_a_closed_pipe(void)
+{
+	int p[2], saved = dup(1);
+	CHECK(pipe(p) == 0);
+	hangup_catch();
+	fflush(stdout);
+	dup2(p[1], 1);
+	close(p[1]);
+	close(p[0]); /* the reader goes away */
+	CHECK(hangup_check(NULL) == 1); /* seen without a write */
+	printf("into /dev/null\n");
+	CHECK(fflush(stdout) == 0);
+	struct stat a, b;
+	CHECK(fstat(1, &a) == 0 && stat("/dev/null", &b) == 0 && a.st_rdev == b.st_rdev);
+	dup2(saved, 1);
+	close(saved);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 }
 
 static void fsio_writes_atomically_and_reads_bounded(void)
@@ -368,6 +416,8 @@ int main(void)
 	RUN(words_split_like_a_shell_without_expansion);
 	RUN(shell_quote_makes_one_inert_word);
 	RUN(sha256_of_known_vectors);
+	RUN(hmac_under_the_user_key);
+	RUN(hangup_survives_a_closed_pipe);
 	RUN(fsio_writes_atomically_and_reads_bounded);
 	RUN(tempname_stale_only_of_dead_writers_here);
 	RUN(jsonio_writes_sorted_and_reads_paths);

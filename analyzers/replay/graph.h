@@ -1,0 +1,96 @@
+/* replay graph: the execution graph a replay simulates (docs/analysis.md, "Replay model").
+ * It owns the hosts and their cores, which host each rank is on, the lanes (a rank's host
+ * threads and GPU streams), the nodes (CPU operations, blocking waits, GPU kernels and copies,
+ * a rank's part in a collective instance), their names, and the dependency edges between
+ * them. It knows neither traces (a builder makes the graph) nor time (sim.h replays it).
+ * Every fallible function returns a negative code after err_set (util/err.h). */
+#ifndef ANALYZERS_REPLAY_GRAPH_H
+#define ANALYZERS_REPLAY_GRAPH_H
+
+#include "util/strindex.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum rnode_kind {
+	RNODE_CPU,  /* an operation on a host thread: cost is its CPU demand at full speed */
+	RNODE_WAIT, /* a blocking wait on a thread: holds no core, ends when its dependencies do */
+	RNODE_GPU,  /* a kernel or copy on a stream: cost is its duration */
+	RNODE_COLL, /* one rank's part in a collective instance: cost is the transfer time */
+};
+
+enum rlane_kind {
+	RLANE_THREAD, /* a host thread of a rank */
+	RLANE_STREAM, /* a stream of the rank's GPU */
+};
+
+struct rlane {
+	int64_t id; /* the trace's thread or stream id */
+	int32_t rank;
+	uint8_t kind; /* enum rlane_kind */
+};
+
+struct rnode {
+	double cost_ms;
+	int64_t coll;  /* RNODE_COLL: its instance, shared by the ranks' nodes; else -1 */
+	int32_t lane;  /* index in lanes */
+	int32_t step;  /* the step it belongs to; -1: none */
+	uint32_t name; /* index in names */
+	uint8_t kind;  /* enum rnode_kind */
+};
+
+/* What rgraph_add_node takes. */
+struct rnode_spec {
+	enum rnode_kind kind;
+	int lane;
+	int step;
+	const char *name;
+	double cost_ms;
+	int64_t coll;
+};
+
+struct redge {
+	int32_t from, to;
+	double delay_ms; /* `to` starts at least this long after `from` ends */
+};
+
+/* Read by the simulator; changed only through the functions below. */
+struct rgraph {
+	int *host_cores;
+	int nhosts;
+	int *rank_host; /* rank -> host, -1: none yet */
+	int nranks;
+	struct rlane *lanes;
+	int nlanes;
+	struct rnode *nodes;
+	int nnodes;
+	struct redge *edges;
+	size_t nedges;
+	char **names;
+	size_t nnames;
+	size_t cap_hosts, cap_ranks, cap_lanes, cap_nodes, cap_edges, cap_names;
+	struct strindex name_index;
+};
+
+struct rgraph *rgraph_new(void);
+void rgraph_free(struct rgraph *g);
+
+/* A host with `cores` cores (at least 1): returns its index. */
+int rgraph_add_host(struct rgraph *g, int cores);
+/* Puts rank (>= 0) on host; a rank is on one host, which every one of its lanes shares. */
+int rgraph_set_rank_host(struct rgraph *g, int rank, int host);
+/* A thread or stream of rank, known in the trace as id: returns its index. */
+int rgraph_add_lane(struct rgraph *g, enum rlane_kind kind, int rank, int64_t id);
+/* A node: returns its index (nodes are numbered from 0 in the order they are added).
+ * CPU and WAIT nodes go on threads, GPU nodes on streams, COLL nodes on either (on a stream,
+ * an NCCL collective holds the stream until its instance completes). */
+int rgraph_add_node(struct rgraph *g, const struct rnode_spec *spec);
+/* `to` cannot start before `from` has ended and delay_ms (>= 0) has passed. */
+int rgraph_add_edge(struct rgraph *g, int from, int to, double delay_ms);
+
+const char *rgraph_node_name(const struct rgraph *g, int node);
+int rgraph_node_rank(const struct rgraph *g, int node);
+/* The host a node's rank is on, -1 when the rank has none. */
+int rgraph_node_host(const struct rgraph *g, int node);
+
+#endif
