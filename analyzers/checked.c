@@ -89,7 +89,7 @@ static void decide(struct ana_check *c, const struct ana_scenario *s)
 	c->lo_ms = base * lo;
 	c->hi_ms = base * hi;
 	c->outcome = base > 0 ? check_decide(c->predicted_ms, c->measured_ms, base, c->lo_ms,
-					      c->hi_ms, contamination_any(s))
+					      c->hi_ms, contamination_any(s) || c->parent_contaminated)
 			      : CHECK_UNPREDICTED;
 }
 

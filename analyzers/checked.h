@@ -46,6 +46,7 @@ struct ana_check {
 	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */
 	double parent_median_ms; /* the parent's summary median (0: unknown) */
 	long parent_batch;       /* the parent's global batch (0: unknown) */
+	int parent_contaminated; /* the parent's scenario was measured beside other load */
 	/* results: at the parent's batch (the variant's steps x parent / variant batch) */
 	double measured_ms, lo_ms, hi_ms;
 	long variant_batch;      /* set when it differs from the parent's: the steps were scaled */

@@ -118,5 +118,6 @@
 #define SK_OUTCOME "outcome"
 #define SK_MISS "miss"
 #define SK_MEASURED_CHANGE "measured_change"
+#define SK_CONTAMINATED_BY "contaminated_by"
 
 #endif

@@ -170,6 +170,8 @@ static void parent_side(json_t *summary, const char *name, struct ana_check *c)
 	c->parent_median_ms = jsonio_num(found, SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN));
 	json_t *gb = json_object_get(found, SK_GLOBAL_BATCH);
 	c->parent_batch = json_is_integer(gb) ? (long)json_integer_value(gb) : 0;
+	json_t *pc = json_object_get(found, SK_CONTAMINATED_BY);
+	c->parent_contaminated = pc && !json_is_null(pc);
 	json_t *sh = json_object_get(found, SK_SHARES_PCT);
 	for (int k = 0; k < CHECK_SHARES; k++) {
 		json_t *v = json_object_get(sh, check_share_names[k]);

@@ -567,7 +567,7 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 				    ? json_null()
 				    : json_pack("{s:o, s:o}", "node", mon_json(&s->comm.slow_mon),
 						"other_nodes", mon_json(&s->comm.rest_mon)));
-	json_object_set_new(o, "contaminated_by", contaminated_json(s));
+	json_object_set_new(o, SK_CONTAMINATED_BY, contaminated_json(s));
 }
 
 json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run)

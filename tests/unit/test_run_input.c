@@ -65,6 +65,7 @@ static void sample(struct ana_run *r, const char *dir)
 	for (int k = 0; k < CHECK_SHARES; k++)
 		c->parent_share_pct[k] = k == 2 ? -1 : 10.0 * k + 0.1;
 	c->parent_batch = 256;
+	c->parent_contaminated = 1;
 }
 
 static void round_trip(void)
@@ -103,7 +104,7 @@ static void round_trip(void)
 	struct ana_check *c = &r.variant.checks[0];
 	CHECK(r.variant.n == 1 && c->n_parent == 2 && c->parent_steps[1] == 0.1 + 0.2);
 	CHECK(c->parent_share_pct[2] == -1 && c->parent_share_pct[5] == 50.1);
-	CHECK(c->predicted_ms == 25.707 && c->parent_batch == 256);
+	CHECK(c->predicted_ms == 25.707 && c->parent_batch == 256 && c->parent_contaminated == 1);
 	CHECK_STR(r.variant.knob, "{\"params\":{\"ddp\":\"bucketed\"}}");
 	ana_run_free(&w);
 	ana_run_free(&r);
