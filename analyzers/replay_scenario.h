@@ -1,0 +1,42 @@
+/* replay_scenario: a scenario's replay fidelity: its traces read again with their host
+ * ranges, built into an execution graph (replay_build.h), replayed unchanged
+ * (replay/sim.h), and each active step's replayed time set against the measured one, per
+ * scenario and per rank. It owns the replay's result and why there is none; it writes
+ * nothing (summary.json and the report show it). */
+#ifndef ANALYZERS_REPLAY_SCENARIO_H
+#define ANALYZERS_REPLAY_SCENARIO_H
+
+#include "analyzers/read/metrics.h"
+#include "analyzers/read/rules.h"
+
+#include <stddef.h>
+
+struct replay_rank_result {
+	int rank;
+	double step_ms, measured_ms, error_pct; /* medians over its active steps */
+	size_t steps;
+};
+
+struct replay_result {
+	int built; /* 0: no replay, why says */
+	/* the median over the active steps of the step (the slowest rank's), replayed and
+	 * measured, and error_pct = 100 (replayed - measured) / measured */
+	double step_ms, measured_ms, error_pct;
+	size_t steps;
+	int hosts, cores; /* what the graph had: hosts, cores of each */
+	char why[240];
+	struct replay_rank_result *ranks;
+	size_t nranks;
+};
+
+/* Replays the traces of dir (*.json, *.json.gz: one rank each, as torchtrace_load_dir reads
+ * them) whose steps are m's (torchtrace's; ranks in order), on hosts of `cores` cores
+ * (the ranks' m->host, one host when none says). Sets out->why and returns 0 when there
+ * is no replay to make; < 0 only when the simulator fails (err_last). */
+int replay_scenario_run(const char *dir, const struct rules *phases,
+			const struct scenario_metrics *m, int cores, struct replay_result *out);
+/* The error of replayed against measured, in percent. */
+double replay_error_pct(double replayed, double measured);
+void replay_result_free(struct replay_result *r);
+
+#endif
