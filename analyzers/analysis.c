@@ -556,6 +556,43 @@ static int scenario_data(struct ana_scenario *s, const struct ana_run *run,
 	return 0;
 }
 
+/* The replay of the scenario's traces, unchanged (replay_scenario.h): only of host traces
+ * that gave the step data, on nodes whose cores are known; else why not. */
+static void replay_of(struct ana_scenario *s, const struct ana_run *run,
+		      const struct rules *phases, const struct scenario_metrics *m, int own_times)
+{
+	struct replay_result *r = &s->replay;
+	int cores = run->cores_per_node > 0 ? run->cores_per_node : run->host_cpus;
+	const char *why = s->data.source == SOURCE_TELEMETRY || s->data.source == SOURCE_AORTA
+		? "the step data is the trainer's telemetry, which holds no execution graph"
+		: s->data.source == SOURCE_NSYS ? "Nsight Systems exports are not replayed yet"
+		: s->data.source != SOURCE_TRACES ? "step lines only: no execution graph"
+		: !own_times ? "the traces have no step ranges (the step times are step lines)"
+		: s->data.trace_gpu_files ? "traces with GPU work are not replayed yet"
+		: cores <= 0 ? "the nodes' core count is unknown: set analysis.cores_per_node"
+		: NULL;
+	if (why) {
+		snprintf(r->why, sizeof r->why, "%s", why);
+		return;
+	}
+	struct strbuf dir = STRBUF_INIT;
+	strbuf_addf(&dir, "%s/" JOB_TRACES, s->in.job_dir);
+	if (replay_scenario_run(dir.buf, phases, m, cores, r) < 0)
+		snprintf(r->why, sizeof r->why, "the replay failed: %s", err_last());
+	strbuf_free(&dir);
+}
+
+/* Why a scenario without step data has no replay. */
+static void no_replay(struct ana_scenario *s)
+{
+	if (s->replay.built || s->replay.why[0])
+		return;
+	snprintf(s->replay.why, sizeof s->replay.why, "%s",
+		 s->data.problem == PROBLEM_INCOMPLETE ? "the job did not complete"
+		 : s->data.monitors_only ? "monitors only: no execution graph"
+					  : "no step data: no execution graph");
+}
+
 static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 			     const struct rules *phases, const struct rules *kernels)
 {
@@ -612,6 +649,8 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	clocks_from_inspector(&s->comm.insp, &s->comm.clocks);
 	timeline_step(s, &m);
 	rank0_and_flops(s, r0, m.ranks[0].flops_per_step, run->peak_gflops);
+	if (phases)
+		replay_of(s, run, phases, &m, times == &m);
 	free(t);
 	metrics_free(&m);
 	metrics_free(&logged);
@@ -645,6 +684,7 @@ int ana_run_analyse(struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		analyse_scenario(&run->sc[i], run, have_phases ? &phases : NULL,
 				 have_kernels ? &kernels : NULL);
+		no_replay(&run->sc[i]);
 		profiles(&run->sc[i], run);
 	}
 	if (have_phases)
@@ -684,6 +724,7 @@ void ana_run_free(struct ana_run *run)
 		free(s->data.perf);
 		free(s->steps.tl);
 		free(s->steps.rank0);
+		replay_result_free(&s->replay);
 	}
 	free(run->sc);
 	for (size_t i = 0; i < run->nprobes; i++)

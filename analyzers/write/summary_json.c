@@ -233,9 +233,35 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 						 s->gpu.kernels_total_ms, "total_ms")));
 }
 
+/* The unchanged graph's replay: {step_ms, error_pct, steps, measured_ms, cores, ranks},
+ * null without one (replay_why says why). */
+static void sc_replay(json_t *o, const struct ana_scenario *s)
+{
+	const struct replay_result *r = &s->replay;
+	json_object_set_new(o, "replay_why", r->built ? json_null() : json_string(r->why));
+	if (!r->built) {
+		json_object_set_new(o, "replay", json_null());
+		return;
+	}
+	json_t *ranks = json_array();
+	for (size_t k = 0; k < r->nranks; k++)
+		json_array_append_new(ranks, json_pack("{s:i, s:o, s:o, s:o, s:I}", "rank",
+						       r->ranks[k].rank,
+						       "step_ms", jnum(r->ranks[k].step_ms),
+						       "measured_ms", jnum(r->ranks[k].measured_ms),
+						       "error_pct", jnum(r->ranks[k].error_pct),
+						       "steps", (json_int_t)r->ranks[k].steps));
+	json_object_set_new(o, "replay",
+			    json_pack("{s:o, s:o, s:I, s:o, s:i, s:i, s:o}", "step_ms",
+				      jnum(r->step_ms), "error_pct", jnum(r->error_pct), "steps",
+				      (json_int_t)r->steps, "measured_ms", jnum(r->measured_ms),
+				      "hosts", r->hosts, "cores", r->cores, "ranks", ranks));
+}
+
 /* Step times, batch and throughput. */
 static void sc_steps(json_t *o, const struct ana_scenario *s)
 {
+	sc_replay(o, s);
 	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->steps.active_steps));
 	json_object_set_new(o, "partial_steps_left_out",
 			    json_integer((json_int_t)s->steps.partial_steps));

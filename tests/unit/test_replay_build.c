@@ -184,6 +184,38 @@ static void gpu_refused(void)
 	free_two(&w);
 }
 
+/* The committed DDP fixtures (2 ranks, gloo, on this machine's cores when recorded: 2)
+ * replayed unchanged: their error printed, and held within the bound. */
+static void fixture(const char *dir, double bound_pct)
+{
+	struct rules phases;
+	CHECK(rules_load("analyzers/phase_rules.txt", &phases) == 0);
+	struct trace_set ts;
+	CHECK(torchtrace_load_dir(dir, &phases, NULL, 1, NULL, &ts) == 0 && ts.m.n == 2);
+	struct replay_result r;
+	CHECK(replay_scenario_run(dir, &phases, &ts.m, 2, &r) == 0);
+	printf("    %s: replayed %.3f ms, measured %.3f ms, error %+.2f %% over %zu steps%s%s\n",
+	       dir, r.step_ms, r.measured_ms, r.error_pct, r.steps, r.built ? "" : "; ", r.why);
+	for (size_t k = 0; k < r.nranks; k++)
+		printf("      rank %d: replayed %.3f, measured %.3f, error %+.2f %%\n",
+		       r.ranks[k].rank, r.ranks[k].step_ms, r.ranks[k].measured_ms,
+		       r.ranks[k].error_pct);
+	CHECK(r.built && r.steps == ts.m.ranks[0].n);
+	CHECK(r.error_pct <= bound_pct && r.error_pct >= -bound_pct);
+	for (size_t k = 0; k < r.nranks; k++)
+		CHECK(r.ranks[k].error_pct <= bound_pct && r.ranks[k].error_pct >= -bound_pct);
+	replay_result_free(&r);
+	trace_set_free(&ts);
+	rules_free(&phases);
+}
+
+static void fixtures(void)
+{
+	/* measured 34.043 and 40.2815 ms (tests/tools/replay_measured.py recounts them) */
+	fixture("tests/fixtures/ddp_gloo", 5);
+	fixture("tests/fixtures/ddp_buffers", 5);
+}
+
 int main(void)
 {
 	RUN(hand_made_one_core);
@@ -191,5 +223,6 @@ int main(void)
 	RUN(unmatched_collective);
 	RUN(demand_estimate);
 	RUN(gpu_refused);
+	RUN(fixtures);
 	return harness_failures ? 1 : 0;
 }
