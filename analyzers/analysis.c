@@ -577,7 +577,8 @@ static void replay_of(struct ana_scenario *s, const struct ana_run *run,
 	}
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/" JOB_TRACES, s->in.job_dir);
-	if (replay_scenario_run(dir.buf, phases, m, cores, r) < 0)
+	/* under the local executor every emulated node is this machine */
+	if (replay_scenario_run(dir.buf, phases, m, cores, run->host_cpus > 0, r) < 0)
 		snprintf(r->why, sizeof r->why, "the replay failed: %s", err_last());
 	strbuf_free(&dir);
 }

@@ -96,9 +96,14 @@ static int load_traces(const char *dir, const struct rules *phases,
 	return ok;
 }
 
-/* Each rank's host: one per distinct m->host ("" being one more). */
-static int hosts_of(const struct scenario_metrics *m, struct loaded *l)
+/* Each rank's host: one per distinct m->host ("" being one more), or one for all. */
+static int hosts_of(const struct scenario_metrics *m, struct loaded *l, int one_host)
 {
+	if (one_host) {
+		for (size_t i = 0; i < l->n; i++)
+			l->in[i].host = 0;
+		return 1;
+	}
 	int nh = 0;
 	int *host_of = xcalloc(m->n + 1, sizeof *host_of);
 	for (size_t k = 0; k < m->n; k++) {
@@ -175,7 +180,8 @@ static void compare(const struct replay_sim *s, const struct scenario_metrics *m
 }
 
 int replay_scenario_run(const char *dir, const struct rules *phases,
-			const struct scenario_metrics *m, int cores, struct replay_result *out)
+			const struct scenario_metrics *m, int cores, int one_host,
+			struct replay_result *out)
 {
 	memset(out, 0, sizeof *out);
 	struct loaded l = { 0 };
@@ -183,7 +189,7 @@ int replay_scenario_run(const char *dir, const struct rules *phases,
 		loaded_free(&l);
 		return 0;
 	}
-	out->hosts = hosts_of(m, &l);
+	out->hosts = hosts_of(m, &l, one_host);
 	out->cores = cores;
 	int *hc = xcalloc((size_t)out->hosts + 1, sizeof *hc);
 	for (int h = 0; h < out->hosts; h++)

@@ -30,11 +30,13 @@ struct replay_result {
 };
 
 /* Replays the traces of dir (*.json, *.json.gz: one rank each, as torchtrace_load_dir reads
- * them) whose steps are m's (torchtrace's; ranks in order), on hosts of `cores` cores
- * (the ranks' m->host, one host when none says). Sets out->why and returns 0 when there
- * is no replay to make; < 0 only when the simulator fails (err_last). */
+ * them) whose steps are m's (torchtrace's; ranks in order), on hosts of `cores` cores:
+ * with one_host every rank on one (the local executor's emulated nodes are this machine),
+ * else one per distinct m->host. Sets out->why and returns 0 when there is no replay to
+ * make; < 0 only when the simulator fails (err_last). */
 int replay_scenario_run(const char *dir, const struct rules *phases,
-			const struct scenario_metrics *m, int cores, struct replay_result *out);
+			const struct scenario_metrics *m, int cores, int one_host,
+			struct replay_result *out);
 /* The error of replayed against measured, in percent. */
 double replay_error_pct(double replayed, double measured);
 void replay_result_free(struct replay_result *r);

@@ -261,7 +261,6 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 /* Step times, batch and throughput. */
 static void sc_steps(json_t *o, const struct ana_scenario *s)
 {
-	sc_replay(o, s);
 	json_object_set_new(o, "active_steps", json_integer((json_int_t)s->steps.active_steps));
 	json_object_set_new(o, "partial_steps_left_out",
 			    json_integer((json_int_t)s->steps.partial_steps));
@@ -577,6 +576,7 @@ json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run)
 	json_t *o = json_object();
 	sc_identity(o, s);
 	sc_sources(o, s);
+	sc_replay(o, s);
 	if (!s->data.analysed) {
 		char *why = data_text_problem(s, run);
 		json_object_set_new(o, "problem", json_string(why));

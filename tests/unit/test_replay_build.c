@@ -193,7 +193,7 @@ static void fixture(const char *dir, double bound_pct)
 	struct trace_set ts;
 	CHECK(torchtrace_load_dir(dir, &phases, NULL, 1, NULL, &ts) == 0 && ts.m.n == 2);
 	struct replay_result r;
-	CHECK(replay_scenario_run(dir, &phases, &ts.m, 2, &r) == 0);
+	CHECK(replay_scenario_run(dir, &phases, &ts.m, 2, 1, &r) == 0);
 	printf("    %s: replayed %.3f ms, measured %.3f ms, error %+.2f %% over %zu steps%s%s\n",
 	       dir, r.step_ms, r.measured_ms, r.error_pct, r.steps, r.built ? "" : "; ", r.why);
 	for (size_t k = 0; k < r.nranks; k++)
