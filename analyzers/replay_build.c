@@ -419,7 +419,7 @@ static int make_nodes(struct builder *b)
 		const struct proto *p = &b->p[i];
 		const struct gpu_trace *t = trace_of(b, p->rank_i);
 		struct rnode_spec sp = { p->kind, p->lane, p->step,
-					 p->name >= 0 ? t->names[p->name] : "(untraced CPU)",
+					 p->name >= 0 ? t->names[p->name] : "untraced",
 					 p->kind == RNODE_COLL ? (p->e - p->s) / 1000 : cost[i],
 					 p->kind == RNODE_COLL ? p->coll : -1 };
 		rc = rgraph_add_node(b->g, &sp);
@@ -442,8 +442,7 @@ static int check_rank(const struct replay_rank_in *r)
 {
 	if (r->t->n)
 		return err_set(ERR_USAGE,
-			       "replay: rank %d's trace has GPU work, which the replay does not "
-			       "build yet",
+			       "replay: rank %d's trace has GPU work, which the replay does not build yet",
 			       r->rank);
 	return 0;
 }

@@ -48,9 +48,8 @@ static int load_traces(const char *dir, const struct rules *phases,
 	char **names;
 	size_t n;
 	if (torchtrace_list(dir, 0, &names, &n) < 0 || n != m->n) {
-		snprintf(out->why, sizeof out->why,
-			 "the traces are not one file per rank with steps (%zu files, %zu ranks)",
-			 n, m->n);
+		out->why_kind = REPLAY_FILES;
+		snprintf(out->why, sizeof out->why, "%s", n ? names[0] : "");
 		for (size_t i = 0; i < n; i++)
 			free(names[i]);
 		free(names);
@@ -67,7 +66,8 @@ static int load_traces(const char *dir, const struct rules *phases,
 		ok = kineto_load(p.buf, 1, &l->t[i]) == 0;
 		strbuf_free(&p);
 		if (!ok) {
-			snprintf(out->why, sizeof out->why, "%s could not be read again", names[i]);
+			out->why_kind = REPLAY_UNREADABLE;
+			snprintf(out->why, sizeof out->why, "%s", names[i]);
 			break;
 		}
 		l->n++;
@@ -76,8 +76,8 @@ static int load_traces(const char *dir, const struct rules *phases,
 		for (size_t j = 0; j < i && k >= 0; j++)
 			k = l->in[j].rank == rank ? -1 : k;
 		if (k < 0) {
-			snprintf(out->why, sizeof out->why,
-				 "%s is not the one trace of a rank with steps", names[i]);
+			out->why_kind = REPLAY_FILES;
+			snprintf(out->why, sizeof out->why, "%s", names[i]);
 			ok = 0;
 			break;
 		}
@@ -199,12 +199,12 @@ int replay_scenario_run(const char *dir, const struct rules *phases,
 	struct replay_sim *s = NULL;
 	int rc = 0;
 	if (replay_build(&in, &g, NULL) < 0) {
+		out->why_kind = REPLAY_NOT_BUILT;
 		snprintf(out->why, sizeof out->why, "%s", err_last());
 	} else if ((rc = replay_sim_run(&s, g)) == 0) {
 		compare(s, m, out);
 		out->built = out->steps > 0;
-		if (!out->built)
-			snprintf(out->why, sizeof out->why, "no active step was replayed");
+		out->why_kind = out->built ? REPLAY_MADE : REPLAY_NO_ACTIVE;
 	}
 	replay_sim_free(s);
 	rgraph_free(g);

@@ -17,14 +17,34 @@ struct replay_rank_result {
 	size_t steps;
 };
 
+/* Why a scenario has no replay; write/data_text.c says it in words. */
+enum replay_why {
+	REPLAY_MADE,
+	REPLAY_INCOMPLETE,     /* the job did not complete */
+	REPLAY_MONITORS_ONLY,  /* no step data but the node monitors */
+	REPLAY_NO_STEP_DATA,   /* no step data at all */
+	REPLAY_TELEMETRY,      /* the step data is the trainer's telemetry */
+	REPLAY_NSYS,           /* Nsight Systems exports: not built yet */
+	REPLAY_STEP_LINES,     /* step lines only */
+	REPLAY_NO_STEP_RANGES, /* traces without step ranges (step times from step lines) */
+	REPLAY_GPU,            /* traces with GPU work: not built yet */
+	REPLAY_NO_CORES,       /* the nodes' cores unknown (analysis.cores_per_node) */
+	REPLAY_FILES,          /* not one trace file per rank with steps: detail names it */
+	REPLAY_UNREADABLE,     /* a file could not be read again: detail names it */
+	REPLAY_NOT_BUILT,      /* the builder refused the traces: detail is its error */
+	REPLAY_FAILED,         /* the simulator failed: detail is its error */
+	REPLAY_NO_ACTIVE       /* no active step was replayed */
+};
+
 struct replay_result {
 	int built; /* 0: no replay, why says */
+	enum replay_why why_kind;
 	/* the median over the active steps of the step (the slowest rank's), replayed and
 	 * measured, and error_pct = 100 (replayed - measured) / measured */
 	double step_ms, measured_ms, error_pct;
 	size_t steps;
 	int hosts, cores; /* what the graph had: hosts, cores of each */
-	char why[240];
+	char why[240]; /* a file's name, or an error message, as why_kind says */
 	struct replay_rank_result *ranks;
 	size_t nranks;
 };

@@ -1002,7 +1002,9 @@ static void md_method_replay(struct strbuf *md, const struct ana_run *run)
 		const struct replay_result *r = &s->replay;
 		strbuf_addf(md, "%s `%s` ", i ? ";" : "", s->in.name);
 		if (!r->built) {
-			strbuf_addf(md, "none (%s)", r->why);
+			char *why = data_text_replay_why(r);
+			strbuf_addf(md, "none (%s)", why);
+			free(why);
 			continue;
 		}
 		strbuf_addf(md, "%.2f ms against %.2f ms (%+.1f %%, %zu steps, %d host%s of %d cores; per rank",

@@ -238,7 +238,9 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 static void sc_replay(json_t *o, const struct ana_scenario *s)
 {
 	const struct replay_result *r = &s->replay;
-	json_object_set_new(o, "replay_why", r->built ? json_null() : json_string(r->why));
+	char *why = r->built ? NULL : data_text_replay_why(r);
+	json_object_set_new(o, "replay_why", why ? json_string(why) : json_null());
+	free(why);
 	if (!r->built) {
 		json_object_set_new(o, "replay", json_null());
 		return;
