@@ -561,6 +561,61 @@ static int scenario_data(struct ana_scenario *s, const struct ana_run *run,
 	return 0;
 }
 
+/* Why the scenario's step data gives no graph to replay; REPLAY_MADE when it may. */
+static enum replay_why replay_source(const struct ana_scenario *s, int cores, int own_times)
+{
+	if (s->data.source == SOURCE_TELEMETRY || s->data.source == SOURCE_AORTA)
+		return REPLAY_TELEMETRY;
+	if (s->data.source == SOURCE_NSYS)
+		return REPLAY_NSYS;
+	if (s->data.source != SOURCE_TRACES)
+		return REPLAY_STEP_LINES;
+	if (!own_times)
+		return REPLAY_NO_STEP_RANGES;
+	if (s->data.trace_gpu_files)
+		return REPLAY_GPU;
+	return cores <= 0 ? REPLAY_NO_CORES : REPLAY_MADE;
+}
+
+/* The replay of the scenario's traces, unchanged (replay_scenario.h): only of host traces
+ * that gave the step data, on nodes whose cores are known; else why not. */
+static void replay_of(struct ana_scenario *s, const struct ana_run *run,
+		      const struct rules *phases, const struct scenario_metrics *m, int own_times)
+{
+	struct replay_result *r = &s->replay;
+	int cores = run->cores_per_node > 0 ? run->cores_per_node : run->host_cpus;
+	r->why_kind = phases ? replay_source(s, cores, own_times) : REPLAY_NOT_BUILT;
+	if (r->why_kind != REPLAY_MADE)
+		return;
+	struct strbuf dir = STRBUF_INIT;
+	strbuf_addf(&dir, "%s/" JOB_TRACES, s->in.job_dir);
+	/* under the local executor every emulated node is this machine */
+	if (replay_scenario_run(dir.buf, phases, m, cores, run->host_cpus > 0, r) < 0) {
+		r->why_kind = REPLAY_FAILED;
+		snprintf(r->why, sizeof r->why, "%s", err_last());
+	}
+	strbuf_free(&dir);
+}
+
+/* Why a scenario without step data has no replay. */
+static void no_replay(struct ana_scenario *s)
+{
+	if (s->replay.built || s->replay.why_kind != REPLAY_MADE)
+		return;
+	s->replay.why_kind = s->data.problem == PROBLEM_INCOMPLETE ? REPLAY_INCOMPLETE
+			     : s->data.monitors_only		 ? REPLAY_MONITORS_ONLY
+								 : REPLAY_NO_STEP_DATA;
+}
+
+/* Rank 0's steps, FLOPs, and the replay: what the scenario's step data gives last. */
+static void scenario_tail(struct ana_scenario *s, const struct ana_run *run,
+			  const struct rules *phases, const struct scenario_metrics *m,
+			  const struct rank_metrics *r0, int own_times)
+{
+	rank0_and_flops(s, r0, m->ranks[0].flops_per_step, run->peak_gflops);
+	replay_of(s, run, phases, m, own_times);
+}
+
 static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 			     const struct rules *phases, const struct rules *kernels)
 {
@@ -616,7 +671,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	inspector_scenario(s, &m); /* after the verdict: its stragglers name, never weigh */
 	clocks_from_inspector(&s->comm.insp, &s->comm.clocks);
 	timeline_step(s, &m);
-	rank0_and_flops(s, r0, m.ranks[0].flops_per_step, run->peak_gflops);
+	scenario_tail(s, run, phases, &m, r0, times == &m);
 	free(t);
 	metrics_free(&m);
 	metrics_free(&logged);
@@ -650,6 +705,7 @@ int ana_run_analyse(struct ana_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		analyse_scenario(&run->sc[i], run, have_phases ? &phases : NULL,
 				 have_kernels ? &kernels : NULL);
+		no_replay(&run->sc[i]);
 		profiles(&run->sc[i], run);
 	}
 	if (have_phases)
@@ -689,6 +745,7 @@ void ana_run_free(struct ana_run *run)
 		free(s->data.perf);
 		free(s->steps.tl);
 		free(s->steps.rank0);
+		replay_result_free(&s->replay);
 	}
 	free(run->sc);
 	for (size_t i = 0; i < run->nprobes; i++)

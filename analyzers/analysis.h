@@ -19,6 +19,7 @@ struct trace_source;
 #include "analyzers/verdict.h"
 #include "analyzers/checked.h"
 #include "analyzers/stats.h"
+#include "analyzers/replay_scenario.h"
 
 #include <stddef.h>
 
@@ -340,6 +341,7 @@ struct ana_scenario {
 	struct ana_mon mon;
 	struct ana_outcome outcome;
 	struct ana_scaling scaling;
+	struct replay_result replay; /* the unchanged graph's replay (built 0: why) */
 };
 
 /* Step time versus nodes N, fitted by least squares over a series:
@@ -460,6 +462,7 @@ struct ana_run {
 	long epoch;               /* SOURCE_DATE_EPOCH for the figures (the run's creation time) */
 	/* local executor: the CPUs every scenario's ranks shared; 0 on a cluster */
 	int host_cpus;
+	int cores_per_node;       /* analysis.cores_per_node; 0: host_cpus */
 	struct ana_model *models; /* fitted step time vs nodes, one per series */
 	size_t nmodels;
 	struct ana_thresholds th;

@@ -128,11 +128,12 @@ static json_t *settings_json(const struct ana_run *run)
 	for (size_t i = 0; i < run->n_phase_rules; i++)
 		json_array_append_new(rules, json_pack("{s:s, s:s}", "phase", run->phase_names[i],
 						       "pattern", run->phase_patterns[i]));
-	return json_pack("{s:o, s:i, s:i, s:i, s:f, s:I, s:i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
+	return json_pack("{s:o, s:i, s:i, s:i, s:f, s:I, s:i, s:i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
 			 "baseline", str_or_null(run->baseline), "want_nsys", run->want_nsys,
 			 "want_perf", run->want_perf, "want_inspector", run->want_inspector,
 			 "peak_gflops", run->peak_gflops, "epoch", (json_int_t) run->epoch,
-			 "host_cpus", run->host_cpus, "thresholds", th, "phase_rules", rules,
+			 "host_cpus", run->host_cpus, "cores_per_node", run->cores_per_node,
+			 "thresholds", th, "phase_rules", rules,
 			 "step_log", str_or_null(run->step_log), "warmup_steps", run->warmup_steps,
 			 "batch_per_rank", run->batch_per_rank, "global_batch",
 			 (json_int_t) run->global_batch, "scaling", str_or_null(run->scaling));
@@ -378,10 +379,11 @@ static int read_settings(json_t *o, struct ana_run *run, json_error_t *e)
 	json_t *th, *rules, *base, *log, *scaling;
 	json_int_t epoch, gb;
 	if (json_unpack_ex(o, e, JSON_STRICT,
-			   "{s:o, s:i, s:i, s:i, s:F, s:I, s:i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
+			   "{s:o, s:i, s:i, s:i, s:F, s:I, s:i, s?i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
 			   "baseline", &base, "want_nsys", &run->want_nsys, "want_perf",
 			   &run->want_perf, "want_inspector", &run->want_inspector, "peak_gflops",
 			   &run->peak_gflops, "epoch", &epoch, "host_cpus", &run->host_cpus,
+			   "cores_per_node", &run->cores_per_node,
 			   "thresholds", &th, "phase_rules", &rules, "step_log", &log,
 			   "warmup_steps", &run->warmup_steps, "batch_per_rank",
 			   &run->batch_per_rank, "global_batch", &gb, "scaling", &scaling) < 0)

@@ -120,6 +120,7 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 	in->baseline = r->c.analysis.baseline ? xstrdup(r->c.analysis.baseline) : NULL;
 	in->th = r->c.analysis.th;
 	in->peak_gflops = r->c.analysis.peak_gflops;
+	in->cores_per_node = r->c.analysis.cores_per_node;
 	in->epoch = (long)r->row.created_at;
 	in->want_nsys = r->c.profile.nsys;
 	in->want_perf = r->c.profile.perf;

@@ -226,3 +226,30 @@ const char *data_text_throughput_unit(const struct ana_scenario *s)
 {
 	return s->steps.global_batch > 0 ? "samples/s" : "steps/s";
 }
+
+char *data_text_replay_why(const struct replay_result *r)
+{
+	static const char *const why[] = {
+		[REPLAY_MADE] = "",
+		[REPLAY_INCOMPLETE] = "the job did not complete",
+		[REPLAY_MONITORS_ONLY] = "monitors only: no execution graph",
+		[REPLAY_NO_STEP_DATA] = "no step data: no execution graph",
+		[REPLAY_TELEMETRY] =
+			"the step data is the trainer's telemetry, which holds no execution graph",
+		[REPLAY_NSYS] = "Nsight Systems exports are not replayed yet",
+		[REPLAY_STEP_LINES] = "step lines only: no execution graph",
+		[REPLAY_NO_STEP_RANGES] = "the traces have no step ranges (the step times are step lines)",
+		[REPLAY_GPU] = "traces with GPU work are not replayed yet",
+		[REPLAY_NO_CORES] = "the nodes' core count is unknown: set analysis.cores_per_node",
+		[REPLAY_FILES] = "the traces are not one file per rank with steps",
+		[REPLAY_UNREADABLE] = "a trace could not be read again",
+		[REPLAY_NOT_BUILT] = "no graph could be built",
+		[REPLAY_FAILED] = "the replay failed",
+		[REPLAY_NO_ACTIVE] = "no active step was replayed",
+	};
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_adds(&sb, why[r->why_kind]);
+	if (r->why[0])
+		strbuf_addf(&sb, " (%s)", r->why);
+	return strbuf_detach(&sb);
+}

@@ -21,6 +21,8 @@ char *data_text_traces_missed(const struct ana_scenario *s, const struct ana_run
 char *data_text_ranks(const struct ana_scenario *s);
 /* The profiler of a PROFILE_* bit ("nsys", "perf"). */
 const char *data_text_profiler(unsigned bit);
+/* Why a scenario has no replay (r->built 0), in words (free it). */
+char *data_text_replay_why(const struct replay_result *r);
 /* Where the global batch comes from ("the telemetry", ...; "" unknown). */
 const char *data_text_batch_from(enum batch_from b);
 /* What is said of a p95 of fewer than STATS_P95_MIN_N steps. */

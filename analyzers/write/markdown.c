@@ -1032,9 +1032,36 @@ static void md_method_sources(struct strbuf *md)
 		"- Straggler impact (`impact_pct`): per step, the waiting of the ranks that arrived before the straggler (their collective time beyond its), summed and divided by the n - 1 ranks other than it, as a share of the median step; ranks that arrived last in the very same steps are named together, with one impact (one waiting, not one each). It differs from Wait %, which divides every rank's waiting by every rank's step time (the straggler's own steps, with little waiting, among them).\n");
 }
 
+/* Each scenario's replay of its unchanged execution graph against what was measured, or
+ * why it has none. */
+static void md_method_replay(struct strbuf *md, const struct ana_run *run)
+{
+	strbuf_adds(md, "- Replay fidelity (docs/analysis.md, \"Replay model\"): the execution graph built from the traces, replayed unchanged over every active step; the replayed median step (the slowest rank's) against the measured one:");
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		const struct replay_result *r = &s->replay;
+		strbuf_addf(md, "%s `%s` ", i ? ";" : "", s->in.name);
+		if (!r->built) {
+			char *why = data_text_replay_why(r);
+			strbuf_addf(md, "none (%s)", why);
+			free(why);
+			continue;
+		}
+		strbuf_addf(md, "%.2f ms against %.2f ms (%+.1f %%, %zu steps, %d host%s of %d cores; per rank",
+			    r->step_ms, r->measured_ms, r->error_pct, r->steps, r->hosts,
+			    r->hosts == 1 ? "" : "s", r->cores);
+		for (size_t k = 0; k < r->nranks; k++)
+			strbuf_addf(md, "%s %d: %+.1f %%", k ? "," : "", r->ranks[k].rank,
+				    r->ranks[k].error_pct);
+		strbuf_adds(md, ")");
+	}
+	strbuf_adds(md, ".\n");
+}
+
 static void md_method(struct strbuf *md, const struct ana_run *run)
 {
 	md_method_sources(md);
+	md_method_replay(md, run);
 	strbuf_addf(
 		md,
 		"- Verdict (docs/accounting.md): every instant of a step is attributed once, and the verdict is the share whose removal would recover the most step time: compute (memory-bound when elementwise work outweighs GEMMs), exposed communication with waiting for peers (straggler-bound apart when one rank keeps the others waiting most), data loading, I/O, host overhead (time under no operator); on the GPU timeline (traces with kernels) the GPU's compute kernels, exposed communication, exposed copies, and the GPU idle waiting for the host (data-loader-bound for the part the host spent loading data), over windows cut one after another (a step's GPU window begins where the previous step's GPU work ended). Borderline when the runner-up is within 20 %% of it (or takes the larger share in a quarter of the steps). Waiting for a straggler counts with its cause; straggler-bound when no phase explains it. The thresholds (`analysis.thresholds`: communication > %.0f %%, data loading > %.0f %%, I/O > %.0f %%, GPU busy < %.0f %%, memory peak > %.0f %%) are flags listed beside the verdict, never a reason to name a smaller share. A share that is unknown (step times only) is n/a and feeds no verdict, recommendation or model term; with node monitors alone the verdict names a saturated resource.\n"

@@ -252,6 +252,33 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 						 s->gpu.kernels_total_ms, "total_ms")));
 }
 
+/* The unchanged graph's replay: {step_ms, error_pct, steps, measured_ms, cores, ranks},
+ * null without one (replay_why says why). */
+static void sc_replay(json_t *o, const struct ana_scenario *s)
+{
+	const struct replay_result *r = &s->replay;
+	char *why = r->built ? NULL : data_text_replay_why(r);
+	json_object_set_new(o, "replay_why", why ? json_string(why) : json_null());
+	free(why);
+	if (!r->built) {
+		json_object_set_new(o, "replay", json_null());
+		return;
+	}
+	json_t *ranks = json_array();
+	for (size_t k = 0; k < r->nranks; k++)
+		json_array_append_new(ranks, json_pack("{s:i, s:o, s:o, s:o, s:I}", "rank",
+						       r->ranks[k].rank,
+						       "step_ms", jnum(r->ranks[k].step_ms),
+						       "measured_ms", jnum(r->ranks[k].measured_ms),
+						       "error_pct", jnum(r->ranks[k].error_pct),
+						       "steps", (json_int_t)r->ranks[k].steps));
+	json_object_set_new(o, "replay",
+			    json_pack("{s:o, s:o, s:I, s:o, s:i, s:i, s:o}", "step_ms",
+				      jnum(r->step_ms), "error_pct", jnum(r->error_pct), "steps",
+				      (json_int_t)r->steps, "measured_ms", jnum(r->measured_ms),
+				      "hosts", r->hosts, "cores", r->cores, "ranks", ranks));
+}
+
 /* Step times, batch and throughput. */
 static void sc_steps(json_t *o, const struct ana_scenario *s)
 {
@@ -575,6 +602,7 @@ json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run)
 	json_t *o = json_object();
 	sc_identity(o, s);
 	sc_sources(o, s);
+	sc_replay(o, s);
 	if (!s->data.analysed) {
 		char *why = data_text_problem(s, run);
 		json_object_set_new(o, "problem", json_string(why));

@@ -110,6 +110,8 @@ struct campaign {
 		char *baseline;
 		struct ana_thresholds th; /* analysis.thresholds (analyzers/thresholds.h) */
 		double peak_gflops; /* per rank (GPU or CPU rank), for MFU; 0 = unknown */
+		/* cores of each node for the replay; 0: the local machine's online CPUs */
+		int cores_per_node;
 		struct argv phase_names, phase_patterns; /* analysis.phase_rules, in order */
 		/* PCRE2 with named groups step, step_ms (loss, samples); NULL: none */
 		char *step_log;

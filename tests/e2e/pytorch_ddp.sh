@@ -90,6 +90,24 @@ check ddp_series_scaled [ "$(json "$run/summary.json" "[x['baseline'] for x in j
 check ddp_model_states_fit grep -q "The model \(fits\|does not fit\) the measured points" "$run/BOTTLENECK_ANALYSIS.md"
 check ddp_report_names_source grep -q "(from PyTorch profiler traces)" "$run/BOTTLENECK_ANALYSIS.md"
 check ddp_report_no_fix_the_cause bash -c '! grep -q "fix the cause" "$1/BOTTLENECK_ANALYSIS.md"' _ "$run"
+# the unchanged execution graph replayed (issue 47): its error against the measured median,
+# which tests/tools/replay_measured.py recounts from the raw traces; printed, and held
+# within 10 % per scenario (the issue's target)
+for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
+	rep=$(json "$run/summary.json" "[x['replay'] for x in j['scenarios'] if x['name'] == '$s'][0]")
+	echo "   replay $s: $rep"
+	theirs=$(python3 "$ROOT/tests/tools/replay_measured.py" "$run/$s/traces" | python3 -c 'import json, sys; print(json.load(sys.stdin)["measured_ms"])')
+	ours=$(json "$run/summary.json" "[x['replay']['measured_ms'] for x in j['scenarios'] if x['name'] == '$s'][0]")
+	check "ddp_${s}_replay_measured_recounted ($ours vs $theirs ms)" python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1]) - float(sys.argv[2])) < 1e-3 else 1)' "$ours" "$theirs"
+	check "ddp_${s}_replay_within_10pct" python3 -c 'import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["replay"]
+e = 100 * (r["step_ms"] - r["measured_ms"]) / r["measured_ms"]
+sys.exit(0 if abs(e - r["error_pct"]) < 0.01 and abs(e) <= 10 and r["hosts"] == 1 else 1)' "$run/summary.json" "$s"
+done
+check ddp_replay_in_report grep -q "^- Replay fidelity .*\`cpu-2n\` [0-9.]* ms against [0-9.]* ms" "$run/BOTTLENECK_ANALYSIS.md"
+check ddp_log_only_no_replay [ "$(json "$run/summary.json" "[(x['replay'], x['replay_why']) for x in j['scenarios'] if x['name'] == 'log-only'][0]")" = "(None, 'step lines only: no execution graph')" ]
+check ddp_log_only_no_replay_in_report grep -q "\`log-only\` none (step lines only: no execution graph)" "$run/BOTTLENECK_ANALYSIS.md"
+
 # the step lines alone, when the script writes no trace
 check ddp_log_only_source [ "$(json "$run/summary.json" "[x['source'] for x in j['scenarios'] if x['name'] == 'log-only'][0]")" = "step lines in rank logs" ]
 ours=$(json "$run/summary.json" "[x['step_time_ms']['median'] for x in j['scenarios'] if x['name'] == 'log-only'][0]")
@@ -111,6 +129,7 @@ check monitors_only_flagged [ "$(json "$mrun/summary.json" 'j["scenarios"][0]["s
 check monitors_only_verdict [ "$(json "$mrun/summary.json" 'j["scenarios"][0]["verdict"] is not None')" = True ]
 check monitors_only_says_what_is_missing grep -q "no PyTorch-profiler traces in traces/ (profile.traces" "$mrun/BOTTLENECK_ANALYSIS.md"
 check monitors_only_says_completed grep -q "completed but cannot be analysed" "$mrun/BOTTLENECK_ANALYSIS.md"
+check monitors_only_no_replay [ "$(json "$mrun/summary.json" '(j["scenarios"][0]["replay"], j["scenarios"][0]["replay_why"])')" = "(None, 'monitors only: no execution graph')" ]
 check monitors_only_no_figures grep -q "No figures: no scenario has step data" "$mrun/BOTTLENECK_ANALYSIS.md"
 
 # a program that is not there: the job log says which, and where it was looked for

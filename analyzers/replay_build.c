@@ -1,0 +1,588 @@
+#include "analyzers/replay_build.h"
+
+#include "analyzers/collective.h"
+#include "analyzers/stats.h"
+#include "util/err.h"
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A node to be: an operation or a gap, in µs on its rank's own clock. */
+struct proto {
+	double s, e;
+	int rank_i; /* index in the input's ranks */
+	int lane;   /* graph lane */
+	int kind;   /* enum rnode_kind */
+	int step;   /* position of the step it starts in, -1: none */
+	int name;   /* index into its trace's names; -1: an untraced gap */
+	int op, seq; /* RNODE_COLL: operation and order among the step's of that operation */
+	int64_t coll;
+};
+
+struct pedge {
+	int from, to;
+	double delay_us;
+};
+
+struct builder {
+	const struct replay_build_in *in;
+	struct rgraph *g;
+	struct proto *p;
+	size_t np, pcap;
+	struct pedge *e;
+	size_t ne, ecap;
+	struct replay_build_info info;
+};
+
+/* One rank's top-level ranges, and its step windows. */
+struct rank_view {
+	const struct replay_rank_in *r;
+	int ri;
+	size_t *top; /* indexes into t->cpu, by lane then start */
+	int *top_lane;
+	size_t ntop;
+	double (*win)[2];
+	int nwin;
+	int main_tid;
+	int *by_end; /* proto indexes of the rank's operations, by end */
+	size_t nby_end;
+};
+
+static const struct gpu_trace *trace_of(const struct builder *b, int ri)
+{
+	return b->in->ranks[ri].t;
+}
+
+static int add_proto(struct builder *b, const struct proto *p)
+{
+	XGROW(b->p, b->np, b->pcap, 256);
+	b->p[b->np] = *p;
+	return (int)b->np++;
+}
+
+static void add_pedge(struct builder *b, int from, int to, double delay_us)
+{
+	XGROW(b->e, b->ne, b->ecap, 256);
+	b->e[b->ne++] = (struct pedge){ from, to, delay_us > 0 ? delay_us : 0 };
+}
+
+/* A host range's sort key: by thread, start, the enclosing range first. */
+struct range_key {
+	double s, e;
+	int tid;
+	size_t i;
+};
+
+static int by_tid_start(const void *x, const void *y)
+{
+	const struct range_key *a = x, *c = y;
+	if (a->tid != c->tid)
+		return a->tid < c->tid ? -1 : 1;
+	if (a->s != c->s)
+		return a->s < c->s ? -1 : 1;
+	if (a->e != c->e)
+		return a->e > c->e ? -1 : 1;
+	return a->i < c->i ? -1 : a->i > c->i;
+}
+
+static int by_start(const void *x, const void *y)
+{
+	const double *a = x, *c = y;
+	return a[0] < c[0] ? -1 : a[0] > c[0];
+}
+
+/* The step windows of r: its step ranges by start, the first nsteps of them. */
+static int step_windows(struct rank_view *v)
+{
+	const struct gpu_trace *t = v->r->t;
+	v->win = xcalloc(t->ncpu + 1, sizeof *v->win);
+	double (*all)[3] = xcalloc(t->ncpu + 1, sizeof *all);
+	size_t n = 0;
+	for (size_t i = 0; i < t->ncpu; i++)
+		if (v->r->is_step[t->cpu[i].name])
+			all[n][0] = t->cpu[i].start, all[n][1] = t->cpu[i].end,
+			all[n++][2] = t->cpu[i].tid;
+	qsort(all, n, sizeof *all, by_start);
+	v->main_tid = n ? (int)all[0][2] : -1;
+	for (size_t i = 0; i < n && (int)i < v->r->nsteps; i++)
+		v->win[v->nwin][0] = all[i][0], v->win[v->nwin++][1] = all[i][1];
+	free(all);
+	return v->nwin ? 0 : -1;
+}
+
+/* The position of the step window holding time x, -1: none. */
+static int step_at(const struct rank_view *v, double x)
+{
+	int lo = 0, hi = v->nwin;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (v->win[mid][0] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && x < v->win[lo - 1][1] ? lo - 1 : -1;
+}
+
+/* Each thread's top-level ranges (not inside another of its thread; step ranges are no
+ * operation, so what they hold is top-level), with a graph lane per thread. */
+static void top_level(struct builder *b, struct rank_view *v)
+{
+	const struct gpu_trace *t = v->r->t;
+	struct range_key *key = xcalloc(t->ncpu + 1, sizeof *key);
+	size_t n = 0;
+	for (size_t i = 0; i < t->ncpu; i++)
+		if (!v->r->is_step[t->cpu[i].name])
+			key[n++] = (struct range_key){ t->cpu[i].start, t->cpu[i].end,
+						       t->cpu[i].tid, i };
+	qsort(key, n, sizeof *key, by_tid_start);
+	v->top = xcalloc(n + 1, sizeof *v->top);
+	v->top_lane = xcalloc(n + 1, sizeof *v->top_lane);
+	int tid = -1, lane = -1;
+	double cur_end = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct cpu_range *c = &t->cpu[key[k].i];
+		if (c->tid != tid) {
+			tid = c->tid;
+			lane = rgraph_add_lane(b->g, RLANE_THREAD, v->r->rank, tid);
+			cur_end = c->start;
+		} else if (c->start < cur_end) {
+			continue; /* inside the last top-level range (or overlapping it) */
+		}
+		v->top[v->ntop] = key[k].i;
+		v->top_lane[v->ntop++] = lane;
+		cur_end = c->end;
+	}
+	free(key);
+}
+
+static int is_coll_name(const char *name)
+{
+	return !strncmp(name, "gloo:", 5) && coll_op_of(name) >= 0;
+}
+
+/* The rank's operation that ended last at or before x, not on lane, after a; -1 none. */
+static int join_of(const struct builder *b, const struct rank_view *v, double a, double x,
+		   int lane)
+{
+	size_t lo = 0, hi = v->nby_end;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (b->p[v->by_end[mid]].e <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0 && b->p[v->by_end[lo - 1]].lane == lane)
+		lo--;
+	if (lo == 0 || b->p[v->by_end[lo - 1]].e <= a)
+		return -1;
+	return v->by_end[lo - 1];
+}
+
+/* A proto's sort key: by end, or by collective instance (step, op, seq, rank, start). */
+struct proto_key {
+	double k[5];
+	int i;
+};
+
+static int by_keys(const void *x, const void *y)
+{
+	const struct proto_key *a = x, *c = y;
+	for (int j = 0; j < 5; j++)
+		if (a->k[j] != c->k[j])
+			return a->k[j] < c->k[j] ? -1 : 1;
+	return a->i < c->i ? -1 : a->i > c->i;
+}
+
+/* Sorts idx[0, n) (proto indexes) by each one's key. */
+static void sort_by(const struct builder *b, int *idx, size_t n, int by_instance)
+{
+	struct proto_key *key = xcalloc(n + 1, sizeof *key);
+	for (size_t j = 0; j < n; j++) {
+		const struct proto *p = &b->p[idx[j]];
+		key[j] = by_instance
+			? (struct proto_key){ { p->step, p->op, p->seq, p->rank_i, p->s }, idx[j] }
+			: (struct proto_key){ { p->e, 0, 0, 0, 0 }, idx[j] };
+	}
+	qsort(key, n, sizeof *key, by_keys);
+	for (size_t j = 0; j < n; j++)
+		idx[j] = key[j].i;
+	free(key);
+}
+
+/* Every top-level range of v as an operation: a collective instance's part for a gloo:<op>
+ * range, else a CPU operation. Returns the first proto's index. */
+static size_t operations(struct builder *b, struct rank_view *v)
+{
+	const struct gpu_trace *t = v->r->t;
+	size_t first = b->np;
+	for (size_t k = 0; k < v->ntop; k++) {
+		const struct cpu_range *c = &t->cpu[v->top[k]];
+		const char *nm = t->names[c->name];
+		int coll = is_coll_name(nm);
+		struct proto p = { c->start, c->end, v->ri, v->top_lane[k],
+				   coll ? RNODE_COLL : RNODE_CPU, step_at(v, c->start), c->name,
+				   coll ? coll_op_of(nm) : -1, 0, -1 };
+		add_proto(b, &p);
+		b->info.ops++;
+	}
+	v->nby_end = b->np - first;
+	v->by_end = xcalloc(v->nby_end + 1, sizeof *v->by_end);
+	for (size_t i = 0; i < v->nby_end; i++)
+		v->by_end[i] = (int)(first + i);
+	sort_by(b, v->by_end, v->nby_end, 0);
+	return first;
+}
+
+/* An untraced gap [a, x) of the step thread as CPU work, cut at the step windows' edges
+ * so that each piece counts in its own step; chained after prev. Returns the last piece. */
+static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, double a, double x,
+		   int prev)
+{
+	while (a < x) {
+		double cut = x;
+		for (int w = 0; w < v->nwin; w++) /* the first window edge inside (a, x) */
+			for (int k = 0; k < 2; k++)
+				if (v->win[w][k] > a && v->win[w][k] < cut)
+					cut = v->win[w][k];
+		struct proto p = { a, cut, v->ri, lane, RNODE_CPU, step_at(v, a), -1, -1, 0, -1 };
+		int q = add_proto(b, &p);
+		b->info.gaps++;
+		if (prev >= 0)
+			add_pedge(b, prev, q, 0);
+		prev = q;
+		a = cut;
+	}
+	return prev;
+}
+
+/* The edges of one lane's operations (protos [from, to)): program order. The gap before an
+ * operation is a join when another thread's operation ended in it, nearer the gap's end than
+ * its start (the thread waited for it: DDP's wait for a bucket's all-reduce, or a gloo
+ * thread handed a bucket): an edge from that operation with the rest of the gap as delay.
+ * Else on the step thread (is_main) the gap is untraced CPU work (Python, the framework
+ * between operators); on any other thread it is idle: a delay holding no core. */
+static void lane_chain(struct builder *b, const struct rank_view *v, size_t from, size_t to,
+		       int is_main)
+{
+	int prev = -1;
+	double a = 0;
+	if (is_main && v->nwin && v->win[0][0] < b->p[from].s)
+		prev = cpu_gap(b, v, b->p[from].lane, v->win[0][0], b->p[from].s, -1);
+	for (size_t i = from; i < to; i++) {
+		double s = b->p[i].s;
+		int lane = b->p[i].lane;
+		if (prev < 0 && !is_main) {
+			int j = join_of(b, v, -1e300, s, lane);
+			if (j >= 0) {
+				add_pedge(b, j, (int)i, s - b->p[j].e);
+				b->info.joins++;
+			}
+		} else if (prev >= 0 && s > a) {
+			int j = join_of(b, v, a, s, lane);
+			if (j >= 0 && s - b->p[j].e <= b->p[j].e - a) {
+				add_pedge(b, j, (int)i, s - b->p[j].e);
+				b->info.joins++;
+			} else if (is_main) {
+				prev = cpu_gap(b, v, lane, a, s, prev);
+				add_pedge(b, prev, (int)i, 0);
+				a = b->p[i].e;
+				prev = (int)i;
+				continue;
+			} else {
+				add_pedge(b, prev, (int)i, s - a);
+				a = b->p[i].e;
+				prev = (int)i;
+				continue;
+			}
+		}
+		if (prev >= 0)
+			add_pedge(b, prev, (int)i, 0);
+		a = b->p[i].e;
+		prev = (int)i;
+	}
+	if (is_main && v->nwin && v->win[v->nwin - 1][1] > a && prev >= 0)
+		cpu_gap(b, v, b->p[prev].lane, a, v->win[v->nwin - 1][1], prev);
+}
+
+/* Every lane of v chained (its operations are protos [first, first + ntop)). */
+static void rank_edges(struct builder *b, const struct rank_view *v, size_t first)
+{
+	const struct gpu_trace *t = v->r->t;
+	size_t k = 0;
+	while (k < v->ntop) {
+		size_t end = k;
+		while (end < v->ntop && v->top_lane[end] == v->top_lane[k])
+			end++;
+		lane_chain(b, v, first + k, first + end, t->cpu[v->top[k]].tid == v->main_tid);
+		k = end;
+	}
+}
+
+/* The collective protos, by (step, operation, seq, rank) once seq is numbered: a rank's
+ * instances of one operation in a step in start order, as collective.c matches them. */
+static int *coll_protos(struct builder *b, size_t *n)
+{
+	int *c = xcalloc(b->np + 1, sizeof *c);
+	*n = 0;
+	for (size_t i = 0; i < b->np; i++)
+		if (b->p[i].kind == RNODE_COLL)
+			c[(*n)++] = (int)i;
+	sort_by(b, c, *n, 1); /* seq 0 for all: by step, op, rank, start */
+	for (size_t i = 0; i < *n; i++) {
+		struct proto *p = &b->p[c[i]], *q = i ? &b->p[c[i - 1]] : NULL;
+		p->seq = q && q->step == p->step && q->op == p->op && q->rank_i == p->rank_i
+			? q->seq + 1 : 0;
+	}
+	sort_by(b, c, *n, 1);
+	return c;
+}
+
+/* Instances held by every rank, one part each, share an id; any other part is an instance
+ * of its own (it then completes its own measured time after its arrival). Each rank's
+ * clock offset: the median over the shared instances of its end less the first rank's. */
+static void match_colls(struct builder *b)
+{
+	size_t n, nr = b->in->n;
+	int *c = coll_protos(b, &n);
+	double **diff = xcalloc(nr, sizeof *diff);
+	size_t *nd = xcalloc(nr, sizeof *nd);
+	int64_t id = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		const struct proto *p = &b->p[c[i]];
+		while (j < n && b->p[c[j]].step == p->step && b->p[c[j]].op == p->op &&
+		       b->p[c[j]].seq == p->seq)
+			j++;
+		int whole = j - i == nr;
+		for (size_t k = i; whole && k < j; k++)
+			whole = b->p[c[k]].rank_i == (int)(k - i);
+		for (size_t k = i; k < j; k++) {
+			struct proto *q = &b->p[c[k]];
+			q->coll = whole ? id : id + 1 + (int64_t)(k - i);
+			if (!whole) {
+				b->info.unmatched_colls++;
+				continue;
+			}
+			if (!diff[k - i])
+				diff[k - i] = xcalloc(n + 1, sizeof **diff);
+			diff[k - i][nd[k - i]++] = q->e - b->p[c[i]].e;
+		}
+		b->info.colls += whole;
+		id += whole ? 1 : 1 + (int64_t)(j - i);
+		i = j;
+	}
+	for (size_t r = 0; r < nr; r++) {
+		b->info.offset_us[r] = nd[r] ? stats_percentile_unordered(diff[r], nd[r], 50) : 0;
+		free(diff[r]);
+	}
+	free(diff);
+	free(nd);
+	free(c);
+}
+
+/* CPU demands: each host's CPU intervals lined up on the first rank's clock. */
+static void demands(struct builder *b, double *cost_ms)
+{
+	for (int h = 0; h < b->in->nhosts; h++) {
+		double *s = xcalloc(b->np + 1, sizeof *s), *e = xcalloc(b->np + 1, sizeof *e);
+		size_t n = 0;
+		for (size_t i = 0; i < b->np; i++) {
+			const struct proto *p = &b->p[i];
+			if (p->kind != RNODE_CPU || b->in->ranks[p->rank_i].host != h)
+				continue;
+			double off = b->info.offset_us[p->rank_i];
+			s[n] = p->s - off, e[n++] = p->e - off;
+		}
+		struct replay_load *l = replay_load_new(s, e, n, b->in->host_cores[h]);
+		for (size_t i = 0; i < b->np; i++) {
+			const struct proto *p = &b->p[i];
+			if (p->kind != RNODE_CPU || b->in->ranks[p->rank_i].host != h)
+				continue;
+			double off = b->info.offset_us[p->rank_i];
+			cost_ms[i] = replay_load_demand_ms(l, p->s - off, p->e - off);
+		}
+		replay_load_free(l);
+		free(s);
+		free(e);
+	}
+}
+
+static int make_nodes(struct builder *b)
+{
+	double *cost = xcalloc(b->np + 1, sizeof *cost);
+	int rc = 0;
+	demands(b, cost);
+	for (size_t i = 0; i < b->np && rc >= 0; i++) {
+		const struct proto *p = &b->p[i];
+		const struct gpu_trace *t = trace_of(b, p->rank_i);
+		struct rnode_spec sp = { p->kind, p->lane, p->step,
+					 p->name >= 0 ? t->names[p->name] : "untraced",
+					 p->kind == RNODE_COLL ? (p->e - p->s) / 1000 : cost[i],
+					 p->kind == RNODE_COLL ? p->coll : -1 };
+		rc = rgraph_add_node(b->g, &sp);
+	}
+	for (size_t i = 0; i < b->ne && rc >= 0; i++)
+		rc = rgraph_add_edge(b->g, b->e[i].from, b->e[i].to, b->e[i].delay_us / 1000);
+	free(cost);
+	return rc < 0 ? rc : 0;
+}
+
+static void view_free(struct rank_view *v)
+{
+	free(v->top);
+	free(v->top_lane);
+	free(v->win);
+	free(v->by_end);
+}
+
+static int check_rank(const struct replay_rank_in *r)
+{
+	if (r->t->n)
+		return err_set(ERR_USAGE,
+			       "replay: rank %d's trace has GPU work, which the replay does not build yet",
+			       r->rank);
+	return 0;
+}
+
+static int build_ranks(struct builder *b)
+{
+	const struct replay_build_in *in = b->in;
+	for (int h = 0; h < in->nhosts; h++)
+		if (rgraph_add_host(b->g, in->host_cores[h]) < 0)
+			return -1;
+	struct rank_view *v = xcalloc(in->n + 1, sizeof *v);
+	size_t *first = xcalloc(in->n + 1, sizeof *first);
+	int rc = 0;
+	for (size_t i = 0; i < in->n && rc >= 0; i++) {
+		v[i].r = &in->ranks[i];
+		v[i].ri = (int)i;
+		rc = check_rank(v[i].r);
+		if (rc >= 0)
+			rc = rgraph_set_rank_host(b->g, v[i].r->rank, v[i].r->host);
+		if (rc >= 0 && step_windows(&v[i]) < 0)
+			rc = err_set(ERR_USAGE, "replay: rank %d's trace has no step range",
+				     v[i].r->rank);
+		if (rc >= 0) {
+			top_level(b, &v[i]);
+			first[i] = operations(b, &v[i]);
+		}
+	}
+	for (size_t i = 0; i < in->n && rc >= 0; i++)
+		rank_edges(b, &v[i], first[i]);
+	if (rc >= 0) {
+		match_colls(b);
+		rc = make_nodes(b);
+	}
+	for (size_t i = 0; i < in->n; i++)
+		view_free(&v[i]);
+	free(v);
+	free(first);
+	return rc;
+}
+
+int replay_build(const struct replay_build_in *in, struct rgraph **out,
+		 struct replay_build_info *info)
+{
+	struct builder b = { .in = in, .g = rgraph_new() };
+	b.info.offset_us = xcalloc(in->n + 1, sizeof *b.info.offset_us);
+	int rc = build_ranks(&b);
+	free(b.p);
+	free(b.e);
+	if (rc < 0) {
+		rgraph_free(b.g);
+		replay_build_info_free(&b.info);
+		*out = NULL;
+		return rc;
+	}
+	*out = b.g;
+	if (info)
+		*info = b.info;
+	else
+		replay_build_info_free(&b.info);
+	return 0;
+}
+
+void replay_build_info_free(struct replay_build_info *info)
+{
+	free(info->offset_us);
+	info->offset_us = NULL;
+}
+
+/* The host's load as a step function: at xs[k] the rate every interval running then
+ * progresses at, min(1, cores / n), and w[k] the work one of them did from xs[0] to xs[k]. */
+struct replay_load {
+	double *xs, *rate, *w;
+	size_t n;
+};
+
+static int by_time(const void *x, const void *y)
+{
+	const double *a = x, *c = y;
+	if (a[0] != c[0])
+		return a[0] < c[0] ? -1 : 1;
+	return a[1] < c[1] ? -1 : a[1] > c[1]; /* ends (-1) before starts at one time */
+}
+
+struct replay_load *replay_load_new(const double *starts, const double *ends, size_t n,
+				    int cores)
+{
+	struct replay_load *l = xcalloc(1, sizeof *l);
+	double (*ev)[2] = xcalloc(2 * n + 1, sizeof *ev);
+	for (size_t i = 0; i < n; i++) {
+		ev[2 * i][0] = starts[i], ev[2 * i][1] = 1;
+		ev[2 * i + 1][0] = ends[i], ev[2 * i + 1][1] = -1;
+	}
+	qsort(ev, 2 * n, sizeof *ev, by_time);
+	l->xs = xcalloc(2 * n + 1, sizeof *l->xs);
+	l->rate = xcalloc(2 * n + 1, sizeof *l->rate);
+	l->w = xcalloc(2 * n + 1, sizeof *l->w);
+	long running = 0;
+	for (size_t i = 0; i < 2 * n; i++) {
+		running += (long)ev[i][1];
+		if (l->n && l->xs[l->n - 1] == ev[i][0]) {
+			l->n--; /* the last event at this time sets the rate */
+		} else if (l->n) {
+			size_t k = l->n - 1;
+			l->w[l->n] = l->w[k] + l->rate[k] * (ev[i][0] - l->xs[k]);
+		}
+		l->xs[l->n] = ev[i][0];
+		l->rate[l->n] = running > cores ? (double)cores / (double)running : 1;
+		l->n++;
+	}
+	free(ev);
+	return l;
+}
+
+/* The work one interval running throughout did from xs[0] to x. */
+static double work_at(const struct replay_load *l, double x)
+{
+	size_t lo = 0, hi = l->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (l->xs[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	return l->w[lo - 1] + l->rate[lo - 1] * (x - l->xs[lo - 1]);
+}
+
+double replay_load_demand_ms(const struct replay_load *l, double s, double e)
+{
+	return e > s ? (work_at(l, e) - work_at(l, s)) / 1000 : 0;
+}
+
+void replay_load_free(struct replay_load *l)
+{
+	if (!l)
+		return;
+	free(l->xs);
+	free(l->rate);
+	free(l->w);
+	free(l);
+}

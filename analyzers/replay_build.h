@@ -1,0 +1,59 @@
+/* replay_build: the execution graph (analyzers/replay/graph.h) of a scenario's host traces,
+ * one loaded trace (kineto.h, with its host ranges) per rank. It owns how the traces become
+ * nodes and edges: each thread's top-level ranges as CPU operations (their CPU demand
+ * estimated from the host's measured concurrency), the gaps of the step thread as untraced
+ * CPU work, gloo:<op> ranges as collective instances matched across ranks, and the hand-offs
+ * and joins between a rank's threads (docs/analysis.md, "Replay model"). It reads no file
+ * and replays nothing. GPU kernels are not built yet: a trace with any is refused. */
+#ifndef ANALYZERS_REPLAY_BUILD_H
+#define ANALYZERS_REPLAY_BUILD_H
+
+#include "analyzers/read/kineto.h"
+#include "analyzers/replay/graph.h"
+
+#include <stddef.h>
+
+/* One rank's trace. */
+struct replay_rank_in {
+	const struct gpu_trace *t; /* loaded with want_cpu */
+	int rank;                  /* >= 0, distinct */
+	int host;                  /* index in replay_build_in's hosts */
+	/* per name of t: 1 for a step range (ProfilerStep#N): it is no operation, its
+	 * window tags the nodes that start in it with the step's position */
+	const unsigned char *is_step;
+	int nsteps; /* the first nsteps step ranges (by start) are steps; later ones none */
+};
+
+struct replay_build_in {
+	const struct replay_rank_in *ranks;
+	size_t n;
+	const int *host_cores; /* cores of each host */
+	int nhosts;
+};
+
+/* What the builder made, for the report and the tests. */
+struct replay_build_info {
+	size_t ops, gaps, colls, unmatched_colls, joins;
+	/* each rank's clock less the first rank's (µs), from the ends of the matched
+	 * collectives (0 without any): used to line the ranks' operations up on their host */
+	double *offset_us;
+};
+
+/* The graph of in into *out (rgraph_free); info (may be NULL; replay_build_info_free) says
+ * what it holds. ERR_USAGE naming the rank when a trace cannot be replayed: it has GPU
+ * work, or no step range. */
+int replay_build(const struct replay_build_in *in, struct rgraph **out,
+		 struct replay_build_info *info);
+void replay_build_info_free(struct replay_build_info *info);
+
+/* The CPU demand (ms at full speed) of a CPU interval [s, e) (µs) on a host of `cores`
+ * cores, given every CPU interval measured on it (starts[i], ends[i], the interval among
+ * them): the integral over [s, e) of min(1, cores / n(t)), n(t) the intervals running at
+ * t. Exposed for the tests. */
+struct replay_load;
+struct replay_load *replay_load_new(const double *starts, const double *ends, size_t n,
+				    int cores);
+double replay_load_demand_ms(const struct replay_load *l, double s, double e);
+void replay_load_free(struct replay_load *l);
+
+#endif

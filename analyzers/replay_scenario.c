@@ -1,0 +1,220 @@
+#include "analyzers/replay_scenario.h"
+
+#include "analyzers/read/kineto.h"
+#include "analyzers/replay/sim.h"
+#include "analyzers/replay_build.h"
+#include "analyzers/stats.h"
+#include "analyzers/torchtrace.h"
+#include "util/err.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The traces of a scenario, each with its rank's index in m. */
+struct loaded {
+	struct gpu_trace *t;
+	unsigned char **is_step;
+	struct replay_rank_in *in;
+	size_t n;
+};
+
+static void loaded_free(struct loaded *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		gpu_trace_free(&l->t[i]);
+		free(l->is_step[i]);
+	}
+	free(l->t);
+	free(l->is_step);
+	free(l->in);
+}
+
+static int rank_index(const struct scenario_metrics *m, int rank)
+{
+	for (size_t k = 0; k < m->n; k++)
+		if (m->ranks[k].rank == rank)
+			return (int)k;
+	return -1;
+}
+
+/* Each file of dir read with its host ranges, matched to its rank in m; 0 with out->why
+ * set when the files are not one per rank of m. */
+static int load_traces(const char *dir, const struct rules *phases,
+		       const struct scenario_metrics *m, struct loaded *l,
+		       struct replay_result *out)
+{
+	char **names;
+	size_t n;
+	if (torchtrace_list(dir, 0, &names, &n) < 0 || n != m->n) {
+		out->why_kind = REPLAY_FILES;
+		snprintf(out->why, sizeof out->why, "%s", n ? names[0] : "");
+		for (size_t i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		return 0;
+	}
+	int *hint = xcalloc(n + 1, sizeof *hint), ok = 1;
+	torchtrace_rank_hints(dir, names, n, hint);
+	l->t = xcalloc(n + 1, sizeof *l->t);
+	l->is_step = xcalloc(n + 1, sizeof *l->is_step);
+	l->in = xcalloc(n + 1, sizeof *l->in);
+	for (size_t i = 0; i < n && ok; i++) {
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/%s", dir, names[i]);
+		ok = kineto_load(p.buf, 1, &l->t[i]) == 0;
+		strbuf_free(&p);
+		if (!ok) {
+			out->why_kind = REPLAY_UNREADABLE;
+			snprintf(out->why, sizeof out->why, "%s", names[i]);
+			break;
+		}
+		l->n++;
+		int rank = torchtrace_rank_for(l->t[i].rank, names[i], hint[i]);
+		int k = rank_index(m, rank);
+		for (size_t j = 0; j < i && k >= 0; j++)
+			k = l->in[j].rank == rank ? -1 : k;
+		if (k < 0) {
+			out->why_kind = REPLAY_FILES;
+			snprintf(out->why, sizeof out->why, "%s", names[i]);
+			ok = 0;
+			break;
+		}
+		int *ph = torchtrace_name_phases(&l->t[i], phases, 0);
+		l->is_step[i] = xcalloc(l->t[i].nnames + 1, 1);
+		for (size_t j = 0; j < l->t[i].nnames; j++)
+			l->is_step[i][j] = ph[j] == TORCHTRACE_STEP;
+		free(ph);
+		l->in[i] = (struct replay_rank_in){ &l->t[i], rank, 0, l->is_step[i],
+						    (int)m->ranks[k].n };
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(hint);
+	return ok;
+}
+
+/* Each rank's host: one per distinct m->host ("" being one more), or one for all. */
+static int hosts_of(const struct scenario_metrics *m, struct loaded *l, int one_host)
+{
+	if (one_host) {
+		for (size_t i = 0; i < l->n; i++)
+			l->in[i].host = 0;
+		return 1;
+	}
+	int nh = 0;
+	int *host_of = xcalloc(m->n + 1, sizeof *host_of);
+	for (size_t k = 0; k < m->n; k++) {
+		host_of[k] = nh;
+		for (size_t j = 0; j < k; j++)
+			if (!strcmp(m->ranks[j].host, m->ranks[k].host)) {
+				host_of[k] = host_of[j];
+				break;
+			}
+		nh += host_of[k] == nh;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		l->in[i].host = host_of[rank_index(m, l->in[i].rank)];
+	free(host_of);
+	return nh;
+}
+
+double replay_error_pct(double replayed, double measured)
+{
+	return measured > 0 ? 100 * (replayed - measured) / measured : 0;
+}
+
+/* The replayed span of rank's step i, -1 when it has none. */
+static double span_of(const struct replay_sim *s, int rank, int i)
+{
+	double a = replay_sim_step_start(s, rank, i), b = replay_sim_step_end(s, rank, i);
+	return a >= 0 && b >= a ? b - a : -1;
+}
+
+/* Scenario and per-rank medians over the active steps of the first rank, the step being
+ * the slowest rank's (as accounting_step_times measures it). */
+static void compare(const struct replay_sim *s, const struct scenario_metrics *m,
+		    struct replay_result *out)
+{
+	const struct rank_metrics *r0 = &m->ranks[0];
+	double *rep = xcalloc(r0->n + 1, sizeof *rep), *mea = xcalloc(r0->n + 1, sizeof *mea);
+	size_t n = 0;
+	for (size_t i = 0; i < r0->n; i++) {
+		if (!r0->steps[i].active)
+			continue;
+		double a = -1, b = -1;
+		for (size_t k = 0; k < m->n; k++) {
+			if (i >= m->ranks[k].n)
+				continue;
+			double x = span_of(s, m->ranks[k].rank, (int)i);
+			a = x > a ? x : a;
+			b = m->ranks[k].steps[i].step_ms > b ? m->ranks[k].steps[i].step_ms : b;
+		}
+		if (a >= 0)
+			rep[n] = a, mea[n++] = b;
+	}
+	out->steps = n;
+	out->step_ms = n ? stats_percentile_unordered(rep, n, 50) : 0;
+	out->measured_ms = n ? stats_percentile_unordered(mea, n, 50) : 0;
+	out->error_pct = replay_error_pct(out->step_ms, out->measured_ms);
+	out->ranks = xcalloc(m->n + 1, sizeof *out->ranks);
+	for (size_t k = 0; k < m->n; k++) {
+		const struct rank_metrics *r = &m->ranks[k];
+		size_t q = 0;
+		for (size_t i = 0; i < r->n; i++) {
+			double x = span_of(s, r->rank, (int)i);
+			if (r->steps[i].active && x >= 0)
+				rep[q] = x, mea[q++] = r->steps[i].step_ms;
+		}
+		struct replay_rank_result *o = &out->ranks[out->nranks++];
+		o->rank = r->rank;
+		o->steps = q;
+		o->step_ms = q ? stats_percentile_unordered(rep, q, 50) : 0;
+		o->measured_ms = q ? stats_percentile_unordered(mea, q, 50) : 0;
+		o->error_pct = replay_error_pct(o->step_ms, o->measured_ms);
+	}
+	free(rep);
+	free(mea);
+}
+
+int replay_scenario_run(const char *dir, const struct rules *phases,
+			const struct scenario_metrics *m, int cores, int one_host,
+			struct replay_result *out)
+{
+	memset(out, 0, sizeof *out);
+	struct loaded l = { 0 };
+	if (!m->n || !load_traces(dir, phases, m, &l, out)) {
+		loaded_free(&l);
+		return 0;
+	}
+	out->hosts = hosts_of(m, &l, one_host);
+	out->cores = cores;
+	int *hc = xcalloc((size_t)out->hosts + 1, sizeof *hc);
+	for (int h = 0; h < out->hosts; h++)
+		hc[h] = cores;
+	struct replay_build_in in = { l.in, l.n, hc, out->hosts };
+	struct rgraph *g = NULL;
+	struct replay_sim *s = NULL;
+	int rc = 0;
+	if (replay_build(&in, &g, NULL) < 0) {
+		out->why_kind = REPLAY_NOT_BUILT;
+		snprintf(out->why, sizeof out->why, "%s", err_last());
+	} else if ((rc = replay_sim_run(&s, g)) == 0) {
+		compare(s, m, out);
+		out->built = out->steps > 0;
+		out->why_kind = out->built ? REPLAY_MADE : REPLAY_NO_ACTIVE;
+	}
+	replay_sim_free(s);
+	rgraph_free(g);
+	free(hc);
+	loaded_free(&l);
+	return rc < 0 ? rc : 0;
+}
+
+void replay_result_free(struct replay_result *r)
+{
+	free(r->ranks);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,64 @@
+/* replay_scenario: a scenario's replay fidelity: its traces read again with their host
+ * ranges, built into an execution graph (replay_build.h), replayed unchanged
+ * (replay/sim.h), and each active step's replayed time set against the measured one, per
+ * scenario and per rank. It owns the replay's result and why there is none; it writes
+ * nothing (summary.json and the report show it). */
+#ifndef ANALYZERS_REPLAY_SCENARIO_H
+#define ANALYZERS_REPLAY_SCENARIO_H
+
+#include "analyzers/read/metrics.h"
+#include "analyzers/read/rules.h"
+
+#include <stddef.h>
+
+struct replay_rank_result {
+	int rank;
+	double step_ms, measured_ms, error_pct; /* medians over its active steps */
+	size_t steps;
+};
+
+/* Why a scenario has no replay; write/data_text.c says it in words. */
+enum replay_why {
+	REPLAY_MADE,
+	REPLAY_INCOMPLETE,     /* the job did not complete */
+	REPLAY_MONITORS_ONLY,  /* no step data but the node monitors */
+	REPLAY_NO_STEP_DATA,   /* no step data at all */
+	REPLAY_TELEMETRY,      /* the step data is the trainer's telemetry */
+	REPLAY_NSYS,           /* Nsight Systems exports: not built yet */
+	REPLAY_STEP_LINES,     /* step lines only */
+	REPLAY_NO_STEP_RANGES, /* traces without step ranges (step times from step lines) */
+	REPLAY_GPU,            /* traces with GPU work: not built yet */
+	REPLAY_NO_CORES,       /* the nodes' cores unknown (analysis.cores_per_node) */
+	REPLAY_FILES,          /* not one trace file per rank with steps: detail names it */
+	REPLAY_UNREADABLE,     /* a file could not be read again: detail names it */
+	REPLAY_NOT_BUILT,      /* the builder refused the traces: detail is its error */
+	REPLAY_FAILED,         /* the simulator failed: detail is its error */
+	REPLAY_NO_ACTIVE       /* no active step was replayed */
+};
+
+struct replay_result {
+	int built; /* 0: no replay, why says */
+	enum replay_why why_kind;
+	/* the median over the active steps of the step (the slowest rank's), replayed and
+	 * measured, and error_pct = 100 (replayed - measured) / measured */
+	double step_ms, measured_ms, error_pct;
+	size_t steps;
+	int hosts, cores; /* what the graph had: hosts, cores of each */
+	char why[240]; /* a file's name, or an error message, as why_kind says */
+	struct replay_rank_result *ranks;
+	size_t nranks;
+};
+
+/* Replays the traces of dir (*.json, *.json.gz: one rank each, as torchtrace_load_dir reads
+ * them) whose steps are m's (torchtrace's; ranks in order), on hosts of `cores` cores:
+ * with one_host every rank on one (the local executor's emulated nodes are this machine),
+ * else one per distinct m->host. Sets out->why and returns 0 when there is no replay to
+ * make; < 0 only when the simulator fails (err_last). */
+int replay_scenario_run(const char *dir, const struct rules *phases,
+			const struct scenario_metrics *m, int cores, int one_host,
+			struct replay_result *out);
+/* The error of replayed against measured, in percent. */
+double replay_error_pct(double replayed, double measured);
+void replay_result_free(struct replay_result *r);
+
+#endif

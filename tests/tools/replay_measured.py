@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Recounts from raw PyTorch-profiler traces the measured median step that the replay's
+error is relative to (issue 47), without campaign's code: an independent check.
+
+replay_measured.py DIR [DIR...]: every *.json / *.json.gz of a DIR is one rank (Kineto's
+object form or the legacy array form; the rank from distributedInfo, else the file name's
+rankN, else the file order). Steps: each rank's ProfilerStep#N host ranges by start; the
+last is left out when shorter than a third of the median of the others and no gloo:/nccl:
+collective range starts in it (the tail the profiler cut as it stopped). A step's time is
+the slowest rank's; prints {"measured_ms": the median over steps, "steps": n,
+"ranks": {rank: that rank's median}} for each DIR, one line each.
+"""
+import glob
+import gzip
+import json
+import os
+import re
+import statistics
+import sys
+
+
+def events(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        d = json.load(f)
+    if isinstance(d, dict):
+        rank = (d.get("distributedInfo") or {}).get("rank")
+        return d.get("traceEvents", []), rank
+    return d, None
+
+
+def steps_of(evs):
+    st = sorted((e["ts"], e["ts"] + e.get("dur", 0)) for e in evs
+                if e.get("ph") == "X" and re.fullmatch(r"ProfilerStep#\d+", str(e.get("name"))))
+    colls = [e["ts"] for e in evs if e.get("ph") == "X" and
+             str(e.get("name", "")).startswith(("gloo:", "nccl:"))]
+    if len(st) >= 2:
+        others = statistics.median([b - a for a, b in st[:-1]])
+        a, b = st[-1]
+        if b - a < others / 3 and not any(a <= t < b for t in colls):
+            st = st[:-1]
+    return [(b - a) / 1000 for a, b in st]
+
+
+def recount(d):
+    files = sorted(glob.glob(os.path.join(d, "*.json")) + glob.glob(os.path.join(d, "*.json.gz")))
+    per = {}
+    for i, p in enumerate(files):
+        evs, rank = events(p)
+        if rank is None:
+            m = re.search(r"rank_?(\d+)", os.path.basename(p))
+            rank = int(m.group(1)) if m else i
+        per[rank] = steps_of(evs)
+    n = min(len(v) for v in per.values())
+    slowest = [max(v[i] for v in per.values()) for i in range(n)]
+    return {"measured_ms": statistics.median(slowest), "steps": n,
+            "ranks": {r: statistics.median(v) for r, v in sorted(per.items())}}
+
+
+for d in sys.argv[1:]:
+    print(json.dumps(recount(d)))

@@ -1,0 +1,217 @@
+/* replay_build: the execution graph of hand-made host traces (two ranks, a step thread and
+ * a gloo thread each, an all-reduce matched across them) replayed unchanged, with answers
+ * computed by hand; the CPU demand estimate; and the committed DDP fixtures' replay. */
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/rules.h"
+#include "analyzers/replay/sim.h"
+#include "analyzers/replay_build.h"
+#include "analyzers/replay_scenario.h"
+#include "analyzers/torchtrace.h"
+#include "harness.h"
+#include "util/err.h"
+
+#include <stdio.h>
+
+#define US 1e-6 /* ms */
+
+/* Rank 0 and 1 of a step of 100 µs: forward, backward (rank 0 with 5 µs of untraced work
+ * between them), the bucket's all-reduce on the gloo thread, the step thread's wait for it,
+ * the optimizer. */
+static const char *const rank_json[2] = {
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":35},{\"ph\":\"X\",\"name\":\"aten::mm\",\"tid\":1,\"ts\":2,\"dur\":30},{\"ph\":\"X\",\"name\":\"bwd\",\"tid\":1,\"ts\":40,\"dur\":20},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":2,\"ts\":62,\"dur\":23},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}",
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":50},{\"ph\":\"X\",\"name\":\"bwd\",\"tid\":1,\"ts\":50,\"dur\":20},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":2,\"ts\":70,\"dur\":15},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}",
+};
+
+struct two {
+	struct gpu_trace t[2];
+	unsigned char *is_step[2];
+	struct replay_rank_in in[2];
+};
+
+static void load_two(struct two *w)
+{
+	for (int r = 0; r < 2; r++) {
+		FILE *f = fmemopen((void *)rank_json[r], strlen(rank_json[r]), "r");
+		CHECK(f && kineto_load_stream(f, "hand", 1, &w->t[r]) == 0);
+		fclose(f);
+		w->is_step[r] = calloc(w->t[r].nnames + 1, 1);
+		for (size_t i = 0; i < w->t[r].nnames; i++)
+			w->is_step[r][i] = !strcmp(w->t[r].names[i], "ProfilerStep#0");
+		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], 1 };
+	}
+}
+
+static void free_two(struct two *w)
+{
+	for (int r = 0; r < 2; r++) {
+		gpu_trace_free(&w->t[r]);
+		free(w->is_step[r]);
+	}
+}
+
+static int node_named(const struct rgraph *g, int rank, const char *name)
+{
+	for (int v = 0; v < g->nnodes; v++)
+		if (rgraph_node_rank(g, v) == rank && !strcmp(rgraph_node_name(g, v), name))
+			return v;
+	return -1;
+}
+
+/* On one core every operation ran at half speed beside another but rank 1's backward
+ * from 60 to 70 (alone) : demands 17.5 2.5 10 5 | 25 15 5 = 80 core-µs; replayed, every
+ * operation ends where it did; the all-reduce starts at rank 1's arrival (70) and takes
+ * the least of 23 and 15 µs; both ranks wait for it and the optimizer runs 90 to 100. */
+static void hand_made_one_core(void)
+{
+	struct two w;
+	load_two(&w);
+	int cores = 1;
+	struct replay_build_in in = { w.in, 2, &cores, 1 };
+	struct rgraph *g = NULL;
+	struct replay_build_info info;
+	CHECK(replay_build(&in, &g, &info) == 0 && g);
+	CHECK(info.ops == 8 && info.gaps == 1 && info.colls == 1 && !info.unmatched_colls);
+	CHECK(info.joins == 4); /* two hand-offs to gloo, two waits for it */
+	CHECK(g->nnodes == 9);
+	struct replay_sim *s = NULL;
+	CHECK(replay_sim_run(&s, g) == 0);
+	CHECK_NEAR(g->nodes[node_named(g, 0, "fwd")].cost_ms, 17.5e-3, US);
+	CHECK_NEAR(g->nodes[node_named(g, 0, "untraced")].cost_ms, 2.5e-3, US);
+	CHECK_NEAR(g->nodes[node_named(g, 1, "bwd")].cost_ms, 15e-3, US);
+	CHECK_NEAR(replay_sim_host_core_ms(s, 0), 80e-3, US);
+	CHECK_NEAR(replay_sim_end(s, node_named(g, 0, "fwd")), 35e-3, US);
+	CHECK_NEAR(replay_sim_end(s, node_named(g, 0, "bwd")), 60e-3, US);
+	CHECK_NEAR(replay_sim_end(s, node_named(g, 1, "bwd")), 70e-3, US);
+	int c0 = node_named(g, 0, "gloo:all_reduce");
+	CHECK_NEAR(replay_sim_start(s, c0), 62e-3, US);
+	CHECK_NEAR(replay_sim_end(s, c0), 85e-3, US);
+	CHECK_NEAR(replay_sim_start(s, node_named(g, 0, "opt")), 90e-3, US);
+	for (int r = 0; r < 2; r++) {
+		CHECK_NEAR(replay_sim_step_start(s, r, 0), 0, US);
+		CHECK_NEAR(replay_sim_step_end(s, r, 0), 100e-3, US);
+	}
+	replay_sim_free(s);
+	rgraph_free(g);
+	replay_build_info_free(&info);
+	free_two(&w);
+}
+
+/* On two cores nothing ran beside more than one other: demand = wall time. */
+static void hand_made_two_cores(void)
+{
+	struct two w;
+	load_two(&w);
+	int cores = 2;
+	struct replay_build_in in = { w.in, 2, &cores, 1 };
+	struct rgraph *g = NULL;
+	CHECK(replay_build(&in, &g, NULL) == 0);
+	CHECK_NEAR(g->nodes[node_named(g, 1, "fwd")].cost_ms, 50e-3, US);
+	struct replay_sim *s = NULL;
+	CHECK(replay_sim_run(&s, g) == 0);
+	CHECK_NEAR(replay_sim_step_end(s, -1, 0), 100e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	free_two(&w);
+}
+
+/* One rank alone: its all-reduce is whole, its own 23 µs. Rank 1's a broadcast instead:
+ * neither is matched, each an instance of its own, of its own measured time. */
+static void unmatched_collective(void)
+{
+	struct two w;
+	load_two(&w);
+	int cores = 2;
+	struct replay_build_in in = { w.in, 1, &cores, 1 };
+	struct rgraph *g = NULL;
+	struct replay_build_info info;
+	struct replay_sim *s = NULL;
+	CHECK(replay_build(&in, &g, &info) == 0);
+	CHECK(info.colls == 1 && info.unmatched_colls == 0);
+	CHECK(replay_sim_run(&s, g) == 0);
+	CHECK_NEAR(replay_sim_end(s, node_named(g, 0, "gloo:all_reduce")), 85e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	replay_build_info_free(&info);
+	for (size_t i = 0; i < w.t[1].nnames; i++)
+		if (!strcmp(w.t[1].names[i], "gloo:all_reduce"))
+			strcpy(w.t[1].names[i], "gloo:broadcast");
+	in.n = 2;
+	CHECK(replay_build(&in, &g, &info) == 0);
+	CHECK(info.colls == 0 && info.unmatched_colls == 2);
+	CHECK(replay_sim_run(&s, g) == 0);
+	CHECK_NEAR(replay_sim_end(s, node_named(g, 0, "gloo:all_reduce")), 85e-3, US);
+	CHECK_NEAR(replay_sim_end(s, node_named(g, 1, "gloo:broadcast")), 85e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	replay_build_info_free(&info);
+	free_two(&w);
+}
+
+/* Two intervals on one core beside a third on [5, 15): hand-integrated. */
+static void demand_estimate(void)
+{
+	double s[] = { 0, 0, 5 }, e[] = { 10, 20, 15 };
+	struct replay_load *l = replay_load_new(s, e, 3, 1);
+	/* [0,5) 1/2, [5,10) 1/3, [10,15) 1/2, [15,20) 1 */
+	CHECK_NEAR(replay_load_demand_ms(l, 0, 10), (2.5 + 5.0 / 3) / 1000, 1e-9);
+	CHECK_NEAR(replay_load_demand_ms(l, 0, 20), (2.5 + 5.0 / 3 + 2.5 + 5) / 1000, 1e-9);
+	CHECK_NEAR(replay_load_demand_ms(l, 5, 15), (5.0 / 3 + 2.5) / 1000, 1e-9);
+	replay_load_free(l);
+}
+
+/* A trace with GPU work is refused, naming its rank. */
+static void gpu_refused(void)
+{
+	struct two w;
+	load_two(&w);
+	gpu_trace_add(&w.t[1], 1, 2, "kernel", 7, 1);
+	int cores = 2;
+	struct replay_build_in in = { w.in, 2, &cores, 1 };
+	struct rgraph *g = NULL;
+	CHECK(replay_build(&in, &g, NULL) < 0 && !g);
+	CHECK(strstr(err_last(), "rank 1") && strstr(err_last(), "GPU"));
+	free_two(&w);
+}
+
+/* The committed DDP fixtures (2 ranks, gloo, on this machine's cores when recorded: 2)
+ * replayed unchanged: their error printed, and held within the bound. */
+static void fixture(const char *dir, double bound_pct)
+{
+	struct rules phases;
+	CHECK(rules_load("analyzers/phase_rules.txt", &phases) == 0);
+	struct trace_set ts;
+	CHECK(torchtrace_load_dir(dir, &phases, NULL, 1, NULL, &ts) == 0 && ts.m.n == 2);
+	struct replay_result r;
+	CHECK(replay_scenario_run(dir, &phases, &ts.m, 2, 1, &r) == 0);
+	printf("    %s: replayed %.3f ms, measured %.3f ms, error %+.2f %% over %zu steps%s%s\n",
+	       dir, r.step_ms, r.measured_ms, r.error_pct, r.steps, r.built ? "" : "; ", r.why);
+	for (size_t k = 0; k < r.nranks; k++)
+		printf("      rank %d: replayed %.3f, measured %.3f, error %+.2f %%\n",
+		       r.ranks[k].rank, r.ranks[k].step_ms, r.ranks[k].measured_ms,
+		       r.ranks[k].error_pct);
+	CHECK(r.built && r.steps == ts.m.ranks[0].n);
+	CHECK(r.error_pct <= bound_pct && r.error_pct >= -bound_pct);
+	for (size_t k = 0; k < r.nranks; k++)
+		CHECK(r.ranks[k].error_pct <= bound_pct && r.ranks[k].error_pct >= -bound_pct);
+	replay_result_free(&r);
+	trace_set_free(&ts);
+	rules_free(&phases);
+}
+
+static void fixtures(void)
+{
+	/* measured 34.043 and 40.2815 ms (tests/tools/replay_measured.py recounts them) */
+	fixture("tests/fixtures/ddp_gloo", 5);
+	fixture("tests/fixtures/ddp_buffers", 5);
+}
+
+int main(void)
+{
+	RUN(hand_made_one_core);
+	RUN(hand_made_two_cores);
+	RUN(unmatched_collective);
+	RUN(demand_estimate);
+	RUN(gpu_refused);
+	RUN(fixtures);
+	return harness_failures ? 1 : 0;
+}
