@@ -8,11 +8,12 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=$ROOT/bin
 CAMPAIGN=$BIN/campaign
 SCRATCH=$(mktemp -d /tmp/campaign-test.XXXXXX)
-trap 'rm -rf "$SCRATCH"' EXIT
+trap 'rm -rf "$SCRATCH" "$SCRATCH.lock"' EXIT
 # The local executor's machine lock (CAMPAIGN_LOCK_DIR, docs/user-guide.md): each script is a
 # machine of its own, so that the suite's lanes do not queue behind each other's jobs; the runs
-# of one script share it (tests/e2e/local_lock.sh relies on that).
-export CAMPAIGN_LOCK_DIR=$SCRATCH/.lock
+# of one script share it (tests/e2e/local_lock.sh relies on that). Beside the scratch, not in
+# it: checks that nothing was written outside a run list the scratch.
+export CAMPAIGN_LOCK_DIR=$SCRATCH.lock
 # Every python3 of the checks and tools is Debian's (make deps installs it; the PyTorch tests
 # need it). A version manager's shim earlier in PATH (pyenv's is a chain of bash scripts) costs
 # over a second a call on a loaded 2-core machine, and the suite calls python3 over a thousand
@@ -50,7 +51,7 @@ slurm_cluster() {
 		fail "$1_cluster" "cannot start the test cluster: $(tail -n 2 "$SCRATCH/cluster.err" | tr '\n' ' ')"
 		exit 1
 	fi
-	trap '"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+	trap '"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null; rm -rf "$SCRATCH" "$SCRATCH.lock"' EXIT
 	eval "$(tail -n 1 "$SCRATCH/cluster.out")"
 	pass "$1_cluster_started"
 }

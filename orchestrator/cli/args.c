@@ -208,10 +208,13 @@ static int no_run_nor_scenario(const char *root, const char *name, const struct 
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", r->c.scenarios[i].name);
 	if (r->c.n_scenarios > 8)
 		strbuf_addf(&sb, " and %zu more", r->c.n_scenarios - 8);
-	int rc =
-		err_set(ERR_NOTFOUND,
-			"no run '%.80s%s' under %s; the newest run %s has no scenario of that name either (its scenarios: %s)",
-			name, strlen(name) > 80 ? "..." : "", root, r->id, sb.buf);
+	char len[48] = "";
+	if (strlen(name) > 80)
+		snprintf(len, sizeof len, " (%zu characters)", strlen(name));
+	int rc = err_set(
+		ERR_NOTFOUND,
+		"no run '%.80s%s'%s under %s, and the newest run %s has no scenario of that name (its scenarios: %s): give a run id, a run directory or one of its scenarios",
+		name, *len ? "..." : "", len, root, r->id, sb.buf);
 	strbuf_free(&sb);
 	return rc;
 }

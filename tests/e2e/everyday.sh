@@ -76,7 +76,7 @@ check everyday_logs_rank_of_scenario_of_newest_run [ "$(cat lr.out)" = "rank 1 o
 "$CAMPAIGN" logs --results "$L" twoscen >lt.out 2>&1
 check everyday_logs_lone_run_is_the_run [ "$(grep -c '^==> [ab] <==$' lt.out)" -eq 2 ]
 "$CAMPAIGN" logs --results "$L" b >lb.out 2>&1; rc=$? # b is only in the older run
-check everyday_logs_unknown_scenario_said bash -c '[ "$1" -eq 3 ] && [ "$(cat "$2")" = "campaign logs: no run '"'b'"' under $3; the newest run $4 has no scenario of that name either (its scenarios: a, c)" ]' _ "$rc" lb.out "$L" "$id3"
+check everyday_logs_unknown_scenario_said bash -c '[ "$1" -eq 3 ] && [ "$(cat "$2")" = "campaign logs: no run '"'b'"' under $3, and the newest run $4 has no scenario of that name (its scenarios: a, c): give a run id, a run directory or one of its scenarios" ]' _ "$rc" lb.out "$L" "$id3"
 "$CAMPAIGN" logs --results "$SCRATCH/none" a >l0.out 2>&1; rc=$?
 check everyday_logs_scenario_without_runs bash -c '[ "$1" -eq 3 ] && grep -q "^campaign logs: no runs under" "$2"' _ "$rc" l0.out
 "$CAMPAIGN" logs --help >lh.out

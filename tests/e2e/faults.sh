@@ -52,7 +52,7 @@ long=$(printf 'x%.0s' $(seq 1 4000))
 for arg in ../../etc "$SCRATCH/rootlink" "$long" ..; do
 	"$CAMPAIGN" status --results "$SCRATCH/r" "$arg" >out.txt 2>&1; rc=$?
 	check "run_arg_${#arg}_exit3" [ "$rc" -eq 3 ]
-	check "run_arg_${#arg}_said" grep -q "^campaign status: no run '.*'\( (4000 characters)\)\? under $SCRATCH/r (give a run id or a run directory)" out.txt
+	check "run_arg_${#arg}_said" grep -q "^campaign status: no run '.*'\( (4000 characters)\)\? under $SCRATCH/r, and the newest run [0-9a-f-]* has no scenario of that name (its scenarios: [^)]*): give a run id, a run directory or one of its scenarios$" out.txt
 done
 check run_args_touched_nothing [ ! -e /state.db -a ! -e "$SCRATCH/r/state.db" ]
 

@@ -20,7 +20,7 @@ if ! cluster 300; then
 	fail slurm_cluster "cannot start the test cluster: $(tail -n 2 cluster.err | tr '\n' ' ')"
 	exit 1
 fi
-trap '"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+trap '"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null; rm -rf "$SCRATCH" "$SCRATCH.lock"' EXIT
 eval "$(tail -n 1 cluster.out)"
 export GLOO_SOCKET_IFNAME=lo   # n1..n4 do not resolve; gloo uses the loopback interface
 pass slurm_cluster_started

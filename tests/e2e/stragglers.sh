@@ -86,7 +86,10 @@ params=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readli
 check collectives_bytes_exact [ "$(S slow '["collectives"][0]["bytes"]')" = "$(((params + 1) * 4)).0" ]
 check collectives_op [ "$(S even '["collectives"][0]["op"]'),$(S even '["collectives"][0]["steps"]')" = "all_reduce,20" ]
 check collectives_busbw_factor [ "$(json "$run/summary.json" 'abs(j["scenarios"][1]["collectives"][0]["busbw_gbps"] - 1.5 * j["scenarios"][1]["collectives"][0]["algbw_gbps"]) <= 0.002')" = True ]
-check collectives_straggler_is_wait [ "$(json "$run/summary.json" 'j["scenarios"][1]["collectives"][0]["wait_ms"]["median"] >= 30 > j["scenarios"][1]["collectives"][0]["latency_ms"]["median"]')" = True ]
+# (the wait against the straggler's own measured excess, not a fixed 30 ms: on a loaded machine
+# both the spin's effect and the transfer stretch)
+wl=$(json "$run/summary.json" '(lambda s: "%.2f %.2f %.2f" % (s["collectives"][0]["wait_ms"]["median"], s["collectives"][0]["latency_ms"]["median"], s["stragglers"][0]["cause_ms_per_step"]))(j["scenarios"][1])')
+check "collectives_straggler_is_wait (wait, latency, excess ms: $wl)" python3 -c 'import sys; w, l, c = map(float, sys.argv[1].split()); sys.exit(0 if w >= 0.6 * c and w > l else 1)' "$wl"
 check collectives_table grep -q "^| all_reduce | [^|]* (median $(((params + 1) * 4)) B) | 1.00 | " "$run/BOTTLENECK_ANALYSIS.md"
 # timeline.json shows each rank's waiting for peers (issue 23, part 4): the
 # others wait for rank 3 about 40 ms per step, rank 3 hardly at all.
