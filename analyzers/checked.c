@@ -88,8 +88,9 @@ static void decide(struct ana_check *c, const struct ana_scenario *s)
 	c->measured_ms = s->steps.step_med_ms * scale;
 	c->lo_ms = base * lo;
 	c->hi_ms = base * hi;
+	int dirty = contamination_any(s) || c->parent_contaminated;
 	c->outcome = base > 0 ? check_decide(c->predicted_ms, c->measured_ms, base, c->lo_ms,
-					      c->hi_ms, contamination_any(s) || c->parent_contaminated)
+					      c->hi_ms, dirty)
 			      : CHECK_UNPREDICTED;
 }
 

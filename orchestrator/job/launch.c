@@ -449,8 +449,9 @@ struct first_failure {
 
 /* Waits for every rank. Returns the status of the rank that failed first,
  * preferring one killed by a signal before the launcher stopped anyone: a
- * crashed rank makes its peers fail with communication errors right after,
- * and the crash is the cause worth reporting. *ff: that rank. */
+ * crashed rank makes its peers fail with communication errors right after
+ * (or die of SIGPIPE, writing to its closed socket: any other signal wins
+ * over that one), and the crash is the cause worth reporting. *ff: that rank. */
 static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs, size_t nlogs,
 		      int helper, struct workers *wk, struct first_failure *ff)
 {
@@ -470,7 +471,11 @@ static int wait_ranks(pid_t *pids, long n, double grace_s, struct ranklog *logs,
 				/* Once stopping, only a crash (a signal we did not send) counts. */
 				int crash = WIFSIGNALED(st) && !killed &&
 					(!stopping || WTERMSIG(st) != SIGTERM);
-				if (crash && !first_signal) {
+				/* a rank killed by SIGPIPE wrote to a peer that was gone: the
+				 * peer's own crash, reaped after it, is the cause */
+				int after_pipe = first_signal == 128 + SIGPIPE &&
+					WIFSIGNALED(st) && WTERMSIG(st) != SIGPIPE;
+				if (crash && (!first_signal || after_pipe)) {
 					first_signal = proc_status_code(st);
 					bad_rank = i;
 				} else if (!stopping && !WIFSIGNALED(st) && proc_status_code(st) &&
