@@ -14,37 +14,21 @@ struct waits {
 	int *absent; /* per COLL node: a node of its instance that never arrived, or -1 */
 };
 
-struct coll_key {
-	int64_t coll;
-	int node;
-};
-
-static int coll_key_cmp(const void *a, const void *b)
-{
-	const struct coll_key *x = a, *y = b;
-	if (x->coll != y->coll)
-		return x->coll < y->coll ? -1 : 1;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
 /* For each collective instance, one of its nodes that never arrived (never started). */
 static void absent_build(struct waits *w)
 {
 	const struct rgraph *g = w->g;
-	struct coll_key *k = xmalloc(((size_t) g->nnodes + 1) * sizeof *k);
-	size_t n = 0;
+	size_t n;
+	int *k = rgraph_coll_nodes(g, &n);
 	w->absent = xmalloc(((size_t) g->nnodes + 1) * sizeof *w->absent);
-	for (int v = 0; v < g->nnodes; v++)
-		if (g->nodes[v].kind == RNODE_COLL)
-			k[n++] = (struct coll_key) { g->nodes[v].coll, v };
-	qsort(k, n, sizeof *k, coll_key_cmp);
 	for (size_t i = 0, j; i < n; i = j) {
 		int missing = -1;
-		for (j = i; j < n && k[j].coll == k[i].coll; j++)
-			if (w->start[k[j].node] < 0)
-				missing = k[j].node;
+		int64_t coll = g->nodes[k[i]].coll;
+		for (j = i; j < n && g->nodes[k[j]].coll == coll; j++)
+			if (w->start[k[j]] < 0)
+				missing = k[j];
 		for (size_t m = i; m < j; m++)
-			w->absent[k[m].node] = missing;
+			w->absent[k[m]] = missing;
 	}
 	free(k);
 }

@@ -146,3 +146,32 @@ int rgraph_node_host(const struct rgraph *g, int node)
 	int rank = rgraph_node_rank(g, node);
 	return rank < g->nranks ? g->rank_host[rank] : -1;
 }
+
+struct coll_key {
+	int64_t coll;
+	int node;
+};
+
+static int coll_key_cmp(const void *a, const void *b)
+{
+	const struct coll_key *x = a, *y = b;
+	if (x->coll != y->coll)
+		return x->coll < y->coll ? -1 : 1;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+int *rgraph_coll_nodes(const struct rgraph *g, size_t *n)
+{
+	struct coll_key *k = xmalloc(((size_t) g->nnodes + 1) * sizeof *k);
+	size_t m = 0;
+	for (int v = 0; v < g->nnodes; v++)
+		if (g->nodes[v].kind == RNODE_COLL)
+			k[m++] = (struct coll_key) { g->nodes[v].coll, v };
+	qsort(k, m, sizeof *k, coll_key_cmp);
+	int *out = xmalloc((m ? m : 1) * sizeof *out);
+	for (size_t i = 0; i < m; i++)
+		out[i] = k[i].node;
+	free(k);
+	*n = m;
+	return out;
+}

@@ -92,5 +92,8 @@ const char *rgraph_node_name(const struct rgraph *g, int node);
 int rgraph_node_rank(const struct rgraph *g, int node);
 /* The host a node's rank is on, -1 when the rank has none. */
 int rgraph_node_host(const struct rgraph *g, int node);
+/* The collective nodes ordered by instance id (then node): malloc'ed, *n of them; the
+ * members of one instance stand together. */
+int *rgraph_coll_nodes(const struct rgraph *g, size_t *n);
 
 #endif

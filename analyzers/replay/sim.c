@@ -299,47 +299,25 @@ static void succ_build(struct engine *e)
 	free(fill);
 }
 
-struct coll_key {
-	int64_t coll;
-	int node;
-};
-
-static int coll_key_cmp(const void *a, const void *b)
-{
-	const struct coll_key *x = a, *y = b;
-	if (x->coll != y->coll)
-		return x->coll < y->coll ? -1 : 1;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
 /* The collective instances: the COLL nodes grouped by instance id. */
 static void groups_build(struct engine *e)
 {
 	const struct rgraph *g = e->g;
-	size_t n = 0;
-	for (int v = 0; v < g->nnodes; v++)
-		n += g->nodes[v].kind == RNODE_COLL;
-	struct coll_key *keys = xmalloc((n ? n : 1) * sizeof *keys);
-	n = 0;
-	for (int v = 0; v < g->nnodes; v++)
-		if (g->nodes[v].kind == RNODE_COLL)
-			keys[n++] = (struct coll_key) { g->nodes[v].coll, v };
-	qsort(keys, n, sizeof *keys, coll_key_cmp);
-	e->members = xmalloc((n ? n : 1) * sizeof *e->members);
+	size_t n;
+	e->members = rgraph_coll_nodes(g, &n); /* an instance's members stand together */
+	const int *keys = e->members;
 	e->groups = xmalloc((n ? n : 1) * sizeof *e->groups);
 	for (size_t i = 0; i < n; i++) {
-		int v = keys[i].node;
-		if (!i || keys[i].coll != keys[i - 1].coll)
+		int v = keys[i];
+		if (!i || g->nodes[v].coll != g->nodes[keys[i - 1]].coll)
 			e->groups[e->ngroups++] =
 				(struct coll_group){ g->nodes[v].cost_ms, (int) i, 0, 0 };
 		struct coll_group *c = &e->groups[e->ngroups - 1];
 		if (g->nodes[v].cost_ms < c->transfer)
 			c->transfer = g->nodes[v].cost_ms;
 		c->n++;
-		e->members[i] = v;
 		e->group_of[v] = e->ngroups - 1;
 	}
-	free(keys);
 }
 
 /* Every CPU operation's rank is on a host. */
