@@ -11,14 +11,17 @@
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/proc.h"
+#include "util/slurmconf.h"
 #include "util/strbuf.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <signal.h>
+#include <slurm/slurm.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,6 +365,62 @@ static int first_failed_rank(const char *dir, long ntasks, long *rank, int *sig)
 	return code;
 }
 
+/* Whether dir (NULL: no wrapper) holds no task's exit record: none of the
+ * step's tasks ran to its end. */
+static int no_task_recorded(const char *dir)
+{
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	int none = 1;
+	while (d && none && (e = readdir(d)))
+		none = strncmp(e->d_name, "rank_", 5) != 0;
+	if (d)
+		closedir(d);
+	return none;
+}
+
+static int controller_answers(void)
+{
+	return slurm_ready() == 0 && slurm_ping(0) == SLURM_SUCCESS;
+}
+
+/* Waits until slurmctld answers again, at most CAMPAIGN_CTLD_WAIT_S seconds
+ * (default 600), or until the launcher is told to stop; 1 when it answers. */
+static int wait_for_controller(void)
+{
+	long limit = env_long("CAMPAIGN_CTLD_WAIT_S");
+	time_t until = time(NULL) + (limit > 0 ? limit : 600);
+	while (!launch_stop && time(NULL) < until) {
+		if (controller_answers())
+			return 1;
+		sleep(5);
+	}
+	return 0;
+}
+
+/* Runs srun (argv) and returns its status. srun needs slurmctld to start a
+ * step: when it fails with no task run and the controller does not answer
+ * (its restart, a failover), the job would end for nothing, so the launcher
+ * waits for the controller and starts the step again (at most 5 times). */
+static int srun_step(char **argv, const char *dir)
+{
+	for (int attempt = 1;; attempt++) {
+		pid_t pid = spawn(argv, -1);
+		/* srun passes a signal on to every task */
+		int rc = pid > 0 ? wait_forwarding(pid, NULL, NULL, NULL) : 127;
+		if (rc == 0 || launch_stop || attempt == 5 || !no_task_recorded(dir) ||
+		    controller_answers())
+			return rc;
+		fprintf(stderr,
+			"campaign launch: srun could not start the step (status %d) and slurmctld does not answer; waiting for it to start the step again (attempt %d of 5)\n",
+			rc, attempt + 1);
+		if (!wait_for_controller()) {
+			fprintf(stderr, "campaign launch: slurmctld did not answer in time; the step is not started\n");
+			return rc;
+		}
+	}
+}
+
 int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long workers)
 {
 	char **argv = xcalloc((size_t)ncmd + 18, sizeof *argv);
@@ -412,9 +471,7 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long wo
 	}
 	for (int i = 0; i < ncmd; i++)
 		argv[k++] = cmd[i];
-	pid_t pid = spawn(argv, -1);
-	/* srun passes a signal on to every task */
-	int rc = pid > 0 ? wait_forwarding(pid, NULL, NULL, NULL) : 127, sig = 0;
+	int rc = srun_step(argv, dir.len ? dir.buf : NULL), sig = 0;
 	long rank = -1;
 	int first = dir.len ? first_failed_rank(dir.buf, nodes * tpn, &rank, &sig) : -1;
 	if (rc != 0 && first > 0) {

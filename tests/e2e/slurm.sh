@@ -216,24 +216,39 @@ check slurm_exclusive_by_default grep -q "^#SBATCH --exclusive" "$run/a/job.sbat
 check slurm_exclusive_not_contaminated [ "$(json "$run/summary.json" '[s["contaminated_by"] for s in j["scenarios"]]')" = "[None, None]" ]
 
 # --- the controller is down for a while ------------------------------------------------
-cat >outage.yaml <<'Y'
+# a's ranks run through the outage; b's setup holds its step back until the controller is
+# down, so that its srun fails and the launcher waits for the controller to start it again
+cat >outage.yaml <<Y
 campaign: outage
-workload: { command: ["/bin/sleep", "25"] }
-scenarios: [{ name: a, nodes: 1 }, { name: b, nodes: 2 }]
+workload:
+  command: ["/bin/sleep", "25"]
+  setup: ["sh -c 'until [ -e {{go}} ]; do sleep 0.2; done'"]
+scenarios:
+  - { name: a, nodes: 1, params: { go: / } }
+  - { name: b, nodes: 2, params: { go: $SCRATCH/go } }
 Y
 "$CAMPAIGN" submit --backend slurm --results "$SCRATCH/out" outage.yaml >submit.out 2>&1
 run=$(rundir submit.out)
 id=$(basename "$run")
-both_running() { "$CAMPAIGN" status --results "$SCRATCH/out" --json "$id" >st.json 2>/dev/null; [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['RUNNING', 'RUNNING']" ]; }
-check slurm_outage_jobs_running wait_for 60 both_running
+states() { "$CAMPAIGN" status --results "$SCRATCH/out" --json "$id" >st.json 2>/dev/null; json st.json '" ".join(x["state"] for x in j["jobs"])'; }
+a_ranks_run() { [ "$(states)" = "RUNNING RUNNING" ] && [ -e "$run/a/logs/rank_0.out" ]; }
+check slurm_outage_jobs_running wait_for 60 a_ranks_run
 "$ROOT/tests/slurm/ctld.sh" stop
+touch go
 "$CAMPAIGN" status --results "$SCRATCH/out" "$id" >st.txt 2>st.err; rc=$?
 check slurm_outage_exit5 [ "$rc" -eq 5 ]
 check slurm_outage_says_where grep -q "cannot reach slurmctld at 127.0.0.1:$ctld" st.err
 check slurm_outage_still_shows_state grep -q "^a  *[0-9]*  *RUNNING" st.txt
+check slurm_outage_step_waits wait_for 60 grep -q "slurmctld does not answer; waiting for it" "$run"/b/slurm-*.out
 "$ROOT/tests/slurm/ctld.sh" start
-done_ok() { "$CAMPAIGN" status --results "$SCRATCH/out" --json "$id" >st.json 2>/dev/null; [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED']" ]; }
-check slurm_outage_recovers wait_for 90 done_ok
+done_ok() { [ "$(states)" = "COMPLETED COMPLETED" ]; }
+if wait_for 120 done_ok; then
+	pass slurm_outage_recovers
+else
+	fail slurm_outage_recovers "states after 120 s: $(states)"
+	tail -n 5 "$run"/*/slurm-*.out | sed 's/^/   /'
+fi
+check slurm_outage_step_started_again [ -e "$run/b/logs/rank_1.out" ]
 check slurm_outage_nothing_submitted_twice [ "$(grep -c "Name=campaign-$id-[ab] " "$CAMPAIGN_SLURM_DIR/jobcomp/jobcomp.txt")" = 2 ]
 
 # --- jobs the controller has already forgotten (MinJobAge) -------------------------------

@@ -9,15 +9,23 @@ case "${1:-}" in
 stop)
 	pid=$(awk '$1 == "slurmctld" { print $2 }' "$D/pids")
 	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null
-	for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	for i in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	kill -KILL "$pid" 2>/dev/null || true
 	sed -i '/^slurmctld /d' "$D/pids"
 	;;
 start)
 	SLURM_CONF=$CONF slurmctld -D -f "$CONF" >>"$D/log/slurmctld.out" 2>&1 &
 	echo "slurmctld $!" >>"$D/pids"
-	for i in $(seq 1 100); do SLURM_CONF=$CONF scontrol ping 2>/dev/null | grep -q UP && exit 0; sleep 0.1; done
-	echo "ctld: slurmctld did not answer" >&2
+	# a loaded host may take a while; then the slurmd register at once (reconfigure): a
+	# restarted controller otherwise waits for its next ping of them (SlurmdTimeout / 3)
+	for i in $(seq 1 300); do
+		if SLURM_CONF=$CONF scontrol ping 2>/dev/null | grep -q UP; then
+			SLURM_CONF=$CONF scontrol reconfigure
+			exit 0
+		fi
+		sleep 0.1
+	done
+	echo "ctld: slurmctld did not answer in 30 s" >&2
 	exit 1
 	;;
 *) echo "usage: ctld.sh stop|start" >&2; exit 2 ;;
