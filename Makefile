@@ -128,7 +128,8 @@ bin/campaign-trainer: $(TRN_OBJ)
 # shares the loader, options and telemetry with the CPU trainer, and links
 # neither gloo nor OpenBLAS (GPU nodes may lack them).
 GPU_SHARED := $(B)/trainer/data.o $(B)/trainer/options.o $(B)/trainer/telemetry.o \
-              $(B)/trainer/checkpoint.o $(B)/trainer/bucket_plan.o $(B)/trainer/fabric.o
+              $(B)/trainer/checkpoint.o $(B)/trainer/bucket_plan.o $(B)/trainer/fabric.o \
+              $(B)/trainer/trace.o
 NVCC_ARCH  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
               -gencode arch=compute_90,code=compute_90
 $(B)/trainer/gpu_trainer.o: trainer/gpu_trainer.cu trainer/gpu.h trainer/rng.h trainer/bucket_plan.h
