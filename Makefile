@@ -154,7 +154,11 @@ $(B)/asan/obj/%.o: %.cc
 	$(CXX) -std=c++17 $(WARN) -g $(SAN) -O1 -pthread $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/asan/%: tests/unit/%.c $(ASAN_OBJ) tests/unit/harness.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(ASAN_OBJ) $(PKG_LIBS) -lslurm -lm
+	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(UNIT_EXTRA) $(ASAN_OBJ) $(PKG_LIBS) -lslurm -lm
+# the trainer's trace writer, read back by the analysis' reader
+$(B)/asan/test_trainer_trace: UNIT_EXTRA := $(B)/asan/obj/trainer/trace.o
+$(B)/asan/test_trainer_trace: $(B)/asan/obj/trainer/trace.o
+.SECONDARY: $(B)/asan/obj/trainer/trace.o
 
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 

@@ -391,8 +391,8 @@ int main(int argc, char **argv)
 	}
 	loader_stop(&ld);
 	telemetry_close(&t);
-	if (rc == TRAINER_EXIT_OK)
-		trace_close(tr.trace); /* a trace it cannot write is said, and costs no exit status */
+	if (rc == TRAINER_EXIT_OK) /* a trace it cannot write is said; it costs no exit status */
+		trace_close(tr.trace);
 	else
 		trace_abort(tr.trace);
 	cgloo_free(tr.g);
