@@ -1,6 +1,7 @@
 #include "trace.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -102,12 +103,14 @@ static void write_lane(struct trace *t, struct trace_lane *l)
 	char name[64], args[320];
 	for (size_t i = 0; i < l->n && !t->failed; i++) {
 		const struct trace_event *e = &l->ev[i];
+		/* whole µs: Unix time in µs is beyond a double's precision for fractions, and a
+		 * range that starts where another ended must do so exactly once read back */
+		long long ts = llround(e->t0 * 1000 + t->unix_minus_mono_us),
+			  te = llround(e->t1 * 1000 + t->unix_minus_mono_us);
 		name_args(t, e, name, sizeof name, args, sizeof args);
 		if (fprintf(t->f,
-			    "%s{\"ph\": \"X\", \"cat\": \"trainer\", \"name\": \"%s\", \"pid\": %ld, \"tid\": %ld, \"ts\": %.3f, \"dur\": %.3f, \"args\": {%s}}",
-			    t->written++ ? ",\n" : "", name, t->pid, l->tid,
-			    e->t0 * 1000 + t->unix_minus_mono_us, (e->t1 - e->t0) * 1000,
-			    args) < 0)
+			    "%s{\"ph\": \"X\", \"cat\": \"trainer\", \"name\": \"%s\", \"pid\": %ld, \"tid\": %ld, \"ts\": %lld, \"dur\": %lld, \"args\": {%s}}",
+			    t->written++ ? ",\n" : "", name, t->pid, l->tid, ts, te - ts, args) < 0)
 			t->failed = errno ? errno : EIO;
 	}
 	l->n = 0;

@@ -1,7 +1,7 @@
 /* trace: the trainer's Kineto-format trace, <metrics-dir>/rank_<r>.trace.json (docs/formats.md),
  * written beside the telemetry so that the analysis can replay the run's execution graph. It
- * owns the file and its events: complete ("X") events of each thread in µs on one clock (the
- * monotonic clock the phases are timed with, shifted once to Unix time). Each thread records
+ * owns the file and its events: complete ("X") events of each thread in whole µs on one clock
+ * (the monotonic clock the phases are timed with, shifted once to Unix time). Each thread records
  * into a lane of its own, without a lock; a full lane is appended to a temporary file under
  * one lock; trace_close completes the file and renames it into place, so a rank that dies
  * leaves none. A trace that cannot be written is dropped with one message: it never stops the

@@ -20,9 +20,9 @@
 static void *loader_thread(void *p)
 {
 	struct trace_lane *l = trace_lane(p, 2);
-	for (long i = 0; i < LOADER_EVENTS; i++)
-		trace_range(l, i % 2 ? TRACE_READ : TRACE_DECODE, 1000.0 + (double)i * 0.01,
-			    1000.0 + (double)i * 0.01 + 0.005, i / 2);
+	for (long i = 0; i < LOADER_EVENTS; i++) /* each starting where the last ended */
+		trace_range(l, i % 2 ? TRACE_READ : TRACE_DECODE, 1000.0 + (double)i * 0.0123457,
+			    1000.0 + (double)(i + 1) * 0.0123457, i / 2);
 	return NULL;
 }
 
@@ -110,6 +110,18 @@ static void read_back_by_kineto(const char *path)
 	CHECK_NEAR(fw->start - st->start, 1000, 0.5);
 	CHECK_NEAR(fw->end - fw->start, 2000, 0.5);
 	CHECK_NEAR(ck->end, st->end, 0.5);
+	/* ranges that follow each other do so exactly: neither is read as inside the other */
+	const struct cpu_range *l1 = first_named(&t, "backward:layer1"),
+			       *l0 = first_named(&t, "backward:layer0");
+	CHECK(l1 && l0 && l1->end == l0->start && fw->end == l1->start);
+	double last_end = -1;
+	size_t apart = 0;
+	for (size_t i = 0; i < t.ncpu; i++)
+		if (t.cpu[i].tid == tid_loader) {
+			apart += last_end >= 0 && t.cpu[i].start != last_end;
+			last_end = t.cpu[i].end;
+		}
+	CHECK(apart == 0);
 	/* the all-reduces' bytes as PyTorch 2.x's collectives give them */
 	CHECK(t.ncomm == 4);
 	for (size_t i = 0; i < t.ncomm; i++) {
