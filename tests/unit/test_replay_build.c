@@ -11,6 +11,8 @@
 #include "util/err.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #define US 1e-6 /* ms */
 
@@ -229,6 +231,71 @@ static void trainer_waits_and_sleeps(void)
 	free(is_step);
 }
 
+/* Rank r's trainer trace: steps of ends[k] µs at 1000 k, each a 300 µs forward and then an
+ * all-reduce to its end. */
+static void write_trainer_trace(const char *dir, int r, const double *ends)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/rank_%d.trace.json", dir, r);
+	FILE *f = fopen(path, "w");
+	fprintf(f, "{\"distributedInfo\": {\"rank\": %d}, \"traceEvents\": [", r);
+	for (int k = 0; k < 3; k++)
+		fprintf(f,
+			"%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"tid\":1,\"ts\":%d,\"dur\":%g},{\"ph\":\"X\",\"name\":\"forward\",\"tid\":1,\"ts\":%d,\"dur\":300},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":%d,\"dur\":%g}",
+			k ? "," : "", k, 1000 * k, ends[k], 1000 * k, 1000 * k + 300, ends[k] - 300);
+	fprintf(f, "]}\n");
+	fclose(f);
+}
+
+/* A trainer's scenario (replay_scenario_trainer): two ranks' traces in a metrics folder and
+ * their telemetry's steps (0 warm-up, 1 and 2 active, of times the traces do not have). The
+ * measured steps are the traces' own, the slowest rank's: 850 and 700 µs, median 775. Replayed
+ * by hand on 2 cores (demand = wall time; rank 1's clock 50 µs ahead by the all-reduces'
+ * ends): step 1 arrives at 1300 (rank 0), completes at 1300 + 500 = 1800, rank 1 having
+ * started it at 950: 850; step 2 arrives at 2300, completes 300 later, rank 1 from 1950: 650;
+ * median 750 (-3.23 %). Without rank 1's trace: no replay, telemetry says why. */
+static void trainer_scenario(void)
+{
+	char dir[] = "/tmp/replay_trainer.XXXXXX", path[256];
+	CHECK(mkdtemp(dir) != NULL);
+	const double ends[2][3] = { { 900, 800, 700 }, { 950, 850, 600 } };
+	struct step_rec steps[2][3];
+	struct rank_metrics ranks[2] = { { .rank = 0 }, { .rank = 1 } };
+	for (int r = 0; r < 2; r++) {
+		write_trainer_trace(dir, r, ends[r]);
+		for (int k = 0; k < 3; k++)
+			steps[r][k] = (struct step_rec){ .step = k, .active = k > 0, .step_ms = 99 };
+		ranks[r].steps = steps[r];
+		ranks[r].n = 3;
+	}
+	struct scenario_metrics m = { ranks, 2 };
+	struct rules phases;
+	CHECK(rules_load("analyzers/phase_rules.txt", &phases) == 0);
+	struct replay_result r;
+	CHECK(replay_scenario_trainer(dir, &phases, &m, 2, 1, &r) == 0);
+	CHECK(r.built && r.why_kind == REPLAY_MADE && r.steps == 2 && r.nranks == 2);
+	CHECK_NEAR(r.measured_ms, 0.775, 1e-9);
+	CHECK_NEAR(r.step_ms, 0.75, 1e-9);
+	CHECK_NEAR(r.error_pct, 100 * (0.75 - 0.775) / 0.775, 1e-6);
+	CHECK_NEAR(r.ranks[0].measured_ms, 0.75, 1e-9);
+	CHECK_NEAR(r.ranks[0].step_ms, 0.7, 1e-9);
+	CHECK_NEAR(r.ranks[1].measured_ms, 0.725, 1e-9);
+	CHECK_NEAR(r.ranks[1].step_ms, 0.75, 1e-9);
+	replay_result_free(&r);
+	CHECK(replay_scenario_trainer(dir, &phases, &m, 0, 1, &r) == 0);
+	CHECK(!r.built && r.why_kind == REPLAY_NO_CORES);
+	replay_result_free(&r);
+	snprintf(path, sizeof path, "%s/rank_1.trace.json", dir);
+	unlink(path);
+	CHECK(replay_scenario_trainer(dir, &phases, &m, 2, 1, &r) == 0);
+	CHECK(!r.built && r.why_kind == REPLAY_TELEMETRY);
+	replay_result_free(&r);
+	snprintf(path, sizeof path, "%s/rank_0.trace.json", dir);
+	unlink(path);
+	CHECK(rmdir(dir) == 0);
+	rules_free(&phases);
+}
+
 /* The committed DDP fixtures (2 ranks, gloo, on this machine's cores when recorded: 2)
  * replayed unchanged: their error printed, and held within the bound. */
 static void fixture(const char *dir, double bound_pct)
@@ -269,6 +336,7 @@ int main(void)
 	RUN(demand_estimate);
 	RUN(gpu_refused);
 	RUN(trainer_waits_and_sleeps);
+	RUN(trainer_scenario);
 	RUN(fixtures);
 	return harness_failures ? 1 : 0;
 }
