@@ -263,8 +263,10 @@ static void trainer_scenario(void)
 	struct rank_metrics ranks[2] = { { .rank = 0 }, { .rank = 1 } };
 	for (int r = 0; r < 2; r++) {
 		write_trainer_trace(dir, r, ends[r]);
-		for (int k = 0; k < 3; k++)
-			steps[r][k] = (struct step_rec){ .step = k, .active = k > 0, .step_ms = 99 };
+		for (int k = 0; k < 3; k++) {
+			struct step_rec st = { .step = k, .active = k > 0, .step_ms = 99 };
+			steps[r][k] = st;
+		}
 		ranks[r].steps = steps[r];
 		ranks[r].n = 3;
 	}
