@@ -32,7 +32,7 @@
 #define JOB_SCRIPT "job.sbatch"                 /* exactly what ran */
 #define JOB_STATUS "job.status"                 /* written by the job script at its end */
 #define JOB_METADATA "job_metadata.json"
-#define JOB_METRICS "metrics"                   /* rank_<r>.jsonl, fabric.json */
+#define JOB_METRICS "metrics"  /* rank_<r>.jsonl, rank_<r>.trace.json, fabric.json */
 #define JOB_TRACES "traces"                     /* the workload's profiler traces, collected */
 #define JOB_NSYS "nsys"                         /* Nsight Systems reports and exports */
 #define JOB_LOGS "logs"                         /* rank_<r>.out */
