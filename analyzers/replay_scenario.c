@@ -6,6 +6,7 @@
 #include "analyzers/stats.h"
 #include "analyzers/torchtrace.h"
 #include "util/err.h"
+#include "util/run_layout.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -245,10 +246,10 @@ static int trainer_names(const char *dir, const struct scenario_metrics *m, char
 	int all = m->n > 0;
 	for (size_t k = 0; k < m->n; k++) {
 		struct strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s/" REPLAY_TRAINER_TRACE, dir, m->ranks[k].rank);
+		strbuf_addf(&p, "%s/" JOB_TRAINER_TRACE, dir, m->ranks[k].rank);
 		all = all && access(p.buf, F_OK) == 0;
 		strbuf_reset(&p);
-		strbuf_addf(&p, REPLAY_TRAINER_TRACE, m->ranks[k].rank);
+		strbuf_addf(&p, JOB_TRAINER_TRACE, m->ranks[k].rank);
 		(*names)[k] = strbuf_detach(&p);
 		(*hint)[k] = m->ranks[k].rank;
 	}

@@ -57,10 +57,7 @@ struct replay_result {
 int replay_scenario_run(const char *dir, const struct rules *phases,
 			const struct scenario_metrics *m, int cores, int one_host,
 			struct replay_result *out);
-/* The reference trainer's trace of rank %d, in its metrics directory (trainer/trace.h). */
-#define REPLAY_TRAINER_TRACE "rank_%d.trace.json"
-
-/* The same for the trainer's traces in dir (its metrics directory: REPLAY_TRAINER_TRACE, one
+/* The same for the trainer's traces in dir (its metrics directory: JOB_TRAINER_TRACE, one
  * per rank of m, m the ranks' telemetry): each active step's replayed time set against the
  * trace's own step range (ProfilerStep#N, one per step from step 0, active as the telemetry
  * marks step N). out->why REPLAY_TELEMETRY when a rank has no trace. */
