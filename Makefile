@@ -128,7 +128,8 @@ bin/campaign-trainer: $(TRN_OBJ)
 # shares the loader, options and telemetry with the CPU trainer, and links
 # neither gloo nor OpenBLAS (GPU nodes may lack them).
 GPU_SHARED := $(B)/trainer/data.o $(B)/trainer/options.o $(B)/trainer/telemetry.o \
-              $(B)/trainer/checkpoint.o $(B)/trainer/bucket_plan.o $(B)/trainer/fabric.o
+              $(B)/trainer/checkpoint.o $(B)/trainer/bucket_plan.o $(B)/trainer/fabric.o \
+              $(B)/trainer/trace.o
 NVCC_ARCH  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
               -gencode arch=compute_90,code=compute_90
 $(B)/trainer/gpu_trainer.o: trainer/gpu_trainer.cu trainer/gpu.h trainer/rng.h trainer/bucket_plan.h
@@ -153,7 +154,11 @@ $(B)/asan/obj/%.o: %.cc
 	$(CXX) -std=c++17 $(WARN) -g $(SAN) -O1 -pthread $(CXXFLAGS) -MMD -MP -c $< -o $@
 $(B)/asan/%: tests/unit/%.c $(ASAN_OBJ) tests/unit/harness.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(ASAN_OBJ) $(PKG_LIBS) -lslurm -lm
+	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(UNIT_EXTRA) $(ASAN_OBJ) $(PKG_LIBS) -lslurm -lm
+# the trainer's trace writer, read back by the analysis' reader
+$(B)/asan/test_trainer_trace: UNIT_EXTRA := $(B)/asan/obj/trainer/trace.o
+$(B)/asan/test_trainer_trace: $(B)/asan/obj/trainer/trace.o
+.SECONDARY: $(B)/asan/obj/trainer/trace.o
 
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 

@@ -561,10 +561,13 @@ static int scenario_data(struct ana_scenario *s, const struct ana_run *run,
 	return 0;
 }
 
-/* Why the scenario's step data gives no graph to replay; REPLAY_MADE when it may. */
+/* Why the scenario's step data gives no graph to replay; REPLAY_MADE when it may (the
+ * trainer's telemetry: when the trainer's traces are there, replay_scenario_trainer says). */
 static enum replay_why replay_source(const struct ana_scenario *s, int cores, int own_times)
 {
-	if (s->data.source == SOURCE_TELEMETRY || s->data.source == SOURCE_AORTA)
+	if (s->data.source == SOURCE_TELEMETRY)
+		return REPLAY_MADE;
+	if (s->data.source == SOURCE_AORTA)
 		return REPLAY_TELEMETRY;
 	if (s->data.source == SOURCE_NSYS)
 		return REPLAY_NSYS;
@@ -578,19 +581,23 @@ static enum replay_why replay_source(const struct ana_scenario *s, int cores, in
 }
 
 /* The replay of the scenario's traces, unchanged (replay_scenario.h): only of host traces
- * that gave the step data, on nodes whose cores are known; else why not. */
+ * that gave the step data, or of the trainer's traces beside its telemetry (which still
+ * gives the step data), on nodes whose cores are known; else why not. */
 static void replay_of(struct ana_scenario *s, const struct ana_run *run,
 		      const struct rules *phases, const struct scenario_metrics *m, int own_times)
 {
 	struct replay_result *r = &s->replay;
 	int cores = run->cores_per_node > 0 ? run->cores_per_node : run->host_cpus;
+	int trainer = s->data.source == SOURCE_TELEMETRY, rc;
 	r->why_kind = phases ? replay_source(s, cores, own_times) : REPLAY_NOT_BUILT;
 	if (r->why_kind != REPLAY_MADE)
 		return;
 	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/" JOB_TRACES, s->in.job_dir);
+	strbuf_addf(&dir, "%s/%s", s->in.job_dir, trainer ? JOB_METRICS : JOB_TRACES);
 	/* under the local executor every emulated node is this machine */
-	if (replay_scenario_run(dir.buf, phases, m, cores, run->host_cpus > 0, r) < 0) {
+	rc = trainer ? replay_scenario_trainer(dir.buf, phases, m, cores, run->host_cpus > 0, r)
+		     : replay_scenario_run(dir.buf, phases, m, cores, run->host_cpus > 0, r);
+	if (rc < 0) {
 		r->why_kind = REPLAY_FAILED;
 		snprintf(r->why, sizeof r->why, "%s", err_last());
 	}

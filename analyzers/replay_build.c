@@ -16,6 +16,7 @@ struct proto {
 	int kind;   /* enum rnode_kind */
 	int step;   /* position of the step it starts in, -1: none */
 	int name;   /* index into its trace's names; -1: an untraced gap */
+	int sleep;  /* RNODE_WAIT: 1 for a sleep (its span a delay), 0 for a wait on a thread */
 	int op, seq; /* RNODE_COLL: operation and order among the step's of that operation */
 	int64_t coll;
 };
@@ -162,6 +163,14 @@ static int is_coll_name(const char *name)
 	return !strncmp(name, "gloo:", 5) && coll_op_of(name) >= 0;
 }
 
+/* The blocking ranges the builder knows by name (the reference trainer's, docs/formats.md):
+ * 1 for a wait on another thread (the step thread's wait for the loader's batch), 2 for a
+ * sleep (a loader's read latency), 0 for any other range. */
+static int blocking_kind(const char *name)
+{
+	return !strcmp(name, "wait_for_batch") ? 1 : !strcmp(name, "loader:read") ? 2 : 0;
+}
+
 /* The rank's operation that ended last at or before x, not on lane, after a; -1 none. */
 static int join_of(const struct builder *b, const struct rank_view *v, double a, double x,
 		   int lane)
@@ -174,7 +183,9 @@ static int join_of(const struct builder *b, const struct rank_view *v, double a,
 		else
 			hi = mid;
 	}
-	while (lo > 0 && b->p[v->by_end[lo - 1]].lane == lane)
+	/* a wait or a sleep ending releases no other thread: the operation after it does */
+	while (lo > 0 && (b->p[v->by_end[lo - 1]].lane == lane ||
+			  b->p[v->by_end[lo - 1]].kind == RNODE_WAIT))
 		lo--;
 	if (lo == 0 || b->p[v->by_end[lo - 1]].e <= a)
 		return -1;
@@ -213,21 +224,38 @@ static void sort_by(const struct builder *b, int *idx, size_t n, int by_instance
 }
 
 /* Every top-level range of v as an operation: a collective instance's part for a gloo:<op>
- * range, else a CPU operation. Returns the first proto's index. */
+ * range, a wait for a blocking range, else a CPU operation. The replay starts at the rank's
+ * first step: a range that ended before it is left out (what it made is there), one that runs
+ * across its start is cut there. The step a range belongs to is the window it starts in, on
+ * the step thread and for collectives (matched by step); other threads' work belongs to no
+ * step (a loader's prefetch for later steps): it counts in a step where the step waits for
+ * it. Returns the first proto's index. */
 static size_t operations(struct builder *b, struct rank_view *v)
 {
 	const struct gpu_trace *t = v->r->t;
 	size_t first = b->np;
+	size_t *top = v->top, n = 0;
+	int *lane = v->top_lane;
 	for (size_t k = 0; k < v->ntop; k++) {
-		const struct cpu_range *c = &t->cpu[v->top[k]];
+		const struct cpu_range *c = &t->cpu[top[k]];
 		const char *nm = t->names[c->name];
-		int coll = is_coll_name(nm);
-		struct proto p = { c->start, c->end, v->ri, v->top_lane[k],
-				   coll ? RNODE_COLL : RNODE_CPU, step_at(v, c->start), c->name,
-				   coll ? coll_op_of(nm) : -1, 0, -1 };
+		int coll = is_coll_name(nm), blocking = coll ? 0 : blocking_kind(nm);
+		if (c->end <= v->win[0][0] && c->start < v->win[0][0])
+			continue;
+		double s = c->start > v->win[0][0] ? c->start : v->win[0][0];
+		struct proto p = {
+			.s = s, .e = c->end > s ? c->end : s, .rank_i = v->ri, .lane = lane[k],
+			.kind = coll ? RNODE_COLL : blocking ? RNODE_WAIT : RNODE_CPU,
+			.step = coll || c->tid == v->main_tid ? step_at(v, s) : -1,
+			.name = c->name, .sleep = blocking == 2, .op = coll ? coll_op_of(nm) : -1,
+			.coll = -1,
+		};
+		top[n] = top[k], lane[n++] = lane[k]; /* v's top-level ranges: those kept */
 		add_proto(b, &p);
 		b->info.ops++;
+		b->info.waits += blocking != 0;
 	}
+	v->ntop = n;
 	v->nby_end = b->np - first;
 	v->by_end = xcalloc(v->nby_end + 1, sizeof *v->by_end);
 	for (size_t i = 0; i < v->nby_end; i++)
@@ -247,7 +275,9 @@ static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, doubl
 			for (int k = 0; k < 2; k++)
 				if (v->win[w][k] > a && v->win[w][k] < cut)
 					cut = v->win[w][k];
-		struct proto p = { a, cut, v->ri, lane, RNODE_CPU, step_at(v, a), -1, -1, 0, -1 };
+		struct proto p = { .s = a, .e = cut, .rank_i = v->ri, .lane = lane,
+				   .kind = RNODE_CPU, .step = step_at(v, a), .name = -1, .op = -1,
+				   .coll = -1 };
 		int q = add_proto(b, &p);
 		b->info.gaps++;
 		if (prev >= 0)
@@ -258,49 +288,64 @@ static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, doubl
 	return prev;
 }
 
-/* The edges of one lane's operations (protos [from, to)): program order. The gap before an
- * operation is a join when another thread's operation ended in it, nearer the gap's end than
- * its start (the thread waited for it: DDP's wait for a bucket's all-reduce, or a gloo
- * thread handed a bucket): an edge from that operation with the rest of the gap as delay.
- * Else on the step thread (is_main) the gap is untraced CPU work (Python, the framework
- * between operators); on any other thread it is idle: a delay holding no core. */
+static void add_join(struct builder *b, int j, int i, double at)
+{
+	add_pedge(b, j, i, at - b->p[j].e);
+	b->info.joins++;
+}
+
+/* The edges into operation i from what came before it on its lane: prev (-1: nothing), which
+ * ended at a. After a sleep, a delay from the sleep's start. The gap before an operation is a
+ * join when another thread's operation ended in it, nearer the gap's end than its start (the
+ * thread waited for it: DDP's wait for a bucket's all-reduce, or a gloo thread handed a
+ * bucket): an edge from that operation with the rest of the gap as delay. Else on the step
+ * thread (is_main) the gap is untraced CPU work (Python, the framework between operators); on
+ * any other thread it is idle: a delay holding no core. */
+static void link_op(struct builder *b, const struct rank_view *v, int prev, double a, int i,
+		    int is_main)
+{
+	double s = b->p[i].s;
+	int lane = b->p[i].lane, j;
+	if (prev >= 0 && b->p[prev].sleep) {
+		add_pedge(b, prev, i, s - b->p[prev].s);
+		return;
+	}
+	if (prev < 0) { /* a thread's first operation off the step thread: a hand-off */
+		if (!is_main && (j = join_of(b, v, -1e300, s, lane)) >= 0)
+			add_join(b, j, i, s);
+		return;
+	}
+	if (s > a) {
+		j = join_of(b, v, a, s, lane);
+		if (j >= 0 && s - b->p[j].e <= b->p[j].e - a) {
+			add_join(b, j, i, s);
+		} else if (is_main) {
+			prev = cpu_gap(b, v, lane, a, s, prev);
+		} else {
+			add_pedge(b, prev, i, s - a);
+			return;
+		}
+	}
+	add_pedge(b, prev, i, 0);
+}
+
+/* The edges of one lane's operations (protos [from, to)): program order, the gaps between
+ * them (link_op), and what releases each wait: the rank's operation on another thread that
+ * ended last inside it, if any (else the wait ends as soon as its thread reaches it). */
 static void lane_chain(struct builder *b, const struct rank_view *v, size_t from, size_t to,
 		       int is_main)
 {
-	int prev = -1;
+	int prev = -1, j;
 	double a = 0;
 	if (is_main && v->nwin && v->win[0][0] < b->p[from].s)
 		prev = cpu_gap(b, v, b->p[from].lane, v->win[0][0], b->p[from].s, -1);
 	for (size_t i = from; i < to; i++) {
-		double s = b->p[i].s;
-		int lane = b->p[i].lane;
-		if (prev < 0 && !is_main) {
-			int j = join_of(b, v, -1e300, s, lane);
-			if (j >= 0) {
-				add_pedge(b, j, (int)i, s - b->p[j].e);
-				b->info.joins++;
-			}
-		} else if (prev >= 0 && s > a) {
-			int j = join_of(b, v, a, s, lane);
-			if (j >= 0 && s - b->p[j].e <= b->p[j].e - a) {
-				add_pedge(b, j, (int)i, s - b->p[j].e);
-				b->info.joins++;
-			} else if (is_main) {
-				prev = cpu_gap(b, v, lane, a, s, prev);
-				add_pedge(b, prev, (int)i, 0);
-				a = b->p[i].e;
-				prev = (int)i;
-				continue;
-			} else {
-				add_pedge(b, prev, (int)i, s - a);
-				a = b->p[i].e;
-				prev = (int)i;
-				continue;
-			}
-		}
-		if (prev >= 0)
-			add_pedge(b, prev, (int)i, 0);
-		a = b->p[i].e;
+		link_op(b, v, prev, a, (int)i, is_main);
+		const struct proto *p = &b->p[i]; /* after link_op, which may add gaps */
+		if (p->kind == RNODE_WAIT && !p->sleep &&
+		    (j = join_of(b, v, p->s, p->e, p->lane)) >= 0)
+			add_join(b, j, (int)i, p->e);
+		a = p->e;
 		prev = (int)i;
 	}
 	if (is_main && v->nwin && v->win[v->nwin - 1][1] > a && prev >= 0)

@@ -2,9 +2,11 @@
  * one loaded trace (kineto.h, with its host ranges) per rank. It owns how the traces become
  * nodes and edges: each thread's top-level ranges as CPU operations (their CPU demand
  * estimated from the host's measured concurrency), the gaps of the step thread as untraced
- * CPU work, gloo:<op> ranges as collective instances matched across ranks, and the hand-offs
- * and joins between a rank's threads (docs/analysis.md, "Replay model"). It reads no file
- * and replays nothing. GPU kernels are not built yet: a trace with any is refused. */
+ * CPU work, gloo:<op> ranges as collective instances matched across ranks, the blocking
+ * ranges it knows by name (the reference trainer's loader wait and read latency) as waits,
+ * and the hand-offs and joins between a rank's threads (docs/analysis.md, "Replay model").
+ * It reads no file and replays nothing. GPU kernels are not built yet: a trace with any is
+ * refused. */
 #ifndef ANALYZERS_REPLAY_BUILD_H
 #define ANALYZERS_REPLAY_BUILD_H
 
@@ -34,6 +36,7 @@ struct replay_build_in {
 /* What the builder made, for the report and the tests. */
 struct replay_build_info {
 	size_t ops, gaps, colls, unmatched_colls, joins;
+	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */
 	/* each rank's clock less the first rank's (µs), from the ends of the matched
 	 * collectives (0 without any): used to line the ranks' operations up on their host */
 	double *offset_us;

@@ -6,11 +6,13 @@
 #include "analyzers/stats.h"
 #include "analyzers/torchtrace.h"
 #include "util/err.h"
+#include "util/run_layout.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The traces of a scenario, each with its rank's index in m. */
 struct loaded {
@@ -39,24 +41,14 @@ static int rank_index(const struct scenario_metrics *m, int rank)
 	return -1;
 }
 
-/* Each file of dir read with its host ranges, matched to its rank in m; 0 with out->why
- * set when the files are not one per rank of m. */
-static int load_traces(const char *dir, const struct rules *phases,
-		       const struct scenario_metrics *m, struct loaded *l,
-		       struct replay_result *out)
+/* Each of the n files of dir read with its host ranges, matched to its rank in m (the
+ * trace's own, else hint[i]: torchtrace_rank_hints); 0 with out->why set when they are not
+ * one per rank of m. */
+static int load_traces(const char *dir, char *const *names, size_t n, const int *hint,
+		       const struct rules *phases, const struct scenario_metrics *m,
+		       struct loaded *l, struct replay_result *out)
 {
-	char **names;
-	size_t n;
-	if (torchtrace_list(dir, 0, &names, &n) < 0 || n != m->n) {
-		out->why_kind = REPLAY_FILES;
-		snprintf(out->why, sizeof out->why, "%s", n ? names[0] : "");
-		for (size_t i = 0; i < n; i++)
-			free(names[i]);
-		free(names);
-		return 0;
-	}
-	int *hint = xcalloc(n + 1, sizeof *hint), ok = 1;
-	torchtrace_rank_hints(dir, names, n, hint);
+	int ok = 1;
 	l->t = xcalloc(n + 1, sizeof *l->t);
 	l->is_step = xcalloc(n + 1, sizeof *l->is_step);
 	l->in = xcalloc(n + 1, sizeof *l->in);
@@ -89,9 +81,33 @@ static int load_traces(const char *dir, const struct rules *phases,
 		l->in[i] = (struct replay_rank_in){ &l->t[i], rank, 0, l->is_step[i],
 						    (int)m->ranks[k].n };
 	}
+	return ok;
+}
+
+static void names_free(char **names, size_t n)
+{
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+/* Every trace file of dir, one per rank of m, read (load_traces); 0 with out->why set when
+ * there is no replay to make. */
+static int load_dir(const char *dir, const struct rules *phases,
+		    const struct scenario_metrics *m, struct loaded *l, struct replay_result *out)
+{
+	char **names;
+	size_t n;
+	if (torchtrace_list(dir, 0, &names, &n) < 0 || n != m->n) {
+		out->why_kind = REPLAY_FILES;
+		snprintf(out->why, sizeof out->why, "%s", n ? names[0] : "");
+		names_free(names, n);
+		return 0;
+	}
+	int *hint = xcalloc(n + 1, sizeof *hint);
+	torchtrace_rank_hints(dir, names, n, hint);
+	int ok = load_traces(dir, names, n, hint, phases, m, l, out);
+	names_free(names, n);
 	free(hint);
 	return ok;
 }
@@ -179,22 +195,17 @@ static void compare(const struct replay_sim *s, const struct scenario_metrics *m
 	free(mea);
 }
 
-int replay_scenario_run(const char *dir, const struct rules *phases,
-			const struct scenario_metrics *m, int cores, int one_host,
-			struct replay_result *out)
+/* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set
+ * against m's steps. */
+static int replay_loaded(struct loaded *l, const struct scenario_metrics *m, int cores,
+			 int one_host, struct replay_result *out)
 {
-	memset(out, 0, sizeof *out);
-	struct loaded l = { 0 };
-	if (!m->n || !load_traces(dir, phases, m, &l, out)) {
-		loaded_free(&l);
-		return 0;
-	}
-	out->hosts = hosts_of(m, &l, one_host);
+	out->hosts = hosts_of(m, l, one_host);
 	out->cores = cores;
 	int *hc = xcalloc((size_t)out->hosts + 1, sizeof *hc);
 	for (int h = 0; h < out->hosts; h++)
 		hc[h] = cores;
-	struct replay_build_in in = { l.in, l.n, hc, out->hosts };
+	struct replay_build_in in = { l->in, l->n, hc, out->hosts };
 	struct rgraph *g = NULL;
 	struct replay_sim *s = NULL;
 	int rc = 0;
@@ -209,8 +220,102 @@ int replay_scenario_run(const char *dir, const struct rules *phases,
 	replay_sim_free(s);
 	rgraph_free(g);
 	free(hc);
-	loaded_free(&l);
 	return rc < 0 ? rc : 0;
+}
+
+int replay_scenario_run(const char *dir, const struct rules *phases,
+			const struct scenario_metrics *m, int cores, int one_host,
+			struct replay_result *out)
+{
+	memset(out, 0, sizeof *out);
+	struct loaded l = { 0 };
+	int rc = 0;
+	if (m->n && load_dir(dir, phases, m, &l, out))
+		rc = replay_loaded(&l, m, cores, one_host, out);
+	loaded_free(&l);
+	return rc;
+}
+
+/* The trainer's trace file of each rank of m in dir (names[k] for m->ranks[k]), with the rank
+ * as its hint; 0 when a rank has none. */
+static int trainer_names(const char *dir, const struct scenario_metrics *m, char ***names,
+			 int **hint)
+{
+	*names = xcalloc(m->n + 1, sizeof **names);
+	*hint = xcalloc(m->n + 1, sizeof **hint);
+	int all = m->n > 0;
+	for (size_t k = 0; k < m->n; k++) {
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/" JOB_TRAINER_TRACE, dir, m->ranks[k].rank);
+		all = all && access(p.buf, F_OK) == 0;
+		strbuf_reset(&p);
+		strbuf_addf(&p, JOB_TRAINER_TRACE, m->ranks[k].rank);
+		(*names)[k] = strbuf_detach(&p);
+		(*hint)[k] = m->ranks[k].rank;
+	}
+	return all;
+}
+
+static int by_start(const void *x, const void *y)
+{
+	const double *a = x, *c = y;
+	return a[0] < c[0] ? -1 : a[0] > c[0];
+}
+
+/* A rank's steps as its trace's step ranges, by start: the i-th is step i (the trainer writes
+ * one per step from 0), of the range's time, and active when the telemetry's step i is. */
+static void trace_steps(const struct replay_rank_in *in, const struct rank_metrics *tel,
+			struct rank_metrics *out)
+{
+	const struct gpu_trace *t = in->t;
+	double (*w)[2] = xcalloc(t->ncpu + 1, sizeof *w);
+	size_t n = 0;
+	for (size_t i = 0; i < t->ncpu; i++)
+		if (in->is_step[t->cpu[i].name])
+			w[n][0] = t->cpu[i].start, w[n++][1] = t->cpu[i].end;
+	qsort(w, n, sizeof *w, by_start);
+	out->rank = tel->rank;
+	memcpy(out->host, tel->host, sizeof out->host);
+	out->steps = xcalloc(n + 1, sizeof *out->steps);
+	out->n = out->cap = n;
+	for (size_t j = 0; j < tel->n; j++)
+		if (tel->steps[j].step >= 0 && (size_t)tel->steps[j].step < n)
+			out->steps[tel->steps[j].step].active = tel->steps[j].active;
+	for (size_t i = 0; i < n; i++) {
+		struct step_rec *r = &out->steps[i];
+		r->step = (long)i;
+		r->step_ms = (w[i][1] - w[i][0]) / t->unit_per_us / 1000;
+		r->start_us = w[i][0] / t->unit_per_us;
+	}
+	free(w);
+}
+
+int replay_scenario_trainer(const char *dir, const struct rules *phases,
+			    const struct scenario_metrics *m, int cores, int one_host,
+			    struct replay_result *out)
+{
+	memset(out, 0, sizeof *out);
+	struct loaded l = { 0 };
+	struct scenario_metrics mt = { xcalloc(m->n + 1, sizeof *mt.ranks), m->n };
+	char **names;
+	int *hint, rc = 0;
+	if (!trainer_names(dir, m, &names, &hint)) {
+		out->why_kind = REPLAY_TELEMETRY;
+	} else if (cores <= 0) {
+		out->why_kind = REPLAY_NO_CORES;
+	} else if (load_traces(dir, names, m->n, hint, phases, m, &l, out)) {
+		for (size_t i = 0; i < l.n; i++) {
+			int k = rank_index(m, l.in[i].rank);
+			trace_steps(&l.in[i], &m->ranks[k], &mt.ranks[k]);
+			l.in[i].nsteps = (int)mt.ranks[k].n;
+		}
+		rc = replay_loaded(&l, &mt, cores, one_host, out);
+	}
+	names_free(names, m->n);
+	free(hint);
+	metrics_free(&mt);
+	loaded_free(&l);
+	return rc;
 }
 
 void replay_result_free(struct replay_result *r)

@@ -23,7 +23,7 @@ enum replay_why {
 	REPLAY_INCOMPLETE,     /* the job did not complete */
 	REPLAY_MONITORS_ONLY,  /* no step data but the node monitors */
 	REPLAY_NO_STEP_DATA,   /* no step data at all */
-	REPLAY_TELEMETRY,      /* the step data is the trainer's telemetry */
+	REPLAY_TELEMETRY,      /* telemetry without the trainer's trace of every rank */
 	REPLAY_NSYS,           /* Nsight Systems exports: not built yet */
 	REPLAY_STEP_LINES,     /* step lines only */
 	REPLAY_NO_STEP_RANGES, /* traces without step ranges (step times from step lines) */
@@ -57,6 +57,13 @@ struct replay_result {
 int replay_scenario_run(const char *dir, const struct rules *phases,
 			const struct scenario_metrics *m, int cores, int one_host,
 			struct replay_result *out);
+/* The same for the trainer's traces in dir (its metrics directory: JOB_TRAINER_TRACE, one
+ * per rank of m, m the ranks' telemetry): each active step's replayed time set against the
+ * trace's own step range (ProfilerStep#N, one per step from step 0, active as the telemetry
+ * marks step N). out->why REPLAY_TELEMETRY when a rank has no trace. */
+int replay_scenario_trainer(const char *dir, const struct rules *phases,
+			    const struct scenario_metrics *m, int cores, int one_host,
+			    struct replay_result *out);
 /* The error of replayed against measured, in percent. */
 double replay_error_pct(double replayed, double measured);
 void replay_result_free(struct replay_result *r);

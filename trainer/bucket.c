@@ -22,6 +22,7 @@ static void *comm_thread(void *p)
 		int rc = cgloo_allreduce(b->g, b->m->grads + b->plan.begin[k], n, b->algo, err,
 					 sizeof err);
 		double t1 = now_ms();
+		trace_allreduce(b->tl, t0, t1, TRACE_BUCKET, k, (long)n);
 		pthread_mutex_lock(&b->mu);
 		b->comm_ms += t1 - t0;
 		b->bytes += (double)n * sizeof(float);
@@ -49,9 +50,11 @@ static void layer_done(void *ctx, int l)
 	pthread_mutex_unlock(&b->mu);
 }
 
-int bucketer_start(struct bucketer *b, struct mlp *m, struct cgloo *g, int algo, double bucket_mb)
+int bucketer_start(struct bucketer *b, struct mlp *m, struct cgloo *g, int algo, double bucket_mb,
+		   struct trace_lane *tl)
 {
 	memset(b, 0, sizeof *b);
+	b->tl = tl;
 	b->m = m;
 	b->g = g;
 	b->algo = algo;

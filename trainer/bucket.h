@@ -9,6 +9,7 @@
 #include "bucket_plan.h"
 #include "comm.h"
 #include "model.h"
+#include "trace.h"
 
 #include <pthread.h>
 
@@ -16,6 +17,7 @@ struct bucketer {
 	struct mlp *m;
 	struct cgloo *g;
 	int algo;
+	struct trace_lane *tl; /* the communication thread's trace lane, or NULL */
 	struct bucket_plan plan;
 	pthread_t th;
 	pthread_mutex_t mu;
@@ -29,7 +31,9 @@ struct bucketer {
 	char err[256];
 };
 
-int bucketer_start(struct bucketer *b, struct mlp *m, struct cgloo *g, int algo, double bucket_mb);
+/* tl: the trace lane the communication thread records its all-reduces in (NULL: none). */
+int bucketer_start(struct bucketer *b, struct mlp *m, struct cgloo *g, int algo, double bucket_mb,
+		   struct trace_lane *tl);
 /* Call before backward: installs the layer hook and resets the step's sums. */
 void bucketer_begin_step(struct bucketer *b);
 /* Waits for every bucket of the step (backward ended at backward_end_ms).

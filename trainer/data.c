@@ -3,6 +3,7 @@
 
 #include "options.h"
 #include "rng.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,10 +34,27 @@ static void spin_us(long us)
 			sink += i * 0.5;
 }
 
-void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long first, int rows,
-		       float *x, float *t)
+/* A sample's read latency: a sleep, traced as loader:read between two stretches of CPU work
+ * (loader:decode; the one before it ends here, the next starts at *cpu0). */
+static void read_latency(struct trace_lane *tl, long us, long step, double *cpu0)
+{
+	if (us <= 0)
+		return;
+	double s = tl ? now_ms() : 0;
+	trace_range(tl, TRACE_DECODE, *cpu0, s, step);
+	sleep_us(us);
+	if (!tl)
+		return;
+	*cpu0 = now_ms();
+	trace_range(tl, TRACE_READ, s, *cpu0, step);
+}
+
+/* Samples first..first+rows-1 of step's batch, traced in tl (NULL: not traced). */
+static void make_samples(const struct loader_cfg *cfg, const float *teacher, long first,
+			 int rows, float *x, float *t, struct trace_lane *tl, long step)
 {
 	const float a = sqrtf(3.0f);
+	double cpu0 = tl ? now_ms() : 0;
 	for (int r = 0; r < rows; r++) {
 		struct rng g;
 		rng_seed(&g, cfg->seed, (uint64_t)(first + r) + 1);
@@ -52,9 +70,17 @@ void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long 
 							 (size_t) k];
 			tr[k] = (float)tanh(s);
 		}
-		sleep_us(cfg->read_us);
+		read_latency(tl, cfg->read_us, step, &cpu0);
 		spin_us(cfg->decode_us);
 	}
+	if (tl)
+		trace_range(tl, TRACE_DECODE, cpu0, now_ms(), step);
+}
+
+void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long first, int rows,
+		       float *x, float *t)
+{
+	make_samples(cfg, teacher, first, rows, x, t, NULL, -1);
 }
 
 #define DS_MAGIC "CMPDS1\0\0"
@@ -106,10 +132,12 @@ int data_write_dataset(const struct loader_cfg *cfg, const char *path, long n)
 	return rc;
 }
 
-/* Reads samples first.. (modulo the file's count) into x and t. */
-static void read_samples(struct loader *l, long first, int rows, float *x, float *t)
+/* Reads samples first.. (modulo the file's count) into x and t, traced in tl. */
+static void read_samples(struct loader *l, long first, int rows, float *x, float *t,
+			 struct trace_lane *tl, long step)
 {
 	const struct loader_cfg *c = &l->cfg;
+	double cpu0 = tl ? now_ms() : 0;
 	size_t rec = (size_t)(c->in + c->out) * sizeof(float);
 	float *buf = malloc(rec);
 	for (int r = 0; r < rows && buf; r++) {
@@ -120,9 +148,11 @@ static void read_samples(struct loader *l, long first, int rows, float *x, float
 			memset(buf, 0, rec);
 		memcpy(x + (size_t)r * (size_t)c->in, buf, (size_t)c->in * sizeof(float));
 		memcpy(t + (size_t)r * (size_t)c->out, buf + c->in, (size_t)c->out * sizeof(float));
-		sleep_us(c->read_us);
+		read_latency(tl, c->read_us, step, &cpu0);
 		spin_us(c->decode_us);
 	}
+	if (tl)
+		trace_range(tl, TRACE_DECODE, cpu0, now_ms(), step);
 	free(buf);
 }
 
@@ -158,6 +188,7 @@ static void *worker(void *p)
 	struct worker_arg *wa = p;
 	struct loader *l = wa->l;
 	const struct loader_cfg *c = &l->cfg;
+	struct trace_lane *tl = trace_lane(c->trace, 2 + wa->id);
 	for (long step = wa->id; step < c->steps; step += c->workers) {
 		pthread_mutex_lock(&l->mu);
 		while (!l->stop && step >= l->consumed + c->depth)
@@ -169,9 +200,9 @@ static void *worker(void *p)
 		struct batch *b = &l->slots[step % c->depth];
 		long first = step * c->global_batch + (long)c->rank * c->rows;
 		if (l->fd >= 0)
-			read_samples(l, first, c->rows, b->x, b->t);
+			read_samples(l, first, c->rows, b->x, b->t, tl, step);
 		else
-			data_make_samples(c, l->teacher, first, c->rows, b->x, b->t);
+			make_samples(c, l->teacher, first, c->rows, b->x, b->t, tl, step);
 		pthread_mutex_lock(&l->mu);
 		b->step = step;
 		pthread_cond_broadcast(&l->cv);

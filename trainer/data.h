@@ -19,6 +19,7 @@ struct loader_cfg {
 	long read_us;       /* sleep per sample: storage latency */
 	uint64_t seed;
 	const char *dataset; /* a file written by data_write_dataset, or NULL: synthetic */
+	struct trace *trace; /* worker i records in its lane 2 + i (trace.h); NULL: none */
 };
 
 struct batch {

@@ -1,6 +1,7 @@
 /* campaign-trainer: the reference data-parallel workload on CPU. Each rank
  * trains a replica of the MLP on its slice of the global batch; gradients
- * (and the loss) are summed with gloo; telemetry goes to rank_<r>.jsonl. */
+ * (and the loss) are summed with gloo; telemetry goes to rank_<r>.jsonl, and
+ * beside it each thread's phases to rank_<r>.trace.json (trace.h). */
 #include "bucket.h"
 #include "clock.h"
 #include "checkpoint.h"
@@ -10,6 +11,7 @@
 #include "model.h"
 #include "options.h"
 #include "telemetry.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -56,16 +58,29 @@ static struct cgloo *connect_ranks(const struct trainer_opts *o)
 	return g;
 }
 
-static int sync_grads(struct cgloo *g, struct mlp *m, const struct trainer_opts *o, double *bytes)
+#define ERR_LEN 512
+
+/* One all-reduce on the calling thread, traced in tl as carrying part (index: its layer);
+ * err holds ERR_LEN bytes. */
+static int allreduce(struct cgloo *g, float *buf, size_t n, const struct trainer_opts *o,
+		     struct trace_lane *tl, enum trace_part part, long index, char *err)
 {
-	char err[512];
+	double t0 = now_ms();
+	int rc = cgloo_allreduce(g, buf, n, o->gloo_algo, err, ERR_LEN);
+	trace_allreduce(tl, t0, now_ms(), part, index, (long)n);
+	return rc;
+}
+
+static int sync_grads(struct cgloo *g, struct mlp *m, const struct trainer_opts *o, double *bytes,
+		      struct trace_lane *tl)
+{
+	char err[ERR_LEN];
 	*bytes = 0;
 	if (!g)
 		return 0;
 	if (o->ddp == DDP_SYNC) {
 		*bytes = (double)(m->nparams + 1) * sizeof(float);
-		if (cgloo_allreduce(g, m->grads, m->nparams + 1, o->gloo_algo, err, sizeof err) ==
-		    0)
+		if (allreduce(g, m->grads, m->nparams + 1, o, tl, TRACE_ALL, -1, err) == 0)
 			return 0;
 	} else {
 		int ok = 1;
@@ -73,13 +88,11 @@ static int sync_grads(struct cgloo *g, struct mlp *m, const struct trainer_opts 
 		for (int l = m->nlayers - 1; l >= 0 && ok; l--) {
 			size_t nw = (size_t) m->dims[l] * (size_t) m->dims[l + 1],
 			       nb = (size_t) m->dims[l + 1];
-			ok = cgloo_allreduce(g, m->dW[l], nw, o->gloo_algo, err, sizeof err) == 0 &&
-			     cgloo_allreduce(g, m->db[l], nb, o->gloo_algo, err, sizeof err) == 0;
+			ok = allreduce(g, m->dW[l], nw, o, tl, TRACE_WEIGHT, l, err) == 0 &&
+			     allreduce(g, m->db[l], nb, o, tl, TRACE_BIAS, l, err) == 0;
 			*bytes += (double)(nw + nb) * sizeof(float);
 		}
-		if (ok &&
-		    cgloo_allreduce(g, m->grads + m->nparams, 1, o->gloo_algo, err, sizeof err) ==
-			    0) {
+		if (ok && allreduce(g, m->grads + m->nparams, 1, o, tl, TRACE_LOSS, -1, err) == 0) {
 			*bytes += sizeof(float);
 			return 0;
 		}
@@ -95,18 +108,29 @@ struct trainer {
 	struct cgloo *g;
 	struct telemetry *t;
 	struct bucketer *bk;      /* --ddp bucketed, else NULL */
+	struct trace *trace;      /* with telemetry, else NULL */
+	struct trace_lane *tl;    /* the step thread's lane of it */
 	char ckpt_dir[4096];
 };
 
-/* Backward and gradient synchronisation; fills the step's comm fields. */
-static int backward_and_sync(struct trainer *tr, int rows, struct step_times *st)
+/* Backward as one range per layer, in the order run (the last layer first), each up to its
+ * gradients being final: where a bucket's all-reduce may start. */
+static void trace_backward(struct trace_lane *tl, const struct mlp *m, double t0, double t1)
 {
-	double t0 = now_ms();
+	for (int l = m->nlayers - 1; tl && l >= 0; l--)
+		trace_range(tl, TRACE_BACKWARD, l == m->nlayers - 1 ? t0 : m->grads_final_ms[l + 1],
+			    l == 0 ? t1 : m->grads_final_ms[l], l);
+}
+
+/* Backward (from t0) and gradient synchronisation; fills the step's comm fields. */
+static int backward_and_sync(struct trainer *tr, int rows, struct step_times *st, double t0)
+{
 	if (tr->bk)
 		bucketer_begin_step(tr->bk);
 	mlp_backward(tr->m, rows);
 	double t1 = now_ms();
 	st->backward_ms = t1 - t0;
+	trace_backward(tr->tl, tr->m, t0, t1);
 	if (tr->bk) {
 		if (bucketer_finish_step(tr->bk, t1, &st->comm_ms, &st->comm_exposed_ms,
 					 &st->bytes_allreduced) < 0) {
@@ -115,7 +139,7 @@ static int backward_and_sync(struct trainer *tr, int rows, struct step_times *st
 			return -1;
 		}
 	} else {
-		if (sync_grads(tr->g, tr->m, tr->o, &st->bytes_allreduced) < 0)
+		if (sync_grads(tr->g, tr->m, tr->o, &st->bytes_allreduced, tr->tl) < 0)
 			return -1;
 		st->comm_ms = st->comm_exposed_ms = now_ms() - t1;
 	}
@@ -137,7 +161,9 @@ static int checkpoint_if_due(struct trainer *tr, long step, struct step_times *s
 			o->rank, tr->ckpt_dir, strerror(errno));
 		return -1;
 	}
-	st->io_ms = now_ms() - t0;
+	double t1 = now_ms();
+	st->io_ms = t1 - t0;
+	trace_range(tr->tl, TRACE_CHECKPOINT, t0, t1, step);
 	return 0;
 }
 
@@ -175,11 +201,13 @@ static int train(struct trainer *tr)
 				"campaign-trainer: rank %d: --die-at-step %ld: killing myself\n",
 				o->rank, step);
 			telemetry_close(tr->t);
+			trace_abort(tr->trace);
 			raise(SIGKILL);
 		}
 		double t0 = now_ms();
 		const struct batch *b = loader_get(tr->ld, step, &st.data_wait_ms);
 		double t1 = now_ms();
+		trace_range(tr->tl, TRACE_WAIT_BATCH, t0, t1, step);
 		m->gemm_ms = m->elementwise_ms = 0;
 		double sse = mlp_forward(m, b->x, b->t, rows, (double)o->batch);
 		if (options_is_slow(o)) /* the straggler knob: extra compute, on the CPU */
@@ -187,8 +215,10 @@ static int train(struct trainer *tr)
 				;
 		/* the loss rides with the gradients */
 		m->grads[m->nparams] = (float)(sse / (double)o->batch);
-		st.forward_ms = now_ms() - t1;
-		if (backward_and_sync(tr, rows, &st) < 0) {
+		double t2 = now_ms();
+		st.forward_ms = t2 - t1;
+		trace_range(tr->tl, TRACE_FORWARD, t1, t2, step);
+		if (backward_and_sync(tr, rows, &st, t2) < 0) {
 			free(times);
 			return TRAINER_EXIT_COMM;
 		}
@@ -196,13 +226,16 @@ static int train(struct trainer *tr)
 		float clip, lr = options_lr(o, step, &clip);
 		st.loss = m->grads[m->nparams];
 		uint64_t sum = mlp_sgd(m, lr, (float)o->momentum, clip);
-		st.optimizer_ms = now_ms() - t4;
+		double t5 = now_ms();
+		st.optimizer_ms = t5 - t4;
+		trace_range(tr->tl, TRACE_OPTIMIZER, t4, t5, step);
 		loader_release(tr->ld, step);
 		if (checkpoint_if_due(tr, step, &st) < 0) {
 			free(times);
 			return TRAINER_EXIT_IO;
 		}
 		st.step_ms = now_ms() - t0;
+		trace_step(tr->tl, t0, t0 + st.step_ms, step, st.active);
 		if (st.active)
 			times[ntimes++] = st.step_ms;
 		st.gemm_ms = m->gemm_ms;
@@ -271,6 +304,23 @@ static int run_probe(const struct trainer_opts *o)
 	return rc;
 }
 
+/* The trace beside the telemetry (lanes: the step thread, the communication thread, each
+ * loader thread); a rank that cannot open it trains on with its telemetry alone. */
+static void open_trace(const struct trainer_opts *o, struct trace *trace, struct trainer *tr)
+{
+	int loaders = o->workers > 1 ? o->workers : 1;
+	if (!o->telemetry)
+		return;
+	if (trace_open(trace, o->metrics_dir, o->rank, o->world, 2 + loaders) < 0) {
+		fprintf(stderr,
+			"campaign-trainer: rank %d: cannot open the trace in %s: %s; training goes on with its telemetry alone\n",
+			o->rank, o->metrics_dir, strerror(errno));
+		return;
+	}
+	tr->trace = trace;
+	tr->tl = trace_lane(trace, 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct trainer_opts o;
@@ -292,6 +342,7 @@ int main(int argc, char **argv)
 	struct loader ld;
 	struct telemetry t = { 0 };
 	struct bucketer bk;
+	struct trace trace;
 	struct trainer tr = { .o = &o, .m = &m, .ld = &ld, .t = &t };
 	checkpoint_dir(&o, tr.ckpt_dir, sizeof tr.ckpt_dir);
 	if (mlp_init(&m, o.input, o.hidden, o.depth, o.output, rows, o.seed) < 0) {
@@ -308,12 +359,15 @@ int main(int argc, char **argv)
 	struct loader_cfg lc;
 	char meta[2048];
 	loader_cfg_from_opts(&lc, &o);
+	open_trace(&o, &trace, &tr);
+	lc.trace = tr.trace;
 	if (loader_start(&ld, &lc) < 0) {
 		fprintf(stderr, "campaign-trainer: cannot start the data loader%s%s: %s\n",
 			o.dataset ? " on " : "", o.dataset ? o.dataset : "",
 			errno == EINVAL ? "not a dataset of this --input/--output shape"
 					: strerror(errno));
 		telemetry_close(&t);
+		trace_abort(tr.trace);
 		mlp_free(&m);
 		return TRAINER_EXIT_IO;
 	}
@@ -324,7 +378,8 @@ int main(int argc, char **argv)
 		rc = TRAINER_EXIT_COMM;
 	} else {
 		if (tr.g && o.ddp == DDP_BUCKETED) {
-			if (bucketer_start(&bk, &m, tr.g, o.gloo_algo, o.bucket_mb) < 0)
+			if (bucketer_start(&bk, &m, tr.g, o.gloo_algo, o.bucket_mb,
+					   trace_lane(tr.trace, 1)) < 0)
 				fprintf(stderr,
 					"campaign-trainer: cannot start the communication thread\n");
 			else
@@ -336,6 +391,10 @@ int main(int argc, char **argv)
 	}
 	loader_stop(&ld);
 	telemetry_close(&t);
+	if (rc == TRAINER_EXIT_OK) /* a trace it cannot write is said; it costs no exit status */
+		trace_close(tr.trace);
+	else
+		trace_abort(tr.trace);
 	cgloo_free(tr.g);
 	mlp_free(&m);
 	return rc;

@@ -38,9 +38,11 @@ int mlp_init(struct mlp *m, int in, int hidden, int depth, int out, int batch, u
 	m->b = calloc((size_t)depth, sizeof(float *));
 	m->dW = calloc((size_t)depth, sizeof(float *));
 	m->db = calloc((size_t)depth, sizeof(float *));
+	m->grads_final_ms = calloc((size_t)depth, sizeof(double));
 	m->act = calloc((size_t)depth + 1, sizeof(float *));
 	m->dact = calloc((size_t)depth + 1, sizeof(float *));
-	if (!m->dims || !m->params || !m->grads || !m->velocity || !m->W || !m->act || !m->dact)
+	if (!m->dims || !m->params || !m->grads || !m->velocity || !m->W || !m->act || !m->dact ||
+	    !m->grads_final_ms)
 		return -1;
 	struct rng r;
 	rng_seed(&r, seed, 0x6d6f64656cULL);
@@ -82,6 +84,7 @@ void mlp_free(struct mlp *m)
 	free(m->grads);
 	free(m->velocity);
 	free(m->dims);
+	free(m->grads_final_ms);
 	memset(m, 0, sizeof *m);
 }
 
@@ -138,6 +141,7 @@ void mlp_backward(struct mlp *m, int rows)
 		double t2 = now_ms();
 		m->gemm_ms += t1 - t0;
 		m->elementwise_ms += t2 - t1;
+		m->grads_final_ms[l] = t2;
 		if (m->layer_done)
 			m->layer_done(m->layer_ctx, l);
 		if (l == 0)

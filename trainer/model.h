@@ -19,6 +19,8 @@ struct mlp {
 	int elementwise;  /* extra elementwise passes per activation (memory-bound knob) */
 	float unit;       /* 1.0, read at run time so the passes cannot be optimised away */
 	double gemm_ms, elementwise_ms; /* time in GEMMs and in elementwise work, since reset */
+	/* per layer: when the last mlp_backward made its gradients final (clock.h, ms) */
+	double *grads_final_ms;
 	/* called by mlp_backward once layer l's gradients are final */
 	void (*layer_done)(void *ctx, int layer);
 	void *layer_ctx;

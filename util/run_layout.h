@@ -32,7 +32,9 @@
 #define JOB_SCRIPT "job.sbatch"                 /* exactly what ran */
 #define JOB_STATUS "job.status"                 /* written by the job script at its end */
 #define JOB_METADATA "job_metadata.json"
-#define JOB_METRICS "metrics"                   /* rank_<r>.jsonl, fabric.json */
+#define JOB_METRICS "metrics"  /* rank_<r>.jsonl, rank_<r>.trace.json, fabric.json */
+/* in JOB_METRICS: the reference trainer's trace of rank %d, beside its telemetry */
+#define JOB_TRAINER_TRACE "rank_%d.trace.json"
 #define JOB_TRACES "traces"                     /* the workload's profiler traces, collected */
 #define JOB_NSYS "nsys"                         /* Nsight Systems reports and exports */
 #define JOB_LOGS "logs"                         /* rank_<r>.out */

@@ -208,9 +208,7 @@ static void node_start(struct engine *e, int v)
 	case RNODE_CPU:
 		host_join(e, v);
 		break;
-	case RNODE_WAIT:
-		if (e->s->start[v] < 0)
-			e->s->start[v] = e->now;
+	case RNODE_WAIT: /* its start is when its thread reached it (sim_new, node_finish) */
 		node_finish(e, v);
 		break;
 	case RNODE_GPU:
@@ -375,8 +373,10 @@ static struct replay_sim *sim_new(const struct rgraph *g)
 	s->nnodes = g->nnodes;
 	s->start = xmalloc(n * sizeof *s->start);
 	s->end = xmalloc(n * sizeof *s->end);
+	/* a wait starts when its thread reaches it: at 0 when nothing is before it on its lane,
+	 * else as the lane's last node before it ends (node_finish) */
 	for (int v = 0; v < g->nnodes; v++)
-		s->start[v] = s->end[v] = -1;
+		s->start[v] = g->nodes[v].kind == RNODE_WAIT ? 0 : -1, s->end[v] = -1;
 	s->nhosts = g->nhosts;
 	s->core_ms = xcalloc((size_t) g->nhosts + 1, sizeof *s->core_ms);
 	s->saturated_ms = xcalloc((size_t) g->nhosts + 1, sizeof *s->saturated_ms);

@@ -23,6 +23,19 @@ check bottleneck_scenarios_15 [ "$(wc -l <verdicts.txt)" -eq 15 ]
 check bottlenecks_report_consistent python3 "$ROOT/tests/tools/bottlenecks_report.py" "$run"
 check bottlenecks_ranking_rule_said grep -qF "ranked by the largest share of a median step each is predicted to recover in any of its scenarios" "$run/BOTTLENECK_ANALYSIS.md"
 check bottlenecks_impact_defined grep -qF -- "- Straggler impact (\`impact_pct\`): per step, the waiting of the ranks that arrived before the straggler" "$run/BOTTLENECK_ANALYSIS.md"
+# Every scenario replayed from the trainer's traces (issue 47): the measured median recounted
+# from the raw traces (tests/tools/replay_measured.py), each error printed, each within 10 %
+# and their median within 5 % (the issue's targets).
+for s in $(json "$run/summary.json" '" ".join(x["name"] for x in j["scenarios"])'); do
+	echo "   replay $s: $(json "$run/summary.json" "[(x['replay'] or {}).get('error_pct') for x in j['scenarios'] if x['name'] == '$s'][0]") %"
+	theirs=$(python3 "$ROOT/tests/tools/replay_measured.py" "$run/$s/metrics" | python3 -c 'import json, sys; print(json.load(sys.stdin)["measured_ms"])')
+	check "replay_${s}_measured_recounted" python3 -c 'import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["replay"]
+sys.exit(0 if r and abs(r["measured_ms"] - float(sys.argv[3])) < 1e-3 and r["steps"] == 12 else 1)' "$run/summary.json" "$s" "$theirs"
+done
+check replay_errors_within_bounds python3 -c 'import json, statistics, sys
+e = [abs(x["replay"]["error_pct"]) for x in json.load(open(sys.argv[1]))["scenarios"]]
+sys.exit(0 if len(e) == 15 and max(e) <= 10 and statistics.median(e) <= 5 else 1)' "$run/summary.json"
 # The DDP variants campaign: the three modes train the same replicas.
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/ddp" "$ROOT/campaigns/ddp-variants.yaml" >ddp.txt 2>&1; rc=$?
 run=$(rundir ddp.txt)

@@ -6,8 +6,10 @@ replay_measured.py DIR [DIR...]: every *.json / *.json.gz of a DIR is one rank (
 object form or the legacy array form; the rank from distributedInfo, else the file name's
 rankN, else the file order). Steps: each rank's ProfilerStep#N host ranges by start; the
 last is left out when shorter than a third of the median of the others and no gloo:/nccl:
-collective range starts in it (the tail the profiler cut as it stopped). A step's time is
-the slowest rank's; prints {"measured_ms": the median over steps, "steps": n,
+collective range starts in it (the tail the profiler cut as it stopped). The reference
+trainer's traces (a metrics directory's rank_<r>.trace.json) mark each step range with its
+telemetry phase (args.phase): their active ones are the steps, none of them cut. A step's
+time is the slowest rank's; prints {"measured_ms": the median over steps, "steps": n,
 "ranks": {rank: that rank's median}} for each DIR, one line each.
 """
 import glob
@@ -30,8 +32,12 @@ def events(path):
 
 
 def steps_of(evs):
-    st = sorted((e["ts"], e["ts"] + e.get("dur", 0)) for e in evs
-                if e.get("ph") == "X" and re.fullmatch(r"ProfilerStep#\d+", str(e.get("name"))))
+    ranges = [e for e in evs
+              if e.get("ph") == "X" and re.fullmatch(r"ProfilerStep#\d+", str(e.get("name")))]
+    if ranges and all("phase" in (e.get("args") or {}) for e in ranges):  # the trainer's
+        return [e["dur"] / 1000 for e in sorted(ranges, key=lambda e: e["ts"])
+                if e["args"]["phase"] == "active"]
+    st = sorted((e["ts"], e["ts"] + e.get("dur", 0)) for e in ranges)
     colls = [e["ts"] for e in evs if e.get("ph") == "X" and
              str(e.get("name", "")).startswith(("gloo:", "nccl:"))]
     if len(st) >= 2:

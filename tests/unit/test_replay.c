@@ -127,6 +127,27 @@ static void chain_across_wait(void)
 	rgraph_free(g);
 }
 
+/* A wait that comes first on its thread (a step that starts by waiting for its batch) is
+ * reached at 0: it spans 0 to the other thread's 12 ms op, and the step with it. */
+static void wait_first_on_thread(void)
+{
+	struct rgraph *g = graph_of(1, 2, 1);
+	int a = thread_of(g, 0, 1), b = thread_of(g, 0, 2);
+	struct rnode_spec ws = { RNODE_WAIT, a, 0, "wait", 0, -1 },
+			  os = { RNODE_CPU, a, 0, "op", 3, -1 };
+	int w = rgraph_add_node(g, &ws), op = rgraph_add_node(g, &os);
+	int other = node(g, RNODE_CPU, b, "other", 12);
+	edge(g, other, w);
+	edge(g, w, op);
+	struct replay_sim *s = run(g);
+	CHECK_NEAR(replay_sim_start(s, w), 0, US);
+	CHECK_NEAR(replay_sim_end(s, w), 12, US);
+	CHECK_NEAR(replay_sim_step_start(s, 0, 0), 0, US);
+	CHECK_NEAR(replay_sim_step_end(s, 0, 0), 15, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+}
+
 /* Rank 0 computes 10 ms, rank 1 30 ms (on hosts of their own), then an all-reduce with a
  * transfer of 4 ms: the instance starts at rank 1's arrival, 30, and completes for both at
  * 34. Rank 0 is in it from 10 to 34: 24 ms, of which 20 waiting for rank 1. */
@@ -366,7 +387,7 @@ struct ref {
 static double ref_ready_at(const struct ref *r, int v, double *own)
 {
 	double t = 0;
-	*own = -1;
+	*own = 0; /* a wait with nothing before it on its thread is reached at 0 */
 	for (size_t i = 0; i < r->g->nedges; i++) {
 		const struct redge *e = &r->g->edges[i];
 		if (e->to != v)
@@ -647,6 +668,7 @@ int main(void)
 	RUN(heap_orders);
 	RUN(two_threads_one_core);
 	RUN(chain_across_wait);
+	RUN(wait_first_on_thread);
 	RUN(collective_last_rank_late);
 	RUN(kernel_queue_runs_ahead);
 	RUN(overlap_on_saturated_cores);

@@ -11,6 +11,8 @@
 #include "util/err.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #define US 1e-6 /* ms */
 
@@ -173,6 +175,129 @@ static void gpu_refused(void)
 	free_two(&w);
 }
 
+/* The reference trainer's shape (trainer/trace.c), one rank on one core: the step thread
+ * waits for its batch (wait_for_batch) and runs forward; a loader thread decodes samples
+ * between reads that sleep (loader:read). Its first decode ended before the first step (left
+ * out), its second runs across the first step's start (cut there). */
+static const char *const trainer_json =
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":100,\"dur\":100},{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"tid\":1,\"ts\":200,\"dur\":100},{\"ph\":\"X\",\"name\":\"wait_for_batch\",\"tid\":1,\"ts\":100,\"dur\":60},{\"ph\":\"X\",\"name\":\"forward\",\"tid\":1,\"ts\":160,\"dur\":40},{\"ph\":\"X\",\"name\":\"wait_for_batch\",\"tid\":1,\"ts\":200,\"dur\":45},{\"ph\":\"X\",\"name\":\"forward\",\"tid\":1,\"ts\":245,\"dur\":55},{\"ph\":\"X\",\"name\":\"loader:decode\",\"tid\":3,\"ts\":0,\"dur\":50},{\"ph\":\"X\",\"name\":\"loader:decode\",\"tid\":3,\"ts\":90,\"dur\":20},{\"ph\":\"X\",\"name\":\"loader:read\",\"tid\":3,\"ts\":110,\"dur\":40},{\"ph\":\"X\",\"name\":\"loader:decode\",\"tid\":3,\"ts\":150,\"dur\":10},{\"ph\":\"X\",\"name\":\"loader:read\",\"tid\":3,\"ts\":160,\"dur\":40},{\"ph\":\"X\",\"name\":\"loader:decode\",\"tid\":3,\"ts\":200,\"dur\":40}]}";
+
+/* Hand-computed: the waits and sleeps hold no core, so on one core every CPU operation ran
+ * alone and needs its wall time (forward 40 µs beside a read). Replayed from the first
+ * step's start (0): the cut decode 0-10, the read 10 (a delay of 40 to the next decode),
+ * decode 50-60 releases the wait at 60, forward 60-100; the read after it delays the decode
+ * to 100-140, the second wait ends 5 µs later as measured (145), forward 145-200. Each step
+ * spans 100 µs, as measured; the loader's work belongs to no step. */
+static void trainer_waits_and_sleeps(void)
+{
+	struct gpu_trace t;
+	FILE *f = fmemopen((void *)trainer_json, strlen(trainer_json), "r");
+	CHECK(f && kineto_load_stream(f, "trainer", 1, &t) == 0);
+	fclose(f);
+	unsigned char *is_step = calloc(t.nnames + 1, 1);
+	for (size_t i = 0; i < t.nnames; i++)
+		is_step[i] = !strncmp(t.names[i], "ProfilerStep#", 13);
+	struct replay_rank_in r = { &t, 0, 0, is_step, 2 };
+	int cores = 1;
+	struct replay_build_in in = { &r, 1, &cores, 1 };
+	struct rgraph *g = NULL;
+	struct replay_build_info info;
+	struct replay_sim *s = NULL;
+	CHECK(replay_build(&in, &g, &info) == 0 && g);
+	CHECK(info.ops == 9 && info.waits == 4 && info.gaps == 0 && info.joins == 2);
+	CHECK(g->nnodes == 9);
+	CHECK(replay_sim_run(&s, g) == 0);
+	double cost = 0, step_of_loader = 0;
+	for (int v = 0; v < g->nnodes; v++) {
+		cost += g->nodes[v].cost_ms;
+		if (!strncmp(rgraph_node_name(g, v), "loader:", 7))
+			step_of_loader += g->nodes[v].step != -1;
+		if (g->nodes[v].kind == RNODE_WAIT)
+			CHECK(g->nodes[v].cost_ms == 0);
+	}
+	CHECK_NEAR(cost, (10 + 10 + 40 + 40 + 55) * 1e-3, US);
+	CHECK(step_of_loader == 0);
+	CHECK_NEAR(replay_sim_host_core_ms(s, 0), 155e-3, US);
+	CHECK_NEAR(replay_sim_end(s, node_named(g, 0, "wait_for_batch")), 60e-3, US);
+	CHECK_NEAR(replay_sim_end(s, node_named(g, 0, "forward")), 100e-3, US);
+	CHECK_NEAR(replay_sim_step_start(s, 0, 0), 0, US);
+	CHECK_NEAR(replay_sim_step_end(s, 0, 0), 100e-3, US);
+	CHECK_NEAR(replay_sim_step_start(s, 0, 1), 100e-3, US);
+	CHECK_NEAR(replay_sim_step_end(s, 0, 1), 200e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	replay_build_info_free(&info);
+	gpu_trace_free(&t);
+	free(is_step);
+}
+
+/* Rank r's trainer trace: steps of ends[k] µs at 1000 k, each a 300 µs forward and then an
+ * all-reduce to its end. */
+static void write_trainer_trace(const char *dir, int r, const double *ends)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/rank_%d.trace.json", dir, r);
+	FILE *f = fopen(path, "w");
+	fprintf(f, "{\"distributedInfo\": {\"rank\": %d}, \"traceEvents\": [", r);
+	for (int k = 0; k < 3; k++)
+		fprintf(f,
+			"%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"tid\":1,\"ts\":%d,\"dur\":%g},{\"ph\":\"X\",\"name\":\"forward\",\"tid\":1,\"ts\":%d,\"dur\":300},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":%d,\"dur\":%g}",
+			k ? "," : "", k, 1000 * k, ends[k], 1000 * k, 1000 * k + 300, ends[k] - 300);
+	fprintf(f, "]}\n");
+	fclose(f);
+}
+
+/* A trainer's scenario (replay_scenario_trainer): two ranks' traces in a metrics folder and
+ * their telemetry's steps (0 warm-up, 1 and 2 active, of times the traces do not have). The
+ * measured steps are the traces' own, the slowest rank's: 850 and 700 µs, median 775. Replayed
+ * by hand on 2 cores (demand = wall time; rank 1's clock 50 µs ahead by the all-reduces'
+ * ends): step 1 arrives at 1300 (rank 0), completes at 1300 + 500 = 1800, rank 1 having
+ * started it at 950: 850; step 2 arrives at 2300, completes 300 later, rank 1 from 1950: 650;
+ * median 750 (-3.23 %). Without rank 1's trace: no replay, telemetry says why. */
+static void trainer_scenario(void)
+{
+	char dir[] = "/tmp/replay_trainer.XXXXXX", path[256];
+	CHECK(mkdtemp(dir) != NULL);
+	const double ends[2][3] = { { 900, 800, 700 }, { 950, 850, 600 } };
+	struct step_rec steps[2][3];
+	struct rank_metrics ranks[2] = { { .rank = 0 }, { .rank = 1 } };
+	for (int r = 0; r < 2; r++) {
+		write_trainer_trace(dir, r, ends[r]);
+		for (int k = 0; k < 3; k++) {
+			struct step_rec st = { .step = k, .active = k > 0, .step_ms = 99 };
+			steps[r][k] = st;
+		}
+		ranks[r].steps = steps[r];
+		ranks[r].n = 3;
+	}
+	struct scenario_metrics m = { ranks, 2 };
+	struct rules phases;
+	CHECK(rules_load("analyzers/phase_rules.txt", &phases) == 0);
+	struct replay_result r;
+	CHECK(replay_scenario_trainer(dir, &phases, &m, 2, 1, &r) == 0);
+	CHECK(r.built && r.why_kind == REPLAY_MADE && r.steps == 2 && r.nranks == 2);
+	CHECK_NEAR(r.measured_ms, 0.775, 1e-9);
+	CHECK_NEAR(r.step_ms, 0.75, 1e-9);
+	CHECK_NEAR(r.error_pct, 100 * (0.75 - 0.775) / 0.775, 1e-6);
+	CHECK_NEAR(r.ranks[0].measured_ms, 0.75, 1e-9);
+	CHECK_NEAR(r.ranks[0].step_ms, 0.7, 1e-9);
+	CHECK_NEAR(r.ranks[1].measured_ms, 0.725, 1e-9);
+	CHECK_NEAR(r.ranks[1].step_ms, 0.75, 1e-9);
+	replay_result_free(&r);
+	CHECK(replay_scenario_trainer(dir, &phases, &m, 0, 1, &r) == 0);
+	CHECK(!r.built && r.why_kind == REPLAY_NO_CORES);
+	replay_result_free(&r);
+	snprintf(path, sizeof path, "%s/rank_1.trace.json", dir);
+	unlink(path);
+	CHECK(replay_scenario_trainer(dir, &phases, &m, 2, 1, &r) == 0);
+	CHECK(!r.built && r.why_kind == REPLAY_TELEMETRY);
+	replay_result_free(&r);
+	snprintf(path, sizeof path, "%s/rank_0.trace.json", dir);
+	unlink(path);
+	CHECK(rmdir(dir) == 0);
+	rules_free(&phases);
+}
+
 /* The committed DDP fixtures (2 ranks, gloo, on this machine's cores when recorded: 2)
  * replayed unchanged: their error printed, and held within the bound. */
 static void fixture(const char *dir, double bound_pct)
@@ -212,6 +337,8 @@ int main(void)
 	RUN(unmatched_collective);
 	RUN(demand_estimate);
 	RUN(gpu_refused);
+	RUN(trainer_waits_and_sleeps);
+	RUN(trainer_scenario);
 	RUN(fixtures);
 	return harness_failures ? 1 : 0;
 }
