@@ -18,6 +18,10 @@ struct proto {
 	int name;   /* index into its trace's names; -1: an untraced gap */
 	int op, seq; /* RNODE_COLL: operation and order among the step's of that operation */
 	int64_t coll;
+	/* RNODE_COLL of an instance whose ranks share one host: its last arrival (µs, first
+	 * rank's clock); the transfer after it is that host's CPU work (on_host 1) */
+	double last;
+	int on_host;
 };
 
 struct pedge {
@@ -224,7 +228,7 @@ static size_t operations(struct builder *b, struct rank_view *v)
 		int coll = is_coll_name(nm);
 		struct proto p = { c->start, c->end, v->ri, v->top_lane[k],
 				   coll ? RNODE_COLL : RNODE_CPU, step_at(v, c->start), c->name,
-				   coll ? coll_op_of(nm) : -1, 0, -1 };
+				   coll ? coll_op_of(nm) : -1, 0, -1, 0, 0 };
 		add_proto(b, &p);
 		b->info.ops++;
 	}
@@ -247,7 +251,7 @@ static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, doubl
 			for (int k = 0; k < 2; k++)
 				if (v->win[w][k] > a && v->win[w][k] < cut)
 					cut = v->win[w][k];
-		struct proto p = { a, cut, v->ri, lane, RNODE_CPU, step_at(v, a), -1, -1, 0, -1 };
+		struct proto p = { a, cut, v->ri, lane, RNODE_CPU, step_at(v, a), -1, -1, 0, -1, 0, 0 };
 		int q = add_proto(b, &p);
 		b->info.gaps++;
 		if (prev >= 0)
@@ -340,6 +344,33 @@ static int *coll_protos(struct builder *b, size_t *n)
 	return c;
 }
 
+/* Marks the matched instances whose ranks are all on one host (the local executor's
+ * emulated nodes, or the ranks of one node): their transfer is that host's CPU work (TCP over
+ * loopback, copies, the reduction), and each part's last arrival is set (c: the collective
+ * protos by instance). */
+static void on_host_colls(struct builder *b, const int *c, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		int64_t id = b->p[c[i]].coll;
+		int host = b->in->ranks[b->p[c[i]].rank_i].host, same = 1;
+		double last = -1e300;
+		while (j < n && b->p[c[j]].coll == id) {
+			const struct proto *q = &b->p[c[j]];
+			same &= b->in->ranks[q->rank_i].host == host;
+			if (q->s - b->info.offset_us[q->rank_i] > last)
+				last = q->s - b->info.offset_us[q->rank_i];
+			j++;
+		}
+		for (size_t k = i; k < j && same && j - i > 1; k++) {
+			b->p[c[k]].on_host = 1;
+			b->p[c[k]].last = last;
+		}
+		b->info.host_colls += same && j - i > 1;
+		i = j;
+	}
+}
+
 /* Instances held by every rank, one part each, share an id; any other part is an instance
  * of its own (it then completes its own measured time after its arrival). Each rank's
  * clock offset: the median over the shared instances of its end less the first rank's. */
@@ -380,7 +411,27 @@ static void match_colls(struct builder *b)
 	}
 	free(diff);
 	free(nd);
+	on_host_colls(b, c, n);
 	free(c);
+}
+
+/* Whether proto i uses host h's cores: a CPU operation, or an on-host transfer. */
+static int uses_cpu(const struct builder *b, size_t i, int h)
+{
+	const struct proto *p = &b->p[i];
+	return (p->kind == RNODE_CPU || p->on_host) && b->in->ranks[p->rank_i].host == h;
+}
+
+/* The span in which proto i uses a core, on the first rank's clock: a transfer's from the
+ * instance's last arrival (the wait before it holds no core). */
+static void cpu_span(const struct builder *b, size_t i, double *s, double *e)
+{
+	const struct proto *p = &b->p[i];
+	double off = b->info.offset_us[p->rank_i];
+	*s = p->on_host ? p->last : p->s - off;
+	*e = p->e - off;
+	if (*s > *e)
+		*s = *e;
 }
 
 /* CPU demands: each host's CPU intervals lined up on the first rank's clock. */
@@ -389,20 +440,16 @@ static void demands(struct builder *b, double *cost_ms)
 	for (int h = 0; h < b->in->nhosts; h++) {
 		double *s = xcalloc(b->np + 1, sizeof *s), *e = xcalloc(b->np + 1, sizeof *e);
 		size_t n = 0;
-		for (size_t i = 0; i < b->np; i++) {
-			const struct proto *p = &b->p[i];
-			if (p->kind != RNODE_CPU || b->in->ranks[p->rank_i].host != h)
-				continue;
-			double off = b->info.offset_us[p->rank_i];
-			s[n] = p->s - off, e[n++] = p->e - off;
-		}
+		for (size_t i = 0; i < b->np; i++)
+			if (uses_cpu(b, i, h))
+				cpu_span(b, i, &s[n], &e[n]), n++;
 		struct replay_load *l = replay_load_new(s, e, n, b->in->host_cores[h]);
 		for (size_t i = 0; i < b->np; i++) {
-			const struct proto *p = &b->p[i];
-			if (p->kind != RNODE_CPU || b->in->ranks[p->rank_i].host != h)
+			double a, z;
+			if (!uses_cpu(b, i, h))
 				continue;
-			double off = b->info.offset_us[p->rank_i];
-			cost_ms[i] = replay_load_demand_ms(l, p->s - off, p->e - off);
+			cpu_span(b, i, &a, &z);
+			cost_ms[i] = replay_load_demand_ms(l, a, z);
 		}
 		replay_load_free(l);
 		free(s);
@@ -410,23 +457,49 @@ static void demands(struct builder *b, double *cost_ms)
 	}
 }
 
+/* Proto p's nodes: one, or for an on-host transfer three on its lane: the arrival (a
+ * collective part of no cost: it ends at the instance's last arrival), the transfer as CPU
+ * work, and the completion (a second instance, of no cost: every rank's transfer has ended).
+ * in/out: the node that edges into p go to and the one edges out of p leave from. */
+static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms, int64_t *spare,
+		       int *in, int *out)
+{
+	const struct gpu_trace *t = trace_of(b, p->rank_i);
+	const char *nm = p->name >= 0 ? t->names[p->name] : "untraced";
+	struct rnode_spec sp = { p->kind, p->lane, p->step, nm,
+				 p->kind == RNODE_COLL ? (p->e - p->s) / 1000 : cost_ms,
+				 p->kind == RNODE_COLL ? p->coll : -1 };
+	if (!p->on_host)
+		return *in = *out = rgraph_add_node(b->g, &sp);
+	sp.cost_ms = 0;
+	*in = rgraph_add_node(b->g, &sp);
+	struct rnode_spec cpu = { RNODE_CPU, p->lane, p->step, nm, cost_ms, -1 };
+	int mid = *in < 0 ? *in : rgraph_add_node(b->g, &cpu);
+	sp.coll = *spare + p->coll; /* the completion: an instance id past every matched one */
+	*out = mid < 0 ? mid : rgraph_add_node(b->g, &sp);
+	if (*out >= 0 && (rgraph_add_edge(b->g, *in, mid, 0) < 0 ||
+			  rgraph_add_edge(b->g, mid, *out, 0) < 0))
+		return -1;
+	return *out;
+}
+
 static int make_nodes(struct builder *b)
 {
 	double *cost = xcalloc(b->np + 1, sizeof *cost);
-	int rc = 0;
+	int *in = xcalloc(b->np + 1, sizeof *in), *out = xcalloc(b->np + 1, sizeof *out), rc = 0;
+	int64_t spare = 1;
+	for (size_t i = 0; i < b->np; i++)
+		if (b->p[i].coll >= spare)
+			spare = b->p[i].coll + 1;
 	demands(b, cost);
-	for (size_t i = 0; i < b->np && rc >= 0; i++) {
-		const struct proto *p = &b->p[i];
-		const struct gpu_trace *t = trace_of(b, p->rank_i);
-		struct rnode_spec sp = { p->kind, p->lane, p->step,
-					 p->name >= 0 ? t->names[p->name] : "untraced",
-					 p->kind == RNODE_COLL ? (p->e - p->s) / 1000 : cost[i],
-					 p->kind == RNODE_COLL ? p->coll : -1 };
-		rc = rgraph_add_node(b->g, &sp);
-	}
+	for (size_t i = 0; i < b->np && rc >= 0; i++)
+		rc = proto_nodes(b, &b->p[i], cost[i], &spare, &in[i], &out[i]);
 	for (size_t i = 0; i < b->ne && rc >= 0; i++)
-		rc = rgraph_add_edge(b->g, b->e[i].from, b->e[i].to, b->e[i].delay_us / 1000);
+		rc = rgraph_add_edge(b->g, out[b->e[i].from], in[b->e[i].to],
+				     b->e[i].delay_us / 1000);
 	free(cost);
+	free(in);
+	free(out);
 	return rc < 0 ? rc : 0;
 }
 

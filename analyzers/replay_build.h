@@ -34,6 +34,7 @@ struct replay_build_in {
 /* What the builder made, for the report and the tests. */
 struct replay_build_info {
 	size_t ops, gaps, colls, unmatched_colls, joins;
+	size_t host_colls; /* instances whose ranks share a host: their transfer is CPU work */
 	/* each rank's clock less the first rank's (µs), from the ends of the matched
 	 * collectives (0 without any): used to line the ranks' operations up on their host */
 	double *offset_us;

@@ -58,9 +58,12 @@ static int node_named(const struct rgraph *g, int rank, const char *name)
 }
 
 /* On one core every operation ran at half speed beside another but rank 1's backward
- * from 60 to 70 (alone) : demands 17.5 2.5 10 5 | 25 15 5 = 80 core-µs; replayed, every
- * operation ends where it did; the all-reduce starts at rank 1's arrival (70) and takes
- * the least of 23 and 15 µs; both ranks wait for it and the optimizer runs 90 to 100. */
+ * from 60 to 70 (alone) : demands 17.5 2.5 10 5 | 25 15 5 = 80 core-µs. The ranks share the
+ * host, so the all-reduce's transfer (the least of 23 and 15 µs, after rank 1's arrival at
+ * 70) is CPU work of both, side by side on the one core: 7.5 core-µs each, 95 in all. Each
+ * rank's part is three nodes: its arrival (62 to 70 for rank 0), the transfer, the
+ * completion. Replayed, every operation ends where it did; both ranks wait for the
+ * all-reduce (85) and the optimizer runs 90 to 100. */
 static void hand_made_one_core(void)
 {
 	struct two w;
@@ -72,19 +75,24 @@ static void hand_made_one_core(void)
 	CHECK(replay_build(&in, &g, &info) == 0 && g);
 	CHECK(info.ops == 8 && info.gaps == 1 && info.colls == 1 && !info.unmatched_colls);
 	CHECK(info.joins == 4); /* two hand-offs to gloo, two waits for it */
-	CHECK(g->nnodes == 9);
+	CHECK(g->nnodes == 13 && info.host_colls == 1);
 	struct replay_sim *s = NULL;
 	CHECK(replay_sim_run(&s, g) == 0);
 	CHECK_NEAR(g->nodes[node_named(g, 0, "fwd")].cost_ms, 17.5e-3, US);
 	CHECK_NEAR(g->nodes[node_named(g, 0, "untraced")].cost_ms, 2.5e-3, US);
 	CHECK_NEAR(g->nodes[node_named(g, 1, "bwd")].cost_ms, 15e-3, US);
-	CHECK_NEAR(replay_sim_host_core_ms(s, 0), 80e-3, US);
+	CHECK_NEAR(replay_sim_host_core_ms(s, 0), 95e-3, US);
 	CHECK_NEAR(replay_sim_end(s, node_named(g, 0, "fwd")), 35e-3, US);
 	CHECK_NEAR(replay_sim_end(s, node_named(g, 0, "bwd")), 60e-3, US);
 	CHECK_NEAR(replay_sim_end(s, node_named(g, 1, "bwd")), 70e-3, US);
-	int c0 = node_named(g, 0, "gloo:all_reduce");
+	int c0 = node_named(g, 0, "gloo:all_reduce"), x0 = c0 + 1, d0 = c0 + 2;
+	CHECK(g->nodes[c0].kind == RNODE_COLL && g->nodes[x0].kind == RNODE_CPU &&
+	      g->nodes[d0].kind == RNODE_COLL && !strcmp(rgraph_node_name(g, d0), "gloo:all_reduce"));
+	CHECK_NEAR(g->nodes[x0].cost_ms, 7.5e-3, US);
 	CHECK_NEAR(replay_sim_start(s, c0), 62e-3, US);
-	CHECK_NEAR(replay_sim_end(s, c0), 85e-3, US);
+	CHECK_NEAR(replay_sim_end(s, c0), 70e-3, US);
+	CHECK_NEAR(replay_sim_end(s, x0), 85e-3, US);
+	CHECK_NEAR(replay_sim_end(s, d0), 85e-3, US);
 	CHECK_NEAR(replay_sim_start(s, node_named(g, 0, "opt")), 90e-3, US);
 	for (int r = 0; r < 2; r++) {
 		CHECK_NEAR(replay_sim_step_start(s, r, 0), 0, US);
