@@ -1,5 +1,7 @@
 #include "analyzers/replay_build.h"
 
+#include "analyzers/replay_proto.h"
+
 #include "analyzers/collective.h"
 #include "analyzers/stats.h"
 #include "util/err.h"
@@ -7,37 +9,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A node to be: an operation or a gap, in µs on its rank's own clock. */
-struct proto {
-	double s, e;
-	int rank_i; /* index in the input's ranks */
-	int lane;   /* graph lane */
-	int kind;   /* enum rnode_kind */
-	int step;   /* position of the step it starts in, -1: none */
-	int name;   /* index into its trace's names; -1: an untraced gap */
-	int op, seq; /* RNODE_COLL: operation and order among the step's of that operation */
-	int64_t coll;
-	/* RNODE_COLL of an instance whose ranks share one host: its last arrival (µs, first
-	 * rank's clock); the transfer after it is that host's CPU work (on_host 1) */
-	double last;
-	int on_host;
-};
-
-struct pedge {
-	int from, to;
-	double delay_us;
-};
-
-struct builder {
-	const struct replay_build_in *in;
-	struct rgraph *g;
-	struct proto *p;
-	size_t np, pcap;
-	struct pedge *e;
-	size_t ne, ecap;
-	struct replay_build_info info;
-};
 
 /* One rank's top-level ranges, and its step windows. */
 struct rank_view {
@@ -58,14 +29,14 @@ static const struct gpu_trace *trace_of(const struct builder *b, int ri)
 	return b->in->ranks[ri].t;
 }
 
-static int add_proto(struct builder *b, const struct proto *p)
+int replay_proto_add(struct builder *b, const struct proto *p)
 {
 	XGROW(b->p, b->np, b->pcap, 256);
 	b->p[b->np] = *p;
 	return (int)b->np++;
 }
 
-static void add_pedge(struct builder *b, int from, int to, double delay_us)
+void replay_proto_edge(struct builder *b, int from, int to, double delay_us)
 {
 	XGROW(b->e, b->ne, b->ecap, 256);
 	b->e[b->ne++] = (struct pedge){ from, to, delay_us > 0 ? delay_us : 0 };
@@ -228,8 +199,8 @@ static size_t operations(struct builder *b, struct rank_view *v)
 		int coll = is_coll_name(nm);
 		struct proto p = { c->start, c->end, v->ri, v->top_lane[k],
 				   coll ? RNODE_COLL : RNODE_CPU, step_at(v, c->start), c->name,
-				   coll ? coll_op_of(nm) : -1, 0, -1, 0, 0 };
-		add_proto(b, &p);
+				   coll ? coll_op_of(nm) : -1, 0, -1, 0, 0, 0, 0, c->flops };
+		replay_proto_add(b, &p);
 		b->info.ops++;
 	}
 	v->nby_end = b->np - first;
@@ -251,11 +222,11 @@ static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, doubl
 			for (int k = 0; k < 2; k++)
 				if (v->win[w][k] > a && v->win[w][k] < cut)
 					cut = v->win[w][k];
-		struct proto p = { a, cut, v->ri, lane, RNODE_CPU, step_at(v, a), -1, -1, 0, -1, 0, 0 };
-		int q = add_proto(b, &p);
+		struct proto p = { a, cut, v->ri, lane, RNODE_CPU, step_at(v, a), -1, -1, 0, -1, 0, 0, 0, 0, 0 };
+		int q = replay_proto_add(b, &p);
 		b->info.gaps++;
 		if (prev >= 0)
-			add_pedge(b, prev, q, 0);
+			replay_proto_edge(b, prev, q, 0);
 		prev = q;
 		a = cut;
 	}
@@ -281,29 +252,29 @@ static void lane_chain(struct builder *b, const struct rank_view *v, size_t from
 		if (prev < 0 && !is_main) {
 			int j = join_of(b, v, -1e300, s, lane);
 			if (j >= 0) {
-				add_pedge(b, j, (int)i, s - b->p[j].e);
+				replay_proto_edge(b, j, (int)i, s - b->p[j].e);
 				b->info.joins++;
 			}
 		} else if (prev >= 0 && s > a) {
 			int j = join_of(b, v, a, s, lane);
 			if (j >= 0 && s - b->p[j].e <= b->p[j].e - a) {
-				add_pedge(b, j, (int)i, s - b->p[j].e);
+				replay_proto_edge(b, j, (int)i, s - b->p[j].e);
 				b->info.joins++;
 			} else if (is_main) {
 				prev = cpu_gap(b, v, lane, a, s, prev);
-				add_pedge(b, prev, (int)i, 0);
+				replay_proto_edge(b, prev, (int)i, 0);
 				a = b->p[i].e;
 				prev = (int)i;
 				continue;
 			} else {
-				add_pedge(b, prev, (int)i, s - a);
+				replay_proto_edge(b, prev, (int)i, s - a);
 				a = b->p[i].e;
 				prev = (int)i;
 				continue;
 			}
 		}
 		if (prev >= 0)
-			add_pedge(b, prev, (int)i, 0);
+			replay_proto_edge(b, prev, (int)i, 0);
 		a = b->p[i].e;
 		prev = (int)i;
 	}
@@ -320,7 +291,10 @@ static void rank_edges(struct builder *b, const struct rank_view *v, size_t firs
 		size_t end = k;
 		while (end < v->ntop && v->top_lane[end] == v->top_lane[k])
 			end++;
-		lane_chain(b, v, first + k, first + end, t->cpu[v->top[k]].tid == v->main_tid);
+		int is_main = t->cpu[v->top[k]].tid == v->main_tid;
+		if (is_main)
+			b->main_lane[v->ri] = v->top_lane[k];
+		lane_chain(b, v, first + k, first + end, is_main);
 		k = end;
 	}
 }
@@ -466,8 +440,10 @@ static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms,
 {
 	const struct gpu_trace *t = trace_of(b, p->rank_i);
 	const char *nm = p->name >= 0 ? t->names[p->name] : "untraced";
+	if (p->fixed)
+		cost_ms = p->cost_ms;
 	struct rnode_spec sp = { p->kind, p->lane, p->step, nm,
-				 p->kind == RNODE_COLL ? (p->e - p->s) / 1000 : cost_ms,
+				 p->kind == RNODE_COLL && !p->fixed ? (p->e - p->s) / 1000 : cost_ms,
 				 p->kind == RNODE_COLL ? p->coll : -1 };
 	if (!p->on_host)
 		return *in = *out = rgraph_add_node(b->g, &sp);
@@ -486,12 +462,16 @@ static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms,
 static int make_nodes(struct builder *b)
 {
 	double *cost = xcalloc(b->np + 1, sizeof *cost);
+	demands(b, cost);
+	if (b->in->change && replay_change_apply(b, &cost) < 0) {
+		free(cost);
+		return -1;
+	}
 	int *in = xcalloc(b->np + 1, sizeof *in), *out = xcalloc(b->np + 1, sizeof *out), rc = 0;
 	int64_t spare = 1;
 	for (size_t i = 0; i < b->np; i++)
 		if (b->p[i].coll >= spare)
 			spare = b->p[i].coll + 1;
-	demands(b, cost);
 	for (size_t i = 0; i < b->np && rc >= 0; i++)
 		rc = proto_nodes(b, &b->p[i], cost[i], &spare, &in[i], &out[i]);
 	for (size_t i = 0; i < b->ne && rc >= 0; i++)
@@ -561,9 +541,13 @@ int replay_build(const struct replay_build_in *in, struct rgraph **out,
 {
 	struct builder b = { .in = in, .g = rgraph_new() };
 	b.info.offset_us = xcalloc(in->n + 1, sizeof *b.info.offset_us);
+	b.main_lane = xcalloc(in->n + 1, sizeof *b.main_lane);
+	for (size_t i = 0; i < in->n; i++)
+		b.main_lane[i] = -1;
 	int rc = build_ranks(&b);
 	free(b.p);
 	free(b.e);
+	free(b.main_lane);
 	if (rc < 0) {
 		rgraph_free(b.g);
 		replay_build_info_free(&b.info);

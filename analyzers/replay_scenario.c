@@ -194,7 +194,7 @@ int replay_scenario_run(const char *dir, const struct rules *phases,
 	int *hc = xcalloc((size_t)out->hosts + 1, sizeof *hc);
 	for (int h = 0; h < out->hosts; h++)
 		hc[h] = cores;
-	struct replay_build_in in = { l.in, l.n, hc, out->hosts };
+	struct replay_build_in in = { l.in, l.n, hc, out->hosts, NULL };
 	struct rgraph *g = NULL;
 	struct replay_sim *s = NULL;
 	int rc = 0;

@@ -69,7 +69,7 @@ static void hand_made_one_core(void)
 	struct two w;
 	load_two(&w);
 	int cores = 1;
-	struct replay_build_in in = { w.in, 2, &cores, 1 };
+	struct replay_build_in in = { w.in, 2, &cores, 1, NULL };
 	struct rgraph *g = NULL;
 	struct replay_build_info info;
 	CHECK(replay_build(&in, &g, &info) == 0 && g);
@@ -110,7 +110,7 @@ static void hand_made_two_cores(void)
 	struct two w;
 	load_two(&w);
 	int cores = 2;
-	struct replay_build_in in = { w.in, 2, &cores, 1 };
+	struct replay_build_in in = { w.in, 2, &cores, 1, NULL };
 	struct rgraph *g = NULL;
 	CHECK(replay_build(&in, &g, NULL) == 0);
 	CHECK_NEAR(g->nodes[node_named(g, 1, "fwd")].cost_ms, 50e-3, US);
@@ -129,7 +129,7 @@ static void unmatched_collective(void)
 	struct two w;
 	load_two(&w);
 	int cores = 2;
-	struct replay_build_in in = { w.in, 1, &cores, 1 };
+	struct replay_build_in in = { w.in, 1, &cores, 1, NULL };
 	struct rgraph *g = NULL;
 	struct replay_build_info info;
 	struct replay_sim *s = NULL;
@@ -174,10 +174,82 @@ static void gpu_refused(void)
 	load_two(&w);
 	gpu_trace_add(&w.t[1], 1, 2, "kernel", 7, 1);
 	int cores = 2;
-	struct replay_build_in in = { w.in, 2, &cores, 1 };
+	struct replay_build_in in = { w.in, 2, &cores, 1, NULL };
 	struct rgraph *g = NULL;
 	CHECK(replay_build(&in, &g, NULL) < 0 && !g);
 	CHECK(strstr(err_last(), "rank 1") && strstr(err_last(), "GPU"));
+	free_two(&w);
+}
+
+/* Two identical ranks of one step of 100 µs on one host: forward 0-20, backward's layers
+ * (layer1 20-40 with 300 FLOPs, layer0 40-50 with 100), one all-reduce of 1000 floats on the
+ * step thread 50-90 (on the host: CPU work of both), the optimizer 90-100. */
+static const char *const step_thread_json =
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},"
+	"{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},"
+	"{\"ph\":\"X\",\"name\":\"backward:layer1\",\"tid\":1,\"ts\":20,\"dur\":20,\"args\":{\"flops\":300}},"
+	"{\"ph\":\"X\",\"name\":\"backward:layer0\",\"tid\":1,\"ts\":40,\"dur\":10,\"args\":{\"flops\":100}},"
+	"{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":50,\"dur\":40,\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":1000,\"Out msg nelems\":1000,\"dtype\":\"Float\",\"Group size\":2}},"
+	"{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}";
+
+static double bucketed_step(struct two *w, int cores, const struct replay_change *ch,
+			    struct replay_build_info *info)
+{
+	struct replay_build_in in = { w->in, 2, &cores, 1, ch };
+	struct rgraph *g = NULL;
+	struct replay_sim *s = NULL;
+	double end = -1;
+	if (replay_build(&in, &g, info) == 0 && replay_sim_run(&s, g) == 0)
+		end = replay_sim_step_end(s, -1, 0) - replay_sim_step_start(s, -1, 0);
+	replay_sim_free(s);
+	rgraph_free(g);
+	return end;
+}
+
+/* Buckets of at least 2000 bytes: layer1's gradient is 3000 of the 4000 bytes (its share of
+ * the FLOPs), a bucket of its own all-reduced from 40 beside layer0; layer0's 1000 the second.
+ * Transfers in proportion: 30 and 10 core-µs per rank. On 2 cores the two ranks' layer0 and
+ * first buckets share them (half speed): layer0 ends at 60, the first buckets at 80, the
+ * second at 90, the optimizer 90-100: no gain. On 4 cores all run at full speed: layer0
+ * ends at 50, the buckets at 70 and 80, the optimizer 80-90: 10 % off. */
+static void bucket_change(void)
+{
+	struct two w;
+	for (int r = 0; r < 2; r++) {
+		FILE *f = fmemopen((void *)step_thread_json, strlen(step_thread_json), "r");
+		CHECK(f && kineto_load_stream(f, "hand", 1, &w.t[r]) == 0);
+		fclose(f);
+		w.is_step[r] = calloc(w.t[r].nnames + 1, 1);
+		for (size_t i = 0; i < w.t[r].nnames; i++)
+			w.is_step[r][i] = !strcmp(w.t[r].names[i], "ProfilerStep#0");
+		w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 1 };
+	}
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000 };
+	struct replay_build_info info;
+	CHECK_NEAR(bucketed_step(&w, 2, NULL, &info), 100e-3, US);
+	replay_build_info_free(&info);
+	CHECK_NEAR(bucketed_step(&w, 2, &ch, &info), 100e-3, US);
+	CHECK(info.moved_colls == 2 && info.buckets == 4);
+	replay_build_info_free(&info);
+	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 90e-3, US);
+	replay_build_info_free(&info);
+	/* one bucket of everything: after layer0 (50), 40 µs: no earlier than measured */
+	ch.bucket_bytes = 1e9;
+	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 100e-3, US);
+	CHECK(info.buckets == 2);
+	replay_build_info_free(&info);
+	free_two(&w);
+}
+
+/* The change does not apply where the all-reduce already runs on another thread, nor
+ * without layer ranges with FLOPs: the error says which. */
+static void bucket_change_refused(void)
+{
+	struct two w;
+	load_two(&w);
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000 };
+	CHECK(bucketed_step(&w, 2, &ch, NULL) < 0);
+	CHECK(strstr(err_last(), "already overlapped") != NULL);
 	free_two(&w);
 }
 
@@ -220,6 +292,8 @@ int main(void)
 	RUN(unmatched_collective);
 	RUN(demand_estimate);
 	RUN(gpu_refused);
+	RUN(bucket_change);
+	RUN(bucket_change_refused);
 	RUN(fixtures);
 	return harness_failures ? 1 : 0;
 }
