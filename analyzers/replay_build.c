@@ -199,7 +199,7 @@ static size_t operations(struct builder *b, struct rank_view *v)
 		int coll = is_coll_name(nm);
 		struct proto p = { c->start, c->end, v->ri, v->top_lane[k],
 				   coll ? RNODE_COLL : RNODE_CPU, step_at(v, c->start), c->name,
-				   coll ? coll_op_of(nm) : -1, 0, -1, 0, 0, 0, 0, c->flops };
+				   coll ? coll_op_of(nm) : -1, 0, -1, 0, 0, 0, 0, c->grad_bytes };
 		replay_proto_add(b, &p);
 		b->info.ops++;
 	}

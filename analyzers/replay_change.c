@@ -48,22 +48,12 @@ static void step_ops_of(const struct builder *b, int ri, int k, struct step_ops 
 	qsort_r(o->ix, o->n, sizeof *o->ix, by_proto_start, (void *)b);
 }
 
-/* The bytes of the collective that proto p is the host range of (its args), -1 unknown. */
-static double coll_bytes(const struct builder *b, const struct proto *p)
-{
-	const struct gpu_trace *t = b->in->ranks[p->rank_i].t;
-	for (size_t i = 0; i < t->ncomm; i++)
-		if (!t->comm[i].gpu && t->comm[i].start == p->s && t->comm[i].end == p->e)
-			return t->comm[i].bytes;
-	return -1;
-}
-
 /* What a step of a rank holds for the bucket change. */
 struct step_part {
 	int layers[256], nlayers; /* backward's layer ranges, as run */
 	int colls[1024], ncolls;  /* the step thread's collectives */
 	int after;                /* the first proto after the last collective, -1: none */
-	double bytes, flops;      /* the collectives' bytes, the layers' FLOPs */
+	double bytes;             /* the layers' gradient bytes */
 };
 
 static int step_part_of(const struct builder *b, const struct step_ops *o, struct step_part *sp)
@@ -73,38 +63,35 @@ static int step_part_of(const struct builder *b, const struct step_ops *o, struc
 	for (size_t j = 0; j < o->n; j++) {
 		const struct proto *p = &b->p[o->ix[j]];
 		if (p->kind == RNODE_COLL) {
-			double by = coll_bytes(b, p);
-			if (by < 0 || sp->ncolls == 1024)
-				return err_set(ERR_USAGE, "its step thread's collectives carry no sizes");
+			if (sp->ncolls == 1024)
+				return err_set(ERR_USAGE, "a step has more than 1024 collectives on its step thread");
 			sp->colls[sp->ncolls++] = o->ix[j];
-			sp->bytes += by;
 			sp->after = -1;
 		} else if (is_layer(b, p) && sp->ncolls == 0) {
 			if (sp->nlayers == 256)
 				return err_set(ERR_USAGE, "a step has more than 256 backward layer ranges");
 			sp->layers[sp->nlayers++] = o->ix[j];
-			sp->flops += p->flops;
+			sp->bytes += p->grad_bytes > 0 ? p->grad_bytes : -1e300;
 		} else if (sp->ncolls && sp->after < 0) {
 			sp->after = o->ix[j];
 		}
 	}
-	if (sp->ncolls && (!sp->nlayers || sp->flops <= 0))
+	if (sp->ncolls && (!sp->nlayers || sp->bytes <= 0))
 		return err_set(ERR_USAGE,
-			       "its traces have no backward layer ranges with FLOPs (" LAYER_PREFIX
-			       "<k>, args.flops) to know when each gradient is ready");
+			       "its traces have no backward layer ranges with gradient sizes (" LAYER_PREFIX
+			       "<k>, args.grad_bytes) to know when each gradient is ready");
 	return 0;
 }
 
 /* The layer (position in sp->layers) that ends each bucket, from the last layer run first:
- * a bucket closes once it holds bucket_bytes. A layer's gradient is the step's all-reduced
- * bytes in proportion to its backward FLOPs (dense layers: both scale with in x out). */
+ * a bucket closes once it holds bucket_bytes of gradients. */
 static int bucket_plan(const struct builder *b, const struct step_part *sp, double cap,
 		       int *ends)
 {
 	int n = 0;
 	double acc = 0;
 	for (int j = 0; j < sp->nlayers; j++) {
-		acc += sp->bytes * b->p[sp->layers[j]].flops / sp->flops;
+		acc += b->p[sp->layers[j]].grad_bytes;
 		if (acc >= cap || j == sp->nlayers - 1) {
 			ends[n++] = j;
 			acc = 0;
@@ -143,13 +130,13 @@ static void add_buckets(struct builder *b, const struct step_part *sp, const int
 	double total = drop_colls(b, sp, cost, &on_host);
 	for (int k = 0, from = 0; k < nb; k++) {
 		const struct proto *end = &b->p[sp->layers[ends[k]]];
-		double fl = 0;
+		double by = 0;
 		for (int j = from; j <= ends[k]; j++)
-			fl += b->p[sp->layers[j]].flops;
+			by += b->p[sp->layers[j]].grad_bytes;
 		from = ends[k] + 1;
 		q.kind = RNODE_COLL, q.lane = lane, q.on_host = on_host, q.fixed = 1;
 		q.coll = id0 + k, q.seq = k, q.s = q.e = end->e;
-		q.cost_ms = total * fl / sp->flops;
+		q.cost_ms = total * by / sp->bytes;
 		int i = replay_proto_add(b, &q);
 		replay_proto_edge(b, sp->layers[ends[k]], i, 0);
 		if (*prev >= 0)

@@ -27,7 +27,7 @@ struct proto {
 	 * measured span is then not its cost */
 	int fixed;
 	double cost_ms;
-	double flops; /* its range's args.flops, 0: none */
+	double grad_bytes; /* its range's args.grad_bytes, 0: none */
 };
 
 struct pedge {

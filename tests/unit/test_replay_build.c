@@ -182,13 +182,13 @@ static void gpu_refused(void)
 }
 
 /* Two identical ranks of one step of 100 µs on one host: forward 0-20, backward's layers
- * (layer1 20-40 with 300 FLOPs, layer0 40-50 with 100), one all-reduce of 1000 floats on the
- * step thread 50-90 (on the host: CPU work of both), the optimizer 90-100. */
+ * (layer1 20-40 making 3000 bytes of gradients, layer0 40-50 1000), one all-reduce of them on
+ * the step thread 50-90 (on the host: CPU work of both), the optimizer 90-100. */
 static const char *const step_thread_json =
 	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},"
 	"{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},"
-	"{\"ph\":\"X\",\"name\":\"backward:layer1\",\"tid\":1,\"ts\":20,\"dur\":20,\"args\":{\"flops\":300}},"
-	"{\"ph\":\"X\",\"name\":\"backward:layer0\",\"tid\":1,\"ts\":40,\"dur\":10,\"args\":{\"flops\":100}},"
+	"{\"ph\":\"X\",\"name\":\"backward:layer1\",\"tid\":1,\"ts\":20,\"dur\":20,\"args\":{\"grad_bytes\":3000}},"
+	"{\"ph\":\"X\",\"name\":\"backward:layer0\",\"tid\":1,\"ts\":40,\"dur\":10,\"args\":{\"grad_bytes\":1000}},"
 	"{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":50,\"dur\":40,\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":1000,\"Out msg nelems\":1000,\"dtype\":\"Float\",\"Group size\":2}},"
 	"{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}";
 
@@ -206,8 +206,8 @@ static double bucketed_step(struct two *w, int cores, const struct replay_change
 	return end;
 }
 
-/* Buckets of at least 2000 bytes: layer1's gradient is 3000 of the 4000 bytes (its share of
- * the FLOPs), a bucket of its own all-reduced from 40 beside layer0; layer0's 1000 the second.
+/* Buckets of at least 2000 bytes: layer1's gradient (3000 of the 4000 bytes) is a bucket of
+ * its own, all-reduced from 40 beside layer0; layer0's 1000 the second.
  * Transfers in proportion: 30 and 10 core-µs per rank. On 2 cores the two ranks' layer0 and
  * first buckets share them (half speed): layer0 ends at 60, the first buckets at 80, the
  * second at 90, the optimizer 90-100: no gain. On 4 cores all run at full speed: layer0
@@ -242,7 +242,7 @@ static void bucket_change(void)
 }
 
 /* The change does not apply where the all-reduce already runs on another thread, nor
- * without layer ranges with FLOPs: the error says which. */
+ * without layer ranges with gradient sizes: the error says which. */
 static void bucket_change_refused(void)
 {
 	struct two w;
