@@ -100,6 +100,11 @@ static int step_at(const struct rank_view *v, double x)
 	return lo > 0 && x < v->win[lo - 1][1] ? lo - 1 : -1;
 }
 
+/* A range that starts before the last top-level range ends but ends more than this after it
+ * (µs) is the next one, not inside it: times written rounded (ts and dur each to 1 ns) make
+ * back-to-back ranges overlap by a few ns. */
+#define SIBLING_US 0.01
+
 /* Each thread's top-level ranges (not inside another of its thread; step ranges are no
  * operation, so what they hold is top-level), with a graph lane per thread. */
 static void top_level(struct builder *b, struct rank_view *v)
@@ -122,8 +127,8 @@ static void top_level(struct builder *b, struct rank_view *v)
 			tid = c->tid;
 			lane = rgraph_add_lane(b->g, RLANE_THREAD, v->r->rank, tid);
 			cur_end = c->start;
-		} else if (c->start < cur_end) {
-			continue; /* inside the last top-level range (or overlapping it) */
+		} else if (c->start < cur_end && c->end <= cur_end + SIBLING_US) {
+			continue; /* inside the last top-level range */
 		}
 		v->top[v->ntop] = key[k].i;
 		v->top_lane[v->ntop++] = lane;
