@@ -104,18 +104,22 @@ static void change_in_words(void)
  * measured beside other load is not checked */
 static void outcome_rule(void)
 {
-	CHECK(check_decide(-1, 45, 10, 43, 48, 0) == CHECK_UNPREDICTED);
-	CHECK(check_decide(20, 21.9, 30, 21, 23, 0) == CHECK_CONFIRMED);
-	CHECK(check_decide(20, 18.1, 30, 17, 19, 0) == CHECK_CONFIRMED);
-	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, 0) == CHECK_WORSE);
-	CHECK(check_decide(20, 17.9, 30, 17, 19, 0) == CHECK_BETTER);
-	CHECK(check_decide(15, 29, 30, 25, 33, 0) == CHECK_NOISE);
+	CHECK(check_decide(-1, 45, 10, 43, 48, -1, -1, 0) == CHECK_UNPREDICTED);
+	CHECK(check_decide(20, 21.9, 30, 21, 23, -1, -1, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 18.1, 30, 17, 19, -1, -1, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, -1, -1, 0) == CHECK_WORSE);
+	CHECK(check_decide(20, 17.9, 30, 17, 19, -1, -1, 0) == CHECK_BETTER);
+	CHECK(check_decide(15, 29, 30, 25, 33, -1, -1, 0) == CHECK_NOISE);
 	/* a prediction inside a wide interval but 20 % off is not confirmed */
-	CHECK(check_decide(20, 25, 30, 18, 27, 0) == CHECK_WORSE);
+	CHECK(check_decide(20, 25, 30, 18, 27, -1, -1, 0) == CHECK_WORSE);
 	/* measured beside other load: nothing is checked, whatever the numbers say */
-	CHECK(check_decide(20, 21.9, 30, 21, 23, 1) == CHECK_CONTAMINATED);
-	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, 1) == CHECK_CONTAMINATED);
-	CHECK(check_decide(-1, 45, 10, 43, 48, 1) == CHECK_UNPREDICTED);
+	CHECK(check_decide(20, 21.9, 30, 21, 23, -1, -1, 1) == CHECK_CONTAMINATED);
+	/* a replayed prediction's interval confirms what lies in it, beyond 10 % */
+	CHECK(check_decide(20, 23.5, 30, 22.5, 24.5, 18, 24, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 24.5, 30, 23.5, 25.5, 18, 24, 0) == CHECK_WORSE);
+	CHECK(check_decide(20, 23.5, 30, 22.5, 24.5, 18, 24, 1) == CHECK_CONTAMINATED);
+	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, -1, -1, 1) == CHECK_CONTAMINATED);
+	CHECK(check_decide(-1, 45, 10, 43, 48, -1, -1, 1) == CHECK_UNPREDICTED);
 	CHECK_STR(check_outcome_name(CHECK_CONTAMINATED),
 		  "not checked (measured beside other load)");
 }
