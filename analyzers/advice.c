@@ -89,7 +89,21 @@ static double removable_pct(const struct ana_scenario *s, enum rec_kind k)
 	return kinds[k].share < SHARE_N ? c[kinds[k].share] : -1;
 }
 
+const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec_kind k)
+{
+	if (k == REC_COMMUNICATION && s->replay.built && s->replay.comm.made &&
+	    !s->steps.no_steps && s->steps.step_med_ms > 0)
+		return &s->replay.comm;
+	return NULL;
+}
+
 double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k)
+{
+	const struct replay_pred *p = advice_replayed(s, k);
+	return p ? p->step_ms : advice_ceiling_ms(s, k);
+}
+
+double advice_ceiling_ms(const struct ana_scenario *s, enum rec_kind k)
 {
 	double pct = removable_pct(s, k), step = s->steps.step_med_ms;
 	if (pct < 0 || step <= 0 || s->steps.no_steps)
@@ -104,15 +118,17 @@ double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k)
 enum rec_kind advice_overlap(const struct ana_scenario *s)
 {
 	enum rec_kind k = advice_kind_of(s);
-	if (advice_predicted_ms(s, REC_STRAGGLER) < 0 || k == REC_STRAGGLER ||
+	if (advice_ceiling_ms(s, REC_STRAGGLER) < 0 || k == REC_STRAGGLER ||
 	    kinds[k].share == SHARE_N || kinds[k].share != s->outcome.wait_to ||
-	    advice_predicted_ms(s, k) < 0)
+	    advice_ceiling_ms(s, k) < 0)
 		return REC_KIND_N;
 	return k;
 }
 
 static enum rec_basis basis_of(const struct ana_scenario *s, enum rec_kind k)
 {
+	if (advice_replayed(s, k))
+		return REC_BASIS_REPLAY;
 	if (removable_pct(s, k) < 0 || s->steps.no_steps)
 		return REC_BASIS_NONE;
 	if (k == REC_STRAGGLER)
@@ -150,7 +166,16 @@ static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
 	r->sc = xrealloc(r->sc, (r->n + 1) * sizeof *r->sc);
 	r->step_ms = xrealloc(r->step_ms, (r->n + 1) * sizeof *r->step_ms);
 	r->predicted_ms = xrealloc(r->predicted_ms, (r->n + 1) * sizeof *r->predicted_ms);
+	r->ceiling_ms = xrealloc(r->ceiling_ms, (r->n + 1) * sizeof *r->ceiling_ms);
+	r->lo_ms = xrealloc(r->lo_ms, (r->n + 1) * sizeof *r->lo_ms);
+	r->hi_ms = xrealloc(r->hi_ms, (r->n + 1) * sizeof *r->hi_ms);
+	r->replayed = xrealloc(r->replayed, (r->n + 1) * sizeof *r->replayed);
 	double p = advice_predicted_ms(s, k);
+	const struct replay_pred *rp = advice_replayed(s, k);
+	r->ceiling_ms[r->n] = advice_ceiling_ms(s, k);
+	r->replayed[r->n] = rp != NULL;
+	r->lo_ms[r->n] = rp ? rp->lo_ms : -1;
+	r->hi_ms[r->n] = rp ? rp->hi_ms : -1;
 	r->sc[r->n] = i;
 	r->step_ms[r->n] = s->data.analysed && !s->steps.no_steps ? s->steps.step_med_ms : -1;
 	r->predicted_ms[r->n++] = p;
@@ -200,6 +225,10 @@ void advice_free(struct ana_run *run)
 		free(run->recs[i].sc);
 		free(run->recs[i].step_ms);
 		free(run->recs[i].predicted_ms);
+		free(run->recs[i].ceiling_ms);
+		free(run->recs[i].lo_ms);
+		free(run->recs[i].hi_ms);
+		free(run->recs[i].replayed);
 	}
 	free(run->recs);
 	run->recs = NULL;

@@ -1,6 +1,8 @@
 /* advice: what to change, one recommendation per cause and series, each
- * with the step time it predicts from the same accounted shares the verdict
- * came from (a ceiling: the cause's share taken off the step). */
+ * with the step time it predicts: the replay of the run's graph changed as the
+ * recommendation would change it where one was made (replay_scenario.h), else
+ * the ceiling from the accounted shares the verdict came from (the cause's
+ * share taken off the step), labelled as one. */
 #ifndef ANALYZERS_ADVICE_H
 #define ANALYZERS_ADVICE_H
 
@@ -17,9 +19,14 @@ void rec_kind_list(struct strbuf *sb, const char *quote);
 const char *rec_kind_step_share(const char *name);
 /* The cause a verdict points to. */
 enum rec_kind advice_kind_of(const struct ana_scenario *s);
-/* The median step s would have without the cause of kind k; -1 when the
- * accounting gives no ceiling (compute is the work itself; nothing known). */
+/* The median step s would have with the change of kind k: the replay of the changed graph
+ * where one was made (advice_replayed), else the ceiling. */
 double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k);
+/* The ceiling: the median step with the cause of kind k's accounted share taken off; -1
+ * when the accounting gives none (compute is the work itself; nothing known). */
+double advice_ceiling_ms(const struct ana_scenario *s, enum rec_kind k);
+/* The replayed prediction of kind k for s, NULL where none was made. */
+const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec_kind k);
 /* The recommendation whose ceiling also holds the waiting for s's straggler (the verdict's,
  * when the waiting counts with its cause there): the straggler's gain is then part of that
  * one's, and the two do not add. REC_KIND_N when none. */

@@ -436,7 +436,8 @@ enum rec_basis {
 	REC_BASIS_NONE,      /* no prediction */
 	REC_BASIS_HOST,      /* the host's step shares */
 	REC_BASIS_GPU,       /* the GPU's windows */
-	REC_BASIS_STRAGGLER  /* the straggler's impact */
+	REC_BASIS_STRAGGLER, /* the straggler's impact */
+	REC_BASIS_REPLAY     /* the replay of the changed graph */
 };
 
 /* A recommendation: its scenarios (indices into ana_run.sc) and, for each,
@@ -448,6 +449,10 @@ struct ana_rec {
 	char series[72];        /* the baseline of their series, or the scenario */
 	size_t *sc;
 	double *step_ms, *predicted_ms;
+	/* per scenario: the arithmetic ceiling (-1 none), and where the prediction is a replay
+	 * of the changed graph (replayed 1) its p10-p90 over the steps */
+	double *ceiling_ms, *lo_ms, *hi_ms;
+	unsigned char *replayed;
 	size_t n;
 	size_t lead;            /* the one of them with the largest gain (0 when none has one) */
 	double gain_pct;        /* the largest predicted gain of its scenarios; 0 none */

@@ -90,18 +90,20 @@ static void decide(struct ana_check *c, const struct ana_scenario *s)
 	c->hi_ms = base * hi;
 	int dirty = contamination_any(s) || c->parent_contaminated;
 	c->outcome = base > 0 ? check_decide(c->predicted_ms, c->measured_ms, base, c->lo_ms,
-					      c->hi_ms, dirty)
+					      c->hi_ms, c->pred_lo_ms, c->pred_hi_ms, dirty)
 			      : CHECK_UNPREDICTED;
 }
 
 enum check_outcome check_decide(double predicted, double measured, double parent, double lo,
-				double hi, int contaminated)
+				double hi, double plo, double phi, int contaminated)
 {
 	if (predicted < 0)
 		return CHECK_UNPREDICTED;
 	if (contaminated)
 		return CHECK_CONTAMINATED;
 	if (predicted > 0 && 100 * fabs(measured / predicted - 1) <= CHECK_TOLERANCE_PCT)
+		return CHECK_CONFIRMED;
+	if (plo >= 0 && phi >= plo && plo <= measured && measured <= phi)
 		return CHECK_CONFIRMED;
 	if (lo <= parent && parent <= hi)
 		return CHECK_NOISE;

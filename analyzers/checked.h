@@ -41,6 +41,7 @@ struct check_miss {
 struct ana_check {
 	char *scenario;
 	double predicted_ms;    /* < 0: none */
+	double pred_lo_ms, pred_hi_ms; /* a replayed prediction's p10-p90; < 0: none */
 	double *parent_steps;   /* the parent's step_times_ms */
 	size_t n_parent;
 	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */
@@ -67,10 +68,12 @@ struct ana_variant {
 };
 
 /* The outcome of a prediction by the one rule: predicted and measured medians, the
- * parent's median and the measured 95 % interval (ms); predicted < 0: none. A variant
- * measured beside other load (contaminated) confirms or refutes nothing. */
+ * parent's median and the measured 95 % interval (ms); predicted < 0: none; plo-phi a
+ * replayed prediction's interval (< 0: none), which confirms a measured median inside it as
+ * 10 % of the predicted one does. A variant measured beside other load (contaminated)
+ * confirms or refutes nothing. */
 enum check_outcome check_decide(double predicted, double measured, double parent, double lo,
-				double hi, int contaminated);
+				double hi, double plo, double phi, int contaminated);
 
 struct ana_run;
 /* Decides every check of run->variant from the analysed scenarios. */

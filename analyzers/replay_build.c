@@ -1,5 +1,7 @@
 #include "analyzers/replay_build.h"
 
+#include "analyzers/replay_proto.h"
+
 #include "analyzers/collective.h"
 #include "analyzers/stats.h"
 #include "util/err.h"
@@ -7,34 +9,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A node to be: an operation or a gap, in µs on its rank's own clock. */
-struct proto {
-	double s, e;
-	int rank_i; /* index in the input's ranks */
-	int lane;   /* graph lane */
-	int kind;   /* enum rnode_kind */
-	int step;   /* position of the step it starts in, -1: none */
-	int name;   /* index into its trace's names; -1: an untraced gap */
-	int sleep;  /* RNODE_WAIT: 1 for a sleep (its span a delay), 0 for a wait on a thread */
-	int op, seq; /* RNODE_COLL: operation and order among the step's of that operation */
-	int64_t coll;
-};
-
-struct pedge {
-	int from, to;
-	double delay_us;
-};
-
-struct builder {
-	const struct replay_build_in *in;
-	struct rgraph *g;
-	struct proto *p;
-	size_t np, pcap;
-	struct pedge *e;
-	size_t ne, ecap;
-	struct replay_build_info info;
-};
 
 /* One rank's top-level ranges, and its step windows. */
 struct rank_view {
@@ -55,14 +29,14 @@ static const struct gpu_trace *trace_of(const struct builder *b, int ri)
 	return b->in->ranks[ri].t;
 }
 
-static int add_proto(struct builder *b, const struct proto *p)
+int replay_proto_add(struct builder *b, const struct proto *p)
 {
 	XGROW(b->p, b->np, b->pcap, 256);
 	b->p[b->np] = *p;
 	return (int)b->np++;
 }
 
-static void add_pedge(struct builder *b, int from, int to, double delay_us)
+void replay_proto_edge(struct builder *b, int from, int to, double delay_us)
 {
 	XGROW(b->e, b->ne, b->ecap, 256);
 	b->e[b->ne++] = (struct pedge){ from, to, delay_us > 0 ? delay_us : 0 };
@@ -126,6 +100,11 @@ static int step_at(const struct rank_view *v, double x)
 	return lo > 0 && x < v->win[lo - 1][1] ? lo - 1 : -1;
 }
 
+/* A range that starts before the last top-level range ends but ends more than this after it
+ * (µs) is the next one, not inside it: times written rounded (ts and dur each to 1 ns) make
+ * back-to-back ranges overlap by a few ns. */
+#define SIBLING_US 0.01
+
 /* Each thread's top-level ranges (not inside another of its thread; step ranges are no
  * operation, so what they hold is top-level), with a graph lane per thread. */
 static void top_level(struct builder *b, struct rank_view *v)
@@ -148,8 +127,8 @@ static void top_level(struct builder *b, struct rank_view *v)
 			tid = c->tid;
 			lane = rgraph_add_lane(b->g, RLANE_THREAD, v->r->rank, tid);
 			cur_end = c->start;
-		} else if (c->start < cur_end) {
-			continue; /* inside the last top-level range (or overlapping it) */
+		} else if (c->start < cur_end && c->end <= cur_end + SIBLING_US) {
+			continue; /* inside the last top-level range */
 		}
 		v->top[v->ntop] = key[k].i;
 		v->top_lane[v->ntop++] = lane;
@@ -248,10 +227,10 @@ static size_t operations(struct builder *b, struct rank_view *v)
 			.kind = coll ? RNODE_COLL : blocking ? RNODE_WAIT : RNODE_CPU,
 			.step = coll || c->tid == v->main_tid ? step_at(v, s) : -1,
 			.name = c->name, .sleep = blocking == 2, .op = coll ? coll_op_of(nm) : -1,
-			.coll = -1,
+			.coll = -1, .grad_bytes = c->grad_bytes,
 		};
 		top[n] = top[k], lane[n++] = lane[k]; /* v's top-level ranges: those kept */
-		add_proto(b, &p);
+		replay_proto_add(b, &p);
 		b->info.ops++;
 		b->info.waits += blocking != 0;
 	}
@@ -278,10 +257,10 @@ static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, doubl
 		struct proto p = { .s = a, .e = cut, .rank_i = v->ri, .lane = lane,
 				   .kind = RNODE_CPU, .step = step_at(v, a), .name = -1, .op = -1,
 				   .coll = -1 };
-		int q = add_proto(b, &p);
+		int q = replay_proto_add(b, &p);
 		b->info.gaps++;
 		if (prev >= 0)
-			add_pedge(b, prev, q, 0);
+			replay_proto_edge(b, prev, q, 0);
 		prev = q;
 		a = cut;
 	}
@@ -290,7 +269,7 @@ static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, doubl
 
 static void add_join(struct builder *b, int j, int i, double at)
 {
-	add_pedge(b, j, i, at - b->p[j].e);
+	replay_proto_edge(b, j, i, at - b->p[j].e);
 	b->info.joins++;
 }
 
@@ -307,7 +286,7 @@ static void link_op(struct builder *b, const struct rank_view *v, int prev, doub
 	double s = b->p[i].s;
 	int lane = b->p[i].lane, j;
 	if (prev >= 0 && b->p[prev].sleep) {
-		add_pedge(b, prev, i, s - b->p[prev].s);
+		replay_proto_edge(b, prev, i, s - b->p[prev].s);
 		return;
 	}
 	if (prev < 0) { /* a thread's first operation off the step thread: a hand-off */
@@ -322,11 +301,11 @@ static void link_op(struct builder *b, const struct rank_view *v, int prev, doub
 		} else if (is_main) {
 			prev = cpu_gap(b, v, lane, a, s, prev);
 		} else {
-			add_pedge(b, prev, i, s - a);
+			replay_proto_edge(b, prev, i, s - a);
 			return;
 		}
 	}
-	add_pedge(b, prev, i, 0);
+	replay_proto_edge(b, prev, i, 0);
 }
 
 /* The edges of one lane's operations (protos [from, to)): program order, the gaps between
@@ -361,7 +340,10 @@ static void rank_edges(struct builder *b, const struct rank_view *v, size_t firs
 		size_t end = k;
 		while (end < v->ntop && v->top_lane[end] == v->top_lane[k])
 			end++;
-		lane_chain(b, v, first + k, first + end, t->cpu[v->top[k]].tid == v->main_tid);
+		int is_main = t->cpu[v->top[k]].tid == v->main_tid;
+		if (is_main)
+			b->main_lane[v->ri] = v->top_lane[k];
+		lane_chain(b, v, first + k, first + end, is_main);
 		k = end;
 	}
 }
@@ -383,6 +365,33 @@ static int *coll_protos(struct builder *b, size_t *n)
 	}
 	sort_by(b, c, *n, 1);
 	return c;
+}
+
+/* Marks the matched instances whose ranks are all on one host (the local executor's
+ * emulated nodes, or the ranks of one node): their transfer is that host's CPU work (TCP over
+ * loopback, copies, the reduction), and each part's last arrival is set (c: the collective
+ * protos by instance). */
+static void on_host_colls(struct builder *b, const int *c, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		int64_t id = b->p[c[i]].coll;
+		int host = b->in->ranks[b->p[c[i]].rank_i].host, same = 1;
+		double last = -1e300;
+		while (j < n && b->p[c[j]].coll == id) {
+			const struct proto *q = &b->p[c[j]];
+			same &= b->in->ranks[q->rank_i].host == host;
+			if (q->s - b->info.offset_us[q->rank_i] > last)
+				last = q->s - b->info.offset_us[q->rank_i];
+			j++;
+		}
+		for (size_t k = i; k < j && same && j - i > 1; k++) {
+			b->p[c[k]].on_host = 1;
+			b->p[c[k]].last = last;
+		}
+		b->info.host_colls += same && j - i > 1;
+		i = j;
+	}
 }
 
 /* Instances held by every rank, one part each, share an id; any other part is an instance
@@ -425,7 +434,27 @@ static void match_colls(struct builder *b)
 	}
 	free(diff);
 	free(nd);
+	on_host_colls(b, c, n);
 	free(c);
+}
+
+/* Whether proto i uses host h's cores: a CPU operation, or an on-host transfer. */
+static int uses_cpu(const struct builder *b, size_t i, int h)
+{
+	const struct proto *p = &b->p[i];
+	return (p->kind == RNODE_CPU || p->on_host) && b->in->ranks[p->rank_i].host == h;
+}
+
+/* The span in which proto i uses a core, on the first rank's clock: a transfer's from the
+ * instance's last arrival (the wait before it holds no core). */
+static void cpu_span(const struct builder *b, size_t i, double *s, double *e)
+{
+	const struct proto *p = &b->p[i];
+	double off = b->info.offset_us[p->rank_i];
+	*s = p->on_host ? p->last : p->s - off;
+	*e = p->e - off;
+	if (*s > *e)
+		*s = *e;
 }
 
 /* CPU demands: each host's CPU intervals lined up on the first rank's clock. */
@@ -434,20 +463,16 @@ static void demands(struct builder *b, double *cost_ms)
 	for (int h = 0; h < b->in->nhosts; h++) {
 		double *s = xcalloc(b->np + 1, sizeof *s), *e = xcalloc(b->np + 1, sizeof *e);
 		size_t n = 0;
-		for (size_t i = 0; i < b->np; i++) {
-			const struct proto *p = &b->p[i];
-			if (p->kind != RNODE_CPU || b->in->ranks[p->rank_i].host != h)
-				continue;
-			double off = b->info.offset_us[p->rank_i];
-			s[n] = p->s - off, e[n++] = p->e - off;
-		}
+		for (size_t i = 0; i < b->np; i++)
+			if (uses_cpu(b, i, h))
+				cpu_span(b, i, &s[n], &e[n]), n++;
 		struct replay_load *l = replay_load_new(s, e, n, b->in->host_cores[h]);
 		for (size_t i = 0; i < b->np; i++) {
-			const struct proto *p = &b->p[i];
-			if (p->kind != RNODE_CPU || b->in->ranks[p->rank_i].host != h)
+			double a, z;
+			if (!uses_cpu(b, i, h))
 				continue;
-			double off = b->info.offset_us[p->rank_i];
-			cost_ms[i] = replay_load_demand_ms(l, p->s - off, p->e - off);
+			cpu_span(b, i, &a, &z);
+			cost_ms[i] = replay_load_demand_ms(l, a, z);
 		}
 		replay_load_free(l);
 		free(s);
@@ -455,23 +480,55 @@ static void demands(struct builder *b, double *cost_ms)
 	}
 }
 
+/* Proto p's nodes: one, or for an on-host transfer three on its lane: the arrival (a
+ * collective part of no cost: it ends at the instance's last arrival), the transfer as CPU
+ * work, and the completion (a second instance, of no cost: every rank's transfer has ended).
+ * in/out: the node that edges into p go to and the one edges out of p leave from. */
+static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms, int64_t *spare,
+		       int *in, int *out)
+{
+	const struct gpu_trace *t = trace_of(b, p->rank_i);
+	const char *nm = p->name >= 0 ? t->names[p->name] : "untraced";
+	if (p->fixed)
+		cost_ms = p->cost_ms;
+	struct rnode_spec sp = { p->kind, p->lane, p->step, nm,
+				 p->kind == RNODE_COLL && !p->fixed ? (p->e - p->s) / 1000 : cost_ms,
+				 p->kind == RNODE_COLL ? p->coll : -1 };
+	if (!p->on_host)
+		return *in = *out = rgraph_add_node(b->g, &sp);
+	sp.cost_ms = 0;
+	*in = rgraph_add_node(b->g, &sp);
+	struct rnode_spec cpu = { RNODE_CPU, p->lane, p->step, nm, cost_ms, -1 };
+	int mid = *in < 0 ? *in : rgraph_add_node(b->g, &cpu);
+	sp.coll = *spare + p->coll; /* the completion: an instance id past every matched one */
+	*out = mid < 0 ? mid : rgraph_add_node(b->g, &sp);
+	if (*out >= 0 && (rgraph_add_edge(b->g, *in, mid, 0) < 0 ||
+			  rgraph_add_edge(b->g, mid, *out, 0) < 0))
+		return -1;
+	return *out;
+}
+
 static int make_nodes(struct builder *b)
 {
 	double *cost = xcalloc(b->np + 1, sizeof *cost);
-	int rc = 0;
 	demands(b, cost);
-	for (size_t i = 0; i < b->np && rc >= 0; i++) {
-		const struct proto *p = &b->p[i];
-		const struct gpu_trace *t = trace_of(b, p->rank_i);
-		struct rnode_spec sp = { p->kind, p->lane, p->step,
-					 p->name >= 0 ? t->names[p->name] : "untraced",
-					 p->kind == RNODE_COLL ? (p->e - p->s) / 1000 : cost[i],
-					 p->kind == RNODE_COLL ? p->coll : -1 };
-		rc = rgraph_add_node(b->g, &sp);
+	if (b->in->change && replay_change_apply(b, &cost) < 0) {
+		free(cost);
+		return -1;
 	}
+	int *in = xcalloc(b->np + 1, sizeof *in), *out = xcalloc(b->np + 1, sizeof *out), rc = 0;
+	int64_t spare = 1;
+	for (size_t i = 0; i < b->np; i++)
+		if (b->p[i].coll >= spare)
+			spare = b->p[i].coll + 1;
+	for (size_t i = 0; i < b->np && rc >= 0; i++)
+		rc = proto_nodes(b, &b->p[i], cost[i], &spare, &in[i], &out[i]);
 	for (size_t i = 0; i < b->ne && rc >= 0; i++)
-		rc = rgraph_add_edge(b->g, b->e[i].from, b->e[i].to, b->e[i].delay_us / 1000);
+		rc = rgraph_add_edge(b->g, out[b->e[i].from], in[b->e[i].to],
+				     b->e[i].delay_us / 1000);
 	free(cost);
+	free(in);
+	free(out);
 	return rc < 0 ? rc : 0;
 }
 
@@ -533,9 +590,13 @@ int replay_build(const struct replay_build_in *in, struct rgraph **out,
 {
 	struct builder b = { .in = in, .g = rgraph_new() };
 	b.info.offset_us = xcalloc(in->n + 1, sizeof *b.info.offset_us);
+	b.main_lane = xcalloc(in->n + 1, sizeof *b.main_lane);
+	for (size_t i = 0; i < in->n; i++)
+		b.main_lane[i] = -1;
 	int rc = build_ranks(&b);
 	free(b.p);
 	free(b.e);
+	free(b.main_lane);
 	if (rc < 0) {
 		rgraph_free(b.g);
 		replay_build_info_free(&b.info);

@@ -26,25 +26,43 @@ struct replay_rank_in {
 	int nsteps; /* the first nsteps step ranges (by start) are steps; later ones none */
 };
 
+/* A recommendation's change of the graph (replay_change.c, docs/analysis.md
+ * "Transformations"). */
+enum replay_change_kind {
+	/* the step thread's collectives of each step become buckets of gradients, each
+	 * all-reduced on a thread of its own as soon as backward has made its layers' gradients,
+	 * overlapped with the rest of backward (DDP's bucketing; the trainer's --ddp bucketed) */
+	REPLAY_CHANGE_BUCKETS,
+};
+
+struct replay_change {
+	enum replay_change_kind kind;
+	double bucket_bytes; /* REPLAY_CHANGE_BUCKETS: a bucket's least size */
+};
+
 struct replay_build_in {
 	const struct replay_rank_in *ranks;
 	size_t n;
 	const int *host_cores; /* cores of each host */
 	int nhosts;
+	const struct replay_change *change; /* NULL: the graph as measured */
 };
 
 /* What the builder made, for the report and the tests. */
 struct replay_build_info {
 	size_t ops, gaps, colls, unmatched_colls, joins;
+	size_t host_colls; /* instances whose ranks share a host: their transfer is CPU work */
+	size_t moved_colls, buckets; /* a bucket change: step-thread parts moved, buckets made */
 	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */
 	/* each rank's clock less the first rank's (µs), from the ends of the matched
 	 * collectives (0 without any): used to line the ranks' operations up on their host */
 	double *offset_us;
 };
 
-/* The graph of in into *out (rgraph_free); info (may be NULL; replay_build_info_free) says
- * what it holds. ERR_USAGE naming the rank when a trace cannot be replayed: it has GPU
- * work, or no step range. */
+/* The graph of in into *out (rgraph_free), changed as in->change says; info (may be NULL;
+ * replay_build_info_free) says what it holds. ERR_USAGE naming the rank when a trace cannot
+ * be replayed (it has GPU work, or no step range), or saying why the change does not apply
+ * to these traces. */
 int replay_build(const struct replay_build_in *in, struct rgraph **out,
 		 struct replay_build_info *info);
 void replay_build_info_free(struct replay_build_info *info);

@@ -149,13 +149,12 @@ static double span_of(const struct replay_sim *s, int rank, int i)
 	return a >= 0 && b >= a ? b - a : -1;
 }
 
-/* Scenario and per-rank medians over the active steps of the first rank, the step being
- * the slowest rank's (as accounting_step_times measures it). */
-static void compare(const struct replay_sim *s, const struct scenario_metrics *m,
-		    struct replay_result *out)
+/* The active steps of the first rank, each the slowest rank's: replayed into rep (-1 where
+ * none) and measured into mea; returns how many (rep and mea hold m->ranks[0].n). */
+static size_t step_spans(const struct replay_sim *s, const struct scenario_metrics *m,
+			 double *rep, double *mea)
 {
 	const struct rank_metrics *r0 = &m->ranks[0];
-	double *rep = xcalloc(r0->n + 1, sizeof *rep), *mea = xcalloc(r0->n + 1, sizeof *mea);
 	size_t n = 0;
 	for (size_t i = 0; i < r0->n; i++) {
 		if (!r0->steps[i].active)
@@ -168,9 +167,22 @@ static void compare(const struct replay_sim *s, const struct scenario_metrics *m
 			a = x > a ? x : a;
 			b = m->ranks[k].steps[i].step_ms > b ? m->ranks[k].steps[i].step_ms : b;
 		}
-		if (a >= 0)
-			rep[n] = a, mea[n++] = b;
+		rep[n] = a, mea[n++] = b;
 	}
+	return n;
+}
+
+/* Scenario and per-rank medians over the active steps of the first rank, the step being
+ * the slowest rank's (as accounting_step_times measures it). */
+static void compare(const struct replay_sim *s, const struct scenario_metrics *m,
+		    struct replay_result *out)
+{
+	const struct rank_metrics *r0 = &m->ranks[0];
+	double *rep = xcalloc(r0->n + 1, sizeof *rep), *mea = xcalloc(r0->n + 1, sizeof *mea);
+	size_t n = 0, all = step_spans(s, m, rep, mea);
+	for (size_t i = 0; i < all; i++)
+		if (rep[i] >= 0)
+			rep[n] = rep[i], mea[n++] = mea[i];
 	out->steps = n;
 	out->step_ms = n ? stats_percentile_unordered(rep, n, 50) : 0;
 	out->measured_ms = n ? stats_percentile_unordered(mea, n, 50) : 0;
@@ -195,6 +207,57 @@ static void compare(const struct replay_sim *s, const struct scenario_metrics *m
 	free(mea);
 }
 
+/* The cores in use over the replay, as a share of every host's cores over its length. */
+static double busy_pct(const struct replay_sim *s, const struct rgraph *g)
+{
+	double used = 0, have = 0, len = replay_sim_makespan(s);
+	for (int h = 0; h < g->nhosts; h++)
+		used += replay_sim_host_core_ms(s, h), have += g->host_cores[h] * len;
+	return have > 0 ? 100 * used / have : 0;
+}
+
+/* The communication change replayed against the unchanged replay (base) into out->comm. */
+static void predict_comm(struct replay_build_in *in, const struct replay_sim *base,
+			 const struct scenario_metrics *m, struct replay_result *out)
+{
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, REPLAY_BUCKET_BYTES };
+	struct replay_pred *p = &out->comm;
+	struct replay_build_info info;
+	struct rgraph *g = NULL;
+	struct replay_sim *s = NULL;
+	in->change = &ch;
+	if (replay_build(in, &g, &info) < 0 || replay_sim_run(&s, g) < 0) {
+		snprintf(p->why, sizeof p->why, "%s", err_last());
+		in->change = NULL;
+		rgraph_free(g);
+		return;
+	}
+	in->change = NULL;
+	size_t cap = m->ranks[0].n + 1, n = 0;
+	double *a = xcalloc(cap, sizeof *a), *b = xcalloc(cap, sizeof *b), *mea = xcalloc(cap, sizeof *mea);
+	size_t na = step_spans(base, m, a, mea), nb = step_spans(s, m, b, mea);
+	for (size_t i = 0; i < na && i < nb; i++)
+		if (a[i] > 0 && b[i] >= 0)
+			b[n] = b[i] / a[i], n++;
+	if (n) {
+		double base_ms = out->measured_ms;
+		p->made = 1;
+		p->step_ms = base_ms * stats_percentile_unordered(b, n, 50);
+		p->lo_ms = base_ms * stats_percentile_unordered(b, n, 10);
+		p->hi_ms = base_ms * stats_percentile_unordered(b, n, 90);
+		p->busy_pct = busy_pct(s, g);
+		p->buckets = info.buckets;
+	} else {
+		snprintf(p->why, sizeof p->why, "no active step was replayed");
+	}
+	replay_build_info_free(&info);
+	free(a);
+	free(b);
+	free(mea);
+	replay_sim_free(s);
+	rgraph_free(g);
+}
+
 /* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set
  * against m's steps. */
 static int replay_loaded(struct loaded *l, const struct scenario_metrics *m, int cores,
@@ -205,7 +268,7 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m, int
 	int *hc = xcalloc((size_t)out->hosts + 1, sizeof *hc);
 	for (int h = 0; h < out->hosts; h++)
 		hc[h] = cores;
-	struct replay_build_in in = { l->in, l->n, hc, out->hosts };
+	struct replay_build_in in = { l->in, l->n, hc, out->hosts, NULL };
 	struct rgraph *g = NULL;
 	struct replay_sim *s = NULL;
 	int rc = 0;
@@ -216,6 +279,8 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m, int
 		compare(s, m, out);
 		out->built = out->steps > 0;
 		out->why_kind = out->built ? REPLAY_MADE : REPLAY_NO_ACTIVE;
+		if (out->built)
+			predict_comm(&in, s, m, out);
 	}
 	replay_sim_free(s);
 	rgraph_free(g);

@@ -36,6 +36,17 @@ enum replay_why {
 	REPLAY_NO_ACTIVE       /* no active step was replayed */
 };
 
+/* A recommendation's step predicted by replaying the changed graph (replay_change.c): the
+ * measured median step times each active step's ratio of changed to unchanged replay (so
+ * the replay's own error cancels), median and p10-p90 over the steps. */
+struct replay_pred {
+	int made;                     /* 0: why says (the change does not apply) */
+	double step_ms, lo_ms, hi_ms; /* median, p10, p90 */
+	double busy_pct;              /* the hosts' cores in use over the changed replay */
+	size_t buckets;               /* the change's buckets, over ranks and steps */
+	char why[240];
+};
+
 struct replay_result {
 	int built; /* 0: no replay, why says */
 	enum replay_why why_kind;
@@ -47,7 +58,13 @@ struct replay_result {
 	char why[240]; /* a file's name, or an error message, as why_kind says */
 	struct replay_rank_result *ranks;
 	size_t nranks;
+	/* communication: the step thread's all-reduce in buckets overlapped with backward */
+	struct replay_pred comm;
 };
+
+/* The least size of a bucket in the communication change: the reference trainer's
+ * --bucket-mb default (4 MiB). */
+#define REPLAY_BUCKET_BYTES (4.0 * 1024 * 1024)
 
 /* Replays the traces of dir (*.json, *.json.gz: one rank each, as torchtrace_load_dir reads
  * them) whose steps are m's (torchtrace's; ranks in order), on hosts of `cores` cores:

@@ -105,8 +105,10 @@ static json_t *variant_json(const struct ana_variant *v)
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ana_check *c = &v->checks[i];
 		json_array_append_new(checks,
-				      json_pack("{s:s, s:f, s:o, s:o, s:f, s:I, s:b}", "scenario",
-						c->scenario, "predicted_ms", c->predicted_ms,
+				      json_pack("{s:s, s:f, s:[f, f], s:o, s:o, s:f, s:I, s:b}",
+						"scenario", c->scenario, "predicted_ms",
+						c->predicted_ms, "predicted_interval_ms",
+						c->pred_lo_ms, c->pred_hi_ms,
 						"parent_steps", reals(c->parent_steps, c->n_parent),
 						"parent_share_pct",
 						reals(c->parent_share_pct, CHECK_SHARES),
@@ -306,9 +308,11 @@ static int read_check(json_t *o, struct ana_check *c, json_error_t *e)
 	json_t *steps, *shares;
 	json_int_t batch;
 	double *sh = NULL;
-	/* parent_contaminated: absent in inputs written before it was */
-	if (json_unpack_ex(o, e, JSON_STRICT, "{s:s, s:F, s:o, s:o, s:F, s:I, s?b}", "scenario",
-			   &name, "predicted_ms", &c->predicted_ms, "parent_steps", &steps,
+	/* parent_contaminated, predicted_interval_ms: absent in inputs written before them */
+	c->pred_lo_ms = c->pred_hi_ms = -1;
+	if (json_unpack_ex(o, e, JSON_STRICT, "{s:s, s:F, s?[FF], s:o, s:o, s:F, s:I, s?b}",
+			   "scenario", &name, "predicted_ms", &c->predicted_ms,
+			   "predicted_interval_ms", &c->pred_lo_ms, &c->pred_hi_ms, "parent_steps", &steps,
 			   "parent_share_pct", &shares, "parent_median_ms", &c->parent_median_ms,
 			   "parent_batch", &batch, "parent_contaminated",
 			   &c->parent_contaminated) < 0)

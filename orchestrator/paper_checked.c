@@ -15,10 +15,10 @@
 #include <string.h>
 
 #define TABLE "checked_predictions"
-#define COLS "Scenario", "Parent (ms)", "Predicted (ms)", "Measured (ms)", "95 % CI (ms)", "Outcome"
+#define COLS "Scenario", "Parent (ms)", "Predicted (ms)", "Measured (ms)", "95 % CI (ms)", "Outcome", "Error (%)"
 
 /* What the numbers are, closing each caption. */
-static const char what[] = "the parent's median step, the predicted and the measured median step, and the 95 % bootstrap interval of the measured one, in ms";
+static const char what[] = "the parent's median step, the predicted and the measured median step, and the 95 % bootstrap interval of the measured one, in ms; the prediction's error against the measured median, in %";
 
 /* A row per entry of summary's checked_predictions, after the nlead cells lead. */
 static void add_rows(struct paper_table *t, json_t *summary, const char *const *lead, int nlead)
@@ -44,8 +44,8 @@ static int own_table(const char *out, const struct run *r, json_t *summary)
 		    r->id, jsonio_str(summary, SK_PATH(SK_VARIANT, SK_KIND)),
 		    jsonio_str(summary, SK_PATH(SK_VARIANT, SK_OF)), knob.len ? " (" : "",
 		    knob.len ? knob.buf : "", knob.len ? ")" : "", what);
-	struct paper_table t = { .name = TABLE, .caption = cap.buf, .ncols = 6, .head = head,
-				 .align = "lrrrll" };
+	struct paper_table t = { .name = TABLE, .caption = cap.buf, .ncols = 7, .head = head,
+				 .align = "lrrrllr" };
 	add_rows(&t, summary, NULL, 0);
 	int rc = paper_table_write(out, &t);
 	paper_table_free(&t);
@@ -91,7 +91,7 @@ static int family_table(const char *out, const struct run *r)
 	const char *folder = dirname(copy);
 	struct argv runs = { 0 };
 	struct strbuf cap = STRBUF_INIT, names = STRBUF_INIT, dir = STRBUF_INIT;
-	struct paper_table t = { .name = TABLE, .ncols = 8, .head = head, .align = "llrrrrll" };
+	struct paper_table t = { .name = TABLE, .ncols = 9, .head = head, .align = "llrrrrllr" };
 	int n = 0;
 	fsio_list(folder, &runs);
 	for (size_t i = 0; i < runs.n; i++) {

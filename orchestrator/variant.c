@@ -57,11 +57,13 @@ static void add_predictions(json_t *out, json_t *rec)
 	json_t *name;
 	json_array_foreach(json_object_get(rec, SK_SCENARIOS), i, name) {
 		json_t *step = json_array_get(json_object_get(rec, SK_STEP_MS), i),
-		       *pred = json_array_get(json_object_get(rec, SK_PREDICTED_STEP_MS), i);
+		       *pred = json_array_get(json_object_get(rec, SK_PREDICTED_STEP_MS), i),
+		       *iv = json_array_get(json_object_get(rec, SK_PREDICTED_INTERVAL_MS), i);
 		json_array_append_new(out,
-				      json_pack("{s:O, s:O, s:O}", SK_SCENARIO, name, SK_STEP_MS,
+				      json_pack("{s:O, s:O, s:O, s:O}", SK_SCENARIO, name, SK_STEP_MS,
 						step ? step : json_null(), SK_PREDICTED_STEP_MS,
-						pred ? pred : json_null()));
+						pred ? pred : json_null(), SK_PREDICTED_INTERVAL_MS,
+						iv ? iv : json_null()));
 	}
 }
 
@@ -201,6 +203,12 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 		json_t *pr = json_object_get(e, SK_PREDICTED_STEP_MS);
 		c->scenario = xstrdup(jsonio_str(e, SK_SCENARIO));
 		c->predicted_ms = json_is_number(pr) ? json_number_value(pr) : -1;
+		json_t *iv = json_object_get(e, SK_PREDICTED_INTERVAL_MS);
+		c->pred_lo_ms = c->pred_hi_ms = -1;
+		if (json_is_number(json_array_get(iv, 0)) && json_is_number(json_array_get(iv, 1))) {
+			c->pred_lo_ms = json_number_value(json_array_get(iv, 0));
+			c->pred_hi_ms = json_number_value(json_array_get(iv, 1));
+		}
 		parent_side(ps, c->scenario, c);
 	}
 	json_decref(ps);

@@ -118,8 +118,9 @@ struct trainer {
 static void trace_backward(struct trace_lane *tl, const struct mlp *m, double t0, double t1)
 {
 	for (int l = m->nlayers - 1; tl && l >= 0; l--)
-		trace_range(tl, TRACE_BACKWARD, l == m->nlayers - 1 ? t0 : m->grads_final_ms[l + 1],
-			    l == 0 ? t1 : m->grads_final_ms[l], l);
+		trace_backward_layer(tl, l == m->nlayers - 1 ? t0 : m->grads_final_ms[l + 1],
+				     l == 0 ? t1 : m->grads_final_ms[l], l,
+				     (long)m->dims[l] * m->dims[l + 1] + m->dims[l + 1]);
 }
 
 /* Backward (from t0) and gradient synchronisation; fills the step's comm fields. */

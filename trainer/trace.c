@@ -90,7 +90,8 @@ static void name_args(const struct trace *t, const struct trace_event *e, char *
 		snprintf(args, na, "\"step\": %ld, \"phase\": \"%s\"", e->index,
 			 e->active ? "active" : "warmup");
 	else if (e->kind == TRACE_BACKWARD)
-		snprintf(args, na, "\"layer\": %ld", e->index);
+		snprintf(args, na, "\"layer\": %ld, \"grad_bytes\": %ld", e->index,
+			 e->nelems * (long)sizeof(float));
 	else if (e->kind == TRACE_ALLREDUCE)
 		allreduce_args(t, e, args, na);
 	else
@@ -133,6 +134,12 @@ static void record(struct trace_lane *l, const struct trace_event *e)
 void trace_range(struct trace_lane *l, enum trace_kind kind, double t0, double t1, long index)
 {
 	struct trace_event e = { t0, t1 > t0 ? t1 : t0, index, 0, (unsigned char)kind, 0, 0 };
+	record(l, &e);
+}
+
+void trace_backward_layer(struct trace_lane *l, double t0, double t1, long layer, long nelems)
+{
+	struct trace_event e = { t0, t1 > t0 ? t1 : t0, layer, nelems, TRACE_BACKWARD, 0, 0 };
 	record(l, &e);
 }
 

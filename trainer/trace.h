@@ -38,7 +38,7 @@ enum trace_part {
 struct trace_event {
 	double t0, t1; /* ms, the monotonic clock of clock.h */
 	long index;    /* the step, layer or bucket; -1: none */
-	long nelems;   /* all-reduce: floats summed */
+	long nelems;   /* all-reduce: floats summed; backward: floats of gradients made final */
 	unsigned char kind, part, active;
 };
 
@@ -76,6 +76,9 @@ int trace_open(struct trace *t, const char *dir, int rank, int world, int nlanes
 struct trace_lane *trace_lane(struct trace *t, int i);
 /* A range [t0, t1) (ms, clock.h) of kind, with its step, layer or bucket (-1: none). */
 void trace_range(struct trace_lane *l, enum trace_kind kind, double t0, double t1, long index);
+/* backward:layer<layer> from t0 to t1, making nelems floats of gradients final
+ * (args.grad_bytes: where a bucket change groups them). */
+void trace_backward_layer(struct trace_lane *l, double t0, double t1, long layer, long nelems);
 /* The step's ProfilerStep#<step> range, active or warm-up as the telemetry marks it. */
 void trace_step(struct trace_lane *l, double t0, double t1, long step, int active);
 /* One all-reduce of nelems floats carrying part (index: its bucket or layer). */

@@ -34,6 +34,9 @@ struct cpu_range {
 	int name;          /* index into names */
 	int tid;           /* index into names: the thread, as the trace names it */
 	double flops;      /* args.flops (profiles recorded with_flops); 0 when absent */
+	/* args.grad_bytes: the gradient bytes the range makes final (the reference trainer's
+	 * backward:layer<k>: a bucket change sizes its buckets by them); 0 when absent */
+	double grad_bytes;
 };
 
 /* A collective as PyTorch 2.x records it (args "Collective name" ... on

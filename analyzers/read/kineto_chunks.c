@@ -46,8 +46,8 @@ struct packed_event {
 
 /* A collective's args and flops: on a few events only. */
 struct packed_more {
-	double flops, in_nelems, out_nelems, group_size;
-	int coll, pg, dtype, has_flops;
+	double flops, in_nelems, out_nelems, group_size, grad_bytes;
+	int coll, pg, dtype, has_flops, has_grad_bytes;
 };
 
 struct slot {
@@ -260,7 +260,7 @@ static int str_of(struct slot *s, const char *p, size_t n)
 
 static int has_more(const struct kineto_fields *f)
 {
-	return f->has_flops || f->in_nelems != -1 || f->out_nelems != -1 || f->group_size != -1 ||
+	return f->has_flops || f->has_grad_bytes || f->in_nelems != -1 || f->out_nelems != -1 || f->group_size != -1 ||
 		f->coll || f->pg || f->dtype;
 }
 
@@ -277,10 +277,12 @@ static void keep_event(void *ctx, const struct kineto_fields *f)
 			f->in_nelems,
 			f->out_nelems,
 			f->group_size,
+			f->grad_bytes,
 			str_of(s, f->coll, f->coll_len),
 			str_of(s, f->pg, f->pg_len),
 			str_of(s, f->dtype, f->dtype_len),
 			f->has_flops,
+			f->has_grad_bytes,
 		};
 		more = (int)s->nmore++;
 	}
@@ -316,6 +318,7 @@ static void unpack_event(const struct slot *s, const struct packed_event *p,
 	f->corr = p->corr, f->has_corr = !!(p->has & PK_CORR);
 	f->bad_time = !!(p->has & PK_BAD_TIME);
 	f->flops = m ? m->flops : 0, f->has_flops = m ? m->has_flops : 0;
+	f->grad_bytes = m ? m->grad_bytes : 0, f->has_grad_bytes = m ? m->has_grad_bytes : 0;
 	f->in_nelems = m ? m->in_nelems : -1;
 	f->out_nelems = m ? m->out_nelems : -1;
 	f->group_size = m ? m->group_size : -1;

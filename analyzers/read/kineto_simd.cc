@@ -103,6 +103,7 @@ struct walker {
 				double *dst = k == KK_STREAM ? &f->stream
 					: k == KK_CORR       ? &f->corr
 					: k == KK_FLOPS      ? &f->flops
+					: k == KK_GRAD_BYTES ? &f->grad_bytes
 					: k == KK_IN_NELEMS  ? &f->in_nelems
 					: k == KK_OUT_NELEMS ? &f->out_nelems
 					: k == KK_GROUP_SIZE ? &f->group_size
@@ -111,6 +112,7 @@ struct walker {
 				int *has = k == KK_STREAM ? &f->has_stream
 					: k == KK_CORR    ? &f->has_corr
 					: k == KK_FLOPS   ? &f->has_flops
+					: k == KK_GRAD_BYTES ? &f->has_grad_bytes
 							  : &ignored;
 				if (k == KK_COLL || k == KK_PG || k == KK_DTYPE)
 					return coll_arg(k, t, v);

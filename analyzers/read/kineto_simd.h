@@ -27,6 +27,7 @@ enum kineto_key {
 	KK_STREAM,
 	KK_CORR,
 	KK_FLOPS,
+	KK_GRAD_BYTES,
 	KK_RANK,
 	KK_EVENTS,
 	KK_DIST,
@@ -60,7 +61,10 @@ static inline enum kineto_key kineto_key_of(const char *k, size_t n)
 			: KINETO_KEY_IS(k, n, "dtype") ? KK_DTYPE
 						       : KK_OTHER;
 	case 6: return KINETO_KEY_IS(k, n, "stream") ? KK_STREAM : KK_OTHER;
-	case 10: return KINETO_KEY_IS(k, n, "Group size") ? KK_GROUP_SIZE : KK_OTHER;
+	case 10:
+		return KINETO_KEY_IS(k, n, "Group size")   ? KK_GROUP_SIZE
+			: KINETO_KEY_IS(k, n, "grad_bytes") ? KK_GRAD_BYTES
+							    : KK_OTHER;
 	case 13: return KINETO_KEY_IS(k, n, "In msg nelems") ? KK_IN_NELEMS : KK_OTHER;
 	case 14: return KINETO_KEY_IS(k, n, "Out msg nelems") ? KK_OUT_NELEMS : KK_OTHER;
 	case 18: return KINETO_KEY_IS(k, n, "Process Group Name") ? KK_PG : KK_OTHER;
@@ -85,9 +89,9 @@ static inline enum kineto_key kineto_key_of(const char *k, size_t n)
 struct kineto_fields {
 	const char *name, *cat, *tid, *ph, *coll, *pg, *dtype;
 	size_t name_len, cat_len, tid_len, ph_len, coll_len, pg_len, dtype_len;
-	int has_ts, has_dur, has_stream, has_corr, has_flops;
+	int has_ts, has_dur, has_stream, has_corr, has_flops, has_grad_bytes;
 	int bad_time; /* ts or dur given as something else than a number */
-	double ts, dur, stream, corr, flops;
+	double ts, dur, stream, corr, flops, grad_bytes;
 	double in_nelems, out_nelems, group_size; /* -1 when absent */
 };
 

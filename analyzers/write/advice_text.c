@@ -299,8 +299,40 @@ static const char *rec_basis_words(enum rec_basis b)
 		return "GPU windows";
 	case REC_BASIS_STRAGGLER:
 		return "straggler impact";
+	case REC_BASIS_REPLAY:
+		return "replay";
 	}
 	return "none";
+}
+
+/* What the ceilings of r come from, in words (a replayed scenario's too). */
+static const char *ceiling_words(const struct ana_rec *r, const struct ana_run *run)
+{
+	if (r->basis != REC_BASIS_REPLAY)
+		return rec_basis_words(r->basis);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->ceiling_ms[i] >= 0)
+			return run->sc[r->sc[i]].outcome.basis == BASIS_GPU ? "GPU windows"
+									   : "host step shares";
+	return "none";
+}
+
+/* One replayed prediction in words: the change, the step, its interval, "no gain" naming
+ * the cores when it takes under 2 % off, and the ceiling as "at most". */
+static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
+			   const struct ana_run *run)
+{
+	const struct ana_scenario *s = &run->sc[r->sc[i]];
+	double gain = 100 * (1 - r->predicted_ms[i] / r->step_ms[i]);
+	strbuf_addf(sb, "%s%s%s%.2f -> %.2f ms (%+.0f %%; p10-p90 of the steps %.2f-%.2f ms)",
+		    sb->len ? "; " : "", r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "",
+		    r->step_ms[i], r->predicted_ms[i], -gain, r->lo_ms[i], r->hi_ms[i]);
+	if (gain < 2)
+		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replayed steps",
+			    s->replay.cores * s->replay.hosts, s->replay.comm.busy_pct);
+	if (r->ceiling_ms[i] >= 0)
+		strbuf_addf(sb, "; at most -%.0f %% (%.2f ms) by the ceiling",
+			    100 * (1 - r->ceiling_ms[i] / r->step_ms[i]), r->ceiling_ms[i]);
 }
 
 /* A straggler's gain that another recommendation's ceiling holds too (advice_overlap),
@@ -338,7 +370,7 @@ static void overlap_said(struct strbuf *sb, const struct ana_rec *r, const struc
 /* A recommendation in words: its scenarios, the advice, each prediction. */
 char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 {
-	struct strbuf sb = STRBUF_INIT, pred = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, pred = STRBUF_INIT, rep = STRBUF_INIT;
 	for (size_t i = 0; i < r->n; i++)
 		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
 	strbuf_adds(&sb, ": ");
@@ -347,19 +379,27 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 		const struct ana_scenario *s = &run->sc[r->sc[i]];
 		if (r->predicted_ms[i] < 0 || r->step_ms[i] <= 0)
 			continue;
+		if (r->replayed[i]) {
+			replayed_words(&rep, r, i, run);
+			continue;
+		}
 		strbuf_addf(&pred, "%s%s%s%.2f -> %.2f ms (-%.0f %%)", pred.len ? ", " : "",
 			    r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "", r->step_ms[i],
 			    r->predicted_ms[i], 100 * (1 - r->predicted_ms[i] / r->step_ms[i]));
 		if (s->gpu.gpu_limits && r->predicted_ms[i] <= s->gpu.host_step_med_ms)
 			strbuf_adds(&pred, " (no lower than the host's own step: the GPU would then wait for it)");
 	}
+	if (rep.len)
+		strbuf_addf(&sb, ". Median step replayed with the all-reduce in buckets overlapped with backward (the run's own graph, on its cores): %s",
+			    rep.buf);
 	if (pred.len)
 		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
-			    rec_basis_words(r->basis), pred.buf);
+			    ceiling_words(r, run), pred.buf);
 	if (r->kind == REC_STRAGGLER)
 		overlap_said(&sb, r, run);
 	strbuf_adds(&sb, ".");
 	strbuf_free(&pred);
+	strbuf_free(&rep);
 	return strbuf_detach(&sb);
 }
 
@@ -370,7 +410,9 @@ json_t *recs_json(const struct ana_run *run)
 	for (size_t i = 0; i < run->nrecs; i++) {
 		const struct ana_rec *r = &run->recs[i];
 		json_t *names = json_array(), *step = json_array(), *pred = json_array(),
-		       *gain = json_array();
+		       *gain = json_array(), *ceil = json_array(), *iv = json_array(),
+		       *bases = json_array();
+		size_t replays = 0, ceilings = 0;
 		for (size_t k = 0; k < r->n; k++) {
 			int p = r->predicted_ms[k] >= 0 && r->step_ms[k] > 0;
 			json_array_append_new(names, json_string(run->sc[r->sc[k]].in.name));
@@ -380,14 +422,31 @@ json_t *recs_json(const struct ana_run *run)
 			json_array_append_new(gain, p ? jnum(100 * (1 - r->predicted_ms[k] /
 								     r->step_ms[k]))
 						      : json_null());
+			json_array_append_new(ceil, r->ceiling_ms[k] >= 0 && r->step_ms[k] > 0
+							    ? jnum(r->ceiling_ms[k]) : json_null());
+			json_array_append_new(iv, p && r->replayed[k]
+							  ? json_pack("[o, o]", jnum(r->lo_ms[k]),
+								      jnum(r->hi_ms[k]))
+							  : json_null());
+			json_array_append_new(bases, !p ? json_null()
+						     : json_string(r->replayed[k] ? "replay" : "ceiling"));
+			replays += p && r->replayed[k];
+			ceilings += p && !r->replayed[k];
 		}
 		char *text = rec_text(r, run);
-		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s}",
-						   SK_KIND, rec_kind_name(r->kind), SK_SERIES,
-						   r->series, SK_SCENARIOS, names, SK_TEXT, text,
-						   SK_STEP_MS, step, SK_PREDICTED_STEP_MS, pred,
-						   "predicted_gain_pct", gain, "basis",
-						   rec_basis_words(r->basis)));
+		json_t *o = json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s}", SK_KIND,
+				      rec_kind_name(r->kind), SK_SERIES, r->series, SK_SCENARIOS,
+				      names, SK_TEXT, text, SK_STEP_MS, step, SK_PREDICTED_STEP_MS,
+				      pred, "predicted_gain_pct", gain, "basis",
+				      replays && ceilings ? "replay and ceiling"
+				      : replays	  ? "replay"
+				      : ceilings	  ? "ceiling"
+							  : "none");
+		json_object_set_new(o, "prediction_basis", bases);
+		json_object_set_new(o, "predicted_interval_ms", iv);
+		json_object_set_new(o, "ceiling_step_ms", ceil);
+		json_object_set_new(o, "ceiling_from", json_string(ceiling_words(r, run)));
+		json_array_append_new(a, o);
 		free(text);
 	}
 	return a;

@@ -120,6 +120,11 @@ json_t *checked_json(const struct ana_variant *v)
 				  miss_json(c), "variant_batch",
 				  c->variant_batch ? json_integer(c->variant_batch) : json_null()));
 		json_t *e = json_array_get(a, i);
+		json_object_set_new(e, SK_PREDICTED_INTERVAL_MS,
+				    c->pred_lo_ms >= 0 && c->pred_hi_ms >= c->pred_lo_ms
+					    ? json_pack("[o, o]", num3(c->pred_lo_ms, 1),
+							num3(c->pred_hi_ms, 1))
+					    : json_null());
 		struct strbuf sb = STRBUF_INIT;
 		if (entry_change(e, &sb))
 			json_object_set_new(e, SK_MEASURED_CHANGE, json_string(sb.buf));
@@ -162,6 +167,16 @@ void checked_cells(json_t *entry, const char *num_fmt, char *cells[CHECKED_CELLS
 		strbuf_adds(&oc, ": ");
 	strbuf_adds(&oc, *outcome ? outcome : "n/a");
 	cells[5] = strbuf_detach(&oc);
+	/* the prediction's error against the measured median, in % of it */
+	json_t *p = json_object_get(entry, SK_PREDICTED_STEP_MS),
+	       *m = json_object_get(entry, SK_MEASURED_STEP_MS);
+	struct strbuf err = STRBUF_INIT;
+	if (json_is_number(p) && json_is_number(m) && json_number_value(m) > 0)
+		strbuf_addf(&err, "%+.1f",
+			    100 * (json_number_value(p) / json_number_value(m) - 1));
+	else
+		strbuf_adds(&err, "n/a");
+	cells[6] = strbuf_detach(&err);
 }
 
 /* The table's rows: summary.json's entries, as compare and the paper print them. */
@@ -188,8 +203,8 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 		return;
 	strbuf_addf(
 		md,
-		"## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (a ceiling: the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms. The outcome starts with the measured change (variant against parent, with its interval); a prediction is confirmed when the measured median is within %.0f %% of it; else within noise when the interval holds no change, else better or worse than predicted. A variant measured beside other load (its scenario **contaminated**) is not checked: its times are not the knob's alone.\n\n"
-		"| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome |\n|---|---:|---:|---:|---|---|\n",
+		"## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (the parent's: a replay of its graph changed as the knob changes it, with the p10-p90 of its steps, where one was made; else a ceiling, the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms. The outcome starts with the measured change (variant against parent, with its interval); a prediction is confirmed when the measured median is within %.0f %% of it or inside a replay's p10-p90; else within noise when the interval holds no change, else better or worse than predicted. Error: the prediction against the measured median, in %% of it. A variant measured beside other load (its scenario **contaminated**) is not checked: its times are not the knob's alone.\n\n"
+		"| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome | Error (%%) |\n|---|---:|---:|---:|---|---|---:|\n",
 		v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT);
 	md_rows(md, v);
 	strbuf_adds(md, "\n");

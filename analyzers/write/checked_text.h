@@ -22,9 +22,10 @@ void checked_miss_write(struct strbuf *sb, const struct ana_check *c);
 json_t *checked_json(const struct ana_variant *v);
 /* The cells of one checked_predictions entry of a summary.json: scenario, parent,
  * predicted and measured ms (each printed with num_fmt, e.g. "%.2f"), the interval ("LO to
- * HI", both with num_fmt) and the outcome; "n/a" for a null or missing value. Each
+ * HI", both with num_fmt), the outcome, and the prediction's error in % of the measured
+ * median ("%+.1f"); "n/a" for a null or missing value. Each
  * malloc'ed. The one formatter of the report's table, compare's and the paper's. */
-enum { CHECKED_CELLS = 6 };
+enum { CHECKED_CELLS = 7 };
 void checked_cells(json_t *entry, const char *num_fmt, char *cells[CHECKED_CELLS]);
 /* BOTTLENECK_ANALYSIS.md's "Predicted and measured" (nothing when not a variant), its table
  * from checked_json's entries as checked_cells formats them. */

@@ -272,11 +272,18 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 						       "measured_ms", jnum(r->ranks[k].measured_ms),
 						       "error_pct", jnum(r->ranks[k].error_pct),
 						       "steps", (json_int_t)r->ranks[k].steps));
-	json_object_set_new(o, "replay",
-			    json_pack("{s:o, s:o, s:I, s:o, s:i, s:i, s:o}", "step_ms",
-				      jnum(r->step_ms), "error_pct", jnum(r->error_pct), "steps",
-				      (json_int_t)r->steps, "measured_ms", jnum(r->measured_ms),
-				      "hosts", r->hosts, "cores", r->cores, "ranks", ranks));
+	json_t *rep = json_pack("{s:o, s:o, s:I, s:o, s:i, s:i, s:o}", "step_ms", jnum(r->step_ms),
+				"error_pct", jnum(r->error_pct), "steps", (json_int_t)r->steps,
+				"measured_ms", jnum(r->measured_ms), "hosts", r->hosts, "cores",
+				r->cores, "ranks", ranks);
+	const struct replay_pred *c = &r->comm;
+	json_object_set_new(rep, "communication",
+			    c->made ? json_pack("{s:o, s:[o, o], s:o, s:I}", "step_ms",
+						jnum(c->step_ms), "interval_ms", jnum(c->lo_ms),
+						jnum(c->hi_ms), "busy_pct", jnum(c->busy_pct),
+						"buckets", (json_int_t)c->buckets)
+				    : json_pack("{s:n, s:s}", "step_ms", "why", c->why));
+	json_object_set_new(o, "replay", rep);
 }
 
 /* Step times, batch and throughput. */

@@ -31,7 +31,7 @@ check stragglers_slow_impact_at_least_20 [ "$(json "$run/summary.json" 'j["scena
 cause=$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["cause_ms_per_step"]')
 check "stragglers_slow_cause_about_40ms ($cause ms)" python3 -c 'import sys; sys.exit(0 if 30 <= float(sys.argv[1]) <= 80 else 1)' "$cause"
 check stragglers_slow_verdict [ "$(json "$run/summary.json" '(lambda s: (s["verdict"], s["verdict_share"]["kind"], abs(s["verdict_share"]["pct"] - s["shares_pct"]["compute"] - s["shares_pct"]["peer_wait"]) < 0.01))(j["scenarios"][1])')" = "('compute-bound', 'compute', True)" ]
-check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r["kind"], r["predicted_gain_pct"][0] == s["stragglers"][0]["impact_pct"], r["basis"]) for r in j["recommendations"] if r["scenarios"] == ["slow"] and r["kind"] == "straggler"])(j["scenarios"][1])')" = "[('straggler', True, 'straggler impact')]" ]
+check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r["kind"], r["predicted_gain_pct"][0] == s["stragglers"][0]["impact_pct"], r["basis"], r["ceiling_from"]) for r in j["recommendations"] if r["scenarios"] == ["slow"] and r["kind"] == "straggler"])(j["scenarios"][1])')" = "[('straggler', True, 'ceiling', 'straggler impact')]" ]
 # last in 20 of 20 steps, one of four ranks last per step: 4 x 0.25^20 = 3.6e-12 by chance
 check stragglers_slow_chance_p [ "$(S slow '["stragglers"][0]["chance_p"] <= 1e-6')" = True ]
 check stragglers_report_says_chance grep -q "; so many last arrivals by chance alone: p = [0-9.]*e-[0-9]*\." "$run/BOTTLENECK_ANALYSIS.md"

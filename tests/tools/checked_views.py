@@ -16,12 +16,19 @@ def outcome_cell(k):
     return (ch + ": " if ch and k["ci_low"] is not None else "") + k["outcome"]
 
 
+def error_cell(k):
+    p, m = k["predicted_step_ms"], k["measured_step_ms"]
+    return "n/a" if p is None or not m else "%+.1f" % (100 * (p / m - 1))
+
+
 def row(summary, fmt, sep, end):
     k = json.load(open(summary))["checked_predictions"][0]
     f = lambda v: "n/a" if v is None else fmt % v
     ci = "n/a" if None in (k["ci_low"], k["ci_high"]) else f(k["ci_low"]) + " to " + f(k["ci_high"])
     cells = [k["scenario"], f(k["parent_step_ms"]), f(k["predicted_step_ms"]),
              f(k["measured_step_ms"]), ci, outcome_cell(k)]
+    if sep != "cols":  # the report and the paper: the prediction's error, in % of the measured
+        cells.append(error_cell(k))
     if sep == " & ":  # LaTeX: the paper escapes % (the only special character of these cells)
         cells = [c.replace("%", "\\%") for c in cells]
     print("  %-20s %14s %14s %14s  %-22s %s" % tuple(cells) if sep == "cols" else sep.join(cells) + end)
@@ -39,7 +46,8 @@ def tex_rows(tex, summary):
     rows = open(tex).read().split("\\midrule\n")[1].split("\\bottomrule")[0].splitlines()
     ck = json.load(open(summary))["checked_predictions"]
     assert [r.split(" & ")[0] for r in rows] == [k["scenario"] for k in ck], (rows, ck)
-    assert [r.split(" & ")[-1] for r in rows] == [outcome_cell(k).replace("%", "\\%") + " \\\\" for k in ck], (rows, ck)
+    assert [r.split(" & ")[-2] for r in rows] == [outcome_cell(k).replace("%", "\\%") for k in ck], (rows, ck)
+    assert [r.split(" & ")[-1] for r in rows] == [error_cell(k) + " \\\\" for k in ck], (rows, ck)
 
 
 {"row": row, "compare-json": compare_json, "tex-rows": tex_rows}[sys.argv[1]](*sys.argv[2:])

@@ -41,6 +41,7 @@ static void check_cells_numbers_and_words(void)
 	CHECK_STR(c[3], "47.25");
 	CHECK_STR(c[4], "42.30 to 52.05");
 	CHECK_STR(c[5], "1.72x faster (95 % CI 1.56-1.92x): worse than predicted");
+	CHECK_STR(c[6], "-45.6"); /* 25.707 against 47.253 */
 	free_cells(c);
 	cells(e, "%.3f", c);
 	CHECK_STR(c[1], "81.133");
@@ -62,6 +63,7 @@ static void check_cells_nulls_are_na(void)
 	CHECK_STR(c[3], "n/a");
 	CHECK_STR(c[4], "n/a"); /* half an interval is none */
 	CHECK_STR(c[5], "not measured");
+	CHECK_STR(c[6], "n/a");
 	free_cells(c);
 	json_decref(e);
 	e = json_object();
@@ -104,18 +106,22 @@ static void change_in_words(void)
  * measured beside other load is not checked */
 static void outcome_rule(void)
 {
-	CHECK(check_decide(-1, 45, 10, 43, 48, 0) == CHECK_UNPREDICTED);
-	CHECK(check_decide(20, 21.9, 30, 21, 23, 0) == CHECK_CONFIRMED);
-	CHECK(check_decide(20, 18.1, 30, 17, 19, 0) == CHECK_CONFIRMED);
-	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, 0) == CHECK_WORSE);
-	CHECK(check_decide(20, 17.9, 30, 17, 19, 0) == CHECK_BETTER);
-	CHECK(check_decide(15, 29, 30, 25, 33, 0) == CHECK_NOISE);
+	CHECK(check_decide(-1, 45, 10, 43, 48, -1, -1, 0) == CHECK_UNPREDICTED);
+	CHECK(check_decide(20, 21.9, 30, 21, 23, -1, -1, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 18.1, 30, 17, 19, -1, -1, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, -1, -1, 0) == CHECK_WORSE);
+	CHECK(check_decide(20, 17.9, 30, 17, 19, -1, -1, 0) == CHECK_BETTER);
+	CHECK(check_decide(15, 29, 30, 25, 33, -1, -1, 0) == CHECK_NOISE);
 	/* a prediction inside a wide interval but 20 % off is not confirmed */
-	CHECK(check_decide(20, 25, 30, 18, 27, 0) == CHECK_WORSE);
+	CHECK(check_decide(20, 25, 30, 18, 27, -1, -1, 0) == CHECK_WORSE);
 	/* measured beside other load: nothing is checked, whatever the numbers say */
-	CHECK(check_decide(20, 21.9, 30, 21, 23, 1) == CHECK_CONTAMINATED);
-	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, 1) == CHECK_CONTAMINATED);
-	CHECK(check_decide(-1, 45, 10, 43, 48, 1) == CHECK_UNPREDICTED);
+	CHECK(check_decide(20, 21.9, 30, 21, 23, -1, -1, 1) == CHECK_CONTAMINATED);
+	/* a replayed prediction's interval confirms what lies in it, beyond 10 % */
+	CHECK(check_decide(20, 23.5, 30, 22.5, 24.5, 18, 24, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 24.5, 30, 23.5, 25.5, 18, 24, 0) == CHECK_WORSE);
+	CHECK(check_decide(20, 23.5, 30, 22.5, 24.5, 18, 24, 1) == CHECK_CONTAMINATED);
+	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, -1, -1, 1) == CHECK_CONTAMINATED);
+	CHECK(check_decide(-1, 45, 10, 43, 48, -1, -1, 1) == CHECK_UNPREDICTED);
 	CHECK_STR(check_outcome_name(CHECK_CONTAMINATED),
 		  "not checked (measured beside other load)");
 }

@@ -51,8 +51,8 @@ static void write_trace(const char *dir)
 		trace_step(main_l, b, b + 10, s, s == 1);
 		trace_range(main_l, TRACE_WAIT_BATCH, b, b + 1, s);
 		trace_range(main_l, TRACE_FORWARD, b + 1, b + 3, s);
-		trace_range(main_l, TRACE_BACKWARD, b + 3, b + 4, 1);
-		trace_range(main_l, TRACE_BACKWARD, b + 4, b + 6, 0);
+		trace_backward_layer(main_l, b + 3, b + 4, 1, 300);
+		trace_backward_layer(main_l, b + 4, b + 6, 0, 1200);
 		trace_allreduce(main_l, b + 7, b + 8, TRACE_ALL, -1, 250);
 		trace_range(main_l, TRACE_OPTIMIZER, b + 8, b + 9, s);
 		trace_range(main_l, TRACE_CHECKPOINT, b + 9, b + 10, s);
@@ -114,6 +114,8 @@ static void read_back_by_kineto(const char *path)
 	const struct cpu_range *l1 = first_named(&t, "backward:layer1"),
 			       *l0 = first_named(&t, "backward:layer0");
 	CHECK(l1 && l0 && l1->end == l0->start && fw->end == l1->start);
+	/* each layer's gradient bytes, as the replay's bucket change reads them */
+	CHECK(l1->grad_bytes == 300 * 4 && l0->grad_bytes == 1200 * 4 && fw->grad_bytes == 0);
 	double last_end = -1;
 	size_t apart = 0;
 	for (size_t i = 0; i < t.ncpu; i++)

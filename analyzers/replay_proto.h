@@ -1,0 +1,58 @@
+/* replay_proto: the replay builder's nodes and edges to be, before they become a graph
+ * (replay_build.c makes them from the traces; replay_change.c changes them as a
+ * recommendation would). Private to those two files. */
+#ifndef ANALYZERS_REPLAY_PROTO_H
+#define ANALYZERS_REPLAY_PROTO_H
+
+#include "analyzers/replay_build.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A node to be: an operation or a gap, in µs on its rank's own clock. */
+struct proto {
+	double s, e;
+	int rank_i; /* index in the input's ranks */
+	int lane;   /* graph lane */
+	int kind;   /* enum rnode_kind */
+	int step;   /* position of the step it starts in, -1: none */
+	int name;   /* index into its trace's names; -1: an untraced gap */
+	int sleep;  /* RNODE_WAIT: 1 for a sleep (its span a delay), 0 for a wait on a thread */
+	int op, seq; /* RNODE_COLL: operation and order among the step's of that operation */
+	int64_t coll;
+	/* RNODE_COLL of an instance whose ranks share one host: its last arrival (µs, first
+	 * rank's clock); the transfer after it is that host's CPU work (on_host 1) */
+	double last;
+	int on_host;
+	/* a cost set by a change (fixed 1): the CPU demand, or a transfer's time (ms); the
+	 * measured span is then not its cost */
+	int fixed;
+	double cost_ms;
+	double grad_bytes; /* its range's args.grad_bytes, 0: none */
+};
+
+struct pedge {
+	int from, to;
+	double delay_us;
+};
+
+struct builder {
+	const struct replay_build_in *in;
+	struct rgraph *g;
+	struct proto *p;
+	size_t np, pcap;
+	struct pedge *e;
+	size_t ne, ecap;
+	int *main_lane; /* per rank index: the lane of its step thread, -1: none */
+	struct replay_build_info info;
+};
+
+int replay_proto_add(struct builder *b, const struct proto *p);
+void replay_proto_edge(struct builder *b, int from, int to, double delay_us);
+
+/* Applies b->in->change to the protos (cost: each one's measured cost, ms, grown with
+ * them; *cost reallocated). Returns 0, or ERR_USAGE saying why the change does not apply
+ * to these traces (no prediction is then made). */
+int replay_change_apply(struct builder *b, double **cost);
+
+#endif
