@@ -96,16 +96,38 @@ e = 100 * (r["step_ms"] - r["measured_ms"]) / r["measured_ms"]
 tol = 100 * 0.0011 / r["measured_ms"] + 0.0011  # both times are rounded to 0.001 ms
 sys.exit(0 if x["replay_why"] is None and r["steps"] == x["active_steps"] == 30 and abs(e - r["error_pct"]) <= tol and abs(e) <= 10 and r["hosts"] == 1 and abs(r["measured_ms"] - x["step_time_ms"]["median"]) < 0.0011 else 1)' "$S" "$s"
 done
+# The communication recommendation's prediction is the replay of the bucket change: a median
+# with its p10-p90 holding it, the ceiling beside it no higher, and the report says both.
+check demo_comm_prediction_replayed python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+r = [r for r in j["recommendations"] if r["kind"] == "communication"][0]
+sc = {x["name"]: x for x in j["scenarios"]}
+ok = r["basis"] == "replay" and r["ceiling_from"] == "host step shares"
+for i, n in enumerate(r["scenarios"]):
+    p, (lo, hi), c = r["predicted_step_ms"][i], r["predicted_interval_ms"][i], r["ceiling_step_ms"][i]
+    rc = sc[n]["replay"]["communication"]
+    ok = ok and lo <= p <= hi and c <= p and r["prediction_basis"][i] == "replay"
+    ok = ok and rc["step_ms"] == p and rc["interval_ms"] == [lo, hi] and rc["buckets"] > 0
+sys.exit(0 if ok else 1)' "$S"
+check demo_comm_replay_in_report grep -q "Median step replayed with the all-reduce in buckets overlapped with backward .* at most -[0-9]* % ([0-9.]* ms) by the ceiling" "$run/BOTTLENECK_ANALYSIS.md"
 check demo_replay_in_report grep -q "^- Replay fidelity .*\`gloo-2n\` [0-9.]* ms against [0-9.]* ms" "$run/BOTTLENECK_ANALYSIS.md"
-# Without a rank's trace there is no replay, and telemetry says why; nothing else changes: the
-# telemetry is the source of everything but the replay.
+# Without a rank's trace there is no replay, and telemetry says why; nothing else changes but
+# the predictions: the telemetry is the source of everything but the replay. The
+# communication recommendation's prediction is the replay's with the traces (its ceiling the
+# same), the ceiling without them.
 rm -rf notrace && cp -a "$run" notrace && rm notrace/gloo-2n/metrics/rank_3.trace.json notrace/gloo-4n/metrics/rank_*.trace.json
 "$BIN/campaign-analyze" notrace >/dev/null 2>&1
 check demo_no_trace_no_replay [ "$(json notrace/summary.json '[(x["replay"] is None, x["replay_why"]) for x in j["scenarios"]]')" = "[(False, None), (True, \"the step data is telemetry, which holds no execution graph, and not every rank left the trainer's trace beside it\"), (True, \"the step data is telemetry, which holds no execution graph, and not every rank left the trainer's trace beside it\")]" ]
 check demo_replay_changes_nothing_else python3 -c 'import json, sys
-drop = lambda d: {k: v for k, v in d.items() if k not in ("replay", "replay_why", "scenarios")}
+drop = lambda d: {k: v for k, v in d.items() if k not in ("replay", "replay_why", "scenarios", "recommendations")}
 a, b = (json.load(open(f + "/summary.json")) for f in sys.argv[1:])
-sys.exit(0 if [drop(x) for x in a["scenarios"]] == [drop(x) for x in b["scenarios"]] and drop(a) == drop(b) else 1)' "$run" notrace
+keep = ("kind", "scenarios", "step_ms", "ceiling_step_ms", "ceiling_from")
+recs = lambda j: sorted([{k: r[k] for k in keep} for r in j["recommendations"]], key=str)
+comm = lambda j: [r for r in j["recommendations"] if r["kind"] == "communication"][0]
+ca, cb = comm(a), comm(b)
+sys.exit(0 if [drop(x) for x in a["scenarios"]] == [drop(x) for x in b["scenarios"]] and drop(a) == drop(b)
+         and recs(a) == recs(b) and set(ca["prediction_basis"]) == {"replay"} and cb["prediction_basis"] == ["ceiling", "ceiling"]
+         and cb["predicted_step_ms"] == cb["ceiling_step_ms"] else 1)' "$run" notrace
 # compare: a run against itself is all ratios 1 and no "better"; the JSON says the same.
 "$CAMPAIGN" compare --results "$SCRATCH/res" "$(basename "$run")" "$run" >cmp.txt; rc=$?
 check compare_exit0 [ "$rc" -eq 0 ]
