@@ -111,7 +111,9 @@ within_pct() { python3 -c 'import sys; p, a, b = map(float, sys.argv[1:]); sys.e
 # Debian's torch (1.13 on Python 3.11) aborted on glibc's heap check ("malloc(): invalid size
 # (unsorted)" and the like, exit 134): a crash inside the user's library, not campaign's, seen
 # about once in ten full checks under load, and twice in a row once; up to two retries, each
-# said on stdout.
+# said on stdout. (Seen in campaigns/tb_train.py's one-rank scenarios under load, each time as
+# the profiler's second cycle ended after step 7; some say glibc's "Fatal glibc error: malloc
+# assertion failure in sysmalloc" instead.)
 torch_submit() {
 	local out=$1 rc try
 	shift
@@ -125,7 +127,7 @@ torch_submit() {
 
 # torch_heap_abort RUN_DIR: a rank of the run aborted on glibc's heap check (see torch_submit)
 torch_heap_abort() {
-	[ -n "$1" ] && grep -qsE "(malloc|free|realloc|munmap_chunk)\(\): |corrupted (size|double-linked)|double free" \
+	[ -n "$1" ] && grep -qsE "(malloc|free|realloc|munmap_chunk)\(\): |malloc assertion failure|corrupted (size|double-linked)|double free" \
 		"$1"/*/logs/* "$1"/*/slurm-*.out
 }
 
