@@ -10,12 +10,16 @@ cd "$SCRATCH"
 need_torch pytorch_ddp
 cp "$ROOT/campaigns/ddp_train.py" train.py
 
+# OMP_WAIT_POLICY: PASSIVE: the script gives each rank a thread per CPU of its node
+# (os.cpu_count() // LOCAL_WORLD_SIZE), and the emulated nodes share this machine's CPUs: the
+# OpenMP threads of one rank spinning while another's wait for a CPU made every step of several
+# ranks 10 to 30 times longer (a 12 ms step took some 400) and cost a fifth more CPU seconds
 cat >ddp.yaml <<'Y'
 campaign: userddp
 description: a plain PyTorch DDP script, analysed from its torch.profiler traces
 workload:
   command: "/usr/bin/python3 {{campaign_dir}}/train.py --steps {{steps}} --warmup {{warmup_steps}} --out profiler {{extra}}"
-  env: { GLOO_SOCKET_IFNAME: lo, OMP_NUM_THREADS: "1" }
+  env: { GLOO_SOCKET_IFNAME: lo, OMP_NUM_THREADS: "1", OMP_WAIT_POLICY: PASSIVE }
   params: { extra: "" }
 profile:
   warmup_steps: 3
