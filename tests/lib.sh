@@ -58,12 +58,35 @@ slurm_cluster() {
 # rows RUN_DIR SQL: the first column of the first row of SQL on the run's state.db
 # (read-only: a missing state.db, e.g. of an empty RUN_DIR, is an error, never created as /state.db)
 rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True).execute(sys.argv[2]).fetchone()[0])" "$1/state.db" "$2"; }
-# need_torch NAME: skips the script unless Debian's PyTorch (/usr/bin/python3, gloo) is there
+# need_torch NAME: skips the script unless Debian's PyTorch (/usr/bin/python3, gloo) is there;
+# sets TORCH_CUDA (True or False: whether torch sees a GPU). Importing torch takes 1 to 3 CPU
+# seconds, so the answer is kept in build/torch-check.txt for that torch (its path and mtime):
+# the first script to ask imports it, under a lock, and the others (in other lanes) read it.
 need_torch() {
-	if ! /usr/bin/python3 -c 'import torch.distributed as d; assert d.is_gloo_available()' 2>/dev/null; then
+	local key ans="" cache=$ROOT/build/torch-check.txt
+	key=$(/usr/bin/python3 -c 'import importlib.util as u, os; s = u.find_spec("torch"); print(s.origin, os.stat(s.origin).st_mtime_ns)' 2>/dev/null)
+	if [ -n "$key" ] && mkdir -p "$ROOT/build" 2>/dev/null && touch "$cache" 2>/dev/null; then
+		ans=$({
+			flock 9
+			a=$(awk -v k="$key" 'substr($0, 1, length(k) + 1) == k " " { print $(NF - 1), $NF }' "$cache")
+			if [ -z "$a" ]; then # (only a torch that works is kept: a failure is asked again)
+				a=$(torch_check)
+				[[ "$a" == "True "* ]] && echo "$key $a" >>"$cache"
+			fi
+			echo "$a"
+		} 9<"$cache")
+	elif [ -n "$key" ]; then
+		ans=$(torch_check)
+	fi
+	TORCH_CUDA=${ans#* }
+	if [ "${ans%% *}" != True ]; then
 		skip "$1" "Debian's python3-torch is not installed (make deps installs it)"
 		exit 0
 	fi
+}
+# torch_check: "GLOO CUDA" (True or False each) of /usr/bin/python3's torch
+torch_check() {
+	/usr/bin/python3 -c 'import torch, torch.distributed as d; print(d.is_gloo_available(), torch.cuda.is_available())' 2>/dev/null
 }
 # script_median SCENARIO_DIR WARMUP: campaigns/ddp_train.py's own step
 # times ("step N loss L time T ms" in logs/rank_<r>.out) as the analysis
@@ -88,7 +111,9 @@ within_pct() { python3 -c 'import sys; p, a, b = map(float, sys.argv[1:]); sys.e
 # Debian's torch (1.13 on Python 3.11) aborted on glibc's heap check ("malloc(): invalid size
 # (unsorted)" and the like, exit 134): a crash inside the user's library, not campaign's, seen
 # about once in ten full checks under load, and twice in a row once; up to two retries, each
-# said on stdout.
+# said on stdout. (Seen in campaigns/tb_train.py's one-rank scenarios under load, each time as
+# the profiler's second cycle ended after step 7; some say glibc's "Fatal glibc error: malloc
+# assertion failure in sysmalloc" instead.)
 torch_submit() {
 	local out=$1 rc try
 	shift
@@ -102,7 +127,7 @@ torch_submit() {
 
 # torch_heap_abort RUN_DIR: a rank of the run aborted on glibc's heap check (see torch_submit)
 torch_heap_abort() {
-	[ -n "$1" ] && grep -qsE "(malloc|free|realloc|munmap_chunk)\(\): |corrupted (size|double-linked)|double free" \
+	[ -n "$1" ] && grep -qsE "(malloc|free|realloc|munmap_chunk)\(\): |malloc assertion failure|corrupted (size|double-linked)|double free" \
 		"$1"/*/logs/* "$1"/*/slurm-*.out
 }
 
