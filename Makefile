@@ -21,11 +21,15 @@ WARN      := -Wall -Wextra $(if $(DEVELOPER),-Werror,)
 # CPPFLAGS, CFLAGS, CXXFLAGS and LDFLAGS are the user's (dpkg-buildflags' in the Debian package:
 # hardening), added after the project's own.
 CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -pthread -I. -I$(B) $(CPPFLAGS) $(CFLAGS)
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lsimdjson -lstdc++
-ANA_LIBS   = $(shell pkg-config --libs $(ANA_PKGS) 2>/dev/null) -lsimdjson -lstdc++
-BLAS_CFLAGS = $(shell pkg-config --cflags openblas 2>/dev/null)
-BLAS_LIBS   = $(shell pkg-config --libs openblas 2>/dev/null)
+# pkg-config's answers, each asked once by a make that needs it (not once per compile: over
+# a thousand calls in `make check`'s build), and never by one that does not (`make deps`):
+# $(call once,CACHE,COMMAND) is COMMAND's output, run the first time only
+once = $(if $(filter undefined,$(origin $(1))),$(eval $(1) := $$(shell $(2))))$($(1))
+PKG_CFLAGS = $(call once,PC_CFLAGS,pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(call once,PC_LIBS,pkg-config --libs $(PKGS) 2>/dev/null) -lsimdjson -lstdc++
+ANA_LIBS   = $(call once,PC_ANA_LIBS,pkg-config --libs $(ANA_PKGS) 2>/dev/null) -lsimdjson -lstdc++
+BLAS_CFLAGS = $(call once,PC_BLAS_CFLAGS,pkg-config --cflags openblas 2>/dev/null)
+BLAS_LIBS   = $(call once,PC_BLAS_LIBS,pkg-config --libs openblas 2>/dev/null)
 
 # Layers, each using only those before it: util -> analyzers -> orchestrator -> cli.
 UTIL_SRC  := $(wildcard util/*.c)
