@@ -147,17 +147,22 @@ bin/campaign-trainer-gpu: $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o $(G
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LIB_SRC := $(UTIL_SRC) $(ANA_SRC) $(ORCH_SRC)
 CLI_LIB_SRC := $(filter-out orchestrator/cli/main.c,$(CLI_SRC))
-# The sources are compiled once with the sanitizers; each test links them.
+# The sources are compiled once with the sanitizers, into one archive: each test links what
+# it calls (linking every object into each of them took a third more CPU, binaries 6 times
+# bigger).
 ASAN_OBJ := $(LIB_SRC:%.c=$(B)/asan/obj/%.o) $(CLI_LIB_SRC:%.c=$(B)/asan/obj/%.o) $(ANA_CXX:%.cc=$(B)/asan/obj/%.o)
+ASAN_LIB := $(B)/asan/obj/libcampaign.a
 $(B)/asan/obj/%.o: %.c $(B)/versions.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/asan/obj/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 $(WARN) -g $(SAN) -O1 -pthread $(CXXFLAGS) -MMD -MP -c $< -o $@
-$(B)/asan/%: tests/unit/%.c $(ASAN_OBJ) tests/unit/harness.h
+$(ASAN_LIB): $(ASAN_OBJ)
+	@rm -f $@; ar rcs $@ $^
+$(B)/asan/%: tests/unit/%.c $(ASAN_LIB) tests/unit/harness.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(ASAN_OBJ) $(PKG_LIBS) -lslurm -lm
+	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< $(ASAN_LIB) $(PKG_LIBS) -lslurm -lm
 
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 
