@@ -143,8 +143,10 @@ bin/campaign-trainer-gpu: $(B)/trainer/gpu_main.o $(B)/trainer/gpu_trainer.o $(G
 	$(CC) $(LDFLAGS) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
 	  -lnccl -lcublas -lcudart -lstdc++ -ldl -lpthread -lm
 
-# Unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer.
-SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# Unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer (with gcc's, float casts
+# out of range as well, which clang's -fsanitize=undefined has: the fuzz targets' replay
+# links these objects).
+SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 LIB_SRC := $(UTIL_SRC) $(ANA_SRC) $(ORCH_SRC)
 CLI_LIB_SRC := $(filter-out orchestrator/cli/main.c,$(CLI_SRC))
 # The sources are compiled once with the sanitizers, into one archive: each test links what
@@ -184,9 +186,17 @@ $(B)/tsan/campaign-analyze: $(TSAN_OBJ)
 
 # libFuzzer targets (clang): the loaders built once with the fuzzer's coverage
 # and ASan + UBSan, each target linked with -fsanitize=fuzzer. `make fuzz` runs
-# each for FUZZ_SECONDS; `make check` replays tests/fuzz/corpus/ and the seeds.
+# each for FUZZ_SECONDS. `make check` replays tests/fuzz/corpus/ and the seeds
+# (tests/e2e/fuzz_replay.sh) through the same targets linked with a replay driver
+# (tests/fuzz/replay_main.c) against the unit tests' ASan + UBSan archive (gcc):
+# the library is not compiled a second time for it.
 FUZZ_NAMES := campaign jsonl kineto csv chunks inspector run_input
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
+REPLAY_BINS := $(FUZZ_NAMES:%=$(B)/replay/fuzz_%)
+$(B)/replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(ASAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(SAN) -O1 $(PKG_CFLAGS) -o $@ $< tests/fuzz/replay_main.c $(ASAN_LIB) \
+	  $(PKG_LIBS) -lslurm -lm
 FUZZ_SRC   := $(LIB_SRC)
 FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o) $(ANA_CXX:%.cc=$(B)/fuzz/%.o)
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -pthread -I. -I$(B) -fsanitize=address,undefined \
@@ -210,7 +220,7 @@ fuzz: deps
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: check-deps
-	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(FUZZ_BINS) $(B)/tsan/campaign-analyze
+	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(REPLAY_BINS) $(B)/tsan/campaign-analyze
 	@tests/run.sh $(UNIT_BINS)
 
 # Parts of the suite (one test alone: `make test T=NAME`, below): the unit tests
@@ -223,13 +233,13 @@ unit: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 $(UNIT_BINS)
 	@E2E=0 tests/run.sh $(UNIT_BINS)
 e2e: check-deps
-	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(FUZZ_BINS) $(B)/tsan/campaign-analyze
+	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(REPLAY_BINS) $(B)/tsan/campaign-analyze
 	@tests/run.sh
 quick: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS)
 	@TEST_SCRIPTS="$(QUICK_SCRIPTS)" tests/run.sh $(UNIT_BINS)
 failed: check-deps
-	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(FUZZ_BINS) $(B)/tsan/campaign-analyze
+	@$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $(UNIT_BINS) $(REPLAY_BINS) $(B)/tsan/campaign-analyze
 	@if [ -s build/tests-failed.txt ]; then TEST_SCRIPTS="$$(tr '\n' ' ' <build/tests-failed.txt)" E2E=1 tests/run.sh; \
 	 else echo "make failed: no failed script recorded (build/tests-failed.txt); 0 passed, 0 failed"; fi
 
@@ -242,7 +252,7 @@ test:
 		$(MAKE) --no-print-directory deps; \
 		$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 $$2; E2E=0 tests/run.sh $$2; \
 	else \
-		case "$$2" in fuzz_replay) extra="$(FUZZ_BINS)" ;; tsan) extra=$(B)/tsan/campaign-analyze ;; *) extra= ;; esac; \
+		case "$$2" in fuzz_replay) extra="$(REPLAY_BINS)" ;; tsan) extra=$(B)/tsan/campaign-analyze ;; *) extra= ;; esac; \
 		$(MAKE) --no-print-directory check-deps; \
 		$(MAKE) --no-print-directory -j$(JOBS) DEVELOPER=1 all $$extra; TEST_SCRIPTS=$$2 tests/run.sh; \
 	fi
