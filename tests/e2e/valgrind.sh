@@ -57,16 +57,17 @@ mkdir rdz
 vg launch_two_ranks 0 "$CAMPAIGN" launch --nodes 1 --tasks-per-node 2 -- $V "$BIN/campaign-trainer" --steps 3 --warmup-steps 1 \
 	--hidden 64 --metrics-dir m --rendezvous rdz
 $V "$BIN/campaign-monitor" --dir mon --interval-ms 100 >monitor.out 2>&1 &
-# stopped once it has written a sample (under valgrind on a loaded machine its start takes
-# seconds: a fixed sleep could stop it before its handler is in place)
+# stopped once it has written a sample, the line after the header of mon/<node>/cpu_monitor.csv
+# (under valgrind on a loaded machine its start takes seconds: a fixed sleep could stop it
+# before its handler is in place)
+samples() { cat mon/*/cpu_monitor.csv 2>/dev/null | wc -l; }
 for _ in $(seq 600); do
-	ls mon/*cpu_monitor.csv mon/*/cpu_monitor.csv >/dev/null 2>&1 && break
+	[ "$(samples)" -ge 2 ] && break
 	sleep 0.1
 done
-sleep 0.3
 kill -TERM $!
 wait $!
 rc=$?
 check valgrind_monitor [ "$rc" -eq 0 ]
-check valgrind_monitor_wrote bash -c 'ls mon/*cpu_monitor.csv mon/*/cpu_monitor.csv 2>/dev/null | grep -q .'
+check valgrind_monitor_wrote [ "$(samples)" -ge 2 ]
 
