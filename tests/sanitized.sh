@@ -15,6 +15,6 @@ OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-r
 make -C "$dir" --no-print-directory bin/campaign bin/campaign-analyze bin/campaign-trainer bin/campaign-monitor \
 	OPT="$OPT" >"$dir/build.log" 2>&1 || { tail -n 20 "$dir/build.log"; exit 2; }
 make -C "$dir" --no-print-directory $(cd "$dir" && ls tests/unit/test_*.c | sed 's|tests/unit/\(.*\)\.c|build/asan/\1|') \
-	build/fuzz/fuzz_campaign build/fuzz/fuzz_jsonl build/fuzz/fuzz_kineto build/fuzz/fuzz_csv >>"$dir/build.log" 2>&1
+	$(cd "$dir" && ls tests/fuzz/fuzz_*.c | sed 's|tests/fuzz/\(.*\)\.c|build/replay/\1|') >>"$dir/build.log" 2>&1
 export CAMPAIGN_SANITIZED=1 LSAN_OPTIONS=suppressions=$here/tests/sanitizers/lsan.supp
 cd "$dir" && exec tests/run.sh build/asan/test_*

@@ -1,14 +1,19 @@
 # Replays every input the fuzzers have found so far (tests/fuzz/corpus/), the
 # seeds and the hostile corpus (tests/corpus/: the campaign loader's *.yaml, and
-# analysis-input-*.json through run_input's reader) through the libFuzzer targets (ASan + UBSan): none may crash, leak or hit
-# undefined behaviour. `make fuzz` finds new inputs.
+# analysis-input-*.json through run_input's reader) through the fuzz targets (ASan + UBSan):
+# none may crash, leak, hit undefined behaviour, write over its input or allocate more than
+# libFuzzer's default limit (2 GB, one allocation or the whole process). The targets are
+# linked with a replay driver (tests/fuzz/replay_main.c) against the unit tests' sanitized
+# objects (build/replay/, gcc); `make fuzz` links them with libFuzzer (clang) and finds new
+# inputs.
 source "$(dirname "$0")/../lib.sh"
 export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt CAMPAIGN_PHASE_RULES=$ROOT/analyzers/phase_rules.txt
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:max_allocation_size_mb=2048:hard_rss_limit_mb=2048
 # fuzz_chunks (the chunked trace reader against the whole reading) replays the Kineto inputs too
 for name in campaign jsonl kineto csv chunks inspector run_input; do
-	bin=$ROOT/build/fuzz/fuzz_$name
+	bin=$ROOT/build/replay/fuzz_$name
 	if [ ! -x "$bin" ]; then
-		fail "fuzz_replay_$name" "$bin is not built (make check builds it with clang)"
+		fail "fuzz_replay_$name" "$bin is not built (make check, or make test T=fuzz_replay, builds it)"
 		continue
 	fi
 	dirs="$ROOT/tests/fuzz/seeds/$name $ROOT/tests/fuzz/corpus/$name"
