@@ -124,6 +124,22 @@ shared_submit() {
 	rc=$(cat "$dir/rc")
 	return "$rc"
 }
+# traces_run NAME RESULTS SCENARIO...: campaign NAME (NAME.yaml in the current folder, which
+# holds a folder of prepared traces, *.json or *.json.gz, per scenario): each scenario, one node,
+# copies its folder as its profiler's output; submitted and waited for into RESULTS, the output
+# in NAME.out, submit's exit status returned
+traces_run() {
+	local name=$1 res=$2 s
+	shift 2
+	{
+		echo "campaign: $name"
+		echo 'workload: { command: ["cp", "-R", "{{campaign_dir}}/{{scenario}}", "prof"] }'
+		echo 'profile: { traces: ["prof/*.json", "prof/*.json.gz"] }'
+		echo "scenarios:"
+		for s; do echo "  - { name: $s, nodes: 1 }"; done
+	} >"$name.yaml"
+	"$CAMPAIGN" submit --wait --backend local --results "$res" "$name.yaml" >"$name.out" 2>&1
+}
 # rows RUN_DIR SQL: the first column of the first row of SQL on the run's state.db
 # (read-only: a missing state.db, e.g. of an empty RUN_DIR, is an error, never created as /state.db)
 rows() {
