@@ -100,18 +100,18 @@ slurm_cluster() {
 # shared_submit OUT RESULTS FILE: `campaign submit --wait --backend local --results RESULTS FILE`,
 # its output in OUT, its exit status returned. Under tests/run.sh, a campaign file that several
 # scripts submit alike runs once in the suite: the first script to ask submits it into
-# CAMPAIGN_TEST_SHARED_RUNS (holding a lock there, which the others wait for) and each gets a
+# CAMPAIGN_TEST_SHARED (holding a lock there, which the others wait for) and each gets a
 # copy of its results root in RESULTS, to change as it likes, with the output naming RESULTS.
 # (A run's commands find it under the results root they are given, never at the path it was
 # made in: a copy is a run of its own.)
 shared_submit() {
 	local out=$1 res=$2 file=$3 key dir rc
-	if [ -z "${CAMPAIGN_TEST_SHARED_RUNS:-}" ]; then
+	if [ -z "${CAMPAIGN_TEST_SHARED:-}" ]; then
 		"$CAMPAIGN" submit --wait --backend local --results "$res" "$file" >"$out" 2>&1
 		return
 	fi
 	key=$(sha256sum <"$file" | cut -c1-16)-$(basename "$file" .yaml)
-	dir=$CAMPAIGN_TEST_SHARED_RUNS/$key
+	dir=$CAMPAIGN_TEST_SHARED/$key
 	{
 		flock 7
 		if [ ! -e "$dir/rc" ]; then
@@ -119,7 +119,7 @@ shared_submit() {
 			"$CAMPAIGN" submit --wait --backend local --results "$dir/res" "$file" >"$dir/out" 2>&1
 			echo $? >"$dir/rc"
 		fi
-	} 7>"$CAMPAIGN_TEST_SHARED_RUNS/$key.lock"
+	} 7>"$CAMPAIGN_TEST_SHARED/$key.lock"
 	cp -a "$dir/res" "$res" && sed "s|$dir/res|$res|g" "$dir/out" >"$out" || return 1
 	rc=$(cat "$dir/rc")
 	return "$rc"
@@ -149,8 +149,23 @@ rows() {
 	python3 -c "import sqlite3,sys; print(sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True).execute(sys.argv[2]).fetchone()[0])" "$1/state.db" "$2"
 }
 # need_torch NAME: skips the script unless Debian's PyTorch (/usr/bin/python3, gloo) is there
+# (asked once in a run of tests/run.sh, under a lock: importing torch costs seconds of CPU)
 need_torch() {
-	if ! /usr/bin/python3 -c 'import torch.distributed as d; assert d.is_gloo_available()' 2>/dev/null; then
+	local answer=${CAMPAIGN_TEST_SHARED:-}/torch-gloo rc
+	if [ -z "${CAMPAIGN_TEST_SHARED:-}" ]; then
+		/usr/bin/python3 -c 'import torch.distributed as d; assert d.is_gloo_available()' 2>/dev/null
+		rc=$?
+	else
+		{
+			flock 7
+			if [ ! -s "$answer" ]; then
+				/usr/bin/python3 -c 'import torch.distributed as d; assert d.is_gloo_available()' 2>/dev/null
+				echo $? >"$answer"
+			fi
+		} 7>"$answer.lock"
+		rc=$(cat "$answer")
+	fi
+	if [ "$rc" != 0 ]; then
 		skip "$1" "Debian's python3-torch is not installed (make deps installs it)"
 		exit 0
 	fi
