@@ -42,8 +42,8 @@ fi
 # json_ask OP FILE ARG: the server's answer (OP json or sql), its output on stdout, its
 # traceback on stderr, its status returned; 3 when there is no server to ask. Builtins only (a
 # process started here would cost what the server saves): the request is one write to the
-# FIFO, the answer a file of its own, found after each ring of the server (a lookup of a
-# background job may take another's ring: it finds its answer on the next ring or within 1 s).
+# FIFO, the answer a file of its own, looked for at each ring of the server and every 50 ms (a
+# lookup of a background job may take another's ring).
 json_ask() {
 	local f=$2 id st out="" ring
 	[ -n "$JSON_SERVER_PID" ] && kill -0 "$JSON_SERVER_PID" 2>/dev/null || return 3
@@ -51,7 +51,7 @@ json_ask() {
 	id=$BASHPID.${EPOCHREALTIME/[.,]/.}
 	printf '%s\0%s\0%s\0%s\0\0' "$id" "$1" "$f" "$3" 1<>"$SCRATCH.json/in"
 	until [ -e "$SCRATCH.json/r.$id" ]; do
-		read -r -t 1 ring <>"$SCRATCH.json/out" || kill -0 "$JSON_SERVER_PID" 2>/dev/null || return 3
+		read -r -t 0.05 ring <>"$SCRATCH.json/out" || kill -0 "$JSON_SERVER_PID" 2>/dev/null || return 3
 	done
 	{ IFS= read -r st; IFS= read -r -d '' out; } <"$SCRATCH.json/r.$id"
 	printf '%s' "$out"

@@ -8,7 +8,7 @@ a query on a SQLite file, read-only), an absolute file path, the expression or q
 nothing (reserved). The answer goes to the file DIR/r.ID, whole (renamed into place): its
 status on the first line, then the bytes `print` would write; a failure's traceback to
 DIR/e.ID before it. Then a line on DIR/out rings for it: the caller that reads another's
-looks for its own file all the same. An answer's files go 64 answers later. The server ends,
+looks for its own file all the same. An answer's files go 1024 answers later. The server ends,
 removing DIR, when PID (the script) is gone or on the operation "quit"."""
 import builtins
 import contextlib
@@ -78,7 +78,7 @@ def serve(d, pid):
             with contextlib.suppress(BlockingIOError):
                 os.write(fout, b"\n")
             done.append(rid)
-            if len(done) > 64:
+            if len(done) > 1024:
                 old = done.pop(0)
                 for name in ("r." + old, "e." + old):
                     with contextlib.suppress(FileNotFoundError):
