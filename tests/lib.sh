@@ -34,7 +34,7 @@ fi
 JSON_SERVER_PID=
 if mkdir -m 700 "$SCRATCH.json" && mkfifo "$SCRATCH.json/in" "$SCRATCH.json/out"; then
 	JSON_SERVER_PID=$(python3 "$ROOT/tests/tools/json_server.py" "$SCRATCH.json" $$ </dev/null >/dev/null 2>&1 & echo $!)
-	if ! { read -r -t 20 JSON_SERVER_PID_READY <>"$SCRATCH.json/out" && [ "$JSON_SERVER_PID_READY" = ready ]; }; then
+	if ! { read -r -t 20 JSON_SERVER_SAID <>"$SCRATCH.json/out" && [ "$JSON_SERVER_SAID" = ready ]; }; then
 		kill "$JSON_SERVER_PID" 2>/dev/null
 		JSON_SERVER_PID=
 	fi
@@ -116,12 +116,13 @@ shared_submit() {
 		flock 7
 		if [ ! -e "$dir/rc" ]; then
 			mkdir -p "$dir"
-			"$CAMPAIGN" submit --wait --backend local --results "$dir/res" "$file" >"$dir/out" 2>&1
+			# (not holding the lock in the run's daemons and ranks: 7>&-)
+			"$CAMPAIGN" submit --wait --backend local --results "$dir/res" "$file" >"$dir/out" 2>&1 7>&-
 			echo $? >"$dir/rc"
 		fi
 	} 7>"$CAMPAIGN_TEST_SHARED/$key.lock"
 	cp -a "$dir/res" "$res" && sed "s|$dir/res|$res|g" "$dir/out" >"$out" || return 1
-	rc=$(cat "$dir/rc")
+	rc=$(<"$dir/rc")
 	return "$rc"
 }
 # traces_run NAME RESULTS SCENARIO...: campaign NAME (NAME.yaml in the current folder, which
@@ -163,7 +164,7 @@ need_torch() {
 				echo $? >"$answer"
 			fi
 		} 7>"$answer.lock"
-		rc=$(cat "$answer")
+		rc=$(<"$answer")
 	fi
 	if [ "$rc" != 0 ]; then
 		skip "$1" "Debian's python3-torch is not installed (make deps installs it)"
