@@ -8,7 +8,12 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=$ROOT/bin
 CAMPAIGN=$BIN/campaign
 SCRATCH=$(mktemp -d /tmp/campaign-test.XXXXXX)
-trap 'rm -rf "$SCRATCH" "$SCRATCH.lock"' EXIT
+# lib_cleanup: what the script leaves at its exit goes (its scratch, lock folder, json server)
+lib_cleanup() {
+	[ -n "${JSON_SERVER_PID:-}" ] && kill "$JSON_SERVER_PID" 2>/dev/null
+	rm -rf "$SCRATCH" "$SCRATCH.lock" "$SCRATCH.json"
+}
+trap lib_cleanup EXIT
 # The local executor's machine lock (CAMPAIGN_LOCK_DIR, docs/user-guide.md): each script is a
 # machine of its own, so that the suite's lanes do not queue behind each other's jobs; the runs
 # of one script share it (tests/e2e/local_lock.sh relies on that). Beside the scratch, not in
@@ -21,6 +26,38 @@ export CAMPAIGN_LOCK_DIR=$SCRATCH.lock
 if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
 	mkdir -p "$SCRATCH/.bin" && ln -s /usr/bin/python3 "$SCRATCH/.bin/python3" && PATH=$SCRATCH/.bin:$PATH
 fi
+# One python3 answers the script's json and rows lookups (tests/tools/json_server.py, in the
+# folder $SCRATCH.json: beside the scratch, as checks list what is written in it): each lookup
+# costs a millisecond, not the 40 to 80 ms of a python3 of its own. Not a child of the script
+# (a plain `wait` would wait for it); it ends with the script. Without it, each lookup starts
+# its own python3, as before.
+JSON_SERVER_PID=
+if mkdir -m 700 "$SCRATCH.json" && mkfifo "$SCRATCH.json/in" "$SCRATCH.json/out"; then
+	JSON_SERVER_PID=$(python3 "$ROOT/tests/tools/json_server.py" "$SCRATCH.json" $$ </dev/null >/dev/null 2>&1 & echo $!)
+	if ! { read -r -t 20 JSON_SERVER_SAID <>"$SCRATCH.json/out" && [ "$JSON_SERVER_SAID" = ready ]; }; then
+		kill "$JSON_SERVER_PID" 2>/dev/null
+		JSON_SERVER_PID=
+	fi
+fi
+# json_ask OP FILE ARG: the server's answer (OP json or sql), its output on stdout, its
+# traceback on stderr, its status returned; 3 when there is no server to ask. Builtins only (a
+# process started here would cost what the server saves): the request is one write to the
+# FIFO, the answer a file of its own, looked for at each ring of the server and every 50 ms (a
+# lookup of a background job may take another's ring).
+json_ask() {
+	local f=$2 id st out="" ring
+	[ -n "$JSON_SERVER_PID" ] && kill -0 "$JSON_SERVER_PID" 2>/dev/null || return 3
+	[[ $f == /* ]] || f=$PWD/$f
+	id=$BASHPID.${EPOCHREALTIME/[.,]/.}
+	printf '%s\0%s\0%s\0%s\0\0' "$id" "$1" "$f" "$3" 1<>"$SCRATCH.json/in"
+	until [ -e "$SCRATCH.json/r.$id" ]; do
+		read -r -t 0.05 ring <>"$SCRATCH.json/out" || kill -0 "$JSON_SERVER_PID" 2>/dev/null || return 3
+	done
+	{ IFS= read -r st; IFS= read -r -d '' out; } <"$SCRATCH.json/r.$id"
+	printf '%s' "$out"
+	[ -e "$SCRATCH.json/e.$id" ] && cat "$SCRATCH.json/e.$id" >&2
+	return "$st"
+}
 # NAME_PREFIX: a script run a second time under other conditions names its checks apart
 pass() { echo "PASS ${NAME_PREFIX:-}$1"; }
 fail() { echo "FAIL ${NAME_PREFIX:-}$1: ${2:-}"; }
@@ -28,7 +65,12 @@ skip() { echo "SKIP ${NAME_PREFIX:-}$1: $2"; }
 # check NAME COMMAND...: PASS when the command succeeds
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
 # json FILE EXPR: evaluates a Python expression on the parsed JSON document j
-json() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+json() {
+	json_ask json "$1" "$2"
+	local rc=$?
+	[ "$rc" = 3 ] || return "$rc"
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
 # rundir FILE: the run directory submit printed (the line after "run <id>"),
 # whatever else (stderr notices) the file holds
 rundir() { awk '/^run [0-9]/ { getline; print; exit }' "$1"; }
@@ -51,13 +93,62 @@ slurm_cluster() {
 		fail "$1_cluster" "cannot start the test cluster: $(tail -n 2 "$SCRATCH/cluster.err" | tr '\n' ' ')"
 		exit 1
 	fi
-	trap '"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null; rm -rf "$SCRATCH" "$SCRATCH.lock"' EXIT
+	trap '"$ROOT/tests/slurm/stop-cluster.sh" 2>/dev/null; lib_cleanup' EXIT
 	eval "$(tail -n 1 "$SCRATCH/cluster.out")"
 	pass "$1_cluster_started"
 }
+# shared_submit OUT RESULTS FILE: `campaign submit --wait --backend local --results RESULTS FILE`,
+# its output in OUT, its exit status returned. Under tests/run.sh, a campaign file that several
+# scripts submit alike runs once in the suite: the first script to ask submits it into
+# CAMPAIGN_TEST_SHARED (holding a lock there, which the others wait for) and each gets a
+# copy of its results root in RESULTS, to change as it likes, with the output naming RESULTS.
+# (A run's commands find it under the results root they are given, never at the path it was
+# made in: a copy is a run of its own.)
+shared_submit() {
+	local out=$1 res=$2 file=$3 key dir rc
+	if [ -z "${CAMPAIGN_TEST_SHARED:-}" ]; then
+		"$CAMPAIGN" submit --wait --backend local --results "$res" "$file" >"$out" 2>&1
+		return
+	fi
+	key=$(sha256sum <"$file" | cut -c1-16)-$(basename "$file" .yaml)
+	dir=$CAMPAIGN_TEST_SHARED/$key
+	{
+		flock 7
+		if [ ! -e "$dir/rc" ]; then
+			mkdir -p "$dir"
+			# (not holding the lock in the run's daemons and ranks: 7>&-)
+			"$CAMPAIGN" submit --wait --backend local --results "$dir/res" "$file" >"$dir/out" 2>&1 7>&-
+			echo $? >"$dir/rc"
+		fi
+	} 7>"$CAMPAIGN_TEST_SHARED/$key.lock"
+	cp -a "$dir/res" "$res" && sed "s|$dir/res|$res|g" "$dir/out" >"$out" || return 1
+	rc=$(<"$dir/rc")
+	return "$rc"
+}
+# traces_run NAME RESULTS SCENARIO...: campaign NAME (NAME.yaml in the current folder, which
+# holds a folder of prepared traces, *.json or *.json.gz, per scenario): each scenario, one node,
+# copies its folder as its profiler's output; submitted and waited for into RESULTS, the output
+# in NAME.out, submit's exit status returned
+traces_run() {
+	local name=$1 res=$2 s
+	shift 2
+	{
+		echo "campaign: $name"
+		echo 'workload: { command: ["cp", "-R", "{{campaign_dir}}/{{scenario}}", "prof"] }'
+		echo 'profile: { traces: ["prof/*.json", "prof/*.json.gz"] }'
+		echo "scenarios:"
+		for s; do echo "  - { name: $s, nodes: 1 }"; done
+	} >"$name.yaml"
+	"$CAMPAIGN" submit --wait --backend local --results "$res" "$name.yaml" >"$name.out" 2>&1
+}
 # rows RUN_DIR SQL: the first column of the first row of SQL on the run's state.db
 # (read-only: a missing state.db, e.g. of an empty RUN_DIR, is an error, never created as /state.db)
-rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True).execute(sys.argv[2]).fetchone()[0])" "$1/state.db" "$2"; }
+rows() {
+	json_ask sql "$1/state.db" "$2"
+	local rc=$?
+	[ "$rc" = 3 ] || return "$rc"
+	python3 -c "import sqlite3,sys; print(sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True).execute(sys.argv[2]).fetchone()[0])" "$1/state.db" "$2"
+}
 # need_torch NAME: skips the script unless Debian's PyTorch (/usr/bin/python3, gloo) is there;
 # sets TORCH_CUDA (True or False: whether torch sees a GPU). Importing torch takes 1 to 3 CPU
 # seconds, so the answer is kept in build/torch-check.txt for that torch (its path and mtime):

@@ -25,6 +25,10 @@ work=$(mktemp -d)
 log=$work/all.log
 : >"$log"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+# what scripts share in a run of the suite (tests/lib.sh): the runs several read alike
+# (shared_submit), submitted once, and whether PyTorch is there (need_torch), asked once
+export CAMPAIGN_TEST_SHARED=$work/shared
+mkdir "$CAMPAIGN_TEST_SHARED"
 export UBSAN_OPTIONS=print_stacktrace=1
 start_all=$SECONDS
 # a cpuacct cgroup (v1) for the tests' CPU seconds, where this user may make one

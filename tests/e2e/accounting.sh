@@ -72,14 +72,8 @@ check legacy_no_unused_note [ "$(grep -c "has no ProfilerStep#N ranges" "$run/BO
 # attributes every instant of the raw traces by its innermost range.
 python3 "$ROOT/tests/tools/coll_traces.py" nested "$SCRATCH/nested"
 mkdir -p "$SCRATCH/buffers" && cp "$ROOT"/tests/fixtures/ddp_buffers/*.json.gz "$SCRATCH/buffers/"
-cat >n.yaml <<Y
-campaign: nested
-workload: { command: ["cp", "-R", "{{campaign_dir}}/{{scenario}}", "prof"] }
-profile: { traces: ["prof/*.json", "prof/*.json.gz"] }
-scenarios: [{ name: nested, nodes: 1 }, { name: buffers, nodes: 1 }]
-Y
-"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/nres" n.yaml >n.out 2>&1; rc=$?
-run=$(rundir n.out)
+traces_run nested "$SCRATCH/nres" nested buffers; rc=$?
+run=$(rundir nested.out)
 N() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
 check nested_completes [ "$rc" -eq 0 ]
 # by hand (coll_traces.py): the broadcast's 2.8 and 1.8 ms and the exposed 0.9 ms of the

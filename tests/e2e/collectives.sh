@@ -9,14 +9,8 @@ source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 python3 "$ROOT/tests/tools/coll_traces.py" nccl "$SCRATCH/nccl"
 python3 "$ROOT/tests/tools/coll_traces.py" gloo "$SCRATCH/gloo"
-cat >c.yaml <<Y
-campaign: coll
-workload: { command: ["cp", "-R", "{{campaign_dir}}/{{scenario}}", "prof"] }
-profile: { traces: ["prof/*.json"] }
-scenarios: [{ name: nccl, nodes: 1 }, { name: gloo, nodes: 1 }]
-Y
-"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" c.yaml >out.txt 2>&1; rc=$?
-run=$(rundir out.txt)
+traces_run coll "$SCRATCH/res" nccl gloo; rc=$?
+run=$(rundir coll.out)
 C() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]['collectives']$2"; }
 check coll_run_ok [ "$rc" -eq 0 ]
 check coll_nccl_rows [ "$(C nccl '[0]["op"]'),$(C nccl '[1]["op"]'),$(C nccl '.__len__()')" = "all_reduce,all_gather,2" ]
@@ -39,14 +33,8 @@ fi
 # partial steps left out.
 mkdir -p ddp && cp "$ROOT"/tests/fixtures/ddp_gloo/*.json.gz ddp/
 python3 "$ROOT/tests/tools/coll_traces.py" ddp "$SCRATCH/ddpsyn"
-cat >u.yaml <<Y
-campaign: union
-workload: { command: ["cp", "-R", "{{campaign_dir}}/{{scenario}}", "prof"] }
-profile: { traces: ["prof/*.json", "prof/*.json.gz"] }
-scenarios: [{ name: ddp, nodes: 1 }, { name: ddpsyn, nodes: 1 }]
-Y
-"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/un" u.yaml >u.txt 2>&1; rc=$?
-run=$(rundir u.txt)
+traces_run union "$SCRATCH/un" ddp ddpsyn; rc=$?
+run=$(rundir union.out)
 check coll_union_run_ok [ "$rc" -eq 0 ]
 # the analysis's rows and partial steps against the recount (rounded as summary.json rounds)
 same_as_recount() {

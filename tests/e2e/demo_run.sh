@@ -3,10 +3,11 @@
 # real telemetry, status in text and JSON.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
-out=$("$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" "$ROOT/campaigns/local-demo.yaml" 2>&1); rc=$?
-echo "$out" | tail -8
+# (its run shared with paper.sh: tests/lib.sh shared_submit)
+shared_submit demo.out "$SCRATCH/res" "$ROOT/campaigns/local-demo.yaml"; rc=$?
+tail -n 8 demo.out
 check demo_exit0 [ "$rc" -eq 0 ]
-run=$(rundir <(echo "$out"))
+run=$(rundir demo.out)
 check demo_run_dir_printed [ -f "$run/state.db" ]
 check demo_frozen_campaign cmp -s "$run/campaign.yaml" "$ROOT/campaigns/local-demo.yaml"
 for s in gloo-1n gloo-2n gloo-4n; do

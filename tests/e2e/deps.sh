@@ -15,7 +15,8 @@ SLURM="slurmctld slurmd slurm-client munge"
 mkdir stub
 cat >stub/dpkg-query <<'S'
 #!/bin/bash
-grep -qx "${!#}" "$STUB_STATE/installed" && echo "install ok installed"
+# -W -f='${Package} ${Status}\n' PACKAGE...: a line for each installed one
+printf '%s\n' "$@" | grep -v '^-' | grep -Fx -f "$STUB_STATE/installed" | sed 's/$/ install ok installed/'
 exit 0
 S
 cat >stub/apt-get <<'S'
@@ -33,12 +34,13 @@ chmod +x stub/*
 export DPKG_QUERY=$SCRATCH/stub/dpkg-query APT_GET=$SCRATCH/stub/apt-get CAMPAIGN_DEPS_LOCK=$SCRATCH/deps.lock
 # state NAME: a machine with every package make deps lists (and the packaging test's
 # tools), none of SLURM's daemons
+make -s -C "$ROOT" -pn deps 2>/dev/null | sed -n 's/^\(DEB_PACKAGES\|PACKAGING_TEST_PACKAGES\) := //p' |
+	tr ' ' '\n' | grep . >listed
+echo libslurm-dev >>listed
 state() {
 	export STUB_STATE=$SCRATCH/$1
 	mkdir -p "$STUB_STATE"
-	make -s -C "$ROOT" -pn deps 2>/dev/null | sed -n 's/^\(DEB_PACKAGES\|PACKAGING_TEST_PACKAGES\) := //p' |
-		tr ' ' '\n' | grep . >"$STUB_STATE/installed"
-	echo libslurm-dev >>"$STUB_STATE/installed"
+	cp listed "$STUB_STATE/installed"
 	: >"$STUB_STATE/calls"
 }
 

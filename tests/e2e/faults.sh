@@ -28,7 +28,7 @@ for kind in truncated garbage emptied foreign; do
 	damage $kind
 	sum=$(sha256sum <"$run/state.db")
 	for cmd in status "status --json" "aggregate --force" resume "watch --plain" cancel paper; do
-		name=$(echo "$cmd" | tr -d ' -')
+		name=${cmd//[ -]/}
 		"$CAMPAIGN" $cmd --results "$SCRATCH/r" "$id" >out.txt 2>&1; rc=$?
 		check "store_${kind}_${name}_exit4" [ "$rc" -eq 4 ]
 		check "store_${kind}_${name}_named" grep -q "state store $run/state.db is damaged (.*): .*campaign does not replace it; restore it from a copy" out.txt

@@ -6,7 +6,7 @@
 # steps; a deep launch queue is timed by the GPU's period.
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
-for k in comm data host gemm annotated copy elementwise deepqueue hostgap; do python3 "$ROOT/tests/tools/gpu_steps.py" --kind $k --out "$SCRATCH/gk/$k"; done
+python3 "$ROOT/tests/tools/gpu_steps.py" --kind comm,data,host,gemm,annotated,copy,elementwise,deepqueue,hostgap --out "$SCRATCH/gk"
 cat >g.yaml <<Y
 campaign: gpukinds
 workload: { command: ["/bin/sh", "-c", "if [ \"\$RANK\" = 0 ]; then cp $SCRATCH/gk/{{kind}}/*.json .; fi"] }
@@ -36,10 +36,7 @@ for want in comm:communication-bound data:data-loader-bound host:host-bound gemm
 	k=${want%%:*}
 	check "gpu_${k}_is_${want#*:}" [ "$(S $k '["verdict"]')" = "${want#*:}" ]
 	check "gpu_${k}_basis_gpu" [ "$(S $k '["verdict_basis"]')" = gpu ]
-	check "gpu_${k}_shares_add_up" python3 -c 'import json, sys
-g = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["gpu_shares_pct"]
-t = sum(v for k, v in g.items() if k not in ("window_ms", "rank_steps"))
-sys.exit(0 if abs(t - 100) < 0.01 else 1)' "$run/summary.json" "$k"
+	check "gpu_${k}_shares_add_up" [ "$(json "$run/summary.json" "(lambda g: abs(sum(v for n, v in g.items() if n not in ('window_ms', 'rank_steps')) - 100) < 0.01)([x for x in j['scenarios'] if x['name'] == '$k'][0]['gpu_shares_pct'])")" = True ]
 done
 # exact, by hand from gpu_steps.py (the last step of each rank dropped, as HTA does): windows
 # are cut one after another from the first kernel, so comm's first window is 9.05 ms (its

@@ -11,12 +11,12 @@ cat >try.yaml <<'Y'
 campaign: try-demo
 workload:
   command: >
-    {{trainer}} --backend gloo --ddp {{ddp}} --steps 30 --warmup-steps 5
+    {{trainer}} --backend gloo --ddp {{ddp}} --steps 15 --warmup-steps 3
     --batch 2 --hidden 1024 --depth 5 --input 512 --output 32 --workers 1
     --metrics-dir {{metrics_dir}}
   env: { OPENBLAS_NUM_THREADS: "1" }
   params: { ddp: per-param }
-profile: { warmup_steps: 5, active_steps: 25 }
+profile: { warmup_steps: 3, active_steps: 12 }
 scenarios: [{ name: comm-1n, nodes: 1, tasks_per_node: 2 }]
 knobs:
   communication: { params: { ddp: bucketed } }

@@ -16,10 +16,14 @@ DPKG_QUERY=${DPKG_QUERY:-dpkg-query}
 APT_GET=${APT_GET:-apt-get}
 sudo=""
 [ "$(id -u)" = 0 ] || sudo=sudo
+# missing PACKAGE...: those not installed, from one query (dpkg-query reads its whole database
+# each time it starts: a query a package cost seconds)
 missing() {
-	local p out=""
+	local p out="" installed
+	installed=$'\n'$("$DPKG_QUERY" -W -f='${Package} ${Status}\n' "$@" 2>/dev/null |
+		sed -n 's/ [a-z]* ok installed$//p')$'\n'
 	for p in "$@"; do
-		"$DPKG_QUERY" -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || out="$out $p"
+		[[ $installed == *$'\n'"$p"$'\n'* ]] || out="$out $p"
 	done
 	echo "$out"
 }

@@ -2,7 +2,9 @@
 """Small Kineto traces with GPU kernels, one file per rank, each showing one
 kind of step as the GPU sees it (tests of the GPU verdict, issue 22):
 
-    gpu_steps.py --kind KIND --out DIR [--ranks N] [--steps S]
+    gpu_steps.py --kind KIND[,KIND...] --out DIR [--ranks N] [--steps S]
+
+(with several kinds, each one's files go to DIR/KIND)
 
 KIND:
   comm      a GEMM of 3 ms, then an NCCL all-reduce of 6 ms on its own stream
@@ -106,20 +108,31 @@ def step(t, kind, n, t0):
         t.launch(t0 + 100, GEMM, t0 + 7100, 2000)
 
 
+KINDS = ["comm", "data", "host", "gemm", "annotated", "copy", "elementwise", "deepqueue", "hostgap"]
+
+
+def write_kind(kind, out, ranks, steps):
+    os.makedirs(out, exist_ok=True)
+    for r in range(ranks):
+        t = Trace(r, ranks)
+        for n in range(steps):
+            step(t, kind, n + 1, 1000000.0 + n * HOST_US.get(kind, STEP_US))
+        t.write(os.path.join(out, "rank%d.%s.pt.trace.json" % (r, kind)))
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--kind", required=True,
-                   choices=["comm", "data", "host", "gemm", "annotated", "copy", "elementwise", "deepqueue", "hostgap"])
+    p.add_argument("--kind", required=True, help="one of %s, or several joined by commas" % ", ".join(KINDS))
     p.add_argument("--out", required=True)
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--steps", type=int, default=6)
     a = p.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    for r in range(a.ranks):
-        t = Trace(r, a.ranks)
-        for n in range(a.steps):
-            step(t, a.kind, n + 1, 1000000.0 + n * HOST_US.get(a.kind, STEP_US))
-        t.write(os.path.join(a.out, "rank%d.%s.pt.trace.json" % (r, a.kind)))
+    kinds = a.kind.split(",")
+    bad = [k for k in kinds if k not in KINDS]
+    if bad:
+        p.error("--kind: %s is not one of %s" % (", ".join(bad), ", ".join(KINDS)))
+    for k in kinds:
+        write_kind(k, os.path.join(a.out, k) if len(kinds) > 1 else a.out, a.ranks, a.steps)
 
 
 if __name__ == "__main__":
