@@ -492,7 +492,8 @@ static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms,
 	if (p->fixed)
 		cost_ms = p->cost_ms;
 	struct rnode_spec sp = { p->kind, p->lane, p->step, nm,
-				 p->kind == RNODE_COLL && !p->fixed ? (p->e - p->s) / 1000 : cost_ms,
+				 p->kind == RNODE_COLL && !p->fixed ? (p->e - p->s) / 1000
+								     : cost_ms,
 				 p->kind == RNODE_COLL ? p->coll : -1 };
 	if (!p->on_host)
 		return *in = *out = rgraph_add_node(b->g, &sp);

@@ -182,7 +182,8 @@ static int change_buckets(struct builder *b, const double *cost)
 		id0 = b->p[i].coll >= id0 ? b->p[i].coll + 1 : id0;
 		steps = b->p[i].step + 1 > steps ? b->p[i].step + 1 : steps;
 	}
-	int *lanes = xcalloc(b->in->n + 1, sizeof *lanes), *prev = xcalloc(b->in->n + 1, sizeof *prev);
+	int *lanes = xcalloc(b->in->n + 1, sizeof *lanes);
+	int *prev = xcalloc(b->in->n + 1, sizeof *prev);
 	for (size_t r = 0; r < b->in->n && rc >= 0; r++) {
 		prev[r] = -1;
 		/* a thread of its own, known by an id no trace gives (tids are >= 0) */

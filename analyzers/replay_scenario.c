@@ -234,7 +234,8 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 	}
 	in->change = NULL;
 	size_t cap = m->ranks[0].n + 1, n = 0;
-	double *a = xcalloc(cap, sizeof *a), *b = xcalloc(cap, sizeof *b), *mea = xcalloc(cap, sizeof *mea);
+	double *a = xcalloc(cap, sizeof *a), *b = xcalloc(cap, sizeof *b);
+	double *mea = xcalloc(cap, sizeof *mea);
 	size_t na = step_spans(base, m, a, mea), nb = step_spans(s, m, b, mea);
 	for (size_t i = 0; i < na && i < nb; i++)
 		if (a[i] > 0 && b[i] >= 0)
@@ -248,7 +249,8 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 		p->busy_pct = busy_pct(s, g);
 		p->buckets = info.buckets;
 	} else {
-		snprintf(p->why, sizeof p->why, "no active step was replayed");
+		err_set(ERR_USAGE, "no active step was replayed");
+		snprintf(p->why, sizeof p->why, "%s", err_last());
 	}
 	replay_build_info_free(&info);
 	free(a);

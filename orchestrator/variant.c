@@ -205,9 +205,10 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 		c->predicted_ms = json_is_number(pr) ? json_number_value(pr) : -1;
 		json_t *iv = json_object_get(e, SK_PREDICTED_INTERVAL_MS);
 		c->pred_lo_ms = c->pred_hi_ms = -1;
-		if (json_is_number(json_array_get(iv, 0)) && json_is_number(json_array_get(iv, 1))) {
-			c->pred_lo_ms = json_number_value(json_array_get(iv, 0));
-			c->pred_hi_ms = json_number_value(json_array_get(iv, 1));
+		json_t *lo = json_array_get(iv, 0), *hi = json_array_get(iv, 1);
+		if (json_is_number(lo) && json_is_number(hi)) {
+			c->pred_lo_ms = json_number_value(lo);
+			c->pred_hi_ms = json_number_value(hi);
 		}
 		parent_side(ps, c->scenario, c);
 	}

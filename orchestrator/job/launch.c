@@ -13,9 +13,9 @@
 #include "util/proc.h"
 #include "util/slurmconf.h"
 #include "util/strbuf.h"
+#include "util/words.h"
 
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -369,13 +369,13 @@ static int first_failed_rank(const char *dir, long ntasks, long *rank, int *sig)
  * step's tasks ran to its end. */
 static int no_task_recorded(const char *dir)
 {
-	DIR *d = dir ? opendir(dir) : NULL;
-	struct dirent *e;
+	struct argv names = { 0 };
 	int none = 1;
-	while (d && none && (e = readdir(d)))
-		none = strncmp(e->d_name, "rank_", 5) != 0;
-	if (d)
-		closedir(d);
+	if (dir)
+		fsio_list(dir, &names);
+	for (size_t i = 0; i < names.n && none; i++)
+		none = strncmp(names.v[i], "rank_", 5) != 0;
+	argv_free(&names);
 	return none;
 }
 

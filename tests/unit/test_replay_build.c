@@ -314,12 +314,7 @@ static void trainer_scenario(void)
  * (layer1 20-40 making 3000 bytes of gradients, layer0 40-50 1000), one all-reduce of them on
  * the step thread 50-90 (on the host: CPU work of both), the optimizer 90-100. */
 static const char *const step_thread_json =
-	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},"
-	"{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},"
-	"{\"ph\":\"X\",\"name\":\"backward:layer1\",\"tid\":1,\"ts\":20,\"dur\":20,\"args\":{\"grad_bytes\":3000}},"
-	"{\"ph\":\"X\",\"name\":\"backward:layer0\",\"tid\":1,\"ts\":40,\"dur\":10,\"args\":{\"grad_bytes\":1000}},"
-	"{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":50,\"dur\":40,\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":1000,\"Out msg nelems\":1000,\"dtype\":\"Float\",\"Group size\":2}},"
-	"{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}";
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},{\"ph\":\"X\",\"name\":\"backward:layer1\",\"tid\":1,\"ts\":20,\"dur\":20,\"args\":{\"grad_bytes\":3000}},{\"ph\":\"X\",\"name\":\"backward:layer0\",\"tid\":1,\"ts\":40,\"dur\":10,\"args\":{\"grad_bytes\":1000}},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":50,\"dur\":40,\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":1000,\"Out msg nelems\":1000,\"dtype\":\"Float\",\"Group size\":2}},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}";
 
 static double bucketed_step(struct two *w, int cores, const struct replay_change *ch,
 			    struct replay_build_info *info)
