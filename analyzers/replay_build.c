@@ -484,7 +484,7 @@ static void demands(struct builder *b, double *cost_ms)
  * collective part of no cost: it ends at the instance's last arrival), the transfer as CPU
  * work, and the completion (a second instance, of no cost: every rank's transfer has ended).
  * in/out: the node that edges into p go to and the one edges out of p leave from. */
-static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms, int64_t *spare,
+static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms, int64_t spare,
 		       int *in, int *out)
 {
 	const struct gpu_trace *t = trace_of(b, p->rank_i);
@@ -501,7 +501,7 @@ static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms,
 	*in = rgraph_add_node(b->g, &sp);
 	struct rnode_spec cpu = { RNODE_CPU, p->lane, p->step, nm, cost_ms, -1 };
 	int mid = *in < 0 ? *in : rgraph_add_node(b->g, &cpu);
-	sp.coll = *spare + p->coll; /* the completion: an instance id past every matched one */
+	sp.coll = spare + p->coll; /* the completion: an instance id past every matched one */
 	*out = mid < 0 ? mid : rgraph_add_node(b->g, &sp);
 	if (*out >= 0 && (rgraph_add_edge(b->g, *in, mid, 0) < 0 ||
 			  rgraph_add_edge(b->g, mid, *out, 0) < 0))
@@ -523,7 +523,7 @@ static int make_nodes(struct builder *b)
 		if (b->p[i].coll >= spare)
 			spare = b->p[i].coll + 1;
 	for (size_t i = 0; i < b->np && rc >= 0; i++)
-		rc = proto_nodes(b, &b->p[i], cost[i], &spare, &in[i], &out[i]);
+		rc = proto_nodes(b, &b->p[i], cost[i], spare, &in[i], &out[i]);
 	for (size_t i = 0; i < b->ne && rc >= 0; i++)
 		rc = rgraph_add_edge(b->g, out[b->e[i].from], in[b->e[i].to],
 				     b->e[i].delay_us / 1000);

@@ -11,6 +11,10 @@
 #include <string.h>
 
 #define LAYER_PREFIX "backward:layer"
+/* The most backward layer ranges and step-thread collectives a step may hold: a bucket ends
+ * at a layer, so a step has at most MAX_LAYERS buckets. */
+#define MAX_LAYERS 256
+#define MAX_COLLS 1024
 
 /* One step of one rank on its step thread: its protos by start. */
 struct step_ops {
@@ -50,10 +54,11 @@ static void step_ops_of(const struct builder *b, int ri, int k, struct step_ops 
 
 /* What a step of a rank holds for the bucket change. */
 struct step_part {
-	int layers[256], nlayers; /* backward's layer ranges, as run */
-	int colls[1024], ncolls;  /* the step thread's collectives */
-	int after;                /* the first proto after the last collective, -1: none */
-	double bytes;             /* the layers' gradient bytes */
+	int layers[MAX_LAYERS], nlayers; /* backward's layer ranges, as run */
+	int colls[MAX_COLLS], ncolls;    /* the step thread's collectives */
+	int after;                       /* the first proto after the last collective, -1: none */
+	double bytes;                    /* the layers' gradient bytes */
+	int unsized;                     /* layers without their gradient bytes */
 };
 
 static int step_part_of(const struct builder *b, const struct step_ops *o, struct step_part *sp)
@@ -63,20 +68,23 @@ static int step_part_of(const struct builder *b, const struct step_ops *o, struc
 	for (size_t j = 0; j < o->n; j++) {
 		const struct proto *p = &b->p[o->ix[j]];
 		if (p->kind == RNODE_COLL) {
-			if (sp->ncolls == 1024)
-				return err_set(ERR_USAGE, "a step has more than 1024 collectives on its step thread");
+			if (sp->ncolls == MAX_COLLS)
+				return err_set(ERR_USAGE, "a step has more than %d collectives on its step thread",
+					       MAX_COLLS);
 			sp->colls[sp->ncolls++] = o->ix[j];
 			sp->after = -1;
 		} else if (is_layer(b, p) && sp->ncolls == 0) {
-			if (sp->nlayers == 256)
-				return err_set(ERR_USAGE, "a step has more than 256 backward layer ranges");
+			if (sp->nlayers == MAX_LAYERS)
+				return err_set(ERR_USAGE, "a step has more than %d backward layer ranges",
+					       MAX_LAYERS);
 			sp->layers[sp->nlayers++] = o->ix[j];
-			sp->bytes += p->grad_bytes > 0 ? p->grad_bytes : -1e300;
+			sp->bytes += p->grad_bytes;
+			sp->unsized += p->grad_bytes <= 0;
 		} else if (sp->ncolls && sp->after < 0) {
 			sp->after = o->ix[j];
 		}
 	}
-	if (sp->ncolls && (!sp->nlayers || sp->bytes <= 0))
+	if (sp->ncolls && (!sp->nlayers || sp->unsized))
 		return err_set(ERR_USAGE,
 			       "its traces have no backward layer ranges with gradient sizes (" LAYER_PREFIX
 			       "<k>, args.grad_bytes) to know when each gradient is ready");
@@ -153,7 +161,7 @@ static void add_buckets(struct builder *b, const struct step_part *sp, const int
 static int apply_step(struct builder *b, int k, int64_t id0, const int *lanes, int *prev,
 		      const double *cost)
 {
-	int ends[256], nb = 0, layers = -1, rc = 0;
+	int ends[MAX_LAYERS], nb = 0, layers = -1, rc = 0;
 	for (size_t r = 0; r < b->in->n && rc >= 0; r++) {
 		struct step_ops o;
 		struct step_part sp;
@@ -190,7 +198,7 @@ static int change_buckets(struct builder *b, const double *cost)
 		rc = lanes[r] = rgraph_add_lane(b->g, RLANE_THREAD, b->in->ranks[r].rank, -1);
 	}
 	for (int k = 0; k < steps && rc >= 0; k++)
-		rc = apply_step(b, k, id0 + (int64_t)k * 257, lanes, prev, cost);
+		rc = apply_step(b, k, id0 + (int64_t)k * MAX_LAYERS, lanes, prev, cost);
 	free(lanes);
 	free(prev);
 	if (rc >= 0 && !b->info.moved_colls)
@@ -207,8 +215,8 @@ int replay_change_apply(struct builder *b, double **cost)
 		rc = change_buckets(b, *cost);
 		break;
 	}
+	/* one entry per proto; the protos a change adds carry their own cost (fixed) */
 	*cost = xrealloc(*cost, (b->np + 1) * sizeof **cost);
-	for (size_t i = before; i < b->np; i++)
-		(*cost)[i] = b->p[i].cost_ms;
+	memset(*cost + before, 0, (b->np + 1 - before) * sizeof **cost);
 	return rc;
 }

@@ -50,9 +50,9 @@ struct builder {
 int replay_proto_add(struct builder *b, const struct proto *p);
 void replay_proto_edge(struct builder *b, int from, int to, double delay_us);
 
-/* Applies b->in->change to the protos (cost: each one's measured cost, ms, grown with
- * them; *cost reallocated). Returns 0, or ERR_USAGE saying why the change does not apply
- * to these traces (no prediction is then made). */
+/* Applies b->in->change to the protos (cost: each one's measured cost, ms; *cost grown to
+ * the protos added, whose cost is their own: fixed). Returns 0, or ERR_USAGE saying why the
+ * change does not apply to these traces (no prediction is then made). */
 int replay_change_apply(struct builder *b, double **cost);
 
 #endif

@@ -216,6 +216,30 @@ static double busy_pct(const struct replay_sim *s, const struct rgraph *g)
 	return have > 0 ? 100 * used / have : 0;
 }
 
+/* The prediction of the changed replay s against the unchanged one (base): the measured
+ * median base_ms times each active step's ratio of the two, median and p10-p90. 0 when no
+ * step was replayed in both. */
+static int ratio_prediction(const struct replay_sim *base, const struct replay_sim *s,
+			    const struct scenario_metrics *m, double base_ms, struct replay_pred *p)
+{
+	size_t cap = m->ranks[0].n + 1, n = 0;
+	double *a = xcalloc(cap, sizeof *a), *b = xcalloc(cap, sizeof *b);
+	double *mea = xcalloc(cap, sizeof *mea);
+	size_t na = step_spans(base, m, a, mea), nb = step_spans(s, m, b, mea);
+	for (size_t i = 0; i < na && i < nb; i++)
+		if (a[i] > 0 && b[i] >= 0)
+			b[n] = b[i] / a[i], n++;
+	if (n) {
+		p->step_ms = base_ms * stats_percentile_unordered(b, n, 50);
+		p->lo_ms = base_ms * stats_percentile_unordered(b, n, 10);
+		p->hi_ms = base_ms * stats_percentile_unordered(b, n, 90);
+	}
+	free(a);
+	free(b);
+	free(mea);
+	return n > 0;
+}
+
 /* The communication change replayed against the unchanged replay (base) into out->comm. */
 static void predict_comm(struct replay_build_in *in, const struct replay_sim *base,
 			 const struct scenario_metrics *m, struct replay_result *out)
@@ -226,36 +250,20 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 	struct rgraph *g = NULL;
 	struct replay_sim *s = NULL;
 	in->change = &ch;
-	if (replay_build(in, &g, &info) < 0 || replay_sim_run(&s, g) < 0) {
-		snprintf(p->why, sizeof p->why, "%s", err_last());
-		in->change = NULL;
-		rgraph_free(g);
-		return;
-	}
+	int built = replay_build(in, &g, &info) == 0;
 	in->change = NULL;
-	size_t cap = m->ranks[0].n + 1, n = 0;
-	double *a = xcalloc(cap, sizeof *a), *b = xcalloc(cap, sizeof *b);
-	double *mea = xcalloc(cap, sizeof *mea);
-	size_t na = step_spans(base, m, a, mea), nb = step_spans(s, m, b, mea);
-	for (size_t i = 0; i < na && i < nb; i++)
-		if (a[i] > 0 && b[i] >= 0)
-			b[n] = b[i] / a[i], n++;
-	if (n) {
-		double base_ms = out->measured_ms;
+	if (built && replay_sim_run(&s, g) == 0 &&
+	    ratio_prediction(base, s, m, out->measured_ms, p)) {
 		p->made = 1;
-		p->step_ms = base_ms * stats_percentile_unordered(b, n, 50);
-		p->lo_ms = base_ms * stats_percentile_unordered(b, n, 10);
-		p->hi_ms = base_ms * stats_percentile_unordered(b, n, 90);
 		p->busy_pct = busy_pct(s, g);
 		p->buckets = info.buckets;
 	} else {
-		err_set(ERR_USAGE, "no active step was replayed");
+		if (s) /* replayed, but no active step in both */
+			err_set(ERR_USAGE, "no active step was replayed");
 		snprintf(p->why, sizeof p->why, "%s", err_last());
 	}
-	replay_build_info_free(&info);
-	free(a);
-	free(b);
-	free(mea);
+	if (built)
+		replay_build_info_free(&info);
 	replay_sim_free(s);
 	rgraph_free(g);
 }

@@ -42,7 +42,8 @@ enum replay_why {
 struct replay_pred {
 	int made;                     /* 0: why says (the change does not apply) */
 	double step_ms, lo_ms, hi_ms; /* median, p10, p90 */
-	double busy_pct;              /* the hosts' cores in use over the changed replay */
+	double busy_pct;              /* the hosts' cores in use over the changed replay, its
+				       * whole length (warm-up steps too) */
 	size_t buckets;               /* the change's buckets, over ranks and steps */
 	char why[240];
 };

@@ -328,7 +328,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		    sb->len ? "; " : "", r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "",
 		    r->step_ms[i], r->predicted_ms[i], -gain, r->lo_ms[i], r->hi_ms[i]);
 	if (gain < 2)
-		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replayed steps",
+		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replay",
 			    s->replay.cores * s->replay.hosts, s->replay.comm.busy_pct);
 	if (r->ceiling_ms[i] >= 0)
 		strbuf_addf(sb, "; at most -%.0f %% (%.2f ms) by the ceiling",

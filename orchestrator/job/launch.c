@@ -398,22 +398,24 @@ static int wait_for_controller(void)
 	return 0;
 }
 
+#define SRUN_ATTEMPTS 5
+
 /* Runs srun (argv) and returns its status. srun needs slurmctld to start a
  * step: when it fails with no task run and the controller does not answer
  * (its restart, a failover), the job would end for nothing, so the launcher
- * waits for the controller and starts the step again (at most 5 times). */
+ * waits for the controller and starts the step again (SRUN_ATTEMPTS in all). */
 static int srun_step(char **argv, const char *dir)
 {
 	for (int attempt = 1;; attempt++) {
 		pid_t pid = spawn(argv, -1);
 		/* srun passes a signal on to every task */
 		int rc = pid > 0 ? wait_forwarding(pid, NULL, NULL, NULL) : 127;
-		if (rc == 0 || launch_stop || attempt == 5 || !no_task_recorded(dir) ||
+		if (rc == 0 || launch_stop || attempt == SRUN_ATTEMPTS || !no_task_recorded(dir) ||
 		    controller_answers())
 			return rc;
 		fprintf(stderr,
-			"campaign launch: srun could not start the step (status %d) and slurmctld does not answer; waiting for it to start the step again (attempt %d of 5)\n",
-			rc, attempt + 1);
+			"campaign launch: srun could not start the step (status %d) and slurmctld does not answer; waiting for it to start the step again (attempt %d of %d)\n",
+			rc, attempt + 1, SRUN_ATTEMPTS);
 		if (!wait_for_controller()) {
 			fprintf(stderr, "campaign launch: slurmctld did not answer in time; the step is not started\n");
 			return rc;
