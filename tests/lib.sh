@@ -62,8 +62,9 @@ json_ask() {
 pass() { echo "PASS ${NAME_PREFIX:-}$1"; }
 fail() { echo "FAIL ${NAME_PREFIX:-}$1: ${2:-}"; }
 skip() { echo "SKIP ${NAME_PREFIX:-}$1: $2"; }
-# check NAME COMMAND...: PASS when the command succeeds
-check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; fi; }
+# check NAME COMMAND...: PASS when the command succeeds; on FAIL it returns 1, so that
+# `check ... || show what went wrong` prints the evidence a failure needs
+check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "$*"; return 1; fi; }
 # json FILE EXPR: evaluates a Python expression on the parsed JSON document j
 json() {
 	json_ask json "$1" "$2"

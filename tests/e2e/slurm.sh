@@ -120,7 +120,7 @@ run=$(rundir submit.out)
 id=$(basename "$run")
 running() { "$CAMPAIGN" status --results "$SCRATCH/ends" --json "$id" >st.json 2>/dev/null; [ "$(json st.json 'j["jobs"][3]["state"]')" = RUNNING ]; }
 check slurm_cancel_target_running wait_for 60 running
-"$CAMPAIGN" cancel --results "$SCRATCH/ends" "$id" cancelme >/dev/null
+"$CAMPAIGN" cancel --results "$SCRATCH/ends" "$id" cancelme >cancel.out 2>&1; echo "cancel: exit $?" >>cancel.out
 start=$SECONDS
 "$CAMPAIGN" watch --plain --interval 2 --max-interval 5 --results "$SCRATCH/ends" "$id" >watch.out 2>&1; rc=$?
 check slurm_watch_exit1_when_jobs_failed [ "$rc" -eq 1 ]
@@ -131,7 +131,9 @@ check slurm_watch_one_rpc_per_poll [ "${rpcs% *}" -le "$((2 * ${rpcs#* }))" ]
 "$CAMPAIGN" status --results "$SCRATCH/ends" --json "$id" >st.json
 # toolong's status: 143 (its script stopped by SIGTERM), 137 (killed after KillWait before its
 # trap ran) or 0 (srun's step stopped by the limit first, the script then leaving normally)
-check slurm_end_states [ "$(json st.json '[(x["state"], x["exit_code"] if x["scenario"] != "toolong" or x["exit_code"] not in (0, 137) else 143) for x in j["jobs"]]')" = "[('COMPLETED', 0), ('FAILED', 3), ('TIMEOUT', 143), ('CANCELLED', 143)]" ]
+check slurm_end_states [ "$(json st.json '[(x["state"], x["exit_code"] if x["scenario"] != "toolong" or x["exit_code"] not in (0, 137) else 143) for x in j["jobs"]]')" = "[('COMPLETED', 0), ('FAILED', 3), ('TIMEOUT', 143), ('CANCELLED', 143)]" ] ||
+	{ json st.json '[(x["scenario"], x["reason"]) for x in j["jobs"]]'; cat cancel.out
+	  tail -n 20 "$run"/cancelme/slurm-*.out "$run"/cancelme/job.status 2>&1 | sed 's/^/  cancelme: /'; }
 # the rank that failed and what its log says: nothing here (issue 45)
 check slurm_failed_reason [ "$(json st.json 'j["jobs"][1]["reason"]')" = "rank 0: exit status 3, no output" ]
 check slurm_rest_analysed [ "$(json "$run/summary.json" '([s["analysed"] for s in j["scenarios"]], j["failed"])')" = "([True, False, False, False], ['exits3', 'toolong', 'cancelme'])" ]

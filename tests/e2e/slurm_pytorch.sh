@@ -27,7 +27,7 @@ analysis: { batch_per_rank: 32 }
 scenarios:
   - { name: cpu-1n, nodes: 1, tasks_per_node: 1 }
   - { name: cpu-2n, nodes: 2, tasks_per_node: 2 }
-  - { name: strag-2n, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 3 --slow-ms 100" } }
+  - { name: strag-2n, nodes: 2, tasks_per_node: 2, params: { extra: "--slow-rank 3 --slow-ms 250" } }
 Y
 "$CAMPAIGN" submit --backend slurm --results "$SCRATCH/res" ddp.yaml >sub.out 2>&1; rc=$?
 run=$(rundir sub.out)
@@ -39,8 +39,11 @@ check slurm_ddp_completed [ "$(json st.json '[x["state"] for x in j["jobs"]]')" 
 check slurm_ddp_both_analysed [ "$(json "$run/summary.json" '[s["analysed"] for s in j["scenarios"]]')" = "[True, True, True]" ]
 check slurm_ddp_source_traces [ "$(json "$run/summary.json" '[s["source"] for s in j["scenarios"]]')" = "['PyTorch profiler traces', 'PyTorch profiler traces', 'PyTorch profiler traces']" ]
 # the user's own script with a straggler (issue 23): rank 3, on the second node of its allocation
+# (250 ms a step: it must arrive last in 7 of its 8 steps to be beyond chance at 1 %, and on a
+# loaded 2-core machine another rank is at times held off the CPU for 100 ms and more)
 second=$(scontrol show hostnames "$(json "$run/strag-2n/job_metadata.json" 'j["nodelist"]')" | sed -n 2p)
-check slurm_ddp_straggler_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][2]["stragglers"]]')" = "[(3, '$second', 'compute')]" ]
+check slurm_ddp_straggler_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][2]["stragglers"]]')" = "[(3, '$second', 'compute')]" ] ||
+	grep -i -A3 "straggl\|arrived last" "$run/BOTTLENECK_ANALYSIS.md" | sed 's/^/  report: /'
 check slurm_ddp_straggler_impact [ "$(json "$run/summary.json" 'j["scenarios"][2]["stragglers"][0]["impact_pct"] >= 20')" = True ]
 # the even run names no compute straggler (its 4 ranks share this machine's 2 CPUs with the
 # other test lanes: a rank the load slows may be named, with another cause)
