@@ -13,7 +13,8 @@
 # run that ran it, recorded in build/test-times.txt ("NAME SECONDS", written at the end of
 # every run), else tests/test-times.txt's (committed: a fresh clone's first run), else
 # DEFAULT_WEIGHT seconds. At the end: each lane's time and the ten slowest scripts, with the
-# CPU seconds each used (its own cpuacct cgroup where one can be made).
+# CPU seconds each used (its own cpuacct cgroup where one can be made), all of them in
+# build/test-wall-cpu.txt.
 # Each script's output is printed whole when it ends. TEST_LANES=1 runs every
 # script one after another; TESTS=word runs only the scripts whose name holds it;
 # TEST_SCRIPTS="a b" only those (names without .sh); E2E=0 none; TEST_PLAN=1 prints
@@ -213,6 +214,8 @@ if [ -s "$work/wall-cpu" ]; then
 	echo "slowest tests (wall s, CPU s):"
 	sort -k2,2rn -k1,1 "$work/wall-cpu" | head -10 | awk '{ printf "  %-28s %5d %5d\n", $1, $2, $3 }'
 	awk '{ c += $3 } END { printf "CPU seconds of all tests: %d\n", c }' "$work/wall-cpu"
+	# every test's wall and CPU seconds, kept for a closer look (`sort -k3 -rn`)
+	sort -k1,1 "$work/wall-cpu" >build/test-wall-cpu.txt 2>/dev/null
 fi
 echo "tests took $((SECONDS - start_all)) s"
 echo "$pass passed, $fail failed, $skip skipped"
