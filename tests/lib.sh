@@ -198,6 +198,9 @@ P
 # within10 A B: A is within 10 % of B; within_pct P A B: within P %
 within10() { within_pct 10 "$1" "$2"; }
 within_pct() { python3 -c 'import sys; p, a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= p / 100 * b else 1)' "$1" "$2" "$3"; }
+# same_ms A B: the same to summary.json's 3 decimals (a median of an even count recounted from
+# rounded times may differ from the rounded median by one in the last place)
+same_ms() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= 0.0011 else 1)' "$1" "$2"; }
 
 # torch_submit OUT ARGS...: `campaign submit --wait ARGS` into OUT, once more when a rank of
 # Debian's torch (1.13 on Python 3.11) aborted on glibc's heap check ("malloc(): invalid size

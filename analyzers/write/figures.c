@@ -218,7 +218,7 @@ static int data_files(struct fig *f)
 
 static const char gp_head[] =
 	"# Drawn by campaign; edit the style here and run `gnuplot %s.gp` in this directory.\n"
-	"set encoding utf8\nset datafile commentschars '#'\nset grid ytics lc rgb '#dddddd'\nset key top left\n";
+	"reset\nset encoding utf8\nset datafile commentschars '#'\nset grid ytics lc rgb '#dddddd'\nset key top left\n";
 static const char empty_plot[] = "unset key\nplot [0:1] [0:1] 1/0\n";
 
 static void gp_script(struct fig *f, struct strbuf *sb, const char *name, const char *body)
@@ -238,6 +238,8 @@ static void gp_script(struct fig *f, struct strbuf *sb, const char *name, const 
 		strbuf_addf(sb,
 			    "set terminal pngcairo size 1000,600 font 'sans,11'\nset output '%s.png'\nreplot\n",
 			    name);
+	/* the last image is complete once its file is closed: before the next script's terminal */
+	strbuf_adds(sb, "unset output\n");
 }
 
 static void scaling_body(struct fig *f, struct strbuf *b)
@@ -389,11 +391,11 @@ static void sweep_draw(const char *dir)
 
 /* gnuplot writes its images into a fresh private folder (mkdtemp) beside
  * the scripts, from which each is renamed into place: a link planted where
- * an image goes is named and refused, never written through. */
-/* Runs gnuplot on script in the drawing folder draw (reproducible: the epoch, C locale,
- * UTC); its output in a log there, quoted when it fails. */
-static int gnuplot_in(const struct fig *f, const char *name, const char *draw, const char *script,
-		      const char *epoch)
+ * an image goes is named and refused, never written through. One gnuplot
+ * draws every figure (each script starts with `reset`). */
+/* Runs gnuplot on the scripts (NULL-ended) in the drawing folder draw (reproducible: the
+ * epoch, C locale, UTC); its output in a log there, quoted when it fails. */
+static int gnuplot_in(const struct fig *f, const char *draw, char **scripts, const char *epoch)
 {
 	struct strbuf lp = STRBUF_INIT;
 	strbuf_addf(&lp, "%s/gnuplot.log", draw); /* gone with the folder */
@@ -407,14 +409,14 @@ static int gnuplot_in(const struct fig *f, const char *name, const char *draw, c
 		setenv("SOURCE_DATE_EPOCH", epoch, 1);
 		setenv("LC_ALL", "C", 1);
 		setenv("TZ", "UTC", 1);
-		execlp("gnuplot", "gnuplot", "-e", "set loadpath '..'", script, (char *)NULL);
+		execvp("gnuplot", scripts);
 		_exit(127);
 	}
 	int st = 0, rc = 0;
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		char *msg = NULL;
 		fsio_read(lp.buf, 4096, &msg, NULL);
-		rc = err_set(ERR_IO, "gnuplot failed on %s/%s.gp: %s", f->dir, name,
+		rc = err_set(ERR_IO, "gnuplot failed on the figures' scripts in %s: %s", f->dir,
 			     WIFEXITED(st) && WEXITSTATUS(st) == 127
 				     ? "gnuplot is not installed (apt-get install gnuplot-nox)"
 				     : msg ? msg
@@ -427,10 +429,33 @@ static int gnuplot_in(const struct fig *f, const char *name, const char *draw, c
 	return rc;
 }
 
-static int run_gnuplot(struct fig *f, const char *name)
+/* Moves figure name's images from the drawing folder into place. */
+static int place_images(struct fig *f, const char *draw, const char *name)
 {
-	struct strbuf draw = STRBUF_INIT, from = STRBUF_INIT, to = STRBUF_INIT,
-		      script = STRBUF_INIT;
+	static const char *const ext[] = { "pdf", "svg", "png" };
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	int rc = 0;
+	for (int k = 0; k < 3 && rc == 0; k++) {
+		if (!(f->formats & (1 << k)))
+			continue;
+		strbuf_reset(&from);
+		strbuf_reset(&to);
+		strbuf_addf(&from, "%s/%s.%s", draw, name, ext[k]);
+		strbuf_addf(&to, "%s/%s.%s", f->dir, name, ext[k]);
+		if ((1 << k) == FIG_PDF)
+			rc = pin_pdf_date(from.buf, f->epoch);
+		if (rc == 0)
+			rc = fsio_replace(from.buf, to.buf);
+	}
+	strbuf_free(&from);
+	strbuf_free(&to);
+	return rc;
+}
+
+static int run_gnuplot(struct fig *f, const char *const *names, size_t n)
+{
+	struct strbuf draw = STRBUF_INIT, from = STRBUF_INIT;
+	struct argv args = { 0 };
 	char epoch[32];
 	strbuf_addf(&from, "%s/.draw", f->dir);
 	tempname_make(&draw, from.buf, "XXXXXX");
@@ -441,27 +466,22 @@ static int run_gnuplot(struct fig *f, const char *name)
 		return rc;
 	}
 	snprintf(epoch, sizeof epoch, "%ld", f->epoch);
-	strbuf_addf(&script, "../%s.gp", name);
-	int rc = gnuplot_in(f, name, draw.buf, script.buf, epoch);
-	static const char *const ext[] = { "pdf", "svg", "png" };
-	for (int k = 0; k < 3 && rc == 0; k++) {
-		if (!(f->formats & (1 << k)))
-			continue;
+	argv_push(&args, "gnuplot");
+	argv_push(&args, "-e");
+	argv_push(&args, "set loadpath '..'");
+	for (size_t i = 0; i < n; i++) {
 		strbuf_reset(&from);
-		strbuf_reset(&to);
-		strbuf_addf(&from, "%s/%s.%s", draw.buf, name, ext[k]);
-		strbuf_addf(&to, "%s/%s.%s", f->dir, name, ext[k]);
-		if ((1 << k) == FIG_PDF)
-			rc = pin_pdf_date(from.buf, f->epoch);
-		if (rc == 0)
-			rc = fsio_replace(from.buf, to.buf);
+		strbuf_addf(&from, "../%s.gp", names[i]);
+		argv_push(&args, from.buf);
 	}
+	strbuf_free(&from);
+	int rc = gnuplot_in(f, draw.buf, args.v, epoch);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = place_images(f, draw.buf, names[i]);
 	fsio_remove_tree(draw.buf);
 	sweep_draw(f->dir);
 	strbuf_free(&draw);
-	strbuf_free(&from);
-	strbuf_free(&to);
-	strbuf_free(&script);
+	argv_free(&args);
 	return rc;
 }
 
@@ -482,8 +502,8 @@ int figures_draw(const char *run_dir, json_t *summary, const char *dir, long epo
 	if (rc == 0)
 		rc = figure_scripts(&f);
 	const char *figs[] = FIGURES_NAMES;
-	for (size_t i = 0; i < sizeof figs / sizeof *figs && rc == 0; i++)
-		rc = run_gnuplot(&f, figs[i]);
+	if (rc == 0)
+		rc = run_gnuplot(&f, figs, sizeof figs / sizeof *figs);
 	argv_free(&f.timelines);
 	argv_free(&f.series);
 	argv_free(&f.model_names);

@@ -58,7 +58,7 @@ python3 "$ROOT/tests/tools/step_estimators.py" "$run/cpu-2n/traces" "$run/cpu-2n
 ours=$(json "$run/summary.json" '[x["step_time_ms"]["median"] for x in j["scenarios"] if x["name"] == "cpu-2n"][0]')
 theirs=$(json est.json 'j["own_median_ms"]')
 check slurm_ddp_estimator_as_recounted [ "$(json "$run/summary.json" '[x["step_estimator"] for x in j["scenarios"] if x["name"] == "cpu-2n"][0]'),$(json est.json 'j["chosen"]')" = collective_period,collective_period ]
-check slurm_ddp_median_as_recounted within_pct 0.001 "$ours" "$(json est.json 'j[j["chosen"]]["median_ms"]')"
+check slurm_ddp_median_as_recounted same_ms "$ours" "$(json est.json 'j[j["chosen"]]["median_ms"]')"
 check "slurm_ddp_median_within_15pct_of_script ($ours vs $theirs ms)" within_pct 15 "$ours" "$theirs"
 
 # tensorboard_trace_handler's <host>_<pid>.<time> files, two profiling cycles
