@@ -24,7 +24,9 @@ run=$(rundir out.txt)
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
 check stragglers_runs_complete [ "$rc" -eq 0 ]
 check stragglers_even_names_none [ "$(S even '["stragglers"]')" = "[]" ]
-check stragglers_slow_is_rank3_local2_compute [ "$(S slow '["stragglers"][0]["rank"]'),$(S slow '["stragglers"][0]["node"]'),$(S slow '["stragglers"][0]["cause"]'),$(S slow '["stragglers"][0]["arrived_last_pct"]')" = "3,local2,compute,100.0" ]
+# last in (nearly) every step: on a loaded machine another rank is at times held off the CPU
+# for longer than the 40 ms, and arrives last in a step or two of the 20
+check stragglers_slow_is_rank3_local2_compute [ "$(S slow '["stragglers"][0]["rank"]'),$(S slow '["stragglers"][0]["node"]'),$(S slow '["stragglers"][0]["cause"]'),$(S slow '["stragglers"][0]["arrived_last_pct"] >= 85')" = "3,local2,compute,True" ]
 check stragglers_slow_impact_at_least_20 [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["impact_pct"] >= 20 and len(j["scenarios"][1]["stragglers"]) == 1')" = True ]
 # (--slow-ms is 40 ms of wall clock spinning; on a loaded machine the slow rank is also
 # descheduled more in its other work, so its excess can pass 40 ms, never fall far below)
@@ -33,9 +35,10 @@ check "stragglers_slow_cause_about_40ms ($cause ms)" python3 -c 'import sys; sys
 check stragglers_slow_verdict [ "$(json "$run/summary.json" '(lambda s: (s["verdict"], s["verdict_share"]["kind"], abs(s["verdict_share"]["pct"] - s["shares_pct"]["compute"] - s["shares_pct"]["peer_wait"]) < 0.01))(j["scenarios"][1])')" = "('compute-bound', 'compute', True)" ]
 check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r["kind"], r["predicted_gain_pct"][0] == s["stragglers"][0]["impact_pct"], r["basis"], r["ceiling_from"]) for r in j["recommendations"] if r["scenarios"] == ["slow"] and r["kind"] == "straggler"])(j["scenarios"][1])')" = "[('straggler', True, 'ceiling', 'straggler impact')]" ]
 # last in 20 of 20 steps, one of four ranks last per step: 4 x 0.25^20 = 3.6e-12 by chance
+# (in at least 18 of 20: about 7e-9)
 check stragglers_slow_chance_p [ "$(S slow '["stragglers"][0]["chance_p"] <= 1e-6')" = True ]
 check stragglers_report_says_chance grep -q "; so many last arrivals by chance alone: p = [0-9.]*e-[0-9]*\." "$run/BOTTLENECK_ANALYSIS.md"
-check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at 100 % of the collectives and keeps the others waiting [0-9.]* % of the median step (its straggler impact, per other rank; the table's Wait %, [0-9.]* %, is every rank's waiting over every rank's step time); cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
+check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at [0-9.]* % of the collectives and keeps the others waiting [0-9.]* % of the median step (its straggler impact, per other rank; the table's Wait %, [0-9.]* %, is every rank's waiting over every rank's step time); cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
 # the verdict's share holds the waiting: the summary names both parts (table columns), then the sum
 # (marked borderline when, under load, the runner-up comes close)
 summary_parts() { # the summary line's three numbers against summary.json (rounding: 0.05)
