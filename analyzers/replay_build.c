@@ -22,6 +22,7 @@ struct rank_view {
 	int main_tid;
 	int *by_end; /* proto indexes of the rank's operations, by end */
 	size_t nby_end;
+	double *msg_bytes; /* per host range of t: a collective's message bytes, 0: none */
 };
 
 static const struct gpu_trace *trace_of(const struct builder *b, int ri)
@@ -202,6 +203,48 @@ static void sort_by(const struct builder *b, int *idx, size_t n, int by_instance
 	free(key);
 }
 
+static int by_start_end(const void *x, const void *y)
+{
+	const struct range_key *a = x, *c = y;
+	if (a->s != c->s)
+		return a->s < c->s ? -1 : 1;
+	if (a->e != c->e)
+		return a->e < c->e ? -1 : 1;
+	return a->i < c->i ? -1 : a->i > c->i;
+}
+
+/* Each host range's message bytes: those of the host collective event (t->comm) that is the
+ * same event, the same start and end (the reader makes both of one event). */
+static void message_bytes(struct rank_view *v)
+{
+	const struct gpu_trace *t = v->r->t;
+	struct range_key *key = xcalloc(t->ncpu + 1, sizeof *key);
+	v->msg_bytes = xcalloc(t->ncpu + 1, sizeof *v->msg_bytes);
+	for (size_t i = 0; i < t->ncpu; i++)
+		key[i] = (struct range_key){ t->cpu[i].start, t->cpu[i].end, 0, i };
+	qsort(key, t->ncpu, sizeof *key, by_start_end);
+	for (size_t k = 0; k < t->ncomm; k++) {
+		const struct comm_event *c = &t->comm[k];
+		if (c->gpu || c->bytes <= 0)
+			continue;
+		size_t lo = 0, hi = t->ncpu;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			const struct range_key *m = &key[mid];
+			if (m->s < c->start || (m->s == c->start && m->e < c->end))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < t->ncpu && key[lo].s == c->start && key[lo].e == c->end; lo++)
+			if (v->msg_bytes[key[lo].i] <= 0) {
+				v->msg_bytes[key[lo].i] = c->bytes;
+				break;
+			}
+	}
+	free(key);
+}
+
 /* Every top-level range of v as an operation: a collective instance's part for a gloo:<op>
  * range, a wait for a blocking range, else a CPU operation. The replay starts at the rank's
  * first step: a range that ended before it is left out (what it made is there), one that runs
@@ -228,6 +271,7 @@ static size_t operations(struct builder *b, struct rank_view *v)
 			.step = coll || c->tid == v->main_tid ? step_at(v, s) : -1,
 			.name = c->name, .sleep = blocking == 2, .op = coll ? coll_op_of(nm) : -1,
 			.coll = -1, .grad_bytes = c->grad_bytes,
+			.msg_bytes = coll ? v->msg_bytes[top[k]] : 0,
 		};
 		top[n] = top[k], lane[n++] = lane[k]; /* v's top-level ranges: those kept */
 		replay_proto_add(b, &p);
@@ -539,6 +583,7 @@ static void view_free(struct rank_view *v)
 	free(v->top_lane);
 	free(v->win);
 	free(v->by_end);
+	free(v->msg_bytes);
 }
 
 static int check_rank(const struct replay_rank_in *r)
@@ -570,6 +615,7 @@ static int build_ranks(struct builder *b)
 				     v[i].r->rank);
 		if (rc >= 0) {
 			top_level(b, &v[i]);
+			message_bytes(&v[i]);
 			first[i] = operations(b, &v[i]);
 		}
 	}

@@ -54,6 +54,11 @@ struct replay_build_info {
 	size_t host_colls; /* instances whose ranks share a host: their transfer is CPU work */
 	size_t moved_colls, buckets; /* a bucket change: step-thread parts moved, buckets made */
 	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */
+	/* a bucket change's transfer model, fitted on the step thread's collectives (fit_colls
+	 * of them, of sizes at least 2x apart): per_call_ms + ms_per_mib x MiB; fit_colls 0: a
+	 * bucket's transfer is the rank's measured transfer in proportion to its bytes */
+	size_t fit_colls;
+	double per_call_ms, ms_per_mib;
 	/* each rank's clock less the first rank's (µs), from the ends of the matched
 	 * collectives (0 without any): used to line the ranks' operations up on their host */
 	double *offset_us;

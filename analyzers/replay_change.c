@@ -108,6 +108,46 @@ static int bucket_plan(const struct builder *b, const struct step_part *sp, doub
 	return n;
 }
 
+/* A collective's transfer cost as the bucket change counts it (CPU demand on one host, else
+ * its time). */
+static double coll_cost(const struct proto *p, const double *cost, size_t i)
+{
+	return p->on_host ? cost[i] : (p->e - p->s) / 1000;
+}
+
+/* The transfer model the buckets' costs follow: cost = a + b x bytes, by least squares over
+ * the step threads' collectives (each a rank's), when their sizes span a factor of 2 and
+ * every one's size is known: a per-call cost that fewer, larger collectives pay less often.
+ * A negative a or b falls back to the nearest model without it. fit_colls 0: none. */
+static void fit_transfers(struct builder *b, const double *cost, double *a, double *bb)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, lo = 0, hi = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < b->np; i++) {
+		const struct proto *p = &b->p[i];
+		if (p->kind != RNODE_COLL || p->step < 0 || p->lane != b->main_lane[p->rank_i])
+			continue;
+		if (p->msg_bytes <= 0)
+			return; /* a size unknown: no model */
+		double x = p->msg_bytes, y = coll_cost(p, cost, i);
+		lo = n && lo < x ? lo : x;
+		hi = hi > x ? hi : x;
+		sx += x, sy += y, sxx += x * x, sxy += x * y, n++;
+	}
+	if (n < 2 || hi < 2 * lo)
+		return;
+	double mx = sx / (double)n, my = sy / (double)n;
+	*bb = (sxy - (double)n * mx * my) / (sxx - (double)n * mx * mx);
+	*a = my - *bb * mx;
+	if (*a < 0)
+		*a = 0, *bb = sy / sx;
+	if (*bb < 0)
+		*bb = 0, *a = my;
+	b->info.fit_colls = n;
+	b->info.per_call_ms = *a;
+	b->info.ms_per_mib = *bb * 1024 * 1024;
+}
+
 /* The step's collectives become no-ops (their edges kept: the step thread goes on past
  * them); returns the rank's transfer cost over them (CPU demand on one host, else time). */
 static double drop_colls(struct builder *b, const struct step_part *sp, const double *cost,
@@ -118,7 +158,7 @@ static double drop_colls(struct builder *b, const struct step_part *sp, const do
 	for (int c = 0; c < sp->ncolls; c++) {
 		struct proto *p = &b->p[sp->colls[c]];
 		*on_host |= p->on_host;
-		total += p->on_host ? cost[sp->colls[c]] : (p->e - p->s) / 1000;
+		total += coll_cost(p, cost, (size_t)sp->colls[c]);
 		p->kind = RNODE_CPU;
 		p->on_host = 0;
 		p->coll = -1;
@@ -128,13 +168,25 @@ static double drop_colls(struct builder *b, const struct step_part *sp, const do
 	return total;
 }
 
-/* Rank ri's buckets for step k on its communication lane, chained after *prev. */
+/* The transfer model's cost of the step's collectives as run. */
+static double modelled(const struct builder *b, const struct step_part *sp, double a,
+		       double bb)
+{
+	double sum = 0;
+	for (int c = 0; c < sp->ncolls; c++)
+		sum += a + bb * b->p[sp->colls[c]].msg_bytes;
+	return sum;
+}
+
+/* Rank ri's buckets for step k on its communication lane, chained after *prev: the rank's
+ * measured transfer over the step's collectives, shared out by the transfer model (a, bb). */
 static void add_buckets(struct builder *b, const struct step_part *sp, const int *ends, int nb,
-			int64_t id0, int lane, int *prev, const double *cost)
+			int64_t id0, int lane, int *prev, const double *cost, double a, double bb)
 {
 	int on_host;
 	const struct proto *first = &b->p[sp->colls[0]];
 	struct proto q = *first;
+	double as_run = b->info.fit_colls ? modelled(b, sp, a, bb) : 0;
 	double total = drop_colls(b, sp, cost, &on_host);
 	for (int k = 0, from = 0; k < nb; k++) {
 		const struct proto *end = &b->p[sp->layers[ends[k]]];
@@ -144,7 +196,7 @@ static void add_buckets(struct builder *b, const struct step_part *sp, const int
 		from = ends[k] + 1;
 		q.kind = RNODE_COLL, q.lane = lane, q.on_host = on_host, q.fixed = 1;
 		q.coll = id0 + k, q.seq = k, q.s = q.e = end->e;
-		q.cost_ms = total * by / sp->bytes;
+		q.cost_ms = as_run > 0 ? total * (a + bb * by) / as_run : total * by / sp->bytes;
 		int i = replay_proto_add(b, &q);
 		replay_proto_edge(b, sp->layers[ends[k]], i, 0);
 		if (*prev >= 0)
@@ -159,7 +211,7 @@ static void add_buckets(struct builder *b, const struct step_part *sp, const int
 /* The plan of the first rank's step k, which every rank follows: the same layers end the
  * same buckets, so the ranks' buckets are instances of one another. */
 static int apply_step(struct builder *b, int k, int64_t id0, const int *lanes, int *prev,
-		      const double *cost)
+		      const double *cost, double a, double bb)
 {
 	int ends[MAX_LAYERS], nb = 0, layers = -1, rc = 0;
 	for (size_t r = 0; r < b->in->n && rc >= 0; r++) {
@@ -176,7 +228,7 @@ static int apply_step(struct builder *b, int k, int64_t id0, const int *lanes, i
 		} else if (sp.nlayers != layers) {
 			return err_set(ERR_USAGE, "its ranks ran different layers in step %d", k);
 		}
-		add_buckets(b, &sp, ends, nb, id0, lanes[r], &prev[r], cost);
+		add_buckets(b, &sp, ends, nb, id0, lanes[r], &prev[r], cost, a, bb);
 		b->info.moved_colls += (size_t)sp.ncolls;
 	}
 	return rc;
@@ -190,6 +242,8 @@ static int change_buckets(struct builder *b, const double *cost)
 		id0 = b->p[i].coll >= id0 ? b->p[i].coll + 1 : id0;
 		steps = b->p[i].step + 1 > steps ? b->p[i].step + 1 : steps;
 	}
+	double a = 0, bb = 0;
+	fit_transfers(b, cost, &a, &bb);
 	int *lanes = xcalloc(b->in->n + 1, sizeof *lanes);
 	int *prev = xcalloc(b->in->n + 1, sizeof *prev);
 	for (size_t r = 0; r < b->in->n && rc >= 0; r++) {
@@ -198,7 +252,7 @@ static int change_buckets(struct builder *b, const double *cost)
 		rc = lanes[r] = rgraph_add_lane(b->g, RLANE_THREAD, b->in->ranks[r].rank, -1);
 	}
 	for (int k = 0; k < steps && rc >= 0; k++)
-		rc = apply_step(b, k, id0 + (int64_t)k * MAX_LAYERS, lanes, prev, cost);
+		rc = apply_step(b, k, id0 + (int64_t)k * MAX_LAYERS, lanes, prev, cost, a, bb);
 	free(lanes);
 	free(prev);
 	if (rc >= 0 && !b->info.moved_colls)

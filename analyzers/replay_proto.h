@@ -29,6 +29,7 @@ struct proto {
 	int fixed;
 	double cost_ms;
 	double grad_bytes; /* its range's args.grad_bytes, 0: none */
+	double msg_bytes;  /* RNODE_COLL: its message's bytes (the collective's args), 0: unknown */
 };
 
 struct pedge {

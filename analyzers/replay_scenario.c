@@ -257,6 +257,9 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 		p->made = 1;
 		p->busy_pct = busy_pct(s, g);
 		p->buckets = info.buckets;
+		p->fit_colls = info.fit_colls;
+		p->per_call_ms = info.per_call_ms;
+		p->ms_per_mib = info.ms_per_mib;
 	} else {
 		if (s) /* replayed, but no active step in both */
 			err_set(ERR_USAGE, "no active step was replayed");

@@ -45,6 +45,10 @@ struct replay_pred {
 	double busy_pct;              /* the hosts' cores in use over the changed replay, its
 				       * whole length (warm-up steps too) */
 	size_t buckets;               /* the change's buckets, over ranks and steps */
+	/* the transfer model the buckets' costs follow (replay_build_info): per call + per
+	 * MiB, fitted on fit_colls all-reduces; fit_colls 0: in proportion to their bytes */
+	size_t fit_colls;
+	double per_call_ms, ms_per_mib;
 	char why[240];
 };
 

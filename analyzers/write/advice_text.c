@@ -327,6 +327,10 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	strbuf_addf(sb, "%s%s%s%.2f -> %.2f ms (%+.0f %%; p10-p90 of the steps %.2f-%.2f ms)",
 		    sb->len ? "; " : "", r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "",
 		    r->step_ms[i], r->predicted_ms[i], -gain, r->lo_ms[i], r->hi_ms[i]);
+	const struct replay_pred *c = &s->replay.comm;
+	if (c->fit_colls)
+		strbuf_addf(sb, ", each all-reduce %.2f ms + %.2f ms per MiB (fitted on the run's %zu)",
+			    c->per_call_ms, c->ms_per_mib, c->fit_colls);
 	if (gain < 2)
 		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replay",
 			    s->replay.cores * s->replay.hosts, s->replay.comm.busy_pct);

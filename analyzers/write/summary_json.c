@@ -277,12 +277,19 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 				"measured_ms", jnum(r->measured_ms), "hosts", r->hosts, "cores",
 				r->cores, "ranks", ranks);
 	const struct replay_pred *c = &r->comm;
+	json_t *model = c->fit_colls ? json_pack("{s:o, s:o, s:I}", "per_call_ms",
+						 jnum(c->per_call_ms), "ms_per_mib",
+						 jnum(c->ms_per_mib), "collectives",
+						 (json_int_t)c->fit_colls)
+				     : json_null();
 	json_object_set_new(rep, "communication",
-			    c->made ? json_pack("{s:o, s:[o, o], s:o, s:I}", "step_ms",
+			    c->made ? json_pack("{s:o, s:[o, o], s:o, s:I, s:o}", "step_ms",
 						jnum(c->step_ms), "interval_ms", jnum(c->lo_ms),
 						jnum(c->hi_ms), "busy_pct", jnum(c->busy_pct),
-						"buckets", (json_int_t)c->buckets)
-				    : json_pack("{s:n, s:s}", "step_ms", "why", c->why));
+						"buckets", (json_int_t)c->buckets,
+						"transfer_model", model)
+				    : (json_decref(model), json_pack("{s:n, s:s}", "step_ms", "why",
+								     c->why)));
 	json_object_set_new(o, "replay", rep);
 }
 

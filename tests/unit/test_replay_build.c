@@ -365,6 +365,45 @@ static void bucket_change(void)
 	free_two(&w);
 }
 
+/* One all-reduce per parameter on the step thread, of two sizes: layer1's 3000 bytes 40-60,
+ * layer0's 1000 bytes 60-70 (two identical ranks on 4 cores: full speed), the optimizer
+ * 70-100. The fit over the 4 transfers: 5 µs a call + 0.005 µs a byte. */
+static const char *const per_param_json =
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},{\"ph\":\"X\",\"name\":\"backward:layer1\",\"tid\":1,\"ts\":20,\"dur\":10,\"args\":{\"grad_bytes\":3000}},{\"ph\":\"X\",\"name\":\"backward:layer0\",\"tid\":1,\"ts\":30,\"dur\":10,\"args\":{\"grad_bytes\":1000}},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":40,\"dur\":20,\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":750,\"Out msg nelems\":750,\"dtype\":\"Float\",\"Group size\":2}},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":60,\"dur\":10,\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":250,\"Out msg nelems\":250,\"dtype\":\"Float\",\"Group size\":2}},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":70,\"dur\":30}]}";
+
+/* Buckets pay the per-call cost once each: one bucket of all 4000 bytes after layer0 (40)
+ * costs 30 x (5 + 20) / (10 + 20) = 25 µs (in proportion to bytes: 30), the optimizer
+ * 65-95: 5 % off. Buckets of 2000 bytes: layer1's at 30, 30 x 20 / 30 = 20 µs beside layer0,
+ * then layer0's 50-60 (10 µs), the optimizer 60-90: 10 % off. */
+static void bucket_change_per_call(void)
+{
+	struct two w;
+	for (int r = 0; r < 2; r++) {
+		FILE *f = fmemopen((void *)per_param_json, strlen(per_param_json), "r");
+		CHECK(f && kineto_load_stream(f, "hand", 1, &w.t[r]) == 0);
+		fclose(f);
+		w.is_step[r] = calloc(w.t[r].nnames + 1, 1);
+		for (size_t i = 0; i < w.t[r].nnames; i++)
+			w.is_step[r][i] = !strcmp(w.t[r].names[i], "ProfilerStep#0");
+		w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 1 };
+	}
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 4000 };
+	struct replay_build_info info;
+	CHECK_NEAR(bucketed_step(&w, 4, NULL, &info), 100e-3, US);
+	CHECK(info.fit_colls == 0);
+	replay_build_info_free(&info);
+	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 95e-3, US);
+	CHECK(info.fit_colls == 4 && info.buckets == 2);
+	CHECK_NEAR(info.per_call_ms, 5e-3, 1e-9);
+	CHECK_NEAR(info.ms_per_mib, 0.005e-3 * 1048576, 1e-6);
+	replay_build_info_free(&info);
+	ch.bucket_bytes = 2000;
+	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 90e-3, US);
+	CHECK(info.buckets == 4);
+	replay_build_info_free(&info);
+	free_two(&w);
+}
+
 /* The change does not apply where the all-reduce already runs on another thread, nor
  * without layer ranges with gradient sizes: the error says which. */
 static void bucket_change_refused(void)
@@ -420,6 +459,7 @@ int main(void)
 	RUN(trainer_scenario);
 	RUN(bucket_change);
 	RUN(bucket_change_refused);
+	RUN(bucket_change_per_call);
 	RUN(fixtures);
 	return harness_failures ? 1 : 0;
 }
