@@ -38,6 +38,10 @@ enum replay_change_kind {
 struct replay_change {
 	enum replay_change_kind kind;
 	double bucket_bytes; /* REPLAY_CHANGE_BUCKETS: a bucket's least size */
+	/* REPLAY_CHANGE_BUCKETS where no transfer model can be fitted (replay_build_info): 1
+	 * shares the transfer out as if all of it were per call (each bucket the cost of one of
+	 * the collectives it replaces), 0 in proportion to bytes; the two bound it */
+	int all_per_call;
 };
 
 struct replay_build_in {

@@ -168,7 +168,7 @@ static double drop_colls(struct builder *b, const struct step_part *sp, const do
 	return total;
 }
 
-/* The transfer model's cost of the step's collectives as run. */
+/* The transfer model's cost of the step's collectives as run (a, bb not both 0). */
 static double modelled(const struct builder *b, const struct step_part *sp, double a,
 		       double bb)
 {
@@ -186,7 +186,7 @@ static void add_buckets(struct builder *b, const struct step_part *sp, const int
 	int on_host;
 	const struct proto *first = &b->p[sp->colls[0]];
 	struct proto q = *first;
-	double as_run = b->info.fit_colls ? modelled(b, sp, a, bb) : 0;
+	double as_run = a > 0 || bb > 0 ? modelled(b, sp, a, bb) : 0;
 	double total = drop_colls(b, sp, cost, &on_host);
 	for (int k = 0, from = 0; k < nb; k++) {
 		const struct proto *end = &b->p[sp->layers[ends[k]]];
@@ -244,6 +244,8 @@ static int change_buckets(struct builder *b, const double *cost)
 	}
 	double a = 0, bb = 0;
 	fit_transfers(b, cost, &a, &bb);
+	if (!b->info.fit_colls && b->in->change->all_per_call)
+		a = 1; /* every call costs the same, whatever its bytes */
 	int *lanes = xcalloc(b->in->n + 1, sizeof *lanes);
 	int *prev = xcalloc(b->in->n + 1, sizeof *prev);
 	for (size_t r = 0; r < b->in->n && rc >= 0; r++) {

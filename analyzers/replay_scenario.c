@@ -240,35 +240,56 @@ static int ratio_prediction(const struct replay_sim *base, const struct replay_s
 	return n > 0;
 }
 
-/* The communication change replayed against the unchanged replay (base) into out->comm. */
-static void predict_comm(struct replay_build_in *in, const struct replay_sim *base,
-			 const struct scenario_metrics *m, struct replay_result *out)
+/* The change ch replayed against the unchanged replay (base) into *p (p->why when none);
+ * info: what the builder made (replay_build_info_free when 1 is returned). */
+static int change_pred(struct replay_build_in *in, const struct replay_change *ch,
+		       const struct replay_sim *base, const struct scenario_metrics *m,
+		       double measured_ms, struct replay_pred *p, struct replay_build_info *info)
 {
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, REPLAY_BUCKET_BYTES };
-	struct replay_pred *p = &out->comm;
-	struct replay_build_info info;
 	struct rgraph *g = NULL;
 	struct replay_sim *s = NULL;
-	in->change = &ch;
-	int built = replay_build(in, &g, &info) == 0;
+	in->change = ch;
+	int built = replay_build(in, &g, info) == 0;
 	in->change = NULL;
-	if (built && replay_sim_run(&s, g) == 0 &&
-	    ratio_prediction(base, s, m, out->measured_ms, p)) {
+	if (built && replay_sim_run(&s, g) == 0 && ratio_prediction(base, s, m, measured_ms, p)) {
 		p->made = 1;
 		p->busy_pct = busy_pct(s, g);
-		p->buckets = info.buckets;
-		p->fit_colls = info.fit_colls;
-		p->per_call_ms = info.per_call_ms;
-		p->ms_per_mib = info.ms_per_mib;
 	} else {
 		if (s) /* replayed, but no active step in both */
 			err_set(ERR_USAGE, "no active step was replayed");
 		snprintf(p->why, sizeof p->why, "%s", err_last());
 	}
-	if (built)
-		replay_build_info_free(&info);
 	replay_sim_free(s);
 	rgraph_free(g);
+	return built;
+}
+
+/* The communication change replayed against the unchanged replay (base) into out->comm.
+ * Where no transfer model could be fitted, the change is replayed a second time as if all
+ * of the transfer were per call: the interval spans both (the run cannot tell them apart). */
+static void predict_comm(struct replay_build_in *in, const struct replay_sim *base,
+			 const struct scenario_metrics *m, struct replay_result *out)
+{
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, REPLAY_BUCKET_BYTES, 0 };
+	struct replay_pred *p = &out->comm, q = { 0 };
+	struct replay_build_info info;
+	p->per_call_step_ms = -1;
+	if (!change_pred(in, &ch, base, m, out->measured_ms, p, &info))
+		return;
+	p->buckets = info.buckets;
+	p->fit_colls = info.fit_colls;
+	p->per_call_ms = info.per_call_ms;
+	p->ms_per_mib = info.ms_per_mib;
+	replay_build_info_free(&info);
+	ch.all_per_call = 1;
+	if (!p->made || p->fit_colls || !change_pred(in, &ch, base, m, out->measured_ms, &q, &info))
+		return;
+	replay_build_info_free(&info);
+	if (!q.made)
+		return;
+	p->per_call_step_ms = q.step_ms;
+	p->lo_ms = q.lo_ms < p->lo_ms ? q.lo_ms : p->lo_ms;
+	p->hi_ms = q.hi_ms > p->hi_ms ? q.hi_ms : p->hi_ms;
 }
 
 /* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set

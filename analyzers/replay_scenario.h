@@ -49,6 +49,9 @@ struct replay_pred {
 	 * MiB, fitted on fit_colls all-reduces; fit_colls 0: in proportion to their bytes */
 	size_t fit_colls;
 	double per_call_ms, ms_per_mib;
+	/* fit_colls 0: the median step replayed as if all of the transfer were per call (the
+	 * interval spans it and step_ms, in proportion to bytes), -1 none */
+	double per_call_step_ms;
 	char why[240];
 };
 

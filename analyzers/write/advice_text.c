@@ -324,10 +324,16 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 {
 	const struct ana_scenario *s = &run->sc[r->sc[i]];
 	double gain = 100 * (1 - r->predicted_ms[i] / r->step_ms[i]);
-	strbuf_addf(sb, "%s%s%s%.2f -> %.2f ms (%+.0f %%; p10-p90 of the steps %.2f-%.2f ms)",
-		    sb->len ? "; " : "", r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "",
-		    r->step_ms[i], r->predicted_ms[i], -gain, r->lo_ms[i], r->hi_ms[i]);
 	const struct replay_pred *c = &s->replay.comm;
+	strbuf_addf(sb, "%s%s%s%.2f -> %.2f ms (%+.0f %%", sb->len ? "; " : "",
+		    r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "", r->step_ms[i],
+		    r->predicted_ms[i], -gain);
+	if (c->per_call_step_ms >= 0)
+		strbuf_addf(sb, ") with each bucket's transfer in proportion to its bytes, %.2f ms (%+.0f %%) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); p10-p90 of the steps over both %.2f-%.2f ms",
+			    c->per_call_step_ms, 100 * (c->per_call_step_ms / r->step_ms[i] - 1),
+			    r->lo_ms[i], r->hi_ms[i]);
+	else
+		strbuf_addf(sb, "; p10-p90 of the steps %.2f-%.2f ms)", r->lo_ms[i], r->hi_ms[i]);
 	if (c->fit_colls)
 		strbuf_addf(sb, ", each all-reduce %.2f ms + %.2f ms per MiB (fitted on the run's %zu)",
 			    c->per_call_ms, c->ms_per_mib, c->fit_colls);

@@ -283,11 +283,13 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 						 (json_int_t)c->fit_colls)
 				     : json_null();
 	json_object_set_new(rep, "communication",
-			    c->made ? json_pack("{s:o, s:[o, o], s:o, s:I, s:o}", "step_ms",
+			    c->made ? json_pack("{s:o, s:[o, o], s:o, s:I, s:o, s:o}", "step_ms",
 						jnum(c->step_ms), "interval_ms", jnum(c->lo_ms),
 						jnum(c->hi_ms), "busy_pct", jnum(c->busy_pct),
 						"buckets", (json_int_t)c->buckets,
-						"transfer_model", model)
+						"transfer_model", model, "all_per_call_step_ms",
+						c->per_call_step_ms >= 0 ? jnum(c->per_call_step_ms)
+									 : json_null())
 				    : (json_decref(model), json_pack("{s:n, s:s}", "step_ms", "why",
 								     c->why)));
 	json_object_set_new(o, "replay", rep);

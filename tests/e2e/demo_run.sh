@@ -109,8 +109,13 @@ for i, n in enumerate(r["scenarios"]):
     rc = sc[n]["replay"]["communication"]
     ok = ok and lo <= p <= hi and c <= p and r["prediction_basis"][i] == "replay"
     ok = ok and rc["step_ms"] == p and rc["interval_ms"] == [lo, hi] and rc["buckets"] > 0
+    # one all-reduce a step (--ddp sync): no transfer model; the interval reaches the replay
+    # with all of the transfer per call
+    a = rc["all_per_call_step_ms"]
+    ok = ok and rc["transfer_model"] is None and a is not None and a > p and hi >= a
 sys.exit(0 if ok else 1)' "$S"
 check demo_comm_replay_in_report grep -q "Median step replayed with the all-reduce in buckets overlapped with backward .* at most -[0-9]* % ([0-9.]* ms) by the ceiling" "$run/BOTTLENECK_ANALYSIS.md"
+check demo_comm_per_call_bound_said grep -q "ms (+[0-9]* %) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); p10-p90 of the steps over both" "$run/BOTTLENECK_ANALYSIS.md"
 check demo_replay_in_report grep -q "^- Replay fidelity .*\`gloo-2n\` [0-9.]* ms against [0-9.]* ms" "$run/BOTTLENECK_ANALYSIS.md"
 # Without a rank's trace there is no replay, and telemetry says why; nothing else changes but
 # the predictions: the telemetry is the source of everything but the replay. The

@@ -348,7 +348,7 @@ static void bucket_change(void)
 			w.is_step[r][i] = !strcmp(w.t[r].names[i], "ProfilerStep#0");
 		w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 1 };
 	}
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000 };
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000, 0 };
 	struct replay_build_info info;
 	CHECK_NEAR(bucketed_step(&w, 2, NULL, &info), 100e-3, US);
 	replay_build_info_free(&info);
@@ -357,6 +357,13 @@ static void bucket_change(void)
 	replay_build_info_free(&info);
 	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 90e-3, US);
 	replay_build_info_free(&info);
+	/* as if all of the transfer were per call: each bucket costs the one all-reduce's 40 µs;
+	 * on 4 cores the first 40-80, the second 80-120, the optimizer 120-130 */
+	ch.all_per_call = 1;
+	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 130e-3, US);
+	CHECK(info.fit_colls == 0 && info.buckets == 4);
+	replay_build_info_free(&info);
+	ch.all_per_call = 0;
 	/* one bucket of everything: after layer0 (50), 40 µs: no earlier than measured */
 	ch.bucket_bytes = 1e9;
 	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 100e-3, US);
@@ -387,13 +394,18 @@ static void bucket_change_per_call(void)
 			w.is_step[r][i] = !strcmp(w.t[r].names[i], "ProfilerStep#0");
 		w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 1 };
 	}
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 4000 };
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 4000, 0 };
 	struct replay_build_info info;
 	CHECK_NEAR(bucketed_step(&w, 4, NULL, &info), 100e-3, US);
 	CHECK(info.fit_colls == 0);
 	replay_build_info_free(&info);
 	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 95e-3, US);
 	CHECK(info.fit_colls == 4 && info.buckets == 2);
+	/* a model fitted: all_per_call changes nothing */
+	replay_build_info_free(&info);
+	ch.all_per_call = 1;
+	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 95e-3, US);
+	ch.all_per_call = 0;
 	CHECK_NEAR(info.per_call_ms, 5e-3, 1e-9);
 	CHECK_NEAR(info.ms_per_mib, 0.005e-3 * 1048576, 1e-6);
 	replay_build_info_free(&info);
@@ -410,7 +422,7 @@ static void bucket_change_refused(void)
 {
 	struct two w;
 	load_two(&w);
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000 };
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000, 0 };
 	CHECK(bucketed_step(&w, 2, &ch, NULL) < 0);
 	CHECK(strstr(err_last(), "already overlapped") != NULL);
 	free_two(&w);
