@@ -91,9 +91,12 @@ static double removable_pct(const struct ana_scenario *s, enum rec_kind k)
 
 const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec_kind k)
 {
-	if (k == REC_COMMUNICATION && s->replay.built && s->replay.comm.made &&
-	    !s->steps.no_steps && s->steps.step_med_ms > 0)
+	if (!s->replay.built || s->steps.no_steps || s->steps.step_med_ms <= 0)
+		return NULL;
+	if (k == REC_COMMUNICATION && s->replay.comm.made)
 		return &s->replay.comm;
+	if (k == REC_IO && s->replay.io.made)
+		return &s->replay.io;
 	return NULL;
 }
 

@@ -33,6 +33,10 @@ enum replay_change_kind {
 	 * all-reduced on a thread of its own as soon as backward has made its layers' gradients,
 	 * overlapped with the rest of backward (DDP's bucketing; the trainer's --ddp bucketed) */
 	REPLAY_CHANGE_BUCKETS,
+	/* the step thread's checkpoint ranges (the reference trainer's) kept in one step of
+	 * every `every` only, step N's when (N + 1) % every is 0, as the trainer's
+	 * --checkpoint-every does: the others cost nothing */
+	REPLAY_CHANGE_CHECKPOINTS,
 };
 
 struct replay_change {
@@ -42,6 +46,7 @@ struct replay_change {
 	 * shares the transfer out as if all of it were per call (each bucket the cost of one of
 	 * the collectives it replaces), 0 in proportion to bytes; the two bound it */
 	int all_per_call;
+	int every; /* REPLAY_CHANGE_CHECKPOINTS: one step of every `every` checkpoints */
 };
 
 struct replay_build_in {
@@ -57,6 +62,7 @@ struct replay_build_info {
 	size_t ops, gaps, colls, unmatched_colls, joins;
 	size_t host_colls; /* instances whose ranks share a host: their transfer is CPU work */
 	size_t moved_colls, buckets; /* a bucket change: step-thread parts moved, buckets made */
+	size_t dropped; /* a checkpoint change: checkpoints that cost nothing now */
 	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */
 	/* a bucket change's transfer model, fitted on the step thread's collectives (fit_colls
 	 * of them, of sizes at least 2x apart): per_call_ms + ms_per_mib x MiB; fit_colls 0: a

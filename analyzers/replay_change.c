@@ -262,6 +262,33 @@ static int change_buckets(struct builder *b, const double *cost)
 	return rc < 0 ? rc : 0;
 }
 
+#define CHECKPOINT_NAME "checkpoint"
+
+/* One step of every `every` keeps its checkpoint; the others' become no-ops (their edges
+ * kept). Refused without any checkpoint range on a step thread. */
+static int change_checkpoints(struct builder *b)
+{
+	size_t seen = 0;
+	for (size_t i = 0; i < b->np; i++) {
+		struct proto *p = &b->p[i];
+		if (p->kind != RNODE_CPU || p->step < 0 || p->lane != b->main_lane[p->rank_i] ||
+		    strcmp(name_of(b, p), CHECKPOINT_NAME))
+			continue;
+		seen++;
+		if ((p->step + 1) % b->in->change->every == 0)
+			continue;
+		p->fixed = 1;
+		p->cost_ms = 0;
+		b->info.dropped++;
+	}
+	if (!seen)
+		return err_set(ERR_USAGE, "its traces have no " CHECKPOINT_NAME " range on a step thread (the reference trainer's)");
+	if (!b->info.dropped)
+		return err_set(ERR_USAGE, "it checkpoints once in %d steps or less often already",
+			       b->in->change->every);
+	return 0;
+}
+
 int replay_change_apply(struct builder *b, double **cost)
 {
 	size_t before = b->np;
@@ -269,6 +296,9 @@ int replay_change_apply(struct builder *b, double **cost)
 	switch (b->in->change->kind) {
 	case REPLAY_CHANGE_BUCKETS:
 		rc = change_buckets(b, *cost);
+		break;
+	case REPLAY_CHANGE_CHECKPOINTS:
+		rc = change_checkpoints(b);
 		break;
 	}
 	/* one entry per proto; the protos a change adds carry their own cost (fixed) */

@@ -217,8 +217,10 @@ static double busy_pct(const struct replay_sim *s, const struct rgraph *g)
 }
 
 /* The prediction of the changed replay s against the unchanged one (base): the measured
- * median base_ms times each active step's ratio of the two, median and p10-p90. 0 when no
- * step was replayed in both. */
+ * median base_ms times the median of each active step's ratio of the two, with the 95 %
+ * bootstrap interval of that median (a change that leaves some steps as they were, as
+ * fewer checkpoints do, makes the steps' own spread far wider than the median's). 0 when
+ * no step was replayed in both. */
 static int ratio_prediction(const struct replay_sim *base, const struct replay_sim *s,
 			    const struct scenario_metrics *m, double base_ms, struct replay_pred *p)
 {
@@ -230,9 +232,12 @@ static int ratio_prediction(const struct replay_sim *base, const struct replay_s
 		if (a[i] > 0 && b[i] >= 0)
 			b[n] = b[i] / a[i], n++;
 	if (n) {
-		p->step_ms = base_ms * stats_percentile_unordered(b, n, 50);
-		p->lo_ms = base_ms * stats_percentile_unordered(b, n, 10);
-		p->hi_ms = base_ms * stats_percentile_unordered(b, n, 90);
+		struct stats_sample one = { b, n };
+		struct stats_interval ci;
+		stats_bootstrap(&one, 1, NULL, 0, STATS_MEDIAN, &ci);
+		p->step_ms = base_ms * ci.value;
+		p->lo_ms = base_ms * (ci.known ? ci.lo : ci.value);
+		p->hi_ms = base_ms * (ci.known ? ci.hi : ci.value);
 	}
 	free(a);
 	free(b);
@@ -270,7 +275,7 @@ static int change_pred(struct replay_build_in *in, const struct replay_change *c
 static void predict_comm(struct replay_build_in *in, const struct replay_sim *base,
 			 const struct scenario_metrics *m, struct replay_result *out)
 {
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, REPLAY_BUCKET_BYTES, 0 };
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, REPLAY_BUCKET_BYTES, 0, 0 };
 	struct replay_pred *p = &out->comm, q = { 0 };
 	struct replay_build_info info;
 	p->per_call_step_ms = -1;
@@ -290,6 +295,18 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 	p->per_call_step_ms = q.step_ms;
 	p->lo_ms = q.lo_ms < p->lo_ms ? q.lo_ms : p->lo_ms;
 	p->hi_ms = q.hi_ms > p->hi_ms ? q.hi_ms : p->hi_ms;
+}
+
+/* The I/O change (a checkpoint every REPLAY_CHECKPOINT_EVERY steps) replayed against the
+ * unchanged replay (base) into out->io. */
+static void predict_io(struct replay_build_in *in, const struct replay_sim *base,
+		       const struct scenario_metrics *m, struct replay_result *out)
+{
+	struct replay_change ch = { REPLAY_CHANGE_CHECKPOINTS, 0, 0, REPLAY_CHECKPOINT_EVERY };
+	struct replay_build_info info;
+	out->io.per_call_step_ms = -1;
+	if (change_pred(in, &ch, base, m, out->measured_ms, &out->io, &info))
+		replay_build_info_free(&info);
 }
 
 /* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set
@@ -313,8 +330,10 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m, int
 		compare(s, m, out);
 		out->built = out->steps > 0;
 		out->why_kind = out->built ? REPLAY_MADE : REPLAY_NO_ACTIVE;
-		if (out->built)
+		if (out->built) {
 			predict_comm(&in, s, m, out);
+			predict_io(&in, s, m, out);
+		}
 	}
 	replay_sim_free(s);
 	rgraph_free(g);

@@ -68,11 +68,15 @@ struct replay_result {
 	size_t nranks;
 	/* communication: the step thread's all-reduce in buckets overlapped with backward */
 	struct replay_pred comm;
+	/* I/O: a checkpoint every REPLAY_CHECKPOINT_EVERY steps (buckets, fit_colls unused) */
+	struct replay_pred io;
 };
 
 /* The least size of a bucket in the communication change: the reference trainer's
  * --bucket-mb default (4 MiB). */
 #define REPLAY_BUCKET_BYTES (4.0 * 1024 * 1024)
+/* The I/O change: a checkpoint every 4th step (the shipped campaigns' io knob). */
+#define REPLAY_CHECKPOINT_EVERY 4
 
 /* Replays the traces of dir (*.json, *.json.gz: one rank each, as torchtrace_load_dir reads
  * them) whose steps are m's (torchtrace's; ranks in order), on hosts of `cores` cores:

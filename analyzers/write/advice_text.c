@@ -324,22 +324,22 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 {
 	const struct ana_scenario *s = &run->sc[r->sc[i]];
 	double gain = 100 * (1 - r->predicted_ms[i] / r->step_ms[i]);
-	const struct replay_pred *c = &s->replay.comm;
+	const struct replay_pred *c = advice_replayed(s, r->kind);
 	strbuf_addf(sb, "%s%s%s%.2f -> %.2f ms (%+.0f %%", sb->len ? "; " : "",
 		    r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "", r->step_ms[i],
 		    r->predicted_ms[i], -gain);
 	if (c->per_call_step_ms >= 0)
-		strbuf_addf(sb, ") with each bucket's transfer in proportion to its bytes, %.2f ms (%+.0f %%) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); p10-p90 of the steps over both %.2f-%.2f ms",
+		strbuf_addf(sb, ") with each bucket's transfer in proportion to its bytes, %.2f ms (%+.0f %%) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); 95 %% CI of the median over both %.2f-%.2f ms",
 			    c->per_call_step_ms, 100 * (c->per_call_step_ms / r->step_ms[i] - 1),
 			    r->lo_ms[i], r->hi_ms[i]);
 	else
-		strbuf_addf(sb, "; p10-p90 of the steps %.2f-%.2f ms)", r->lo_ms[i], r->hi_ms[i]);
+		strbuf_addf(sb, "; 95 %% CI of the median %.2f-%.2f ms)", r->lo_ms[i], r->hi_ms[i]);
 	if (c->fit_colls)
 		strbuf_addf(sb, ", each all-reduce %.2f ms + %.2f ms per MiB (fitted on the run's %zu)",
 			    c->per_call_ms, c->ms_per_mib, c->fit_colls);
 	if (gain < 2)
 		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replay",
-			    s->replay.cores * s->replay.hosts, s->replay.comm.busy_pct);
+			    s->replay.cores * s->replay.hosts, c->busy_pct);
 	if (r->ceiling_ms[i] >= 0)
 		strbuf_addf(sb, "; at most -%.0f %% (%.2f ms) by the ceiling",
 			    100 * (1 - r->ceiling_ms[i] / r->step_ms[i]), r->ceiling_ms[i]);
@@ -399,7 +399,10 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 		if (s->gpu.gpu_limits && r->predicted_ms[i] <= s->gpu.host_step_med_ms)
 			strbuf_adds(&pred, " (no lower than the host's own step: the GPU would then wait for it)");
 	}
-	if (rep.len)
+	if (rep.len && r->kind == REC_IO)
+		strbuf_addf(&sb, ". Median step replayed with a checkpoint every %dth step instead (the run's own graph, on its cores): %s",
+			    REPLAY_CHECKPOINT_EVERY, rep.buf);
+	else if (rep.len)
 		strbuf_addf(&sb, ". Median step replayed with the all-reduce in buckets overlapped with backward (the run's own graph, on its cores): %s",
 			    rep.buf);
 	if (pred.len)

@@ -292,6 +292,13 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 									 : json_null())
 				    : (json_decref(model), json_pack("{s:n, s:s}", "step_ms", "why",
 								     c->why)));
+	const struct replay_pred *io = &r->io;
+	json_object_set_new(rep, "io",
+			    io->made ? json_pack("{s:o, s:[o, o], s:o, s:i}", "step_ms",
+						 jnum(io->step_ms), "interval_ms", jnum(io->lo_ms),
+						 jnum(io->hi_ms), "busy_pct", jnum(io->busy_pct),
+						 "checkpoint_every", REPLAY_CHECKPOINT_EVERY)
+				     : json_pack("{s:n, s:s}", "step_ms", "why", io->why));
 	json_object_set_new(o, "replay", rep);
 }
 

@@ -53,6 +53,12 @@ for x in json.load(open(sys.argv[1]))["scenarios"]:
         ok = m and m["per_call_ms"] > 0 and m["collectives"] % (n * 12) == 0 and c["step_ms"] < 0.9 * x["replay"]["measured_ms"]
     else:
         ok = c.get("step_ms") is None or m is None
+    # the I/O change: replayed exactly where checkpoints are (io-*), well below the step
+    io = x["replay"]["io"]
+    if x["name"].startswith("io-"):
+        ok = ok and io["checkpoint_every"] == 4 and io["step_ms"] < 0.5 * x["replay"]["measured_ms"] and io["interval_ms"][0] <= io["step_ms"] <= io["interval_ms"][1]
+    else:
+        ok = ok and io["step_ms"] is None and "no checkpoint range" in io["why"]
     if not ok:
         print("   ", x["name"], c)
         sys.exit(1)' "$run/summary.json"

@@ -98,7 +98,7 @@ tol = 100 * 0.0011 / r["measured_ms"] + 0.0011  # both times are rounded to 0.00
 sys.exit(0 if x["replay_why"] is None and r["steps"] == x["active_steps"] == 30 and abs(e - r["error_pct"]) <= tol and abs(e) <= 10 and r["hosts"] == 1 and abs(r["measured_ms"] - x["step_time_ms"]["median"]) < 0.0011 else 1)' "$S" "$s"
 done
 # The communication recommendation's prediction is the replay of the bucket change: a median
-# with its p10-p90 holding it, the ceiling beside it no higher, and the report says both.
+# with its interval holding it, the ceiling beside it no higher, and the report says both.
 check demo_comm_prediction_replayed python3 -c 'import json, sys
 j = json.load(open(sys.argv[1]))
 r = [r for r in j["recommendations"] if r["kind"] == "communication"][0]
@@ -115,7 +115,7 @@ for i, n in enumerate(r["scenarios"]):
     ok = ok and rc["transfer_model"] is None and a is not None and a > p and hi >= a
 sys.exit(0 if ok else 1)' "$S"
 check demo_comm_replay_in_report grep -q "Median step replayed with the all-reduce in buckets overlapped with backward .* at most -[0-9]* % ([0-9.]* ms) by the ceiling" "$run/BOTTLENECK_ANALYSIS.md"
-check demo_comm_per_call_bound_said grep -q "ms (+[0-9]* %) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); p10-p90 of the steps over both" "$run/BOTTLENECK_ANALYSIS.md"
+check demo_comm_per_call_bound_said grep -q "ms (+[0-9]* %) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); 95 % CI of the median over both" "$run/BOTTLENECK_ANALYSIS.md"
 check demo_replay_in_report grep -q "^- Replay fidelity .*\`gloo-2n\` [0-9.]* ms against [0-9.]* ms" "$run/BOTTLENECK_ANALYSIS.md"
 # Without a rank's trace there is no replay, and telemetry says why; nothing else changes but
 # the predictions: the telemetry is the source of everything but the replay. The

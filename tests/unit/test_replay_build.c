@@ -348,7 +348,7 @@ static void bucket_change(void)
 			w.is_step[r][i] = !strcmp(w.t[r].names[i], "ProfilerStep#0");
 		w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 1 };
 	}
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000, 0 };
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000, 0, 0 };
 	struct replay_build_info info;
 	CHECK_NEAR(bucketed_step(&w, 2, NULL, &info), 100e-3, US);
 	replay_build_info_free(&info);
@@ -394,7 +394,7 @@ static void bucket_change_per_call(void)
 			w.is_step[r][i] = !strcmp(w.t[r].names[i], "ProfilerStep#0");
 		w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 1 };
 	}
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 4000, 0 };
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 4000, 0, 0 };
 	struct replay_build_info info;
 	CHECK_NEAR(bucketed_step(&w, 4, NULL, &info), 100e-3, US);
 	CHECK(info.fit_colls == 0);
@@ -416,13 +416,73 @@ static void bucket_change_per_call(void)
 	free_two(&w);
 }
 
+/* Four steps of 100 µs on two identical ranks: forward 20 µs, a checkpoint 80 µs. */
+static const char *const checkpoints_json =
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":20,\"dur\":80},{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"tid\":1,\"ts\":100,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":100,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":120,\"dur\":80},{\"ph\":\"X\",\"name\":\"ProfilerStep#2\",\"tid\":1,\"ts\":200,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":200,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":220,\"dur\":80},{\"ph\":\"X\",\"name\":\"ProfilerStep#3\",\"tid\":1,\"ts\":300,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":300,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":320,\"dur\":80}]}";
+
+static double step_of(struct two *w, int cores, const struct replay_change *ch, int k,
+		      struct replay_build_info *info)
+{
+	struct replay_build_in in = { w->in, 2, &cores, 1, ch };
+	struct rgraph *g = NULL;
+	struct replay_sim *s = NULL;
+	double span = -1;
+	if (replay_build(&in, &g, info) == 0 && replay_sim_run(&s, g) == 0)
+		span = replay_sim_step_end(s, -1, k) - replay_sim_step_start(s, -1, k);
+	replay_sim_free(s);
+	rgraph_free(g);
+	return span;
+}
+
+/* A checkpoint every 4th step: step 3's kept ((3 + 1) % 4 == 0), the others' cost nothing:
+ * steps 0-2 take the forward's 20 µs, step 3 its 100. Every 2nd keeps step 1's and 3's.
+ * Refused without checkpoints, and where no step loses one. */
+static void checkpoint_change(void)
+{
+	struct two w;
+	for (int r = 0; r < 2; r++) {
+		FILE *f = fmemopen((void *)checkpoints_json, strlen(checkpoints_json), "r");
+		CHECK(f && kineto_load_stream(f, "hand", 1, &w.t[r]) == 0);
+		fclose(f);
+		w.is_step[r] = calloc(w.t[r].nnames + 1, 1);
+		for (size_t i = 0; i < w.t[r].nnames; i++)
+			w.is_step[r][i] = !strncmp(w.t[r].names[i], "ProfilerStep#", 13);
+		w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 4 };
+	}
+	struct replay_change ch = { REPLAY_CHANGE_CHECKPOINTS, 0, 0, 4 };
+	struct replay_build_info info;
+	CHECK_NEAR(step_of(&w, 2, NULL, 0, &info), 100e-3, US);
+	replay_build_info_free(&info);
+	CHECK_NEAR(step_of(&w, 2, &ch, 0, &info), 20e-3, US);
+	CHECK(info.dropped == 6);
+	replay_build_info_free(&info);
+	CHECK_NEAR(step_of(&w, 2, &ch, 2, &info), 20e-3, US);
+	replay_build_info_free(&info);
+	CHECK_NEAR(step_of(&w, 2, &ch, 3, &info), 100e-3, US);
+	replay_build_info_free(&info);
+	ch.every = 2;
+	CHECK_NEAR(step_of(&w, 2, &ch, 1, &info), 100e-3, US);
+	CHECK(info.dropped == 4);
+	replay_build_info_free(&info);
+	ch.every = 1;
+	CHECK(step_of(&w, 2, &ch, 0, NULL) < 0);
+	CHECK(strstr(err_last(), "once in 1 steps or less often already") != NULL);
+	free_two(&w);
+	struct two v;
+	load_two(&v);
+	ch.every = 4;
+	CHECK(step_of(&v, 2, &ch, 0, NULL) < 0);
+	CHECK(strstr(err_last(), "no checkpoint range") != NULL);
+	free_two(&v);
+}
+
 /* The change does not apply where the all-reduce already runs on another thread, nor
  * without layer ranges with gradient sizes: the error says which. */
 static void bucket_change_refused(void)
 {
 	struct two w;
 	load_two(&w);
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000, 0 };
+	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000, 0, 0 };
 	CHECK(bucketed_step(&w, 2, &ch, NULL) < 0);
 	CHECK(strstr(err_last(), "already overlapped") != NULL);
 	free_two(&w);
@@ -472,6 +532,7 @@ int main(void)
 	RUN(bucket_change);
 	RUN(bucket_change_refused);
 	RUN(bucket_change_per_call);
+	RUN(checkpoint_change);
 	RUN(fixtures);
 	return harness_failures ? 1 : 0;
 }
