@@ -450,7 +450,7 @@ struct ana_rec {
 	size_t *sc;
 	double *step_ms, *predicted_ms;
 	/* per scenario: the arithmetic ceiling (-1 none), and where the prediction is a replay
-	 * of the changed graph (replayed 1) its p10-p90 over the steps */
+	 * of the changed graph (replayed 1) the 95 % interval of its median */
 	double *ceiling_ms, *lo_ms, *hi_ms;
 	unsigned char *replayed;
 	size_t n;

@@ -41,7 +41,7 @@ struct check_miss {
 struct ana_check {
 	char *scenario;
 	double predicted_ms;    /* < 0: none */
-	double pred_lo_ms, pred_hi_ms; /* a replayed prediction's p10-p90; < 0: none */
+	double pred_lo_ms, pred_hi_ms; /* a replayed prediction's interval; < 0: none */
 	double *parent_steps;   /* the parent's step_times_ms */
 	size_t n_parent;
 	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */

@@ -38,10 +38,10 @@ enum replay_why {
 
 /* A recommendation's step predicted by replaying the changed graph (replay_change.c): the
  * measured median step times each active step's ratio of changed to unchanged replay (so
- * the replay's own error cancels), median and p10-p90 over the steps. */
+ * the replay's own error cancels): the median over the steps and its 95 % bootstrap interval. */
 struct replay_pred {
 	int made;                     /* 0: why says (the change does not apply) */
-	double step_ms, lo_ms, hi_ms; /* median, p10, p90 */
+	double step_ms, lo_ms, hi_ms; /* median, its interval */
 	double busy_pct;              /* the hosts' cores in use over the changed replay, its
 				       * whole length (warm-up steps too) */
 	size_t buckets;               /* the change's buckets, over ranks and steps */

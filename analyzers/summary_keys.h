@@ -108,7 +108,7 @@
 #define SK_TEXT "text"
 #define SK_STEP_MS "step_ms"
 #define SK_PREDICTED_STEP_MS "predicted_step_ms" /* also of a checked prediction */
-#define SK_PREDICTED_INTERVAL_MS "predicted_interval_ms" /* a replayed prediction's p10-p90 */
+#define SK_PREDICTED_INTERVAL_MS "predicted_interval_ms" /* a replayed prediction's interval */
 
 /* ---- a checked prediction (kind, predicted_step_ms) ---- */
 #define SK_SCENARIO "scenario" /* also of variant.json's predictions */
