@@ -131,9 +131,16 @@ keep = ("kind", "scenarios", "step_ms", "ceiling_step_ms", "ceiling_from")
 recs = lambda j: sorted([{k: r[k] for k in keep} for r in j["recommendations"]], key=str)
 comm = lambda j: [r for r in j["recommendations"] if r["kind"] == "communication"][0]
 ca, cb = comm(a), comm(b)
-sys.exit(0 if [drop(x) for x in a["scenarios"]] == [drop(x) for x in b["scenarios"]] and drop(a) == drop(b)
-         and recs(a) == recs(b) and set(ca["prediction_basis"]) == {"replay"} and cb["prediction_basis"] == ["ceiling", "ceiling"]
-         and cb["predicted_step_ms"] == cb["ceiling_step_ms"] else 1)' "$run" notrace
+# (gloo-1n, which kept its traces, keeps its replay; whether its communication share passes the
+# bar of the recommendation depends on the machine: on some it is in the recommendation)
+want = ["replay" if n == "gloo-1n" else "ceiling" for n in cb["scenarios"]]
+ceil = all(p == c for p, c, w in zip(cb["predicted_step_ms"], cb["ceiling_step_ms"], want) if w == "ceiling")
+ok = [drop(x) for x in a["scenarios"]] == [drop(x) for x in b["scenarios"]] and drop(a) == drop(b)
+ok = ok and recs(a) == recs(b) and set(ca["prediction_basis"]) == {"replay"}
+ok = ok and "gloo-2n" in cb["scenarios"] and cb["prediction_basis"] == want and ceil
+if not ok:
+    print("   ", recs(a), recs(b), ca["prediction_basis"], cb["prediction_basis"], cb["predicted_step_ms"], cb["ceiling_step_ms"])
+sys.exit(0 if ok else 1)' "$run" notrace
 # compare: a run against itself is all ratios 1 and no "better"; the JSON says the same.
 "$CAMPAIGN" compare --results "$SCRATCH/res" "$(basename "$run")" "$run" >cmp.txt; rc=$?
 check compare_exit0 [ "$rc" -eq 0 ]
