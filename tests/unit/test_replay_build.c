@@ -51,6 +51,20 @@ static void free_two(struct two *w)
 	}
 }
 
+/* Two identical ranks, each trace json's, with nsteps steps (ProfilerStep#<n> ranges). */
+static void load_same(struct two *w, const char *json, int nsteps)
+{
+	for (int r = 0; r < 2; r++) {
+		FILE *f = fmemopen((void *)json, strlen(json), "r");
+		CHECK(f && kineto_load_stream(f, "hand", 1, &w->t[r]) == 0);
+		fclose(f);
+		w->is_step[r] = calloc(w->t[r].nnames + 1, 1);
+		for (size_t i = 0; i < w->t[r].nnames; i++)
+			w->is_step[r][i] = !strncmp(w->t[r].names[i], "ProfilerStep#", 13);
+		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], nsteps };
+	}
+}
+
 static int node_named(const struct rgraph *g, int rank, const char *name)
 {
 	for (int v = 0; v < g->nnodes; v++)
@@ -316,18 +330,26 @@ static void trainer_scenario(void)
 static const char *const step_thread_json =
 	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},{\"ph\":\"X\",\"name\":\"backward:layer1\",\"tid\":1,\"ts\":20,\"dur\":20,\"args\":{\"grad_bytes\":3000}},{\"ph\":\"X\",\"name\":\"backward:layer0\",\"tid\":1,\"ts\":40,\"dur\":10,\"args\":{\"grad_bytes\":1000}},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":50,\"dur\":40,\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":1000,\"Out msg nelems\":1000,\"dtype\":\"Float\",\"Group size\":2}},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}";
 
-static double bucketed_step(struct two *w, int cores, const struct replay_change *ch,
-			    struct replay_build_info *info)
+/* Step k's span (the slowest rank's), the two ranks on a host of `cores` replayed with ch
+ * (NULL: as measured); -1 when the build or the replay fails. */
+static double step_of(struct two *w, int cores, const struct replay_change *ch, int k,
+		      struct replay_build_info *info)
 {
 	struct replay_build_in in = { w->in, 2, &cores, 1, ch };
 	struct rgraph *g = NULL;
 	struct replay_sim *s = NULL;
-	double end = -1;
+	double span = -1;
 	if (replay_build(&in, &g, info) == 0 && replay_sim_run(&s, g) == 0)
-		end = replay_sim_step_end(s, -1, 0) - replay_sim_step_start(s, -1, 0);
+		span = replay_sim_step_end(s, -1, k) - replay_sim_step_start(s, -1, k);
 	replay_sim_free(s);
 	rgraph_free(g);
-	return end;
+	return span;
+}
+
+static double bucketed_step(struct two *w, int cores, const struct replay_change *ch,
+			    struct replay_build_info *info)
+{
+	return step_of(w, cores, ch, 0, info);
 }
 
 /* Buckets of at least 2000 bytes: layer1's gradient (3000 of the 4000 bytes) is a bucket of
@@ -339,15 +361,7 @@ static double bucketed_step(struct two *w, int cores, const struct replay_change
 static void bucket_change(void)
 {
 	struct two w;
-	for (int r = 0; r < 2; r++) {
-		FILE *f = fmemopen((void *)step_thread_json, strlen(step_thread_json), "r");
-		CHECK(f && kineto_load_stream(f, "hand", 1, &w.t[r]) == 0);
-		fclose(f);
-		w.is_step[r] = calloc(w.t[r].nnames + 1, 1);
-		for (size_t i = 0; i < w.t[r].nnames; i++)
-			w.is_step[r][i] = !strcmp(w.t[r].names[i], "ProfilerStep#0");
-		w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 1 };
-	}
+	load_same(&w, step_thread_json, 1);
 	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000, 0, 0 };
 	struct replay_build_info info;
 	CHECK_NEAR(bucketed_step(&w, 2, NULL, &info), 100e-3, US);
@@ -385,15 +399,7 @@ static const char *const per_param_json =
 static void bucket_change_per_call(void)
 {
 	struct two w;
-	for (int r = 0; r < 2; r++) {
-		FILE *f = fmemopen((void *)per_param_json, strlen(per_param_json), "r");
-		CHECK(f && kineto_load_stream(f, "hand", 1, &w.t[r]) == 0);
-		fclose(f);
-		w.is_step[r] = calloc(w.t[r].nnames + 1, 1);
-		for (size_t i = 0; i < w.t[r].nnames; i++)
-			w.is_step[r][i] = !strcmp(w.t[r].names[i], "ProfilerStep#0");
-		w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 1 };
-	}
+	load_same(&w, per_param_json, 1);
 	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 4000, 0, 0 };
 	struct replay_build_info info;
 	CHECK_NEAR(bucketed_step(&w, 4, NULL, &info), 100e-3, US);
@@ -420,19 +426,6 @@ static void bucket_change_per_call(void)
 static const char *const checkpoints_json =
 	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":20,\"dur\":80},{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"tid\":1,\"ts\":100,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":100,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":120,\"dur\":80},{\"ph\":\"X\",\"name\":\"ProfilerStep#2\",\"tid\":1,\"ts\":200,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":200,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":220,\"dur\":80},{\"ph\":\"X\",\"name\":\"ProfilerStep#3\",\"tid\":1,\"ts\":300,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":300,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":320,\"dur\":80}]}";
 
-static double step_of(struct two *w, int cores, const struct replay_change *ch, int k,
-		      struct replay_build_info *info)
-{
-	struct replay_build_in in = { w->in, 2, &cores, 1, ch };
-	struct rgraph *g = NULL;
-	struct replay_sim *s = NULL;
-	double span = -1;
-	if (replay_build(&in, &g, info) == 0 && replay_sim_run(&s, g) == 0)
-		span = replay_sim_step_end(s, -1, k) - replay_sim_step_start(s, -1, k);
-	replay_sim_free(s);
-	rgraph_free(g);
-	return span;
-}
 
 /* A checkpoint every 4th step: step 3's kept ((3 + 1) % 4 == 0), the others' cost nothing:
  * steps 0-2 take the forward's 20 µs, step 3 its 100. Every 2nd keeps step 1's and 3's.
@@ -440,15 +433,7 @@ static double step_of(struct two *w, int cores, const struct replay_change *ch, 
 static void checkpoint_change(void)
 {
 	struct two w;
-	for (int r = 0; r < 2; r++) {
-		FILE *f = fmemopen((void *)checkpoints_json, strlen(checkpoints_json), "r");
-		CHECK(f && kineto_load_stream(f, "hand", 1, &w.t[r]) == 0);
-		fclose(f);
-		w.is_step[r] = calloc(w.t[r].nnames + 1, 1);
-		for (size_t i = 0; i < w.t[r].nnames; i++)
-			w.is_step[r][i] = !strncmp(w.t[r].names[i], "ProfilerStep#", 13);
-		w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 4 };
-	}
+	load_same(&w, checkpoints_json, 4);
 	struct replay_change ch = { REPLAY_CHANGE_CHECKPOINTS, 0, 0, 4 };
 	struct replay_build_info info;
 	CHECK_NEAR(step_of(&w, 2, NULL, 0, &info), 100e-3, US);
