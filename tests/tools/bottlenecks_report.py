@@ -57,10 +57,14 @@ for r in j["recommendations"]:
         if shared and "do not add" not in r["text"]:
             bad.append("straggler recommendation overlaps another's gain without saying so: " + r["text"])
     if r["kind"] in ("kernels", "elementwise") and len(r["scenarios"]) > 1:
-        c = sorted(f1(sc[n]["shares_pct"]["compute"]) for n in r["scenarios"])
-        want = c[0] + " %" if c[0] == c[-1] else "%s %% to %s %%" % (c[0], c[-1])
-        if want not in r["text"]:
-            bad.append("%s recommendation does not quote %r: %s" % (r["kind"], want, r["text"]))
+        # the least and the largest compute share, as numbers (not strings: "100.0" < "70.5"),
+        # within 0.05 as above (summary.json's 70.550 may come from a raw 70.5503, said 70.6)
+        c = sorted(sc[n]["shares_pct"]["compute"] for n in r["scenarios"])
+        m = re.search(r"\(([0-9.]+) %(?: to ([0-9.]+) %)?(?: of step time| compute)\)", r["text"])
+        said = m and (float(m.group(1)), float(m.group(2) or m.group(1)))
+        if not said or abs(said[0] - c[0]) > 0.051 or abs(said[1] - c[-1]) > 0.051 or \
+                (m.group(2) is None) != (f1(c[0]) == f1(c[-1])):
+            bad.append("%s recommendation does not quote %s %% to %s %%: %s" % (r["kind"], f1(c[0]), f1(c[-1]), r["text"]))
 
 def section(name):
     """The scenario's own part of the report: from its "### NAME" to the next heading (another
