@@ -1,5 +1,6 @@
 # campaign: the only build entry. `make` builds bin/; `make check` installs
 # what is missing, builds, and runs every test; `make demo` runs the demo.
+# SPDX-License-Identifier: MIT
 PREFIX    ?= /usr/local
 CC        ?= cc
 CXX       ?= c++

@@ -1,7 +1,8 @@
 /* accounting: the one accounting of a scenario's step time (docs/accounting.md): per
  * rank and step every instant attributed once (compute, exposed communication, waiting
  * for peers, data loading, I/O, host, GPU idle), the shares, the candidates the verdict
- * is decided on, the flags, and the verdict from monitors alone; numbers, no prose. */
+ * is decided on, the flags, and the verdict from monitors alone; numbers, no prose.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "util/run_layout.h"
 

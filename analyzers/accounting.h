@@ -1,6 +1,7 @@
 /* accounting: the one accounting of a scenario's step time (docs/accounting.md): the
  * step period, the shares of the step, the verdict's candidates and flags, and the
- * outcome they give. Numbers only: the words are write/'s. */
+ * outcome they give. Numbers only: the words are write/'s.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_ACCOUNTING_H
 #define ANALYZERS_ACCOUNTING_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/advice.h"
 
 #include "analyzers/read/metrics.h"

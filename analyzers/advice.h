@@ -2,7 +2,8 @@
  * with the step time it predicts: the replay of the run's graph changed as the
  * recommendation would change it where one was made (replay_scenario.h), else
  * the ceiling from the accounted shares the verdict came from (the cause's
- * share taken off the step), labelled as one. */
+ * share taken off the step), labelled as one.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_ADVICE_H
 #define ANALYZERS_ADVICE_H
 

@@ -1,7 +1,8 @@
 /* analysis: from per-scenario telemetry to numbers and verdicts: step-time
  * statistics, time shares, the bottleneck verdict with its evidence, and
  * scaling against a baseline. Knows nothing of schedulers or the store: the
- * caller hands it each scenario's state and directory. */
+ * caller hands it each scenario's state and directory.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_ANALYSIS_H
 #define ANALYZERS_ANALYSIS_H
 

@@ -5,7 +5,8 @@
  * values and what the run added, against the same, so that the analysis never
  * takes a value the campaign file could not have given, nor one larger than
  * the run could have written. (The thresholds' ranges are thresholds.h's.)
- * Plain integer literals: the key tables' initialisers and their docs use them. */
+ * Plain integer literals: the key tables' initialisers and their docs use them.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_BOUNDS_H
 #define ANALYZERS_BOUNDS_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/checked.h"
 
 #include "analyzers/advice.h"

@@ -2,7 +2,8 @@
  * measured. Per scenario: the parent's step times and accounting, the
  * prediction, the variant's step times, the 95 % bootstrap interval of
  * variant / parent and an outcome; for a miss, where the predicted time went,
- * from the two accountings, as numbers (write/checked_text.c says them). */
+ * from the two accountings, as numbers (write/checked_text.c says them).
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_CHECKED_H
 #define ANALYZERS_CHECKED_H
 

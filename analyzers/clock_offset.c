@@ -1,5 +1,6 @@
 /* clock_offset: per-node clock offsets from the ends of matched blocking
- * collectives (see clock_offset.h). */
+ * collectives (see clock_offset.h).
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/clock_offset.h"
 
 #include "analyzers/collective.h"

@@ -6,7 +6,8 @@
  * range. A node's ranks share its offset when most of them agree with it
  * (a rank that does not is named); when they do not (traces timed from each
  * process's own start, as the legacy profiler's are) each rank keeps its
- * own. Numbers only: the words are write/'s. */
+ * own. Numbers only: the words are write/'s.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_CLOCK_OFFSET_H
 #define ANALYZERS_CLOCK_OFFSET_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/collective.h"
 #include "analyzers/clock_offset.h"
 #include "analyzers/hta.h"

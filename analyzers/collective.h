@@ -4,7 +4,8 @@
  * duration over ranks: the transfer once everyone has arrived; no clock
  * alignment needed), each rank's wait (its excess over that), algorithm and
  * bus bandwidth with nccl-tests' factors. Also: naming a collective from a
- * trace (record_param_comms args, gloo:<op> ranges, NCCL kernel names). */
+ * trace (record_param_comms args, gloo:<op> ranges, NCCL kernel names).
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_COLLECTIVE_H
 #define ANALYZERS_COLLECTIVE_H
 

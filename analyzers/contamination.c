@@ -1,4 +1,5 @@
-/* contamination: see contamination.h. */
+/* contamination: see contamination.h.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/contamination.h"
 
 #include "analyzers/analysis.h"

@@ -3,7 +3,8 @@
  * a second user, a build, another run's job) over the wall-clock window of
  * its active steps: above ANA_FOREIGN_CPU_PCT of one core on average, its
  * step times are not its workload's alone. Reads the monitor files; the
- * decision itself is pure (contamination_decide). */
+ * decision itself is pure (contamination_decide).
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_CONTAMINATION_H
 #define ANALYZERS_CONTAMINATION_H
 

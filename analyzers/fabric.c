@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/fabric.h"
 #include "util/run_layout.h"
 

@@ -2,7 +2,8 @@
  * reference trainer's all-reduce reached per message size on each node count
  * and backend (<probe job>/metrics/fabric.json, written by
  * campaign-trainer --fabric-probe), and the bus bandwidth they give at a
- * size, for the training's collectives to be measured against. */
+ * size, for the training's collectives to be measured against.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_FABRIC_H
 #define ANALYZERS_FABRIC_H
 

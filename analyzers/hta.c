@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/hta.h"
 #include "analyzers/stats.h"
 

@@ -1,7 +1,8 @@
 /* hta: per-rank GPU time breakdown with Holistic Trace Analysis's exact
  * definitions (see ../shared/traces/README.md): kernel time, idle,
  * compute, non-compute, communication/computation overlap, and the top
- * kernels per category. */
+ * kernels per category.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_HTA_H
 #define ANALYZERS_HTA_H
 

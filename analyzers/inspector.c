@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/inspector.h"
 
 #include "analyzers/analysis.h"

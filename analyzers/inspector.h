@@ -5,7 +5,8 @@
  * figures), the stragglers at the collectives of communicators that span every process,
  * and per instance each rank's kernel stop time from verbose dumps (for clock offsets).
  * Numbers only; the words are write/'s. Memory stays bounded: the table keeps a sample of
- * its values, the straggler test and the stop times a sample of the instances. */
+ * its values, the straggler test and the stop times a sample of the instances.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_INSPECTOR_H
 #define ANALYZERS_INSPECTOR_H
 

@@ -3,7 +3,8 @@
  *                                                 its analysis_input.json
  *   campaign-analyze [--json] [--rules F] [--top N] TRACE...   PyTorch-profiler (Kineto) traces,
  *                                                 one per rank: HTA's breakdown per rank
- *   campaign-analyze [--json] DUMP|DUMP_DIR...    NCCL Inspector dumps: the collectives */
+ *   campaign-analyze [--json] DUMP|DUMP_DIR...    NCCL Inspector dumps: the collectives
+ * SPDX-License-Identifier: MIT */
 #include "util/clock.h"
 #include "util/err.h"
 #include "util/run_layout.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/phases.h"
 
 #include "util/sort.h"

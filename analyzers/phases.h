@@ -9,7 +9,8 @@
  * whose operators are recorded, yields to communication on another thread
  * (the thread waits for a collective that gloo runs on its worker: DDP's
  * buffer broadcast in forward); time no thread spends in a classified range
- * or an operator is other (host overhead). Pure: no I/O. */
+ * or an operator is other (host overhead). Pure: no I/O.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_PHASES_H
 #define ANALYZERS_PHASES_H
 

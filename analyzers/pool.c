@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/pool.h"
 
 #include <pthread.h>

@@ -1,7 +1,8 @@
 /* pool: runs n independent jobs on up to `workers` threads (the calling
  * thread is one of them). Each job writes only its own result slot, so a
  * reduction done afterwards in job order gives the same bytes whatever the
- * number of workers and whatever order the jobs finish in. */
+ * number of workers and whatever order the jobs finish in.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_POOL_H
 #define ANALYZERS_POOL_H
 

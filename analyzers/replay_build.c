@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/replay_build.h"
 
 #include "analyzers/replay_proto.h"

@@ -6,7 +6,8 @@
  * ranges it knows by name (the reference trainer's loader wait and read latency) as waits,
  * and the hand-offs and joins between a rank's threads (docs/analysis.md, "Replay model").
  * It reads no file and replays nothing. GPU kernels are not built yet: a trace with any is
- * refused. */
+ * refused.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_REPLAY_BUILD_H
 #define ANALYZERS_REPLAY_BUILD_H
 

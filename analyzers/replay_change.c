@@ -1,6 +1,7 @@
 /* replay_change: the changes a recommendation makes to a replay graph before it is replayed
  * (Daydream's transformation primitives; docs/analysis.md, "Transformations"). It works on
- * the builder's protos (replay_proto.h), after their measured costs are known. */
+ * the builder's protos (replay_proto.h), after their measured costs are known.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/replay_proto.h"
 
 #include "analyzers/replay/graph.h"

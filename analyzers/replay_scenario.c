@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/replay_scenario.h"
 
 #include "analyzers/read/kineto.h"

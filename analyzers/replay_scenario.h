@@ -2,7 +2,8 @@
  * ranges, built into an execution graph (replay_build.h), replayed unchanged
  * (replay/sim.h), and each active step's replayed time set against the measured one, per
  * scenario and per rank. It owns the replay's result and why there is none; it writes
- * nothing (summary.json and the report show it). */
+ * nothing (summary.json and the report show it).
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_REPLAY_SCENARIO_H
 #define ANALYZERS_REPLAY_SCENARIO_H
 

@@ -1,6 +1,7 @@
 /* run_input: RUN/analysis_input.json written by the orchestrator's
  * aggregation and read back by campaign-analyze RUN. Reals are written with
- * 17 significant digits, so what is read back is the same double. */
+ * 17 significant digits, so what is read back is the same double.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/run_input.h"
 #include "analyzers/bounds.h"
 #include "analyzers/run_input_bounds.h"

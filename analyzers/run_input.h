@@ -2,7 +2,8 @@
  * analysis of a run (its scenarios' states, sizes and job folders, the
  * campaign's analysis settings, a variant's predictions), so that
  * campaign-analyze RUN analyses the run again without the store or the
- * campaign loader. Owns that file's format (docs/formats.md); nothing else. */
+ * campaign loader. Owns that file's format (docs/formats.md); nothing else.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_RUN_INPUT_H
 #define ANALYZERS_RUN_INPUT_H
 

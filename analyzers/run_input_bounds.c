@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/run_input_bounds.h"
 
 #include "analyzers/analysis.h"

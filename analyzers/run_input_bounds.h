@@ -2,7 +2,8 @@
  * (and the thresholds' ranges, thresholds.h), the table the campaign loader
  * checks the campaign file with: each string's length (a name's characters
  * too), each number's range, each list's length. run_input.c checks what it
- * is about to write and what it reads with it; the types are its own check. */
+ * is about to write and what it reads with it; the types are its own check.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_RUN_INPUT_BOUNDS_H
 #define ANALYZERS_RUN_INPUT_BOUNDS_H
 

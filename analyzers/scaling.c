@@ -1,7 +1,8 @@
 /* scaling: across the scenarios of a run, speedup and efficiency against each series'
  * baseline (strong or weak scaling by the batch), and a fitted model of the step
  * (compute / N + a constant + a term growing with log2(N)) per series, its fit and
- * where it says scaling ends, as numbers (write/scaling_text.c says them). */
+ * where it says scaling ends, as numbers (write/scaling_text.c says them).
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "util/run_layout.h"
 

@@ -1,6 +1,7 @@
 /* scaling: speedup and efficiency of each scenario against its series' baseline, and
  * per series a fitted model of the step (compute / N + constant + c log2 N) with its
- * quality, contention and the efficiency it predicts. */
+ * quality, contention and the efficiency it predicts.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_SCALING_H
 #define ANALYZERS_SCALING_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/shard.h"
 #include "util/clock.h"
 #include "util/run_layout.h"

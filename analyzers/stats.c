@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/stats.h"
 
 #include "util/strbuf.h"

@@ -1,4 +1,5 @@
-/* stats: order statistics and means over arrays of doubles. */
+/* stats: order statistics and means over arrays of doubles.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_STATS_H
 #define ANALYZERS_STATS_H
 

@@ -1,5 +1,6 @@
 /* steptime: a scenario's step times (steptime.h): the period between consecutive steps'
- * last collectives where the traces give it, else the slowest rank's step. */
+ * last collectives where the traces give it, else the slowest rank's step.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/steptime.h"
 
 #include "analyzers/collective.h"

@@ -3,7 +3,8 @@
  * completions of consecutive steps' last blocking collective (every rank leaves it at once,
  * so the period is the same on every rank's clock; the median over ranks); a step without
  * one (the first traced, one with no collective, or after an unrecorded gap) is the slowest
- * rank's own step duration, as is every step of a scenario without collectives. */
+ * rank's own step duration, as is every step of a scenario without collectives.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_STEPTIME_H
 #define ANALYZERS_STEPTIME_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/straggler.h"
 
 #include "analyzers/stats.h"

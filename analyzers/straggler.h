@@ -3,7 +3,8 @@
  * collective took least arrived last (ranks close to it with it);
  * what the others spent beyond it is waiting it imposed. Its cause is the
  * phase in which it spent more than the other ranks' median over the same
- * steps. */
+ * steps.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_STRAGGLER_H
 #define ANALYZERS_STRAGGLER_H
 

@@ -1,7 +1,8 @@
 /* summary_keys: the keys of summary.json that its writer (report.c, checked.c)
  * and its readers (figures.c, orchestrator's paper, compare, try) share, named
  * once. Readers spell no summary key as a literal (tests/e2e/layout.sh checks).
- * A key written but read by no program stays where it is written. */
+ * A key written but read by no program stays where it is written.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_SUMMARY_KEYS_H
 #define ANALYZERS_SUMMARY_KEYS_H
 

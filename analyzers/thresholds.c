@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/thresholds.h"
 
 #include "analyzers/verdict.h"

@@ -2,7 +2,8 @@
  * declared once: each key, its range, its default and where it lands in struct
  * ana_thresholds. The campaign loader's keys, checks and defaults and the
  * analyzers' input come from this table, and docs/campaign-format.md's row is
- * checked against it (tests/unit/test_campaign.c). No flag is decided here. */
+ * checked against it (tests/unit/test_campaign.c). No flag is decided here.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_THRESHOLDS_H
 #define ANALYZERS_THRESHOLDS_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/tlfrag.h"
 
 #include "analyzers/phases.h"

@@ -4,7 +4,8 @@
  * classified host ranges on their threads, GPU kernels per stream, in that
  * order), names already JSON strings, times as the trace has them. A private,
  * versioned binary file, written atomically and read back record by record:
- * the timeline concatenates fragments without parsing a trace again. */
+ * the timeline concatenates fragments without parsing a trace again.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_TLFRAG_H
 #define ANALYZERS_TLFRAG_H
 

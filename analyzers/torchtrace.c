@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/torchtrace.h"
 
 #include "analyzers/collective.h"

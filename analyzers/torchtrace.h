@@ -3,7 +3,8 @@
  * ranges, as per-step telemetry. One file is one
  * rank; each ProfilerStep#N range is a step whose time phases.c breaks down
  * by the phase rules; FLOPs come from operators' flops args (recorded
- * with_flops); every operator's self time is summed for the top list. */
+ * with_flops); every operator's self time is summed for the top list.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_TORCHTRACE_H
 #define ANALYZERS_TORCHTRACE_H
 

@@ -1,7 +1,8 @@
 /* verdict: what bounds a scenario's step, decided in one place from its
  * accounted shares: the verdict is the share whose removal would recover
  * the most step time; the seed thresholds are flags listed beside it; a
- * share that is unknown is no candidate. Sentences are the report's. */
+ * share that is unknown is no candidate. Sentences are the report's.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_VERDICT_H
 #define ANALYZERS_VERDICT_H
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A plain PyTorch DDP training script, as users write them: nothing in it
 knows about campaign. Rendezvous through env:// (MASTER_ADDR, MASTER_PORT,
 RANK, WORLD_SIZE), gloo, a DataLoader, SGD, torch.profiler with a schedule

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A DDP script as users write them with torch.profiler's
 tensorboard_trace_handler: each profiling cycle of each process writes its
 own <host>_<pid>.<timestamp>.pt.trace.json, so one rank leaves several

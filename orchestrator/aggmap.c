@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "aggmap.h"
 
 #include "util/clock.h"

@@ -2,7 +2,8 @@
  * than one node (the aggregation job with analysis.nodes > 1), srun runs
  * `campaign analyze-shard` once per node; with --shards N elsewhere, N local
  * processes do. A shard that fails runs once more; the reduce then takes
- * every file's result from the shards (analyzers/shard.h). */
+ * every file's result from the shards (analyzers/shard.h).
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_AGGMAP_H
 #define CAMPAIGN_AGGMAP_H
 

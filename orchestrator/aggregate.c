@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "aggregate.h"
 #include "orchestrator/backend/requeue.h"
 #include "util/run_layout.h"

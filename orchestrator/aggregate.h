@@ -1,7 +1,8 @@
 /* aggregate: runs the analyzers over a finished run: gathers each scenario's
  * latest attempt from the store, hands them to the analysis library, and
  * records that the analysis was written. Safe to run again and from several
- * processes at once (one at a time, under <run>/.aggregate.lock). */
+ * processes at once (one at a time, under <run>/.aggregate.lock).
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_AGGREGATE_H
 #define CAMPAIGN_AGGREGATE_H
 

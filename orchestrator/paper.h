@@ -3,7 +3,8 @@
  * scripts), tables (LaTeX booktabs, CSV, Markdown; for a campaign try
  * variant or its parent, the checked predictions too), the analysis, a
  * provenance appendix, reproduce.sh and MANIFEST.sha256. No timestamp goes
- * in but SOURCE_DATE_EPOCH (default: the run's creation time). */
+ * in but SOURCE_DATE_EPOCH (default: the run's creation time).
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_PAPER_H
 #define CAMPAIGN_PAPER_H
 

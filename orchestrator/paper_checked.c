@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "paper_checked.h"
 #include "paper_table.h"
 

@@ -2,7 +2,8 @@
  * tables/checked_predictions.{tex,csv,md}. In a variant's paper its own
  * checks; in its parent's, those of every analysed variant of it in the
  * same campaign folder of the results, in run-id order. The numbers and
- * outcomes are the variants' summary.json's, never decided again. */
+ * outcomes are the variants' summary.json's, never decided again.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_PAPER_CHECKED_H
 #define CAMPAIGN_PAPER_CHECKED_H
 

@@ -2,7 +2,8 @@
  * artefacts never deletes what it did not create: the output folder must be
  * absent, empty, or a previous paper output whose files are exactly those its
  * MANIFEST.sha256 lists, unchanged; never a run or a folder holding one. The
- * new output is built beside it and swapped in with one rename. */
+ * new output is built beside it and swapped in with one rename.
+ * SPDX-License-Identifier: MIT */
 #include "paper.h"
 #include "util/run_layout.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "paper_table.h"
 
 #include "util/fsio.h"

@@ -1,7 +1,8 @@
 /* paper_table: one table of the paper in its three forms, written side by
  * side as tables/NAME.{tex,csv,md}: LaTeX (booktabs, with a caption and a
  * label tab:NAME), CSV and Markdown, from the same cells in the same order.
- * Owns the escaping of text for LaTeX; knows nothing of what the cells say. */
+ * Owns the escaping of text for LaTeX; knows nothing of what the cells say.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_PAPER_TABLE_H
 #define CAMPAIGN_PAPER_TABLE_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "provenance.h"
 #include "orchestrator/campaign/secret.h"
 #include "util/run_layout.h"

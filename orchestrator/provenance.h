@@ -2,7 +2,8 @@
  * submit time with libgit2: for the workload's repository (the one holding
  * the campaign file) and campaign's own, the commit, branch, describe,
  * remotes, author, dirty files and the uncommitted diff as a patch that
- * rebuilds the exact tree; plus hashes, host and library versions. */
+ * rebuilds the exact tree; plus hashes, host and library versions.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_PROVENANCE_H
 #define CAMPAIGN_PROVENANCE_H
 

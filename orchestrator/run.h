@@ -1,6 +1,7 @@
 /* run: one campaign run on disk, results/<campaign>/<run-id>/: creating it
  * (frozen campaign.yaml, rendered job scripts, job_metadata.json, state.db)
- * only once every script has rendered, and finding it again by id or path. */
+ * only once every script has rendered, and finding it again by id or path.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_RUN_H
 #define CAMPAIGN_RUN_H
 

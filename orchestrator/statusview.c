@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "statusview.h"
 #include "util/run_layout.h"
 #include "orchestrator/backend/requeue.h"

@@ -1,5 +1,6 @@
 /* statusview: the status table of a run (text or JSON), shared by status,
- * watch and submit --wait, so every view of a run says the same thing. */
+ * watch and submit --wait, so every view of a run says the same thing.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_STATUSVIEW_H
 #define CAMPAIGN_STATUSVIEW_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "submission.h"
 #include "aggregate.h"
 

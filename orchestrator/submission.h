@@ -2,7 +2,8 @@
  * whatever interrupted an earlier try: plans an attempt for each scenario
  * that has none, lets the backend submit (or adopt) every planned attempt,
  * and starts what drives the run to its end. submit, resume and resubmit all
- * go through it, one process at a time per run (<run>/.submit.lock). */
+ * go through it, one process at a time per run (<run>/.submit.lock).
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_SUBMISSION_H
 #define CAMPAIGN_SUBMISSION_H
 

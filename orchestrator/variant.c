@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "variant.h"
 
 #include "analyzers/checked.h"

@@ -4,7 +4,8 @@
  * key holding the change), its RUN/variant.json (parent, kind, knob,
  * recommendation, predictions) and reading that back for the analysis; and
  * how other commands show a variant's checked predictions (compare, paper):
- * as its summary.json holds them, never decided again. */
+ * as its summary.json holds them, never decided again.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_VARIANT_H
 #define CAMPAIGN_VARIANT_H
 

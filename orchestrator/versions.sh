@@ -1,6 +1,7 @@
 #!/bin/sh
 # Writes the versions of the libraries this build was made against as a C
 # header (recorded in every run's provenance). Usage: versions.sh CUDA_HOME
+# SPDX-License-Identifier: MIT
 cuda=${1:-/usr/local/cuda}
 v() { printf '#define %s "%s"\n' "$1" "$(printf '%s' "$2" | tr -d '"\\\n')"; }
 v BUILD_CC "$(${CC:-cc} --version 2>/dev/null | head -n 1)"

@@ -2,7 +2,8 @@
  * one backend refresh (one controller RPC) per poll, an interval that is
  * short after a change and backs off while nothing moves (with jitter, so
  * many watchers do not poll in step), retries with backoff while the
- * controller is unreachable. */
+ * controller is unreachable.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_WATCH_H
 #define CAMPAIGN_WATCH_H
 

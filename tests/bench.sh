@@ -1,6 +1,7 @@
 #!/bin/bash
 # make bench: figures, not pass/fail. Machines are shared and noisy: read the
 # ratios, repeat when in doubt.
+# SPDX-License-Identifier: MIT
 set -u
 cd "$(dirname "$0")/.."
 T=bin/campaign-trainer

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make demo: runs campaigns/local-demo.yaml on the local executor and says
 # where the analysis is.
+# SPDX-License-Identifier: MIT
 set -u
 cd "$(dirname "$0")/.."
 echo "campaign demo: 1, 2 and 4 emulated nodes of CPU data-parallel training (gloo), about a minute"

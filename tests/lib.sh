@@ -1,5 +1,6 @@
 # Shared helpers of the end-to-end tests: PASS/FAIL/SKIP lines for
 # tests/run.sh, a scratch directory, and the built binaries.
+# SPDX-License-Identifier: MIT
 set -u
 # a script runs make as a user's shell would: not with the flags of the make that started the
 # suite (`make -C DIR check` passes -w, "Entering directory", to every make beneath it)

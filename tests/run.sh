@@ -20,6 +20,7 @@
 # TEST_SCRIPTS="a b" only those (names without .sh); E2E=0 none; TEST_PLAN=1 prints
 # the queues and runs nothing. The scripts
 # that failed are listed in build/tests-failed.txt (`make failed` runs them again).
+# SPDX-License-Identifier: MIT
 set -u
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)

@@ -4,6 +4,7 @@
 # the normal build is untouched). Timing-dependent checks and the valgrind
 # run skip themselves (CAMPAIGN_SANITIZED); library leaks that are not
 # campaign's are listed in tests/sanitizers/lsan.supp.
+# SPDX-License-Identifier: MIT
 set -u
 cd "$(dirname "$0")/.."
 here=$(pwd)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "bucket.h"
 #include "clock.h"
 

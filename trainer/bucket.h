@@ -2,7 +2,8 @@
  * last to the first, into buckets of at least --bucket-mb; a communication
  * thread all-reduces a bucket as soon as backward has finished its layers,
  * overlapping communication with the rest of backward. The thread is the
- * only user of the gloo context while it runs. */
+ * only user of the gloo context while it runs.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_BUCKET_H
 #define TRAINER_BUCKET_H
 

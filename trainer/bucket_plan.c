@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "bucket_plan.h"
 
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * (communication thread) and GPU (communication stream) trainers. Buckets
  * are built from the last layer to the first, each closed once it holds at
  * least limit_bytes; bucket 0 also carries the loss slot after the last
- * layer. */
+ * layer.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_BUCKET_PLAN_H
 #define TRAINER_BUCKET_PLAN_H
 

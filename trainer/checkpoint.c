@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "checkpoint.h"
 
 #include <errno.h>

@@ -1,7 +1,8 @@
 /* checkpoint: the I/O-bound knob. Every --checkpoint-every steps each rank
  * writes its parameters and optimizer state (momentum) to
  * <dir>/ckpt_rank<r>.bin (temp file, fsync, rename), as sharded
- * checkpointing does; the time goes to io_ms. */
+ * checkpointing does; the time goes to io_ms.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_CHECKPOINT_H
 #define TRAINER_CHECKPOINT_H
 

@@ -1,4 +1,5 @@
-/* clock: the monotonic clock every phase of the trainers is timed with. */
+/* clock: the monotonic clock every phase of the trainers is timed with.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_CLOCK_H
 #define TRAINER_CLOCK_H
 

@@ -1,5 +1,6 @@
 /* comm: the gradient all-reduce the trainer needs, behind a C interface.
- * The CPU implementation is gloo (gloo_shim.cc, C++17, extern "C"). */
+ * The CPU implementation is gloo (gloo_shim.cc, C++17, extern "C").
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_COMM_H
 #define TRAINER_COMM_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "data.h"
 #include "clock.h"
 

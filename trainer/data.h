@@ -1,7 +1,8 @@
 /* data: the data loader. Worker threads fill a bounded ring of prefetched
  * batches in step order; sample i of the synthetic task is a pure function
  * of (seed, i), so any split of a global batch over ranks sees the same data.
- * A per-sample decode cost makes the loader a bottleneck on purpose. */
+ * A per-sample decode cost makes the loader a bottleneck on purpose.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_DATA_H
 #define TRAINER_DATA_H
 

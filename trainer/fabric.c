@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "fabric.h"
 
 #include "clock.h"

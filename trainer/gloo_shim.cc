@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // gloo_shim: the extern "C" face of gloo for the C trainer (see comm.h).
 // Every gloo exception becomes an error string; nothing C++ escapes.
 #include <chrono>

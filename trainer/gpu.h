@@ -1,7 +1,8 @@
 /* gpu: the GPU half of campaign-trainer-gpu behind a C interface: the same
  * MLP as model.c on cuBLAS, gradients all-reduced with NCCL, phases timed
  * with CUDA events and marked with NVTX ranges (forward_pass, backward_pass,
- * gradient_sync, optimizer_step). Implemented in gpu_trainer.cu. */
+ * gradient_sync, optimizer_step). Implemented in gpu_trainer.cu.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_GPU_H
 #define TRAINER_GPU_H
 

@@ -1,6 +1,7 @@
 /* campaign-trainer-gpu: the reference workload on GPUs (CUDA, cuBLAS, NCCL).
  * Same command line, data and telemetry as campaign-trainer; without a
- * usable GPU it exits with status 69 and a one-line reason. */
+ * usable GPU it exits with status 69 and a one-line reason.
+ * SPDX-License-Identifier: MIT */
 #include "checkpoint.h"
 #include "clock.h"
 #include "data.h"

@@ -1,7 +1,8 @@
 /* campaign-trainer: the reference data-parallel workload on CPU. Each rank
  * trains a replica of the MLP on its slice of the global batch; gradients
  * (and the loss) are summed with gloo; telemetry goes to rank_<r>.jsonl, and
- * beside it each thread's phases to rank_<r>.trace.json (trace.h). */
+ * beside it each thread's phases to rank_<r>.trace.json (trace.h).
+ * SPDX-License-Identifier: MIT */
 #include "bucket.h"
 #include "clock.h"
 #include "checkpoint.h"

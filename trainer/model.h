@@ -1,6 +1,7 @@
 /* model: an MLP (GEMM-heavy, OpenBLAS) with forward, backward and SGD with
  * momentum. Parameters and gradients each live in one flat buffer so that
- * gradient synchronisation can all-reduce them whole or in slices. */
+ * gradient synchronisation can all-reduce them whole or in slices.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_MODEL_H
 #define TRAINER_MODEL_H
 

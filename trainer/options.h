@@ -1,5 +1,6 @@
 /* options: campaign-trainer's command line (docs/trainer.md), with the
- * defaults, and the rank/size it finds in the launcher's environment. */
+ * defaults, and the rank/size it finds in the launcher's environment.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_OPTIONS_H
 #define TRAINER_OPTIONS_H
 

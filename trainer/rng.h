@@ -1,7 +1,8 @@
 /* rng: small deterministic generators (splitmix64) so that every rank
  * derives identical weights and sample i is the same wherever it is
  * generated; and the parameter checksum replicas are compared with. Shared
- * by the CPU and GPU trainers. */
+ * by the CPU and GPU trainers.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_RNG_H
 #define TRAINER_RNG_H
 

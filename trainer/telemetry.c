@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "telemetry.h"
 
 #include <errno.h>

@@ -1,6 +1,7 @@
 /* telemetry: the per-rank JSONL file metrics/rank_<r>.jsonl (docs/formats.md):
  * one meta line, then one line per step. Buffered; flushed at the end and
- * every 16 steps, so a killed rank leaves what it had measured. */
+ * every 16 steps, so a killed rank leaves what it had measured.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_TELEMETRY_H
 #define TRAINER_TELEMETRY_H
 

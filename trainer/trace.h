@@ -5,7 +5,8 @@
  * into a lane of its own, without a lock; a full lane is appended to a temporary file under
  * one lock; trace_close completes the file and renames it into place, so a rank that dies
  * leaves none. A trace that cannot be written is dropped with one message: it never stops the
- * training nor touches the telemetry. */
+ * training nor touches the telemetry.
+ * SPDX-License-Identifier: MIT */
 #ifndef TRAINER_TRACE_H
 #define TRAINER_TRACE_H
 

@@ -1,5 +1,6 @@
 /* clock: the two times the tool reads: a monotonic clock for durations and
- * the wall clock as a progress line's [HH:MM:SS] stamp. */
+ * the wall clock as a progress line's [HH:MM:SS] stamp.
+ * SPDX-License-Identifier: MIT */
 #ifndef UTIL_CLOCK_H
 #define UTIL_CLOCK_H
 

@@ -1,5 +1,6 @@
 /* env: the process environment read as numbers, as SLURM and the launchers
- * pass them (SLURM_PROCID, SLURM_JOB_NUM_NODES ...). */
+ * pass them (SLURM_PROCID, SLURM_JOB_NUM_NODES ...).
+ * SPDX-License-Identifier: MIT */
 #ifndef UTIL_ENV_H
 #define UTIL_ENV_H
 

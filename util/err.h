@@ -1,6 +1,7 @@
 /* err: the one error-reporting path of campaign (libgit2 style).
  * A failing function calls err_set() once and returns a negative code;
- * callers propagate the code and the top level prints err_last(). */
+ * callers propagate the code and the top level prints err_last().
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_ERR_H
 #define CAMPAIGN_ERR_H
 

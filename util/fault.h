@@ -1,7 +1,8 @@
 /* fault: named points where a test may kill the orchestrator. With
  * CAMPAIGN_FAULT=POINT or CAMPAIGN_FAULT=POINT:SCENARIO in the environment,
  * reaching that point ends the process with SIGKILL, as a crash would; the
- * crash-safety tests of submit, resume, resubmit and the atomic writes use it. */
+ * crash-safety tests of submit, resume, resubmit and the atomic writes use it.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_FAULT_H
 #define CAMPAIGN_FAULT_H
 

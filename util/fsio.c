@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "fsio.h"
 
 #include "err.h"

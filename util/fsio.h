@@ -1,6 +1,7 @@
 /* fsio: file-system primitives every writer of state and results uses:
  * atomic whole-file writes (temp file, fsync, rename, fsync of the folder),
- * bounded whole-file reads, mkdir -p, and locating the installed tree. */
+ * bounded whole-file reads, mkdir -p, and locating the installed tree.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_FSIO_H
 #define CAMPAIGN_FSIO_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "hangup.h"
 
 #include <fcntl.h>

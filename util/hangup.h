@@ -4,7 +4,8 @@
  * SIG_IGN, is not inherited across exec: the jobs and tools started get the
  * default), so a write to a closed pipe fails with EPIPE and stops the
  * printing, never the work. The flag a signal sets is the one piece of state,
- * process-wide as signals are. */
+ * process-wide as signals are.
+ * SPDX-License-Identifier: MIT */
 #ifndef UTIL_HANGUP_H
 #define UTIL_HANGUP_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "jsonio.h"
 
 #include "fsio.h"

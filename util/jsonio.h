@@ -1,7 +1,8 @@
 /* jsonio: writing JSON documents as campaign writes every one: keys sorted,
  * two-space indent, reals to 12 significant digits, a final newline, and
  * atomically (fsio). Same document, same bytes. And reading values of the
- * documents campaign wrote by a dotted path ("step_time_ms.median"). */
+ * documents campaign wrote by a dotted path ("step_time_ms.median").
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_JSONIO_H
 #define CAMPAIGN_JSONIO_H
 

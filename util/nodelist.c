@@ -1,4 +1,5 @@
-/* nodelist: see nodelist.h. */
+/* nodelist: see nodelist.h.
+ * SPDX-License-Identifier: MIT */
 #include "nodelist.h"
 
 #include "slurmconf.h"

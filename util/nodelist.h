@@ -1,6 +1,7 @@
 /* nodelist: SLURM's compact node lists ("n[1-3],n7"), read with libslurm's
  * hostlist: what two lists share, and where the first node of one is. It
- * keeps no state; only nodelist_first_addr asks the controller. */
+ * keeps no state; only nodelist_first_addr asks the controller.
+ * SPDX-License-Identifier: MIT */
 #ifndef UTIL_NODELIST_H
 #define UTIL_NODELIST_H
 

@@ -1,5 +1,6 @@
 /* proc: child processes: start one, wait for it, and its status as a shell
- * gives it ($?: the exit code, or 128 + the signal that ended it). */
+ * gives it ($?: the exit code, or 128 + the signal that ended it).
+ * SPDX-License-Identifier: MIT */
 #ifndef UTIL_PROC_H
 #define UTIL_PROC_H
 

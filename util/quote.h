@@ -1,6 +1,7 @@
 /* quote: making values safe for the places they are written into.
  * shell_quote makes any byte string one inert shell word; the predicates say
- * which values may go unquoted (into #SBATCH lines) or into paths. */
+ * which values may go unquoted (into #SBATCH lines) or into paths.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_QUOTE_H
 #define CAMPAIGN_QUOTE_H
 

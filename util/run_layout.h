@@ -1,6 +1,7 @@
 /* run_layout: the names of the files and folders campaign keeps in a run
  * directory (<results>/<campaign>/<run-id>/) and in each scenario's job
- * directory beneath it; docs/formats.md describes what each holds. */
+ * directory beneath it; docs/formats.md describes what each holds.
+ * SPDX-License-Identifier: MIT */
 #ifndef UTIL_RUN_LAYOUT_H
 #define UTIL_RUN_LAYOUT_H
 

@@ -1,5 +1,6 @@
 /* sha256: SHA-256 of buffers and files, and HMAC-SHA256 of files under a
- * key (OpenSSL's EVP), as lowercase hex. */
+ * key (OpenSSL's EVP), as lowercase hex.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_SHA256_H
 #define CAMPAIGN_SHA256_H
 

@@ -1,4 +1,5 @@
-/* slurmconf: see slurmconf.h. */
+/* slurmconf: see slurmconf.h.
+ * SPDX-License-Identifier: MIT */
 #include "slurmconf.h"
 
 #include "err.h"

@@ -1,7 +1,8 @@
 /* slurmconf: libslurm's configuration and its one initialisation, for every
  * part that asks the controller (the backend, a job's launcher). libslurm's
  * fatal() ends the process when no configuration exists, so it is looked for
- * first. It asks the controller nothing itself. */
+ * first. It asks the controller nothing itself.
+ * SPDX-License-Identifier: MIT */
 #ifndef UTIL_SLURMCONF_H
 #define UTIL_SLURMCONF_H
 

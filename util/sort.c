@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "sort.h"
 
 #include "strbuf.h"

@@ -1,7 +1,8 @@
 /* sort: stable sorting for trace events, which mostly come in runs already
  * in order (a thread's ranges, a stream's kernels, each written in time
  * order; a parent range written after its children): the runs are found and
- * merged, so the cost follows the number of runs, not the elements'. */
+ * merged, so the cost follows the number of runs, not the elements'.
+ * SPDX-License-Identifier: MIT */
 #ifndef UTIL_SORT_H
 #define UTIL_SORT_H
 

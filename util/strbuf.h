@@ -1,6 +1,7 @@
 /* strbuf: a growable NUL-terminated byte buffer.
  * Allocation failure aborts (there is nothing sensible to do on a login node
- * that is out of memory); everything else is the caller's. */
+ * that is out of memory); everything else is the caller's.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_STRBUF_H
 #define CAMPAIGN_STRBUF_H
 

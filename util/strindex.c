@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/strindex.h"
 
 #include "util/strbuf.h"

@@ -1,6 +1,7 @@
 /* strindex: an open-addressed index from names to their positions in an array the caller owns
  * (the array keeps the names, the index only positions), at most half full: the operator
- * tables of a scenario's traces, the communicators of NCCL Inspector dumps. */
+ * tables of a scenario's traces, the communicators of NCCL Inspector dumps.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_STRINDEX_H
 #define CAMPAIGN_STRINDEX_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "tempname.h"
 
 #include "strbuf.h"

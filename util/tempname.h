@@ -2,7 +2,8 @@
  * beside its target (<name>.tmp.<host>.<pid>.<k>), and the removal of those
  * whose writer died on this host, so that a kill mid-write leaves nothing
  * behind once the same target is written again (fsio_sweep_temps). Never a
- * temporary of a live process or of another host (a shared file system). */
+ * temporary of a live process or of another host (a shared file system).
+ * SPDX-License-Identifier: MIT */
 #ifndef UTIL_TEMPNAME_H
 #define UTIL_TEMPNAME_H
 

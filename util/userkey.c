@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "userkey.h"
 
 #include "err.h"

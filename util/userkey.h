@@ -2,7 +2,8 @@
  * publishes in place of a plain hash of a secret-looking file: 32 random bytes
  * in $XDG_CONFIG_HOME/campaign/provenance.key (else ~/.config/campaign/), 0600,
  * made on first use under a lock so that two submits share one key. Never
- * written into a run or a paper. */
+ * written into a run or a paper.
+ * SPDX-License-Identifier: MIT */
 #ifndef UTIL_USERKEY_H
 #define UTIL_USERKEY_H
 

@@ -1,6 +1,7 @@
 /* words: splitting a command string into argv words the way a shell would
  * tokenise it (quotes and backslashes) but with no expansion of any kind:
- * `$(x)`, `;`, `|`, `*` and `~` stay literal characters of a word. */
+ * `$(x)`, `;`, `|`, `*` and `~` stay literal characters of a word.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_WORDS_H
 #define CAMPAIGN_WORDS_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/read/gpucsv.h"
 
 #include <math.h>

@@ -1,7 +1,8 @@
 /* gpucsv: one line of nvidia-smi --query-gpu CSV, with or without units
  * ("45 %", "1024 MiB", "75.23 W", "1410 MHz") and with "[N/A]" or
  * "[Not Supported]" for values a GPU does not report (NaN then). Used by
- * campaign-monitor's nvidia-smi fallback and by the monitor ingest. */
+ * campaign-monitor's nvidia-smi fallback and by the monitor ingest.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_GPUCSV_H
 #define ANALYZERS_GPUCSV_H
 

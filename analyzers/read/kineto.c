@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/kineto_chunks.h"
 #include "analyzers/read/kineto_simd.h"

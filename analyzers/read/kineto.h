@@ -5,7 +5,8 @@
  * correlation id (cat cuda_runtime/cuda_driver), ProfilerStep#N markers,
  * and with want_cpu the host ranges (ph X) for the phase analysis; memory
  * follows the number of kept events, not the file size. GPU timestamps
- * follow HTA: start = ceil(ts), end = floor(ts+dur). */
+ * follow HTA: start = ceil(ts), end = floor(ts+dur).
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_KINETO_H
 #define ANALYZERS_KINETO_H
 

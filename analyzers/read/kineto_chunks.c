@@ -8,7 +8,8 @@
  * then the rest of the stream: the root's other keys (distributedInfo) are
  * read there, in place. In memory: the slots (threads + 2 of them, one on
  * one thread), each a chunk and its packed events, and a parser per thread
- * (simdjson's index of a chunk, about its size again). */
+ * (simdjson's index of a chunk, about its size again).
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/read/kineto_chunks.h"
 #include "analyzers/read/kineto.h"
 

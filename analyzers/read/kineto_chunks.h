@@ -2,7 +2,8 @@
  * chunks of its event array parsed on several threads (simdjson), every
  * event handed on in file order: memory follows the chunks and the threads,
  * not the file, and the output is the same as one parse of the whole
- * document. */
+ * document.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_KINETO_CHUNKS_H
 #define ANALYZERS_KINETO_CHUNKS_H
 

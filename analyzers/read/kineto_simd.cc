@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // kineto_simd: see kineto_simd.h. Errors are simdjson error codes turned
 // into a byte offset and a message; no exceptions cross into C.
 #include "kineto_simd.h"

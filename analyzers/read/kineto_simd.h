@@ -3,7 +3,8 @@
  * (padded by KINETO_SIMD_PADDING bytes) and hands each event's fields to the
  * same C code the streaming yajl reader uses (kineto.c), so both readers
  * keep the same events. Memory: the document plus simdjson's index of it
- * (about the document's size again); kineto.c uses it only below a limit. */
+ * (about the document's size again); kineto.c uses it only below a limit.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_KINETO_SIMD_H
 #define ANALYZERS_KINETO_SIMD_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/read/metrics.h"
 #include "util/fsio.h"
 

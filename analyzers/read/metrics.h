@@ -1,7 +1,8 @@
 /* metrics: streaming ingest of the trainer's per-rank JSONL telemetry
  * (docs/formats.md): one meta line, then one line per step; and AORTA-style
  * rank_<r>_metrics.jsonl (one iteration per line, per-stream times). Lines are read
- * one at a time; only the numbers kept per step stay in memory. */
+ * one at a time; only the numbers kept per step stay in memory.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_METRICS_H
 #define ANALYZERS_METRICS_H
 

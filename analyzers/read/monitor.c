@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/read/monitor.h"
 #include "util/run_layout.h"
 #include "util/fsio.h"

@@ -1,7 +1,8 @@
 /* monitor: ingest of campaign-monitor's CSV files (one directory per node
  * under <job>/monitor/<node>/): cpu_monitor.csv (mean CPU utilisation and
  * iowait, memory peak) and gpu_monitor.csv (nvidia-smi's columns: mean GPU
- * and memory-controller utilisation, GPU memory peak). Streamed line by line. */
+ * and memory-controller utilisation, GPU memory peak). Streamed line by line.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_MONITOR_H
 #define ANALYZERS_MONITOR_H
 

@@ -2,7 +2,8 @@
  * strings) and parsed one at a time with jansson; the plugin writes each at the start of a
  * line, so an object that a new one interrupts at a line's start was truncated. Fields and
  * their names are those of the plugin's JSON writer (inspector.cc: inspectorCommInfoHeader,
- * inspectorCommInfoMetaHeader, inspectorCompletedColl and its verbose event_trace_ts). */
+ * inspectorCommInfoMetaHeader, inspectorCompletedColl and its verbose event_trace_ts).
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/read/nccl_inspector.h"
 
 #include "util/strbuf.h"

@@ -6,7 +6,8 @@
  * collective instance (communicator id and coll_sn) meet while few others wait: an instance
  * is handed on once every rank of its communicator has recorded it, and dropped as partial
  * once a missing rank has moved past it. Memory follows the records in flight, not the
- * files. Numbers only; the model (analyzers/inspector.h) makes the table of them. */
+ * files. Numbers only; the model (analyzers/inspector.h) makes the table of them.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_READ_NCCL_INSPECTOR_H
 #define ANALYZERS_READ_NCCL_INSPECTOR_H
 

@@ -4,7 +4,8 @@
  * of one instance arrive within a round or two of each other; an instance waits in its
  * communicator's list (sorted by coll_sn) until its last rank comes, or until a rank it
  * lacks records a later coll_sn: the plugin writes a communicator's collectives in order,
- * skipping those completed between two dumps, so that rank will never record it. */
+ * skipping those completed between two dumps, so that rank will never record it.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/read/nccl_inspector.h"
 
 #include "util/fsio.h"

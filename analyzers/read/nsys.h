@@ -3,7 +3,8 @@
  * (process, device) in nanoseconds, with the CUDA runtime calls of that
  * process (CUPTI_ACTIVITY_KIND_RUNTIME) joined by correlation id; names come
  * from StringIds. NVTX ranges (NVTX_EVENTS) are summed per name. Rows are
- * stepped through one at a time: memory follows the GPU events kept. */
+ * stepped through one at a time: memory follows the GPU events kept.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_NSYS_H
 #define ANALYZERS_NSYS_H
 

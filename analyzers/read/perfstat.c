@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/read/perfstat.h"
 #include "util/run_layout.h"
 #include "util/fsio.h"

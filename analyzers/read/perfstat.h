@@ -1,6 +1,7 @@
 /* perfstat: `perf stat -x,` output of every rank (<job>/perf/rank_<r>.txt),
  * summed per event over ranks; events the machine cannot count are kept
- * as unsupported rather than zero. */
+ * as unsupported rather than zero.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_PERFSTAT_H
 #define ANALYZERS_PERFSTAT_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/read/ranklines.h"
 
 #include "util/fsio.h"

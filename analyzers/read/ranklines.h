@@ -8,7 +8,8 @@
  * rank on node n, whose global rank its record says (ranks/rank_<RANK>.json:
  * node_rank, local_rank). Lines without a prefix stay the node's: its
  * launcher's own, or workers' that torchrun did not tee. It only reads: the
- * records and logs stay as they were written. */
+ * records and logs stay as they were written.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_RANKLINES_H
 #define ANALYZERS_RANKLINES_H
 

@@ -1,5 +1,6 @@
 /* rules: kernel/op categories from a rules file of PCRE2 regexes
- * (analyzers/kernel_rules.txt; first match wins, then the default). */
+ * (analyzers/kernel_rules.txt; first match wins, then the default).
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_RULES_H
 #define ANALYZERS_RULES_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "analyzers/read/steplog.h"
 #include "util/fsio.h"

@@ -1,7 +1,8 @@
 /* steplog: step times a workload prints, read from its rank logs
  * (<job>/logs/rank_<r>.out, written by `campaign launch`) with the
  * campaign's PCRE2 pattern: named groups step and step_ms, optionally loss
- * and samples. Everything else of a step is unknown (its time is "other"). */
+ * and samples. Everything else of a step is unknown (its time is "other").
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_STEPLOG_H
 #define ANALYZERS_STEPLOG_H
 

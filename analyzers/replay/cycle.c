@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/replay/cycle.h"
 
 #include "util/err.h"

@@ -1,7 +1,8 @@
 /* replay cycle: why some nodes of a replay never became ready, for the error the replay
  * returns. Among the nodes left unfinished it follows what each waits for (a dependency not
  * done, a collective's rank not arrived, the node holding its stream) until that comes back
- * round, and names the cycle's first node. It owns nothing past the call. */
+ * round, and names the cycle's first node. It owns nothing past the call.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_REPLAY_CYCLE_H
 #define ANALYZERS_REPLAY_CYCLE_H
 

@@ -3,7 +3,8 @@
  * threads and GPU streams), the nodes (CPU operations, blocking waits, GPU kernels and copies,
  * a rank's part in a collective instance), their names, and the dependency edges between
  * them. It knows neither traces (a builder makes the graph) nor time (sim.h replays it).
- * Every fallible function returns a negative code after err_set (util/err.h). */
+ * Every fallible function returns a negative code after err_set (util/err.h).
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_REPLAY_GRAPH_H
 #define ANALYZERS_REPLAY_GRAPH_H
 

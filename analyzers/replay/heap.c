@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/replay/heap.h"
 
 #include "util/strbuf.h"

@@ -1,7 +1,8 @@
 /* replay heap: a binary min-heap of (key, value) pairs, the replay's priority queues (the
  * simulator's events by time, a host's running operations by the work they finish at).
  * Equal keys come out in the order of their values, so that a replay is the same from run to
- * run. It owns its array; allocation failure aborts (util/strbuf.h's xgrow). */
+ * run. It owns its array; allocation failure aborts (util/strbuf.h's xgrow).
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_REPLAY_HEAP_H
 #define ANALYZERS_REPLAY_HEAP_H
 

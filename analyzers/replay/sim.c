@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/replay/sim.h"
 
 #include "analyzers/replay/cycle.h"

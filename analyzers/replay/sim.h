@@ -3,7 +3,8 @@
  * and end, the makespan, the span of each rank's steps, and each host's use of its cores.
  * Hosts share their cores among their runnable CPU operations (processor sharing), a stream
  * runs its kernels one at a time, a collective instance starts at its last arrival. Times are
- * in ms from the replay's start, 0. It never changes the graph. */
+ * in ms from the replay's start, 0. It never changes the graph.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_REPLAY_SIM_H
 #define ANALYZERS_REPLAY_SIM_H
 

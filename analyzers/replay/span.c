@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/replay/span.h"
 
 #include "util/strbuf.h"

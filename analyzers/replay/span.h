@@ -1,6 +1,7 @@
 /* replay span: the first start and the last end of each rank's steps in a replay (the nodes
  * tagged with that rank and step), which the replay's step times are read from. It owns those
- * tables, built once after a replay; a rank's table runs from its first step to its last. */
+ * tables, built once after a replay; a rank's table runs from its first step to its last.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_REPLAY_SPAN_H
 #define ANALYZERS_REPLAY_SPAN_H
 

@@ -1,5 +1,6 @@
 /* advice_text: each recommendation of advice.c in words, with its prediction and
- * the numbers it rests on; summary.json's recommendations. */
+ * the numbers it rests on; summary.json's recommendations.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"

@@ -1,6 +1,7 @@
 /* checked_text: a variant run's checked predictions (checked.h) in words and JSON: the
  * outcomes' names, where a missed prediction's time went, summary.json's
- * checked_predictions and BOTTLENECK_ANALYSIS.md's "Predicted and measured". */
+ * checked_predictions and BOTTLENECK_ANALYSIS.md's "Predicted and measured".
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_WRITE_CHECKED_TEXT_H
 #define ANALYZERS_WRITE_CHECKED_TEXT_H
 

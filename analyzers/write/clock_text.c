@@ -1,4 +1,5 @@
-/* clock_text: the clocks of a scenario's nodes and ranks, in summary.json and in words. */
+/* clock_text: the clocks of a scenario's nodes and ranks, in summary.json and in words.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/write/clock_text.h"
 
 #include "analyzers/summary_keys.h"

@@ -1,7 +1,8 @@
 /* clock_text: a scenario's node clocks in summary.json (clock_offsets,
  * clock_odd_ranks, timeline_clocks) and in a sentence of the report: how
  * far each node's clock is from the first's, how sure, whether the timeline
- * is corrected. The model (clock_offset.h) holds the numbers. */
+ * is corrected. The model (clock_offset.h) holds the numbers.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_WRITE_CLOCK_TEXT_H
 #define ANALYZERS_WRITE_CLOCK_TEXT_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/write/data_text.h"
 
 #include "util/strbuf.h"

@@ -1,7 +1,8 @@
 /* data_text: where a scenario's step data came from and what was missing, in words:
  * the source and every source read, why it was not analysed, the profilers that left
  * nothing, the ranks without data, what profile.traces missed, the batch's origin and
- * the throughput's unit. The model records these as enums, counts and names. */
+ * the throughput's unit. The model records these as enums, counts and names.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_WRITE_DATA_TEXT_H
 #define ANALYZERS_WRITE_DATA_TEXT_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/write/evidence.h"
 
 #include "analyzers/read/metrics.h"

@@ -1,6 +1,7 @@
 /* evidence: the sentences that say why a scenario got its verdict, written
  * from its accounted shares, flags and basis (the numbers stay in the
- * scenario; every consumer asks here for the words). */
+ * scenario; every consumer asks here for the words).
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_EVIDENCE_H
 #define ANALYZERS_EVIDENCE_H
 

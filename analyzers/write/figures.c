@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/write/figures.h"
 
 #include "analyzers/summary_keys.h"

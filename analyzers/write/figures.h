@@ -3,7 +3,8 @@
  * breakdown (where step time goes), timeline (step time per step) and phases
  * (the median step of the widest scenario, per rank). Each figure is kept
  * with its data (data/NAME.dat) and script (*.gp); the same inputs give the same
- * bytes (PDF dates pinned to epoch). Used by the analysis and by `paper`. */
+ * bytes (PDF dates pinned to epoch). Used by the analysis and by `paper`.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_FIGURES_H
 #define CAMPAIGN_FIGURES_H
 

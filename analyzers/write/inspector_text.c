@@ -1,6 +1,7 @@
 /* inspector_text: what a scenario's NCCL Inspector dumps gave, in the report (a paragraph
  * after the collectives table) and in summary.json (nccl_inspector: present only when the
- * scenario has dumps). */
+ * scenario has dumps).
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "analyzers/inspector.h"
 #include "util/strbuf.h"

@@ -1,5 +1,6 @@
 /* markdown: BOTTLENECK_ANALYSIS.md, section by section: the executive summary, the
- * scenarios, scaling, the fabric, the recommendations and the method. */
+ * scenarios, scaling, the fabric, the recommendations and the method.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
 #include "analyzers/write/clock_text.h"

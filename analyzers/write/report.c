@@ -1,7 +1,8 @@
 /* report: writes what ana_run_analyse found: BOTTLENECK_ANALYSIS.md and
  * summary.json for the run, analysis.json and report.txt per scenario.
  * Output is deterministic (fixed order and number formatting) so that the
- * same results give the same bytes. */
+ * same results give the same bytes.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"

@@ -1,7 +1,8 @@
 /* report: what an analysed run says, written: BOTTLENECK_ANALYSIS.md and
  * summary.json in the run's folder, analysis.json and report.txt in every
  * analysed scenario's, and (through timeline.c) timeline.json. All prose of
- * the analysis lives in write/; the model above decides, this writes. */
+ * the analysis lives in write/; the model above decides, this writes.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_WRITE_REPORT_H
 #define ANALYZERS_WRITE_REPORT_H
 

@@ -1,6 +1,7 @@
 /* report_parts: what the writers of an analysed run share (write/ only): summary.json
  * and analysis.json (summary_json.c), BOTTLENECK_ANALYSIS.md (markdown.c), the
- * recommendations in words (advice_text.c); report.c writes the files. */
+ * recommendations in words (advice_text.c); report.c writes the files.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_WRITE_REPORT_PARTS_H
 #define ANALYZERS_WRITE_REPORT_PARTS_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "analyzers/write/scaling_text.h"
 
 #include "analyzers/write/evidence.h"

@@ -1,6 +1,7 @@
 /* scaling_text: scaling in words: a scenario's mode and its note against the baseline
  * (why no speedup, what is odd about it), and a series' fitted model: what limits
- * it, how well it fits, and contention. The model (scaling.c) keeps the numbers. */
+ * it, how well it fits, and contention. The model (scaling.c) keeps the numbers.
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_WRITE_SCALING_TEXT_H
 #define ANALYZERS_WRITE_SCALING_TEXT_H
 

@@ -1,4 +1,5 @@
-/* share_text: a scenario's shares on its verdict's basis, and rates, as printed. */
+/* share_text: a scenario's shares on its verdict's basis, and rates, as printed.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/write/share_text.h"
 #include "analyzers/read/metrics.h"
 

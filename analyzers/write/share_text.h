@@ -1,6 +1,7 @@
 /* share_text: how the tables, the sentences under them and report.txt print a scenario's
  * shares (on the basis its verdict uses: the host's step or the GPU's time; n/a when
- * unknown, never 0) and its rates (GFLOP/s, GB/s: never 0 when they are not). */
+ * unknown, never 0) and its rates (GFLOP/s, GB/s: never 0 when they are not).
+ * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_WRITE_SHARE_TEXT_H
 #define ANALYZERS_WRITE_SHARE_TEXT_H
 

@@ -1,5 +1,6 @@
 /* summary_json: the analysis as JSON: summary.json for the run and analysis.json
- * per scenario (the keys of analyzers/summary_keys.h), numbers with fixed rounding. */
+ * per scenario (the keys of analyzers/summary_keys.h), numbers with fixed rounding.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
 #include "analyzers/write/clock_text.h"

@@ -15,7 +15,8 @@
  * parses a trace only when its fragment is missing or damaged (never one
  * whose map-step shard failed: that rank is left out, and said so). Written
  * rank by rank, so memory holds one rank's data at a time; atomically
- * (temp file, fsync, rename). */
+ * (temp file, fsync, rename).
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"

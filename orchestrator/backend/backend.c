@@ -1,4 +1,5 @@
-/* backend: what every backend shares: the refresh of a run's snapshot. */
+/* backend: what every backend shares: the refresh of a run's snapshot.
+ * SPDX-License-Identifier: MIT */
 #include "backend.h"
 
 int backend_refresh(const struct backend_ops *be, struct run *r, struct snapshot *jobs)

@@ -1,7 +1,8 @@
 /* backend: where jobs run. Each backend submits a run's jobs, brings the
  * store up to date for all of a run's unfinished jobs in one call, and
  * cancels. Deciding the true end state (scheduler state + job.status) is
- * the backend's; recording it is the store's. */
+ * the backend's; recording it is the store's.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_BACKEND_H
 #define CAMPAIGN_BACKEND_H
 

@@ -5,7 +5,8 @@
  * state, and aggregates when the last job ends. While it lives it holds an
  * flock on <run>/.supervisor.lock; without one, status decides from files.
  * Around each job it holds the machine's lock (hostlock.h): the jobs of other
- * runs wait, PENDING, and say whose job they wait for. */
+ * runs wait, PENDING, and say whose job they wait for.
+ * SPDX-License-Identifier: MIT */
 #include "backend.h"
 #include "backend_local.h"
 #include "hostlock.h"

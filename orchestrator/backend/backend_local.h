@@ -1,7 +1,8 @@
 /* backend_local: what the local backend exposes beyond struct backend_ops:
  * the pure decisions of a job's state from what the executor observed
  * (unit-tested on their own, as slurm_decide). They read and write nothing;
- * decision.h records what they return. */
+ * decision.h records what they return.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_BACKEND_LOCAL_H
 #define CAMPAIGN_BACKEND_LOCAL_H
 

@@ -1,4 +1,5 @@
-/* backend_pick: choosing a backend by name, and the one a run was submitted to. */
+/* backend_pick: choosing a backend by name, and the one a run was submitted to.
+ * SPDX-License-Identifier: MIT */
 #include "backend_pick.h"
 
 #include "backend_slurm.h"

@@ -1,6 +1,7 @@
 /* backend_pick: which backend a run goes to (by name, or auto: SLURM when a
  * controller answers), and which one an existing run was submitted to. The
- * backends know nothing of it. */
+ * backends know nothing of it.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_BACKEND_PICK_H
 #define CAMPAIGN_BACKEND_PICK_H
 

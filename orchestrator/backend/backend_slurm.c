@@ -3,7 +3,8 @@
  * all of a run's jobs in one controller RPC per refresh, slurm_kill_job to
  * cancel, and an aggregation job that depends on every scenario's job.
  * libslurm's fatal() would end the process when no configuration exists,
- * so the configuration is checked before slurm_init. */
+ * so the configuration is checked before slurm_init.
+ * SPDX-License-Identifier: MIT */
 #include "backend.h"
 #include "util/run_layout.h"
 #include "backend_slurm.h"

@@ -1,6 +1,7 @@
 /* backend_slurm: what the SLURM backend exposes beyond struct backend_ops:
  * the controller's address (for messages), a reachability probe, and the
- * pure decision of a job's true end state (unit-tested on its own). */
+ * pure decision of a job's true end state (unit-tested on its own).
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_BACKEND_SLURM_H
 #define CAMPAIGN_BACKEND_SLURM_H
 

@@ -1,4 +1,5 @@
-/* decision: see decision.h. */
+/* decision: see decision.h.
+ * SPDX-License-Identifier: MIT */
 #include "decision.h"
 #include "failure_line.h"
 

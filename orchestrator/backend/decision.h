@@ -2,7 +2,8 @@
  * records decisions in the store. Backends observe and decide (the pure
  * slurm_decide and local_decide); they do not write a job's state
  * themselves. Submission's intent records (store_job_plan, _submitting,
- * _submitted) stay with the submit calls they surround. */
+ * _submitted) stay with the submit calls they surround.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_DECISION_H
 #define CAMPAIGN_DECISION_H
 

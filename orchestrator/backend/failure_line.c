@@ -1,4 +1,5 @@
-/* failure_line: see failure_line.h. */
+/* failure_line: see failure_line.h.
+ * SPDX-License-Identifier: MIT */
 #include "failure_line.h"
 
 #include "analyzers/read/ranklines.h"

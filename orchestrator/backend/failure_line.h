@@ -9,7 +9,8 @@
  * the worker torchrun names as the root cause there; a launcher that failed
  * by itself is named as the launcher of its node. It reads the ends of the
  * logs only (FAILURE_TAIL bytes of each) and writes nothing; the line is
- * plain text (util/quote.h display_clean), at most FAILURE_LINE_MAX bytes. */
+ * plain text (util/quote.h display_clean), at most FAILURE_LINE_MAX bytes.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_FAILURE_LINE_H
 #define CAMPAIGN_FAILURE_LINE_H
 

@@ -1,4 +1,5 @@
-/* hostlock: see hostlock.h. */
+/* hostlock: see hostlock.h.
+ * SPDX-License-Identifier: MIT */
 #include "hostlock.h"
 
 #include "util/err.h"

@@ -8,7 +8,8 @@
  * it, `holder` names the run and scenario whose job holds it (written
  * atomically while the lock is held, removed before it is released), and
  * want.<pid> that a process waits for it, so that a holder with more jobs
- * lets it go to a waiter before taking it again (runs take turns). */
+ * lets it go to a waiter before taking it again (runs take turns).
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_HOSTLOCK_H
 #define CAMPAIGN_HOSTLOCK_H
 

@@ -1,4 +1,5 @@
-/* local_decide: the local backend's pure decisions (backend_local.h). */
+/* local_decide: the local backend's pure decisions (backend_local.h).
+ * SPDX-License-Identifier: MIT */
 #include "backend_local.h"
 
 #include "util/err.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "requeue.h"
 
 #include <slurm/slurm.h>

@@ -2,7 +2,8 @@
  * sentence that tells a scenario's requeues. Pure: no controller, no store.
  * Once a requeued job pends again the controller shows only its restart
  * count; slurmstepd wrote the cause into the job log ("*** JOB 12 ON n1
- * CANCELLED AT 2026-01-02T03:04:05 DUE TO NODE FAILURE ... ***"). */
+ * CANCELLED AT 2026-01-02T03:04:05 DUE TO NODE FAILURE ... ***").
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_REQUEUE_H
 #define CAMPAIGN_REQUEUE_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "slurm_health.h"
 
 #include "backend_slurm.h"

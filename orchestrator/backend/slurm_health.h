@@ -1,7 +1,8 @@
 /* slurm_health: what the controller says of a running job's nodes (not
  * responding, down, failing, draining: from one slurm_load_node), and the
  * memory of a controller outage: its first failed contact, kept in the run
- * directory so that a one-shot `status` can say since when. */
+ * directory so that a one-shot `status` can say since when.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_SLURM_HEALTH_H
 #define CAMPAIGN_SLURM_HEALTH_H
 

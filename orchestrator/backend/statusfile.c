@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "statusfile.h"
 #include "util/run_layout.h"
 

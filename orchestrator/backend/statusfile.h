@@ -1,7 +1,8 @@
 /* statusfile: a job's status file, the job.status every job writes on exit
  * (see templates/job.sbatch): reading it, whose it is, and the end state it
  * says. It writes nothing; the job states are jobstate.h's, the snapshot of
- * job rows snapshot.h's. */
+ * job rows snapshot.h's.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_STATUSFILE_H
 #define CAMPAIGN_STATUSFILE_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "campaign.h"
 
 #include "placeholder.h"

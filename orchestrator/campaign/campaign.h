@@ -2,7 +2,8 @@
  * every default applied and the matrix expanded into concrete scenarios.
  * Loading (libyaml) lives in campaign_load.c and load_*.c; this module owns
  * the types, defaults, placeholder names and freeing. It knows nothing of
- * backends. */
+ * backends.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_CAMPAIGN_H
 #define CAMPAIGN_CAMPAIGN_H
 

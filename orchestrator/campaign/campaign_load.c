@@ -2,7 +2,8 @@
  * docs/campaign-format.md. Every problem becomes a diagnostic with its place;
  * the walk goes on after a problem so that all of them are reported at once.
  * This file holds the top level's table and the whole file's walk; the rest of
- * the loader is in load_*.c (load_internal.h says what they share). */
+ * the loader is in load_*.c (load_internal.h says what they share).
+ * SPDX-License-Identifier: MIT */
 #include "load_internal.h"
 
 #include "util/err.h"

@@ -1,5 +1,6 @@
 /* diag: the list of problems found in a campaign file, each with
- * FILE:LINE:COLUMN and the key path, reported all at once, sorted by place. */
+ * FILE:LINE:COLUMN and the key path, reported all at once, sorted by place.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_DIAG_H
 #define CAMPAIGN_DIAG_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "jobspec.h"
 
 #include <stdio.h>

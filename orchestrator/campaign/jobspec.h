@@ -2,7 +2,8 @@
  * values, then SBATCH_* from the environment, then defaults. The rendered
  * #SBATCH lines (render.c) and libslurm's job description (backend_slurm.c)
  * are both written from it, so the kept job.sbatch states what was
- * submitted. Also the one table of the slurm.extra options campaign passes on. */
+ * submitted. Also the one table of the slurm.extra options campaign passes on.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_JOBSPEC_H
 #define CAMPAIGN_JOBSPEC_H
 

@@ -1,5 +1,6 @@
 /* knob: applying a knob (campaign.h) to a campaign's scenarios, and telling
- * whether it changes anything; loading knobs lives in load_knobs.c. */
+ * whether it changes anything; loading knobs lives in load_knobs.c.
+ * SPDX-License-Identifier: MIT */
 #include "campaign.h"
 
 #include "util/strbuf.h"

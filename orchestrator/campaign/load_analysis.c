@@ -1,6 +1,7 @@
 /* load_analysis: the analysis section's table (baseline, thresholds, phase rules, step log,
  * batches and scaling, the aggregation job, the fabric probe), with its PCRE2 pattern checks
- * and the batch check a scenario's analysis shares. */
+ * and the batch check a scenario's analysis shares.
+ * SPDX-License-Identifier: MIT */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "load_internal.h"
 

@@ -1,5 +1,6 @@
 /* load_doc: `campaign help --keys`: the key tables of docs/campaign-format.md, written from
- * the loader's tables (root_keys, scenario_keys and those they lead to). */
+ * the loader's tables (root_keys, scenario_keys and those they lead to).
+ * SPDX-License-Identifier: MIT */
 #include "load_internal.h"
 
 #include "analyzers/advice.h"

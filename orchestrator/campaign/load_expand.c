@@ -1,6 +1,7 @@
 /* load_expand: the scenarios as written crossed with the matrix into the campaign's scenarios
  * (names, defaults, the workload's env and params), the fabric probes, and the checks that
- * need the expanded scenarios: safe unique names, nccl's GPUs, placeholders, the baseline. */
+ * need the expanded scenarios: safe unique names, nccl's GPUs, placeholders, the baseline.
+ * SPDX-License-Identifier: MIT */
 #include "load_internal.h"
 
 #include "placeholder.h"

@@ -1,6 +1,7 @@
 /* load_guard: what the loader refuses of a parsed document before reading any key: aliases
  * that recurse or expand past a bound (alias bombs), and YAML tags other than the core
- * schema's. */
+ * schema's.
+ * SPDX-License-Identifier: MIT */
 #include "load_internal.h"
 
 #include "util/strbuf.h"

@@ -1,6 +1,7 @@
 /* load_internal: what the campaign loader's own files (campaign_load.c, load_*.c) share: the
  * loader's state, problem() and the readers of one node, the key tables' struct key_spec and
- * the section tables. Private to those files: nothing else includes it. */
+ * the section tables. Private to those files: nothing else includes it.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_LOAD_INTERNAL_H
 #define CAMPAIGN_LOAD_INTERNAL_H
 

@@ -1,6 +1,7 @@
 /* load_job: the tables of what every job is and runs: slurm (the sbatch options), workload
  * (the command, its env, setup and params, the launcher) and profile (the profilers and the
- * monitor), with the loaders of their own values. */
+ * monitor), with the loaders of their own values.
+ * SPDX-License-Identifier: MIT */
 #include "load_internal.h"
 
 #include "jobspec.h"

@@ -1,6 +1,7 @@
 /* load_keys: the key tables' machinery: a section's allowed keys, its values read by type
  * and pass into the record its table names, its required keys and its defaults. The tables
- * themselves are the sections' (load_job.c, load_analysis.c ...), never here. */
+ * themselves are the sections' (load_job.c, load_analysis.c ...), never here.
+ * SPDX-License-Identifier: MIT */
 #include "load_internal.h"
 
 #include "util/strbuf.h"

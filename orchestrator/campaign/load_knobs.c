@@ -1,6 +1,7 @@
 /* load_knobs: the knobs (a change per kind of recommendation, for `campaign try`) and the
  * variant a try writes, their tables and loaders, and their checks against the expanded
- * scenarios. What a knob changes and applying it are knob.c's. */
+ * scenarios. What a knob changes and applying it are knob.c's.
+ * SPDX-License-Identifier: MIT */
 #include "load_internal.h"
 
 #include "analyzers/advice.h"

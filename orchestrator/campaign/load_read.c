@@ -1,6 +1,7 @@
 /* load_read: the campaign loader's readers of one YAML node: problem() and the place it
  * names, scalars (string, integer, number, bool) and collections (mappings, lists, commands).
- * What a key means is the key tables' (load_keys.c and the sections' files), not theirs. */
+ * What a key means is the key tables' (load_keys.c and the sections' files), not theirs.
+ * SPDX-License-Identifier: MIT */
 #include "load_internal.h"
 
 #include "util/strbuf.h"

@@ -1,5 +1,6 @@
 /* load_scenarios: the scenarios as written (their table, names and backends) and the matrix's
- * axes, read into the loader before expansion; expanding them is load_expand.c's. */
+ * axes, read into the loader before expansion; expanding them is load_expand.c's.
+ * SPDX-License-Identifier: MIT */
 #include "load_internal.h"
 
 #include "util/quote.h"

@@ -1,6 +1,7 @@
 /* load_values: the loaders of values that several sections' tables share: env and params
  * (with the secret check and { from_env: true }), sbatch tokens, SLURM times, names and the
- * store's journal mode. */
+ * store's journal mode.
+ * SPDX-License-Identifier: MIT */
 #include "load_internal.h"
 
 #include "secret.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "placeholder.h"
 
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* placeholder: {{name}} substitution in templates, commands and names.
  * The caller decides what a name means and how its value is escaped; this
- * module only finds placeholders, so every use shares one syntax. */
+ * module only finds placeholders, so every use shares one syntax.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_PLACEHOLDER_H
 #define CAMPAIGN_PLACEHOLDER_H
 

@@ -4,7 +4,8 @@
  * here; else this shell's, which sbatch and the local executor pass on),
  * against where it resolves in this shell. Warnings only: a program that is
  * missing, that resolves elsewhere, or that is a version manager's shim
- * (pyenv, asdf: it picks the interpreter per directory and environment). */
+ * (pyenv, asdf: it picks the interpreter per directory and environment).
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_PROGRAM_H
 #define CAMPAIGN_PROGRAM_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "render.h"
 #include "util/run_layout.h"
 #include "jobspec.h"

@@ -2,7 +2,8 @@
  * of items, each item a list of words. Outside #SBATCH lines every word is
  * shell-quoted (a campaign value can never run a command); in #SBATCH lines
  * words must be safe tokens and go in as they are. A line whose placeholder
- * has 0 items is dropped; with N items it is repeated N times. */
+ * has 0 items is dropped; with N items it is repeated N times.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_RENDER_H
 #define CAMPAIGN_RENDER_H
 

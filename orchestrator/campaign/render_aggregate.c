@@ -1,5 +1,6 @@
 /* render_aggregate: the aggregation job's script from templates/aggregate.sbatch,
- * with the resources job_spec_aggregate gives (what the backend submits). */
+ * with the resources job_spec_aggregate gives (what the backend submits).
+ * SPDX-License-Identifier: MIT */
 #include "render.h"
 #include "jobspec.h"
 

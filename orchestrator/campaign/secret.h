@@ -1,7 +1,8 @@
 /* secret: what looks like a secret, by a variable's or a file's name and by
  * content (private-key headers, cloud and service key patterns), so that
  * campaign keeps secrets out of what it writes and publishes. Pure: no I/O;
- * the answers name the kind of secret, never the value. */
+ * the answers name the kind of secret, never the value.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_SECRET_H
 #define CAMPAIGN_SECRET_H
 

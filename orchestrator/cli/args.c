@@ -1,5 +1,6 @@
 /* args: the shared option parser behind struct cmd_entry (see cmd.h), and
- * the dispatcher that opens a command's run and reports its errors. */
+ * the dispatcher that opens a command's run and reports its errors.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 
 #include "orchestrator/run.h"

@@ -1,7 +1,8 @@
 /* cmd: the command table's types and the one option parser every command
  * uses, so usage, --help and errors for bad flags look the same everywhere.
  * Each cmd_<name>.c exports one const struct cmd_entry; main.c lists them,
- * opens the run of a CMD_RUN command before its exec and closes it after. */
+ * opens the run of a CMD_RUN command before its exec and closes it after.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_CMD_H
 #define CAMPAIGN_CMD_H
 

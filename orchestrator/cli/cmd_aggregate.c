@@ -1,5 +1,6 @@
 /* cmd_aggregate: `campaign aggregate RUN` (re)writes the run's analysis.
- * Normally automatic; safe to run again. */
+ * Normally automatic; safe to run again.
+ * SPDX-License-Identifier: MIT */
 #include "orchestrator/aggmap.h"
 #include "util/run_layout.h"
 #include "orchestrator/aggregate.h"

@@ -1,7 +1,8 @@
 /* cmd_analyze_shard: `campaign analyze-shard [--shard I] --shards N DIR`,
  * run by the aggregation job's map step (srun, one task per node): analyses
  * the files of DIR/plan.json whose index is I modulo N and writes each one's
- * result, then DIR/shard-<I>.done. I defaults to SLURM_PROCID. */
+ * result, then DIR/shard-<I>.done. I defaults to SLURM_PROCID.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/shard.h"
 #include "cmd.h"
 #include "util/fault.h"

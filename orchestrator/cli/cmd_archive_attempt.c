@@ -3,7 +3,8 @@
  * (SLURM_RESTART_COUNT > 0): the same batch script runs again under the same
  * job id, so the previous attempt's outputs move to JOB_DIR/attempts/N/
  * before this attempt writes anything (the orchestrator may not be running).
- * The job log NAME is kept open by SLURM in append mode: copied, then emptied. */
+ * The job log NAME is kept open by SLURM in append mode: copied, then emptied.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "orchestrator/run.h"
 #include "util/err.h"

@@ -1,4 +1,5 @@
-/* cmd_cancel: `campaign cancel RUN [SCENARIO...]` cancels unfinished jobs. */
+/* cmd_cancel: `campaign cancel RUN [SCENARIO...]` cancels unfinished jobs.
+ * SPDX-License-Identifier: MIT */
 #include "orchestrator/backend/backend_pick.h"
 #include "cmd.h"
 #include "util/err.h"

@@ -3,7 +3,8 @@
  * patterns are taken from the job directory) into JOB_DIR/traces/. The
  * patterns are matched by glob(3), never by a shell. A file is collected
  * once: one already in traces/ (same inode) or with the same bytes as one
- * collected is skipped; traces/ that is a link, and FIFOs, are refused. */
+ * collected is skipped; traces/ that is a link, and FIFOs, are refused.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "util/err.h"

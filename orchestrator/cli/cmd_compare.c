@@ -8,7 +8,8 @@
  * noise. Runs that are not like for like (a local against a SLURM run, other
  * campaign files) are said so first. When one run is a variant of the other
  * (campaign try), the variant's checked predictions follow, as its summary.json
- * holds them. */
+ * holds them.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "analyzers/stats.h"

@@ -1,7 +1,8 @@
 /* cmd_launch: `campaign launch --nodes N --tasks-per-node T -- CMD...`, the
  * project's rank launcher. Inside a SLURM allocation it runs srun; else it
  * starts N x T local processes with the variables srun and torchrun set,
- * and when one rank fails it stops the others (as --kill-on-bad-exit). */
+ * and when one rank fails it stops the others (as --kill-on-bad-exit).
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "orchestrator/job/launch.h"
 

@@ -5,7 +5,8 @@
  * every scenario's job log one after another. Without RUN, the newest run, as
  * `status`; a lone argument is the run when it names one, else a scenario of
  * the newest run. --follow keeps printing what is added until the job is
- * final (status is refreshed as `status` does). */
+ * final (status is refreshed as `status` does).
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "analyzers/read/ranklines.h"
 #include "util/run_layout.h"

@@ -1,7 +1,8 @@
 /* cmd_ls: `campaign ls [--json] [--results DIR]` lists the runs under the
  * results root, newest first: id, campaign, how many jobs are in each state
  * (as last recorded: `status` brings a run up to date), whether its analysis
- * is written, and its age. A run whose store cannot be read is listed as such. */
+ * is written, and its age. A run whose store cannot be read is listed as such.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "orchestrator/store/jobstate.h"

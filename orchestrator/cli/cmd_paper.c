@@ -1,7 +1,8 @@
 /* cmd_paper: `campaign paper RUN [--out DIR] [--verify]` writes the run's
  * paper artefacts (regenerated whole, then swapped in), or with --verify
  * regenerates them into a temporary directory and reports every file that
- * differs from DIR. */
+ * differs from DIR.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "util/err.h"
 #include "util/fsio.h"

@@ -5,7 +5,8 @@
  * analyzers; NCCL's Inspector plugin (its variables exported by the job script) gets its
  * library's path in NCCL_PROFILER_PLUGIN and its dump folder made. A profiler missing on
  * the node is said once per node and the rank runs without it, unless --required (then
- * every rank says it and stops). */
+ * every rank says it and stops).
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "util/fsio.h"

@@ -1,6 +1,7 @@
 /* cmd_render: `campaign render FILE --out DIR` writes every scenario's job
  * script as it would be submitted, and submits nothing; it prints each
- * script's path and the words its ranks' command gets. */
+ * script's path and the words its ranks' command gets.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "util/run_layout.h"
 #include "util/err.h"

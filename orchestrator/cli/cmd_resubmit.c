@@ -1,7 +1,8 @@
 /* cmd_resubmit: `campaign resubmit RUN --failed | SCENARIO...` runs
  * scenarios again in the same run as new attempts. Each earlier attempt's
  * outputs move to <scenario>/attempts/<n>/ and its row stays in the store;
- * the analysis uses each scenario's latest successful attempt. */
+ * the analysis uses each scenario's latest successful attempt.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"

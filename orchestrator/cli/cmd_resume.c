@@ -1,6 +1,7 @@
 /* cmd_resume: `campaign resume RUN` finishes a submission that was
  * interrupted (a crash, a lost connection, a controller outage): jobs the
- * controller already has are adopted, only what is missing is submitted. */
+ * controller already has are adopted, only what is missing is submitted.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"

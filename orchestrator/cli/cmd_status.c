@@ -2,7 +2,8 @@
  * date with their backend, runs the analysis if every job is final and none
  * exists, and prints one table (or JSON); with SCENARIO that scenario in
  * full. A lone argument is the run when it names one, else a scenario of the
- * newest run, as `logs` takes it. */
+ * newest run, as `logs` takes it.
+ * SPDX-License-Identifier: MIT */
 #include "orchestrator/aggregate.h"
 #include "orchestrator/backend/backend_pick.h"
 #include "cmd.h"

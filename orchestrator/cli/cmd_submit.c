@@ -1,6 +1,7 @@
 /* cmd_submit: `campaign submit FILE` validates the campaign, creates the
  * run (frozen campaign, rendered scripts, store), records the intent for
- * every scenario, submits them, and starts what drives the run to its end. */
+ * every scenario, submits them, and starts what drives the run to its end.
+ * SPDX-License-Identifier: MIT */
 #include "orchestrator/backend/backend_pick.h"
 #include "orchestrator/campaign/campaign.h"
 #include "cmd.h"

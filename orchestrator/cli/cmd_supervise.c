@@ -1,6 +1,7 @@
 /* cmd_supervise: `campaign supervise RUN_DIR`, the local executor's
  * supervisor; submit starts it detached. Runs the pending jobs one at a
- * time (the local backend), then the analysis. */
+ * time (the local backend), then the analysis.
+ * SPDX-License-Identifier: MIT */
 #include "orchestrator/aggregate.h"
 #include "orchestrator/backend/backend.h"
 #include "cmd.h"

@@ -1,7 +1,8 @@
 /* cmd_try: `campaign try RUN [KIND...]` closes the loop on a run's advice:
  * for each recommendation whose kind has a knob, a variant run of the same
  * scenarios with the knob applied (a child of RUN: variant.h), submitted
- * like any run; its analysis sets each prediction against what it measured. */
+ * like any run; its analysis sets each prediction against what it measured.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "analyzers/summary_keys.h"
 #include "orchestrator/backend/backend_pick.h"

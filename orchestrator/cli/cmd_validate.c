@@ -1,5 +1,6 @@
 /* cmd_validate: `campaign validate FILE` checks a campaign and prints the
- * scenarios it expands to; exit 2 with every problem when it is invalid. */
+ * scenarios it expands to; exit 2 with every problem when it is invalid.
+ * SPDX-License-Identifier: MIT */
 #include "orchestrator/campaign/campaign.h"
 #include "orchestrator/campaign/program.h"
 #include "cmd.h"

@@ -1,5 +1,6 @@
 /* cmd_watch: `campaign watch [RUN]` follows a run until every job is final
- * and the analysis is written; redraws in place on a terminal. */
+ * and the analysis is written; redraws in place on a terminal.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "orchestrator/backend/backend_pick.h"
 #include "util/err.h"

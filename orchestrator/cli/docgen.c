@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "docgen.h"
 
 #include <string.h>

@@ -1,7 +1,8 @@
 /* docgen: the texts about the command line, written once from the command
  * table: `campaign --help`, the man page (campaign help --man) and the bash
  * and zsh completion scripts (campaign help --completion bash|zsh), so the
- * three never disagree with the commands and options that exist. */
+ * three never disagree with the commands and options that exist.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_DOCGEN_H
 #define CAMPAIGN_DOCGEN_H
 

@@ -1,5 +1,6 @@
 /* main: the command table, global --help/--version, and dispatch.
- * Adding a command means one cmd_<name>.c and one line below. */
+ * Adding a command means one cmd_<name>.c and one line below.
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "docgen.h"
 #include "orchestrator/campaign/campaign.h"

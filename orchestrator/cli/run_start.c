@@ -1,7 +1,8 @@
 /* run_start: what submit and try do with a run they have created: submit
  * its scenarios, say how to follow it or wait for its end, and when the
  * submission fails, say what was kept and how to go on. Output that has
- * lost its terminal or reader does not stop them (util/hangup.h). */
+ * lost its terminal or reader does not stop them (util/hangup.h).
+ * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "orchestrator/submission.h"
 #include "util/err.h"

@@ -1,7 +1,8 @@
 /* launch: starting a job's ranks and deciding the job's status from them:
  * N x T local processes with the variables srun and torchrun set (stopping
  * the others when one fails, as --kill-on-bad-exit), or srun inside SLURM
- * with a per-task wrapper that records which rank failed first. */
+ * with a per-task wrapper that records which rank failed first.
+ * SPDX-License-Identifier: MIT */
 #include "launch.h"
 
 #include "util/nodelist.h"

@@ -1,6 +1,7 @@
 /* launch: starting a job's ranks (local processes, or srun inside SLURM) and
  * deciding the job's exit status from them: the rank that failed first. The
- * `campaign launch` command is its command line. */
+ * `campaign launch` command is its command line.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_LAUNCH_H
 #define CAMPAIGN_LAUNCH_H
 

@@ -2,7 +2,8 @@
  * own output (so slurm-<id>.out keeps everything) and to the rank's file
  * <job>/logs/rank_<r>.out, and the records of which process each rank is
  * (<job>/ranks/). The launcher and the per-task wrapper pump the logs; a
- * rank's output is never held back waiting for another's. */
+ * rank's output is never held back waiting for another's.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_RANKLOG_H
 #define CAMPAIGN_RANKLOG_H
 

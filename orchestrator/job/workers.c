@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "workers.h"
 
 #include "ranklog.h"

@@ -3,7 +3,8 @@
  * its descendants are looked for in /proc, and each worker (the topmost
  * descendant whose environment gives it a RANK of its own) is recorded as the
  * rank it is: <job>/ranks/rank_<RANK>.json. It only reads /proc: it never
- * signals, waits for or reaps a process, and runs no other program. */
+ * signals, waits for or reaps a process, and runs no other program.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_WORKERS_H
 #define CAMPAIGN_WORKERS_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "fskind.h"
 
 #include "util/err.h"

@@ -1,7 +1,8 @@
 /* fskind: what file system a directory is on (statfs magic numbers), and
  * whether it is shared between hosts (NFS, Lustre, GPFS, BeeGFS, CephFS,
  * CIFS/SMB, 9P, FUSE, AFS, GFS2, OCFS2, PanFS, OrangeFS): there SQLite's WAL,
- * whose index is shared memory of one host, must not be used. */
+ * whose index is shared memory of one host, must not be used.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_FSKIND_H
 #define CAMPAIGN_FSKIND_H
 

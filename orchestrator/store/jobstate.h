@@ -1,6 +1,7 @@
 /* jobstate: the states a job goes through and which of them are final.
  * PLANNED is the submit intent recorded before the backend is called. A job's
- * status file is statusfile.h's (backend/), a snapshot of job rows snapshot.h's. */
+ * status file is statusfile.h's (backend/), a snapshot of job rows snapshot.h's.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_JOBSTATE_H
 #define CAMPAIGN_JOBSTATE_H
 

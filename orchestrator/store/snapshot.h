@@ -1,6 +1,7 @@
 /* snapshot: one snapshot of a run's job rows, read once per poll and passed to
  * everything that needs it (the backend's refresh, change detection, the
- * done test, the status view), and the one answer to "is the run done?". */
+ * done test, the status view), and the one answer to "is the run done?".
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_SNAPSHOT_H
 #define CAMPAIGN_SNAPSHOT_H
 

@@ -4,7 +4,8 @@
  * It records what it is told; deciding states is the backends' business.
  * Journal: WAL on a local file system; a rollback journal (DELETE) with
  * POSIX locks where other hosts share the file (fskind.h), as SQLite's WAL
- * needs every process on one host. */
+ * needs every process on one host.
+ * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_STORE_H
 #define CAMPAIGN_STORE_H
 

@@ -1,7 +1,8 @@
 /* allreduce_bare: a bare gloo all-reduce loop of N floats through the
  * trainer's own shim (comm.h), for `make bench`; run under campaign launch.
  * Rank 0 prints the median time (ms) and GB/s (bytes / time).
- * usage: allreduce_bare FLOATS REPEATS RENDEZVOUS_DIR */
+ * usage: allreduce_bare FLOATS REPEATS RENDEZVOUS_DIR
+ * SPDX-License-Identifier: MIT */
 #include "../../trainer/comm.h"
 
 #include <stdio.h>

@@ -13,6 +13,7 @@
 # (GPU-heavy, 169 MB at 27), the 8 DLRM files themselves, a generated
 # 150 MB host-range-heavy trace, the same as a legacy array, and gzipped.
 # Usage: analyzer_bench.sh TMPDIR [COPIES]
+# SPDX-License-Identifier: MIT
 set -u
 cd "$(dirname "$0")/../.."
 S=../shared/traces/kineto/param_dlrm_8rank

@@ -1,7 +1,8 @@
 /* gemm_bare: the GEMMs of one trainer step (forward, dW, dX for every
  * layer, same shapes and layouts as trainer/model.c) with bare
  * cblas_sgemm, for `make bench`: prints GFLOP/s.
- * usage: gemm_bare ROWS INPUT HIDDEN DEPTH OUTPUT REPEATS */
+ * usage: gemm_bare ROWS INPUT HIDDEN DEPTH OUTPUT REPEATS
+ * SPDX-License-Identifier: MIT */
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* replay_bench N [SEED]: builds a random execution graph of about N nodes (tests/unit/
  * replay_gen.h: 8 hosts of 1 to 4 cores, 4 ranks each) and replays it; prints the nodes,
- * the edges, the seconds to build it and to replay it (best of 3), and the makespan. */
+ * the edges, the seconds to build it and to replay it (best of 3), and the makespan.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/replay/sim.h"
 #include "tests/unit/replay_gen.h"
 #include "util/err.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // simdjson_floor: the least a simdjson reader of a Kineto trace can cost,
 // for `make bench`: the whole file loaded into a padded string, then one
 // On-Demand walk over every event (each field's key looked at, ts read as a

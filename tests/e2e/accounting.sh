@@ -5,6 +5,7 @@
 # counts with its cause (removing the cause removes the wait), so the verdict,
 # the largest share, is compute; thresholds are flags beside it; the
 # straggler's recommendation carries its predicted step.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 python3 "$ROOT/tests/tools/cpu_steps.py" --out "$SCRATCH/t"

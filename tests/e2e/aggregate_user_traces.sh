@@ -2,6 +2,7 @@
 # objects with GPU kernels (the shared 8-rank DLRM set, when ../shared is
 # there), gzip-compressed traces, traces without ProfilerStep ranges; the
 # timeline and `campaign compare` on trace-based runs.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 SHARED=$ROOT/../shared/traces/kineto/param_dlrm_8rank

@@ -2,6 +2,7 @@
 # on every rank, idle, compute, non-compute and overlap percentages within
 # 0.1 percentage point of the HTA reference, and the top kernel of each type
 # by name and total; the CPU-only and ROCm traces give a clear result.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 S=$ROOT/../shared/traces
 if [ ! -d "$S/kineto" ]; then

@@ -4,6 +4,7 @@
 # results directory, implausible values skipped and counted, no escape
 # sequence reaching a terminal or a report, and a clear error for a file
 # that cannot be read at all; a corrupt summary.json said corrupt, naming the file (issue 46).
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 C=$SCRATCH/canary

@@ -5,6 +5,7 @@
 # ProfilerSteps and is dropped; the one on stream -1 is not a GPU event.
 # kernel time 70 - 11 = 59; union: [11,55] 44 + [60,65] 5 + [66,70] 4 = 53 -> idle 6;
 # compute: [11,30] + [40,50] = 29; overlap with nccl [25,55]: [25,30] + [40,50] = 15 of 30.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 "$BIN/campaign-analyze" --json "$ROOT/tests/fixtures/mini.pt.trace.json" >m.json; rc=$?

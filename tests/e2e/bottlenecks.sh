@@ -2,6 +2,7 @@
 # nodes the analysis names each forced bottleneck; at 1 and 2
 # nodes the trainer's own telemetry already shows the forced phase dominating.
 # lane: solo (compares timings: runs alone after the main lanes, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 # (on 2 warm-up and 10 active steps, not its 3 and 12: the same verdicts and margins, the loss

@@ -6,6 +6,7 @@
 # the lines over its budget counted. Times are CPU seconds of the process (user +
 # system), with margins of ten and more over this machine's: a machine half as fast
 # or shared with other work passes, a quadratic cost (what they guard) does not.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 A=$BIN/campaign-analyze

@@ -1,4 +1,5 @@
 # validate / render / usage: exit codes, exact messages, nothing created on errors.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 

@@ -6,6 +6,7 @@
 # and what rests on durations (collectives, waits, stragglers) is the same
 # whatever the shift; traces without a collective say the timeline is
 # uncorrected and name no offset.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 run_with() { # kind shift results -> prints the run directory

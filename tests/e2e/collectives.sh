@@ -5,6 +5,7 @@
 # group 1); gloo: 2 ranks, gloo:all_reduce ranges sized by the
 # record_param_comms beside them. The DLRM set (../shared) names its
 # SendRecv kernels all_to_all from PyTorch's nccl:all_to_all ranges.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 python3 "$ROOT/tests/tools/coll_traces.py" nccl "$SCRATCH/nccl"

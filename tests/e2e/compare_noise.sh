@@ -3,6 +3,7 @@
 # are "within noise" with the 95 % interval printed; a run 30 % slower is
 # "worse", and its interval excludes 1 (issue 21, finding 7).
 # lane: solo (compares timings: runs alone after the main lanes, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 run_of() { # NAME SEED BASE_MS

@@ -3,6 +3,7 @@
 # store must stay intact (integrity_check, one transition per state change),
 # no process may fail or see "database is locked", and the run must end
 # analysed with every job COMPLETED.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 T=$BIN/campaign-trainer

@@ -4,6 +4,7 @@
 # And hostile analysis inputs (analysis-input-*.json, issue 46): each, as a run's
 # analysis_input.json, is refused by campaign-analyze RUN (exit 4) with the message its
 # .expect gives (RUN: the run folder), naming the key, and no analysis is written.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT/tests/corpus"
 for f in *.yaml; do

@@ -5,6 +5,7 @@
 # terminal closed) does not stop the run; a setsid daemon the workload
 # leaves is killed and said. (A job that completes as it is cancelled stays
 # COMPLETED: tests/unit/test_slurm_decide.c, for both executors' decision.)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 st() { "$CAMPAIGN" status --results "$SCRATCH/$1" --json "$2" >st.json 2>/dev/null; json st.json "$3"; }

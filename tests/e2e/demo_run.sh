@@ -1,6 +1,7 @@
 # The demo campaign end to end on the local executor: 3 scenarios (2, 4 and 8
 # gloo ranks), every job COMPLETED, analysis written automatically from the
 # real telemetry, status in text and JSON.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 # (its run shared with paper.sh: tests/lib.sh shared_submit)

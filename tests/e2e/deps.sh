@@ -5,6 +5,7 @@
 # the packages is simulated with stubs of dpkg-query and apt-get (tests/tools/deps.sh takes
 # them from DPKG_QUERY and APT_GET): the stub apt-get records its calls and "installs" into
 # a list the stub dpkg-query reads.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 if [ "$(id -u)" != 0 ]; then

@@ -2,6 +2,7 @@
 # results root, `campaign ls`, a run found by a unique id prefix or by its
 # campaign's name, `campaign logs` (a job log, a rank's log, every scenario,
 # --follow on a job that is running, a lone SCENARIO of the newest run).
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 export CAMPAIGN_RESULTS=$SCRATCH/everyday

@@ -4,6 +4,7 @@
 # report measures the training's collectives against it. Local executor,
 # 1 and 2 emulated nodes x 2 ranks; the SLURM test cluster's probes are in
 # slurm.sh.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 cat >f.yaml <<'Y'

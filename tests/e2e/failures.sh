@@ -3,6 +3,7 @@
 # status, status SCENARIO and the report), a time limit (TIMEOUT), a cancel
 # (CANCELLED), and a background submit whose supervisor finishes and
 # analyses on its own.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 T="$BIN/campaign-trainer"

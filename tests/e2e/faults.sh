@@ -2,6 +2,7 @@
 # full, its supervisor killed, its job.status garbage, two identical submits
 # at once, RUN arguments that are not runs. Each: the exact message and exit
 # status (< 128), nothing recorded lost, nothing made up in its place.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 cat >s.yaml <<'Y'

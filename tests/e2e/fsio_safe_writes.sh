@@ -4,6 +4,7 @@
 # root; links planted in figures/, as job.status and as traces/; FIFOs in
 # metrics/, traces/, monitor/ and as the campaign file; a workload that
 # writes into traces/ itself.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 FIX=$ROOT/tests/fixtures

@@ -6,6 +6,7 @@
 # linked with a replay driver (tests/fuzz/replay_main.c) against the unit tests' sanitized
 # objects (build/replay/, gcc); `make fuzz` links them with libFuzzer (clang) and finds new
 # inputs.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 export CAMPAIGN_RULES=$ROOT/analyzers/kernel_rules.txt CAMPAIGN_PHASE_RULES=$ROOT/analyzers/phase_rules.txt
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:max_allocation_size_mb=2048:hard_rss_limit_mb=2048

@@ -4,6 +4,7 @@
 # work ended; tests/tools/gpu_steps.py: one kind of step per scenario), the
 # verdict is the largest share, GPU-side ProfilerStep annotations are not
 # steps; a deep launch queue is timed by the GPU's period.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 python3 "$ROOT/tests/tools/gpu_steps.py" --kind comm,data,host,gemm,annotated,copy,elementwise,deepqueue,hostgap --out "$SCRATCH/gk"

@@ -3,6 +3,7 @@
 # with two or more ProfilerStep#N (GPU-side annotations count), the host
 # events before the last step start are kept, and a GPU event only when a
 # kept runtime call carries its correlation id, once per such call.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 python3 "$ROOT/tests/tools/hta_selection_traces.py" .

@@ -5,6 +5,7 @@
 # numbers worked out by hand) into $NCCL_INSPECTOR_DUMP_DIR and prints 10 step lines of 20 ms
 # (2 warm-up): the report's collectives table and straggler come from the dumps. Scenario
 # `nodumps` leaves none: the analysis names the missing profiler and the run still completes.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 FIX=$ROOT/tests/fixtures/nccl_inspector

@@ -1,5 +1,6 @@
 # campaign launch: rank variables and failure propagation; the trainer:
 # identical replicas, the same loss curve on 1 and on N ranks, loss that falls.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 out=$("$CAMPAIGN" launch --nodes 2 --tasks-per-node 2 -- sh -c 'echo "$SLURM_PROCID $SLURM_LOCALID $SLURM_NODEID $SLURMD_NODENAME $WORLD_SIZE $LOCAL_RANK"' | sort)

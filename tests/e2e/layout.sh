@@ -1,4 +1,5 @@
 # The layers depend one way: util -> analyzers -> orchestrator -> orchestrator/cli.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 
@@ -79,6 +80,9 @@ sys.exit(1 if wide else 0)'
 # ... and no literal is split mid-sentence over two lines (tests/tools/join_literals.py joins them;
 # a literal may end at a "\n")
 check layout_literals_unsplit python3 tests/tools/join_literals.py --check
+# the licence (MIT): LICENSE, debian/copyright, and a SPDX line in each source file's header
+check layout_spdx_every_source python3 tests/tools/spdx.py
+check layout_licence_mit bash -c 'head -n 1 LICENSE | grep -qx "MIT License" && grep -qx "License: Expat" debian/copyright && tail -n 1 README.md | grep -q "MIT licence"'
 # every key of the campaign file is declared once, in the loader's key tables (campaign_load.c
 # and load_*.c; issue 36): no hand-written list of allowed keys is left in the loader's files,
 # and map_check gets a table's keys or none

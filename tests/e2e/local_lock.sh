@@ -6,6 +6,7 @@
 # contaminated_by it (recounted from cpu_monitor.csv and the telemetry by
 # tests/tools/foreign_recount.py) and its checked prediction is "not checked (measured beside
 # other load)". Lock folders another user could use are refused, saying what to do.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 T=$BIN/campaign-trainer

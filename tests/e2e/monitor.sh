@@ -2,6 +2,7 @@
 # cpu_monitor.csv with more than a handful of samples, busy CPUs while the
 # ranks train, and changing numbers; they stop with the job, also when it
 # fails, keeping what they sampled; without a GPU, the job log says so.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 T=$BIN/campaign-trainer

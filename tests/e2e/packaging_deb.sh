@@ -5,6 +5,7 @@
 # root), `module load campaign` works with Debian's Lmod as it comes; and the modulefile that
 # `make install PREFIX=` writes puts campaign on PATH, MANPATH and bash-completion's path,
 # reads the site's file, and `module unload` gives PATH back as it was.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 # What goes into the package: the tracked files (as they are now), never an untracked one
 # (a campaign of one's own, a key): deb.sh --list in a scratch clone with one of each

@@ -2,6 +2,7 @@
 # (LaTeX, CSV, Markdown), analysis, provenance appendix, reproduce.sh and
 # MANIFEST.sha256; byte-identical when run again; --verify passes, and
 # fails once a results file has changed.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 # (the run of demo_run.sh: tests/lib.sh shared_submit)

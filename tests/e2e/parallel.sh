@@ -2,6 +2,7 @@
 # campaign-analyze on trace files, give the same bytes whatever the number of
 # threads and whatever order the files finish in (the first files are the
 # largest, so they finish last). Traces come from tests/tools/gen_traces.py.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 gen="$ROOT/tests/tools/gen_traces.py"

@@ -2,6 +2,7 @@
 # scenario's analysis; a profiler missing on the node (nsys here) is said in
 # the job log, the run completes, and the analysis says the profile is
 # missing; with required: true the rank does not run and the job fails.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 T=$BIN/campaign-trainer

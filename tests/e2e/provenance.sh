@@ -2,6 +2,7 @@
 # file (and results inside the work tree); after a run, a fresh clone at the
 # recorded commit plus the recorded patch reproduces the working tree
 # exactly. --require-clean refuses a dirty tree; outside git the run goes on.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 git init -q -b main proj && cd proj

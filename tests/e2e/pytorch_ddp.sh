@@ -5,6 +5,7 @@
 # its profiler traces (Debian's torch 1.13 writes the legacy array form),
 # the step lines it prints, or the node monitors alone.
 # lane: solo (compares timings: runs alone after the main lanes, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch pytorch_ddp

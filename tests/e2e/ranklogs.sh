@@ -1,6 +1,7 @@
 # The job log gets whole lines (issue 25, part 2): 8 ranks writing long
 # lines in 700-byte pieces, all at once; every line reaches the job log
 # whole, and each rank's own log has all of its lines.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 cat >inter.yaml <<'Y'

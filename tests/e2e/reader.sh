@@ -5,6 +5,7 @@
 # analysis, byte for byte, on generated, gzip, legacy, fixture and (when
 # present) the shared reference traces; damaged documents are refused by
 # both with the file named.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 gen="$ROOT/tests/tools/gen_traces.py"

@@ -5,6 +5,7 @@
 # no depth limit), stay fast on 10^6 events at one instant, and refuse, naming
 # the file, what is not a trace at all; in a run, the usable files are
 # analysed and the others named.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 A=$BIN/campaign-analyze

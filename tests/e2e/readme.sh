@@ -5,6 +5,7 @@
 # are shown only. Then what those commands promise: the run analysed, `status` with its RANKS,
 # `logs SCENARIO` the newest run's job log, `logs --rank` the rank's own output, and the
 # torchrun example (issue 45: Debian's torchrun fails without --redirects 1 --tee 1) analysed.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 need_torch readme_own_script
 cd "$SCRATCH"

@@ -1,5 +1,6 @@
 # Campaign values that look like shell must stay inert: they reach the job
 # script quoted, the job runs, and no canary file is ever created.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 C=$SCRATCH/canary

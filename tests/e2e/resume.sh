@@ -3,6 +3,7 @@
 # then `campaign resume` finishes it: every scenario runs exactly once.
 # Then `campaign resubmit`: new attempts in the same run, every attempt
 # kept, the analysis on each scenario's latest successful attempt.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 cat >four.yaml <<'Y'

@@ -6,6 +6,7 @@
 # look secret are listed by name, size, time and a keyed hash only (issue 46: no plain
 # SHA-256 of them under the run or the paper), and paper refuses a campaign file that still
 # holds a secret.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 umask 022

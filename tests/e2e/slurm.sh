@@ -4,6 +4,7 @@
 # code, time limit, cancel); jobs purged by the controller; a controller
 # outage. Skips, saying why, when not root; as root a cluster that cannot start is a failure.
 # lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 if [ "$(id -u)" != 0 ]; then

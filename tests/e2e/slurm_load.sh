@@ -3,6 +3,7 @@
 # nodes' health), counted by the controller itself (sdiag's REQUEST_JOB_USER_INFO
 # and REQUEST_NODE_INFO, reset before), and backs off while nothing changes.
 # lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 slurm_cluster slurm_load /tmp/campaign-slurm-load 16947 17400

@@ -6,6 +6,7 @@
 # (--shards N), a shard that fails once (retried) and one that fails twice
 # (its files named as not analysed).
 # lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 python3 "$ROOT/tests/tools/gen_traces.py" --ranks 64 --world 64 --mb 0.25 --out gen >/dev/null

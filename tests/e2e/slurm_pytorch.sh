@@ -6,6 +6,7 @@
 # rank's output lands in logs/rank_<r>.out, and the aggregation job analyses
 # the scenarios from their traces.
 # lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch slurm_pytorch

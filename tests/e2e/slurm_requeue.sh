@@ -8,6 +8,7 @@
 # says since when it has not answered. A cluster with short timeouts: a requeued job may
 # start again after 5 s (cred_expire), a silent node is set DOWN after 30 s.
 # lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 export SLURM_CRED_EXPIRE=5 SLURMD_TIMEOUT=30 SLURM_SCHED_INTERVAL=2 GLOO_SOCKET_IFNAME=lo

@@ -5,6 +5,7 @@
 # `campaign resubmit --failed`, itself interrupted after its submit call:
 # the new attempt is adopted, not submitted twice, and the run ends analysed.
 # lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 slurm_cluster slurm_resume /tmp/campaign-slurm-resume 16937 17300

@@ -7,6 +7,7 @@
 # the child measured. Outcomes depend on the machine: the test asserts that the numbers are
 # the ones of both runs and the outcome follows from them, not which it is.
 # lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 export GLOO_SOCKET_IFNAME=lo

@@ -5,6 +5,7 @@
 # submission) and slurm.sh's first section (the demo campaign with its aggregation job) run
 # again that way (checks named nfs_*), and each says the mode in `status --json`. Then: --store-journal / store_journal, and locks that fail.
 # lane: slurm (starts a test cluster of its own: a SLURM lane, tests/run.sh)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 # the three suites side by side (their own clusters and ports), their outputs in order

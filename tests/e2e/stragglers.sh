@@ -5,6 +5,7 @@
 # 20 % of the step; the waiting it imposes counts with its cause (issue 33), so
 # the verdict is compute-bound, and the straggler gets a recommendation of its
 # own predicting the step without that wait; the even run names none.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 cat >s.yaml <<'Y'

@@ -3,6 +3,7 @@
 # the timeline concatenates them, reading no trace a second time; the same
 # bytes in one process and with --shards; a rank whose shard failed twice is
 # left out of the timeline and said so; the fragments are gone afterwards.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 python3 "$ROOT/tests/tools/gen_traces.py" --ranks 10 --world 10 --mb 0.1 --out gen >/dev/null

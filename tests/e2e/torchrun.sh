@@ -8,6 +8,7 @@
 # launchers apart, so a slow worker is named by its rank and node.
 # A worker that raises is named by its RANK, with its error line (issue 45).
 # (Debian's torch 1.13 torchrun needs --redirects 1 --tee 1 under Python 3.11.)
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch torchrun

@@ -5,6 +5,7 @@
 # run did not recommend is said and not run; a campaign without knobs is told which key to
 # add; `ls` shows the family. Outcomes depend on the machine: the test asserts that the
 # numbers are the ones of both runs and the outcome follows from them, not which it is.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 cat >try.yaml <<'Y'

@@ -6,6 +6,7 @@
 # campaign folder ({{campaign_dir}}), not the temporary file try loads them from. `try | head -1`
 # and a SIGHUP to `try --wait` stop its printing, not its work: every variant runs, and a kind
 # named twice is one variant (issue 46).
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 mkdir camp

@@ -3,6 +3,7 @@
 # go wrong so that it is read again whole), several files at once, and each
 # file's GPU view and steps side by side. No data race may be reported, and the
 # output must be the regular build's, byte for byte.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 T=$ROOT/build/tsan/campaign-analyze

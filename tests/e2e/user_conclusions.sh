@@ -6,6 +6,7 @@
 # as a speedup below 1; without a batch the throughput is steps/s and no
 # speedup is claimed; a step-log-only scenario has n/a shares; a scenario
 # with its own batch uses it.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 need_torch user_conclusions

@@ -4,6 +4,7 @@
 # suppression, tests/valgrind/gloo.supp, is inside libgloo. A process's start
 # under valgrind costs 1 to 2.5 CPU seconds, most of this test's: each code path
 # runs under it once, not once per rank that runs the same code.
+# SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 if [ -n "${CAMPAIGN_SANITIZED:-}" ]; then

@@ -1,6 +1,7 @@
 /* libFuzzer target: the campaign loader (libyaml document, schema, matrix,
  * placeholders, alias guard) on arbitrary bytes. Diagnostics are expected;
- * crashes, leaks and undefined behaviour are findings. */
+ * crashes, leaks and undefined behaviour are findings.
+ * SPDX-License-Identifier: MIT */
 #include "orchestrator/campaign/campaign.h"
 #include "orchestrator/campaign/diag.h"
 

@@ -3,7 +3,8 @@
  * first byte and length) must give the same trace or the same error; any
  * difference aborts. The chunked reader's cuts are guesses the parse must
  * confirm (kineto_chunks.h); this is where a guess that parses differently
- * would show. */
+ * would show.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/read/kineto.h"
 #include "tests/unit/trace_same.h"
 #include "util/err.h"

@@ -1,6 +1,7 @@
 /* libFuzzer target: monitor CSVs. The first byte picks the reader:
  * campaign-monitor's cpu_monitor.csv (its utilisation, or with bit 2 its
- * foreign load over a window), or nvidia-smi --query-gpu CSV. */
+ * foreign load over a window), or nvidia-smi --query-gpu CSV.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/read/monitor.h"
 
 #include <stdint.h>

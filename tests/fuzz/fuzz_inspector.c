@@ -1,6 +1,7 @@
 /* libFuzzer target: NCCL Inspector dumps through the reader, the matcher and the model.
  * The first byte splits the rest into two dump files (memfds, read by path as the files of a
- * dump folder are). */
+ * dump folder are).
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/inspector.h"
 
 #include <stdint.h>

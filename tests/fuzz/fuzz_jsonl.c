@@ -1,5 +1,6 @@
 /* libFuzzer target: per-rank telemetry JSONL (the trainer's format and the
- * AORTA-style one), read as a stream like a rank file. */
+ * AORTA-style one), read as a stream like a rank file.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/read/metrics.h"
 
 #include <stdint.h>

@@ -1,6 +1,7 @@
 /* libFuzzer target: Chrome-trace JSON (Kineto objects or the legacy array,
  * streamed with yajl), then the HTA breakdown, idle split and launch
- * statistics, and the steps with their phases and operators' self times. */
+ * statistics, and the steps with their phases and operators' self times.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/hta.h"
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/rules.h"

@@ -1,5 +1,6 @@
 /* libFuzzer target: RUN/analysis_input.json as campaign-analyze RUN reads it
- * (run_input_parse: the JSON, its bounds, its job folders below the run). */
+ * (run_input_parse: the JSON, its bounds, its job folders below the run).
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/run_input.h"
 
 #include <stdint.h>

@@ -5,7 +5,8 @@
  * libFuzzer (clang) instead. Like libFuzzer given files, it runs each file named
  * on the command line once: its bytes in a buffer of exactly their size (a read
  * past the end is an ASan report), and an input the target writes over is a
- * finding. Prints how many inputs ran; exits 1 when a file cannot be read. */
+ * finding. Prints how many inputs ran; exits 1 when a file cannot be read.
+ * SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
 # corpus (tests/fuzz/corpus/<name>) and seeds (tests/fuzz/seeds/<name>); new inputs
 # that add coverage are merged back into the corpus (commit them), findings land in
 # build/fuzz/findings/. Prints executions and time per target.
+# SPDX-License-Identifier: MIT
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SECONDS_EACH=$1

@@ -5,6 +5,7 @@
 # (issue 27). Carry `bin` and `build/gpu-kit` there and run
 # tests/gpu/on_device.sh, which links from the kit only the libraries that
 # machine lacks. Needs bin/campaign-trainer-gpu (CUDA found at build time).
+# SPDX-License-Identifier: MIT
 set -eu
 cd "$(dirname "$0")/../.."
 bins="bin/campaign bin/campaign-analyze bin/campaign-monitor bin/campaign-trainer-gpu"

@@ -7,6 +7,7 @@
 # carried:  tests/gpu/on_device.sh "$OUT"   (about 5 minutes on an H100).
 # Everything goes to OUT/gpu.log; traces and run results to OUT/*.tar.gz.
 # A step that fails is said and the next one runs.
+# SPDX-License-Identifier: MIT
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${1:?usage: tests/gpu/on_device.sh OUT_DIR}

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Stops or starts only the test cluster's slurmctld (outage tests):
 #   tests/slurm/ctld.sh stop|start
+# SPDX-License-Identifier: MIT
 set -eu
 D=${CAMPAIGN_SLURM_DIR:-/tmp/campaign-slurm}
 CONF=$D/etc/slurm.conf

@@ -9,6 +9,7 @@
 # Environment: CAMPAIGN_SLURM_DIR (default /tmp/campaign-slurm), MIN_JOB_AGE
 # (seconds a finished job stays visible, default 300), SLURM_CTLD_PORT (16817),
 # SLURM_NODE_PORT0 (17000: nodes use +1..+4).
+# SPDX-License-Identifier: MIT
 set -euo pipefail
 D=${CAMPAIGN_SLURM_DIR:-/tmp/campaign-slurm}
 MIN_JOB_AGE=${MIN_JOB_AGE:-300}

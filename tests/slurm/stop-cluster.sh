@@ -3,6 +3,7 @@
 # recorded, slurmd first, then slurmctld, then munged; then any slurmstepd of
 # this cluster (SLURM_CONF in its environment) that outlived its slurmd, e.g. a
 # step on a node whose slurmd a test had stopped: left, it holds the next run's job.
+# SPDX-License-Identifier: MIT
 set -u
 D=${CAMPAIGN_SLURM_DIR:-/tmp/campaign-slurm}
 [ -f "$D/pids" ] || { echo "stop-cluster: no cluster recorded in $D" >&2; exit 0; }

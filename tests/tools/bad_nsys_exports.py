@@ -4,6 +4,7 @@
 # types.sqlite (text and inverted times), extreme.sqlite (times at the int64 range, two days,
 # before the session), norows.sqlite (the tables, no row), scrambled.sqlite (the SQLite magic
 # kept, every page after it scrambled) and layout.sqlite (the tables without their columns).
+# SPDX-License-Identifier: MIT
 import os
 import sqlite3
 import sys

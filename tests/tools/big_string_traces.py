@@ -6,6 +6,7 @@
 # The bomb's 64 chunks of 16 MiB are compressed once: after a full flush the compressor starts
 # afresh, so each identical chunk compresses to the same bytes, written 64 times (a valid gzip
 # file, its CRC over every byte, for a second of CPU instead of several).
+# SPDX-License-Identifier: MIT
 import gzip
 import os
 import struct

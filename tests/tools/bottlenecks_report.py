@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bottlenecks_report.py RUN: checks that BOTTLENECK_ANALYSIS.md says the numbers of
 summary.json the way a reader checks them; prints one line per failure, exits 1 on any.
 - an Executive Summary share that holds the waiting for peers names both parts, each a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """bottlenecks_subset.py IN.yaml OUT.yaml: campaigns/bottlenecks.yaml at 1 node, its slow-loader
 and checkpoint scenarios only, 15 active steps, a variable passed through from the environment
 (TRY_PASSED: { from_env: true }); its knobs as shipped (tests/e2e/try_kinds.sh)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """bottlenecks_verdicts.py RUN_DIR: per scenario of campaigns/bottlenecks.yaml's run, one line:
 its name, whether the verdict names the forced bottleneck, whether the forced phase dominates the
 ranks' telemetry, whether the loss halved, and the verdict (tests/e2e/bottlenecks.sh)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Asserts that a variant run's checked predictions (campaign try) are the parent's and the
 variant's own numbers, and that each outcome follows from them by the documented rule: a
 scenario measured beside other load (its contaminated_by set in the variant or in the

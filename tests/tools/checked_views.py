@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What compare and paper show of a variant's checked predictions (campaign try), set
 against its summary.json.
 

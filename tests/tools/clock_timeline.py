@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """clock_timeline.py TIMELINE.json TOLERANCE_MS: every step's all-reduce (NCCL kernels, or
 gloo:all_reduce host ranges named in args.range) ends at one
 instant across the ranks of timeline.json (within TOLERANCE_MS), i.e. the timeline put every

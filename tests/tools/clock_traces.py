@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes Kineto traces of 2 nodes x 2 ranks whose second node's clock is off (issue 38's fixture).
 
 clock_traces.py shifted DIR [SHIFT_US]: ranks 0, 1 on node 1 and ranks 2, 3 on node 2, 20 steps

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Recounts from raw PyTorch-profiler traces what the analysis says of their
 steps and collectives (issue 45), without campaign's code: an independent check.
 

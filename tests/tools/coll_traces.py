@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes small Kineto traces with known collectives (issue 23's fixture).
 
 coll_traces.py nccl DIR: 4 ranks, 3 steps of 10 ms; in each step on the GPU

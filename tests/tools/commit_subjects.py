@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Commit subjects of at most 72 characters, a blank line before the body (docs/development.md).
 
 commit_subjects.py --message FILE   the message of a commit being made (the commit-msg hook)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """CPU-only Kineto traces (gloo), one file per rank, 8 ProfilerStep#N of 85 ms:
 
     cpu_steps.py --out DIR [--ranks 4] [--slow-rank 3] [--extra-ms 60]

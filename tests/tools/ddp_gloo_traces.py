@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the traces of a real DDP run with gloo: tests/fixtures/ddp_gloo/ (issue 45).
 
 ddp_gloo_traces.py [--buffers] OUT_DIR [PORT]: starts 2 processes of this script (Debian's

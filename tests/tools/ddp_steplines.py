@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A tiny DDP script (gloo, torch.distributed env://) that prints its step
 times the way users' scripts do, for the step-log reader's tests
 (tests/e2e/torchrun.sh):

@@ -9,6 +9,7 @@
 # Only the tree's tracked files go in (with their contents as they are now): an untracked
 # file (a campaign of one's own, notes, a key) never reaches the package; they are named.
 # deb.sh --list prints the files it would take, one per line, and builds nothing.
+# SPDX-License-Identifier: MIT
 set -eu
 cd "$(dirname "$0")/../.."
 tree_files() { # NUL-separated: tracked files that exist (a deleted one is left out)

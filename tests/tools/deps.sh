@@ -9,6 +9,7 @@
 # a lock held by anyone else (DPkg::Lock::Timeout). Exits 1 naming what could
 # not be installed. DPKG_QUERY and APT_GET name the commands (tests stub them);
 # as non-root, apt-get runs under sudo.
+# SPDX-License-Identifier: MIT
 set -u
 who=$1
 shift

@@ -3,6 +3,7 @@
 # (each would touch CANARY.<k> if run), terminal escape sequences, and malformed events (text
 # times, missing fields, non-objects, 1e308, a negative duration), for
 # tests/e2e/analyze_malformed_inputs.sh.
+# SPDX-License-Identifier: MIT
 import json, sys
 C = sys.argv[1]
 names = ["$(touch %s.k1)" % C, "`touch %s.k2`" % C, "\"; touch %s.k3; \"" % C,

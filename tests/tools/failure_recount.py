@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The failure line of a failed job, recounted from its raw logs alone, for
 the checks of `campaign status` (issue 45): "rank R: <the exception line of
 R's Python traceback>".

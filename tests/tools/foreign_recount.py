@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Recounts each scenario's foreign load from the raw files and asserts the run's summary.json
 says the same: the mean foreign_cpu_pct of campaign-monitor's cpu_monitor.csv samples whose
 interval overlaps the active steps (the trainer telemetry's start_us and step_ms over every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tests/tools/func_lengths.py LIMIT FILE...: the functions of C files longer than LIMIT
 lines (signature to closing brace), one per line; exit status 1 when there is one."""
 import re, sys

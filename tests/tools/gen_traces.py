@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Synthetic PyTorch-profiler (Kineto) traces, one file per rank, for scale
 tests and benches that must not depend on large committed files.
 

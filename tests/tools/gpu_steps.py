@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Small Kineto traces with GPU kernels, one file per rank, each showing one
 kind of step as the GPU sees it (tests of the GPU verdict, issue 22):
 

@@ -4,6 +4,7 @@
 # non-compute and overlap percentages within 0.1 point, the top kernel of each category, the
 # kernel-type sweep and the idle split by stream; one PASS or FAIL line per check, named
 # NAME_rank<r>_<what> (tests/e2e/analyze_hta_reference.sh).
+# SPDX-License-Identifier: MIT
 import json, sys
 mine = json.load(open(sys.argv[1]))["ranks"]
 ref = json.load(open(sys.argv[2]))

@@ -3,6 +3,7 @@
 # hand, for tests/e2e/hta_selection.sh: orphans.json (a kernel without its runtime call),
 # gpusteps.json (a GPU-side ProfilerStep where the cut applies) and dupes.json (two runtime
 # calls carrying one correlation id).
+# SPDX-License-Identifier: MIT
 import json
 import os
 import sys

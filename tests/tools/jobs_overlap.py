@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Asserts that no two jobs of these runs ran at the same time, from each job's own job.status
 (its start and end, written by the job script): the local executor's machine lock makes the
 jobs of runs started together queue. Prints each job's interval in start order.

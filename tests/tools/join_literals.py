@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tests/tools/join_literals.py [--check]: joins string literals split over lines mid-sentence: a line ending in a
 literal and a next line starting with one are one literal, unless the first
 ends in \\n (a line of output per source line is searchable as it is) or

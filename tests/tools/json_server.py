@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """json_server.py DIR PID: answers the json and rows lookups of one test script
 (tests/lib.sh), so that its hundreds of lookups start one python3, not one each.
 

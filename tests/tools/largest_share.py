@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """largest_share.py SUMMARY SCENARIO: checks a host-judged scenario's verdict against its own
 shares, as the accounting defines them, whatever the machine's speed made them:
 - the verdict's share is the largest candidate: at least each of compute, communication, data

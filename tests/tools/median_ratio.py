@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """median_ratio.py TOP_METRICS BOTTOM_METRICS [--rate]: an independent recount, from the
 trainer's rank_<r>.jsonl files, of a ratio the analysis reports with a 95 % bootstrap interval
 (tests/e2e/compare_noise.sh): per active step the slowest rank's step_ms, the median over

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The model of analyzers/ (the files at its top but for the driver: main.c, shard.c,
 pool.c; and replay/) holds no prose: what it concludes it records as enums, counts, numbers and
 names, and write/ says it in words. Fails, naming file:line, on a string literal of

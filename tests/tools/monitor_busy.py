@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """monitor_busy.py JOB: what a job's node monitors and launch records say,
 recounted from the raw files, independently of campaign's analysis, as one
 JSON document (tests/e2e/torchrun.sh):

@@ -1,5 +1,6 @@
 /* nolocks: LD_PRELOAD fault injection for tests/e2e/store_shared.sh: every
- * POSIX record lock fails with ENOLCK, as on an NFS mount without lockd. */
+ * POSIX record lock fails with ENOLCK, as on an NFS mount without lockd.
+ * SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>

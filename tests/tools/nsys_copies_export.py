@@ -2,6 +2,7 @@
 # nsys_copies_export.py OUT.sqlite: an Nsight Systems export with no NVTX step range whose GPU
 # mostly copies host to device (9 copies of 1 ms launched ahead, then one 1 ms kernel: 90 %
 # copies), for tests/e2e/gpu_verdicts.sh.
+# SPDX-License-Identifier: MIT
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.executescript("""

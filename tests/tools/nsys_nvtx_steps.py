@@ -3,6 +3,7 @@
 # nsys/) whose steps are NVTX ranges named step, two of them, with one kernel and ranges
 # registered by string id ('fwd', for a phase rule) and by text (backward_pass), for
 # tests/e2e/aggregate_user_traces.sh.
+# SPDX-License-Identifier: MIT
 import sqlite3
 import sys
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Recounts from raw PyTorch-profiler traces the measured median step that the replay's
 error is relative to (issue 47), without campaign's code: an independent check.
 

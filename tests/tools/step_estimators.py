@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Recounts a scenario's step time two ways from its raw profiler traces, beside the
 training script's own step timer (issue 45, point 10), without campaign's code.
 

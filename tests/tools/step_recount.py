@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Recounts the host's shares of step time from raw PyTorch-profiler traces, without
 campaign's code: an independent check of the one accounting (issue 45, point 7).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """steplines_recount.py JOB WARMUP: the step lines of a per-node torchrun job
 recounted from its raw node logs, independently of campaign's attribution,
 as one JSON document (tests/e2e/torchrun.sh):

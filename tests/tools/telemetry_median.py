@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """telemetry_median.py METRICS_DIR: the median over active steps of the slowest rank's step time,
 from the trainer's rank_<r>.jsonl files (tests/e2e/demo_run.sh)."""
 import json, sys, glob, statistics

@@ -3,6 +3,7 @@
 # unit test (NAME is test_X or X, tests/unit/test_X.c) or "e2e X" for an end-to-end script
 # (tests/e2e/X.sh, NAME with or without .sh); a name that is both is the unit test (say
 # test_X or X.sh to choose). Nothing matching: the near names on stderr, exit 2.
+# SPDX-License-Identifier: MIT
 set -u
 cd "$(dirname "$0")/../.."
 name=${1:-}

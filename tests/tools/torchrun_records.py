@@ -3,6 +3,7 @@
 # worker itself printed ("rank R of 4: pid P" in its node's log, JOB/logs/rank_<node>.out), the
 # node its launcher ran on (launcher_<n>.json) and the process its trace files are named after;
 # an AssertionError naming what differs otherwise (tests/e2e/torchrun.sh, 2 nodes x 2 workers).
+# SPDX-License-Identifier: MIT
 import glob, json, os, re, sys
 job = sys.argv[1]
 rec = lambda n: json.load(open(f"{job}/ranks/{n}.json"))

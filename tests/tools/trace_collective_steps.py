@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """trace_collective_steps.py TRACE.json...: the number of steps (ProfilerStep#N ranges) in which
 every rank's trace holds exactly one gloo:all_reduce (tests/e2e/stragglers.sh)."""
 import json, sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """trainer_replicas.py ONE_DIR FOUR_DIR: the reference trainer's telemetry of a 1-rank and a 4-rank
 run: rank files, steps of each, whether the replicas' parameters agree at every step, whether
 the losses agree with 1 rank's, whether the loss halved (tests/e2e/launch_trainer.sh)."""

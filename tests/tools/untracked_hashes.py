@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Recounts what provenance.json says of a repository's untracked files from the files
 themselves: size and modification time; a plain SHA-256 for a file that does not look
 secret; for one that does (left_out says so), no plain hash but an HMAC-SHA256 under the

@@ -5,6 +5,7 @@
 # (.clang-format holds the project's style) wraps, on those lines only, the
 # code that is still too wide; the rest of each file is left as it is.
 #   tests/tools/wrap.sh $(git ls-files '*.c' '*.h' '*.cc' '*.cu')
+# SPDX-License-Identifier: MIT
 set -eu
 for f in "$@"; do # clang-format would mangle anything else (a shell script's long lines)
 	case "$f" in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Moves a trailing /* comment */ that pushes its line past 100 columns (tabs
 at 8) onto its own lines above the code, wrapped at 100; used by
 tests/tools/wrap.sh before clang-format wraps what code is still too wide."""

@@ -2,6 +2,7 @@
 # wrong_cuts_trace.py OUT.json: a Kineto trace of 30,000 events each opening with a string that
 # looks like event boundaries, so that every cut the chunked reader guesses falls inside a
 # string, each chunk fails and the file is read again whole (tests/e2e/tsan.sh).
+# SPDX-License-Identifier: MIT
 import sys
 
 # cuts guessed inside a string first in every event: each chunk fails, the file is read whole

@@ -1,5 +1,6 @@
 /* harness: a minimal unit-test harness. Each TEST prints "PASS name" or
- * "FAIL name: file:line: what"; tests/run.sh counts those lines. */
+ * "FAIL name: file:line: what"; tests/run.sh counts those lines.
+ * SPDX-License-Identifier: MIT */
 #ifndef TESTS_HARNESS_H
 #define TESTS_HARNESS_H
 

@@ -3,7 +3,8 @@
  * and collective instances over every rank, program and stream order per lane, random earlier
  * dependencies (some delayed). A collective's nodes are added together, so that none of them
  * can depend on another's successor, and every lane is in program order: the graph never
- * deadlocks. */
+ * deadlocks.
+ * SPDX-License-Identifier: MIT */
 #ifndef TESTS_REPLAY_GEN_H
 #define TESTS_REPLAY_GEN_H
 

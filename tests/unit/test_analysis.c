@@ -1,5 +1,6 @@
 /* Unit tests of the first-cut analyzer on telemetry it is handed: exact
- * statistics, shares, verdicts with their thresholds, and scaling. */
+ * statistics, shares, verdicts with their thresholds, and scaling.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/advice.h"

@@ -1,5 +1,6 @@
 /* Unit tests for the command line: the shared option parser (cmd.h), the
- * options the command flags add, and the exit status of each error code. */
+ * options the command flags add, and the exit status of each error code.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "orchestrator/cli/cmd.h"

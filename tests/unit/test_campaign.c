@@ -1,5 +1,6 @@
 /* Unit tests of the campaign loader: defaults, matrix expansion, and the
- * exact FILE:LINE:COLUMN messages of invalid campaigns. */
+ * exact FILE:LINE:COLUMN messages of invalid campaigns.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "orchestrator/campaign/campaign.h"

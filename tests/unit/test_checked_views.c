@@ -1,7 +1,8 @@
 /* Unit tests for how a variant's checked predictions are shown outside its
  * report (orchestrator/variant.c: the cells and the knob in words, which run
  * is a variant; orchestrator/paper_table.c: a paper table's three forms and
- * LaTeX escaping): the text campaign compare and campaign paper print. */
+ * LaTeX escaping): the text campaign compare and campaign paper print.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "orchestrator/paper_table.h"

@@ -2,7 +2,8 @@
  * from the ends of matched collectives within the jitter put on them, its
  * uncertainty, a rank that disagrees with its node named, a node whose ranks
  * keep clocks of their own corrected rank by rank, too few instances or no
- * reference leaving ranks uncorrected. */
+ * reference leaving ranks uncorrected.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/clock_offset.h"

@@ -1,5 +1,6 @@
 /* collective: names of collectives, the readers' collective args, and
- * instances matched across ranks with latency, wait and bandwidth. */
+ * instances matched across ranks with latency, wait and bandwidth.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/collective.h"
 #include "analyzers/fabric.h"
 #include "analyzers/steptime.h"

@@ -1,7 +1,8 @@
 /* contamination: the decision on recorded cpu_monitor.csv samples (the foreign
  * columns campaign-monitor writes): a quiet job is not contaminated, a hog beside
  * it is, and named; samples outside the active steps do not count unless none is
- * inside; a monitor without the columns says nothing. */
+ * inside; a monitor without the columns says nothing.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/analysis.h"

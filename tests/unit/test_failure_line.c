@@ -3,7 +3,8 @@
  * tracebacks (plain, chained, SyntaxError), torchrun's node logs (prefixed
  * lines, its own ChildFailedError, its root cause), a log's last line
  * (carriage returns, escapes), and a job folder read whole: the launch's
- * record, a signal, an empty log, no record, a per-node launcher. */
+ * record, a signal, an empty log, no record, a per-node launcher.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "orchestrator/backend/failure_line.h"

@@ -1,5 +1,6 @@
 /* Unit tests of the fault points: CAMPAIGN_FAULT=POINT[:SCENARIO] ends the
- * process with SIGKILL exactly there, and nowhere else. */
+ * process with SIGKILL exactly there, and nowhere else.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "util/fault.h"

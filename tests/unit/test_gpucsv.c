@@ -1,5 +1,6 @@
 /* Unit tests of the nvidia-smi CSV parser on real nvidia-smi output: with
- * and without units, [N/A] and [Not Supported] values, header lines. */
+ * and without units, [N/A] and [Not Supported] values, header lines.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/read/gpucsv.h"

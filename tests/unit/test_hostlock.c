@@ -1,7 +1,8 @@
 /* hostlock: the local executor's machine lock. Its folder: made private, and one that
  * others could use, a link or a relative path refused, saying what to do; two holders
  * (two open files, as two supervisors have) exclude each other, the holder is named
- * while it holds the lock and gone after, and a waiter is seen until it takes it. */
+ * while it holds the lock and gone after, and a waiter is seen until it takes it.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "orchestrator/backend/hostlock.h"

@@ -1,5 +1,6 @@
 /* Unit tests of the GPU timeline's kernel classes: which kernel names count
- * as matrix kernels (the GEMM part of compute), on names from real traces. */
+ * as matrix kernels (the GEMM part of compute), on names from real traces.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/hta.h"

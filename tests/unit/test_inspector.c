@@ -37,7 +37,8 @@
  *   1.2 + 0.8) / 3 = 18 + 4 = 22 ms over 10 steps = 2.2 ms a step, 11 % of a 20 ms median
  *   step; cause unknown (the Inspector knows no phases).
  *   stop times: 10 instances x 2 verbose ranks = 20 ends; each instance's rank 2 (n2) ends
- *   7300 us after rank 1 (n1): the shifted clock, a 7.3 ms offset. */
+ *   7300 us after rank 1 (n1): the shifted clock, a 7.3 ms offset.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/inspector.h"

@@ -3,7 +3,8 @@
  * reads whole), in every shape: Kineto object, legacy array, the rank after
  * the events, a second traceEvents, and the guesses that go wrong (a "},{"
  * inside a string or inside an event's own array) or a file that breaks
- * (then the same message as the whole reading). */
+ * (then the same message as the whole reading).
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 #include "trace_same.h"
 

@@ -1,7 +1,8 @@
 /* Unit tests of the local executor's state decisions, as test_slurm_decide.c
  * for SLURM: a job without a live supervisor (waiting, running with or
  * without job.status, alive, LOST and found again, damaged file), and the
- * end of a job the supervisor ran (exit, signal, time limit, cancel). */
+ * end of a job the supervisor ran (exit, signal, time limit, cancel).
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "orchestrator/backend/backend_local.h"

@@ -1,6 +1,7 @@
 /* Unit tests for the phase classifier (analyzers/phases.c): nesting counted
  * once, threads overlapping, a collective nested in forward, unclassified
- * time as other. */
+ * time as other.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/phases.h"

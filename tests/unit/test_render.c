@@ -1,4 +1,5 @@
-/* Unit tests of quoting, word splitting and template rendering. */
+/* Unit tests of quoting, word splitting and template rendering.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "util/quote.h"

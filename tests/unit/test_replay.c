@@ -1,6 +1,7 @@
 /* replay: the simulator of an execution graph (analyzers/replay/) on hand-made graphs with
  * answers computed by hand (to the microsecond), its errors, and random graphs checked
- * against the model's invariants and against a naive reference simulator written here. */
+ * against the model's invariants and against a naive reference simulator written here.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/replay/graph.h"
 #include "analyzers/replay/heap.h"
 #include "analyzers/replay/sim.h"

@@ -1,6 +1,7 @@
 /* replay_build: the execution graph of hand-made host traces (two ranks, a step thread and
  * a gloo thread each, an all-reduce matched across them) replayed unchanged, with answers
- * computed by hand; the CPU demand estimate; and the committed DDP fixtures' replay. */
+ * computed by hand; the CPU demand estimate; and the committed DDP fixtures' replay.
+ * SPDX-License-Identifier: MIT */
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/rules.h"
 #include "analyzers/replay/sim.h"

@@ -2,7 +2,8 @@
  * gives the run's input as written (every field, reals to the bit, job
  * folders under the directory it is read from), and a damaged or hostile
  * file is refused with its reason, never followed outside the run; every
- * value is within analyzers/bounds.h, on the way in and out. */
+ * value is within analyzers/bounds.h, on the way in and out.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/run_input.h"

@@ -1,6 +1,7 @@
 /* Unit tests for orchestrator/campaign/secret.c: which names and contents
  * look secret. The sample secrets are cut in two in this source ("AKIA"
- * "...") so that the file itself, in a patch, looks secret to no scanner. */
+ * "...") so that the file itself, in a patch, looks secret to no scanner.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "orchestrator/campaign/secret.h"

@@ -1,7 +1,8 @@
 /* Unit tests of the SLURM end-state decision: every controller state, with
  * and without the job's own job.status, and purged jobs; what ended an
  * attempt SLURM requeued (job log, controller state), the sentence that
- * tells it, and the words on a running job's unhealthy nodes. */
+ * tells it, and the words on a running job's unhealthy nodes.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "orchestrator/backend/backend_slurm.h"

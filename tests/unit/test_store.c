@@ -1,5 +1,6 @@
 /* Unit tests of the SQLite state store: intents, transitions, attempts, and
- * several processes writing one store at once. */
+ * several processes writing one store at once.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "orchestrator/store/snapshot.h"

@@ -2,7 +2,8 @@
  * step's reading of a trace leaves for write/timeline.c, read back record by
  * record; damaged, cut-short and foreign fragments refused; and the timeline
  * made from fragments the same, byte for byte, as from the traces, with a
- * rank whose shard failed left out and said so. */
+ * rank whose shard failed left out and said so.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/analysis.h"

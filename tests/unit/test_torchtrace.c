@@ -1,6 +1,7 @@
 /* Unit tests for PyTorch-profiler traces as step data (analyzers/torchtrace.c
  * over kineto.c): Kineto objects, the legacy array form, gzip, GPU work
- * kept in the step of its launch, and the shared DLRM trace when present. */
+ * kept in the step of its launch, and the shared DLRM trace when present.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/read/kineto.h"

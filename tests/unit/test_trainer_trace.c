@@ -1,7 +1,8 @@
 /* The reference trainer's trace writer (trainer/trace.c) read back by the analysis' own Kineto
  * reader (analyzers/read/kineto.c) and by jansson: every event where it was recorded, each
  * thread under its own id, the all-reduces' sizes, the steps as steps, more events than a
- * lane holds, and nothing left behind by a run that did not complete. */
+ * lane holds, and nothing left behind by a run that did not complete.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/read/kineto.h"

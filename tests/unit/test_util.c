@@ -1,5 +1,6 @@
 /* Unit tests for util/: strbuf, words, quote, sha256 (HMAC too), userkey, hangup, fsio,
- * tempname, jsonio, err, nodelist. */
+ * tempname, jsonio, err, nodelist.
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "util/err.h"

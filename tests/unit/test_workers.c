@@ -3,7 +3,8 @@
  * over a real process tree in /proc (orchestrator/job/workers.c), the
  * analysis taking each worker record's rank and node (analyzers/torchtrace.c),
  * and each line of a node's log taken as its worker's (analyzers/read/ranklines.c,
- * steplog.c). */
+ * steplog.c).
+ * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
 #include "analyzers/read/ranklines.h"

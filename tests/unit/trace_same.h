@@ -1,6 +1,7 @@
 /* trace_same: two loaded traces hold the same events, names and counts, field
  * by field (a struct's padding is not read data; times compared bit for bit,
- * so NaN equals NaN). Shared by test_kineto_chunks and the fuzz_chunks target. */
+ * so NaN equals NaN). Shared by test_kineto_chunks and the fuzz_chunks target.
+ * SPDX-License-Identifier: MIT */
 #ifndef TESTS_TRACE_SAME_H
 #define TESTS_TRACE_SAME_H
 

@@ -1,5 +1,6 @@
 /* cpu: one node's CPU, memory, disk and network counters from /proc, and
- * the rates between two readings, as cpu_monitor.csv's lines. */
+ * the rates between two readings, as cpu_monitor.csv's lines.
+ * SPDX-License-Identifier: MIT */
 #ifndef MONITOR_CPU_H
 #define MONITOR_CPU_H
 

@@ -1,4 +1,5 @@
-/* foreign: see foreign.h. */
+/* foreign: see foreign.h.
+ * SPDX-License-Identifier: MIT */
 #include "foreign.h"
 
 #include <dirent.h>

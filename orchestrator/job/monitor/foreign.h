@@ -3,7 +3,8 @@
  * build started beside it). A process is the job's when its environment
  * holds the job's marker (CAMPAIGN_JOB_TOKEN=... under the local executor,
  * else SLURM_JOB_ID=...) or its parent is the job's; kernel threads are
- * nobody's. It reads /proc only; the analysis decides what the numbers mean. */
+ * nobody's. It reads /proc only; the analysis decides what the numbers mean.
+ * SPDX-License-Identifier: MIT */
 #ifndef MONITOR_FOREIGN_H
 #define MONITOR_FOREIGN_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "gpu.h"
 
 #include "analyzers/read/gpucsv.h"

@@ -1,6 +1,7 @@
 /* gpu: GPU samples for campaign-monitor: NVML loaded at run time
  * (libnvidia-ml.so.1, which the driver brings), else a streaming
- * `nvidia-smi --query-gpu ... -lms` read without blocking, else none. */
+ * `nvidia-smi --query-gpu ... -lms` read without blocking, else none.
+ * SPDX-License-Identifier: MIT */
 #ifndef MONITOR_GPU_H
 #define MONITOR_GPU_H
 

@@ -3,7 +3,8 @@
  * Samples CPU, memory, disk and network every --interval-ms into
  * DIR/<node>/cpu_monitor.csv, with the CPU that processes outside the job
  * used (foreign.h), and GPUs into DIR/<node>/gpu_monitor.csv; every line
- * is flushed as it is written, so a killed job keeps its data. */
+ * is flushed as it is written, so a killed job keeps its data.
+ * SPDX-License-Identifier: MIT */
 #include "cpu.h"
 #include "foreign.h"
 #include "gpu.h"
