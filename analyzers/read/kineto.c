@@ -33,6 +33,7 @@ struct parse {
 	double in_nelems, out_nelems, group_size; /* a collective's args; -1 absent */
 	char ph;
 	double ts, dur, flops, grad_bytes;
+	long step_arg; /* args.step, -1: absent */
 	int has_ts, has_dur, stream, has_stream, has_corr;
 	int bad_time;      /* ts or dur given, but not as a number */
 	long corr;
@@ -124,13 +125,14 @@ static void reset_event(struct parse *p)
 	p->ph = 0;
 	p->flops = 0;
 	p->grad_bytes = 0;
+	p->step_arg = -1;
 }
 
 static void add_cpu_id(struct gpu_trace *t, double start, double end, int name, int tid,
 		       double flops)
 {
 	XGROW(t->cpu, t->ncpu, t->cpucap, 1024);
-	t->cpu[t->ncpu++] = (struct cpu_range){ start, end, name, tid, flops, 0 };
+	t->cpu[t->ncpu++] = (struct cpu_range){ start, end, name, tid, flops, 0, -1 };
 }
 
 void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name,
@@ -321,6 +323,7 @@ static void end_event(struct parse *p, const struct ev_strs *e)
 		add_cpu_id(t, p->ts, p->ts + p->dur, n,
 			   e->tid.s ? ref_id(t, &e->tid) : intern(t, "?"), p->flops);
 		t->cpu[t->ncpu - 1].grad_bytes = p->grad_bytes;
+		t->cpu[t->ncpu - 1].step_arg = p->step_arg;
 	}
 	reset_event(p);
 }
@@ -482,6 +485,7 @@ static void set_number(struct parse *p, enum kineto_key key, double v)
 	case KK_CORR: p->corr = to_id(v), p->has_corr = 1; break;
 	case KK_FLOPS: p->flops = isfinite(v) && v > 0 ? v : 0; break;
 	case KK_GRAD_BYTES: p->grad_bytes = isfinite(v) && v > 0 ? v : 0; break;
+	case KK_STEP_ARG: p->step_arg = v >= 0 ? to_id(v) : -1; break;
 	case KK_IN_NELEMS: p->in_nelems = isfinite(v) && v >= 0 ? v : -1; break;
 	case KK_OUT_NELEMS: p->out_nelems = isfinite(v) && v >= 0 ? v : -1; break;
 	case KK_GROUP_SIZE: p->group_size = isfinite(v) ? v : -1; break;
@@ -500,7 +504,7 @@ static int cb_number(void *ctx, const char *s, size_t n)
 		(event && (p->key_id == KK_TS || p->key_id == KK_DUR || p->key_id == KK_TID)) ||
 		(arg &&
 		 (p->key_id == KK_STREAM || p->key_id == KK_CORR || p->key_id == KK_FLOPS ||
-		  p->key_id == KK_GRAD_BYTES ||
+		  p->key_id == KK_GRAD_BYTES || p->key_id == KK_STEP_ARG ||
 		  p->key_id == KK_IN_NELEMS || p->key_id == KK_OUT_NELEMS ||
 		  p->key_id == KK_GROUP_SIZE || p->key_id == KK_PG)) ||
 		(p->in_dist && p->depth == 2 && p->key_id == KK_RANK);
@@ -687,6 +691,7 @@ static void set_numbers(struct parse *p, const struct kineto_fields *f)
 		{ f->has_corr, KK_CORR, f->corr },
 		{ f->has_flops, KK_FLOPS, f->flops },
 		{ f->has_grad_bytes, KK_GRAD_BYTES, f->grad_bytes },
+		{ f->has_step_arg, KK_STEP_ARG, f->step_arg },
 		{ f->in_nelems >= 0, KK_IN_NELEMS, f->in_nelems },
 		{ f->out_nelems >= 0, KK_OUT_NELEMS, f->out_nelems },
 		{ f->group_size >= 0, KK_GROUP_SIZE, f->group_size },

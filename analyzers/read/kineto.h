@@ -38,6 +38,9 @@ struct cpu_range {
 	/* args.grad_bytes: the gradient bytes the range makes final (the reference trainer's
 	 * backward:layer<k>: a bucket change sizes its buckets by them); 0 when absent */
 	double grad_bytes;
+	/* args.step: the reference trainer's step of the range (a loader range's: the batch it
+	 * makes); -1 when absent */
+	long step_arg;
 };
 
 /* A collective as PyTorch 2.x records it (args "Collective name" ... on

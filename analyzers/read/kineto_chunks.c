@@ -47,8 +47,8 @@ struct packed_event {
 
 /* A collective's args and flops: on a few events only. */
 struct packed_more {
-	double flops, in_nelems, out_nelems, group_size, grad_bytes;
-	int coll, pg, dtype, has_flops, has_grad_bytes;
+	double flops, in_nelems, out_nelems, group_size, grad_bytes, step_arg;
+	int coll, pg, dtype, has_flops, has_grad_bytes, has_step_arg;
 };
 
 struct slot {
@@ -261,7 +261,7 @@ static int str_of(struct slot *s, const char *p, size_t n)
 
 static int has_more(const struct kineto_fields *f)
 {
-	return f->has_flops || f->has_grad_bytes || f->in_nelems != -1 || f->out_nelems != -1 ||
+	return f->has_flops || f->has_grad_bytes || f->has_step_arg || f->in_nelems != -1 || f->out_nelems != -1 ||
 		f->group_size != -1 ||
 		f->coll || f->pg || f->dtype;
 }
@@ -280,11 +280,13 @@ static void keep_event(void *ctx, const struct kineto_fields *f)
 			f->out_nelems,
 			f->group_size,
 			f->grad_bytes,
+			f->step_arg,
 			str_of(s, f->coll, f->coll_len),
 			str_of(s, f->pg, f->pg_len),
 			str_of(s, f->dtype, f->dtype_len),
 			f->has_flops,
 			f->has_grad_bytes,
+			f->has_step_arg,
 		};
 		more = (int)s->nmore++;
 	}
@@ -321,6 +323,7 @@ static void unpack_event(const struct slot *s, const struct packed_event *p,
 	f->bad_time = !!(p->has & PK_BAD_TIME);
 	f->flops = m ? m->flops : 0, f->has_flops = m ? m->has_flops : 0;
 	f->grad_bytes = m ? m->grad_bytes : 0, f->has_grad_bytes = m ? m->has_grad_bytes : 0;
+	f->step_arg = m ? m->step_arg : 0, f->has_step_arg = m ? m->has_step_arg : 0;
 	f->in_nelems = m ? m->in_nelems : -1;
 	f->out_nelems = m ? m->out_nelems : -1;
 	f->group_size = m ? m->group_size : -1;

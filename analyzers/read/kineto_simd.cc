@@ -105,6 +105,7 @@ struct walker {
 					: k == KK_CORR       ? &f->corr
 					: k == KK_FLOPS      ? &f->flops
 					: k == KK_GRAD_BYTES ? &f->grad_bytes
+					: k == KK_STEP_ARG   ? &f->step_arg
 					: k == KK_IN_NELEMS  ? &f->in_nelems
 					: k == KK_OUT_NELEMS ? &f->out_nelems
 					: k == KK_GROUP_SIZE ? &f->group_size
@@ -114,6 +115,7 @@ struct walker {
 					: k == KK_CORR    ? &f->has_corr
 					: k == KK_FLOPS   ? &f->has_flops
 					: k == KK_GRAD_BYTES ? &f->has_grad_bytes
+					: k == KK_STEP_ARG   ? &f->has_step_arg
 							  : &ignored;
 				if (k == KK_COLL || k == KK_PG || k == KK_DTYPE)
 					return coll_arg(k, t, v);

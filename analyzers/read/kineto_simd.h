@@ -29,6 +29,7 @@ enum kineto_key {
 	KK_CORR,
 	KK_FLOPS,
 	KK_GRAD_BYTES,
+	KK_STEP_ARG,
 	KK_RANK,
 	KK_EVENTS,
 	KK_DIST,
@@ -56,6 +57,7 @@ static inline enum kineto_key kineto_key_of(const char *k, size_t n)
 		return KINETO_KEY_IS(k, n, "name")    ? KK_NAME
 			: KINETO_KEY_IS(k, n, "args") ? KK_ARGS
 			: KINETO_KEY_IS(k, n, "rank") ? KK_RANK
+			: KINETO_KEY_IS(k, n, "step") ? KK_STEP_ARG
 						      : KK_OTHER;
 	case 5:
 		return KINETO_KEY_IS(k, n, "flops")    ? KK_FLOPS
@@ -90,9 +92,9 @@ static inline enum kineto_key kineto_key_of(const char *k, size_t n)
 struct kineto_fields {
 	const char *name, *cat, *tid, *ph, *coll, *pg, *dtype;
 	size_t name_len, cat_len, tid_len, ph_len, coll_len, pg_len, dtype_len;
-	int has_ts, has_dur, has_stream, has_corr, has_flops, has_grad_bytes;
+	int has_ts, has_dur, has_stream, has_corr, has_flops, has_grad_bytes, has_step_arg;
 	int bad_time; /* ts or dur given as something else than a number */
-	double ts, dur, stream, corr, flops, grad_bytes;
+	double ts, dur, stream, corr, flops, grad_bytes, step_arg; /* step_arg: args.step */
 	double in_nelems, out_nelems, group_size; /* -1 when absent */
 };
 

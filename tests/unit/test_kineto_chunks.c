@@ -48,10 +48,12 @@ static void events(FILE *f, int n, const char *odd, int every)
 			"{%s\"ph\": \"s\", \"id\": %d, \"pid\": 1, \"tid\": %d, \"ts\": %.3f, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
 			"{%s\"ph\": \"f\", \"id\": %d, \"pid\": 0, \"tid\": 7, \"ts\": %s, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n",
 			lead, i, 1 + i % 3, ts, lead, i, i % 250 == 7 ? "\"late\"" : "3.5");
-		/* every 7th host range with the gradient bytes it makes final (the trainer's) */
-		char grad[48] = "";
+		/* every 7th host range with the gradient bytes it makes final and its step (the
+		 * trainer's) */
+		char grad[64] = "";
 		if (i % 7 == 0)
-			snprintf(grad, sizeof grad, ", \"args\": {\"grad_bytes\": %d}", 4 * i + 4);
+			snprintf(grad, sizeof grad, ", \"args\": {\"grad_bytes\": %d, \"step\": %d}",
+				 4 * i + 4, i / 7);
 		fprintf(f,
 			"{%s\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op%d\", \"ts\": %.3f, \"dur\": 8, \"tid\": %d%s}%s\n",
 			lead, i % 29, ts, 1 + i % 3, grad, i + 1 < n ? "," : "");
@@ -127,11 +129,16 @@ static void object_form(void)
 	CHECK(t.rank == 3 && t.n == N - 500 && t.dropped == 500 && t.ncpu == 2 * N + N / 500 &&
 	      t.steps == N / 500 && !t.legacy && t.malformed == N / 250);
 	double grad = 0, want = 0;
-	for (size_t i = 0; i < t.ncpu; i++)
+	long steps = 0, want_steps = 0;
+	size_t tagged = 0;
+	for (size_t i = 0; i < t.ncpu; i++) {
 		grad += t.cpu[i].grad_bytes;
+		steps += t.cpu[i].step_arg >= 0 ? t.cpu[i].step_arg : 0;
+		tagged += t.cpu[i].step_arg >= 0;
+	}
 	for (int i = 0; i < N; i += 7)
-		want += 4 * i + 4;
-	CHECK(grad == want);
+		want += 4 * i + 4, want_steps += i / 7;
+	CHECK(grad == want && steps == want_steps && tagged == (size_t)(N + 6) / 7);
 	gpu_trace_free(&t);
 	unlink(p);
 }

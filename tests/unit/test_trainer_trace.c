@@ -117,14 +117,18 @@ static void read_back_by_kineto(const char *path)
 	CHECK(l1 && l0 && l1->end == l0->start && fw->end == l1->start);
 	/* each layer's gradient bytes, as the replay's bucket change reads them */
 	CHECK(l1->grad_bytes == 300 * 4 && l0->grad_bytes == 1200 * 4 && fw->grad_bytes == 0);
+	/* each range's step (args.step), as the replay's loader change reads a batch's */
+	CHECK(fw->step_arg == 0 && l1->step_arg == 0 && ck->step_arg == 0);
 	double last_end = -1;
-	size_t apart = 0;
+	size_t apart = 0, batch_off = 0;
+	long k = 0;
 	for (size_t i = 0; i < t.ncpu; i++)
 		if (t.cpu[i].tid == tid_loader) {
 			apart += last_end >= 0 && t.cpu[i].start != last_end;
 			last_end = t.cpu[i].end;
+			batch_off += t.cpu[i].step_arg != k++ / 2; /* the batch each range makes */
 		}
-	CHECK(apart == 0);
+	CHECK(apart == 0 && batch_off == 0);
 	/* the all-reduces' bytes as PyTorch 2.x's collectives give them */
 	CHECK(t.ncomm == 4);
 	for (size_t i = 0; i < t.ncomm; i++) {

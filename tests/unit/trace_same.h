@@ -34,7 +34,8 @@ static inline int trace_same(const struct gpu_trace *a, const struct gpu_trace *
 			TRACE_SAME_D(a->cpu[i].end, b->cpu[i].end) &&
 			a->cpu[i].name == b->cpu[i].name && a->cpu[i].tid == b->cpu[i].tid &&
 			TRACE_SAME_D(a->cpu[i].flops, b->cpu[i].flops) &&
-			TRACE_SAME_D(a->cpu[i].grad_bytes, b->cpu[i].grad_bytes);
+			TRACE_SAME_D(a->cpu[i].grad_bytes, b->cpu[i].grad_bytes) &&
+			a->cpu[i].step_arg == b->cpu[i].step_arg;
 	for (size_t i = 0; ok && i < a->ncomm; i++)
 		ok = TRACE_SAME_D(a->comm[i].start, b->comm[i].start) &&
 			TRACE_SAME_D(a->comm[i].end, b->comm[i].end) &&
