@@ -98,6 +98,8 @@ const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec
 		return &s->replay.comm;
 	if (k == REC_IO && s->replay.io.made)
 		return &s->replay.io;
+	if (k == REC_DATA && s->replay.data.made)
+		return &s->replay.data;
 	return NULL;
 }
 

@@ -596,8 +596,10 @@ static void replay_of(struct ana_scenario *s, const struct ana_run *run,
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/%s", s->in.job_dir, trainer ? JOB_METRICS : JOB_TRACES);
 	/* under the local executor every emulated node is this machine */
-	rc = trainer ? replay_scenario_trainer(dir.buf, phases, m, cores, run->host_cpus > 0, r)
-		     : replay_scenario_run(dir.buf, phases, m, cores, run->host_cpus > 0, r);
+	struct replay_where w = { cores, run->host_cpus > 0, s->in.loader_workers,
+				  s->in.loader_prefetch };
+	rc = trainer ? replay_scenario_trainer(dir.buf, phases, m, &w, r)
+		     : replay_scenario_run(dir.buf, phases, m, &w, r);
 	if (rc < 0) {
 		r->why_kind = REPLAY_FAILED;
 		snprintf(r->why, sizeof r->why, "%s", err_last());

@@ -45,6 +45,9 @@ struct ana_input {
 	int attempt, attempts;  /* the attempt analysed, of how many (0: not known) */
 	char *requeued;         /* "requeued after NODE_FAIL on n2; measured on n[3-4]" when the
 				 * scheduler requeued the job before the attempt analysed; NULL */
+	/* the reference trainer's --workers and --prefetch in this scenario's command under
+	 * the campaign's data_loading knob (0: the knob sets neither, or there is none) */
+	int loader_workers, loader_prefetch;
 };
 
 /* Where step data comes from (the first present of the first five, in this order), and

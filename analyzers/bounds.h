@@ -31,6 +31,7 @@
 #define BOUND_EPOCH_S 253402300799.0 /* the run's creation, s since 1970 (9999-12-31) */
 #define BOUND_HOST_CPUS 1048576
 #define BOUND_ATTEMPTS 1000000       /* a scenario's attempts */
+#define BOUND_LOADER 4096            /* the trainer's loader threads or prefetch depth */
 /* the largest analysis_input.json campaign writes (run_input_write writes none larger, and
  * says so) and reads (a larger one is refused before it is read): a variant of 200 scenarios
  * with 2,000 parent steps each is about 8 MiB */

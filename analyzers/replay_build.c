@@ -272,7 +272,7 @@ static size_t operations(struct builder *b, struct rank_view *v)
 			.step = coll || c->tid == v->main_tid ? step_at(v, s) : -1,
 			.name = c->name, .sleep = blocking == 2, .op = coll ? coll_op_of(nm) : -1,
 			.coll = -1, .grad_bytes = c->grad_bytes,
-			.msg_bytes = coll ? v->msg_bytes[top[k]] : 0,
+			.msg_bytes = coll ? v->msg_bytes[top[k]] : 0, .step_arg = c->step_arg,
 		};
 		top[n] = top[k], lane[n++] = lane[k]; /* v's top-level ranges: those kept */
 		replay_proto_add(b, &p);
@@ -301,7 +301,7 @@ static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, doubl
 					cut = v->win[w][k];
 		struct proto p = { .s = a, .e = cut, .rank_i = v->ri, .lane = lane,
 				   .kind = RNODE_CPU, .step = step_at(v, a), .name = -1, .op = -1,
-				   .coll = -1 };
+				   .coll = -1, .step_arg = -1 };
 		int q = replay_proto_add(b, &p);
 		b->info.gaps++;
 		if (prev >= 0)

@@ -38,6 +38,12 @@ enum replay_change_kind {
 	 * every `every` only, step N's when (N + 1) % every is 0, as the trainer's
 	 * --checkpoint-every does: the others cost nothing */
 	REPLAY_CHANGE_CHECKPOINTS,
+	/* the reference trainer's loader with `workers` threads and a ring of `depth` batches:
+	 * batch b is made by thread b % workers, after its batch b - workers, once step
+	 * b - depth has released its slot (after its optimizer), by the same operations
+	 * (loader:decode, loader:read) as measured; the step thread's wait for batch b ends
+	 * when it is made */
+	REPLAY_CHANGE_LOADERS,
 };
 
 struct replay_change {
@@ -48,6 +54,7 @@ struct replay_change {
 	 * the collectives it replaces), 0 in proportion to bytes; the two bound it */
 	int all_per_call;
 	int every; /* REPLAY_CHANGE_CHECKPOINTS: one step of every `every` checkpoints */
+	int workers, depth; /* REPLAY_CHANGE_LOADERS: loader threads and prefetch slots */
 };
 
 struct replay_build_in {
@@ -64,6 +71,9 @@ struct replay_build_info {
 	size_t host_colls; /* instances whose ranks share a host: their transfer is CPU work */
 	size_t moved_colls, buckets; /* a bucket change: step-thread parts moved, buckets made */
 	size_t dropped; /* a checkpoint change: checkpoints that cost nothing now */
+	/* a loader change: the loader threads measured (the most of any rank) and the batches
+	 * regrouped onto the new ones */
+	size_t loaders, batches;
 	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */
 	/* a bucket change's transfer model, fitted on the step thread's collectives (fit_colls
 	 * of them, of sizes at least 2x apart): per_call_ms + ms_per_mib x MiB; fit_colls 0: a

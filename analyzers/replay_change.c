@@ -290,6 +290,193 @@ static int change_checkpoints(struct builder *b)
 	return 0;
 }
 
+#define LOADER_PREFIX "loader:"
+#define WAIT_NAME "wait_for_batch"
+#define RELEASE_NAME "optimizer" /* the trainer releases a step's batch slot after it */
+
+/* A loader thread's range that names its batch (the reference trainer's). */
+static int is_loader(const struct builder *b, const struct proto *p)
+{
+	return p->lane != b->main_lane[p->rank_i] && p->step_arg >= 0 &&
+	       !strncmp(name_of(b, p), LOADER_PREFIX, sizeof LOADER_PREFIX - 1);
+}
+
+/* By rank, step_arg, then start. */
+static int by_batch(const void *x, const void *y, void *ctx)
+{
+	const struct builder *b = ctx;
+	const struct proto *p = &b->p[*(const int *)x], *q = &b->p[*(const int *)y];
+	if (p->rank_i != q->rank_i)
+		return p->rank_i < q->rank_i ? -1 : 1;
+	if (p->step_arg != q->step_arg)
+		return p->step_arg < q->step_arg ? -1 : 1;
+	return (p->s > q->s) - (p->s < q->s);
+}
+
+/* The protos of which(b, proto), sorted by batch: their indexes, *n of them. */
+static int *protos_where(struct builder *b, int (*which)(const struct builder *,
+							 const struct proto *), size_t *n)
+{
+	int *ix = xcalloc(b->np + 1, sizeof *ix);
+	*n = 0;
+	for (size_t i = 0; i < b->np; i++)
+		if (which(b, &b->p[i]))
+			ix[(*n)++] = (int)i;
+	qsort_r(ix, *n, sizeof *ix, by_batch, b);
+	return ix;
+}
+
+static int is_wait_or_release(const struct builder *b, const struct proto *p)
+{
+	return p->lane == b->main_lane[p->rank_i] && p->step_arg >= 0 &&
+	       (!strcmp(name_of(b, p), WAIT_NAME) || !strcmp(name_of(b, p), RELEASE_NAME));
+}
+
+/* Rank ri's step-thread proto `name` of step `step` among ix (by_batch order); -1 none. */
+static int step_op(const struct builder *b, const int *ix, size_t n, int ri, long step,
+		   const char *name)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct proto *p = &b->p[ix[mid]];
+		if (p->rank_i < ri || (p->rank_i == ri && p->step_arg < step))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && b->p[ix[lo]].rank_i == ri && b->p[ix[lo]].step_arg == step; lo++)
+		if (!strcmp(name_of(b, &b->p[ix[lo]]), name))
+			return ix[lo];
+	return -1;
+}
+
+/* Every edge into or out of a loader range dropped: the change makes their own. */
+static void drop_loader_edges(struct builder *b)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->ne; i++)
+		if (!is_loader(b, &b->p[b->e[i].from]) && !is_loader(b, &b->p[b->e[i].to]))
+			b->e[n++] = b->e[i];
+	b->ne = n;
+}
+
+/* The delay of an edge from j to what starts at s (µs; s < 0: as soon as j ends): a
+ * sleep's span is its edges' (it holds no time of its own), and the measured idle gap. */
+static double delay_after(const struct proto *j, double s)
+{
+	double d = j->sleep ? j->e - j->s : 0;
+	return s >= 0 && s > j->e ? d + (s - j->e) : d;
+}
+
+/* Where rank ri's replay starts: its first operation's start (µs; a range that ran across
+ * its first step's start is cut there). */
+static double rank_start(const struct builder *b, int ri)
+{
+	double s = 1e300;
+	for (size_t i = 0; i < b->np; i++)
+		if (b->p[i].rank_i == ri && b->p[i].s < s)
+			s = b->p[i].s;
+	return s;
+}
+
+/* How many loader threads (lanes) rank ri's loader ranges ran on. */
+static size_t loaders_of(const struct builder *b, const int *ix, size_t n, int ri)
+{
+	int seen[256]; /* the trainer runs at most 256 */
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		int lane = b->p[ix[i]].lane, j = 0;
+		if (b->p[ix[i]].rank_i != ri)
+			continue;
+		while (j < (int)k && seen[j] != lane)
+			j++;
+		if (j == (int)k && k < sizeof seen / sizeof *seen)
+			seen[k++] = lane;
+	}
+	return k;
+}
+
+/* One batch, loader protos ix[lo, hi) of one rank, onto lane after *last: its ranges
+ * chained as measured, started once step batch - depth released its slot, and the step
+ * thread's wait for it ended by its last range. */
+static void place_batch(struct builder *b, const int *ix, size_t lo, size_t hi, int lane,
+			int *last, const int *steps, size_t nsteps)
+{
+	const struct proto *first = &b->p[ix[lo]];
+	int ri = first->rank_i, depth = b->in->change->depth;
+	for (size_t i = lo; i < hi; i++) {
+		b->p[ix[i]].lane = lane;
+		if (i > lo)
+			replay_proto_edge(b, ix[i - 1], ix[i],
+					  delay_after(&b->p[ix[i - 1]], b->p[ix[i]].s));
+	}
+	if (*last >= 0)
+		replay_proto_edge(b, *last, ix[lo], delay_after(&b->p[*last], -1));
+	int rel = step_op(b, steps, nsteps, ri, first->step_arg - depth, RELEASE_NAME);
+	if (rel >= 0)
+		replay_proto_edge(b, rel, ix[lo], 0);
+	int wait = step_op(b, steps, nsteps, ri, first->step_arg, WAIT_NAME);
+	if (wait >= 0)
+		replay_proto_edge(b, ix[hi - 1], wait, delay_after(&b->p[ix[hi - 1]], -1));
+	*last = ix[hi - 1];
+	b->info.batches++;
+}
+
+/* Rank ri's `workers` new loader threads into lanes, none of them with a batch yet (last):
+ * each a thread of its own, known by an id no trace gives. */
+static int new_threads(struct builder *b, int ri, int workers, int *lanes, int *last)
+{
+	int rc = 0;
+	for (int w = 0; w < workers && rc >= 0; w++) {
+		last[w] = -1;
+		rc = lanes[w] = rgraph_add_lane(b->g, RLANE_THREAD, b->in->ranks[ri].rank, -2 - w);
+	}
+	return rc;
+}
+
+/* The loader ranges regrouped onto `workers` new threads per rank (REPLAY_CHANGE_LOADERS).
+ * Refused without loader ranges that name their batch. */
+static int change_loaders(struct builder *b)
+{
+	int workers = b->in->change->workers, rc = 0;
+	size_t n, nsteps;
+	double start = 0;
+	int *ix = protos_where(b, is_loader, &n);
+	int *steps = protos_where(b, is_wait_or_release, &nsteps);
+	if (!n || workers < 1 || b->in->change->depth < 1)
+		rc = err_set(ERR_USAGE, "its traces have no loader ranges naming their batch (the reference trainer's " LOADER_PREFIX "decode and " LOADER_PREFIX "read)");
+	int *lanes = xcalloc((size_t)workers + 1, sizeof *lanes);
+	int *last = xcalloc((size_t)workers + 1, sizeof *last);
+	drop_loader_edges(b);
+	for (size_t lo = 0, hi; rc >= 0 && lo < n; lo = hi) {
+		const struct proto *p = &b->p[ix[lo]];
+		if (lo == 0 || p->rank_i != b->p[ix[lo - 1]].rank_i) { /* a rank's new threads */
+			size_t k = loaders_of(b, ix, n, p->rank_i);
+			start = rank_start(b, p->rank_i);
+			b->info.loaders = k > b->info.loaders ? k : b->info.loaders;
+			rc = new_threads(b, p->rank_i, workers, lanes, last);
+		}
+		for (hi = lo + 1; hi < n && b->p[ix[hi]].rank_i == p->rank_i &&
+				  b->p[ix[hi]].step_arg == p->step_arg;
+		     hi++)
+			;
+		int w = (int)(p->step_arg % workers);
+		/* a batch begun before the replay's start is made already (its first ranges are
+		 * not there to regroup): it costs nothing, and its thread starts with the next */
+		if (p->s <= start)
+			for (size_t i = lo; i < hi; i++)
+				b->p[ix[i]].fixed = 1, b->p[ix[i]].cost_ms = 0;
+		else if (rc >= 0)
+			place_batch(b, ix, lo, hi, lanes[w], &last[w], steps, nsteps);
+	}
+	free(ix);
+	free(steps);
+	free(lanes);
+	free(last);
+	return rc < 0 ? rc : 0;
+}
+
 int replay_change_apply(struct builder *b, double **cost)
 {
 	size_t before = b->np;
@@ -300,6 +487,9 @@ int replay_change_apply(struct builder *b, double **cost)
 		break;
 	case REPLAY_CHANGE_CHECKPOINTS:
 		rc = change_checkpoints(b);
+		break;
+	case REPLAY_CHANGE_LOADERS:
+		rc = change_loaders(b);
 		break;
 	}
 	/* one entry per proto; the protos a change adds carry their own cost (fixed) */

@@ -31,6 +31,9 @@ struct proto {
 	double cost_ms;
 	double grad_bytes; /* its range's args.grad_bytes, 0: none */
 	double msg_bytes;  /* RNODE_COLL: its message's bytes (the collective's args), 0: unknown */
+	/* its range's args.step (the reference trainer's step: a loader range's is the batch it
+	 * makes), -1: none */
+	long step_arg;
 };
 
 struct pedge {

@@ -246,8 +246,42 @@ static int ratio_prediction(const struct replay_sim *base, const struct replay_s
 	return n > 0;
 }
 
+/* The step predicted from the two replays as base_ms times the changed replay's median
+ * active step over the unchanged one's, with the 95 % bootstrap interval of that quotient:
+ * for a change that makes the steps differ from one another in another way than before (a
+ * loader with more threads runs ahead, then falls behind), where step i of one replay is
+ * not step i of the other. 0 when either replay has no active step. */
+static int medians_prediction(const struct replay_sim *base, const struct replay_sim *s,
+			      const struct scenario_metrics *m, double base_ms,
+			      struct replay_pred *p)
+{
+	size_t cap = m->ranks[0].n + 1, na = 0, nb = 0;
+	double *a = xcalloc(cap, sizeof *a), *b = xcalloc(cap, sizeof *b);
+	double *mea = xcalloc(cap, sizeof *mea);
+	size_t ka = step_spans(base, m, a, mea), kb = step_spans(s, m, b, mea);
+	for (size_t i = 0; i < ka; i++)
+		if (a[i] > 0)
+			a[na++] = a[i];
+	for (size_t i = 0; i < kb; i++)
+		if (b[i] >= 0)
+			b[nb++] = b[i];
+	struct stats_sample num = { b, nb }, den = { a, na };
+	struct stats_interval ci;
+	stats_bootstrap(&num, 1, &den, 1, STATS_MEDIAN, &ci);
+	if (ci.known) {
+		p->step_ms = base_ms * ci.value;
+		p->lo_ms = base_ms * ci.lo;
+		p->hi_ms = base_ms * ci.hi;
+	}
+	free(a);
+	free(b);
+	free(mea);
+	return ci.known;
+}
+
 /* The change ch replayed against the unchanged replay (base) into *p (p->why when none);
- * info: what the builder made (replay_build_info_free when 1 is returned). */
+ * info: what the builder made (replay_build_info_free when 1 is returned). A loader change
+ * is predicted from the replays' medians, any other step by step (ratio_prediction). */
 static int change_pred(struct replay_build_in *in, const struct replay_change *ch,
 		       const struct replay_sim *base, const struct scenario_metrics *m,
 		       double measured_ms, struct replay_pred *p, struct replay_build_info *info)
@@ -257,7 +291,10 @@ static int change_pred(struct replay_build_in *in, const struct replay_change *c
 	in->change = ch;
 	int built = replay_build(in, &g, info) == 0;
 	in->change = NULL;
-	if (built && replay_sim_run(&s, g) == 0 && ratio_prediction(base, s, m, measured_ms, p)) {
+	int (*predict)(const struct replay_sim *, const struct replay_sim *,
+		       const struct scenario_metrics *, double, struct replay_pred *) =
+		ch->kind == REPLAY_CHANGE_LOADERS ? medians_prediction : ratio_prediction;
+	if (built && replay_sim_run(&s, g) == 0 && predict(base, s, m, measured_ms, p)) {
 		p->made = 1;
 		p->busy_pct = busy_pct(s, g);
 	} else {
@@ -276,7 +313,8 @@ static int change_pred(struct replay_build_in *in, const struct replay_change *c
 static void predict_comm(struct replay_build_in *in, const struct replay_sim *base,
 			 const struct scenario_metrics *m, struct replay_result *out)
 {
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, REPLAY_BUCKET_BYTES, 0, 0 };
+	struct replay_change ch = { .kind = REPLAY_CHANGE_BUCKETS,
+				    .bucket_bytes = REPLAY_BUCKET_BYTES };
 	struct replay_pred *p = &out->comm, q = { 0 };
 	struct replay_build_info info;
 	p->per_call_step_ms = -1;
@@ -303,23 +341,45 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 static void predict_io(struct replay_build_in *in, const struct replay_sim *base,
 		       const struct scenario_metrics *m, struct replay_result *out)
 {
-	struct replay_change ch = { REPLAY_CHANGE_CHECKPOINTS, 0, 0, REPLAY_CHECKPOINT_EVERY };
+	struct replay_change ch = { .kind = REPLAY_CHANGE_CHECKPOINTS,
+				    .every = REPLAY_CHECKPOINT_EVERY };
 	struct replay_build_info info;
 	out->io.per_call_step_ms = -1;
 	if (change_pred(in, &ch, base, m, out->measured_ms, &out->io, &info))
 		replay_build_info_free(&info);
 }
 
+/* The data-loading change (the loader w asks for) replayed against the unchanged replay
+ * (base) into out->data. */
+static void predict_data(struct replay_build_in *in, const struct replay_sim *base,
+			 const struct scenario_metrics *m, const struct replay_where *w,
+			 struct replay_result *out)
+{
+	struct replay_change ch = { .kind = REPLAY_CHANGE_LOADERS, .workers = w->loader_workers,
+				    .depth = w->loader_depth };
+	struct replay_build_info info;
+	out->data.per_call_step_ms = -1;
+	if (w->loader_workers <= 0 || w->loader_depth <= 0) {
+		err_set(ERR_USAGE, "the campaign's data_loading knob sets no --workers or --prefetch of the reference trainer");
+		snprintf(out->data.why, sizeof out->data.why, "%s", err_last());
+		return;
+	}
+	if (!change_pred(in, &ch, base, m, out->measured_ms, &out->data, &info))
+		return;
+	out->loaders = info.loaders;
+	replay_build_info_free(&info);
+}
+
 /* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set
  * against m's steps. */
-static int replay_loaded(struct loaded *l, const struct scenario_metrics *m, int cores,
-			 int one_host, struct replay_result *out)
+static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
+			 const struct replay_where *w, struct replay_result *out)
 {
-	out->hosts = hosts_of(m, l, one_host);
-	out->cores = cores;
+	out->hosts = hosts_of(m, l, w->one_host);
+	out->cores = w->cores;
 	int *hc = xcalloc((size_t)out->hosts + 1, sizeof *hc);
 	for (int h = 0; h < out->hosts; h++)
-		hc[h] = cores;
+		hc[h] = w->cores;
 	struct replay_build_in in = { l->in, l->n, hc, out->hosts, NULL };
 	struct rgraph *g = NULL;
 	struct replay_sim *s = NULL;
@@ -334,6 +394,7 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m, int
 		if (out->built) {
 			predict_comm(&in, s, m, out);
 			predict_io(&in, s, m, out);
+			predict_data(&in, s, m, w, out);
 		}
 	}
 	replay_sim_free(s);
@@ -343,14 +404,14 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m, int
 }
 
 int replay_scenario_run(const char *dir, const struct rules *phases,
-			const struct scenario_metrics *m, int cores, int one_host,
+			const struct scenario_metrics *m, const struct replay_where *w,
 			struct replay_result *out)
 {
 	memset(out, 0, sizeof *out);
 	struct loaded l = { 0 };
 	int rc = 0;
 	if (m->n && load_dir(dir, phases, m, &l, out))
-		rc = replay_loaded(&l, m, cores, one_host, out);
+		rc = replay_loaded(&l, m, w, out);
 	loaded_free(&l);
 	return rc;
 }
@@ -410,7 +471,7 @@ static void trace_steps(const struct replay_rank_in *in, const struct rank_metri
 }
 
 int replay_scenario_trainer(const char *dir, const struct rules *phases,
-			    const struct scenario_metrics *m, int cores, int one_host,
+			    const struct scenario_metrics *m, const struct replay_where *w,
 			    struct replay_result *out)
 {
 	memset(out, 0, sizeof *out);
@@ -420,7 +481,7 @@ int replay_scenario_trainer(const char *dir, const struct rules *phases,
 	int *hint, rc = 0;
 	if (!trainer_names(dir, m, &names, &hint)) {
 		out->why_kind = REPLAY_TELEMETRY;
-	} else if (cores <= 0) {
+	} else if (w->cores <= 0) {
 		out->why_kind = REPLAY_NO_CORES;
 	} else if (load_traces(dir, names, m->n, hint, phases, m, &l, out)) {
 		for (size_t i = 0; i < l.n; i++) {
@@ -428,7 +489,7 @@ int replay_scenario_trainer(const char *dir, const struct rules *phases,
 			trace_steps(&l.in[i], &m->ranks[k], &mt.ranks[k]);
 			l.in[i].nsteps = (int)mt.ranks[k].n;
 		}
-		rc = replay_loaded(&l, &mt, cores, one_host, out);
+		rc = replay_loaded(&l, &mt, w, out);
 	}
 	names_free(names, m->n);
 	free(hint);

@@ -71,6 +71,18 @@ struct replay_result {
 	struct replay_pred comm;
 	/* I/O: a checkpoint every REPLAY_CHECKPOINT_EVERY steps (buckets, fit_colls unused) */
 	struct replay_pred io;
+	/* data loading: the loader the campaign's data_loading knob makes (replay_where) */
+	struct replay_pred data;
+	size_t loaders; /* data: the loader threads measured (the most of any rank) */
+};
+
+/* What a scenario is replayed on, and with: the nodes' cores; one_host: every rank on one
+ * (the local executor's emulated nodes are this machine), else one per distinct host; the
+ * reference trainer's loader threads and prefetch depth that the data_loading knob sets
+ * (0: it sets neither, and no data-loading change is replayed). */
+struct replay_where {
+	int cores, one_host;
+	int loader_workers, loader_depth;
 };
 
 /* The least size of a bucket in the communication change: the reference trainer's
@@ -80,19 +92,18 @@ struct replay_result {
 #define REPLAY_CHECKPOINT_EVERY 4
 
 /* Replays the traces of dir (*.json, *.json.gz: one rank each, as torchtrace_load_dir reads
- * them) whose steps are m's (torchtrace's; ranks in order), on hosts of `cores` cores:
- * with one_host every rank on one (the local executor's emulated nodes are this machine),
- * else one per distinct m->host. Sets out->why and returns 0 when there is no replay to
- * make; < 0 only when the simulator fails (err_last). */
+ * them) whose steps are m's (torchtrace's; ranks in order), on the hosts w says. Sets
+ * out->why and returns 0 when there is no replay to make; < 0 only when the simulator
+ * fails (err_last). */
 int replay_scenario_run(const char *dir, const struct rules *phases,
-			const struct scenario_metrics *m, int cores, int one_host,
+			const struct scenario_metrics *m, const struct replay_where *w,
 			struct replay_result *out);
 /* The same for the trainer's traces in dir (its metrics directory: JOB_TRAINER_TRACE, one
  * per rank of m, m the ranks' telemetry): each active step's replayed time set against the
  * trace's own step range (ProfilerStep#N, one per step from step 0, active as the telemetry
  * marks step N). out->why REPLAY_TELEMETRY when a rank has no trace. */
 int replay_scenario_trainer(const char *dir, const struct rules *phases,
-			    const struct scenario_metrics *m, int cores, int one_host,
+			    const struct scenario_metrics *m, const struct replay_where *w,
 			    struct replay_result *out);
 /* The error of replayed against measured, in percent. */
 double replay_error_pct(double replayed, double measured);

@@ -82,13 +82,14 @@ static json_t *scenario_json(const struct ana_run *run, const struct ana_scenari
 {
 	const struct ana_input *in = &s->in;
 	return json_pack(
-		"{s:s, s:s, s:o, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s}",
+		"{s:s, s:s, s:o, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s, s:i, s:i}",
 		"name", in->name, "state", in->state, "reason", text(in->reason), "backend",
 		in->backend, "job_dir", below_run(run, in->job_dir), "exit_code", in->exit_code,
 		"nodes", in->nodes, "tasks_per_node", in->tasks_per_node, "series",
 		series_key(in->series), "batch_per_rank", in->batch_per_rank, "global_batch_set",
 		in->global_batch_set, "attempt", in->attempt, "attempts", in->attempts, "requeued",
-		text(in->requeued), "contaminated", s->data.contaminated);
+		text(in->requeued), "contaminated", s->data.contaminated, "loader_workers",
+		in->loader_workers, "loader_prefetch", in->loader_prefetch);
 }
 
 static json_t *probe_json(const struct ana_run *run, const struct ana_probe *p)
@@ -242,14 +243,16 @@ static int read_scenario(json_t *o, struct ana_run *run, json_error_t *e)
 {
 	const char *name, *state, *reason, *backend, *dir, *cont;
 	json_t *series, *rq;
-	int code, nodes, tpn, bpr, gbs, attempt, attempts;
-	if (json_unpack_ex(
-		    o, e, JSON_STRICT,
-		    "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s}",
-		    "name", &name, "state", &state, "reason", &reason, "backend", &backend,
-		    "job_dir", &dir, "exit_code", &code, "nodes", &nodes, "tasks_per_node", &tpn,
-		    "series", &series, "batch_per_rank", &bpr, "global_batch_set", &gbs, "attempt",
-		    &attempt, "attempts", &attempts, "requeued", &rq, "contaminated", &cont) < 0)
+	int code, nodes, tpn, bpr, gbs, attempt, attempts, lw = 0, lp = 0;
+	/* (loader_*: optional, absent in the inputs written before them) */
+	if (json_unpack_ex(o, e, JSON_STRICT,
+			   "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s, s?i, s?i}",
+			   "name", &name, "state", &state, "reason", &reason, "backend", &backend,
+			   "job_dir", &dir, "exit_code", &code, "nodes", &nodes, "tasks_per_node",
+			   &tpn, "series", &series, "batch_per_rank", &bpr, "global_batch_set", &gbs,
+			   "attempt", &attempt, "attempts", &attempts, "requeued", &rq,
+			   "contaminated", &cont, "loader_workers", &lw, "loader_prefetch",
+			   &lp) < 0)
 		return -1;
 	if (!string_or_null(series) || !string_or_null(rq))
 		return input_error(e, "series and requeued: a string or null");
@@ -265,6 +268,8 @@ static int read_scenario(json_t *o, struct ana_run *run, json_error_t *e)
 	s->in.global_batch_set = gbs;
 	s->in.attempt = attempt;
 	s->in.attempts = attempts;
+	s->in.loader_workers = lw;
+	s->in.loader_prefetch = lp;
 	snprintf(s->data.contaminated, sizeof s->data.contaminated, "%s", cont);
 	return 0;
 }

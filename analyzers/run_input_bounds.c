@@ -59,6 +59,8 @@ static const struct field_bound scenario_bounds[] = {
 	{ "attempts", 'i', 0, BOUND_ATTEMPTS },
 	{ "requeued", 's', 0, BOUND_TEXT_BYTES },
 	{ "contaminated", 's', 0, CONTAMINATED_BYTES },
+	{ "loader_workers", 'i', 0, BOUND_LOADER },
+	{ "loader_prefetch", 'i', 0, BOUND_LOADER },
 	{ NULL, 0, 0, 0 }
 };
 static const struct field_bound probe_bounds[] = {

@@ -4,6 +4,7 @@
 #include "util/run_layout.h"
 
 #include "aggmap.h"
+#include "orchestrator/campaign/knob_loader.h"
 #include "variant.h"
 #include "util/nodelist.h"
 #include "orchestrator/store/snapshot.h"
@@ -169,6 +170,11 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 		added->global_batch_set = s ? s->global_batch : 0;
 		added->series = s ? series_key(s) : NULL;
 		added->attempts = rows[next - 1].attempt;
+		if (s) { /* paths only fill the command's placeholders: its options are read */
+			struct render_ctx ctx = { r->id, r->dir, dir, r->bin_dir, "", r->dir };
+			knob_loader(&r->c, s, &ctx, &added->loader_workers,
+				    &added->loader_prefetch);
+		}
 		struct strbuf rq = STRBUF_INIT;
 		requeue_sentence(rows, first, k, &rq);
 		added->requeued = rq.len ? strbuf_detach(&rq) : NULL;

@@ -18,7 +18,7 @@
 # Each script's output is printed whole when it ends. TEST_LANES=1 runs every
 # script one after another; TESTS=word runs only the scripts whose name holds it;
 # TEST_SCRIPTS="a b" only those (names without .sh); E2E=0 none; TEST_PLAN=1 prints
-# the queues and runs nothing. The scripts
+# the queues and runs nothing; TEST_MAIN_LANES=N runs N main lanes (default 4). The scripts
 # that failed are listed in build/tests-failed.txt (`make failed` runs them again).
 # SPDX-License-Identifier: MIT
 set -u
@@ -183,11 +183,11 @@ else
 	done
 	# four main lanes: on 2 cores, two left the CPU a third idle (scripts that sleep, poll,
 	# fsync, wait for their ranks to meet)
-	for k in 1 2 3; do
+	for k in $(seq 2 "${TEST_MAIN_LANES:-4}"); do
 		lane "main lane $k" main &
 		pids+=($!)
 	done
-	lane "main lane 4" main
+	lane "main lane 1" main
 	wait "${pids[@]}" 2>/dev/null
 fi
 # the scripts that compare timings between ranks or runs: alone, once every lane has ended

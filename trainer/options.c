@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include "comm.h"
+#include "util/trainer_loader.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -115,8 +116,8 @@ static void defaults(struct trainer_opts *o)
 	o->momentum = 0.9;
 	o->clip = 1.0;
 	o->seed = 1;
-	o->workers = 2;
-	o->prefetch = 4;
+	o->workers = TRAINER_DEFAULT_WORKERS;
+	o->prefetch = TRAINER_DEFAULT_PREFETCH;
 	o->gloo_algo_name = "ring";
 	o->timeout_s = 120;
 	o->die_at_step = -1;

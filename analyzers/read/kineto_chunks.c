@@ -261,8 +261,8 @@ static int str_of(struct slot *s, const char *p, size_t n)
 
 static int has_more(const struct kineto_fields *f)
 {
-	return f->has_flops || f->has_grad_bytes || f->has_step_arg || f->in_nelems != -1 || f->out_nelems != -1 ||
-		f->group_size != -1 ||
+	return f->has_flops || f->has_grad_bytes || f->has_step_arg || f->in_nelems != -1 ||
+		f->out_nelems != -1 || f->group_size != -1 ||
 		f->coll || f->pg || f->dtype;
 }
 

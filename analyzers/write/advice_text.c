@@ -338,6 +338,11 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	if (c->fit_colls)
 		strbuf_addf(sb, ", each all-reduce %.2f ms + %.2f ms per MiB (fitted on the run's %zu)",
 			    c->per_call_ms, c->ms_per_mib, c->fit_colls);
+	if (r->kind == REC_DATA)
+		strbuf_addf(sb, ", %d loader threads a rank (%zu measured) with a prefetch depth of %d",
+			    s->in.loader_workers, s->replay.loaders, s->in.loader_prefetch);
+	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
+		    s->replay.error_pct);
 	if (gain < 2)
 		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replay",
 			    s->replay.cores * s->replay.hosts, c->busy_pct);
@@ -400,7 +405,10 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 		if (s->gpu.gpu_limits && r->predicted_ms[i] <= s->gpu.host_step_med_ms)
 			strbuf_adds(&pred, " (no lower than the host's own step: the GPU would then wait for it)");
 	}
-	if (rep.len && r->kind == REC_IO)
+	if (rep.len && r->kind == REC_DATA)
+		strbuf_addf(&sb, ". Median step replayed with the loader the data_loading knob makes (its batches regrouped onto its threads, each started once the step its slot holds has ended; the run's own graph, on its cores): %s",
+			    rep.buf);
+	else if (rep.len && r->kind == REC_IO)
 		strbuf_addf(&sb, ". Median step replayed with a checkpoint every %dth step instead (the run's own graph, on its cores): %s",
 			    REPLAY_CHECKPOINT_EVERY, rep.buf);
 	else if (rep.len)

@@ -300,6 +300,15 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 						 jnum(io->hi_ms), "busy_pct", jnum(io->busy_pct),
 						 "checkpoint_every", REPLAY_CHECKPOINT_EVERY)
 				     : json_pack("{s:n, s:s}", "step_ms", "why", io->why));
+	const struct replay_pred *d = &r->data;
+	json_object_set_new(rep, "data_loading",
+			    d->made ? json_pack("{s:o, s:[o, o], s:o, s:I, s:i, s:i}", "step_ms",
+						jnum(d->step_ms), "interval_ms", jnum(d->lo_ms),
+						jnum(d->hi_ms), "busy_pct", jnum(d->busy_pct),
+						"loaders_measured", (json_int_t)r->loaders,
+						"loader_workers", s->in.loader_workers,
+						"loader_prefetch", s->in.loader_prefetch)
+				    : json_pack("{s:n, s:s}", "step_ms", "why", d->why));
 	json_object_set_new(o, "replay", rep);
 }
 

@@ -33,6 +33,16 @@ for kind in data_loading io; do
 	check "try_kinds_${kind}_campaign_dir" grep -qx "export CAMPAIGN_DIR='$SCRATCH/camp'" "$child/io-1n/job.sbatch"
 done
 check try_kinds_data_knob_ran grep -q -- "'--workers' '4' '--prefetch' '8'" "$(awk '/^variant for data_loading:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)/dataloader-1n/job.sbatch"
+# the data_loading knob's loader, as the parent's analysis read it from the scenario's command
+# (4 threads, a prefetch depth of 8: the words the variant's job ran), replayed on the parent's
+# graph: a replay, not a ceiling, said with the loader it replays
+check try_kinds_loader_input [ "$(json "$parent/analysis_input.json" '[(s["name"], s["loader_workers"], s["loader_prefetch"]) for s in j["scenarios"]]')" = "[('dataloader-1n', 4, 8), ('io-1n', 4, 8)]" ]
+if recommends try_kinds_loader "$parent" data_loading; then
+	D() { json "$parent/summary.json" "[s for s in j['scenarios'] if s['name'] == 'dataloader-1n'][0]['replay']['data_loading']$1"; }
+	check try_kinds_loader_replayed [ "$(D '["loader_workers"]'),$(D '["loader_prefetch"]'),$(D '["loaders_measured"]'),$(D '["step_ms"] > 0')" = "4,8,1,True" ]
+	check try_kinds_loader_basis [ "$(json "$parent/summary.json" '[r["prediction_basis"][r["scenarios"].index("dataloader-1n")] for r in j["recommendations"] if r["kind"] == "data_loading"]')" = "['replay']" ]
+	check try_kinds_loader_said grep -q "Median step replayed with the loader the data_loading knob makes .*: [0-9.]* -> [0-9.]* ms .*, 4 loader threads a rank (1 measured) with a prefetch depth of 8; the unchanged graph replays the measured median [-+][0-9.]* % off" "$parent/BOTTLENECK_ANALYSIS.md"
+fi
 check try_kinds_io_knob_ran grep -q -- "'--checkpoint-every' '4'" "$(awk '/^variant for io:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)/io-1n/job.sbatch"
 
 # --- the reader of try's output goes away (issue 46): `try ... | head -1` makes and runs every

@@ -4,6 +4,7 @@
 
 #include "util/quote.h"
 #include "orchestrator/campaign/campaign.h"
+#include "orchestrator/campaign/knob_loader.h"
 #include "orchestrator/campaign/render.h"
 #include "util/words.h"
 
@@ -219,6 +220,58 @@ static void test_list_command_words_quoted_in_script(void)
 	strbuf_free(&out);
 }
 
+/* The loader threads and prefetch depth of scenario `name` of src under its data_loading
+ * knob, as "W,D". */
+static void loader_of(const char *src, char *out, size_t n)
+{
+	struct campaign c;
+	struct diags d;
+	diags_init(&d, "t.yaml");
+	int rc = campaign_load_buffer("t.yaml", src, strlen(src), &c, &d);
+	CHECK(rc == 0 && d.n == 0);
+	diags_free(&d);
+	int w = -1, p = -1;
+	struct render_ctx ctx = { "r1", "/runs/r1", "/runs/r1/s", "/opt/bin", "", "/c" };
+	if (rc == 0)
+		knob_loader(&c, &c.scenarios[0], &ctx, &w, &p);
+	snprintf(out, n, "%d,%d", w, p);
+	if (rc == 0)
+		campaign_free(&c);
+}
+
+/* The data_loading knob's loader read from the rendered command (the replay's data-loading
+ * change): the knob's params over the scenario's, "--opt N" and "--opt=N", the trainer's
+ * defaults (2, 4) for an option the command does not name; 0,0 without the knob or for a
+ * command that is not the trainer's. */
+static void test_knob_loader(void)
+{
+	char got[32];
+	loader_of("campaign: k\n"
+		  "workload: { command: '{{trainer}} --steps 5 --workers {{workers}} --prefetch={{prefetch}}',\n"
+		  "            params: { workers: '1', prefetch: '2' } }\n"
+		  "scenarios: [{ name: a, nodes: 1 }]\n"
+		  "knobs: { data_loading: { params: { workers: '4' } } }\n",
+		  got, sizeof got);
+	CHECK_STR(got, "4,2");
+	loader_of("campaign: k\n"
+		  "workload: { command: '{{trainer}} --workers {{workers}}', params: { workers: '1' } }\n"
+		  "scenarios: [{ name: a, nodes: 1 }]\n"
+		  "knobs: { data_loading: { params: { workers: '3' } } }\n",
+		  got, sizeof got);
+	CHECK_STR(got, "3,4");
+	loader_of("campaign: k\n"
+		  "workload: { command: '/bin/prog --workers {{workers}}', params: { workers: '1' } }\n"
+		  "scenarios: [{ name: a, nodes: 1 }]\n"
+		  "knobs: { data_loading: { params: { workers: '3' } } }\n",
+		  got, sizeof got);
+	CHECK_STR(got, "0,0");
+	loader_of("campaign: k\n"
+		  "workload: { command: '{{trainer}} --workers {{workers}}', params: { workers: '1' } }\n"
+		  "scenarios: [{ name: a, nodes: 1 }]\n",
+		  got, sizeof got);
+	CHECK_STR(got, "0,0");
+}
+
 int main(void)
 {
 	RUN(test_shell_quote);
@@ -228,5 +281,6 @@ int main(void)
 	RUN(test_env_value_never_splits);
 	RUN(test_list_command_splits_param);
 	RUN(test_list_command_words_quoted_in_script);
+	RUN(test_knob_loader);
 	HARNESS_END();
 }

@@ -17,6 +17,9 @@
 
 #define US 1e-6 /* ms */
 
+/* Every rank on one host of two cores (or of none), with no loader change asked. */
+static const struct replay_where two_cores = { 2, 1, 0, 0 }, no_cores = { 0, 1, 0, 0 };
+
 /* Rank 0 and 1 of a step of 100 µs: forward, backward (rank 0 with 5 µs of untraced work
  * between them), the bucket's all-reduce on the gloo thread, the step thread's wait for it,
  * the optimizer. */
@@ -301,7 +304,7 @@ static void trainer_scenario(void)
 	struct rules phases;
 	CHECK(rules_load("analyzers/phase_rules.txt", &phases) == 0);
 	struct replay_result r;
-	CHECK(replay_scenario_trainer(dir, &phases, &m, 2, 1, &r) == 0);
+	CHECK(replay_scenario_trainer(dir, &phases, &m, &two_cores, &r) == 0);
 	CHECK(r.built && r.why_kind == REPLAY_MADE && r.steps == 2 && r.nranks == 2);
 	CHECK_NEAR(r.measured_ms, 0.775, 1e-9);
 	CHECK_NEAR(r.step_ms, 0.8, 1e-9);
@@ -311,12 +314,12 @@ static void trainer_scenario(void)
 	CHECK_NEAR(r.ranks[1].measured_ms, 0.725, 1e-9);
 	CHECK_NEAR(r.ranks[1].step_ms, 0.8, 1e-9);
 	replay_result_free(&r);
-	CHECK(replay_scenario_trainer(dir, &phases, &m, 0, 1, &r) == 0);
+	CHECK(replay_scenario_trainer(dir, &phases, &m, &no_cores, &r) == 0);
 	CHECK(!r.built && r.why_kind == REPLAY_NO_CORES);
 	replay_result_free(&r);
 	snprintf(path, sizeof path, "%s/rank_1.trace.json", dir);
 	unlink(path);
-	CHECK(replay_scenario_trainer(dir, &phases, &m, 2, 1, &r) == 0);
+	CHECK(replay_scenario_trainer(dir, &phases, &m, &two_cores, &r) == 0);
 	CHECK(!r.built && r.why_kind == REPLAY_TELEMETRY);
 	replay_result_free(&r);
 	snprintf(path, sizeof path, "%s/rank_0.trace.json", dir);
@@ -363,7 +366,7 @@ static void bucket_change(void)
 {
 	struct two w;
 	load_same(&w, step_thread_json, 1);
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000, 0, 0 };
+	struct replay_change ch = { .kind = REPLAY_CHANGE_BUCKETS, .bucket_bytes = 2000 };
 	struct replay_build_info info;
 	CHECK_NEAR(bucketed_step(&w, 2, NULL, &info), 100e-3, US);
 	replay_build_info_free(&info);
@@ -401,7 +404,7 @@ static void bucket_change_per_call(void)
 {
 	struct two w;
 	load_same(&w, per_param_json, 1);
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 4000, 0, 0 };
+	struct replay_change ch = { .kind = REPLAY_CHANGE_BUCKETS, .bucket_bytes = 4000 };
 	struct replay_build_info info;
 	CHECK_NEAR(bucketed_step(&w, 4, NULL, &info), 100e-3, US);
 	CHECK(info.fit_colls == 0);
@@ -435,7 +438,7 @@ static void checkpoint_change(void)
 {
 	struct two w;
 	load_same(&w, checkpoints_json, 4);
-	struct replay_change ch = { REPLAY_CHANGE_CHECKPOINTS, 0, 0, 4 };
+	struct replay_change ch = { .kind = REPLAY_CHANGE_CHECKPOINTS, .every = 4 };
 	struct replay_build_info info;
 	CHECK_NEAR(step_of(&w, 2, NULL, 0, &info), 100e-3, US);
 	replay_build_info_free(&info);
@@ -462,13 +465,48 @@ static void checkpoint_change(void)
 	free_two(&v);
 }
 
+/* Four steps of the reference trainer's shape on two identical ranks: the step thread waits
+ * for its batch, then forward 20 µs and optimizer 10 µs; one loader thread makes batch b
+ * (args.step b) from 5 + 100 b µs: a read sleeping 80 µs, a decode of 20 µs. The loader
+ * bounds the step: 100 µs. */
+static const char *const loader_json =
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":135},{\"ph\":\"X\",\"name\":\"wait_for_batch\",\"tid\":1,\"ts\":0,\"dur\":105,\"args\":{\"step\":0}},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":105,\"dur\":20,\"args\":{\"step\":0}},{\"ph\":\"X\",\"name\":\"optimizer\",\"tid\":1,\"ts\":125,\"dur\":10,\"args\":{\"step\":0}},{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"tid\":1,\"ts\":135,\"dur\":100},{\"ph\":\"X\",\"name\":\"wait_for_batch\",\"tid\":1,\"ts\":135,\"dur\":70,\"args\":{\"step\":1}},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":205,\"dur\":20,\"args\":{\"step\":1}},{\"ph\":\"X\",\"name\":\"optimizer\",\"tid\":1,\"ts\":225,\"dur\":10,\"args\":{\"step\":1}},{\"ph\":\"X\",\"name\":\"ProfilerStep#2\",\"tid\":1,\"ts\":235,\"dur\":100},{\"ph\":\"X\",\"name\":\"wait_for_batch\",\"tid\":1,\"ts\":235,\"dur\":70,\"args\":{\"step\":2}},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":305,\"dur\":20,\"args\":{\"step\":2}},{\"ph\":\"X\",\"name\":\"optimizer\",\"tid\":1,\"ts\":325,\"dur\":10,\"args\":{\"step\":2}},{\"ph\":\"X\",\"name\":\"ProfilerStep#3\",\"tid\":1,\"ts\":335,\"dur\":100},{\"ph\":\"X\",\"name\":\"wait_for_batch\",\"tid\":1,\"ts\":335,\"dur\":70,\"args\":{\"step\":3}},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":405,\"dur\":20,\"args\":{\"step\":3}},{\"ph\":\"X\",\"name\":\"optimizer\",\"tid\":1,\"ts\":425,\"dur\":10,\"args\":{\"step\":3}},{\"ph\":\"X\",\"name\":\"loader:read\",\"tid\":2,\"ts\":5,\"dur\":80,\"args\":{\"step\":0}},{\"ph\":\"X\",\"name\":\"loader:decode\",\"tid\":2,\"ts\":85,\"dur\":20,\"args\":{\"step\":0}},{\"ph\":\"X\",\"name\":\"loader:read\",\"tid\":2,\"ts\":105,\"dur\":80,\"args\":{\"step\":1}},{\"ph\":\"X\",\"name\":\"loader:decode\",\"tid\":2,\"ts\":185,\"dur\":20,\"args\":{\"step\":1}},{\"ph\":\"X\",\"name\":\"loader:read\",\"tid\":2,\"ts\":205,\"dur\":80,\"args\":{\"step\":2}},{\"ph\":\"X\",\"name\":\"loader:decode\",\"tid\":2,\"ts\":285,\"dur\":20,\"args\":{\"step\":2}},{\"ph\":\"X\",\"name\":\"loader:read\",\"tid\":2,\"ts\":305,\"dur\":80,\"args\":{\"step\":3}},{\"ph\":\"X\",\"name\":\"loader:decode\",\"tid\":2,\"ts\":385,\"dur\":20,\"args\":{\"step\":3}}]}";
+
+/* The loader change, by hand: with 2 threads (depth 4) batches 0 and 1 are made over
+ * [0, 100) µs, 2 and 3 over [100, 200): step 0 waits to 100 and ends at 130, step 1 finds
+ * its batch (30 µs), step 2 waits from 160 to 200 (70 µs), step 3 finds its (30 µs). With
+ * 4 threads and a depth of 1, batch 1 starts only once step 0 released its slot (its
+ * optimizer ends at 130): step 1 waits to 230 and takes 130 µs. Refused without loader
+ * ranges that name their batch. */
+static void loader_change(void)
+{
+	struct two w;
+	load_same(&w, loader_json, 4);
+	struct replay_change ch = { .kind = REPLAY_CHANGE_LOADERS, .workers = 2, .depth = 4 };
+	struct replay_build_info info;
+	CHECK_NEAR(step_of(&w, 4, NULL, 2, NULL), 100e-3, US);
+	CHECK_NEAR(step_of(&w, 4, &ch, 1, &info), 30e-3, US);
+	CHECK(info.batches == 8 && info.loaders == 1);
+	replay_build_info_free(&info);
+	CHECK_NEAR(step_of(&w, 4, &ch, 2, NULL), 70e-3, US);
+	CHECK_NEAR(step_of(&w, 4, &ch, 3, NULL), 30e-3, US);
+	ch.workers = 4, ch.depth = 1;
+	CHECK_NEAR(step_of(&w, 4, &ch, 1, NULL), 130e-3, US);
+	free_two(&w);
+	struct two v;
+	load_two(&v);
+	CHECK(step_of(&v, 2, &ch, 0, NULL) < 0);
+	CHECK(strstr(err_last(), "no loader ranges naming their batch") != NULL);
+	free_two(&v);
+}
+
 /* The change does not apply where the all-reduce already runs on another thread, nor
  * without layer ranges with gradient sizes: the error says which. */
 static void bucket_change_refused(void)
 {
 	struct two w;
 	load_two(&w);
-	struct replay_change ch = { REPLAY_CHANGE_BUCKETS, 2000, 0, 0 };
+	struct replay_change ch = { .kind = REPLAY_CHANGE_BUCKETS, .bucket_bytes = 2000 };
 	CHECK(bucketed_step(&w, 2, &ch, NULL) < 0);
 	CHECK(strstr(err_last(), "already overlapped") != NULL);
 	free_two(&w);
@@ -483,7 +521,7 @@ static void fixture(const char *dir, double bound_pct)
 	struct trace_set ts;
 	CHECK(torchtrace_load_dir(dir, &phases, NULL, 1, NULL, &ts) == 0 && ts.m.n == 2);
 	struct replay_result r;
-	CHECK(replay_scenario_run(dir, &phases, &ts.m, 2, 1, &r) == 0);
+	CHECK(replay_scenario_run(dir, &phases, &ts.m, &two_cores, &r) == 0);
 	printf("    %s: replayed %.3f ms, measured %.3f ms, error %+.2f %% over %zu steps%s%s\n",
 	       dir, r.step_ms, r.measured_ms, r.error_pct, r.steps, r.built ? "" : "; ", r.why);
 	for (size_t k = 0; k < r.nranks; k++)
@@ -519,6 +557,7 @@ int main(void)
 	RUN(bucket_change_refused);
 	RUN(bucket_change_per_call);
 	RUN(checkpoint_change);
+	RUN(loader_change);
 	RUN(fixtures);
 	return harness_failures ? 1 : 0;
 }

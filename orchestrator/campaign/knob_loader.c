@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+#include "knob_loader.h"
+
+#include "util/trainer_loader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The value of option opt among w's words from `from` ("--opt N" or "--opt=N"); dflt when
+ * it is not there, 0 when its value is no positive number. */
+static int option_of(const struct argv *w, size_t from, const char *opt, int dflt)
+{
+	size_t n = strlen(opt);
+	int v = dflt;
+	for (size_t i = from; i < w->n; i++) {
+		const char *a = w->v[i], *val = NULL;
+		if (!strcmp(a, opt) && i + 1 < w->n)
+			val = w->v[i + 1];
+		else if (!strncmp(a, opt, n) && a[n] == '=')
+			val = a + n + 1;
+		if (!val)
+			continue;
+		char *end;
+		long x = strtol(val, &end, 10);
+		v = *end || x < 1 || x > 1 << 20 ? 0 : (int)x;
+	}
+	return v;
+}
+
+/* The word of w that runs the trainer (its name, or a path ending in it); w->n when none. */
+static size_t trainer_word(const struct argv *w)
+{
+	size_t n = strlen(TRAINER_PROGRAM);
+	for (size_t i = 0; i < w->n; i++) {
+		size_t len = strlen(w->v[i]);
+		if (len >= n && !strcmp(w->v[i] + len - n, TRAINER_PROGRAM) &&
+		    (len == n || w->v[i][len - n - 1] == '/'))
+			return i;
+	}
+	return w->n;
+}
+
+void knob_loader(const struct campaign *c, const struct scenario *s,
+		 const struct render_ctx *ctx, int *workers, int *prefetch)
+{
+	*workers = *prefetch = 0;
+	const struct knob *k = campaign_knob(c, "data_loading");
+	if (!k)
+		return;
+	struct scenario with = *s;
+	memset(&with.params, 0, sizeof with.params);
+	kvlist_copy(&with.params, &s->params);
+	for (size_t j = 0; j < k->params.n; j++)
+		kvlist_set(&with.params, k->params.items[j].key, k->params.items[j].value);
+	struct argv w = { 0 };
+	if (render_command(c, &with, ctx, &w) == 0) {
+		size_t t = trainer_word(&w);
+		if (t < w.n) {
+			*workers = option_of(&w, t + 1, TRAINER_WORKERS_OPT,
+					     TRAINER_DEFAULT_WORKERS);
+			*prefetch = option_of(&w, t + 1, TRAINER_PREFETCH_OPT,
+					      TRAINER_DEFAULT_PREFETCH);
+		}
+	}
+	argv_free(&w);
+	kvlist_free(&with.params);
+}
