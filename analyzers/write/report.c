@@ -114,7 +114,7 @@ int ana_run_write(const struct ana_run *run)
 		rc = jsonio_write(p.buf, j);
 		strbuf_addf(&figs, "%s/" RUN_FIGURES, run->run_dir);
 		if (rc == 0 &&
-		    figures_draw(run->run_dir, j, figs.buf, run->epoch, FIG_SVG | FIG_PNG) < 0)
+		    figures_draw(run->run_dir, j, figs.buf, run->epoch, FIG_SVG) < 0)
 			fprintf(stderr, "campaign: warning: the figures were not drawn: %s\n",
 				err_last());
 		if (rc == 0)
