@@ -13,7 +13,6 @@ void stats_sort(double *v, size_t n);
 /* The same value without sorting (a selection in linear time): v is left in
  * no particular order. */
 double stats_percentile_unordered(double *v, size_t n, double p);
-double stats_mean(const double *v, size_t n);
 /* One sample of a bootstrap: n values. */
 struct stats_sample {
 	const double *v;

@@ -17,7 +17,6 @@ struct cgloo *cgloo_connect(const char *dir, const char *prefix, int rank, int s
 			    char *err, size_t errlen);
 /* In-place sum over all ranks. 0, or -1 with the reason in err. */
 int cgloo_allreduce(struct cgloo *g, float *buf, size_t n, int algo, char *err, size_t errlen);
-int cgloo_barrier(struct cgloo *g, char *err, size_t errlen);
 void cgloo_free(struct cgloo *g);
 
 #endif

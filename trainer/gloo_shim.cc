@@ -10,7 +10,6 @@
 
 #include <gloo/allreduce.h>
 #include <gloo/allreduce_halving_doubling.h>
-#include <gloo/barrier.h>
 #include <gloo/rendezvous/context.h>
 #include <gloo/rendezvous/file_store.h>
 #include <gloo/rendezvous/prefix_store.h>
@@ -93,19 +92,6 @@ extern "C" int cgloo_allreduce(struct cgloo *g, float *buf, size_t n, int algo, 
 		set_err(err, errlen, e.what());
 	} catch (...) {
 		set_err(err, errlen, "unknown gloo error during allreduce");
-	}
-	return -1;
-}
-
-extern "C" int cgloo_barrier(struct cgloo *g, char *err, size_t errlen)
-{
-	try {
-		gloo::BarrierOptions opts(g->ctx);
-		opts.setTag(g->tag++);
-		gloo::barrier(opts);
-		return 0;
-	} catch (const std::exception &e) {
-		set_err(err, errlen, e.what());
 	}
 	return -1;
 }

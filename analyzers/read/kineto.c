@@ -149,13 +149,6 @@ static void add_comm_id(struct gpu_trace *t, double start, double end, int coll,
 	t->comm[t->ncomm++] = (struct comm_event){ start, end, coll, pg, bytes, group_size, gpu };
 }
 
-void gpu_trace_add_comm(struct gpu_trace *t, double start, double end, const char *coll,
-			const char *pg, double bytes, int group_size, int gpu)
-{
-	int c = intern(t, coll);
-	add_comm_id(t, start, end, c, intern(t, pg ? pg : ""), bytes, group_size, gpu);
-}
-
 int kineto_dtype_size(const char *dtype)
 {
 	static const struct { const char *name; int size;

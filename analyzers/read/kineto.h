@@ -110,9 +110,6 @@ void gpu_trace_add_rt(struct gpu_trace *t, long corr, double start, double dur, 
 /* Appends a host range (µs) of thread tid (used by the Nsight Systems NVTX ingest). */
 void gpu_trace_add_cpu(struct gpu_trace *t, double start, double end, const char *name,
 		       const char *tid, double flops);
-/* Appends a collective (bytes -1 / group_size -1: unknown). */
-void gpu_trace_add_comm(struct gpu_trace *t, double start, double end, const char *coll,
-			const char *pg, double bytes, int group_size, int gpu);
 /* The size in bytes of one element of a PyTorch dtype as Kineto names it
  * (Float, BFloat16 ...); 0 when unknown. */
 int kineto_dtype_size(const char *dtype);

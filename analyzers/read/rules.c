@@ -127,7 +127,7 @@ const char *rules_classify(const struct rules *r, const char *name)
 			cat = r->category[i];
 			break;
 		}
-	pcre2_match_context_free(mctx);
+	rules_context_free(mctx);
 	pcre2_match_data_free(md);
 	if (subject != small)
 		free(subject);

@@ -207,7 +207,7 @@ int steplog_load(const char *job_dir, const struct ranklines *rl, const char *pa
 	argv_free(&names);
 	drop_empty(out);
 	free(k.seen);
-	pcre2_match_context_free(k.mctx);
+	rules_context_free(k.mctx);
 	pcre2_match_data_free(k.md);
 	pcre2_code_free(re);
 	if (out->n == 0) {
