@@ -780,3 +780,10 @@ void ana_run_free(struct ana_run *run)
 	free(run->trace_globs);
 	memset(run, 0, sizeof *run);
 }
+
+/* Trace files were read and some could not be used: said whether or not the steps came
+ * from them (telemetry may have been the source). */
+int ana_some_traces_unused(const struct ana_scenario *s)
+{
+	return s->data.analysed && s->data.trace_unused;
+}

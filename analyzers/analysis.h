@@ -515,5 +515,8 @@ size_t ana_candidates(const struct ana_scenario *s, struct candidate *c);
 /* Analyses every scenario (reading its metrics/) and the scaling. */
 int ana_run_analyse(struct ana_run *run);
 void ana_run_free(struct ana_run *run);
+/* Whether an analysed scenario read trace files some of which could not be used (said
+ * whether or not its steps came from them). */
+int ana_some_traces_unused(const struct ana_scenario *s);
 
 #endif

@@ -31,19 +31,6 @@ static const struct gpu_trace *trace_of(const struct builder *b, int ri)
 	return b->in->ranks[ri].t;
 }
 
-int replay_proto_add(struct builder *b, const struct proto *p)
-{
-	XGROW(b->p, b->np, b->pcap, 256);
-	b->p[b->np] = *p;
-	return (int)b->np++;
-}
-
-void replay_proto_edge(struct builder *b, int from, int to, double delay_us)
-{
-	XGROW(b->e, b->ne, b->ecap, 256);
-	b->e[b->ne++] = (struct pedge){ from, to, delay_us > 0 ? delay_us : 0 };
-}
-
 /* A host range's sort key: by thread, start, the enclosing range first. */
 struct range_key {
 	double s, e;

@@ -1,6 +1,6 @@
 /* replay_proto: the replay builder's nodes and edges to be, before they become a graph
  * (replay_build.c makes them from the traces; replay_change.c changes them as a
- * recommendation would). Private to those two files.
+ * recommendation would; replay_proto.c adds them). Private to those files.
  * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_REPLAY_PROTO_H
 #define ANALYZERS_REPLAY_PROTO_H

@@ -64,7 +64,7 @@ static int load_traces(const char *dir, char *const *names, size_t n, const int 
 			break;
 		}
 		l->n++;
-		int rank = torchtrace_rank_for(l->t[i].rank, names[i], hint[i]);
+		int rank = trace_rank_for(l->t[i].rank, names[i], hint[i]);
 		int k = rank_index(m, rank);
 		for (size_t j = 0; j < i && k >= 0; j++)
 			k = l->in[j].rank == rank ? -1 : k;
@@ -74,10 +74,10 @@ static int load_traces(const char *dir, char *const *names, size_t n, const int 
 			ok = 0;
 			break;
 		}
-		int *ph = torchtrace_name_phases(&l->t[i], phases, 0);
+		int *ph = trace_name_phases(&l->t[i], phases, 0);
 		l->is_step[i] = xcalloc(l->t[i].nnames + 1, 1);
 		for (size_t j = 0; j < l->t[i].nnames; j++)
-			l->is_step[i][j] = ph[j] == TORCHTRACE_STEP;
+			l->is_step[i][j] = ph[j] == TRACE_NAME_STEP;
 		free(ph);
 		l->in[i] = (struct replay_rank_in){ &l->t[i], rank, 0, l->is_step[i],
 						    (int)m->ranks[k].n };

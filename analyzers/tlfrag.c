@@ -2,7 +2,7 @@
 #include "analyzers/tlfrag.h"
 
 #include "analyzers/phases.h"
-#include "analyzers/torchtrace.h"
+#include "analyzers/trace_names.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/sha256.h"
@@ -128,7 +128,7 @@ static void put_slice(struct frag_out *o, int cat, int tid, uint32_t name, uint3
 static double origin_of(const struct gpu_trace *t, const int *ph)
 {
 	for (size_t i = 0; i < t->ncpu; i++)
-		if (ph[t->cpu[i].name] == TORCHTRACE_STEP && t->cpu[i].start != 0)
+		if (ph[t->cpu[i].name] == TRACE_NAME_STEP && t->cpu[i].start != 0)
 			return t->cpu[i].start;
 	return t->ncpu ? t->cpu[0].start : 0;
 }
@@ -151,7 +151,7 @@ static uint32_t name_id(struct frag_out *o, struct frag_names *n, const struct g
 static void put_cpu(struct frag_out *o, struct frag_names *n, const struct gpu_trace *t,
 		    const struct cpu_range *c, int ph)
 {
-	if (ph == TORCHTRACE_STEP) {
+	if (ph == TRACE_NAME_STEP) {
 		put_slice(o, CAT_STEP, 0, name_id(o, n, t, c->name), NO_STR, c->start,
 			  c->end - c->start);
 		return;
@@ -173,7 +173,7 @@ static void put_cpu(struct frag_out *o, struct frag_names *n, const struct gpu_t
 static void put_events(struct frag_out *o, const struct gpu_trace *t, const struct rules *phases,
 		       int loose_steps, int rank)
 {
-	int *ph = torchtrace_name_phases(t, phases, loose_steps);
+	int *ph = trace_name_phases(t, phases, loose_steps);
 	struct frag_names n = { xmalloc((t->nnames + 1) * sizeof *n.name), { 0 },
 				xcalloc(t->nnames + 1, 1) };
 	for (size_t i = 0; i < t->nnames; i++)
@@ -289,7 +289,7 @@ int tlfrag_make(FILE *f, const char *dir, const char *name, int nsys, int hint,
 	strbuf_addf(&p, "%s/%s", dir, name);
 	if (load_for_timeline(p.buf, nsys, &t) == 0) {
 		put_events(&o, &t, phases, nsys,
-			   torchtrace_rank_for(nsys ? -1 : t.rank, name, hint));
+			   trace_rank_for(nsys ? -1 : t.rank, name, hint));
 		gpu_trace_free(&t);
 	} else {
 		put_head(&o, TLFRAG_UNREADABLE, -1, 0);

@@ -9,6 +9,7 @@
 #include "analyzers/pool.h"
 #include "analyzers/stats.h"
 #include "analyzers/tlfrag.h"
+#include "analyzers/trace_names.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/sort.h"
@@ -20,56 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static int is_step_name(const char *name, long *n)
-{
-	if (strncmp(name, "ProfilerStep#", 13))
-		return 0;
-	char *end;
-	*n = strtol(name + 13, &end, 10);
-	return end != name + 13 && !*end && *n >= 0;
-}
-
-/* NVTX step ranges as people name them: "step", "step 12", "iteration_3",
- * "train_step#4" (any case), besides ProfilerStep#N; *n is -1 without a number. */
-static int is_loose_step_name(const char *name, long *n)
-{
-	static const char *const words[] = { "train_step", "iteration", "step", "iter", NULL };
-	if (is_step_name(name, n))
-		return 1;
-	for (int i = 0; words[i]; i++) {
-		size_t k = strlen(words[i]);
-		if (strncasecmp(name, words[i], k))
-			continue;
-		const char *p = name + k;
-		while (*p == ' ' || *p == '_' || *p == '#' || *p == ':')
-			p++;
-		if (!*p && p == name + k) {
-			*n = -1;
-			return 1;
-		}
-		char *end;
-		*n = strtol(p, &end, 10);
-		return end != p && !*end && *n >= 0;
-	}
-	return 0;
-}
-
-static int step_name(const char *name, long *n, int loose)
-{
-	return loose ? is_loose_step_name(name, n) : is_step_name(name, n);
-}
-
-int *torchtrace_name_phases(const struct gpu_trace *t, const struct rules *phases, int loose_steps)
-{
-	int *ph = xcalloc(t->nnames + 1, sizeof *ph);
-	for (size_t i = 0; i < t->nnames; i++) {
-		long n;
-		ph[i] = step_name(t->names[i], &n, loose_steps) ? TORCHTRACE_STEP :
-			phase_of_category(rules_classify(phases, t->names[i]));
-	}
-	return ph;
-}
 
 static int by_start(const void *pa, const void *pb)
 {
@@ -153,7 +104,7 @@ static void self_times(const struct gpu_trace *t, const int *ph, struct op_table
 		stack[depth++] = i;
 	}
 	for (size_t i = 0; i < t->nnames; i++)
-		if (count[i] && ph[i] != TORCHTRACE_STEP)
+		if (count[i] && ph[i] != TRACE_NAME_STEP)
 			op_add(ops, t->names[i], self[i] / 1000.0, count[i]);
 	free(stack);
 	free(count);
@@ -282,7 +233,7 @@ static unsigned char *device_work(const struct gpu_trace *t, const int *ph)
 void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int loose_steps,
 		     struct rank_metrics *out, struct op_table *ops)
 {
-	int *ph = torchtrace_name_phases(t, phases, loose_steps);
+	int *ph = trace_name_phases(t, phases, loose_steps);
 	unsigned char *dev = device_work(t, ph);
 	struct phase_range *cls = xcalloc(t->ncpu + 1, sizeof *cls),
 			   *buf = xcalloc(t->ncpu + 1, sizeof *buf);
@@ -292,7 +243,7 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 	double maxdur = 0;
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
-		if (ph[c->name] == TORCHTRACE_STEP)
+		if (ph[c->name] == TRACE_NAME_STEP)
 			steps[nsteps++] = *c;
 		else if (ph[c->name] >= 0 || dev[i]) {
 			cls[ncls++] = (struct phase_range){ c->start, c->end, c->tid,
@@ -314,7 +265,7 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 	out->own_clock = t->legacy;
 	for (size_t i = 0; i < nsteps; i++) {
 		long n;
-		step_name(t->names[steps[i].name], &n, loose_steps);
+		trace_step_name(t->names[steps[i].name], &n, loose_steps);
 		one_step(&steps[i], n >= 0 ? n : (long)i, cls, ncls, maxdur, buf,
 			 flops_in(fl, nfl, steps[i].start, steps[i].end), out);
 	}
@@ -337,56 +288,6 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
 	free(cls);
 	free(dev);
 	free(ph);
-}
-
-int torchtrace_rank_of_name(const char *name)
-{
-	static const char *const keys[] = { "rank", "worker", NULL };
-	for (int k = 0; keys[k]; k++) {
-		const char *p = strstr(name, keys[k]);
-		if (!p)
-			continue;
-		p += strlen(keys[k]);
-		while (*p == '_' || *p == '-' || *p == '.')
-			p++;
-		if (isdigit((unsigned char)*p)) {
-			long r = strtol(p, NULL, 10);
-			return r >= 0 && r < 1000000 ? (int)r : -1;
-		}
-	}
-	return -1;
-}
-
-int torchtrace_rank_for(int trace_rank, const char *name, int hint)
-{
-	(void)name;
-	return trace_rank >= 0 ? trace_rank : hint;
-}
-
-int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *host, size_t hn,
-			      long *pid)
-{
-	static const char *const tails[] = { ".pt.trace.json.gz", ".pt.trace.json", NULL };
-	size_t len = strlen(name), k;
-	for (k = 0; tails[k]; k++)
-		if (len > strlen(tails[k]) && !strcmp(name + len - strlen(tails[k]), tails[k]))
-			break;
-	if (!tails[k])
-		return 0;
-	len -= strlen(tails[k]);
-	const char *dot = memrchr(name, '.', len); /* <worker>.<timestamp> */
-	if (!dot || dot == name || dot + 1 == name + len ||
-	    strspn(dot + 1, "0123456789") < (size_t) (name + len - dot - 1))
-		return 0;
-	size_t wlen = (size_t)(dot - name);
-	const char *us = memrchr(name, '_', wlen); /* <host>_<pid> */
-	if (!us || us == name || us + 1 == dot ||
-	    strspn(us + 1, "0123456789") < (size_t) (dot - us - 1) || wlen >= n)
-		return 0;
-	snprintf(worker, n, "%.*s", (int)wlen, name);
-	snprintf(host, hn, "%.*s", (int)(us - name), name);
-	*pid = strtol(us + 1, NULL, 10);
-	return 1;
 }
 
 /* The one record of rank, or NULL (none, or several). */
@@ -433,13 +334,13 @@ void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *h
 		char worker[512], host[256];
 		long pid = -1;
 		hints[i] = -1;
-		int named = torchtrace_worker_of_name(names[i], worker, sizeof worker, host,
+		int named = trace_worker_of_name(names[i], worker, sizeof worker, host,
 						      sizeof host, &pid);
 		for (size_t k = 0; named && k < nrec && hints[i] < 0; k++)
 			if (rec[k].pid == pid && !strcmp(rec[k].host, host))
 				hints[i] = (int)rec[k].rank;
 		if (hints[i] < 0)
-			hints[i] = torchtrace_rank_of_name(names[i]);
+			hints[i] = trace_rank_of_name(names[i]);
 		if (hints[i] >= 0)
 			continue;
 		/* a file named after no process is a worker of its own */
@@ -525,7 +426,7 @@ static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rul
 static void keep_rank(struct trace_set *ts, struct rank_metrics *r, const char *name, int order,
 		      const char *path, const char *no_steps)
 {
-	r->rank = torchtrace_rank_for(r->rank, name, order);
+	r->rank = trace_rank_for(r->rank, name, order);
 	if (r->n) {
 		add_rank(ts, r);
 		return;
@@ -577,7 +478,7 @@ static void gpu_steps(const struct gpu_trace *t, const struct rules *phases,
 	qsort(at, r->n, sizeof *at, by_step_at);
 	for (size_t i = 0; i < r->n; i++)
 		st[i][0] = at[i].start, st[i][1] = at[i].end;
-	int *ph = torchtrace_name_phases(t, phases, 0);
+	int *ph = trace_name_phases(t, phases, 0);
 	size_t nd = 0;
 	for (size_t i = 0; i < t->ncpu; i++)
 		if (ph[t->cpu[i].name] == PH_DATA)
@@ -685,7 +586,7 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 		return;
 	}
 	if (frag)
-		tlfrag_write(frag, &t, phases, 0, torchtrace_rank_for(t.rank, name, order));
+		tlfrag_write(frag, &t, phases, 0, trace_rank_for(t.rank, name, order));
 	struct rank_metrics r = { 0 };
 	torchtrace_rank(&t, phases, 0, &r, &ts->ops);
 	ts->malformed += t.malformed;
@@ -756,7 +657,7 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 	if (frag) { /* the analysis is done with host: the GPU work joins it */
 		if (have_rep)
 			tlfrag_add_nsys(&host, &rep);
-		tlfrag_write(frag, &host, phases, 1, torchtrace_rank_for(-1, name, order));
+		tlfrag_write(frag, &host, phases, 1, trace_rank_for(-1, name, order));
 	}
 	if (have_rep)
 		nsys_report_free(&rep);

@@ -9,6 +9,7 @@
 #define ANALYZERS_TORCHTRACE_H
 
 #include "analyzers/read/kineto.h"
+#include "analyzers/trace_names.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/read/ranklines.h"
 #include "analyzers/read/rules.h"
@@ -87,10 +88,6 @@ void torchtrace_rank(const struct gpu_trace *t, const struct rules *phases, int 
  * does, as the profiler stops at once after it either way, so what tells a tail is what it
  * holds: less than a third of the median of the other steps' time and no collective. */
 int torchtrace_drop_partial_step(const struct gpu_trace *t, struct rank_metrics *r);
-/* The rank a file name says (rank3, rank_3, worker3 ...), or -1. */
-int torchtrace_rank_of_name(const char *name);
-/* A file's rank: the trace's own (>= 0), else its hint (torchtrace_rank_hints). */
-int torchtrace_rank_for(int trace_rank, const char *name, int hint);
 /* The rank each file of dir (names from torchtrace_list) belongs to when
  * the trace does not say: the launcher's record (<job>/ranks/rank_<r>.json:
  * host and pid) of the process a torch.profiler name carries
@@ -103,16 +100,8 @@ void torchtrace_rank_hints(const char *dir, char *const *names, size_t n, int *h
  * for a per-node launcher's worker recorded with its RANK (the record has
  * local_rank; the launchers' own launcher_<n>.json are no ranks). */
 void torchtrace_rank_nodes(const char *job_dir, struct scenario_metrics *m);
-/* "<host>_<pid>" of a torch.profiler trace name into worker (size n), with
- * host and pid; 0 when name is not of that form. */
-int torchtrace_worker_of_name(const char *name, char *worker, size_t n, char *host, size_t hn,
-			      long *pid);
 /* The trace files (nsys: the *.sqlite exports) of dir, sorted by name. */
 int torchtrace_list(const char *dir, int nsys, char ***names, size_t *n);
-/* Per name of t: its phase (enum phase), -1 when no rule names one
- * (transparent), TORCHTRACE_STEP for a step range; classified once per name. */
-#define TORCHTRACE_STEP (-2)
-int *torchtrace_name_phases(const struct gpu_trace *t, const struct rules *phases, int loose_steps);
 /* By time, descending (then name); drops the name index. */
 void op_table_sort(struct op_table *ops);
 void op_table_free(struct op_table *ops);

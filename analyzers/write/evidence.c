@@ -368,3 +368,11 @@ void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struc
 		return;
 	}
 }
+
+/* The evidence of s's verdict in words (the caller frees it). */
+char *evidence_of(const struct ana_scenario *s, const struct ana_run *run)
+{
+	struct strbuf sb = STRBUF_INIT;
+	evidence_write(&sb, s, run);
+	return strbuf_detach(&sb);
+}

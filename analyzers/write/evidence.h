@@ -10,6 +10,8 @@
 
 /* The evidence of s's verdict, one paragraph (no trailing period). */
 void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struct ana_run *run);
+/* The same, malloc'd (the caller frees it). */
+char *evidence_of(const struct ana_scenario *s, const struct ana_run *run);
 /* With the node monitors' verdict, the figure it rests on ("CPUs busy 99.7 %", "host
  * memory peak 95.0 %", ...): 1 when written, 0 (nothing) on another basis or none saturated. */
 int evidence_monitor_figure(struct strbuf *sb, const struct ana_scenario *s);

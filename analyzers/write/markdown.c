@@ -206,7 +206,7 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s,
 			    const struct ana_run *run)
 {
-	if (steps_from_traces(s))
+	if (ana_some_traces_unused(s))
 		strbuf_addf(md,
 			    "%zu of %zu trace file%s could not be used, the first because: %s.\n\n",
 			    s->data.trace_unused, s->data.trace_files,
@@ -224,35 +224,6 @@ static void md_not_analysed(struct strbuf *md, const struct ana_scenario *s,
 			s->data.trace_not_analysed == 1 ? " was" : "s were",
 			s->data.trace_not_analysed == 1 ? "it" : "them",
 			s->data.trace_not_analysed_names);
-}
-
-/* How the costliest collective of known size compares with what the fabric
- * probe gave at its size, as a sentence into buf ("" without a probe). */
-void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
-{
-	buf[0] = '\0';
-	for (size_t k = 0; k < s->comm.ncolls; k++) {
-		const struct collective *c = &s->comm.colls[k];
-		char label[48], bw[24];
-		if (c->size_class < 0 || c->fabric_busbw_gbps <= 0)
-			continue;
-		share_text_rate(bw, sizeof bw, c->fabric_busbw_gbps, 3);
-		double pct = 100 * c->busbw_gbps / c->fabric_busbw_gbps;
-		coll_size_label(c->size_class, label, sizeof label);
-		if (pct >= FABRIC_LIMIT_PCT)
-			snprintf(
-				buf, n,
-				"Its %s messages of %s reach %.0f %% of the %s GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): the fabric itself is the limit; send fewer bytes (bf16 gradients, compression) or use a faster interconnect.",
-				coll_op_name(c->op), label, pct, bw, s->in.nodes,
-				s->in.nodes == 1 ? "" : "s");
-		else
-			snprintf(
-				buf, n,
-				"Its %s messages of %s reach only %.0f %% of the %s GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): not the fabric; look at message sizes (larger buckets), overlap with compute and waiting for peers.",
-				coll_op_name(c->op), label, pct, bw, s->in.nodes,
-				s->in.nodes == 1 ? "" : "s");
-		return;
-	}
 }
 
 /* A row's time per step; where its instances overlapped, that it is their union, and the
@@ -940,14 +911,6 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 	for (size_t i = 0; i < run->nmodels; i++)
 		md_model(md, run, &run->models[i]);
 	md_figures(md, run);
-}
-
-void fabric_probe_problem(struct strbuf *sb, const struct ana_probe *p)
-{
-	if (strcmp(p->state, "COMPLETED"))
-		strbuf_addf(sb, "the probe job ended %s", p->state);
-	else
-		strbuf_adds(sb, p->problem);
 }
 
 /* What each fabric probe measured (analysis.fabric_probe). */

@@ -1,11 +1,13 @@
 /* report_parts: what the writers of an analysed run share (write/ only): summary.json
  * and analysis.json (summary_json.c), BOTTLENECK_ANALYSIS.md (markdown.c), the
- * recommendations in words (advice_text.c); report.c writes the files.
+ * recommendations in words (advice_text.c), the fabric probe's words (fabric_text.c);
+ * report.c writes the files. No two of these files call each other (layout.sh).
  * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_WRITE_REPORT_PARTS_H
 #define ANALYZERS_WRITE_REPORT_PARTS_H
 
 #include "analyzers/analysis.h"
+#include "util/jsonio.h"
 #include "util/strbuf.h"
 
 #include <jansson.h>
@@ -13,23 +15,25 @@
 
 struct strbuf;
 
-/* summary_json.c */
 /* A number rounded for JSON (null when not finite). */
-json_t *jnum(double v);
-/* Whether the scenario's steps come from profiler traces. */
-int steps_from_traces(const struct ana_scenario *s);
-/* The sentences of why the scenario got its verdict (malloc'd). */
-char *evidence_of(const struct ana_scenario *s, const struct ana_run *run);
+static inline json_t *jnum(double v)
+{
+	return jsonio_real3(v);
+}
+
+/* summary_json.c */
 /* A scenario's analysis.json (and its entry in summary.json). */
 json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run);
 json_t *summary_json(const struct ana_run *run);
 
-/* markdown.c */
+/* fabric_text.c */
 /* What the fabric probe says of the scenario's all-reduce rate, as a clause. */
 void fabric_clause(const struct ana_scenario *s, char *buf, size_t n);
 /* Why a fabric probe has no result: its job did not complete, or what its fabric.json
  * lacked (nothing when it has one). */
 void fabric_probe_problem(struct strbuf *sb, const struct ana_probe *p);
+
+/* markdown.c */
 /* Writes run_dir/BOTTLENECK_ANALYSIS.md. */
 int write_markdown(const struct ana_run *run);
 

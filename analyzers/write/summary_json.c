@@ -29,11 +29,6 @@
 #include "analyzers/write/report_parts.h"
 
 
-json_t *jnum(double v)
-{
-	return jsonio_real3(v);
-}
-
 /* A probability to two significant digits (it spans orders of magnitude). */
 static json_t *jprob(double p)
 {
@@ -82,14 +77,6 @@ static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const
 				  jnum(ops[i].self_ms), "count", (json_int_t) ops[i].count, "pct",
 				  jnum(total > 0 ? 100 * ops[i].self_ms / total : 0)));
 	return a;
-}
-
-/* An analysed scenario timed from its traces, some of which could not be used. */
-/* Trace files were read and some could not be used: said whether or not the
- * steps came from them (telemetry may have been the source). */
-int steps_from_traces(const struct ana_scenario *s)
-{
-	return s->data.analysed && s->data.trace_unused;
 }
 
 /* A node monitor summary: CPU busy, iowait, memory peak, GPU busy (null unmonitored). */
@@ -229,7 +216,7 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 	if (s->data.trace_not_analysed)
 		json_object_set_new(o, "trace_files_not_analysed",
 				    json_string(s->data.trace_not_analysed_names));
-	if (steps_from_traces(s)) {
+	if (ana_some_traces_unused(s)) {
 		json_object_set_new(o, "trace_files_unused",
 				    json_integer((json_int_t) s->data.trace_unused));
 		json_object_set_new(o, "trace_problem", json_string(s->data.trace_problem));
@@ -441,14 +428,6 @@ static void sc_step_data(json_t *o, const struct ana_scenario *s)
 						jnum(s->steps.rank0[i][1]),
 						s->steps.rank0[i][2] != 0));
 	json_object_set_new(o, SK_RANK0_STEPS, steps);
-}
-
-/* The evidence of s's verdict in words (the caller frees it). */
-char *evidence_of(const struct ana_scenario *s, const struct ana_run *run)
-{
-	struct strbuf sb = STRBUF_INIT;
-	evidence_write(&sb, s, run);
-	return strbuf_detach(&sb);
 }
 
 static const char *basis_name(enum verdict_basis b)

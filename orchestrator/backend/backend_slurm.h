@@ -12,8 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* "host:port" of the primary slurmctld, from the configuration file. */
-void slurm_controller_addr(const char *conf, char *host, size_t hn, int *port);
 /* 1 when a TCP connection to the controller succeeds within timeout_ms. */
 int slurm_controller_answers(const char *conf, int timeout_ms);
 

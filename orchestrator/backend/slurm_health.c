@@ -3,6 +3,7 @@
 
 #include "backend_slurm.h"
 #include "util/clock.h"
+#include "util/slurmconf.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"

@@ -80,6 +80,9 @@ sys.exit(1 if wide else 0)'
 # ... and no literal is split mid-sentence over two lines (tests/tools/join_literals.py joins them;
 # a literal may end at a "\n")
 check layout_literals_unsplit python3 tests/tools/join_literals.py --check
+# no two files of one folder call each other (issue 48): every dependency between them runs one
+# way (tests/tools/file_circles.py names a circle's files and the symbols that make it)
+check layout_no_file_circles python3 tests/tools/file_circles.py build
 # the licence (MIT): LICENSE, debian/copyright, and a SPDX line in each source file's header
 check layout_spdx_every_source python3 tests/tools/spdx.py
 check layout_licence_mit bash -c 'head -n 1 LICENSE | grep -qx "MIT License" && grep -qx "License: Expat" debian/copyright && tail -n 1 README.md | grep -q "MIT licence"'

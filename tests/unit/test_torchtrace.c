@@ -183,9 +183,9 @@ static void gzip_and_legacy_forms(void)
 	CHECK_NEAR(r.steps[0].optimizer_ms, 0.4, 1e-9);
 	rank_metrics_free(&r);
 	gpu_trace_free(&t);
-	CHECK(torchtrace_rank_of_name("rank3.1234.pt.trace.json") == 3);
-	CHECK(torchtrace_rank_of_name("worker_12_step_3.json") == 12);
-	CHECK(torchtrace_rank_of_name("trace.json") == -1);
+	CHECK(trace_rank_of_name("rank3.1234.pt.trace.json") == 3);
+	CHECK(trace_rank_of_name("worker_12_step_3.json") == 12);
+	CHECK(trace_rank_of_name("trace.json") == -1);
 }
 
 static void shared_dlrm_kineto_trace(void)
@@ -276,12 +276,12 @@ static void rank_hints_from_records_and_names(void)
 {
 	char tmp[] = "/tmp/test_hints.XXXXXX", p[160], worker[64], host[64];
 	long pid = 0;
-	CHECK(torchtrace_worker_of_name("node-1_4242.1795433224414.pt.trace.json", worker,
+	CHECK(trace_worker_of_name("node-1_4242.1795433224414.pt.trace.json", worker,
 					sizeof worker, host, sizeof host, &pid) == 1);
 	CHECK(!strcmp(worker, "node-1_4242") && !strcmp(host, "node-1") && pid == 4242);
-	CHECK(torchtrace_worker_of_name("rank0.pt.trace.json", worker, sizeof worker, host,
+	CHECK(trace_worker_of_name("rank0.pt.trace.json", worker, sizeof worker, host,
 					sizeof host, &pid) == 0);
-	CHECK(torchtrace_worker_of_name("h_x.12.pt.trace.json", worker, sizeof worker, host,
+	CHECK(trace_worker_of_name("h_x.12.pt.trace.json", worker, sizeof worker, host,
 					sizeof host, &pid) == 0);
 	char *names[] = { "h_12.100.pt.trace.json", "h_12.200.pt.trace.json",
 			  "h_13.150.pt.trace.json", "other.pt.trace.json",

@@ -118,7 +118,7 @@ static void read_back_by_kineto(const char *path)
 	/* each layer's gradient bytes, as the replay's bucket change reads them */
 	CHECK(l1->grad_bytes == 300 * 4 && l0->grad_bytes == 1200 * 4 && fw->grad_bytes == 0);
 	/* each range's step (args.step), as the replay's loader change reads a batch's */
-	CHECK(fw->step_arg == 0 && l1->step_arg == 0 && ck->step_arg == 0);
+	CHECK(fw->step_arg == 0 && ck->step_arg == 0 && l1->step_arg == -1); /* layers: none */
 	double last_end = -1;
 	size_t apart = 0, batch_off = 0;
 	long k = 0;
@@ -139,10 +139,10 @@ static void read_back_by_kineto(const char *path)
 	/* the step ranges are steps to the phase rules */
 	struct rules ph;
 	CHECK(rules_load("analyzers/phase_rules.txt", &ph) == 0);
-	int *phase = torchtrace_name_phases(&t, &ph, 0);
+	int *phase = trace_name_phases(&t, &ph, 0);
 	size_t steps = 0;
 	for (size_t i = 0; i < t.ncpu; i++)
-		steps += phase[t.cpu[i].name] == TORCHTRACE_STEP;
+		steps += phase[t.cpu[i].name] == TRACE_NAME_STEP;
 	CHECK(steps == 2);
 	free(phase);
 	rules_free(&ph);
