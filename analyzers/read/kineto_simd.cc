@@ -126,71 +126,87 @@ struct walker {
 			});
 	}
 
+	/* Which of the event's strings it had. */
+	struct seen {
+		int name, cat, tid, ph;
+	};
+
+	/* One field of an event object: a number or args into f, a string into the members
+	 * (s says which it had); a time that is no number makes the event malformed. */
+	error_code field(kineto_key k, ondemand::json_type t, ondemand::value v, kineto_fields *f,
+			 seen *s)
+	{
+		error_code err = SUCCESS;
+		if (t == ondemand::json_type::string) {
+			std::string_view *dst = k == KK_NAME ? &name
+				: k == KK_CAT                ? &cat
+				: k == KK_TID                ? &tid
+				: k == KK_PH                 ? &ph
+							     : nullptr;
+			int *has = k == KK_NAME ? &s->name
+				: k == KK_CAT   ? &s->cat
+				: k == KK_TID   ? &s->tid
+						: &s->ph;
+			if (dst && (err = string(v, dst)) == SUCCESS)
+				*has = 1;
+			if (k == KK_TS || k == KK_DUR)
+				f->bad_time = 1;
+		} else if (t == ondemand::json_type::number) {
+			if (k == KK_TS && (err = number(v, &f->ts)) == SUCCESS)
+				f->has_ts = 1;
+			else if (k == KK_DUR && (err = number(v, &f->dur)) == SUCCESS)
+				f->has_dur = 1;
+			else if (k == KK_TID) {
+				std::string_view raw = v.raw_json_token();
+				while (!raw.empty() && strchr(" \t\r\n", raw.back()))
+					raw.remove_suffix(1);
+				tid = raw;
+				s->tid = 1;
+			}
+		} else if (t == ondemand::json_type::object && k == KK_ARGS) {
+			ondemand::object a;
+			if ((err = v.get_object().get(a)) == SUCCESS)
+				err = args(a, f);
+		} else if (k == KK_TS || k == KK_DUR) {
+			/* null, true, an object or a list: malformed, as in the yajl reader */
+			f->bad_time = 1;
+		}
+		return err;
+	}
+
+	/* The event's strings pointed at from f, and f handed to the sink. */
+	void publish(kineto_fields *f, const seen &s)
+	{
+		if (s.name)
+			f->name = name.data(), f->name_len = name.size();
+		if (s.cat)
+			f->cat = cat.data(), f->cat_len = cat.size();
+		if (s.tid)
+			f->tid = tid.data(), f->tid_len = tid.size();
+		if (s.ph)
+			f->ph = ph.data(), f->ph_len = ph.size();
+		if (coll.data())
+			f->coll = coll.data(), f->coll_len = coll.size();
+		if (pg.data())
+			f->pg = pg.data(), f->pg_len = pg.size();
+		if (dtype.data())
+			f->dtype = dtype.data(), f->dtype_len = dtype.size();
+		sink->event(sink->ctx, f);
+	}
+
 	error_code event(ondemand::object o)
 	{
 		kineto_fields f{};
 		f.in_nelems = f.out_nelems = f.group_size = -1;
 		coll = pg = dtype = std::string_view();
-		int has_name = 0, has_cat = 0, has_tid = 0, has_ph = 0;
+		seen s{};
 		error_code e =
 			each_field(o, [&](kineto_key k, ondemand::json_type t, ondemand::value v) {
-				error_code err = SUCCESS;
-				if (t == ondemand::json_type::string) {
-					std::string_view *dst = k == KK_NAME ? &name
-						: k == KK_CAT                ? &cat
-						: k == KK_TID                ? &tid
-						: k == KK_PH                 ? &ph
-									     : nullptr;
-					int *has = k == KK_NAME ? &has_name
-						: k == KK_CAT   ? &has_cat
-						: k == KK_TID   ? &has_tid
-								: &has_ph;
-					if (dst && (err = string(v, dst)) == SUCCESS)
-						*has = 1;
-					if (k == KK_TS || k == KK_DUR)
-						f.bad_time = 1;
-				} else if (t == ondemand::json_type::number) {
-					if (k == KK_TS && (err = number(v, &f.ts)) == SUCCESS)
-						f.has_ts = 1;
-					else if (k == KK_DUR &&
-						 (err = number(v, &f.dur)) == SUCCESS)
-						f.has_dur = 1;
-					else if (k == KK_TID) {
-						std::string_view raw = v.raw_json_token();
-						while (!raw.empty() &&
-						       strchr(" \t\r\n", raw.back()))
-							raw.remove_suffix(1);
-						tid = raw;
-						has_tid = 1;
-					}
-				} else if (t == ondemand::json_type::object && k == KK_ARGS) {
-					ondemand::object a;
-					if ((err = v.get_object().get(a)) == SUCCESS)
-						err = args(a, &f);
-				} else if (k == KK_TS || k == KK_DUR) {
-					/* null, true, an object or a list: malformed, as in the
-					 * yajl reader */
-					f.bad_time = 1;
-				}
-				return err;
+				return field(k, t, v, &f, &s);
 			});
 		if (e)
 			return e;
-		if (has_name)
-			f.name = name.data(), f.name_len = name.size();
-		if (has_cat)
-			f.cat = cat.data(), f.cat_len = cat.size();
-		if (has_tid)
-			f.tid = tid.data(), f.tid_len = tid.size();
-		if (has_ph)
-			f.ph = ph.data(), f.ph_len = ph.size();
-		if (coll.data())
-			f.coll = coll.data(), f.coll_len = coll.size();
-		if (pg.data())
-			f.pg = pg.data(), f.pg_len = pg.size();
-		if (dtype.data())
-			f.dtype = dtype.data(), f.dtype_len = dtype.size();
-		sink->event(sink->ctx, &f);
+		publish(&f, s);
 		return SUCCESS;
 	}
 
