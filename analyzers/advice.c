@@ -100,6 +100,8 @@ const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec
 		return &s->replay.io;
 	if (k == REC_DATA && s->replay.data.made)
 		return &s->replay.data;
+	if (k == REC_STRAGGLER && s->replay.straggler.made)
+		return &s->replay.straggler;
 	return NULL;
 }
 

@@ -596,8 +596,12 @@ static void replay_of(struct ana_scenario *s, const struct ana_run *run,
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/%s", s->in.job_dir, trainer ? JOB_METRICS : JOB_TRACES);
 	/* under the local executor every emulated node is this machine */
+	int slow[STRAGGLER_MAX];
+	size_t nslow = 0;
+	for (size_t k = 0; k < s->comm.n_stragglers && nslow < STRAGGLER_MAX; k++)
+		slow[nslow++] = s->comm.stragglers[k].rank;
 	struct replay_where w = { cores, run->host_cpus > 0, s->in.loader_workers,
-				  s->in.loader_prefetch };
+				  s->in.loader_prefetch, slow, nslow };
 	rc = trainer ? replay_scenario_trainer(dir.buf, phases, m, &w, r)
 		     : replay_scenario_run(dir.buf, phases, m, &w, r);
 	if (rc < 0) {

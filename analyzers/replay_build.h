@@ -44,6 +44,10 @@ enum replay_change_kind {
 	 * (loader:decode, loader:read) as measured; the step thread's wait for batch b ends
 	 * when it is made */
 	REPLAY_CHANGE_LOADERS,
+	/* each step's CPU work on the step thread of each of `slow_ranks` brought down to the
+	 * median of the other ranks' in that step, where it was more (the straggler's excess
+	 * removed; its operations keep their order and their waits) */
+	REPLAY_CHANGE_STRAGGLERS,
 };
 
 struct replay_change {
@@ -55,6 +59,8 @@ struct replay_change {
 	int all_per_call;
 	int every; /* REPLAY_CHANGE_CHECKPOINTS: one step of every `every` checkpoints */
 	int workers, depth; /* REPLAY_CHANGE_LOADERS: loader threads and prefetch slots */
+	const int *slow_ranks; /* REPLAY_CHANGE_STRAGGLERS: their ranks, nslow of them */
+	size_t nslow;
 };
 
 struct replay_build_in {
@@ -74,6 +80,7 @@ struct replay_build_info {
 	/* a loader change: the loader threads measured (the most of any rank) and the batches
 	 * regrouped onto the new ones */
 	size_t loaders, batches;
+	size_t trimmed; /* a straggler change: slow ranks' operations made cheaper */
 	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */
 	/* a bucket change's transfer model, fitted on the step thread's collectives (fit_colls
 	 * of them, of sizes at least 2x apart): per_call_ms + ms_per_mib x MiB; fit_colls 0: a

@@ -5,6 +5,7 @@
 #include "analyzers/replay_proto.h"
 
 #include "analyzers/replay/graph.h"
+#include "analyzers/stats.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 
@@ -477,6 +478,93 @@ static int change_loaders(struct builder *b)
 	return rc < 0 ? rc : 0;
 }
 
+/* Whether rank index ri is one of the change's slow ranks. */
+static int is_slow(const struct builder *b, int ri)
+{
+	const struct replay_change *ch = b->in->change;
+	for (size_t k = 0; k < ch->nslow; k++)
+		if (ch->slow_ranks[k] == b->in->ranks[ri].rank)
+			return 1;
+	return 0;
+}
+
+/* A step-thread CPU operation of a step: what the straggler change compares across ranks. */
+static int is_step_work(const struct builder *b, const struct proto *p)
+{
+	return p->kind == RNODE_CPU && p->step >= 0 && p->lane == b->main_lane[p->rank_i];
+}
+
+/* By step, then name (an untraced gap's is ""), then rank. */
+static int by_step_name(const void *x, const void *y, void *ctx)
+{
+	const struct builder *b = ctx;
+	const struct proto *p = &b->p[*(const int *)x], *q = &b->p[*(const int *)y];
+	if (p->step != q->step)
+		return p->step < q->step ? -1 : 1;
+	int c = strcmp(name_of(b, p), name_of(b, q));
+	return c ? c : (p->rank_i > q->rank_i) - (p->rank_i < q->rank_i);
+}
+
+static double cost_of(const struct builder *b, const double *cost, int i)
+{
+	return b->p[i].fixed ? b->p[i].cost_ms : cost[i];
+}
+
+/* One operation of every rank's step (ix[lo, hi): one step, one name): each slow rank's
+ * demand in it down to the median of the other ranks' (0 for a rank without it). */
+static void trim_group(struct builder *b, const double *cost, const int *ix, size_t lo,
+		       size_t hi, double *total, double *others)
+{
+	size_t n = b->in->n, m = 0;
+	memset(total, 0, n * sizeof *total);
+	for (size_t i = lo; i < hi; i++)
+		total[b->p[ix[i]].rank_i] += cost_of(b, cost, ix[i]);
+	for (size_t r = 0; r < n; r++)
+		if (!is_slow(b, (int)r))
+			others[m++] = total[r];
+	double med = stats_percentile_unordered(others, m, 50);
+	for (size_t i = lo; i < hi; i++) {
+		struct proto *p = &b->p[ix[i]];
+		double t = total[p->rank_i];
+		if (!is_slow(b, p->rank_i) || t <= med)
+			continue;
+		p->cost_ms = cost_of(b, cost, ix[i]) * med / t;
+		p->fixed = 1;
+		b->info.trimmed++;
+	}
+}
+
+/* Each slow rank's step-thread operations of each step down to the other ranks' median of
+ * the same operation (REPLAY_CHANGE_STRAGGLERS): its excess removed, wherever it was.
+ * Refused without a slow rank among the traces' or without another rank. */
+static int change_stragglers(struct builder *b, const double *cost)
+{
+	size_t n = b->in->n, slow = 0, np;
+	for (size_t r = 0; r < n; r++)
+		slow += is_slow(b, (int)r);
+	if (!slow || slow == n)
+		return err_set(ERR_USAGE, "its traces hold no straggler's rank beside another rank");
+	int *ix = xcalloc(b->np + 1, sizeof *ix);
+	np = 0;
+	for (size_t i = 0; i < b->np; i++)
+		if (is_step_work(b, &b->p[i]))
+			ix[np++] = (int)i;
+	qsort_r(ix, np, sizeof *ix, by_step_name, b);
+	double *total = xcalloc(n + 1, sizeof *total), *others = xcalloc(n + 1, sizeof *others);
+	for (size_t lo = 0, hi; lo < np; lo = hi) {
+		const struct proto *p = &b->p[ix[lo]];
+		for (hi = lo + 1; hi < np && b->p[ix[hi]].step == p->step &&
+				  !strcmp(name_of(b, &b->p[ix[hi]]), name_of(b, p));
+		     hi++)
+			;
+		trim_group(b, cost, ix, lo, hi, total, others);
+	}
+	free(ix);
+	free(total);
+	free(others);
+	return 0;
+}
+
 int replay_change_apply(struct builder *b, double **cost)
 {
 	size_t before = b->np;
@@ -490,6 +578,9 @@ int replay_change_apply(struct builder *b, double **cost)
 		break;
 	case REPLAY_CHANGE_LOADERS:
 		rc = change_loaders(b);
+		break;
+	case REPLAY_CHANGE_STRAGGLERS:
+		rc = change_stragglers(b, *cost);
 		break;
 	}
 	/* one entry per proto; the protos a change adds carry their own cost (fixed) */

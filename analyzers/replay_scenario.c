@@ -370,6 +370,25 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 	replay_build_info_free(&info);
 }
 
+/* The straggler change (the slow ranks w names) replayed against the unchanged replay
+ * (base) into out->straggler. */
+static void predict_straggler(struct replay_build_in *in, const struct replay_sim *base,
+			      const struct scenario_metrics *m, const struct replay_where *w,
+			      struct replay_result *out)
+{
+	struct replay_change ch = { .kind = REPLAY_CHANGE_STRAGGLERS, .slow_ranks = w->slow_ranks,
+				    .nslow = w->nslow };
+	struct replay_build_info info;
+	out->straggler.per_call_step_ms = -1;
+	if (!w->nslow) {
+		err_set(ERR_USAGE, "the analysis named no straggler");
+		snprintf(out->straggler.why, sizeof out->straggler.why, "%s", err_last());
+		return;
+	}
+	if (change_pred(in, &ch, base, m, out->measured_ms, &out->straggler, &info))
+		replay_build_info_free(&info);
+}
+
 /* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set
  * against m's steps. */
 static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
@@ -395,6 +414,7 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
 			predict_comm(&in, s, m, out);
 			predict_io(&in, s, m, out);
 			predict_data(&in, s, m, w, out);
+			predict_straggler(&in, s, m, w, out);
 		}
 	}
 	replay_sim_free(s);

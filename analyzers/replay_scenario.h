@@ -74,15 +74,19 @@ struct replay_result {
 	/* data loading: the loader the campaign's data_loading knob makes (replay_where) */
 	struct replay_pred data;
 	size_t loaders; /* data: the loader threads measured (the most of any rank) */
+	/* straggler: the slow ranks' (replay_where) excess step-thread work removed */
+	struct replay_pred straggler;
 };
 
 /* What a scenario is replayed on, and with: the nodes' cores; one_host: every rank on one
  * (the local executor's emulated nodes are this machine), else one per distinct host; the
  * reference trainer's loader threads and prefetch depth that the data_loading knob sets
- * (0: it sets neither, and no data-loading change is replayed). */
+ * (0: it sets neither, and no data-loading change is replayed); the stragglers' ranks. */
 struct replay_where {
 	int cores, one_host;
 	int loader_workers, loader_depth;
+	const int *slow_ranks; /* the stragglers the analysis named (nslow; 0: none) */
+	size_t nslow;
 };
 
 /* The least size of a bucket in the communication change: the reference trainer's

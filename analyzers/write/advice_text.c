@@ -311,6 +311,8 @@ static const char *ceiling_words(const struct ana_rec *r, const struct ana_run *
 {
 	if (r->basis != REC_BASIS_REPLAY)
 		return rec_basis_words(r->basis);
+	if (r->kind == REC_STRAGGLER) /* its ceiling is its impact, replayed or not */
+		return rec_basis_words(REC_BASIS_STRAGGLER);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->ceiling_ms[i] >= 0)
 			return run->sc[r->sc[i]].outcome.basis == BASIS_GPU ? "GPU windows"
@@ -405,7 +407,10 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 		if (s->gpu.gpu_limits && r->predicted_ms[i] <= s->gpu.host_step_med_ms)
 			strbuf_adds(&pred, " (no lower than the host's own step: the GPU would then wait for it)");
 	}
-	if (rep.len && r->kind == REC_DATA)
+	if (rep.len && r->kind == REC_STRAGGLER)
+		strbuf_addf(&sb, ". Median step replayed with each straggler's step-thread work in each step brought down to the other ranks' median (the run's own graph, on its cores): %s",
+			    rep.buf);
+	else if (rep.len && r->kind == REC_DATA)
 		strbuf_addf(&sb, ". Median step replayed with the loader the data_loading knob makes (its batches regrouped onto its threads, each started once the step its slot holds has ended; the run's own graph, on its cores): %s",
 			    rep.buf);
 	else if (rep.len && r->kind == REC_IO)

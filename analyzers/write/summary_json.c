@@ -242,6 +242,36 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 
 /* The unchanged graph's replay: {step_ms, error_pct, steps, measured_ms, cores, ranks},
  * null without one (replay_why says why). */
+/* A change's replayed prediction: {step_ms, interval_ms, busy_pct} and more's keys (taken),
+ * or {step_ms: null, why} where the change does not apply. */
+static json_t *pred_json(const struct replay_pred *p, json_t *more)
+{
+	if (!p->made) {
+		json_decref(more);
+		return json_pack("{s:n, s:s}", "step_ms", "why", p->why);
+	}
+	json_t *o = json_pack("{s:o, s:[o, o], s:o}", "step_ms", jnum(p->step_ms), "interval_ms",
+			      jnum(p->lo_ms), jnum(p->hi_ms), "busy_pct", jnum(p->busy_pct));
+	if (more)
+		json_object_update(o, more);
+	json_decref(more);
+	return o;
+}
+
+/* The communication change's prediction, with its buckets and transfer model. */
+static json_t *comm_pred_json(const struct replay_pred *c)
+{
+	json_t *model = c->fit_colls ? json_pack("{s:o, s:o, s:I}", "per_call_ms",
+						 jnum(c->per_call_ms), "ms_per_mib",
+						 jnum(c->ms_per_mib), "collectives",
+						 (json_int_t)c->fit_colls)
+				     : json_null();
+	return pred_json(c, json_pack("{s:I, s:o, s:o}", "buckets", (json_int_t)c->buckets,
+				      "transfer_model", model, "all_per_call_step_ms",
+				      c->per_call_step_ms >= 0 ? jnum(c->per_call_step_ms)
+							       : json_null()));
+}
+
 static void sc_replay(json_t *o, const struct ana_scenario *s)
 {
 	const struct replay_result *r = &s->replay;
@@ -264,38 +294,15 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 				"error_pct", jnum(r->error_pct), "steps", (json_int_t)r->steps,
 				"measured_ms", jnum(r->measured_ms), "hosts", r->hosts, "cores",
 				r->cores, "ranks", ranks);
-	const struct replay_pred *c = &r->comm;
-	json_t *model = c->fit_colls ? json_pack("{s:o, s:o, s:I}", "per_call_ms",
-						 jnum(c->per_call_ms), "ms_per_mib",
-						 jnum(c->ms_per_mib), "collectives",
-						 (json_int_t)c->fit_colls)
-				     : json_null();
-	json_object_set_new(rep, "communication",
-			    c->made ? json_pack("{s:o, s:[o, o], s:o, s:I, s:o, s:o}", "step_ms",
-						jnum(c->step_ms), "interval_ms", jnum(c->lo_ms),
-						jnum(c->hi_ms), "busy_pct", jnum(c->busy_pct),
-						"buckets", (json_int_t)c->buckets,
-						"transfer_model", model, "all_per_call_step_ms",
-						c->per_call_step_ms >= 0 ? jnum(c->per_call_step_ms)
-									 : json_null())
-				    : (json_decref(model), json_pack("{s:n, s:s}", "step_ms", "why",
-								     c->why)));
-	const struct replay_pred *io = &r->io;
-	json_object_set_new(rep, "io",
-			    io->made ? json_pack("{s:o, s:[o, o], s:o, s:i}", "step_ms",
-						 jnum(io->step_ms), "interval_ms", jnum(io->lo_ms),
-						 jnum(io->hi_ms), "busy_pct", jnum(io->busy_pct),
-						 "checkpoint_every", REPLAY_CHECKPOINT_EVERY)
-				     : json_pack("{s:n, s:s}", "step_ms", "why", io->why));
-	const struct replay_pred *d = &r->data;
+	json_object_set_new(rep, "communication", comm_pred_json(&r->comm));
+	json_object_set_new(rep, "io", pred_json(&r->io, json_pack("{s:i}", "checkpoint_every",
+								   REPLAY_CHECKPOINT_EVERY)));
 	json_object_set_new(rep, "data_loading",
-			    d->made ? json_pack("{s:o, s:[o, o], s:o, s:I, s:i, s:i}", "step_ms",
-						jnum(d->step_ms), "interval_ms", jnum(d->lo_ms),
-						jnum(d->hi_ms), "busy_pct", jnum(d->busy_pct),
-						"loaders_measured", (json_int_t)r->loaders,
-						"loader_workers", s->in.loader_workers,
-						"loader_prefetch", s->in.loader_prefetch)
-				    : json_pack("{s:n, s:s}", "step_ms", "why", d->why));
+			    pred_json(&r->data, json_pack("{s:I, s:i, s:i}", "loaders_measured",
+							  (json_int_t)r->loaders, "loader_workers",
+							  s->in.loader_workers, "loader_prefetch",
+							  s->in.loader_prefetch)));
+	json_object_set_new(rep, "straggler", pred_json(&r->straggler, NULL));
 	json_object_set_new(o, "replay", rep);
 }
 

@@ -34,7 +34,8 @@ check stragglers_slow_impact_at_least_20 [ "$(json "$run/summary.json" 'j["scena
 cause=$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["cause_ms_per_step"]')
 check "stragglers_slow_cause_about_40ms ($cause ms)" python3 -c 'import sys; sys.exit(0 if 30 <= float(sys.argv[1]) <= 80 else 1)' "$cause"
 check stragglers_slow_verdict [ "$(json "$run/summary.json" '(lambda s: (s["verdict"], s["verdict_share"]["kind"], abs(s["verdict_share"]["pct"] - s["shares_pct"]["compute"] - s["shares_pct"]["peer_wait"]) < 0.01))(j["scenarios"][1])')" = "('compute-bound', 'compute', True)" ]
-check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r["kind"], r["predicted_gain_pct"][0] == s["stragglers"][0]["impact_pct"], r["basis"], r["ceiling_from"]) for r in j["recommendations"] if r["scenarios"] == ["slow"] and r["kind"] == "straggler"])(j["scenarios"][1])')" = "[('straggler', True, 'ceiling', 'straggler impact')]" ]
+# (its prediction is a replay, below; its ceiling, "at most", the straggler's impact)
+check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r["kind"], abs(100 * (1 - r["ceiling_step_ms"][0] / r["step_ms"][0]) - s["stragglers"][0]["impact_pct"]) < 0.05, r["basis"], r["ceiling_from"]) for r in j["recommendations"] if r["scenarios"] == ["slow"] and r["kind"] == "straggler"])(j["scenarios"][1])')" = "[('straggler', True, 'replay', 'straggler impact')]" ]
 # last in 20 of 20 steps, one of four ranks last per step: 4 x 0.25^20 = 3.6e-12 by chance
 # (in at least 18 of 20: about 7e-9)
 check stragglers_slow_chance_p [ "$(S slow '["stragglers"][0]["chance_p"] <= 1e-6')" = True ]
@@ -81,6 +82,24 @@ check stragglers_even_says_none grep -q "No rank keeps the others waiting" "$run
 # both ranks of local2 slow: the node is named, with its monitors beside the other node's
 check stragglers_slow_node [ "$(S slownode '["slow_node"]'),$(S slownode '["stragglers"]' | python3 -c 'import ast,sys; print(sorted((g["rank"], g["node"], g["cause"]) for g in ast.literal_eval(sys.stdin.read())))')" = "local2,[(2, 'local2', 'compute'), (3, 'local2', 'compute')]" ]
 check stragglers_slow_node_monitors [ "$(S slownode '["slow_node_monitors"]["node"]["nodes"]'),$(S slownode '["slow_node_monitors"]["other_nodes"]["nodes"]')" = "1,1" ]
+# The straggler recommendation predicted by replay (issue 47): the slow ranks' step-thread work
+# brought down to the others' median in each step, on the run's own graph. Its prediction is
+# below the measured step, a replay (not the ceiling) in summary.json and the report; printed
+# beside the even scenario's measured median, the same job without a slow rank (what the
+# change would make, measured).
+for sc in slow slownode; do
+	echo "   straggler replay $sc: $(S $sc '["replay"]["straggler"]'); measured $(S $sc '["step_time_ms"]["median"]') ms; even measured $(S even '["step_time_ms"]["median"]') ms"
+	check "stragglers_${sc}_replayed" python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+s = [x for x in j["scenarios"] if x["name"] == sys.argv[2]][0]
+p = s["replay"]["straggler"]
+r = [r for r in j["recommendations"] if r["kind"] == "straggler" and sys.argv[2] in r["scenarios"]][0]
+i = r["scenarios"].index(sys.argv[2])
+lo, hi = p["interval_ms"]
+sys.exit(0 if lo <= p["step_ms"] <= hi < s["step_time_ms"]["median"] and r["prediction_basis"][i] == "replay" and r["predicted_step_ms"][i] == p["step_ms"] else 1)' "$run/summary.json" "$sc"
+done
+check stragglers_even_no_straggler_replay [ "$(S even '["replay"]["straggler"]')" = "{'step_ms': None, 'why': 'the analysis named no straggler'}" ]
+check stragglers_replay_said grep -q "Median step replayed with each straggler's step-thread work in each step brought down to the other ranks' median (the run's own graph, on its cores): [0-9.]* -> [0-9.]* ms" "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_slow_node_report grep -q "Every rank of node \*\*local2\*\* is a straggler: the node itself is slow. Its monitors against the 1 other node: CPU busy [0-9.]* % ([0-9.]* %), iowait" "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_no_slowest_rank_sentence bash -c '! grep -q "The slowest rank was" "$1"' _ "$run/BOTTLENECK_ANALYSIS.md"
 # Every scenario has its collectives (issue 23, part 1, from the trainer's

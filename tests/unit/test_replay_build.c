@@ -18,7 +18,8 @@
 #define US 1e-6 /* ms */
 
 /* Every rank on one host of two cores (or of none), with no loader change asked. */
-static const struct replay_where two_cores = { 2, 1, 0, 0 }, no_cores = { 0, 1, 0, 0 };
+static const struct replay_where two_cores = { .cores = 2, .one_host = 1 },
+				  no_cores = { .cores = 0, .one_host = 1 };
 
 /* Rank 0 and 1 of a step of 100 µs: forward, backward (rank 0 with 5 µs of untraced work
  * between them), the bucket's all-reduce on the gloo thread, the step thread's wait for it,
@@ -500,6 +501,52 @@ static void loader_change(void)
 	free_two(&v);
 }
 
+/* A step of 100 us on two ranks: forward (rank 0 20 us, rank 1 80 us), the all-reduce on
+ * the step thread (rank 0 waits 60 us for rank 1, then both transfer 10 us), optimizer 10. */
+static const char *const slow_json[2] = {
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":20,\"dur\":70},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}",
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":80},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":80,\"dur\":10},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}",
+};
+
+/* Two ranks of one host, rank r's trace json[r], one step each. */
+static void load_pair(struct two *w, const char *const json[2])
+{
+	for (int r = 0; r < 2; r++) {
+		FILE *f = fmemopen((void *)json[r], strlen(json[r]), "r");
+		CHECK(f && kineto_load_stream(f, "hand", 1, &w->t[r]) == 0);
+		fclose(f);
+		w->is_step[r] = calloc(w->t[r].nnames + 1, 1);
+		for (size_t i = 0; i < w->t[r].nnames; i++)
+			w->is_step[r][i] = !strcmp(w->t[r].names[i], "ProfilerStep#0");
+		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], 1 };
+	}
+}
+
+/* The straggler change, by hand: rank 1's forward comes down to rank 0's 20 us (the other
+ * ranks' median), its optimizer stays (no more than theirs): both arrive at 20, transfer to
+ * 30, and the step ends at 40 us. Rank 0 named slow instead changes nothing (its work is
+ * under rank 1's). Refused where every rank, or none, is slow. */
+static void straggler_change(void)
+{
+	struct two w;
+	load_pair(&w, slow_json);
+	int slow = 1;
+	struct replay_change ch = { .kind = REPLAY_CHANGE_STRAGGLERS, .slow_ranks = &slow,
+				    .nslow = 1 };
+	struct replay_build_info info;
+	CHECK_NEAR(step_of(&w, 2, NULL, 0, NULL), 100e-3, US);
+	CHECK_NEAR(step_of(&w, 2, &ch, 0, &info), 40e-3, US);
+	CHECK(info.trimmed == 1);
+	replay_build_info_free(&info);
+	slow = 0;
+	CHECK_NEAR(step_of(&w, 2, &ch, 0, NULL), 100e-3, US);
+	int both[2] = { 0, 1 };
+	ch.slow_ranks = both, ch.nslow = 2;
+	CHECK(step_of(&w, 2, &ch, 0, NULL) < 0);
+	CHECK(strstr(err_last(), "no straggler's rank beside another rank") != NULL);
+	free_two(&w);
+}
+
 /* The change does not apply where the all-reduce already runs on another thread, nor
  * without layer ranges with gradient sizes: the error says which. */
 static void bucket_change_refused(void)
@@ -558,6 +605,7 @@ int main(void)
 	RUN(bucket_change_per_call);
 	RUN(checkpoint_change);
 	RUN(loader_change);
+	RUN(straggler_change);
 	RUN(fixtures);
 	return harness_failures ? 1 : 0;
 }
