@@ -48,8 +48,7 @@ void knob_loader(const struct campaign *c, const struct scenario *s,
 	if (!k)
 		return;
 	struct scenario with = *s;
-	memset(&with.params, 0, sizeof with.params);
-	kvlist_copy(&with.params, &s->params);
+	kvlist_copy(&with.params, &s->params); /* (it starts with.params afresh) */
 	for (size_t j = 0; j < k->params.n; j++)
 		kvlist_set(&with.params, k->params.items[j].key, k->params.items[j].value);
 	struct argv w = { 0 };

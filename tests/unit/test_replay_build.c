@@ -35,10 +35,11 @@ struct two {
 	struct replay_rank_in in[2];
 };
 
-static void load_two(struct two *w)
+/* Two ranks of one host, rank r's trace json[r], one step each. */
+static void load_pair(struct two *w, const char *const json[2])
 {
 	for (int r = 0; r < 2; r++) {
-		FILE *f = fmemopen((void *)rank_json[r], strlen(rank_json[r]), "r");
+		FILE *f = fmemopen((void *)json[r], strlen(json[r]), "r");
 		CHECK(f && kineto_load_stream(f, "hand", 1, &w->t[r]) == 0);
 		fclose(f);
 		w->is_step[r] = calloc(w->t[r].nnames + 1, 1);
@@ -46,6 +47,11 @@ static void load_two(struct two *w)
 			w->is_step[r][i] = !strcmp(w->t[r].names[i], "ProfilerStep#0");
 		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], 1 };
 	}
+}
+
+static void load_two(struct two *w)
+{
+	load_pair(w, rank_json);
 }
 
 static void free_two(struct two *w)
@@ -507,20 +513,6 @@ static const char *const slow_json[2] = {
 	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":20,\"dur\":70},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}",
 	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":80},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":80,\"dur\":10},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":90,\"dur\":10}]}",
 };
-
-/* Two ranks of one host, rank r's trace json[r], one step each. */
-static void load_pair(struct two *w, const char *const json[2])
-{
-	for (int r = 0; r < 2; r++) {
-		FILE *f = fmemopen((void *)json[r], strlen(json[r]), "r");
-		CHECK(f && kineto_load_stream(f, "hand", 1, &w->t[r]) == 0);
-		fclose(f);
-		w->is_step[r] = calloc(w->t[r].nnames + 1, 1);
-		for (size_t i = 0; i < w->t[r].nnames; i++)
-			w->is_step[r][i] = !strcmp(w->t[r].names[i], "ProfilerStep#0");
-		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], 1 };
-	}
-}
 
 /* The straggler change, by hand: rank 1's forward comes down to rank 0's 20 us (the other
  * ranks' median), its optimizer stays (no more than theirs): both arrive at 20, transfer to
