@@ -33,7 +33,9 @@ check stragglers_slow_impact_at_least_20 [ "$(json "$run/summary.json" 'j["scena
 # descheduled more in its other work, so its excess can pass 40 ms, never fall far below)
 cause=$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["cause_ms_per_step"]')
 check "stragglers_slow_cause_about_40ms ($cause ms)" python3 -c 'import sys; sys.exit(0 if 30 <= float(sys.argv[1]) <= 80 else 1)' "$cause"
-check stragglers_slow_verdict [ "$(json "$run/summary.json" '(lambda s: (s["verdict"], s["verdict_share"]["kind"], abs(s["verdict_share"]["pct"] - s["shares_pct"]["compute"] - s["shares_pct"]["peer_wait"]) < 0.01))(j["scenarios"][1])')" = "('compute-bound', 'compute', True)" ]
+# (compute-bound, or memory-bound where the trainer's elementwise passes outweigh its GEMMs:
+# with so small a model the two are close, and which wins depends on the machine)
+check stragglers_slow_verdict [ "$(json "$run/summary.json" '(lambda s: (s["verdict"] == ("memory-bound" if s["compute_split_pct"]["elementwise"] > s["compute_split_pct"]["gemm"] else "compute-bound"), s["verdict_share"]["kind"], abs(s["verdict_share"]["pct"] - s["shares_pct"]["compute"] - s["shares_pct"]["peer_wait"]) < 0.01))(j["scenarios"][1])')" = "(True, 'compute', True)" ]
 # (its prediction is a replay, below; its ceiling, "at most", the straggler's impact)
 check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r["kind"], abs(100 * (1 - r["ceiling_step_ms"][0] / r["step_ms"][0]) - s["stragglers"][0]["impact_pct"]) < 0.05, r["basis"], r["ceiling_from"]) for r in j["recommendations"] if r["scenarios"] == ["slow"] and r["kind"] == "straggler"])(j["scenarios"][1])')" = "[('straggler', True, 'replay', 'straggler impact')]" ]
 # last in 20 of 20 steps, one of four ranks last per step: 4 x 0.25^20 = 3.6e-12 by chance
@@ -49,7 +51,7 @@ import json, re, sys
 run = sys.argv[1]
 s = [x for x in json.load(open(run + "/summary.json"))["scenarios"] if x["name"] == "slow"][0]
 md = open(run + "/BOTTLENECK_ANALYSIS.md").read()
-m = re.search(r"^- \*\*slow\*\* \(2 nodes, 4 ranks, gloo\): \*\*compute-bound\*\*(?: \(borderline\))?: compute ([0-9.]+) % of step time, and ([0-9.]+) % the other ranks waiting for the stragglers?'s? extra compute \(([0-9.]+) % in all\)\.", md, re.M)
+m = re.search(r"^- \*\*slow\*\* \(2 nodes, 4 ranks, gloo\): \*\*(?:compute|memory)-bound\*\*(?: \(borderline\))?: compute ([0-9.]+) % of step time, and ([0-9.]+) % the other ranks waiting for the stragglers?'s? extra compute \(([0-9.]+) % in all\)\.", md, re.M)
 # the waiting is the part counted with the straggler's cause: the verdict's share less compute
 c, t = s["shares_pct"]["compute"], s["verdict_share"]["pct"]
 want = (c, t - c, t)
