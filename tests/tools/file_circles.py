@@ -31,9 +31,14 @@ def objects(build):
 def main(argv):
     build = argv[0] if argv else "build"
     defined, taken = {}, collections.defaultdict(set)
-    for obj, src in objects(build):
-        for line in subprocess.run(["nm", obj], capture_output=True, text=True).stdout.splitlines():
-            parts = line.split()
+    src_of = dict(objects(build))
+    # one nm for every object (-A names the object on each line): one process, not 160
+    out = subprocess.run(["nm", "-A"] + sorted(src_of), capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        obj, _, rest = line.partition(":")
+        src = src_of.get(obj)
+        if src:
+            parts = rest.split()
             if len(parts) == 3 and parts[1] in "TDBR":
                 defined[parts[2]] = src
             elif len(parts) == 2 and parts[0] == "U":
