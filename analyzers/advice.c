@@ -105,13 +105,9 @@ const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec
 	return NULL;
 }
 
-double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k)
-{
-	const struct replay_pred *p = advice_replayed(s, k);
-	return p ? p->step_ms : advice_ceiling_ms(s, k);
-}
-
-double advice_ceiling_ms(const struct ana_scenario *s, enum rec_kind k)
+/* The ceiling: the median step with the cause of kind k's accounted share taken off; -1
+ * when the accounting gives none (compute is the work itself; nothing known). */
+static double advice_ceiling_ms(const struct ana_scenario *s, enum rec_kind k)
 {
 	double pct = removable_pct(s, k), step = s->steps.step_med_ms;
 	if (pct < 0 || step <= 0 || s->steps.no_steps)
@@ -122,6 +118,13 @@ double advice_ceiling_ms(const struct ana_scenario *s, enum rec_kind k)
 		t = s->gpu.host_step_med_ms;
 	return t;
 }
+
+double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k)
+{
+	const struct replay_pred *p = advice_replayed(s, k);
+	return p ? p->step_ms : advice_ceiling_ms(s, k);
+}
+
 
 enum rec_kind advice_overlap(const struct ana_scenario *s)
 {

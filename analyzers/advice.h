@@ -23,9 +23,6 @@ enum rec_kind advice_kind_of(const struct ana_scenario *s);
 /* The median step s would have with the change of kind k: the replay of the changed graph
  * where one was made (advice_replayed), else the ceiling. */
 double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k);
-/* The ceiling: the median step with the cause of kind k's accounted share taken off; -1
- * when the accounting gives none (compute is the work itself; nothing known). */
-double advice_ceiling_ms(const struct ana_scenario *s, enum rec_kind k);
 /* The replayed prediction of kind k for s, NULL where none was made. */
 const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec_kind k);
 /* The recommendation whose ceiling also holds the waiting for s's straggler (the verdict's,

@@ -138,7 +138,8 @@ static int hosts_of(const struct scenario_metrics *m, struct loaded *l, int one_
 	return nh;
 }
 
-double replay_error_pct(double replayed, double measured)
+/* The error of replayed against measured, in percent. */
+static double replay_error_pct(double replayed, double measured)
 {
 	return measured > 0 ? 100 * (replayed - measured) / measured : 0;
 }

@@ -109,8 +109,6 @@ int replay_scenario_run(const char *dir, const struct rules *phases,
 int replay_scenario_trainer(const char *dir, const struct rules *phases,
 			    const struct scenario_metrics *m, const struct replay_where *w,
 			    struct replay_result *out);
-/* The error of replayed against measured, in percent. */
-double replay_error_pct(double replayed, double measured);
 void replay_result_free(struct replay_result *r);
 
 #endif

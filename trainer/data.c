@@ -78,8 +78,9 @@ static void make_samples(const struct loader_cfg *cfg, const float *teacher, lon
 		trace_range(tl, TRACE_DECODE, cpu0, now_ms(), step);
 }
 
-void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long first, int rows,
-		       float *x, float *t)
+/* Fills x (rows x in) and t (rows x out) with samples first..first+rows-1. */
+static void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long first,
+			      int rows, float *x, float *t)
 {
 	make_samples(cfg, teacher, first, rows, x, t, NULL, -1);
 }

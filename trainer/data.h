@@ -51,9 +51,6 @@ const struct batch *loader_get(struct loader *l, long step, double *wait_ms);
 void loader_release(struct loader *l, long step);
 void loader_stop(struct loader *l);
 
-/* Fills x (rows x in) and t (rows x out) with samples first..first+rows-1. */
-void data_make_samples(const struct loader_cfg *cfg, const float *teacher, long first, int rows,
-		       float *x, float *t);
 /* Writes n samples of the synthetic task to path (header "CMPDS1", in, out,
  * n, then n records of in + out floats); 0 or -1 with errno set. */
 int data_write_dataset(const struct loader_cfg *cfg, const char *path, long n);

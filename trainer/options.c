@@ -337,7 +337,8 @@ float options_lr(const struct trainer_opts *o, long step, float *clip)
 	return (float)(warm ? o->lr * (double)(step + 1) / (double)(o->warmup_steps + 1) : o->lr);
 }
 
-double options_flops_per_step(const struct trainer_opts *o)
+/* Forward + backward GEMM FLOPs of one rank's step. */
+static double options_flops_per_step(const struct trainer_opts *o)
 {
 	double rows = (double)(o->batch / o->world), f = 0;
 	for (int l = 0; l < o->depth; l++) {

@@ -56,8 +56,6 @@ int options_is_slow(const struct trainer_opts *o);
 int options_parse(int argc, char **argv, struct trainer_opts *o);
 /* Learning rate of a step (linear warm-up) and the clipping norm (warm-up only). */
 float options_lr(const struct trainer_opts *o, long step, float *clip);
-/* Forward + backward GEMM FLOPs of one rank's step. */
-double options_flops_per_step(const struct trainer_opts *o);
 /* The meta line's fields (JSON object members) for this rank. */
 void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, size_t n);
 

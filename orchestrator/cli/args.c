@@ -157,7 +157,8 @@ int cmd_exit_of(int code)
 	}
 }
 
-int cmd_fail(const struct cmd_entry *e, int code)
+/* Maps an err.h code to an exit status and prints err_last() with a prefix. */
+static int cmd_fail(const struct cmd_entry *e, int code)
 {
 	fprintf(stderr, "campaign %s: %s\n", e->name, err_last());
 	return cmd_exit_of(code);

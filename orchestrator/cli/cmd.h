@@ -70,7 +70,7 @@ struct args {
 };
 
 /* exec returns an exit status, or a negative err.h code that the dispatcher
- * reports with err_last() (cmd_fail). */
+ * reports with err_last(). */
 struct cmd_entry {
 	const char *name;
 	const char *usage;    /* what follows the name, e.g. "[--out DIR] FILE" */
@@ -97,8 +97,6 @@ void cmd_usage(const struct cmd_entry *e, FILE *out);
 /* A command's options: which 0 its own, 1 those its flags give it (--results
  * ...); NULL when none. Each list ends with OPT_END. */
 const struct optdef *cmd_opt_list(const struct cmd_entry *e, int which);
-/* Maps an err.h code to an exit status and prints err_last() with a prefix. */
-int cmd_fail(const struct cmd_entry *e, int code);
 /* The exit status of an err.h code; EXIT_INTERNAL for a code it does not know. */
 int cmd_exit_of(int code);
 
