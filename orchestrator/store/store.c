@@ -25,8 +25,49 @@ struct store {
 	struct fskind fs;
 };
 
+/* one column a line */
 static const char schema[] =
-	"CREATE TABLE IF NOT EXISTS runs (  run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL, run_dir TEXT NOT NULL,  backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL,  aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT, aggregate_key TEXT,  aggregated_attempts INTEGER NOT NULL DEFAULT 0);CREATE TABLE IF NOT EXISTS jobs (  seq INTEGER PRIMARY KEY AUTOINCREMENT,  scenario TEXT NOT NULL, attempt INTEGER NOT NULL, job_id TEXT,  state TEXT NOT NULL, reason TEXT, exit_code INTEGER NOT NULL DEFAULT -1,  nodes INTEGER NOT NULL, ntasks INTEGER NOT NULL, nodelist TEXT,  submitted_at REAL NOT NULL DEFAULT 0, started_at REAL NOT NULL DEFAULT 0,  ended_at REAL NOT NULL DEFAULT 0, pid INTEGER NOT NULL DEFAULT 0,  cancel_requested INTEGER NOT NULL DEFAULT 0,  submit_tries INTEGER NOT NULL DEFAULT 0, failed_nodes TEXT,  UNIQUE (scenario, attempt));CREATE TABLE IF NOT EXISTS transitions (  id INTEGER PRIMARY KEY AUTOINCREMENT, scenario TEXT NOT NULL,  attempt INTEGER NOT NULL, from_state TEXT, to_state TEXT NOT NULL,  at REAL NOT NULL, detail TEXT);";
+	"CREATE TABLE IF NOT EXISTS runs (\n"
+	"  run_id TEXT PRIMARY KEY,\n"
+	"  campaign TEXT NOT NULL,\n"
+	"  run_dir TEXT NOT NULL,\n"
+	"  backend TEXT NOT NULL,\n"
+	"  campaign_sha256 TEXT,\n"
+	"  created_at REAL NOT NULL,\n"
+	"  aggregated_at REAL NOT NULL DEFAULT 0,\n"
+	"  aggregate_job_id TEXT,\n"
+	"  aggregate_key TEXT,\n"
+	"  aggregated_attempts INTEGER NOT NULL DEFAULT 0\n"
+	");\n"
+	"CREATE TABLE IF NOT EXISTS jobs (\n"
+	"  seq INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	"  scenario TEXT NOT NULL,\n"
+	"  attempt INTEGER NOT NULL,\n"
+	"  job_id TEXT,\n"
+	"  state TEXT NOT NULL,\n"
+	"  reason TEXT,\n"
+	"  exit_code INTEGER NOT NULL DEFAULT -1,\n"
+	"  nodes INTEGER NOT NULL,\n"
+	"  ntasks INTEGER NOT NULL,\n"
+	"  nodelist TEXT,\n"
+	"  submitted_at REAL NOT NULL DEFAULT 0,\n"
+	"  started_at REAL NOT NULL DEFAULT 0,\n"
+	"  ended_at REAL NOT NULL DEFAULT 0,\n"
+	"  pid INTEGER NOT NULL DEFAULT 0,\n"
+	"  cancel_requested INTEGER NOT NULL DEFAULT 0,\n"
+	"  submit_tries INTEGER NOT NULL DEFAULT 0,\n"
+	"  failed_nodes TEXT,\n"
+	"  UNIQUE (scenario, attempt)\n"
+	");\n"
+	"CREATE TABLE IF NOT EXISTS transitions (\n"
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	"  scenario TEXT NOT NULL,\n"
+	"  attempt INTEGER NOT NULL,\n"
+	"  from_state TEXT,\n"
+	"  to_state TEXT NOT NULL,\n"
+	"  at REAL NOT NULL,\n"
+	"  detail TEXT\n"
+	");\n";
 
 double store_now(void)
 {
