@@ -576,8 +576,6 @@ static enum replay_why replay_source(const struct ana_scenario *s, int cores, in
 		return REPLAY_STEP_LINES;
 	if (!own_times)
 		return REPLAY_NO_STEP_RANGES;
-	if (s->data.trace_gpu_files)
-		return REPLAY_GPU;
 	return cores <= 0 ? REPLAY_NO_CORES : REPLAY_MADE;
 }
 

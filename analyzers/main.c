@@ -14,6 +14,7 @@
 #include "analyzers/hta.h"
 #include "analyzers/inspector.h"
 #include "analyzers/run_input.h"
+#include "analyzers/write/data_text.h"
 #include "analyzers/write/report.h"
 #include "util/words.h"
 #include "analyzers/read/kineto.h"
@@ -22,6 +23,7 @@
 #include "analyzers/phases.h"
 #include "analyzers/pool.h"
 #include "analyzers/read/rules.h"
+#include "analyzers/replay_scenario.h"
 #include "analyzers/stats.h"
 #include "analyzers/torchtrace.h"
 
@@ -220,6 +222,20 @@ static void print_text(json_t *rank)
 	print_kernels(rank);
 }
 /* The trace's steps: how many, the median, where their time goes, the top operators. */
+/* The replay's line: the replayed median step against the measured, or why there is none. */
+static void print_replay(json_t *rep)
+{
+	json_t *r = json_object_get(rep, "replay");
+	if (json_is_object(r))
+		printf("replay (the execution graph of every file, unchanged): median step %.3f ms, measured %.3f ms (%+.1f %%) over %lld steps\n",
+		       json_real_value(json_object_get(r, "step_ms")),
+		       json_real_value(json_object_get(r, "measured_ms")),
+		       json_real_value(json_object_get(r, "error_pct")),
+		       (long long)json_integer_value(json_object_get(r, "steps")));
+	else
+		printf("replay: none: %s\n", json_string_value(json_object_get(rep, "replay_why")));
+}
+
 static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases, int top)
 {
 	struct rank_metrics m = { 0 };
@@ -302,10 +318,10 @@ static void file_part(void *ctx, size_t i)
 		p->steps = steps_json(p->t, p->phases, p->top);
 }
 
-/* One input file: a Kineto trace (one rank) or an Nsight Systems export
- * (one entry per process and device). */
+/* One input file: a Kineto trace (one rank, kept in *keep for the replay) or an Nsight
+ * Systems export (one entry per process and device). */
 static int analyse_file(const char *file, const struct rules *r, const struct rules *phases,
-			int top, int threads, json_t *ranks, json_t *nvtx)
+			int top, int threads, json_t *ranks, json_t *nvtx, struct gpu_trace *keep)
 {
 	if (nsys_is_sqlite(file)) {
 		struct nsys_report rep;
@@ -343,7 +359,7 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 			t1 - t0, clock_mono_s() - t1);
 	json_object_set_new(o, "format", json_string(t.legacy ? "legacy" : "kineto"));
 	json_array_append_new(ranks, o);
-	gpu_trace_free(&t);
+	*keep = t;
 	return 0;
 }
 
@@ -355,6 +371,7 @@ struct file_job {
 	int top;
 	int threads; /* for reading one file: the pool's threads a file has to itself */
 	json_t **ranks, **nvtx;
+	struct gpu_trace *traces; /* each Kineto file's, for the replay (nnames 0: none) */
 	int *rc;
 	char (*err)[512];
 };
@@ -365,13 +382,45 @@ static void file_job_one(void *ctx, size_t i)
 	j->ranks[i] = json_array();
 	j->nvtx[i] = json_object();
 	j->rc[i] = analyse_file(j->files[i], j->r, j->phases, j->top, j->threads, j->ranks[i],
-				 j->nvtx[i]);
+				 j->nvtx[i], &j->traces[i]);
 	if (j->rc[i] < 0)
 		snprintf(j->err[i], sizeof j->err[i], "%s", err_last());
 }
 
+/* The replay of the files' traces together (every one a Kineto trace), into doc and each of
+ * ranks' objects (one per file, in order): the replayed median step against the measured. */
+static void replay_json(struct gpu_trace *t, size_t n, const struct rules *phases, json_t *doc,
+			json_t *ranks)
+{
+	struct replay_result res = { 0 };
+	int all = n > 0;
+	for (size_t i = 0; i < n; i++)
+		all = all && t[i].nnames > 0;
+	if (!all)
+		res.why_kind = REPLAY_NSYS;
+	else if (replay_scenario_traces(t, n, phases, &res) < 0)
+		res.why_kind = REPLAY_FAILED, snprintf(res.why, sizeof res.why, "%s", err_last());
+	char *why = data_text_replay_why(&res);
+	json_object_set_new(doc, "replay",
+			    res.built ? json_pack("{s:f, s:f, s:f, s:I, s:i}", "step_ms", res.step_ms,
+						  "measured_ms", res.measured_ms, "error_pct",
+						  res.error_pct, "steps", (json_int_t)res.steps,
+						  "cores", res.cores)
+				      : json_null());
+	json_object_set_new(doc, "replay_why", res.built ? json_null() : json_string(why));
+	for (size_t i = 0; i < res.nranks && res.built && i < json_array_size(ranks); i++) {
+		const struct replay_rank_result *r = &res.ranks[i];
+		json_object_set_new(json_array_get(ranks, i), "replay",
+				    json_pack("{s:i, s:f, s:f, s:f, s:I}", "rank", r->rank, "step_ms",
+					      r->step_ms, "measured_ms", r->measured_ms, "error_pct",
+					      r->error_pct, "steps", (json_int_t)r->steps));
+	}
+	free(why);
+	replay_result_free(&res);
+}
+
 static int analyse_files(char **files, size_t n, const struct rules *r, const struct rules *phases,
-			 int top, int jobs, json_t *ranks, json_t *nvtx)
+			 int top, int jobs, json_t *ranks, json_t *nvtx, json_t *doc)
 {
 	int threads = (jobs > 0 ? jobs : pool_cpus()) / (int)(n ? n : 1);
 	struct file_job j = { files,
@@ -381,6 +430,7 @@ static int analyse_files(char **files, size_t n, const struct rules *r, const st
 			      threads < 1 ? 1 : threads > 16 ? 16 : threads,
 			      xcalloc(n, sizeof *j.ranks),
 			      xcalloc(n, sizeof *j.nvtx),
+			      xcalloc(n + 1, sizeof *j.traces),
 			      xcalloc(n, sizeof *j.rc),
 			      xcalloc(n, sizeof *j.err) };
 	pool_run(n, jobs, file_job_one, &j);
@@ -394,6 +444,11 @@ static int analyse_files(char **files, size_t n, const struct rules *r, const st
 		json_decref(j.ranks[i]);
 		json_decref(j.nvtx[i]);
 	}
+	if (rc == 0)
+		replay_json(j.traces, n, phases, doc, ranks);
+	for (size_t i = 0; i < n; i++)
+		gpu_trace_free(&j.traces[i]);
+	free(j.traces);
 	free(j.ranks);
 	free(j.nvtx);
 	free(j.rc);
@@ -414,16 +469,19 @@ static int trace_mode(int argc, char **argv, int first, int as_json, const char 
 	free(ppath);
 	if (rc < 0)
 		return rc;
-	json_t *ranks = json_array(), *nvtx = json_object();
+	json_t *ranks = json_array(), *nvtx = json_object(), *rep = json_object();
 	rc = analyse_files(argv + first, (size_t) (argc - first), &r, &phases, top, jobs, ranks,
-			   nvtx);
+			   nvtx, rep);
 	size_t i;
 	json_t *o;
-	if (rc == 0 && !as_json)
+	if (rc == 0 && !as_json) {
 		json_array_foreach(ranks, i, o)
 			print_text(o);
+		print_replay(rep);
+	}
 	if (rc == 0 && as_json) {
 		json_t *doc = json_pack("{s:O}", "ranks", ranks);
+		json_object_update(doc, rep);
 		if (json_object_size(nvtx))
 			json_object_set(doc, "nvtx_top", nvtx);
 		char *s = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
@@ -433,6 +491,7 @@ static int trace_mode(int argc, char **argv, int first, int as_json, const char 
 	}
 	json_decref(ranks);
 	json_decref(nvtx);
+	json_decref(rep);
 	rules_free(&r);
 	rules_free(&phases);
 	return rc;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "analyzers/replay_build.h"
 
+#include "analyzers/replay_gpu.h"
 #include "analyzers/replay_proto.h"
 
 #include "analyzers/collective.h"
@@ -24,6 +25,7 @@ struct rank_view {
 	int *by_end; /* proto indexes of the rank's operations, by end */
 	size_t nby_end;
 	double *msg_bytes; /* per host range of t: a collective's message bytes, 0: none */
+	struct gpu_side *gpu; /* its GPU side, NULL without GPU work */
 };
 
 static const struct gpu_trace *trace_of(const struct builder *b, int ri)
@@ -233,20 +235,51 @@ static void message_bytes(struct rank_view *v)
 	free(key);
 }
 
+/* Range p (a CPU operation of thread tid) as protos: one, or where it launches GPU work or
+ * synchronises with it, pieces cut at each launch's end and around each synchronisation (a
+ * wait: it holds no core), each cut given the piece it ends. Each proto's top-level range
+ * (top, its index in t->cpu) and lane go to v's per-proto arrays (*n of them). */
+static void add_op(struct builder *b, struct rank_view *v, const struct proto *p, int tid,
+		   size_t top, size_t *n, size_t *cap)
+{
+	size_t nc;
+	struct gpu_cut *c = p->kind == RNODE_CPU ? replay_gpu_cuts(v->gpu, tid, p->s, p->e, &nc)
+						 : NULL;
+	struct proto q = *p;
+	int last = -1;
+	for (size_t k = 0; k <= (c ? nc : 0); k++) {
+		const struct gpu_cut *at = c && k < nc ? &c[k] : NULL;
+		q.e = at ? at->at : p->e;
+		if (q.e > q.s || !c) {
+			q.kind = at && at->kind == GPU_CUT_SYNC_END ? RNODE_WAIT : p->kind;
+			XGROW(v->top, *n, *cap, 64);
+			v->top_lane = xrealloc(v->top_lane, *cap * sizeof *v->top_lane);
+			v->top[*n] = top, v->top_lane[(*n)++] = p->lane;
+			last = replay_proto_add(b, &q);
+			b->info.ops += !k;
+			b->info.waits += q.kind == RNODE_WAIT;
+		}
+		if (at && at->kind != GPU_CUT_SYNC_START)
+			c[k].proto = last;
+		q.s = q.e;
+	}
+}
+
 /* Every top-level range of v as an operation: a collective instance's part for a gloo:<op>
- * range, a wait for a blocking range, else a CPU operation. The replay starts at the rank's
- * first step: a range that ended before it is left out (what it made is there), one that runs
- * across its start is cut there. The step a range belongs to is the window it starts in, on
- * the step thread and for collectives (matched by step); other threads' work belongs to no
- * step (a loader's prefetch for later steps): it counts in a step where the step waits for
- * it. Returns the first proto's index. */
+ * range, a wait for a blocking range, else a CPU operation (cut where it launches GPU work:
+ * add_op). The replay starts at the rank's first step: a range that ended before it is left
+ * out (what it made is there), one that runs across its start is cut there. The step a range
+ * belongs to is the window it starts in, on the step thread and for collectives (matched by
+ * step); other threads' work belongs to no step (a loader's prefetch for later steps): it
+ * counts in a step where the step waits for it. Returns the first proto's index. */
 static size_t operations(struct builder *b, struct rank_view *v)
 {
 	const struct gpu_trace *t = v->r->t;
-	size_t first = b->np;
-	size_t *top = v->top, n = 0;
+	size_t first = b->np, ntop = v->ntop, n = 0, cap = 0;
+	size_t *top = v->top;
 	int *lane = v->top_lane;
-	for (size_t k = 0; k < v->ntop; k++) {
+	v->top = NULL, v->top_lane = NULL;
+	for (size_t k = 0; k < ntop; k++) {
 		const struct cpu_range *c = &t->cpu[top[k]];
 		const char *nm = t->names[c->name];
 		int coll = is_coll_name(nm), blocking = coll ? 0 : blocking_kind(nm);
@@ -261,11 +294,10 @@ static size_t operations(struct builder *b, struct rank_view *v)
 			.coll = -1, .grad_bytes = c->grad_bytes,
 			.msg_bytes = coll ? v->msg_bytes[top[k]] : 0, .step_arg = c->step_arg,
 		};
-		top[n] = top[k], lane[n++] = lane[k]; /* v's top-level ranges: those kept */
-		replay_proto_add(b, &p);
-		b->info.ops++;
-		b->info.waits += blocking != 0;
+		add_op(b, v, &p, c->tid, top[k], &n, &cap);
 	}
+	free(top);
+	free(lane);
 	v->ntop = n;
 	v->nby_end = b->np - first;
 	v->by_end = xcalloc(v->nby_end + 1, sizeof *v->by_end);
@@ -348,8 +380,10 @@ static void lane_chain(struct builder *b, const struct rank_view *v, size_t from
 {
 	int prev = -1, j;
 	double a = 0;
-	if (is_main && v->nwin && v->win[0][0] < b->p[from].s)
+	if (is_main && v->nwin && v->win[0][0] < b->p[from].s) {
 		prev = cpu_gap(b, v, b->p[from].lane, v->win[0][0], b->p[from].s, -1);
+		a = b->p[from].s;
+	}
 	for (size_t i = from; i < to; i++) {
 		link_op(b, v, prev, a, (int)i, is_main);
 		const struct proto *p = &b->p[i]; /* after link_op, which may add gaps */
@@ -572,15 +606,7 @@ static void view_free(struct rank_view *v)
 	free(v->win);
 	free(v->by_end);
 	free(v->msg_bytes);
-}
-
-static int check_rank(const struct replay_rank_in *r)
-{
-	if (r->t->n)
-		return err_set(ERR_USAGE,
-			       "replay: rank %d's trace has GPU work, which the replay does not build yet",
-			       r->rank);
-	return 0;
+	replay_gpu_free(v->gpu);
 }
 
 static int build_ranks(struct builder *b)
@@ -595,20 +621,21 @@ static int build_ranks(struct builder *b)
 	for (size_t i = 0; i < in->n && rc >= 0; i++) {
 		v[i].r = &in->ranks[i];
 		v[i].ri = (int)i;
-		rc = check_rank(v[i].r);
-		if (rc >= 0)
-			rc = rgraph_set_rank_host(b->g, v[i].r->rank, v[i].r->host);
+		rc = rgraph_set_rank_host(b->g, v[i].r->rank, v[i].r->host);
 		if (rc >= 0 && step_windows(&v[i]) < 0)
 			rc = err_set(ERR_USAGE, "replay: rank %d's trace has no step range",
 				     v[i].r->rank);
 		if (rc >= 0) {
 			top_level(b, &v[i]);
 			message_bytes(&v[i]);
+			v[i].gpu = replay_gpu_new(v[i].r->t);
 			first[i] = operations(b, &v[i]);
 		}
 	}
 	for (size_t i = 0; i < in->n && rc >= 0; i++)
 		rank_edges(b, &v[i], first[i]);
+	for (size_t i = 0; i < in->n && rc >= 0; i++)
+		b->info.kernels += replay_gpu_nodes(b, v[i].gpu, (int)i);
 	if (rc >= 0) {
 		match_colls(b);
 		rc = make_nodes(b);

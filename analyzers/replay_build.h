@@ -4,9 +4,9 @@
  * estimated from the host's measured concurrency), the gaps of the step thread as untraced
  * CPU work, gloo:<op> ranges as collective instances matched across ranks, the blocking
  * ranges it knows by name (the reference trainer's loader wait and read latency) as waits,
- * and the hand-offs and joins between a rank's threads (docs/analysis.md, "Replay model").
- * It reads no file and replays nothing. GPU kernels are not built yet: a trace with any is
- * refused.
+ * the hand-offs and joins between a rank's threads, and the GPU side (replay_gpu.h: kernels
+ * and copies on their streams after their launches, synchronisations as waits) (docs/
+ * analysis.md, "Replay model"). It reads no file and replays nothing.
  * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_REPLAY_BUILD_H
 #define ANALYZERS_REPLAY_BUILD_H
@@ -82,6 +82,7 @@ struct replay_build_info {
 	size_t loaders, batches;
 	size_t trimmed; /* a straggler change: slow ranks' operations made cheaper */
 	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */
+	size_t kernels; /* GPU kernels and copies (those whose launch was replayed) */
 	/* a bucket change's transfer model, fitted on the step thread's collectives (fit_colls
 	 * of them, of sizes at least 2x apart): per_call_ms + ms_per_mib x MiB; fit_colls 0: a
 	 * bucket's transfer is the rank's measured transfer in proportion to its bytes */
@@ -94,8 +95,8 @@ struct replay_build_info {
 
 /* The graph of in into *out (rgraph_free), changed as in->change says; info (may be NULL;
  * replay_build_info_free) says what it holds. ERR_USAGE naming the rank when a trace cannot
- * be replayed (it has GPU work, or no step range), or saying why the change does not apply
- * to these traces. */
+ * be replayed (it has no step range), or saying why the change does not apply to these
+ * traces. */
 int replay_build(const struct replay_build_in *in, struct rgraph **out,
 		 struct replay_build_info *info);
 void replay_build_info_free(struct replay_build_info *info);

@@ -464,7 +464,8 @@ static int by_start(const void *x, const void *y)
 }
 
 /* A rank's steps as its trace's step ranges, by start: the i-th is step i (the trainer writes
- * one per step from 0), of the range's time, and active when the telemetry's step i is. */
+ * one per step from 0), of the range's time, and active when the telemetry's step i is
+ * (tel NULL: every one, and out's rank and host are left as they are). */
 static void trace_steps(const struct replay_rank_in *in, const struct rank_metrics *tel,
 			struct rank_metrics *out)
 {
@@ -475,16 +476,19 @@ static void trace_steps(const struct replay_rank_in *in, const struct rank_metri
 		if (in->is_step[t->cpu[i].name])
 			w[n][0] = t->cpu[i].start, w[n++][1] = t->cpu[i].end;
 	qsort(w, n, sizeof *w, by_start);
-	out->rank = tel->rank;
-	memcpy(out->host, tel->host, sizeof out->host);
+	if (tel) {
+		out->rank = tel->rank;
+		memcpy(out->host, tel->host, sizeof out->host);
+	}
 	out->steps = xcalloc(n + 1, sizeof *out->steps);
 	out->n = out->cap = n;
-	for (size_t j = 0; j < tel->n; j++)
+	for (size_t j = 0; tel && j < tel->n; j++)
 		if (tel->steps[j].step >= 0 && (size_t)tel->steps[j].step < n)
 			out->steps[tel->steps[j].step].active = tel->steps[j].active;
 	for (size_t i = 0; i < n; i++) {
 		struct step_rec *r = &out->steps[i];
 		r->step = (long)i;
+		r->active = r->active || !tel;
 		r->step_ms = (w[i][1] - w[i][0]) / t->unit_per_us / 1000;
 		r->start_us = w[i][0] / t->unit_per_us;
 	}
@@ -516,6 +520,52 @@ int replay_scenario_trainer(const char *dir, const struct rules *phases,
 	free(hint);
 	metrics_free(&mt);
 	loaded_free(&l);
+	return rc;
+}
+
+/* The threads of t's host ranges. */
+static int threads_of(const struct gpu_trace *t)
+{
+	unsigned char *seen = xcalloc(t->nnames + 1, 1);
+	int n = 0;
+	for (size_t i = 0; i < t->ncpu; i++)
+		if (!seen[t->cpu[i].tid]++)
+			n++;
+	free(seen);
+	return n;
+}
+
+int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *phases,
+			   struct replay_result *out)
+{
+	memset(out, 0, sizeof *out);
+	struct loaded l = { t, xcalloc(n + 1, sizeof *l.is_step), xcalloc(n + 1, sizeof *l.in), n };
+	struct scenario_metrics m = { xcalloc(n + 1, sizeof *m.ranks), n };
+	struct replay_where w = { 1, 0, 0, 0, NULL, 0 };
+	int own = 1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			own = own && t[i].rank >= 0 && t[i].rank != t[j].rank;
+	for (size_t i = 0; i < n; i++) {
+		int *ph = trace_name_phases(&t[i], phases, 0);
+		l.is_step[i] = xcalloc(t[i].nnames + 1, 1);
+		for (size_t j = 0; j < t[i].nnames; j++)
+			l.is_step[i][j] = ph[j] == TRACE_NAME_STEP;
+		free(ph);
+		m.ranks[i].rank = own && t[i].rank >= 0 ? t[i].rank : (int)i;
+		snprintf(m.ranks[i].host, sizeof m.ranks[i].host, "rank%d", m.ranks[i].rank);
+		l.in[i] = (struct replay_rank_in){ &t[i], m.ranks[i].rank, 0, l.is_step[i], 0 };
+		trace_steps(&l.in[i], NULL, &m.ranks[i]);
+		l.in[i].nsteps = (int)m.ranks[i].n;
+		int k = threads_of(&t[i]);
+		w.cores = k > w.cores ? k : w.cores;
+	}
+	int rc = replay_loaded(&l, &m, &w, out);
+	for (size_t i = 0; i < n; i++)
+		free(l.is_step[i]);
+	free(l.is_step);
+	free(l.in);
+	metrics_free(&m);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
 #ifndef ANALYZERS_REPLAY_SCENARIO_H
 #define ANALYZERS_REPLAY_SCENARIO_H
 
+#include "analyzers/read/kineto.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/read/rules.h"
 
@@ -28,7 +29,6 @@ enum replay_why {
 	REPLAY_NSYS,           /* Nsight Systems exports: not built yet */
 	REPLAY_STEP_LINES,     /* step lines only */
 	REPLAY_NO_STEP_RANGES, /* traces without step ranges (step times from step lines) */
-	REPLAY_GPU,            /* traces with GPU work: not built yet */
 	REPLAY_NO_CORES,       /* the nodes' cores unknown (analysis.cores_per_node) */
 	REPLAY_FILES,          /* not one trace file per rank with steps: detail names it */
 	REPLAY_UNREADABLE,     /* a file could not be read again: detail names it */
@@ -109,6 +109,12 @@ int replay_scenario_run(const char *dir, const struct rules *phases,
 int replay_scenario_trainer(const char *dir, const struct rules *phases,
 			    const struct scenario_metrics *m, const struct replay_where *w,
 			    struct replay_result *out);
+/* The same for traces already read (campaign-analyze's files, t[i] one rank each: its
+ * distributedInfo rank where every file has a distinct one, else its position): each rank on
+ * a host of its own with a core per thread of its trace (what the nodes had is not known: no
+ * sharing of cores), its steps its trace's step ranges, every one active. */
+int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *phases,
+			   struct replay_result *out);
 void replay_result_free(struct replay_result *r);
 
 #endif

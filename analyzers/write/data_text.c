@@ -240,7 +240,6 @@ char *data_text_replay_why(const struct replay_result *r)
 		[REPLAY_NSYS] = "Nsight Systems exports are not replayed yet",
 		[REPLAY_STEP_LINES] = "step lines only: no execution graph",
 		[REPLAY_NO_STEP_RANGES] = "the traces have no step ranges (the step times are step lines)",
-		[REPLAY_GPU] = "traces with GPU work are not replayed yet",
 		[REPLAY_NO_CORES] = "the nodes' core count is unknown: set analysis.cores_per_node",
 		[REPLAY_FILES] = "the traces are not one file per rank with steps",
 		[REPLAY_UNREADABLE] = "a trace could not be read again",

@@ -1011,9 +1011,10 @@ static void md_method_replay(struct strbuf *md, const struct ana_run *run)
 			free(why);
 			continue;
 		}
-		strbuf_addf(md, "%.2f ms against %.2f ms (%+.1f %%, %zu steps, %d host%s of %d cores; per rank",
-			    r->step_ms, r->measured_ms, r->error_pct, r->steps, r->hosts,
-			    r->hosts == 1 ? "" : "s", r->cores);
+		strbuf_addf(md, "%.2f ms against %.2f ms (%+.1f %%, %zu step%s, %d host%s of %d core%s; per rank",
+			    r->step_ms, r->measured_ms, r->error_pct, r->steps,
+			    r->steps == 1 ? "" : "s", r->hosts, r->hosts == 1 ? "" : "s", r->cores,
+			    r->cores == 1 ? "" : "s");
 		for (size_t k = 0; k < r->nranks; k++)
 			strbuf_addf(md, "%s %d: %+.1f %%", k ? "," : "", r->ranks[k].rank,
 				    r->ranks[k].error_pct);

@@ -194,18 +194,66 @@ static void demand_estimate(void)
 	replay_load_free(l);
 }
 
-/* A trace with GPU work is refused, naming its rank. */
-static void gpu_refused(void)
+/* One rank with GPU work, a step of 100 µs on thread 1: fwd (0-40) launches kernel A (its
+ * call 2-4; A runs 5-35 on stream 7) and kernel B (6-8; B 35-45 after A on the stream), and
+ * queues a copy C on stream 9 (10-12) that waits for B (an event: C runs 46-50); sync (40-60)
+ * blocks in cudaStreamSynchronize from 41 until C ends at 50; opt runs 60-100. Built: fwd in
+ * three pieces cut at each launch's end and one after, sync in three around the wait, the
+ * three GPU nodes; replayed, each ends where it did: A after its launch and 1 µs latency, B
+ * after A, C after B (the wait inferred from the times: it began 34 µs after its launch on an
+ * idle stream, 1 µs after B ended), the host's wait at C's end. */
+static const char *const gpu_json =
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":40},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,\"ts\":2,\"dur\":2,\"args\":{\"correlation\":1}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,\"ts\":6,\"dur\":2,\"args\":{\"correlation\":2}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpyAsync\",\"tid\":1,\"ts\":10,\"dur\":2,\"args\":{\"correlation\":3}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"A\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":30,\"args\":{\"stream\":7,\"correlation\":1}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"B\",\"pid\":0,\"tid\":7,\"ts\":35,\"dur\":10,\"args\":{\"stream\":7,\"correlation\":2}},{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"C\",\"pid\":0,\"tid\":9,\"ts\":46,\"dur\":4,\"args\":{\"stream\":9,\"correlation\":3}},{\"ph\":\"X\",\"name\":\"sync\",\"tid\":1,\"ts\":40,\"dur\":20},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"tid\":1,\"ts\":41,\"dur\":9,\"args\":{\"correlation\":4}},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":60,\"dur\":40}]}";
+
+/* The node of rank 0 named name, its n-th (from 0) by index. */
+static int nth_named(const struct rgraph *g, const char *name, int n)
 {
-	struct two w;
-	load_two(&w);
-	gpu_trace_add(&w.t[1], 1, 2, "kernel", 7, 1);
+	for (int v = 0; v < g->nnodes; v++)
+		if (!strcmp(rgraph_node_name(g, v), name) && n-- == 0)
+			return v;
+	return -1;
+}
+
+static void gpu_kernels_and_sync(void)
+{
+	struct gpu_trace t;
+	FILE *f = fmemopen((void *)gpu_json, strlen(gpu_json), "r");
+	CHECK(f && kineto_load_stream(f, "gpu", 1, &t) == 0);
+	fclose(f);
+	unsigned char *is_step = calloc(t.nnames + 1, 1);
+	for (size_t i = 0; i < t.nnames; i++)
+		is_step[i] = !strcmp(t.names[i], "ProfilerStep#0");
+	struct replay_rank_in r = { &t, 0, 0, is_step, 1 };
 	int cores = 2;
-	struct replay_build_in in = { w.in, 2, &cores, 1, NULL };
+	struct replay_build_in in = { &r, 1, &cores, 1, NULL };
 	struct rgraph *g = NULL;
-	CHECK(replay_build(&in, &g, NULL) < 0 && !g);
-	CHECK(strstr(err_last(), "rank 1") && strstr(err_last(), "GPU"));
-	free_two(&w);
+	struct replay_build_info info;
+	CHECK(replay_build(&in, &g, &info) == 0 && g);
+	CHECK(info.kernels == 3 && info.ops == 3 && info.waits == 1);
+	int a = nth_named(g, "A", 0), b = nth_named(g, "B", 0), c = nth_named(g, "C", 0);
+	int wait = nth_named(g, "sync", 1);
+	CHECK(a >= 0 && b >= 0 && c >= 0 && g->nodes[c].kind == RNODE_GPU);
+	CHECK(wait >= 0 && g->nodes[wait].kind == RNODE_WAIT && nth_named(g, "fwd", 3) >= 0);
+	struct replay_sim *s = NULL;
+	CHECK(replay_sim_run(&s, g) == 0);
+	CHECK_NEAR(replay_sim_start(s, a), 5e-3, US);
+	CHECK_NEAR(replay_sim_end(s, a), 35e-3, US);
+	CHECK_NEAR(replay_sim_end(s, b), 45e-3, US);
+	CHECK_NEAR(replay_sim_start(s, c), 46e-3, US);
+	CHECK_NEAR(replay_sim_end(s, wait), 50e-3, US);
+	CHECK_NEAR(replay_sim_step_end(s, 0, 0), 100e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	/* kernel A twice as long: B, C and the wait 30 µs later, and the step with them */
+	t.ev[0].end += 30;
+	CHECK(replay_build(&in, &g, NULL) == 0 && replay_sim_run(&s, g) == 0);
+	CHECK_NEAR(replay_sim_end(s, nth_named(g, "sync", 1)), 80e-3, US);
+	CHECK_NEAR(replay_sim_step_end(s, 0, 0), 130e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	replay_build_info_free(&info);
+	gpu_trace_free(&t);
+	free(is_step);
 }
 
 /* The reference trainer's shape (trainer/trace.c), one rank on one core: the step thread
@@ -589,7 +637,7 @@ int main(void)
 	RUN(hand_made_two_cores);
 	RUN(unmatched_collective);
 	RUN(demand_estimate);
-	RUN(gpu_refused);
+	RUN(gpu_kernels_and_sync);
 	RUN(trainer_waits_and_sleeps);
 	RUN(trainer_scenario);
 	RUN(bucket_change);

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+#include "analyzers/replay_gpu.h"
+
+#include "util/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A kernel that starts more than this (µs) after both its launch and its stream's previous
+ * kernel ended waited for something else: an event recorded on another stream
+ * (cudaStreamWaitEvent), looked for among the rank's other streams. */
+#define GPU_WAITED_US 10.0
+/* A kernel launched on an idle stream starts this long after its launch call ends, at most
+ * (µs): the measured latency, up to this; a longer one is a wait (above). */
+#define GPU_LATENCY_MAX_US 20.0
+
+struct gpu_side {
+	const struct gpu_trace *t;
+	struct gpu_cut *cut; /* by thread, then time */
+	size_t ncut;
+	size_t *launch; /* the launch cuts, by their call's start */
+	size_t nlaunch;
+};
+
+/* 1 for a call that blocks the host until GPU work ends (with or without a _v<N> suffix). */
+static int is_sync(const char *name)
+{
+	static const char *const calls[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
+					     "cudaEventSynchronize", "cudaMemcpy" };
+	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+		size_t n = strlen(calls[i]);
+		if (!strncmp(name, calls[i], n) && (!name[n] || !strncmp(name + n, "_v", 2)))
+			return 1;
+	}
+	return 0;
+}
+
+static int by_tid_at(const void *x, const void *y)
+{
+	const struct gpu_cut *a = x, *c = y;
+	if (a->tid != c->tid)
+		return a->tid < c->tid ? -1 : 1;
+	if (a->at != c->at)
+		return a->at < c->at ? -1 : 1;
+	return a->kind < c->kind ? -1 : a->kind > c->kind;
+}
+
+static void add_cut(struct gpu_side *g, size_t *cap, double at, double call, int tid, int kind)
+{
+	XGROW(g->cut, g->ncut, *cap, 64);
+	g->cut[g->ncut++] = (struct gpu_cut){ at, call, tid, kind, -1 };
+}
+
+/* An index sorted by a key: qsort has no context argument, and the analysis runs on threads. */
+struct keyed {
+	double key;
+	size_t i;
+};
+
+static int by_key(const void *x, const void *y)
+{
+	const struct keyed *a = x, *c = y;
+	if (a->key != c->key)
+		return a->key < c->key ? -1 : 1;
+	return a->i < c->i ? -1 : a->i > c->i;
+}
+
+/* kv sorted by key, its indexes written to idx in that order. */
+static void sort_keyed(struct keyed *kv, size_t n, size_t *idx)
+{
+	qsort(kv, n, sizeof *kv, by_key);
+	for (size_t j = 0; j < n; j++)
+		idx[j] = kv[j].i;
+}
+
+struct gpu_side *replay_gpu_new(const struct gpu_trace *t)
+{
+	if (!t->n)
+		return NULL;
+	struct gpu_side *g = xcalloc(1, sizeof *g);
+	size_t cap = 0;
+	g->t = t;
+	for (size_t i = 0; i < t->ncpu; i++) {
+		const struct cpu_range *c = &t->cpu[i];
+		const char *nm = t->names[c->name];
+		if (kineto_is_launch(nm)) {
+			add_cut(g, &cap, c->end, c->start, c->tid, GPU_CUT_LAUNCH);
+		} else if (is_sync(nm) && c->end > c->start) {
+			add_cut(g, &cap, c->start, c->start, c->tid, GPU_CUT_SYNC_START);
+			add_cut(g, &cap, c->end, c->start, c->tid, GPU_CUT_SYNC_END);
+		}
+	}
+	qsort(g->cut, g->ncut, sizeof *g->cut, by_tid_at);
+	g->launch = xcalloc(g->ncut + 1, sizeof *g->launch);
+	struct keyed *kv = xcalloc(g->ncut + 1, sizeof *kv);
+	for (size_t i = 0; i < g->ncut; i++)
+		if (g->cut[i].kind == GPU_CUT_LAUNCH)
+			kv[g->nlaunch++] = (struct keyed){ g->cut[i].call_start, i };
+	sort_keyed(kv, g->nlaunch, g->launch);
+	free(kv);
+	return g;
+}
+
+void replay_gpu_free(struct gpu_side *g)
+{
+	if (!g)
+		return;
+	free(g->cut);
+	free(g->launch);
+	free(g);
+}
+
+struct gpu_cut *replay_gpu_cuts(struct gpu_side *g, int tid, double s, double e, size_t *n)
+{
+	size_t lo = 0, hi = g ? g->ncut : 0;
+	*n = 0;
+	while (lo < hi) { /* the first cut of tid after s */
+		size_t mid = (lo + hi) / 2;
+		const struct gpu_cut *c = &g->cut[mid];
+		if (c->tid < tid || (c->tid == tid && c->at <= s))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (g && lo + *n < g->ncut && g->cut[lo + *n].tid == tid && g->cut[lo + *n].at < e)
+		(*n)++;
+	return *n ? &g->cut[lo] : NULL;
+}
+
+/* The launch cut whose call started at `start` (µs, within 1 µs: the reader rounds a
+ * runtime call's times as HTA does, a host range's not), NULL when none. */
+static const struct gpu_cut *launch_at(const struct gpu_side *g, double start)
+{
+	size_t lo = 0, hi = g->nlaunch;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (g->cut[g->launch[mid]].call_start < start - 1)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct gpu_cut *best = NULL;
+	for (; lo < g->nlaunch && g->cut[g->launch[lo]].call_start <= start + 1; lo++) {
+		const struct gpu_cut *c = &g->cut[g->launch[lo]];
+		double d = c->call_start - start, bd = best ? best->call_start - start : 2;
+		if (!best || (d < 0 ? -d : d) < (bd < 0 ? -bd : bd))
+			best = c;
+	}
+	return best;
+}
+
+/* A GPU node to be, before its proto is added. */
+struct kernel {
+	double s, e;    /* µs */
+	double launch;  /* its launch call's end, µs */
+	int piece;      /* the proto of the host piece that launched it */
+	int stream;
+	int name;
+	int proto;
+};
+
+static int by_stream_start(const void *x, const void *y)
+{
+	const struct kernel *a = x, *c = y;
+	if (a->stream != c->stream)
+		return a->stream < c->stream ? -1 : 1;
+	return a->s < c->s ? -1 : a->s > c->s;
+}
+
+/* The rank's kernels whose launch was replayed, by stream then start. */
+static struct kernel *kernels(const struct gpu_side *g, size_t *n)
+{
+	const struct gpu_trace *t = g->t;
+	double u = t->unit_per_us > 0 ? t->unit_per_us : 1;
+	struct kernel *k = xcalloc(t->n + 1, sizeof *k);
+	*n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct gpu_event *ev = &t->ev[i];
+		const struct rt_event *rt = ev->corr >= 0 ? gpu_trace_rt(t, ev->corr) : NULL;
+		const struct gpu_cut *c = rt && rt->launch ? launch_at(g, rt->start / u) : NULL;
+		if (!c || c->proto < 0)
+			continue;
+		k[(*n)++] = (struct kernel){ ev->start / u, ev->end / u, c->at, c->proto,
+					     ev->stream, ev->name, -1 };
+	}
+	qsort(k, *n, sizeof *k, by_stream_start);
+	return k;
+}
+
+/* The kernel on another stream than k[i]'s that ended last in (after, k[i].s]; -1: none.
+ * by_end: the kernels' indexes by end. */
+static int waited_for(const struct kernel *k, const size_t *by_end, size_t n, size_t i,
+		      double after)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (k[by_end[mid]].e <= k[i].s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo > 0 && k[by_end[lo - 1]].e > after; lo--)
+		if (k[by_end[lo - 1]].stream != k[i].stream)
+			return (int)by_end[lo - 1];
+	return -1;
+}
+
+/* The protos of the kernels, on a lane per stream of rank index ri. */
+static void kernel_protos(struct builder *b, struct kernel *k, size_t n, int ri)
+{
+	int lane = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!i || k[i].stream != k[i - 1].stream)
+			lane = rgraph_add_lane(b->g, RLANE_STREAM, b->in->ranks[ri].rank,
+					       k[i].stream);
+		struct proto p = { .s = k[i].s, .e = k[i].e, .rank_i = ri, .lane = lane,
+				   .kind = RNODE_GPU, .step = -1, .name = k[i].name, .op = -1,
+				   .coll = -1, .fixed = 1, .cost_ms = (k[i].e - k[i].s) / 1000,
+				   .step_arg = -1 };
+		k[i].proto = replay_proto_add(b, &p);
+	}
+}
+
+/* Each kernel's edges in: from its launch (with the measured latency when its stream was
+ * idle), from the kernel before it on its stream (a stream runs its work in the order it was
+ * queued: one held back by a wait holds back those queued after it), and from what it waited
+ * for on another stream. */
+static void kernel_edges(struct builder *b, const struct kernel *k, size_t n, size_t *by_end)
+{
+	for (size_t i = 0; i < n; i++) {
+		int same = i && k[i - 1].stream == k[i].stream;
+		double prev = same ? k[i - 1].e : -1e300;
+		if (same)
+			replay_proto_edge(b, k[i - 1].proto, k[i].proto, 0);
+		double ready = prev > k[i].launch ? prev : k[i].launch;
+		double lat = prev <= k[i].launch ? k[i].s - k[i].launch : 0;
+		replay_proto_edge(b, k[i].piece, k[i].proto,
+				  lat < GPU_LATENCY_MAX_US ? lat : GPU_LATENCY_MAX_US);
+		int j = k[i].s - ready > GPU_WAITED_US ? waited_for(k, by_end, n, i, ready) : -1;
+		if (j >= 0)
+			replay_proto_edge(b, k[j].proto, k[i].proto, k[i].s - k[j].e);
+	}
+}
+
+/* Each synchronisation's edge in: from the kernel that ended last before it did (the one it
+ * waited for), when that one ended after it began. */
+static void sync_edges(struct builder *b, const struct gpu_side *g, const struct kernel *k,
+		       size_t n, const size_t *by_end)
+{
+	for (size_t c = 0; c < g->ncut; c++) {
+		const struct gpu_cut *x = &g->cut[c];
+		if (x->kind != GPU_CUT_SYNC_END || x->proto < 0)
+			continue;
+		size_t lo = 0, hi = n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (k[by_end[mid]].e <= x->at + 1)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo > 0 && k[by_end[lo - 1]].e > x->call_start)
+			replay_proto_edge(b, k[by_end[lo - 1]].proto, x->proto, 0);
+	}
+}
+
+size_t replay_gpu_nodes(struct builder *b, struct gpu_side *g, int ri)
+{
+	if (!g)
+		return 0;
+	size_t n;
+	struct kernel *k = kernels(g, &n);
+	kernel_protos(b, k, n, ri);
+	size_t *by_end = xcalloc(n + 1, sizeof *by_end);
+	struct keyed *kv = xcalloc(n + 1, sizeof *kv);
+	for (size_t i = 0; i < n; i++)
+		kv[i] = (struct keyed){ k[i].e, i };
+	sort_keyed(kv, n, by_end);
+	free(kv);
+	kernel_edges(b, k, n, by_end);
+	sync_edges(b, g, k, n, by_end);
+	free(by_end);
+	free(k);
+	return n;
+}
