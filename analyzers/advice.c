@@ -102,6 +102,8 @@ const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec
 		return &s->replay.data;
 	if (k == REC_STRAGGLER && s->replay.straggler.made)
 		return &s->replay.straggler;
+	if (k == REC_HOST && s->replay.host.made)
+		return &s->replay.host;
 	return NULL;
 }
 

@@ -261,6 +261,8 @@ static void add_op(struct builder *b, struct rank_view *v, const struct proto *p
 		}
 		if (at && at->kind != GPU_CUT_SYNC_START)
 			c[k].proto = last;
+		if (at && at->kind == GPU_CUT_LAUNCH && last >= 0)
+			b->p[last].launches = 1;
 		q.s = q.e;
 	}
 }

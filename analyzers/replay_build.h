@@ -48,6 +48,10 @@ enum replay_change_kind {
 	 * median of the other ranks' in that step, where it was more (the straggler's excess
 	 * removed; its operations keep their order and their waits) */
 	REPLAY_CHANGE_STRAGGLERS,
+	/* the host's launch overhead halved: each host piece that ends at a launch call's end
+	 * (the operator's work up to its kernel's launch: dispatch and the call) at half its CPU
+	 * demand */
+	REPLAY_CHANGE_HOST,
 };
 
 struct replay_change {
@@ -80,7 +84,7 @@ struct replay_build_info {
 	/* a loader change: the loader threads measured (the most of any rank) and the batches
 	 * regrouped onto the new ones */
 	size_t loaders, batches;
-	size_t trimmed; /* a straggler change: slow ranks' operations made cheaper */
+	size_t trimmed; /* a straggler or host change: operations made cheaper */
 	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */
 	size_t kernels; /* GPU kernels and copies (those whose launch was replayed) */
 	/* a bucket change's transfer model, fitted on the step thread's collectives (fit_colls

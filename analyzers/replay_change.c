@@ -565,6 +565,21 @@ static int change_stragglers(struct builder *b, const double *cost)
 	return 0;
 }
 
+/* Each host piece that ends at a launch at half its CPU demand (REPLAY_CHANGE_HOST). */
+static int change_host(struct builder *b, const double *cost)
+{
+	for (size_t i = 0; i < b->np; i++) {
+		struct proto *p = &b->p[i];
+		if (!p->launches || p->kind != RNODE_CPU)
+			continue;
+		p->fixed = 1;
+		p->cost_ms = cost[i] / 2;
+		b->info.trimmed++;
+	}
+	return b->info.trimmed ? 0
+			       : err_set(ERR_USAGE, "its traces launch no GPU work: no launch overhead to halve");
+}
+
 int replay_change_apply(struct builder *b, double **cost)
 {
 	size_t before = b->np;
@@ -581,6 +596,9 @@ int replay_change_apply(struct builder *b, double **cost)
 		break;
 	case REPLAY_CHANGE_STRAGGLERS:
 		rc = change_stragglers(b, *cost);
+		break;
+	case REPLAY_CHANGE_HOST:
+		rc = change_host(b, *cost);
 		break;
 	}
 	/* one entry per proto; the protos a change adds carry their own cost (fixed) */

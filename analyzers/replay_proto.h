@@ -34,6 +34,7 @@ struct proto {
 	/* its range's args.step (the reference trainer's step: a loader range's is the batch it
 	 * makes), -1: none */
 	long step_arg;
+	int launches; /* a host piece that ends where a launch call does (replay_gpu.h) */
 };
 
 struct pedge {

@@ -390,6 +390,18 @@ static void predict_straggler(struct replay_build_in *in, const struct replay_si
 		replay_build_info_free(&info);
 }
 
+/* The host change (launch overhead halved) replayed against the unchanged replay (base) into
+ * out->host. */
+static void predict_host(struct replay_build_in *in, const struct replay_sim *base,
+			 const struct scenario_metrics *m, struct replay_result *out)
+{
+	struct replay_change ch = { .kind = REPLAY_CHANGE_HOST };
+	struct replay_build_info info;
+	out->host.per_call_step_ms = -1;
+	if (change_pred(in, &ch, base, m, out->measured_ms, &out->host, &info))
+		replay_build_info_free(&info);
+}
+
 /* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set
  * against m's steps. */
 static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
@@ -416,6 +428,7 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
 			predict_io(&in, s, m, out);
 			predict_data(&in, s, m, w, out);
 			predict_straggler(&in, s, m, w, out);
+			predict_host(&in, s, m, out);
 		}
 	}
 	replay_sim_free(s);

@@ -76,6 +76,8 @@ struct replay_result {
 	size_t loaders; /* data: the loader threads measured (the most of any rank) */
 	/* straggler: the slow ranks' (replay_where) excess step-thread work removed */
 	struct replay_pred straggler;
+	/* host: the launch overhead halved (REPLAY_CHANGE_HOST) */
+	struct replay_pred host;
 };
 
 /* What a scenario is replayed on, and with: the nodes' cores; one_host: every rank on one

@@ -335,6 +335,9 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_addf(sb, ") with each bucket's transfer in proportion to its bytes, %.2f ms (%+.0f %%) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); 95 %% CI of the median over both %.2f-%.2f ms",
 			    c->per_call_step_ms, 100 * (c->per_call_step_ms / r->step_ms[i] - 1),
 			    r->lo_ms[i], r->hi_ms[i]);
+	else if (s->replay.steps < 3)
+		strbuf_addf(sb, "; %zu step%s replayed: too few for an interval)", s->replay.steps,
+			    s->replay.steps == 1 ? "" : "s");
 	else
 		strbuf_addf(sb, "; 95 %% CI of the median %.2f-%.2f ms)", r->lo_ms[i], r->hi_ms[i]);
 	if (c->fit_colls)
@@ -343,6 +346,8 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	if (r->kind == REC_DATA)
 		strbuf_addf(sb, ", %d loader threads a rank (%zu measured) with a prefetch depth of %d",
 			    s->in.loader_workers, s->replay.loaders, s->in.loader_prefetch);
+	if (r->kind == REC_HOST)
+		strbuf_adds(sb, ", the host's work up to each kernel's launch (dispatch and the launch call) in half its time");
 	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
 		    s->replay.error_pct);
 	if (gain < 2)
@@ -416,6 +421,9 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 	else if (rep.len && r->kind == REC_IO)
 		strbuf_addf(&sb, ". Median step replayed with a checkpoint every %dth step instead (the run's own graph, on its cores): %s",
 			    REPLAY_CHECKPOINT_EVERY, rep.buf);
+	else if (rep.len && r->kind == REC_HOST)
+		strbuf_addf(&sb, ". Median step replayed with the launch overhead halved (the run's own graph, its kernels on their streams, on its cores): %s",
+			    rep.buf);
 	else if (rep.len)
 		strbuf_addf(&sb, ". Median step replayed with the all-reduce in buckets overlapped with backward (the run's own graph, on its cores): %s",
 			    rep.buf);

@@ -303,6 +303,7 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 							  s->in.loader_workers, "loader_prefetch",
 							  s->in.loader_prefetch)));
 	json_object_set_new(rep, "straggler", pred_json(&r->straggler, NULL));
+	json_object_set_new(rep, "host", pred_json(&r->host, NULL));
 	json_object_set_new(o, "replay", rep);
 }
 

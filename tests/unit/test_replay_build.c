@@ -194,6 +194,20 @@ static void demand_estimate(void)
 	replay_load_free(l);
 }
 
+/* The host change on traces without GPU work: refused, saying why. */
+static void host_change_refused(void)
+{
+	struct two w;
+	load_two(&w);
+	int cores = 2;
+	struct replay_change host = { .kind = REPLAY_CHANGE_HOST };
+	struct replay_build_in in = { w.in, 2, &cores, 1, &host };
+	struct rgraph *g = NULL;
+	CHECK(replay_build(&in, &g, NULL) < 0 && !g);
+	CHECK(strstr(err_last(), "launch no GPU work"));
+	free_two(&w);
+}
+
 /* One rank with GPU work, a step of 100 µs on thread 1: fwd (0-40) launches kernel A (its
  * call 2-4; A runs 5-35 on stream 7) and kernel B (6-8; B 35-45 after A on the stream), and
  * queues a copy C on stream 9 (10-12) that waits for B (an event: C runs 46-50); sync (40-60)
@@ -244,6 +258,21 @@ static void gpu_kernels_and_sync(void)
 	CHECK_NEAR(replay_sim_step_end(s, 0, 0), 100e-3, US);
 	replay_sim_free(s);
 	rgraph_free(g);
+	/* the launch overhead halved: fwd's three pieces up to each launch (4, 4, 4 µs) take 2
+	 * each; A starts at 3 (2 and its 1 µs latency), ends at 33; fwd's rest (28) ends at 34;
+	 * B runs 33-43, C (after B, +1) 44-48; sync's 1 µs to 35, its wait to 48, its rest (10)
+	 * to 58; opt (40) to 98 */
+	struct replay_change host = { .kind = REPLAY_CHANGE_HOST };
+	in.change = &host;
+	struct replay_build_info hi;
+	CHECK(replay_build(&in, &g, &hi) == 0 && replay_sim_run(&s, g) == 0 && hi.trimmed == 3);
+	CHECK_NEAR(replay_sim_start(s, nth_named(g, "A", 0)), 3e-3, US);
+	CHECK_NEAR(replay_sim_end(s, nth_named(g, "sync", 1)), 48e-3, US);
+	CHECK_NEAR(replay_sim_step_end(s, 0, 0), 98e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	replay_build_info_free(&hi);
+	in.change = NULL;
 	/* kernel A twice as long: B, C and the wait 30 µs later, and the step with them */
 	t.ev[0].end += 30;
 	CHECK(replay_build(&in, &g, NULL) == 0 && replay_sim_run(&s, g) == 0);
@@ -638,6 +667,7 @@ int main(void)
 	RUN(unmatched_collective);
 	RUN(demand_estimate);
 	RUN(gpu_kernels_and_sync);
+	RUN(host_change_refused);
 	RUN(trainer_waits_and_sleeps);
 	RUN(trainer_scenario);
 	RUN(bucket_change);
