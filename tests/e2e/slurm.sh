@@ -38,7 +38,7 @@ run=$(rundir submit.out)
 check slurm_submit_returns_at_once [ "$rc" -eq 0 ]
 check slurm_submit_names_backend grep -q "submitted 3 jobs to slurm" submit.out
 check slurm_analysis_without_any_command wait_for 240 test -s "$run/BOTTLENECK_ANALYSIS.md"
-check slurm_aggregation_job_ran wait_for 60 bash -c 'ls "$1"/aggregate-*.out >/dev/null && grep -q BOTTLENECK_ANALYSIS "$1"/aggregate-*.out' _ "$run"
+check slurm_aggregation_job_ran wait_for 180 bash -c 'ls "$1"/aggregate-*.out >/dev/null && grep -q BOTTLENECK_ANALYSIS "$1"/aggregate-*.out' _ "$run"
 for s in gloo-1n:1 gloo-2n:2 gloo-4n:4; do
 	n=${s#*:}; s=${s%:*}
 	check "slurm_${s}_distinct_rank_hosts" [ "$(json "$run/$s/job_metadata.json" 'len(set(h["host"] for h in j["rank_hosts"]))')" = "$n" ]
@@ -120,7 +120,7 @@ Y
 run=$(rundir submit.out)
 id=$(basename "$run")
 running() { "$CAMPAIGN" status --results "$SCRATCH/ends" --json "$id" >st.json 2>/dev/null; [ "$(json st.json 'j["jobs"][3]["state"]')" = RUNNING ]; }
-check slurm_cancel_target_running wait_for 60 running
+check slurm_cancel_target_running wait_for 180 running
 "$CAMPAIGN" cancel --results "$SCRATCH/ends" "$id" cancelme >cancel.out 2>&1; echo "cancel: exit $?" >>cancel.out
 start=$SECONDS
 "$CAMPAIGN" watch --plain --interval 2 --max-interval 5 --results "$SCRATCH/ends" "$id" >watch.out 2>&1; rc=$?
@@ -220,11 +220,14 @@ check slurm_exclusive_not_contaminated [ "$(json "$run/summary.json" '[s["contam
 
 # --- the controller is down for a while ------------------------------------------------
 # a's ranks run through the outage; b's setup holds its step back until the controller is
-# down, so that its srun fails and the launcher waits for the controller to start it again
+# down, so that its srun fails and the launcher waits for the controller to start it again.
+# The ranks run until the test has seen what it looks for and creates "end" (at most 5 minutes),
+# not for a fixed time: with a hog on each core, a's 25 s sleep once ended before the test saw
+# both jobs RUNNING.
 cat >outage.yaml <<Y
 campaign: outage
 workload:
-  command: ["/bin/sleep", "25"]
+  command: ["/bin/sh", "-c", "for i in \$(seq 1500); do [ -e $SCRATCH/end ] && exit 0; sleep 0.2; done"]
   setup: ["sh -c 'until [ -e {{go}} ]; do sleep 0.2; done'"]
 scenarios:
   - { name: a, nodes: 1, params: { go: / } }
@@ -235,20 +238,23 @@ run=$(rundir submit.out)
 id=$(basename "$run")
 states() { "$CAMPAIGN" status --results "$SCRATCH/out" --json "$id" >st.json 2>/dev/null; json st.json '" ".join(x["state"] for x in j["jobs"])'; }
 a_ranks_run() { [ "$(states)" = "RUNNING RUNNING" ] && [ -e "$run/a/logs/rank_0.out" ]; }
-check slurm_outage_jobs_running wait_for 60 a_ranks_run
+check slurm_outage_jobs_running wait_for 180 a_ranks_run
 "$ROOT/tests/slurm/ctld.sh" stop
 touch go
 "$CAMPAIGN" status --results "$SCRATCH/out" "$id" >st.txt 2>st.err; rc=$?
 check slurm_outage_exit5 [ "$rc" -eq 5 ]
 check slurm_outage_says_where grep -q "cannot reach slurmctld at 127.0.0.1:$ctld" st.err
 check slurm_outage_still_shows_state grep -q "^a  *[0-9]*  *RUNNING" st.txt
-check slurm_outage_step_waits wait_for 60 grep -q "slurmctld does not answer; waiting for it" "$run"/b/slurm-*.out
+check slurm_outage_step_waits wait_for 180 grep -q "slurmctld does not answer; waiting for it" "$run"/b/slurm-*.out
 "$ROOT/tests/slurm/ctld.sh" start
+# b's ranks started again (its node logs), then every rank told to end
+wait_for 180 bash -c '[ -e "$1"/b/logs/rank_1.out ]' _ "$run"
+touch end
 done_ok() { [ "$(states)" = "COMPLETED COMPLETED" ]; }
-if wait_for 120 done_ok; then
+if wait_for 180 done_ok; then
 	pass slurm_outage_recovers
 else
-	fail slurm_outage_recovers "states after 120 s: $(states)"
+	fail slurm_outage_recovers "states after 180 s: $(states)"
 	tail -n 5 "$run"/*/slurm-*.out | sed 's/^/   /'
 fi
 check slurm_outage_step_started_again [ -e "$run/b/logs/rank_1.out" ]
@@ -270,7 +276,7 @@ Y
 run=$(rundir submit.out)
 id=$(basename "$run")
 forgotten() { [ -f "$run/exits5/job.status" ] && [ -f "$run/fine/job.status" ] && ! squeue -h -t all -o %j | grep -q "campaign-$id-"; }
-check slurm_purge_jobs_forgotten wait_for 60 forgotten
+check slurm_purge_jobs_forgotten wait_for 180 forgotten
 "$CAMPAIGN" status --results "$SCRATCH/purge" --json "$id" >st.json
 check slurm_purged_states [ "$(json st.json '[(x["state"], x["exit_code"]) for x in j["jobs"]]')" = "[('COMPLETED', 0), ('FAILED', 5)]" ]
 check slurm_purged_reason grep -q "decided from job.status" st.json

@@ -20,17 +20,20 @@ R="--results $SCRATCH/R"
 # The demo campaign, its trainer ranks under valgrind too, with fewer and smaller steps, at 1
 # and 2 nodes. Ranks 0 and 1 of each scenario run under valgrind (rank 0's code and the other
 # ranks': ranks 2 and 3 run rank 1's), through vgrank, which lists them in vg-ranks.txt; none
-# when VG_RANKS=0 (the resubmit's, the same ranks as the submit's gloo-1n).
+# when VG_RANKS=0 (the resubmit's, the same ranks as the submit's gloo-1n). Every rank waits up
+# to 30 minutes for the others (--timeout-s 1800, not the trainer's 120 s) and the job may take
+# an hour: with a hog on each of 2 cores beside the suite, gloo-2n failed once (the likely cause,
+# not confirmed: a rank under valgrind slower to start or step than its peers' 120 s wait).
 cat >vgrank <<EOF
 #!/bin/sh
 if [ "\${VG_RANKS:-1}" != 0 ] && [ "\${RANK:-0}" -lt 2 ]; then
 	echo "\$CAMPAIGN_SCENARIO \$RANK" >>"$SCRATCH/vg-ranks.txt"
-	exec $V "\$@"
+	exec $V "\$@" --timeout-s 1800
 fi
-exec "\$@"
+exec "\$@" --timeout-s 1800
 EOF
 chmod +x vgrank
-sed -e "s|{{trainer}}|$SCRATCH/vgrank {{trainer}}|" -e 's/warmup_steps: 5/warmup_steps: 1/' -e 's/active_steps: 30/active_steps: 3/' \
+sed -e "s|{{trainer}}|$SCRATCH/vgrank {{trainer}}|" -e 's/warmup_steps: 5/warmup_steps: 1/' -e 's/active_steps: 30/active_steps: 3/' -e 's/time: "00:10:00"/time: "01:00:00"/' \
 	-e 's/hidden: "768"/hidden: "64"/' -e 's/batch_per_rank: "64"/batch_per_rank: "8"/' "$ROOT/campaigns/local-demo.yaml" |
 	sed '/- name: gloo-4n/,/backend: gloo/d' >demo.yaml # 1 and 2 nodes: 6 ranks, 4 under valgrind, not 14
 check valgrind_demo_copied grep -q "$SCRATCH/vgrank {{trainer}}" demo.yaml
@@ -44,6 +47,7 @@ vg submit_demo 0 "$CAMPAIGN" submit --wait --backend local $R demo.yaml
 run=$(rundir submit_demo.out)
 id=$(basename "$run")
 check valgrind_demo_ranks_clean [ "$(json "$run/summary.json" '[s["state"] for s in j["scenarios"]]')" = "['COMPLETED', 'COMPLETED']" ]
+[ "$(json "$run/summary.json" '[s["state"] for s in j["scenarios"]]')" = "['COMPLETED', 'COMPLETED']" ] || failed_run_said "$run"
 vg status 0 "$CAMPAIGN" status $R "$id"
 vg status_json 0 "$CAMPAIGN" status --json $R "$id"
 vg aggregate 0 "$CAMPAIGN" aggregate $R "$id"
