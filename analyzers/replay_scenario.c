@@ -403,9 +403,9 @@ static void predict_host(struct replay_build_in *in, const struct replay_sim *ba
 }
 
 /* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set
- * against m's steps. */
+ * against m's steps; with predict, each recommendation's change replayed too. */
 static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
-			 const struct replay_where *w, struct replay_result *out)
+			 const struct replay_where *w, int predict, struct replay_result *out)
 {
 	out->hosts = hosts_of(m, l, w->one_host);
 	out->cores = w->cores;
@@ -423,7 +423,7 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
 		compare(s, m, out);
 		out->built = out->steps > 0;
 		out->why_kind = out->built ? REPLAY_MADE : REPLAY_NO_ACTIVE;
-		if (out->built) {
+		if (out->built && predict) {
 			predict_comm(&in, s, m, out);
 			predict_io(&in, s, m, out);
 			predict_data(&in, s, m, w, out);
@@ -445,7 +445,7 @@ int replay_scenario_run(const char *dir, const struct rules *phases,
 	struct loaded l = { 0 };
 	int rc = 0;
 	if (m->n && load_dir(dir, phases, m, &l, out))
-		rc = replay_loaded(&l, m, w, out);
+		rc = replay_loaded(&l, m, w, 1, out);
 	loaded_free(&l);
 	return rc;
 }
@@ -527,7 +527,7 @@ int replay_scenario_trainer(const char *dir, const struct rules *phases,
 			trace_steps(&l.in[i], &m->ranks[k], &mt.ranks[k]);
 			l.in[i].nsteps = (int)mt.ranks[k].n;
 		}
-		rc = replay_loaded(&l, &mt, w, out);
+		rc = replay_loaded(&l, &mt, w, 1, out);
 	}
 	names_free(names, m->n);
 	free(hint);
@@ -573,7 +573,7 @@ int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *ph
 		int k = threads_of(&t[i]);
 		w.cores = k > w.cores ? k : w.cores;
 	}
-	int rc = replay_loaded(&l, &m, &w, out);
+	int rc = replay_loaded(&l, &m, &w, 0, out);
 	for (size_t i = 0; i < n; i++)
 		free(l.is_step[i]);
 	free(l.is_step);

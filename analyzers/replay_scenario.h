@@ -114,7 +114,8 @@ int replay_scenario_trainer(const char *dir, const struct rules *phases,
 /* The same for traces already read (campaign-analyze's files, t[i] one rank each: its
  * distributedInfo rank where every file has a distinct one, else its position): each rank on
  * a host of its own with a core per thread of its trace (what the nodes had is not known: no
- * sharing of cores), its steps its trace's step ranges, every one active. */
+ * sharing of cores), its steps its trace's step ranges, every one active. Unchanged only: no
+ * recommendation's change is replayed. */
 int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *phases,
 			   struct replay_result *out);
 void replay_result_free(struct replay_result *r);
