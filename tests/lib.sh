@@ -79,6 +79,21 @@ rundir() { awk '/^run [0-9]/ { getline; print; exit }' "$1"; }
 # killable OUT CMD...: runs CMD with stdout and stderr in OUT, without the
 # shell's "Killed" notice when a fault point ends it with SIGKILL
 killable() { local out=$1; shift; { "$@" >"$out" 2>&1; } 2>/dev/null; }
+# slurm_ports CTLD NODE0: into $ctld and $node0 the first of these ports, and of those 2000,
+# 4000 ... above them, that no running test script holds: a lock under /tmp on fd 6, held until
+# this script exits, so that two suites on one machine (two clones' `make check`) never share a
+# test cluster (one's stop-cluster.sh stopped the other's controller). 1 when all are held.
+slurm_ports() {
+	local k
+	ctld=$1 node0=$2
+	for k in 0 1 2 3 4 5 6 7; do
+		exec 6>"/tmp/campaign-slurm-ports-$ctld.lock"
+		flock -n 6 && return 0
+		exec 6>&-
+		ctld=$((ctld + 2000)) node0=$((node0 + 2000))
+	done
+	return 1
+}
 # slurm_cluster NAME DIR CTLD_PORT NODE_PORT0: starts a private 4-node test
 # cluster (tests/slurm/start-cluster.sh, MinJobAge 300) for this script,
 # stopped on exit; SKIP and exit when not root, FAIL and exit when root and it cannot start.
@@ -89,8 +104,12 @@ slurm_cluster() {
 	fi
 	local ctld=$3 node0=$4
 	[ -n "${SLURM_TEST_PORTS:-}" ] && read -r ctld node0 <<<"$SLURM_TEST_PORTS" # a second run of the script
+	if ! slurm_ports "$ctld" "$node0"; then
+		fail "$1_cluster" "every port the test cluster may take is held by another running test"
+		exit 1
+	fi
 	export CAMPAIGN_SLURM_DIR=$2-$ctld SLURM_CTLD_PORT=$ctld SLURM_NODE_PORT0=$node0
-	if ! MIN_JOB_AGE=300 "$ROOT/tests/slurm/start-cluster.sh" >"$SCRATCH/cluster.out" 2>"$SCRATCH/cluster.err"; then
+	if ! MIN_JOB_AGE=300 "$ROOT/tests/slurm/start-cluster.sh" >"$SCRATCH/cluster.out" 2>"$SCRATCH/cluster.err" 6>&-; then
 		# as root nothing excuses it: the suite would pass with a third of it not run
 		fail "$1_cluster" "cannot start the test cluster: $(tail -n 2 "$SCRATCH/cluster.err" | tr '\n' ' ')"
 		exit 1

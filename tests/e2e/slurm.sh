@@ -13,9 +13,13 @@ if [ "$(id -u)" != 0 ]; then
 fi
 # tests/e2e/store_shared.sh runs this script again on its own ports (SLURM_TEST_PORTS)
 read -r ctld node0 <<<"${SLURM_TEST_PORTS:-16917 17100}"
+if ! slurm_ports "$ctld" "$node0"; then
+	fail slurm_cluster "every port the test cluster may take is held by another running test"
+	exit 1
+fi
 export CAMPAIGN_SLURM_DIR=/tmp/campaign-slurm-test-$ctld SLURM_CTLD_PORT=$ctld SLURM_NODE_PORT0=$node0
 cluster() { # start with MinJobAge $1
-	MIN_JOB_AGE=$1 "$ROOT/tests/slurm/start-cluster.sh" >cluster.out 2>cluster.err
+	MIN_JOB_AGE=$1 "$ROOT/tests/slurm/start-cluster.sh" >cluster.out 2>cluster.err 6>&-
 }
 if ! cluster 300; then
 	fail slurm_cluster "cannot start the test cluster: $(tail -n 2 cluster.err | tr '\n' ' ')"
