@@ -22,17 +22,35 @@ struct gpu_side {
 	size_t nlaunch;
 };
 
-/* 1 for a call that blocks the host until GPU work ends (with or without a _v<N> suffix). */
-static int is_sync(const char *name)
+/* 1 when name is one of calls (with or without a _v<N> suffix). */
+static int is_call(const char *name, const char *const *calls, size_t n)
 {
-	static const char *const calls[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
-					     "cudaEventSynchronize", "cudaMemcpy" };
-	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
-		size_t n = strlen(calls[i]);
-		if (!strncmp(name, calls[i], n) && (!name[n] || !strncmp(name + n, "_v", 2)))
+	for (size_t i = 0; i < n; i++) {
+		size_t k = strlen(calls[i]);
+		if (!strncmp(name, calls[i], k) && (!name[k] || !strncmp(name + k, "_v", 2)))
 			return 1;
 	}
 	return 0;
+}
+
+/* 1 for a call that blocks the host until GPU work ends (CUDA's, or HIP's on ROCm). */
+static int is_sync(const char *name)
+{
+	static const char *const calls[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
+					     "cudaEventSynchronize",  "cudaMemcpy",
+					     "hipDeviceSynchronize",  "hipStreamSynchronize",
+					     "hipEventSynchronize",   "hipMemcpy",
+					     "hipMemcpyWithStream" };
+	return is_call(name, calls, sizeof calls / sizeof *calls);
+}
+
+/* 1 for a call that queues GPU work (CUDA's as kineto_is_launch, or HIP's on ROCm). */
+static int is_launch(const char *name)
+{
+	static const char *const calls[] = { "hipLaunchKernel", "hipExtModuleLaunchKernel",
+					     "hipModuleLaunchKernel", "hipMemcpyAsync",
+					     "hipMemsetAsync" };
+	return kineto_is_launch(name) || is_call(name, calls, sizeof calls / sizeof *calls);
 }
 
 static int by_tid_at(const void *x, const void *y)
@@ -83,7 +101,7 @@ struct gpu_side *replay_gpu_new(const struct gpu_trace *t)
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
 		const char *nm = t->names[c->name];
-		if (kineto_is_launch(nm)) {
+		if (is_launch(nm)) {
 			add_cut(g, &cap, c->end, c->start, c->tid, GPU_CUT_LAUNCH);
 		} else if (is_sync(nm) && c->end > c->start) {
 			add_cut(g, &cap, c->start, c->start, c->tid, GPU_CUT_SYNC_START);
@@ -177,7 +195,7 @@ static struct kernel *kernels(const struct gpu_side *g, size_t *n)
 	for (size_t i = 0; i < t->n; i++) {
 		const struct gpu_event *ev = &t->ev[i];
 		const struct rt_event *rt = ev->corr >= 0 ? gpu_trace_rt(t, ev->corr) : NULL;
-		const struct gpu_cut *c = rt && rt->launch ? launch_at(g, rt->start / u) : NULL;
+		const struct gpu_cut *c = rt ? launch_at(g, rt->start / u) : NULL;
 		if (!c || c->proto < 0)
 			continue;
 		k[(*n)++] = (struct kernel){ ev->start / u, ev->end / u, c->at, c->proto,

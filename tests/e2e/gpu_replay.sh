@@ -37,6 +37,8 @@ replay_checks dlrm "$S"/kineto/param_dlrm_8rank/*.json
 check gpu_replay_dlrm_eight [ "$(json dlrm.json '(len(j["ranks"]), sorted(r["replay"]["rank"] for r in j["ranks"]))')" = "(8, [0, 1, 2, 3, 4, 5, 6, 7])" ]
 # HTA's 2-GPU NCCL trace (rank 0, float ns timestamps, 3 steps)
 replay_checks nccl "$S"/kineto/hta_nccl_data/nccl_data.json
+# a ROCm trace (MI250: hipLaunchKernel, hipExtModuleLaunchKernel, hipMemcpyWithStream)
+replay_checks mi250 "$S"/kineto/hta_edge_cases/mi250_minitoy_train_ROCm6_2_kineto.json
 # an Nsight Systems export among the files: no replay, and why
 "$BIN/campaign-analyze" --json "$S"/nsys/mfu_2gpu_before.sqlite >nsys.json 2>&1
 check gpu_replay_nsys_why [ "$(json nsys.json '(j["replay"], j["replay_why"])')" = "(None, 'Nsight Systems exports are not replayed yet')" ]
