@@ -28,6 +28,7 @@
 #include "analyzers/torchtrace.h"
 
 #include <getopt.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,7 +362,10 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 			t1 - t0, clock_mono_s() - t1);
 	json_object_set_new(o, "format", json_string(t.legacy ? "legacy" : "kineto"));
 	json_array_append_new(ranks, o);
-	*keep = t;
+	if (keep)
+		*keep = t;
+	else
+		gpu_trace_free(&t);
 	return 0;
 }
 
@@ -373,7 +377,8 @@ struct file_job {
 	int top;
 	int threads; /* for reading one file: the pool's threads a file has to itself */
 	json_t **ranks, **nvtx;
-	struct gpu_trace *traces; /* each Kineto file's, for the replay (nnames 0: none) */
+	struct gpu_trace *traces; /* each Kineto file's, for the replay; NULL: none kept */
+	int *kineto;              /* 1 for a Kineto file (kept in traces) */
 	int *rc;
 	char (*err)[512];
 };
@@ -384,23 +389,34 @@ static void file_job_one(void *ctx, size_t i)
 	j->ranks[i] = json_array();
 	j->nvtx[i] = json_object();
 	j->rc[i] = analyse_file(j->files[i], j->r, j->phases, j->top, j->threads, j->ranks[i],
-				 j->nvtx[i], &j->traces[i]);
+				 j->nvtx[i], j->traces ? &j->traces[i] : NULL);
+	j->kineto[i] = !nsys_is_sqlite(j->files[i]);
 	if (j->rc[i] < 0)
 		snprintf(j->err[i], sizeof j->err[i], "%s", err_last());
 }
 
-/* The replay of the files' traces together (every one a Kineto trace), into doc and each of
- * ranks' objects (one per file, in order): the replayed median step against the measured. */
-static void replay_json(struct gpu_trace *t, size_t n, const struct rules *phases, json_t *doc,
-			json_t *ranks)
+/* The files' traces are kept for the replay up to this many bytes of files together: the
+ * replay needs every rank's at once, where the analysis alone holds only the files it reads. */
+#define REPLAY_KEEP_BYTES (1024.0 * 1024 * 1024)
+
+/* The replay of the files' traces together (t NULL: not kept, kineto[i] 0: an Nsight Systems
+ * export), into doc and each of ranks' objects (one per file, in order): the replayed median
+ * step against the measured. */
+static void replay_json(struct gpu_trace *t, const int *kineto, size_t n,
+			const struct rules *phases, json_t *doc, json_t *ranks)
 {
 	struct replay_result res = { 0 };
 	int all = n > 0;
 	for (size_t i = 0; i < n; i++)
-		all = all && t[i].nnames > 0;
-	if (!all)
+		all = all && kineto[i];
+	if (!all) {
 		res.why_kind = REPLAY_NSYS;
-	else if (replay_scenario_traces(t, n, phases, &res) < 0)
+	} else if (!t) {
+		res.why_kind = REPLAY_NOT_BUILT;
+		snprintf(res.why, sizeof res.why,
+			 "the files are over %.0f GiB together: not replayed here; a run's aggregation replays each scenario",
+			 REPLAY_KEEP_BYTES / (1024.0 * 1024 * 1024));
+	} else if (replay_scenario_traces(t, n, phases, &res) < 0)
 		res.why_kind = REPLAY_FAILED, snprintf(res.why, sizeof res.why, "%s", err_last());
 	char *why = data_text_replay_why(&res);
 	json_object_set_new(doc, "replay",
@@ -421,6 +437,17 @@ static void replay_json(struct gpu_trace *t, size_t n, const struct rules *phase
 	replay_result_free(&res);
 }
 
+/* The files' sizes together (those it cannot stat count nothing: their reading says why). */
+static double files_bytes(char **files, size_t n)
+{
+	double sum = 0;
+	struct stat st;
+	for (size_t i = 0; i < n; i++)
+		if (stat(files[i], &st) == 0)
+			sum += (double)st.st_size;
+	return sum;
+}
+
 static int analyse_files(char **files, size_t n, const struct rules *r, const struct rules *phases,
 			 int top, int jobs, json_t *ranks, json_t *nvtx, json_t *doc)
 {
@@ -432,7 +459,10 @@ static int analyse_files(char **files, size_t n, const struct rules *r, const st
 			      threads < 1 ? 1 : threads > 16 ? 16 : threads,
 			      xcalloc(n, sizeof *j.ranks),
 			      xcalloc(n, sizeof *j.nvtx),
-			      xcalloc(n + 1, sizeof *j.traces),
+			      files_bytes(files, n) <= REPLAY_KEEP_BYTES
+				      ? xcalloc(n + 1, sizeof *j.traces)
+				      : NULL,
+			      xcalloc(n + 1, sizeof *j.kineto),
 			      xcalloc(n, sizeof *j.rc),
 			      xcalloc(n, sizeof *j.err) };
 	pool_run(n, jobs, file_job_one, &j);
@@ -447,10 +477,11 @@ static int analyse_files(char **files, size_t n, const struct rules *r, const st
 		json_decref(j.nvtx[i]);
 	}
 	if (rc == 0)
-		replay_json(j.traces, n, phases, doc, ranks);
-	for (size_t i = 0; i < n; i++)
+		replay_json(j.traces, j.kineto, n, phases, doc, ranks);
+	for (size_t i = 0; i < n && j.traces; i++)
 		gpu_trace_free(&j.traces[i]);
 	free(j.traces);
+	free(j.kineto);
 	free(j.ranks);
 	free(j.nvtx);
 	free(j.rc);

@@ -249,20 +249,28 @@ static void add_op(struct builder *b, struct rank_view *v, const struct proto *p
 	int last = -1;
 	for (size_t k = 0; k <= (c ? nc : 0); k++) {
 		const struct gpu_cut *at = c && k < nc ? &c[k] : NULL;
+		int added = 0;
 		q.e = at ? at->at : p->e;
 		if (q.e > q.s || !c) {
-			q.kind = at && at->kind == GPU_CUT_SYNC_END ? RNODE_WAIT : p->kind;
+			q.gpu_wait = at && at->kind == GPU_CUT_SYNC_END;
+			q.kind = q.gpu_wait ? RNODE_WAIT : p->kind;
 			XGROW(v->top, *n, *cap, 64);
 			v->top_lane = xrealloc(v->top_lane, *cap * sizeof *v->top_lane);
 			v->top[*n] = top, v->top_lane[(*n)++] = p->lane;
 			last = replay_proto_add(b, &q);
+			added = 1;
 			b->info.ops += !k;
 			b->info.waits += q.kind == RNODE_WAIT;
 		}
-		if (at && at->kind != GPU_CUT_SYNC_START)
+		/* a launch's kernels wait for the piece that ends with the call (or before it); a
+		 * synchronisation that took no time is no wait */
+		if (at && at->kind == GPU_CUT_LAUNCH) {
 			c[k].proto = last;
-		if (at && at->kind == GPU_CUT_LAUNCH && last >= 0)
-			b->p[last].launches = 1;
+			if (last >= 0)
+				b->p[last].launches = 1;
+		} else if (at && at->kind == GPU_CUT_SYNC_END) {
+			c[k].proto = added ? last : -1;
+		}
 		q.s = q.e;
 	}
 }
@@ -389,7 +397,7 @@ static void lane_chain(struct builder *b, const struct rank_view *v, size_t from
 	for (size_t i = from; i < to; i++) {
 		link_op(b, v, prev, a, (int)i, is_main);
 		const struct proto *p = &b->p[i]; /* after link_op, which may add gaps */
-		if (p->kind == RNODE_WAIT && !p->sleep &&
+		if (p->kind == RNODE_WAIT && !p->sleep && !p->gpu_wait &&
 		    (j = join_of(b, v, p->s, p->e, p->lane)) >= 0)
 			add_join(b, j, (int)i, p->e);
 		a = p->e;

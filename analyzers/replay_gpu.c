@@ -44,12 +44,16 @@ static int is_sync(const char *name)
 	return is_call(name, calls, sizeof calls / sizeof *calls);
 }
 
-/* 1 for a call that queues GPU work (CUDA's as kineto_is_launch, or HIP's on ROCm). */
+/* 1 for a call that queues GPU work: kineto_is_launch's, the driver's and CUDA graphs' (all of
+ * a graph's kernels carry its launch's correlation id), or HIP's on ROCm. */
 static int is_launch(const char *name)
 {
-	static const char *const calls[] = { "hipLaunchKernel", "hipExtModuleLaunchKernel",
-					     "hipModuleLaunchKernel", "hipMemcpyAsync",
-					     "hipMemsetAsync" };
+	static const char *const calls[] = {
+		"cudaLaunchKernelExC",	     "cudaLaunchCooperativeKernel", "cuLaunchKernel",
+		"cuLaunchKernelEx",	     "cudaGraphLaunch",		    "cudaMemcpy2DAsync",
+		"cudaMemcpyPeerAsync",	     "hipLaunchKernel",		    "hipExtModuleLaunchKernel",
+		"hipModuleLaunchKernel",     "hipMemcpyAsync",		    "hipMemsetAsync",
+	};
 	return kineto_is_launch(name) || is_call(name, calls, sizeof calls / sizeof *calls);
 }
 
@@ -140,7 +144,7 @@ struct gpu_cut *replay_gpu_cuts(struct gpu_side *g, int tid, double s, double e,
 		else
 			hi = mid;
 	}
-	while (g && lo + *n < g->ncut && g->cut[lo + *n].tid == tid && g->cut[lo + *n].at < e)
+	while (g && lo + *n < g->ncut && g->cut[lo + *n].tid == tid && g->cut[lo + *n].at <= e)
 		(*n)++;
 	return *n ? &g->cut[lo] : NULL;
 }
@@ -198,14 +202,16 @@ static struct kernel *kernels(const struct gpu_side *g, size_t *n)
 		const struct gpu_cut *c = rt ? launch_at(g, rt->start / u) : NULL;
 		if (!c || c->proto < 0)
 			continue;
-		k[(*n)++] = (struct kernel){ ev->start / u, ev->end / u, c->at, c->proto,
-					     ev->stream, ev->name, -1 };
+		/* (times rounded as HTA does: a kernel under 1 µs may end before it starts) */
+		double s = ev->start / u, e = ev->end / u > s ? ev->end / u : s;
+		k[(*n)++] = (struct kernel){ s, e, c->at, c->proto, ev->stream, ev->name, -1 };
 	}
 	qsort(k, *n, sizeof *k, by_stream_start);
 	return k;
 }
 
-/* The kernel on another stream than k[i]'s that ended last in (after, k[i].s]; -1: none.
+/* The kernel on another stream than k[i]'s, started before it, that ended last in
+ * (after, k[i].s]; -1: none.
  * by_end: the kernels' indexes by end. */
 static int waited_for(const struct kernel *k, const size_t *by_end, size_t n, size_t i,
 		      double after)
@@ -218,9 +224,11 @@ static int waited_for(const struct kernel *k, const size_t *by_end, size_t n, si
 		else
 			hi = mid;
 	}
-	for (; lo > 0 && k[by_end[lo - 1]].e > after; lo--)
-		if (k[by_end[lo - 1]].stream != k[i].stream)
+	for (; lo > 0 && k[by_end[lo - 1]].e > after; lo--) {
+		const struct kernel *j = &k[by_end[lo - 1]];
+		if (j->stream != k[i].stream && j->s < k[i].s) /* (never both ways: no cycle) */
 			return (int)by_end[lo - 1];
+	}
 	return -1;
 }
 
@@ -261,8 +269,8 @@ static void kernel_edges(struct builder *b, const struct kernel *k, size_t n, si
 	}
 }
 
-/* Each synchronisation's edge in: from the kernel that ended last before it did (the one it
- * waited for), when that one ended after it began. */
+/* Each synchronisation's edge in: from the kernel queued before the call that ended last
+ * before it returned (the one it waited for), when that one ended after the call began. */
 static void sync_edges(struct builder *b, const struct gpu_side *g, const struct kernel *k,
 		       size_t n, const size_t *by_end)
 {
@@ -278,8 +286,11 @@ static void sync_edges(struct builder *b, const struct gpu_side *g, const struct
 			else
 				hi = mid;
 		}
-		if (lo > 0 && k[by_end[lo - 1]].e > x->call_start)
-			replay_proto_edge(b, k[by_end[lo - 1]].proto, x->proto, 0);
+		for (; lo > 0 && k[by_end[lo - 1]].e > x->call_start; lo--)
+			if (k[by_end[lo - 1]].launch <= x->call_start) { /* queued before the call */
+				replay_proto_edge(b, k[by_end[lo - 1]].proto, x->proto, 0);
+				break;
+			}
 	}
 }
 

@@ -35,7 +35,8 @@ struct gpu_side;
 struct gpu_side *replay_gpu_new(const struct gpu_trace *t);
 void replay_gpu_free(struct gpu_side *g);
 
-/* The cuts of thread tid strictly inside (s, e), in time order: *n of them (0: none). */
+/* The cuts of thread tid in (s, e], in time order: *n of them (0: none). A cut at e (a launch
+ * or a synchronisation that is itself a top-level range) ends the range's last piece. */
 struct gpu_cut *replay_gpu_cuts(struct gpu_side *g, int tid, double s, double e, size_t *n);
 
 /* The kernels and copies of rank index ri (trace t) whose launch was replayed, as nodes on

@@ -542,8 +542,10 @@ static int threads_of(const struct gpu_trace *t)
 	unsigned char *seen = xcalloc(t->nnames + 1, 1);
 	int n = 0;
 	for (size_t i = 0; i < t->ncpu; i++)
-		if (!seen[t->cpu[i].tid]++)
+		if (!seen[t->cpu[i].tid]) {
+			seen[t->cpu[i].tid] = 1;
 			n++;
+		}
 	free(seen);
 	return n;
 }

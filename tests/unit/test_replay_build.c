@@ -219,6 +219,14 @@ static void host_change_refused(void)
 static const char *const gpu_json =
 	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":40},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,\"ts\":2,\"dur\":2,\"args\":{\"correlation\":1}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,\"ts\":6,\"dur\":2,\"args\":{\"correlation\":2}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpyAsync\",\"tid\":1,\"ts\":10,\"dur\":2,\"args\":{\"correlation\":3}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"A\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":30,\"args\":{\"stream\":7,\"correlation\":1}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"B\",\"pid\":0,\"tid\":7,\"ts\":35,\"dur\":10,\"args\":{\"stream\":7,\"correlation\":2}},{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"C\",\"pid\":0,\"tid\":9,\"ts\":46,\"dur\":4,\"args\":{\"stream\":9,\"correlation\":3}},{\"ph\":\"X\",\"name\":\"sync\",\"tid\":1,\"ts\":40,\"dur\":20},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"tid\":1,\"ts\":41,\"dur\":9,\"args\":{\"correlation\":4}},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":60,\"dur\":40}]}";
 
+/* The same step with the synchronisation a top-level range of its own (torch.cuda.synchronize()
+ * under the step: 41-50, then untraced work to 60) and a memset M under 1 µs whose times,
+ * rounded as HTA does, end before they start (13.2 + 0.5: [14, 13]): the wait is still a
+ * wait released by C, M a kernel of no length; the replay as measured, and with A 30 µs
+ * longer the wait, and the step, 30 µs later. */
+static const char *const gpu_top_sync_json =
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":40},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,\"ts\":2,\"dur\":2,\"args\":{\"correlation\":1}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,\"ts\":6,\"dur\":2,\"args\":{\"correlation\":2}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpyAsync\",\"tid\":1,\"ts\":10,\"dur\":2,\"args\":{\"correlation\":3}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemsetAsync\",\"tid\":1,\"ts\":12,\"dur\":0.5,\"args\":{\"correlation\":5}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"A\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":30,\"args\":{\"stream\":7,\"correlation\":1}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"B\",\"pid\":0,\"tid\":7,\"ts\":35,\"dur\":10,\"args\":{\"stream\":7,\"correlation\":2}},{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"C\",\"pid\":0,\"tid\":9,\"ts\":46,\"dur\":4,\"args\":{\"stream\":9,\"correlation\":3}},{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"M\",\"pid\":0,\"tid\":11,\"ts\":13.2,\"dur\":0.5,\"args\":{\"stream\":11,\"correlation\":5}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"tid\":1,\"ts\":41,\"dur\":9,\"args\":{\"correlation\":4}},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":60,\"dur\":40}]}";
+
 /* The node of rank 0 named name, its n-th (from 0) by index. */
 static int nth_named(const struct rgraph *g, const char *name, int n)
 {
@@ -277,6 +285,40 @@ static void gpu_kernels_and_sync(void)
 	t.ev[0].end += 30;
 	CHECK(replay_build(&in, &g, NULL) == 0 && replay_sim_run(&s, g) == 0);
 	CHECK_NEAR(replay_sim_end(s, nth_named(g, "sync", 1)), 80e-3, US);
+	CHECK_NEAR(replay_sim_step_end(s, 0, 0), 130e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	replay_build_info_free(&info);
+	gpu_trace_free(&t);
+	free(is_step);
+}
+
+static void gpu_top_level_sync(void)
+{
+	struct gpu_trace t;
+	FILE *f = fmemopen((void *)gpu_top_sync_json, strlen(gpu_top_sync_json), "r");
+	CHECK(f && kineto_load_stream(f, "gpu", 1, &t) == 0);
+	fclose(f);
+	unsigned char *is_step = calloc(t.nnames + 1, 1);
+	for (size_t i = 0; i < t.nnames; i++)
+		is_step[i] = !strcmp(t.names[i], "ProfilerStep#0");
+	struct replay_rank_in r = { &t, 0, 0, is_step, 1 };
+	int cores = 2;
+	struct replay_build_in in = { &r, 1, &cores, 1, NULL };
+	struct rgraph *g = NULL;
+	struct replay_build_info info;
+	struct replay_sim *s = NULL;
+	CHECK(replay_build(&in, &g, &info) == 0 && g && info.kernels == 4 && info.waits == 1);
+	int wait = nth_named(g, "cudaStreamSynchronize", 0), m = nth_named(g, "M", 0);
+	CHECK(wait >= 0 && g->nodes[wait].kind == RNODE_WAIT && m >= 0 && g->nodes[m].cost_ms == 0);
+	CHECK(replay_sim_run(&s, g) == 0);
+	CHECK_NEAR(replay_sim_end(s, wait), 50e-3, US);
+	CHECK_NEAR(replay_sim_step_end(s, 0, 0), 100e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	t.ev[0].end += 30;
+	CHECK(replay_build(&in, &g, NULL) == 0 && replay_sim_run(&s, g) == 0);
+	CHECK_NEAR(replay_sim_end(s, nth_named(g, "cudaStreamSynchronize", 0)), 80e-3, US);
 	CHECK_NEAR(replay_sim_step_end(s, 0, 0), 130e-3, US);
 	replay_sim_free(s);
 	rgraph_free(g);
@@ -667,6 +709,7 @@ int main(void)
 	RUN(unmatched_collective);
 	RUN(demand_estimate);
 	RUN(gpu_kernels_and_sync);
+	RUN(gpu_top_level_sync);
 	RUN(host_change_refused);
 	RUN(trainer_waits_and_sleeps);
 	RUN(trainer_scenario);
