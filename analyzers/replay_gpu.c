@@ -286,11 +286,13 @@ static void sync_edges(struct builder *b, const struct gpu_side *g, const struct
 			else
 				hi = mid;
 		}
-		for (; lo > 0 && k[by_end[lo - 1]].e > x->call_start; lo--)
-			if (k[by_end[lo - 1]].launch <= x->call_start) { /* queued before the call */
-				replay_proto_edge(b, k[by_end[lo - 1]].proto, x->proto, 0);
+		for (; lo > 0 && k[by_end[lo - 1]].e > x->call_start; lo--) {
+			const struct kernel *j = &k[by_end[lo - 1]];
+			if (j->launch <= x->call_start) { /* queued before the call */
+				replay_proto_edge(b, j->proto, x->proto, 0);
 				break;
 			}
+		}
 	}
 }
 
