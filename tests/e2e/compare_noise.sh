@@ -101,7 +101,11 @@ print(bad or "ok")
 PY
 }
 check trainer_like_runs_consistent [ "$(consistent tab.json)" = ok ]
-check trainer_like_runs_efficiency_interval [ "$(json tab.json '[type(j["scenarios"]["t2"]["metrics"][k]["ratio_95ci"]).__name__ for k in ("efficiency", "top collective ms per step", "top collective wait (ms)", "top collective busbw (GB/s)")]')" = "['list', 'list', 'list', 'list']" ]
+# (the wait's interval comes from the kept samples of the top collective's waits: when most of
+# them are 0, as once under a hog on each core, the resampled medians are 0 and there is no
+# interval; then no direction may be claimed either)
+check trainer_like_runs_efficiency_interval [ "$(json tab.json '[type(m["ratio_95ci"]).__name__ for m in (j["scenarios"]["t2"]["metrics"][k] for k in ("efficiency", "top collective ms per step", "top collective busbw (GB/s)"))]'),$(json tab.json '(lambda m: m["ratio_95ci"] is not None or m["better"] not in (True, False))(j["scenarios"]["t2"]["metrics"]["top collective wait (ms)"])')" = "['list', 'list', 'list'],True" ] ||
+	json tab.json '[(k, m["reference"], m["candidate"], m["ratio_95ci"]) for k, m in j["scenarios"]["t2"]["metrics"].items()]' | sed 's/^/   /'
 check trainer_text_directions_have_intervals [ "$(grep -cE "  (better|worse|within noise)$" tab.txt)" = 0 ]
 check trainer_text_p95_rough grep -q "^  p95 step (ms) .*; p95 rough: fewer than 20 steps$" tab.txt
 # the slower variant: said first to be of another campaign file; its median step worse,
