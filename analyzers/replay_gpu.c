@@ -22,17 +22,6 @@ struct gpu_side {
 	size_t nlaunch;
 };
 
-/* 1 when name is one of calls (with or without a _v<N> suffix). */
-static int is_call(const char *name, const char *const *calls, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		size_t k = strlen(calls[i]);
-		if (!strncmp(name, calls[i], k) && (!name[k] || !strncmp(name + k, "_v", 2)))
-			return 1;
-	}
-	return 0;
-}
-
 /* 1 for a call that blocks the host until GPU work ends (CUDA's, or HIP's on ROCm). */
 static int is_sync(const char *name)
 {
@@ -41,7 +30,7 @@ static int is_sync(const char *name)
 					     "hipDeviceSynchronize",  "hipStreamSynchronize",
 					     "hipEventSynchronize",   "hipMemcpy",
 					     "hipMemcpyWithStream" };
-	return is_call(name, calls, sizeof calls / sizeof *calls);
+	return kineto_is_call(name, calls, sizeof calls / sizeof *calls);
 }
 
 /* 1 for a call that queues GPU work: kineto_is_launch's, the driver's and CUDA graphs' (all of
@@ -54,7 +43,7 @@ static int is_launch(const char *name)
 		"cudaMemcpyPeerAsync",	     "hipLaunchKernel",		    "hipExtModuleLaunchKernel",
 		"hipModuleLaunchKernel",     "hipMemcpyAsync",		    "hipMemsetAsync",
 	};
-	return kineto_is_launch(name) || is_call(name, calls, sizeof calls / sizeof *calls);
+	return kineto_is_launch(name) || kineto_is_call(name, calls, sizeof calls / sizeof *calls);
 }
 
 static int by_tid_at(const void *x, const void *y)
@@ -73,26 +62,14 @@ static void add_cut(struct gpu_side *g, size_t *cap, double at, double call, int
 	g->cut[g->ncut++] = (struct gpu_cut){ at, call, tid, kind, -1 };
 }
 
-/* An index sorted by a key: qsort has no context argument, and the analysis runs on threads. */
-struct keyed {
-	double key;
-	size_t i;
-};
-
-static int by_key(const void *x, const void *y)
+/* Launch cuts (indexes into the cuts, ctx) by their call's start, then index. */
+static int by_call_start(const void *x, const void *y, void *ctx)
 {
-	const struct keyed *a = x, *c = y;
-	if (a->key != c->key)
-		return a->key < c->key ? -1 : 1;
-	return a->i < c->i ? -1 : a->i > c->i;
-}
-
-/* kv sorted by key, its indexes written to idx in that order. */
-static void sort_keyed(struct keyed *kv, size_t n, size_t *idx)
-{
-	qsort(kv, n, sizeof *kv, by_key);
-	for (size_t j = 0; j < n; j++)
-		idx[j] = kv[j].i;
+	const struct gpu_cut *cut = ctx;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	if (cut[i].call_start != cut[j].call_start)
+		return cut[i].call_start < cut[j].call_start ? -1 : 1;
+	return i < j ? -1 : i > j;
 }
 
 struct gpu_side *replay_gpu_new(const struct gpu_trace *t)
@@ -114,12 +91,10 @@ struct gpu_side *replay_gpu_new(const struct gpu_trace *t)
 	}
 	qsort(g->cut, g->ncut, sizeof *g->cut, by_tid_at);
 	g->launch = xcalloc(g->ncut + 1, sizeof *g->launch);
-	struct keyed *kv = xcalloc(g->ncut + 1, sizeof *kv);
 	for (size_t i = 0; i < g->ncut; i++)
 		if (g->cut[i].kind == GPU_CUT_LAUNCH)
-			kv[g->nlaunch++] = (struct keyed){ g->cut[i].call_start, i };
-	sort_keyed(kv, g->nlaunch, g->launch);
-	free(kv);
+			g->launch[g->nlaunch++] = i;
+	qsort_r(g->launch, g->nlaunch, sizeof *g->launch, by_call_start, g->cut);
 	return g;
 }
 
@@ -210,21 +185,37 @@ static struct kernel *kernels(const struct gpu_side *g, size_t *n)
 	return k;
 }
 
-/* The kernel on another stream than k[i]'s, started before it, that ended last in
- * (after, k[i].s]; -1: none.
- * by_end: the kernels' indexes by end. */
-static int waited_for(const struct kernel *k, const size_t *by_end, size_t n, size_t i,
-		      double after)
+/* Kernels (indexes, ctx the kernels) by end, then index. */
+static int by_kernel_end(const void *x, const void *y, void *ctx)
+{
+	const struct kernel *k = ctx;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	if (k[i].e != k[j].e)
+		return k[i].e < k[j].e ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* How many of the kernels (by_end: their indexes by end) ended at or before x. */
+static size_t ended_by(const struct kernel *k, const size_t *by_end, size_t n, double x)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (k[by_end[mid]].e <= k[i].s)
+		if (k[by_end[mid]].e <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo > 0 && k[by_end[lo - 1]].e > after; lo--) {
+	return lo;
+}
+
+/* The kernel on another stream than k[i]'s, started before it, that ended last in
+ * (after, k[i].s]; -1: none. by_end: the kernels' indexes by end. */
+static int waited_for(const struct kernel *k, const size_t *by_end, size_t n, size_t i,
+		      double after)
+{
+	for (size_t lo = ended_by(k, by_end, n, k[i].s); lo > 0 && k[by_end[lo - 1]].e > after;
+	     lo--) {
 		const struct kernel *j = &k[by_end[lo - 1]];
 		if (j->stream != k[i].stream && j->s < k[i].s) /* (never both ways: no cycle) */
 			return (int)by_end[lo - 1];
@@ -278,15 +269,8 @@ static void sync_edges(struct builder *b, const struct gpu_side *g, const struct
 		const struct gpu_cut *x = &g->cut[c];
 		if (x->kind != GPU_CUT_SYNC_END || x->proto < 0)
 			continue;
-		size_t lo = 0, hi = n;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (k[by_end[mid]].e <= x->at + 1)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; lo > 0 && k[by_end[lo - 1]].e > x->call_start; lo--) {
+		for (size_t lo = ended_by(k, by_end, n, x->at + 1);
+		     lo > 0 && k[by_end[lo - 1]].e > x->call_start; lo--) {
 			const struct kernel *j = &k[by_end[lo - 1]];
 			if (j->launch <= x->call_start) { /* queued before the call */
 				replay_proto_edge(b, j->proto, x->proto, 0);
@@ -304,11 +288,9 @@ size_t replay_gpu_nodes(struct builder *b, struct gpu_side *g, int ri)
 	struct kernel *k = kernels(g, &n);
 	kernel_protos(b, k, n, ri);
 	size_t *by_end = xcalloc(n + 1, sizeof *by_end);
-	struct keyed *kv = xcalloc(n + 1, sizeof *kv);
 	for (size_t i = 0; i < n; i++)
-		kv[i] = (struct keyed){ k[i].e, i };
-	sort_keyed(kv, n, by_end);
-	free(kv);
+		by_end[i] = i;
+	qsort_r(by_end, n, sizeof *by_end, by_kernel_end, k);
 	kernel_edges(b, k, n, by_end);
 	sync_edges(b, g, k, n, by_end);
 	free(by_end);

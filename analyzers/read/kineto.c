@@ -194,16 +194,21 @@ void gpu_trace_add(struct gpu_trace *t, double start, double end, const char *na
 }
 
 /* "cudaLaunchKernel_v7000" (Nsight Systems) names the same call as "cudaLaunchKernel". */
+int kineto_is_call(const char *name, const char *const *calls, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k = strlen(calls[i]);
+		if (!strncmp(name, calls[i], k) && (!name[k] || !strncmp(name + k, "_v", 2)))
+			return 1;
+	}
+	return 0;
+}
+
 int kineto_is_launch(const char *name)
 {
 	static const char *const calls[] = { "cudaLaunchKernel", "cudaMemcpyAsync",
 					     "cudaMemsetAsync" };
-	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
-		size_t n = strlen(calls[i]);
-		if (!strncmp(name, calls[i], n) && (!name[n] || !strncmp(name + n, "_v", 2)))
-			return 1;
-	}
-	return 0;
+	return kineto_is_call(name, calls, sizeof calls / sizeof *calls);
 }
 
 static void add_rt(struct gpu_trace *t, long corr, double start, double dur, int launch)

@@ -120,6 +120,9 @@ int kineto_dtype_size(const char *dtype);
  * steps and last_step_ts. The Kineto readers apply it; nsys.c with NVTX
  * ranges named ProfilerStep#N. */
 void gpu_trace_cut_steps(struct gpu_trace *t, char *const *names, const double *ts, int n);
+/* 1 when name is one of the n runtime calls, with or without a _v<N> suffix (Nsight Systems
+ * names cudaLaunchKernel_v7000 so). */
+int kineto_is_call(const char *name, const char *const *calls, size_t n);
 /* 1 when name is a runtime call that launches GPU work (cudaLaunchKernel,
  * cudaMemcpyAsync, cudaMemsetAsync, with or without a _v<N> suffix). */
 int kineto_is_launch(const char *name);
