@@ -224,7 +224,7 @@ static void print_text(json_t *rank)
 	print_breakdown(rank);
 	print_kernels(rank);
 }
-/* The trace's steps: how many, the median, where their time goes, the top operators. */
+
 /* The replay's line: the replayed median step against the measured, or why there is none. */
 static void print_replay(json_t *rep)
 {
@@ -239,6 +239,7 @@ static void print_replay(json_t *rep)
 		printf("replay: none: %s\n", json_string_value(json_object_get(rep, "replay_why")));
 }
 
+/* The trace's steps: how many, the median, where their time goes, the top operators. */
 static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases, int top)
 {
 	struct rank_metrics m = { 0 };
@@ -321,10 +322,11 @@ static void file_part(void *ctx, size_t i)
 		p->steps = steps_json(p->t, p->phases, p->top);
 }
 
-/* One input file: a Kineto trace (one rank, kept in *keep for the replay) or an Nsight
- * Systems export (one entry per process and device). */
+/* One input file: a Kineto trace (one rank, *kineto set, kept in *keep for the replay when
+ * keep is not NULL) or an Nsight Systems export (one entry per process and device). */
 static int analyse_file(const char *file, const struct rules *r, const struct rules *phases,
-			int top, int threads, json_t *ranks, json_t *nvtx, struct gpu_trace *keep)
+			int top, int threads, json_t *ranks, json_t *nvtx, struct gpu_trace *keep,
+			int *kineto)
 {
 	if (nsys_is_sqlite(file)) {
 		struct nsys_report rep;
@@ -345,6 +347,7 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 		return 0;
 	}
 	struct gpu_trace t;
+	*kineto = 1;
 	double t0 = clock_mono_s();
 	struct kineto_how how = { 1, threads, 0 };
 	int rc = kineto_load_with(file, &how, &t);
@@ -389,8 +392,7 @@ static void file_job_one(void *ctx, size_t i)
 	j->ranks[i] = json_array();
 	j->nvtx[i] = json_object();
 	j->rc[i] = analyse_file(j->files[i], j->r, j->phases, j->top, j->threads, j->ranks[i],
-				 j->nvtx[i], j->traces ? &j->traces[i] : NULL);
-	j->kineto[i] = !nsys_is_sqlite(j->files[i]);
+				 j->nvtx[i], j->traces ? &j->traces[i] : NULL, &j->kineto[i]);
 	if (j->rc[i] < 0)
 		snprintf(j->err[i], sizeof j->err[i], "%s", err_last());
 }
