@@ -42,6 +42,17 @@ static int rank_index(const struct scenario_metrics *m, int rank)
 	return -1;
 }
 
+/* Per name of t, 1 for a step range's (ProfilerStep#N, as the phase rules say). */
+static unsigned char *step_names(const struct gpu_trace *t, const struct rules *phases)
+{
+	int *ph = trace_name_phases(t, phases, 0);
+	unsigned char *is_step = xcalloc(t->nnames + 1, 1);
+	for (size_t j = 0; j < t->nnames; j++)
+		is_step[j] = ph[j] == TRACE_NAME_STEP;
+	free(ph);
+	return is_step;
+}
+
 /* Each of the n files of dir read with its host ranges, matched to its rank in m (the
  * trace's own, else hint[i]: torchtrace_rank_hints); 0 with out->why set when they are not
  * one per rank of m. */
@@ -74,11 +85,7 @@ static int load_traces(const char *dir, char *const *names, size_t n, const int 
 			ok = 0;
 			break;
 		}
-		int *ph = trace_name_phases(&l->t[i], phases, 0);
-		l->is_step[i] = xcalloc(l->t[i].nnames + 1, 1);
-		for (size_t j = 0; j < l->t[i].nnames; j++)
-			l->is_step[i][j] = ph[j] == TRACE_NAME_STEP;
-		free(ph);
+		l->is_step[i] = step_names(&l->t[i], phases);
 		l->in[i] = (struct replay_rank_in){ &l->t[i], rank, 0, l->is_step[i],
 						    (int)m->ranks[k].n };
 	}
@@ -557,17 +564,15 @@ int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *ph
 	struct loaded l = { t, xcalloc(n + 1, sizeof *l.is_step), xcalloc(n + 1, sizeof *l.in), n };
 	struct scenario_metrics m = { xcalloc(n + 1, sizeof *m.ranks), n };
 	struct replay_where w = { 1, 0, 0, 0, NULL, 0 };
-	int own = 1;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < i; j++)
-			own = own && t[i].rank >= 0 && t[i].rank != t[j].rank;
+	int own = 1; /* every file's own rank, all distinct */
 	for (size_t i = 0; i < n; i++) {
-		int *ph = trace_name_phases(&t[i], phases, 0);
-		l.is_step[i] = xcalloc(t[i].nnames + 1, 1);
-		for (size_t j = 0; j < t[i].nnames; j++)
-			l.is_step[i][j] = ph[j] == TRACE_NAME_STEP;
-		free(ph);
-		m.ranks[i].rank = own && t[i].rank >= 0 ? t[i].rank : (int)i;
+		own = own && t[i].rank >= 0;
+		for (size_t j = 0; j < i; j++)
+			own = own && t[i].rank != t[j].rank;
+	}
+	for (size_t i = 0; i < n; i++) {
+		l.is_step[i] = step_names(&t[i], phases);
+		m.ranks[i].rank = own ? t[i].rank : (int)i;
 		snprintf(m.ranks[i].host, sizeof m.ranks[i].host, "rank%d", m.ranks[i].rank);
 		l.in[i] = (struct replay_rank_in){ &t[i], m.ranks[i].rank, 0, l.is_step[i], 0 };
 		trace_steps(&l.in[i], NULL, &m.ranks[i]);

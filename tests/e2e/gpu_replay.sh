@@ -26,6 +26,12 @@ for r in json.load(open(sys.argv[1]))["ranks"]:
 # the committed fixture (two steps of 100 µs, kernels and their launches): replayed exactly
 replay_checks mini "$ROOT/tests/fixtures/mini.pt.trace.json"
 check gpu_replay_mini_exact [ "$(json mini.json '(j["replay"]["steps"], round(j["replay"]["error_pct"], 6))')" = "(2, 0.0)" ]
+# ranks: each file's own (distributedInfo) where every file has one and they differ, else the
+# files' positions: one file without its rank beside one of rank 0 gives ranks 0 and 1, not 0 twice
+sed 's/"distributedInfo": {[^}]*}, *//' "$ROOT/tests/fixtures/mini.pt.trace.json" >norank.json
+sed 's/"rank": 3,/"rank": 0,/' "$ROOT/tests/fixtures/mini.pt.trace.json" >rank0.json
+"$BIN/campaign-analyze" --json norank.json rank0.json >ranks.json 2>&1
+check gpu_replay_ranks_by_position [ "$(json ranks.json '[r["replay"]["rank"] for r in j["ranks"]]')" = "[0, 1]" ]
 "$BIN/campaign-analyze" "$ROOT/tests/fixtures/mini.pt.trace.json" >mini.txt 2>&1
 check gpu_replay_text_line grep -qx "replay (the execution graph of every file, unchanged): median step 0.100 ms, measured 0.100 ms (+0.0 %) over 2 steps" mini.txt
 if [ ! -d "$S" ]; then
