@@ -254,8 +254,10 @@ static void add_op(struct builder *b, struct rank_view *v, const struct proto *p
 		if (q.e > q.s || !c) {
 			q.gpu_wait = at && at->kind == GPU_CUT_SYNC_END;
 			q.kind = q.gpu_wait ? RNODE_WAIT : p->kind;
+			size_t had = *cap;
 			XGROW(v->top, *n, *cap, 64);
-			v->top_lane = xrealloc(v->top_lane, *cap * sizeof *v->top_lane);
+			if (*cap != had) /* top_lane grows with top */
+				v->top_lane = xrealloc(v->top_lane, *cap * sizeof *v->top_lane);
 			v->top[*n] = top, v->top_lane[(*n)++] = p->lane;
 			last = replay_proto_add(b, &q);
 			added = 1;
