@@ -35,16 +35,23 @@ struct two {
 	struct replay_rank_in in[2];
 };
 
+/* Trace json read with its host ranges into *t, and its step names (ProfilerStep#<n>) into
+ * *is_step (free). */
+static void load_rank(const char *json, struct gpu_trace *t, unsigned char **is_step)
+{
+	FILE *f = fmemopen((void *)json, strlen(json), "r");
+	CHECK(f && kineto_load_stream(f, "hand", 1, t) == 0);
+	fclose(f);
+	*is_step = calloc(t->nnames + 1, 1);
+	for (size_t i = 0; i < t->nnames; i++)
+		(*is_step)[i] = !strncmp(t->names[i], "ProfilerStep#", 13);
+}
+
 /* Two ranks of one host, rank r's trace json[r], one step each. */
 static void load_pair(struct two *w, const char *const json[2])
 {
 	for (int r = 0; r < 2; r++) {
-		FILE *f = fmemopen((void *)json[r], strlen(json[r]), "r");
-		CHECK(f && kineto_load_stream(f, "hand", 1, &w->t[r]) == 0);
-		fclose(f);
-		w->is_step[r] = calloc(w->t[r].nnames + 1, 1);
-		for (size_t i = 0; i < w->t[r].nnames; i++)
-			w->is_step[r][i] = !strcmp(w->t[r].names[i], "ProfilerStep#0");
+		load_rank(json[r], &w->t[r], &w->is_step[r]);
 		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], 1 };
 	}
 }
@@ -66,12 +73,7 @@ static void free_two(struct two *w)
 static void load_same(struct two *w, const char *json, int nsteps)
 {
 	for (int r = 0; r < 2; r++) {
-		FILE *f = fmemopen((void *)json, strlen(json), "r");
-		CHECK(f && kineto_load_stream(f, "hand", 1, &w->t[r]) == 0);
-		fclose(f);
-		w->is_step[r] = calloc(w->t[r].nnames + 1, 1);
-		for (size_t i = 0; i < w->t[r].nnames; i++)
-			w->is_step[r][i] = !strncmp(w->t[r].names[i], "ProfilerStep#", 13);
+		load_rank(json, &w->t[r], &w->is_step[r]);
 		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], nsteps };
 	}
 }
@@ -239,12 +241,8 @@ static int nth_named(const struct rgraph *g, const char *name, int n)
 static void gpu_kernels_and_sync(void)
 {
 	struct gpu_trace t;
-	FILE *f = fmemopen((void *)gpu_json, strlen(gpu_json), "r");
-	CHECK(f && kineto_load_stream(f, "gpu", 1, &t) == 0);
-	fclose(f);
-	unsigned char *is_step = calloc(t.nnames + 1, 1);
-	for (size_t i = 0; i < t.nnames; i++)
-		is_step[i] = !strcmp(t.names[i], "ProfilerStep#0");
+	unsigned char *is_step;
+	load_rank(gpu_json, &t, &is_step);
 	struct replay_rank_in r = { &t, 0, 0, is_step, 1 };
 	int cores = 2;
 	struct replay_build_in in = { &r, 1, &cores, 1, NULL };
@@ -296,12 +294,8 @@ static void gpu_kernels_and_sync(void)
 static void gpu_top_level_sync(void)
 {
 	struct gpu_trace t;
-	FILE *f = fmemopen((void *)gpu_top_sync_json, strlen(gpu_top_sync_json), "r");
-	CHECK(f && kineto_load_stream(f, "gpu", 1, &t) == 0);
-	fclose(f);
-	unsigned char *is_step = calloc(t.nnames + 1, 1);
-	for (size_t i = 0; i < t.nnames; i++)
-		is_step[i] = !strcmp(t.names[i], "ProfilerStep#0");
+	unsigned char *is_step;
+	load_rank(gpu_top_sync_json, &t, &is_step);
 	struct replay_rank_in r = { &t, 0, 0, is_step, 1 };
 	int cores = 2;
 	struct replay_build_in in = { &r, 1, &cores, 1, NULL };
