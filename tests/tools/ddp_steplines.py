@@ -15,6 +15,7 @@ by its own sleep, so a line taken as another rank's shows.
 """
 import argparse
 import os
+import sys
 import time
 
 import torch
@@ -49,6 +50,13 @@ def main():
         if a.who == "all" or rank == 0:
             print(f"step {step} time {ms:.3f} ms", flush=True)
     dist.destroy_process_group()
+    # torchrun 1.13's tee (tail_log.tail_logfile) stops a worker's tailer once it has read to
+    # the end of the worker's file and finds the worker finished: a line written between that
+    # read and the worker's end is never copied to the node log (one of 30 went missing once,
+    # tests/e2e/torchrun.sh lines_node_logs_raw). Staying a second after the last line leaves
+    # the tailer time to copy it.
+    sys.stdout.flush()
+    time.sleep(1.0)
 
 
 if __name__ == "__main__":
