@@ -55,7 +55,7 @@ echo "   (the requeue's cause was found in the job log on a later poll: $(grep -
 python3 -c "import sqlite3,sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"update jobs set reason = 'the controller requeued the job (no cause recorded)' where scenario = 'one' and attempt = 1\"); c.commit()" "$run/state.db"
 for i in 1 2; do "$CAMPAIGN" status --results "$R" "$id" >/dev/null 2>>st2.err; done
 check slurm_requeue_cause_found_later [ "$(rows "$run" "select reason from jobs where scenario = 'one' and attempt = 1")|$(cat st2.err)" = "the controller requeued the job (a requeue request, e.g. scontrol requeue)|campaign: one: attempt 1: its job log now says: the controller requeued the job (a requeue request, e.g. scontrol requeue)" ]
-check slurm_requeue_first_log_archived grep -q "DUE TO JOB REQUEUE" "$run/one/attempts/1/slurm-$jid_one.out"
+check slurm_requeue_first_log_archived wait_for 30 grep -qs "DUE TO JOB REQUEUE" "$run/one/attempts/1/slurm-$jid_one.out"
 check slurm_requeue_first_rank_log_archived grep -q "rank output of restart 0" "$run/one/attempts/1/logs/rank_0.out"
 check slurm_requeue_first_status_archived grep -q "\"restart\": 0" "$run/one/attempts/1/job.status"
 check slurm_requeue_log_split bash -c '! grep -q "DUE TO JOB REQUEUE" "$1" && grep -q "attempt 1.s outputs are kept in attempts/1/" "$1"' _ "$run/one/slurm-$jid_one.out"
@@ -76,7 +76,9 @@ check slurm_node_fail_two_attempts [ "$(rows "$run" "select group_concat(attempt
 check slurm_node_fail_names_node [ "$(rows "$run" "select failed_nodes || '|' || nodelist from jobs where scenario = 'two' and attempt = 1")" = "$second|$nodes_two" ]
 new_two=$(rows "$run" "select nodelist from jobs where scenario = 'two' and attempt = 2")
 check slurm_node_fail_other_nodes bash -c '! scontrol show hostnames "$1" | grep -qx "$2"' _ "$new_two" "$second"
-check slurm_node_fail_log_archived grep -q "DUE TO NODE FAILURE" "$run/two/attempts/1/slurm-$jid_two.out"
+# RUNNING with a rank log is not yet the new attempt's script: the log may still be the first
+# attempt's until archive-attempt has run (CI's run of stop 53 looked before it had).
+check slurm_node_fail_log_archived wait_for 30 grep -qs "DUE TO NODE FAILURE" "$run/two/attempts/1/slurm-$jid_two.out"
 st >st.txt
 check slurm_node_fail_status_sentence grep -qxF "  two: requeued after NODE_FAIL on $second; measured on $new_two" st.txt
 kill -CONT "$pid"
