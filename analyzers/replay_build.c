@@ -162,16 +162,17 @@ static int join_of(const struct builder *b, const struct rank_view *v, double a,
 	return v->by_end[lo - 1];
 }
 
-/* A proto's sort key: by end, or by collective instance (step, op, seq, rank, start). */
+/* A proto's sort key: by end, or by collective instance (step, group, op, seq, rank,
+ * start). */
 struct proto_key {
-	double k[5];
+	double k[6];
 	int i;
 };
 
 static int by_keys(const void *x, const void *y)
 {
 	const struct proto_key *a = x, *c = y;
-	for (int j = 0; j < 5; j++)
+	for (int j = 0; j < 6; j++)
 		if (a->k[j] != c->k[j])
 			return a->k[j] < c->k[j] ? -1 : 1;
 	return a->i < c->i ? -1 : a->i > c->i;
@@ -183,9 +184,9 @@ static void sort_by(const struct builder *b, int *idx, size_t n, int by_instance
 	struct proto_key *key = xcalloc(n + 1, sizeof *key);
 	for (size_t j = 0; j < n; j++) {
 		const struct proto *p = &b->p[idx[j]];
-		key[j] = by_instance
-			? (struct proto_key){ { p->step, p->op, p->seq, p->rank_i, p->s }, idx[j] }
-			: (struct proto_key){ { p->e, 0, 0, 0, 0 }, idx[j] };
+		struct proto_key inst = { { p->cstep, p->group, p->op, p->seq, p->rank_i, p->s },
+					  idx[j] };
+		key[j] = by_instance ? inst : (struct proto_key){ { p->e, 0, 0, 0, 0, 0 }, idx[j] };
 	}
 	qsort(key, n, sizeof *key, by_keys);
 	for (size_t j = 0; j < n; j++)
@@ -306,6 +307,7 @@ static size_t operations(struct builder *b, struct rank_view *v)
 			.coll = -1, .grad_bytes = c->grad_bytes,
 			.msg_bytes = coll ? v->msg_bytes[top[k]] : 0, .step_arg = c->step_arg,
 		};
+		p.cstep = p.step;
 		add_op(b, v, &p, c->tid, top[k], &n, &cap);
 	}
 	free(top);
@@ -426,8 +428,9 @@ static void rank_edges(struct builder *b, const struct rank_view *v, size_t firs
 	}
 }
 
-/* The collective protos, by (step, operation, seq, rank) once seq is numbered: a rank's
- * instances of one operation in a step in start order, as collective.c matches them. */
+/* The collective protos, by (step, group, operation, seq, rank) once seq is numbered: a
+ * rank's instances of one operation of a process group in a step in start order, as
+ * collective.c matches them. */
 static int *coll_protos(struct builder *b, size_t *n)
 {
 	int *c = xcalloc(b->np + 1, sizeof *c);
@@ -438,17 +441,18 @@ static int *coll_protos(struct builder *b, size_t *n)
 	sort_by(b, c, *n, 1); /* seq 0 for all: by step, op, rank, start */
 	for (size_t i = 0; i < *n; i++) {
 		struct proto *p = &b->p[c[i]], *q = i ? &b->p[c[i - 1]] : NULL;
-		p->seq = q && q->step == p->step && q->op == p->op && q->rank_i == p->rank_i
+		p->seq = q && q->cstep == p->cstep && q->group == p->group && q->op == p->op &&
+				 q->rank_i == p->rank_i
 			? q->seq + 1 : 0;
 	}
 	sort_by(b, c, *n, 1);
 	return c;
 }
 
-/* Marks the matched instances whose ranks are all on one host (the local executor's
- * emulated nodes, or the ranks of one node): their transfer is that host's CPU work (TCP over
- * loopback, copies, the reduction), and each part's last arrival is set (c: the collective
- * protos by instance). */
+/* Marks the matched instances of host threads whose ranks are all on one host (the local
+ * executor's emulated nodes, or the ranks of one node): their transfer is that host's CPU
+ * work (TCP over loopback, copies, the reduction), and each part's last arrival is set (c:
+ * the collective protos by instance). An NCCL kernel's transfer is its GPU's. */
 static void on_host_colls(struct builder *b, const int *c, size_t n)
 {
 	for (size_t i = 0; i < n;) {
@@ -458,7 +462,8 @@ static void on_host_colls(struct builder *b, const int *c, size_t n)
 		double last = -1e300;
 		while (j < n && b->p[c[j]].coll == id) {
 			const struct proto *q = &b->p[c[j]];
-			same &= b->in->ranks[q->rank_i].host == host;
+			same &= b->in->ranks[q->rank_i].host == host &&
+				b->g->lanes[q->lane].kind == RLANE_THREAD;
 			if (q->s - b->info.offset_us[q->rank_i] > last)
 				last = q->s - b->info.offset_us[q->rank_i];
 			j++;
@@ -472,9 +477,35 @@ static void on_host_colls(struct builder *b, const int *c, size_t n)
 	}
 }
 
-/* Instances held by every rank, one part each, share an id; any other part is an instance
- * of its own (it then completes its own measured time after its arrival). Each rank's
- * clock offset: the median over the shared instances of its end less the first rank's. */
+/* The end of the instance that starts at c[i] (c: the collective protos by instance): the
+ * parts of one step, group, operation and seq. */
+static size_t instance_end(const struct builder *b, const int *c, size_t i, size_t n)
+{
+	const struct proto *p = &b->p[c[i]];
+	size_t j = i + 1;
+	while (j < n && b->p[c[j]].cstep == p->cstep && b->p[c[j]].group == p->group &&
+	       b->p[c[j]].op == p->op && b->p[c[j]].seq == p->seq)
+		j++;
+	return j;
+}
+
+/* Whether the parts c[i, j) are one instance: of distinct ranks, every rank replayed or as
+ * many as their process group's size (a subgroup: a tensor-parallel pair of four ranks). */
+static int instance_whole(const struct builder *b, const int *c, size_t i, size_t j)
+{
+	size_t gs = b->p[c[i]].group_size > 1 ? (size_t)b->p[c[i]].group_size : 0;
+	if (j - i != b->in->n && j - i != gs)
+		return 0;
+	for (size_t k = i + 1; k < j; k++)
+		if (b->p[c[k]].rank_i <= b->p[c[k - 1]].rank_i)
+			return 0;
+	return 1;
+}
+
+/* Instances held by every rank (or every rank of their group), one part each, share an id;
+ * any other part is an instance of its own (it then completes its own measured time after
+ * its arrival). Each rank's clock offset: the median over the instances of every rank of its
+ * end less the first rank's. */
 static void match_colls(struct builder *b)
 {
 	size_t n, nr = b->in->n;
@@ -483,26 +514,20 @@ static void match_colls(struct builder *b)
 	size_t *nd = xcalloc(nr, sizeof *nd);
 	int64_t id = 0;
 	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		const struct proto *p = &b->p[c[i]];
-		while (j < n && b->p[c[j]].step == p->step && b->p[c[j]].op == p->op &&
-		       b->p[c[j]].seq == p->seq)
-			j++;
-		int whole = j - i == nr;
-		for (size_t k = i; whole && k < j; k++)
-			whole = b->p[c[k]].rank_i == (int)(k - i);
+		size_t j = instance_end(b, c, i, n);
+		int whole = instance_whole(b, c, i, j), all = whole && j - i == nr;
 		for (size_t k = i; k < j; k++) {
 			struct proto *q = &b->p[c[k]];
 			q->coll = whole ? id : id + 1 + (int64_t)(k - i);
-			if (!whole) {
-				b->info.unmatched_colls++;
+			b->info.unmatched_colls += !whole;
+			if (!all)
 				continue;
-			}
 			if (!diff[k - i])
 				diff[k - i] = xcalloc(n + 1, sizeof **diff);
 			diff[k - i][nd[k - i]++] = q->e - b->p[c[i]].e;
 		}
 		b->info.colls += whole;
+		b->info.aligned |= all;
 		id += whole ? 1 : 1 + (int64_t)(j - i);
 		i = j;
 	}
@@ -611,6 +636,37 @@ static int make_nodes(struct builder *b)
 	return rc < 0 ? rc : 0;
 }
 
+/* With the ranks' clocks lined up (info.aligned), each rank starts its first step where it
+ * did on the first rank's clock: its threads' first operations (the step thread's, and any
+ * other's not handed work) after a wait of no core from time 0 as long as it started after
+ * the earliest rank (one step of DLRM's 8 ranks began 7.5 ms apart: the early ones waited
+ * for the late ones in their first all-to-all). Without it every rank starts at time 0. */
+static void rank_starts(struct builder *b, const struct rank_view *v)
+{
+	size_t nr = b->in->n, np = b->np;
+	double first = 1e300;
+	for (size_t r = 0; r < nr; r++)
+		if (v[r].win[0][0] - b->info.offset_us[r] < first)
+			first = v[r].win[0][0] - b->info.offset_us[r];
+	unsigned char *led = xcalloc(np + 1, 1);
+	for (size_t i = 0; i < b->ne; i++)
+		led[b->e[i].to] = 1;
+	for (size_t r = 0; b->info.aligned && r < nr; r++) {
+		double skew = v[r].win[0][0] - b->info.offset_us[r] - first;
+		if (skew <= 0 || b->main_lane[r] < 0)
+			continue;
+		struct proto o = { .s = v[r].win[0][0], .e = v[r].win[0][0], .rank_i = (int)r,
+				   .lane = b->main_lane[r], .kind = RNODE_WAIT, .step = -1,
+				   .name = -1, .op = -1, .coll = -1, .step_arg = -1 };
+		int origin = replay_proto_add(b, &o);
+		for (size_t i = 0; i < np; i++)
+			if (!led[i] && b->p[i].rank_i == (int)r &&
+			    b->g->lanes[b->p[i].lane].kind == RLANE_THREAD)
+				replay_proto_edge(b, origin, (int)i, skew);
+	}
+	free(led);
+}
+
 static void view_free(struct rank_view *v)
 {
 	free(v->top);
@@ -650,6 +706,7 @@ static int build_ranks(struct builder *b)
 		b->info.kernels += replay_gpu_nodes(b, v[i].gpu, (int)i);
 	if (rc >= 0) {
 		match_colls(b);
+		rank_starts(b, v);
 		rc = make_nodes(b);
 	}
 	for (size_t i = 0; i < in->n; i++)

@@ -2,7 +2,8 @@
  * one loaded trace (kineto.h, with its host ranges) per rank. It owns how the traces become
  * nodes and edges: each thread's top-level ranges as CPU operations (their CPU demand
  * estimated from the host's measured concurrency), the gaps of the step thread as untraced
- * CPU work, gloo:<op> ranges as collective instances matched across ranks, the blocking
+ * CPU work, gloo:<op> ranges and NCCL kernels as collective instances matched across ranks
+ * (each rank starting where it did once their clocks are lined up), the blocking
  * ranges it knows by name (the reference trainer's loader wait and read latency) as waits,
  * the hand-offs and joins between a rank's threads, and the GPU side (replay_gpu.h: kernels
  * and copies on their streams after their launches, synchronisations as waits) (docs/
@@ -78,6 +79,9 @@ struct replay_build_in {
 /* What the builder made, for the report and the tests. */
 struct replay_build_info {
 	size_t ops, gaps, colls, unmatched_colls, joins;
+	/* 1 when collective instances of every rank lined up the ranks' clocks (offset_us):
+	 * each rank then starts where it did after the earliest */
+	int aligned;
 	size_t host_colls; /* instances whose ranks share a host: their transfer is CPU work */
 	size_t moved_colls, buckets; /* a bucket change: step-thread parts moved, buckets made */
 	size_t dropped; /* a checkpoint change: checkpoints that cost nothing now */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "analyzers/replay_gpu.h"
+#include "analyzers/collective.h"
 
 #include "util/strbuf.h"
 
@@ -154,7 +155,59 @@ struct kernel {
 	int stream;
 	int name;
 	int proto;
+	int op; /* an NCCL collective's (coll_op_of), -1: none */
+	uint32_t group; /* its process group (a hash of the name), 0: the default or unknown */
+	int group_size; /* 0: unknown */
 };
+
+/* The GPU events carrying a collective's args (PyTorch 2 writes them on NCCL kernels), by
+ * start. */
+struct comm_args {
+	const struct comm_event **v;
+	size_t n;
+};
+
+static int by_comm_start(const void *x, const void *y)
+{
+	const struct comm_event *a = *(const struct comm_event *const *)x,
+				*c = *(const struct comm_event *const *)y;
+	return a->start < c->start ? -1 : a->start > c->start;
+}
+
+static void comm_args_init(struct comm_args *a, const struct gpu_trace *t)
+{
+	a->v = xcalloc(t->ncomm + 1, sizeof *a->v);
+	a->n = 0;
+	for (size_t i = 0; i < t->ncomm; i++)
+		if (t->comm[i].gpu)
+			a->v[a->n++] = &t->comm[i];
+	qsort(a->v, a->n, sizeof *a->v, by_comm_start);
+}
+
+/* Kernel k's collective: its operation from its name (NCCL's kernels: ncclKernel_AllReduce_...,
+ * ncclDevKernel_SendRecv ...) and, from the args on it where the trace has them, its process
+ * group and size. ev: its event. */
+static void kernel_coll(struct kernel *k, const struct gpu_trace *t, const struct gpu_event *ev,
+			const struct comm_args *a)
+{
+	const char *nm = t->names[ev->name];
+	k->op = !strncmp(nm, "nccl", 4) ? coll_op_of(nm) : -1;
+	k->group = 0, k->group_size = 0;
+	size_t lo = 0, hi = a->n;
+	while (k->op >= 0 && lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (a->v[mid]->start < ev->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (k->op < 0 || lo == a->n || a->v[lo]->start != ev->start)
+		return;
+	const char *pg = a->v[lo]->pg >= 0 ? t->names[a->v[lo]->pg] : "";
+	k->group = *pg && strcmp(pg, "0") ? (uint32_t)str_hash(pg) : 0;
+	k->group += !k->group && *pg && strcmp(pg, "0"); /* (0 is the default's) */
+	k->group_size = a->v[lo]->group_size > 0 ? a->v[lo]->group_size : 0;
+}
 
 static int by_stream_start(const void *x, const void *y)
 {
@@ -170,6 +223,8 @@ static struct kernel *kernels(const struct gpu_side *g, size_t *n)
 	const struct gpu_trace *t = g->t;
 	double u = t->unit_per_us > 0 ? t->unit_per_us : 1;
 	struct kernel *k = xcalloc(t->n + 1, sizeof *k);
+	struct comm_args args;
+	comm_args_init(&args, t);
 	*n = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct gpu_event *ev = &t->ev[i];
@@ -179,8 +234,11 @@ static struct kernel *kernels(const struct gpu_side *g, size_t *n)
 			continue;
 		/* (times rounded as HTA does: a kernel under 1 µs may end before it starts) */
 		double s = ev->start / u, e = ev->end / u > s ? ev->end / u : s;
-		k[(*n)++] = (struct kernel){ s, e, c->at, c->proto, ev->stream, ev->name, -1 };
+		k[*n] = (struct kernel){ s, e, c->at, c->proto, ev->stream,
+					 ev->name, -1, -1, 0, 0 };
+		kernel_coll(&k[(*n)++], t, ev, &args);
 	}
+	free(args.v);
 	qsort(k, *n, sizeof *k, by_stream_start);
 	return k;
 }
@@ -223,7 +281,9 @@ static int waited_for(const struct kernel *k, const size_t *by_end, size_t n, si
 	return -1;
 }
 
-/* The protos of the kernels, on a lane per stream of rank index ri. */
+/* The protos of the kernels, on a lane per stream of rank index ri: an NCCL collective's a
+ * part of an instance across ranks, matched in its launch's step (replay_build.c), of its
+ * measured duration (the least over the ranks is the instance's transfer). */
 static void kernel_protos(struct builder *b, struct kernel *k, size_t n, int ri)
 {
 	int lane = -1;
@@ -232,9 +292,11 @@ static void kernel_protos(struct builder *b, struct kernel *k, size_t n, int ri)
 			lane = rgraph_add_lane(b->g, RLANE_STREAM, b->in->ranks[ri].rank,
 					       k[i].stream);
 		struct proto p = { .s = k[i].s, .e = k[i].e, .rank_i = ri, .lane = lane,
-				   .kind = RNODE_GPU, .step = -1, .name = k[i].name, .op = -1,
-				   .coll = -1, .fixed = 1, .cost_ms = (k[i].e - k[i].s) / 1000,
-				   .step_arg = -1 };
+				   .kind = k[i].op >= 0 ? RNODE_COLL : RNODE_GPU, .step = -1,
+				   .name = k[i].name, .op = k[i].op, .coll = -1, .fixed = 1,
+				   .cost_ms = (k[i].e - k[i].s) / 1000, .step_arg = -1,
+				   .cstep = b->p[k[i].piece].step, .group = k[i].group,
+				   .group_size = k[i].group_size };
 		k[i].proto = replay_proto_add(b, &p);
 	}
 }

@@ -20,6 +20,12 @@ struct proto {
 	int name;   /* index into its trace's names; -1: an untraced gap */
 	int sleep;  /* RNODE_WAIT: 1 for a sleep (its span a delay), 0 for a wait on a thread */
 	int op, seq; /* RNODE_COLL: operation and order among the step's of that operation */
+	/* RNODE_COLL: the step its instance is matched in (a host range's own; an NCCL kernel's
+	 * that of the piece that launched it: a kernel is in no step's span), and its process
+	 * group (a hash of its name, 0: the default or unknown) and size (0: unknown) */
+	int cstep;
+	uint32_t group;
+	int group_size;
 	int64_t coll;
 	/* RNODE_COLL of an instance whose ranks share one host: its last arrival (µs, first
 	 * rank's clock); the transfer after it is that host's CPU work (on_host 1) */

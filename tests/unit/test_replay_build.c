@@ -321,6 +321,107 @@ static void gpu_top_level_sync(void)
 	free(is_step);
 }
 
+/* A GPU rank's step from t0 to 100 µs: forward to fwd_end launching an NCCL all-reduce (its
+ * launch call the last 2 µs) that runs on stream 20 from k0 for kdur µs, a
+ * cudaStreamSynchronize from fwd_end to 70, the optimizer 70-100; on a clock `clock` µs
+ * ahead. With group (a process group's name), the kernel carries the collective's args with
+ * a group of 2. */
+static void nccl_json(char *buf, size_t n, int clock, const int *shape, const char *group)
+{
+	int t0 = shape[0] + clock, fwd_end = shape[1] + clock, k0 = shape[2] + clock;
+	int kdur = shape[3], end = 100 + clock, opt = 70 + clock;
+	char args[160] = "";
+	if (group)
+		snprintf(args, sizeof args,
+			 ",\"Collective name\":\"allreduce\",\"Process Group Name\":\"%s\",\"Group size\":2",
+			 group);
+	snprintf(buf, n,
+		 "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":%d,\"dur\":%d},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":%d,\"dur\":%d},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,\"ts\":%d,\"dur\":2,\"args\":{\"correlation\":1}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)\",\"pid\":0,\"tid\":20,\"ts\":%d,\"dur\":%d,\"args\":{\"stream\":20,\"correlation\":1%s}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"tid\":1,\"ts\":%d,\"dur\":%d,\"args\":{\"correlation\":2}},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":%d,\"dur\":30}]}",
+		 t0, end - t0, t0, fwd_end - t0, fwd_end - 2, k0, kdur, args, fwd_end,
+		 opt - fwd_end, opt);
+}
+
+/* Rank r's step span (ms), the ranks (w->in, n of them) on one host of 2 cores replayed with
+ * ch (NULL: as measured); -1 when the build or the replay fails. */
+static double rank_step(const struct replay_rank_in *ranks, size_t n, int r,
+			const struct replay_change *ch, struct replay_build_info *info)
+{
+	int cores = 2;
+	struct replay_build_in in = { ranks, n, &cores, 1, ch };
+	struct rgraph *g = NULL;
+	struct replay_sim *s = NULL;
+	double span = -1;
+	if (replay_build(&in, &g, info) == 0 && replay_sim_run(&s, g) == 0)
+		span = replay_sim_step_end(s, r, 0) - replay_sim_step_start(s, r, 0);
+	replay_sim_free(s);
+	rgraph_free(g);
+	return span;
+}
+
+/* Two GPU ranks of nccl_json's shape[r], rank 1's clock clock1 µs ahead. */
+static void load_nccl(struct two *w, const int (*shape)[4], int clock1, const char *const *group)
+{
+	for (int r = 0; r < 2; r++) {
+		char json[2048];
+		nccl_json(json, sizeof json, r ? clock1 : 0, shape[r], group ? group[r] : NULL);
+		load_rank(json, &w->t[r], &w->is_step[r]);
+		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], 1 };
+	}
+}
+
+/* An NCCL all-reduce is one instance across the ranks: rank 0 launches it at 20 (its kernel
+ * waits from 21 for rank 1's arrival at 61, and ends with it at 70: the least duration, 9 µs,
+ * is the transfer). Replayed as measured: 100 µs each. Rank 1 the straggler (its forward
+ * brought down to rank 0's 20 µs): both arrive at 21, end at 30, the optimizers 30-60: 60 µs,
+ * where each kernel of its own measured duration would have kept rank 0 at 100. */
+static void nccl_across_ranks(void)
+{
+	static const int shape[2][4] = { { 0, 20, 21, 49 }, { 0, 60, 61, 9 } };
+	struct two w;
+	load_nccl(&w, shape, 0, NULL);
+	struct replay_build_info info;
+	CHECK_NEAR(rank_step(w.in, 2, 0, NULL, &info), 100e-3, US);
+	CHECK(info.kernels == 2 && info.colls == 1 && info.unmatched_colls == 0 && info.aligned);
+	CHECK(info.host_colls == 0); /* the transfer is the GPUs', not the host's cores */
+	replay_build_info_free(&info);
+	CHECK_NEAR(rank_step(w.in, 2, 1, NULL, NULL), 100e-3, US);
+	int slow = 1;
+	struct replay_change ch = { .kind = REPLAY_CHANGE_STRAGGLERS, .slow_ranks = &slow,
+				    .nslow = 1 };
+	CHECK_NEAR(rank_step(w.in, 2, 0, &ch, NULL), 60e-3, US);
+	CHECK_NEAR(rank_step(w.in, 2, 1, &ch, NULL), 60e-3, US);
+	free_two(&w);
+}
+
+/* Rank 1 starts its step 10 µs after rank 0 (on one clock): replayed from time 0 both, rank
+ * 0 would wait 10 µs less for it (90 µs); each rank starts where it did after the earliest,
+ * and both steps replay as measured, 100 and 90 µs. Rank 1's trace on a clock 1000 µs ahead
+ * (the offset from the all-reduce's ends) replays the same. In two process groups of their
+ * own ("5" and "6", each of 2 ranks) the kernels are no instance of one another: each ends
+ * its own measured time after its arrival (rank 0 at 70, rank 1 at 70, no wait between them). */
+static void nccl_rank_starts(void)
+{
+	static const int shape[2][4] = { { 0, 20, 21, 49 }, { 10, 60, 61, 9 } };
+	struct two w;
+	load_nccl(&w, shape, 0, NULL);
+	CHECK_NEAR(rank_step(w.in, 2, 0, NULL, NULL), 100e-3, US);
+	CHECK_NEAR(rank_step(w.in, 2, 1, NULL, NULL), 90e-3, US);
+	free_two(&w);
+	load_nccl(&w, shape, 1000, NULL);
+	struct replay_build_info info;
+	CHECK_NEAR(rank_step(w.in, 2, 1, NULL, &info), 90e-3, US);
+	CHECK_NEAR(info.offset_us[1], 1000, 1e-9);
+	replay_build_info_free(&info);
+	CHECK_NEAR(rank_step(w.in, 2, 0, NULL, NULL), 100e-3, US);
+	free_two(&w);
+	static const char *const groups[2] = { "5", "6" };
+	load_nccl(&w, shape, 1000, groups);
+	CHECK_NEAR(rank_step(w.in, 2, 0, NULL, &info), 100e-3, US);
+	CHECK(info.colls == 0 && info.unmatched_colls == 2 && !info.aligned);
+	replay_build_info_free(&info);
+	free_two(&w);
+}
+
 /* The reference trainer's shape (trainer/trace.c), one rank on one core: the step thread
  * waits for its batch (wait_for_batch) and runs forward; a loader thread decodes samples
  * between reads that sleep (loader:read). Its first decode ended before the first step (left
@@ -705,6 +806,8 @@ int main(void)
 	RUN(gpu_kernels_and_sync);
 	RUN(gpu_top_level_sync);
 	RUN(host_change_refused);
+	RUN(nccl_across_ranks);
+	RUN(nccl_rank_starts);
 	RUN(trainer_waits_and_sleeps);
 	RUN(trainer_scenario);
 	RUN(bucket_change);
