@@ -570,9 +570,7 @@ static enum replay_why replay_source(const struct ana_scenario *s, int cores, in
 		return REPLAY_MADE;
 	if (s->data.source == SOURCE_AORTA)
 		return REPLAY_TELEMETRY;
-	if (s->data.source == SOURCE_NSYS)
-		return REPLAY_NSYS;
-	if (s->data.source != SOURCE_TRACES)
+	if (s->data.source != SOURCE_TRACES && s->data.source != SOURCE_NSYS)
 		return REPLAY_STEP_LINES;
 	if (!own_times)
 		return REPLAY_NO_STEP_RANGES;
@@ -592,7 +590,8 @@ static void replay_of(struct ana_scenario *s, const struct ana_run *run,
 	if (r->why_kind != REPLAY_MADE)
 		return;
 	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/%s", s->in.job_dir, trainer ? JOB_METRICS : JOB_TRACES);
+	strbuf_addf(&dir, "%s/%s", s->in.job_dir,
+		    trainer ? JOB_METRICS : s->data.source == SOURCE_NSYS ? JOB_NSYS : JOB_TRACES);
 	/* under the local executor every emulated node is this machine */
 	int slow[STRAGGLER_MAX];
 	size_t nslow = 0;

@@ -322,11 +322,29 @@ static void file_part(void *ctx, size_t i)
 		p->steps = steps_json(p->t, p->phases, p->top);
 }
 
-/* One input file: a Kineto trace (one rank, *kineto set, kept in *keep for the replay when
- * keep is not NULL) or an Nsight Systems export (one entry per process and device). */
+/* A file's traces kept for the replay: a Kineto trace's one, an Nsight Systems export's one
+ * per process and device (with their host ranges), in the order of their entries. */
+struct kept {
+	struct gpu_trace *t;
+	size_t n;
+};
+
+/* An export's processes into *keep (NULL: none kept) with their host side, or freed. */
+static int keep_nsys(const char *file, struct nsys_report *rep, struct kept *keep)
+{
+	int rc = keep ? nsys_add_host(file, rep) : 0;
+	if (keep && rc == 0) {
+		keep->t = rep->proc, keep->n = rep->n;
+		rep->proc = NULL, rep->n = 0;
+	}
+	nsys_report_free(rep);
+	return rc;
+}
+
+/* One input file: a Kineto trace (one rank) or an Nsight Systems export (one entry per
+ * process and device), kept in *keep for the replay when keep is not NULL. */
 static int analyse_file(const char *file, const struct rules *r, const struct rules *phases,
-			int top, int threads, json_t *ranks, json_t *nvtx, struct gpu_trace *keep,
-			int *kineto)
+			int top, int threads, json_t *ranks, json_t *nvtx, struct kept *keep)
 {
 	if (nsys_is_sqlite(file)) {
 		struct nsys_report rep;
@@ -343,11 +361,9 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 		for (size_t i = 0; i < rep.n; i++)
 			json_array_append_new(ranks, analyse_one(&rep.proc[i], r, top, file));
 		json_object_set(nvtx, file, rep.nvtx_top);
-		nsys_report_free(&rep);
-		return 0;
+		return keep_nsys(file, &rep, keep);
 	}
 	struct gpu_trace t;
-	*kineto = 1;
 	double t0 = clock_mono_s();
 	struct kineto_how how = { 1, threads, 0 };
 	int rc = kineto_load_with(file, &how, &t);
@@ -365,10 +381,12 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 			t1 - t0, clock_mono_s() - t1);
 	json_object_set_new(o, "format", json_string(t.legacy ? "legacy" : "kineto"));
 	json_array_append_new(ranks, o);
-	if (keep)
-		*keep = t;
-	else
+	if (keep) {
+		keep->t = xmalloc(sizeof *keep->t);
+		*keep->t = t, keep->n = 1;
+	} else {
 		gpu_trace_free(&t);
+	}
 	return 0;
 }
 
@@ -380,8 +398,7 @@ struct file_job {
 	int top;
 	int threads; /* for reading one file: the pool's threads a file has to itself */
 	json_t **ranks, **nvtx;
-	struct gpu_trace *traces; /* each Kineto file's, for the replay; NULL: none kept */
-	int *kineto;              /* 1 for a Kineto file (kept in traces) */
+	struct kept *traces; /* each file's, for the replay; NULL: none kept */
 	int *rc;
 	char (*err)[512];
 };
@@ -392,7 +409,7 @@ static void file_job_one(void *ctx, size_t i)
 	j->ranks[i] = json_array();
 	j->nvtx[i] = json_object();
 	j->rc[i] = analyse_file(j->files[i], j->r, j->phases, j->top, j->threads, j->ranks[i],
-				 j->nvtx[i], j->traces ? &j->traces[i] : NULL, &j->kineto[i]);
+				 j->nvtx[i], j->traces ? &j->traces[i] : NULL);
 	if (j->rc[i] < 0)
 		snprintf(j->err[i], sizeof j->err[i], "%s", err_last());
 }
@@ -401,19 +418,14 @@ static void file_job_one(void *ctx, size_t i)
  * replay needs every rank's at once, where the analysis alone holds only the files it reads. */
 #define REPLAY_KEEP_BYTES (1024.0 * 1024 * 1024)
 
-/* The replay of the files' traces together (t NULL: not kept, kineto[i] 0: an Nsight Systems
- * export), into doc and each of ranks' objects (one per file, in order): the replayed median
- * step against the measured. */
-static void replay_json(struct gpu_trace *t, const int *kineto, size_t n,
-			const struct rules *phases, json_t *doc, json_t *ranks)
+/* The replay of the files' traces together (t NULL: not kept; n of them, one per entry of
+ * ranks), into doc and each of ranks' objects: the replayed median step against the
+ * measured. */
+static void replay_json(struct gpu_trace *t, size_t n, const struct rules *phases, json_t *doc,
+			json_t *ranks)
 {
 	struct replay_result res = { 0 };
-	int all = n > 0;
-	for (size_t i = 0; i < n; i++)
-		all = all && kineto[i];
-	if (!all) {
-		res.why_kind = REPLAY_NSYS;
-	} else if (!t) {
+	if (!t) {
 		res.why_kind = REPLAY_NOT_BUILT;
 		snprintf(res.why, sizeof res.why,
 			 "the files are over %.0f GiB together: not replayed here; a run's aggregation replays each scenario",
@@ -450,6 +462,25 @@ static double files_bytes(char **files, size_t n)
 	return sum;
 }
 
+/* The files' kept traces (k, n files; NULL: none) moved into one array, in order: *nt of
+ * them; k freed. */
+static struct gpu_trace *kept_flat(struct kept *k, size_t n, size_t *nt)
+{
+	*nt = 0;
+	if (!k)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		*nt += k[i].n;
+	struct gpu_trace *t = xcalloc(*nt + 1, sizeof *t);
+	for (size_t i = 0, at = 0; i < n; i++) {
+		for (size_t r = 0; r < k[i].n; r++)
+			t[at++] = k[i].t[r];
+		free(k[i].t);
+	}
+	free(k);
+	return t;
+}
+
 static int analyse_files(char **files, size_t n, const struct rules *r, const struct rules *phases,
 			 int top, int jobs, json_t *ranks, json_t *nvtx, json_t *doc)
 {
@@ -464,7 +495,6 @@ static int analyse_files(char **files, size_t n, const struct rules *r, const st
 			      files_bytes(files, n) <= REPLAY_KEEP_BYTES
 				      ? xcalloc(n + 1, sizeof *j.traces)
 				      : NULL,
-			      xcalloc(n + 1, sizeof *j.kineto),
 			      xcalloc(n, sizeof *j.rc),
 			      xcalloc(n, sizeof *j.err) };
 	pool_run(n, jobs, file_job_one, &j);
@@ -478,12 +508,13 @@ static int analyse_files(char **files, size_t n, const struct rules *r, const st
 		json_decref(j.ranks[i]);
 		json_decref(j.nvtx[i]);
 	}
+	size_t nt = 0;
+	struct gpu_trace *t = kept_flat(j.traces, n, &nt);
 	if (rc == 0)
-		replay_json(j.traces, j.kineto, n, phases, doc, ranks);
-	for (size_t i = 0; i < n && j.traces; i++)
-		gpu_trace_free(&j.traces[i]);
-	free(j.traces);
-	free(j.kineto);
+		replay_json(t, nt, phases, doc, ranks);
+	for (size_t i = 0; i < nt; i++)
+		gpu_trace_free(&t[i]);
+	free(t);
 	free(j.ranks);
 	free(j.nvtx);
 	free(j.rc);

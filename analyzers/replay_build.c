@@ -691,8 +691,10 @@ static int build_ranks(struct builder *b)
 		v[i].ri = (int)i;
 		rc = rgraph_set_rank_host(b->g, v[i].r->rank, v[i].r->host);
 		if (rc >= 0 && step_windows(&v[i]) < 0)
-			rc = err_set(ERR_USAGE, "replay: rank %d's trace has no step range",
-				     v[i].r->rank);
+			rc = err_set(
+				ERR_USAGE,
+				"replay: rank %d's trace has no step range: mark each step with a range named ProfilerStep#N (torch.profiler's schedule writes them; under Nsight Systems, an NVTX range of that name)",
+				v[i].r->rank);
 		if (rc >= 0) {
 			top_level(b, &v[i]);
 			message_bytes(&v[i]);

@@ -2,6 +2,7 @@
 #include "analyzers/replay_scenario.h"
 
 #include "analyzers/read/kineto.h"
+#include "analyzers/read/nsys.h"
 #include "analyzers/replay/sim.h"
 #include "analyzers/replay_build.h"
 #include "analyzers/stats.h"
@@ -42,15 +43,41 @@ static int rank_index(const struct scenario_metrics *m, int rank)
 	return -1;
 }
 
-/* Per name of t, 1 for a step range's (ProfilerStep#N, as the phase rules say). */
+/* Per name of t, 1 for a step range's (ProfilerStep#N, as the phase rules say; in an Nsight
+ * Systems export's, labelled by process, NVTX step names too, as the analysis takes them). */
 static unsigned char *step_names(const struct gpu_trace *t, const struct rules *phases)
 {
-	int *ph = trace_name_phases(t, phases, 0);
+	int *ph = trace_name_phases(t, phases, t->label[0] != 0);
 	unsigned char *is_step = xcalloc(t->nnames + 1, 1);
 	for (size_t j = 0; j < t->nnames; j++)
 		is_step[j] = ph[j] == TRACE_NAME_STEP;
 	free(ph);
 	return is_step;
+}
+
+/* A rank's trace from path: a Kineto trace with its host ranges, or of an Nsight Systems
+ * export (a rank's, profile.nsys) the process and GPU with the most GPU work, as the analysis
+ * takes it, with its NVTX ranges and runtime calls as host ranges. */
+static int load_rank_trace(const char *path, struct gpu_trace *t)
+{
+	if (!nsys_is_sqlite(path))
+		return kineto_load(path, 1, t);
+	struct nsys_report rep;
+	int rc = nsys_load(path, 0, &rep);
+	if (rc == 0 && !rep.n)
+		rc = err_set(ERR_IO, "%s: no GPU work", path);
+	if (rc == 0)
+		rc = nsys_add_host(path, &rep);
+	size_t busiest = 0;
+	for (size_t i = 0; rc == 0 && i < rep.n; i++)
+		busiest = rep.proc[i].n > rep.proc[busiest].n ? i : busiest;
+	if (rc == 0) {
+		*t = rep.proc[busiest];
+		t->rank = -1; /* (its position in the export: the file's name says the rank) */
+		rep.proc[busiest] = rep.proc[--rep.n];
+	}
+	nsys_report_free(&rep);
+	return rc;
 }
 
 /* Each of the n files of dir read with its host ranges, matched to its rank in m (the
@@ -67,7 +94,7 @@ static int load_traces(const char *dir, char *const *names, size_t n, const int 
 	for (size_t i = 0; i < n && ok; i++) {
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/%s", dir, names[i]);
-		ok = kineto_load(p.buf, 1, &l->t[i]) == 0;
+		ok = load_rank_trace(p.buf, &l->t[i]) == 0;
 		strbuf_free(&p);
 		if (!ok) {
 			out->why_kind = REPLAY_UNREADABLE;
@@ -99,14 +126,19 @@ static void names_free(char **names, size_t n)
 	free(names);
 }
 
-/* Every trace file of dir, one per rank of m, read (load_traces); 0 with out->why set when
- * there is no replay to make. */
+/* Every trace file of dir (Kineto traces, else Nsight Systems exports), one per rank of m,
+ * read (load_traces); 0 with out->why set when there is no replay to make. */
 static int load_dir(const char *dir, const struct rules *phases,
 		    const struct scenario_metrics *m, struct loaded *l, struct replay_result *out)
 {
 	char **names;
 	size_t n;
-	if (torchtrace_list(dir, 0, &names, &n) < 0 || n != m->n) {
+	int rc = torchtrace_list(dir, 0, &names, &n);
+	if (rc == 0 && n == 0) {
+		free(names);
+		rc = torchtrace_list(dir, 1, &names, &n);
+	}
+	if (rc < 0 || n != m->n) {
 		out->why_kind = REPLAY_FILES;
 		snprintf(out->why, sizeof out->why, "%s", n ? names[0] : "");
 		names_free(names, n);
@@ -509,8 +541,8 @@ static void trace_steps(const struct replay_rank_in *in, const struct rank_metri
 		struct step_rec *r = &out->steps[i];
 		r->step = (long)i;
 		r->active = r->active || !tel;
-		r->step_ms = (w[i][1] - w[i][0]) / t->unit_per_us / 1000;
-		r->start_us = w[i][0] / t->unit_per_us;
+		r->step_ms = (w[i][1] - w[i][0]) / 1000; /* (host ranges are in µs) */
+		r->start_us = w[i][0];
 	}
 	free(w);
 }

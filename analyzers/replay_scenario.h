@@ -26,7 +26,6 @@ enum replay_why {
 	REPLAY_MONITORS_ONLY,  /* no step data but the node monitors */
 	REPLAY_NO_STEP_DATA,   /* no step data at all */
 	REPLAY_TELEMETRY,      /* telemetry without the trainer's trace of every rank */
-	REPLAY_NSYS,           /* Nsight Systems exports: not built yet */
 	REPLAY_STEP_LINES,     /* step lines only */
 	REPLAY_NO_STEP_RANGES, /* traces without step ranges (step times from step lines) */
 	REPLAY_NO_CORES,       /* the nodes' cores unknown (analysis.cores_per_node) */

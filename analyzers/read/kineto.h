@@ -31,7 +31,7 @@ struct rt_event {
 /* A host range (ph "X" without a GPU stream): an operator, an annotation,
  * a ProfilerStep#N. Times in µs as in the file. */
 struct cpu_range {
-	double start, end;
+	double start, end; /* µs, whatever the trace's unit (an Nsight Systems export's ns too) */
 	int name;          /* index into names */
 	int tid;           /* index into names: the thread, as the trace names it */
 	double flops;      /* args.flops (profiles recorded with_flops); 0 when absent */

@@ -349,6 +349,63 @@ int nsys_load_host(const char *path, struct gpu_trace *host)
 	return rc;
 }
 
+/* The rows (name, start ns, end ns, globalTid) of sql as host ranges (µs) of each process's
+ * traces, on the row's thread. */
+static int host_rows(sqlite3 *db, const char *sql, const char *table, struct nsys_report *r)
+{
+	sqlite3_stmt *st;
+	if (!has_table(db, table))
+		return 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return err_set(ERR_IO, "%s: unexpected layout: %s", table, sqlite3_errmsg(db));
+	char tid[32];
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		double start = (double) sqlite3_column_int64(st, 1),
+		       end = (double) sqlite3_column_int64(st, 2);
+		long long gtid = (long long) sqlite3_column_int64(st, 3);
+		if (!name || end < start || !trace_times_sane(start / 1000, (end - start) / 1000))
+			continue;
+		snprintf(tid, sizeof tid, "%lld", gtid);
+		for (size_t i = 0; i < r->n; i++)
+			if (r->proc[i].pid == PID_OF(gtid))
+				gpu_trace_add_cpu(&r->proc[i], start / 1000, end / 1000, name, tid,
+						  0);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : err_set(ERR_IO, "%s: %s", table, sqlite3_errmsg(db));
+}
+
+int nsys_add_host(const char *path, struct nsys_report *r)
+{
+	char *uri = uri_of(path);
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK || readable(db, path) < 0) {
+		rc = rc != SQLITE_OK ? err_set(ERR_IO, "%s: cannot open as SQLite", path) : ERR_IO;
+		sqlite3_close(db);
+		return rc;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		r->proc[i].want_cpu = 1;
+	rc = host_rows(db,
+		       "SELECT COALESCE(n.text, s.value), n.start, n.end, n.globalTid FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND n.eventType IN (59, 60)",
+		       "NVTX_EVENTS", r);
+	if (rc == 0)
+		rc = host_rows(db,
+			       "SELECT s.value, r.start, r.end, r.globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId",
+			       "CUPTI_ACTIVITY_KIND_RUNTIME", r);
+	sqlite3_close(db);
+	if (rc < 0) {
+		char *why = xstrdup(err_last());
+		rc = err_set(ERR_IO, "%s: %s", path, why);
+		free(why);
+	}
+	return rc;
+}
+
 void nsys_report_free(struct nsys_report *r)
 {
 	for (size_t i = 0; i < r->n; i++)

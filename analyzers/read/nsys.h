@@ -2,8 +2,10 @@
  * (CUPTI_ACTIVITY_KIND_KERNEL, MEMCPY, MEMSET) becomes one gpu_trace per
  * (process, device) in nanoseconds, with the CUDA runtime calls of that
  * process (CUPTI_ACTIVITY_KIND_RUNTIME) joined by correlation id; names come
- * from StringIds. NVTX ranges (NVTX_EVENTS) are summed per name. Rows are
- * stepped through one at a time: memory follows the GPU events kept.
+ * from StringIds. NVTX ranges (NVTX_EVENTS) are summed per name; for the
+ * replay, a process's NVTX ranges and runtime calls become its traces' host
+ * ranges. Rows are stepped through one at a time: memory follows the events
+ * kept.
  * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_NSYS_H
 #define ANALYZERS_NSYS_H
@@ -23,6 +25,11 @@ int nsys_is_sqlite(const char *path);
 /* ERR_IO (with the reason) when path is not an Nsight Systems export. */
 int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out);
 void nsys_report_free(struct nsys_report *r);
+/* The host side of each process of r (loaded from path): its NVTX ranges (push/pop and
+ * start/end, finished ones) and its CUDA runtime calls as host ranges (µs) of its traces, on
+ * their threads (globalTid), for the replay (launch calls and synchronisations cut the
+ * ranges as a Kineto trace's). ERR_IO when path cannot be read again. */
+int nsys_add_host(const char *path, struct nsys_report *r);
 /* The export's NVTX ranges (push/pop and start/end, finished ones) as host
  * ranges of *host, in µs, one thread per globalTid: the phases and steps a
  * workload annotated. ERR_IO when path is not an Nsight Systems export. */

@@ -237,7 +237,6 @@ char *data_text_replay_why(const struct replay_result *r)
 		[REPLAY_NO_STEP_DATA] = "no step data: no execution graph",
 		[REPLAY_TELEMETRY] =
 			"the step data is telemetry, which holds no execution graph, and not every rank left the trainer's trace beside it",
-		[REPLAY_NSYS] = "Nsight Systems exports are not replayed yet",
 		[REPLAY_STEP_LINES] = "step lines only: no execution graph",
 		[REPLAY_NO_STEP_RANGES] = "the traces have no step ranges (the step times are step lines)",
 		[REPLAY_NO_CORES] = "the nodes' core count is unknown: set analysis.cores_per_node",

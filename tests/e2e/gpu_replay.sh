@@ -34,6 +34,13 @@ sed 's/"rank": 3,/"rank": 0,/' "$ROOT/tests/fixtures/mini.pt.trace.json" >rank0.
 check gpu_replay_ranks_by_position [ "$(json ranks.json '[r["replay"]["rank"] for r in j["ranks"]]')" = "[0, 1]" ]
 "$BIN/campaign-analyze" "$ROOT/tests/fixtures/mini.pt.trace.json" >mini.txt 2>&1
 check gpu_replay_text_line grep -qx "replay (the execution graph of every file, unchanged): median step 0.100 ms, measured 0.100 ms (+0.0 %) over 2 steps" mini.txt
+# an Nsight Systems export of two ranks (tests/fixtures/nsys_steps.sql: three steps of 100 µs,
+# NVTX ranges ProfilerStep#N, launches and a synchronisation among the runtime calls of each
+# process's thread, an NCCL all-reduce that rank 0 waits for): replayed exactly, per process
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[2]); c.executescript(open(sys.argv[1]).read()); c.commit()' \
+	"$ROOT/tests/fixtures/nsys_steps.sql" steps.sqlite
+replay_checks nsys_steps steps.sqlite
+check gpu_replay_nsys_steps_exact [ "$(json nsys_steps.json '[(r["process"], r["replay"]["rank"], r["replay"]["steps"], round(r["replay"]["step_ms"], 6), round(r["replay"]["error_pct"], 6)) for r in j["ranks"]]')" = "[('pid100_dev0', 0, 3, 0.1, -0.0), ('pid101_dev1', 1, 3, 0.1, -0.0)]" ]
 if [ ! -d "$S" ]; then
 	skip gpu_replay_shared "../shared/traces is absent (the shared GPU traces are not part of the project)"
 	exit 0
@@ -47,4 +54,5 @@ replay_checks nccl "$S"/kineto/hta_nccl_data/nccl_data.json
 replay_checks mi250 "$S"/kineto/hta_edge_cases/mi250_minitoy_train_ROCm6_2_kineto.json
 # an Nsight Systems export among the files: no replay, and why
 "$BIN/campaign-analyze" --json "$S"/nsys/mfu_2gpu_before.sqlite >nsys.json 2>&1
-check gpu_replay_nsys_why [ "$(json nsys.json '(j["replay"], j["replay_why"])')" = "(None, 'Nsight Systems exports are not replayed yet')" ]
+# (its NVTX ranges mark no step: no replay, and what to do)
+check gpu_replay_nsys_why [ "$(json nsys.json '(j["replay"], j["replay_why"])')" = "(None, \"no graph could be built (replay: rank 0's trace has no step range: mark each step with a range named ProfilerStep#N (torch.profiler's schedule writes them; under Nsight Systems, an NVTX range of that name))\")" ]
