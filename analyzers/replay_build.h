@@ -26,6 +26,9 @@ struct replay_rank_in {
 	 * window tags the nodes that start in it with the step's position */
 	const unsigned char *is_step;
 	int nsteps; /* the first nsteps step ranges (by start) are steps; later ones none */
+	/* per name of t: its phase (enum phase, phases.h), -1 none; NULL: not known (a batch
+	 * change then knows only the reference trainer's names) */
+	const int *phase;
 };
 
 /* A recommendation's change of the graph (replay_change.c, docs/analysis.md
@@ -53,6 +56,12 @@ enum replay_change_kind {
 	 * (the operator's work up to its kernel's launch: dispatch and the call) at half its CPU
 	 * demand */
 	REPLAY_CHANGE_HOST,
+	/* the batch per rank doubled: each per-sample operation twice as long, the rest as
+	 * measured (collectives, the optimizer, checkpoints, untraced gaps, waits). Per sample:
+	 * the data loading (the loader's decoding, data-loading ranges) always; forward, backward
+	 * and operators (phases.h; the trainer's backward:layer<k>) on the CPU of a rank without
+	 * GPU work, else the kernels and copies they launch (their host pieces are dispatch) */
+	REPLAY_CHANGE_BATCH,
 };
 
 struct replay_change {
@@ -89,6 +98,7 @@ struct replay_build_info {
 	 * regrouped onto the new ones */
 	size_t loaders, batches;
 	size_t trimmed; /* a straggler or host change: operations made cheaper */
+	size_t scaled;  /* a batch change: operations made twice as long */
 	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */
 	size_t kernels; /* GPU kernels and copies (those whose launch was replayed) */
 	/* a bucket change's transfer model, fitted on the step thread's collectives (fit_colls

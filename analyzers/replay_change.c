@@ -3,6 +3,7 @@
  * the builder's protos (replay_proto.h), after their measured costs are known.
  * SPDX-License-Identifier: MIT */
 #include "analyzers/replay_proto.h"
+#include "analyzers/phases.h"
 
 #include "analyzers/replay/graph.h"
 #include "analyzers/stats.h"
@@ -580,6 +581,45 @@ static int change_host(struct builder *b, const double *cost)
 			       : err_set(ERR_USAGE, "its traces launch no GPU work: no launch overhead to halve");
 }
 
+/* What a batch change does to an operation of the host: 2 when it is per-sample work on any
+ * rank (data loading), 1 per-sample compute (forward, backward, operators: on a rank with GPU
+ * work, its kernels are), 0 none. */
+static int per_sample(const struct builder *b, const struct proto *p)
+{
+	if (p->name < 0)
+		return 0;
+	const char *nm = name_of(b, p);
+	const int *ph = b->in->ranks[p->rank_i].phase;
+	int x = ph ? ph[p->name] : -1;
+	if (!strcmp(nm, "loader:decode") || x == PH_DATA)
+		return 2;
+	return !strncmp(nm, LAYER_PREFIX, strlen(LAYER_PREFIX)) || x == PH_FORWARD ||
+	       x == PH_BACKWARD || x == PH_OPS;
+}
+
+/* Each per-sample operation at twice its cost (REPLAY_CHANGE_BATCH). */
+static int change_batch(struct builder *b, const double *cost)
+{
+	unsigned char *gpu = xcalloc(b->in->n + 1, 1);
+	for (size_t i = 0; i < b->np; i++)
+		gpu[b->p[i].rank_i] |= b->p[i].kind == RNODE_GPU;
+	for (size_t i = 0; i < b->np; i++) {
+		struct proto *p = &b->p[i];
+		int k = p->kind == RNODE_CPU ? per_sample(b, p) : 0;
+		if (k == 2 || (k == 1 && !gpu[p->rank_i])) {
+			p->fixed = 1;
+			p->cost_ms = 2 * cost[i];
+			b->info.scaled++;
+		} else if (p->kind == RNODE_GPU && per_sample(b, &b->p[p->from])) {
+			p->cost_ms *= 2;
+			b->info.scaled++;
+		}
+	}
+	free(gpu);
+	return b->info.scaled ? 0
+			      : err_set(ERR_USAGE, "its traces hold no per-sample work the replay knows (forward, backward, operators, data loading)");
+}
+
 int replay_change_apply(struct builder *b, double **cost)
 {
 	size_t before = b->np;
@@ -599,6 +639,9 @@ int replay_change_apply(struct builder *b, double **cost)
 		break;
 	case REPLAY_CHANGE_HOST:
 		rc = change_host(b, *cost);
+		break;
+	case REPLAY_CHANGE_BATCH:
+		rc = change_batch(b, *cost);
 		break;
 	}
 	/* one entry per proto; the protos a change adds carry their own cost (fixed) */

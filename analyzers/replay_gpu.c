@@ -296,7 +296,7 @@ static void kernel_protos(struct builder *b, struct kernel *k, size_t n, int ri)
 				   .name = k[i].name, .op = k[i].op, .coll = -1, .fixed = 1,
 				   .cost_ms = (k[i].e - k[i].s) / 1000, .step_arg = -1,
 				   .cstep = b->p[k[i].piece].step, .group = k[i].group,
-				   .group_size = k[i].group_size };
+				   .group_size = k[i].group_size, .from = k[i].piece };
 		k[i].proto = replay_proto_add(b, &p);
 	}
 }

@@ -41,6 +41,7 @@ struct proto {
 	 * makes), -1: none */
 	long step_arg;
 	int launches; /* a host piece that ends where a launch call does (replay_gpu.h) */
+	int from; /* RNODE_GPU and an NCCL kernel's RNODE_COLL: the host piece that launched it */
 	int gpu_wait; /* RNODE_WAIT: a synchronisation with the GPU (released by a kernel only) */
 };
 

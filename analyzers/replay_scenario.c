@@ -20,6 +20,7 @@
 struct loaded {
 	struct gpu_trace *t;
 	unsigned char **is_step;
+	int **phase; /* per trace, per name: its phase (trace_name_phases) */
 	struct replay_rank_in *in;
 	size_t n;
 };
@@ -29,9 +30,11 @@ static void loaded_free(struct loaded *l)
 	for (size_t i = 0; i < l->n; i++) {
 		gpu_trace_free(&l->t[i]);
 		free(l->is_step[i]);
+		free(l->phase[i]);
 	}
 	free(l->t);
 	free(l->is_step);
+	free(l->phase);
 	free(l->in);
 }
 
@@ -44,14 +47,19 @@ static int rank_index(const struct scenario_metrics *m, int rank)
 }
 
 /* Per name of t, 1 for a step range's (ProfilerStep#N, as the phase rules say; in an Nsight
- * Systems export's, labelled by process, NVTX step names too, as the analysis takes them). */
-static unsigned char *step_names(const struct gpu_trace *t, const struct rules *phases)
+ * Systems export's, labelled by process, NVTX step names too, as the analysis takes them);
+ * each name's phase into *phase (malloc'ed) when phase is not NULL. */
+static unsigned char *step_names(const struct gpu_trace *t, const struct rules *phases,
+				 int **phase)
 {
 	int *ph = trace_name_phases(t, phases, t->label[0] != 0);
 	unsigned char *is_step = xcalloc(t->nnames + 1, 1);
 	for (size_t j = 0; j < t->nnames; j++)
 		is_step[j] = ph[j] == TRACE_NAME_STEP;
-	free(ph);
+	if (phase)
+		*phase = ph;
+	else
+		free(ph);
 	return is_step;
 }
 
@@ -90,6 +98,7 @@ static int load_traces(const char *dir, char *const *names, size_t n, const int 
 	int ok = 1;
 	l->t = xcalloc(n + 1, sizeof *l->t);
 	l->is_step = xcalloc(n + 1, sizeof *l->is_step);
+	l->phase = xcalloc(n + 1, sizeof *l->phase);
 	l->in = xcalloc(n + 1, sizeof *l->in);
 	for (size_t i = 0; i < n && ok; i++) {
 		struct strbuf p = STRBUF_INIT;
@@ -112,9 +121,9 @@ static int load_traces(const char *dir, char *const *names, size_t n, const int 
 			ok = 0;
 			break;
 		}
-		l->is_step[i] = step_names(&l->t[i], phases);
+		l->is_step[i] = step_names(&l->t[i], phases, &l->phase[i]);
 		l->in[i] = (struct replay_rank_in){ &l->t[i], rank, 0, l->is_step[i],
-						    (int)m->ranks[k].n };
+						    (int)m->ranks[k].n, l->phase[i] };
 	}
 	return ok;
 }
@@ -441,6 +450,18 @@ static void predict_host(struct replay_build_in *in, const struct replay_sim *ba
 		replay_build_info_free(&info);
 }
 
+/* The batch change (twice the samples a step) replayed against the unchanged replay (base)
+ * into out->batch. */
+static void predict_batch(struct replay_build_in *in, const struct replay_sim *base,
+			  const struct scenario_metrics *m, struct replay_result *out)
+{
+	struct replay_change ch = { .kind = REPLAY_CHANGE_BATCH };
+	struct replay_build_info info;
+	out->batch.per_call_step_ms = -1;
+	if (change_pred(in, &ch, base, m, out->measured_ms, &out->batch, &info))
+		replay_build_info_free(&info);
+}
+
 /* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set
  * against m's steps; with predict, each recommendation's change replayed too. */
 static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
@@ -468,6 +489,7 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
 			predict_data(&in, s, m, w, out);
 			predict_straggler(&in, s, m, w, out);
 			predict_host(&in, s, m, out);
+			predict_batch(&in, s, m, out);
 		}
 	}
 	replay_sim_free(s);
@@ -593,7 +615,8 @@ int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *ph
 			   struct replay_result *out)
 {
 	memset(out, 0, sizeof *out);
-	struct loaded l = { t, xcalloc(n + 1, sizeof *l.is_step), xcalloc(n + 1, sizeof *l.in), n };
+	struct loaded l = { .t = t, .is_step = xcalloc(n + 1, sizeof *l.is_step),
+			    .in = xcalloc(n + 1, sizeof *l.in), .n = n };
 	struct scenario_metrics m = { xcalloc(n + 1, sizeof *m.ranks), n };
 	struct replay_where w = { 1, 0, 0, 0, NULL, 0 };
 	int own = 1; /* every file's own rank, all distinct */
@@ -603,10 +626,11 @@ int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *ph
 			own = own && t[i].rank != t[j].rank;
 	}
 	for (size_t i = 0; i < n; i++) {
-		l.is_step[i] = step_names(&t[i], phases);
+		l.is_step[i] = step_names(&t[i], phases, NULL);
 		m.ranks[i].rank = own ? t[i].rank : (int)i;
 		snprintf(m.ranks[i].host, sizeof m.ranks[i].host, "rank%d", m.ranks[i].rank);
-		l.in[i] = (struct replay_rank_in){ &t[i], m.ranks[i].rank, 0, l.is_step[i], 0 };
+		l.in[i] = (struct replay_rank_in){ &t[i], m.ranks[i].rank, 0, l.is_step[i], 0,
+						   NULL };
 		trace_steps(&l.in[i], NULL, &m.ranks[i]);
 		l.in[i].nsteps = (int)m.ranks[i].n;
 		int k = threads_of(&t[i]);

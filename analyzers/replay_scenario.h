@@ -77,6 +77,8 @@ struct replay_result {
 	struct replay_pred straggler;
 	/* host: the launch overhead halved (REPLAY_CHANGE_HOST) */
 	struct replay_pred host;
+	/* the batch per rank doubled (REPLAY_CHANGE_BATCH): the step of twice the samples */
+	struct replay_pred batch;
 };
 
 /* What a scenario is replayed on, and with: the nodes' cores; one_host: every rank on one

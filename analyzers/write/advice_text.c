@@ -320,6 +320,20 @@ static const char *ceiling_words(const struct ana_rec *r, const struct ana_run *
 	return "none";
 }
 
+/* For communication and host overhead (per step: what a larger batch amortises), the batch
+ * per rank doubled instead: its replayed step for twice the samples and the samples/s. */
+static void batch_words(struct strbuf *sb, const struct ana_scenario *s, enum rec_kind k)
+{
+	const struct replay_pred *b = &s->replay.batch;
+	if ((k != REC_COMMUNICATION && k != REC_HOST) || !b->made || b->step_ms <= 0)
+		return;
+	double x = 2 * s->replay.measured_ms;
+	strbuf_addf(sb, "; or, memory permitting, the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample): %.2f ms a step for twice the samples, %.2fx the samples/s",
+		    b->step_ms, x / b->step_ms);
+	if (s->replay.steps >= 3 && b->lo_ms > 0)
+		strbuf_addf(sb, " (95 %% CI %.2fx-%.2fx)", x / b->hi_ms, x / b->lo_ms);
+}
+
 /* One replayed prediction in words: the change, the step, its interval, "no gain" naming
  * the cores when it takes under 2 % off, and the ceiling as "at most". */
 static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
@@ -356,6 +370,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	if (r->ceiling_ms[i] >= 0)
 		strbuf_addf(sb, "; at most -%.0f %% (%.2f ms) by the ceiling",
 			    100 * (1 - r->ceiling_ms[i] / r->step_ms[i]), r->ceiling_ms[i]);
+	batch_words(sb, s, r->kind);
 }
 
 /* A straggler's gain that another recommendation's ceiling holds too (advice_overlap),

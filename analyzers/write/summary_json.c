@@ -304,6 +304,15 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 							  s->in.loader_prefetch)));
 	json_object_set_new(rep, "straggler", pred_json(&r->straggler, NULL));
 	json_object_set_new(rep, "host", pred_json(&r->host, NULL));
+	const struct replay_pred *b = &r->batch;
+	double x = 2 * r->measured_ms; /* twice the samples: throughput x / step */
+	json_object_set_new(
+		rep, "batch",
+		pred_json(b, b->made && b->lo_ms > 0
+				     ? json_pack("{s:o, s:[o, o]}", "throughput_x", jnum(x / b->step_ms),
+						 "throughput_interval_x", jnum(x / b->hi_ms),
+						 jnum(x / b->lo_ms))
+				     : NULL));
 	json_object_set_new(o, "replay", rep);
 }
 

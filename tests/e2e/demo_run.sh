@@ -116,6 +116,17 @@ for i, n in enumerate(r["scenarios"]):
     a = rc["all_per_call_step_ms"]
     ok = ok and rc["transfer_model"] is None and a is not None and a > p and hi >= a
 sys.exit(0 if ok else 1)' "$S"
+# the batch doubled, beside the communication recommendation: a longer step for twice the
+# samples, its samples/s over the measured 2 x measured / step, within its interval
+check demo_batch_replayed python3 -c 'import json, sys
+sc = json.load(open(sys.argv[1]))["scenarios"]
+ok = True
+for s in sc:
+    r = s["replay"]; b = r["batch"]; lo, hi = b["interval_ms"]; x, (xl, xh) = b["throughput_x"], b["throughput_interval_x"]
+    ok = ok and r["measured_ms"] < lo <= b["step_ms"] <= hi < 2 * r["measured_ms"]
+    ok = ok and abs(x - 2 * r["measured_ms"] / b["step_ms"]) < 0.002 and xl <= x <= xh and x > 1
+sys.exit(0 if ok else 1)' "$S"
+check demo_batch_in_report grep -q "; or, memory permitting, the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample): [0-9.]* ms a step for twice the samples, [0-9.]*x the samples/s (95 % CI [0-9.]*x-[0-9.]*x)" "$run/BOTTLENECK_ANALYSIS.md"
 check demo_comm_replay_in_report grep -q "Median step replayed with the all-reduce in buckets overlapped with backward .* at most -[0-9]* % ([0-9.]* ms) by the ceiling" "$run/BOTTLENECK_ANALYSIS.md"
 check demo_comm_per_call_bound_said grep -q "ms (+[0-9]* %) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); 95 % CI of the median over both" "$run/BOTTLENECK_ANALYSIS.md"
 check demo_replay_in_report grep -q "^- Replay fidelity .*\`gloo-2n\` [0-9.]* ms against [0-9.]* ms" "$run/BOTTLENECK_ANALYSIS.md"

@@ -3,6 +3,7 @@
  * computed by hand; the CPU demand estimate; and the committed DDP fixtures' replay.
  * SPDX-License-Identifier: MIT */
 #include "analyzers/read/kineto.h"
+#include "analyzers/phases.h"
 #include "analyzers/read/rules.h"
 #include "analyzers/replay/sim.h"
 #include "analyzers/replay_build.h"
@@ -52,7 +53,7 @@ static void load_pair(struct two *w, const char *const json[2])
 {
 	for (int r = 0; r < 2; r++) {
 		load_rank(json[r], &w->t[r], &w->is_step[r]);
-		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], 1 };
+		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], 1, NULL };
 	}
 }
 
@@ -74,7 +75,7 @@ static void load_same(struct two *w, const char *json, int nsteps)
 {
 	for (int r = 0; r < 2; r++) {
 		load_rank(json, &w->t[r], &w->is_step[r]);
-		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], nsteps };
+		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], nsteps, NULL };
 	}
 }
 
@@ -243,7 +244,7 @@ static void gpu_kernels_and_sync(void)
 	struct gpu_trace t;
 	unsigned char *is_step;
 	load_rank(gpu_json, &t, &is_step);
-	struct replay_rank_in r = { &t, 0, 0, is_step, 1 };
+	struct replay_rank_in r = { &t, 0, 0, is_step, 1, NULL };
 	int cores = 2;
 	struct replay_build_in in = { &r, 1, &cores, 1, NULL };
 	struct rgraph *g = NULL;
@@ -296,7 +297,7 @@ static void gpu_top_level_sync(void)
 	struct gpu_trace t;
 	unsigned char *is_step;
 	load_rank(gpu_top_sync_json, &t, &is_step);
-	struct replay_rank_in r = { &t, 0, 0, is_step, 1 };
+	struct replay_rank_in r = { &t, 0, 0, is_step, 1, NULL };
 	int cores = 2;
 	struct replay_build_in in = { &r, 1, &cores, 1, NULL };
 	struct rgraph *g = NULL;
@@ -365,7 +366,7 @@ static void load_nccl(struct two *w, const int (*shape)[4], int clock1, const ch
 		char json[2048];
 		nccl_json(json, sizeof json, r ? clock1 : 0, shape[r], group ? group[r] : NULL);
 		load_rank(json, &w->t[r], &w->is_step[r]);
-		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], 1 };
+		w->in[r] = (struct replay_rank_in){ &w->t[r], r, 0, w->is_step[r], 1, NULL };
 	}
 }
 
@@ -444,7 +445,7 @@ static void trainer_waits_and_sleeps(void)
 	unsigned char *is_step = calloc(t.nnames + 1, 1);
 	for (size_t i = 0; i < t.nnames; i++)
 		is_step[i] = !strncmp(t.names[i], "ProfilerStep#", 13);
-	struct replay_rank_in r = { &t, 0, 0, is_step, 2 };
+	struct replay_rank_in r = { &t, 0, 0, is_step, 2, NULL };
 	int cores = 1;
 	struct replay_build_in in = { &r, 1, &cores, 1, NULL };
 	struct rgraph *g = NULL;
@@ -609,6 +610,65 @@ static void bucket_change(void)
 	CHECK(info.buckets == 2);
 	replay_build_info_free(&info);
 	free_two(&w);
+}
+
+/* Per name of t: PH_FORWARD for `forward_name`, -1 for the rest (what the phase rules would
+ * say of a trace's forward range). */
+static int *phases_of(const struct gpu_trace *t, const char *forward_name)
+{
+	int *ph = malloc((t->nnames + 1) * sizeof *ph);
+	for (size_t i = 0; i < t->nnames; i++)
+		ph[i] = !strcmp(t->names[i], forward_name) ? PH_FORWARD : -1;
+	return ph;
+}
+
+/* The batch doubled, by hand. Two ranks of step_thread_json on 2 cores (every operation at
+ * full speed): fwd 20 µs (forward, once the phases say so), backward 30, the all-reduce 40
+ * (per step, not per sample), the optimizer 10. Per-sample work twice as long: 50 -> 100 µs,
+ * the step 150 µs; without the phases (fwd unknown) only the layers: 130 µs. On a GPU rank
+ * (gpu_json) forward's host pieces are dispatch: the kernels and the copy it launched take
+ * twice as long: A 5-65, B 65-85, C 86-94, the synchronisation waits until 94, its 10 µs of
+ * host work to 104, the optimizer to 144. */
+static void batch_change(void)
+{
+	struct two w;
+	load_same(&w, step_thread_json, 1);
+	struct replay_change ch = { .kind = REPLAY_CHANGE_BATCH };
+	struct replay_build_info info;
+	CHECK_NEAR(step_of(&w, 2, &ch, 0, &info), 130e-3, US);
+	CHECK(info.scaled == 4);
+	replay_build_info_free(&info);
+	int *ph[2] = { phases_of(&w.t[0], "fwd"), phases_of(&w.t[1], "fwd") };
+	w.in[0].phase = ph[0], w.in[1].phase = ph[1];
+	CHECK_NEAR(step_of(&w, 2, NULL, 0, NULL), 100e-3, US);
+	CHECK_NEAR(step_of(&w, 2, &ch, 0, &info), 150e-3, US);
+	CHECK(info.scaled == 6);
+	replay_build_info_free(&info);
+	free(ph[0]);
+	free(ph[1]);
+	free_two(&w);
+	struct gpu_trace t;
+	unsigned char *is_step;
+	load_rank(gpu_json, &t, &is_step);
+	int *gph = phases_of(&t, "fwd");
+	struct replay_rank_in r = { &t, 0, 0, is_step, 1, gph };
+	int cores = 2;
+	struct replay_build_in in = { &r, 1, &cores, 1, &ch };
+	struct rgraph *g = NULL;
+	struct replay_sim *s = NULL;
+	CHECK(replay_build(&in, &g, &info) == 0 && replay_sim_run(&s, g) == 0);
+	CHECK(info.scaled == 3);
+	CHECK_NEAR(replay_sim_end(s, nth_named(g, "C", 0)), 94e-3, US);
+	CHECK_NEAR(replay_sim_step_end(s, 0, 0), 144e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	replay_build_info_free(&info);
+	/* nothing per sample: refused, saying so */
+	in.ranks = &(struct replay_rank_in){ &t, 0, 0, is_step, 1, NULL };
+	CHECK(replay_build(&in, &g, NULL) < 0 && strstr(err_last(), "no per-sample work") != NULL);
+	free(gph);
+	gpu_trace_free(&t);
+	free(is_step);
 }
 
 /* One all-reduce per parameter on the step thread, of two sizes: layer1's 3000 bytes 40-60,
@@ -816,6 +876,7 @@ int main(void)
 	RUN(checkpoint_change);
 	RUN(loader_change);
 	RUN(straggler_change);
+	RUN(batch_change);
 	RUN(fixtures);
 	return harness_failures ? 1 : 0;
 }
