@@ -97,7 +97,7 @@ check dlrm_compare_same_median [ "$(json cmp.json 'j["scenarios"]["gpu-2n"]["met
 # here: tests/e2e/gpu_replay.sh bounds the traces' own), and the host-bound step's
 # recommendation a replay of the launch overhead halved: below the measured step, above the
 # ceiling (the GPU's idle time taken off: the kernels' own time stays)
-echo "      dlrm run replay: $(json "$run/summary.json" '(j["scenarios"][0]["replay"]["step_ms"], j["scenarios"][0]["replay"]["error_pct"])')"
+echo "      dlrm run replay: $(json "$run/summary.json" '(j["scenarios"][0]["replay"]["step_ms"], j["scenarios"][0]["replay"]["error_pct"])'); launch overhead halved: $(json "$run/summary.json" '[(r["step_ms"][0], r["predicted_step_ms"][0], r["ceiling_step_ms"][0]) for r in j["recommendations"]]')"
 check dlrm_replayed [ "$(json "$run/summary.json" '(j["scenarios"][0]["replay"] is not None, j["scenarios"][0]["replay_why"], j["scenarios"][0]["verdict"])')" = "(True, None, 'host-bound')" ]
 check dlrm_host_replayed [ "$(json "$run/summary.json" '[(r["kind"], r["basis"], r["ceiling_step_ms"][0] < r["predicted_step_ms"][0] < r["step_ms"][0]) for r in j["recommendations"]]')" = "[('host', 'replay', True)]" ]
 check dlrm_host_replay_said grep -q "Median step replayed with the launch overhead halved (the run's own graph, its kernels on their streams, on its cores): 19.90 -> [0-9.]* ms ([-+][0-9]* %; 1 step replayed: too few for an interval), the host's work up to each kernel's launch" "$run/BOTTLENECK_ANALYSIS.md"
