@@ -23,6 +23,7 @@ struct loaded {
 	int **phase; /* per trace, per name: its phase (trace_name_phases) */
 	struct replay_rank_in *in;
 	size_t n;
+	int nsys; /* the files are Nsight Systems exports (else Kineto traces) */
 };
 
 static void loaded_free(struct loaded *l)
@@ -64,11 +65,11 @@ static unsigned char *step_names(const struct gpu_trace *t, const struct rules *
 }
 
 /* A rank's trace from path: a Kineto trace with its host ranges, or of an Nsight Systems
- * export (a rank's, profile.nsys) the process and GPU with the most GPU work, as the analysis
- * takes it, with its NVTX ranges and runtime calls as host ranges. */
-static int load_rank_trace(const char *path, struct gpu_trace *t)
+ * export (nsys: a rank's, profile.nsys) the process and GPU with the most GPU work, as the
+ * analysis takes it, with its NVTX ranges and runtime calls as host ranges. */
+static int load_rank_trace(const char *path, int nsys, struct gpu_trace *t)
 {
-	if (!nsys_is_sqlite(path))
+	if (!nsys)
 		return kineto_load(path, 1, t);
 	struct nsys_report rep;
 	int rc = nsys_load(path, 0, &rep);
@@ -103,7 +104,7 @@ static int load_traces(const char *dir, char *const *names, size_t n, const int 
 	for (size_t i = 0; i < n && ok; i++) {
 		struct strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s/%s", dir, names[i]);
-		ok = load_rank_trace(p.buf, &l->t[i]) == 0;
+		ok = load_rank_trace(p.buf, l->nsys, &l->t[i]) == 0;
 		strbuf_free(&p);
 		if (!ok) {
 			out->why_kind = REPLAY_UNREADABLE;
@@ -145,7 +146,7 @@ static int load_dir(const char *dir, const struct rules *phases,
 	int rc = torchtrace_list(dir, 0, &names, &n);
 	if (rc == 0 && n == 0) {
 		free(names);
-		rc = torchtrace_list(dir, 1, &names, &n);
+		rc = torchtrace_list(dir, l->nsys = 1, &names, &n);
 	}
 	if (rc < 0 || n != m->n) {
 		out->why_kind = REPLAY_FILES;
