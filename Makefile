@@ -40,7 +40,7 @@ UTIL_SLURM_SRC := util/nodelist.c util/slurmconf.c
 ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c analyzers/read/*.c analyzers/write/*.c \
              analyzers/replay/*.c))
 ANA_CXX   := $(wildcard analyzers/*.cc analyzers/read/*.cc)
-ORCH_SRC  := $(wildcard orchestrator/*.c orchestrator/campaign/*.c orchestrator/store/*.c orchestrator/backend/*.c \
+ORCH_SRC  := $(wildcard orchestrator/*.c orchestrator/paper/*.c orchestrator/campaign/*.c orchestrator/store/*.c orchestrator/backend/*.c \
              orchestrator/job/*.c)
 CLI_SRC   := $(wildcard orchestrator/cli/*.c)
 TRN_SRC   := $(filter-out trainer/gpu_main.c,$(wildcard trainer/*.c))
@@ -88,7 +88,7 @@ $(B)/orchestrator/provenance.o: $(B)/versions.h
 VERDICT_USERS := analyzers/verdict analyzers/write/evidence analyzers/advice analyzers/write/report \
 	analyzers/write/share_text \
 	analyzers/analysis analyzers/write/data_text analyzers/write/scaling_text \
-	analyzers/write/checked_text
+	analyzers/write/prediction_check_text
 $(VERDICT_USERS:%=$(B)/%.o) $(VERDICT_USERS:%=$(B)/asan/obj/%.o): WARN += -Wswitch-enum
 
 $(B)/%.o: %.c
@@ -133,7 +133,7 @@ bin/campaign-trainer: $(TRN_OBJ)
 # shares the loader, options and telemetry with the CPU trainer, and links
 # neither gloo nor OpenBLAS (GPU nodes may lack them).
 GPU_SHARED := $(B)/trainer/data.o $(B)/trainer/options.o $(B)/trainer/telemetry.o \
-              $(B)/trainer/checkpoint.o $(B)/trainer/bucket_plan.o $(B)/trainer/fabric.o \
+              $(B)/trainer/checkpoint.o $(B)/trainer/bucket_plan.o $(B)/trainer/fabric_probe.o \
               $(B)/trainer/trace.o
 NVCC_ARCH  ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
               -gencode arch=compute_90,code=compute_90

@@ -729,13 +729,13 @@ int ana_run_analyse(struct ana_run *run)
 			scaling_fit_series(run, &run->sc[i]);
 	against_fabric(run);
 	advice_plan(run);
-	checked_run(run);
+	prediction_check_run(run);
 	return 0;
 }
 
 void ana_run_free(struct ana_run *run)
 {
-	checked_free(&run->variant);
+	prediction_check_free(&run->variant);
 	for (size_t i = 0; i < run->n; i++) {
 		struct ana_scenario *s = &run->sc[i];
 		free(s->in.name);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "analyzers/collective.h"
 #include "analyzers/clock_offset.h"
-#include "analyzers/hta.h"
+#include "analyzers/gpu_breakdown.h"
 
 #include "analyzers/stats.h"
 #include "util/strbuf.h"
@@ -89,7 +89,7 @@ double coll_busbw_factor(int op, int n)
  * kernel runs late: it is its launch's step). -1 when none. */
 static int step_at(const double (*win)[2], size_t nwin, double us, int gpu)
 {
-	size_t k = hta_window_at(win, nwin, us);
+	size_t k = gpu_breakdown_window_at(win, nwin, us);
 	if (k == nwin || (!gpu && us >= win[k][1]))
 		return -1;
 	return (int)k;

@@ -11,7 +11,7 @@
 #include "util/fsio.h"
 #include "util/strbuf.h"
 #include "analyzers/analysis.h"
-#include "analyzers/hta.h"
+#include "analyzers/gpu_breakdown.h"
 #include "analyzers/inspector.h"
 #include "analyzers/run_input.h"
 #include "analyzers/write/data_text.h"
@@ -295,10 +295,10 @@ static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases,
 
 static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, const char *file)
 {
-	struct hta_rank h;
-	hta_analyse(t, r, top, &h);
-	json_t *o = hta_json(&h, file);
-	hta_rank_free(&h);
+	struct gpu_breakdown_rank h;
+	gpu_breakdown_analyse(t, r, top, &h);
+	json_t *o = gpu_breakdown_json(&h, file);
+	gpu_breakdown_rank_free(&h);
 	if (t->label[0])
 		json_object_set_new(o, "process", json_string(t->label));
 	json_object_set_new(o, "malformed_events", json_integer(t->malformed));

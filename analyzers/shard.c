@@ -4,7 +4,7 @@
 #include "util/run_layout.h"
 
 #include "analyzers/pool.h"
-#include "analyzers/tlfrag.h"
+#include "analyzers/timeline_fragment.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
@@ -411,11 +411,12 @@ static void result_path(struct strbuf *sb, const struct shard_plan *p, size_t k)
 	strbuf_addf(sb, "%s/%zu.json", p->dir, k);
 }
 
-/* 1 when plan item k is among the first TLFRAG_RANKS files of its folder
+/* 1 when plan item k is among the first TIMELINE_FRAGMENT_RANKS files of its folder
  * (the plan lists a folder's files together, by name): the timeline shows it. */
 static int shown_in_timeline(const struct shard_plan *p, size_t k)
 {
-	return k < TLFRAG_RANKS || strcmp(p->v[k - TLFRAG_RANKS].dir, p->v[k].dir) != 0;
+	return k < TIMELINE_FRAGMENT_RANKS ||
+		strcmp(p->v[k - TIMELINE_FRAGMENT_RANKS].dir, p->v[k].dir) != 0;
 }
 
 void shard_timeline_dir(const struct shard_plan *p, struct strbuf *out)
@@ -434,7 +435,7 @@ static void shard_job_one(void *ctx, size_t i)
 	struct stat st;
 	if (shown_in_timeline(j->p, k)) {
 		shard_timeline_dir(j->p, &path);
-		tlfrag_path(&frag, path.buf, it->dir, it->name);
+		timeline_fragment_path(&frag, path.buf, it->dir, it->name);
 	}
 	torchtrace_load_file(it->dir, it->name, it->nsys, it->order, j->phases, j->kernels,
 			     frag.len ? frag.buf : NULL, &part);

@@ -6,7 +6,7 @@
  * through a trace_source, so it writes what one process reading every file
  * writes. A file without a result is reported by name, never dropped. The
  * files the timeline shows also leave their timeline fragment
- * (analyzers/tlfrag.h) in DIR/timeline/, from the same reading.
+ * (analyzers/timeline_fragment.h) in DIR/timeline/, from the same reading.
  * SPDX-License-Identifier: MIT */
 #ifndef ANALYZERS_SHARD_H
 #define ANALYZERS_SHARD_H

@@ -1,4 +1,4 @@
-/* summary_keys: the keys of summary.json that its writer (report.c, checked.c)
+/* summary_keys: the keys of summary.json that its writer (report.c, prediction_check.c)
  * and its readers (figures.c, orchestrator's paper, compare, try) share, named
  * once. Readers spell no summary key as a literal (tests/e2e/layout.sh checks).
  * A key written but read by no program stays where it is written.
@@ -51,7 +51,7 @@
 #define SK_MEDIAN_STEP "median_step" /* {step, phases, ranks} */
 #define SK_STEP "step"
 
-/* shares_pct: where step time goes (checked.c's check_share_names lists six) */
+/* shares_pct: where step time goes (prediction_check.c's check_share_names lists six) */
 #define SK_SHARES_PCT "shares_pct"
 #define SK_COMPUTE "compute" /* also of gpu_shares_pct */
 #define SK_COMMUNICATION "communication" /* also of gpu_shares_pct */

@@ -3,12 +3,12 @@
 
 #include "analyzers/collective.h"
 
-#include "analyzers/hta.h"
+#include "analyzers/gpu_breakdown.h"
 #include "analyzers/read/nsys.h"
 #include "analyzers/phases.h"
 #include "analyzers/pool.h"
 #include "analyzers/stats.h"
-#include "analyzers/tlfrag.h"
+#include "analyzers/timeline_fragment.h"
 #include "analyzers/trace_names.h"
 #include "util/err.h"
 #include "util/fsio.h"
@@ -397,8 +397,8 @@ static void add_rank(struct trace_set *ts, struct rank_metrics *r)
  * scenario's sums, and its kernels' time by name. */
 static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rules *kernels)
 {
-	struct hta_rank h;
-	hta_analyse(t, kernels, 1, &h);
+	struct gpu_breakdown_rank h;
+	gpu_breakdown_analyse(t, kernels, 1, &h);
 	double us = 1 / (t->unit_per_us > 0 ? t->unit_per_us : 1);
 	ts->gpu_kernel_us += h.kernel_time * us;
 	ts->gpu_idle_us += h.idle * us;
@@ -406,7 +406,7 @@ static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rul
 	ts->gpu_non_compute_us += h.non_compute * us;
 	ts->gpu_comm_us += h.comm_union * us;
 	ts->gpu_overlap_us += h.overlap * us;
-	hta_rank_free(&h);
+	gpu_breakdown_rank_free(&h);
 	/* per name first: one table look-up per kernel name */
 	double *ms = xcalloc(t->nnames + 1, sizeof *ms);
 	long *count = xcalloc(t->nnames + 1, sizeof *count);
@@ -462,7 +462,7 @@ static int by_step_at(const void *pa, const void *pb)
 }
 
 /* The GPU view of each of r's steps (a trace with kernels, categories set):
- * hta_steps over the steps' host ranges, with the host's data-loading ranges. */
+ * gpu_breakdown_steps over the steps' host ranges, with the host's data-loading ranges. */
 static void gpu_steps(const struct gpu_trace *t, const struct rules *phases,
 		      const struct rules *kernels, struct rank_metrics *r)
 {
@@ -483,8 +483,9 @@ static void gpu_steps(const struct gpu_trace *t, const struct rules *phases,
 	for (size_t i = 0; i < t->ncpu; i++)
 		if (ph[t->cpu[i].name] == PH_DATA)
 			data[nd][0] = t->cpu[i].start * u, data[nd++][1] = t->cpu[i].end * u;
-	struct hta_step *o = xcalloc(r->n, sizeof *o);
-	hta_steps(t, kernels, (const double (*)[2])st, r->n, (const double (*)[2])data, nd, o);
+	struct gpu_breakdown_step *o = xcalloc(r->n, sizeof *o);
+	gpu_breakdown_steps(t, kernels, (const double(*)[2]) st, r->n, (const double(*)[2]) data,
+			    nd, o);
 	for (size_t k = 0; k < r->n; k++) {
 		double *g = r->steps[at[k].i].gpu, ms = 1 / (u * 1000);
 		const double v[GPU_FIELDS] = { o[k].window,    o[k].compute,     o[k].comm,
@@ -581,12 +582,12 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 		if (!ts->problem[0])
 			one_line(ts->problem, sizeof ts->problem, err_last());
 		if (frag) /* a fragment failing to be written is read again by the timeline */
-			tlfrag_write_state(frag, TLFRAG_UNREADABLE);
+			timeline_fragment_write_state(frag, TIMELINE_FRAGMENT_UNREADABLE);
 		strbuf_free(&p);
 		return;
 	}
 	if (frag)
-		tlfrag_write(frag, &t, phases, 0, trace_rank_for(t.rank, name, order));
+		timeline_fragment_write(frag, &t, phases, 0, trace_rank_for(t.rank, name, order));
 	struct rank_metrics r = { 0 };
 	torchtrace_rank(&t, phases, 0, &r, &ts->ops);
 	ts->malformed += t.malformed;
@@ -598,8 +599,9 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 	}
 	rank_collectives(&t, &t, &r);
 	ts->partial_steps += (size_t)torchtrace_drop_partial_step(&t, &r);
-	keep_rank(ts, &r, name, order, p.buf,
-		  "has no ProfilerStep#N ranges: call prof.step() once per training step inside the torch.profiler context");
+	keep_rank(
+		ts, &r, name, order, p.buf,
+		"has no ProfilerStep#N ranges: call prof.step() once per training step inside the torch.profiler context");
 	gpu_trace_free(&t);
 	strbuf_free(&p);
 }
@@ -641,7 +643,7 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 			snprintf(ts->problem, sizeof ts->problem,
 				 "%s is not an Nsight Systems SQLite export", p.buf);
 		if (frag)
-			tlfrag_write_state(frag, TLFRAG_UNREADABLE);
+			timeline_fragment_write_state(frag, TIMELINE_FRAGMENT_UNREADABLE);
 		strbuf_free(&p);
 		return;
 	}
@@ -652,12 +654,13 @@ static void load_nsys(struct trace_set *ts, const char *dir, const char *name, i
 	int have_rep = (kernels || frag) && nsys_load(p.buf, 1, &rep) == 0;
 	if (have_rep && kernels)
 		nsys_gpu(ts, &host, &rep, phases, kernels, &r);
-	keep_rank(ts, &r, name, order, p.buf,
-		  "has no NVTX range per step: wrap each step in a range named \"step\" (or ProfilerStep#N)");
+	keep_rank(
+		ts, &r, name, order, p.buf,
+		"has no NVTX range per step: wrap each step in a range named \"step\" (or ProfilerStep#N)");
 	if (frag) { /* the analysis is done with host: the GPU work joins it */
 		if (have_rep)
-			tlfrag_add_nsys(&host, &rep);
-		tlfrag_write(frag, &host, phases, 1, trace_rank_for(-1, name, order));
+			timeline_fragment_add_nsys(&host, &rep);
+		timeline_fragment_write(frag, &host, phases, 1, trace_rank_for(-1, name, order));
 	}
 	if (have_rep)
 		nsys_report_free(&rep);
@@ -692,16 +695,16 @@ static void dir_job_one(void *ctx, size_t i)
 {
 	struct dir_job *j = ctx;
 	struct strbuf frag = STRBUF_INIT;
-	int shown = j->src && j->src->timeline_dir && i < TLFRAG_RANKS;
+	int shown = j->src && j->src->timeline_dir && i < TIMELINE_FRAGMENT_RANKS;
 	if (shown)
-		tlfrag_path(&frag, j->src->timeline_dir, j->dir, j->names[i]);
+		timeline_fragment_path(&frag, j->src->timeline_dir, j->dir, j->names[i]);
 	memset(&j->part[i], 0, sizeof j->part[i]);
 	if (!j->src || !j->src->part ||
 	    j->src->part(j->src->ctx, j->dir, j->names[i], &j->part[i]) != 1)
 		torchtrace_load_file(j->dir, j->names[i], j->nsys, j->hint[i], j->phases,
 				     j->kernels, shown ? frag.buf : NULL, &j->part[i]);
 	else if (shown && j->part[i].not_analysed) /* the timeline leaves it out, too */
-		tlfrag_write_state(frag.buf, TLFRAG_NOT_ANALYSED);
+		timeline_fragment_write_state(frag.buf, TIMELINE_FRAGMENT_NOT_ANALYSED);
 	strbuf_free(&frag);
 }
 

@@ -50,7 +50,7 @@ struct trace_set {
  * step's partial result (analyzers/shard.h). part (NULL: none) returns 1
  * when it filled *out (zeroed before), 0 to read the file here.
  * timeline_dir (NULL: none): the folder of the timeline fragments
- * (analyzers/tlfrag.h) of the files the timeline shows, which a file read
+ * (analyzers/timeline_fragment.h) of the files the timeline shows, which a file read
  * here gets (a shard writes those of its files itself). */
 struct trace_source {
 	int (*part)(void *ctx, const char *dir, const char *name, struct trace_set *out);
@@ -74,7 +74,7 @@ int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases,
 /* One file of dir (nsys: an export) as the one-file trace_set the
  * directory readers merge; order is its rank when the trace does not say
  * (torchtrace_rank_hints). With frag (NULL: none), from the same reading,
- * the file's timeline fragment written there (analyzers/tlfrag.h). */
+ * the file's timeline fragment written there (analyzers/timeline_fragment.h). */
 void torchtrace_load_file(const char *dir, const char *name, int nsys, int order,
 			  const struct rules *phases, const struct rules *kernels,
 			  const char *frag, struct trace_set *part);

@@ -3,7 +3,7 @@
 #include "orchestrator/backend/requeue.h"
 #include "util/run_layout.h"
 
-#include "aggmap.h"
+#include "aggregate_map.h"
 #include "orchestrator/campaign/knob_loader.h"
 #include "variant.h"
 #include "util/nodelist.h"
@@ -204,7 +204,7 @@ static int analyse_input(struct run *r, struct ana_run *in, int shards)
 {
 	struct shard_plan plan = { 0 };
 	struct trace_source map = { shard_part, &plan, NULL };
-	int rc = 0, mapped = shards > 1 && (rc = aggmap_run(in, r->dir, shards, &plan)) == 0;
+	int rc = 0, mapped = shards > 1 && (rc = aggregate_map_run(in, r->dir, shards, &plan)) == 0;
 	/* what campaign-analyze RUN analyses again, without the store */
 	if (rc == 0)
 		rc = run_input_write(in);

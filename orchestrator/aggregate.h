@@ -10,7 +10,7 @@
 
 /* Writes BOTTLENECK_ANALYSIS.md and summary.json, the per-rank work on up to
  * `jobs` threads (< 1: every CPU this process may use) and, with shards > 1
- * (aggmap.h), mapped over that many processes or nodes first: the output is
+ * (aggregate_map.h), mapped over that many processes or nodes first: the output is
  * the same whatever jobs and shards are. Unless force is set, does nothing
  * when some job is not final yet (returns 1 then). */
 int aggregate_run(struct run *r, int force, int jobs, int shards);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "variant.h"
 
-#include "analyzers/checked.h"
+#include "analyzers/prediction_check.h"
 #include "analyzers/summary_keys.h"
 #include "util/err.h"
 #include "util/fsio.h"

@@ -42,7 +42,7 @@ json_t *variant_provenance(const char *parent_id, const struct knob *k,
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
 		  const struct knob *k, const struct variant_plan *p);
 struct ana_variant;
-/* The checks of a variant run for its analysis (analyzers/checked.h): its
+/* The checks of a variant run for its analysis (analyzers/prediction_check.h): its
  * predictions with the parent's step times and shares (from the parent's
  * summary.json), its knob with env as names only; out->of NULL when run_dir is
  * not a variant's. */

@@ -5,7 +5,7 @@
 #include "checkpoint.h"
 #include "clock.h"
 #include "data.h"
-#include "fabric.h"
+#include "fabric_probe.h"
 #include "gpu.h"
 #include "options.h"
 #include "telemetry.h"

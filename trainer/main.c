@@ -7,7 +7,7 @@
 #include "clock.h"
 #include "checkpoint.h"
 #include "comm.h"
-#include "fabric.h"
+#include "fabric_probe.h"
 #include "data.h"
 #include "model.h"
 #include "options.h"

@@ -20,7 +20,7 @@
 #define RUN_AGGREGATE_SCRIPT "aggregate.sbatch" /* the aggregation job's script as submitted */
 #define RUN_PARTIAL ".partial" /* the map step's plan and per-file results (analyzers/shard.h) */
 /* in RUN_PARTIAL: the timeline fragments of the traces timeline.json shows
- * (analyzers/tlfrag.h), from the map step until timeline.json is written */
+ * (analyzers/timeline_fragment.h), from the map step until timeline.json is written */
 #define RUN_PARTIAL_TIMELINE "timeline"
 
 /* Files that may hold env values (the campaign file, job scripts, job

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The GPU view of a step (hta_steps): its window and the parts adding up to
+/* The GPU view of a step (gpu_breakdown_steps): its window and the parts adding up to
  * it; GPU_GEMM is the matrix kernels' part of GPU_COMPUTE. */
 enum step_gpu {
 	GPU_WINDOW,

@@ -41,19 +41,24 @@ static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
 	double overlap = gpu ? s->gpu.gpu_overlap_pct : s->shares.overlap_pct;
 	char clause[512];
 	if (!gpu && s->shares.sync_wait_pct > s->shares.comm_pct)
-		strbuf_addf(sb,
-			    "ranks wait for each other more (%.1f %% of step time) than they transfer (%.1f %%), but no one rank arrives last most of the time: the waiting is spread (jitter, noisy nodes); pin threads, keep other work off the nodes, then tune the collectives",
-			    s->shares.sync_wait_pct, s->shares.comm_pct);
+		strbuf_addf(
+			sb,
+			"ranks wait for each other more (%.1f %% of step time) than they transfer (%.1f %%), but no one rank arrives last most of the time: the waiting is spread (jitter, noisy nodes); pin threads, keep other work off the nodes, then tune the collectives",
+			s->shares.sync_wait_pct, s->shares.comm_pct);
 	else if (overlap >= ANA_OVERLAP_ENOUGH_PCT)
-		strbuf_addf(sb,
-			    "%.1f %% of communication is already hidden behind compute, so more overlap gains little; what is still exposed shrinks with less gradient volume (bf16 gradients, compression) or a larger per-rank batch that amortises each all-reduce",
-			    overlap);
+		strbuf_addf(
+			sb,
+			"%.1f %% of communication is already hidden behind compute, so more overlap gains little; what is still exposed shrinks with less gradient volume (bf16 gradients, compression) or a larger per-rank batch that amortises each all-reduce",
+			overlap);
 	else if (overlap > ANA_NEGLIGIBLE_PCT)
-		strbuf_addf(sb,
-			    "only %.1f %% of communication overlaps compute: hide the gradient all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to amortise it, or reduce gradient volume",
-			    overlap);
+		strbuf_addf(
+			sb,
+			"only %.1f %% of communication overlaps compute: hide the gradient all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to amortise it, or reduce gradient volume",
+			overlap);
 	else
-		strbuf_adds(sb, "no communication overlaps compute: hide the gradient all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to amortise it, or reduce gradient volume");
+		strbuf_adds(
+			sb,
+			"no communication overlaps compute: hide the gradient all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to amortise it, or reduce gradient volume");
 	fabric_clause(s, clause, sizeof clause);
 	if (clause[0])
 		strbuf_addf(sb, ". %.*s", (int)strlen(clause) - 1, clause);
@@ -65,19 +70,26 @@ static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scen
 	int gpu = s->outcome.basis == BASIS_GPU;
 	switch (k) {
 	case REC_DATA:
-		strbuf_adds(sb, gpu ? "the GPU idles while the host loads data: add data-loader workers or prefetch depth, pin memory, or make decoding cheaper, so that loading hides behind the GPU's work"
-				    : "add data-loader workers or prefetch depth, or make decoding cheaper, so that loading hides behind compute");
+		strbuf_adds(
+			sb,
+			gpu ? "the GPU idles while the host loads data: add data-loader workers or prefetch depth, pin memory, or make decoding cheaper, so that loading hides behind the GPU's work"
+			    : "add data-loader workers or prefetch depth, or make decoding cheaper, so that loading hides behind compute");
 		return;
 	case REC_IO:
-		strbuf_adds(sb, "checkpoint less often, write asynchronously or from one rank to fast local storage");
+		strbuf_adds(
+			sb,
+			"checkpoint less often, write asynchronously or from one rank to fast local storage");
 		return;
 	case REC_HOST:
-		strbuf_adds(sb,
-			    gpu ? "the GPU waits for the host to launch its work: remove per-step host synchronisation (.item(), printing), cut launch overhead (CUDA graphs, torch.compile, fewer larger kernels)"
-				: "host time under no operator (Python, launches, synchronisation) is the largest share: profile the Python side and remove per-step host work and synchronisation");
+		strbuf_adds(
+			sb,
+			gpu ? "the GPU waits for the host to launch its work: remove per-step host synchronisation (.item(), printing), cut launch overhead (CUDA graphs, torch.compile, fewer larger kernels)"
+			    : "host time under no operator (Python, launches, synchronisation) is the largest share: profile the Python side and remove per-step host work and synchronisation");
 		return;
 	case REC_COPIES:
-		strbuf_adds(sb, "host-device copies are hidden behind nothing: pin host memory and copy with non_blocking=True on a side stream, or keep the data on the GPU");
+		strbuf_adds(
+			sb,
+			"host-device copies are hidden behind nothing: pin host memory and copy with non_blocking=True on a side stream, or keep the data on the GPU");
 		return;
 	case REC_STRAGGLER:
 	case REC_COMMUNICATION:
@@ -199,12 +211,14 @@ static void cpus_said(struct strbuf *sb, const struct ana_rec *r, const struct a
 		shared |= run->sc[r->sc[i]].outcome.oversubscribed &&
 			  cpu_busy_pct(&run->sc[r->sc[i]]) >= 0;
 	if (pct_range(&busy, r, run, cpu_busy_pct))
-		strbuf_addf(sb, "the CPUs are saturated (busy %s of the time, from the node monitors)",
+		strbuf_addf(sb,
+			    "the CPUs are saturated (busy %s of the time, from the node monitors)",
 			    busy.buf);
 	if (busy.len && shared)
-		strbuf_addf(sb,
-			    ", and more ranks ran than this machine's %d CPU%s: run fewer ranks per machine, or on real nodes, to time the steps without that contention",
-			    run->host_cpus, run->host_cpus == 1 ? "" : "s");
+		strbuf_addf(
+			sb,
+			", and more ranks ran than this machine's %d CPU%s: run fewer ranks per machine, or on real nodes, to time the steps without that contention",
+			run->host_cpus, run->host_cpus == 1 ? "" : "s");
 	if (busy.len)
 		strbuf_adds(sb, "; ");
 	strbuf_free(&busy);
@@ -231,16 +245,18 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 			sb,
 			": gains come from faster kernels (larger GEMMs, mixed precision) rather than from the data path or communication; the accounting gives no ceiling for this (compute is the work itself)");
 		if (!gpu && s->outcome.wait_to == SHARE_COMPUTE && s->comm.n_stragglers)
-			strbuf_addf(sb,
-				    "; the %.1f %% of step time the other ranks wait for rank %d's extra compute goes with its own recommendation",
-				    s->shares.sync_wait_pct, s->comm.stragglers[0].rank);
+			strbuf_addf(
+				sb,
+				"; the %.1f %% of step time the other ranks wait for rank %d's extra compute goes with its own recommendation",
+				s->shares.sync_wait_pct, s->comm.stragglers[0].rank);
 		return;
 	case REC_MEMORY_PEAK:
-		strbuf_addf(sb,
-			    "memory is nearly full (%s memory peaked at %.1f %%): lower the per-rank batch, shard optimizer state or activations, or use activation checkpointing before it fails or swaps",
-			    s->mon.gpu_mem_peak_pct >= 0 ? "GPU" : "host",
-			    s->mon.gpu_mem_peak_pct >= 0 ? s->mon.gpu_mem_peak_pct
-							 : s->mon.mem_peak_pct);
+		strbuf_addf(
+			sb,
+			"memory is nearly full (%s memory peaked at %.1f %%): lower the per-rank batch, shard optimizer state or activations, or use activation checkpointing before it fails or swaps",
+			s->mon.gpu_mem_peak_pct >= 0 ? "GPU" : "host",
+			s->mon.gpu_mem_peak_pct >= 0 ? s->mon.gpu_mem_peak_pct
+						     : s->mon.mem_peak_pct);
 		return;
 	case REC_COMMUNICATION:
 	case REC_STRAGGLER:
@@ -253,11 +269,12 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 		break;
 	}
 	cpus_said(sb, r, run);
-	strbuf_addf(sb,
-		    "where step time goes is not known (%s): no recommendation is drawn from unknown shares; collect a PyTorch-profiler trace with steps (prof.step() once per step, profile.traces) or the trainer's telemetry%s",
-		    s->data.source != SOURCE_NONE ? data_text_source(s->data.source)
-						  : "node monitors alone",
-		    s->mon.have_monitor ? "" : ", and profile.monitor for utilisation");
+	strbuf_addf(
+		sb,
+		"where step time goes is not known (%s): no recommendation is drawn from unknown shares; collect a PyTorch-profiler trace with steps (prof.step() once per step, profile.traces) or the trainer's telemetry%s",
+		s->data.source != SOURCE_NONE ? data_text_source(s->data.source)
+					      : "node monitors alone",
+		s->mon.have_monitor ? "" : ", and profile.monitor for utilisation");
 }
 
 /* The advice of a cause in words, from its lead scenario's numbers (a straggler's and
@@ -328,8 +345,10 @@ static void batch_words(struct strbuf *sb, const struct ana_scenario *s, enum re
 	if ((k != REC_COMMUNICATION && k != REC_HOST) || !b->made || b->step_ms <= 0)
 		return;
 	double x = 2 * s->replay.measured_ms;
-	strbuf_addf(sb, "; or, memory permitting, the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample): %.2f ms a step for twice the samples, %.2fx the samples/s",
-		    b->step_ms, x / b->step_ms);
+	strbuf_addf(
+		sb,
+		"; or, memory permitting, the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample): %.2f ms a step for twice the samples, %.2fx the samples/s",
+		b->step_ms, x / b->step_ms);
 	if (s->replay.steps >= 3 && b->lo_ms > 0)
 		strbuf_addf(sb, " (95 %% CI %.2fx-%.2fx)", x / b->hi_ms, x / b->lo_ms);
 }
@@ -346,22 +365,28 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		    r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "", r->step_ms[i],
 		    r->predicted_ms[i], -gain);
 	if (c->per_call_step_ms >= 0)
-		strbuf_addf(sb, ") with each bucket's transfer in proportion to its bytes, %.2f ms (%+.0f %%) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); 95 %% CI of the median over both %.2f-%.2f ms",
-			    c->per_call_step_ms, 100 * (c->per_call_step_ms / r->step_ms[i] - 1),
-			    r->lo_ms[i], r->hi_ms[i]);
+		strbuf_addf(
+			sb,
+			") with each bucket's transfer in proportion to its bytes, %.2f ms (%+.0f %%) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); 95 %% CI of the median over both %.2f-%.2f ms",
+			c->per_call_step_ms, 100 * (c->per_call_step_ms / r->step_ms[i] - 1),
+			r->lo_ms[i], r->hi_ms[i]);
 	else if (s->replay.steps < 3)
 		strbuf_addf(sb, "; %zu step%s replayed: too few for an interval)", s->replay.steps,
 			    s->replay.steps == 1 ? "" : "s");
 	else
 		strbuf_addf(sb, "; 95 %% CI of the median %.2f-%.2f ms)", r->lo_ms[i], r->hi_ms[i]);
 	if (c->fit_colls)
-		strbuf_addf(sb, ", each all-reduce %.2f ms + %.2f ms per MiB (fitted on the run's %zu)",
+		strbuf_addf(sb,
+			    ", each all-reduce %.2f ms + %.2f ms per MiB (fitted on the run's %zu)",
 			    c->per_call_ms, c->ms_per_mib, c->fit_colls);
 	if (r->kind == REC_DATA)
-		strbuf_addf(sb, ", %d loader threads a rank (%zu measured) with a prefetch depth of %d",
+		strbuf_addf(sb,
+			    ", %d loader threads a rank (%zu measured) with a prefetch depth of %d",
 			    s->in.loader_workers, s->replay.loaders, s->in.loader_prefetch);
 	if (r->kind == REC_HOST)
-		strbuf_adds(sb, ", the host's work up to each kernel's launch (dispatch and the launch call) in half its time");
+		strbuf_adds(
+			sb,
+			", the host's work up to each kernel's launch (dispatch and the launch call) in half its time");
 	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
 		    s->replay.error_pct);
 	if (gain < 2)
@@ -425,23 +450,35 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 			    r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "", r->step_ms[i],
 			    r->predicted_ms[i], 100 * (1 - r->predicted_ms[i] / r->step_ms[i]));
 		if (s->gpu.gpu_limits && r->predicted_ms[i] <= s->gpu.host_step_med_ms)
-			strbuf_adds(&pred, " (no lower than the host's own step: the GPU would then wait for it)");
+			strbuf_adds(
+				&pred,
+				" (no lower than the host's own step: the GPU would then wait for it)");
 	}
 	if (rep.len && r->kind == REC_STRAGGLER)
-		strbuf_addf(&sb, ". Median step replayed with each straggler's step-thread work in each step brought down to the other ranks' median (the run's own graph, on its cores): %s",
-			    rep.buf);
+		strbuf_addf(
+			&sb,
+			". Median step replayed with each straggler's step-thread work in each step brought down to the other ranks' median (the run's own graph, on its cores): %s",
+			rep.buf);
 	else if (rep.len && r->kind == REC_DATA)
-		strbuf_addf(&sb, ". Median step replayed with the loader the data_loading knob makes (its batches regrouped onto its threads, each started once the step its slot holds has ended; the run's own graph, on its cores): %s",
-			    rep.buf);
+		strbuf_addf(
+			&sb,
+			". Median step replayed with the loader the data_loading knob makes (its batches regrouped onto its threads, each started once the step its slot holds has ended; the run's own graph, on its cores): %s",
+			rep.buf);
 	else if (rep.len && r->kind == REC_IO)
-		strbuf_addf(&sb, ". Median step replayed with a checkpoint every %dth step instead (the run's own graph, on its cores): %s",
-			    REPLAY_CHECKPOINT_EVERY, rep.buf);
+		strbuf_addf(
+			&sb,
+			". Median step replayed with a checkpoint every %dth step instead (the run's own graph, on its cores): %s",
+			REPLAY_CHECKPOINT_EVERY, rep.buf);
 	else if (rep.len && r->kind == REC_HOST)
-		strbuf_addf(&sb, ". Median step replayed with the launch overhead halved (the run's own graph, its kernels on their streams, on its cores): %s",
-			    rep.buf);
+		strbuf_addf(
+			&sb,
+			". Median step replayed with the launch overhead halved (the run's own graph, its kernels on their streams, on its cores): %s",
+			rep.buf);
 	else if (rep.len)
-		strbuf_addf(&sb, ". Median step replayed with the all-reduce in buckets overlapped with backward (the run's own graph, on its cores): %s",
-			    rep.buf);
+		strbuf_addf(
+			&sb,
+			". Median step replayed with the all-reduce in buckets overlapped with backward (the run's own graph, on its cores): %s",
+			rep.buf);
 	if (pred.len)
 		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
 			    ceiling_words(r, run), pred.buf);
@@ -466,20 +503,26 @@ json_t *recs_json(const struct ana_run *run)
 		for (size_t k = 0; k < r->n; k++) {
 			int p = r->predicted_ms[k] >= 0 && r->step_ms[k] > 0;
 			json_array_append_new(names, json_string(run->sc[r->sc[k]].in.name));
-			json_array_append_new(step, r->step_ms[k] > 0 ? jnum(r->step_ms[k])
+			json_array_append_new(step, r->step_ms[k] > 0 ? jsonio_real3(r->step_ms[k])
 								      : json_null());
-			json_array_append_new(pred, p ? jnum(r->predicted_ms[k]) : json_null());
-			json_array_append_new(gain, p ? jnum(100 * (1 - r->predicted_ms[k] /
+			json_array_append_new(pred,
+					      p ? jsonio_real3(r->predicted_ms[k]) : json_null());
+			json_array_append_new(gain, p ? jsonio_real3(100 * (1 - r->predicted_ms[k] /
 								     r->step_ms[k]))
 						      : json_null());
-			json_array_append_new(ceil, r->ceiling_ms[k] >= 0 && r->step_ms[k] > 0
-							    ? jnum(r->ceiling_ms[k]) : json_null());
-			json_array_append_new(iv, p && r->replayed[k]
-							  ? json_pack("[o, o]", jnum(r->lo_ms[k]),
-								      jnum(r->hi_ms[k]))
-							  : json_null());
-			json_array_append_new(bases, !p ? json_null()
-						     : json_string(r->replayed[k] ? "replay" : "ceiling"));
+			json_array_append_new(ceil,
+					      r->ceiling_ms[k] >= 0 && r->step_ms[k] > 0
+						      ? jsonio_real3(r->ceiling_ms[k])
+						      : json_null());
+			json_array_append_new(
+				iv,
+				p && r->replayed[k] ? json_pack("[o, o]", jsonio_real3(r->lo_ms[k]),
+								jsonio_real3(r->hi_ms[k]))
+						    : json_null());
+			json_array_append_new(
+				bases,
+				!p ? json_null()
+				   : json_string(r->replayed[k] ? "replay" : "ceiling"));
 			replays += p && r->replayed[k];
 			ceilings += p && !r->replayed[k];
 		}
@@ -541,16 +584,18 @@ int series_advice(struct rec *r, const struct ana_model *m, const struct ana_run
 	/* ranked by what its words predict: contention and step times alone predict no share */
 	r->gain = m->step_only || m->contention.found ? 0 : over;
 	if (m->contention.found)
-		strbuf_addf(&sb,
-			    "**Series of %s**: measure scaling where each rank has its own resources (%s); the model's %.0f %% efficiency at 16 nodes reflects contention.",
-			    m->series,
-			    run->host_cpus > 0 ? "real nodes, not ranks sharing this machine"
-					       : "fewer ranks per node, or exclusive nodes",
-			    100 * m->eff16);
+		strbuf_addf(
+			&sb,
+			"**Series of %s**: measure scaling where each rank has its own resources (%s); the model's %.0f %% efficiency at 16 nodes reflects contention.",
+			m->series,
+			run->host_cpus > 0 ? "real nodes, not ranks sharing this machine"
+					   : "fewer ranks per node, or exclusive nodes",
+			100 * m->eff16);
 	else if (m->step_only)
-		strbuf_addf(&sb,
-			    "**Series of %s at scale**: fitted on step times alone, the model predicts %.0f %% efficiency at 16 nodes; what limits it is not known (no breakdown of the step): collect a trace with steps or the trainer's telemetry before asking for more nodes.",
-			    m->series, 100 * m->eff16);
+		strbuf_addf(
+			&sb,
+			"**Series of %s at scale**: fitted on step times alone, the model predicts %.0f %% efficiency at 16 nodes; what limits it is not known (no breakdown of the step): collect a trace with steps or the trainer's telemetry before asking for more nodes.",
+			m->series, 100 * m->eff16);
 	else
 		strbuf_addf(
 			&sb,

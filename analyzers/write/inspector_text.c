@@ -119,10 +119,10 @@ static json_t *mismatches_json(const struct insp_summary *s)
 				  "coll_sn", (json_int_t) m->sn, "rank",
 				  m->rank >= 0 ? json_integer(m->rank) : json_null(),
 				  "file_algbw_gbps",
-				  m->file_algbw >= 0 ? jnum(m->file_algbw) : json_null(),
+				  m->file_algbw >= 0 ? jsonio_real3(m->file_algbw) : json_null(),
 				  "file_busbw_gbps",
-				  m->file_busbw >= 0 ? jnum(m->file_busbw) : json_null(),
-				  "algbw_gbps", jnum(m->algbw), "busbw_gbps", jnum(m->busbw)));
+				  m->file_busbw >= 0 ? jsonio_real3(m->file_busbw) : json_null(),
+				  "algbw_gbps", jsonio_real3(m->algbw), "busbw_gbps", jsonio_real3(m->busbw)));
 	}
 	return a;
 }

@@ -6,7 +6,7 @@
 #include "analyzers/write/clock_text.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
-#include "analyzers/write/checked_text.h"
+#include "analyzers/write/prediction_check_text.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
 #include "analyzers/write/scaling_text.h"
@@ -1046,7 +1046,7 @@ int write_markdown(const struct ana_run *run)
 		"# Bottleneck analysis: %s\n\nRun `%s`. Every number below is in `summary.json`.\n\n",
 		run->campaign, run->run_id);
 	md_summary(&md, run);
-	checked_md(&md, &run->variant);
+	prediction_check_md(&md, &run->variant);
 	md_scenarios(&md, run);
 	md_scaling(&md, run);
 	md_fabric(&md, run);

@@ -15,12 +15,6 @@
 
 struct strbuf;
 
-/* A number rounded for JSON (null when not finite). */
-static inline json_t *jnum(double v)
-{
-	return jsonio_real3(v);
-}
-
 /* summary_json.c */
 /* A scenario's analysis.json (and its entry in summary.json). */
 json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run);

@@ -7,7 +7,7 @@
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
 #include "analyzers/contamination.h"
-#include "analyzers/write/checked_text.h"
+#include "analyzers/write/prediction_check_text.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
 #include "analyzers/write/scaling_text.h"
@@ -45,10 +45,10 @@ static json_t *monitor_json(const struct ana_scenario *s)
 		? json_null()
 		: json_pack("{s:i, s:I, s:o, s:o, s:o, s:o}", "nodes", s->mon.monitor_nodes,
 			    "samples", (json_int_t) s->mon.monitor_samples, "cpu_util_mean_pct",
-			    jnum(s->mon.cpu_util_mean_pct), "iowait_mean_pct",
-			    jnum(s->mon.iowait_mean_pct), "mem_peak_pct",
-			    jnum(s->mon.mem_peak_pct), "foreign_cpu_pct",
-			    f->known ? jnum(f->cpu_pct) : json_null());
+			    jsonio_real3(s->mon.cpu_util_mean_pct), "iowait_mean_pct",
+			    jsonio_real3(s->mon.iowait_mean_pct), "mem_peak_pct",
+			    jsonio_real3(s->mon.mem_peak_pct), "foreign_cpu_pct",
+			    f->known ? jsonio_real3(f->cpu_pct) : json_null());
 }
 
 /* Measured beside other load: null, or the CPU of processes outside the job and the
@@ -61,10 +61,10 @@ static json_t *contaminated_json(const struct ana_scenario *s)
 	json_t *what = json_array();
 	for (int i = 0; f->contaminated && i < f->n_what; i++)
 		json_array_append_new(what, json_string(f->what[i]));
-	return json_pack("{s:o, s:o, s:o}", "cpu_pct", f->known ? jnum(f->cpu_pct) : json_null(),
-			 "what", what, "scenarios",
-			 s->data.contaminated[0] ? json_string(s->data.contaminated)
-						 : json_null());
+	return json_pack("{s:o, s:o, s:o}", "cpu_pct",
+			 f->known ? jsonio_real3(f->cpu_pct) : json_null(), "what", what,
+			 "scenarios",
+			 s->data.contaminated[0] ? json_string(s->data.contaminated) : json_null());
 }
 
 static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const char *what)
@@ -74,8 +74,9 @@ static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const
 		json_array_append_new(
 			a,
 			json_pack("{s:s, s:o, s:I, s:o}", "name", ops[i].name, what,
-				  jnum(ops[i].self_ms), "count", (json_int_t) ops[i].count, "pct",
-				  jnum(total > 0 ? 100 * ops[i].self_ms / total : 0)));
+				  jsonio_real3(ops[i].self_ms), "count", (json_int_t) ops[i].count,
+				  "pct",
+				  jsonio_real3(total > 0 ? 100 * ops[i].self_ms / total : 0)));
 	return a;
 }
 
@@ -83,9 +84,10 @@ static json_t *top_ops_json(const struct ana_op *ops, int n, double total, const
 static json_t *mon_json(const struct monitor_summary *m)
 {
 	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "nodes", m->nodes, "cpu_util_mean_pct",
-			 jnum(m->cpu_util_mean_pct), "iowait_mean_pct", jnum(m->iowait_mean_pct),
-			 "mem_peak_pct", jnum(m->mem_peak_pct), "gpu_util_mean_pct",
-			 m->gpu_util_n ? jnum(m->gpu_util_mean_pct) : json_null());
+			 jsonio_real3(m->cpu_util_mean_pct), "iowait_mean_pct",
+			 jsonio_real3(m->iowait_mean_pct), "mem_peak_pct",
+			 jsonio_real3(m->mem_peak_pct), "gpu_util_mean_pct",
+			 m->gpu_util_n ? jsonio_real3(m->gpu_util_mean_pct) : json_null());
 }
 
 /* What a collective row keeps for compare's intervals, each an array (empty: none). */
@@ -96,7 +98,7 @@ static json_t *kept_json(const struct collective *c)
 	for (int k = 0; k < COLL_KEPT; k++) {
 		json_t *v = json_array();
 		for (size_t i = 0; i < c->nkept[k]; i++)
-			json_array_append_new(v, jnum(c->kept[k][i]));
+			json_array_append_new(v, jsonio_real3(c->kept[k][i]));
 		json_object_set_new(o, key[k], v);
 	}
 	return o;
@@ -115,20 +117,22 @@ static json_t *collectives_json(const struct ana_scenario *s)
 			"{s:s, s:s, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:o, s:I, s:I}",
 			SK_OP, coll_op_name(c->op), SK_SIZE_CLASS,
 			coll_size_label(c->size_class, label, sizeof label), SK_BYTES,
-			sized ? jnum(c->bytes) : json_null(), "count_per_step",
-			jnum(c->count_per_step), "latency_ms", "median", jnum(c->latency_med),
-			"p95", jnum(c->latency_p95), SK_WAIT_MS, SK_MEDIAN, jnum(c->wait_med),
-			SK_P95, jnum(c->wait_p95), "algbw_gbps",
-			sized ? jnum(c->algbw_gbps) : json_null(), SK_BUSBW_GBPS,
-			sized ? jnum(c->busbw_gbps) : json_null(), SK_MS_PER_STEP,
-			jnum(c->ms_per_step), "instances", (json_int_t) c->instances, "steps",
-			(json_int_t) c->steps);
-		json_object_set_new(row, "ms_per_step_summed", jnum(c->ms_per_step_summed));
-		json_object_set_new(row, "concurrent_instances", json_integer((json_int_t)c->concurrent));
+			sized ? jsonio_real3(c->bytes) : json_null(), "count_per_step",
+			jsonio_real3(c->count_per_step), "latency_ms", "median",
+			jsonio_real3(c->latency_med), "p95", jsonio_real3(c->latency_p95),
+			SK_WAIT_MS, SK_MEDIAN, jsonio_real3(c->wait_med), SK_P95,
+			jsonio_real3(c->wait_p95), "algbw_gbps",
+			sized ? jsonio_real3(c->algbw_gbps) : json_null(), SK_BUSBW_GBPS,
+			sized ? jsonio_real3(c->busbw_gbps) : json_null(), SK_MS_PER_STEP,
+			jsonio_real3(c->ms_per_step), "instances", (json_int_t) c->instances,
+			"steps", (json_int_t) c->steps);
+		json_object_set_new(row, "ms_per_step_summed", jsonio_real3(c->ms_per_step_summed));
+		json_object_set_new(row, "concurrent_instances",
+				    json_integer((json_int_t) c->concurrent));
 		json_object_set_new(row, "fabric_busbw_gbps",
-				    fab ? jnum(c->fabric_busbw_gbps) : json_null());
+				    fab ? jsonio_real3(c->fabric_busbw_gbps) : json_null());
 		json_object_set_new(row, "fabric_pct",
-				    fab ? jnum(100 * c->busbw_gbps / c->fabric_busbw_gbps)
+				    fab ? jsonio_real3(100 * c->busbw_gbps / c->fabric_busbw_gbps)
 					: json_null());
 		json_object_set_new(row, SK_SAMPLES, kept_json(c));
 		json_array_append_new(a, row);
@@ -154,11 +158,12 @@ static json_t *probes_json(const struct ana_run *run)
 		const struct ana_probe *p = &run->probes[i];
 		json_t *sizes = json_array();
 		for (size_t k = 0; k < p->n; k++)
-			json_array_append_new(sizes,
-					      json_pack("{s:o, s:o, s:o}", SK_BYTES,
-							jnum(p->pts[k].bytes), SK_BUSBW_GBPS,
-							jnum(p->pts[k].busbw_gbps), "latency_ms",
-							jnum(p->pts[k].latency_ms)));
+			json_array_append_new(
+				sizes,
+				json_pack("{s:o, s:o, s:o}", SK_BYTES,
+					  jsonio_real3(p->pts[k].bytes), SK_BUSBW_GBPS,
+					  jsonio_real3(p->pts[k].busbw_gbps), "latency_ms",
+					  jsonio_real3(p->pts[k].latency_ms)));
 		json_array_append_new(
 			a,
 			json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:o}", SK_NAME, p->name,
@@ -195,7 +200,7 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 		for (int i = 0; i < s->data.perf->n; i++)
 			json_object_set_new(perf, s->data.perf->ev[i].name,
 					    s->data.perf->ev[i].supported
-						    ? jnum(s->data.perf->ev[i].value)
+						    ? jsonio_real3(s->data.perf->ev[i].value)
 						    : json_null());
 	}
 	json_object_set_new(o, "perf", perf);
@@ -228,16 +233,17 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 		o, "gpu_breakdown",
 		s->gpu.gpu_kernel_ms <= 0
 			? json_null()
-			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms",
-				    jnum(s->gpu.gpu_kernel_ms), "idle_pct",
-				    jnum(s->gpu.gpu_idle_pct), "compute_pct",
-				    jnum(s->gpu.gpu_compute_pct), "non_compute_pct",
-				    jnum(s->gpu.gpu_non_compute_pct), "comm_comp_overlap_pct",
-				    s->gpu.gpu_overlap_pct >= 0 ? jnum(s->gpu.gpu_overlap_pct)
-								: json_null(),
-				    "top_kernels",
-				    top_ops_json(s->gpu.top_kernels, s->gpu.n_top_kernels,
-						 s->gpu.kernels_total_ms, "total_ms")));
+			: json_pack(
+				  "{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms",
+				  jsonio_real3(s->gpu.gpu_kernel_ms), "idle_pct",
+				  jsonio_real3(s->gpu.gpu_idle_pct), "compute_pct",
+				  jsonio_real3(s->gpu.gpu_compute_pct), "non_compute_pct",
+				  jsonio_real3(s->gpu.gpu_non_compute_pct), "comm_comp_overlap_pct",
+				  s->gpu.gpu_overlap_pct >= 0 ? jsonio_real3(s->gpu.gpu_overlap_pct)
+							      : json_null(),
+				  "top_kernels",
+				  top_ops_json(s->gpu.top_kernels, s->gpu.n_top_kernels,
+					       s->gpu.kernels_total_ms, "total_ms")));
 }
 
 /* The unchanged graph's replay: {step_ms, error_pct, steps, measured_ms, cores, ranks},
@@ -250,8 +256,9 @@ static json_t *pred_json(const struct replay_pred *p, json_t *more)
 		json_decref(more);
 		return json_pack("{s:n, s:s}", "step_ms", "why", p->why);
 	}
-	json_t *o = json_pack("{s:o, s:[o, o], s:o}", "step_ms", jnum(p->step_ms), "interval_ms",
-			      jnum(p->lo_ms), jnum(p->hi_ms), "busy_pct", jnum(p->busy_pct));
+	json_t *o = json_pack("{s:o, s:[o, o], s:o}", "step_ms", jsonio_real3(p->step_ms),
+			      "interval_ms", jsonio_real3(p->lo_ms), jsonio_real3(p->hi_ms),
+			      "busy_pct", jsonio_real3(p->busy_pct));
 	if (more)
 		json_object_update(o, more);
 	json_decref(more);
@@ -262,13 +269,13 @@ static json_t *pred_json(const struct replay_pred *p, json_t *more)
 static json_t *comm_pred_json(const struct replay_pred *c)
 {
 	json_t *model = c->fit_colls ? json_pack("{s:o, s:o, s:I}", "per_call_ms",
-						 jnum(c->per_call_ms), "ms_per_mib",
-						 jnum(c->ms_per_mib), "collectives",
+						 jsonio_real3(c->per_call_ms), "ms_per_mib",
+						 jsonio_real3(c->ms_per_mib), "collectives",
 						 (json_int_t)c->fit_colls)
 				     : json_null();
 	return pred_json(c, json_pack("{s:I, s:o, s:o}", "buckets", (json_int_t)c->buckets,
 				      "transfer_model", model, "all_per_call_step_ms",
-				      c->per_call_step_ms >= 0 ? jnum(c->per_call_step_ms)
+				      c->per_call_step_ms >= 0 ? jsonio_real3(c->per_call_step_ms)
 							       : json_null()));
 }
 
@@ -284,16 +291,18 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 	}
 	json_t *ranks = json_array();
 	for (size_t k = 0; k < r->nranks; k++)
-		json_array_append_new(ranks, json_pack("{s:i, s:o, s:o, s:o, s:I}", "rank",
-						       r->ranks[k].rank,
-						       "step_ms", jnum(r->ranks[k].step_ms),
-						       "measured_ms", jnum(r->ranks[k].measured_ms),
-						       "error_pct", jnum(r->ranks[k].error_pct),
-						       "steps", (json_int_t)r->ranks[k].steps));
-	json_t *rep = json_pack("{s:o, s:o, s:I, s:o, s:i, s:i, s:o}", "step_ms", jnum(r->step_ms),
-				"error_pct", jnum(r->error_pct), "steps", (json_int_t)r->steps,
-				"measured_ms", jnum(r->measured_ms), "hosts", r->hosts, "cores",
-				r->cores, "ranks", ranks);
+		json_array_append_new(ranks,
+				      json_pack("{s:i, s:o, s:o, s:o, s:I}", "rank",
+						r->ranks[k].rank, "step_ms",
+						jsonio_real3(r->ranks[k].step_ms), "measured_ms",
+						jsonio_real3(r->ranks[k].measured_ms), "error_pct",
+						jsonio_real3(r->ranks[k].error_pct), "steps",
+						(json_int_t) r->ranks[k].steps));
+	json_t *rep = json_pack("{s:o, s:o, s:I, s:o, s:i, s:i, s:o}", "step_ms",
+				jsonio_real3(r->step_ms), "error_pct", jsonio_real3(r->error_pct),
+				"steps", (json_int_t) r->steps, "measured_ms",
+				jsonio_real3(r->measured_ms), "hosts", r->hosts, "cores", r->cores,
+				"ranks", ranks);
 	json_object_set_new(rep, "communication", comm_pred_json(&r->comm));
 	json_object_set_new(rep, "io", pred_json(&r->io, json_pack("{s:i}", "checkpoint_every",
 								   REPLAY_CHECKPOINT_EVERY)));
@@ -308,11 +317,13 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 	double x = 2 * r->measured_ms; /* twice the samples: throughput x / step */
 	json_object_set_new(
 		rep, "batch",
-		pred_json(b, b->made && b->lo_ms > 0
-				     ? json_pack("{s:o, s:[o, o]}", "throughput_x", jnum(x / b->step_ms),
-						 "throughput_interval_x", jnum(x / b->hi_ms),
-						 jnum(x / b->lo_ms))
-				     : NULL));
+		pred_json(b,
+			  b->made && b->lo_ms > 0
+				  ? json_pack("{s:o, s:[o, o]}", "throughput_x",
+					      jsonio_real3(x / b->step_ms), "throughput_interval_x",
+					      jsonio_real3(x / b->hi_ms),
+					      jsonio_real3(x / b->lo_ms))
+				  : NULL));
 	json_object_set_new(o, "replay", rep);
 }
 
@@ -325,19 +336,20 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "step_boundaries",
 			    json_boolean(!s->steps.no_steps && !s->steps.window_shares));
 	if (s->steps.no_steps) /* one GPU window, not steps: no statistics, no rate */
-		json_object_set_new(o, "profiled_window_ms", jnum(s->steps.step_med_ms));
-	json_object_set_new(
-		o, SK_STEP_TIME_MS,
-		s->steps.no_steps
-			? json_null()
-			: json_pack("{s:o, s:o, s:o, s:o}", SK_MEDIAN, jnum(s->steps.step_med_ms),
-				    SK_P95, jnum(s->steps.step_p95_ms), "min",
-				    jnum(s->steps.step_min_ms), "max", jnum(s->steps.step_max_ms)));
+		json_object_set_new(o, "profiled_window_ms", jsonio_real3(s->steps.step_med_ms));
+	json_object_set_new(o, SK_STEP_TIME_MS,
+			    s->steps.no_steps
+				    ? json_null()
+				    : json_pack("{s:o, s:o, s:o, s:o}", SK_MEDIAN,
+						jsonio_real3(s->steps.step_med_ms), SK_P95,
+						jsonio_real3(s->steps.step_p95_ms), "min",
+						jsonio_real3(s->steps.step_min_ms), "max",
+						jsonio_real3(s->steps.step_max_ms)));
 	json_object_set_new(o, "spread_pct",
-			    s->steps.no_steps ? json_null() : jnum(s->steps.spread_pct));
+			    s->steps.no_steps ? json_null() : jsonio_real3(s->steps.spread_pct));
 	json_t *times = json_array();
 	for (size_t i = 0; i < s->steps.active_steps && !s->steps.no_steps; i++)
-		json_array_append_new(times, jnum(s->steps.step_ms[i]));
+		json_array_append_new(times, jsonio_real3(s->steps.step_ms[i]));
 	json_object_set_new(o, SK_STEP_TIMES_MS, times);
 	/* what a step's time is (docs/analysis.md): the period between consecutive steps' last
 	 * collectives where the traces give it, the slowest rank's step otherwise */
@@ -353,10 +365,10 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 			    samples ? json_string(data_text_batch_from(s->steps.batch_from))
 				    : json_null());
 	json_object_set_new(o, "throughput",
-			    s->steps.no_steps ? json_null() : jnum(s->steps.throughput));
+			    s->steps.no_steps ? json_null() : jsonio_real3(s->steps.throughput));
 	json_object_set_new(o, "throughput_unit", json_string(data_text_throughput_unit(s)));
 	json_object_set_new(o, SK_THROUGHPUT_SAMPLES_PER_S,
-			    samples && !s->steps.no_steps ? jnum(s->steps.throughput)
+			    samples && !s->steps.no_steps ? jsonio_real3(s->steps.throughput)
 							  : json_null());
 }
 
@@ -368,25 +380,28 @@ static void sc_shares(json_t *o, const struct ana_scenario *s)
 		!s->shares.shares_known
 			? json_null()
 			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-				    SK_DATA_LOADING, jnum(s->shares.data_pct), SK_COMPUTE,
-				    jnum(s->shares.compute_pct), "compute_outside_phases",
-				    jnum(s->shares.ops_pct), "forward",
-				    jnum(s->shares.forward_pct), "backward",
-				    jnum(s->shares.backward_pct), "optimizer",
-				    jnum(s->shares.optimizer_pct), SK_COMMUNICATION,
-				    jnum(s->shares.comm_pct), "communication_total",
-				    jnum(s->shares.comm_total_pct), SK_PEER_WAIT,
-				    jnum(s->shares.sync_wait_pct), SK_IO, jnum(s->shares.io_pct),
-				    SK_OTHER, jnum(s->shares.other_pct)));
+				    SK_DATA_LOADING, jsonio_real3(s->shares.data_pct), SK_COMPUTE,
+				    jsonio_real3(s->shares.compute_pct), "compute_outside_phases",
+				    jsonio_real3(s->shares.ops_pct), "forward",
+				    jsonio_real3(s->shares.forward_pct), "backward",
+				    jsonio_real3(s->shares.backward_pct), "optimizer",
+				    jsonio_real3(s->shares.optimizer_pct), SK_COMMUNICATION,
+				    jsonio_real3(s->shares.comm_pct), "communication_total",
+				    jsonio_real3(s->shares.comm_total_pct), SK_PEER_WAIT,
+				    jsonio_real3(s->shares.sync_wait_pct), SK_IO,
+				    jsonio_real3(s->shares.io_pct), SK_OTHER,
+				    jsonio_real3(s->shares.other_pct)));
 	int known = s->shares.shares_known,
 	    split = s->shares.gemm_pct + s->shares.elementwise_pct > 0;
-	json_object_set_new(o, SK_OVERLAP_PCT, known ? jnum(s->shares.overlap_pct) : json_null());
+	json_object_set_new(o, SK_OVERLAP_PCT,
+			    known ? jsonio_real3(s->shares.overlap_pct) : json_null());
 	json_object_set_new(o, "compute_split_pct",
-			    split ? json_pack("{s:o, s:o}", "gemm", jnum(s->shares.gemm_pct),
-					      "elementwise", jnum(s->shares.elementwise_pct))
+			    split ? json_pack("{s:o, s:o}", "gemm",
+					      jsonio_real3(s->shares.gemm_pct), "elementwise",
+					      jsonio_real3(s->shares.elementwise_pct))
 				  : json_null());
 	json_object_set_new(o, "allreduce_gbps",
-			    s->comm.allreduce_gbps > 0 ? jnum(s->comm.allreduce_gbps)
+			    s->comm.allreduce_gbps > 0 ? jsonio_real3(s->comm.allreduce_gbps)
 						       : json_null());
 }
 
@@ -399,13 +414,14 @@ static void sc_monitors(json_t *o, const struct ana_scenario *s)
 		s->mon.gpu_mem_peak_pct < 0
 			? json_null()
 			: json_pack("{s:i, s:o, s:o, s:o}", "gpus", s->mon.gpus, "util_mean_pct",
-				    s->mon.gpu_util_mean_pct < 0 ? json_null()
-								 : jnum(s->mon.gpu_util_mean_pct),
+				    s->mon.gpu_util_mean_pct < 0
+					    ? json_null()
+					    : jsonio_real3(s->mon.gpu_util_mean_pct),
 				    "memory_util_mean_pct",
 				    s->mon.gpu_mem_util_mean_pct < 0
 					    ? json_null()
-					    : jnum(s->mon.gpu_mem_util_mean_pct),
-				    "memory_peak_pct", jnum(s->mon.gpu_mem_peak_pct)));
+					    : jsonio_real3(s->mon.gpu_mem_util_mean_pct),
+				    "memory_peak_pct", jsonio_real3(s->mon.gpu_mem_peak_pct)));
 }
 
 /* The step data's format, FLOPs, and the step figures' data. */
@@ -414,18 +430,18 @@ static void sc_step_data(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "telemetry_format",
 			    json_string(metrics_format_name(s->data.format)));
 	json_object_set_new(o, "flops_per_step_per_rank",
-			    s->steps.flops_per_step > 0 ? jnum(s->steps.flops_per_step)
+			    s->steps.flops_per_step > 0 ? jsonio_real3(s->steps.flops_per_step)
 							: json_null());
 	json_object_set_new(o, SK_ACHIEVED_GFLOPS_PER_RANK,
-			    s->steps.achieved_gflops > 0 ? jnum(s->steps.achieved_gflops)
+			    s->steps.achieved_gflops > 0 ? jsonio_real3(s->steps.achieved_gflops)
 							 : json_null());
 	json_object_set_new(o, SK_MFU_PCT,
-			    s->steps.mfu_pct >= 0 ? jnum(s->steps.mfu_pct) : json_null());
+			    s->steps.mfu_pct >= 0 ? jsonio_real3(s->steps.mfu_pct) : json_null());
 	json_t *rows = json_array();
 	for (int r = 0; r < s->steps.tl_ranks; r++) {
 		json_t *row = json_array();
 		for (int k = 0; k < 7; k++)
-			json_array_append_new(row, jnum(s->steps.tl[r][k]));
+			json_array_append_new(row, jsonio_real3(s->steps.tl[r][k]));
 		json_array_append_new(rows, row);
 	}
 	if (!s->shares.shares_known) /* step times alone: no phases to show */
@@ -442,7 +458,7 @@ static void sc_step_data(json_t *o, const struct ana_scenario *s)
 	for (size_t i = 0; i < s->steps.n_rank0; i++)
 		json_array_append_new(steps,
 				      json_pack("[I, o, b]", (json_int_t) s->steps.rank0[i][0],
-						jnum(s->steps.rank0[i][1]),
+						jsonio_real3(s->steps.rank0[i][1]),
 						s->steps.rank0[i][2] != 0));
 	json_object_set_new(o, SK_RANK0_STEPS, steps);
 }
@@ -469,8 +485,8 @@ static json_t *flags_json(const struct verdict_out *v)
 	for (size_t i = 0; i < v->nflags; i++)
 		json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "kind",
 						   flag_kind_name(v->flags[i].kind), "share_pct",
-						   jnum(v->flags[i].pct), "threshold_pct",
-						   jnum(v->flags[i].th)));
+						   jsonio_real3(v->flags[i].pct), "threshold_pct",
+						   jsonio_real3(v->flags[i].th)));
 	return a;
 }
 
@@ -484,7 +500,7 @@ static void sc_outcome(json_t *o, const struct ana_scenario *s, const struct ana
 	json_object_set_new(o, "verdict_share",
 			    decided && v->verdict != VERDICT_UNDETERMINED
 				    ? json_pack("{s:s, s:o}", "kind", share_kind_name(v->share),
-						"pct", jnum(v->pct))
+						"pct", jsonio_real3(v->pct))
 				    : json_null());
 	json_object_set_new(o, "evidence", json_string(ev));
 	json_object_set_new(o, "borderline", json_boolean(v->borderline));
@@ -504,41 +520,42 @@ static void sc_outcome(json_t *o, const struct ana_scenario *s, const struct ana
 static void sc_verdict(json_t *o, const struct ana_scenario *s, const struct ana_run *run)
 {
 	sc_outcome(o, s, run);
-	json_object_set_new(o, "gpu_limits",
-			    !s->gpu.gpu_basis
-				    ? json_null()
-				    : json_pack("{s:b, s:o, s:o}", "gpu_is_the_limit",
-						s->gpu.gpu_limits, "host_step_ms",
-						jnum(s->gpu.host_step_med_ms), "host_ahead_ms",
-						jnum(s->gpu.host_ahead_ms)));
 	json_object_set_new(
-		o, "gpu_compute_split_pct",
+		o, "gpu_limits",
 		!s->gpu.gpu_basis
 			? json_null()
-			: json_pack("{s:o, s:o}", "matrix", jnum(s->gpu.gpu_pct[GPU_GEMM]),
-				    "elementwise",
-				    jnum(s->gpu.gpu_pct[GPU_COMPUTE] - s->gpu.gpu_pct[GPU_GEMM])));
+			: json_pack("{s:b, s:o, s:o}", "gpu_is_the_limit", s->gpu.gpu_limits,
+				    "host_step_ms", jsonio_real3(s->gpu.host_step_med_ms),
+				    "host_ahead_ms", jsonio_real3(s->gpu.host_ahead_ms)));
+	json_object_set_new(o, "gpu_compute_split_pct",
+			    !s->gpu.gpu_basis ? json_null()
+					      : json_pack("{s:o, s:o}", "matrix",
+							  jsonio_real3(s->gpu.gpu_pct[GPU_GEMM]),
+							  "elementwise",
+							  jsonio_real3(s->gpu.gpu_pct[GPU_COMPUTE] -
+								       s->gpu.gpu_pct[GPU_GEMM])));
 	json_object_set_new(
 		o, SK_GPU_SHARES_PCT,
 		!s->gpu.gpu_basis
 			? json_null()
-			: json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
-				    SK_COMPUTE, jnum(s->gpu.gpu_pct[GPU_COMPUTE]), SK_COMMUNICATION,
-				    jnum(s->gpu.gpu_pct[GPU_COMM]), SK_MEMCPY,
-				    jnum(s->gpu.gpu_pct[GPU_MEMCPY]), SK_OTHER_KERNELS,
-				    jnum(s->gpu.gpu_pct[GPU_OTHER]), SK_IDLE_HOST_WAIT,
-				    jnum(s->gpu.gpu_pct[GPU_IDLE_HOST]), SK_IDLE_DATA_LOADING,
-				    jnum(s->gpu.gpu_pct[GPU_IDLE_DATA]), SK_IDLE_KERNEL_WAIT,
-				    jnum(s->gpu.gpu_pct[GPU_IDLE_KERNEL]), SK_IDLE_OTHER,
-				    jnum(s->gpu.gpu_pct[GPU_IDLE_OTHER]), "window_ms",
-				    jnum(s->gpu.gpu_pct[GPU_WINDOW]), "rank_steps",
-				    (json_int_t) s->gpu.gpu_steps));
+			: json_pack(
+				  "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", SK_COMPUTE,
+				  jsonio_real3(s->gpu.gpu_pct[GPU_COMPUTE]), SK_COMMUNICATION,
+				  jsonio_real3(s->gpu.gpu_pct[GPU_COMM]), SK_MEMCPY,
+				  jsonio_real3(s->gpu.gpu_pct[GPU_MEMCPY]), SK_OTHER_KERNELS,
+				  jsonio_real3(s->gpu.gpu_pct[GPU_OTHER]), SK_IDLE_HOST_WAIT,
+				  jsonio_real3(s->gpu.gpu_pct[GPU_IDLE_HOST]), SK_IDLE_DATA_LOADING,
+				  jsonio_real3(s->gpu.gpu_pct[GPU_IDLE_DATA]), SK_IDLE_KERNEL_WAIT,
+				  jsonio_real3(s->gpu.gpu_pct[GPU_IDLE_KERNEL]), SK_IDLE_OTHER,
+				  jsonio_real3(s->gpu.gpu_pct[GPU_IDLE_OTHER]), "window_ms",
+				  jsonio_real3(s->gpu.gpu_pct[GPU_WINDOW]), "rank_steps",
+				  (json_int_t) s->gpu.gpu_steps));
 	json_object_set_new(o, "slowest_rank",
 			    json_pack("{s:i, s:o}", "rank", s->steps.slowest_rank, "mean_step_ms",
-				      jnum(s->steps.slowest_rank_ms)));
+				      jsonio_real3(s->steps.slowest_rank_ms)));
 	json_object_set_new(o, "loss",
-			    json_pack("{s:o, s:o}", "first", jnum(s->steps.loss_first), "last",
-				      jnum(s->steps.loss_last)));
+			    json_pack("{s:o, s:o}", "first", jsonio_real3(s->steps.loss_first),
+				      "last", jsonio_real3(s->steps.loss_last)));
 }
 
 /* A string, or null when it is empty; frees it. */
@@ -552,7 +569,8 @@ static json_t *text_or_null(char *text)
 /* [lo, hi] of a known interval, else null. */
 static json_t *interval_json(const struct stats_interval *ci)
 {
-	return ci && ci->known ? json_pack("[o, o]", jnum(ci->lo), jnum(ci->hi)) : json_null();
+	return ci && ci->known ? json_pack("[o, o]", jsonio_real3(ci->lo), jsonio_real3(ci->hi))
+			       : json_null();
 }
 
 /* Against the baseline; what the traces missed; ranks with data. */
@@ -564,8 +582,9 @@ static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana
 						   : json_null());
 	int scaled = s->scaling.baseline[0] &&
 		(s->scaling.is_baseline || s->scaling.mode != SCALING_UNKNOWN);
-	json_object_set_new(o, SK_SPEEDUP, scaled ? jnum(s->scaling.speedup) : json_null());
-	json_object_set_new(o, SK_EFFICIENCY, scaled ? jnum(s->scaling.efficiency) : json_null());
+	json_object_set_new(o, SK_SPEEDUP, scaled ? jsonio_real3(s->scaling.speedup) : json_null());
+	json_object_set_new(o, SK_EFFICIENCY,
+			    scaled ? jsonio_real3(s->scaling.efficiency) : json_null());
 	json_object_set_new(o, SK_SPEEDUP_INTERVAL,
 			    interval_json(scaled ? &s->scaling.speedup_ci : NULL));
 	json_object_set_new(o, SK_EFFICIENCY_INTERVAL,
@@ -605,9 +624,9 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o, s:o}", SK_RANK, g->rank,
 				  SK_NODE, g->node[0] ? json_string(g->node) : json_null(),
 				  SK_CAUSE, evidence_cause_words(g->cause_kind),
-				  "cause_ms_per_step", jnum(g->cause_ms), SK_IMPACT_PCT,
-				  jnum(g->impact_pct), "arrived_last_pct",
-				  jnum(g->arrived_last_pct), "chance_p", jprob(g->chance_p),
+				  "cause_ms_per_step", jsonio_real3(g->cause_ms), SK_IMPACT_PCT,
+				  jsonio_real3(g->impact_pct), "arrived_last_pct",
+				  jsonio_real3(g->arrived_last_pct), "chance_p", jprob(g->chance_p),
 				  "together_with",
 				  together_json(s->comm.stragglers, s->comm.n_stragglers, k)));
 	}
@@ -673,10 +692,12 @@ static json_t *models_json(const struct ana_run *run)
 			a,
 			json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
 				  SK_SERIES, m->series, "points", m->points, SK_BASE_NODES,
-				  m->base_nodes, "max_nodes", m->max_nodes, SK_A_MS, jnum(m->a),
-				  SK_B_MS, jnum(m->b), SK_C_MS, jnum(m->c), "efficiency_8_nodes",
-				  m->predicts ? jnum(m->eff8) : json_null(), "efficiency_16_nodes",
-				  m->predicts ? jnum(m->eff16) : json_null(),
+				  m->base_nodes, "max_nodes", m->max_nodes, SK_A_MS,
+				  jsonio_real3(m->a), SK_B_MS, jsonio_real3(m->b), SK_C_MS,
+				  jsonio_real3(m->c), "efficiency_8_nodes",
+				  m->predicts ? jsonio_real3(m->eff8) : json_null(),
+				  "efficiency_16_nodes",
+				  m->predicts ? jsonio_real3(m->eff16) : json_null(),
 				  "overhead_exceeds_compute_from_nodes",
 				  m->crossover && m->predicts ? json_integer(m->crossover)
 							      : json_null(),
@@ -686,7 +707,7 @@ static json_t *models_json(const struct ana_run *run)
 		json_object_set_new(o, "compute_term", json_boolean(!m->step_only));
 		if (m->step_only)
 			json_object_set_new(o, "model", json_string("step_ms(N) = a + c*log2(N)"));
-		json_object_set_new(o, "max_error_pct", jnum(m->max_err_pct));
+		json_object_set_new(o, "max_error_pct", jsonio_real3(m->max_err_pct));
 		json_object_set_new(o, "max_error_nodes", json_integer(m->max_err_nodes));
 		json_object_set_new(o, "fit", model_words(scaling_text_fit, m));
 		json_object_set_new(o, "contention", text_or_null(strbuf_detach(&contention)));
@@ -719,16 +740,17 @@ json_t *summary_json(const struct ana_run *run)
 		if (!run->sc[i].in.completed)
 			json_array_append_new(failed, json_string(run->sc[i].in.name));
 	}
-	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "campaign", run->campaign, SK_RUN_ID, run->run_id, "baseline",
-			 run->baseline ? json_string(run->baseline) : json_null(), "thresholds",
-			 "communication_pct", jnum(run->th.comm_pct), "data_loading_pct",
-			 jnum(run->th.data_pct), "io_pct", jnum(run->th.io_pct), "gpu_util_pct",
-			 jnum(run->th.gpu_util_pct), "memory_pct", jnum(run->th.memory_pct),
-			 SK_SCENARIOS, list, "failed", failed, SK_SCALING_MODELS, models_json(run),
-			 "peak_gflops_per_rank",
-			 run->peak_gflops > 0 ? jnum(run->peak_gflops) : json_null(),
-			 SK_FABRIC_PROBES, probes_json(run), SK_RECOMMENDATIONS, recs_json(run),
-			 SK_VARIANT, variant_json(&run->variant), SK_CHECKED_PREDICTIONS,
-			 checked_json(&run->variant));
+	return json_pack(
+		"{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"campaign", run->campaign, SK_RUN_ID, run->run_id, "baseline",
+		run->baseline ? json_string(run->baseline) : json_null(), "thresholds",
+		"communication_pct", jsonio_real3(run->th.comm_pct), "data_loading_pct",
+		jsonio_real3(run->th.data_pct), "io_pct", jsonio_real3(run->th.io_pct),
+		"gpu_util_pct", jsonio_real3(run->th.gpu_util_pct), "memory_pct",
+		jsonio_real3(run->th.memory_pct), SK_SCENARIOS, list, "failed", failed,
+		SK_SCALING_MODELS, models_json(run), "peak_gflops_per_rank",
+		run->peak_gflops > 0 ? jsonio_real3(run->peak_gflops) : json_null(),
+		SK_FABRIC_PROBES, probes_json(run), SK_RECOMMENDATIONS, recs_json(run), SK_VARIANT,
+		variant_json(&run->variant), SK_CHECKED_PREDICTIONS,
+		prediction_check_json(&run->variant));
 }

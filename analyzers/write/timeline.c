@@ -7,10 +7,10 @@
  * exposed communication; steps start at the telemetry's
  * start_us (laid end to end when it has none). From PyTorch-profiler
  * traces or Nsight Systems exports: one process per rank (the first
- * TLFRAG_RANKS files by name), its steps, its classified host ranges (the
+ * TIMELINE_FRAGMENT_RANKS files by name), its steps, its classified host ranges (the
  * phase as the name, the range's own name in args) on the threads that ran
  * them, and its GPU kernels per stream. Those events come from the rank's
- * timeline fragment (analyzers/tlfrag.h), which the map step made while it
+ * timeline fragment (analyzers/timeline_fragment.h), which the map step made while it
  * read the trace for the analysis: this file concatenates fragments and
  * parses a trace only when its fragment is missing or damaged (never one
  * whose map-step shard failed: that rank is left out, and said so). Written
@@ -21,7 +21,7 @@
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"
 #include "analyzers/read/metrics.h"
-#include "analyzers/tlfrag.h"
+#include "analyzers/timeline_fragment.h"
 #include "analyzers/torchtrace.h"
 
 #include "util/err.h"
@@ -136,11 +136,11 @@ static void thread_name(struct tl_out *o, int pid, int tid, const char *jname)
  * stream, as the map step recorded them; times on the first node's clock
  * (the rank's own less shift_us) from *t0, which the first rank shown sets
  * (its first step, else its first range). */
-static void frag_events(struct tl_out *o, int pid, const char *label, struct tlfrag *fr,
+static void frag_events(struct tl_out *o, int pid, const char *label, struct timeline_fragment *fr,
 			double shift_us, double *t0)
 {
 	char buf[256];
-	struct tlfrag_event ev;
+	struct timeline_fragment_event ev;
 	int rc;
 	snprintf(
 		buf, sizeof buf,
@@ -150,7 +150,7 @@ static void frag_events(struct tl_out *o, int pid, const char *label, struct tlf
 	thread_name(o, pid, 0, "\"steps\"");
 	if (*t0 == 0)
 		*t0 = fr->origin - shift_us;
-	while ((rc = tlfrag_next(fr, &ev)) > 0)
+	while ((rc = timeline_fragment_next(fr, &ev)) > 0)
 		if (ev.slice)
 			trace_slice(o, pid, ev.tid, ev.name, ev.cat, ev.start - shift_us - *t0,
 				    ev.dur, ev.range);
@@ -165,13 +165,13 @@ static void frag_events(struct tl_out *o, int pid, const char *label, struct tlf
  * (one the map step made none of: added since, damaged, or no folder for
  * them); as the map step does, a file of a failed shard is not read. */
 static int frag_open(const struct ana_run *run, const char *dir, const char *name, int nsys,
-		     int hint, const struct rules *phases, struct tlfrag *fr)
+		     int hint, const struct rules *phases, struct timeline_fragment *fr)
 {
 	const char *fdir = run->src ? run->src->timeline_dir : NULL;
 	if (fdir) {
 		struct strbuf p = STRBUF_INIT;
-		tlfrag_path(&p, fdir, dir, name);
-		int rc = tlfrag_open(p.buf, fr);
+		timeline_fragment_path(&p, fdir, dir, name);
+		int rc = timeline_fragment_open(p.buf, fr);
 		if (rc < 0 && rc != ERR_NOTFOUND)
 			fprintf(stderr, "campaign: warning: %s; reading %s/%s again\n", err_last(),
 				dir, name);
@@ -182,12 +182,12 @@ static int frag_open(const struct ana_run *run, const char *dir, const char *nam
 	FILE *f = tmpfile();
 	if (!f)
 		return err_sys(ERR_IO, "cannot create a temporary file for the timeline");
-	int rc = tlfrag_make(f, dir, name, nsys, hint, phases);
+	int rc = timeline_fragment_make(f, dir, name, nsys, hint, phases);
 	if (rc < 0) {
 		fclose(f);
 		return rc;
 	}
-	return tlfrag_open_stream(f, name, fr);
+	return timeline_fragment_open_stream(f, name, fr);
 }
 
 /* A process whose name says what the scenario's timeline leaves out. */
@@ -201,7 +201,7 @@ static void left_out(struct tl_out *o, int pid, const char *what)
 	event(o, buf);
 }
 
-/* The first TLFRAG_RANKS trace files (or Nsight Systems exports) of a
+/* The first TIMELINE_FRAGMENT_RANKS trace files (or Nsight Systems exports) of a
  * scenario analysed from them, from their fragments one at a time, and
  * lines naming how many more there are and how many the map step lost. */
 static void trace_scenario_events(struct tl_out *o, int index, const struct ana_scenario *s,
@@ -217,25 +217,25 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 	int *hints = xcalloc(n + 1, sizeof *hints);
 	torchtrace_rank_hints(dir.buf, names, n, hints);
 	for (size_t i = 0; i < n; i++) {
-		struct tlfrag fr;
-		if (i < TLFRAG_RANKS &&
+		struct timeline_fragment fr;
+		if (i < TIMELINE_FRAGMENT_RANKS &&
 		    frag_open(run, dir.buf, names[i], nsys, hints[i], phases, &fr) == 0) {
 			char label[160];
 			snprintf(label, sizeof label, "%.80s rank %d", s->in.name, fr.rank);
-			lost += fr.state == TLFRAG_NOT_ANALYSED;
-			if (fr.state == TLFRAG_EVENTS)
+			lost += fr.state == TIMELINE_FRAGMENT_NOT_ANALYSED;
+			if (fr.state == TIMELINE_FRAGMENT_EVENTS)
 				frag_events(o, index * 100000 + fr.rank % 100000, label, &fr,
 					    clocks_shift_us(&s->comm.clocks, fr.rank), t0);
-			tlfrag_close(&fr);
+			timeline_fragment_close(&fr);
 		}
 		free(names[i]);
 	}
-	if (n > TLFRAG_RANKS) {
+	if (n > TIMELINE_FRAGMENT_RANKS) {
 		snprintf(
 			what, sizeof what,
 			"%.80s: %zu more rank%s not shown (first %d by file name; all are in the analysis)",
-			s->in.name, n - TLFRAG_RANKS, n - TLFRAG_RANKS == 1 ? "" : "s",
-			TLFRAG_RANKS);
+			s->in.name, n - TIMELINE_FRAGMENT_RANKS,
+			n - TIMELINE_FRAGMENT_RANKS == 1 ? "" : "s", TIMELINE_FRAGMENT_RANKS);
 		left_out(o, index * 100000 + 99999, what);
 	}
 	if (lost) {

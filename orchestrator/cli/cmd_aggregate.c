@@ -1,7 +1,7 @@
 /* cmd_aggregate: `campaign aggregate RUN` (re)writes the run's analysis.
  * Normally automatic; safe to run again.
  * SPDX-License-Identifier: MIT */
-#include "orchestrator/aggmap.h"
+#include "orchestrator/aggregate_map.h"
 #include "util/run_layout.h"
 #include "orchestrator/aggregate.h"
 #include "orchestrator/backend/backend_pick.h"
@@ -29,7 +29,8 @@ static int aggregate_exec(const struct cmd_entry *self, struct args *a)
 		if (backend_refresh(be, r, &js) < 0)
 			fprintf(stderr, "campaign aggregate: warning: %s\n", err_last());
 		snapshot_free(&js);
-		rc = aggregate_run(r, args_has(a, 'f'), (int)jobs, aggmap_shards((int)shards));
+		rc = aggregate_run(r, args_has(a, 'f'), (int) jobs,
+				   aggregate_map_shards((int) shards));
 		if (rc != 1 || store_now() >= until)
 			break;
 		sleep(2);
@@ -51,12 +52,14 @@ const struct cmd_entry cmd_aggregate_entry = {
 	.min_pos = 1,
 	.max_pos = 1,
 	.exec = aggregate_exec,
-	.opts = (const struct optdef[]){
-		{ 'f', "force", NULL, "analyse even if some jobs are not final" },
-		{ 'w', "wait", "S", "wait up to S seconds for every job to be final (default 0)" },
-		{ 'j', "jobs", "N",
-		  "threads for the per-rank work (default 0: every CPU this process may use)" },
-		{ 's', "shards", "N",
-		  "map the per-file work over N processes first (default 0: in a batch job of several nodes, srun on each node; else none)" },
-		OPT_END },
+	.opts =
+		(const struct optdef[]){
+			{ 'f', "force", NULL, "analyse even if some jobs are not final" },
+			{ 'w', "wait", "S",
+			  "wait up to S seconds for every job to be final (default 0)" },
+			{ 'j', "jobs", "N",
+			  "threads for the per-rank work (default 0: every CPU this process may use)" },
+			{ 's', "shards", "N",
+			  "map the per-file work over N processes first (default 0: in a batch job of several nodes, srun on each node; else none)" },
+			OPT_END },
 };

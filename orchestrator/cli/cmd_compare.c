@@ -18,7 +18,7 @@
 #include "util/fsio.h"
 #include "util/jsonio.h"
 #include "orchestrator/run.h"
-#include "analyzers/write/checked_text.h"
+#include "analyzers/write/prediction_check_text.h"
 #include "analyzers/write/data_text.h"
 #include "orchestrator/variant.h"
 #include "util/strbuf.h"
@@ -390,10 +390,10 @@ static void print_checked(json_t *f)
 		printf(CHECK_ROW, "scenario", "parent (ms)", "predicted (ms)", "measured (ms)",
 		       "95 % CI (ms)", "outcome");
 	json_array_foreach(ck, i, e) {
-		char *c[CHECKED_CELLS];
-		checked_cells(e, "%.3f", c);
+		char *c[PREDICTION_CHECK_CELLS];
+		prediction_check_cells(e, "%.3f", c);
 		printf(CHECK_ROW, c[0], c[1], c[2], c[3], c[4], c[5]);
-		for (int k = 0; k < CHECKED_CELLS; k++)
+		for (int k = 0; k < PREDICTION_CHECK_CELLS; k++)
 			free(c[k]);
 	}
 	json_array_foreach(ck, i, e)

@@ -6,7 +6,7 @@
 #include "cmd.h"
 #include "util/err.h"
 #include "util/fsio.h"
-#include "orchestrator/paper.h"
+#include "orchestrator/paper/paper.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "store.h"
 
-#include "fskind.h"
+#include "filesystem.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -22,7 +22,7 @@ struct store {
 	char journal[8];     /* "wal" or "delete", as SQLite reports it */
 	int readonly;        /* the store or its directory cannot be written: reads only */
 	int full;            /* ... because its file system has no space left */
-	struct fskind fs;
+	struct filesystem fs;
 };
 
 /* one column a line */
@@ -274,7 +274,7 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 			     "state store %s is missing: the run's records are gone (nothing was created in their place)",
 			     path);
 	if (rc == 0)
-		rc = fskind_of(where, &st->fs);
+		rc = filesystem_of(where, &st->fs);
 	/* A results directory that cannot be written (a read-only mount, someone
 	 * else's results): the store is read, and any write says why it failed. */
 	st->readonly = !create && !is_new && (access(path, W_OK) != 0 || access(where, W_OK) != 0);
@@ -288,7 +288,7 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 			where);
 	st->readonly |= st->full;
 	if (rc == 0 && st->fs.shared && !st->readonly)
-		rc = fskind_check_locks(where, &st->fs);
+		rc = filesystem_check_locks(where, &st->fs);
 	if (rc == 0)
 		rc = open_db(st, create);
 	if (rc == 0 && st->readonly)

@@ -3,7 +3,7 @@
  * campaign processes may use one store at once; every write is a transaction.
  * It records what it is told; deciding states is the backends' business.
  * Journal: WAL on a local file system; a rollback journal (DELETE) with
- * POSIX locks where other hosts share the file (fskind.h), as SQLite's WAL
+ * POSIX locks where other hosts share the file (filesystem.h), as SQLite's WAL
  * needs every process on one host.
  * SPDX-License-Identifier: MIT */
 #ifndef CAMPAIGN_STORE_H

@@ -2,7 +2,7 @@
  * streamed with yajl), then the HTA breakdown, idle split and launch
  * statistics, and the steps with their phases and operators' self times.
  * SPDX-License-Identifier: MIT */
-#include "analyzers/hta.h"
+#include "analyzers/gpu_breakdown.h"
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/rules.h"
 #include "analyzers/torchtrace.h"
@@ -28,10 +28,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	struct gpu_trace t;
 	if (kineto_load_stream(f, "fuzz.json", 1, &t) == 0) {
-		struct hta_rank h;
-		hta_analyse(&t, &r, 3, &h);
-		json_decref(hta_json(&h, "fuzz.json"));
-		hta_rank_free(&h);
+		struct gpu_breakdown_rank h;
+		gpu_breakdown_analyse(&t, &r, 3, &h);
+		json_decref(gpu_breakdown_json(&h, "fuzz.json"));
+		gpu_breakdown_rank_free(&h);
 		struct rank_metrics m = { 0 };
 		struct op_table ops = { 0 };
 		torchtrace_rank(&t, &phases, (int)(size & 1), &m, &ops);

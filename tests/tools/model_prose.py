@@ -19,14 +19,14 @@ import sys
 DRIVER = {"main.c", "shard.c", "shard.h", "pool.c", "pool.h"}
 # (file, the literal's start): why a file or a probe's result could not be used, composed
 # where the reader finds it with the file's path; and campaign-analyze --json's HTA view
-# of one trace file, which hta.c writes beside HTA's own keys
+# of one trace file, which gpu_breakdown.c writes beside HTA's own keys
 ALLOWED = [
-    ("analyzers/fabric.c", 'no \\"sizes\\" list'),
-    ("analyzers/fabric.c", "%s: no usable size"),
+    ("analyzers/fabric_curve.c", 'no \\"sizes\\" list'),
+    ("analyzers/fabric_curve.c", "%s: no usable size"),
     ("analyzers/torchtrace.c", "has no ProfilerStep#N ranges"),
     ("analyzers/torchtrace.c", "%s is not an Nsight Systems SQLite export"),
     ("analyzers/torchtrace.c", "has no NVTX range per step"),
-    ("analyzers/hta.c", "no GPU activity in this trace"),
+    ("analyzers/gpu_breakdown.c", "no GPU activity in this trace"),
 ]
 ERROR_CALLS = re.compile(r"\b(err_set|err_sys|fprintf|input_error|damaged)\s*\(")
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')

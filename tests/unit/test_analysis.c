@@ -6,7 +6,7 @@
 #include "analyzers/advice.h"
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
-#include "analyzers/write/checked_text.h"
+#include "analyzers/write/prediction_check_text.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
 #include "analyzers/write/scaling_text.h"
@@ -1071,11 +1071,11 @@ static enum check_outcome check_batch(const double *p, const double *v, size_t n
 		c.parent_share_pct[k] = -1;
 	run.variant = (struct ana_variant){ .of = "r", .kind = "communication", .checks = &c,
 					    .n = 1 };
-	checked_run(&run);
+	prediction_check_run(&run);
 	*miss = NULL;
 	if (c.missed) {
 		struct strbuf sb = STRBUF_INIT;
-		checked_miss_write(&sb, &c);
+		prediction_check_miss_write(&sb, &c);
 		*miss = strbuf_detach(&sb);
 	}
 	*measured = c.measured_ms;

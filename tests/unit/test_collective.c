@@ -2,7 +2,7 @@
  * instances matched across ranks with latency, wait and bandwidth.
  * SPDX-License-Identifier: MIT */
 #include "analyzers/collective.h"
-#include "analyzers/fabric.h"
+#include "analyzers/fabric_curve.h"
 #include "analyzers/steptime.h"
 #include "analyzers/read/kineto.h"
 #include "analyzers/straggler.h"

@@ -7,7 +7,7 @@
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/rules.h"
 #include "analyzers/shard.h"
-#include "analyzers/tlfrag.h"
+#include "analyzers/timeline_fragment.h"
 #include "analyzers/torchtrace.h"
 #include "util/err.h"
 #include "util/fsio.h"
@@ -86,7 +86,8 @@ static void tail_trace(struct gpu_trace *t, double tail, struct rank_metrics *r)
 	for (int k = 0; k < 5; k++) {
 		snprintf(name, sizeof name, "ProfilerStep#%d", k + 1);
 		gpu_trace_add_cpu(t, k * 1e4, k * 1e4 + (k < 4 ? 1e4 : tail), name, "1", 0);
-		gpu_trace_add_cpu(t, k * 1e4 + 10, k * 1e4 + 20, "aten::mm", "1", k < 4 ? 1e9 : 5e8);
+		gpu_trace_add_cpu(t, k * 1e4 + 10, k * 1e4 + 20, "aten::mm", "1",
+				  k < 4 ? 1e9 : 5e8);
 	}
 	memset(r, 0, sizeof *r);
 	torchtrace_rank(t, &phases, 0, r, NULL);
@@ -190,7 +191,8 @@ static void gzip_and_legacy_forms(void)
 
 static void shared_dlrm_kineto_trace(void)
 {
-	const char *f = "../shared/traces/kineto/param_dlrm_8rank/worker0_step_12.1694128201545.pt.trace.json";
+	const char *f =
+		"../shared/traces/kineto/param_dlrm_8rank/worker0_step_12.1694128201545.pt.trace.json";
 	if (access(f, R_OK) != 0) {
 		printf("SKIP shared_dlrm_kineto_trace: ../shared/traces is absent\n");
 		return;
@@ -339,14 +341,15 @@ static void shard_results_round_trip(void)
 	/* the reduce: the file outside the plan gets its fragment, the failed
 	 * shard's file one saying so (the timeline leaves it out, unread) */
 	struct strbuf fp = STRBUF_INIT;
-	struct tlfrag fr;
+	struct timeline_fragment fr;
 	CHECK(fsio_list(tl.buf, &frags) == 0 && frags.n == 3);
-	tlfrag_path(&fp, tl.buf, "tests/fixtures", names[1]);
-	CHECK(tlfrag_open(fp.buf, &fr) == 0 && fr.state == TLFRAG_NOT_ANALYSED);
-	tlfrag_close(&fr);
-	tlfrag_path(&fp, tl.buf, "tests/fixtures", names[n - 1]);
-	CHECK(tlfrag_open(fp.buf, &fr) == 0 && fr.state == TLFRAG_EVENTS);
-	tlfrag_close(&fr);
+	timeline_fragment_path(&fp, tl.buf, "tests/fixtures", names[1]);
+	CHECK(timeline_fragment_open(fp.buf, &fr) == 0 &&
+	      fr.state == TIMELINE_FRAGMENT_NOT_ANALYSED);
+	timeline_fragment_close(&fr);
+	timeline_fragment_path(&fp, tl.buf, "tests/fixtures", names[n - 1]);
+	CHECK(timeline_fragment_open(fp.buf, &fr) == 0 && fr.state == TIMELINE_FRAGMENT_EVENTS);
+	timeline_fragment_close(&fr);
 	argv_free(&frags);
 	strbuf_free(&fp);
 	CHECK(shard_run(&q, 1, 2, 2, 1, &d) == 0 && shard_done_read(&q, 1, &d) == 1 &&

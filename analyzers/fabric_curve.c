@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "analyzers/fabric.h"
+#include "analyzers/fabric_curve.h"
 #include "util/run_layout.h"
 
 #include "util/strbuf.h"

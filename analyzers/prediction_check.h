@@ -1,11 +1,11 @@
-/* checked: a variant run's predictions (campaign try) set against what it
+/* prediction_check: a variant run's predictions (campaign try) set against what it
  * measured. Per scenario: the parent's step times and accounting, the
  * prediction, the variant's step times, the 95 % bootstrap interval of
  * variant / parent and an outcome; for a miss, where the predicted time went,
- * from the two accountings, as numbers (write/checked_text.c says them).
+ * from the two accountings, as numbers (write/prediction_check_text.c says them).
  * SPDX-License-Identifier: MIT */
-#ifndef ANALYZERS_CHECKED_H
-#define ANALYZERS_CHECKED_H
+#ifndef ANALYZERS_PREDICTION_CHECK_H
+#define ANALYZERS_PREDICTION_CHECK_H
 
 #include <stddef.h>
 
@@ -78,7 +78,7 @@ enum check_outcome check_decide(double predicted, double measured, double parent
 
 struct ana_run;
 /* Decides every check of run->variant from the analysed scenarios. */
-void checked_run(struct ana_run *run);
-void checked_free(struct ana_variant *v);
+void prediction_check_run(struct ana_run *run);
+void prediction_check_free(struct ana_variant *v);
 
 #endif

@@ -1,4 +1,4 @@
-/* tlfrag: a trace file's timeline fragment, made by the per-file pass that
+/* timeline_fragment: a trace file's timeline fragment, made by the per-file pass that
  * reads the trace for the analysis anyway (the map step, in this process or
  * in a shard): the rank's events as write/timeline.c writes them (steps,
  * classified host ranges on their threads, GPU kernels per stream, in that
@@ -6,8 +6,8 @@
  * versioned binary file, written atomically and read back record by record:
  * the timeline concatenates fragments without parsing a trace again.
  * SPDX-License-Identifier: MIT */
-#ifndef ANALYZERS_TLFRAG_H
-#define ANALYZERS_TLFRAG_H
+#ifndef ANALYZERS_TIMELINE_FRAGMENT_H
+#define ANALYZERS_TIMELINE_FRAGMENT_H
 
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/nsys.h"
@@ -20,16 +20,16 @@ struct strbuf;
 /* The trace files of a directory the timeline shows (the first by file
  * name: Perfetto opens a few hundred MB at most; every rank is in the
  * analysis), and so the ones that get a fragment. */
-#define TLFRAG_RANKS 8
+#define TIMELINE_FRAGMENT_RANKS 8
 
-enum tlfrag_state {
-	TLFRAG_EVENTS,       /* the rank's events follow */
-	TLFRAG_UNREADABLE,   /* the trace could not be read: nothing to show */
-	TLFRAG_NOT_ANALYSED, /* its map-step shard failed twice: never read again */
+enum timeline_fragment_state {
+	TIMELINE_FRAGMENT_EVENTS,       /* the rank's events follow */
+	TIMELINE_FRAGMENT_UNREADABLE,   /* the trace could not be read: nothing to show */
+	TIMELINE_FRAGMENT_NOT_ANALYSED, /* its map-step shard failed twice: never read again */
 };
 
 /* One event: a thread's name (slice 0) or a slice. */
-struct tlfrag_event {
+struct timeline_fragment_event {
 	int slice;
 	int tid;
 	const char *cat;   /* "step", "phase" or "kernel" */
@@ -38,10 +38,10 @@ struct tlfrag_event {
 	double start, dur; /* µs; start on the trace's clock */
 };
 
-struct tlfrag {
+struct timeline_fragment {
 	FILE *f;
 	char *shown; /* the fragment's path, for messages */
-	enum tlfrag_state state;
+	enum timeline_fragment_state state;
 	int rank;
 	double origin; /* the trace's first step start (else first range): the timeline's zero */
 	char **str;    /* the strings read so far */
@@ -50,29 +50,30 @@ struct tlfrag {
 };
 
 /* The path of dir/name's fragment in the folder fdir. */
-void tlfrag_path(struct strbuf *out, const char *fdir, const char *dir, const char *name);
+void timeline_fragment_path(struct strbuf *out, const char *fdir, const char *dir,
+			    const char *name);
 /* Writes t's fragment to path atomically: t as kineto_load (want_cpu) or
- * an Nsight Systems export (tlfrag_add_nsys) read it, its names classified
+ * an Nsight Systems export (timeline_fragment_add_nsys) read it, its names classified
  * by phases (loose_steps: NVTX step names are steps), as rank `rank`. */
-int tlfrag_write(const char *path, const struct gpu_trace *t, const struct rules *phases,
+int timeline_fragment_write(const char *path, const struct gpu_trace *t, const struct rules *phases,
 		 int loose_steps, int rank);
-/* A fragment without events (TLFRAG_UNREADABLE, TLFRAG_NOT_ANALYSED). */
-int tlfrag_write_state(const char *path, enum tlfrag_state state);
+/* A fragment without events (TIMELINE_FRAGMENT_UNREADABLE, TIMELINE_FRAGMENT_NOT_ANALYSED). */
+int timeline_fragment_write_state(const char *path, enum timeline_fragment_state state);
 /* Adds every process's GPU work of an Nsight Systems export to host (its
  * NVTX ranges), as the timeline shows an export. */
-void tlfrag_add_nsys(struct gpu_trace *host, const struct nsys_report *rep);
+void timeline_fragment_add_nsys(struct gpu_trace *host, const struct nsys_report *rep);
 /* Reads dir/name (nsys: an export) and writes its fragment to f, an open
  * empty stream; hint: its rank when the trace does not say. For a file no
  * map step made a fragment of. */
-int tlfrag_make(FILE *f, const char *dir, const char *name, int nsys, int hint,
+int timeline_fragment_make(FILE *f, const char *dir, const char *name, int nsys, int hint,
 		const struct rules *phases);
 /* Opens path (ERR_NOTFOUND), or the stream f (taken over, read from its
  * start); ERR_IO for a fragment cut short, damaged or of another version. */
-int tlfrag_open(const char *path, struct tlfrag *fr);
-int tlfrag_open_stream(FILE *f, const char *shown, struct tlfrag *fr);
-/* The next event into ev (its strings live until tlfrag_close): 1; 0 at
+int timeline_fragment_open(const char *path, struct timeline_fragment *fr);
+int timeline_fragment_open_stream(FILE *f, const char *shown, struct timeline_fragment *fr);
+/* The next event into ev (its strings live until timeline_fragment_close): 1; 0 at
  * the end; ERR_IO when damaged. */
-int tlfrag_next(struct tlfrag *fr, struct tlfrag_event *ev);
-void tlfrag_close(struct tlfrag *fr);
+int timeline_fragment_next(struct timeline_fragment *fr, struct timeline_fragment_event *ev);
+void timeline_fragment_close(struct timeline_fragment *fr);
 
 #endif

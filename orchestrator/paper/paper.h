@@ -8,7 +8,7 @@
 #ifndef CAMPAIGN_PAPER_H
 #define CAMPAIGN_PAPER_H
 
-#include "run.h"
+#include "orchestrator/run.h"
 #include "util/words.h"
 
 /* Writes the artefacts into out (an existing, empty directory). */

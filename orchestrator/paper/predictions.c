@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#include "paper_checked.h"
-#include "paper_table.h"
+#include "predictions.h"
+#include "table.h"
 
 #include "analyzers/summary_keys.h"
-#include "analyzers/write/checked_text.h"
+#include "analyzers/write/prediction_check_text.h"
 #include "orchestrator/variant.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
@@ -30,7 +30,7 @@ static void add_rows(struct paper_table *t, json_t *summary, const char *const *
 		char **row = paper_table_row(t);
 		for (int k = 0; k < nlead; k++)
 			row[k] = xstrdup(lead[k]);
-		checked_cells(e, "%.2f", row + nlead);
+		prediction_check_cells(e, "%.2f", row + nlead);
 	}
 }
 
@@ -116,7 +116,7 @@ static int family_table(const char *out, const struct run *r)
 	return rc;
 }
 
-int paper_checked(const char *out, const struct run *r, json_t *summary)
+int paper_predictions(const char *out, const struct run *r, json_t *summary)
 {
 	if (json_array_size(json_object_get(summary, SK_CHECKED_PREDICTIONS)))
 		return own_table(out, r, summary);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "fskind.h"
+#include "filesystem.h"
 
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -27,7 +27,7 @@ static const struct {
 	{ 0xAAD7AAEA, "panfs", 1 },  { 0x20030528, "orangefs", 1 },
 };
 
-static int by_name(const char *name, struct fskind *out)
+static int by_name(const char *name, struct filesystem *out)
 {
 	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
 		if (!strcmp(kinds[i].name, name)) {
@@ -38,7 +38,7 @@ static int by_name(const char *name, struct fskind *out)
 	return -1;
 }
 
-int fskind_of(const char *path, struct fskind *out)
+int filesystem_of(const char *path, struct filesystem *out)
 {
 	const char *forced = getenv("CAMPAIGN_FS_TYPE");
 	memset(out, 0, sizeof *out);
@@ -58,7 +58,7 @@ int fskind_of(const char *path, struct fskind *out)
 	return 0;
 }
 
-int fskind_check_locks(const char *dir, const struct fskind *k)
+int filesystem_check_locks(const char *dir, const struct filesystem *k)
 {
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/.lock-probe", dir);

@@ -1,4 +1,4 @@
-/* paper_table: one table of the paper in its three forms, written side by
+/* paper/table: one table of the paper in its three forms, written side by
  * side as tables/NAME.{tex,csv,md}: LaTeX (booktabs, with a caption and a
  * label tab:NAME), CSV and Markdown, from the same cells in the same order.
  * Owns the escaping of text for LaTeX; knows nothing of what the cells say.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "analyzers/write/checked_text.h"
+#include "analyzers/write/prediction_check_text.h"
 
 #include "analyzers/summary_keys.h"
 #include "util/jsonio.h"
@@ -28,24 +28,25 @@ const char *check_outcome_name(enum check_outcome o)
 	return "?";
 }
 
-void checked_change_write(struct strbuf *sb, double parent, double measured, double lo, double hi)
+void prediction_check_change_write(struct strbuf *sb, double parent, double measured, double lo,
+				   double hi)
 {
 	if (!(parent > 0 && measured > 0 && lo > 0 && hi >= lo)) {
 		strbuf_adds(sb, "not measured");
 		return;
 	}
 	if (hi < parent)
-		strbuf_addf(sb, "%.2fx faster (95 %% CI %.2f-%.2fx)", parent / measured, parent / hi,
-			    parent / lo);
+		strbuf_addf(sb, "%.2fx faster (95 %% CI %.2f-%.2fx)", parent / measured,
+			    parent / hi, parent / lo);
 	else if (lo > parent)
-		strbuf_addf(sb, "%.2fx slower (95 %% CI %.2f-%.2fx)", measured / parent, lo / parent,
-			    hi / parent);
+		strbuf_addf(sb, "%.2fx slower (95 %% CI %.2f-%.2fx)", measured / parent,
+			    lo / parent, hi / parent);
 	else
 		strbuf_addf(sb, "no measurable change (95 %% CI %.2f-%.2fx)", lo / parent,
 			    hi / parent);
 }
 
-void checked_miss_write(struct strbuf *sb, const struct ana_check *c)
+void prediction_check_miss_write(struct strbuf *sb, const struct ana_check *c)
 {
 	const struct check_miss *w = &c->miss;
 	int t = w->target, grew = w->grew;
@@ -75,7 +76,7 @@ static json_t *miss_json(const struct ana_check *c)
 	if (!c->missed)
 		return json_null();
 	struct strbuf sb = STRBUF_INIT;
-	checked_miss_write(&sb, c);
+	prediction_check_miss_write(&sb, c);
 	json_t *j = json_string(sb.buf);
 	strbuf_free(&sb);
 	return j;
@@ -96,12 +97,12 @@ static int entry_change(json_t *e, struct strbuf *sb)
 	       *lo = json_object_get(e, SK_CI_LOW), *hi = json_object_get(e, SK_CI_HIGH);
 	if (!(json_is_number(p) && json_is_number(m) && json_is_number(lo) && json_is_number(hi)))
 		return 0;
-	checked_change_write(sb, json_number_value(p), json_number_value(m), json_number_value(lo),
-			     json_number_value(hi));
+	prediction_check_change_write(sb, json_number_value(p), json_number_value(m),
+				      json_number_value(lo), json_number_value(hi));
 	return 1;
 }
 
-json_t *checked_json(const struct ana_variant *v)
+json_t *prediction_check_json(const struct ana_variant *v)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < v->n; i++) {
@@ -109,16 +110,15 @@ json_t *checked_json(const struct ana_variant *v)
 		int m = c->outcome != CHECK_UNMEASURED;
 		json_array_append_new(
 			a,
-			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", SK_SCENARIO,
-				  c->scenario, SK_KIND, v->kind, SK_PARENT_STEP_MS,
+			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}",
+				  SK_SCENARIO, c->scenario, SK_KIND, v->kind, SK_PARENT_STEP_MS,
 				  num3(c->parent_median_ms, c->parent_median_ms > 0),
 				  SK_PREDICTED_STEP_MS, num3(c->predicted_ms, c->predicted_ms >= 0),
 				  SK_MEASURED_STEP_MS, num3(c->measured_ms, m), SK_CI_LOW,
 				  num3(c->lo_ms, m), SK_CI_HIGH, num3(c->hi_ms, m),
-				  SK_MEASURED_CHANGE,
-				  json_null(), SK_OUTCOME,
-				  check_outcome_name(c->outcome), SK_MISS,
-				  miss_json(c), "variant_batch",
+				  SK_MEASURED_CHANGE, json_null(), SK_OUTCOME,
+				  check_outcome_name(c->outcome), SK_MISS, miss_json(c),
+				  "variant_batch",
 				  c->variant_batch ? json_integer(c->variant_batch) : json_null()));
 		json_t *e = json_array_get(a, i);
 		json_object_set_new(e, SK_PREDICTED_INTERVAL_MS,
@@ -144,7 +144,7 @@ static char *ms_cell(json_t *v, const char *num_fmt)
 	return strbuf_detach(&sb);
 }
 
-void checked_cells(json_t *entry, const char *num_fmt, char *cells[CHECKED_CELLS])
+void prediction_check_cells(json_t *entry, const char *num_fmt, char *cells[PREDICTION_CHECK_CELLS])
 {
 	static const char *const ms[] = { SK_PARENT_STEP_MS, SK_PREDICTED_STEP_MS,
 					  SK_MEASURED_STEP_MS };
@@ -183,13 +183,13 @@ void checked_cells(json_t *entry, const char *num_fmt, char *cells[CHECKED_CELLS
 /* The table's rows: summary.json's entries, as compare and the paper print them. */
 static void md_rows(struct strbuf *md, const struct ana_variant *v)
 {
-	json_t *a = checked_json(v), *e;
+	json_t *a = prediction_check_json(v), *e;
 	size_t i;
 	json_array_foreach(a, i, e) {
-		char *c[CHECKED_CELLS];
-		checked_cells(e, "%.2f", c);
+		char *c[PREDICTION_CHECK_CELLS];
+		prediction_check_cells(e, "%.2f", c);
 		strbuf_adds(md, "|");
-		for (int k = 0; k < CHECKED_CELLS; k++) {
+		for (int k = 0; k < PREDICTION_CHECK_CELLS; k++) {
 			strbuf_addf(md, " %s |", c[k]);
 			free(c[k]);
 		}
@@ -198,7 +198,7 @@ static void md_rows(struct strbuf *md, const struct ana_variant *v)
 	json_decref(a);
 }
 
-void checked_md(struct strbuf *md, const struct ana_variant *v)
+void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 {
 	if (!v->of)
 		return;
@@ -230,7 +230,7 @@ void checked_md(struct strbuf *md, const struct ana_variant *v)
 				c->scenario);
 		if (c->missed) {
 			strbuf_addf(md, "- **%s**: ", c->scenario);
-			checked_miss_write(md, c);
+			prediction_check_miss_write(md, c);
 			strbuf_addch(md, '\n');
 		}
 		if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&

@@ -1,11 +1,11 @@
-/* fabric: the fabric probe (--fabric-probe): all-reduce bus bandwidth over a
+/* fabric_probe: the fabric probe (--fabric-probe): all-reduce bus bandwidth over a
  * range of message sizes, in the style of nccl-tests' all_reduce_perf, with
  * the all-reduce the binary has (gloo in campaign-trainer, NCCL in
  * campaign-trainer-gpu); rank 0 writes <metrics_dir>/fabric.json atomically
  * (docs/formats.md).
  * SPDX-License-Identifier: MIT */
-#ifndef TRAINER_FABRIC_H
-#define TRAINER_FABRIC_H
+#ifndef TRAINER_FABRIC_PROBE_H
+#define TRAINER_FABRIC_PROBE_H
 
 #include "options.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "aggmap.h"
+#include "aggregate_map.h"
 
 #include "util/clock.h"
 #include "util/env.h"
@@ -23,7 +23,7 @@ static long batch_nodes(void)
 	return n > 1 ? n : 0;
 }
 
-int aggmap_shards(int requested)
+int aggregate_map_shards(int requested)
 {
 	if (requested > 0)
 		return requested;
@@ -110,7 +110,8 @@ static size_t files_of(const struct shard_plan *plan, int i, int count)
 	return plan->n > (size_t)i ? (plan->n - (size_t)i + (size_t)count - 1) / (size_t)count : 0;
 }
 
-int aggmap_run(const struct ana_run *in, const char *run_dir, int shards, struct shard_plan *plan)
+int aggregate_map_run(const struct ana_run *in, const char *run_dir, int shards,
+		      struct shard_plan *plan)
 {
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/" RUN_PARTIAL, run_dir);

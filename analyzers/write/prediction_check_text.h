@@ -1,11 +1,11 @@
-/* checked_text: a variant run's checked predictions (checked.h) in words and JSON: the
- * outcomes' names, where a missed prediction's time went, summary.json's
+/* prediction_check_text: a variant run's checked predictions (prediction_check.h) in words
+ * and JSON: the outcomes' names, where a missed prediction's time went, summary.json's
  * checked_predictions and BOTTLENECK_ANALYSIS.md's "Predicted and measured".
  * SPDX-License-Identifier: MIT */
-#ifndef ANALYZERS_WRITE_CHECKED_TEXT_H
-#define ANALYZERS_WRITE_CHECKED_TEXT_H
+#ifndef ANALYZERS_WRITE_PREDICTION_CHECK_TEXT_H
+#define ANALYZERS_WRITE_PREDICTION_CHECK_TEXT_H
 
-#include "analyzers/checked.h"
+#include "analyzers/prediction_check.h"
 
 #include <jansson.h>
 
@@ -16,20 +16,22 @@ const char *check_outcome_name(enum check_outcome o);
 /* The measured change of a variant against its parent, from the medians and the 95 %
  * interval of the measured one (ms): "4.55x slower (95 % CI 4.31-4.80x)", "1.30x faster
  * (...)" or "no measurable change (95 % CI 0.96-1.05x)"; "not measured" without them. */
-void checked_change_write(struct strbuf *sb, double parent, double measured, double lo, double hi);
+void prediction_check_change_write(struct strbuf *sb, double parent, double measured, double lo,
+				   double hi);
 /* Where a missed prediction's time went, one sentence (c->missed). */
-void checked_miss_write(struct strbuf *sb, const struct ana_check *c);
+void prediction_check_miss_write(struct strbuf *sb, const struct ana_check *c);
 /* summary.json's checked_predictions (an array; empty when not a variant). */
-json_t *checked_json(const struct ana_variant *v);
+json_t *prediction_check_json(const struct ana_variant *v);
 /* The cells of one checked_predictions entry of a summary.json: scenario, parent,
  * predicted and measured ms (each printed with num_fmt, e.g. "%.2f"), the interval ("LO to
  * HI", both with num_fmt), the outcome, and the prediction's error in % of the measured
  * median ("%+.1f"); "n/a" for a null or missing value. Each
  * malloc'ed. The one formatter of the report's table, compare's and the paper's. */
-enum { CHECKED_CELLS = 7 };
-void checked_cells(json_t *entry, const char *num_fmt, char *cells[CHECKED_CELLS]);
+enum { PREDICTION_CHECK_CELLS = 7 };
+void prediction_check_cells(json_t *entry, const char *num_fmt,
+			    char *cells[PREDICTION_CHECK_CELLS]);
 /* BOTTLENECK_ANALYSIS.md's "Predicted and measured" (nothing when not a variant), its table
- * from checked_json's entries as checked_cells formats them. */
-void checked_md(struct strbuf *md, const struct ana_variant *v);
+ * from prediction_check_json's entries as prediction_check_cells formats them. */
+void prediction_check_md(struct strbuf *md, const struct ana_variant *v);
 
 #endif

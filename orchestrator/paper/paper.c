@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "paper.h"
-#include "paper_checked.h"
-#include "paper_table.h"
+#include "predictions.h"
+#include "table.h"
 #include "util/run_layout.h"
 
 #include "analyzers/read/metrics.h"
@@ -391,7 +391,7 @@ int paper_generate(struct run *r, const char *out)
 	if (rc == 0)
 		rc = tables(&p);
 	if (rc == 0)
-		rc = paper_checked(out, r, p.summary);
+		rc = paper_predictions(out, r, p.summary);
 	if (rc == 0)
 		rc = copy_in(&p, "BOTTLENECK_ANALYSIS.md", "BOTTLENECK_ANALYSIS.md");
 	if (rc == 0)

@@ -1,11 +1,11 @@
-/* fabric: the fabric probes of a run (analysis.fabric_probe): what the
+/* fabric_curve: the fabric probes of a run (analysis.fabric_probe): what the
  * reference trainer's all-reduce reached per message size on each node count
  * and backend (<probe job>/metrics/fabric.json, written by
  * campaign-trainer --fabric-probe), and the bus bandwidth they give at a
  * size, for the training's collectives to be measured against.
  * SPDX-License-Identifier: MIT */
-#ifndef ANALYZERS_FABRIC_H
-#define ANALYZERS_FABRIC_H
+#ifndef ANALYZERS_FABRIC_CURVE_H
+#define ANALYZERS_FABRIC_CURVE_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "analyzers/checked.h"
+#include "analyzers/prediction_check.h"
 
 #include "analyzers/advice.h"
 #include "analyzers/analysis.h"
@@ -137,7 +137,7 @@ static void where_went(struct check_miss *w, const struct ana_check *c,
 	w->grew = grew;
 }
 
-void checked_run(struct ana_run *run)
+void prediction_check_run(struct ana_run *run)
 {
 	struct ana_variant *v = &run->variant;
 	for (size_t i = 0; i < v->n; i++) {
@@ -153,7 +153,7 @@ void checked_run(struct ana_run *run)
 	}
 }
 
-void checked_free(struct ana_variant *v)
+void prediction_check_free(struct ana_variant *v)
 {
 	for (size_t i = 0; i < v->n; i++) {
 		free(v->checks[i].scenario);

@@ -1,13 +1,13 @@
 /* Unit tests for how a variant's checked predictions are shown outside its
  * report (orchestrator/variant.c: the cells and the knob in words, which run
- * is a variant; orchestrator/paper_table.c: a paper table's three forms and
+ * is a variant; orchestrator/paper/table.c: a paper table's three forms and
  * LaTeX escaping): the text campaign compare and campaign paper print.
  * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
-#include "orchestrator/paper_table.h"
-#include "analyzers/checked.h"
-#include "analyzers/write/checked_text.h"
+#include "orchestrator/paper/table.h"
+#include "analyzers/prediction_check.h"
+#include "analyzers/write/prediction_check_text.h"
 #include "orchestrator/variant.h"
 #include "util/fsio.h"
 #include "util/run_layout.h"
@@ -17,14 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void cells(json_t *e, const char *fmt, char *c[CHECKED_CELLS])
+static void cells(json_t *e, const char *fmt, char *c[PREDICTION_CHECK_CELLS])
 {
-	checked_cells(e, fmt, c);
+	prediction_check_cells(e, fmt, c);
 }
 
-static void free_cells(char *c[CHECKED_CELLS])
+static void free_cells(char *c[PREDICTION_CHECK_CELLS])
 {
-	for (int k = 0; k < CHECKED_CELLS; k++)
+	for (int k = 0; k < PREDICTION_CHECK_CELLS; k++)
 		free(c[k]);
 }
 
@@ -34,7 +34,7 @@ static void check_cells_numbers_and_words(void)
 			      "comm-1n", "kind", "communication", "parent_step_ms", 81.133,
 			      "predicted_step_ms", 25.707, "measured_step_ms", 47.253, "ci_low",
 			      42.302, "ci_high", 52.052, "outcome", "worse than predicted", "miss");
-	char *c[CHECKED_CELLS];
+	char *c[PREDICTION_CHECK_CELLS];
 	cells(e, "%.2f", c);
 	CHECK_STR(c[0], "comm-1n");
 	CHECK_STR(c[1], "81.13");
@@ -57,7 +57,7 @@ static void check_cells_nulls_are_na(void)
 	json_t *e = json_pack("{s:s, s:f, s:n, s:n, s:n, s:f, s:s}", "scenario", "io-2n",
 			      "parent_step_ms", 12.5, "predicted_step_ms", "measured_step_ms",
 			      "ci_low", "ci_high", 3.0, "outcome", "not measured");
-	char *c[CHECKED_CELLS];
+	char *c[PREDICTION_CHECK_CELLS];
 	cells(e, "%.2f", c);
 	CHECK_STR(c[1], "12.50");
 	CHECK_STR(c[2], "n/a");
@@ -80,22 +80,22 @@ static void check_cells_nulls_are_na(void)
 static void change_in_words(void)
 {
 	struct strbuf sb = STRBUF_INIT;
-	checked_change_write(&sb, 10.0, 45.5, 43.1, 48.0);
+	prediction_check_change_write(&sb, 10.0, 45.5, 43.1, 48.0);
 	CHECK_STR(sb.buf, "4.55x slower (95 % CI 4.31-4.80x)");
 	strbuf_reset(&sb);
-	checked_change_write(&sb, 10.0, 8.0, 7.5, 8.4);
+	prediction_check_change_write(&sb, 10.0, 8.0, 7.5, 8.4);
 	CHECK_STR(sb.buf, "1.25x faster (95 % CI 1.19-1.33x)");
 	strbuf_reset(&sb);
-	checked_change_write(&sb, 10.0, 10.2, 9.6, 10.5);
+	prediction_check_change_write(&sb, 10.0, 10.2, 9.6, 10.5);
 	CHECK_STR(sb.buf, "no measurable change (95 % CI 0.96-1.05x)");
 	strbuf_reset(&sb);
-	checked_change_write(&sb, 10.0, 0, 0, 0);
+	prediction_check_change_write(&sb, 10.0, 0, 0, 0);
 	CHECK_STR(sb.buf, "not measured");
 	strbuf_free(&sb);
 	json_t *e = json_pack("{s:s, s:f, s:n, s:f, s:f, s:f, s:s}", "scenario", "s", "parent_step_ms",
 			      10.0, "predicted_step_ms", "measured_step_ms", 45.5, "ci_low", 43.1,
 			      "ci_high", 48.0, "outcome", "no prediction");
-	char *c[CHECKED_CELLS];
+	char *c[PREDICTION_CHECK_CELLS];
 	cells(e, "%.2f", c);
 	CHECK_STR(c[5], "4.55x slower (95 % CI 4.31-4.80x): no prediction");
 	free_cells(c);
@@ -231,7 +231,7 @@ static void knob_env_names_only(void)
 	struct ana_variant v;
 	CHECK(variant_checks(dir, &v) == 0);
 	CHECK_STR(v.knob, "{\"env\":[\"IO_DEPTH\"],\"params\":{\"a\":\"b\"}}");
-	checked_free(&v);
+	prediction_check_free(&v);
 	json_t *s = json_loads("{\"run_id\": \"C\"}", 0, NULL);
 	json_t *i = variant_info(s, dir);
 	char *k = i ? json_dumps(json_object_get(i, "knob"), JSON_COMPACT | JSON_SORT_KEYS) : NULL;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "paper_table.h"
+#include "table.h"
 
 #include "util/fsio.h"
 #include "util/strbuf.h"

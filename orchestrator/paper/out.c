@@ -1,4 +1,4 @@
-/* paper_out: where `campaign paper` may write. A command that writes
+/* paper/out: where `campaign paper` may write. A command that writes
  * artefacts never deletes what it did not create: the output folder must be
  * absent, empty, or a previous paper output whose files are exactly those its
  * MANIFEST.sha256 lists, unchanged; never a run or a folder holding one. The

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "fabric.h"
+#include "fabric_probe.h"
 
 #include "clock.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "analyzers/hta.h"
+#include "analyzers/gpu_breakdown.h"
 #include "analyzers/stats.h"
 
 #include "util/sort.h"
@@ -125,19 +125,20 @@ static int cmp_stream_start(const void *a, const void *b)
 }
 
 /* HTA's idle split per stream, over the events sorted by (stream, start). */
-static void idle_split(const struct gpu_trace *t, struct hta_rank *h)
+static void idle_split(const struct gpu_trace *t, struct gpu_breakdown_rank *h)
 {
 	struct gpu_event *ev = xmalloc((t->n ? t->n : 1) * sizeof *ev);
 	memcpy(ev, t->ev, t->n * sizeof *ev);
 	sort_runs(ev, t->n, sizeof *ev, cmp_stream_start);
-	double threshold = HTA_KERNEL_WAIT_US * t->unit_per_us;
+	double threshold = GPU_BREAKDOWN_KERNEL_WAIT_US * t->unit_per_us;
 	for (size_t i = 0; i < t->n; i++) {
 		if (i == 0 || ev[i].stream != ev[i - 1].stream) {
 			h->streams = xrealloc(h->streams, (h->nstreams + 1) * sizeof *h->streams);
-			h->streams[h->nstreams++] = (struct hta_idle){ .stream = ev[i].stream };
+			h->streams[h->nstreams++] =
+				(struct gpu_breakdown_idle){ .stream = ev[i].stream };
 			continue;
 		}
-		struct hta_idle *s = &h->streams[h->nstreams - 1];
+		struct gpu_breakdown_idle *s = &h->streams[h->nstreams - 1];
 		double gap = ev[i].start - ev[i - 1].end;
 		const struct rt_event *rt = ev[i].corr >= 0 ? gpu_trace_rt(t, ev[i].corr) : NULL;
 		if (rt && rt->start > ev[i - 1].end)
@@ -150,7 +151,7 @@ static void idle_split(const struct gpu_trace *t, struct hta_rank *h)
 	free(ev);
 }
 
-static void launch_stats(const struct gpu_trace *t, struct hta_launch *l)
+static void launch_stats(const struct gpu_trace *t, struct gpu_breakdown_launch *l)
 {
 	double *delay = xmalloc((t->n ? t->n : 1) * sizeof *delay), u = t->unit_per_us;
 	double cpu = 0, gpu = 0, sum = 0;
@@ -252,7 +253,7 @@ static json_t *type_sweep(const struct gpu_trace *t, int cats, const char **catn
 	return o;
 }
 
-void hta_rank_free(struct hta_rank *h)
+void gpu_breakdown_rank_free(struct gpu_breakdown_rank *h)
 {
 	json_decref(h->types);
 	h->types = NULL;
@@ -278,7 +279,8 @@ static int cat_names(const struct rules *r, const char **catname)
 	return cats;
 }
 
-void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct hta_rank *h)
+void gpu_breakdown_analyse(struct gpu_trace *t, const struct rules *r, int top_n,
+			   struct gpu_breakdown_rank *h)
 {
 	memset(h, 0, sizeof *h);
 	h->rank = t->rank;
@@ -338,12 +340,12 @@ static json_t *pct(double x, double of)
 	return of > 0 ? json_real(round(10000.0 * x / of) / 100.0) : json_null();
 }
 
-static json_t *idle_json(const struct hta_rank *h)
+static json_t *idle_json(const struct gpu_breakdown_rank *h)
 {
 	json_t *a = json_array();
 	double u = h->unit_per_us;
 	for (size_t i = 0; i < h->nstreams; i++) {
-		const struct hta_idle *s = &h->streams[i];
+		const struct gpu_breakdown_idle *s = &h->streams[i];
 		json_array_append_new(a,
 				      json_pack("{s:i, s:f, s:f, s:f}", "stream", s->stream,
 						"host_wait_us", s->host_wait / u, "kernel_wait_us",
@@ -352,7 +354,7 @@ static json_t *idle_json(const struct hta_rank *h)
 	return a;
 }
 
-static json_t *launch_json(const struct hta_launch *l, double u)
+static json_t *launch_json(const struct gpu_breakdown_launch *l, double u)
 {
 	if (!l->n)
 		return json_pack("{s:i}", "n", 0);
@@ -365,7 +367,7 @@ static json_t *launch_json(const struct hta_launch *l, double u)
 			 (json_int_t) l->delay_outliers);
 }
 
-json_t *hta_json(const struct hta_rank *h, const char *file)
+json_t *gpu_breakdown_json(const struct gpu_breakdown_rank *h, const char *file)
 {
 	json_t *o = json_object();
 	double u = h->unit_per_us > 0 ? h->unit_per_us : 1, host = 0, kern = 0, other = 0;
@@ -402,7 +404,7 @@ json_t *hta_json(const struct hta_rank *h, const char *file)
 
 /* ---- the GPU view of each step ------------------------------------------ */
 
-int hta_is_gemm(const char *name)
+int gpu_breakdown_is_gemm(const char *name)
 {
 	/* cuBLAS (nvjet: its JIT GEMMs since CUDA 12.8), CUTLASS, cuDNN, rocBLAS
 	 * (Tensile's Cijk_) and attention (flash, fmha: fused matrix multiplies);
@@ -420,7 +422,7 @@ int hta_is_gemm(const char *name)
 }
 
 /* The category indices of COMPUTATION, COMMUNICATION and MEMORY as
- * hta_analyse numbers them (the rules' categories in order, then the
+ * gpu_breakdown_analyse numbers them (the rules' categories in order, then the
  * default); -1 for one the rules lack. */
 static void step_cats(const struct rules *r, int *comp, int *comm, int *mem)
 {
@@ -472,7 +474,7 @@ static double launched_at(const struct gpu_trace *t, const struct gpu_event *e)
  * other. starts: the step's events as (start, launch), sorted by start. */
 static void step_idle(const struct span *starts, size_t n, const struct span *busy, size_t nb,
 		      double a, double b, const struct span *data, size_t nd, double threshold,
-		      struct hta_step *o)
+		      struct gpu_breakdown_step *o)
 {
 	double g0 = a;
 	size_t p = 0;
@@ -500,7 +502,7 @@ static void step_idle(const struct span *starts, size_t n, const struct span *bu
 	}
 }
 
-size_t hta_window_at(const double (*win)[2], size_t n, double t)
+size_t gpu_breakdown_window_at(const double (*win)[2], size_t n, double t)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -521,7 +523,7 @@ static void owners(const struct gpu_trace *t, const double (*steps)[2], size_t n
 	size_t *owner = xmalloc((t->n + 1) * sizeof *owner), *at = xcalloc(nsteps + 2, sizeof *at);
 	for (size_t i = 0; i < t->n; i++) {
 		double l = launched_at(t, &t->ev[i]);
-		size_t k = hta_window_at(steps, nsteps, l);
+		size_t k = gpu_breakdown_window_at(steps, nsteps, l);
 		owner[i] = k < nsteps && l < steps[k][1] ? k : nsteps;
 		at[owner[i] + 1]++;
 	}
@@ -615,7 +617,7 @@ static void windows(const struct gpu_trace *t, const size_t *idx, const size_t *
  * communication) of twice that. */
 static void window_parts(const struct gpu_trace *t, const size_t *ix, size_t n, double a,
 			 double b, const int cats[3], const struct span *dv, size_t nd,
-			 struct span *buf[6], struct hta_step *o)
+			 struct span *buf[6], struct gpu_breakdown_step *o)
 {
 	struct span *all = buf[0], *cp = buf[1], *cm = buf[2], *mm = buf[3], *cc = buf[4],
 		    *st = buf[5];
@@ -633,7 +635,7 @@ static void window_parts(const struct gpu_trace *t, const size_t *ix, size_t n, 
 	for (size_t i = 0; i < n; i++) { /* matrix kernels among the compute ones */
 		const struct gpu_event *e = &t->ev[ix[i]];
 		double s0 = e->start > a ? e->start : a, s1 = e->end < b ? e->end : b;
-		if (e->cat == cats[0] && s1 > s0 && hta_is_gemm(t->names[e->name]))
+		if (e->cat == cats[0] && s1 > s0 && gpu_breakdown_is_gemm(t->names[e->name]))
 			st[ng++] = (struct span){ s0, s1 };
 	}
 	merge(st, ng, &o->gemm);
@@ -648,11 +650,11 @@ static void window_parts(const struct gpu_trace *t, const size_t *ix, size_t n, 
 		st[ng++] = (struct span){ e->start > a ? e->start : a, launched_at(t, e) };
 	}
 	sort_runs(st, ng, sizeof *st, cmp_span);
-	step_idle(st, ng, all, nb, a, b, dv, nd, HTA_KERNEL_WAIT_US * t->unit_per_us, o);
+	step_idle(st, ng, all, nb, a, b, dv, nd, GPU_BREAKDOWN_KERNEL_WAIT_US * t->unit_per_us, o);
 }
 
-void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2],
-	       size_t nsteps, const double (*data)[2], size_t ndata, struct hta_step *out)
+void gpu_breakdown_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2],
+	       size_t nsteps, const double (*data)[2], size_t ndata, struct gpu_breakdown_step *out)
 {
 	int cats[3];
 	step_cats(r, &cats[0], &cats[1], &cats[2]);

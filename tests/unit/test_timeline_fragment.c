@@ -1,4 +1,4 @@
-/* Unit tests for the timeline fragments (analyzers/tlfrag.c): what the map
+/* Unit tests for the timeline fragments (analyzers/timeline_fragment.c): what the map
  * step's reading of a trace leaves for write/timeline.c, read back record by
  * record; damaged, cut-short and foreign fragments refused; and the timeline
  * made from fragments the same, byte for byte, as from the traces, with a
@@ -8,7 +8,7 @@
 
 #include "analyzers/analysis.h"
 #include "analyzers/read/rules.h"
-#include "analyzers/tlfrag.h"
+#include "analyzers/timeline_fragment.h"
 #include "analyzers/torchtrace.h"
 #include "analyzers/write/report.h"
 #include "util/err.h"
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 static struct rules phases;
-static char dir[] = "/tmp/test_tlfrag.XXXXXX";
+static char dir[] = "/tmp/test_timeline_fragment.XXXXXX";
 
 /* The bytes of a file, or of an open stream read from its start. */
 static char *slurp(FILE *f, size_t *len)
@@ -41,13 +41,15 @@ static char *slurp(FILE *f, size_t *len)
 static void events_of_a_trace(void)
 {
 	FILE *f = tmpfile();
-	struct tlfrag fr;
-	struct tlfrag_event ev;
-	CHECK(tlfrag_make(f, "tests/fixtures", "kineto_steps.pt.trace.json", 0, 7, &phases) == 0);
-	CHECK(tlfrag_open_stream(f, "made", &fr) == 0);
-	CHECK(fr.state == TLFRAG_EVENTS && fr.rank == 1); /* the trace's own rank, not the hint */
+	struct timeline_fragment fr;
+	struct timeline_fragment_event ev;
+	CHECK(timeline_fragment_make(f, "tests/fixtures", "kineto_steps.pt.trace.json", 0, 7,
+				     &phases) == 0);
+	CHECK(timeline_fragment_open_stream(f, "made", &fr) == 0);
+	/* the trace's own rank, not the hint */
+	CHECK(fr.state == TIMELINE_FRAGMENT_EVENTS && fr.rank == 1);
 	int steps = 0, kernels = 0, phase = 0, threads = 0, rc;
-	while ((rc = tlfrag_next(&fr, &ev)) == 1) {
+	while ((rc = timeline_fragment_next(&fr, &ev)) == 1) {
 		if (!ev.slice) {
 			threads++;
 			CHECK(ev.tid >= 1 && !strncmp(ev.name, "\"thread ", 8));
@@ -64,10 +66,10 @@ static void events_of_a_trace(void)
 		CHECK(ev.dur >= 0);
 	}
 	CHECK(rc == 0 && steps == 3 && kernels == 2 && phase > 0 && threads == 2);
-	tlfrag_close(&fr);
+	timeline_fragment_close(&fr);
 }
 
-/* tlfrag_write (the map step, from the trace it read) and tlfrag_make
+/* timeline_fragment_write (the map step, from the trace it read) and timeline_fragment_make
  * (the timeline, reading it itself) leave the same bytes. */
 static void written_as_made(void)
 {
@@ -77,9 +79,10 @@ static void written_as_made(void)
 	size_t na, nb;
 	strbuf_addf(&p, "%s/w.tlf", dir);
 	CHECK(kineto_load("tests/fixtures/kineto_steps.pt.trace.json", 1, &t) == 0);
-	CHECK(tlfrag_write(p.buf, &t, &phases, 0, 1) == 0);
+	CHECK(timeline_fragment_write(p.buf, &t, &phases, 0, 1) == 0);
 	gpu_trace_free(&t);
-	CHECK(tlfrag_make(f, "tests/fixtures", "kineto_steps.pt.trace.json", 0, 0, &phases) == 0);
+	CHECK(timeline_fragment_make(f, "tests/fixtures", "kineto_steps.pt.trace.json", 0, 0,
+				     &phases) == 0);
 	FILE *g = fopen(p.buf, "rb");
 	char *a = slurp(f, &na), *b = slurp(g, &nb);
 	CHECK(na == nb && na > 100 && !memcmp(a, b, na));
@@ -93,35 +96,40 @@ static void written_as_made(void)
 static void damaged_fragments_refused(void)
 {
 	struct strbuf p = STRBUF_INIT;
-	struct tlfrag fr;
-	struct tlfrag_event ev;
+	struct timeline_fragment fr;
+	struct timeline_fragment_event ev;
 	char *data;
 	size_t len;
 	strbuf_addf(&p, "%s/d.tlf", dir);
-	CHECK(tlfrag_open(p.buf, &fr) == ERR_NOTFOUND);
+	CHECK(timeline_fragment_open(p.buf, &fr) == ERR_NOTFOUND);
 	FILE *f = tmpfile();
-	CHECK(tlfrag_make(f, "tests/fixtures", "kineto_steps.pt.trace.json", 0, 0, &phases) == 0);
+	CHECK(timeline_fragment_make(f, "tests/fixtures", "kineto_steps.pt.trace.json", 0, 0,
+				     &phases) == 0);
 	data = slurp(f, &len);
 	fclose(f);
 	CHECK(fsio_write_atomic(p.buf, data, len - 1, 0644) == 0); /* cut short */
-	CHECK(tlfrag_open(p.buf, &fr) == ERR_IO && strstr(err_last(), "cut short"));
+	CHECK(timeline_fragment_open(p.buf, &fr) == ERR_IO && strstr(err_last(), "cut short"));
 	data[8]++; /* another version */
 	CHECK(fsio_write_atomic(p.buf, data, len, 0644) == 0);
-	CHECK(tlfrag_open(p.buf, &fr) == ERR_IO && strstr(err_last(), "another version"));
+	CHECK(timeline_fragment_open(p.buf, &fr) == ERR_IO &&
+	      strstr(err_last(), "another version"));
 	data[8]--;
 	data[32] = 'Q'; /* the first record's tag */
 	CHECK(fsio_write_atomic(p.buf, data, len, 0644) == 0);
-	CHECK(tlfrag_open(p.buf, &fr) == 0);
-	CHECK(tlfrag_next(&fr, &ev) == ERR_IO && strstr(err_last(), "an unknown record"));
-	tlfrag_close(&fr);
-	CHECK(tlfrag_write_state(p.buf, TLFRAG_NOT_ANALYSED) == 0);
-	CHECK(tlfrag_open(p.buf, &fr) == 0 && fr.state == TLFRAG_NOT_ANALYSED);
-	CHECK(tlfrag_next(&fr, &ev) == 0);
-	tlfrag_close(&fr);
+	CHECK(timeline_fragment_open(p.buf, &fr) == 0);
+	CHECK(timeline_fragment_next(&fr, &ev) == ERR_IO &&
+	      strstr(err_last(), "an unknown record"));
+	timeline_fragment_close(&fr);
+	CHECK(timeline_fragment_write_state(p.buf, TIMELINE_FRAGMENT_NOT_ANALYSED) == 0);
+	CHECK(timeline_fragment_open(p.buf, &fr) == 0 &&
+	      fr.state == TIMELINE_FRAGMENT_NOT_ANALYSED);
+	CHECK(timeline_fragment_next(&fr, &ev) == 0);
+	timeline_fragment_close(&fr);
 	f = tmpfile(); /* not a trace: nothing to show, as before */
-	CHECK(tlfrag_make(f, "tests/fixtures", "tiny.yaml", 0, 0, &phases) == 0);
-	CHECK(tlfrag_open_stream(f, "tiny", &fr) == 0 && fr.state == TLFRAG_UNREADABLE);
-	tlfrag_close(&fr);
+	CHECK(timeline_fragment_make(f, "tests/fixtures", "tiny.yaml", 0, 0, &phases) == 0);
+	CHECK(timeline_fragment_open_stream(f, "tiny", &fr) == 0 &&
+	      fr.state == TIMELINE_FRAGMENT_UNREADABLE);
+	timeline_fragment_close(&fr);
 	free(data);
 	strbuf_free(&p);
 }
@@ -171,11 +179,11 @@ static void timeline_from_fragments(void)
 	CHECK(!strcmp(direct, mapped));
 	struct strbuf p = STRBUF_INIT;
 	snprintf(tr, sizeof tr, "%s/traces", jd);
-	tlfrag_path(&p, fdir, tr, files[0]);
+	timeline_fragment_path(&p, fdir, tr, files[0]);
 	CHECK(truncate(p.buf, 40) == 0); /* damaged: that trace is read again */
 	char *again = timeline_of(&run);
 	CHECK(!strcmp(direct, again));
-	CHECK(tlfrag_write_state(p.buf, TLFRAG_NOT_ANALYSED) == 0);
+	CHECK(timeline_fragment_write_state(p.buf, TIMELINE_FRAGMENT_NOT_ANALYSED) == 0);
 	char *lost = timeline_of(&run);
 	CHECK(strstr(lost, "\"tr: 1 rank not shown: the map step could not analyse its file") &&
 	      !strstr(lost, "\"tr rank 1\"") && strstr(direct, "\"tr rank 1\""));

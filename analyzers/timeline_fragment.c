@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "analyzers/tlfrag.h"
+#include "analyzers/timeline_fragment.h"
 
 #include "analyzers/phases.h"
 #include "analyzers/trace_names.h"
@@ -34,7 +34,7 @@ static const char MAGIC[8] = "CAMPTLF";
 static const char *const CATS[] = { "step", "phase", "kernel" };
 enum { CAT_STEP, CAT_PHASE, CAT_KERNEL };
 
-void tlfrag_path(struct strbuf *out, const char *fdir, const char *dir, const char *name)
+void timeline_fragment_path(struct strbuf *out, const char *fdir, const char *dir, const char *name)
 {
 	struct strbuf key = STRBUF_INIT;
 	char hex[SHA256_HEX];
@@ -61,7 +61,8 @@ static void put(struct frag_out *o, const void *p, size_t n)
 	o->bytes += n;
 }
 
-static void put_head(struct frag_out *o, enum tlfrag_state state, int rank, double origin)
+static void put_head(struct frag_out *o, enum timeline_fragment_state state, int rank,
+		     double origin)
 {
 	unsigned char h[HEAD_BYTES];
 	uint32_t v[2] = { VERSION, ORDER_CHECK };
@@ -180,7 +181,7 @@ static void put_events(struct frag_out *o, const struct gpu_trace *t, const stru
 		n.name[i] = NO_STR;
 	for (int k = 0; k < PH_N; k++)
 		n.phase[k] = NO_STR;
-	put_head(o, TLFRAG_EVENTS, rank, origin_of(t, ph));
+	put_head(o, TIMELINE_FRAGMENT_EVENTS, rank, origin_of(t, ph));
 	for (size_t i = 0; i < t->ncpu; i++)
 		put_cpu(o, &n, t, &t->cpu[i], ph[t->cpu[i].name]);
 	for (size_t i = 0; i < t->n; i++) {
@@ -238,23 +239,23 @@ static void fill_events(struct frag_out *o, const void *ctx)
 
 static void fill_state(struct frag_out *o, const void *ctx)
 {
-	put_head(o, *(const enum tlfrag_state *)ctx, -1, 0);
+	put_head(o, *(const enum timeline_fragment_state *)ctx, -1, 0);
 	put_tail(o);
 }
 
-int tlfrag_write(const char *path, const struct gpu_trace *t, const struct rules *phases,
+int timeline_fragment_write(const char *path, const struct gpu_trace *t, const struct rules *phases,
 		 int loose_steps, int rank)
 {
 	struct events_ctx e = { t, phases, loose_steps, rank };
 	return write_atomic(path, fill_events, &e);
 }
 
-int tlfrag_write_state(const char *path, enum tlfrag_state state)
+int timeline_fragment_write_state(const char *path, enum timeline_fragment_state state)
 {
 	return write_atomic(path, fill_state, &state);
 }
 
-void tlfrag_add_nsys(struct gpu_trace *host, const struct nsys_report *rep)
+void timeline_fragment_add_nsys(struct gpu_trace *host, const struct nsys_report *rep)
 {
 	for (size_t i = 0; i < rep->n; i++)
 		for (size_t k = 0; k < rep->proc[i].n; k++) {
@@ -274,13 +275,13 @@ static int load_for_timeline(const char *path, int nsys, struct gpu_trace *t)
 	if (nsys_load_host(path, t) < 0)
 		return -1;
 	if (nsys_load(path, 1, &rep) == 0) {
-		tlfrag_add_nsys(t, &rep);
+		timeline_fragment_add_nsys(t, &rep);
 		nsys_report_free(&rep);
 	}
 	return 0;
 }
 
-int tlfrag_make(FILE *f, const char *dir, const char *name, int nsys, int hint,
+int timeline_fragment_make(FILE *f, const char *dir, const char *name, int nsys, int hint,
 		const struct rules *phases)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -292,7 +293,7 @@ int tlfrag_make(FILE *f, const char *dir, const char *name, int nsys, int hint,
 			   trace_rank_for(nsys ? -1 : t.rank, name, hint));
 		gpu_trace_free(&t);
 	} else {
-		put_head(&o, TLFRAG_UNREADABLE, -1, 0);
+		put_head(&o, TIMELINE_FRAGMENT_UNREADABLE, -1, 0);
 		put_tail(&o);
 	}
 	int rc = fflush(f) != 0 || o.failed ? err_sys(ERR_IO, "cannot write the timeline of %s",
@@ -304,14 +305,14 @@ int tlfrag_make(FILE *f, const char *dir, const char *name, int nsys, int hint,
 
 /* ---- reading ---- */
 
-static int damaged(struct tlfrag *fr, const char *what)
+static int damaged(struct timeline_fragment *fr, const char *what)
 {
 	return err_set(ERR_IO, "%s: not a usable timeline fragment (%s)", fr->shown,
 		       what);
 }
 
 /* The header and, from the end, the trailer: a fragment cut short is refused whole. */
-static int check_ends(struct tlfrag *fr)
+static int check_ends(struct timeline_fragment *fr)
 {
 	unsigned char h[HEAD_BYTES], t[TAIL_BYTES];
 	uint32_t v[2];
@@ -323,9 +324,10 @@ static int check_ends(struct tlfrag *fr)
 	memcpy(v, h + 8, 8);
 	memcpy(s, h + 16, 8);
 	memcpy(&fr->origin, h + 24, 8);
-	if (v[0] != VERSION || v[1] != ORDER_CHECK || s[0] < 0 || s[0] > TLFRAG_NOT_ANALYSED)
+	if (v[0] != VERSION || v[1] != ORDER_CHECK || s[0] < 0 ||
+	    s[0] > TIMELINE_FRAGMENT_NOT_ANALYSED)
 		return damaged(fr, "another version or byte order");
-	fr->state = (enum tlfrag_state)s[0];
+	fr->state = (enum timeline_fragment_state)s[0];
 	fr->rank = s[1];
 	if (fstat(fileno(fr->f), &st) != 0 || st.st_size < HEAD_BYTES + TAIL_BYTES ||
 	    fseeko(fr->f, st.st_size - TAIL_BYTES, SEEK_SET) != 0 ||
@@ -338,7 +340,7 @@ static int check_ends(struct tlfrag *fr)
 	return fseeko(fr->f, HEAD_BYTES, SEEK_SET) == 0 ? 0 : damaged(fr, "cannot seek");
 }
 
-int tlfrag_open_stream(FILE *f, const char *shown, struct tlfrag *fr)
+int timeline_fragment_open_stream(FILE *f, const char *shown, struct timeline_fragment *fr)
 {
 	memset(fr, 0, sizeof *fr);
 	fr->f = f;
@@ -346,11 +348,11 @@ int tlfrag_open_stream(FILE *f, const char *shown, struct tlfrag *fr)
 	rewind(f);
 	int rc = check_ends(fr);
 	if (rc < 0)
-		tlfrag_close(fr);
+		timeline_fragment_close(fr);
 	return rc;
 }
 
-int tlfrag_open(const char *path, struct tlfrag *fr)
+int timeline_fragment_open(const char *path, struct timeline_fragment *fr)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -358,10 +360,10 @@ int tlfrag_open(const char *path, struct tlfrag *fr)
 		return err_sys(fsio_exists(path) ? ERR_IO : ERR_NOTFOUND, "cannot open %s", path);
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 16);
-	return tlfrag_open_stream(f, path, fr);
+	return timeline_fragment_open_stream(f, path, fr);
 }
 
-static int read_str(struct tlfrag *fr)
+static int read_str(struct timeline_fragment *fr)
 {
 	uint32_t len;
 	if (fread(&len, 4, 1, fr->f) != 1 || len > MAX_STR)
@@ -378,12 +380,12 @@ static int read_str(struct tlfrag *fr)
 }
 
 /* A string number of a record: one read before it (or NO_STR where allowed). */
-static const char *str_at(const struct tlfrag *fr, uint32_t i)
+static const char *str_at(const struct timeline_fragment *fr, uint32_t i)
 {
 	return i < fr->nstr ? fr->str[i] : NULL;
 }
 
-static int read_thread(struct tlfrag *fr, struct tlfrag_event *ev)
+static int read_thread(struct timeline_fragment *fr, struct timeline_fragment_event *ev)
 {
 	unsigned char r[8];
 	int32_t tid;
@@ -392,11 +394,11 @@ static int read_thread(struct tlfrag *fr, struct tlfrag_event *ev)
 		return damaged(fr, "a thread");
 	memcpy(&tid, r, 4);
 	memcpy(&name, r + 4, 4);
-	*ev = (struct tlfrag_event){ .tid = tid, .name = str_at(fr, name) };
+	*ev = (struct timeline_fragment_event){ .tid = tid, .name = str_at(fr, name) };
 	return ev->name ? 1 : damaged(fr, "a thread");
 }
 
-static int read_slice(struct tlfrag *fr, struct tlfrag_event *ev)
+static int read_slice(struct timeline_fragment *fr, struct timeline_fragment_event *ev)
 {
 	unsigned char r[SLICE_BYTES];
 	int32_t tid;
@@ -406,14 +408,14 @@ static int read_slice(struct tlfrag *fr, struct tlfrag_event *ev)
 	memcpy(&tid, r + 1, 4);
 	memcpy(&name, r + 5, 4);
 	memcpy(&range, r + 9, 4);
-	*ev = (struct tlfrag_event){ 1, tid, CATS[r[0]], str_at(fr, name),
+	*ev = (struct timeline_fragment_event){ 1, tid, CATS[r[0]], str_at(fr, name),
 				     range == NO_STR ? NULL : str_at(fr, range), 0, 0 };
 	memcpy(&ev->start, r + 13, 8);
 	memcpy(&ev->dur, r + 21, 8);
 	return ev->name && (range == NO_STR || ev->range) ? 1 : damaged(fr, "a slice");
 }
 
-int tlfrag_next(struct tlfrag *fr, struct tlfrag_event *ev)
+int timeline_fragment_next(struct timeline_fragment *fr, struct timeline_fragment_event *ev)
 {
 	for (;;) {
 		int tag = getc(fr->f), rc;
@@ -433,7 +435,7 @@ int tlfrag_next(struct tlfrag *fr, struct tlfrag_event *ev)
 	}
 }
 
-void tlfrag_close(struct tlfrag *fr)
+void timeline_fragment_close(struct timeline_fragment *fr)
 {
 	if (fr->f)
 		fclose(fr->f);

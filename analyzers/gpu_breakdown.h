@@ -1,10 +1,10 @@
-/* hta: per-rank GPU time breakdown with Holistic Trace Analysis's exact
+/* gpu_breakdown: per-rank GPU time breakdown with Holistic Trace Analysis's exact
  * definitions (see ../shared/traces/README.md): kernel time, idle,
  * compute, non-compute, communication/computation overlap, and the top
  * kernels per category.
  * SPDX-License-Identifier: MIT */
-#ifndef ANALYZERS_HTA_H
-#define ANALYZERS_HTA_H
+#ifndef ANALYZERS_GPU_BREAKDOWN_H
+#define ANALYZERS_GPU_BREAKDOWN_H
 
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/rules.h"
@@ -13,21 +13,21 @@
 
 /* Idle time of one stream split as HTA does: host wait (the next kernel's
  * runtime call started after the previous kernel ended), kernel wait (a gap
- * under HTA_KERNEL_WAIT_US otherwise), other. */
-#define HTA_KERNEL_WAIT_US 30.0
-struct hta_idle {
+ * under GPU_BREAKDOWN_KERNEL_WAIT_US otherwise), other. */
+#define GPU_BREAKDOWN_KERNEL_WAIT_US 30.0
+struct gpu_breakdown_idle {
 	int stream;
 	double host_wait, kernel_wait, other;
 };
 
 /* Kernel launches (cudaLaunchKernel/MemcpyAsync/MemsetAsync joined to their
  * GPU work by correlation id); delay = GPU start - runtime call end. */
-struct hta_launch {
+struct gpu_breakdown_launch {
 	long n, gpu_shorter, runtime_outliers, delay_outliers; /* > 50 us, > 100 us */
 	double cpu_mean, gpu_mean, delay_mean, delay_p50;
 };
 
-struct hta_rank {
+struct gpu_breakdown_rank {
 	int rank;
 	size_t events;
 	double kernel_time, idle, compute, non_compute;
@@ -37,9 +37,9 @@ struct hta_rank {
 	int has_comm;
 	json_t *top; /* per category: the top kernels */
 	double unit_per_us;
-	struct hta_idle *streams; /* idle split per stream, by stream */
+	struct gpu_breakdown_idle *streams; /* idle split per stream, by stream */
 	size_t nstreams;
-	struct hta_launch launch;
+	struct gpu_breakdown_launch launch;
 };
 
 /* The GPU view of one step of one rank (trace units). The profiled region
@@ -51,8 +51,8 @@ struct hta_rank {
  * compute, memcpy = copies overlapped by neither, other = the rest of the
  * busy time; idle = window - busy, split as HTA splits it (waiting for the
  * host, the part of that wait the host spent loading data, kernel-to-kernel
- * gaps under HTA_KERNEL_WAIT_US, other). The parts add up to window. */
-struct hta_step {
+ * gaps under GPU_BREAKDOWN_KERNEL_WAIT_US, other). The parts add up to window. */
+struct gpu_breakdown_step {
 	double window, compute, comm, memcpy, other;
 	double idle_host, idle_data, idle_kernel, idle_other;
 	/* of compute: matrix kernels (GEMM, convolution, attention); the rest is
@@ -62,20 +62,22 @@ struct hta_step {
 };
 /* A kernel name of a matrix multiply, convolution or attention (cuBLAS,
  * CUTLASS, cuDNN, rocBLAS, flash attention); FBGEMM's embedding kernels are not. */
-int hta_is_gemm(const char *name);
+int gpu_breakdown_is_gemm(const char *name);
 
 /* For each host step steps[k] = {start, end} (trace units, sorted by start):
  * the GPU work it launched (by its runtime call; by its start without one)
  * broken down as above; window 0 for a step that launched none. data: the
- * host's data-loading ranges. Categories must be set (hta_analyse first). */
+ * host's data-loading ranges. Categories must be set (gpu_breakdown_analyse first). */
 /* Of windows [start, end) sorted by start, the last that starts at or
  * before t; n when none does. */
-size_t hta_window_at(const double (*win)[2], size_t n, double t);
-void hta_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2],
-	       size_t nsteps, const double (*data)[2], size_t ndata, struct hta_step *out);
+size_t gpu_breakdown_window_at(const double (*win)[2], size_t n, double t);
+void gpu_breakdown_steps(const struct gpu_trace *t, const struct rules *r, const double (*steps)[2],
+			 size_t nsteps, const double (*data)[2], size_t ndata,
+			 struct gpu_breakdown_step *out);
 /* Classifies t's events with r and computes the breakdown. */
-void hta_analyse(struct gpu_trace *t, const struct rules *r, int top_n, struct hta_rank *out);
-json_t *hta_json(const struct hta_rank *h, const char *file);
-void hta_rank_free(struct hta_rank *h);
+void gpu_breakdown_analyse(struct gpu_trace *t, const struct rules *r, int top_n,
+			   struct gpu_breakdown_rank *out);
+json_t *gpu_breakdown_json(const struct gpu_breakdown_rank *h, const char *file);
+void gpu_breakdown_rank_free(struct gpu_breakdown_rank *h);
 
 #endif

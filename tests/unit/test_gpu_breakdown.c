@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
-#include "analyzers/hta.h"
+#include "analyzers/gpu_breakdown.h"
 
 static void test_matrix_kernels(void)
 {
@@ -26,9 +26,9 @@ static void test_matrix_kernels(void)
 		"void at::native::<unnamed>::vectorized_layer_norm_kernel<float, float, (bool)0>",
 	};
 	for (size_t i = 0; i < sizeof matrix / sizeof *matrix; i++)
-		CHECK(hta_is_gemm(matrix[i]) == 1);
+		CHECK(gpu_breakdown_is_gemm(matrix[i]) == 1);
 	for (size_t i = 0; i < sizeof other / sizeof *other; i++)
-		CHECK(hta_is_gemm(other[i]) == 0);
+		CHECK(gpu_breakdown_is_gemm(other[i]) == 0);
 }
 
 int main(void)
