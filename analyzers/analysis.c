@@ -508,7 +508,7 @@ static void clocks_of(struct ana_scenario *s, struct scenario_metrics *m,
 {
 	/* traces and step logs do not say where a rank ran: the launch's records do (once,
 	 * for the clocks and then the stragglers) */
-	torchtrace_rank_nodes(s->in.job_dir, m);
+	trace_files_rank_nodes(s->in.job_dir, m);
 	/* the local executor's ranks share one clock; traces may come from elsewhere */
 	int one_clock = run->host_cpus > 0 && s->data.format != METRICS_TORCH_TRACE &&
 			s->data.format != METRICS_NSYS;

@@ -185,7 +185,7 @@ struct ana_steps {
 	 * step lines of the logs): the shares are those of the traces' whole window */
 	int window_shares;
 	/* steps data from traces: their last steps left out as partial (the tail the profiler
-	 * cut, torchtrace_drop_partial_step) */
+	 * cut, trace_reduce_drop_partial_step) */
 	size_t partial_steps;
 	double flops_per_step;  /* per rank, from the telemetry; 0 = unknown */
 	double achieved_gflops; /* per rank at the median step */

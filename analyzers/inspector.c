@@ -2,6 +2,7 @@
 #include "analyzers/inspector.h"
 
 #include "analyzers/analysis.h"
+#include "analyzers/read/ranklines.h"
 #include "analyzers/torchtrace.h"
 #include "util/err.h"
 #include "util/run_layout.h"

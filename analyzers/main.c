@@ -244,7 +244,7 @@ static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases,
 {
 	struct rank_metrics m = { 0 };
 	struct op_table ops = { 0 };
-	torchtrace_rank(t, phases, 0, &m, &ops);
+	trace_reduce_rank(t, phases, 0, &m, &ops);
 	op_table_sort(&ops);
 	json_t *o = json_pack("{s:I}", "count", (json_int_t)m.n);
 	if (m.n) {

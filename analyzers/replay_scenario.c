@@ -6,7 +6,8 @@
 #include "analyzers/replay/sim.h"
 #include "analyzers/replay_build.h"
 #include "analyzers/stats.h"
-#include "analyzers/torchtrace.h"
+#include "analyzers/trace_files.h"
+#include "analyzers/trace_names.h"
 #include "util/err.h"
 #include "util/run_layout.h"
 #include "util/strbuf.h"
@@ -90,7 +91,7 @@ static int load_rank_trace(const char *path, int nsys, struct gpu_trace *t)
 }
 
 /* Each of the n files of dir read with its host ranges, matched to its rank in m (the
- * trace's own, else hint[i]: torchtrace_rank_hints); 0 with out->why set when they are not
+ * trace's own, else hint[i]: trace_files_rank_hints); 0 with out->why set when they are not
  * one per rank of m. */
 static int load_traces(const char *dir, char *const *names, size_t n, const int *hint,
 		       const struct rules *phases, const struct scenario_metrics *m,
@@ -143,10 +144,10 @@ static int load_dir(const char *dir, const struct rules *phases,
 {
 	char **names;
 	size_t n;
-	int rc = torchtrace_list(dir, 0, &names, &n);
+	int rc = trace_files_list(dir, 0, &names, &n);
 	if (rc == 0 && n == 0) {
 		free(names);
-		rc = torchtrace_list(dir, l->nsys = 1, &names, &n);
+		rc = trace_files_list(dir, l->nsys = 1, &names, &n);
 	}
 	if (rc < 0 || n != m->n) {
 		out->why_kind = REPLAY_FILES;
@@ -155,7 +156,7 @@ static int load_dir(const char *dir, const struct rules *phases,
 		return 0;
 	}
 	int *hint = xcalloc(n + 1, sizeof *hint);
-	torchtrace_rank_hints(dir, names, n, hint);
+	trace_files_rank_hints(dir, names, n, hint);
 	int ok = load_traces(dir, names, n, hint, phases, m, l, out);
 	names_free(names, n);
 	free(hint);

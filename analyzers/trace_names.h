@@ -19,7 +19,7 @@ int trace_step_name(const char *name, long *n, int loose);
 int *trace_name_phases(const struct gpu_trace *t, const struct rules *phases, int loose_steps);
 /* The rank a file name says (rank3, rank_3, worker3 ...), or -1. */
 int trace_rank_of_name(const char *name);
-/* A file's rank: the trace's own (>= 0), else its hint (torchtrace_rank_hints). */
+/* A file's rank: the trace's own (>= 0), else its hint (trace_files_rank_hints). */
 int trace_rank_for(int trace_rank, const char *name, int hint);
 /* "<host>_<pid>" of a torch.profiler trace name into worker (size n), with
  * host and pid; 0 when name is not of that form. */

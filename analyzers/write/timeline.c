@@ -213,9 +213,9 @@ static void trace_scenario_events(struct tl_out *o, int index, const struct ana_
 	char **names, what[320];
 	size_t n, lost = 0;
 	strbuf_addf(&dir, "%s/%s", s->in.job_dir, nsys ? JOB_NSYS : JOB_TRACES);
-	torchtrace_list(dir.buf, nsys, &names, &n);
+	trace_files_list(dir.buf, nsys, &names, &n);
 	int *hints = xcalloc(n + 1, sizeof *hints);
-	torchtrace_rank_hints(dir.buf, names, n, hints);
+	trace_files_rank_hints(dir.buf, names, n, hints);
 	for (size_t i = 0; i < n; i++) {
 		struct timeline_fragment fr;
 		if (i < TIMELINE_FRAGMENT_RANKS &&

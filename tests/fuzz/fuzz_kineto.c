@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gpu_breakdown_rank_free(&h);
 		struct rank_metrics m = { 0 };
 		struct op_table ops = { 0 };
-		torchtrace_rank(&t, &phases, (int)(size & 1), &m, &ops);
+		trace_reduce_rank(&t, &phases, (int)(size & 1), &m, &ops);
 		op_table_sort(&ops);
 		for (size_t i = 0; i < ops.n; i++)
 			free(ops.v[i].name);

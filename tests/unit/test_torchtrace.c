@@ -9,6 +9,7 @@
 #include "analyzers/shard.h"
 #include "analyzers/timeline_fragment.h"
 #include "analyzers/torchtrace.h"
+#include "analyzers/trace_names.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
@@ -25,7 +26,7 @@ static void kineto_steps_and_phases(void)
 	CHECK(kineto_load("tests/fixtures/kineto_steps.pt.trace.json", 1, &t) == 0);
 	struct rank_metrics r = { 0 };
 	struct op_table ops = { 0 };
-	torchtrace_rank(&t, &phases, 0, &r, &ops);
+	trace_reduce_rank(&t, &phases, 0, &r, &ops);
 	CHECK(r.rank == 1 && r.format == METRICS_TORCH_TRACE);
 	CHECK(r.n == 3);
 	for (size_t i = 0; i < r.n; i++) {
@@ -67,7 +68,7 @@ static void operators_with_device_work_are_compute(void)
 	gpu_trace_add_cpu(&t, 75, 80, "my_ext::inner", "1", 0);    /* ... whose it is */
 	gpu_trace_add_cpu(&t, 76, 77, "cudaLaunchKernel", "1", 0);
 	struct rank_metrics r = { 0 };
-	torchtrace_rank(&t, &phases, 0, &r, NULL);
+	trace_reduce_rank(&t, &phases, 0, &r, NULL);
 	CHECK(r.n == 1);
 	CHECK_NEAR(r.steps[0].ops_ms, 0.035, 1e-12); /* [10, 40) and [90, 95) */
 	CHECK_NEAR(r.steps[0].forward_ms, 0.016, 1e-12);
@@ -90,7 +91,7 @@ static void tail_trace(struct gpu_trace *t, double tail, struct rank_metrics *r)
 				  k < 4 ? 1e9 : 5e8);
 	}
 	memset(r, 0, sizeof *r);
-	torchtrace_rank(t, &phases, 0, r, NULL);
+	trace_reduce_rank(t, &phases, 0, r, NULL);
 }
 
 /* The tail after the last prof.step() that the profiler cut as its context closed: the
@@ -103,26 +104,26 @@ static void partial_last_step_left_out(void)
 	tail_trace(&t, 400, &r);
 	CHECK(r.n == 5);
 	CHECK_NEAR(r.flops_per_step, 4.5e9 / 5, 1);
-	CHECK(torchtrace_drop_partial_step(&t, &r) == 1 && r.n == 4);
+	CHECK(trace_reduce_drop_partial_step(&t, &r) == 1 && r.n == 4);
 	CHECK_NEAR(r.flops_per_step, 1e9, 1);
 	CHECK_NEAR(r.steps[3].step_ms, 10, 1e-9);
-	CHECK(torchtrace_drop_partial_step(&t, &r) == 0 && r.n == 4); /* a whole step now */
+	CHECK(trace_reduce_drop_partial_step(&t, &r) == 0 && r.n == 4); /* a whole step now */
 	rank_metrics_free(&r);
 	gpu_trace_free(&t);
 
 	tail_trace(&t, 3300, &r); /* under 10 / 3 ms */
-	CHECK(torchtrace_drop_partial_step(&t, &r) == 1 && r.n == 4);
+	CHECK(trace_reduce_drop_partial_step(&t, &r) == 1 && r.n == 4);
 	rank_metrics_free(&r);
 	gpu_trace_free(&t);
 	tail_trace(&t, 3400, &r);
-	CHECK(torchtrace_drop_partial_step(&t, &r) == 0 && r.n == 5);
+	CHECK(trace_reduce_drop_partial_step(&t, &r) == 0 && r.n == 5);
 	rank_metrics_free(&r);
 	gpu_trace_free(&t);
 
 	tail_trace(&t, 400, &r); /* a collective in it: a step, however short */
 	XGROW(r.coll, r.ncoll, r.collcap, 4);
 	r.coll[r.ncoll++] = (struct coll_rec){ 4, 0, 0, 1, 2, -1, 0.1, 40300 };
-	CHECK(torchtrace_drop_partial_step(&t, &r) == 0 && r.n == 5);
+	CHECK(trace_reduce_drop_partial_step(&t, &r) == 0 && r.n == 5);
 	rank_metrics_free(&r);
 	gpu_trace_free(&t);
 
@@ -131,8 +132,8 @@ static void partial_last_step_left_out(void)
 	t.want_cpu = 1;
 	gpu_trace_add_cpu(&t, 0, 100, "ProfilerStep#1", "1", 0);
 	memset(&r, 0, sizeof r);
-	torchtrace_rank(&t, &phases, 0, &r, NULL);
-	CHECK(r.n == 1 && torchtrace_drop_partial_step(&t, &r) == 0 && r.n == 1);
+	trace_reduce_rank(&t, &phases, 0, &r, NULL);
+	CHECK(r.n == 1 && trace_reduce_drop_partial_step(&t, &r) == 0 && r.n == 1);
 	rank_metrics_free(&r);
 	gpu_trace_free(&t);
 }
@@ -166,7 +167,7 @@ static void gzip_and_legacy_forms(void)
 	struct gpu_trace t;
 	CHECK(kineto_load(gz, 1, &t) == 0);
 	struct rank_metrics r = { 0 };
-	torchtrace_rank(&t, &phases, 0, &r, NULL);
+	trace_reduce_rank(&t, &phases, 0, &r, NULL);
 	CHECK(r.n == 3 && !t.legacy);
 	rank_metrics_free(&r);
 	gpu_trace_free(&t);
@@ -174,7 +175,7 @@ static void gzip_and_legacy_forms(void)
 
 	CHECK(kineto_load("tests/fixtures/legacy_steps.pt.trace.json", 1, &t) == 0);
 	CHECK(t.legacy);
-	torchtrace_rank(&t, &phases, 0, &r, NULL);
+	trace_reduce_rank(&t, &phases, 0, &r, NULL);
 	CHECK(r.n == 2 && r.rank == -1);
 	CHECK_NEAR(r.steps[0].step_ms, 2.0, 1e-9);
 	CHECK_NEAR(r.steps[0].data_ms, 0.5, 1e-9);
@@ -200,7 +201,7 @@ static void shared_dlrm_kineto_trace(void)
 	struct gpu_trace t;
 	CHECK(kineto_load(f, 1, &t) == 0);
 	struct rank_metrics r = { 0 };
-	torchtrace_rank(&t, &phases, 0, &r, NULL);
+	trace_reduce_rank(&t, &phases, 0, &r, NULL);
 	CHECK(r.rank == 0 && r.n == 1);
 	const struct step_rec *s = &r.steps[0];
 	CHECK(s->step == 10);
@@ -291,13 +292,13 @@ static void rank_hints_from_records_and_names(void)
 	int hints[5];
 	CHECK(mkdtemp(tmp) != NULL);
 	snprintf(p, sizeof p, "%s/traces", tmp);
-	torchtrace_rank_hints(p, names, 5, hints); /* no records: processes in file order */
+	trace_files_rank_hints(p, names, 5, hints); /* no records: processes in file order */
 	CHECK(hints[0] == 0 && hints[1] == 0 && hints[2] == 1 && hints[3] == 2 && hints[4] == 7);
 	CHECK(fsio_write_in(tmp, "ranks/rank_0.json", "{\"rank\": 0, \"host\": \"h\", \"pid\": 13}",
 			    36, 0644) == 0);
 	CHECK(fsio_write_in(tmp, "ranks/rank_1.json", "{\"rank\": 1, \"host\": \"h\", \"pid\": 12}",
 			    36, 0644) == 0);
-	torchtrace_rank_hints(p, names, 5, hints);
+	trace_files_rank_hints(p, names, 5, hints);
 	CHECK(hints[0] == 1 && hints[1] == 1 && hints[2] == 0 && hints[3] == 2 && hints[4] == 7);
 	fsio_remove_tree(tmp);
 }
@@ -311,7 +312,7 @@ static void shard_results_round_trip(void)
 	struct shard_plan p = { .dir = tmp }, q;
 	char **names;
 	size_t n;
-	CHECK(torchtrace_list("tests/fixtures", 0, &names, &n) == 0 && n >= 2);
+	CHECK(trace_files_list("tests/fixtures", 0, &names, &n) == 0 && n >= 2);
 	for (size_t i = 0; i + 1 < n; i++) { /* the last file stays out of the plan */
 		XGROW(p.v, p.n, p.cap, 8);
 		p.v[p.n++] = (struct shard_item){ "tests/fixtures", names[i], 0, (int)i };

@@ -8,6 +8,7 @@
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/rules.h"
 #include "analyzers/torchtrace.h"
+#include "analyzers/trace_names.h"
 #include "trainer/trace.h"
 
 #include <errno.h>

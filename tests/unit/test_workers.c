@@ -159,12 +159,12 @@ static void analysis_takes_worker_records(void)
 			  "h_203.1.pt.trace.json", "h_203.2.pt.trace.json" };
 	int hints[5];
 	snprintf(dir, sizeof dir, "%s/traces", tmp);
-	torchtrace_rank_hints(dir, names, 5, hints);
+	trace_files_rank_hints(dir, names, 5, hints);
 	/* pid 201 has no record: the first rank after the recorded ones */
 	CHECK(hints[0] == 0 && hints[1] == 4 && hints[2] == 1 && hints[3] == 3 && hints[4] == 3);
 	struct scenario_metrics m;
 	four_ranks(&m);
-	torchtrace_rank_nodes(tmp, &m);
+	trace_files_rank_nodes(tmp, &m);
 	CHECK_STR(m.ranks[0].host, "local1");
 	CHECK_STR(m.ranks[1].host, "local1");
 	CHECK_STR(m.ranks[2].host, "");
@@ -177,7 +177,7 @@ static void analysis_takes_worker_records(void)
 	put(tmp, "rank_1.json",
 	    "{\"host\": \"h\", \"node\": \"local2\", \"pid\": 101, \"rank\": 1}");
 	four_ranks(&m);
-	torchtrace_rank_nodes(tmp, &m);
+	trace_files_rank_nodes(tmp, &m);
 	CHECK(!m.ranks[0].host[0] && !m.ranks[1].host[0]);
 	free(m.ranks);
 	fsio_remove_tree(tmp);
