@@ -228,14 +228,15 @@ static int by_corr(const void *pa, const void *pb)
 	return a->corr < b->corr ? -1 : a->corr > b->corr;
 }
 
-struct namer {
+struct coll_namer {
 	struct named *r;
 	size_t nr;
 	struct launch *l;
 	size_t nl;
 };
 
-static void namer_init(struct namer *nm, const struct gpu_trace *host, const struct gpu_trace *gpu)
+static void namer_init(struct coll_namer *nm, const struct gpu_trace *host,
+		       const struct gpu_trace *gpu)
 {
 	memset(nm, 0, sizeof *nm);
 	size_t cap = 0;
@@ -258,7 +259,7 @@ static void namer_init(struct namer *nm, const struct gpu_trace *host, const str
 }
 
 /* The op of the nccl:<op> range around the launch of kernel corr, else op. */
-static int namer_op(const struct namer *nm, long corr, int op)
+int coll_namer_op(const struct coll_namer *nm, long corr, int op)
 {
 	struct launch k = { corr, 0 },
 		      *l = nm->nl && corr >= 0 ? bsearch(&k, nm->l, nm->nl, sizeof k, by_corr)
@@ -276,6 +277,22 @@ static int namer_op(const struct namer *nm, long corr, int op)
 	return lo > 0 && nm->r[lo - 1].end >= l->start ? nm->r[lo - 1].op : op;
 }
 
+struct coll_namer *coll_namer_new(const struct gpu_trace *t)
+{
+	struct coll_namer *nm = xmalloc(sizeof *nm);
+	namer_init(nm, t, t);
+	return nm;
+}
+
+void coll_namer_free(struct coll_namer *nm)
+{
+	if (!nm)
+		return;
+	free(nm->r);
+	free(nm->l);
+	free(nm);
+}
+
 void collective_recs(const struct gpu_trace *host, const struct gpu_trace *gpu,
 		     const double (*win)[2], size_t nwin, struct rank_metrics *out)
 {
@@ -289,13 +306,13 @@ void collective_recs(const struct gpu_trace *host, const struct gpu_trace *gpu,
 			    c->bytes, 1);
 	}
 	int named = !l.n; /* 2 and 3 carry no sizes */
-	struct namer nm;
+	struct coll_namer nm;
 	namer_init(&nm, host, gpu ? gpu : host);
 	for (size_t i = 0; gpu && named && i < gpu->n; i++) { /* 2. collective kernels by name */
 		int op = coll_op_of(gpu->names[gpu->ev[i].name]);
 		if (op >= 0)
 			add(&l, win, nwin, gpu->ev[i].start / u, gpu->ev[i].end / u,
-			    namer_op(&nm, gpu->ev[i].corr, op), 0, 0, -1, 1);
+			    coll_namer_op(&nm, gpu->ev[i].corr, op), 0, 0, -1, 1);
 	}
 	free(nm.r);
 	free(nm.l);

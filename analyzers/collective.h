@@ -34,6 +34,15 @@ enum coll_op {
  * kernel (ncclKernel_AllReduce_..., ncclDevKernel_AllGather_...); -1 when it
  * names none (wait, coalesced, anything else). */
 int coll_op_of(const char *name);
+/* What a trace's NCCL kernels did, from the nccl:<op> host range around each one's launch
+ * (PyTorch's record_function: an all-to-all runs as SendRecv kernels, a send or a receive
+ * too). */
+struct coll_namer;
+struct coll_namer *coll_namer_new(const struct gpu_trace *t);
+/* The op of the nccl:<op> range around the launch of the kernel of correlation id corr,
+ * else op. */
+int coll_namer_op(const struct coll_namer *nm, long corr, int op);
+void coll_namer_free(struct coll_namer *nm);
 const char *coll_op_name(int op);
 /* 1 for an operation every rank of the group leaves at the same instant: all-reduce,
  * all-gather, reduce-scatter, all-to-all, barrier. */

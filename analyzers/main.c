@@ -329,16 +329,15 @@ struct kept {
 	size_t n;
 };
 
-/* An export's processes into *keep (NULL: none kept) with their host side, or freed. */
-static int keep_nsys(const char *file, struct nsys_report *rep, struct kept *keep)
+/* An export's processes into *keep (NULL: none kept) with their host side, or freed: one
+ * whose host side cannot be read is analysed all the same, not kept (the replay says so). */
+static void keep_nsys(const char *file, struct nsys_report *rep, struct kept *keep)
 {
-	int rc = keep ? nsys_add_host(file, rep) : 0;
-	if (keep && rc == 0) {
+	if (keep && nsys_add_host(file, rep) == 0) {
 		keep->t = rep->proc, keep->n = rep->n;
 		rep->proc = NULL, rep->n = 0;
 	}
 	nsys_report_free(rep);
-	return rc;
 }
 
 /* One input file: a Kineto trace (one rank) or an Nsight Systems export (one entry per
@@ -361,7 +360,8 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 		for (size_t i = 0; i < rep.n; i++)
 			json_array_append_new(ranks, analyse_one(&rep.proc[i], r, top, file));
 		json_object_set(nvtx, file, rep.nvtx_top);
-		return keep_nsys(file, &rep, keep);
+		keep_nsys(file, &rep, keep);
+		return 0;
 	}
 	struct gpu_trace t;
 	double t0 = clock_mono_s();
@@ -430,6 +430,11 @@ static void replay_json(struct gpu_trace *t, size_t n, const struct rules *phase
 		snprintf(res.why, sizeof res.why,
 			 "the files are over %.0f GiB together: not replayed here; a run's aggregation replays each scenario",
 			 REPLAY_KEEP_BYTES / (1024.0 * 1024 * 1024));
+	} else if (n != json_array_size(ranks) || !n) {
+		res.why_kind = REPLAY_NOT_BUILT;
+		snprintf(res.why, sizeof res.why, "%s",
+			 n ? "an Nsight Systems export's NVTX ranges or runtime calls could not be read again"
+			   : "no trace with GPU work or host ranges to replay");
 	} else if (replay_scenario_traces(t, n, phases, &res) < 0)
 		res.why_kind = REPLAY_FAILED, snprintf(res.why, sizeof res.why, "%s", err_last());
 	char *why = data_text_replay_why(&res);

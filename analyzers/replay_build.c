@@ -80,15 +80,7 @@ static int step_windows(struct rank_view *v)
 /* The position of the step window holding time x, -1: none. */
 static int step_at(const struct rank_view *v, double x)
 {
-	int lo = 0, hi = v->nwin;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (v->win[mid][0] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && x < v->win[lo - 1][1] ? lo - 1 : -1;
+	return replay_window_at((const double (*)[2])v->win, v->nwin, x);
 }
 
 /* A range that starts before the last top-level range ends but ends more than this after it
@@ -659,6 +651,7 @@ static void rank_starts(struct builder *b, const struct rank_view *v)
 				   .lane = b->main_lane[r], .kind = RNODE_WAIT, .step = -1,
 				   .name = -1, .op = -1, .coll = -1, .step_arg = -1 };
 		int origin = replay_proto_add(b, &o);
+		b->origin[r] = origin, b->origin_us[r] = skew;
 		for (size_t i = 0; i < np; i++)
 			if (!led[i] && b->p[i].rank_i == (int)r &&
 			    b->g->lanes[b->p[i].lane].kind == RLANE_THREAD)
@@ -705,7 +698,8 @@ static int build_ranks(struct builder *b)
 	for (size_t i = 0; i < in->n && rc >= 0; i++)
 		rank_edges(b, &v[i], first[i]);
 	for (size_t i = 0; i < in->n && rc >= 0; i++)
-		b->info.kernels += replay_gpu_nodes(b, v[i].gpu, (int)i);
+		b->info.kernels += replay_gpu_nodes(b, v[i].gpu, (int)i,
+						    (const double (*)[2])v[i].win, v[i].nwin);
 	if (rc >= 0) {
 		match_colls(b);
 		rank_starts(b, v);
@@ -724,12 +718,16 @@ int replay_build(const struct replay_build_in *in, struct rgraph **out,
 	struct builder b = { .in = in, .g = rgraph_new() };
 	b.info.offset_us = xcalloc(in->n + 1, sizeof *b.info.offset_us);
 	b.main_lane = xcalloc(in->n + 1, sizeof *b.main_lane);
+	b.origin = xcalloc(in->n + 1, sizeof *b.origin);
+	b.origin_us = xcalloc(in->n + 1, sizeof *b.origin_us);
 	for (size_t i = 0; i < in->n; i++)
-		b.main_lane[i] = -1;
+		b.main_lane[i] = b.origin[i] = -1;
 	int rc = build_ranks(&b);
 	free(b.p);
 	free(b.e);
 	free(b.main_lane);
+	free(b.origin);
+	free(b.origin_us);
 	if (rc < 0) {
 		rgraph_free(b.g);
 		replay_build_info_free(&b.info);

@@ -415,6 +415,8 @@ static void place_batch(struct builder *b, const int *ix, size_t lo, size_t hi, 
 	}
 	if (*last >= 0)
 		replay_proto_edge(b, *last, ix[lo], delay_after(&b->p[*last], -1));
+	else if (b->origin[ri] >= 0) /* a new thread starts with its rank (rank_starts) */
+		replay_proto_edge(b, b->origin[ri], ix[lo], b->origin_us[ri]);
 	int rel = step_op(b, steps, nsteps, ri, first->step_arg - depth, RELEASE_NAME);
 	if (rel >= 0)
 		replay_proto_edge(b, rel, ix[lo], 0);

@@ -17,6 +17,7 @@
 
 struct gpu_side {
 	const struct gpu_trace *t;
+	struct coll_namer *namer; /* what its NCCL kernels did, by their launch's nccl:<op> range */
 	struct gpu_cut *cut; /* by thread, then time */
 	size_t ncut;
 	size_t *launch; /* the launch cuts, by their call's start */
@@ -39,10 +40,12 @@ static int is_sync(const char *name)
 static int is_launch(const char *name)
 {
 	static const char *const calls[] = {
-		"cudaLaunchKernelExC",	     "cudaLaunchCooperativeKernel", "cuLaunchKernel",
-		"cuLaunchKernelEx",	     "cudaGraphLaunch",		    "cudaMemcpy2DAsync",
-		"cudaMemcpyPeerAsync",	     "hipLaunchKernel",		    "hipExtModuleLaunchKernel",
-		"hipModuleLaunchKernel",     "hipMemcpyAsync",		    "hipMemsetAsync",
+		"cudaLaunchKernelExC",      "cudaLaunchCooperativeKernel",
+		"cuLaunchKernel",           "cuLaunchKernelEx",
+		"cudaGraphLaunch",          "cudaMemcpy2DAsync",
+		"cudaMemcpyPeerAsync",      "hipLaunchKernel",
+		"hipExtModuleLaunchKernel", "hipModuleLaunchKernel",
+		"hipMemcpyAsync",           "hipMemsetAsync",
 	};
 	return kineto_is_launch(name) || kineto_is_call(name, calls, sizeof calls / sizeof *calls);
 }
@@ -80,6 +83,7 @@ struct gpu_side *replay_gpu_new(const struct gpu_trace *t)
 	struct gpu_side *g = xcalloc(1, sizeof *g);
 	size_t cap = 0;
 	g->t = t;
+	g->namer = coll_namer_new(t);
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
 		const char *nm = t->names[c->name];
@@ -105,6 +109,7 @@ void replay_gpu_free(struct gpu_side *g)
 		return;
 	free(g->cut);
 	free(g->launch);
+	coll_namer_free(g->namer);
 	free(g);
 }
 
@@ -184,29 +189,44 @@ static void comm_args_init(struct comm_args *a, const struct gpu_trace *t)
 	qsort(a->v, a->n, sizeof *a->v, by_comm_start);
 }
 
-/* Kernel k's collective: its operation from its name (NCCL's kernels: ncclKernel_AllReduce_...,
- * ncclDevKernel_SendRecv ...) and, from the args on it where the trace has them, its process
- * group and size. ev: its event. */
-static void kernel_coll(struct kernel *k, const struct gpu_trace *t, const struct gpu_event *ev,
-			const struct comm_args *a)
+/* The collective's args on kernel ev (PyTorch 2 writes them), NULL: none. */
+static const struct comm_event *args_of(const struct comm_args *a, const struct gpu_event *ev)
 {
-	const char *nm = t->names[ev->name];
-	k->op = !strncmp(nm, "nccl", 4) ? coll_op_of(nm) : -1;
-	k->group = 0, k->group_size = 0;
 	size_t lo = 0, hi = a->n;
-	while (k->op >= 0 && lo < hi) {
+	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		if (a->v[mid]->start < ev->start)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (k->op < 0 || lo == a->n || a->v[lo]->start != ev->start)
+	return lo < a->n && a->v[lo]->start == ev->start ? a->v[lo] : NULL;
+}
+
+/* Kernel k's collective: its operation from its name (NCCL's kernels: ncclKernel_AllReduce_...,
+ * ncclDevKernel_SendRecv ...) and, from the args on it where the trace has them, its process
+ * group and size. SendRecv kernels are what the collective's args, else the nccl:<op> range
+ * around the launch (namer), say they did: an all-to-all's are an instance across ranks, a
+ * send's or a receive's (pipeline stages: two ranks of many) a kernel of its own. */
+static void kernel_coll(struct kernel *k, const struct gpu_trace *t, const struct gpu_event *ev,
+			const struct comm_args *a, const struct coll_namer *namer)
+{
+	const char *nm = t->names[ev->name];
+	const struct comm_event *c = NULL;
+	k->op = !strncmp(nm, "nccl", 4) ? coll_op_of(nm) : -1;
+	k->group = 0, k->group_size = 0;
+	if (k->op >= 0)
+		c = args_of(a, ev);
+	if (k->op == COLL_SEND_RECV) {
+		k->op = c ? coll_op_of(t->names[c->coll]) : coll_namer_op(namer, ev->corr, k->op);
+		k->op = k->op == COLL_SEND_RECV ? -1 : k->op;
+	}
+	if (k->op < 0 || !c)
 		return;
-	const char *pg = a->v[lo]->pg >= 0 ? t->names[a->v[lo]->pg] : "";
+	const char *pg = c->pg >= 0 ? t->names[c->pg] : "";
 	k->group = *pg && strcmp(pg, "0") ? (uint32_t)str_hash(pg) : 0;
 	k->group += !k->group && *pg && strcmp(pg, "0"); /* (0 is the default's) */
-	k->group_size = a->v[lo]->group_size > 0 ? a->v[lo]->group_size : 0;
+	k->group_size = c->group_size > 0 ? c->group_size : 0;
 }
 
 static int by_stream_start(const void *x, const void *y)
@@ -236,7 +256,7 @@ static struct kernel *kernels(const struct gpu_side *g, size_t *n)
 		double s = ev->start / u, e = ev->end / u > s ? ev->end / u : s;
 		k[*n] = (struct kernel){ s, e, c->at, c->proto, ev->stream,
 					 ev->name, -1, -1, 0, 0 };
-		kernel_coll(&k[(*n)++], t, ev, &args);
+		kernel_coll(&k[(*n)++], t, ev, &args, g->namer);
 	}
 	free(args.v);
 	qsort(k, *n, sizeof *k, by_stream_start);
@@ -282,20 +302,23 @@ static int waited_for(const struct kernel *k, const size_t *by_end, size_t n, si
 }
 
 /* The protos of the kernels, on a lane per stream of rank index ri: an NCCL collective's a
- * part of an instance across ranks, matched in its launch's step (replay_build.c), of its
- * measured duration (the least over the ranks is the instance's transfer). */
-static void kernel_protos(struct builder *b, struct kernel *k, size_t n, int ri)
+ * part of an instance across ranks, matched in its launch's step window (win, nwin; by
+ * replay_build.c), of its measured duration (the least over the ranks is the instance's
+ * transfer). */
+static void kernel_protos(struct builder *b, struct kernel *k, size_t n, int ri,
+			  const double (*win)[2], int nwin)
 {
 	int lane = -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!i || k[i].stream != k[i - 1].stream)
 			lane = rgraph_add_lane(b->g, RLANE_STREAM, b->in->ranks[ri].rank,
 					       k[i].stream);
+		int cstep = replay_window_at(win, nwin, k[i].launch);
 		struct proto p = { .s = k[i].s, .e = k[i].e, .rank_i = ri, .lane = lane,
 				   .kind = k[i].op >= 0 ? RNODE_COLL : RNODE_GPU, .step = -1,
 				   .name = k[i].name, .op = k[i].op, .coll = -1, .fixed = 1,
 				   .cost_ms = (k[i].e - k[i].s) / 1000, .step_arg = -1,
-				   .cstep = b->p[k[i].piece].step, .group = k[i].group,
+				   .cstep = cstep, .group = k[i].group,
 				   .group_size = k[i].group_size, .from = k[i].piece };
 		k[i].proto = replay_proto_add(b, &p);
 	}
@@ -342,13 +365,14 @@ static void sync_edges(struct builder *b, const struct gpu_side *g, const struct
 	}
 }
 
-size_t replay_gpu_nodes(struct builder *b, struct gpu_side *g, int ri)
+size_t replay_gpu_nodes(struct builder *b, struct gpu_side *g, int ri, const double (*win)[2],
+			int nwin)
 {
 	if (!g)
 		return 0;
 	size_t n;
 	struct kernel *k = kernels(g, &n);
-	kernel_protos(b, k, n, ri);
+	kernel_protos(b, k, n, ri, win, nwin);
 	size_t *by_end = xcalloc(n + 1, sizeof *by_end);
 	for (size_t i = 0; i < n; i++)
 		by_end[i] = i;

@@ -40,7 +40,10 @@ void replay_gpu_free(struct gpu_side *g);
 struct gpu_cut *replay_gpu_cuts(struct gpu_side *g, int tid, double s, double e, size_t *n);
 
 /* The kernels and copies of rank index ri (trace t) whose launch was replayed, as nodes on
- * their streams, with their edges (the cuts' protos set by then). Returns how many. */
-size_t replay_gpu_nodes(struct builder *b, struct gpu_side *g, int ri);
+ * their streams, with their edges (the cuts' protos set by then); an NCCL collective's
+ * instance is matched in the step window (win, nwin of them) its launch is in, whatever
+ * thread launched it. Returns how many. */
+size_t replay_gpu_nodes(struct builder *b, struct gpu_side *g, int ri, const double (*win)[2],
+			int nwin);
 
 #endif

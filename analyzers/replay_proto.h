@@ -58,10 +58,17 @@ struct builder {
 	struct pedge *e;
 	size_t ne, ecap;
 	int *main_lane; /* per rank index: the lane of its step thread, -1: none */
+	/* per rank index: the wait its threads start after (replay_build.c rank_starts) and its
+	 * delay (µs); -1: none (the rank starts at 0) */
+	int *origin;
+	double *origin_us;
 	struct replay_build_info info;
 };
 
 int replay_proto_add(struct builder *b, const struct proto *p);
+/* The position of the window (step windows [start, end) by start, n of them) holding time
+ * x, -1: none. */
+int replay_window_at(const double (*win)[2], int n, double x);
 void replay_proto_edge(struct builder *b, int from, int to, double delay_us);
 
 /* Applies b->in->change to the protos (cost: each one's measured cost, ms; *cost grown to

@@ -117,7 +117,8 @@ static void hand_made_one_core(void)
 	CHECK_NEAR(replay_sim_end(s, node_named(g, 1, "bwd")), 70e-3, US);
 	int c0 = node_named(g, 0, "gloo:all_reduce"), x0 = c0 + 1, d0 = c0 + 2;
 	CHECK(g->nodes[c0].kind == RNODE_COLL && g->nodes[x0].kind == RNODE_CPU &&
-	      g->nodes[d0].kind == RNODE_COLL && !strcmp(rgraph_node_name(g, d0), "gloo:all_reduce"));
+	      g->nodes[d0].kind == RNODE_COLL &&
+	      !strcmp(rgraph_node_name(g, d0), "gloo:all_reduce"));
 	CHECK_NEAR(g->nodes[x0].cost_ms, 7.5e-3, US);
 	CHECK_NEAR(replay_sim_start(s, c0), 62e-3, US);
 	CHECK_NEAR(replay_sim_end(s, c0), 70e-3, US);
@@ -333,13 +334,15 @@ static void nccl_json(char *buf, size_t n, int clock, const int *shape, const ch
 	int kdur = shape[3], end = 100 + clock, opt = 70 + clock;
 	char args[160] = "";
 	if (group)
-		snprintf(args, sizeof args,
-			 ",\"Collective name\":\"allreduce\",\"Process Group Name\":\"%s\",\"Group size\":2",
-			 group);
-	snprintf(buf, n,
-		 "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":%d,\"dur\":%d},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":%d,\"dur\":%d},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,\"ts\":%d,\"dur\":2,\"args\":{\"correlation\":1}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)\",\"pid\":0,\"tid\":20,\"ts\":%d,\"dur\":%d,\"args\":{\"stream\":20,\"correlation\":1%s}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"tid\":1,\"ts\":%d,\"dur\":%d,\"args\":{\"correlation\":2}},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":%d,\"dur\":30}]}",
-		 t0, end - t0, t0, fwd_end - t0, fwd_end - 2, k0, kdur, args, fwd_end,
-		 opt - fwd_end, opt);
+		snprintf(
+			args, sizeof args,
+			",\"Collective name\":\"allreduce\",\"Process Group Name\":\"%s\",\"Group size\":2",
+			group);
+	snprintf(
+		buf, n,
+		"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":%d,\"dur\":%d},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":%d,\"dur\":%d},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,\"ts\":%d,\"dur\":2,\"args\":{\"correlation\":1}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)\",\"pid\":0,\"tid\":20,\"ts\":%d,\"dur\":%d,\"args\":{\"stream\":20,\"correlation\":1%s}},{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"tid\":1,\"ts\":%d,\"dur\":%d,\"args\":{\"correlation\":2}},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":%d,\"dur\":30}]}",
+		t0, end - t0, t0, fwd_end - t0, fwd_end - 2, k0, kdur, args, fwd_end, opt - fwd_end,
+		opt);
 }
 
 /* Rank r's step span (ms), the ranks (w->in, n of them) on one host of 2 cores replayed with
@@ -392,6 +395,40 @@ static void nccl_across_ranks(void)
 	CHECK_NEAR(rank_step(w.in, 2, 0, &ch, NULL), 60e-3, US);
 	CHECK_NEAR(rank_step(w.in, 2, 1, &ch, NULL), 60e-3, US);
 	free_two(&w);
+}
+
+/* SendRecv kernels are what the nccl:<op> range around their launch says: rank 0's and rank
+ * 1's inside nccl:all_to_all are one instance (rank 0 ends with rank 1 at 70 µs); inside
+ * nccl:send and nccl:recv (a pipeline's stages: two ranks of many) each is a kernel of its
+ * own, never matched, and rank 0's ends its own 49 µs after it starts, as measured. */
+static void nccl_send_recv(void)
+{
+	static const int shape[2][4] = { { 0, 20, 21, 49 }, { 0, 60, 61, 9 } };
+	static const char *const ops[2][2] = { { "all_to_all", "all_to_all" }, { "send", "recv" } };
+	for (int c = 0; c < 2; c++) {
+		struct two w;
+		for (int r = 0; r < 2; r++) {
+			char json[2048], out[2400], range[160];
+			nccl_json(json, sizeof json, 0, shape[r], NULL);
+			snprintf(
+				range, sizeof range,
+				"{\"ph\":\"X\",\"name\":\"nccl:%s\",\"tid\":1,\"ts\":%d,\"dur\":3},",
+				ops[c][r], shape[r][1] - 3);
+			const char *at = strstr(json, "[") + 1,
+				   *k = strstr(json, "ncclKernel_AllReduce_RING_LL_Sum_float");
+			snprintf(out, sizeof out, "%.*s%s%.*sncclDevKernel_SendRecv%s",
+				 (int)(at - json), json, range, (int)(k - at), at,
+				 k + strlen("ncclKernel_AllReduce_RING_LL_Sum_float"));
+			load_rank(out, &w.t[r], &w.is_step[r]);
+			w.in[r] = (struct replay_rank_in){ &w.t[r], r, 0, w.is_step[r], 1, NULL };
+		}
+		struct replay_build_info info;
+		CHECK_NEAR(rank_step(w.in, 2, 0, NULL, &info), 100e-3, US);
+		CHECK(info.kernels == 2 && info.colls == (size_t) (c == 0) &&
+		      info.unmatched_colls == 0);
+		replay_build_info_free(&info);
+		free_two(&w);
+	}
 }
 
 /* Rank 1 starts its step 10 µs after rank 0 (on one clock): replayed from time 0 both, rank
@@ -490,7 +527,8 @@ static void write_trainer_trace(const char *dir, int r, const double *ends)
 	for (int k = 0; k < 3; k++)
 		fprintf(f,
 			"%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"tid\":1,\"ts\":%d,\"dur\":%g},{\"ph\":\"X\",\"name\":\"forward\",\"tid\":1,\"ts\":%d,\"dur\":300},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":%d,\"dur\":%g}",
-			k ? "," : "", k, 1000 * k, ends[k], 1000 * k, 1000 * k + 300, ends[k] - 300);
+			k ? "," : "", k, 1000 * k, ends[k], 1000 * k, 1000 * k + 300,
+			ends[k] - 300);
 	fprintf(f, "]}\n");
 	fclose(f);
 }
@@ -711,7 +749,6 @@ static void bucket_change_per_call(void)
 static const char *const checkpoints_json =
 	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":20,\"dur\":80},{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"tid\":1,\"ts\":100,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":100,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":120,\"dur\":80},{\"ph\":\"X\",\"name\":\"ProfilerStep#2\",\"tid\":1,\"ts\":200,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":200,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":220,\"dur\":80},{\"ph\":\"X\",\"name\":\"ProfilerStep#3\",\"tid\":1,\"ts\":300,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":300,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":320,\"dur\":80}]}";
 
-
 /* A checkpoint every 4th step: step 3's kept ((3 + 1) % 4 == 0), the others' cost nothing:
  * steps 0-2 take the forward's 20 µs, step 3 its 100. Every 2nd keeps step 1's and 3's.
  * Refused without checkpoints, and where no step loses one. */
@@ -868,6 +905,7 @@ int main(void)
 	RUN(host_change_refused);
 	RUN(nccl_across_ranks);
 	RUN(nccl_rank_starts);
+	RUN(nccl_send_recv);
 	RUN(trainer_waits_and_sleeps);
 	RUN(trainer_scenario);
 	RUN(bucket_change);
