@@ -71,6 +71,10 @@ struct replay_change {
 	 * shares the transfer out as if all of it were per call (each bucket the cost of one of
 	 * the collectives it replaces), 0 in proportion to bytes; the two bound it */
 	int all_per_call;
+	/* REPLAY_CHANGE_BUCKETS: 1 leaves a fitted transfer model aside, the transfer in
+	 * proportion to bytes (fewer calls save nothing): the other bound where the buckets are
+	 * larger than any collective the model was fitted on */
+	int proportional;
 	int every; /* REPLAY_CHANGE_CHECKPOINTS: one step of every `every` checkpoints */
 	int workers, depth; /* REPLAY_CHANGE_LOADERS: loader threads and prefetch slots */
 	const int *slow_ranks; /* REPLAY_CHANGE_STRAGGLERS: their ranks, nslow of them */
@@ -106,6 +110,8 @@ struct replay_build_info {
 	 * bucket's transfer is the rank's measured transfer in proportion to its bytes */
 	size_t fit_colls;
 	double per_call_ms, ms_per_mib;
+	/* the largest collective the model was fitted on, and the largest bucket made (bytes) */
+	double fit_max_bytes, bucket_max_bytes;
 	/* each rank's clock less the first rank's (µs), from the ends of the matched
 	 * collectives (0 without any): used to line the ranks' operations up on their host */
 	double *offset_us;

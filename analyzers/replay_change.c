@@ -147,6 +147,7 @@ static void fit_transfers(struct builder *b, const double *cost, double *a, doub
 	if (*bb < 0)
 		*bb = 0, *a = my;
 	b->info.fit_colls = n;
+	b->info.fit_max_bytes = hi;
 	b->info.per_call_ms = *a;
 	b->info.ms_per_mib = *bb * 1024 * 1024;
 }
@@ -200,6 +201,8 @@ static void add_buckets(struct builder *b, const struct step_part *sp, const int
 		q.kind = RNODE_COLL, q.lane = lane, q.on_host = on_host, q.fixed = 1;
 		q.coll = id0 + k, q.seq = k, q.s = q.e = end->e;
 		q.cost_ms = as_run > 0 ? total * (a + bb * by) / as_run : total * by / sp->bytes;
+		if (by > b->info.bucket_max_bytes)
+			b->info.bucket_max_bytes = by;
 		int i = replay_proto_add(b, &q);
 		replay_proto_edge(b, sp->layers[ends[k]], i, 0);
 		if (*prev >= 0)
@@ -247,7 +250,9 @@ static int change_buckets(struct builder *b, const double *cost)
 	}
 	double a = 0, bb = 0;
 	fit_transfers(b, cost, &a, &bb);
-	if (!b->info.fit_colls && b->in->change->all_per_call)
+	if (b->in->change->proportional)
+		a = bb = 0; /* (the fit's figures stay in info) */
+	else if (!b->info.fit_colls && b->in->change->all_per_call)
 		a = 1; /* every call costs the same, whatever its bytes */
 	int *lanes = xcalloc(b->in->n + 1, sizeof *lanes);
 	int *prev = xcalloc(b->in->n + 1, sizeof *prev);

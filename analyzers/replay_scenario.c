@@ -368,21 +368,28 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 				    .bucket_bytes = REPLAY_BUCKET_BYTES };
 	struct replay_pred *p = &out->comm, q = { 0 };
 	struct replay_build_info info;
-	p->per_call_step_ms = -1;
+	p->per_call_step_ms = p->proportional_step_ms = -1;
 	if (!change_pred(in, &ch, base, m, out->measured_ms, p, &info))
 		return;
 	p->buckets = info.buckets;
 	p->fit_colls = info.fit_colls;
 	p->per_call_ms = info.per_call_ms;
 	p->ms_per_mib = info.ms_per_mib;
+	p->fit_max_bytes = info.fit_max_bytes;
+	p->bucket_max_bytes = info.bucket_max_bytes;
 	replay_build_info_free(&info);
-	ch.all_per_call = 1;
-	if (!p->made || p->fit_colls || !change_pred(in, &ch, base, m, out->measured_ms, &q, &info))
+	/* the other bound: no model (all per call, against in proportion to bytes), or a model
+	 * extrapolated far past the sizes it saw (in proportion to bytes: no per-call saving) */
+	int extrapolated = p->fit_colls && p->bucket_max_bytes > 2 * p->fit_max_bytes;
+	ch.all_per_call = !p->fit_colls;
+	ch.proportional = extrapolated;
+	if (!p->made || (p->fit_colls && !extrapolated) ||
+	    !change_pred(in, &ch, base, m, out->measured_ms, &q, &info))
 		return;
 	replay_build_info_free(&info);
 	if (!q.made)
 		return;
-	p->per_call_step_ms = q.step_ms;
+	*(extrapolated ? &p->proportional_step_ms : &p->per_call_step_ms) = q.step_ms;
 	p->lo_ms = q.lo_ms < p->lo_ms ? q.lo_ms : p->lo_ms;
 	p->hi_ms = q.hi_ms > p->hi_ms ? q.hi_ms : p->hi_ms;
 }

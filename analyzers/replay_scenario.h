@@ -52,6 +52,11 @@ struct replay_pred {
 	/* fit_colls 0: the median step replayed as if all of the transfer were per call (the
 	 * interval spans it and step_ms, in proportion to bytes), -1 none */
 	double per_call_step_ms;
+	/* a fitted model extrapolated (its buckets over twice the largest collective it was fitted
+	 * on, bucket_max_bytes and fit_max_bytes): the median step replayed with the transfer in
+	 * proportion to bytes instead (the interval spans it and step_ms), -1 none */
+	double proportional_step_ms;
+	double fit_max_bytes, bucket_max_bytes;
 	char why[240];
 };
 

@@ -370,6 +370,14 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			") with each bucket's transfer in proportion to its bytes, %.2f ms (%+.0f %%) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); 95 %% CI of the median over both %.2f-%.2f ms",
 			c->per_call_step_ms, 100 * (c->per_call_step_ms / r->step_ms[i] - 1),
 			r->lo_ms[i], r->hi_ms[i]);
+	else if (c->proportional_step_ms >= 0)
+		strbuf_addf(
+			sb,
+			") by the fitted transfer model, %.2f ms (%+.0f %%) with each bucket's transfer in proportion to its bytes instead: its buckets (up to %.1f MiB) are larger than any all-reduce the model was fitted on (%.1f MiB), so what fewer calls save is not known; 95 %% CI of the median over both %.2f-%.2f ms",
+			c->proportional_step_ms,
+			100 * (c->proportional_step_ms / r->step_ms[i] - 1),
+			c->bucket_max_bytes / (1024 * 1024), c->fit_max_bytes / (1024 * 1024),
+			r->lo_ms[i], r->hi_ms[i]);
 	else if (s->replay.steps < 3)
 		strbuf_addf(sb, "; %zu step%s replayed: too few for an interval)", s->replay.steps,
 			    s->replay.steps == 1 ? "" : "s");

@@ -268,15 +268,23 @@ static json_t *pred_json(const struct replay_pred *p, json_t *more)
 /* The communication change's prediction, with its buckets and transfer model. */
 static json_t *comm_pred_json(const struct replay_pred *c)
 {
-	json_t *model = c->fit_colls ? json_pack("{s:o, s:o, s:I}", "per_call_ms",
+	json_t *model = c->fit_colls ? json_pack("{s:o, s:o, s:I, s:o, s:o}", "per_call_ms",
 						 jsonio_real3(c->per_call_ms), "ms_per_mib",
 						 jsonio_real3(c->ms_per_mib), "collectives",
-						 (json_int_t)c->fit_colls)
+						 (json_int_t)c->fit_colls, "largest_mib",
+						 jsonio_real3(c->fit_max_bytes / 1048576),
+						 "bucket_largest_mib",
+						 jsonio_real3(c->bucket_max_bytes / 1048576))
 				     : json_null();
-	return pred_json(c, json_pack("{s:I, s:o, s:o}", "buckets", (json_int_t)c->buckets,
-				      "transfer_model", model, "all_per_call_step_ms",
-				      c->per_call_step_ms >= 0 ? jsonio_real3(c->per_call_step_ms)
-							       : json_null()));
+	return pred_json(c,
+			 json_pack("{s:I, s:o, s:o, s:o}", "buckets", (json_int_t) c->buckets,
+				   "transfer_model", model, "proportional_step_ms",
+				   c->proportional_step_ms >= 0
+					   ? jsonio_real3(c->proportional_step_ms)
+					   : json_null(),
+				   "all_per_call_step_ms",
+				   c->per_call_step_ms >= 0 ? jsonio_real3(c->per_call_step_ms)
+							    : json_null()));
 }
 
 static void sc_replay(json_t *o, const struct ana_scenario *s)

@@ -716,9 +716,10 @@ static const char *const per_param_json =
 	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":20},{\"ph\":\"X\",\"name\":\"backward:layer1\",\"tid\":1,\"ts\":20,\"dur\":10,\"args\":{\"grad_bytes\":3000}},{\"ph\":\"X\",\"name\":\"backward:layer0\",\"tid\":1,\"ts\":30,\"dur\":10,\"args\":{\"grad_bytes\":1000}},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":40,\"dur\":20,\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":750,\"Out msg nelems\":750,\"dtype\":\"Float\",\"Group size\":2}},{\"ph\":\"X\",\"name\":\"gloo:all_reduce\",\"tid\":1,\"ts\":60,\"dur\":10,\"args\":{\"Collective name\":\"allreduce\",\"In msg nelems\":250,\"Out msg nelems\":250,\"dtype\":\"Float\",\"Group size\":2}},{\"ph\":\"X\",\"name\":\"opt\",\"tid\":1,\"ts\":70,\"dur\":30}]}";
 
 /* Buckets pay the per-call cost once each: one bucket of all 4000 bytes after layer0 (40)
- * costs 30 x (5 + 20) / (10 + 20) = 25 µs (in proportion to bytes: 30), the optimizer
- * 65-95: 5 % off. Buckets of 2000 bytes: layer1's at 30, 30 x 20 / 30 = 20 µs beside layer0,
- * then layer0's 50-60 (10 µs), the optimizer 60-90: 10 % off. */
+ * costs 30 x (5 + 20) / (10 + 20) = 25 µs (in proportion to bytes, the model left aside:
+ * 30, and no gain), the optimizer 65-95: 5 % off. Buckets of 2000 bytes: layer1's at 30,
+ * 30 x 20 / 30 = 20 µs beside layer0, then layer0's 50-60 (10 µs), the optimizer 60-90:
+ * 10 % off. */
 static void bucket_change_per_call(void)
 {
 	struct two w;
@@ -737,7 +738,15 @@ static void bucket_change_per_call(void)
 	ch.all_per_call = 0;
 	CHECK_NEAR(info.per_call_ms, 5e-3, 1e-9);
 	CHECK_NEAR(info.ms_per_mib, 0.005e-3 * 1048576, 1e-6);
+	CHECK(info.fit_max_bytes == 3000 && info.bucket_max_bytes == 4000);
 	replay_build_info_free(&info);
+	/* the model left aside (proportional): the bucket costs the 30 µs of its bytes, 40-70,
+	 * the optimizer 70-100: no gain */
+	ch.proportional = 1;
+	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 100e-3, US);
+	CHECK(info.fit_colls == 4);
+	replay_build_info_free(&info);
+	ch.proportional = 0;
 	ch.bucket_bytes = 2000;
 	CHECK_NEAR(bucketed_step(&w, 4, &ch, &info), 90e-3, US);
 	CHECK(info.buckets == 4);
