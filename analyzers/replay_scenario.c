@@ -402,7 +402,7 @@ static void predict_io(struct replay_build_in *in, const struct replay_sim *base
 	struct replay_change ch = { .kind = REPLAY_CHANGE_CHECKPOINTS,
 				    .every = REPLAY_CHECKPOINT_EVERY };
 	struct replay_build_info info;
-	out->io.per_call_step_ms = -1;
+	out->io.per_call_step_ms = out->io.proportional_step_ms = -1;
 	if (change_pred(in, &ch, base, m, out->measured_ms, &out->io, &info))
 		replay_build_info_free(&info);
 }
@@ -416,7 +416,7 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 	struct replay_change ch = { .kind = REPLAY_CHANGE_LOADERS, .workers = w->loader_workers,
 				    .depth = w->loader_depth };
 	struct replay_build_info info;
-	out->data.per_call_step_ms = -1;
+	out->data.per_call_step_ms = out->data.proportional_step_ms = -1;
 	if (w->loader_workers <= 0 || w->loader_depth <= 0) {
 		err_set(ERR_USAGE, "the campaign's data_loading knob sets no --workers or --prefetch of the reference trainer");
 		snprintf(out->data.why, sizeof out->data.why, "%s", err_last());
@@ -437,7 +437,7 @@ static void predict_straggler(struct replay_build_in *in, const struct replay_si
 	struct replay_change ch = { .kind = REPLAY_CHANGE_STRAGGLERS, .slow_ranks = w->slow_ranks,
 				    .nslow = w->nslow };
 	struct replay_build_info info;
-	out->straggler.per_call_step_ms = -1;
+	out->straggler.per_call_step_ms = out->straggler.proportional_step_ms = -1;
 	if (!w->nslow) {
 		err_set(ERR_USAGE, "the analysis named no straggler");
 		snprintf(out->straggler.why, sizeof out->straggler.why, "%s", err_last());
@@ -454,7 +454,7 @@ static void predict_host(struct replay_build_in *in, const struct replay_sim *ba
 {
 	struct replay_change ch = { .kind = REPLAY_CHANGE_HOST };
 	struct replay_build_info info;
-	out->host.per_call_step_ms = -1;
+	out->host.per_call_step_ms = out->host.proportional_step_ms = -1;
 	if (change_pred(in, &ch, base, m, out->measured_ms, &out->host, &info))
 		replay_build_info_free(&info);
 }
@@ -466,7 +466,7 @@ static void predict_batch(struct replay_build_in *in, const struct replay_sim *b
 {
 	struct replay_change ch = { .kind = REPLAY_CHANGE_BATCH };
 	struct replay_build_info info;
-	out->batch.per_call_step_ms = -1;
+	out->batch.per_call_step_ms = out->batch.proportional_step_ms = -1;
 	if (change_pred(in, &ch, base, m, out->measured_ms, &out->batch, &info))
 		replay_build_info_free(&info);
 }
