@@ -9,9 +9,11 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=$ROOT/bin
 CAMPAIGN=$BIN/campaign
 SCRATCH=$(mktemp -d /tmp/campaign-test.XXXXXX)
-# lib_cleanup: what the script leaves at its exit goes (its scratch, lock folder, json server)
+# lib_cleanup: what the script leaves at its exit goes (its scratch, lock folder, json server);
+# CAMPAIGN_TEST_KEEP=1 keeps the scratch for a look at what a failed check read
 lib_cleanup() {
 	[ -n "${JSON_SERVER_PID:-}" ] && kill "$JSON_SERVER_PID" 2>/dev/null
+	[ "${CAMPAIGN_TEST_KEEP:-0}" = 1 ] && echo "   (scratch kept: $SCRATCH)" && return
 	rm -rf "$SCRATCH" "$SCRATCH.lock" "$SCRATCH.json"
 }
 trap lib_cleanup EXIT
