@@ -685,9 +685,10 @@ static int refine_requeues(struct run *r, const struct snapshot *jobs, const str
 		    strcmp(e->job_id, j->job_id) || !requeue_unexplained(e) ||
 		    (cause = log_cause(r, e)) < 0)
 			continue;
-		enum job_state st = requeue_decide(cause, 0, NULL, reason, sizeof reason);
-		int rc = store_job_update(r->st, e->scenario, e->attempt, st, reason, -1, NULL,
-					  "cause found in the job log");
+		struct job_decision d;
+		decision_set(&d, requeue_decide(cause, 0, NULL, reason, sizeof reason), reason,
+			     "cause found in the job log");
+		int rc = decision_apply(r->st, e, &d);
 		if (rc < 0)
 			return rc;
 		fprintf(stderr, "campaign: %s: attempt %d: its job log now says: %s\n", e->scenario,
