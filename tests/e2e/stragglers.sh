@@ -116,9 +116,12 @@ check collectives_bytes_exact [ "$(S slow '["collectives"][0]["bytes"]')" = "$((
 check collectives_op [ "$(S even '["collectives"][0]["op"]'),$(S even '["collectives"][0]["steps"]')" = "all_reduce,20" ]
 check collectives_busbw_factor [ "$(json "$run/summary.json" 'abs(j["scenarios"][1]["collectives"][0]["busbw_gbps"] - 1.5 * j["scenarios"][1]["collectives"][0]["algbw_gbps"]) <= 0.002')" = True ]
 # (the wait against the straggler's own measured excess, not a fixed 30 ms: on a loaded machine
-# both the spin's effect and the transfer stretch)
+# both the spin's effect and the transfer stretch; the excess counted as latency would make the
+# latency more than the excess itself, where the transfer alone stays under it: beside the
+# suite's other lanes the transfer of 4 ranks on 2 cores took 22 to 46 ms, the excess 48-64,
+# and once the transfer outgrew the wait, 42.6 against 40.8 ms, in a fresh clone of 2026-11-27)
 wl=$(json "$run/summary.json" '(lambda s: "%.2f %.2f %.2f" % (s["collectives"][0]["wait_ms"]["median"], s["collectives"][0]["latency_ms"]["median"], s["stragglers"][0]["cause_ms_per_step"]))(j["scenarios"][1])')
-check "collectives_straggler_is_wait (wait, latency, excess ms: $wl)" python3 -c 'import sys; w, l, c = map(float, sys.argv[1].split()); sys.exit(0 if w >= 0.6 * c and w > l else 1)' "$wl"
+check "collectives_straggler_is_wait (wait, latency, excess ms: $wl)" python3 -c 'import sys; w, l, c = map(float, sys.argv[1].split()); sys.exit(0 if w >= 0.6 * c and l < c else 1)' "$wl"
 check collectives_table grep -q "^| all_reduce | [^|]* (median $(((params + 1) * 4)) B) | 1.00 | " "$run/BOTTLENECK_ANALYSIS.md"
 # timeline.json shows each rank's waiting for peers (issue 23, part 4): the
 # others wait for rank 3 about 40 ms per step, rank 3 hardly at all.
