@@ -78,9 +78,7 @@ static int load_rank_trace(const char *path, int nsys, struct gpu_trace *t)
 		rc = err_set(ERR_IO, "%s: no GPU work", path);
 	if (rc == 0)
 		rc = nsys_add_host(path, &rep);
-	size_t busiest = 0;
-	for (size_t i = 0; rc == 0 && i < rep.n; i++)
-		busiest = rep.proc[i].n > rep.proc[busiest].n ? i : busiest;
+	size_t busiest = nsys_busiest(&rep);
 	if (rc == 0) {
 		*t = rep.proc[busiest];
 		t->rank = -1; /* (its position in the export: the file's name says the rank) */

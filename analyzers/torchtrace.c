@@ -135,13 +135,11 @@ static void nsys_gpu(struct trace_set *ts, const struct gpu_trace *host, struct 
 		     const struct rules *phases, const struct rules *kernels,
 		     struct rank_metrics *r)
 {
-	size_t busiest = 0;
+	size_t busiest = nsys_busiest(rep);
 	for (size_t i = 0; i < rep->n; i++) {
 		ts->gpu_files += rep->proc[i].n > 0;
 		if (rep->proc[i].n)
 			gpu_time(ts, &rep->proc[i], kernels);
-		if (rep->proc[i].n > rep->proc[busiest].n)
-			busiest = i;
 	}
 	if (rep->n && rep->proc[busiest].n) {
 		trace_reduce_gpu_steps(&rep->proc[busiest], phases, kernels, r);

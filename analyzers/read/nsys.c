@@ -69,6 +69,26 @@ static int readable(sqlite3 *db, const char *path)
 		       path, sqlite3_errstr(rc));
 }
 
+/* The export at path opened read-only and immutable into *db, and found readable; else the
+ * error (named after path), *db closed. */
+static int open_export(const char *path, sqlite3 **db)
+{
+	char *uri = uri_of(path);
+	*db = NULL;
+	int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		rc = err_set(ERR_IO, "%s: cannot open as SQLite: %s", path,
+			     *db ? sqlite3_errmsg(*db) : "out of memory");
+	else
+		rc = readable(*db, path);
+	if (rc < 0) {
+		sqlite3_close(*db);
+		*db = NULL;
+	}
+	return rc;
+}
+
 static struct gpu_trace *trace_for(struct nsys_report *r, long pid, int dev)
 {
 	for (size_t i = 0; i < r->n; i++)
@@ -252,20 +272,10 @@ static int cmp_process(const void *a, const void *b)
 int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
 {
 	memset(out, 0, sizeof *out);
-	char *uri = uri_of(path);
-	sqlite3 *db = NULL;
-	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-	free(uri);
-	if (rc != SQLITE_OK) {
-		rc = err_set(ERR_IO, "%s: cannot open as SQLite: %s", path,
-			     db ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
+	sqlite3 *db;
+	int rc = open_export(path, &db);
+	if (rc < 0)
 		return rc;
-	}
-	if ((rc = readable(db, path)) < 0) {
-		sqlite3_close(db);
-		return rc;
-	}
 	if (!has_table(db, "StringIds") || !has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL")) {
 		sqlite3_close(db);
 		return err_set(ERR_IO,
@@ -306,15 +316,10 @@ int nsys_load_host(const char *path, struct gpu_trace *host)
 	host->rank = -1;
 	host->unit_per_us = 1;
 	host->want_cpu = 1;
-	char *uri = uri_of(path);
-	sqlite3 *db = NULL;
-	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-	free(uri);
-	if (rc != SQLITE_OK || readable(db, path) < 0) {
-		rc = rc != SQLITE_OK ? err_set(ERR_IO, "%s: cannot open as SQLite", path) : ERR_IO;
-		sqlite3_close(db);
+	sqlite3 *db;
+	int rc = open_export(path, &db);
+	if (rc < 0)
 		return rc;
-	}
 	if (!has_table(db, "StringIds")) {
 		sqlite3_close(db);
 		return err_set(ERR_IO, "%s: not an Nsight Systems export (no StringIds table)",
@@ -379,15 +384,10 @@ static int host_rows(sqlite3 *db, const char *sql, const char *table, struct nsy
 
 int nsys_add_host(const char *path, struct nsys_report *r)
 {
-	char *uri = uri_of(path);
-	sqlite3 *db = NULL;
-	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-	free(uri);
-	if (rc != SQLITE_OK || readable(db, path) < 0) {
-		rc = rc != SQLITE_OK ? err_set(ERR_IO, "%s: cannot open as SQLite", path) : ERR_IO;
-		sqlite3_close(db);
+	sqlite3 *db;
+	int rc = open_export(path, &db);
+	if (rc < 0)
 		return rc;
-	}
 	for (size_t i = 0; i < r->n; i++)
 		r->proc[i].want_cpu = 1;
 	rc = host_rows(db,
@@ -404,6 +404,15 @@ int nsys_add_host(const char *path, struct nsys_report *r)
 		free(why);
 	}
 	return rc;
+}
+
+size_t nsys_busiest(const struct nsys_report *r)
+{
+	size_t busiest = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->proc[i].n > r->proc[busiest].n)
+			busiest = i;
+	return busiest;
 }
 
 void nsys_report_free(struct nsys_report *r)

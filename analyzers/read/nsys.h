@@ -25,6 +25,9 @@ int nsys_is_sqlite(const char *path);
 /* ERR_IO (with the reason) when path is not an Nsight Systems export. */
 int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out);
 void nsys_report_free(struct nsys_report *r);
+/* The (process, GPU) pair with the most GPU events (the first of them): in a run, the rank's
+ * own GPU, whose work is the rank's steps' GPU view and its replay (0 when r has none). */
+size_t nsys_busiest(const struct nsys_report *r);
 /* The host side of each process of r (loaded from path): its NVTX ranges (push/pop and
  * start/end, finished ones) and its CUDA runtime calls as host ranges (µs) of its traces, on
  * their threads (globalTid), for the replay (launch calls and synchronisations cut the
