@@ -337,6 +337,7 @@ static int change_pred(struct replay_build_in *in, const struct replay_change *c
 {
 	struct rgraph *g = NULL;
 	struct replay_sim *s = NULL;
+	p->per_call_step_ms = p->proportional_step_ms = -1; /* no other bound yet */
 	in->change = ch;
 	int built = replay_build(in, &g, info) == 0;
 	in->change = NULL;
@@ -366,7 +367,6 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 				    .bucket_bytes = REPLAY_BUCKET_BYTES };
 	struct replay_pred *p = &out->comm, q = { 0 };
 	struct replay_build_info info;
-	p->per_call_step_ms = p->proportional_step_ms = -1;
 	if (!change_pred(in, &ch, base, m, out->measured_ms, p, &info))
 		return;
 	p->buckets = info.buckets;
@@ -400,7 +400,6 @@ static void predict_io(struct replay_build_in *in, const struct replay_sim *base
 	struct replay_change ch = { .kind = REPLAY_CHANGE_CHECKPOINTS,
 				    .every = REPLAY_CHECKPOINT_EVERY };
 	struct replay_build_info info;
-	out->io.per_call_step_ms = out->io.proportional_step_ms = -1;
 	if (change_pred(in, &ch, base, m, out->measured_ms, &out->io, &info))
 		replay_build_info_free(&info);
 }
@@ -414,7 +413,6 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 	struct replay_change ch = { .kind = REPLAY_CHANGE_LOADERS, .workers = w->loader_workers,
 				    .depth = w->loader_depth };
 	struct replay_build_info info;
-	out->data.per_call_step_ms = out->data.proportional_step_ms = -1;
 	if (w->loader_workers <= 0 || w->loader_depth <= 0) {
 		err_set(ERR_USAGE, "the campaign's data_loading knob sets no --workers or --prefetch of the reference trainer");
 		snprintf(out->data.why, sizeof out->data.why, "%s", err_last());
@@ -435,7 +433,6 @@ static void predict_straggler(struct replay_build_in *in, const struct replay_si
 	struct replay_change ch = { .kind = REPLAY_CHANGE_STRAGGLERS, .slow_ranks = w->slow_ranks,
 				    .nslow = w->nslow };
 	struct replay_build_info info;
-	out->straggler.per_call_step_ms = out->straggler.proportional_step_ms = -1;
 	if (!w->nslow) {
 		err_set(ERR_USAGE, "the analysis named no straggler");
 		snprintf(out->straggler.why, sizeof out->straggler.why, "%s", err_last());
@@ -452,7 +449,6 @@ static void predict_host(struct replay_build_in *in, const struct replay_sim *ba
 {
 	struct replay_change ch = { .kind = REPLAY_CHANGE_HOST };
 	struct replay_build_info info;
-	out->host.per_call_step_ms = out->host.proportional_step_ms = -1;
 	if (change_pred(in, &ch, base, m, out->measured_ms, &out->host, &info))
 		replay_build_info_free(&info);
 }
@@ -464,7 +460,6 @@ static void predict_batch(struct replay_build_in *in, const struct replay_sim *b
 {
 	struct replay_change ch = { .kind = REPLAY_CHANGE_BATCH };
 	struct replay_build_info info;
-	out->batch.per_call_step_ms = out->batch.proportional_step_ms = -1;
 	if (change_pred(in, &ch, base, m, out->measured_ms, &out->batch, &info))
 		replay_build_info_free(&info);
 }
