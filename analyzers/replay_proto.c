@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "analyzers/replay_proto.h"
+#include "analyzers/gpu_breakdown.h"
 
 #include "util/strbuf.h"
 
@@ -12,15 +13,8 @@ int replay_proto_add(struct builder *b, const struct proto *p)
 
 int replay_window_at(const double (*win)[2], int n, double x)
 {
-	int lo = 0, hi = n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (win[mid][0] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && x < win[lo - 1][1] ? lo - 1 : -1;
+	size_t k = gpu_breakdown_window_at(win, (size_t)n, x);
+	return k < (size_t)n && x < win[k][1] ? (int)k : -1;
 }
 
 void replay_proto_edge(struct builder *b, int from, int to, double delay_us)
