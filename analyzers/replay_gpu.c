@@ -224,8 +224,10 @@ static void kernel_coll(struct kernel *k, const struct gpu_trace *t, const struc
 	if (k->op < 0 || !c)
 		return;
 	const char *pg = c->pg >= 0 ? t->names[c->pg] : "";
-	k->group = *pg && strcmp(pg, "0") ? (uint32_t)str_hash(pg) : 0;
-	k->group += !k->group && *pg && strcmp(pg, "0"); /* (0 is the default's) */
+	if (*pg && strcmp(pg, "0")) { /* a group of its own; 0 stands for the default's */
+		k->group = (uint32_t)str_hash(pg);
+		k->group += !k->group;
+	}
 	k->group_size = c->group_size > 0 ? c->group_size : 0;
 }
 
