@@ -60,7 +60,8 @@ enum replay_change_kind {
 	 * measured (collectives, the optimizer, checkpoints, untraced gaps, waits). Per sample:
 	 * the data loading (the loader's decoding, data-loading ranges) always; forward, backward
 	 * and operators (phases.h; the trainer's backward:layer<k>) on the CPU of a rank without
-	 * GPU work, else the kernels and copies they launch (their host pieces are dispatch) */
+	 * GPU work, else the kernels and copies they launch (their host pieces are dispatch);
+	 * all-to-all transfers (what they move is per sample) */
 	REPLAY_CHANGE_BATCH,
 };
 

@@ -3,6 +3,7 @@
  * the builder's protos (replay_proto.h), after their measured costs are known.
  * SPDX-License-Identifier: MIT */
 #include "analyzers/replay_proto.h"
+#include "analyzers/collective.h"
 #include "analyzers/phases.h"
 
 #include "analyzers/replay/graph.h"
@@ -619,6 +620,13 @@ static int change_batch(struct builder *b, const double *cost)
 			b->info.scaled++;
 		} else if (p->kind == RNODE_GPU && per_sample(b, &b->p[p->from])) {
 			p->cost_ms *= 2;
+			b->info.scaled++;
+		} else if (p->kind == RNODE_COLL && p->op == COLL_ALL_TO_ALL) {
+			/* what an all-to-all moves is per sample (DLRM's embeddings), unlike a
+			 * gradient all-reduce's: its transfer twice as long */
+			double was = p->on_host ? cost[i] : (p->e - p->s) / 1000;
+			p->cost_ms = 2 * (p->fixed ? p->cost_ms : was);
+			p->fixed = 1;
 			b->info.scaled++;
 		}
 	}

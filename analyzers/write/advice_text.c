@@ -347,10 +347,14 @@ static void batch_words(struct strbuf *sb, const struct ana_scenario *s, enum re
 	double x = 2 * s->replay.measured_ms;
 	strbuf_addf(
 		sb,
-		"; or, memory permitting, the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample): %.2f ms a step for twice the samples, %.2fx the samples/s",
-		b->step_ms, x / b->step_ms);
-	if (s->replay.steps >= 3 && b->lo_ms > 0)
-		strbuf_addf(sb, " (95 %% CI %.2fx-%.2fx)", x / b->hi_ms, x / b->lo_ms);
+		"; or, memory permitting, the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample): %.2f ms a step for twice the samples",
+		b->step_ms);
+	if (s->replay.steps < 3) /* the interval, not the claim */
+		strbuf_addf(sb, " (%zu step%s replayed: too few for an interval or a rate to claim)",
+			    s->replay.steps, s->replay.steps == 1 ? "" : "s");
+	else
+		strbuf_addf(sb, ", %.2fx the samples/s (95 %% CI %.2fx-%.2fx)", x / b->step_ms,
+			    x / b->hi_ms, x / b->lo_ms);
 }
 
 /* One replayed prediction in words: the change, the step, its interval, "no gain" naming

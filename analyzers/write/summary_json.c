@@ -326,7 +326,7 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(
 		rep, "batch",
 		pred_json(b,
-			  b->made && b->lo_ms > 0
+			  b->made && b->lo_ms > 0 && r->steps >= 3 /* (fewer: no rate claimed) */
 				  ? json_pack("{s:o, s:[o, o]}", "throughput_x",
 					      jsonio_real3(x / b->step_ms), "throughput_interval_x",
 					      jsonio_real3(x / b->hi_ms),

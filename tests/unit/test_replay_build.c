@@ -377,13 +377,17 @@ static void load_nccl(struct two *w, const int (*shape)[4], int clock1, const ch
  * waits from 21 for rank 1's arrival at 61, and ends with it at 70: the least duration, 9 µs,
  * is the transfer). Replayed as measured: 100 µs each. Rank 1 the straggler (its forward
  * brought down to rank 0's 20 µs): both arrive at 21, end at 30, the optimizers 30-60: 60 µs,
- * where each kernel of its own measured duration would have kept rank 0 at 100. */
+ * where each kernel of its own measured duration would have kept rank 0 at 100. The batch
+ * doubled is refused: an all-reduce's gradients do not grow, and nothing else here is per
+ * sample that the replay knows. */
 static void nccl_across_ranks(void)
 {
 	static const int shape[2][4] = { { 0, 20, 21, 49 }, { 0, 60, 61, 9 } };
 	struct two w;
 	load_nccl(&w, shape, 0, NULL);
 	struct replay_build_info info;
+	struct replay_change batch = { .kind = REPLAY_CHANGE_BATCH };
+	CHECK(rank_step(w.in, 2, 0, &batch, NULL) < 0); /* an all-reduce: not per sample */
 	CHECK_NEAR(rank_step(w.in, 2, 0, NULL, &info), 100e-3, US);
 	CHECK(info.kernels == 2 && info.colls == 1 && info.unmatched_colls == 0 && info.aligned);
 	CHECK(info.host_colls == 0); /* the transfer is the GPUs', not the host's cores */
@@ -400,7 +404,10 @@ static void nccl_across_ranks(void)
 /* SendRecv kernels are what the nccl:<op> range around their launch says: rank 0's and rank
  * 1's inside nccl:all_to_all are one instance (rank 0 ends with rank 1 at 70 µs); inside
  * nccl:send and nccl:recv (a pipeline's stages: two ranks of many) each is a kernel of its
- * own, never matched, and rank 0's ends its own 49 µs after it starts, as measured. */
+ * own, never matched, and rank 0's ends its own 49 µs after it starts, as measured. The batch
+ * doubled: an all-to-all moves twice as much (its 9 µs transfer 18: both end at 79, the
+ * optimizers 79-109); an all-reduce's gradients do not grow (nothing here is per sample the
+ * replay knows: refused). */
 static void nccl_send_recv(void)
 {
 	static const int shape[2][4] = { { 0, 20, 21, 49 }, { 0, 60, 61, 9 } };
@@ -427,6 +434,12 @@ static void nccl_send_recv(void)
 		CHECK(info.kernels == 2 && info.colls == (size_t) (c == 0) &&
 		      info.unmatched_colls == 0);
 		replay_build_info_free(&info);
+		struct replay_change batch = { .kind = REPLAY_CHANGE_BATCH };
+		if (c == 0) {
+			CHECK_NEAR(rank_step(w.in, 2, 0, &batch, &info), 109e-3, US);
+			CHECK(info.scaled == 2);
+			replay_build_info_free(&info);
+		}
 		free_two(&w);
 	}
 }
