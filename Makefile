@@ -41,7 +41,7 @@ ANA_SRC   := $(filter-out analyzers/main.c,$(wildcard analyzers/*.c analyzers/re
              analyzers/replay/*.c))
 ANA_CXX   := $(wildcard analyzers/*.cc analyzers/read/*.cc)
 ORCH_SRC  := $(wildcard orchestrator/*.c orchestrator/paper/*.c orchestrator/campaign/*.c orchestrator/store/*.c orchestrator/backend/*.c \
-             orchestrator/job/*.c)
+             orchestrator/job/*.c orchestrator/bisect/*.c)
 CLI_SRC   := $(wildcard orchestrator/cli/*.c)
 TRN_SRC   := $(filter-out trainer/gpu_main.c,$(wildcard trainer/*.c))
 TRN_CXX   := $(wildcard trainer/*.cc)

@@ -367,6 +367,7 @@ void provenance_free(struct provenance *p)
 	free(p->not_git);
 	free(p->campaign_file);
 	json_decref(p->variant);
+	json_decref(p->bisect);
 	memset(p, 0, sizeof *p);
 }
 
@@ -590,6 +591,8 @@ int provenance_write(struct run *r, const struct provenance *p)
 				 "host", host_json());
 	if (p->variant)
 		json_object_set(prov, "variant", p->variant);
+	if (p->bisect)
+		json_object_set(prov, "bisect", p->bisect);
 	if (rc == 0) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/" RUN_PROVENANCE, r->dir);

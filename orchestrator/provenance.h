@@ -47,6 +47,7 @@ struct provenance {
 	struct repo_info repo[2];
 	char *not_git;     /* set when the workload is not in a git repository */
 	json_t *variant;   /* a variant run's parent, kind, knob, prediction (owned); else NULL */
+	json_t *bisect;    /* a bisection's run: {of, commit, good, bad} (owned); else NULL */
 };
 
 /* Looks at the repository holding campaign_file and the one holding bin_dir;

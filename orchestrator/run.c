@@ -96,7 +96,7 @@ int run_archive_attempt(const struct run *r, const char *scenario, int attempt)
 	return rc;
 }
 
-static char *new_run_id(void)
+char *run_new_id(void)
 {
 	time_t now = time(NULL);
 	struct tm tm;
@@ -208,7 +208,7 @@ int run_create(const struct campaign *c, const char *results_root, const char *b
 	struct strbuf dir = STRBUF_INIT;
 	int rc;
 	r->bin_dir = fsio_self_dir();
-	r->id = new_run_id();
+	r->id = run_new_id();
 	strbuf_addf(&dir, "%s/%s/%s", root, c->name, r->id);
 	free(root);
 	r->dir = strbuf_detach(&dir);

@@ -26,6 +26,8 @@ struct run {
  * "delete"), or NULL for the campaign's store_journal, else auto. */
 int run_create(const struct campaign *c, const char *results_root, const char *backend,
 	       const char *journal, struct run **out);
+/* A new run id, "YYYYmmdd-HHMMSS-xxxx" (UTC, then random): ids sort by time. */
+char *run_new_id(void);
 /* Every run under root as "<campaign>/<run-id>" (a folder holding a
  * state.db), sorted by campaign, then run id (which sorts by time). */
 void run_list(const char *root, struct argv *out);

@@ -107,6 +107,16 @@ static void scenario_free(struct scenario *s)
 	kvlist_free(&s->params);
 }
 
+void campaign_keep_scenario(struct campaign *c, size_t i)
+{
+	struct scenario one = c->scenarios[i];
+	memset(&c->scenarios[i], 0, sizeof one); /* now one's */
+	for (size_t k = 0; k < c->n_scenarios; k++)
+		scenario_free(&c->scenarios[k]);
+	c->scenarios[0] = one;
+	c->n_scenarios = 1;
+}
+
 void campaign_free(struct campaign *c)
 {
 	free(c->path);
@@ -134,6 +144,9 @@ void campaign_free(struct campaign *c)
 	free(c->knobs);
 	knob_free(&c->variant);
 	free(c->variant_of);
+	free(c->bisect.of);
+	free(c->bisect.commit);
+	free(c->bisect.scenario);
 	free(c->analysis.baseline);
 	free(c->analysis.scaling);
 	argv_free(&c->analysis.phase_names);

@@ -107,6 +107,12 @@ struct campaign {
 	size_t n_knobs;
 	struct knob variant; /* variant: (kind NULL: none), applied to every scenario */
 	char *variant_of;    /* variant.of: the run it varies */
+	/* bisect: (campaign bisect, in a tested commit's campaign.yaml): the one scenario it
+	 * runs, with active_steps (0: the profile's) */
+	struct {
+		char *of, *commit, *scenario;
+		int active_steps;
+	} bisect;
 	struct {
 		char *baseline;
 		struct ana_thresholds th; /* analysis.thresholds (analyzers/thresholds.h) */
@@ -139,6 +145,8 @@ void campaign_free(struct campaign *c);
  * the loader's key tables: `campaign help --keys`. */
 void campaign_keys_doc(FILE *out);
 const struct scenario *campaign_find(const struct campaign *c, const char *name);
+/* c with scenario i alone (the others freed). */
+void campaign_keep_scenario(struct campaign *c, size_t i);
 /* The knob for recommendations of kind; NULL when the campaign has none. */
 const struct knob *campaign_knob(const struct campaign *c, const char *kind);
 /* Applies k to every scenario but fabric probes. */

@@ -45,6 +45,9 @@ const struct key_spec root_keys[] = {
 	{ "variant", KEY_MAP, .pass = 2, .sub = variant_keys, .after = load_variant_change,
 	  .doc = { "`{of, kind, <change>}`", NULL,
 		   "written by `campaign try` into a variant run's `campaign.yaml`: the run it varies, the recommendation kind, and the change applied to every scenario (the same keys as a knob)" } },
+	{ "bisect", KEY_MAP, .pass = 2, .sub = bisect_keys,
+	  .doc = { "`{of, commit, scenario, active_steps}`", NULL,
+		   "written by `campaign bisect` into the `campaign.yaml` of each commit's run: the bisection, the commit, the one scenario the run keeps, and its active steps" } },
 	KEYS_END
 };
 
@@ -56,6 +59,8 @@ static void load_root(struct loader *L, yaml_node_t *root)
 		campaign_expand(L, root);
 	if (L->d->n == 0)
 		check_knobs(L, root);
+	if (L->d->n == 0 && L->c->bisect.scenario)
+		bisect_keep(L, root);
 }
 
 static int parse_document(struct loader *L, const char *data, size_t len)

@@ -122,6 +122,10 @@ extern const struct key_spec knob_keys[], variant_keys[];
 key_load_fn load_knobs, load_variant_change;
 void check_knobs(struct loader *L, yaml_node_t *root);
 
+/* load_bisect.c */
+extern const struct key_spec bisect_keys[];
+void bisect_keep(struct loader *L, yaml_node_t *root);
+
 /* load_scenarios.c */
 extern const struct key_spec scenario_keys[];
 key_load_fn load_scenarios, load_matrix;

@@ -7,6 +7,7 @@
 #include "util/run_layout.h"
 #include "orchestrator/store/jobstate.h"
 #include "orchestrator/run.h"
+#include "orchestrator/bisect/bisection.h"
 #include "orchestrator/variant.h"
 #include "util/jsonio.h"
 #include "orchestrator/store/snapshot.h"
@@ -67,6 +68,13 @@ static json_t *run_json(const char *root, const char *rel)
 				    json_pack("{s:s, s:s}", "run", jsonio_str(v, "parent_run"),
 					      "kind", jsonio_str(v, "kind")));
 	json_decref(v);
+	strbuf_addf(&p, "/" RUN_PROVENANCE);
+	json_t *prov = json_load_file(p.buf, 0, NULL), *b = json_object_get(prov, "bisect");
+	if (b)
+		json_object_set_new(o, "bisect_of",
+				    json_pack("{s:s, s:s}", "bisection", jsonio_str(b, "of"),
+					      "commit", jsonio_str(b, "commit")));
+	json_decref(prov);
 	snapshot_free(&js);
 	run_row_free(&row);
 	store_close(st);
@@ -93,6 +101,56 @@ static void link_variants(json_t *list)
 	}
 }
 
+/* A bisection's row: its campaign, range, state and what it tested. */
+static json_t *bisection_json(const char *root, const char *rel)
+{
+	struct strbuf p = STRBUF_INIT;
+	json_t *st = NULL, *tested = json_array(), *t;
+	size_t i;
+	strbuf_addf(&p, "%s/%s", root, rel);
+	json_t *o = json_pack("{s:s, s:s}", "run", strchr(rel, '/') + 1, "campaign_dir", rel);
+	if (bisection_load(p.buf, &st) < 0) {
+		json_object_set_new(o, "problem", json_string(err_last()));
+		json_decref(tested);
+		strbuf_free(&p);
+		return o;
+	}
+	json_array_foreach(json_object_get(st, "tested"), i, t)
+		json_array_append_new(tested, json_pack("{s:s, s:s, s:s}", "commit",
+							jsonio_str(t, "commit"), "outcome",
+							jsonio_str(t, "outcome"), "run",
+							jsonio_str(t, "run")));
+	json_object_set_new(o, "bisection",
+			    json_pack("{s:s, s:s, s:s, s:s, s:O, s:o}", "good",
+				      jsonio_str(st, "good.commit"), "bad",
+				      jsonio_str(st, "bad.commit"), "scenario",
+				      jsonio_str(st, "scenario"), "state", jsonio_str(st, "state"),
+				      "first_bad", json_object_get(st, "first_bad"), "tested", tested));
+	json_object_set_new(o, "campaign", json_string(jsonio_str(st, "campaign")));
+	json_object_set_new(o, "backend", json_string(jsonio_str(st, "backend")));
+	json_decref(st);
+	strbuf_free(&p);
+	return o;
+}
+
+static void print_bisection(json_t *r)
+{
+	json_t *b = json_object_get(r, "bisection"), *t;
+	size_t i;
+	printf("%-24s %-20s %-8s bisect %.12s..%.12s (%s): ", jsonio_str(r, "run"),
+	       jsonio_str(r, "campaign"), jsonio_str(r, "backend"), jsonio_str(b, "good"),
+	       jsonio_str(b, "bad"), jsonio_str(b, "scenario"));
+	if (strcmp(jsonio_str(b, "state"), "done"))
+		printf("under way, %zu tested\n", json_array_size(json_object_get(b, "tested")));
+	else if (json_is_object(json_object_get(b, "first_bad")))
+		printf("first bad %.12s\n", jsonio_str(b, "first_bad.commit"));
+	else
+		printf("no first bad commit found\n");
+	json_array_foreach(json_object_get(b, "tested"), i, t)
+		printf("%-24s   tested: %.12s %s in %s\n", "", jsonio_str(t, "commit"),
+		       jsonio_str(t, "outcome"), jsonio_str(t, "run"));
+}
+
 /* "try of RUN (kind)" on a variant, "tried: kind RUN, ..." on its parent. */
 static void print_family(json_t *r)
 {
@@ -103,6 +161,9 @@ static void print_family(json_t *r)
 		       jsonio_str(r, "variant_of.kind"));
 	json_array_foreach(json_object_get(r, "variants"), i, v) printf(
 		"%-24s   tried: %s in %s\n", "", jsonio_str(v, "kind"), jsonio_str(v, "run"));
+	if (json_object_get(r, "bisect_of"))
+		printf("%-24s   bisect %s: commit %.12s\n", "", jsonio_str(r, "bisect_of.bisection"),
+		       jsonio_str(r, "bisect_of.commit"));
 }
 
 static void age_text(long s, char *buf, size_t n)
@@ -144,8 +205,11 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 {
 	(void)self;
 	const char *root = cmd_results_root(a);
-	struct argv runs = { 0 };
+	struct argv runs = { 0 }, bisections;
 	run_list(root, &runs);
+	bisection_list(root, &bisections);
+	for (size_t i = 0; i < bisections.n; i++)
+		argv_push(&runs, bisections.v[i]);
 	if (runs.n > 1)
 		qsort(runs.v, runs.n, sizeof *runs.v, by_id_desc);
 	if (args_has(a, 'q')) { /* the ids alone (shell completion, scripts): no store is opened */
@@ -157,7 +221,9 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 	}
 	json_t *list = json_array();
 	for (size_t i = 0; i < runs.n; i++)
-		json_array_append_new(list, run_json(root, runs.v[i]));
+		json_array_append_new(list, argv_has(&bisections, runs.v[i])
+						    ? bisection_json(root, runs.v[i])
+						    : run_json(root, runs.v[i]));
 	link_variants(list);
 	if (args_has(a, 'j')) {
 		char *text = json_dumps(list, JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -172,12 +238,17 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 		size_t i;
 		json_t *r;
 		json_array_foreach(list, i, r) {
+			if (json_object_get(r, "bisection")) {
+				print_bisection(r);
+				continue;
+			}
 			print_row(r);
 			print_family(r);
 		}
 	}
 	json_decref(list);
 	argv_free(&runs);
+	argv_free(&bisections);
 	return EXIT_OK;
 }
 

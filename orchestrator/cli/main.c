@@ -17,7 +17,7 @@ extern const struct cmd_entry cmd_validate_entry, cmd_render_entry, cmd_submit_e
 	cmd_status_entry, cmd_aggregate_entry, cmd_launch_entry, cmd_cancel_entry,
 	cmd_supervise_entry, cmd_watch_entry, cmd_paper_entry, cmd_profile_rank_entry,
 	cmd_collect_entry, cmd_compare_entry, cmd_resume_entry, cmd_resubmit_entry,
-	cmd_analyze_shard_entry, cmd_ls_entry, cmd_logs_entry, cmd_try_entry,
+	cmd_analyze_shard_entry, cmd_ls_entry, cmd_logs_entry, cmd_try_entry, cmd_bisect_entry,
 	cmd_archive_attempt_entry;
 
 static const struct cmd_entry *const commands[] = {
@@ -32,6 +32,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_aggregate_entry,
 	&cmd_compare_entry,
 	&cmd_try_entry,
+	&cmd_bisect_entry,
 	&cmd_ls_entry,
 	&cmd_logs_entry,
 	&cmd_paper_entry,

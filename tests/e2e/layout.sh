@@ -35,7 +35,7 @@ check layout_store_stands_alone own_only store
 check layout_job_stands_alone own_only job
 check layout_backend_drives_no_analysis bash -c '! grep -q "#include \"orchestrator/aggregate.h\"" orchestrator/backend/*.[ch]'
 check layout_backend_no_cli_or_job bash -c '[ -z "$(grep -l "#include \"orchestrator/\(cli\|job\)/" orchestrator/backend/*.[ch])" ]'
-check layout_top_is_lifecycle [ "$(ls orchestrator/*.c | xargs -n1 basename | tr '\n' ' ')" = "aggregate.c aggregate_map.c provenance.c run.c statusview.c submission.c variant.c watch.c " ]
+check layout_top_is_lifecycle [ "$(ls orchestrator/*.c | xargs -n1 basename | tr '\n' ' ')" = "aggregate.c aggregate_map.c compare.c provenance.c run.c statusview.c submission.c variant.c watch.c " ]
 check layout_no_relative_cross_folder bash -c 'for f in orchestrator/*/*.[ch] orchestrator/*.[ch]; do d=$(dirname "$f"); for h in $(sed -n "s/^#include \"\([a-z_]*\.h\)\"$/\1/p" "$f"); do [ -e "$d/$h" ] || [ "$h" = versions.h ] || exit 1; done; done'
 # the map step starts and waits for its shards with util/proc.h and reads SLURM's numbers with
 # util/env.h, not through the rank launcher; the job rows are read as one snapshot (snapshot.h)
@@ -45,15 +45,18 @@ check layout_one_snapshot_api bash -c '! grep -rq "store_jobs_latest" orchestrat
 check layout_run_files_named_once bash -c '[ -z "$(grep -rn "\"%s/\(job\.sbatch\|job\.status\|job_metadata\.json\|state\.db\|summary\.json\|BOTTLENECK_ANALYSIS\.md\|timeline\.json\|metrics\|traces\|nsys\|logs\|ranks\|monitor\|provenance\.json\|campaign\.yaml\|figures\)" analyzers orchestrator --include=*.c | grep -v "templates_dir\|tdir")" ]'
 # summary.json's keys are named once (analyzers/summary_keys.h): its readers look none up by a
 # literal, neither a key nor a dotted path; paper.c reads provenance.json's repository names and
-# untracked files' sizes, and compare its own document's scenarios and variant side, by literal
+# untracked files' sizes, compare its own document's scenarios and variant side, and bisect its
+# bisect.json's scenario, by literal
 check layout_summary_keys_named_once python3 -c '
 import re, sys
 keys = set(re.findall(r"^#define SK_\w+ \"(\w+)\"", open("analyzers/summary_keys.h").read(), re.M))
 readers = ["analyzers/write/figures.c", "analyzers/prediction_check.c", "orchestrator/paper/paper.c",
            "orchestrator/paper/predictions.c", "orchestrator/variant.c",
-           "orchestrator/cli/cmd_compare.c", "orchestrator/cli/cmd_try.c"]
+           "orchestrator/compare.c", "orchestrator/cli/cmd_compare.c", "orchestrator/cli/cmd_try.c",
+           "orchestrator/bisect/trial.c"]
 other_docs = {("orchestrator/paper/paper.c", "name"), ("orchestrator/paper/paper.c", "bytes"),
-              ("orchestrator/cli/cmd_compare.c", "scenarios"),
+              ("orchestrator/cli/cmd_compare.c", "scenarios"), ("orchestrator/compare.c", "variant"),
+              ("orchestrator/compare.c", "scenarios"), ("orchestrator/bisect/trial.c", "scenario"),
               ("orchestrator/cli/cmd_compare.c", "variant")}
 get = re.compile(r"\b(?:json_object_get|jsonio_str|jsonio_num|jsonio_at)\((?:[^()\"]|\([^()]*\))*?,\s*\"([^\"]*)\"\)")
 bad = []

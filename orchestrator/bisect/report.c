@@ -1,0 +1,227 @@
+/* report: BISECT.md, the totals, the closing lines.
+ * SPDX-License-Identifier: MIT */
+#include "report.h"
+#include "bisection.h"
+#include "orchestrator/compare.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The tested entry of the last run of commit hash, or NULL. */
+static json_t *last_test(json_t *st, const char *hash)
+{
+	json_t *last = NULL, *t;
+	size_t k;
+	json_array_foreach(json_object_get(st, "tested"), k, t)
+		if (!strcmp(jsonio_str(t, "commit"), hash))
+			last = t;
+	return last;
+}
+
+/* "1.843x (95 % interval 1.80 to 1.88)", or "no interval". */
+static void ratio_text(json_t *e, struct strbuf *sb)
+{
+	if (!json_is_array(json_object_get(e, "ratio_interval")))
+		strbuf_addf(sb, "no interval");
+	else
+		strbuf_addf(sb, "%.3fx (95 %% interval %.3f to %.3f)", jsonio_num(e, "ratio"),
+			    jsonio_num(e, "ratio_interval.0"), jsonio_num(e, "ratio_interval.1"));
+}
+
+void report_noise_reason(json_t *st, struct strbuf *why)
+{
+	size_t last = bisection_ncommits(st) - 1;
+	json_t *e = last_test(st, bisection_commit(st, last));
+	double thr = jsonio_num(st, "threshold_pct") / 100;
+	struct bisect_verdict v = { BISECT_UNCLEAR, jsonio_num(e, "ratio"),
+				    jsonio_num(e, "ratio_interval.0"),
+				    jsonio_num(e, "ratio_interval.1"),
+				    json_is_array(json_object_get(e, "ratio_interval")) };
+	if (!v.known) {
+		strbuf_addf(why, "BAD's step times and GOOD's give no interval: the regression is "
+			    "not resolved");
+		return;
+	}
+	strbuf_addf(why, "BAD's median step is ");
+	ratio_text(e, why);
+	if (v.hi < 1 + thr) {
+		strbuf_addf(why, " GOOD's, clear below the threshold %g %%: there is no regression "
+			    "to find", 100 * thr);
+		return;
+	}
+	long need = judge_steps_needed(&v, (long)jsonio_num(e, "active_steps"), thr);
+	strbuf_addf(why, " GOOD's: the interval holds %.3f (the threshold, %g %%), so the noise "
+		    "hides whether BAD is a regression: the regression is not resolved", 1 + thr,
+		    100 * thr);
+	if (need > 0)
+		strbuf_addf(why, ". Some %ld active steps per run (profile.active_steps; these runs "
+			    "had %d) would resolve it, if the noise stays as it was", need,
+			    (int)jsonio_num(e, "active_steps"));
+}
+
+/* runs and node_hours of every test, into st. */
+static void totals(json_t *st)
+{
+	json_t *t;
+	size_t k;
+	double h = 0;
+	json_array_foreach(json_object_get(st, "tested"), k, t)
+		h += jsonio_num(t, "node_hours");
+	json_object_set_new(st, "runs", json_integer((json_int_t)json_array_size(
+						json_object_get(st, "tested"))));
+	json_object_set_new(st, "node_hours", json_real(round(h * 1e6) / 1e6));
+}
+
+static void commit_line(struct strbuf *md, json_t *c, const char *what)
+{
+	strbuf_addf(md, "%s `%.12s` %s (%s, %s)", what, jsonio_str(c, "commit"),
+		    jsonio_str(c, "subject"), jsonio_str(c, "author"), jsonio_str(c, "date"));
+}
+
+static void answer(struct strbuf *md, json_t *st)
+{
+	json_t *fb = json_object_get(st, "first_bad"), *lg = json_object_get(st, "last_good");
+	strbuf_addf(md, "## Answer\n\n");
+	if (!json_is_object(fb)) {
+		strbuf_addf(md, "**No first bad commit was found.** %s.\n\n",
+			    jsonio_str(st, "reason"));
+		return;
+	}
+	commit_line(md, fb, "**The first bad commit is**");
+	strbuf_addf(md, ".\n\nIts median step is %.3f ms, ", jsonio_num(fb, "median_step_ms"));
+	ratio_text(fb, md);
+	strbuf_addf(md, " GOOD's; ");
+	commit_line(md, lg, "the last good commit,");
+	strbuf_addf(md, ", ran %.3f ms, ", jsonio_num(lg, "median_step_ms"));
+	ratio_text(lg, md);
+	strbuf_addf(md, "%s. Runs: `%s` (last good) and `%s` (first bad).\n\n",
+		    json_is_array(json_object_get(lg, "ratio_interval")) ? "" : " (it is GOOD)",
+		    jsonio_str(lg, "run"), jsonio_str(fb, "run"));
+}
+
+/* One metric row of the comparison, when it says something: a ratio with an interval,
+ * or a share that moved by a point or more. */
+static void metric_row(struct strbuf *md, const char *label, json_t *m)
+{
+	json_t *better = json_object_get(m, "better"), *ci = json_object_get(m, "ratio_95ci");
+	double x = jsonio_num(m, "reference"), y = jsonio_num(m, "candidate");
+	if (json_is_null(better) && fabs(y - x) < 1)
+		return;
+	strbuf_addf(md, "| %s | %.3f | %.3f | ", label, x, y);
+	if (json_is_number(json_object_get(m, "ratio")))
+		strbuf_addf(md, "%.3fx", jsonio_num(m, "ratio"));
+	if (json_is_array(ci))
+		strbuf_addf(md, " (%.3f to %.3f)", jsonio_num(m, "ratio_95ci.0"),
+			    jsonio_num(m, "ratio_95ci.1"));
+	strbuf_addf(md, " | %s |\n", json_is_true(better)	? "better"
+				    : json_is_false(better)	? "worse"
+				    : json_is_string(better) ? json_string_value(better)
+							     : "a share: moved");
+}
+
+static void changed(struct strbuf *md, json_t *st, const char *root, const char *journal)
+{
+	const char *a = jsonio_str(st, "last_good.run"), *b = jsonio_str(st, "first_bad.run");
+	json_t *doc = NULL;
+	if (!*a || !*b || compare_runs(root, journal, a, b, &doc) < 0)
+		return;
+	json_t *sc = json_object_get(json_object_get(doc, "scenarios"), jsonio_str(st, "scenario"));
+	strbuf_addf(md, "## What changed in the analysis (last good → first bad)\n\n"
+		    "As `campaign compare %s %s` gives it: a metric is better or worse only when the "
+		    "95 %% bootstrap interval of its ratio excludes 1; shares are listed when they "
+		    "moved by a point or more.\n\n- verdict: %s → %s\n- stragglers: %s → %s\n\n"
+		    "| metric | last good | first bad | ratio (95 %% interval) | |\n"
+		    "|---|---:|---:|---|---|\n", a, b, jsonio_str(sc, "verdict_reference"),
+		    jsonio_str(sc, "verdict_candidate"), jsonio_str(sc, "stragglers_reference"),
+		    jsonio_str(sc, "stragglers_candidate"));
+	for (size_t k = 0; k < compare_nmetrics(); k++) {
+		json_t *m = json_object_get(json_object_get(sc, "metrics"), compare_metric_label(k));
+		if (m)
+			metric_row(md, compare_metric_label(k), m);
+	}
+	strbuf_addf(md, "\n");
+	json_decref(doc);
+}
+
+static void tested(struct strbuf *md, json_t *st)
+{
+	json_t *t;
+	size_t k;
+	strbuf_addf(md, "## Commits tested\n\nIn the order they ran; the ratio is to GOOD's median "
+		    "step.\n\n| commit | subject | outcome | median step (ms) | ratio (95 %% "
+		    "interval) | active steps | run |\n|---|---|---|---:|---|---:|---|\n");
+	json_array_foreach(json_object_get(st, "tested"), k, t) {
+		long i = -1;
+		for (size_t j = 0; j < bisection_ncommits(st) && i < 0; j++)
+			if (!strcmp(bisection_commit(st, j), jsonio_str(t, "commit")))
+				i = (long)j;
+		json_t *c = json_array_get(json_object_get(st, "commits"), (size_t)i);
+		strbuf_addf(md, "| `%.12s` | %s | %s%s%s%s | ", jsonio_str(t, "commit"),
+			    jsonio_str(c, "subject"), jsonio_str(t, "outcome"),
+			    *jsonio_str(t, "why") ? " (" : "", jsonio_str(t, "why"),
+			    *jsonio_str(t, "why") ? ")" : "");
+		if (json_is_number(json_object_get(t, "median_step_ms")))
+			strbuf_addf(md, "%.3f", jsonio_num(t, "median_step_ms"));
+		strbuf_addf(md, " | ");
+		ratio_text(t, md);
+		strbuf_addf(md, " | %d | `%s` |\n", (int)jsonio_num(t, "active_steps"),
+			    jsonio_str(t, "run"));
+	}
+	strbuf_addf(md, "\n%d runs, %.4f node-hours (the jobs' nodes times their time).\n\n",
+		    (int)jsonio_num(st, "runs"), jsonio_num(st, "node_hours"));
+}
+
+static void how(struct strbuf *md, json_t *st)
+{
+	double thr = jsonio_num(st, "threshold_pct");
+	strbuf_addf(md, "## How it was decided\n\nEach commit ran scenario `%s` alone, in its own "
+		    "worktree of the repository, as a run of its own. Its median step time was set "
+		    "against GOOD's, with a 95 %% bootstrap interval of the ratio from both runs' "
+		    "step times. A commit is bad when the whole interval lies above %.4g (a slowdown "
+		    "of more than %g %%), good when it lies below, and unclear otherwise: an unclear "
+		    "commit ran once more with twice the active steps, and was skipped if it stayed "
+		    "unclear. A commit that did not run (its job failed, or it measured too few "
+		    "steps) was skipped, never called bad. GOOD and BAD ran first: had BAD not "
+		    "been resolved as slower, the bisection would have stopped there.\n",
+		    jsonio_str(st, "scenario"), 1 + thr / 100, thr);
+}
+
+int report_write(const char *dir, const char *root, const char *journal, json_t *st)
+{
+	struct strbuf md = STRBUF_INIT, p = STRBUF_INIT;
+	totals(st);
+	strbuf_addf(&md, "# Bisection %s\n\nCampaign `%s` (%s), scenario `%s`, on the %s "
+		    "executor; threshold %g %%.\n", jsonio_str(st, "bisection"),
+		    jsonio_str(st, "campaign"), jsonio_str(st, "campaign_file"),
+		    jsonio_str(st, "scenario"), jsonio_str(st, "backend"),
+		    jsonio_num(st, "threshold_pct"));
+	commit_line(&md, json_object_get(st, "good"), "\n- GOOD");
+	commit_line(&md, json_object_get(st, "bad"), "\n- BAD");
+	strbuf_addf(&md, "\n- %zu commits after GOOD, on BAD's first-parent line\n\n",
+		    bisection_ncommits(st) - 1);
+	answer(&md, st);
+	if (json_is_object(json_object_get(st, "first_bad")))
+		changed(&md, st, root, journal);
+	tested(&md, st);
+	how(&md, st);
+	strbuf_addf(&p, "%s/" BISECT_REPORT, dir);
+	int rc = fsio_write_atomic(p.buf, md.buf, md.len, 0644);
+	strbuf_free(&p);
+	strbuf_free(&md);
+	return rc;
+}
+
+void report_say(const char *dir, json_t *st, FILE *out)
+{
+	json_t *fb = json_object_get(st, "first_bad");
+	if (json_is_object(fb))
+		fprintf(out, "first bad commit: %.12s %s (%.3fx GOOD's median step)\n",
+			jsonio_str(fb, "commit"), jsonio_str(fb, "subject"),
+			jsonio_num(fb, "ratio"));
+	else
+		fprintf(out, "no first bad commit: %s\n", jsonio_str(st, "reason"));
+	fprintf(out, "%d runs, %.4f node-hours; %s/" BISECT_REPORT "\n",
+		(int)jsonio_num(st, "runs"), jsonio_num(st, "node_hours"), dir);
+}

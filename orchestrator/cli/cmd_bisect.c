@@ -1,0 +1,452 @@
+/* cmd_bisect: `campaign bisect GOOD BAD FILE` finds the first commit of the
+ * workload's repository that made a scenario's step time slower than the
+ * threshold, each commit run in its own worktree as a child run, the noise
+ * measured: GOOD and BAD first (no regression resolved: it stops and says
+ * so), then a noise-aware (K-ary) bisection; BISECT.md and bisect.json in
+ * its own directory. --resume goes on after an interruption.
+ * SPDX-License-Identifier: MIT */
+#include "cmd.h"
+#include "orchestrator/backend/backend_pick.h"
+#include "orchestrator/bisect/bisection.h"
+#include "orchestrator/bisect/report.h"
+#include "orchestrator/bisect/trial.h"
+#include "orchestrator/bisect/worktree.h"
+#include "orchestrator/campaign/campaign.h"
+#include "orchestrator/run.h"
+#include "orchestrator/submission.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/jsonio.h"
+#include "util/run_layout.h"
+#include "util/strbuf.h"
+
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BISECT_LOCK ".bisect.lock"
+#define BISECT_LOG "bisect.log"
+
+struct bisector {
+	const struct cmd_entry *self;
+	struct args *a;
+	struct trial_ctx t;
+	char *dir;
+	size_t parallel;
+};
+
+/* The widest training scenario (most ranks; the first of equals), or the one named. */
+static int pick_scenario(const struct campaign *c, const char *named, const char **out)
+{
+	const struct scenario *best = NULL;
+	for (size_t i = 0; i < c->n_scenarios; i++) {
+		const struct scenario *s = &c->scenarios[i];
+		if (s->probe)
+			continue;
+		if (named ? !strcmp(s->name, named)
+			  : !best || s->nodes * s->tasks_per_node > best->nodes * best->tasks_per_node)
+			best = s;
+	}
+	if (!best)
+		return err_set(ERR_USAGE, "%s has no scenario named \"%s\" (campaign validate %s "
+			       "lists them)", c->path, named, c->path);
+	*out = best->name;
+	return 0;
+}
+
+/* The campaign file's place in the repository's work tree ("dir/file.yaml"), or its
+ * name alone when it lies outside (its folder is then the tree's top). */
+static char *place_in(const char *workdir, const char *file)
+{
+	char *abs = fsio_abspath(file), *out;
+	size_t n = strlen(workdir);
+	if (!strncmp(abs, workdir, n) && abs[n] == '/')
+		out = xstrdup(abs + n + 1);
+	else
+		out = xstrdup(basename(abs));
+	free(abs);
+	return out;
+}
+
+static int threshold_of(const struct args *a, double *out)
+{
+	const char *s = args_get(a, 't');
+	char *end;
+	*out = s ? strtod(s, &end) : 5;
+	if (s && (end == s || *end || !(*out > 0) || *out >= 1000))
+		return err_set(ERR_USAGE, "--threshold %s: give a percentage above 0, e.g. 5", s);
+	return 0;
+}
+
+/* A new bisection's directory, state and frozen campaign. */
+static int bisect_create(struct bisector *b, const struct campaign *c, const char *scenario,
+			 const struct bisect_range *r, double threshold)
+{
+	char *id = run_new_id(), *abs = fsio_abspath(c->path);
+	char *root = fsio_abspath(b->t.root);
+	struct strbuf d = STRBUF_INIT;
+	strbuf_addf(&d, "%s/%s/%s", root, c->name, id);
+	b->dir = strbuf_detach(&d);
+	b->t.state = bisection_new(id, r, abs, c->name, scenario, threshold, (int)b->parallel,
+				   b->t.be->name);
+	json_object_set_new(b->t.state, "campaign_in_repo", json_string(place_in(r->workdir, abs)));
+	json_object_set_new(b->t.state, "active_steps", json_integer(c->profile.active_steps));
+	strbuf_addf(&d, "%s/" RUN_CAMPAIGN, b->dir);
+	int rc = fsio_mkdir_p(b->dir, 0755);
+	if (rc == 0)
+		rc = fsio_copy_mode(c->path, d.buf, RUN_PRIVATE_MODE);
+	if (rc == 0)
+		rc = bisection_save(b->dir, b->t.state);
+	if (rc == 0)
+		printf("bisection %s\n%s\n%zu commits from GOOD %.12s to BAD %.12s; scenario %s, "
+		       "threshold %g %%\n", id, b->dir, r->n, r->v[0].hash, r->v[r->n - 1].hash,
+		       scenario, threshold);
+	fflush(stdout);
+	strbuf_free(&d);
+	free(root);
+	free(abs);
+	free(id);
+	return rc;
+}
+
+/* GOOD's step times (its tested entry's), or NULL before it ran. */
+static json_t *good_steps(json_t *st)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(st, "tested"), i, e)
+		if (!strcmp(jsonio_str(e, "commit"), bisection_commit(st, 0)) &&
+		    !strcmp(jsonio_str(e, "outcome"), "good"))
+			return json_object_get(e, "step_times_ms");
+	return NULL;
+}
+
+static void say_entry(json_t *e)
+{
+	printf("commit %.12s: %s", jsonio_str(e, "commit"), jsonio_str(e, "outcome"));
+	if (json_is_array(json_object_get(e, "ratio_interval")))
+		printf(", median step %.3f ms, %.3fx GOOD's [%.3f, %.3f]",
+		       jsonio_num(e, "median_step_ms"), jsonio_num(e, "ratio"),
+		       jsonio_num(e, "ratio_interval.0"), jsonio_num(e, "ratio_interval.1"));
+	else if (json_is_number(json_object_get(e, "median_step_ms")))
+		printf(", median step %.3f ms", jsonio_num(e, "median_step_ms"));
+	if (*jsonio_str(e, "why"))
+		printf(" (%s)", jsonio_str(e, "why"));
+	printf(" (run %s)\n", jsonio_str(e, "run"));
+	fflush(stdout);
+}
+
+/* Commit at (an index) of the pending entry p followed to its end and recorded. */
+static int finish_one(struct bisector *b, json_t *p)
+{
+	json_t *st = b->t.state, *entry = NULL;
+	const char *hash = jsonio_str(p, "commit");
+	long at = -1;
+	for (size_t i = 0; i < bisection_ncommits(st) && at < 0; i++)
+		if (!strcmp(bisection_commit(st, i), hash))
+			at = (long)i;
+	json_t *gs = at == 0 ? NULL : good_steps(st);
+	int rc = trial_finish(&b->t, (size_t)at, jsonio_str(p, "run"),
+			      (int)jsonio_num(p, "active_steps"), gs, &entry);
+	if (rc < 0)
+		return rc;
+	json_array_append_new(json_object_get(st, "tested"), entry);
+	say_entry(entry);
+	return 0;
+}
+
+/* Every pending run followed to its end, in order; the state saved after each. */
+static int finish_pending(struct bisector *b)
+{
+	json_t *pending = json_object_get(b->t.state, "pending");
+	while (json_array_size(pending)) {
+		int rc = finish_one(b, json_array_get(pending, 0));
+		if (rc < 0)
+			return rc;
+		json_array_remove(pending, 0);
+		if ((rc = bisection_save(b->dir, b->t.state)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* A commit whose run cannot even be made (its tree, its campaign): skipped, said why. */
+static void skip_unmade(struct bisector *b, size_t i, int steps)
+{
+	json_t *e = json_pack("{s:s, s:s, s:n, s:n, s:n, s:n, s:i, s:n, s:f, s:s}", "commit",
+			      bisection_commit(b->t.state, i), "outcome", "skip",
+			      "median_step_ms", "ratio", "ratio_interval", "run", "active_steps",
+			      steps, "step_times_ms", "node_hours", 0.0, "why", err_last());
+	json_array_append_new(json_object_get(b->t.state, "tested"), e);
+	say_entry(e);
+}
+
+/* The commits at idx[0..k) tested: their runs made and recorded as pending (so that
+ * an interruption never makes one twice), submitted, then followed to their ends. */
+static int test_commits(struct bisector *b, const long *idx, size_t k)
+{
+	json_t *st = b->t.state, *pending = json_object_get(st, "pending");
+	int rc = 0;
+	for (size_t j = 0; rc == 0 && j < k; j++) {
+		size_t i = (size_t)idx[j];
+		int steps = (int)jsonio_num(st, "active_steps") * (bisection_runs_of(st, i) ? 2 : 1);
+		char *run_id = NULL;
+		printf("testing commit %.12s (%zu of %zu)%s\n", bisection_commit(st, i), i,
+		       bisection_ncommits(st) - 1, steps > jsonio_num(st, "active_steps")
+		       ? ": unclear, again with twice the active steps" : "");
+		fflush(stdout);
+		if (trial_create(&b->t, i, steps, &run_id) < 0)
+			skip_unmade(b, i, steps);
+		else
+			json_array_append_new(pending, json_pack("{s:s, s:s, s:i}", "commit",
+				bisection_commit(st, i), "run", run_id, "active_steps", steps));
+		free(run_id);
+		rc = bisection_save(b->dir, st);
+	}
+	for (size_t j = 0; rc == 0 && j < json_array_size(pending); j++)
+		rc = trial_submit(&b->t, jsonio_str(json_array_get(pending, j), "run"));
+	return rc < 0 ? rc : finish_pending(b);
+}
+
+/* GOOD or BAD did not run, or BAD is no regression the noise lets through: the reason
+ * to stop (malloc'ed), or NULL to go on. */
+static char *noise_first(json_t *st)
+{
+	size_t last = bisection_ncommits(st) - 1;
+	struct strbuf why = STRBUF_INIT;
+	int g = bisection_outcome(st, 0), bad = bisection_outcome(st, last);
+	if (g == BISECT_SKIP)
+		strbuf_addf(&why, "GOOD %.12s did not run: nothing to compare with",
+			    bisection_commit(st, 0));
+	else if (bad == BISECT_SKIP)
+		strbuf_addf(&why, "BAD %.12s did not run: nothing to compare with",
+			    bisection_commit(st, last));
+	else if (bad != BISECT_BAD)
+		report_noise_reason(st, &why);
+	return why.len ? strbuf_detach(&why) : NULL;
+}
+
+static int drive(struct bisector *b)
+{
+	json_t *st = b->t.state;
+	size_t n = bisection_ncommits(st);
+	long idx[64] = { 0, (long)n - 1 };
+	int rc = finish_pending(b);
+	size_t k = 0;
+	for (size_t e = 0; e < 2; e++)
+		if (bisection_outcome(st, (size_t)idx[e]) < 0)
+			idx[k++] = idx[e];
+	if (rc == 0 && k)
+		rc = test_commits(b, idx, k);
+	char *stop = rc < 0 ? NULL : noise_first(st);
+	while (rc == 0 && !stop && (k = bisection_next(st, b->parallel, idx)) > 0)
+		rc = test_commits(b, idx, k);
+	if (rc < 0)
+		return rc;
+	if (stop) {
+		json_object_set_new(st, "state", json_string("done"));
+		json_object_set_new(st, "reason", json_string(stop));
+		free(stop);
+	} else {
+		bisection_answer(st);
+	}
+	return 0;
+}
+
+/* The worktrees of every tested commit removed (the runs keep what they measured). */
+static void remove_trees(struct bisector *b)
+{
+	char name[128];
+	for (size_t i = 0; i < bisection_ncommits(b->t.state); i++) {
+		char *tree = trial_tree(&b->t, bisection_commit(b->t.state, i), name, sizeof name);
+		if (fsio_exists(tree) && worktree_remove(jsonio_str(b->t.state, "repo"), name) < 0)
+			fprintf(stderr, "campaign bisect: warning: %s\n", err_last());
+		free(tree);
+	}
+}
+
+static int run_locked(struct bisector *b)
+{
+	int lock = fsio_lock(b->dir, BISECT_LOCK, 1);
+	if (lock < 0)
+		return err_set(ERR_USAGE, "bisection %s is being driven by another campaign process "
+			       "(it holds %s/%s): follow it with `campaign ls`",
+			       jsonio_str(b->t.state, "bisection"), b->dir, BISECT_LOCK);
+	int rc = strcmp(jsonio_str(b->t.state, "state"), "done") ? drive(b) : 0;
+	if (rc == 0) {
+		remove_trees(b);
+		rc = report_write(b->dir, b->t.root, b->t.journal, b->t.state);
+	}
+	if (rc == 0)
+		rc = bisection_save(b->dir, b->t.state);
+	if (rc == 0)
+		report_say(b->dir, b->t.state, stdout);
+	close(lock);
+	return rc;
+}
+
+/* Without --wait: the bisection goes on detached (`campaign bisect --wait --resume`),
+ * its output into its bisect.log. */
+static int detach(struct bisector *b)
+{
+	struct strbuf log = STRBUF_INIT;
+	char *self = fsio_self_dir();
+	strbuf_addf(&log, "%s/campaign", self);
+	char *bin = strbuf_detach(&log);
+	strbuf_addf(&log, "%s/" BISECT_LOG, b->dir);
+	char *root = fsio_abspath(b->t.root);
+	pid_t pid = fork();
+	if (pid == 0) {
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		int fd = open(log.buf, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
+		int nul = open("/dev/null", O_RDONLY);
+		if (fd >= 0 && nul >= 0) {
+			dup2(nul, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execl(bin, "campaign", "bisect", "--wait", "--results", root, "--resume", b->dir,
+		      (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	if (pid > 0)
+		printf("the bisection goes on in the background; its progress: %s\n"
+		       "its answer: %s/" BISECT_REPORT " once done (`campaign ls` lists its runs)\n",
+		       log.buf, b->dir);
+	free(self);
+	free(bin);
+	free(root);
+	strbuf_free(&log);
+	return pid > 0 ? 0 : err_sys(ERR_BACKEND, "cannot start the bisection in the background");
+}
+
+/* A bisection's directory from --resume's RUN: a directory holding bisect.json, or a
+ * bisection id (or its unique start) under the results root. */
+static int find_bisection(const char *root, const char *ref, char **dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct argv all;
+	size_t hits = 0;
+	strbuf_addf(&p, "%s/" BISECT_STATE, ref);
+	*dir = fsio_exists(p.buf) ? fsio_abspath(ref) : NULL;
+	bisection_list(root, &all);
+	for (size_t i = 0; !*dir && i < all.n; i++)
+		if (!strncmp(strchr(all.v[i], '/') + 1, ref, strlen(ref)) && !hits++) {
+			strbuf_reset(&p);
+			strbuf_addf(&p, "%s/%s", root, all.v[i]);
+		}
+	if (!*dir && hits == 1)
+		*dir = fsio_abspath(p.buf);
+	argv_free(&all);
+	strbuf_free(&p);
+	if (hits > 1)
+		return err_set(ERR_USAGE, "%zu bisections under %s start with %s: give more of the id",
+			       hits, root, ref);
+	return *dir ? 0 : err_set(ERR_NOTFOUND, "no bisection %s under %s (`campaign ls` lists "
+				  "them)", ref, root);
+}
+
+static int resume(struct bisector *b, const char *ref)
+{
+	int rc = find_bisection(b->t.root, ref, &b->dir);
+	if (rc == 0)
+		rc = bisection_load(b->dir, &b->t.state);
+	if (rc < 0)
+		return rc;
+	b->t.be = backend_pick(jsonio_str(b->t.state, "backend"), &(const char *){ NULL });
+	b->parallel = (size_t)jsonio_num(b->t.state, "parallel");
+	if (!b->t.be)
+		return ERR_USAGE;
+	printf("bisection %s: %zu tested, %zu under way\n", jsonio_str(b->t.state, "bisection"),
+	       json_array_size(json_object_get(b->t.state, "tested")),
+	       json_array_size(json_object_get(b->t.state, "pending")));
+	return 0;
+}
+
+static int start(struct bisector *b)
+{
+	struct args *a = b->a;
+	struct campaign c;
+	struct bisect_range r = { 0 };
+	const char *scenario = NULL, *why = "";
+	double threshold;
+	long k;
+	int rc = threshold_of(a, &threshold);
+	if (rc < 0)
+		return rc;
+	if (args_int(b->self, a, 'p', 1, 64, 1, &k) != 0)
+		return EXIT_USAGE;
+	if ((rc = cmd_load_campaign(a->pos[2], &c)) != 0)
+		return rc;
+	if ((rc = pick_scenario(&c, args_get(a, 's'), &scenario)) == 0) {
+		const char *repo = args_get(a, 'r');
+		char *cdir = fsio_abspath(c.path);
+		rc = commits_load(repo ? repo : dirname(cdir), a->pos[0], a->pos[1], &r);
+		free(cdir);
+	}
+	if (rc == 0 && (b->t.be = backend_pick(args_get(a, 'b'), &why)) == NULL)
+		rc = ERR_USAGE;
+	if (rc == 0 && *why)
+		fprintf(stderr, "campaign bisect: %s\n", why);
+	b->parallel = (size_t)k;
+	if (rc == 0 && k > 1 && !strcmp(b->t.be->name, "local")) {
+		printf("the local executor runs one commit at a time (each measured alone): "
+		       "--parallel %ld is for SLURM\n", k);
+		b->parallel = 1;
+	}
+	if (rc == 0 && (rc = submission_check_env(&c)) == 0)
+		rc = bisect_create(b, &c, scenario, &r, threshold);
+	commits_free(&r);
+	campaign_free(&c);
+	return rc;
+}
+
+static int bisect_exec(const struct cmd_entry *self, struct args *a)
+{
+	struct bisector b = { .self = self, .a = a };
+	const char *ref = args_get(a, 'e');
+	b.t.root = cmd_results_root(a);
+	b.t.journal = cmd_journal(a);
+	if (ref ? a->npos != 0 : a->npos != 3) {
+		fprintf(stderr, "campaign bisect: %s\n", ref ? "--resume RUN takes no GOOD, BAD or "
+			"FILE" : "give GOOD, BAD and the campaign file");
+		cmd_usage(self, stderr);
+		return EXIT_USAGE;
+	}
+	int rc = ref ? resume(&b, ref) : start(&b);
+	b.t.dir = b.dir;
+	if (rc == 0)
+		rc = args_has(a, 'w') || ref ? run_locked(&b) : detach(&b);
+	json_decref(b.t.state);
+	free(b.dir);
+	return rc;
+}
+
+const struct cmd_entry cmd_bisect_entry = {
+	.name = "bisect",
+	.usage = "[--wait] [--scenario NAME] [--threshold PCT] [--parallel K] [--repo DIR] "
+		 "[--backend NAME] [--results DIR] GOOD BAD FILE | --resume RUN",
+	.summary = "find the first commit that made a scenario slower, with the noise measured",
+	.flags = CMD_RESULTS | CMD_OUTLIVES_OUTPUT,
+	.min_pos = 0,
+	.max_pos = 3,
+	.exec = bisect_exec,
+	.opts = (const struct optdef[]){
+		{ 'w', "wait", NULL, "stay in the foreground until the answer is written" },
+		{ 's', "scenario", "NAME", "the scenario to time (default: the widest)" },
+		{ 't', "threshold", "PCT", "the slowdown that counts as a regression (default 5)" },
+		{ 'p', "parallel", "K", "SLURM: test K commits at once (a K-ary split)" },
+		{ 'r', "repo", "DIR",
+		  "the workload's repository (default: the one holding FILE)" },
+		{ 'b', "backend", "NAME", "auto (default), local or slurm" },
+		{ 'e', "resume", "RUN", "go on with an interrupted bisection (its id or folder)" },
+		OPT_END },
+};
