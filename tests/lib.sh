@@ -120,6 +120,47 @@ slurm_cluster() {
 	eval "$(tail -n 1 "$SCRATCH/cluster.out")"
 	pass "$1_cluster_started"
 }
+# bisect_repo DIR EXTRA: a git repository of a small PyTorch DDP script (campaigns/ddp_train.py)
+# with 12 commits c0..c11 for campaign bisect: c2 makes every step sleep 0.2 ms (below the
+# noise), c6 makes the script crash and c7 mends it, c8 makes the sleep 40 ms (the regression);
+# the others add a line to NOTES. Its campaign.yaml times 30 steps of cpu-1n and cpu-2n; EXTRA
+# is "local", or "slurm" for a slurm: section for the test cluster.
+bisect_repo() {
+	mkdir "$1" && cd "$1" || return 1
+	git init -q . && git config user.email bisect@test && git config user.name "Bisect Test"
+	cp "$ROOT/campaigns/ddp_train.py" train.py
+	cat >campaign.yaml <<'Y'
+campaign: bisectddp
+workload:
+  command: "/usr/bin/python3 {{campaign_dir}}/train.py --steps {{steps}} --warmup {{warmup_steps}} --no-profiler"
+  env: { GLOO_SOCKET_IFNAME: lo, OMP_NUM_THREADS: "1", OMP_WAIT_POLICY: PASSIVE }
+profile: { warmup_steps: 3, active_steps: 30 }
+analysis:
+  step_log: { pattern: 'step (?<step>\d+) loss (?<loss>[0-9.]+) time (?<step_ms>[0-9.]+) ms' }
+scenarios:
+  - { name: cpu-1n, nodes: 1, tasks_per_node: 1 }
+  - { name: cpu-2n, nodes: 2, tasks_per_node: 1 }
+Y
+	[ "$2" = slurm ] && echo 'slurm: { partition: debug, time: "10:00", exclusive: true, extra: ["--mem=0"] }' >>campaign.yaml
+	echo results/ >.gitignore
+	git add -A && git commit -qm "c0: the DDP script"
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do
+		case $i in
+		2) bisect_step_sleep 0.0002 ;;
+		6) sed -i '1i raise SystemExit("c6 broke the script")' train.py ;;
+		7) sed -i '1d' train.py ;;
+		8) bisect_step_sleep 0.040 ;;
+		*) echo "$i" >>NOTES ;;
+		esac
+		git add -A && git commit -qm "c$i: change $i"
+	done
+	cd - >/dev/null || return 1
+}
+bisect_step_sleep() { # S: every step sleeps S seconds after the optimizer's (a line of its own)
+	grep -q '# the step sleeps$' train.py || sed -i 's/^            opt.step()$/&\n            time.sleep(0)  # the step sleeps/' train.py
+	sed -i "s/^            time.sleep([0-9.]*)  # the step sleeps$/            time.sleep($1)  # the step sleeps/" train.py
+}
 # shared_submit OUT RESULTS FILE: `campaign submit --wait --backend local --results RESULTS FILE`,
 # its output in OUT, its exit status returned. Under tests/run.sh, a campaign file that several
 # scripts submit alike runs once in the suite: the first script to ask submits it into

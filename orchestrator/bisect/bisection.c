@@ -21,13 +21,13 @@ json_t *bisection_new(const char *id, const struct bisect_range *r, const char *
 	json_t *commits = json_array();
 	for (size_t i = 0; i < r->n; i++)
 		json_array_append_new(commits, commit_json(&r->v[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:i, s:s, s:o, s:o, s:o, s:[], s:[], "
-			 "s:s, s:n, s:n}",
-			 "bisection", id, "repo", r->workdir, "campaign_file", campaign_file,
-			 "campaign", campaign, "scenario", scenario, "threshold_pct",
-			 threshold_pct, "parallel", parallel, "backend", backend, "good",
-			 commit_json(&r->v[0]), "bad", commit_json(&r->v[r->n - 1]), "commits",
-			 commits, "tested", "pending", "state", "running", "first_bad", "reason");
+	return json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:f, s:i, s:s, s:o, s:o, s:o, s:[], s:[], s:s, s:n, s:n}",
+		"bisection", id, "repo", r->workdir, "campaign_file", campaign_file, "campaign",
+		campaign, "scenario", scenario, "threshold_pct", threshold_pct, "parallel",
+		parallel, "backend", backend, "good", commit_json(&r->v[0]), "bad",
+		commit_json(&r->v[r->n - 1]), "commits", commits, "tested", "pending", "state",
+		"running", "first_bad", "reason");
 }
 
 int bisection_save(const char *dir, json_t *state)
@@ -192,9 +192,7 @@ void bisection_answer(json_t *state)
 	} else {
 		strbuf_addf(
 			&why,
-			"commits between the last good %.12s and the first bad %.12s were "
-			"skipped (they did not run, or their step times stayed unclear): the first "
-			"bad is one of",
+			"commits between the last good %.12s and the first bad %.12s were skipped (they did not run, or their step times stayed unclear): the first bad is one of",
 			bisection_commit(state, (size_t) lo), bisection_commit(state, (size_t) hi));
 		for (long i = lo + 1; i <= hi; i++)
 			strbuf_addf(&why, "%s %.12s", i > lo + 1 ? "," : "",

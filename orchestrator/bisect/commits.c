@@ -85,8 +85,9 @@ static int first_parent_line(git_repository *repo, const git_oid *good, const gi
 		return err_set(ERR_IO, "cannot walk the history of %s: %s",
 			       git_repository_workdir(repo), git_why());
 	if (!*n || !git_oid_equal(&(*ids)[*n - 1], good))
-		return err_set(ERR_USAGE, "GOOD is not on BAD's first-parent line (an ancestor of BAD, "
-			       "reached through first parents): give a GOOD that is");
+		return err_set(
+			ERR_USAGE,
+			"GOOD is not on BAD's first-parent line (an ancestor of BAD, reached through first parents): give a GOOD that is");
 	for (size_t i = 0; i < *n / 2; i++) { /* oldest first */
 		git_oid t = (*ids)[i];
 		(*ids)[i] = (*ids)[*n - 1 - i];
@@ -104,8 +105,10 @@ int commits_load(const char *path, const char *good, const char *bad, struct bis
 	git_libgit2_init();
 	int rc = git_repository_open_ext(&repo, path, 0, NULL);
 	if (rc < 0 || git_repository_is_bare(repo))
-		rc = err_set(ERR_USAGE, "%s is in no git repository with a work tree: campaign bisect "
-			     "needs the workload's repository (--repo DIR names it)", path);
+		rc = err_set(
+			ERR_USAGE,
+			"%s is in no git repository with a work tree: campaign bisect needs the workload's repository (--repo DIR names it)",
+			path);
 	if (rc == 0 && (rc = resolve(repo, good, "GOOD", &g)) == 0)
 		rc = resolve(repo, bad, "BAD", &b);
 	if (rc == 0 && git_oid_equal(&g, &b))

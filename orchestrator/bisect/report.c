@@ -40,25 +40,30 @@ void report_noise_reason(json_t *st, struct strbuf *why)
 				    jsonio_num(e, "ratio_interval.1"),
 				    json_is_array(json_object_get(e, "ratio_interval")) };
 	if (!v.known) {
-		strbuf_addf(why, "BAD's step times and GOOD's give no interval: the regression is "
-			    "not resolved");
+		strbuf_addf(
+			why,
+			"BAD's step times and GOOD's give no interval: the regression is not resolved");
 		return;
 	}
 	strbuf_addf(why, "BAD's median step is ");
 	ratio_text(e, why);
 	if (v.hi < 1 + thr) {
-		strbuf_addf(why, " GOOD's, clear below the threshold %g %%: there is no regression "
-			    "to find", 100 * thr);
+		strbuf_addf(
+			why,
+			" GOOD's, clear below the threshold %g %%: there is no regression to find",
+			100 * thr);
 		return;
 	}
 	long need = judge_steps_needed(&v, (long)jsonio_num(e, "active_steps"), thr);
-	strbuf_addf(why, " GOOD's: the interval holds %.3f (the threshold, %g %%), so the noise "
-		    "hides whether BAD is a regression: the regression is not resolved", 1 + thr,
-		    100 * thr);
+	strbuf_addf(
+		why,
+		" GOOD's: the interval holds %.3f (the threshold, %g %%), so the noise hides whether BAD is a regression: the regression is not resolved",
+		1 + thr, 100 * thr);
 	if (need > 0)
-		strbuf_addf(why, ". Some %ld active steps per run (profile.active_steps; these runs "
-			    "had %d) would resolve it, if the noise stays as it was", need,
-			    (int)jsonio_num(e, "active_steps"));
+		strbuf_addf(
+			why,
+			". Some %ld active steps per run (profile.active_steps; these runs had %d) would resolve it, if the noise stays as it was",
+			need, (int) jsonio_num(e, "active_steps"));
 }
 
 /* runs and node_hours of every test, into st. */
@@ -128,16 +133,17 @@ static void changed(struct strbuf *md, json_t *st, const char *root, const char 
 	if (!*a || !*b || compare_runs(root, journal, a, b, &doc) < 0)
 		return;
 	json_t *sc = json_object_get(json_object_get(doc, "scenarios"), jsonio_str(st, "scenario"));
-	strbuf_addf(md, "## What changed in the analysis (last good → first bad)\n\n"
-		    "As `campaign compare %s %s` gives it: a metric is better or worse only when the "
-		    "95 %% bootstrap interval of its ratio excludes 1; shares are listed when they "
-		    "moved by a point or more.\n\n- verdict: %s → %s\n- stragglers: %s → %s\n\n"
-		    "| metric | last good | first bad | ratio (95 %% interval) | |\n"
-		    "|---|---:|---:|---|---|\n", a, b, jsonio_str(sc, "verdict_reference"),
-		    jsonio_str(sc, "verdict_candidate"), jsonio_str(sc, "stragglers_reference"),
-		    jsonio_str(sc, "stragglers_candidate"));
+	strbuf_addf(
+		md,
+		"## What changed in the analysis (last good → first bad)\n\n"
+		"As `campaign compare %s %s` gives it: a metric is better or worse only when the 95 %% bootstrap interval of its ratio excludes 1; shares are listed when they moved by a point or more.\n\n- verdict: %s → %s\n- stragglers: %s → %s\n\n"
+		"| metric | last good | first bad | ratio (95 %% interval) | |\n"
+		"|---|---:|---:|---|---|\n",
+		a, b, jsonio_str(sc, "verdict_reference"), jsonio_str(sc, "verdict_candidate"),
+		jsonio_str(sc, "stragglers_reference"), jsonio_str(sc, "stragglers_candidate"));
 	for (size_t k = 0; k < compare_nmetrics(); k++) {
-		json_t *m = json_object_get(json_object_get(sc, "metrics"), compare_metric_label(k));
+		json_t *m =
+			json_object_get(json_object_get(sc, "metrics"), compare_metric_label(k));
 		if (m)
 			metric_row(md, compare_metric_label(k), m);
 	}
@@ -149,9 +155,9 @@ static void tested(struct strbuf *md, json_t *st)
 {
 	json_t *t;
 	size_t k;
-	strbuf_addf(md, "## Commits tested\n\nIn the order they ran; the ratio is to GOOD's median "
-		    "step.\n\n| commit | subject | outcome | median step (ms) | ratio (95 %% "
-		    "interval) | active steps | run |\n|---|---|---|---:|---|---:|---|\n");
+	strbuf_addf(
+		md,
+		"## Commits tested\n\nIn the order they ran; the ratio is to GOOD's median step.\n\n| commit | subject | outcome | median step (ms) | ratio (95 %% interval) | active steps | run |\n|---|---|---|---:|---|---:|---|\n");
 	json_array_foreach(json_object_get(st, "tested"), k, t) {
 		long i = -1;
 		for (size_t j = 0; j < bisection_ncommits(st) && i < 0; j++)
@@ -176,31 +182,26 @@ static void tested(struct strbuf *md, json_t *st)
 static void how(struct strbuf *md, json_t *st)
 {
 	double thr = jsonio_num(st, "threshold_pct");
-	strbuf_addf(md, "## How it was decided\n\nEach commit ran scenario `%s` alone, in its own "
-		    "worktree of the repository, as a run of its own. Its median step time was set "
-		    "against GOOD's, with a 95 %% bootstrap interval of the ratio from both runs' "
-		    "step times. A commit is bad when the whole interval lies above %.4g (a slowdown "
-		    "of more than %g %%), good when it lies below, and unclear otherwise: an unclear "
-		    "commit ran once more with twice the active steps, and was skipped if it stayed "
-		    "unclear. A commit that did not run (its job failed, or it measured too few "
-		    "steps) was skipped, never called bad. GOOD and BAD ran first: had BAD not "
-		    "been resolved as slower, the bisection would have stopped there.\n",
-		    jsonio_str(st, "scenario"), 1 + thr / 100, thr);
+	strbuf_addf(
+		md,
+		"## How it was decided\n\nEach commit ran scenario `%s` alone, in its own worktree of the repository, as a run of its own. Its median step time was set against GOOD's, with a 95 %% bootstrap interval of the ratio from both runs' step times. A commit is bad when the whole interval lies above %.4g (a slowdown of more than %g %%), good when it lies below, and unclear otherwise: an unclear commit ran once more with twice the active steps, and was skipped if it stayed unclear. A commit that did not run (its job failed, or it measured too few steps) was skipped, never called bad. GOOD and BAD ran first: had BAD not been resolved as slower, the bisection would have stopped there.\n",
+		jsonio_str(st, "scenario"), 1 + thr / 100, thr);
 }
 
 int report_write(const char *dir, const char *root, const char *journal, json_t *st)
 {
 	struct strbuf md = STRBUF_INIT, p = STRBUF_INIT;
 	totals(st);
-	strbuf_addf(&md, "# Bisection %s\n\nCampaign `%s` (%s), scenario `%s`, on the %s "
-		    "executor; threshold %g %%.\n", jsonio_str(st, "bisection"),
-		    jsonio_str(st, "campaign"), jsonio_str(st, "campaign_file"),
-		    jsonio_str(st, "scenario"), jsonio_str(st, "backend"),
-		    jsonio_num(st, "threshold_pct"));
+	strbuf_addf(
+		&md,
+		"# Bisection %s\n\nCampaign `%s` (%s), scenario `%s`, on the %s executor; threshold %g %%.\n",
+		jsonio_str(st, "bisection"), jsonio_str(st, "campaign"),
+		jsonio_str(st, "campaign_file"), jsonio_str(st, "scenario"),
+		jsonio_str(st, "backend"), jsonio_num(st, "threshold_pct"));
 	commit_line(&md, json_object_get(st, "good"), "\n- GOOD");
 	commit_line(&md, json_object_get(st, "bad"), "\n- BAD");
-	strbuf_addf(&md, "\n- %zu commits after GOOD, on BAD's first-parent line\n\n",
-		    bisection_ncommits(st) - 1);
+	strbuf_addf(&md, "\n- %zu commit%s after GOOD, on BAD's first-parent line\n\n",
+		    bisection_ncommits(st) - 1, bisection_ncommits(st) == 2 ? "" : "s");
 	answer(&md, st);
 	if (json_is_object(json_object_get(st, "first_bad")))
 		changed(&md, st, root, journal);

@@ -42,10 +42,12 @@ static int trial_campaign(const struct trial_ctx *t, const char *hash, const cha
 	strbuf_addf(&p, "%s/" RUN_CAMPAIGN, t->dir);
 	int rc = fsio_read(p.buf, 16 << 20, &frozen, NULL), fd = -1;
 	if (rc == 0) {
-		strbuf_addf(&text, "%s\n# campaign bisect: this run tests one commit\n"
-			    "bisect: {of: \"%s\", commit: \"%s\", scenario: \"%s\", "
-			    "active_steps: %d}\n", frozen, jsonio_str(t->state, "bisection"), hash,
-			    jsonio_str(t->state, "scenario"), steps);
+		strbuf_addf(
+			&text,
+			"%s\n# campaign bisect: this run tests one commit\n"
+			"bisect: {of: \"%s\", commit: \"%s\", scenario: \"%s\", active_steps: %d}\n",
+			frozen, jsonio_str(t->state, "bisection"), hash,
+			jsonio_str(t->state, "scenario"), steps);
 		fd = mkstemps(tmp, 5);
 		if (fd < 0 || write(fd, text.buf, text.len) != (ssize_t)text.len)
 			rc = err_sys(ERR_IO, "cannot write %s", tmp);
@@ -82,7 +84,8 @@ static void record(struct run *child, const struct trial_ctx *t, const char *has
 				jsonio_str(t->state, "good.commit"), "bad",
 				jsonio_str(t->state, "bad.commit"), "active_steps", steps);
 	if (provenance_write(child, &prov) < 0)
-		fprintf(stderr, "campaign bisect: warning: provenance incomplete: %s\n", err_last());
+		fprintf(stderr, "campaign bisect: warning: provenance incomplete: %s\n",
+			err_last());
 	provenance_free(&prov);
 }
 

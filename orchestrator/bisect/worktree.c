@@ -65,9 +65,10 @@ int worktree_checkout(const char *workdir, const char *name, const char *path, c
 	if (git_oid_fromstr(&id, hash) < 0)
 		return err_set(ERR_USAGE, "%s is no full commit hash", hash);
 	if (fsio_exists(path))
-		return already(path, &id) ? 0
-					  : err_set(ERR_IO, "%s exists and is no work tree of %.12s: "
-							    "move it away", path, hash);
+		return already(path, &id)
+			? 0
+			: err_set(ERR_IO, "%s exists and is no work tree of %.12s: move it away",
+				  path, hash);
 	char *parent = xstrdup(path), *slash = strrchr(parent, '/');
 	if (slash && slash != parent)
 		*slash = '\0';
@@ -118,7 +119,8 @@ int worktree_remove(const char *workdir, const char *name)
 		rc = git_worktree_prune(wt, &o);
 	}
 	if (rc < 0)
-		rc = err_set(ERR_IO, "cannot remove worktree %s of %s: %s", name, workdir, git_why());
+		rc = err_set(ERR_IO, "cannot remove worktree %s of %s: %s", name, workdir,
+			     git_why());
 	git_worktree_free(wt);
 	git_repository_free(repo);
 	return rc;

@@ -48,12 +48,15 @@ static int pick_scenario(const struct campaign *c, const char *named, const char
 		if (s->probe)
 			continue;
 		if (named ? !strcmp(s->name, named)
-			  : !best || s->nodes * s->tasks_per_node > best->nodes * best->tasks_per_node)
+			  : !best ||
+				    s->nodes * s->tasks_per_node >
+					    best->nodes * best->tasks_per_node)
 			best = s;
 	}
 	if (!best)
-		return err_set(ERR_USAGE, "%s has no scenario named \"%s\" (campaign validate %s "
-			       "lists them)", c->path, named, c->path);
+		return err_set(ERR_USAGE,
+			       "%s has no scenario named \"%s\" (campaign validate %s lists them)",
+			       c->path, named, c->path);
 	*out = best->name;
 	return 0;
 }
@@ -102,9 +105,8 @@ static int bisect_create(struct bisector *b, const struct campaign *c, const cha
 	if (rc == 0)
 		rc = bisection_save(b->dir, b->t.state);
 	if (rc == 0)
-		printf("bisection %s\n%s\n%zu commits from GOOD %.12s to BAD %.12s; scenario %s, "
-		       "threshold %g %%\n", id, b->dir, r->n, r->v[0].hash, r->v[r->n - 1].hash,
-		       scenario, threshold);
+		printf("bisection %s\n%s\n%zu commits from GOOD %.12s to BAD %.12s; scenario %s, threshold %g %%\n",
+		       id, b->dir, r->n, r->v[0].hash, r->v[r->n - 1].hash, scenario, threshold);
 	fflush(stdout);
 	strbuf_free(&d);
 	free(root);
@@ -193,7 +195,8 @@ static int test_commits(struct bisector *b, const long *idx, size_t k)
 	int rc = 0;
 	for (size_t j = 0; rc == 0 && j < k; j++) {
 		size_t i = (size_t)idx[j];
-		int steps = (int)jsonio_num(st, "active_steps") * (bisection_runs_of(st, i) ? 2 : 1);
+		int steps =
+			(int) jsonio_num(st, "active_steps") * (bisection_runs_of(st, i) ? 2 : 1);
 		char *run_id = NULL;
 		printf("testing commit %.12s (%zu of %zu)%s\n", bisection_commit(st, i), i,
 		       bisection_ncommits(st) - 1, steps > jsonio_num(st, "active_steps")
@@ -267,15 +270,20 @@ static void remove_trees(struct bisector *b)
 			fprintf(stderr, "campaign bisect: warning: %s\n", err_last());
 		free(tree);
 	}
+	struct strbuf d = STRBUF_INIT;
+	strbuf_addf(&d, "%s/" BISECT_TREES, b->dir);
+	rmdir(d.buf); /* when empty */
+	strbuf_free(&d);
 }
 
 static int run_locked(struct bisector *b)
 {
 	int lock = fsio_lock(b->dir, BISECT_LOCK, 1);
 	if (lock < 0)
-		return err_set(ERR_USAGE, "bisection %s is being driven by another campaign process "
-			       "(it holds %s/%s): follow it with `campaign ls`",
-			       jsonio_str(b->t.state, "bisection"), b->dir, BISECT_LOCK);
+		return err_set(
+			ERR_USAGE,
+			"bisection %s is being driven by another campaign process (it holds %s/%s): follow it with `campaign ls`",
+			jsonio_str(b->t.state, "bisection"), b->dir, BISECT_LOCK);
 	int rc = strcmp(jsonio_str(b->t.state, "state"), "done") ? drive(b) : 0;
 	if (rc == 0) {
 		remove_trees(b);
@@ -319,7 +327,8 @@ static int detach(struct bisector *b)
 		waitpid(pid, NULL, 0);
 	if (pid > 0)
 		printf("the bisection goes on in the background; its progress: %s\n"
-		       "its answer: %s/" BISECT_REPORT " once done (`campaign ls` lists its runs)\n",
+		       "its answer: %s/" BISECT_REPORT
+		       " once done (`campaign ls` lists its runs)\n",
 		       log.buf, b->dir);
 	free(self);
 	free(bin);
@@ -348,10 +357,12 @@ static int find_bisection(const char *root, const char *ref, char **dir)
 	argv_free(&all);
 	strbuf_free(&p);
 	if (hits > 1)
-		return err_set(ERR_USAGE, "%zu bisections under %s start with %s: give more of the id",
-			       hits, root, ref);
-	return *dir ? 0 : err_set(ERR_NOTFOUND, "no bisection %s under %s (`campaign ls` lists "
-				  "them)", ref, root);
+		return err_set(ERR_USAGE,
+			       "%zu bisections under %s start with %s: give more of the id", hits,
+			       root, ref);
+	return *dir ? 0
+		    : err_set(ERR_NOTFOUND, "no bisection %s under %s (`campaign ls` lists them)",
+			      ref, root);
 }
 
 static int resume(struct bisector *b, const char *ref)
@@ -398,8 +409,8 @@ static int start(struct bisector *b)
 		fprintf(stderr, "campaign bisect: %s\n", why);
 	b->parallel = (size_t)k;
 	if (rc == 0 && k > 1 && !strcmp(b->t.be->name, "local")) {
-		printf("the local executor runs one commit at a time (each measured alone): "
-		       "--parallel %ld is for SLURM\n", k);
+		printf("the local executor runs one commit at a time (each measured alone): --parallel %ld is for SLURM\n",
+		       k);
 		b->parallel = 1;
 	}
 	if (rc == 0 && (rc = submission_check_env(&c)) == 0)
@@ -416,8 +427,9 @@ static int bisect_exec(const struct cmd_entry *self, struct args *a)
 	b.t.root = cmd_results_root(a);
 	b.t.journal = cmd_journal(a);
 	if (ref ? a->npos != 0 : a->npos != 3) {
-		fprintf(stderr, "campaign bisect: %s\n", ref ? "--resume RUN takes no GOOD, BAD or "
-			"FILE" : "give GOOD, BAD and the campaign file");
+		fprintf(stderr, "campaign bisect: %s\n",
+			ref ? "--resume RUN takes no GOOD, BAD or FILE"
+			    : "give GOOD, BAD and the campaign file");
 		cmd_usage(self, stderr);
 		return EXIT_USAGE;
 	}
@@ -432,21 +444,24 @@ static int bisect_exec(const struct cmd_entry *self, struct args *a)
 
 const struct cmd_entry cmd_bisect_entry = {
 	.name = "bisect",
-	.usage = "[--wait] [--scenario NAME] [--threshold PCT] [--parallel K] [--repo DIR] "
-		 "[--backend NAME] [--results DIR] GOOD BAD FILE | --resume RUN",
+	.usage =
+		"[--wait] [--scenario NAME] [--threshold PCT] [--parallel K] [--repo DIR] [--backend NAME] [--results DIR] GOOD BAD FILE | --resume RUN",
 	.summary = "find the first commit that made a scenario slower, with the noise measured",
 	.flags = CMD_RESULTS | CMD_OUTLIVES_OUTPUT,
 	.min_pos = 0,
 	.max_pos = 3,
 	.exec = bisect_exec,
-	.opts = (const struct optdef[]){
-		{ 'w', "wait", NULL, "stay in the foreground until the answer is written" },
-		{ 's', "scenario", "NAME", "the scenario to time (default: the widest)" },
-		{ 't', "threshold", "PCT", "the slowdown that counts as a regression (default 5)" },
-		{ 'p', "parallel", "K", "SLURM: test K commits at once (a K-ary split)" },
-		{ 'r', "repo", "DIR",
-		  "the workload's repository (default: the one holding FILE)" },
-		{ 'b', "backend", "NAME", "auto (default), local or slurm" },
-		{ 'e', "resume", "RUN", "go on with an interrupted bisection (its id or folder)" },
-		OPT_END },
+	.opts =
+		(const struct optdef[]){
+			{ 'w', "wait", NULL, "stay in the foreground until the answer is written" },
+			{ 's', "scenario", "NAME", "the scenario to time (default: the widest)" },
+			{ 't', "threshold", "PCT",
+			  "the slowdown that counts as a regression (default 5)" },
+			{ 'p', "parallel", "K", "SLURM: test K commits at once (a K-ary split)" },
+			{ 'r', "repo", "DIR",
+			  "the workload's repository (default: the one holding FILE)" },
+			{ 'b', "backend", "NAME", "auto (default), local or slurm" },
+			{ 'e', "resume", "RUN",
+			  "go on with an interrupted bisection (its id or folder)" },
+			OPT_END },
 };
