@@ -294,6 +294,12 @@ static int run_locked(struct bisector *b)
 	if (rc == 0)
 		report_say(b->dir, b->t.state, stdout);
 	close(lock);
+	if (rc < 0) {
+		fprintf(stderr, "campaign bisect: %s\n", err_last());
+		fprintf(stderr, "What was tested is kept in %s/%s: once the cause is fixed, `campaign bisect --resume %s` goes on (no commit runs twice).\n",
+			b->dir, BISECT_STATE, jsonio_str(b->t.state, "bisection"));
+		return cmd_exit_of(rc);
+	}
 	return rc;
 }
 
