@@ -451,7 +451,7 @@ static int bisect_exec(const struct cmd_entry *self, struct args *a)
 const struct cmd_entry cmd_bisect_entry = {
 	.name = "bisect",
 	.usage =
-		"[--wait] [--scenario NAME] [--threshold PCT] [--parallel K] [--repo DIR] [--backend NAME] [--results DIR] GOOD BAD FILE | --resume RUN",
+		"[--wait] [--scenario NAME] [--threshold PCT] [--parallel K] [--repo DIR] [--backend NAME] [--results DIR] GOOD BAD FILE | --resume BISECTION",
 	.summary = "find the first commit that made a scenario slower, with the noise measured",
 	.flags = CMD_RESULTS | CMD_OUTLIVES_OUTPUT,
 	.min_pos = 0,
@@ -467,7 +467,7 @@ const struct cmd_entry cmd_bisect_entry = {
 			{ 'r', "repo", "DIR",
 			  "the workload's repository (default: the one holding FILE)" },
 			{ 'b', "backend", "NAME", "auto (default), local or slurm" },
-			{ 'e', "resume", "RUN",
+			{ 'e', "resume", "BISECTION",
 			  "go on with an interrupted bisection (its id or folder)" },
 			OPT_END },
 };
