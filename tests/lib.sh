@@ -121,14 +121,17 @@ slurm_cluster() {
 	pass "$1_cluster_started"
 }
 # bisect_repo DIR EXTRA: a git repository of a small PyTorch DDP script (campaigns/ddp_train.py)
-# with 12 commits c0..c11 for campaign bisect: c2 makes every step sleep 0.2 ms (below the
-# noise), c6 makes the script crash and c7 mends it, c8 makes the sleep 40 ms (the regression);
-# the others add a line to NOTES. Its campaign.yaml times 30 steps of cpu-1n and cpu-2n; EXTRA
-# is "local", or "slurm" for a slurm: section for the test cluster.
+# with 12 commits c0..c11 for campaign bisect. Every step sleeps after the optimizer's, 20 ms
+# plus a random 0 to 20 ms: the step time is mostly that sleep, so the noise is the script's own
+# (a spread of some 30 %, whatever else the machine runs) and a slowdown its sleep's. c2 adds
+# 0.5 ms to it (below the noise), c6 makes the script crash and c7 mends it, c8 adds 100 ms (the
+# regression); the others add a line to NOTES. Its campaign.yaml times 30 steps of cpu-1n and
+# cpu-2n; EXTRA is "local", or "slurm" for a slurm: section for the test cluster.
 bisect_repo() {
 	mkdir "$1" && cd "$1" || return 1
 	git init -q . && git config user.email bisect@test && git config user.name "Bisect Test"
 	cp "$ROOT/campaigns/ddp_train.py" train.py
+	sed -i 's/^            opt.step()$/&\n            time.sleep(0.020 + __import__("random").random() * 0.020)  # the step sleeps/' train.py
 	cat >campaign.yaml <<'Y'
 campaign: bisectddp
 workload:
@@ -147,19 +150,15 @@ Y
 	local i
 	for i in 1 2 3 4 5 6 7 8 9 10 11; do
 		case $i in
-		2) bisect_step_sleep 0.0002 ;;
+		2) sed -i 's/time.sleep(0.020 + /time.sleep(0.0205 + /' train.py ;;
 		6) sed -i '1i raise SystemExit("c6 broke the script")' train.py ;;
 		7) sed -i '1d' train.py ;;
-		8) bisect_step_sleep 0.040 ;;
+		8) sed -i 's/time.sleep(0.0205 + /time.sleep(0.1205 + /' train.py ;;
 		*) echo "$i" >>NOTES ;;
 		esac
 		git add -A && git commit -qm "c$i: change $i"
 	done
 	cd - >/dev/null || return 1
-}
-bisect_step_sleep() { # S: every step sleeps S seconds after the optimizer's (a line of its own)
-	grep -q '# the step sleeps$' train.py || sed -i 's/^            opt.step()$/&\n            time.sleep(0)  # the step sleeps/' train.py
-	sed -i "s/^            time.sleep([0-9.]*)  # the step sleeps$/            time.sleep($1)  # the step sleeps/" train.py
 }
 # shared_submit OUT RESULTS FILE: `campaign submit --wait --backend local --results RESULTS FILE`,
 # its output in OUT, its exit status returned. Under tests/run.sh, a campaign file that several

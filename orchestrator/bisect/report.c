@@ -30,6 +30,12 @@ static void ratio_text(json_t *e, struct strbuf *sb)
 			    jsonio_num(e, "ratio_interval.0"), jsonio_num(e, "ratio_interval.1"));
 }
 
+/* "8.3 % slower" or "16.4 % faster" for a ratio. */
+static void change_text(double ratio, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%.1f %% %s", 100 * fabs(ratio - 1), ratio >= 1 ? "slower" : "faster");
+}
+
 void report_noise_reason(json_t *st, struct strbuf *why)
 {
 	size_t last = bisection_ncommits(st) - 1;
@@ -42,27 +48,30 @@ void report_noise_reason(json_t *st, struct strbuf *why)
 	if (!v.known) {
 		strbuf_addf(
 			why,
-			"BAD's step times and GOOD's give no interval: the regression is not resolved");
+			"BAD's step times and GOOD's give no interval (fewer than 5 on a side): the regression is not resolved");
 		return;
 	}
-	strbuf_addf(why, "BAD's median step is ");
+	strbuf_addf(why, "BAD measured ");
+	change_text(v.ratio, why);
+	strbuf_addf(why, " than GOOD (median step ");
 	ratio_text(e, why);
+	strbuf_addf(why, " GOOD's)");
 	if (v.hi < 1 + thr) {
 		strbuf_addf(
 			why,
-			" GOOD's, clear below the threshold %g %%: there is no regression to find",
-			100 * thr);
+			": the interval lies below %.3f (a slowdown of %g %%), so there is no regression of that size to find",
+			1 + thr, 100 * thr);
 		return;
 	}
 	long need = judge_steps_needed(&v, (long)jsonio_num(e, "active_steps"), thr);
 	strbuf_addf(
 		why,
-		" GOOD's: the interval holds %.3f (the threshold, %g %%), so the noise hides whether BAD is a regression: the regression is not resolved",
-		1 + thr, 100 * thr);
+		": the interval holds %.3f (a slowdown of %g %%), so these runs can neither confirm nor rule out a slowdown of more than %g %%: the regression is not resolved",
+		1 + thr, 100 * thr, 100 * thr);
 	if (need > 0)
 		strbuf_addf(
 			why,
-			". Some %ld active steps per run (profile.active_steps; these runs had %d) would resolve it, if the noise stays as it was",
+			". Some %ld active steps per run (profile.active_steps; these runs had %d) would narrow the interval enough to tell, if the step-to-step noise within a run stays as it was (the variation from one run to the next is not in the interval)",
 			need, (int) jsonio_num(e, "active_steps"));
 }
 
@@ -81,7 +90,7 @@ static void totals(json_t *st)
 
 static void commit_line(struct strbuf *md, json_t *c, const char *what)
 {
-	strbuf_addf(md, "%s `%.12s` %s (%s, %s)", what, jsonio_str(c, "commit"),
+	strbuf_addf(md, "%s%s`%.12s` %s (%s, %s)", what, *what ? " " : "", jsonio_str(c, "commit"),
 		    jsonio_str(c, "subject"), jsonio_str(c, "author"), jsonio_str(c, "date"));
 }
 
@@ -95,25 +104,34 @@ static void answer(struct strbuf *md, json_t *st)
 		return;
 	}
 	commit_line(md, fb, "**The first bad commit is**");
-	strbuf_addf(md, ".\n\nIts median step is %.3f ms, ", jsonio_num(fb, "median_step_ms"));
+	strbuf_addf(
+		md,
+		": the first commit whose median step is more than %g %% above GOOD's with its interval clear of the threshold, where the commit before it was clear below.\n\n",
+		jsonio_num(st, "threshold_pct"));
+	strbuf_addf(md, "- first bad: median step %.3f ms, ", jsonio_num(fb, "median_step_ms"));
 	ratio_text(fb, md);
-	strbuf_addf(md, " GOOD's; ");
-	commit_line(md, lg, "the last good commit,");
-	strbuf_addf(md, ", ran %.3f ms, ", jsonio_num(lg, "median_step_ms"));
-	ratio_text(lg, md);
-	strbuf_addf(md, "%s. Runs: `%s` (last good) and `%s` (first bad).\n\n",
-		    json_is_array(json_object_get(lg, "ratio_interval")) ? "" : " (it is GOOD)",
-		    jsonio_str(lg, "run"), jsonio_str(fb, "run"));
+	strbuf_addf(md, " GOOD's (run `%s`)\n- last good: ", jsonio_str(fb, "run"));
+	commit_line(md, lg, "");
+	strbuf_addf(md, ", median step %.3f ms, ", jsonio_num(lg, "median_step_ms"));
+	if (json_is_array(json_object_get(lg, "ratio_interval")))
+		ratio_text(lg, md);
+	else
+		strbuf_addf(md, "GOOD itself, the reference");
+	strbuf_addf(md, "%s (run `%s`)\n\n", json_is_array(json_object_get(lg, "ratio_interval"))
+		    ? " GOOD's" : "", jsonio_str(lg, "run"));
+	strbuf_addf(
+		md,
+		"A slowdown smaller than the threshold is not looked for: the last good commit may itself be slower than GOOD by less. The bisection takes the step time to have changed once between GOOD and BAD; the commits it did not run are not known to be good or bad.\n\n");
 }
 
 /* One metric row of the comparison, when it says something: a ratio with an interval,
- * or a share that moved by a point or more. */
-static void metric_row(struct strbuf *md, const char *label, json_t *m)
+ * or a share that moved by a point or more (then 1). */
+static int metric_row(struct strbuf *md, const char *label, json_t *m)
 {
 	json_t *better = json_object_get(m, "better"), *ci = json_object_get(m, "ratio_95ci");
 	double x = jsonio_num(m, "reference"), y = jsonio_num(m, "candidate");
 	if (json_is_null(better) && fabs(y - x) < 1)
-		return;
+		return 0;
 	strbuf_addf(md, "| %s | %.3f | %.3f | ", label, x, y);
 	if (json_is_number(json_object_get(m, "ratio")))
 		strbuf_addf(md, "%.3fx", jsonio_num(m, "ratio"));
@@ -124,6 +142,7 @@ static void metric_row(struct strbuf *md, const char *label, json_t *m)
 				    : json_is_false(better)	? "worse"
 				    : json_is_string(better) ? json_string_value(better)
 							     : "a share: moved");
+	return json_is_null(better);
 }
 
 static void changed(struct strbuf *md, json_t *st, const char *root, const char *journal)
@@ -136,18 +155,20 @@ static void changed(struct strbuf *md, json_t *st, const char *root, const char 
 	strbuf_addf(
 		md,
 		"## What changed in the analysis (last good → first bad)\n\n"
-		"As `campaign compare %s %s` gives it: a metric is better or worse only when the 95 %% bootstrap interval of its ratio excludes 1; shares are listed when they moved by a point or more.\n\n- verdict: %s → %s\n- stragglers: %s → %s\n\n"
-		"| metric | last good | first bad | ratio (95 %% interval) | |\n"
+		"As `campaign compare %s %s` gives it (each run's BOTTLENECK_ANALYSIS.md explains its verdict and its shares of step time): a metric is better or worse only when the 95 %% bootstrap interval of its ratio excludes 1; a share is listed when it moved by a point or more. The ratios here are the first bad's over the last good's, not over GOOD's.\n\n- verdict: %s → %s\n- stragglers: %s → %s\n\n"
+		"| metric | last good | first bad | first bad / last good (95 %% interval) | |\n"
 		"|---|---:|---:|---|---|\n",
 		a, b, jsonio_str(sc, "verdict_reference"), jsonio_str(sc, "verdict_candidate"),
 		jsonio_str(sc, "stragglers_reference"), jsonio_str(sc, "stragglers_candidate"));
+	int shares = 0;
 	for (size_t k = 0; k < compare_nmetrics(); k++) {
 		json_t *m =
 			json_object_get(json_object_get(sc, "metrics"), compare_metric_label(k));
 		if (m)
-			metric_row(md, compare_metric_label(k), m);
+			shares += metric_row(md, compare_metric_label(k), m);
 	}
-	strbuf_addf(md, "\n");
+	strbuf_addf(md, "\n%s",
+		    shares ? "" : "No share of step time moved by a point or more.\n\n");
 	json_decref(doc);
 }
 
@@ -157,7 +178,7 @@ static void tested(struct strbuf *md, json_t *st)
 	size_t k;
 	strbuf_addf(
 		md,
-		"## Commits tested\n\nIn the order they ran; the ratio is to GOOD's median step.\n\n| commit | subject | outcome | median step (ms) | ratio (95 %% interval) | active steps | run |\n|---|---|---|---:|---|---:|---|\n");
+		"## Commits tested\n\nIn the order they ran, one run each (an unclear commit ran again with twice the active steps). The ratio is to GOOD's median step; its interval is a bootstrap of the steps of both runs, so the variation from one run of a commit to the next is not in it.\n\n| commit | subject | outcome | median step (ms) | ratio to GOOD (95 %% interval) | active steps asked | run |\n|---|---|---|---:|---|---:|---|\n");
 	json_array_foreach(json_object_get(st, "tested"), k, t) {
 		long i = -1;
 		for (size_t j = 0; j < bisection_ncommits(st) && i < 0; j++)
@@ -170,8 +191,15 @@ static void tested(struct strbuf *md, json_t *st)
 			    *jsonio_str(t, "why") ? ")" : "");
 		if (json_is_number(json_object_get(t, "median_step_ms")))
 			strbuf_addf(md, "%.3f", jsonio_num(t, "median_step_ms"));
+		else
+			strbuf_addf(md, "-");
 		strbuf_addf(md, " | ");
-		ratio_text(t, md);
+		if (json_is_array(json_object_get(t, "ratio_interval")))
+			ratio_text(t, md);
+		else if (i == 0 && json_is_number(json_object_get(t, "median_step_ms")))
+			strbuf_addf(md, "1 (GOOD: the reference)");
+		else
+			strbuf_addf(md, "-");
 		strbuf_addf(md, " | %d | `%s` |\n", (int)jsonio_num(t, "active_steps"),
 			    jsonio_str(t, "run"));
 	}
@@ -182,10 +210,23 @@ static void tested(struct strbuf *md, json_t *st)
 static void how(struct strbuf *md, json_t *st)
 {
 	double thr = jsonio_num(st, "threshold_pct");
+	int stopped = !json_is_object(json_object_get(st, "first_bad")) &&
+		      json_array_size(json_object_get(st, "tested")) <= 2;
 	strbuf_addf(
 		md,
-		"## How it was decided\n\nEach commit ran scenario `%s` alone, in its own worktree of the repository, as a run of its own. Its median step time was set against GOOD's, with a 95 %% bootstrap interval of the ratio from both runs' step times. A commit is bad when the whole interval lies above %.4g (a slowdown of more than %g %%), good when it lies below, and unclear otherwise: an unclear commit ran once more with twice the active steps, and was skipped if it stayed unclear. A commit that did not run (its job failed, or it measured too few steps) was skipped, never called bad. GOOD and BAD ran first: had BAD not been resolved as slower, the bisection would have stopped there.\n",
-		jsonio_str(st, "scenario"), 1 + thr / 100, thr);
+		"## How it was decided\n\nEach commit ran scenario `%s` alone, in its own worktree of the repository, as a run of its own. Its median step time was set against GOOD's, with a 95 %% bootstrap interval of the ratio from both runs' step times. ",
+		jsonio_str(st, "scenario"));
+	if (stopped) {
+		strbuf_addf(
+			md,
+			"GOOD and BAD ran first; the bisection goes on only when BAD's whole interval lies above %.4g (a slowdown of more than %g %%). Here it did not, so it stopped after them.\n",
+			1 + thr / 100, thr);
+		return;
+	}
+	strbuf_addf(
+		md,
+		"A commit is bad when the whole interval lies above %.4g (a slowdown of more than %g %%), good when it lies below, and unclear otherwise: an unclear commit ran once more with twice the active steps, and was skipped if it stayed unclear. A commit that did not run (its job failed, or it measured too few steps) was skipped, never called bad. GOOD and BAD ran first: had BAD not been resolved as slower, the bisection would have stopped there.\n",
+		1 + thr / 100, thr);
 }
 
 int report_write(const char *dir, const char *root, const char *journal, json_t *st)

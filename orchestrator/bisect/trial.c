@@ -142,7 +142,8 @@ static json_t *scenario_of(struct run *r, json_t **summary, struct strbuf *why)
 	if (!sc)
 		strbuf_addf(why, "run %s has no analysis (no %s)", r->id, RUN_SUMMARY);
 	else if (strcmp(jsonio_str(sc, SK_STATE), "COMPLETED"))
-		strbuf_addf(why, "its job ended %s", jsonio_str(sc, SK_STATE));
+		strbuf_addf(why, "its job ended %s: `campaign status %s %s` says why",
+			    jsonio_str(sc, SK_STATE), r->id, jsonio_str(sc, SK_NAME));
 	else if (json_array_size(json_object_get(sc, SK_STEP_TIMES_MS)) < STATS_BOOTSTRAP_MIN_N)
 		strbuf_addf(why, "it measured %zu step times, fewer than %d",
 			    json_array_size(json_object_get(sc, SK_STEP_TIMES_MS)),

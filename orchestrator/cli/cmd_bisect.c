@@ -105,8 +105,9 @@ static int bisect_create(struct bisector *b, const struct campaign *c, const cha
 	if (rc == 0)
 		rc = bisection_save(b->dir, b->t.state);
 	if (rc == 0)
-		printf("bisection %s\n%s\n%zu commits from GOOD %.12s to BAD %.12s; scenario %s, threshold %g %%\n",
-		       id, b->dir, r->n, r->v[0].hash, r->v[r->n - 1].hash, scenario, threshold);
+		printf("bisection %s\n%s\nGOOD %.12s, BAD %.12s: %zu commit%s after GOOD; scenario %s, threshold %g %%\n",
+		       id, b->dir, r->v[0].hash, r->v[r->n - 1].hash, r->n - 1,
+		       r->n == 2 ? "" : "s", scenario, threshold);
 	fflush(stdout);
 	strbuf_free(&d);
 	free(root);
@@ -131,7 +132,7 @@ static void say_entry(json_t *e)
 {
 	printf("commit %.12s: %s", jsonio_str(e, "commit"), jsonio_str(e, "outcome"));
 	if (json_is_array(json_object_get(e, "ratio_interval")))
-		printf(", median step %.3f ms, %.3fx GOOD's [%.3f, %.3f]",
+		printf(", median step %.3f ms, %.3fx GOOD's (95 %% interval %.3f to %.3f)",
 		       jsonio_num(e, "median_step_ms"), jsonio_num(e, "ratio"),
 		       jsonio_num(e, "ratio_interval.0"), jsonio_num(e, "ratio_interval.1"));
 	else if (json_is_number(json_object_get(e, "median_step_ms")))
@@ -296,7 +297,8 @@ static int run_locked(struct bisector *b)
 	close(lock);
 	if (rc < 0) {
 		fprintf(stderr, "campaign bisect: %s\n", err_last());
-		fprintf(stderr, "What was tested is kept in %s/%s: once the cause is fixed, `campaign bisect --resume %s` goes on (no commit runs twice).\n",
+		fprintf(stderr,
+			"What was tested is kept in %s/%s: once the cause is fixed, `campaign bisect --resume %s` goes on (no commit runs twice).\n",
 			b->dir, BISECT_STATE, jsonio_str(b->t.state, "bisection"));
 		return cmd_exit_of(rc);
 	}

@@ -1,6 +1,6 @@
 #!/bin/bash
 # campaign bisect (issue 49) on the SLURM test cluster with --parallel 2: the repository of
-# bisect.sh (tests/lib.sh bisect_repo: c8 adds a 40 ms sleep to every step), its widest
+# bisect.sh (tests/lib.sh bisect_repo: c8 adds 100 ms to every step's 20 to 40), its widest
 # scenario as jobs of 2 nodes, two commits tested at once (a 3-ary split of the range). It must
 # name c8 from the runs of GOOD and BAD and three rounds of two (c4 and c7, c9 and c10, then c8
 # alone), each an ordinary SLURM run of 2 nodes with its aggregation job.
