@@ -126,12 +126,14 @@ slurm_cluster() {
 # (a spread of some 30 %, whatever else the machine runs) and a slowdown its sleep's. c2 adds
 # 0.5 ms to it (below the noise), c6 makes the script crash and c7 mends it, c8 adds 100 ms (the
 # regression); the others add a line to NOTES. Its campaign.yaml times 30 steps of cpu-1n and
-# cpu-2n; EXTRA is "local", or "slurm" for a slurm: section for the test cluster.
+# cpu-2n; noisy.yaml the same with STEP_BIMODAL set: the steps sleep 20 and 60 ms in turn, a
+# spread whose median no 30 steps pin down (the interval of a ratio spans 1/2 to 2). EXTRA is
+# "local", or "slurm" for a slurm: section for the test cluster.
 bisect_repo() {
 	mkdir "$1" && cd "$1" || return 1
 	git init -q . && git config user.email bisect@test && git config user.name "Bisect Test"
 	cp "$ROOT/campaigns/ddp_train.py" train.py
-	sed -i 's/^            opt.step()$/&\n            time.sleep(0.020 + __import__("random").random() * 0.020)  # the step sleeps/' train.py
+	sed -i 's/^            opt.step()$/&\n            time.sleep(0.020 + (0.040 * (step % 2) if __import__("os").environ.get("STEP_BIMODAL") else __import__("random").random() * 0.020))  # the step sleeps/' train.py
 	cat >campaign.yaml <<'Y'
 campaign: bisectddp
 workload:
@@ -145,6 +147,7 @@ scenarios:
   - { name: cpu-2n, nodes: 2, tasks_per_node: 1 }
 Y
 	[ "$2" = slurm ] && echo 'slurm: { partition: debug, time: "10:00", exclusive: true, extra: ["--mem=0"] }' >>campaign.yaml
+	sed 's/OMP_WAIT_POLICY: PASSIVE }/OMP_WAIT_POLICY: PASSIVE, STEP_BIMODAL: "1" }/' campaign.yaml >noisy.yaml
 	echo results/ >.gitignore
 	git add -A && git commit -qm "c0: the DDP script"
 	local i

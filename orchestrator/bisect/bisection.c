@@ -39,6 +39,36 @@ int bisection_save(const char *dir, json_t *state)
 	return rc;
 }
 
+/* Whether s is n to m characters of set (a hash, an id). */
+static int made_of(const char *s, const char *set, size_t n, size_t m)
+{
+	size_t len = s ? strlen(s) : 0;
+	return len >= n && len <= m && strspn(s, set) == len;
+}
+
+/* What bisect.json must hold for its ids and hashes to go into paths and YAML: NULL, or
+ * what is wrong (a hand-edited or damaged file). */
+static const char *state_problem(json_t *st)
+{
+	const char *hex = "0123456789abcdef";
+	size_t i, n = json_array_size(json_object_get(st, "commits"));
+	json_t *e;
+	if (!made_of(jsonio_str(st, "bisection"), "0123456789abcdef-", 1, 64))
+		return "its bisection id is not one campaign makes";
+	if (n < 2)
+		return "it holds fewer than two commits";
+	for (i = 0; i < n; i++)
+		if (!made_of(bisection_commit(st, i), hex, 40, 40))
+			return "a commit there is no full hash";
+	const char *lists[] = { "tested", "pending" };
+	for (int l = 0; l < 2; l++)
+		json_array_foreach(json_object_get(st, lists[l]), i, e)
+			if (!made_of(jsonio_str(e, "commit"), hex, 40, 40) ||
+			    !made_of(jsonio_str(e, "run"), "0123456789abcdef-", 0, 64))
+				return "a run it lists names no commit or run campaign makes";
+	return NULL;
+}
+
 int bisection_load(const char *dir, json_t **out)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -48,10 +78,10 @@ int bisection_load(const char *dir, json_t **out)
 	*out = NULL;
 	if (!fsio_exists(p.buf))
 		rc = err_set(ERR_NOTFOUND, "%s holds no bisection (no %s)", dir, BISECT_STATE);
-	else if (!(*out = json_load_file(p.buf, 0, &e)) ||
-		 !json_is_array(json_object_get(*out, "commits")))
-		rc = err_set(ERR_IO, "%s is corrupt (line %d: %s)", p.buf, e.line,
-			     *out ? "no commits" : e.text);
+	else if (!(*out = json_load_file(p.buf, 0, &e)))
+		rc = err_set(ERR_IO, "%s is corrupt (line %d: %s)", p.buf, e.line, e.text);
+	else if (state_problem(*out))
+		rc = err_set(ERR_IO, "%s is corrupt: %s", p.buf, state_problem(*out));
 	if (rc < 0) {
 		json_decref(*out);
 		*out = NULL;

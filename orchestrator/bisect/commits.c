@@ -32,6 +32,43 @@ static int resolve(git_repository *repo, const char *rev, const char *role, git_
 	return rc;
 }
 
+/* The length of the UTF-8 sequence at s, or 0 when it is none (overlong and surrogate
+ * forms included, as jansson refuses them). */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
+		 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	unsigned cp = n == 1 ? s[0] : n == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
+		    : n == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
+		    : n == 4 ? (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 |
+				       (s[3] & 0x3fu)
+			     : 0;
+	static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (!n || cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* s as valid UTF-8 (JSON holds nothing else): a byte that starts no sequence becomes
+ * U+FFFD (a commit message in Latin-1, say); malloc'ed. */
+static char *utf8_clean(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	while (*p) {
+		size_t n = utf8_len(p);
+		if (n)
+			strbuf_add(&sb, (const char *)p, n);
+		else
+			strbuf_adds(&sb, "\xef\xbf\xbd");
+		p += n ? n : 1;
+	}
+	return strbuf_detach(&sb);
+}
+
 static void commit_facts(git_repository *repo, const git_oid *id, struct bisect_commit *out)
 {
 	git_commit *c = NULL;
@@ -46,8 +83,9 @@ static void commit_facts(git_repository *repo, const git_oid *id, struct bisect_
 	const char *s = git_commit_summary(c);
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%s <%s>", a->name, a->email);
-	out->author = strbuf_detach(&sb);
-	out->subject = xstrdup(s ? s : "");
+	out->author = utf8_clean(sb.buf);
+	strbuf_reset(&sb);
+	out->subject = utf8_clean(s);
 	time_t t = (time_t)a->when.time + 60 * a->when.offset;
 	struct tm tm;
 	char buf[40];
@@ -75,7 +113,7 @@ static int first_parent_line(git_repository *repo, const git_oid *good, const gi
 	}
 	while (rc == 0 && git_revwalk_next(&id, w) == 0) {
 		if (*n + 1 >= cap)
-			*ids = realloc(*ids, (cap *= 2) * sizeof **ids);
+			*ids = xrealloc(*ids, (cap *= 2) * sizeof **ids);
 		git_oid_cpy(&(*ids)[(*n)++], &id);
 		if (git_oid_equal(&id, good))
 			break;

@@ -33,8 +33,8 @@ long judge_steps_needed(const struct bisect_verdict *v, long n, double threshold
 	double half = v->ratio > 1 + threshold ? v->ratio - v->lo : v->hi - v->ratio;
 	if (!v->known || gap < 1e-9 || n <= 0)
 		return 0;
-	double k = half / gap;
-	return (long)ceil(n * k * k);
+	double k = half / gap, need = ceil(n * k * k);
+	return need > JUDGE_STEPS_MAX ? JUDGE_STEPS_MAX : (long)need;
 }
 
 const char *judge_outcome_name(enum bisect_outcome o)

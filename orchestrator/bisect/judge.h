@@ -26,6 +26,8 @@ void judge_steps(const double *good, size_t ngood, const double *steps, size_t n
  * with the square root of the steps; 0 when it cannot tell (no interval, or a
  * ratio on the threshold itself). */
 long judge_steps_needed(const struct bisect_verdict *v, long n, double threshold);
+/* The most judge_steps_needed says (profile.active_steps' bound). */
+#define JUDGE_STEPS_MAX 1000000
 const char *judge_outcome_name(enum bisect_outcome o);
 /* "good", "bad", "unclear", "skip" back; -1 for anything else. */
 int judge_outcome_parse(const char *s);

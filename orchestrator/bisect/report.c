@@ -75,16 +75,19 @@ void report_noise_reason(json_t *st, struct strbuf *why)
 			need, (int) jsonio_num(e, "active_steps"));
 }
 
-/* runs and node_hours of every test, into st. */
+/* runs (those made: a commit whose run could not be made has none) and node_hours of
+ * every test, into st. */
 static void totals(json_t *st)
 {
 	json_t *t;
 	size_t k;
 	double h = 0;
-	json_array_foreach(json_object_get(st, "tested"), k, t)
+	json_int_t runs = 0;
+	json_array_foreach(json_object_get(st, "tested"), k, t) {
 		h += jsonio_num(t, "node_hours");
-	json_object_set_new(st, "runs", json_integer((json_int_t)json_array_size(
-						json_object_get(st, "tested"))));
+		runs += json_is_string(json_object_get(t, "run"));
+	}
+	json_object_set_new(st, "runs", json_integer(runs));
 	json_object_set_new(st, "node_hours", json_real(round(h * 1e6) / 1e6));
 }
 

@@ -72,6 +72,20 @@ static int trial_campaign(const struct trial_ctx *t, const char *hash, const cha
 	return rc;
 }
 
+int trial_check(const struct trial_ctx *t)
+{
+	struct campaign c;
+	char tmp[] = "/tmp/campaign-bisect-XXXXXX.yaml";
+	size_t last = bisection_ncommits(t->state) - 1;
+	int rc = trial_campaign(t, bisection_commit(t->state, last), jsonio_str(t->state, "repo"),
+				2 * (int)jsonio_num(t->state, "active_steps"), tmp, &c);
+	if (!strstr(tmp, "XXXXXX")) /* made */
+		unlink(tmp);
+	if (rc == 0)
+		campaign_free(&c);
+	return rc;
+}
+
 static void record(struct run *child, const struct trial_ctx *t, const char *hash,
 		   const char *file, int steps)
 {
@@ -139,15 +153,14 @@ static json_t *scenario_of(struct run *r, json_t **summary, struct strbuf *why)
 	*summary = json_load_file(p.buf, 0, NULL);
 	strbuf_free(&p);
 	json_t *sc = json_array_get(json_object_get(*summary, SK_SCENARIOS), 0);
+	size_t n = json_array_size(json_object_get(sc, SK_STEP_TIMES_MS));
 	if (!sc)
 		strbuf_addf(why, "run %s has no analysis (no %s)", r->id, RUN_SUMMARY);
 	else if (strcmp(jsonio_str(sc, SK_STATE), "COMPLETED"))
 		strbuf_addf(why, "its job ended %s: `campaign status %s %s` says why",
 			    jsonio_str(sc, SK_STATE), r->id, jsonio_str(sc, SK_NAME));
-	else if (json_array_size(json_object_get(sc, SK_STEP_TIMES_MS)) < STATS_BOOTSTRAP_MIN_N)
-		strbuf_addf(why, "it measured %zu step times, fewer than %d",
-			    json_array_size(json_object_get(sc, SK_STEP_TIMES_MS)),
-			    STATS_BOOTSTRAP_MIN_N);
+	else if (n < BISECT_MIN_STEPS)
+		strbuf_addf(why, "it measured %zu step times, fewer than %d", n, BISECT_MIN_STEPS);
 	return why->len ? NULL : sc;
 }
 
@@ -162,19 +175,34 @@ static double *values(json_t *a, size_t *n)
 	return out;
 }
 
-/* The verdict of steps against good_steps (NULL: this is GOOD, its own reference). */
-static void verdict(json_t *good_steps, json_t *steps, double threshold,
-		    struct bisect_verdict *v)
+/* The verdict of scenario sc against GOOD's tested entry good (NULL: none); GOOD's own
+ * (is_good) is the reference. What keeps a commit from a verdict goes into why. */
+static void verdict(json_t *good, int is_good, json_t *sc, double threshold,
+		    struct bisect_verdict *v, struct strbuf *why)
 {
-	if (!good_steps) {
+	const char *e = jsonio_str(sc, SK_STEP_ESTIMATOR),
+		   *ge = jsonio_str(good, SK_STEP_ESTIMATOR);
+	*v = (struct bisect_verdict){ BISECT_SKIP, 0, 0, 0, 0 };
+	if (is_good) {
 		*v = (struct bisect_verdict){ BISECT_GOOD, 1, 1, 1, 0 };
 		return;
 	}
+	if (!good) {
+		strbuf_addf(why, "GOOD did not run: nothing to compare with");
+		return;
+	}
 	size_t ng, n;
-	double *g = values(good_steps, &ng), *s = values(steps, &n);
+	double *g = values(json_object_get(good, SK_STEP_TIMES_MS), &ng);
+	double *s = values(json_object_get(sc, SK_STEP_TIMES_MS), &n);
 	judge_steps(g, ng, s, n, threshold, v);
 	free(g);
 	free(s);
+	if (strcmp(e, ge)) { /* not the same measure: no verdict from their ratio */
+		v->outcome = BISECT_UNCLEAR;
+		strbuf_addf(why,
+			    "its step times are measured otherwise than GOOD's (%s against %s)", e,
+			    ge);
+	}
 }
 
 static json_t *round3(double x)
@@ -182,38 +210,48 @@ static json_t *round3(double x)
 	return json_real(round(x * 1000) / 1000);
 }
 
+/* The tested entry of commit i's run r, its scenario sc (NULL: none) judged as v. */
+static json_t *entry_of(const struct trial_ctx *t, size_t i, struct run *r, json_t *sc,
+			const struct bisect_verdict *v, int active_steps, const char *why)
+{
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:i, s:O, s:s, s:o, s:o}", "commit",
+			 bisection_commit(t->state, i), "outcome", judge_outcome_name(v->outcome),
+			 "median_step_ms",
+			 sc ? round3(jsonio_num(sc, SK_STEP_TIME_MS "." SK_MEDIAN)) : json_null(),
+			 "ratio", sc && v->ratio > 0 ? round3(v->ratio) : json_null(),
+			 "ratio_interval",
+			 v->known ? json_pack("[o, o]", round3(v->lo), round3(v->hi)) : json_null(),
+			 "run", r->id, "active_steps", active_steps, "step_times_ms",
+			 sc ? json_object_get(sc, SK_STEP_TIMES_MS) : json_null(), "step_estimator",
+			 jsonio_str(sc, SK_STEP_ESTIMATOR), "node_hours",
+			 json_real(round(node_hours(r) * 1e6) / 1e6), "why",
+			 *why ? json_string(why) : json_null());
+}
+
 int trial_finish(const struct trial_ctx *t, size_t i, const char *run_id, int active_steps,
-		 json_t *good_steps, json_t **entry)
+		 json_t *good, json_t **entry)
 {
 	struct run *r = NULL;
+	struct submission_opts so = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	json_t *summary = NULL, *sc = NULL;
+	struct bisect_verdict v = { BISECT_SKIP, 0, 0, 0, 0 };
 	*entry = NULL;
 	int rc = run_open(t->root, run_id, t->journal, &r);
-	struct submission_opts so = { 0 };
-	if (rc == 0) /* what is not submitted yet is (after an interruption), the rest adopted */
-		rc = submission_run(r, t->be, &so);
+	if (rc < 0)
+		return rc;
+	rc = submission_run(r, t->be, &so); /* what is not submitted yet (an interruption) */
 	if (rc == 0)
 		rc = submission_wait(r, t->be, stdout);
-	if (rc < 0) {
+	if (rc == ERR_BACKEND || rc == ERR_USAGE) { /* the scheduler: nothing decided */
 		run_free(r);
 		return rc;
 	}
-	json_t *summary = NULL;
-	struct strbuf why = STRBUF_INIT;
-	json_t *sc = scenario_of(r, &summary, &why);
-	struct bisect_verdict v = { BISECT_SKIP, 0, 0, 0, 0 };
-	if (sc)
-		verdict(good_steps, json_object_get(sc, SK_STEP_TIMES_MS),
-			jsonio_num(t->state, "threshold_pct") / 100, &v);
-	*entry = json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:i, s:O, s:o, s:o}", "commit",
-			   bisection_commit(t->state, i), "outcome", judge_outcome_name(v.outcome),
-			   "median_step_ms",
-			   sc ? round3(jsonio_num(sc, SK_STEP_TIME_MS "." SK_MEDIAN)) : json_null(),
-			   "ratio", sc ? round3(v.ratio) : json_null(), "ratio_interval",
-			   v.known ? json_pack("[o, o]", round3(v.lo), round3(v.hi)) : json_null(),
-			   "run", r->id, "active_steps", active_steps, "step_times_ms",
-			   sc ? json_object_get(sc, SK_STEP_TIMES_MS) : json_null(), "node_hours",
-			   json_real(round(node_hours(r) * 1e6) / 1e6), "why",
-			   why.len ? json_string(why.buf) : json_null());
+	if (rc < 0) /* its analysis, say, failed: the commit is skipped, said why */
+		strbuf_addf(&why, "its run did not end with an analysis: %s", err_last());
+	else if ((sc = scenario_of(r, &summary, &why)) != NULL)
+		verdict(good, i == 0, sc, jsonio_num(t->state, "threshold_pct") / 100, &v, &why);
+	*entry = entry_of(t, i, r, sc, &v, active_steps, why.len ? why.buf : "");
 	json_decref(summary);
 	strbuf_free(&why);
 	run_free(r);

@@ -20,18 +20,27 @@ struct trial_ctx {
 	json_t *state;       /* bisect.json */
 };
 
+/* Whether the campaign of a commit's run loads (its bisect: key added, twice the
+ * active steps of a rerun), before anything runs: ERR_USAGE, said, if not. */
+int trial_check(const struct trial_ctx *t);
 /* Commit i of the state with active_steps: checked out and its run created
  * (not submitted); *run_id the run (malloc'ed). */
 int trial_create(const struct trial_ctx *t, size_t i, int active_steps, char **run_id);
 /* Submits the run (what it lacks: adopted jobs stay). */
 int trial_submit(const struct trial_ctx *t, const char *run_id);
-/* The run run_id of commit i (submitted where it was not) followed to its end: its tested entry
- * {commit, outcome, median_step_ms, ratio, ratio_interval, run,
- * active_steps, step_times_ms, node_hours, why} (good_steps: GOOD's step
- * times, NULL when this is GOOD). ERR_* when the run cannot be followed
- * (the scheduler is down): nothing is decided then. */
+/* A commit measured fewer step times than this: skipped (a percentile bootstrap
+ * of the median from fewer covers its 95 % too seldom to decide on). */
+#define BISECT_MIN_STEPS 10
+
+/* The run run_id of commit i (submitted where it was not) followed to its end:
+ * its tested entry {commit, outcome, median_step_ms, ratio, ratio_interval,
+ * run, active_steps, step_times_ms, step_estimator, node_hours, why}, judged
+ * against good (GOOD's tested entry; NULL when GOOD did not run: then skipped;
+ * commit 0 is GOOD itself). A run whose analysis fails is skipped, said why; a
+ * step time measured otherwise than GOOD's is unclear. ERR_BACKEND when the
+ * run cannot be followed (the scheduler is down): nothing is decided then. */
 int trial_finish(const struct trial_ctx *t, size_t i, const char *run_id, int active_steps,
-		 json_t *good_steps, json_t **entry);
+		 json_t *good, json_t **entry);
 /* The worktree of commit hash: its folder (malloc'ed) and name. */
 char *trial_tree(const struct trial_ctx *t, const char *hash, char *name, size_t n);
 

@@ -8,6 +8,7 @@
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *git_why(void)
 {
@@ -39,48 +40,41 @@ static int detach(git_worktree *wt, git_reference *branch, const git_oid *id)
 	return rc;
 }
 
-/* What a failed checkout left: the worktree's entry and folder, the branch. */
-static void undo(git_repository *repo, const char *name, git_reference *branch)
+/* What a failed or interrupted checkout left: the worktree's entry and folder, the
+ * branch that made it (by name: an interrupted process held no reference). */
+static void undo(git_repository *repo, const char *name, const char *path)
 {
 	git_worktree *wt = NULL;
-	if (repo && git_worktree_lookup(&wt, repo, name) == 0) {
+	git_reference *branch = NULL;
+	if (git_worktree_lookup(&wt, repo, name) == 0) {
 		git_worktree_prune_options o;
 		git_worktree_prune_options_init(&o, GIT_WORKTREE_PRUNE_OPTIONS_VERSION);
 		o.flags = GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_WORKING_TREE;
 		git_worktree_prune(wt, &o);
 	}
 	git_worktree_free(wt);
-	if (branch)
+	if (git_branch_lookup(&branch, repo, name, GIT_BRANCH_LOCAL) == 0)
 		git_branch_delete(branch);
+	git_reference_free(branch);
+	if (fsio_exists(path))
+		fsio_remove_tree(path);
 }
 
-int worktree_checkout(const char *workdir, const char *name, const char *path, const char *hash)
+/* The marker written once a tree is whole: PATH.done beside it. */
+static char *marker_of(const char *path)
 {
-	git_repository *repo = NULL;
+	struct strbuf m = STRBUF_INIT;
+	strbuf_addf(&m, "%s.done", path);
+	return strbuf_detach(&m);
+}
+
+/* The commit checked out at path, detached, through a branch made and deleted for it. */
+static int add(git_repository *repo, const char *name, const char *path, const git_oid *id)
+{
 	git_commit *c = NULL;
 	git_reference *branch = NULL;
 	git_worktree *wt = NULL;
-	git_oid id;
-	git_libgit2_init();
-	if (git_oid_fromstr(&id, hash) < 0)
-		return err_set(ERR_USAGE, "%s is no full commit hash", hash);
-	if (fsio_exists(path))
-		return already(path, &id)
-			? 0
-			: err_set(ERR_IO, "%s exists and is no work tree of %.12s: move it away",
-				  path, hash);
-	char *parent = xstrdup(path), *slash = strrchr(parent, '/');
-	if (slash && slash != parent)
-		*slash = '\0';
-	int rc = slash ? fsio_mkdir_p(parent, 0755) : 0; /* git makes the tree's folder alone */
-	free(parent);
-	if (rc < 0)
-		return rc;
-	rc = git_repository_open(&repo, workdir);
-	if (rc == 0)
-		rc = git_commit_lookup(&c, repo, &id);
-	/* a worktree checks out a branch: one made for it, at the commit, deleted once the
-	 * tree's HEAD is detached there */
+	int rc = git_commit_lookup(&c, repo, id);
 	if (rc == 0)
 		rc = git_branch_create(&branch, repo, name, c, 1);
 	if (rc == 0) {
@@ -91,20 +85,48 @@ int worktree_checkout(const char *workdir, const char *name, const char *path, c
 		rc = git_worktree_add(&wt, repo, name, path, &o);
 	}
 	if (rc == 0)
-		rc = detach(wt, branch, &id);
-	if (rc < 0) {
-		rc = err_set(ERR_IO, "cannot check %.12s out in %s as worktree %s of %s: %s", hash,
-			     path, name, workdir, git_why());
-		undo(repo, name, branch); /* the message above stays the last error */
-	}
+		rc = detach(wt, branch, id);
 	git_worktree_free(wt);
 	git_reference_free(branch);
 	git_commit_free(c);
-	git_repository_free(repo);
 	return rc;
 }
 
-int worktree_remove(const char *workdir, const char *name)
+int worktree_checkout(const char *workdir, const char *name, const char *path, const char *hash)
+{
+	git_repository *repo = NULL;
+	git_oid id;
+	git_libgit2_init();
+	if (git_oid_fromstr(&id, hash) < 0 || strlen(hash) != GIT_OID_HEXSZ)
+		return err_set(ERR_USAGE, "%s is no full commit hash", hash);
+	char *marker = marker_of(path);
+	int whole = fsio_exists(marker) && already(path, &id);
+	char *parent = xstrdup(path), *slash = strrchr(parent, '/');
+	if (slash && slash != parent)
+		*slash = '\0';
+	int rc = whole || !slash ? 0 : fsio_mkdir_p(parent, 0755); /* git makes the tree alone */
+	free(parent);
+	if (!whole && rc == 0)
+		rc = git_repository_open(&repo, workdir);
+	if (!whole && rc == 0) {
+		unlink(marker);
+		undo(repo, name, path); /* what an interrupted checkout left, if anything */
+		rc = add(repo, name, path, &id);
+		if (rc < 0) {
+			rc = err_set(ERR_IO,
+				     "cannot check %.12s out in %s as worktree %s of %s: %s", hash,
+				     path, name, workdir, git_why());
+			undo(repo, name, path); /* the message above stays the last error */
+		}
+	}
+	if (!whole && rc == 0)
+		rc = fsio_write_atomic(marker, hash, strlen(hash), 0644);
+	git_repository_free(repo);
+	free(marker);
+	return rc;
+}
+
+int worktree_remove(const char *workdir, const char *name, const char *path)
 {
 	git_repository *repo = NULL;
 	git_worktree *wt = NULL;
@@ -123,5 +145,10 @@ int worktree_remove(const char *workdir, const char *name)
 			     git_why());
 	git_worktree_free(wt);
 	git_repository_free(repo);
+	if (rc == 0) {
+		char *marker = marker_of(path);
+		unlink(marker);
+		free(marker);
+	}
 	return rc;
 }

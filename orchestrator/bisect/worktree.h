@@ -6,11 +6,14 @@
 #ifndef CAMPAIGN_BISECT_WORKTREE_H
 #define CAMPAIGN_BISECT_WORKTREE_H
 
-/* Checks hash out at path (which must not exist, or be such a tree of the
- * same commit already: then 0 and nothing is done) as the worktree name of
- * the repository whose work tree is workdir. */
+/* Checks hash (40 hex digits) out at path as the worktree name of the
+ * repository whose work tree is workdir; PATH.done marks it whole. A whole
+ * tree of that commit there already: 0, nothing done. What an interrupted
+ * checkout left (the folder, the worktree's entry, its branch) is removed
+ * first; so is what a failed one leaves. */
 int worktree_checkout(const char *workdir, const char *name, const char *path, const char *hash);
-/* Removes the worktree name: its folder and its entry in the repository. */
-int worktree_remove(const char *workdir, const char *name);
+/* Removes the worktree name: its folder (path), its entry in the repository
+ * and its marker. */
+int worktree_remove(const char *workdir, const char *name, const char *path);
 
 #endif

@@ -37,6 +37,7 @@ struct bisector {
 	struct trial_ctx t;
 	char *dir;
 	size_t parallel;
+	int resumed; /* --resume: says where it stands once it holds the lock */
 };
 
 /* The widest training scenario (most ranks; the first of equals), or the one named. */
@@ -65,7 +66,9 @@ static int pick_scenario(const struct campaign *c, const char *named, const char
  * name alone when it lies outside (its folder is then the tree's top). */
 static char *place_in(const char *workdir, const char *file)
 {
-	char *abs = fsio_abspath(file), *out;
+	char *abs = realpath(file, NULL), *out; /* as libgit2 gives workdir: links resolved */
+	if (!abs)
+		abs = fsio_abspath(file);
 	size_t n = strlen(workdir);
 	if (!strncmp(abs, workdir, n) && abs[n] == '/')
 		out = xstrdup(abs + n + 1);
@@ -96,8 +99,11 @@ static int bisect_create(struct bisector *b, const struct campaign *c, const cha
 	b->dir = strbuf_detach(&d);
 	b->t.state = bisection_new(id, r, abs, c->name, scenario, threshold, (int)b->parallel,
 				   b->t.be->name);
-	json_object_set_new(b->t.state, "campaign_in_repo", json_string(place_in(r->workdir, abs)));
+	char *in_repo = place_in(r->workdir, abs);
+	json_object_set_new(b->t.state, "campaign_in_repo", json_string(in_repo));
 	json_object_set_new(b->t.state, "active_steps", json_integer(c->profile.active_steps));
+	json_object_set_new(b->t.state, "results_root", json_string(root));
+	free(in_repo);
 	strbuf_addf(&d, "%s/" RUN_CAMPAIGN, b->dir);
 	int rc = fsio_mkdir_p(b->dir, 0755);
 	if (rc == 0)
@@ -116,15 +122,15 @@ static int bisect_create(struct bisector *b, const struct campaign *c, const cha
 	return rc;
 }
 
-/* GOOD's step times (its tested entry's), or NULL before it ran. */
-static json_t *good_steps(json_t *st)
+/* GOOD's tested entry, or NULL when it did not run (yet). */
+static json_t *good_entry(json_t *st)
 {
 	size_t i;
 	json_t *e;
 	json_array_foreach(json_object_get(st, "tested"), i, e)
 		if (!strcmp(jsonio_str(e, "commit"), bisection_commit(st, 0)) &&
 		    !strcmp(jsonio_str(e, "outcome"), "good"))
-			return json_object_get(e, "step_times_ms");
+			return e;
 	return NULL;
 }
 
@@ -152,9 +158,8 @@ static int finish_one(struct bisector *b, json_t *p)
 	for (size_t i = 0; i < bisection_ncommits(st) && at < 0; i++)
 		if (!strcmp(bisection_commit(st, i), hash))
 			at = (long)i;
-	json_t *gs = at == 0 ? NULL : good_steps(st);
 	int rc = trial_finish(&b->t, (size_t)at, jsonio_str(p, "run"),
-			      (int)jsonio_num(p, "active_steps"), gs, &entry);
+			      (int)jsonio_num(p, "active_steps"), good_entry(st), &entry);
 	if (rc < 0)
 		return rc;
 	json_array_append_new(json_object_get(st, "tested"), entry);
@@ -267,7 +272,8 @@ static void remove_trees(struct bisector *b)
 	char name[128];
 	for (size_t i = 0; i < bisection_ncommits(b->t.state); i++) {
 		char *tree = trial_tree(&b->t, bisection_commit(b->t.state, i), name, sizeof name);
-		if (fsio_exists(tree) && worktree_remove(jsonio_str(b->t.state, "repo"), name) < 0)
+		if (fsio_exists(tree) &&
+		    worktree_remove(jsonio_str(b->t.state, "repo"), name, tree) < 0)
 			fprintf(stderr, "campaign bisect: warning: %s\n", err_last());
 		free(tree);
 	}
@@ -285,7 +291,18 @@ static int run_locked(struct bisector *b)
 			ERR_USAGE,
 			"bisection %s is being driven by another campaign process (it holds %s/%s): follow it with `campaign ls`",
 			jsonio_str(b->t.state, "bisection"), b->dir, BISECT_LOCK);
-	int rc = strcmp(jsonio_str(b->t.state, "state"), "done") ? drive(b) : 0;
+	/* read again under the lock: another process may have gone on since */
+	json_decref(b->t.state);
+	int rc = bisection_load(b->dir, &b->t.state);
+	if (rc == 0 && *jsonio_str(b->t.state, "results_root")) /* its runs are there */
+		b->t.root = jsonio_str(b->t.state, "results_root");
+	if (rc == 0 && b->resumed)
+		printf("bisection %s: %zu tested, %zu under way\n",
+		       jsonio_str(b->t.state, "bisection"),
+		       json_array_size(json_object_get(b->t.state, "tested")),
+		       json_array_size(json_object_get(b->t.state, "pending")));
+	if (rc == 0 && strcmp(jsonio_str(b->t.state, "state"), "done"))
+		rc = drive(b);
 	if (rc == 0) {
 		remove_trees(b);
 		rc = report_write(b->dir, b->t.root, b->t.journal, b->t.state);
@@ -382,12 +399,8 @@ static int resume(struct bisector *b, const char *ref)
 		return rc;
 	b->t.be = backend_pick(jsonio_str(b->t.state, "backend"), &(const char *){ NULL });
 	b->parallel = (size_t)jsonio_num(b->t.state, "parallel");
-	if (!b->t.be)
-		return ERR_USAGE;
-	printf("bisection %s: %zu tested, %zu under way\n", jsonio_str(b->t.state, "bisection"),
-	       json_array_size(json_object_get(b->t.state, "tested")),
-	       json_array_size(json_object_get(b->t.state, "pending")));
-	return 0;
+	b->resumed = 1;
+	return b->t.be ? 0 : ERR_USAGE;
 }
 
 static int start(struct bisector *b)
@@ -423,6 +436,9 @@ static int start(struct bisector *b)
 	}
 	if (rc == 0 && (rc = submission_check_env(&c)) == 0)
 		rc = bisect_create(b, &c, scenario, &r, threshold);
+	b->t.dir = b->dir;
+	if (rc == 0 && (rc = trial_check(&b->t)) < 0)
+		fsio_remove_tree(b->dir); /* nothing ran: nothing to keep */
 	commits_free(&r);
 	campaign_free(&c);
 	return rc;

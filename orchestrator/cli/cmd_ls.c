@@ -120,12 +120,12 @@ static json_t *bisection_json(const char *root, const char *rel)
 							jsonio_str(t, "commit"), "outcome",
 							jsonio_str(t, "outcome"), "run",
 							jsonio_str(t, "run")));
-	json_object_set_new(o, "bisection",
-			    json_pack("{s:s, s:s, s:s, s:s, s:O, s:o}", "good",
-				      jsonio_str(st, "good.commit"), "bad",
-				      jsonio_str(st, "bad.commit"), "scenario",
-				      jsonio_str(st, "scenario"), "state", jsonio_str(st, "state"),
-				      "first_bad", json_object_get(st, "first_bad"), "tested", tested));
+	json_object_set_new(
+		o, "bisection",
+		json_pack("{s:s, s:s, s:s, s:s, s:O, s:o}", "good", jsonio_str(st, "good.commit"),
+			  "bad", jsonio_str(st, "bad.commit"), "scenario",
+			  jsonio_str(st, "scenario"), "state", jsonio_str(st, "state"), "first_bad",
+			  json_object_get(st, "first_bad"), "tested", tested));
 	json_object_set_new(o, "campaign", json_string(jsonio_str(st, "campaign")));
 	json_object_set_new(o, "backend", json_string(jsonio_str(st, "backend")));
 	json_decref(st);
@@ -162,8 +162,8 @@ static void print_family(json_t *r)
 	json_array_foreach(json_object_get(r, "variants"), i, v) printf(
 		"%-24s   tried: %s in %s\n", "", jsonio_str(v, "kind"), jsonio_str(v, "run"));
 	if (json_object_get(r, "bisect_of"))
-		printf("%-24s   bisect %s: commit %.12s\n", "", jsonio_str(r, "bisect_of.bisection"),
-		       jsonio_str(r, "bisect_of.commit"));
+		printf("%-24s   bisect %s: commit %.12s\n", "",
+		       jsonio_str(r, "bisect_of.bisection"), jsonio_str(r, "bisect_of.commit"));
 }
 
 static void age_text(long s, char *buf, size_t n)
@@ -213,10 +213,12 @@ static int ls_exec(const struct cmd_entry *self, struct args *a)
 	if (runs.n > 1)
 		qsort(runs.v, runs.n, sizeof *runs.v, by_id_desc);
 	if (args_has(a, 'q')) { /* the ids alone (shell completion, scripts): no store is opened */
-		for (size_t i = 0; i < runs.n; i++)
-			printf("%s\n",
-			       strrchr(runs.v[i], '/') ? strrchr(runs.v[i], '/') + 1 : runs.v[i]);
+		for (size_t i = 0; i < runs.n; i++) /* runs only: what RUN arguments take */
+			if (!argv_has(&bisections, runs.v[i]))
+				printf("%s\n", strrchr(runs.v[i], '/') ? strrchr(runs.v[i], '/') + 1
+									 : runs.v[i]);
 		argv_free(&runs);
+		argv_free(&bisections);
 		return EXIT_OK;
 	}
 	json_t *list = json_array();

@@ -5,9 +5,9 @@
 # killed while a commit's run is under way, and resumed: it must name c8, skip c6 (not call it
 # bad), never run a commit twice, leave the user's repository as it was, and give the step
 # times before and after with intervals that an independent recount of the runs' summaries
-# agrees with. With a sleep below the noise (c1 -> c2: 0.5 ms a step, on steps of 20 to 40 ms)
-# it must stop after GOOD and BAD and say the regression is not resolved, with the active
-# steps that would resolve it.
+# agrees with. With a sleep below the noise (c1 -> c2: 0.5 ms a step, on steps of 20 and 60 ms
+# in turn: noisy.yaml) it must stop after GOOD and BAD and say the regression is not
+# resolved, with the active steps that would resolve it.
 # SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
@@ -93,7 +93,7 @@ check bisect_ls_child grep -qx " *bisect $bid: commit $(c 8 | cut -c1-12)" ls.ou
 check bisect_resume_done_runs_nothing [ "$(ls -d res/bisectddp/*/state.db | wc -l)" = "$runs" ]
 
 # a sleep below the noise: stopped after GOOD and BAD, not resolved, with the steps it needs
-"$CAMPAIGN" bisect --wait --backend local --results "$SCRATCH/res2" "$(c 1)" "$(c 2)" repo/campaign.yaml >n.out 2>&1; rc=$?
+"$CAMPAIGN" bisect --wait --backend local --results "$SCRATCH/res2" "$(c 1)" "$(c 2)" repo/noisy.yaml >n.out 2>&1; rc=$?
 check bisect_noise_exit0 [ "$rc" -eq 0 ]
 ndir=$(sed -n 2p n.out)
 check bisect_noise_stopped [ "$(json "$ndir/bisect.json" 'j["first_bad"], j["runs"]')" = "(None, 2)" ]
