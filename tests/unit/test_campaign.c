@@ -217,7 +217,7 @@ static void test_many_errors_at_once(void)
 		       "  - nodes: 1\n", &c, &rc);
 	CHECK(rc < 0);
 	CHECK_STR(t,
-		  "t.yaml:2:1: colour: unknown key (expected one of: campaign, description, slurm, workload, profile, scenarios, matrix, analysis, store_journal, allow_literal_secrets, knobs, variant)\n"
+		  "t.yaml:2:1: colour: unknown key (expected one of: campaign, description, slurm, workload, profile, scenarios, matrix, analysis, store_journal, allow_literal_secrets, knobs, variant, bisect)\n"
 		  "t.yaml:4:17: profile.warmup_steps: expected an integer, found \"many\"\n"
 		  "t.yaml:7:12: scenarios[0].nodes: 0 is out of range (1..100000)\n"
 		  "t.yaml:8:5: scenarios[1].name: duplicate scenario name \"a\"\n"
