@@ -351,7 +351,8 @@ hooks:
 	git config core.hooksPath .githooks
 
 # docs/campaign-format.md's key tables, written by campaign from the loader's key tables
-# (campaign help --keys, orchestrator/campaign/load_doc.c); tests/e2e/cli.sh fails
+# (campaign help --keys, orchestrator/campaign/load_doc.c) and its placeholder table
+# (campaign help --placeholders, orchestrator/campaign/builtins.c); tests/e2e/cli.sh fails
 # while the file holds other ones.
 docs-keys: all
 	@python3 tests/tools/doc_keys.py bin/campaign docs/campaign-format.md

@@ -7,22 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const builtins[] = {
-	"run_id", "run_dir", "job_dir", "metrics_dir", "scenario", "campaign",
-	"nodes", "tasks_per_node", "gpus_per_node", "ntasks", "backend",
-	"warmup_steps", "active_steps", "steps", "trainer", "campaign_bin",
-	"monitor_interval_ms", "campaign_dir", "master_addr", "master_port", "node_rank", "nnodes",
-	"nproc_per_node", "rdzv_id", NULL,
-};
-
-int placeholder_is_builtin(const char *name)
-{
-	for (int i = 0; builtins[i]; i++)
-		if (!strcmp(builtins[i], name))
-			return 1;
-	return 0;
-}
-
 int placeholder_splits(const struct argv *w, size_t i, char *name, size_t n)
 {
 	const char *open, *end, *word = w->v[i];

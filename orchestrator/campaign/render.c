@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "render.h"
+#include "builtins.h"
 #include "util/run_layout.h"
 #include "jobspec.h"
 
@@ -184,41 +185,12 @@ struct cmd_ctx {
 static int builtin_value(void *vctx, const char *name, struct strbuf *out)
 {
 	struct cmd_ctx *x = vctx;
-	const struct scenario *s = x->s;
-	const struct campaign *c = x->c;
 	const char *pv;
-	if (!strcmp(name, "run_id")) strbuf_adds(out, x->ctx->run_id);
-	else if (!strcmp(name, "run_dir")) strbuf_adds(out, x->ctx->run_dir);
-	else if (!strcmp(name, "job_dir")) strbuf_adds(out, x->ctx->job_dir);
-	else if (!strcmp(name, "campaign_dir")) strbuf_adds(out, x->ctx->campaign_dir);
-	else if (!strcmp(name, "metrics_dir")) strbuf_addf(out, "%s/" JOB_METRICS, x->ctx->job_dir);
-	else if (!strcmp(name, "scenario")) strbuf_adds(out, s->name);
-	else if (!strcmp(name, "campaign")) strbuf_adds(out, c->name);
-	else if (!strcmp(name, "nodes")) strbuf_addf(out, "%d", s->nodes);
-	else if (!strcmp(name, "tasks_per_node")) strbuf_addf(out, "%d", s->tasks_per_node);
-	else if (!strcmp(name, "gpus_per_node")) strbuf_addf(out, "%d", s->gpus_per_node);
-	else if (!strcmp(name, "ntasks")) strbuf_addf(out, "%d", s->nodes * s->tasks_per_node);
-	else if (!strcmp(name, "backend")) strbuf_adds(out, s->backend);
-	else if (!strcmp(name, "warmup_steps")) strbuf_addf(out, "%d", c->profile.warmup_steps);
-	else if (!strcmp(name, "active_steps")) strbuf_addf(out, "%d", c->profile.active_steps);
-	else if (!strcmp(name, "steps"))
-		strbuf_addf(out, "%d", c->profile.warmup_steps + c->profile.active_steps);
-	else if (!strcmp(name, "monitor_interval_ms"))
-		strbuf_addf(out, "%d", c->profile.monitor_interval_ms);
-	else if (!strcmp(name, "campaign_bin")) strbuf_addf(out, "%s/campaign", x->ctx->bin_dir);
-	else if (!strcmp(name, "nnodes")) strbuf_addf(out, "%d", s->nodes);
-	else if (!strcmp(name, "nproc_per_node")) strbuf_addf(out, "%d", s->tasks_per_node);
-	else if (!strcmp(name, "rdzv_id")) strbuf_addf(out, "%s-%s", x->ctx->run_id, s->name);
-	/* known only on the node, per task: `campaign launch` puts them in */
-	else if (!strcmp(name, "master_addr")) strbuf_adds(out, "%{MASTER_ADDR}");
-	else if (!strcmp(name, "master_port")) strbuf_adds(out, "%{MASTER_PORT}");
-	else if (!strcmp(name, "node_rank")) strbuf_adds(out, "%{NODE_RANK}");
-	else if (!strcmp(name, "trainer"))
-		strbuf_addf(out, "%s/%s", x->ctx->bin_dir,
-			    strcmp(s->backend, "nccl") ? "campaign-trainer"
-						       : "campaign-trainer-gpu");
-	else if ((pv = kvlist_get(&s->params, name))) strbuf_adds(out, pv);
-	else return -1;
+	if (builtin_expand(&(struct builtin_ctx){ x->c, x->s, x->ctx }, name, out) == 0)
+		return 0;
+	if (!(pv = kvlist_get(&x->s->params, name)))
+		return -1;
+	strbuf_adds(out, pv);
 	return 0;
 }
 

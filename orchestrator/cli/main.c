@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "docgen.h"
+#include "orchestrator/campaign/builtins.h"
 #include "orchestrator/campaign/campaign.h"
 
 #include <stdio.h>
@@ -58,7 +59,7 @@ static const struct cmd_entry *find(const char *name)
 	return NULL;
 }
 
-/* `campaign help [--all | --man | --completion bash|zsh | --keys | COMMAND]` */
+/* `campaign help [--all | --man | --completion bash|zsh | --keys | --placeholders | COMMAND]` */
 static int help(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[2], "--man")) {
@@ -67,6 +68,10 @@ static int help(int argc, char **argv)
 	}
 	if (argc >= 3 && !strcmp(argv[2], "--keys")) { /* docs/campaign-format.md's key tables */
 		campaign_keys_doc(stdout);
+		return EXIT_OK;
+	}
+	if (argc >= 3 && !strcmp(argv[2], "--placeholders")) { /* and its placeholder table */
+		builtins_doc(stdout);
 		return EXIT_OK;
 	}
 	if (argc >= 3 && !strcmp(argv[2], "--completion")) {
