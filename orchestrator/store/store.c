@@ -403,7 +403,8 @@ int store_run_create(struct store *st, const struct run_row *r)
 {
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO runs (run_id, campaign, run_dir, backend, campaign_sha256, created_at) VALUES (?,?,?,?,?,?)",
+			       "INSERT INTO runs (run_id, campaign, run_dir, backend, campaign_sha256, created_at)\n"
+			       "VALUES (?,?,?,?,?,?)",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, r->run_id);
@@ -423,7 +424,11 @@ int store_run_get(struct store *st, struct run_row *out)
 	memset(out, 0, sizeof *out);
 	if (sqlite3_prepare_v2(
 		    st->db,
-		    "SELECT run_id, campaign, run_dir, backend, campaign_sha256, created_at, CASE WHEN aggregated_attempts = (SELECT COUNT(*) FROM jobs) THEN aggregated_at ELSE 0 END, aggregate_job_id, aggregate_key FROM runs LIMIT 1",
+		    "SELECT run_id, campaign, run_dir, backend, campaign_sha256, created_at,\n"
+		    "CASE WHEN aggregated_attempts = (SELECT COUNT(*) FROM jobs) THEN aggregated_at ELSE 0 END,\n"
+		    "aggregate_job_id, aggregate_key\n"
+		    "FROM runs\n"
+		    "LIMIT 1",
 		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	int rc = sqlite3_step(s);
@@ -492,7 +497,9 @@ int store_run_set_aggregated(struct store *st, double at, long attempts)
 {
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(st->db,
-			       "UPDATE runs SET aggregated_at = ?1, aggregated_attempts = ?2 WHERE ?2 = (SELECT COUNT(*) FROM jobs)",
+			       "UPDATE runs\n"
+			       "SET aggregated_at = ?1, aggregated_attempts = ?2\n"
+			       "WHERE ?2 = (SELECT COUNT(*) FROM jobs)",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	sqlite3_bind_double(s, 1, at);
@@ -513,7 +520,11 @@ static int plan_rows(struct store *st, void *ctx)
 	sqlite3_stmt *s = NULL, *t = NULL;
 	int rc = 0;
 	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO jobs (scenario, attempt, state, nodes, ntasks) SELECT ?1, COALESCE(MAX(attempt), 0) + 1, 'PLANNED', ?2, ?3 FROM jobs WHERE scenario = ?1 RETURNING attempt",
+			       "INSERT INTO jobs (scenario, attempt, state, nodes, ntasks)\n"
+			       "SELECT ?1, COALESCE(MAX(attempt), 0) + 1, 'PLANNED', ?2, ?3\n"
+			       "FROM jobs\n"
+			       "WHERE scenario = ?1\n"
+			       "RETURNING attempt",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, p->scenario);
@@ -527,7 +538,8 @@ static int plan_rows(struct store *st, void *ctx)
 	if (rc == 0 &&
 	    sqlite3_prepare_v2(
 		    st->db,
-		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail) VALUES (?, ?, NULL, 'PLANNED', ?, 'submit intent recorded')",
+		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)\n"
+		    "VALUES (?, ?, NULL, 'PLANNED', ?, 'submit intent recorded')",
 		    -1, &t, NULL) != SQLITE_OK)
 		rc = db_fail(st, "prepare");
 	if (rc == 0) {
@@ -570,7 +582,9 @@ static int simple_update(struct store *st, const char *sql, const char *scenario
 int store_job_submitting(struct store *st, const char *scenario, int attempt)
 {
 	return simple_update(st,
-			     "UPDATE jobs SET submit_tries = submit_tries + 1 WHERE scenario = ?1 AND attempt = ?2",
+			     "UPDATE jobs\n"
+			     "SET submit_tries = submit_tries + 1\n"
+			     "WHERE scenario = ?1 AND attempt = ?2",
 			     scenario, attempt, NULL, 0);
 }
 
@@ -578,7 +592,9 @@ int store_job_submitted(struct store *st, const char *scenario, int attempt, con
 			const char *detail)
 {
 	int rc = simple_update(st,
-			       "UPDATE jobs SET job_id = ?3, submitted_at = ?4 WHERE scenario = ?1 AND attempt = ?2",
+			       "UPDATE jobs\n"
+			       "SET job_id = ?3, submitted_at = ?4\n"
+			       "WHERE scenario = ?1 AND attempt = ?2",
 			       scenario, attempt, job_id, 0);
 	return rc < 0 ? rc
 		      : store_job_update(st, scenario, attempt, JS_PENDING, NULL, -1, NULL,
@@ -591,7 +607,10 @@ int store_job_set_times(struct store *st, const char *scenario, int attempt, dou
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(
 		    st->db,
-		    "UPDATE jobs SET started_at = CASE WHEN ?3 > 0 THEN ?3 ELSE started_at END, ended_at = CASE WHEN ?4 > 0 THEN ?4 ELSE ended_at END WHERE scenario = ?1 AND attempt = ?2",
+		    "UPDATE jobs\n"
+		    "SET started_at = CASE WHEN ?3 > 0 THEN ?3 ELSE started_at END,\n"
+		    "ended_at = CASE WHEN ?4 > 0 THEN ?4 ELSE ended_at END\n"
+		    "WHERE scenario = ?1 AND attempt = ?2",
 		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, scenario);
@@ -635,7 +654,10 @@ static int update_rows(struct store *st, void *ctx)
 	/* The transition row is written only when the state really changes. */
 	if (sqlite3_prepare_v2(
 		    st->db,
-		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail) SELECT scenario, attempt, state, ?3, ?4, ?5 FROM jobs WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3",
+		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)\n"
+		    "SELECT scenario, attempt, state, ?3, ?4, ?5\n"
+		    "FROM jobs\n"
+		    "WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3",
 		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, c->scenario);
@@ -648,7 +670,13 @@ static int update_rows(struct store *st, void *ctx)
 	if (rc < 0)
 		return rc;
 	if (sqlite3_prepare_v2(st->db,
-			       "UPDATE jobs SET state = ?3, reason = COALESCE(?4, reason), exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END, nodelist = COALESCE(?6, nodelist), started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 ELSE started_at END, ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END WHERE scenario = ?1 AND attempt = ?2",
+			       "UPDATE jobs\n"
+			       "SET state = ?3, reason = COALESCE(?4, reason),\n"
+			       "exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END,\n"
+			       "nodelist = COALESCE(?6, nodelist),\n"
+			       "started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 ELSE started_at END,\n"
+			       "ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END\n"
+			       "WHERE scenario = ?1 AND attempt = ?2",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, c->scenario);
@@ -724,14 +752,23 @@ static int requeue_rows(struct store *st, void *ctx)
 		return rc; /* another process recorded it first */
 	if ((rc = update_rows(st, &c)) < 0 ||
 	    (rc = requeue_step(st,
-			       "UPDATE jobs SET started_at = CASE WHEN ?4 > 0 THEN ?4 ELSE started_at END, ended_at = CASE WHEN ?5 > 0 THEN ?5 WHEN ended_at = 0 THEN ?3 ELSE ended_at END, failed_nodes = ?6 WHERE scenario = ?1 AND attempt = ?2",
+			       "UPDATE jobs\n"
+			       "SET started_at = CASE WHEN ?4 > 0 THEN ?4 ELSE started_at END,\n"
+			       "ended_at = CASE WHEN ?5 > 0 THEN ?5 WHEN ended_at = 0 THEN ?3 ELSE ended_at END,\n"
+			       "failed_nodes = ?6\n"
+			       "WHERE scenario = ?1 AND attempt = ?2",
 			       q, now, "cannot update job")) < 0 ||
 	    (rc = requeue_step(st,
-			       "INSERT INTO jobs (scenario, attempt, job_id, state, nodes, ntasks, submitted_at, submit_tries) SELECT scenario, attempt + 1, job_id, 'PENDING', nodes, ntasks, ?3, submit_tries FROM jobs WHERE scenario = ?1 AND attempt = ?2",
+			       "INSERT INTO jobs (scenario, attempt, job_id, state, nodes, ntasks, submitted_at, submit_tries)\n"
+			       "SELECT scenario, attempt + 1, job_id, 'PENDING', nodes, ntasks, ?3,\n"
+			       "submit_tries\n"
+			       "FROM jobs\n"
+			       "WHERE scenario = ?1 AND attempt = ?2",
 			       q, now, "cannot record the requeued attempt")) < 0)
 		return rc;
 	rc = requeue_step(st,
-			  "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail) VALUES (?1, ?2 + 1, NULL, 'PENDING', ?3, 'requeued by the controller under the same job id')",
+			  "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)\n"
+			  "VALUES (?1, ?2 + 1, NULL, 'PENDING', ?3, 'requeued by the controller under the same job id')",
 			  q, now, "cannot record transition");
 	*x->added = rc == 0;
 	return rc;
@@ -751,7 +788,11 @@ static int read_jobs(struct store *st, const char *where, struct job_row **rows,
 	*n = 0;
 	strbuf_addf(
 		&sql,
-		"SELECT scenario, attempt, job_id, state, reason, exit_code, nodes, ntasks, nodelist, submitted_at, started_at, ended_at, pid, cancel_requested, submit_tries, seq, failed_nodes FROM jobs j %s ORDER BY (SELECT MIN(seq) FROM jobs k WHERE k.scenario = j.scenario), attempt",
+		"SELECT scenario, attempt, job_id, state, reason, exit_code, nodes,\n"
+		"ntasks, nodelist, submitted_at, started_at, ended_at, pid,\n"
+		"cancel_requested, submit_tries, seq, failed_nodes\n"
+		"FROM jobs j %s ORDER BY (SELECT MIN(seq) FROM jobs k WHERE k.scenario = j.scenario),\n"
+		"attempt",
 		where);
 	int rc = sqlite3_prepare_v2(st->db, sql.buf, -1, &s, NULL);
 	strbuf_free(&sql);
