@@ -22,12 +22,12 @@ json_t *bisection_new(const char *id, const struct bisect_range *r, const char *
 	for (size_t i = 0; i < r->n; i++)
 		json_array_append_new(commits, commit_json(&r->v[i]));
 	return json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:f, s:i, s:s, s:o, s:o, s:o, s:[], s:[], s:s, s:n, s:n}",
+		"{s:s, s:s, s:s, s:s, s:s, s:f, s:i, s:s, s:o, s:o, s:o, s:[], s:[], s:s, s:n, s:n, s:n}",
 		"bisection", id, "repo", r->workdir, "campaign_file", campaign_file, "campaign",
 		campaign, "scenario", scenario, "threshold_pct", threshold_pct, "parallel",
 		parallel, "backend", backend, "good", commit_json(&r->v[0]), "bad",
 		commit_json(&r->v[r->n - 1]), "commits", commits, "tested", "pending", "state",
-		"running", "first_bad", "reason");
+		"running", "first_bad", "reason", "repeat");
 }
 
 int bisection_save(const char *dir, json_t *state)

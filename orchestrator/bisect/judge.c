@@ -9,7 +9,7 @@
 static const char *const names[] = { "good", "bad", "unclear", "skip" };
 
 void judge_steps(const double *good, size_t ngood, const double *steps, size_t n,
-		 double threshold, struct bisect_verdict *out)
+		 double threshold, double spread, struct bisect_verdict *out)
 {
 	struct stats_sample num = { steps, n }, den = { good, ngood };
 	struct stats_interval ci = { 0 };
@@ -19,20 +19,25 @@ void judge_steps(const double *good, size_t ngood, const double *steps, size_t n
 	out->outcome = BISECT_UNCLEAR;
 	if (!ci.known)
 		return;
-	*out = (struct bisect_verdict){ BISECT_UNCLEAR, ci.value, ci.lo, ci.hi, 1 };
-	if (ci.lo > 1 + threshold)
+	*out = (struct bisect_verdict){ BISECT_UNCLEAR, ci.value, ci.lo / (1 + spread),
+					ci.hi * (1 + spread), 1 };
+	if (out->lo > 1 + threshold)
 		out->outcome = BISECT_BAD;
-	else if (ci.hi < 1 + threshold)
+	else if (out->hi < 1 + threshold)
 		out->outcome = BISECT_GOOD;
 }
 
-long judge_steps_needed(const struct bisect_verdict *v, long n, double threshold)
+long judge_steps_needed(const struct bisect_verdict *v, long n, double threshold, double spread)
 {
-	/* the interval's side towards the threshold is what must shrink */
-	double gap = fabs(v->ratio - (1 + threshold));
-	double half = v->ratio > 1 + threshold ? v->ratio - v->lo : v->hi - v->ratio;
-	if (!v->known || gap < 1e-9 || n <= 0)
+	double t = 1 + threshold, g = 1 + spread;
+	double lo = v->lo * g, hi = v->hi / g; /* the bootstrap's own interval */
+	/* the side towards the threshold must shrink until, widened, it clears it */
+	double gap = v->ratio > t ? v->ratio - t * g : t / g - v->ratio;
+	double half = v->ratio > t ? v->ratio - lo : hi - v->ratio;
+	if (!v->known || n <= 0 || half <= 0)
 		return 0;
+	if (gap <= 1e-9)
+		return -1; /* the spread between runs alone spans the threshold */
 	double k = half / gap, need = ceil(n * k * k);
 	return need > JUDGE_STEPS_MAX ? JUDGE_STEPS_MAX : (long)need;
 }

@@ -18,14 +18,18 @@ struct bisect_verdict {
 
 /* steps against good's (each in ms, any order): bad when the interval lies
  * above 1 + threshold (a fraction: 0.05 for 5 %), good when below, else
- * unclear. */
+ * unclear. The interval is the bootstrap's of the steps of the two runs,
+ * widened by spread (>= 0: how far two runs of one commit were apart, as a
+ * fraction) to [lo / (1 + spread), hi x (1 + spread)]: a run as a whole may
+ * sit that far from another, which no resampling of its steps shows. */
 void judge_steps(const double *good, size_t ngood, const double *steps, size_t n,
-		 double threshold, struct bisect_verdict *out);
+		 double threshold, double spread, struct bisect_verdict *out);
 /* The active steps per run that would make an unclear verdict's interval
- * (from runs of n active steps) clear 1 + threshold, as the interval narrows
- * with the square root of the steps; 0 when it cannot tell (no interval, or a
- * ratio on the threshold itself). */
-long judge_steps_needed(const struct bisect_verdict *v, long n, double threshold);
+ * (from runs of n active steps, widened by spread as judge_steps does) clear
+ * 1 + threshold, as the bootstrap's part narrows with the square root of the
+ * steps; 0 when it cannot tell (no interval), -1 when no number of steps would
+ * do: the ratio widened by the spread alone still holds the threshold. */
+long judge_steps_needed(const struct bisect_verdict *v, long n, double threshold, double spread);
 /* The most judge_steps_needed says (profile.active_steps' bound). */
 #define JUDGE_STEPS_MAX 1000000
 const char *judge_outcome_name(enum bisect_outcome o);

@@ -63,15 +63,22 @@ void report_noise_reason(json_t *st, struct strbuf *why)
 			1 + thr, 100 * thr);
 		return;
 	}
-	long need = judge_steps_needed(&v, (long)jsonio_num(e, "active_steps"), thr);
+	double spread = json_is_number(jsonio_at(st, "repeat.ratio"))
+				? fabs(jsonio_num(st, "repeat.ratio") - 1) : 0;
+	long need = judge_steps_needed(&v, (long)jsonio_num(e, "active_steps"), thr, spread);
 	strbuf_addf(
 		why,
 		": the interval holds %.3f (a slowdown of %g %%), so these runs can neither confirm nor rule out a slowdown of more than %g %%: the regression is not resolved",
 		1 + thr, 100 * thr, 100 * thr);
-	if (need > 0)
+	if (need < 0)
 		strbuf_addf(
 			why,
-			". Some %ld active steps per run (profile.active_steps; these runs had %d) would narrow the interval enough to tell, if the step-to-step noise within a run stays as it was (the variation from one run to the next is not in the interval)",
+			". No number of steps would resolve it: two runs of GOOD itself were %.1f %% apart, which alone spans the threshold; raise --threshold above the noise between runs, or make the runs steadier",
+			100 * spread);
+	else if (need > 0)
+		strbuf_addf(
+			why,
+			". Some %ld active steps per run (profile.active_steps; these runs had %d) would narrow the interval enough to tell, if the noise within and between runs stays as it was",
 			need, (int) jsonio_num(e, "active_steps"));
 }
 
@@ -87,6 +94,9 @@ static void totals(json_t *st)
 		h += jsonio_num(t, "node_hours");
 		runs += json_is_string(json_object_get(t, "run"));
 	}
+	t = json_object_get(st, "repeat"); /* GOOD's second run */
+	h += jsonio_num(t, "node_hours");
+	runs += json_is_string(json_object_get(t, "run"));
 	json_object_set_new(st, "runs", json_integer(runs));
 	json_object_set_new(st, "node_hours", json_real(round(h * 1e6) / 1e6));
 }
@@ -175,13 +185,35 @@ static void changed(struct strbuf *md, json_t *st, const char *root, const char 
 	json_decref(doc);
 }
 
+/* GOOD's second run: how far two runs of one commit were apart, or why not known. */
+static void repeat_line(struct strbuf *md, json_t *st)
+{
+	json_t *r = json_object_get(st, "repeat");
+	if (!json_is_object(r))
+		return;
+	if (!json_is_number(json_object_get(r, "ratio"))) {
+		strbuf_addf(
+			md,
+			"\nGOOD ran a second time to measure the noise between runs, but %s: the intervals above hold the noise within runs only.\n",
+			*jsonio_str(r, "why") ? jsonio_str(r, "why") : "it gave no step times");
+		return;
+	}
+	strbuf_addf(md, "\nGOOD ran a second time (run `%s`): median step %.3f ms, ",
+		    jsonio_str(r, "run"), jsonio_num(r, "median_step_ms"));
+	ratio_text(r, md);
+	strbuf_addf(
+		md,
+		" its first run's. Two runs of one commit were thus %.1f %% apart, which no resampling of one run's steps shows: every interval above (and the verdicts) is widened by that factor.\n",
+		100 * fabs(jsonio_num(r, "ratio") - 1));
+}
+
 static void tested(struct strbuf *md, json_t *st)
 {
 	json_t *t;
 	size_t k;
 	strbuf_addf(
 		md,
-		"## Commits tested\n\nIn the order they ran, one run each (an unclear commit ran again with twice the active steps). The ratio is to GOOD's median step; its interval is a bootstrap of the steps of both runs, so the variation from one run of a commit to the next is not in it.\n\n| commit | subject | outcome | median step (ms) | ratio to GOOD (95 %% interval) | active steps asked | run |\n|---|---|---|---:|---|---:|---|\n");
+		"## Commits tested\n\nIn the order they ran, one run each (an unclear commit ran again with twice the active steps). The ratio is to GOOD's median step; its interval is a bootstrap of the steps of both runs, widened by how far two runs of GOOD were apart (below).\n\n| commit | subject | outcome | median step (ms) | ratio to GOOD (95 %% interval) | active steps asked | run |\n|---|---|---|---:|---|---:|---|\n");
 	json_array_foreach(json_object_get(st, "tested"), k, t) {
 		long i = -1;
 		for (size_t j = 0; j < bisection_ncommits(st) && i < 0; j++)
@@ -206,6 +238,7 @@ static void tested(struct strbuf *md, json_t *st)
 		strbuf_addf(md, " | %d | `%s` |\n", (int)jsonio_num(t, "active_steps"),
 			    jsonio_str(t, "run"));
 	}
+	repeat_line(md, st);
 	strbuf_addf(md, "\n%d runs, %.4f node-hours (the jobs' nodes times their time).\n\n",
 		    (int)jsonio_num(st, "runs"), jsonio_num(st, "node_hours"));
 }
@@ -222,13 +255,13 @@ static void how(struct strbuf *md, json_t *st)
 	if (stopped) {
 		strbuf_addf(
 			md,
-			"GOOD and BAD ran first; the bisection goes on only when BAD's whole interval lies above %.4g (a slowdown of more than %g %%). Here it did not, so it stopped after them.\n",
+			"GOOD (twice: the noise between runs) and BAD ran first; the bisection goes on only when BAD's whole interval lies above %.4g (a slowdown of more than %g %%). Here it did not, so it stopped after them.\n",
 			1 + thr / 100, thr);
 		return;
 	}
 	strbuf_addf(
 		md,
-		"A commit is bad when the whole interval lies above %.4g (a slowdown of more than %g %%), good when it lies below, and unclear otherwise: an unclear commit ran once more with twice the active steps, and was skipped if it stayed unclear. A commit that did not run (its job failed, or it measured too few steps) was skipped, never called bad. GOOD and BAD ran first: had BAD not been resolved as slower, the bisection would have stopped there.\n",
+		"A commit is bad when the whole interval lies above %.4g (a slowdown of more than %g %%), good when it lies below, and unclear otherwise: an unclear commit ran once more with twice the active steps, and was skipped if it stayed unclear. A commit that did not run (its job failed, or it measured too few steps) was skipped, never called bad. GOOD (twice: the noise between runs) and BAD ran first: had BAD not been resolved as slower, the bisection would have stopped there.\n",
 		1 + thr / 100, thr);
 }
 

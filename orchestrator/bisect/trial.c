@@ -175,15 +175,16 @@ static double *values(json_t *a, size_t *n)
 	return out;
 }
 
-/* The verdict of scenario sc against GOOD's tested entry good (NULL: none); GOOD's own
- * (is_good) is the reference. What keeps a commit from a verdict goes into why. */
-static void verdict(json_t *good, int is_good, json_t *sc, double threshold,
+/* The verdict of scenario sc against j's GOOD (j->good NULL: none); GOOD's own first run
+ * (j->reference) is the reference. What keeps a commit from a verdict goes into why. */
+static void verdict(const struct trial_judge *j, json_t *sc, double threshold,
 		    struct bisect_verdict *v, struct strbuf *why)
 {
+	json_t *good = j->good;
 	const char *e = jsonio_str(sc, SK_STEP_ESTIMATOR),
 		   *ge = jsonio_str(good, SK_STEP_ESTIMATOR);
 	*v = (struct bisect_verdict){ BISECT_SKIP, 0, 0, 0, 0 };
-	if (is_good) {
+	if (j->reference) {
 		*v = (struct bisect_verdict){ BISECT_GOOD, 1, 1, 1, 0 };
 		return;
 	}
@@ -194,7 +195,7 @@ static void verdict(json_t *good, int is_good, json_t *sc, double threshold,
 	size_t ng, n;
 	double *g = values(json_object_get(good, SK_STEP_TIMES_MS), &ng);
 	double *s = values(json_object_get(sc, SK_STEP_TIMES_MS), &n);
-	judge_steps(g, ng, s, n, threshold, v);
+	judge_steps(g, ng, s, n, threshold, j->spread, v);
 	free(g);
 	free(s);
 	if (strcmp(e, ge)) { /* not the same measure: no verdict from their ratio */
@@ -229,7 +230,7 @@ static json_t *entry_of(const struct trial_ctx *t, size_t i, struct run *r, json
 }
 
 int trial_finish(const struct trial_ctx *t, size_t i, const char *run_id, int active_steps,
-		 json_t *good, json_t **entry)
+		 const struct trial_judge *j, json_t **entry)
 {
 	struct run *r = NULL;
 	struct submission_opts so = { 0 };
@@ -250,7 +251,7 @@ int trial_finish(const struct trial_ctx *t, size_t i, const char *run_id, int ac
 	if (rc < 0) /* its analysis, say, failed: the commit is skipped, said why */
 		strbuf_addf(&why, "its run did not end with an analysis: %s", err_last());
 	else if ((sc = scenario_of(r, &summary, &why)) != NULL)
-		verdict(good, i == 0, sc, jsonio_num(t->state, "threshold_pct") / 100, &v, &why);
+		verdict(j, sc, jsonio_num(t->state, "threshold_pct") / 100, &v, &why);
 	*entry = entry_of(t, i, r, sc, &v, active_steps, why.len ? why.buf : "");
 	json_decref(summary);
 	strbuf_free(&why);

@@ -32,15 +32,23 @@ int trial_submit(const struct trial_ctx *t, const char *run_id);
  * of the median from fewer covers its 95 % too seldom to decide on). */
 #define BISECT_MIN_STEPS 10
 
+/* What a commit's run is judged against: GOOD's tested entry (NULL when GOOD did
+ * not run: then skipped), whether this is GOOD's own first run (the reference),
+ * and how far two runs of GOOD were apart (judge_steps' spread). */
+struct trial_judge {
+	json_t *good;
+	int reference;
+	double spread;
+};
+
 /* The run run_id of commit i (submitted where it was not) followed to its end:
  * its tested entry {commit, outcome, median_step_ms, ratio, ratio_interval,
  * run, active_steps, step_times_ms, step_estimator, node_hours, why}, judged
- * against good (GOOD's tested entry; NULL when GOOD did not run: then skipped;
- * commit 0 is GOOD itself). A run whose analysis fails is skipped, said why; a
- * step time measured otherwise than GOOD's is unclear. ERR_BACKEND when the
- * run cannot be followed (the scheduler is down): nothing is decided then. */
+ * as j says. A run whose analysis fails is skipped, said why; a step time
+ * measured otherwise than GOOD's is unclear. ERR_BACKEND when the run cannot
+ * be followed (the scheduler is down): nothing is decided then. */
 int trial_finish(const struct trial_ctx *t, size_t i, const char *run_id, int active_steps,
-		 json_t *good, json_t **entry);
+		 const struct trial_judge *j, json_t **entry);
 /* The worktree of commit hash: its folder (malloc'ed) and name. */
 char *trial_tree(const struct trial_ctx *t, const char *hash, char *name, size_t n);
 

@@ -21,6 +21,7 @@
 #include "util/strbuf.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 
 #define BISECT_LOCK ".bisect.lock"
 #define BISECT_LOG "bisect.log"
+#define GOOD_AGAIN (-1L) /* in a list of commits to test: GOOD's second run */
 
 struct bisector {
 	const struct cmd_entry *self;
@@ -149,19 +151,47 @@ static void say_entry(json_t *e)
 	fflush(stdout);
 }
 
-/* Commit at (an index) of the pending entry p followed to its end and recorded. */
+/* How far two runs of GOOD were apart, |second / first - 1|; 0 before (or without) a
+ * second. */
+static double run_spread(json_t *st)
+{
+	json_t *r = json_object_get(json_object_get(st, "repeat"), "ratio");
+	return json_is_number(r) ? fabs(json_number_value(r) - 1) : 0;
+}
+
+static void say_repeat(json_t *e)
+{
+	if (!json_is_number(json_object_get(e, "ratio")))
+		printf("GOOD again: %s (run %s): the noise between runs is not known\n",
+		       jsonio_str(e, "why"), jsonio_str(e, "run"));
+	else
+		printf("GOOD again: median step %.3f ms, %.3fx its first run: two runs of one commit %.1f %% apart, by which every interval is widened (run %s)\n",
+		       jsonio_num(e, "median_step_ms"), jsonio_num(e, "ratio"),
+		       100 * fabs(jsonio_num(e, "ratio") - 1), jsonio_str(e, "run"));
+	fflush(stdout);
+}
+
+/* Commit at (an index) of the pending entry p followed to its end and recorded: GOOD's
+ * second run (p's repeat) as the state's repeat, judged against its first. */
 static int finish_one(struct bisector *b, json_t *p)
 {
 	json_t *st = b->t.state, *entry = NULL;
 	const char *hash = jsonio_str(p, "commit");
+	int again = json_is_true(json_object_get(p, "repeat"));
 	long at = -1;
 	for (size_t i = 0; i < bisection_ncommits(st) && at < 0; i++)
 		if (!strcmp(bisection_commit(st, i), hash))
 			at = (long)i;
+	struct trial_judge j = { good_entry(st), at == 0 && !again, again ? 0 : run_spread(st) };
 	int rc = trial_finish(&b->t, (size_t)at, jsonio_str(p, "run"),
-			      (int)jsonio_num(p, "active_steps"), good_entry(st), &entry);
+			      (int)jsonio_num(p, "active_steps"), &j, &entry);
 	if (rc < 0)
 		return rc;
+	if (again) {
+		json_object_set_new(st, "repeat", entry);
+		say_repeat(entry);
+		return 0;
+	}
 	json_array_append_new(json_object_get(st, "tested"), entry);
 	say_entry(entry);
 	return 0;
@@ -193,26 +223,43 @@ static void skip_unmade(struct bisector *b, size_t i, int steps)
 	say_entry(e);
 }
 
-/* The commits at idx[0..k) tested: their runs made and recorded as pending (so that
- * an interruption never makes one twice), submitted, then followed to their ends. */
+static void say_testing(json_t *st, size_t i, int again, int steps)
+{
+	if (again)
+		printf("testing GOOD %.12s again (how far two runs of one commit are apart)\n",
+		       bisection_commit(st, 0));
+	else
+		printf("testing commit %.12s (%zu of %zu)%s\n", bisection_commit(st, i), i,
+		       bisection_ncommits(st) - 1, steps > jsonio_num(st, "active_steps")
+		       ? ": unclear, again with twice the active steps" : "");
+	fflush(stdout);
+}
+
+/* The commits at idx[0..k) tested (GOOD_AGAIN: GOOD's second run): their runs made and
+ * recorded as pending (so that an interruption never makes one twice), submitted, then
+ * followed to their ends. */
 static int test_commits(struct bisector *b, const long *idx, size_t k)
 {
 	json_t *st = b->t.state, *pending = json_object_get(st, "pending");
 	int rc = 0;
 	for (size_t j = 0; rc == 0 && j < k; j++) {
-		size_t i = (size_t)idx[j];
-		int steps =
-			(int) jsonio_num(st, "active_steps") * (bisection_runs_of(st, i) ? 2 : 1);
+		int again = idx[j] == GOOD_AGAIN;
+		size_t i = again ? 0 : (size_t)idx[j];
+		int steps = (int)jsonio_num(st, "active_steps") *
+			    (!again && bisection_runs_of(st, i) ? 2 : 1);
 		char *run_id = NULL;
-		printf("testing commit %.12s (%zu of %zu)%s\n", bisection_commit(st, i), i,
-		       bisection_ncommits(st) - 1, steps > jsonio_num(st, "active_steps")
-		       ? ": unclear, again with twice the active steps" : "");
-		fflush(stdout);
-		if (trial_create(&b->t, i, steps, &run_id) < 0)
+		say_testing(st, i, again, steps);
+		if (trial_create(&b->t, i, steps, &run_id) < 0 && again)
+			json_object_set_new(st, "repeat",
+					    json_pack("{s:s, s:n, s:n, s:s, s:f}", "commit",
+						      bisection_commit(st, 0), "run", "ratio",
+						      "why", err_last(), "node_hours", 0.0));
+		else if (!run_id)
 			skip_unmade(b, i, steps);
 		else
-			json_array_append_new(pending, json_pack("{s:s, s:s, s:i}", "commit",
-				bisection_commit(st, i), "run", run_id, "active_steps", steps));
+			json_array_append_new(pending, json_pack("{s:s, s:s, s:i, s:b}", "commit",
+				bisection_commit(st, i), "run", run_id, "active_steps", steps,
+				"repeat", again));
 		free(run_id);
 		rc = bisection_save(b->dir, st);
 	}
@@ -243,12 +290,16 @@ static int drive(struct bisector *b)
 {
 	json_t *st = b->t.state;
 	size_t n = bisection_ncommits(st);
-	long idx[64] = { 0, (long)n - 1 };
+	long idx[64];
 	int rc = finish_pending(b);
 	size_t k = 0;
-	for (size_t e = 0; e < 2; e++)
-		if (bisection_outcome(st, (size_t)idx[e]) < 0)
-			idx[k++] = idx[e];
+	/* GOOD, GOOD again (judged against its first: the noise between runs), BAD */
+	if (bisection_outcome(st, 0) < 0)
+		idx[k++] = 0;
+	if (!json_is_object(json_object_get(st, "repeat")))
+		idx[k++] = GOOD_AGAIN;
+	if (bisection_outcome(st, n - 1) < 0)
+		idx[k++] = (long)n - 1;
 	if (rc == 0 && k)
 		rc = test_commits(b, idx, k);
 	char *stop = rc < 0 ? NULL : noise_first(st);

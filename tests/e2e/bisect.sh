@@ -44,7 +44,8 @@ check bisect_said_answer grep -q "^first bad commit: $(c 8 | cut -c1-12) c8: cha
 check bisect_crash_skipped [ "$(json "$bdir/bisect.json" '[t["outcome"] for t in j["tested"] if t["commit"] == "'"$(c 6)"'"]')" = "['skip']" ]
 crun=$(json "$bdir/bisect.json" '[t["run"] for t in j["tested"] if t["commit"] == "'"$(c 6)"'"][0]')
 check bisect_crash_why grep -qF "| c6: change 6 | skip (its job ended FAILED: \`campaign status $crun cpu-2n\` says why) | - | - | 30 |" "$bdir/BISECT.md"
-# the order a K=1 split gives (GOOD, BAD, then c6 skipped, c5, c9, c8, c7), each commit once,
+# the order a K=1 split gives (GOOD, BAD (GOOD's second run between them is not a test of a
+# commit: the state's repeat), then c6 skipped, c5, c9, c8, c7), each commit once,
 # or twice where its first run was unclear (the second with twice the active steps)
 check bisect_order [ "$(json "$bdir/bisect.json" '" ".join(t["commit"][:7] + ":" + t["outcome"] for t in j["tested"] if t["outcome"] != "unclear")')" = "$(for i in 0:good 11:bad 6:skip 5:good 9:bad 8:bad 7:good; do echo -n "$(c "${i%:*}" | cut -c1-7):${i#*:} "; done | sed 's/ $//')" ]
 check bisect_reruns_doubled python3 -c '
@@ -57,7 +58,10 @@ ok = all(len(v) == 1 and v[0]["active_steps"] == 30 or len(v) == 2 and v[0]["out
          and v[1]["active_steps"] == 60 for v in seen.values())
 sys.exit(0 if ok else 1)' "$bdir"
 runs=$(ls -d res/bisectddp/*/state.db | wc -l)
-check bisect_no_commit_run_twice [ "$runs" = "$(json "$bdir/bisect.json" 'len(j["tested"])')" ]
+check bisect_no_commit_run_twice [ "$runs" = "$(json "$bdir/bisect.json" 'len(j["tested"]) + 1')" ]
+# GOOD ran twice: how far two runs of one commit are apart, against its first run
+check bisect_good_again [ "$(json "$bdir/bisect.json" 'j["repeat"]["commit"] == j["good"]["commit"] and 0.8 < j["repeat"]["ratio"] < 1.25 and j["repeat"]["run"] != j["tested"][0]["run"]')" = True ]
+check bisect_md_good_again grep -q "^GOOD ran a second time (run \`[0-9a-f-]*\`): median step [0-9.]* ms, [0-9.]*x (95 % interval [0-9.]* to [0-9.]*) its first run's. Two runs of one commit were thus [0-9.]* % apart" "$bdir/BISECT.md"
 check bisect_runs_counted [ "$(json "$bdir/bisect.json" 'j["runs"]')" = "$runs" ]
 # an independent recount: the ratio of the medians of the runs' own step times
 check bisect_ratio_recounted python3 -c '
@@ -68,7 +72,10 @@ good = statistics.median(steps(b["tested"][0]["run"]))
 fb = b["first_bad"]
 r = statistics.median(steps(fb["run"])) / good
 lo, hi = fb["ratio_interval"]
-sys.exit(0 if abs(r - fb["ratio"]) < 0.0011 and lo > 1.5 and lo <= r <= hi and 2.5 < r < 7 else 1)' "$bdir" res/bisectddp
+rep = b["repeat"]
+g2 = statistics.median(steps(rep["run"])) / good
+sys.exit(0 if abs(r - fb["ratio"]) < 0.0011 and lo > 1.5 and lo <= r <= hi and 2.5 < r < 7
+         and abs(g2 - rep["ratio"]) < 0.0011 else 1)' "$bdir" res/bisectddp
 # each run ran its commit in its own tree: CAMPAIGN_DIR, the provenance, the one scenario
 fb_run=$(json "$bdir/bisect.json" 'j["first_bad"]["run"]')
 check bisect_child_tree grep -qx "export CAMPAIGN_DIR='$bdir/trees/$(c 8 | cut -c1-12)'" "res/bisectddp/$fb_run/cpu-2n/job.sbatch"
@@ -96,7 +103,7 @@ check bisect_resume_done_runs_nothing [ "$(ls -d res/bisectddp/*/state.db | wc -
 "$CAMPAIGN" bisect --wait --backend local --results "$SCRATCH/res2" "$(c 1)" "$(c 2)" repo/noisy.yaml >n.out 2>&1; rc=$?
 check bisect_noise_exit0 [ "$rc" -eq 0 ]
 ndir=$(sed -n 2p n.out)
-check bisect_noise_stopped [ "$(json "$ndir/bisect.json" 'j["first_bad"], j["runs"]')" = "(None, 2)" ]
+check bisect_noise_stopped [ "$(json "$ndir/bisect.json" 'j["first_bad"], j["runs"], len(j["tested"])')" = "(None, 3, 2)" ]
 check bisect_noise_not_resolved grep -q "^\*\*No first bad commit was found.\*\* BAD measured [0-9.]* % \(slower\|faster\) than GOOD (median step [0-9.]*x (95 % interval [0-9.]* to [0-9.]*) GOOD's): the interval holds 1.050 (a slowdown of 5 %), so these runs can neither confirm nor rule out a slowdown of more than 5 %: the regression is not resolved" "$ndir/BISECT.md"
 check bisect_noise_steps_needed grep -q "Some [0-9]* active steps per run (profile.active_steps; these runs had 30) would narrow the interval enough to tell" "$ndir/BISECT.md"
 check bisect_noise_how_stopped grep -q "Here it did not, so it stopped after them.$" "$ndir/BISECT.md"

@@ -27,18 +27,30 @@ static void judge_outcomes(void)
 	double s[NG];
 	struct bisect_verdict v;
 	scaled(1.3, s);
-	judge_steps(good, NG, s, NG, 0.05, &v);
+	judge_steps(good, NG, s, NG, 0.05, 0, &v);
 	CHECK(v.outcome == BISECT_BAD && v.known);
 	CHECK_NEAR(v.ratio, 1.3, 1e-9);
 	CHECK(v.lo > 1.05 && v.lo <= 1.3 && v.hi >= 1.3);
-	judge_steps(good, NG, good, NG, 0.05, &v);
+	judge_steps(good, NG, good, NG, 0.05, 0, &v);
 	CHECK(v.outcome == BISECT_GOOD);
 	CHECK_NEAR(v.ratio, 1.0, 1e-9);
 	scaled(1.05, s);
-	judge_steps(good, NG, s, NG, 0.05, &v);
+	judge_steps(good, NG, s, NG, 0.05, 0, &v);
 	CHECK(v.outcome == BISECT_UNCLEAR && v.known);
-	judge_steps(good, NG, s, 4, 0.05, &v); /* fewer than 5 steps: no interval */
+	judge_steps(good, NG, s, 4, 0.05, 0, &v); /* fewer than 5 steps: no interval */
 	CHECK(v.outcome == BISECT_UNCLEAR && !v.known);
+	/* 10 % slower in every step: bad; with two runs of one commit 20 % apart its interval
+	 * (the same resamples: the same generator) widens to lo / 1.2 and hi x 1.2, which
+	 * holds 1.05: unclear */
+	scaled(1.1, s);
+	judge_steps(good, NG, s, NG, 0.05, 0, &v);
+	CHECK(v.outcome == BISECT_BAD && v.lo > 1.05 && v.lo / 1.2 < 1.05);
+	struct bisect_verdict w;
+	judge_steps(good, NG, s, NG, 0.05, 0.2, &w);
+	CHECK(w.outcome == BISECT_UNCLEAR);
+	CHECK_NEAR(w.ratio, v.ratio, 1e-12);
+	CHECK_NEAR(w.lo, v.lo / 1.2, 1e-12);
+	CHECK_NEAR(w.hi, v.hi * 1.2, 1e-12);
 }
 
 /* ratio 1.10 in [1.00, 1.20], threshold 5 %: the lower side (0.10) must shrink to the gap
@@ -47,11 +59,18 @@ static void judge_outcomes(void)
 static void judge_steps_to_resolve(void)
 {
 	struct bisect_verdict v = { BISECT_UNCLEAR, 1.10, 1.00, 1.20, 1 };
-	CHECK(judge_steps_needed(&v, 10, 0.05) == 40);
+	CHECK(judge_steps_needed(&v, 10, 0.05, 0) == 40);
 	v = (struct bisect_verdict){ BISECT_UNCLEAR, 0.95, 0.90, 1.15, 1 };
-	CHECK(judge_steps_needed(&v, 10, 0.05) == 40);
+	CHECK(judge_steps_needed(&v, 10, 0.05, 0) == 40);
+	/* two runs of GOOD 2 % apart: the widened lower end 1.00 is the bootstrap's 1.02 / 1.02;
+	 * its side 1.10 - 1.02 = 0.08 must shrink to 1.10 - 1.05 x 1.02 = 0.029 (widened, it
+	 * then clears 1.05), a factor 2.7586: 10 x 7.61 = 76.1, so 77 steps */
+	v = (struct bisect_verdict){ BISECT_UNCLEAR, 1.10, 1.00, 1.20 * 1.02, 1 };
+	CHECK(judge_steps_needed(&v, 10, 0.05, 0.02) == 77);
+	/* 5 % apart: 1.10 / 1.05 = 1.0476 < 1.05 whatever the steps */
+	CHECK(judge_steps_needed(&v, 10, 0.05, 0.05) == -1);
 	v.known = 0;
-	CHECK(judge_steps_needed(&v, 10, 0.05) == 0);
+	CHECK(judge_steps_needed(&v, 10, 0.05, 0) == 0);
 	CHECK(judge_outcome_parse("skip") == BISECT_SKIP && judge_outcome_parse("x") == -1);
 }
 
