@@ -122,8 +122,10 @@ slurm_cluster() {
 }
 # bisect_repo DIR EXTRA: a git repository of a small PyTorch DDP script (campaigns/ddp_train.py)
 # with 12 commits c0..c11 for campaign bisect. Every step sleeps after the optimizer's, 20 ms
-# plus a random 0 to 20 ms: the step time is mostly that sleep, so the noise is the script's own
-# (a spread of some 30 %, whatever else the machine runs) and a slowdown its sleep's. c2 adds
+# plus a random 0 to 20 ms, and the model is tiny (--hidden 16 --layers 1 --batch 4): the step
+# time is that sleep, so the noise is the script's own (a spread of some 30 %, whatever else the
+# machine runs: under the suite's seven lanes a model of the script's default size took tens of
+# ms more in some runs than in others) and a slowdown its sleep's. c2 adds
 # 0.5 ms to it (below the noise), c6 makes the script crash and c7 mends it, c8 adds 100 ms (the
 # regression); the others add a line to NOTES. Its campaign.yaml times 30 steps of cpu-1n and
 # cpu-2n; noisy.yaml the same with STEP_BIMODAL set: the steps sleep 20 and 60 ms in turn, a
@@ -137,7 +139,7 @@ bisect_repo() {
 	cat >campaign.yaml <<'Y'
 campaign: bisectddp
 workload:
-  command: "/usr/bin/python3 {{campaign_dir}}/train.py --steps {{steps}} --warmup {{warmup_steps}} --no-profiler"
+  command: "/usr/bin/python3 {{campaign_dir}}/train.py --steps {{steps}} --warmup {{warmup_steps}} --no-profiler --hidden 16 --layers 1 --batch 4"
   env: { GLOO_SOCKET_IFNAME: lo, OMP_NUM_THREADS: "1", OMP_WAIT_POLICY: PASSIVE }
 profile: { warmup_steps: 3, active_steps: 30 }
 analysis:
