@@ -2,9 +2,11 @@
  * the dispatcher that opens a command's run and reports its errors.
  * SPDX-License-Identifier: MIT */
 #include "cmd.h"
+#include "orchestrator/bisect/bisection.h"
 
 #include "orchestrator/run.h"
 #include "util/err.h"
+#include "util/fsio.h"
 #include "util/hangup.h"
 #include "util/strbuf.h"
 
@@ -221,6 +223,21 @@ static int no_run_nor_scenario(const char *root, const char *name, const struct 
 	return rc;
 }
 
+/* Whether ref names a bisection under root (its folder, or its id or a start of it). */
+static int is_bisection(const char *root, const char *ref)
+{
+	struct argv all;
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" BISECT_STATE, ref);
+	int hit = fsio_exists(p.buf);
+	bisection_list(root, &all);
+	for (size_t i = 0; !hit && i < all.n; i++)
+		hit = !strncmp(strchr(all.v[i], '/') + 1, ref, strlen(ref));
+	argv_free(&all);
+	strbuf_free(&p);
+	return hit;
+}
+
 /* Opens the run of a CMD_RUN command into a->run: the one pos[0] names, or
  * the newest when it is left out; with CMD_RUN_SCENARIO a lone argument that
  * names no run is taken as a scenario of the newest run (a->nrun 0). */
@@ -230,6 +247,8 @@ static int open_run(const struct cmd_entry *e, struct args *a)
 		   *ref = a->npos && a->dashdash != 0 ? a->pos[0] : NULL;
 	int rc = run_open(root, ref, cmd_journal(a), &a->run);
 	a->nrun = ref != NULL;
+	if (rc == ERR_NOTFOUND && ref && is_bisection(root, ref))
+		return err_set(ERR_NOTFOUND, "%s is a bisection (campaign bisect), not a run: `campaign ls` lists it with its runs, its answer is BISECT.md in its folder, and `campaign bisect --resume %s` goes on with it", ref, ref);
 	if (rc != ERR_NOTFOUND || !(e->flags & CMD_RUN_SCENARIO) || a->npos != 1 || !ref)
 		return rc;
 	struct run *newest = NULL;

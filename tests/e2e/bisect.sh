@@ -96,6 +96,8 @@ check bisect_md_totals grep -q "^$runs runs, [0-9.]* node-hours" "$bdir/BISECT.m
 "$CAMPAIGN" ls --results "$SCRATCH/res" >ls.out 2>&1
 check bisect_ls_row grep -q "^$bid *bisectddp *local *bisect $(c 0 | cut -c1-12)..$(c 11 | cut -c1-12) (cpu-2n): first bad $(c 8 | cut -c1-12)$" ls.out
 check bisect_ls_child grep -qx " *bisect $bid: commit $(c 8 | cut -c1-12)" ls.out
+"$CAMPAIGN" status --results "$SCRATCH/res" "$bid" >st.out 2>&1; rc=$?
+check bisect_status_says_bisection bash -c '[ "$1" = 3 ] && grep -qF "$2 is a bisection (campaign bisect), not a run: \`campaign ls\` lists it with its runs" "$3"' _ "$rc" "$bid" st.out
 "$CAMPAIGN" bisect --results "$SCRATCH/res" --resume "$bid" >again.out 2>&1
 check bisect_resume_done_runs_nothing [ "$(ls -d res/bisectddp/*/state.db | wc -l)" = "$runs" ]
 
