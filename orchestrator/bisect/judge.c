@@ -36,8 +36,8 @@ long judge_steps_needed(const struct bisect_verdict *v, long n, double threshold
 	double half = v->ratio > t ? v->ratio - lo : hi - v->ratio;
 	if (!v->known || n <= 0 || half <= 0)
 		return 0;
-	if (gap <= 1e-9)
-		return -1; /* the spread between runs alone spans the threshold */
+	if (gap <= 1e-9) /* within the spread of the threshold: no steps would do; on it: unknown */
+		return spread > 0 && fabs(v->ratio - t) > 1e-9 ? -1 : 0;
 	double k = half / gap, need = ceil(n * k * k);
 	return need > JUDGE_STEPS_MAX ? JUDGE_STEPS_MAX : (long)need;
 }

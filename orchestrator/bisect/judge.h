@@ -27,8 +27,9 @@ void judge_steps(const double *good, size_t ngood, const double *steps, size_t n
 /* The active steps per run that would make an unclear verdict's interval
  * (from runs of n active steps, widened by spread as judge_steps does) clear
  * 1 + threshold, as the bootstrap's part narrows with the square root of the
- * steps; 0 when it cannot tell (no interval), -1 when no number of steps would
- * do: the ratio widened by the spread alone still holds the threshold. */
+ * steps; 0 when it cannot tell (no interval, a ratio on the threshold), -1 when
+ * no number of steps would do: the ratio lies within a factor 1 + spread of
+ * 1 + threshold, so the widening alone keeps the threshold in the interval. */
 long judge_steps_needed(const struct bisect_verdict *v, long n, double threshold, double spread);
 /* The most judge_steps_needed says (profile.active_steps' bound). */
 #define JUDGE_STEPS_MAX 1000000

@@ -73,8 +73,8 @@ void report_noise_reason(json_t *st, struct strbuf *why)
 	if (need < 0)
 		strbuf_addf(
 			why,
-			". No number of steps would resolve it: two runs of GOOD itself were %.1f %% apart, which alone spans the threshold; raise --threshold above the noise between runs, or make the runs steadier",
-			100 * spread);
+			". No number of steps would resolve it: BAD's ratio %.3f lies within the %.1f %% that two runs of GOOD itself were apart of %.3f (the threshold), so the widening alone keeps the threshold in its interval; a threshold farther from the ratio, or steadier runs, would",
+			v.ratio, 100 * spread, 1 + thr);
 	else if (need > 0)
 		strbuf_addf(
 			why,

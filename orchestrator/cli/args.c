@@ -223,21 +223,6 @@ static int no_run_nor_scenario(const char *root, const char *name, const struct 
 	return rc;
 }
 
-/* Whether ref names a bisection under root (its folder, or its id or a start of it). */
-static int is_bisection(const char *root, const char *ref)
-{
-	struct argv all;
-	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/" BISECT_STATE, ref);
-	int hit = fsio_exists(p.buf);
-	bisection_list(root, &all);
-	for (size_t i = 0; !hit && i < all.n; i++)
-		hit = !strncmp(strchr(all.v[i], '/') + 1, ref, strlen(ref));
-	argv_free(&all);
-	strbuf_free(&p);
-	return hit;
-}
-
 /* Opens the run of a CMD_RUN command into a->run: the one pos[0] names, or
  * the newest when it is left out; with CMD_RUN_SCENARIO a lone argument that
  * names no run is taken as a scenario of the newest run (a->nrun 0). */
@@ -247,8 +232,6 @@ static int open_run(const struct cmd_entry *e, struct args *a)
 		   *ref = a->npos && a->dashdash != 0 ? a->pos[0] : NULL;
 	int rc = run_open(root, ref, cmd_journal(a), &a->run);
 	a->nrun = ref != NULL;
-	if (rc == ERR_NOTFOUND && ref && is_bisection(root, ref))
-		return err_set(ERR_NOTFOUND, "%s is a bisection (campaign bisect), not a run: `campaign ls` lists it with its runs, its answer is BISECT.md in its folder, and `campaign bisect --resume %s` goes on with it", ref, ref);
 	if (rc != ERR_NOTFOUND || !(e->flags & CMD_RUN_SCENARIO) || a->npos != 1 || !ref)
 		return rc;
 	struct run *newest = NULL;
@@ -256,7 +239,8 @@ static int open_run(const struct cmd_entry *e, struct args *a)
 	char *why = strncmp(err_last(), "no run '", 8) ? xstrdup(err_last()) : NULL;
 	rc = run_open(root, NULL, cmd_journal(a), &newest); /* no runs at all: the answer */
 	if (rc == 0 && !has_scenario(newest, ref))
-		rc = why ? err_set(ERR_NOTFOUND, "%s", why) : no_run_nor_scenario(root, ref, newest);
+		rc = why ? err_set(ERR_NOTFOUND, "%s", why)
+			 : no_run_nor_scenario(root, ref, newest);
 	free(why);
 	if (rc == 0) {
 		a->run = newest;
@@ -264,6 +248,35 @@ static int open_run(const struct cmd_entry *e, struct args *a)
 		return 0;
 	}
 	run_free(newest);
+	return rc;
+}
+
+/* Whether ref names a bisection under root: its folder or its whole id (a start of one
+ * may be a run's too, or a scenario's name). */
+static int is_bisection(const char *root, const char *ref)
+{
+	struct argv all;
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" BISECT_STATE, ref);
+	int hit = fsio_exists(p.buf);
+	bisection_list(root, &all);
+	for (size_t i = 0; !hit && i < all.n; i++)
+		hit = !strcmp(strchr(all.v[i], '/') + 1, ref);
+	argv_free(&all);
+	strbuf_free(&p);
+	return hit;
+}
+
+/* open_run, and a bisection named where a run was asked for said as one. */
+static int open_run_said(const struct cmd_entry *e, struct args *a)
+{
+	const char *ref = a->npos && a->dashdash != 0 ? a->pos[0] : NULL;
+	int rc = open_run(e, a);
+	if (rc == ERR_NOTFOUND && ref && is_bisection(cmd_results_root(a), ref))
+		rc = err_set(
+			ERR_NOTFOUND,
+			"%s is a bisection (campaign bisect), not a run: `campaign ls` lists it with its runs, its answer is BISECT.md in its folder, and `campaign bisect --resume %s` goes on with it",
+			ref, ref);
 	return rc;
 }
 
@@ -282,7 +295,7 @@ int cmd_dispatch(const struct cmd_entry *e, int argc, char **argv)
 	if (rc == 0 && (e->flags & CMD_OUTLIVES_OUTPUT))
 		hangup_catch();
 	if (rc == 0 && (e->flags & CMD_RUN))
-		rc = open_run(e, &a);
+		rc = open_run_said(e, &a);
 	if (rc == 0)
 		rc = e->exec(e, &a);
 	if (rc < 0)

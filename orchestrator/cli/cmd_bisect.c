@@ -286,6 +286,27 @@ static char *noise_first(json_t *st)
 	return why.len ? strbuf_detach(&why) : NULL;
 }
 
+/* A bisection begun by a campaign that ran GOOD once (commits other than GOOD tested
+ * already): its repeat said missing, not run now (BAD was judged without it). */
+static int began_without_repeat(json_t *st)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(st, "tested"), i, e)
+		if (strcmp(jsonio_str(e, "commit"), bisection_commit(st, 0))) {
+			if (!json_is_object(json_object_get(st, "repeat")))
+				json_object_set_new(
+					st, "repeat",
+					json_pack(
+						"{s:s, s:n, s:n, s:s, s:f}", "commit",
+						bisection_commit(st, 0), "run", "ratio", "why",
+						"the bisection began before campaign ran GOOD twice",
+						"node_hours", 0.0));
+			return 1;
+		}
+	return 0;
+}
+
 static int drive(struct bisector *b)
 {
 	json_t *st = b->t.state;
@@ -296,7 +317,7 @@ static int drive(struct bisector *b)
 	/* GOOD, GOOD again (judged against its first: the noise between runs), BAD */
 	if (bisection_outcome(st, 0) < 0)
 		idx[k++] = 0;
-	if (!json_is_object(json_object_get(st, "repeat")))
+	if (!json_is_object(json_object_get(st, "repeat")) && !began_without_repeat(st))
 		idx[k++] = GOOD_AGAIN;
 	if (bisection_outcome(st, n - 1) < 0)
 		idx[k++] = (long)n - 1;

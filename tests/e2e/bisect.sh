@@ -107,9 +107,9 @@ check bisect_noise_exit0 [ "$rc" -eq 0 ]
 ndir=$(sed -n 2p n.out)
 check bisect_noise_stopped [ "$(json "$ndir/bisect.json" 'j["first_bad"], j["runs"], len(j["tested"])')" = "(None, 3, 2)" ]
 check bisect_noise_not_resolved grep -q "^\*\*No first bad commit was found.\*\* BAD measured [0-9.]* % \(slower\|faster\) than GOOD (median step [0-9.]*x (95 % interval [0-9.]* to [0-9.]*) GOOD's): the interval holds 1.050 (a slowdown of 5 %), so these runs can neither confirm nor rule out a slowdown of more than 5 %: the regression is not resolved" "$ndir/BISECT.md"
-# what would resolve it: more steps, or none when two runs of GOOD were apart by more than the
-# threshold allows (both happen with these steps: their medians move by up to some 10 %)
-check bisect_noise_steps_needed grep -qE "(Some [0-9]* active steps per run \(profile.active_steps; these runs had 30\) would narrow the interval enough to tell|No number of steps would resolve it: two runs of GOOD itself were [0-9.]* % apart, which alone spans the threshold)" "$ndir/BISECT.md"
+# what would resolve it: more steps, or none when BAD's ratio lies within the spread of two runs
+# of GOOD of the threshold (both happen with these steps: their medians move by up to some 10 %)
+check bisect_noise_steps_needed grep -qE "(Some [0-9]* active steps per run \(profile.active_steps; these runs had 30\) would narrow the interval enough to tell|No number of steps would resolve it: BAD's ratio [0-9.]* lies within the [0-9.]* % that two runs of GOOD itself were apart of 1.050 \(the threshold\))" "$ndir/BISECT.md"
 check bisect_noise_how_stopped grep -q "Here it did not, so it stopped after them.$" "$ndir/BISECT.md"
 
 # what a user gets wrong is said: GOOD not an ancestor, an unknown scenario, a bad threshold

@@ -69,6 +69,10 @@ static void judge_steps_to_resolve(void)
 	CHECK(judge_steps_needed(&v, 10, 0.05, 0.02) == 77);
 	/* 5 % apart: 1.10 / 1.05 = 1.0476 < 1.05 whatever the steps */
 	CHECK(judge_steps_needed(&v, 10, 0.05, 0.05) == -1);
+	/* a ratio on the threshold itself: no steps tell (0), with or without a spread */
+	v = (struct bisect_verdict){ BISECT_UNCLEAR, 1.05, 1.00, 1.10, 1 };
+	CHECK(judge_steps_needed(&v, 10, 0.05, 0) == 0);
+	CHECK(judge_steps_needed(&v, 10, 0.05, 0.02) == 0);
 	v.known = 0;
 	CHECK(judge_steps_needed(&v, 10, 0.05, 0) == 0);
 	CHECK(judge_outcome_parse("skip") == BISECT_SKIP && judge_outcome_parse("x") == -1);
