@@ -253,8 +253,7 @@ fail:
 	return rc;
 }
 
-/* Finds the newest run directory under root (run ids sort by time). */
-void run_list(const char *root, struct argv *out)
+void run_list_holding(const char *root, const char *file, struct argv *out)
 {
 	struct argv camps, runs;
 	fsio_list(root, &camps);
@@ -263,19 +262,24 @@ void run_list(const char *root, struct argv *out)
 		strbuf_addf(&c, "%s/%s", root, camps.v[i]);
 		fsio_list(c.buf, &runs);
 		for (size_t k = 0; k < runs.n; k++) {
-			struct strbuf db = STRBUF_INIT;
-			strbuf_addf(&db, "%s/%s/" RUN_STATE_DB, c.buf, runs.v[k]);
-			if (fsio_exists(db.buf)) {
-				strbuf_reset(&db);
-				strbuf_addf(&db, "%s/%s", camps.v[i], runs.v[k]);
-				argv_push(out, db.buf);
+			struct strbuf f = STRBUF_INIT;
+			strbuf_addf(&f, "%s/%s/%s", c.buf, runs.v[k], file);
+			if (fsio_exists(f.buf)) {
+				strbuf_reset(&f);
+				strbuf_addf(&f, "%s/%s", camps.v[i], runs.v[k]);
+				argv_push(out, f.buf);
 			}
-			strbuf_free(&db);
+			strbuf_free(&f);
 		}
 		argv_free(&runs);
 		strbuf_free(&c);
 	}
 	argv_free(&camps);
+}
+
+void run_list(const char *root, struct argv *out)
+{
+	run_list_holding(root, RUN_STATE_DB, out);
 }
 
 /* The run id of "<campaign>/<run-id>". */

@@ -31,6 +31,9 @@ char *run_new_id(void);
 /* Every run under root as "<campaign>/<run-id>" (a folder holding a
  * state.db), sorted by campaign, then run id (which sorts by time). */
 void run_list(const char *root, struct argv *out);
+/* The same for the folders two levels under root that hold file (a
+ * bisection's bisect.json), appended to out. */
+void run_list_holding(const char *root, const char *file, struct argv *out);
 /* ref: NULL (latest run under results_root), a run directory, a run id, a
  * unique start of one, or a campaign's name (its newest run). */
 int run_open(const char *results_root, const char *ref, const char *journal, struct run **out);

@@ -1,6 +1,7 @@
 /* bisection: bisect.json, the next commits, the answer.
  * SPDX-License-Identifier: MIT */
 #include "bisection.h"
+#include "orchestrator/run.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
@@ -92,28 +93,8 @@ int bisection_load(const char *dir, json_t **out)
 
 void bisection_list(const char *root, struct argv *out)
 {
-	struct argv camps = { 0 }, runs = { 0 };
-	struct strbuf p = STRBUF_INIT;
 	memset(out, 0, sizeof *out);
-	fsio_list(root, &camps);
-	for (size_t i = 0; i < camps.n; i++) {
-		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/%s", root, camps.v[i]);
-		fsio_list(p.buf, &runs);
-		for (size_t k = 0; k < runs.n; k++) {
-			struct strbuf q = STRBUF_INIT;
-			strbuf_addf(&q, "%s/%s/" BISECT_STATE, p.buf, runs.v[k]);
-			if (fsio_exists(q.buf)) {
-				strbuf_reset(&q);
-				strbuf_addf(&q, "%s/%s", camps.v[i], runs.v[k]);
-				argv_push(out, q.buf);
-			}
-			strbuf_free(&q);
-		}
-		argv_free(&runs);
-	}
-	argv_free(&camps);
-	strbuf_free(&p);
+	run_list_holding(root, BISECT_STATE, out);
 }
 
 const char *bisection_commit(json_t *state, size_t i)

@@ -39,6 +39,7 @@ struct optdef {
 			"slurm: submit no aggregation job (status/watch/aggregate analyse "        \
 			"instead)"                                                                 \
 	}
+#define OPT_BACKEND { 'b', "backend", "NAME", "auto (default), local or slurm" }
 #define OPT_JSON(help) { 'j', "json", NULL, help }
 #define OPT_DIR(help) { 'd', "dir", "JOB_DIR", help }
 #define OPT_END { 0, NULL, NULL, NULL }

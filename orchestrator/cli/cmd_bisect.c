@@ -575,7 +575,7 @@ const struct cmd_entry cmd_bisect_entry = {
 			{ 'p', "parallel", "K", "SLURM: test K commits at once (a K-ary split)" },
 			{ 'r', "repo", "DIR",
 			  "the workload's repository (default: the one holding FILE)" },
-			{ 'b', "backend", "NAME", "auto (default), local or slurm" },
+			OPT_BACKEND,
 			{ 'e', "resume", "BISECTION",
 			  "go on with an interrupted bisection (its id or folder)" },
 			OPT_END },

@@ -82,7 +82,7 @@ const struct cmd_entry cmd_submit_entry = {
 	.exec = submit_exec,
 	.opts = (const struct optdef[]){
 		OPT_WAIT,
-		{ 'b', "backend", "NAME", "auto (default), local or slurm" },
+		OPT_BACKEND,
 		{ 'c', "require-clean", NULL,
 		  "refuse to submit from a work tree with uncommitted or untracked files" },
 		OPT_NO_AGGREGATION_JOB,
