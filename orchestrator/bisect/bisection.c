@@ -73,6 +73,7 @@ static const char *state_problem(json_t *st)
 int bisection_load(const char *dir, json_t **out)
 {
 	struct strbuf p = STRBUF_INIT;
+	const char *problem;
 	json_error_t e;
 	int rc = 0;
 	strbuf_addf(&p, "%s/" BISECT_STATE, dir);
@@ -81,8 +82,8 @@ int bisection_load(const char *dir, json_t **out)
 		rc = err_set(ERR_NOTFOUND, "%s holds no bisection (no %s)", dir, BISECT_STATE);
 	else if (!(*out = json_load_file(p.buf, 0, &e)))
 		rc = err_set(ERR_IO, "%s is corrupt (line %d: %s)", p.buf, e.line, e.text);
-	else if (state_problem(*out))
-		rc = err_set(ERR_IO, "%s is corrupt: %s", p.buf, state_problem(*out));
+	else if ((problem = state_problem(*out)) != NULL)
+		rc = err_set(ERR_IO, "%s is corrupt: %s", p.buf, problem);
 	if (rc < 0) {
 		json_decref(*out);
 		*out = NULL;
@@ -95,6 +96,34 @@ void bisection_list(const char *root, struct argv *out)
 {
 	memset(out, 0, sizeof *out);
 	run_list_holding(root, BISECT_STATE, out);
+}
+
+int bisection_find(const char *root, const char *ref, int prefix, char **dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct argv all;
+	size_t hits = 0;
+	strbuf_addf(&p, "%s/" BISECT_STATE, ref);
+	*dir = fsio_exists(p.buf) ? fsio_abspath(ref) : NULL;
+	bisection_list(root, &all);
+	for (size_t i = 0; !*dir && i < all.n; i++) {
+		const char *id = strchr(all.v[i], '/') + 1;
+		if ((prefix ? strncmp(id, ref, strlen(ref)) : strcmp(id, ref)) || hits++)
+			continue;
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", root, all.v[i]);
+	}
+	if (!*dir && hits == 1)
+		*dir = fsio_abspath(p.buf);
+	argv_free(&all);
+	strbuf_free(&p);
+	if (hits > 1)
+		return err_set(ERR_USAGE,
+			       "%zu bisections under %s start with %s: give more of the id", hits,
+			       root, ref);
+	return *dir ? 0
+		    : err_set(ERR_NOTFOUND, "no bisection %s under %s (`campaign ls` lists them)",
+			      ref, root);
 }
 
 const char *bisection_commit(json_t *state, size_t i)
@@ -118,15 +147,28 @@ int bisection_runs_of(json_t *state, size_t i)
 	return n;
 }
 
+json_t *bisection_last_test(json_t *state, const char *hash)
+{
+	json_t *last = NULL, *t;
+	size_t k;
+	json_array_foreach(json_object_get(state, "tested"), k, t)
+		if (!strcmp(jsonio_str(t, "commit"), hash))
+			last = t;
+	return last;
+}
+
+long bisection_index(json_t *state, const char *hash)
+{
+	for (size_t i = 0; i < bisection_ncommits(state); i++)
+		if (!strcmp(bisection_commit(state, i), hash))
+			return (long)i;
+	return -1;
+}
+
 int bisection_outcome(json_t *state, size_t i)
 {
-	const char *h = bisection_commit(state, i);
-	size_t k;
-	json_t *t;
-	int last = -1;
-	json_array_foreach(json_object_get(state, "tested"), k, t)
-		if (!strcmp(jsonio_str(t, "commit"), h))
-			last = judge_outcome_parse(jsonio_str(t, "outcome"));
+	json_t *t = bisection_last_test(state, bisection_commit(state, i));
+	int last = t ? judge_outcome_parse(jsonio_str(t, "outcome")) : -1;
 	if (last == BISECT_UNCLEAR && bisection_runs_of(state, i) > 1)
 		return BISECT_SKIP;
 	return last;
@@ -177,11 +219,8 @@ size_t bisection_next(json_t *state, size_t k, long *out)
 /* Commit i as the answer names it: hash, subject and its last test's figures. */
 static json_t *answer_row(json_t *state, size_t i)
 {
-	json_t *c = json_array_get(json_object_get(state, "commits"), i), *last = NULL, *t;
-	size_t k;
-	json_array_foreach(json_object_get(state, "tested"), k, t)
-		if (!strcmp(jsonio_str(t, "commit"), jsonio_str(c, "commit")))
-			last = t;
+	json_t *c = json_array_get(json_object_get(state, "commits"), i);
+	json_t *last = bisection_last_test(state, jsonio_str(c, "commit"));
 	json_t *row = json_pack("{s:s, s:s, s:s, s:s}", "commit", jsonio_str(c, "commit"),
 				"subject", jsonio_str(c, "subject"), "author",
 				jsonio_str(c, "author"), "date", jsonio_str(c, "date"));

@@ -30,9 +30,18 @@ int bisection_load(const char *dir, json_t **out);
  * holding bisect.json), sorted. */
 void bisection_list(const char *root, struct argv *out);
 
+/* The folder (malloc'ed, into *dir) of the bisection ref names under root: its
+ * folder, its whole id, or with prefix a unique start of it; ERR_NOTFOUND, or
+ * ERR_USAGE when a start names several, said so. */
+int bisection_find(const char *root, const char *ref, int prefix, char **dir);
+
 /* The commits' hashes in order (GOOD first), and their count. */
 const char *bisection_commit(json_t *state, size_t i);
 size_t bisection_ncommits(json_t *state);
+/* Commit hash's last tested entry (its last run), or NULL when untested. */
+json_t *bisection_last_test(json_t *state, const char *hash);
+/* The index of commit hash among the state's commits, or -1. */
+long bisection_index(json_t *state, const char *hash);
 /* The outcome that stands for commit i: its last test's, an unclear one
  * rerun already counting as a skip; -1 when untested, BISECT_UNCLEAR when it
  * awaits its rerun. */

@@ -9,17 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-/* The tested entry of the last run of commit hash, or NULL. */
-static json_t *last_test(json_t *st, const char *hash)
-{
-	json_t *last = NULL, *t;
-	size_t k;
-	json_array_foreach(json_object_get(st, "tested"), k, t)
-		if (!strcmp(jsonio_str(t, "commit"), hash))
-			last = t;
-	return last;
-}
-
 /* "1.843x (95 % interval 1.80 to 1.88)", or "no interval". */
 static void ratio_text(json_t *e, struct strbuf *sb)
 {
@@ -39,7 +28,7 @@ static void change_text(double ratio, struct strbuf *sb)
 void report_noise_reason(json_t *st, struct strbuf *why)
 {
 	size_t last = bisection_ncommits(st) - 1;
-	json_t *e = last_test(st, bisection_commit(st, last));
+	json_t *e = bisection_last_test(st, bisection_commit(st, last));
 	double thr = jsonio_num(st, "threshold_pct") / 100;
 	struct bisect_verdict v = { BISECT_UNCLEAR, jsonio_num(e, "ratio"),
 				    jsonio_num(e, "ratio_interval.0"),
@@ -215,10 +204,7 @@ static void tested(struct strbuf *md, json_t *st)
 		md,
 		"## Commits tested\n\nIn the order they ran, one run each (an unclear commit ran again with twice the active steps). The ratio is to GOOD's median step; its interval is a bootstrap of the steps of both runs, widened by how far two runs of GOOD were apart (below).\n\n| commit | subject | outcome | median step (ms) | ratio to GOOD (95 %% interval) | active steps asked | run |\n|---|---|---|---:|---|---:|---|\n");
 	json_array_foreach(json_object_get(st, "tested"), k, t) {
-		long i = -1;
-		for (size_t j = 0; j < bisection_ncommits(st) && i < 0; j++)
-			if (!strcmp(bisection_commit(st, j), jsonio_str(t, "commit")))
-				i = (long)j;
+		long i = bisection_index(st, jsonio_str(t, "commit"));
 		json_t *c = json_array_get(json_object_get(st, "commits"), (size_t)i);
 		strbuf_addf(md, "| `%.12s` | %s | %s%s%s%s | ", jsonio_str(t, "commit"),
 			    jsonio_str(c, "subject"), jsonio_str(t, "outcome"),

@@ -6,7 +6,6 @@
 
 #include "orchestrator/run.h"
 #include "util/err.h"
-#include "util/fsio.h"
 #include "util/hangup.h"
 #include "util/strbuf.h"
 
@@ -251,32 +250,23 @@ static int open_run(const struct cmd_entry *e, struct args *a)
 	return rc;
 }
 
-/* Whether ref names a bisection under root: its folder or its whole id (a start of one
- * may be a run's too, or a scenario's name). */
-static int is_bisection(const char *root, const char *ref)
-{
-	struct argv all;
-	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/" BISECT_STATE, ref);
-	int hit = fsio_exists(p.buf);
-	bisection_list(root, &all);
-	for (size_t i = 0; !hit && i < all.n; i++)
-		hit = !strcmp(strchr(all.v[i], '/') + 1, ref);
-	argv_free(&all);
-	strbuf_free(&p);
-	return hit;
-}
-
 /* open_run, and a bisection named where a run was asked for said as one. */
 static int open_run_said(const struct cmd_entry *e, struct args *a)
 {
 	const char *ref = a->npos && a->dashdash != 0 ? a->pos[0] : NULL;
 	int rc = open_run(e, a);
-	if (rc == ERR_NOTFOUND && ref && is_bisection(cmd_results_root(a), ref))
-		rc = err_set(
-			ERR_NOTFOUND,
+	if (rc != ERR_NOTFOUND || !ref)
+		return rc;
+	char *dir = NULL, *why = xstrdup(err_last());
+	/* its folder or whole id: a start of one may be a run's too, or a scenario's name */
+	if (bisection_find(cmd_results_root(a), ref, 0, &dir) == 0)
+		err_set(ERR_NOTFOUND,
 			"%s is a bisection (campaign bisect), not a run: `campaign ls` lists it with its runs, its answer is BISECT.md in its folder, and `campaign bisect --resume %s` goes on with it",
 			ref, ref);
+	else
+		err_set(ERR_NOTFOUND, "%s", why); /* the run's message, not the bisection's */
+	free(dir);
+	free(why);
 	return rc;
 }
 

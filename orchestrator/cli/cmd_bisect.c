@@ -178,10 +178,7 @@ static int finish_one(struct bisector *b, json_t *p)
 	json_t *st = b->t.state, *entry = NULL;
 	const char *hash = jsonio_str(p, "commit");
 	int again = json_is_true(json_object_get(p, "repeat"));
-	long at = -1;
-	for (size_t i = 0; i < bisection_ncommits(st) && at < 0; i++)
-		if (!strcmp(bisection_commit(st, i), hash))
-			at = (long)i;
+	long at = bisection_index(st, hash);
 	struct trial_judge j = { good_entry(st), at == 0 && !again, again ? 0 : run_spread(st) };
 	int rc = trial_finish(&b->t, (size_t)at, jsonio_str(p, "run"),
 			      (int)jsonio_num(p, "active_steps"), &j, &entry);
@@ -368,6 +365,11 @@ static int run_locked(struct bisector *b)
 	int rc = bisection_load(b->dir, &b->t.state);
 	if (rc == 0 && *jsonio_str(b->t.state, "results_root")) /* its runs are there */
 		b->t.root = jsonio_str(b->t.state, "results_root");
+	if (rc == 0) { /* as it began: where its runs go, how many at once */
+		b->t.be = backend_pick(jsonio_str(b->t.state, "backend"), &(const char *){ NULL });
+		b->parallel = (size_t)jsonio_num(b->t.state, "parallel");
+		rc = b->t.be ? 0 : ERR_USAGE;
+	}
 	if (rc == 0 && b->resumed)
 		printf("bisection %s: %zu tested, %zu under way\n",
 		       jsonio_str(b->t.state, "bisection"),
@@ -453,45 +455,11 @@ static int detach(struct bisector *b)
 	return rc;
 }
 
-/* A bisection's directory from --resume's RUN: a directory holding bisect.json, or a
- * bisection id (or its unique start) under the results root. */
-static int find_bisection(const char *root, const char *ref, char **dir)
-{
-	struct strbuf p = STRBUF_INIT;
-	struct argv all;
-	size_t hits = 0;
-	strbuf_addf(&p, "%s/" BISECT_STATE, ref);
-	*dir = fsio_exists(p.buf) ? fsio_abspath(ref) : NULL;
-	bisection_list(root, &all);
-	for (size_t i = 0; !*dir && i < all.n; i++)
-		if (!strncmp(strchr(all.v[i], '/') + 1, ref, strlen(ref)) && !hits++) {
-			strbuf_reset(&p);
-			strbuf_addf(&p, "%s/%s", root, all.v[i]);
-		}
-	if (!*dir && hits == 1)
-		*dir = fsio_abspath(p.buf);
-	argv_free(&all);
-	strbuf_free(&p);
-	if (hits > 1)
-		return err_set(ERR_USAGE,
-			       "%zu bisections under %s start with %s: give more of the id", hits,
-			       root, ref);
-	return *dir ? 0
-		    : err_set(ERR_NOTFOUND, "no bisection %s under %s (`campaign ls` lists them)",
-			      ref, root);
-}
-
+/* --resume: the bisection's folder (its state is read under the lock). */
 static int resume(struct bisector *b, const char *ref)
 {
-	int rc = find_bisection(b->t.root, ref, &b->dir);
-	if (rc == 0)
-		rc = bisection_load(b->dir, &b->t.state);
-	if (rc < 0)
-		return rc;
-	b->t.be = backend_pick(jsonio_str(b->t.state, "backend"), &(const char *){ NULL });
-	b->parallel = (size_t)jsonio_num(b->t.state, "parallel");
 	b->resumed = 1;
-	return b->t.be ? 0 : ERR_USAGE;
+	return bisection_find(b->t.root, ref, 1, &b->dir);
 }
 
 static int start(struct bisector *b)
@@ -543,7 +511,7 @@ static int bisect_exec(const struct cmd_entry *self, struct args *a)
 	b.t.journal = cmd_journal(a);
 	if (ref ? a->npos != 0 : a->npos != 3) {
 		fprintf(stderr, "campaign bisect: %s\n",
-			ref ? "--resume RUN takes no GOOD, BAD or FILE"
+			ref ? "--resume BISECTION takes no GOOD, BAD or FILE"
 			    : "give GOOD, BAD and the campaign file");
 		cmd_usage(self, stderr);
 		return EXIT_USAGE;
