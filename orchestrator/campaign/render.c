@@ -176,17 +176,11 @@ int render_template(const char *tmpl_name, const char *tmpl, const struct render
 
 /* ---- job scripts ------------------------------------------------------ */
 
-struct cmd_ctx {
-	const struct campaign *c;
-	const struct scenario *s;
-	const struct render_ctx *ctx;
-};
-
 static int builtin_value(void *vctx, const char *name, struct strbuf *out)
 {
-	struct cmd_ctx *x = vctx;
+	struct builtin_ctx *x = vctx;
 	const char *pv;
-	if (builtin_expand(&(struct builtin_ctx){ x->c, x->s, x->ctx }, name, out) == 0)
+	if (builtin_expand(x, name, out) == 0)
 		return 0;
 	if (!(pv = kvlist_get(&x->s->params, name)))
 		return -1;
@@ -200,7 +194,7 @@ static int builtin_value(void *vctx, const char *name, struct strbuf *out)
  * words of the parameter's value (none when it is empty), split as
  * words_split does, with no expansion; inside a longer word the value is
  * inserted as it is (as "$VAR" and $VAR in a shell). */
-static int expand_words(struct cmd_ctx *x, const struct argv *in, struct argv *out,
+static int expand_words(struct builtin_ctx *x, const struct argv *in, struct argv *out,
 			const char *what)
 {
 	memset(out, 0, sizeof *out);
@@ -216,9 +210,10 @@ static int expand_words(struct cmd_ctx *x, const struct argv *in, struct argv *o
 			 * campaign may still hold one */
 			if (words_split(val, &split, &why) < 0) {
 				argv_free(out);
-				return err_set(ERR_USAGE,
-					       "%s: the value of {{%s}} (scenario %s) does not split into words: %s",
-					       what, name, x->s->name, why);
+				return err_set(
+					ERR_USAGE,
+					"%s: the value of {{%s}} (scenario %s) does not split into words: %s",
+					what, name, x->s->name, why);
 			}
 			for (size_t k = 0; k < split.n; k++)
 				argv_push(out, split.v[k]);
@@ -305,7 +300,7 @@ static void add_sbatch_vars(struct render_vars *rv, const struct campaign *c,
 
 /* The words put before every rank's command when profilers are on (an
  * item of no words otherwise, so the launch line stays). */
-static void profile_wrap(struct render_vars *rv, struct cmd_ctx *x)
+static void profile_wrap(struct render_vars *rv, struct builtin_ctx *x)
 {
 	const struct campaign *c = x->c;
 	struct argv w = { 0 };
@@ -363,7 +358,7 @@ static void profile_wrap(struct render_vars *rv, struct cmd_ctx *x)
 /* profile.nccl_inspector: the plugin's variables (its README names them), before the
  * scenario's env so that a value the campaign sets itself wins; dumps go to the job's
  * folder (expanded when the job runs, from the variable the script exports). */
-static int inspector_env(struct render_vars *rv, struct cmd_ctx *x)
+static int inspector_env(struct render_vars *rv, struct builtin_ctx *x)
 {
 	const struct campaign *c = x->c;
 	char interval[32];
@@ -397,7 +392,7 @@ static int inspector_env(struct render_vars *rv, struct cmd_ctx *x)
 	return 0;
 }
 
-static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
+static int add_body_vars(struct render_vars *rv, struct builtin_ctx *x)
 {
 	const struct campaign *c = x->c;
 	const struct scenario *s = x->s;
@@ -472,7 +467,7 @@ static int add_body_vars(struct render_vars *rv, struct cmd_ctx *x)
 int render_command(const struct campaign *c, const struct scenario *s,
 		   const struct render_ctx *ctx, struct argv *out)
 {
-	struct cmd_ctx x = { c, s, ctx };
+	struct builtin_ctx x = { c, s, ctx };
 	return expand_words(&x, s->command.n ? &s->command : &c->workload.command, out,
 			    "workload.command");
 }
@@ -503,7 +498,7 @@ int render_job(const struct campaign *c, const struct scenario *s, const struct 
 	       struct strbuf *out)
 {
 	struct render_vars rv = { 0 };
-	struct cmd_ctx x = { c, s, ctx };
+	struct builtin_ctx x = { c, s, ctx };
 	struct strbuf path = STRBUF_INIT;
 	char *tmpl = NULL;
 	strbuf_addf(&path, "%s/job.sbatch", ctx->templates_dir);
