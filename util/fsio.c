@@ -147,6 +147,17 @@ int fsio_write_at(int dfd, const char *name, const char *shown, const char *data
 	return rc;
 }
 
+int fsio_write_temp(char *tmpl, int suffixlen, const char *data, size_t len, int *made)
+{
+	int fd = mkstemps(tmpl, suffixlen);
+	*made = fd >= 0;
+	int rc = fd < 0 || write_all(fd, data, len) < 0 ? err_sys(ERR_IO, "cannot write %s", tmpl)
+						       : 0;
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
 int fsio_write_atomic(const char *path, const char *data, size_t len, int mode)
 {
 	int dfd = open_parent(path);

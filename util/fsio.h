@@ -23,6 +23,10 @@ int fsio_write_in(const char *dir, const char *rel, const char *data, size_t len
 /* Writes data atomically as name in the open folder dfd (shown in messages). */
 int fsio_write_at(int dfd, const char *name, const char *shown, const char *data, size_t len,
 		  int mode);
+/* Writes data to a new file named from tmpl, a mkstemps(3) template whose last
+ * suffixlen characters are kept (its XXXXXX become the name, in place; mode
+ * 0600). 0, or ERR_IO said so; *made is 1 once the file exists (remove it). */
+int fsio_write_temp(char *tmpl, int suffixlen, const char *data, size_t len, int *made);
 /* Renames the file src over dst, refusing a dst that is a link or not a
  * regular file, or whose folder is a link. */
 int fsio_replace(const char *src, const char *dst);

@@ -34,13 +34,13 @@ char *trial_tree(const struct trial_ctx *t, const char *hash, char *name, size_t
  * caller removes it once the run froze it), loaded, its {{campaign_dir}} in the
  * tree (where the campaign file lies in the repository). */
 static int trial_campaign(const struct trial_ctx *t, const char *hash, const char *tree,
-			  int steps, char *tmp, struct campaign *c)
+			  int steps, char *tmp, int *made, struct campaign *c)
 {
 	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
 	struct diags d;
 	char *frozen = NULL;
 	strbuf_addf(&p, "%s/" RUN_CAMPAIGN, t->dir);
-	int rc = fsio_read(p.buf, 16 << 20, &frozen, NULL), fd = -1;
+	int rc = fsio_read(p.buf, 16 << 20, &frozen, NULL);
 	if (rc == 0) {
 		strbuf_addf(
 			&text,
@@ -48,12 +48,8 @@ static int trial_campaign(const struct trial_ctx *t, const char *hash, const cha
 			"bisect: {of: \"%s\", commit: \"%s\", scenario: \"%s\", active_steps: %d}\n",
 			frozen, jsonio_str(t->state, "bisection"), hash,
 			jsonio_str(t->state, "scenario"), steps);
-		fd = mkstemps(tmp, 5);
-		if (fd < 0 || write(fd, text.buf, text.len) != (ssize_t)text.len)
-			rc = err_sys(ERR_IO, "cannot write %s", tmp);
+		rc = fsio_write_temp(tmp, 5, text.buf, text.len, made);
 	}
-	if (fd >= 0)
-		close(fd);
 	diags_init(&d, tmp);
 	if (rc == 0 && campaign_load(tmp, c, &d) < 0) {
 		diags_print(&d, stderr);
@@ -77,9 +73,10 @@ int trial_check(const struct trial_ctx *t)
 	struct campaign c;
 	char tmp[] = "/tmp/campaign-bisect-XXXXXX.yaml";
 	size_t last = bisection_ncommits(t->state) - 1;
+	int made = 0;
 	int rc = trial_campaign(t, bisection_commit(t->state, last), jsonio_str(t->state, "repo"),
-				2 * (int)jsonio_num(t->state, "active_steps"), tmp, &c);
-	if (!strstr(tmp, "XXXXXX")) /* made */
+				2 * (int)jsonio_num(t->state, "active_steps"), tmp, &made, &c);
+	if (made)
 		unlink(tmp);
 	if (rc == 0)
 		campaign_free(&c);
@@ -111,17 +108,18 @@ int trial_create(const struct trial_ctx *t, size_t i, int active_steps, char **r
 	struct campaign c;
 	struct run *child = NULL;
 	char tmp[] = "/tmp/campaign-bisect-XXXXXX.yaml";
+	int made = 0;
 	*run_id = NULL;
 	int rc = worktree_checkout(jsonio_str(t->state, "repo"), name, tree, hash);
 	if (rc == 0)
-		rc = trial_campaign(t, hash, tree, active_steps, tmp, &c);
+		rc = trial_campaign(t, hash, tree, active_steps, tmp, &made, &c);
 	if (rc == 0) {
 		rc = run_create(&c, t->root, t->be->name, t->journal, &child);
 		if (rc == 0)
 			record(child, t, hash, c.origin, active_steps);
 		campaign_free(&c);
 	}
-	if (!strstr(tmp, "XXXXXX")) /* made */
+	if (made)
 		unlink(tmp);
 	if (rc == 0)
 		*run_id = xstrdup(child->id);

@@ -96,12 +96,8 @@ static int variant_campaign(struct try_ctx *t, const struct knob *k, char *tmp, 
 	int rc = fsio_read(cy.buf, 16 << 20, &parent_text, NULL);
 	if (rc == 0)
 		variant_campaign_text(parent_text, t->parent->id, k, &text);
-	int fd = rc < 0 ? -1 : mkstemps(tmp, 5);
-	*made = fd >= 0;
-	if (rc == 0 && (fd < 0 || write(fd, text.buf, text.len) != (ssize_t)text.len))
-		rc = err_sys(ERR_IO, "cannot write %s", tmp);
-	if (fd >= 0)
-		close(fd);
+	if (rc == 0)
+		rc = fsio_write_temp(tmp, 5, text.buf, text.len, made);
 	if (rc == 0 && cmd_load_campaign(tmp, c) != 0)
 		rc = err_set(ERR_USAGE, "the variant of run %s for %s does not load (above)",
 			     t->parent->id, k->kind);

@@ -201,6 +201,25 @@ static void fsio_writes_atomically_and_reads_bounded(void)
 	CHECK(fsio_remove_tree(path) == 0 && !fsio_exists(path));
 }
 
+/* A temporary file from a mkstemps template: named in place, suffix kept, the data in it,
+ * private; a template in no folder: ERR_IO and nothing made. */
+static void fsio_write_temp_names_in_place(void)
+{
+	char tmpl[160], *text = NULL;
+	size_t len = 0;
+	int made = 0;
+	struct stat st;
+	snprintf(tmpl, sizeof tmpl, "%s/t-XXXXXX.yaml", tmpdir);
+	CHECK(fsio_write_temp(tmpl, 5, "a: 1\n", 5, &made) == 0 && made);
+	CHECK(!strstr(tmpl, "XXXXXX") && !strcmp(tmpl + strlen(tmpl) - 5, ".yaml"));
+	CHECK(fsio_read(tmpl, 100, &text, &len) == 0 && len == 5 && !strcmp(text, "a: 1\n"));
+	CHECK(stat(tmpl, &st) == 0 && (st.st_mode & 0777) == 0600);
+	free(text);
+	snprintf(tmpl, sizeof tmpl, "%s/none/t-XXXXXX.yaml", tmpdir);
+	made = 1;
+	CHECK(fsio_write_temp(tmpl, 5, "x", 1, &made) == ERR_IO && !made);
+}
+
 static void jsonio_writes_sorted_and_reads_paths(void)
 {
 	char path[128], *text = NULL;
@@ -420,6 +439,7 @@ int main(void)
 	RUN(hmac_under_the_user_key);
 	RUN(hangup_survives_a_closed_pipe);
 	RUN(fsio_writes_atomically_and_reads_bounded);
+	RUN(fsio_write_temp_names_in_place);
 	RUN(tempname_stale_only_of_dead_writers_here);
 	RUN(jsonio_writes_sorted_and_reads_paths);
 	RUN(err_keeps_the_last_message);
