@@ -14,5 +14,10 @@ pid_t proc_spawn(char *const argv[]);
 /* Waits for pid (through interruptions): its status code; 127 for pid < 0
  * or when it cannot be waited for. */
 int proc_wait(pid_t pid);
+/* Starts the program at path with argv detached: in a session of its own, a
+ * grandchild (no zombie for the caller to reap), stdin /dev/null, stdout and
+ * stderr appended to log. 0 once it runs; -1 when fork fails or path cannot
+ * be run (a close-on-exec pipe tells the caller which). */
+int proc_detach(const char *log, const char *path, char *const argv[]);
 
 #endif

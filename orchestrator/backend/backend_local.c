@@ -478,27 +478,11 @@ static int local_start(struct run *r, int wait)
 	struct strbuf log = STRBUF_INIT, bin = STRBUF_INIT;
 	strbuf_addf(&log, "%s/" RUN_SUPERVISOR_LOG, r->dir);
 	strbuf_addf(&bin, "%s/campaign", r->bin_dir);
-	pid_t pid = fork();
-	if (pid == 0) {
-		setsid();
-		if (fork() != 0)
-			_exit(0);
-		int fd = open(log.buf, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
-		int nul = open("/dev/null", O_RDONLY);
-		if (fd >= 0 && nul >= 0) {
-			dup2(nul, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execl(bin.buf, "campaign", "supervise", r->dir, (char *)NULL);
-		_exit(127);
-	}
-	int status = 0;
-	if (pid > 0)
-		waitpid(pid, &status, 0);
+	rc = proc_detach(log.buf, bin.buf,
+			 (char *const[]){ "campaign", "supervise", r->dir, NULL });
 	strbuf_free(&log);
 	strbuf_free(&bin);
-	return pid > 0 ? 0 : err_sys(ERR_BACKEND, "cannot start the local supervisor");
+	return rc == 0 ? 0 : err_sys(ERR_BACKEND, "cannot start the local supervisor");
 }
 
 /* What a status without a supervisor sees of one job: its job.status (of

@@ -17,16 +17,15 @@
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
+#include "util/proc.h"
 #include "util/run_layout.h"
 #include "util/strbuf.h"
 
-#include <fcntl.h>
 #include <math.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define BISECT_LOCK ".bisect.lock"
@@ -396,58 +395,28 @@ static int run_locked(struct bisector *b)
 	return rc;
 }
 
-/* The detached process: its own session, output into log, `campaign bisect --wait
- * --resume DIR`; a byte on report when it cannot exec (report closes on exec). */
-static void detached(const char *bin, const char *log, const char *root, const char *dir,
-		     int report)
-{
-	setsid();
-	if (fork() != 0)
-		_exit(0);
-	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
-	int nul = open("/dev/null", O_RDONLY);
-	if (fd >= 0 && nul >= 0) {
-		dup2(nul, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-	}
-	execl(bin, "campaign", "bisect", "--wait", "--results", root, "--resume", dir,
-	      (char *)NULL);
-	if (write(report, "x", 1) < 0)
-		_exit(127);
-	_exit(127);
-}
-
-/* Without --wait: the bisection goes on detached, its output into its bisect.log; said
- * when it could not start (its exec failed: nothing then reads report's end). */
+/* Without --wait: the bisection goes on detached (`campaign bisect --wait --resume DIR`),
+ * its output into its bisect.log; said when it could not be started. */
 static int detach(struct bisector *b)
 {
 	struct strbuf log = STRBUF_INIT;
-	char *self = fsio_self_dir(), *root = fsio_abspath(b->t.root), x;
-	int pipefd[2] = { -1, -1 };
+	char *self = fsio_self_dir(), *root = fsio_abspath(b->t.root);
 	strbuf_addf(&log, "%s/campaign", self);
 	char *bin = strbuf_detach(&log);
 	strbuf_addf(&log, "%s/" BISECT_LOG, b->dir);
-	pid_t pid = pipe2(pipefd, O_CLOEXEC) == 0 ? fork() : -1;
-	if (pid == 0)
-		detached(bin, log.buf, root, b->dir, pipefd[1]);
-	if (pipefd[1] >= 0)
-		close(pipefd[1]);
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-	int started = pid > 0 && read(pipefd[0], &x, 1) == 0; /* EOF: the exec closed it */
-	if (pipefd[0] >= 0)
-		close(pipefd[0]);
-	if (started)
+	int rc = proc_detach(log.buf, bin,
+			     (char *const[]){ "campaign", "bisect", "--wait", "--results", root,
+					      "--resume", b->dir, NULL });
+	if (rc == 0)
 		printf("the bisection goes on in the background; its progress: %s\n"
 		       "its answer: %s/" BISECT_REPORT
 		       " once done (`campaign ls` lists its runs)\n",
 		       log.buf, b->dir);
-	int rc = started
-		? 0
-		: err_set(ERR_BACKEND,
-			  "cannot start the bisection in the background (%s): `campaign bisect --wait --resume %s` drives it in the foreground",
-			  bin, b->dir);
+	else
+		rc = err_set(
+			ERR_BACKEND,
+			"cannot start the bisection in the background (%s): `campaign bisect --wait --resume %s` drives it in the foreground",
+			bin, b->dir);
 	free(self);
 	free(bin);
 	free(root);
@@ -455,7 +424,6 @@ static int detach(struct bisector *b)
 	return rc;
 }
 
-/* --resume: the bisection's folder (its state is read under the lock). */
 static int resume(struct bisector *b, const char *ref)
 {
 	b->resumed = 1;

@@ -4,6 +4,7 @@
 #include "harness.h"
 
 #include "util/err.h"
+#include "util/proc.h"
 #include "util/fsio.h"
 #include "util/hangup.h"
 #include "util/jsonio.h"
@@ -218,6 +219,23 @@ static void fsio_write_temp_names_in_place(void)
 	snprintf(tmpl, sizeof tmpl, "%s/none/t-XXXXXX.yaml", tmpdir);
 	made = 1;
 	CHECK(fsio_write_temp(tmpl, 5, "x", 1, &made) == ERR_IO && !made);
+}
+
+/* A detached program runs with its output in the log; one that cannot be run is said. */
+static void proc_detach_runs_or_says(void)
+{
+	char log[160], *text = NULL;
+	size_t len = 0;
+	snprintf(log, sizeof log, "%s/detached.log", tmpdir);
+	CHECK(proc_detach(log, "/bin/sh", (char *const[]){ "sh", "-c", "echo ran", NULL }) == 0);
+	for (int i = 0; i < 500 && !(fsio_read(log, 100, &text, &len) == 0 && len == 4); i++) {
+		free(text);
+		text = NULL;
+		usleep(10000);
+	}
+	CHECK(text && !strcmp(text, "ran\n"));
+	free(text);
+	CHECK(proc_detach(log, "/nonexistent/prog", (char *const[]){ "prog", NULL }) == -1);
 }
 
 static void jsonio_writes_sorted_and_reads_paths(void)
@@ -440,6 +458,7 @@ int main(void)
 	RUN(hangup_survives_a_closed_pipe);
 	RUN(fsio_writes_atomically_and_reads_bounded);
 	RUN(fsio_write_temp_names_in_place);
+	RUN(proc_detach_runs_or_says);
 	RUN(tempname_stale_only_of_dead_writers_here);
 	RUN(jsonio_writes_sorted_and_reads_paths);
 	RUN(err_keeps_the_last_message);
