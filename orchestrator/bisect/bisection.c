@@ -7,6 +7,7 @@
 #include "util/jsonio.h"
 #include "util/strbuf.h"
 
+#include <math.h>
 #include <string.h>
 
 static json_t *commit_json(const struct bisect_commit *c)
@@ -145,6 +146,12 @@ int bisection_runs_of(json_t *state, size_t i)
 	json_array_foreach(json_object_get(state, "tested"), k, t)
 		n += !strcmp(jsonio_str(t, "commit"), h);
 	return n;
+}
+
+double bisection_spread(json_t *state)
+{
+	json_t *r = json_object_get(json_object_get(state, "repeat"), "ratio");
+	return json_is_number(r) ? fabs(json_number_value(r) - 1) : 0;
 }
 
 json_t *bisection_last_test(json_t *state, const char *hash)

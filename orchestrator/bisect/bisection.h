@@ -38,6 +38,9 @@ int bisection_find(const char *root, const char *ref, int prefix, char **dir);
 /* The commits' hashes in order (GOOD first), and their count. */
 const char *bisection_commit(json_t *state, size_t i);
 size_t bisection_ncommits(json_t *state);
+/* How far GOOD's two runs were apart, |repeat's ratio - 1| (judge_steps' spread);
+ * 0 before (or without) a second run. */
+double bisection_spread(json_t *state);
 /* Commit hash's last tested entry (its last run), or NULL when untested. */
 json_t *bisection_last_test(json_t *state, const char *hash);
 /* The index of commit hash among the state's commits, or -1. */

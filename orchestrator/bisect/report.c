@@ -52,8 +52,7 @@ void report_noise_reason(json_t *st, struct strbuf *why)
 			1 + thr, 100 * thr);
 		return;
 	}
-	double spread = json_is_number(jsonio_at(st, "repeat.ratio"))
-				? fabs(jsonio_num(st, "repeat.ratio") - 1) : 0;
+	double spread = bisection_spread(st);
 	long need = judge_steps_needed(&v, (long)jsonio_num(e, "active_steps"), thr, spread);
 	strbuf_addf(
 		why,
@@ -193,7 +192,7 @@ static void repeat_line(struct strbuf *md, json_t *st)
 	strbuf_addf(
 		md,
 		" its first run's. Two runs of one commit were thus %.1f %% apart, which no resampling of one run's steps shows: every interval above (and the verdicts) is widened by that factor.\n",
-		100 * fabs(jsonio_num(r, "ratio") - 1));
+		100 * bisection_spread(st));
 }
 
 static void tested(struct strbuf *md, json_t *st)

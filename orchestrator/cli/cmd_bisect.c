@@ -21,7 +21,6 @@
 #include "util/run_layout.h"
 #include "util/strbuf.h"
 
-#include <math.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,15 +149,7 @@ static void say_entry(json_t *e)
 	fflush(stdout);
 }
 
-/* How far two runs of GOOD were apart, |second / first - 1|; 0 before (or without) a
- * second. */
-static double run_spread(json_t *st)
-{
-	json_t *r = json_object_get(json_object_get(st, "repeat"), "ratio");
-	return json_is_number(r) ? fabs(json_number_value(r) - 1) : 0;
-}
-
-static void say_repeat(json_t *e)
+static void say_repeat(json_t *st, json_t *e)
 {
 	if (!json_is_number(json_object_get(e, "ratio")))
 		printf("GOOD again: %s (run %s): the noise between runs is not known\n",
@@ -166,7 +157,7 @@ static void say_repeat(json_t *e)
 	else
 		printf("GOOD again: median step %.3f ms, %.3fx its first run: two runs of one commit %.1f %% apart, by which every interval is widened (run %s)\n",
 		       jsonio_num(e, "median_step_ms"), jsonio_num(e, "ratio"),
-		       100 * fabs(jsonio_num(e, "ratio") - 1), jsonio_str(e, "run"));
+		       100 * bisection_spread(st), jsonio_str(e, "run"));
 	fflush(stdout);
 }
 
@@ -178,14 +169,15 @@ static int finish_one(struct bisector *b, json_t *p)
 	const char *hash = jsonio_str(p, "commit");
 	int again = json_is_true(json_object_get(p, "repeat"));
 	long at = bisection_index(st, hash);
-	struct trial_judge j = { good_entry(st), at == 0 && !again, again ? 0 : run_spread(st) };
+	struct trial_judge j = { good_entry(st), at == 0 && !again,
+				 again ? 0 : bisection_spread(st) };
 	int rc = trial_finish(&b->t, (size_t)at, jsonio_str(p, "run"),
 			      (int)jsonio_num(p, "active_steps"), &j, &entry);
 	if (rc < 0)
 		return rc;
 	if (again) {
 		json_object_set_new(st, "repeat", entry);
-		say_repeat(entry);
+		say_repeat(st, entry);
 		return 0;
 	}
 	json_array_append_new(json_object_get(st, "tested"), entry);
