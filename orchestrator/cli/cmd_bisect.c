@@ -211,6 +211,15 @@ static void skip_unmade(struct bisector *b, size_t i, int steps)
 	say_entry(e);
 }
 
+/* GOOD's second run recorded as not run, and why: the noise between runs is not known. */
+static void repeat_missing(json_t *st, const char *why)
+{
+	json_object_set_new(st, "repeat",
+			    json_pack("{s:s, s:n, s:n, s:s, s:f}", "commit",
+				      bisection_commit(st, 0), "run", "ratio", "why", why,
+				      "node_hours", 0.0));
+}
+
 static void say_testing(json_t *st, size_t i, int again, int steps)
 {
 	if (again)
@@ -238,10 +247,7 @@ static int test_commits(struct bisector *b, const long *idx, size_t k)
 		char *run_id = NULL;
 		say_testing(st, i, again, steps);
 		if (trial_create(&b->t, i, steps, &run_id) < 0 && again)
-			json_object_set_new(st, "repeat",
-					    json_pack("{s:s, s:n, s:n, s:s, s:f}", "commit",
-						      bisection_commit(st, 0), "run", "ratio",
-						      "why", err_last(), "node_hours", 0.0));
+			repeat_missing(st, err_last());
 		else if (!run_id)
 			skip_unmade(b, i, steps);
 		else
@@ -274,22 +280,16 @@ static char *noise_first(json_t *st)
 	return why.len ? strbuf_detach(&why) : NULL;
 }
 
-/* A bisection begun by a campaign that ran GOOD once (commits other than GOOD tested
- * already): its repeat said missing, not run now (BAD was judged without it). */
+/* A bisection without a repeat begun by a campaign that ran GOOD once (commits other
+ * than GOOD tested already): its repeat said missing, not run now (BAD was judged
+ * without it). */
 static int began_without_repeat(json_t *st)
 {
 	size_t i;
 	json_t *e;
 	json_array_foreach(json_object_get(st, "tested"), i, e)
 		if (strcmp(jsonio_str(e, "commit"), bisection_commit(st, 0))) {
-			if (!json_is_object(json_object_get(st, "repeat")))
-				json_object_set_new(
-					st, "repeat",
-					json_pack(
-						"{s:s, s:n, s:n, s:s, s:f}", "commit",
-						bisection_commit(st, 0), "run", "ratio", "why",
-						"the bisection began before campaign ran GOOD twice",
-						"node_hours", 0.0));
+			repeat_missing(st, "the bisection began before campaign ran GOOD twice");
 			return 1;
 		}
 	return 0;
