@@ -5,6 +5,8 @@
 #include "analyzers/read/nsys.h"
 #include "analyzers/replay/sim.h"
 #include "analyzers/replay_build.h"
+#include "analyzers/collective.h"
+#include "analyzers/steptime.h"
 #include "analyzers/stats.h"
 #include "analyzers/trace_files.h"
 #include "analyzers/trace_names.h"
@@ -12,6 +14,7 @@
 #include "util/run_layout.h"
 #include "util/strbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,31 +202,62 @@ static double span_of(const struct replay_sim *s, int rank, int i)
 	return a >= 0 && b >= a ? b - a : -1;
 }
 
-/* The active steps of the first rank, each the slowest rank's: replayed into rep (-1 where
- * none) and measured into mea; returns how many (rep and mea hold m->ranks[0].n). */
+/* Per rank of m, per step, when its last blocking collective ended in replay s of g (µs,
+ * as steptime_completions gives the measured ones; NAN where none). */
+static double **replay_completions(const struct replay_sim *s, const struct scenario_metrics *m)
+{
+	const struct rgraph *g = replay_sim_graph(s);
+	double **c = xcalloc(m->n + 1, sizeof *c);
+	for (size_t k = 0; k < m->n; k++) {
+		c[k] = xmalloc((m->ranks[k].n + 1) * sizeof **c);
+		for (size_t i = 0; i <= m->ranks[k].n; i++)
+			c[k][i] = NAN;
+	}
+	for (int v = 0; v < g->nnodes; v++) {
+		const struct rnode *x = &g->nodes[v];
+		if (x->kind != RNODE_COLL || x->step < 0 ||
+		    !coll_blocking(coll_op_of(g->names[x->name])))
+			continue;
+		int k = rank_index(m, g->lanes[x->lane].rank);
+		double e = replay_sim_end(s, v) * 1000;
+		if (k >= 0 && (size_t)x->step < m->ranks[k].n && !(c[k][x->step] >= e))
+			c[k][x->step] = e;
+	}
+	return c;
+}
+
+/* The active steps of the first rank, timed as the analysis times them (steptime.h): where
+ * the measured step is a collective period, the replayed period of the same step (-1 where
+ * the replay has none), else the slowest rank's span, replayed (-1 where none) into rep and
+ * measured into mea; returns how many (rep and mea hold m->ranks[0].n). */
 static size_t step_spans(const struct replay_sim *s, const struct scenario_metrics *m,
 			 double *rep, double *mea)
 {
 	const struct rank_metrics *r0 = &m->ranks[0];
+	double **cm = m->n > 1 ? steptime_completions(m) : NULL;
+	double **cr = m->n > 1 ? replay_completions(s, m) : NULL;
 	size_t n = 0;
 	for (size_t i = 0; i < r0->n; i++) {
 		if (!r0->steps[i].active)
 			continue;
-		double a = -1, b = -1;
-		for (size_t k = 0; k < m->n; k++) {
-			if (i >= m->ranks[k].n)
-				continue;
-			double x = span_of(s, m->ranks[k].rank, (int)i);
-			a = x > a ? x : a;
-			b = m->ranks[k].steps[i].step_ms > b ? m->ranks[k].steps[i].step_ms : b;
+		double p = steptime_period(m, cm, i), a = -1;
+		if (p > 0) {
+			rep[n] = steptime_period(m, cr, i), mea[n++] = p;
+			continue;
 		}
-		rep[n] = a, mea[n++] = b;
+		for (size_t k = 0; k < m->n; k++) {
+			double x = i < m->ranks[k].n ? span_of(s, m->ranks[k].rank, (int)i) : -1;
+			a = x > a ? x : a;
+		}
+		rep[n] = a, mea[n++] = steptime_slowest(m, i);
 	}
+	steptime_completions_free(cm, m);
+	steptime_completions_free(cr, m);
 	return n;
 }
 
-/* Scenario and per-rank medians over the active steps of the first rank, the step being
- * the slowest rank's (as accounting_step_times measures it). */
+/* Scenario and per-rank medians over the active steps of the first rank, the scenario's
+ * step timed as the analysis times it (step_spans), a rank's by its own span. */
 static void compare(const struct replay_sim *s, const struct scenario_metrics *m,
 		    struct replay_result *out)
 {
@@ -414,7 +448,8 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 				    .depth = w->loader_depth };
 	struct replay_build_info info;
 	if (w->loader_workers <= 0 || w->loader_depth <= 0) {
-		err_set(ERR_USAGE, "the campaign's data_loading knob sets no --workers or --prefetch of the reference trainer");
+		err_set(ERR_USAGE,
+			"the campaign's data_loading knob sets no --workers or --prefetch of the reference trainer");
 		snprintf(out->data.why, sizeof out->data.why, "%s", err_last());
 		return;
 	}

@@ -27,32 +27,47 @@ static double *completions(const struct rank_metrics *r)
 	return c;
 }
 
+double **steptime_completions(const struct scenario_metrics *m)
+{
+	double **c = xcalloc(m->n + 1, sizeof *c);
+	for (size_t r = 0; r < m->n; r++)
+		c[r] = completions(&m->ranks[r]);
+	return c;
+}
+
+void steptime_completions_free(double **c, const struct scenario_metrics *m)
+{
+	for (size_t r = 0; c && r < m->n; r++)
+		free(c[r]);
+	free(c);
+}
+
 /* Step i's period on r (ms): from step i - 1's completion to step i's, when both ended
  * with a collective and step i directly follows step i - 1 (a profiler that stopped
  * between two cycles leaves steps unrecorded between them); -1 otherwise. */
 static double period_of(const struct rank_metrics *r, const double *c, size_t i)
 {
-	if (i == 0 || i >= r->n || isnan(c[i]) || isnan(c[i - 1]) ||
+	if (!c || i == 0 || i >= r->n || isnan(c[i]) || isnan(c[i - 1]) ||
 	    r->steps[i].step != r->steps[i - 1].step + 1 || !(c[i] > c[i - 1]))
 		return -1;
 	return (c[i] - c[i - 1]) / 1000;
 }
 
-/* Step i's period: the median over the ranks that have one; -1 when none has. */
-static double step_period(const struct scenario_metrics *m, double *const *c, size_t i,
-			  double *buf)
+double steptime_period(const struct scenario_metrics *m, double *const *c, size_t i)
 {
+	double *buf = xcalloc(m->n + 1, sizeof *buf);
 	size_t k = 0;
-	for (size_t r = 0; r < m->n; r++) {
+	for (size_t r = 0; c && r < m->n; r++) {
 		double p = period_of(&m->ranks[r], c[r], i);
 		if (p > 0)
 			buf[k++] = p;
 	}
-	return k ? stats_percentile(buf, k, 50) : -1;
+	double p = k ? stats_percentile(buf, k, 50) : -1;
+	free(buf);
+	return p;
 }
 
-/* Step i's slowest rank's own duration. */
-static double slowest(const struct scenario_metrics *m, size_t i)
+double steptime_slowest(const struct scenario_metrics *m, size_t i)
 {
 	double t = m->ranks[0].steps[i].step_ms;
 	for (size_t r = 1; r < m->n; r++)
@@ -64,19 +79,14 @@ static double slowest(const struct scenario_metrics *m, size_t i)
 void steptime_list(const struct scenario_metrics *m, double *out, size_t *n, size_t *periods)
 {
 	const struct rank_metrics *r0 = &m->ranks[0];
-	double **c = xcalloc(m->n + 1, sizeof *c), *buf = xcalloc(m->n + 1, sizeof *buf);
-	for (size_t r = 0; m->n > 1 && r < m->n; r++)
-		c[r] = completions(&m->ranks[r]);
+	double **c = m->n > 1 ? steptime_completions(m) : NULL;
 	*n = *periods = 0;
 	for (size_t i = 0; i < r0->n; i++) {
 		if (!r0->steps[i].active)
 			continue;
-		double p = m->n > 1 ? step_period(m, c, i, buf) : -1;
+		double p = steptime_period(m, c, i);
 		*periods += p > 0;
-		out[(*n)++] = p > 0 ? p : slowest(m, i);
+		out[(*n)++] = p > 0 ? p : steptime_slowest(m, i);
 	}
-	for (size_t r = 0; r < m->n; r++)
-		free(c[r]);
-	free(c);
-	free(buf);
+	steptime_completions_free(c, m);
 }

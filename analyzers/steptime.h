@@ -17,4 +17,14 @@
  * slowest rank's step, the estimator "rank_step"). */
 void steptime_list(const struct scenario_metrics *m, double *out, size_t *n, size_t *periods);
 
+/* Per rank of m (by index), per step, when the step's last blocking collective ended (µs,
+ * the rank's clock; NAN where none): free with steptime_completions_free. */
+double **steptime_completions(const struct scenario_metrics *m);
+void steptime_completions_free(double **c, const struct scenario_metrics *m);
+/* Step i's period (ms) from completions c, per rank of m and step (steptime_completions', or
+ * a replay's): the median over the ranks that have one; -1 when none has (or c is NULL). */
+double steptime_period(const struct scenario_metrics *m, double *const *c, size_t i);
+/* Step i's slowest rank's own duration (ms). */
+double steptime_slowest(const struct scenario_metrics *m, size_t i);
+
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 struct replay_sim {
+	const struct rgraph *g;
 	double *start, *end;
 	int nnodes;
 	double makespan;
@@ -394,6 +395,7 @@ static void sim_finish(struct replay_sim *s, const struct engine *e)
 		s->saturated_ms[h] = e->hosts[h].saturated_ms;
 	}
 	rspans_build(&s->spans, e->g, s->start, s->end);
+	s->g = e->g;
 }
 
 int replay_sim_run(struct replay_sim **out, const struct rgraph *g)
@@ -448,6 +450,11 @@ double replay_sim_makespan(const struct replay_sim *s)
 double replay_sim_step_start(const struct replay_sim *s, int rank, int step)
 {
 	return rspans_start(&s->spans, rank, step);
+}
+
+const struct rgraph *replay_sim_graph(const struct replay_sim *s)
+{
+	return s->g;
 }
 
 double replay_sim_step_end(const struct replay_sim *s, int rank, int step)

@@ -17,6 +17,8 @@ struct replay_sim;
  * operation whose rank has no host. */
 int replay_sim_run(struct replay_sim **out, const struct rgraph *g);
 void replay_sim_free(struct replay_sim *s);
+/* The graph s replayed (the caller keeps it alive as long as s). */
+const struct rgraph *replay_sim_graph(const struct replay_sim *s);
 
 double replay_sim_start(const struct replay_sim *s, int node);
 double replay_sim_end(const struct replay_sim *s, int node);

@@ -10,8 +10,12 @@ last is left out when shorter than a third of the median of the others and no gl
 collective range starts in it (the tail the profiler cut as it stopped). The reference
 trainer's traces (a metrics directory's rank_<r>.trace.json) mark each step range with its
 telemetry phase (args.phase): their active ones are the steps, none of them cut. A step's
-time is the slowest rank's; prints {"measured_ms": the median over steps, "steps": n,
-"ranks": {rank: that rank's median}} for each DIR, one line each.
+time is as the analysis times it: in the trainer's traces (whose step data is its telemetry)
+and with one rank the slowest rank's; else the period between consecutive steps' last
+collectives where there is one, as tests/tools/step_estimators.py recounts it (its
+"collective_period", the slowest rank's step where a step has none). Prints
+{"measured_ms": the median over steps, "steps": n, "ranks": {rank: that rank's median}} for
+each DIR, one line each.
 """
 import glob
 import gzip
@@ -20,6 +24,9 @@ import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import step_estimators  # noqa: E402  (beside this file)
 
 
 def events(path):
@@ -32,10 +39,19 @@ def events(path):
     return d, None
 
 
+def step_ranges(evs):
+    return [e for e in evs
+            if e.get("ph") == "X" and re.fullmatch(r"ProfilerStep#\d+", str(e.get("name")))]
+
+
+def is_trainer(evs):
+    ranges = step_ranges(evs)
+    return bool(ranges) and all("phase" in (e.get("args") or {}) for e in ranges)
+
+
 def steps_of(evs):
-    ranges = [e for e in evs
-              if e.get("ph") == "X" and re.fullmatch(r"ProfilerStep#\d+", str(e.get("name")))]
-    if ranges and all("phase" in (e.get("args") or {}) for e in ranges):  # the trainer's
+    ranges = step_ranges(evs)
+    if is_trainer(evs):  # the trainer's
         return [e["dur"] / 1000 for e in sorted(ranges, key=lambda e: e["ts"])
                 if e["args"]["phase"] == "active"]
     st = sorted((e["ts"], e["ts"] + e.get("dur", 0)) for e in ranges)
@@ -51,16 +67,21 @@ def steps_of(evs):
 
 def recount(d):
     files = sorted(glob.glob(os.path.join(d, "*.json")) + glob.glob(os.path.join(d, "*.json.gz")))
-    per = {}
+    per, paths, trainer = {}, {}, False
     for i, p in enumerate(files):
         evs, rank = events(p)
         if rank is None:
             m = re.search(r"rank_?(\d+)", os.path.basename(p))
             rank = int(m.group(1)) if m else i
-        per[rank] = steps_of(evs)
+        per[rank], paths[rank] = steps_of(evs), p
+        trainer = trainer or is_trainer(evs)
     n = min(len(v) for v in per.values())
-    slowest = [max(v[i] for v in per.values()) for i in range(n)]
-    return {"measured_ms": statistics.median(slowest), "steps": n,
+    times = [max(v[i] for v in per.values()) for i in range(n)]
+    if len(per) > 1 and not trainer:
+        ranks = {r: step_estimators.one_rank(events(p)[0]) for r, p in paths.items()}
+        _, chosen, periods = step_estimators.estimators(ranks)
+        times = chosen if periods else times
+    return {"measured_ms": statistics.median(times), "steps": len(times),
             "ranks": {r: statistics.median(v) for r, v in sorted(per.items())}}
 
 
