@@ -2,6 +2,7 @@
 #include "analyzers/advice.h"
 
 #include "analyzers/read/metrics.h"
+#include "analyzers/replay_build.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -20,6 +21,7 @@ static const struct {
 	[REC_DATA] = { "data_loading", SHARE_DATA, "data_loading" },
 	[REC_IO] = { "io", SHARE_IO, "io" },
 	[REC_HOST] = { "host", SHARE_HOST, "other" },
+	[REC_BATCH] = { "batch", SHARE_N, NULL },
 	[REC_COPIES] = { "copies", SHARE_COPIES, NULL },
 	[REC_ELEMENTWISE] = { "elementwise", SHARE_N, NULL },
 	[REC_KERNELS] = { "kernels", SHARE_N, NULL },
@@ -104,6 +106,8 @@ const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec
 		return &s->replay.straggler;
 	if (k == REC_HOST && s->replay.host.made)
 		return &s->replay.host;
+	if (k == REC_BATCH && s->replay.batch.made)
+		return &s->replay.batch;
 	return NULL;
 }
 
@@ -121,10 +125,15 @@ static double advice_ceiling_ms(const struct ana_scenario *s, enum rec_kind k)
 	return t;
 }
 
+double advice_per_batch(enum rec_kind k)
+{
+	return k == REC_BATCH ? 1.0 / REPLAY_BATCH_X : 1;
+}
+
 double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k)
 {
 	const struct replay_pred *p = advice_replayed(s, k);
-	return p ? p->step_ms : advice_ceiling_ms(s, k);
+	return p ? p->step_ms * advice_per_batch(k) : advice_ceiling_ms(s, k);
 }
 
 
@@ -187,8 +196,8 @@ static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
 	const struct replay_pred *rp = advice_replayed(s, k);
 	r->ceiling_ms[r->n] = advice_ceiling_ms(s, k);
 	r->replayed[r->n] = rp != NULL;
-	r->lo_ms[r->n] = rp ? rp->lo_ms : -1;
-	r->hi_ms[r->n] = rp ? rp->hi_ms : -1;
+	r->lo_ms[r->n] = rp ? rp->lo_ms * advice_per_batch(k) : -1;
+	r->hi_ms[r->n] = rp ? rp->hi_ms * advice_per_batch(k) : -1;
 	r->sc[r->n] = i;
 	r->step_ms[r->n] = s->data.analysed && !s->steps.no_steps ? s->steps.step_med_ms : -1;
 	r->predicted_ms[r->n++] = p;
@@ -217,15 +226,19 @@ void advice_plan(struct ana_run *run)
 		const struct ana_scenario *s = &run->sc[i];
 		if (!s->data.analysed && !s->data.monitors_only)
 			continue;
-		rec_add(run, i, advice_kind_of(s));
+		enum rec_kind k = advice_kind_of(s);
+		rec_add(run, i, k);
+		/* what each step pays whatever its batch: a larger batch amortises it */
+		if ((k == REC_COMMUNICATION || k == REC_HOST) && advice_replayed(s, REC_BATCH))
+			rec_add(run, i, REC_BATCH);
 		/* a named straggler is worth fixing whatever the verdict */
 		if (s->comm.n_stragglers && !s->steps.no_steps && s->outcome.basis == BASIS_HOST &&
-		    advice_kind_of(s) != REC_STRAGGLER)
+		    k != REC_STRAGGLER)
 			rec_add(run, i, REC_STRAGGLER);
 		int peak = 0;
 		for (size_t f = 0; f < s->outcome.v.nflags; f++)
 			peak |= s->outcome.v.flags[f].kind == FLAG_MEMORY;
-		if (peak && advice_kind_of(s) != REC_MEMORY_PEAK)
+		if (peak && k != REC_MEMORY_PEAK)
 			rec_add(run, i, REC_MEMORY_PEAK);
 	}
 	if (run->nrecs)

@@ -20,8 +20,13 @@ void rec_kind_list(struct strbuf *sb, const char *quote);
 const char *rec_kind_step_share(const char *name);
 /* The cause a verdict points to. */
 enum rec_kind advice_kind_of(const struct ana_scenario *s);
+/* The share of a replayed step of kind k's change that the measured batch's samples take:
+ * 1, but for a batch REPLAY_BATCH_X times as large 1 / REPLAY_BATCH_X (its predictions are
+ * per the measured batch, as a variant's steps are checked: prediction_check.h). */
+double advice_per_batch(enum rec_kind k);
 /* The median step s would have with the change of kind k: the replay of the changed graph
- * where one was made (advice_replayed), else the ceiling. */
+ * where one was made (advice_replayed; a batch's per the measured batch), else the
+ * ceiling. */
 double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k);
 /* The replayed prediction of kind k for s, NULL where none was made. */
 const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec_kind k);

@@ -427,6 +427,7 @@ enum rec_kind {
 	REC_DATA,          /* data loading */
 	REC_IO,            /* checkpoints and other I/O */
 	REC_HOST,          /* host overhead, or the GPU waiting for the host */
+	REC_BATCH,         /* a larger batch per rank, which amortises per-step costs */
 	REC_COPIES,        /* exposed host-device copies */
 	REC_ELEMENTWISE,   /* bandwidth-bound elementwise compute */
 	REC_KERNELS,       /* compute itself: faster kernels */

@@ -4,6 +4,7 @@
 #include "analyzers/advice.h"
 #include "analyzers/analysis.h"
 #include "analyzers/contamination.h"
+#include "analyzers/replay_build.h"
 #include "analyzers/stats.h"
 #include "analyzers/summary_keys.h"
 
@@ -70,7 +71,15 @@ static double *at_parent_batch(struct ana_check *c, const struct ana_scenario *s
 	return v;
 }
 
-static void decide(struct ana_check *c, const struct ana_scenario *s)
+/* A batch prediction is for the batch REPLAY_BATCH_X times the parent's: a variant whose
+ * knob made it another size has none to check. */
+static int other_batch(const struct ana_check *c, const char *kind)
+{
+	return !strcmp(kind, rec_kind_name(REC_BATCH)) &&
+	       (c->parent_batch <= 0 || c->variant_batch != REPLAY_BATCH_X * c->parent_batch);
+}
+
+static void decide(struct ana_check *c, const struct ana_scenario *s, const char *kind)
 {
 	double lo, hi, scale;
 	if (!s || !c->n_parent || s->steps.no_steps || !s->steps.active_steps) {
@@ -79,6 +88,8 @@ static void decide(struct ana_check *c, const struct ana_scenario *s)
 	}
 	double base = median_of(c->parent_steps, c->n_parent);
 	double *steps = at_parent_batch(c, s, &scale);
+	if ((c->batch_not_predicted = other_batch(c, kind)))
+		c->predicted_ms = c->pred_lo_ms = c->pred_hi_ms = -1;
 	struct stats_sample ps = { c->parent_steps, c->n_parent },
 			    vs = { steps, s->steps.active_steps };
 	struct stats_interval ci;
@@ -143,7 +154,7 @@ void prediction_check_run(struct ana_run *run)
 	for (size_t i = 0; i < v->n; i++) {
 		struct ana_check *c = &v->checks[i];
 		const struct ana_scenario *s = find(run, c->scenario);
-		decide(c, s);
+		decide(c, s, v->kind);
 		c->load_unknown = s && !s->mon.foreign.known && !contamination_any(s);
 		/* a predicted gain that did not come (slower, or no measurable change) */
 		c->missed = c->outcome == CHECK_WORSE ||

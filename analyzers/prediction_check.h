@@ -52,6 +52,9 @@ struct ana_check {
 	/* results: at the parent's batch (the variant's steps x parent / variant batch) */
 	double measured_ms, lo_ms, hi_ms;
 	long variant_batch;      /* set when it differs from the parent's: the steps were scaled */
+	/* a batch prediction, of a variant whose batch is not REPLAY_BATCH_X times the
+	 * parent's: none to check (predicted_ms -1) */
+	int batch_not_predicted;
 	enum check_outcome outcome;
 	/* whether the variant was measured alone is not known: no monitor recorded the load of
 	 * other processes */

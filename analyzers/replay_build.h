@@ -56,7 +56,8 @@ enum replay_change_kind {
 	 * (the operator's work up to its kernel's launch: dispatch and the call) at half its CPU
 	 * demand */
 	REPLAY_CHANGE_HOST,
-	/* the batch per rank doubled: each per-sample operation twice as long, the rest as
+	/* the batch per rank REPLAY_BATCH_X times (doubled): each per-sample operation that
+	 * many times as long, the rest as
 	 * measured (collectives, the optimizer, checkpoints, untraced gaps, waits). Per sample:
 	 * the data loading (the loader's decoding, data-loading ranges) always; forward, backward
 	 * and operators (phases.h; the trainer's backward:layer<k>) on the CPU of a rank without
@@ -64,6 +65,9 @@ enum replay_change_kind {
 	 * all-to-all transfers (what they move is per sample) */
 	REPLAY_CHANGE_BATCH,
 };
+
+/* REPLAY_CHANGE_BATCH: the batch per rank this many times the measured. */
+#define REPLAY_BATCH_X 2
 
 struct replay_change {
 	enum replay_change_kind kind;

@@ -605,7 +605,7 @@ static int per_sample(const struct builder *b, const struct proto *p)
 	       x == PH_BACKWARD || x == PH_OPS;
 }
 
-/* Each per-sample operation at twice its cost (REPLAY_CHANGE_BATCH). */
+/* Each per-sample operation at REPLAY_BATCH_X times its cost (REPLAY_CHANGE_BATCH). */
 static int change_batch(struct builder *b, const double *cost)
 {
 	unsigned char *gpu = xcalloc(b->in->n + 1, 1);
@@ -616,16 +616,16 @@ static int change_batch(struct builder *b, const double *cost)
 		int k = p->kind == RNODE_CPU ? per_sample(b, p) : 0;
 		if (k == 2 || (k == 1 && !gpu[p->rank_i])) {
 			p->fixed = 1;
-			p->cost_ms = 2 * cost[i];
+			p->cost_ms = REPLAY_BATCH_X * cost[i];
 			b->info.scaled++;
 		} else if (p->kind == RNODE_GPU && per_sample(b, &b->p[p->from])) {
-			p->cost_ms *= 2;
+			p->cost_ms *= REPLAY_BATCH_X;
 			b->info.scaled++;
 		} else if (p->kind == RNODE_COLL && p->op == COLL_ALL_TO_ALL) {
 			/* what an all-to-all moves is per sample (DLRM's embeddings), unlike a
-			 * gradient all-reduce's: its transfer twice as long */
+			 * gradient all-reduce's: its transfer as many times as long */
 			double was = p->on_host ? cost[i] : (p->e - p->s) / 1000;
-			p->cost_ms = 2 * (p->fixed ? p->cost_ms : was);
+			p->cost_ms = REPLAY_BATCH_X * (p->fixed ? p->cost_ms : was);
 			p->fixed = 1;
 			b->info.scaled++;
 		}

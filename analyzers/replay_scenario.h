@@ -63,8 +63,9 @@ struct replay_pred {
 struct replay_result {
 	int built; /* 0: no replay, why says */
 	enum replay_why why_kind;
-	/* the median over the active steps of the step (the slowest rank's), replayed and
-	 * measured, and error_pct = 100 (replayed - measured) / measured */
+	/* the median over the active steps of the step (as the analysis times it: the
+	 * collective period, else the slowest rank's), replayed and measured, and
+	 * error_pct = 100 (replayed - measured) / measured */
 	double step_ms, measured_ms, error_pct;
 	size_t steps;
 	int hosts, cores; /* what the graph had: hosts, cores of each */
@@ -82,7 +83,8 @@ struct replay_result {
 	struct replay_pred straggler;
 	/* host: the launch overhead halved (REPLAY_CHANGE_HOST) */
 	struct replay_pred host;
-	/* the batch per rank doubled (REPLAY_CHANGE_BATCH): the step of twice the samples */
+	/* the batch per rank REPLAY_BATCH_X times (REPLAY_CHANGE_BATCH): the step of that many
+	 * times the samples */
 	struct replay_pred batch;
 };
 

@@ -5,6 +5,7 @@
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
+#include "analyzers/replay_build.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
 #include "analyzers/write/scaling_text.h"
@@ -93,6 +94,7 @@ static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scen
 		return;
 	case REC_STRAGGLER:
 	case REC_COMMUNICATION:
+	case REC_BATCH:
 	case REC_ELEMENTWISE:
 	case REC_KERNELS:
 	case REC_MEMORY_PEAK:
@@ -263,6 +265,7 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 	case REC_DATA:
 	case REC_IO:
 	case REC_HOST:
+	case REC_BATCH:
 	case REC_COPIES:
 	case REC_COLLECT:
 	case REC_KIND_N:
@@ -288,6 +291,11 @@ static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct a
 		return;
 	case REC_STRAGGLER:
 		straggler_words(sb, r, run);
+		return;
+	case REC_BATCH:
+		strbuf_adds(
+			sb,
+			"memory permitting, double the batch per rank: what a step pays whatever its batch (the all-reduce, host overhead) is then paid once for twice the samples; keep the global batch your model converges with in mind (fewer ranks or steps, or the learning rate scaled)");
 		return;
 	case REC_DATA:
 	case REC_IO:
@@ -337,24 +345,29 @@ static const char *ceiling_words(const struct ana_rec *r, const struct ana_run *
 	return "none";
 }
 
-/* For communication and host overhead (per step: what a larger batch amortises), the batch
- * per rank doubled instead: its replayed step for twice the samples and the samples/s. */
-static void batch_words(struct strbuf *sb, const struct ana_scenario *s, enum rec_kind k)
+/* The batch per rank doubled, replayed: the step of twice the samples and the samples/s it
+ * gives over the measured, with its interval (the rate only with 3 replayed steps or more). */
+static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
+				 const struct ana_run *run)
 {
+	const struct ana_scenario *s = &run->sc[r->sc[i]];
 	const struct replay_pred *b = &s->replay.batch;
-	if ((k != REC_COMMUNICATION && k != REC_HOST) || !b->made || b->step_ms <= 0)
-		return;
-	double x = 2 * s->replay.measured_ms;
-	strbuf_addf(
-		sb,
-		"; or, memory permitting, the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample): %.2f ms a step for twice the samples",
-		b->step_ms);
+	double x = REPLAY_BATCH_X * s->replay.measured_ms;
+	strbuf_addf(sb, "%s%s%s%.2f ms a step -> %.2f ms a step for twice the samples",
+		    sb->len ? "; " : "", r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "",
+		    r->step_ms[i], b->step_ms);
 	if (s->replay.steps < 3) /* the interval, not the claim */
-		strbuf_addf(sb, " (%zu step%s replayed: too few for an interval or a rate to claim)",
+		strbuf_addf(sb,
+			    " (%zu step%s replayed: too few for an interval or a rate to claim)",
 			    s->replay.steps, s->replay.steps == 1 ? "" : "s");
 	else
 		strbuf_addf(sb, ", %.2fx the samples/s (95 %% CI %.2fx-%.2fx)", x / b->step_ms,
 			    x / b->hi_ms, x / b->lo_ms);
+	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
+		    s->replay.error_pct);
+	if (x / b->step_ms < 1.02)
+		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replay",
+			    s->replay.cores * s->replay.hosts, b->busy_pct);
 }
 
 /* One replayed prediction in words: the change, the step, its interval, "no gain" naming
@@ -407,7 +420,6 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	if (r->ceiling_ms[i] >= 0)
 		strbuf_addf(sb, "; at most -%.0f %% (%.2f ms) by the ceiling",
 			    100 * (1 - r->ceiling_ms[i] / r->step_ms[i]), r->ceiling_ms[i]);
-	batch_words(sb, s, r->kind);
 }
 
 /* A straggler's gain that another recommendation's ceiling holds too (advice_overlap),
@@ -442,6 +454,32 @@ static void overlap_said(struct strbuf *sb, const struct ana_rec *r, const struc
 	}
 }
 
+/* ". Median step replayed with <the change of kind k> (...): <preds>" */
+static void replayed_said(struct strbuf *sb, enum rec_kind k, const char *preds)
+{
+	const char *change =
+		"the all-reduce in buckets overlapped with backward (the run's own graph, on its cores)";
+	if (k == REC_STRAGGLER)
+		change =
+			"each straggler's step-thread work in each step brought down to the other ranks' median (the run's own graph, on its cores)";
+	else if (k == REC_DATA)
+		change =
+			"the loader the data_loading knob makes (its batches regrouped onto its threads, each started once the step its slot holds has ended; the run's own graph, on its cores)";
+	else if (k == REC_BATCH)
+		change =
+			"the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample; the run's own graph, on its cores)";
+	else if (k == REC_HOST)
+		change =
+			"the launch overhead halved (the run's own graph, its kernels on their streams, on its cores)";
+	if (k == REC_IO)
+		strbuf_addf(
+			sb,
+			". Median step replayed with a checkpoint every %dth step instead (the run's own graph, on its cores): %s",
+			REPLAY_CHECKPOINT_EVERY, preds);
+	else
+		strbuf_addf(sb, ". Median step replayed with %s: %s", change, preds);
+}
+
 /* A recommendation in words: its scenarios, the advice, each prediction. */
 char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 {
@@ -454,6 +492,10 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 		const struct ana_scenario *s = &run->sc[r->sc[i]];
 		if (r->predicted_ms[i] < 0 || r->step_ms[i] <= 0)
 			continue;
+		if (r->replayed[i] && r->kind == REC_BATCH) {
+			batch_replayed_words(&rep, r, i, run);
+			continue;
+		}
 		if (r->replayed[i]) {
 			replayed_words(&rep, r, i, run);
 			continue;
@@ -466,31 +508,8 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 				&pred,
 				" (no lower than the host's own step: the GPU would then wait for it)");
 	}
-	if (rep.len && r->kind == REC_STRAGGLER)
-		strbuf_addf(
-			&sb,
-			". Median step replayed with each straggler's step-thread work in each step brought down to the other ranks' median (the run's own graph, on its cores): %s",
-			rep.buf);
-	else if (rep.len && r->kind == REC_DATA)
-		strbuf_addf(
-			&sb,
-			". Median step replayed with the loader the data_loading knob makes (its batches regrouped onto its threads, each started once the step its slot holds has ended; the run's own graph, on its cores): %s",
-			rep.buf);
-	else if (rep.len && r->kind == REC_IO)
-		strbuf_addf(
-			&sb,
-			". Median step replayed with a checkpoint every %dth step instead (the run's own graph, on its cores): %s",
-			REPLAY_CHECKPOINT_EVERY, rep.buf);
-	else if (rep.len && r->kind == REC_HOST)
-		strbuf_addf(
-			&sb,
-			". Median step replayed with the launch overhead halved (the run's own graph, its kernels on their streams, on its cores): %s",
-			rep.buf);
-	else if (rep.len)
-		strbuf_addf(
-			&sb,
-			". Median step replayed with the all-reduce in buckets overlapped with backward (the run's own graph, on its cores): %s",
-			rep.buf);
+	if (rep.len)
+		replayed_said(&sb, r->kind, rep.buf);
 	if (pred.len)
 		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
 			    ceiling_words(r, run), pred.buf);

@@ -218,6 +218,17 @@ void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 				c->scenario, c->parent_batch, c->variant_batch,
 				c->variant_batch == 1 ? "" : "s", c->parent_batch,
 				c->variant_batch);
+		if (c->batch_not_predicted && c->parent_batch > 0)
+			strbuf_addf(
+				md,
+				"- **%s**: the prediction was for the batch per rank doubled, and this variant's global batch is %ld against the parent's %ld: not that change, so no prediction is checked (make the knob double the batch: docs/campaign-format.md, Knobs).\n",
+				c->scenario, c->variant_batch ? c->variant_batch : c->parent_batch,
+				c->parent_batch);
+		else if (c->batch_not_predicted)
+			strbuf_addf(
+				md,
+				"- **%s**: the prediction was for the batch per rank doubled, and the parent's batch is not known (no telemetry batch, no `analysis.batch_per_rank`): whether the knob doubled it cannot be told, so no prediction is checked.\n",
+				c->scenario);
 		if (c->outcome == CHECK_CONTAMINATED)
 			strbuf_addf(
 				md,

@@ -4,6 +4,7 @@
  * like any run; its analysis sets each prediction against what it measured.
  * SPDX-License-Identifier: MIT */
 #include "cmd.h"
+#include "analyzers/advice.h"
 #include "analyzers/summary_keys.h"
 #include "orchestrator/backend/backend_pick.h"
 #include "orchestrator/provenance.h"
@@ -119,7 +120,10 @@ static void say_plan(const struct run *child, const struct variant_plan *p)
 		json_t *pred = json_object_get(e, SK_PREDICTED_STEP_MS);
 		printf("  %s: %.1f ms/step measured, ", jsonio_str(e, SK_SCENARIO),
 		       jsonio_num(e, SK_STEP_MS));
-		if (json_is_number(pred))
+		if (json_is_number(pred) && !strcmp(p->kind, rec_kind_name(REC_BATCH)))
+			printf("%.1f ms predicted for as many samples (half a step of twice the batch: the variant's steps are checked per sample)\n",
+			       json_number_value(pred));
+		else if (json_is_number(pred))
 			printf("%.1f ms predicted\n", json_number_value(pred));
 		else
 			printf("no prediction (the accounting gives no ceiling)\n");

@@ -13,10 +13,10 @@ campaign: try-demo
 workload:
   command: >
     {{trainer}} --backend gloo --ddp {{ddp}} --steps 15 --warmup-steps 3
-    --batch 2 --hidden 1024 --depth 5 --input 512 --output 32 --workers 1
+    --batch {{batch}} --hidden 1024 --depth 5 --input 512 --output 32 --workers 1
     --metrics-dir {{metrics_dir}}
   env: { OPENBLAS_NUM_THREADS: "1" }
-  params: { ddp: per-param }
+  params: { ddp: per-param, batch: "2" }
 profile: { warmup_steps: 3, active_steps: 12 }
 scenarios: [{ name: comm-1n, nodes: 1, tasks_per_node: 2 }]
 knobs:
@@ -31,6 +31,8 @@ check try_parent_predicts python3 -c "import sys; assert float(sys.argv[1]) > 0"
 
 "$CAMPAIGN" try --wait --results "$SCRATCH/res" "$pid" >t.out 2>&1; rc=$?
 check try_exit0 [ "$rc" -eq 0 ]
+# (the batch recommendation beside it has no knob in try.yaml: said, not run; tried below)
+check try_no_batch_knob_said bash -c '! grep -q "^batch: " "$1" || grep -q "^batch: no knob for these recommendations" "$1"' _ t.out
 check try_unrecommended_knob_said grep -qx "data_loading: a knob, but run $pid recommends nothing of this kind; not tried" t.out
 check try_says_prediction grep -q "^  comm-1n: [0-9.]* ms/step measured, [0-9.]* ms predicted$" t.out
 child=$(rundir t.out) cid=$(basename "$(rundir t.out)")
@@ -133,3 +135,37 @@ check try_compare_unrelated_json [ "$(json cmp3.json '"predicted_and_measured" i
 # ... while that variant and its own parent have it
 "$CAMPAIGN" compare --results "$SCRATCH/plain" "$qid" "$kid" >cmp4.out 2>&1
 check try_compare_knobs_file_family grep -qx "  candidate run $kid is a variant of run $qid (knob params.ddp=bucketed)" cmp4.out
+
+# --- the batch per rank doubled (issue 47): a recommendation of its own beside the
+# communication one, whose prediction is the replay of the batch doubled, per the measured
+# batch (half the replayed step of twice the samples: the time of the measured batch's
+# samples, as a variant's steps are checked); `try` with a knob that doubles the batch checks
+# it per sample; one that triples it is not that change, and nothing is checked
+if recommends try "$parent" batch; then
+	check try_batch_prediction python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+r = [r for r in j["recommendations"] if r["kind"] == "batch"][0]
+b = [s for s in j["scenarios"] if s["name"] == "comm-1n"][0]["replay"]["batch"]
+half = lambda v: round(v / 2, 3)
+ok = r["scenarios"] == ["comm-1n"] and r["basis"] == "replay" and r["ceiling_step_ms"] == [None]
+ok = ok and abs(r["predicted_step_ms"][0] - b["step_ms"] / 2) <= 0.0011
+ok = ok and all(abs(a - b["interval_ms"][i] / 2) <= 0.0011 for i, a in enumerate(r["predicted_interval_ms"][0]))
+ok = ok and abs(r["predicted_gain_pct"][0] - 100 * (1 - r["predicted_step_ms"][0] / r["step_ms"][0])) <= 0.01
+sys.exit(0 if ok else 1)' "$parent/summary.json"
+	check try_batch_said grep -q "^[0-9]*\. \*\*comm-1n\*\*: memory permitting, double the batch per rank: .*\. Median step replayed with the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample; the run's own graph, on its cores): [0-9.]* ms a step -> [0-9.]* ms a step for twice the samples, [0-9.]*x the samples/s (95 % CI [0-9.]*x-[0-9.]*x); the unchanged graph replays the measured median [-+][0-9.]* % off" "$parent/BOTTLENECK_ANALYSIS.md"
+	check try_batch_not_beside_comm bash -c 'grep "Median step replayed with the all-reduce in buckets" "$1" >c.txt && ! grep -q "batch per rank doubled" c.txt' _ "$parent/BOTTLENECK_ANALYSIS.md"
+	sed '/^knobs:/,$d' try.yaml >kb.yaml
+	echo 'knobs: { batch: { params: { batch: "4" } } }' >>kb.yaml
+	"$CAMPAIGN" try --wait --knobs kb.yaml --results "$SCRATCH/res" "$pid" batch >b.out 2>&1; rc=$?
+	check try_batch_exit0 [ "$rc" -eq 0 ]
+	bchild=$(rundir b.out)
+	check try_batch_ran_knob grep -q -- "'--batch' '4'" "$bchild/comm-1n/job.sbatch"
+	check try_batch_doubled [ "$(json "$bchild/summary.json" '[(k["variant_batch"], k["predicted_step_ms"] is not None) for k in j["checked_predictions"]]')" = "[($((2 * $(json "$parent/summary.json" 'j["scenarios"][0]["global_batch"]'))), True)]" ]
+	try_family try_batch "$SCRATCH/res" "$parent" "$bchild" comm-1n batch
+	sed -i 's/batch: "4"/batch: "6"/' kb.yaml
+	"$CAMPAIGN" try --wait --knobs kb.yaml --results "$SCRATCH/res" "$pid" batch >b3.out 2>&1
+	b3=$(rundir b3.out)
+	check try_batch_tripled_unchecked [ "$(json "$b3/summary.json" '[(k["predicted_step_ms"], k["outcome"]) for k in j["checked_predictions"]]')" = "[(None, 'no prediction')]" ]
+	check try_batch_tripled_numbers python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$b3/summary.json" batch
+	check try_batch_tripled_said grep -q "^- \*\*comm-1n\*\*: the prediction was for the batch per rank doubled, and this variant's global batch is [0-9]* against the parent's [0-9]*: not that change, so no prediction is checked" "$b3/BOTTLENECK_ANALYSIS.md"
+fi
