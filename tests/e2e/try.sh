@@ -115,26 +115,30 @@ check try_variant_of_variant_said grep -q "run $cid is itself a variant (of $pid
 sed '/^knobs:/,$d' try.yaml >plain.yaml
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/plain" plain.yaml >q.out 2>&1
 qid=$(basename "$(rundir q.out)")
-"$CAMPAIGN" try --results "$SCRATCH/plain" "$qid" >nk.out 2>&1; rc=$?
-check try_no_knob_exit2 [ "$rc" -eq 2 ]
-check try_no_knob_names_key grep -q "^communication: no knob for these recommendations: add one to the campaign file, e.g.$" nk.out
-check try_no_knob_example grep -qx "    communication: { params: { NAME: VALUE } }" nk.out
-check try_no_knob_nothing [ "$(ls "$SCRATCH/plain/try-demo" | wc -l)" = 1 ]
-# --knobs FILE gives the knobs to a run whose campaign had none
-"$CAMPAIGN" try --knobs try.yaml --results "$SCRATCH/plain" "$qid" communication >kf.out 2>&1; rc=$?
-check try_knobs_file_submits [ "$rc" -eq 0 ]
-check try_knobs_file_child [ "$(ls "$SCRATCH/plain/try-demo" | wc -l)" = 2 ]
-kid=$(basename "$(rundir kf.out)")
-"$CAMPAIGN" watch --results "$SCRATCH/plain" "$kid" >/dev/null 2>&1
-check try_knobs_file_checked [ "$(json "$SCRATCH/plain/try-demo/$kid/summary.json" 'len(j["checked_predictions"])')" = 1 ]
-# compare of runs that are not parent and variant (kid is a variant, of qid): no such block
-"$CAMPAIGN" compare --results "$SCRATCH/res" "$pid" "$SCRATCH/plain/try-demo/$kid" >cmp3.out 2>&1
-check try_compare_unrelated_plain bash -c '! grep -q "Predicted and measured" "$1" && tail -n 1 "$1" | grep -q "^  stragglers: "' _ cmp3.out
-"$CAMPAIGN" compare --json --results "$SCRATCH/res" "$pid" "$SCRATCH/plain/try-demo/$kid" >cmp3.json 2>&1
-check try_compare_unrelated_json [ "$(json cmp3.json '"predicted_and_measured" in j')" = False ]
-# ... while that variant and its own parent have it
-"$CAMPAIGN" compare --results "$SCRATCH/plain" "$qid" "$kid" >cmp4.out 2>&1
-check try_compare_knobs_file_family grep -qx "  candidate run $kid is a variant of run $qid (knob params.ddp=bucketed)" cmp4.out
+# (a second run of the campaign need not be communication-bound on a loaded machine: the
+# checks below need it to be, as the parent's above do)
+if recommends try_plain "$SCRATCH/plain/try-demo/$qid" communication; then
+	"$CAMPAIGN" try --results "$SCRATCH/plain" "$qid" >nk.out 2>&1; rc=$?
+	check try_no_knob_exit2 [ "$rc" -eq 2 ]
+	check try_no_knob_names_key grep -q "^communication: no knob for these recommendations: add one to the campaign file, e.g.$" nk.out
+	check try_no_knob_example grep -qx "    communication: { params: { NAME: VALUE } }" nk.out
+	check try_no_knob_nothing [ "$(ls "$SCRATCH/plain/try-demo" | wc -l)" = 1 ]
+	# --knobs FILE gives the knobs to a run whose campaign had none
+	"$CAMPAIGN" try --knobs try.yaml --results "$SCRATCH/plain" "$qid" communication >kf.out 2>&1; rc=$?
+	check try_knobs_file_submits [ "$rc" -eq 0 ]
+	check try_knobs_file_child [ "$(ls "$SCRATCH/plain/try-demo" | wc -l)" = 2 ]
+	kid=$(basename "$(rundir kf.out)")
+	"$CAMPAIGN" watch --results "$SCRATCH/plain" "$kid" >/dev/null 2>&1
+	check try_knobs_file_checked [ "$(json "$SCRATCH/plain/try-demo/$kid/summary.json" 'len(j["checked_predictions"])')" = 1 ]
+	# compare of runs that are not parent and variant (kid is a variant, of qid): no such block
+	"$CAMPAIGN" compare --results "$SCRATCH/res" "$pid" "$SCRATCH/plain/try-demo/$kid" >cmp3.out 2>&1
+	check try_compare_unrelated_plain bash -c '! grep -q "Predicted and measured" "$1" && tail -n 1 "$1" | grep -q "^  stragglers: "' _ cmp3.out
+	"$CAMPAIGN" compare --json --results "$SCRATCH/res" "$pid" "$SCRATCH/plain/try-demo/$kid" >cmp3.json 2>&1
+	check try_compare_unrelated_json [ "$(json cmp3.json '"predicted_and_measured" in j')" = False ]
+	# ... while that variant and its own parent have it
+	"$CAMPAIGN" compare --results "$SCRATCH/plain" "$qid" "$kid" >cmp4.out 2>&1
+	check try_compare_knobs_file_family grep -qx "  candidate run $kid is a variant of run $qid (knob params.ddp=bucketed)" cmp4.out
+fi
 
 # --- the batch per rank doubled (issue 47): a recommendation of its own beside the
 # communication one, whose prediction is the replay of the batch doubled, per the measured
