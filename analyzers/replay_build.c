@@ -575,6 +575,15 @@ static void demands(struct builder *b, double *cost_ms)
 	}
 }
 
+/* Node v (< 0: an error, returned) of collective proto p given the step its instance was
+ * called in and whether it is blocking (what times a step: replay_scenario.c); v. */
+static int coll_marked(struct builder *b, const struct proto *p, int v)
+{
+	if (v < 0 || p->kind != RNODE_COLL)
+		return v;
+	return rgraph_set_coll(b->g, v, p->cstep, coll_blocking(p->op)) < 0 ? -1 : v;
+}
+
 /* Proto p's nodes: one, or for an on-host transfer three on its lane: the arrival (a
  * collective part of no cost: it ends at the instance's last arrival), the transfer as CPU
  * work, and the completion (a second instance, of no cost: every rank's transfer has ended).
@@ -590,8 +599,10 @@ static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms,
 				 p->kind == RNODE_COLL && !p->fixed ? (p->e - p->s) / 1000
 								     : cost_ms,
 				 p->kind == RNODE_COLL ? p->coll : -1 };
-	if (!p->on_host)
-		return *in = *out = rgraph_add_node(b->g, &sp);
+	if (!p->on_host) {
+		*in = *out = rgraph_add_node(b->g, &sp);
+		return coll_marked(b, p, *out);
+	}
 	sp.cost_ms = 0;
 	*in = rgraph_add_node(b->g, &sp);
 	struct rnode_spec cpu = { RNODE_CPU, p->lane, p->step, nm, cost_ms, -1 };
@@ -599,9 +610,9 @@ static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms,
 	sp.coll = spare + p->coll; /* the completion: an instance id past every matched one */
 	*out = mid < 0 ? mid : rgraph_add_node(b->g, &sp);
 	if (*out >= 0 && (rgraph_add_edge(b->g, *in, mid, 0) < 0 ||
-			  rgraph_add_edge(b->g, mid, *out, 0) < 0))
+			  rgraph_add_edge(b->g, mid, *out, 0) < 0 || coll_marked(b, p, *in) < 0))
 		return -1;
-	return *out;
+	return coll_marked(b, p, *out);
 }
 
 static int make_nodes(struct builder *b)

@@ -5,7 +5,6 @@
 #include "analyzers/read/nsys.h"
 #include "analyzers/replay/sim.h"
 #include "analyzers/replay_build.h"
-#include "analyzers/collective.h"
 #include "analyzers/steptime.h"
 #include "analyzers/stats.h"
 #include "analyzers/trace_files.h"
@@ -215,13 +214,12 @@ static double **replay_completions(const struct replay_sim *s, const struct scen
 	}
 	for (int v = 0; v < g->nnodes; v++) {
 		const struct rnode *x = &g->nodes[v];
-		if (x->kind != RNODE_COLL || x->step < 0 ||
-		    !coll_blocking(coll_op_of(g->names[x->name])))
+		if (x->kind != RNODE_COLL || x->coll_step < 0 || !x->blocking)
 			continue;
 		int k = rank_index(m, g->lanes[x->lane].rank);
 		double e = replay_sim_end(s, v) * 1000;
-		if (k >= 0 && (size_t)x->step < m->ranks[k].n && !(c[k][x->step] >= e))
-			c[k][x->step] = e;
+		if (k >= 0 && (size_t)x->coll_step < m->ranks[k].n && !(c[k][x->coll_step] >= e))
+			c[k][x->coll_step] = e;
 	}
 	return c;
 }

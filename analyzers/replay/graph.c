@@ -35,7 +35,8 @@ void rgraph_free(struct rgraph *g)
 int rgraph_add_host(struct rgraph *g, int cores)
 {
 	if (cores < 1)
-		return err_set(ERR_USAGE, "replay: a host of %d cores: a host has at least 1", cores);
+		return err_set(ERR_USAGE, "replay: a host of %d cores: a host has at least 1",
+			       cores);
 	g->host_cores = xgrow(g->host_cores, g->nhosts, &g->cap_hosts, sizeof(int), 8);
 	g->host_cores[g->nhosts] = cores;
 	return g->nhosts++;
@@ -112,9 +113,19 @@ int rgraph_add_node(struct rgraph *g, const struct rnode_spec *spec)
 		.lane = spec->lane,
 		.step = spec->step < 0 ? -1 : spec->step,
 		.name = name_intern(g, spec->name ? spec->name : ""),
+		.coll_step = -1,
 		.kind = (uint8_t) spec->kind,
 	};
 	return g->nnodes++;
+}
+
+int rgraph_set_coll(struct rgraph *g, int node, int step, int blocking)
+{
+	if (node < 0 || node >= g->nnodes || g->nodes[node].kind != RNODE_COLL)
+		return err_set(ERR_USAGE, "replay graph: node %d is no collective", node);
+	g->nodes[node].coll_step = step < 0 ? -1 : step;
+	g->nodes[node].blocking = blocking != 0;
+	return 0;
 }
 
 int rgraph_add_edge(struct rgraph *g, int from, int to, double delay_ms)

@@ -37,7 +37,13 @@ struct rnode {
 	int32_t lane;  /* index in lanes */
 	int32_t step;  /* the step it belongs to; -1: none */
 	uint32_t name; /* index in names */
+	/* RNODE_COLL: the step its instance was called in (a kernel's too, whose node belongs
+	 * to no step), -1 none; else -1 */
+	int32_t coll_step;
 	uint8_t kind;  /* enum rnode_kind */
+	/* RNODE_COLL: every rank leaves its instance at once (an all-reduce, not a send), so
+	 * its end times the step it was called in */
+	uint8_t blocking;
 };
 
 /* What rgraph_add_node takes. */
@@ -86,6 +92,9 @@ int rgraph_add_lane(struct rgraph *g, enum rlane_kind kind, int rank, int64_t id
  * CPU and WAIT nodes go on threads, GPU nodes on streams, COLL nodes on either (on a stream,
  * an NCCL collective holds the stream until its instance completes). */
 int rgraph_add_node(struct rgraph *g, const struct rnode_spec *spec);
+/* Collective node `node`'s step (the one its instance was called in, -1 none) and whether
+ * every rank leaves it at once (struct rnode's coll_step and blocking; -1 and 0 until set). */
+int rgraph_set_coll(struct rgraph *g, int node, int step, int blocking);
 /* `to` cannot start before `from` has ended and delay_ms (>= 0) has passed. */
 int rgraph_add_edge(struct rgraph *g, int from, int to, double delay_ms);
 

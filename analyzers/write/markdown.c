@@ -1000,7 +1000,7 @@ static void md_method_sources(struct strbuf *md)
  * why it has none. */
 static void md_method_replay(struct strbuf *md, const struct ana_run *run)
 {
-	strbuf_adds(md, "- Replay fidelity (docs/analysis.md, \"Replay model\"): the execution graph built from the traces, replayed unchanged over every active step; the replayed median step (the slowest rank's) against the measured one:");
+	strbuf_adds(md, "- Replay fidelity (docs/analysis.md, \"Replay model\"): the execution graph built from the traces, replayed unchanged over every active step; the replayed median step against the measured one, each step timed as the step times above (the period between consecutive steps' last collectives where the traces give it, else the slowest rank's step):");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		const struct replay_result *r = &s->replay;

@@ -400,6 +400,19 @@ static void nccl_across_ranks(void)
 				    .nslow = 1 };
 	CHECK_NEAR(rank_step(w.in, 2, 0, &ch, NULL), 60e-3, US);
 	CHECK_NEAR(rank_step(w.in, 2, 1, &ch, NULL), 60e-3, US);
+	/* each rank's all-reduce kernel belongs to no step (its node is the GPU's), but its
+	 * instance was called in step 0 and every rank leaves it at once: it times the step */
+	int cores = 2;
+	struct replay_build_in in = { w.in, 2, &cores, 1, NULL };
+	struct rgraph *g = NULL;
+	CHECK(replay_build(&in, &g, NULL) == 0);
+	int timing = 0;
+	for (int v = 0; g && v < g->nnodes; v++)
+		if (g->nodes[v].kind == RNODE_COLL)
+			timing += g->nodes[v].step == -1 && g->nodes[v].coll_step == 0 &&
+				  g->nodes[v].blocking;
+	CHECK(timing == 2);
+	rgraph_free(g);
 	free_two(&w);
 }
 
