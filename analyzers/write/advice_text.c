@@ -360,7 +360,7 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 		strbuf_addf(sb,
 			    " (%zu step%s replayed: too few for an interval or a rate to claim)",
 			    s->replay.steps, s->replay.steps == 1 ? "" : "s");
-	else
+	else if (b->lo_ms > 0) /* (summary.json's throughput_x: the same rule) */
 		strbuf_addf(sb, ", %.2fx the samples/s (95 %% CI %.2fx-%.2fx)", x / b->step_ms,
 			    x / b->hi_ms, x / b->lo_ms);
 	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",

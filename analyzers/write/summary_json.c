@@ -12,6 +12,7 @@
 #include "analyzers/write/evidence.h"
 #include "analyzers/write/scaling_text.h"
 #include "analyzers/read/metrics.h"
+#include "analyzers/replay_build.h"
 #include "analyzers/summary_keys.h"
 
 #include "util/err.h"
@@ -322,7 +323,7 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(rep, "straggler", pred_json(&r->straggler, NULL));
 	json_object_set_new(rep, "host", pred_json(&r->host, NULL));
 	const struct replay_pred *b = &r->batch;
-	double x = 2 * r->measured_ms; /* twice the samples: throughput x / step */
+	double x = REPLAY_BATCH_X * r->measured_ms; /* twice the samples: throughput x / step */
 	json_object_set_new(
 		rep, "batch",
 		pred_json(b,

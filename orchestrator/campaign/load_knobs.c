@@ -132,6 +132,10 @@ static void check_knob(struct loader *L, const struct knob *k, yaml_node_t *n, c
 	}
 	if (!knob_changes(c, k))
 		problem(L, n, path, "changes nothing: every scenario already has these values");
+	/* the batch recommendation predicts the batch per rank doubled, on as many ranks */
+	if (k->tasks_per_node && !strcmp(k->kind, rec_kind_name(REC_BATCH)))
+		problem(L, n, path,
+			"sets tasks_per_node: a batch knob changes the batch per rank, on the same ranks (its prediction is for that); set the parameter that sets the batch instead");
 }
 
 void check_knobs(struct loader *L, yaml_node_t *root)

@@ -158,10 +158,14 @@ check demo_replay_changes_nothing_else python3 -c 'import json, sys
 drop = lambda d: {k: v for k, v in d.items() if k not in ("replay", "replay_why", "scenarios", "recommendations")}
 a, b = (json.load(open(f + "/summary.json")) for f in sys.argv[1:3])
 keep = ("kind", "scenarios", "step_ms", "ceiling_step_ms", "ceiling_from")
-recs = lambda j: sorted([{k: r[k] for k in keep} for r in j["recommendations"]], key=str)
+# (a batch recommendation is made only where the batch change was replayed: below)
+recs = lambda j: sorted([{k: r[k] for k in keep} for r in j["recommendations"] if r["kind"] != "batch"], key=str)
+batch = lambda j: [r["scenarios"] for r in j["recommendations"] if r["kind"] == "batch"]
 comm = lambda j: [r for r in j["recommendations"] if r["kind"] == "communication"][0]
 ok = [drop(x) for x in a["scenarios"]] == [drop(x) for x in b["scenarios"]] and drop(a) == drop(b)
 ok = ok and recs(a) == recs(b)
+kept = [[n for n in sc if n == "gloo-1n"] for sc in batch(a)]
+ok = ok and batch(b) == [k for k in kept if k]
 if sys.argv[3] == "True":  # a communication recommendation (which scenarios: the machine)
     ca, cb = comm(a), comm(b)
     # (gloo-1n, which kept its traces, keeps its replay; which scenarios have a communication
