@@ -16,6 +16,7 @@
 #include "analyzers/run_input.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/report.h"
+#include "analyzers/write/summary_objects.h"
 #include "util/words.h"
 #include "analyzers/read/kineto.h"
 #include "analyzers/read/nccl_inspector.h"
@@ -234,7 +235,7 @@ static void print_replay(json_t *rep)
 		       json_real_value(json_object_get(r, "step_ms")),
 		       json_real_value(json_object_get(r, "measured_ms")),
 		       json_real_value(json_object_get(r, "error_pct")),
-		       (long long)json_integer_value(json_object_get(r, "steps")));
+		       (long long) json_integer_value(json_object_get(r, "steps")));
 	else
 		printf("replay: none: %s\n", json_string_value(json_object_get(rep, "replay_why")));
 }
@@ -427,30 +428,33 @@ static void replay_json(struct gpu_trace *t, size_t n, const struct rules *phase
 	struct replay_result res = { 0 };
 	if (!t) {
 		res.why_kind = REPLAY_NOT_BUILT;
-		snprintf(res.why, sizeof res.why,
-			 "the files are over %.0f GiB together: not replayed here; a run's aggregation replays each scenario",
-			 REPLAY_KEEP_BYTES / (1024.0 * 1024 * 1024));
+		snprintf(
+			res.why, sizeof res.why,
+			"the files are over %.0f GiB together: not replayed here; a run's aggregation replays each scenario",
+			REPLAY_KEEP_BYTES / (1024.0 * 1024 * 1024));
 	} else if (n != json_array_size(ranks) || !n) {
 		res.why_kind = REPLAY_NOT_BUILT;
-		snprintf(res.why, sizeof res.why, "%s",
-			 n ? "an Nsight Systems export's NVTX ranges or runtime calls could not be read again"
-			   : "no trace with GPU work or host ranges to replay");
+		snprintf(
+			res.why, sizeof res.why, "%s",
+			n ? "an Nsight Systems export's NVTX ranges or runtime calls could not be read again"
+			  : "no trace with GPU work or host ranges to replay");
 	} else if (replay_scenario_traces(t, n, phases, &res) < 0)
 		res.why_kind = REPLAY_FAILED, snprintf(res.why, sizeof res.why, "%s", err_last());
 	char *why = data_text_replay_why(&res);
 	json_object_set_new(doc, "replay",
-			    res.built ? json_pack("{s:f, s:f, s:f, s:I, s:i}", "step_ms", res.step_ms,
-						  "measured_ms", res.measured_ms, "error_pct",
-						  res.error_pct, "steps", (json_int_t)res.steps,
-						  "cores", res.cores)
+			    res.built ? json_pack("{s:f, s:f, s:f, s:I, s:i}", "step_ms",
+						  res.step_ms, "measured_ms", res.measured_ms,
+						  "error_pct", res.error_pct, "steps",
+						  (json_int_t) res.steps, "cores", res.cores)
 				      : json_null());
 	json_object_set_new(doc, "replay_why", res.built ? json_null() : json_string(why));
 	for (size_t i = 0; i < res.nranks && res.built && i < json_array_size(ranks); i++) {
 		const struct replay_rank_result *r = &res.ranks[i];
 		json_object_set_new(json_array_get(ranks, i), "replay",
-				    json_pack("{s:i, s:f, s:f, s:f, s:I}", "rank", r->rank, "step_ms",
-					      r->step_ms, "measured_ms", r->measured_ms, "error_pct",
-					      r->error_pct, "steps", (json_int_t)r->steps));
+				    json_pack("{s:i, s:f, s:f, s:f, s:I}", "rank", r->rank,
+					      "step_ms", r->step_ms, "measured_ms", r->measured_ms,
+					      "error_pct", r->error_pct, "steps",
+					      (json_int_t) r->steps));
 	}
 	free(why);
 	replay_result_free(&res);
@@ -593,8 +597,7 @@ static void print_dump_counts(const struct insp_summary *s)
 	printf("NCCL Inspector: %zu records from %zu file%s (%zu process%s, %zu communicator%s): %zu instances recorded by every rank, %zu by only some (left out); skipped %zu malformed object%s, %zu duplicate%s, %zu unreadable file%s; %zu verbose records\n",
 	       st->objects, st->files, st->files == 1 ? "" : "s", s->procs,
 	       s->procs == 1 ? "" : "es", s->comms, s->comms == 1 ? "" : "s", st->instances,
-	       st->partial,
-	       st->malformed, st->malformed == 1 ? "" : "s", st->duplicates,
+	       st->partial, st->malformed, st->malformed == 1 ? "" : "s", st->duplicates,
 	       st->duplicates == 1 ? "" : "s", st->unreadable, st->unreadable == 1 ? "" : "s",
 	       st->verbose);
 	printf("bandwidths: %zu of %zu records differ from their size and time\n", s->mismatches,
@@ -632,63 +635,6 @@ static void print_dump_stragglers(const struct insp_summary *s, const struct str
 		       s->judged);
 }
 
-static json_t *dump_counts_json(const struct insp_summary *s)
-{
-	json_t *mis = json_array();
-	for (size_t i = 0; i < s->mismatches && i < INSP_SHOWN; i++)
-		json_array_append_new(
-			mis, json_pack("{s:s, s:I, s:i, s:f, s:f, s:f, s:f}", "op",
-				       coll_op_name(s->shown[i].op), "coll_sn",
-				       (json_int_t)s->shown[i].sn, "rank", s->shown[i].rank,
-				       "file_algbw_gbps", s->shown[i].file_algbw, "file_busbw_gbps",
-				       s->shown[i].file_busbw, "algbw_gbps", s->shown[i].algbw,
-				       "busbw_gbps", s->shown[i].busbw));
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "files",
-			 (json_int_t) s->st.files, "records", (json_int_t) s->st.objects,
-			 "processes", (json_int_t) s->procs, "communicators", (json_int_t) s->comms,
-			 "instances", (json_int_t) s->st.instances, "partial_instances",
-			 (json_int_t) s->st.partial, "malformed_objects",
-			 (json_int_t) s->st.malformed, "duplicate_records",
-			 (json_int_t) s->st.duplicates, "verbose_records",
-			 (json_int_t) s->st.verbose, "bandwidth_checked", (json_int_t) s->checked,
-			 "bandwidth_mismatches", (json_int_t) s->mismatches, "mismatches", mis);
-}
-
-static json_t *dump_rows_json(const struct collective *c, size_t n)
-{
-	json_t *a = json_array();
-	char label[48];
-	for (size_t i = 0; i < n; i++) {
-		int sized = c[i].size_class >= 0;
-		json_array_append_new(
-			a,
-			json_pack("{s:s, s:s, s:o, s:I, s:{s:f, s:f}, s:{s:f, s:f}, s:o, s:o, s:f}",
-				  "op", coll_op_name(c[i].op), "size_class",
-				  coll_size_label(c[i].size_class, label, sizeof label), "bytes",
-				  sized ? json_real(c[i].bytes) : json_null(), "instances",
-				  (json_int_t) c[i].instances, "latency_ms", "median",
-				  c[i].latency_med, "p95", c[i].latency_p95, "wait_ms", "median",
-				  c[i].wait_med, "p95", c[i].wait_p95, "algbw_gbps",
-				  sized ? json_real(c[i].algbw_gbps) : json_null(), "busbw_gbps",
-				  sized ? json_real(c[i].busbw_gbps) : json_null(), "ms_total",
-				  c[i].ms_per_step));
-	}
-	return a;
-}
-
-static json_t *dump_stragglers_json(const struct straggler *g, size_t n)
-{
-	json_t *a = json_array();
-	for (size_t k = 0; k < n; k++)
-		json_array_append_new(
-			a,
-			json_pack("{s:i, s:o, s:f, s:f, s:f}", "rank", g[k].rank, "node",
-				  g[k].node[0] ? json_string(g[k].node) : json_null(),
-				  "arrived_last_pct", g[k].arrived_last_pct, "wait_share_pct",
-				  g[k].impact_pct, "chance_p", g[k].chance_p));
-	return a;
-}
-
 /* NCCL Inspector dumps: the collectives matched across ranks, the ranks the others wait
  * for (their waiting as a share of the ranks' time in those collectives), what was skipped. */
 static int inspector_mode(char **paths, size_t n, int as_json)
@@ -708,10 +654,14 @@ static int inspector_mode(char **paths, size_t n, int as_json)
 	inspector_rows(&d, 1, &c, &nc); /* one "step": every instance */
 	struct insp_summary s;
 	inspector_done(&d, &s);
+	s.colls_used = nc > 0; /* what the command line prints comes from the dumps */
+	s.stragglers_used = s.judged > 0;
 	if (as_json) {
-		json_t *doc = json_pack("{s:o, s:o, s:o}", "nccl_inspector", dump_counts_json(&s),
-					"collectives", dump_rows_json(c, nc), "stragglers",
-					dump_stragglers_json(g, ng));
+		/* summary.json's objects, by its writers: every instance is one "step" */
+		json_t *doc = json_pack("{s:o, s:o, s:o}", "nccl_inspector",
+					summary_inspector_json(&s), "collectives",
+					summary_collectives_json(c, nc), "stragglers",
+					summary_stragglers_json(g, ng));
 		char *t =
 			json_dumps(doc, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
 		printf("%s\n", t);

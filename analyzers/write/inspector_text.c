@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "analyzers/inspector.h"
+#include "analyzers/write/summary_objects.h"
 #include "util/strbuf.h"
 
 #include <jansson.h>
@@ -122,12 +123,13 @@ static json_t *mismatches_json(const struct insp_summary *s)
 				  m->file_algbw >= 0 ? jsonio_real3(m->file_algbw) : json_null(),
 				  "file_busbw_gbps",
 				  m->file_busbw >= 0 ? jsonio_real3(m->file_busbw) : json_null(),
-				  "algbw_gbps", jsonio_real3(m->algbw), "busbw_gbps", jsonio_real3(m->busbw)));
+				  "algbw_gbps", jsonio_real3(m->algbw), "busbw_gbps",
+				  jsonio_real3(m->busbw)));
 	}
 	return a;
 }
 
-static json_t *summary_of(const struct insp_summary *s)
+json_t *summary_inspector_json(const struct insp_summary *s)
 {
 	const struct insp_stats *st = &s->st;
 	json_t *o = json_pack(
@@ -153,5 +155,5 @@ static json_t *summary_of(const struct insp_summary *s)
 
 json_t *inspector_json(const struct ana_scenario *sc)
 {
-	return summary_of(&sc->comm.insp);
+	return summary_inspector_json(&sc->comm.insp);
 }

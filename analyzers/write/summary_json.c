@@ -14,6 +14,7 @@
 #include "analyzers/read/metrics.h"
 #include "analyzers/replay_build.h"
 #include "analyzers/summary_keys.h"
+#include "analyzers/write/summary_objects.h"
 
 #include "util/err.h"
 #include "analyzers/write/figures.h"
@@ -105,13 +106,12 @@ static json_t *kept_json(const struct collective *c)
 	return o;
 }
 
-/* summary.json's collectives of a scenario: one row per operation and size class. */
-static json_t *collectives_json(const struct ana_scenario *s)
+json_t *summary_collectives_json(const struct collective *cs, size_t n)
 {
 	json_t *a = json_array();
 	char label[48];
-	for (size_t i = 0; i < s->comm.ncolls; i++) {
-		const struct collective *c = &s->comm.colls[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct collective *c = &cs[i];
 		int sized = c->size_class >= 0;
 		int fab = sized && c->fabric_busbw_gbps > 0;
 		json_t *row = json_pack(
@@ -622,12 +622,11 @@ static json_t *together_json(const struct straggler *g, size_t n, size_t k)
 	return a;
 }
 
-/* Stragglers, collectives, a slow node, contamination. */
-static void sc_comm(json_t *o, const struct ana_scenario *s)
+json_t *summary_stragglers_json(const struct straggler *gs, size_t n)
 {
 	json_t *str = json_array();
-	for (size_t k = 0; k < s->comm.n_stragglers; k++) {
-		const struct straggler *g = &s->comm.stragglers[k];
+	for (size_t k = 0; k < n; k++) {
+		const struct straggler *g = &gs[k];
 		json_array_append_new(
 			str,
 			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o, s:o}", SK_RANK, g->rank,
@@ -636,11 +635,18 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 				  "cause_ms_per_step", jsonio_real3(g->cause_ms), SK_IMPACT_PCT,
 				  jsonio_real3(g->impact_pct), "arrived_last_pct",
 				  jsonio_real3(g->arrived_last_pct), "chance_p", jprob(g->chance_p),
-				  "together_with",
-				  together_json(s->comm.stragglers, s->comm.n_stragglers, k)));
+				  "together_with", together_json(gs, n, k)));
 	}
-	json_object_set_new(o, SK_STRAGGLERS, str);
-	json_object_set_new(o, SK_COLLECTIVES, collectives_json(s));
+	return str;
+}
+
+/* Stragglers, collectives, a slow node, contamination. */
+static void sc_comm(json_t *o, const struct ana_scenario *s)
+{
+	json_object_set_new(o, SK_STRAGGLERS,
+			    summary_stragglers_json(s->comm.stragglers, s->comm.n_stragglers));
+	json_object_set_new(o, SK_COLLECTIVES,
+			    summary_collectives_json(s->comm.colls, s->comm.ncolls));
 	clock_text_json(o, &s->comm.clocks, s->data.format != METRICS_STEP_LOG);
 	if (s->comm.insp.found) /* only then: runs without dumps keep their bytes */
 		json_object_set_new(o, "nccl_inspector", inspector_json(s));

@@ -83,6 +83,30 @@ check inspector_required_said grep -q "NCCL Inspector plugin libnccl-profiler-in
 check inspector_analyze_text bash -c '"$1" "$2" | grep -qx "all_reduce      4 MiB - 16 MiB            6     2.000/    2.000     2.950/    3.100      2.097      3.146     25.500"' _ "$BIN/campaign-analyze" "$FIX"
 "$BIN/campaign-analyze" --json "$FIX"/*.log >an.json
 check inspector_analyze_json [ "$(json an.json '(j["nccl_inspector"]["instances"], j["nccl_inspector"]["malformed_objects"], [(g["rank"], g["node"]) for g in j["stragglers"]], [c["op"] for c in j["collectives"]])')" = "(10, 1, [(3, 'n2')], ['all_reduce', 'all_gather'])" ]
+# ... and prints summary.json's objects, by its writers (issue 48, point 1): the same keys at
+# every level as the run's scenario of the same dumps, the same counts, and the same rows
+# but for what depends on the run's steps (the command line takes every instance as one step)
+check inspector_analyze_json_is_summary python3 - an.json "$run/summary.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+s = [x for x in json.load(open(sys.argv[2]))["scenarios"] if x["name"] == "dumps"][0]
+def keys(o):  # every key path of o (lists: their items' keys)
+    if isinstance(o, dict):
+        return {k + "/" + p for k, v in o.items() for p in keys(v) | {""}}
+    if isinstance(o, list):
+        return set().union(*map(keys, o)) if o else set()
+    return set()
+per_step = ("count_per_step", "ms_per_step", "ms_per_step_summed", "steps", "samples", "cause_ms_per_step", "impact_pct", "cause")
+strip = lambda rows: [{k: v for k, v in r.items() if k not in per_step} for r in rows]
+ok = all(keys(a[k]) == keys(s[k]) for k in ("nccl_inspector", "collectives", "stragglers"))
+ok = ok and a["nccl_inspector"] == s["nccl_inspector"]
+ok = ok and strip(a["collectives"]) == strip(s["collectives"])
+ok = ok and strip(a["stragglers"]) == strip(s["stragglers"])
+if not ok:
+    for k in ("nccl_inspector", "collectives", "stragglers"):
+        print("  ", k, sorted(keys(a[k]) ^ keys(s[k])), a[k] == s[k])
+sys.exit(0 if ok else 1)
+PY
 "$BIN/campaign-analyze" "$FIX" "$ROOT/tests/fixtures/mini.pt.trace.json" >/dev/null 2>mixed.err; rc=$?
 check inspector_analyze_not_mixed bash -c '[ "$1" -eq 2 ] && grep -q "give traces or dumps, not both" mixed.err' _ "$rc"
 # Each rank is named by the launcher's record of its host and pid (ranks/rank_<r>.json): with

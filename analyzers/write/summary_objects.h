@@ -1,0 +1,22 @@
+/* summary_objects: the objects of summary.json that `campaign-analyze --json` prints too (a
+ * scenario's collectives, its stragglers, what its NCCL Inspector dumps held): one writer for
+ * both programs, so that the two agree key for key, in rounding and in their nulls.
+ * SPDX-License-Identifier: MIT */
+#ifndef ANALYZERS_WRITE_SUMMARY_OBJECTS_H
+#define ANALYZERS_WRITE_SUMMARY_OBJECTS_H
+
+#include "analyzers/collective.h"
+#include "analyzers/inspector.h"
+#include "analyzers/straggler.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* summary_json.c: the collectives' rows, one per operation and size class */
+json_t *summary_collectives_json(const struct collective *c, size_t n);
+/* summary_json.c: the stragglers, in their order (a group's ranks named together) */
+json_t *summary_stragglers_json(const struct straggler *g, size_t n);
+/* inspector_text.c: what NCCL Inspector dumps held (summary.json's nccl_inspector) */
+json_t *summary_inspector_json(const struct insp_summary *s);
+
+#endif
