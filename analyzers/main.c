@@ -441,21 +441,13 @@ static void replay_json(struct gpu_trace *t, size_t n, const struct rules *phase
 	} else if (replay_scenario_traces(t, n, phases, &res) < 0)
 		res.why_kind = REPLAY_FAILED, snprintf(res.why, sizeof res.why, "%s", err_last());
 	char *why = data_text_replay_why(&res);
+	/* summary.json's replay object, by its writer (no change is predicted here) */
 	json_object_set_new(doc, "replay",
-			    res.built ? json_pack("{s:f, s:f, s:f, s:I, s:i}", "step_ms",
-						  res.step_ms, "measured_ms", res.measured_ms,
-						  "error_pct", res.error_pct, "steps",
-						  (json_int_t) res.steps, "cores", res.cores)
-				      : json_null());
+			    res.built ? summary_replay_json(&res, 0, 0) : json_null());
 	json_object_set_new(doc, "replay_why", res.built ? json_null() : json_string(why));
-	for (size_t i = 0; i < res.nranks && res.built && i < json_array_size(ranks); i++) {
-		const struct replay_rank_result *r = &res.ranks[i];
+	for (size_t i = 0; i < res.nranks && res.built && i < json_array_size(ranks); i++)
 		json_object_set_new(json_array_get(ranks, i), "replay",
-				    json_pack("{s:i, s:f, s:f, s:f, s:I}", "rank", r->rank,
-					      "step_ms", r->step_ms, "measured_ms", r->measured_ms,
-					      "error_pct", r->error_pct, "steps",
-					      (json_int_t) r->steps));
-	}
+				    summary_replay_rank_json(&res.ranks[i]));
 	free(why);
 	replay_result_free(&res);
 }

@@ -518,6 +518,7 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
 		compare(s, m, out);
 		out->built = out->steps > 0;
 		out->why_kind = out->built ? REPLAY_MADE : REPLAY_NO_ACTIVE;
+		out->predicted = out->built && predict;
 		if (out->built && predict) {
 			predict_comm(&in, s, m, out);
 			predict_io(&in, s, m, out);

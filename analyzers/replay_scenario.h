@@ -62,6 +62,7 @@ struct replay_pred {
 
 struct replay_result {
 	int built; /* 0: no replay, why says */
+	int predicted; /* each change was replayed too (a run's analysis, not the command line's) */
 	enum replay_why why_kind;
 	/* the median over the active steps of the step (as the analysis times it: the
 	 * collective period, else the slowest rank's), replayed and measured, and

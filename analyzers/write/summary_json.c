@@ -251,11 +251,12 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
  * null without one (replay_why says why). */
 /* A change's replayed prediction: {step_ms, interval_ms, busy_pct} and more's keys (taken),
  * or {step_ms: null, why} where the change does not apply. */
-static json_t *pred_json(const struct replay_pred *p, json_t *more)
+/* A change's prediction (p->why when none; why_none instead where no change was replayed) */
+static json_t *pred_json(const struct replay_pred *p, json_t *more, const char *why_none)
 {
 	if (!p->made) {
 		json_decref(more);
-		return json_pack("{s:n, s:s}", "step_ms", "why", p->why);
+		return json_pack("{s:n, s:s}", "step_ms", "why", why_none ? why_none : p->why);
 	}
 	json_t *o = json_pack("{s:o, s:[o, o], s:o}", "step_ms", jsonio_real3(p->step_ms),
 			      "interval_ms", jsonio_real3(p->lo_ms), jsonio_real3(p->hi_ms),
@@ -267,7 +268,7 @@ static json_t *pred_json(const struct replay_pred *p, json_t *more)
 }
 
 /* The communication change's prediction, with its buckets and transfer model. */
-static json_t *comm_pred_json(const struct replay_pred *c)
+static json_t *comm_pred_json(const struct replay_pred *c, const char *why_none)
 {
 	json_t *model = c->fit_colls ? json_pack("{s:o, s:o, s:I, s:o, s:o}", "per_call_ms",
 						 jsonio_real3(c->per_call_ms), "ms_per_mib",
@@ -285,7 +286,58 @@ static json_t *comm_pred_json(const struct replay_pred *c)
 					   : json_null(),
 				   "all_per_call_step_ms",
 				   c->per_call_step_ms >= 0 ? jsonio_real3(c->per_call_step_ms)
-							    : json_null()));
+							    : json_null()),
+			 why_none);
+}
+
+/* The batch doubled's prediction, with the samples/s it gives over the measured. */
+static json_t *batch_pred_json(const struct replay_result *r, const char *why_none)
+{
+	const struct replay_pred *b = &r->batch;
+	double x = REPLAY_BATCH_X * r->measured_ms; /* twice the samples: throughput x / step */
+	return pred_json(b,
+			 b->made && b->lo_ms > 0 && r->steps >= 3 /* (fewer: no rate claimed) */
+				 ? json_pack("{s:o, s:[o, o]}", "throughput_x",
+					     jsonio_real3(x / b->step_ms), "throughput_interval_x",
+					     jsonio_real3(x / b->hi_ms), jsonio_real3(x / b->lo_ms))
+				 : NULL,
+			 why_none);
+}
+
+json_t *summary_replay_rank_json(const struct replay_rank_result *r)
+{
+	return json_pack("{s:i, s:o, s:o, s:o, s:I}", "rank", r->rank, "step_ms",
+			 jsonio_real3(r->step_ms), "measured_ms", jsonio_real3(r->measured_ms),
+			 "error_pct", jsonio_real3(r->error_pct), "steps", (json_int_t) r->steps);
+}
+
+json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
+			    int loader_prefetch)
+{
+	const char *none = r->predicted
+		? NULL
+		: "not predicted: campaign-analyze on trace files replays the graph unchanged; a run's analysis replays each change";
+	json_t *ranks = json_array();
+	for (size_t k = 0; k < r->nranks; k++)
+		json_array_append_new(ranks, summary_replay_rank_json(&r->ranks[k]));
+	json_t *rep = json_pack("{s:o, s:o, s:I, s:o, s:i, s:i, s:o}", "step_ms",
+				jsonio_real3(r->step_ms), "error_pct", jsonio_real3(r->error_pct),
+				"steps", (json_int_t) r->steps, "measured_ms",
+				jsonio_real3(r->measured_ms), "hosts", r->hosts, "cores", r->cores,
+				"ranks", ranks);
+	json_object_set_new(rep, "communication", comm_pred_json(&r->comm, none));
+	json_object_set_new(rep, "io", pred_json(&r->io, json_pack("{s:i}", "checkpoint_every",
+								   REPLAY_CHECKPOINT_EVERY), none));
+	json_object_set_new(rep, "data_loading",
+			    pred_json(&r->data,
+				      json_pack("{s:I, s:i, s:i}", "loaders_measured",
+						(json_int_t)r->loaders, "loader_workers",
+						loader_workers, "loader_prefetch", loader_prefetch),
+				      none));
+	json_object_set_new(rep, "straggler", pred_json(&r->straggler, NULL, none));
+	json_object_set_new(rep, "host", pred_json(&r->host, NULL, none));
+	json_object_set_new(rep, "batch", batch_pred_json(r, none));
+	return rep;
 }
 
 static void sc_replay(json_t *o, const struct ana_scenario *s)
@@ -294,46 +346,10 @@ static void sc_replay(json_t *o, const struct ana_scenario *s)
 	char *why = r->built ? NULL : data_text_replay_why(r);
 	json_object_set_new(o, "replay_why", why ? json_string(why) : json_null());
 	free(why);
-	if (!r->built) {
-		json_object_set_new(o, "replay", json_null());
-		return;
-	}
-	json_t *ranks = json_array();
-	for (size_t k = 0; k < r->nranks; k++)
-		json_array_append_new(ranks,
-				      json_pack("{s:i, s:o, s:o, s:o, s:I}", "rank",
-						r->ranks[k].rank, "step_ms",
-						jsonio_real3(r->ranks[k].step_ms), "measured_ms",
-						jsonio_real3(r->ranks[k].measured_ms), "error_pct",
-						jsonio_real3(r->ranks[k].error_pct), "steps",
-						(json_int_t) r->ranks[k].steps));
-	json_t *rep = json_pack("{s:o, s:o, s:I, s:o, s:i, s:i, s:o}", "step_ms",
-				jsonio_real3(r->step_ms), "error_pct", jsonio_real3(r->error_pct),
-				"steps", (json_int_t) r->steps, "measured_ms",
-				jsonio_real3(r->measured_ms), "hosts", r->hosts, "cores", r->cores,
-				"ranks", ranks);
-	json_object_set_new(rep, "communication", comm_pred_json(&r->comm));
-	json_object_set_new(rep, "io", pred_json(&r->io, json_pack("{s:i}", "checkpoint_every",
-								   REPLAY_CHECKPOINT_EVERY)));
-	json_object_set_new(rep, "data_loading",
-			    pred_json(&r->data, json_pack("{s:I, s:i, s:i}", "loaders_measured",
-							  (json_int_t)r->loaders, "loader_workers",
-							  s->in.loader_workers, "loader_prefetch",
-							  s->in.loader_prefetch)));
-	json_object_set_new(rep, "straggler", pred_json(&r->straggler, NULL));
-	json_object_set_new(rep, "host", pred_json(&r->host, NULL));
-	const struct replay_pred *b = &r->batch;
-	double x = REPLAY_BATCH_X * r->measured_ms; /* twice the samples: throughput x / step */
-	json_object_set_new(
-		rep, "batch",
-		pred_json(b,
-			  b->made && b->lo_ms > 0 && r->steps >= 3 /* (fewer: no rate claimed) */
-				  ? json_pack("{s:o, s:[o, o]}", "throughput_x",
-					      jsonio_real3(x / b->step_ms), "throughput_interval_x",
-					      jsonio_real3(x / b->hi_ms),
-					      jsonio_real3(x / b->lo_ms))
-				  : NULL));
-	json_object_set_new(o, "replay", rep);
+	json_object_set_new(o, "replay",
+			    r->built ? summary_replay_json(r, s->in.loader_workers,
+							   s->in.loader_prefetch)
+				     : json_null());
 }
 
 /* Step times, batch and throughput. */

@@ -7,6 +7,7 @@
 
 #include "analyzers/collective.h"
 #include "analyzers/inspector.h"
+#include "analyzers/replay_scenario.h"
 #include "analyzers/straggler.h"
 
 #include <jansson.h>
@@ -16,6 +17,13 @@
 json_t *summary_collectives_json(const struct collective *c, size_t n);
 /* summary_json.c: the stragglers, in their order (a group's ranks named together) */
 json_t *summary_stragglers_json(const struct straggler *g, size_t n);
+/* summary_json.c: a replay (built) against what was measured, and each change's prediction
+ * (null, with why, where none was made: where r->predicted is 0, none was asked for); the
+ * data-loading change's loader threads and prefetch depth */
+json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
+			    int loader_prefetch);
+/* summary_json.c: one rank's replay against its own steps (summary_replay_json's ranks) */
+json_t *summary_replay_rank_json(const struct replay_rank_result *r);
 /* inspector_text.c: what NCCL Inspector dumps held (summary.json's nccl_inspector) */
 json_t *summary_inspector_json(const struct insp_summary *s);
 

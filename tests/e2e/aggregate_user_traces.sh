@@ -68,6 +68,29 @@ check nsys_timeline [ "$(json "$run/timeline.json" '(sum(e.get("cat") == "kernel
 check nsys_gpu_breakdown [ "$(json "$run/summary.json" 'j["scenarios"][0]["gpu_breakdown"]["kernel_time_ms"]')" = 1.0 ]
 # ... replayed from the export (its NVTX ranges the host's operations): both steps as measured
 check nsys_replayed [ "$(json "$run/summary.json" '[(r["steps"], r["step_ms"], r["measured_ms"], r["error_pct"], x["replay_why"]) for x in j["scenarios"] for r in [x["replay"]]]')" = "[(2, 6.25, 6.25, 0.0, None)]" ]
+# ... as `campaign-analyze --json` replays the same export: summary.json's replay object, by its
+# writer (issue 48, point 1): the same keys at every level and the same numbers; the changes,
+# which only a run's analysis replays, null with why
+"$BIN/campaign-analyze" --json rank_0.sqlite >nv.json 2>/dev/null
+check nsys_analyze_replay_is_summary python3 - nv.json "$run/summary.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["replay"]
+s = json.load(open(sys.argv[2]))["scenarios"][0]["replay"]
+def keys(o):  # every key path of o (lists: their items' keys)
+    if isinstance(o, dict):
+        return {k + "/" + p for k, v in o.items() for p in keys(v) | {""}}
+    if isinstance(o, list):
+        return set().union(*map(keys, o)) if o else set()
+    return set()
+changes = ("communication", "io", "data_loading", "straggler", "host", "batch")
+same = lambda o: {k: v for k, v in o.items() if k not in changes + ("cores", "hosts")}
+ok = {k for k in keys(a) if k.split("/")[0] not in changes} == {k for k in keys(s) if k.split("/")[0] not in changes}
+ok = ok and set(a) == set(s) and same(a) == same(s)
+ok = ok and all(a[c]["step_ms"] is None and a[c]["why"].startswith("not predicted: campaign-analyze on trace files") for c in changes)
+if not ok:
+    print("  ", sorted(keys(a) ^ keys(s)), same(a), same(s))
+sys.exit(0 if ok else 1)
+PY
 
 if [ ! -d "$SHARED" ]; then
 	skip user_traces_dlrm "../shared/traces is absent (the shared DLRM traces are not part of the project)"
