@@ -295,7 +295,7 @@ static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct a
 	case REC_BATCH:
 		strbuf_adds(
 			sb,
-			"memory permitting, double the batch per rank: what a step pays whatever its batch (the all-reduce, host overhead) is then paid once for twice the samples; keep the global batch your model converges with in mind (fewer ranks or steps, or the learning rate scaled)");
+			"memory permitting, double the batch per rank: what a step pays whatever its batch (the all-reduce, the optimizer, host overhead) is then paid once for twice the samples; keep the global batch your model converges with in mind (fewer ranks or steps, or the learning rate scaled). With a communication change too, the two gains overlap (the same all-reduce) and do not add");
 		return;
 	case REC_DATA:
 	case REC_IO:
@@ -361,8 +361,11 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 			    " (%zu step%s replayed: too few for an interval or a rate to claim)",
 			    s->replay.steps, s->replay.steps == 1 ? "" : "s");
 	else if (b->lo_ms > 0) /* (summary.json's throughput_x: the same rule) */
-		strbuf_addf(sb, ", %.2fx the samples/s (95 %% CI %.2fx-%.2fx)", x / b->step_ms,
-			    x / b->hi_ms, x / b->lo_ms);
+		strbuf_addf(
+			sb,
+			", %.2fx the samples/s: %.2f ms for the measured step's samples (%+.0f %%; 95 %% CI of the replay %.2fx-%.2fx, not counting the spread of the measured median)",
+			x / b->step_ms, r->predicted_ms[i],
+			100 * (r->predicted_ms[i] / r->step_ms[i] - 1), x / b->hi_ms, x / b->lo_ms);
 	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
 		    s->replay.error_pct);
 	if (x / b->step_ms < 1.02)
@@ -467,7 +470,7 @@ static void replayed_said(struct strbuf *sb, enum rec_kind k, const char *preds)
 			"the loader the data_loading knob makes (its batches regrouped onto its threads, each started once the step its slot holds has ended; the run's own graph, on its cores)";
 	else if (k == REC_BATCH)
 		change =
-			"the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample; the run's own graph, on its cores)";
+			"the batch per rank doubled (per-sample work twice as long, the rest as measured; not modelled: larger matrix products often do better per sample, so this may understate the gain; the run's own graph, on its cores)";
 	else if (k == REC_HOST)
 		change =
 			"the launch overhead halved (the run's own graph, its kernels on their streams, on its cores)";

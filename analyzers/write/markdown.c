@@ -973,7 +973,7 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 	qsort(recs, n, sizeof *recs, rec_cmp);
 	strbuf_adds(
 		md,
-		"## Recommendations\n\nOne per cause and series, ranked by the largest share of a median step each is predicted to recover in any of its scenarios (a replay of the run's graph changed as the recommendation would change it, where one was made; else a ceiling, the cause's accounted share taken off the step; a series' scaling advice by the share of the step its fitted overhead would take at 16 nodes), those without a prediction last:\n\n");
+		"## Recommendations\n\nOne per cause and series, ranked by the largest share of a median step each is predicted to recover in any of its scenarios (`batch`: of the time the measured batch's samples take, half a replayed step of twice the samples; a replay of the run's graph changed as the recommendation would change it, where one was made; else a ceiling, the cause's accounted share taken off the step; a series' scaling advice by the share of the step its fitted overhead would take at 16 nodes), those without a prediction last:\n\n");
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
 		free(recs[i].text);

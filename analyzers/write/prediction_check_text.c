@@ -29,20 +29,21 @@ const char *check_outcome_name(enum check_outcome o)
 }
 
 void prediction_check_change_write(struct strbuf *sb, double parent, double measured, double lo,
-				   double hi)
+				   double hi, int per_sample)
 {
+	const char *per = per_sample ? " per sample" : "";
 	if (!(parent > 0 && measured > 0 && lo > 0 && hi >= lo)) {
 		strbuf_adds(sb, "not measured");
 		return;
 	}
 	if (hi < parent)
-		strbuf_addf(sb, "%.2fx faster (95 %% CI %.2f-%.2fx)", parent / measured,
+		strbuf_addf(sb, "%.2fx faster%s (95 %% CI %.2f-%.2fx)", parent / measured, per,
 			    parent / hi, parent / lo);
 	else if (lo > parent)
-		strbuf_addf(sb, "%.2fx slower (95 %% CI %.2f-%.2fx)", measured / parent,
+		strbuf_addf(sb, "%.2fx slower%s (95 %% CI %.2f-%.2fx)", measured / parent, per,
 			    lo / parent, hi / parent);
 	else
-		strbuf_addf(sb, "no measurable change (95 %% CI %.2f-%.2fx)", lo / parent,
+		strbuf_addf(sb, "no measurable change%s (95 %% CI %.2f-%.2fx)", per, lo / parent,
 			    hi / parent);
 }
 
@@ -98,7 +99,8 @@ static int entry_change(json_t *e, struct strbuf *sb)
 	if (!(json_is_number(p) && json_is_number(m) && json_is_number(lo) && json_is_number(hi)))
 		return 0;
 	prediction_check_change_write(sb, json_number_value(p), json_number_value(m),
-				      json_number_value(lo), json_number_value(hi));
+				      json_number_value(lo), json_number_value(hi),
+				      json_is_number(json_object_get(e, "variant_batch")));
 	return 1;
 }
 
@@ -214,16 +216,20 @@ void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 		if (c->variant_batch)
 			strbuf_addf(
 				md,
-				"- **%s**: the knob changed the global batch from %ld to %ld sample%s: measured times are the variant's steps x %ld/%ld (the time of the parent's batch).\n",
+				"- **%s**: the knob changed the global batch from %ld to %ld sample%s: every time in its row is the time of the parent's batch of %ld (the variant's steps x %ld/%ld; its own median step is %.2f ms), and its change is per sample.\n",
 				c->scenario, c->parent_batch, c->variant_batch,
-				c->variant_batch == 1 ? "" : "s", c->parent_batch,
-				c->variant_batch);
+				c->variant_batch == 1 ? "" : "s", c->parent_batch, c->parent_batch,
+				c->variant_batch,
+				c->measured_ms * (double) c->variant_batch /
+					(double) c->parent_batch);
 		if (c->batch_not_predicted && c->parent_batch > 0)
 			strbuf_addf(
 				md,
-				"- **%s**: the prediction was for the batch per rank doubled, and this variant's global batch is %ld against the parent's %ld: not that change, so no prediction is checked (make the knob double the batch: docs/campaign-format.md, Knobs).\n",
+				"- **%s**: the prediction was for the batch per rank doubled, and this variant's global batch is %ld against the parent's %ld (x%.2f, not x2): not that change, so no prediction is checked (make the knob double the batch: docs/campaign-format.md, Knobs).\n",
 				c->scenario, c->variant_batch ? c->variant_batch : c->parent_batch,
-				c->parent_batch);
+				c->parent_batch,
+				(double) (c->variant_batch ? c->variant_batch : c->parent_batch) /
+					(double) c->parent_batch);
 		else if (c->batch_not_predicted)
 			strbuf_addf(
 				md,

@@ -15,9 +15,11 @@ struct strbuf;
 const char *check_outcome_name(enum check_outcome o);
 /* The measured change of a variant against its parent, from the medians and the 95 %
  * interval of the measured one (ms): "4.55x slower (95 % CI 4.31-4.80x)", "1.30x faster
- * (...)" or "no measurable change (95 % CI 0.96-1.05x)"; "not measured" without them. */
+ * (...)" or "no measurable change (95 % CI 0.96-1.05x)"; "not measured" without them.
+ * per_sample: the variant's batch differs and its times are the parent batch's ("1.30x
+ * faster per sample (...)"). */
 void prediction_check_change_write(struct strbuf *sb, double parent, double measured, double lo,
-				   double hi);
+				   double hi, int per_sample);
 /* Where a missed prediction's time went, one sentence (c->missed). */
 void prediction_check_miss_write(struct strbuf *sb, const struct ana_check *c);
 /* summary.json's checked_predictions (an array; empty when not a variant). */

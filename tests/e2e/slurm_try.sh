@@ -19,7 +19,7 @@ campaign: slurm-try
 workload:
   command: >
     {{trainer}} --backend gloo --ddp {{ddp}} --steps 30 --warmup-steps 5
-    --batch 2 --hidden 1024 --depth 5 --input 512 --output 32 --workers 1
+    --batch 2 --hidden 256 --depth 12 --input 256 --output 32 --workers 1
     --metrics-dir {{metrics_dir}}
   env: { OPENBLAS_NUM_THREADS: "1" }
   params: { ddp: per-param }

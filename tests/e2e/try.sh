@@ -5,6 +5,9 @@
 # run did not recommend is said and not run; a campaign without knobs is told which key to
 # add; `ls` shows the family. Outcomes depend on the machine: the test asserts that the
 # numbers are the ones of both runs and the outcome follows from them, not which it is.
+# (Twelve narrow layers, one all-reduce a tensor: each call's latency, not the GEMMs, makes
+# the step, communication some 94 % of it. With four wide ones, 53-62 % and at times 27 %,
+# and the run was compute-bound now and then on a quiet machine: every check skipped.)
 # SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
@@ -13,7 +16,7 @@ campaign: try-demo
 workload:
   command: >
     {{trainer}} --backend gloo --ddp {{ddp}} --steps 15 --warmup-steps 3
-    --batch {{batch}} --hidden 1024 --depth 5 --input 512 --output 32 --workers 1
+    --batch {{batch}} --hidden 256 --depth 12 --input 256 --output 32 --workers 1
     --metrics-dir {{metrics_dir}}
   env: { OPENBLAS_NUM_THREADS: "1" }
   params: { ddp: per-param, batch: "2" }
@@ -156,7 +159,7 @@ ok = ok and abs(r["predicted_step_ms"][0] - b["step_ms"] / 2) <= 0.0011
 ok = ok and all(abs(a - b["interval_ms"][i] / 2) <= 0.0011 for i, a in enumerate(r["predicted_interval_ms"][0]))
 ok = ok and abs(r["predicted_gain_pct"][0] - 100 * (1 - r["predicted_step_ms"][0] / r["step_ms"][0])) <= 0.01
 sys.exit(0 if ok else 1)' "$parent/summary.json"
-	check try_batch_said grep -q "^[0-9]*\. \*\*comm-1n\*\*: memory permitting, double the batch per rank: .*\. Median step replayed with the batch per rank doubled (per-sample work twice as long, the rest as measured; larger matrix products often do better per sample; the run's own graph, on its cores): [0-9.]* ms a step -> [0-9.]* ms a step for twice the samples, [0-9.]*x the samples/s (95 % CI [0-9.]*x-[0-9.]*x); the unchanged graph replays the measured median [-+][0-9.]* % off" "$parent/BOTTLENECK_ANALYSIS.md"
+	check try_batch_said grep -q "^[0-9]*\. \*\*comm-1n\*\*: memory permitting, double the batch per rank: what a step pays whatever its batch (the all-reduce, the optimizer, host overhead) .* the two gains overlap (the same all-reduce) and do not add\. Median step replayed with the batch per rank doubled (per-sample work twice as long, the rest as measured; not modelled: larger matrix products often do better per sample, so this may understate the gain; the run's own graph, on its cores): [0-9.]* ms a step -> [0-9.]* ms a step for twice the samples, [0-9.]*x the samples/s: $(first_prediction "$parent" batch | python3 -c 'import sys; print("%.2f" % float(sys.stdin.read()))') ms for the measured step's samples (-[0-9]* %; 95 % CI of the replay [0-9.]*x-[0-9.]*x, not counting the spread of the measured median); the unchanged graph replays the measured median [-+][0-9.]* % off" "$parent/BOTTLENECK_ANALYSIS.md"
 	check try_batch_not_beside_comm bash -c 'grep "Median step replayed with the all-reduce in buckets" "$1" >c.txt && ! grep -q "batch per rank doubled" c.txt' _ "$parent/BOTTLENECK_ANALYSIS.md"
 	sed '/^knobs:/,$d' try.yaml >kb.yaml
 	echo 'knobs: { batch: { params: { batch: "4" } } }' >>kb.yaml
@@ -166,10 +169,11 @@ sys.exit(0 if ok else 1)' "$parent/summary.json"
 	check try_batch_ran_knob grep -q -- "'--batch' '4'" "$bchild/comm-1n/job.sbatch"
 	check try_batch_doubled [ "$(json "$bchild/summary.json" '[(k["variant_batch"], k["predicted_step_ms"] is not None) for k in j["checked_predictions"]]')" = "[($((2 * $(json "$parent/summary.json" 'j["scenarios"][0]["global_batch"]'))), True)]" ]
 	try_family try_batch "$SCRATCH/res" "$parent" "$bchild" comm-1n batch
+	check try_batch_per_sample_said grep -q "^- \*\*comm-1n\*\*: the knob changed the global batch from [0-9]* to [0-9]* samples: every time in its row is the time of the parent's batch of [0-9]* (the variant's steps x [0-9]*/[0-9]*; its own median step is $(json "$bchild/summary.json" '"%.2f" % j["scenarios"][0]["step_time_ms"]["median"]') ms), and its change is per sample\.$" "$bchild/BOTTLENECK_ANALYSIS.md"
 	sed -i 's/batch: "4"/batch: "6"/' kb.yaml
 	"$CAMPAIGN" try --wait --knobs kb.yaml --results "$SCRATCH/res" "$pid" batch >b3.out 2>&1
 	b3=$(rundir b3.out)
 	check try_batch_tripled_unchecked [ "$(json "$b3/summary.json" '[(k["predicted_step_ms"], k["outcome"]) for k in j["checked_predictions"]]')" = "[(None, 'no prediction')]" ]
 	check try_batch_tripled_numbers python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$b3/summary.json" batch
-	check try_batch_tripled_said grep -q "^- \*\*comm-1n\*\*: the prediction was for the batch per rank doubled, and this variant's global batch is [0-9]* against the parent's [0-9]*: not that change, so no prediction is checked" "$b3/BOTTLENECK_ANALYSIS.md"
+	check try_batch_tripled_said grep -q "^- \*\*comm-1n\*\*: the prediction was for the batch per rank doubled, and this variant's global batch is [0-9]* against the parent's [0-9]* (x3\.00, not x2): not that change, so no prediction is checked" "$b3/BOTTLENECK_ANALYSIS.md"
 fi

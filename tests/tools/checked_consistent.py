@@ -61,12 +61,13 @@ def main():
         else:
             want = "better than predicted" if m < pred else "worse than predicted"
         assert k["outcome"] == want, (k, want)
+        per = " per sample" if k["variant_batch"] is not None else ""
         if hi < par:
-            change = "%.2fx faster (95 %% CI %.2f-%.2fx)" % (par / m, par / hi, par / lo)
+            change = "%.2fx faster%s (95 %% CI %.2f-%.2fx)" % (par / m, per, par / hi, par / lo)
         elif lo > par:
-            change = "%.2fx slower (95 %% CI %.2f-%.2fx)" % (m / par, lo / par, hi / par)
+            change = "%.2fx slower%s (95 %% CI %.2f-%.2fx)" % (m / par, per, lo / par, hi / par)
         else:
-            change = "no measurable change (95 %% CI %.2f-%.2fx)" % (lo / par, hi / par)
+            change = "no measurable change%s (95 %% CI %.2f-%.2fx)" % (per, lo / par, hi / par)
         assert k["measured_change"] == change, (k, change)
         missed = want == "worse than predicted" or (want == "within noise" and pred < lo)
         assert (k["miss"] is not None) == missed, k

@@ -80,17 +80,20 @@ static void check_cells_nulls_are_na(void)
 static void change_in_words(void)
 {
 	struct strbuf sb = STRBUF_INIT;
-	prediction_check_change_write(&sb, 10.0, 45.5, 43.1, 48.0);
+	prediction_check_change_write(&sb, 10.0, 45.5, 43.1, 48.0, 0);
 	CHECK_STR(sb.buf, "4.55x slower (95 % CI 4.31-4.80x)");
 	strbuf_reset(&sb);
-	prediction_check_change_write(&sb, 10.0, 8.0, 7.5, 8.4);
+	prediction_check_change_write(&sb, 10.0, 8.0, 7.5, 8.4, 0);
 	CHECK_STR(sb.buf, "1.25x faster (95 % CI 1.19-1.33x)");
 	strbuf_reset(&sb);
-	prediction_check_change_write(&sb, 10.0, 10.2, 9.6, 10.5);
+	prediction_check_change_write(&sb, 10.0, 10.2, 9.6, 10.5, 0);
 	CHECK_STR(sb.buf, "no measurable change (95 % CI 0.96-1.05x)");
 	strbuf_reset(&sb);
-	prediction_check_change_write(&sb, 10.0, 0, 0, 0);
+	prediction_check_change_write(&sb, 10.0, 0, 0, 0, 0);
 	CHECK_STR(sb.buf, "not measured");
+	strbuf_reset(&sb);
+	prediction_check_change_write(&sb, 10.0, 8.0, 7.5, 8.4, 1);
+	CHECK_STR(sb.buf, "1.25x faster per sample (95 % CI 1.19-1.33x)");
 	strbuf_free(&sb);
 	json_t *e = json_pack("{s:s, s:f, s:n, s:f, s:f, s:f, s:s}", "scenario", "s", "parent_step_ms",
 			      10.0, "predicted_step_ms", "measured_step_ms", 45.5, "ci_low", 43.1,
