@@ -344,3 +344,25 @@ recommends() {
 first_prediction() {
 	json "$1/summary.json" "[r for r in j['recommendations'] if r['kind'] == '$2'][0]['predicted_step_ms'][0]"
 }
+# valgrind_setup NAME: V, the valgrind command line of the memcheck scripts (no memory error,
+# no definite or indirect leak; tests/valgrind/gloo.supp, the one suppression, is inside
+# libgloo); false, with a SKIP line named NAME, where valgrind cannot run the binaries
+valgrind_setup() {
+	if [ -n "${CAMPAIGN_SANITIZED:-}" ]; then
+		skip "$1" "the binaries are built with sanitizers, which valgrind cannot run"
+		return 1
+	fi
+	if ! command -v valgrind >/dev/null; then
+		skip "$1" "valgrind is not installed (make deps installs it)"
+		return 1
+	fi
+	V="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --suppressions=$ROOT/tests/valgrind/gloo.supp"
+}
+# vg NAME EXPECTED_STATUS COMMAND...: runs COMMAND under $V (valgrind_setup), output in
+# NAME.out; PASS or FAIL valgrind_NAME by its exit status, with valgrind's first lines
+vg() {
+	local name=$1 want=$2; shift 2
+	$V "$@" >"$name.out" 2>&1
+	local rc=$?
+	if [ "$rc" -eq "$want" ]; then pass "valgrind_$name"; else fail "valgrind_$name" "exit $rc (want $want): $(grep -m 3 '==[0-9]*==' "$name.out" | tr '\n' ' ')"; fi
+}

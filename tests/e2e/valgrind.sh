@@ -1,21 +1,13 @@
 # The end-to-end demo under valgrind (memcheck): every campaign command of a
-# run's life, the trainer's ranks, the launcher, the node monitor and the
-# analyzers, with no memory error and no leak (definite or indirect). The one
+# run's life, the trainer's ranks and the analyzer on the run, with no memory error and no
+# leak (definite or indirect); the other tools are tests/e2e/valgrind_tools.sh's. The one
 # suppression, tests/valgrind/gloo.supp, is inside libgloo. A process's start
 # under valgrind costs 1 to 2.5 CPU seconds, most of this test's: each code path
 # runs under it once, not once per rank that runs the same code.
 # SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
-if [ -n "${CAMPAIGN_SANITIZED:-}" ]; then
-	skip valgrind "the binaries are built with sanitizers, which valgrind cannot run"
-	exit 0
-fi
-if ! command -v valgrind >/dev/null; then
-	skip valgrind "valgrind is not installed (make deps installs it)"
-	exit 0
-fi
-V="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --suppressions=$ROOT/tests/valgrind/gloo.supp"
+valgrind_setup valgrind || exit 0
 R="--results $SCRATCH/R"
 # The demo campaign, its trainer ranks under valgrind too, with fewer and smaller steps, at 1
 # and 2 nodes. Ranks 0 and 1 of each scenario run under valgrind (rank 0's code and the other
@@ -37,12 +29,6 @@ sed -e "s|{{trainer}}|$SCRATCH/vgrank {{trainer}}|" -e 's/warmup_steps: 5/warmup
 	-e 's/hidden: "768"/hidden: "64"/' -e 's/batch_per_rank: "64"/batch_per_rank: "8"/' "$ROOT/campaigns/local-demo.yaml" |
 	sed '/- name: gloo-4n/,/backend: gloo/d' >demo.yaml # 1 and 2 nodes: 6 ranks, 4 under valgrind, not 14
 check valgrind_demo_copied grep -q "$SCRATCH/vgrank {{trainer}}" demo.yaml
-vg() { # NAME EXPECTED_STATUS COMMAND...: runs COMMAND under valgrind, output in NAME.out
-	local name=$1 want=$2; shift 2
-	$V "$@" >"$name.out" 2>&1
-	local rc=$?
-	if [ "$rc" -eq "$want" ]; then pass "valgrind_$name"; else fail "valgrind_$name" "exit $rc (want $want): $(grep -m 3 '==[0-9]*==' "$name.out" | tr '\n' ' ')"; fi
-}
 vg submit_demo 0 "$CAMPAIGN" submit --wait --backend local $R demo.yaml
 run=$(rundir submit_demo.out)
 id=$(basename "$run")
@@ -60,35 +46,3 @@ check valgrind_demo_ranks_under_valgrind [ "$(sort vg-ranks.txt | tr '\n' ,)" = 
 vg resume 0 "$CAMPAIGN" resume $R "$id"
 vg cancel 0 "$CAMPAIGN" cancel $R "$id"
 vg analyze_run 0 "$BIN/campaign-analyze" "$run"
-vg analyze_kineto 0 "$BIN/campaign-analyze" --json "$ROOT/tests/fixtures/mini.pt.trace.json"
-python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[2]); c.executescript(open(sys.argv[1]).read()); c.commit()' \
-	"$ROOT/tests/fixtures/mini_nsys.sql" mini.sqlite
-vg analyze_nsys 0 "$BIN/campaign-analyze" mini.sqlite
-vg validate_demo 0 "$CAMPAIGN" validate "$ROOT/campaigns/profiling.yaml"
-# a few of the loader's hostile corpus (fuzz_replay.sh runs all of it under ASan, UBSan and
-# the leak checker): an alias bomb, a syntax error, a deep nesting, an unknown key
-bad=0
-for f in "$ROOT"/tests/corpus/{alias-bomb,syntax,deep-nesting,unknown-key}.yaml; do
-	$V "$CAMPAIGN" validate "$f" >corpus.out 2>&1
-	[ $? -eq 2 ] || { bad=1; echo "valgrind: $f: $(grep -m 3 '==[0-9]*==' corpus.out | tr '\n' ' ')"; }
-done
-check valgrind_corpus_errors_clean [ "$bad" -eq 0 ]
-# the launcher (its ranks' code ran under valgrind in the demo's jobs)
-mkdir rdz
-vg launch_two_ranks 0 "$CAMPAIGN" launch --nodes 1 --tasks-per-node 2 -- "$BIN/campaign-trainer" --steps 3 --warmup-steps 1 \
-	--hidden 64 --metrics-dir m --rendezvous rdz
-$V "$BIN/campaign-monitor" --dir mon --interval-ms 100 >monitor.out 2>&1 &
-# stopped once it has written a sample, the line after the header of mon/<node>/cpu_monitor.csv
-# (under valgrind on a loaded machine its start takes seconds: a fixed sleep could stop it
-# before its handler is in place)
-samples() { cat mon/*/cpu_monitor.csv 2>/dev/null | wc -l; }
-for _ in $(seq 600); do
-	[ "$(samples)" -ge 2 ] && break
-	sleep 0.1
-done
-kill -TERM $!
-wait $!
-rc=$?
-check valgrind_monitor [ "$rc" -eq 0 ]
-check valgrind_monitor_wrote [ "$(samples)" -ge 2 ]
-
