@@ -5,6 +5,7 @@
 #include "util/jsonio.h"
 #include "util/strbuf.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 const char *check_outcome_name(enum check_outcome o)
@@ -200,6 +201,70 @@ static void md_rows(struct strbuf *md, const struct ana_variant *v)
 	json_decref(a);
 }
 
+/* Confirmed only because the measured median lies inside a predicted interval wider than
+ * CHECK_WIDE_PCT of the prediction, not within CHECK_TOLERANCE_PCT of it. */
+static int by_wide_interval(const struct ana_check *c)
+{
+	return c->outcome == CHECK_CONFIRMED && c->predicted_ms > 0 && c->measured_ms > 0 &&
+	       100 * fabs(c->measured_ms / c->predicted_ms - 1) > CHECK_TOLERANCE_PCT &&
+	       c->pred_hi_ms - c->pred_lo_ms > CHECK_WIDE_PCT / 100 * c->predicted_ms;
+}
+
+/* What a reader must know of check c beside its row: a changed batch, the load, a miss,
+ * a confirmation by a wide interval alone, a wide measured interval. */
+static void check_notes(struct strbuf *md, const struct ana_check *c)
+{
+	if (c->variant_batch)
+		strbuf_addf(
+			md,
+			"- **%s**: the knob changed the global batch from %ld to %ld sample%s: every time in its row is the time of the parent's batch of %ld (the variant's steps x %ld/%ld; its own median step is %.2f ms), and its change is per sample.\n",
+			c->scenario, c->parent_batch, c->variant_batch,
+			c->variant_batch == 1 ? "" : "s", c->parent_batch, c->parent_batch,
+			c->variant_batch,
+			c->measured_ms * (double) c->variant_batch / (double) c->parent_batch);
+	if (c->batch_not_predicted && c->parent_batch > 0)
+		strbuf_addf(
+			md,
+			"- **%s**: the prediction was for the batch per rank doubled, and this variant's global batch is %ld against the parent's %ld (x%.2f, not x2): not that change, so no prediction is checked (make the knob double the batch: docs/campaign-format.md, Knobs).\n",
+			c->scenario, c->variant_batch ? c->variant_batch : c->parent_batch,
+			c->parent_batch,
+			(double) (c->variant_batch ? c->variant_batch : c->parent_batch) /
+				(double) c->parent_batch);
+	else if (c->batch_not_predicted)
+		strbuf_addf(
+			md,
+			"- **%s**: the prediction was for the batch per rank doubled, and the parent's batch is not known (no telemetry batch, no `analysis.batch_per_rank`): whether the knob doubled it cannot be told, so no prediction is checked.\n",
+			c->scenario);
+	if (c->outcome == CHECK_CONTAMINATED)
+		strbuf_addf(
+			md,
+			"- **%s**: not checked: it was measured beside other load (its section says whose); run `campaign try` again on a quiet machine.\n",
+			c->scenario);
+	if (c->load_unknown && c->outcome != CHECK_UNMEASURED)
+		strbuf_addf(
+			md,
+			"- **%s**: whether it was measured alone is not known: no node monitor recorded the load of other processes (`profile.monitor: true` does).\n",
+			c->scenario);
+	if (c->missed) {
+		strbuf_addf(md, "- **%s**: ", c->scenario);
+		prediction_check_miss_write(md, c);
+		strbuf_addch(md, '\n');
+	}
+	if (by_wide_interval(c))
+		strbuf_addf(
+			md,
+			"- **%s**: confirmed by the predicted interval alone (%.2f to %.2f ms, %.0f %% of the prediction): the predicted median is %.0f %% off the measured one, and so wide an interval says little; the replay's steps differ much from one another.\n",
+			c->scenario, c->pred_lo_ms, c->pred_hi_ms,
+			100 * (c->pred_hi_ms - c->pred_lo_ms) / c->predicted_ms,
+			100 * fabs(c->predicted_ms / c->measured_ms - 1));
+	if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&
+	    c->hi_ms - c->lo_ms > CHECK_WIDE_PCT / 100 * c->measured_ms)
+		strbuf_addf(
+			md,
+			"- **%s**: the interval is wide (%.0f %% of the measured median): its steps vary much, and an outcome inside it says little; more active steps narrow it.\n",
+			c->scenario, 100 * (c->hi_ms - c->lo_ms) / c->measured_ms);
+}
+
 void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 {
 	if (!v->of)
@@ -211,51 +276,7 @@ void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 		v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT);
 	md_rows(md, v);
 	strbuf_adds(md, "\n");
-	for (size_t i = 0; i < v->n; i++) {
-		const struct ana_check *c = &v->checks[i];
-		if (c->variant_batch)
-			strbuf_addf(
-				md,
-				"- **%s**: the knob changed the global batch from %ld to %ld sample%s: every time in its row is the time of the parent's batch of %ld (the variant's steps x %ld/%ld; its own median step is %.2f ms), and its change is per sample.\n",
-				c->scenario, c->parent_batch, c->variant_batch,
-				c->variant_batch == 1 ? "" : "s", c->parent_batch, c->parent_batch,
-				c->variant_batch,
-				c->measured_ms * (double) c->variant_batch /
-					(double) c->parent_batch);
-		if (c->batch_not_predicted && c->parent_batch > 0)
-			strbuf_addf(
-				md,
-				"- **%s**: the prediction was for the batch per rank doubled, and this variant's global batch is %ld against the parent's %ld (x%.2f, not x2): not that change, so no prediction is checked (make the knob double the batch: docs/campaign-format.md, Knobs).\n",
-				c->scenario, c->variant_batch ? c->variant_batch : c->parent_batch,
-				c->parent_batch,
-				(double) (c->variant_batch ? c->variant_batch : c->parent_batch) /
-					(double) c->parent_batch);
-		else if (c->batch_not_predicted)
-			strbuf_addf(
-				md,
-				"- **%s**: the prediction was for the batch per rank doubled, and the parent's batch is not known (no telemetry batch, no `analysis.batch_per_rank`): whether the knob doubled it cannot be told, so no prediction is checked.\n",
-				c->scenario);
-		if (c->outcome == CHECK_CONTAMINATED)
-			strbuf_addf(
-				md,
-				"- **%s**: not checked: it was measured beside other load (its section says whose); run `campaign try` again on a quiet machine.\n",
-				c->scenario);
-		if (c->load_unknown && c->outcome != CHECK_UNMEASURED)
-			strbuf_addf(
-				md,
-				"- **%s**: whether it was measured alone is not known: no node monitor recorded the load of other processes (`profile.monitor: true` does).\n",
-				c->scenario);
-		if (c->missed) {
-			strbuf_addf(md, "- **%s**: ", c->scenario);
-			prediction_check_miss_write(md, c);
-			strbuf_addch(md, '\n');
-		}
-		if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&
-		    c->hi_ms - c->lo_ms > CHECK_WIDE_PCT / 100 * c->measured_ms)
-			strbuf_addf(
-				md,
-				"- **%s**: the interval is wide (%.0f %% of the measured median): its steps vary much, and an outcome inside it says little; more active steps narrow it.\n",
-				c->scenario, 100 * (c->hi_ms - c->lo_ms) / c->measured_ms);
-	}
+	for (size_t i = 0; i < v->n; i++)
+		check_notes(md, &v->checks[i]);
 	strbuf_adds(md, "\n");
 }

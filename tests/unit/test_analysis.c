@@ -310,13 +310,15 @@ static const char gpu_head[] =
 static void test_model_gpu_mfu(void)
 {
 	char csv_full[512], csv_idle[512];
-	snprintf(csv_full, sizeof csv_full,
-		 "%s2026/11/21 10:00:00.000, 0, 95 %%, 40 %%, 76000 MiB, 80000 MiB, 300 W, 1410 MHz, n1\n"
-		 "2026/11/21 10:00:01.000, 1, 97 %%, [N/A], 72000 MiB, 80000 MiB, [N/A], 1410 MHz, n1\n",
-		 gpu_head);
-	snprintf(csv_idle, sizeof csv_idle,
-		 "%s2026/11/21 10:00:00.000, 0, 40 %%, 10 %%, 8000 MiB, 80000 MiB, 100 W, 1410 MHz, n1\n",
-		 gpu_head);
+	snprintf(
+		csv_full, sizeof csv_full,
+		"%s2026/11/21 10:00:00.000, 0, 95 %%, 40 %%, 76000 MiB, 80000 MiB, 300 W, 1410 MHz, n1\n"
+		"2026/11/21 10:00:01.000, 1, 97 %%, [N/A], 72000 MiB, 80000 MiB, [N/A], 1410 MHz, n1\n",
+		gpu_head);
+	snprintf(
+		csv_idle, sizeof csv_idle,
+		"%s2026/11/21 10:00:00.000, 0, 40 %%, 10 %%, 8000 MiB, 80000 MiB, 100 W, 1410 MHz, n1\n",
+		gpu_head);
 	exact("m1", 1, 64, 100, 2, 2e9, NULL);
 	exact("m2", 2, 64, 50, 5, 2e9, csv_full);
 	exact("m4", 4, 64, 25, 8, 2e9, csv_idle);
@@ -361,7 +363,8 @@ static void test_model_gpu_mfu(void)
 	CHECK(!s4->outcome.v.borderline);
 	CHECK(strstr(E(s4, &run), "compute takes 75.8 % of step time, the largest share") != NULL);
 	CHECK(strstr(E(s4, &run),
-		     "over their thresholds: exposed communication and waiting for peers 24.2 % (threshold 20 %), GPU idle 60.0 % (threshold 30 %)") != NULL);
+		     "over their thresholds: exposed communication and waiting for peers 24.2 % (threshold 20 %), GPU idle 60.0 % (threshold 30 %)") !=
+	      NULL);
 	/* the median step's phases per rank, for the figure */
 	CHECK(s4->steps.tl_ranks == 4 && s4->steps.tl[3][1] == 25 && s4->steps.tl[3][3] == 8);
 	CHECK(ana_run_write(&run) == 0);
@@ -456,7 +459,8 @@ static void test_batch_and_scaling_modes(void)
 	      m2->scaling.base_ranks == 2);
 	note = note_of(m2);
 	CHECK(strstr(note,
-		     "batch semantics differ from m1's (global batch 96 at 4 ranks against 64 at 2") != NULL);
+		     "batch semantics differ from m1's (global batch 96 at 4 ranks against 64 at 2") !=
+	      NULL);
 	free(note);
 	CHECK(run.nmodels == 0); /* two points per series: no model */
 	/* communication and waiting over their 20 % threshold beside 78 % compute: the
@@ -472,7 +476,8 @@ static void test_batch_and_scaling_modes(void)
 	/* every step of s1 and s2 is as long as the others: the intervals are the ratios; the
 	 * p95 of 10 steps is rough */
 	CHECK(strstr(md,
-		     "strong scaling: speedup 0.83x (95 % CI 0.83-0.83; slower than the baseline) and efficiency 42 % (95 % CI 42-42 %) against s1") != NULL);
+		     "strong scaling: speedup 0.83x (95 % CI 0.83-0.83; slower than the baseline) and efficiency 42 % (95 % CI 42-42 %) against s1") !=
+	      NULL);
 	CHECK(strstr(md, "10.0 steps/s") != NULL);
 	CHECK(strstr(md, "samples/s") == NULL ||
 	      strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 (rough) | 10.0 steps/s |") !=
@@ -607,11 +612,17 @@ static void test_contention_words(void)
 	CHECK(m->max_err_pct <= MODEL_FITS_PCT); /* it fits, and still predicts nothing */
 	CHECK(ana_run_write(&run) == 0);
 	char *md = read_in("BOTTLENECK_ANALYSIS.md");
-	CHECK(strstr(md, "**Contention.** Per-rank compute grew 1.4x, from 10.00 ms at 1 node to 14.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network (the local executor ran all 4 ranks of k4 on this machine's 2 CPUs). Exposed communication and waiting for peers grew more, from 10.00 to 120.00 ms per rank and step, so it slows the step more than compute does, but the same contention inflates it, by an amount these runs cannot separate from its own growth.\n") != NULL);
+	CHECK(strstr(md,
+		     "**Contention.** Per-rank compute grew 1.4x, from 10.00 ms at 1 node to 14.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network (the local executor ran all 4 ranks of k4 on this machine's 2 CPUs). Exposed communication and waiting for peers grew more, from 10.00 to 120.00 ms per rank and step, so it slows the step more than compute does, but the same contention inflates it, by an amount these runs cannot separate from its own growth.\n") !=
+	      NULL);
 	CHECK(strstr(md, "not communication") == NULL);
-	CHECK(strstr(md, "No prediction is drawn from it: the local executor ran the 4 ranks of k4 on this machine's 2 CPUs and their per-rank compute grew with the node count (see Contention), so what the model extrapolates is this machine's contention, not the cost of more nodes.\n") != NULL);
+	CHECK(strstr(md,
+		     "No prediction is drawn from it: the local executor ran the 4 ranks of k4 on this machine's 2 CPUs and their per-rank compute grew with the node count (see Contention), so what the model extrapolates is this machine's contention, not the cost of more nodes.\n") !=
+	      NULL);
 	CHECK(strstr(md, "Predicted parallel efficiency") == NULL);
-	CHECK(strstr(md, "**Series of k1**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew 1.4x from 1 to 4 nodes with the same work per rank, so the measured 15 % efficiency (95 % CI 15-15 %) at 4 nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.") != NULL);
+	CHECK(strstr(md,
+		     "**Series of k1**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew 1.4x from 1 to 4 nodes with the same work per rank, so the measured 15 % efficiency (95 % CI 15-15 %) at 4 nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.") !=
+	      NULL);
 	free(md);
 	/* summary.json: the fitted terms, no predictions; the figure: no curve */
 	char p[600];
@@ -628,7 +639,9 @@ static void test_contention_words(void)
 		       "No prediction is drawn from it: the local executor", 50));
 	json_decref(sum);
 	char *dat = read_in("figures/data/model.dat"), *gp = read_in("figures/scaling.gp");
-	CHECK_STR(dat, "# per series whose model predicts (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c log2 N)\n");
+	CHECK_STR(
+		dat,
+		"# per series whose model predicts (gnuplot index): nodes predicted_efficiency (T(N) = b/N + a + c log2 N)\n");
 	CHECK(strstr(gp, "model.dat") == NULL);
 	free(dat);
 	free(gp);
@@ -646,12 +659,16 @@ static void test_contention_words(void)
 	m = &cl.models[0];
 	CHECK(m->contention.found && !m->contention.oversubscribed && m->predicts);
 	char *limit = model_limit(m);
-	CHECK(strstr(limit, "x log2(N) ms (time other than compute; at 1 node its largest part is exposed communication and waiting for peers, 50.0 % of the step), so scaling is limited by communication (the largest part of the rest at 4 nodes), inflated by the ranks contending for the machine (see below), which outgrows compute") != NULL);
+	CHECK(strstr(limit,
+		     "x log2(N) ms (time other than compute; at 1 node its largest part is exposed communication and waiting for peers, 50.0 % of the step), so scaling is limited by communication (the largest part of the rest at 4 nodes), inflated by the ranks contending for the machine (see below), which outgrows compute") !=
+	      NULL);
 	free(limit);
 	CHECK(ana_run_write(&cl) == 0);
 	char *dat2 = read_in("figures/data/model.dat"), *gp2 = read_in("figures/scaling.gp");
 	CHECK(strstr(dat2, "# k1\n1 1.0000\n") != NULL);
-	CHECK(strstr(gp2, "'data/model.dat' index 0 using 1:2 with lines dt 2 lw 1.5 lc 1 title 'k1 model'") != NULL);
+	CHECK(strstr(gp2,
+		     "'data/model.dat' index 0 using 1:2 with lines dt 2 lw 1.5 lc 1 title 'k1 model'") !=
+	      NULL);
 	free(dat2);
 	free(gp2);
 	ana_run_free(&cl);
@@ -669,7 +686,9 @@ static void test_contention_words(void)
 	CHECK(ana_run_analyse(&cj) == 0);
 	struct strbuf sb = STRBUF_INIT;
 	scaling_text_contention(&sb, &cj.models[0], 0);
-	CHECK_STR(sb.buf, "Per-rank compute grew 3.0x, from 10.00 ms at 1 node to 30.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network; compute grew more than any other part of the step, so the slowdown is first of all contention.");
+	CHECK_STR(
+		sb.buf,
+		"Per-rank compute grew 3.0x, from 10.00 ms at 1 node to 30.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network; compute grew more than any other part of the step, so the slowdown is first of all contention.");
 	strbuf_free(&sb);
 	ana_run_free(&cj);
 	/* a share is never said to be 100 % below 99.95 */
@@ -863,7 +882,9 @@ static void test_unknown_shares(void)
 	*strstr(md, "## Methodology") = '\0'; /* which describes every verdict */
 	CHECK(strstr(md, "0.0 % compute") == NULL && strstr(md, "compute-bound") == NULL);
 	CHECK(strstr(md, "compute takes") == NULL && strstr(md, "unaccounted") == NULL);
-	CHECK(strstr(md, "- **l1** (1 node, 1 rank, gloo): **undetermined**: where step time goes is not known.") != NULL);
+	CHECK(strstr(md,
+		     "- **l1** (1 node, 1 rank, gloo): **undetermined**: where step time goes is not known.") !=
+	      NULL);
 	CHECK(strstr(md, "| l2 | 2 | 2 | 64 | ") != NULL &&
 	      strstr(md, " | n/a | n/a | n/a |") != NULL);
 	CHECK(strstr(md, "T(N) = ") != NULL &&
@@ -944,10 +965,14 @@ static void test_monitors_name_the_resource(void)
 		"timestamp,node,interval_s,cpu_util_pct,iowait_pct,load1,mem_used_mib,mem_total_mib,disk_read_bytes,disk_write_bytes,net_rx_bytes,net_tx_bytes\n";
 	char gpu[512];
 	step_log("cs", 4, 40);
-	monitor_rows("cs", "cpu_monitor.csv", cpu_head,
-		     "1,n1,0.5,99.4,0.0,4,100,1000,0,0,0,0\n2,n1,0.5,100.0,0.0,4,120,1000,0,0,0,0\n");
+	monitor_rows(
+		"cs", "cpu_monitor.csv", cpu_head,
+		"1,n1,0.5,99.4,0.0,4,100,1000,0,0,0,0\n2,n1,0.5,100.0,0.0,4,120,1000,0,0,0,0\n");
 	step_log("gb", 1, 40);
-	snprintf(gpu, sizeof gpu, "%s2026/11/21 10:00:00.000, 0, 95 %%, 40 %%, 8000 MiB, 80000 MiB, 300 W, 1410 MHz, n1\n", gpu_head);
+	snprintf(
+		gpu, sizeof gpu,
+		"%s2026/11/21 10:00:00.000, 0, 95 %%, 40 %%, 8000 MiB, 80000 MiB, 300 W, 1410 MHz, n1\n",
+		gpu_head);
 	monitor_rows("gb", "gpu_monitor.csv", "", gpu);
 	monitor_rows("gb", "cpu_monitor.csv", cpu_head, "1,n1,0.5,30.0,0.0,1,100,1000,0,0,0,0\n");
 	struct ana_run run = new_run(0);
@@ -959,8 +984,9 @@ static void test_monitors_name_the_resource(void)
 	struct ana_scenario *c = &run.sc[0], *g = &run.sc[1];
 	CHECK_STR(V(c), "cpu-saturated");
 	CHECK(c->outcome.basis == BASIS_MONITORS && c->outcome.oversubscribed);
-	CHECK_STR(E(c, &run),
-		  "from the node monitors: CPUs busy 99.7 % of the time (90 % or more: saturated); which work keeps them busy, and what share of the step it takes, needs traces or telemetry; the local executor ran 4 ranks on this machine's 2 CPUs, so the ranks share them and also wait for CPU time: on real nodes their steps may be shorter");
+	CHECK_STR(
+		E(c, &run),
+		"from the node monitors: CPUs busy 99.7 % of the time (90 % or more: saturated); which work keeps them busy, and what share of the step it takes, needs traces or telemetry; the local executor ran 4 ranks on this machine's 2 CPUs, so the ranks share them and also wait for CPU time: on real nodes their steps may be shorter");
 	CHECK_STR(V(g), "compute-bound");
 	CHECK(g->outcome.basis == BASIS_MONITORS && !g->outcome.oversubscribed);
 	CHECK(ana_run_write(&run) == 0);
@@ -968,10 +994,18 @@ static void test_monitors_name_the_resource(void)
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
 	*strstr(md, "## Methodology") = '\0';
-	CHECK(strstr(md, "- **cs** (2 nodes, 4 ranks, gloo): **cpu-saturated** (CPUs busy 99.7 %). Median step ") != NULL);
-	CHECK(strstr(md, "- **gb** (1 node, 1 rank, gloo): **compute-bound** (GPUs busy 95.0 %). Median step ") != NULL);
-	CHECK(strstr(md, "**cs**: the CPUs are saturated (busy 99.7 % of the time, from the node monitors), and more ranks ran than this machine's 2 CPUs: run fewer ranks per machine") != NULL);
-	CHECK(strstr(md, "**gb**: compute-bound (from the node monitors: GPUs busy 95.0 %): gains come") != NULL);
+	CHECK(strstr(md,
+		     "- **cs** (2 nodes, 4 ranks, gloo): **cpu-saturated** (CPUs busy 99.7 %). Median step ") !=
+	      NULL);
+	CHECK(strstr(md,
+		     "- **gb** (1 node, 1 rank, gloo): **compute-bound** (GPUs busy 95.0 %). Median step ") !=
+	      NULL);
+	CHECK(strstr(md,
+		     "**cs**: the CPUs are saturated (busy 99.7 % of the time, from the node monitors), and more ranks ran than this machine's 2 CPUs: run fewer ranks per machine") !=
+	      NULL);
+	CHECK(strstr(md,
+		     "**gb**: compute-bound (from the node monitors: GPUs busy 95.0 %): gains come") !=
+	      NULL);
 	CHECK(strstr(md, "% compute") == NULL && strstr(md, "compute takes") == NULL);
 	free(md);
 	snprintf(p, sizeof p, "%s/summary.json", dir);
@@ -1089,6 +1123,71 @@ static enum check_outcome check_of(const double *p, const double *v, size_t n, d
 	return check_batch(p, v, n, pred, 0, 0, &m, miss);
 }
 
+/* One check of kind, with a predicted interval [lo, hi] (< 0: none), the variant's batch vb
+ * against the parent's pb; its outcome, and the report's section into *md. */
+static enum check_outcome check_kind(const char *kind, const double *p, const double *v,
+				     size_t n, double pred, double lo, double hi, long pb, long vb,
+				     char **md)
+{
+	struct ana_run run = { 0 };
+	struct ana_scenario sc = { 0 };
+	sc.in.name = "s";
+	sc.steps.step_ms = (double *)v;
+	sc.steps.active_steps = n;
+	sc.steps.global_batch = vb;
+	double *sorted = malloc(n * sizeof *sorted);
+	memcpy(sorted, v, n * sizeof *sorted);
+	sc.steps.step_med_ms = stats_percentile(sorted, n, 50);
+	free(sorted);
+	run.sc = &sc;
+	run.n = 1;
+	struct ana_check c = { .scenario = "s", .predicted_ms = pred, .pred_lo_ms = lo,
+			       .pred_hi_ms = hi, .parent_steps = (double *)p, .n_parent = n,
+			       .parent_median_ms = 100, .parent_batch = pb };
+	for (int k = 0; k < CHECK_SHARES; k++)
+		c.parent_share_pct[k] = -1;
+	run.variant = (struct ana_variant){ .of = "r", .kind = (char *)kind, .checks = &c, .n = 1 };
+	prediction_check_run(&run);
+	struct strbuf sb = STRBUF_INIT;
+	prediction_check_md(&sb, &run.variant);
+	*md = strbuf_detach(&sb);
+	return c.outcome;
+}
+
+/* A batch prediction is checked only where the variant's batch is twice the parent's; a
+ * confirmation by a wide predicted interval alone is said to be one. */
+static void test_checked_batch_and_wide(void)
+{
+	double p[40], twice[40], thrice[40], fast[40];
+	for (int i = 0; i < 40; i++) {
+		p[i] = 100 + (i % 5);
+		fast[i] = 50 + (i % 5);      /* median 52 */
+		twice[i] = 2 * fast[i];      /* 128 samples: 52 for the parent's 64 */
+		thrice[i] = 3 * fast[i];     /* 192 samples: 52 for the parent's 64 too */
+	}
+	char *md = NULL;
+	CHECK(check_kind("batch", p, twice, 40, 52, 50, 54, 64, 128, &md) == CHECK_CONFIRMED);
+	CHECK(md && strstr(md, "its change is per sample") && !strstr(md, "not x2"));
+	free(md);
+	CHECK(check_kind("batch", p, thrice, 40, 52, 50, 54, 64, 192, &md) == CHECK_UNPREDICTED);
+	CHECK(md && strstr(md, "global batch is 192 against the parent's 64 (x3.00, not x2)"));
+	free(md);
+	/* the same variant for a kind that changes no batch: checked per sample as it is */
+	CHECK(check_kind("communication", p, thrice, 40, 52, -1, -1, 64, 192, &md) ==
+	      CHECK_CONFIRMED);
+	free(md);
+	/* 52 measured against 40 predicted (23 % off) inside 30-80: confirmed, and said how */
+	CHECK(check_kind("communication", p, fast, 40, 40, 30, 80, 0, 0, &md) == CHECK_CONFIRMED);
+	CHECK(md &&
+	      strstr(md,
+		     "- **s**: confirmed by the predicted interval alone (30.00 to 80.00 ms, 125 % of the prediction): the predicted median is 23 % off the measured one"));
+	free(md);
+	/* within 10 % of the median: not by the interval alone */
+	CHECK(check_kind("communication", p, fast, 40, 50, 30, 80, 0, 0, &md) == CHECK_CONFIRMED);
+	CHECK(md && !strstr(md, "by the predicted interval alone"));
+	free(md);
+}
+
 static void test_checked_outcomes(void)
 {
 	double p[40], fast[40], same[40], mid[40];
@@ -1140,6 +1239,7 @@ int main(void)
 	RUN(test_monitors_name_the_resource);
 	RUN(test_report_shares);
 	RUN(test_checked_outcomes);
+	RUN(test_checked_batch_and_wide);
 	fsio_remove_tree(dir);
 	HARNESS_END();
 }
