@@ -58,12 +58,14 @@ check lock_holder_gone [ ! -e "$CAMPAIGN_LOCK_DIR/local-executor.holder" ]
 check lock_folder_private [ "$(stat -c %a "$CAMPAIGN_LOCK_DIR")" = 700 ]
 
 # --- a hog beside a campaign try variant: contaminated, not checked -------------------------
+# (twelve narrow layers, one all-reduce a tensor: communication-bound on any machine, as in
+# try.sh; four wide ones were compute-bound in a quiet fresh clone, and these checks skipped)
 cat >try.yaml <<'Y'
 campaign: try-hog
 workload:
   command: >
     {{trainer}} --backend gloo --ddp {{ddp}} --steps 25 --warmup-steps 5
-    --batch 2 --hidden 1024 --depth 5 --input 512 --output 32 --workers 1
+    --batch 2 --hidden 256 --depth 12 --input 256 --output 32 --workers 1
     --metrics-dir {{metrics_dir}}
   env: { OPENBLAS_NUM_THREADS: "1" }
   params: { ddp: per-param }
