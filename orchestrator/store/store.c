@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,9 +80,10 @@ double store_now(void)
 /* A store that is not what campaign wrote: said, never replaced. */
 static int damaged(const struct store *st, const char *why)
 {
-	return err_set(ERR_IO,
-		       "state store %s is damaged (%s): the run's records cannot be read. campaign does not replace it; restore it from a copy (the run's job directories and outputs are untouched)",
-		       st->path, why);
+	return err_set(
+		ERR_IO,
+		"state store %s is damaged (%s): the run's records cannot be read. campaign does not replace it; restore it from a copy (the run's job directories and outputs are untouched)",
+		st->path, why);
 }
 
 static int db_fail(struct store *st, const char *what)
@@ -90,13 +92,15 @@ static int db_fail(struct store *st, const char *what)
 	if (st->full &&
 	    (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_FULL ||
 	     code == SQLITE_IOERR))
-		return err_set(ERR_IO,
-			       "%s: %s: the file system holding the run is full (no space left), so nothing can be recorded until space is freed; what is recorded is intact",
-			       st->path, what);
+		return err_set(
+			ERR_IO,
+			"%s: %s: the file system holding the run is full (no space left), so nothing can be recorded until space is freed; what is recorded is intact",
+			st->path, what);
 	if (code == SQLITE_READONLY || (st->readonly && code == SQLITE_CANTOPEN))
-		return err_set(ERR_IO,
-			       "%s: %s: the results directory cannot be written (a read-only mount, or not yours), so nothing can be recorded; it can only be read",
-			       st->path, what);
+		return err_set(
+			ERR_IO,
+			"%s: %s: the results directory cannot be written (a read-only mount, or not yours), so nothing can be recorded; it can only be read",
+			st->path, what);
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
 		return damaged(st, sqlite3_errmsg(st->db));
 	return err_set(ERR_IO, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
@@ -178,12 +182,13 @@ static int set_journal(struct store *st, enum store_journal j, int is_new)
 	if (rc == 1) /* busy: which mode it keeps */
 		rc = journal_mode(st, NULL);
 	if (rc == 0 && want && strcmp(st->journal, want))
-		rc = err_set(ERR_IO,
-			     "state store %s is in %s mode and another process has it open, so it cannot become %s%s: stop the other campaign processes of this run (watch, status loops, the aggregation job) and run again",
-			     st->path, st->journal, want,
-			     st->fs.shared
-				     ? " (the results are on a shared file system, where SQLite's WAL must not be used across hosts)"
-				     : "");
+		rc = err_set(
+			ERR_IO,
+			"state store %s is in %s mode and another process has it open, so it cannot become %s%s: stop the other campaign processes of this run (watch, status loops, the aggregation job) and run again",
+			st->path, st->journal, want,
+			st->fs.shared
+				? " (the results are on a shared file system, where SQLite's WAL must not be used across hosts)"
+				: "");
 	if (rc == 0 && !want && st->fs.shared && !strcmp(st->journal, "wal"))
 		fprintf(stderr,
 			"campaign: warning: state store %s uses WAL on a shared file system (%s): safe only while every process using it runs on one host; --store-journal delete switches it\n",
@@ -270,9 +275,10 @@ int store_open(const char *path, int create, enum store_journal journal, struct 
 	int is_new = !fsio_exists(path), rc = 0;
 	char *msg = NULL;
 	if (is_new && !create)
-		rc = err_set(ERR_NOTFOUND,
-			     "state store %s is missing: the run's records are gone (nothing was created in their place)",
-			     path);
+		rc = err_set(
+			ERR_NOTFOUND,
+			"state store %s is missing: the run's records are gone (nothing was created in their place)",
+			path);
 	if (rc == 0)
 		rc = filesystem_of(where, &st->fs);
 	/* A results directory that cannot be written (a read-only mount, someone
@@ -399,23 +405,46 @@ static int step_write(struct store *st, sqlite3_stmt *s, const char *what)
 	return store_tx(st, step_one, &w);
 }
 
-int store_run_create(struct store *st, const struct run_row *r)
+/* Binds ap's values to s's parameters 1, 2, ... by types: 's' a string (NULL: SQL NULL), 'i'
+ * an int, 'l' a long long, 'd' a double. */
+static void bind_all(sqlite3_stmt *s, const char *types, va_list ap)
+{
+	for (int i = 0; types[i]; i++)
+		if (types[i] == 's')
+			bind_str(s, i + 1, va_arg(ap, const char *));
+		else if (types[i] == 'i')
+			sqlite3_bind_int(s, i + 1, va_arg(ap, int));
+		else if (types[i] == 'l')
+			sqlite3_bind_int64(s, i + 1, va_arg(ap, long long));
+		else
+			sqlite3_bind_double(s, i + 1, va_arg(ap, double));
+}
+
+/* sql prepared, its parameters bound (bind_all), written in a transaction of its own, and
+ * finalized: the whole of a one-statement write; what names it in the error. */
+static int write_one(struct store *st, const char *what, const char *sql, const char *types,
+		     ...)
 {
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO runs (run_id, campaign, run_dir, backend, campaign_sha256, created_at)\n"
-			       "VALUES (?,?,?,?,?,?)",
-			       -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
-	bind_str(s, 1, r->run_id);
-	bind_str(s, 2, r->campaign);
-	bind_str(s, 3, r->run_dir);
-	bind_str(s, 4, r->backend);
-	bind_str(s, 5, r->campaign_sha256);
-	sqlite3_bind_double(s, 6, r->created_at);
-	int rc = step_write(st, s, "cannot record run");
+	va_list ap;
+	va_start(ap, types);
+	bind_all(s, types, ap);
+	va_end(ap);
+	int rc = step_write(st, s, what);
 	sqlite3_finalize(s);
 	return rc;
+}
+
+int store_run_create(struct store *st, const struct run_row *r)
+{
+	return write_one(
+		st, "cannot record run",
+		"INSERT INTO runs (run_id, campaign, run_dir, backend, campaign_sha256, created_at)\n"
+		"VALUES (?,?,?,?,?,?)",
+		"sssssd", r->run_id, r->campaign, r->run_dir, r->backend, r->campaign_sha256,
+		r->created_at);
 }
 
 int store_run_get(struct store *st, struct run_row *out)
@@ -463,50 +492,30 @@ void run_row_free(struct run_row *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* One UPDATE of the run's row: sql binds a text (when text is given) or a number. */
-static int run_update(struct store *st, const char *sql, const char *text, double num)
-{
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, "prepare");
-	if (text)
-		bind_str(s, 1, text);
-	else
-		sqlite3_bind_double(s, 1, num);
-	int rc = step_write(st, s, "cannot update run");
-	sqlite3_finalize(s);
-	return rc;
-}
-
 int store_run_set_sha256(struct store *st, const char *sha)
 {
-	return run_update(st, "UPDATE runs SET campaign_sha256 = ?", sha, 0);
+	return write_one(st, "cannot update run", "UPDATE runs SET campaign_sha256 = ?", "s", sha);
 }
 
 int store_run_set_aggregate_job(struct store *st, const char *job_id)
 {
-	return run_update(st, "UPDATE runs SET aggregate_job_id = ?", job_id, 0);
+	return write_one(st, "cannot update run", "UPDATE runs SET aggregate_job_id = ?", "s",
+			 job_id);
 }
 
 int store_run_set_aggregate_intent(struct store *st, const char *key)
 {
-	return run_update(st, "UPDATE runs SET aggregate_key = ?, aggregate_job_id = NULL", key, 0);
+	return write_one(st, "cannot update run",
+			 "UPDATE runs SET aggregate_key = ?, aggregate_job_id = NULL", "s", key);
 }
 
 int store_run_set_aggregated(struct store *st, double at, long attempts)
 {
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db,
-			       "UPDATE runs\n"
-			       "SET aggregated_at = ?1, aggregated_attempts = ?2\n"
-			       "WHERE ?2 = (SELECT COUNT(*) FROM jobs)",
-			       -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, "prepare");
-	sqlite3_bind_double(s, 1, at);
-	sqlite3_bind_int64(s, 2, attempts);
-	int rc = step_write(st, s, "cannot update run");
-	sqlite3_finalize(s);
-	return rc;
+	return write_one(st, "cannot update run",
+			 "UPDATE runs\n"
+			 "SET aggregated_at = ?1, aggregated_attempts = ?2\n"
+			 "WHERE ?2 = (SELECT COUNT(*) FROM jobs)",
+			 "dl", at, (long long)attempts);
 }
 
 struct plan_ctx {
@@ -558,44 +567,23 @@ int store_job_plan(struct store *st, const char *scenario, int nodes, int ntasks
 	return store_tx(st, plan_rows, &p);
 }
 
-static int simple_update(struct store *st, const char *sql, const char *scenario, int attempt,
-			 const char *text, long num)
-{
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, "prepare");
-	bind_str(s, 1, scenario);
-	sqlite3_bind_int(s, 2, attempt);
-	if (sqlite3_bind_parameter_count(s) >= 3) {
-		if (text)
-			bind_str(s, 3, text);
-		else
-			sqlite3_bind_int64(s, 3, num);
-	}
-	if (sqlite3_bind_parameter_count(s) >= 4)
-		sqlite3_bind_double(s, 4, store_now());
-	int rc = step_write(st, s, "cannot update job");
-	sqlite3_finalize(s);
-	return rc;
-}
-
 int store_job_submitting(struct store *st, const char *scenario, int attempt)
 {
-	return simple_update(st,
-			     "UPDATE jobs\n"
-			     "SET submit_tries = submit_tries + 1\n"
-			     "WHERE scenario = ?1 AND attempt = ?2",
-			     scenario, attempt, NULL, 0);
+	return write_one(st, "cannot update job",
+			 "UPDATE jobs\n"
+			 "SET submit_tries = submit_tries + 1\n"
+			 "WHERE scenario = ?1 AND attempt = ?2",
+			 "si", scenario, attempt);
 }
 
 int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id,
 			const char *detail)
 {
-	int rc = simple_update(st,
-			       "UPDATE jobs\n"
-			       "SET job_id = ?3, submitted_at = ?4\n"
-			       "WHERE scenario = ?1 AND attempt = ?2",
-			       scenario, attempt, job_id, 0);
+	int rc = write_one(st, "cannot update job",
+			   "UPDATE jobs\n"
+			   "SET job_id = ?3, submitted_at = ?4\n"
+			   "WHERE scenario = ?1 AND attempt = ?2",
+			   "sisd", scenario, attempt, job_id, store_now());
 	return rc < 0 ? rc
 		      : store_job_update(st, scenario, attempt, JS_PENDING, NULL, -1, NULL,
 					 detail ? detail : "submitted");
@@ -604,35 +592,27 @@ int store_job_submitted(struct store *st, const char *scenario, int attempt, con
 int store_job_set_times(struct store *st, const char *scenario, int attempt, double start,
 			double end)
 {
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(
-		    st->db,
-		    "UPDATE jobs\n"
-		    "SET started_at = CASE WHEN ?3 > 0 THEN ?3 ELSE started_at END,\n"
-		    "ended_at = CASE WHEN ?4 > 0 THEN ?4 ELSE ended_at END\n"
-		    "WHERE scenario = ?1 AND attempt = ?2",
-		    -1, &s, NULL) != SQLITE_OK)
-		return db_fail(st, "prepare");
-	bind_str(s, 1, scenario);
-	sqlite3_bind_int(s, 2, attempt);
-	sqlite3_bind_double(s, 3, start);
-	sqlite3_bind_double(s, 4, end);
-	int rc = step_write(st, s, "cannot update job");
-	sqlite3_finalize(s);
-	return rc;
+	return write_one(st, "cannot update job",
+			 "UPDATE jobs\n"
+			 "SET started_at = CASE WHEN ?3 > 0 THEN ?3 ELSE started_at END,\n"
+			 "ended_at = CASE WHEN ?4 > 0 THEN ?4 ELSE ended_at END\n"
+			 "WHERE scenario = ?1 AND attempt = ?2",
+			 "sidd", scenario, attempt, start, end);
 }
 
 int store_job_set_pid(struct store *st, const char *scenario, int attempt, long pid)
 {
-	return simple_update(st, "UPDATE jobs SET pid = ?3 WHERE scenario = ?1 AND attempt = ?2",
-			     scenario, attempt, NULL, pid);
+	return write_one(st, "cannot update job",
+			 "UPDATE jobs SET pid = ?3 WHERE scenario = ?1 AND attempt = ?2", "sil",
+			 scenario, attempt, (long long)pid);
 }
 
 int store_job_request_cancel(struct store *st, const char *scenario, int attempt)
 {
-	return simple_update(
-		st, "UPDATE jobs SET cancel_requested = 1 WHERE scenario = ?1 AND attempt = ?2",
-		scenario, attempt, NULL, 0);
+	return write_one(
+		st, "cannot update job",
+		"UPDATE jobs SET cancel_requested = 1 WHERE scenario = ?1 AND attempt = ?2", "si",
+		scenario, attempt);
 }
 
 /* A job's move to a state, as store_job_update takes it. */
@@ -669,15 +649,16 @@ static int update_rows(struct store *st, void *ctx)
 	sqlite3_finalize(s);
 	if (rc < 0)
 		return rc;
-	if (sqlite3_prepare_v2(st->db,
-			       "UPDATE jobs\n"
-			       "SET state = ?3, reason = COALESCE(?4, reason),\n"
-			       "exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END,\n"
-			       "nodelist = COALESCE(?6, nodelist),\n"
-			       "started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 ELSE started_at END,\n"
-			       "ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END\n"
-			       "WHERE scenario = ?1 AND attempt = ?2",
-			       -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    st->db,
+		    "UPDATE jobs\n"
+		    "SET state = ?3, reason = COALESCE(?4, reason),\n"
+		    "exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END,\n"
+		    "nodelist = COALESCE(?6, nodelist),\n"
+		    "started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 ELSE started_at END,\n"
+		    "ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END\n"
+		    "WHERE scenario = ?1 AND attempt = ?2",
+		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, c->scenario);
 	sqlite3_bind_int(s, 2, c->attempt);
@@ -751,25 +732,28 @@ static int requeue_rows(struct store *st, void *ctx)
 	if (rc < 0 || latest != q->attempt)
 		return rc; /* another process recorded it first */
 	if ((rc = update_rows(st, &c)) < 0 ||
-	    (rc = requeue_step(st,
-			       "UPDATE jobs\n"
-			       "SET started_at = CASE WHEN ?4 > 0 THEN ?4 ELSE started_at END,\n"
-			       "ended_at = CASE WHEN ?5 > 0 THEN ?5 WHEN ended_at = 0 THEN ?3 ELSE ended_at END,\n"
-			       "failed_nodes = ?6\n"
-			       "WHERE scenario = ?1 AND attempt = ?2",
-			       q, now, "cannot update job")) < 0 ||
-	    (rc = requeue_step(st,
-			       "INSERT INTO jobs (scenario, attempt, job_id, state, nodes, ntasks, submitted_at, submit_tries)\n"
-			       "SELECT scenario, attempt + 1, job_id, 'PENDING', nodes, ntasks, ?3,\n"
-			       "submit_tries\n"
-			       "FROM jobs\n"
-			       "WHERE scenario = ?1 AND attempt = ?2",
-			       q, now, "cannot record the requeued attempt")) < 0)
+	    (rc = requeue_step(
+		     st,
+		     "UPDATE jobs\n"
+		     "SET started_at = CASE WHEN ?4 > 0 THEN ?4 ELSE started_at END,\n"
+		     "ended_at = CASE WHEN ?5 > 0 THEN ?5 WHEN ended_at = 0 THEN ?3 ELSE ended_at END,\n"
+		     "failed_nodes = ?6\n"
+		     "WHERE scenario = ?1 AND attempt = ?2",
+		     q, now, "cannot update job")) < 0 ||
+	    (rc = requeue_step(
+		     st,
+		     "INSERT INTO jobs (scenario, attempt, job_id, state, nodes, ntasks, submitted_at, submit_tries)\n"
+		     "SELECT scenario, attempt + 1, job_id, 'PENDING', nodes, ntasks, ?3,\n"
+		     "submit_tries\n"
+		     "FROM jobs\n"
+		     "WHERE scenario = ?1 AND attempt = ?2",
+		     q, now, "cannot record the requeued attempt")) < 0)
 		return rc;
-	rc = requeue_step(st,
-			  "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)\n"
-			  "VALUES (?1, ?2 + 1, NULL, 'PENDING', ?3, 'requeued by the controller under the same job id')",
-			  q, now, "cannot record transition");
+	rc = requeue_step(
+		st,
+		"INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)\n"
+		"VALUES (?1, ?2 + 1, NULL, 'PENDING', ?3, 'requeued by the controller under the same job id')",
+		q, now, "cannot record transition");
 	*x->added = rc == 0;
 	return rc;
 }
@@ -862,7 +846,10 @@ int store_transitions(struct store *st, struct transition_row **rows, size_t *n)
 	sqlite3_stmt *s;
 	*rows = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT scenario, attempt, from_state, to_state, at, detail FROM transitions ORDER BY id", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    st->db,
+		    "SELECT scenario, attempt, from_state, to_state, at, detail FROM transitions ORDER BY id",
+		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	size_t cap = 0;
 	int rc;
