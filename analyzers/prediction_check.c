@@ -60,6 +60,7 @@ static double *at_parent_batch(struct ana_check *c, const struct ana_scenario *s
 {
 	size_t n = s->steps.active_steps;
 	long vb = s->steps.global_batch;
+	c->variant_global = vb > 0 ? vb : 0;
 	*scale = 1;
 	if (c->parent_batch > 0 && vb > 0 && vb != c->parent_batch) {
 		*scale = (double)c->parent_batch / (double)vb;

@@ -52,6 +52,7 @@ struct ana_check {
 	/* results: at the parent's batch (the variant's steps x parent / variant batch) */
 	double measured_ms, lo_ms, hi_ms;
 	long variant_batch;      /* set when it differs from the parent's: the steps were scaled */
+	long variant_global;     /* the variant's global batch (0: unknown) */
 	/* a batch prediction, of a variant whose batch is not REPLAY_BATCH_X times the
 	 * parent's: none to check (predicted_ms -1) */
 	int batch_not_predicted;

@@ -222,14 +222,17 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 			c->variant_batch == 1 ? "" : "s", c->parent_batch, c->parent_batch,
 			c->variant_batch,
 			c->measured_ms * (double) c->variant_batch / (double) c->parent_batch);
-	if (c->batch_not_predicted && c->parent_batch > 0)
+	if (c->batch_not_predicted && c->parent_batch > 0 && c->variant_global > 0)
 		strbuf_addf(
 			md,
 			"- **%s**: the prediction was for the batch per rank doubled, and this variant's global batch is %ld against the parent's %ld (x%.2f, not x2): not that change, so no prediction is checked (make the knob double the batch: docs/campaign-format.md, Knobs).\n",
-			c->scenario, c->variant_batch ? c->variant_batch : c->parent_batch,
-			c->parent_batch,
-			(double) (c->variant_batch ? c->variant_batch : c->parent_batch) /
-				(double) c->parent_batch);
+			c->scenario, c->variant_global, c->parent_batch,
+			(double) c->variant_global / (double) c->parent_batch);
+	else if (c->batch_not_predicted && c->parent_batch > 0)
+		strbuf_addf(
+			md,
+			"- **%s**: the prediction was for the batch per rank doubled, and this variant's batch is not known (no telemetry batch, no `analysis.batch_per_rank`): whether the knob doubled it cannot be told, so no prediction is checked.\n",
+			c->scenario);
 	else if (c->batch_not_predicted)
 		strbuf_addf(
 			md,
@@ -253,10 +256,10 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 	if (by_wide_interval(c))
 		strbuf_addf(
 			md,
-			"- **%s**: confirmed by the predicted interval alone (%.2f to %.2f ms, %.0f %% of the prediction): the predicted median is %.0f %% off the measured one, and so wide an interval says little; the replay's steps differ much from one another.\n",
+			"- **%s**: confirmed by the predicted interval alone (%.2f to %.2f ms, %.0f %% of the prediction): the measured median is %.0f %% off the predicted one, and so wide an interval says little (its width is the replayed steps' spread, or, for communication, the two transfer models' bounds as well).\n",
 			c->scenario, c->pred_lo_ms, c->pred_hi_ms,
 			100 * (c->pred_hi_ms - c->pred_lo_ms) / c->predicted_ms,
-			100 * fabs(c->predicted_ms / c->measured_ms - 1));
+			100 * fabs(c->measured_ms / c->predicted_ms - 1));
 	if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&
 	    c->hi_ms - c->lo_ms > CHECK_WIDE_PCT / 100 * c->measured_ms)
 		strbuf_addf(

@@ -247,11 +247,9 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 					       s->gpu.kernels_total_ms, "total_ms")));
 }
 
-/* The unchanged graph's replay: {step_ms, error_pct, steps, measured_ms, cores, ranks},
- * null without one (replay_why says why). */
 /* A change's replayed prediction: {step_ms, interval_ms, busy_pct} and more's keys (taken),
- * or {step_ms: null, why} where the change does not apply. */
-/* A change's prediction (p->why when none; why_none instead where no change was replayed) */
+ * or {step_ms: null, why} where none was made (p->why; why_none where no change was
+ * replayed at all). */
 static json_t *pred_json(const struct replay_pred *p, json_t *more, const char *why_none)
 {
 	if (!p->made) {
