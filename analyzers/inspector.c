@@ -203,6 +203,7 @@ int inspector_load(char *const *paths, size_t n, const char *job_dir, struct ins
 void inspector_rows(struct insp_data *d, size_t steps, struct collective **out, size_t *n)
 {
 	coll_aggr_rows(&d->aggr, steps, out, n);
+	d->sum.colls_used = *n > 0;
 }
 
 /* Whether communicator k spans every process, one rank each (the straggler test's units). */
@@ -242,6 +243,7 @@ void inspector_stragglers(struct insp_data *d, double steps, double step_med_ms,
 		at += 1 + (size_t)c->n_ranks;
 	}
 	straggler_judge_find(j, steps, step_med_ms, out, n, slow_node, slow_len);
+	d->sum.stragglers_used = d->sum.judged > 0;
 	straggler_judge_free(j);
 	free(hosts);
 	free(ms);
@@ -304,7 +306,6 @@ static void inspector_stragglers_of(struct ana_scenario *s, struct insp_data *d,
 	struct ana_comm *c = &s->comm;
 	inspector_stragglers(d, (double)steps, s->steps.step_med_ms, c->stragglers,
 			     &c->n_stragglers, c->slow_node, sizeof c->slow_node);
-	d->sum.stragglers_used = d->sum.judged > 0;
 	c->have_slow_mon =
 		c->slow_node[0] &&
 		monitor_summarise_nodes(s->in.job_dir, c->slow_node, 0, &c->slow_mon) == 0 &&
@@ -331,7 +332,6 @@ void inspector_scenario(struct ana_scenario *s, const struct scenario_metrics *m
 	if (!traced && d.aggr.n && steps) {
 		collectives_free(s->comm.colls, s->comm.ncolls);
 		inspector_rows(&d, steps, &s->comm.colls, &s->comm.ncolls);
-		d.sum.colls_used = 1;
 	}
 	if (!steps_judge(s, m) && !s->steps.no_steps && s->steps.step_med_ms > 0 && steps)
 		inspector_stragglers_of(s, &d, steps);

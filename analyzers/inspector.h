@@ -78,10 +78,12 @@ struct insp_data {
  * name each process's global rank and node; NULL: from the communicators alone). 0, or
  * ERR_NOTFOUND when there is no file. */
 int inspector_load(char *const *paths, size_t n, const char *job_dir, struct insp_data *d);
-/* The collectives table over steps (instances per step, time per step). */
+/* The collectives table over steps (instances per step, time per step); the summary's
+ * colls_used says whether it has a row. */
 void inspector_rows(struct insp_data *d, size_t steps, struct collective **out, size_t *n);
 /* The stragglers of the instances of communicators spanning every process, their impact
- * the waiting imposed per `steps` as a share of step_med_ms (straggler.h). */
+ * the waiting imposed per `steps` as a share of step_med_ms (straggler.h); the summary's
+ * stragglers_used says whether any instance was judged. */
 void inspector_stragglers(struct insp_data *d, double steps, double step_med_ms,
 			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len);
 /* The mean time of a rank in the instances the straggler test judges, summed (ms). */

@@ -646,8 +646,6 @@ static int inspector_mode(char **paths, size_t n, int as_json)
 	inspector_rows(&d, 1, &c, &nc); /* one "step": every instance */
 	struct insp_summary s;
 	inspector_done(&d, &s);
-	s.colls_used = nc > 0; /* what the command line prints comes from the dumps */
-	s.stragglers_used = s.judged > 0;
 	if (as_json) {
 		/* summary.json's objects, by its writers: every instance is one "step" */
 		json_t *doc = json_pack("{s:o, s:o, s:o}", "nccl_inspector",
