@@ -345,6 +345,18 @@ static const char *ceiling_words(const struct ana_rec *r, const struct ana_run *
 	return "none";
 }
 
+/* Beside a replayed prediction: the unchanged graph's own error, and where the change gains
+ * under 2 % (no_gain), the cores that absorb it (busy_pct of the changed replay). */
+static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s, int no_gain,
+				 double busy_pct)
+{
+	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
+		    s->replay.error_pct);
+	if (no_gain)
+		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replay",
+			    s->replay.cores * s->replay.hosts, busy_pct);
+}
+
 /* The batch per rank doubled, replayed: the step of twice the samples and the samples/s it
  * gives over the measured, with its interval (the rate only with 3 replayed steps or more). */
 static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
@@ -366,11 +378,7 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 			", %.2fx the samples/s: %.2f ms for the measured step's samples (%+.0f %%; 95 %% CI of the replay %.2fx-%.2fx, not counting the spread of the measured median)",
 			x / b->step_ms, r->predicted_ms[i],
 			100 * (r->predicted_ms[i] / r->step_ms[i] - 1), x / b->hi_ms, x / b->lo_ms);
-	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
-		    s->replay.error_pct);
-	if (x / b->step_ms < 1.02)
-		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replay",
-			    s->replay.cores * s->replay.hosts, b->busy_pct);
+	replay_fidelity_said(sb, s, x / b->step_ms < 1.02, b->busy_pct);
 }
 
 /* One replayed prediction in words: the change, the step, its interval, "no gain" naming
@@ -415,11 +423,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_adds(
 			sb,
 			", the host's work up to each kernel's launch (dispatch and the launch call) in half its time");
-	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
-		    s->replay.error_pct);
-	if (gain < 2)
-		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replay",
-			    s->replay.cores * s->replay.hosts, c->busy_pct);
+	replay_fidelity_said(sb, s, gain < 2, c->busy_pct);
 	if (r->ceiling_ms[i] >= 0)
 		strbuf_addf(sb, "; at most -%.0f %% (%.2f ms) by the ceiling",
 			    100 * (1 - r->ceiling_ms[i] / r->step_ms[i]), r->ceiling_ms[i]);
