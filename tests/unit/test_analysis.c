@@ -1082,38 +1082,62 @@ static void test_report_shares(void)
 	CHECK_STR(share_text_rate(buf, sizeof buf, 0, 1), "0.0");
 }
 
-/* One check of a variant: parent steps p (n each) of batch pb, variant steps v of batch vb
- * (0: unknown), prediction pred; the measured median into *measured. */
-static enum check_outcome check_batch(const double *p, const double *v, size_t n, double pred,
-				      long pb, long vb, double *measured, char **miss)
+/* One check of a variant: its kind, parent steps p (n each) of batch pb, variant steps v of
+ * batch vb (0: unknown), prediction pred with its interval [lo, hi] (< 0: none). */
+struct check_in {
+	const char *kind;
+	const double *p, *v;
+	size_t n;
+	double pred, lo, hi;
+	long pb, vb;
+};
+
+/* The check in decided: its outcome; the measured median, the miss in words (NULL: none)
+ * and the report's section into those of measured, miss and md that are not NULL. */
+static enum check_outcome check_run(const struct check_in *in, double *measured, char **miss,
+				    char **md)
 {
 	struct ana_run run = { 0 };
 	struct ana_scenario sc = { 0 };
 	sc.in.name = "s";
-	sc.steps.step_ms = (double *)v;
-	sc.steps.active_steps = n;
-	sc.steps.global_batch = vb;
-	double *sorted = malloc(n * sizeof *sorted);
-	memcpy(sorted, v, n * sizeof *sorted);
-	sc.steps.step_med_ms = stats_percentile(sorted, n, 50);
+	sc.steps.step_ms = (double *)in->v;
+	sc.steps.active_steps = in->n;
+	sc.steps.global_batch = in->vb;
+	double *sorted = malloc(in->n * sizeof *sorted);
+	memcpy(sorted, in->v, in->n * sizeof *sorted);
+	sc.steps.step_med_ms = stats_percentile(sorted, in->n, 50);
 	free(sorted);
 	run.sc = &sc;
 	run.n = 1;
-	struct ana_check c = { .scenario = "s", .predicted_ms = pred, .parent_steps = (double *)p,
-			       .n_parent = n, .parent_median_ms = 100, .parent_batch = pb };
+	struct ana_check c = { .scenario = "s", .predicted_ms = in->pred, .pred_lo_ms = in->lo,
+			       .pred_hi_ms = in->hi, .parent_steps = (double *)in->p,
+			       .n_parent = in->n, .parent_median_ms = 100, .parent_batch = in->pb };
 	for (int k = 0; k < CHECK_SHARES; k++)
 		c.parent_share_pct[k] = -1;
-	run.variant = (struct ana_variant){ .of = "r", .kind = "communication", .checks = &c,
+	run.variant = (struct ana_variant){ .of = "r", .kind = (char *)in->kind, .checks = &c,
 					    .n = 1 };
 	prediction_check_run(&run);
-	*miss = NULL;
-	if (c.missed) {
-		struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	if (miss && c.missed)
 		prediction_check_miss_write(&sb, &c);
-		*miss = strbuf_detach(&sb);
+	if (miss)
+		*miss = sb.len ? strbuf_detach(&sb) : NULL;
+	strbuf_free(&sb);
+	if (md) {
+		prediction_check_md(&sb, &run.variant);
+		*md = strbuf_detach(&sb);
 	}
-	*measured = c.measured_ms;
+	if (measured)
+		*measured = c.measured_ms;
 	return c.outcome;
+}
+
+/* A communication check without a predicted interval (check_run). */
+static enum check_outcome check_batch(const double *p, const double *v, size_t n, double pred,
+				      long pb, long vb, double *measured, char **miss)
+{
+	const struct check_in in = { "communication", p, v, n, pred, -1, -1, pb, vb };
+	return check_run(&in, measured, miss, NULL);
 }
 
 static enum check_outcome check_of(const double *p, const double *v, size_t n, double pred,
@@ -1123,35 +1147,13 @@ static enum check_outcome check_of(const double *p, const double *v, size_t n, d
 	return check_batch(p, v, n, pred, 0, 0, &m, miss);
 }
 
-/* One check of kind, with a predicted interval [lo, hi] (< 0: none), the variant's batch vb
- * against the parent's pb; its outcome, and the report's section into *md. */
+/* A check of kind with a predicted interval, and the report's section into *md (check_run). */
 static enum check_outcome check_kind(const char *kind, const double *p, const double *v,
 				     size_t n, double pred, double lo, double hi, long pb, long vb,
 				     char **md)
 {
-	struct ana_run run = { 0 };
-	struct ana_scenario sc = { 0 };
-	sc.in.name = "s";
-	sc.steps.step_ms = (double *)v;
-	sc.steps.active_steps = n;
-	sc.steps.global_batch = vb;
-	double *sorted = malloc(n * sizeof *sorted);
-	memcpy(sorted, v, n * sizeof *sorted);
-	sc.steps.step_med_ms = stats_percentile(sorted, n, 50);
-	free(sorted);
-	run.sc = &sc;
-	run.n = 1;
-	struct ana_check c = { .scenario = "s", .predicted_ms = pred, .pred_lo_ms = lo,
-			       .pred_hi_ms = hi, .parent_steps = (double *)p, .n_parent = n,
-			       .parent_median_ms = 100, .parent_batch = pb };
-	for (int k = 0; k < CHECK_SHARES; k++)
-		c.parent_share_pct[k] = -1;
-	run.variant = (struct ana_variant){ .of = "r", .kind = (char *)kind, .checks = &c, .n = 1 };
-	prediction_check_run(&run);
-	struct strbuf sb = STRBUF_INIT;
-	prediction_check_md(&sb, &run.variant);
-	*md = strbuf_detach(&sb);
-	return c.outcome;
+	const struct check_in in = { kind, p, v, n, pred, lo, hi, pb, vb };
+	return check_run(&in, NULL, NULL, md);
 }
 
 /* A batch prediction is checked only where the variant's batch is twice the parent's; a
