@@ -72,16 +72,12 @@ check nsys_replayed [ "$(json "$run/summary.json" '[(r["steps"], r["step_ms"], r
 # writer (issue 48, point 1): the same keys at every level and the same numbers; the changes,
 # which only a run's analysis replays, null with why
 "$BIN/campaign-analyze" --json rank_0.sqlite >nv.json 2>/dev/null
-check nsys_analyze_replay_is_summary python3 - nv.json "$run/summary.json" <<'PY'
+check nsys_analyze_replay_is_summary python3 - nv.json "$run/summary.json" "$ROOT/tests/tools" <<'PY'
 import json, sys
+sys.path.insert(0, sys.argv[3])
+from key_paths import key_paths as keys  # noqa: E402
 a = json.load(open(sys.argv[1]))["replay"]
 s = json.load(open(sys.argv[2]))["scenarios"][0]["replay"]
-def keys(o):  # every key path of o (lists: their items' keys)
-    if isinstance(o, dict):
-        return {k + "/" + p for k, v in o.items() for p in keys(v) | {""}}
-    if isinstance(o, list):
-        return set().union(*map(keys, o)) if o else set()
-    return set()
 changes = ("communication", "io", "data_loading", "straggler", "host", "batch")
 same = lambda o: {k: v for k, v in o.items() if k not in changes + ("cores", "hosts")}
 ok = {k for k in keys(a) if k.split("/")[0] not in changes} == {k for k in keys(s) if k.split("/")[0] not in changes}

@@ -86,16 +86,12 @@ check inspector_analyze_json [ "$(json an.json '(j["nccl_inspector"]["instances"
 # ... and prints summary.json's objects, by its writers (issue 48, point 1): the same keys at
 # every level as the run's scenario of the same dumps, the same counts, and the same rows
 # but for what depends on the run's steps (the command line takes every instance as one step)
-check inspector_analyze_json_is_summary python3 - an.json "$run/summary.json" <<'PY'
+check inspector_analyze_json_is_summary python3 - an.json "$run/summary.json" "$ROOT/tests/tools" <<'PY'
 import json, sys
+sys.path.insert(0, sys.argv[3])
+from key_paths import key_paths as keys  # noqa: E402
 a = json.load(open(sys.argv[1]))
 s = [x for x in json.load(open(sys.argv[2]))["scenarios"] if x["name"] == "dumps"][0]
-def keys(o):  # every key path of o (lists: their items' keys)
-    if isinstance(o, dict):
-        return {k + "/" + p for k, v in o.items() for p in keys(v) | {""}}
-    if isinstance(o, list):
-        return set().union(*map(keys, o)) if o else set()
-    return set()
 per_step = ("count_per_step", "ms_per_step", "ms_per_step_summed", "steps", "samples", "cause_ms_per_step", "impact_pct", "cause")
 strip = lambda rows: [{k: v for k, v in r.items() if k not in per_step} for r in rows]
 ok = all(keys(a[k]) == keys(s[k]) for k in ("nccl_inspector", "collectives", "stragglers"))
