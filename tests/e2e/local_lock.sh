@@ -14,7 +14,7 @@ T=$BIN/campaign-trainer
 # --- two runs at once: their jobs queue ----------------------------------------------------
 cat >two.yaml <<Y
 campaign: two
-workload: { command: "$T --steps 80 --warmup-steps 5 --hidden 256 --metrics-dir={{metrics_dir}}" }
+workload: { command: "$T --steps 80 --warmup-steps 5 --hidden 256 --read-us 1000 --metrics-dir={{metrics_dir}}" }
 profile: { warmup_steps: 5, active_steps: 75, monitor: true }
 scenarios:
   - { name: a, nodes: 1, tasks_per_node: 2 }
@@ -25,7 +25,10 @@ p1=$!
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/two" two.yaml >two.out 2>&1 &
 p2=$!
 # every status of both runs while they go, each line led by its run's id, until one shows a job
-# waiting for the other run's (each status costs tens of ms of CPU: not polled to the end)
+# waiting for the other run's (each status costs tens of ms of CPU: not polled to the end).
+# The jobs' loaders sleep 1 ms a sample (--read-us: storage, no CPU), some 2.5 s a job more:
+# beside a busy loop on each core a status took so long that the poll missed the whole
+# PENDING window of the faster jobs once, while the run's own progress said PENDING.
 : >status.log
 ids=()
 while kill -0 "$p1" 2>/dev/null || kill -0 "$p2" 2>/dev/null; do
