@@ -295,7 +295,12 @@ static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct a
 	case REC_BATCH:
 		strbuf_adds(
 			sb,
-			"memory permitting, double the batch per rank: what a step pays whatever its batch (the all-reduce, the optimizer, host overhead) is then paid once for twice the samples; keep the global batch your model converges with in mind (fewer ranks or steps, or the learning rate scaled). With a communication change too, the two gains overlap (the same all-reduce) and do not add");
+			"memory permitting, double the batch per rank: what a step pays whatever its batch (the all-reduce, the optimizer, host overhead) is then paid once for twice the samples; keep the global batch your model converges with in mind (fewer ranks or steps, or the learning rate scaled)");
+		strbuf_adds(
+			sb,
+			advice_kind_of(s) == REC_HOST
+				? ". With the host change too, the two gains overlap (the same per-step host work) and do not add"
+				: ". With a communication change too, the two gains overlap (the same all-reduce) and do not add");
 		return;
 	case REC_DATA:
 	case REC_IO:
