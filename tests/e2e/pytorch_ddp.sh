@@ -24,7 +24,7 @@ workload:
   params: { extra: "" }
 profile:
   warmup_steps: 3
-  active_steps: 12
+  active_steps: 24
   traces: ["profiler/*.pt.trace.json"]
   monitor: { enabled: true, interval_ms: 200 }
 analysis:
@@ -49,7 +49,7 @@ for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
 	# (issue 45, point 10; tests/tools/step_estimators.py): per step the slowest rank, and the
 	# period between consecutive steps' last all-reduces, which the analysis takes with two
 	# ranks or more. Its median is the recount's, and within 15 % of the median of the ranks'
-	# own timer medians: 12 steps of ranks sharing 2 loaded CPUs scatter that much (the ranks'
+	# own timer medians: the active steps of ranks sharing 2 loaded CPUs scatter that much (of 12: the ranks'
 	# own medians differ among themselves by up to 16 %; in 8 runs here at 2 and 4 ranks the
 	# periods' median was 8 % below to 13 % above, the slowest rank's per step 5 to 41 % above)
 	python3 "$ROOT/tests/tools/step_estimators.py" "$run/$s/traces" "$run/$s/logs" 3 >"est-$s.json"
@@ -73,12 +73,12 @@ c = s["forward"] + s["backward"] + s["optimizer"] + s["compute_outside_phases"]
 sys.exit(0 if abs(t - 100) < 0.5 and abs(c - s["compute"]) < 0.05 else 1)' "$run/summary.json" "$s"
 done
 # one rank: its own steps; two and four: the period of the all-reduces, every step but the first
-check ddp_estimators [ "$(for s in cpu-1n cpu-2n cpu-4n; do json "$run/summary.json" "[(x['step_estimator'], x['period_steps']) for x in j['scenarios'] if x['name'] == '$s'][0]"; done | tr '\n' ' ')" = "('rank_step', 0) ('collective_period', 11) ('collective_period', 11) " ]
-check ddp_estimator_said grep -q "for 11 of the 12 steps; the other is the slowest rank's own step, with no collective before it\." "$run/BOTTLENECK_ANALYSIS.md"
+check ddp_estimators [ "$(for s in cpu-1n cpu-2n cpu-4n; do json "$run/summary.json" "[(x['step_estimator'], x['period_steps']) for x in j['scenarios'] if x['name'] == '$s'][0]"; done | tr '\n' ' ')" = "('rank_step', 0) ('collective_period', 23) ('collective_period', 23) " ]
+check ddp_estimator_said grep -q "for 23 of the 24 steps; the other is the slowest rank's own step, with no collective before it\." "$run/BOTTLENECK_ANALYSIS.md"
 check ddp_legacy_trace_format bash -c 'head -c 1 "$1"/cpu-2n/traces/rank0.pt.trace.json | grep -q "\["' _ "$run"
 check ddp_traces_of_every_rank [ "$(ls "$run"/cpu-4n/traces/ | tr '\n' ' ')" = "rank0.pt.trace.json rank1.pt.trace.json rank2.pt.trace.json rank3.pt.trace.json " ]
 check ddp_rank_logs [ "$(ls "$run"/cpu-4n/logs/ | tr '\n' ' ')" = "rank_0.out rank_1.out rank_2.out rank_3.out " ]
-check ddp_rank_log_has_steps grep -q "^step 14 loss" "$run/cpu-4n/logs/rank_3.out"
+check ddp_rank_log_has_steps grep -q "^step 26 loss" "$run/cpu-4n/logs/rank_3.out"
 check ddp_job_log_has_ranks_output grep -q "^rank 3 median step" "$run"/cpu-4n/slurm-*.out
 check ddp_slow_input_data_loader_bound [ "$(json "$run/summary.json" "[x['verdict'] for x in j['scenarios'] if x['name'] == 'slow-input'][0]")" = data-loader-bound ]
 # a 100000 x 64 embedding with dense gradients (25 MB a step; 400000 rows took 20 CPU seconds
@@ -98,14 +98,17 @@ check ddp_report_names_source grep -q "(from PyTorch profiler traces)" "$run/BOT
 check ddp_report_no_fix_the_cause bash -c '! grep -q "fix the cause" "$1/BOTTLENECK_ANALYSIS.md"' _ "$run"
 # the unchanged execution graph replayed (issue 47): its error against the measured median,
 # which tests/tools/replay_measured.py recounts from the raw traces; printed, and held
-# within 10 % per scenario (the issue's target)
+# within 10 % per scenario (the issue's target). 24 active steps, not 12: cpu-2n's steps are
+# 10-20 ms, and with a CPU hog on each core the replay's median of 12 of them was 10.4 % off
+# once (ranks +1 and +7 %); of 24, 0.3 and 1.5 % in two runs beside the same hogs
 for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
 	rep=$(json "$run/summary.json" "[x['replay'] for x in j['scenarios'] if x['name'] == '$s'][0]")
 	echo "   replay $s: $rep"
 	theirs=$(python3 "$ROOT/tests/tools/replay_measured.py" "$run/$s/traces" | python3 -c 'import json, sys; print(json.load(sys.stdin)["measured_ms"])')
 	ours=$(json "$run/summary.json" "[x['replay']['measured_ms'] for x in j['scenarios'] if x['name'] == '$s'][0]")
 	check "ddp_${s}_replay_measured_recounted ($ours vs $theirs ms)" python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1]) - float(sys.argv[2])) < 1e-3 else 1)' "$ours" "$theirs"
-	check "ddp_${s}_replay_within_10pct" python3 -c 'import json, sys
+	err=$(json "$run/summary.json" "[x['replay']['error_pct'] for x in j['scenarios'] if x['name'] == '$s'][0]")
+	check "ddp_${s}_replay_within_10pct ($err %)" python3 -c 'import json, sys
 r = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["replay"]
 e = 100 * (r["step_ms"] - r["measured_ms"]) / r["measured_ms"]
 tol = 100 * 0.0011 / r["measured_ms"] + 0.0011  # both times are rounded to 0.001 ms
