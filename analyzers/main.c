@@ -438,8 +438,15 @@ static void replay_json(struct gpu_trace *t, size_t n, const struct rules *phase
 			res.why, sizeof res.why, "%s",
 			n ? "an Nsight Systems export's NVTX ranges or runtime calls could not be read again"
 			  : "no trace with GPU work or host ranges to replay");
-	} else if (replay_scenario_traces(t, n, phases, &res) < 0)
-		res.why_kind = REPLAY_FAILED, snprintf(res.why, sizeof res.why, "%s", err_last());
+	} else {
+		double t0 = clock_mono_s();
+		if (replay_scenario_traces(t, n, phases, &res) < 0)
+			res.why_kind = REPLAY_FAILED,
+			snprintf(res.why, sizeof res.why, "%s", err_last());
+		if (getenv("CAMPAIGN_ANALYZE_TIMES")) /* make bench: the simulator's cost */
+			fprintf(stderr, "campaign-analyze: replay of %zu files: %.3f s\n", n,
+				clock_mono_s() - t0);
+	}
 	char *why = data_text_replay_why(&res);
 	/* summary.json's replay object, by its writer (no change is predicted here) */
 	json_object_set_new(doc, "replay",

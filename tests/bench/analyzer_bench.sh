@@ -39,14 +39,16 @@ floor() {
 	echo "$b"
 }
 
-# best J OUT FILE...: "seconds kilobytes read_s analysed_s" of the best of 3 runs at -j J
+# best J OUT FILE...: "seconds kilobytes read_s analysed_s replay_s" of the best of 3 runs at
+# -j J (replay_s: building and simulating the files' execution graph, after the analysis)
 best() {
 	local j=$1 out=$2; shift 2
 	local b= line
 	for i in 1 2 3; do
 		CAMPAIGN_ANALYZE_TIMES=1 /usr/bin/time -f "%e %M" -o "$tmp/ana.time" \
 			bin/campaign-analyze --json -j "$j" "$@" >"$out" 2>"$tmp/ana.err"
-		line="$(cat "$tmp/ana.time") $(awk '{ r += $(NF-4); a += $(NF-1) } END { print r, a }' "$tmp/ana.err")"
+		line="$(cat "$tmp/ana.time") $(awk '/: read / { r += $(NF-4); a += $(NF-1) }
+			/: replay of / { p += $(NF-1) } END { print r, a, p + 0 }' "$tmp/ana.err")"
 		if [ -z "$b" ] || python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "${line%% *}" "${b%% *}"; then b=$line; fi
 	done
 	echo "$b"
@@ -56,8 +58,8 @@ best() {
 rate() {
 	local label=$1; shift
 	read -r pt pm <<<"$(py "$@")"
-	read -r t1 m1 r1 a1 <<<"$(best 1 "$tmp/j1.json" "$@")"
-	read -r t2 m2 r2 a2 <<<"$(best 2 "$tmp/j2.json" "$@")"
+	read -r t1 m1 r1 a1 p1 <<<"$(best 1 "$tmp/j1.json" "$@")"
+	read -r t2 m2 r2 a2 _ <<<"$(best 2 "$tmp/j2.json" "$@")"
 	# the default -j: one thread per CPU (-j 1 or -j 2 above on 1 or 2 CPUs)
 	local dj td md fl=
 	dj=$(nproc)
@@ -71,25 +73,30 @@ rate() {
 	local same=identical
 	cmp -s "$tmp/j1.json" "$tmp/j2.json" && cmp -s "$tmp/j1.json" "$tmp/yajl.json" || same=DIFFERENT
 	python3 - "$label" "$pt" "$pm" "$t1" "$m1" "$r1" "$a1" "$t2" "$m2" "$r2" "$a2" "$same" \
-		"$dj" "$td" "$md" ${fl:+$fl} <<'PY'
+		"$dj" "$td" "$md" "$p1" ${fl:+$fl} <<'PY'
 import sys
 label, same = sys.argv[1], sys.argv[12]
 pt, pm, t1, m1, r1, a1, t2, m2, r2, a2 = map(float, sys.argv[2:12])
-dj, td, md = int(sys.argv[13]), float(sys.argv[14]), float(sys.argv[15])
+dj, td, md, p1 = int(sys.argv[13]), float(sys.argv[14]), float(sys.argv[15]), float(sys.argv[16])
 fl = " simdjson floor (bare On-Demand walk, one thread) %.3f s, %.0f MB;" % (
-    float(sys.argv[16]), float(sys.argv[17]) / 1024) if len(sys.argv) > 17 else ""
+    float(sys.argv[17]), float(sys.argv[18]) / 1024) if len(sys.argv) > 18 else ""
 print(f"{label}: python3 json.load {pt:.2f} s, {pm / 1024:.0f} MB")
 for j, t, m, r, a in ((1, t1, m1, r1, a1), (2, t2, m2, r2, a2)):
     share = f"reading {100 * r / (r + a):.0f} %, analysis {100 * a / (r + a):.0f} %" if r + a > 0 else ""
     print(f"  -j {j}: {t:.2f} s, {m / 1024:.0f} MB peak RSS; / python3: time {t / pt:.3f}, "
           f"memory {m / pm:.3f} (goals <= 0.10, <= 0.25); {share}")
 print(f"  output at -j 1, -j 2 and with the yajl reader: {same}")
+if r1 > 0:
+    print(f"  the replay (graph built and simulated, -j 1): {p1:.3f} s against reading {r1:.3f} s: "
+          f"{p1 / r1:.2f}x (goal: at most 1.00x)" if p1 > 0 else "  the replay: none (see replay_why)")
 print(f"  at the default -j {dj}: reader {td:.3f} s, {md / 1024:.0f} MB; json.load {pt:.2f} s, "
       f"{pm / 1024:.0f} MB;{fl} time {td / pt:.3f}, memory {md / pm:.3f} (goals <= 0.10, <= 0.25)")
 PY
 }
 
 if [ -f "$H" ]; then
+	# the largest shared trace as it is: the replay's cost against its reading (issue 47)
+	rate "HTA's A100 rank, the largest shared trace ($(du -m "$H" | cut -f1) MB, one file)" "$H"
 	python3 - "$tmp/nccl5.pt.trace.json" 5 "$H" <<'PY'
 import json, sys
 out, copies, src = sys.argv[1], int(sys.argv[2]), sys.argv[3]
