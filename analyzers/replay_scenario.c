@@ -574,8 +574,9 @@ static int by_start(const void *x, const void *y)
 }
 
 /* A rank's steps as its trace's step ranges, by start: the i-th is step i (the trainer writes
- * one per step from 0), of the range's time, and active when the telemetry's step i is
- * (tel NULL: every one, and out's rank and host are left as they are). */
+ * one per step from 0), of the range's time, active when the telemetry's step i is, and
+ * ending its last collective when the telemetry says (its clock: the measured periods are
+ * the analysis's) (tel NULL: every one, and out's rank and host are left as they are). */
 static void trace_steps(const struct replay_rank_in *in, const struct rank_metrics *tel,
 			struct rank_metrics *out)
 {
@@ -593,8 +594,10 @@ static void trace_steps(const struct replay_rank_in *in, const struct rank_metri
 	out->steps = xcalloc(n + 1, sizeof *out->steps);
 	out->n = out->cap = n;
 	for (size_t j = 0; tel && j < tel->n; j++)
-		if (tel->steps[j].step >= 0 && (size_t)tel->steps[j].step < n)
+		if (tel->steps[j].step >= 0 && (size_t)tel->steps[j].step < n) {
 			out->steps[tel->steps[j].step].active = tel->steps[j].active;
+			out->steps[tel->steps[j].step].coll_end_us = tel->steps[j].coll_end_us;
+		}
 	for (size_t i = 0; i < n; i++) {
 		struct step_rec *r = &out->steps[i];
 		r->step = (long)i;

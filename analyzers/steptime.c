@@ -10,13 +10,15 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Per step of r, when its last blocking collective ended (r's clock, µs); NAN when the
- * step has none. */
+/* Per step of r, when its last blocking collective ended (r's clock, µs): from its traces'
+ * collectives, else its telemetry's own record of it; NAN when the step has none. */
 static double *completions(const struct rank_metrics *r)
 {
 	double *c = xmalloc((r->n + 1) * sizeof *c);
 	for (size_t i = 0; i <= r->n; i++)
-		c[i] = NAN;
+		c[i] = i < r->n && !r->ncoll && r->steps[i].coll_end_us > 0
+			? r->steps[i].coll_end_us
+			: NAN;
 	for (size_t k = 0; k < r->ncoll; k++) {
 		const struct coll_rec *x = &r->coll[k];
 		if (x->step < 0 || (size_t)x->step >= r->n || !coll_blocking(x->op))

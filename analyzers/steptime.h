@@ -1,5 +1,6 @@
 /* steptime: a scenario's step times, one per active step (docs/analysis.md, "What a step's
- * time is"): with two ranks or more and collectives in the traces, the period between the
+ * time is"): with two ranks or more and collectives in the traces (or their ends in the
+ * reference trainer's telemetry, step_rec's coll_end_us), the period between the
  * completions of consecutive steps' last blocking collective (every rank leaves it at once,
  * so the period is the same on every rank's clock; the median over ranks); a step without
  * one (the first traced, one with no collective, or after an unrecorded gap) is the slowest

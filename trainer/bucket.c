@@ -26,6 +26,7 @@ static void *comm_thread(void *p)
 		trace_allreduce(b->tl, t0, t1, TRACE_BUCKET, k, (long)n);
 		pthread_mutex_lock(&b->mu);
 		b->comm_ms += t1 - t0;
+		b->last_end_ms = t1;
 		b->bytes += (double)n * sizeof(float);
 		if (rc < 0 && !b->failed) {
 			b->failed = 1;
@@ -88,11 +89,12 @@ void bucketer_begin_step(struct bucketer *b)
 	b->bytes = 0;
 	b->step_posted = 0;
 	b->first_post_ms = 0;
+	b->last_end_ms = 0;
 	pthread_mutex_unlock(&b->mu);
 }
 
 int bucketer_finish_step(struct bucketer *b, double backward_end_ms, double *comm_ms,
-			 double *exposed_ms, double *bytes)
+			 double *exposed_ms, double *bytes, double *last_end_ms)
 {
 	pthread_mutex_lock(&b->mu);
 	while (b->done < b->posted)
@@ -107,6 +109,7 @@ int bucketer_finish_step(struct bucketer *b, double backward_end_ms, double *com
 		*exposed_ms = end > backward_end_ms ? end - backward_end_ms : 0;
 	}
 	*bytes = b->bytes;
+	*last_end_ms = b->step_posted ? b->last_end_ms : 0;
 	int failed = b->failed;
 	pthread_mutex_unlock(&b->mu);
 	return failed ? -1 : 0;

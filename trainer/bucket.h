@@ -27,6 +27,7 @@ struct bucketer {
 	long step_posted;     /* buckets posted in the current step */
 	double first_post_ms; /* when the step's first bucket was posted */
 	double comm_ms;       /* time in all-reduce calls during the current step (busy time) */
+	double last_end_ms;   /* when the step's last all-reduce ended (0: none yet) */
 	double bytes;
 	int stop, failed;
 	char err[256];
@@ -41,9 +42,10 @@ void bucketer_begin_step(struct bucketer *b);
  * Communication is the window from the first bucket posted to the moment the
  * last one is seen complete; exposed communication is the part of it after
  * backward ended. So exposed <= communication in every step, by construction.
+ * *last_end_ms: when the step's last all-reduce ended (0: the step posted none).
  * Returns -1 when an all-reduce failed. */
 int bucketer_finish_step(struct bucketer *b, double backward_end_ms, double *comm_ms,
-			 double *exposed_ms, double *bytes);
+			 double *exposed_ms, double *bytes, double *last_end_ms);
 void bucketer_stop(struct bucketer *b);
 
 #endif

@@ -135,7 +135,7 @@ static int backward_and_sync(struct trainer *tr, int rows, struct step_times *st
 	trace_backward(tr->tl, tr->m, t0, t1);
 	if (tr->bk) {
 		if (bucketer_finish_step(tr->bk, t1, &st->comm_ms, &st->comm_exposed_ms,
-					 &st->bytes_allreduced) < 0) {
+					 &st->bytes_allreduced, &st->coll_end_ms) < 0) {
 			fprintf(stderr, "campaign-trainer: rank %d: all-reduce failed: %s\n",
 				tr->o->rank, tr->bk->err);
 			return -1;
@@ -143,7 +143,9 @@ static int backward_and_sync(struct trainer *tr, int rows, struct step_times *st
 	} else {
 		if (sync_grads(tr->g, tr->m, tr->o, &st->bytes_allreduced, tr->tl) < 0)
 			return -1;
-		st->comm_ms = st->comm_exposed_ms = now_ms() - t1;
+		double t2 = now_ms();
+		st->comm_ms = st->comm_exposed_ms = t2 - t1;
+		st->coll_end_ms = tr->g ? t2 : 0; /* (its last all-reduce's end, to the µs) */
 	}
 	st->overlap = st->comm_ms > 0 ? 1.0 - st->comm_exposed_ms / st->comm_ms : 0;
 	if (st->overlap < 0)

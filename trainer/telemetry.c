@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "telemetry.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -37,16 +38,23 @@ void telemetry_step(struct telemetry *t, const struct step_times *s)
 	char loss[32] = "null"; /* JSON has no NaN: a diverged run logs null */
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now); /* the step just ended: it started step_ms ago */
-	double start_us = (double)now.tv_sec * 1e6 + (double)now.tv_nsec / 1e3 - s->step_ms * 1e3;
+	double now_us = (double)now.tv_sec * 1e6 + (double)now.tv_nsec / 1e3;
+	double start_us = now_us - s->step_ms * 1e3;
+	/* the end of its last all-reduce, on the same clock (what times a step of coupled ranks:
+	 * docs/analysis.md, "What a step's time is") */
+	char coll[64] = "";
+	if (s->coll_end_ms > 0)
+		snprintf(coll, sizeof coll, ", \"coll_end_us\": %.0f",
+			 now_us - (now_ms() - s->coll_end_ms) * 1e3);
 	if (isfinite(s->loss))
 		snprintf(loss, sizeof loss, "%.9g", s->loss);
 	fprintf(t->f,
 		"{\"type\": \"step\", \"step\": %ld, \"phase\": \"%s\", \"data_wait_ms\": %.4f, \"forward_ms\": %.4f, \"backward_ms\": %.4f, \"comm_ms\": %.4f, \"comm_exposed_ms\": %.4f, \"overlap\": %.4f, \"optimizer_ms\": %.4f, \"io_ms\": %.4f, \"gemm_ms\": %.4f, \"elementwise_ms\": %.4f, \"step_ms\": %.4f, \"samples\": %ld, \"loss\": %s, \"bytes_allreduced\": %.0f, \"param_checksum\": \"%016" PRIx64
-		"\", \"start_us\": %.0f}\n",
+		"\", \"start_us\": %.0f%s}\n",
 		s->step, s->active ? "active" : "warmup", s->data_wait_ms, s->forward_ms,
 		s->backward_ms, s->comm_ms, s->comm_exposed_ms, s->overlap, s->optimizer_ms,
 		s->io_ms, s->gemm_ms, s->elementwise_ms, s->step_ms, s->samples, loss,
-		s->bytes_allreduced, s->checksum, start_us);
+		s->bytes_allreduced, s->checksum, start_us, coll);
 	if (++t->lines % 16 == 0)
 		fflush(t->f);
 	if (t->rank == 0 && t->f && (s->step % 10 == 0 || s->step + 1 == t->steps))

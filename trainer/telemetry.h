@@ -16,6 +16,8 @@ struct step_times {
 	long samples;
 	double loss;
 	double bytes_allreduced;
+	/* when the step's last all-reduce ended (now_ms's clock); 0: it ran none */
+	double coll_end_ms;
 	uint64_t checksum;
 };
 

@@ -36,7 +36,7 @@ static int step_is_sane(const struct step_rec *s)
 			return 0;
 	return sane_ms(s->step_ms) && s->step_ms > 0 && s->step >= 0 && s->samples >= 0 &&
 		isfinite(s->loss) && isfinite(s->bytes) && s->bytes >= 0 && isfinite(s->start_us) &&
-		s->start_us >= 0;
+		s->start_us >= 0 && isfinite(s->coll_end_us) && s->coll_end_us >= 0;
 }
 
 double step_compute_ms(const struct step_rec *s)
@@ -85,6 +85,7 @@ static void add_step(struct rank_metrics *r, json_t *o)
 	json_t *n = json_object_get(o, "samples");
 	s.samples = n ? whole(n) : 0;
 	s.start_us = num(o, "start_us");
+	s.coll_end_us = num(o, "coll_end_us");
 	metrics_add_step(r, &s);
 }
 

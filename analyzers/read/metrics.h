@@ -35,6 +35,9 @@ struct step_rec {
 	double io_ms, gemm_ms, elementwise_ms, bytes;
 	double allreduce_ms, reducescatter_ms; /* AORTA-style per-stream times */
 	double start_us;   /* Unix time of the step's start in microseconds; 0 = unknown */
+	/* when its last blocking collective ended, as start_us (the reference trainer's
+	 * telemetry: steptime.c's collective period); 0 = unknown */
+	double coll_end_us;
 	long samples;
 	/* the GPU view (traces with kernels), ms; gpu[GPU_WINDOW] 0 = none */
 	double gpu[GPU_FIELDS];

@@ -10,10 +10,12 @@ last is left out when shorter than a third of the median of the others and no gl
 collective range starts in it (the tail the profiler cut as it stopped). The reference
 trainer's traces (a metrics directory's rank_<r>.trace.json) mark each step range with its
 telemetry phase (args.phase): their active ones are the steps, none of them cut. A step's
-time is as the analysis times it: in the trainer's traces (whose step data is its telemetry)
-and with one rank the slowest rank's; else the period between consecutive steps' last
-collectives where there is one, as tests/tools/step_estimators.py recounts it (its
-"collective_period", the slowest rank's step where a step has none). Prints
+time is as the analysis times it: with one rank its own; in the trainer's traces (whose step
+data is its telemetry) the period between consecutive steps' last all-reduces that the
+telemetry beside them records (tests/tools/telemetry_median.py), else the slowest rank's
+trace step; else the period between consecutive steps' last collectives where there is one,
+as tests/tools/step_estimators.py recounts it (its "collective_period", the slowest rank's
+step where a step has none). Prints
 {"measured_ms": the median over steps, "steps": n, "ranks": {rank: that rank's median}} for
 each DIR, one line each.
 """
@@ -27,6 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import step_estimators  # noqa: E402  (beside this file)
+import telemetry_median  # noqa: E402
 
 
 def events(path):
@@ -77,7 +80,12 @@ def recount(d):
         trainer = trainer or is_trainer(evs)
     n = min(len(v) for v in per.values())
     times = [max(v[i] for v in per.values()) for i in range(n)]
-    if len(per) > 1 and not trainer:
+    if trainer and glob.glob(os.path.join(d, "rank_*.jsonl")):
+        # the telemetry's steps are the traces' (active ones in order): the i-th active
+        # telemetry step is the i-th active trace step
+        active = iter(range(n))
+        times = telemetry_median.step_times(d, lambda i: times[next(active)])
+    elif len(per) > 1 and not trainer:
         ranks = {r: step_estimators.one_rank(events(p)[0]) for r, p in paths.items()}
         _, chosen, periods = step_estimators.estimators(ranks)
         times = chosen if periods else times

@@ -27,7 +27,9 @@ static void names_of_collectives(void)
 	CHECK(coll_op_of("gloo:all_reduce") == COLL_ALL_REDUCE);
 	CHECK(coll_op_of("nccl:broadcast") == COLL_BROADCAST);
 	CHECK(coll_op_of("reduce") == COLL_REDUCE);
-	CHECK(coll_op_of("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)") == COLL_ALL_REDUCE);
+	CHECK(coll_op_of(
+		      "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)") ==
+	      COLL_ALL_REDUCE);
 	CHECK(coll_op_of("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)") ==
 	      COLL_ALL_GATHER);
 	CHECK(coll_op_of("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)") ==
@@ -496,6 +498,37 @@ static void step_period_across_ranks(void)
 	CHECK_NEAR(t[2], 10, 1e-9);
 }
 
+/* The reference trainer's telemetry has no collectives but records when each step's last
+ * all-reduce ended (coll_end_us, Unix µs): its step is then the same period. Two coupled
+ * ranks whose step ranges differ (rank 1's optimizer slower in step 1, faster in step 2): the
+ * slowest rank per step says 14 and 13 ms; the job advanced 11 and 10 ms a step. */
+static void step_period_from_telemetry(void)
+{
+	struct step_rec s0[3] = {
+		{ .step = 3, .active = 1, .step_ms = 10, .coll_end_us = 1e6 },
+		{ .step = 4, .active = 1, .step_ms = 11, .coll_end_us = 1.011e6 },
+		{ .step = 5, .active = 1, .step_ms = 10, .coll_end_us = 1.021e6 }
+	};
+	struct step_rec s1[3] = {
+		{ .step = 3, .active = 1, .step_ms = 10, .coll_end_us = 1e6 },
+		{ .step = 4, .active = 1, .step_ms = 14, .coll_end_us = 1.011e6 },
+		{ .step = 5, .active = 1, .step_ms = 13, .coll_end_us = 1.021e6 }
+	};
+	struct rank_metrics r[2] = { { .rank = 0, .steps = s0, .n = 3 },
+				     { .rank = 1, .steps = s1, .n = 3 } };
+	struct scenario_metrics m = { r, 2 };
+	double t[3];
+	size_t n, periods;
+	steptime_list(&m, t, &n, &periods);
+	CHECK(n == 3 && periods == 2);
+	CHECK_NEAR(t[0], 10, 1e-9); /* no step before it: the slowest rank's */
+	CHECK_NEAR(t[1], 11, 1e-9);
+	CHECK_NEAR(t[2], 10, 1e-9);
+	s1[1].coll_end_us = s0[1].coll_end_us = 0; /* unknown: that step and the next are own */
+	steptime_list(&m, t, &n, &periods);
+	CHECK(n == 3 && periods == 0 && t[1] == 14 && t[2] == 13);
+}
+
 int main(void)
 {
 	RUN(names_of_collectives);
@@ -504,6 +537,7 @@ int main(void)
 	RUN(concurrent_instances_count_once);
 	RUN(trainer_stand_in);
 	RUN(step_period_across_ranks);
+	RUN(step_period_from_telemetry);
 	RUN(fabric_probe_points);
 	RUN(straggler_beyond_chance);
 	RUN(straggler_slow_node_beyond_chance);
