@@ -1,19 +1,23 @@
 # SPDX-License-Identifier: MIT
 """median_ratio.py TOP_METRICS BOTTOM_METRICS [--rate]: an independent recount, from the
 trainer's rank_<r>.jsonl files, of a ratio the analysis reports with a 95 % bootstrap interval
-(tests/e2e/compare_noise.sh): per active step the slowest rank's step_ms, the median over
-steps; the ratio is TOP's median over BOTTOM's (campaign compare's median step: candidate
+(tests/e2e/compare_noise.sh): per active step its time as tests/tools/telemetry_median.py
+recounts it (the period between the ends of consecutive steps' last all-reduces, else the
+slowest rank's step_ms), the median over steps; the ratio is TOP's median over BOTTOM's (campaign compare's median step: candidate
 over reference), or with --rate the ratio of samples per second, TOP's global batch / median
 over BOTTOM's (a speedup: the scenario TOP against its baseline BOTTOM). Prints one JSON
 object: ratio, steps (per side) and lo, hi: a percentile bootstrap of its own (Python's
 random, 2000 resamples), to judge whether the analysis's interval is plausible; the analysis's
 need not equal it."""
-import glob, json, random, statistics, sys
+import glob, json, os, random, statistics, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import telemetry_median  # noqa: E402  (beside this file)
 
 
 def steps_of(d):
-    """(step times: per active step the slowest rank's, global batch) of one metrics dir"""
-    per, batch = {}, None
+    """(the active steps' times, global batch) of one metrics dir"""
+    batch = None
     for f in sorted(glob.glob(d + "/rank_*.jsonl")):
         for line in open(f):
             try:
@@ -22,9 +26,7 @@ def steps_of(d):
                 continue
             if r.get("type") == "meta" and r.get("global_batch"):
                 batch = r["global_batch"]
-            if r.get("type") == "step" and r.get("phase") == "active":
-                per.setdefault(r["step"], []).append(r["step_ms"])
-    return [max(v) for _, v in sorted(per.items())], batch
+    return telemetry_median.step_times(d), batch
 
 
 def main():
