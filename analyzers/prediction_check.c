@@ -123,14 +123,14 @@ enum check_outcome check_decide(double predicted, double measured, double parent
 	return measured < predicted ? CHECK_BETTER : CHECK_WORSE;
 }
 
-/* Where a miss's predicted time went: the share the prediction took off, and the share
- * that grew most, in ms per step of each run. */
+/* Where a miss's predicted time went: the share the prediction took off, and the shares
+ * that grew and fell most, in ms per step of each run. */
 static void where_went(struct check_miss *w, const struct ana_check *c,
 		       const struct ana_scenario *s, const char *kind)
 {
 	double pm = c->parent_median_ms;
 	memset(w, 0, sizeof *w);
-	w->target = w->grew = -1;
+	w->target = w->grew = w->shrank = -1;
 	for (int k = 0; k < CHECK_SHARES; k++) {
 		double p = c->parent_share_pct[k], o = own_pct(s, k);
 		if (p < 0 || o < 0 || pm <= 0)
@@ -139,14 +139,18 @@ static void where_went(struct check_miss *w, const struct ana_check *c,
 		w->after_ms[k] = o / 100 * c->measured_ms;
 	}
 	w->known = 1;
-	int t = target_share(kind), grew = -1;
+	int t = target_share(kind), grew = -1, fell = -1;
 	const double *before = w->before_ms, *after = w->after_ms;
-	for (int k = 0; k < CHECK_SHARES; k++)
-		if (k != t && after[k] - before[k] > 0.01 * pm &&
-		    (grew < 0 || after[k] - before[k] > after[grew] - before[grew]))
+	for (int k = 0; k < CHECK_SHARES; k++) {
+		double d = after[k] - before[k];
+		if (k != t && d > 0.01 * pm && (grew < 0 || d > after[grew] - before[grew]))
 			grew = k;
+		if (k != t && d < -0.01 * pm && (fell < 0 || d < after[fell] - before[fell]))
+			fell = k;
+	}
 	w->target = t;
 	w->grew = grew;
+	w->shrank = fell;
 }
 
 void prediction_check_run(struct ana_run *run)
@@ -157,8 +161,9 @@ void prediction_check_run(struct ana_run *run)
 		const struct ana_scenario *s = find(run, c->scenario);
 		decide(c, s, v->kind);
 		c->load_unknown = s && !s->mon.foreign.known && !contamination_any(s);
-		/* a predicted gain that did not come (slower, or no measurable change) */
-		c->missed = c->outcome == CHECK_WORSE ||
+		/* a predicted gain that did not come (slower, or no measurable change), or a
+		 * step faster than predicted */
+		c->missed = c->outcome == CHECK_WORSE || c->outcome == CHECK_BETTER ||
 			(c->outcome == CHECK_NOISE && c->hi_ms > 0 && c->predicted_ms < c->lo_ms);
 		if (c->missed)
 			where_went(&c->miss, c, s, v->kind);

@@ -36,6 +36,7 @@ extern const char *const check_share_names[CHECK_SHARES];
 struct check_miss {
 	int known;              /* both runs' shares are known; else nothing below is */
 	int target, grew;       /* indices into check_share_names; -1 none */
+	int shrank;             /* the share other than target that fell most; -1 none */
 	double before_ms[CHECK_SHARES], after_ms[CHECK_SHARES];
 };
 
@@ -60,8 +61,9 @@ struct ana_check {
 	/* whether the variant was measured alone is not known: no monitor recorded the load of
 	 * other processes */
 	int load_unknown;
-	/* a predicted gain that did not come (worse, or no measurable change below the
-	 * prediction): where the predicted time went */
+	/* a prediction the measurement missed: a gain that did not come (worse, or no
+	 * measurable change below the prediction): where the predicted time went; or a step
+	 * faster than predicted: the share that fell beyond it */
 	int missed;
 	struct check_miss miss;
 };

@@ -48,6 +48,30 @@ void prediction_check_change_write(struct strbuf *sb, double parent, double meas
 			    hi / parent);
 }
 
+/* A step faster than predicted: what fell beyond the prediction. */
+static void better_write(struct strbuf *sb, const struct ana_check *c)
+{
+	const struct check_miss *w = &c->miss;
+	int t = w->target, f = w->shrank;
+	if (t >= 0)
+		strbuf_addf(sb, " %s went from %.2f to %.2f ms per step", check_share_names[t],
+			    w->before_ms[t], w->after_ms[t]);
+	if (f >= 0)
+		strbuf_addf(
+			sb,
+			"%s %s fell from %.2f to %.2f ms per step, which the prediction kept as it was",
+			t >= 0 ? ", and" : "", check_share_names[f], w->before_ms[f],
+			w->after_ms[f]);
+	if (f < 0)
+		strbuf_addf(sb, "%s no other share of the step fell by more than 1 %% of it",
+			    t >= 0 ? ";" : "");
+	if (c->pred_lo_ms < 0 && f >= 0)
+		strbuf_adds(
+			sb,
+			": faster than the ceiling, which takes off the cause's accounted share alone (the change also sped up the rest of the step, or the parent's accounting gave the cause less than it cost)");
+	strbuf_addch(sb, '.');
+}
+
 void prediction_check_miss_write(struct strbuf *sb, const struct ana_check *c)
 {
 	const struct check_miss *w = &c->miss;
@@ -59,6 +83,10 @@ void prediction_check_miss_write(struct strbuf *sb, const struct ana_check *c)
 		return;
 	}
 	strbuf_addf(sb, "Predicted %.2f ms, measured %.2f ms:", c->predicted_ms, c->measured_ms);
+	if (c->outcome == CHECK_BETTER) {
+		better_write(sb, c);
+		return;
+	}
 	if (t >= 0)
 		strbuf_addf(
 			sb,

@@ -95,9 +95,9 @@ static void change_in_words(void)
 	prediction_check_change_write(&sb, 10.0, 8.0, 7.5, 8.4, 1);
 	CHECK_STR(sb.buf, "1.25x faster per sample (95 % CI 1.19-1.33x)");
 	strbuf_free(&sb);
-	json_t *e = json_pack("{s:s, s:f, s:n, s:f, s:f, s:f, s:s}", "scenario", "s", "parent_step_ms",
-			      10.0, "predicted_step_ms", "measured_step_ms", 45.5, "ci_low", 43.1,
-			      "ci_high", 48.0, "outcome", "no prediction");
+	json_t *e = json_pack("{s:s, s:f, s:n, s:f, s:f, s:f, s:s}", "scenario", "s",
+			      "parent_step_ms", 10.0, "predicted_step_ms", "measured_step_ms", 45.5,
+			      "ci_low", 43.1, "ci_high", 48.0, "outcome", "no prediction");
 	char *c[PREDICTION_CHECK_CELLS];
 	cells(e, "%.2f", c);
 	CHECK_STR(c[5], "4.55x slower (95 % CI 4.31-4.80x): no prediction");
@@ -133,9 +133,13 @@ static void outcome_rule(void)
 static void knob_in_words(void)
 {
 	struct strbuf sb = STRBUF_INIT;
-	json_t *k = json_loads("{\"params\": {\"ddp\": \"bucketed\", \"workers\": \"4\"}, \"env\": {\"TOKEN\": {\"from_env\": true}}, \"tasks_per_node\": 4, \"analysis\": {\"batch_per_rank\": 8}}", 0, NULL);
+	json_t *k = json_loads(
+		"{\"params\": {\"ddp\": \"bucketed\", \"workers\": \"4\"}, \"env\": {\"TOKEN\": {\"from_env\": true}}, \"tasks_per_node\": 4, \"analysis\": {\"batch_per_rank\": 8}}",
+		0, NULL);
 	variant_knob_text(k, &sb);
-	CHECK_STR(sb.buf, "params.ddp=bucketed, params.workers=4, env.TOKEN.from_env=true, tasks_per_node=4, analysis.batch_per_rank=8");
+	CHECK_STR(
+		sb.buf,
+		"params.ddp=bucketed, params.workers=4, env.TOKEN.from_env=true, tasks_per_node=4, analysis.batch_per_rank=8");
 	json_decref(k);
 	variant_knob_text(json_null(), &sb);
 	CHECK_STR(strbuf_str(&sb), "");
@@ -151,7 +155,9 @@ static void which_run_is_a_variant(void)
 {
 	char dir[] = "/tmp/test-checked-views-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	json_t *s = json_loads("{\"run_id\": \"C\", \"variant\": {\"of\": \"P\", \"kind\": \"io\", \"knob\": {\"params\": {\"a\": \"b\"}}}}", 0, NULL);
+	json_t *s = json_loads(
+		"{\"run_id\": \"C\", \"variant\": {\"of\": \"P\", \"kind\": \"io\", \"knob\": {\"params\": {\"a\": \"b\"}}}}",
+		0, NULL);
 	json_t *i = variant_info(s, dir);
 	CHECK(i && !strcmp(json_string_value(json_object_get(i, "of")), "P"));
 	CHECK(i && !strcmp(json_string_value(json_object_get(i, "kind")), "io"));
@@ -177,7 +183,9 @@ static void tex_escaping(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 	paper_tex_escape(&sb, "95 % of a_b & #1 $x {y} \\ ~ ^ <> line\nbreak");
-	CHECK_STR(sb.buf, "95 \\% of a\\_b \\& \\#1 \\$x \\{y\\} \\textbackslash{} \\textasciitilde{} \\textasciicircum{} \\textless{}\\textgreater{} line break");
+	CHECK_STR(
+		sb.buf,
+		"95 \\% of a\\_b \\& \\#1 \\$x \\{y\\} \\textbackslash{} \\textasciitilde{} \\textasciicircum{} \\textless{}\\textgreater{} line break");
 	strbuf_free(&sb);
 }
 
@@ -208,9 +216,11 @@ static void table_three_forms(void)
 	CHECK(paper_table_write(dir, &t) == 0);
 	char *tex = slurp(dir, "tables/t_x.tex"), *csv = slurp(dir, "tables/t_x.csv"),
 	     *md = slurp(dir, "tables/t_x.md");
-	CHECK_STR(tex, "% Knob a_b c\n\\begin{table}\n\\centering\n\\caption{Knob a\\_b c}\n"
-		       "\\label{tab:t_x}\n\\begin{tabular}{lr}\n\\toprule\n"
-		       "Scenario & 95 \\% CI (ms) \\\\\n\\midrule\ns-1 & 1.00 \\\\\ns\\_2 & n/a \\\\\n\\bottomrule\n\\end{tabular}\n\\end{table}\n");
+	CHECK_STR(
+		tex,
+		"% Knob a_b c\n\\begin{table}\n\\centering\n\\caption{Knob a\\_b c}\n"
+		"\\label{tab:t_x}\n\\begin{tabular}{lr}\n\\toprule\n"
+		"Scenario & 95 \\% CI (ms) \\\\\n\\midrule\ns-1 & 1.00 \\\\\ns\\_2 & n/a \\\\\n\\bottomrule\n\\end{tabular}\n\\end{table}\n");
 	CHECK_STR(csv, "Scenario,95 % CI (ms)\ns-1,1.00\ns_2,n/a\n");
 	CHECK_STR(md, "| Scenario | 95 % CI (ms) |\n|---|---:|\n| s-1 | 1.00 |\n| s_2 | n/a |\n");
 	free(tex);
@@ -229,7 +239,8 @@ static void knob_env_names_only(void)
 	CHECK(mkdtemp(dir) != NULL);
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/" RUN_VARIANT, dir);
-	const char *vj = "{\"parent_run\": \"P\", \"parent_dir\": \"/nonexistent\", \"kind\": \"io\", \"knob\": {\"env\": {\"IO_DEPTH\": \"value-7f3a\"}, \"params\": {\"a\": \"b\"}}, \"predictions\": []}\n";
+	const char *vj =
+		"{\"parent_run\": \"P\", \"parent_dir\": \"/nonexistent\", \"kind\": \"io\", \"knob\": {\"env\": {\"IO_DEPTH\": \"value-7f3a\"}, \"params\": {\"a\": \"b\"}}, \"predictions\": []}\n";
 	CHECK(fsio_write_atomic(p.buf, vj, strlen(vj), 0600) == 0);
 	struct ana_variant v;
 	CHECK(variant_checks(dir, &v) == 0);
@@ -246,12 +257,37 @@ static void knob_env_names_only(void)
 	strbuf_free(&p);
 }
 
+/* A step faster than predicted says which other share fell (the prediction kept it as it
+ * was); beyond a ceiling, that the ceiling takes off the cause's share alone. */
+static void better_says_what_fell(void)
+{
+	struct ana_check c = { .predicted_ms = 43.67, .measured_ms = 31.07, .pred_lo_ms = -1,
+			       .pred_hi_ms = -1, .outcome = CHECK_BETTER, .missed = 1 };
+	c.miss = (struct check_miss){ .known = 1, .target = 2, .grew = -1, .shrank = 0 };
+	c.miss.before_ms[2] = 197.34, c.miss.after_ms[2] = 13.16;
+	c.miss.before_ms[0] = 25.54, c.miss.after_ms[0] = 9.06;
+	struct strbuf sb = STRBUF_INIT;
+	prediction_check_miss_write(&sb, &c);
+	CHECK_STR(
+		sb.buf,
+		"Predicted 43.67 ms, measured 31.07 ms: data_loading went from 197.34 to 13.16 ms per step, and compute fell from 25.54 to 9.06 ms per step, which the prediction kept as it was: faster than the ceiling, which takes off the cause's accounted share alone (the change also sped up the rest of the step, or the parent's accounting gave the cause less than it cost).");
+	strbuf_reset(&sb);
+	/* a replay's, nothing else fell */
+	c.pred_lo_ms = 40, c.pred_hi_ms = 45, c.miss.shrank = -1;
+	prediction_check_miss_write(&sb, &c);
+	CHECK_STR(
+		sb.buf,
+		"Predicted 43.67 ms, measured 31.07 ms: data_loading went from 197.34 to 13.16 ms per step; no other share of the step fell by more than 1 % of it.");
+	strbuf_free(&sb);
+}
+
 int main(void)
 {
 	RUN(check_cells_numbers_and_words);
 	RUN(check_cells_nulls_are_na);
 	RUN(change_in_words);
 	RUN(outcome_rule);
+	RUN(better_says_what_fell);
 	RUN(knob_in_words);
 	RUN(which_run_is_a_variant);
 	RUN(tex_escaping);
