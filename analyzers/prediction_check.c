@@ -161,6 +161,8 @@ void prediction_check_run(struct ana_run *run)
 		const struct ana_scenario *s = find(run, c->scenario);
 		decide(c, s, v->kind);
 		c->load_unknown = s && !s->mon.foreign.known && !contamination_any(s);
+		c->estimator_differs = s && s->steps.active_steps && c->parent_periods >= 0 &&
+				       c->parent_periods != (s->steps.step_periods > 0);
 		/* a predicted gain that did not come (slower, or no measurable change), or a
 		 * step faster than predicted */
 		c->missed = c->outcome == CHECK_WORSE || c->outcome == CHECK_BETTER ||

@@ -50,6 +50,11 @@ struct ana_check {
 	double parent_median_ms; /* the parent's summary median (0: unknown) */
 	long parent_batch;       /* the parent's global batch (0: unknown) */
 	int parent_contaminated; /* the parent's scenario was measured beside other load */
+	/* the parent's step estimator: 1 collective_period, 0 rank_step, -1 unknown */
+	int parent_periods;
+	/* the variant's steps are not timed as the parent's (a parent analysed before the
+	 * reference trainer recorded its all-reduces' ends): the medians differ in measure */
+	int estimator_differs;
 	/* results: at the parent's batch (the variant's steps x parent / variant batch) */
 	double measured_ms, lo_ms, hi_ms;
 	long variant_batch;      /* set when it differs from the parent's: the steps were scaled */

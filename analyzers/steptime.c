@@ -55,12 +55,31 @@ static double period_of(const struct rank_metrics *r, const double *c, size_t i)
 	return (c[i] - c[i - 1]) / 1000;
 }
 
+/* The position in rank r of m of the step numbered as the first rank's step i (steps are
+ * in order of their numbers); r's n when it has none (a line of it was malformed). */
+static size_t same_step(const struct scenario_metrics *m, size_t r, size_t i)
+{
+	const struct rank_metrics *x = &m->ranks[r];
+	long want = m->ranks[0].steps[i].step;
+	if (i < x->n && x->steps[i].step == want)
+		return i;
+	size_t lo = 0, hi = x->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->steps[mid].step < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->n && x->steps[lo].step == want ? lo : x->n;
+}
+
 double steptime_period(const struct scenario_metrics *m, double *const *c, size_t i)
 {
 	double *buf = xcalloc(m->n + 1, sizeof *buf);
 	size_t k = 0;
 	for (size_t r = 0; c && r < m->n; r++) {
-		double p = period_of(&m->ranks[r], c[r], i);
+		double p = period_of(&m->ranks[r], c[r], same_step(m, r, i));
 		if (p > 0)
 			buf[k++] = p;
 	}
@@ -72,9 +91,11 @@ double steptime_period(const struct scenario_metrics *m, double *const *c, size_
 double steptime_slowest(const struct scenario_metrics *m, size_t i)
 {
 	double t = m->ranks[0].steps[i].step_ms;
-	for (size_t r = 1; r < m->n; r++)
-		if (i < m->ranks[r].n && m->ranks[r].steps[i].step_ms > t)
-			t = m->ranks[r].steps[i].step_ms;
+	for (size_t r = 1; r < m->n; r++) {
+		size_t j = same_step(m, r, i);
+		if (j < m->ranks[r].n && m->ranks[r].steps[j].step_ms > t)
+			t = m->ranks[r].steps[j].step_ms;
+	}
 	return t;
 }
 

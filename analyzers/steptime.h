@@ -23,7 +23,8 @@ void steptime_list(const struct scenario_metrics *m, double *out, size_t *n, siz
 double **steptime_completions(const struct scenario_metrics *m);
 void steptime_completions_free(double **c, const struct scenario_metrics *m);
 /* Step i's period (ms) from completions c, per rank of m and step (steptime_completions', or
- * a replay's): the median over the ranks that have one; -1 when none has (or c is NULL). */
+ * a replay's): the median over the ranks that have one; -1 when none has (or c is NULL).
+ * Here and below, i is the first rank's position; every rank's step of the same number. */
 double steptime_period(const struct scenario_metrics *m, double *const *c, size_t i);
 /* Step i's slowest rank's own duration (ms). */
 double steptime_slowest(const struct scenario_metrics *m, size_t i);

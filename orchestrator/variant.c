@@ -61,10 +61,10 @@ static void add_predictions(json_t *out, json_t *rec)
 		       *pred = json_array_get(json_object_get(rec, SK_PREDICTED_STEP_MS), i),
 		       *iv = json_array_get(json_object_get(rec, SK_PREDICTED_INTERVAL_MS), i);
 		json_array_append_new(out,
-				      json_pack("{s:O, s:O, s:O, s:O}", SK_SCENARIO, name, SK_STEP_MS,
-						step ? step : json_null(), SK_PREDICTED_STEP_MS,
-						pred ? pred : json_null(), SK_PREDICTED_INTERVAL_MS,
-						iv ? iv : json_null()));
+				      json_pack("{s:O, s:O, s:O, s:O}", SK_SCENARIO, name,
+						SK_STEP_MS, step ? step : json_null(),
+						SK_PREDICTED_STEP_MS, pred ? pred : json_null(),
+						SK_PREDICTED_INTERVAL_MS, iv ? iv : json_null()));
 	}
 }
 
@@ -173,6 +173,8 @@ static void parent_side(json_t *summary, const char *name, struct ana_check *c)
 	c->parent_median_ms = jsonio_num(found, SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN));
 	json_t *gb = json_object_get(found, SK_GLOBAL_BATCH);
 	c->parent_batch = json_is_integer(gb) ? (long)json_integer_value(gb) : 0;
+	const char *est = jsonio_str(found, SK_STEP_ESTIMATOR);
+	c->parent_periods = !est ? -1 : !strcmp(est, "collective_period") ? 1 : 0;
 	json_t *pc = json_object_get(found, SK_CONTAMINATED_BY);
 	c->parent_contaminated = pc && !json_is_null(pc);
 	json_t *sh = json_object_get(found, SK_SHARES_PCT);

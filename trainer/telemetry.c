@@ -16,6 +16,9 @@ int telemetry_open(struct telemetry *t, const char *dir, int rank, long steps)
 	memset(t, 0, sizeof *t);
 	t->rank = rank;
 	t->steps = steps;
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	t->unix_off_us = (double)rt.tv_sec * 1e6 + (double)rt.tv_nsec / 1e3 - now_ms() * 1e3;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -1;
 	snprintf(path, sizeof path, "%s/rank_%d.jsonl", dir, rank);
@@ -36,16 +39,14 @@ void telemetry_step(struct telemetry *t, const struct step_times *s)
 	if (!t->f)
 		return;
 	char loss[32] = "null"; /* JSON has no NaN: a diverged run logs null */
-	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now); /* the step just ended: it started step_ms ago */
-	double now_us = (double)now.tv_sec * 1e6 + (double)now.tv_nsec / 1e3;
-	double start_us = now_us - s->step_ms * 1e3;
+	/* the step just ended: it started step_ms ago */
+	double start_us = (now_ms() - s->step_ms) * 1e3 + t->unix_off_us;
 	/* the end of its last all-reduce, on the same clock (what times a step of coupled ranks:
 	 * docs/analysis.md, "What a step's time is") */
 	char coll[64] = "";
 	if (s->coll_end_ms > 0)
 		snprintf(coll, sizeof coll, ", \"coll_end_us\": %.0f",
-			 now_us - (now_ms() - s->coll_end_ms) * 1e3);
+			 s->coll_end_ms * 1e3 + t->unix_off_us);
 	if (isfinite(s->loss))
 		snprintf(loss, sizeof loss, "%.9g", s->loss);
 	fprintf(t->f,

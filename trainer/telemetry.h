@@ -26,6 +26,9 @@ struct telemetry {
 	long lines;
 	int rank;
 	long steps;
+	/* Unix time less now_ms's clock (µs), taken once: a wall-clock step does not move
+	 * the steps' times against one another */
+	double unix_off_us;
 };
 
 int telemetry_open(struct telemetry *t, const char *dir, int rank, long steps);

@@ -86,6 +86,11 @@ static void add_step(struct rank_metrics *r, json_t *o)
 	s.samples = n ? whole(n) : 0;
 	s.start_us = num(o, "start_us");
 	s.coll_end_us = num(o, "coll_end_us");
+	/* inside its step (1 ms of rounding either side), else not known: a wrong one would
+	 * make a period of anything */
+	if (!(s.start_us > 0 && s.coll_end_us >= s.start_us - 1e3 &&
+	      s.coll_end_us <= s.start_us + s.step_ms * 1e3 + 1e3))
+		s.coll_end_us = 0;
 	metrics_add_step(r, &s);
 }
 

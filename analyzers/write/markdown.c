@@ -372,8 +372,9 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 		md_straggler_group(md, s, &s->comm.stragglers[k], len);
 	}
 	if (!s->shares.shares_known) /* the table above has the step's Wait % as n/a */
-		strbuf_adds(md,
-			    " (The waiting is the NCCL Inspector's, per step; the step data does not split the step, so it feeds no verdict.)");
+		strbuf_adds(
+			md,
+			" (The waiting is the NCCL Inspector's, per step; the step data does not split the step, so it feeds no verdict.)");
 	if (s->comm.slow_node[0])
 		strbuf_addf(md,
 			    " Every rank of node **%s** is a straggler: the node itself is slow.",
@@ -557,8 +558,7 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 			s->steps.active_steps, s->steps.active_steps == 1 ? "" : "s",
 			s->steps.step_med_ms, s->steps.step_p95_ms,
 			s->steps.active_steps < STATS_P95_MIN_N ? DATA_TEXT_P95_ROUGH "; " : "",
-			s->steps.step_min_ms,
-			s->steps.step_max_ms, s->steps.spread_pct,
+			s->steps.step_min_ms, s->steps.step_max_ms, s->steps.spread_pct,
 			s->gpu.gpu_limits
 				? ", the GPU's period (its work per step outlasts the host's step)"
 				: "");
@@ -822,8 +822,8 @@ static void md_series_moves(struct strbuf *md, const struct ana_scenario *base,
 		strbuf_addf(
 			md,
 			"\nFrom %d to %d ranks parallel efficiency is %s; the shares are not compared: %s's are of %s, %s's of %s (the table's last column).\n\n",
-			base->in.ranks, last->in.ranks, eff.buf,
-			base->in.name, bb, last->in.name, lb);
+			base->in.ranks, last->in.ranks, eff.buf, base->in.name, bb, last->in.name,
+			lb);
 	else
 		strbuf_addf(
 			md,
@@ -990,7 +990,7 @@ static void md_method_sources(struct strbuf *md)
 		md,
 		"## Methodology\n\n"
 		"- Sources, per scenario, the first present: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step, but for a trace's last when it is the tail the profiler cut as it stopped: under a third of the median of the others, with no collective; host ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before `analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads compute > data loading > communication > I/O, so nothing is counted twice); step lines of `<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first `profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
-		"- Step time: from traces whose ranks (two or more) share collectives, per step the period between the ends of consecutive steps' last blocking collectives (all-reduce, all-gather, reduce-scatter, all-to-all, barrier), which every rank leaves at once, each on its own clock, the median over ranks (a step with no collective before it: the slowest rank's step); otherwise per step the slowest rank's `step_ms` (no instant common to the ranks marks a step's end, and the ranks need not keep step: the slowest bounds the job); median, p95, min and max over active steps (`step_estimator`). Spread = (p95 - min) / median.\n"
+		"- Step time: from traces whose ranks (two or more) share collectives, or the reference trainer's telemetry that records their ends (`coll_end_us`), per step the period between the ends of consecutive steps' last blocking collectives (all-reduce, all-gather, reduce-scatter, all-to-all, barrier), which every rank leaves at once, each on its own clock, the median over ranks (a step with no collective before it: the slowest rank's step); otherwise per step the slowest rank's `step_ms` (no instant common to the ranks marks a step's end, and the ranks need not keep step: the slowest bounds the job); median, p95, min and max over active steps (`step_estimator`). Spread = (p95 - min) / median.\n"
 		"- Throughput: global batch / median step time.\n"
 		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + `optimizer_ms` and, from traces, operators under none of those phases (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host time under no operator). A collective ends for every rank at once, so per step the smallest exposed communication over ranks (the last rank to arrive) is counted as communication and each rank's excess over it as waiting for slower ranks (peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time. A verdict's share that holds the waiting for peers (waiting for a straggler counts with its cause) is said in its two parts, each a column of the table, then their sum.\n"
 		"- Straggler impact (`impact_pct`): per step, the waiting of the ranks that arrived before the straggler (their collective time beyond its), summed and divided by the n - 1 ranks other than it, as a share of the median step; ranks that arrived last in the very same steps are named together, with one impact (one waiting, not one each). It differs from Wait %, which divides every rank's waiting by every rank's step time (the straggler's own steps, with little waiting, among them).\n");
@@ -1000,7 +1000,9 @@ static void md_method_sources(struct strbuf *md)
  * why it has none. */
 static void md_method_replay(struct strbuf *md, const struct ana_run *run)
 {
-	strbuf_adds(md, "- Replay fidelity (docs/analysis.md, \"Replay model\"): the execution graph built from the traces, replayed unchanged over every active step; the replayed median step against the measured one, each step timed as the step times above (the period between consecutive steps' last collectives where the traces give it, else the slowest rank's step):");
+	strbuf_adds(
+		md,
+		"- Replay fidelity (docs/analysis.md, \"Replay model\"): the execution graph built from the traces, replayed unchanged over every active step; the replayed median step against the measured one, each step timed as the step times above (the period between consecutive steps' last collectives where the traces give it, else the slowest rank's step):");
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		const struct replay_result *r = &s->replay;
@@ -1011,10 +1013,12 @@ static void md_method_replay(struct strbuf *md, const struct ana_run *run)
 			free(why);
 			continue;
 		}
-		strbuf_addf(md, "%.2f ms against %.2f ms (%+.1f %%, %zu step%s, %d host%s of %d core%s; per rank",
-			    r->step_ms, r->measured_ms, r->error_pct, r->steps,
-			    r->steps == 1 ? "" : "s", r->hosts, r->hosts == 1 ? "" : "s", r->cores,
-			    r->cores == 1 ? "" : "s");
+		strbuf_addf(
+			md,
+			"%.2f ms against %.2f ms (%+.1f %%, %zu step%s, %d host%s of %d core%s; per rank",
+			r->step_ms, r->measured_ms, r->error_pct, r->steps,
+			r->steps == 1 ? "" : "s", r->hosts, r->hosts == 1 ? "" : "s", r->cores,
+			r->cores == 1 ? "" : "s");
 		for (size_t k = 0; k < r->nranks; k++)
 			strbuf_addf(md, "%s %d: %+.1f %%", k ? "," : "", r->ranks[k].rank,
 				    r->ranks[k].error_pct);

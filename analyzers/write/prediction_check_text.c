@@ -57,11 +57,9 @@ static void better_write(struct strbuf *sb, const struct ana_check *c)
 		strbuf_addf(sb, " %s went from %.2f to %.2f ms per step", check_share_names[t],
 			    w->before_ms[t], w->after_ms[t]);
 	if (f >= 0)
-		strbuf_addf(
-			sb,
-			"%s %s fell from %.2f to %.2f ms per step, which the prediction kept as it was",
-			t >= 0 ? ", and" : "", check_share_names[f], w->before_ms[f],
-			w->after_ms[f]);
+		strbuf_addf(sb, "%s %s fell from %.2f to %.2f ms per step%s", t >= 0 ? ", and" : "",
+			    check_share_names[f], w->before_ms[f], w->after_ms[f],
+			    c->pred_lo_ms < 0 ? ", which the ceiling kept as it was" : " as well");
 	if (f < 0)
 		strbuf_addf(sb, "%s no other share of the step fell by more than 1 %% of it",
 			    t >= 0 ? ";" : "");
@@ -238,9 +236,9 @@ static int by_wide_interval(const struct ana_check *c)
 	       c->pred_hi_ms - c->pred_lo_ms > CHECK_WIDE_PCT / 100 * c->predicted_ms;
 }
 
-/* What a reader must know of check c beside its row: a changed batch, the load, a miss,
- * a confirmation by a wide interval alone, a wide measured interval. */
-static void check_notes(struct strbuf *md, const struct ana_check *c)
+/* The notes on a changed batch: the variant's times per the parent's batch, or why a batch
+ * prediction is not checked. */
+static void batch_notes(struct strbuf *md, const struct ana_check *c)
 {
 	if (c->variant_batch)
 		strbuf_addf(
@@ -266,6 +264,20 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 			md,
 			"- **%s**: the prediction was for the batch per rank doubled, and the parent's batch is not known (no telemetry batch, no `analysis.batch_per_rank`): whether the knob doubled it cannot be told, so no prediction is checked.\n",
 			c->scenario);
+}
+
+/* What a reader must know of check c beside its row: a changed batch, the load, a miss,
+ * a confirmation by a wide interval alone, a wide measured interval. */
+static void check_notes(struct strbuf *md, const struct ana_check *c)
+{
+	batch_notes(md, c);
+	if (c->estimator_differs)
+		strbuf_addf(
+			md,
+			"- **%s**: its steps are timed as %s and the parent's as %s (docs/analysis.md, \"What a step's time is\"): the two medians are not the same measure, and the slowest rank's can lie 10 %% above the period; run the parent again with this campaign to compare like with like.\n",
+			c->scenario,
+			c->parent_periods ? "the slowest rank's steps" : "collective periods",
+			c->parent_periods ? "collective periods" : "the slowest rank's steps");
 	if (c->outcome == CHECK_CONTAMINATED)
 		strbuf_addf(
 			md,

@@ -69,7 +69,8 @@ def main():
         else:
             change = "no measurable change%s (95 %% CI %.2f-%.2fx)" % (per, lo / par, hi / par)
         assert k["measured_change"] == change, (k, change)
-        missed = want == "worse than predicted" or (want == "within noise" and pred < lo)
+        missed = (want in ("worse than predicted", "better than predicted")
+                  or (want == "within noise" and pred < lo))
         assert (k["miss"] is not None) == missed, k
         print("%s %s: parent %.2f ms, predicted %s ms, measured %.2f ms (95 %% CI %.2f to %.2f): %s: %s"
               % (kind, name, par, "n/a" if pred is None else "%.2f" % pred, m, lo, hi, change, want))

@@ -11,29 +11,47 @@ import statistics
 import sys
 
 
-def period(ranks, rank, i):
-    """rank's period for its step i (ms), or None."""
-    if i == 0 or len(ranks) < 2 or i >= len(rank):
+def lines(f):
+    """f's JSON lines; those that are not JSON left out, as the analysis leaves them"""
+    out = []
+    for l in open(f):
+        try:
+            out.append(json.loads(l))
+        except ValueError:
+            pass
+    return out
+
+
+def end_of(s):
+    """step s's coll_end_us where it lies inside the step (1 ms either side), else 0"""
+    e, a = s.get("coll_end_us") or 0, s.get("start_us") or 0
+    return e if a > 0 and a - 1e3 <= e <= a + s["step_ms"] * 1e3 + 1e3 else 0
+
+
+def period(ranks, rank, k):
+    """rank's period for its step numbered k (ms), or None."""
+    if len(ranks) < 2 or k not in rank or k - 1 not in rank:
         return None
-    a, b = rank[i - 1], rank[i]
-    ea, eb = a.get("coll_end_us") or 0, b.get("coll_end_us") or 0
-    if b["step"] != a["step"] + 1 or not ea or not eb or eb <= ea:
+    ea, eb = end_of(rank[k - 1]), end_of(rank[k])
+    if not ea or not eb or eb <= ea:
         return None
     return (eb - ea) / 1000
 
 
 def step_times(d, slowest=None):
-    """The active steps' times of metrics directory d, in order; slowest(i): step i's time
-    where it has no period (default: the slowest rank's step_ms)."""
-    ranks = [[json.loads(l) for l in open(f)] for f in sorted(glob.glob(d + "/rank_*.jsonl"))]
-    steps = [[r for r in rank if r.get("type") == "step"] for rank in ranks]
-    times = []
-    for i, s in enumerate(steps[0]):
+    """The active steps' times of metrics directory d, in order, the ranks' steps matched by
+    their numbers; slowest(i): the i-th active step's time where it has no period (default:
+    the slowest rank's step_ms)."""
+    ranks = [lines(f) for f in sorted(glob.glob(d + "/rank_*.jsonl"))]
+    steps = [{r["step"]: r for r in rank if r.get("type") == "step"} for rank in ranks]
+    times, i = [], 0
+    for k, s in sorted(steps[0].items()):
         if s["phase"] != "active":
             continue
-        p = [x for x in (period(steps, r, i) for r in steps) if x is not None]
-        own = slowest(i) if slowest else max(r[i]["step_ms"] for r in steps if i < len(r))
+        p = [x for x in (period(steps, r, k) for r in steps) if x is not None]
+        own = slowest(i) if slowest else max(r[k]["step_ms"] for r in steps if k in r)
         times.append(statistics.median(p) if p else own)
+        i += 1
     return times
 
 

@@ -529,6 +529,43 @@ static void step_period_from_telemetry(void)
 	CHECK(n == 3 && periods == 0 && t[1] == 14 && t[2] == 13);
 }
 
+/* A telemetry line's coll_end_us counts only inside its step (1 ms either side); and a rank
+ * that lost a line (malformed, skipped) is matched to the others by step number, not by
+ * position. */
+static void step_period_by_step_number(void)
+{
+	struct rank_metrics r[2] = { { .rank = 0 }, { .rank = 1 } };
+	static const char *const lines[2][3] = {
+		{ "{\"type\": \"step\", \"step\": 3, \"phase\": \"active\", \"step_ms\": 10, \"start_us\": 990000, \"coll_end_us\": 1000000}",
+		  "{\"type\": \"step\", \"step\": 4, \"phase\": \"active\", \"step_ms\": 11, \"start_us\": 1000000, \"coll_end_us\": 1011000}",
+		  "{\"type\": \"step\", \"step\": 5, \"phase\": \"active\", \"step_ms\": 10, \"start_us\": 1011000, \"coll_end_us\": 1021000}" },
+		{ "{\"type\": \"step\", \"step\": 3, \"phase\": \"active\", \"step_ms\": 10, \"start_us\": 990000, \"coll_end_us\": 1}",
+		  "{\"type\": \"step\", \"step\": 4, \"phase\": \"active\", \"step_ms\": 14, \"start_us\": 1000000, \"coll_end_us\": 1011000}",
+		  "{\"type\": \"step\", \"step\": 5, \"phase\": \"active\", \"step_ms\": 13, \"start_us\": 1011000, \"coll_end_us\": 1020000}" }
+	};
+	for (int k = 0; k < 2; k++)
+		for (int j = 0; j < 3; j++)
+			metrics_parse_line(&r[k], lines[k][j], strlen(lines[k][j]));
+	CHECK(r[1].n == 3 && r[1].steps[0].coll_end_us == 0); /* 1 µs: not inside step 3 */
+	CHECK(r[0].steps[0].coll_end_us == 1e6);
+	struct scenario_metrics m = { r, 2 };
+	double t[3];
+	size_t n, periods;
+	steptime_list(&m, t, &n, &periods);
+	CHECK(n == 3 && periods == 2);
+	CHECK_NEAR(t[1], 11, 1e-9); /* rank 0's 11 alone: rank 1's step 3 has no end */
+	CHECK_NEAR(t[2], 9.5, 1e-9); /* 10 and 9 */
+	/* rank 1 without step 4 (its line lost): step 5 is not matched to rank 1's third line */
+	r[1].steps[1] = r[1].steps[2];
+	r[1].n = 2;
+	steptime_list(&m, t, &n, &periods);
+	CHECK(n == 3 && periods == 2);
+	CHECK_NEAR(t[1], 11, 1e-9);
+	CHECK_NEAR(t[2], 10, 1e-9); /* rank 0's alone: rank 1 has no step 4 before its 5 */
+	free(r[0].steps);
+	free(r[1].steps);
+}
+
 int main(void)
 {
 	RUN(names_of_collectives);
@@ -538,6 +575,7 @@ int main(void)
 	RUN(trainer_stand_in);
 	RUN(step_period_across_ranks);
 	RUN(step_period_from_telemetry);
+	RUN(step_period_by_step_number);
 	RUN(fabric_probe_points);
 	RUN(straggler_beyond_chance);
 	RUN(straggler_slow_node_beyond_chance);
