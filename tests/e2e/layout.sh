@@ -9,7 +9,7 @@ check analyzers_include_no_orchestrator bash -c '[ -z "$(grep -rln "#include \"\
 # verdict, advice, ... at the top), which never reaches write/ (every sentence of prose:
 # report, evidence, figures, timeline); write/ may read everything below it
 check analyzers_read_below_model bash -c '[ -z "$(grep -rh "#include \"analyzers/" analyzers/read | grep -v "analyzers/\(read/\|pool\.h\)")" ]'
-check analyzers_model_no_write bash -c '[ -z "$(grep -l "#include \"analyzers/write/" analyzers/*.[ch] | grep -v "^analyzers/main\.c$")" ]'
+check analyzers_model_no_write bash -c '[ -z "$(grep -l "#include \"analyzers/write/" analyzers/*.[ch] | grep -v "^analyzers/main\.c$" | grep -v "^analyzers/analyze_")" ]'
 # replay/ (the execution graph and its simulation) stands alone in the model: it knows no trace
 # and no other analysis, only its own files and util/
 check analyzers_replay_stands_alone bash -c '[ -z "$(grep -rh "#include \"analyzers/" analyzers/replay | grep -v "analyzers/replay/")" ]'

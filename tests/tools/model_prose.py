@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The model of analyzers/ (the files at its top but for the driver: main.c, shard.c,
-pool.c; and replay/) holds no prose: what it concludes it records as enums, counts, numbers and
+"""The model of analyzers/ (the files at its top but for the driver: main.c and its modes
+analyze_*.c, shard.c, pool.c; and replay/) holds no prose: what it concludes it records as enums, counts, numbers and
 names, and write/ says it in words. Fails, naming file:line, on a string literal of
 English words (two words of letters with blanks between them; format directives do not
 count) in the model outside comments and error messages (err_set, err_sys, fprintf, and
@@ -16,7 +16,8 @@ import os
 import re
 import sys
 
-DRIVER = {"main.c", "shard.c", "shard.h", "pool.c", "pool.h"}
+DRIVER = {"main.c", "shard.c", "shard.h", "pool.c", "pool.h", "analyze_traces.c", "analyze_traces.h",
+          "analyze_traces_text.c", "analyze_traces_text.h", "analyze_dumps.c", "analyze_dumps.h"}
 # (file, the literal's start): why a file or a probe's result could not be used, composed
 # where the reader finds it with the file's path; and campaign-analyze --json's HTA view
 # of one trace file, which gpu_breakdown.c writes beside HTA's own keys

@@ -1,0 +1,360 @@
+/* campaign-analyze's trace mode: each file (a Kineto trace, an Nsight Systems export) read on
+ * a worker, its GPU time breakdown and steps as JSON objects, then the files' execution
+ * graph replayed together; printed as one JSON document or in words (analyze_traces_text).
+ * SPDX-License-Identifier: MIT */
+#include "analyzers/analyze_traces.h"
+#include "analyzers/analyze_traces_text.h"
+#include "util/clock.h"
+#include "util/err.h"
+#include "util/fsio.h"
+#include "util/strbuf.h"
+#include "analyzers/gpu_breakdown.h"
+#include "analyzers/write/data_text.h"
+#include "analyzers/write/summary_objects.h"
+#include "util/words.h"
+#include "analyzers/read/kineto.h"
+#include "analyzers/read/nsys.h"
+#include "analyzers/phases.h"
+#include "analyzers/pool.h"
+#include "analyzers/read/rules.h"
+#include "analyzers/replay_scenario.h"
+#include "analyzers/stats.h"
+#include "analyzers/torchtrace.h"
+
+#include <sys/stat.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The trace's steps: how many, the median, where their time goes, the top operators. */
+static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases, int top)
+{
+	struct rank_metrics m = { 0 };
+	struct op_table ops = { 0 };
+	trace_reduce_rank(t, phases, 0, &m, &ops);
+	op_table_sort(&ops);
+	json_t *o = json_pack("{s:I}", "count", (json_int_t)m.n);
+	if (m.n) {
+		double *ms = xcalloc(m.n, sizeof *ms), sum[PH_N] = { 0 }, total = 0, comm = 0;
+		for (size_t i = 0; i < m.n; i++) {
+			const struct step_rec *s = &m.steps[i];
+			ms[i] = s->step_ms;
+			double v[PH_N] = { s->forward_ms,
+					   s->backward_ms,
+					   s->optimizer_ms,
+					   s->data_ms,
+					   s->comm_exposed_ms,
+					   s->io_ms,
+					   s->ops_ms,
+					   0 };
+			for (int k = 0; k < PH_N - 1; k++)
+				sum[k] += v[k];
+			total += s->step_ms;
+			comm += s->comm_ms;
+		}
+		json_object_set_new(o, "median_ms", json_real(stats_percentile(ms, m.n, 50)));
+		json_t *pct = json_object();
+		double known = 0;
+		for (int k = 0; k < PH_N - 1; k++) {
+			json_object_set_new(pct, phase_name(k),
+					    json_real(total > 0 ? 100 * sum[k] / total : 0));
+			known += sum[k];
+		}
+		json_object_set_new(pct, "other",
+				    json_real(total > 0 ? 100 * (total - known) / total : 0));
+		json_object_set_new(o, "phases_pct", pct);
+		json_object_set_new(o, "communication_total_pct",
+				    json_real(total > 0 ? 100 * comm / total : 0));
+		json_object_set_new(o, "flops_per_step", json_real(m.flops_per_step));
+		json_t *a = json_array();
+		for (size_t i = 0; i < ops.n && (int)i < top; i++)
+			json_array_append_new(a,
+					      json_pack("{s:s, s:f, s:I}", "name", ops.v[i].name,
+							"self_ms", ops.v[i].self_ms, "count",
+							(json_int_t) ops.v[i].count));
+		json_object_set_new(o, "top_operators", a);
+		free(ms);
+	}
+	op_table_free(&ops);
+	rank_metrics_free(&m);
+	return o;
+}
+
+static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, const char *file)
+{
+	struct gpu_breakdown_rank h;
+	gpu_breakdown_analyse(t, r, top, &h);
+	json_t *o = gpu_breakdown_json(&h, file);
+	gpu_breakdown_rank_free(&h);
+	if (t->label[0])
+		json_object_set_new(o, "process", json_string(t->label));
+	json_object_set_new(o, "malformed_events", json_integer(t->malformed));
+	return o;
+}
+
+struct file_parts {
+	struct gpu_trace *t;
+	const struct rules *r, *phases;
+	int top;
+	const char *file;
+	json_t *gpu, *steps;
+};
+
+static void file_part(void *ctx, size_t i)
+{
+	struct file_parts *p = ctx;
+	if (i == 0)
+		p->gpu = analyse_one(p->t, p->r, p->top, p->file);
+	else
+		p->steps = steps_json(p->t, p->phases, p->top);
+}
+
+/* A file's traces kept for the replay: a Kineto trace's one, an Nsight Systems export's one
+ * per process and device (with their host ranges), in the order of their entries. */
+struct kept {
+	struct gpu_trace *t;
+	size_t n;
+};
+
+/* An export's processes into *keep (NULL: none kept) with their host side, or freed: one
+ * whose host side cannot be read is analysed all the same, not kept (the replay says so). */
+static void keep_nsys(const char *file, struct nsys_report *rep, struct kept *keep)
+{
+	if (keep && nsys_add_host(file, rep) == 0) {
+		keep->t = rep->proc, keep->n = rep->n;
+		rep->proc = NULL, rep->n = 0;
+	}
+	nsys_report_free(rep);
+}
+
+/* One input file: a Kineto trace (one rank) or an Nsight Systems export (one entry per
+ * process and device), kept in *keep for the replay when keep is not NULL. */
+static int analyse_file(const char *file, const struct rules *r, const struct rules *phases,
+			int top, int threads, json_t *ranks, json_t *nvtx, struct kept *keep)
+{
+	if (nsys_is_sqlite(file)) {
+		struct nsys_report rep;
+		int rc = nsys_load(file, 10, &rep);
+		if (rc < 0)
+			return rc;
+		if (rep.n == 0 && json_array_size(rep.nvtx_top) == 0) {
+			nsys_report_free(&rep);
+			return err_set(
+				ERR_IO,
+				"%s: the export holds no kernel, memory copy, memset or NVTX range: nothing to analyse (capture with 'nsys profile -t cuda,nvtx' around GPU work)",
+				file);
+		}
+		for (size_t i = 0; i < rep.n; i++)
+			json_array_append_new(ranks, analyse_one(&rep.proc[i], r, top, file));
+		json_object_set(nvtx, file, rep.nvtx_top);
+		keep_nsys(file, &rep, keep);
+		return 0;
+	}
+	struct gpu_trace t;
+	double t0 = clock_mono_s();
+	struct kineto_how how = { 1, threads, 0 };
+	int rc = kineto_load_with(file, &how, &t);
+	if (rc < 0)
+		return rc;
+	double t1 = clock_mono_s();
+	/* the GPU view and the steps side by side when the file has two threads:
+	 * HTA writes only the GPU events' categories, the steps read only host ranges */
+	struct file_parts parts = { &t, r, phases, top, file, NULL, NULL };
+	pool_run(2, threads > 1 ? 2 : 1, file_part, &parts);
+	json_t *o = parts.gpu;
+	json_object_set_new(o, "steps", parts.steps);
+	if (getenv("CAMPAIGN_ANALYZE_TIMES")) /* make bench: reading against analysis */
+		fprintf(stderr, "campaign-analyze: %s: read %.3f s, analysed %.3f s\n", file,
+			t1 - t0, clock_mono_s() - t1);
+	json_object_set_new(o, "format", json_string(t.legacy ? "legacy" : "kineto"));
+	json_array_append_new(ranks, o);
+	if (keep) {
+		keep->t = xmalloc(sizeof *keep->t);
+		*keep->t = t, keep->n = 1;
+	} else {
+		gpu_trace_free(&t);
+	}
+	return 0;
+}
+
+/* Each input file on whichever worker takes it; the results are put
+ * together in the order the files were given. */
+struct file_job {
+	char **files;
+	const struct rules *r, *phases;
+	int top;
+	int threads; /* for reading one file: the pool's threads a file has to itself */
+	json_t **ranks, **nvtx;
+	struct kept *traces; /* each file's, for the replay; NULL: none kept */
+	int *rc;
+	char (*err)[512];
+};
+
+static void file_job_one(void *ctx, size_t i)
+{
+	struct file_job *j = ctx;
+	j->ranks[i] = json_array();
+	j->nvtx[i] = json_object();
+	j->rc[i] = analyse_file(j->files[i], j->r, j->phases, j->top, j->threads, j->ranks[i],
+				 j->nvtx[i], j->traces ? &j->traces[i] : NULL);
+	if (j->rc[i] < 0)
+		snprintf(j->err[i], sizeof j->err[i], "%s", err_last());
+}
+
+/* The files' traces are kept for the replay up to this many bytes of files together: the
+ * replay needs every rank's at once, where the analysis alone holds only the files it reads. */
+#define REPLAY_KEEP_BYTES (1024.0 * 1024 * 1024)
+
+/* The replay of the files' traces together (t NULL: not kept; n of them, one per entry of
+ * ranks), into doc and each of ranks' objects: the replayed median step against the
+ * measured. */
+static void replay_json(struct gpu_trace *t, size_t n, const struct rules *phases, json_t *doc,
+			json_t *ranks)
+{
+	struct replay_result res = { 0 };
+	if (!t) {
+		res.why_kind = REPLAY_NOT_BUILT;
+		snprintf(
+			res.why, sizeof res.why,
+			"the files are over %.0f GiB together: not replayed here; a run's aggregation replays each scenario",
+			REPLAY_KEEP_BYTES / (1024.0 * 1024 * 1024));
+	} else if (n != json_array_size(ranks) || !n) {
+		res.why_kind = REPLAY_NOT_BUILT;
+		snprintf(
+			res.why, sizeof res.why, "%s",
+			n ? "an Nsight Systems export's NVTX ranges or runtime calls could not be read again"
+			  : "no trace with GPU work or host ranges to replay");
+	} else {
+		double t0 = clock_mono_s();
+		if (replay_scenario_traces(t, n, phases, &res) < 0)
+			res.why_kind = REPLAY_FAILED,
+			snprintf(res.why, sizeof res.why, "%s", err_last());
+		if (getenv("CAMPAIGN_ANALYZE_TIMES")) /* make bench: the simulator's cost */
+			fprintf(stderr, "campaign-analyze: replay of %zu files: %.3f s\n", n,
+				clock_mono_s() - t0);
+	}
+	char *why = data_text_replay_why(&res);
+	/* summary.json's replay object, by its writer (no change is predicted here) */
+	json_object_set_new(doc, "replay",
+			    res.built ? summary_replay_json(&res, 0, 0) : json_null());
+	json_object_set_new(doc, "replay_why", res.built ? json_null() : json_string(why));
+	for (size_t i = 0; i < res.nranks && res.built && i < json_array_size(ranks); i++)
+		json_object_set_new(json_array_get(ranks, i), "replay",
+				    summary_replay_rank_json(&res.ranks[i]));
+	free(why);
+	replay_result_free(&res);
+}
+
+/* The files' sizes together (those it cannot stat count nothing: their reading says why). */
+static double files_bytes(char **files, size_t n)
+{
+	double sum = 0;
+	struct stat st;
+	for (size_t i = 0; i < n; i++)
+		if (stat(files[i], &st) == 0)
+			sum += (double)st.st_size;
+	return sum;
+}
+
+/* The files' kept traces (k, n files; NULL: none) moved into one array, in order: *nt of
+ * them; k freed. */
+static struct gpu_trace *kept_flat(struct kept *k, size_t n, size_t *nt)
+{
+	*nt = 0;
+	if (!k)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		*nt += k[i].n;
+	struct gpu_trace *t = xcalloc(*nt + 1, sizeof *t);
+	for (size_t i = 0, at = 0; i < n; i++) {
+		for (size_t r = 0; r < k[i].n; r++)
+			t[at++] = k[i].t[r];
+		free(k[i].t);
+	}
+	free(k);
+	return t;
+}
+
+static int analyse_files(char **files, size_t n, const struct rules *r, const struct rules *phases,
+			 int top, int jobs, json_t *ranks, json_t *nvtx, json_t *doc)
+{
+	int threads = (jobs > 0 ? jobs : pool_cpus()) / (int)(n ? n : 1);
+	struct file_job j = { files,
+			      r,
+			      phases,
+			      top,
+			      threads < 1 ? 1 : threads > 16 ? 16 : threads,
+			      xcalloc(n, sizeof *j.ranks),
+			      xcalloc(n, sizeof *j.nvtx),
+			      files_bytes(files, n) <= REPLAY_KEEP_BYTES
+				      ? xcalloc(n + 1, sizeof *j.traces)
+				      : NULL,
+			      xcalloc(n, sizeof *j.rc),
+			      xcalloc(n, sizeof *j.err) };
+	pool_run(n, jobs, file_job_one, &j);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && j.rc[i] < 0)
+			/* the first file that failed, as one thread would say */
+			rc = err_set(j.rc[i], "%s", j.err[i]);
+		json_array_extend(ranks, j.ranks[i]);
+		json_object_update(nvtx, j.nvtx[i]);
+		json_decref(j.ranks[i]);
+		json_decref(j.nvtx[i]);
+	}
+	size_t nt = 0;
+	struct gpu_trace *t = kept_flat(j.traces, n, &nt);
+	if (rc == 0)
+		replay_json(t, nt, phases, doc, ranks);
+	for (size_t i = 0; i < nt; i++)
+		gpu_trace_free(&t[i]);
+	free(t);
+	free(j.ranks);
+	free(j.nvtx);
+	free(j.rc);
+	free(j.err);
+	return rc;
+}
+
+int analyze_traces_run(char **files, size_t n, int as_json, const char *rules_path, int top,
+		       int jobs)
+{
+	struct rules r, phases;
+	char *path = rules_path ? xstrdup(rules_path) : rules_default_path(),
+	     *ppath = rules_phase_path();
+	int rc = rules_load(path, &r);
+	free(path);
+	if (rc == 0 && (rc = rules_load(ppath, &phases)) < 0)
+		rules_free(&r);
+	free(ppath);
+	if (rc < 0)
+		return rc;
+	json_t *ranks = json_array(), *nvtx = json_object(), *rep = json_object();
+	rc = analyse_files(files, n, &r, &phases, top, jobs, ranks, nvtx, rep);
+	size_t i;
+	json_t *o;
+	if (rc == 0 && !as_json) {
+		json_array_foreach(ranks, i, o)
+			analyze_traces_print_rank(o);
+		analyze_traces_print_replay(rep);
+	}
+	if (rc == 0 && as_json) {
+		json_t *doc = json_pack("{s:O}", "ranks", ranks);
+		json_object_update(doc, rep);
+		if (json_object_size(nvtx))
+			json_object_set(doc, "nvtx_top", nvtx);
+		char *s = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+		printf("%s\n", s);
+		free(s);
+		json_decref(doc);
+	}
+	json_decref(ranks);
+	json_decref(nvtx);
+	json_decref(rep);
+	rules_free(&r);
+	rules_free(&phases);
+	return rc;
+}
