@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "analyzers/advice.h"
 #include "analyzers/summary_keys.h"
+#include "analyzers/write/prediction_check_text.h"
 #include "orchestrator/backend/backend_pick.h"
 #include "orchestrator/provenance.h"
 #include "orchestrator/submission.h"
@@ -30,6 +31,8 @@ struct try_ctx {
 	int wait;
 	int submitted, failed;
 	int stopped; /* a submission failed (said): its exit status; no further variant */
+	int variants_read; /* variants waited for whose checks were read */
+	int checked, confirmed; /* their predictions checked (confirmed or not), confirmed */
 };
 
 /* The run's summary.json into *out: absent, the run has no analysis yet
@@ -49,9 +52,15 @@ static int parent_summary(struct run *r, const char *shown, json_t **out)
 		j = NULL;
 	}
 	if (!j && !fsio_exists(p.buf))
-		rc = err_set(ERR_NOTFOUND, "run %s has no analysis yet (%s): wait for it to end, or `campaign aggregate %s`", shown, p.buf, shown);
+		rc = err_set(
+			ERR_NOTFOUND,
+			"run %s has no analysis yet (%s): wait for it to end, or `campaign aggregate %s`",
+			shown, p.buf, shown);
 	else if (!j)
-		rc = err_set(ERR_IO, "run %s: %s is corrupt (line %d: %s): `campaign aggregate --force %s` writes it again", shown, p.buf, e.line, e.text, shown);
+		rc = err_set(
+			ERR_IO,
+			"run %s: %s is corrupt (line %d: %s): `campaign aggregate --force %s` writes it again",
+			shown, p.buf, e.line, e.text, shown);
 	strbuf_free(&p);
 	*out = j;
 	return rc;
@@ -133,6 +142,33 @@ static void say_plan(const struct run *child, const struct variant_plan *p)
 }
 
 /* One variant: created, recorded as the parent's child, submitted. */
+/* A variant waited for: how many of its predictions were checked and confirmed, said and
+ * added to t (a prediction measured beside other load, not measured or absent is not
+ * checked). */
+static void say_checked(struct try_ctx *t, const struct run *child)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" RUN_SUMMARY, child->dir);
+	json_t *s = json_load_file(p.buf, 0, NULL), *e;
+	strbuf_free(&p);
+	size_t i;
+	int n = 0, ok = 0;
+	const enum check_outcome decided[] = { CHECK_CONFIRMED, CHECK_BETTER, CHECK_WORSE,
+						CHECK_NOISE };
+	json_array_foreach(json_object_get(s, SK_CHECKED_PREDICTIONS), i, e) {
+		const char *o = jsonio_str(e, SK_OUTCOME);
+		for (size_t k = 0; o && k < sizeof decided / sizeof *decided; k++)
+			n += !strcmp(o, check_outcome_name(decided[k]));
+		ok += o && !strcmp(o, check_outcome_name(CHECK_CONFIRMED));
+	}
+	if (s) {
+		printf("checked: %d of %d prediction%s confirmed (%s)\n", ok, n, n == 1 ? "" : "s",
+		       child->id);
+		t->variants_read++, t->checked += n, t->confirmed += ok;
+	}
+	json_decref(s);
+}
+
 static int try_kind(struct try_ctx *t, const struct knob *k, const struct variant_plan *p)
 {
 	char tmp[] = "/tmp/campaign-try-XXXXXX.yaml";
@@ -166,6 +202,8 @@ static int try_kind(struct try_ctx *t, const struct knob *k, const struct varian
 	run_follow_output(child); /* after a SIGHUP: this variant's lines in its own log */
 	say_plan(child, p);
 	rc = cmd_start_run("campaign try", t->a, child, t->be, t->wait);
+	if (rc == 0 && t->wait)
+		say_checked(t, child);
 	t->failed += rc > 0;
 	t->submitted += rc >= 0;
 	if (rc < 0)
@@ -178,7 +216,8 @@ static void say_no_knob(const char *kind)
 {
 	printf("%s: no knob for these recommendations: add one to the campaign file, e.g.\n"
 	       "  knobs:\n    %s: { params: { NAME: VALUE } }\n"
-	       "(params, env, tasks_per_node or analysis.batch_per_rank), or give a campaign file with knobs: with --knobs FILE; nothing submitted for it\n", kind, kind);
+	       "(params, env, tasks_per_node or analysis.batch_per_rank), or give a campaign file with knobs: with --knobs FILE; nothing submitted for it\n",
+	       kind, kind);
 }
 
 /* One kind, named or recommended: tried when it has a knob and a recommendation. */
@@ -230,7 +269,8 @@ static void named_kinds(char **named, int nnamed, struct argv *kinds)
 			argv_push(kinds, named[i]);
 		} else if (!argv_has(&said, named[i])) {
 			argv_push(&said, named[i]);
-			fprintf(stderr, "campaign try: %s is named more than once: one variant for it\n",
+			fprintf(stderr,
+				"campaign try: %s is named more than once: one variant for it\n",
 				named[i]);
 		}
 	}
@@ -250,7 +290,8 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 	for (size_t i = 0; i < kinds.n; i++)
 		tried += campaign_knob(t->knobs, kinds.v[i]) != NULL;
 	if (tried > 1 && !strcmp(t->be->name, "local") && !t->wait) {
-		printf("the local executor runs the %d variants one after another (each measured alone): waiting for each\n", tried);
+		printf("the local executor runs the %d variants one after another (each measured alone): waiting for each\n",
+		       tried);
 		t->wait = 1;
 	}
 	for (size_t i = 0; rc >= 0 && !t->stopped && i < kinds.n; i++)
@@ -261,6 +302,9 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 		return rc;
 	if (!n)
 		printf("run %s makes no recommendation: nothing to try\n", t->parent->id);
+	if (t->variants_read > 1)
+		printf("campaign try: %d of %d predictions confirmed over %d variants of run %s\n",
+		       t->confirmed, t->checked, t->variants_read, t->parent->id);
 	if (t->stopped)
 		return t->stopped;
 	return t->failed ? EXIT_JOBS_FAILED : t->submitted ? EXIT_OK : EXIT_USAGE;
@@ -274,10 +318,11 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 	const char *kf = args_get(a, 'k');
 	const struct campaign *pc = &a->run->c;
 	if (pc->variant.kind)
-		return err_set(ERR_USAGE,
-			       "run %s is itself a variant (of %s, for %s): try the recommendations of %s",
-			       a->run->id, pc->variant_of ? pc->variant_of : "another run",
-			       pc->variant.kind, pc->variant_of ? pc->variant_of : "that run");
+		return err_set(
+			ERR_USAGE,
+			"run %s is itself a variant (of %s, for %s): try the recommendations of %s",
+			a->run->id, pc->variant_of ? pc->variant_of : "another run",
+			pc->variant.kind, pc->variant_of ? pc->variant_of : "that run");
 	int rc = submission_check_env(pc); /* as submit: nothing made without them */
 	if (rc < 0)
 		return rc;
@@ -305,15 +350,17 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 const struct cmd_entry cmd_try_entry = {
 	.name = "try",
 	.usage = "[--wait] [--knobs FILE] [--no-aggregation-job] [--results DIR] RUN [KIND...]",
-	.summary = "run each recommendation of RUN that has a knob as a variant, and check its prediction",
+	.summary =
+		"run each recommendation of RUN that has a knob as a variant, and check its prediction",
 	.flags = CMD_RUN | CMD_OUTLIVES_OUTPUT,
 	.min_pos = 1,
 	.max_pos = -1,
 	.exec = try_exec,
-	.opts = (const struct optdef[]){
-		OPT_WAIT,
-		{ 'k', "knobs", "FILE",
-		  "take the knobs from this campaign file instead of the run's own" },
-		OPT_NO_AGGREGATION_JOB,
-		OPT_END },
+	.opts =
+		(const struct optdef[]){
+			OPT_WAIT,
+			{ 'k', "knobs", "FILE",
+			  "take the knobs from this campaign file instead of the run's own" },
+			OPT_NO_AGGREGATION_JOB,
+			OPT_END },
 };
