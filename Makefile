@@ -91,6 +91,14 @@ VERDICT_USERS := analyzers/verdict analyzers/write/evidence analyzers/advice ana
 	analyzers/write/prediction_check_text
 $(VERDICT_USERS:%=$(B)/%.o) $(VERDICT_USERS:%=$(B)/asan/obj/%.o): WARN += -Wswitch-enum
 
+# The report's long prose (analyzers/write/prose.txt), one string macro per block
+$(B)/analyzers/write/prose.h: analyzers/write/prose.txt analyzers/write/prose.awk
+	@mkdir -p $(dir $@)
+	awk -f analyzers/write/prose.awk $< >$@.tmp && mv $@.tmp $@
+PROSE_USERS := analyzers/write/markdown
+$(foreach d,$(B) $(B)/asan/obj $(B)/tsan/obj $(B)/fuzz,$(PROSE_USERS:%=$(d)/%.o)): \
+	$(B)/analyzers/write/prose.h
+
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(PKG_CFLAGS) $(BLAS_CFLAGS) -MMD -MP -c $< -o $@

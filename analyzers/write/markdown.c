@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
+#include "analyzers/write/prose.h"
 #include "analyzers/write/clock_text.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
@@ -180,7 +181,7 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 	if (s->gpu.gpu_kernel_ms > 0) {
 		strbuf_addf(
 			md,
-			"GPU time in the traces (HTA's definitions, %zu rank%s with kernels): idle %.1f %%, compute %.1f %%, non-compute %.1f %% of %.2f ms of kernel time (from each rank's first kernel start to its last kernel end, summed over ranks)",
+			PROSE_GPU_TIME_LINE,
 			s->data.trace_gpu_files, s->data.trace_gpu_files == 1 ? "" : "s",
 			s->gpu.gpu_idle_pct, s->gpu.gpu_compute_pct, s->gpu.gpu_non_compute_pct,
 			s->gpu.gpu_kernel_ms);
@@ -248,7 +249,7 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		fab |= s->comm.colls[i].fabric_busbw_gbps > 0;
 	strbuf_addf(
 		md,
-		"| Collective | Size | Per step | Time per step (ms) | Latency (ms, median / p95) | Wait (ms, median / p95) | algbw (GB/s) | busbw (GB/s) |%s\n|---|---|---:|---:|---:|---:|---:|---:|%s\n",
+		PROSE_COLL_TABLE_HEAD,
 		fab ? " Of the fabric |" : "", fab ? "---:|" : "");
 	size_t concurrent = 0, rough_rows = 0;
 	for (size_t i = 0; i < s->comm.ncolls; i++) {
@@ -280,11 +281,11 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 	else
 		strbuf_adds(
 			md,
-			"\nEach collective is matched across ranks (same step, process group, operation and order); latency is its shortest duration over ranks (the transfer once every rank has arrived), wait each rank's excess over it; busbw applies nccl-tests' factors (all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all (n-1)/n; broadcast 1).");
+			PROSE_COLL_TABLE_NOTE);
 	if (concurrent)
 		strbuf_adds(
 			md,
-			" Time per step is, per rank and step, the union of the row's instances: those that ran at the same time (as DDP's gradient buckets all-reduce together) count once; then averaged over ranks and steps. Summed is their times added up, as if they had run one after another.");
+			PROSE_COLL_UNION_NOTE);
 	if (rough_rows)
 		strbuf_addf(md, " A p95 marked (rough) comes from fewer than %d steps.",
 			    STATS_P95_MIN_N);
@@ -441,7 +442,7 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 	if (gpu)
 		strbuf_adds(
 			md,
-			"Rows marked (GPU) give shares of the GPU's time (data: the GPU idle while the host loaded data; comm: exposed communication kernels; other: the rest: exposed host-device copies, other kernels and the GPU waiting for the host); the others shares of the host's step. Each row adds up to 100 %.\n\n");
+			PROSE_SHARES_GPU_ROWS);
 }
 
 /* A scenario that could not be analysed: why, and where to look; 0 when it was analysed. */
@@ -493,14 +494,14 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 	if (s->gpu.gpu_basis)
 		strbuf_adds(
 			md,
-			"The verdict comes from the GPU timeline: on a GPU the host's ranges time kernel launches, not the work, so the host phase shares below are supporting detail.\n\n");
+			PROSE_VERDICT_FROM_GPU);
 	if (ranks[0])
 		strbuf_addf(md, "Ranks: %s.\n\n", ranks);
 	free(ranks);
 	if (s->data.contaminated[0])
 		strbuf_addf(
 			md,
-			"**Contaminated**: its job ran on the same nodes at the same time as %s, so its step times include their load. Run the series with `slurm.exclusive: true` (the default).\n\n",
+			PROSE_CONTAMINATED_BY_JOBS,
 			s->data.contaminated);
 	if (s->mon.foreign.contaminated) {
 		strbuf_addf(
@@ -510,7 +511,7 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 		foreign_what(md, &s->mon.foreign, "; most: ");
 		strbuf_adds(
 			md,
-			"), so its step times include their load: it was not measured alone. Jobs of campaign runs on the local executor queue for the machine; this load came from elsewhere (another user, a build, a job started by hand). Run it again on a quiet machine.\n\n");
+			PROSE_CONTAMINATED_FOREIGN_TAIL);
 	}
 	md_not_analysed(md, s, run);
 	if (s->data.bad_lines)
@@ -533,7 +534,7 @@ static void md_step_estimator(struct strbuf *md, const struct ana_scenario *s)
 		return;
 	strbuf_addf(
 		md,
-		" A step's time is the period between the ends of consecutive steps' last collectives, which every rank leaves at once (the median over ranks), for %zu of the %zu steps",
+		PROSE_STEP_PERIOD_NOTE,
 		k, n);
 	if (k < n)
 		strbuf_addf(md, "; %s the slowest rank's own step, with no collective before %s",
@@ -548,7 +549,7 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 	if (s->steps.no_steps)
 		strbuf_addf(
 			md,
-			"No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the verdict come from the %s over the profiled window (%.2f ms per rank); there are no step statistics and no throughput (call prof.step() once per training step inside the torch.profiler context, or give an `analysis.step_log` pattern for the step lines your script prints).",
+			PROSE_NO_STEP_BOUNDARIES,
 			s->gpu.gpu_basis ? "GPU timeline" : "host's operators and phase ranges",
 			s->steps.step_med_ms);
 	else
@@ -566,7 +567,7 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 	if (s->steps.partial_steps && !s->steps.no_steps)
 		strbuf_addf(
 			md,
-			" %zu partial step%s left out: the last ProfilerStep of a trace that the profiler cut as it stopped (shorter than a third of the median of the trace's other steps, with no collective), not a step that ended at prof.step().",
+			PROSE_PARTIAL_STEPS,
 			s->steps.partial_steps, s->steps.partial_steps == 1 ? " was" : "s were");
 	if (s->steps.window_shares)
 		strbuf_adds(
@@ -595,7 +596,7 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 	if (s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST)
 		strbuf_addf(
 			md,
-			"Communication: %.1f %% of step time in collectives, %.1f %% of it hidden behind compute; %.1f %% is the transfer itself and %.1f %% waiting for slower ranks%s.\n\n",
+			PROSE_COMM_LINE,
 			s->shares.comm_total_pct, s->shares.overlap_pct, s->shares.comm_pct,
 			s->shares.sync_wait_pct, gbps);
 	md_collectives(md, s);
@@ -607,7 +608,7 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 	if (s->steps.global_batch <= 0 && !s->steps.no_steps) /* throughput in steps/s */
 		strbuf_adds(
 			md,
-			"Throughput is in steps per second: the samples per step are not known (set `analysis.batch_per_rank` or `analysis.global_batch`, for the campaign or the scenario, or a `samples` group in `analysis.step_log`).\n\n");
+			PROSE_THROUGHPUT_STEPS);
 	else if (s->steps.global_batch > 0)
 		strbuf_addf(md, "Global batch %ld sample%s per step (from %s).\n\n",
 			    s->steps.global_batch, s->steps.global_batch == 1 ? "" : "s",
@@ -615,7 +616,7 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
 	if (!s->shares.shares_known)
 		strbuf_addf(
 			md,
-			"Where step time goes is not known: the source (%s) gives step times only (data, compute, communication and I/O shares are n/a; the trainer's telemetry or PyTorch-profiler traces give them). The verdict is %s.\n\n",
+			PROSE_SHARES_UNKNOWN,
 			data_text_source(s->data.source),
 			s->mon.have_monitor
 				? "from the node monitors alone"
@@ -827,7 +828,7 @@ static void md_series_moves(struct strbuf *md, const struct ana_scenario *base,
 	else
 		strbuf_addf(
 			md,
-			"\nFrom %d to %d ranks, communication moves from %.1f %% to %.1f %% of %s, compute from %.1f %% to %.1f %% and %s from %.1f %% to %.1f %%; parallel efficiency at %d ranks is %s.\n\n",
+			PROSE_SCALING_MOVES,
 			base->in.ranks, last->in.ranks, share_text_pct(base, COL_COMM),
 			share_text_pct(last, COL_COMM), gpu ? "the GPU's time" : "step time",
 			share_text_pct(base, COL_COMPUTE), share_text_pct(last, COL_COMPUTE),
@@ -844,7 +845,7 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 	strbuf_addf(
 		md,
 		"Series of **%s** (%s, %d task%s per node), baseline **%s**:\n\n"
-		"| Scenario | Nodes | Ranks | Global batch | Throughput (%s) | Mode | Speedup (95 %% CI) | Efficiency (95 %% CI) | Data %% | Compute %% | Comm %% | Shares of |\n"
+		PROSE_SCALING_TABLE_HEAD
 		"|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|\n",
 		base->in.name, base->in.backend, base->in.tasks_per_node,
 		base->in.tasks_per_node == 1 ? "" : "s", base->in.name,
@@ -920,7 +921,7 @@ static void md_fabric(struct strbuf *md, const struct ana_run *run)
 		return;
 	strbuf_adds(
 		md,
-		"## Fabric\n\nAll-reduce bus bandwidth the fabric gives, measured by a probe job per node count and backend on the same kind of nodes (the reference trainer's all-reduce, as nccl-tests' all_reduce_perf: busbw = bytes / time x 2(n-1)/n):\n\n| Probe | Backend | Nodes | Ranks | busbw (GB/s) by message size |\n|---|---|---:|---:|---|\n");
+		PROSE_FABRIC_HEAD);
 	for (size_t i = 0; i < run->nprobes; i++) {
 		const struct ana_probe *p = &run->probes[i];
 		strbuf_addf(md, "| %s | %s | %d | %d | ", p->name, p->backend, p->nodes, p->ranks);
@@ -973,7 +974,7 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 	qsort(recs, n, sizeof *recs, rec_cmp);
 	strbuf_adds(
 		md,
-		"## Recommendations\n\nOne per cause and series, ranked by the largest share of a median step each is predicted to recover in any of its scenarios (`batch`: of the time the measured batch's samples take, half a replayed step of twice the samples; a replay of the run's graph changed as the recommendation would change it, where one was made; else a ceiling, the cause's accounted share taken off the step; a series' scaling advice by the share of the step its fitted overhead would take at 16 nodes), those without a prediction last:\n\n");
+		PROSE_RECOMMENDATIONS_HEAD);
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(md, "%zu. %s\n", i + 1, recs[i].text);
 		free(recs[i].text);
@@ -986,14 +987,7 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 /* How the step data is read and step time shared out. */
 static void md_method_sources(struct strbuf *md)
 {
-	strbuf_adds(
-		md,
-		"## Methodology\n\n"
-		"- Sources, per scenario, the first present: each rank's trainer telemetry `<scenario>/metrics/rank_<r>.jsonl` (or AORTA-style `rank_<r>_metrics.jsonl`; warm-up steps excluded); PyTorch-profiler traces in `<scenario>/traces/` (one per rank; each `ProfilerStep#N` is a step, but for a trace's last when it is the tail the profiler cut as it stopped: under a third of the median of the others, with no collective; host ranges classified into phases by PCRE2 rules, the campaign's `analysis.phase_rules` before `analyzers/phase_rules.txt`; on each thread the innermost classified range wins, across threads compute > data loading > communication > I/O, so nothing is counted twice); step lines of `<scenario>/logs/rank_<r>.out` matched by `analysis.step_log` (step times only; the first `profile.warmup_steps` lines of each rank skipped); else the node monitors alone (docs/formats.md).\n"
-		"- Step time: from traces whose ranks (two or more) share collectives, or the reference trainer's telemetry that records their ends (`coll_end_us`), per step the period between the ends of consecutive steps' last blocking collectives (all-reduce, all-gather, reduce-scatter, all-to-all, barrier), which every rank leaves at once, each on its own clock, the median over ranks (a step with no collective before it: the slowest rank's step); otherwise per step the slowest rank's `step_ms` (no instant common to the ranks marks a step's end, and the ranks need not keep step: the slowest bounds the job); median, p95, min and max over active steps (`step_estimator`). Spread = (p95 - min) / median.\n"
-		"- Throughput: global batch / median step time.\n"
-		"- Shares: sums over all ranks and active steps of `data_wait_ms`, `forward_ms` + `backward_ms` + `optimizer_ms` and, from traces, operators under none of those phases (compute), `comm_exposed_ms` (communication not hidden behind compute; `comm_ms` when absent) and `io_ms`, divided by the sum of `step_ms`; other = the remainder (host time under no operator). A collective ends for every rank at once, so per step the smallest exposed communication over ranks (the last rank to arrive) is counted as communication and each rank's excess over it as waiting for slower ranks (peer wait). Overlap = 1 - (communication + peer wait) / total all-reduce time. A verdict's share that holds the waiting for peers (waiting for a straggler counts with its cause) is said in its two parts, each a column of the table, then their sum.\n"
-		"- Straggler impact (`impact_pct`): per step, the waiting of the ranks that arrived before the straggler (their collective time beyond its), summed and divided by the n - 1 ranks other than it, as a share of the median step; ranks that arrived last in the very same steps are named together, with one impact (one waiting, not one each). It differs from Wait %, which divides every rank's waiting by every rank's step time (the straggler's own steps, with little waiting, among them).\n");
+	strbuf_adds(md, PROSE_METHOD_SOURCES);
 }
 
 /* Each scenario's replay of its unchanged execution graph against what was measured, or
@@ -1002,7 +996,7 @@ static void md_method_replay(struct strbuf *md, const struct ana_run *run)
 {
 	strbuf_adds(
 		md,
-		"- Replay fidelity (docs/analysis.md, \"Replay model\"): the execution graph built from the traces, replayed unchanged over every active step; the replayed median step against the measured one, each step timed as the step times above (the period between consecutive steps' last collectives where the traces give it, else the slowest rank's step):");
+		PROSE_METHOD_REPLAY);
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ana_scenario *s = &run->sc[i];
 		const struct replay_result *r = &s->replay;
@@ -1031,13 +1025,7 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 {
 	md_method_sources(md);
 	md_method_replay(md, run);
-	strbuf_addf(
-		md,
-		"- Verdict (docs/accounting.md): every instant of a step is attributed once, and the verdict is the share whose removal would recover the most step time: compute (memory-bound when elementwise work outweighs GEMMs), exposed communication with waiting for peers (straggler-bound apart when one rank keeps the others waiting most), data loading, I/O, host overhead (time under no operator); on the GPU timeline (traces with kernels) the GPU's compute kernels, exposed communication, exposed copies, and the GPU idle waiting for the host (data-loader-bound for the part the host spent loading data), over windows cut one after another (a step's GPU window begins where the previous step's GPU work ended). Borderline when the runner-up is within 20 %% of it (or takes the larger share in a quarter of the steps). Waiting for a straggler counts with its cause; straggler-bound when no phase explains it. The thresholds (`analysis.thresholds`: communication > %.0f %%, data loading > %.0f %%, I/O > %.0f %%, GPU busy < %.0f %%, memory peak > %.0f %%) are flags listed beside the verdict, never a reason to name a smaller share. A share that is unknown (step times only) is n/a and feeds no verdict, recommendation or model term; with node monitors alone the verdict names a saturated resource.\n"
-		"- Recommendations: one per cause and series; each predicts the median step with the cause's accounted share taken off (a ceiling; on a GPU that is the limit, never below the host's own step); compute itself has no such ceiling. They are ranked by the largest share of a median step (%%, not ms) each predicts to recover in any of its scenarios, a series' scaling advice by the share of the step its fitted overhead would take at 16 nodes; those with no such figure come last. A straggler's waiting counted with its cause is in both that cause's ceiling and the straggler's: those gains overlap and do not add.\n"
-		"- MFU: the telemetry's FLOPs per step per rank / median step time, over `analysis.peak_gflops_per_rank`.\n"
-		"- Scaling model: per series, step times scaled to the baseline's global batch are split into compute (fitted as b/N by least squares) and the rest (fitted as a + c log2 N with a, c >= 0); efficiency(N) = T(N0) N0 / (T(N) N).\n"
-		"- Scaling: weak when the per-rank batch is the baseline's, strong when the global batch is (from the batches; without them from `analysis.scaling`); speedup = samples/s / baseline samples/s (the step-rate ratio at strong scaling, x ranks / baseline ranks at weak scaling when the batch is unknown); efficiency = speedup x baseline ranks / ranks. Scenarios whose batch semantics differ from the baseline's get no speedup. The model needs three node counts. A series is the scenarios with the same backend and tasks per node; its baseline is `analysis.baseline` when that is in the series, else the one with the fewest nodes.\n",
+	strbuf_addf(md, PROSE_METHOD_RULES,
 		run->th.comm_pct, run->th.data_pct, run->th.io_pct, run->th.gpu_util_pct,
 		run->th.memory_pct);
 }
