@@ -80,6 +80,14 @@ static int other_batch(const struct ana_check *c, const char *kind)
 	       (c->parent_batch <= 0 || c->variant_batch != REPLAY_BATCH_X * c->parent_batch);
 }
 
+static double mean_of(const double *v, size_t n)
+{
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return n ? sum / (double)n : 0;
+}
+
 static void decide(struct ana_check *c, const struct ana_scenario *s, const char *kind)
 {
 	double lo, hi, scale;
@@ -95,6 +103,8 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 			    vs = { steps, s->steps.active_steps };
 	struct stats_interval ci;
 	stats_bootstrap(&vs, 1, &ps, 1, STATS_MEDIAN, &ci);
+	c->parent_mean_ms = mean_of(c->parent_steps, c->n_parent);
+	c->measured_mean_ms = mean_of(steps, s->steps.active_steps);
 	free(steps);
 	lo = ci.lo;
 	hi = ci.hi;

@@ -15,6 +15,9 @@
 #define CHECK_TOLERANCE_PCT 10.0
 /* An interval wider than this share of the measured median is said to be wide. */
 #define CHECK_WIDE_PCT 50.0
+/* Steps are not alike when their mean is this far (%) from their median: a periodic slow
+ * step (a checkpoint every few steps, a loader stall) that the median leaves out */
+#define CHECK_UNALIKE_PCT 25.0
 
 enum check_outcome {
 	CHECK_CONFIRMED,   /* measured within the tolerance of the prediction */
@@ -57,6 +60,9 @@ struct ana_check {
 	int estimator_differs;
 	/* results: at the parent's batch (the variant's steps x parent / variant batch) */
 	double measured_ms, lo_ms, hi_ms;
+	/* the means of the parent's and the variant's steps (the variant's at the parent's
+	 * batch): the time per sample over the run, where a median leaves periodic steps out */
+	double parent_mean_ms, measured_mean_ms;
 	long variant_batch;      /* set when it differs from the parent's: the steps were scaled */
 	long variant_global;     /* the variant's global batch (0: unknown) */
 	/* a batch prediction, of a variant whose batch is not REPLAY_BATCH_X times the

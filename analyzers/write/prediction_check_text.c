@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "analyzers/write/prediction_check_text.h"
+#include "analyzers/write/prose.h"
 
 #include "analyzers/summary_keys.h"
 #include "util/jsonio.h"
@@ -266,6 +267,30 @@ static void batch_notes(struct strbuf *md, const struct ana_check *c)
 			c->scenario);
 }
 
+/* Whether steps of median med and mean mean are not alike (CHECK_UNALIKE_PCT). */
+static int unalike(double med, double mean)
+{
+	return med > 0 && mean > 0 && 100 * fabs(mean / med - 1) > CHECK_UNALIKE_PCT;
+}
+
+/* Steps not alike on either side: the medians leave periodic slow steps out, so the change
+ * in time per sample over the run is the means'; both said. */
+static void unalike_note(struct strbuf *md, const struct ana_check *c)
+{
+	double pm = c->parent_median_ms > 0 ? c->parent_median_ms : 0;
+	if (c->outcome == CHECK_UNMEASURED || pm <= 0 || c->measured_ms <= 0 ||
+	    c->parent_mean_ms <= 0 || c->measured_mean_ms <= 0 ||
+	    !(unalike(pm, c->parent_mean_ms) || unalike(c->measured_ms, c->measured_mean_ms)))
+		return;
+	double by_mean = c->parent_mean_ms / c->measured_mean_ms, by_med = pm / c->measured_ms;
+	strbuf_addf(
+		md,
+		PROSE_CHECK_UNALIKE,
+		c->scenario, c->measured_ms, c->measured_mean_ms, pm, c->parent_mean_ms,
+		by_mean >= 1 ? by_mean : 1 / by_mean, by_mean >= 1 ? "faster" : "slower",
+		by_med >= 1 ? by_med : 1 / by_med, by_med >= 1 ? "faster" : "slower");
+}
+
 /* What a reader must know of check c beside its row: a changed batch, the load, a miss,
  * a confirmation by a wide interval alone, a wide measured interval. */
 static void check_notes(struct strbuf *md, const struct ana_check *c)
@@ -300,6 +325,7 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 			c->scenario, c->pred_lo_ms, c->pred_hi_ms,
 			100 * (c->pred_hi_ms - c->pred_lo_ms) / c->predicted_ms,
 			100 * fabs(c->measured_ms / c->predicted_ms - 1));
+	unalike_note(md, c);
 	if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&
 	    c->hi_ms - c->lo_ms > CHECK_WIDE_PCT / 100 * c->measured_ms)
 		strbuf_addf(
