@@ -2,6 +2,7 @@
  * the numbers it rests on; summary.json's recommendations.
  * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
+#include "analyzers/write/prose.h"
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
@@ -44,22 +45,22 @@ static void comm_words(struct strbuf *sb, const struct ana_scenario *s)
 	if (!gpu && s->shares.sync_wait_pct > s->shares.comm_pct)
 		strbuf_addf(
 			sb,
-			"ranks wait for each other more (%.1f %% of step time) than they transfer (%.1f %%), but no one rank arrives last most of the time: the waiting is spread (jitter, noisy nodes); pin threads, keep other work off the nodes, then tune the collectives",
+			PROSE_COMM_WAIT_NOT_TRANSFER,
 			s->shares.sync_wait_pct, s->shares.comm_pct);
 	else if (overlap >= ANA_OVERLAP_ENOUGH_PCT)
 		strbuf_addf(
 			sb,
-			"%.1f %% of communication is already hidden behind compute, so more overlap gains little; what is still exposed shrinks with less gradient volume (bf16 gradients, compression) or a larger per-rank batch that amortises each all-reduce",
+			PROSE_COMM_HIDDEN_ALREADY,
 			overlap);
 	else if (overlap > ANA_NEGLIGIBLE_PCT)
 		strbuf_addf(
 			sb,
-			"only %.1f %% of communication overlaps compute: hide the gradient all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to amortise it, or reduce gradient volume",
+			PROSE_COMM_OVERLAP_LOW,
 			overlap);
 	else
 		strbuf_adds(
 			sb,
-			"no communication overlaps compute: hide the gradient all-reduce behind backward (bucketed DDP, gradient_as_bucket_view), raise the per-rank batch to amortise it, or reduce gradient volume");
+			PROSE_COMM_NO_OVERLAP);
 	fabric_clause(s, clause, sizeof clause);
 	if (clause[0])
 		strbuf_addf(sb, ". %.*s", (int)strlen(clause) - 1, clause);
@@ -73,7 +74,7 @@ static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scen
 	case REC_DATA:
 		strbuf_adds(
 			sb,
-			gpu ? "the GPU idles while the host loads data: add data-loader workers or prefetch depth, pin memory, or make decoding cheaper, so that loading hides behind the GPU's work"
+			gpu ? PROSE_DATA_GPU_IDLE
 			    : "add data-loader workers or prefetch depth, or make decoding cheaper, so that loading hides behind compute");
 		return;
 	case REC_IO:
@@ -84,8 +85,8 @@ static void path_words(struct strbuf *sb, enum rec_kind k, const struct ana_scen
 	case REC_HOST:
 		strbuf_adds(
 			sb,
-			gpu ? "the GPU waits for the host to launch its work: remove per-step host synchronisation (.item(), printing), cut launch overhead (CUDA graphs, torch.compile, fewer larger kernels)"
-			    : "host time under no operator (Python, launches, synchronisation) is the largest share: profile the Python side and remove per-step host work and synchronisation");
+			gpu ? PROSE_HOST_GPU_WAITS
+			    : PROSE_HOST_NO_OPERATOR);
 		return;
 	case REC_COPIES:
 		strbuf_adds(
@@ -238,14 +239,14 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 		pct_range(sb, r, run, compute_pct);
 		strbuf_addf(
 			sb,
-			" of %s) is mostly elementwise, bandwidth-bound work: fuse elementwise operations (torch.compile, fused optimizers) and keep activations smaller or recompute them; the accounting gives no ceiling for this (compute is the work itself)",
+			PROSE_COMPUTE_ELEMENTWISE,
 			gpu ? "the GPU's time" : "step time");
 		return;
 	case REC_KERNELS:
 		kernels_said(sb, r, run);
 		strbuf_adds(
 			sb,
-			": gains come from faster kernels (larger GEMMs, mixed precision) rather than from the data path or communication; the accounting gives no ceiling for this (compute is the work itself)");
+			PROSE_COMPUTE_KERNELS);
 		if (!gpu && s->outcome.wait_to == SHARE_COMPUTE && s->comm.n_stragglers)
 			strbuf_addf(
 				sb,
@@ -255,7 +256,7 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 	case REC_MEMORY_PEAK:
 		strbuf_addf(
 			sb,
-			"memory is nearly full (%s memory peaked at %.1f %%): lower the per-rank batch, shard optimizer state or activations, or use activation checkpointing before it fails or swaps",
+			PROSE_MEMORY_FULL,
 			s->mon.gpu_mem_peak_pct >= 0 ? "GPU" : "host",
 			s->mon.gpu_mem_peak_pct >= 0 ? s->mon.gpu_mem_peak_pct
 						     : s->mon.mem_peak_pct);
@@ -274,7 +275,7 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 	cpus_said(sb, r, run);
 	strbuf_addf(
 		sb,
-		"where step time goes is not known (%s): no recommendation is drawn from unknown shares; collect a PyTorch-profiler trace with steps (prof.step() once per step, profile.traces) or the trainer's telemetry%s",
+		PROSE_SHARES_UNKNOWN_ADVICE,
 		s->data.source != SOURCE_NONE ? data_text_source(s->data.source)
 					      : "node monitors alone",
 		s->mon.have_monitor ? "" : ", and profile.monitor for utilisation");
@@ -295,7 +296,7 @@ static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct a
 	case REC_BATCH:
 		strbuf_adds(
 			sb,
-			"memory permitting, double the batch per rank: what a step pays whatever its batch (the all-reduce, the optimizer, host overhead) is then paid once for twice the samples; keep the global batch your model converges with in mind (fewer ranks or steps, or the learning rate scaled)");
+			PROSE_BATCH_DOUBLE);
 		strbuf_adds(
 			sb,
 			advice_kind_of(s) == REC_HOST
@@ -380,7 +381,7 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 	else if (b->lo_ms > 0) /* (summary.json's throughput_x: the same rule) */
 		strbuf_addf(
 			sb,
-			", %.2fx the samples/s: %.2f ms for the measured step's samples (%+.0f %%; 95 %% CI of the replay %.2fx-%.2fx, not counting the spread of the measured median)",
+			PROSE_BATCH_SAMPLES_RATE,
 			x / b->step_ms, r->predicted_ms[i],
 			100 * (r->predicted_ms[i] / r->step_ms[i] - 1), x / b->hi_ms, x / b->lo_ms);
 	replay_fidelity_said(sb, s, x / b->step_ms < 1.02, b->busy_pct);
@@ -400,13 +401,13 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	if (c->per_call_step_ms >= 0)
 		strbuf_addf(
 			sb,
-			") with each bucket's transfer in proportion to its bytes, %.2f ms (%+.0f %%) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); 95 %% CI of the median over both %.2f-%.2f ms",
+			PROSE_COMM_PER_CALL_BOUND,
 			c->per_call_step_ms, 100 * (c->per_call_step_ms / r->step_ms[i] - 1),
 			r->lo_ms[i], r->hi_ms[i]);
 	else if (c->proportional_step_ms >= 0)
 		strbuf_addf(
 			sb,
-			") by the fitted transfer model, %.2f ms (%+.0f %%) with each bucket's transfer in proportion to its bytes instead: its buckets (up to %.1f MiB) are larger than any all-reduce the model was fitted on (%.1f MiB), so what fewer calls save is not known; 95 %% CI of the median over both %.2f-%.2f ms",
+			PROSE_COMM_PROPORTIONAL_BOUND,
 			c->proportional_step_ms,
 			100 * (c->proportional_step_ms / r->step_ms[i] - 1),
 			c->bucket_max_bytes / (1024 * 1024), c->fit_max_bytes / (1024 * 1024),
@@ -476,10 +477,10 @@ static void replayed_said(struct strbuf *sb, enum rec_kind k, const char *preds)
 			"each straggler's step-thread work in each step brought down to the other ranks' median (the run's own graph, on its cores)";
 	else if (k == REC_DATA)
 		change =
-			"the loader the data_loading knob makes (its batches regrouped onto its threads, each started once the step its slot holds has ended; the run's own graph, on its cores)";
+			PROSE_LOADER_CHANGE;
 	else if (k == REC_BATCH)
 		change =
-			"the batch per rank doubled (per-sample work twice as long, the rest as measured; not modelled: larger matrix products often do better per sample, so this may understate the gain; the run's own graph, on its cores)";
+			PROSE_BATCH_CHANGE;
 	else if (k == REC_HOST)
 		change =
 			"the launch overhead halved (the run's own graph, its kernels on their streams, on its cores)";
@@ -602,7 +603,7 @@ static int contended_advice(struct rec *r, const struct ana_model *m)
 			 100 * c->wide_eff_ci.hi);
 	strbuf_addf(
 		&sb,
-		"**Series of %s**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew %.1fx from %d to %d nodes with the same work per rank, so the measured %.0f %% efficiency%s at %d nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.",
+		PROSE_SERIES_MEASURE,
 		m->series, c->wide_ms / c->base_ms, c->base_nodes, c->wide_nodes, 100 * c->wide_eff,
 		ci, c->wide_nodes);
 	r->gain = 0;
@@ -637,12 +638,12 @@ int series_advice(struct rec *r, const struct ana_model *m, const struct ana_run
 	else if (m->step_only)
 		strbuf_addf(
 			&sb,
-			"**Series of %s at scale**: fitted on step times alone, the model predicts %.0f %% efficiency at 16 nodes; what limits it is not known (no breakdown of the step): collect a trace with steps or the trainer's telemetry before asking for more nodes.",
+			PROSE_SERIES_SCALE_STEPS,
 			m->series, 100 * m->eff16);
 	else
 		strbuf_addf(
 			&sb,
-			"**Series of %s at scale**: the fitted model predicts %.0f %% efficiency at 16 nodes, where the overhead that grows with log2(N) (%.2f ms per doubling) would be %s of the step; reduce it (overlap communication, larger per-rank batch, gradient compression) before asking for more nodes.",
+			PROSE_SERIES_SCALE_MODEL,
 			m->series, 100 * m->eff16, m->c, share);
 	r->text = strbuf_detach(&sb);
 	return 1;
