@@ -95,8 +95,7 @@ $(VERDICT_USERS:%=$(B)/%.o) $(VERDICT_USERS:%=$(B)/asan/obj/%.o): WARN += -Wswit
 $(B)/analyzers/write/prose.h: analyzers/write/prose.txt analyzers/write/prose.awk
 	@mkdir -p $(dir $@)
 	awk -f analyzers/write/prose.awk $< >$@.tmp && mv $@.tmp $@
-PROSE_USERS := analyzers/write/markdown analyzers/write/prediction_check_text \
-	analyzers/write/advice_text
+PROSE_USERS := $(basename $(wildcard analyzers/write/*.c))
 $(foreach d,$(B) $(B)/asan/obj $(B)/tsan/obj $(B)/fuzz,$(PROSE_USERS:%=$(d)/%.o)): \
 	$(B)/analyzers/write/prose.h
 

@@ -1,5 +1,6 @@
 /* clock_text: the clocks of a scenario's nodes and ranks, in summary.json and in words.
  * SPDX-License-Identifier: MIT */
+#include "analyzers/write/prose.h"
 #include "analyzers/write/clock_text.h"
 
 #include "analyzers/summary_keys.h"
@@ -138,7 +139,7 @@ static void node_sentence(struct strbuf *md, const struct ana_clocks *k, size_t 
 		rank_range(&k->c, (int)i, &lo, &hi);
 		strbuf_addf(
 			md,
-			"the ranks of %s disagree with each other (offsets from %.2f to %.2f ms; which of them leaves the collectives late cannot be told), so each is put on %s's clock by its own",
+			PROSE_CLOCK_RANKS_DISAGREE_WITH,
 			k->node[i], lo, hi, ref);
 	} else if (!e->known) {
 		strbuf_addf(
@@ -181,7 +182,7 @@ static void per_rank_sentence(struct strbuf *md, const struct ana_clocks *k, con
 	rank_range(&k->c, -1, &lo, &hi);
 	strbuf_adds(
 		md,
-		"the ranks' traces count time from each profiler's own start (the legacy profiler's array form), so these offsets are differences of start times, not of clocks: ");
+		PROSE_CLOCK_RANKS_TRACES_COUNT);
 	if (known == 1)
 		strbuf_addf(md, "rank %d's offset to %s is %.2f ms (", k->c.ranks[one].rank, ref,
 			    k->c.ranks[one].est.offset_ms);
@@ -189,8 +190,10 @@ static void per_rank_sentence(struct strbuf *md, const struct ana_clocks *k, con
 		strbuf_addf(md, "the ranks' offsets to %s run from %.2f to %.2f ms (each ", ref,
 			    fmin(lo, 0), fmax(hi, 0));
 	median_of(md, &worst, known > 1);
-	strbuf_addf(md, "; negative: the profiler started later), and each rank is put on %s's time by its own",
-		    ref);
+	strbuf_addf(
+		md,
+		"; negative: the profiler started later), and each rank is put on %s's time by its own",
+		ref);
 	if (unknown)
 		strbuf_addf(
 			md,
@@ -206,7 +209,7 @@ static void odd_sentences(struct strbuf *md, const struct ana_clocks *k)
 		if (r->odd)
 			strbuf_addf(
 				md,
-				" Rank %d's own estimate (%.2f ms) disagrees with its node %s's (%.2f ms) beyond both scatters: it does not leave the collectives with the others, or it runs on another clock; it is put on the node's.",
+				PROSE_CLOCK_RANK_OWN_ESTIMATE,
 				r->rank, r->est.offset_ms, k->node[r->node], c->est.offset_ms);
 	}
 }
@@ -215,7 +218,7 @@ static void uncorrected(struct strbuf *md, int timeline)
 {
 	strbuf_addf(
 		md,
-		"Clocks: the ranks' clocks could not be compared (fewer than %d blocking collectives matched across them)%s, and nothing here rests on when ranks started something (stragglers and waits come from durations).\n\n",
+		PROSE_CLOCK_CLOCKS_RANKS_CLOCKS,
 		CLOCK_MIN_INSTANCES,
 		timeline ? ": `timeline.json` shows each on its own clock, uncorrected" : "");
 }

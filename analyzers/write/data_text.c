@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "analyzers/write/prose.h"
 #include "analyzers/write/data_text.h"
 
 #include "util/strbuf.h"
@@ -176,7 +177,7 @@ char *data_text_ranks(const struct ana_scenario *s)
 	if (d->ranks_beyond) {
 		strbuf_addf(
 			&sb,
-			"the step data names %d rank%s beyond the %d launched (files of one process are one rank only when their names or the launcher's records say so), so which launched rank%s cannot be said",
+			PROSE_DATA_STEP_DATA_NAMES,
 			d->ranks_beyond, d->ranks_beyond == 1 ? "" : "s", ranks,
 			d->ranks_beyond == 1 ? " it is" : "s they are");
 		if (n)
@@ -238,7 +239,8 @@ char *data_text_replay_why(const struct replay_result *r)
 		[REPLAY_TELEMETRY] =
 			"the step data is telemetry, which holds no execution graph, and not every rank left the trainer's trace beside it",
 		[REPLAY_STEP_LINES] = "step lines only: no execution graph",
-		[REPLAY_NO_STEP_RANGES] = "the traces have no step ranges (the step times are step lines)",
+		[REPLAY_NO_STEP_RANGES] =
+			"the traces have no step ranges (the step times are step lines)",
 		[REPLAY_NO_CORES] = "the nodes' core count is unknown: set analysis.cores_per_node",
 		[REPLAY_FILES] = "the traces are not one file per rank with steps",
 		[REPLAY_UNREADABLE] = "a trace could not be read again",

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "analyzers/write/prose.h"
 #include "analyzers/write/evidence.h"
 
 #include "analyzers/read/metrics.h"
@@ -129,14 +130,21 @@ static void cause_ms_said(struct strbuf *sb, const struct straggler *g, size_t l
 static void host_shares(struct strbuf *sb, const struct ana_scenario *s)
 {
 	const struct ana_shares *h = &s->shares;
-	strbuf_addf(sb,
-		    "compute %.1f %%, exposed communication %.1f %%, waiting for peers %.1f %%, data loading %.1f %%, I/O %.1f %%, host overhead %.1f %%",
-		    h->compute_pct, h->comm_pct, h->sync_wait_pct, h->data_pct, h->io_pct,
-		    h->other_pct);
+	strbuf_addf(
+		sb,
+		"compute %.1f %%, exposed communication %.1f %%, waiting for peers %.1f %%, data loading %.1f %%, I/O %.1f %%, host overhead %.1f %%",
+		h->compute_pct, h->comm_pct, h->sync_wait_pct, h->data_pct, h->io_pct,
+		h->other_pct);
 	if (h->ops_pct > ANA_NEGLIGIBLE_PCT)
-		strbuf_addf(sb, "; of compute, %.1f %% of step time in operators outside the model's phases", h->ops_pct);
+		strbuf_addf(
+			sb,
+			"; of compute, %.1f %% of step time in operators outside the model's phases",
+			h->ops_pct);
 	if (h->gemm_pct + h->elementwise_pct > 0)
-		strbuf_addf(sb, "; compute is %.1f %% elementwise (memory-bandwidth-bound) and %.1f %% GEMM", h->elementwise_pct, h->gemm_pct);
+		strbuf_addf(
+			sb,
+			"; compute is %.1f %% elementwise (memory-bandwidth-bound) and %.1f %% GEMM",
+			h->elementwise_pct, h->gemm_pct);
 }
 
 /* The GPU's partitioned windows, every share. */
@@ -150,18 +158,19 @@ static void gpu_shares(struct strbuf *sb, const struct ana_scenario *s)
 		strbuf_addf(sb, "on the GPU (its timeline over %zu rank-steps, %.2f ms)",
 			    s->gpu.gpu_steps, g[GPU_WINDOW]);
 	strbuf_addf(sb,
-		    ": compute %.1f %%, exposed communication %.1f %%, exposed copies %.1f %%, other kernels %.1f %%, idle %.1f %%: waiting for the host %.1f %% (and %.1f %% more while the host loaded data), between kernels %.1f %%, other %.1f %%; of compute, %.1f %% in matrix kernels (GEMM, convolution, attention)",
+		    PROSE_EVIDENCE_COMPUTE_EXPOSED_COMMUNICATION,
 		    g[GPU_COMPUTE], g[GPU_COMM], g[GPU_MEMCPY], g[GPU_OTHER], idle,
 		    g[GPU_IDLE_HOST], g[GPU_IDLE_DATA], g[GPU_IDLE_KERNEL], g[GPU_IDLE_OTHER],
 		    g[GPU_COMPUTE] > 0 ? 100 * g[GPU_GEMM] / g[GPU_COMPUTE] : 0);
 	if (s->outcome.v.verdict == VERDICT_MEMORY && s->outcome.v.share == SHARE_COMPUTE)
-		strbuf_addf(sb,
-			    "; elementwise-like kernels (%.1f %% of the step) outweigh matrix kernels (%.1f %%): the GPU is bound by memory bandwidth",
-			    g[GPU_COMPUTE] - g[GPU_GEMM], g[GPU_GEMM]);
+		strbuf_addf(
+			sb,
+			"; elementwise-like kernels (%.1f %% of the step) outweigh matrix kernels (%.1f %%): the GPU is bound by memory bandwidth",
+			g[GPU_COMPUTE] - g[GPU_GEMM], g[GPU_GEMM]);
 	if (s->gpu.gpu_limits)
 		strbuf_addf(
 			sb,
-			"; the GPU's work per step outlasts the host's step (%.2f ms): the host runs ahead of the GPU by %.1f ms at the end of the profiled steps and the GPU is the limit, so the step time is the GPU's period",
+			PROSE_EVIDENCE_GPU_WORK_PER,
 			s->gpu.host_step_med_ms, s->gpu.host_ahead_ms);
 }
 
@@ -210,14 +219,16 @@ static void monitors_said(struct strbuf *sb, const struct ana_scenario *s,
 			gpu_mem ? s->mon.gpu_mem_peak_pct : s->mon.mem_peak_pct, th->memory_pct);
 		return;
 	case VERDICT_IO:
-		strbuf_addf(sb,
-			    "from the node monitors: CPUs wait for I/O %.1f %% of the time (threshold %.0f %%)",
-			    s->mon.iowait_mean_pct, th->io_pct);
+		strbuf_addf(
+			sb,
+			"from the node monitors: CPUs wait for I/O %.1f %% of the time (threshold %.0f %%)",
+			s->mon.iowait_mean_pct, th->io_pct);
 		return;
 	case VERDICT_GPU_STARVED:
-		strbuf_addf(sb,
-			    "from the node monitors: GPUs are busy %.1f %% of the time (threshold %.0f %%); a trace would say what they wait for",
-			    s->mon.gpu_util_mean_pct, th->gpu_util_pct);
+		strbuf_addf(
+			sb,
+			"from the node monitors: GPUs are busy %.1f %% of the time (threshold %.0f %%); a trace would say what they wait for",
+			s->mon.gpu_util_mean_pct, th->gpu_util_pct);
 		return;
 	case VERDICT_COMPUTE:
 		strbuf_addf(sb, "from the node monitors: GPUs busy %.1f %% of the time",
@@ -225,7 +236,7 @@ static void monitors_said(struct strbuf *sb, const struct ana_scenario *s,
 		return;
 	case VERDICT_CPU_SATURATED:
 		strbuf_addf(sb,
-			    "from the node monitors: CPUs busy %.1f %% of the time (%.0f %% or more: saturated); which work keeps them busy, and what share of the step it takes, needs traces or telemetry",
+			    PROSE_EVIDENCE_FROM_NODE_MONITORS,
 			    s->mon.cpu_util_mean_pct, ANA_CPU_BUSY_PCT);
 		return;
 	case VERDICT_UNDETERMINED:
@@ -236,9 +247,10 @@ static void monitors_said(struct strbuf *sb, const struct ana_scenario *s,
 	case VERDICT_N:
 		break;
 	}
-	strbuf_addf(sb,
-		    "from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, memory peak %.1f %%: no resource is saturated; the breakdown needs traces or telemetry",
-		    s->mon.cpu_util_mean_pct, s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
+	strbuf_addf(
+		sb,
+		"from the node monitors: CPUs busy %.1f %%, I/O wait %.1f %%, memory peak %.1f %%: no resource is saturated; the breakdown needs traces or telemetry",
+		s->mon.cpu_util_mean_pct, s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
 }
 
 /* With no step breakdown: more ranks than CPUs, said once. */
@@ -247,7 +259,7 @@ static void shared_cpus_said(struct strbuf *sb, const struct ana_scenario *s,
 {
 	if (s->outcome.oversubscribed)
 		strbuf_addf(sb,
-			    "; the local executor ran %d ranks on this machine's %d CPU%s, so the ranks share them and also wait for CPU time: on real nodes their steps may be shorter",
+			    PROSE_EVIDENCE_LOCAL_EXECUTOR_RAN,
 			    s->in.ranks, run->host_cpus, run->host_cpus == 1 ? "" : "s");
 }
 
@@ -279,7 +291,7 @@ static void straggler_said(struct strbuf *sb, const struct ana_scenario *s)
 	evidence_straggler_names(sb, g, len);
 	strbuf_addf(
 		sb,
-		" arrived last%s at %.0f %% of the collectives and keep%s the others waiting %.1f %% of the median step (the straggler impact, per other rank); %s cause: %s%s",
+		PROSE_EVIDENCE_ARRIVED_LAST_COLLECTIVES,
 		len > 1 ? " together" : "", g->arrived_last_pct, len > 1 ? "" : "s", g->impact_pct,
 		len > 1 ? "their" : "its", evidence_cause_words(g->cause_kind),
 		g->cause_kind != STRAGGLER_UNKNOWN ? "" : " (no phase explains half of it)");
@@ -327,19 +339,20 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	strbuf_adds(sb, ")");
 	flags_said(sb, v, b);
 	if (v->borderline == BORDERLINE_NEAR)
-		strbuf_addf(sb,
-			    "; **borderline**: %s %s %.1f %%, within %.0f %% of it, so %s is nearly as likely",
-			    evidence_share_words(v->runner_share, b, str),
-			    takes(v->runner_share, b), v->runner_pct, 100 * VERDICT_NEAR,
-			    verdict_name(v->runner_up));
+		strbuf_addf(
+			sb,
+			"; **borderline**: %s %s %.1f %%, within %.0f %% of it, so %s is nearly as likely",
+			evidence_share_words(v->runner_share, b, str), takes(v->runner_share, b),
+			v->runner_pct, 100 * VERDICT_NEAR, verdict_name(v->runner_up));
 	else if (v->borderline)
-		strbuf_addf(sb,
-			    "; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld step%s, so %s is nearly as likely",
-			    evidence_share_words(v->runner_share, b, str), v->runner_pct, v->flips,
-			    v->steps, v->steps == 1 ? "" : "s", verdict_name(v->runner_up));
+		strbuf_addf(
+			sb,
+			"; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld step%s, so %s is nearly as likely",
+			evidence_share_words(v->runner_share, b, str), v->runner_pct, v->flips,
+			v->steps, v->steps == 1 ? "" : "s", verdict_name(v->runner_up));
 	if (s->outcome.oversubscribed)
 		strbuf_addf(sb,
-			    "; the local executor ran %d ranks on this machine's %d CPU%s, so ranks also wait for CPU time, which counts as communication and waiting for peers: on real nodes those shares may be smaller",
+			    PROSE_EVIDENCE_LOCAL_EXECUTOR_RAN_B,
 			    s->in.ranks, run->host_cpus, run->host_cpus == 1 ? "" : "s");
 }
 
@@ -349,10 +362,12 @@ void evidence_write(struct strbuf *sb, const struct ana_scenario *s, const struc
 	case BASIS_NONE:
 		if (s->data.analysed && !s->shares.shares_known)
 			strbuf_addf(sb,
-				    "where step time goes is not known: the source (%s) gives step times only, and there is no node monitor data; no verdict is drawn (a trace with steps, the trainer's telemetry or profile.monitor would give one)",
+				    PROSE_EVIDENCE_WHERE_STEP_TIME,
 				    data_text_source(s->data.source));
 		else
-			strbuf_adds(sb, "no breakdown of the step and no node monitor data (profile.monitor: true records utilisation and memory)");
+			strbuf_adds(
+				sb,
+				"no breakdown of the step and no node monitor data (profile.monitor: true records utilisation and memory)");
 		shared_cpus_said(sb, s, run);
 		return;
 	case BASIS_MONITORS:

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "analyzers/write/prose.h"
 #include "analyzers/write/report_parts.h"
 
 #include "analyzers/collective.h"
@@ -23,13 +24,13 @@ void fabric_clause(const struct ana_scenario *s, char *buf, size_t n)
 		if (pct >= FABRIC_LIMIT_PCT)
 			snprintf(
 				buf, n,
-				"Its %s messages of %s reach %.0f %% of the %s GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): the fabric itself is the limit; send fewer bytes (bf16 gradients, compression) or use a faster interconnect.",
+				PROSE_FABRIC_MESSAGES_REACH_BUS,
 				coll_op_name(c->op), label, pct, bw, s->in.nodes,
 				s->in.nodes == 1 ? "" : "s");
 		else
 			snprintf(
 				buf, n,
-				"Its %s messages of %s reach only %.0f %% of the %s GB/s bus bandwidth the fabric gives at that size (fabric probe on %d node%s): not the fabric; look at message sizes (larger buckets), overlap with compute and waiting for peers.",
+				PROSE_FABRIC_MESSAGES_REACH_ONLY,
 				coll_op_name(c->op), label, pct, bw, s->in.nodes,
 				s->in.nodes == 1 ? "" : "s");
 		return;

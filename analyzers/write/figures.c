@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "analyzers/write/prose.h"
 #include "analyzers/write/figures.h"
 
 #include "analyzers/summary_keys.h"
@@ -186,7 +187,7 @@ static int data_files(struct fig *f)
 	collectives_data(f, &cd);
 	fabric_data(f, &fd);
 	strbuf_adds(&br,
-		    "# scenario data_loading compute communication peer_wait io copies gpu_waits other (percent of step time; from the GPU timeline for scenarios whose verdict_basis is gpu)\n");
+		    PROSE_FIGURES_SCENARIO_DATA_LOADING);
 	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
 	json_array_foreach(json_object_get(f->summary, SK_SCENARIOS), i, s) {
 		if (!json_is_true(json_object_get(s, SK_ANALYSED)))
@@ -228,17 +229,20 @@ static void gp_script(struct fig *f, struct strbuf *sb, const char *name, const 
 	strbuf_adds(sb, "set terminal unknown\n");
 	strbuf_adds(sb, body);
 	if (f->formats & FIG_PDF)
-		strbuf_addf(sb,
-			    "set terminal pdfcairo size 5in,3in font 'sans,9'\nset output '%s.pdf'\nreplot\n",
-			    name);
+		strbuf_addf(
+			sb,
+			"set terminal pdfcairo size 5in,3in font 'sans,9'\nset output '%s.pdf'\nreplot\n",
+			name);
 	if (f->formats & FIG_SVG)
-		strbuf_addf(sb,
-			    "set terminal svg size 750,450 font 'sans,11' background rgb 'white'\nset output '%s.svg'\nreplot\n",
-			    name);
+		strbuf_addf(
+			sb,
+			"set terminal svg size 750,450 font 'sans,11' background rgb 'white'\nset output '%s.svg'\nreplot\n",
+			name);
 	if (f->formats & FIG_PNG)
-		strbuf_addf(sb,
-			    "set terminal pngcairo size 1000,600 font 'sans,11'\nset output '%s.png'\nreplot\n",
-			    name);
+		strbuf_addf(
+			sb,
+			"set terminal pngcairo size 1000,600 font 'sans,11'\nset output '%s.png'\nreplot\n",
+			name);
 	/* the last image is complete once its file is closed: before the next script's terminal */
 	strbuf_adds(sb, "unset output\n");
 }
@@ -258,7 +262,7 @@ static void scaling_body(struct fig *f, struct strbuf *b)
 	for (size_t i = 0; i < f->series.n; i++)
 		strbuf_addf(
 			b,
-			"%s'data/scaling.dat' index %zu using 1:2 with linespoints pt 7 lw 2 lc %zu title '%s measured', \\\n     '' index %zu using 1:2:4 with labels offset 0,1 font 'sans,8' notitle%s",
+			PROSE_FIGURES_DATA_SCALING_DAT,
 			i ? "     " : "plot ", i, i + 1, f->series.v[i], i,
 			i + 1 < f->series.n || f->models ? ", \\\n" : "\n");
 	for (int i = 0; i < f->models; i++) {
@@ -280,19 +284,21 @@ static void collectives_body(struct fig *f, struct strbuf *b)
 		return;
 	}
 	strbuf_adds(b,
-		    "set title 'Bus bandwidth of the collectives against message size'\nset xlabel 'message size (bytes)'\nset ylabel 'busbw (GB/s)'\nset logscale x 2\nset yrange [0:*]\n"
-		    "set xtics ('1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, '256 KiB' 262144, '1 MiB' 1048576, '4 MiB' 4194304, '16 MiB' 16777216, '64 MiB' 67108864, '256 MiB' 268435456, '1 GiB' 1073741824, '4 GiB' 4294967296.)\n"
+		    PROSE_FIGURES_TITLE_BUS_BANDWIDTH
+		    PROSE_FIGURES_XTICS_KIB_KIB
 		    "set key outside right\n");
 	for (size_t i = 0; i < f->colls.n; i++)
-		strbuf_addf(b,
-			    "%s'data/collectives.dat' index %zu using 1:2 with points pt 7 ps 1 lc %zu title '%s'%s",
-			    i ? "     " : "plot ", i, i + 1, f->colls.v[i],
-			    i + 1 < f->colls.n || f->probes.n ? ", \\\n" : "\n");
+		strbuf_addf(
+			b,
+			"%s'data/collectives.dat' index %zu using 1:2 with points pt 7 ps 1 lc %zu title '%s'%s",
+			i ? "     " : "plot ", i, i + 1, f->colls.v[i],
+			i + 1 < f->colls.n || f->probes.n ? ", \\\n" : "\n");
 	for (size_t i = 0; i < f->probes.n; i++) /* what the fabric gives: lines */
-		strbuf_addf(b,
-			    "     'data/fabric.dat' index %zu using 1:2 with lines dt 2 lw 1.5 lc %zu title '%s'%s",
-			    i, f->colls.n + i + 1, f->probes.v[i],
-			    i + 1 < f->probes.n ? ", \\\n" : "\n");
+		strbuf_addf(
+			b,
+			"     'data/fabric.dat' index %zu using 1:2 with lines dt 2 lw 1.5 lc %zu title '%s'%s",
+			i, f->colls.n + i + 1, f->probes.v[i],
+			i + 1 < f->probes.n ? ", \\\n" : "\n");
 }
 
 static int figure_scripts(struct fig *f)
@@ -304,20 +310,21 @@ static int figure_scripts(struct fig *f)
 	gp_script(f, &a, "scaling", body.buf);
 	strbuf_reset(&body);
 	if (f->breakdowns)
-		strbuf_adds(&body,
-			    "set title 'Where step time goes'\nset ylabel 'percent of step time'\nset yrange [0:100]\n"
-			    "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
-			    "set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n"
-			    "plot 'data/breakdown.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'compute', \\\n     '' using 4 title 'communication', '' using 5 title 'peer wait', '' using 6 title 'I/O', \\\n     '' using 7 title 'copies (GPU)', '' using 8 title 'GPU waits', '' using 9 title 'other'\n");
+		strbuf_adds(
+			&body,
+			"set title 'Where step time goes'\nset ylabel 'percent of step time'\nset yrange [0:100]\n"
+			"set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+			"set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n" PROSE_FIGURES_PLOT_DATA_BREAKDOWN);
 	else
 		strbuf_addf(&body,
 			    "set title 'Where step time goes: no scenario with a breakdown'\n%s",
 			    empty_plot);
 	gp_script(f, &b, "breakdown", body.buf);
 	strbuf_reset(&body);
-	strbuf_adds(&body,
-		    "set title 'Step time per step (rank 0)'\nset xlabel 'step'\nset ylabel 'step time (ms)'\n"
-		    "set key outside right\nset yrange [0:*]\n");
+	strbuf_adds(
+		&body,
+		"set title 'Step time per step (rank 0)'\nset xlabel 'step'\nset ylabel 'step time (ms)'\n"
+		"set key outside right\nset yrange [0:*]\n");
 	for (size_t i = 0; i < f->timelines.n; i++)
 		strbuf_addf(&body,
 			    "%s'data/timeline.dat' index %zu using 1:2 with lines title '%s'%s",
@@ -328,12 +335,12 @@ static int figure_scripts(struct fig *f)
 	gp_script(f, &c, "timeline", body.buf);
 	strbuf_reset(&body);
 	if (f->phases_of[0])
-		strbuf_addf(&body,
-			    "set title 'Median step of %s, per rank (phases in order)'\nset xlabel 'rank'\n"
-			    "set ylabel 'ms'\nset style data histograms\nset style histogram rowstacked\n"
-			    "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right\nset yrange [0:*]\n"
-			    "plot 'data/phases.dat' using 2:xtic(1) title 'data loading', '' using 3 title 'forward', \\\n     '' using 4 title 'backward', '' using 5 title 'communication + wait', \\\n     '' using 6 title 'optimizer', '' using 7 title 'compute outside phases', '' using 8 title 'other'\n",
-			    f->phases_of);
+		strbuf_addf(
+			&body,
+			"set title 'Median step of %s, per rank (phases in order)'\nset xlabel 'rank'\n"
+			"set ylabel 'ms'\nset style data histograms\nset style histogram rowstacked\n"
+			"set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right\nset yrange [0:*]\n" PROSE_FIGURES_PLOT_DATA_PHASES,
+			f->phases_of);
 	else
 		strbuf_addf(&body,
 			    "set title 'Median step per rank: no scenario with a breakdown'\n%s",
@@ -497,7 +504,10 @@ int figures_draw(const char *run_dir, json_t *summary, const char *dir, long epo
 	int rc = fsio_mkdir_p(dir, 0755); /* dir itself must not be a link: */
 	struct stat st;
 	if (rc == 0 && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
-		rc = err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)", dir);
+		rc = err_set(
+			ERR_IO,
+			"%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)",
+			dir);
 	if (rc == 0)
 		rc = data_files(&f);
 	if (rc == 0)

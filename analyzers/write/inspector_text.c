@@ -2,6 +2,7 @@
  * after the collectives table) and in summary.json (nccl_inspector: present only when the
  * scenario has dumps).
  * SPDX-License-Identifier: MIT */
+#include "analyzers/write/prose.h"
 #include "analyzers/analysis.h"
 #include "analyzers/inspector.h"
 #include "analyzers/write/summary_objects.h"
@@ -29,7 +30,7 @@ static void md_read(struct strbuf *md, const struct insp_summary *s)
 	if (s->st.partial)
 		strbuf_addf(
 			md,
-			", %zu recorded by only some and left out (the plugin writes a communicator's latest collective at each dump interval, NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS: a shorter interval misses fewer)",
+			PROSE_INSPECTOR_RECORDED_ONLY_SOME,
 			s->st.partial);
 	if (s->st.malformed)
 		strbuf_addf(md, "; %zu malformed or truncated object%s skipped", s->st.malformed,
@@ -60,7 +61,7 @@ static void md_used(struct strbuf *md, const struct insp_summary *s)
 	if (s->colls_used)
 		strbuf_adds(
 			md,
-			" The collectives table above comes from it: each instance matched across ranks by communicator and coll_sn; latency is its least coll_exec_time_us over the ranks (the transfer once every rank has arrived), each rank's wait its excess; bytes as nccl-tests counts them (an all-gather's or reduce-scatter's coll_msg_size_bytes times the ranks), algbw bytes / latency and busbw with nccl-tests' factors; per step: over the steps of the step data, warm-up included (the plugin records the whole run).");
+			PROSE_INSPECTOR_COLLECTIVES_TABLE_ABOVE);
 	else if (s->st.instances)
 		strbuf_adds(
 			md,
@@ -68,7 +69,7 @@ static void md_used(struct strbuf *md, const struct insp_summary *s)
 	if (s->stragglers_used)
 		strbuf_addf(
 			md,
-			" The stragglers come from it too: who arrived last at the %zu instance%s of the communicators that span every process (the Inspector records no phases, so a straggler's cause is unknown).",
+			PROSE_INSPECTOR_STRAGGLERS_COME_FROM,
 			s->judged, plural(s->judged));
 }
 

@@ -67,7 +67,7 @@ static void better_write(struct strbuf *sb, const struct ana_check *c)
 	if (c->pred_lo_ms < 0 && f >= 0)
 		strbuf_adds(
 			sb,
-			": faster than the ceiling, which takes off the cause's accounted share alone (the change also sped up the rest of the step, or the parent's accounting gave the cause less than it cost)");
+			PROSE_CHECK_FASTER_THAN_CEILING);
 	strbuf_addch(sb, '.');
 }
 
@@ -244,7 +244,7 @@ static void batch_notes(struct strbuf *md, const struct ana_check *c)
 	if (c->variant_batch)
 		strbuf_addf(
 			md,
-			"- **%s**: the knob changed the global batch from %ld to %ld sample%s: every time in its row is the time of the parent's batch of %ld (the variant's steps x %ld/%ld; its own median step is %.2f ms), and its change is per sample.\n",
+			PROSE_CHECK_KNOB_CHANGED_GLOBAL,
 			c->scenario, c->parent_batch, c->variant_batch,
 			c->variant_batch == 1 ? "" : "s", c->parent_batch, c->parent_batch,
 			c->variant_batch,
@@ -252,18 +252,18 @@ static void batch_notes(struct strbuf *md, const struct ana_check *c)
 	if (c->batch_not_predicted && c->parent_batch > 0 && c->variant_global > 0)
 		strbuf_addf(
 			md,
-			"- **%s**: the prediction was for the batch per rank doubled, and this variant's global batch is %ld against the parent's %ld (x%.2f, not x2): not that change, so no prediction is checked (make the knob double the batch: docs/campaign-format.md, Knobs).\n",
+			PROSE_CHECK_PREDICTION_WAS_BATCH,
 			c->scenario, c->variant_global, c->parent_batch,
 			(double) c->variant_global / (double) c->parent_batch);
 	else if (c->batch_not_predicted && c->parent_batch > 0)
 		strbuf_addf(
 			md,
-			"- **%s**: the prediction was for the batch per rank doubled, and this variant's batch is not known (no telemetry batch, no `analysis.batch_per_rank`): whether the knob doubled it cannot be told, so no prediction is checked.\n",
+			PROSE_CHECK_PREDICTION_WAS_BATCH_B,
 			c->scenario);
 	else if (c->batch_not_predicted)
 		strbuf_addf(
 			md,
-			"- **%s**: the prediction was for the batch per rank doubled, and the parent's batch is not known (no telemetry batch, no `analysis.batch_per_rank`): whether the knob doubled it cannot be told, so no prediction is checked.\n",
+			PROSE_CHECK_PREDICTION_WAS_BATCH_C,
 			c->scenario);
 }
 
@@ -299,7 +299,7 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 	if (c->estimator_differs)
 		strbuf_addf(
 			md,
-			"- **%s**: its steps are timed as %s and the parent's as %s (docs/analysis.md, \"What a step's time is\"): the two medians are not the same measure, and the slowest rank's can lie 10 %% above the period; run the parent again with this campaign to compare like with like.\n",
+			PROSE_CHECK_STEPS_ARE_TIMED,
 			c->scenario,
 			c->parent_periods ? "the slowest rank's steps" : "collective periods",
 			c->parent_periods ? "collective periods" : "the slowest rank's steps");
@@ -321,7 +321,7 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 	if (by_wide_interval(c))
 		strbuf_addf(
 			md,
-			"- **%s**: confirmed by the predicted interval alone (%.2f to %.2f ms, %.0f %% of the prediction): the measured median is %.0f %% off the predicted one, and so wide an interval says little (its width is the replayed steps' spread, or, for communication, the two transfer models' bounds as well).\n",
+			PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL,
 			c->scenario, c->pred_lo_ms, c->pred_hi_ms,
 			100 * (c->pred_hi_ms - c->pred_lo_ms) / c->predicted_ms,
 			100 * fabs(c->measured_ms / c->predicted_ms - 1));
@@ -340,7 +340,7 @@ void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 		return;
 	strbuf_addf(
 		md,
-		"## Predicted and measured\n\nThis run is a variant of run `%s` made by `campaign try`: the knob for its %s recommendations (`%s`) applied to every scenario. Each prediction (the parent's: a replay of its graph changed as the knob changes it, with the 95 %% interval of its median, where one was made; else a ceiling, the cause's share taken off the parent's median step) against the measured median, with the 95 %% bootstrap interval of variant / parent (2000 resamples of both runs' steps) in ms. The outcome starts with the measured change (variant against parent, with its interval); a prediction is confirmed when the measured median is within %.0f %% of it or inside a replay's interval; else within noise when the interval holds no change, else better or worse than predicted. Error: the prediction against the measured median, in %% of it. A variant measured beside other load (its scenario **contaminated**) is not checked: its times are not the knob's alone.\n\n"
+		PROSE_CHECK_PREDICTED_MEASURED_THIS
 		"| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome | Error (%%) |\n|---|---:|---:|---:|---|---|---:|\n",
 		v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT);
 	md_rows(md, v);

@@ -9,7 +9,11 @@ BEGIN { print "/* Generated from analyzers/write/prose.txt by analyzers/write/pr
 name != "" {
 	nl = "\\n"
 	if (sub(/\\c$/, "")) nl = ""
-	gsub(/\\/, "\\\\"); gsub(/"/, "\\\"")
-	printf " \\\n\t\"%s%s\"", $0, nl
+	out = "" # each backslash and quote escaped (gsub's replacement differs between awks)
+	for (i = 1; i <= length($0); i++) {
+		ch = substr($0, i, 1)
+		out = out (ch == "\\" || ch == "\"" ? "\\" : "") ch
+	}
+	printf " \\\n\t\"%s%s\"", out, nl
 }
 END { if (name != "") print ""; print "#endif" }

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "analyzers/write/prose.h"
 #include "analyzers/write/scaling_text.h"
 
 #include "analyzers/write/evidence.h"
@@ -31,32 +32,34 @@ void scaling_text_note(struct strbuf *sb, const struct ana_scenario *s)
 		return;
 	case SCALING_NOTE_BATCHES_DIFFER:
 		strbuf_addf(sb,
-			    "no speedup: its batch semantics differ from %s's (global batch %ld at %d rank%s against %ld at %d: neither the per-rank nor the global batch is the same)",
+			    PROSE_SCALING_SPEEDUP_BATCH_SEMANTICS,
 			    c->baseline, b, r, r == 1 ? "" : "s", c->base_batch, c->base_ranks);
 		return;
 	case SCALING_NOTE_DECLARED:
-		strbuf_addf(sb,
-			    "analysis.scaling says %s, but the batches (%ld at %d rank%s against %ld at %d) say %s scaling; the batches are used",
-			    scaling_text_mode(c->declared), b, r, r == 1 ? "" : "s", c->base_batch,
-			    c->base_ranks, scaling_text_mode(c->mode));
+		strbuf_addf(
+			sb,
+			"analysis.scaling says %s, but the batches (%ld at %d rank%s against %ld at %d) say %s scaling; the batches are used",
+			scaling_text_mode(c->declared), b, r, r == 1 ? "" : "s", c->base_batch,
+			c->base_ranks, scaling_text_mode(c->mode));
 		return;
 	case SCALING_NOTE_ONE_BATCH:
-		strbuf_addf(sb,
-			    "no speedup: the batch of %s is known and that of %s is not; give both (analysis.batch_per_rank or analysis.global_batch)",
-			    b > 0 ? s->in.name : c->baseline, b > 0 ? c->baseline : s->in.name);
+		strbuf_addf(
+			sb,
+			"no speedup: the batch of %s is known and that of %s is not; give both (analysis.batch_per_rank or analysis.global_batch)",
+			b > 0 ? s->in.name : c->baseline, b > 0 ? c->baseline : s->in.name);
 		return;
 	case SCALING_NOTE_NO_BATCH:
-		strbuf_adds(sb, "no speedup: the samples per step are not known, so neither samples/s nor the scaling mode can be said; set analysis.global_batch (strong scaling), analysis.batch_per_rank (weak scaling) or analysis.scaling");
+		strbuf_adds(sb, PROSE_SCALING_SPEEDUP_SAMPLES_PER);
 		return;
 	case SCALING_NOTE_SUPERLINEAR:
 		if (c->efficiency_ci.known)
 			strbuf_addf(sb,
-				    "efficiency above 100 %% (%.0f %%, 95 %% CI %.0f-%.0f %%: beyond the steps' noise) is not expected: most often the baseline was slowed by something the wider scenario escaped (a node shared with another job, see slurm.exclusive; caches the smaller per-rank share now fits)",
+				    PROSE_SCALING_EFFICIENCY_ABOVE_BEYOND,
 				    100 * c->efficiency, 100 * c->efficiency_ci.lo,
 				    100 * c->efficiency_ci.hi);
 		else
 			strbuf_addf(sb,
-				    "efficiency above 100 %% (%.0f %%) is not expected: most often the baseline was slowed by something the wider scenario escaped (a node shared with another job, see slurm.exclusive; caches the smaller per-rank share now fits), or noise (step spread %.1f %% against %.1f %%)",
+				    PROSE_SCALING_EFFICIENCY_ABOVE_NOT,
 				    100 * c->efficiency, s->steps.spread_pct, c->base_spread_pct);
 		return;
 	}
@@ -185,7 +188,7 @@ void scaling_text_limit(struct strbuf *sb, const struct ana_model *m)
 	double n16 = m->b / 16 + m->a + m->c * 4, over16 = m->a + m->c * 4;
 	if (m->step_only) {
 		strbuf_addf(sb,
-			    "Fitted on the step times of %d scenarios (%d to %d nodes) without a compute term (where step time goes is not known, so no part of it can be called compute): %.2f + %.2f x log2(N) ms; predicted efficiency %.0f %% at 8 nodes and %.0f %% at 16. What limits scaling cannot be said from step times alone: a trace with steps or the trainer's telemetry would say.",
+			    PROSE_SCALING_FITTED_STEP_TIMES,
 			    m->points, m->base_nodes, m->max_nodes, m->a, m->c, 100 * m->eff8,
 			    100 * m->eff16);
 		return;
@@ -213,9 +216,10 @@ void scaling_text_fit(struct strbuf *sb, const struct ana_model *m)
 {
 	int n = m->max_err_nodes;
 	if (m->max_err_pct <= MODEL_FITS_PCT)
-		strbuf_addf(sb,
-			    "The model fits the measured points within %.1f %% (largest error at %d node%s).",
-			    m->max_err_pct, n, n == 1 ? "" : "s");
+		strbuf_addf(
+			sb,
+			"The model fits the measured points within %.1f %% (largest error at %d node%s).",
+			m->max_err_pct, n, n == 1 ? "" : "s");
 	else
 		strbuf_addf(
 			sb,
@@ -232,7 +236,7 @@ void scaling_text_no_prediction(struct strbuf *sb, const struct ana_model *m, in
 	}
 	strbuf_addf(
 		sb,
-		"No prediction is drawn from it: the local executor ran the %d ranks of %s on this machine's %d CPU%s and their per-rank compute grew with the node count (see Contention), so what the model extrapolates is this machine's contention, not the cost of more nodes.",
+		PROSE_SCALING_PREDICTION_DRAWN_FROM,
 		c->wide_ranks, c->wide, host_cpus, host_cpus == 1 ? "" : "s");
 }
 
@@ -250,7 +254,7 @@ static void contention_parts(struct strbuf *sb, const struct model_contention *c
 	what[0] = (char)toupper((unsigned char)what[0]);
 	strbuf_addf(
 		sb,
-		". %s grew more, from %.2f to %.2f ms per rank and step, so it slows the step more than compute does, but the same contention inflates it, by an amount these runs cannot separate from its own growth.",
+		PROSE_SCALING_GREW_MORE_FROM,
 		what, c->grew_base_ms, c->grew_wide_ms);
 }
 
@@ -266,7 +270,7 @@ void scaling_text_contention(struct strbuf *sb, const struct ana_model *m, int h
 			 c->wide_ranks, c->wide, host_cpus, host_cpus == 1 ? "" : "s");
 	strbuf_addf(
 		sb,
-		"Per-rank compute grew %.1fx, from %.2f ms at %d node%s to %.2f ms at %d nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network%s",
+		PROSE_SCALING_PER_RANK_COMPUTE,
 		c->wide_ms / c->base_ms, c->base_ms, c->base_nodes, c->base_nodes == 1 ? "" : "s",
 		c->wide_ms, c->wide_nodes, where);
 	contention_parts(sb, c);
