@@ -106,17 +106,16 @@ static json_t *variant_json(const struct ana_variant *v)
 	json_t *checks = json_array();
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ana_check *c = &v->checks[i];
-		json_array_append_new(checks,
-				      json_pack("{s:s, s:f, s:[f, f], s:o, s:o, s:f, s:I, s:b}",
-						"scenario", c->scenario, "predicted_ms",
-						c->predicted_ms, "predicted_interval_ms",
-						c->pred_lo_ms, c->pred_hi_ms,
-						"parent_steps", reals(c->parent_steps, c->n_parent),
-						"parent_share_pct",
-						reals(c->parent_share_pct, CHECK_SHARES),
-						"parent_median_ms", c->parent_median_ms,
-						"parent_batch", (json_int_t) c->parent_batch,
-						"parent_contaminated", c->parent_contaminated));
+		json_array_append_new(
+			checks,
+			json_pack("{s:s, s:f, s:[f, f], s:o, s:o, s:f, s:I, s:b, s:i}", "scenario",
+				  c->scenario, "predicted_ms", c->predicted_ms,
+				  "predicted_interval_ms", c->pred_lo_ms, c->pred_hi_ms,
+				  "parent_steps", reals(c->parent_steps, c->n_parent),
+				  "parent_share_pct", reals(c->parent_share_pct, CHECK_SHARES),
+				  "parent_median_ms", c->parent_median_ms, "parent_batch",
+				  (json_int_t) c->parent_batch, "parent_contaminated",
+				  c->parent_contaminated, "parent_periods", c->parent_periods));
 	}
 	return json_pack("{s:s, s:s, s:s, s:o}", "of", v->of, "kind", v->kind ? v->kind : "",
 			 "knob", v->knob ? v->knob : "", "checks", checks);
@@ -132,15 +131,15 @@ static json_t *settings_json(const struct ana_run *run)
 	for (size_t i = 0; i < run->n_phase_rules; i++)
 		json_array_append_new(rules, json_pack("{s:s, s:s}", "phase", run->phase_names[i],
 						       "pattern", run->phase_patterns[i]));
-	return json_pack("{s:o, s:i, s:i, s:i, s:f, s:I, s:i, s:i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
-			 "baseline", str_or_null(run->baseline), "want_nsys", run->want_nsys,
-			 "want_perf", run->want_perf, "want_inspector", run->want_inspector,
-			 "peak_gflops", run->peak_gflops, "epoch", (json_int_t) run->epoch,
-			 "host_cpus", run->host_cpus, "cores_per_node", run->cores_per_node,
-			 "thresholds", th, "phase_rules", rules,
-			 "step_log", str_or_null(run->step_log), "warmup_steps", run->warmup_steps,
-			 "batch_per_rank", run->batch_per_rank, "global_batch",
-			 (json_int_t) run->global_batch, "scaling", str_or_null(run->scaling));
+	return json_pack(
+		"{s:o, s:i, s:i, s:i, s:f, s:I, s:i, s:i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
+		"baseline", str_or_null(run->baseline), "want_nsys", run->want_nsys, "want_perf",
+		run->want_perf, "want_inspector", run->want_inspector, "peak_gflops",
+		run->peak_gflops, "epoch", (json_int_t) run->epoch, "host_cpus", run->host_cpus,
+		"cores_per_node", run->cores_per_node, "thresholds", th, "phase_rules", rules,
+		"step_log", str_or_null(run->step_log), "warmup_steps", run->warmup_steps,
+		"batch_per_rank", run->batch_per_rank, "global_batch",
+		(json_int_t) run->global_batch, "scaling", str_or_null(run->scaling));
 }
 
 /* Whether campaign-analyze RUN would read j back: within every bound and
@@ -155,10 +154,12 @@ static int readable(json_t *j, const char *path)
 	if (within && size < BOUND_ANALYSIS_INPUT_BYTES)
 		return 1;
 	if (within)
-		fprintf(stderr, "campaign: warning: %s is not written (%zu bytes, more than the %u MiB campaign-analyze reads): campaign-analyze cannot analyse this run again on its own\n",
+		fprintf(stderr,
+			"campaign: warning: %s is not written (%zu bytes, more than the %u MiB campaign-analyze reads): campaign-analyze cannot analyse this run again on its own\n",
 			path, size, BOUND_ANALYSIS_INPUT_BYTES >> 20);
 	else
-		fprintf(stderr, "campaign: warning: %s is not written (%s): campaign-analyze cannot analyse this run again on its own\n",
+		fprintf(stderr,
+			"campaign: warning: %s is not written (%s): campaign-analyze cannot analyse this run again on its own\n",
 			path, why);
 	unlink(path);
 	return 0;
@@ -221,7 +222,9 @@ static char *job_dir_of(const struct ana_run *run, const char *rel, json_error_t
 {
 	if (!below_run_only(rel)) {
 		/* not shown: it may hold a terminal's escapes */
-		input_error(e, "job_dir: not a folder below the run (names of letters, digits, . _ - joined by /)");
+		input_error(
+			e,
+			"job_dir: not a folder below the run (names of letters, digits, . _ - joined by /)");
 		return NULL;
 	}
 	struct strbuf sb = STRBUF_INIT;
@@ -245,14 +248,14 @@ static int read_scenario(json_t *o, struct ana_run *run, json_error_t *e)
 	json_t *series, *rq;
 	int code, nodes, tpn, bpr, gbs, attempt, attempts, lw = 0, lp = 0;
 	/* (loader_*: optional, absent in the inputs written before them) */
-	if (json_unpack_ex(o, e, JSON_STRICT,
-			   "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s, s?i, s?i}",
-			   "name", &name, "state", &state, "reason", &reason, "backend", &backend,
-			   "job_dir", &dir, "exit_code", &code, "nodes", &nodes, "tasks_per_node",
-			   &tpn, "series", &series, "batch_per_rank", &bpr, "global_batch_set", &gbs,
-			   "attempt", &attempt, "attempts", &attempts, "requeued", &rq,
-			   "contaminated", &cont, "loader_workers", &lw, "loader_prefetch",
-			   &lp) < 0)
+	if (json_unpack_ex(
+		    o, e, JSON_STRICT,
+		    "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s, s?i, s?i}",
+		    "name", &name, "state", &state, "reason", &reason, "backend", &backend,
+		    "job_dir", &dir, "exit_code", &code, "nodes", &nodes, "tasks_per_node", &tpn,
+		    "series", &series, "batch_per_rank", &bpr, "global_batch_set", &gbs, "attempt",
+		    &attempt, "attempts", &attempts, "requeued", &rq, "contaminated", &cont,
+		    "loader_workers", &lw, "loader_prefetch", &lp) < 0)
 		return -1;
 	if (!string_or_null(series) || !string_or_null(rq))
 		return input_error(e, "series and requeued: a string or null");
@@ -314,15 +317,19 @@ static int read_check(json_t *o, struct ana_check *c, json_error_t *e)
 	json_t *steps, *shares;
 	json_int_t batch;
 	double *sh = NULL;
-	/* parent_contaminated, predicted_interval_ms: absent in inputs written before them */
+	/* parent_contaminated, predicted_interval_ms, parent_periods: absent in inputs written
+	 * before them (the parent's estimator then unknown) */
 	c->pred_lo_ms = c->pred_hi_ms = -1;
-	if (json_unpack_ex(o, e, JSON_STRICT, "{s:s, s:F, s?[FF], s:o, s:o, s:F, s:I, s?b}",
+	c->parent_periods = -1;
+	if (json_unpack_ex(o, e, JSON_STRICT, "{s:s, s:F, s?[FF], s:o, s:o, s:F, s:I, s?b, s?i}",
 			   "scenario", &name, "predicted_ms", &c->predicted_ms,
-			   "predicted_interval_ms", &c->pred_lo_ms, &c->pred_hi_ms, "parent_steps", &steps,
-			   "parent_share_pct", &shares, "parent_median_ms", &c->parent_median_ms,
-			   "parent_batch", &batch, "parent_contaminated",
-			   &c->parent_contaminated) < 0)
+			   "predicted_interval_ms", &c->pred_lo_ms, &c->pred_hi_ms, "parent_steps",
+			   &steps, "parent_share_pct", &shares, "parent_median_ms",
+			   &c->parent_median_ms, "parent_batch", &batch, "parent_contaminated",
+			   &c->parent_contaminated, "parent_periods", &c->parent_periods) < 0)
 		return -1;
+	if (c->parent_periods < -1 || c->parent_periods > 1)
+		c->parent_periods = -1; /* not what campaign writes: unknown */
 	c->scenario = xstrdup(name);
 	c->parent_batch = (long)batch;
 	int rc = read_reals(steps, &c->parent_steps, &c->n_parent, 0, e);
@@ -388,15 +395,15 @@ static int read_settings(json_t *o, struct ana_run *run, json_error_t *e)
 {
 	json_t *th, *rules, *base, *log, *scaling;
 	json_int_t epoch, gb;
-	if (json_unpack_ex(o, e, JSON_STRICT,
-			   "{s:o, s:i, s:i, s:i, s:F, s:I, s:i, s?i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
-			   "baseline", &base, "want_nsys", &run->want_nsys, "want_perf",
-			   &run->want_perf, "want_inspector", &run->want_inspector, "peak_gflops",
-			   &run->peak_gflops, "epoch", &epoch, "host_cpus", &run->host_cpus,
-			   "cores_per_node", &run->cores_per_node,
-			   "thresholds", &th, "phase_rules", &rules, "step_log", &log,
-			   "warmup_steps", &run->warmup_steps, "batch_per_rank",
-			   &run->batch_per_rank, "global_batch", &gb, "scaling", &scaling) < 0)
+	if (json_unpack_ex(
+		    o, e, JSON_STRICT,
+		    "{s:o, s:i, s:i, s:i, s:F, s:I, s:i, s?i, s:o, s:o, s:o, s:i, s:i, s:I, s:o}",
+		    "baseline", &base, "want_nsys", &run->want_nsys, "want_perf", &run->want_perf,
+		    "want_inspector", &run->want_inspector, "peak_gflops", &run->peak_gflops,
+		    "epoch", &epoch, "host_cpus", &run->host_cpus, "cores_per_node",
+		    &run->cores_per_node, "thresholds", &th, "phase_rules", &rules, "step_log",
+		    &log, "warmup_steps", &run->warmup_steps, "batch_per_rank",
+		    &run->batch_per_rank, "global_batch", &gb, "scaling", &scaling) < 0)
 		return -1;
 	if (!string_or_null(base) || !string_or_null(log) || !string_or_null(scaling))
 		return input_error(e, "baseline, step_log and scaling: a string or null");
@@ -464,7 +471,8 @@ int run_input_parse(const char *run_dir, const char *text, size_t len, struct an
 	if (!j || run_input_bounds(j, e.text, sizeof e.text) < 0 || read_doc(j, run, &e) < 0)
 		rc = err_set(
 			ERR_IO,
-			"%s/" RUN_ANALYSIS_INPUT " is damaged (%s); run `campaign aggregate --force %s` to write it again",
+			"%s/" RUN_ANALYSIS_INPUT
+			" is damaged (%s); run `campaign aggregate --force %s` to write it again",
 			run_dir, e.text, run_dir);
 	json_decref(j);
 	return rc;
@@ -488,7 +496,8 @@ int run_input_read(const char *run_dir, struct ana_run *run)
 		rc = err_set(
 			ERR_IO,
 			"%s: %lld bytes, more than the %u MiB campaign writes: not read; run `campaign aggregate --force %s` to write it again",
-			path.buf, (long long)st.st_size, BOUND_ANALYSIS_INPUT_BYTES >> 20, run_dir);
+			path.buf, (long long) st.st_size, BOUND_ANALYSIS_INPUT_BYTES >> 20,
+			run_dir);
 	else if ((rc = fsio_read(path.buf, BOUND_ANALYSIS_INPUT_BYTES, &text, &len)) == 0)
 		rc = run_input_parse(run_dir, text, len, run);
 	if (!run->run_dir)

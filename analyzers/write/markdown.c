@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT */
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
+#include "analyzers/prediction_check.h"
 #include "analyzers/write/prose.h"
 #include "analyzers/write/clock_text.h"
 #include "util/run_layout.h"
@@ -72,6 +73,21 @@ static void monitor_figure(struct strbuf *md, const struct ana_scenario *s)
 	strbuf_free(&f);
 }
 
+/* Steps not alike (their mean over CHECK_UNALIKE_PCT from their median: a checkpoint every
+ * few steps, a loader that stalls): the median leaves the slow ones out, so the time per
+ * sample over the run, and the throughput, are the mean's; said beside the median's. */
+static void unalike_steps(struct strbuf *md, const struct ana_scenario *s)
+{
+	double sum = 0, med = s->steps.step_med_ms;
+	for (size_t i = 0; i < s->steps.active_steps; i++)
+		sum += s->steps.step_ms[i];
+	double mean = s->steps.active_steps ? sum / (double)s->steps.active_steps : 0;
+	if (med <= 0 || mean <= 0 || 100 * fabs(mean / med - 1) <= CHECK_UNALIKE_PCT)
+		return;
+	strbuf_addf(md, PROSE_STEPS_UNALIKE, mean, s->steps.throughput * med / mean,
+		    data_text_throughput_unit(s));
+}
+
 /* One analysed scenario's line of the summary: its verdict and share, its
  * step time, its scaling. */
 static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
@@ -101,6 +117,8 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 	else
 		strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->steps.step_med_ms,
 			    s->steps.throughput, data_text_throughput_unit(s));
+	if (!s->steps.no_steps)
+		unalike_steps(md, s);
 	if (s->scaling.baseline[0] && !s->scaling.is_baseline &&
 	    s->scaling.mode != SCALING_UNKNOWN) {
 		strbuf_addf(md, "; %s scaling: ", scaling_text_mode(s->scaling.mode));

@@ -1090,6 +1090,9 @@ struct check_in {
 	size_t n;
 	double pred, lo, hi;
 	long pb, vb;
+	/* the parent's step estimator, parent_periods + 1 (0: unknown, 1 rank_step, 2
+	 * collective_period); the variant's steps are the slowest rank's */
+	int parent_est;
 };
 
 /* The check in decided: its outcome; the measured median, the miss in words (NULL: none)
@@ -1111,7 +1114,8 @@ static enum check_outcome check_run(const struct check_in *in, double *measured,
 	run.n = 1;
 	struct ana_check c = { .scenario = "s", .predicted_ms = in->pred, .pred_lo_ms = in->lo,
 			       .pred_hi_ms = in->hi, .parent_steps = (double *)in->p,
-			       .n_parent = in->n, .parent_median_ms = 100, .parent_batch = in->pb };
+			       .n_parent = in->n, .parent_median_ms = 100, .parent_batch = in->pb,
+			       .parent_periods = in->parent_est - 1 };
 	for (int k = 0; k < CHECK_SHARES; k++)
 		c.parent_share_pct[k] = -1;
 	run.variant = (struct ana_variant){ .of = "r", .kind = (char *)in->kind, .checks = &c,
@@ -1136,7 +1140,7 @@ static enum check_outcome check_run(const struct check_in *in, double *measured,
 static enum check_outcome check_batch(const double *p, const double *v, size_t n, double pred,
 				      long pb, long vb, double *measured, char **miss)
 {
-	const struct check_in in = { "communication", p, v, n, pred, -1, -1, pb, vb };
+	const struct check_in in = { "communication", p, v, n, pred, -1, -1, pb, vb, 0 };
 	return check_run(&in, measured, miss, NULL);
 }
 
@@ -1152,7 +1156,7 @@ static enum check_outcome check_kind(const char *kind, const double *p, const do
 				     size_t n, double pred, double lo, double hi, long pb, long vb,
 				     char **md)
 {
-	const struct check_in in = { kind, p, v, n, pred, lo, hi, pb, vb };
+	const struct check_in in = { kind, p, v, n, pred, lo, hi, pb, vb, 0 };
 	return check_run(&in, NULL, NULL, md);
 }
 
@@ -1190,6 +1194,17 @@ static void test_checked_batch_and_wide(void)
 	/* within 10 % of the median: not by the interval alone */
 	CHECK(check_kind("communication", p, fast, 40, 50, 30, 80, 0, 0, &md) == CHECK_CONFIRMED);
 	CHECK(md && !strstr(md, "by the predicted interval alone") && !strstr(md, "not alike"));
+	free(md);
+	/* a parent timed by collective periods against a variant timed by the slowest rank */
+	const struct check_in est = { "communication", p, fast, 40, 52, -1, -1, 0, 0, 2 };
+	check_run(&est, NULL, NULL, &md);
+	CHECK(md &&
+	      strstr(md,
+		     "- **s**: its steps are timed as the slowest rank's steps and the parent's as collective periods"));
+	free(md);
+	const struct check_in same = { "communication", p, fast, 40, 52, -1, -1, 0, 0, 1 };
+	check_run(&same, NULL, NULL, &md);
+	CHECK(md && !strstr(md, "its steps are timed as"));
 	free(md);
 	/* a slow step every 4th (a checkpoint): the medians leave it out, the means do not */
 	double ckpt[40];
