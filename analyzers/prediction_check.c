@@ -80,12 +80,9 @@ static int other_batch(const struct ana_check *c, const char *kind)
 	       (c->parent_batch <= 0 || c->variant_batch != REPLAY_BATCH_X * c->parent_batch);
 }
 
-static double mean_of(const double *v, size_t n)
+int check_unalike(double median, double mean)
 {
-	double sum = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += v[i];
-	return n ? sum / (double)n : 0;
+	return median > 0 && mean > 0 && 100 * fabs(mean / median - 1) > CHECK_UNALIKE_PCT;
 }
 
 static void decide(struct ana_check *c, const struct ana_scenario *s, const char *kind)
@@ -103,8 +100,8 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 			    vs = { steps, s->steps.active_steps };
 	struct stats_interval ci;
 	stats_bootstrap(&vs, 1, &ps, 1, STATS_MEDIAN, &ci);
-	c->parent_mean_ms = mean_of(c->parent_steps, c->n_parent);
-	c->measured_mean_ms = mean_of(steps, s->steps.active_steps);
+	c->parent_mean_ms = stats_mean(c->parent_steps, c->n_parent);
+	c->measured_mean_ms = stats_mean(steps, s->steps.active_steps);
 	free(steps);
 	lo = ci.lo;
 	hi = ci.hi;

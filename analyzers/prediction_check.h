@@ -18,6 +18,8 @@
 /* Steps are not alike when their mean is this far (%) from their median: a periodic slow
  * step (a checkpoint every few steps, a loader stall) that the median leaves out */
 #define CHECK_UNALIKE_PCT 25.0
+/* Whether steps of this median and mean are not alike (both known, CHECK_UNALIKE_PCT). */
+int check_unalike(double median, double mean);
 
 enum check_outcome {
 	CHECK_CONFIRMED,   /* measured within the tolerance of the prediction */

@@ -76,7 +76,7 @@ double stats_percentile_unordered(double *v, size_t n, double p)
 	return below + (next - below) * (pos - (double)lo);
 }
 
-static double stats_mean(const double *v, size_t n)
+double stats_mean(const double *v, size_t n)
 {
 	double s = 0;
 	for (size_t i = 0; i < n; i++)

@@ -8,6 +8,8 @@
 /* Percentile p in [0,100] with linear interpolation (numpy's default);
  * sorts v in place. 0 for an empty array. */
 double stats_percentile(double *v, size_t n, double p);
+/* The mean of v; 0 for an empty array. */
+double stats_mean(const double *v, size_t n);
 /* v in ascending order. */
 void stats_sort(double *v, size_t n);
 /* The same value without sorting (a selection in linear time): v is left in

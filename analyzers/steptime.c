@@ -55,6 +55,12 @@ static double period_of(const struct rank_metrics *r, const double *c, size_t i)
 	return (c[i] - c[i - 1]) / 1000;
 }
 
+static int by_step(const void *key, const void *elem)
+{
+	long a = *(const long *)key, b = ((const struct step_rec *)elem)->step;
+	return (a > b) - (a < b);
+}
+
 /* The position in rank r of m of the step numbered as the first rank's step i (steps are
  * in order of their numbers); r's n when it has none (a line of it was malformed). */
 static size_t same_step(const struct scenario_metrics *m, size_t r, size_t i)
@@ -63,15 +69,9 @@ static size_t same_step(const struct scenario_metrics *m, size_t r, size_t i)
 	long want = m->ranks[0].steps[i].step;
 	if (i < x->n && x->steps[i].step == want)
 		return i;
-	size_t lo = 0, hi = x->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->steps[mid].step < want)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < x->n && x->steps[lo].step == want ? lo : x->n;
+	const struct step_rec *f = x->n ? bsearch(&want, x->steps, x->n, sizeof *x->steps, by_step)
+					: NULL;
+	return f ? (size_t)(f - x->steps) : x->n;
 }
 
 double steptime_period(const struct scenario_metrics *m, double *const *c, size_t i)

@@ -4,6 +4,7 @@
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
 #include "analyzers/prediction_check.h"
+#include "analyzers/stats.h"
 #include "analyzers/write/prose.h"
 #include "analyzers/write/clock_text.h"
 #include "util/run_layout.h"
@@ -78,11 +79,9 @@ static void monitor_figure(struct strbuf *md, const struct ana_scenario *s)
  * sample over the run, and the throughput, are the mean's; said beside the median's. */
 static void unalike_steps(struct strbuf *md, const struct ana_scenario *s)
 {
-	double sum = 0, med = s->steps.step_med_ms;
-	for (size_t i = 0; i < s->steps.active_steps; i++)
-		sum += s->steps.step_ms[i];
-	double mean = s->steps.active_steps ? sum / (double)s->steps.active_steps : 0;
-	if (med <= 0 || mean <= 0 || 100 * fabs(mean / med - 1) <= CHECK_UNALIKE_PCT)
+	double med = s->steps.step_med_ms,
+	       mean = stats_mean(s->steps.step_ms, s->steps.active_steps);
+	if (!check_unalike(med, mean))
 		return;
 	strbuf_addf(md, PROSE_STEPS_UNALIKE, mean, s->steps.throughput * med / mean,
 		    data_text_throughput_unit(s));

@@ -267,20 +267,15 @@ static void batch_notes(struct strbuf *md, const struct ana_check *c)
 			c->scenario);
 }
 
-/* Whether steps of median med and mean mean are not alike (CHECK_UNALIKE_PCT). */
-static int unalike(double med, double mean)
-{
-	return med > 0 && mean > 0 && 100 * fabs(mean / med - 1) > CHECK_UNALIKE_PCT;
-}
-
 /* Steps not alike on either side: the medians leave periodic slow steps out, so the change
  * in time per sample over the run is the means'; both said. */
 static void unalike_note(struct strbuf *md, const struct ana_check *c)
 {
-	double pm = c->parent_median_ms > 0 ? c->parent_median_ms : 0;
+	double pm = c->parent_median_ms;
 	if (c->outcome == CHECK_UNMEASURED || pm <= 0 || c->measured_ms <= 0 ||
 	    c->parent_mean_ms <= 0 || c->measured_mean_ms <= 0 ||
-	    !(unalike(pm, c->parent_mean_ms) || unalike(c->measured_ms, c->measured_mean_ms)))
+	    !(check_unalike(pm, c->parent_mean_ms) ||
+	      check_unalike(c->measured_ms, c->measured_mean_ms)))
 		return;
 	double by_mean = c->parent_mean_ms / c->measured_mean_ms, by_med = pm / c->measured_ms;
 	strbuf_addf(
