@@ -31,6 +31,20 @@ for kind in data_loading io; do
 	[ "$kind" = io ] && sc=io-1n || sc=dataloader-1n
 	try_family "try_kinds_$kind" "$SCRATCH/res" "$parent" "$child" "$sc" "$kind"
 	check "try_kinds_${kind}_campaign_dir" grep -qx "export CAMPAIGN_DIR='$SCRATCH/camp'" "$child/io-1n/job.sbatch"
+	# a scenario whose steps are not alike (mean over 25 % from the median, recounted from
+	# summary.json's step times) says its mean beside the median, and only such a one
+	check "try_kinds_${kind}_unalike_said" python3 -c 'import json, re, statistics, sys
+j = json.load(open(sys.argv[1] + "/summary.json"))
+md = open(sys.argv[1] + "/BOTTLENECK_ANALYSIS.md").read()
+for s in j["scenarios"]:
+    t = s["step_times_ms"]
+    if not t:
+        continue
+    line = [l for l in md.splitlines() if l.startswith("- **%s** (" % s["name"])][0]
+    m = re.search(r"\(its steps are not alike: .* by the mean, ([0-9.]+) ms,", line)
+    far = abs(statistics.mean(t) / statistics.median(t) - 1) > 0.25
+    assert bool(m) == far, (s["name"], far, line)
+    assert not m or abs(float(m.group(1)) - statistics.mean(t)) <= 0.006, (m.group(1), statistics.mean(t))' "$child"
 done
 check try_kinds_data_knob_ran grep -q -- "'--workers' '4' '--prefetch' '8'" "$(awk '/^variant for data_loading:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)/dataloader-1n/job.sbatch"
 # the data_loading knob's loader, as the parent's analysis read it from the scenario's command
@@ -44,6 +58,8 @@ if recommends try_kinds_loader "$parent" data_loading; then
 	check try_kinds_loader_said grep -q "Median step replayed with the loader the data_loading knob makes .*: [0-9.]* -> [0-9.]* ms .*, 4 loader threads a rank (1 measured) with a prefetch depth of 8; the unchanged graph replays the measured median [-+][0-9.]* % off" "$parent/BOTTLENECK_ANALYSIS.md"
 fi
 check try_kinds_io_knob_ran grep -q -- "'--checkpoint-every' '4'" "$(awk '/^variant for io:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)/io-1n/job.sbatch"
+# ... and one every 4th step (24 MB more with fsync) makes io-1n's steps not alike
+check try_kinds_io_unalike_io1n grep -q "^- \*\*io-1n\*\* (.*(its steps are not alike: " "$(awk '/^variant for io:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' t.out)/BOTTLENECK_ANALYSIS.md"
 
 # --- the reader of try's output goes away (issue 46): `try ... | head -1` makes and runs every
 # variant, and a kind named twice is one variant, said once on stderr ------------------------
