@@ -22,11 +22,13 @@
 
 static void env_variables_parsed(void)
 {
-	static const char env[] = "MYRANK=9\0RANK=3\0LOCAL_RANK=1\0WORLD_SIZE=4\0LOCAL_WORLD_SIZE=2\0PATH=/bin";
+	static const char env[] =
+		"MYRANK=9\0RANK=3\0LOCAL_RANK=1\0WORLD_SIZE=4\0LOCAL_WORLD_SIZE=2\0PATH=/bin";
 	struct worker_env e;
 	workers_parse_env(env, sizeof env - 1, &e); /* the last variable without its NUL */
 	CHECK(e.rank == 3 && e.local_rank == 1 && e.world_size == 4 && e.local_world_size == 2);
-	static const char bad[] = "RANK=x\0LOCAL_RANK=\0WORLD_SIZE=99999999999999999999\0LOCAL_WORLD_SIZE=2";
+	static const char bad[] =
+		"RANK=x\0LOCAL_RANK=\0WORLD_SIZE=99999999999999999999\0LOCAL_WORLD_SIZE=2";
 	workers_parse_env(bad, sizeof bad - 1, &e); /* LOCAL_WORLD_SIZE cut off: no value */
 	CHECK(e.rank == -1 && e.local_rank == -1 && e.world_size == -1 &&
 	      e.local_world_size == -1);
@@ -82,17 +84,22 @@ static void watch_finds_workers(void)
 				 "LOCAL_WORLD_SIZE=1", NULL };
 		setpgid(0, 0);
 		execle("/bin/sh", "sh", "-c",
-		       "sleep 5 & env RANK=2 LOCAL_RANK=0 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 sh -c 'sleep 5 & wait' & env RANK=3 LOCAL_RANK=1 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 sleep 5 & wait",
-		       (char *)NULL, envp);
+		       "sleep 30 & env RANK=2 LOCAL_RANK=0 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 sh -c 'sleep 30 & wait' & env RANK=3 LOCAL_RANK=1 WORLD_SIZE=4 LOCAL_WORLD_SIZE=2 sleep 30 & wait",
+		       (char *) NULL, envp);
 		_exit(127);
 	}
 	CHECK(launcher > 0);
 	struct workers w;
 	workers_init(&w, tmp, 3); /* one more than there are: the watch goes on looking */
 	workers_add(&w, 1, launcher, "nodeB");
+	/* until both workers are seen (at most 20 s: a loaded machine starts processes late; the
+	 * group sleeps 30 s and is killed below), then 25 looks more (0.5 s), in which the helper
+	 * and the worker's child must not be recorded either */
 	struct timespec tick = { 0, 20000000L };
-	for (int i = 0; i < 75; i++) { /* 1.5 s: several looks after every process started */
+	int more = 25;
+	for (int i = 0; i < 1000 && more > 0; i++) {
 		workers_poll(&w);
+		more -= w.n == 1 && w.v[0].found == 2;
 		nanosleep(&tick, NULL);
 	}
 	CHECK(w.n == 1 && w.v[0].found == 2 && !w.v[0].done);
@@ -152,9 +159,12 @@ static void analysis_takes_worker_records(void)
 	    "{\"host\": \"h\", \"node\": \"local1\", \"node_rank\": 0, \"pid\": 100}");
 	put(tmp, "launcher_1.json",
 	    "{\"host\": \"h\", \"node\": \"local2\", \"node_rank\": 1, \"pid\": 101}");
-	put(tmp, "rank_0.json", "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local1\", \"pid\": 200, \"rank\": 0}");
-	put(tmp, "rank_1.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local1\", \"pid\": 202, \"rank\": 1}");
-	put(tmp, "rank_3.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local2\", \"pid\": 203, \"rank\": 3}");
+	put(tmp, "rank_0.json",
+	    "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local1\", \"pid\": 200, \"rank\": 0}");
+	put(tmp, "rank_1.json",
+	    "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local1\", \"pid\": 202, \"rank\": 1}");
+	put(tmp, "rank_3.json",
+	    "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local2\", \"pid\": 203, \"rank\": 3}");
 	char *names[] = { "h_200.1.pt.trace.json", "h_201.1.pt.trace.json", "h_202.1.pt.trace.json",
 			  "h_203.1.pt.trace.json", "h_203.2.pt.trace.json" };
 	int hints[5];
@@ -224,11 +234,16 @@ static void node_logs_split(void)
 {
 	char tmp[] = "/tmp/test_nodelog.XXXXXX";
 	CHECK(mkdtemp(tmp) != NULL);
-	put(tmp, "launcher_0.json", "{\"host\": \"h\", \"node\": \"local1\", \"node_rank\": 0, \"pid\": 100}");
-	put(tmp, "launcher_1.json", "{\"host\": \"h\", \"node\": \"local2\", \"node_rank\": 1, \"pid\": 101}");
-	put(tmp, "rank_1.json", "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local1\", \"node_rank\": 0, \"pid\": 200, \"rank\": 1}");
-	put(tmp, "rank_0.json", "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local1\", \"node_rank\": 0, \"pid\": 201, \"rank\": 0}");
-	put(tmp, "rank_2.json", "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local2\", \"node_rank\": 1, \"pid\": 202, \"rank\": 2}");
+	put(tmp, "launcher_0.json",
+	    "{\"host\": \"h\", \"node\": \"local1\", \"node_rank\": 0, \"pid\": 100}");
+	put(tmp, "launcher_1.json",
+	    "{\"host\": \"h\", \"node\": \"local2\", \"node_rank\": 1, \"pid\": 101}");
+	put(tmp, "rank_1.json",
+	    "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local1\", \"node_rank\": 0, \"pid\": 200, \"rank\": 1}");
+	put(tmp, "rank_0.json",
+	    "{\"host\": \"h\", \"local_rank\": 1, \"node\": \"local1\", \"node_rank\": 0, \"pid\": 201, \"rank\": 0}");
+	put(tmp, "rank_2.json",
+	    "{\"host\": \"h\", \"local_rank\": 0, \"node\": \"local2\", \"node_rank\": 1, \"pid\": 202, \"rank\": 2}");
 	put_log(tmp, 0, "WARNING: step 9 time 999 ms (the launcher's own)\n"
 			"[default0]:step 0 time 10 ms\n[default1]:step 0 time 20 ms\n"
 			"[default1]:step 1 time 21 ms\n[default0]:step 1 time 11 ms\n"
@@ -270,8 +285,10 @@ static void node_logs_unprefixed(void)
 {
 	char tmp[] = "/tmp/test_nodelog.XXXXXX";
 	CHECK(mkdtemp(tmp) != NULL);
-	put(tmp, "launcher_0.json", "{\"host\": \"h\", \"node\": \"local1\", \"node_rank\": 0, \"pid\": 100}");
-	put(tmp, "launcher_1.json", "{\"host\": \"h\", \"node\": \"local2\", \"node_rank\": 1, \"pid\": 101}");
+	put(tmp, "launcher_0.json",
+	    "{\"host\": \"h\", \"node\": \"local1\", \"node_rank\": 0, \"pid\": 100}");
+	put(tmp, "launcher_1.json",
+	    "{\"host\": \"h\", \"node\": \"local2\", \"node_rank\": 1, \"pid\": 101}");
 	put_log(tmp, 0, "step 0 time 10 ms\nstep 1 time 11 ms\n");
 	put_log(tmp, 1, "hello\n");
 	struct ranklines rl;
