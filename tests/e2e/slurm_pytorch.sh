@@ -46,9 +46,12 @@ second=$(scontrol show hostnames "$(json "$run/strag-2n/job_metadata.json" 'j["n
 check slurm_ddp_straggler_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][2]["stragglers"]]')" = "[(3, '$second', 'compute')]" ] ||
 	grep -i -A3 "straggl\|arrived last" "$run/BOTTLENECK_ANALYSIS.md" | sed 's/^/  report: /'
 check slurm_ddp_straggler_impact [ "$(json "$run/summary.json" 'j["scenarios"][2]["stragglers"][0]["impact_pct"] >= 20')" = True ]
-# the even run names no compute straggler (its 4 ranks share this machine's 2 CPUs with the
-# other test lanes: a rank the load slows may be named, with another cause)
-check slurm_ddp_even_no_straggler [ "$(json "$run/summary.json" '[g["rank"] for g in j["scenarios"][1]["stragglers"] if g["cause"] == "compute"]')" = "[]" ]
+# the even run names no compute straggler like the planted one: its 4 ranks share this
+# machine's 2 CPUs with the other test lanes, and a rank the load holds back in most steps is
+# measured as one (CI, stop 56: rank 0, compute), but its waiting is not the 250 ms a step of
+# the planted straggler: any it names keeps the others waiting less than half as long
+echo "   even run's stragglers: $(json "$run/summary.json" '[(g["rank"], g["cause"], g["impact_pct"]) for g in j["scenarios"][1]["stragglers"]]')"
+check slurm_ddp_even_no_straggler [ "$(json "$run/summary.json" '[g["rank"] for g in j["scenarios"][1]["stragglers"] if g["cause"] == "compute" and g["impact_pct"] >= j["scenarios"][2]["stragglers"][0]["impact_pct"] / 2]')" = "[]" ]
 check slurm_ddp_rank_logs [ "$(ls "$run"/cpu-2n/logs/ | tr '\n' ' ')" = "rank_0.out rank_1.out rank_2.out rank_3.out " ]
 check slurm_ddp_four_traces [ "$(ls "$run"/cpu-2n/traces/ | wc -l)" = 4 ]
 check slurm_ddp_every_rank_stepped [ "$(cat "$run"/cpu-2n/logs/rank_*.out | grep -c '^step 9 ')" = 4 ]
