@@ -597,8 +597,15 @@ static void replay_of(struct ana_scenario *s, const struct ana_run *run,
 	size_t nslow = 0;
 	for (size_t k = 0; k < s->comm.n_stragglers && nslow < STRAGGLER_MAX; k++)
 		slow[nslow++] = s->comm.stragglers[k].rank;
-	struct replay_where w = { cores, run->host_cpus > 0, s->in.loader_workers,
-				  s->in.loader_prefetch, slow, nslow };
+	struct replay_where w = { .cores = cores, .one_host = run->host_cpus > 0,
+				  .loader_workers = s->in.loader_workers,
+				  .loader_depth = s->in.loader_prefetch, .job_cores = -1,
+				  .slow_ranks = slow, .nslow = nslow };
+	double from, to;
+	contamination_window(m, &from, &to);
+	if (s->in.loader_workers > 0 &&
+	    monitor_job_cores(s->in.job_dir, from, to, cores, &w.job_cores) < 0)
+		w.job_cores = -1;
 	rc = trainer ? replay_scenario_trainer(dir.buf, phases, m, &w, r)
 		     : replay_scenario_run(dir.buf, phases, m, &w, r);
 	if (rc < 0) {

@@ -46,7 +46,13 @@ enum replay_change_kind {
 	 * batch b is made by thread b % workers, after its batch b - workers, once step
 	 * b - depth has released its slot (after its optimizer), by the same operations
 	 * (loader:decode, loader:read) as measured; the step thread's wait for batch b ends
-	 * when it is made */
+	 * when it is made. Without those ranges, a user's DataLoader that loads in the training
+	 * process (PyTorch's num_workers 0: a data-loading range on the step thread per batch)
+	 * gets `workers` worker processes with `depth` batches in flight in all: batch b made by
+	 * worker b % workers after its batch b - workers, once the step thread took batch
+	 * b - depth, as its range measured (its CPU demand times cpu share, the rest a delay
+	 * holding no core); the step thread waits for it where it loaded; the first depth
+	 * batches made before the traced steps (the queue full, as after the warm-up) */
 	REPLAY_CHANGE_LOADERS,
 	/* each step's CPU work on the step thread of each of `slow_ranks` brought down to the
 	 * median of the other ranks' in that step, where it was more (the straggler's excess
@@ -82,6 +88,12 @@ struct replay_change {
 	int proportional;
 	int every; /* REPLAY_CHANGE_CHECKPOINTS: one step of every `every` checkpoints */
 	int workers, depth; /* REPLAY_CHANGE_LOADERS: loader threads and prefetch slots */
+	/* REPLAY_CHANGE_LOADERS of a user's DataLoader: the cores the job kept busy on each host
+	 * over the traced steps (the node monitors'; < 0 unknown), from which the share of its
+	 * ranges' time that was CPU work is taken (what the other work's demand leaves of the
+	 * busy cores: an estimate, which counts CPU the traces do not show, as spinning BLAS or
+	 * NCCL threads', as loading); where unknown, cpu_share (0 to 1) is */
+	double job_cores, cpu_share;
 	const int *slow_ranks; /* REPLAY_CHANGE_STRAGGLERS: their ranks, nslow of them */
 	size_t nslow;
 };
@@ -106,6 +118,9 @@ struct replay_build_info {
 	/* a loader change: the loader threads measured (the most of any rank) and the batches
 	 * regrouped onto the new ones */
 	size_t loaders, batches;
+	/* a loader change of a user's DataLoader (loaders 0): the CPU share of its ranges used */
+	int user_loader;
+	double loader_cpu_share;
 	size_t trimmed; /* a straggler or host change: operations made cheaper */
 	size_t scaled;  /* a batch change: operations made twice as long */
 	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */

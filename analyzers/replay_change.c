@@ -73,13 +73,16 @@ static int step_part_of(const struct builder *b, const struct step_ops *o, struc
 		const struct proto *p = &b->p[o->ix[j]];
 		if (p->kind == RNODE_COLL) {
 			if (sp->ncolls == MAX_COLLS)
-				return err_set(ERR_USAGE, "a step has more than %d collectives on its step thread",
-					       MAX_COLLS);
+				return err_set(
+					ERR_USAGE,
+					"a step has more than %d collectives on its step thread",
+					MAX_COLLS);
 			sp->colls[sp->ncolls++] = o->ix[j];
 			sp->after = -1;
 		} else if (is_layer(b, p) && sp->ncolls == 0) {
 			if (sp->nlayers == MAX_LAYERS)
-				return err_set(ERR_USAGE, "a step has more than %d backward layer ranges",
+				return err_set(ERR_USAGE,
+					       "a step has more than %d backward layer ranges",
 					       MAX_LAYERS);
 			sp->layers[sp->nlayers++] = o->ix[j];
 			sp->bytes += p->grad_bytes;
@@ -89,9 +92,10 @@ static int step_part_of(const struct builder *b, const struct step_ops *o, struc
 		}
 	}
 	if (sp->ncolls && (!sp->nlayers || sp->unsized))
-		return err_set(ERR_USAGE,
-			       "its traces have no backward layer ranges with gradient sizes (" LAYER_PREFIX
-			       "<k>, args.grad_bytes) to know when each gradient is ready");
+		return err_set(
+			ERR_USAGE,
+			"its traces have no backward layer ranges with gradient sizes (" LAYER_PREFIX
+			"<k>, args.grad_bytes) to know when each gradient is ready");
 	return 0;
 }
 
@@ -267,7 +271,9 @@ static int change_buckets(struct builder *b, const double *cost)
 	free(lanes);
 	free(prev);
 	if (rc >= 0 && !b->info.moved_colls)
-		rc = err_set(ERR_USAGE, "no collective runs on its step thread: the all-reduce is already overlapped with backward");
+		rc = err_set(
+			ERR_USAGE,
+			"no collective runs on its step thread: the all-reduce is already overlapped with backward");
 	return rc < 0 ? rc : 0;
 }
 
@@ -291,7 +297,9 @@ static int change_checkpoints(struct builder *b)
 		b->info.dropped++;
 	}
 	if (!seen)
-		return err_set(ERR_USAGE, "its traces have no " CHECKPOINT_NAME " range on a step thread (the reference trainer's)");
+		return err_set(ERR_USAGE,
+			       "its traces have no " CHECKPOINT_NAME
+			       " range on a step thread (the reference trainer's)");
 	if (!b->info.dropped)
 		return err_set(ERR_USAGE, "it checkpoints once in %d steps or less often already",
 			       b->in->change->every);
@@ -445,17 +453,154 @@ static int new_threads(struct builder *b, int ri, int workers, int *lanes, int *
 	return rc;
 }
 
-/* The loader ranges regrouped onto `workers` new threads per rank (REPLAY_CHANGE_LOADERS).
- * Refused without loader ranges that name their batch. */
-static int change_loaders(struct builder *b)
+/* A user's DataLoader loading in the training process: a step-thread range of the
+ * data-loading phase, one per batch (PyTorch's _SingleProcessDataLoaderIter.__next__). */
+static int is_user_loader(const struct builder *b, const struct proto *p)
+{
+	const int *ph = b->in->ranks[p->rank_i].phase;
+	return p->kind == RNODE_CPU && p->name >= 0 && p->step >= 0 && ph &&
+	       ph[p->name] == PH_DATA && p->lane == b->main_lane[p->rank_i];
+}
+
+static int ranks_on_host(const struct builder *b, int host)
+{
+	int n = 0;
+	for (size_t r = 0; r < b->in->n; r++)
+		n += b->in->ranks[r].host == host;
+	return n;
+}
+
+/* Each host's busy cores (job_cores) over its ranks' mean step window, less the demand of
+ * their other CPU work in the steps, summed; into *rest, the loader ranges' demand into
+ * *load (marked in loader). */
+static void cpu_budget(const struct builder *b, const double *cost, const unsigned char *loader,
+		       double *rest, double *load)
+{
+	size_t nr = b->in->n;
+	double *lo = xcalloc(nr + 1, sizeof *lo), *hi = xcalloc(nr + 1, sizeof *hi);
+	for (size_t r = 0; r < nr; r++)
+		lo[r] = 1e300, hi[r] = -1e300;
+	*rest = *load = 0;
+	for (size_t i = 0; i < b->np; i++) {
+		const struct proto *p = &b->p[i];
+		if (p->step < 0)
+			continue;
+		if (p->lane == b->main_lane[p->rank_i]) {
+			lo[p->rank_i] = p->s < lo[p->rank_i] ? p->s : lo[p->rank_i];
+			hi[p->rank_i] = p->e > hi[p->rank_i] ? p->e : hi[p->rank_i];
+		}
+		if (p->kind == RNODE_CPU || p->on_host) {
+			if (loader[i])
+				*load += cost[i];
+			else
+				*rest -= cost[i];
+		}
+	}
+	for (size_t r = 0; r < nr; r++)
+		if (hi[r] > lo[r]) /* each rank's share of its host's busy cores */
+			*rest += b->in->change->job_cores * (hi[r] - lo[r]) / 1000 /
+				 ranks_on_host(b, b->in->ranks[r].host);
+	free(lo);
+	free(hi);
+}
+
+/* The share of the loader ranges' (ix, n of them) CPU demand that was CPU work: what the
+ * job's measured busy cores leave of the step window beyond the other work's demand, over
+ * theirs (0 to 1); the change's cpu_share where the monitors did not measure it. */
+static double loader_cpu_share(const struct builder *b, const double *cost, const int *ix,
+			       size_t n)
+{
+	if (b->in->change->job_cores < 0)
+		return b->in->change->cpu_share;
+	unsigned char *loader = xcalloc(b->np + 1, 1);
+	for (size_t i = 0; i < n; i++)
+		loader[ix[i]] = 1;
+	double rest, load;
+	cpu_budget(b, cost, loader, &rest, &load);
+	free(loader);
+	double x = load > 0 ? rest / load : 1;
+	return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/* Rank ri's loader ranges ix[lo, hi) (by start, batch k the k-th) onto its new workers
+ * (REPLAY_CHANGE_LOADERS of a user's DataLoader): the step thread waits where it loaded. */
+static void place_user_batches(struct builder *b, const double *cost, const int *ix, size_t lo,
+			       size_t hi, const int *lanes, double share)
+{
+	const struct replay_change *ch = b->in->change;
+	int last[256], depth = ch->depth;
+	double idle[256] = { 0 };
+	for (int w = 0; w < ch->workers; w++)
+		last[w] = -1;
+	for (size_t k = 0; k < hi - lo; k++) {
+		struct proto *p = &b->p[ix[lo + k]];
+		p->kind = RNODE_WAIT, p->sleep = 0;
+		if ((int)k < depth) /* made before the traced steps: ready */
+			continue;
+		int w = (int)(k % (size_t)ch->workers);
+		struct proto q = *p;
+		q.kind = RNODE_CPU, q.lane = lanes[w], q.step = -1, q.fixed = 1;
+		q.cost_ms = share * cost[ix[lo + k]];
+		double wait_us = (1 - share) * (p->e - p->s);
+		int at = replay_proto_add(b, &q);
+		if (last[w] >= 0)
+			replay_proto_edge(b, last[w], at, idle[w]);
+		replay_proto_edge(b, ix[lo + k - (size_t)depth], at, 0); /* its slot taken */
+		replay_proto_edge(b, at, ix[lo + k], wait_us);
+		last[w] = at, idle[w] = wait_us;
+		b->info.batches++;
+	}
+}
+
+/* REPLAY_CHANGE_LOADERS of a user's DataLoader (replay_build.h); refused without its ranges
+ * or with over 256 workers. */
+static int change_user_loaders(struct builder *b, const double *cost)
+{
+	const struct replay_change *ch = b->in->change;
+	size_t n;
+	int *ix = protos_where(b, is_user_loader, &n), rc = 0;
+	int *lanes = xcalloc((size_t)ch->workers + 1, sizeof *lanes);
+	int *last = xcalloc((size_t)ch->workers + 1, sizeof *last);
+	if (!n)
+		rc = err_set(
+			ERR_USAGE,
+			"its traces have no loader ranges: neither the reference trainer's (" LOADER_PREFIX
+			"decode, " LOADER_PREFIX
+			"read) nor a DataLoader's on the step thread (the data-loading phase)");
+	else if (ch->workers > 256)
+		rc = err_set(ERR_USAGE, "%d DataLoader workers: the replay makes at most 256",
+			     ch->workers);
+	double share = rc < 0 ? 0 : loader_cpu_share(b, cost, ix, n);
+	b->info.user_loader = 1, b->info.loader_cpu_share = share;
+	for (size_t lo = 0, hi; rc >= 0 && lo < n; lo = hi) {
+		int ri = b->p[ix[lo]].rank_i;
+		for (hi = lo + 1; hi < n && b->p[ix[hi]].rank_i == ri; hi++)
+			;
+		rc = new_threads(b, ri, ch->workers, lanes, last);
+		if (rc >= 0)
+			place_user_batches(b, cost, ix, lo, hi, lanes, share);
+	}
+	free(ix);
+	free(lanes);
+	free(last);
+	return rc < 0 ? rc : 0;
+}
+
+/* The loader ranges regrouped onto `workers` new threads per rank (REPLAY_CHANGE_LOADERS);
+ * without the trainer's, a user's DataLoader given workers (change_user_loaders). */
+static int change_loaders(struct builder *b, const double *cost)
 {
 	int workers = b->in->change->workers, rc = 0;
 	size_t n, nsteps;
 	double start = 0;
+	if (workers < 1 || b->in->change->depth < 1)
+		return err_set(ERR_USAGE, "no loader workers or prefetch depth to replay");
 	int *ix = protos_where(b, is_loader, &n);
+	if (!n) {
+		free(ix);
+		return change_user_loaders(b, cost);
+	}
 	int *steps = protos_where(b, is_wait_or_release, &nsteps);
-	if (!n || workers < 1 || b->in->change->depth < 1)
-		rc = err_set(ERR_USAGE, "its traces have no loader ranges naming their batch (the reference trainer's " LOADER_PREFIX "decode and " LOADER_PREFIX "read)");
 	int *lanes = xcalloc((size_t)workers + 1, sizeof *lanes);
 	int *last = xcalloc((size_t)workers + 1, sizeof *last);
 	drop_loader_edges(b);
@@ -552,7 +697,8 @@ static int change_stragglers(struct builder *b, const double *cost)
 	for (size_t r = 0; r < n; r++)
 		slow += is_slow(b, (int)r);
 	if (!slow || slow == n)
-		return err_set(ERR_USAGE, "its traces hold no straggler's rank beside another rank");
+		return err_set(ERR_USAGE,
+			       "its traces hold no straggler's rank beside another rank");
 	int *ix = xcalloc(b->np + 1, sizeof *ix);
 	np = 0;
 	for (size_t i = 0; i < b->np; i++)
@@ -585,8 +731,9 @@ static int change_host(struct builder *b, const double *cost)
 		p->cost_ms = cost[i] / 2;
 		b->info.trimmed++;
 	}
-	return b->info.trimmed ? 0
-			       : err_set(ERR_USAGE, "its traces launch no GPU work: no launch overhead to halve");
+	return b->info.trimmed
+		? 0
+		: err_set(ERR_USAGE, "its traces launch no GPU work: no launch overhead to halve");
 }
 
 /* What a batch change does to an operation of the host: 2 when it is per-sample work on any
@@ -631,8 +778,10 @@ static int change_batch(struct builder *b, const double *cost)
 		}
 	}
 	free(gpu);
-	return b->info.scaled ? 0
-			      : err_set(ERR_USAGE, "its traces hold no per-sample work the replay knows (forward, backward, operators, data loading)");
+	return b->info.scaled
+		? 0
+		: err_set(ERR_USAGE,
+			  "its traces hold no per-sample work the replay knows (forward, backward, operators, data loading)");
 }
 
 int replay_change_apply(struct builder *b, double **cost)
@@ -647,7 +796,7 @@ int replay_change_apply(struct builder *b, double **cost)
 		rc = change_checkpoints(b);
 		break;
 	case REPLAY_CHANGE_LOADERS:
-		rc = change_loaders(b);
+		rc = change_loaders(b, *cost);
 		break;
 	case REPLAY_CHANGE_STRAGGLERS:
 		rc = change_stragglers(b, *cost);

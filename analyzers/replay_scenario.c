@@ -436,25 +436,58 @@ static void predict_io(struct replay_build_in *in, const struct replay_sim *base
 		replay_build_info_free(&info);
 }
 
+/* The loader change ch replayed again with a user's DataLoader's loading all CPU work
+ * (share 1) or all waiting (0), the interval of out->data widened to it; its median. */
+static double loader_bound(struct replay_build_in *in, struct replay_change ch, double share,
+			   const struct replay_sim *base, const struct scenario_metrics *m,
+			   struct replay_result *out)
+{
+	struct replay_build_info info;
+	struct replay_pred q = { 0 };
+	ch.job_cores = -1, ch.cpu_share = share;
+	if (!change_pred(in, &ch, base, m, out->measured_ms, &q, &info))
+		return -1;
+	replay_build_info_free(&info);
+	if (!q.made)
+		return -1;
+	out->data.lo_ms = q.lo_ms < out->data.lo_ms ? q.lo_ms : out->data.lo_ms;
+	out->data.hi_ms = q.hi_ms > out->data.hi_ms ? q.hi_ms : out->data.hi_ms;
+	return q.step_ms;
+}
+
 /* The data-loading change (the loader w asks for) replayed against the unchanged replay
- * (base) into out->data. */
+ * (base) into out->data. A user's DataLoader's loading is CPU work in the share the monitors
+ * measured, else all of it; the interval reaches the replays with all of it waiting and all
+ * of it CPU work (the share is an estimate: replay_build.h). */
 static void predict_data(struct replay_build_in *in, const struct replay_sim *base,
 			 const struct scenario_metrics *m, const struct replay_where *w,
 			 struct replay_result *out)
 {
 	struct replay_change ch = { .kind = REPLAY_CHANGE_LOADERS, .workers = w->loader_workers,
-				    .depth = w->loader_depth };
+				    .depth = w->loader_depth, .job_cores = w->job_cores,
+				    .cpu_share = 1 };
 	struct replay_build_info info;
+	out->loader_cpu_pct = out->loader_wait_step_ms = -1;
 	if (w->loader_workers <= 0 || w->loader_depth <= 0) {
 		err_set(ERR_USAGE,
-			"the campaign's data_loading knob sets no --workers or --prefetch of the reference trainer");
+			"the campaign's data_loading knob sets no --workers or --prefetch of the reference trainer, and no loader: {workers} for a DataLoader");
 		snprintf(out->data.why, sizeof out->data.why, "%s", err_last());
 		return;
 	}
 	if (!change_pred(in, &ch, base, m, out->measured_ms, &out->data, &info))
 		return;
 	out->loaders = info.loaders;
+	out->user_loader = info.user_loader;
+	double share = info.loader_cpu_share;
 	replay_build_info_free(&info);
+	if (!out->user_loader || !out->data.made)
+		return;
+	if (w->job_cores >= 0) {
+		out->loader_cpu_pct = 100 * share;
+		if (share < 1)
+			loader_bound(in, ch, 1, base, m, out);
+	}
+	out->loader_wait_step_ms = loader_bound(in, ch, 0, base, m, out);
 }
 
 /* The straggler change (the slow ranks w names) replayed against the unchanged replay
@@ -657,7 +690,7 @@ int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *ph
 	struct loaded l = { .t = t, .is_step = xcalloc(n + 1, sizeof *l.is_step),
 			    .in = xcalloc(n + 1, sizeof *l.in), .n = n };
 	struct scenario_metrics m = { xcalloc(n + 1, sizeof *m.ranks), n };
-	struct replay_where w = { 1, 0, 0, 0, NULL, 0 };
+	struct replay_where w = { .cores = 1, .job_cores = -1 };
 	int own = 1; /* every file's own rank, all distinct */
 	for (size_t i = 0; i < n; i++) {
 		own = own && t[i].rank >= 0;

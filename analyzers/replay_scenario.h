@@ -80,6 +80,12 @@ struct replay_result {
 	/* data loading: the loader the campaign's data_loading knob makes (replay_where) */
 	struct replay_pred data;
 	size_t loaders; /* data: the loader threads measured (the most of any rank) */
+	/* data of a user's DataLoader (user_loader 1, loaders 0): the share of its loading's
+	 * time that was CPU work (%, an estimate from the node monitors; -1 not measured: the
+	 * prediction takes all of it as CPU work), and the median step replayed with all of it
+	 * waiting instead (-1 none); the interval reaches that and the one of all CPU work */
+	int user_loader;
+	double loader_cpu_pct, loader_wait_step_ms;
 	/* straggler: the slow ranks' (replay_where) excess step-thread work removed */
 	struct replay_pred straggler;
 	/* host: the launch overhead halved (REPLAY_CHANGE_HOST) */
@@ -91,11 +97,15 @@ struct replay_result {
 
 /* What a scenario is replayed on, and with: the nodes' cores; one_host: every rank on one
  * (the local executor's emulated nodes are this machine), else one per distinct host; the
- * reference trainer's loader threads and prefetch depth that the data_loading knob sets
- * (0: it sets neither, and no data-loading change is replayed); the stragglers' ranks. */
+ * loader threads (or a user's DataLoader workers) and prefetch depth (batches in flight)
+ * that the data_loading knob sets (0: it sets neither, and no data-loading change is
+ * replayed); the stragglers' ranks. */
 struct replay_where {
 	int cores, one_host;
 	int loader_workers, loader_depth;
+	/* the cores the job kept busy per host over its active steps (node monitors; < 0: not
+	 * measured): how much of a user's DataLoader's time was CPU work */
+	double job_cores;
 	const int *slow_ranks; /* the stragglers the analysis named (nslow; 0: none) */
 	size_t nslow;
 };

@@ -254,3 +254,78 @@ int monitor_summarise_nodes(const char *job_dir, const char *node, int others,
 	monitor_finish(out);
 	return 0;
 }
+
+/* Field idx of line as a number; NAN when it is missing, empty or not one. */
+static double number_at(const char *line, int idx)
+{
+	size_t len = 0;
+	const char *p = idx >= 0 ? field_at(line, idx, &len) : NULL;
+	char *end = NULL;
+	double v = p && len ? strtod(p, &end) : NAN;
+	return end == p + len ? v : NAN;
+}
+
+/* A node's samples of [from, to] for monitor_job_cores: sums of the job's cores weighted
+ * by the time inside (in) and by the whole interval of those wholly inside (whole). */
+struct job_cpu {
+	double in_sum, in_w, whole_sum, whole_w;
+	long whole_n;
+};
+
+static void job_cpu_add(FILE *f, double from, double to, int ncpus, struct job_cpu *j)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int ts = -1, iv = -1, cu = -1, fp = -1;
+	if (getline(&line, &cap, f) > 0) {
+		ts = column(line, "timestamp");
+		iv = column(line, "interval_s");
+		cu = column(line, "cpu_util_pct");
+		fp = column(line, "foreign_cpu_pct");
+	}
+	while (ts >= 0 && iv >= 0 && cu >= 0 && getline(&line, &cap, f) > 0) {
+		double end = number_at(line, ts), len = number_at(line, iv);
+		double util = number_at(line, cu), foreign = number_at(line, fp);
+		double a = end - len > from ? end - len : from, b = end < to ? end : to;
+		if (!(len > 0 && len < 3600 && util >= 0 && util <= 100) || !(b > a))
+			continue; /* malformed, or outside */
+		double c = util / 100 * ncpus - (foreign > 0 ? foreign / 100 : 0);
+		c = c > 0 ? c : 0;
+		j->in_sum += c * (b - a), j->in_w += b - a;
+		if (end - len >= from && end <= to)
+			j->whole_sum += c * len, j->whole_w += len, j->whole_n++;
+	}
+	free(line);
+}
+
+int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, double *cores)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct argv nodes;
+	double sum = 0;
+	int n = 0;
+	strbuf_addf(&dir, "%s/" JOB_MONITOR, job_dir);
+	fsio_list(dir.buf, &nodes);
+	for (size_t i = 0; i < nodes.n && ncpus > 0 && to > from; i++) {
+		struct job_cpu j = { 0 };
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/%s/cpu_monitor.csv", dir.buf, nodes.v[i]);
+		FILE *f = fsio_fopen_or_warn(p.buf);
+		strbuf_free(&p);
+		if (!f)
+			continue;
+		job_cpu_add(f, from, to, ncpus, &j);
+		fclose(f);
+		if (j.whole_n >= 2)
+			sum += j.whole_sum / j.whole_w, n++;
+		else if (j.in_w > 0)
+			sum += j.in_sum / j.in_w, n++;
+	}
+	argv_free(&nodes);
+	strbuf_free(&dir);
+	if (!n)
+		return err_set(ERR_NOTFOUND, "no monitor sample of the steps in %s/monitor",
+			       job_dir);
+	*cores = sum / n;
+	return 0;
+}

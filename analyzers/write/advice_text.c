@@ -387,6 +387,27 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 	replay_fidelity_said(sb, s, x / b->step_ms < 1.02, b->busy_pct);
 }
 
+/* The loader a data-loading prediction replayed: the trainer's threads, or a DataLoader's
+ * workers, with how much of its loading was CPU work, or both bounds where not measured. */
+static void loader_said(struct strbuf *sb, const struct ana_scenario *s, double step_ms)
+{
+	const struct replay_result *p = &s->replay;
+	if (!p->user_loader) {
+		strbuf_addf(sb,
+			    ", %d loader threads a rank (%zu measured) with a prefetch depth of %d",
+			    s->in.loader_workers, p->loaders, s->in.loader_prefetch);
+		return;
+	}
+	strbuf_addf(sb, PROSE_USER_LOADER, s->in.loader_workers, s->in.loader_prefetch);
+	if (p->loader_cpu_pct >= 0)
+		strbuf_addf(sb, PROSE_USER_LOADER_CPU, p->loader_cpu_pct);
+	else
+		strbuf_adds(sb, PROSE_USER_LOADER_ALL_CPU);
+	if (p->loader_wait_step_ms >= 0)
+		strbuf_addf(sb, PROSE_USER_LOADER_WAITING, p->loader_wait_step_ms,
+			    100 * (p->loader_wait_step_ms / step_ms - 1));
+}
+
 /* One replayed prediction in words: the change, the step, its interval, "no gain" naming
  * the cores when it takes under 2 % off, and the ceiling as "at most". */
 static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
@@ -422,9 +443,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			    ", each all-reduce %.2f ms + %.2f ms per MiB (fitted on the run's %zu)",
 			    c->per_call_ms, c->ms_per_mib, c->fit_colls);
 	if (r->kind == REC_DATA)
-		strbuf_addf(sb,
-			    ", %d loader threads a rank (%zu measured) with a prefetch depth of %d",
-			    s->in.loader_workers, s->replay.loaders, s->in.loader_prefetch);
+		loader_said(sb, s, r->step_ms[i]);
 	if (r->kind == REC_HOST)
 		strbuf_adds(
 			sb,

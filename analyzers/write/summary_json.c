@@ -326,12 +326,20 @@ json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
 	json_object_set_new(rep, "communication", comm_pred_json(&r->comm, none));
 	json_object_set_new(rep, "io", pred_json(&r->io, json_pack("{s:i}", "checkpoint_every",
 								   REPLAY_CHECKPOINT_EVERY), none));
-	json_object_set_new(rep, "data_loading",
-			    pred_json(&r->data,
-				      json_pack("{s:I, s:i, s:i}", "loaders_measured",
-						(json_int_t)r->loaders, "loader_workers",
-						loader_workers, "loader_prefetch", loader_prefetch),
-				      none));
+	json_object_set_new(
+		rep, "data_loading",
+		pred_json(&r->data,
+			  json_pack("{s:I, s:i, s:i, s:b, s:o, s:o}", "loaders_measured",
+				    (json_int_t) r->loaders, "loader_workers", loader_workers,
+				    "loader_prefetch", loader_prefetch, "user_loader",
+				    r->user_loader, "loader_cpu_pct",
+				    r->loader_cpu_pct >= 0 ? jsonio_real3(r->loader_cpu_pct)
+							   : json_null(),
+				    "all_waiting_step_ms",
+				    r->loader_wait_step_ms >= 0
+					    ? jsonio_real3(r->loader_wait_step_ms)
+					    : json_null()),
+			  none));
 	json_object_set_new(rep, "straggler", pred_json(&r->straggler, NULL, none));
 	json_object_set_new(rep, "host", pred_json(&r->host, NULL, none));
 	json_object_set_new(rep, "batch", batch_pred_json(r, none));

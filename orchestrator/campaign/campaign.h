@@ -57,6 +57,9 @@ struct knob {
 	struct kvlist env;
 	int tasks_per_node;   /* 0: unchanged */
 	int batch_per_rank;   /* analysis.batch_per_rank of every scenario; 0: unchanged */
+	/* loader: what a data_loading knob makes of a user's DataLoader (its worker processes
+	 * and prefetch factor, for the replay's prediction); 0: not said */
+	int loader_workers, loader_prefetch;
 	int line, col;
 };
 

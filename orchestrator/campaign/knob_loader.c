@@ -47,6 +47,12 @@ void knob_loader(const struct campaign *c, const struct scenario *s,
 	const struct knob *k = campaign_knob(c, "data_loading");
 	if (!k)
 		return;
+	if (k->loader_workers > 0) {
+		*workers = k->loader_workers;
+		*prefetch = k->loader_workers *
+			    (k->loader_prefetch > 0 ? k->loader_prefetch : KNOB_LOADER_PREFETCH);
+		return;
+	}
 	struct scenario with = *s;
 	kvlist_copy(&with.params, &s->params); /* (it starts with.params afresh) */
 	for (size_t j = 0; j < k->params.n; j++)

@@ -25,6 +25,15 @@ static const struct key_spec knob_analysis_keys[] = {
 	KEYS_END
 };
 
+static const struct key_spec knob_loader_keys[] = {
+	{ "workers", KEY_INT, 1, 256, 0, AT_K(loader_workers), /* the replay's most */
+	  .need = "missing key 'workers' (the DataLoader's num_workers the change sets)",
+	  .doc = { NULL, "required", "the DataLoader's `num_workers` with the change" } },
+	{ "prefetch", KEY_INT, 1, 16, 0, AT_K(loader_prefetch), /* 256 x 16: BOUND_LOADER */
+	  .doc = { NULL, "2", "its `prefetch_factor`: batches each worker keeps in flight" } },
+	KEYS_END
+};
+
 /* The change itself, set in every scenario. */
 const struct key_spec knob_keys[] = {
 	{ "params", KEY_LOAD, .off = AT_K(params), .load = load_params,
@@ -35,6 +44,9 @@ const struct key_spec knob_keys[] = {
 	{ "tasks_per_node", KEY_INT, 1, CAMPAIGN_MAX_TASKS_PER_NODE, 0, AT_K(tasks_per_node),
 	  .doc = { NULL, "unchanged", "ranks per node" } },
 	{ "analysis", KEY_MAP, .sub = knob_analysis_keys },
+	{ "loader", KEY_MAP, .sub = knob_loader_keys,
+	  .doc = { "map", "none",
+		   "a `data_loading` knob of your own script: what its change makes of the PyTorch DataLoader, for the replay's prediction (the reference trainer's is read from its command)" } },
 	KEYS_END
 };
 
@@ -133,6 +145,9 @@ static void check_knob(struct loader *L, const struct knob *k, yaml_node_t *n, c
 	if (!knob_changes(c, k))
 		problem(L, n, path, "changes nothing: every scenario already has these values");
 	/* the batch recommendation predicts the batch per rank doubled, on as many ranks */
+	if (k->loader_workers && strcmp(k->kind, rec_kind_name(REC_DATA)))
+		problem(L, n, path,
+			"has loader: only a data_loading knob says what it makes of the DataLoader");
 	if (k->tasks_per_node && !strcmp(k->kind, rec_kind_name(REC_BATCH)))
 		problem(L, n, path,
 			"sets tasks_per_node: a batch knob changes the batch per rank, on the same ranks (its prediction is for that); set the parameter that sets the batch instead");

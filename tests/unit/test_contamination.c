@@ -9,10 +9,15 @@
 #include "analyzers/contamination.h"
 #include "analyzers/read/monitor.h"
 
+#include "util/err.h"
+#include "util/fsio.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define HEAD "timestamp,node,interval_s,cpu_util_pct,iowait_pct,load1,mem_used_mib,mem_total_mib,disk_read_bytes,disk_write_bytes,net_rx_bytes,net_tx_bytes,foreign_cpu_pct,foreign_top\n"
+#define HEAD                                                                                       \
+	"timestamp,node,interval_s,cpu_util_pct,iowait_pct,load1,mem_used_mib,mem_total_mib,disk_read_bytes,disk_write_bytes,net_rx_bytes,net_tx_bytes,foreign_cpu_pct,foreign_top\n"
 #define ROW(t, pct, top) #t ",local1,0.500,99.0,0.0,2.10,2100.0,24105.1,0,0,0,0," pct "," top "\n"
 
 /* The decision on a recorded stream over [from, to]; n: the samples with the columns. */
@@ -114,6 +119,43 @@ static void steps_window(void)
 	CHECK(from == 0 && to == 0);
 }
 
+/* The job's busy cores on 2 CPUs over its steps (100.2-101.8; a sample's timestamp ends
+ * it): on local1 the samples wholly inside, 100.5-101.0 (30 % of 2 CPUs: 0.6) and
+ * 101.0-101.5 (25 %: 0.5), 0.55; those only overlapping it (100.0-100.5: 40 % less 0.2 of
+ * foreign load, 0.6; 101.5-101.9 at 99 %) and a malformed line left out. On local2 (no
+ * foreign columns) 0.5 and 0.7, 0.6: the mean over the nodes. With fewer than two samples
+ * wholly inside (100.3-101.2), those overlapping it weighted by how much. No sample there,
+ * or no monitor: not known. */
+static void job_cores(void)
+{
+	char dir[] = "/tmp/test_job_cores.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	const char *a = HEAD "100.0,local1,0.500,99.0,0,0,0,0,0,0,0,0,0.0,\n"
+			     "100.5,local1,0.500,40.0,0,0,0,0,0,0,0,0,20.0,yes:20.0\n"
+			     "101.0,local1,0.500,30.0,0,0,0,0,0,0,0,0,0.0,\n"
+			     "101.5,local1,0.500,25.0,0,0,0,0,0,0,0,0,0.0,\n"
+			     "101.7,local1,0.200,nonsense\n"
+			     "101.9,local1,0.400,99.0,0,0,0,0,0,0,0,0,0.0,\n";
+	const char *b = "timestamp,node,interval_s,cpu_util_pct\n101.0,local2,0.5,25.0\n"
+			"101.5,local2,0.5,35.0\n";
+	CHECK(fsio_write_in(dir, "monitor/local1/cpu_monitor.csv", a, strlen(a), 0644) == 0);
+	double c = -1;
+	CHECK(monitor_job_cores(dir, 100.2, 101.8, 2, &c) == 0);
+	CHECK_NEAR(c, 0.55, 1e-9);
+	CHECK(fsio_write_in(dir, "monitor/local2/cpu_monitor.csv", b, strlen(b), 0644) == 0);
+	CHECK(monitor_job_cores(dir, 100.2, 101.8, 2, &c) == 0);
+	CHECK_NEAR(c, (0.55 + 0.6) / 2, 1e-9);
+	CHECK(monitor_job_cores(dir, 100.3, 101.2, 2, &c) == 0);
+	CHECK_NEAR(c,
+		   ((0.2 * 0.6 + 0.5 * 0.6 + 0.2 * 0.5) / 0.9 + (0.5 * 0.5 + 0.2 * 0.7) / 0.7) / 2,
+		   1e-9);
+	CHECK(monitor_job_cores(dir, 5, 6, 2, &c) == ERR_NOTFOUND);
+	CHECK(monitor_job_cores("/nonexistent", 100.2, 101.8, 2, &c) == ERR_NOTFOUND);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	RUN(quiet_job);
@@ -122,5 +164,6 @@ int main(void)
 	RUN(window);
 	RUN(unknown);
 	RUN(steps_window);
+	RUN(job_cores);
 	HARNESS_END();
 }

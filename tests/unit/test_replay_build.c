@@ -13,6 +13,7 @@
 #include "analyzers/torchtrace.h"
 #include "harness.h"
 #include "util/err.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -851,8 +852,77 @@ static void loader_change(void)
 	struct two v;
 	load_two(&v);
 	CHECK(step_of(&v, 2, &ch, 0, NULL) < 0);
-	CHECK(strstr(err_last(), "no loader ranges naming their batch") != NULL);
+	CHECK(strstr(err_last(), "no loader ranges: neither the reference trainer's") != NULL);
 	free_two(&v);
+}
+
+/* A DataLoader loading in the training process, as PyTorch's num_workers 0 traces it: six
+ * steps of 100 µs, each `next` (the data-loading phase) 60 µs and fwd 40. */
+static char *user_loader_json(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	strbuf_adds(&b, "{\"traceEvents\":[");
+	for (int k = 0; k < 6; k++)
+		strbuf_addf(
+			&b,
+			"%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"tid\":1,\"ts\":%d,\"dur\":100},{\"ph\":\"X\",\"name\":\"next\",\"tid\":1,\"ts\":%d,\"dur\":60},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":%d,\"dur\":40}",
+			k ? "," : "", k, 100 * k, 100 * k, 100 * k + 60);
+	strbuf_adds(&b, "]}");
+	return strbuf_detach(&b);
+}
+
+/* The DataLoader given 2 workers and 2 batches in flight, by hand, two ranks on 2 cores
+ * (demand = wall). Its loading all waiting: batches 0 and 1 ready, batch b made by worker
+ * b % 2 once the step thread took batch b - 2, in 60 µs: the step thread never waits (batch
+ * 2 ready at 60, taken at 80; 3 at 100, taken at 120; 4 at 80 + 60, taken at 160; 5 at
+ * 120 + 60, at 200): every step is fwd's 40 µs. All CPU work: the two ranks' 6 x 40 µs of
+ * fwd and 4 x 60 of loading (batches 0 and 1 were ready) keep both cores busy throughout (a
+ * step thread that waits does so for a worker that runs): the six steps take 960 / 2 =
+ * 480 µs, the gain of the two ready batches alone. The share from the monitors: the ranks
+ * kept 1.1 cores busy over their 600 µs, 0.66 core-ms, of which fwd took 12 x 40 µs: the 12
+ * loader ranges' 0.72 core-ms were 0.18 of CPU work, 25 %; none busy, none of it. Without its
+ * data-loading phase it is refused. */
+static void user_loader_change(void)
+{
+	struct two w;
+	char *json = user_loader_json();
+	load_same(&w, json, 6);
+	int *ph[2];
+	for (int r = 0; r < 2; r++) {
+		ph[r] = phases_of(&w.t[r], "fwd");
+		for (size_t i = 0; i < w.t[r].nnames; i++)
+			ph[r][i] = !strcmp(w.t[r].names[i], "next") ? PH_DATA : ph[r][i];
+		w.in[r].phase = ph[r];
+	}
+	struct replay_change ch = { .kind = REPLAY_CHANGE_LOADERS, .workers = 2, .depth = 2,
+				    .job_cores = -1, .cpu_share = 0 };
+	struct replay_build_info info;
+	CHECK_NEAR(step_of(&w, 2, NULL, 3, NULL), 100e-3, US);
+	for (int k = 0; k < 6; k++)
+		CHECK_NEAR(step_of(&w, 2, &ch, k, k ? NULL : &info), 40e-3, US);
+	CHECK(info.user_loader && info.loaders == 0 && info.batches == 8);
+	replay_build_info_free(&info);
+	ch.cpu_share = 1;
+	double all = 0;
+	for (int k = 0; k < 6; k++)
+		all += step_of(&w, 2, &ch, k, NULL);
+	CHECK_NEAR(all, 480e-3, US);
+	ch.job_cores = 1.1;
+	CHECK(step_of(&w, 2, &ch, 0, &info) > 0);
+	CHECK_NEAR(info.loader_cpu_share, 0.25, 1e-9);
+	replay_build_info_free(&info);
+	ch.job_cores = 0; /* measured: no core busy, so none of it was */
+	CHECK(step_of(&w, 2, &ch, 0, &info) > 0);
+	CHECK(info.loader_cpu_share == 0);
+	replay_build_info_free(&info);
+	for (int r = 0; r < 2; r++)
+		w.in[r].phase = NULL;
+	CHECK(step_of(&w, 2, &ch, 0, NULL) < 0);
+	CHECK(strstr(err_last(), "nor a DataLoader's on the step thread") != NULL);
+	free_two(&w);
+	free(ph[0]);
+	free(ph[1]);
+	free(json);
 }
 
 /* A step of 100 us on two ranks: forward (rank 0 20 us, rank 1 80 us), the all-reduce on
@@ -957,6 +1027,7 @@ int main(void)
 	RUN(bucket_change_per_call);
 	RUN(checkpoint_change);
 	RUN(loader_change);
+	RUN(user_loader_change);
 	RUN(straggler_change);
 	RUN(batch_change);
 	RUN(fixtures);
