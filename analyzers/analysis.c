@@ -601,6 +601,9 @@ static void replay_of(struct ana_scenario *s, const struct ana_run *run,
 				  .loader_workers = s->in.loader_workers,
 				  .loader_depth = s->in.loader_prefetch, .job_cores = -1,
 				  .slow_ranks = slow, .nslow = nslow };
+	if (s->in.ranks > 0 && s->in.nodes > 0) /* the emulated nodes share this machine */
+		w.host_ranks = w.one_host ? s->in.ranks
+					  : (s->in.ranks + s->in.nodes - 1) / s->in.nodes;
 	double from, to;
 	contamination_window(m, &from, &to);
 	if (s->in.loader_workers > 0 &&

@@ -36,7 +36,10 @@ struct replay_rank_in {
 enum replay_change_kind {
 	/* the step thread's collectives of each step become buckets of gradients, each
 	 * all-reduced on a thread of its own as soon as backward has made its layers' gradients,
-	 * overlapped with the rest of backward (DDP's bucketing; the trainer's --ddp bucketed) */
+	 * overlapped with the rest of backward (DDP's bucketing; the trainer's --ddp bucketed).
+	 * Where no collective runs on the step thread but all-reduces run on another (DDP's
+	 * buckets already), each starts as soon as its rank's backward begins instead: the most
+	 * smaller buckets can gain (info.early) */
 	REPLAY_CHANGE_BUCKETS,
 	/* the step thread's checkpoint ranges (the reference trainer's) kept in one step of
 	 * every `every` only, step N's when (N + 1) % every is 0, as the trainer's
@@ -47,12 +50,13 @@ enum replay_change_kind {
 	 * b - depth has released its slot (after its optimizer), by the same operations
 	 * (loader:decode, loader:read) as measured; the step thread's wait for batch b ends
 	 * when it is made. Without those ranges, a user's DataLoader that loads in the training
-	 * process (PyTorch's num_workers 0: a data-loading range on the step thread per batch)
+	 * process (PyTorch's num_workers 0: its _SingleProcessDataLoaderIter.__next__ on the step
+	 * thread, one a step)
 	 * gets `workers` worker processes with `depth` batches in flight in all: batch b made by
 	 * worker b % workers after its batch b - workers, once the step thread took batch
-	 * b - depth, as its range measured (its CPU demand times cpu share, the rest a delay
-	 * holding no core); the step thread waits for it where it loaded; the first depth
-	 * batches made before the traced steps (the queue full, as after the warm-up) */
+	 * b - depth (the first depth from the rank's start: the queue empty), as its range
+	 * measured (its CPU demand times cpu share, the rest a delay holding no core); the
+	 * step thread waits for it where it loaded */
 	REPLAY_CHANGE_LOADERS,
 	/* each step's CPU work on the step thread of each of `slow_ranks` brought down to the
 	 * median of the other ranks' in that step, where it was more (the straggler's excess
@@ -94,6 +98,7 @@ struct replay_change {
 	 * busy cores: an estimate, which counts CPU the traces do not show, as spinning BLAS or
 	 * NCCL threads', as loading); where unknown, cpu_share (0 to 1) is */
 	double job_cores, cpu_share;
+	int host_ranks; /* the ranks launched on each host (0: those traced) */
 	const int *slow_ranks; /* REPLAY_CHANGE_STRAGGLERS: their ranks, nslow of them */
 	size_t nslow;
 };
@@ -114,6 +119,10 @@ struct replay_build_info {
 	int aligned;
 	size_t host_colls; /* instances whose ranks share a host: their transfer is CPU work */
 	size_t moved_colls, buckets; /* a bucket change: step-thread parts moved, buckets made */
+	/* a bucket change of all-reduces already on another thread (DDP's): each started where
+	 * its rank's backward begins (moved_colls of them), the earliest smaller buckets can:
+	 * a bound on what they gain, not a prediction of it */
+	int early;
 	size_t dropped; /* a checkpoint change: checkpoints that cost nothing now */
 	/* a loader change: the loader threads measured (the most of any rank) and the batches
 	 * regrouped onto the new ones */

@@ -56,6 +56,31 @@ static void step_ops_of(const struct builder *b, int ri, int k, struct step_ops 
 	qsort_r(o->ix, o->n, sizeof *o->ix, by_proto_start, (void *)b);
 }
 
+/* By rank, step_arg, then start. */
+static int by_batch(const void *x, const void *y, void *ctx)
+{
+	const struct builder *b = ctx;
+	const struct proto *p = &b->p[*(const int *)x], *q = &b->p[*(const int *)y];
+	if (p->rank_i != q->rank_i)
+		return p->rank_i < q->rank_i ? -1 : 1;
+	if (p->step_arg != q->step_arg)
+		return p->step_arg < q->step_arg ? -1 : 1;
+	return (p->s > q->s) - (p->s < q->s);
+}
+
+/* The protos of which(b, proto), sorted by batch: their indexes, *n of them. */
+static int *protos_where(struct builder *b, int (*which)(const struct builder *,
+							 const struct proto *), size_t *n)
+{
+	int *ix = xcalloc(b->np + 1, sizeof *ix);
+	*n = 0;
+	for (size_t i = 0; i < b->np; i++)
+		if (which(b, &b->p[i]))
+			ix[(*n)++] = (int)i;
+	qsort_r(ix, *n, sizeof *ix, by_batch, b);
+	return ix;
+}
+
 /* What a step of a rank holds for the bucket change. */
 struct step_part {
 	int layers[MAX_LAYERS], nlayers; /* backward's layer ranges, as run */
@@ -245,6 +270,73 @@ static int apply_step(struct builder *b, int k, int64_t id0, const int *lanes, i
 	return rc;
 }
 
+/* Whether p is an all-reduce another thread ran in a step (DDP's, on gloo's thread). */
+static int is_off_thread_allreduce(const struct builder *b, const struct proto *p)
+{
+	return p->kind == RNODE_COLL && p->op == COLL_ALL_REDUCE && p->step >= 0 &&
+	       p->lane != b->main_lane[p->rank_i];
+}
+
+/* Rank ri's step-thread proto of step k that ended last before its first backward range
+ * (the phases') started: where backward begins; -1 none. */
+static int before_backward(const struct builder *b, int ri, int k)
+{
+	const int *ph = b->in->ranks[ri].phase;
+	struct step_ops o;
+	int at = -1;
+	step_ops_of(b, ri, k, &o);
+	for (size_t j = 1; j < o.n && at < 0; j++) {
+		const struct proto *p = &b->p[o.ix[j]];
+		if (p->kind == RNODE_CPU && p->name >= 0 && ph[p->name] == PH_BACKWARD)
+			at = o.ix[j - 1];
+	}
+	free(o.ix);
+	return at;
+}
+
+/* Each off-thread all-reduce of a step started as soon as its rank's backward begins, after
+ * what ran before it on its thread without the idle time between them: the earliest that
+ * smaller buckets can start it (REPLAY_CHANGE_BUCKETS where DDP already overlaps it: a
+ * bound, info.early). Its transfer stays what it measured. */
+static int change_early_allreduce(struct builder *b)
+{
+	size_t n = 0;
+	int *ix = protos_where(b, is_off_thread_allreduce, &n);
+	for (size_t r = 0; r < b->in->n; r++)
+		if (!b->in->ranks[r].phase)
+			n = 0; /* backward is not known */
+	unsigned char *moved = xcalloc(b->np + 1, 1);
+	int *start = xcalloc(n + 1, sizeof *start);
+	for (size_t i = 0; i < n; i++) {
+		const struct proto *p = &b->p[ix[i]];
+		start[i] = before_backward(b, p->rank_i, p->step);
+		moved[ix[i]] = start[i] >= 0;
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < b->ne; i++) { /* what started them as measured goes; their */
+		struct pedge *e = &b->e[i];  /* thread's order stays, without its idle time */
+		if (moved[e->to] && b->p[e->from].lane != b->p[e->to].lane)
+			continue;
+		if (moved[e->to])
+			e->delay_us = 0;
+		b->e[kept++] = *e;
+	}
+	b->ne = kept;
+	for (size_t i = 0; i < n; i++)
+		if (moved[ix[i]]) {
+			replay_proto_edge(b, start[i], ix[i], 0);
+			b->info.moved_colls++;
+		}
+	b->info.early = b->info.moved_colls > 0;
+	free(ix);
+	free(start);
+	free(moved);
+	return b->info.early
+		? 0
+		: err_set(ERR_USAGE,
+			  "no collective runs on its step thread, nor an all-reduce on another thread after a backward range the phases know");
+}
+
 static int change_buckets(struct builder *b, const double *cost)
 {
 	int64_t id0 = 1;
@@ -271,9 +363,7 @@ static int change_buckets(struct builder *b, const double *cost)
 	free(lanes);
 	free(prev);
 	if (rc >= 0 && !b->info.moved_colls)
-		rc = err_set(
-			ERR_USAGE,
-			"no collective runs on its step thread: the all-reduce is already overlapped with backward");
+		rc = change_early_allreduce(b);
 	return rc < 0 ? rc : 0;
 }
 
@@ -315,31 +405,6 @@ static int is_loader(const struct builder *b, const struct proto *p)
 {
 	return p->lane != b->main_lane[p->rank_i] && p->step_arg >= 0 &&
 	       !strncmp(name_of(b, p), LOADER_PREFIX, sizeof LOADER_PREFIX - 1);
-}
-
-/* By rank, step_arg, then start. */
-static int by_batch(const void *x, const void *y, void *ctx)
-{
-	const struct builder *b = ctx;
-	const struct proto *p = &b->p[*(const int *)x], *q = &b->p[*(const int *)y];
-	if (p->rank_i != q->rank_i)
-		return p->rank_i < q->rank_i ? -1 : 1;
-	if (p->step_arg != q->step_arg)
-		return p->step_arg < q->step_arg ? -1 : 1;
-	return (p->s > q->s) - (p->s < q->s);
-}
-
-/* The protos of which(b, proto), sorted by batch: their indexes, *n of them. */
-static int *protos_where(struct builder *b, int (*which)(const struct builder *,
-							 const struct proto *), size_t *n)
-{
-	int *ix = xcalloc(b->np + 1, sizeof *ix);
-	*n = 0;
-	for (size_t i = 0; i < b->np; i++)
-		if (which(b, &b->p[i]))
-			ix[(*n)++] = (int)i;
-	qsort_r(ix, *n, sizeof *ix, by_batch, b);
-	return ix;
 }
 
 static int is_wait_or_release(const struct builder *b, const struct proto *p)
@@ -455,11 +520,44 @@ static int new_threads(struct builder *b, int ri, int workers, int *lanes, int *
 
 /* A user's DataLoader loading in the training process: a step-thread range of the
  * data-loading phase, one per batch (PyTorch's _SingleProcessDataLoaderIter.__next__). */
+#define SINGLE_PROCESS_ITER "_SingleProcessDataLoaderIter"
+#define MULTI_PROCESS_ITER "_MultiProcessingDataLoaderIter"
+
 static int is_user_loader(const struct builder *b, const struct proto *p)
 {
-	const int *ph = b->in->ranks[p->rank_i].phase;
-	return p->kind == RNODE_CPU && p->name >= 0 && p->step >= 0 && ph &&
-	       ph[p->name] == PH_DATA && p->lane == b->main_lane[p->rank_i];
+	return p->kind == RNODE_CPU && p->step >= 0 && p->lane == b->main_lane[p->rank_i] &&
+	       strstr(name_of(b, p), SINGLE_PROCESS_ITER);
+}
+
+/* Why the user loader change does not apply to ix (n of them, by rank then start): none,
+ * a DataLoader with workers already, or more than one batch a step; 0: it applies. */
+static int user_loaders_refused(const struct builder *b, const int *ix, size_t n)
+{
+	for (size_t i = 0; !n && i < b->np; i++)
+		if (b->p[i].lane == b->main_lane[b->p[i].rank_i] &&
+		    strstr(name_of(b, &b->p[i]), MULTI_PROCESS_ITER))
+			return err_set(
+				ERR_USAGE,
+				"its DataLoader loads in worker processes already (" MULTI_PROCESS_ITER
+				")");
+	if (!n)
+		return err_set(
+			ERR_USAGE,
+			"its traces have no loader ranges: neither the reference trainer's (" LOADER_PREFIX
+			"decode, " LOADER_PREFIX
+			"read) nor a DataLoader's loading in the training process (" SINGLE_PROCESS_ITER
+			".__next__ on the step thread)");
+	for (size_t i = 1; i < n; i++)
+		if (b->p[ix[i]].rank_i == b->p[ix[i - 1]].rank_i &&
+		    b->p[ix[i]].step == b->p[ix[i - 1]].step)
+			return err_set(
+				ERR_USAGE,
+				"rank %d takes more than one batch from its DataLoader in a step",
+				b->in->ranks[b->p[ix[i]].rank_i].rank);
+	return b->in->change->workers > 256
+		       ? err_set(ERR_USAGE, "%d DataLoader workers: the replay makes at most 256",
+				 b->in->change->workers)
+		       : 0;
 }
 
 static int ranks_on_host(const struct builder *b, int host)
@@ -496,10 +594,14 @@ static void cpu_budget(const struct builder *b, const double *cost, const unsign
 				*rest -= cost[i];
 		}
 	}
-	for (size_t r = 0; r < nr; r++)
-		if (hi[r] > lo[r]) /* each rank's share of its host's busy cores */
+	for (size_t r = 0; r < nr; r++) {
+		/* each rank's share of its host's busy cores: of the ranks launched there, or of
+		 * those traced where more were */
+		int on = ranks_on_host(b, b->in->ranks[r].host), all = b->in->change->host_ranks;
+		if (hi[r] > lo[r])
 			*rest += b->in->change->job_cores * (hi[r] - lo[r]) / 1000 /
-				 ranks_on_host(b, b->in->ranks[r].host);
+				 (all > on ? all : on);
+	}
 	free(lo);
 	free(hi);
 }
@@ -534,10 +636,8 @@ static void place_user_batches(struct builder *b, const double *cost, const int 
 		last[w] = -1;
 	for (size_t k = 0; k < hi - lo; k++) {
 		struct proto *p = &b->p[ix[lo + k]];
+		int w = (int)(k % (size_t)ch->workers), ri = p->rank_i;
 		p->kind = RNODE_WAIT, p->sleep = 0;
-		if ((int)k < depth) /* made before the traced steps: ready */
-			continue;
-		int w = (int)(k % (size_t)ch->workers);
 		struct proto q = *p;
 		q.kind = RNODE_CPU, q.lane = lanes[w], q.step = -1, q.fixed = 1;
 		q.cost_ms = share * cost[ix[lo + k]];
@@ -545,31 +645,25 @@ static void place_user_batches(struct builder *b, const double *cost, const int 
 		int at = replay_proto_add(b, &q);
 		if (last[w] >= 0)
 			replay_proto_edge(b, last[w], at, idle[w]);
-		replay_proto_edge(b, ix[lo + k - (size_t)depth], at, 0); /* its slot taken */
+		else if (b->origin[ri] >= 0) /* a new worker starts with its rank (rank_starts) */
+			replay_proto_edge(b, b->origin[ri], at, b->origin_us[ri]);
+		if ((int)k >= depth) /* its slot taken */
+			replay_proto_edge(b, ix[lo + k - (size_t)depth], at, 0);
 		replay_proto_edge(b, at, ix[lo + k], wait_us);
 		last[w] = at, idle[w] = wait_us;
 		b->info.batches++;
 	}
 }
 
-/* REPLAY_CHANGE_LOADERS of a user's DataLoader (replay_build.h); refused without its ranges
- * or with over 256 workers. */
+/* REPLAY_CHANGE_LOADERS of a user's DataLoader (replay_build.h); refused where
+ * user_loaders_refused says why. */
 static int change_user_loaders(struct builder *b, const double *cost)
 {
 	const struct replay_change *ch = b->in->change;
 	size_t n;
-	int *ix = protos_where(b, is_user_loader, &n), rc = 0;
+	int *ix = protos_where(b, is_user_loader, &n), rc = user_loaders_refused(b, ix, n);
 	int *lanes = xcalloc((size_t)ch->workers + 1, sizeof *lanes);
 	int *last = xcalloc((size_t)ch->workers + 1, sizeof *last);
-	if (!n)
-		rc = err_set(
-			ERR_USAGE,
-			"its traces have no loader ranges: neither the reference trainer's (" LOADER_PREFIX
-			"decode, " LOADER_PREFIX
-			"read) nor a DataLoader's on the step thread (the data-loading phase)");
-	else if (ch->workers > 256)
-		rc = err_set(ERR_USAGE, "%d DataLoader workers: the replay makes at most 256",
-			     ch->workers);
 	double share = rc < 0 ? 0 : loader_cpu_share(b, cost, ix, n);
 	b->info.user_loader = 1, b->info.loader_cpu_share = share;
 	for (size_t lo = 0, hi; rc >= 0 && lo < n; lo = hi) {

@@ -407,7 +407,12 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 	p->ms_per_mib = info.ms_per_mib;
 	p->fit_max_bytes = info.fit_max_bytes;
 	p->bucket_max_bytes = info.bucket_max_bytes;
+	p->bound = info.early;
 	replay_build_info_free(&info);
+	if (p->bound) { /* a bound: the step between it and the measured one */
+		p->hi_ms = out->measured_ms > p->hi_ms ? out->measured_ms : p->hi_ms;
+		return;
+	}
 	/* the other bound: no model (all per call, against in proportion to bytes), or a model
 	 * extrapolated far past the sizes it saw (in proportion to bytes: no per-call saving) */
 	int extrapolated = p->fit_colls && p->bucket_max_bytes > 2 * p->fit_max_bytes;
@@ -465,9 +470,9 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 {
 	struct replay_change ch = { .kind = REPLAY_CHANGE_LOADERS, .workers = w->loader_workers,
 				    .depth = w->loader_depth, .job_cores = w->job_cores,
-				    .cpu_share = 1 };
+				    .cpu_share = 1, .host_ranks = w->host_ranks };
 	struct replay_build_info info;
-	out->loader_cpu_pct = out->loader_wait_step_ms = -1;
+	out->loader_cpu_pct = out->loader_wait_step_ms = out->loader_cpu_step_ms = -1;
 	if (w->loader_workers <= 0 || w->loader_depth <= 0) {
 		err_set(ERR_USAGE,
 			"the campaign's data_loading knob sets no --workers or --prefetch of the reference trainer, and no loader: {workers} for a DataLoader");
@@ -482,10 +487,11 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 	replay_build_info_free(&info);
 	if (!out->user_loader || !out->data.made)
 		return;
+	out->loader_cpu_step_ms = out->data.step_ms;
 	if (w->job_cores >= 0) {
 		out->loader_cpu_pct = 100 * share;
 		if (share < 1)
-			loader_bound(in, ch, 1, base, m, out);
+			out->loader_cpu_step_ms = loader_bound(in, ch, 1, base, m, out);
 	}
 	out->loader_wait_step_ms = loader_bound(in, ch, 0, base, m, out);
 }

@@ -57,6 +57,10 @@ struct replay_pred {
 	 * proportion to bytes instead (the interval spans it and step_ms), -1 none */
 	double proportional_step_ms;
 	double fit_max_bytes, bucket_max_bytes;
+	/* communication where DDP already overlaps the all-reduce: each started as soon as
+	 * backward begins (replay_build_info.early): step_ms is the most smaller buckets gain, a
+	 * bound, and the interval reaches the measured step */
+	int bound;
 	char why[240];
 };
 
@@ -83,9 +87,9 @@ struct replay_result {
 	/* data of a user's DataLoader (user_loader 1, loaders 0): the share of its loading's
 	 * time that was CPU work (%, an estimate from the node monitors; -1 not measured: the
 	 * prediction takes all of it as CPU work), and the median step replayed with all of it
-	 * waiting instead (-1 none); the interval reaches that and the one of all CPU work */
+	 * waiting instead, and all of it CPU work (-1 none); the interval reaches both */
 	int user_loader;
-	double loader_cpu_pct, loader_wait_step_ms;
+	double loader_cpu_pct, loader_wait_step_ms, loader_cpu_step_ms;
 	/* straggler: the slow ranks' (replay_where) excess step-thread work removed */
 	struct replay_pred straggler;
 	/* host: the launch overhead halved (REPLAY_CHANGE_HOST) */
@@ -106,6 +110,7 @@ struct replay_where {
 	/* the cores the job kept busy per host over its active steps (node monitors; < 0: not
 	 * measured): how much of a user's DataLoader's time was CPU work */
 	double job_cores;
+	int host_ranks; /* the ranks launched on each host (0: not known) */
 	const int *slow_ranks; /* the stragglers the analysis named (nslow; 0: none) */
 	size_t nslow;
 };

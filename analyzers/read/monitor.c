@@ -260,9 +260,11 @@ static double number_at(const char *line, int idx)
 {
 	size_t len = 0;
 	const char *p = idx >= 0 ? field_at(line, idx, &len) : NULL;
+	if (!p || !len)
+		return NAN;
 	char *end = NULL;
-	double v = p && len ? strtod(p, &end) : NAN;
-	return end == p + len ? v : NAN;
+	double v = strtod(p, &end);
+	return end == p + len && isfinite(v) ? v : NAN;
 }
 
 /* A node's samples of [from, to] for monitor_job_cores: sums of the job's cores weighted
@@ -276,20 +278,25 @@ static void job_cpu_add(FILE *f, double from, double to, int ncpus, struct job_c
 {
 	char *line = NULL;
 	size_t cap = 0;
-	int ts = -1, iv = -1, cu = -1, fp = -1;
+	int ts = -1, iv = -1, cu = -1, fp = -1, jp = -1;
 	if (getline(&line, &cap, f) > 0) {
 		ts = column(line, "timestamp");
 		iv = column(line, "interval_s");
 		cu = column(line, "cpu_util_pct");
 		fp = column(line, "foreign_cpu_pct");
+		jp = column(line, "job_cpu_pct");
 	}
 	while (ts >= 0 && iv >= 0 && cu >= 0 && getline(&line, &cap, f) > 0) {
 		double end = number_at(line, ts), len = number_at(line, iv);
 		double util = number_at(line, cu), foreign = number_at(line, fp);
+		double job = number_at(line, jp);
 		double a = end - len > from ? end - len : from, b = end < to ? end : to;
-		if (!(len > 0 && len < 3600 && util >= 0 && util <= 100) || !(b > a))
+		if (!(end > 0 && len > 0 && len < 3600 && util >= 0 && util <= 100) || !(b > a))
 			continue; /* malformed, or outside */
-		double c = util / 100 * ncpus - (foreign > 0 ? foreign / 100 : 0);
+		/* the job's own processes where the monitor told them apart, else all but the
+		 * foreign ones of the node's CPUs */
+		double c = job >= 0 ? job / 100
+				    : util / 100 * ncpus - (foreign > 0 ? foreign / 100 : 0);
 		c = c > 0 ? c : 0;
 		j->in_sum += c * (b - a), j->in_w += b - a;
 		if (end - len >= from && end <= to)

@@ -51,11 +51,11 @@ long monitor_add_foreign_csv(FILE *f, double from, double to, struct monitor_for
 int monitor_foreign_worst(const char *job_dir, double from, double to,
 			  struct monitor_foreign *out);
 
-/* The cores the job kept busy on a node of ncpus CPUs, over the samples of [from, to]
- * (Unix seconds; those wholly inside it where at least two are, else those overlapping it,
- * weighted by how much): cpu_util_pct of ncpus less the foreign processes' CPU where
- * recorded, the mean over the nodes' monitors into *cores. ERR_NOTFOUND when no monitor
- * has a sample there. */
+/* The cores the job kept busy on a node, over the samples of [from, to] (Unix seconds;
+ * those wholly inside it where at least two are, else those overlapping it, weighted by how
+ * much): job_cpu_pct, the job's own processes, where recorded; else cpu_util_pct of ncpus
+ * CPUs less the foreign processes' CPU; the mean over the nodes' monitors into *cores.
+ * ERR_NOTFOUND when no monitor has a sample there. */
 int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, double *cores);
 
 #endif

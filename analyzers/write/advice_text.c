@@ -406,6 +406,9 @@ static void loader_said(struct strbuf *sb, const struct ana_scenario *s, double 
 	if (p->loader_wait_step_ms >= 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_WAITING, p->loader_wait_step_ms,
 			    100 * (p->loader_wait_step_ms / step_ms - 1));
+	if (p->loader_cpu_step_ms >= 0)
+		strbuf_addf(sb, PROSE_USER_LOADER_ALL_CPU_STEP, p->loader_cpu_step_ms,
+			    100 * (p->loader_cpu_step_ms / step_ms - 1));
 }
 
 /* One replayed prediction in words: the change, the step, its interval, "no gain" naming
@@ -419,7 +422,9 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	strbuf_addf(sb, "%s%s%s%.2f -> %.2f ms (%+.0f %%", sb->len ? "; " : "",
 		    r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "", r->step_ms[i],
 		    r->predicted_ms[i], -gain);
-	if (c->per_call_step_ms >= 0)
+	if (c->bound)
+		strbuf_addf(sb, PROSE_COMM_EARLY_BOUND, r->lo_ms[i], r->hi_ms[i]);
+	else if (c->per_call_step_ms >= 0)
 		strbuf_addf(
 			sb,
 			PROSE_COMM_PER_CALL_BOUND,
@@ -433,6 +438,8 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			100 * (c->proportional_step_ms / r->step_ms[i] - 1),
 			c->bucket_max_bytes / (1024 * 1024), c->fit_max_bytes / (1024 * 1024),
 			r->lo_ms[i], r->hi_ms[i]);
+	else if (r->kind == REC_DATA && s->replay.user_loader)
+		strbuf_addf(sb, PROSE_USER_LOADER_INTERVAL, r->lo_ms[i], r->hi_ms[i]);
 	else if (s->replay.steps < 3)
 		strbuf_addf(sb, "; %zu step%s replayed: too few for an interval)", s->replay.steps,
 			    s->replay.steps == 1 ? "" : "s");

@@ -277,7 +277,8 @@ static json_t *comm_pred_json(const struct replay_pred *c, const char *why_none)
 						 jsonio_real3(c->bucket_max_bytes / 1048576))
 				     : json_null();
 	return pred_json(c,
-			 json_pack("{s:I, s:o, s:o, s:o}", "buckets", (json_int_t) c->buckets,
+			 json_pack("{s:I, s:b, s:o, s:o, s:o}", "buckets", (json_int_t) c->buckets,
+				   "bound", c->bound,
 				   "transfer_model", model, "proportional_step_ms",
 				   c->proportional_step_ms >= 0
 					   ? jsonio_real3(c->proportional_step_ms)
@@ -329,7 +330,7 @@ json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
 	json_object_set_new(
 		rep, "data_loading",
 		pred_json(&r->data,
-			  json_pack("{s:I, s:i, s:i, s:b, s:o, s:o}", "loaders_measured",
+			  json_pack("{s:I, s:i, s:i, s:b, s:o, s:o, s:o}", "loaders_measured",
 				    (json_int_t) r->loaders, "loader_workers", loader_workers,
 				    "loader_prefetch", loader_prefetch, "user_loader",
 				    r->user_loader, "loader_cpu_pct",
@@ -338,7 +339,10 @@ json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
 				    "all_waiting_step_ms",
 				    r->loader_wait_step_ms >= 0
 					    ? jsonio_real3(r->loader_wait_step_ms)
-					    : json_null()),
+					    : json_null(),
+				    "all_cpu_step_ms",
+				    r->loader_cpu_step_ms >= 0 ? jsonio_real3(r->loader_cpu_step_ms)
+							       : json_null()),
 			  none));
 	json_object_set_new(rep, "straggler", pred_json(&r->straggler, NULL, none));
 	json_object_set_new(rep, "host", pred_json(&r->host, NULL, none));

@@ -47,12 +47,6 @@ void knob_loader(const struct campaign *c, const struct scenario *s,
 	const struct knob *k = campaign_knob(c, "data_loading");
 	if (!k)
 		return;
-	if (k->loader_workers > 0) {
-		*workers = k->loader_workers;
-		*prefetch = k->loader_workers *
-			    (k->loader_prefetch > 0 ? k->loader_prefetch : KNOB_LOADER_PREFETCH);
-		return;
-	}
 	struct scenario with = *s;
 	kvlist_copy(&with.params, &s->params); /* (it starts with.params afresh) */
 	for (size_t j = 0; j < k->params.n; j++)
@@ -65,6 +59,11 @@ void knob_loader(const struct campaign *c, const struct scenario *s,
 					     TRAINER_DEFAULT_WORKERS);
 			*prefetch = option_of(&w, t + 1, TRAINER_PREFETCH_OPT,
 					      TRAINER_DEFAULT_PREFETCH);
+		} else if (k->loader_workers > 0) { /* a DataLoader of the user's own */
+			*workers = k->loader_workers;
+			*prefetch = k->loader_workers * (k->loader_prefetch > 0
+								 ? k->loader_prefetch
+								 : KNOB_LOADER_PREFETCH);
 		}
 	}
 	argv_free(&w);

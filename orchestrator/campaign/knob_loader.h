@@ -11,10 +11,10 @@
 #define KNOB_LOADER_PREFETCH 2
 
 /* The loader threads (*workers) and prefetch depth (*prefetch, batches in flight) that c's
- * data_loading knob makes: its loader: key's (a user's DataLoader: workers x prefetch
- * factor in flight), else the reference trainer's in s's command under the knob (its params
+ * data_loading knob makes: the reference trainer's in s's command under the knob (its params
  * set over s's), rendered under ctx, with the trainer's defaults where the command names
- * neither. Both 0 when c has no such knob, or neither says. */
+ * neither; else its loader: key's (a user's DataLoader: workers x prefetch factor in
+ * flight). Both 0 when c has no such knob, or neither says. */
 void knob_loader(const struct campaign *c, const struct scenario *s,
 		 const struct render_ctx *ctx, int *workers, int *prefetch);
 

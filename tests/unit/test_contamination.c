@@ -124,7 +124,8 @@ static void steps_window(void)
  * 101.0-101.5 (25 %: 0.5), 0.55; those only overlapping it (100.0-100.5: 40 % less 0.2 of
  * foreign load, 0.6; 101.5-101.9 at 99 %) and a malformed line left out. On local2 (no
  * foreign columns) 0.5 and 0.7, 0.6: the mean over the nodes. With fewer than two samples
- * wholly inside (100.3-101.2), those overlapping it weighted by how much. No sample there,
+ * wholly inside (100.3-101.2), those overlapping it weighted by how much. A monitor with
+ * job_cpu_pct: the job's own processes (a line without a time left out). No sample there,
  * or no monitor: not known. */
 static void job_cores(void)
 {
@@ -149,6 +150,13 @@ static void job_cores(void)
 	CHECK_NEAR(c,
 		   ((0.2 * 0.6 + 0.5 * 0.6 + 0.2 * 0.5) / 0.9 + (0.5 * 0.5 + 0.2 * 0.7) / 0.7) / 2,
 		   1e-9);
+	/* a monitor that tells the job's own processes apart: theirs, whatever the node's */
+	const char *j = "timestamp,node,interval_s,cpu_util_pct,foreign_cpu_pct,foreign_top,job_cpu_pct\n"
+			"nan,local3,0.5,90.0,0.0,,99.0\n101.0,local3,0.5,90.0,0.0,,70.0\n"
+			"101.5,local3,0.5,90.0,20.0,x:20.0,50.0\n";
+	CHECK(fsio_write_in(dir, "monitor/local3/cpu_monitor.csv", j, strlen(j), 0644) == 0);
+	CHECK(monitor_job_cores(dir, 100.2, 101.8, 2, &c) == 0);
+	CHECK_NEAR(c, (0.55 + 0.6 + 0.6) / 3, 1e-9);
 	CHECK(monitor_job_cores(dir, 5, 6, 2, &c) == ERR_NOTFOUND);
 	CHECK(monitor_job_cores("/nonexistent", 100.2, 101.8, 2, &c) == ERR_NOTFOUND);
 	char cmd[128];

@@ -856,73 +856,135 @@ static void loader_change(void)
 	free_two(&v);
 }
 
+/* DDP's all-reduce already on gloo's thread (rank_json), each started as soon as its rank's
+ * backward (bwd, once the phases say so) begins, by hand on 2 cores: rank 0's at 40 (after
+ * its 5 µs of untraced work), rank 1's at 50, the instance's last arrival. From 50 both
+ * backwards and both 15 core-µs transfers share the 2 cores (half speed): rank 0's bwd ends
+ * at 70; then three at 2/3 speed: the transfers end at 77.5, rank 1's bwd at 82.5; each
+ * optimizer starts 5 µs after the all-reduce ended (as measured) and after its backward,
+ * 82.5 to 92.5: 92.5 µs against 100, the most smaller buckets could gain. Without phases
+ * (backward unknown) it is refused. */
+static void early_allreduce(void)
+{
+	struct two w;
+	load_two(&w);
+	int *ph[2];
+	for (int r = 0; r < 2; r++) {
+		ph[r] = phases_of(&w.t[r], "fwd");
+		for (size_t i = 0; i < w.t[r].nnames; i++)
+			ph[r][i] = !strcmp(w.t[r].names[i], "bwd") ? PH_BACKWARD : ph[r][i];
+		w.in[r].phase = ph[r];
+	}
+	struct replay_change ch = { .kind = REPLAY_CHANGE_BUCKETS, .bucket_bytes = 2000 };
+	int cores = 2;
+	struct replay_build_in in = { w.in, 2, &cores, 1, &ch };
+	struct rgraph *g = NULL;
+	struct replay_build_info info;
+	struct replay_sim *s = NULL;
+	CHECK(replay_build(&in, &g, &info) == 0 && replay_sim_run(&s, g) == 0);
+	CHECK(info.early && info.moved_colls == 2 && info.buckets == 0);
+	CHECK_NEAR(replay_sim_start(s, node_named(g, 0, "gloo:all_reduce")), 40e-3, US);
+	CHECK_NEAR(replay_sim_end(s, node_named(g, 0, "bwd")), 70e-3, US);
+	CHECK_NEAR(replay_sim_end(s, node_named(g, 1, "bwd")), 82.5e-3, US);
+	CHECK_NEAR(replay_sim_step_end(s, -1, 0), 92.5e-3, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+	replay_build_info_free(&info);
+	for (int r = 0; r < 2; r++)
+		w.in[r].phase = NULL;
+	CHECK(replay_build(&in, &g, NULL) < 0);
+	CHECK(strstr(err_last(), "nor an all-reduce on another thread after a backward range") !=
+	      NULL);
+	free(ph[0]);
+	free(ph[1]);
+	free_two(&w);
+}
+
 /* A DataLoader loading in the training process, as PyTorch's num_workers 0 traces it: six
- * steps of 100 µs, each `next` (the data-loading phase) 60 µs and fwd 40. */
-static char *user_loader_json(void)
+ * steps of 100 µs, each its iterator's `__next__` (iter names it) 60 µs, then fwd 40; twice
+ * a step where twice is 1. */
+static char *user_loader_json(const char *iter, int twice)
 {
 	struct strbuf b = STRBUF_INIT;
 	strbuf_adds(&b, "{\"traceEvents\":[");
 	for (int k = 0; k < 6; k++)
 		strbuf_addf(
 			&b,
-			"%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"tid\":1,\"ts\":%d,\"dur\":100},{\"ph\":\"X\",\"name\":\"next\",\"tid\":1,\"ts\":%d,\"dur\":60},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":%d,\"dur\":40}",
-			k ? "," : "", k, 100 * k, 100 * k, 100 * k + 60);
+			"%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"tid\":1,\"ts\":%d,\"dur\":100},{\"ph\":\"X\",\"name\":\"enumerate(DataLoader)#%s.__next__\",\"tid\":1,\"ts\":%d,\"dur\":%d},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":%d,\"dur\":40}",
+			k ? "," : "", k, 100 * k, iter, 100 * k, twice ? 30 : 60, 100 * k + 60);
+	for (int k = 0; twice && k < 6; k++)
+		strbuf_addf(
+			&b,
+			",{\"ph\":\"X\",\"name\":\"enumerate(DataLoader)#%s.__next__\",\"tid\":1,\"ts\":%d,\"dur\":30}",
+			iter, 100 * k + 30);
 	strbuf_adds(&b, "]}");
 	return strbuf_detach(&b);
 }
 
-/* The DataLoader given 2 workers and 2 batches in flight, by hand, two ranks on 2 cores
- * (demand = wall). Its loading all waiting: batches 0 and 1 ready, batch b made by worker
- * b % 2 once the step thread took batch b - 2, in 60 µs: the step thread never waits (batch
- * 2 ready at 60, taken at 80; 3 at 100, taken at 120; 4 at 80 + 60, taken at 160; 5 at
- * 120 + 60, at 200): every step is fwd's 40 µs. All CPU work: the two ranks' 6 x 40 µs of
- * fwd and 4 x 60 of loading (batches 0 and 1 were ready) keep both cores busy throughout (a
- * step thread that waits does so for a worker that runs): the six steps take 960 / 2 =
- * 480 µs, the gain of the two ready batches alone. The share from the monitors: the ranks
- * kept 1.1 cores busy over their 600 µs, 0.66 core-ms, of which fwd took 12 x 40 µs: the 12
- * loader ranges' 0.72 core-ms were 0.18 of CPU work, 25 %; none busy, none of it. Without its
- * data-loading phase it is refused. */
-static void user_loader_change(void)
+/* The step with the DataLoader of user_loader_json(iter, twice) given ch, two ranks on 2
+ * cores: step k's (-1: the six steps' sum, info unused), or -1 with err_last saying why. */
+static double user_loader_step(const char *iter, int twice, const struct replay_change *ch,
+			       int k, struct replay_build_info *info)
 {
 	struct two w;
-	char *json = user_loader_json();
+	char *json = user_loader_json(iter, twice);
 	load_same(&w, json, 6);
-	int *ph[2];
-	for (int r = 0; r < 2; r++) {
-		ph[r] = phases_of(&w.t[r], "fwd");
-		for (size_t i = 0; i < w.t[r].nnames; i++)
-			ph[r][i] = !strcmp(w.t[r].names[i], "next") ? PH_DATA : ph[r][i];
-		w.in[r].phase = ph[r];
+	double all = 0;
+	if (k >= 0)
+		all = step_of(&w, 2, ch, k, info);
+	for (int j = 0; k < 0 && j < 6 && all >= 0; j++) {
+		double x = step_of(&w, 2, ch, j, NULL);
+		all = x < 0 ? -1 : all + x;
 	}
+	free_two(&w);
+	free(json);
+	return all;
+}
+
+/* The DataLoader given 2 workers and 2 batches in flight, by hand, two ranks on 2 cores
+ * (demand = wall). Its loading all waiting: batch b made by worker b % 2 in 60 µs, after its
+ * batch b - 2 and once the step thread took batch b - 2 (batches 0 and 1 from the start):
+ * step 0 waits for batch 0 until 60 and ends at 100; batch 2 is made from 60 (taken at 140),
+ * 3 from 100 (at 180), 4 from 140 (at 220), 5 from 180 (at 260): each later step is fwd's
+ * 40 µs. All CPU work: the two ranks' 6 x 40 µs of fwd and 6 x 60 of loading keep both cores
+ * busy throughout (a step thread that waits does so for a worker that runs): the six steps
+ * take 1200 / 2 = 600 µs, as measured: no gain. The share from the monitors: the ranks kept
+ * 1.1 cores busy over their 600 µs, 0.66 core-ms, of which fwd took 12 x 40 µs: the 12
+ * loader ranges' 0.72 core-ms were 0.18 of CPU work, 25 %; with 4 ranks launched on the host
+ * (2 traced) half of it is theirs, so none was; none busy, none of it. Refused: a
+ * DataLoader with workers already, two batches a step, no DataLoader. */
+static void user_loader_change(void)
+{
+	const char *one = "_SingleProcessDataLoaderIter";
 	struct replay_change ch = { .kind = REPLAY_CHANGE_LOADERS, .workers = 2, .depth = 2,
 				    .job_cores = -1, .cpu_share = 0 };
 	struct replay_build_info info;
-	CHECK_NEAR(step_of(&w, 2, NULL, 3, NULL), 100e-3, US);
-	for (int k = 0; k < 6; k++)
-		CHECK_NEAR(step_of(&w, 2, &ch, k, k ? NULL : &info), 40e-3, US);
-	CHECK(info.user_loader && info.loaders == 0 && info.batches == 8);
+	CHECK_NEAR(user_loader_step(one, 0, NULL, 3, NULL), 100e-3, US);
+	CHECK_NEAR(user_loader_step(one, 0, &ch, 0, &info), 100e-3, US);
+	CHECK(info.user_loader && info.loaders == 0 && info.batches == 12);
 	replay_build_info_free(&info);
+	for (int k = 1; k < 6; k++)
+		CHECK_NEAR(user_loader_step(one, 0, &ch, k, NULL), 40e-3, US);
 	ch.cpu_share = 1;
-	double all = 0;
-	for (int k = 0; k < 6; k++)
-		all += step_of(&w, 2, &ch, k, NULL);
-	CHECK_NEAR(all, 480e-3, US);
+	CHECK_NEAR(user_loader_step(one, 0, &ch, -1, NULL), 600e-3, US);
 	ch.job_cores = 1.1;
-	CHECK(step_of(&w, 2, &ch, 0, &info) > 0);
+	CHECK(user_loader_step(one, 0, &ch, 0, &info) > 0);
 	CHECK_NEAR(info.loader_cpu_share, 0.25, 1e-9);
 	replay_build_info_free(&info);
-	ch.job_cores = 0; /* measured: no core busy, so none of it was */
-	CHECK(step_of(&w, 2, &ch, 0, &info) > 0);
+	ch.host_ranks = 4;
+	CHECK(user_loader_step(one, 0, &ch, 0, &info) > 0);
 	CHECK(info.loader_cpu_share == 0);
 	replay_build_info_free(&info);
-	for (int r = 0; r < 2; r++)
-		w.in[r].phase = NULL;
-	CHECK(step_of(&w, 2, &ch, 0, NULL) < 0);
-	CHECK(strstr(err_last(), "nor a DataLoader's on the step thread") != NULL);
-	free_two(&w);
-	free(ph[0]);
-	free(ph[1]);
-	free(json);
+	ch.host_ranks = 0, ch.job_cores = 0; /* measured: no core busy, so none of it was */
+	CHECK(user_loader_step(one, 0, &ch, 0, &info) > 0);
+	CHECK(info.loader_cpu_share == 0);
+	replay_build_info_free(&info);
+	CHECK(user_loader_step("_MultiProcessingDataLoaderIter", 0, &ch, 0, NULL) < 0);
+	CHECK(strstr(err_last(), "its DataLoader loads in worker processes already") != NULL);
+	CHECK(user_loader_step(one, 1, &ch, 0, NULL) < 0);
+	CHECK(strstr(err_last(), "more than one batch from its DataLoader in a step") != NULL);
+	CHECK(user_loader_step("Other", 0, &ch, 0, NULL) < 0);
+	CHECK(strstr(err_last(), "nor a DataLoader's loading in the training process") != NULL);
 }
 
 /* A step of 100 us on two ranks: forward (rank 0 20 us, rank 1 80 us), the all-reduce on
@@ -957,15 +1019,17 @@ static void straggler_change(void)
 	free_two(&w);
 }
 
-/* The change does not apply where the all-reduce already runs on another thread, nor
- * without layer ranges with gradient sizes: the error says which. */
+/* The change does not apply where the all-reduce already runs on another thread and
+ * backward is not known (early_allreduce), nor without layer ranges with gradient sizes:
+ * the error says which. */
 static void bucket_change_refused(void)
 {
 	struct two w;
 	load_two(&w);
 	struct replay_change ch = { .kind = REPLAY_CHANGE_BUCKETS, .bucket_bytes = 2000 };
 	CHECK(bucketed_step(&w, 2, &ch, NULL) < 0);
-	CHECK(strstr(err_last(), "already overlapped") != NULL);
+	CHECK(strstr(err_last(), "no collective runs on its step thread, nor an all-reduce") !=
+	      NULL);
 	free_two(&w);
 }
 
@@ -1028,6 +1092,7 @@ int main(void)
 	RUN(checkpoint_change);
 	RUN(loader_change);
 	RUN(user_loader_change);
+	RUN(early_allreduce);
 	RUN(straggler_change);
 	RUN(batch_change);
 	RUN(fixtures);

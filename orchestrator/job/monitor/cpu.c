@@ -108,7 +108,8 @@ int cpu_read(struct cpu_reading *r)
 
 void cpu_csv_header(FILE *f)
 {
-	fputs("timestamp,node,interval_s,cpu_util_pct,iowait_pct,load1,mem_used_mib,mem_total_mib,disk_read_bytes,disk_write_bytes,net_rx_bytes,net_tx_bytes,foreign_cpu_pct,foreign_top\n", f);
+	fputs("timestamp,node,interval_s,cpu_util_pct,iowait_pct,load1,mem_used_mib,mem_total_mib,disk_read_bytes,disk_write_bytes,net_rx_bytes,net_tx_bytes,foreign_cpu_pct,foreign_top,job_cpu_pct\n",
+	      f);
 }
 
 static unsigned long long delta(unsigned long long a, unsigned long long b)
@@ -117,7 +118,8 @@ static unsigned long long delta(unsigned long long a, unsigned long long b)
 }
 
 void cpu_csv_line(FILE *f, const char *node, double wall, const struct cpu_reading *a,
-		  const struct cpu_reading *b, const double *foreign_pct, const char *foreign_top)
+		  const struct cpu_reading *b, const double *foreign_pct, const char *foreign_top,
+		  double job_pct)
 {
 	double tot = (double)delta(a->total, b->total);
 	double util = tot > 0 ? 100.0 * (double)delta(a->busy, b->busy) / tot : 0;
@@ -126,9 +128,9 @@ void cpu_csv_line(FILE *f, const char *node, double wall, const struct cpu_readi
 		b->t - a->t, util, iow, b->load1, b->mem_used_mib, b->mem_total_mib,
 		delta(a->disk_read, b->disk_read), delta(a->disk_write, b->disk_write),
 		delta(a->net_rx, b->net_rx), delta(a->net_tx, b->net_tx));
-	if (foreign_pct) /* else unknown: both fields empty */
-		fprintf(f, "%.1f,%s", *foreign_pct, foreign_top);
+	if (foreign_pct) /* else unknown: the three fields empty */
+		fprintf(f, "%.1f,%s,%.1f", *foreign_pct, foreign_top, job_pct);
 	else
-		fputc(',', f);
+		fputs(",,", f);
 	fputc('\n', f);
 }

@@ -18,8 +18,10 @@ struct cpu_reading {
 int cpu_read(struct cpu_reading *r);
 void cpu_csv_header(FILE *f);
 /* One CSV line for the interval from a to b, with the CPU of the processes
- * that are not the job's over it (foreign.h; NULL: not known). */
+ * that are not the job's over it (foreign.h; NULL: not known) and of the job's
+ * own (job_pct, written where the foreign CPU is known). */
 void cpu_csv_line(FILE *f, const char *node, double wall, const struct cpu_reading *a,
-		  const struct cpu_reading *b, const double *foreign_pct, const char *foreign_top);
+		  const struct cpu_reading *b, const double *foreign_pct, const char *foreign_top,
+		  double job_pct);
 
 #endif

@@ -234,18 +234,18 @@ static void top_names(const struct foreign_proc *v, size_t n, double per_tick, c
 	}
 }
 
-int foreign_sample(struct foreign *f, double *pct, char *top, size_t size)
+int foreign_sample(struct foreign *f, double *pct, double *job_pct, char *top, size_t size)
 {
 	double up = read_uptime(), hz = (double)sysconf(_SC_CLK_TCK);
 	size_t n;
-	*pct = 0;
+	*pct = *job_pct = 0;
 	top[0] = '\0';
 	if (!f->marker)
 		return -1;
 	struct foreign_proc *v = scan(f, &n);
 	if (!v)
 		return -1;
-	unsigned long long ticks = 0;
+	unsigned long long ticks = 0, job = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct foreign_proc *p = &v[i], *was = find(f->v, f->n, p->pid);
 		if (was && was->start == p->start) {
@@ -255,13 +255,15 @@ int foreign_sample(struct foreign *f, double *pct, char *top, size_t size)
 			p->delta = p->ticks; /* started since the last scan */
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		if (classify(f, v, n, &v[i], 0) == 0)
-			ticks += v[i].delta;
+	for (size_t i = 0; i < n; i++) {
+		int own = classify(f, v, n, &v[i], 0);
+		*(own == 0 ? &ticks : &job) += own <= 1 ? v[i].delta : 0;
+	}
 	double dt = up - f->uptime;
 	int first = f->uptime <= 0 || dt <= 0;
 	if (!first) {
 		*pct = 100.0 * (double)ticks / hz / dt;
+		*job_pct = 100.0 * (double)job / hz / dt;
 		top_names(v, n, 100.0 / hz / dt, top, size);
 	}
 	free(f->v);

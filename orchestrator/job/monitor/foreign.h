@@ -1,5 +1,5 @@
 /* foreign: the CPU time this node's processes that are not the job's used
- * between two scans of /proc (a second user's work, another run's job, a
+ * (and the job's own) between two scans of /proc (a second user's work, another run's job, a
  * build started beside it). A process is the job's when its environment
  * holds the job's marker (CAMPAIGN_JOB_TOKEN=... under the local executor,
  * else SLURM_JOB_ID=...) or its parent is the job's; kernel threads are
@@ -31,9 +31,10 @@ struct foreign {
  * job's processes); 0, or -1 when it has none (nothing can be told apart). */
 int foreign_open(struct foreign *f);
 /* Scans /proc: the foreign CPU since the last scan in % of one core, and up to
- * three of its commands with theirs, "name:pct;name:pct" (top, n bytes).
+ * three of its commands with theirs, "name:pct;name:pct" (top, n bytes); the
+ * job's own processes' CPU into *job_pct, in % of one core too.
  * -1 on the first scan (a baseline) or without a marker. */
-int foreign_sample(struct foreign *f, double *pct, char *top, size_t n);
+int foreign_sample(struct foreign *f, double *pct, double *job_pct, char *top, size_t n);
 void foreign_close(struct foreign *f);
 
 #endif

@@ -112,14 +112,14 @@ int main(int argc, char **argv)
 	struct cpu_reading prev, cur;
 	struct foreign fo;
 	char top[128];
-	double fpct;
+	double fpct, jpct;
 	int have_foreign = foreign_open(&fo) == 0;
 	if (!have_foreign)
 		fprintf(stderr,
 			"campaign-monitor: %s: neither CAMPAIGN_JOB_TOKEN nor SLURM_JOB_ID is set: the load of other processes is not told apart (foreign_cpu_pct empty)\n",
 			node);
 	cpu_read(&prev);
-	foreign_sample(&fo, &fpct, top, sizeof top); /* the baseline */
+	foreign_sample(&fo, &fpct, &jpct, top, sizeof top); /* the baseline */
 	double start = prev.t;
 	while (!stop && (duration <= 0 || prev.t - start < duration)) {
 		struct timespec ts = { interval / 1000, (interval % 1000) * 1000000L };
@@ -127,8 +127,9 @@ int main(int argc, char **argv)
 		nanosleep(&ts, NULL);
 		if (cpu_read(&cur) == 0) {
 			int known = have_foreign &&
-				    foreign_sample(&fo, &fpct, top, sizeof top) == 0;
-			cpu_csv_line(cf, node, wall_now(), &prev, &cur, known ? &fpct : NULL, top);
+				    foreign_sample(&fo, &fpct, &jpct, top, sizeof top) == 0;
+			cpu_csv_line(cf, node, wall_now(), &prev, &cur, known ? &fpct : NULL, top,
+				     jpct);
 			fflush(cf);
 			prev = cur;
 		}
