@@ -85,6 +85,9 @@ int check_unalike(double median, double mean)
 	return median > 0 && mean > 0 && 100 * fabs(mean / median - 1) > CHECK_UNALIKE_PCT;
 }
 
+static void decide_by_means(struct ana_check *c, const struct ana_scenario *s, double scale,
+			    int dirty);
+
 static void decide(struct ana_check *c, const struct ana_scenario *s, const char *kind)
 {
 	double lo, hi, scale;
@@ -112,6 +115,31 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 	c->outcome = base > 0 ? check_decide(c->predicted_ms, c->measured_ms, base, c->lo_ms,
 					      c->hi_ms, c->pred_lo_ms, c->pred_hi_ms, dirty)
 			      : CHECK_UNPREDICTED;
+	if (c->outcome != CHECK_UNPREDICTED && c->pred_mean_ms > 0 && c->parent_mean_ms > 0 &&
+	    (check_unalike(c->measured_ms, c->measured_mean_ms) ||
+	     check_unalike(c->predicted_ms, c->pred_mean_ms)))
+		decide_by_means(c, s, scale, dirty);
+}
+
+/* The outcome of c by the means (c->by_means): the variant's steps or the predicted ones
+ * are not alike, so a median leaves out the slow steps that set the time per sample. */
+static void decide_by_means(struct ana_check *c, const struct ana_scenario *s, double scale,
+			    int dirty)
+{
+	size_t n = s->steps.active_steps;
+	double *steps = malloc((n ? n : 1) * sizeof *steps);
+	for (size_t i = 0; i < n; i++)
+		steps[i] = s->steps.step_ms[i] * scale;
+	struct stats_sample ps = { c->parent_steps, c->n_parent }, vs = { steps, n };
+	struct stats_interval ci;
+	stats_bootstrap(&vs, 1, &ps, 1, STATS_MEAN, &ci);
+	free(steps);
+	c->by_means = 1;
+	c->mean_lo_ms = c->parent_mean_ms * ci.lo;
+	c->mean_hi_ms = c->parent_mean_ms * ci.hi;
+	c->outcome = check_decide(c->pred_mean_ms, c->measured_mean_ms, c->parent_mean_ms,
+				  c->mean_lo_ms, c->mean_hi_ms, c->pmean_lo_ms, c->pmean_hi_ms,
+				  dirty);
 }
 
 enum check_outcome check_decide(double predicted, double measured, double parent, double lo,

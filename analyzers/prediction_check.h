@@ -49,6 +49,8 @@ struct ana_check {
 	char *scenario;
 	double predicted_ms;    /* < 0: none */
 	double pred_lo_ms, pred_hi_ms; /* a replayed prediction's interval; < 0: none */
+	/* a replayed prediction's mean step and its interval; < 0: none */
+	double pred_mean_ms, pmean_lo_ms, pmean_hi_ms;
 	double *parent_steps;   /* the parent's step_times_ms */
 	size_t n_parent;
 	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */
@@ -65,6 +67,12 @@ struct ana_check {
 	/* the means of the parent's and the variant's steps (the variant's at the parent's
 	 * batch): the time per sample over the run, where a median leaves periodic steps out */
 	double parent_mean_ms, measured_mean_ms;
+	/* decided by the means (by_means 1: the variant's steps, or the predicted ones, are not
+	 * alike, and the prediction has a mean): the outcome and lo_ms, hi_ms (the measured
+	 * 95 % interval of the variant's mean over the parent's, in ms of the parent's mean)
+	 * are of the means; measured_ms stays the median */
+	int by_means;
+	double mean_lo_ms, mean_hi_ms;
 	long variant_batch;      /* set when it differs from the parent's: the steps were scaled */
 	long variant_global;     /* the variant's global batch (0: unknown) */
 	/* a batch prediction, of a variant whose batch is not REPLAY_BATCH_X times the

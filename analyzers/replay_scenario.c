@@ -298,6 +298,25 @@ static double busy_pct(const struct replay_sim *s, const struct rgraph *g)
 	return have > 0 ? 100 * used / have : 0;
 }
 
+/* The mean step predicted into p: the measured mean (mea, nm steps) times the changed
+ * replay's mean step (b, nb) over the unchanged one's (a, na), with the 95 % bootstrap
+ * interval of that quotient. */
+static void mean_prediction(const double *a, size_t na, const double *b, size_t nb,
+			    const double *mea, size_t nm, struct replay_pred *p)
+{
+	struct stats_sample num = { b, nb }, den = { a, na };
+	struct stats_interval ci;
+	double base = nm ? stats_mean(mea, nm) : 0;
+	p->mean_ms = p->mean_lo_ms = p->mean_hi_ms = p->measured_mean_ms = -1;
+	if (!na || !nb || base <= 0)
+		return;
+	p->measured_mean_ms = base;
+	stats_bootstrap(&num, 1, &den, 1, STATS_MEAN, &ci);
+	p->mean_ms = base * ci.value;
+	p->mean_lo_ms = base * (ci.known ? ci.lo : ci.value);
+	p->mean_hi_ms = base * (ci.known ? ci.hi : ci.value);
+}
+
 /* The prediction of the changed replay s against the unchanged one (base): the measured
  * median base_ms times the median of each active step's ratio of the two, with the 95 %
  * bootstrap interval of that median (a change that leaves some steps as they were, as
@@ -309,7 +328,14 @@ static int ratio_prediction(const struct replay_sim *base, const struct replay_s
 	size_t cap = m->ranks[0].n + 1, n = 0;
 	double *a = xcalloc(cap, sizeof *a), *b = xcalloc(cap, sizeof *b);
 	double *mea = xcalloc(cap, sizeof *mea);
-	size_t na = step_spans(base, m, a, mea), nb = step_spans(s, m, b, mea);
+	size_t na = step_spans(base, m, a, mea), nb = step_spans(s, m, b, mea), k = 0;
+	double *ra = xcalloc(cap, sizeof *ra), *rb = xcalloc(cap, sizeof *rb);
+	for (size_t i = 0; i < na && i < nb; i++)
+		if (a[i] > 0 && b[i] >= 0)
+			ra[k] = a[i], rb[k] = b[i], mea[k] = mea[i], k++;
+	mean_prediction(ra, k, rb, k, mea, k, p);
+	free(ra);
+	free(rb);
 	for (size_t i = 0; i < na && i < nb; i++)
 		if (a[i] > 0 && b[i] >= 0)
 			b[n] = b[i] / a[i], n++;
@@ -346,6 +372,7 @@ static int medians_prediction(const struct replay_sim *base, const struct replay
 	for (size_t i = 0; i < kb; i++)
 		if (b[i] >= 0)
 			b[nb++] = b[i];
+	mean_prediction(a, na, b, nb, mea, ka, p);
 	struct stats_sample num = { b, nb }, den = { a, na };
 	struct stats_interval ci;
 	stats_bootstrap(&num, 1, &den, 1, STATS_MEDIAN, &ci);
@@ -411,6 +438,8 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 	replay_build_info_free(&info);
 	if (p->bound) { /* a bound: the step between it and the measured one */
 		p->hi_ms = out->measured_ms > p->hi_ms ? out->measured_ms : p->hi_ms;
+		if (p->mean_ms > 0 && p->measured_mean_ms > p->mean_hi_ms)
+			p->mean_hi_ms = p->measured_mean_ms;
 		return;
 	}
 	/* the other bound: no model (all per call, against in proportion to bytes), or a model
@@ -442,7 +471,8 @@ static void predict_io(struct replay_build_in *in, const struct replay_sim *base
 }
 
 /* The loader change ch replayed again with a user's DataLoader's loading all CPU work
- * (share 1) or all waiting (0), the interval of out->data widened to it; its median. */
+ * (share 1) or all waiting (0), the intervals of out->data (its median's and its mean's)
+ * widened to it; its median. */
 static double loader_bound(struct replay_build_in *in, struct replay_change ch, double share,
 			   const struct replay_sim *base, const struct scenario_metrics *m,
 			   struct replay_result *out)
@@ -455,8 +485,13 @@ static double loader_bound(struct replay_build_in *in, struct replay_change ch, 
 	replay_build_info_free(&info);
 	if (!q.made)
 		return -1;
-	out->data.lo_ms = q.lo_ms < out->data.lo_ms ? q.lo_ms : out->data.lo_ms;
-	out->data.hi_ms = q.hi_ms > out->data.hi_ms ? q.hi_ms : out->data.hi_ms;
+	struct replay_pred *d = &out->data;
+	d->lo_ms = q.lo_ms < d->lo_ms ? q.lo_ms : d->lo_ms;
+	d->hi_ms = q.hi_ms > d->hi_ms ? q.hi_ms : d->hi_ms;
+	if (d->mean_ms > 0 && q.mean_ms > 0) { /* the means' interval as wide */
+		d->mean_lo_ms = q.mean_lo_ms < d->mean_lo_ms ? q.mean_lo_ms : d->mean_lo_ms;
+		d->mean_hi_ms = q.mean_hi_ms > d->mean_hi_ms ? q.mean_hi_ms : d->mean_hi_ms;
+	}
 	return q.step_ms;
 }
 

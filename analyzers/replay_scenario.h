@@ -42,6 +42,11 @@ enum replay_why {
 struct replay_pred {
 	int made;                     /* 0: why says (the change does not apply) */
 	double step_ms, lo_ms, hi_ms; /* median, its interval */
+	/* the mean step the same way (the measured mean times the changed replay's mean step
+	 * over the unchanged one's) and its 95 % bootstrap interval: the time per sample over
+	 * the run where the steps are not alike (a loader's bursts) */
+	double mean_ms, mean_lo_ms, mean_hi_ms;
+	double measured_mean_ms; /* the measured mean it scales (-1 none) */
 	double busy_pct;              /* the hosts' cores in use over the changed replay, its
 				       * whole length (warm-up steps too) */
 	size_t buckets;               /* the change's buckets, over ranks and steps */

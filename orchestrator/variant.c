@@ -59,12 +59,17 @@ static void add_predictions(json_t *out, json_t *rec)
 	json_array_foreach(json_object_get(rec, SK_SCENARIOS), i, name) {
 		json_t *step = json_array_get(json_object_get(rec, SK_STEP_MS), i),
 		       *pred = json_array_get(json_object_get(rec, SK_PREDICTED_STEP_MS), i),
-		       *iv = json_array_get(json_object_get(rec, SK_PREDICTED_INTERVAL_MS), i);
-		json_array_append_new(out,
-				      json_pack("{s:O, s:O, s:O, s:O}", SK_SCENARIO, name,
-						SK_STEP_MS, step ? step : json_null(),
-						SK_PREDICTED_STEP_MS, pred ? pred : json_null(),
-						SK_PREDICTED_INTERVAL_MS, iv ? iv : json_null()));
+		       *iv = json_array_get(json_object_get(rec, SK_PREDICTED_INTERVAL_MS), i),
+		       *mean = json_array_get(json_object_get(rec, SK_PREDICTED_MEAN_MS), i),
+		       *miv = json_array_get(json_object_get(rec, SK_PREDICTED_MEAN_INTERVAL_MS),
+					     i);
+		json_array_append_new(
+			out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O}", SK_SCENARIO, name,
+				       SK_STEP_MS, step ? step : json_null(), SK_PREDICTED_STEP_MS,
+				       pred ? pred : json_null(), SK_PREDICTED_INTERVAL_MS,
+				       iv ? iv : json_null(), SK_PREDICTED_MEAN_MS,
+				       mean ? mean : json_null(), SK_PREDICTED_MEAN_INTERVAL_MS,
+				       miv ? miv : json_null()));
 	}
 }
 
@@ -159,6 +164,15 @@ json_t *variant_read(const char *run_dir)
 }
 
 /* The parent's step times, shares and median of scenario name into c. */
+/* A [lo, hi] pair of numbers into *lo, *hi; both -1 when it is not one. */
+static void pair_of(json_t *iv, double *lo, double *hi)
+{
+	json_t *a = json_array_get(iv, 0), *b = json_array_get(iv, 1);
+	int ok = json_is_number(a) && json_is_number(b);
+	*lo = ok ? json_number_value(a) : -1;
+	*hi = ok ? json_number_value(b) : -1;
+}
+
 static void parent_side(json_t *summary, const char *name, struct ana_check *c)
 {
 	size_t i;
@@ -206,13 +220,12 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 		json_t *pr = json_object_get(e, SK_PREDICTED_STEP_MS);
 		c->scenario = xstrdup(jsonio_str(e, SK_SCENARIO));
 		c->predicted_ms = json_is_number(pr) ? json_number_value(pr) : -1;
-		json_t *iv = json_object_get(e, SK_PREDICTED_INTERVAL_MS);
-		c->pred_lo_ms = c->pred_hi_ms = -1;
-		json_t *lo = json_array_get(iv, 0), *hi = json_array_get(iv, 1);
-		if (json_is_number(lo) && json_is_number(hi)) {
-			c->pred_lo_ms = json_number_value(lo);
-			c->pred_hi_ms = json_number_value(hi);
-		}
+		pair_of(json_object_get(e, SK_PREDICTED_INTERVAL_MS), &c->pred_lo_ms,
+			&c->pred_hi_ms);
+		json_t *mean = json_object_get(e, SK_PREDICTED_MEAN_MS);
+		c->pred_mean_ms = json_is_number(mean) ? json_number_value(mean) : -1;
+		pair_of(json_object_get(e, SK_PREDICTED_MEAN_INTERVAL_MS), &c->pmean_lo_ms,
+			&c->pmean_hi_ms);
 		parent_side(ps, c->scenario, c);
 	}
 	json_decref(ps);

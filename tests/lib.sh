@@ -320,7 +320,7 @@ try_family() {
 	local pid cid outcome
 	pid=$(basename "$parent") cid=$(basename "$child")
 	check "${pre}_checked_numbers" python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$child/summary.json" "$kind"
-	outcome=$(json "$child/summary.json" "[(k['measured_change'] + ': ' if k['measured_change'] else '') + k['outcome'] for k in j['checked_predictions'] if k['scenario'] == '$sc'][0]")
+	outcome=$(json "$child/summary.json" "[(k['measured_change'] + ': ' if k['measured_change'] else '') + k['outcome'] + (' (by the means)' if k['by_means'] else '') for k in j['checked_predictions'] if k['scenario'] == '$sc'][0]")
 	check "${pre}_report_section" grep -q "^## Predicted and measured$" "$child/BOTTLENECK_ANALYSIS.md"
 	check "${pre}_report_row" bash -c 'grep "^| $1 | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* to [0-9.]* | " "$3" | grep -qF " | $2 |"' _ "$sc" "$outcome" "$child/BOTTLENECK_ANALYSIS.md"
 	check "${pre}_parent_report_plain" bash -c '! grep -q "Predicted and measured" "$1"' _ "$parent/BOTTLENECK_ANALYSIS.md"

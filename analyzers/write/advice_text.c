@@ -6,6 +6,8 @@
 #include "analyzers/write/report.h"
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
+#include "analyzers/prediction_check.h"
+#include "analyzers/stats.h"
 #include "analyzers/replay_build.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
@@ -451,6 +453,13 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			    c->per_call_ms, c->ms_per_mib, c->fit_colls);
 	if (r->kind == REC_DATA)
 		loader_said(sb, s, r->step_ms[i]);
+	if (c->mean_ms > 0 && check_unalike(c->step_ms, c->mean_ms))
+		strbuf_addf(
+			sb, PROSE_PRED_UNALIKE, c->mean_ms,
+			100 *
+				(c->mean_ms / stats_mean(s->steps.step_ms, s->steps.active_steps) -
+				 1),
+			c->mean_lo_ms, c->mean_hi_ms);
 	if (r->kind == REC_HOST)
 		strbuf_adds(
 			sb,
@@ -560,6 +569,27 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 	return strbuf_detach(&sb);
 }
 
+/* A recommendation's replayed mean steps per scenario, and their intervals, into o
+ * (predicted_mean_ms, predicted_mean_interval_ms: null where no replay made one). */
+static void rec_means_json(json_t *o, const struct ana_rec *r, const struct ana_run *run)
+{
+	json_t *mean = json_array(), *iv = json_array();
+	double x = advice_per_batch(r->kind);
+	for (size_t k = 0; k < r->n; k++) {
+		const struct replay_pred *p = r->replayed[k] && r->predicted_ms[k] >= 0
+						      ? advice_replayed(&run->sc[r->sc[k]], r->kind)
+						      : NULL;
+		int known = p && p->mean_ms > 0;
+		json_array_append_new(mean, known ? jsonio_real3(x * p->mean_ms) : json_null());
+		json_array_append_new(iv,
+				      known ? json_pack("[o, o]", jsonio_real3(x * p->mean_lo_ms),
+							jsonio_real3(x * p->mean_hi_ms))
+					    : json_null());
+	}
+	json_object_set_new(o, SK_PREDICTED_MEAN_MS, mean);
+	json_object_set_new(o, SK_PREDICTED_MEAN_INTERVAL_MS, iv);
+}
+
 /* summary.json's recommendations: kind, scenarios, text, predictions, basis. */
 json_t *recs_json(const struct ana_run *run)
 {
@@ -607,6 +637,7 @@ json_t *recs_json(const struct ana_run *run)
 							  : "none");
 		json_object_set_new(o, "prediction_basis", bases);
 		json_object_set_new(o, "predicted_interval_ms", iv);
+		rec_means_json(o, r, run);
 		json_object_set_new(o, "ceiling_step_ms", ceil);
 		json_object_set_new(o, "ceiling_from", json_string(ceiling_words(r, run)));
 		json_array_append_new(a, o);

@@ -136,25 +136,37 @@ json_t *prediction_check_json(const struct ana_variant *v)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < v->n; i++) {
-		const struct ana_check *c = &v->checks[i];
-		int m = c->outcome != CHECK_UNMEASURED;
+		struct ana_check c = v->checks[i];
+		int m = c.outcome != CHECK_UNMEASURED;
+		json_t *medians = c.by_means
+			? json_pack("{s:o, s:o, s:o}", SK_PARENT_STEP_MS,
+				    num3(c.parent_median_ms, 1), SK_PREDICTED_STEP_MS,
+				    num3(c.predicted_ms, 1), SK_MEASURED_STEP_MS,
+				    num3(c.measured_ms, 1))
+			: json_null();
+		if (c.by_means) /* its numbers are the means' */
+			c.parent_median_ms = c.parent_mean_ms, c.predicted_ms = c.pred_mean_ms,
+			c.measured_ms = c.measured_mean_ms, c.lo_ms = c.mean_lo_ms,
+			c.hi_ms = c.mean_hi_ms, c.pred_lo_ms = c.pmean_lo_ms,
+			c.pred_hi_ms = c.pmean_hi_ms;
 		json_array_append_new(
 			a,
-			json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}",
-				  SK_SCENARIO, c->scenario, SK_KIND, v->kind, SK_PARENT_STEP_MS,
-				  num3(c->parent_median_ms, c->parent_median_ms > 0),
-				  SK_PREDICTED_STEP_MS, num3(c->predicted_ms, c->predicted_ms >= 0),
-				  SK_MEASURED_STEP_MS, num3(c->measured_ms, m), SK_CI_LOW,
-				  num3(c->lo_ms, m), SK_CI_HIGH, num3(c->hi_ms, m),
-				  SK_MEASURED_CHANGE, json_null(), SK_OUTCOME,
-				  check_outcome_name(c->outcome), SK_MISS, miss_json(c),
-				  "variant_batch",
-				  c->variant_batch ? json_integer(c->variant_batch) : json_null()));
+			json_pack(
+				"{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:b, s:o}",
+				SK_SCENARIO, c.scenario, SK_KIND, v->kind, SK_PARENT_STEP_MS,
+				num3(c.parent_median_ms, c.parent_median_ms > 0),
+				SK_PREDICTED_STEP_MS, num3(c.predicted_ms, c.predicted_ms >= 0),
+				SK_MEASURED_STEP_MS, num3(c.measured_ms, m), SK_CI_LOW,
+				num3(c.lo_ms, m), SK_CI_HIGH, num3(c.hi_ms, m), SK_MEASURED_CHANGE,
+				json_null(), SK_OUTCOME, check_outcome_name(c.outcome), SK_MISS,
+				miss_json(&c), "variant_batch",
+				c.variant_batch ? json_integer(c.variant_batch) : json_null(),
+				SK_BY_MEANS, c.by_means, "medians", medians));
 		json_t *e = json_array_get(a, i);
 		json_object_set_new(e, SK_PREDICTED_INTERVAL_MS,
-				    c->pred_lo_ms >= 0 && c->pred_hi_ms >= c->pred_lo_ms
-					    ? json_pack("[o, o]", num3(c->pred_lo_ms, 1),
-							num3(c->pred_hi_ms, 1))
+				    c.pred_lo_ms >= 0 && c.pred_hi_ms >= c.pred_lo_ms
+					    ? json_pack("[o, o]", num3(c.pred_lo_ms, 1),
+							num3(c.pred_hi_ms, 1))
 					    : json_null());
 		struct strbuf sb = STRBUF_INIT;
 		if (entry_change(e, &sb))
@@ -197,6 +209,8 @@ void prediction_check_cells(json_t *entry, const char *num_fmt, char *cells[PRED
 	if (entry_change(entry, &oc))
 		strbuf_adds(&oc, ": ");
 	strbuf_adds(&oc, *outcome ? outcome : "n/a");
+	if (json_is_true(json_object_get(entry, SK_BY_MEANS)))
+		strbuf_adds(&oc, " (by the means)");
 	cells[5] = strbuf_detach(&oc);
 	/* the prediction's error against the measured median, in % of it */
 	json_t *p = json_object_get(entry, SK_PREDICTED_STEP_MS),
@@ -232,9 +246,12 @@ static void md_rows(struct strbuf *md, const struct ana_variant *v)
  * CHECK_WIDE_PCT of the prediction, not within CHECK_TOLERANCE_PCT of it. */
 static int by_wide_interval(const struct ana_check *c)
 {
-	return c->outcome == CHECK_CONFIRMED && c->predicted_ms > 0 && c->measured_ms > 0 &&
-	       100 * fabs(c->measured_ms / c->predicted_ms - 1) > CHECK_TOLERANCE_PCT &&
-	       c->pred_hi_ms - c->pred_lo_ms > CHECK_WIDE_PCT / 100 * c->predicted_ms;
+	double p = c->by_means ? c->pred_mean_ms : c->predicted_ms,
+	       m = c->by_means ? c->measured_mean_ms : c->measured_ms,
+	       lo = c->by_means ? c->pmean_lo_ms : c->pred_lo_ms,
+	       hi = c->by_means ? c->pmean_hi_ms : c->pred_hi_ms;
+	return c->outcome == CHECK_CONFIRMED && p > 0 && m > 0 &&
+	       100 * fabs(m / p - 1) > CHECK_TOLERANCE_PCT && hi - lo > CHECK_WIDE_PCT / 100 * p;
 }
 
 /* The notes on a changed batch: the variant's times per the parent's batch, or why a batch
@@ -274,16 +291,23 @@ static void unalike_note(struct strbuf *md, const struct ana_check *c)
 	double pm = c->parent_median_ms;
 	if (c->outcome == CHECK_UNMEASURED || pm <= 0 || c->measured_ms <= 0 ||
 	    c->parent_mean_ms <= 0 || c->measured_mean_ms <= 0 ||
-	    !(check_unalike(pm, c->parent_mean_ms) ||
+	    !(c->by_means || check_unalike(pm, c->parent_mean_ms) ||
 	      check_unalike(c->measured_ms, c->measured_mean_ms)))
 		return;
 	double by_mean = c->parent_mean_ms / c->measured_mean_ms, by_med = pm / c->measured_ms;
-	strbuf_addf(
-		md,
-		PROSE_CHECK_UNALIKE,
-		c->scenario, c->measured_ms, c->measured_mean_ms, pm, c->parent_mean_ms,
-		by_mean >= 1 ? by_mean : 1 / by_mean, by_mean >= 1 ? "faster" : "slower",
-		by_med >= 1 ? by_med : 1 / by_med, by_med >= 1 ? "faster" : "slower");
+	if (c->by_means)
+		strbuf_addf(md, PROSE_CHECK_UNALIKE_BY_MEANS, c->scenario, c->measured_ms,
+			    c->measured_mean_ms, pm, c->parent_mean_ms, c->predicted_ms,
+			    c->pred_mean_ms, by_mean >= 1 ? by_mean : 1 / by_mean,
+			    by_mean >= 1 ? "faster" : "slower", by_med >= 1 ? by_med : 1 / by_med,
+			    by_med >= 1 ? "faster" : "slower");
+	else
+		strbuf_addf(
+			md,
+			PROSE_CHECK_UNALIKE,
+			c->scenario, c->measured_ms, c->measured_mean_ms, pm, c->parent_mean_ms,
+			by_mean >= 1 ? by_mean : 1 / by_mean, by_mean >= 1 ? "faster" : "slower",
+			by_med >= 1 ? by_med : 1 / by_med, by_med >= 1 ? "faster" : "slower");
 }
 
 /* What a reader must know of check c beside its row: a changed batch, the load, a miss,
@@ -313,12 +337,17 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 		prediction_check_miss_write(md, c);
 		strbuf_addch(md, '\n');
 	}
-	if (by_wide_interval(c))
+	if (by_wide_interval(c) && c->by_means)
+		strbuf_addf(md, PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL, c->scenario,
+			    c->pmean_lo_ms, c->pmean_hi_ms,
+			    100 * (c->pmean_hi_ms - c->pmean_lo_ms) / c->pred_mean_ms, "mean",
+			    100 * fabs(c->measured_mean_ms / c->pred_mean_ms - 1));
+	else if (by_wide_interval(c))
 		strbuf_addf(
 			md,
 			PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL,
 			c->scenario, c->pred_lo_ms, c->pred_hi_ms,
-			100 * (c->pred_hi_ms - c->pred_lo_ms) / c->predicted_ms,
+			100 * (c->pred_hi_ms - c->pred_lo_ms) / c->predicted_ms, "median",
 			100 * fabs(c->measured_ms / c->predicted_ms - 1));
 	unalike_note(md, c);
 	if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&

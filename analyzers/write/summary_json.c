@@ -259,6 +259,12 @@ static json_t *pred_json(const struct replay_pred *p, json_t *more, const char *
 	json_t *o = json_pack("{s:o, s:[o, o], s:o}", "step_ms", jsonio_real3(p->step_ms),
 			      "interval_ms", jsonio_real3(p->lo_ms), jsonio_real3(p->hi_ms),
 			      "busy_pct", jsonio_real3(p->busy_pct));
+	json_object_set_new(o, "mean_step_ms",
+			    p->mean_ms > 0 ? jsonio_real3(p->mean_ms) : json_null());
+	json_object_set_new(o, "mean_interval_ms",
+			    p->mean_ms > 0 ? json_pack("[o, o]", jsonio_real3(p->mean_lo_ms),
+						       jsonio_real3(p->mean_hi_ms))
+					   : json_null());
 	if (more)
 		json_object_update(o, more);
 	json_decref(more);

@@ -9,6 +9,7 @@ where the variant's global batch is twice the parent's.
 
 Prints one line per check: scenario, parent, predicted, measured, interval, outcome."""
 import json
+import statistics
 import sys
 
 
@@ -18,11 +19,15 @@ def main():
     kind = sys.argv[3]
     recs = [r for r in p["recommendations"] if r["kind"] == kind]
     assert recs, "the parent recommends nothing of kind %s" % kind
-    pred_of = {}
+    pred_of, mean_of = {}, {}
     for r in recs:
-        for name, pr in zip(r["scenarios"], r["predicted_step_ms"]):
+        for name, pr, pm in zip(r["scenarios"], r["predicted_step_ms"],
+                                r.get("predicted_mean_ms") or [None] * len(r["scenarios"])):
             pred_of.setdefault(name, pr)
+            mean_of.setdefault(name, pm)
     med = {s["name"]: s["step_time_ms"]["median"] for s in p["scenarios"]}
+    pmean = {s["name"]: statistics.fmean(s["step_times_ms"]) for s in p["scenarios"] if s.get("step_times_ms")}
+    csteps = {s["name"]: s.get("step_times_ms") or [] for s in c["scenarios"]}
     gb = {s["name"]: s.get("global_batch") for s in p["scenarios"]}
     cmed = {s["name"]: s["step_time_ms"]["median"] for s in c["scenarios"]}
     cgb = {s["name"]: s.get("global_batch") for s in c["scenarios"]}
@@ -35,6 +40,22 @@ def main():
     assert c["variant"]["of"] == p["run_id"] and c["variant"]["kind"] == kind, c["variant"]
     for k in ck:
         name, pred = k["scenario"], k["predicted_step_ms"]
+        # by the means where the prediction has one and either side's steps are not alike
+        # (the mean over 25 % from the median): its numbers are then the means'
+        unalike = lambda md, mn: md and mn and abs(mn / md - 1) > 0.25
+        scale0 = gb[name] / cgb[name] if gb[name] and cgb[name] and gb[name] != cgb[name] else 1.0
+        vmean = statistics.fmean(csteps[name]) * scale0 if csteps[name] else None
+        means = (mean_of.get(name) is not None and pred_of[name] is not None
+                 and (unalike(cmed[name] * scale0, vmean) or unalike(pred_of[name], mean_of[name])))
+        assert k["by_means"] == bool(means), (k, mean_of.get(name), vmean, cmed[name])
+        if means:
+            assert k["medians"] == {"parent_step_ms": med[name], "predicted_step_ms": pred_of[name],
+                                    "measured_step_ms": round(cmed[name] * scale0, 3)}, k
+            assert abs(k["parent_step_ms"] - pmean[name]) <= 0.0015, (k, pmean[name])
+            assert k["predicted_step_ms"] == mean_of[name], k
+            assert abs(k["measured_step_ms"] - vmean) <= 0.0015, (k, vmean)
+            med[name], pred_of[name], cmed[name] = k["parent_step_ms"], mean_of[name], vmean / scale0
+            pred = k["predicted_step_ms"]
         assert k["kind"] == kind and k["parent_step_ms"] == med[name], k
         # a batch prediction is for the batch doubled: a variant of another batch has none
         other = kind == "batch" and not (gb[name] and cgb[name] == 2 * gb[name])

@@ -1253,6 +1253,50 @@ static void test_checked_outcomes(void)
 	CHECK(fabs(m - 104) < 1e-9);
 }
 
+/* Bursty variant steps (a loader's: eight of 40 ms, two of 120; median 40, mean 56) against a
+ * parent of 100 ms steps: a prediction with a mean is checked by the means (the time per
+ * sample over the run), whatever the medians say; one without, by the medians. */
+static void test_checked_by_means(void)
+{
+	double p[10], v[10];
+	for (int i = 0; i < 10; i++)
+		p[i] = 100, v[i] = i < 8 ? 40 : 120;
+	struct ana_run run = { 0 };
+	struct ana_scenario sc = { 0 };
+	sc.in.name = "s";
+	sc.steps.step_ms = v;
+	sc.steps.active_steps = 10;
+	sc.steps.step_med_ms = 40;
+	run.sc = &sc;
+	run.n = 1;
+	struct ana_check c = { .scenario = "s", .predicted_ms = 40, .pred_lo_ms = 36,
+			       .pred_hi_ms = 44, .pred_mean_ms = 54, .pmean_lo_ms = 50,
+			       .pmean_hi_ms = 58, .parent_steps = p, .n_parent = 10,
+			       .parent_median_ms = 100, .parent_periods = -1 };
+	for (int k = 0; k < CHECK_SHARES; k++)
+		c.parent_share_pct[k] = -1;
+	run.variant = (struct ana_variant){ .of = "r", .kind = "data_loading", .checks = &c,
+					    .n = 1 };
+	prediction_check_run(&run);
+	CHECK(c.by_means && c.outcome == CHECK_CONFIRMED);
+	CHECK_NEAR(c.measured_mean_ms, 56, 1e-9);
+	struct strbuf sb = STRBUF_INIT;
+	prediction_check_md(&sb, &run.variant);
+	CHECK(strstr(sb.buf, "| s | 100.00 | 54.00 | 56.00 |") &&
+	      strstr(sb.buf, ": confirmed (by the means) |") &&
+	      strstr(sb.buf, "the prediction's 40.00 and 54.00 ms): a median leaves") &&
+	      strstr(sb.buf,
+		     "this check is by the means (its row's numbers): 1.79x faster by the means (2.50x faster by the medians)"));
+	strbuf_free(&sb);
+	c.pred_mean_ms = 30, c.pmean_lo_ms = 28, c.pmean_hi_ms = 32; /* the medians agree */
+	prediction_check_run(&run);
+	CHECK(c.by_means && c.outcome == CHECK_WORSE);
+	c.pred_mean_ms = c.pmean_lo_ms = c.pmean_hi_ms = -1; /* a ceiling: no mean */
+	c.by_means = 0;
+	prediction_check_run(&run);
+	CHECK(!c.by_means && c.outcome == CHECK_CONFIRMED);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -1272,6 +1316,7 @@ int main(void)
 	RUN(test_report_shares);
 	RUN(test_checked_outcomes);
 	RUN(test_checked_batch_and_wide);
+	RUN(test_checked_by_means);
 	fsio_remove_tree(dir);
 	HARNESS_END();
 }
