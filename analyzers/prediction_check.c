@@ -91,6 +91,8 @@ static void decide_by_means(struct ana_check *c, const struct ana_scenario *s, d
 static void decide(struct ana_check *c, const struct ana_scenario *s, const char *kind)
 {
 	double lo, hi, scale;
+	c->by_means = 0;
+	c->mean_lo_ms = c->mean_hi_ms = -1;
 	if (!s || !c->n_parent || s->steps.no_steps || !s->steps.active_steps) {
 		c->outcome = CHECK_UNMEASURED;
 		return;
@@ -188,6 +190,17 @@ static void where_went(struct check_miss *w, const struct ana_check *c,
 	w->shrank = fell;
 }
 
+struct ana_check check_as_decided(const struct ana_check *c)
+{
+	struct ana_check v = *c;
+	if (c->by_means)
+		v.parent_median_ms = c->parent_mean_ms, v.predicted_ms = c->pred_mean_ms,
+		v.measured_ms = c->measured_mean_ms, v.lo_ms = c->mean_lo_ms,
+		v.hi_ms = c->mean_hi_ms, v.pred_lo_ms = c->pmean_lo_ms,
+		v.pred_hi_ms = c->pmean_hi_ms;
+	return v;
+}
+
 void prediction_check_run(struct ana_run *run)
 {
 	struct ana_variant *v = &run->variant;
@@ -199,11 +212,12 @@ void prediction_check_run(struct ana_run *run)
 		c->estimator_differs = s && s->steps.active_steps && c->parent_periods >= 0 &&
 				       c->parent_periods != (s->steps.step_periods > 0);
 		/* a predicted gain that did not come (slower, or no measurable change), or a
-		 * step faster than predicted */
+		 * step faster than predicted: by the numbers it was decided by */
+		struct ana_check d = check_as_decided(c);
 		c->missed = c->outcome == CHECK_WORSE || c->outcome == CHECK_BETTER ||
-			(c->outcome == CHECK_NOISE && c->hi_ms > 0 && c->predicted_ms < c->lo_ms);
+			(c->outcome == CHECK_NOISE && d.hi_ms > 0 && d.predicted_ms < d.lo_ms);
 		if (c->missed)
-			where_went(&c->miss, c, s, v->kind);
+			where_went(&c->miss, &d, s, v->kind);
 	}
 }
 

@@ -103,6 +103,10 @@ struct ana_variant {
 enum check_outcome check_decide(double predicted, double measured, double parent, double lo,
 				double hi, double plo, double phi, int contaminated);
 
+/* c as it was decided: by the means (c->by_means), its parent, predicted and measured
+ * steps, their intervals and the measured interval are the means'; else c itself. */
+struct ana_check check_as_decided(const struct ana_check *c);
+
 struct ana_run;
 /* Decides every check of run->variant from the analysed scenarios. */
 void prediction_check_run(struct ana_run *run);

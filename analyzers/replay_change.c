@@ -277,25 +277,51 @@ static int is_off_thread_allreduce(const struct builder *b, const struct proto *
 	       p->lane != b->main_lane[p->rank_i];
 }
 
-/* Rank ri's step-thread proto of step k that ended last before its first backward range
- * (the phases') started: where backward begins; -1 none. */
+static int is_backward(const struct builder *b, const struct proto *p)
+{
+	const int *ph = b->in->ranks[p->rank_i].phase;
+	return p->kind == RNODE_CPU && p->name >= 0 && ph && ph[p->name] == PH_BACKWARD;
+}
+
+/* Rank ri's step-thread proto that ended last before its first backward range of step k
+ * (the phases') started: where backward begins; -1 none (no backward in the step, or
+ * nothing before it on the step thread). */
 static int before_backward(const struct builder *b, int ri, int k)
 {
-	const int *ph = b->in->ranks[ri].phase;
 	struct step_ops o;
+	double s = -1;
 	int at = -1;
 	step_ops_of(b, ri, k, &o);
-	for (size_t j = 1; j < o.n && at < 0; j++) {
-		const struct proto *p = &b->p[o.ix[j]];
-		if (p->kind == RNODE_CPU && p->name >= 0 && ph[p->name] == PH_BACKWARD)
-			at = o.ix[j - 1];
-	}
+	for (size_t j = 0; j < o.n && s < 0; j++)
+		if (is_backward(b, &b->p[o.ix[j]]))
+			s = b->p[o.ix[j]].s;
 	free(o.ix);
+	for (size_t i = 0; s >= 0 && i < b->np; i++) {
+		const struct proto *p = &b->p[i];
+		if (p->rank_i == ri && p->lane == b->main_lane[ri] && p->e <= s &&
+		    (at < 0 || p->e > b->p[at].e))
+			at = (int)i;
+	}
 	return at;
 }
 
-/* Each off-thread all-reduce of a step started as soon as its rank's backward begins, after
- * what ran before it on its thread without the idle time between them: the earliest that
+/* Per proto: 1 for an off-thread all-reduce that a backward range handed off (an edge from
+ * one into it: DDP's hook launched it); what the early change moves. */
+static unsigned char *launched_by_backward(const struct builder *b)
+{
+	unsigned char *mark = xcalloc(b->np + 1, 1);
+	for (size_t i = 0; i < b->ne; i++) {
+		const struct proto *from = &b->p[b->e[i].from], *to = &b->p[b->e[i].to];
+		if (is_off_thread_allreduce(b, to) && from->lane != to->lane &&
+		    is_backward(b, from))
+			mark[b->e[i].to] = 1;
+	}
+	return mark;
+}
+
+/* Each off-thread all-reduce a backward range handed off (DDP's buckets; not one issued
+ * before backward or after it, as a loss's) started as soon as its rank's backward begins,
+ * after what ran before it on its thread without the idle time between them: the earliest that
  * smaller buckets can start it (REPLAY_CHANGE_BUCKETS where DDP already overlaps it: a
  * bound, info.early). Its transfer stays what it measured. */
 static int change_early_allreduce(struct builder *b)
@@ -305,11 +331,11 @@ static int change_early_allreduce(struct builder *b)
 	for (size_t r = 0; r < b->in->n; r++)
 		if (!b->in->ranks[r].phase)
 			n = 0; /* backward is not known */
-	unsigned char *moved = xcalloc(b->np + 1, 1);
+	unsigned char *moved = launched_by_backward(b);
 	int *start = xcalloc(n + 1, sizeof *start);
 	for (size_t i = 0; i < n; i++) {
 		const struct proto *p = &b->p[ix[i]];
-		start[i] = before_backward(b, p->rank_i, p->step);
+		start[i] = moved[ix[i]] ? before_backward(b, p->rank_i, p->step) : -1;
 		moved[ix[i]] = start[i] >= 0;
 	}
 	size_t kept = 0;

@@ -298,15 +298,14 @@ static double busy_pct(const struct replay_sim *s, const struct rgraph *g)
 	return have > 0 ? 100 * used / have : 0;
 }
 
-/* The mean step predicted into p: the measured mean (mea, nm steps) times the changed
- * replay's mean step (b, nb) over the unchanged one's (a, na), with the 95 % bootstrap
- * interval of that quotient. */
+/* The mean step predicted into p: the measured mean (base, over every active step, as the
+ * analysis' mean is) times the changed replay's mean step (b, nb) over the unchanged one's
+ * (a, na), with the 95 % bootstrap interval of that quotient. */
 static void mean_prediction(const double *a, size_t na, const double *b, size_t nb,
-			    const double *mea, size_t nm, struct replay_pred *p)
+			    double base, struct replay_pred *p)
 {
 	struct stats_sample num = { b, nb }, den = { a, na };
 	struct stats_interval ci;
-	double base = nm ? stats_mean(mea, nm) : 0;
 	p->mean_ms = p->mean_lo_ms = p->mean_hi_ms = p->measured_mean_ms = -1;
 	if (!na || !nb || base <= 0)
 		return;
@@ -332,8 +331,8 @@ static int ratio_prediction(const struct replay_sim *base, const struct replay_s
 	double *ra = xcalloc(cap, sizeof *ra), *rb = xcalloc(cap, sizeof *rb);
 	for (size_t i = 0; i < na && i < nb; i++)
 		if (a[i] > 0 && b[i] >= 0)
-			ra[k] = a[i], rb[k] = b[i], mea[k] = mea[i], k++;
-	mean_prediction(ra, k, rb, k, mea, k, p);
+			ra[k] = a[i], rb[k] = b[i], k++;
+	mean_prediction(ra, k, rb, k, na ? stats_mean(mea, na) : 0, p);
 	free(ra);
 	free(rb);
 	for (size_t i = 0; i < na && i < nb; i++)
@@ -372,7 +371,7 @@ static int medians_prediction(const struct replay_sim *base, const struct replay
 	for (size_t i = 0; i < kb; i++)
 		if (b[i] >= 0)
 			b[nb++] = b[i];
-	mean_prediction(a, na, b, nb, mea, ka, p);
+	mean_prediction(a, na, b, nb, ka ? stats_mean(mea, ka) : 0, p);
 	struct stats_sample num = { b, nb }, den = { a, na };
 	struct stats_interval ci;
 	stats_bootstrap(&num, 1, &den, 1, STATS_MEDIAN, &ci);
@@ -456,6 +455,10 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 	*(extrapolated ? &p->proportional_step_ms : &p->per_call_step_ms) = q.step_ms;
 	p->lo_ms = q.lo_ms < p->lo_ms ? q.lo_ms : p->lo_ms;
 	p->hi_ms = q.hi_ms > p->hi_ms ? q.hi_ms : p->hi_ms;
+	if (p->mean_ms > 0 && q.mean_ms > 0) { /* the means' interval spans both too */
+		p->mean_lo_ms = q.mean_lo_ms < p->mean_lo_ms ? q.mean_lo_ms : p->mean_lo_ms;
+		p->mean_hi_ms = q.mean_hi_ms > p->mean_hi_ms ? q.mean_hi_ms : p->mean_hi_ms;
+	}
 }
 
 /* The I/O change (a checkpoint every REPLAY_CHECKPOINT_EVERY steps) replayed against the

@@ -163,7 +163,6 @@ json_t *variant_read(const char *run_dir)
 	return v;
 }
 
-/* The parent's step times, shares and median of scenario name into c. */
 /* A [lo, hi] pair of numbers into *lo, *hi; both -1 when it is not one. */
 static void pair_of(json_t *iv, double *lo, double *hi)
 {
@@ -173,6 +172,7 @@ static void pair_of(json_t *iv, double *lo, double *hi)
 	*hi = ok ? json_number_value(b) : -1;
 }
 
+/* The parent's step times, shares and median of scenario name into c. */
 static void parent_side(json_t *summary, const char *name, struct ana_check *c)
 {
 	size_t i;

@@ -298,6 +298,7 @@ static void job_cpu_add(FILE *f, double from, double to, int ncpus, struct job_c
 		double c = job >= 0 ? job / 100
 				    : util / 100 * ncpus - (foreign > 0 ? foreign / 100 : 0);
 		c = c > 0 ? c : 0;
+		c = ncpus > 0 && c > ncpus ? ncpus : c; /* more than the node has: not the job's */
 		j->in_sum += c * (b - a), j->in_w += b - a;
 		if (end - len >= from && end <= to)
 			j->whole_sum += c * len, j->whole_w += len, j->whole_n++;

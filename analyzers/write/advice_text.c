@@ -7,7 +7,6 @@
 #include "util/run_layout.h"
 #include "analyzers/advice.h"
 #include "analyzers/prediction_check.h"
-#include "analyzers/stats.h"
 #include "analyzers/replay_build.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
@@ -454,12 +453,9 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	if (r->kind == REC_DATA)
 		loader_said(sb, s, r->step_ms[i]);
 	if (c->mean_ms > 0 && check_unalike(c->step_ms, c->mean_ms))
-		strbuf_addf(
-			sb, PROSE_PRED_UNALIKE, c->mean_ms,
-			100 *
-				(c->mean_ms / stats_mean(s->steps.step_ms, s->steps.active_steps) -
-				 1),
-			c->mean_lo_ms, c->mean_hi_ms);
+		strbuf_addf(sb, PROSE_PRED_UNALIKE, c->mean_ms,
+			    100 * (c->mean_ms / c->measured_mean_ms - 1), c->mean_lo_ms,
+			    c->mean_hi_ms);
 	if (r->kind == REC_HOST)
 		strbuf_adds(
 			sb,

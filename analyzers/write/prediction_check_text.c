@@ -136,19 +136,15 @@ json_t *prediction_check_json(const struct ana_variant *v)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < v->n; i++) {
-		struct ana_check c = v->checks[i];
+		const struct ana_check *o = &v->checks[i];
+		struct ana_check c = check_as_decided(o); /* by the means: the means' numbers */
 		int m = c.outcome != CHECK_UNMEASURED;
 		json_t *medians = c.by_means
 			? json_pack("{s:o, s:o, s:o}", SK_PARENT_STEP_MS,
-				    num3(c.parent_median_ms, 1), SK_PREDICTED_STEP_MS,
-				    num3(c.predicted_ms, 1), SK_MEASURED_STEP_MS,
-				    num3(c.measured_ms, 1))
+				    num3(o->parent_median_ms, 1), SK_PREDICTED_STEP_MS,
+				    num3(o->predicted_ms, 1), SK_MEASURED_STEP_MS,
+				    num3(o->measured_ms, 1))
 			: json_null();
-		if (c.by_means) /* its numbers are the means' */
-			c.parent_median_ms = c.parent_mean_ms, c.predicted_ms = c.pred_mean_ms,
-			c.measured_ms = c.measured_mean_ms, c.lo_ms = c.mean_lo_ms,
-			c.hi_ms = c.mean_hi_ms, c.pred_lo_ms = c.pmean_lo_ms,
-			c.pred_hi_ms = c.pmean_hi_ms;
 		json_array_append_new(
 			a,
 			json_pack(
@@ -246,12 +242,9 @@ static void md_rows(struct strbuf *md, const struct ana_variant *v)
  * CHECK_WIDE_PCT of the prediction, not within CHECK_TOLERANCE_PCT of it. */
 static int by_wide_interval(const struct ana_check *c)
 {
-	double p = c->by_means ? c->pred_mean_ms : c->predicted_ms,
-	       m = c->by_means ? c->measured_mean_ms : c->measured_ms,
-	       lo = c->by_means ? c->pmean_lo_ms : c->pred_lo_ms,
-	       hi = c->by_means ? c->pmean_hi_ms : c->pred_hi_ms;
-	return c->outcome == CHECK_CONFIRMED && p > 0 && m > 0 &&
-	       100 * fabs(m / p - 1) > CHECK_TOLERANCE_PCT && hi - lo > CHECK_WIDE_PCT / 100 * p;
+	return c->outcome == CHECK_CONFIRMED && c->predicted_ms > 0 && c->measured_ms > 0 &&
+	       100 * fabs(c->measured_ms / c->predicted_ms - 1) > CHECK_TOLERANCE_PCT &&
+	       c->pred_hi_ms - c->pred_lo_ms > CHECK_WIDE_PCT / 100 * c->predicted_ms;
 }
 
 /* The notes on a changed batch: the variant's times per the parent's batch, or why a batch
@@ -332,30 +325,24 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 			md,
 			"- **%s**: whether it was measured alone is not known: no node monitor recorded the load of other processes (`profile.monitor: true` does).\n",
 			c->scenario);
+	struct ana_check d = check_as_decided(c); /* the numbers its row shows */
+	const char *stat = c->by_means ? "mean" : "median";
 	if (c->missed) {
 		strbuf_addf(md, "- **%s**: ", c->scenario);
-		prediction_check_miss_write(md, c);
+		prediction_check_miss_write(md, &d);
 		strbuf_addch(md, '\n');
 	}
-	if (by_wide_interval(c) && c->by_means)
-		strbuf_addf(md, PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL, c->scenario,
-			    c->pmean_lo_ms, c->pmean_hi_ms,
-			    100 * (c->pmean_hi_ms - c->pmean_lo_ms) / c->pred_mean_ms, "mean",
-			    100 * fabs(c->measured_mean_ms / c->pred_mean_ms - 1));
-	else if (by_wide_interval(c))
-		strbuf_addf(
-			md,
-			PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL,
-			c->scenario, c->pred_lo_ms, c->pred_hi_ms,
-			100 * (c->pred_hi_ms - c->pred_lo_ms) / c->predicted_ms, "median",
-			100 * fabs(c->measured_ms / c->predicted_ms - 1));
+	if (by_wide_interval(&d))
+		strbuf_addf(md, PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL, c->scenario, d.pred_lo_ms,
+			    d.pred_hi_ms, 100 * (d.pred_hi_ms - d.pred_lo_ms) / d.predicted_ms,
+			    stat, 100 * fabs(d.measured_ms / d.predicted_ms - 1));
 	unalike_note(md, c);
-	if (c->outcome != CHECK_UNMEASURED && c->measured_ms > 0 &&
-	    c->hi_ms - c->lo_ms > CHECK_WIDE_PCT / 100 * c->measured_ms)
+	if (c->outcome != CHECK_UNMEASURED && d.measured_ms > 0 &&
+	    d.hi_ms - d.lo_ms > CHECK_WIDE_PCT / 100 * d.measured_ms)
 		strbuf_addf(
 			md,
-			"- **%s**: the interval is wide (%.0f %% of the measured median): its steps vary much, and an outcome inside it says little; more active steps narrow it.\n",
-			c->scenario, 100 * (c->hi_ms - c->lo_ms) / c->measured_ms);
+			"- **%s**: the interval is wide (%.0f %% of the measured %s): its steps vary much, and an outcome inside it says little; more active steps narrow it.\n",
+			c->scenario, 100 * (d.hi_ms - d.lo_ms) / d.measured_ms, stat);
 }
 
 void prediction_check_md(struct strbuf *md, const struct ana_variant *v)

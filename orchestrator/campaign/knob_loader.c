@@ -52,19 +52,18 @@ void knob_loader(const struct campaign *c, const struct scenario *s,
 	for (size_t j = 0; j < k->params.n; j++)
 		kvlist_set(&with.params, k->params.items[j].key, k->params.items[j].value);
 	struct argv w = { 0 };
-	if (render_command(c, &with, ctx, &w) == 0) {
-		size_t t = trainer_word(&w);
-		if (t < w.n) {
-			*workers = option_of(&w, t + 1, TRAINER_WORKERS_OPT,
-					     TRAINER_DEFAULT_WORKERS);
-			*prefetch = option_of(&w, t + 1, TRAINER_PREFETCH_OPT,
-					      TRAINER_DEFAULT_PREFETCH);
-		} else if (k->loader_workers > 0) { /* a DataLoader of the user's own */
-			*workers = k->loader_workers;
-			*prefetch = k->loader_workers * (k->loader_prefetch > 0
-								 ? k->loader_prefetch
-								 : KNOB_LOADER_PREFETCH);
-		}
+	if (render_command(c, &with, ctx, &w) < 0) {
+		argv_free(&w);
+		w = (struct argv){ 0 }; /* not the trainer's, as far as can be told */
+	}
+	size_t t = trainer_word(&w);
+	if (t < w.n) {
+		*workers = option_of(&w, t + 1, TRAINER_WORKERS_OPT, TRAINER_DEFAULT_WORKERS);
+		*prefetch = option_of(&w, t + 1, TRAINER_PREFETCH_OPT, TRAINER_DEFAULT_PREFETCH);
+	} else if (k->loader_workers > 0) { /* a DataLoader of the user's own */
+		int per = k->loader_prefetch > 0 ? k->loader_prefetch : KNOB_LOADER_PREFETCH;
+		*workers = k->loader_workers;
+		*prefetch = k->loader_workers * per;
 	}
 	argv_free(&w);
 	kvlist_free(&with.params);

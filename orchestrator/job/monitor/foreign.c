@@ -157,9 +157,10 @@ static int classify(const struct foreign *f, struct foreign_proc *v, size_t n,
 	return p->own;
 }
 
-/* Every process now, by pid. One the last scan found to be the job's or a
- * kernel thread is taken as it was (its CPU is nobody's concern) but on every
- * RECHECK_EVERY-th scan: reading /proc/<pid>/stat is most of the monitor's cost. */
+/* Every process now, by pid. A kernel thread the last scan found is taken as it
+ * was (its CPU is nobody's concern) but on every RECHECK_EVERY-th scan: reading
+ * /proc/<pid>/stat is most of the monitor's cost. The job's own are read every
+ * time (job_pct counts their CPU), their classification kept (foreign_sample). */
 static struct foreign_proc *scan(const struct foreign *f, size_t *n)
 {
 	DIR *d = opendir("/proc");
@@ -179,7 +180,7 @@ static struct foreign_proc *scan(const struct foreign *f, size_t *n)
 		}
 		int pid = atoi(e->d_name);
 		struct foreign_proc *was = f->scans % RECHECK_EVERY ? find(f->v, f->n, pid) : NULL;
-		if (was && was->own > 0) {
+		if (was && was->own == 2) {
 			v[*n] = *was;
 			v[(*n)++].delta = 0;
 		} else if (read_proc(pid, &v[*n]) == 0) {
@@ -257,7 +258,10 @@ int foreign_sample(struct foreign *f, double *pct, double *job_pct, char *top, s
 	}
 	for (size_t i = 0; i < n; i++) {
 		int own = classify(f, v, n, &v[i], 0);
-		*(own == 0 ? &ticks : &job) += own <= 1 ? v[i].delta : 0;
+		if (own == 0)
+			ticks += v[i].delta;
+		else if (own == 1)
+			job += v[i].delta;
 	}
 	double dt = up - f->uptime;
 	int first = f->uptime <= 0 || dt <= 0;
