@@ -11,11 +11,12 @@ void contamination_window(const struct scenario_metrics *m, double *from, double
 {
 	*from = *to = 0;
 	for (size_t r = 0; r < m->n; r++)
-		for (size_t i = 0; i < m->ranks[r].n; i++) {
+		for (size_t i = 0; i < m->ranks[r].n && !m->ranks[r].own_clock; i++) {
 			const struct step_rec *st = &m->ranks[r].steps[i];
 			if (!st->active || st->start_us <= 0)
 				continue;
-			double a = st->start_us / 1e6, b = a + st->step_ms / 1e3;
+			double a = (st->start_us + m->ranks[r].clock_base_us) / 1e6,
+			       b = a + st->step_ms / 1e3;
 			if (*to <= 0 || a < *from)
 				*from = a;
 			if (b > *to)

@@ -101,13 +101,14 @@ static int coll_of(json_t *a, struct rank_metrics *r)
 
 static json_t *rank_json(const struct rank_metrics *r)
 {
-	return json_pack("{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:b, s:o, s:o}", "rank",
-			 r->rank, "world_size", r->world_size, "format", (int) r->format,
+	return json_pack("{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:b, s:o, s:o, s:o}",
+			 "rank", r->rank, "world_size", r->world_size, "format", (int) r->format,
 			 "global_batch", (json_int_t) r->global_batch, "flops_per_step",
 			 real(r->flops_per_step), "host", r->host, "bad_lines",
 			 (json_int_t) r->bad_lines, "have_meta", r->have_meta, "whole_window",
-			 r->whole_window, "own_clock", r->own_clock, "steps", steps_json(r),
-			 "collectives", coll_json(r));
+			 r->whole_window, "own_clock", r->own_clock, "clock_base_us",
+			 real(r->clock_base_us), "steps", steps_json(r), "collectives",
+			 coll_json(r));
 }
 
 static int rank_of(json_t *j, struct rank_metrics *r)
@@ -115,13 +116,13 @@ static int rank_of(json_t *j, struct rank_metrics *r)
 	json_int_t gb = 0, bad = 0;
 	int format = 0, meta = 0, whole = 0, own = 0;
 	const char *host = "";
-	json_t *fl = NULL, *steps = NULL, *coll = NULL;
+	json_t *fl = NULL, *steps = NULL, *coll = NULL, *base = NULL;
 	memset(r, 0, sizeof *r);
-	if (json_unpack(j, "{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:b, s:o, s:o}", "rank",
-			&r->rank, "world_size", &r->world_size, "format", &format, "global_batch",
-			&gb, "flops_per_step", &fl, "host", &host, "bad_lines", &bad, "have_meta",
-			&meta, "whole_window", &whole, "own_clock", &own, "steps", &steps,
-			"collectives", &coll) ||
+	if (json_unpack(j, "{s:i, s:i, s:i, s:I, s:o, s:s, s:I, s:b, s:b, s:b, s?o, s:o, s:o}",
+			"rank", &r->rank, "world_size", &r->world_size, "format", &format,
+			"global_batch", &gb, "flops_per_step", &fl, "host", &host, "bad_lines",
+			&bad, "have_meta", &meta, "whole_window", &whole, "own_clock", &own,
+			"clock_base_us", &base, "steps", &steps, "collectives", &coll) ||
 	    !json_is_array(steps) || !json_is_array(coll) || coll_of(coll, r) < 0)
 		return -1;
 	r->format = (enum metrics_format)format;
@@ -132,6 +133,8 @@ static int rank_of(json_t *j, struct rank_metrics *r)
 	r->have_meta = meta;
 	r->whole_window = whole;
 	r->own_clock = own;
+	r->clock_base_us = base ? real_of(base) : 0;
+	r->clock_base_us = r->clock_base_us > 0 ? r->clock_base_us : 0;
 	r->n = r->cap = json_array_size(steps);
 	r->steps = xcalloc(r->n + 1, sizeof *r->steps);
 	for (size_t i = 0; i < r->n; i++)

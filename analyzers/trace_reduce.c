@@ -234,6 +234,7 @@ void trace_reduce_rank(const struct gpu_trace *t, const struct rules *phases, in
 	out->format = METRICS_TORCH_TRACE;
 	out->rank = t->rank;
 	out->own_clock = t->legacy;
+	out->clock_base_us = t->legacy ? 0 : t->base_us;
 	for (size_t i = 0; i < nsteps; i++) {
 		long n;
 		trace_step_name(t->names[steps[i].name], &n, loose_steps);

@@ -488,6 +488,7 @@ static void set_number(struct parse *p, enum kineto_key key, double v)
 	case KK_OUT_NELEMS: p->out_nelems = isfinite(v) && v >= 0 ? v : -1; break;
 	case KK_GROUP_SIZE: p->group_size = isfinite(v) ? v : -1; break;
 	case KK_RANK: p->t->rank = (int)to_id(v); break;
+	case KK_BASE_TIME: p->t->base_us = isfinite(v) && v > 0 && v < 1e20 ? v / 1000 : 0; break;
 	default: break;
 	}
 }
@@ -505,7 +506,8 @@ static int cb_number(void *ctx, const char *s, size_t n)
 		  p->key_id == KK_GRAD_BYTES || p->key_id == KK_STEP_ARG ||
 		  p->key_id == KK_IN_NELEMS || p->key_id == KK_OUT_NELEMS ||
 		  p->key_id == KK_GROUP_SIZE || p->key_id == KK_PG)) ||
-		(p->in_dist && p->depth == 2 && p->key_id == KK_RANK);
+		(p->in_dist && p->depth == 2 && p->key_id == KK_RANK) ||
+		(p->depth == 1 && p->key_id == KK_BASE_TIME);
 	char buf[64];
 	if (!wanted || n >= sizeof buf)
 		return 1;
@@ -769,14 +771,14 @@ static void chunk_event(void *ctx, const struct chunk_event *c, struct chunk_str
 	end_event(p, &e);
 }
 
-static void simd_rank(void *ctx, double rank)
+static void simd_root(void *ctx, enum kineto_key key, double v)
 {
-	set_number(ctx, KK_RANK, rank);
+	set_number(ctx, key, v);
 }
 
 static int parse_simd(struct parse *p, const unsigned char *doc, size_t len, const char *name)
 {
-	struct kineto_simd_sink sink = { simd_event, simd_rank, p, 0 };
+	struct kineto_simd_sink sink = { simd_event, simd_root, p, 0 };
 	size_t where = 0;
 	const char *why = "";
 	memset((char *)doc + len, 0, KINETO_SIMD_PADDING);
@@ -801,9 +803,10 @@ static size_t max_trace_bytes(void)
 
 static int too_big(const char *name)
 {
-	return err_set(ERR_IO,
-		       "%s: more than %zu MiB of JSON (decompressed): not read further (the most a trace may hold; CAMPAIGN_TRACE_MAX_MB raises it)",
-		       name, max_trace_bytes() >> 20);
+	return err_set(
+		ERR_IO,
+		"%s: more than %zu MiB of JSON (decompressed): not read further (the most a trace may hold; CAMPAIGN_TRACE_MAX_MB raises it)",
+		name, max_trace_bytes() >> 20);
 }
 
 /* Feeds one chunk to yajl unless it holds an overlong string or passes the
@@ -813,9 +816,10 @@ static int feed(yajl_handle h, struct kineto_strscan *sc, const unsigned char *b
 {
 	size_t at = kineto_long_string_at(sc, b, n, TRACE_MAX_STRING);
 	if (at < n)
-		return err_set(ERR_IO,
-			       "%s: a string longer than %d MiB near byte %zu: not a trace this tool reads (the longest string a trace may hold)",
-			       name, TRACE_MAX_STRING >> 20, offset + at);
+		return err_set(
+			ERR_IO,
+			"%s: a string longer than %d MiB near byte %zu: not a trace this tool reads (the longest string a trace may hold)",
+			name, TRACE_MAX_STRING >> 20, offset + at);
 	if (offset + n > max_trace_bytes())
 		return too_big(name);
 	return yajl_parse(h, b, n) == yajl_status_ok ? 0 : -1;
@@ -913,14 +917,16 @@ static int read_chunked(struct parse *p, const struct source *in, const char *na
 	if (!in->rewind || !simd_limit())
 		return 1;
 	struct chunk_source cs = { in->rd, in->src, max_trace_bytes(), in->chunk };
-	struct chunk_sink sink = { chunk_event, simd_rank, p, 0, chunk_wants };
+	struct chunk_sink sink = { chunk_event, simd_root, p, 0, chunk_wants };
 	int rc = kineto_chunks_read(&cs, in->threads, &sink);
 	if (rc < 0)
 		forget(p);
 	if (rc == 0)
 		p->t->legacy = sink.legacy;
 	else if (in->rewind(in->src) != 0)
-		return err_set(ERR_IO, "%s: cannot read it again from its start (a damaged gzip file?)", name);
+		return err_set(ERR_IO,
+			       "%s: cannot read it again from its start (a damaged gzip file?)",
+			       name);
 	return rc == 0 ? 0 : 1;
 }
 

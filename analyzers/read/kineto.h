@@ -59,6 +59,9 @@ struct comm_event {
 
 struct gpu_trace {
 	int rank;          /* from distributedInfo, -1 when absent */
+	/* baseTimeNanoseconds / 1000: the Unix time (µs) its ts count from (newer Kineto);
+	 * 0: its ts are Unix time already, or its own (the legacy form) */
+	double base_us;
 	char label[64];    /* e.g. "pid144_dev0" for Nsight Systems processes */
 	long pid;          /* Nsight Systems: the process and its GPU; 0 for Kineto */
 	int device;

@@ -60,8 +60,8 @@ struct slot {
 	struct packed_more *more;
 	size_t nmore, morecap;
 	struct strtab strs;
-	double rank;
-	int has_rank, legacy, failed, state;
+	double rank, base; /* the root's distributedInfo.rank and baseTimeNanoseconds */
+	int has_rank, has_base, legacy, failed, state;
 };
 
 /* The slots in flight; mu guards the states, produced and consumed (the
@@ -329,11 +329,13 @@ static void unpack_event(const struct slot *s, const struct packed_event *p,
 	f->group_size = m ? m->group_size : -1;
 }
 
-static void keep_rank(void *ctx, double rank)
+static void keep_root(void *ctx, enum kineto_key key, double v)
 {
 	struct slot *s = ctx;
-	s->rank = rank;
-	s->has_rank = 1;
+	if (key == KK_RANK)
+		s->rank = v, s->has_rank = 1;
+	else if (key == KK_BASE_TIME)
+		s->base = v, s->has_base = 1;
 }
 
 /* Parses the slot with the parser of the thread that took it: the events
@@ -342,12 +344,12 @@ static void keep_rank(void *ctx, double rank)
 static void parse_slot(struct slot *s, struct kineto_simd_parser *parser,
 		       int (*wants)(const struct kineto_fields *f))
 {
-	struct kineto_simd_sink sink = { keep_event, keep_rank, s, 0 };
+	struct kineto_simd_sink sink = { keep_event, keep_root, s, 0 };
 	size_t where;
 	const char *why;
 	s->wants = wants;
 	s->nev = s->nmore = 0;
-	s->has_rank = 0;
+	s->has_rank = s->has_base = 0;
 	strtab_reset(&s->strs);
 	s->failed = !parser ||
 		kineto_simd_parse_with(parser, s->buf, s->len, &sink, &where, &why) < 0;
@@ -432,7 +434,9 @@ static int hand_on(struct slot *s, struct chunk_sink *sink, int last)
 		sink->event(sink->ctx, &e, s->strs.v);
 	}
 	if (s->has_rank)
-		sink->rank(sink->ctx, s->rank);
+		sink->root(sink->ctx, KK_RANK, s->rank);
+	if (s->has_base)
+		sink->root(sink->ctx, KK_BASE_TIME, s->base);
 	if (last)
 		sink->legacy = s->legacy;
 	return 0;

@@ -37,7 +37,7 @@ struct chunk_event {
 
 struct chunk_sink {
 	void (*event)(void *ctx, const struct chunk_event *e, struct chunk_str *strs);
-	void (*rank)(void *ctx, double rank);
+	void (*root)(void *ctx, enum kineto_key key, double v); /* as kineto_simd_sink's */
 	void *ctx;
 	int legacy;
 	/* 0 for an event `event` would do nothing with: not kept nor handed on

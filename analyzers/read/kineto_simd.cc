@@ -238,7 +238,7 @@ struct walker {
 						  return SUCCESS;
 					  error_code e = number(v, &r);
 					  if (!e)
-						  sink->rank(sink->ctx, r);
+						  sink->root(sink->ctx, KK_RANK, r);
 					  return e;
 				  });
 	}
@@ -271,6 +271,10 @@ struct walker {
 					ondemand::object d;
 					if ((err = v.get_object().get(d)) == SUCCESS)
 						err = dist(d);
+				} else if (k == KK_BASE_TIME && t == ondemand::json_type::number) {
+					double x;
+					if ((err = number(v, &x)) == SUCCESS)
+						sink->root(sink->ctx, KK_BASE_TIME, x);
 				}
 				return err;
 			});

@@ -38,7 +38,8 @@ enum kineto_key {
 	KK_DTYPE,
 	KK_IN_NELEMS,
 	KK_OUT_NELEMS,
-	KK_GROUP_SIZE
+	KK_GROUP_SIZE,
+	KK_BASE_TIME /* the root's baseTimeNanoseconds */
 };
 
 #define KINETO_KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && !memcmp((k), (lit), sizeof(lit) - 1))
@@ -71,6 +72,7 @@ static inline enum kineto_key kineto_key_of(const char *k, size_t n)
 	case 13: return KINETO_KEY_IS(k, n, "In msg nelems") ? KK_IN_NELEMS : KK_OTHER;
 	case 14: return KINETO_KEY_IS(k, n, "Out msg nelems") ? KK_OUT_NELEMS : KK_OTHER;
 	case 18: return KINETO_KEY_IS(k, n, "Process Group Name") ? KK_PG : KK_OTHER;
+	case 19: return KINETO_KEY_IS(k, n, "baseTimeNanoseconds") ? KK_BASE_TIME : KK_OTHER;
 	case 11:
 		return KINETO_KEY_IS(k, n, "correlation")    ? KK_CORR
 			: KINETO_KEY_IS(k, n, "traceEvents") ? KK_EVENTS
@@ -100,7 +102,9 @@ struct kineto_fields {
 
 struct kineto_simd_sink {
 	void (*event)(void *ctx, const struct kineto_fields *f);
-	void (*rank)(void *ctx, double rank); /* distributedInfo.rank */
+	/* a number of the root's the reader keeps: distributedInfo.rank (KK_RANK) and
+	 * baseTimeNanoseconds (KK_BASE_TIME) */
+	void (*root)(void *ctx, enum kineto_key key, double v);
 	void *ctx;
 	int legacy; /* set: the document was the legacy array form */
 };

@@ -86,6 +86,9 @@ struct rank_metrics {
 	/* its times count from its own start (the legacy profiler's array form), on no
 	 * clock other ranks share */
 	int own_clock;
+	/* added to its steps' start_us for Unix time (µs): a trace's baseTimeNanoseconds (its
+	 * times count from it); 0: they are Unix time already, or own_clock */
+	double clock_base_us;
 	struct coll_rec *coll; /* collectives from traces, by step; none for telemetry */
 	size_t ncoll, collcap;
 };

@@ -137,13 +137,14 @@ r = [r for r in j["recommendations"] if r["kind"] == "data_loading"][0]
 i = r["scenarios"].index("slow-input")
 sys.exit(0 if lo <= d["all_waiting_step_ms"] < d["step_ms"] == d["all_cpu_step_ms"] <= hi and d["step_ms"] < s["step_time_ms"]["median"] and r["prediction_basis"][i] == "replay" and r["predicted_step_ms"][i] == d["step_ms"] else 1)' "$run/summary.json"
 check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % CIs of their medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process.*its loading taken as CPU work (no node monitor measured how much was[^)]*); all of its loading waiting: [0-9.]* ms (-[0-9]* %); all of it CPU work: [0-9.]* ms (-[0-9]* %)" "$run/BOTTLENECK_ANALYSIS.md"
-# The same traces on Unix time, as newer PyTorch writes them (tests/tools/unix_traces.py: moved
-# to end where the file was written): the monitors' busy cores over the steps now give the
+# The same traces as newer PyTorch writes them, their times counted from a baseTimeNanoseconds
+# (tests/tools/unix_traces.py: set so that they end where the file was written): on Unix
+# time, the monitors' busy cores over the steps now give the
 # loading's CPU share, an estimate (its arithmetic: test_replay_build's user_loader_change), and
 # the interval holds the prediction with it and both bounds above (a median of bursty steps
 # need not lie between the bounds' medians: 83 % of it CPU work gave 12.2 ms where all of it
-# gave 11.6, the steps coming in bursts as the workers finish together). With every sample rewritten to all cores
-# busy, all of the loading is CPU work: the prediction is the all-CPU one above, exactly; with
+# gave 11.6, the steps coming in bursts as the workers finish together). With every sample
+# rewritten to all cores busy, all of the loading is CPU work: the prediction is the all-CPU one above, exactly; with
 # none busy, none of it: the all-waiting one.
 cp -a "$run" unix
 python3 "$ROOT/tests/tools/unix_traces.py" unix/slow-input/traces >/dev/null

@@ -100,7 +100,7 @@ static void unknown(void)
 	CHECK_STR(f.what[0], "z");
 }
 
-/* the active steps' window over every rank, warmup steps left out */
+/* the active steps' window over every rank, warmup steps left out, on Unix time */
 static void steps_window(void)
 {
 	struct step_rec a[3] = { { .step = 0, .active = 0, .step_ms = 500, .start_us = 99e6 },
@@ -114,6 +114,20 @@ static void steps_window(void)
 	contamination_window(&m, &from, &to);
 	CHECK_NEAR(from, 100.0, 1e-6);
 	CHECK_NEAR(to, 100.25, 1e-6);
+	/* newer Kineto's times from a base (baseTimeNanoseconds), and the legacy profiler's
+	 * own clock, which gives no Unix time */
+	r[0].clock_base_us = r[1].clock_base_us = 1e6;
+	contamination_window(&m, &from, &to);
+	CHECK_NEAR(from, 101.0, 1e-6);
+	CHECK_NEAR(to, 101.25, 1e-6);
+	r[0].own_clock = 1;
+	contamination_window(&m, &from, &to);
+	CHECK_NEAR(from, 101.01, 1e-6);
+	CHECK_NEAR(to, 101.25, 1e-6);
+	r[1].own_clock = 1;
+	contamination_window(&m, &from, &to);
+	CHECK(from == 0 && to == 0);
+	r[0].own_clock = r[1].own_clock = 0, r[0].clock_base_us = r[1].clock_base_us = 0;
 	a[1].start_us = a[2].start_us = b[0].start_us = b[1].start_us = 0;
 	contamination_window(&m, &from, &to);
 	CHECK(from == 0 && to == 0);
@@ -151,9 +165,10 @@ static void job_cores(void)
 		   ((0.2 * 0.6 + 0.5 * 0.6 + 0.2 * 0.5) / 0.9 + (0.5 * 0.5 + 0.2 * 0.7) / 0.7) / 2,
 		   1e-9);
 	/* a monitor that tells the job's own processes apart: theirs, whatever the node's */
-	const char *j = "timestamp,node,interval_s,cpu_util_pct,foreign_cpu_pct,foreign_top,job_cpu_pct\n"
-			"nan,local3,0.5,90.0,0.0,,99.0\n101.0,local3,0.5,90.0,0.0,,70.0\n"
-			"101.5,local3,0.5,90.0,20.0,x:20.0,50.0\n";
+	const char *j =
+		"timestamp,node,interval_s,cpu_util_pct,foreign_cpu_pct,foreign_top,job_cpu_pct\n"
+		"nan,local3,0.5,90.0,0.0,,99.0\n101.0,local3,0.5,90.0,0.0,,70.0\n"
+		"101.5,local3,0.5,90.0,20.0,x:20.0,50.0\n";
 	CHECK(fsio_write_in(dir, "monitor/local3/cpu_monitor.csv", j, strlen(j), 0644) == 0);
 	CHECK(monitor_job_cores(dir, 100.2, 101.8, 2, &c) == 0);
 	CHECK_NEAR(c, (0.55 + 0.6 + 0.6) / 3, 1e-9);

@@ -52,8 +52,9 @@ static void events(FILE *f, int n, const char *odd, int every)
 		 * trainer's) */
 		char grad[64] = "";
 		if (i % 7 == 0)
-			snprintf(grad, sizeof grad, ", \"args\": {\"grad_bytes\": %d, \"step\": %d}",
-				 4 * i + 4, i / 7);
+			snprintf(grad, sizeof grad,
+				 ", \"args\": {\"grad_bytes\": %d, \"step\": %d}", 4 * i + 4,
+				 i / 7);
 		fprintf(f,
 			"{%s\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op%d\", \"ts\": %.3f, \"dur\": 8, \"tid\": %d%s}%s\n",
 			lead, i % 29, ts, 1 + i % 3, grad, i + 1 < n ? "," : "");
@@ -79,9 +80,9 @@ static void count_event(void *ctx, const struct chunk_event *e, struct chunk_str
 	++*(long *)ctx;
 }
 
-static void no_rank(void *ctx, double rank)
+static void no_root(void *ctx, enum kineto_key key, double v)
 {
-	(void)ctx, (void)rank;
+	(void)ctx, (void)key, (void)v;
 }
 
 /* The file read in chunks on 1, 2 and 3 threads against one whole reading:
@@ -116,7 +117,8 @@ static int chunks_agree(const char *path, int expect_ok)
 }
 
 #define HEAD "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0}, {\"id\": 1}], " \
-	     "\"distributedInfo\": {\"rank\": 3}, \"traceEvents\": [\n"
+	     "\"distributedInfo\": {\"rank\": 3}, \"baseTimeNanoseconds\": 1743521598000000000, " \
+	     "\"traceEvents\": [\n"
 
 static void object_form(void)
 {
@@ -126,6 +128,8 @@ static void object_form(void)
 	struct kineto_how how = { 1, 2, CHUNK };
 	CHECK(kineto_load_with(p, &how, &t) == 0);
 	/* the last step's 500 kernels go (HTA's cut); runtime calls are host ranges too */
+	/* newer Kineto's times count from baseTimeNanoseconds: kept, in µs */
+	CHECK(t.base_us == 1743521598000000.0);
 	CHECK(t.rank == 3 && t.n == N - 500 && t.dropped == 500 && t.ncpu == 2 * N + N / 500 &&
 	      t.steps == N / 500 && !t.legacy && t.malformed == N / 250);
 	double grad = 0, want = 0;
@@ -175,8 +179,9 @@ static void legacy_and_rank_after(void)
 	char *p = write_trace("[\n", N, NULL, 0, "]\n");
 	CHECK(chunks_agree(p, 1));
 	unlink(p);
-	p = write_trace("{\"traceEvents\": [", N, NULL, 0,
-			"], \"distributedInfo\": {\"rank\": 5}, \"traceEvents\": [{\"ph\": \"X\", \"name\": \"late\", \"ts\": 1, \"dur\": 1}]}");
+	p = write_trace(
+		"{\"traceEvents\": [", N, NULL, 0,
+		"], \"distributedInfo\": {\"rank\": 5}, \"traceEvents\": [{\"ph\": \"X\", \"name\": \"late\", \"ts\": 1, \"dur\": 1}]}");
 	CHECK(chunks_agree(p, 1));
 	unlink(p);
 }
@@ -192,7 +197,7 @@ static int chunks_alone(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	long events = 0;
-	struct chunk_sink sink = { count_event, no_rank, &events, 0, NULL };
+	struct chunk_sink sink = { count_event, no_root, &events, 0, NULL };
 	struct chunk_source in = { read_stdio, f, (size_t)1 << 40, CHUNK };
 	int rc = kineto_chunks_read(&in, 2, &sink);
 	fclose(f);
@@ -210,9 +215,10 @@ static void wrong_guesses(void)
 	CHECK(chunks_alone(p) == -1);
 	CHECK(chunks_agree(p, 1));
 	unlink(p);
-	p = write_trace(HEAD, N,
-			"\"list\": [{\"a\": 1}, {\"b\": 2}, {\"c\": 3}, {\"d\": 4}, {\"e\": 5}, {\"f\": 6}], ",
-			1, "]}");
+	p = write_trace(
+		HEAD, N,
+		"\"list\": [{\"a\": 1}, {\"b\": 2}, {\"c\": 3}, {\"d\": 4}, {\"e\": 5}, {\"f\": 6}], ",
+		1, "]}");
 	CHECK(chunks_alone(p) == -1);
 	CHECK(chunks_agree(p, 1));
 	unlink(p);
@@ -290,7 +296,8 @@ static void gzip_streams(void)
 
 static void scanner(void)
 {
-	const char *a = " {\"a\\\"traceEvents\": \"[\", \"x\": {\"traceEvents\": 1}, \"traceEvents\" : [ {";
+	const char *a =
+		" {\"a\\\"traceEvents\": \"[\", \"x\": {\"traceEvents\": 1}, \"traceEvents\" : [ {";
 	CHECK(kineto_events_start((const unsigned char *)a, strlen(a), 1 << 20) ==
 	      strlen(a) - 2);
 	CHECK(kineto_events_start((const unsigned char *)"  [{", 4, 1 << 20) == 3);

@@ -14,8 +14,8 @@
 static inline int trace_same(const struct gpu_trace *a, const struct gpu_trace *b)
 {
 	int ok = a->n == b->n && a->nrt == b->nrt && a->ncpu == b->ncpu && a->ncomm == b->ncomm &&
-		a->nnames == b->nnames && a->rank == b->rank && a->legacy == b->legacy &&
-		a->steps == b->steps && a->malformed == b->malformed &&
+		a->nnames == b->nnames && a->rank == b->rank && a->base_us == b->base_us &&
+		a->legacy == b->legacy && a->steps == b->steps && a->malformed == b->malformed &&
 		a->dropped == b->dropped && TRACE_SAME_D(a->last_step_ts, b->last_step_ts);
 	for (size_t i = 0; ok && i < a->nnames; i++)
 		ok = !strcmp(a->names[i], b->names[i]);
