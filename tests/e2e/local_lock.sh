@@ -36,7 +36,9 @@ while kill -0 "$p1" 2>/dev/null || kill -0 "$p2" 2>/dev/null; do
 	for id in "${ids[@]}"; do
 		"$CAMPAIGN" status --results "$SCRATCH/two" "$id" 2>&1 | sed "s|^|$id |" >>status.log
 	done
-	grep -qE "^[0-9a-f-]+ (a|b) +[0-9]+ +PENDING .* another run's job is running: " status.log && break
+	# (until it names the job: the holder writes its name a moment after it takes the lock,
+	# and a status between says "(it has not said which yet)")
+	grep -qE "^[0-9a-f-]+ (a|b) +[0-9]+ +PENDING .* another run's job is running: [0-9a-f-]+/(a|b)\$" status.log && break
 	sleep 0.2
 done
 wait "$p1"

@@ -9,7 +9,9 @@ a query on a SQLite file, read-only), an absolute file path, the expression or q
 nothing (reserved). The answer goes to the file DIR/r.ID, whole (renamed into place): its
 status on the first line, then the bytes `print` would write; a failure's traceback to
 DIR/e.ID before it. Then a line on DIR/out rings for it: the caller that reads another's
-looks for its own file all the same. An answer's files go 1024 answers later. The server ends,
+looks for its own file all the same; for a second after an answer it rings every 0.1 s more
+(a caller's timed read that missed its alarm still wakes). An answer's files go 1024 answers
+later. The server ends,
 removing DIR, when PID (the script) is gone or on the operation "quit"."""
 import builtins
 import contextlib
@@ -19,6 +21,7 @@ import select
 import shutil
 import sqlite3
 import sys
+import time
 import traceback
 
 
@@ -54,12 +57,20 @@ def serve(d, pid):
     os.write(fout, b"ready\n")  # a request written before both were open would be lost
     os.set_blocking(fout, False)  # rings nobody took never stop the server
     buf, done = b"", []
+    # a second after an answer, the server rings every 0.1 s more: a caller whose `read -t`
+    # missed its alarm (bash 5.2 left one blocked on the FIFO for good, the suite hung) wakes
+    ring_until = 0.0
     while True:
-        ready, _, _ = select.select([fin], [], [], 2.0)
+        now = time.monotonic()
+        ready, _, _ = select.select([fin], [], [], 0.1 if now < ring_until else 2.0)
         if not ready:
-            if not alive(pid):
+            if now < ring_until:
+                with contextlib.suppress(BlockingIOError):
+                    os.write(fout, b"\n")
+            elif not alive(pid):
                 return
             continue
+        ring_until = time.monotonic() + 1.0
         buf += os.read(fin, 1 << 16)
         while buf.count(b"\0") >= 5:
             rid, op, path, arg, _, buf = buf.split(b"\0", 5)
