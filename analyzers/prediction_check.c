@@ -153,7 +153,10 @@ enum check_outcome check_decide(double predicted, double measured, double parent
 		return CHECK_CONTAMINATED;
 	if (predicted > 0 && 100 * fabs(measured / predicted - 1) <= CHECK_TOLERANCE_PCT)
 		return CHECK_CONFIRMED;
-	if (plo >= 0 && phi >= plo && plo <= measured && measured <= phi)
+	/* an interval that holds the parent's step too predicts no change as well as one: it
+	 * confirms nothing (only the 10 % does) */
+	if (plo >= 0 && phi >= plo && plo <= measured && measured <= phi &&
+	    !(plo <= parent && parent <= phi))
 		return CHECK_CONFIRMED;
 	if (lo <= parent && parent <= hi)
 		return CHECK_NOISE;

@@ -81,8 +81,9 @@ def main():
             want = "not checked (measured beside other load)"
         elif pred > 0 and abs(m / pred - 1) <= 0.10:
             want = "confirmed"
-        elif k.get("predicted_interval_ms") and k["predicted_interval_ms"][0] <= m <= k["predicted_interval_ms"][1]:
-            want = "confirmed"
+        elif (k.get("predicted_interval_ms") and k["predicted_interval_ms"][0] <= m <= k["predicted_interval_ms"][1]
+              and not k["predicted_interval_ms"][0] <= par <= k["predicted_interval_ms"][1]):
+            want = "confirmed"  # (an interval holding the parent's step too confirms nothing)
         elif lo <= par <= hi:
             want = "within noise"
         else:

@@ -123,6 +123,9 @@ static void outcome_rule(void)
 	/* a replayed prediction's interval confirms what lies in it, beyond 10 % */
 	CHECK(check_decide(20, 23.5, 30, 22.5, 24.5, 18, 24, 0) == CHECK_CONFIRMED);
 	CHECK(check_decide(20, 24.5, 30, 23.5, 25.5, 18, 24, 0) == CHECK_WORSE);
+	/* ... unless it holds the parent's median too: it then predicts no change as well */
+	CHECK(check_decide(20, 23.5, 30, 22.5, 24.5, 18, 35, 0) == CHECK_WORSE);
+	CHECK(check_decide(20, 21.5, 30, 20.5, 22.5, 18, 35, 0) == CHECK_CONFIRMED);
 	CHECK(check_decide(20, 23.5, 30, 22.5, 24.5, 18, 24, 1) == CHECK_CONTAMINATED);
 	CHECK(check_decide(20, 22.2, 30, 21.5, 22.9, -1, -1, 1) == CHECK_CONTAMINATED);
 	CHECK(check_decide(-1, 45, 10, 43, 48, -1, -1, 1) == CHECK_UNPREDICTED);
