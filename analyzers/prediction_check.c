@@ -117,7 +117,9 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 	c->outcome = base > 0 ? check_decide(c->predicted_ms, c->measured_ms, base, c->lo_ms,
 					      c->hi_ms, c->pred_lo_ms, c->pred_hi_ms, dirty)
 			      : CHECK_UNPREDICTED;
-	if (c->outcome != CHECK_UNPREDICTED && c->pred_mean_ms > 0 && c->parent_mean_ms > 0 &&
+	/* (a check of nothing -- measured beside other load -- stays as it is) */
+	if (c->outcome != CHECK_UNPREDICTED && c->outcome != CHECK_CONTAMINATED &&
+	    c->pred_mean_ms > 0 && c->parent_mean_ms > 0 &&
 	    (check_unalike(c->measured_ms, c->measured_mean_ms) ||
 	     check_unalike(c->predicted_ms, c->pred_mean_ms)))
 		decide_by_means(c, s, scale, dirty);

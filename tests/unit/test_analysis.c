@@ -1291,8 +1291,11 @@ static void test_checked_by_means(void)
 	c.pred_mean_ms = 30, c.pmean_lo_ms = 28, c.pmean_hi_ms = 32; /* the medians agree */
 	prediction_check_run(&run);
 	CHECK(c.by_means && c.outcome == CHECK_WORSE);
+	sc.mon.foreign.contaminated = 1; /* measured beside other load: nothing is checked */
+	prediction_check_run(&run);
+	CHECK(!c.by_means && c.outcome == CHECK_CONTAMINATED);
+	sc.mon.foreign.contaminated = 0;
 	c.pred_mean_ms = c.pmean_lo_ms = c.pmean_hi_ms = -1; /* a ceiling: no mean */
-	c.by_means = 0;
 	prediction_check_run(&run);
 	CHECK(!c.by_means && c.outcome == CHECK_CONFIRMED);
 }
