@@ -333,9 +333,15 @@ static int change_early_allreduce(struct builder *b)
 			n = 0; /* backward is not known */
 	unsigned char *moved = launched_by_backward(b);
 	int *start = xcalloc(n + 1, sizeof *start);
+	/* where backward begins, found once per rank and step (ix is by rank, then start) */
+	int at_rank = -1, at_step = -1, at = -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct proto *p = &b->p[ix[i]];
-		start[i] = moved[ix[i]] ? before_backward(b, p->rank_i, p->step) : -1;
+		if (moved[ix[i]] && (p->rank_i != at_rank || p->step != at_step)) {
+			at_rank = p->rank_i, at_step = p->step;
+			at = before_backward(b, at_rank, at_step);
+		}
+		start[i] = moved[ix[i]] ? at : -1;
 		moved[ix[i]] = start[i] >= 0;
 	}
 	size_t kept = 0;

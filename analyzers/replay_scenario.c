@@ -415,6 +415,18 @@ static int change_pred(struct replay_build_in *in, const struct replay_change *c
 	return built;
 }
 
+/* p's intervals (its median's, and its mean's where both have one) widened to span q's,
+ * another replay of the same change under the other bound. */
+static void widen_to(struct replay_pred *p, const struct replay_pred *q)
+{
+	p->lo_ms = q->lo_ms < p->lo_ms ? q->lo_ms : p->lo_ms;
+	p->hi_ms = q->hi_ms > p->hi_ms ? q->hi_ms : p->hi_ms;
+	if (p->mean_ms > 0 && q->mean_ms > 0) {
+		p->mean_lo_ms = q->mean_lo_ms < p->mean_lo_ms ? q->mean_lo_ms : p->mean_lo_ms;
+		p->mean_hi_ms = q->mean_hi_ms > p->mean_hi_ms ? q->mean_hi_ms : p->mean_hi_ms;
+	}
+}
+
 /* The communication change replayed against the unchanged replay (base) into out->comm.
  * Where no transfer model could be fitted, the change is replayed a second time as if all
  * of the transfer were per call: the interval spans both (the run cannot tell them apart). */
@@ -453,12 +465,7 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 	if (!q.made)
 		return;
 	*(extrapolated ? &p->proportional_step_ms : &p->per_call_step_ms) = q.step_ms;
-	p->lo_ms = q.lo_ms < p->lo_ms ? q.lo_ms : p->lo_ms;
-	p->hi_ms = q.hi_ms > p->hi_ms ? q.hi_ms : p->hi_ms;
-	if (p->mean_ms > 0 && q.mean_ms > 0) { /* the means' interval spans both too */
-		p->mean_lo_ms = q.mean_lo_ms < p->mean_lo_ms ? q.mean_lo_ms : p->mean_lo_ms;
-		p->mean_hi_ms = q.mean_hi_ms > p->mean_hi_ms ? q.mean_hi_ms : p->mean_hi_ms;
-	}
+	widen_to(p, &q);
 }
 
 /* The I/O change (a checkpoint every REPLAY_CHECKPOINT_EVERY steps) replayed against the
@@ -488,13 +495,7 @@ static double loader_bound(struct replay_build_in *in, struct replay_change ch, 
 	replay_build_info_free(&info);
 	if (!q.made)
 		return -1;
-	struct replay_pred *d = &out->data;
-	d->lo_ms = q.lo_ms < d->lo_ms ? q.lo_ms : d->lo_ms;
-	d->hi_ms = q.hi_ms > d->hi_ms ? q.hi_ms : d->hi_ms;
-	if (d->mean_ms > 0 && q.mean_ms > 0) { /* the means' interval as wide */
-		d->mean_lo_ms = q.mean_lo_ms < d->mean_lo_ms ? q.mean_lo_ms : d->mean_lo_ms;
-		d->mean_hi_ms = q.mean_hi_ms > d->mean_hi_ms ? q.mean_hi_ms : d->mean_hi_ms;
-	}
+	widen_to(&out->data, &q);
 	return q.step_ms;
 }
 

@@ -175,6 +175,17 @@ long monitor_add_foreign_csv(FILE *f, double from, double to, struct monitor_for
 	return n;
 }
 
+/* <dir>/<node>/<file> opened for reading (a warning when it exists but cannot be); NULL when
+ * absent or unreadable. */
+static FILE *node_file(const char *dir, const char *node, const char *file)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/%s/%s", dir, node, file);
+	FILE *f = fsio_fopen_or_warn(p.buf);
+	strbuf_free(&p);
+	return f;
+}
+
 static double foreign_mean(const struct monitor_foreign *fl)
 {
 	return fl->samples ? fl->pct_sum / (double)fl->samples : -1;
@@ -191,10 +202,7 @@ int monitor_foreign_worst(const char *job_dir, double from, double to,
 	fsio_list(dir.buf, &nodes);
 	for (size_t i = 0; i < nodes.n; i++) {
 		struct monitor_foreign in = { 0 }, all = { 0 };
-		struct strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s/%s/cpu_monitor.csv", dir.buf, nodes.v[i]);
-		FILE *f = fsio_fopen_or_warn(p.buf);
-		strbuf_free(&p);
+		FILE *f = node_file(dir.buf, nodes.v[i], "cpu_monitor.csv");
 		if (!f)
 			continue;
 		long n = monitor_add_foreign_csv(f, from, to, &in, &all);
@@ -213,10 +221,7 @@ int monitor_foreign_worst(const char *job_dir, double from, double to,
 static long add_node_file(const char *dir, const char *node, const char *file,
 			  long (*add)(FILE *, struct monitor_summary *), struct monitor_summary *s)
 {
-	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s/%s/%s", dir, node, file);
-	FILE *f = fsio_fopen_or_warn(p.buf);
-	strbuf_free(&p);
+	FILE *f = node_file(dir, node, file);
 	if (!f)
 		return 0;
 	long n = add(f, s);
@@ -316,10 +321,7 @@ int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, do
 	fsio_list(dir.buf, &nodes);
 	for (size_t i = 0; i < nodes.n && ncpus > 0 && to > from; i++) {
 		struct job_cpu j = { 0 };
-		struct strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s/%s/cpu_monitor.csv", dir.buf, nodes.v[i]);
-		FILE *f = fsio_fopen_or_warn(p.buf);
-		strbuf_free(&p);
+		FILE *f = node_file(dir.buf, nodes.v[i], "cpu_monitor.csv");
 		if (!f)
 			continue;
 		job_cpu_add(f, from, to, ncpus, &j);
