@@ -179,6 +179,10 @@ $(B)/asan/%: tests/unit/%.c $(ASAN_LIB) tests/unit/harness.h
 $(B)/asan/test_trainer_trace: UNIT_EXTRA := $(B)/asan/obj/trainer/trace.o
 $(B)/asan/test_trainer_trace: $(B)/asan/obj/trainer/trace.o
 .SECONDARY: $(B)/asan/obj/trainer/trace.o
+# the trainer's checkpoint writer, its trace read back by the analysis' reader
+$(B)/asan/test_trainer_checkpoint: UNIT_EXTRA := $(B)/asan/obj/trainer/checkpoint.o $(B)/asan/obj/trainer/trace.o
+$(B)/asan/test_trainer_checkpoint: $(B)/asan/obj/trainer/checkpoint.o $(B)/asan/obj/trainer/trace.o
+.SECONDARY: $(B)/asan/obj/trainer/checkpoint.o
 
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 

@@ -600,6 +600,7 @@ static void replay_of(struct ana_scenario *s, const struct ana_run *run,
 	struct replay_where w = { .cores = cores, .one_host = run->host_cpus > 0,
 				  .loader_workers = s->in.loader_workers,
 				  .loader_depth = s->in.loader_prefetch, .job_cores = -1,
+				  .ckpt_every = s->in.ckpt_every, .ckpt_async = s->in.ckpt_async,
 				  .slow_ranks = slow, .nslow = nslow };
 	if (s->in.ranks > 0 && s->in.nodes > 0) /* the emulated nodes share this machine */
 		w.host_ranks = w.one_host ? s->in.ranks

@@ -48,6 +48,9 @@ struct ana_input {
 	/* the reference trainer's --workers and --prefetch in this scenario's command under
 	 * the campaign's data_loading knob (0: the knob sets neither, or there is none) */
 	int loader_workers, loader_prefetch;
+	/* the reference trainer's --checkpoint-every and --checkpoint-async in this scenario's
+	 * command under the campaign's io knob (0: the knob sets neither, or there is none) */
+	int ckpt_every, ckpt_async;
 };
 
 /* Where step data comes from (the first present of the first five, in this order), and

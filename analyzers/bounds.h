@@ -32,6 +32,7 @@
 #define BOUND_HOST_CPUS 1048576
 #define BOUND_ATTEMPTS 1000000       /* a scenario's attempts */
 #define BOUND_LOADER 4096            /* the trainer's loader threads or prefetch depth */
+#define BOUND_CKPT_EVERY 100000000   /* the trainer's --checkpoint-every (its own bound) */
 /* the largest analysis_input.json campaign writes (run_input_write writes none larger, and
  * says so) and reads (a larger one is refused before it is read): a variant of 200 scenarios
  * with 2,000 parent steps each is about 8 MiB */

@@ -126,11 +126,14 @@ static int is_coll_name(const char *name)
 }
 
 /* The blocking ranges the builder knows by name (the reference trainer's, docs/formats.md):
- * 1 for a wait on another thread (the step thread's wait for the loader's batch), 2 for a
- * sleep (a loader's read latency), 0 for any other range. */
+ * 1 for a wait on another thread (the step thread's wait for the loader's batch, or for the
+ * checkpoint write in flight), 2 for a sleep (a loader's read latency, a checkpoint's fsync:
+ * blocked on storage), 0 for any other range. */
 static int blocking_kind(const char *name)
 {
-	return !strcmp(name, "wait_for_batch") ? 1 : !strcmp(name, "loader:read") ? 2 : 0;
+	if (!strcmp(name, "wait_for_batch") || !strcmp(name, "checkpoint:wait"))
+		return 1;
+	return !strcmp(name, "loader:read") || !strcmp(name, "checkpoint:fsync") ? 2 : 0;
 }
 
 /* The rank's operation that ended last at or before x, not on lane, after a; -1 none. */
@@ -337,6 +340,20 @@ static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, doubl
 	return prev;
 }
 
+/* Where a step thread's sleep j ends: a wait of no length at its end, in its step, after it
+ * (the sleep's span on the edge), so that a step that ends in a sleep (a checkpoint's fsync)
+ * ends where the sleep does. */
+static int sleep_end(struct builder *b, int j)
+{
+	const struct proto *p = &b->p[j];
+	struct proto m = { .s = p->e, .e = p->e, .rank_i = p->rank_i, .lane = p->lane,
+			   .kind = RNODE_WAIT, .step = p->step, .name = -1, .op = -1,
+			   .coll = -1, .step_arg = -1 };
+	int q = replay_proto_add(b, &m);
+	replay_proto_edge(b, j, q, p->e - p->s);
+	return q;
+}
+
 static void add_join(struct builder *b, int j, int i, double at)
 {
 	replay_proto_edge(b, j, i, at - b->p[j].e);
@@ -356,6 +373,8 @@ static void link_op(struct builder *b, const struct rank_view *v, int prev, doub
 	double s = b->p[i].s;
 	int lane = b->p[i].lane, j;
 	if (prev >= 0 && b->p[prev].sleep) {
+		if (is_main)
+			prev = sleep_end(b, prev);
 		replay_proto_edge(b, prev, i, s - b->p[prev].s);
 		return;
 	}
@@ -399,6 +418,8 @@ static void lane_chain(struct builder *b, const struct rank_view *v, size_t from
 		a = p->e;
 		prev = (int)i;
 	}
+	if (is_main && prev >= 0 && b->p[prev].sleep)
+		prev = sleep_end(b, prev);
 	if (is_main && v->nwin && v->win[v->nwin - 1][1] > a && prev >= 0)
 		cpu_gap(b, v, b->p[prev].lane, a, v->win[v->nwin - 1][1], prev);
 }

@@ -43,7 +43,11 @@ enum replay_change_kind {
 	REPLAY_CHANGE_BUCKETS,
 	/* the step thread's checkpoint ranges (the reference trainer's) kept in one step of
 	 * every `every` only, step N's when (N + 1) % every is 0, as the trainer's
-	 * --checkpoint-every does: the others cost nothing */
+	 * --checkpoint-every does: the others cost nothing. With async, each kept checkpoint's
+	 * write and fsync (checkpoint:write, checkpoint:fsync) move to a thread of its own,
+	 * after its snapshot (checkpoint:snapshot), which stays on the step thread and waits
+	 * for the write before it (one write in flight), as the trainer's --checkpoint-async 1
+	 * does */
 	REPLAY_CHANGE_CHECKPOINTS,
 	/* the reference trainer's loader with `workers` threads and a ring of `depth` batches:
 	 * batch b is made by thread b % workers, after its batch b - workers, once step
@@ -91,6 +95,7 @@ struct replay_change {
 	 * larger than any collective the model was fitted on */
 	int proportional;
 	int every; /* REPLAY_CHANGE_CHECKPOINTS: one step of every `every` checkpoints */
+	int async; /* REPLAY_CHANGE_CHECKPOINTS: each written on a thread of its own */
 	int workers, depth; /* REPLAY_CHANGE_LOADERS: loader threads and prefetch slots */
 	/* REPLAY_CHANGE_LOADERS of a user's DataLoader: the cores the job kept busy on each host
 	 * over the traced steps (the node monitors'; < 0 unknown), from which the share of its
@@ -124,6 +129,12 @@ struct replay_build_info {
 	 * a bound on what they gain, not a prediction of it */
 	int early;
 	size_t dropped; /* a checkpoint change: checkpoints that cost nothing now */
+	size_t async_writes; /* an asynchronous checkpoint change: writes moved off the step */
+	/* an asynchronous checkpoint change: the median and mean over its checkpoints of the
+	 * time the busiest host's storage was in use by them (its ranks' writes and fsyncs, as
+	 * measured): the replay keeps each fsync's measured length, so where writing behind
+	 * would overlap the ranks' uses of the storage more than they did, this floor holds */
+	double storage_busy_ms, storage_busy_mean_ms;
 	/* a loader change: the loader threads measured (the most of any rank) and the batches
 	 * regrouped onto the new ones */
 	size_t loaders, batches;

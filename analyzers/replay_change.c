@@ -401,31 +401,261 @@ static int change_buckets(struct builder *b, const double *cost)
 
 #define CHECKPOINT_NAME "checkpoint"
 
-/* One step of every `every` keeps its checkpoint; the others' become no-ops (their edges
- * kept). Refused without any checkpoint range on a step thread. */
+/* The parts of a checkpoint on a step thread: the reference trainer's (one range in traces
+ * of its older versions, CK_WHOLE), the step thread's wait for an asynchronous write. */
+enum ckpt_part { CK_NONE, CK_WHOLE, CK_SNAPSHOT, CK_WRITE, CK_FSYNC, CK_WAIT };
+
+static enum ckpt_part ckpt_part_of(const struct builder *b, const struct proto *p)
+{
+	static const char *const parts[] = { [CK_SNAPSHOT] = "snapshot", [CK_WRITE] = "write",
+					     [CK_FSYNC] = "fsync", [CK_WAIT] = "wait" };
+	const char *nm = name_of(b, p), *n = CHECKPOINT_NAME;
+	if (p->step < 0 || p->lane != b->main_lane[p->rank_i] || strncmp(nm, n, strlen(n)))
+		return CK_NONE;
+	nm += strlen(n);
+	if (!*nm)
+		return CK_WHOLE;
+	for (int k = CK_SNAPSHOT; k <= CK_WAIT && *nm == ':'; k++)
+		if (!strcmp(nm + 1, parts[k]))
+			return (enum ckpt_part)k;
+	return CK_NONE;
+}
+
+static int is_ckpt(const struct builder *b, const struct proto *p)
+{
+	return ckpt_part_of(b, p) != CK_NONE;
+}
+
+/* Proto i costs nothing: a sleep's span, which its edges out carry, taken off them. */
+static void make_free(struct builder *b, size_t i)
+{
+	struct proto *p = &b->p[i];
+	if (p->kind == RNODE_WAIT && p->sleep)
+		for (size_t k = 0; k < b->ne; k++)
+			if (b->e[k].from == (int)i) {
+				double d = b->e[k].delay_us - (p->e - p->s);
+				b->e[k].delay_us = d > 0 ? d : 0;
+			}
+	p->sleep = 0;
+	p->fixed = 1;
+	p->cost_ms = 0;
+}
+
+/* The every-N part of the checkpoint change: one step of every `every` keeps its checkpoint,
+ * the others' parts cost nothing (their edges kept); kept[i] marks the parts kept. */
+static void thin_checkpoints(struct builder *b, const int *ix, size_t n, unsigned char *kept)
+{
+	for (size_t j = 0; j < n; j++) {
+		const struct proto *p = &b->p[ix[j]];
+		if ((p->step + 1) % b->in->change->every == 0) {
+			kept[ix[j]] = 1;
+			continue;
+		}
+		enum ckpt_part k = ckpt_part_of(b, p);
+		make_free(b, (size_t)ix[j]);
+		b->info.dropped += k == CK_WHOLE || k == CK_SNAPSHOT; /* (a checkpoint once) */
+	}
+}
+
+/* The step-thread operation after i: the proto an edge from i leads to on i's lane; -1. */
+static int next_on_lane(const struct builder *b, int i)
+{
+	for (size_t k = 0; k < b->ne; k++)
+		if (b->e[k].from == i && b->p[b->e[k].to].lane == b->p[i].lane)
+			return b->e[k].to;
+	return -1;
+}
+
+/* Every edge into or out of a proto marked in moved dropped. */
+static void drop_edges_of(struct builder *b, const unsigned char *moved)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->ne; i++)
+		if (!moved[b->e[i].from] && !moved[b->e[i].to])
+			b->e[n++] = b->e[i];
+	b->ne = n;
+}
+
+static double delay_after(const struct proto *j, double s);
+
+/* The lane id of a rank's checkpoint writer (loader threads are -2 - w, w < 256). */
+#define WRITER_ID (-300)
+
+/* One checkpoint made asynchronous: its write (w) and fsync (f) moved from the step thread
+ * onto lane, after its snapshot (s), which waits for the write before it (*prev_f, -1: none);
+ * the step thread goes on after the snapshot where it went on after the fsync (next). */
+static void write_behind(struct builder *b, int s, int w, int f, int next, int lane, int *prev_f)
+{
+	struct proto *pw = &b->p[w], *pf = &b->p[f];
+	if (next >= 0) {
+		double gap = b->p[next].s - pf->e;
+		replay_proto_edge(b, s, next, gap > 0 ? gap : 0);
+	}
+	pw->lane = pf->lane = lane;
+	pw->step = pf->step = -1; /* in no step: the steps go on without them */
+	replay_proto_edge(b, s, w, 0);
+	replay_proto_edge(b, w, f, 0);
+	if (*prev_f >= 0) /* one write in flight: the snapshot waits for the one before */
+		replay_proto_edge(b, *prev_f, s, delay_after(&b->p[*prev_f], -1));
+	*prev_f = f;
+	b->info.async_writes++;
+}
+
+/* Why the asynchronous change does not apply to rank ri's checkpoint parts ix[lo, hi) of one
+ * step (by start): 0 when they are a snapshot, its write and its fsync. */
+static int async_refused(const struct builder *b, const int *ix, size_t lo, size_t hi)
+{
+	enum ckpt_part k[3] = { CK_NONE, CK_NONE, CK_NONE };
+	for (size_t j = lo; j < hi && j - lo < 3; j++)
+		k[j - lo] = ckpt_part_of(b, &b->p[ix[j]]);
+	int rank = b->in->ranks[b->p[ix[lo]].rank_i].rank;
+	if (hi - lo != 3 || k[0] != CK_SNAPSHOT || k[1] != CK_WRITE || k[2] != CK_FSYNC)
+		return err_set(
+			ERR_USAGE,
+			"rank %d's checkpoints are not told apart into " CHECKPOINT_NAME
+			":snapshot, :write and :fsync (the reference trainer's since they are; a trace of an older one has one " CHECKPOINT_NAME
+			" range)",
+			rank);
+	return 0;
+}
+
+/* The end of the group of parts ix[lo, ...) of one rank and step (the step they start in). */
+static size_t step_group_end(const struct builder *b, const int *ix, size_t n, size_t lo)
+{
+	size_t hi = lo + 1;
+	while (hi < n && b->p[ix[hi]].rank_i == b->p[ix[lo]].rank_i &&
+	       b->p[ix[hi]].step == b->p[ix[lo]].step)
+		hi++;
+	return hi;
+}
+
+/* One checkpoint's use of its host's storage: from its write's start to its fsync's end (µs,
+ * the first rank's clock). */
+struct storage_use {
+	int step, host;
+	double s, e;
+};
+
+static int by_step_host_start(const void *x, const void *y)
+{
+	const struct storage_use *a = x, *c = y;
+	if (a->step != c->step)
+		return a->step < c->step ? -1 : 1;
+	if (a->host != c->host)
+		return a->host < c->host ? -1 : 1;
+	return (a->s > c->s) - (a->s < c->s);
+}
+
+/* Per step, the time the busiest host's storage was in use by a checkpoint (the union of its
+ * ranks' uses), u[0..steps) (ms); how many steps. */
+static size_t storage_busy(struct storage_use *u, size_t n, double *busy)
+{
+	size_t steps = 0;
+	int last = -1;
+	qsort(u, n, sizeof *u, by_step_host_start);
+	for (size_t i = 0, j; i < n; i = j) { /* each host's uses in a step: their union */
+		double total = 0, s = u[i].s, e = u[i].e;
+		for (j = i + 1; j < n && u[j].step == u[i].step && u[j].host == u[i].host; j++) {
+			if (u[j].s > e)
+				total += e - s, s = u[j].s;
+			e = u[j].e > e ? u[j].e : e;
+		}
+		total = (total + e - s) / 1000;
+		if (!steps || u[i].step != last)
+			busy[steps++] = total, last = u[i].step;
+		else if (total > busy[steps - 1])
+			busy[steps - 1] = total;
+	}
+	return steps;
+}
+
+/* Into b->info, the median and the mean over the kept checkpoints (ix, n of them, by rank,
+ * step and start; each a snapshot, its write, its fsync) of the time the busiest host's
+ * storage was in use by them: asynchronous checkpoints overlap training, not each other's
+ * use of the storage. */
+static void storage_floor(struct builder *b, const int *ix, size_t n, const unsigned char *kept)
+{
+	struct storage_use *u = xcalloc(n + 1, sizeof *u);
+	double *busy = xcalloc(n + 1, sizeof *busy);
+	size_t k = 0, steps;
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		hi = step_group_end(b, ix, n, lo);
+		if (!kept[ix[lo]]) /* (a kept one is a snapshot, its write, its fsync) */
+			continue;
+		const struct proto *w = &b->p[ix[lo + 1]], *f = &b->p[ix[lo + 2]];
+		double off = b->info.offset_us[w->rank_i];
+		u[k++] = (struct storage_use){ w->step, b->in->ranks[w->rank_i].host, w->s - off,
+					       f->e - off };
+	}
+	steps = storage_busy(u, k, busy);
+	b->info.storage_busy_ms = steps ? stats_percentile_unordered(busy, steps, 50) : 0;
+	b->info.storage_busy_mean_ms = steps ? stats_mean(busy, steps) : 0;
+	free(u);
+	free(busy);
+}
+
+/* The asynchronous part of the checkpoint change on the kept parts (ix, n of them, by rank,
+ * step and start): each rank's writes on a thread of its own (write_behind). */
+static int async_checkpoints(struct builder *b, const int *ix, size_t n, const unsigned char *kept)
+{
+	unsigned char *moved = xcalloc(b->np + 1, 1);
+	int *next = xcalloc(n + 1, sizeof *next), rc = 0, lane = -1, lane_ri = -1, prev_f = -1;
+	for (size_t lo = 0, hi; rc >= 0 && lo < n; lo = hi) { /* each step's parts checked */
+		hi = step_group_end(b, ix, n, lo);
+		if (kept[ix[lo]] && (rc = async_refused(b, ix, lo, hi)) >= 0) {
+			next[lo] = next_on_lane(b, ix[lo + 2]);
+			moved[ix[lo + 1]] = moved[ix[lo + 2]] = 1;
+		}
+	}
+	if (rc >= 0) {
+		storage_floor(b, ix, n, kept);
+		drop_edges_of(b, moved);
+	}
+	for (size_t lo = 0, hi; rc >= 0 && lo < n; lo = hi) {
+		hi = step_group_end(b, ix, n, lo);
+		int ri = b->p[ix[lo]].rank_i;
+		if (!kept[ix[lo]])
+			continue;
+		if (ri != lane_ri) { /* the rank's writer: a thread known by an id no trace gives */
+			rc = lane = rgraph_add_lane(b->g, RLANE_THREAD, b->in->ranks[ri].rank,
+						    WRITER_ID);
+			lane_ri = ri, prev_f = -1;
+		}
+		if (rc >= 0)
+			write_behind(b, ix[lo], ix[lo + 1], ix[lo + 2], next[lo], lane, &prev_f);
+	}
+	free(moved);
+	free(next);
+	return rc < 0 ? rc : 0;
+}
+
+/* REPLAY_CHANGE_CHECKPOINTS: the checkpoints thinned to one step of every `every`, then,
+ * with async, each one kept written on a thread of its own. Refused without a checkpoint on
+ * a step thread, where they are asynchronous already, or where it changes nothing. */
 static int change_checkpoints(struct builder *b)
 {
-	size_t seen = 0;
-	for (size_t i = 0; i < b->np; i++) {
-		struct proto *p = &b->p[i];
-		if (p->kind != RNODE_CPU || p->step < 0 || p->lane != b->main_lane[p->rank_i] ||
-		    strcmp(name_of(b, p), CHECKPOINT_NAME))
-			continue;
-		seen++;
-		if ((p->step + 1) % b->in->change->every == 0)
-			continue;
-		p->fixed = 1;
-		p->cost_ms = 0;
-		b->info.dropped++;
-	}
-	if (!seen)
-		return err_set(ERR_USAGE,
-			       "its traces have no " CHECKPOINT_NAME
-			       " range on a step thread (the reference trainer's)");
-	if (!b->info.dropped)
-		return err_set(ERR_USAGE, "it checkpoints once in %d steps or less often already",
-			       b->in->change->every);
-	return 0;
+	const struct replay_change *ch = b->in->change;
+	size_t n, j = 0;
+	int *ix = protos_where(b, is_ckpt, &n), rc = 0;
+	unsigned char *kept = xcalloc(b->np + 1, 1);
+	while (j < n && ckpt_part_of(b, &b->p[ix[j]]) != CK_WAIT)
+		j++;
+	if (!n)
+		rc = err_set(ERR_USAGE, "its traces have no " CHECKPOINT_NAME
+					" range on a step thread (the reference trainer's)");
+	else if (j < n)
+		rc = err_set(ERR_USAGE, "rank %d writes its checkpoints asynchronously already",
+			     b->in->ranks[b->p[ix[j]].rank_i].rank);
+	if (rc >= 0)
+		thin_checkpoints(b, ix, n, kept);
+	if (rc >= 0 && ch->async)
+		rc = async_checkpoints(b, ix, n, kept);
+	else if (rc >= 0 && !b->info.dropped)
+		rc = err_set(ERR_USAGE, "it checkpoints once in %d steps or less often already",
+			     ch->every);
+	free(ix);
+	free(kept);
+	return rc < 0 ? rc : 0;
 }
 
 #define LOADER_PREFIX "loader:"

@@ -468,16 +468,50 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 	widen_to(p, &q);
 }
 
-/* The I/O change (a checkpoint every REPLAY_CHECKPOINT_EVERY steps) replayed against the
- * unchanged replay (base) into out->io. */
-static void predict_io(struct replay_build_in *in, const struct replay_sim *base,
-		       const struct scenario_metrics *m, struct replay_result *out)
+/* x raised to at least floor. */
+static void raise_to(double *x, double floor)
 {
-	struct replay_change ch = { .kind = REPLAY_CHANGE_CHECKPOINTS,
-				    .every = REPLAY_CHECKPOINT_EVERY };
+	*x = *x < floor ? floor : *x;
+}
+
+/* Asynchronous checkpoints written no faster than the storage took for them (info's floor:
+ * the replay keeps each fsync as long as it was, which overlapping the ranks' writes more
+ * than they were need not allow): the median (where every step checkpoints) and the mean
+ * held at or above it, the intervals reaching it (from the replay's, fsyncs as measured). */
+static void storage_floored(struct replay_pred *p, const struct replay_build_info *info,
+			    int every, struct replay_result *out)
+{
+	out->io_storage_mean_ms = info->storage_busy_mean_ms / every;
+	if (every == 1) {
+		out->io_storage_ms = info->storage_busy_ms;
+		raise_to(&p->step_ms, out->io_storage_ms);
+		raise_to(&p->hi_ms, out->io_storage_ms);
+	}
+	if (p->mean_ms > 0) {
+		raise_to(&p->mean_ms, out->io_storage_mean_ms);
+		raise_to(&p->mean_hi_ms, out->io_storage_mean_ms);
+	}
+}
+
+/* The I/O change (the checkpoints w's io knob makes: every ckpt_every steps, asynchronous
+ * where it says so; a knob that says neither, or none: each checkpoint written
+ * asynchronously) replayed against the unchanged replay (base) into out->io. */
+static void predict_io(struct replay_build_in *in, const struct replay_sim *base,
+		       const struct scenario_metrics *m, const struct replay_where *w,
+		       struct replay_result *out)
+{
+	int said = w->ckpt_every > 0 || w->ckpt_async;
+	out->io_every = w->ckpt_every > 0 ? w->ckpt_every : 1;
+	out->io_async = w->ckpt_async || !said;
+	struct replay_change ch = { .kind = REPLAY_CHANGE_CHECKPOINTS, .every = out->io_every,
+				    .async = out->io_async };
 	struct replay_build_info info;
-	if (change_pred(in, &ch, base, m, out->measured_ms, &out->io, &info))
-		replay_build_info_free(&info);
+	out->io_storage_ms = out->io_storage_mean_ms = -1;
+	if (!change_pred(in, &ch, base, m, out->measured_ms, &out->io, &info))
+		return;
+	if (out->io.made && out->io_async && info.storage_busy_ms > 0)
+		storage_floored(&out->io, &info, out->io_every, out);
+	replay_build_info_free(&info);
 }
 
 /* The loader change ch replayed again with a user's DataLoader's loading all CPU work
@@ -599,7 +633,7 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
 		out->predicted = out->built && predict;
 		if (out->built && predict) {
 			predict_comm(&in, s, m, out);
-			predict_io(&in, s, m, out);
+			predict_io(&in, s, m, w, out);
 			predict_data(&in, s, m, w, out);
 			predict_straggler(&in, s, m, w, out);
 			predict_host(&in, s, m, out);

@@ -84,8 +84,13 @@ struct replay_result {
 	size_t nranks;
 	/* communication: the step thread's all-reduce in buckets overlapped with backward */
 	struct replay_pred comm;
-	/* I/O: a checkpoint every REPLAY_CHECKPOINT_EVERY steps (buckets, fit_colls unused) */
+	/* I/O: the checkpoints the io knob makes (replay_where): one every io_every steps,
+	 * written asynchronously where io_async (buckets, fit_colls unused) */
 	struct replay_pred io;
+	int io_every, io_async;
+	/* io_async: the storage's floor under the median step (where every step checkpoints)
+	 * and the mean (replay_build_info's storage_busy_ms, over io_every), -1 none */
+	double io_storage_ms, io_storage_mean_ms;
 	/* data loading: the loader the campaign's data_loading knob makes (replay_where) */
 	struct replay_pred data;
 	size_t loaders; /* data: the loader threads measured (the most of any rank) */
@@ -112,6 +117,9 @@ struct replay_result {
 struct replay_where {
 	int cores, one_host;
 	int loader_workers, loader_depth;
+	/* the checkpoints the io knob makes: one every ckpt_every steps (0: it does not say),
+	 * written asynchronously (ckpt_async); neither said: written asynchronously */
+	int ckpt_every, ckpt_async;
 	/* the cores the job kept busy per host over its active steps (node monitors; < 0: not
 	 * measured): how much of a user's DataLoader's time was CPU work */
 	double job_cores;
@@ -123,8 +131,6 @@ struct replay_where {
 /* The least size of a bucket in the communication change: the reference trainer's
  * --bucket-mb default (4 MiB). */
 #define REPLAY_BUCKET_BYTES (4.0 * 1024 * 1024)
-/* The I/O change: a checkpoint every 4th step (the shipped campaigns' io knob). */
-#define REPLAY_CHECKPOINT_EVERY 4
 
 /* Replays the traces of dir (*.json, *.json.gz: one rank each, as torchtrace_load_dir reads
  * them) whose steps are m's (torchtrace's; ranks in order), on the hosts w says. Sets

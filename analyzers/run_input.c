@@ -82,14 +82,15 @@ static json_t *scenario_json(const struct ana_run *run, const struct ana_scenari
 {
 	const struct ana_input *in = &s->in;
 	return json_pack(
-		"{s:s, s:s, s:o, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s, s:i, s:i}",
+		"{s:s, s:s, s:o, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s, s:i, s:i, s:i, s:b}",
 		"name", in->name, "state", in->state, "reason", text(in->reason), "backend",
 		in->backend, "job_dir", below_run(run, in->job_dir), "exit_code", in->exit_code,
 		"nodes", in->nodes, "tasks_per_node", in->tasks_per_node, "series",
 		series_key(in->series), "batch_per_rank", in->batch_per_rank, "global_batch_set",
 		in->global_batch_set, "attempt", in->attempt, "attempts", in->attempts, "requeued",
 		text(in->requeued), "contaminated", s->data.contaminated, "loader_workers",
-		in->loader_workers, "loader_prefetch", in->loader_prefetch);
+		in->loader_workers, "loader_prefetch", in->loader_prefetch, "checkpoint_every",
+		in->ckpt_every, "checkpoint_async", in->ckpt_async);
 }
 
 static json_t *probe_json(const struct ana_run *run, const struct ana_probe *p)
@@ -249,16 +250,17 @@ static int read_scenario(json_t *o, struct ana_run *run, json_error_t *e)
 {
 	const char *name, *state, *reason, *backend, *dir, *cont;
 	json_t *series, *rq;
-	int code, nodes, tpn, bpr, gbs, attempt, attempts, lw = 0, lp = 0;
-	/* (loader_*: optional, absent in the inputs written before them) */
+	int code, nodes, tpn, bpr, gbs, attempt, attempts, lw = 0, lp = 0, ce = 0, ca = 0;
+	/* (loader_*, checkpoint_*: optional, absent in the inputs written before them) */
 	if (json_unpack_ex(
 		    o, e, JSON_STRICT,
-		    "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s, s?i, s?i}",
+		    "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s, s?i, s?i, s?i, s?b}",
 		    "name", &name, "state", &state, "reason", &reason, "backend", &backend,
 		    "job_dir", &dir, "exit_code", &code, "nodes", &nodes, "tasks_per_node", &tpn,
 		    "series", &series, "batch_per_rank", &bpr, "global_batch_set", &gbs, "attempt",
 		    &attempt, "attempts", &attempts, "requeued", &rq, "contaminated", &cont,
-		    "loader_workers", &lw, "loader_prefetch", &lp) < 0)
+		    "loader_workers", &lw, "loader_prefetch", &lp, "checkpoint_every", &ce,
+		    "checkpoint_async", &ca) < 0)
 		return -1;
 	if (!string_or_null(series) || !string_or_null(rq))
 		return input_error(e, "series and requeued: a string or null");
@@ -276,6 +278,8 @@ static int read_scenario(json_t *o, struct ana_run *run, json_error_t *e)
 	s->in.attempts = attempts;
 	s->in.loader_workers = lw;
 	s->in.loader_prefetch = lp;
+	s->in.ckpt_every = ce;
+	s->in.ckpt_async = ca;
 	snprintf(s->data.contaminated, sizeof s->data.contaminated, "%s", cont);
 	return 0;
 }

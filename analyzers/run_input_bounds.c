@@ -61,6 +61,7 @@ static const struct field_bound scenario_bounds[] = {
 	{ "contaminated", 's', 0, CONTAMINATED_BYTES },
 	{ "loader_workers", 'i', 0, BOUND_LOADER },
 	{ "loader_prefetch", 'i', 0, BOUND_LOADER },
+	{ "checkpoint_every", 'i', 0, BOUND_CKPT_EVERY },
 	{ NULL, 0, 0, 0 }
 };
 static const struct field_bound probe_bounds[] = {
@@ -104,9 +105,10 @@ static int string_within(const char *key, const struct field_bound *b, json_t *v
 {
 	size_t len = json_string_length(v);
 	if (b->type == 'n' && (len > BOUND_NAME_BYTES || !is_safe_name(json_string_value(v))))
-		return input_error(why, n, /* not shown: it may hold a terminal's escapes */
-				   "%s: not a safe name (letters, digits, . _ -; at most %d; not starting with . or -)",
-				   key, BOUND_NAME_BYTES);
+		return input_error(
+			why, n, /* not shown: it may hold a terminal's escapes */
+			"%s: not a safe name (letters, digits, . _ -; at most %d; not starting with . or -)",
+			key, BOUND_NAME_BYTES);
 	if (b->type == 's' && len > b->max)
 		return input_error(why, n, "%s: %zu bytes, more than %.0f", key, len, b->max);
 	return 0;

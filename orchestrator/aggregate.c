@@ -4,7 +4,7 @@
 #include "util/run_layout.h"
 
 #include "aggregate_map.h"
-#include "orchestrator/campaign/knob_loader.h"
+#include "orchestrator/campaign/knob_trainer.h"
 #include "variant.h"
 #include "util/nodelist.h"
 #include "orchestrator/store/snapshot.h"
@@ -174,6 +174,7 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 			struct render_ctx ctx = { r->id, r->dir, dir, r->bin_dir, "", r->dir };
 			knob_loader(&r->c, s, &ctx, &added->loader_workers,
 				    &added->loader_prefetch);
+			knob_checkpoints(&r->c, s, &ctx, &added->ckpt_every, &added->ckpt_async);
 		}
 		struct strbuf rq = STRBUF_INIT;
 		requeue_sentence(rows, first, k, &rq);

@@ -62,32 +62,54 @@ static int exchange_id(const struct trainer_opts *o, unsigned char id[GPU_NCCL_I
 	return -1;
 }
 
-/* Checkpoints: parameters and momentum come to the host, then the same
- * writer as the CPU trainer (temp file, fsync, rename). */
-static int write_checkpoint(const struct trainer_opts *o, struct gpu_model *m, long step)
+/* The checkpoint of step: parameters and momentum copied to the host's staging buffer (the
+ * snapshot), then written as the CPU trainer's are (checkpoint.h). */
+static int write_checkpoint(const struct trainer_opts *o, struct gpu_model *m, struct ckpt *ck,
+			    long step)
 {
-	size_t n = gpu_model_params(m);
-	float *p = malloc(n * sizeof *p), *v = malloc(n * sizeof *v);
-	char dir[4096];
-	const char *jd = getenv("CAMPAIGN_JOB_DIR");
-	snprintf(dir, sizeof dir, "%s", o->checkpoint_dir ? o->checkpoint_dir : "");
-	if (!o->checkpoint_dir)
-		snprintf(dir, sizeof dir, "%s/checkpoints", jd ? jd : ".");
-	int rc = p && v && gpu_model_state(m, p, v) == 0 ? 0 : -1;
+	float *p, *v;
+	double t0;
+	int rc = ckpt_begin(ck, &p, &v, &t0);
 	if (rc == 0)
-		rc = checkpoint_write(dir, o->rank, step, p, v, n,
-				      (size_t) (o->checkpoint_extra_mb * 1024 * 1024));
+		rc = gpu_model_state(m, p, v) == 0 ? ckpt_commit(ck, step, t0) : (errno = EIO, -1);
 	if (rc < 0)
 		fprintf(stderr,
 			"campaign-trainer-gpu: rank %d: cannot write a checkpoint in %s: %s\n",
-			o->rank, dir, strerror(errno));
-	free(p);
-	free(v);
+			o->rank, ck->dir, strerror(errno));
 	return rc;
 }
 
+/* The checkpoints' directory and writer (with --checkpoint-every): 0, or -1 after saying why. */
+static int open_checkpoints(const struct trainer_opts *o, struct gpu_model *m, struct ckpt *ck)
+{
+	char dir[4096];
+	const char *jd = getenv("CAMPAIGN_JOB_DIR");
+	if (o->checkpoint_every <= 0)
+		return 0;
+	snprintf(dir, sizeof dir, "%s", o->checkpoint_dir ? o->checkpoint_dir : "");
+	if (!o->checkpoint_dir)
+		snprintf(dir, sizeof dir, "%s/checkpoints", jd ? jd : ".");
+	if (ckpt_open(ck, dir, o->rank, gpu_model_params(m),
+		      (size_t) (o->checkpoint_extra_mb * 1024 * 1024), o->checkpoint_async, NULL,
+		      NULL) == 0)
+		return 0;
+	fprintf(stderr, "campaign-trainer-gpu: rank %d: cannot set up checkpoints in %s: %s\n",
+		o->rank, dir, strerror(errno));
+	return -1;
+}
+
+/* Waits for the checkpoint in flight: rc, or TRAINER_EXIT_IO when its write failed. */
+static int close_checkpoints(const struct trainer_opts *o, struct ckpt *ck, int rc)
+{
+	if (ckpt_close(ck) == 0 || rc != TRAINER_EXIT_OK)
+		return rc;
+	fprintf(stderr, "campaign-trainer-gpu: rank %d: cannot write a checkpoint in %s: %s\n",
+		o->rank, ck->dir, strerror(errno));
+	return TRAINER_EXIT_IO;
+}
+
 static int train(const struct trainer_opts *o, struct gpu_model *m, struct loader *ld,
-		 struct telemetry *t)
+		 struct telemetry *t, struct ckpt *ck)
 {
 	char err[512];
 	int rows = (int)(o->batch / o->world);
@@ -121,7 +143,7 @@ static int train(const struct trainer_opts *o, struct gpu_model *m, struct loade
 		st.bytes_allreduced = gs.bytes;
 		if (o->checkpoint_every > 0 && (step + 1) % o->checkpoint_every == 0) {
 			double c0 = now_ms();
-			if (write_checkpoint(o, m, step) < 0)
+			if (write_checkpoint(o, m, ck, step) < 0)
 				return TRAINER_EXIT_IO;
 			st.io_ms = now_ms() - c0;
 		}
@@ -187,7 +209,9 @@ int main(int argc, char **argv)
 	}
 	options_meta_json(&o, gpu_model_params(m), meta, sizeof meta);
 	telemetry_meta(&t, meta);
-	rc = train(&o, m, &ld, &t);
+	struct ckpt ck = { 0 }; /* (closing it unopened does nothing) */
+	rc = open_checkpoints(&o, m, &ck) < 0 ? TRAINER_EXIT_IO : train(&o, m, &ld, &t, &ck);
+	rc = close_checkpoints(&o, &ck, rc);
 	loader_stop(&ld);
 	telemetry_close(&t);
 	gpu_model_free(m);

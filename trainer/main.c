@@ -112,6 +112,7 @@ struct trainer {
 	struct trace *trace;      /* with telemetry, else NULL */
 	struct trace_lane *tl;    /* the step thread's lane of it */
 	char ckpt_dir[4096];
+	struct ckpt ck;           /* with --checkpoint-every */
 };
 
 /* Backward as one range per layer, in the order run (the last layer first), each up to its
@@ -158,16 +159,20 @@ static int checkpoint_if_due(struct trainer *tr, long step, struct step_times *s
 	const struct trainer_opts *o = tr->o;
 	if (o->checkpoint_every <= 0 || (step + 1) % o->checkpoint_every)
 		return 0;
-	double t0 = now_ms();
-	if (checkpoint_write(tr->ckpt_dir, o->rank, step, tr->m->params, tr->m->velocity,
-			     tr->m->nparams, (size_t) (o->checkpoint_extra_mb * 1024 * 1024)) < 0) {
+	double t0 = now_ms(), ts;
+	float *p, *v;
+	int rc = ckpt_begin(&tr->ck, &p, &v, &ts);
+	if (rc == 0) {
+		memcpy(p, tr->m->params, tr->m->nparams * sizeof *p);
+		memcpy(v, tr->m->velocity, tr->m->nparams * sizeof *v);
+		rc = ckpt_commit(&tr->ck, step, ts);
+	}
+	if (rc < 0) {
 		fprintf(stderr, "campaign-trainer: rank %d: cannot write a checkpoint in %s: %s\n",
 			o->rank, tr->ckpt_dir, strerror(errno));
 		return -1;
 	}
-	double t1 = now_ms();
-	st->io_ms = t1 - t0;
-	trace_range(tr->tl, TRACE_CHECKPOINT, t0, t1, step);
+	st->io_ms = now_ms() - t0;
 	return 0;
 }
 
@@ -308,14 +313,43 @@ static int run_probe(const struct trainer_opts *o)
 	return rc;
 }
 
+/* The loader threads' lanes in the trace (one at least); the checkpoint writer's after them. */
+#define LOADER_LANES(o) ((o)->workers > 1 ? (o)->workers : 1)
+
+/* The checkpoint writer, with --checkpoint-every: 0, or -1 after saying why. */
+static int start_checkpoints(const struct trainer_opts *o, struct trainer *tr)
+{
+	if (o->checkpoint_every <= 0)
+		return 0;
+	if (ckpt_open(&tr->ck, tr->ckpt_dir, o->rank, tr->m->nparams,
+		      (size_t) (o->checkpoint_extra_mb * 1024 * 1024), o->checkpoint_async, tr->tl,
+		      trace_lane(tr->trace, 2 + LOADER_LANES(o))) == 0)
+		return 0;
+	fprintf(stderr, "campaign-trainer: rank %d: cannot set up checkpoints in %s: %s\n", o->rank,
+		tr->ckpt_dir, strerror(errno));
+	return -1;
+}
+
+/* Waits for the checkpoint in flight (tr->ck zeroed or closed: nothing): rc, or
+ * TRAINER_EXIT_IO when its write failed. */
+static int stop_checkpoints(const struct trainer_opts *o, struct trainer *tr, int rc)
+{
+	if (ckpt_close(&tr->ck) == 0)
+		return rc;
+	fprintf(stderr, "campaign-trainer: rank %d: cannot write a checkpoint in %s: %s\n", o->rank,
+		tr->ckpt_dir, strerror(errno));
+	return rc == TRAINER_EXIT_OK ? TRAINER_EXIT_IO : rc;
+}
+
 /* The trace beside the telemetry (lanes: the step thread, the communication thread, each
- * loader thread); a rank that cannot open it trains on with its telemetry alone. */
+ * loader thread, the checkpoint writer); a rank that cannot open it trains on with its
+ * telemetry alone. */
 static void open_trace(const struct trainer_opts *o, struct trace *trace, struct trainer *tr)
 {
-	int loaders = o->workers > 1 ? o->workers : 1;
+	int loaders = LOADER_LANES(o);
 	if (!o->telemetry)
 		return;
-	if (trace_open(trace, o->metrics_dir, o->rank, o->world, 2 + loaders) < 0) {
+	if (trace_open(trace, o->metrics_dir, o->rank, o->world, 3 + loaders) < 0) {
 		fprintf(stderr,
 			"campaign-trainer: rank %d: cannot open the trace in %s: %s; training goes on with its telemetry alone\n",
 			o->rank, o->metrics_dir, strerror(errno));
@@ -378,7 +412,9 @@ int main(int argc, char **argv)
 	options_meta_json(&o, m.nparams, meta, sizeof meta);
 	telemetry_meta(&t, meta);
 	tr.g = o.world > 1 ? connect_ranks(&o) : NULL;
-	if (o.world > 1 && !tr.g) {
+	if (start_checkpoints(&o, &tr) < 0) {
+		rc = TRAINER_EXIT_IO;
+	} else if (o.world > 1 && !tr.g) {
 		rc = TRAINER_EXIT_COMM;
 	} else {
 		if (tr.g && o.ddp == DDP_BUCKETED) {
@@ -393,6 +429,7 @@ int main(int argc, char **argv)
 		if (tr.bk)
 			bucketer_stop(tr.bk);
 	}
+	rc = stop_checkpoints(&o, &tr, rc);
 	loader_stop(&ld);
 	telemetry_close(&t);
 	if (rc == TRAINER_EXIT_OK) /* a trace it cannot write is said; it costs no exit status */

@@ -2,7 +2,7 @@
 #include "options.h"
 
 #include "comm.h"
-#include "util/trainer_loader.h"
+#include "util/trainer_options.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -34,6 +34,7 @@ static const char usage_text[] =
 	"  --dataset FILE        read samples from FILE (made by --make-dataset) instead of generating them\n"
 	"  --make-dataset FILE --samples N   write N samples of the task to FILE and exit\n"
 	"  --checkpoint-every N  every N steps each rank writes its parameters with fsync (I/O knob)\n"
+	"  --checkpoint-async 0|1   1: a thread of its own writes each checkpoint, one in flight (default 0)\n"
 	"  --checkpoint-dir DIR  where (default $CAMPAIGN_JOB_DIR/checkpoints, else ./checkpoints)\n"
 	"  --checkpoint-extra-mb X   X MB of further state per checkpoint (I/O intensity; default 0)\n"
 	"  --elementwise N       N extra elementwise passes over every activation (memory-bound knob)\n"
@@ -147,6 +148,7 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 		{ "rendezvous", 1, 0, 'r' },     { "timeout-s", 1, 0, 't' },
 		{ "bucket-mb", 1, 0, 'z' },      { "checkpoint-every", 1, 0, 'C' },
 		{ "checkpoint-dir", 1, 0, 'T' }, { "checkpoint-extra-mb", 1, 0, 'X' },
+		{ "checkpoint-async", 1, 0, 'A' },
 		{ "elementwise", 1, 0, 'E' },    { "dataset", 1, 0, 'F' },
 		{ "make-dataset", 1, 0, 'G' },   { "samples", 1, 0, 'N' },
 		{ "no-telemetry", 0, 0, 'Q' },   { "die-at-step", 1, 0, 'k' },
@@ -251,8 +253,9 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 			else if (!strcmp(a, "halving-doubling"))
 				o->gloo_algo = COMM_HALVING_DOUBLING;
 			else
-				return bad("--gloo-algo must be ring, bcube or halving-doubling, not '%s'",
-					   a);
+				return bad(
+					"--gloo-algo must be ring, bcube or halving-doubling, not '%s'",
+					a);
 			o->gloo_algo_name = a; break;
 		case 'r': o->rendezvous = a; break;
 		case 't':
@@ -269,6 +272,11 @@ int options_parse(int argc, char **argv, struct trainer_opts *o)
 				return bad("bad --checkpoint-every '%s'", a);
 			break;
 		case 'T': o->checkpoint_dir = a; break;
+		case 'A':
+			if (parse_long(a, 0, 1, &v))
+				return bad("bad --checkpoint-async '%s' (0 or 1)", a);
+			o->checkpoint_async = (int) v;
+			break;
 		case 'X':
 			o->checkpoint_extra_mb = atof(a);
 			if (o->checkpoint_extra_mb < 0 || o->checkpoint_extra_mb > 1e6)
@@ -359,11 +367,13 @@ void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, 
 		snprintf(host, sizeof host, "%s", node);
 	else
 		gethostname(host, sizeof host);
-	snprintf(buf, n,
-		 "\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", \"backend\": \"%s\", \"ddp\": \"%s\", \"gloo_algo\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %ld, \"input\": %d, \"hidden\": %d, \"depth\": %d, \"output\": %d, \"params\": %zu, \"flops_per_step\": %.0f, \"steps\": %ld, \"warmup_steps\": %ld, \"seed\": %llu, \"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"read_us\": %ld, \"lr\": %g, \"bucket_mb\": %g, \"checkpoint_every\": %ld, \"elementwise\": %d, \"dataset\": %s",
-		 o->rank, o->world, o->local_rank, host, o->backend, o->ddp_name, o->gloo_algo_name,
-		 o->batch, o->batch / o->world, o->input, o->hidden, o->depth, o->output, nparams,
-		 options_flops_per_step(o), o->steps, o->warmup_steps, (unsigned long long) o->seed,
-		 o->workers, o->prefetch, o->decode_us, o->read_us, o->lr, o->bucket_mb,
-		 o->checkpoint_every, o->elementwise, o->dataset ? "true" : "false");
+	snprintf(
+		buf, n,
+		"\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", \"backend\": \"%s\", \"ddp\": \"%s\", \"gloo_algo\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %ld, \"input\": %d, \"hidden\": %d, \"depth\": %d, \"output\": %d, \"params\": %zu, \"flops_per_step\": %.0f, \"steps\": %ld, \"warmup_steps\": %ld, \"seed\": %llu, \"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"read_us\": %ld, \"lr\": %g, \"bucket_mb\": %g, \"checkpoint_every\": %ld, \"checkpoint_async\": %s, \"elementwise\": %d, \"dataset\": %s",
+		o->rank, o->world, o->local_rank, host, o->backend, o->ddp_name, o->gloo_algo_name,
+		o->batch, o->batch / o->world, o->input, o->hidden, o->depth, o->output, nparams,
+		options_flops_per_step(o), o->steps, o->warmup_steps, (unsigned long long) o->seed,
+		o->workers, o->prefetch, o->decode_us, o->read_us, o->lr, o->bucket_mb,
+		o->checkpoint_every, o->checkpoint_async ? "true" : "false", o->elementwise,
+		o->dataset ? "true" : "false");
 }

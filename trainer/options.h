@@ -32,6 +32,7 @@ struct trainer_opts {
 	long checkpoint_every; /* 0: never */
 	const char *checkpoint_dir;
 	double checkpoint_extra_mb; /* further state per checkpoint */
+	int checkpoint_async;  /* 1: written by a thread of its own */
 	int elementwise;       /* extra elementwise passes per activation */
 	const char *dataset;   /* file-backed data, or NULL */
 	const char *make_dataset; /* write a dataset of --samples and exit */

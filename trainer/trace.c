@@ -63,9 +63,10 @@ static const char *part_name(enum trace_part p)
 static void allreduce_args(const struct trace *t, const struct trace_event *e, char *args,
 			   size_t na)
 {
-	int k = snprintf(args, na,
-			 "\"Collective name\": \"allreduce\", \"dtype\": \"Float\", \"In msg nelems\": %ld, \"Out msg nelems\": %ld, \"Group size\": %d, \"part\": \"%s\"",
-			 e->nelems, e->nelems, t->world, part_name(e->part));
+	int k = snprintf(
+		args, na,
+		"\"Collective name\": \"allreduce\", \"dtype\": \"Float\", \"In msg nelems\": %ld, \"Out msg nelems\": %ld, \"Group size\": %d, \"part\": \"%s\"",
+		e->nelems, e->nelems, t->world, part_name(e->part));
 	if (e->index >= 0 && k > 0 && (size_t)k < na)
 		snprintf(args + k, na - (size_t)k, ", \"%s\": %ld",
 			 e->part == TRACE_BUCKET ? "bucket" : "layer", e->index);
@@ -76,9 +77,15 @@ static void name_args(const struct trace *t, const struct trace_event *e, char *
 		      size_t nn, char *args, size_t na)
 {
 	static const char *const names[] = {
-		[TRACE_WAIT_BATCH] = "wait_for_batch", [TRACE_FORWARD] = "forward",
-		[TRACE_OPTIMIZER] = "optimizer",       [TRACE_CHECKPOINT] = "checkpoint",
-		[TRACE_READ] = "loader:read",          [TRACE_DECODE] = "loader:decode",
+		[TRACE_WAIT_BATCH] = "wait_for_batch",
+		[TRACE_FORWARD] = "forward",
+		[TRACE_OPTIMIZER] = "optimizer",
+		[TRACE_CKPT_WAIT] = "checkpoint:wait",
+		[TRACE_CKPT_SNAPSHOT] = "checkpoint:snapshot",
+		[TRACE_CKPT_WRITE] = "checkpoint:write",
+		[TRACE_CKPT_FSYNC] = "checkpoint:fsync",
+		[TRACE_READ] = "loader:read",
+		[TRACE_DECODE] = "loader:decode",
 		[TRACE_ALLREDUCE] = "gloo:all_reduce",
 	};
 	if (e->kind == TRACE_STEP)
@@ -123,7 +130,7 @@ static void record(struct trace_lane *l, const struct trace_event *e)
 	if (!l)
 		return;
 	if (!l->tid)
-		l->tid = (long)syscall(SYS_gettid);
+		l->tid = (long)syscall(SYS_gettid), l->first_kind = e->kind;
 	l->ev[l->n++] = *e;
 	if (l->n == TRACE_LANE_EVENTS) {
 		pthread_mutex_lock(&l->tr->mu);
@@ -167,6 +174,9 @@ static void thread_names(struct trace *t)
 			continue;
 		if (i < 2)
 			snprintf(name, sizeof name, "%s", i ? "communication" : "step");
+		else if (t->lanes[i].first_kind >= TRACE_CKPT_WAIT &&
+			 t->lanes[i].first_kind <= TRACE_CKPT_FSYNC)
+			snprintf(name, sizeof name, "checkpoint writer");
 		else
 			snprintf(name, sizeof name, "loader %d", i - 2);
 		if (fprintf(t->f,

@@ -21,7 +21,10 @@ enum trace_kind {
 	TRACE_FORWARD,     /* forward */
 	TRACE_BACKWARD,    /* backward:layer<k>: one layer, up to its gradients being final */
 	TRACE_OPTIMIZER,   /* optimizer */
-	TRACE_CHECKPOINT,  /* checkpoint */
+	TRACE_CKPT_WAIT,     /* checkpoint:wait: the step thread waits for the write in flight */
+	TRACE_CKPT_SNAPSHOT, /* checkpoint:snapshot: the state copied into the staging buffer */
+	TRACE_CKPT_WRITE,    /* checkpoint:write: the snapshot's write calls */
+	TRACE_CKPT_FSYNC,    /* checkpoint:fsync: fsync, close, rename (blocked on storage) */
 	TRACE_READ,        /* loader:read: a loader thread sleeping on storage latency */
 	TRACE_DECODE,      /* loader:decode: a loader thread's CPU work on a batch */
 	TRACE_ALLREDUCE,   /* gloo:all_reduce, with its size */
@@ -49,6 +52,7 @@ struct trace;
 struct trace_lane {
 	struct trace *tr;
 	long tid; /* the thread's id, taken at its first event */
+	int first_kind; /* that event's kind: a thread's name says what it does */
 	struct trace_event *ev;
 	size_t n;
 };
@@ -70,8 +74,8 @@ struct trace {
 };
 
 /* Opens <dir>/rank_<rank>.trace.json's temporary file with nlanes lanes (0: the step thread,
- * 1: the communication thread, 2 + i: loader thread i). 0, or -1 with errno set (t is then
- * closed: every call below does nothing). */
+ * 1: the communication thread, 2 + i: loader thread i, then the checkpoint writer's). 0, or
+ * -1 with errno set (t is then closed: every call below does nothing). */
 int trace_open(struct trace *t, const char *dir, int rank, int world, int nlanes);
 /* Lane i of t, or NULL when t is NULL or closed (recording into NULL does nothing). */
 struct trace_lane *trace_lane(struct trace *t, int i);

@@ -441,6 +441,9 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			r->lo_ms[i], r->hi_ms[i]);
 	else if (r->kind == REC_DATA && s->replay.user_loader)
 		strbuf_addf(sb, PROSE_USER_LOADER_INTERVAL, r->lo_ms[i], r->hi_ms[i]);
+	else if (r->kind == REC_IO && s->replay.io_storage_ms > 0)
+		strbuf_addf(sb, PROSE_STORAGE_FLOOR, s->replay.io_storage_ms, r->lo_ms[i],
+			    r->hi_ms[i]);
 	else if (s->replay.steps < 3)
 		strbuf_addf(sb, "; %zu step%s replayed: too few for an interval)", s->replay.steps,
 			    s->replay.steps == 1 ? "" : "s");
@@ -501,8 +504,29 @@ static void overlap_said(struct strbuf *sb, const struct ana_rec *r, const struc
 	}
 }
 
-/* ". Median step replayed with <the change of kind k> (...): <preds>" */
-static void replayed_said(struct strbuf *sb, enum rec_kind k, const char *preds)
+/* n's ordinal suffix: 1st, 2nd, 3rd, 4th, 11th. */
+static const char *ordinal(int n)
+{
+	int t = n % 100 / 10 == 1 ? 0 : n % 10;
+	return t == 1 ? "st" : t == 2 ? "nd" : t == 3 ? "rd" : "th";
+}
+
+/* ". Median step replayed with <the I/O change r replayed> (...): <preds>" */
+static void io_replayed_said(struct strbuf *sb, const struct replay_result *r, const char *preds)
+{
+	strbuf_adds(sb, ". Median step replayed with ");
+	if (r->io_every > 1)
+		strbuf_addf(sb, "a checkpoint every %d%s step%s", r->io_every, ordinal(r->io_every),
+			    r->io_async ? ", " : "");
+	if (r->io_async)
+		strbuf_adds(sb, PROSE_ASYNC_CHECKPOINTS);
+	strbuf_addf(sb, " instead (the run's own graph, on its cores): %s", preds);
+}
+
+/* ". Median step replayed with <the change of kind k> (...): <preds>"; io: the replay of
+ * the recommendation's first scenario replayed (its I/O change). */
+static void replayed_said(struct strbuf *sb, enum rec_kind k, const struct replay_result *io,
+			  const char *preds)
 {
 	const char *change =
 		"the all-reduce in buckets overlapped with backward (the run's own graph, on its cores)";
@@ -518,11 +542,8 @@ static void replayed_said(struct strbuf *sb, enum rec_kind k, const char *preds)
 	else if (k == REC_HOST)
 		change =
 			"the launch overhead halved (the run's own graph, its kernels on their streams, on its cores)";
-	if (k == REC_IO)
-		strbuf_addf(
-			sb,
-			". Median step replayed with a checkpoint every %dth step instead (the run's own graph, on its cores): %s",
-			REPLAY_CHECKPOINT_EVERY, preds);
+	if (k == REC_IO && io)
+		io_replayed_said(sb, io, preds);
 	else
 		strbuf_addf(sb, ". Median step replayed with %s: %s", change, preds);
 }
@@ -531,6 +552,7 @@ static void replayed_said(struct strbuf *sb, enum rec_kind k, const char *preds)
 char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 {
 	struct strbuf sb = STRBUF_INIT, pred = STRBUF_INIT, rep = STRBUF_INIT;
+	const struct replay_result *first = NULL; /* the first scenario replayed */
 	for (size_t i = 0; i < r->n; i++)
 		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
 	strbuf_adds(&sb, ": ");
@@ -544,6 +566,7 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 			continue;
 		}
 		if (r->replayed[i]) {
+			first = first ? first : &s->replay;
 			replayed_words(&rep, r, i, run);
 			continue;
 		}
@@ -556,7 +579,7 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 				" (no lower than the host's own step: the GPU would then wait for it)");
 	}
 	if (rep.len)
-		replayed_said(&sb, r->kind, rep.buf);
+		replayed_said(&sb, r->kind, first, rep.buf);
 	if (pred.len)
 		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
 			    ceiling_words(r, run), pred.buf);

@@ -331,8 +331,17 @@ json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
 				jsonio_real3(r->measured_ms), "hosts", r->hosts, "cores", r->cores,
 				"ranks", ranks);
 	json_object_set_new(rep, "communication", comm_pred_json(&r->comm, none));
-	json_object_set_new(rep, "io", pred_json(&r->io, json_pack("{s:i}", "checkpoint_every",
-								   REPLAY_CHECKPOINT_EVERY), none));
+	json_object_set_new(
+		rep, "io",
+		pred_json(&r->io,
+			  json_pack("{s:i, s:b, s:o, s:o}", "checkpoint_every", r->io_every,
+				    "async", r->io_async, "storage_busy_ms",
+				    r->io_storage_ms > 0 ? jsonio_real3(r->io_storage_ms)
+							 : json_null(),
+				    "storage_busy_mean_ms",
+				    r->io_storage_mean_ms > 0 ? jsonio_real3(r->io_storage_mean_ms)
+							      : json_null()),
+			  none));
 	json_object_set_new(
 		rep, "data_loading",
 		pred_json(&r->data,

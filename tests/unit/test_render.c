@@ -4,7 +4,7 @@
 
 #include "util/quote.h"
 #include "orchestrator/campaign/campaign.h"
-#include "orchestrator/campaign/knob_loader.h"
+#include "orchestrator/campaign/knob_trainer.h"
 #include "orchestrator/campaign/render.h"
 #include "util/words.h"
 
@@ -192,10 +192,12 @@ static void test_list_command_splits_param(void)
 			     "workload:\n"
 			     "  command: [/bin/prog, '{{extra}}', '--x={{extra}}', '{{ extra }}',\n"
 			     "            '{{campaign_dir}}']\n" EXTRA_SCENARIOS);
-	CHECK_STR(t, "/bin/prog|--x=|/c d\n"
-		     "/bin/prog|--slow-ms=1.5|--repeat=1|--x=--slow-ms=1.5 --repeat=1|--slow-ms=1.5|--repeat=1|/c d\n"
-		     "/bin/prog|--name|a b|--x=--name 'a b'|--name|a b|/c d\n"
-		     "/bin/prog|$(touch|x)|;|`id`|y|--x=$(touch x) ; `id`|y|$(touch|x)|;|`id`|y|/c d\n");
+	CHECK_STR(
+		t,
+		"/bin/prog|--x=|/c d\n"
+		"/bin/prog|--slow-ms=1.5|--repeat=1|--x=--slow-ms=1.5 --repeat=1|--slow-ms=1.5|--repeat=1|/c d\n"
+		"/bin/prog|--name|a b|--x=--name 'a b'|--name|a b|/c d\n"
+		"/bin/prog|$(touch|x)|;|`id`|y|--x=$(touch x) ; `id`|y|$(touch|x)|;|`id`|y|/c d\n");
 	free(t);
 	/* the string form: the same words; a quoted word stays one */
 	t = argv_lines("campaign: s\n"
@@ -212,10 +214,11 @@ static void test_list_command_splits_param(void)
 static void test_list_command_words_quoted_in_script(void)
 {
 	struct strbuf out = STRBUF_INIT;
-	CHECK(render_src("campaign: q\n"
-			 "workload: { command: [/bin/prog, '{{extra}}', '{{e}}'], params: { e: '' } }\n"
-			 "scenarios: [{ name: s1, nodes: 1, params: { extra: \"--name 'a b' ;$(x)\" } }]\n",
-			 &out) == 0);
+	CHECK(render_src(
+		      "campaign: q\n"
+		      "workload: { command: [/bin/prog, '{{extra}}', '{{e}}'], params: { e: '' } }\n"
+		      "scenarios: [{ name: s1, nodes: 1, params: { extra: \"--name 'a b' ;$(x)\" } }]\n",
+		      &out) == 0);
 	CHECK(strstr(strbuf_str(&out), " '/bin/prog' '--name' 'a b' ';$(x)' &\n") != NULL);
 	strbuf_free(&out);
 }
@@ -246,29 +249,33 @@ static void loader_of(const char *src, char *out, size_t n)
 static void test_knob_loader(void)
 {
 	char got[32];
-	loader_of("campaign: k\n"
-		  "workload: { command: '{{trainer}} --steps 5 --workers {{workers}} --prefetch={{prefetch}}',\n"
-		  "            params: { workers: '1', prefetch: '2' } }\n"
-		  "scenarios: [{ name: a, nodes: 1 }]\n"
-		  "knobs: { data_loading: { params: { workers: '4' } } }\n",
-		  got, sizeof got);
+	loader_of(
+		"campaign: k\n"
+		"workload: { command: '{{trainer}} --steps 5 --workers {{workers}} --prefetch={{prefetch}}',\n"
+		"            params: { workers: '1', prefetch: '2' } }\n"
+		"scenarios: [{ name: a, nodes: 1 }]\n"
+		"knobs: { data_loading: { params: { workers: '4' } } }\n",
+		got, sizeof got);
 	CHECK_STR(got, "4,2");
-	loader_of("campaign: k\n"
-		  "workload: { command: '{{trainer}} --workers {{workers}}', params: { workers: '1' } }\n"
-		  "scenarios: [{ name: a, nodes: 1 }]\n"
-		  "knobs: { data_loading: { params: { workers: '3' } } }\n",
-		  got, sizeof got);
+	loader_of(
+		"campaign: k\n"
+		"workload: { command: '{{trainer}} --workers {{workers}}', params: { workers: '1' } }\n"
+		"scenarios: [{ name: a, nodes: 1 }]\n"
+		"knobs: { data_loading: { params: { workers: '3' } } }\n",
+		got, sizeof got);
 	CHECK_STR(got, "3,4");
-	loader_of("campaign: k\n"
-		  "workload: { command: '/bin/prog --workers {{workers}}', params: { workers: '1' } }\n"
-		  "scenarios: [{ name: a, nodes: 1 }]\n"
-		  "knobs: { data_loading: { params: { workers: '3' } } }\n",
-		  got, sizeof got);
+	loader_of(
+		"campaign: k\n"
+		"workload: { command: '/bin/prog --workers {{workers}}', params: { workers: '1' } }\n"
+		"scenarios: [{ name: a, nodes: 1 }]\n"
+		"knobs: { data_loading: { params: { workers: '3' } } }\n",
+		got, sizeof got);
 	CHECK_STR(got, "0,0");
-	loader_of("campaign: k\n"
-		  "workload: { command: '{{trainer}} --workers {{workers}}', params: { workers: '1' } }\n"
-		  "scenarios: [{ name: a, nodes: 1 }]\n",
-		  got, sizeof got);
+	loader_of(
+		"campaign: k\n"
+		"workload: { command: '{{trainer}} --workers {{workers}}', params: { workers: '1' } }\n"
+		"scenarios: [{ name: a, nodes: 1 }]\n",
+		got, sizeof got);
 	CHECK_STR(got, "0,0");
 }
 

@@ -57,7 +57,7 @@ static void write_trace(const char *dir)
 		trace_backward_layer(main_l, b + 4, b + 6, 0, 1200);
 		trace_allreduce(main_l, b + 7, b + 8, TRACE_ALL, -1, 250);
 		trace_range(main_l, TRACE_OPTIMIZER, b + 8, b + 9, s);
-		trace_range(main_l, TRACE_CHECKPOINT, b + 9, b + 10, s);
+		trace_range(main_l, TRACE_CKPT_FSYNC, b + 9, b + 10, s);
 	}
 	pthread_join(th, NULL);
 	pthread_join(th2, NULL);
@@ -96,7 +96,7 @@ static void read_back_by_kineto(const char *path)
 	CHECK(count_named(&t, "backward:layer1", &tid) == 2 && tid == tid_main);
 	CHECK(count_named(&t, "backward:layer0", &tid) == 2 && tid == tid_main);
 	CHECK(count_named(&t, "gloo:all_reduce", &tid) == 4);
-	CHECK(count_named(&t, "checkpoint", &tid) == 2 && tid == tid_main);
+	CHECK(count_named(&t, "checkpoint:fsync", &tid) == 2 && tid == tid_main);
 	CHECK(count_named(&t, "loader:read", &tid_loader) == LOADER_EVENTS / 2);
 	CHECK(count_named(&t, "loader:decode", &tid) == LOADER_EVENTS / 2 && tid == tid_loader);
 	for (size_t i = 0; i < t.ncpu; i++)
@@ -106,7 +106,8 @@ static void read_back_by_kineto(const char *path)
 	CHECK(tid_main != tid_loader && tid_comm != tid_main && tid_comm != tid_loader);
 	/* one clock: the step's ranges where they were recorded, to the µs's rounding */
 	const struct cpu_range *st = first_named(&t, "ProfilerStep#0"),
-			       *fw = first_named(&t, "forward"), *ck = first_named(&t, "checkpoint");
+			       *fw = first_named(&t, "forward"),
+			       *ck = first_named(&t, "checkpoint:fsync");
 	CHECK(st && fw && ck);
 	CHECK_NEAR(st->end - st->start, 10000, 0.5);
 	CHECK_NEAR(fw->start - st->start, 1000, 0.5);
@@ -187,8 +188,9 @@ static void read_back_by_jansson(const char *path)
 	json_array_foreach(ev, i, e) {
 		json_t *a = json_object_get(e, "args");
 		if (json_object_get(a, "bucket"))
-			buckets += json_integer_value(json_object_get(a, "In msg nelems")) == 1000 &&
-				   !strcmp(json_string_value(json_object_get(a, "part")), "bucket");
+			buckets +=
+				json_integer_value(json_object_get(a, "In msg nelems")) == 1000 &&
+				!strcmp(json_string_value(json_object_get(a, "part")), "bucket");
 	}
 	CHECK(buckets == 2);
 	json_t *tn = event_named(ev, "thread_name");

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "knob_loader.h"
+#include "knob_trainer.h"
 
-#include "util/trainer_loader.h"
+#include "util/trainer_options.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,31 +40,54 @@ static size_t trainer_word(const struct argv *w)
 	return w->n;
 }
 
-void knob_loader(const struct campaign *c, const struct scenario *s,
-		 const struct render_ctx *ctx, int *workers, int *prefetch)
+/* s's command rendered under ctx with c's knob of kind applied (its params set over s's),
+ * into *w; the word that runs the reference trainer, w->n when none (or no such knob). */
+static size_t knob_command(const struct campaign *c, const struct scenario *s,
+			   const struct render_ctx *ctx, const char *kind, struct argv *w)
 {
-	*workers = *prefetch = 0;
-	const struct knob *k = campaign_knob(c, "data_loading");
+	const struct knob *k = campaign_knob(c, kind);
+	*w = (struct argv){ 0 };
 	if (!k)
-		return;
+		return 0;
 	struct scenario with = *s;
 	kvlist_copy(&with.params, &s->params); /* (it starts with.params afresh) */
 	for (size_t j = 0; j < k->params.n; j++)
 		kvlist_set(&with.params, k->params.items[j].key, k->params.items[j].value);
-	struct argv w = { 0 };
-	if (render_command(c, &with, ctx, &w) < 0) {
-		argv_free(&w);
-		w = (struct argv){ 0 }; /* not the trainer's, as far as can be told */
+	if (render_command(c, &with, ctx, w) < 0) {
+		argv_free(w);
+		*w = (struct argv){ 0 }; /* not the trainer's, as far as can be told */
 	}
-	size_t t = trainer_word(&w);
+	kvlist_free(&with.params);
+	return trainer_word(w);
+}
+
+void knob_loader(const struct campaign *c, const struct scenario *s,
+		 const struct render_ctx *ctx, int *workers, int *prefetch)
+{
+	struct argv w;
+	size_t t = knob_command(c, s, ctx, "data_loading", &w);
+	const struct knob *k = campaign_knob(c, "data_loading");
+	*workers = *prefetch = 0;
 	if (t < w.n) {
 		*workers = option_of(&w, t + 1, TRAINER_WORKERS_OPT, TRAINER_DEFAULT_WORKERS);
 		*prefetch = option_of(&w, t + 1, TRAINER_PREFETCH_OPT, TRAINER_DEFAULT_PREFETCH);
-	} else if (k->loader_workers > 0) { /* a DataLoader of the user's own */
+	} else if (k && k->loader_workers > 0) { /* a DataLoader of the user's own */
 		int per = k->loader_prefetch > 0 ? k->loader_prefetch : KNOB_LOADER_PREFETCH;
 		*workers = k->loader_workers;
 		*prefetch = k->loader_workers * per;
 	}
 	argv_free(&w);
-	kvlist_free(&with.params);
+}
+
+void knob_checkpoints(const struct campaign *c, const struct scenario *s,
+		      const struct render_ctx *ctx, int *every, int *async)
+{
+	struct argv w;
+	size_t t = knob_command(c, s, ctx, "io", &w);
+	*every = *async = 0;
+	if (t < w.n) {
+		*every = option_of(&w, t + 1, TRAINER_CKPT_EVERY_OPT, 0);
+		*async = option_of(&w, t + 1, TRAINER_CKPT_ASYNC_OPT, 0) == 1;
+	}
+	argv_free(&w);
 }
