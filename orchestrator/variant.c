@@ -34,6 +34,12 @@ static json_t *knob_json(const struct knob *k)
 	if (k->batch_per_rank)
 		json_object_set_new(o, "analysis",
 				    json_pack("{s:i}", "batch_per_rank", k->batch_per_rank));
+	if (k->loader_workers) {
+		json_t *l = json_pack("{s:i}", "workers", k->loader_workers);
+		if (k->loader_prefetch)
+			json_object_set_new(l, "prefetch", json_integer(k->loader_prefetch));
+		json_object_set_new(o, "loader", l);
+	}
 	return o;
 }
 

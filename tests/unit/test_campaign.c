@@ -5,6 +5,7 @@
 
 #include "orchestrator/campaign/campaign.h"
 #include "orchestrator/campaign/diag.h"
+#include "orchestrator/variant.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
 
@@ -454,6 +455,35 @@ static void test_shipped_campaigns(void)
 	}
 }
 
+/* A variant's campaign text keeps its knob whole, a DataLoader's loader: too: loaded back,
+ * its variant is the knob. */
+static void test_variant_keeps_loader(void)
+{
+	static const char src[] = "campaign: v\n"
+				  "workload: { command: 'run {{w}}', params: { w: '0' } }\n"
+				  "scenarios: [{ name: a, nodes: 1 }]\n"
+				  "knobs:\n"
+				  "  data_loading: { params: { w: '4' }, loader: { workers: 4, prefetch: 3 } }\n";
+	struct campaign c, v;
+	struct strbuf out = STRBUF_INIT;
+	int rc;
+	free(load(src, &c, &rc));
+	CHECK(rc == 0);
+	if (rc)
+		return;
+	variant_campaign_text(src, "r1", campaign_knob(&c, "data_loading"), &out);
+	CHECK(strstr(out.buf, "\"loader\":{\"prefetch\":3,\"workers\":4}") != NULL);
+	char *said = load(out.buf, &v, &rc);
+	CHECK(rc == 0 && !strcmp(said, ""));
+	free(said);
+	if (rc == 0) {
+		CHECK(v.variant.loader_workers == 4 && v.variant.loader_prefetch == 3);
+		campaign_free(&v);
+	}
+	campaign_free(&c);
+	strbuf_free(&out);
+}
+
 int main(void)
 {
 	RUN(test_defaults);
@@ -472,5 +502,6 @@ int main(void)
 	RUN(test_shipped_campaigns);
 	RUN(test_thresholds_table);
 	RUN(test_env_from);
+	RUN(test_variant_keeps_loader);
 	HARNESS_END();
 }

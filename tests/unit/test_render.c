@@ -279,6 +279,53 @@ static void test_knob_loader(void)
 	CHECK_STR(got, "0,0");
 }
 
+/* The checkpoints of scenario `name` of src under its io knob, as "EVERY,ASYNC". */
+static void checkpoints_of(const char *src, char *out, size_t n)
+{
+	struct campaign c;
+	struct diags d;
+	diags_init(&d, "t.yaml");
+	int rc = campaign_load_buffer("t.yaml", src, strlen(src), &c, &d);
+	CHECK(rc == 0 && d.n == 0);
+	diags_free(&d);
+	int every = -1, async = -1;
+	struct render_ctx ctx = { "r1", "/runs/r1", "/runs/r1/s", "/opt/bin", "", "/c" };
+	if (rc == 0)
+		knob_checkpoints(&c, &c.scenarios[0], &ctx, &every, &async);
+	snprintf(out, n, "%d,%d", every, async);
+	if (rc == 0)
+		campaign_free(&c);
+}
+
+/* The io knob's checkpoints read from the rendered command (the replay's I/O change): the
+ * knob's params over the scenario's, "--opt N" and "--opt=N"; 0 for an option the command
+ * does not name (or 0 there); 0,0 without the knob or for a command not the trainer's. */
+static void test_knob_checkpoints(void)
+{
+	char got[32];
+	static const char *const head =
+		"campaign: k\n"
+		"workload: { command: '{{trainer}} --checkpoint-every {{e}} --checkpoint-async={{a}}',\n"
+		"            params: { e: '1', a: '0' } }\n"
+		"scenarios: [{ name: a, nodes: 1 }]\n";
+	const char *knobs[] = { "knobs: { io: { params: { a: '1' } } }\n",
+				"knobs: { io: { params: { e: '4' } } }\n",
+				"knobs: { io: { params: { e: '0', a: '1' } } }\n", "" };
+	const char *want[] = { "1,1", "4,0", "0,1", "0,0" };
+	for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++) {
+		char src[1024];
+		snprintf(src, sizeof src, "%s%s", head, knobs[i]);
+		checkpoints_of(src, got, sizeof got);
+		CHECK_STR(got, want[i]);
+	}
+	checkpoints_of("campaign: k\n"
+		       "workload: { command: '/bin/prog --checkpoint-async {{a}}', params: { a: '0' } }\n"
+		       "scenarios: [{ name: a, nodes: 1 }]\n"
+		       "knobs: { io: { params: { a: '1' } } }\n",
+		       got, sizeof got);
+	CHECK_STR(got, "0,0");
+}
+
 int main(void)
 {
 	RUN(test_shell_quote);
@@ -289,5 +336,6 @@ int main(void)
 	RUN(test_list_command_splits_param);
 	RUN(test_list_command_words_quoted_in_script);
 	RUN(test_knob_loader);
+	RUN(test_knob_checkpoints);
 	HARNESS_END();
 }
