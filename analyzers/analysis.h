@@ -329,6 +329,9 @@ struct ana_scaling {
 	double base_spread_pct;
 	int is_baseline;
 	double speedup, efficiency; /* against the baseline of its series; 0 if none */
+	/* the steps of it or its baseline are not alike (stats_unalike): speedup and efficiency
+	 * compare the mean steps, the time per sample over the run, not the medians */
+	int by_means;
 	/* their 95 % bootstrap intervals over both scenarios' active steps; not known
 	 * without a speedup or with fewer than STATS_BOOTSTRAP_MIN_N steps on a side (the
 	 * baseline's own: 1 to 1) */

@@ -80,10 +80,6 @@ static int other_batch(const struct ana_check *c, const char *kind)
 	       (c->parent_batch <= 0 || c->variant_batch != REPLAY_BATCH_X * c->parent_batch);
 }
 
-int check_unalike(double median, double mean)
-{
-	return median > 0 && mean > 0 && 100 * fabs(mean / median - 1) > CHECK_UNALIKE_PCT;
-}
 
 static void decide_by_means(struct ana_check *c, const struct ana_scenario *s, double scale,
 			    int dirty);
@@ -120,8 +116,8 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 	/* (a check of nothing -- measured beside other load -- stays as it is) */
 	if (c->outcome != CHECK_UNPREDICTED && c->outcome != CHECK_CONTAMINATED &&
 	    c->pred_mean_ms > 0 && c->parent_mean_ms > 0 &&
-	    (check_unalike(c->measured_ms, c->measured_mean_ms) ||
-	     check_unalike(c->predicted_ms, c->pred_mean_ms)))
+	    (stats_unalike(c->measured_ms, c->measured_mean_ms) ||
+	     stats_unalike(c->predicted_ms, c->pred_mean_ms)))
 		decide_by_means(c, s, scale, dirty);
 }
 

@@ -15,11 +15,6 @@
 #define CHECK_TOLERANCE_PCT 10.0
 /* An interval wider than this share of the measured median is said to be wide. */
 #define CHECK_WIDE_PCT 50.0
-/* Steps are not alike when their mean is this far (%) from their median: a periodic slow
- * step (a checkpoint every few steps, a loader stall) that the median leaves out */
-#define CHECK_UNALIKE_PCT 25.0
-/* Whether steps of this median and mean are not alike (both known, CHECK_UNALIKE_PCT). */
-int check_unalike(double median, double mean);
 
 enum check_outcome {
 	CHECK_CONFIRMED,   /* measured within the tolerance of the prediction */

@@ -43,10 +43,10 @@ static enum scaling_mode mode_of_batches(struct ana_scenario *s, const struct an
 	return SCALING_UNKNOWN;
 }
 
-/* The 95 % intervals of speedup and efficiency: a bootstrap of the median step's ratio,
- * baseline / scenario, over both scenarios' active steps, times what turns that ratio
- * into the speedup (the batches' ratio; tr is the medians' own ratio), and over rr for
- * the efficiency. The baseline against itself: 1 to 1, by definition. */
+/* The 95 % intervals of speedup and efficiency: a bootstrap of the median (by_means: the
+ * mean) step's ratio, baseline / scenario, over both scenarios' active steps, times what
+ * turns that ratio into the speedup (the batches' ratio; tr is the steps' own ratio), and
+ * over rr for the efficiency. The baseline against itself: 1 to 1, by definition. */
 static void intervals(struct ana_scaling *sc, const struct ana_scenario *s,
 		      const struct ana_scenario *base, double tr, double rr)
 {
@@ -61,7 +61,7 @@ static void intervals(struct ana_scaling *sc, const struct ana_scenario *s,
 		return;
 	struct stats_sample num = { base->steps.step_ms, base->steps.active_steps },
 			    den = { s->steps.step_ms, s->steps.active_steps };
-	stats_bootstrap(&num, 1, &den, 1, STATS_MEDIAN, ci);
+	stats_bootstrap(&num, 1, &den, 1, sc->by_means ? STATS_MEAN : STATS_MEDIAN, ci);
 	if (!ci->known)
 		return;
 	double k = sc->speedup / tr;
@@ -69,19 +69,39 @@ static void intervals(struct ana_scaling *sc, const struct ana_scenario *s,
 	*ei = (struct stats_interval){ sc->efficiency, ci->lo / rr, ci->hi / rr, 1 };
 }
 
+/* s's mean step (its active steps'), 0 when it has none. */
+static double mean_step(const struct ana_scenario *s)
+{
+	return s->steps.active_steps ? stats_mean(s->steps.step_ms, s->steps.active_steps) : 0;
+}
+
+/* The ratio of base's step to s's, baseline / scenario: of their medians, or of their means
+ * where the steps of either are not alike (sc->by_means: a checkpoint every few steps, a
+ * loader that stalls; the time per sample over the run is then the mean's, which the
+ * median leaves out). */
+static double step_ratio(struct ana_scaling *sc, const struct ana_scenario *s,
+			 const struct ana_scenario *base)
+{
+	double ms = mean_step(s), mb = mean_step(base);
+	sc->by_means = s != base && (stats_unalike(s->steps.step_med_ms, ms) ||
+				     stats_unalike(base->steps.step_med_ms, mb));
+	return sc->by_means ? mb / ms : base->steps.step_med_ms / s->steps.step_med_ms;
+}
+
 /* Weak scaling keeps the per-rank batch, strong scaling the global batch;
  * from the batches when both are known, else from analysis.scaling. Either
  * way speedup is the ratio of samples per second (of step rates at strong
- * scaling's fixed work) and efficiency is speedup x baseline ranks / ranks.
+ * scaling's fixed work; by the mean steps where either side's are not alike)
+ * and efficiency is speedup x baseline ranks / ranks.
  * Scenarios whose batch semantics differ from the baseline's get no speedup,
  * with the reason in the scaling note. */
 static void scale_against(struct ana_scenario *s, const struct ana_scenario *base,
 			  enum scaling_mode declared)
 {
-	double rr = (double) s->in.ranks / (double) (base->in.ranks ? base->in.ranks : 1),
-	       tr = base->steps.step_med_ms / s->steps.step_med_ms;
-	enum scaling_mode mode = declared;
 	struct ana_scaling *sc = &s->scaling;
+	double rr = (double) s->in.ranks / (double) (base->in.ranks ? base->in.ranks : 1),
+	       tr = step_ratio(sc, s, base);
+	enum scaling_mode mode = declared;
 	sc->speedup = sc->efficiency = 0;
 	memset(&sc->speedup_ci, 0, sizeof sc->speedup_ci);
 	memset(&sc->efficiency_ci, 0, sizeof sc->efficiency_ci);
@@ -104,8 +124,9 @@ static void scale_against(struct ana_scenario *s, const struct ana_scenario *bas
 		return;
 	}
 	sc->mode = mode;
-	if (s->steps.global_batch > 0)
-		sc->speedup = s->steps.throughput / base->steps.throughput;
+	if (s->steps.global_batch > 0) /* samples per second's ratio */
+		sc->speedup =
+			tr * (double) s->steps.global_batch / (double) base->steps.global_batch;
 	else
 		sc->speedup = mode == SCALING_STRONG ? tr : tr * rr;
 	sc->efficiency = sc->speedup / rr;

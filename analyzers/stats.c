@@ -3,6 +3,7 @@
 
 #include "util/strbuf.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,4 +165,9 @@ void stats_bootstrap(const struct stats_sample *num, size_t nnum, const struct s
 int stats_interval_holds(const struct stats_interval *ci, double x)
 {
 	return ci->known && ci->lo <= x && x <= ci->hi;
+}
+
+int stats_unalike(double median, double mean)
+{
+	return median > 0 && mean > 0 && 100 * fabs(mean / median - 1) > STATS_UNALIKE_PCT;
 }

@@ -10,6 +10,12 @@
 double stats_percentile(double *v, size_t n, double p);
 /* The mean of v; 0 for an empty array. */
 double stats_mean(const double *v, size_t n);
+/* Steps whose mean lies over this many percent from their median are not alike (a checkpoint
+ * every few steps, a loader that stalls): the median leaves the slow ones out, and the time
+ * per sample over the run is the mean's. */
+#define STATS_UNALIKE_PCT 25.0
+/* Whether steps of this median and mean are not alike (both known, STATS_UNALIKE_PCT). */
+int stats_unalike(double median, double mean);
 /* v in ascending order. */
 void stats_sort(double *v, size_t n);
 /* The same value without sorting (a selection in linear time): v is left in

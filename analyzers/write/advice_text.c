@@ -1,6 +1,7 @@
 /* advice_text: each recommendation of advice.c in words, with its prediction and
  * the numbers it rests on; summary.json's recommendations.
  * SPDX-License-Identifier: MIT */
+#include "analyzers/stats.h"
 #include "analyzers/analysis.h"
 #include "analyzers/write/prose.h"
 #include "analyzers/write/report.h"
@@ -455,7 +456,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			    c->per_call_ms, c->ms_per_mib, c->fit_colls);
 	if (r->kind == REC_DATA)
 		loader_said(sb, s, r->step_ms[i]);
-	if (c->mean_ms > 0 && check_unalike(c->step_ms, c->mean_ms))
+	if (c->mean_ms > 0 && stats_unalike(c->step_ms, c->mean_ms))
 		strbuf_addf(sb, PROSE_PRED_UNALIKE, c->mean_ms,
 			    100 * (c->mean_ms / c->measured_mean_ms - 1), c->mean_lo_ms,
 			    c->mean_hi_ms);

@@ -74,14 +74,14 @@ static void monitor_figure(struct strbuf *md, const struct ana_scenario *s)
 	strbuf_free(&f);
 }
 
-/* Steps not alike (their mean over CHECK_UNALIKE_PCT from their median: a checkpoint every
+/* Steps not alike (their mean over STATS_UNALIKE_PCT from their median: a checkpoint every
  * few steps, a loader that stalls): the median leaves the slow ones out, so the time per
  * sample over the run, and the throughput, are the mean's; said beside the median's. */
 static void unalike_steps(struct strbuf *md, const struct ana_scenario *s)
 {
 	double med = s->steps.step_med_ms,
 	       mean = stats_mean(s->steps.step_ms, s->steps.active_steps);
-	if (!check_unalike(med, mean))
+	if (!stats_unalike(med, mean))
 		return;
 	strbuf_addf(md, PROSE_STEPS_UNALIKE, mean, s->steps.throughput * med / mean,
 		    data_text_throughput_unit(s));
@@ -780,6 +780,23 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 		    : "No figure was drawn (is gnuplot installed?). ");
 }
 
+/* The scenarios of base's series whose speedup compares mean steps, said once. */
+static void md_series_by_means(struct strbuf *md, const struct ana_run *run,
+			       const struct ana_scenario *base)
+{
+	struct strbuf names = STRBUF_INIT;
+	size_t n = 0;
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ana_scenario *s = &run->sc[i];
+		if (s->data.analysed && !strcmp(s->scaling.baseline, base->in.name) &&
+		    s->scaling.by_means && s->scaling.speedup > 0 && !s->scaling.is_baseline)
+			strbuf_addf(&names, "%s**%s**", n++ ? ", " : "", s->in.name);
+	}
+	if (n)
+		strbuf_addf(md, PROSE_SCALING_BY_MEANS, names.buf, n == 1 ? "its" : "their");
+	strbuf_free(&names);
+}
+
 /* The rows of a series' table; the widest scenario with a known mode. */
 static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct ana_run *run,
 						 const struct ana_scenario *base)
@@ -877,6 +894,7 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 			scaling_text_note(md, &run->sc[i]);
 			strbuf_adds(md, ".\n");
 		}
+	md_series_by_means(md, run, base);
 	strbuf_adds(md, "\n");
 }
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "analyzers/stats.h"
 #include "analyzers/write/prediction_check_text.h"
 #include "analyzers/write/prose.h"
 
@@ -284,8 +285,8 @@ static void unalike_note(struct strbuf *md, const struct ana_check *c)
 	double pm = c->parent_median_ms;
 	if (c->outcome == CHECK_UNMEASURED || pm <= 0 || c->measured_ms <= 0 ||
 	    c->parent_mean_ms <= 0 || c->measured_mean_ms <= 0 ||
-	    !(c->by_means || check_unalike(pm, c->parent_mean_ms) ||
-	      check_unalike(c->measured_ms, c->measured_mean_ms)))
+	    !(c->by_means || stats_unalike(pm, c->parent_mean_ms) ||
+	      stats_unalike(c->measured_ms, c->measured_mean_ms)))
 		return;
 	double by_mean = c->parent_mean_ms / c->measured_mean_ms, by_med = pm / c->measured_ms;
 	if (c->by_means)

@@ -65,6 +65,9 @@ void scaling_text_note(struct strbuf *sb, const struct ana_scenario *s)
 	}
 }
 
+/* After a speedup or an efficiency of steps not alike (ana_scaling.by_means). */
+#define BY_MEANS " by the means"
+
 /* Why an interval is missing, for the words after a number. */
 static void no_interval(struct strbuf *sb)
 {
@@ -75,7 +78,7 @@ void scaling_text_speedup(struct strbuf *sb, const struct ana_scenario *s)
 {
 	const struct ana_scaling *c = &s->scaling;
 	const struct stats_interval *ci = &c->speedup_ci;
-	strbuf_addf(sb, "speedup %.2fx", c->speedup);
+	strbuf_addf(sb, "speedup %.2fx%s", c->speedup, c->by_means ? BY_MEANS : "");
 	if (!ci->known) {
 		no_interval(sb);
 		return;
@@ -90,7 +93,7 @@ void scaling_text_efficiency(struct strbuf *sb, const struct ana_scenario *s)
 {
 	const struct ana_scaling *c = &s->scaling;
 	const struct stats_interval *ci = &c->efficiency_ci;
-	strbuf_addf(sb, "%.0f %%", 100 * c->efficiency);
+	strbuf_addf(sb, "%.0f %%%s", 100 * c->efficiency, c->by_means ? BY_MEANS : "");
 	if (!ci->known) {
 		no_interval(sb);
 		return;
@@ -108,12 +111,14 @@ void scaling_text_cells(const struct ana_scenario *s, char *sp, size_t nsp, char
 		snprintf(sp, nsp, "%.2fx", c->speedup);
 		snprintf(ef, nef, "%.0f %%", 100 * c->efficiency);
 	} else if (!si->known) {
-		snprintf(sp, nsp, "%.2fx (CI n/a)", c->speedup);
-		snprintf(ef, nef, "%.0f %% (CI n/a)", 100 * c->efficiency);
+		snprintf(sp, nsp, "%.2fx (CI n/a)%s", c->speedup, c->by_means ? BY_MEANS : "");
+		snprintf(ef, nef, "%.0f %% (CI n/a)%s", 100 * c->efficiency,
+			 c->by_means ? BY_MEANS : "");
 	} else {
-		snprintf(sp, nsp, "%.2fx (%.2f-%.2f)", c->speedup, si->lo, si->hi);
-		snprintf(ef, nef, "%.0f %% (%.0f-%.0f %%)", 100 * c->efficiency, 100 * ei->lo,
-			 100 * ei->hi);
+		snprintf(sp, nsp, "%.2fx (%.2f-%.2f)%s", c->speedup, si->lo, si->hi,
+			 c->by_means ? BY_MEANS : "");
+		snprintf(ef, nef, "%.0f %% (%.0f-%.0f %%)%s", 100 * c->efficiency, 100 * ei->lo,
+			 100 * ei->hi, c->by_means ? BY_MEANS : "");
 	}
 }
 

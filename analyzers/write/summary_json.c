@@ -639,6 +639,8 @@ static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana
 			    interval_json(scaled ? &s->scaling.speedup_ci : NULL));
 	json_object_set_new(o, SK_EFFICIENCY_INTERVAL,
 			    interval_json(scaled ? &s->scaling.efficiency_ci : NULL));
+	json_object_set_new(o, "speedup_by_means",
+			    json_boolean(scaled && !s->scaling.is_baseline && s->scaling.by_means));
 	json_object_set_new(o, "scaling_mode",
 			    s->scaling.mode != SCALING_UNKNOWN
 				    ? json_string(scaling_text_mode(s->scaling.mode))
