@@ -125,6 +125,8 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_adds(md, " and efficiency ");
 		scaling_text_efficiency(md, s);
 		strbuf_addf(md, " against %s", s->scaling.baseline);
+		if (s->outcome.oversubscribed)
+			strbuf_addf(md, PROSE_SUMMARY_EMULATED, s->in.nodes, s->in.ranks);
 	}
 	if (s->scaling.note != SCALING_NOTE_NONE) {
 		strbuf_adds(md, "; ");

@@ -671,6 +671,12 @@ static void test_contention_words(void)
 		     "**Contention.** Per-rank compute grew 1.4x, from 10.00 ms at 1 node to 14.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network (the local executor ran all 4 ranks of k4 on this machine's 2 CPUs). Exposed communication and waiting for peers grew more, from 10.00 to 120.00 ms per rank and step, so it slows the step more than compute does, but the same contention inflates it, by an amount these runs cannot separate from its own growth.\n") !=
 	      NULL);
 	CHECK(strstr(md, "not communication") == NULL);
+	/* the summary's efficiency of k4 (4 ranks on 2 CPUs) says it is this machine's, not
+	 * k2's (2 ranks: one CPU each) */
+	CHECK(strstr(md,
+		     " against k1 (**emulated**: its 4 nodes are this one machine, its 4 ranks more than its CPUs, so this speedup and efficiency measure the machine's contention, not how the workload scales)") !=
+	      NULL);
+	CHECK(strstr(md, "**emulated**: its 2 nodes") == NULL);
 	CHECK(strstr(md,
 		     "No prediction is drawn from it: the local executor ran the 4 ranks of k4 on this machine's 2 CPUs and their per-rank compute grew with the node count (see Contention), so what the model extrapolates is this machine's contention, not the cost of more nodes.\n") !=
 	      NULL);
