@@ -113,6 +113,8 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 	c->outcome = base > 0 ? check_decide(c->predicted_ms, c->measured_ms, base, c->lo_ms,
 					      c->hi_ms, c->pred_lo_ms, c->pred_hi_ms, dirty)
 			      : CHECK_UNPREDICTED;
+	if (c->side && dirty) /* a side effect measured beside other load: none to say */
+		c->outcome = CHECK_CONTAMINATED;
 	/* (a check of nothing -- measured beside other load -- stays as it is) */
 	if (c->outcome != CHECK_UNPREDICTED && c->outcome != CHECK_CONTAMINATED &&
 	    c->pred_mean_ms > 0 && c->parent_mean_ms > 0 &&

@@ -42,6 +42,9 @@ struct check_miss {
 
 struct ana_check {
 	char *scenario;
+	/* not a prediction's check: another scenario of the parent, which the knob changed too
+	 * (set in every scenario): what it measured beside the parent is its side effect */
+	int side;
 	double predicted_ms;    /* < 0: none */
 	double pred_lo_ms, pred_hi_ms; /* a replayed prediction's interval; < 0: none */
 	/* a replayed prediction's mean step and its interval; < 0: none */

@@ -204,6 +204,28 @@ static void parent_side(json_t *summary, const char *name, struct ana_check *c)
 	}
 }
 
+/* The parent's other scenarios (none of out's checks yet) as checks of no prediction, their
+ * side effects (ana_check.side); those without step times left out. */
+static void side_checks(json_t *summary, struct ana_variant *out)
+{
+	size_t i, n = out->n;
+	json_t *s;
+	json_array_foreach(json_object_get(summary, SK_SCENARIOS), i, s) {
+		const char *name = jsonio_str(s, SK_NAME);
+		size_t k = 0;
+		while (k < n && strcmp(out->checks[k].scenario, name))
+			k++;
+		if (k < n || !json_array_size(json_object_get(s, SK_STEP_TIMES_MS)))
+			continue;
+		struct ana_check *c = &out->checks[out->n++];
+		c->scenario = xstrdup(name);
+		c->side = 1;
+		c->predicted_ms = c->pred_lo_ms = c->pred_hi_ms = -1;
+		c->pred_mean_ms = c->pmean_lo_ms = c->pmean_hi_ms = -1;
+		parent_side(summary, name, c);
+	}
+}
+
 int variant_checks(const char *run_dir, struct ana_variant *out)
 {
 	memset(out, 0, sizeof *out);
@@ -220,7 +242,9 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 	/* summary.json, the report and the paper are not private: env values stay out */
 	out->knob = json_dumps(knob_public(json_object_get(v, SK_KNOB)),
 			       JSON_COMPACT | JSON_SORT_KEYS);
-	out->checks = xcalloc(json_array_size(preds) + 1, sizeof *out->checks);
+	out->checks = xcalloc(json_array_size(preds) +
+				      json_array_size(json_object_get(ps, SK_SCENARIOS)) + 1,
+			      sizeof *out->checks);
 	json_array_foreach(preds, i, e) {
 		struct ana_check *c = &out->checks[out->n++];
 		json_t *pr = json_object_get(e, SK_PREDICTED_STEP_MS);
@@ -234,6 +258,7 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 			&c->pmean_hi_ms);
 		parent_side(ps, c->scenario, c);
 	}
+	side_checks(ps, out);
 	json_decref(ps);
 	json_decref(v);
 	strbuf_free(&p);

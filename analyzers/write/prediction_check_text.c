@@ -133,11 +133,61 @@ static int entry_change(json_t *e, struct strbuf *sb)
 	return 1;
 }
 
+/* Whether side check c measured a change beyond noise (its interval clear of the parent's). */
+static int side_changed(const struct ana_check *c)
+{
+	return c->side && c->outcome == CHECK_UNPREDICTED && c->parent_median_ms > 0 &&
+	       c->lo_ms > 0 && (c->hi_ms < c->parent_median_ms || c->lo_ms > c->parent_median_ms);
+}
+
+json_t *prediction_check_side_json(const struct ana_variant *v)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ana_check *c = &v->checks[i];
+		if (!c->side || c->outcome == CHECK_UNMEASURED)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		int clean = c->outcome != CHECK_CONTAMINATED;
+		prediction_check_change_write(&sb, c->parent_median_ms, c->measured_ms, c->lo_ms,
+					      c->hi_ms, c->variant_batch != 0);
+		json_array_append_new(
+			a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:b}", SK_SCENARIO,
+				     c->scenario, SK_PARENT_STEP_MS, num3(c->parent_median_ms, 1),
+				     SK_MEASURED_STEP_MS, num3(c->measured_ms, 1), SK_CI_LOW,
+				     num3(c->lo_ms, 1), SK_CI_HIGH, num3(c->hi_ms, 1),
+				     SK_MEASURED_CHANGE, sb.buf, "changed", side_changed(c),
+				     "contaminated", !clean));
+		strbuf_free(&sb);
+	}
+	return a;
+}
+
+/* The other scenarios the knob changed beyond noise, said once after the checks. */
+static void side_effects_said(struct strbuf *md, const struct ana_variant *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ana_check *c = &v->checks[i];
+		if (!side_changed(c))
+			continue;
+		strbuf_adds(md, n++ ? "; " : PROSE_CHECK_SIDE_EFFECTS);
+		strbuf_addf(md, "**%s** %.2f -> %.2f ms, ", c->scenario, c->parent_median_ms,
+			    c->measured_ms);
+		prediction_check_change_write(md, c->parent_median_ms, c->measured_ms, c->lo_ms,
+					      c->hi_ms, c->variant_batch != 0);
+	}
+	if (n)
+		strbuf_adds(md, ".\n");
+}
+
 json_t *prediction_check_json(const struct ana_variant *v)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ana_check *o = &v->checks[i];
+		if (o->side) /* (prediction_check_side_json's) */
+			continue;
 		struct ana_check c = check_as_decided(o); /* by the means: the means' numbers */
 		int m = c.outcome != CHECK_UNMEASURED;
 		json_t *medians = c.by_means
@@ -159,7 +209,7 @@ json_t *prediction_check_json(const struct ana_variant *v)
 				miss_json(&c), "variant_batch",
 				c.variant_batch ? json_integer(c.variant_batch) : json_null(),
 				SK_BY_MEANS, c.by_means, "medians", medians));
-		json_t *e = json_array_get(a, i);
+		json_t *e = json_array_get(a, json_array_size(a) - 1);
 		json_object_set_new(e, SK_PREDICTED_INTERVAL_MS,
 				    c.pred_lo_ms >= 0 && c.pred_hi_ms >= c.pred_lo_ms
 					    ? json_pack("[o, o]", num3(c.pred_lo_ms, 1),
@@ -308,6 +358,8 @@ static void unalike_note(struct strbuf *md, const struct ana_check *c)
  * a confirmation by a wide interval alone, a wide measured interval. */
 static void check_notes(struct strbuf *md, const struct ana_check *c)
 {
+	if (c->side)
+		return;
 	batch_notes(md, c);
 	if (c->estimator_differs)
 		strbuf_addf(
@@ -359,5 +411,6 @@ void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 	strbuf_adds(md, "\n");
 	for (size_t i = 0; i < v->n; i++)
 		check_notes(md, &v->checks[i]);
+	side_effects_said(md, v);
 	strbuf_adds(md, "\n");
 }

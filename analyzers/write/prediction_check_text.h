@@ -22,6 +22,9 @@ void prediction_check_change_write(struct strbuf *sb, double parent, double meas
 				   double hi, int per_sample);
 /* Where a missed prediction's time went, one sentence (c->missed). */
 void prediction_check_miss_write(struct strbuf *sb, const struct ana_check *c);
+/* summary.json's side_effects: the other scenarios of a variant (no prediction of its kind),
+ * each one's change against the parent (an array; empty when not a variant). */
+json_t *prediction_check_side_json(const struct ana_variant *v);
 /* summary.json's checked_predictions (an array; empty when not a variant). */
 json_t *prediction_check_json(const struct ana_variant *v);
 /* The cells of one checked_predictions entry of a summary.json: scenario, parent,

@@ -799,7 +799,7 @@ json_t *summary_json(const struct ana_run *run)
 			json_array_append_new(failed, json_string(run->sc[i].in.name));
 	}
 	return json_pack(
-		"{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"campaign", run->campaign, SK_RUN_ID, run->run_id, "baseline",
 		run->baseline ? json_string(run->baseline) : json_null(), "thresholds",
 		"communication_pct", jsonio_real3(run->th.comm_pct), "data_loading_pct",
@@ -810,5 +810,6 @@ json_t *summary_json(const struct ana_run *run)
 		run->peak_gflops > 0 ? jsonio_real3(run->peak_gflops) : json_null(),
 		SK_FABRIC_PROBES, probes_json(run), SK_RECOMMENDATIONS, recs_json(run), SK_VARIANT,
 		variant_json(&run->variant), SK_CHECKED_PREDICTIONS,
-		prediction_check_json(&run->variant));
+		prediction_check_json(&run->variant), "side_effects",
+		prediction_check_side_json(&run->variant));
 }

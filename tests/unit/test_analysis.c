@@ -1197,6 +1197,60 @@ static enum check_outcome check_run(const struct check_in *in, double *measured,
 	return c.outcome;
 }
 
+/* Side effects: the knob changed another scenario (t, 100 -> 150 ms every step) it made no
+ * prediction for, and left a third (u) as it was: the report says t's change after the
+ * checks, summary.json lists both, neither is a checked prediction. */
+static void test_side_effects(void)
+{
+	static const double p[6] = { 100, 100, 100, 100, 100, 100 },
+			    slow[6] = { 150, 150, 150, 150, 150, 150 };
+	struct ana_run run = { 0 };
+	struct ana_scenario sc[3];
+	memset(sc, 0, sizeof sc);
+	const char *names[3] = { "s", "t", "u" };
+	const double *steps[3] = { p, slow, p };
+	struct ana_check c[3] = { { 0 } };
+	for (int i = 0; i < 3; i++) {
+		sc[i].in.name = (char *)names[i];
+		sc[i].steps.step_ms = (double *)steps[i];
+		sc[i].steps.active_steps = 6;
+		sc[i].steps.step_med_ms = steps[i][0];
+		c[i] = (struct ana_check){ .scenario = (char *) names[i],
+					   .predicted_ms = i ? -1 : 90,
+					   .pred_lo_ms = -1,
+					   .pred_hi_ms = -1,
+					   .pred_mean_ms = -1,
+					   .parent_steps = (double *) p,
+					   .n_parent = 6,
+					   .parent_median_ms = 100,
+					   .parent_periods = -1,
+					   .side = i > 0 };
+		for (int k = 0; k < CHECK_SHARES; k++)
+			c[i].parent_share_pct[k] = -1;
+	}
+	run.sc = sc;
+	run.n = 3;
+	run.variant = (struct ana_variant){ .of = "r", .kind = "io", .checks = c, .n = 3 };
+	prediction_check_run(&run);
+	CHECK(c[1].outcome == CHECK_UNPREDICTED && c[2].outcome == CHECK_UNPREDICTED);
+	struct strbuf sb = STRBUF_INIT;
+	prediction_check_md(&sb, &run.variant);
+	CHECK(strstr(sb.buf,
+		     "- The knob, set in every scenario, also changed scenarios it made no prediction for, beyond noise (their medians, the parent's and the variant's, with the 95 % bootstrap interval of their ratio): **t** 100.00 -> 150.00 ms, 1.50x slower (95 % CI 1.50-1.50x).\n") !=
+	      NULL);
+	CHECK(strstr(sb.buf, "**u**") == NULL && strstr(sb.buf, "| t |") == NULL);
+	strbuf_free(&sb);
+	json_t *chk = prediction_check_json(&run.variant),
+	       *side = prediction_check_side_json(&run.variant);
+	CHECK(json_array_size(chk) == 1 && json_array_size(side) == 2);
+	CHECK(json_is_true(json_object_get(json_array_get(side, 0), "changed")));
+	CHECK(json_is_false(json_object_get(json_array_get(side, 1), "changed")));
+	CHECK_STR(json_string_value(json_object_get(json_array_get(side, 0), "measured_change")),
+		  "1.50x slower (95 % CI 1.50-1.50x)");
+	json_decref(chk);
+	json_decref(side);
+}
+
 /* A communication check without a predicted interval (check_run). */
 static enum check_outcome check_batch(const double *p, const double *v, size_t n, double pred,
 				      long pb, long vb, double *measured, char **miss)
@@ -1383,6 +1437,7 @@ int main(void)
 	RUN(test_checked_outcomes);
 	RUN(test_checked_batch_and_wide);
 	RUN(test_checked_by_means);
+	RUN(test_side_effects);
 	fsio_remove_tree(dir);
 	HARNESS_END();
 }
