@@ -49,7 +49,8 @@ struct ana_input {
 	 * the campaign's data_loading knob (0: the knob sets neither, or there is none) */
 	int loader_workers, loader_prefetch;
 	/* the reference trainer's --checkpoint-every and --checkpoint-async in this scenario's
-	 * command under the campaign's io knob (0: the knob sets neither, or there is none) */
+	 * command under the campaign's io knob (0: the knob sets neither, or there is none;
+	 * ckpt_every -1: not known, an analysis input written before them) */
 	int ckpt_every, ckpt_async;
 };
 

@@ -136,9 +136,12 @@ static int blocking_kind(const char *name)
 	return !strcmp(name, "loader:read") || !strcmp(name, "checkpoint:fsync") ? 2 : 0;
 }
 
-/* The rank's operation that ended last at or before x, not on lane, after a; -1 none. */
-static int join_of(const struct builder *b, const struct rank_view *v, double a, double x,
-		   int lane)
+/* The rank's operation that ended last at or before x, not on lane, after a; -1 none. A
+ * wait or a sleep ending releases no other thread (the operation after it does), but where
+ * sleeps is 1 a sleep does: the step thread's wait for the checkpoint write in flight ends
+ * with that write's fsync, the writer's last range. */
+static int join_of_any(const struct builder *b, const struct rank_view *v, double a, double x,
+		       int lane, int sleeps)
 {
 	size_t lo = 0, hi = v->nby_end;
 	while (lo < hi) {
@@ -148,13 +151,27 @@ static int join_of(const struct builder *b, const struct rank_view *v, double a,
 		else
 			hi = mid;
 	}
-	/* a wait or a sleep ending releases no other thread: the operation after it does */
-	while (lo > 0 && (b->p[v->by_end[lo - 1]].lane == lane ||
-			  b->p[v->by_end[lo - 1]].kind == RNODE_WAIT))
+	while (lo > 0) {
+		const struct proto *p = &b->p[v->by_end[lo - 1]];
+		if (p->lane != lane && (p->kind != RNODE_WAIT || (sleeps && p->sleep)))
+			break;
 		lo--;
+	}
 	if (lo == 0 || b->p[v->by_end[lo - 1]].e <= a)
 		return -1;
 	return v->by_end[lo - 1];
+}
+
+static int join_of(const struct builder *b, const struct rank_view *v, double a, double x,
+		   int lane)
+{
+	return join_of_any(b, v, a, x, lane, 0);
+}
+
+/* Whether wait p is released by a sleep (the checkpoint writer's fsync): join_of_any. */
+static int released_by_sleep(const struct builder *b, const struct proto *p)
+{
+	return p->name >= 0 && !strcmp(trace_of(b, p->rank_i)->names[p->name], "checkpoint:wait");
 }
 
 /* A proto's sort key: by end, or by collective instance (step, group, op, seq, rank,
@@ -346,22 +363,26 @@ static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, doubl
 static int sleep_end(struct builder *b, int j)
 {
 	const struct proto *p = &b->p[j];
+	double span = p->e - p->s;
 	struct proto m = { .s = p->e, .e = p->e, .rank_i = p->rank_i, .lane = p->lane,
 			   .kind = RNODE_WAIT, .step = p->step, .name = -1, .op = -1,
 			   .coll = -1, .step_arg = -1 };
-	int q = replay_proto_add(b, &m);
-	replay_proto_edge(b, j, q, p->e - p->s);
+	int q = replay_proto_add(b, &m); /* (b->p may move: p is not used after) */
+	replay_proto_edge(b, j, q, span);
 	return q;
 }
 
 static void add_join(struct builder *b, int j, int i, double at)
 {
-	replay_proto_edge(b, j, i, at - b->p[j].e);
+	/* a sleep's span is its edges' (it ends, as a node, where it starts) */
+	replay_proto_edge(b, j, i, at - (b->p[j].sleep ? b->p[j].s : b->p[j].e));
 	b->info.joins++;
 }
 
 /* The edges into operation i from what came before it on its lane: prev (-1: nothing), which
- * ended at a. After a sleep, a delay from the sleep's start. The gap before an operation is a
+ * ended at a. After a sleep, a delay from the sleep's start (off the step thread, a join
+ * instead where another thread handed it work after the sleep: the checkpoint writer's next
+ * write after its snapshot). The gap before an operation is a
  * join when another thread's operation ended in it, nearer the gap's end than its start (the
  * thread waited for it: DDP's wait for a bucket's all-reduce, or a gloo thread handed a
  * bucket): an edge from that operation with the rest of the gap as delay. Else on the step
@@ -373,8 +394,15 @@ static void link_op(struct builder *b, const struct rank_view *v, int prev, doub
 	double s = b->p[i].s;
 	int lane = b->p[i].lane, j;
 	if (prev >= 0 && b->p[prev].sleep) {
-		if (is_main)
+		double e = b->p[prev].e;
+		if (is_main) {
 			prev = sleep_end(b, prev);
+		} else if (s > e && (j = join_of(b, v, e, s, lane)) >= 0 &&
+			   s - b->p[j].e <= b->p[j].e - e) { /* handed work after its sleep */
+			replay_proto_edge(b, prev, i, e - b->p[prev].s);
+			add_join(b, j, i, s);
+			return;
+		}
 		replay_proto_edge(b, prev, i, s - b->p[prev].s);
 		return;
 	}
@@ -413,7 +441,7 @@ static void lane_chain(struct builder *b, const struct rank_view *v, size_t from
 		link_op(b, v, prev, a, (int)i, is_main);
 		const struct proto *p = &b->p[i]; /* after link_op, which may add gaps */
 		if (p->kind == RNODE_WAIT && !p->sleep && !p->gpu_wait &&
-		    (j = join_of(b, v, p->s, p->e, p->lane)) >= 0)
+		    (j = join_of_any(b, v, p->s, p->e, p->lane, released_by_sleep(b, p))) >= 0)
 			add_join(b, j, (int)i, p->e);
 		a = p->e;
 		prev = (int)i;

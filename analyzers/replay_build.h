@@ -130,10 +130,11 @@ struct replay_build_info {
 	int early;
 	size_t dropped; /* a checkpoint change: checkpoints that cost nothing now */
 	size_t async_writes; /* an asynchronous checkpoint change: writes moved off the step */
-	/* an asynchronous checkpoint change: the median and mean over its checkpoints of the
-	 * time the busiest host's storage was in use by them (its ranks' writes and fsyncs, as
-	 * measured): the replay keeps each fsync's measured length, so where writing behind
-	 * would overlap the ranks' uses of the storage more than they did, this floor holds */
+	/* an asynchronous checkpoint change: the time the busiest host's storage was in use by
+	 * its checkpoints (its ranks' writes and fsyncs, as measured), its median over the
+	 * checkpoints where every traced step kept one (else 0) and per step over the traced
+	 * steps: the replay keeps each fsync's measured length, so where writing behind would
+	 * overlap the ranks' uses of the storage more than they did, these floors hold */
 	double storage_busy_ms, storage_busy_mean_ms;
 	/* a loader change: the loader threads measured (the most of any rank) and the batches
 	 * regrouped onto the new ones */

@@ -513,9 +513,8 @@ static int async_refused(const struct builder *b, const int *ix, size_t lo, size
 		return err_set(
 			ERR_USAGE,
 			"rank %d's checkpoints are not told apart into " CHECKPOINT_NAME
-			":snapshot, :write and :fsync (the reference trainer's since they are; a trace of an older one has one " CHECKPOINT_NAME
-			" range)",
-			rank);
+			":snapshot, :write and :fsync (each is one range: %s), so the write cannot be moved off the step",
+			rank, "a script's own, or the reference trainer's before it told them apart");
 	return 0;
 }
 
@@ -569,10 +568,11 @@ static size_t storage_busy(struct storage_use *u, size_t n, double *busy)
 	return steps;
 }
 
-/* Into b->info, the median and the mean over the kept checkpoints (ix, n of them, by rank,
- * step and start; each a snapshot, its write, its fsync) of the time the busiest host's
- * storage was in use by them: asynchronous checkpoints overlap training, not each other's
- * use of the storage. */
+/* Into b->info, the time the busiest host's storage was in use by the kept checkpoints (ix, n
+ * of them, by rank, step and start; each a snapshot, its write, its fsync): per step over
+ * the traced steps (its mean), and its median over the checkpoints where every traced step
+ * kept one (else 0). Asynchronous checkpoints overlap training, not each other's use of the
+ * storage. */
 static void storage_floor(struct builder *b, const int *ix, size_t n, const unsigned char *kept)
 {
 	struct storage_use *u = xcalloc(n + 1, sizeof *u);
@@ -588,8 +588,14 @@ static void storage_floor(struct builder *b, const int *ix, size_t n, const unsi
 					       f->e - off };
 	}
 	steps = storage_busy(u, k, busy);
-	b->info.storage_busy_ms = steps ? stats_percentile_unordered(busy, steps, 50) : 0;
-	b->info.storage_busy_mean_ms = steps ? stats_mean(busy, steps) : 0;
+	int traced = 0;
+	for (size_t r = 0; r < b->in->n; r++)
+		traced = b->in->ranks[r].nsteps > traced ? b->in->ranks[r].nsteps : traced;
+	b->info.storage_busy_mean_ms = steps && traced ? stats_mean(busy, steps) * (double)steps /
+								 (double)traced
+						       : 0;
+	b->info.storage_busy_ms =
+		steps && steps == (size_t)traced ? stats_percentile_unordered(busy, steps, 50) : 0;
 	free(u);
 	free(busy);
 }
@@ -629,23 +635,36 @@ static int async_checkpoints(struct builder *b, const int *ix, size_t n, const u
 	return rc < 0 ? rc : 0;
 }
 
+/* The rank index of the first rank whose checkpoints are written off its step thread (its
+ * wait for the write in flight, or a write on another thread: a wait of no length is no
+ * range of its own), -1 none. */
+static int written_behind(const struct builder *b)
+{
+	for (size_t i = 0; i < b->np; i++) {
+		const struct proto *p = &b->p[i];
+		const char *nm = name_of(b, p);
+		if ((p->lane == b->main_lane[p->rank_i] && !strcmp(nm, CHECKPOINT_NAME ":wait")) ||
+		    (p->lane != b->main_lane[p->rank_i] && !strcmp(nm, CHECKPOINT_NAME ":write")))
+			return p->rank_i;
+	}
+	return -1;
+}
+
 /* REPLAY_CHANGE_CHECKPOINTS: the checkpoints thinned to one step of every `every`, then,
  * with async, each one kept written on a thread of its own. Refused without a checkpoint on
  * a step thread, where they are asynchronous already, or where it changes nothing. */
 static int change_checkpoints(struct builder *b)
 {
 	const struct replay_change *ch = b->in->change;
-	size_t n, j = 0;
-	int *ix = protos_where(b, is_ckpt, &n), rc = 0;
+	size_t n;
+	int *ix = protos_where(b, is_ckpt, &n), rc = 0, behind = written_behind(b);
 	unsigned char *kept = xcalloc(b->np + 1, 1);
-	while (j < n && ckpt_part_of(b, &b->p[ix[j]]) != CK_WAIT)
-		j++;
-	if (!n)
+	if (behind >= 0)
+		rc = err_set(ERR_USAGE, "rank %d writes its checkpoints asynchronously already",
+			     b->in->ranks[behind].rank);
+	else if (!n)
 		rc = err_set(ERR_USAGE, "its traces have no " CHECKPOINT_NAME
 					" range on a step thread (the reference trainer's)");
-	else if (j < n)
-		rc = err_set(ERR_USAGE, "rank %d writes its checkpoints asynchronously already",
-			     b->in->ranks[b->p[ix[j]].rank_i].rank);
 	if (rc >= 0)
 		thin_checkpoints(b, ix, n, kept);
 	if (rc >= 0 && ch->async)

@@ -474,15 +474,16 @@ static void raise_to(double *x, double floor)
 	*x = *x < floor ? floor : *x;
 }
 
-/* Asynchronous checkpoints written no faster than the storage took for them (info's floor:
+/* Asynchronous checkpoints written no faster than the storage took for them (info's floors:
  * the replay keeps each fsync as long as it was, which overlapping the ranks' writes more
  * than they were need not allow): the median (where every step checkpoints) and the mean
- * held at or above it, the intervals reaching it (from the replay's, fsyncs as measured). */
+ * held at or above theirs, the intervals reaching them (from the replay's, fsyncs as
+ * measured). */
 static void storage_floored(struct replay_pred *p, const struct replay_build_info *info,
-			    int every, struct replay_result *out)
+			    struct replay_result *out)
 {
-	out->io_storage_mean_ms = info->storage_busy_mean_ms / every;
-	if (every == 1) {
+	out->io_storage_mean_ms = info->storage_busy_mean_ms;
+	if (info->storage_busy_ms > 0) {
 		out->io_storage_ms = info->storage_busy_ms;
 		raise_to(&p->step_ms, out->io_storage_ms);
 		raise_to(&p->hi_ms, out->io_storage_ms);
@@ -495,22 +496,23 @@ static void storage_floored(struct replay_pred *p, const struct replay_build_inf
 
 /* The I/O change (the checkpoints w's io knob makes: every ckpt_every steps, asynchronous
  * where it says so; a knob that says neither, or none: each checkpoint written
- * asynchronously) replayed against the unchanged replay (base) into out->io. */
+ * asynchronously; an input from before: REPLAY_CHECKPOINT_LEGACY) replayed against the
+ * unchanged replay (base) into out->io. */
 static void predict_io(struct replay_build_in *in, const struct replay_sim *base,
 		       const struct scenario_metrics *m, const struct replay_where *w,
 		       struct replay_result *out)
 {
-	int said = w->ckpt_every > 0 || w->ckpt_async;
-	out->io_every = w->ckpt_every > 0 ? w->ckpt_every : 1;
-	out->io_async = w->ckpt_async || !said;
+	int said = w->ckpt_every > 0 || w->ckpt_async, legacy = w->ckpt_every < 0;
+	out->io_every = legacy ? REPLAY_CHECKPOINT_LEGACY : w->ckpt_every > 0 ? w->ckpt_every : 1;
+	out->io_async = !legacy && (w->ckpt_async || !said);
 	struct replay_change ch = { .kind = REPLAY_CHANGE_CHECKPOINTS, .every = out->io_every,
 				    .async = out->io_async };
 	struct replay_build_info info;
 	out->io_storage_ms = out->io_storage_mean_ms = -1;
 	if (!change_pred(in, &ch, base, m, out->measured_ms, &out->io, &info))
 		return;
-	if (out->io.made && out->io_async && info.storage_busy_ms > 0)
-		storage_floored(&out->io, &info, out->io_every, out);
+	if (out->io.made && out->io_async && info.storage_busy_mean_ms > 0)
+		storage_floored(&out->io, &info, out);
 	replay_build_info_free(&info);
 }
 

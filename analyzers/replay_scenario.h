@@ -89,7 +89,7 @@ struct replay_result {
 	struct replay_pred io;
 	int io_every, io_async;
 	/* io_async: the storage's floor under the median step (where every step checkpoints)
-	 * and the mean (replay_build_info's storage_busy_ms, over io_every), -1 none */
+	 * and the mean (replay_build_info's storage_busy_ms and storage_busy_mean_ms), -1 none */
 	double io_storage_ms, io_storage_mean_ms;
 	/* data loading: the loader the campaign's data_loading knob makes (replay_where) */
 	struct replay_pred data;
@@ -114,11 +114,17 @@ struct replay_result {
  * loader threads (or a user's DataLoader workers) and prefetch depth (batches in flight)
  * that the data_loading knob sets (0: it sets neither, and no data-loading change is
  * replayed); the stragglers' ranks. */
+/* The I/O change of an analysis input written before the io knob's checkpoints were read
+ * (replay_where.ckpt_every -1): what the analysis replayed then, a checkpoint every 4th step
+ * (the shipped campaigns' io knob), so that a run analysed again predicts as it did. */
+#define REPLAY_CHECKPOINT_LEGACY 4
+
 struct replay_where {
 	int cores, one_host;
 	int loader_workers, loader_depth;
 	/* the checkpoints the io knob makes: one every ckpt_every steps (0: it does not say),
-	 * written asynchronously (ckpt_async); neither said: written asynchronously */
+	 * written asynchronously (ckpt_async); neither said: written asynchronously;
+	 * ckpt_every -1 (an analysis input written before these): REPLAY_CHECKPOINT_LEGACY */
 	int ckpt_every, ckpt_async;
 	/* the cores the job kept busy per host over its active steps (node monitors; < 0: not
 	 * measured): how much of a user's DataLoader's time was CPU work */

@@ -250,8 +250,9 @@ static int read_scenario(json_t *o, struct ana_run *run, json_error_t *e)
 {
 	const char *name, *state, *reason, *backend, *dir, *cont;
 	json_t *series, *rq;
-	int code, nodes, tpn, bpr, gbs, attempt, attempts, lw = 0, lp = 0, ce = 0, ca = 0;
-	/* (loader_*, checkpoint_*: optional, absent in the inputs written before them) */
+	int code, nodes, tpn, bpr, gbs, attempt, attempts, lw = 0, lp = 0, ce = -1, ca = 0;
+	/* (loader_*, checkpoint_*: optional, absent in the inputs written before them; the
+	 * checkpoints then not known, ce -1) */
 	if (json_unpack_ex(
 		    o, e, JSON_STRICT,
 		    "{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:o, s:s, s?i, s?i, s?i, s?b}",

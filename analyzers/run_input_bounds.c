@@ -61,7 +61,7 @@ static const struct field_bound scenario_bounds[] = {
 	{ "contaminated", 's', 0, CONTAMINATED_BYTES },
 	{ "loader_workers", 'i', 0, BOUND_LOADER },
 	{ "loader_prefetch", 'i', 0, BOUND_LOADER },
-	{ "checkpoint_every", 'i', 0, BOUND_CKPT_EVERY },
+	{ "checkpoint_every", 'i', -1, BOUND_CKPT_EVERY },
 	{ NULL, 0, 0, 0 }
 };
 static const struct field_bound probe_bounds[] = {

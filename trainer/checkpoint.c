@@ -39,12 +39,11 @@ static int write_stage(const struct ckpt *c, long step, struct trace_lane *lane)
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	int rc = write_all(fd, c->stage, c->bytes);
+	int rc = write_all(fd, c->stage, c->bytes), e = errno; /* (before the trace's writes) */
 	double t1 = now_ms();
 	trace_range(lane, TRACE_CKPT_WRITE, t0, t1, step);
-	if (rc == 0)
-		rc = fsync(fd);
-	int e = errno;
+	if (rc == 0 && (rc = fsync(fd)) < 0)
+		e = errno;
 	if (close(fd) < 0 && rc == 0)
 		rc = -1, e = errno;
 	if (rc == 0 && rename(tmp, path) < 0)

@@ -210,6 +210,7 @@ static int train(struct trainer *tr)
 				"campaign-trainer: rank %d: --die-at-step %ld: killing myself\n",
 				o->rank, step);
 			telemetry_close(tr->t);
+			ckpt_close(&tr->ck); /* (its writer records into the trace) */
 			trace_abort(tr->trace);
 			raise(SIGKILL);
 		}
@@ -331,14 +332,14 @@ static int start_checkpoints(const struct trainer_opts *o, struct trainer *tr)
 }
 
 /* Waits for the checkpoint in flight (tr->ck zeroed or closed: nothing): rc, or
- * TRAINER_EXIT_IO when its write failed. */
+ * TRAINER_EXIT_IO when its write failed (said unless rc says a failure already). */
 static int stop_checkpoints(const struct trainer_opts *o, struct trainer *tr, int rc)
 {
-	if (ckpt_close(&tr->ck) == 0)
+	if (ckpt_close(&tr->ck) == 0 || rc != TRAINER_EXIT_OK)
 		return rc;
 	fprintf(stderr, "campaign-trainer: rank %d: cannot write a checkpoint in %s: %s\n", o->rank,
 		tr->ckpt_dir, strerror(errno));
-	return rc == TRAINER_EXIT_OK ? TRAINER_EXIT_IO : rc;
+	return TRAINER_EXIT_IO;
 }
 
 /* The trace beside the telemetry (lanes: the step thread, the communication thread, each

@@ -866,6 +866,31 @@ static void async_checkpoint_change(void)
 	free_two(&v);
 }
 
+/* A run that wrote its checkpoints asynchronously, four steps of 100 µs on two identical
+ * ranks: the step thread's forward (60 µs in step 0, else 30), its wait for the write in
+ * flight (30, from step 1), the snapshot 10, the optimizer 30; the writer's write 10 and fsync
+ * 80 after each snapshot, the fsync ending where the next step's wait does. */
+static const char *const async_run_json =
+	"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#0\",\"tid\":1,\"ts\":0,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":0,\"dur\":60,\"args\":{\"step\":0}},{\"ph\":\"X\",\"name\":\"checkpoint:snapshot\",\"tid\":1,\"ts\":60,\"dur\":10,\"args\":{\"step\":0}},{\"ph\":\"X\",\"name\":\"optimizer\",\"tid\":1,\"ts\":70,\"dur\":30,\"args\":{\"step\":0}},{\"ph\":\"X\",\"name\":\"checkpoint:write\",\"tid\":2,\"ts\":70,\"dur\":10,\"args\":{\"step\":0}},{\"ph\":\"X\",\"name\":\"checkpoint:fsync\",\"tid\":2,\"ts\":80,\"dur\":80,\"args\":{\"step\":0}},{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"tid\":1,\"ts\":100,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":100,\"dur\":30,\"args\":{\"step\":1}},{\"ph\":\"X\",\"name\":\"checkpoint:wait\",\"tid\":1,\"ts\":130,\"dur\":30,\"args\":{\"step\":-1}},{\"ph\":\"X\",\"name\":\"checkpoint:snapshot\",\"tid\":1,\"ts\":160,\"dur\":10,\"args\":{\"step\":1}},{\"ph\":\"X\",\"name\":\"optimizer\",\"tid\":1,\"ts\":170,\"dur\":30,\"args\":{\"step\":1}},{\"ph\":\"X\",\"name\":\"checkpoint:write\",\"tid\":2,\"ts\":170,\"dur\":10,\"args\":{\"step\":1}},{\"ph\":\"X\",\"name\":\"checkpoint:fsync\",\"tid\":2,\"ts\":180,\"dur\":80,\"args\":{\"step\":1}},{\"ph\":\"X\",\"name\":\"ProfilerStep#2\",\"tid\":1,\"ts\":200,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":200,\"dur\":30,\"args\":{\"step\":2}},{\"ph\":\"X\",\"name\":\"checkpoint:wait\",\"tid\":1,\"ts\":230,\"dur\":30,\"args\":{\"step\":-1}},{\"ph\":\"X\",\"name\":\"checkpoint:snapshot\",\"tid\":1,\"ts\":260,\"dur\":10,\"args\":{\"step\":2}},{\"ph\":\"X\",\"name\":\"optimizer\",\"tid\":1,\"ts\":270,\"dur\":30,\"args\":{\"step\":2}},{\"ph\":\"X\",\"name\":\"checkpoint:write\",\"tid\":2,\"ts\":270,\"dur\":10,\"args\":{\"step\":2}},{\"ph\":\"X\",\"name\":\"checkpoint:fsync\",\"tid\":2,\"ts\":280,\"dur\":80,\"args\":{\"step\":2}},{\"ph\":\"X\",\"name\":\"ProfilerStep#3\",\"tid\":1,\"ts\":300,\"dur\":100},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":300,\"dur\":30,\"args\":{\"step\":3}},{\"ph\":\"X\",\"name\":\"checkpoint:wait\",\"tid\":1,\"ts\":330,\"dur\":30,\"args\":{\"step\":-1}},{\"ph\":\"X\",\"name\":\"checkpoint:snapshot\",\"tid\":1,\"ts\":360,\"dur\":10,\"args\":{\"step\":3}},{\"ph\":\"X\",\"name\":\"optimizer\",\"tid\":1,\"ts\":370,\"dur\":30,\"args\":{\"step\":3}},{\"ph\":\"X\",\"name\":\"checkpoint:write\",\"tid\":2,\"ts\":370,\"dur\":10,\"args\":{\"step\":3}},{\"ph\":\"X\",\"name\":\"checkpoint:fsync\",\"tid\":2,\"ts\":380,\"dur\":80,\"args\":{\"step\":3}}]}";
+
+/* The measured asynchronous run replays as it ran (100 µs a step): each wait is released by
+ * the fsync before it (a sleep: its span on the edge), each write handed off by its
+ * snapshot. Both changes refuse it: its checkpoints are asynchronous already. */
+static void async_run_replayed(void)
+{
+	struct two w;
+	load_same(&w, async_run_json, 4);
+	for (int k = 1; k < 4; k++)
+		CHECK_NEAR(step_of(&w, 4, NULL, k, NULL), 100e-3, US);
+	struct replay_change ch = { .kind = REPLAY_CHANGE_CHECKPOINTS, .every = 1, .async = 1 };
+	CHECK(step_of(&w, 4, &ch, 1, NULL) < 0);
+	CHECK(strstr(err_last(), "rank 0 writes its checkpoints asynchronously already") != NULL);
+	ch.async = 0, ch.every = 2;
+	CHECK(step_of(&w, 4, &ch, 1, NULL) < 0);
+	CHECK(strstr(err_last(), "asynchronously already") != NULL);
+	free_two(&w);
+}
+
 /* Four steps of the reference trainer's shape on two identical ranks: the step thread waits
  * for its batch, then forward 20 µs and optimizer 10 µs; one loader thread makes batch b
  * (args.step b) from 5 + 100 b µs: a read sleeping 80 µs, a decode of 20 µs. The loader
@@ -1136,6 +1161,7 @@ int main(void)
 	RUN(bucket_change_per_call);
 	RUN(checkpoint_change);
 	RUN(async_checkpoint_change);
+	RUN(async_run_replayed);
 	RUN(loader_change);
 	RUN(user_loader_change);
 	RUN(early_allreduce);
