@@ -83,6 +83,7 @@ static int other_batch(const struct ana_check *c, const char *kind)
 
 static void decide_by_means(struct ana_check *c, const struct ana_scenario *s, double scale,
 			    int dirty);
+static void mean_interval(struct ana_check *c, const struct ana_scenario *s, double scale);
 
 static void decide(struct ana_check *c, const struct ana_scenario *s, const char *kind)
 {
@@ -115,6 +116,11 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 			      : CHECK_UNPREDICTED;
 	if (c->side && dirty) /* a side effect measured beside other load: none to say */
 		c->outcome = CHECK_CONTAMINATED;
+	/* a side effect of steps not alike (on either side) by the means, as a check's */
+	if (c->side && c->outcome == CHECK_UNPREDICTED && c->parent_mean_ms > 0 &&
+	    (stats_unalike(base, c->parent_mean_ms) ||
+	     stats_unalike(c->measured_ms, c->measured_mean_ms)))
+		mean_interval(c, s, scale);
 	/* (a check of nothing -- measured beside other load -- stays as it is) */
 	if (c->outcome != CHECK_UNPREDICTED && c->outcome != CHECK_CONTAMINATED &&
 	    c->pred_mean_ms > 0 && c->parent_mean_ms > 0 &&
@@ -123,10 +129,10 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 		decide_by_means(c, s, scale, dirty);
 }
 
-/* The outcome of c by the means (c->by_means): the variant's steps or the predicted ones
- * are not alike, so a median leaves out the slow steps that set the time per sample. */
-static void decide_by_means(struct ana_check *c, const struct ana_scenario *s, double scale,
-			    int dirty)
+/* c's measured interval by the means (c->by_means, mean_lo_ms, mean_hi_ms): the 95 %
+ * bootstrap interval of the variant's mean step (at the parent's batch: scale) over the
+ * parent's, in ms of the parent's mean. */
+static void mean_interval(struct ana_check *c, const struct ana_scenario *s, double scale)
 {
 	size_t n = s->steps.active_steps;
 	double *steps = malloc((n ? n : 1) * sizeof *steps);
@@ -139,6 +145,14 @@ static void decide_by_means(struct ana_check *c, const struct ana_scenario *s, d
 	c->by_means = 1;
 	c->mean_lo_ms = c->parent_mean_ms * ci.lo;
 	c->mean_hi_ms = c->parent_mean_ms * ci.hi;
+}
+
+/* The outcome of c by the means (c->by_means): the variant's steps or the predicted ones
+ * are not alike, so a median leaves out the slow steps that set the time per sample. */
+static void decide_by_means(struct ana_check *c, const struct ana_scenario *s, double scale,
+			    int dirty)
+{
+	mean_interval(c, s, scale);
 	c->outcome = check_decide(c->pred_mean_ms, c->measured_mean_ms, c->parent_mean_ms,
 				  c->mean_lo_ms, c->mean_hi_ms, c->pmean_lo_ms, c->pmean_hi_ms,
 				  dirty);

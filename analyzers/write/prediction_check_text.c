@@ -133,31 +133,34 @@ static int entry_change(json_t *e, struct strbuf *sb)
 	return 1;
 }
 
-/* Whether side check c measured a change beyond noise (its interval clear of the parent's). */
-static int side_changed(const struct ana_check *c)
+/* Whether side check c measured a change beyond noise (its interval clear of the parent's;
+ * c as decided: by the means where the steps are not alike). */
+static int side_changed(const struct ana_check *o)
 {
-	return c->side && c->outcome == CHECK_UNPREDICTED && c->parent_median_ms > 0 &&
-	       c->lo_ms > 0 && (c->hi_ms < c->parent_median_ms || c->lo_ms > c->parent_median_ms);
+	struct ana_check c = check_as_decided(o);
+	return c.side && c.outcome == CHECK_UNPREDICTED && c.parent_median_ms > 0 &&
+	       c.lo_ms > 0 && (c.hi_ms < c.parent_median_ms || c.lo_ms > c.parent_median_ms);
 }
 
 json_t *prediction_check_side_json(const struct ana_variant *v)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < v->n; i++) {
-		const struct ana_check *c = &v->checks[i];
-		if (!c->side || c->outcome == CHECK_UNMEASURED)
+		const struct ana_check *o = &v->checks[i];
+		if (!o->side || o->outcome == CHECK_UNMEASURED)
 			continue;
+		struct ana_check c = check_as_decided(o); /* by the means: the means' numbers */
 		struct strbuf sb = STRBUF_INIT;
-		int clean = c->outcome != CHECK_CONTAMINATED;
-		prediction_check_change_write(&sb, c->parent_median_ms, c->measured_ms, c->lo_ms,
-					      c->hi_ms, c->variant_batch != 0);
+		int clean = c.outcome != CHECK_CONTAMINATED;
+		prediction_check_change_write(&sb, c.parent_median_ms, c.measured_ms, c.lo_ms,
+					      c.hi_ms, c.variant_batch != 0);
 		json_array_append_new(
-			a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:b}", SK_SCENARIO,
-				     c->scenario, SK_PARENT_STEP_MS, num3(c->parent_median_ms, 1),
-				     SK_MEASURED_STEP_MS, num3(c->measured_ms, 1), SK_CI_LOW,
-				     num3(c->lo_ms, 1), SK_CI_HIGH, num3(c->hi_ms, 1),
-				     SK_MEASURED_CHANGE, sb.buf, "changed", side_changed(c),
-				     "contaminated", !clean));
+			a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:b, s:b}", SK_SCENARIO,
+				     c.scenario, SK_PARENT_STEP_MS, num3(c.parent_median_ms, 1),
+				     SK_MEASURED_STEP_MS, num3(c.measured_ms, 1), SK_CI_LOW,
+				     num3(c.lo_ms, 1), SK_CI_HIGH, num3(c.hi_ms, 1),
+				     SK_MEASURED_CHANGE, sb.buf, "changed", side_changed(o),
+				     "contaminated", !clean, SK_BY_MEANS, c.by_means));
 		strbuf_free(&sb);
 	}
 	return a;
@@ -168,14 +171,16 @@ static void side_effects_said(struct strbuf *md, const struct ana_variant *v)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < v->n; i++) {
-		const struct ana_check *c = &v->checks[i];
-		if (!side_changed(c))
+		if (!side_changed(&v->checks[i]))
 			continue;
+		struct ana_check c = check_as_decided(&v->checks[i]);
 		strbuf_adds(md, n++ ? "; " : PROSE_CHECK_SIDE_EFFECTS);
-		strbuf_addf(md, "**%s** %.2f -> %.2f ms, ", c->scenario, c->parent_median_ms,
-			    c->measured_ms);
-		prediction_check_change_write(md, c->parent_median_ms, c->measured_ms, c->lo_ms,
-					      c->hi_ms, c->variant_batch != 0);
+		strbuf_addf(md, "**%s** %.2f -> %.2f ms, ", c.scenario, c.parent_median_ms,
+			    c.measured_ms);
+		prediction_check_change_write(md, c.parent_median_ms, c.measured_ms, c.lo_ms,
+					      c.hi_ms, c.variant_batch != 0);
+		if (c.by_means)
+			strbuf_adds(md, " by the means");
 	}
 	if (n)
 		strbuf_adds(md, ".\n");
