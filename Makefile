@@ -91,13 +91,19 @@ VERDICT_USERS := analyzers/verdict analyzers/write/evidence analyzers/advice ana
 	analyzers/write/prediction_check_text
 $(VERDICT_USERS:%=$(B)/%.o) $(VERDICT_USERS:%=$(B)/asan/obj/%.o): WARN += -Wswitch-enum
 
-# The report's long prose (analyzers/write/prose.txt), one string macro per block
-$(B)/analyzers/write/prose.h: analyzers/write/prose.txt analyzers/write/prose.awk
+# Long prose, one string macro per block (util/prose.awk): the report's
+# (analyzers/write/prose.txt) and the orchestrator's messages and key documentation
+# (orchestrator/bisect/prose.txt, orchestrator/campaign/prose.txt)
+$(B)/%/prose.h: %/prose.txt util/prose.awk
 	@mkdir -p $(dir $@)
-	awk -f analyzers/write/prose.awk $< >$@.tmp && mv $@.tmp $@
+	awk -v guard=$(subst /,_,$(shell echo $* | tr a-z A-Z))_PROSE_H -f util/prose.awk $< >$@.tmp && mv $@.tmp $@
 PROSE_USERS := $(basename $(wildcard analyzers/write/*.c))
 $(foreach d,$(B) $(B)/asan/obj $(B)/tsan/obj $(B)/fuzz,$(PROSE_USERS:%=$(d)/%.o)): \
 	$(B)/analyzers/write/prose.h
+$(foreach d,$(B) $(B)/asan/obj,$(d)/orchestrator/bisect/report.o): \
+	$(B)/orchestrator/bisect/prose.h
+$(foreach d,$(B) $(B)/asan/obj,$(patsubst %,$(d)/orchestrator/campaign/%.o,load_job load_analysis)): \
+	$(B)/orchestrator/campaign/prose.h
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)

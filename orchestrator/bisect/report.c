@@ -5,6 +5,7 @@
 #include "orchestrator/compare.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
+#include "orchestrator/bisect/prose.h"
 
 #include <math.h>
 #include <string.h>
@@ -56,17 +57,17 @@ void report_noise_reason(json_t *st, struct strbuf *why)
 	long need = judge_steps_needed(&v, (long)jsonio_num(e, "active_steps"), thr, spread);
 	strbuf_addf(
 		why,
-		": the interval holds %.3f (a slowdown of %g %%), so these runs can neither confirm nor rule out a slowdown of more than %g %%: the regression is not resolved",
+		PROSE_BISECT_UNRESOLVED,
 		1 + thr, 100 * thr, 100 * thr);
 	if (need < 0)
 		strbuf_addf(
 			why,
-			". No number of steps would resolve it: BAD's ratio %.3f lies within the %.1f %% that two runs of GOOD itself were apart of %.3f (the threshold), so the widening alone keeps the threshold in its interval; a threshold farther from the ratio, or steadier runs, would",
+			PROSE_BISECT_NO_STEPS_RESOLVE,
 			v.ratio, 100 * spread, 1 + thr);
 	else if (need > 0)
 		strbuf_addf(
 			why,
-			". Some %ld active steps per run (profile.active_steps; these runs had %d) would narrow the interval enough to tell, if the noise within and between runs stays as it was",
+			PROSE_BISECT_STEPS_NEEDED,
 			need, (int) jsonio_num(e, "active_steps"));
 }
 
@@ -107,7 +108,7 @@ static void answer(struct strbuf *md, json_t *st)
 	commit_line(md, fb, "**The first bad commit is**");
 	strbuf_addf(
 		md,
-		": the first commit whose median step is more than %g %% above GOOD's with its interval clear of the threshold, where the commit before it was clear below.\n\n",
+		PROSE_BISECT_FIRST_BAD,
 		jsonio_num(st, "threshold_pct"));
 	strbuf_addf(md, "- first bad: median step %.3f ms, ", jsonio_num(fb, "median_step_ms"));
 	ratio_text(fb, md);
@@ -122,7 +123,7 @@ static void answer(struct strbuf *md, json_t *st)
 		    ? " GOOD's" : "", jsonio_str(lg, "run"));
 	strbuf_addf(
 		md,
-		"A slowdown smaller than the threshold is not looked for: the last good commit may itself be slower than GOOD by less. The bisection takes the step time to have changed once between GOOD and BAD; the commits it did not run are not known to be good or bad.\n\n");
+		PROSE_BISECT_SMALLER_NOT_LOOKED_FOR);
 }
 
 /* One metric row of the comparison, when it says something: a ratio with an interval,
@@ -156,7 +157,7 @@ static void changed(struct strbuf *md, json_t *st, const char *root, const char 
 	strbuf_addf(
 		md,
 		"## What changed in the analysis (last good → first bad)\n\n"
-		"As `campaign compare %s %s` gives it (each run's BOTTLENECK_ANALYSIS.md explains its verdict and its shares of step time): a metric is better or worse only when the 95 %% bootstrap interval of its ratio excludes 1; a share is listed when it moved by a point or more. The ratios here are the first bad's over the last good's, not over GOOD's.\n\n- verdict: %s → %s\n- stragglers: %s → %s\n\n"
+		PROSE_BISECT_AS_COMPARE_GIVES
 		"| metric | last good | first bad | first bad / last good (95 %% interval) | |\n"
 		"|---|---:|---:|---|---|\n",
 		a, b, jsonio_str(sc, "verdict_reference"), jsonio_str(sc, "verdict_candidate"),
@@ -191,7 +192,7 @@ static void repeat_line(struct strbuf *md, json_t *st)
 	ratio_text(r, md);
 	strbuf_addf(
 		md,
-		" its first run's. Two runs of one commit were thus %.1f %% apart, which no resampling of one run's steps shows: every interval above (and the verdicts) is widened by that factor.\n",
+		PROSE_BISECT_RUNS_APART,
 		100 * bisection_spread(st));
 }
 
@@ -201,7 +202,7 @@ static void tested(struct strbuf *md, json_t *st)
 	size_t k;
 	strbuf_addf(
 		md,
-		"## Commits tested\n\nIn the order they ran, one run each (an unclear commit ran again with twice the active steps). The ratio is to GOOD's median step; its interval is a bootstrap of the steps of both runs, widened by how far two runs of GOOD were apart (below).\n\n| commit | subject | outcome | median step (ms) | ratio to GOOD (95 %% interval) | active steps asked | run |\n|---|---|---|---:|---|---:|---|\n");
+		PROSE_BISECT_COMMITS_TESTED);
 	json_array_foreach(json_object_get(st, "tested"), k, t) {
 		long i = bisection_index(st, jsonio_str(t, "commit"));
 		json_t *c = json_array_get(json_object_get(st, "commits"), (size_t)i);
@@ -235,18 +236,18 @@ static void how(struct strbuf *md, json_t *st)
 		      json_array_size(json_object_get(st, "tested")) <= 2;
 	strbuf_addf(
 		md,
-		"## How it was decided\n\nEach commit ran scenario `%s` alone, in its own worktree of the repository, as a run of its own. Its median step time was set against GOOD's, with a 95 %% bootstrap interval of the ratio from both runs' step times. ",
+		PROSE_BISECT_HOW_IT_WAS_DECIDED,
 		jsonio_str(st, "scenario"));
 	if (stopped) {
 		strbuf_addf(
 			md,
-			"GOOD (twice: the noise between runs) and BAD ran first; the bisection goes on only when BAD's whole interval lies above %.4g (a slowdown of more than %g %%). Here it did not, so it stopped after them.\n",
+			PROSE_BISECT_STOPPED_AFTER_BAD,
 			1 + thr / 100, thr);
 		return;
 	}
 	strbuf_addf(
 		md,
-		"A commit is bad when the whole interval lies above %.4g (a slowdown of more than %g %%), good when it lies below, and unclear otherwise: an unclear commit ran once more with twice the active steps, and was skipped if it stayed unclear. A commit that did not run (its job failed, or it measured too few steps) was skipped, never called bad. GOOD (twice: the noise between runs) and BAD ran first: had BAD not been resolved as slower, the bisection would have stopped there.\n",
+		PROSE_BISECT_RULE,
 		1 + thr / 100, thr);
 }
 

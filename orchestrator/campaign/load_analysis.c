@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: MIT */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "load_internal.h"
+#include "orchestrator/campaign/prose.h"
 
 #include <pcre2.h>
 #include <stdlib.h>
@@ -39,8 +40,7 @@ static int check_pattern(struct loader *L, yaml_node_t *n, const char *path, con
 enum { RULE_PHASE, RULE_PATTERN };
 static const struct key_spec phase_rule_keys[] = {
 	[RULE_PHASE] = { "phase", KEY_STRING, .need = "needs both phase and pattern",
-			 .doc = { "phase name", NULL,
-				  "`forward`, `backward`, `optimizer`, `data_loading`, `communication`, `io`, `compute` (an operator: the phase of the range around it, compute under none) or `other`" } },
+			 .doc = { "phase name", NULL, PROSE_KEY_RULE_PHASE } },
 	[RULE_PATTERN] = { "pattern", KEY_STRING, .need = "needs both phase and pattern",
 			   .doc = { "PCRE2", NULL,
 				    "matched against the range's name; a bad pattern is reported at its line and column" } },
@@ -137,36 +137,32 @@ const struct key_spec analysis_keys[] = {
 	  .doc = { "scenario name", "fewest nodes per series",
 		   "what speedup and efficiency are measured against" } },
 	{ "thresholds", KEY_THRESHOLDS, .off = AT(analysis.th),
-	  .doc = { NULL, NULL,
-		   "flags listed beside the verdict when a share passes them (the verdict itself is the largest share: docs/accounting.md); on the GPU timeline the GPU idle over 100 − `gpu_util_pct` and exposed copies over `gpu_copy_pct` are flagged" } },
+	  .doc = { NULL, NULL, PROSE_KEY_ANALYSIS_THRESHOLDS } },
 	{ "peak_gflops_per_rank", KEY_DOUBLE, 0, BOUND_PEAK_GFLOPS, 0, AT(analysis.peak_gflops),
 	  .doc = { NULL, "unknown",
 		   "peak GFLOP/s of one rank's device (e.g. 989000 for an H100's dense BF16); with the telemetry's or the traces' FLOPs gives MFU" } },
 	{ "cores_per_node", KEY_INT, 1, 1000000, 0, AT(analysis.cores_per_node),
 	  .doc = { NULL, "this machine's online CPUs (local executor)",
-		   "the cores each node's ranks share in the replay of the execution graph (docs/analysis.md, \"Replay model\"); without it on a cluster no replay is made" } },
+		   PROSE_KEY_ANALYSIS_CORES_PER_NODE } },
 	{ "phase_rules", KEY_LOAD, .load = load_phase_rules, .sub = phase_rule_keys,
 	  .doc = { "list of `{phase, pattern}`", "`[]`",
 		   "PCRE2 patterns for your own range names (record_function, NVTX), tried in order before `analyzers/phase_rules.txt`" },
 	  .each = "[]" },
 	{ "step_log", KEY_MAP, .sub = step_log_keys,
-	  .doc = { "`{pattern}`", "none",
-		   "for scripts that print their step times: the pattern is matched against `<scenario>/logs/rank_<r>.out` when there is neither telemetry nor a usable trace" } },
+	  .doc = { "`{pattern}`", "none", PROSE_KEY_ANALYSIS_STEP_LOG } },
 	{ "batch_per_rank", KEY_INT, 1, BOUND_BATCH_PER_RANK, 0, AT(analysis.batch_per_rank),
-	  .doc = { NULL, "unknown",
-		   "samples per rank and step (weak scaling: the global batch grows with the ranks), for throughput in samples/s from traces and step logs; without any batch the throughput is in **steps/s** and labelled so everywhere" } },
+	  .doc = { NULL, "unknown", PROSE_KEY_ANALYSIS_BATCH_PER_RANK } },
 	{ "global_batch", KEY_INT, 1, BOUND_GLOBAL_BATCH, 0, AT(analysis.global_batch),
 	  .doc = { NULL, "unknown",
 		   "samples per step over all ranks (strong scaling: a script that keeps its global batch fixed); give this or `batch_per_rank`, not both" } },
 	{ "scaling", KEY_LOAD, .off = AT(analysis.scaling), .load = load_scaling,
-	  .doc = { "`weak` or `strong`", "from the batches",
-		   "the scaling mode when no batch is known: `strong` takes the speedup as the step-rate ratio, `weak` as that ratio x ranks / baseline ranks; without it (and without batches) no speedup is given" } },
+	  .doc = { "`weak` or `strong`", "from the batches", PROSE_KEY_ANALYSIS_SCALING } },
 	{ "nodes", KEY_INT, 1, 4096, 1, AT(analysis.nodes),
-	  .doc = { NULL, NULL,
-		   "nodes of the SLURM aggregation job; above 1 the per-file analysis of traces and Nsight Systems exports is mapped over them with srun (one task per node) and reduced on the first; the output is the same whatever the number" } },
+	  .doc = { NULL, NULL, PROSE_KEY_ANALYSIS_NODES } },
 	{ "cpus_per_task", KEY_INT, 1, 4096, 0, AT(analysis.cpus_per_task),
 	  .doc = { NULL, "SLURM's default",
 		   "CPUs of each of the aggregation job's tasks (each analyses its files on all of them)" } },
-	{ "fabric_probe", KEY_BOOL, .off = AT(analysis.fabric_probe), .doc = { NULL, NULL, "adds one short job per node count and backend of the scenarios, `fabric-probe-<backend>-<N>n` (as many ranks per node as the widest scenario of that count, its env, 10 minutes): the reference trainer's all-reduce (gloo, or NCCL with `campaign-trainer-gpu`) from 4 KiB to 64 MiB in steps of x4, like nccl-tests' `all_reduce_perf`; the report then gives, per collective, the share of the bus bandwidth the fabric gives at its size, and says whether the fabric itself is the limit (70 % or more) or not. Probes are jobs (they appear in `status`) but not scenarios of the analysis; scenario names starting with `fabric-probe-` are refused" } },
+	{ "fabric_probe", KEY_BOOL, .off = AT(analysis.fabric_probe),
+	  .doc = { NULL, NULL, PROSE_KEY_ANALYSIS_FABRIC_PROBE } },
 	KEYS_END
 };

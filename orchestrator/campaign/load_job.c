@@ -7,6 +7,7 @@
 #include "jobspec.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
+#include "orchestrator/campaign/prose.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,11 +47,9 @@ const struct key_spec slurm_keys[] = {
 	  .doc = { "sbatch token", NULL,
 		   "`#SBATCH --constraint`; omitted when absent; `SBATCH_CONSTRAINT` in the submitting environment wins" } },
 	{ "extra", KEY_LOAD, .off = AT(slurm.extra), .load = load_extra, .pass = 2,
-	  .doc = { "list", "`[]`",
-		   "more sbatch options, of those campaign passes on through libslurm: `--exclusive`, `--mem=`, `--mem-per-cpu=`, `--cpus-per-task=`, `--gres=`, `--reservation=`, `--nodelist=`, `--exclude=`, `--requeue`, `--no-requeue` (the job's output, name, nodes, tasks and time are campaign's; anything else is refused at its line and column)" } },
+	  .doc = { "list", "`[]`", PROSE_KEY_SLURM_EXTRA } },
 	{ "exclusive", KEY_BOOL, 0, 0, 1, AT(slurm.exclusive), .pass = 1,
-	  .doc = { NULL, NULL,
-		   "every scenario job gets its nodes to itself (`#SBATCH --exclusive`, libslurm's shared = none): a scaling series measured on shared nodes measures the neighbours too. With `false`, two scenarios whose jobs ran on a node at the same time are reported as **contaminated** (report and `summary.json` `contaminated_by`), from the node lists and times in their `job.status`" } },
+	  .doc = { NULL, NULL, PROSE_KEY_SLURM_EXCLUSIVE } },
 	KEYS_END
 };
 
@@ -63,7 +62,7 @@ static void load_launcher(struct loader *L, yaml_node_t *v, const char *path, vo
 			*per_node = 1;
 		else if (strcmp(launcher, "ranks"))
 			problem(L, v, path,
-				"must be ranks (campaign starts every rank) or per-node (one process per node starts them: torchrun, accelerate, deepspeed), not \"%.40s\"",
+				PROSE_LAUNCHER_NOT_KNOWN,
 				launcher);
 	}
 	free(launcher);
@@ -97,18 +96,16 @@ static void load_setup(struct loader *L, yaml_node_t *v, const char *path, void 
 const struct key_spec workload_keys[] = {
 	{ "command", KEY_LOAD, .off = AT(workload.command), .load = load_command, .pass = 1,
 	  .doc = { "string or list", "the reference trainer (below)",
-		   "the command every rank runs (with `launcher: per-node`, the command each node runs once). `validate` and `submit` look its program up on the PATH the job will have (`workload.env`'s PATH, else the submitting shell's, which the job inherits) and warn when it is missing, resolves elsewhere than in the submitting shell, or is a version manager's shim (pyenv, asdf: it picks the interpreter per directory and environment, so the job may run a Python without your packages); `workload.setup` lines may still change PATH" } },
+		   PROSE_KEY_WORKLOAD_COMMAND } },
 	{ "env", KEY_LOAD, .off = AT(workload.env), .load = load_env, .pass = 1,
-	  .doc = { "map", "`{}`",
-		   "exported in every job: `NAME: value`, or `NAME: { from_env: true }` to pass the variable through from the environment `submit` (or `resume`, `resubmit`) runs in, its value written nowhere (see [Secrets](#secrets))" } },
+	  .doc = { "map", "`{}`", PROSE_KEY_WORKLOAD_ENV } },
 	{ "setup", KEY_LOAD, .load = load_setup, .pass = 2,
 	  .doc = { "list of strings", "`[]`",
 		   "commands run once per job before the ranks start; a failing one ends the job" } },
 	{ "params", KEY_LOAD, .off = AT(workload.params), .load = load_params, .pass = 1,
 	  .doc = { "map", "`{}`", "values for `{{placeholders}}`" } },
 	{ "launcher", KEY_LOAD, .off = AT(workload.per_node), .load = load_launcher,
-	  .doc = { "`ranks` or `per-node`", "`ranks`",
-		   "`ranks`: campaign starts every rank (nodes x tasks_per_node processes); `per-node`: campaign starts one process per node (torchrun, accelerate, deepspeed) and it starts the node's `tasks_per_node` ranks, whose workers campaign records as the ranks (`ranks/rank_<RANK>.json`, the launchers in `ranks/launcher_<n>.json`: docs/formats.md); see `campaigns/pytorch-torchrun.yaml`" } },
+	  .doc = { "`ranks` or `per-node`", "`ranks`", PROSE_KEY_WORKLOAD_LAUNCHER } },
 	KEYS_END
 };
 
@@ -181,16 +178,16 @@ static const struct key_spec inspector_keys[] = {
 		   "whether the Inspector runs (a mapping without it turns it on)" } },
 	{ "plugin", KEY_LOAD, .off = AT(profile.inspector_plugin), .load = load_plugin,
 	  .doc = { "path or library name", "found on the node",
-		   "the plugin's library (`$NAME` and `{{placeholders}}` expand), exported as `NCCL_PROFILER_PLUGIN`; without it each node looks for `libnccl-profiler-inspector.so` in `LD_LIBRARY_PATH`, `$NCCL_HOME/ext-profiler/inspector`, `$NCCL_HOME/lib` and the system's library folders (build it with `make` in `ext-profiler/inspector` of NVIDIA's nccl)" } },
+		   PROSE_KEY_INSPECTOR_PLUGIN } },
 	{ "verbose", KEY_BOOL, .off = AT(profile.inspector_verbose),
 	  .doc = { NULL, NULL,
 		   "`NCCL_INSPECTOR_DUMP_VERBOSE`: the kernels' start and stop times too" } },
 	{ "interval_us", KEY_INT, 1, 2000000000, 500, AT(profile.inspector_interval_us),
 	  .doc = { "µs ≥ 1", NULL,
-		   "`NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS`: the plugin writes each communicator's latest collective at this interval, so a shorter one misses fewer (at 0 it would write nothing)" } },
+		   PROSE_KEY_INSPECTOR_INTERVAL_US } },
 	{ "required", KEY_BOOL, .off = AT(profile.inspector_required),
 	  .doc = { NULL, NULL,
-		   "`true`: on a node without the plugin the ranks do not run and the job fails (else the job log says so once and the ranks run without it)" } },
+		   PROSE_KEY_INSPECTOR_REQUIRED } },
 	KEYS_END
 };
 
@@ -209,13 +206,10 @@ const struct key_spec profile_keys[] = {
 	  .doc = { NULL, "off",
 		   "every rank under `perf stat` into `<scenario>/perf/rank_<r>.txt`; counters go to the scenario's analysis" } },
 	{ "nccl_inspector", KEY_SWITCH, .off = AT(profile.inspector), .sub = inspector_keys,
-	  .doc = { NULL, "off",
-		   "NCCL's Inspector profiler plugin in every rank (NCCL jobs), dumping one JSON object per collective into `<scenario>/nccl_inspector/`: the job script exports `NCCL_INSPECTOR_ENABLE=1`, `NCCL_INSPECTOR_DUMP_DIR` (that folder), `NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS`, `NCCL_INSPECTOR_DUMP_VERBOSE` and, with `plugin`, `NCCL_PROFILER_PLUGIN`, all quoted and before the scenario's `env`, which may override them. What the analysis reads: [analysis.md](analysis.md#nccl-inspector-dumps)" } },
+	  .doc = { NULL, "off", PROSE_KEY_PROFILE_NCCL_INSPECTOR } },
 	{ "traces", KEY_LOAD, .off = AT(profile.traces), .load = load_traces,
-	  .doc = { "glob or list of globs", NULL,
-		   "the workload's own trace files (e.g. torch-profiler `*.pt.trace.json`), copied into `<scenario>/traces/` after the workload; relative globs start at the job directory; matched by glob(3), never by a shell" } },
+	  .doc = { "glob or list of globs", NULL, PROSE_KEY_PROFILE_TRACES } },
 	{ "hang_timeout", KEY_INT, 0, 100000000, 600, AT(profile.hang_timeout_s),
-	  .doc = { "seconds ≥ 0", NULL,
-		   "a running job whose job log, ranks' logs and telemetry have not changed for this long (and, on the local executor, whose workload uses no CPU over 0.3 s: campaign's own rank launcher and node monitor do not count) is shown by `status` and `watch` as possibly hung, with the `campaign logs` command to look; 0: never" } },
+	  .doc = { "seconds ≥ 0", NULL, PROSE_KEY_HANG_TIMEOUT } },
 	KEYS_END
 };

@@ -27,8 +27,8 @@ check orchestrator_includes_no_cli bash -c '[ -z "$(grep -ln "#include \"\(orche
 # rank logs, monitor), which reads node lists with util/nodelist.h; backend/ (interface,
 # pick, local, slurm, status file, decisions) never reaches the command line or job/; at
 # the top only the run's lifecycle.
-own_only() { # DIR: its files include no other orchestrator header
-	[ -z "$(grep -l '#include "orchestrator/' "orchestrator/$1"/*.[ch] "orchestrator/$1"/*/*.[ch] 2>/dev/null)" ]
+own_only() { # DIR: its files include no other orchestrator header (their prose.h is theirs)
+	[ -z "$(grep -lP "#include \"orchestrator/(?!$1/prose\.h\")" "orchestrator/$1"/*.[ch] "orchestrator/$1"/*/*.[ch] 2>/dev/null)" ]
 }
 check layout_campaign_stands_alone own_only campaign
 check layout_store_stands_alone own_only store
@@ -81,9 +81,10 @@ wide = [f"{f}:{n}" for f in files for n, l in enumerate(open(f, encoding="utf-8"
 print("\n".join(wide[:5]), file=sys.stderr)
 sys.exit(1 if wide else 0)'
 # no line over 160 columns in the sources outside tests (issue 48, point 6: long prose goes to
-# analyzers/write/prose.txt, compiled in as string macros): a ratchet at what is left, 78 lines
-# on 2026-11-27 (161 before prose.txt); it may only fall
-check layout_long_lines_ratchet bash -c 'n=$(git ls-files "*.c" "*.h" "*.cc" "*.cu" "templates/*" | grep -v "^tests/" | xargs awk "length > 160" | wc -l); echo "lines over 160 columns: $n (at most 78)"; [ "$n" -le 78 ]'
+# analyzers/write/prose.txt and orchestrator's prose.txt files, compiled in as string macros): a ratchet
+# at what is left, 49 lines on 2026-11-27 (161 before prose.txt, 78 before the orchestrator's);
+# it may only fall
+check layout_long_lines_ratchet bash -c 'n=$(git ls-files "*.c" "*.h" "*.cc" "*.cu" "templates/*" | grep -v "^tests/" | xargs awk "length > 160" | wc -l); echo "lines over 160 columns: $n (at most 49)"; [ "$n" -le 49 ]'
 # ... and no literal is split mid-sentence over two lines (tests/tools/join_literals.py joins them;
 # a literal may end at a "\n")
 check layout_literals_unsplit python3 tests/tools/join_literals.py --check

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
-# analyzers/write/prose.txt -> prose.h: each block from a line @NAME to the next becomes
+# A text resource (analyzers/write/prose.txt, orchestrator/prose.txt) -> a header: each block
+# from a line @NAME to the next becomes
 #   #define PROSE_NAME "line\n" "line\n" ...
 # (backslashes and quotes escaped for C); a line ending in \c has no newline (the \c dropped);
-# what comes before the first block is a comment.
-BEGIN { print "/* Generated from analyzers/write/prose.txt by analyzers/write/prose.awk. */"
-	print "#ifndef ANALYZERS_WRITE_PROSE_H"; print "#define ANALYZERS_WRITE_PROSE_H" }
+# what comes before the first block is a comment. awk -v guard=GUARD -f util/prose.awk FILE
+BEGIN { print "/* Generated from " ARGV[1] " by util/prose.awk. */"
+	print "#ifndef " guard; print "#define " guard }
 /^@[A-Z_]+$/ { if (name != "") print ""; name = substr($0, 2); printf "#define PROSE_%s", name; next }
 name != "" {
 	nl = "\\n"
