@@ -102,7 +102,8 @@ $(foreach d,$(B) $(B)/asan/obj $(B)/tsan/obj $(B)/fuzz,$(PROSE_USERS:%=$(d)/%.o)
 	$(B)/analyzers/write/prose.h
 $(foreach d,$(B) $(B)/asan/obj,$(d)/orchestrator/bisect/report.o): \
 	$(B)/orchestrator/bisect/prose.h
-$(foreach d,$(B) $(B)/asan/obj,$(patsubst %,$(d)/orchestrator/campaign/%.o,load_job load_analysis)): \
+CAMPAIGN_PROSE_USERS := $(basename $(wildcard orchestrator/campaign/*.c))
+$(foreach d,$(B) $(B)/asan/obj,$(CAMPAIGN_PROSE_USERS:%=$(d)/%.o)): \
 	$(B)/orchestrator/campaign/prose.h
 
 $(B)/%.o: %.c

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT */
 #include "builtins.h"
 #include "util/run_layout.h"
+#include "orchestrator/campaign/prose.h"
 
 #include <string.h>
 
@@ -103,9 +104,7 @@ static const struct builtin {
 	{ "run_id", "the run's id and absolute directories (jobs start in `job_dir`)", run_id },
 	{ "run_dir", NULL, run_dir },
 	{ "job_dir", NULL, job_dir },
-	{ "campaign_dir",
-	  "the absolute folder of the campaign file given to `submit` (`python3 {{campaign_dir}}/train.py` runs a script kept beside the campaign; a `campaign try` variant keeps its parent's, a `campaign bisect` run has that folder in the commit's worktree); jobs also see `CAMPAIGN_DIR`",
-	  campaign_dir },
+	{ "campaign_dir", PROSE_BUILTIN_CAMPAIGN_DIR, campaign_dir },
 	{ "metrics_dir", "`<job_dir>/metrics`, where the trainer writes `rank_<r>.jsonl`",
 	  metrics_dir },
 	{ "scenario", "names", scenario },
@@ -127,9 +126,7 @@ static const struct builtin {
 	  nodes },
 	{ "nproc_per_node", NULL, tasks_per_node },
 	{ "rdzv_id", "`<run-id>-<scenario>`, unique per job", rdzv_id },
-	{ "master_addr",
-	  "filled in on each node when the process starts: the first node's address (what every node can reach; `127.0.0.1` locally), the job's port, and the node's index",
-	  master_addr },
+	{ "master_addr", PROSE_BUILTIN_RENDEZVOUS, master_addr },
 	{ "master_port", NULL, master_port },
 	{ "node_rank", NULL, node_rank },
 	{ "campaign_bin", "`bin/campaign`", campaign_bin },

@@ -9,6 +9,7 @@
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
+#include "orchestrator/campaign/prose.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,21 +34,16 @@ const struct key_spec root_keys[] = {
 		   "cross product applied to every scenario (see [Matrix](#matrix))" } },
 	{ "analysis", KEY_MAP, .pass = 1, .sub = analysis_keys, .after = analysis_batch },
 	{ "store_journal", KEY_LOAD, .off = AT(store_journal), .load = load_journal,
-	  .doc = { "`auto`, `wal` or `delete`", "`auto`",
-		   "the run store's SQLite journal: `auto` gives WAL on a local disk and a rollback journal with POSIX locks where other hosts share the results (NFS, Lustre, GPFS...; see `docs/formats.md`); `--store-journal` on the command line wins" } },
+	  .doc = { "`auto`, `wal` or `delete`", "`auto`", PROSE_KEY_STORE_JOURNAL } },
 	{ "allow_literal_secrets", KEY_BOOL, .off = AT(allow_literal_secrets),
 	  .doc = { NULL, NULL,
 		   "lets an `env` value whose name or content looks secret be written literally (refused otherwise)" } },
 	{ "knobs", KEY_LOAD, .load = load_knobs, .pass = 2, .sub = knob_keys,
-	  .doc = { "map: kind → change", NULL,
-		   "for `campaign try`: the change that acts on recommendations of that kind. Kinds are those the analysis emits (@KINDS@; another is refused, naming them); the change (below) is set in every scenario; a knob with no change, or one that changes nothing (every scenario already has its values), is refused. See [Knobs](#knobs-and-campaign-try)" },
-	  .each = ".<kind>" },
+	  .doc = { "map: kind → change", NULL, PROSE_KEY_KNOBS }, .each = ".<kind>" },
 	{ "variant", KEY_MAP, .pass = 2, .sub = variant_keys, .after = load_variant_change,
-	  .doc = { "`{of, kind, <change>}`", NULL,
-		   "written by `campaign try` into a variant run's `campaign.yaml`: the run it varies, the recommendation kind, and the change applied to every scenario (the same keys as a knob)" } },
+	  .doc = { "`{of, kind, <change>}`", NULL, PROSE_KEY_VARIANT } },
 	{ "bisect", KEY_MAP, .pass = 2, .sub = bisect_keys,
-	  .doc = { "`{of, commit, scenario, active_steps}`", NULL,
-		   "written by `campaign bisect` into the `campaign.yaml` of each commit's run: the bisection, the commit, the one scenario the run keeps, and its active steps" } },
+	  .doc = { "`{of, commit, scenario, active_steps}`", NULL, PROSE_KEY_BISECT } },
 	KEYS_END
 };
 
@@ -147,7 +143,7 @@ int campaign_load(const char *file, struct campaign *c, struct diags *d)
 	if (stat(file, &st) == 0 && st.st_size > (off_t)MAX_FILE_BYTES) {
 		diags_add(
 			d, 0, 0, "",
-			"%lld bytes, over the 4 MiB a campaign file may have (a campaign is a few KB: generate scenarios with matrix:, keep data in files the workload reads)",
+			PROSE_FILE_TOO_BIG,
 			(long long) st.st_size);
 		return ERR_USAGE;
 	}

@@ -7,6 +7,7 @@
 #include "placeholder.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
+#include "orchestrator/campaign/prose.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -164,7 +165,7 @@ static void check_not_empty(struct loader *L, const struct argv *w, const struct
 	int n = 0;
 	if (w->n && words_in_scenario(w, o, &empty, &n) == 0)
 		problem(L, where, path,
-			"the command is empty in scenario %s: each {{param}} word becomes the words of the param's value, and %s %s empty there; give %s%s a value in the scenario's params (or workload.params), or write the program itself into %s",
+			PROSE_COMMAND_EMPTY,
 			o->name, empty.buf, n > 1 ? "are" : "is", n > 1 ? "one of " : "", empty.buf,
 			path);
 	strbuf_free(&empty);

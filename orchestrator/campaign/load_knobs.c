@@ -6,6 +6,7 @@
 
 #include "analyzers/advice.h"
 #include "util/strbuf.h"
+#include "orchestrator/campaign/prose.h"
 
 #include <string.h>
 
@@ -46,7 +47,7 @@ const struct key_spec knob_keys[] = {
 	{ "analysis", KEY_MAP, .sub = knob_analysis_keys },
 	{ "loader", KEY_MAP, .sub = knob_loader_keys,
 	  .doc = { "map", "none",
-		   "a `data_loading` knob of your own script: what its change makes of the PyTorch DataLoader, for the replay's prediction (the reference trainer's is read from its command)" } },
+		   PROSE_KEY_KNOB_LOADER } },
 	KEYS_END
 };
 
@@ -150,7 +151,7 @@ static void check_knob(struct loader *L, const struct knob *k, yaml_node_t *n, c
 			"has loader: only a data_loading knob says what it makes of the DataLoader");
 	if (k->tasks_per_node && !strcmp(k->kind, rec_kind_name(REC_BATCH)))
 		problem(L, n, path,
-			"sets tasks_per_node: a batch knob changes the batch per rank, on the same ranks (its prediction is for that); set the parameter that sets the batch instead");
+			PROSE_BATCH_KNOB_SETS_TASKS);
 }
 
 void check_knobs(struct loader *L, yaml_node_t *root)

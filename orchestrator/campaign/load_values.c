@@ -6,6 +6,7 @@
 
 #include "secret.h"
 #include "util/quote.h"
+#include "orchestrator/campaign/prose.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -50,7 +51,7 @@ static int env_literal_ok(struct loader *L, yaml_node_t *n, const char *path, co
 	else
 		return 1;
 	problem(L, n, path,
-		"%s looks secret (%s): a literal value would be copied into the run's campaign.yaml, job scripts and metadata; pass it from the submitting environment instead with %s: { from_env: true } and export %s before submitting (or set allow_literal_secrets: true)",
+		PROSE_VALUE_LOOKS_SECRET,
 		name, what, name, name);
 	return 0;
 }

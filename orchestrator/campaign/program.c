@@ -2,6 +2,7 @@
 #include "program.h"
 
 #include "util/strbuf.h"
+#include "orchestrator/campaign/prose.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -71,7 +72,7 @@ static int check_one(const char *prog, const char *job_path, const char *who, FI
 		program_resolve(prog, job_path ? job_path : shell_path, there, sizeof there) == 0;
 	if (!in_job) {
 		fprintf(out,
-			"%s: warning: workload.command's program '%s' is not %s%s: every rank would fail with status 127 (command not found); give its absolute path%s\n",
+			PROSE_PROGRAM_NOT_FOUND_WARNING,
 			who, prog, strchr(prog, '/') ? "an executable file" : "on the job's PATH",
 			job_path ? " (workload.env PATH)" : "",
 			job_path ? " or fix PATH" : " or set workload.env.PATH");
@@ -79,13 +80,13 @@ static int check_one(const char *prog, const char *job_path, const char *who, FI
 	}
 	if (in_here && strcmp(here, there)) {
 		fprintf(out,
-			"%s: warning: '%s' resolves to %s in the job (its PATH from workload.env) but to %s in this shell: the job runs another program than the one you tried; give its absolute path\n",
+			PROSE_PROGRAM_RESOLVES_ELSEWHERE,
 			who, prog, there, here);
 		return 1;
 	}
 	if (shim(there)) {
 		fprintf(out,
-			"%s: warning: '%s' resolves to %s, a version manager's shim (pyenv, asdf) that picks the program by directory and environment: the job may run another one than you tried (a Python without torch ...); give the real program's absolute path (e.g. `pyenv which %s`)\n",
+			PROSE_PROGRAM_SHIM,
 			who, prog, there, prog);
 		return 1;
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "secret.h"
+#include "orchestrator/campaign/prose.h"
 
 #include <fnmatch.h>
 #include <pcre2.h>
@@ -66,7 +67,7 @@ static const struct {
 	{ "\\bxox[abposr]-[A-Za-z0-9-]{10,}", "a Slack token" },
 	{ "\\bAIza[0-9A-Za-z_-]{35}", "a Google API key" },
 	{ "\\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}", "an API key (sk-...)" },
-	{ "(?m)^[+ -]?[ \\t]*(?:export[ \\t]+)?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL)[A-Z0-9_]*[ \\t]*=[ \\t]*(?=[\"']?[^\\s\"'$]{8})(?=[\"']?[^\\s\"'$]*[A-Za-z])(?:\"[^\"\\s$]+\"|'[^'\\s$]+'|[^\\s\"'$({\\[]+[ \\t]*\\r?$)",
+	{ PROSE_SECRET_ASSIGNMENT_PATTERN,
 	  "a secret-named variable set to a literal value" },
 };
 
