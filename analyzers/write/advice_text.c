@@ -285,6 +285,18 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 
 /* The advice of a cause in words, from its lead scenario's numbers (a straggler's and
  * compute's from each scenario's). */
+/* Compute advice for a verdict whose runner-up, not compute, takes nearly as much: said. */
+static void near_tie_said(struct strbuf *sb, const struct ana_scenario *s)
+{
+	const struct verdict_out *v = &s->outcome.v;
+	if (v->borderline != BORDERLINE_NEAR || v->runner_share == SHARE_COMPUTE)
+		return;
+	strbuf_addf(
+		sb, PROSE_NEAR_TIE_ADVICE,
+		evidence_share_words(v->runner_share, s->outcome.basis, s->comm.n_stragglers > 0),
+		s->in.name, v->runner_pct, v->pct);
+}
+
 static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run)
 {
 	const struct ana_scenario *s = &run->sc[r->sc[r->lead]];
@@ -317,6 +329,7 @@ static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct a
 	case REC_COLLECT:
 	case REC_KIND_N:
 		compute_words(sb, r, run);
+		near_tie_said(sb, s);
 		return;
 	}
 }

@@ -5,6 +5,7 @@
 #include "analyzers/read/metrics.h"
 #include "analyzers/write/data_text.h"
 
+#include <math.h>
 #include <string.h>
 
 const char *evidence_share_words(enum share_kind k, enum verdict_basis basis, int straggler)
@@ -344,6 +345,9 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 			"; **borderline**: %s %s %.1f %%, within %.0f %% of it, so %s is nearly as likely",
 			evidence_share_words(v->runner_share, b, str), takes(v->runner_share, b),
 			v->runner_pct, 100 * VERDICT_NEAR, verdict_name(v->runner_up));
+	if (v->borderline == BORDERLINE_NEAR && fabs(v->pct - v->runner_pct) < 0.05)
+		strbuf_addf(sb, " (%.2f against %.2f %%: a tie, which these steps cannot break)",
+			    v->pct, v->runner_pct);
 	else if (v->borderline)
 		strbuf_addf(
 			sb,

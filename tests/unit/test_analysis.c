@@ -6,6 +6,7 @@
 #include "analyzers/advice.h"
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
+#include "analyzers/write/report_parts.h"
 #include "analyzers/write/prediction_check_text.h"
 #include "analyzers/write/data_text.h"
 #include "analyzers/write/evidence.h"
@@ -538,6 +539,31 @@ static void bursty(const char *name, int ranks, long gbatch, double ms, double s
 		}
 		fclose(f);
 	}
+}
+
+/* A tie: compute and communication half of every step each. The borderline verdict says the
+ * two are a tie at two decimals, and the compute advice names the other share. */
+static void test_near_tie(void)
+{
+	exact("tie", 2, 64, 50.001, 50, 0, NULL);
+	struct ana_run run = new_run(0);
+	add(&run, "tie", "COMPLETED", 1, 2);
+	CHECK(ana_run_analyse(&run) == 0);
+	const struct ana_scenario *s = &run.sc[0];
+	CHECK(s->outcome.v.borderline == BORDERLINE_NEAR && s->outcome.v.share == SHARE_COMPUTE);
+	const char *e = E(s, &run);
+	CHECK(strstr(e, "(50.00 against 50.00 %: a tie, which these steps cannot break)") != NULL);
+	size_t k = 0;
+	while (k < run.nrecs && run.recs[k].kind != REC_KERNELS)
+		k++;
+	CHECK(k < run.nrecs);
+	char *t = k < run.nrecs ? rec_text(&run.recs[k], &run) : NULL;
+	CHECK(t &&
+	      strstr(t,
+		     ". But exposed communication and waiting for peers takes nearly as much of the step in tie (50.0 against 50.0 %, borderline), so a remedy for it may pay as much") !=
+		      NULL);
+	free(t);
+	ana_run_free(&run);
 }
 
 /* Weak scaling of steps not alike (a slow step every 4th): the speedup is of samples per
@@ -1427,6 +1453,7 @@ int main(void)
 	RUN(test_aorta);
 	RUN(test_batch_and_scaling_modes);
 	RUN(test_scaling_by_means);
+	RUN(test_near_tie);
 	RUN(test_oversubscribed);
 	RUN(test_contention_words);
 	RUN(test_verdict_decide);
