@@ -31,6 +31,7 @@
 #define SK_ANALYSED "analysed"
 #define SK_BASELINE "baseline"
 #define SK_SPEEDUP "speedup"
+#define SK_SPEEDUP_BY_MEANS "speedup_by_means"
 #define SK_EFFICIENCY "efficiency"
 #define SK_SPEEDUP_INTERVAL "speedup_interval"       /* [lo, hi], 95 %; null: none */
 #define SK_EFFICIENCY_INTERVAL "efficiency_interval" /* [lo, hi], 95 %; null: none */

@@ -125,7 +125,9 @@ static int load_side(const char *root, const char *id, const char *journal, stru
 		rc = err_set(ERR_NOTFOUND, "%s: %s (run `campaign aggregate %s` first)", p.buf,
 			jerr.text, id);
 	else if (!out->summary)
-		rc = err_set(ERR_IO, "%s is corrupt (line %d: %s): `campaign aggregate --force %s` writes it again",
+		rc = err_set(
+			ERR_IO,
+			"%s is corrupt (line %d: %s): `campaign aggregate --force %s` writes it again",
 			p.buf, jerr.line, jerr.text, id);
 	out->dir = xstrdup(r->dir);
 	out->backend = xstrdup(r->row.backend ? r->row.backend : "");
@@ -191,7 +193,15 @@ static void interval(const struct metric *m, struct side *ra, json_t *ref, struc
 		     json_t *cand, double ratio, struct stats_interval *ci)
 {
 	struct draw d = { 0 };
+	double stat = m->stat;
 	memset(ci, 0, sizeof *ci);
+	if (m->noise == NOISE_EFFICIENCY) { /* of mean steps where either run's is by the means */
+		int ma = json_is_true(json_object_get(ref, SK_SPEEDUP_BY_MEANS)),
+		    mb = json_is_true(json_object_get(cand, SK_SPEEDUP_BY_MEANS));
+		if (ma != mb) /* a median's efficiency against a mean's: no interval, no verdict */
+			return;
+		stat = ma ? STATS_MEAN : stat;
+	}
 	if (m->noise == NOISE_STEPS || m->noise == NOISE_STEPS_INV) {
 		draw_add(&d, m->noise == NOISE_STEPS, json_object_get(cand, SK_STEP_TIMES_MS));
 		draw_add(&d, m->noise != NOISE_STEPS, json_object_get(ref, SK_STEP_TIMES_MS));
@@ -204,7 +214,7 @@ static void interval(const struct metric *m, struct side *ra, json_t *ref, struc
 		draw_add(&d, 0, json_object_get(jsonio_at(ref, at), m->kept));
 	}
 	if (!d.short_of && d.nnum + d.nden)
-		stats_bootstrap(d.num, d.nnum, d.den, d.nden, m->stat, ci);
+		stats_bootstrap(d.num, d.nnum, d.den, d.nden, stat, ci);
 	if (ci->known && ci->value > 0 && ratio > 0 && isfinite(ratio / ci->value)) {
 		double k = ratio / ci->value;
 		*ci = (struct stats_interval){ ratio, k * ci->lo, k * ci->hi, 1 };
@@ -268,7 +278,8 @@ static json_t *compare_scenario(struct side *ra, json_t *ref, struct side *rb, j
 		json_object_set_new(
 			rows, m->label,
 			json_pack("{s:f, s:f, s:o, s:o, s:o, s:o}", "reference", x, "candidate", y,
-				  "ratio", x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(),
+				  "ratio",
+				  x != 0 ? json_real(round(1000 * y / x) / 1000) : json_null(),
 				  "better", better_of(m->lower_better, x, y, &ci), "ratio_95ci",
 				  ci.known ? json_pack("[f, f]", round(1000 * ci.lo) / 1000,
 						       round(1000 * ci.hi) / 1000)
@@ -345,7 +356,8 @@ static void estimators_differ(const struct side *ra, const struct side *rb, stru
 		    !strcmp(estimator_of(s), estimator_of(t)))
 			continue;
 		if (!n++)
-			strbuf_addf(sb, "%sstep times measured differently in", sb->len ? ", " : "");
+			strbuf_addf(sb, "%sstep times measured differently in",
+				    sb->len ? ", " : "");
 		strbuf_addf(sb, "%s %s (%s against %s)", n > 1 ? "," : "", name, estimator_of(s),
 			    estimator_of(t));
 	}
@@ -359,9 +371,11 @@ static json_t *caution(const struct side *ra, const struct side *rb, int variant
 	struct strbuf sb = STRBUF_INIT;
 	if (strcmp(ra->backend, rb->backend))
 		strbuf_addf(&sb, "a %s run (reference) against a %s run (candidate)",
-			    *ra->backend ? ra->backend : "unknown", *rb->backend ? rb->backend : "unknown");
+			    *ra->backend ? ra->backend : "unknown",
+			    *rb->backend ? rb->backend : "unknown");
 	if (strcmp(ra->sha, rb->sha))
-		strbuf_addf(&sb, "%sruns of different campaign files (SHA-256 %.12s against %.12s)%s",
+		strbuf_addf(&sb,
+			    "%sruns of different campaign files (SHA-256 %.12s against %.12s)%s",
 			    sb.len ? ", " : "", *ra->sha ? ra->sha : "unknown",
 			    *rb->sha ? rb->sha : "unknown",
 			    variant ? ": one is a variant of the other (campaign try)" : "");

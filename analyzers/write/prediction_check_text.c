@@ -133,13 +133,16 @@ static int entry_change(json_t *e, struct strbuf *sb)
 	return 1;
 }
 
-/* Whether side check c measured a change beyond noise (its interval clear of the parent's;
- * c as decided: by the means where the steps are not alike). */
+/* Whether side check c measured a change beyond its steps' noise (its interval clear of the
+ * parent's) and beyond CHECK_TOLERANCE_PCT (what a check's noise allows), its steps timed
+ * as the parent's (c as decided: by the means where the steps are not alike). */
 static int side_changed(const struct ana_check *o)
 {
 	struct ana_check c = check_as_decided(o);
-	return c.side && c.outcome == CHECK_UNPREDICTED && c.parent_median_ms > 0 &&
-	       c.lo_ms > 0 && (c.hi_ms < c.parent_median_ms || c.lo_ms > c.parent_median_ms);
+	double p = c.parent_median_ms;
+	return c.side && c.outcome == CHECK_UNPREDICTED && !c.estimator_differs && p > 0 &&
+	       c.lo_ms > 0 && (c.hi_ms < p || c.lo_ms > p) &&
+	       100 * fabs(c.measured_ms / p - 1) > CHECK_TOLERANCE_PCT;
 }
 
 json_t *prediction_check_side_json(const struct ana_variant *v)
@@ -170,9 +173,11 @@ json_t *prediction_check_side_json(const struct ana_variant *v)
 static void side_effects_said(struct strbuf *md, const struct ana_variant *v)
 {
 	size_t n = 0;
+	int unknown = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		if (!side_changed(&v->checks[i]))
 			continue;
+		unknown |= v->checks[i].load_unknown;
 		struct ana_check c = check_as_decided(&v->checks[i]);
 		strbuf_adds(md, n++ ? "; " : PROSE_CHECK_SIDE_EFFECTS);
 		strbuf_addf(md, "**%s** %.2f -> %.2f ms, ", c.scenario, c.parent_median_ms,
@@ -182,6 +187,8 @@ static void side_effects_said(struct strbuf *md, const struct ana_variant *v)
 		if (c.by_means)
 			strbuf_adds(md, " by the means");
 	}
+	if (n && unknown)
+		strbuf_adds(md, PROSE_CHECK_SIDE_LOAD_UNKNOWN);
 	if (n)
 		strbuf_adds(md, ".\n");
 }

@@ -639,7 +639,7 @@ static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana
 			    interval_json(scaled ? &s->scaling.speedup_ci : NULL));
 	json_object_set_new(o, SK_EFFICIENCY_INTERVAL,
 			    interval_json(scaled ? &s->scaling.efficiency_ci : NULL));
-	json_object_set_new(o, "speedup_by_means",
+	json_object_set_new(o, SK_SPEEDUP_BY_MEANS,
 			    json_boolean(scaled && !s->scaling.is_baseline && s->scaling.by_means));
 	json_object_set_new(o, "scaling_mode",
 			    s->scaling.mode != SCALING_UNKNOWN

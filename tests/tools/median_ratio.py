@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: MIT
-"""median_ratio.py TOP_METRICS BOTTOM_METRICS [--rate]: an independent recount, from the
+"""median_ratio.py TOP_METRICS BOTTOM_METRICS [--rate] [--means]: an independent recount, from the
 trainer's rank_<r>.jsonl files, of a ratio the analysis reports with a 95 % bootstrap interval
 (tests/e2e/compare_noise.sh): per active step its time as tests/tools/telemetry_median.py
 recounts it (the period between the ends of consecutive steps' last all-reduces, else the
 slowest rank's step_ms), the median over steps; the ratio is TOP's median over BOTTOM's (campaign compare's median step: candidate
 over reference), or with --rate the ratio of samples per second, TOP's global batch / median
-over BOTTOM's (a speedup: the scenario TOP against its baseline BOTTOM). Prints one JSON
+over BOTTOM's (a speedup: the scenario TOP against its baseline BOTTOM); with --means of the
+mean steps instead (a speedup the analysis gives by the means). Prints one JSON
 object: ratio, steps (per side) and lo, hi: a percentile bootstrap of its own (Python's
 random, 2000 resamples), to judge whether the analysis's interval is plausible; the analysis's
 need not equal it."""
@@ -30,15 +31,15 @@ def steps_of(d):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--rate"]
+    args = [a for a in sys.argv[1:] if a not in ("--rate", "--means")]
     rate = "--rate" in sys.argv[1:]
+    mid = statistics.mean if "--means" in sys.argv[1:] else statistics.median
     if len(args) != 2:
         sys.exit(__doc__)
     (top, bt), (bottom, bb) = steps_of(args[0]), steps_of(args[1])
     # a rate moves against the step time: TOP's samples/s over BOTTOM's
     f = (bt / bb) if rate else 1.0
-    ratio = lambda t, b: f * (statistics.median(b) / statistics.median(t) if rate
-                              else statistics.median(t) / statistics.median(b))
+    ratio = lambda t, b: f * (mid(b) / mid(t) if rate else mid(t) / mid(b))
     rng = random.Random(1)
     q = sorted(ratio([rng.choice(top) for _ in top], [rng.choice(bottom) for _ in bottom])
                for _ in range(2000))
