@@ -420,9 +420,14 @@ struct ana_model {
 	enum share_kind base_rest;
 	double base_rest_pct;
 	struct model_contention contention;
+	/* the widest ran on the local executor with more ranks than CPUs (emulated_ranks of
+	 * emulated_wide), its emulated nodes one machine whose cores, memory and storage the
+	 * ranks share; 0 none */
+	int emulated_ranks;
+	char emulated_wide[72];
 	/* whether the model predicts (eff8, eff16, crossover are said): it fits its points
-	 * within MODEL_FITS_PCT and its growth is not contention on oversubscribed emulated
-	 * nodes (contention.found and .oversubscribed) */
+	 * within MODEL_FITS_PCT and its widest is not oversubscribed emulated nodes (whatever
+	 * grew there, compute (contention) or another part, is this machine's contention) */
 	int predicts;
 };
 

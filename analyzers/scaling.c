@@ -355,9 +355,13 @@ void scaling_fit_series(struct ana_run *run, const struct ana_scenario *base)
 		limit_of(&m, base, widest);
 	}
 	fit_quality(run, base, &m);
-	/* on oversubscribed emulated nodes the model's growth is this machine's contention */
-	m.predicts = m.max_err_pct <= MODEL_FITS_PCT &&
-		!(m.contention.found && m.contention.oversubscribed);
+	/* on oversubscribed emulated nodes the model's growth is this machine's contention, for
+	 * compute (contention) or any other part (one disk for every rank's checkpoints) */
+	if (widest->outcome.oversubscribed) {
+		m.emulated_ranks = widest->in.ranks;
+		snprintf(m.emulated_wide, sizeof m.emulated_wide, "%s", widest->in.name);
+	}
+	m.predicts = m.max_err_pct <= MODEL_FITS_PCT && !m.emulated_ranks;
 	run->models = xrealloc(run->models, (run->nmodels + 1) * sizeof *run->models);
 	run->models[run->nmodels++] = m;
 }

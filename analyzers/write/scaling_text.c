@@ -235,6 +235,11 @@ void scaling_text_fit(struct strbuf *sb, const struct ana_model *m)
 void scaling_text_no_prediction(struct strbuf *sb, const struct ana_model *m, int host_cpus)
 {
 	const struct model_contention *c = &m->contention;
+	if (m->emulated_ranks && !(c->found && c->oversubscribed)) {
+		strbuf_addf(sb, PROSE_SCALING_NO_PREDICTION_EMULATED, m->emulated_ranks,
+			    m->emulated_wide, host_cpus, host_cpus == 1 ? "" : "s");
+		return;
+	}
 	if (!(c->found && c->oversubscribed)) {
 		strbuf_adds(sb, "No prediction is drawn from it.");
 		return;

@@ -670,6 +670,34 @@ static char *read_in(const char *rel)
 	return buf;
 }
 
+/* Emulated nodes of one 2-CPU machine, 4 ranks at the widest, per-rank compute as it was
+ * (no contention found) but the rest growing (10 -> 40 -> 120 ms: communication, or one disk
+ * for every rank): the model predicts nothing, and says why; no series advice. */
+static void test_emulated_no_prediction(void)
+{
+	exact("e1", 1, 64, 10, 10, 0, NULL);
+	exact("e2", 2, 128, 10, 40, 0, NULL);
+	exact("e4", 4, 256, 10, 120, 0, NULL);
+	struct ana_run run = new_run(20);
+	run.host_cpus = 2;
+	add(&run, "e1", "COMPLETED", 1, 1);
+	add(&run, "e2", "COMPLETED", 2, 1);
+	add(&run, "e4", "COMPLETED", 4, 1);
+	CHECK(ana_run_analyse(&run) == 0);
+	CHECK(run.nmodels == 1);
+	const struct ana_model *m = &run.models[0];
+	CHECK(!m->contention.found && m->emulated_ranks == 4 && !m->predicts);
+	CHECK(ana_run_write(&run) == 0);
+	char *md = read_in("BOTTLENECK_ANALYSIS.md");
+	CHECK(strstr(md,
+		     "No prediction is drawn from it: the local executor ran the 4 ranks of e4 on this machine's 2 CPUs, whose cores, memory and storage every rank shares, so what the model extrapolates is this machine's contention, not the cost of more nodes.") !=
+	      NULL);
+	CHECK(strstr(md, "Predicted parallel efficiency") == NULL &&
+	      strstr(md, "at scale**") == NULL);
+	free(md);
+	ana_run_free(&run);
+}
+
 /* Contention: per-rank compute 10 -> 12 -> 14 ms at the same work per rank (weak
  * scaling, 1 rank per node), communication 10 -> 40 -> 120 ms (10 + 10 log2 N at the
  * baseline's batch: the model fits within 3 %). On 2 CPUs with 4 ranks
@@ -1454,6 +1482,7 @@ int main(void)
 	RUN(test_batch_and_scaling_modes);
 	RUN(test_scaling_by_means);
 	RUN(test_near_tie);
+	RUN(test_emulated_no_prediction);
 	RUN(test_oversubscribed);
 	RUN(test_contention_words);
 	RUN(test_verdict_decide);
