@@ -488,11 +488,12 @@ static void loss_of(struct ana_scenario *s, const struct rank_metrics *r0)
 
 /* Who waits for whom: stragglers (and their node's monitors against the
  * rest), the collectives matched across ranks, the communication floor; the ranks'
- * nodes are set (clocks_of). */
-static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m)
+ * nodes are set (clocks_of); emulated: the nodes are the local executor's, this machine. */
+static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m, int emulated)
 {
 	straggler_find(m, s->steps.step_med_ms, s->comm.stragglers, &s->comm.n_stragglers,
 		       s->comm.slow_node, sizeof s->comm.slow_node);
+	s->comm.slow_node_emulated = s->comm.slow_node[0] && emulated;
 	s->comm.have_slow_mon = s->comm.slow_node[0] &&
 		monitor_summarise_nodes(s->in.job_dir, s->comm.slow_node, 0, &s->comm.slow_mon) ==
 			0 &&
@@ -681,7 +682,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	s->steps.no_steps = m.ranks[0].whole_window && times == &m;
 	clocks_of(s, &m, run);
 	if (s->shares.shares_known && !m.ranks[0].whole_window)
-		waiting_of(s, &m);
+		waiting_of(s, &m, run->host_cpus > 0);
 	if (s->steps.no_steps) /* one window, not a step: nothing per step or per second to say */
 		s->steps.throughput = 0;
 	accounting_gpu_shares(s, &m);

@@ -224,6 +224,7 @@ struct ana_comm {
 	struct straggler stragglers[STRAGGLER_MAX];
 	size_t n_stragglers;
 	char slow_node[128];    /* a node all of whose ranks are stragglers; "" none */
+	int slow_node_emulated; /* that node is emulated: the local executor's, this machine */
 	int have_slow_mon;      /* monitors of the slow node and of the others */
 	struct monitor_summary slow_mon, rest_mon;
 	/* per step (rank 0's positions): the least communication time over ranks; the rest

@@ -462,7 +462,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_addf(sb, "; %zu step%s replayed: too few for an interval)", s->replay.steps,
 			    s->replay.steps == 1 ? "" : "s");
 	else
-		strbuf_addf(sb, "; 95 %% CI of the median %.2f-%.2f ms)", r->lo_ms[i], r->hi_ms[i]);
+		strbuf_addf(sb, PROSE_REPLAY_MEDIAN_CI, r->lo_ms[i], r->hi_ms[i]);
 	if (c->fit_colls)
 		strbuf_addf(sb,
 			    ", each all-reduce %.2f ms + %.2f ms per MiB (fitted on the run's %zu)",

@@ -396,9 +396,12 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 			md,
 			" (The waiting is the NCCL Inspector's, per step; the step data does not split the step, so it feeds no verdict.)");
 	if (s->comm.slow_node[0])
-		strbuf_addf(md,
-			    " Every rank of node **%s** is a straggler: the node itself is slow.",
-			    s->comm.slow_node);
+		strbuf_addf(
+			md,
+			s->comm.slow_node_emulated
+				? PROSE_SLOW_EMULATED_NODE
+				: " Every rank of node **%s** is a straggler: the node itself is slow.",
+			s->comm.slow_node);
 	if (s->comm.have_slow_mon) {
 		const struct monitor_summary *a = &s->comm.slow_mon, *b = &s->comm.rest_mon;
 		strbuf_addf(
