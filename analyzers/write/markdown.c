@@ -87,6 +87,18 @@ static void unalike_steps(struct strbuf *md, const struct ana_scenario *s)
 		    data_text_throughput_unit(s));
 }
 
+/* A table's throughput cell of s: at the median step, or at the mean step where s's steps
+ * are not alike (the rate over the run, which a median overstates), marked so. */
+static void throughput_cell(char *buf, size_t n, const struct ana_scenario *s, int unit)
+{
+	double med = s->steps.step_med_ms,
+	       mean = stats_mean(s->steps.step_ms, s->steps.active_steps);
+	int by_mean = stats_unalike(med, mean);
+	snprintf(buf, n, "%.1f%s%s%s", s->steps.throughput * (by_mean ? med / mean : 1),
+		 unit ? " " : "", unit ? data_text_throughput_unit(s) : "",
+		 by_mean ? " (mean step)" : "");
+}
+
 /* One analysed scenario's line of the summary: its verdict and share, its
  * step time, its scaling. */
 static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
@@ -420,7 +432,7 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 /* The table of every scenario: size, state, step times, shares, verdict. */
 static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 {
-	int gpu = 0, rough_rows = 0;
+	int gpu = 0, rough_rows = 0, mean_rows = 0;
 	strbuf_adds(
 		md,
 		"## Per-Scenario Analysis\n\n"
@@ -435,7 +447,7 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 				s->in.name, s->in.nodes, s->in.ranks, s->in.state);
 			continue;
 		}
-		char sh[COL_COLS][16], med[32], p95[32], thr[48];
+		char sh[COL_COLS][16], med[32], p95[32], thr[64];
 		for (int k = 0; k < COL_COLS; k++)
 			share_text_cell(s, k, sh[k], sizeof sh[k]);
 		snprintf(med, sizeof med, s->steps.no_steps ? "– (no steps)" : "%.2f",
@@ -446,8 +458,11 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			snprintf(p95, sizeof p95, "%.2f%s", s->steps.step_p95_ms,
 				 rough(s->steps.active_steps));
 		rough_rows += !s->steps.no_steps && s->steps.active_steps < STATS_P95_MIN_N;
-		snprintf(thr, sizeof thr, s->steps.no_steps ? "–" : "%.1f %s", s->steps.throughput,
-			 data_text_throughput_unit(s));
+		if (s->steps.no_steps)
+			snprintf(thr, sizeof thr, "–");
+		else
+			throughput_cell(thr, sizeof thr, s, 1);
+		mean_rows += strstr(thr, "(mean step)") != NULL;
 		gpu |= s->outcome.basis == BASIS_GPU;
 		strbuf_addf(
 			md,
@@ -461,6 +476,8 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 	if (rough_rows)
 		strbuf_addf(md, "A p95 marked (rough) comes from fewer than %d active steps.\n\n",
 			    STATS_P95_MIN_N);
+	if (mean_rows)
+		strbuf_adds(md, PROSE_THROUGHPUT_MEAN_STEP);
 	if (gpu)
 		strbuf_adds(
 			md,
@@ -823,11 +840,10 @@ static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct
 		const char *basis = share_text_basis(s);
 		/* the header gives the baseline's unit; a row says its own only when it differs */
 		const char *unit = data_text_throughput_unit(s);
-		int other = strcmp(unit, data_text_throughput_unit(base)) != 0;
-		strbuf_addf(md,
-			    "| %s | %d | %d | %s | %.1f%s%s | %s | %s | %s | %s | %s | %s | %s |\n",
-			    s->in.name, s->in.nodes, s->in.ranks, gb, s->steps.throughput,
-			    other ? " " : "", other ? unit : "",
+		char thr[64];
+		throughput_cell(thr, sizeof thr, s, strcmp(unit, data_text_throughput_unit(base)));
+		strbuf_addf(md, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			    s->in.name, s->in.nodes, s->in.ranks, gb, thr,
 			    s->scaling.is_baseline ? "baseline"
 				    : moded        ? scaling_text_mode(s->scaling.mode)
 						   : "–",

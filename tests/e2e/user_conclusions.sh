@@ -89,16 +89,16 @@ check conclusions_nobatch_unit [ "$(S s2 '["throughput_unit"]'),$(S s2 '["throug
 check conclusions_nobatch_no_speedup [ "$(S s2 '["speedup"]'),$(S s2 '["scaling_mode"]')" = "None,None" ]
 check conclusions_nobatch_reason grep -q "no speedup: the samples per step are not known" "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_nobatch_never_samples bash -c '! grep -q "samples/s" "$1/s2/report.txt"' _ "$run"
-check conclusions_nobatch_table_unit grep -q "| s2 | 2 | 2 | COMPLETED | [0-9.]* | [0-9.]*\( (rough)\)\{0,1\} | [0-9.]* steps/s |" "$run/BOTTLENECK_ANALYSIS.md"
+check conclusions_nobatch_table_unit grep -q "| s2 | 2 | 2 | COMPLETED | [0-9.]* | [0-9.]*\( (rough)\)\{0,1\} | [0-9.]* steps/s\( (mean step)\)\{0,1\} |" "$run/BOTTLENECK_ANALYSIS.md"
 # the series table's header gives the baseline's unit; a row in another unit says its own
 check conclusions_series_unit_in_header grep -q "^| Scenario | Nodes | Ranks | Global batch | Throughput (steps/s) |" "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_series_row_no_unit grep -q "^| s2 | 2 | 2 | unknown | [0-9.]* | " "$run/BOTTLENECK_ANALYSIS.md"
-check conclusions_series_row_own_unit grep -q "^| own-batch | 2 | 2 | 64 | [0-9.]* samples/s | " "$run/BOTTLENECK_ANALYSIS.md"
+check conclusions_series_row_own_unit grep -q "^| own-batch | 2 | 2 | 64 | [0-9.]* samples/s\( (mean step)\)\{0,1\} | " "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_own_batch [ "$(S own-batch '["global_batch"]'),$(S own-batch '["batch_from"]')" = "64,the scenario's analysis.global_batch" ]
 check conclusions_own_batch_mixed_refused grep -q "own-batch\*\*: no speedup: the batch of own-batch is known and that of s1 is not" "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_logonly_source [ "$(S logonly '["source"]')" = "step lines in rank logs" ]
 check conclusions_logonly_shares_null [ "$(S logonly '["shares_pct"]')" = None ]
-check conclusions_logonly_na grep -q "| logonly | 2 | 2 | COMPLETED | [0-9.]* | [0-9.]*\( (rough)\)\{0,1\} | [0-9.]* steps/s | n/a | n/a | n/a | n/a | n/a |" "$run/BOTTLENECK_ANALYSIS.md"
+check conclusions_logonly_na grep -q "| logonly | 2 | 2 | COMPLETED | [0-9.]* | [0-9.]*\( (rough)\)\{0,1\} | [0-9.]* steps/s\( (mean step)\)\{0,1\} | n/a | n/a | n/a | n/a | n/a |" "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_logonly_no_verdict_from_shares [ "$(S logonly '["verdict_from"]')" = nothing ]
 # A glob that matched nothing, with the traces written elsewhere: named with
 # the files found and a glob that would match them.

@@ -586,13 +586,21 @@ static void test_scaling_by_means(void)
 	char p[600], *md;
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
-	CHECK(strstr(md, "| b2 | 2 | 4 | 128 | 10666.7 | weak | 2.24x (") != NULL);
+	/* the throughputs at the mean steps (64000 / 32.5, 128000 / 29), whose ratio the speedup is */
+	CHECK(strstr(md, "| b1 | 1 | 2 | 64 | 1969.2 (mean step) | baseline | 1.00x |") != NULL);
+	CHECK(strstr(md, "| b2 | 2 | 4 | 128 | 4413.8 (mean step) | weak | 2.24x (") != NULL);
+	CHECK(strstr(md,
+		     "A throughput marked (mean step) is the global batch over the mean step") !=
+	      NULL);
 	CHECK(strstr(md, ") by the means | 112 % (") != NULL);
 	CHECK(strstr(md, "- **b2**: speedup and efficiency **by the means**: ") != NULL);
 	free(md);
 	snprintf(p, sizeof p, "%s/summary.json", dir);
 	json_t *j = json_load_file(p, 0, NULL), *sc = json_object_get(j, "scenarios");
 	CHECK(json_is_true(json_object_get(json_array_get(sc, 1), "speedup_by_means")));
+	CHECK_NEAR(json_number_value(
+			   json_object_get(json_array_get(sc, 1), "throughput_at_mean_step")),
+		   4413.793, 0.001);
 	CHECK(json_is_false(json_object_get(json_array_get(sc, 0), "speedup_by_means")));
 	json_decref(j);
 	ana_run_free(&run);
