@@ -462,15 +462,15 @@ static int window_times(struct ana_scenario *s, const struct ana_run *run,
 static void step_stats(struct ana_scenario *s, double *t, size_t n)
 {
 	s->steps.active_steps = n;
-	s->steps.step_med_ms = stats_percentile(t, n, 50);
+	s->steps.step_ms = xmalloc(n * sizeof *s->steps.step_ms); /* in the order they ran */
+	memcpy(s->steps.step_ms, t, n * sizeof *t);
+	s->steps.step_med_ms = stats_percentile(t, n, 50); /* (t sorted from here) */
 	s->steps.step_p95_ms = stats_percentile(t, n, 95);
 	s->steps.step_min_ms = t[0];
 	s->steps.step_max_ms = t[n - 1];
 	s->steps.spread_pct = s->steps.step_med_ms > 0
 		? 100 * (s->steps.step_p95_ms - s->steps.step_min_ms) / s->steps.step_med_ms
 		: 0;
-	s->steps.step_ms = xmalloc(n * sizeof *s->steps.step_ms);
-	memcpy(s->steps.step_ms, t, n * sizeof *t);
 }
 
 /* The loss at the first step and the last active one of rank 0. */

@@ -170,7 +170,8 @@ enum batch_from {
 struct ana_steps {
 	size_t active_steps;
 	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
-	/* the active_steps step times (steptime.h), for noise estimates */
+	/* the active_steps step times (steptime.h), in the order the steps ran, for noise
+	 * estimates (a bootstrap of their mean resamples whole periods: stats.h) */
 	double *step_ms;
 	/* how many of them are the period between consecutive steps' last collectives
 	 * (estimator "collective_period"); 0: each the slowest rank's step ("rank_step") */

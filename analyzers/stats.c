@@ -100,23 +100,50 @@ static double statistic(double *v, size_t n, double p)
 	return p == STATS_MEAN ? stats_mean(v, n) : stats_percentile_unordered(v, n, p);
 }
 
-static double resampled(const struct stats_sample *s, double p, double *buf,
+/* s resampled in circular blocks of `block` values from random starts (1: value by value),
+ * and its statistic p. */
+static double resampled(const struct stats_sample *s, size_t block, double p, double *buf,
 			unsigned long long *state)
 {
-	for (size_t i = 0; i < s->n; i++)
-		buf[i] = s->v[next_rand(state) % s->n];
+	for (size_t i = 0; i < s->n;) {
+		size_t at = (size_t)(next_rand(state) % s->n);
+		for (size_t k = 0; k < block && i < s->n; k++, i++)
+			buf[i] = s->v[(at + k) % s->n];
+	}
 	return statistic(buf, s->n, p);
 }
 
-/* The product of the statistics of k samples; resampled (with state) when state is not
- * NULL, else of the samples themselves. */
+/* The period v's values repeat with, for a bootstrap of its mean: the lag (2 to n / 3, at
+ * most STATS_PERIOD_MAX) of
+ * the strongest autocorrelation, where it is STATS_PERIOD_R or more (a checkpoint every 4th
+ * step, a loader that stalls every few), so that each resampled block holds a whole period
+ * and the slow steps are drawn as often as they ran; 1 where there is none. */
+static size_t period_of(const double *v, size_t n)
+{
+	double m = n ? stats_mean(v, n) : 0, den = 0, best_r = STATS_PERIOD_R;
+	size_t best = 1;
+	for (size_t i = 0; i < n; i++)
+		den += (v[i] - m) * (v[i] - m);
+	for (size_t lag = 2; n >= 6 && den > 0 && lag <= n / 3 && lag <= STATS_PERIOD_MAX; lag++) {
+		double num = 0;
+		for (size_t i = 0; i + lag < n; i++)
+			num += (v[i] - m) * (v[i + lag] - m);
+		double r = num / den * (double)n / (double)(n - lag);
+		if (r > best_r + 1e-12)
+			best_r = r, best = lag;
+	}
+	return best;
+}
+
+/* The product of the statistics of k samples; resampled (with state, sample i in blocks of
+ * block[i] values) when state is not NULL, else of the samples themselves. */
 static double product(const struct stats_sample *s, size_t k, double p, double *buf,
-		      unsigned long long *state)
+		      unsigned long long *state, const size_t *block)
 {
 	double x = 1;
 	for (size_t i = 0; i < k; i++) {
 		if (state)
-			x *= resampled(&s[i], p, buf, state);
+			x *= resampled(&s[i], block[i], p, buf, state);
 		else {
 			memcpy(buf, s[i].v, s[i].n * sizeof *buf);
 			x *= statistic(buf, s[i].n, p);
@@ -143,17 +170,24 @@ void stats_bootstrap(const struct stats_sample *num, size_t nnum, const struct s
 			return;
 	double *buf = xmalloc((largest(num, nnum, largest(den, nden, 0)) + 1) * sizeof *buf),
 	       *q = xmalloc(STATS_BOOTSTRAP_ROUNDS * sizeof *q);
-	double d = product(den, nden, p, buf, NULL);
+	size_t *bn = xcalloc(nnum + 1, sizeof *bn), *bd = xcalloc(nden + 1, sizeof *bd);
+	for (size_t i = 0; i < nnum + nden; i++) { /* the mean's blocks: each sample's period */
+		const struct stats_sample *s = i < nnum ? &num[i] : &den[i - nnum];
+		*(i < nnum ? &bn[i] : &bd[i - nnum]) = p == STATS_MEAN ? period_of(s->v, s->n) : 1;
+	}
+	double d = product(den, nden, p, buf, NULL, bd);
 	unsigned long long state = 0x5EEDULL;
 	size_t k = 0;
 	for (int i = 0; i < STATS_BOOTSTRAP_ROUNDS && d != 0; i++) {
-		double rd = product(den, nden, p, buf, &state);
-		double rn = product(num, nnum, p, buf, &state);
+		double rd = product(den, nden, p, buf, &state, bd);
+		double rn = product(num, nnum, p, buf, &state, bn);
 		if (rd != 0)
 			q[k++] = rn / rd;
 	}
+	free(bn);
+	free(bd);
 	if (k) {
-		out->value = product(num, nnum, p, buf, NULL) / d;
+		out->value = product(num, nnum, p, buf, NULL, NULL) / d;
 		out->lo = stats_percentile(q, k, 100 * (1 - STATS_CI_LEVEL) / 2);
 		out->hi = stats_percentile(q, k, 100 * (1 + STATS_CI_LEVEL) / 2);
 		out->known = 1;

@@ -33,10 +33,16 @@ struct stats_interval {
 };
 /* The statistic stats_bootstrap takes of each sample, instead of a percentile. */
 #define STATS_MEAN -1.0
+/* The autocorrelation at which a sample's values are taken to repeat with that lag. */
+#define STATS_PERIOD_R 0.5
+/* The longest period looked for (steps). */
+#define STATS_PERIOD_MAX 64
 /* A bootstrap confidence interval of a quotient of statistics: the product of
  * stat(num[i]) over the product of stat(den[j]), stat the percentile p of a sample
  * (STATS_MEAN: its mean). STATS_BOOTSTRAP_ROUNDS times every sample is resampled
- * with replacement (the den[] first, then the num[], in order, from one fixed-seed
+ * with replacement (for the mean, in circular blocks of the sample's period where its values
+ * repeat with one: autocorrelation of STATS_PERIOD_R or more at a lag of 2 to n / 3; else
+ * value by value) (the den[] first, then the num[], in order, from one fixed-seed
  * generator: the same inputs give the same interval, to the bit), and the
  * (1 - STATS_CI_LEVEL)/2 and (1 + STATS_CI_LEVEL)/2 quantiles of the quotients are
  * lo and hi; value is the quotient of the samples themselves. Not known when a

@@ -14,7 +14,8 @@ import sys
 def outcome_cell(k):
     """The outcome as shown: the measured change heads it when there is one."""
     ch = k.get("measured_change")
-    return (ch + ": " if ch and k["ci_low"] is not None else "") + k["outcome"]
+    return ((ch + ": " if ch and k["ci_low"] is not None else "") + k["outcome"]
+            + (" (by the means)" if k.get("by_means") else ""))
 
 
 def error_cell(k):

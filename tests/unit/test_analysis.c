@@ -108,6 +108,21 @@ static struct ana_run new_run(double io_threshold)
 				 .th = { 20, 30, 70, 90, io_threshold } };
 }
 
+/* A bootstrap of means resamples periodic steps in whole periods: a slow step every 4th,
+ * the same in both samples, gives 1 to 1 (each block of 4 holds one slow step; drawn one by
+ * one the interval would be wide); steps with no period are drawn one by one, as for medians. */
+static void test_bootstrap_periods(void)
+{
+	double per[12] = { 10, 10, 10, 100, 10, 10, 10, 100, 10, 10, 10, 100 };
+	double noise[12] = { 10, 13, 9, 12, 11, 10, 14, 9, 12, 10, 11, 13 };
+	struct stats_sample a = { per, 12 }, b = { per, 12 }, c = { noise, 12 };
+	struct stats_interval ci;
+	stats_bootstrap(&a, 1, &b, 1, STATS_MEAN, &ci);
+	CHECK(ci.known && ci.value == 1 && ci.lo == 1 && ci.hi == 1);
+	stats_bootstrap(&c, 1, &c, 1, STATS_MEAN, &ci);
+	CHECK(ci.known && ci.lo < 0.95 && ci.hi > 1.05);
+}
+
 static void test_percentile(void)
 {
 	double v[] = { 5, 1, 4, 2, 3 };
@@ -586,7 +601,7 @@ static void test_scaling_by_means(void)
 	char p[600], *md;
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
-	/* the throughputs at the mean steps (64000 / 32.5, 128000 / 29), whose ratio the speedup is */
+	/* the throughputs at the mean steps (64000 / 32.5, 128000 / 29): the speedup their ratio */
 	CHECK(strstr(md, "| b1 | 1 | 2 | 64 | 1969.2 (mean step) | baseline | 1.00x |") != NULL);
 	CHECK(strstr(md, "| b2 | 2 | 4 | 128 | 4413.8 (mean step) | weak | 2.24x (") != NULL);
 	CHECK(strstr(md,
@@ -1490,6 +1505,7 @@ int main(void)
 	RUN(test_batch_and_scaling_modes);
 	RUN(test_scaling_by_means);
 	RUN(test_near_tie);
+	RUN(test_bootstrap_periods);
 	RUN(test_emulated_no_prediction);
 	RUN(test_oversubscribed);
 	RUN(test_contention_words);
