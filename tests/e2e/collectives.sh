@@ -79,7 +79,7 @@ s = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.ar
 e = json.loads(sys.argv[3])
 want = sorted(e[e["chosen"]]["times"])
 ok = (s["step_estimator"], s["period_steps"]) == (e["chosen"], e["collective_period"]["periods"])
-ok = ok and len(want) == len(s["step_times_ms"]) and all(abs(a - b) <= 0.002 for a, b in zip(s["step_times_ms"], want))
+ok = ok and len(want) == len(s["step_times_ms"]) and all(abs(a - b) <= 0.002 for a, b in zip(sorted(s["step_times_ms"]), want))
 if not ok:
     print("analysis:", s["step_estimator"], s["period_steps"], s["step_times_ms"], "\nrecount:", e, file=sys.stderr)
 sys.exit(0 if ok else 1)

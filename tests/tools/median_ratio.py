@@ -30,6 +30,27 @@ def steps_of(d):
     return telemetry_median.step_times(d), batch
 
 
+def period(v):
+    """the lag of v's strongest autocorrelation (2 to n / 3, at most 64) where it is 0.5 or more"""
+    n, m = len(v), statistics.mean(v)
+    den = sum((x - m) ** 2 for x in v)
+    best, best_r = 1, 0.5
+    for lag in range(2, min(n // 3, 64) + 1) if n >= 6 and den > 0 else []:
+        r = sum((v[i] - m) * (v[i + lag] - m) for i in range(n - lag)) / den * n / (n - lag)
+        if r > best_r + 1e-12:
+            best, best_r = lag, r
+    return best
+
+
+def blocks(rng, v, b):
+    """v resampled in circular blocks of b values from random starts"""
+    out = []
+    while len(out) < len(v):
+        at = rng.randrange(len(v))
+        out += [v[(at + k) % len(v)] for k in range(b)][:len(v) - len(out)]
+    return out
+
+
 def main():
     args = [a for a in sys.argv[1:] if a not in ("--rate", "--means")]
     rate = "--rate" in sys.argv[1:]
@@ -41,8 +62,10 @@ def main():
     f = (bt / bb) if rate else 1.0
     ratio = lambda t, b: f * (mid(b) / mid(t) if rate else mid(t) / mid(b))
     rng = random.Random(1)
-    q = sorted(ratio([rng.choice(top) for _ in top], [rng.choice(bottom) for _ in bottom])
-               for _ in range(2000))
+    # a mean's resamples in circular blocks of the steps' period where they repeat with one
+    # (autocorrelation 0.5 or more at a lag of 2 to n / 3), as the analysis draws them
+    bt_, bb_ = (period(top), period(bottom)) if mid is statistics.mean else (1, 1)
+    q = sorted(ratio(blocks(rng, top, bt_), blocks(rng, bottom, bb_)) for _ in range(2000))
     pct = lambda p: q[min(len(q) - 1, int(round(p / 100 * (len(q) - 1))))]
     print(json.dumps({"ratio": ratio(top, bottom), "lo": pct(2.5), "hi": pct(97.5),
                       "steps": [len(top), len(bottom)]}))
