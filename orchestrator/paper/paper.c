@@ -116,10 +116,11 @@ static int publishable(struct paper *p, const char *rel, int is_patch)
 		campaign_secret(&p->r->c, what, sizeof what);
 	}
 	if (rc == 0 && what[0])
-		rc = err_set(ERR_USAGE,
-			     "%s holds a secret-looking value (%s): the paper is meant for publication, so it is not copied and no paper was written; remove the secret from the run's %s (and rotate it), then run campaign paper again%s",
-			     path.buf, what, is_patch ? "patch" : "campaign.yaml",
-			     is_patch ? "" : " (pass it with { from_env: true } next time)");
+		rc = err_set(
+			ERR_USAGE,
+			"%s holds a secret-looking value (%s): the paper is meant for publication, so it is not copied and no paper was written; remove the secret from the run's %s (and rotate it), then run campaign paper again%s",
+			path.buf, what, is_patch ? "patch" : "campaign.yaml",
+			is_patch ? "" : " (pass it with { from_env: true } next time)");
 	free(data);
 	strbuf_free(&path);
 	return rc;
@@ -178,16 +179,33 @@ static char *interval_cell(json_t *s, const char *key, const char *fmt, double f
 	return strbuf_detach(&c);
 }
 
-/* One scenario's row of the scaling table. */
+/* cell with " (WORDS)" after it where on (the report's markers). */
+static char *marked(char *cell, int on, const char *words)
+{
+	if (!on)
+		return cell;
+	struct strbuf c = STRBUF_INIT;
+	strbuf_addf(&c, "%s (%s)", cell, words);
+	free(cell);
+	return strbuf_detach(&c);
+}
+
+/* One scenario's row of the scaling table: as the report's, samples/s at the mean step where
+ * its steps are not alike, speedup and efficiency by the means where the report says so. */
 static void scaling_row(char **k, json_t *s)
 {
+	double at_median = jsonio_num(s, SK_THROUGHPUT_SAMPLES_PER_S),
+	       at_mean = jsonio_num(s, "throughput_at_mean_step");
+	int unalike = at_mean > 0 && at_median > 0 && stats_unalike(1 / at_median, 1 / at_mean),
+	    means = json_is_true(json_object_get(s, SK_SPEEDUP_BY_MEANS));
 	k[0] = xstrdup(jsonio_str(s, SK_NAME));
 	k[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
 	k[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
-	k[3] = paper_cell_num("%.1f", jsonio_num(s, SK_THROUGHPUT_SAMPLES_PER_S));
-	k[4] = paper_cell_num("%.2f", jsonio_num(s, SK_SPEEDUP));
+	k[3] = marked(paper_cell_num("%.1f", unalike ? at_mean : at_median), unalike, "mean step");
+	k[4] = marked(paper_cell_num("%.2f", jsonio_num(s, SK_SPEEDUP)), means, "by the means");
 	k[5] = interval_cell(s, SK_SPEEDUP_INTERVAL, "%.2f-%.2f", 1);
-	k[6] = paper_cell_num("%.0f", 100 * jsonio_num(s, SK_EFFICIENCY));
+	k[6] = marked(paper_cell_num("%.0f", 100 * jsonio_num(s, SK_EFFICIENCY)), means,
+		      "by the means");
 	k[7] = interval_cell(s, SK_EFFICIENCY_INTERVAL, "%.0f-%.0f", 100);
 	k[8] = xstrdup(jsonio_str(s, SK_BASELINE));
 }
@@ -263,22 +281,24 @@ static int provenance_files(struct paper *p)
 	strbuf_addf(&md, "# Provenance of run %s\n\nCampaign file `%s`, SHA-256 `%s`.\n\n",
 		    p->r->id, jsonio_str(p->prov, "campaign_file"),
 		    jsonio_str(p->prov, "campaign_sha256"));
-	strbuf_adds(&sh,
-		    "#!/bin/sh\n# Rebuilds the exact code of this run and submits its frozen campaign again.\n"
-		    "# usage: sh reproduce.sh [WORKDIR]   (default ./reproduce)\nset -eu\n"
-		    "here=$(cd \"$(dirname \"$0\")\" && pwd)\nwork=${1:-reproduce}\nmkdir -p \"$work\" && cd \"$work\"\n");
+	strbuf_adds(
+		&sh,
+		"#!/bin/sh\n# Rebuilds the exact code of this run and submits its frozen campaign again.\n"
+		"# usage: sh reproduce.sh [WORKDIR]   (default ./reproduce)\nset -eu\n"
+		"here=$(cd \"$(dirname \"$0\")\" && pwd)\nwork=${1:-reproduce}\nmkdir -p \"$work\" && cd \"$work\"\n");
 	const char *campaign_dir = NULL;
 	json_array_foreach(repos, i, r) {
 		const char *name = jsonio_str(r, "name"), *commit = jsonio_str(r, "commit"),
 			   *patch = jsonio_str(r, "patch");
-		strbuf_addf(&md,
-			    "## Repository `%s` (%s)\n\n- path: `%s`\n- commit: `%s` on `%s`, %s\n- describe: `%s`\n"
-			    "- author: %s, %s\n- dirty: %s\n",
-			    name, jsonio_str(r, "role"), jsonio_str(r, "path"), commit,
-			    jsonio_str(r, "branch"), jsonio_str(r, "commit_time"),
-			    jsonio_str(r, "describe"), jsonio_str(r, "author"),
-			    jsonio_str(r, "commit_time"),
-			    json_is_true(json_object_get(r, "dirty")) ? "yes" : "no");
+		strbuf_addf(
+			&md,
+			"## Repository `%s` (%s)\n\n- path: `%s`\n- commit: `%s` on `%s`, %s\n- describe: `%s`\n"
+			"- author: %s, %s\n- dirty: %s\n",
+			name, jsonio_str(r, "role"), jsonio_str(r, "path"), commit,
+			jsonio_str(r, "branch"), jsonio_str(r, "commit_time"),
+			jsonio_str(r, "describe"), jsonio_str(r, "author"),
+			jsonio_str(r, "commit_time"),
+			json_is_true(json_object_get(r, "dirty")) ? "yes" : "no");
 		size_t k;
 		json_t *v;
 		json_array_foreach(json_object_get(r, "remotes"), k, v)
