@@ -162,6 +162,7 @@ tid = {e["name"]: e["tid"] for e in ev if e["ph"] == "X"}
 names = {e["tid"]: e["args"]["name"] for e in ev if e["ph"] == "M"}
 assert names[tid["checkpoint:wait"]] == "step" and names[tid["checkpoint:snapshot"]] == "step", names
 assert names[tid["checkpoint:write"]] == "checkpoint writer" == names[tid["checkpoint:fsync"]], names' "$ac"
-check try_async_checked [ "$(json "$ac/summary.json" '[(k["scenario"], k["predicted_step_ms"]) for k in j["checked_predictions"]]')" = "[('io-1n', $(json "$ap/summary.json" 'j["scenarios"][0]["replay"]["io"]["step_ms"]'))]" ]
+# (a check decided by the means gives the means' numbers, its medians beside them)
+check try_async_checked [ "$(json "$ac/summary.json" '[(k["scenario"], (k["medians"] or k)["predicted_step_ms"]) for k in j["checked_predictions"]]')" = "[('io-1n', $(json "$ap/summary.json" 'j["scenarios"][0]["replay"]["io"]["step_ms"]'))]" ]
 check try_async_not_again [ "$(json "$ac/summary.json" 'j["scenarios"][0]["replay"]["io"]["why"]')" = "rank 0 writes its checkpoints asynchronously already" ]
 echo "async checkpoints: $(json "$ac/summary.json" '"parent {parent_step_ms} ms, predicted {predicted_step_ms} ms, measured {measured_step_ms} ms: {outcome}".format(**j["checked_predictions"][0])')"
