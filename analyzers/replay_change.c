@@ -713,14 +713,15 @@ static int step_op(const struct builder *b, const int *ix, size_t n, int ri, lon
 	return -1;
 }
 
-/* Every edge into or out of a loader range dropped: the change makes their own. */
-static void drop_loader_edges(struct builder *b)
+/* Every edge into or out of a loader range (ix, n of them) dropped: the change makes their
+ * own. */
+static void drop_loader_edges(struct builder *b, const int *ix, size_t n)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < b->ne; i++)
-		if (!is_loader(b, &b->p[b->e[i].from]) && !is_loader(b, &b->p[b->e[i].to]))
-			b->e[n++] = b->e[i];
-	b->ne = n;
+	unsigned char *loader = xcalloc(b->np + 1, 1);
+	for (size_t i = 0; i < n; i++)
+		loader[ix[i]] = 1;
+	drop_edges_of(b, loader);
+	free(loader);
 }
 
 /* The delay of an edge from j to what starts at s (µs; s < 0: as soon as j ends): a
@@ -978,7 +979,7 @@ static int change_loaders(struct builder *b, const double *cost)
 	int *steps = protos_where(b, is_wait_or_release, &nsteps);
 	int *lanes = xcalloc((size_t)workers + 1, sizeof *lanes);
 	int *last = xcalloc((size_t)workers + 1, sizeof *last);
-	drop_loader_edges(b);
+	drop_loader_edges(b, ix, n);
 	for (size_t lo = 0, hi; rc >= 0 && lo < n; lo = hi) {
 		const struct proto *p = &b->p[ix[lo]];
 		if (lo == 0 || p->rank_i != b->p[ix[lo - 1]].rank_i) { /* a rank's new threads */

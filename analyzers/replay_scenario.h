@@ -109,16 +109,16 @@ struct replay_result {
 	struct replay_pred batch;
 };
 
-/* What a scenario is replayed on, and with: the nodes' cores; one_host: every rank on one
- * (the local executor's emulated nodes are this machine), else one per distinct host; the
- * loader threads (or a user's DataLoader workers) and prefetch depth (batches in flight)
- * that the data_loading knob sets (0: it sets neither, and no data-loading change is
- * replayed); the stragglers' ranks. */
 /* The I/O change of an analysis input written before the io knob's checkpoints were read
  * (replay_where.ckpt_every -1): what the analysis replayed then, a checkpoint every 4th step
  * (the shipped campaigns' io knob), so that a run analysed again predicts as it did. */
 #define REPLAY_CHECKPOINT_LEGACY 4
 
+/* What a scenario is replayed on, and with: the nodes' cores; one_host: every rank on one
+ * (the local executor's emulated nodes are this machine), else one per distinct host; the
+ * loader threads (or a user's DataLoader workers) and prefetch depth (batches in flight)
+ * that the data_loading knob sets (0: it sets neither, and no data-loading change is
+ * replayed); the stragglers' ranks. */
 struct replay_where {
 	int cores, one_host;
 	int loader_workers, loader_depth;
