@@ -464,6 +464,7 @@ static void step_stats(struct ana_scenario *s, double *t, size_t n)
 	s->steps.active_steps = n;
 	s->steps.step_ms = xmalloc(n * sizeof *s->steps.step_ms); /* in the order they ran */
 	memcpy(s->steps.step_ms, t, n * sizeof *t);
+	s->steps.step_mean_ms = stats_mean(t, n);
 	s->steps.step_med_ms = stats_percentile(t, n, 50); /* (t sorted from here) */
 	s->steps.step_p95_ms = stats_percentile(t, n, 95);
 	s->steps.step_min_ms = t[0];
@@ -471,6 +472,15 @@ static void step_stats(struct ana_scenario *s, double *t, size_t n)
 	s->steps.spread_pct = s->steps.step_med_ms > 0
 		? 100 * (s->steps.step_p95_ms - s->steps.step_min_ms) / s->steps.step_med_ms
 		: 0;
+}
+
+/* Samples (or steps) per second at the median step and at the mean step (the rate over the
+ * run, which the median overstates where the steps are not alike). */
+static void throughputs_of(struct ana_scenario *s)
+{
+	double per = (s->steps.global_batch > 0 ? (double)s->steps.global_batch : 1.0) * 1000.0;
+	s->steps.throughput = s->steps.step_med_ms > 0 ? per / s->steps.step_med_ms : 0;
+	s->steps.throughput_at_mean = s->steps.step_mean_ms > 0 ? per / s->steps.step_mean_ms : 0;
 }
 
 /* The loss at the first step and the last active one of rank 0. */
@@ -669,10 +679,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	s->data.analysed = 1;
 	step_stats(s, t, n);
 	batch_of(s, times, run);
-	s->steps.throughput = s->steps.step_med_ms <= 0
-		? 0
-		: (s->steps.global_batch > 0 ? (double) s->steps.global_batch : 1.0) * 1000.0 /
-			s->steps.step_med_ms;
+	throughputs_of(s);
 	const struct rank_metrics *r0 = &times->ranks[0];
 	loss_of(s, r0);
 	accounting_shares(s, &m);
@@ -684,7 +691,7 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	if (s->shares.shares_known && !m.ranks[0].whole_window)
 		waiting_of(s, &m, run->host_cpus > 0);
 	if (s->steps.no_steps) /* one window, not a step: nothing per step or per second to say */
-		s->steps.throughput = 0;
+		s->steps.throughput = s->steps.throughput_at_mean = 0;
 	accounting_gpu_shares(s, &m);
 	if (!s->shares.shares_known && !s->gpu.gpu_basis)
 		/* step times alone say nothing of where they go */

@@ -176,8 +176,10 @@ struct ana_steps {
 	/* how many of them are the period between consecutive steps' last collectives
 	 * (estimator "collective_period"); 0: each the slowest rank's step ("rank_step") */
 	size_t step_periods;
-	/* samples per second, or steps per second when the batch is unknown */
-	double throughput;
+	double step_mean_ms; /* the mean of step_ms */
+	/* samples per second, or steps per second when the batch is unknown, at the median step
+	 * and at the mean step (the rate over the run) */
+	double throughput, throughput_at_mean;
 	long global_batch;     /* samples per step over all ranks; 0 = unknown (steps/s) */
 	enum batch_from batch_from; /* where global_batch comes from */
 	double loss_first, loss_last;

@@ -69,12 +69,6 @@ static void intervals(struct ana_scaling *sc, const struct ana_scenario *s,
 	*ei = (struct stats_interval){ sc->efficiency, ci->lo / rr, ci->hi / rr, 1 };
 }
 
-/* s's mean step (its active steps'), 0 when it has none. */
-static double mean_step(const struct ana_scenario *s)
-{
-	return s->steps.active_steps ? stats_mean(s->steps.step_ms, s->steps.active_steps) : 0;
-}
-
 /* The ratio of base's step to s's, baseline / scenario: of their medians, or of their means
  * where the steps of either are not alike (sc->by_means: a checkpoint every few steps, a
  * loader that stalls; the time per sample over the run is then the mean's, which the
@@ -82,7 +76,7 @@ static double mean_step(const struct ana_scenario *s)
 static double step_ratio(struct ana_scaling *sc, const struct ana_scenario *s,
 			 const struct ana_scenario *base)
 {
-	double ms = mean_step(s), mb = mean_step(base);
+	double ms = s->steps.step_mean_ms, mb = base->steps.step_mean_ms;
 	sc->by_means = s != base && (stats_unalike(s->steps.step_med_ms, ms) ||
 				     stats_unalike(base->steps.step_med_ms, mb));
 	return sc->by_means ? mb / ms : base->steps.step_med_ms / s->steps.step_med_ms;

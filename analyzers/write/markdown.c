@@ -79,24 +79,22 @@ static void monitor_figure(struct strbuf *md, const struct ana_scenario *s)
  * sample over the run, and the throughput, are the mean's; said beside the median's. */
 static void unalike_steps(struct strbuf *md, const struct ana_scenario *s)
 {
-	double med = s->steps.step_med_ms,
-	       mean = stats_mean(s->steps.step_ms, s->steps.active_steps);
-	if (!stats_unalike(med, mean))
+	if (!stats_unalike(s->steps.step_med_ms, s->steps.step_mean_ms))
 		return;
-	strbuf_addf(md, PROSE_STEPS_UNALIKE, mean, s->steps.throughput * med / mean,
+	strbuf_addf(md, PROSE_STEPS_UNALIKE, s->steps.step_mean_ms, s->steps.throughput_at_mean,
 		    data_text_throughput_unit(s));
 }
 
 /* A table's throughput cell of s: at the median step, or at the mean step where s's steps
- * are not alike (the rate over the run, which a median overstates), marked so. */
-static void throughput_cell(char *buf, size_t n, const struct ana_scenario *s, int unit)
+ * are not alike (the rate over the run, which a median overstates), marked so; whether at
+ * the mean step. */
+static int throughput_cell(char *buf, size_t n, const struct ana_scenario *s, int unit)
 {
-	double med = s->steps.step_med_ms,
-	       mean = stats_mean(s->steps.step_ms, s->steps.active_steps);
-	int by_mean = stats_unalike(med, mean);
-	snprintf(buf, n, "%.1f%s%s%s", s->steps.throughput * (by_mean ? med / mean : 1),
-		 unit ? " " : "", unit ? data_text_throughput_unit(s) : "",
-		 by_mean ? " (mean step)" : "");
+	int by_mean = stats_unalike(s->steps.step_med_ms, s->steps.step_mean_ms);
+	snprintf(buf, n, "%.1f%s%s%s",
+		 by_mean ? s->steps.throughput_at_mean : s->steps.throughput, unit ? " " : "",
+		 unit ? data_text_throughput_unit(s) : "", by_mean ? " (mean step)" : "");
+	return by_mean;
 }
 
 /* One analysed scenario's line of the summary: its verdict and share, its
@@ -461,8 +459,7 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 		if (s->steps.no_steps)
 			snprintf(thr, sizeof thr, "–");
 		else
-			throughput_cell(thr, sizeof thr, s, 1);
-		mean_rows += strstr(thr, "(mean step)") != NULL;
+			mean_rows += throughput_cell(thr, sizeof thr, s, 1);
 		gpu |= s->outcome.basis == BASIS_GPU;
 		strbuf_addf(
 			md,

@@ -418,13 +418,10 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "throughput",
 			    s->steps.no_steps ? json_null() : jsonio_real3(s->steps.throughput));
 	json_object_set_new(o, "throughput_unit", json_string(data_text_throughput_unit(s)));
-	double mean = s->steps.active_steps ? stats_mean(s->steps.step_ms, s->steps.active_steps)
-					    : 0; /* the rate over the run */
-	json_object_set_new(
-		o, "throughput_at_mean_step",
-		s->steps.no_steps || mean <= 0
-			? json_null()
-			: jsonio_real3(s->steps.throughput * s->steps.step_med_ms / mean));
+	json_object_set_new(o, "throughput_at_mean_step", /* the rate over the run */
+			    s->steps.throughput_at_mean > 0
+				    ? jsonio_real3(s->steps.throughput_at_mean)
+				    : json_null());
 	json_object_set_new(o, SK_THROUGHPUT_SAMPLES_PER_S,
 			    samples && !s->steps.no_steps ? jsonio_real3(s->steps.throughput)
 							  : json_null());
