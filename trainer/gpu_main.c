@@ -83,12 +83,9 @@ static int write_checkpoint(const struct trainer_opts *o, struct gpu_model *m, s
 static int open_checkpoints(const struct trainer_opts *o, struct gpu_model *m, struct ckpt *ck)
 {
 	char dir[4096];
-	const char *jd = getenv("CAMPAIGN_JOB_DIR");
 	if (o->checkpoint_every <= 0)
 		return 0;
-	snprintf(dir, sizeof dir, "%s", o->checkpoint_dir ? o->checkpoint_dir : "");
-	if (!o->checkpoint_dir)
-		snprintf(dir, sizeof dir, "%s/checkpoints", jd ? jd : ".");
+	options_checkpoint_dir(o, dir, sizeof dir);
 	if (ckpt_open(ck, dir, o->rank, gpu_model_params(m),
 		      (size_t) (o->checkpoint_extra_mb * 1024 * 1024), o->checkpoint_async, NULL,
 		      NULL) == 0)

@@ -272,14 +272,6 @@ static int make_dataset(const struct trainer_opts *o)
 	return TRAINER_EXIT_OK;
 }
 
-static void checkpoint_dir(const struct trainer_opts *o, char *buf, size_t n)
-{
-	const char *jd = getenv("CAMPAIGN_JOB_DIR");
-	if (o->checkpoint_dir)
-		snprintf(buf, n, "%s", o->checkpoint_dir);
-	else
-		snprintf(buf, n, "%s/checkpoints", jd ? jd : ".");
-}
 
 /* The probe's all-reduce: gloo's, on a buffer of the largest size. */
 struct gloo_probe {
@@ -383,7 +375,7 @@ int main(int argc, char **argv)
 	struct bucketer bk;
 	struct trace trace;
 	struct trainer tr = { .o = &o, .m = &m, .ld = &ld, .t = &t };
-	checkpoint_dir(&o, tr.ckpt_dir, sizeof tr.ckpt_dir);
+	options_checkpoint_dir(&o, tr.ckpt_dir, sizeof tr.ckpt_dir);
 	if (mlp_init(&m, o.input, o.hidden, o.depth, o.output, rows, o.seed) < 0) {
 		fprintf(stderr, "campaign-trainer: out of memory for the model\n");
 		return TRAINER_EXIT_IO;

@@ -377,3 +377,12 @@ void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, 
 		o->checkpoint_every, o->checkpoint_async ? "true" : "false", o->elementwise,
 		o->dataset ? "true" : "false");
 }
+
+void options_checkpoint_dir(const struct trainer_opts *o, char *buf, size_t n)
+{
+	const char *jd = getenv("CAMPAIGN_JOB_DIR");
+	if (o->checkpoint_dir)
+		snprintf(buf, n, "%s", o->checkpoint_dir);
+	else
+		snprintf(buf, n, "%s/checkpoints", jd ? jd : ".");
+}

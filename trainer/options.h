@@ -57,6 +57,9 @@ int options_is_slow(const struct trainer_opts *o);
 int options_parse(int argc, char **argv, struct trainer_opts *o);
 /* Learning rate of a step (linear warm-up) and the clipping norm (warm-up only). */
 float options_lr(const struct trainer_opts *o, long step, float *clip);
+/* Where checkpoints go: --checkpoint-dir, else $CAMPAIGN_JOB_DIR/checkpoints, else
+ * ./checkpoints. */
+void options_checkpoint_dir(const struct trainer_opts *o, char *buf, size_t n);
 /* The meta line's fields (JSON object members) for this rank. */
 void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, size_t n);
 

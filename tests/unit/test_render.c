@@ -223,9 +223,11 @@ static void test_list_command_words_quoted_in_script(void)
 	strbuf_free(&out);
 }
 
-/* The loader threads and prefetch depth of scenario `name` of src under its data_loading
- * knob, as "W,D". */
-static void loader_of(const char *src, char *out, size_t n)
+/* What knob (knob_loader, knob_checkpoints) reads of the first scenario of src under its
+ * knob, as "A,B". */
+static void knob_of(void (*knob)(const struct campaign *, const struct scenario *,
+				 const struct render_ctx *, int *, int *),
+		    const char *src, char *out, size_t n)
 {
 	struct campaign c;
 	struct diags d;
@@ -233,13 +235,19 @@ static void loader_of(const char *src, char *out, size_t n)
 	int rc = campaign_load_buffer("t.yaml", src, strlen(src), &c, &d);
 	CHECK(rc == 0 && d.n == 0);
 	diags_free(&d);
-	int w = -1, p = -1;
+	int x = -1, y = -1;
 	struct render_ctx ctx = { "r1", "/runs/r1", "/runs/r1/s", "/opt/bin", "", "/c" };
 	if (rc == 0)
-		knob_loader(&c, &c.scenarios[0], &ctx, &w, &p);
-	snprintf(out, n, "%d,%d", w, p);
+		knob(&c, &c.scenarios[0], &ctx, &x, &y);
+	snprintf(out, n, "%d,%d", x, y);
 	if (rc == 0)
 		campaign_free(&c);
+}
+
+/* The loader threads and prefetch depth under the data_loading knob, as "W,D". */
+static void loader_of(const char *src, char *out, size_t n)
+{
+	knob_of(knob_loader, src, out, n);
 }
 
 /* The data_loading knob's loader read from the rendered command (the replay's data-loading
@@ -279,22 +287,10 @@ static void test_knob_loader(void)
 	CHECK_STR(got, "0,0");
 }
 
-/* The checkpoints of scenario `name` of src under its io knob, as "EVERY,ASYNC". */
+/* The checkpoints under the io knob, as "EVERY,ASYNC". */
 static void checkpoints_of(const char *src, char *out, size_t n)
 {
-	struct campaign c;
-	struct diags d;
-	diags_init(&d, "t.yaml");
-	int rc = campaign_load_buffer("t.yaml", src, strlen(src), &c, &d);
-	CHECK(rc == 0 && d.n == 0);
-	diags_free(&d);
-	int every = -1, async = -1;
-	struct render_ctx ctx = { "r1", "/runs/r1", "/runs/r1/s", "/opt/bin", "", "/c" };
-	if (rc == 0)
-		knob_checkpoints(&c, &c.scenarios[0], &ctx, &every, &async);
-	snprintf(out, n, "%d,%d", every, async);
-	if (rc == 0)
-		campaign_free(&c);
+	knob_of(knob_checkpoints, src, out, n);
 }
 
 /* The io knob's checkpoints read from the rendered command (the replay's I/O change): the
@@ -318,11 +314,12 @@ static void test_knob_checkpoints(void)
 		checkpoints_of(src, got, sizeof got);
 		CHECK_STR(got, want[i]);
 	}
-	checkpoints_of("campaign: k\n"
-		       "workload: { command: '/bin/prog --checkpoint-async {{a}}', params: { a: '0' } }\n"
-		       "scenarios: [{ name: a, nodes: 1 }]\n"
-		       "knobs: { io: { params: { a: '1' } } }\n",
-		       got, sizeof got);
+	checkpoints_of(
+		"campaign: k\n"
+		"workload: { command: '/bin/prog --checkpoint-async {{a}}', params: { a: '0' } }\n"
+		"scenarios: [{ name: a, nodes: 1 }]\n"
+		"knobs: { io: { params: { a: '1' } } }\n",
+		got, sizeof got);
 	CHECK_STR(got, "0,0");
 }
 
