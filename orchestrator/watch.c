@@ -97,6 +97,29 @@ static void draw(struct run *r, const struct snapshot *jobs, const struct watch_
 	fflush(o->out);
 }
 
+/* Jobs that wait with nothing to start them (a local run whose supervisor
+ * ended or never started) are not waited for: once they have stayed so for
+ * WATCH_IDLE_S (a supervisor just started takes its lock within it), the
+ * watch stops saying what starts them. */
+#define WATCH_IDLE_S 3.0
+
+static int idle_too_long(const struct run *r, const struct snapshot *jobs, double *since)
+{
+	if (!jobs->idle) {
+		*since = 0;
+		return 0;
+	}
+	double now = store_now();
+	if (*since <= 0)
+		*since = now;
+	if (now - *since < WATCH_IDLE_S)
+		return 0;
+	return err_set(
+		ERR_BACKEND,
+		"run %s: its jobs wait and no local supervisor is running to start them (it ended or never started): `campaign resume %s` starts one; nothing was lost",
+		r->id, r->id);
+}
+
 int watch_run(struct run *r, const struct backend_ops *be, const struct watch_opts *o,
 	      struct snapshot *jobs)
 {
@@ -106,6 +129,7 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 	int rc = 0;
 	struct argv seen = { 0 }; /* o->lines: each job's attempt and state at the last poll */
 	double down_since = 0;    /* o->lines: the outage last said */
+	double idle_since = 0;    /* jobs->idle since */
 	for (;;) {
 		polls++;
 		snapshot_free(jobs); /* one snapshot per poll, taken by the refresh */
@@ -119,6 +143,10 @@ int watch_run(struct run *r, const struct backend_ops *be, const struct watch_op
 			outage_lines(r, &down_since, o->out);
 		free(last);
 		last = now;
+		if (!outage && (rc = idle_too_long(r, jobs, &idle_since)) < 0) {
+			draw(r, jobs, o, 0, NULL);
+			break;
+		}
 		int failed, done = run_is_done(jobs, &failed);
 		if (done && !outage && (rc = aggregate_if_due(r)) < 0) {
 			free(outage);

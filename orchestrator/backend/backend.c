@@ -8,9 +8,12 @@ int backend_refresh(const struct backend_ops *be, struct run *r, struct snapshot
 	if (rc < 0)
 		return rc;
 	jobs->dirty = 0;
+	jobs->idle = 0;
 	rc = be->refresh(r, jobs);
 	if (jobs->dirty) {
+		int idle = jobs->idle;
 		int lrc = snapshot_load(r->st, jobs);
+		jobs->idle = idle;
 		if (rc == 0)
 			rc = lrc;
 	}

@@ -112,10 +112,29 @@ static int job_alive(const struct job_row *j)
 	return alive;
 }
 
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
 /* Returns an fd holding the supervisor lock, or -1 when another holds it. */
 static int supervisor_lock(const struct run *r)
 {
 	return fsio_lock(r->dir, ".supervisor.lock", 1);
+}
+
+/* The supervisor lock, tried for some 3 s: `status` holds it a moment to see
+ * whether a supervisor is alive (and decides the jobs meanwhile), a
+ * supervisor for good. -1: another held it throughout. */
+static int supervisor_lock_wait(const struct run *r)
+{
+	int lock = supervisor_lock(r);
+	for (int i = 0; lock < 0 && i < 60; i++) {
+		sleep_ms(50);
+		lock = supervisor_lock(r);
+	}
+	return lock;
 }
 
 static void nodelist_of(int nodes, char *buf, size_t n)
@@ -220,12 +239,6 @@ static void job_log(const struct run *r, const struct job_row *j, const char *fm
 	}
 	free(dir);
 	strbuf_free(&p);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
 }
 
 /* Waits for the job, enforcing its limit and cancels; returns wait status. */
@@ -397,13 +410,7 @@ static int next_job(struct run *r, struct snapshot *js, struct job_row **out)
 
 int local_supervise(struct run *r)
 {
-	/* `status` takes this lock for a moment to see whether a supervisor is
-	 * alive: a supervisor starting then must not take it for another's. */
-	int lock = supervisor_lock(r);
-	for (int i = 0; lock < 0 && i < 60; i++) {
-		sleep_ms(50);
-		lock = supervisor_lock(r);
-	}
+	int lock = supervisor_lock_wait(r);
 	if (lock < 0)
 		return err_set(ERR_BACKEND, "run %s already has a supervisor", r->id);
 	struct hostlock h;
@@ -461,7 +468,9 @@ static int pending_jobs(struct run *r)
  * waits; with wait, supervises in the foreground. */
 static int local_start(struct run *r, int wait)
 {
-	int probe = supervisor_lock(r);
+	/* (a status holding the lock then is no supervisor: left to it, the
+	 * jobs would wait for none, and a `submit --wait` with them) */
+	int probe = supervisor_lock_wait(r);
 	if (probe < 0 || !pending_jobs(r)) {
 		if (probe >= 0)
 			close(probe);
@@ -509,11 +518,15 @@ static int local_refresh(struct run *r, struct snapshot *jobs)
 	int lock = supervisor_lock(r);
 	if (lock < 0)
 		return 0; /* a supervisor is alive and keeps the store current */
-	int rc = 0;
+	/* what was read before the lock may be stale (a supervisor ended
+	 * since); a submit can still move a job on, and that move stands */
+	int rc = snapshot_load(r->st, jobs);
 	for (size_t i = 0; rc == 0 && i < jobs->n; i++) {
 		struct job_row *j = jobs->latest[i];
 		if (job_state_is_final(j->state) && j->state != JS_LOST)
 			continue;
+		jobs->idle |= !j->cancel_requested &&
+			      (j->state == JS_PLANNED || j->state == JS_PENDING);
 		struct status_file js;
 		struct local_seen seen;
 		struct job_decision d;
@@ -524,7 +537,7 @@ static int local_refresh(struct run *r, struct snapshot *jobs)
 			decision_explain_failure(&d, dir);
 			free(dir);
 		}
-		rc = decision_apply(r->st, j, &d);
+		rc = decision_apply_seen(r->st, j, &d);
 		jobs->dirty |= d.write;
 	}
 	close(lock);

@@ -23,16 +23,32 @@ void decision_explain_failure(struct job_decision *d, const char *job_dir)
 	strbuf_free(&line);
 }
 
-int decision_apply(struct store *st, const struct job_row *j, const struct job_decision *d)
+static int apply_from(struct store *st, const struct job_row *j, int from,
+		      const struct job_decision *d)
 {
 	if (!d->write)
 		return 0;
-	int rc = store_job_update(st, j->scenario, j->attempt, d->state,
-				  d->keep_reason ? NULL : d->reason, d->exit_code, d->nodelist,
-				  d->detail);
-	if (rc == 0 && d->times)
-		rc = store_job_set_times(st, j->scenario, j->attempt, d->start, d->end);
-	return rc;
+	struct job_change c = { .scenario = j->scenario,
+				.attempt = j->attempt,
+				.from = from,
+				.state = d->state,
+				.reason = d->keep_reason ? NULL : d->reason,
+				.exit_code = d->exit_code,
+				.nodelist = d->nodelist,
+				.detail = d->detail,
+				.start = d->times ? d->start : 0,
+				.end = d->times ? d->end : 0 };
+	return store_job_change(st, &c);
+}
+
+int decision_apply(struct store *st, const struct job_row *j, const struct job_decision *d)
+{
+	return apply_from(st, j, -1, d);
+}
+
+int decision_apply_seen(struct store *st, const struct job_row *j, const struct job_decision *d)
+{
+	return apply_from(st, j, (int)j->state, d);
 }
 
 int decision_apply_requeue(struct store *st, const struct job_requeue *q, int *added)

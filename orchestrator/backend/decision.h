@@ -31,6 +31,10 @@ void decision_set(struct job_decision *d, enum job_state state, const char *reas
 void decision_explain_failure(struct job_decision *d, const char *job_dir);
 /* Records d for job j's attempt (nothing when !d->write). */
 int decision_apply(struct store *st, const struct job_row *j, const struct job_decision *d);
+/* decision_apply for a decision taken from what a reader saw (j): recorded
+ * only while the job is still in j->state, so that a refresh never writes
+ * back a state another process has moved on from. */
+int decision_apply_seen(struct store *st, const struct job_row *j, const struct job_decision *d);
 /* Records that the scheduler requeued an attempt (store_job_requeued). */
 int decision_apply_requeue(struct store *st, const struct job_requeue *q, int *added);
 

@@ -13,9 +13,10 @@ struct snapshot {
 	struct job_row **latest; /* the latest attempt of each scenario, into all */
 	size_t n;
 	int dirty;               /* a refresh wrote to the store since the load */
+	int idle;                /* a refresh found jobs waiting that nothing will start */
 };
 
-#define SNAPSHOT_INIT { NULL, 0, NULL, 0, 0 }
+#define SNAPSHOT_INIT { NULL, 0, NULL, 0, 0, 0 }
 
 /* Reads every job row of the store (one query); frees what js held. */
 int snapshot_load(struct store *st, struct snapshot *js);

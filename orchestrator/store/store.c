@@ -616,20 +616,12 @@ int store_job_request_cancel(struct store *st, const char *scenario, int attempt
 }
 
 /* A job's move to a state, as store_job_update takes it. */
-struct job_change {
-	const char *scenario;
-	int attempt;
-	enum job_state state;
-	const char *reason;
-	int exit_code;
-	const char *nodelist, *detail;
-};
-
 static int update_rows(struct store *st, void *ctx)
 {
 	const struct job_change *c = ctx;
 	sqlite3_stmt *s = NULL;
 	const char *sn = job_state_name(c->state);
+	const char *from = c->from >= 0 ? job_state_name(c->from) : NULL;
 	double now = store_now();
 	/* The transition row is written only when the state really changes. */
 	if (sqlite3_prepare_v2(
@@ -637,7 +629,8 @@ static int update_rows(struct store *st, void *ctx)
 		    "INSERT INTO transitions (scenario, attempt, from_state, to_state, at, detail)\n"
 		    "SELECT scenario, attempt, state, ?3, ?4, ?5\n"
 		    "FROM jobs\n"
-		    "WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3",
+		    "WHERE scenario = ?1 AND attempt = ?2 AND state <> ?3\n"
+		    "AND (?6 IS NULL OR state = ?6)",
 		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, c->scenario);
@@ -645,6 +638,7 @@ static int update_rows(struct store *st, void *ctx)
 	bind_str(s, 3, sn);
 	sqlite3_bind_double(s, 4, now);
 	bind_str(s, 5, c->detail);
+	bind_str(s, 6, from);
 	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot record transition");
 	sqlite3_finalize(s);
 	if (rc < 0)
@@ -655,9 +649,11 @@ static int update_rows(struct store *st, void *ctx)
 		    "SET state = ?3, reason = COALESCE(?4, reason),\n"
 		    "exit_code = CASE WHEN ?5 >= 0 THEN ?5 ELSE exit_code END,\n"
 		    "nodelist = COALESCE(?6, nodelist),\n"
-		    "started_at = CASE WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 ELSE started_at END,\n"
-		    "ended_at = CASE WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END\n"
-		    "WHERE scenario = ?1 AND attempt = ?2",
+		    "started_at = CASE WHEN ?10 > 0 THEN ?10\n"
+		    "  WHEN ?3 = 'RUNNING' AND started_at = 0 THEN ?7 ELSE started_at END,\n"
+		    "ended_at = CASE WHEN ?11 > 0 THEN ?11\n"
+		    "  WHEN ?8 AND ended_at = 0 THEN ?7 ELSE ended_at END\n"
+		    "WHERE scenario = ?1 AND attempt = ?2 AND (?9 IS NULL OR state = ?9)",
 		    -1, &s, NULL) != SQLITE_OK)
 		return db_fail(st, "prepare");
 	bind_str(s, 1, c->scenario);
@@ -668,6 +664,9 @@ static int update_rows(struct store *st, void *ctx)
 	bind_str(s, 6, c->nodelist);
 	sqlite3_bind_double(s, 7, now);
 	sqlite3_bind_int(s, 8, job_state_is_final(c->state));
+	bind_str(s, 9, from);
+	sqlite3_bind_double(s, 10, c->start);
+	sqlite3_bind_double(s, 11, c->end);
 	rc = sqlite3_step(s) == SQLITE_DONE ? 0 : db_fail(st, "cannot update job");
 	sqlite3_finalize(s);
 	return rc;
@@ -676,8 +675,20 @@ static int update_rows(struct store *st, void *ctx)
 int store_job_update(struct store *st, const char *scenario, int attempt, enum job_state state,
 		     const char *reason, int exit_code, const char *nodelist, const char *detail)
 {
-	struct job_change c = { scenario, attempt, state, reason, exit_code, nodelist, detail };
-	return store_tx(st, update_rows, &c);
+	struct job_change c = { .scenario = scenario,
+				.attempt = attempt,
+				.from = -1,
+				.state = state,
+				.reason = reason,
+				.exit_code = exit_code,
+				.nodelist = nodelist,
+				.detail = detail };
+	return store_job_change(st, &c);
+}
+
+int store_job_change(struct store *st, const struct job_change *c)
+{
+	return store_tx(st, update_rows, (void *)c);
 }
 
 /* One statement on (scenario, attempt) with ?3.. bound by the caller's binder. */
@@ -724,8 +735,14 @@ static int requeue_rows(struct store *st, void *ctx)
 {
 	struct requeue_ctx *x = ctx;
 	const struct job_requeue *q = x->q;
-	struct job_change c = { q->scenario, q->attempt, q->state, q->reason, q->exit_code,
-				q->nodelist, "the controller requeued the job under the same id" };
+	struct job_change c = { .scenario = q->scenario,
+				.attempt = q->attempt,
+				.from = -1,
+				.state = q->state,
+				.reason = q->reason,
+				.exit_code = q->exit_code,
+				.nodelist = q->nodelist,
+				.detail = "the controller requeued the job under the same id" };
 	double now = store_now();
 	int latest, rc = latest_attempt(st, q->scenario, &latest);
 	*x->added = 0;

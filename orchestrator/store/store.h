@@ -83,6 +83,20 @@ int store_job_submitted(struct store *st, const char *scenario, int attempt, con
  * transition. exit_code -1 and NULL strings leave the old values. */
 int store_job_update(struct store *st, const char *scenario, int attempt, enum job_state state,
 		     const char *reason, int exit_code, const char *nodelist, const char *detail);
+/* store_job_update's change, made only while the job is still in state
+ * from (from -1: whatever it is): a decision taken from what a reader saw
+ * is not recorded over a state another process wrote since. */
+struct job_change {
+	const char *scenario;
+	int attempt;
+	int from; /* enum job_state, or -1 */
+	enum job_state state;
+	const char *reason;
+	int exit_code;
+	const char *nodelist, *detail;
+	double start, end; /* the job's real times, > 0 when known: recorded with it */
+};
+int store_job_change(struct store *st, const struct job_change *c);
 int store_job_set_pid(struct store *st, const char *scenario, int attempt, long pid);
 /* Sets the real start/end times (Unix seconds) when known (> 0). */
 int store_job_set_times(struct store *st, const char *scenario, int attempt, double start,

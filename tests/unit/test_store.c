@@ -218,15 +218,61 @@ static void test_requeue_once(void)
 	store_close(st);
 }
 
+/* A decision from a stale read (the job was PLANNED when a status read it,
+ * a submit queued it since) is not recorded over the newer state; one from
+ * the current state is, with the job's real times. */
+static void test_change_from_seen_state(void)
+{
+	struct store *st = fresh("seen.db");
+	struct run_row row = {
+		.run_id = "r", .campaign = "c", .run_dir = "/x", .backend = "local"
+	};
+	CHECK(store_run_create(st, &row) == 0);
+	int att = 0;
+	CHECK(store_job_plan(st, "a", 1, 1, &att) == 0 && att == 1);
+	CHECK(store_job_submitted(st, "a", 1, "1", "queued") == 0);
+	struct job_change stale = { .scenario = "a",
+				    .attempt = 1,
+				    .from = JS_PLANNED,
+				    .state = JS_PLANNED,
+				    .reason = "no supervisor",
+				    .exit_code = -1 };
+	CHECK(store_job_change(st, &stale) == 0);
+	struct snapshot js = SNAPSHOT_INIT;
+	CHECK(snapshot_load(st, &js) == 0 && js.n == 1);
+	if (js.n == 1) {
+		CHECK(js.latest[0]->state == JS_PENDING);
+		CHECK(!js.latest[0]->reason || !strcmp(js.latest[0]->reason, ""));
+	}
+	struct job_change now = { .scenario = "a", .attempt = 1, .from = JS_PENDING,
+				  .state = JS_COMPLETED, .exit_code = 0, .start = 100, .end = 160 };
+	CHECK(store_job_change(st, &now) == 0);
+	CHECK(snapshot_load(st, &js) == 0 && js.n == 1);
+	if (js.n == 1) {
+		CHECK(js.latest[0]->state == JS_COMPLETED && js.latest[0]->exit_code == 0);
+		CHECK(js.latest[0]->started_at == 100 && js.latest[0]->ended_at == 160);
+	}
+	snapshot_free(&js);
+	struct transition_row *tr;
+	size_t n;
+	CHECK(store_transitions(st, &tr, &n) == 0);
+	CHECK(n == 3); /* planned, queued, completed: none back to PLANNED */
+	if (n == 3)
+		CHECK_STR(tr[2].to, "COMPLETED");
+	transition_rows_free(tr, n);
+	store_close(st);
+}
+
 static void test_migration(void)
 {
 	char path[256];
 	sqlite3 *db;
 	snprintf(path, sizeof path, "%s/old.db", dir);
 	CHECK(sqlite3_open(path, &db) == SQLITE_OK);
-	CHECK(sqlite3_exec(db,
-			   "CREATE TABLE runs (run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL, run_dir TEXT NOT NULL, backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL, aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT); INSERT INTO runs (run_id, campaign, run_dir, backend, created_at) VALUES ('old', 'c', '/x', 'local', 1);",
-			   NULL, NULL, NULL) == SQLITE_OK);
+	CHECK(sqlite3_exec(
+		      db,
+		      "CREATE TABLE runs (run_id TEXT PRIMARY KEY, campaign TEXT NOT NULL, run_dir TEXT NOT NULL, backend TEXT NOT NULL, campaign_sha256 TEXT, created_at REAL NOT NULL, aggregated_at REAL NOT NULL DEFAULT 0, aggregate_job_id TEXT); INSERT INTO runs (run_id, campaign, run_dir, backend, created_at) VALUES ('old', 'c', '/x', 'local', 1);",
+		      NULL, NULL, NULL) == SQLITE_OK);
 	sqlite3_close(db);
 	struct store *st = fresh("old.db");
 	struct run_row got;
@@ -315,6 +361,7 @@ int main(void)
 	RUN(test_concurrent_writers_rollback_journal);
 	RUN(test_intents_and_attempts);
 	RUN(test_requeue_once);
+	RUN(test_change_from_seen_state);
 	RUN(test_migration);
 	RUN(test_journal_modes);
 	char cmd[300];
