@@ -35,6 +35,19 @@ int fsio_lock(const char *dir, const char *name, int nowait)
 	return fd;
 }
 
+int fsio_lock_shared(const char *dir, const char *name)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/%s", dir, name);
+	int fd = open(p.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	strbuf_free(&p);
+	return fd;
+}
+
 int fsio_sync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -75,7 +88,10 @@ static int open_parent(const char *path)
 	const char *dir = strrchr(path, '/') ? dirname(copy) : ".";
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ELOOP)
-		fd = err_set(ERR_IO, "%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)", dir);
+		fd = err_set(
+			ERR_IO,
+			"%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)",
+			dir);
 	else if (fd < 0)
 		fd = err_sys(ERR_IO, "cannot open directory %s", dir);
 	free(copy);
@@ -90,13 +106,15 @@ static int check_target(int dfd, const char *name, const char *shown)
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
 	if (S_ISLNK(st.st_mode))
-		return err_set(ERR_IO,
-			       "%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)",
-			       shown);
+		return err_set(
+			ERR_IO,
+			"%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)",
+			shown);
 	if (!S_ISREG(st.st_mode))
-		return err_set(ERR_IO,
-			       "%s exists and is not a regular file: campaign will not replace it (remove it)",
-			       shown);
+		return err_set(
+			ERR_IO,
+			"%s exists and is not a regular file: campaign will not replace it (remove it)",
+			shown);
 	return 0;
 }
 
@@ -203,9 +221,10 @@ int fsio_open_dir_in(const char *dir, const char *rel, int create)
 			struct stat st;
 			if (e == ELOOP ||
 			    (e == ENOTDIR && lstat(shown.buf, &st) == 0 && S_ISLNK(st.st_mode)))
-				fd = err_set(ERR_IO,
-					     "%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)",
-					     shown.buf);
+				fd = err_set(
+					ERR_IO,
+					"%s is a symbolic link: campaign does not write through links (remove it; was it made by the workload?)",
+					shown.buf);
 			else {
 				errno = e;
 				fd = err_sys(e == ENOENT ? ERR_NOTFOUND : ERR_IO,

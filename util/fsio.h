@@ -55,6 +55,9 @@ int fsio_read_tail(const char *path, size_t max, char **out, size_t *len);
  * for it, or with nowait returns -1 at once when another process holds it.
  * Returns the fd (close it to release) or a negative err code. */
 int fsio_lock(const char *dir, const char *name, int nowait);
+/* fsio_lock's shared flock, never waited for: the fd, or -1 while another
+ * process holds dir/name exclusively (or it cannot be opened). */
+int fsio_lock_shared(const char *dir, const char *name);
 /* Removes the temporaries of name in the open folder dfd whose writer died
  * on this host (tempname.h): files and links, and with dir (dfd's path)
  * folders too, whole. Best effort: what cannot be removed stays. Every

@@ -118,23 +118,33 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Returns an fd holding the supervisor lock, or -1 when another holds it. */
-static int supervisor_lock(const struct run *r)
+/* The supervisor holds <run>/.supervisor.lock exclusively for its life; a `status` takes it
+ * shared for a moment to see whether one is alive (and decides the jobs meanwhile). */
+#define SUPERVISOR_LOCK ".supervisor.lock"
+#define SUPERVISOR_START_S 60 /* a supervisor waits this long for statuses to let go */
+
+/* Whether a supervisor of r holds its lock (statuses holding it shared are none). */
+static int supervisor_alive(const struct run *r)
 {
-	return fsio_lock(r->dir, ".supervisor.lock", 1);
+	int fd = fsio_lock_shared(r->dir, SUPERVISOR_LOCK);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0;
 }
 
-/* The supervisor lock, tried for some 3 s: `status` holds it a moment to see
- * whether a supervisor is alive (and decides the jobs meanwhile), a
- * supervisor for good. -1: another held it throughout. */
-static int supervisor_lock_wait(const struct run *r)
+/* The supervisor's lock: an fd, or -1 when another supervisor holds it. A status
+ * holding it a moment (or long, on a slow store) is waited for, up to
+ * SUPERVISOR_START_S: once a status kept a starting supervisor out, its jobs waited
+ * for none. */
+static int supervisor_lock(const struct run *r)
 {
-	int lock = supervisor_lock(r);
-	for (int i = 0; lock < 0 && i < 60; i++) {
+	for (int i = 0; i < SUPERVISOR_START_S * 20; i++) {
+		int fd = fsio_lock(r->dir, SUPERVISOR_LOCK, 1);
+		if (fd >= 0 || supervisor_alive(r))
+			return fd;
 		sleep_ms(50);
-		lock = supervisor_lock(r);
 	}
-	return lock;
+	return -1;
 }
 
 static void nodelist_of(int nodes, char *buf, size_t n)
@@ -408,13 +418,33 @@ static int next_job(struct run *r, struct snapshot *js, struct job_row **out)
 	return rc;
 }
 
+/* A supervisor is running now: what a status said of the jobs waiting for one is gone. */
+static int forget_no_supervisor(struct run *r)
+{
+	struct snapshot js = SNAPSHOT_INIT;
+	int rc = snapshot_load(r->st, &js);
+	for (size_t i = 0; rc == 0 && i < js.n; i++) {
+		const struct job_row *j = js.latest[i];
+		if (j->state != JS_PENDING || !j->reason ||
+		    strncmp(j->reason, LOCAL_NO_SUPERVISOR, strlen(LOCAL_NO_SUPERVISOR)))
+			continue;
+		struct job_decision d;
+		decision_set(&d, JS_PENDING, "", NULL);
+		rc = decision_apply_seen(r->st, j, &d);
+	}
+	snapshot_free(&js);
+	return rc;
+}
+
 int local_supervise(struct run *r)
 {
-	int lock = supervisor_lock_wait(r);
+	int lock = supervisor_lock(r);
 	if (lock < 0)
 		return err_set(ERR_BACKEND, "run %s already has a supervisor", r->id);
 	struct hostlock h;
-	int rc = hostlock_open(&h);
+	int rc = forget_no_supervisor(r);
+	if (rc == 0)
+		rc = hostlock_open(&h);
 	if (rc < 0) {
 		close(lock);
 		return rc;
@@ -468,15 +498,8 @@ static int pending_jobs(struct run *r)
  * waits; with wait, supervises in the foreground. */
 static int local_start(struct run *r, int wait)
 {
-	/* (a status holding the lock then is no supervisor: left to it, the
-	 * jobs would wait for none, and a `submit --wait` with them) */
-	int probe = supervisor_lock_wait(r);
-	if (probe < 0 || !pending_jobs(r)) {
-		if (probe >= 0)
-			close(probe);
+	if (!pending_jobs(r) || supervisor_alive(r))
 		return 0;
-	}
-	close(probe);
 	struct hostlock h; /* an unsafe lock folder is said here, not in supervisor.log */
 	int rc = hostlock_open(&h);
 	hostlock_close(&h);
@@ -512,21 +535,33 @@ static void local_observe(const struct run *r, const struct job_row *j, struct s
 		      job_alive(j);
 }
 
-/* Without a live supervisor, unfinished jobs are decided from job.status. */
+/* Whether a submit or resume of r is planning or queueing its jobs now. */
+static int submitting(const struct run *r)
+{
+	int fd = fsio_lock_shared(r->dir, ".submit.lock");
+	if (fd >= 0)
+		close(fd);
+	return fd < 0;
+}
+
+/* Without a live supervisor, unfinished jobs are decided from job.status; jobs that
+ * wait, with none running and no submit under way, are idle: nothing will start them.
+ * The snapshot may be older than the lock (a supervisor ended since, a submit queued
+ * jobs): a decision is recorded only over the state it was taken from. */
 static int local_refresh(struct run *r, struct snapshot *jobs)
 {
-	int lock = supervisor_lock(r);
+	int lock = fsio_lock_shared(r->dir, SUPERVISOR_LOCK);
 	if (lock < 0)
 		return 0; /* a supervisor is alive and keeps the store current */
-	/* what was read before the lock may be stale (a supervisor ended
-	 * since); a submit can still move a job on, and that move stands */
-	int rc = snapshot_load(r->st, jobs);
+	int rc = 0, waiting = 0, running = 0, queueing = submitting(r);
 	for (size_t i = 0; rc == 0 && i < jobs->n; i++) {
 		struct job_row *j = jobs->latest[i];
 		if (job_state_is_final(j->state) && j->state != JS_LOST)
 			continue;
-		jobs->idle |= !j->cancel_requested &&
-			      (j->state == JS_PLANNED || j->state == JS_PENDING);
+		int waits = j->state == JS_PLANNED || j->state == JS_PENDING;
+		waiting += waits && !j->cancel_requested;
+		if (waits && queueing)
+			continue; /* the submit moves it on, and starts a supervisor */
 		struct status_file js;
 		struct local_seen seen;
 		struct job_decision d;
@@ -539,8 +574,10 @@ static int local_refresh(struct run *r, struct snapshot *jobs)
 		}
 		rc = decision_apply_seen(r->st, j, &d);
 		jobs->dirty |= d.write;
+		running += d.state == JS_RUNNING;
 	}
 	close(lock);
+	jobs->idle = waiting && !running && !queueing;
 	return rc;
 }
 

@@ -10,6 +10,9 @@
 #include "statusfile.h"
 
 /* What a status without a live supervisor observed of one job. */
+/* How a waiting job's reason begins while no supervisor runs its run. */
+#define LOCAL_NO_SUPERVISOR "no local supervisor is running"
+
 struct local_seen {
 	const char *run_id;
 	enum job_state state;        /* as recorded */

@@ -43,7 +43,7 @@ static void waiting(const struct local_seen *seen, struct job_decision *d)
 	/* Still waiting: nothing is lost, a supervisor can run it. */
 	char why[sizeof d->reason];
 	snprintf(why, sizeof why,
-		 "no local supervisor is running (it was interrupted): `campaign resume %s` starts one",
+		 LOCAL_NO_SUPERVISOR " (it was interrupted): `campaign resume %s` starts one",
 		 seen->run_id);
 	say_once(seen, d, seen->state, why);
 }
@@ -65,16 +65,19 @@ void local_decide(const struct local_seen *seen, struct job_decision *d)
 		from_status(seen->js, seen->cancel_requested, 1,
 			    "decided from job.status (supervisor gone)", d);
 	} else if (seen->status_read == ERR_IO) {
-		decision_set(d, JS_LOST,
-			     "the local supervisor ended while the job ran, and its job.status is damaged (not the JSON the job script writes)",
-			     "supervisor gone");
+		decision_set(
+			d, JS_LOST,
+			"the local supervisor ended while the job ran, and its job.status is damaged (not the JSON the job script writes)",
+			"supervisor gone");
 	} else if (seen->alive) {
-		say_once(seen, d, JS_RUNNING,
-			 "its supervisor is gone but the job's processes are alive: its end is read from job.status when it comes");
+		say_once(
+			seen, d, JS_RUNNING,
+			"its supervisor is gone but the job's processes are alive: its end is read from job.status when it comes");
 	} else {
-		decision_set(d, JS_LOST,
-			     "the local supervisor ended while the job ran and the job left no job.status",
-			     "supervisor gone");
+		decision_set(
+			d, JS_LOST,
+			"the local supervisor ended while the job ran and the job left no job.status",
+			"supervisor gone");
 	}
 }
 
@@ -92,9 +95,10 @@ static void end_words(const struct local_end *e, enum job_state st, int code, ch
 	else if (e->cancelled)
 		snprintf(reason, n, "cancelled");
 	else if (e->status_read == ERR_IO)
-		snprintf(reason, n,
-			 "job.status is damaged (not the JSON the job script writes); decided from the job script's exit status %d",
-			 code);
+		snprintf(
+			reason, n,
+			"job.status is damaged (not the JSON the job script writes); decided from the job script's exit status %d",
+			code);
 	else if (!have)
 		snprintf(reason, n, "no job.status: job script killed by %s",
 			 WIFSIGNALED(e->wait_status) ? strsignal(WTERMSIG(e->wait_status))

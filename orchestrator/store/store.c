@@ -585,7 +585,7 @@ int store_job_submitted(struct store *st, const char *scenario, int attempt, con
 			   "WHERE scenario = ?1 AND attempt = ?2",
 			   "sisd", scenario, attempt, job_id, store_now());
 	return rc < 0 ? rc
-		      : store_job_update(st, scenario, attempt, JS_PENDING, NULL, -1, NULL,
+		      : store_job_update(st, scenario, attempt, JS_PENDING, "", -1, NULL,
 					 detail ? detail : "submitted");
 }
 

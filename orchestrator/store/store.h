@@ -76,7 +76,8 @@ void run_row_free(struct run_row *r);
 int store_job_plan(struct store *st, const char *scenario, int nodes, int ntasks, int *attempt);
 /* Records that a submit call for this attempt begins (before the call). */
 int store_job_submitting(struct store *st, const char *scenario, int attempt);
-/* Records the backend's job id (state PENDING); detail goes in the transition. */
+/* Records the backend's job id (state PENDING, no reason yet); detail goes in the
+ * transition. */
 int store_job_submitted(struct store *st, const char *scenario, int attempt, const char *job_id,
 			const char *detail);
 /* Moves a job to state (no-op if it is already there), recording the

@@ -26,15 +26,15 @@ for point in after-create after-plan after-record:s1 after-record:s3 after-recor
 		check local_fault_status_says_resume grep -q "^s4  *4  *PENDING .*no local supervisor is running (it was interrupted): \`campaign resume $(basename "$run")\` starts one" st.out
 		# nothing will start them: a watch says so and stops (it waited forever once), and
 		# loses nothing
-		"$CAMPAIGN" watch --plain --interval 1 --results "$SCRATCH/r_$t" "$(basename "$run")" >w.out 2>&1; rc=$?
+		timeout 60 "$CAMPAIGN" watch --plain --interval 1 --results "$SCRATCH/r_$t" "$(basename "$run")" >w.out 2>&1; rc=$?
 		check local_watch_idle_exit5 [ "$rc" = 5 ]
 		check local_watch_idle_says grep -q "^campaign watch: run $(basename "$run"): its jobs wait and no local supervisor is running to start them (it ended or never started): \`campaign resume $(basename "$run")\` starts one; nothing was lost\$" w.out
 		check local_watch_idle_kept [ "$(rows "$run" "select group_concat(state, ' ') from jobs")" = "PENDING PENDING PENDING PENDING" ]
-		# a `campaign status` holding the supervisor lock (a moment, to see whether one
-		# runs) as the resume below starts is no supervisor: once, the jobs were left to
-		# none and a `submit --wait` waited for them forever
-		flock "$run/.supervisor.lock" sleep 1.5 &
-		until ! flock -n "$run/.supervisor.lock" true; do sleep 0.05; done
+		# a `campaign status` holding the supervisor lock (shared, a moment, to see whether
+		# one runs) as the resume below starts is no supervisor: once, the jobs were left
+		# to none and a `submit --wait` waited for them forever
+		flock -s "$run/.supervisor.lock" sleep 1.5 &
+		until ! flock -n -x "$run/.supervisor.lock" true; do sleep 0.05; done
 	fi
 	"$CAMPAIGN" resume --wait --results "$SCRATCH/r_$t" "$(basename "$run")" >res.out 2>&1; rc=$?
 	check "local_fault_${t}_resume_ok" [ "$rc" -eq 0 ]

@@ -244,6 +244,18 @@ static void test_change_from_seen_state(void)
 		CHECK(js.latest[0]->state == JS_PENDING);
 		CHECK(!js.latest[0]->reason || !strcmp(js.latest[0]->reason, ""));
 	}
+	/* a refused change leaves the times alone too; words alone, from the state seen, go in */
+	struct job_change timed = { .scenario = "a", .attempt = 1, .from = JS_RUNNING,
+				    .state = JS_FAILED, .exit_code = 1, .start = 50, .end = 60 };
+	CHECK(store_job_change(st, &timed) == 0);
+	struct job_change words = { .scenario = "a", .attempt = 1, .from = JS_PENDING,
+				    .state = JS_PENDING, .reason = "waits", .exit_code = -1 };
+	CHECK(store_job_change(st, &words) == 0);
+	CHECK(snapshot_load(st, &js) == 0 && js.n == 1);
+	if (js.n == 1) {
+		CHECK(js.latest[0]->state == JS_PENDING && js.latest[0]->started_at == 0);
+		CHECK(js.latest[0]->reason && !strcmp(js.latest[0]->reason, "waits"));
+	}
 	struct job_change now = { .scenario = "a", .attempt = 1, .from = JS_PENDING,
 				  .state = JS_COMPLETED, .exit_code = 0, .start = 100, .end = 160 };
 	CHECK(store_job_change(st, &now) == 0);
