@@ -16,10 +16,13 @@
 #include <string.h>
 
 #define TABLE "checked_predictions"
-#define COLS "Scenario", "Parent (ms)", "Predicted (ms)", "Measured (ms)", "95 % CI (ms)", "Outcome", "Error (%)"
+#define COLS                                                                                       \
+	"Scenario", "Parent (ms)", "Predicted (ms)", "Measured (ms)", "95 % CI (ms)", "Outcome",   \
+		"Error (% of predicted)"
 
 /* What the numbers are, closing each caption. */
-static const char what[] = "the parent's median step, the predicted and the measured median step, and the 95 % bootstrap interval of the measured one, in ms; the prediction's error against the measured median, in %";
+static const char what[] =
+	"the parent's median step, the predicted and the measured median step, and the 95 % bootstrap interval of the measured one, in ms; the measured median against the prediction, in % of the prediction (positive: slower than predicted)";
 
 /* A row per entry of summary's checked_predictions, after the nlead cells lead. */
 static void add_rows(struct paper_table *t, json_t *summary, const char *const *lead, int nlead)
@@ -40,11 +43,12 @@ static int own_table(const char *out, const struct run *r, json_t *summary)
 	static const char *const head[] = { COLS };
 	struct strbuf cap = STRBUF_INIT, knob = STRBUF_INIT;
 	variant_knob_text(jsonio_at(summary, SK_PATH(SK_VARIANT, SK_KNOB)), &knob);
-	strbuf_addf(&cap,
-		    "Predictions checked by campaign try: run %s applies the knob for the %s recommendations of run %s%s%s%s to every scenario; %s",
-		    r->id, jsonio_str(summary, SK_PATH(SK_VARIANT, SK_KIND)),
-		    jsonio_str(summary, SK_PATH(SK_VARIANT, SK_OF)), knob.len ? " (" : "",
-		    knob.len ? knob.buf : "", knob.len ? ")" : "", what);
+	strbuf_addf(
+		&cap,
+		"Predictions checked by campaign try: run %s applies the knob for the %s recommendations of run %s%s%s%s to every scenario; %s",
+		r->id, jsonio_str(summary, SK_PATH(SK_VARIANT, SK_KIND)),
+		jsonio_str(summary, SK_PATH(SK_VARIANT, SK_OF)), knob.len ? " (" : "",
+		knob.len ? knob.buf : "", knob.len ? ")" : "", what);
 	struct paper_table t = { .name = TABLE, .caption = cap.buf, .ncols = 7, .head = head,
 				 .align = "lrrrllr" };
 	add_rows(&t, summary, NULL, 0);
@@ -103,8 +107,10 @@ static int family_table(const char *out, const struct run *r)
 			add_variant(&t, &names, &n, runs.v[i], vs);
 		json_decref(vs);
 	}
-	strbuf_addf(&cap, "Predictions checked by campaign try: the recommendations of run %s tried by its variant run%s %s; %s", r->id, n == 1 ? "" : "s",
-		    strbuf_str(&names), what);
+	strbuf_addf(
+		&cap,
+		"Predictions checked by campaign try: the recommendations of run %s tried by its variant run%s %s; %s",
+		r->id, n == 1 ? "" : "s", strbuf_str(&names), what);
 	t.caption = cap.buf;
 	int rc = n ? paper_table_write(out, &t) : 0;
 	paper_table_free(&t);

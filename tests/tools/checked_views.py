@@ -20,7 +20,7 @@ def outcome_cell(k):
 
 def error_cell(k):
     p, m = k["predicted_step_ms"], k["measured_step_ms"]
-    return "n/a" if p is None or not m else "%+.1f" % (100 * (p / m - 1))
+    return "n/a" if not p or not m else "%+.1f" % (100 * (m / p - 1))
 
 
 def row(summary, fmt, sep, end):
@@ -29,7 +29,7 @@ def row(summary, fmt, sep, end):
     ci = "n/a" if None in (k["ci_low"], k["ci_high"]) else f(k["ci_low"]) + " to " + f(k["ci_high"])
     cells = [k["scenario"], f(k["parent_step_ms"]), f(k["predicted_step_ms"]),
              f(k["measured_step_ms"]), ci, outcome_cell(k)]
-    if sep != "cols":  # the report and the paper: the prediction's error, in % of the measured
+    if sep != "cols":  # the report and the paper: the measured against the prediction, in % of it
         cells.append(error_cell(k))
     if sep == " & ":  # LaTeX: the paper escapes % (the only special character of these cells)
         cells = [c.replace("%", "\\%") for c in cells]
