@@ -3,6 +3,7 @@
 
 #include "analyzers/read/metrics.h"
 #include "analyzers/replay_build.h"
+#include "analyzers/stats.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -173,25 +174,40 @@ static struct ana_rec *rec_for(struct ana_run *run, enum rec_kind k, const char 
 	return r;
 }
 
-/* The share of r's i-th scenario's step its prediction takes off; -1 without one. */
-static double gain_of(const struct ana_rec *r, size_t i)
+/* A replay of s whose steps, the measured or the predicted, are not alike: its
+ * gain is read from the mean steps (a batch's, per sample already, from the medians). */
+static int by_means_of(const struct ana_scenario *s, enum rec_kind k, const struct replay_pred *p)
 {
-	return r->predicted_ms[i] >= 0 && r->step_ms[i] > 0 ? 1 - r->predicted_ms[i] / r->step_ms[i]
-							     : -1;
+	return p && k != REC_BATCH && p->mean_ms > 0 && p->measured_mean_ms > 0 &&
+	       (stats_unalike(p->step_ms, p->mean_ms) ||
+		stats_unalike(s->steps.step_med_ms, p->measured_mean_ms));
 }
+
+/* The share of r's i-th scenario's step its prediction takes off; -1 without one. */
+static double gain_of(const struct ana_rec *r, size_t i, const struct replay_pred *p)
+{
+	if (r->predicted_ms[i] < 0 || r->step_ms[i] <= 0)
+		return -1;
+	return r->by_means[i] ? 1 - p->mean_ms / p->measured_mean_ms
+			      : 1 - r->predicted_ms[i] / r->step_ms[i];
+}
+
+#define GROW(r, field) ((r)->field = xrealloc((r)->field, ((r)->n + 1) * sizeof *(r)->field))
 
 static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
 {
 	const struct ana_scenario *s = &run->sc[i];
 	struct ana_rec *r = rec_for(run, k, s->scaling.baseline[0] ? s->scaling.baseline
 								 : s->in.name);
-	r->sc = xrealloc(r->sc, (r->n + 1) * sizeof *r->sc);
-	r->step_ms = xrealloc(r->step_ms, (r->n + 1) * sizeof *r->step_ms);
-	r->predicted_ms = xrealloc(r->predicted_ms, (r->n + 1) * sizeof *r->predicted_ms);
-	r->ceiling_ms = xrealloc(r->ceiling_ms, (r->n + 1) * sizeof *r->ceiling_ms);
-	r->lo_ms = xrealloc(r->lo_ms, (r->n + 1) * sizeof *r->lo_ms);
-	r->hi_ms = xrealloc(r->hi_ms, (r->n + 1) * sizeof *r->hi_ms);
-	r->replayed = xrealloc(r->replayed, (r->n + 1) * sizeof *r->replayed);
+	GROW(r, sc);
+	GROW(r, step_ms);
+	GROW(r, predicted_ms);
+	GROW(r, ceiling_ms);
+	GROW(r, lo_ms);
+	GROW(r, hi_ms);
+	GROW(r, replayed);
+	GROW(r, by_means);
+	GROW(r, gain);
 	double p = advice_predicted_ms(s, k);
 	const struct replay_pred *rp = advice_replayed(s, k);
 	r->ceiling_ms[r->n] = advice_ceiling_ms(s, k);
@@ -200,10 +216,12 @@ static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
 	r->hi_ms[r->n] = rp ? rp->hi_ms * advice_per_batch(k) : -1;
 	r->sc[r->n] = i;
 	r->step_ms[r->n] = s->data.analysed && !s->steps.no_steps ? s->steps.step_med_ms : -1;
-	r->predicted_ms[r->n++] = p;
-	double g = gain_of(r, r->n - 1);
-	if (g > gain_of(r, r->lead))
-		r->lead = r->n - 1;
+	r->predicted_ms[r->n] = p;
+	r->by_means[r->n] = (unsigned char)by_means_of(s, k, rp);
+	double g = r->gain[r->n] = gain_of(r, r->n, rp);
+	if (g > r->gain[r->lead])
+		r->lead = r->n;
+	r->n++;
 	if (100 * g > r->gain_pct)
 		r->gain_pct = 100 * g;
 	if (p >= 0)
@@ -255,6 +273,8 @@ void advice_free(struct ana_run *run)
 		free(run->recs[i].lo_ms);
 		free(run->recs[i].hi_ms);
 		free(run->recs[i].replayed);
+		free(run->recs[i].by_means);
+		free(run->recs[i].gain);
 	}
 	free(run->recs);
 	run->recs = NULL;

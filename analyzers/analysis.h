@@ -474,6 +474,11 @@ struct ana_rec {
 	 * of the changed graph (replayed 1) the 95 % interval of its median */
 	double *ceiling_ms, *lo_ms, *hi_ms;
 	unsigned char *replayed;
+	/* per scenario: a replay whose steps, measured or predicted, are not alike (a few much
+	 * slower): its gain is the mean step's, the time per sample over the run, and the
+	 * report leads with the means */
+	unsigned char *by_means;
+	double *gain;           /* per scenario: the share of its step predicted off; -1 none */
 	size_t n;
 	size_t lead;            /* the one of them with the largest gain (0 when none has one) */
 	double gain_pct;        /* the largest predicted gain of its scenarios; 0 none */

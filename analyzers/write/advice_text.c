@@ -434,9 +434,13 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	const struct ana_scenario *s = &run->sc[r->sc[i]];
 	double gain = 100 * (1 - r->predicted_ms[i] / r->step_ms[i]);
 	const struct replay_pred *c = advice_replayed(s, r->kind);
-	strbuf_addf(sb, "%s%s%s%.2f -> %.2f ms (%+.0f %%", sb->len ? "; " : "",
-		    r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "", r->step_ms[i],
-		    r->predicted_ms[i], -gain);
+	strbuf_addf(sb, "%s%s%s", sb->len ? "; " : "", r->n > 1 ? s->in.name : "",
+		    r->n > 1 ? " " : "");
+	if (r->by_means[i]) /* the mean leads: the time per sample, what try checks */
+		strbuf_addf(sb, PROSE_PRED_MEANS_LEAD, c->measured_mean_ms, c->mean_ms,
+			    -100 * r->gain[i], c->mean_lo_ms, c->mean_hi_ms);
+	strbuf_addf(sb, "%s%.2f -> %.2f ms (%+.0f %%", r->by_means[i] ? "median " : "",
+		    r->step_ms[i], r->predicted_ms[i], -gain);
 	if (c->bound)
 		strbuf_addf(sb, PROSE_COMM_EARLY_BOUND, r->lo_ms[i], r->hi_ms[i]);
 	else if (c->per_call_step_ms >= 0)
@@ -469,10 +473,6 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			    c->per_call_ms, c->ms_per_mib, c->fit_colls);
 	if (r->kind == REC_DATA)
 		loader_said(sb, s, r->step_ms[i]);
-	if (c->mean_ms > 0 && stats_unalike(c->step_ms, c->mean_ms))
-		strbuf_addf(sb, PROSE_PRED_UNALIKE, c->mean_ms,
-			    100 * (c->mean_ms / c->measured_mean_ms - 1), c->mean_lo_ms,
-			    c->mean_hi_ms);
 	if (r->kind == REC_HOST)
 		strbuf_adds(
 			sb,
@@ -525,10 +525,12 @@ static const char *ordinal(int n)
 	return t == 1 ? "st" : t == 2 ? "nd" : t == 3 ? "rd" : "th";
 }
 
-/* ". Median step replayed with <the I/O change r replayed> (...): <preds>" */
-static void io_replayed_said(struct strbuf *sb, const struct replay_result *r, const char *preds)
+/* ". Median step replayed with <the I/O change r replayed> (...): <preds>" ("Step" where a
+ * scenario leads with its mean) */
+static void io_replayed_said(struct strbuf *sb, const struct replay_result *r, const char *lead,
+			     const char *preds)
 {
-	strbuf_adds(sb, ". Median step replayed with ");
+	strbuf_addf(sb, ". %s replayed with ", lead);
 	if (r->io_every > 1)
 		strbuf_addf(sb, "a checkpoint every %d%s step%s", r->io_every, ordinal(r->io_every),
 			    r->io_async ? ", " : "");
@@ -539,9 +541,14 @@ static void io_replayed_said(struct strbuf *sb, const struct replay_result *r, c
 
 /* ". Median step replayed with <the change of kind k> (...): <preds>"; io: the replay of
  * the recommendation's first scenario replayed (its I/O change). */
-static void replayed_said(struct strbuf *sb, enum rec_kind k, const struct replay_result *io,
-			  const char *preds)
+static void replayed_said(struct strbuf *sb, const struct ana_rec *r,
+			  const struct replay_result *io, const char *preds)
 {
+	enum rec_kind k = r->kind;
+	const char *lead = "Median step";
+	for (size_t i = 0; i < r->n; i++)
+		if (r->by_means[i])
+			lead = "Step";
 	const char *change =
 		"the all-reduce in buckets overlapped with backward (the run's own graph, on its cores)";
 	if (k == REC_STRAGGLER)
@@ -557,9 +564,9 @@ static void replayed_said(struct strbuf *sb, enum rec_kind k, const struct repla
 		change =
 			"the launch overhead halved (the run's own graph, its kernels on their streams, on its cores)";
 	if (k == REC_IO && io)
-		io_replayed_said(sb, io, preds);
+		io_replayed_said(sb, io, lead, preds);
 	else
-		strbuf_addf(sb, ". Median step replayed with %s: %s", change, preds);
+		strbuf_addf(sb, ". %s replayed with %s: %s", lead, change, preds);
 }
 
 /* A recommendation in words: its scenarios, the advice, each prediction. */
@@ -593,7 +600,7 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 				" (no lower than the host's own step: the GPU would then wait for it)");
 	}
 	if (rep.len)
-		replayed_said(&sb, r->kind, first, rep.buf);
+		replayed_said(&sb, r, first, rep.buf);
 	if (pred.len)
 		strbuf_addf(&sb, ". Median step with it removed (a ceiling, from the %s): %s",
 			    ceiling_words(r, run), pred.buf);
@@ -634,7 +641,7 @@ json_t *recs_json(const struct ana_run *run)
 		const struct ana_rec *r = &run->recs[i];
 		json_t *names = json_array(), *step = json_array(), *pred = json_array(),
 		       *gain = json_array(), *ceil = json_array(), *iv = json_array(),
-		       *bases = json_array();
+		       *bases = json_array(), *means = json_array();
 		size_t replays = 0, ceilings = 0;
 		for (size_t k = 0; k < r->n; k++) {
 			int p = r->predicted_ms[k] >= 0 && r->step_ms[k] > 0;
@@ -643,9 +650,9 @@ json_t *recs_json(const struct ana_run *run)
 								      : json_null());
 			json_array_append_new(pred,
 					      p ? jsonio_real3(r->predicted_ms[k]) : json_null());
-			json_array_append_new(gain, p ? jsonio_real3(100 * (1 - r->predicted_ms[k] /
-								     r->step_ms[k]))
-						      : json_null());
+			json_array_append_new(gain,
+					      p ? jsonio_real3(100 * r->gain[k]) : json_null());
+			json_array_append_new(means, json_boolean(p && r->by_means[k]));
 			json_array_append_new(ceil,
 					      r->ceiling_ms[k] >= 0 && r->step_ms[k] > 0
 						      ? jsonio_real3(r->ceiling_ms[k])
@@ -672,6 +679,7 @@ json_t *recs_json(const struct ana_run *run)
 				      : ceilings	  ? "ceiling"
 							  : "none");
 		json_object_set_new(o, "prediction_basis", bases);
+		json_object_set_new(o, "gain_by_means", means);
 		json_object_set_new(o, "predicted_interval_ms", iv);
 		rec_means_json(o, r, run);
 		json_object_set_new(o, "ceiling_step_ms", ceil);
