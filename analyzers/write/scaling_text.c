@@ -7,6 +7,7 @@
 #include "util/strbuf.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 
 const char *scaling_text_mode(enum scaling_mode m)
@@ -83,10 +84,17 @@ void scaling_text_speedup(struct strbuf *sb, const struct ana_scenario *s)
 		no_interval(sb);
 		return;
 	}
-	strbuf_addf(sb, " (95 %% CI %.2f-%.2f%s)", ci->lo, ci->hi,
-		    stats_interval_holds(ci, 1.0) ? "; no measurable change from the baseline"
-		    : c->speedup < 1		  ? "; slower than the baseline"
-						  : "");
+	/* (no change from the baseline is no speedup: the ideal says what was wanted) */
+	double ideal = c->efficiency > 0 ? c->speedup / c->efficiency : 0;
+	strbuf_addf(sb, " (95 %% CI %.2f-%.2f", ci->lo, ci->hi);
+	if (stats_interval_holds(ci, 1.0) && ideal > 1)
+		strbuf_addf(sb, "; no measurable speedup over the baseline, where the ideal is %gx",
+			    round(100 * ideal) / 100);
+	else if (stats_interval_holds(ci, 1.0))
+		strbuf_adds(sb, "; no measurable speedup over the baseline");
+	else if (c->speedup < 1)
+		strbuf_adds(sb, "; slower than the baseline");
+	strbuf_addch(sb, ')');
 }
 
 void scaling_text_efficiency(struct strbuf *sb, const struct ana_scenario *s)

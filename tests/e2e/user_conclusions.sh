@@ -60,7 +60,7 @@ sp4=$(S s4 '["speedup"]')
 # what the speedup's interval lets the sentence say: a direction only when it excludes 1
 case "$(S s4 '["speedup_interval"]' | python3 -c 'import ast, sys; c = ast.literal_eval(sys.stdin.read()); print("none" if c is None else "spans" if c[0] <= 1 <= c[1] else "below" if c[1] < 1 else "above")')" in
 none) said="speedup [0-9.]*x\( by the means\)\{0,1\} (no interval: fewer than 5 steps on a side)" ;;
-spans) said="speedup [0-9.]*x\( by the means\)\{0,1\} (95 % CI [0-9.]*-[0-9.]*; no measurable change from the baseline)" ;;
+spans) said="speedup [0-9.]*x\( by the means\)\{0,1\} (95 % CI [0-9.]*-[0-9.]*; no measurable speedup over the baseline, where the ideal is [0-9.]*x)" ;;
 below) said="speedup 0\.[0-9]*x\( by the means\)\{0,1\} (95 % CI [0-9.]*-[0-9.]*; slower than the baseline)" ;;
 *) said="speedup [0-9.]*x\( by the means\)\{0,1\} (95 % CI [0-9.]*-[0-9.]*) and efficiency" ;;
 esac

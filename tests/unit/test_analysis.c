@@ -972,6 +972,25 @@ static void test_advice_every_kind(void)
 	free(run.run_dir);
 }
 
+/* A speedup whose interval holds 1 is no speedup: said against the ideal (the ranks' ratio),
+ * never as a neutral "no change" */
+static void test_no_speedup_words(void)
+{
+	struct ana_scenario s = { 0 };
+	s.scaling.speedup = 1.02, s.scaling.efficiency = 0.51;
+	s.scaling.speedup_ci = (struct stats_interval){ .known = 1, .lo = 0.95, .hi = 1.08 };
+	struct strbuf sb = STRBUF_INIT;
+	scaling_text_speedup(&sb, &s);
+	CHECK_STR(
+		sb.buf,
+		"speedup 1.02x (95 % CI 0.95-1.08; no measurable speedup over the baseline, where the ideal is 2x)");
+	strbuf_reset(&sb);
+	s.scaling.speedup = 0.8, s.scaling.speedup_ci.lo = 0.7, s.scaling.speedup_ci.hi = 0.9;
+	scaling_text_speedup(&sb, &s);
+	CHECK_STR(sb.buf, "speedup 0.80x (95 % CI 0.70-0.90; slower than the baseline)");
+	strbuf_free(&sb);
+}
+
 /* A replay whose predicted steps are not alike (a checkpoint every few steps: median 4 ms,
  * mean 27) gains what its mean gains, the time per sample (73 %, not the median's 96 %): it
  * ranks below an 80 % gain of steps alike, and its words lead with the mean. */
@@ -1574,6 +1593,7 @@ int main(void)
 	RUN(test_verdict_decide);
 	RUN(test_advice_every_kind);
 	RUN(test_rec_by_means);
+	RUN(test_no_speedup_words);
 	RUN(test_unknown_shares);
 	RUN(test_monitors_name_the_resource);
 	RUN(test_report_shares);
