@@ -366,16 +366,22 @@ static const char *ceiling_words(const struct ana_rec *r, const struct ana_run *
 	return "none";
 }
 
+/* Cores busier than this over a changed replay take up what the change frees. */
+#define CORES_ABSORB_PCT 80.0
+
 /* Beside a replayed prediction: the unchanged graph's own error, and where the change gains
- * under 2 % (no_gain), the cores that absorb it (busy_pct of the changed replay). */
+ * under 2 % (no_gain), why: busy cores (busy_pct of the changed replay) that take up what it
+ * frees, or, with cores to spare, other work that sets the step. */
 static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s, int no_gain,
 				 double busy_pct)
 {
+	int cores = s->replay.cores * s->replay.hosts;
 	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
 		    s->replay.error_pct);
-	if (no_gain)
-		strbuf_addf(sb, ": no gain predicted, the %d cores are busy %.0f %% of the replay",
-			    s->replay.cores * s->replay.hosts, busy_pct);
+	if (no_gain && busy_pct >= CORES_ABSORB_PCT)
+		strbuf_addf(sb, PROSE_NO_GAIN_CORES_BUSY, cores, busy_pct);
+	else if (no_gain)
+		strbuf_addf(sb, PROSE_NO_GAIN_OTHER_WORK, cores, busy_pct);
 }
 
 /* The batch per rank doubled, replayed: the step of twice the samples and the samples/s it

@@ -991,6 +991,25 @@ static void test_no_speedup_words(void)
 	strbuf_free(&sb);
 }
 
+/* A replayed change of under 2 % (c's communication): busy cores take up what it frees, or
+ * other work sets the step, said so. */
+static void no_gain_words(struct ana_run *run, struct ana_scenario *c)
+{
+	c->replay.cores = 2, c->replay.hosts = 1;
+	c->replay.comm.step_ms = 99.5;
+	for (int busy = 0; busy < 2; busy++) {
+		c->replay.comm.busy_pct = busy ? 95 : 30;
+		advice_free(run);
+		advice_plan(run);
+		char *t = rec_text(&run->recs[0], run);
+		CHECK(t &&
+		      strstr(t,
+			     busy ? ": no gain predicted: the 2 cores are busy 95 % of the changed replay, so the work it moves takes their time"
+				  : ": no gain predicted: what it takes off is not what sets the step (other work does; the 2 cores are in use 30 %"));
+		free(t);
+	}
+}
+
 /* A replay whose predicted steps are not alike (a checkpoint every few steps: median 4 ms,
  * mean 27) gains what its mean gains, the time per sample (73 %, not the median's 96 %): it
  * ranks below an 80 % gain of steps alike, and its words lead with the mean. */
@@ -1046,6 +1065,7 @@ static void test_rec_by_means(void)
 	t = rec_text(&run.recs[0], &run);
 	CHECK(t && strstr(t, ". Median step replayed with ") && !strstr(t, "mean 10"));
 	free(t);
+	no_gain_words(&run, &sc[1]);
 	advice_free(&run);
 	free(sc);
 	free(run.campaign);
