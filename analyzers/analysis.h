@@ -401,6 +401,7 @@ struct model_contention {
 	/* the widest ran on the local executor with more ranks than CPUs (oversubscribed) */
 	int oversubscribed;
 	double wide_eff;         /* the widest's measured parallel efficiency */
+	int wide_by_means;       /* ... by the means (its steps, or the baseline's, not alike) */
 	struct stats_interval wide_eff_ci; /* and its 95 % interval */
 };
 

@@ -298,6 +298,7 @@ static void contention(const struct ana_scenario *base, const struct ana_scenari
 	c->oversubscribed = w->outcome.oversubscribed;
 	c->wide_eff = w->scaling.efficiency;
 	c->wide_eff_ci = w->scaling.efficiency_ci;
+	c->wide_by_means = w->scaling.by_means;
 	snprintf(c->wide, sizeof c->wide, "%s", w->in.name);
 	growth_of(c, base, w);
 }

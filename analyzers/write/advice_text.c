@@ -704,10 +704,13 @@ static int contended_advice(struct rec *r, const struct ana_model *m)
 	if (c->wide_eff <= 0 || c->wide_eff >= MODEL_ADVICE_EFFICIENCY)
 		return 0;
 	struct strbuf sb = STRBUF_INIT;
-	char ci[48] = "";
+	char ci[64] = "";
+	const char *means = c->wide_by_means ? " by the means" : "";
 	if (c->wide_eff_ci.known)
-		snprintf(ci, sizeof ci, " (95 %% CI %.0f-%.0f %%)", 100 * c->wide_eff_ci.lo,
-			 100 * c->wide_eff_ci.hi);
+		snprintf(ci, sizeof ci, "%s (95 %% CI %.0f-%.0f %%)", means,
+			 100 * c->wide_eff_ci.lo, 100 * c->wide_eff_ci.hi);
+	else
+		snprintf(ci, sizeof ci, "%s", means);
 	strbuf_addf(
 		&sb,
 		PROSE_SERIES_MEASURE,

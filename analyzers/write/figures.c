@@ -40,12 +40,15 @@ static int put(struct fig *f, const char *rel, const struct strbuf *sb)
 	return fsio_write_in(f->dir, rel, sb->buf, sb->len, 0644);
 }
 
-/* scaling.dat: one block per series (nodes efficiency speedup name). */
+/* scaling.dat: one block per series (nodes efficiency speedup name steps), steps "mean"
+ * where the speedup is by the means (steps not alike), else "median". */
 static void scaling_data(struct fig *f, struct strbuf *sc)
 {
 	size_t i, j;
 	json_t *b, *s, *scen = json_object_get(f->summary, SK_SCENARIOS);
-	strbuf_adds(sc, "# per series (gnuplot index): nodes efficiency speedup scenario\n");
+	strbuf_adds(
+		sc,
+		"# per series (gnuplot index): nodes efficiency speedup scenario steps (median, or mean: by the means, the steps not alike)\n");
 	json_array_foreach(scen, i, b) {
 		if (!json_is_true(json_object_get(b, SK_ANALYSED)) ||
 		    strcmp(jsonio_str(b, SK_BASELINE), jsonio_str(b, SK_NAME)))
@@ -55,9 +58,11 @@ static void scaling_data(struct fig *f, struct strbuf *sc)
 		json_array_foreach(
 			scen, j, s) if (json_is_true(json_object_get(s, SK_ANALYSED)) &&
 					!strcmp(jsonio_str(s, SK_BASELINE), jsonio_str(b, SK_NAME)))
-			strbuf_addf(sc, "%d %.4f %.4f %s\n", (int) jsonio_num(s, SK_NODES),
+			strbuf_addf(sc, "%d %.4f %.4f %s %s\n", (int) jsonio_num(s, SK_NODES),
 				    jsonio_num(s, SK_EFFICIENCY), jsonio_num(s, SK_SPEEDUP),
-				    jsonio_str(s, SK_NAME));
+				    jsonio_str(s, SK_NAME),
+				    json_is_true(json_object_get(s, SK_SPEEDUP_BY_MEANS)) ? "mean"
+											: "median");
 	}
 }
 

@@ -17,6 +17,13 @@ done
 check paper_pdf_is_pdf bash -c 'head -c 5 "$1" | grep -q "%PDF-"' _ "$P/figures/scaling.pdf"
 check paper_png_is_png bash -c 'head -c 8 "$1" | od -An -c | grep -q "P   N   G"' _ "$P/figures/breakdown.png"
 check paper_figure_data [ "$(grep -vc '^#' "$P/figures/data/scaling.dat")" -eq 3 ]
+# each point says whether its speedup is the medians' or the means' (summary.json's word)
+check paper_figure_data_steps python3 - "$P/figures/data/scaling.dat" "$run/summary.json" <<'PY'
+import json, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+by = {s["name"]: s for s in json.load(open(sys.argv[2]))["scenarios"]}
+assert rows and all(len(r) == 5 and r[4] == ("mean" if by[r[3]].get("speedup_by_means") else "median") for r in rows), rows
+PY
 for t in scenarios scaling; do
 	for ext in tex csv md; do check "paper_table_${t}_$ext" [ -s "$P/tables/$t.$ext" ]; done
 done

@@ -972,6 +972,28 @@ static void test_advice_every_kind(void)
 	free(run.run_dir);
 }
 
+/* The contention sentence's measured efficiency is marked as the tables mark it when it is
+ * by the means (the widest's steps not alike) */
+static void test_contention_by_means(void)
+{
+	struct ana_model m = { 0 };
+	snprintf(m.series, sizeof m.series, "k1");
+	m.contention = (struct model_contention){ .found = 1, .oversubscribed = 1, .base_ms = 10,
+						  .wide_ms = 14, .base_nodes = 1, .wide_nodes = 4,
+						  .wide_eff = 0.3, .wide_by_means = 1 };
+	m.contention.wide_eff_ci = (struct stats_interval){ .known = 1, .lo = 0.25, .hi = 0.35 };
+	struct ana_run run = new_run(0);
+	struct rec r = { 0 };
+	CHECK(series_advice(&r, &m, &run) == 1);
+	CHECK(r.text &&
+	      strstr(r.text,
+		     "so the measured 30 % efficiency by the means (95 % CI 25-35 %) at 4 nodes includes"));
+	free(r.text);
+	free(run.campaign);
+	free(run.run_id);
+	free(run.run_dir);
+}
+
 /* A speedup whose interval holds 1 is no speedup: said against the ideal (the ranks' ratio),
  * never as a neutral "no change" */
 static void test_no_speedup_words(void)
@@ -1614,6 +1636,7 @@ int main(void)
 	RUN(test_advice_every_kind);
 	RUN(test_rec_by_means);
 	RUN(test_no_speedup_words);
+	RUN(test_contention_by_means);
 	RUN(test_unknown_shares);
 	RUN(test_monitors_name_the_resource);
 	RUN(test_report_shares);
