@@ -169,6 +169,27 @@ json_t *prediction_check_side_json(const struct ana_variant *v)
 	return a;
 }
 
+/* What changed a side effect's step most: the share of it that moved most, " (I/O 0.00 ->
+ * 45.21 ms per step)", the mechanism a reader looks for (a knob that adds checkpoints where
+ * there were none, a loader that finishes early); nothing when no share moved 1 % of it. */
+static void side_cause_said(struct strbuf *md, const struct ana_check *c)
+{
+	const struct check_miss *w = &c->miss;
+	int most = -1;
+	for (int k = 0; w->known && k < CHECK_SHARES; k++) {
+		double d = fabs(w->after_ms[k] - w->before_ms[k]);
+		if (d > 0.01 * c->parent_median_ms &&
+		    (most < 0 || d > fabs(w->after_ms[most] - w->before_ms[most])))
+			most = k;
+	}
+	static const char *const words[CHECK_SHARES] = { "compute", "communication",
+							"data loading", "I/O",
+							"waiting for peers", "other host time" };
+	if (most >= 0)
+		strbuf_addf(md, " (its %s %.2f -> %.2f ms per step)", words[most],
+			    w->before_ms[most], w->after_ms[most]);
+}
+
 /* The other scenarios the knob changed beyond noise, said once after the checks. */
 static void side_effects_said(struct strbuf *md, const struct ana_variant *v)
 {
@@ -186,6 +207,7 @@ static void side_effects_said(struct strbuf *md, const struct ana_variant *v)
 					      c.hi_ms, c.variant_batch != 0);
 		if (c.by_means)
 			strbuf_adds(md, " by the means");
+		side_cause_said(md, &c);
 	}
 	if (n && unknown)
 		strbuf_adds(md, PROSE_CHECK_SIDE_LOAD_UNKNOWN);
