@@ -49,13 +49,20 @@ void telemetry_step(struct telemetry *t, const struct step_times *s)
 			 s->coll_end_ms * 1e3 + t->unix_off_us);
 	if (isfinite(s->loss))
 		snprintf(loss, sizeof loss, "%.9g", s->loss);
-	fprintf(t->f,
-		"{\"type\": \"step\", \"step\": %ld, \"phase\": \"%s\", \"data_wait_ms\": %.4f, \"forward_ms\": %.4f, \"backward_ms\": %.4f, \"comm_ms\": %.4f, \"comm_exposed_ms\": %.4f, \"overlap\": %.4f, \"optimizer_ms\": %.4f, \"io_ms\": %.4f, \"gemm_ms\": %.4f, \"elementwise_ms\": %.4f, \"step_ms\": %.4f, \"samples\": %ld, \"loss\": %s, \"bytes_allreduced\": %.0f, \"param_checksum\": \"%016" PRIx64
-		"\", \"start_us\": %.0f%s}\n",
-		s->step, s->active ? "active" : "warmup", s->data_wait_ms, s->forward_ms,
-		s->backward_ms, s->comm_ms, s->comm_exposed_ms, s->overlap, s->optimizer_ms,
-		s->io_ms, s->gemm_ms, s->elementwise_ms, s->step_ms, s->samples, loss,
-		s->bytes_allreduced, s->checksum, start_us, coll);
+	/* one line, written in three parts: the step, its phases, the rest */
+	fprintf(t->f, "{\"type\": \"step\", \"step\": %ld, \"phase\": \"%s\", ", s->step,
+		s->active ? "active" : "warmup");
+	fprintf(t->f, "\"data_wait_ms\": %.4f, \"forward_ms\": %.4f, \"backward_ms\": %.4f, ",
+		s->data_wait_ms, s->forward_ms, s->backward_ms);
+	fprintf(t->f, "\"comm_ms\": %.4f, \"comm_exposed_ms\": %.4f, \"overlap\": %.4f, ",
+		s->comm_ms, s->comm_exposed_ms, s->overlap);
+	fprintf(t->f, "\"optimizer_ms\": %.4f, \"io_ms\": %.4f, \"gemm_ms\": %.4f, ",
+		s->optimizer_ms, s->io_ms, s->gemm_ms);
+	fprintf(t->f, "\"elementwise_ms\": %.4f, \"step_ms\": %.4f, \"samples\": %ld, ",
+		s->elementwise_ms, s->step_ms, s->samples);
+	fprintf(t->f, "\"loss\": %s, \"bytes_allreduced\": %.0f, \"param_checksum\": \"%016" PRIx64,
+		loss, s->bytes_allreduced, s->checksum);
+	fprintf(t->f, "\", \"start_us\": %.0f%s}\n", start_us, coll);
 	if (++t->lines % 16 == 0)
 		fflush(t->f);
 	if (t->rank == 0 && t->f && (s->step % 10 == 0 || s->step + 1 == t->steps))

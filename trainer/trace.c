@@ -41,9 +41,11 @@ int trace_open(struct trace *t, const char *dir, int rank, int world, int nlanes
 		errno = e;
 		return -1;
 	}
+	fputs("{\"schemaVersion\": 1, \"traceName\": \"campaign-trainer\", ", t->f);
 	fprintf(t->f,
-		"{\"schemaVersion\": 1, \"traceName\": \"campaign-trainer\", \"distributedInfo\": {\"backend\": \"gloo\", \"rank\": %d, \"world_size\": %d}, \"traceEvents\": [\n",
+		"\"distributedInfo\": {\"backend\": \"gloo\", \"rank\": %d, \"world_size\": %d}, ",
 		rank, world);
+	fputs("\"traceEvents\": [\n", t->f);
 	return 0;
 }
 

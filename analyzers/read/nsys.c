@@ -64,9 +64,10 @@ static int readable(sqlite3 *db, const char *path)
 	sqlite3_finalize(st);
 	if (rc == SQLITE_OK)
 		return 0;
-	return err_set(ERR_IO,
-		       "%s: not a readable SQLite database (%s): damaged, or not written by SQLite; export the report again with 'nsys export --type sqlite'",
-		       path, sqlite3_errstr(rc));
+	return err_set(
+		ERR_IO,
+		"%s: not a readable SQLite database (%s): damaged, or not written by SQLite; export the report again with 'nsys export --type sqlite'",
+		path, sqlite3_errstr(rc));
 }
 
 /* The export at path opened read-only and immutable into *db, and found readable; else the
@@ -128,7 +129,9 @@ enum gpu_table { KERNEL, MEMCPY, MEMSET };
 static int read_gpu(sqlite3 *db, enum gpu_table which, struct nsys_report *r)
 {
 	static const char kernel_sql[] =
-		"SELECT k.globalPid, k.deviceId, k.streamId, k.correlationId, k.start, k.end, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName";
+		"SELECT k.globalPid, k.deviceId, k.streamId, k.correlationId, k.start, k.end, s.value\n"
+		"FROM CUPTI_ACTIVITY_KIND_KERNEL k\n"
+		"JOIN StringIds s ON s.id = k.demangledName";
 	static const char *const sql[] = {
 		kernel_sql,
 		"SELECT globalPid, deviceId, streamId, correlationId, start, end, copyKind FROM CUPTI_ACTIVITY_KIND_MEMCPY",
@@ -184,7 +187,11 @@ static int read_runtime(sqlite3 *db, struct nsys_report *r)
 	if (!has_table(db, "CUPTI_ACTIVITY_KIND_RUNTIME"))
 		return 0;
 	sqlite3_stmt *st;
-	const char *sql = "SELECT r.globalTid, r.correlationId, r.start, r.end, s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId WHERE r.correlationId IS NOT NULL";
+	const char *sql =
+		"SELECT r.globalTid, r.correlationId, r.start, r.end, s.value\n"
+		"FROM CUPTI_ACTIVITY_KIND_RUNTIME r\n"
+		"JOIN StringIds s ON s.id = r.nameId\n"
+		"WHERE r.correlationId IS NOT NULL";
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return err_set(ERR_IO, "CUPTI_ACTIVITY_KIND_RUNTIME: unexpected layout: %s",
 			       sqlite3_errmsg(db));
@@ -211,7 +218,12 @@ static int read_runtime(sqlite3 *db, struct nsys_report *r)
 static void cut_steps(sqlite3 *db, struct nsys_report *r)
 {
 	sqlite3_stmt *st;
-	const char *sql = "SELECT n.globalTid, n.start, COALESCE(n.text, s.value) AS nm FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND n.eventType IN (59, 60) AND nm LIKE 'ProfilerStep#%' ORDER BY n.globalTid, n.start";
+	const char *sql =
+		"SELECT n.globalTid, n.start, COALESCE(n.text, s.value) AS nm\n"
+		"FROM NVTX_EVENTS n\n"
+		"LEFT JOIN StringIds s ON s.id = n.textId\n"
+		"WHERE n.end IS NOT NULL AND n.eventType IN (59, 60) AND nm LIKE 'ProfilerStep#%'\n"
+		"ORDER BY n.globalTid, n.start";
 	if (!has_table(db, "NVTX_EVENTS") ||
 	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return;
@@ -245,7 +257,14 @@ static json_t *read_nvtx(sqlite3 *db, int top_n)
 {
 	json_t *a = json_array();
 	sqlite3_stmt *st;
-	const char *sql = "SELECT COALESCE(n.text, s.value) AS nm, SUM(n.end - n.start) AS t, COUNT(*) FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND n.eventType IN (59, 60) AND nm IS NOT NULL GROUP BY nm ORDER BY t DESC, nm LIMIT ?";
+	const char *sql =
+		"SELECT COALESCE(n.text, s.value) AS nm, SUM(n.end - n.start) AS t, COUNT(*)\n"
+		"FROM NVTX_EVENTS n\n"
+		"LEFT JOIN StringIds s ON s.id = n.textId\n"
+		"WHERE n.end IS NOT NULL AND n.eventType IN (59, 60) AND nm IS NOT NULL\n"
+		"GROUP BY nm\n"
+		"ORDER BY t DESC, nm\n"
+		"LIMIT ?";
 	if (!has_table(db, "NVTX_EVENTS") ||
 	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return a;
@@ -278,9 +297,10 @@ int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
 		return rc;
 	if (!has_table(db, "StringIds") || !has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL")) {
 		sqlite3_close(db);
-		return err_set(ERR_IO,
-			       "%s: not an Nsight Systems export (no StringIds or CUPTI_ACTIVITY_KIND_KERNEL table); export a report with 'nsys export --type sqlite' from a capture with -t cuda",
-			       path);
+		return err_set(
+			ERR_IO,
+			"%s: not an Nsight Systems export (no StringIds or CUPTI_ACTIVITY_KIND_KERNEL table); export a report with 'nsys export --type sqlite' from a capture with -t cuda",
+			path);
 	}
 	rc = read_gpu(db, KERNEL, out);
 	if (rc == 0)
@@ -328,7 +348,11 @@ int nsys_load_host(const char *path, struct gpu_trace *host)
 	rc = 0;
 	sqlite3_stmt *st;
 	const char *sql =
-		"SELECT COALESCE(n.text, s.value), n.start, n.end, n.globalTid FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND n.eventType IN (59, 60) ORDER BY n.start";
+		"SELECT COALESCE(n.text, s.value), n.start, n.end, n.globalTid\n"
+		"FROM NVTX_EVENTS n\n"
+		"LEFT JOIN StringIds s ON s.id = n.textId\n"
+		"WHERE n.end IS NOT NULL AND n.eventType IN (59, 60)\n"
+		"ORDER BY n.start";
 	if (has_table(db, "NVTX_EVENTS")) {
 		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 			rc = err_set(ERR_IO, "%s: NVTX_EVENTS: unexpected layout: %s", path,
@@ -391,11 +415,16 @@ int nsys_add_host(const char *path, struct nsys_report *r)
 	for (size_t i = 0; i < r->n; i++)
 		r->proc[i].want_cpu = 1;
 	rc = host_rows(db,
-		       "SELECT COALESCE(n.text, s.value), n.start, n.end, n.globalTid FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId WHERE n.end IS NOT NULL AND n.eventType IN (59, 60)",
+		       "SELECT COALESCE(n.text, s.value), n.start, n.end, n.globalTid\n"
+		       "FROM NVTX_EVENTS n\n"
+		       "LEFT JOIN StringIds s ON s.id = n.textId\n"
+		       "WHERE n.end IS NOT NULL AND n.eventType IN (59, 60)",
 		       "NVTX_EVENTS", r);
 	if (rc == 0)
 		rc = host_rows(db,
-			       "SELECT s.value, r.start, r.end, r.globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId",
+			       "SELECT s.value, r.start, r.end, r.globalTid\n"
+			       "FROM CUPTI_ACTIVITY_KIND_RUNTIME r\n"
+			       "JOIN StringIds s ON s.id = r.nameId",
 			       "CUPTI_ACTIVITY_KIND_RUNTIME", r);
 	sqlite3_close(db);
 	if (rc < 0) {

@@ -108,8 +108,15 @@ int cpu_read(struct cpu_reading *r)
 
 void cpu_csv_header(FILE *f)
 {
-	fputs("timestamp,node,interval_s,cpu_util_pct,iowait_pct,load1,mem_used_mib,mem_total_mib,disk_read_bytes,disk_write_bytes,net_rx_bytes,net_tx_bytes,foreign_cpu_pct,foreign_top,job_cpu_pct\n",
-	      f);
+	static const char *const cols[] = {
+		"timestamp",	    "node",	     "interval_s",	"cpu_util_pct",
+		"iowait_pct",	    "load1",	     "mem_used_mib",	"mem_total_mib",
+		"disk_read_bytes", "disk_write_bytes", "net_rx_bytes", "net_tx_bytes",
+		"foreign_cpu_pct", "foreign_top",     "job_cpu_pct",
+	};
+	for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
+		fprintf(f, "%s%s", i ? "," : "", cols[i]);
+	fputc('\n', f);
 }
 
 static unsigned long long delta(unsigned long long a, unsigned long long b)
