@@ -222,7 +222,9 @@ static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
 	if (g > r->gain[r->lead])
 		r->lead = r->n;
 	r->n++;
-	if (100 * g > r->gain_pct)
+	/* (a replay of too few steps does not rank: its recommendation comes after those with
+	 * a figure, as those without one do) */
+	if (100 * g > r->gain_pct && !(rp && s->replay.steps < ADVICE_REPLAY_MIN_STEPS))
 		r->gain_pct = 100 * g;
 	if (p >= 0)
 		r->basis = basis_of(s, k);

@@ -11,6 +11,10 @@
 
 struct strbuf;
 
+/* A replay of fewer steps gives no interval, and its gain ranks nothing: one step is one
+ * sample, not evidence of the order in which to act. */
+#define ADVICE_REPLAY_MIN_STEPS 3
+
 /* The kind's name in summary.json ("communication", "straggler", ...). */
 const char *rec_kind_name(enum rec_kind k);
 /* Every kind's name, quote around each, ", " between them (what a knob may name). */

@@ -395,10 +395,11 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 	strbuf_addf(sb, "%s%s%s%.2f ms a step -> %.2f ms a step for twice the samples",
 		    sb->len ? "; " : "", r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "",
 		    r->step_ms[i], b->step_ms);
-	if (s->replay.steps < 3) /* the interval, not the claim */
-		strbuf_addf(sb,
-			    " (%zu step%s replayed: too few for an interval or a rate to claim)",
-			    s->replay.steps, s->replay.steps == 1 ? "" : "s");
+	if (s->replay.steps < ADVICE_REPLAY_MIN_STEPS) /* the interval, not the claim */
+		strbuf_addf(
+			sb,
+			" (%zu step%s replayed: too few for an interval, a rate to claim or a rank among the recommendations)",
+			s->replay.steps, s->replay.steps == 1 ? "" : "s");
 	else if (b->lo_ms > 0) /* (summary.json's throughput_x: the same rule) */
 		strbuf_addf(
 			sb,
@@ -468,9 +469,11 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	else if (r->kind == REC_IO && s->replay.io_storage_ms > 0)
 		strbuf_addf(sb, PROSE_STORAGE_FLOOR, s->replay.io_storage_ms, r->lo_ms[i],
 			    r->hi_ms[i]);
-	else if (s->replay.steps < 3)
-		strbuf_addf(sb, "; %zu step%s replayed: too few for an interval)", s->replay.steps,
-			    s->replay.steps == 1 ? "" : "s");
+	else if (s->replay.steps < ADVICE_REPLAY_MIN_STEPS)
+		strbuf_addf(
+			sb,
+			"; %zu step%s replayed: too few for an interval or a rank among the recommendations)",
+			s->replay.steps, s->replay.steps == 1 ? "" : "s");
 	else
 		strbuf_addf(sb, PROSE_REPLAY_MEDIAN_CI, r->lo_ms[i], r->hi_ms[i]);
 	if (c->fit_colls)

@@ -1050,6 +1050,7 @@ static void test_rec_by_means(void)
 		s->outcome.basis = BASIS_HOST;
 		s->steps.step_med_ms = 100;
 		s->replay.built = 1;
+		s->replay.steps = 10;
 		s->shares.comm_pct = s->shares.io_pct = 40, s->shares.compute_pct = 20;
 		decided(s);
 		s->outcome.v.verdict = v[i];
@@ -1088,6 +1089,12 @@ static void test_rec_by_means(void)
 	CHECK(t && strstr(t, ". Median step replayed with ") && !strstr(t, "mean 10"));
 	free(t);
 	no_gain_words(&run, &sc[1]);
+	/* one replayed step ranks nothing: the 73 % of ten steps comes first */
+	sc[1].replay.comm.step_ms = 20;
+	sc[1].replay.steps = 1;
+	advice_free(&run);
+	advice_plan(&run);
+	CHECK(run.nrecs >= 2 && run.recs[0].kind == REC_IO);
 	advice_free(&run);
 	free(sc);
 	free(run.campaign);
