@@ -608,9 +608,13 @@ static void sc_verdict(json_t *o, const struct ana_scenario *s, const struct ana
 	json_object_set_new(o, "slowest_rank",
 			    json_pack("{s:i, s:o}", "rank", s->steps.slowest_rank, "mean_step_ms",
 				      jsonio_real3(s->steps.slowest_rank_ms)));
+	/* (null where the steps carry no loss: a 0 would read as one measured) */
 	json_object_set_new(o, "loss",
-			    json_pack("{s:o, s:o}", "first", jsonio_real3(s->steps.loss_first),
-				      "last", jsonio_real3(s->steps.loss_last)));
+			    !s->steps.loss_known
+				    ? json_null()
+				    : json_pack("{s:o, s:o}", "first",
+						jsonio_real3(s->steps.loss_first), "last",
+						jsonio_real3(s->steps.loss_last)));
 }
 
 /* A string, or null when it is empty; frees it. */

@@ -24,6 +24,8 @@ c=$(run_of c 3 130)
 "$CAMPAIGN" compare --results "$SCRATCH/res" "$a" "$b" >ab.txt 2>&1
 "$CAMPAIGN" compare --json --results "$SCRATCH/res" "$a" "$b" >ab.json 2>&1
 "$CAMPAIGN" compare --json --results "$SCRATCH/res" "$a" "$c" >ac.json 2>&1
+# step lines without a loss: summary.json says none (null), not a loss of 0
+check steplog_loss_null [ "$(json "$(dirname "$(rundir a.out)")/$a/summary.json" 'j["scenarios"][0]["loss"]')" = None ]
 check compare_steps_recorded [ "$(json "$(dirname "$(rundir a.out)")/$a/summary.json" 'len(j["scenarios"][0]["step_times_ms"])')" = 60 ]
 check compare_same_within_noise [ "$(json ab.json 'j["scenarios"]["s"]["metrics"]["median step (ms)"]["better"]')" = "within noise" ]
 check compare_same_interval_has_1 [ "$(json ab.json 'j["scenarios"]["s"]["metrics"]["median step (ms)"]["ratio_95ci"][0] <= 1 <= j["scenarios"]["s"]["metrics"]["median step (ms)"]["ratio_95ci"][1]')" = True ]
