@@ -337,6 +337,23 @@ static int step_lines(const struct ana_scenario *s, const struct ana_run *run,
 	return rc;
 }
 
+/* Step lines are what the workload printed: where one rank's add up to more than its job
+ * ran (10 % and 1 s of slack for the job script's own clock), they cannot all be true. */
+static void lines_against_job(struct ana_scenario *s, const struct scenario_metrics *m)
+{
+	double job = steplog_job_wall_s(s->in.job_dir), most = 0;
+	int rank = -1;
+	for (size_t r = 0; job >= 0 && r < m->n; r++) {
+		double sum = 0;
+		for (size_t i = 0; i < m->ranks[r].n; i++)
+			sum += m->ranks[r].steps[i].step_ms / 1000;
+		if (sum > most)
+			most = sum, rank = m->ranks[r].rank;
+	}
+	if (job >= 0 && most > 1.1 * job + 1)
+		s->data.lines_s = most, s->data.job_s = job, s->data.lines_rank = rank;
+}
+
 /* Step data from the step lines of the rank logs (analysis.step_log); rc when there is
  * no pattern. */
 static int from_step_log(struct ana_scenario *s, const struct ana_run *run,
@@ -350,6 +367,7 @@ static int from_step_log(struct ana_scenario *s, const struct ana_run *run,
 	if (rc == 0) {
 		s->data.source = SOURCE_STEP_LOG;
 		add_source(s, SOURCE_STEP_LOG, 0);
+		lines_against_job(s, m);
 	} else {
 		missing->step_log = MISS_STEP_LOG_NO_MATCH;
 	}

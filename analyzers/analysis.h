@@ -153,6 +153,10 @@ struct ana_data {
 	char *trace_like[ANA_TRACE_LIKE_SHOWN];
 	/* other scenarios that ran on its nodes at the same time, in words; "" none */
 	char contaminated[320];
+	/* step lines whose times add up, on rank lines_rank, to lines_s, more than the job ran
+	 * (job_s, its job.status): printed by the workload, not timed; 0 when they fit */
+	double lines_s, job_s;
+	int lines_rank;
 };
 
 /* Where a scenario's global batch comes from, the first known */

@@ -9,6 +9,7 @@
 #include "util/strbuf.h"
 #include "util/words.h"
 
+#include <jansson.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,4 +221,19 @@ int steplog_load(const char *job_dir, const struct ranklines *rl, const char *pa
 	strbuf_free(&dir);
 	metrics_sort_ranks(out);
 	return 0;
+}
+
+double steplog_job_wall_s(const char *job_dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" JOB_STATUS, job_dir);
+	json_t *j = json_load_file(p.buf, 0, NULL);
+	strbuf_free(&p);
+	json_t *a = json_object_get(j, "start"), *b = json_object_get(j, "end");
+	double s = json_is_number(a) && json_is_number(b) && json_number_value(a) > 0 &&
+			   json_number_value(b) >= json_number_value(a)
+		? json_number_value(b) - json_number_value(a)
+		: -1;
+	json_decref(j);
+	return s;
 }

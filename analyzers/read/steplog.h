@@ -15,5 +15,8 @@
  * (inactive). ERR_NOTFOUND when no line matches. */
 int steplog_load(const char *job_dir, const struct ranklines *rl, const char *pattern,
 		 int warmup, struct scenario_metrics *out);
+/* The job's wall time in s from job_dir/job.status (the job script's start and end), -1
+ * unknown: step lines are what the workload printed, and their sum cannot exceed it. */
+double steplog_job_wall_s(const char *job_dir);
 
 #endif

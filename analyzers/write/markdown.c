@@ -128,6 +128,8 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 			    s->steps.throughput, data_text_throughput_unit(s));
 	if (!s->steps.no_steps)
 		unalike_steps(md, s);
+	if (s->data.lines_s > 0)
+		strbuf_addf(md, PROSE_LINES_NOT_TIMED_SHORT, s->data.lines_s, s->data.job_s);
 	if (s->scaling.baseline[0] && !s->scaling.is_baseline &&
 	    s->scaling.mode != SCALING_UNKNOWN) {
 		strbuf_addf(md, "; %s scaling: ", scaling_text_mode(s->scaling.mode));
@@ -534,6 +536,9 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 	if (ranks[0])
 		strbuf_addf(md, "Ranks: %s.\n\n", ranks);
 	free(ranks);
+	if (s->data.lines_s > 0)
+		strbuf_addf(md, PROSE_LINES_NOT_TIMED "\n", s->data.lines_rank, s->data.lines_s,
+			    s->data.job_s);
 	if (s->data.contaminated[0])
 		strbuf_addf(
 			md,

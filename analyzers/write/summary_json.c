@@ -659,6 +659,12 @@ static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana
 	json_object_set_new(o, "traces_missed", text_or_null(data_text_traces_missed(s, run)));
 	json_object_set_new(o, "ranks_with_data", json_integer(s->data.ranks_with_data));
 	json_object_set_new(o, "ranks_note", text_or_null(data_text_ranks(s)));
+	json_object_set_new(o, "step_lines_exceed_job",
+			    s->data.lines_s <= 0
+				    ? json_null()
+				    : json_pack("{s:i, s:o, s:o}", "rank", s->data.lines_rank,
+						"lines_s", jsonio_real3(s->data.lines_s), "job_s",
+						jsonio_real3(s->data.job_s)));
 }
 
 /* The other ranks that arrived last in the very steps straggler k did (its group). */

@@ -179,6 +179,8 @@ check ddp_log_only_source [ "$(json "$run/summary.json" "[x['source'] for x in j
 ours=$(json "$run/summary.json" "[x['step_time_ms']['median'] for x in j['scenarios'] if x['name'] == 'log-only'][0]")
 theirs=$(script_median "$run/log-only" 3)
 check "ddp_log_only_median_is_the_scripts ($ours vs $theirs ms)" within10 "$ours" "$theirs"
+# a real script's step lines fit in its job's time: nothing said against them
+check ddp_log_only_lines_fit [ "$(json "$run/summary.json" "[x['step_lines_exceed_job'] for x in j['scenarios'] if x['name'] == 'log-only'][0]")" = None ]
 check ddp_log_only_loss_kept [ "$(json "$run/summary.json" "[x['loss']['last'] > 0 for x in j['scenarios'] if x['name'] == 'log-only'][0]")" = True ]
 
 # monitors alone: a workload that leaves nothing else
