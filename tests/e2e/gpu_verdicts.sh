@@ -30,7 +30,7 @@ check gpu_kinds_complete [ "$rc" -eq 0 ]
 check gpu_table_note_names_copies grep -q "other: the rest: exposed host-device copies, other kernels and the GPU waiting for the host)" "$run/BOTTLENECK_ANALYSIS.md"
 # HTA's kernel time is a span with the idle in it, not the kernels' sum (the table below it):
 # comm's two ranks span 98.10 ms from first kernel start to last end, of which 90 ms are kernels
-check gpu_kernel_time_is_a_span grep -q "non-compute 61.2 % of 98.10 ms of kernel time (from each rank's first kernel start to its last kernel end, summed over ranks)" "$run/BOTTLENECK_ANALYSIS.md"
+check gpu_kernel_time_is_a_span grep -q "non-compute 61.2 % of 98.10 ms of GPU time (HTA's \"kernel time\": from each rank's first kernel start to its last kernel end, idle included, summed over ranks; not the kernels' own time)" "$run/BOTTLENECK_ANALYSIS.md"
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
 G() { S "$1" "['gpu_shares_pct']['$2']"; }
 for want in comm:communication-bound data:data-loader-bound host:host-bound gemm:compute-bound annotated:compute-bound copy:memory-bound elementwise:memory-bound deepqueue:communication-bound hostgap:host-bound; do
