@@ -219,12 +219,13 @@ static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
 	r->predicted_ms[r->n] = p;
 	r->by_means[r->n] = (unsigned char)by_means_of(s, k, rp);
 	double g = r->gain[r->n] = gain_of(r, r->n, rp);
-	if (g > r->gain[r->lead])
-		r->lead = r->n;
+	/* a replay of too few steps does not rank: its recommendation comes after those with a
+	 * figure, as those without one do, and leads only where none of its scenarios ranks */
+	int ranks = g >= 0 && !(rp && s->replay.steps < ADVICE_REPLAY_MIN_STEPS);
+	if (ranks > r->lead_ranks || (ranks == r->lead_ranks && g > r->gain[r->lead]))
+		r->lead = r->n, r->lead_ranks = ranks;
 	r->n++;
-	/* (a replay of too few steps does not rank: its recommendation comes after those with
-	 * a figure, as those without one do) */
-	if (100 * g > r->gain_pct && !(rp && s->replay.steps < ADVICE_REPLAY_MIN_STEPS))
+	if (100 * g > r->gain_pct && ranks)
 		r->gain_pct = 100 * g;
 	if (p >= 0)
 		r->basis = basis_of(s, k);

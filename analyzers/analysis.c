@@ -337,6 +337,31 @@ static int step_lines(const struct ana_scenario *s, const struct ana_run *run,
 	return rc;
 }
 
+static int by_step_no(const void *a, const void *b)
+{
+	const struct step_rec *x = a, *y = b;
+	return (x->step > y->step) - (x->step < y->step);
+}
+
+/* The seconds a rank's step lines claim: each step number once, at its longest (a node's
+ * log holds its workers' lines when the launcher does not prefix them, a logger may print a
+ * line twice: the same step then appears more than once). */
+static double lines_claim_s(const struct rank_metrics *r)
+{
+	struct step_rec *v = xmalloc((r->n + 1) * sizeof *v);
+	memcpy(v, r->steps, r->n * sizeof *v);
+	qsort(v, r->n, sizeof *v, by_step_no);
+	double sum = 0;
+	for (size_t i = 0, j; i < r->n; i = j) {
+		double most = 0;
+		for (j = i; j < r->n && v[j].step == v[i].step; j++)
+			most = v[j].step_ms > most ? v[j].step_ms : most;
+		sum += most / 1000;
+	}
+	free(v);
+	return sum;
+}
+
 /* Step lines are what the workload printed: where one rank's add up to more than its job
  * ran (10 % and 1 s of slack for the job script's own clock), they cannot all be true. */
 static void lines_against_job(struct ana_scenario *s, const struct scenario_metrics *m)
@@ -344,9 +369,7 @@ static void lines_against_job(struct ana_scenario *s, const struct scenario_metr
 	double job = steplog_job_wall_s(s->in.job_dir), most = 0;
 	int rank = -1;
 	for (size_t r = 0; job >= 0 && r < m->n; r++) {
-		double sum = 0;
-		for (size_t i = 0; i < m->ranks[r].n; i++)
-			sum += m->ranks[r].steps[i].step_ms / 1000;
+		double sum = lines_claim_s(&m->ranks[r]);
 		if (sum > most)
 			most = sum, rank = m->ranks[r].rank;
 	}

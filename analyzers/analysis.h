@@ -486,6 +486,7 @@ struct ana_rec {
 	double *gain;           /* per scenario: the share of its step predicted off; -1 none */
 	size_t n;
 	size_t lead;            /* the one of them with the largest gain (0 when none has one) */
+	int lead_ranks;         /* ... and its gain ranks (not a replay of too few steps) */
 	double gain_pct;        /* the largest predicted gain of its scenarios; 0 none */
 	enum rec_basis basis;   /* what its predictions come from */
 };

@@ -233,7 +233,7 @@ void prediction_check_run(struct ana_run *run)
 		struct ana_check d = check_as_decided(c);
 		c->missed = c->outcome == CHECK_WORSE || c->outcome == CHECK_BETTER ||
 			(c->outcome == CHECK_NOISE && d.hi_ms > 0 && d.predicted_ms < d.lo_ms);
-		if (c->missed || c->side) /* a side effect: what the knob changed there */
+		if (s && (c->missed || c->side)) /* a side effect: what the knob changed there */
 			where_went(&c->miss, &d, s, v->kind);
 	}
 }

@@ -486,7 +486,8 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_adds(
 			sb,
 			", the host's work up to each kernel's launch (dispatch and the launch call) in half its time");
-	replay_fidelity_said(sb, s, gain < 2, c->busy_pct);
+	/* (where the mean leads, its gain says whether there is one) */
+	replay_fidelity_said(sb, s, (r->by_means[i] ? 100 * r->gain[i] : gain) < 2, c->busy_pct);
 	if (r->ceiling_ms[i] >= 0 && r->predicted_ms[i] < r->ceiling_ms[i])
 		strbuf_addf(sb, PROSE_CEILING_BELOW_REPLAY,
 			    100 * (1 - r->ceiling_ms[i] / r->step_ms[i]), r->ceiling_ms[i]);

@@ -87,11 +87,15 @@ void scaling_text_speedup(struct strbuf *sb, const struct ana_scenario *s)
 	/* (no change from the baseline is no speedup: the ideal says what was wanted) */
 	double ideal = c->efficiency > 0 ? c->speedup / c->efficiency : 0;
 	strbuf_addf(sb, " (95 %% CI %.2f-%.2f", ci->lo, ci->hi);
+	/* (a baseline wider than the scenario, analysis.baseline, has an ideal under 1) */
 	if (stats_interval_holds(ci, 1.0) && ideal > 1)
 		strbuf_addf(sb, "; no measurable speedup over the baseline, where the ideal is %gx",
 			    round(100 * ideal) / 100);
+	else if (stats_interval_holds(ci, 1.0) && ideal > 0 && fabs(ideal - 1) > 1e-9)
+		strbuf_addf(sb, "; no measurable change from the baseline, where the ideal is %gx",
+			    round(100 * ideal) / 100);
 	else if (stats_interval_holds(ci, 1.0))
-		strbuf_adds(sb, "; no measurable speedup over the baseline");
+		strbuf_adds(sb, "; no measurable change from the baseline");
 	else if (c->speedup < 1)
 		strbuf_adds(sb, "; slower than the baseline");
 	strbuf_addch(sb, ')');
