@@ -363,6 +363,27 @@ static void estimators_differ(const struct side *ra, const struct side *rb, stru
 	}
 }
 
+/* The scenarios of one side whose step lines add up to more than their job ran (the
+ * workload's own numbers, not timed: summary.json step_lines_exceed_job), named into sb. */
+static void not_timed(const struct side *r, const char *which, struct strbuf *sb)
+{
+	size_t i, n = 0;
+	json_t *s;
+	json_array_foreach(json_object_get(r->summary, SK_SCENARIOS), i, s) {
+		if (!json_is_object(json_object_get(s, "step_lines_exceed_job")))
+			continue;
+		const char *name = json_string_value(json_object_get(s, SK_NAME));
+		if (!n++)
+			strbuf_addf(sb, "%sstep times the workload printed, not timed, in ",
+				    sb->len ? ", " : "");
+		else
+			strbuf_adds(sb, ", ");
+		strbuf_adds(sb, name ? name : "?");
+	}
+	if (n)
+		strbuf_addf(sb, " (%s)", which);
+}
+
 /* The line said before anything else when the runs are not like for like: a local run
  * against a SLURM run, runs of different campaign files, or scenarios whose step times are
  * not the same measure; NULL when they are. */
@@ -380,6 +401,8 @@ static json_t *caution(const struct side *ra, const struct side *rb, int variant
 			    *rb->sha ? rb->sha : "unknown",
 			    variant ? ": one is a variant of the other (campaign try)" : "");
 	estimators_differ(ra, rb, &sb);
+	not_timed(ra, "reference", &sb);
+	not_timed(rb, "candidate", &sb);
 	json_t *j = sb.len ? json_string(sb.buf) : json_null();
 	strbuf_free(&sb);
 	return j;

@@ -142,6 +142,17 @@ static int publishable_all(struct paper *p)
 
 /* ---- tables ----------------------------------------------------------- */
 
+/* cell with " (WORDS)" after it where on (the report's markers). */
+static char *marked(char *cell, int on, const char *words)
+{
+	if (!on)
+		return cell;
+	struct strbuf c = STRBUF_INIT;
+	strbuf_addf(&c, "%s (%s)", cell, words);
+	free(cell);
+	return strbuf_detach(&c);
+}
+
 /* One scenario's row of the scenarios table. */
 static void scenario_row(char **row, json_t *s, int ok)
 {
@@ -164,6 +175,9 @@ static void scenario_row(char **row, json_t *s, int ok)
 		free(row[5]);
 		row[5] = strbuf_detach(&c);
 	}
+	/* step lines adding up to more than their job ran: the workload's, not timed */
+	row[4] = marked(row[4], ok && json_is_object(json_object_get(s, "step_lines_exceed_job")),
+			"not timed");
 	row[12] = xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed");
 }
 
@@ -176,17 +190,6 @@ static char *interval_cell(json_t *s, const char *key, const char *fmt, double f
 	struct strbuf c = STRBUF_INIT;
 	strbuf_addf(&c, fmt, f * json_number_value(json_array_get(ci, 0)),
 		    f * json_number_value(json_array_get(ci, 1)));
-	return strbuf_detach(&c);
-}
-
-/* cell with " (WORDS)" after it where on (the report's markers). */
-static char *marked(char *cell, int on, const char *words)
-{
-	if (!on)
-		return cell;
-	struct strbuf c = STRBUF_INIT;
-	strbuf_addf(&c, "%s (%s)", cell, words);
-	free(cell);
 	return strbuf_detach(&c);
 }
 
