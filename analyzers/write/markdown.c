@@ -539,6 +539,9 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 	if (s->data.lines_s > 0)
 		strbuf_addf(md, PROSE_LINES_NOT_TIMED "\n", s->data.lines_rank, s->data.lines_s,
 			    s->data.job_s);
+	if (!s->steps.no_steps && s->steps.active_steps < STATS_BOOTSTRAP_MIN_N)
+		strbuf_addf(md, PROSE_FEW_STEPS "\n", s->steps.active_steps,
+			    s->steps.active_steps == 1 ? "" : "s", STATS_BOOTSTRAP_MIN_N);
 	if (s->data.contaminated[0])
 		strbuf_addf(
 			md,

@@ -37,6 +37,8 @@ check conclusions_two_files_per_rank [ "$(ls "$run/s2/traces" | wc -l)" -eq 4 ]
 check conclusions_repeat2_ranks_are_processes [ "$(S s2 '["ranks_with_data"]')" = 2 ]
 check conclusions_repeat2_ranks_4n [ "$(S s4 '["ranks_with_data"]')" = 4 ]
 check conclusions_repeat2_steps_joined [ "$(S s2 '["active_steps"]')" = 4 ]
+# four steps give no interval, nor a verdict to cite: its section says so, ten say nothing
+check conclusions_few_steps_said bash -c 'sed -n "/^### s2\$/,/^### /p" "$1" | grep -q "^\*\*Few steps\*\*: its verdict, shares and median rest on 4 active steps, too few for an interval (5 or more give one)" && [ "$(grep -c "^\*\*Few steps\*\*" "$1")" -lt "$(grep -c "^### " "$1")" ]' _ "$run/BOTTLENECK_ANALYSIS.md"
 check conclusions_repeat0_many_files [ "$(ls "$run/r0/traces" | wc -l)" -ge 4 ]
 check conclusions_repeat0_ranks [ "$(S r0 '["ranks_with_data"]')" = 2 ]
 check conclusions_no_ranks_note [ "$(S s4 '["ranks_note"]')" = None ]
