@@ -92,19 +92,18 @@ VERDICT_USERS := analyzers/verdict analyzers/write/evidence analyzers/advice ana
 $(VERDICT_USERS:%=$(B)/%.o) $(VERDICT_USERS:%=$(B)/asan/obj/%.o): WARN += -Wswitch-enum
 
 # Long prose, one string macro per block (util/prose.awk): the report's
-# (analyzers/write/prose.txt) and the orchestrator's messages and key documentation
-# (orchestrator/bisect/prose.txt, orchestrator/campaign/prose.txt)
+# (analyzers/write/prose.txt), the campaign keys' documentation
+# (orchestrator/campaign/prose.txt) and each folder's long messages (its prose.txt)
 $(B)/%/prose.h: %/prose.txt util/prose.awk
 	@mkdir -p $(dir $@)
 	awk -v guard=$(subst /,_,$(shell echo $* | tr a-z A-Z))_PROSE_H -f util/prose.awk $< >$@.tmp && mv $@.tmp $@
-PROSE_USERS := $(basename $(wildcard analyzers/write/*.c))
-$(foreach d,$(B) $(B)/asan/obj $(B)/tsan/obj $(B)/fuzz,$(PROSE_USERS:%=$(d)/%.o)): \
-	$(B)/analyzers/write/prose.h
-$(foreach d,$(B) $(B)/asan/obj,$(d)/orchestrator/bisect/report.o): \
-	$(B)/orchestrator/bisect/prose.h
-CAMPAIGN_PROSE_USERS := $(basename $(wildcard orchestrator/campaign/*.c))
-$(foreach d,$(B) $(B)/asan/obj,$(CAMPAIGN_PROSE_USERS:%=$(d)/%.o)): \
-	$(B)/orchestrator/campaign/prose.h
+# (every folder's prose.txt: its .c and .cc files, in every build, wait for its prose.h)
+PROSE_DIRS := $(patsubst %/prose.txt,%,$(wildcard */prose.txt */*/prose.txt))
+define prose_users
+$(foreach d,$(B) $(B)/asan/obj $(B)/tsan/obj $(B)/fuzz,$(patsubst %,$(d)/%.o,$(basename $(wildcard $(1)/*.c $(1)/*.cc)))): \
+	$(B)/$(1)/prose.h
+endef
+$(foreach p,$(PROSE_DIRS),$(eval $(call prose_users,$(p))))
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -3,6 +3,7 @@
  * objects or in words.
  * SPDX-License-Identifier: MIT */
 #include "analyzers/analyze_dumps.h"
+#include "analyzers/prose.h"
 #include "analyzers/inspector.h"
 #include "analyzers/read/nccl_inspector.h"
 #include "analyzers/write/summary_objects.h"
@@ -35,7 +36,7 @@ static void dump_files(char **paths, size_t n, struct argv *files)
 static void print_dump_counts(const struct insp_summary *s)
 {
 	const struct insp_stats *st = &s->st;
-	printf("NCCL Inspector: %zu records from %zu file%s (%zu process%s, %zu communicator%s): %zu instances recorded by every rank, %zu by only some (left out); skipped %zu malformed object%s, %zu duplicate%s, %zu unreadable file%s; %zu verbose records\n",
+	printf(PROSE_INSPECTOR_COUNTS,
 	       st->objects, st->files, st->files == 1 ? "" : "s", s->procs,
 	       s->procs == 1 ? "" : "es", s->comms, s->comms == 1 ? "" : "s", st->instances,
 	       st->partial, st->malformed, st->malformed == 1 ? "" : "s", st->duplicates,
@@ -68,7 +69,7 @@ static void print_dump_stragglers(const struct insp_summary *s, const struct str
 				  size_t n)
 {
 	for (size_t k = 0; k < n; k++)
-		printf("straggler: rank %d%s%s: arrived last at %.0f %% of the %zu instances of the communicators that span every process (by chance alone: p = %.1e); the others wait for it %.1f %% of their time in them\n",
+		printf(PROSE_INSPECTOR_STRAGGLER,
 		       g[k].rank, g[k].node[0] ? " on " : "", g[k].node, g[k].arrived_last_pct,
 		       s->judged, g[k].chance_p, g[k].impact_pct);
 	if (!n && s->judged)

@@ -2,6 +2,7 @@
  * GPU time breakdown, kernels) and the replay's line, printed for a terminal.
  * SPDX-License-Identifier: MIT */
 #include "analyzers/analyze_traces_text.h"
+#include "analyzers/prose.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ static void print_steps(json_t *st)
 		return;
 	}
 	json_t *p = json_object_get(st, "phases_pct");
-	printf("  %lld step%s, median %.3f ms: data loading %.1f %%, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, communication %.1f %% exposed (%.1f %% in all), I/O %.1f %%, other %.1f %%\n",
+	printf(PROSE_TRACE_STEPS_LINE,
 	       (long long) n, n == 1 ? "" : "s",
 	       json_number_value(json_object_get(st, "median_ms")),
 	       json_number_value(json_object_get(p, "data_loading")),

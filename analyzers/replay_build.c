@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "analyzers/replay_build.h"
+#include "analyzers/prose.h"
 
 #include "analyzers/replay_gpu.h"
 #include "analyzers/replay_proto.h"
@@ -746,7 +747,7 @@ static int build_ranks(struct builder *b)
 		if (rc >= 0 && step_windows(&v[i]) < 0)
 			rc = err_set(
 				ERR_USAGE,
-				"replay: rank %d's trace has no step range: mark each step with a range named ProfilerStep#N (torch.profiler's schedule writes them; under Nsight Systems, an NVTX range of that name)",
+				PROSE_REPLAY_NO_STEP_RANGE,
 				v[i].r->rank);
 		if (rc >= 0) {
 			top_level(b, &v[i]);

@@ -3,6 +3,7 @@
  * 17 significant digits, so what is read back is the same double.
  * SPDX-License-Identifier: MIT */
 #include "analyzers/run_input.h"
+#include "analyzers/prose.h"
 #include "analyzers/bounds.h"
 #include "analyzers/run_input_bounds.h"
 
@@ -502,7 +503,7 @@ int run_input_read(const char *run_dir, struct ana_run *run)
 	if (!fsio_exists(path.buf))
 		rc = err_set(
 			ERR_NOTFOUND,
-			"%s: no %s: the run has not been aggregated by this version of campaign; run `campaign aggregate --force %s` once, then campaign-analyze can analyse it again on its own",
+			PROSE_RUN_NOT_AGGREGATED,
 			run_dir, RUN_ANALYSIS_INPUT, run_dir);
 	else if (stat(path.buf, &st) == 0 && st.st_size > (off_t)BOUND_ANALYSIS_INPUT_BYTES)
 		rc = err_set(

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "analyzers/read/nsys.h"
+#include "analyzers/read/prose.h"
 #include "util/fsio.h"
 
 #include "util/err.h"
@@ -299,7 +300,7 @@ int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
 		sqlite3_close(db);
 		return err_set(
 			ERR_IO,
-			"%s: not an Nsight Systems export (no StringIds or CUPTI_ACTIVITY_KIND_KERNEL table); export a report with 'nsys export --type sqlite' from a capture with -t cuda",
+			PROSE_NSYS_NOT_AN_EXPORT,
 			path);
 	}
 	rc = read_gpu(db, KERNEL, out);

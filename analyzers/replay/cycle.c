@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "analyzers/replay/cycle.h"
+#include "analyzers/replay/prose.h"
 
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -73,10 +74,9 @@ static int cycle_report(const struct rgraph *g, const int *path, int len, int fr
 		if (path[i] < first)
 			first = path[i];
 	const struct rlane *l = &g->lanes[g->nodes[first].lane];
-	return err_set(ERR_GENERIC,
-		       "replay: node %d (\"%s\", rank %d, step %d, %s %lld) never becomes ready: it is on a cycle of %d nodes waiting on each other (edges, a stream's order, a collective's ranks); every dependency must be able to end before what it holds back",
-		       first, rgraph_node_name(g, first), l->rank, g->nodes[first].step,
-		       l->kind == RLANE_STREAM ? "stream" : "thread", (long long) l->id, len - from);
+	return err_set(ERR_GENERIC, PROSE_REPLAY_CYCLE, first, rgraph_node_name(g, first), l->rank,
+		       g->nodes[first].step, l->kind == RLANE_STREAM ? "stream" : "thread",
+		       (long long) l->id, len - from);
 }
 
 /* Follows what the first unfinished node waits for until a node comes back. */

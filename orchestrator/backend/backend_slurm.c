@@ -6,6 +6,7 @@
  * so the configuration is checked before slurm_init.
  * SPDX-License-Identifier: MIT */
 #include "backend.h"
+#include "orchestrator/backend/prose.h"
 #include "util/run_layout.h"
 #include "backend_slurm.h"
 #include "decision.h"
@@ -82,7 +83,7 @@ static int unreachable_error(const char *what, const char *why)
 	const char *conf = slurm_conf_path();
 	slurm_controller_addr(conf, host, sizeof host, &port);
 	return err_set(ERR_BACKEND,
-		       "%s: cannot reach slurmctld at %s:%d (%s). Check that slurmctld runs (`scontrol ping`), that %s is the cluster's configuration, and that munge works; recorded state is kept and status recovers once the controller answers",
+		       PROSE_SLURMCTLD_UNREACHABLE,
 		       what, host, port, why, conf ? conf : "slurm.conf");
 }
 
@@ -109,13 +110,15 @@ static enum job_state from_status_file(const struct status_file *js, int *exit_c
 		return JS_COMPLETED;
 	}
 	if (js->exit_code > 128)
-		snprintf(reason, n,
-			 "job ended by signal %d (SIGTERM: cancelled or time limit); decided from job.status, the controller had already forgotten the job",
-			 js->exit_code - 128);
+		snprintf(
+			reason, n,
+			"job ended by signal %d (SIGTERM: cancelled or time limit); decided from job.status, the controller had already forgotten the job",
+			js->exit_code - 128);
 	else
-		snprintf(reason, n,
-			 "exit status %d (decided from job.status; the controller no longer knows the job)",
-			 js->exit_code);
+		snprintf(
+			reason, n,
+			"exit status %d (decided from job.status; the controller no longer knows the job)",
+			js->exit_code);
 	return JS_FAILED;
 }
 
@@ -134,8 +137,9 @@ enum job_state slurm_decide(const struct slurm_seen *seen, const struct status_f
 	if (!seen->found) {
 		if (js)
 			return from_status_file(js, exit_code, reason, n);
-		snprintf(reason, n,
-			 "the controller no longer knows the job (older than MinJobAge) and it left no job.status: it was killed before its exit trap ran, or its node failed");
+		snprintf(
+			reason, n,
+			"the controller no longer knows the job (older than MinJobAge) and it left no job.status: it was killed before its exit trap ran, or its node failed");
 		return JS_LOST;
 	}
 	uint32_t base = seen->job_state & JOB_STATE_BASE;
@@ -263,9 +267,10 @@ static int apply_extra(job_desc_msg_t *d, const struct argv *extra, struct strbu
 		}
 		if (!ok) {
 			char list[256];
-			return err_set(ERR_USAGE,
-				       "slurm.extra: %s is not supported by the libslurm backend (supported: %s)",
-				       o, job_spec_extras(list, sizeof list));
+			return err_set(
+				ERR_USAGE,
+				"slurm.extra: %s is not supported by the libslurm backend (supported: %s)",
+				o, job_spec_extras(list, sizeof list));
 		}
 	}
 	return 0;

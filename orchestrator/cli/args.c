@@ -2,6 +2,7 @@
  * the dispatcher that opens a command's run and reports its errors.
  * SPDX-License-Identifier: MIT */
 #include "cmd.h"
+#include "orchestrator/cli/prose.h"
 #include "orchestrator/bisect/bisection.h"
 
 #include "orchestrator/run.h"
@@ -16,7 +17,7 @@
 static const struct optdef results_opt[] = {
 	{ 'R', "results", "DIR", "results root (default $CAMPAIGN_RESULTS, else ./results)" },
 	{ 'J', "store-journal", "MODE",
-	  "the state store's journal: auto (default: WAL on a local disk, a rollback journal on NFS, Lustre, GPFS...; an existing store keeps its own), wal or delete" },
+	  PROSE_OPT_STORE_JOURNAL },
 	OPT_END,
 };
 
@@ -261,7 +262,7 @@ static int open_run_said(const struct cmd_entry *e, struct args *a)
 	/* its folder or whole id: a start of one may be a run's too, or a scenario's name */
 	if (bisection_find(cmd_results_root(a), ref, 0, &dir) == 0)
 		err_set(ERR_NOTFOUND,
-			"%s is a bisection (campaign bisect), not a run: `campaign ls` lists it with its runs, its answer is BISECT.md in its folder, and `campaign bisect --resume %s` goes on with it",
+			PROSE_BISECTION_NOT_A_RUN,
 			ref, ref);
 	else
 		err_set(ERR_NOTFOUND, "%s", why); /* the run's message, not the bisection's */

@@ -4,6 +4,7 @@
  * with a per-task wrapper that records which rank failed first.
  * SPDX-License-Identifier: MIT */
 #include "launch.h"
+#include "orchestrator/job/prose.h"
 
 #include "util/nodelist.h"
 #include "ranklog.h"
@@ -93,7 +94,8 @@ static void say_rendezvous(long nodes, long tpn, long workers)
 	if (workers > 0)
 		snprintf(how, sizeof how, " (a launcher on each node starting %ld worker%s)",
 			 workers, workers == 1 ? "" : "s");
-	fprintf(stderr, "campaign launch: %ld rank%s on %ld node%s%s; rendezvous (env://) at %s:%s\n",
+	fprintf(stderr,
+		"campaign launch: %ld rank%s on %ld node%s%s; rendezvous (env://) at %s:%s\n",
 		ranks, ranks == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", how,
 		getenv("MASTER_ADDR"), getenv("MASTER_PORT"));
 }
@@ -112,7 +114,7 @@ static void check_master_addr(void)
 		return;
 	}
 	fprintf(stderr,
-		"campaign launch: node %s: MASTER_ADDR %s does not resolve here (%s): an env:// rendezvous (torch.distributed, torchrun) will fail; set MASTER_ADDR in workload.env to an address every node can reach\n",
+		PROSE_LAUNCH_MASTER_ADDR,
 		node ? node : "?", addr, gai_strerror(e));
 }
 
@@ -418,7 +420,8 @@ static int srun_step(char **argv, const char *dir)
 			"campaign launch: srun could not start the step (status %d) and slurmctld does not answer; waiting for it to start the step again (attempt %d of %d)\n",
 			rc, attempt + 1, SRUN_ATTEMPTS);
 		if (!wait_for_controller()) {
-			fprintf(stderr, "campaign launch: slurmctld did not answer in time; the step is not started\n");
+			fprintf(stderr,
+				"campaign launch: slurmctld did not answer in time; the step is not started\n");
 			return rc;
 		}
 	}
@@ -448,7 +451,7 @@ int launch_srun(long nodes, long tpn, int overlap, char **cmd, int ncmd, long wo
 		job_env(nodes, tpn, tpn, addr ? addr : "127.0.0.1", job_port());
 		if (!addr && nodes > 1)
 			fprintf(stderr,
-				"campaign launch: the first node's address is unknown (SLURM_JOB_NODELIST %s): MASTER_ADDR 127.0.0.1 reaches only the first node's ranks; set MASTER_ADDR in workload.env\n",
+				PROSE_LAUNCH_FIRST_NODE_UNKNOWN,
 				getenv("SLURM_JOB_NODELIST") ? getenv("SLURM_JOB_NODELIST")
 							     : "unset");
 		say_rendezvous(nodes, tpn, workers);
@@ -596,7 +599,7 @@ static int fds_for_ranks(long n)
 	}
 	if (rl.rlim_cur != RLIM_INFINITY && (rlim_t)need > rl.rlim_cur) {
 		fprintf(stderr,
-			"campaign launch: %ld local ranks need about %ld open files (a log pipe and file each); this process may have %llu (ulimit -n, hard limit included): raise the limit or launch fewer ranks\n",
+			PROSE_LAUNCH_OPEN_FILES,
 			n, need, (unsigned long long) rl.rlim_cur);
 		return -1;
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "paper.h"
+#include "orchestrator/paper/prose.h"
 #include "predictions.h"
 #include "table.h"
 #include "util/run_layout.h"
@@ -118,7 +119,7 @@ static int publishable(struct paper *p, const char *rel, int is_patch)
 	if (rc == 0 && what[0])
 		rc = err_set(
 			ERR_USAGE,
-			"%s holds a secret-looking value (%s): the paper is meant for publication, so it is not copied and no paper was written; remove the secret from the run's %s (and rotate it), then run campaign paper again%s",
+			PROSE_PAPER_SECRET,
 			path.buf, what, is_patch ? "patch" : "campaign.yaml",
 			is_patch ? "" : " (pass it with { from_env: true } next time)");
 	free(data);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "predictions.h"
+#include "orchestrator/paper/prose.h"
 #include "table.h"
 
 #include "analyzers/summary_keys.h"
@@ -22,7 +23,7 @@
 
 /* What the numbers are, closing each caption. */
 static const char what[] =
-	"the parent's median step, the predicted and the measured median step, and the 95 % bootstrap interval of the measured one, in ms; the measured median against the prediction, in % of the prediction (positive: slower than predicted)";
+	PROSE_PAPER_CHECKED_WHAT;
 
 /* A row per entry of summary's checked_predictions, after the nlead cells lead. */
 static void add_rows(struct paper_table *t, json_t *summary, const char *const *lead, int nlead)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "filesystem.h"
+#include "orchestrator/store/prose.h"
 
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -68,7 +69,7 @@ int filesystem_check_locks(const char *dir, const struct filesystem *k)
 		rc = err_sys(ERR_IO, "cannot create %s", p.buf);
 	else if (fcntl(fd, F_SETLK, &fl) != 0 && errno != EAGAIN && errno != EACCES)
 		rc = err_sys(ERR_IO,
-			     "POSIX record locks do not work in %s (%s file system), and the state store needs them: mount it with locking (NFS: without 'nolock', with lockd/NFSv4) or put the results on a file system that has them (--results DIR)",
+			     PROSE_STORE_NO_LOCKS,
 			     dir, k->name);
 	if (fd >= 0)
 		close(fd); /* a separate file: closing it drops no lock SQLite holds */

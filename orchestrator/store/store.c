@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "store.h"
+#include "orchestrator/store/prose.h"
 
 #include "filesystem.h"
 
@@ -82,7 +83,7 @@ static int damaged(const struct store *st, const char *why)
 {
 	return err_set(
 		ERR_IO,
-		"state store %s is damaged (%s): the run's records cannot be read. campaign does not replace it; restore it from a copy (the run's job directories and outputs are untouched)",
+		PROSE_STORE_DAMAGED,
 		st->path, why);
 }
 
@@ -183,15 +184,13 @@ static int set_journal(struct store *st, enum store_journal j, int is_new)
 		rc = journal_mode(st, NULL);
 	if (rc == 0 && want && strcmp(st->journal, want))
 		rc = err_set(
-			ERR_IO,
-			"state store %s is in %s mode and another process has it open, so it cannot become %s%s: stop the other campaign processes of this run (watch, status loops, the aggregation job) and run again",
-			st->path, st->journal, want,
+			ERR_IO, PROSE_STORE_MODE_BUSY, st->path, st->journal, want,
 			st->fs.shared
 				? " (the results are on a shared file system, where SQLite's WAL must not be used across hosts)"
 				: "");
 	if (rc == 0 && !want && st->fs.shared && !strcmp(st->journal, "wal"))
 		fprintf(stderr,
-			"campaign: warning: state store %s uses WAL on a shared file system (%s): safe only while every process using it runs on one host; --store-journal delete switches it\n",
+			PROSE_STORE_WAL_SHARED,
 			st->path, st->fs.name);
 	return rc;
 }
