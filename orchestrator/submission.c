@@ -6,6 +6,7 @@
 #include "util/fault.h"
 #include "orchestrator/store/snapshot.h"
 #include "util/fsio.h"
+#include "util/run_layout.h"
 #include "statusview.h"
 #include "watch.h"
 
@@ -38,10 +39,10 @@ int submission_check_env(const struct campaign *c)
 	if (!missing)
 		return 0;
 	int many = strchr(missing, ',') != NULL;
-	int rc = err_set(ERR_USAGE,
-			 "%s %s not set in this environment, and %s passes %s through to the jobs (from_env: true): export %s and run the command again; nothing was submitted",
-			 missing, many ? "are" : "is", c->path, many ? "them" : "it",
-			 many ? "them" : "it");
+	int rc = err_set(
+		ERR_USAGE,
+		"%s %s not set in this environment, and %s passes %s through to the jobs (from_env: true): export %s and run the command again; nothing was submitted",
+		missing, many ? "are" : "is", c->path, many ? "them" : "it", many ? "them" : "it");
 	free(missing);
 	return rc;
 }
@@ -52,7 +53,7 @@ int submission_run(struct run *r, const struct backend_ops *be, const struct sub
 	int rc = submission_check_env(&r->c);
 	if (rc < 0)
 		return rc;
-	int lock = fsio_lock(r->dir, ".submit.lock", 0);
+	int lock = fsio_lock(r->dir, RUN_SUBMIT_LOCK, 0);
 	if (lock < 0)
 		return lock;
 	rc = o->prepare ? o->prepare(r, o->ctx) : 0;

@@ -14,6 +14,7 @@
 #define RUN_TIMELINE "timeline.json"
 #define RUN_FIGURES "figures"
 #define RUN_SUPERVISOR_LOG "supervisor.log"     /* the local executor's detached supervisor */
+#define RUN_SUBMIT_LOCK ".submit.lock" /* held by a submit or resume while it plans and queues */
 #define RUN_VARIANT "variant.json"             /* campaign try: parent, knob, predictions */
 #define RUN_ANALYSIS_INPUT "analysis_input.json" /* what the last aggregation analysed */
 #define RUN_ANALYSIS_LOCK ".aggregate.lock"     /* held while the analysis is written */

@@ -123,13 +123,20 @@ static void sleep_ms(long ms)
 #define SUPERVISOR_LOCK ".supervisor.lock"
 #define SUPERVISOR_START_S 60 /* a supervisor waits this long for statuses to let go */
 
-/* Whether a supervisor of r holds its lock (statuses holding it shared are none). */
-static int supervisor_alive(const struct run *r)
+/* Whether another process holds r's lock file `name` exclusively (those holding it shared,
+ * as statuses do, are none). */
+static int held_exclusively(const struct run *r, const char *name)
 {
-	int fd = fsio_lock_shared(r->dir, SUPERVISOR_LOCK);
+	int fd = fsio_lock_shared(r->dir, name);
 	if (fd >= 0)
 		close(fd);
 	return fd < 0;
+}
+
+/* Whether a supervisor of r holds its lock. */
+static int supervisor_alive(const struct run *r)
+{
+	return held_exclusively(r, SUPERVISOR_LOCK);
 }
 
 /* The supervisor's lock: an fd, or -1 when another supervisor holds it. A status
@@ -535,15 +542,6 @@ static void local_observe(const struct run *r, const struct job_row *j, struct s
 		      job_alive(j);
 }
 
-/* Whether a submit or resume of r is planning or queueing its jobs now. */
-static int submitting(const struct run *r)
-{
-	int fd = fsio_lock_shared(r->dir, ".submit.lock");
-	if (fd >= 0)
-		close(fd);
-	return fd < 0;
-}
-
 /* Without a live supervisor, unfinished jobs are decided from job.status; jobs that
  * wait, with none running and no submit under way, are idle: nothing will start them.
  * The snapshot may be older than the lock (a supervisor ended since, a submit queued
@@ -553,7 +551,7 @@ static int local_refresh(struct run *r, struct snapshot *jobs)
 	int lock = fsio_lock_shared(r->dir, SUPERVISOR_LOCK);
 	if (lock < 0)
 		return 0; /* a supervisor is alive and keeps the store current */
-	int rc = 0, waiting = 0, running = 0, queueing = submitting(r);
+	int rc = 0, waiting = 0, running = 0, queueing = held_exclusively(r, RUN_SUBMIT_LOCK);
 	for (size_t i = 0; rc == 0 && i < jobs->n; i++) {
 		struct job_row *j = jobs->latest[i];
 		if (job_state_is_final(j->state) && j->state != JS_LOST)

@@ -588,17 +588,6 @@ int store_job_submitted(struct store *st, const char *scenario, int attempt, con
 					 detail ? detail : "submitted");
 }
 
-int store_job_set_times(struct store *st, const char *scenario, int attempt, double start,
-			double end)
-{
-	return write_one(st, "cannot update job",
-			 "UPDATE jobs\n"
-			 "SET started_at = CASE WHEN ?3 > 0 THEN ?3 ELSE started_at END,\n"
-			 "ended_at = CASE WHEN ?4 > 0 THEN ?4 ELSE ended_at END\n"
-			 "WHERE scenario = ?1 AND attempt = ?2",
-			 "sidd", scenario, attempt, start, end);
-}
-
 int store_job_set_pid(struct store *st, const char *scenario, int attempt, long pid)
 {
 	return write_one(st, "cannot update job",

@@ -99,9 +99,6 @@ struct job_change {
 };
 int store_job_change(struct store *st, const struct job_change *c);
 int store_job_set_pid(struct store *st, const char *scenario, int attempt, long pid);
-/* Sets the real start/end times (Unix seconds) when known (> 0). */
-int store_job_set_times(struct store *st, const char *scenario, int attempt, double start,
-			double end);
 /* What ended an attempt that the scheduler requeued (SLURM: the same job id
  * runs again, its restart count one higher). */
 struct job_requeue {

@@ -100,7 +100,10 @@ static void concurrent_writers(const char *name_db, enum store_journal journal)
 				bad |= store_job_submitted(s2, name, 1, "1", NULL) < 0;
 				bad |= snapshot_load(s2, &js) < 0;
 				snapshot_free(&js);
-				bad |= store_job_set_times(s2, name, 1, 1, 0) < 0;
+				struct job_change started = { .scenario = name, .attempt = 1,
+							      .from = -1, .state = JS_RUNNING,
+							      .exit_code = -1, .start = 1 };
+				bad |= store_job_change(s2, &started) < 0;
 				bad |= store_job_update(s2, name, 1, JS_RUNNING, NULL, -1, NULL,
 							NULL) < 0;
 				bad |= store_job_update(s2, name, 1, JS_COMPLETED, NULL, 0, NULL,
