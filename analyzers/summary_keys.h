@@ -32,6 +32,8 @@
 #define SK_BASELINE "baseline"
 #define SK_SPEEDUP "speedup"
 #define SK_SPEEDUP_BY_MEANS "speedup_by_means"
+/* step lines adding up to more than their job ran: {rank, lines_s, job_s}, or null */
+#define SK_STEP_LINES_EXCEED_JOB "step_lines_exceed_job"
 #define SK_EFFICIENCY "efficiency"
 #define SK_SPEEDUP_INTERVAL "speedup_interval"       /* [lo, hi], 95 %; null: none */
 #define SK_EFFICIENCY_INTERVAL "efficiency_interval" /* [lo, hi], 95 %; null: none */

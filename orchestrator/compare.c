@@ -370,7 +370,7 @@ static void not_timed(const struct side *r, const char *which, struct strbuf *sb
 	size_t i, n = 0;
 	json_t *s;
 	json_array_foreach(json_object_get(r->summary, SK_SCENARIOS), i, s) {
-		if (!json_is_object(json_object_get(s, "step_lines_exceed_job")))
+		if (!json_is_object(json_object_get(s, SK_STEP_LINES_EXCEED_JOB)))
 			continue;
 		const char *name = json_string_value(json_object_get(s, SK_NAME));
 		if (!n++)

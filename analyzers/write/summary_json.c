@@ -659,7 +659,7 @@ static void sc_scaling(json_t *o, const struct ana_scenario *s, const struct ana
 	json_object_set_new(o, "traces_missed", text_or_null(data_text_traces_missed(s, run)));
 	json_object_set_new(o, "ranks_with_data", json_integer(s->data.ranks_with_data));
 	json_object_set_new(o, "ranks_note", text_or_null(data_text_ranks(s)));
-	json_object_set_new(o, "step_lines_exceed_job",
+	json_object_set_new(o, SK_STEP_LINES_EXCEED_JOB,
 			    s->data.lines_s <= 0
 				    ? json_null()
 				    : json_pack("{s:i, s:o, s:o}", "rank", s->data.lines_rank,

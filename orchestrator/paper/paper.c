@@ -177,7 +177,7 @@ static void scenario_row(char **row, json_t *s, int ok)
 		row[5] = strbuf_detach(&c);
 	}
 	/* step lines adding up to more than their job ran: the workload's, not timed */
-	row[4] = marked(row[4], ok && json_is_object(json_object_get(s, "step_lines_exceed_job")),
+	row[4] = marked(row[4], ok && json_is_object(json_object_get(s, SK_STEP_LINES_EXCEED_JOB)),
 			"not timed");
 	row[12] = xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed");
 }
