@@ -11,13 +11,15 @@ static const char runs_text[] =
 	"run); runs are looked for under --results DIR, else $CAMPAIGN_RESULTS, else ./results.\n"
 	"status, watch and logs take the newest run without one; 'logs SCENARIO' and\n"
 	"'status SCENARIO' read that scenario of the newest run when SCENARIO names no run.\n";
-static const struct { const char *code, *text; } exits[] = {
+static const struct { const char *code, *text;
+} exits[] = {
 	{ "0", "success (for submit --wait: every job completed)" },
 	{ "1", "the run finished but at least one job did not complete" },
 	{ "2", "bad command line or invalid campaign file (nothing was submitted)" },
 	{ "3", "no such run, scenario or file" },
 	{ "4", "file system or state store failure" },
-	{ "5", "scheduler or executor failure (controller unreachable, submit refused)" },
+	{ "5",
+	  "scheduler or executor failure (controller unreachable, submit refused, local jobs no supervisor will start)" },
 	{ "70", "internal error (a bug: please report it)" },
 };
 static const char launch_exit[] = "launch exits with the status of the first rank that failed.";
