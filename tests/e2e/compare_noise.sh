@@ -83,6 +83,11 @@ check trainer_speedup_recount [ "$(python3 -c 'import json, sys; r = json.load(o
 # the report says them: the table's cells, the summary's sentence ("no measurable change"
 # exactly when the interval spans 1), and p95 of 12 steps rough
 R=$ta/BOTTLENECK_ANALYSIS.md
+# (what decides t2's interval, said for every run: once, in a fresh clone, one run's t2 had
+# none, and why was not seen; scaling.c gives none below 5 active steps on a side)
+for r in "$ta" "$tb" "$tc"; do
+	echo "      $(basename "$r") t1/t2: $(json "$r/summary.json" '[(s["active_steps"], s["step_estimator"], s["speedup_interval"]) for s in j["scenarios"]]')"
+done
 check trainer_table_intervals grep -Eq "^\| t2 \| 2 \| 2 \| 64 \| [0-9.]+ \| weak \| [0-9.]+x \([0-9.]+-[0-9.]+\)( by the means)? \| [0-9]+ % \([0-9]+-[0-9]+ %\)( by the means)? \|" "$R"
 check trainer_summary_interval grep -Eq "^- \*\*t2\*\* .*weak scaling: speedup [0-9.]+x( by the means)? \(95 % CI [0-9.]+-[0-9.]+(; [^)]+)?\) and efficiency [0-9]+ %( by the means)? \(95 % CI [0-9]+-[0-9]+ %(; no measurable change from 100 %)?\) against t1" "$R"
 spans=$(json "$S" '(lambda c: c[0] <= 1 <= c[1])(j["scenarios"][1]["speedup_interval"])')
