@@ -748,6 +748,34 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	metrics_free(&logged);
 }
 
+void ana_scenario_of_traces(struct ana_scenario *s, struct trace_set *ts)
+{
+	memset(s, 0, sizeof *s);
+	s->mon.gpu_util_mean_pct = s->mon.gpu_mem_util_mean_pct = s->mon.gpu_mem_peak_pct = -1;
+	s->steps.mfu_pct = -1;
+	op_table_sort(&ts->ops);
+	op_table_sort(&ts->kernels);
+	keep_top_ops(s, ts);
+	s->steps.partial_steps = ts->partial_steps;
+	struct scenario_metrics *m = &ts->m;
+	if (!m->n)
+		return;
+	s->data.source = SOURCE_TRACES;
+	accounting_gpu_period(s, m);
+	double *t = xcalloc(m->ranks[0].n + 1, sizeof *t);
+	size_t n;
+	steptime_list(m, t, &n, &s->steps.step_periods);
+	if (n) {
+		s->data.analysed = s->shares.shares_known = 1;
+		step_stats(s, t, n);
+		s->steps.no_steps = m->ranks[0].whole_window;
+		if (!s->steps.no_steps)
+			throughputs_of(s);
+		accounting_shares(s, m);
+	}
+	free(t);
+}
+
 int ana_phase_rules_load(const struct ana_run *run, struct rules *r)
 {
 	char why[300];
@@ -793,31 +821,34 @@ int ana_run_analyse(struct ana_run *run)
 	return 0;
 }
 
+void ana_scenario_free(struct ana_scenario *s)
+{
+	free(s->in.name);
+	free(s->in.state);
+	free(s->in.reason);
+	free(s->in.requeued);
+	free(s->in.backend);
+	free(s->in.job_dir);
+	free(s->in.series);
+	free(s->data.trace_not_analysed_names);
+	for (int k = 0; k < s->data.n_trace_like && k < ANA_TRACE_LIKE_SHOWN; k++)
+		free(s->data.trace_like[k]);
+	free(s->steps.step_ms);
+	collectives_free(s->comm.colls, s->comm.ncolls);
+	clocks_free(&s->comm.clocks);
+	free(s->comm.comm_floor_ms);
+	inspector_summary_free(&s->comm.insp);
+	free(s->data.perf);
+	free(s->steps.tl);
+	free(s->steps.rank0);
+	replay_result_free(&s->replay);
+}
+
 void ana_run_free(struct ana_run *run)
 {
 	prediction_check_free(&run->variant);
-	for (size_t i = 0; i < run->n; i++) {
-		struct ana_scenario *s = &run->sc[i];
-		free(s->in.name);
-		free(s->in.state);
-		free(s->in.reason);
-		free(s->in.requeued);
-		free(s->in.backend);
-		free(s->in.job_dir);
-		free(s->in.series);
-		free(s->data.trace_not_analysed_names);
-		for (int k = 0; k < s->data.n_trace_like && k < ANA_TRACE_LIKE_SHOWN; k++)
-			free(s->data.trace_like[k]);
-		free(s->steps.step_ms);
-		collectives_free(s->comm.colls, s->comm.ncolls);
-		clocks_free(&s->comm.clocks);
-		free(s->comm.comm_floor_ms);
-		inspector_summary_free(&s->comm.insp);
-		free(s->data.perf);
-		free(s->steps.tl);
-		free(s->steps.rank0);
-		replay_result_free(&s->replay);
-	}
+	for (size_t i = 0; i < run->n; i++)
+		ana_scenario_free(&run->sc[i]);
 	free(run->sc);
 	for (size_t i = 0; i < run->nprobes; i++)
 		ana_probe_free(&run->probes[i]);

@@ -22,6 +22,8 @@ struct trace_source;
 #include "analyzers/stats.h"
 #include "analyzers/replay_scenario.h"
 
+struct trace_set; /* analyzers/torchtrace.h */
+
 #include <stddef.h>
 
 /* An operator of the traces with its self time (summed over ranks and steps). */
@@ -543,6 +545,12 @@ size_t ana_candidates(const struct ana_scenario *s, struct candidate *c);
 /* Analyses every scenario (reading its metrics/) and the scaling. */
 int ana_run_analyse(struct ana_run *run);
 void ana_run_free(struct ana_run *run);
+void ana_scenario_free(struct ana_scenario *s);
+/* s (zeroed here) as a scenario of ts's traces alone (campaign-analyze's objects of a file):
+ * their top operators and GPU breakdown and, where the first rank has active steps (then
+ * s->data.analysed), their times and shares as ana_run_analyse computes a scenario's.
+ * Free with ana_scenario_free. */
+void ana_scenario_of_traces(struct ana_scenario *s, struct trace_set *ts);
 /* Whether an analysed scenario read trace files some of which could not be used (said
  * whether or not its steps came from them). */
 int ana_some_traces_unused(const struct ana_scenario *s);

@@ -29,87 +29,80 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The trace's steps: how many, the median, where their time goes, the top operators. */
-static json_t *steps_json(const struct gpu_trace *t, const struct rules *phases, int top)
+/* A file's object (of an Nsight Systems export: a process and device's): which file, rank
+ * and process; summary.json's objects of ts, its trace set alone (summary_traces_json); and
+ * h, t's GPU breakdown, at the trace's resolution (gpu_breakdown_detail). */
+static json_t *file_object(const char *file, const struct gpu_trace *t, struct trace_set *ts,
+			   const struct gpu_breakdown_rank *h)
 {
-	struct rank_metrics m = { 0 };
-	struct op_table ops = { 0 };
-	trace_reduce_rank(t, phases, 0, &m, &ops);
-	op_table_sort(&ops);
-	json_t *o = json_pack("{s:I}", "count", (json_int_t)m.n);
-	if (m.n) {
-		double *ms = xcalloc(m.n, sizeof *ms), sum[PH_N] = { 0 }, total = 0, comm = 0;
-		for (size_t i = 0; i < m.n; i++) {
-			const struct step_rec *s = &m.steps[i];
-			ms[i] = s->step_ms;
-			double v[PH_N] = { s->forward_ms,
-					   s->backward_ms,
-					   s->optimizer_ms,
-					   s->data_ms,
-					   s->comm_exposed_ms,
-					   s->io_ms,
-					   s->ops_ms,
-					   0 };
-			for (int k = 0; k < PH_N - 1; k++)
-				sum[k] += v[k];
-			total += s->step_ms;
-			comm += s->comm_ms;
-		}
-		json_object_set_new(o, "median_ms", json_real(stats_percentile(ms, m.n, 50)));
-		json_t *pct = json_object();
-		double known = 0;
-		for (int k = 0; k < PH_N - 1; k++) {
-			json_object_set_new(pct, phase_name(k),
-					    json_real(total > 0 ? 100 * sum[k] / total : 0));
-			known += sum[k];
-		}
-		json_object_set_new(pct, "other",
-				    json_real(total > 0 ? 100 * (total - known) / total : 0));
-		json_object_set_new(o, "phases_pct", pct);
-		json_object_set_new(o, "communication_total_pct",
-				    json_real(total > 0 ? 100 * comm / total : 0));
-		json_object_set_new(o, "flops_per_step", json_real(m.flops_per_step));
-		json_t *a = json_array();
-		for (size_t i = 0; i < ops.n && (int)i < top; i++)
-			json_array_append_new(a,
-					      json_pack("{s:s, s:f, s:I}", "name", ops.v[i].name,
-							"self_ms", ops.v[i].self_ms, "count",
-							(json_int_t) ops.v[i].count));
-		json_object_set_new(o, "top_operators", a);
-		free(ms);
-	}
-	op_table_free(&ops);
-	rank_metrics_free(&m);
-	return o;
-}
-
-static json_t *analyse_one(struct gpu_trace *t, const struct rules *r, int top, const char *file)
-{
-	struct gpu_breakdown_rank h;
-	gpu_breakdown_analyse(t, r, top, &h);
-	json_t *o = gpu_breakdown_json(&h, file);
-	gpu_breakdown_rank_free(&h);
+	json_t *o = json_pack("{s:s, s:o}", "file", file, "rank",
+			      h->rank >= 0 ? json_integer(h->rank) : json_null());
 	if (t->label[0])
 		json_object_set_new(o, "process", json_string(t->label));
 	json_object_set_new(o, "malformed_events", json_integer(t->malformed));
+	json_object_set_new(o, "gpu_events", json_integer((json_int_t)h->events));
+	if (!h->events)
+		json_object_set_new(
+			o, "note",
+			json_string("no GPU activity in this trace (CPU-only): no GPU breakdown"));
+	struct ana_scenario s;
+	ana_scenario_of_traces(&s, ts);
+	summary_traces_json(o, &s);
+	ana_scenario_free(&s);
+	json_object_set_new(o, "gpu_breakdown_detail", gpu_breakdown_json(h));
 	return o;
 }
 
-struct file_parts {
+/* An export's process and device: its GPU work alone (its host side is the export's). */
+static json_t *analyse_process(struct gpu_trace *t, const struct rules *r, int top,
+			       const char *file)
+{
+	struct gpu_breakdown_rank h;
+	struct trace_set ts = { 0 };
+	gpu_breakdown_analyse(t, r, top, &h);
+	trace_set_add_gpu(&ts, t, r, &h);
+	json_t *o = file_object(file, t, &ts, &h);
+	trace_set_free(&ts);
+	gpu_breakdown_rank_free(&h);
+	return o;
+}
+
+/* A Kineto trace's two halves, side by side when the file has two threads: its GPU
+ * breakdown (which writes only the GPU events' categories) and its host side reduced to steps
+ * (which reads only host ranges). */
+struct kineto_halves {
 	struct gpu_trace *t;
 	const struct rules *r, *phases;
 	int top;
-	const char *file;
-	json_t *gpu, *steps;
+	struct gpu_breakdown_rank h;
+	struct rank_metrics steps;
+	struct trace_set ts;
 };
 
-static void file_part(void *ctx, size_t i)
+static void kineto_half(void *ctx, size_t i)
 {
-	struct file_parts *p = ctx;
+	struct kineto_halves *k = ctx;
 	if (i == 0)
-		p->gpu = analyse_one(p->t, p->r, p->top, p->file);
+		gpu_breakdown_analyse(k->t, k->r, k->top, &k->h);
 	else
-		p->steps = steps_json(p->t, p->phases, p->top);
+		trace_reduce_rank(k->t, k->phases, 0, &k->steps, &k->ts.ops);
+}
+
+/* A Kineto trace: its GPU breakdown and host steps, then the steps' GPU side, as a run's
+ * analysis reduces a rank's trace. */
+static json_t *analyse_kineto(struct gpu_trace *t, const struct rules *r,
+			      const struct rules *phases, int top, int threads, const char *file)
+{
+	struct kineto_halves k = { .t = t, .r = r, .phases = phases, .top = top };
+	const char *base = strrchr(file, '/');
+	pool_run(2, threads > 1 ? 2 : 1, kineto_half, &k);
+	trace_set_add_kineto(&k.ts, t, &k.steps, base ? base + 1 : file, 0, file, phases, r,
+			     &k.h);
+	json_t *o = file_object(file, t, &k.ts, &k.h);
+	trace_set_free(&k.ts);
+	gpu_breakdown_rank_free(&k.h);
+	json_object_set_new(o, "format", json_string(t->legacy ? "legacy" : "kineto"));
+	return o;
 }
 
 /* A file's traces kept for the replay: a Kineto trace's one, an Nsight Systems export's one
@@ -148,7 +141,7 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 				file);
 		}
 		for (size_t i = 0; i < rep.n; i++)
-			json_array_append_new(ranks, analyse_one(&rep.proc[i], r, top, file));
+			json_array_append_new(ranks, analyse_process(&rep.proc[i], r, top, file));
 		json_object_set(nvtx, file, rep.nvtx_top);
 		keep_nsys(file, &rep, keep);
 		return 0;
@@ -160,16 +153,10 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 	if (rc < 0)
 		return rc;
 	double t1 = clock_mono_s();
-	/* the GPU view and the steps side by side when the file has two threads:
-	 * HTA writes only the GPU events' categories, the steps read only host ranges */
-	struct file_parts parts = { &t, r, phases, top, file, NULL, NULL };
-	pool_run(2, threads > 1 ? 2 : 1, file_part, &parts);
-	json_t *o = parts.gpu;
-	json_object_set_new(o, "steps", parts.steps);
+	json_t *o = analyse_kineto(&t, r, phases, top, threads, file);
 	if (getenv("CAMPAIGN_ANALYZE_TIMES")) /* make bench: reading against analysis */
 		fprintf(stderr, "campaign-analyze: %s: read %.3f s, analysed %.3f s\n", file,
 			t1 - t0, clock_mono_s() - t1);
-	json_object_set_new(o, "format", json_string(t.legacy ? "legacy" : "kineto"));
 	json_array_append_new(ranks, o);
 	if (keep) {
 		keep->t = xmalloc(sizeof *keep->t);
@@ -338,7 +325,7 @@ int analyze_traces_run(char **files, size_t n, int as_json, const char *rules_pa
 	json_t *o;
 	if (rc == 0 && !as_json) {
 		json_array_foreach(ranks, i, o)
-			analyze_traces_print_rank(o);
+			analyze_traces_print_rank(o, top);
 		analyze_traces_print_replay(rep);
 	}
 	if (rc == 0 && as_json) {

@@ -26,30 +26,34 @@ static void printable(const char *in, char *out, size_t n)
 	out[k] = '\0';
 }
 
-static void print_steps(json_t *st)
+/* A share of shares_pct (0 where absent). */
+static double share(json_t *p, const char *key)
 {
-	json_int_t n = json_integer_value(json_object_get(st, "count"));
-	if (!st)
-		return;
-	if (n == 0) {
-		printf("  no ProfilerStep#N ranges: no steps (call prof.step() once per training step)\n");
+	return json_number_value(json_object_get(p, key));
+}
+
+/* A file's steps (summary.json's keys: active_steps, step_time_ms, shares_pct) and its host
+ * operators with the most self time, the first top of them. */
+static void print_steps(json_t *rank, int top)
+{
+	if (!json_is_true(json_object_get(rank, "analysed"))) {
+		if (!json_object_get(rank, "process")) /* an export's process: its host is apart */
+			printf("  no ProfilerStep#N ranges: no steps (call prof.step() once per training step)\n");
 		return;
 	}
-	json_t *p = json_object_get(st, "phases_pct");
-	printf(PROSE_TRACE_STEPS_LINE,
-	       (long long) n, n == 1 ? "" : "s",
-	       json_number_value(json_object_get(st, "median_ms")),
-	       json_number_value(json_object_get(p, "data_loading")),
-	       json_number_value(json_object_get(p, "forward")),
-	       json_number_value(json_object_get(p, "backward")),
-	       json_number_value(json_object_get(p, "optimizer")),
-	       json_number_value(json_object_get(p, "communication")),
-	       json_number_value(json_object_get(st, "communication_total_pct")),
-	       json_number_value(json_object_get(p, "io")),
-	       json_number_value(json_object_get(p, "other")));
+	size_t n = (size_t)json_integer_value(json_object_get(rank, "active_steps"));
+	json_t *p = json_object_get(rank, "shares_pct");
+	printf(PROSE_TRACE_STEPS_LINE, n, n == 1 ? "" : "s",
+	       json_number_value(json_object_get(json_object_get(rank, "step_time_ms"), "median")),
+	       share(p, "data_loading"), share(p, "forward"), share(p, "backward"),
+	       share(p, "optimizer"), share(p, "compute_outside_phases"),
+	       share(p, "communication") + share(p, "peer_wait"),
+	       share(p, "communication_total"), share(p, "io"), share(p, "other"));
 	size_t i;
 	json_t *o;
-	json_array_foreach(json_object_get(st, "top_operators"), i, o) {
+	json_array_foreach(json_object_get(rank, "top_operators"), i, o) {
+		if ((int)i >= top)
+			break;
 		char name[72];
 		printable(json_string_value(json_object_get(o, "name")), name, sizeof name);
 		printf("  %-13s %8.3f ms %6lld x  %s\n", i ? "" : "CPU self time",
@@ -58,7 +62,8 @@ static void print_steps(json_t *st)
 	}
 }
 
-/* A rank's GPU time breakdown (HTA's definitions) and its idle time, in words. */
+/* A rank's GPU time breakdown (HTA's definitions: gpu_breakdown_detail) and its idle time,
+ * in words. */
 static void print_breakdown(json_t *rank)
 {
 	json_t *ov = json_object_get(rank, "comm_comp_overlap_pct");
@@ -79,7 +84,7 @@ static void print_breakdown(json_t *rank)
 	       json_number_value(json_object_get(rank, "idle_other_pct")));
 }
 
-/* A rank's busy time by kernel type, its launches and top kernels, what was skipped. */
+/* A rank's busy time by kernel type, its launches and top kernels (gpu_breakdown_detail). */
 static void print_kernels(json_t *rank)
 {
 	const char *kname;
@@ -111,14 +116,10 @@ static void print_kernels(json_t *rank)
 		       json_number_value(json_object_get(k, "total_us")),
 		       (long long) json_integer_value(json_object_get(k, "count")), name);
 	}
-	long long bad = json_integer_value(json_object_get(rank, "malformed_events"));
-	if (bad)
-		printf("  skipped %lld malformed event%s (non-finite or negative time)\n", bad,
-		       bad == 1 ? "" : "s");
 }
 
 /* One rank's line and its breakdown, in text. */
-void analyze_traces_print_rank(json_t *rank)
+void analyze_traces_print_rank(json_t *rank, int top)
 {
 	json_t *r = json_object_get(rank, "rank");
 	const char *proc = json_string_value(json_object_get(rank, "process"));
@@ -131,13 +132,18 @@ void analyze_traces_print_rank(json_t *rank)
 	long long events = json_integer_value(json_object_get(rank, "gpu_events"));
 	printf("%s (%s): %lld GPU event%s\n", json_string_value(json_object_get(rank, "file")), who,
 	       events, events == 1 ? "" : "s");
-	print_steps(json_object_get(rank, "steps"));
+	print_steps(rank, top);
 	if (json_object_get(rank, "note")) {
 		printf("  %s\n", json_string_value(json_object_get(rank, "note")));
 		return;
 	}
-	print_breakdown(rank);
-	print_kernels(rank);
+	json_t *detail = json_object_get(rank, "gpu_breakdown_detail");
+	print_breakdown(detail);
+	print_kernels(detail);
+	long long bad = json_integer_value(json_object_get(rank, "malformed_events"));
+	if (bad)
+		printf("  skipped %lld malformed event%s (non-finite or negative time)\n", bad,
+		       bad == 1 ? "" : "s");
 }
 
 void analyze_traces_print_replay(json_t *rep)

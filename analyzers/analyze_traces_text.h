@@ -6,9 +6,9 @@
 
 #include <jansson.h>
 
-/* A rank's object (its file, steps, GPU breakdown, kernels), control characters of the
- * trace's names shown as '?'. */
-void analyze_traces_print_rank(json_t *rank);
+/* A rank's object (its file, steps, GPU breakdown, kernels; the first top host operators),
+ * control characters of the trace's names shown as '?'. */
+void analyze_traces_print_rank(json_t *rank, int top);
 /* The replay's line: the replayed median step against the measured, or why there is none
  * (rep holds "replay" and "replay_why"). */
 void analyze_traces_print_replay(json_t *rep);

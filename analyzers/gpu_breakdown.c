@@ -367,8 +367,10 @@ static json_t *launch_json(const struct gpu_breakdown_launch *l, double u)
 			 (json_int_t) l->delay_outliers);
 }
 
-json_t *gpu_breakdown_json(const struct gpu_breakdown_rank *h, const char *file)
+json_t *gpu_breakdown_json(const struct gpu_breakdown_rank *h)
 {
+	if (!h->events)
+		return json_null();
 	json_t *o = json_object();
 	double u = h->unit_per_us > 0 ? h->unit_per_us : 1, host = 0, kern = 0, other = 0;
 	for (size_t i = 0; i < h->nstreams; i++) {
@@ -376,13 +378,6 @@ json_t *gpu_breakdown_json(const struct gpu_breakdown_rank *h, const char *file)
 		kern += h->streams[i].kernel_wait;
 		other += h->streams[i].other;
 	}
-	json_object_set_new(o, "file", json_string(file));
-	json_object_set_new(o, "rank", h->rank >= 0 ? json_integer(h->rank) : json_null());
-	json_object_set_new(o, "gpu_events", json_integer((json_int_t)h->events));
-	if (!h->events)
-		json_object_set_new(
-			o, "note",
-			json_string("no GPU activity in this trace (CPU-only): no GPU breakdown"));
 	json_object_set_new(o, "kernel_time_us", json_real(h->kernel_time / u));
 	json_object_set_new(o, "idle_us", json_real(h->idle / u));
 	json_object_set_new(o, "compute_us", json_real(h->compute / u));

@@ -77,7 +77,10 @@ void gpu_breakdown_steps(const struct gpu_trace *t, const struct rules *r, const
 /* Classifies t's events with r and computes the breakdown. */
 void gpu_breakdown_analyse(struct gpu_trace *t, const struct rules *r, int top_n,
 			   struct gpu_breakdown_rank *out);
-json_t *gpu_breakdown_json(const struct gpu_breakdown_rank *h, const char *file);
+/* h at the trace's resolution, as HTA gives it (campaign-analyze's gpu_breakdown_detail):
+ * times in µs, shares rounded to 0.01, the kernel types, the idle split per stream, the
+ * launches and the top kernels per category; null where h has no GPU event. */
+json_t *gpu_breakdown_json(const struct gpu_breakdown_rank *h);
 void gpu_breakdown_rank_free(struct gpu_breakdown_rank *h);
 
 #endif

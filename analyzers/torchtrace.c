@@ -37,20 +37,26 @@ static void add_rank(struct trace_set *ts, struct rank_metrics *r)
 	ts->m.ranks[ts->m.n++] = *r;
 }
 
-/* A trace with GPU kernels: HTA's breakdown of this rank, added to the
- * scenario's sums, and its kernels' time by name. */
-static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rules *kernels)
+/* A trace with GPU kernels: HTA's breakdown of this rank (done (NULL: done here), t's
+ * kernels classified), added to the scenario's sums, and its kernels' time by name. */
+static void gpu_time(struct trace_set *ts, struct gpu_trace *t, const struct rules *kernels,
+		     const struct gpu_breakdown_rank *done)
 {
-	struct gpu_breakdown_rank h;
-	gpu_breakdown_analyse(t, kernels, 1, &h);
+	struct gpu_breakdown_rank own;
+	const struct gpu_breakdown_rank *h = done;
+	if (!h) {
+		gpu_breakdown_analyse(t, kernels, 1, &own);
+		h = &own;
+	}
 	double us = 1 / (t->unit_per_us > 0 ? t->unit_per_us : 1);
-	ts->gpu_kernel_us += h.kernel_time * us;
-	ts->gpu_idle_us += h.idle * us;
-	ts->gpu_compute_us += h.compute * us;
-	ts->gpu_non_compute_us += h.non_compute * us;
-	ts->gpu_comm_us += h.comm_union * us;
-	ts->gpu_overlap_us += h.overlap * us;
-	gpu_breakdown_rank_free(&h);
+	ts->gpu_kernel_us += h->kernel_time * us;
+	ts->gpu_idle_us += h->idle * us;
+	ts->gpu_compute_us += h->compute * us;
+	ts->gpu_non_compute_us += h->non_compute * us;
+	ts->gpu_comm_us += h->comm_union * us;
+	ts->gpu_overlap_us += h->overlap * us;
+	if (!done)
+		gpu_breakdown_rank_free(&own);
 	/* per name first: one table look-up per kernel name */
 	double *ms = xcalloc(t->nnames + 1, sizeof *ms);
 	long *count = xcalloc(t->nnames + 1, sizeof *count);
@@ -79,6 +85,35 @@ static void keep_rank(struct trace_set *ts, struct rank_metrics *r, const char *
 	if (!ts->problem[0])
 		snprintf(ts->problem, sizeof ts->problem, "%s %s", path, no_steps);
 	rank_metrics_free(r);
+}
+
+void trace_set_add_kineto(struct trace_set *ts, struct gpu_trace *t, struct rank_metrics *reduced,
+			  const char *name, int order, const char *path,
+			  const struct rules *phases, const struct rules *kernels,
+			  const struct gpu_breakdown_rank *done)
+{
+	struct rank_metrics r = *reduced;
+	memset(reduced, 0, sizeof *reduced);
+	ts->malformed += t->malformed;
+	ts->gpu_files += t->n > 0;
+	if (t->n > 0 && kernels) {
+		gpu_time(ts, t, kernels, done); /* sets the kernels' categories */
+		trace_reduce_gpu_steps(t, phases, kernels, &r);
+		trace_reduce_gpu_window(t, phases, kernels, &r);
+	}
+	trace_reduce_collectives(t, t, &r);
+	ts->partial_steps += (size_t)trace_reduce_drop_partial_step(t, &r);
+	keep_rank(
+		ts, &r, name, order, path,
+		"has no ProfilerStep#N ranges: call prof.step() once per training step inside the torch.profiler context");
+}
+
+void trace_set_add_gpu(struct trace_set *ts, struct gpu_trace *t, const struct rules *kernels,
+		       const struct gpu_breakdown_rank *done)
+{
+	ts->gpu_files += t->n > 0;
+	if (t->n > 0)
+		gpu_time(ts, t, kernels, done);
 }
 
 /* A reader's message as one line of the report: newlines (yajl's pointer
@@ -113,18 +148,7 @@ static void load_one(struct trace_set *ts, const char *dir, const char *name, in
 		timeline_fragment_write(frag, &t, phases, 0, trace_rank_for(t.rank, name, order));
 	struct rank_metrics r = { 0 };
 	trace_reduce_rank(&t, phases, 0, &r, &ts->ops);
-	ts->malformed += t.malformed;
-	ts->gpu_files += t.n > 0;
-	if (t.n > 0 && kernels) {
-		gpu_time(ts, &t, kernels); /* sets the kernels' categories */
-		trace_reduce_gpu_steps(&t, phases, kernels, &r);
-		trace_reduce_gpu_window(&t, phases, kernels, &r);
-	}
-	trace_reduce_collectives(&t, &t, &r);
-	ts->partial_steps += (size_t)trace_reduce_drop_partial_step(&t, &r);
-	keep_rank(
-		ts, &r, name, order, p.buf,
-		"has no ProfilerStep#N ranges: call prof.step() once per training step inside the torch.profiler context");
+	trace_set_add_kineto(ts, &t, &r, name, order, p.buf, phases, kernels, NULL);
 	gpu_trace_free(&t);
 	strbuf_free(&p);
 }
@@ -137,9 +161,7 @@ static void nsys_gpu(struct trace_set *ts, const struct gpu_trace *host, struct 
 {
 	size_t busiest = nsys_busiest(rep);
 	for (size_t i = 0; i < rep->n; i++) {
-		ts->gpu_files += rep->proc[i].n > 0;
-		if (rep->proc[i].n)
-			gpu_time(ts, &rep->proc[i], kernels);
+		trace_set_add_gpu(ts, &rep->proc[i], kernels, NULL);
 	}
 	if (rep->n && rep->proc[busiest].n) {
 		trace_reduce_gpu_steps(&rep->proc[busiest], phases, kernels, r);

@@ -14,6 +14,8 @@
 #include "analyzers/trace_files.h"
 #include "analyzers/trace_reduce.h"
 
+struct gpu_breakdown_rank; /* analyzers/gpu_breakdown.h */
+
 struct trace_set {
 	struct scenario_metrics m; /* the ranks whose trace has steps */
 	struct op_table ops;
@@ -64,6 +66,19 @@ int torchtrace_load_nsys_dir(const char *dir, const struct rules *phases,
 void torchtrace_load_file(const char *dir, const char *name, int nsys, int order,
 			  const struct rules *phases, const struct rules *kernels,
 			  const char *frag, struct trace_set *part);
+/* A trace t already read (from path; name and order give its rank where it does not say)
+ * added to ts as a directory's file is, its host side already reduced into *reduced
+ * (trace_reduce_rank with phases, its operators into ts->ops; taken, zeroed): its GPU work
+ * broken down with kernels (NULL: none; done: t's breakdown already made with kernels, which
+ * classified its kernels; NULL: made here) and its steps' GPU side added. */
+void trace_set_add_kineto(struct trace_set *ts, struct gpu_trace *t, struct rank_metrics *reduced,
+			  const char *name, int order, const char *path,
+			  const struct rules *phases, const struct rules *kernels,
+			  const struct gpu_breakdown_rank *done);
+/* t's GPU work alone (an Nsight Systems export's process and device) added to ts's GPU
+ * breakdown and kernels, as trace_set_add_kineto does. */
+void trace_set_add_gpu(struct trace_set *ts, struct gpu_trace *t, const struct rules *kernels,
+		       const struct gpu_breakdown_rank *done);
 void trace_set_free(struct trace_set *ts);
 
 #endif

@@ -193,6 +193,8 @@ static void sc_identity(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "malformed_lines", json_integer(s->data.bad_lines));
 }
 
+static void sc_profile(json_t *o, const struct ana_scenario *s);
+
 /* What the analysis read: profilers, traces, operators, the GPU breakdown. */
 static void sc_sources(json_t *o, const struct ana_scenario *s)
 {
@@ -228,6 +230,13 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 				    json_integer((json_int_t) s->data.trace_unused));
 		json_object_set_new(o, "trace_problem", json_string(s->data.trace_problem));
 	}
+	sc_profile(o, s);
+}
+
+/* What the traces' operators and GPU work took: the host operators with the most self time,
+ * the GPU breakdown (null without GPU work). */
+static void sc_profile(json_t *o, const struct ana_scenario *s)
+{
 	json_object_set_new(
 		o, "top_operators",
 		top_ops_json(s->data.top_ops, s->data.n_top_ops, s->data.ops_total_ms, "self_ms"));
@@ -716,6 +725,16 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 				    : json_pack("{s:o, s:o}", "node", mon_json(&s->comm.slow_mon),
 						"other_nodes", mon_json(&s->comm.rest_mon)));
 	json_object_set_new(o, SK_CONTAMINATED_BY, contaminated_json(s));
+}
+
+void summary_traces_json(json_t *o, const struct ana_scenario *s)
+{
+	sc_profile(o, s);
+	json_object_set_new(o, SK_ANALYSED, json_boolean(s->data.analysed));
+	if (s->data.analysed) {
+		sc_steps(o, s);
+		sc_shares(o, s);
+	}
 }
 
 json_t *scenario_json(const struct ana_scenario *s, const struct ana_run *run)

@@ -5,6 +5,7 @@
 #ifndef ANALYZERS_WRITE_SUMMARY_OBJECTS_H
 #define ANALYZERS_WRITE_SUMMARY_OBJECTS_H
 
+#include "analyzers/analysis.h"
 #include "analyzers/collective.h"
 #include "analyzers/inspector.h"
 #include "analyzers/replay_scenario.h"
@@ -24,6 +25,11 @@ json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
 			    int loader_prefetch);
 /* summary_json.c: one rank's replay against its own steps (summary_replay_json's ranks) */
 json_t *summary_replay_rank_json(const struct replay_rank_result *r);
+/* summary_json.c: into o, what a scenario of trace files alone (ana_scenario_of_traces) has
+ * of a run's scenario: top_operators, gpu_breakdown, analysed and, where analysed, its
+ * steps (active_steps ... throughput_samples_per_s) and shares (shares_pct ...
+ * allreduce_gbps) */
+void summary_traces_json(json_t *o, const struct ana_scenario *s);
 /* inspector_text.c: what NCCL Inspector dumps held (summary.json's nccl_inspector) */
 json_t *summary_inspector_json(const struct insp_summary *s);
 

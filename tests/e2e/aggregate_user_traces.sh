@@ -14,9 +14,9 @@ json.dump({"traceEvents": ev}, open("nosteps.json", "w"))
 P
 # campaign-analyze on one trace: its steps and where they go, not only the GPU
 "$BIN/campaign-analyze" "$ROOT/tests/fixtures/legacy_steps.pt.trace.json" >legacy.txt 2>&1
-check analyze_legacy_trace_steps grep -q "^  2 steps, median 2.000 ms: data loading 25.0 %, forward 0.0 %, backward 0.0 %, optimizer 20.0 %, communication 15.0 % exposed (15.0 % in all), I/O 0.0 %, other 40.0 %" legacy.txt
+check analyze_legacy_trace_steps grep -q "^  2 steps, median 2.000 ms: data loading 25.0 %, forward 0.0 %, backward 0.0 %, optimizer 20.0 %, operators outside them 0.0 %, communication 15.0 % exposed (15.0 % in all), I/O 0.0 %, other 40.0 %" legacy.txt
 "$BIN/campaign-analyze" --json "$ROOT/tests/fixtures/kineto_steps.pt.trace.json" >k.json
-check analyze_kineto_steps_json [ "$(json k.json '(j["ranks"][0]["format"], j["ranks"][0]["steps"]["count"], j["ranks"][0]["steps"]["top_operators"][0]["name"])')" = "('kineto', 3, 'aten::mm')" ]
+check analyze_kineto_steps_json [ "$(json k.json '(j["ranks"][0]["format"], j["ranks"][0]["active_steps"], j["ranks"][0]["top_operators"][0]["name"])')" = "('kineto', 3, 'aten::mm')" ]
 cat >gz.yaml <<Y
 campaign: gz
 workload: { command: ["/bin/true"] }
@@ -30,6 +30,23 @@ check gz_trace_analysed [ "$(json "$run/summary.json" '(j["scenarios"][0]["analy
 check gz_trace_step_time [ "$(json "$run/summary.json" 'j["scenarios"][0]["step_time_ms"]["median"]')" = 1.0 ]
 check gz_trace_flops [ "$(json "$run/summary.json" 'j["scenarios"][0]["flops_per_step_per_rank"]')" = 2000000000.0 ]
 check gz_trace_gpu_breakdown [ "$(json "$run/summary.json" 'j["scenarios"][0]["gpu_breakdown"]["kernel_time_ms"]')" = 2.3 ]
+# one writer for both programs (issue 48): campaign-analyze --json's object of the same trace
+# has summary.json's scenario keys, values, rounding and nulls (its replay is the rank's)
+"$BIN/campaign-analyze" --json rank1.pt.trace.json.gz >gz.json
+check analyze_json_as_summary_json python3 - "$run/summary.json" gz.json <<'P'
+import json, sys
+s = json.load(open(sys.argv[1]))["scenarios"][0]
+a = json.load(open(sys.argv[2]))["ranks"][0]
+shared = sorted(k for k in a if k in s and k != "replay")
+want = ["active_steps", "allreduce_gbps", "analysed", "batch_from", "compute_split_pct",
+        "global_batch", "gpu_breakdown", "overlap_pct", "partial_steps_left_out", "period_steps",
+        "shares_pct", "spread_pct", "step_boundaries", "step_estimator", "step_time_ms",
+        "step_times_ms", "throughput", "throughput_at_mean_step", "throughput_samples_per_s",
+        "throughput_unit", "top_operators"]
+differ = [k for k in shared if s[k] != a[k]]
+print("keys %s, differ %s" % (shared == want, differ))
+sys.exit(0 if shared == want and not differ and a["gpu_breakdown"] and a["shares_pct"] else 1)
+P
 check gz_timeline_has_kernels [ "$(json "$run/timeline.json" 'sum(e.get("cat") == "kernel" for e in j["traceEvents"])')" = 2 ]
 check gz_timeline_has_phases [ "$(json "$run/timeline.json" 'sorted(set(e["name"] for e in j["traceEvents"] if e.get("cat") == "phase"))')" = "['backward', 'communication', 'data_loading', 'forward', 'optimizer']" ]
 

@@ -32,7 +32,7 @@ done
 # kernel launches on DLRM rank 0 (HTA's cuda_kernel_launch_stats joined as its summary)
 check dlrm_rank0_launch_stats python3 -c '
 import csv, json, sys
-r = json.load(open("dlrm.json"))["ranks"][0]["launch"]
+r = json.load(open("dlrm.json"))["ranks"][0]["gpu_breakdown_detail"]["launch"]
 ref = next(csv.DictReader(open(sys.argv[1])))
 ok = r["n"] == int(ref["n"]) and abs(r["cpu_duration_mean_us"] - float(ref["cpu_duration_mean_us"])) < 1e-6 \
     and abs(r["gpu_duration_mean_us"] - float(ref["gpu_duration_mean_us"])) < 1e-6 \

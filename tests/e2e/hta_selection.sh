@@ -10,7 +10,7 @@ python3 "$ROOT/tests/tools/hta_selection_traces.py" .
 for reader in simdjson yajl; do
 	[ "$reader" = yajl ] && export CAMPAIGN_SIMDJSON_MAX_MB=0
 	for f in orphans gpusteps dupes; do "$BIN/campaign-analyze" --json "$f.json" >"$f.$reader.json"; done
-	K() { json "$1.$reader.json" "(j['ranks'][0]['gpu_events'], j['ranks'][0]['kernel_time_us'], j['ranks'][0]['idle_us'], sorted((k['count'], k['total_us']) for k in j['ranks'][0]['top_kernels']))"; }
+	K() { json "$1.$reader.json" "(j['ranks'][0]['gpu_events'], j['ranks'][0]['gpu_breakdown_detail']['kernel_time_us'], j['ranks'][0]['gpu_breakdown_detail']['idle_us'], sorted((k['count'], k['total_us']) for k in j['ranks'][0]['gpu_breakdown_detail']['top_kernels']))"; }
 	# one kernel [10, 20]: kernel time 10, no idle
 	check "hta_orphan_kernel_dropped_$reader" [ "$(K orphans)" = "(1, 10.0, 0.0, [(1, 10.0)])" ]
 	check "hta_gpu_side_step_cuts_$reader" [ "$(K gpusteps)" = "(1, 10.0, 0.0, [(1, 10.0)])" ]
@@ -38,9 +38,9 @@ INSERT INTO NVTX_EVENTS VALUES (0, 19000, 59, NULL, NULL, NULL, 'ProfilerStep#1'
 SQL
 python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[2]); c.executescript(open(sys.argv[1]).read()); c.commit()' steps.sql steps.sqlite
 "$BIN/campaign-analyze" --json steps.sqlite >steps.json
-check hta_nsys_profiler_steps_cut [ "$(json steps.json "(j['ranks'][0]['gpu_events'], j['ranks'][0]['kernel_time_us'], j['ranks'][0]['idle_us'])")" = "(3, 4.0, 1.0)" ]
+check hta_nsys_profiler_steps_cut [ "$(json steps.json "(j['ranks'][0]['gpu_events'], j['ranks'][0]['gpu_breakdown_detail']['kernel_time_us'], j['ranks'][0]['gpu_breakdown_detail']['idle_us'])")" = "(3, 4.0, 1.0)" ]
 # without the step ranges every kernel counts: [1000,3000], [4000,5000], [6000,7000], [21000,22000]
 sed -i '/ProfilerStep/d; /^INSERT INTO NVTX_EVENTS/d' steps.sql
 python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[2]); c.executescript(open(sys.argv[1]).read()); c.commit()' steps.sql nosteps.sqlite
 "$BIN/campaign-analyze" --json nosteps.sqlite >nosteps.json
-check hta_nsys_without_steps_all_kernels [ "$(json nosteps.json "(j['ranks'][0]['gpu_events'], j['ranks'][0]['kernel_time_us'])")" = "(4, 21.0)" ]
+check hta_nsys_without_steps_all_kernels [ "$(json nosteps.json "(j['ranks'][0]['gpu_events'], j['ranks'][0]['gpu_breakdown_detail']['kernel_time_us'])")" = "(4, 21.0)" ]

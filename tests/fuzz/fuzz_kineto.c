@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kineto_load_stream(f, "fuzz.json", 1, &t) == 0) {
 		struct gpu_breakdown_rank h;
 		gpu_breakdown_analyse(&t, &r, 3, &h);
-		json_decref(gpu_breakdown_json(&h, "fuzz.json"));
+		json_decref(gpu_breakdown_json(&h));
 		gpu_breakdown_rank_free(&h);
 		struct rank_metrics m = { 0 };
 		struct op_table ops = { 0 };

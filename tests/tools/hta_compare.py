@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # hta_compare.py MINE.json REF.json NAME: campaign-analyze --json's ranks (MINE) against the
-# HTA reference of the same traces (REF, indep_metrics.json): per rank the idle, compute,
+# HTA reference of the same traces (REF, indep_metrics.json): per rank (its
+# gpu_breakdown_detail, at the trace's resolution) the idle, compute,
 # non-compute and overlap percentages within 0.1 point, the top kernel of each category, the
 # kernel-type sweep and the idle split by stream; one PASS or FAIL line per check, named
 # NAME_rank<r>_<what> (tests/e2e/analyze_hta_reference.sh).
@@ -13,8 +14,10 @@ scale = 1000.0 if name.startswith("nsys") else 1.0   # nsys references are in ns
 idle_check = not name.startswith("nsys")            # see docs/formats.md: per-process correlation ids
 keys = {"idle_pct": "idle_pct", "compute_pct": "compute_pct", "non_compute_pct": "non_compute_pct",
         "comm_comp_overlap_pct": "comp_comm_overlap_pct"}
-for i, r in enumerate(mine):
-    rk = str(r["rank"]) if r["rank"] is not None else str(i)
+for i, top in enumerate(mine):
+    rk = str(top["rank"]) if top["rank"] is not None else str(i)
+    r = dict(top["gpu_breakdown_detail"] or {}, process=top.get("process"), gpu_events=top["gpu_events"])
+    r.update({k: r.get(k) for k in keys})
     want = ref.get(r.get("process") or rk) or ref[list(ref)[i]]
     for k, rkey in keys.items():
         ok = (r[k] is None and want.get(rkey) is None) or (r[k] is not None and want.get(rkey) is not None and abs(r[k] - want[rkey]) <= 0.1)
