@@ -5,6 +5,7 @@
 #include "util/trainer_options.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,6 +359,17 @@ static double options_flops_per_step(const struct trainer_opts *o)
 	return f;
 }
 
+/* fmt's text appended to buf (n bytes) at k, cut to fit: where the text ends, as if whole. */
+__attribute__((format(printf, 4, 5))) static size_t add_fmt(char *buf, size_t n, size_t k,
+							    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf + (k < n ? k : n), k < n ? n - k : 0, fmt, ap);
+	va_end(ap);
+	return k + (w > 0 ? (size_t)w : 0);
+}
+
 void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, size_t n)
 {
 	char host[256] = "";
@@ -367,13 +379,26 @@ void options_meta_json(const struct trainer_opts *o, size_t nparams, char *buf, 
 		snprintf(host, sizeof host, "%s", node);
 	else
 		gethostname(host, sizeof host);
-	snprintf(
-		buf, n,
-		"\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", \"backend\": \"%s\", \"ddp\": \"%s\", \"gloo_algo\": \"%s\", \"global_batch\": %ld, \"batch_per_rank\": %ld, \"input\": %d, \"hidden\": %d, \"depth\": %d, \"output\": %d, \"params\": %zu, \"flops_per_step\": %.0f, \"steps\": %ld, \"warmup_steps\": %ld, \"seed\": %llu, \"workers\": %d, \"prefetch\": %d, \"decode_us\": %ld, \"read_us\": %ld, \"lr\": %g, \"bucket_mb\": %g, \"checkpoint_every\": %ld, \"checkpoint_async\": %s, \"elementwise\": %d, \"dataset\": %s",
-		o->rank, o->world, o->local_rank, host, o->backend, o->ddp_name, o->gloo_algo_name,
-		o->batch, o->batch / o->world, o->input, o->hidden, o->depth, o->output, nparams,
+	/* in parts, each format a line of the source: who, the model, the run, its data */
+	size_t k = 0;
+	k = add_fmt(
+		buf, n, k,
+		"\"rank\": %d, \"world_size\": %d, \"local_rank\": %d, \"host\": \"%s\", \"backend\": \"%s\", \"ddp\": \"%s\", \"gloo_algo\": \"%s\", ",
+		o->rank, o->world, o->local_rank, host, o->backend, o->ddp_name, o->gloo_algo_name);
+	k = add_fmt(
+		buf, n, k,
+		"\"global_batch\": %ld, \"batch_per_rank\": %ld, \"input\": %d, \"hidden\": %d, \"depth\": %d, \"output\": %d, \"params\": %zu, ",
+		o->batch, o->batch / o->world, o->input, o->hidden, o->depth, o->output, nparams);
+	k = add_fmt(
+		buf, n, k,
+		"\"flops_per_step\": %.0f, \"steps\": %ld, \"warmup_steps\": %ld, \"seed\": %llu, \"workers\": %d, \"prefetch\": %d, ",
 		options_flops_per_step(o), o->steps, o->warmup_steps, (unsigned long long) o->seed,
-		o->workers, o->prefetch, o->decode_us, o->read_us, o->lr, o->bucket_mb,
+		o->workers, o->prefetch);
+	k = add_fmt(buf, n, k,
+		    "\"decode_us\": %ld, \"read_us\": %ld, \"lr\": %g, \"bucket_mb\": %g, ",
+		    o->decode_us, o->read_us, o->lr, o->bucket_mb);
+	add_fmt(buf, n, k,
+		"\"checkpoint_every\": %ld, \"checkpoint_async\": %s, \"elementwise\": %d, \"dataset\": %s",
 		o->checkpoint_every, o->checkpoint_async ? "true" : "false", o->elementwise,
 		o->dataset ? "true" : "false");
 }

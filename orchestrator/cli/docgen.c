@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "docgen.h"
+#include "orchestrator/cli/prose.h"
 
 #include <string.h>
 
@@ -106,10 +107,7 @@ void docgen_man(FILE *out, const struct cmd_entry *const *commands, const char *
 		"[\\-\\-version] [\\-\\-help] \\fICOMMAND\\fR [\\fIARGS\\fR]\n.SH DESCRIPTION\n",
 		version);
 	roff(out, overview);
-	fputs(".PP\n"
-	      "A campaign file (YAML) names a workload and its scenarios (nodes, ranks per node, backend); \\fBsubmit\\fR renders a job script per scenario, submits them through libslurm (or runs them on this machine), and when the last job ends writes BOTTLENECK_ANALYSIS.md, summary.json, figures and timeline.json into the run directory. The campaign format and every output format are described in the documentation (docs/campaign\\-format.md, docs/formats.md).\n"
-	      ".SH COMMANDS\n",
-	      out);
+	fputs(".PP\n" PROSE_MAN_DESCRIPTION ".SH COMMANDS\n", out);
 	for (int node = 0; node <= 1; node++) {
 		if (node)
 			fputs(".SS Commands the job scripts run on compute nodes\n", out);

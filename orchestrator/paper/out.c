@@ -5,6 +5,7 @@
  * new output is built beside it and swapped in with one rename.
  * SPDX-License-Identifier: MIT */
 #include "paper.h"
+#include "orchestrator/paper/prose.h"
 #include "util/run_layout.h"
 
 #include "util/err.h"
@@ -72,9 +73,7 @@ static int check_manifest(const char *out)
 	strbuf_addf(&mp, "%s/" MANIFEST, out);
 	int rc = fsio_read(mp.buf, 1 << 24, &text, NULL);
 	if (rc < 0)
-		rc = err_set(ERR_USAGE,
-			     "--out %s is not empty and is not a previous paper output (it has no " MANIFEST "): campaign paper writes only into a new or empty folder, or replaces its own output; give another --out",
-			     out);
+		rc = err_set(ERR_USAGE, PROSE_PAPER_OUT_NOT_OURS, out, MANIFEST);
 	list_entries(out, "", &have);
 	for (size_t i = 0; i < have.n && rc == 0; i++) {
 		if (!strcmp(have.v[i], MANIFEST))
@@ -89,13 +88,13 @@ static int check_manifest(const char *out)
 			strbuf_addf(&line, "%s  %s\n", sha, have.v[i]);
 		const char *at = line.len ? strstr(text, line.buf) : NULL;
 		if (!at || (at != text && at[-1] != '\n'))
-			rc = err_set(ERR_USAGE,
-				     "--out %s: %s is not a file campaign paper wrote there (%s): campaign paper will not delete it; move it away or give another --out",
-				     out, have.v[i],
-				     !is_file ? "not a regular file"
-					     : strstr(text, have.v[i])
-					     ? "changed since it was written"
-					     : "not in its " MANIFEST);
+			rc = err_set(
+				ERR_USAGE,
+				"--out %s: %s is not a file campaign paper wrote there (%s): campaign paper will not delete it; move it away or give another --out",
+				out, have.v[i],
+				!is_file                          ? "not a regular file"
+					: strstr(text, have.v[i]) ? "changed since it was written"
+								  : "not in its " MANIFEST);
 		strbuf_free(&line);
 	}
 	free(text);
@@ -110,7 +109,10 @@ static int check_not_run(const char *real, const char *run_dir)
 {
 	size_t n = strlen(real);
 	if (!strcmp(real, run_dir))
-		return err_set(ERR_USAGE, "--out %s is the run's own directory: give a new folder (default: RUN/paper)", real);
+		return err_set(
+			ERR_USAGE,
+			"--out %s is the run's own directory: give a new folder (default: RUN/paper)",
+			real);
 	if (!strncmp(run_dir, real, n) && (n == 1 || run_dir[n] == '/'))
 		return err_set(ERR_USAGE,
 			       "--out %s holds the run %s: give a new folder (default: RUN/paper)",
