@@ -110,6 +110,7 @@ static json_t *analyse_kineto(struct gpu_trace *t, const struct rules *r,
 struct kept {
 	struct gpu_trace *t;
 	size_t n;
+	int later; /* a Kineto trace analysed beside the replay, once every file is read */
 };
 
 /* An export's processes into *keep (NULL: none kept) with their host side, or freed: one
@@ -152,18 +153,15 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 	int rc = kineto_load_with(file, &how, &t);
 	if (rc < 0)
 		return rc;
-	double t1 = clock_mono_s();
-	json_t *o = analyse_kineto(&t, r, phases, top, threads, file);
 	if (getenv("CAMPAIGN_ANALYZE_TIMES")) /* make bench: reading against analysis */
-		fprintf(stderr, "campaign-analyze: %s: read %.3f s, analysed %.3f s\n", file,
-			t1 - t0, clock_mono_s() - t1);
-	json_array_append_new(ranks, o);
-	if (keep) {
+		fprintf(stderr, "campaign-analyze: %s: read %.3f s\n", file, clock_mono_s() - t0);
+	if (keep) { /* analysed beside the replay */
 		keep->t = xmalloc(sizeof *keep->t);
-		*keep->t = t, keep->n = 1;
-	} else {
-		gpu_trace_free(&t);
+		*keep->t = t, keep->n = 1, keep->later = 1;
+		return 0;
 	}
+	json_array_append_new(ranks, analyse_kineto(&t, r, phases, top, threads, file));
+	gpu_trace_free(&t);
 	return 0;
 }
 
@@ -195,44 +193,49 @@ static void file_job_one(void *ctx, size_t i)
  * replay needs every rank's at once, where the analysis alone holds only the files it reads. */
 #define REPLAY_KEEP_BYTES (1024.0 * 1024 * 1024)
 
-/* The replay of the files' traces together (t NULL: not kept; n of them, one per entry of
- * ranks), into doc and each of ranks' objects: the replayed median step against the
- * measured. */
-static void replay_json(struct gpu_trace *t, size_t n, const struct rules *phases, json_t *doc,
-			json_t *ranks)
+/* The replay of the files' traces together (t NULL: not kept; n of them, where the files
+ * have `entries` entries: one per entry, or none is replayed) into *res. */
+static void replay_run(struct gpu_trace *t, size_t n, size_t entries, const struct rules *phases,
+		       struct replay_result *res)
 {
-	struct replay_result res = { 0 };
+	memset(res, 0, sizeof *res);
 	if (!t) {
-		res.why_kind = REPLAY_NOT_BUILT;
+		res->why_kind = REPLAY_NOT_BUILT;
 		snprintf(
-			res.why, sizeof res.why,
+			res->why, sizeof res->why,
 			"the files are over %.0f GiB together: not replayed here; a run's aggregation replays each scenario",
 			REPLAY_KEEP_BYTES / (1024.0 * 1024 * 1024));
-	} else if (n != json_array_size(ranks) || !n) {
-		res.why_kind = REPLAY_NOT_BUILT;
+	} else if (n != entries || !n) {
+		res->why_kind = REPLAY_NOT_BUILT;
 		snprintf(
-			res.why, sizeof res.why, "%s",
+			res->why, sizeof res->why, "%s",
 			n ? "an Nsight Systems export's NVTX ranges or runtime calls could not be read again"
 			  : "no trace with GPU work or host ranges to replay");
 	} else {
 		double t0 = clock_mono_s();
-		if (replay_scenario_traces(t, n, phases, &res) < 0)
-			res.why_kind = REPLAY_FAILED,
-			snprintf(res.why, sizeof res.why, "%s", err_last());
+		if (replay_scenario_traces(t, n, phases, res) < 0)
+			res->why_kind = REPLAY_FAILED,
+			snprintf(res->why, sizeof res->why, "%s", err_last());
 		if (getenv("CAMPAIGN_ANALYZE_TIMES")) /* make bench: the simulator's cost */
 			fprintf(stderr, "campaign-analyze: replay of %zu files: %.3f s\n", n,
 				clock_mono_s() - t0);
 	}
-	char *why = data_text_replay_why(&res);
+}
+
+/* The replay (res, freed) into doc and each of ranks' objects: the replayed median step
+ * against the measured. */
+static void replay_json(struct replay_result *res, json_t *doc, json_t *ranks)
+{
+	char *why = data_text_replay_why(res);
 	/* summary.json's replay object, by its writer (no change is predicted here) */
 	json_object_set_new(doc, "replay",
-			    res.built ? summary_replay_json(&res, 0, 0) : json_null());
-	json_object_set_new(doc, "replay_why", res.built ? json_null() : json_string(why));
-	for (size_t i = 0; i < res.nranks && res.built && i < json_array_size(ranks); i++)
+			    res->built ? summary_replay_json(res, 0, 0) : json_null());
+	json_object_set_new(doc, "replay_why", res->built ? json_null() : json_string(why));
+	for (size_t i = 0; i < res->nranks && res->built && i < json_array_size(ranks); i++)
 		json_object_set_new(json_array_get(ranks, i), "replay",
-				    summary_replay_rank_json(&res.ranks[i]));
+				    summary_replay_rank_json(&res->ranks[i]));
 	free(why);
-	replay_result_free(&res);
+	replay_result_free(res);
 }
 
 /* The files' sizes together (those it cannot stat count nothing: their reading says why). */
@@ -247,8 +250,8 @@ static double files_bytes(char **files, size_t n)
 }
 
 /* The files' kept traces (k, n files; NULL: none) moved into one array, in order: *nt of
- * them; k freed. */
-static struct gpu_trace *kept_flat(struct kept *k, size_t n, size_t *nt)
+ * them; at[i] where file i's first is (n of them, when k). k's traces freed, not k. */
+static struct gpu_trace *kept_flat(struct kept *k, size_t n, size_t *nt, size_t *at)
 {
 	*nt = 0;
 	if (!k)
@@ -256,13 +259,69 @@ static struct gpu_trace *kept_flat(struct kept *k, size_t n, size_t *nt)
 	for (size_t i = 0; i < n; i++)
 		*nt += k[i].n;
 	struct gpu_trace *t = xcalloc(*nt + 1, sizeof *t);
-	for (size_t i = 0, at = 0; i < n; i++) {
+	for (size_t i = 0, a = 0; i < n; i++) {
+		at[i] = a;
 		for (size_t r = 0; r < k[i].n; r++)
-			t[at++] = k[i].t[r];
+			t[a++] = k[i].t[r];
+		free(k[i].t);
+		k[i].t = NULL;
+	}
+	return t;
+}
+
+/* The files' kept traces (k, n files; NULL: none) freed, not k. */
+static void kept_free(struct kept *k, size_t n)
+{
+	for (size_t i = 0; k && i < n; i++) {
+		for (size_t r = 0; r < k[i].n; r++)
+			gpu_trace_free(&k[i].t[r]);
 		free(k[i].t);
 	}
-	free(k);
-	return t;
+}
+
+/* Once every file is read: each Kineto trace kept for the replay analysed, beside the replay
+ * of them all (which reads what the analysis does not write: never the kernels' categories). */
+struct beside {
+	struct file_job *j;
+	size_t nfiles, *later, nlater; /* the files analysed here */
+	struct gpu_trace *t;           /* every file's kept traces, in order (NULL: none) */
+	size_t nt, entries, *at;       /* how many, the files' entries, where each file's begin */
+	struct replay_result res;
+};
+
+static void beside_one(void *ctx, size_t i)
+{
+	struct beside *b = ctx;
+	struct file_job *j = b->j;
+	if (i == b->nlater) {
+		replay_run(b->t, b->nt, b->entries, j->phases, &b->res);
+		return;
+	}
+	size_t f = b->later[i];
+	double t0 = clock_mono_s();
+	json_array_append_new(j->ranks[f], analyse_kineto(&b->t[b->at[f]], j->r, j->phases, j->top,
+							  j->threads, j->files[f]));
+	if (getenv("CAMPAIGN_ANALYZE_TIMES")) /* make bench: reading against analysis */
+		fprintf(stderr, "campaign-analyze: %s: analysed %.3f s\n", j->files[f],
+			clock_mono_s() - t0);
+}
+
+/* The analyses that wait for every file, and the replay, on the pool (jobs threads); the
+ * replay's result into b->res. */
+static void analyse_beside(struct file_job *j, size_t n, int jobs, struct beside *b)
+{
+	b->j = j, b->nfiles = n;
+	b->later = xcalloc(n + 1, sizeof *b->later);
+	b->at = xcalloc(n + 1, sizeof *b->at);
+	for (size_t i = 0; j->traces && i < n; i++)
+		if (j->traces[i].later)
+			b->later[b->nlater++] = i;
+	for (size_t i = 0; i < n; i++)
+		b->entries += j->traces && j->traces[i].later ? 1 : json_array_size(j->ranks[i]);
+	b->t = kept_flat(j->traces, n, &b->nt, b->at);
+	pool_run(b->nlater + 1, jobs, beside_one, b);
+	free(b->later);
+	free(b->at);
 }
 
 static int analyse_files(char **files, size_t n, const struct rules *r, const struct rules *phases,
@@ -283,22 +342,26 @@ static int analyse_files(char **files, size_t n, const struct rules *r, const st
 			      xcalloc(n, sizeof *j.err) };
 	pool_run(n, jobs, file_job_one, &j);
 	int rc = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (rc == 0 && j.rc[i] < 0)
-			/* the first file that failed, as one thread would say */
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (j.rc[i] < 0) /* the first file that failed, as one thread would say */
 			rc = err_set(j.rc[i], "%s", j.err[i]);
+	struct beside b = { 0 };
+	if (rc == 0)
+		analyse_beside(&j, n, jobs, &b);
+	else
+		kept_free(j.traces, n);
+	for (size_t i = 0; i < n; i++) {
 		json_array_extend(ranks, j.ranks[i]);
 		json_object_update(nvtx, j.nvtx[i]);
 		json_decref(j.ranks[i]);
 		json_decref(j.nvtx[i]);
 	}
-	size_t nt = 0;
-	struct gpu_trace *t = kept_flat(j.traces, n, &nt);
 	if (rc == 0)
-		replay_json(t, nt, phases, doc, ranks);
-	for (size_t i = 0; i < nt; i++)
-		gpu_trace_free(&t[i]);
-	free(t);
+		replay_json(&b.res, doc, ranks);
+	for (size_t i = 0; i < b.nt; i++)
+		gpu_trace_free(&b.t[i]);
+	free(b.t);
+	free(j.traces);
 	free(j.ranks);
 	free(j.nvtx);
 	free(j.rc);

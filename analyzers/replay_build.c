@@ -218,35 +218,39 @@ static int by_start_end(const void *x, const void *y)
 }
 
 /* Each host range's message bytes: those of the host collective event (t->comm) that is the
- * same event, the same start and end (the reader makes both of one event). */
+ * same event, the same start and end (the reader makes both of one event): of the ranges and
+ * events of one start and end, the j-th range (in t->cpu's order) takes the j-th event's. The
+ * few events are sorted, the many ranges looked up in them. */
 static void message_bytes(struct rank_view *v)
 {
 	const struct gpu_trace *t = v->r->t;
-	struct range_key *key = xcalloc(t->ncpu + 1, sizeof *key);
+	struct range_key *ev = xcalloc(t->ncomm + 1, sizeof *ev);
+	unsigned char *used = xcalloc(t->ncomm + 1, 1);
+	size_t m = 0;
 	v->msg_bytes = xcalloc(t->ncpu + 1, sizeof *v->msg_bytes);
-	for (size_t i = 0; i < t->ncpu; i++)
-		key[i] = (struct range_key){ t->cpu[i].start, t->cpu[i].end, 0, i };
-	qsort(key, t->ncpu, sizeof *key, by_start_end);
-	for (size_t k = 0; k < t->ncomm; k++) {
-		const struct comm_event *c = &t->comm[k];
-		if (c->gpu || c->bytes <= 0)
-			continue;
-		size_t lo = 0, hi = t->ncpu;
+	for (size_t k = 0; k < t->ncomm; k++)
+		if (!t->comm[k].gpu && t->comm[k].bytes > 0)
+			ev[m++] = (struct range_key){ t->comm[k].start, t->comm[k].end, 0, k };
+	qsort(ev, m, sizeof *ev, by_start_end);
+	for (size_t i = 0; i < t->ncpu && m; i++) {
+		const struct cpu_range *c = &t->cpu[i];
+		size_t lo = 0, hi = m;
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
-			const struct range_key *m = &key[mid];
-			if (m->s < c->start || (m->s == c->start && m->e < c->end))
+			if (ev[mid].s < c->start || (ev[mid].s == c->start && ev[mid].e < c->end))
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		for (; lo < t->ncpu && key[lo].s == c->start && key[lo].e == c->end; lo++)
-			if (v->msg_bytes[key[lo].i] <= 0) {
-				v->msg_bytes[key[lo].i] = c->bytes;
+		for (; lo < m && ev[lo].s == c->start && ev[lo].e == c->end; lo++)
+			if (!used[lo]) {
+				used[lo] = 1;
+				v->msg_bytes[i] = t->comm[ev[lo].i].bytes;
 				break;
 			}
 	}
-	free(key);
+	free(used);
+	free(ev);
 }
 
 /* Range p (a CPU operation of thread tid) as protos: one, or where it launches GPU work or
