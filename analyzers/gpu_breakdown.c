@@ -434,11 +434,22 @@ static void step_cats(const struct rules *r, int *comp, int *comm, int *mem)
 	}
 }
 
-/* The length of [a, b] covered by the merged spans v. */
+/* The length of [a, b] covered by the merged spans v (sorted, apart): from the first that
+ * ends after a, found by bisection, as intersect sums them. */
 static double covered(const struct span *v, size_t n, double a, double b)
 {
+	if (b <= a)
+		return 0;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].e <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	struct span w = { a, b };
-	return b > a ? intersect(v, n, &w, 1) : 0;
+	return intersect(v + lo, n - lo, &w, 1);
 }
 
 /* Spans of the events idx[0..n) of category cat (-1: all), clipped to [a, b]. */
@@ -607,12 +618,14 @@ static void windows(const struct gpu_trace *t, const size_t *idx, const size_t *
 	}
 }
 
-/* One window's breakdown, from every event in it (ix[0..n), any step's); buf:
+/* One window's breakdown, from every event in it (ix[0..n), any step's); gemm: whether each
+ * of the trace's names is a matrix kernel's; buf:
  * six spans' buffers of the trace's events, the fifth (compute or
  * communication) of twice that. */
 static void window_parts(const struct gpu_trace *t, const size_t *ix, size_t n, double a,
 			 double b, const int cats[3], const struct span *dv, size_t nd,
-			 struct span *buf[6], struct gpu_breakdown_step *o)
+			 const unsigned char *gemm, struct span *buf[6],
+			 struct gpu_breakdown_step *o)
 {
 	struct span *all = buf[0], *cp = buf[1], *cm = buf[2], *mm = buf[3], *cc = buf[4],
 		    *st = buf[5];
@@ -630,7 +643,7 @@ static void window_parts(const struct gpu_trace *t, const size_t *ix, size_t n, 
 	for (size_t i = 0; i < n; i++) { /* matrix kernels among the compute ones */
 		const struct gpu_event *e = &t->ev[ix[i]];
 		double s0 = e->start > a ? e->start : a, s1 = e->end < b ? e->end : b;
-		if (e->cat == cats[0] && s1 > s0 && gpu_breakdown_is_gemm(t->names[e->name]))
+		if (e->cat == cats[0] && s1 > s0 && gemm[e->name])
 			st[ng++] = (struct span){ s0, s1 };
 	}
 	merge(st, ng, &o->gemm);
@@ -666,16 +679,20 @@ void gpu_breakdown_steps(const struct gpu_trace *t, const struct rules *r, const
 	size_t nd = merge(dv, ndata, &len);
 	for (int i = 0; i < 6; i++)
 		buf[i] = xmalloc(((i == 4 ? 2 : 1) * t->n + 1) * sizeof **buf);
+	unsigned char *gemm = xcalloc(t->nnames + 1, 1); /* each name judged once */
+	for (size_t i = 0; i < t->nnames; i++)
+		gemm[i] = (unsigned char)gpu_breakdown_is_gemm(t->names[i]);
 	for (size_t k = 0; k < nsteps; k++) {
 		/* no GPU work of its own (the profiler's dropped last step): not judged */
 		if (first[k + 1] == first[k] || win[k][1] <= win[k][0])
 			continue;
 		size_t n = in_window(t, byst, maxdur, win[k][0], win[k][1], ix);
-		window_parts(t, ix, n, win[k][0], win[k][1], cats, dv, nd, buf, &out[k]);
+		window_parts(t, ix, n, win[k][0], win[k][1], cats, dv, nd, gemm, buf, &out[k]);
 		out[k].end = win[k][1];
 	}
 	for (int i = 0; i < 6; i++)
 		free(buf[i]);
+	free(gemm);
 	free(dv);
 	free(ix);
 	free(byst);

@@ -22,6 +22,7 @@ struct rank_view {
 	size_t ntop;
 	double (*win)[2];
 	int nwin;
+	double *edge; /* the windows' edges, sorted (2 nwin) */
 	int main_tid;
 	int *by_end; /* proto indexes of the rank's operations, by end */
 	size_t nby_end;
@@ -75,6 +76,10 @@ static int step_windows(struct rank_view *v)
 	for (size_t i = 0; i < n && (int)i < v->r->nsteps; i++)
 		v->win[v->nwin][0] = all[i][0], v->win[v->nwin++][1] = all[i][1];
 	free(all);
+	v->edge = xcalloc(2 * (size_t)v->nwin + 1, sizeof *v->edge);
+	for (int w = 0; w < v->nwin; w++)
+		v->edge[2 * w] = v->win[w][0], v->edge[2 * w + 1] = v->win[w][1];
+	qsort(v->edge, 2 * (size_t)v->nwin, sizeof *v->edge, by_start);
 	return v->nwin ? 0 : -1;
 }
 
@@ -343,12 +348,18 @@ static size_t operations(struct builder *b, struct rank_view *v)
 static int cpu_gap(struct builder *b, const struct rank_view *v, int lane, double a, double x,
 		   int prev)
 {
+	size_t ne = 2 * (size_t)v->nwin, lo = 0, hi = ne;
+	while (lo < hi) { /* the first window edge after a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->edge[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	while (a < x) {
-		double cut = x;
-		for (int w = 0; w < v->nwin; w++) /* the first window edge inside (a, x) */
-			for (int k = 0; k < 2; k++)
-				if (v->win[w][k] > a && v->win[w][k] < cut)
-					cut = v->win[w][k];
+		while (lo < ne && v->edge[lo] <= a)
+			lo++;
+		double cut = lo < ne && v->edge[lo] < x ? v->edge[lo] : x;
 		struct proto p = { .s = a, .e = cut, .rank_i = v->ri, .lane = lane,
 				   .kind = RNODE_CPU, .step = step_at(v, a), .name = -1, .op = -1,
 				   .coll = -1, .step_arg = -1 };
@@ -730,6 +741,7 @@ static void view_free(struct rank_view *v)
 	free(v->top);
 	free(v->top_lane);
 	free(v->win);
+	free(v->edge);
 	free(v->by_end);
 	free(v->msg_bytes);
 	replay_gpu_free(v->gpu);
