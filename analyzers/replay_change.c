@@ -426,16 +426,44 @@ static int is_ckpt(const struct builder *b, const struct proto *p)
 	return ckpt_part_of(b, p) != CK_NONE;
 }
 
-/* Proto i costs nothing: a sleep's span, which its edges out carry, taken off them. */
-static void make_free(struct builder *b, size_t i)
+/* Each proto's edges out, in b->e's order: edge[first[i]] .. edge[first[i + 1] - 1]; valid
+ * until edges are added or dropped. */
+struct out_edges {
+	size_t *first, *edge;
+};
+
+static void out_edges_of(const struct builder *b, struct out_edges *o)
+{
+	o->first = xcalloc(b->np + 2, sizeof *o->first);
+	o->edge = xcalloc(b->ne + 1, sizeof *o->edge);
+	for (size_t k = 0; k < b->ne; k++)
+		o->first[b->e[k].from + 1]++;
+	for (size_t i = 0; i < b->np; i++)
+		o->first[i + 1] += o->first[i];
+	size_t *at = xcalloc(b->np + 1, sizeof *at);
+	for (size_t k = 0; k < b->ne; k++) {
+		size_t f = (size_t)b->e[k].from;
+		o->edge[o->first[f] + at[f]++] = k;
+	}
+	free(at);
+}
+
+static void out_edges_free(struct out_edges *o)
+{
+	free(o->first);
+	free(o->edge);
+}
+
+/* Proto i costs nothing: a sleep's span, which its edges out (o) carry, taken off them. */
+static void make_free(struct builder *b, size_t i, const struct out_edges *o)
 {
 	struct proto *p = &b->p[i];
 	if (p->kind == RNODE_WAIT && p->sleep)
-		for (size_t k = 0; k < b->ne; k++)
-			if (b->e[k].from == (int)i) {
-				double d = b->e[k].delay_us - (p->e - p->s);
-				b->e[k].delay_us = d > 0 ? d : 0;
-			}
+		for (size_t x = o->first[i]; x < o->first[i + 1]; x++) {
+			struct pedge *e = &b->e[o->edge[x]];
+			double d = e->delay_us - (p->e - p->s);
+			e->delay_us = d > 0 ? d : 0;
+		}
 	p->sleep = 0;
 	p->fixed = 1;
 	p->cost_ms = 0;
@@ -445,6 +473,8 @@ static void make_free(struct builder *b, size_t i)
  * the others' parts cost nothing (their edges kept); kept[i] marks the parts kept. */
 static void thin_checkpoints(struct builder *b, const int *ix, size_t n, unsigned char *kept)
 {
+	struct out_edges o;
+	out_edges_of(b, &o);
 	for (size_t j = 0; j < n; j++) {
 		const struct proto *p = &b->p[ix[j]];
 		if ((p->step + 1) % b->in->change->every == 0) {
@@ -452,17 +482,19 @@ static void thin_checkpoints(struct builder *b, const int *ix, size_t n, unsigne
 			continue;
 		}
 		enum ckpt_part k = ckpt_part_of(b, p);
-		make_free(b, (size_t)ix[j]);
+		make_free(b, (size_t)ix[j], &o);
 		b->info.dropped += k == CK_WHOLE || k == CK_SNAPSHOT; /* (a checkpoint once) */
 	}
+	out_edges_free(&o);
 }
 
-/* The step-thread operation after i: the proto an edge from i leads to on i's lane; -1. */
-static int next_on_lane(const struct builder *b, int i)
+/* The step-thread operation after i: the proto the first edge from i (o) leads to on i's
+ * lane; -1. */
+static int next_on_lane(const struct builder *b, int i, const struct out_edges *o)
 {
-	for (size_t k = 0; k < b->ne; k++)
-		if (b->e[k].from == i && b->p[b->e[k].to].lane == b->p[i].lane)
-			return b->e[k].to;
+	for (size_t x = o->first[i]; x < o->first[i + 1]; x++)
+		if (b->p[b->e[o->edge[x]].to].lane == b->p[i].lane)
+			return b->e[o->edge[x]].to;
 	return -1;
 }
 
@@ -514,7 +546,8 @@ static int async_refused(const struct builder *b, const int *ix, size_t lo, size
 			ERR_USAGE,
 			"rank %d's checkpoints are not told apart into " CHECKPOINT_NAME
 			":snapshot, :write and :fsync (each is one range: %s), so the write cannot be moved off the step",
-			rank, "a script's own, or the reference trainer's before it told them apart");
+			rank,
+			"a script's own, or the reference trainer's before it told them apart");
 	return 0;
 }
 
@@ -606,13 +639,16 @@ static int async_checkpoints(struct builder *b, const int *ix, size_t n, const u
 {
 	unsigned char *moved = xcalloc(b->np + 1, 1);
 	int *next = xcalloc(n + 1, sizeof *next), rc = 0, lane = -1, lane_ri = -1, prev_f = -1;
+	struct out_edges o;
+	out_edges_of(b, &o);
 	for (size_t lo = 0, hi; rc >= 0 && lo < n; lo = hi) { /* each step's parts checked */
 		hi = step_group_end(b, ix, n, lo);
 		if (kept[ix[lo]] && (rc = async_refused(b, ix, lo, hi)) >= 0) {
-			next[lo] = next_on_lane(b, ix[lo + 2]);
+			next[lo] = next_on_lane(b, ix[lo + 2], &o);
 			moved[ix[lo + 1]] = moved[ix[lo + 2]] = 1;
 		}
 	}
+	out_edges_free(&o);
 	if (rc >= 0) {
 		storage_floor(b, ix, n, kept);
 		drop_edges_of(b, moved);
