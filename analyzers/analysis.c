@@ -748,6 +748,9 @@ static void analyse_scenario(struct ana_scenario *s, const struct ana_run *run,
 	metrics_free(&logged);
 }
 
+/* Of analyse_scenario's parts, those a trace file alone has the data for: no batch (a trace
+ * does not say it), loss, GPU shares, waiting for peers, FLOPs or verdict. A key added to
+ * summary_traces_json needs its part here. */
 void ana_scenario_of_traces(struct ana_scenario *s, struct trace_set *ts)
 {
 	memset(s, 0, sizeof *s);

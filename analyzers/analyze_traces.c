@@ -160,7 +160,11 @@ static int analyse_file(const char *file, const struct rules *r, const struct ru
 		*keep->t = t, keep->n = 1, keep->later = 1;
 		return 0;
 	}
+	t0 = clock_mono_s();
 	json_array_append_new(ranks, analyse_kineto(&t, r, phases, top, threads, file));
+	if (getenv("CAMPAIGN_ANALYZE_TIMES"))
+		fprintf(stderr, "campaign-analyze: %s: analysed %.3f s\n", file,
+			clock_mono_s() - t0);
 	gpu_trace_free(&t);
 	return 0;
 }
@@ -293,11 +297,11 @@ static void beside_one(void *ctx, size_t i)
 {
 	struct beside *b = ctx;
 	struct file_job *j = b->j;
-	if (i == b->nlater) {
+	if (i == 0) { /* the longest task first */
 		replay_run(b->t, b->nt, b->entries, j->phases, &b->res);
 		return;
 	}
-	size_t f = b->later[i];
+	size_t f = b->later[i - 1];
 	double t0 = clock_mono_s();
 	json_array_append_new(j->ranks[f], analyse_kineto(&b->t[b->at[f]], j->r, j->phases, j->top,
 							  j->threads, j->files[f]));

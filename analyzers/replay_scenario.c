@@ -9,6 +9,7 @@
 #include "analyzers/stats.h"
 #include "analyzers/trace_files.h"
 #include "analyzers/trace_names.h"
+#include "analyzers/trace_reduce.h"
 #include "util/err.h"
 #include "util/run_layout.h"
 #include "util/strbuf.h"
@@ -764,6 +765,18 @@ static int threads_of(const struct gpu_trace *t)
 	return n;
 }
 
+/* The trace's last step left out where it is the profiler's tail, as a run's analysis leaves
+ * it out (trace_reduce_drop_partial_step, docs/analysis.md), its collectives read for that
+ * alone. */
+static void drop_partial_step(const struct gpu_trace *t, struct rank_metrics *r)
+{
+	trace_reduce_collectives(t, t, r);
+	trace_reduce_drop_partial_step(t, r);
+	free(r->coll);
+	r->coll = NULL;
+	r->ncoll = r->collcap = 0;
+}
+
 int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *phases,
 			   struct replay_result *out)
 {
@@ -785,6 +798,7 @@ int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *ph
 		l.in[i] = (struct replay_rank_in){ &t[i], m.ranks[i].rank, 0, l.is_step[i], 0,
 						   NULL };
 		trace_steps(&l.in[i], NULL, &m.ranks[i]);
+		drop_partial_step(&t[i], &m.ranks[i]);
 		l.in[i].nsteps = (int)m.ranks[i].n;
 		int k = threads_of(&t[i]);
 		w.cores = k > w.cores ? k : w.cores;

@@ -20,6 +20,17 @@ check fixture_overlap [ "$(json m.json 'j["ranks"][0]["gpu_breakdown_detail"]["c
 check fixture_top_kernels [ "$(json m.json '[(k["category"], k["count"], k["total_us"]) for k in j["ranks"][0]["gpu_breakdown_detail"]["top_kernels"]]')" = "[('COMMUNICATION', 1, 30.0), ('MEMORY', 1, 5.0), ('OTHER', 1, 4.0), ('COMPUTATION', 2, 29.0)]" ]
 "$BIN/campaign-analyze" "$ROOT/tests/fixtures/mini.pt.trace.json" >m.txt
 check fixture_text_report grep -q "kernel time 59 us: idle 10.17 %, compute 49.15 %, non-compute 40.68 %" m.txt
+# without its ProfilerStep ranges, the same trace is one profiled window, said as one (no
+# "1 step, median 0.000 ms" from the null statistics of a window)
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["traceEvents"] = [e for e in d["traceEvents"] if not str(e.get("name", "")).startswith("ProfilerStep#")]
+json.dump(d, open("nosteps.json", "w"))' "$ROOT/tests/fixtures/mini.pt.trace.json"
+"$BIN/campaign-analyze" nosteps.json >nosteps.txt
+check fixture_window_said grep -q "^  no ProfilerStep#N ranges (call prof.step() once per training step): the profiled window, [0-9.]* ms: " nosteps.txt
+check fixture_window_no_step_line bash -c '! grep -q "step, median" nosteps.txt'
+"$BIN/campaign-analyze" --json nosteps.json >nosteps.json.out
+check fixture_window_json [ "$(json nosteps.json.out '(j["ranks"][0]["step_boundaries"], j["ranks"][0]["step_time_ms"], j["ranks"][0]["active_steps"])')" = "(False, None, 1)" ]
 printf '{"traceEvents": [ {"ph": "X", ' >broken.json
 "$BIN/campaign-analyze" broken.json 2>err.txt; rc=$?
 check broken_trace_exit4 [ "$rc" -eq 4 ]
