@@ -144,6 +144,15 @@ static void straggler_words(struct strbuf *sb, const struct ana_rec *r, const st
 		sb,
 		"; balance %s data or work, or move %s off a busy node, before tuning the collectives",
 		plural ? "their" : "its", plural ? "them" : "it");
+	struct strbuf shared = STRBUF_INIT;
+	for (size_t i = 0; i < r->n; i++)
+		if (run->sc[r->sc[i]].outcome.oversubscribed)
+			strbuf_addf(&shared, "%s%s", shared.len ? ", " : "",
+				    run->sc[r->sc[i]].in.name);
+	if (shared.len)
+		strbuf_addf(sb, PROSE_STRAGGLER_ADVICE_SHARED_CPUS, run->host_cpus,
+			    run->host_cpus == 1 ? "" : "s", shared.buf);
+	strbuf_free(&shared);
 }
 
 /* A step's compute share on its verdict's basis; -1 with no breakdown (monitors alone). */

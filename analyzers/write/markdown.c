@@ -387,7 +387,8 @@ static void md_straggler_group(struct strbuf *md, const struct ana_scenario *s,
 }
 
 /* Who keeps the others waiting at the collectives, where and why. */
-static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
+static void md_stragglers(struct strbuf *md, const struct ana_scenario *s,
+			  const struct ana_run *run)
 {
 	if (s->steps.no_steps || (!s->shares.shares_known && !s->comm.insp.stragglers_used) ||
 	    s->in.ranks < 2)
@@ -414,6 +415,9 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s)
 				? PROSE_SLOW_EMULATED_NODE
 				: " Every rank of node **%s** is a straggler: the node itself is slow.",
 			s->comm.slow_node);
+	else if (s->outcome.oversubscribed)
+		strbuf_addf(md, PROSE_STRAGGLERS_SHARED_CPUS, s->in.ranks, run->host_cpus,
+			    run->host_cpus == 1 ? "" : "s");
 	if (s->comm.have_slow_mon) {
 		const struct monitor_summary *a = &s->comm.slow_mon, *b = &s->comm.rest_mon;
 		strbuf_addf(
@@ -625,10 +629,11 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 			s->shares.ops_pct);
 }
 
-static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s)
+static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s,
+			      const struct ana_run *run)
 {
 	md_step_times(md, s);
-	md_stragglers(md, s);
+	md_stragglers(md, s, run);
 	if (s->steps.loss_known)
 		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->steps.loss_first,
 			    s->steps.loss_last);
@@ -758,7 +763,7 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 		if (md_scenario_unanalysed(md, s, run))
 			continue;
 		md_scenario_head(md, s, run);
-		md_scenario_steps(md, s);
+		md_scenario_steps(md, s, run);
 		md_scenario_profile(md, run, s);
 	}
 }
