@@ -290,15 +290,6 @@ static void compare(const struct replay_sim *s, const struct scenario_metrics *m
 	free(mea);
 }
 
-/* The cores in use over the replay, as a share of every host's cores over its length. */
-static double busy_pct(const struct replay_sim *s, const struct rgraph *g)
-{
-	double used = 0, have = 0, len = replay_sim_makespan(s);
-	for (int h = 0; h < g->nhosts; h++)
-		used += replay_sim_host_core_ms(s, h), have += g->host_cores[h] * len;
-	return have > 0 ? 100 * used / have : 0;
-}
-
 /* The mean step predicted into p: the measured mean (base, over every active step, as the
  * analysis' mean is) times the changed replay's mean step (b, nb) over the unchanged one's
  * (a, na), with the 95 % bootstrap interval of that quotient. */
@@ -405,7 +396,7 @@ static int change_pred(struct replay_build_in *in, const struct replay_change *c
 		ch->kind == REPLAY_CHANGE_LOADERS ? medians_prediction : ratio_prediction;
 	if (built && replay_sim_run(&s, g) == 0 && predict(base, s, m, measured_ms, p)) {
 		p->made = 1;
-		p->busy_pct = busy_pct(s, g);
+		p->busy_pct = replay_sim_busiest_pct(s, g);
 	} else {
 		if (s) /* replayed, but no active step in both */
 			err_set(ERR_USAGE, "no active step was replayed");

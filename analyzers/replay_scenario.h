@@ -47,8 +47,8 @@ struct replay_pred {
 	 * the run where the steps are not alike (a loader's bursts) */
 	double mean_ms, mean_lo_ms, mean_hi_ms;
 	double measured_mean_ms; /* the measured mean it scales (-1 none) */
-	double busy_pct;              /* the hosts' cores in use over the changed replay, its
-				       * whole length (warm-up steps too) */
+	double busy_pct;              /* the busiest host's cores in use over the changed
+				       * replay, its whole length (warm-up steps too) */
 	size_t buckets;               /* the change's buckets, over ranks and steps */
 	/* the transfer model the buckets' costs follow (replay_build_info): per call + per
 	 * MiB, fitted on fit_colls all-reduces; fit_colls 0: in proportion to their bytes */

@@ -471,3 +471,14 @@ double replay_sim_host_saturated_ms(const struct replay_sim *s, int host)
 {
 	return s->saturated_ms[host];
 }
+
+double replay_sim_busiest_pct(const struct replay_sim *s, const struct rgraph *g)
+{
+	double most = 0, len = replay_sim_makespan(s);
+	for (int h = 0; h < g->nhosts; h++) {
+		double have = g->host_cores[h] * len,
+		       pct = have > 0 ? 100 * s->core_ms[h] / have : 0;
+		most = pct > most ? pct : most;
+	}
+	return most;
+}

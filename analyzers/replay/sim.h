@@ -31,5 +31,9 @@ double replay_sim_step_end(const struct replay_sim *s, int rank, int step);
 /* Host h's cores in use over the replay (core-ms), and how long all of them were busy. */
 double replay_sim_host_core_ms(const struct replay_sim *s, int host);
 double replay_sim_host_saturated_ms(const struct replay_sim *s, int host);
+/* The busiest host's cores in use over the replay, % of its cores over the replay's length
+ * (one host saturated beside idle ones is saturated: an average would hide it); g: the
+ * graph replayed. */
+double replay_sim_busiest_pct(const struct replay_sim *s, const struct rgraph *g);
 
 #endif

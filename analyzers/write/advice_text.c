@@ -384,13 +384,14 @@ static const char *ceiling_words(const struct ana_rec *r, const struct ana_run *
 static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s, int no_gain,
 				 double busy_pct)
 {
-	int cores = s->replay.cores * s->replay.hosts;
+	/* busy_pct is the busiest host's: its cores are named */
+	const char *whose = s->replay.hosts > 1 ? "busiest node's " : "";
 	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
 		    s->replay.error_pct);
 	if (no_gain && busy_pct >= CORES_ABSORB_PCT)
-		strbuf_addf(sb, PROSE_NO_GAIN_CORES_BUSY, cores, busy_pct);
+		strbuf_addf(sb, PROSE_NO_GAIN_CORES_BUSY, whose, s->replay.cores, busy_pct);
 	else if (no_gain)
-		strbuf_addf(sb, PROSE_NO_GAIN_OTHER_WORK, cores, busy_pct);
+		strbuf_addf(sb, PROSE_NO_GAIN_OTHER_WORK, whose, s->replay.cores, busy_pct);
 }
 
 /* The batch per rank doubled, replayed: the step of twice the samples and the samples/s it

@@ -104,6 +104,22 @@ static void two_threads_one_core(void)
 	CHECK_NEAR(sat, 15, US);
 }
 
+/* Two hosts of 2 cores, 10 ms: host 0 runs two 10 ms ops (its cores busy throughout), host
+ * 1 one 5 ms op: the busiest host is 100 % busy (the mean of both, 75 %, would hide it). */
+static void busiest_host(void)
+{
+	struct rgraph *g = graph_of(2, 2, 2);
+	node(g, RNODE_CPU, thread_of(g, 0, 1), "a", 10);
+	node(g, RNODE_CPU, thread_of(g, 0, 2), "b", 10);
+	node(g, RNODE_CPU, thread_of(g, 1, 1), "c", 5);
+	struct replay_sim *s = run(g);
+	CHECK_NEAR(replay_sim_makespan(s), 10, US);
+	CHECK_NEAR(replay_sim_busiest_pct(s, g), 100, 1e-9);
+	CHECK_NEAR(replay_sim_host_core_ms(s, 1), 5, US);
+	replay_sim_free(s);
+	rgraph_free(g);
+}
+
 /* op 5 ms -> wait (on another thread's 12 ms op) -> op 3 ms, on 2 cores: the first two ops
  * run side by side at full speed, the wait starts at 5 when the thread reaches it, ends at 12,
  * and the last op runs 12 to 15. */
@@ -668,6 +684,7 @@ int main(void)
 {
 	RUN(heap_orders);
 	RUN(two_threads_one_core);
+	RUN(busiest_host);
 	RUN(chain_across_wait);
 	RUN(wait_first_on_thread);
 	RUN(collective_last_rank_late);
