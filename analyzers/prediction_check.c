@@ -121,11 +121,15 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 	    (stats_unalike(base, c->parent_mean_ms) ||
 	     stats_unalike(c->measured_ms, c->measured_mean_ms)))
 		mean_interval(c, s, scale);
-	/* (a check of nothing -- measured beside other load -- stays as it is) */
+	/* (a check of nothing -- measured beside other load -- stays as it is); by the means
+	 * where the variant's steps or the predicted ones are not alike, or the parent's were:
+	 * the recommendation then predicted by the means (advice.c's by_means_of), and a
+	 * prediction is checked as it was made */
 	if (c->outcome != CHECK_UNPREDICTED && c->outcome != CHECK_CONTAMINATED &&
 	    c->pred_mean_ms > 0 && c->parent_mean_ms > 0 &&
 	    (stats_unalike(c->measured_ms, c->measured_mean_ms) ||
-	     stats_unalike(c->predicted_ms, c->pred_mean_ms)))
+	     stats_unalike(c->predicted_ms, c->pred_mean_ms) ||
+	     stats_unalike(base, c->parent_mean_ms)))
 		decide_by_means(c, s, scale, dirty);
 }
 

@@ -1637,6 +1637,16 @@ static void test_checked_by_means(void)
 	c.pred_mean_ms = c.pmean_lo_ms = c.pmean_hi_ms = -1; /* a ceiling: no mean */
 	prediction_check_run(&run);
 	CHECK(!c.by_means && c.outcome == CHECK_CONFIRMED);
+	/* steps alike on the variant's side and the prediction's, but not the parent's (eight of
+	 * 100 ms, two of 300: median 100, mean 140): the recommendation predicted by the means
+	 * (advice.c's rule), so the check is by the means too */
+	for (int i = 0; i < 10; i++)
+		p[i] = i < 8 ? 100 : 300, v[i] = 50;
+	sc.steps.step_med_ms = 50;
+	c.predicted_ms = 50, c.pred_lo_ms = 48, c.pred_hi_ms = 52;
+	c.pred_mean_ms = 50, c.pmean_lo_ms = 48, c.pmean_hi_ms = 52;
+	prediction_check_run(&run);
+	CHECK(c.by_means && c.outcome == CHECK_CONFIRMED);
 }
 
 int main(void)
