@@ -52,9 +52,11 @@ static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
 {
 	const struct verdict_out *v = &s->outcome.v;
 	size_t n = s->comm.n_stragglers;
+	/* the parts as printed, and their sum as printed: a reader adds them up */
+	double own = round(10 * evidence_own_pct(s, v->share)) / 10,
+	       wait = round(10 * s->shares.sync_wait_pct) / 10;
 	strbuf_addf(md, ": %s %.1f %% of step time, and %.1f %% ",
-		    evidence_share_words(v->share, BASIS_HOST, 1), evidence_own_pct(s, v->share),
-		    s->shares.sync_wait_pct);
+		    evidence_share_words(v->share, BASIS_HOST, 1), own, wait);
 	if (n && !s->steps.no_steps)
 		strbuf_addf(md, "the other ranks waiting for the %s extra %s",
 			    straggler_group_len(s->comm.stragglers, n, 0) > 1 ? "stragglers'"
@@ -62,7 +64,7 @@ static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
 			    evidence_cause_words(s->comm.stragglers[0].cause_kind));
 	else
 		strbuf_adds(md, "waiting for peers");
-	strbuf_addf(md, " (%.1f %% in all)", v->pct);
+	strbuf_addf(md, " (%.1f %% in all)", own + wait);
 }
 
 /* The monitors' figure beside their verdict: " (CPUs busy 99.7 %)"; nothing on another basis. */
@@ -99,7 +101,8 @@ static int throughput_cell(char *buf, size_t n, const struct ana_scenario *s, in
 
 /* One analysed scenario's line of the summary: its verdict and share, its
  * step time, its scaling. */
-static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
+static void md_summary_line(struct strbuf *md, const struct ana_scenario *s,
+			    const struct ana_run *run)
 {
 	strbuf_addf(md, "- **%s** (%d node%s, %d rank%s, %s): **%s**%s", s->in.name, s->in.nodes,
 		    s->in.nodes == 1 ? "" : "s", s->in.ranks, s->in.ranks == 1 ? "" : "s",
@@ -118,6 +121,9 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_adds(md, ": where step time goes is not known");
 	else
 		monitor_figure(md, s);
+	if (s->outcome.oversubscribed && s->comm.n_stragglers)
+		strbuf_addf(md, PROSE_SUMMARY_STRAGGLER_SHARED_CPUS, s->in.ranks, run->host_cpus,
+			    run->host_cpus == 1 ? "" : "s");
 	strbuf_adds(md, ". ");
 	if (s->steps.no_steps)
 		strbuf_addf(md, "No step boundaries: from the %s over a %.2f ms profiled window",
@@ -176,7 +182,7 @@ static void md_summary(struct strbuf *md, const struct ana_run *run)
 	strbuf_adds(md, ".\n\n");
 	for (size_t i = 0; i < run->n; i++)
 		if (run->sc[i].data.analysed)
-			md_summary_line(md, &run->sc[i]);
+			md_summary_line(md, &run->sc[i], run);
 	for (size_t i = 0; i < run->n; i++) {
 		if (!run->sc[i].data.monitors_only)
 			continue;
