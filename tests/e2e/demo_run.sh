@@ -128,9 +128,9 @@ for i, n in enumerate(r["scenarios"]):
     ok = ok and c <= p and r["prediction_basis"][i] == "replay"
     ok = ok and rc["step_ms"] == p and rc["interval_ms"] == [lo, hi]
 sys.exit(0 if ok else 1)' "$S"
-check demo_batch_in_report grep -q "^[0-9]*\. \*\*[^:]*\*\*: memory permitting, double the batch per rank: .* Median step replayed with the batch per rank doubled (per-sample work twice as long, the rest as measured; not modelled: larger matrix products often do better per sample, so this may understate the gain; the run's own graph, on its cores): .*[0-9.]* ms a step -> [0-9.]* ms a step for twice the samples, [0-9.]*x the samples/s: [0-9.]* ms for the measured step's samples ([-+][0-9]* %; 95 % CI of the replay [0-9.]*x-[0-9.]*x, not counting the spread of the measured median)" "$run/BOTTLENECK_ANALYSIS.md"
+check demo_batch_in_report grep -q "^[0-9]*\. \*\*[^:]*\*\*: memory permitting, double the batch per rank: .* Median step replayed with the batch per rank doubled (per-sample work twice as long, the rest as measured; not modelled: larger matrix products often do better per sample, so this may understate the gain; the run's own graph, on its cores): .*[0-9.]* ms a step -> [0-9.]* ms a step for twice the samples, [0-9.]*x the samples/s: [0-9.]* ms for the measured step's samples ([-+][0-9]* %; 95 % interval of the replay [0-9.]*x-[0-9.]*x, not counting the spread of the measured median)" "$run/BOTTLENECK_ANALYSIS.md"
 check demo_comm_replay_in_report grep -q "\(Median s\|S\)tep replayed with the all-reduce in buckets overlapped with backward .* at most -[0-9]* % ([0-9.]* ms) by the ceiling" "$run/BOTTLENECK_ANALYSIS.md"
-check demo_comm_per_call_bound_said grep -q "ms (+[0-9]* %) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); 95 % CI of the median over both" "$run/BOTTLENECK_ANALYSIS.md"
+check demo_comm_per_call_bound_said grep -q "ms (+[0-9]* %) if all of it is per call (its all-reduces have one size a step: this run cannot tell the two apart); 95 % interval of the replayed median over both" "$run/BOTTLENECK_ANALYSIS.md"
 else
 echo "   (no scenario is communication-bound on this machine: the report says no bucket change)"
 check demo_no_comm_said bash -c '! grep -q "\(Median s\|S\)tep replayed with the all-reduce in buckets" "$1"' _ "$run/BOTTLENECK_ANALYSIS.md"

@@ -136,7 +136,7 @@ lo, hi = d["interval_ms"]
 r = [r for r in j["recommendations"] if r["kind"] == "data_loading"][0]
 i = r["scenarios"].index("slow-input")
 sys.exit(0 if lo <= d["all_waiting_step_ms"] < d["step_ms"] == d["all_cpu_step_ms"] <= hi and d["step_ms"] < s["step_time_ms"]["median"] and r["prediction_basis"][i] == "replay" and r["predicted_step_ms"][i] == d["step_ms"] else 1)' "$run/summary.json"
-check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % CIs of their medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process.*its loading taken as CPU work (no node monitor measured how much was[^)]*); all of its loading waiting: [0-9.]* ms (-[0-9]* %); all of it CPU work: [0-9.]* ms (-[0-9]* %)" "$run/BOTTLENECK_ANALYSIS.md"
+check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % intervals of their replayed medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process.*its loading taken as CPU work (no node monitor measured how much was[^)]*); all of its loading waiting: [0-9.]* ms (-[0-9]* %); all of it CPU work: [0-9.]* ms (-[0-9]* %)" "$run/BOTTLENECK_ANALYSIS.md"
 # The same traces as newer PyTorch writes them, their times counted from a baseTimeNanoseconds
 # (tests/tools/unix_traces.py: set so that they end where the file was written): on Unix
 # time, the monitors' busy cores over the steps now give the
