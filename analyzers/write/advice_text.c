@@ -443,6 +443,23 @@ static void loader_said(struct strbuf *sb, const struct ana_scenario *s, double 
 			    100 * (p->loader_cpu_step_ms / step_ms - 1));
 }
 
+/* Beside r's i-th replayed prediction, the old ceiling: "at most", or, where the replay
+ * gains more, why: steps not alike (a median's share bounds nothing), or a gain beyond it. */
+static void ceiling_said(struct strbuf *sb, const struct ana_rec *r, size_t i)
+{
+	if (r->ceiling_ms[i] < 0)
+		return;
+	double pct = 100 * (1 - r->ceiling_ms[i] / r->step_ms[i]);
+	if (r->predicted_ms[i] < r->ceiling_ms[i])
+		strbuf_addf(sb,
+			    r->by_means[i] ? PROSE_CEILING_BELOW_REPLAY
+					   : PROSE_CEILING_BELOW_REPLAY_ALIKE,
+			    pct, r->ceiling_ms[i]);
+	else
+		strbuf_addf(sb, "; at most -%.0f %% (%.2f ms) by the ceiling", pct,
+			    r->ceiling_ms[i]);
+}
+
 /* One replayed prediction in words: the change, the step, its interval, "no gain" naming
  * the cores when it takes under 2 % off, and the ceiling as "at most". */
 static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
@@ -498,12 +515,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			", the host's work up to each kernel's launch (dispatch and the launch call) in half its time");
 	/* (where the mean leads, its gain says whether there is one) */
 	replay_fidelity_said(sb, s, (r->by_means[i] ? 100 * r->gain[i] : gain) < 2, c->busy_pct);
-	if (r->ceiling_ms[i] >= 0 && r->predicted_ms[i] < r->ceiling_ms[i])
-		strbuf_addf(sb, PROSE_CEILING_BELOW_REPLAY,
-			    100 * (1 - r->ceiling_ms[i] / r->step_ms[i]), r->ceiling_ms[i]);
-	else if (r->ceiling_ms[i] >= 0)
-		strbuf_addf(sb, "; at most -%.0f %% (%.2f ms) by the ceiling",
-			    100 * (1 - r->ceiling_ms[i] / r->step_ms[i]), r->ceiling_ms[i]);
+	ceiling_said(sb, r, i);
 }
 
 /* A straggler's gain that another recommendation's ceiling holds too (advice_overlap),
@@ -590,6 +602,17 @@ static void replayed_said(struct strbuf *sb, const struct ana_rec *r,
 }
 
 /* A recommendation in words: its scenarios, the advice, each prediction. */
+/* Every scenario of r replayed, each gaining under 2 % of its step: what the replay says
+ * will not pay, not a step to take first (a batch's gain is in samples/s: never). */
+static int replayed_no_gain(const struct ana_rec *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->kind == REC_BATCH || !r->replayed[i] || r->predicted_ms[i] < 0 ||
+		    r->step_ms[i] <= 0 || r->gain[i] >= 0.02)
+			return 0;
+	return r->n > 0;
+}
+
 char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 {
 	struct strbuf sb = STRBUF_INIT, pred = STRBUF_INIT, rep = STRBUF_INIT;
@@ -597,6 +620,10 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 	for (size_t i = 0; i < r->n; i++)
 		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
 	strbuf_adds(&sb, ": ");
+	if (replayed_no_gain(r))
+		strbuf_adds(
+			&sb,
+			"**no gain predicted** (its replay gains under 2 %): not a step to take first; ");
 	rec_words(&sb, r, run);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ana_scenario *s = &run->sc[r->sc[i]];

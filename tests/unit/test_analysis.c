@@ -1039,6 +1039,10 @@ static void no_gain_words(struct ana_run *run, struct ana_scenario *c)
 		      strstr(t,
 			     busy ? ": no gain predicted: the 2 cores are busy 95 % of the changed replay, so the work it moves takes their time"
 				  : ": no gain predicted: what it takes off is not what sets the step (other work does; the 2 cores are in use 30 %"));
+		/* ... and said first: not a step to take first */
+		CHECK(t &&
+		      strstr(t,
+			     "**comm-1n**: **no gain predicted** (its replay gains under 2 %): not a step to take first; "));
 		free(t);
 	}
 }
@@ -1093,11 +1097,12 @@ static void test_rec_by_means(void)
 	char *t = k < run.nrecs ? rec_text(&run.recs[k], &run) : NULL;
 	CHECK(t && strstr(t, ". Step replayed with ") &&
 	      strstr(t,
-		     ": mean 100.00 -> 27.00 ms (-73 %; 95 % CI 25.00-29.00 ms; its steps, measured or replayed, are not alike") &&
+		     ": mean 100.00 -> 27.00 ms (-73 %; 95 % interval of the replayed mean 25.00-29.00 ms; its steps, measured or replayed, are not alike (their mean more than 25 % from their median)") &&
 	      strstr(t, "), median 100.00 -> 4.00 ms (-96 %"));
 	free(t);
 	t = rec_text(&run.recs[0], &run);
-	CHECK(t && strstr(t, ". Median step replayed with ") && !strstr(t, "mean 10"));
+	CHECK(t && strstr(t, ". Median step replayed with ") && !strstr(t, "mean 10") &&
+	      !strstr(t, "no gain predicted**"));
 	free(t);
 	no_gain_words(&run, &sc[1]);
 	/* one replayed step ranks nothing: the 73 % of ten steps comes first */
