@@ -342,16 +342,16 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	if (v->borderline == BORDERLINE_NEAR)
 		strbuf_addf(
 			sb,
-			"; **borderline**: %s %s %.1f %%, within %.0f %% of it, so %s is nearly as likely",
+			"; **borderline**: %s %s %.1f %%, within %.0f %% of it: %s is a close second",
 			evidence_share_words(v->runner_share, b, str), takes(v->runner_share, b),
 			v->runner_pct, 100 * VERDICT_NEAR, verdict_name(v->runner_up));
 	if (v->borderline == BORDERLINE_NEAR && fabs(v->pct - v->runner_pct) < 0.05)
 		strbuf_addf(sb, " (%.2f against %.2f %%: a tie, which these steps cannot break)",
 			    v->pct, v->runner_pct);
-	else if (v->borderline)
+	else if (v->borderline == BORDERLINE_FLIPS) /* (a near one is said above) */
 		strbuf_addf(
 			sb,
-			"; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld step%s, so %s is nearly as likely",
+			"; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld step%s, a quarter or more: %s is a close second",
 			evidence_share_words(v->runner_share, b, str), v->runner_pct, v->flips,
 			v->steps, v->steps == 1 ? "" : "s", verdict_name(v->runner_up));
 	if (s->outcome.oversubscribed)

@@ -672,6 +672,10 @@ static void test_oversubscribed(void)
 	CHECK(c->outcome.v.borderline);
 	CHECK_STR(verdict_name(c->outcome.v.runner_up), "compute-bound");
 	CHECK(strstr(E(c, &run), "; **borderline**: compute takes 44.0 %") != NULL);
+	/* near, not by flips: the flips sentence is not said beside it (it was, with "2 of 12
+	 * steps", under the quarter its rule needs) */
+	CHECK(c->outcome.v.borderline != BORDERLINE_NEAR ||
+	      strstr(E(c, &run), "took the larger share in") == NULL);
 	ana_run_free(&run);
 	/* on a machine of one CPU the count is said in the singular */
 	struct ana_run one = { .campaign = strdup("t"),
