@@ -697,6 +697,25 @@ static void md_mfu(struct strbuf *md, const struct ana_run *run, const struct an
 			    share_text_rate(peak, sizeof peak, run->peak_gflops, 1));
 }
 
+/* Node monitors' samples a node under which their means are a glimpse, not the run's. */
+#define MONITORS_FEW_PER_NODE 10
+
+/* The node monitors' means, said rough where each node has few samples. */
+static void md_monitors(struct strbuf *md, const struct ana_scenario *s)
+{
+	int nodes = s->mon.monitor_nodes > 0 ? s->mon.monitor_nodes : 1;
+	double per = (double)s->mon.monitor_samples / nodes;
+	strbuf_addf(
+		md,
+		"Node monitors (%d node%s, %ld sample%s): CPU busy %.1f %% on average, iowait %.1f %%, memory peak %.1f %% of RAM",
+		s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s", s->mon.monitor_samples,
+		s->mon.monitor_samples == 1 ? "" : "s", s->mon.cpu_util_mean_pct,
+		s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
+	if (per < MONITORS_FEW_PER_NODE)
+		strbuf_addf(md, PROSE_MONITORS_FEW_SAMPLES, per, per == 1 ? "" : "s");
+	strbuf_adds(md, ".\n\n");
+}
+
 /* Operators, profilers, monitors, FLOPs and MFU. */
 static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 				const struct ana_scenario *s)
@@ -730,12 +749,7 @@ static void md_scenario_profile(struct strbuf *md, const struct ana_run *run,
 		strbuf_adds(md, ".\n\n");
 	}
 	if (s->mon.have_monitor)
-		strbuf_addf(
-			md,
-			"Node monitors (%d node%s, %ld sample%s): CPU busy %.1f %% on average, iowait %.1f %%, memory peak %.1f %% of RAM.\n\n",
-			s->mon.monitor_nodes, s->mon.monitor_nodes == 1 ? "" : "s",
-			s->mon.monitor_samples, s->mon.monitor_samples == 1 ? "" : "s",
-			s->mon.cpu_util_mean_pct, s->mon.iowait_mean_pct, s->mon.mem_peak_pct);
+		md_monitors(md, s);
 	else
 		strbuf_adds(
 			md,

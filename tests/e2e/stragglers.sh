@@ -124,6 +124,14 @@ import re, sys
 rows = re.findall(r"([0-9.]+) % of step time, and ([0-9.]+) % [^(]*\(([0-9.]+) % in all\)", open(sys.argv[1]).read())
 print(rows)
 sys.exit(0 if rows and all(abs(float(a) + float(b) - float(c)) < 1e-6 for a, b, c in rows) else 1)' "$run/BOTTLENECK_ANALYSIS.md"
+# node monitors with few samples a node are said to be rough (a glimpse, not an average)
+check stragglers_few_monitor_samples_rough python3 -c '
+import re, sys
+rows = re.findall(r"Node monitors \(([0-9]+) nodes?, ([0-9]+) samples?\): [^\n]*", open(sys.argv[1]).read())
+ok = rows and all(("**rough**" in line) == (int(s) / int(n) < 10) for n, s, line in
+                  [(m.group(1), m.group(2), m.group(0)) for m in re.finditer(r"Node monitors \(([0-9]+) nodes?, ([0-9]+) samples?\): [^\n]*", open(sys.argv[1]).read())])
+print([r[:2] for r in rows])
+sys.exit(0 if ok else 1)' "$run/BOTTLENECK_ANALYSIS.md"
 # Every scenario has its collectives (issue 23, part 1, from the trainer's
 # telemetry): bytes all-reduced per step exactly (params + loss, float32),
 # bus bandwidth = algorithm bandwidth x 2(n-1)/n, and the straggler's 80 ms
