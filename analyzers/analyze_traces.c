@@ -287,7 +287,7 @@ static void kept_free(struct kept *k, size_t n)
  * of them all (which reads what the analysis does not write: never the kernels' categories). */
 struct beside {
 	struct file_job *j;
-	size_t nfiles, *later, nlater; /* the files analysed here */
+	size_t *later, nlater;         /* the files analysed here */
 	struct gpu_trace *t;           /* every file's kept traces, in order (NULL: none) */
 	size_t nt, entries, *at;       /* how many, the files' entries, where each file's begin */
 	struct replay_result res;
@@ -314,7 +314,7 @@ static void beside_one(void *ctx, size_t i)
  * replay's result into b->res. */
 static void analyse_beside(struct file_job *j, size_t n, int jobs, struct beside *b)
 {
-	b->j = j, b->nfiles = n;
+	b->j = j;
 	b->later = xcalloc(n + 1, sizeof *b->later);
 	b->at = xcalloc(n + 1, sizeof *b->at);
 	for (size_t i = 0; j->traces && i < n; i++)

@@ -44,20 +44,16 @@ static void print_steps(json_t *rank, int top)
 	size_t n = (size_t)json_integer_value(json_object_get(rank, "active_steps"));
 	json_t *p = json_object_get(rank, "shares_pct");
 	if (json_is_true(json_object_get(rank, "step_boundaries")))
-		printf(PROSE_TRACE_STEPS_LINE, n, n == 1 ? "" : "s",
+		printf("  %zu step%s, median %.3f ms", n, n == 1 ? "" : "s",
 		       json_number_value(
-			       json_object_get(json_object_get(rank, "step_time_ms"), "median")),
-		       share(p, "data_loading"), share(p, "forward"), share(p, "backward"),
-		       share(p, "optimizer"), share(p, "compute_outside_phases"),
-		       share(p, "communication") + share(p, "peer_wait"),
-		       share(p, "communication_total"), share(p, "io"), share(p, "other"));
+			       json_object_get(json_object_get(rank, "step_time_ms"), "median")));
 	else /* the whole profiled window as one: no step statistics */
-		printf(PROSE_TRACE_WINDOW_LINE,
-		       json_number_value(json_object_get(rank, "profiled_window_ms")),
-		       share(p, "data_loading"), share(p, "forward"), share(p, "backward"),
-		       share(p, "optimizer"), share(p, "compute_outside_phases"),
-		       share(p, "communication") + share(p, "peer_wait"),
-		       share(p, "communication_total"), share(p, "io"), share(p, "other"));
+		printf("  no ProfilerStep#N ranges (call prof.step() once per training step): the profiled window, %.3f ms",
+		       json_number_value(json_object_get(rank, "profiled_window_ms")));
+	printf(PROSE_TRACE_SHARES_TAIL, share(p, "data_loading"), share(p, "forward"),
+	       share(p, "backward"), share(p, "optimizer"), share(p, "compute_outside_phases"),
+	       share(p, "communication") + share(p, "peer_wait"), share(p, "communication_total"),
+	       share(p, "io"), share(p, "other"));
 	size_t i;
 	json_t *o;
 	json_array_foreach(json_object_get(rank, "top_operators"), i, o) {

@@ -160,9 +160,8 @@ static void nsys_gpu(struct trace_set *ts, const struct gpu_trace *host, struct 
 		     struct rank_metrics *r)
 {
 	size_t busiest = nsys_busiest(rep);
-	for (size_t i = 0; i < rep->n; i++) {
+	for (size_t i = 0; i < rep->n; i++)
 		trace_set_add_gpu(ts, &rep->proc[i], kernels, NULL);
-	}
 	if (rep->n && rep->proc[busiest].n) {
 		trace_reduce_gpu_steps(&rep->proc[busiest], phases, kernels, r);
 		trace_reduce_gpu_window(&rep->proc[busiest], phases, kernels, r);

@@ -193,7 +193,29 @@ static void sc_identity(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, "malformed_lines", json_integer(s->data.bad_lines));
 }
 
-static void sc_profile(json_t *o, const struct ana_scenario *s);
+/* What the traces' operators and GPU work took: the host operators with the most self time,
+ * the GPU breakdown (null without GPU work). */
+static void sc_profile(json_t *o, const struct ana_scenario *s)
+{
+	json_object_set_new(
+		o, "top_operators",
+		top_ops_json(s->data.top_ops, s->data.n_top_ops, s->data.ops_total_ms, "self_ms"));
+	json_object_set_new(
+		o, "gpu_breakdown",
+		s->gpu.gpu_kernel_ms <= 0
+			? json_null()
+			: json_pack(
+				  "{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms",
+				  jsonio_real3(s->gpu.gpu_kernel_ms), "idle_pct",
+				  jsonio_real3(s->gpu.gpu_idle_pct), "compute_pct",
+				  jsonio_real3(s->gpu.gpu_compute_pct), "non_compute_pct",
+				  jsonio_real3(s->gpu.gpu_non_compute_pct), "comm_comp_overlap_pct",
+				  s->gpu.gpu_overlap_pct >= 0 ? jsonio_real3(s->gpu.gpu_overlap_pct)
+							      : json_null(),
+				  "top_kernels",
+				  top_ops_json(s->gpu.top_kernels, s->gpu.n_top_kernels,
+					       s->gpu.kernels_total_ms, "total_ms")));
+}
 
 /* What the analysis read: profilers, traces, operators, the GPU breakdown. */
 static void sc_sources(json_t *o, const struct ana_scenario *s)
@@ -233,29 +255,6 @@ static void sc_sources(json_t *o, const struct ana_scenario *s)
 	sc_profile(o, s);
 }
 
-/* What the traces' operators and GPU work took: the host operators with the most self time,
- * the GPU breakdown (null without GPU work). */
-static void sc_profile(json_t *o, const struct ana_scenario *s)
-{
-	json_object_set_new(
-		o, "top_operators",
-		top_ops_json(s->data.top_ops, s->data.n_top_ops, s->data.ops_total_ms, "self_ms"));
-	json_object_set_new(
-		o, "gpu_breakdown",
-		s->gpu.gpu_kernel_ms <= 0
-			? json_null()
-			: json_pack(
-				  "{s:o, s:o, s:o, s:o, s:o, s:o}", "kernel_time_ms",
-				  jsonio_real3(s->gpu.gpu_kernel_ms), "idle_pct",
-				  jsonio_real3(s->gpu.gpu_idle_pct), "compute_pct",
-				  jsonio_real3(s->gpu.gpu_compute_pct), "non_compute_pct",
-				  jsonio_real3(s->gpu.gpu_non_compute_pct), "comm_comp_overlap_pct",
-				  s->gpu.gpu_overlap_pct >= 0 ? jsonio_real3(s->gpu.gpu_overlap_pct)
-							      : json_null(),
-				  "top_kernels",
-				  top_ops_json(s->gpu.top_kernels, s->gpu.n_top_kernels,
-					       s->gpu.kernels_total_ms, "total_ms")));
-}
 
 /* A change's replayed prediction: {step_ms, interval_ms, busy_pct} and more's keys (taken),
  * or {step_ms: null, why} where none was made (p->why; why_none where no change was
