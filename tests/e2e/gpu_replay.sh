@@ -41,6 +41,10 @@ python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[2]); c.executescri
 	"$ROOT/tests/fixtures/nsys_steps.sql" steps.sqlite
 replay_checks nsys_steps steps.sqlite
 check gpu_replay_nsys_steps_exact [ "$(json nsys_steps.json '[(r["process"], r["replay"]["rank"], r["replay"]["steps"], round(r["replay"]["step_ms"], 6), round(r["replay"]["error_pct"], 6)) for r in j["ranks"]]')" = "[('pid100_dev0', 0, 3, 0.1, -0.0), ('pid101_dev1', 1, 3, 0.1, -0.0)]" ]
+# a real 2-rank DDP run whose traces end in the profiler's partial step (tests/fixtures/ddp_gloo:
+# 0.008 ms tails): each file's steps and the replay's leave it out alike
+"$BIN/campaign-analyze" --json "$ROOT"/tests/fixtures/ddp_gloo/rank*.pt.trace.json.gz >ddp.json 2>ddp.err
+check gpu_replay_partial_step_left_out [ "$(json ddp.json '[(r["partial_steps_left_out"], r["active_steps"], r["replay"]["steps"]) for r in j["ranks"]]')" = "[(1, 4, 4), (1, 4, 4)]" ]
 if [ ! -d "$S" ]; then
 	skip gpu_replay_shared "../shared/traces is absent (the shared GPU traces are not part of the project)"
 	exit 0
