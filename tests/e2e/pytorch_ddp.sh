@@ -50,13 +50,13 @@ for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
 	# the step time two ways, recounted from the raw traces beside the script's own timer
 	# (issue 45, point 10; tests/tools/step_estimators.py): per step the slowest rank, and the
 	# period between consecutive steps' last all-reduces, which the analysis takes with two
-	# ranks or more. Its median is the recount's, and within 15 % of the median of the ranks'
-	# own timer medians: the active steps of ranks sharing 2 loaded CPUs scatter that much (of 12: the ranks'
-	# own medians differ among themselves by up to 16 %; in 8 runs here at 2 and 4 ranks the
-	# periods' median was 8 % below to 13 % above, the slowest rank's per step 5 to 41 % above)
+	# ranks or more. Its median is the recount's. Beside the script's timer the means are
+	# compared, not the medians: a rank's periods and its timer's intervals over the same steps
+	# add up to the same span but for one step's tail, so their means agree (2 % in a quiet run),
+	# while the medians of 8 steps of ranks sharing 2 loaded CPUs differ by chance (a quiet run:
+	# the ranks' own medians 32.6 to 44.3 ms, their means 35.4 to 36.6; CI under load: 15.5 %)
 	python3 "$ROOT/tests/tools/step_estimators.py" "$run/$s/traces" "$run/$s/logs" 3 >"est-$s.json"
 	ours=$(json "$run/summary.json" "[x['step_time_ms']['median'] for x in j['scenarios'] if x['name'] == '$s'][0]")
-	theirs=$(json "est-$s.json" 'j["own_median_ms"]')
 	echo "$s: the script's own timer, median per rank $(json "est-$s.json" '[v["median_ms"] for r, v in j["own"].items()]') ms (mean $(json "est-$s.json" 'j["own_mean_ms"]')); per step the slowest rank: median $(json "est-$s.json" 'j["rank_step"]["median_ms"]') ms; the collective period: median $(json "est-$s.json" 'j["collective_period"]["median_ms"]') ms ($(json "est-$s.json" 'j["collective_period"]["periods"]') of $(json "est-$s.json" 'j["steps"]') steps); campaign: $ours ms"
 	check "ddp_${s}_estimator_as_recounted" [ "$(json "$run/summary.json" "[x['step_estimator'] for x in j['scenarios'] if x['name'] == '$s'][0]")" = "$(json "est-$s.json" 'j["chosen"]')" ]
 	check "ddp_${s}_step_times_as_recounted" python3 -c 'import json, sys
@@ -67,7 +67,9 @@ ok = len(want) == len(s["step_times_ms"]) and all(abs(a - b) <= 0.002 for a, b i
 ok = ok and abs(s["step_time_ms"]["median"] - e[e["chosen"]]["median_ms"]) <= 0.002
 ok = ok and s["period_steps"] == e["collective_period"]["periods"]
 sys.exit(0 if ok else 1)' "$run/summary.json" "$s" "est-$s.json"
-	check "ddp_${s}_median_within_15pct_of_script ($ours vs $theirs ms)" within_pct 15 "$ours" "$theirs"
+	ours=$(json "$run/summary.json" "[round(sum(x['step_times_ms']) / len(x['step_times_ms']), 3) for x in j['scenarios'] if x['name'] == '$s'][0]")
+	theirs=$(json "est-$s.json" 'j["own_mean_ms"]')
+	check "ddp_${s}_mean_within_10pct_of_script ($ours vs $theirs ms)" within_pct 10 "$ours" "$theirs"
 	check "ddp_${s}_shares_add_up" python3 -c 'import json, sys
 s = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["shares_pct"]
 t = s["data_loading"] + s["compute"] + s["communication"] + s["peer_wait"] + s["io"] + s["other"]

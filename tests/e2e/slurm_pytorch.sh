@@ -57,13 +57,15 @@ check slurm_ddp_four_traces [ "$(ls "$run"/cpu-2n/traces/ | wc -l)" = 4 ]
 check slurm_ddp_every_rank_stepped [ "$(cat "$run"/cpu-2n/logs/rank_*.out | grep -c '^step 9 ')" = 4 ]
 check slurm_ddp_ranks_on_two_nodes bash -c '[[ "$1" =~ ^n\[[1-4][-,][1-4]\]$ ]]' _ "$(json "$run/cpu-2n/job_metadata.json" 'j["nodelist"]')"
 # the step time as tests/tools/step_estimators.py recounts it from the raw traces (the period
-# between consecutive steps' all-reduces, 4 ranks), near the script's own timer (pytorch_ddp.sh)
+# between consecutive steps' all-reduces, 4 ranks), its mean near the script's own timer's (as
+# in pytorch_ddp.sh: the medians of 8 steps on loaded CPUs differ by chance, 15.5 % once in CI)
 python3 "$ROOT/tests/tools/step_estimators.py" "$run/cpu-2n/traces" "$run/cpu-2n/logs" 2 >est.json
 ours=$(json "$run/summary.json" '[x["step_time_ms"]["median"] for x in j["scenarios"] if x["name"] == "cpu-2n"][0]')
-theirs=$(json est.json 'j["own_median_ms"]')
 check slurm_ddp_estimator_as_recounted [ "$(json "$run/summary.json" '[x["step_estimator"] for x in j["scenarios"] if x["name"] == "cpu-2n"][0]'),$(json est.json 'j["chosen"]')" = collective_period,collective_period ]
 check slurm_ddp_median_as_recounted same_ms "$ours" "$(json est.json 'j[j["chosen"]]["median_ms"]')"
-check "slurm_ddp_median_within_15pct_of_script ($ours vs $theirs ms)" within_pct 15 "$ours" "$theirs"
+ours=$(json "$run/summary.json" '[round(sum(x["step_times_ms"]) / len(x["step_times_ms"]), 3) for x in j["scenarios"] if x["name"] == "cpu-2n"][0]')
+theirs=$(json est.json 'j["own_mean_ms"]')
+check "slurm_ddp_mean_within_10pct_of_script ($ours vs $theirs ms)" within_pct 10 "$ours" "$theirs"
 
 # tensorboard_trace_handler's <host>_<pid>.<time> files, two profiling cycles
 # per rank, on the cluster: srun's per-task wrapper records each rank's
