@@ -205,8 +205,8 @@ static enum share_kind wait_share(const struct ana_scenario *s)
 	if (!s->comm.n_stragglers || s->steps.no_steps || s->steps.window_shares)
 		return SHARE_COMMUNICATION;
 	switch (s->comm.stragglers[0].cause_kind) {
-	case STRAGGLER_COMPUTE:
-		return SHARE_COMPUTE;
+	case STRAGGLER_COMPUTE: /* one rank's excess: no faster kernels everywhere remove it */
+		return SHARE_PEER_WAIT;
 	case STRAGGLER_DATA:
 		return SHARE_DATA;
 	case STRAGGLER_IO:

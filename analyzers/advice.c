@@ -212,8 +212,8 @@ static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
 	const struct replay_pred *rp = advice_replayed(s, k);
 	r->ceiling_ms[r->n] = advice_ceiling_ms(s, k);
 	r->replayed[r->n] = rp != NULL;
-	r->lo_ms[r->n] = rp ? rp->lo_ms * advice_per_batch(k) : -1;
-	r->hi_ms[r->n] = rp ? rp->hi_ms * advice_per_batch(k) : -1;
+	r->lo_ms[r->n] = rp && rp->lo_ms >= 0 ? rp->lo_ms * advice_per_batch(k) : -1;
+	r->hi_ms[r->n] = rp && rp->lo_ms >= 0 ? rp->hi_ms * advice_per_batch(k) : -1;
 	r->sc[r->n] = i;
 	r->step_ms[r->n] = s->data.analysed && !s->steps.no_steps ? s->steps.step_med_ms : -1;
 	r->predicted_ms[r->n] = p;

@@ -8,12 +8,13 @@
 #define ANALYZERS_ADVICE_H
 
 #include "analyzers/analysis.h"
+#include "analyzers/stats.h"
 
 struct strbuf;
 
-/* A replay of fewer steps gives no interval, and its gain ranks nothing: one step is one
- * sample, not evidence of the order in which to act. */
-#define ADVICE_REPLAY_MIN_STEPS 3
+/* A replay of fewer steps gives no interval (as any sample in the report), and its gain
+ * ranks nothing: a few steps are not evidence of the order in which to act. */
+#define ADVICE_REPLAY_MIN_STEPS STATS_BOOTSTRAP_MIN_N
 
 /* The kind's name in summary.json ("communication", "straggler", ...). */
 const char *rec_kind_name(enum rec_kind k);

@@ -308,8 +308,10 @@ struct ana_outcome {
 	/* the local executor ran more ranks than this machine has CPUs */
 	int oversubscribed;
 	/* where waiting for peers counts (host basis): with communication when no
-	 * straggler is named; else with the straggler's cause, since removing the cause
-	 * removes the wait; SHARE_PEER_WAIT (straggler-bound) when no phase explains it */
+	 * straggler is named; else with the straggler's cause (data loading, I/O, host
+	 * overhead), since removing the cause removes the wait; SHARE_PEER_WAIT
+	 * (straggler-bound) when its cause is compute (one rank's excess, which faster
+	 * kernels on every rank would not remove) or no phase explains it */
 	enum share_kind wait_to;
 };
 

@@ -47,6 +47,7 @@ struct ana_check {
 	int side;
 	double predicted_ms;    /* < 0: none */
 	double pred_lo_ms, pred_hi_ms; /* a replayed prediction's interval; < 0: none */
+	int by_ceiling; /* the prediction is a ceiling's, not a replay's */
 	/* a replayed prediction's mean step and its interval; < 0: none */
 	double pred_mean_ms, pmean_lo_ms, pmean_hi_ms;
 	double *parent_steps;   /* the parent's step_times_ms */

@@ -304,8 +304,8 @@ static void mean_prediction(const double *a, size_t na, const double *b, size_t 
 	p->measured_mean_ms = base;
 	stats_bootstrap(&num, 1, &den, 1, STATS_MEAN, &ci);
 	p->mean_ms = base * ci.value;
-	p->mean_lo_ms = base * (ci.known ? ci.lo : ci.value);
-	p->mean_hi_ms = base * (ci.known ? ci.hi : ci.value);
+	if (ci.known && na >= STATS_BOOTSTRAP_MIN_N && nb >= STATS_BOOTSTRAP_MIN_N)
+		p->mean_lo_ms = base * ci.lo, p->mean_hi_ms = base * ci.hi;
 }
 
 /* The prediction of the changed replay s against the unchanged one (base): the measured
@@ -335,8 +335,9 @@ static int ratio_prediction(const struct replay_sim *base, const struct replay_s
 		struct stats_interval ci;
 		stats_bootstrap(&one, 1, NULL, 0, STATS_MEDIAN, &ci);
 		p->step_ms = base_ms * ci.value;
-		p->lo_ms = base_ms * (ci.known ? ci.lo : ci.value);
-		p->hi_ms = base_ms * (ci.known ? ci.hi : ci.value);
+		p->lo_ms = p->hi_ms = -1; /* (too few steps: none) */
+		if (ci.known && n >= STATS_BOOTSTRAP_MIN_N)
+			p->lo_ms = base_ms * ci.lo, p->hi_ms = base_ms * ci.hi;
 	}
 	free(a);
 	free(b);
@@ -369,8 +370,9 @@ static int medians_prediction(const struct replay_sim *base, const struct replay
 	stats_bootstrap(&num, 1, &den, 1, STATS_MEDIAN, &ci);
 	if (ci.known) {
 		p->step_ms = base_ms * ci.value;
-		p->lo_ms = base_ms * ci.lo;
-		p->hi_ms = base_ms * ci.hi;
+		p->lo_ms = p->hi_ms = -1; /* (too few steps: none) */
+		if (na >= STATS_BOOTSTRAP_MIN_N && nb >= STATS_BOOTSTRAP_MIN_N)
+			p->lo_ms = base_ms * ci.lo, p->hi_ms = base_ms * ci.hi;
 	}
 	free(a);
 	free(b);
@@ -408,12 +410,18 @@ static int change_pred(struct replay_build_in *in, const struct replay_change *c
 }
 
 /* p's intervals (its median's, and its mean's where both have one) widened to span q's,
- * another replay of the same change under the other bound. */
+ * another replay of the same change under the other bound (none where either has none). */
 static void widen_to(struct replay_pred *p, const struct replay_pred *q)
 {
+	if (p->lo_ms < 0 || q->lo_ms < 0) {
+		p->lo_ms = p->hi_ms = p->mean_lo_ms = p->mean_hi_ms = -1;
+		return;
+	}
 	p->lo_ms = q->lo_ms < p->lo_ms ? q->lo_ms : p->lo_ms;
 	p->hi_ms = q->hi_ms > p->hi_ms ? q->hi_ms : p->hi_ms;
-	if (p->mean_ms > 0 && q->mean_ms > 0) {
+	if (p->mean_ms > 0 && q->mean_ms > 0 && (p->mean_lo_ms < 0 || q->mean_lo_ms < 0)) {
+		p->mean_lo_ms = p->mean_hi_ms = -1;
+	} else if (p->mean_ms > 0 && q->mean_ms > 0) {
 		p->mean_lo_ms = q->mean_lo_ms < p->mean_lo_ms ? q->mean_lo_ms : p->mean_lo_ms;
 		p->mean_hi_ms = q->mean_hi_ms > p->mean_hi_ms ? q->mean_hi_ms : p->mean_hi_ms;
 	}
@@ -440,8 +448,9 @@ static void predict_comm(struct replay_build_in *in, const struct replay_sim *ba
 	p->bound = info.early;
 	replay_build_info_free(&info);
 	if (p->bound) { /* a bound: the step between it and the measured one */
-		p->hi_ms = out->measured_ms > p->hi_ms ? out->measured_ms : p->hi_ms;
-		if (p->mean_ms > 0 && p->measured_mean_ms > p->mean_hi_ms)
+		if (p->lo_ms >= 0)
+			p->hi_ms = out->measured_ms > p->hi_ms ? out->measured_ms : p->hi_ms;
+		if (p->mean_lo_ms >= 0 && p->measured_mean_ms > p->mean_hi_ms)
 			p->mean_hi_ms = p->measured_mean_ms;
 		return;
 	}
@@ -478,11 +487,13 @@ static void storage_floored(struct replay_pred *p, const struct replay_build_inf
 	if (info->storage_busy_ms > 0) {
 		out->io_storage_ms = info->storage_busy_ms;
 		raise_to(&p->step_ms, out->io_storage_ms);
-		raise_to(&p->hi_ms, out->io_storage_ms);
+		if (p->lo_ms >= 0) /* (an interval where there is one) */
+			raise_to(&p->hi_ms, out->io_storage_ms);
 	}
 	if (p->mean_ms > 0) {
 		raise_to(&p->mean_ms, out->io_storage_mean_ms);
-		raise_to(&p->mean_hi_ms, out->io_storage_mean_ms);
+		if (p->mean_lo_ms >= 0)
+			raise_to(&p->mean_hi_ms, out->io_storage_mean_ms);
 	}
 }
 

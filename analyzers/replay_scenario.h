@@ -41,10 +41,11 @@ enum replay_why {
  * the replay's own error cancels): the median over the steps and its 95 % bootstrap interval. */
 struct replay_pred {
 	int made;                     /* 0: why says (the change does not apply) */
-	double step_ms, lo_ms, hi_ms; /* median, its interval */
+	/* median, its interval (-1 -1 from fewer than STATS_BOOTSTRAP_MIN_N steps: none) */
+	double step_ms, lo_ms, hi_ms;
 	/* the mean step the same way (the measured mean times the changed replay's mean step
-	 * over the unchanged one's) and its 95 % bootstrap interval: the time per sample over
-	 * the run where the steps are not alike (a loader's bursts) */
+	 * over the unchanged one's) and its 95 % bootstrap interval (-1 -1: none, as above): the
+	 * time per sample over the run where the steps are not alike (a loader's bursts) */
 	double mean_ms, mean_lo_ms, mean_hi_ms;
 	double measured_mean_ms; /* the measured mean it scales (-1 none) */
 	double busy_pct;              /* the busiest host's cores in use over the changed

@@ -113,6 +113,7 @@
 #define SK_STEP_MS "step_ms"
 #define SK_PREDICTED_STEP_MS "predicted_step_ms" /* also of a checked prediction */
 #define SK_PREDICTED_INTERVAL_MS "predicted_interval_ms" /* a replayed prediction's interval */
+#define SK_PREDICTION_BASIS "prediction_basis" /* per scenario: "replay", "ceiling" or null */
 #define SK_PREDICTED_MEAN_MS "predicted_mean_ms" /* a replayed prediction's mean step */
 #define SK_BY_MEANS "by_means" /* a checked prediction decided by the means */
 #define SK_PREDICTED_MEAN_INTERVAL_MS "predicted_mean_interval_ms"

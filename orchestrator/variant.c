@@ -68,14 +68,16 @@ static void add_predictions(json_t *out, json_t *rec)
 		       *iv = json_array_get(json_object_get(rec, SK_PREDICTED_INTERVAL_MS), i),
 		       *mean = json_array_get(json_object_get(rec, SK_PREDICTED_MEAN_MS), i),
 		       *miv = json_array_get(json_object_get(rec, SK_PREDICTED_MEAN_INTERVAL_MS),
-					     i);
+					     i),
+		       *basis = json_array_get(json_object_get(rec, SK_PREDICTION_BASIS), i);
 		json_array_append_new(
-			out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O}", SK_SCENARIO, name,
+			out, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O}", SK_SCENARIO, name,
 				       SK_STEP_MS, step ? step : json_null(), SK_PREDICTED_STEP_MS,
 				       pred ? pred : json_null(), SK_PREDICTED_INTERVAL_MS,
 				       iv ? iv : json_null(), SK_PREDICTED_MEAN_MS,
 				       mean ? mean : json_null(), SK_PREDICTED_MEAN_INTERVAL_MS,
-				       miv ? miv : json_null()));
+				       miv ? miv : json_null(), SK_PREDICTION_BASIS,
+				       basis ? basis : json_null()));
 	}
 }
 
@@ -252,6 +254,11 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 		c->predicted_ms = json_is_number(pr) ? json_number_value(pr) : -1;
 		pair_of(json_object_get(e, SK_PREDICTED_INTERVAL_MS), &c->pred_lo_ms,
 			&c->pred_hi_ms);
+		/* (a variant made before the basis was recorded: a prediction without an
+		 * interval was a ceiling's) */
+		const char *basis = json_string_value(json_object_get(e, SK_PREDICTION_BASIS));
+		c->by_ceiling = basis ? !strcmp(basis, "ceiling")
+				      : c->predicted_ms >= 0 && c->pred_lo_ms < 0;
 		json_t *mean = json_object_get(e, SK_PREDICTED_MEAN_MS);
 		c->pred_mean_ms = json_is_number(mean) ? json_number_value(mean) : -1;
 		pair_of(json_object_get(e, SK_PREDICTED_MEAN_INTERVAL_MS), &c->pmean_lo_ms,

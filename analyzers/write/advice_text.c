@@ -460,6 +460,18 @@ static void ceiling_said(struct strbuf *sb, const struct ana_rec *r, size_t i)
 			    r->ceiling_ms[i]);
 }
 
+/* A replayed interval in words into buf: "A-B ms", or none where too few steps were replayed
+ * for one (replay_pred's -1). */
+static const char *interval_words(char *buf, size_t n, double lo, double hi, size_t steps)
+{
+	if (lo >= 0)
+		snprintf(buf, n, "%.2f-%.2f ms", lo, hi);
+	else
+		snprintf(buf, n, "none (%zu step%s replayed: %d or more give one)", steps,
+			 steps == 1 ? "" : "s", ADVICE_REPLAY_MIN_STEPS);
+	return buf;
+}
+
 /* One replayed prediction in words: the change, the step, its interval, "no gain" naming
  * the cores when it takes under 2 % off, and the ceiling as "at most". */
 static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
@@ -468,21 +480,26 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	const struct ana_scenario *s = &run->sc[r->sc[i]];
 	double gain = 100 * (1 - r->predicted_ms[i] / r->step_ms[i]);
 	const struct replay_pred *c = advice_replayed(s, r->kind);
+	char iv[96];
+	interval_words(iv, sizeof iv, r->lo_ms[i], r->hi_ms[i], s->replay.steps);
 	strbuf_addf(sb, "%s%s%s", sb->len ? "; " : "", r->n > 1 ? s->in.name : "",
 		    r->n > 1 ? " " : "");
-	if (r->by_means[i]) /* the mean leads: the time per sample, what try checks */
+	if (r->by_means[i]) { /* the mean leads: the time per sample, what try checks */
+		char miv[96];
+		interval_words(miv, sizeof miv, c->mean_lo_ms, c->mean_hi_ms, s->replay.steps);
 		strbuf_addf(sb, PROSE_PRED_MEANS_LEAD, c->measured_mean_ms, c->mean_ms,
-			    -100 * r->gain[i], c->mean_lo_ms, c->mean_hi_ms);
+			    -100 * r->gain[i], miv);
+	}
 	strbuf_addf(sb, "%s%.2f -> %.2f ms (%+.0f %%", r->by_means[i] ? "median " : "",
 		    r->step_ms[i], r->predicted_ms[i], -gain);
 	if (c->bound)
-		strbuf_addf(sb, PROSE_COMM_EARLY_BOUND, r->lo_ms[i], r->hi_ms[i]);
+		strbuf_addf(sb, PROSE_COMM_EARLY_BOUND, iv);
 	else if (c->per_call_step_ms >= 0)
 		strbuf_addf(
 			sb,
 			PROSE_COMM_PER_CALL_BOUND,
 			c->per_call_step_ms, 100 * (c->per_call_step_ms / r->step_ms[i] - 1),
-			r->lo_ms[i], r->hi_ms[i]);
+			iv);
 	else if (c->proportional_step_ms >= 0)
 		strbuf_addf(
 			sb,
@@ -490,13 +507,12 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			c->proportional_step_ms,
 			100 * (c->proportional_step_ms / r->step_ms[i] - 1),
 			c->bucket_max_bytes / (1024 * 1024), c->fit_max_bytes / (1024 * 1024),
-			r->lo_ms[i], r->hi_ms[i]);
+			iv);
 	else if (r->kind == REC_DATA && s->replay.user_loader)
-		strbuf_addf(sb, PROSE_USER_LOADER_INTERVAL, r->lo_ms[i], r->hi_ms[i]);
+		strbuf_addf(sb, PROSE_USER_LOADER_INTERVAL, iv);
 	else if (r->kind == REC_IO && s->replay.io_storage_ms > 0)
-		strbuf_addf(sb, PROSE_STORAGE_FLOOR, s->replay.io_storage_ms, r->lo_ms[i],
-			    r->hi_ms[i]);
-	else if (s->replay.steps < ADVICE_REPLAY_MIN_STEPS)
+		strbuf_addf(sb, PROSE_STORAGE_FLOOR, s->replay.io_storage_ms, iv);
+	else if (s->replay.steps < ADVICE_REPLAY_MIN_STEPS || r->lo_ms[i] < 0)
 		strbuf_addf(
 			sb,
 			"; %zu step%s replayed: too few for an interval or a rank among the recommendations)",
@@ -672,9 +688,10 @@ static void rec_means_json(json_t *o, const struct ana_rec *r, const struct ana_
 		int known = p && p->mean_ms > 0;
 		json_array_append_new(mean, known ? jsonio_real3(x * p->mean_ms) : json_null());
 		json_array_append_new(iv,
-				      known ? json_pack("[o, o]", jsonio_real3(x * p->mean_lo_ms),
-							jsonio_real3(x * p->mean_hi_ms))
-					    : json_null());
+				      known && p->mean_lo_ms >= 0
+					      ? json_pack("[o, o]", jsonio_real3(x * p->mean_lo_ms),
+							  jsonio_real3(x * p->mean_hi_ms))
+					      : json_null());
 	}
 	json_object_set_new(o, SK_PREDICTED_MEAN_MS, mean);
 	json_object_set_new(o, SK_PREDICTED_MEAN_INTERVAL_MS, iv);
@@ -706,7 +723,8 @@ json_t *recs_json(const struct ana_run *run)
 						      : json_null());
 			json_array_append_new(
 				iv,
-				p && r->replayed[k] ? json_pack("[o, o]", jsonio_real3(r->lo_ms[k]),
+				p && r->replayed[k] && r->lo_ms[k] >= 0
+					? json_pack("[o, o]", jsonio_real3(r->lo_ms[k]),
 								jsonio_real3(r->hi_ms[k]))
 						    : json_null());
 			json_array_append_new(

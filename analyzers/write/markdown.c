@@ -67,6 +67,16 @@ static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
 	strbuf_addf(md, " (%.1f %% in all)", own + wait);
 }
 
+/* Straggler-bound: who the others wait for, its cause, and that waiting's share. */
+static void md_summary_straggler(struct strbuf *md, const struct ana_scenario *s)
+{
+	const struct straggler *g = s->comm.stragglers;
+	strbuf_adds(md, ": the other ranks waiting for ");
+	evidence_straggler_names(md, g, straggler_group_len(g, s->comm.n_stragglers, 0));
+	strbuf_addf(md, " (its cause: %s) %.1f %% of step time",
+		    evidence_cause_words(g->cause_kind), s->outcome.v.pct);
+}
+
 /* The monitors' figure beside their verdict: " (CPUs busy 99.7 %)"; nothing on another basis. */
 static void monitor_figure(struct strbuf *md, const struct ana_scenario *s)
 {
@@ -99,17 +109,15 @@ static int throughput_cell(char *buf, size_t n, const struct ana_scenario *s, in
 	return by_mean;
 }
 
-/* One analysed scenario's line of the summary: its verdict and share, its
- * step time, its scaling. */
-static void md_summary_line(struct strbuf *md, const struct ana_scenario *s,
-			    const struct ana_run *run)
+/* The summary line's verdict share: its two parts, the straggler waited for, the share, or
+ * the monitors' figure. */
+static void md_summary_verdict(struct strbuf *md, const struct ana_scenario *s)
 {
-	strbuf_addf(md, "- **%s** (%d node%s, %d rank%s, %s): **%s**%s", s->in.name, s->in.nodes,
-		    s->in.nodes == 1 ? "" : "s", s->in.ranks, s->in.ranks == 1 ? "" : "s",
-		    s->in.backend, verdict_name(s->outcome.v.verdict),
-		    s->outcome.v.borderline ? " (borderline)" : "");
 	if (evidence_share_holds_wait(s) && s->shares.sync_wait_pct > 0)
 		md_summary_share(md, s);
+	else if (s->outcome.v.share == SHARE_PEER_WAIT && s->comm.n_stragglers &&
+		 !s->steps.no_steps)
+		md_summary_straggler(md, s);
 	else if (s->outcome.v.verdict != VERDICT_UNDETERMINED &&
 		 (s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU))
 		strbuf_addf(md, ": %s %.1f %% of %s",
@@ -121,6 +129,18 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s,
 		strbuf_adds(md, ": where step time goes is not known");
 	else
 		monitor_figure(md, s);
+}
+
+/* One analysed scenario's line of the summary: its verdict and share, its
+ * step time, its scaling. */
+static void md_summary_line(struct strbuf *md, const struct ana_scenario *s,
+			    const struct ana_run *run)
+{
+	strbuf_addf(md, "- **%s** (%d node%s, %d rank%s, %s): **%s**%s", s->in.name, s->in.nodes,
+		    s->in.nodes == 1 ? "" : "s", s->in.ranks, s->in.ranks == 1 ? "" : "s",
+		    s->in.backend, verdict_name(s->outcome.v.verdict),
+		    s->outcome.v.borderline ? " (borderline)" : "");
+	md_summary_verdict(md, s);
 	if (s->outcome.oversubscribed && s->comm.n_stragglers)
 		strbuf_addf(md, PROSE_SUMMARY_STRAGGLER_SHARED_CPUS, s->in.ranks, run->host_cpus,
 			    run->host_cpus == 1 ? "" : "s");

@@ -61,11 +61,11 @@ static void better_write(struct strbuf *sb, const struct ana_check *c)
 	if (f >= 0)
 		strbuf_addf(sb, "%s %s fell from %.2f to %.2f ms per step%s", t >= 0 ? ", and" : "",
 			    check_share_names[f], w->before_ms[f], w->after_ms[f],
-			    c->pred_lo_ms < 0 ? ", which the ceiling kept as it was" : " as well");
+			    c->by_ceiling ? ", which the ceiling kept as it was" : " as well");
 	if (f < 0)
 		strbuf_addf(sb, "%s no other share of the step fell by more than 1 %% of it",
 			    t >= 0 ? ";" : "");
-	if (c->pred_lo_ms < 0 && f >= 0)
+	if (c->by_ceiling && f >= 0)
 		strbuf_adds(
 			sb,
 			PROSE_CHECK_FASTER_THAN_CEILING);

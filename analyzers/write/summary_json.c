@@ -265,15 +265,18 @@ static json_t *pred_json(const struct replay_pred *p, json_t *more, const char *
 		json_decref(more);
 		return json_pack("{s:n, s:s}", "step_ms", "why", why_none ? why_none : p->why);
 	}
-	json_t *o = json_pack("{s:o, s:[o, o], s:o}", "step_ms", jsonio_real3(p->step_ms),
-			      "interval_ms", jsonio_real3(p->lo_ms), jsonio_real3(p->hi_ms),
+	json_t *o = json_pack("{s:o, s:o, s:o}", "step_ms", jsonio_real3(p->step_ms), "interval_ms",
+			      p->lo_ms >= 0 ? json_pack("[o, o]", jsonio_real3(p->lo_ms),
+							jsonio_real3(p->hi_ms))
+					    : json_null(),
 			      "busy_pct", jsonio_real3(p->busy_pct));
 	json_object_set_new(o, "mean_step_ms",
 			    p->mean_ms > 0 ? jsonio_real3(p->mean_ms) : json_null());
 	json_object_set_new(o, "mean_interval_ms",
-			    p->mean_ms > 0 ? json_pack("[o, o]", jsonio_real3(p->mean_lo_ms),
-						       jsonio_real3(p->mean_hi_ms))
-					   : json_null());
+			    p->mean_ms > 0 && p->mean_lo_ms >= 0
+				    ? json_pack("[o, o]", jsonio_real3(p->mean_lo_ms),
+						jsonio_real3(p->mean_hi_ms))
+				    : json_null());
 	if (more)
 		json_object_update(o, more);
 	json_decref(more);
@@ -310,7 +313,7 @@ static json_t *batch_pred_json(const struct replay_result *r, const char *why_no
 	const struct replay_pred *b = &r->batch;
 	double x = REPLAY_BATCH_X * r->measured_ms; /* twice the samples: throughput x / step */
 	return pred_json(b,
-			 b->made && b->lo_ms > 0 && r->steps >= 3 /* (fewer: no rate claimed) */
+			 b->made && b->lo_ms > 0 /* (no interval, too few steps: no rate claimed) */
 				 ? json_pack("{s:o, s:[o, o]}", "throughput_x",
 					     jsonio_real3(x / b->step_ms), "throughput_interval_x",
 					     jsonio_real3(x / b->hi_ms), jsonio_real3(x / b->lo_ms))

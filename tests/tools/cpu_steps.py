@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """CPU-only Kineto traces (gloo), one file per rank, 8 ProfilerStep#N of 85 ms:
 
-    cpu_steps.py --out DIR [--ranks 4] [--slow-rank 3] [--extra-ms 60]
+    cpu_steps.py --out DIR [--ranks 4] [--slow-rank 3] [--extra-ms 60] [--slow-cause data]
     cpu_steps.py --legacy --out DIR [--ranks 2]
 
 --legacy writes what torch.autograd.profiler's export_chrome_trace writes (the
@@ -19,7 +19,8 @@ optimizer step of 3 ms. The slow rank first runs top-level operators under
 no phase range (aten::mm then aten::tanh, --extra-ms in all: a metric, an
 augmentation, an EMA update): it arrives last at every all-reduce and the
 others wait --extra-ms for it. That time is compute, not host overhead.
-Deterministic.
+--slow-cause data: the slow rank's extra time is a DataLoader range instead
+(its loader, slower than the others'). Deterministic.
 """
 import argparse
 import json
@@ -28,7 +29,7 @@ import os
 STEP_MS = 85.0
 
 
-def rank_trace(rank, world, slow, extra_ms):
+def rank_trace(rank, world, slow, extra_ms, cause="compute"):
     ev = []
 
     def x(name, ts_ms, dur_ms, cat="cpu_op"):
@@ -39,7 +40,10 @@ def rank_trace(rank, world, slow, extra_ms):
         t0 = 1000.0 + n * STEP_MS
         x("ProfilerStep#%d" % (n + 1), t0, STEP_MS, cat="user_annotation")
         at = t0 + 1
-        if rank == slow:
+        if rank == slow and cause == "data":
+            x("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", at, extra_ms)
+            at += extra_ms
+        elif rank == slow:
             x("aten::mm", at, extra_ms * 0.6)
             x("aten::tanh", at + extra_ms * 0.6, extra_ms * 0.4)
             at += extra_ms
@@ -71,6 +75,7 @@ def main():
     p.add_argument("--ranks", type=int, default=4)
     p.add_argument("--slow-rank", type=int, default=3)
     p.add_argument("--extra-ms", type=float, default=60.0)
+    p.add_argument("--slow-cause", choices=("compute", "data"), default="compute")
     p.add_argument("--legacy", action="store_true")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -81,7 +86,7 @@ def main():
         return
     for r in range(a.ranks):
         with open(os.path.join(a.out, "rank%d.pt.trace.json" % r), "w") as f:
-            json.dump(rank_trace(r, a.ranks, a.slow_rank, a.extra_ms), f)
+            json.dump(rank_trace(r, a.ranks, a.slow_rank, a.extra_ms, a.slow_cause), f)
 
 
 if __name__ == "__main__":

@@ -1115,6 +1115,34 @@ static void test_rec_by_means(void)
 	advice_free(&run);
 	advice_plan(&run);
 	CHECK(run.nrecs >= 2 && run.recs[0].kind == REC_IO);
+	/* four, without an interval (replay_pred's -1: fewer than 5, as every sample of the
+	 * report): no rank, no interval in words or in summary.json, a bound still a bound */
+	sc[1].replay.steps = 4;
+	sc[1].replay.comm.lo_ms = sc[1].replay.comm.hi_ms = -1;
+	sc[1].replay.comm.mean_lo_ms = sc[1].replay.comm.mean_hi_ms = -1;
+	advice_free(&run);
+	advice_plan(&run);
+	CHECK(run.nrecs >= 2 && run.recs[0].kind == REC_IO &&
+	      run.recs[1].kind == REC_COMMUNICATION);
+	t = rec_text(&run.recs[1], &run);
+	CHECK(t &&
+	      strstr(t,
+		     "100.00 -> 20.00 ms (-80 %; 4 steps replayed: too few for an interval or a rank among the recommendations)"));
+	free(t);
+	json_t *js = recs_json(&run);
+	CHECK(json_is_null(json_array_get(
+		json_object_get(json_array_get(js, 1), "predicted_interval_ms"), 0)));
+	CHECK(json_is_null(json_array_get(
+		json_object_get(json_array_get(js, 1), "predicted_mean_interval_ms"), 0)));
+	json_decref(js);
+	sc[1].replay.comm.bound = 1;
+	advice_free(&run);
+	advice_plan(&run);
+	t = rec_text(&run.recs[1], &run);
+	CHECK(t &&
+	      strstr(t,
+		     "not what they will; between it and the measured step, none (4 steps replayed: 5 or more give one))"));
+	free(t);
 	advice_free(&run);
 	free(sc);
 	free(run.campaign);

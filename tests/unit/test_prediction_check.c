@@ -265,7 +265,8 @@ static void knob_env_names_only(void)
 static void better_says_what_fell(void)
 {
 	struct ana_check c = { .predicted_ms = 43.67, .measured_ms = 31.07, .pred_lo_ms = -1,
-			       .pred_hi_ms = -1, .outcome = CHECK_BETTER, .missed = 1 };
+			       .pred_hi_ms = -1, .by_ceiling = 1, .outcome = CHECK_BETTER,
+			       .missed = 1 };
 	c.miss = (struct check_miss){ .known = 1, .target = 2, .grew = -1, .shrank = 0 };
 	c.miss.before_ms[2] = 197.34, c.miss.after_ms[2] = 13.16;
 	c.miss.before_ms[0] = 25.54, c.miss.after_ms[0] = 9.06;
@@ -276,10 +277,15 @@ static void better_says_what_fell(void)
 		"Predicted 43.67 ms, measured 31.07 ms: data_loading went from 197.34 to 13.16 ms per step, and compute fell from 25.54 to 9.06 ms per step, which the ceiling kept as it was: faster than the ceiling, which takes off the cause's accounted share alone (the change also sped up the rest of the step, or the parent's accounting gave the cause less than it cost).");
 	strbuf_reset(&sb);
 	c.pred_lo_ms = 40, c.pred_hi_ms = 45; /* a replay's: it did not keep compute as it was */
+	c.by_ceiling = 0;
 	prediction_check_miss_write(&sb, &c);
 	CHECK_STR(
 		sb.buf,
 		"Predicted 43.67 ms, measured 31.07 ms: data_loading went from 197.34 to 13.16 ms per step, and compute fell from 25.54 to 9.06 ms per step as well.");
+	strbuf_reset(&sb);
+	c.pred_lo_ms = c.pred_hi_ms = -1; /* a replay of too few steps for an interval: the same */
+	prediction_check_miss_write(&sb, &c);
+	CHECK(strstr(sb.buf, "as well.") && !strstr(sb.buf, "ceiling"));
 	strbuf_reset(&sb);
 	c.miss.shrank = -1; /* nothing else fell */
 	prediction_check_miss_write(&sb, &c);
