@@ -31,7 +31,7 @@ static void phases_of(const struct step_rec *s, double *p)
 struct rank_sum {
 	long last;       /* steps in which it arrived last */
 	uint64_t steps;  /* a fingerprint of those steps (judge_one) */
-	double imposed;  /* ms of waiting it imposed, per other rank, summed over steps */
+	double imposed;  /* ms of waiting it imposed, per rank that waited, summed over steps */
 	double margin[P_N];
 };
 
@@ -85,7 +85,7 @@ static int one_instance(const double *comm, const double (*ph)[P_N], size_t n,
 			continue;
 		late[last] = 1;
 		sum[last].last++;
-		sum[last].imposed += waited / (double)(n - 1); /* per other rank */
+		sum[last].imposed += waited / (double)(n - nlate); /* per rank that waited */
 		for (int p = 0; ph && p < P_N; p++) {
 			size_t k = 0;
 			for (size_t r = 0; r < n; r++)

@@ -390,7 +390,7 @@ static void md_straggler_group(struct strbuf *md, const struct ana_scenario *s,
 	evidence_straggler_names(md, g, len);
 	strbuf_addf(
 		md,
-		"**: %s arrived last%s at %.0f %% of the collectives and %skeep%s the others waiting %.1f %% of the median step (%s straggler impact, per other rank",
+		"**: %s arrived last%s at %.0f %% of the collectives and %skeep%s the others waiting %.1f %% of the median step (%s straggler impact, per rank that waited",
 		len > 1 ? "they" : "it", len > 1 ? " together" : "", g->arrived_last_pct,
 		len > 1 ? "together " : "", len > 1 ? "" : "s", g->impact_pct,
 		len > 1 ? "their" : "its");

@@ -53,7 +53,7 @@ check inspector_counts [ "$(json "$A" '[j["nccl_inspector"][k] for k in ("files"
 check inspector_mismatch_named [ "$(json "$A" '[(m["op"], m["coll_sn"], m["rank"], m["file_busbw_gbps"], m["busbw_gbps"]) for m in j["nccl_inspector"]["mismatches"]]')" = "[('all_gather', 12, 2, 1.529, 1.311)]" ]
 R=$run/BOTTLENECK_ANALYSIS.md
 check inspector_report_table grep -qF "| all_reduce | 4 MiB - 16 MiB (median 4194304 B) | 0.60 | 2.550 | 2.000 / 2.000 (rough) | 2.950 / 3.100 (rough) | 2.097 | 3.146 |" "$R"
-check inspector_report_straggler grep -qF "**Straggler: rank 3 on n2**: it arrived last at 100 % of the collectives and keeps the others waiting 11.0 % of the median step (its straggler impact, per other rank); cause: unknown" "$R"
+check inspector_report_straggler grep -qF "**Straggler: rank 3 on n2**: it arrived last at 100 % of the collectives and keeps the others waiting 11.0 % of the median step (its straggler impact, per rank that waited); cause: unknown" "$R"
 # the table's Wait % is n/a (step logs): the sentence says whose waiting it is and that it decides nothing
 check inspector_report_straggler_source grep -qF "p = 3.8e-06. (The waiting is the NCCL Inspector's, per step; the step data does not split the step, so it feeds no verdict.)" "$R"
 check inspector_report_read grep -qF "NCCL Inspector: 46 records from 4 dump files (4 processes, 2 communicators); 10 collective instances recorded by every rank of their communicator, 2 recorded by only some" "$R"
