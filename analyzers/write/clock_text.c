@@ -190,10 +190,10 @@ static void per_rank_sentence(struct strbuf *md, const struct ana_clocks *k, con
 		strbuf_addf(md, "the ranks' offsets to %s run from %.2f to %.2f ms (each ", ref,
 			    fmin(lo, 0), fmax(hi, 0));
 	median_of(md, &worst, known > 1);
-	strbuf_addf(
-		md,
-		"; negative: the profiler started later), and each rank is put on %s's time by its own",
-		ref);
+	/* (the sign said only where one is negative: "0.00 to 9.77 ms" has none) */
+	if (known == 1 ? k->c.ranks[one].est.offset_ms < 0 : lo < 0)
+		strbuf_adds(md, "; negative: the profiler started later");
+	strbuf_addf(md, "), and each rank is put on %s's time by its own", ref);
 	if (unknown)
 		strbuf_addf(
 			md,

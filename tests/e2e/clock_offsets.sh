@@ -64,6 +64,12 @@ r = json.load(open(sys.argv[1]))["scenarios"][0]["clock_ranks"]
 sys.exit(abs(r[1]["offset_ms"] + 20) > 0.02 or abs(r[2]["offset_ms"] - 15) > 0.02)' "$run/summary.json"
 check clock_legacy_said grep -q "^Clocks: the ranks' traces count time from each profiler's own start (the legacy profiler's array form), so these offsets are differences of start times, not of clocks: the ranks' offsets to rank 0 run from -20.00 to 15.00 ms" "$run/BOTTLENECK_ANALYSIS.md"
 check clock_legacy_timeline_lines_up python3 "$ROOT/tests/tools/clock_timeline.py" "$run/timeline.json" 0.05
+check clock_legacy_negative_said grep -q "^Clocks: .* run from -20.00 to 15.00 ms (each [^)]*; negative: the profiler started later), and each rank" "$run/BOTTLENECK_ANALYSIS.md"
+# the same traces with rank 1's as rank 0's: every offset positive (20 and 35 ms), no sign said
+mv traces/rank0.pt.trace.json r0 && mv traces/rank1.pt.trace.json traces/rank0.pt.trace.json && mv r0 traces/rank1.pt.trace.json
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/legacy2" c.yaml >legacy2.out 2>&1
+md="$(rundir legacy2.out)/BOTTLENECK_ANALYSIS.md"
+check clock_legacy_positive_no_sign bash -c 'grep -q "^Clocks: .* run from 0.00 to 35.00 ms (each [^;)]*), and each rank" "$1" && ! grep -q "negative: the profiler" "$1"' _ "$md"
 
 # campaign-analyze RUN gives the same clocks (from analysis_input.json and the traces)
 run=$(rundir shifted.out)
