@@ -664,10 +664,13 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s,
 		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->steps.loss_first,
 			    s->steps.loss_last);
 	strbuf_adds(md, "\n\n");
-	char gbps[48] = "", rate[24];
-	if (s->comm.allreduce_gbps > 0)
-		snprintf(gbps, sizeof gbps, "; %s GB/s all-reduced",
-			 share_text_rate(rate, sizeof rate, s->comm.allreduce_gbps, 2));
+	char gbps[160] = "", rate[24];
+	if (s->comm.allreduce_gbps > 0) /* (the local executor's nodes: this machine's loopback) */
+		snprintf(gbps, sizeof gbps, "; %s GB/s all-reduced%s",
+			 share_text_rate(rate, sizeof rate, s->comm.allreduce_gbps, 2),
+			 run->host_cpus > 0
+				 ? " (over this machine's loopback: the local executor's nodes are this machine, no fabric)"
+				 : "");
 	if (s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST)
 		strbuf_addf(
 			md,

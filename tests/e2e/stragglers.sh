@@ -73,6 +73,8 @@ sys.exit(0 if ok else 1)
 PY
 }
 check stragglers_summary_share summary_share
+# the all-reduce's bandwidth under the local executor is this machine's loopback, said so
+check stragglers_loopback_said grep -q "Communication: .* GB/s all-reduced (over this machine's loopback: the local executor's nodes are this machine, no fabric)\.$" "$run/BOTTLENECK_ANALYSIS.md"
 # two ranks of one node last in the same steps: said once, with one impact; whether both
 # slow ranks were last in exactly the same steps depends on the run's timing, so the report
 # is checked against what summary.json says: grouped (said once) or each on its own line
