@@ -1136,7 +1136,7 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 	md_method_replay(md, run);
 	strbuf_addf(md, PROSE_METHOD_RULES,
 		run->th.comm_pct, run->th.data_pct, run->th.io_pct, run->th.gpu_util_pct,
-		run->th.memory_pct);
+		run->th.memory_pct, STATS_BOOTSTRAP_ROUNDS, STATS_BOOTSTRAP_MIN_N);
 }
 
 int write_markdown(const struct ana_run *run)

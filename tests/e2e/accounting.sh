@@ -47,6 +47,8 @@ check ops_no_communication_flag [ "$(S '["flags"]')" = "[]" ]
 # rank 3's 60 ms more of operators, by hand 85 - 60 = 25 ms; the ceiling stays beside it)
 check ops_predicted [ "$(json "$run/summary.json" '[(r["kind"], r["scenarios"], r["predicted_step_ms"], r["predicted_gain_pct"], r["basis"], r["ceiling_from"], r["prediction_basis"], r["ceiling_step_ms"]) for r in j["recommendations"] if r["scenarios"] == ["ops"]]')" = "[('straggler', ['ops'], [25.0], [70.588], 'replay', 'straggler impact', ['replay'], [25.0])]" ]
 check ops_advice_said grep -q "^[0-9]\. \*\*ops\*\*: rank 3 on local2 keeps the others waiting (its cause: compute); .* Median step replayed with each straggler's step-thread work in each step brought down to the other ranks' median (the run's own graph, on its cores): 85.00 -> 25.00 ms (-71 %; 95 % interval of the replayed median 25.00-25.00 ms: the spread of its replayed steps alone, not the model's error); the unchanged graph replays the measured median [-+][0-9.]* % off; at most -71 % (25.00 ms) by the ceiling\.$" "$run/BOTTLENECK_ANALYSIS.md"
+# the method section defines the report's terms: replay, ceiling, by the means, spread, interval
+check ops_terms_said grep -q "^- Terms: a \*\*replay\*\* runs the run's own execution graph again .* a \*\*ceiling\*\* is .* \*\*by the means\*\*: .* \*\*spread\*\* is (p95 - min) / median; a \*\*95 % interval\*\* is a bootstrap interval over the steps (2000 resamples), given from 5 steps or more: " "$run/BOTTLENECK_ANALYSIS.md"
 check ops_no_host_other [ "$(grep -c "host/other" "$run/BOTTLENECK_ANALYSIS.md")" = 0 ]
 
 # Legacy-profiler traces without steps (the array form, no ProfilerStep): the
