@@ -392,6 +392,10 @@ static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s
 		strbuf_addf(sb, PROSE_NO_GAIN_CORES_BUSY, whose, s->replay.cores, busy_pct);
 	else if (no_gain)
 		strbuf_addf(sb, PROSE_NO_GAIN_OTHER_WORK, whose, s->replay.cores, busy_pct);
+	/* the monitors' figure beside it, where they differ by more than a fifth of the cores */
+	if (no_gain && s->mon.have_monitor && s->replay.hosts == 1 &&
+	    fabs(s->mon.cpu_util_mean_pct - busy_pct) > 20)
+		strbuf_addf(sb, PROSE_REPLAY_BUSY_BESIDE_MONITORS, s->mon.cpu_util_mean_pct);
 }
 
 /* The batch per rank doubled, replayed: the step of twice the samples and the samples/s it
