@@ -122,6 +122,7 @@ void accounting_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 {
 	struct sums u = { 0 };
 	double worst = -1;
+	size_t all_steps = 0;
 	for (size_t r = 0; r < m->n; r++) {
 		double rank_total = 0;
 		size_t rank_steps = 0;
@@ -135,6 +136,8 @@ void accounting_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 			rank_steps++;
 		}
 		double mean = rank_steps ? rank_total / (double)rank_steps : 0;
+		all_steps += rank_steps;
+		s->shares.share_ranks += rank_steps > 0;
 		if (mean > worst) {
 			worst = mean;
 			s->steps.slowest_rank = m->ranks[r].rank;
@@ -143,6 +146,7 @@ void accounting_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 	}
 	if (u.total <= 0)
 		return;
+	s->shares.rank_step_mean_ms = u.total / (double)all_steps;
 	s->shares.data_pct = 100 * u.data / u.total;
 	s->shares.forward_pct = 100 * u.fwd / u.total;
 	s->shares.backward_pct = 100 * u.bwd / u.total;
@@ -219,6 +223,34 @@ static enum share_kind wait_share(const struct ana_scenario *s)
 	return SHARE_PEER_WAIT;
 }
 
+/* Rank r's own compute beyond the others' median each step, where it is a compute straggler
+ * whose waiting is a candidate of its own (wait_to SHARE_PEER_WAIT); else 0. */
+static double rank_excess_ms(const struct ana_scenario *s, int rank)
+{
+	if (s->outcome.wait_to != SHARE_PEER_WAIT)
+		return 0;
+	for (size_t i = 0; i < s->comm.n_stragglers; i++) {
+		const struct straggler *g = &s->comm.stragglers[i];
+		if (g->rank == rank && g->cause_kind == STRAGGLER_COMPUTE && g->cause_ms > 0)
+			return g->cause_ms;
+	}
+	return 0;
+}
+
+/* The compute stragglers' own excess as a share of step time (of the shares' sum over
+ * ranks and steps), at most the compute share. */
+static double excess_pct(const struct ana_scenario *s)
+{
+	const struct ana_shares *sh = &s->shares;
+	double ms = 0;
+	if (sh->share_ranks <= 0 || sh->rank_step_mean_ms <= 0)
+		return 0;
+	for (size_t i = 0; i < s->comm.n_stragglers; i++)
+		ms += rank_excess_ms(s, s->comm.stragglers[i].rank);
+	double pct = 100 * ms / (sh->share_ranks * sh->rank_step_mean_ms);
+	return pct < sh->compute_pct ? pct : sh->compute_pct;
+}
+
 /* The host's candidates: compute (memory-bound when elementwise work
  * outweighs GEMMs), exposed communication, data loading, I/O, host
  * overhead, each with the waiting for peers it causes (wait_to), and that
@@ -232,11 +264,13 @@ static size_t host_candidates(const struct ana_scenario *s, struct candidate *c)
 	c[n++] = (struct candidate){ SHARE_COMPUTE,
 				     sh->elementwise_pct > sh->gemm_pct ? VERDICT_MEMORY
 									 : VERDICT_COMPUTE,
-				     sh->compute_pct + (w == SHARE_COMPUTE ? wait : 0) };
+				     sh->compute_pct - s->outcome.excess_pct +
+					     (w == SHARE_COMPUTE ? wait : 0) };
 	c[n++] = (struct candidate){ SHARE_COMMUNICATION, VERDICT_COMMUNICATION,
 				     sh->comm_pct + (w == SHARE_COMMUNICATION ? wait : 0) };
 	if (w == SHARE_PEER_WAIT)
-		c[n++] = (struct candidate){ SHARE_PEER_WAIT, VERDICT_STRAGGLER, wait };
+		c[n++] = (struct candidate){ SHARE_PEER_WAIT, VERDICT_STRAGGLER,
+					     wait + s->outcome.excess_pct };
 	c[n++] = (struct candidate){ SHARE_DATA, VERDICT_DATA_LOADER,
 				     sh->data_pct + (w == SHARE_DATA ? wait : 0) };
 	c[n++] = (struct candidate){ SHARE_IO, VERDICT_IO,
@@ -305,17 +339,18 @@ static void flags_of(struct ana_scenario *s, const struct ana_thresholds *th)
  * communication) the transfer is the least and the rest, the waiting, goes
  * to wait_to. */
 static double step_part(const struct step_rec *st, enum share_kind k, int gpu, double least,
-			enum share_kind wait_to)
+			enum share_kind wait_to, double excess)
 {
 	double compute = step_compute_ms(st),
 	       wait = !gpu && least >= 0 && k == wait_to ? st->comm_exposed_ms - least : 0;
+	excess = excess < compute ? excess : compute;
 	switch (k) {
 	case SHARE_COMPUTE:
-		return gpu ? st->gpu[GPU_COMPUTE] : compute + wait;
+		return gpu ? st->gpu[GPU_COMPUTE] : compute - excess + wait;
 	case SHARE_COMMUNICATION:
 		return gpu ? st->gpu[GPU_COMM] : (least >= 0 ? least : st->comm_exposed_ms) + wait;
 	case SHARE_PEER_WAIT:
-		return wait;
+		return wait + excess;
 	case SHARE_DATA:
 		return gpu ? st->gpu[GPU_IDLE_DATA] : st->data_ms + wait;
 	case SHARE_IO:
@@ -348,8 +383,9 @@ static void step_flips(struct ana_scenario *s, const struct scenario_metrics *m)
 			const struct step_rec *st = &m->ranks[r].steps[i];
 			if (i >= m->ranks[r].n || (gpu && st->gpu[GPU_WINDOW] <= 0))
 				continue;
-			a += step_part(st, v->share, gpu, least, s->outcome.wait_to);
-			b += step_part(st, v->runner_share, gpu, least, s->outcome.wait_to);
+			double x = gpu ? 0 : rank_excess_ms(s, m->ranks[r].rank);
+			a += step_part(st, v->share, gpu, least, s->outcome.wait_to, x);
+			b += step_part(st, v->runner_share, gpu, least, s->outcome.wait_to, x);
 		}
 		if (judged && a + b > 0)
 			steps++, flips += b > a;
@@ -373,6 +409,7 @@ void accounting_outcome(struct ana_scenario *s, const struct ana_run *run,
 	struct candidate c[SHARE_N];
 	s->outcome.basis = s->gpu.gpu_basis ? BASIS_GPU : BASIS_HOST;
 	s->outcome.wait_to = s->gpu.gpu_basis ? SHARE_COMMUNICATION : wait_share(s);
+	s->outcome.excess_pct = s->gpu.gpu_basis ? 0 : excess_pct(s);
 	verdict_decide(c, ana_candidates(s, c), &s->outcome.v);
 	step_flips(s, m);
 	flags_of(s, &run->th);

@@ -223,6 +223,10 @@ struct ana_shares {
 	double gemm_pct, elementwise_pct; /* of compute time, when the telemetry splits it */
 	/* of compute: operators under no phase range (a metric, an augmentation, an EMA) */
 	double ops_pct;
+	/* the shares' denominator: the mean active step over ranks (ms), and how many ranks
+	 * had one */
+	double rank_step_mean_ms;
+	int share_ranks;
 	int shares_known;      /* the step breakdown (data, compute, comm, I/O) was measured */
 };
 
@@ -313,6 +317,9 @@ struct ana_outcome {
 	 * (straggler-bound) when its cause is compute (one rank's excess, which faster
 	 * kernels on every rank would not remove) or no phase explains it */
 	enum share_kind wait_to;
+	/* wait_to SHARE_PEER_WAIT for a compute straggler: its own compute beyond the others'
+	 * median (% of step time), counted with the waiting it imposes, not with compute */
+	double excess_pct;
 };
 
 /* Weak scaling keeps the per-rank batch, strong scaling the global batch */

@@ -320,14 +320,19 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	const struct verdict_out *v = &s->outcome.v;
 	enum verdict_basis b = s->outcome.basis;
 	int str = has_straggler(s), with_cause = str && evidence_share_holds_wait(s);
+	int excess = v->share == SHARE_PEER_WAIT && s->outcome.excess_pct > 0;
 	strbuf_addf(sb, "%s%s%s %s %.1f %% of %s, the largest share",
 		    evidence_share_words(v->share, b, str),
 		    v->verdict == VERDICT_MEMORY && v->share == SHARE_COMPUTE
 			    ? ", mostly elementwise (memory-bandwidth-bound) work,"
-			    : "",
+		    : excess ? " and the slower ranks' own extra compute"
+			     : "",
 		    with_cause ? " and the waiting for it" : "",
-		    with_cause ? "take" : takes(v->share, b), v->pct,
+		    with_cause || excess ? "take" : takes(v->share, b), v->pct,
 		    b == BASIS_GPU ? "the GPU's time" : "step time");
+	if (v->share == SHARE_PEER_WAIT && s->outcome.excess_pct > 0)
+		strbuf_addf(sb, PROSE_EVIDENCE_STRAGGLER_EXCESS, s->shares.sync_wait_pct,
+			    s->outcome.excess_pct);
 	if (v->share == SHARE_PEER_WAIT)
 		straggler_said(sb, s);
 	else if (with_cause)

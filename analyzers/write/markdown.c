@@ -71,10 +71,19 @@ static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
 static void md_summary_straggler(struct strbuf *md, const struct ana_scenario *s)
 {
 	const struct straggler *g = s->comm.stragglers;
+	size_t len = straggler_group_len(g, s->comm.n_stragglers, 0);
+	/* the parts as printed, and their sum as printed (md_summary_share) */
+	double wait = round(10 * s->shares.sync_wait_pct) / 10,
+	       own = round(10 * s->outcome.excess_pct) / 10;
 	strbuf_adds(md, ": the other ranks waiting for ");
-	evidence_straggler_names(md, g, straggler_group_len(g, s->comm.n_stragglers, 0));
-	strbuf_addf(md, " (its cause: %s) %.1f %% of step time",
-		    evidence_cause_words(g->cause_kind), s->outcome.v.pct);
+	evidence_straggler_names(md, g, len);
+	if (s->outcome.excess_pct <= 0) {
+		strbuf_addf(md, " (its cause: %s) %.1f %% of step time",
+			    evidence_cause_words(g->cause_kind), s->outcome.v.pct);
+		return;
+	}
+	strbuf_addf(md, " %.1f %% of step time, and %s own extra compute %.1f %% (%.1f %% in all)",
+		    wait, len > 1 ? "their" : "its", own, wait + own);
 }
 
 /* The monitors' figure beside their verdict: " (CPUs busy 99.7 %)"; nothing on another basis. */
@@ -666,11 +675,12 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s,
 	strbuf_adds(md, "\n\n");
 	char gbps[160] = "", rate[24];
 	if (s->comm.allreduce_gbps > 0) /* (the local executor's nodes: this machine's loopback) */
-		snprintf(gbps, sizeof gbps, "; %s GB/s all-reduced%s",
-			 share_text_rate(rate, sizeof rate, s->comm.allreduce_gbps, 2),
-			 run->host_cpus > 0
-				 ? " (over this machine's loopback: the local executor's nodes are this machine, no fabric)"
-				 : "");
+		snprintf(
+			gbps, sizeof gbps, "; %s GB/s all-reduced%s",
+			share_text_rate(rate, sizeof rate, s->comm.allreduce_gbps, 2),
+			run->host_cpus > 0
+				? " (over this machine's loopback: the local executor's nodes are this machine, no fabric)"
+				: "");
 	if (s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST)
 		strbuf_addf(
 			md,

@@ -2,9 +2,8 @@
 # reference trainer on 2 emulated nodes x 2 ranks, once even and once with
 # rank 3 computing 80 ms more per step (--slow-rank 3 --slow-ms 80). The slow
 # run names rank 3, its node local2 and "compute", with an impact of at least
-# 20 % of the step; the waiting it imposes is one rank's excess, a candidate of
-# its own: the verdict is straggler-bound where it outweighs every rank's own
-# compute, and the straggler gets a recommendation of its own predicting the
+# 20 % of the step; the waiting it imposes, with its own excess compute, is a
+# candidate of its own: the verdict is straggler-bound, and the straggler gets a recommendation of its own predicting the
 # step without that wait; the even run names none.
 # SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
@@ -38,11 +37,10 @@ check stragglers_slow_impact_at_least_20 [ "$(json "$run/summary.json" 'j["scena
 # descheduled more in its other work, so its excess can pass 80 ms, never fall far below)
 cause=$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["cause_ms_per_step"]')
 check "stragglers_slow_cause_about_80ms ($cause ms)" python3 -c 'import sys; sys.exit(0 if 60 <= float(sys.argv[1]) <= 140 else 1)' "$cause"
-# the waiting for a compute straggler is one rank's excess, a candidate of its own: the scenario
-# is straggler-bound where that waiting outweighs every rank's own compute, else compute-bound
-# (or memory-bound where the trainer's elementwise passes outweigh its GEMMs: with so small a
-# model the two are close, and which wins depends on the machine), the waiting apart
-check stragglers_slow_verdict [ "$(json "$run/summary.json" '(lambda s, w: (s["verdict"] == ("straggler-bound" if w else "memory-bound" if s["compute_split_pct"]["elementwise"] > s["compute_split_pct"]["gemm"] else "compute-bound"), s["verdict_share"]["kind"] == ("peer_wait" if w else "compute"), abs(s["verdict_share"]["pct"] - s["shares_pct"]["peer_wait" if w else "compute"]) < 0.01))(j["scenarios"][1], j["scenarios"][1]["shares_pct"]["peer_wait"] > j["scenarios"][1]["shares_pct"]["compute"])')" = "(True, True, True)" ]
+# the waiting for a compute straggler, with the straggler's own excess compute, is a candidate
+# of its own, not compute's (faster kernels on every rank would not remove it): the scenario is
+# straggler-bound, its share the waiting (peer_wait) and that excess, 80 ms of about 4 x 85
+check stragglers_slow_verdict [ "$(json "$run/summary.json" '(lambda s: (s["verdict"], s["verdict_share"]["kind"], 5 <= s["verdict_share"]["pct"] - s["shares_pct"]["peer_wait"] <= 40))(j["scenarios"][1])')" = "('straggler-bound', 'peer_wait', True)" ]
 # (its prediction is a replay, below; its ceiling, "at most", the straggler's impact)
 check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r["kind"], abs(100 * (1 - r["ceiling_step_ms"][0] / r["step_ms"][0]) - s["stragglers"][0]["impact_pct"]) < 0.05, r["basis"], r["ceiling_from"]) for r in j["recommendations"] if r["scenarios"] == ["slow"] and r["kind"] == "straggler"])(j["scenarios"][1])')" = "[('straggler', True, 'replay', 'straggler impact')]" ]
 # last in 20 of 20 steps, one of four ranks last per step: 4 x 0.25^20 = 3.6e-12 by chance
@@ -50,8 +48,8 @@ check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r[
 check stragglers_slow_chance_p [ "$(S slow '["stragglers"][0]["chance_p"] <= 1e-6')" = True ]
 check stragglers_report_says_chance grep -q "; so many last arrivals by chance alone: p = [0-9.]*e-[0-9]*\." "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at [0-9.]* % of the collectives and keeps the others waiting [0-9.]* % of the median step (its straggler impact, per rank that waited; the table's Wait %, [0-9.]* %, is every rank's waiting over every rank's step time); cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
-# the summary line names the straggler, its cause and the waiting's share where straggler-bound,
-# else compute's own share (marked borderline when, under load, the runner-up comes close)
+# the summary line names the straggler, the waiting's share and its own extra compute's, then
+# their sum (marked borderline when, under load, the runner-up comes close)
 summary_share() { # the summary line's number against summary.json (rounding: 0.05)
 	python3 - "$run" <<'PY'
 import json, re, sys
@@ -59,13 +57,11 @@ run = sys.argv[1]
 s = [x for x in json.load(open(run + "/summary.json"))["scenarios"] if x["name"] == "slow"][0]
 md = open(run + "/BOTTLENECK_ANALYSIS.md").read()
 head = r"^- \*\*slow\*\* \(2 nodes, 4 ranks, gloo\): "
-if s["verdict"] == "straggler-bound":
-    m = re.search(head + r"\*\*straggler-bound\*\*(?: \(borderline\))?: the other ranks waiting for rank 3 on local2 \(its cause: compute\) ([0-9.]+) % of step time \(its 4 ranks shared this machine's 2 CPUs", md, re.M)
-    want = s["shares_pct"]["peer_wait"]
-else:
-    m = re.search(head + r"\*\*(?:compute|memory)-bound\*\*(?: \(borderline\))?: compute ([0-9.]+) % of step time", md, re.M)
-    want = s["shares_pct"]["compute"]
-ok = m and abs(float(m.group(1)) - want) <= 0.052
+m = re.search(head + r"\*\*straggler-bound\*\*(?: \(borderline\))?: the other ranks waiting for rank 3 on local2 ([0-9.]+) % of step time, and its own extra compute ([0-9.]+) % \(([0-9.]+) % in all\) \(its 4 ranks shared this machine's 2 CPUs", md, re.M)
+w, t = s["shares_pct"]["peer_wait"], s["verdict_share"]["pct"]
+# (the total is the sum of the two parts as printed: within 0.1 of the verdict's share)
+ok = m and all(abs(float(g) - x) <= tol for g, x, tol in zip(m.groups(), (w, t - w, t), (0.052, 0.052, 0.101)))
+want = t
 if not ok:
     line = ([l for l in md.splitlines() if l.startswith("- **slow**")] or ["(no line)"])[0]
     print("   want about %.1f in: %s" % (want, line))
@@ -200,7 +196,7 @@ torch_submit t.txt --backend local --results "$SCRATCH/tres" t.yaml; rc=$?
 run=$(rundir t.txt)
 check stragglers_pytorch_ok [ "$rc" -eq 0 ]
 check stragglers_pytorch_named [ "$(json "$run/summary.json" '[(g["rank"], g["node"], g["cause"]) for g in j["scenarios"][1]["stragglers"]]')" = "[(3, 'local2', 'compute')]" ]
-check stragglers_pytorch_impact [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["impact_pct"] >= 20 and (j["scenarios"][1]["verdict"] == "straggler-bound") == (j["scenarios"][1]["shares_pct"]["peer_wait"] > j["scenarios"][1]["shares_pct"]["compute"]) and "straggler" in [r["kind"] for r in j["recommendations"] if r["scenarios"] == ["slow"]]')" = True ]
+check stragglers_pytorch_impact [ "$(json "$run/summary.json" 'j["scenarios"][1]["stragglers"][0]["impact_pct"] >= 20 and j["scenarios"][1]["verdict"] == "straggler-bound" and "straggler" in [r["kind"] for r in j["recommendations"] if r["scenarios"] == ["slow"]]')" = True ]
 # the even run plants no straggler: its 4 ranks on these 2 CPUs may still find the
 # scheduler keeping one last (rank 2, 9 ms of compute a step more, 11 steps of 12, once in a
 # quiet fresh clone), but none that waits anything like the planted 100 ms

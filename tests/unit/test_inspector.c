@@ -33,8 +33,9 @@
  *   stragglers over the 10 instances of the two communicators that span the 4 processes:
  *   rank 3 last at each (100 %); by chance a rank is last with share max(10 / (10 x 4),
  *   1/4) = 1/4: p = 0.25^10 x 4 = 3.8e-06; its node n2's other rank is never last, so no
- *   node test; waiting it imposed per rank that waited (the 3 others): 6 x (3.0 + 3.1 + 2.9) / 3 + 4 x (1.0 +
- *   1.2 + 0.8) / 3 = 18 + 4 = 22 ms over 10 steps = 2.2 ms a step, 11 % of a 20 ms median
+ *   node test; waiting it imposed per rank that waited (the 3 others): 6 x (3.0 + 3.1 +
+ *   2.9) / 3 + 4 x (1.0 + 1.2 + 0.8) / 3 = 18 + 4 = 22 ms over 10 steps = 2.2 ms a step,
+ *   11 % of a 20 ms median
  *   step; cause unknown (the Inspector knows no phases).
  *   stop times: 10 instances x 2 verbose ranks = 20 ends; each instance's rank 2 (n2) ends
  *   7300 us after rank 1 (n1): the shifted clock, a 7.3 ms offset.
