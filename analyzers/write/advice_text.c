@@ -140,10 +140,21 @@ static void straggler_words(struct strbuf *sb, const struct ana_rec *r, const st
 								: ": no phase explains half of it");
 	else
 		strbuf_adds(sb, " keep the others waiting");
-	strbuf_addf(
-		sb,
-		"; balance %s data or work, or move %s off a busy node, before tuning the collectives",
-		plural ? "their" : "its", plural ? "them" : "it");
+	/* a node all of whose ranks are slow (not the local executor's: that is this machine)
+	 * is the node's doing; else the rank's */
+	const char *node = NULL;
+	for (size_t i = 0; i < r->n && !node; i++) {
+		const struct ana_comm *c = &run->sc[r->sc[i]].comm;
+		node = c->slow_node[0] && !c->slow_node_emulated ? c->slow_node : NULL;
+	}
+	if (node)
+		strbuf_addf(
+			sb,
+			"; check %s (every rank of it is slow: its load, clocks or hardware) or run without it, before tuning the collectives",
+			node);
+	else
+		strbuf_addf(sb, "; balance %s data or work before tuning the collectives",
+			    plural ? "their" : "its");
 	struct strbuf shared = STRBUF_INIT;
 	for (size_t i = 0; i < r->n; i++)
 		if (run->sc[r->sc[i]].outcome.oversubscribed)

@@ -670,7 +670,7 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s,
 	md_step_times(md, s);
 	md_stragglers(md, s, run);
 	if (s->steps.loss_known)
-		strbuf_addf(md, " Loss went from %.4f to %.4f.", s->steps.loss_first,
+		strbuf_addf(md, " Loss went from %.3f to %.3f.", s->steps.loss_first,
 			    s->steps.loss_last);
 	strbuf_adds(md, "\n\n");
 	char gbps[160] = "", rate[24];
@@ -1152,10 +1152,7 @@ static void md_method(struct strbuf *md, const struct ana_run *run)
 int write_markdown(const struct ana_run *run)
 {
 	struct strbuf md = STRBUF_INIT, path = STRBUF_INIT;
-	strbuf_addf(
-		&md,
-		"# Bottleneck analysis: %s\n\nRun `%s`. Every number below is in `summary.json`.\n\n",
-		run->campaign, run->run_id);
+	strbuf_addf(&md, PROSE_REPORT_HEAD, run->campaign, run->run_id);
 	md_summary(&md, run);
 	prediction_check_md(&md, &run->variant);
 	md_scenarios(&md, run);

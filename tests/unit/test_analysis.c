@@ -1164,6 +1164,52 @@ static void test_rec_by_means(void)
 	free(run.run_dir);
 }
 
+/* A straggler's advice: a rank's own (balance its work), or a node's where every rank of a
+ * real node is slow (check it); the local executor's emulated node is this machine, not a
+ * node to check. */
+static void test_straggler_advice_node(void)
+{
+	struct ana_run run = new_run(0);
+	struct ana_scenario *s = xcalloc(1, sizeof *s);
+	s->in.name = "sn";
+	s->data.analysed = 1;
+	s->shares.shares_known = 1;
+	s->outcome.basis = BASIS_HOST;
+	s->steps.step_med_ms = 100;
+	s->shares.sync_wait_pct = 45, s->shares.compute_pct = 47, s->shares.comm_pct = 8;
+	s->comm.n_stragglers = 2;
+	for (int i = 0; i < 2; i++) {
+		struct straggler *g = &s->comm.stragglers[i];
+		g->rank = 2 + i, g->impact_pct = 88, g->cause_kind = STRAGGLER_COMPUTE;
+		g->arrived_last_pct = 100, g->last_steps = 8;
+		snprintf(g->node, sizeof g->node, "b");
+	}
+	s->comm.stragglers[1].together = 1;
+	snprintf(s->comm.slow_node, sizeof s->comm.slow_node, "b");
+	s->outcome.wait_to = SHARE_PEER_WAIT;
+	decided(s);
+	s->outcome.v.verdict = VERDICT_STRAGGLER, s->outcome.v.share = SHARE_PEER_WAIT;
+	run.sc = s;
+	run.n = 1;
+	for (int emulated = 0; emulated < 2; emulated++) {
+		s->comm.slow_node_emulated = emulated;
+		advice_free(&run);
+		advice_plan(&run);
+		char *t = run.nrecs ? rec_text(&run.recs[0], &run) : NULL;
+		CHECK(t &&
+		      strstr(t,
+			     emulated
+				     ? "; balance their data or work before tuning the collectives"
+				     : "; check b (every rank of it is slow: its load, clocks or hardware) or run without it, before tuning the collectives"));
+		free(t);
+	}
+	advice_free(&run);
+	free(s);
+	free(run.campaign);
+	free(run.run_id);
+	free(run.run_dir);
+}
+
 /* Step times alone (step lines of the logs) at 1, 2 and 4 nodes: shares are
  * unknown, so no verdict, no recommendation and no model term come from
  * them; the model fits step time without a compute term and says so. */
@@ -1719,6 +1765,7 @@ int main(void)
 	RUN(test_verdict_decide);
 	RUN(test_advice_every_kind);
 	RUN(test_rec_by_means);
+	RUN(test_straggler_advice_node);
 	RUN(test_no_speedup_words);
 	RUN(test_contention_by_means);
 	RUN(test_unknown_shares);
