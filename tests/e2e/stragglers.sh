@@ -69,6 +69,15 @@ sys.exit(0 if ok else 1)
 PY
 }
 check stragglers_summary_share summary_share
+# the straggler's prediction set beside the even run, of the same shape, where the even run
+# names no straggler (the scheduler can make one of its ranks last on these 2 CPUs: then none)
+check stragglers_counterpart_said python3 -c 'import json, re, sys
+j = json.load(open(sys.argv[1] + "/summary.json"))
+even = [x for x in j["scenarios"] if x["name"] == "even"][0]
+md = open(sys.argv[1] + "/BOTTLENECK_ANALYSIS.md").read()
+said = re.search(r"^[0-9]\. \*\*slow\*\*: .*; beside it, `even`, of the same nodes and ranks with no straggler named, measured ([0-9.]+) ms \(p95 [0-9.]+ ms\): a counterpart to set it against, not a check of it", md, re.M)
+want = not even["stragglers"]
+sys.exit(0 if bool(said) == want and (not said or abs(float(said.group(1)) - even["step_time_ms"]["median"]) < 0.006) else 1)' "$run"
 # the all-reduce's bandwidth under the local executor is this machine's loopback, said so
 check stragglers_loopback_said grep -q "Communication: .* GB/s all-reduced (over this machine's loopback: the local executor's nodes are this machine, no fabric)\.$" "$run/BOTTLENECK_ANALYSIS.md"
 # two ranks of one node last in the same steps: said once, with one impact; whether both
