@@ -487,14 +487,14 @@ static const char *interval_words(char *buf, size_t n, double lo, double hi, siz
 	return buf;
 }
 
-/* A straggler's prediction beside what the campaign measured without one: the first other
- * analysed scenario of the same backend, nodes and ranks with no straggler named (the
- * campaign's even run, where it has one), its median and p95: a counterpart to set the
+/* A straggler's prediction (kind REC_STRAGGLER) beside what the campaign measured without
+ * one: the first other analysed scenario of the same backend, nodes and ranks with no
+ * straggler named (the campaign's even run, where it has one), its median and p95: a counterpart to set the
  * prediction against, not a check of it (what else differs between the two is not known). */
-static void counterpart_said(struct strbuf *sb, const struct ana_scenario *s,
+static void counterpart_said(struct strbuf *sb, enum rec_kind kind, const struct ana_scenario *s,
 			     const struct ana_run *run)
 {
-	for (size_t k = 0; k < run->n; k++) {
+	for (size_t k = 0; k < run->n && kind == REC_STRAGGLER; k++) {
 		const struct ana_scenario *t = &run->sc[k];
 		if (t == s || !t->data.analysed || t->steps.no_steps || t->comm.n_stragglers ||
 		    t->in.nodes != s->in.nodes || t->in.ranks != s->in.ranks ||
@@ -566,8 +566,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	/* (where the mean leads, its gain says whether there is one) */
 	replay_fidelity_said(sb, s, (r->by_means[i] ? 100 * r->gain[i] : gain) < 2, c->busy_pct);
 	ceiling_said(sb, r, i);
-	if (r->kind == REC_STRAGGLER)
-		counterpart_said(sb, s, run);
+	counterpart_said(sb, r->kind, s, run);
 }
 
 /* A straggler's gain that another recommendation's ceiling holds too (advice_overlap),
