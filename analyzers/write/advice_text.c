@@ -489,8 +489,9 @@ static const char *interval_words(char *buf, size_t n, double lo, double hi, siz
 
 /* A straggler's prediction (kind REC_STRAGGLER) beside what the campaign measured without
  * one: the first other analysed scenario of the same backend, nodes and ranks with no
- * straggler named (the campaign's even run, where it has one), its median and p95: a counterpart to set the
- * prediction against, not a check of it (what else differs between the two is not known). */
+ * straggler named (the campaign's even run, where it has one), its median and p95: a
+ * counterpart to set the prediction against, not a check of it (what else differs between
+ * the two is not known). */
 static void counterpart_said(struct strbuf *sb, enum rec_kind kind, const struct ana_scenario *s,
 			     const struct ana_run *run)
 {
