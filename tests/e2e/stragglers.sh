@@ -47,6 +47,8 @@ check stragglers_slow_recommended [ "$(json "$run/summary.json" '(lambda s: [(r[
 # (in at least 18 of 20: about 7e-9)
 check stragglers_slow_chance_p [ "$(S slow '["stragglers"][0]["chance_p"] <= 1e-6')" = True ]
 check stragglers_report_says_chance grep -q "; so many last arrivals by chance alone: p = [0-9.]*e-[0-9]*\." "$run/BOTTLENECK_ANALYSIS.md"
+# ... and the Methodology says how that p is drawn
+check stragglers_chance_defined grep -q "the p of \"by chance alone\" is the binomial tail of so many last arrivals, each step's chance the steps' mean share of last arrivers (at least 1 / ranks), times the ranks tested" "$run/BOTTLENECK_ANALYSIS.md"
 check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: it arrived last at [0-9.]* % of the collectives and keeps the others waiting [0-9.]* % of the median step (its straggler impact, per rank that waited; the table's Wait %, [0-9.]* %, is every rank's waiting over every rank's step time); cause: compute" "$run/BOTTLENECK_ANALYSIS.md"
 # the summary line names the straggler, the waiting's share and its own extra compute's, then
 # their sum (marked borderline when, under load, the runner-up comes close)
