@@ -1025,6 +1025,17 @@ static void test_no_speedup_words(void)
 	strbuf_free(&sb);
 }
 
+/* The run's recommendations planned anew: the text of the first of kind k (NULL: none). */
+static char *replanned_text(struct ana_run *run, enum rec_kind k)
+{
+	advice_free(run);
+	advice_plan(run);
+	for (size_t i = 0; i < run->nrecs; i++)
+		if (run->recs[i].kind == k)
+			return rec_text(&run->recs[i], run);
+	return NULL;
+}
+
 /* A replayed change of under 2 % (c's communication): busy cores take up what it frees, or
  * other work sets the step, said so. */
 static void no_gain_words(struct ana_run *run, struct ana_scenario *c)
@@ -1033,12 +1044,7 @@ static void no_gain_words(struct ana_run *run, struct ana_scenario *c)
 	c->replay.comm.step_ms = 99.5, c->replay.comm.mean_ms = 100.5;
 	for (int busy = 0; busy < 2; busy++) {
 		c->replay.comm.busy_pct = busy ? 95 : 30;
-		advice_free(run);
-		advice_plan(run);
-		size_t k = 0;
-		while (k < run->nrecs && run->recs[k].kind != REC_COMMUNICATION)
-			k++;
-		char *t = k < run->nrecs ? rec_text(&run->recs[k], run) : NULL;
+		char *t = replanned_text(run, REC_COMMUNICATION);
 		CHECK(t &&
 		      strstr(t,
 			     busy ? ": no gain predicted: the 2 cores are busy 95 % of the changed replay, so the work it moves takes their time"
@@ -1052,12 +1058,7 @@ static void no_gain_words(struct ana_run *run, struct ana_scenario *c)
 	}
 	/* node monitors that saw 38 % beside the replay's 95 %: why the two differ */
 	c->mon.have_monitor = 1, c->mon.cpu_util_mean_pct = 38;
-	advice_free(run);
-	advice_plan(run);
-	size_t k = 0;
-	while (k < run->nrecs && run->recs[k].kind != REC_COMMUNICATION)
-		k++;
-	char *t = k < run->nrecs ? rec_text(&run->recs[k], run) : NULL;
+	char *t = replanned_text(run, REC_COMMUNICATION);
 	CHECK(t &&
 	      strstr(t,
 		     "so the work it moves takes their time as before (the node monitors saw its CPUs 38 % busy: they average the whole job, start-up and idle time included, where the replay counts the profiled steps alone"));
