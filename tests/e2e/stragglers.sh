@@ -54,12 +54,16 @@ check stragglers_report_names_it grep -q "\*\*Straggler: rank 3 on local2\*\*: i
 # their sum (marked borderline when, under load, the runner-up comes close)
 summary_share() { # the summary line's number against summary.json (rounding: 0.05)
 	python3 - "$run" <<'PY'
-import json, re, sys
+import json, os, re, sys
 run = sys.argv[1]
 s = [x for x in json.load(open(run + "/summary.json"))["scenarios"] if x["name"] == "slow"][0]
 md = open(run + "/BOTTLENECK_ANALYSIS.md").read()
 head = r"^- \*\*slow\*\* \(2 nodes, 4 ranks, gloo\): "
-m = re.search(head + r"\*\*straggler-bound\*\*(?: \(borderline\))?: the other ranks waiting for rank 3 on local2 ([0-9.]+) % of step time, and its own extra compute ([0-9.]+) % \(([0-9.]+) % in all\) \(its 4 ranks shared this machine's 2 CPUs", md, re.M)
+# the shared-CPU note where the 4 ranks outnumber this machine's CPUs (the report counts them
+# as sysconf does: os.cpu_count), else the median next
+n = os.cpu_count()
+tail = r" \(its 4 ranks shared this machine's %d CPU%s" % (n, "" if n == 1 else "s") if n < 4 else r"\. Median step"
+m = re.search(head + r"\*\*straggler-bound\*\*(?: \(borderline\))?: the other ranks waiting for rank 3 on local2 ([0-9.]+) % of step time, and its own extra compute ([0-9.]+) % \(([0-9.]+) % in all\)" + tail, md, re.M)
 w, t = s["shares_pct"]["peer_wait"], s["verdict_share"]["pct"]
 # (the total is the sum of the two parts as printed: within 0.1 of the verdict's share)
 ok = m and all(abs(float(g) - x) <= tol for g, x, tol in zip(m.groups(), (w, t - w, t), (0.052, 0.052, 0.101)))
