@@ -85,6 +85,14 @@ static void decide_by_means(struct ana_check *c, const struct ana_scenario *s, d
 			    int dirty);
 static void mean_interval(struct ana_check *c, const struct ana_scenario *s, double scale);
 
+/* Whether c's bootstrap ci is one to give: STATS_BOOTSTRAP_MIN_N steps or more on each side. */
+static int with_interval(const struct ana_check *c, const struct ana_scenario *s,
+			 const struct stats_interval *ci)
+{
+	return ci->known && c->n_parent >= STATS_BOOTSTRAP_MIN_N &&
+	       s->steps.active_steps >= STATS_BOOTSTRAP_MIN_N;
+}
+
 static void decide(struct ana_check *c, const struct ana_scenario *s, const char *kind)
 {
 	double lo, hi, scale;
@@ -108,8 +116,9 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 	lo = ci.lo;
 	hi = ci.hi;
 	c->measured_ms = s->steps.step_med_ms * scale;
-	c->lo_ms = base * lo;
-	c->hi_ms = base * hi;
+	c->lo_ms = c->hi_ms = -1; /* none from too few steps, as every interval of the report */
+	if (with_interval(c, s, &ci))
+		c->lo_ms = base * lo, c->hi_ms = base * hi;
 	int dirty = contamination_any(s) || c->parent_contaminated;
 	c->outcome = base > 0 ? check_decide(c->predicted_ms, c->measured_ms, base, c->lo_ms,
 					      c->hi_ms, c->pred_lo_ms, c->pred_hi_ms, dirty)
@@ -147,8 +156,10 @@ static void mean_interval(struct ana_check *c, const struct ana_scenario *s, dou
 	stats_bootstrap(&vs, 1, &ps, 1, STATS_MEAN, &ci);
 	free(steps);
 	c->by_means = 1;
-	c->mean_lo_ms = c->parent_mean_ms * ci.lo;
-	c->mean_hi_ms = c->parent_mean_ms * ci.hi;
+	c->mean_lo_ms = c->mean_hi_ms = -1;
+	if (with_interval(c, s, &ci))
+		c->mean_lo_ms = c->parent_mean_ms * ci.lo,
+		c->mean_hi_ms = c->parent_mean_ms * ci.hi;
 }
 
 /* The outcome of c by the means (c->by_means): the variant's steps or the predicted ones
@@ -176,6 +187,8 @@ enum check_outcome check_decide(double predicted, double measured, double parent
 	if (plo >= 0 && phi >= plo && plo <= measured && measured <= phi &&
 	    !(plo <= parent && parent <= phi))
 		return CHECK_CONFIRMED;
+	if (lo < 0 || hi < lo) /* no interval: too few steps */
+		return CHECK_FEW_STEPS;
 	if (lo <= parent && parent <= hi)
 		return CHECK_NOISE;
 	return measured < predicted ? CHECK_BETTER : CHECK_WORSE;

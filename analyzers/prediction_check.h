@@ -24,6 +24,8 @@ enum check_outcome {
 	CHECK_UNPREDICTED, /* the recommendation gave no prediction: measured only */
 	CHECK_UNMEASURED,  /* no step times in the parent or the variant */
 	CHECK_CONTAMINATED, /* measured beside other load (contamination.h): nothing is checked */
+	CHECK_FEW_STEPS, /* not confirmed, and fewer than STATS_BOOTSTRAP_MIN_N steps on a side:
+			  * no interval, so neither noise nor a direction */
 };
 
 /* The top-level shares of a step (summary.json shares_pct keys). */

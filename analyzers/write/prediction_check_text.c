@@ -27,6 +27,8 @@ const char *check_outcome_name(enum check_outcome o)
 		return "not measured";
 	case CHECK_CONTAMINATED:
 		return "not checked (measured beside other load)";
+	case CHECK_FEW_STEPS:
+		return "too few steps to tell";
 	}
 	return "?";
 }
@@ -35,6 +37,11 @@ void prediction_check_change_write(struct strbuf *sb, double parent, double meas
 				   double hi, int per_sample)
 {
 	const char *per = per_sample ? " per sample" : "";
+	if (parent > 0 && measured > 0 && lo < 0) {
+		strbuf_addf(sb, "no interval (fewer than %d steps on a side)",
+			    STATS_BOOTSTRAP_MIN_N);
+		return;
+	}
 	if (!(parent > 0 && measured > 0 && lo > 0 && hi >= lo)) {
 		strbuf_adds(sb, "not measured");
 		return;
@@ -161,7 +168,8 @@ json_t *prediction_check_side_json(const struct ana_variant *v)
 			a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:b, s:b}", SK_SCENARIO,
 				     c.scenario, SK_PARENT_STEP_MS, num3(c.parent_median_ms, 1),
 				     SK_MEASURED_STEP_MS, num3(c.measured_ms, 1), SK_CI_LOW,
-				     num3(c.lo_ms, 1), SK_CI_HIGH, num3(c.hi_ms, 1),
+				     num3(c.lo_ms, c.lo_ms >= 0), SK_CI_HIGH,
+				     num3(c.hi_ms, c.lo_ms >= 0),
 				     SK_MEASURED_CHANGE, sb.buf, "changed", side_changed(o),
 				     "contaminated", !clean, SK_BY_MEANS, c.by_means));
 		strbuf_free(&sb);
@@ -238,7 +246,8 @@ json_t *prediction_check_json(const struct ana_variant *v)
 				num3(c.parent_median_ms, c.parent_median_ms > 0),
 				SK_PREDICTED_STEP_MS, num3(c.predicted_ms, c.predicted_ms >= 0),
 				SK_MEASURED_STEP_MS, num3(c.measured_ms, m), SK_CI_LOW,
-				num3(c.lo_ms, m), SK_CI_HIGH, num3(c.hi_ms, m), SK_MEASURED_CHANGE,
+				num3(c.lo_ms, m && c.lo_ms >= 0), SK_CI_HIGH,
+				num3(c.hi_ms, m && c.lo_ms >= 0), SK_MEASURED_CHANGE,
 				json_null(), SK_OUTCOME, check_outcome_name(c.outcome), SK_MISS,
 				miss_json(&c), "variant_batch",
 				c.variant_batch ? json_integer(c.variant_batch) : json_null(),

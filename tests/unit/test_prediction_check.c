@@ -94,6 +94,9 @@ static void change_in_words(void)
 	strbuf_reset(&sb);
 	prediction_check_change_write(&sb, 10.0, 8.0, 7.5, 8.4, 1);
 	CHECK_STR(sb.buf, "1.25x faster per sample (95 % CI 1.19-1.33x)");
+	strbuf_reset(&sb);
+	prediction_check_change_write(&sb, 10.0, 8.0, -1, -1, 0);
+	CHECK_STR(sb.buf, "no interval (fewer than 5 steps on a side)");
 	strbuf_free(&sb);
 	json_t *e = json_pack("{s:s, s:f, s:n, s:f, s:f, s:f, s:s}", "scenario", "s",
 			      "parent_step_ms", 10.0, "predicted_step_ms", "measured_step_ms", 45.5,
@@ -131,6 +134,13 @@ static void outcome_rule(void)
 	CHECK(check_decide(-1, 45, 10, 43, 48, -1, -1, 1) == CHECK_UNPREDICTED);
 	CHECK_STR(check_outcome_name(CHECK_CONTAMINATED),
 		  "not checked (measured beside other load)");
+	/* no measured interval (fewer than 5 steps on a side): within 10 % still confirms;
+	 * else neither noise nor a direction */
+	CHECK(check_decide(20, 21.9, 30, -1, -1, -1, -1, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(20, 29, 30, -1, -1, -1, -1, 0) == CHECK_FEW_STEPS);
+	CHECK(check_decide(20, 12, 30, -1, -1, -1, -1, 0) == CHECK_FEW_STEPS);
+	CHECK(check_decide(20, 23.5, 30, -1, -1, 18, 24, 0) == CHECK_CONFIRMED);
+	CHECK_STR(check_outcome_name(CHECK_FEW_STEPS), "too few steps to tell");
 }
 
 static void knob_in_words(void)
