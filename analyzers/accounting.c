@@ -224,12 +224,14 @@ static enum share_kind wait_share(const struct ana_scenario *s)
 }
 
 /* Rank r's own compute beyond the others' median each step, where it is a compute straggler
- * whose waiting is a candidate of its own (wait_to SHARE_PEER_WAIT); else 0. */
+ * of the first group (the one wait_to follows) whose waiting is a candidate of its own
+ * (wait_to SHARE_PEER_WAIT); else 0. */
 static double rank_excess_ms(const struct ana_scenario *s, int rank)
 {
+	size_t len = straggler_group_len(s->comm.stragglers, s->comm.n_stragglers, 0);
 	if (s->outcome.wait_to != SHARE_PEER_WAIT)
 		return 0;
-	for (size_t i = 0; i < s->comm.n_stragglers; i++) {
+	for (size_t i = 0; i < len; i++) {
 		const struct straggler *g = &s->comm.stragglers[i];
 		if (g->rank == rank && g->cause_kind == STRAGGLER_COMPUTE && g->cause_ms > 0)
 			return g->cause_ms;
@@ -237,8 +239,8 @@ static double rank_excess_ms(const struct ana_scenario *s, int rank)
 	return 0;
 }
 
-/* The compute stragglers' own excess as a share of step time (of the shares' sum over
- * ranks and steps), at most the compute share. */
+/* The first group's compute stragglers' own excess as a share of step time (of the shares'
+ * sum over ranks and steps), at most the compute share. */
 static double excess_pct(const struct ana_scenario *s)
 {
 	const struct ana_shares *sh = &s->shares;

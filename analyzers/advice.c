@@ -219,9 +219,10 @@ static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)
 	r->predicted_ms[r->n] = p;
 	r->by_means[r->n] = (unsigned char)by_means_of(s, k, rp);
 	double g = r->gain[r->n] = gain_of(r, r->n, rp);
-	/* a replay of too few steps does not rank: its recommendation comes after those with a
-	 * figure, as those without one do, and leads only where none of its scenarios ranks */
-	int ranks = g >= 0 && !(rp && s->replay.steps < ADVICE_REPLAY_MIN_STEPS);
+	/* a replay with no interval (too few steps replayed or paired) does not rank: its
+	 * recommendation comes after those with a figure, as those without one do, and leads
+	 * only where none of its scenarios ranks */
+	int ranks = g >= 0 && !(rp && (s->replay.steps < ADVICE_REPLAY_MIN_STEPS || rp->lo_ms < 0));
 	if (ranks > r->lead_ranks || (ranks == r->lead_ranks && g > r->gain[r->lead]))
 		r->lead = r->n, r->lead_ranks = ranks;
 	r->n++;

@@ -171,7 +171,8 @@ static double compute_pct(const struct ana_scenario *s)
 {
 	if (s->outcome.basis == BASIS_GPU)
 		return s->gpu.gpu_pct[GPU_COMPUTE];
-	return s->outcome.basis == BASIS_HOST ? s->shares.compute_pct : -1;
+	/* less the compute stragglers' extra, which counts with the waiting for them */
+	return s->outcome.basis == BASIS_HOST ? s->shares.compute_pct - s->outcome.excess_pct : -1;
 }
 
 /* The CPUs' busy share when the monitors call them saturated; -1 otherwise. */
@@ -206,6 +207,18 @@ static int pct_range(struct strbuf *sb, const struct ana_rec *r, const struct an
 	snprintf(b, sizeof b, "%.1f", hi);
 	strbuf_addf(sb, strcmp(a, b) ? "%s %% to %s %%" : "%s %%", a, b);
 	return 1;
+}
+
+/* Beside compute-bound advice, the compute stragglers' extra and the waiting for it: the
+ * straggler's recommendation's, not the kernels'. */
+static void excess_said(struct strbuf *sb, const struct ana_scenario *s)
+{
+	const struct straggler *g = s->comm.stragglers;
+	size_t len = straggler_group_len(g, s->comm.n_stragglers, 0);
+	strbuf_adds(sb, "; the own extra compute of ");
+	evidence_straggler_names(sb, g, len);
+	strbuf_addf(sb, PROSE_COMPUTE_EXCESS_ELSEWHERE, s->outcome.excess_pct,
+		    len > 1 ? "them" : "it", s->shares.sync_wait_pct);
 }
 
 /* compute-bound: the compute share, or the GPUs' busy share where the monitors alone
@@ -269,11 +282,8 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 		strbuf_adds(
 			sb,
 			PROSE_COMPUTE_KERNELS);
-		if (!gpu && s->outcome.wait_to == SHARE_COMPUTE && s->comm.n_stragglers)
-			strbuf_addf(
-				sb,
-				"; the %.1f %% of step time the other ranks wait for rank %d's extra compute goes with its own recommendation",
-				s->shares.sync_wait_pct, s->comm.stragglers[0].rank);
+		if (!gpu && s->outcome.excess_pct > 0)
+			excess_said(sb, s);
 		return;
 	case REC_MEMORY_PEAK:
 		strbuf_addf(
@@ -303,8 +313,6 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 		s->mon.have_monitor ? "" : ", and profile.monitor for utilisation");
 }
 
-/* The advice of a cause in words, from its lead scenario's numbers (a straggler's and
- * compute's from each scenario's). */
 /* Compute advice for a verdict whose runner-up, not compute, takes nearly as much: said. */
 static void near_tie_said(struct strbuf *sb, const struct ana_scenario *s)
 {
@@ -313,10 +321,12 @@ static void near_tie_said(struct strbuf *sb, const struct ana_scenario *s)
 		return;
 	strbuf_addf(
 		sb, PROSE_NEAR_TIE_ADVICE,
-		evidence_share_words(v->runner_share, s->outcome.basis, s->comm.n_stragglers > 0),
-		s->in.name, v->runner_pct, v->pct);
+		evidence_share_words_of(s, v->runner_share, s->comm.n_stragglers > 0),
+		evidence_takes_of(s, v->runner_share), s->in.name, v->runner_pct, v->pct);
 }
 
+/* The advice of a cause in words, from its lead scenario's numbers (a straggler's and
+ * compute's from each scenario's). */
 static void rec_words(struct strbuf *sb, const struct ana_rec *r, const struct ana_run *run)
 {
 	const struct ana_scenario *s = &run->sc[r->sc[r->lead]];
@@ -410,7 +420,8 @@ static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s
 }
 
 /* The batch per rank doubled, replayed: the step of twice the samples and the samples/s it
- * gives over the measured, with its interval (the rate only with 3 replayed steps or more). */
+ * gives over the measured, with its interval (the rate only where it has one: 5 replayed
+ * steps or more, ADVICE_REPLAY_MIN_STEPS, paired). */
 static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 				 const struct ana_run *run)
 {
@@ -425,6 +436,9 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 			sb,
 			" (%zu step%s replayed: too few for an interval, a rate to claim or a rank among the recommendations)",
 			s->replay.steps, s->replay.steps == 1 ? "" : "s");
+	else if (b->lo_ms < 0)
+		strbuf_addf(sb, " (no interval: %s, so no rate to claim)",
+			    PROSE_REPLAY_TOO_FEW_PAIRED);
 	else if (b->lo_ms > 0) /* (summary.json's throughput_x: the same rule) */
 		strbuf_addf(
 			sb,
@@ -476,14 +490,16 @@ static void ceiling_said(struct strbuf *sb, const struct ana_rec *r, size_t i)
 }
 
 /* A replayed interval in words into buf: "A-B ms", or none where too few steps were replayed
- * for one (replay_pred's -1). */
+ * or paired for one (replay_pred's -1). */
 static const char *interval_words(char *buf, size_t n, double lo, double hi, size_t steps)
 {
 	if (lo >= 0)
 		snprintf(buf, n, "%.2f-%.2f ms", lo, hi);
-	else
+	else if (steps < ADVICE_REPLAY_MIN_STEPS)
 		snprintf(buf, n, "none (%zu step%s replayed: %d or more give one)", steps,
 			 steps == 1 ? "" : "s", ADVICE_REPLAY_MIN_STEPS);
+	else
+		snprintf(buf, n, "none (%s)", PROSE_REPLAY_TOO_FEW_PAIRED);
 	return buf;
 }
 
@@ -507,26 +523,13 @@ static void counterpart_said(struct strbuf *sb, enum rec_kind kind, const struct
 	}
 }
 
-/* One replayed prediction in words: the change, the step, its interval, "no gain" naming
- * the cores when it takes under 2 % off, and the ceiling as "at most". */
-static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
-			   const struct ana_run *run)
+/* A replayed prediction's interval after its step, with the bound it rests on (the
+ * communication change's, the loader's, the storage floor), or why it has none. */
+static void interval_said(struct strbuf *sb, const struct ana_rec *r, size_t i,
+			  const struct ana_scenario *s, const struct replay_pred *c)
 {
-	const struct ana_scenario *s = &run->sc[r->sc[i]];
-	double gain = 100 * (1 - r->predicted_ms[i] / r->step_ms[i]);
-	const struct replay_pred *c = advice_replayed(s, r->kind);
 	char iv[96];
 	interval_words(iv, sizeof iv, r->lo_ms[i], r->hi_ms[i], s->replay.steps);
-	strbuf_addf(sb, "%s%s%s", sb->len ? "; " : "", r->n > 1 ? s->in.name : "",
-		    r->n > 1 ? " " : "");
-	if (r->by_means[i]) { /* the mean leads: the time per sample, what try checks */
-		char miv[96];
-		interval_words(miv, sizeof miv, c->mean_lo_ms, c->mean_hi_ms, s->replay.steps);
-		strbuf_addf(sb, PROSE_PRED_MEANS_LEAD, c->measured_mean_ms, c->mean_ms,
-			    -100 * r->gain[i], miv);
-	}
-	strbuf_addf(sb, "%s%.2f -> %.2f ms (%+.0f %%", r->by_means[i] ? "median " : "",
-		    r->step_ms[i], r->predicted_ms[i], -gain);
 	if (c->bound)
 		strbuf_addf(sb, PROSE_COMM_EARLY_BOUND, iv);
 	else if (c->per_call_step_ms >= 0)
@@ -547,13 +550,37 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_addf(sb, PROSE_USER_LOADER_INTERVAL, iv);
 	else if (r->kind == REC_IO && s->replay.io_storage_ms > 0)
 		strbuf_addf(sb, PROSE_STORAGE_FLOOR, s->replay.io_storage_ms, iv);
-	else if (s->replay.steps < ADVICE_REPLAY_MIN_STEPS || r->lo_ms[i] < 0)
+	else if (s->replay.steps < ADVICE_REPLAY_MIN_STEPS)
 		strbuf_addf(
 			sb,
 			"; %zu step%s replayed: too few for an interval or a rank among the recommendations)",
 			s->replay.steps, s->replay.steps == 1 ? "" : "s");
+	else if (r->lo_ms[i] < 0)
+		strbuf_addf(sb, "; no interval: %s, so no rank among the recommendations)",
+			    PROSE_REPLAY_TOO_FEW_PAIRED);
 	else
 		strbuf_addf(sb, PROSE_REPLAY_MEDIAN_CI, r->lo_ms[i], r->hi_ms[i]);
+}
+
+/* One replayed prediction in words: the change, the step, its interval, "no gain" naming
+ * the cores when it takes under 2 % off, and the ceiling as "at most". */
+static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
+			   const struct ana_run *run)
+{
+	const struct ana_scenario *s = &run->sc[r->sc[i]];
+	double gain = 100 * (1 - r->predicted_ms[i] / r->step_ms[i]);
+	const struct replay_pred *c = advice_replayed(s, r->kind);
+	strbuf_addf(sb, "%s%s%s", sb->len ? "; " : "", r->n > 1 ? s->in.name : "",
+		    r->n > 1 ? " " : "");
+	if (r->by_means[i]) { /* the mean leads: the time per sample, what try checks */
+		char miv[96];
+		interval_words(miv, sizeof miv, c->mean_lo_ms, c->mean_hi_ms, s->replay.steps);
+		strbuf_addf(sb, PROSE_PRED_MEANS_LEAD, c->measured_mean_ms, c->mean_ms,
+			    -100 * r->gain[i], miv);
+	}
+	strbuf_addf(sb, "%s%.2f -> %.2f ms (%+.0f %%", r->by_means[i] ? "median " : "",
+		    r->step_ms[i], r->predicted_ms[i], -gain);
+	interval_said(sb, r, i, s, c);
 	if (c->fit_colls)
 		strbuf_addf(sb,
 			    ", each all-reduce %.2f ms + %.2f ms per MiB (fitted on the run's %zu)",
@@ -697,6 +724,7 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 			strbuf_adds(
 				&pred,
 				" (no lower than the host's own step: the GPU would then wait for it)");
+		counterpart_said(&pred, r->kind, s, run);
 	}
 	if (rep.len)
 		replayed_said(&sb, r, first, rep.buf);

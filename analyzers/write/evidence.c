@@ -314,6 +314,19 @@ static void wait_with_cause_said(struct strbuf *sb, const struct ana_scenario *s
 	strbuf_adds(sb, ")");
 }
 
+const char *evidence_share_words_of(const struct ana_scenario *s, enum share_kind k, int str)
+{
+	if (k == SHARE_PEER_WAIT && s->outcome.excess_pct > 0)
+		return "waiting for slower ranks and their own extra compute";
+	return evidence_share_words(k, s->outcome.basis, str);
+}
+
+const char *evidence_takes_of(const struct ana_scenario *s, enum share_kind k)
+{
+	return k == SHARE_PEER_WAIT && s->outcome.excess_pct > 0 ? "take"
+								 : takes(k, s->outcome.basis);
+}
+
 /* The decided verdict: its share first, then every share, the flags, how sure. */
 static void decided(struct strbuf *sb, const struct ana_scenario *s, const struct ana_run *run)
 {
@@ -333,6 +346,9 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	if (v->share == SHARE_PEER_WAIT && s->outcome.excess_pct > 0)
 		strbuf_addf(sb, PROSE_EVIDENCE_STRAGGLER_EXCESS, s->shares.sync_wait_pct,
 			    s->outcome.excess_pct);
+	if (v->share == SHARE_COMPUTE && b == BASIS_HOST && s->outcome.excess_pct > 0)
+		strbuf_addf(sb, PROSE_EVIDENCE_COMPUTE_LESS_EXCESS, s->shares.compute_pct,
+			    s->outcome.excess_pct);
 	if (v->share == SHARE_PEER_WAIT)
 		straggler_said(sb, s);
 	else if (with_cause)
@@ -348,8 +364,9 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 		strbuf_addf(
 			sb,
 			"; **borderline**: %s %s %.1f %%, within %.0f %% of it: %s is a close second",
-			evidence_share_words(v->runner_share, b, str), takes(v->runner_share, b),
-			v->runner_pct, 100 * VERDICT_NEAR, verdict_name(v->runner_up));
+			evidence_share_words_of(s, v->runner_share, str),
+			evidence_takes_of(s, v->runner_share), v->runner_pct, 100 * VERDICT_NEAR,
+			verdict_name(v->runner_up));
 	if (v->borderline == BORDERLINE_NEAR && fabs(v->pct - v->runner_pct) < 0.05)
 		strbuf_addf(sb, " (%.2f against %.2f %%: a tie, which these steps cannot break)",
 			    v->pct, v->runner_pct);
@@ -357,7 +374,7 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 		strbuf_addf(
 			sb,
 			"; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld step%s, a quarter or more: %s is a close second",
-			evidence_share_words(v->runner_share, b, str), v->runner_pct, v->flips,
+			evidence_share_words_of(s, v->runner_share, str), v->runner_pct, v->flips,
 			v->steps, v->steps == 1 ? "" : "s", verdict_name(v->runner_up));
 	if (s->outcome.oversubscribed)
 		strbuf_addf(sb,

@@ -18,6 +18,11 @@ int evidence_monitor_figure(struct strbuf *sb, const struct ana_scenario *s);
 /* A share in words ("exposed communication and waiting for peers", "the GPU
  * waiting for the host" ...), for the basis it was measured on. */
 const char *evidence_share_words(enum share_kind k, enum verdict_basis basis, int straggler);
+/* Share k's words beside s's verdict: waiting for slower ranks holds the compute stragglers'
+ * own extra compute too where they have it (outcome.excess_pct); str as above. */
+const char *evidence_share_words_of(const struct ana_scenario *s, enum share_kind k, int str);
+/* The verb after evidence_share_words_of: "takes", or "take" for a plural. */
+const char *evidence_takes_of(const struct ana_scenario *s, enum share_kind k);
 /* A straggler's cause ("compute", "data loading", "I/O", "host/other", "unknown"). */
 const char *evidence_cause_words(enum straggler_cause k);
 /* The ranks of a straggler group (straggler_group_len: g[0..len)): "rank 7 on local4",

@@ -78,7 +78,7 @@ static void md_summary_straggler(struct strbuf *md, const struct ana_scenario *s
 	strbuf_adds(md, ": the other ranks waiting for ");
 	evidence_straggler_names(md, g, len);
 	if (s->outcome.excess_pct <= 0) {
-		strbuf_addf(md, " (its cause: %s) %.1f %% of step time",
+		strbuf_addf(md, " (%s cause: %s) %.1f %% of step time", len > 1 ? "their" : "its",
 			    evidence_cause_words(g->cause_kind), s->outcome.v.pct);
 		return;
 	}
@@ -127,6 +127,10 @@ static void md_summary_verdict(struct strbuf *md, const struct ana_scenario *s)
 	else if (s->outcome.v.share == SHARE_PEER_WAIT && s->comm.n_stragglers &&
 		 !s->steps.no_steps)
 		md_summary_straggler(md, s);
+	else if (s->outcome.v.share == SHARE_COMPUTE && s->outcome.basis == BASIS_HOST &&
+		 s->outcome.excess_pct > 0)
+		strbuf_addf(md, PROSE_SUMMARY_COMPUTE_LESS_EXCESS, s->outcome.v.pct,
+			    s->shares.compute_pct, s->outcome.excess_pct);
 	else if (s->outcome.v.verdict != VERDICT_UNDETERMINED &&
 		 (s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU))
 		strbuf_addf(md, ": %s %.1f %% of %s",

@@ -43,7 +43,8 @@ check load_data_with_its_wait [ "$(L '["stragglers"][0]["rank"]'),$(L '["straggl
 check load_wait_said grep -q "^\*\*data-loader-bound\*\*: data loading and the waiting for it take 70.6 % of step time, the largest share: 17.6 % data loading itself and 52.9 % the other ranks waiting for rank 3 on local2, for its extra data loading (60.00 ms a step more than the others' median) (" "$run/BOTTLENECK_ANALYSIS.md"
 # ... and report.txt every share of that row, I/O too, on its basis, adding up to 100 %
 check ops_report_txt_shares [ "$(tail -n 1 "$run/ops/report.txt")" = "shares of the host's step: data 0.0 %, compute 38.8 %, communication 5.9 %, waiting for peers 52.9 %, I/O 0.0 %, other 2.4 %" ]
-# the waiting is compute's (its cause), so the 5.9 % of communication passes no threshold
+# the waiting is the straggler's (its cause compute), so the 5.9 % of communication passes no
+# threshold
 check ops_no_communication_flag [ "$(S '["flags"]')" = "[]" ]
 # (the straggler's excess removed in the replay of these traces gives what its impact gives:
 # rank 3's 60 ms more of operators, by hand 85 - 60 = 25 ms; the ceiling stays beside it)

@@ -954,7 +954,7 @@ static void test_advice_every_kind(void)
 	CHECK(advice_overlap(&s) == REC_KIND_N);
 	s.outcome.v.verdict = VERDICT_COMPUTE; /* no ceiling at all: nothing to overlap */
 	s.outcome.v.share = SHARE_COMPUTE;
-	s.outcome.wait_to = SHARE_COMPUTE;
+	s.outcome.wait_to = SHARE_PEER_WAIT;
 	CHECK(advice_overlap(&s) == REC_KIND_N);
 	s.outcome.wait_to = SHARE_DATA;
 	/* on the GPU, when it is the limit, the host's own step is a floor */
@@ -1158,6 +1158,24 @@ static void test_rec_by_means(void)
 	      strstr(t,
 		     "not what they will; between it and the measured step, none (4 steps replayed: 5 or more give one))"));
 	free(t);
+	/* ten replayed, but too few paired for an interval: no rank, and the words say why */
+	sc[1].replay.steps = 10;
+	advice_free(&run);
+	advice_plan(&run);
+	CHECK(run.nrecs >= 2 && run.recs[0].kind == REC_IO);
+	t = rec_text(&run.recs[1], &run);
+	CHECK(t &&
+	      strstr(t,
+		     "between it and the measured step, none (too few of its replayed steps paired with the unchanged replay's for one))"));
+	free(t);
+	sc[1].replay.comm.bound = 0;
+	advice_free(&run);
+	advice_plan(&run);
+	t = rec_text(&run.recs[1], &run);
+	CHECK(t &&
+	      strstr(t,
+		     "100.00 -> 20.00 ms (-80 %; no interval: too few of its replayed steps paired with the unchanged replay's for one, so no rank among the recommendations)"));
+	free(t);
 	advice_free(&run);
 	free(sc);
 	free(run.campaign);
@@ -1171,7 +1189,7 @@ static void test_rec_by_means(void)
 static void test_straggler_advice_node(void)
 {
 	struct ana_run run = new_run(0);
-	struct ana_scenario *s = xcalloc(1, sizeof *s);
+	struct ana_scenario *s = xcalloc(2, sizeof *s);
 	s->in.name = "sn";
 	s->data.analysed = 1;
 	s->shares.shares_known = 1;
@@ -1190,8 +1208,12 @@ static void test_straggler_advice_node(void)
 	s->outcome.wait_to = SHARE_PEER_WAIT;
 	decided(s);
 	s->outcome.v.verdict = VERDICT_STRAGGLER, s->outcome.v.share = SHARE_PEER_WAIT;
+	/* beside an even scenario of the same shape: its measurement set beside the ceiling */
+	s[1].in.name = "even";
+	s[1].data.analysed = 1;
+	s[1].steps.step_med_ms = 14.5, s[1].steps.step_p95_ms = 16.25;
 	run.sc = s;
-	run.n = 1;
+	run.n = 2;
 	for (int emulated = 0; emulated < 2; emulated++) {
 		s->comm.slow_node_emulated = emulated;
 		advice_free(&run);
@@ -1202,8 +1224,63 @@ static void test_straggler_advice_node(void)
 			     emulated
 				     ? "; balance their data or work before tuning the collectives"
 				     : "; check b (every rank of it is slow: its load, clocks or hardware) or run without it, before tuning the collectives"));
+		CHECK(t && strstr(t, "(a ceiling, from the ") &&
+		      strstr(t,
+			     "100.00 -> 12.00 ms (-88 %); beside it, `even`, of the same nodes and ranks with no straggler named, measured 14.50 ms (p95 16.25 ms): a counterpart"));
 		free(t);
 	}
+	advice_free(&run);
+	free(s);
+	free(run.campaign);
+	free(run.run_id);
+	free(run.run_dir);
+}
+
+/* Compute wins beside a compute straggler: its share is compute less the straggler's own
+ * extra (counted with the waiting for it), and the evidence, the advice and the runner-up
+ * say both parts, never the column alone. */
+static void test_compute_beside_excess(void)
+{
+	struct ana_run run = new_run(0);
+	struct ana_scenario *s = xcalloc(1, sizeof *s);
+	s->in.name = "ce";
+	s->data.analysed = 1;
+	s->shares.shares_known = 1;
+	s->outcome.basis = BASIS_HOST;
+	s->steps.step_med_ms = 100;
+	s->shares.compute_pct = 60, s->shares.sync_wait_pct = 22, s->shares.comm_pct = 18;
+	s->comm.n_stragglers = 1;
+	s->comm.stragglers[0].rank = 3, s->comm.stragglers[0].cause_kind = STRAGGLER_COMPUTE;
+	s->comm.stragglers[0].arrived_last_pct = 100, s->comm.stragglers[0].last_steps = 8;
+	s->outcome.wait_to = SHARE_PEER_WAIT;
+	s->outcome.excess_pct = 15;
+	decided(s);
+	CHECK(s->outcome.v.verdict == VERDICT_COMPUTE && s->outcome.v.share == SHARE_COMPUTE);
+	CHECK_NEAR(s->outcome.v.pct, 45, 1e-9);
+	CHECK_NEAR(s->outcome.v.runner_pct, 37, 1e-9);
+	const char *e = E(s, &run);
+	CHECK(strstr(
+		e,
+		"compute takes 45.0 % of step time, the largest share: of compute's 60.0 %, the 15.0 % that is the slower ranks' own extra compute counts with the waiting for them"));
+	CHECK(strstr(
+		e,
+		"; **borderline**: waiting for slower ranks and their own extra compute take 37.0 %"));
+	run.sc = s;
+	run.n = 1;
+	advice_plan(&run);
+	char *t = NULL;
+	for (size_t i = 0; i < run.nrecs && !t; i++)
+		if (run.recs[i].kind == REC_KERNELS)
+			t = rec_text(&run.recs[i], &run);
+	CHECK(run.nrecs == 2);
+	CHECK(t && strstr(t, "compute-bound (45.0 % compute)"));
+	CHECK(t &&
+	      strstr(t,
+		     "; the own extra compute of rank 3 (15.0 % of step time) and the other ranks' waiting for it (22.0 %) go with the straggler's recommendation"));
+	CHECK(t &&
+	      strstr(t,
+		     ". But waiting for slower ranks and their own extra compute take nearly as much of the step in ce (37.0 against 45.0 %, borderline)"));
+	free(t);
 	advice_free(&run);
 	free(s);
 	free(run.campaign);
@@ -1677,6 +1754,12 @@ static void test_checked_outcomes(void)
 	free(miss);
 	CHECK(check_of(p, same, 40, -1, &miss) == CHECK_UNPREDICTED);
 	CHECK(check_of(p, same, 0, 52, &miss) == CHECK_UNMEASURED);
+	/* four steps: no interval, so a miss is neither noise nor a direction (and no miss);
+	 * a measurement within 10 % of the prediction still confirms it */
+	CHECK(check_of(p, mid, 4, 52, &miss) == CHECK_FEW_STEPS && !miss);
+	CHECK(check_of(p, fast, 4, 52, &miss) == CHECK_CONFIRMED && !miss);
+	CHECK(check_of(p, mid, 5, 52, &miss) == CHECK_WORSE && miss);
+	free(miss);
 	CHECK_STR(check_outcome_name(CHECK_WORSE), "worse than predicted");
 	/* a knob that doubles the batch: twice the step time is the parent's time per sample */
 	double twice[40], m = 0;
@@ -1767,6 +1850,7 @@ int main(void)
 	RUN(test_advice_every_kind);
 	RUN(test_rec_by_means);
 	RUN(test_straggler_advice_node);
+	RUN(test_compute_beside_excess);
 	RUN(test_no_speedup_words);
 	RUN(test_contention_by_means);
 	RUN(test_unknown_shares);
