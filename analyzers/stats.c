@@ -205,3 +205,8 @@ int stats_unalike(double median, double mean)
 {
 	return median > 0 && mean > 0 && 100 * fabs(mean / median - 1) > STATS_UNALIKE_PCT;
 }
+
+int stats_rate_decimals(double rate)
+{
+	return rate >= 100 ? 0 : 1;
+}

@@ -102,7 +102,8 @@ static void unalike_steps(struct strbuf *md, const struct ana_scenario *s)
 {
 	if (!stats_unalike(s->steps.step_med_ms, s->steps.step_mean_ms))
 		return;
-	strbuf_addf(md, PROSE_STEPS_UNALIKE, s->steps.step_mean_ms, s->steps.throughput_at_mean,
+	strbuf_addf(md, PROSE_STEPS_UNALIKE, s->steps.step_mean_ms,
+		    stats_rate_decimals(s->steps.throughput_at_mean), s->steps.throughput_at_mean,
 		    data_text_throughput_unit(s));
 }
 
@@ -112,8 +113,8 @@ static void unalike_steps(struct strbuf *md, const struct ana_scenario *s)
 static int throughput_cell(char *buf, size_t n, const struct ana_scenario *s, int unit)
 {
 	int by_mean = stats_unalike(s->steps.step_med_ms, s->steps.step_mean_ms);
-	snprintf(buf, n, "%.1f%s%s%s",
-		 by_mean ? s->steps.throughput_at_mean : s->steps.throughput, unit ? " " : "",
+	double rate = by_mean ? s->steps.throughput_at_mean : s->steps.throughput;
+	snprintf(buf, n, "%.*f%s%s%s", stats_rate_decimals(rate), rate, unit ? " " : "",
 		 unit ? data_text_throughput_unit(s) : "", by_mean ? " (mean step)" : "");
 	return by_mean;
 }
@@ -163,8 +164,9 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s,
 			    s->gpu.gpu_basis ? "GPU timeline" : "host's operators",
 			    s->steps.step_med_ms);
 	else
-		strbuf_addf(md, "Median step %.2f ms, %.1f %s", s->steps.step_med_ms,
-			    s->steps.throughput, data_text_throughput_unit(s));
+		strbuf_addf(md, "Median step %.2f ms, %.*f %s", s->steps.step_med_ms,
+			    stats_rate_decimals(s->steps.throughput), s->steps.throughput,
+			    data_text_throughput_unit(s));
 	if (!s->steps.no_steps)
 		unalike_steps(md, s);
 	if (s->data.lines_s > 0)
@@ -960,6 +962,16 @@ static void md_series_moves(struct strbuf *md, const struct ana_scenario *base,
 	strbuf_free(&eff);
 }
 
+/* How many analysed scenarios the series of base holds (base among them). */
+static size_t series_size(const struct ana_run *run, const struct ana_scenario *base)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < run->n; i++)
+		n += run->sc[i].data.analysed &&
+			!strcmp(run->sc[i].scaling.baseline, base->in.name);
+	return n;
+}
+
 /* One scaling series: its table, how the shares move, its scaling notes. */
 static void md_series(struct strbuf *md, const struct ana_run *run,
 		      const struct ana_scenario *base)
@@ -1022,14 +1034,24 @@ static void md_model(struct strbuf *md, const struct ana_run *run, const struct 
 static void md_scaling(struct strbuf *md, const struct ana_run *run)
 {
 	strbuf_adds(md, "## Scaling Analysis\n\n");
-	int any = 0;
+	struct strbuf alone = STRBUF_INIT;
+	size_t any = 0, n_alone = 0;
 	for (size_t b = 0; b < run->n; b++) {
 		const struct ana_scenario *base = &run->sc[b];
 		if (!base->data.analysed || !base->scaling.is_baseline)
 			continue;
-		any = 1;
-		md_series(md, run, base);
+		any++;
+		if (series_size(run, base) > 1)
+			md_series(md, run, base);
+		else /* one row of 1.00x says nothing: named once, below */
+			strbuf_addf(&alone, "%s**%s** (%d node%s, %d rank%s)",
+				    n_alone++ ? ", " : "", base->in.name, base->in.nodes,
+				    base->in.nodes == 1 ? "" : "s", base->in.ranks,
+				    base->in.ranks == 1 ? "" : "s");
 	}
+	if (n_alone)
+		strbuf_addf(md, PROSE_SCALING_ALONE, n_alone == 1 ? "" : "s", alone.buf);
+	strbuf_free(&alone);
 	if (!any)
 		strbuf_adds(md, "No analysed scenario to compare against.\n\n");
 	for (size_t i = 0; i < run->nmodels; i++)

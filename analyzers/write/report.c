@@ -39,12 +39,13 @@ static void txt_steps(struct strbuf *txt, const struct ana_scenario *s)
 			s->gpu.gpu_basis ? "GPU timeline" : "host's operators",
 			s->steps.step_med_ms);
 	else
-		strbuf_addf(txt, "median step %.2f ms, p95 %.2f ms%s, %.1f %s\n",
+		strbuf_addf(txt, "median step %.2f ms, p95 %.2f ms%s, %.*f %s\n",
 			    s->steps.step_med_ms, s->steps.step_p95_ms,
 			    s->steps.active_steps < STATS_P95_MIN_N
 				    ? " (" DATA_TEXT_P95_ROUGH ")"
 				    : "",
-			    s->steps.throughput, data_text_throughput_unit(s));
+			    stats_rate_decimals(s->steps.throughput), s->steps.throughput,
+			    data_text_throughput_unit(s));
 }
 
 /* report.txt's line of the shares, every one the table gives, on the verdict's basis. */

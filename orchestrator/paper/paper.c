@@ -167,9 +167,14 @@ static void scenario_row(char **row, json_t *s, int ok)
 	row[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
 	row[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
 	row[3] = xstrdup(jsonio_str(s, SK_STATE));
-	for (int k = 0; k < 8; k++)
-		row[4 + k] = ok ? paper_cell_num(k < 2 ? "%.2f" : "%.1f", jsonio_num(s, keys[k]))
-				: xstrdup("-");
+	for (int k = 0; k < 8; k++) {
+		double v = jsonio_num(s, keys[k]);
+		/* ms to 0.01, a rate to stats_rate_decimals, shares to 0.1 */
+		const char *fmt = k < 2                     ? "%.2f"
+			: k == 2 && !stats_rate_decimals(v) ? "%.0f"
+							    : "%.1f";
+		row[4 + k] = ok ? paper_cell_num(fmt, v) : xstrdup("-");
+	}
 	if (ok && json_array_size(json_object_get(s, SK_STEP_TIMES_MS)) < STATS_P95_MIN_N) {
 		struct strbuf c = STRBUF_INIT; /* a p95 of few steps is rough */
 		strbuf_addf(&c, "%s (rough)", row[5]);
@@ -205,7 +210,9 @@ static void scaling_row(char **k, json_t *s)
 	k[0] = xstrdup(jsonio_str(s, SK_NAME));
 	k[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
 	k[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
-	k[3] = marked(paper_cell_num("%.1f", unalike ? at_mean : at_median), unalike, "mean step");
+	double rate = unalike ? at_mean : at_median;
+	k[3] = marked(paper_cell_num(stats_rate_decimals(rate) ? "%.1f" : "%.0f", rate), unalike,
+		      "mean step");
 	k[4] = marked(paper_cell_num("%.2f", jsonio_num(s, SK_SPEEDUP)), means, "by the means");
 	k[5] = interval_cell(s, SK_SPEEDUP_INTERVAL, "%.2f-%.2f", 1);
 	k[6] = marked(paper_cell_num("%.0f", 100 * jsonio_num(s, SK_EFFICIENCY)), means,
