@@ -516,7 +516,7 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			s->outcome.v.borderline ? " (borderline)" : "",
 			s->outcome.basis == BASIS_GPU ? " (GPU)" : "");
 	}
-	strbuf_adds(md, "\n");
+	strbuf_adds(md, "\n" PROSE_SCENARIO_TABLE_COLUMNS);
 	if (rough_rows)
 		strbuf_addf(md, "A p95 marked (rough) comes from fewer than %d active steps.\n\n",
 			    STATS_P95_MIN_N);
@@ -1050,7 +1050,8 @@ static void md_scaling(struct strbuf *md, const struct ana_run *run)
 				    base->in.ranks == 1 ? "" : "s");
 	}
 	if (n_alone)
-		strbuf_addf(md, PROSE_SCALING_ALONE, n_alone == 1 ? "" : "s", alone.buf);
+		strbuf_addf(md, PROSE_SCALING_ALONE, n_alone == 1 ? "A series" : "Series",
+			    n_alone == 1 ? "" : " each", alone.buf);
 	strbuf_free(&alone);
 	if (!any)
 		strbuf_adds(md, "No analysed scenario to compare against.\n\n");
