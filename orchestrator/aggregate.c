@@ -99,9 +99,30 @@ static size_t chosen_attempt(const struct job_row *rows, size_t first, size_t en
 	return k;
 }
 
-/* What makes scenarios one scaling series: the backend, the ranks per node
- * and every parameter; only the node count differs along a series. */
-static char *series_key(const struct scenario *s)
+/* Whether kvlists a and b hold the same names with the same values, in any order (a
+ * { from_env: true } value, NULL, the same as another). */
+static int kvlist_same(const struct kvlist *a, const struct kvlist *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++) {
+		size_t k = 0;
+		while (k < b->n && strcmp(a->items[i].key, b->items[k].key))
+			k++;
+		if (k == b->n)
+			return 0;
+		const char *x = a->items[i].value, *y = b->items[k].value; /* NULL: from_env */
+		if (x || y ? !x || !y || strcmp(x, y) : 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* What makes scenarios one scaling series: the backend, the ranks per node, every
+ * parameter and the environment; only the node count differs along a series. An
+ * environment's values may be secrets, so the key holds none: ";env#N" names the first
+ * scenario of c with the same environment, where that is not the first scenario's. */
+static char *series_key(const struct campaign *c, const struct scenario *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%s/%d/%d", s->backend, s->tasks_per_node, s->gpus_per_node);
@@ -109,6 +130,11 @@ static char *series_key(const struct scenario *s)
 		if (strcmp(s->params.items[i].key, "nodes"))
 			strbuf_addf(&sb, ";%s=%s", s->params.items[i].key,
 				    s->params.items[i].value);
+	size_t first = 0;
+	while (first < c->n_scenarios && !kvlist_same(&c->scenarios[first].env, &s->env))
+		first++;
+	if (first > 0 && first < c->n_scenarios)
+		strbuf_addf(&sb, ";env#%zu", first);
 	return strbuf_detach(&sb);
 }
 
@@ -168,7 +194,7 @@ static int build_input(struct run *r, struct job_row *rows, size_t n, struct ana
 		added->attempt = j->attempt;
 		added->batch_per_rank = s ? s->batch_per_rank : 0;
 		added->global_batch_set = s ? s->global_batch : 0;
-		added->series = s ? series_key(s) : NULL;
+		added->series = s ? series_key(&r->c, s) : NULL;
 		added->attempts = rows[next - 1].attempt;
 		if (s) { /* paths only fill the command's placeholders: its options are read */
 			struct render_ctx ctx = { r->id, r->dir, dir, r->bin_dir, "", r->dir };

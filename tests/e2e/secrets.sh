@@ -121,6 +121,28 @@ check secrets_paper_refuses_exit2 [ "$rc" -eq 2 ]
 check secrets_paper_refuses_message [ "$(cat paper3.out)" = "campaign paper: $run3/campaign.yaml holds a secret-looking value (env HF_TOKEN: its name holds TOKEN): the paper is meant for publication, so it is not copied and no paper was written; remove the secret from the run's campaign.yaml (and rotate it), then run campaign paper again (pass it with { from_env: true } next time)" ]
 check secrets_paper_refused_wrote_nothing [ ! -e "$run3/paper" ]
 
+# --- scenarios differing only by their env are not one scaling series; the series key holds
+# the env's sameness, never a value ---------------------------------------------------------
+cd "$SCRATCH"
+mkdir series && cd series
+MODE="mode-$RANDOM$RANDOM"
+cat >c.yaml <<Y
+campaign: series
+workload:
+  command: ["/bin/sh", "-c", "[ \$RANK = 0 ] || exit 0; for i in 0 1 2 3 4 5; do echo \"step \$i \$((40 / SLURM_NNODES)).00 ms\"; done"]
+analysis: { step_log: { pattern: 'step (?<step>\\d+) (?<step_ms>[0-9.]+) ms' }, global_batch: 64 }
+profile: { warmup_steps: 0, active_steps: 6 }
+scenarios:
+  - { name: e1, nodes: 1, env: { MODE: plain } }
+  - { name: e2, nodes: 2, env: { MODE: plain } }
+  - { name: f2, nodes: 2, env: { MODE: "$MODE" } }
+Y
+"$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res4" c.yaml >sub.out 2>&1; rc=$?
+run4=$(rundir sub.out)
+check secrets_series_run_ok [ "$rc" -eq 0 ]
+check secrets_series_by_env [ "$(json "$run4/summary.json" '",".join(s["name"] + ":" + str(s["baseline"]) for s in j["scenarios"])')" = "e1:e1,e2:e1,f2:f2" ]
+check secrets_series_key_holds_no_env_value bash -c '! grep -qF -- "$1" "$2/analysis_input.json" && ! grep -qF -- "$1" "$2/summary.json"' _ "$MODE" "$run4"
+
 # --- from_env on SLURM: libslurm's job environment carries it ---------------------------------
 cd "$SCRATCH/proj"
 slurm_cluster secrets_slurm /tmp/campaign-slurm-secrets 17007 18000
