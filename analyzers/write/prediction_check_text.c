@@ -57,17 +57,23 @@ void prediction_check_change_write(struct strbuf *sb, double parent, double meas
 			    hi / parent);
 }
 
+/* The check shares (check_share_names: summary.json's keys) in the words of report.txt's
+ * shares line, the one vocabulary of every sentence of the checks. */
+static const char *const share_words[CHECK_SHARES] = { "compute",   "communication",
+							"data loading", "I/O",
+							"waiting for peers", "other host time" };
+
 /* A step faster than predicted: what fell beyond the prediction. */
 static void better_write(struct strbuf *sb, const struct ana_check *c)
 {
 	const struct check_miss *w = &c->miss;
 	int t = w->target, f = w->shrank;
 	if (t >= 0)
-		strbuf_addf(sb, " %s went from %.2f to %.2f ms per step", check_share_names[t],
+		strbuf_addf(sb, " %s went from %.2f to %.2f ms per step", share_words[t],
 			    w->before_ms[t], w->after_ms[t]);
 	if (f >= 0)
 		strbuf_addf(sb, "%s %s fell from %.2f to %.2f ms per step%s", t >= 0 ? ", and" : "",
-			    check_share_names[f], w->before_ms[f], w->after_ms[f],
+			    share_words[f], w->before_ms[f], w->after_ms[f],
 			    c->by_ceiling ? ", which the ceiling kept as it was" : " as well");
 	if (f < 0)
 		strbuf_addf(sb, "%s no other share of the step fell by more than 1 %% of it",
@@ -98,10 +104,10 @@ void prediction_check_miss_write(struct strbuf *sb, const struct ana_check *c)
 		strbuf_addf(
 			sb,
 			" %s went from %.2f to %.2f ms per step (the prediction took all of it off)",
-			check_share_names[t], w->before_ms[t], w->after_ms[t]);
+			share_words[t], w->before_ms[t], w->after_ms[t]);
 	if (grew >= 0)
 		strbuf_addf(sb, "%s %s grew from %.2f to %.2f ms per step",
-			    t >= 0 ? ", while" : "", check_share_names[grew], w->before_ms[grew],
+			    t >= 0 ? ", while" : "", share_words[grew], w->before_ms[grew],
 			    w->after_ms[grew]);
 	if (t < 0 && grew < 0)
 		strbuf_addf(sb, " no share of the step grew by more than 1 %% of it");
@@ -190,11 +196,8 @@ static void side_cause_said(struct strbuf *md, const struct ana_check *c)
 		    (most < 0 || d > fabs(w->after_ms[most] - w->before_ms[most])))
 			most = k;
 	}
-	static const char *const words[CHECK_SHARES] = { "compute", "communication",
-							"data loading", "I/O",
-							"waiting for peers", "other host time" };
 	if (most >= 0)
-		strbuf_addf(md, " (its %s %.2f -> %.2f ms per step)", words[most],
+		strbuf_addf(md, " (its %s %.2f -> %.2f ms per step)", share_words[most],
 			    w->before_ms[most], w->after_ms[most]);
 }
 

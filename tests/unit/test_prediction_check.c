@@ -284,14 +284,14 @@ static void better_says_what_fell(void)
 	prediction_check_miss_write(&sb, &c);
 	CHECK_STR(
 		sb.buf,
-		"Predicted 43.67 ms, measured 31.07 ms: data_loading went from 197.34 to 13.16 ms per step, and compute fell from 25.54 to 9.06 ms per step, which the ceiling kept as it was: faster than the ceiling, which takes off the cause's accounted share alone (the change also sped up the rest of the step, or the parent's accounting gave the cause less than it cost).");
+		"Predicted 43.67 ms, measured 31.07 ms: data loading went from 197.34 to 13.16 ms per step, and compute fell from 25.54 to 9.06 ms per step, which the ceiling kept as it was: faster than the ceiling, which takes off the cause's accounted share alone (the change also sped up the rest of the step, or the parent's accounting gave the cause less than it cost).");
 	strbuf_reset(&sb);
 	c.pred_lo_ms = 40, c.pred_hi_ms = 45; /* a replay's: it did not keep compute as it was */
 	c.by_ceiling = 0;
 	prediction_check_miss_write(&sb, &c);
 	CHECK_STR(
 		sb.buf,
-		"Predicted 43.67 ms, measured 31.07 ms: data_loading went from 197.34 to 13.16 ms per step, and compute fell from 25.54 to 9.06 ms per step as well.");
+		"Predicted 43.67 ms, measured 31.07 ms: data loading went from 197.34 to 13.16 ms per step, and compute fell from 25.54 to 9.06 ms per step as well.");
 	strbuf_reset(&sb);
 	c.pred_lo_ms = c.pred_hi_ms = -1; /* a replay of too few steps for an interval: the same */
 	prediction_check_miss_write(&sb, &c);
@@ -301,7 +301,7 @@ static void better_says_what_fell(void)
 	prediction_check_miss_write(&sb, &c);
 	CHECK_STR(
 		sb.buf,
-		"Predicted 43.67 ms, measured 31.07 ms: data_loading went from 197.34 to 13.16 ms per step; no other share of the step fell by more than 1 % of it.");
+		"Predicted 43.67 ms, measured 31.07 ms: data loading went from 197.34 to 13.16 ms per step; no other share of the step fell by more than 1 % of it.");
 	strbuf_free(&sb);
 }
 
