@@ -508,25 +508,17 @@ static const char *interval_words(char *buf, size_t n, double lo, double hi, siz
  * straggler named (the campaign's even run, where it has one), its median and p95: a
  * counterpart to set the prediction against, not a check of it (what else differs between
  * the two is not known). */
-static void counterpart_said(struct strbuf *sb, const struct ana_rec *r, size_t i,
+static void counterpart_said(struct strbuf *sb, enum rec_kind kind, const struct ana_scenario *s,
 			     const struct ana_run *run)
 {
-	enum rec_kind kind = r->kind;
-	const struct ana_scenario *s = &run->sc[r->sc[i]];
 	for (size_t k = 0; k < run->n && kind == REC_STRAGGLER; k++) {
 		const struct ana_scenario *t = &run->sc[k];
 		if (t == s || !t->data.analysed || t->steps.no_steps || t->comm.n_stragglers ||
 		    t->in.nodes != s->in.nodes || t->in.ranks != s->in.ranks ||
 		    strcmp(t->in.backend ? t->in.backend : "", s->in.backend ? s->in.backend : ""))
 			continue;
-		double m = t->steps.step_med_ms, lo = r->lo_ms[i], hi = r->hi_ms[i];
-		char at[96] = "";
-		if (r->replayed[i] && lo >= 0) /* where it lies against the replay: a fact */
-			snprintf(at, sizeof at, ", %+.0f %% from the prediction, %s its interval",
-				 100 * (m / r->predicted_ms[i] - 1),
-				 m < lo || m > hi ? "outside" : "inside");
-		strbuf_addf(sb, PROSE_STRAGGLER_COUNTERPART, t->in.name, m, t->steps.step_p95_ms,
-			    at);
+		strbuf_addf(sb, PROSE_STRAGGLER_COUNTERPART, t->in.name, t->steps.step_med_ms,
+			    t->steps.step_p95_ms);
 		return;
 	}
 }
@@ -602,7 +594,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	/* (where the mean leads, its gain says whether there is one) */
 	replay_fidelity_said(sb, s, (r->by_means[i] ? 100 * r->gain[i] : gain) < 2, c->busy_pct);
 	ceiling_said(sb, r, i);
-	counterpart_said(sb, r, i, run);
+	counterpart_said(sb, r->kind, s, run);
 }
 
 /* A straggler's gain that another recommendation's ceiling holds too (advice_overlap),
@@ -732,7 +724,7 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 			strbuf_adds(
 				&pred,
 				" (no lower than the host's own step: the GPU would then wait for it)");
-		counterpart_said(&pred, r, i, run);
+		counterpart_said(&pred, r->kind, s, run);
 	}
 	if (rep.len)
 		replayed_said(&sb, r, first, rep.buf);

@@ -54,9 +54,13 @@ for r in j["recommendations"]:
             want = group_names(sc[n]["stragglers"]) + (" (%s" % n if len(r["scenarios"]) > 1 else "")
             if want not in r["text"]:
                 bad.append("straggler recommendation does not name %r: %s" % (want, r["text"]))
+        # the waiting counts with the cause's ceiling only where the first straggler's cause is
+        # that kind's (a cause no phase explains, "unknown", keeps its waiting apart)
+        cause = {"data_loading": "data loading", "io": "I/O", "host": "host/other"}
         shared = [n for n in r["scenarios"]
                   if any(q["kind"] != "straggler" and n in q["scenarios"] and q["predicted_step_ms"][q["scenarios"].index(n)] is not None
                          and sc[n]["verdict_share"]["kind"] == {"data_loading": "data_loading", "io": "io", "host": "other"}.get(q["kind"])
+                         and sc[n]["stragglers"][0]["cause"] == cause.get(q["kind"])
                          for q in j["recommendations"])]
         if shared and "do not add" not in r["text"]:
             bad.append("straggler recommendation overlaps another's gain without saying so: " + r["text"])
