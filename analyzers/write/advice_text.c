@@ -503,6 +503,72 @@ static const char *interval_words(char *buf, size_t n, double lo, double hi, siz
 	return buf;
 }
 
+/* The value of key k in series key s (orchestrator/aggregate.c's series_key:
+ * "backend/tasks/gpus;k=v;...;env#N"), its length into *n; NULL when absent. */
+static const char *series_value(const char *s, const char *k, size_t *n)
+{
+	size_t kl = strlen(k);
+	for (const char *p = strchr(s, ';'); p; p = strchr(p + 1, ';'))
+		if (!strncmp(p + 1, k, kl) && (p[1 + kl] == '=' || p[1 + kl] == '#')) {
+			const char *v = p + 2 + kl, *e = strchr(v, ';');
+			*n = e ? (size_t)(e - v) : strlen(v);
+			return v;
+		}
+	return NULL;
+}
+
+/* Whether series key a has key k[0, kl) with no value of it the same in b (absent from b, or
+ * other there). */
+static int series_differs(const char *a, const char *k, size_t kl, const char *b)
+{
+	char key[128];
+	size_t na = 0, nb = 0;
+	snprintf(key, sizeof key, "%.*s", (int)(kl < sizeof key ? kl : sizeof key - 1), k);
+	const char *va = series_value(a, key, &na), *vb = series_value(b, key, &nb);
+	return !(va && vb && na == nb && !memcmp(va, vb, na));
+}
+
+/* Each key of series key a that b does not hold alike, named into names (",": "`extra`",
+ * "the environment"), counted in *n; 0 when a key cannot be read. */
+static int keys_apart(struct strbuf *names, size_t *n, const char *a, const char *b,
+		      int only_absent)
+{
+	for (const char *p = strchr(a, ';'); p; p = strchr(p + 1, ';')) {
+		size_t kl = strcspn(p + 1, "=#;"), dummy;
+		char key[128];
+		if (p[1 + kl] != '=' && p[1 + kl] != '#')
+			return 0;
+		snprintf(key, sizeof key, "%.*s", (int)(kl < sizeof key ? kl : sizeof key - 1),
+			 p + 1);
+		if (only_absent ? series_value(b, key, &dummy) != NULL
+				: !series_differs(a, p + 1, kl, b))
+			continue;
+		if (!strcmp(key, "env"))
+			strbuf_addf(names, "%sits environment", (*n)++ ? ", " : "");
+		else
+			strbuf_addf(names, "%sits `%s` parameter", (*n)++ ? ", " : "", key);
+	}
+	return 1;
+}
+
+/* What sets scenario t apart from s in the campaign, named, never a value (the series keys'
+ * parameter names, and the environment's sameness): "its `extra` parameter"; 0 when not
+ * known (a key hashed for its length, or a value holding ';'). */
+static int differs_said(struct strbuf *sb, const char *s, const char *t)
+{
+	struct strbuf names = STRBUF_INIT;
+	size_t n = 0;
+	int known = s && t && strncmp(s, "sha256:", 7) && strncmp(t, "sha256:", 7) &&
+		    keys_apart(&names, &n, s, t, 0) && keys_apart(&names, &n, t, s, 1) && n;
+	char *last = known && n > 1 ? strrchr(names.buf, ',') : NULL;
+	if (last) /* "a, b and c" */
+		strbuf_addf(sb, "%.*s and%s", (int)(last - names.buf), names.buf, last + 1);
+	else if (known)
+		strbuf_addf(sb, "%s alone", names.buf);
+	strbuf_free(&names);
+	return known;
+}
+
 /* A straggler's prediction (kind REC_STRAGGLER) beside what the campaign measured without
  * one: the first other analysed scenario of the same backend, nodes and ranks with no
  * straggler named (the campaign's even run, where it has one), its median and p95: a
@@ -517,8 +583,15 @@ static void counterpart_said(struct strbuf *sb, enum rec_kind kind, const struct
 		    t->in.nodes != s->in.nodes || t->in.ranks != s->in.ranks ||
 		    strcmp(t->in.backend ? t->in.backend : "", s->in.backend ? s->in.backend : ""))
 			continue;
-		strbuf_addf(sb, PROSE_STRAGGLER_COUNTERPART, t->in.name, t->steps.step_med_ms,
-			    t->steps.step_p95_ms);
+		struct strbuf apart = STRBUF_INIT;
+		strbuf_adds(&apart, "set apart by ");
+		if (!differs_said(&apart, s->in.series, t->in.series)) {
+			strbuf_reset(&apart);
+			strbuf_adds(&apart, "what sets it apart is not known");
+		}
+		strbuf_addf(sb, PROSE_STRAGGLER_COUNTERPART, t->in.name, apart.buf,
+			    t->steps.step_med_ms, t->steps.step_p95_ms);
+		strbuf_free(&apart);
 		return;
 	}
 }

@@ -55,8 +55,11 @@ static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
 	/* the parts as printed, and their sum as printed: a reader adds them up */
 	double own = round(10 * evidence_own_pct(s, v->share)) / 10,
 	       wait = round(10 * s->shares.sync_wait_pct) / 10;
-	strbuf_addf(md, ": %s %.1f %% of step time, and %.1f %% ",
-		    evidence_share_words(v->share, BASIS_HOST, 1), own, wait);
+	/* with a straggler the waiting is some ranks' alone: its share is of all ranks' time,
+	 * not of each rank's step */
+	strbuf_addf(md, ": %s %.1f %% of %s, and %.1f %% ",
+		    evidence_share_words(v->share, BASIS_HOST, 1), own,
+		    n && !s->steps.no_steps ? "all ranks' time" : "step time", wait);
 	if (n && !s->steps.no_steps)
 		strbuf_addf(md, "the other ranks waiting for the %s extra %s",
 			    straggler_group_len(s->comm.stragglers, n, 0) > 1 ? "stragglers'"
@@ -78,11 +81,13 @@ static void md_summary_straggler(struct strbuf *md, const struct ana_scenario *s
 	strbuf_adds(md, ": the other ranks waiting for ");
 	evidence_straggler_names(md, g, len);
 	if (s->outcome.excess_pct <= 0) {
-		strbuf_addf(md, " (%s cause: %s) %.1f %% of step time", len > 1 ? "their" : "its",
-			    evidence_cause_words(g->cause_kind), s->outcome.v.pct);
+		strbuf_addf(md, " (%s cause: %s) %.1f %% of all ranks' time",
+			    len > 1 ? "their" : "its", evidence_cause_words(g->cause_kind),
+			    s->outcome.v.pct);
 		return;
 	}
-	strbuf_addf(md, " %.1f %% of step time, and %s own extra compute %.1f %% (%.1f %% in all)",
+	strbuf_addf(md,
+		    " %.1f %% of all ranks' time, and %s own extra compute %.1f %% (%.1f %% in all)",
 		    wait, len > 1 ? "their" : "its", own, wait + own);
 }
 

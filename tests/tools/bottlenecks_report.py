@@ -29,7 +29,7 @@ for name, s in sc.items():
     line = [l for l in md.splitlines() if l.startswith("- **%s** (" % name)][0]
     # the report rounds the raw shares, summary.json keeps three decimals: within 0.05; the
     # total is the sum of the two parts as printed (within 0.1 of the share, exactly theirs)
-    m = re.search(r" ([0-9.]+) % of step time, and ([0-9.]+) % .*\(([0-9.]+) % in all\)", line)
+    m = re.search(r" ([0-9.]+) % of (?:step|all ranks') time, and ([0-9.]+) % .*\(([0-9.]+) % in all\)", line)
     if not m or any(abs(float(g) - w) > 0.051 for g, w in zip(m.groups()[:2], (own, wait))) \
             or abs(float(m.group(3)) - vs["pct"]) > 0.101 \
             or abs(float(m.group(1)) + float(m.group(2)) - float(m.group(3))) > 1e-6:

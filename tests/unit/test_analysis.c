@@ -1210,6 +1210,8 @@ static void test_straggler_advice_node(void)
 	s->outcome.v.verdict = VERDICT_STRAGGLER, s->outcome.v.share = SHARE_PEER_WAIT;
 	/* beside an even scenario of the same shape: its measurement set beside the ceiling */
 	s[1].in.name = "even";
+	s[0].in.series = "gloo/2/0;extra=--slow-rank 3;steps=9";
+	s[1].in.series = "gloo/2/0;extra=;steps=9;env#2";
 	s[1].data.analysed = 1;
 	s[1].steps.step_med_ms = 14.5, s[1].steps.step_p95_ms = 16.25;
 	run.sc = s;
@@ -1226,7 +1228,7 @@ static void test_straggler_advice_node(void)
 				     : "; check b (every rank of it is slow: its load, clocks or hardware) or run without it, before tuning the collectives"));
 		CHECK(t && strstr(t, "(a ceiling, from the ") &&
 		      strstr(t,
-			     "100.00 -> 12.00 ms (-88 %); beside it, `even`, of the same nodes and ranks with no straggler named, measured 14.50 ms (p95 16.25 ms): a counterpart"));
+			     "100.00 -> 12.00 ms (-88 %); beside it, `even`, of the same nodes and ranks with no straggler named (set apart by its `extra` parameter and its environment), measured 14.50 ms (p95 16.25 ms): a counterpart"));
 		free(t);
 	}
 	advice_free(&run);
