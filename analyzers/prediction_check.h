@@ -63,7 +63,8 @@ struct ana_check {
 	/* the variant's steps are not timed as the parent's (a parent analysed before the
 	 * reference trainer recorded its all-reduces' ends): the medians differ in measure */
 	int estimator_differs;
-	/* results: at the parent's batch (the variant's steps x parent / variant batch) */
+	/* results: at the parent's batch (the variant's steps x parent / variant batch); lo_ms
+	 * and hi_ms -1 with fewer than STATS_BOOTSTRAP_MIN_N steps on a side (no interval) */
 	double measured_ms, lo_ms, hi_ms;
 	/* the means of the parent's and the variant's steps (the variant's at the parent's
 	 * batch): the time per sample over the run, where a median leaves periodic steps out */

@@ -171,8 +171,9 @@ static double compute_pct(const struct ana_scenario *s)
 {
 	if (s->outcome.basis == BASIS_GPU)
 		return s->gpu.gpu_pct[GPU_COMPUTE];
-	/* less the compute stragglers' extra, which counts with the waiting for them */
-	return s->outcome.basis == BASIS_HOST ? s->shares.compute_pct - s->outcome.excess_pct : -1;
+	/* less the compute stragglers' extra, which counts with the waiting for them: the
+	 * difference of the two as printed (evidence_compute_less_pct) */
+	return s->outcome.basis == BASIS_HOST ? evidence_compute_less_pct(s) : -1;
 }
 
 /* The CPUs' busy share when the monitors call them saturated; -1 otherwise. */
@@ -215,7 +216,7 @@ static void excess_said(struct strbuf *sb, const struct ana_scenario *s)
 {
 	const struct straggler *g = s->comm.stragglers;
 	size_t len = straggler_group_len(g, s->comm.n_stragglers, 0);
-	strbuf_adds(sb, "; the own extra compute of ");
+	strbuf_adds(sb, "; the extra compute of ");
 	evidence_straggler_names(sb, g, len);
 	strbuf_addf(sb, PROSE_COMPUTE_EXCESS_ELSEWHERE, s->outcome.excess_pct,
 		    len > 1 ? "them" : "it", s->shares.sync_wait_pct);
@@ -276,6 +277,8 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 			sb,
 			PROSE_COMPUTE_ELEMENTWISE,
 			gpu ? "the GPU's time" : "step time");
+		if (!gpu && s->outcome.excess_pct > 0)
+			excess_said(sb, s);
 		return;
 	case REC_KERNELS:
 		kernels_said(sb, r, run);
@@ -322,7 +325,9 @@ static void near_tie_said(struct strbuf *sb, const struct ana_scenario *s)
 	strbuf_addf(
 		sb, PROSE_NEAR_TIE_ADVICE,
 		evidence_share_words_of(s, v->runner_share, s->comm.n_stragglers > 0),
-		evidence_takes_of(s, v->runner_share), s->in.name, v->runner_pct, v->pct);
+		evidence_takes_of(s, v->runner_share), s->in.name,
+		evidence_shown_pct(s, v->runner_share, v->runner_pct),
+		evidence_shown_pct(s, v->share, v->pct));
 }
 
 /* The advice of a cause in words, from its lead scenario's numbers (a straggler's and
@@ -493,7 +498,9 @@ static void ceiling_said(struct strbuf *sb, const struct ana_rec *r, size_t i)
  * or paired for one (replay_pred's -1). */
 static const char *interval_words(char *buf, size_t n, double lo, double hi, size_t steps)
 {
-	if (lo >= 0)
+	if (lo >= 0 && hi - lo < 0.005) /* every step's ratio alike: no spread, not an interval */
+		snprintf(buf, n, "none (its replayed steps all moved alike: no spread)");
+	else if (lo >= 0)
 		snprintf(buf, n, "%.2f-%.2f ms", lo, hi);
 	else if (steps < ADVICE_REPLAY_MIN_STEPS)
 		snprintf(buf, n, "none (%zu step%s replayed: %d or more give one)", steps,
@@ -631,6 +638,9 @@ static void interval_said(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	else if (r->lo_ms[i] < 0)
 		strbuf_addf(sb, "; no interval: %s, so no rank among the recommendations)",
 			    PROSE_REPLAY_TOO_FEW_PAIRED);
+	else if (r->hi_ms[i] - r->lo_ms[i] < 0.005)
+		strbuf_adds(sb,
+			    "; its replayed steps all moved alike: no spread to give an interval)");
 	else
 		strbuf_addf(sb, PROSE_REPLAY_MEDIAN_CI, r->lo_ms[i], r->hi_ms[i]);
 }

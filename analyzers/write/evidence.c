@@ -314,10 +314,19 @@ static void wait_with_cause_said(struct strbuf *sb, const struct ana_scenario *s
 	strbuf_adds(sb, ")");
 }
 
+double evidence_compute_less_pct(const struct ana_scenario *s)
+{
+	if (s->outcome.excess_pct <= 0)
+		return s->shares.compute_pct;
+	return round(10 * s->shares.compute_pct) / 10 - round(10 * s->outcome.excess_pct) / 10;
+}
+
 const char *evidence_share_words_of(const struct ana_scenario *s, enum share_kind k, int str)
 {
 	if (k == SHARE_PEER_WAIT && s->outcome.excess_pct > 0)
 		return "waiting for slower ranks and their own extra compute";
+	if (k == SHARE_COMPUTE && s->outcome.basis == BASIS_HOST && s->outcome.excess_pct > 0)
+		return "compute beyond the slower ranks' own extra";
 	return evidence_share_words(k, s->outcome.basis, str);
 }
 
@@ -325,6 +334,18 @@ const char *evidence_takes_of(const struct ana_scenario *s, enum share_kind k)
 {
 	return k == SHARE_PEER_WAIT && s->outcome.excess_pct > 0 ? "take"
 								 : takes(k, s->outcome.basis);
+}
+
+double evidence_shown_pct(const struct ana_scenario *s, enum share_kind k, double pct)
+{
+	if (s->outcome.basis != BASIS_HOST || s->outcome.excess_pct <= 0)
+		return pct;
+	if (k == SHARE_COMPUTE)
+		return evidence_compute_less_pct(s);
+	if (k == SHARE_PEER_WAIT)
+		return round(10 * s->shares.sync_wait_pct) / 10 +
+		       round(10 * s->outcome.excess_pct) / 10;
+	return pct;
 }
 
 /* The decided verdict: its share first, then every share, the flags, how sure. */
@@ -338,10 +359,11 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 		    evidence_share_words(v->share, b, str),
 		    v->verdict == VERDICT_MEMORY && v->share == SHARE_COMPUTE
 			    ? ", mostly elementwise (memory-bandwidth-bound) work,"
-		    : excess ? " and the slower ranks' own extra compute"
-			     : "",
+			    : excess ? " and the slower ranks' own extra compute"
+				     : "",
 		    with_cause ? " and the waiting for it" : "",
-		    with_cause || excess ? "take" : takes(v->share, b), v->pct,
+		    with_cause || excess ? "take" : takes(v->share, b),
+		    evidence_shown_pct(s, v->share, v->pct),
 		    b == BASIS_GPU ? "the GPU's time" : "step time");
 	if (v->share == SHARE_PEER_WAIT && s->outcome.excess_pct > 0)
 		strbuf_addf(sb, PROSE_EVIDENCE_STRAGGLER_EXCESS, s->shares.sync_wait_pct,
@@ -365,7 +387,8 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 			sb,
 			"; **borderline**: %s %s %.1f %%, within %.0f %% of it: %s is a close second",
 			evidence_share_words_of(s, v->runner_share, str),
-			evidence_takes_of(s, v->runner_share), v->runner_pct, 100 * VERDICT_NEAR,
+			evidence_takes_of(s, v->runner_share),
+			evidence_shown_pct(s, v->runner_share, v->runner_pct), 100 * VERDICT_NEAR,
 			verdict_name(v->runner_up));
 	if (v->borderline == BORDERLINE_NEAR && fabs(v->pct - v->runner_pct) < 0.05)
 		strbuf_addf(sb, " (%.2f against %.2f %%: a tie, which these steps cannot break)",
@@ -374,8 +397,9 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 		strbuf_addf(
 			sb,
 			"; **borderline**: %s (%.1f %%) took the larger share in %ld of %ld step%s, a quarter or more: %s is a close second",
-			evidence_share_words_of(s, v->runner_share, str), v->runner_pct, v->flips,
-			v->steps, v->steps == 1 ? "" : "s", verdict_name(v->runner_up));
+			evidence_share_words_of(s, v->runner_share, str),
+			evidence_shown_pct(s, v->runner_share, v->runner_pct), v->flips, v->steps,
+			v->steps == 1 ? "" : "s", verdict_name(v->runner_up));
 	if (s->outcome.oversubscribed)
 		strbuf_addf(sb,
 			    PROSE_EVIDENCE_LOCAL_EXECUTOR_RAN_B,

@@ -21,6 +21,14 @@ const char *evidence_share_words(enum share_kind k, enum verdict_basis basis, in
 /* Share k's words beside s's verdict: waiting for slower ranks holds the compute stragglers'
  * own extra compute too where they have it (outcome.excess_pct); str as above. */
 const char *evidence_share_words_of(const struct ana_scenario *s, enum share_kind k, int str);
+/* Compute's share less the compute stragglers' own extra (outcome.excess_pct), the
+ * difference of the two as the report prints them (to 0.1): the compute verdict's share in
+ * words; the share itself without such an extra. */
+double evidence_compute_less_pct(const struct ana_scenario *s);
+/* Share k (of pct) as a sentence prints it: where it is two parts said beside it (compute
+ * less the stragglers' extra, or the waiting plus that extra), the parts' difference or sum as
+ * printed, so that a reader's arithmetic holds; else pct. */
+double evidence_shown_pct(const struct ana_scenario *s, enum share_kind k, double pct);
 /* The verb after evidence_share_words_of: "takes", or "take" for a plural. */
 const char *evidence_takes_of(const struct ana_scenario *s, enum share_kind k);
 /* A straggler's cause ("compute", "data loading", "I/O", "host/other", "unknown"). */

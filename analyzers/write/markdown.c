@@ -86,9 +86,10 @@ static void md_summary_straggler(struct strbuf *md, const struct ana_scenario *s
 			    s->outcome.v.pct);
 		return;
 	}
-	strbuf_addf(md,
-		    " %.1f %% of all ranks' time, and %s own extra compute %.1f %% (%.1f %% in all)",
-		    wait, len > 1 ? "their" : "its", own, wait + own);
+	strbuf_addf(
+		md,
+		" %.1f %% of all ranks' time, and %s own extra compute %.1f %% (%.1f %% in all)",
+		wait, len > 1 ? "their" : "its", own, wait + own);
 }
 
 /* The monitors' figure beside their verdict: " (CPUs busy 99.7 %)"; nothing on another basis. */
@@ -135,7 +136,7 @@ static void md_summary_verdict(struct strbuf *md, const struct ana_scenario *s)
 		md_summary_straggler(md, s);
 	else if (s->outcome.v.share == SHARE_COMPUTE && s->outcome.basis == BASIS_HOST &&
 		 s->outcome.excess_pct > 0)
-		strbuf_addf(md, PROSE_SUMMARY_COMPUTE_LESS_EXCESS, s->outcome.v.pct,
+		strbuf_addf(md, PROSE_SUMMARY_COMPUTE_LESS_EXCESS, evidence_compute_less_pct(s),
 			    s->shares.compute_pct, s->outcome.excess_pct);
 	else if (s->outcome.v.verdict != VERDICT_UNDETERMINED &&
 		 (s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU))
@@ -681,8 +682,10 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s,
 	md_step_times(md, s);
 	md_stragglers(md, s, run);
 	if (s->steps.loss_known)
-		strbuf_addf(md, " Loss went from %.3f to %.3f.", s->steps.loss_first,
-			    s->steps.loss_last);
+		strbuf_addf(
+			md,
+			" Loss went from %.3f at rank 0's first step (warm-up included) to %.3f at its last active step.",
+			s->steps.loss_first, s->steps.loss_last);
 	strbuf_adds(md, "\n\n");
 	char gbps[160] = "", rate[24];
 	if (s->comm.allreduce_gbps > 0) /* (the local executor's nodes: this machine's loopback) */
@@ -872,7 +875,7 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 	strbuf_addf(
 		md,
 		"%sA merged multi-rank timeline of every scenario is in `timeline.json` (open it in https://ui.perfetto.dev or chrome://tracing).\n\n",
-		any ? "Figures (SVG and PNG, with their data and gnuplot scripts) are in `figures/`. "
+		any ? "Figures (SVG, with their data and gnuplot scripts; `campaign paper` draws them as PDF and PNG too) are in `figures/`. "
 		    : "No figure was drawn (is gnuplot installed?). ");
 }
 

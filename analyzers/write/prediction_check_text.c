@@ -421,6 +421,11 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 			md,
 			"- **%s**: not checked: it was measured beside other load (its section says whose); run `campaign try` again on a quiet machine.\n",
 			c->scenario);
+	if (c->outcome == CHECK_FEW_STEPS)
+		strbuf_addf(
+			md,
+			PROSE_CHECK_FEW_STEPS,
+			c->scenario, STATS_BOOTSTRAP_MIN_N, c->n_parent, CHECK_TOLERANCE_PCT);
 	if (c->load_unknown && c->outcome != CHECK_UNMEASURED)
 		strbuf_addf(
 			md,

@@ -15,7 +15,8 @@ struct strbuf;
 const char *check_outcome_name(enum check_outcome o);
 /* The measured change of a variant against its parent, from the medians and the 95 %
  * interval of the measured one (ms): "4.55x slower (95 % CI 4.31-4.80x)", "1.30x faster
- * (...)" or "no measurable change (95 % CI 0.96-1.05x)"; "not measured" without them.
+ * (...)" or "no measurable change (95 % CI 0.96-1.05x)"; "no interval (fewer than 5 steps on a
+ * side)" with the steps but no interval (lo < 0); "not measured" without them.
  * per_sample: the variant's batch differs and its times are the parent batch's ("1.30x
  * faster per sample (...)"). */
 void prediction_check_change_write(struct strbuf *sb, double parent, double measured, double lo,

@@ -141,7 +141,6 @@ static void say_plan(const struct run *child, const struct variant_plan *p)
 	fflush(stdout);
 }
 
-/* One variant: created, recorded as the parent's child, submitted. */
 /* A variant waited for: how many of its predictions were checked and confirmed, said and
  * added to t (a prediction measured beside other load, not measured or absent is not
  * checked). */
@@ -153,8 +152,9 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 	strbuf_free(&p);
 	size_t i;
 	int n = 0, ok = 0;
+	/* a check too few steps could tell counts as one not confirmed */
 	const enum check_outcome decided[] = { CHECK_CONFIRMED, CHECK_BETTER, CHECK_WORSE,
-						CHECK_NOISE };
+						CHECK_NOISE, CHECK_FEW_STEPS };
 	json_array_foreach(json_object_get(s, SK_CHECKED_PREDICTIONS), i, e) {
 		const char *o = jsonio_str(e, SK_OUTCOME);
 		for (size_t k = 0; o && k < sizeof decided / sizeof *decided; k++)
@@ -169,6 +169,7 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 	json_decref(s);
 }
 
+/* One variant: created, recorded as the parent's child, submitted. */
 static int try_kind(struct try_ctx *t, const struct knob *k, const struct variant_plan *p)
 {
 	char tmp[] = "/tmp/campaign-try-XXXXXX.yaml";

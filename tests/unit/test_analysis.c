@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT */
 #include "harness.h"
 
+#include "analyzers/accounting.h"
 #include "analyzers/advice.h"
 #include "analyzers/analysis.h"
 #include "analyzers/write/report.h"
@@ -1158,7 +1159,7 @@ static void test_rec_by_means(void)
 	      strstr(t,
 		     "not what they will; between it and the measured step, none (4 steps replayed: 5 or more give one))"));
 	free(t);
-	/* ten replayed, but too few paired for an interval: no rank, and the words say why */
+	/* ten replayed, too few timed in both replays: no interval, no rank; the words say why */
 	sc[1].replay.steps = 10;
 	advice_free(&run);
 	advice_plan(&run);
@@ -1166,7 +1167,7 @@ static void test_rec_by_means(void)
 	t = rec_text(&run.recs[1], &run);
 	CHECK(t &&
 	      strstr(t,
-		     "between it and the measured step, none (too few of its replayed steps paired with the unchanged replay's for one))"));
+		     "between it and the measured step, none (too few of its steps were timed in both replays for one))"));
 	free(t);
 	sc[1].replay.comm.bound = 0;
 	advice_free(&run);
@@ -1174,7 +1175,16 @@ static void test_rec_by_means(void)
 	t = rec_text(&run.recs[1], &run);
 	CHECK(t &&
 	      strstr(t,
-		     "100.00 -> 20.00 ms (-80 %; no interval: too few of its replayed steps paired with the unchanged replay's for one, so no rank among the recommendations)"));
+		     "100.00 -> 20.00 ms (-80 %; no interval: too few of its steps were timed in both replays for one, so no rank among the recommendations)"));
+	free(t);
+	/* every step moved by nothing: no spread, not an interval of zero width */
+	sc[1].replay.comm.lo_ms = sc[1].replay.comm.hi_ms = 20;
+	advice_free(&run);
+	advice_plan(&run);
+	t = rec_text(&run.recs[0], &run);
+	CHECK(t &&
+	      strstr(t,
+		     "100.00 -> 20.00 ms (-80 %; its replayed steps all moved alike: no spread to give an interval)"));
 	free(t);
 	advice_free(&run);
 	free(sc);
@@ -1278,7 +1288,7 @@ static void test_compute_beside_excess(void)
 	CHECK(t && strstr(t, "compute-bound (45.0 % compute)"));
 	CHECK(t &&
 	      strstr(t,
-		     "; the own extra compute of rank 3 (15.0 % of step time) and the other ranks' waiting for it (22.0 %) go with the straggler's recommendation"));
+		     "; the extra compute of rank 3 (15.0 % of step time) and the other ranks' waiting for it (22.0 %) go with the straggler's recommendation"));
 	CHECK(t &&
 	      strstr(t,
 		     ". But waiting for slower ranks and their own extra compute take nearly as much of the step in ce (37.0 against 45.0 %, borderline)"));
@@ -1288,6 +1298,67 @@ static void test_compute_beside_excess(void)
 	free(run.campaign);
 	free(run.run_id);
 	free(run.run_dir);
+}
+
+/* Rounded parts: compute 60.04 less an extra of 14.96 is said as 60.0 less 15.0, 45.0 (not
+ * 45.1); a straggler-bound verdict's compute runner-up is named as compute less that extra.
+ * Only the first straggler group's extra counts (the one the waiting follows). */
+static void test_excess_rounding_and_groups(void)
+{
+	struct ana_run run = new_run(0);
+	struct ana_scenario *s = xcalloc(1, sizeof *s);
+	s->in.name = "cr";
+	s->data.analysed = 1;
+	s->shares.shares_known = 1;
+	s->outcome.basis = BASIS_HOST;
+	s->steps.step_med_ms = 100;
+	s->shares.compute_pct = 60.04, s->shares.sync_wait_pct = 20, s->shares.comm_pct = 19.96;
+	s->comm.n_stragglers = 1;
+	s->comm.stragglers[0].rank = 3, s->comm.stragglers[0].cause_kind = STRAGGLER_COMPUTE;
+	s->comm.stragglers[0].arrived_last_pct = 100, s->comm.stragglers[0].last_steps = 8;
+	s->outcome.wait_to = SHARE_PEER_WAIT;
+	s->outcome.excess_pct = 14.96;
+	decided(s);
+	CHECK(s->outcome.v.share == SHARE_COMPUTE);
+	CHECK(strstr(
+		E(s, &run),
+		"compute takes 45.0 % of step time, the largest share: of compute's 60.0 %, the 15.0 %"));
+	/* the waiting larger: straggler-bound, compute beyond the extra the close second */
+	s->shares.sync_wait_pct = 35, s->shares.comm_pct = 4.96;
+	decided(s);
+	CHECK(s->outcome.v.share == SHARE_PEER_WAIT);
+	CHECK(strstr(
+		E(s, &run),
+		"; **borderline**: compute beyond the slower ranks' own extra takes 45.0 %, within 20 % of it"));
+	CHECK(strstr(
+		E(s, &run),
+		"take 50.0 % of step time, the largest share (35.0 % the other ranks waiting, 15.0 %"));
+	free(s);
+	free(run.campaign);
+	free(run.run_id);
+	free(run.run_dir);
+	/* two straggler groups of compute: the first's extra alone, 20 ms of 4 x 100 ms: 5 % */
+	struct ana_run r2 = new_run(0);
+	struct ana_scenario g = { 0 };
+	struct rank_metrics rm = { 0 };
+	struct scenario_metrics m = { &rm, 1 };
+	g.shares.shares_known = 1;
+	g.shares.compute_pct = 60, g.shares.sync_wait_pct = 30, g.shares.comm_pct = 10;
+	g.shares.share_ranks = 4, g.shares.rank_step_mean_ms = 100;
+	g.comm.n_stragglers = 2;
+	g.comm.stragglers[0].rank = 3, g.comm.stragglers[0].cause_kind = STRAGGLER_COMPUTE;
+	g.comm.stragglers[0].cause_ms = 20;
+	g.comm.stragglers[1].rank = 1, g.comm.stragglers[1].cause_kind = STRAGGLER_COMPUTE;
+	g.comm.stragglers[1].cause_ms = 10;
+	accounting_outcome(&g, &r2, &m);
+	CHECK(g.outcome.wait_to == SHARE_PEER_WAIT);
+	CHECK_NEAR(g.outcome.excess_pct, 5, 1e-9);
+	g.comm.stragglers[1].together = 1; /* one group: both ranks' extra */
+	accounting_outcome(&g, &r2, &m);
+	CHECK_NEAR(g.outcome.excess_pct, 7.5, 1e-9);
+	free(r2.campaign);
+	free(r2.run_id);
+	free(r2.run_dir);
 }
 
 /* Step times alone (step lines of the logs) at 1, 2 and 4 nodes: shares are
@@ -1549,6 +1620,7 @@ struct check_in {
 	/* the parent's step estimator, parent_periods + 1 (0: unknown, 1 rank_step, 2
 	 * collective_period); the variant's steps are the slowest rank's */
 	int parent_est;
+	size_t np; /* the parent's steps, when not n */
 };
 
 /* The check in decided: its outcome; the measured median, the miss in words (NULL: none)
@@ -1570,7 +1642,8 @@ static enum check_outcome check_run(const struct check_in *in, double *measured,
 	run.n = 1;
 	struct ana_check c = { .scenario = "s", .predicted_ms = in->pred, .pred_lo_ms = in->lo,
 			       .pred_hi_ms = in->hi, .parent_steps = (double *)in->p,
-			       .n_parent = in->n, .parent_median_ms = 100, .parent_batch = in->pb,
+			       .n_parent = in->np ? in->np : in->n, .parent_median_ms = 100,
+			       .parent_batch = in->pb,
 			       .parent_periods = in->parent_est - 1 };
 	for (int k = 0; k < CHECK_SHARES; k++)
 		c.parent_share_pct[k] = -1;
@@ -1655,7 +1728,7 @@ static void test_side_effects(void)
 static enum check_outcome check_batch(const double *p, const double *v, size_t n, double pred,
 				      long pb, long vb, double *measured, char **miss)
 {
-	const struct check_in in = { "communication", p, v, n, pred, -1, -1, pb, vb, 0 };
+	const struct check_in in = { "communication", p, v, n, pred, -1, -1, pb, vb, 0, 0 };
 	return check_run(&in, measured, miss, NULL);
 }
 
@@ -1671,7 +1744,7 @@ static enum check_outcome check_kind(const char *kind, const double *p, const do
 				     size_t n, double pred, double lo, double hi, long pb, long vb,
 				     char **md)
 {
-	const struct check_in in = { kind, p, v, n, pred, lo, hi, pb, vb, 0 };
+	const struct check_in in = { kind, p, v, n, pred, lo, hi, pb, vb, 0, 0 };
 	return check_run(&in, NULL, NULL, md);
 }
 
@@ -1712,13 +1785,13 @@ static void test_checked_batch_and_wide(void)
 	      !strstr(md, "**s**: its steps are not alike"));
 	free(md);
 	/* a parent timed by collective periods against a variant timed by the slowest rank */
-	const struct check_in est = { "communication", p, fast, 40, 52, -1, -1, 0, 0, 2 };
+	const struct check_in est = { "communication", p, fast, 40, 52, -1, -1, 0, 0, 2, 0 };
 	check_run(&est, NULL, NULL, &md);
 	CHECK(md &&
 	      strstr(md,
 		     "- **s**: its steps are timed as the slowest rank's steps and the parent's as collective periods"));
 	free(md);
-	const struct check_in same = { "communication", p, fast, 40, 52, -1, -1, 0, 0, 1 };
+	const struct check_in same = { "communication", p, fast, 40, 52, -1, -1, 0, 0, 1, 0 };
 	check_run(&same, NULL, NULL, &md);
 	CHECK(md && !strstr(md, "its steps are timed as"));
 	free(md);
@@ -1762,6 +1835,16 @@ static void test_checked_outcomes(void)
 	CHECK(check_of(p, fast, 4, 52, &miss) == CHECK_CONFIRMED && !miss);
 	CHECK(check_of(p, mid, 5, 52, &miss) == CHECK_WORSE && miss);
 	free(miss);
+	/* four on either side alone is as few: no interval */
+	const struct check_in few_v = { "communication", p, mid, 4, 52, -1, -1, 0, 0, 0, 40 },
+			      few_p = { "communication", p, mid, 40, 52, -1, -1, 0, 0, 0, 4 };
+	CHECK(check_run(&few_v, NULL, NULL, NULL) == CHECK_FEW_STEPS);
+	char *md = NULL;
+	CHECK(check_run(&few_p, NULL, NULL, &md) == CHECK_FEW_STEPS);
+	CHECK(md && strstr(md, "| n/a | too few steps to tell |") &&
+	      strstr(md,
+		     "- **s**: too few steps to tell: an interval needs 5 active steps or more on each side (the parent has 4); not within 10 % of the prediction"));
+	free(md);
 	CHECK_STR(check_outcome_name(CHECK_WORSE), "worse than predicted");
 	/* a knob that doubles the batch: twice the step time is the parent's time per sample */
 	double twice[40], m = 0;
@@ -1813,6 +1896,10 @@ static void test_checked_by_means(void)
 	c.pred_mean_ms = 30, c.pmean_lo_ms = 28, c.pmean_hi_ms = 32; /* the medians agree */
 	prediction_check_run(&run);
 	CHECK(c.by_means && c.outcome == CHECK_WORSE);
+	c.n_parent = 4; /* four parent steps: no interval of the means either */
+	prediction_check_run(&run);
+	CHECK(c.by_means && c.outcome == CHECK_FEW_STEPS && c.mean_lo_ms < 0);
+	c.n_parent = 10;
 	sc.mon.foreign.contaminated = 1; /* measured beside other load: nothing is checked */
 	prediction_check_run(&run);
 	CHECK(!c.by_means && c.outcome == CHECK_CONTAMINATED);
@@ -1853,6 +1940,7 @@ int main(void)
 	RUN(test_rec_by_means);
 	RUN(test_straggler_advice_node);
 	RUN(test_compute_beside_excess);
+	RUN(test_excess_rounding_and_groups);
 	RUN(test_no_speedup_words);
 	RUN(test_contention_by_means);
 	RUN(test_unknown_shares);
