@@ -169,6 +169,8 @@ void accounting_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 	if (u.gemm + u.elem > 0) {
 		s->shares.gemm_pct = 100 * u.gemm / (u.gemm + u.elem);
 		s->shares.elementwise_pct = 100 * u.elem / (u.gemm + u.elem);
+		double compute = u.fwd + u.bwd + u.opt + u.ops;
+		s->shares.split_cover_pct = compute > 0 ? 100 * (u.gemm + u.elem) / compute : 0;
 	}
 	s->comm.allreduce_gbps = u.comm > 0 ? u.bytes / (u.comm / 1000) / 1e9 : 0;
 }

@@ -221,6 +221,7 @@ struct ana_shares {
 	double sync_wait_pct;   /* in collectives but waiting for slower ranks (imbalance) */
 	double overlap_pct;     /* share of communication hidden behind compute */
 	double gemm_pct, elementwise_pct; /* of compute time, when the telemetry splits it */
+	double split_cover_pct;           /* how much of compute the split times (0: none) */
 	/* of compute: operators under no phase range (a metric, an augmentation, an EMA) */
 	double ops_pct;
 	/* the shares' denominator: the mean active step over ranks (ms), and how many ranks

@@ -146,6 +146,15 @@ static void host_shares(struct strbuf *sb, const struct ana_scenario *s)
 			sb,
 			"; compute is %.1f %% elementwise (memory-bandwidth-bound) and %.1f %% GEMM",
 			h->elementwise_pct, h->gemm_pct);
+	if (h->gemm_pct + h->elementwise_pct > 0)
+		evidence_split_cover(sb, s);
+}
+
+void evidence_split_cover(struct strbuf *sb, const struct ana_scenario *s)
+{
+	double c = s->shares.split_cover_pct;
+	if (c > 0 && c < 95)
+		strbuf_addf(sb, ", of the %.1f %% of compute timed as one or the other", c);
 }
 
 /* The GPU's partitioned windows, every share. */

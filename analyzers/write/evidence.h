@@ -29,6 +29,10 @@ double evidence_compute_less_pct(const struct ana_scenario *s);
  * less the stragglers' extra, or the waiting plus that extra), the parts' difference or sum as
  * printed, so that a reader's arithmetic holds; else pct. */
 double evidence_shown_pct(const struct ana_scenario *s, enum share_kind k, double pct);
+/* After a compute split (GEMM, elementwise) that leaves part of compute out (a busy loop, an
+ * operator of neither kind): ", of the 11.2 % of compute timed as one or the other"; nothing
+ * where it holds 95 % of compute or more. */
+void evidence_split_cover(struct strbuf *sb, const struct ana_scenario *s);
 /* The verb after evidence_share_words_of: "takes", or "take" for a plural. */
 const char *evidence_takes_of(const struct ana_scenario *s, enum share_kind k);
 /* A straggler's cause ("compute", "data loading", "I/O", "host/other", "unknown"). */

@@ -687,13 +687,14 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s,
 			" Loss went from %.3f at rank 0's first step (warm-up included) to %.3f at its last active step.",
 			s->steps.loss_first, s->steps.loss_last);
 	strbuf_adds(md, "\n\n");
-	char gbps[160] = "", rate[24];
+	char gbps[256] = "", rate[24];
 	if (s->comm.allreduce_gbps > 0) /* (the local executor's nodes: this machine's loopback) */
 		snprintf(
-			gbps, sizeof gbps, "; %s GB/s all-reduced%s",
+			gbps, sizeof gbps,
+			"; %s GB/s all-reduced (bytes over the collectives' whole time, waiting included%s)",
 			share_text_rate(rate, sizeof rate, s->comm.allreduce_gbps, 2),
 			run->host_cpus > 0
-				? " (over this machine's loopback: the local executor's nodes are this machine, no fabric)"
+				? "; over this machine's loopback: the local executor's nodes are this machine, no fabric"
 				: "");
 	if (s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST)
 		strbuf_addf(
@@ -705,8 +706,12 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s,
 	clock_text_md(md, &s->comm.clocks, s->data.format != METRICS_STEP_LOG);
 	md_inspector(md, s);
 	if (s->shares.gemm_pct + s->shares.elementwise_pct > 0)
-		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise.\n\n",
+	{
+		strbuf_addf(md, "Compute split: %.1f %% GEMM, %.1f %% elementwise",
 			    s->shares.gemm_pct, s->shares.elementwise_pct);
+		evidence_split_cover(md, s);
+		strbuf_adds(md, ".\n\n");
+	}
 	if (s->steps.global_batch <= 0 && !s->steps.no_steps) /* throughput in steps/s */
 		strbuf_adds(
 			md,

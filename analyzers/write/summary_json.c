@@ -462,9 +462,10 @@ static void sc_shares(json_t *o, const struct ana_scenario *s)
 	json_object_set_new(o, SK_OVERLAP_PCT,
 			    known ? jsonio_real3(s->shares.overlap_pct) : json_null());
 	json_object_set_new(o, "compute_split_pct",
-			    split ? json_pack("{s:o, s:o}", "gemm",
+			    split ? json_pack("{s:o, s:o, s:o}", "gemm",
 					      jsonio_real3(s->shares.gemm_pct), "elementwise",
-					      jsonio_real3(s->shares.elementwise_pct))
+					      jsonio_real3(s->shares.elementwise_pct), "of_compute",
+					      jsonio_real3(s->shares.split_cover_pct))
 				  : json_null());
 	json_object_set_new(o, "allreduce_gbps",
 			    s->comm.allreduce_gbps > 0 ? jsonio_real3(s->comm.allreduce_gbps)

@@ -84,8 +84,22 @@ md = open(sys.argv[1] + "/BOTTLENECK_ANALYSIS.md").read()
 said = re.search(r"^[0-9]\. \*\*slow\*\*: .*; beside it, `even`, of the same nodes and ranks with no straggler named \(set apart by its \x60extra\x60 parameter alone\), measured ([0-9.]+) ms \(p95 [0-9.]+ ms\): a counterpart to set it against, not a check of it", md, re.M)
 want = not even["stragglers"]
 sys.exit(0 if bool(said) == want and (not said or abs(float(said.group(1)) - even["step_time_ms"]["median"]) < 0.006) else 1)' "$run"
+# the compute split (GEMM, elementwise) of slow leaves rank 3's busy loop out: how much of
+# compute it times, recounted from the telemetry (active steps, every rank), and said
+check stragglers_split_cover python3 -c 'import json, glob, sys
+run = sys.argv[1]
+s = [x for x in json.load(open(run + "/summary.json"))["scenarios"] if x["name"] == "slow"][0]
+L = [json.loads(l) for f in glob.glob(run + "/slow/metrics/rank_*.jsonl") for l in open(f)]
+L = [x for x in L if x.get("type") == "step" and x.get("phase") == "active"]
+split = sum(x["gemm_ms"] + x["elementwise_ms"] for x in L)
+comp = sum(x["forward_ms"] + x["backward_ms"] + x["optimizer_ms"] for x in L)
+want = round(100 * split / comp, 1)
+md = open(run + "/BOTTLENECK_ANALYSIS.md").read()
+ok = abs(s["compute_split_pct"]["of_compute"] - 100 * split / comp) < 0.01 and want < 50
+ok = ok and ("of the %.1f %% of compute timed as one or the other" % want) in md
+sys.exit(0 if ok else 1)' "$run"
 # the all-reduce's bandwidth under the local executor is this machine's loopback, said so
-check stragglers_loopback_said grep -q "Communication: .* GB/s all-reduced (over this machine's loopback: the local executor's nodes are this machine, no fabric)\.$" "$run/BOTTLENECK_ANALYSIS.md"
+check stragglers_loopback_said grep -q "Communication: .* GB/s all-reduced (bytes over the collectives' whole time, waiting included; over this machine's loopback: the local executor's nodes are this machine, no fabric)\.$" "$run/BOTTLENECK_ANALYSIS.md"
 # two ranks of one node last in the same steps: said once, with one impact; whether both
 # slow ranks were last in exactly the same steps depends on the run's timing, so the report
 # is checked against what summary.json says: grouped (said once) or each on its own line
