@@ -421,7 +421,14 @@ static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s
 	/* the monitors' figure beside it, where they differ by more than a fifth of the cores */
 	if (no_gain && s->mon.have_monitor && s->replay.hosts == 1 &&
 	    fabs(s->mon.cpu_util_mean_pct - busy_pct) > 20)
-		strbuf_addf(sb, PROSE_REPLAY_BUSY_BESIDE_MONITORS, s->mon.cpu_util_mean_pct);
+	{
+		double per = data_text_monitor_per_node(s);
+		char rough[80] = "";
+		if (per < MONITORS_FEW_PER_NODE)
+			snprintf(rough, sizeof rough, " (rough: %.0f sample%s a node)", per,
+				 per == 1 ? "" : "s");
+		strbuf_addf(sb, PROSE_REPLAY_BUSY_BESIDE_MONITORS, s->mon.cpu_util_mean_pct, rough);
+	}
 }
 
 /* The batch per rank doubled, replayed: the step of twice the samples and the samples/s it

@@ -224,6 +224,12 @@ const char *data_text_batch_from(enum batch_from b)
 	return "";
 }
 
+double data_text_monitor_per_node(const struct ana_scenario *s)
+{
+	return (double) s->mon.monitor_samples /
+		(s->mon.monitor_nodes > 0 ? s->mon.monitor_nodes : 1);
+}
+
 const char *data_text_throughput_unit(const struct ana_scenario *s)
 {
 	return s->steps.global_batch > 0 ? "samples/s" : "steps/s";

@@ -28,6 +28,10 @@ char *data_text_replay_why(const struct replay_result *r);
 const char *data_text_batch_from(enum batch_from b);
 /* What is said of a p95 of fewer than STATS_P95_MIN_N steps. */
 #define DATA_TEXT_P95_ROUGH "rough: fewer than 20 steps"
+/* Node monitors with fewer samples a node than this are rough: a glimpse, not an average. */
+#define MONITORS_FEW_PER_NODE 10
+/* The monitors' samples per node of s. */
+double data_text_monitor_per_node(const struct ana_scenario *s);
 /* "samples/s", or "steps/s" when the batch is unknown. */
 const char *data_text_throughput_unit(const struct ana_scenario *s);
 

@@ -465,7 +465,9 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s,
 	else if (s->outcome.oversubscribed)
 		strbuf_addf(md, PROSE_STRAGGLERS_SHARED_CPUS, s->in.ranks, run->host_cpus,
 			    run->host_cpus == 1 ? "" : "s");
-	if (s->comm.have_slow_mon) {
+	/* (an emulated node's monitors are this machine's, as its others' are: nothing to set
+	 * against each other) */
+	if (s->comm.have_slow_mon && !s->comm.slow_node_emulated) {
 		const struct monitor_summary *a = &s->comm.slow_mon, *b = &s->comm.rest_mon;
 		strbuf_addf(
 			md,
@@ -750,13 +752,10 @@ static void md_mfu(struct strbuf *md, const struct ana_run *run, const struct an
 }
 
 /* Node monitors' samples a node under which their means are a glimpse, not the run's. */
-#define MONITORS_FEW_PER_NODE 10
-
 /* The node monitors' means, said rough where each node has few samples. */
 static void md_monitors(struct strbuf *md, const struct ana_scenario *s)
 {
-	int nodes = s->mon.monitor_nodes > 0 ? s->mon.monitor_nodes : 1;
-	double per = (double)s->mon.monitor_samples / nodes;
+	double per = data_text_monitor_per_node(s);
 	strbuf_addf(
 		md,
 		"Node monitors (%d node%s, %ld sample%s): CPU busy %.1f %% on average, iowait %.1f %%, memory peak %.1f %% of RAM",

@@ -1059,10 +1059,15 @@ static void no_gain_words(struct ana_run *run, struct ana_scenario *c)
 	}
 	/* node monitors that saw 38 % beside the replay's 95 %: why the two differ */
 	c->mon.have_monitor = 1, c->mon.cpu_util_mean_pct = 38;
+	c->mon.monitor_nodes = 1, c->mon.monitor_samples = 40;
 	char *t = replanned_text(run, REC_COMMUNICATION);
 	CHECK(t &&
 	      strstr(t,
 		     "so the work it moves takes their time as before (the node monitors saw its CPUs 38 % busy: they average the whole job, start-up and idle time included, where the replay counts the profiled steps alone"));
+	free(t);
+	c->mon.monitor_samples = 2; /* two samples: rough, and said so */
+	t = replanned_text(run, REC_COMMUNICATION);
+	CHECK(t && strstr(t, "(the node monitors saw its CPUs 38 % busy (rough: 2 samples a node): "));
 	free(t);
 	c->mon.have_monitor = 0;
 }
