@@ -501,6 +501,12 @@ static void ceiling_said(struct strbuf *sb, const struct ana_rec *r, size_t i)
 			    r->ceiling_ms[i]);
 }
 
+/* A change in %, for "%+.0f": 0 where it rounds to zero (never "-0 %"). */
+static double pct0(double x)
+{
+	return fabs(x) < 0.5 ? 0.0 : x;
+}
+
 /* A replayed interval in words into buf: "A-B ms", or none where too few steps were replayed
  * or paired for one (replay_pred's -1). */
 static const char *interval_words(char *buf, size_t n, double lo, double hi, size_t steps)
@@ -623,14 +629,14 @@ static void interval_said(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_addf(
 			sb,
 			PROSE_COMM_PER_CALL_BOUND,
-			c->per_call_step_ms, 100 * (c->per_call_step_ms / r->step_ms[i] - 1),
+			c->per_call_step_ms, pct0(100 * (c->per_call_step_ms / r->step_ms[i] - 1)),
 			iv);
 	else if (c->proportional_step_ms >= 0)
 		strbuf_addf(
 			sb,
 			PROSE_COMM_PROPORTIONAL_BOUND,
 			c->proportional_step_ms,
-			100 * (c->proportional_step_ms / r->step_ms[i] - 1),
+			pct0(100 * (c->proportional_step_ms / r->step_ms[i] - 1)),
 			c->bucket_max_bytes / (1024 * 1024), c->fit_max_bytes / (1024 * 1024),
 			iv);
 	else if (r->kind == REC_DATA && s->replay.user_loader)
@@ -666,10 +672,10 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		char miv[96];
 		interval_words(miv, sizeof miv, c->mean_lo_ms, c->mean_hi_ms, s->replay.steps);
 		strbuf_addf(sb, PROSE_PRED_MEANS_LEAD, c->measured_mean_ms, c->mean_ms,
-			    -100 * r->gain[i], miv);
+			    pct0(-100 * r->gain[i]), miv);
 	}
 	strbuf_addf(sb, "%s%.2f -> %.2f ms (%+.0f %%", r->by_means[i] ? "median " : "",
-		    r->step_ms[i], r->predicted_ms[i], -gain);
+		    r->step_ms[i], r->predicted_ms[i], pct0(-gain));
 	interval_said(sb, r, i, s, c);
 	if (c->fit_colls)
 		strbuf_addf(sb,

@@ -302,7 +302,8 @@ static void straggler_said(struct strbuf *sb, const struct ana_scenario *s)
 	strbuf_addf(
 		sb,
 		PROSE_EVIDENCE_ARRIVED_LAST_COLLECTIVES,
-		len > 1 ? " together" : "", g->arrived_last_pct, len > 1 ? "" : "s", g->impact_pct,
+		len > 1 ? " together (each after every other rank)" : "", g->arrived_last_pct,
+		len > 1 ? "" : "s", g->impact_pct,
 		len > 1 ? "their" : "its", evidence_cause_words(g->cause_kind),
 		g->cause_kind != STRAGGLER_UNKNOWN ? "" : " (no phase explains half of it)");
 }
