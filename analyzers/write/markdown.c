@@ -640,9 +640,26 @@ static void md_step_estimator(struct strbuf *md, const struct ana_scenario *s)
 	strbuf_adds(md, ".");
 }
 
+/* The median step's interval in words into buf, with the throughput's it gives: " (95 %
+ * interval 11.40-15.20 ms, 8421-11228 samples/s)"; "" with too few steps for one. */
+static const char *median_interval(char *buf, size_t n, const struct ana_scenario *s)
+{
+	double lo = s->steps.step_med_lo_ms, hi = s->steps.step_med_hi_ms,
+	       per = (s->steps.global_batch > 0 ? (double)s->steps.global_batch : 1.0) * 1000.0;
+	if (lo <= 0 || hi <= 0) {
+		snprintf(buf, n, "%s", "");
+		return buf;
+	}
+	snprintf(buf, n, " (95 %% interval %.2f-%.2f ms, %.*f-%.*f %s)", lo, hi,
+		 stats_rate_decimals(per / hi), per / hi, stats_rate_decimals(per / lo), per / lo,
+		 data_text_throughput_unit(s));
+	return buf;
+}
+
 /* The step times, or the window when there are no steps; the host's phases. */
 static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 {
+	char iv[160];
 	if (s->steps.no_steps)
 		strbuf_addf(
 			md,
@@ -652,9 +669,10 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 	else
 		strbuf_addf(
 			md,
-			"Over %zu active step%s the step time was %.2f ms median, %.2f ms p95 (%smin %.2f, max %.2f; spread %.1f %% of the median)%s.",
+			"Over %zu active step%s the step time was %.2f ms median%s, %.2f ms p95 (%smin %.2f, max %.2f; spread %.1f %% of the median)%s.",
 			s->steps.active_steps, s->steps.active_steps == 1 ? "" : "s",
-			s->steps.step_med_ms, s->steps.step_p95_ms,
+			s->steps.step_med_ms, median_interval(iv, sizeof iv, s),
+			s->steps.step_p95_ms,
 			s->steps.active_steps < STATS_P95_MIN_N ? DATA_TEXT_P95_ROUGH "; " : "",
 			s->steps.step_min_ms, s->steps.step_max_ms, s->steps.spread_pct,
 			s->gpu.gpu_limits

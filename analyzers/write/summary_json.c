@@ -399,14 +399,20 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 			    json_boolean(!s->steps.no_steps && !s->steps.window_shares));
 	if (s->steps.no_steps) /* one GPU window, not steps: no statistics, no rate */
 		json_object_set_new(o, "profiled_window_ms", jsonio_real3(s->steps.step_med_ms));
-	json_object_set_new(o, SK_STEP_TIME_MS,
-			    s->steps.no_steps
-				    ? json_null()
-				    : json_pack("{s:o, s:o, s:o, s:o}", SK_MEDIAN,
-						jsonio_real3(s->steps.step_med_ms), SK_P95,
-						jsonio_real3(s->steps.step_p95_ms), "min",
-						jsonio_real3(s->steps.step_min_ms), "max",
-						jsonio_real3(s->steps.step_max_ms)));
+	json_object_set_new(
+		o, SK_STEP_TIME_MS,
+		s->steps.no_steps
+			? json_null()
+			: json_pack("{s:o, s:o, s:o, s:o, s:o}", SK_MEDIAN,
+				    jsonio_real3(s->steps.step_med_ms), SK_P95,
+				    jsonio_real3(s->steps.step_p95_ms), "min",
+				    jsonio_real3(s->steps.step_min_ms), "max",
+				    jsonio_real3(s->steps.step_max_ms), "median_interval",
+				    s->steps.step_med_lo_ms > 0
+					    ? json_pack("[o, o]",
+							jsonio_real3(s->steps.step_med_lo_ms),
+							jsonio_real3(s->steps.step_med_hi_ms))
+					    : json_null()));
 	json_object_set_new(o, "spread_pct",
 			    s->steps.no_steps ? json_null() : jsonio_real3(s->steps.spread_pct));
 	json_t *times = json_array();

@@ -98,6 +98,22 @@ md = open(run + "/BOTTLENECK_ANALYSIS.md").read()
 ok = abs(s["compute_split_pct"]["of_compute"] - 100 * split / comp) < 0.01 and want < 50
 ok = ok and ("of the %.1f %% of compute timed as one or the other" % want) in md
 sys.exit(0 if ok else 1)' "$run"
+# each scenario's median step with its 95 % interval, and the throughputs it gives (global
+# batch 128: 4 ranks x 32), as summary.json has them
+check stragglers_median_interval python3 -c 'import json, re, sys
+run = sys.argv[1]
+md = open(run + "/BOTTLENECK_ANALYSIS.md").read()
+ok = True
+for s in json.load(open(run + "/summary.json"))["scenarios"]:
+    t = s["step_time_ms"]
+    lo, hi = t["median_interval"]
+    # (the report rounds the unrounded values, summary.json keeps 3 decimals: within 0.006
+    # ms, and the rates within one unit of their last digit)
+    m = re.search(r"### %s\n.*?the step time was ([0-9.]+) ms median \(95 %% interval ([0-9.]+)-([0-9.]+) ms, ([0-9.]+)-([0-9.]+) samples/s\)" % s["name"], md, re.S)
+    ok &= bool(m) and lo <= t["median"] <= hi and s["global_batch"] == 128
+    ok &= bool(m) and all(abs(float(a) - b) < 0.006 for a, b in zip(m.groups()[:3], (t["median"], lo, hi)))
+    ok &= bool(m) and all(abs(float(a) - b) <= 1.01 for a, b in zip(m.groups()[3:], (128000 / hi, 128000 / lo)))
+sys.exit(0 if ok else 1)' "$run"
 # the all-reduce's bandwidth under the local executor is this machine's loopback, said so
 check stragglers_loopback_said grep -q "Communication: .* GB/s all-reduced (bytes over the collectives' whole time, waiting included; over this machine's loopback: the local executor's nodes are this machine, no fabric)\.$" "$run/BOTTLENECK_ANALYSIS.md"
 # two ranks of one node last in the same steps: said once, with one impact; whether both
