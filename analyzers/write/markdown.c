@@ -1139,6 +1139,22 @@ static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
 	}
 }
 
+/* Neighbours of the ranked list whose predicted gains lie within RECS_TIE_POINTS of each
+ * other: their order says nothing (their predictions are not that exact). */
+#define RECS_TIE_POINTS 1.0
+static void md_rec_ties(struct strbuf *md, const struct rec *recs, size_t n)
+{
+	int any = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (recs[i].gain > 0 && recs[i + 1].gain > 0 &&
+		    recs[i].gain - recs[i + 1].gain < RECS_TIE_POINTS)
+			strbuf_addf(md, "%s%zu and %zu (%.1f %% and %.1f %%)",
+				    any++ ? ", " : PROSE_RECS_TIE, i + 1, i + 2, recs[i].gain,
+				    recs[i + 1].gain);
+	if (any)
+		strbuf_adds(md, ": their order says nothing.\n\n");
+}
+
 static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 {
 	struct rec *recs = xcalloc(run->nrecs + run->nmodels + 1, sizeof *recs);
@@ -1157,6 +1173,7 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 	}
 	md_unanalysed_advice(md, run);
 	strbuf_adds(md, "\n");
+	md_rec_ties(md, recs, n);
 	free(recs);
 }
 
