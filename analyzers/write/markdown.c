@@ -864,7 +864,7 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 	static const struct { const char *file, *alt; int need; } figs[] = {
 		{ "scaling", "Parallel efficiency per series, measured and fitted", SERIES },
 		{ "breakdown", "Where step time goes, per scenario", SHARES },
-		{ "timeline", "Step time per step, rank 0 of each scenario", ALWAYS },
+		{ "timeline", "Step time per step, rank 0 of each scenario (its own step time, warm-up steps included)", ALWAYS },
 		{ "phases", "The median step of the widest scenario, per rank", SHARES },
 		{ "collectives", "Bus bandwidth of the collectives against message size", SIZED },
 	};
