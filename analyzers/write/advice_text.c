@@ -412,7 +412,7 @@ static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s
 {
 	/* busy_pct is the busiest host's: its cores are named */
 	const char *whose = s->replay.hosts > 1 ? "busiest node's " : "";
-	strbuf_addf(sb, "; the unchanged graph replays the measured median %+.1f %% off",
+	strbuf_addf(sb, "; replay error %+.1f %% (the unchanged graph against the measured median)",
 		    s->replay.error_pct);
 	if (no_gain && busy_pct >= CORES_ABSORB_PCT)
 		strbuf_addf(sb, PROSE_NO_GAIN_CORES_BUSY, whose, s->replay.cores, busy_pct);
