@@ -589,6 +589,27 @@ static int differs_said(struct strbuf *sb, const char *s, const char *t)
 	return known;
 }
 
+/* Beside a counterpart t: where s's first collective row (its op and size) took a transfer
+ * a tenth or more apart from the same row's in t, both, measured: the replay keeps s's
+ * (operations as they ran beside the straggler), which the counterpart need not repeat. */
+static void transfer_beside(struct strbuf *sb, const struct ana_scenario *s,
+			    const struct ana_scenario *t)
+{
+	if (!s->comm.ncolls)
+		return;
+	const struct collective *a = &s->comm.colls[0];
+	for (size_t k = 0; k < t->comm.ncolls; k++) {
+		const struct collective *b = &t->comm.colls[k];
+		if (b->op != a->op || b->size_class != a->size_class || a->size_class < 0 ||
+		    a->latency_med <= 0 || b->latency_med <= 0)
+			continue;
+		if (fabs(b->latency_med / a->latency_med - 1) >= 0.1)
+			strbuf_addf(sb, PROSE_COUNTERPART_TRANSFER, coll_op_name(a->op),
+				    a->latency_med, b->latency_med, t->in.name);
+		return;
+	}
+}
+
 /* A straggler's prediction (kind REC_STRAGGLER) beside what the campaign measured without
  * one: the first other analysed scenario of the same backend, nodes and ranks with no
  * straggler named (the campaign's even run, where it has one), its median and p95: a
@@ -612,6 +633,7 @@ static void counterpart_said(struct strbuf *sb, enum rec_kind kind, const struct
 		strbuf_addf(sb, PROSE_STRAGGLER_COUNTERPART, t->in.name, apart.buf,
 			    t->steps.step_med_ms, t->steps.step_p95_ms);
 		strbuf_free(&apart);
+		transfer_beside(sb, s, t);
 		return;
 	}
 }
