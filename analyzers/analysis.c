@@ -506,13 +506,18 @@ static void step_stats(struct ana_scenario *s, double *t, size_t n)
 	s->steps.step_ms = xmalloc(n * sizeof *s->steps.step_ms); /* in the order they ran */
 	memcpy(s->steps.step_ms, t, n * sizeof *t);
 	s->steps.step_mean_ms = stats_mean(t, n);
-	struct stats_sample one = { s->steps.step_ms, n }; /* in order: periods resample whole */
-	struct stats_interval ci;
-	stats_bootstrap(&one, 1, NULL, 0, STATS_MEDIAN, &ci);
-	s->steps.step_med_lo_ms = s->steps.step_med_hi_ms = -1;
-	if (ci.known && n >= STATS_BOOTSTRAP_MIN_N)
-		s->steps.step_med_lo_ms = ci.lo, s->steps.step_med_hi_ms = ci.hi;
 	s->steps.step_med_ms = stats_percentile(t, n, 50); /* (t sorted from here) */
+	/* the median's interval where the steps are alike: a median's resamples are drawn step
+	 * by step, which steps that repeat with a period (a checkpoint every few) would make too
+	 * wide; where they are not alike the report cites the mean, not the median */
+	struct stats_sample one = { s->steps.step_ms, n };
+	struct stats_interval ci = { 0 };
+	s->steps.step_med_lo_ms = s->steps.step_med_hi_ms = -1;
+	if (n >= STATS_BOOTSTRAP_MIN_N &&
+	    !stats_unalike(s->steps.step_med_ms, s->steps.step_mean_ms))
+		stats_bootstrap(&one, 1, NULL, 0, STATS_MEDIAN, &ci);
+	if (ci.known)
+		s->steps.step_med_lo_ms = ci.lo, s->steps.step_med_hi_ms = ci.hi;
 	s->steps.step_p95_ms = stats_percentile(t, n, 95);
 	s->steps.step_min_ms = t[0];
 	s->steps.step_max_ms = t[n - 1];

@@ -177,7 +177,7 @@ struct ana_steps {
 	size_t active_steps;
 	double step_med_ms, step_p95_ms, step_min_ms, step_max_ms, spread_pct;
 	/* the median's 95 % bootstrap interval over the steps; -1 with fewer than
-	 * STATS_BOOTSTRAP_MIN_N (the steps' own variation, not a run-to-run one) */
+	 * STATS_BOOTSTRAP_MIN_N or steps not alike (the steps' own variation, not run to run) */
 	double step_med_lo_ms, step_med_hi_ms;
 	/* the active_steps step times (steptime.h), in the order the steps ran, for noise
 	 * estimates (a bootstrap of their mean resamples whole periods: stats.h) */

@@ -102,6 +102,7 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 		c->outcome = CHECK_UNMEASURED;
 		return;
 	}
+	c->n_variant = s->steps.active_steps;
 	double base = median_of(c->parent_steps, c->n_parent);
 	double *steps = at_parent_batch(c, s, &scale);
 	if ((c->batch_not_predicted = other_batch(c, kind)))

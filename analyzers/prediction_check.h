@@ -54,6 +54,7 @@ struct ana_check {
 	double pred_mean_ms, pmean_lo_ms, pmean_hi_ms;
 	double *parent_steps;   /* the parent's step_times_ms */
 	size_t n_parent;
+	size_t n_variant; /* the variant's active steps (decided: its scenario's) */
 	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */
 	double parent_median_ms; /* the parent's summary median (0: unknown) */
 	long parent_batch;       /* the parent's global batch (0: unknown) */

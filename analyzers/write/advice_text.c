@@ -29,6 +29,12 @@
 
 #include "analyzers/write/report_parts.h"
 
+/* A change in %, for "%+.0f": 0 where it rounds to zero (never "-0 %"). */
+static double pct0(double x)
+{
+	return fabs(x) <= 0.5 ? 0.0 : x;
+}
+
 int rec_cmp(const void *a, const void *b)
 {
 	const struct rec *x = a, *y = b;
@@ -456,7 +462,8 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 			sb,
 			PROSE_BATCH_SAMPLES_RATE,
 			x / b->step_ms, r->predicted_ms[i],
-			100 * (r->predicted_ms[i] / r->step_ms[i] - 1), x / b->hi_ms, x / b->lo_ms);
+			pct0(100 * (r->predicted_ms[i] / r->step_ms[i] - 1)), x / b->hi_ms,
+			x / b->lo_ms);
 	replay_fidelity_said(sb, s, x / b->step_ms < 1.02, b->busy_pct);
 }
 
@@ -478,10 +485,10 @@ static void loader_said(struct strbuf *sb, const struct ana_scenario *s, double 
 		strbuf_adds(sb, PROSE_USER_LOADER_ALL_CPU);
 	if (p->loader_wait_step_ms >= 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_WAITING, p->loader_wait_step_ms,
-			    100 * (p->loader_wait_step_ms / step_ms - 1));
+			    pct0(100 * (p->loader_wait_step_ms / step_ms - 1)));
 	if (p->loader_cpu_step_ms >= 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_ALL_CPU_STEP, p->loader_cpu_step_ms,
-			    100 * (p->loader_cpu_step_ms / step_ms - 1));
+			    pct0(100 * (p->loader_cpu_step_ms / step_ms - 1)));
 }
 
 /* Beside r's i-th replayed prediction, the old ceiling: "at most", or, where the replay
@@ -499,12 +506,6 @@ static void ceiling_said(struct strbuf *sb, const struct ana_rec *r, size_t i)
 	else
 		strbuf_addf(sb, "; at most -%.0f %% (%.2f ms) by the ceiling", pct,
 			    r->ceiling_ms[i]);
-}
-
-/* A change in %, for "%+.0f": 0 where it rounds to zero (never "-0 %"). */
-static double pct0(double x)
-{
-	return fabs(x) < 0.5 ? 0.0 : x;
 }
 
 /* A replayed interval in words into buf: "A-B ms", or none where too few steps were replayed
@@ -555,11 +556,14 @@ static int keys_apart(struct strbuf *names, size_t *n, const char *a, const char
 {
 	for (const char *p = strchr(a, ';'); p; p = strchr(p + 1, ';')) {
 		size_t kl = strcspn(p + 1, "=#;"), dummy;
-		char key[128];
-		if (p[1 + kl] != '=' && p[1 + kl] != '#')
+		char key[64];
+		/* a name a reader can be shown as it is: else what sets them apart is not known */
+		if ((p[1 + kl] != '=' && p[1 + kl] != '#') || !kl || kl >= sizeof key ||
+		    strspn(p + 1,
+			   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") <
+			    kl)
 			return 0;
-		snprintf(key, sizeof key, "%.*s", (int)(kl < sizeof key ? kl : sizeof key - 1),
-			 p + 1);
+		snprintf(key, sizeof key, "%.*s", (int)kl, p + 1);
 		if (only_absent ? series_value(b, key, &dummy) != NULL
 				: !series_differs(a, p + 1, kl, b))
 			continue;
@@ -573,7 +577,8 @@ static int keys_apart(struct strbuf *names, size_t *n, const char *a, const char
 
 /* What sets scenario t apart from s in the campaign, named, never a value (the series keys'
  * parameter names, and the environment's sameness): "its `extra` parameter"; 0 when not
- * known (a key hashed for its length, or a value holding ';'). */
+ * known (a key hashed for its length, a name not of [A-Za-z0-9_.-], a value holding ';'
+ * and no '=' after it). */
 static int differs_said(struct strbuf *sb, const char *s, const char *t)
 {
 	struct strbuf names = STRBUF_INIT;
@@ -584,7 +589,7 @@ static int differs_said(struct strbuf *sb, const char *s, const char *t)
 	if (last) /* "a, b and c" */
 		strbuf_addf(sb, "%.*s and%s", (int)(last - names.buf), names.buf, last + 1);
 	else if (known)
-		strbuf_addf(sb, "%s alone", names.buf);
+		strbuf_adds(sb, names.buf);
 	strbuf_free(&names);
 	return known;
 }

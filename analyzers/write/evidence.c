@@ -302,7 +302,7 @@ static void straggler_said(struct strbuf *sb, const struct ana_scenario *s)
 	strbuf_addf(
 		sb,
 		PROSE_EVIDENCE_ARRIVED_LAST_COLLECTIVES,
-		len > 1 ? " together (each after every other rank)" : "", g->arrived_last_pct,
+		len > 1 ? " together (after every rank outside them)" : "", g->arrived_last_pct,
 		len > 1 ? "" : "s", g->impact_pct,
 		len > 1 ? "their" : "its", evidence_cause_words(g->cause_kind),
 		g->cause_kind != STRAGGLER_UNKNOWN ? "" : " (no phase explains half of it)");
@@ -348,6 +348,9 @@ const char *evidence_takes_of(const struct ana_scenario *s, enum share_kind k)
 
 double evidence_shown_pct(const struct ana_scenario *s, enum share_kind k, double pct)
 {
+	if (k == s->outcome.v.share && evidence_share_holds_wait(s) && s->shares.sync_wait_pct > 0)
+		return round(10 * evidence_own_pct(s, k)) / 10 +
+		       round(10 * s->shares.sync_wait_pct) / 10;
 	if (s->outcome.basis != BASIS_HOST || s->outcome.excess_pct <= 0)
 		return pct;
 	if (k == SHARE_COMPUTE)

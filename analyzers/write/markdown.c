@@ -412,7 +412,7 @@ static void md_straggler_group(struct strbuf *md, const struct ana_scenario *s,
 	strbuf_addf(
 		md,
 		"**: %s arrived last%s at %.0f %% of the collectives and %skeep%s the others waiting %.1f %% of the median step (%s straggler impact, per rank that waited",
-		len > 1 ? "they" : "it", len > 1 ? " together (each after every other rank)" : "",
+		len > 1 ? "they" : "it", len > 1 ? " together (after every rank outside them)" : "",
 		g->arrived_last_pct, len > 1 ? "together " : "", len > 1 ? "" : "s", g->impact_pct,
 		len > 1 ? "their" : "its");
 	if (s->shares.shares_known)
@@ -861,10 +861,13 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 static void md_figures(struct strbuf *md, const struct ana_run *run)
 {
 	enum { ALWAYS, SERIES, SIZED, SHARES };
-	static const struct { const char *file, *alt; int need; } figs[] = {
+	static const struct { const char *file, *alt; int need;
+	} figs[] = {
 		{ "scaling", "Parallel efficiency per series, measured and fitted", SERIES },
 		{ "breakdown", "Where step time goes, per scenario", SHARES },
-		{ "timeline", "Step time per step, rank 0 of each scenario (its own step time, warm-up steps included)", ALWAYS },
+		{ "timeline",
+		  "Step time per step, rank 0 of each scenario (its own step time, warm-up steps included)",
+		  ALWAYS },
 		{ "phases", "The median step of the widest scenario, per rank", SHARES },
 		{ "collectives", "Bus bandwidth of the collectives against message size", SIZED },
 	};

@@ -425,7 +425,8 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 		strbuf_addf(
 			md,
 			PROSE_CHECK_FEW_STEPS,
-			c->scenario, STATS_BOOTSTRAP_MIN_N, c->n_parent, CHECK_TOLERANCE_PCT);
+			c->scenario, STATS_BOOTSTRAP_MIN_N, c->n_parent, c->n_variant,
+			CHECK_TOLERANCE_PCT);
 	if (c->load_unknown && c->outcome != CHECK_UNMEASURED)
 		strbuf_addf(
 			md,

@@ -151,19 +151,22 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 	json_t *s = json_load_file(p.buf, 0, NULL), *e;
 	strbuf_free(&p);
 	size_t i;
-	int n = 0, ok = 0;
-	/* a check too few steps could tell counts as one not confirmed */
+	int n = 0, ok = 0, few = 0;
 	const enum check_outcome decided[] = { CHECK_CONFIRMED, CHECK_BETTER, CHECK_WORSE,
-						CHECK_NOISE, CHECK_FEW_STEPS };
+						CHECK_NOISE };
 	json_array_foreach(json_object_get(s, SK_CHECKED_PREDICTIONS), i, e) {
 		const char *o = jsonio_str(e, SK_OUTCOME);
 		for (size_t k = 0; o && k < sizeof decided / sizeof *decided; k++)
 			n += !strcmp(o, check_outcome_name(decided[k]));
 		ok += o && !strcmp(o, check_outcome_name(CHECK_CONFIRMED));
+		few += o && !strcmp(o, check_outcome_name(CHECK_FEW_STEPS));
 	}
-	if (s) {
-		printf("checked: %d of %d prediction%s confirmed (%s)\n", ok, n, n == 1 ? "" : "s",
+	if (s) { /* a check too few steps could tell is neither confirmed nor refuted: apart */
+		printf("checked: %d of %d prediction%s confirmed (%s)", ok, n, n == 1 ? "" : "s",
 		       child->id);
+		if (few)
+			printf("; %d too few steps to tell", few);
+		printf("\n");
 		t->variants_read++, t->checked += n, t->confirmed += ok;
 	}
 	json_decref(s);

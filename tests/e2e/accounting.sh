@@ -41,7 +41,7 @@ check ops_table_row grep -q "^| ops | 2 | 4 | COMPLETED | 85.00 | 85.00 (rough) 
 # data loading and the waiting for it 70.6 %
 L() { json "$run/summary.json" "[s for s in j['scenarios'] if s['name'] == 'load'][0]$1"; }
 check load_data_with_its_wait [ "$(L '["stragglers"][0]["rank"]'),$(L '["stragglers"][0]["cause"]'),$(L '["verdict"]'),$(L '["verdict_share"]')" = "3,data loading,data-loader-bound,{'kind': 'data_loading', 'pct': 70.588}" ]
-check load_wait_said grep -q "^\*\*data-loader-bound\*\*: data loading and the waiting for it take 70.6 % of step time, the largest share: 17.6 % data loading itself and 52.9 % the other ranks waiting for rank 3 on local2, for its extra data loading (60.00 ms a step more than the others' median) (" "$run/BOTTLENECK_ANALYSIS.md"
+check load_wait_said grep -q "^\*\*data-loader-bound\*\*: data loading and the waiting for it take 70.5 % of step time, the largest share: 17.6 % data loading itself and 52.9 % the other ranks waiting for rank 3 on local2, for its extra data loading (60.00 ms a step more than the others' median) (" "$run/BOTTLENECK_ANALYSIS.md"
 # ... and report.txt every share of that row, I/O too, on its basis, adding up to 100 %
 check ops_report_txt_shares [ "$(tail -n 1 "$run/ops/report.txt")" = "shares of the host's step: data 0.0 %, compute 38.8 %, communication 5.9 %, waiting for peers 52.9 %, I/O 0.0 %, other 2.4 %" ]
 # the waiting is the straggler's (its cause compute), so the 5.9 % of communication passes no

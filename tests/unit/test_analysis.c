@@ -1848,12 +1848,15 @@ static void test_checked_outcomes(void)
 	/* four on either side alone is as few: no interval */
 	const struct check_in few_v = { "communication", p, mid, 4, 52, -1, -1, 0, 0, 0, 40 },
 			      few_p = { "communication", p, mid, 40, 52, -1, -1, 0, 0, 0, 4 };
-	CHECK(check_run(&few_v, NULL, NULL, NULL) == CHECK_FEW_STEPS);
+	char *mv = NULL;
+	CHECK(check_run(&few_v, NULL, NULL, &mv) == CHECK_FEW_STEPS);
+	CHECK(mv && strstr(mv, "(the parent has 40, the variant 4); not within"));
+	free(mv);
 	char *md = NULL;
 	CHECK(check_run(&few_p, NULL, NULL, &md) == CHECK_FEW_STEPS);
 	CHECK(md && strstr(md, "| n/a | too few steps to tell |") &&
 	      strstr(md,
-		     "- **s**: too few steps to tell: an interval needs 5 active steps or more on each side (the parent has 4); not within 10 % of the prediction"));
+		     "- **s**: too few steps to tell: an interval needs 5 active steps or more on each side (the parent has 4, the variant 40); not within 10 % of the prediction"));
 	free(md);
 	CHECK_STR(check_outcome_name(CHECK_WORSE), "worse than predicted");
 	/* a knob that doubles the batch: twice the step time is the parent's time per sample */
