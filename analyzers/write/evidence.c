@@ -377,7 +377,10 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 		    with_cause ? " and the waiting for it" : "",
 		    with_cause || excess ? "take" : takes(v->share, b),
 		    evidence_shown_pct(s, v->share, v->pct),
-		    b == BASIS_GPU ? "the GPU's time" : "step time");
+		    b == BASIS_GPU ? "the GPU's time"
+		    /* some ranks' waiting: of all ranks' time, as the summary line says */
+		    : str && (with_cause || v->share == SHARE_PEER_WAIT) ? "all ranks' time"
+									  : "step time");
 	if (v->share == SHARE_PEER_WAIT && s->outcome.excess_pct > 0)
 		strbuf_addf(sb, PROSE_EVIDENCE_STRAGGLER_EXCESS, s->shares.sync_wait_pct,
 			    s->outcome.excess_pct);

@@ -33,7 +33,7 @@ check ops_straggler_rank3_compute [ "$(S '["stragglers"][0]["rank"]'),$(S '["str
 # as the sum of the parts as printed, 70.5 %), beside
 # every rank's own compute less that excess (21.2 %)
 check ops_straggler_bound [ "$(S '["verdict"]'),$(S '["borderline"]'),$(S '["verdict_share"]')" = "straggler-bound,False,{'kind': 'peer_wait', 'pct': 70.588}" ]
-check ops_wait_said grep -q "^\*\*straggler-bound\*\*: waiting for slower ranks and the slower ranks' own extra compute take 70.5 % of step time, the largest share (52.9 % the other ranks waiting, 17.6 % the stragglers' compute beyond the other ranks' median: theirs to remove, not every rank's kernels'): rank 3 on local2 arrived last at 100 % of the collectives and keeps the others waiting 70.6 % of the median step (the straggler impact, per rank that waited); its cause: compute (compute 38.8 %" "$run/BOTTLENECK_ANALYSIS.md"
+check ops_wait_said grep -q "^\*\*straggler-bound\*\*: waiting for slower ranks and the slower ranks' own extra compute take 70.5 % of all ranks' time, the largest share (52.9 % the other ranks waiting, 17.6 % the stragglers' compute beyond the other ranks' median: theirs to remove, not every rank's kernels'): rank 3 on local2 arrived last at 100 % of the collectives and keeps the others waiting 70.6 % of the median step (the straggler impact, per rank that waited); its cause: compute (compute 38.8 %" "$run/BOTTLENECK_ANALYSIS.md"
 # the table's row adds up to 100 % (compute, exposed communication, the wait, other)
 check ops_table_row grep -q "^| ops | 2 | 4 | COMPLETED | 85.00 | 85.00 (rough) | 11.8 steps/s | 0.0 | 38.8 | 5.9 | 52.9 | 0.0 | 2.4 | straggler-bound |$" "$run/BOTTLENECK_ANALYSIS.md"
 # the slow loader: by hand, per step of 340 ms over 4 ranks: data 60 ms (17.6 %), compute
@@ -41,7 +41,7 @@ check ops_table_row grep -q "^| ops | 2 | 4 | COMPLETED | 85.00 | 85.00 (rough) 
 # data loading and the waiting for it 70.6 %
 L() { json "$run/summary.json" "[s for s in j['scenarios'] if s['name'] == 'load'][0]$1"; }
 check load_data_with_its_wait [ "$(L '["stragglers"][0]["rank"]'),$(L '["stragglers"][0]["cause"]'),$(L '["verdict"]'),$(L '["verdict_share"]')" = "3,data loading,data-loader-bound,{'kind': 'data_loading', 'pct': 70.588}" ]
-check load_wait_said grep -q "^\*\*data-loader-bound\*\*: data loading and the waiting for it take 70.5 % of step time, the largest share: 17.6 % data loading itself and 52.9 % the other ranks waiting for rank 3 on local2, for its extra data loading (60.00 ms a step more than the others' median) (" "$run/BOTTLENECK_ANALYSIS.md"
+check load_wait_said grep -q "^\*\*data-loader-bound\*\*: data loading and the waiting for it take 70.5 % of all ranks' time, the largest share: 17.6 % data loading itself and 52.9 % the other ranks waiting for rank 3 on local2, for its extra data loading (60.00 ms a step more than the others' median) (" "$run/BOTTLENECK_ANALYSIS.md"
 # ... and report.txt every share of that row, I/O too, on its basis, adding up to 100 %
 check ops_report_txt_shares [ "$(tail -n 1 "$run/ops/report.txt")" = "shares of the host's step: data 0.0 %, compute 38.8 %, communication 5.9 %, waiting for peers 52.9 %, I/O 0.0 %, other 2.4 %" ]
 # the waiting is the straggler's (its cause compute), so the 5.9 % of communication passes no

@@ -1342,7 +1342,7 @@ static void test_excess_rounding_and_groups(void)
 		"; **borderline**: compute beyond the slower ranks' own extra takes 45.0 %, within 20 % of it"));
 	CHECK(strstr(
 		E(s, &run),
-		"take 50.0 % of step time, the largest share (35.0 % the other ranks waiting, 15.0 %"));
+		"take 50.0 % of all ranks' time, the largest share (35.0 % the other ranks waiting, 15.0 %"));
 	free(s);
 	free(run.campaign);
 	free(run.run_id);
