@@ -27,6 +27,15 @@ for name, s in sc.items():
     if abs(vs["pct"] - own) < 1e-9 or wait <= 0:
         continue
     line = [l for l in md.splitlines() if l.startswith("- **%s** (" % name)][0]
+    if vs["kind"] == "compute" and vs["pct"] < own:
+        # compute less a compute straggler's own extra (which counts with the waiting for
+        # it): "compute Z % of step time (compute's C % less the slower ranks' own extra E %)",
+        # Z the difference of the two as printed
+        m = re.search(r": compute ([0-9.]+) % of step time \(compute's ([0-9.]+) % less the slower ranks' own extra ([0-9.]+) %\)", line)
+        if not m or abs(float(m.group(2)) - own) > 0.051 or abs(float(m.group(3)) - (own - vs["pct"])) > 0.101 \
+                or abs(float(m.group(2)) - float(m.group(3)) - float(m.group(1))) > 1e-6:
+            bad.append("%s: summary line does not say compute less the stragglers' extra: %s" % (name, line))
+        continue
     # the report rounds the raw shares, summary.json keeps three decimals: within 0.05; the
     # total is the sum of the two parts as printed (within 0.1 of the share, exactly theirs)
     m = re.search(r" ([0-9.]+) % of (?:step|all ranks') time, and ([0-9.]+) % .*\(([0-9.]+) % in all\)", line)
