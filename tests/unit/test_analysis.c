@@ -109,6 +109,14 @@ static struct ana_run new_run(double io_threshold)
 				 .th = { 20, 30, 70, 90, io_threshold } };
 }
 
+/* What new_run allocated. */
+static void run_names_free(struct ana_run *run)
+{
+	free(run->campaign);
+	free(run->run_id);
+	free(run->run_dir);
+}
+
 /* A bootstrap of means resamples periodic steps in whole periods: a slow step every 4th,
  * the same in both samples, gives 1 to 1 (each block of 4 holds one slow step; drawn one by
  * one the interval would be wide); steps with no period are drawn one by one, as for medians. */
@@ -972,9 +980,7 @@ static void test_advice_every_kind(void)
 	s.outcome.v.verdict = VERDICT_MEMORY;
 	CHECK(advice_kind_of(&s) == REC_MEMORY_PEAK);
 	CHECK(advice_predicted_ms(&s, REC_MEMORY_PEAK) == -1);
-	free(run.campaign);
-	free(run.run_id);
-	free(run.run_dir);
+	run_names_free(&run);
 }
 
 /* The contention sentence's measured efficiency is marked as the tables mark it when it is
@@ -994,9 +1000,7 @@ static void test_contention_by_means(void)
 	      strstr(r.text,
 		     "so the measured 30 % efficiency by the means (95 % CI 25-35 %) at 4 nodes includes"));
 	free(r.text);
-	free(run.campaign);
-	free(run.run_id);
-	free(run.run_dir);
+	run_names_free(&run);
 }
 
 /* A speedup whose interval holds 1 is no speedup: said against the ideal (the ranks' ratio),
@@ -1194,9 +1198,7 @@ static void test_rec_by_means(void)
 	free(t);
 	advice_free(&run);
 	free(sc);
-	free(run.campaign);
-	free(run.run_id);
-	free(run.run_dir);
+	run_names_free(&run);
 }
 
 /* A straggler's advice: a rank's own (balance its work), or a node's where every rank of a
@@ -1253,9 +1255,24 @@ static void test_straggler_advice_node(void)
 	}
 	advice_free(&run);
 	free(s);
-	free(run.campaign);
-	free(run.run_id);
-	free(run.run_dir);
+	run_names_free(&run);
+}
+
+/* A scenario (calloc'd) analysed on the host's step of 100 ms, rank 3 its one straggler,
+ * of compute (its waiting a candidate of its own): the shares are the caller's. */
+static struct ana_scenario *compute_straggled(char *name)
+{
+	struct ana_scenario *s = xcalloc(1, sizeof *s);
+	s->in.name = name;
+	s->data.analysed = 1;
+	s->shares.shares_known = 1;
+	s->outcome.basis = BASIS_HOST;
+	s->steps.step_med_ms = 100;
+	s->comm.n_stragglers = 1;
+	s->comm.stragglers[0].rank = 3, s->comm.stragglers[0].cause_kind = STRAGGLER_COMPUTE;
+	s->comm.stragglers[0].arrived_last_pct = 100, s->comm.stragglers[0].last_steps = 8;
+	s->outcome.wait_to = SHARE_PEER_WAIT;
+	return s;
 }
 
 /* Compute wins beside a compute straggler: its share is compute less the straggler's own
@@ -1264,17 +1281,8 @@ static void test_straggler_advice_node(void)
 static void test_compute_beside_excess(void)
 {
 	struct ana_run run = new_run(0);
-	struct ana_scenario *s = xcalloc(1, sizeof *s);
-	s->in.name = "ce";
-	s->data.analysed = 1;
-	s->shares.shares_known = 1;
-	s->outcome.basis = BASIS_HOST;
-	s->steps.step_med_ms = 100;
+	struct ana_scenario *s = compute_straggled("ce");
 	s->shares.compute_pct = 60, s->shares.sync_wait_pct = 22, s->shares.comm_pct = 18;
-	s->comm.n_stragglers = 1;
-	s->comm.stragglers[0].rank = 3, s->comm.stragglers[0].cause_kind = STRAGGLER_COMPUTE;
-	s->comm.stragglers[0].arrived_last_pct = 100, s->comm.stragglers[0].last_steps = 8;
-	s->outcome.wait_to = SHARE_PEER_WAIT;
 	s->outcome.excess_pct = 15;
 	decided(s);
 	CHECK(s->outcome.v.verdict == VERDICT_COMPUTE && s->outcome.v.share == SHARE_COMPUTE);
@@ -1305,9 +1313,7 @@ static void test_compute_beside_excess(void)
 	free(t);
 	advice_free(&run);
 	free(s);
-	free(run.campaign);
-	free(run.run_id);
-	free(run.run_dir);
+	run_names_free(&run);
 }
 
 /* Rounded parts: compute 60.04 less an extra of 14.96 is said as 60.0 less 15.0, 45.0 (not
@@ -1316,17 +1322,8 @@ static void test_compute_beside_excess(void)
 static void test_excess_rounding_and_groups(void)
 {
 	struct ana_run run = new_run(0);
-	struct ana_scenario *s = xcalloc(1, sizeof *s);
-	s->in.name = "cr";
-	s->data.analysed = 1;
-	s->shares.shares_known = 1;
-	s->outcome.basis = BASIS_HOST;
-	s->steps.step_med_ms = 100;
+	struct ana_scenario *s = compute_straggled("cr");
 	s->shares.compute_pct = 60.04, s->shares.sync_wait_pct = 20, s->shares.comm_pct = 19.96;
-	s->comm.n_stragglers = 1;
-	s->comm.stragglers[0].rank = 3, s->comm.stragglers[0].cause_kind = STRAGGLER_COMPUTE;
-	s->comm.stragglers[0].arrived_last_pct = 100, s->comm.stragglers[0].last_steps = 8;
-	s->outcome.wait_to = SHARE_PEER_WAIT;
 	s->outcome.excess_pct = 14.96;
 	decided(s);
 	CHECK(s->outcome.v.share == SHARE_COMPUTE);
@@ -1344,9 +1341,7 @@ static void test_excess_rounding_and_groups(void)
 		E(s, &run),
 		"take 50.0 % of all ranks' time, the largest share (35.0 % the other ranks waiting, 15.0 %"));
 	free(s);
-	free(run.campaign);
-	free(run.run_id);
-	free(run.run_dir);
+	run_names_free(&run);
 	/* two straggler groups of compute: the first's extra alone, 20 ms of 4 x 100 ms: 5 % */
 	struct ana_run r2 = new_run(0);
 	struct ana_scenario g = { 0 };
@@ -1366,9 +1361,7 @@ static void test_excess_rounding_and_groups(void)
 	g.comm.stragglers[1].together = 1; /* one group: both ranks' extra */
 	accounting_outcome(&g, &r2, &m);
 	CHECK_NEAR(g.outcome.excess_pct, 7.5, 1e-9);
-	free(r2.campaign);
-	free(r2.run_id);
-	free(r2.run_dir);
+	run_names_free(&r2);
 }
 
 /* Step times alone (step lines of the logs) at 1, 2 and 4 nodes: shares are
