@@ -52,7 +52,8 @@ static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
 {
 	const struct verdict_out *v = &s->outcome.v;
 	size_t n = s->comm.n_stragglers;
-	/* the parts as printed, and their sum as printed: a reader adds them up */
+	/* the parts as printed, and their sum as printed (evidence_shown_pct): a reader adds
+	 * them up */
 	double own = round(10 * evidence_own_pct(s, v->share)) / 10,
 	       wait = round(10 * s->shares.sync_wait_pct) / 10;
 	/* with a straggler the waiting is some ranks' alone: its share is of all ranks' time,
@@ -67,7 +68,7 @@ static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
 			    evidence_cause_words(s->comm.stragglers[0].cause_kind));
 	else
 		strbuf_adds(md, "waiting for peers");
-	strbuf_addf(md, " (%.1f %% in all)", own + wait);
+	strbuf_addf(md, " (%.1f %% in all)", evidence_shown_pct(s, v->share, v->pct));
 }
 
 /* Straggler-bound: who the others wait for, its cause, and that waiting's share. */
@@ -89,7 +90,8 @@ static void md_summary_straggler(struct strbuf *md, const struct ana_scenario *s
 	strbuf_addf(
 		md,
 		" %.1f %% of all ranks' time, and %s own extra compute %.1f %% (%.1f %% in all)",
-		wait, len > 1 ? "their" : "its", own, wait + own);
+		wait, len > 1 ? "their" : "its", own,
+		evidence_shown_pct(s, SHARE_PEER_WAIT, s->outcome.v.pct));
 }
 
 /* The monitors' figure beside their verdict: " (CPUs busy 99.7 %)"; nothing on another basis. */
