@@ -88,7 +88,8 @@ R=$ta/BOTTLENECK_ANALYSIS.md
 for r in "$ta" "$tb" "$tc"; do
 	echo "      $(basename "$r") t1/t2: $(json "$r/summary.json" '[(s["active_steps"], s["step_estimator"], s["speedup_interval"], s.get("speedup_by_means")) for s in j["scenarios"]]')"
 done
-check trainer_table_intervals grep -Eq "^\| t2 \| 2 \| 2 \| 64 \| [0-9.]+ \| weak \| [0-9.]+x \([0-9.]+-[0-9.]+\)( by the means)? \| [0-9]+ % \([0-9]+-[0-9]+ %\)( by the means)? \|" "$R"
+# (t2's throughput at its mean step, marked so, where its steps are not alike)
+check trainer_table_intervals grep -Eq "^\| t2 \| 2 \| 2 \| 64 \| [0-9.]+( \(mean step\))? \| weak \| [0-9.]+x \([0-9.]+-[0-9.]+\)( by the means)? \| [0-9]+ % \([0-9]+-[0-9]+ %\)( by the means)? \|" "$R"
 check trainer_summary_interval grep -Eq "^- \*\*t2\*\* .*weak scaling: speedup [0-9.]+x( by the means)? \(95 % CI [0-9.]+-[0-9.]+(; [^)]+)?\) and efficiency [0-9]+ %( by the means)? \(95 % CI [0-9]+-[0-9]+ %(; no measurable change from 100 %)?\) against t1" "$R"
 spans=$(json "$S" '(lambda c: c[0] <= 1 <= c[1])(j["scenarios"][1]["speedup_interval"])')
 said=$(grep -Ec "^- \*\*t2\*\* .*speedup [0-9.]*x( by the means)? \(95 % CI [0-9.]*-[0-9.]*; no measurable speedup over the baseline, where the ideal is 2x\)" "$R")
