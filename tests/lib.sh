@@ -81,6 +81,14 @@ rundir() { awk '/^run [0-9]/ { getline; print; exit }' "$1"; }
 # killable OUT CMD...: runs CMD with stdout and stderr in OUT, without the
 # shell's "Killed" notice when a fault point ends it with SIGKILL
 killable() { local out=$1; shift; { "$@" >"$out" 2>&1; } 2>/dev/null; }
+# wait_for SECONDS CMD...: 0 as soon as CMD succeeds (tried every 0.2 s), 1 when it has not
+# within SECONDS
+wait_for() {
+	local t=$1 i
+	shift
+	for i in $(seq 1 $((t * 5))); do "$@" && return 0; sleep 0.2; done
+	return 1
+}
 # slurm_ports CTLD NODE0: into $ctld and $node0 the first of these ports, and of those 2000,
 # 4000 ... above them, that no running test script holds: a lock under /tmp on fd 6, held until
 # this script exits, so that two suites on one machine (two clones' `make check`) never share a

@@ -56,7 +56,6 @@ slurm_cluster mapped /tmp/campaign-slurm-mapped 16977 17700
 run=$(rundir sub.txt)
 check mapped_submit_exit0 [ "$rc" -eq 0 ]
 check mapped_sbatch_four_nodes grep -qx '#SBATCH --nodes=4' "$run/aggregate.sbatch"
-wait_for() { local t=$1; shift; for i in $(seq 1 $((t * 5))); do "$@" && return 0; sleep 0.2; done; return 1; }
 check mapped_analysed_by_aggregation_job wait_for 300 test -s "$run/BOTTLENECK_ANALYSIS.md"
 sleep 1
 out=$(ls "$run"/aggregate-*.out | head -n 1)

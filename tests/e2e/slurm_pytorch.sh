@@ -33,7 +33,6 @@ Y
 "$CAMPAIGN" submit --backend slurm --results "$SCRATCH/res" ddp.yaml >sub.out 2>&1; rc=$?
 run=$(rundir sub.out)
 check slurm_ddp_submit_exit0 [ "$rc" -eq 0 ]
-wait_for() { local t=$1; shift; for i in $(seq 1 $((t * 5))); do "$@" && return 0; sleep 0.2; done; return 1; }
 check slurm_ddp_analysed_by_aggregation_job wait_for 300 test -s "$run/BOTTLENECK_ANALYSIS.md"
 "$CAMPAIGN" status --json --results "$SCRATCH/res" >st.json
 check slurm_ddp_completed [ "$(json st.json '[x["state"] for x in j["jobs"]]')" = "['COMPLETED', 'COMPLETED', 'COMPLETED']" ]

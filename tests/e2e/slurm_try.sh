@@ -12,7 +12,6 @@ source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
 export GLOO_SOCKET_IFNAME=lo
 slurm_cluster slurm_try /tmp/campaign-slurm-try 17037 18300
-wait_for() { local t=$1; shift; for i in $(seq 1 $((t * 5))); do "$@" && return 0; sleep 0.2; done; return 1; }
 R=$SCRATCH/res
 cat >try.yaml <<'Y'
 campaign: slurm-try
