@@ -643,13 +643,18 @@ static void md_step_estimator(struct strbuf *md, const struct ana_scenario *s)
 }
 
 /* The median step's interval in words into buf, with the throughput's it gives: " (95 %
- * interval 11.40-15.20 ms, 8421-11228 samples/s)"; "" with too few steps for one. */
+ * interval 11.40-15.20 ms, 8421-11228 samples/s)"; why there is none: steps not alike (the
+ * mean's said instead), too few of them. */
 static const char *median_interval(char *buf, size_t n, const struct ana_scenario *s)
 {
 	double lo = s->steps.step_med_lo_ms, hi = s->steps.step_med_hi_ms,
 	       per = (s->steps.global_batch > 0 ? (double)s->steps.global_batch : 1.0) * 1000.0;
+	if ((lo <= 0 || hi <= 0) && stats_unalike(s->steps.step_med_ms, s->steps.step_mean_ms)) {
+		snprintf(buf, n, PROSE_MEDIAN_NO_INTERVAL_UNALIKE, s->steps.step_mean_ms);
+		return buf;
+	}
 	if (lo <= 0 || hi <= 0) {
-		snprintf(buf, n, "%s", "");
+		snprintf(buf, n, PROSE_MEDIAN_NO_INTERVAL_FEW, STATS_BOOTSTRAP_MIN_N);
 		return buf;
 	}
 	snprintf(buf, n, " (95 %% interval %.2f-%.2f ms, %.*f-%.*f %s)", lo, hi,
