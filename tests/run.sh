@@ -186,7 +186,7 @@ if [ "${TEST_LANES:-2}" = 1 ]; then
 else
 	# the SLURM lanes mostly wait on their controllers: when no cluster script is left they
 	# take the others' scripts too
-	for k in 1 2 3; do
+	for k in $(seq 1 "${TEST_SLURM_LANES:-3}"); do
 		lane "slurm lane $k" slurm main &
 		pids+=($!)
 	done
