@@ -57,7 +57,8 @@ run_one() {
 		exit $rc
 	)
 	rc=$?
-	if [ -n "$cg" ] && [ -s "$cg/cpuacct.usage" ] && [ "$(cat "$cg/cpuacct.usage")" != 0 ]; then
+	# (-r, not -s: a cgroup file says it holds 0 bytes)
+	if [ -n "$cg" ] && [ -r "$cg/cpuacct.usage" ] && [ "$(cat "$cg/cpuacct.usage")" != 0 ]; then
 		cpu=$(awk '{ printf "%d\n", $1 / 1e9 + 0.5 }' "$cg/cpuacct.usage")
 	else
 		cpu=$(cpu_seconds "$out.cpu")
