@@ -128,15 +128,20 @@ check try_async_input [ "$(json "$ap/analysis_input.json" '[(s["name"], s["check
 check try_async_replayed python3 -c 'import glob, json, statistics, sys
 io = json.load(open(sys.argv[1] + "/summary.json"))["scenarios"][0]["replay"]["io"]
 assert io["async"] is True and io["checkpoint_every"] == 1, io
-uses = {}  # per step, each rank using the storage: from its write to the end of its fsync
-for f in glob.glob(sys.argv[1] + "/io-1n/metrics/rank_*.trace.json"):
+uses = {}  # per step, each rank using the storage: from its write to the end of its fsync,
+# on rank 0's clock: less the rank's offset, the median of its all-reduces' ends less rank 0's
+ev = {int(f.split("rank_")[1].split(".")[0]): json.load(open(f))["traceEvents"]
+      for f in glob.glob(sys.argv[1] + "/io-1n/metrics/rank_*.trace.json")}
+ends = {r: [e["ts"] + e["dur"] for e in t if e["name"] == "gloo:all_reduce"] for r, t in ev.items()}
+for r, t in ev.items():
+    off = statistics.median(a - b for a, b in zip(ends[r], ends[0]))
     w = {}
-    for e in json.load(open(f))["traceEvents"]:
+    for e in t:
         k = e.get("args", {}).get("step")
         if e["name"] == "checkpoint:write":
             w[k] = e["ts"]
         if e["name"] == "checkpoint:fsync":
-            uses.setdefault(k, []).append((w[k], e["ts"] + e["dur"]))
+            uses.setdefault(k, []).append((w[k] - off, e["ts"] + e["dur"] - off))
 busy = []
 for k, iv in uses.items():
     iv.sort()
