@@ -132,7 +132,7 @@ slurm_cluster() {
 # with 12 commits c0..c11 for campaign bisect. Every step sleeps after the optimizer's, 20 ms
 # plus a random 0 to 20 ms, and the model is tiny (--hidden 16 --layers 1 --batch 4): the step
 # time is that sleep, so the noise is the script's own (a spread of some 30 %, whatever else the
-# machine runs: under the suite's seven lanes a model of the script's default size took tens of
+# machine runs: under the suite's lanes a model of the script's default size took tens of
 # ms more in some runs than in others) and a slowdown its sleep's. c2 adds
 # 0.5 ms to it (below the noise), c6 makes the script crash and c7 mends it, c8 adds 100 ms (the
 # regression); the others add a line to NOTES. Its campaign.yaml times 30 steps of cpu-1n and

@@ -3,8 +3,8 @@
 # ASan + UBSan) and every tests/e2e/*.sh. Each prints PASS/FAIL/SKIP lines;
 # this script counts them and ends with "N passed, N failed, N skipped".
 #
-# The e2e scripts run in seven lanes side by side, each taking the next script from a queue
-# when its last one ends, heaviest first (LPT): three SLURM lanes take the scripts that start
+# The e2e scripts run in nine lanes side by side, each taking the next script from a queue
+# when its last one ends, heaviest first (LPT): five SLURM lanes take the scripts that start
 # a test cluster of their own (each on its own ports, "# lane: slurm" in their top comment),
 # which mostly wait on their controllers, and when none is left the others' scripts too; four
 # main lanes take everything else. When all lanes are done, the scripts whose checks compare
@@ -18,8 +18,9 @@
 # Each script's output is printed whole when it ends. TEST_LANES=1 runs every
 # script one after another; TESTS=word runs only the scripts whose name holds it;
 # TEST_SCRIPTS="a b" only those (names without .sh); E2E=0 none; TEST_PLAN=1 prints
-# the queues and runs nothing; TEST_MAIN_LANES=N runs N main lanes (default 4). The scripts
-# that failed are listed in build/tests-failed.txt (`make failed` runs them again).
+# the queues and runs nothing; TEST_MAIN_LANES=N runs N main lanes (default 4),
+# TEST_SLURM_LANES=N N SLURM lanes (default 5). The scripts that failed are listed in
+# build/tests-failed.txt (`make failed` runs them again).
 # SPDX-License-Identifier: MIT
 set -u
 cd "$(dirname "$0")/.."
@@ -186,8 +187,9 @@ if [ "${TEST_LANES:-2}" = 1 ]; then
 	lane "one lane" slurm main
 else
 	# the SLURM lanes mostly wait on their controllers: when no cluster script is left they
-	# take the others' scripts too
-	for k in $(seq 1 "${TEST_SLURM_LANES:-3}"); do
+	# take the others' scripts too (five: with three, the ten cluster scripts' 700 s of waiting
+	# outlasted the main lanes by 25 s; TEST_SLURM_LANES=N runs N)
+	for k in $(seq 1 "${TEST_SLURM_LANES:-5}"); do
 		lane "slurm lane $k" slurm main &
 		pids+=($!)
 	done
