@@ -129,7 +129,7 @@ check try_async_replayed python3 -c 'import glob, json, statistics, sys
 io = json.load(open(sys.argv[1] + "/summary.json"))["scenarios"][0]["replay"]["io"]
 assert io["async"] is True and io["checkpoint_every"] == 1, io
 uses = {}  # per step, each rank using the storage: from its write to the end of its fsync,
-# on rank 0's clock: less the rank's offset, the median of its all-reduces' ends less rank 0's
+# on rank 0 clock: less the rank offset (median of its all-reduce ends less rank 0 ones)
 ev = {int(f.split("rank_")[1].split(".")[0]): json.load(open(f))["traceEvents"]
       for f in glob.glob(sys.argv[1] + "/io-1n/metrics/rank_*.trace.json")}
 ends = {r: [e["ts"] + e["dur"] for e in t if e["name"] == "gloo:all_reduce"] for r, t in ev.items()}
