@@ -10,6 +10,7 @@
 
 #include <gloo/allreduce.h>
 #include <gloo/allreduce_halving_doubling.h>
+#include <gloo/barrier.h>
 #include <gloo/rendezvous/context.h>
 #include <gloo/rendezvous/file_store.h>
 #include <gloo/rendezvous/prefix_store.h>
@@ -92,6 +93,21 @@ extern "C" int cgloo_allreduce(struct cgloo *g, float *buf, size_t n, int algo, 
 		set_err(err, errlen, e.what());
 	} catch (...) {
 		set_err(err, errlen, "unknown gloo error during allreduce");
+	}
+	return -1;
+}
+
+extern "C" int cgloo_finish(struct cgloo *g, char *err, size_t errlen)
+{
+	try {
+		gloo::BarrierOptions opts(g->ctx);
+		opts.setTag(g->tag++);
+		gloo::barrier(opts);
+		return 0;
+	} catch (const std::exception &e) {
+		set_err(err, errlen, e.what());
+	} catch (...) {
+		set_err(err, errlen, "unknown gloo error in the closing barrier");
 	}
 	return -1;
 }

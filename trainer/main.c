@@ -59,6 +59,20 @@ static struct cgloo *connect_ranks(const struct trainer_opts *o)
 	return g;
 }
 
+/* The ranks' connections closed: after a barrier where the run went well (a rank that closed
+ * at once could leave a peer's last all-reduce without its data); the rank's exit status,
+ * TRAINER_EXIT_COMM where the barrier failed. */
+static int disconnect_ranks(struct cgloo *g, int rc)
+{
+	char err[512] = "";
+	if (g && rc == TRAINER_EXIT_OK && cgloo_finish(g, err, sizeof err) < 0) {
+		fprintf(stderr, "campaign-trainer: the closing barrier failed: %s\n", err);
+		rc = TRAINER_EXIT_COMM;
+	}
+	cgloo_free(g);
+	return rc;
+}
+
 #define ERR_LEN 512
 
 /* One all-reduce on the calling thread, traced in tl as carrying part (index: its layer);
@@ -301,7 +315,7 @@ static int run_probe(const struct trainer_opts *o)
 	if (o->world < 2)
 		fprintf(stderr,
 			"campaign-trainer: the fabric probe needs two ranks or more: nothing measured\n");
-	cgloo_free(p.g);
+	rc = disconnect_ranks(p.g, rc);
 	free(p.buf);
 	return rc;
 }
@@ -422,14 +436,13 @@ int main(int argc, char **argv)
 		if (tr.bk)
 			bucketer_stop(tr.bk);
 	}
-	rc = stop_checkpoints(&o, &tr, rc);
+	rc = disconnect_ranks(tr.g, stop_checkpoints(&o, &tr, rc));
 	loader_stop(&ld);
 	telemetry_close(&t);
 	if (rc == TRAINER_EXIT_OK) /* a trace it cannot write is said; it costs no exit status */
 		trace_close(tr.trace);
 	else
 		trace_abort(tr.trace);
-	cgloo_free(tr.g);
 	mlp_free(&m);
 	return rc;
 }
