@@ -16,6 +16,9 @@ struct gpu_model;
 struct gpu_step {
 	double h2d_ms, forward_ms, backward_ms, comm_ms, comm_exposed_ms, optimizer_ms;
 	double loss, bytes;
+	/* how long before the step's last event its last all-reduce ended (GPU clock): the host
+	 * places that end on its own clock from the moment the step synchronised */
+	double coll_end_ago_ms;
 };
 
 enum gpu_ddp { GPU_DDP_SYNC, GPU_DDP_BUCKETED, GPU_DDP_PER_PARAM };

@@ -127,6 +127,10 @@ static int train(const struct trainer_opts *o, struct gpu_model *m, struct loade
 				step, err);
 			return TRAINER_EXIT_COMM;
 		}
+		/* the step synchronised just now: its last all-reduce ended that long before (the
+		 * CPU trainer's coll_end_us, on the same host clock) */
+		if (o->world > 1)
+			st.coll_end_ms = now_ms() - gs.coll_end_ago_ms;
 		loader_release(ld, step);
 		st.forward_ms = gs.forward_ms + gs.h2d_ms;
 		st.backward_ms = gs.backward_ms;

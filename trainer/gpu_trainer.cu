@@ -446,6 +446,11 @@ extern "C" int gpu_train_step(struct gpu_model *m, const float *x, const float *
 		CU(cudaEventElapsedTime(&total, m->comm_start, m->comm_end), "event time");
 		o->comm_ms = total;
 	}
+	float ago = 0; /* the last all-reduce's end: the comm stream's, else the sync's */
+	CU(cudaEventElapsedTime(&ago, bucketed && m->comm_started ? m->comm_end : m->ev[4],
+				m->ev[5]),
+	   "event time");
+	o->coll_end_ago_ms = ago > 0 ? ago : 0;
 	o->optimizer_ms = ms[4];
 	o->loss = loss;
 	return 0;
