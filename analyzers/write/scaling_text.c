@@ -75,6 +75,16 @@ static void no_interval(struct strbuf *sb)
 	strbuf_addf(sb, " (no interval: fewer than %d steps on a side)", STATS_BOOTSTRAP_MIN_N);
 }
 
+/* The decimals that keep a ratio's interval bound x on its side of 1 as printed: 2, more
+ * where 2 would print a bound that is not 1 as "1.00" (0.996 beside "no measurable speedup"). */
+static int bound_decimals(double x)
+{
+	int d = 2;
+	while (d < 6 && x != 1 && fabs(x - 1) < 0.5 * pow(10, -d))
+		d++;
+	return d;
+}
+
 void scaling_text_speedup(struct strbuf *sb, const struct ana_scenario *s)
 {
 	const struct ana_scaling *c = &s->scaling;
@@ -86,7 +96,8 @@ void scaling_text_speedup(struct strbuf *sb, const struct ana_scenario *s)
 	}
 	/* (no change from the baseline is no speedup: the ideal says what was wanted) */
 	double ideal = c->efficiency > 0 ? c->speedup / c->efficiency : 0;
-	strbuf_addf(sb, " (95 %% CI %.2f-%.2f", ci->lo, ci->hi);
+	strbuf_addf(sb, " (95 %% CI %.*f-%.*f", bound_decimals(ci->lo), ci->lo,
+		    bound_decimals(ci->hi), ci->hi);
 	/* (a baseline wider than the scenario, analysis.baseline, has an ideal under 1) */
 	if (stats_interval_holds(ci, 1.0) && ideal > 1)
 		strbuf_addf(sb, "; no measurable speedup over the baseline, where the ideal is %gx",
@@ -127,8 +138,8 @@ void scaling_text_cells(const struct ana_scenario *s, char *sp, size_t nsp, char
 		snprintf(ef, nef, "%.0f %% (CI n/a)%s", 100 * c->efficiency,
 			 c->by_means ? BY_MEANS : "");
 	} else {
-		snprintf(sp, nsp, "%.2fx (%.2f-%.2f)%s", c->speedup, si->lo, si->hi,
-			 c->by_means ? BY_MEANS : "");
+		snprintf(sp, nsp, "%.2fx (%.*f-%.*f)%s", c->speedup, bound_decimals(si->lo), si->lo,
+			 bound_decimals(si->hi), si->hi, c->by_means ? BY_MEANS : "");
 		snprintf(ef, nef, "%.0f %% (%.0f-%.0f %%)%s", 100 * c->efficiency, 100 * ei->lo,
 			 100 * ei->hi, c->by_means ? BY_MEANS : "");
 	}

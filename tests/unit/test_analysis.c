@@ -1027,6 +1027,18 @@ static void test_no_speedup_words(void)
 	CHECK_STR(
 		sb.buf,
 		"speedup 0.98x (95 % CI 0.90-1.05; no measurable change from the baseline, where the ideal is 0.5x)");
+	strbuf_reset(&sb);
+	/* a bound that two decimals would print as 1.00 keeps its side of 1: a third decimal */
+	s.scaling.speedup = 1.54, s.scaling.efficiency = 0.77;
+	s.scaling.speedup_ci.lo = 0.9962, s.scaling.speedup_ci.hi = 2.16;
+	scaling_text_speedup(&sb, &s);
+	CHECK_STR(
+		sb.buf,
+		"speedup 1.54x (95 % CI 0.996-2.16; no measurable speedup over the baseline, where the ideal is 2x)");
+	strbuf_reset(&sb);
+	s.scaling.speedup_ci.lo = 1.004; /* above 1: no "no measurable" and not 1.00 either */
+	scaling_text_speedup(&sb, &s);
+	CHECK_STR(sb.buf, "speedup 1.54x (95 % CI 1.004-2.16)");
 	strbuf_free(&sb);
 }
 
