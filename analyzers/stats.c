@@ -210,3 +210,10 @@ int stats_rate_decimals(double rate)
 {
 	return rate >= 100 ? 0 : 1;
 }
+
+int stats_bound_decimals(double x, double ref, int d)
+{
+	while (d < 6 && x != ref && fabs(x - ref) < 0.5 * pow(10, -d))
+		d++;
+	return d;
+}

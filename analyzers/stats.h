@@ -19,6 +19,10 @@ int stats_unalike(double median, double mean);
 /* The decimals a rate (samples/s, steps/s) is printed with: none from 100 up, where a tenth
  * is below any step's noise (10268.5 beside a 75 % spread claims five figures), else one. */
 int stats_rate_decimals(double rate);
+/* The decimals, d or more, that print an interval's bound x apart from the reference it is
+ * set against (1 for a ratio, 100 for a percentage), unless it is that reference: a bound of
+ * 0.996 beside "no measurable speedup" printed as 1.00 would read as 1. */
+int stats_bound_decimals(double x, double ref, int d);
 /* v in ascending order. */
 void stats_sort(double *v, size_t n);
 /* The same value without sorting (a selection in linear time): v is left in

@@ -953,8 +953,11 @@ static int contended_advice(struct rec *r, const struct ana_model *m)
 	char ci[64] = "";
 	const char *means = c->wide_by_means ? " by the means" : "";
 	if (c->wide_eff_ci.known)
-		snprintf(ci, sizeof ci, "%s (95 %% CI %.0f-%.0f %%)", means,
-			 100 * c->wide_eff_ci.lo, 100 * c->wide_eff_ci.hi);
+		snprintf(ci, sizeof ci, "%s (95 %% CI %.*f-%.*f %%)", means,
+			 stats_bound_decimals(100 * c->wide_eff_ci.lo, 100, 0),
+			 100 * c->wide_eff_ci.lo,
+			 stats_bound_decimals(100 * c->wide_eff_ci.hi, 100, 0),
+			 100 * c->wide_eff_ci.hi);
 	else
 		snprintf(ci, sizeof ci, "%s", means);
 	strbuf_addf(

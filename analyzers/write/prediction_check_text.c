@@ -46,15 +46,18 @@ void prediction_check_change_write(struct strbuf *sb, double parent, double meas
 		strbuf_adds(sb, "not measured");
 		return;
 	}
+	/* the interval as a ratio to the parent, its bounds printed apart from 1 */
+	double a = hi < parent ? parent / hi : lo / parent,
+	       b = hi < parent ? parent / lo : hi / parent;
+	int da = stats_bound_decimals(a, 1, 2), db = stats_bound_decimals(b, 1, 2);
 	if (hi < parent)
-		strbuf_addf(sb, "%.2fx faster%s (95 %% CI %.2f-%.2fx)", parent / measured, per,
-			    parent / hi, parent / lo);
+		strbuf_addf(sb, "%.2fx faster%s (95 %% CI %.*f-%.*fx)", parent / measured, per, da,
+			    a, db, b);
 	else if (lo > parent)
-		strbuf_addf(sb, "%.2fx slower%s (95 %% CI %.2f-%.2fx)", measured / parent, per,
-			    lo / parent, hi / parent);
+		strbuf_addf(sb, "%.2fx slower%s (95 %% CI %.*f-%.*fx)", measured / parent, per, da,
+			    a, db, b);
 	else
-		strbuf_addf(sb, "no measurable change%s (95 %% CI %.2f-%.2fx)", per, lo / parent,
-			    hi / parent);
+		strbuf_addf(sb, "no measurable change%s (95 %% CI %.*f-%.*fx)", per, da, a, db, b);
 }
 
 /* The check shares (check_share_names: summary.json's keys) in the words of report.txt's

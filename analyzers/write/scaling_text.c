@@ -56,8 +56,9 @@ void scaling_text_note(struct strbuf *sb, const struct ana_scenario *s)
 		if (c->efficiency_ci.known)
 			strbuf_addf(sb,
 				    PROSE_SCALING_EFFICIENCY_ABOVE_BEYOND,
-				    100 * c->efficiency, 100 * c->efficiency_ci.lo,
-				    100 * c->efficiency_ci.hi);
+				    100 * c->efficiency,
+				    stats_bound_decimals(100 * c->efficiency_ci.lo, 100, 0),
+				    100 * c->efficiency_ci.lo, 100 * c->efficiency_ci.hi);
 		else
 			strbuf_addf(sb,
 				    PROSE_SCALING_EFFICIENCY_ABOVE_NOT,
@@ -75,16 +76,6 @@ static void no_interval(struct strbuf *sb)
 	strbuf_addf(sb, " (no interval: fewer than %d steps on a side)", STATS_BOOTSTRAP_MIN_N);
 }
 
-/* The decimals that keep a ratio's interval bound x on its side of 1 as printed: 2, more
- * where 2 would print a bound that is not 1 as "1.00" (0.996 beside "no measurable speedup"). */
-static int bound_decimals(double x)
-{
-	int d = 2;
-	while (d < 6 && x != 1 && fabs(x - 1) < 0.5 * pow(10, -d))
-		d++;
-	return d;
-}
-
 void scaling_text_speedup(struct strbuf *sb, const struct ana_scenario *s)
 {
 	const struct ana_scaling *c = &s->scaling;
@@ -96,8 +87,8 @@ void scaling_text_speedup(struct strbuf *sb, const struct ana_scenario *s)
 	}
 	/* (no change from the baseline is no speedup: the ideal says what was wanted) */
 	double ideal = c->efficiency > 0 ? c->speedup / c->efficiency : 0;
-	strbuf_addf(sb, " (95 %% CI %.*f-%.*f", bound_decimals(ci->lo), ci->lo,
-		    bound_decimals(ci->hi), ci->hi);
+	strbuf_addf(sb, " (95 %% CI %.*f-%.*f", stats_bound_decimals(ci->lo, 1, 2), ci->lo,
+		    stats_bound_decimals(ci->hi, 1, 2), ci->hi);
 	/* (a baseline wider than the scenario, analysis.baseline, has an ideal under 1) */
 	if (stats_interval_holds(ci, 1.0) && ideal > 1)
 		strbuf_addf(sb, "; no measurable speedup over the baseline, where the ideal is %gx",
@@ -121,7 +112,8 @@ void scaling_text_efficiency(struct strbuf *sb, const struct ana_scenario *s)
 		no_interval(sb);
 		return;
 	}
-	strbuf_addf(sb, " (95 %% CI %.0f-%.0f %%%s)", 100 * ci->lo, 100 * ci->hi,
+	strbuf_addf(sb, " (95 %% CI %.*f-%.*f %%%s)", stats_bound_decimals(100 * ci->lo, 100, 0),
+		    100 * ci->lo, stats_bound_decimals(100 * ci->hi, 100, 0), 100 * ci->hi,
 		    stats_interval_holds(ci, 1.0) ? "; no measurable change from 100 %" : "");
 }
 
@@ -138,10 +130,13 @@ void scaling_text_cells(const struct ana_scenario *s, char *sp, size_t nsp, char
 		snprintf(ef, nef, "%.0f %% (CI n/a)%s", 100 * c->efficiency,
 			 c->by_means ? BY_MEANS : "");
 	} else {
-		snprintf(sp, nsp, "%.2fx (%.*f-%.*f)%s", c->speedup, bound_decimals(si->lo), si->lo,
-			 bound_decimals(si->hi), si->hi, c->by_means ? BY_MEANS : "");
-		snprintf(ef, nef, "%.0f %% (%.0f-%.0f %%)%s", 100 * c->efficiency, 100 * ei->lo,
-			 100 * ei->hi, c->by_means ? BY_MEANS : "");
+		snprintf(sp, nsp, "%.2fx (%.*f-%.*f)%s", c->speedup,
+			 stats_bound_decimals(si->lo, 1, 2), si->lo,
+			 stats_bound_decimals(si->hi, 1, 2), si->hi, c->by_means ? BY_MEANS : "");
+		snprintf(ef, nef, "%.0f %% (%.*f-%.*f %%)%s", 100 * c->efficiency,
+			 stats_bound_decimals(100 * ei->lo, 100, 0), 100 * ei->lo,
+			 stats_bound_decimals(100 * ei->hi, 100, 0), 100 * ei->hi,
+			 c->by_means ? BY_MEANS : "");
 	}
 }
 

@@ -1039,6 +1039,9 @@ static void test_no_speedup_words(void)
 	s.scaling.speedup_ci.lo = 1.004; /* above 1: no "no measurable" and not 1.00 either */
 	scaling_text_speedup(&sb, &s);
 	CHECK_STR(sb.buf, "speedup 1.54x (95 % CI 1.004-2.16)");
+	/* the same rule for percentages against 100 (efficiency): 99.6 is not "100" */
+	CHECK(stats_bound_decimals(99.6, 100, 0) == 1 && stats_bound_decimals(100, 100, 0) == 0);
+	CHECK(stats_bound_decimals(99.4, 100, 0) == 0 && stats_bound_decimals(0.9999, 1, 2) == 4);
 	strbuf_free(&sb);
 }
 
