@@ -35,11 +35,27 @@ static void set_err(char *err, size_t n, const char *what)
 		std::snprintf(err, n, "%s", what);
 }
 
+// Runs f with every exception it throws turned into err (unknown: what one that is not a
+// std::exception is said as): 0, or -1 with the reason in err.
+template <typename F> static int guarded(char *err, size_t n, const char *unknown, F f)
+{
+	try {
+		f();
+		return 0;
+	} catch (const std::exception &e) {
+		set_err(err, n, e.what());
+	} catch (...) {
+		set_err(err, n, unknown);
+	}
+	return -1;
+}
+
 extern "C" struct cgloo *cgloo_connect(const char *dir, const char *prefix, int rank, int size,
 				       const char *iface, const char *host, int timeout_ms,
 				       char *err, size_t errlen)
 {
-	try {
+	struct cgloo *out = nullptr;
+	guarded(err, errlen, "unknown gloo error during rendezvous", [&] {
 		gloo::transport::tcp::attr attr;
 		if (iface && *iface)
 			attr.iface = iface;
@@ -52,32 +68,32 @@ extern "C" struct cgloo *cgloo_connect(const char *dir, const char *prefix, int 
 		g->ctx = std::make_shared<gloo::rendezvous::Context>(rank, size);
 		g->ctx->setTimeout(std::chrono::milliseconds(timeout_ms));
 		g->ctx->connectFullMesh(store, g->dev);
-		return g.release();
-	} catch (const std::exception &e) {
-		set_err(err, errlen, e.what());
-	} catch (...) {
-		set_err(err, errlen, "unknown gloo error during rendezvous");
+		out = g.release();
+	});
+	return out;
+}
+
+// Halving-doubling registers its buffers at construction: one instance per buffer, kept.
+static void allreduce_hd(struct cgloo *g, float *buf, size_t n)
+{
+	auto key = std::make_pair(buf, n);
+	auto it = g->hd.find(key);
+	if (it == g->hd.end()) {
+		std::vector<float *> ptrs{buf};
+		it = g->hd.emplace(key, std::make_unique<gloo::AllreduceHalvingDoubling<float>>(
+						g->ctx, ptrs, static_cast<int>(n)))
+			     .first;
 	}
-	return nullptr;
+	it->second->run();
 }
 
 extern "C" int cgloo_allreduce(struct cgloo *g, float *buf, size_t n, int algo, char *err,
 			       size_t errlen)
 {
-	try {
+	return guarded(err, errlen, "unknown gloo error during allreduce", [&] {
 		if (algo == COMM_HALVING_DOUBLING) {
-			auto key = std::make_pair(buf, n);
-			auto it = g->hd.find(key);
-			if (it == g->hd.end()) {
-				std::vector<float *> ptrs{buf};
-				it = g->hd.emplace(key,
-						   std::make_unique<
-							   gloo::AllreduceHalvingDoubling<float>>(
-							   g->ctx, ptrs, static_cast<int>(n)))
-					     .first;
-			}
-			it->second->run();
-			return 0;
+			allreduce_hd(g, buf, n);
+			return;
 		}
 		gloo::AllreduceOptions opts(g->ctx);
 		opts.setOutput(buf, n);
@@ -88,28 +104,16 @@ extern "C" int cgloo_allreduce(struct cgloo *g, float *buf, size_t n, int algo, 
 				&gloo::sum<float>));
 		opts.setTag(g->tag++);
 		gloo::allreduce(opts);
-		return 0;
-	} catch (const std::exception &e) {
-		set_err(err, errlen, e.what());
-	} catch (...) {
-		set_err(err, errlen, "unknown gloo error during allreduce");
-	}
-	return -1;
+	});
 }
 
 extern "C" int cgloo_finish(struct cgloo *g, char *err, size_t errlen)
 {
-	try {
+	return guarded(err, errlen, "unknown gloo error in the closing barrier", [&] {
 		gloo::BarrierOptions opts(g->ctx);
 		opts.setTag(g->tag++);
 		gloo::barrier(opts);
-		return 0;
-	} catch (const std::exception &e) {
-		set_err(err, errlen, e.what());
-	} catch (...) {
-		set_err(err, errlen, "unknown gloo error in the closing barrier");
-	}
-	return -1;
+	});
 }
 
 extern "C" void cgloo_free(struct cgloo *g)
