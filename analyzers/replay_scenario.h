@@ -110,6 +110,10 @@ struct replay_result {
 	struct replay_pred batch;
 };
 
+/* A replay whose unchanged graph misses the measured median step by more than this (%) is
+ * flagged where its fidelity and its predictions are said: issue 47's bar for a scenario. */
+#define REPLAY_ROUGH_PCT 10.0
+
 /* The I/O change of an analysis input written before the io knob's checkpoints were read
  * (replay_where.ckpt_every -1): what the analysis replayed then, a checkpoint every 4th step
  * (the shipped campaigns' io knob), so that a run analysed again predicts as it did. */

@@ -420,6 +420,8 @@ static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s
 	const char *whose = s->replay.hosts > 1 ? "busiest node's " : "";
 	strbuf_addf(sb, "; replay error %+.1f %% (the unchanged graph against the measured median)",
 		    s->replay.error_pct);
+	if (fabs(s->replay.error_pct) > REPLAY_ROUGH_PCT)
+		strbuf_addf(sb, PROSE_REPLAY_ROUGH, REPLAY_ROUGH_PCT);
 	if (no_gain && busy_pct >= CORES_ABSORB_PCT)
 		strbuf_addf(sb, PROSE_NO_GAIN_CORES_BUSY, whose, s->replay.cores, busy_pct);
 	else if (no_gain)

@@ -188,6 +188,8 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s,
 		strbuf_addf(md, " against %s", s->scaling.baseline);
 		if (s->outcome.oversubscribed)
 			strbuf_addf(md, PROSE_SUMMARY_EMULATED, s->in.nodes, s->in.ranks);
+		else if (run->host_cpus > 0 && s->in.nodes > 1)
+			strbuf_addf(md, PROSE_SUMMARY_EMULATED_LOOPBACK, s->in.nodes);
 	}
 	if (s->scaling.note != SCALING_NOTE_NONE) {
 		strbuf_adds(md, "; ");
@@ -720,9 +722,10 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s,
 			gbps, sizeof gbps,
 			"; %s GB/s all-reduced (bytes over the collectives' whole time, waiting included%s)",
 			share_text_rate(rate, sizeof rate, s->comm.allreduce_gbps, 2),
-			run->host_cpus > 0
-				? "; over this machine's loopback: the local executor's nodes are this machine, no fabric"
-				: "");
+			run->host_cpus > 0 ? "; " PROSE_COMM_LOOPBACK : "");
+	/* no bytes known: the loopback said alone */
+	else if (run->host_cpus > 0 && s->in.ranks > 1)
+		snprintf(gbps, sizeof gbps, "; %s", PROSE_COMM_LOOPBACK);
 	if (s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST)
 		strbuf_addf(
 			md,
@@ -1220,6 +1223,10 @@ static void md_method_replay(struct strbuf *md, const struct ana_run *run)
 			strbuf_addf(md, "%s %d: %+.1f %%", k ? "," : "", r->ranks[k].rank,
 				    r->ranks[k].error_pct);
 		strbuf_adds(md, ")");
+		if (fabs(r->error_pct) > REPLAY_ROUGH_PCT)
+			strbuf_addf(md, PROSE_REPLAY_ROUGH, REPLAY_ROUGH_PCT);
+		if (s->mon.foreign.contaminated)
+			strbuf_addf(md, PROSE_REPLAY_BESIDE_LOAD, s->mon.foreign.cpu_pct);
 	}
 	strbuf_adds(md, ".\n");
 }

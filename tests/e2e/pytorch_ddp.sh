@@ -119,14 +119,32 @@ tol = 100 * 0.0011 / r["measured_ms"] + 0.0011  # both times are rounded to 0.00
 sys.exit(0 if abs(e - r["error_pct"]) <= tol and r["hosts"] == 1 else 1)' "$run/summary.json" "$s"
 	# within 10 %, unless the median is not defined to 10 %: steps in two modes (this
 	# machine's load changing mid-run: 8 ms steps, then 4) put it between its two middle
-	# steps, 24 % apart once, where a replay a step off landed 12 % away; then said, not judged
+	# steps, 24 % apart once, where a replay a step off landed 12 % away; then said, not judged.
+	# Measured beside other load (the report's **contaminated**, over 10 % of a core: the
+	# suite's other scripts), which the replay does not see, within 25 %: 20 runs of this
+	# script beside bursts of CPU hogs stayed within 7.9 %, the suite beside it missed by 19.3 %
+	# once in about six fresh clones; the report says the load beside the replay's fidelity
 	mid=$(json "$run/summary.json" "(lambda t: round(100 * (t[len(t) // 2] - t[(len(t) - 1) // 2]) / t[len(t) // 2], 1))(sorted([x for x in j['scenarios'] if x['name'] == '$s'][0]['step_times_ms']))")
-	if python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1])) > 10 and float(sys.argv[2]) > 10 else 1)' "$err" "$mid"; then
-		skip "ddp_${s}_replay_within_10pct" "replay error $err %, but its two middle steps are $mid % apart: its median is not defined to 10 %"
+	load=$(json "$run/summary.json" "(([x for x in j['scenarios'] if x['name'] == '$s'][0].get('contaminated_by') or {}).get('cpu_pct') or 0)")
+	bound=10
+	if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 10 else 1)' "$load"; then
+		bound=25
+		check "ddp_${s}_replay_load_said" grep -q "\`$s\` [0-9.]* ms against [0-9.]* ms ([^)]*)\(, \*\*over 10 %: a rough replay\*\*, so its predictions are rough too\)\?, measured beside other load ([0-9]* % of a core), which the replay does not see" "$run/BOTTLENECK_ANALYSIS.md"
+	fi
+	if python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1])) > float(sys.argv[3]) and float(sys.argv[2]) > 10 else 1)' "$err" "$mid" "$bound"; then
+		skip "ddp_${s}_replay_within_bound" "replay error $err %, but its two middle steps are $mid % apart: its median is not defined to $bound %"
 	else
-		check "ddp_${s}_replay_within_10pct ($err %)" python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1])) <= 10 else 1)' "$err"
+		check "ddp_${s}_replay_within_bound ($err % of $bound %; beside $load % of a core)" python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1])) <= float(sys.argv[2]) else 1)' "$err" "$bound"
+	fi
+	# over 10 %, flagged in the report's fidelity line
+	if python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1])) > 10 else 1)' "$err"; then
+		check "ddp_${s}_replay_rough_said" grep -q "\`$s\` [0-9.]* ms against [0-9.]* ms ([^)]*), \*\*over 10 %: a rough replay\*\*, so its predictions are rough too" "$run/BOTTLENECK_ANALYSIS.md"
 	fi
 done
+# cpu-2n's two nodes are this machine (2 ranks on its 2 CPUs, not oversubscribed): said in its
+# summary line beside its speedup, and in its communication line, which has no bytes to rate
+check ddp_cpu2n_emulated_said grep -q "^- \*\*cpu-2n\*\* (2 nodes, 2 ranks, gloo): .* against cpu-1n (\*\*emulated\*\*: its 2 nodes are this one machine, its collectives over loopback, not a network, so this speedup and efficiency are not those of real nodes)" "$run/BOTTLENECK_ANALYSIS.md"
+check ddp_cpu2n_loopback_said bash -c 'sed -n "/^### cpu-2n\$/,/^### /p" "$1" | grep -qx "Communication: .* waiting for slower ranks; over this machine.s loopback: the local executor.s nodes are this machine, no fabric\."' _ "$run/BOTTLENECK_ANALYSIS.md"
 check ddp_replay_in_report grep -q "^- Replay fidelity .*\`cpu-2n\` [0-9.]* ms against [0-9.]* ms" "$run/BOTTLENECK_ANALYSIS.md"
 check ddp_log_only_no_replay [ "$(json "$run/summary.json" "[(x['replay'], x['replay_why']) for x in j['scenarios'] if x['name'] == 'log-only'][0]")" = "(None, 'step lines only: no execution graph')" ]
 check ddp_log_only_no_replay_in_report grep -q "\`log-only\` none (step lines only: no execution graph)" "$run/BOTTLENECK_ANALYSIS.md"

@@ -504,6 +504,8 @@ static void test_batch_and_scaling_modes(void)
 		     "strong scaling: speedup 0.83x (95 % CI 0.83-0.83; slower than the baseline) and efficiency 42 % (95 % CI 42-42 %) against s1") !=
 	      NULL);
 	CHECK(strstr(md, "10.0 steps/s") != NULL);
+	/* real nodes (a cluster's run: no host_cpus): no emulation said */
+	CHECK(strstr(md, "**emulated**") == NULL && strstr(md, "loopback") == NULL);
 	CHECK(strstr(md, "samples/s") == NULL ||
 	      strstr(md, "| u1 | 1 | 2 | COMPLETED | 100.00 | 100.00 (rough) | 10.0 steps/s |") !=
 		      NULL);
@@ -765,12 +767,15 @@ static void test_contention_words(void)
 		     "**Contention.** Per-rank compute grew 1.4x, from 10.00 ms at 1 node to 14.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network (the local executor ran all 4 ranks of k4 on this machine's 2 CPUs). Exposed communication and waiting for peers grew more, from 10.00 to 120.00 ms per rank and step, so it slows the step more than compute does, but the same contention inflates it, by an amount these runs cannot separate from its own growth.\n") !=
 	      NULL);
 	CHECK(strstr(md, "not communication") == NULL);
-	/* the summary's efficiency of k4 (4 ranks on 2 CPUs) says it is this machine's, not
-	 * k2's (2 ranks: one CPU each) */
+	/* the summary's efficiency of k4 (4 ranks on 2 CPUs) says it is this machine's; k2's
+	 * (2 ranks: one CPU each) that its nodes are this machine, its collectives loopback */
 	CHECK(strstr(md,
 		     " against k1 (**emulated**: its 4 nodes are this one machine, its 4 ranks more than its CPUs, so this speedup and efficiency measure the machine's contention, not how the workload scales)") !=
 	      NULL);
-	CHECK(strstr(md, "**emulated**: its 2 nodes") == NULL);
+	CHECK(strstr(md,
+		     " against k1 (**emulated**: its 2 nodes are this one machine, its collectives over loopback, not a network, so this speedup and efficiency are not those of real nodes)") !=
+	      NULL);
+	CHECK(strstr(md, "**emulated**: its 2 nodes are this one machine, its 2 ranks") == NULL);
 	CHECK(strstr(md,
 		     "No prediction is drawn from it: the local executor ran the 4 ranks of k4 on this machine's 2 CPUs and their per-rank compute grew with the node count (see Contention), so what the model extrapolates is this machine's contention, not the cost of more nodes.\n") !=
 	      NULL);
@@ -1153,6 +1158,21 @@ static void test_rec_by_means(void)
 	CHECK(t && strstr(t, ". Median step replayed with ") && !strstr(t, "mean 10") &&
 	      !strstr(t, "no gain predicted**"));
 	free(t);
+	/* a replay over 10 % off its measured median is flagged, not at 10 % */
+	sc[1].replay.error_pct = -10;
+	t = rec_text(&run.recs[0], &run);
+	CHECK(t &&
+	      strstr(t,
+		     "; replay error -10.0 % (the unchanged graph against the measured median)") &&
+	      !strstr(t, "rough"));
+	free(t);
+	sc[1].replay.error_pct = 12.5;
+	t = rec_text(&run.recs[0], &run);
+	CHECK(t &&
+	      strstr(t,
+		     "; replay error +12.5 % (the unchanged graph against the measured median), **over 10 %: a rough replay**, so its predictions are rough too"));
+	free(t);
+	sc[1].replay.error_pct = 0;
 	no_gain_words(&run, &sc[1]);
 	/* one replayed step ranks nothing: the 73 % of ten steps comes first */
 	sc[1].replay.comm.step_ms = 20, sc[1].replay.comm.mean_ms = 20.5;
