@@ -211,6 +211,17 @@ int stats_rate_decimals(double rate)
 	return rate >= 100 ? 0 : 1;
 }
 
+int stats_sig_decimals(double v, int sig)
+{
+	if (!(fabs(v) > 0) || !isfinite(v))
+		return 0;
+	int d = sig - 1 - (int)floor(log10(fabs(v)));
+	/* 99.96 to 3 figures rounds up to 100.0: one digit fewer */
+	if (d > 0 && fabs(v) >= pow(10, sig - d) - 0.5 * pow(10, -d))
+		d--;
+	return d < 0 ? 0 : d > 9 ? 9 : d;
+}
+
 int stats_bound_decimals(double x, double ref, int d)
 {
 	while (d < 6 && x != ref && fabs(x - ref) < 0.5 * pow(10, -d))

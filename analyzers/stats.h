@@ -23,6 +23,9 @@ int stats_rate_decimals(double rate);
  * set against (1 for a ratio, 100 for a percentage), unless it is that reference: a bound of
  * 0.996 beside "no measurable speedup" printed as 1.00 would read as 1. */
 int stats_bound_decimals(double x, double ref, int d);
+/* The decimals that print v to sig significant figures (none from 10^(sig - 1) up; at most
+ * 9): a measured rate such as 0.0776 GFLOP/s, which one decimal would print as 0.1. */
+int stats_sig_decimals(double v, int sig);
 /* v in ascending order. */
 void stats_sort(double *v, size_t n);
 /* The same value without sorting (a selection in linear time): v is left in

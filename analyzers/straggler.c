@@ -377,14 +377,17 @@ static void judge_steps(const struct scenario_metrics *m, struct straggler_judge
 /* The straggler record of rank k, with its cause: the phase in which it
  * outspent the others most, when that explains half of the waiting it imposed. */
 static void straggler_of(struct straggler *s, int rank, const char *host,
-			 const struct rank_sum *sum, long counted, double impact, double p)
+			 const struct rank_sum *sum, long counted, double impact, double prank,
+			 double pnode)
 {
 	memset(s, 0, sizeof *s);
 	s->rank = rank;
 	snprintf(s->node, sizeof s->node, "%s", host);
 	s->impact_pct = impact;
 	s->arrived_last_pct = 100.0 * (double)sum->last / (double)counted;
-	s->chance_p = p < 1 ? p : 1;
+	s->rank_p = prank < 1 ? prank : 1;
+	s->by_node = pnode < prank;
+	s->chance_p = s->by_node ? (pnode < 1 ? pnode : 1) : s->rank_p;
 	s->last_steps = sum->steps;
 	int best = 0;
 	for (int ph = 1; ph < P_N; ph++)
@@ -416,11 +419,10 @@ void straggler_judge_find(struct straggler_judge *j, double per, double step_med
 			? 1
 			: binomial_tail(counted, j->sum[r].last, chance) * (double) j->n,
 		       pn = node_test_p(&j->nt, j->nt.of[r], counted);
-		p = p < pn ? p : pn;
 		if (2 * j->sum[r].last > counted && impact >= STRAGGLER_MIN_IMPACT_PCT &&
-		    p <= STRAGGLER_CHANCE && *n < STRAGGLER_MAX)
+		    (p < pn ? p : pn) <= STRAGGLER_CHANCE && *n < STRAGGLER_MAX)
 			straggler_of(&out[(*n)++], j->ranks[r], j->hosts[r], &j->sum[r], counted,
-				     impact, p);
+				     impact, p, pn);
 	}
 	qsort(out, *n, sizeof *out, by_impact);
 	mark_together(out, *n);

@@ -56,6 +56,10 @@ struct straggler {
 	/* how likely chance alone gives it (or its node) so many last arrivals,
 	 * times the ranks (nodes) tested: at most STRAGGLER_CHANCE */
 	double chance_p;
+	/* chance_p is its node's (every rank of its node arrived last together, so rarely by
+	 * chance), not its own; rank_p is its own as a rank, times the ranks tested (at most 1) */
+	int by_node;
+	double rank_p;
 	/* a fingerprint of the steps in which it arrived last (equal: the same steps) */
 	uint64_t last_steps;
 	/* it arrived last in the very steps the straggler before it in the list did

@@ -407,6 +407,39 @@ static void md_straggler_causes(struct strbuf *md, const struct straggler *g, si
 	strbuf_adds(md, " more per step than the other ranks' median)");
 }
 
+/* How rarely chance alone gives a group's last arrivals: its p, said once where every rank of
+ * it has the same; a p that is the node's (its ranks last together) says so, each rank's own
+ * beside it, so that a rank is not read as beyond chance on its node's record. */
+static void md_straggler_chance(struct strbuf *md, const struct straggler *g, size_t len)
+{
+	int same = 1;
+	for (size_t k = 1; k < len; k++)
+		same &= g[k].chance_p == g[0].chance_p && g[k].by_node == g[0].by_node;
+	strbuf_adds(md, "; so many last arrivals by chance alone: p = ");
+	if (same && !g->by_node) {
+		strbuf_addf(md, "%.1e", g->chance_p);
+		return;
+	}
+	if (same) {
+		strbuf_addf(md, "%.1e for the ranks of %s node arriving last together (",
+			    g->chance_p, len > 1 ? "their" : "its");
+		for (size_t k = 0; k < len; k++)
+			strbuf_addf(md, "%srank %d alone: %.1e", k ? ", " : "", g[k].rank,
+				    g[k].rank_p);
+		strbuf_adds(md, ")");
+		return;
+	}
+	for (size_t k = 0; k < len; k++)
+		if (g[k].by_node)
+			strbuf_addf(
+				md,
+				"%s%.1e (rank %d's node, its ranks last together; rank %d alone: %.1e)",
+				k ? ", " : "", g[k].chance_p, g[k].rank, g[k].rank, g[k].rank_p);
+		else
+			strbuf_addf(md, "%s%.1e (rank %d)", k ? ", " : "", g[k].chance_p,
+				    g[k].rank);
+}
+
 /* One straggler, or the ranks that arrived last together (one waiting, said once). */
 static void md_straggler_group(struct strbuf *md, const struct ana_scenario *s,
 			       const struct straggler *g, size_t len)
@@ -426,14 +459,7 @@ static void md_straggler_group(struct strbuf *md, const struct ana_scenario *s,
 			s->shares.sync_wait_pct);
 	strbuf_adds(md, ")");
 	md_straggler_causes(md, g, len);
-	int same_p = 1;
-	for (size_t k = 1; k < len; k++)
-		same_p &= g[k].chance_p == g[0].chance_p;
-	strbuf_adds(md, "; so many last arrivals by chance alone: p = ");
-	for (size_t k = 0; k < len && !same_p; k++)
-		strbuf_addf(md, "%s%.1e (rank %d)", k ? ", " : "", g[k].chance_p, g[k].rank);
-	if (same_p)
-		strbuf_addf(md, "%.1e", g->chance_p);
+	md_straggler_chance(md, g, len);
 	strbuf_adds(md, ".");
 }
 
@@ -760,6 +786,13 @@ static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s,
 				: "undetermined: nothing is concluded from unknown shares");
 }
 
+/* v to three significant figures, into buf. */
+static const char *sig3(char *buf, size_t n, double v)
+{
+	snprintf(buf, n, "%.*f", stats_sig_decimals(v, 3), v);
+	return buf;
+}
+
 /* The FLOPs the rank achieved, and of its peak when that is known. */
 static void md_mfu(struct strbuf *md, const struct ana_run *run, const struct ana_scenario *s)
 {
@@ -768,15 +801,14 @@ static void md_mfu(struct strbuf *md, const struct ana_run *run, const struct an
 		strbuf_addf(
 			md,
 			"Achieved %s GFLOP/s per rank at the median step (%.2e FLOPs per step per rank)%s",
-			share_text_rate(rate, sizeof rate, s->steps.achieved_gflops, 1),
-			s->steps.flops_per_step,
+			sig3(rate, sizeof rate, s->steps.achieved_gflops), s->steps.flops_per_step,
 			s->steps.mfu_pct >= 0
 				? ""
 				: "; MFU unknown: set `analysis.peak_gflops_per_rank`.\n\n");
 	if (s->steps.mfu_pct >= 0)
 		strbuf_addf(md, ": **MFU %.1f %%** of the %s GFLOP/s peak per rank.\n\n",
 			    s->steps.mfu_pct,
-			    share_text_rate(peak, sizeof peak, run->peak_gflops, 1));
+			    sig3(peak, sizeof peak, run->peak_gflops));
 }
 
 /* Node monitors' samples a node under which their means are a glimpse, not the run's. */

@@ -705,13 +705,14 @@ json_t *summary_stragglers_json(const struct straggler *gs, size_t n)
 		const struct straggler *g = &gs[k];
 		json_array_append_new(
 			str,
-			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o, s:o}", SK_RANK, g->rank,
-				  SK_NODE, g->node[0] ? json_string(g->node) : json_null(),
+			json_pack("{s:i, s:o, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", SK_RANK,
+				  g->rank, SK_NODE, g->node[0] ? json_string(g->node) : json_null(),
 				  SK_CAUSE, evidence_cause_words(g->cause_kind),
 				  "cause_ms_per_step", jsonio_real3(g->cause_ms), SK_IMPACT_PCT,
 				  jsonio_real3(g->impact_pct), "arrived_last_pct",
 				  jsonio_real3(g->arrived_last_pct), "chance_p", jprob(g->chance_p),
-				  "together_with", together_json(gs, n, k)));
+				  "chance_of", g->by_node ? "node" : "rank", "rank_chance_p",
+				  jprob(g->rank_p), "together_with", together_json(gs, n, k)));
 	}
 	return str;
 }

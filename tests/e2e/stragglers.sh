@@ -161,6 +161,10 @@ check stragglers_slow_node_grouping_said node_said
 check stragglers_even_says_none grep -q "No rank keeps the others waiting" "$run/BOTTLENECK_ANALYSIS.md"
 # both ranks of local2 slow: the node is named, with its monitors beside the other node's
 check stragglers_slow_node [ "$(S slownode '["slow_node"]'),$(S slownode '["stragglers"]' | python3 -c 'import ast,sys; print(sorted((g["rank"], g["node"], g["cause"]) for g in ast.literal_eval(sys.stdin.read())))')" = "local2,[(2, 'local2', 'compute'), (3, 'local2', 'compute')]" ]
+# its pair is named on the node's record (the two last together, rarer by chance than either
+# alone): the p is the node's, each rank's own beside it in summary.json and the report
+check stragglers_slow_node_chance_of [ "$(S slownode '["stragglers"]' | python3 -c 'import ast,sys; print([(g["chance_of"], g["rank_chance_p"] >= g["chance_p"]) for g in ast.literal_eval(sys.stdin.read())])')" = "[('node', True), ('node', True)]" ]
+check stragglers_slow_node_chance_said grep -Eq "\*\*Stragglers: [^*]*\*\*: .*; so many last arrivals by chance alone: p = [0-9.]+e-[0-9]+ for the ranks of their node arriving last together \(rank [23] alone: [0-9.]+e[-+][0-9]+, rank [23] alone: [0-9.]+e[-+][0-9]+\)\." <(sed -n '/^### slownode$/,/^### /p' "$run/BOTTLENECK_ANALYSIS.md")
 check stragglers_slow_node_monitors [ "$(S slownode '["slow_node_monitors"]["node"]["nodes"]'),$(S slownode '["slow_node_monitors"]["other_nodes"]["nodes"]')" = "1,1" ]
 # The straggler recommendation predicted by replay (issue 47): the slow ranks' step-thread work
 # brought down to the others' median in each step, on the run's own graph. Its prediction is

@@ -399,7 +399,7 @@ static void test_model_gpu_mfu(void)
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
 	/* FLOPs to the same precision whatever their digits ("2.00e+09", never "2e+09") */
 	CHECK(strstr(md,
-		     "Achieved 19.6 GFLOP/s per rank at the median step (2.00e+09 FLOPs per step per rank): **MFU 19.6 %** of the 100.0 GFLOP/s peak per rank.") !=
+		     "Achieved 19.6 GFLOP/s per rank at the median step (2.00e+09 FLOPs per step per rank): **MFU 19.6 %** of the 100 GFLOP/s peak per rank.") !=
 	      NULL);
 	free(md);
 	snprintf(p, sizeof p, "%s/timeline.json", dir);
@@ -1051,6 +1051,11 @@ static void test_no_speedup_words(void)
 	/* the same rule for percentages against 100 (efficiency): 99.6 is not "100" */
 	CHECK(stats_bound_decimals(99.6, 100, 0) == 1 && stats_bound_decimals(100, 100, 0) == 0);
 	CHECK(stats_bound_decimals(99.4, 100, 0) == 0 && stats_bound_decimals(0.9999, 1, 2) == 4);
+	/* three significant figures: 0.0776, 5.43, 123, 12345; 99.96 is 100, 0.09996 0.100 */
+	CHECK(stats_sig_decimals(0.0776, 3) == 4 && stats_sig_decimals(5.43, 3) == 2);
+	CHECK(stats_sig_decimals(123.4, 3) == 0 && stats_sig_decimals(12345, 3) == 0);
+	CHECK(stats_sig_decimals(99.96, 3) == 0 && stats_sig_decimals(0.09996, 3) == 3);
+	CHECK(stats_sig_decimals(0, 3) == 0 && stats_sig_decimals(NAN, 3) == 0);
 	strbuf_free(&sb);
 }
 

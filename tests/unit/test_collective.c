@@ -304,6 +304,7 @@ static void straggler_beyond_chance(void)
 	CHECK_STR(evidence_cause_words(g[0].cause_kind), "compute");
 	/* one of four last per step: 0.25^8, times the 4 ranks tested */
 	CHECK_NEAR(g[0].chance_p, 4 * pow(0.25, 8), 1e-15);
+	CHECK(!g[0].by_node && g[0].rank_p == g[0].chance_p);
 }
 
 /* Both ranks of node b compute 40 ms more in the first `slow` of 8 steps,
@@ -355,6 +356,8 @@ static void straggler_slow_node_beyond_chance(void)
 	 * ranks' own: 0.5^8 times 4) */
 	CHECK_NEAR(g[0].chance_p, 2 * pow(0.5, 8), 1e-15);
 	CHECK_NEAR(g[1].chance_p, 2 * pow(0.5, 8), 1e-15);
+	CHECK(g[0].by_node && g[1].by_node);
+	CHECK_NEAR(g[0].rank_p, 4 * pow(0.5, 8), 1e-15);
 	/* last in the very same steps: one group, one waiting (said once, not added) */
 	CHECK(!g[0].together && g[1].together && g[0].impact_pct == g[1].impact_pct);
 	CHECK(straggler_group_len(g, 2, 0) == 2 && straggler_group_len(g, 2, 1) == 1);
