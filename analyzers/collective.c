@@ -717,6 +717,8 @@ void collectives_of(const struct scenario_metrics *m, struct collective **out, s
 		seen[k->step] = 1;
 	}
 	coll_aggr_rows(&a, steps, out, n);
+	for (size_t i = 0; i < *n; i++)
+		(*out)[i].step_total = !m->ranks[0].ncoll;
 	for (size_t r = 0; r < m->n; r++)
 		free(v[r]);
 	free(v);

@@ -86,6 +86,9 @@ struct collective {
 	size_t instances, steps;
 	size_t concurrent; /* instances that overlapped another of the row on some rank */
 	double fabric_busbw_gbps; /* what the fabric probe gave at this size; -1 none */
+	/* a step's collectives together, one instance a step (telemetry without collective
+	 * records: the reference trainer's): bytes summed over its calls, its time as one */
+	int step_total;
 	double *kept[COLL_KEPT]; /* xmalloc'd (NULL: none), nkept[k] values each */
 	size_t nkept[COLL_KEPT];
 };

@@ -254,6 +254,17 @@ static void fit_quality(const struct ana_run *run, const struct ana_scenario *ba
 	}
 }
 
+/* A share's time per rank and step (ms): the share of the step time it is a share of (on
+ * the host's basis the mean active step over ranks, else the median step), not of the
+ * median collective period, which the host's shares are not divided by. */
+static double part_ms(const struct ana_scenario *s, double pct)
+{
+	double of = s->outcome.basis == BASIS_HOST && s->shares.rank_step_mean_ms > 0
+		? s->shares.rank_step_mean_ms
+		: s->steps.step_med_ms;
+	return of * pct / 100;
+}
+
 /* The part other than compute whose per-rank time grew the most from base to w
  * (communication and waiting for peers as one; both on w's basis when they share it). */
 static void growth_of(struct model_contention *c, const struct ana_scenario *base,
@@ -267,8 +278,7 @@ static void growth_of(struct model_contention *c, const struct ana_scenario *bas
 	for (int i = 0; i < PARTS; i++) {
 		if (i == 1)
 			continue;
-		double b = base->steps.step_med_ms * ob[i].pct / 100,
-		       x = w->steps.step_med_ms * ow[i].pct / 100;
+		double b = part_ms(base, ob[i].pct), x = part_ms(w, ow[i].pct);
 		if (x - b > best)
 			best = x - b, c->grew = ow[i].kind, c->grew_base_ms = b,
 			c->grew_wide_ms = x;
@@ -282,8 +292,7 @@ static void growth_of(struct model_contention *c, const struct ana_scenario *bas
 static void contention(const struct ana_scenario *base, const struct ana_scenario *w,
 		       struct ana_model *m)
 {
-	double cb = base->steps.step_med_ms * compute_share(base) / 100,
-	       cw = w->steps.step_med_ms * compute_share(w) / 100;
+	double cb = part_ms(base, compute_share(base)), cw = part_ms(w, compute_share(w));
 	int same_work = base->in.ranks > 0 && w->in.ranks > 0 &&
 		base->steps.global_batch * w->in.ranks == w->steps.global_batch * base->in.ranks;
 	if (!same_work || cb <= 0 || cw < MODEL_CONTENTION_RATIO * cb)

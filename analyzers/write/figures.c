@@ -116,6 +116,16 @@ static void phases_data(struct fig *f, struct strbuf *ph)
 	}
 }
 
+/* A scenario's title in the collectives figure: its name, and where its rows are a step's
+ * collectives together (summary.json's step_total), that its points are not calls. */
+static void colls_title(struct fig *f, json_t *s, json_t *c)
+{
+	char t[160];
+	snprintf(t, sizeof t, "%s%s", jsonio_str(s, SK_NAME),
+		 json_is_true(json_object_get(c, "step_total")) ? " (per-step totals)" : "");
+	argv_push(&f->colls, t);
+}
+
 /* collectives.dat: per scenario, each collective of known size: bytes busbw op. */
 static void collectives_data(struct fig *f, struct strbuf *cd)
 {
@@ -130,7 +140,7 @@ static void collectives_data(struct fig *f, struct strbuf *cd)
 			if (first) {
 				strbuf_addf(cd, "%s# %s\n", f->colls.n ? "\n\n" : "",
 					    jsonio_str(s, SK_NAME));
-				argv_push(&f->colls, jsonio_str(s, SK_NAME));
+				colls_title(f, s, c);
 			}
 			first = 0;
 			strbuf_addf(cd, "%.0f %.4f %s \"%s\"\n", jsonio_num(c, SK_BYTES),

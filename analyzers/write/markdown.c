@@ -333,9 +333,10 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		md,
 		PROSE_COLL_TABLE_HEAD,
 		fab ? " Of the fabric |" : "", fab ? "---:|" : "");
-	size_t concurrent = 0, rough_rows = 0;
+	size_t concurrent = 0, rough_rows = 0, step_totals = 0;
 	for (size_t i = 0; i < s->comm.ncolls; i++) {
 		const struct collective *c = &s->comm.colls[i];
+		step_totals += c->step_total;
 		char label[48], bytes[96] = "unknown", alg[24] = "n/a", bus[24] = "n/a", ms[96];
 		coll_size_label(c->size_class, label, sizeof label);
 		if (c->size_class >= 0) {
@@ -346,10 +347,11 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		coll_time_cell(c, ms, sizeof ms);
 		concurrent += c->concurrent;
 		rough_rows += c->steps < STATS_P95_MIN_N;
-		strbuf_addf(md, "| %s | %s | %.2f | %s | %.3f / %.3f%s | %.3f / %.3f%s | %s | %s |",
-			    coll_op_name(c->op), bytes, c->count_per_step, ms, c->latency_med,
-			    c->latency_p95, rough(c->steps), c->wait_med, c->wait_p95,
-			    rough(c->steps), alg, bus);
+		strbuf_addf(md,
+			    "| %s%s | %s | %.2f | %s | %.3f / %.3f%s | %.3f / %.3f%s | %s | %s |",
+			    coll_op_name(c->op), c->step_total ? " (a step's, together)" : "",
+			    bytes, c->count_per_step, ms, c->latency_med, c->latency_p95,
+			    rough(c->steps), c->wait_med, c->wait_p95, rough(c->steps), alg, bus);
 		if (fab && c->size_class >= 0 && c->fabric_busbw_gbps > 0)
 			strbuf_addf(md, " %.0f %% of %s |",
 				    100 * c->busbw_gbps / c->fabric_busbw_gbps,
@@ -371,6 +373,8 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 	if (rough_rows)
 		strbuf_addf(md, " A p95 marked (rough) comes from fewer than %d steps.",
 			    STATS_P95_MIN_N);
+	if (step_totals)
+		strbuf_adds(md, PROSE_COLL_STEP_TOTAL_NOTE);
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
 	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
@@ -1184,18 +1188,47 @@ static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
 	}
 }
 
+/* Recommendation r as the list ranks it: its gain, its words, and the 95 % interval of its
+ * gain where its lead scenario's prediction is a replayed median with one (not the means'). */
+static struct rec rec_ranked(const struct ana_rec *r, const struct ana_run *run)
+{
+	struct rec x = { r->gain_pct, rec_text(r, run), 0, 0, 0 };
+	size_t k = r->lead;
+	if (r->n && r->lead_ranks && r->replayed[k] && !r->by_means[k] && r->lo_ms[k] >= 0 &&
+	    r->step_ms[k] > 0) {
+		x.iv = 1;
+		x.lo = 100 * (1 - r->hi_ms[k] / r->step_ms[k]);
+		x.hi = 100 * (1 - r->lo_ms[k] / r->step_ms[k]);
+	}
+	return x;
+}
+
 /* Neighbours of the ranked list whose predicted gains lie within RECS_TIE_POINTS of each
- * other: their order says nothing (their predictions are not that exact). */
+ * other, or whose gains' 95 % intervals overlap: their order says nothing (their
+ * predictions are not that exact). */
 #define RECS_TIE_POINTS 1.0
+static int recs_tie(const struct rec *a, const struct rec *b)
+{
+	if (a->gain <= 0 || b->gain <= 0)
+		return 0;
+	return a->gain - b->gain < RECS_TIE_POINTS ||
+	       (a->iv && b->iv && a->lo <= b->hi && b->lo <= a->hi);
+}
+
 static void md_rec_ties(struct strbuf *md, const struct rec *recs, size_t n)
 {
 	int any = 0;
-	for (size_t i = 0; i + 1 < n; i++)
-		if (recs[i].gain > 0 && recs[i + 1].gain > 0 &&
-		    recs[i].gain - recs[i + 1].gain < RECS_TIE_POINTS)
-			strbuf_addf(md, "%s%zu and %zu (%.1f %% and %.1f %%)",
-				    any++ ? ", " : PROSE_RECS_TIE, i + 1, i + 2, recs[i].gain,
-				    recs[i + 1].gain);
+	for (size_t i = 0; i + 1 < n; i++) {
+		const struct rec *a = &recs[i], *b = &recs[i + 1];
+		if (!recs_tie(a, b))
+			continue;
+		strbuf_addf(md, "%s%zu and %zu (%.1f %% and %.1f %%", any++ ? ", " : PROSE_RECS_TIE,
+			    i + 1, i + 2, a->gain, b->gain);
+		if (a->iv && b->iv)
+			strbuf_addf(md, "; intervals %.1f-%.1f %% and %.1f-%.1f %%", a->lo, a->hi,
+				    b->lo, b->hi);
+		strbuf_adds(md, ")");
+	}
 	if (any)
 		strbuf_adds(md, ": their order says nothing.\n\n");
 }
@@ -1205,7 +1238,7 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 	struct rec *recs = xcalloc(run->nrecs + run->nmodels + 1, sizeof *recs);
 	size_t n = 0;
 	for (size_t i = 0; i < run->nrecs; i++)
-		recs[n++] = (struct rec){ run->recs[i].gain_pct, rec_text(&run->recs[i], run) };
+		recs[n++] = rec_ranked(&run->recs[i], run);
 	for (size_t i = 0; i < run->nmodels; i++)
 		n += series_advice(&recs[n], &run->models[i], run);
 	qsort(recs, n, sizeof *recs, rec_cmp);

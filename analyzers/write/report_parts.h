@@ -42,6 +42,9 @@ json_t *inspector_json(const struct ana_scenario *s);
 struct rec {
 	double gain;
 	char *text;
+	/* the 95 % interval of gain (%), where its lead scenario's is a replayed median's */
+	int iv;
+	double lo, hi;
 };
 /* Orders recs by gain, the larger first (qsort). */
 int rec_cmp(const void *a, const void *b);

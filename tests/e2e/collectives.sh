@@ -18,6 +18,7 @@ check coll_nccl_rows [ "$(C nccl '[0]["op"]'),$(C nccl '[1]["op"]'),$(C nccl '._
 check coll_nccl_allreduce_exact [ "$(C nccl '[0]' | python3 -c 'import ast,sys; d=ast.literal_eval(sys.stdin.read()); print(d["bytes"], d["size_class"], d["count_per_step"], d["latency_ms"], d["wait_ms"]["median"], d["algbw_gbps"], d["busbw_gbps"], d["instances"], d["steps"])')" = "4194304.0 4 MiB - 16 MiB 1.0 {'median': 1.0, 'p95': 1.0} 0.75 4.194 6.291 3 3" ]
 check coll_nccl_allgather_exact [ "$(C nccl '[1]' | python3 -c 'import ast,sys; d=ast.literal_eval(sys.stdin.read()); print(d["bytes"], d["size_class"], d["latency_ms"]["median"], d["wait_ms"]["p95"], d["algbw_gbps"], d["busbw_gbps"])')" = "2097152.0 1 MiB - 4 MiB 0.5 0.2 4.194 3.146" ]
 check coll_gloo_sizes_borrowed [ "$(C gloo '[0]' | python3 -c 'import ast,sys; d=ast.literal_eval(sys.stdin.read()); print(d["op"], d["bytes"], d["latency_ms"]["median"], d["wait_ms"]["median"], d["algbw_gbps"], d["busbw_gbps"])')" = "all_reduce 1048576.0 4.0 1.0 0.262 0.262" ]
+check coll_traces_not_step_total [ "$(json "$run/summary.json" 'sorted(set(c["step_total"] for s in j["scenarios"] for c in s["collectives"]))')" = "[False]" ]
 check coll_report_table grep -q "^| all_reduce | 4 MiB - 16 MiB (median 4194304 B) | 1.00 | 1.750 | 1.000 / 1.000 (rough) | 0.750 / 1.500 (rough) | 4.194 | 6.291 |$" "$run/BOTTLENECK_ANALYSIS.md"
 check coll_figure_data [ "$(grep -v '^#' "$run/figures/data/collectives.dat" | grep -c .)" -eq 3 ]
 check coll_figure_linked grep -q "figures/collectives.svg" "$run/BOTTLENECK_ANALYSIS.md"
