@@ -195,6 +195,11 @@ static double replay_error_pct(double replayed, double measured)
 	return measured > 0 ? 100 * (replayed - measured) / measured : 0;
 }
 
+double replay_result_error(const struct replay_result *r)
+{
+	return r->by_means ? r->mean_error_pct : r->error_pct;
+}
+
 /* The replayed span of rank's step i, -1 when it has none. */
 static double span_of(const struct replay_sim *s, int rank, int i)
 {
@@ -270,6 +275,10 @@ static void compare(const struct replay_sim *s, const struct scenario_metrics *m
 	out->step_ms = n ? stats_percentile_unordered(rep, n, 50) : 0;
 	out->measured_ms = n ? stats_percentile_unordered(mea, n, 50) : 0;
 	out->error_pct = replay_error_pct(out->step_ms, out->measured_ms);
+	out->mean_step_ms = n ? stats_mean(rep, n) : 0;
+	out->measured_mean_ms = n ? stats_mean(mea, n) : 0;
+	out->mean_error_pct = replay_error_pct(out->mean_step_ms, out->measured_mean_ms);
+	out->by_means = stats_unalike(out->measured_ms, out->measured_mean_ms);
 	out->ranks = xcalloc(m->n + 1, sizeof *out->ranks);
 	for (size_t k = 0; k < m->n; k++) {
 		const struct rank_metrics *r = &m->ranks[k];

@@ -78,6 +78,11 @@ struct replay_result {
 	 * collective period, else the slowest rank's), replayed and measured, and
 	 * error_pct = 100 (replayed - measured) / measured */
 	double step_ms, measured_ms, error_pct;
+	/* the same over the same steps by their means, and by_means: the measured steps are not
+	 * alike (stats_unalike: steps in modes, whose median a step or two moves far), so the
+	 * means' error is the one the report leads with and flags */
+	double mean_step_ms, measured_mean_ms, mean_error_pct;
+	int by_means;
 	size_t steps;
 	int hosts, cores; /* what the graph had: hosts, cores of each */
 	char why[240]; /* a file's name, or an error message, as why_kind says */
@@ -109,6 +114,10 @@ struct replay_result {
 	 * times the samples */
 	struct replay_pred batch;
 };
+
+/* The replay's error that judges it: the means' where its steps are not alike (by_means),
+ * else the medians'. */
+double replay_result_error(const struct replay_result *r);
 
 /* A replay whose unchanged graph misses the measured median step by more than this (%) is
  * flagged where its fidelity and its predictions are said: issue 47's bar for a scenario. */

@@ -418,9 +418,15 @@ static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s
 {
 	/* busy_pct is the busiest host's: its cores are named */
 	const char *whose = s->replay.hosts > 1 ? "busiest node's " : "";
-	strbuf_addf(sb, "; replay error %+.1f %% (the unchanged graph against the measured median)",
-		    s->replay.error_pct);
-	if (fabs(s->replay.error_pct) > REPLAY_ROUGH_PCT)
+	if (s->replay.by_means)
+		strbuf_addf(sb, PROSE_REPLAY_ERROR_BY_MEANS, s->replay.mean_error_pct,
+			    s->replay.error_pct);
+	else
+		strbuf_addf(
+			sb,
+			"; replay error %+.1f %% (the unchanged graph against the measured median)",
+			s->replay.error_pct);
+	if (fabs(replay_result_error(&s->replay)) > REPLAY_ROUGH_PCT)
 		strbuf_addf(sb, PROSE_REPLAY_ROUGH, REPLAY_ROUGH_PCT);
 	if (no_gain && busy_pct >= CORES_ABSORB_PCT)
 		strbuf_addf(sb, PROSE_NO_GAIN_CORES_BUSY, whose, s->replay.cores, busy_pct);

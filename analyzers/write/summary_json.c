@@ -343,6 +343,10 @@ json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
 				"steps", (json_int_t) r->steps, "measured_ms",
 				jsonio_real3(r->measured_ms), "hosts", r->hosts, "cores", r->cores,
 				"ranks", ranks);
+	json_object_set_new(rep, "mean_step_ms", jsonio_real3(r->mean_step_ms));
+	json_object_set_new(rep, "measured_mean_ms", jsonio_real3(r->measured_mean_ms));
+	json_object_set_new(rep, "mean_error_pct", jsonio_real3(r->mean_error_pct));
+	json_object_set_new(rep, "by_means", json_boolean(r->by_means));
 	json_object_set_new(rep, "communication", comm_pred_json(&r->comm, none));
 	json_object_set_new(
 		rep, "io",

@@ -100,19 +100,29 @@ check ddp_series_scaled [ "$(json "$run/summary.json" "[x['baseline'] for x in j
 check ddp_model_states_fit grep -q "The model \(fits\|does not fit\) the measured points" "$run/BOTTLENECK_ANALYSIS.md"
 check ddp_report_names_source grep -q "(from PyTorch profiler traces)" "$run/BOTTLENECK_ANALYSIS.md"
 check ddp_report_no_fix_the_cause bash -c '! grep -q "fix the cause" "$1/BOTTLENECK_ANALYSIS.md"' _ "$run"
-# the unchanged execution graph replayed (issue 47): its error against the measured median,
-# which tests/tools/replay_measured.py recounts from the raw traces; printed, and held
+# the unchanged execution graph replayed (issue 47): its error against the measured median
+# and mean, which tests/tools/replay_measured.py recounts from the raw traces; printed, and held
 # within 10 % per scenario (the issue's target). 24 active steps, not 12: cpu-2n's steps are
 # 10-20 ms, and with a CPU hog on each core the replay's median of 12 of them was 10.4 % off
 # once (ranks +1 and +7 %); of 24, 0.3 and 1.5 % in two runs beside the same hogs
 for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
 	rep=$(json "$run/summary.json" "[x['replay'] for x in j['scenarios'] if x['name'] == '$s'][0]")
 	echo "   replay $s: $rep"
-	theirs=$(python3 "$ROOT/tests/tools/replay_measured.py" "$run/$s/traces" | python3 -c 'import json, sys; print(json.load(sys.stdin)["measured_ms"])')
-	ours=$(json "$run/summary.json" "[x['replay']['measured_ms'] for x in j['scenarios'] if x['name'] == '$s'][0]")
-	check "ddp_${s}_replay_measured_recounted ($ours vs $theirs ms)" python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1]) - float(sys.argv[2])) < 1e-3 else 1)' "$ours" "$theirs"
-	err=$(json "$run/summary.json" "[x['replay']['error_pct'] for x in j['scenarios'] if x['name'] == '$s'][0]")
-	check "ddp_${s}_replay_error_recounted ($err %)" python3 -c 'import json, sys
+	theirs=$(python3 "$ROOT/tests/tools/replay_measured.py" "$run/$s/traces" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["measured_ms"], d["measured_mean_ms"])')
+	ours=$(json "$run/summary.json" "(lambda r: '%s %s' % (r['measured_ms'], r['measured_mean_ms']))([x['replay'] for x in j['scenarios'] if x['name'] == '$s'][0])")
+	check "ddp_${s}_replay_measured_recounted ($ours vs $theirs ms)" python3 -c 'import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); sys.exit(0 if all(abs(float(x) - float(y)) < 1e-3 for x, y in zip(a, b)) else 1)' "$ours" "$theirs"
+	# where the measured steps are not alike (mean over 25 % from median: steps in modes, a
+	# median one or two steps move far; 3 and 5-9 ms once, where a replay within 2 % of most
+	# steps and +2.6 % by the means was +23 % by the medians), the error judged is the means'
+	check "ddp_${s}_replay_means_recounted" python3 -c 'import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["replay"]
+e = 100 * (r["mean_step_ms"] - r["measured_mean_ms"]) / r["measured_mean_ms"]
+tol = 100 * 0.0011 / r["measured_mean_ms"] + 0.0011
+apart = 100 * abs(r["measured_mean_ms"] / r["measured_ms"] - 1)
+sys.exit(0 if abs(e - r["mean_error_pct"]) <= tol and (abs(apart - 25) < 0.05 or r["by_means"] == (apart > 25)) else 1)' "$run/summary.json" "$s"
+	err=$(json "$run/summary.json" "(lambda r: r['mean_error_pct'] if r['by_means'] else r['error_pct'])([x for x in j['scenarios'] if x['name'] == '$s'][0]['replay'])")
+	by=$(json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$s'][0]['replay']['by_means']")
+	check "ddp_${s}_replay_error_recounted" python3 -c 'import json, sys
 r = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["replay"]
 e = 100 * (r["step_ms"] - r["measured_ms"]) / r["measured_ms"]
 tol = 100 * 0.0011 / r["measured_ms"] + 0.0011  # both times are rounded to 0.001 ms
@@ -129,16 +139,16 @@ sys.exit(0 if abs(e - r["error_pct"]) <= tol and r["hosts"] == 1 else 1)' "$run/
 	bound=10
 	if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 10 else 1)' "$load"; then
 		bound=25
-		check "ddp_${s}_replay_load_said" grep -q "\`$s\` [0-9.]* ms against [0-9.]* ms ([^)]*)\(, \*\*over 10 %: a rough replay\*\*, so its predictions are rough too\)\?, measured beside other load ([0-9]* % of a core), which the replay does not see" "$run/BOTTLENECK_ANALYSIS.md"
+		check "ddp_${s}_replay_load_said" grep -q "\`$s\` [0-9.]* ms against [0-9.]* ms\( by the means\)\? ([^)]*)\(, \*\*over 10 %: a rough replay\*\*, so its predictions are rough too\)\?, measured beside other load ([0-9]* % of a core), which the replay does not see" "$run/BOTTLENECK_ANALYSIS.md"
 	fi
-	if python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1])) > float(sys.argv[3]) and float(sys.argv[2]) > 10 else 1)' "$err" "$mid" "$bound"; then
+	if [ "$by" = False ] && python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1])) > float(sys.argv[3]) and float(sys.argv[2]) > 10 else 1)' "$err" "$mid" "$bound"; then
 		skip "ddp_${s}_replay_within_bound" "replay error $err %, but its two middle steps are $mid % apart: its median is not defined to $bound %"
 	else
-		check "ddp_${s}_replay_within_bound ($err % of $bound %; beside $load % of a core)" python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1])) <= float(sys.argv[2]) else 1)' "$err" "$bound"
+		check "ddp_${s}_replay_within_bound ($err % of $bound %; by the means: $by; beside $load % of a core)" python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1])) <= float(sys.argv[2]) else 1)' "$err" "$bound"
 	fi
 	# over 10 %, flagged in the report's fidelity line
 	if python3 -c 'import sys; sys.exit(0 if abs(float(sys.argv[1])) > 10 else 1)' "$err"; then
-		check "ddp_${s}_replay_rough_said" grep -q "\`$s\` [0-9.]* ms against [0-9.]* ms ([^)]*), \*\*over 10 %: a rough replay\*\*, so its predictions are rough too" "$run/BOTTLENECK_ANALYSIS.md"
+		check "ddp_${s}_replay_rough_said" grep -q "\`$s\` [0-9.]* ms against [0-9.]* ms\( by the means\)\? ([^)]*), \*\*over 10 %: a rough replay\*\*, so its predictions are rough too" "$run/BOTTLENECK_ANALYSIS.md"
 	fi
 done
 # cpu-2n's two nodes are this machine (2 ranks on its 2 CPUs, not oversubscribed): said in its

@@ -16,7 +16,7 @@ telemetry beside them records (tests/tools/telemetry_median.py), else the slowes
 trace step; else the period between consecutive steps' last collectives where there is one,
 as tests/tools/step_estimators.py recounts it (its "collective_period", the slowest rank's
 step where a step has none). Prints
-{"measured_ms": the median over steps, "steps": n, "ranks": {rank: that rank's median}} for
+{"measured_ms": the median over steps, "measured_mean_ms": their mean, "steps": n, "ranks": {rank: that rank's median}} for
 each DIR, one line each.
 """
 import glob
@@ -89,7 +89,8 @@ def recount(d):
         ranks = {r: step_estimators.one_rank(events(p)[0]) for r, p in paths.items()}
         _, chosen, periods = step_estimators.estimators(ranks)
         times = chosen if periods else times
-    return {"measured_ms": statistics.median(times), "steps": len(times),
+    return {"measured_ms": statistics.median(times), "measured_mean_ms": statistics.mean(times),
+            "steps": len(times),
             "ranks": {r: statistics.median(v) for r, v in sorted(per.items())}}
 
 
