@@ -8,6 +8,7 @@
 #include "analyzers/collective.h"
 #include "analyzers/stats.h"
 #include "util/err.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -94,18 +95,38 @@ static int step_at(const struct rank_view *v, double x)
  * back-to-back ranges overlap by a few ns. */
 #define SIBLING_US 0.01
 
+/* The host ranges of v that are no step, by thread, then start (the longer first): a pass
+ * by thread (tid indexes the names), then each thread's sorted where the file had them out
+ * of order (sort_runs: a thread's ranges come mostly in time order); n of them. */
+static struct range_key *keys_by_thread(const struct rank_view *v, size_t *n)
+{
+	const struct gpu_trace *t = v->r->t;
+	size_t *at = xcalloc(t->nnames + 2, sizeof *at);
+	struct range_key *key = xcalloc(t->ncpu + 1, sizeof *key);
+	for (size_t i = 0; i < t->ncpu; i++)
+		at[t->cpu[i].tid + 1] += !v->r->is_step[t->cpu[i].name];
+	for (size_t k = 1; k <= t->nnames; k++)
+		at[k] += at[k - 1];
+	*n = at[t->nnames];
+	for (size_t i = 0; i < t->ncpu; i++)
+		if (!v->r->is_step[t->cpu[i].name])
+			key[at[t->cpu[i].tid]++] = (struct range_key){ t->cpu[i].start,
+								       t->cpu[i].end,
+								       t->cpu[i].tid, i };
+	/* at[k]: where thread k's ranges end */
+	for (size_t k = 0, from = 0; k < t->nnames; from = at[k++])
+		sort_runs(key + from, at[k] - from, sizeof *key, by_tid_start);
+	free(at);
+	return key;
+}
+
 /* Each thread's top-level ranges (not inside another of its thread; step ranges are no
  * operation, so what they hold is top-level), with a graph lane per thread. */
 static void top_level(struct builder *b, struct rank_view *v)
 {
 	const struct gpu_trace *t = v->r->t;
-	struct range_key *key = xcalloc(t->ncpu + 1, sizeof *key);
 	size_t n = 0;
-	for (size_t i = 0; i < t->ncpu; i++)
-		if (!v->r->is_step[t->cpu[i].name])
-			key[n++] = (struct range_key){ t->cpu[i].start, t->cpu[i].end,
-						       t->cpu[i].tid, i };
-	qsort(key, n, sizeof *key, by_tid_start);
+	struct range_key *key = keys_by_thread(v, &n);
 	v->top = xcalloc(n + 1, sizeof *v->top);
 	v->top_lane = xcalloc(n + 1, sizeof *v->top_lane);
 	int tid = -1, lane = -1;
