@@ -273,8 +273,21 @@ static void shared_cpus_said(struct strbuf *sb, const struct ana_scenario *s,
 			    s->in.ranks, run->host_cpus, run->host_cpus == 1 ? "" : "s");
 }
 
+/* A flag's share as the report prints it: exposed communication and waiting for peers on the
+ * host's basis as the sum of the two as printed (58.8 where they print 25.4 and 33.4, as the
+ * verdict's "in all" says it), not their sum rounded (58.9). */
+static double flag_shown_pct(const struct ana_scenario *s, const struct flag *f,
+			     enum verdict_basis b)
+{
+	if (f->kind != FLAG_COMMUNICATION || b != BASIS_HOST)
+		return f->pct;
+	double wait = s->outcome.wait_to == SHARE_COMMUNICATION ? s->shares.sync_wait_pct : 0;
+	return round(10 * s->shares.comm_pct) / 10 + round(10 * wait) / 10;
+}
+
 /* The thresholds the shares pass, beside the verdict. */
-static void flags_said(struct strbuf *sb, const struct verdict_out *v, enum verdict_basis b)
+static void flags_said(struct strbuf *sb, const struct ana_scenario *s, const struct verdict_out *v,
+		       enum verdict_basis b)
 {
 	static const char *const words[FLAG_N] = {
 		[FLAG_COMMUNICATION] = "exposed communication and waiting for peers",
@@ -290,7 +303,7 @@ static void flags_said(struct strbuf *sb, const struct verdict_out *v, enum verd
 			    b == BASIS_GPU && v->flags[i].kind == FLAG_COMMUNICATION
 				    ? "exposed communication"
 				    : words[v->flags[i].kind],
-			    v->flags[i].pct, v->flags[i].th);
+			    flag_shown_pct(s, &v->flags[i], b), v->flags[i].th);
 }
 
 static void straggler_said(struct strbuf *sb, const struct ana_scenario *s)
@@ -397,7 +410,7 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	else
 		host_shares(sb, s);
 	strbuf_adds(sb, ")");
-	flags_said(sb, v, b);
+	flags_said(sb, s, v, b);
 	if (v->borderline == BORDERLINE_NEAR)
 		strbuf_addf(
 			sb,
