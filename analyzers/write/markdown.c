@@ -1200,13 +1200,21 @@ static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
 }
 
 /* Recommendation r as the list ranks it: its gain, its words, and the 95 % interval of its
- * gain where its lead scenario's prediction is a replayed median with one (not the means'). */
+ * gain where its lead scenario's prediction is a replay with one (of its median, or of its
+ * mean where it leads with the means). */
 static struct rec rec_ranked(const struct ana_rec *r, const struct ana_run *run)
 {
 	struct rec x = { r->gain_pct, rec_text(r, run), 0, 0, 0 };
 	size_t k = r->lead;
-	if (r->n && r->lead_ranks && r->replayed[k] && !r->by_means[k] && r->lo_ms[k] >= 0 &&
-	    r->step_ms[k] > 0) {
+	if (!r->n || !r->lead_ranks || !r->replayed[k])
+		return x;
+	const struct replay_pred *p = advice_replayed(&run->sc[r->sc[k]], r->kind);
+	if (r->by_means[k] && p && p->mean_lo_ms >= 0 && p->measured_mean_ms > 0) {
+		/* led by the means: its gain's interval is the predicted mean's */
+		x.iv = 1;
+		x.lo = 100 * (1 - p->mean_hi_ms / p->measured_mean_ms);
+		x.hi = 100 * (1 - p->mean_lo_ms / p->measured_mean_ms);
+	} else if (!r->by_means[k] && r->lo_ms[k] >= 0 && r->step_ms[k] > 0) {
 		x.iv = 1;
 		x.lo = 100 * (1 - r->hi_ms[k] / r->step_ms[k]);
 		x.hi = 100 * (1 - r->lo_ms[k] / r->step_ms[k]);

@@ -114,11 +114,12 @@ for s in json.load(open(run + "/summary.json"))["scenarios"]:
         continue
     lo, hi = t["median_interval"]
     # (the report rounds the unrounded values, summary.json keeps 3 decimals: within 0.006
-    # ms, and the rates within one unit of their last digit)
+    # ms, and the rates within one unit of their last digit, plus what the rounding of the bound
+    # to 0.0005 ms moves them: 2.4 samples/s at 5.189 ms)
     m = re.search(r"### %s\n.*?the step time was ([0-9.]+) ms median \(95 %% interval ([0-9.]+)-([0-9.]+) ms, ([0-9.]+)-([0-9.]+) samples/s\)" % s["name"], md, re.S)
     ok &= bool(m) and lo <= t["median"] <= hi and s["global_batch"] == 128
     ok &= bool(m) and all(abs(float(a) - b) < 0.006 for a, b in zip(m.groups()[:3], (t["median"], lo, hi)))
-    ok &= bool(m) and all(abs(float(a) - b) <= 1.01 for a, b in zip(m.groups()[3:], (128000 / hi, 128000 / lo)))
+    ok &= bool(m) and all(abs(float(a) - 128000 / x) <= 1.01 + 128000 * 0.0006 / x ** 2 for a, x in zip(m.groups()[3:], (hi, lo)))
 sys.exit(0 if ok else 1)' "$run"
 # neighbours of the ranked recommendations whose gains lie within a point, or whose gains' 95 %
 # intervals overlap, are said to tie (slow and slownode predict about the same), recounted
@@ -127,15 +128,23 @@ check stragglers_rec_ties python3 -c 'import json, re, sys
 run = sys.argv[1]
 # a recommendation ranks by its largest gain among its scenarios whose prediction ranks: a
 # ceiling, or a replay with an interval (advice.c); that scenario leads, and its gain has an
-# interval where it is a replayed median (not the means)
+# interval where it is a replay: of its median, or of its mean where it leads with the means
 def lead(r):
     c = [(x, k) for k, (x, b, iv) in enumerate(zip(r["predicted_gain_pct"], r["prediction_basis"], r["predicted_interval_ms"]))
          if x is not None and (b == "ceiling" or iv is not None)]
     if not c:
         return 0, None
     x, k = max(c)
+    if r["prediction_basis"][k] != "replay":
+        return x, None
+    if r["gain_by_means"][k]:  # led by the means: the interval of the predicted mean
+        m, iv = r["predicted_mean_ms"][k], r["predicted_mean_interval_ms"][k]
+        if iv is None or m is None or x >= 100:
+            return x, None
+        mm = m / (1 - x / 100)  # the measured mean the gain is of
+        return x, (100 * (1 - iv[1] / mm), 100 * (1 - iv[0] / mm))
     iv = r["predicted_interval_ms"][k]
-    if r["prediction_basis"][k] != "replay" or iv is None or r["gain_by_means"][k]:
+    if iv is None:
         return x, None
     return x, (100 * (1 - iv[1] / r["step_ms"][k]), 100 * (1 - iv[0] / r["step_ms"][k]))
 L = [lead(r) for r in json.load(open(run + "/summary.json"))["recommendations"]]
@@ -150,7 +159,7 @@ named = {(int(a), int(b)) for a, b, _, _ in said}
 # (summary.json keeps 3 decimals of the unrounded gains and intervals the report compares: a
 # pair within 0.002 of the one point, or of touching, may go either way; the gains printed
 # within 0.051)
-ok = pairs(0.998, -0.01) <= named <= pairs(1.002, 0.01) and all(abs(float(x) - g[int(a) - 1]) < 0.051 and abs(float(y) - g[int(b) - 1]) < 0.051 for a, b, x, y in said)
+ok = pairs(0.998, -0.05) <= named <= pairs(1.002, 0.05) and all(abs(float(x) - g[int(a) - 1]) < 0.051 and abs(float(y) - g[int(b) - 1]) < 0.051 for a, b, x, y in said)
 if not ok:
     print("   gains and intervals %s, said %s" % (L, said))
 sys.exit(0 if ok else 1)' "$run"
