@@ -693,6 +693,21 @@ static void interval_said(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_addf(sb, PROSE_REPLAY_MEDIAN_CI, r->lo_ms[i], r->hi_ms[i]);
 }
 
+/* What weakens a median-led replayed gain (gain_pct, 2 % or more): its interval reaching the
+ * measured median (no gain lies inside it too), and a predicted mean step (the time per
+ * sample) that gains under 2 %. */
+static void pred_doubts_said(struct strbuf *sb, const struct ana_rec *r, size_t i,
+			     const struct replay_pred *c, double gain_pct)
+{
+	if (r->by_means[i] || gain_pct < 2)
+		return;
+	if (r->lo_ms[i] >= 0 && r->lo_ms[i] <= r->step_ms[i] && r->step_ms[i] <= r->hi_ms[i])
+		strbuf_addf(sb, PROSE_PRED_INTERVAL_HOLDS_NONE, r->step_ms[i]);
+	if (c->mean_ms > 0 && c->measured_mean_ms > 0 && c->mean_ms > 0.98 * c->measured_mean_ms)
+		strbuf_addf(sb, PROSE_PRED_MEAN_NO_GAIN, c->measured_mean_ms, c->mean_ms,
+			    100 * (c->mean_ms / c->measured_mean_ms - 1));
+}
+
 /* One replayed prediction in words: the change, the step, its interval, "no gain" naming
  * the cores when it takes under 2 % off, and the ceiling as "at most". */
 static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
@@ -722,6 +737,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_adds(
 			sb,
 			", the host's work up to each kernel's launch (dispatch and the launch call) in half its time");
+	pred_doubts_said(sb, r, i, c, gain);
 	/* (where the mean leads, its gain says whether there is one) */
 	replay_fidelity_said(sb, s, (r->by_means[i] ? 100 * r->gain[i] : gain) < 2, c->busy_pct);
 	ceiling_said(sb, r, i);

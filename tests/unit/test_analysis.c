@@ -1178,6 +1178,20 @@ static void test_rec_by_means(void)
 		     "; replay error +12.5 % (the unchanged graph against the measured median), **over 10 %: a rough replay**, so its predictions are rough too"));
 	free(t);
 	sc[1].replay.error_pct = 0;
+	/* an interval that reaches the measured median, and a mean that gains nothing: said */
+	run.recs[0].lo_ms[0] = 15, run.recs[0].hi_ms[0] = 101;
+	sc[1].replay.comm.mean_ms = 100;
+	t = rec_text(&run.recs[0], &run);
+	CHECK(t &&
+	      strstr(t,
+		     "; its interval reaches the measured 100.00 ms: no gain lies inside it too, so this replay cannot tell the gain from none; by the means, the time per sample over the run, 101.00 -> 100.00 ms (-1.0 %): no gain"));
+	free(t);
+	run.recs[0].lo_ms[0] = 19, run.recs[0].hi_ms[0] = 21;
+	sc[1].replay.comm.mean_ms = 20.5;
+	t = rec_text(&run.recs[0], &run);
+	CHECK(t && !strstr(t, "its interval reaches") &&
+	      !strstr(t, "by the means, the time per sample"));
+	free(t);
 	no_gain_words(&run, &sc[1]);
 	/* one replayed step ranks nothing: the 73 % of ten steps comes first */
 	sc[1].replay.comm.step_ms = 20, sc[1].replay.comm.mean_ms = 20.5;
