@@ -1039,16 +1039,22 @@ static void md_series_moves(struct strbuf *md, const struct ana_scenario *base,
 			"\nFrom %d to %d ranks parallel efficiency is %s; the shares are not compared: %s's are of %s, %s's of %s (the table's last column).\n\n",
 			base->in.ranks, last->in.ranks, eff.buf, base->in.name, bb, last->in.name,
 			lb);
-	else
+	else {
+		/* on the host's basis the waiting for peers beside it: it grows with ranks too */
+		char wait[96] = "";
+		if (!gpu)
+			snprintf(wait, sizeof wait, ", waiting for peers from %.1f %% to %.1f %%",
+				 share_text_pct(base, COL_WAIT), share_text_pct(last, COL_WAIT));
 		strbuf_addf(
 			md,
 			PROSE_SCALING_MOVES,
 			base->in.ranks, last->in.ranks, share_text_pct(base, COL_COMM),
-			share_text_pct(last, COL_COMM), gpu ? "the GPU's time" : "step time",
+			share_text_pct(last, COL_COMM), gpu ? "the GPU's time" : "step time", wait,
 			share_text_pct(base, COL_COMPUTE), share_text_pct(last, COL_COMPUTE),
 			gpu ? "the GPU idle while the host loaded data" : "data loading",
 			share_text_pct(base, COL_DATA), share_text_pct(last, COL_DATA),
 			last->in.ranks, eff.buf);
+	}
 	strbuf_free(&eff);
 }
 
