@@ -295,7 +295,8 @@ static void contention(const struct ana_scenario *base, const struct ana_scenari
 	double cb = part_ms(base, compute_share(base)), cw = part_ms(w, compute_share(w));
 	int same_work = base->in.ranks > 0 && w->in.ranks > 0 &&
 		base->steps.global_batch * w->in.ranks == w->steps.global_batch * base->in.ranks;
-	if (!same_work || cb <= 0 || cw < MODEL_CONTENTION_RATIO * cb)
+	if (!same_work || cb <= 0 || cw < MODEL_CONTENTION_RATIO * cb ||
+	    cw - cb < part_ms(w, MODEL_CONTENTION_MIN_PCT))
 		return;
 	struct model_contention *c = &m->contention;
 	c->found = 1;

@@ -740,6 +740,23 @@ static void test_emulated_no_prediction(void)
 	ana_run_free(&run);
 }
 
+/* Compute 0.6 -> 0.86 ms (1.4x) in steps of 40 -> 160 ms of communication: that growth is
+ * 0.2 % of the widest step, under MODEL_CONTENTION_MIN_PCT: no contention is said of it
+ * (a paper reader's io series: checkpoints grew, not compute). */
+static void test_contention_immaterial(void)
+{
+	exact("q1", 1, 64, 0.6, 40, 0, NULL);
+	exact("q2", 2, 128, 0.73, 80, 0, NULL);
+	exact("q4", 4, 256, 0.86, 160, 0, NULL);
+	struct ana_run run = new_run(20);
+	add(&run, "q1", "COMPLETED", 1, 1);
+	add(&run, "q2", "COMPLETED", 2, 1);
+	add(&run, "q4", "COMPLETED", 4, 1);
+	CHECK(ana_run_analyse(&run) == 0);
+	CHECK(run.nmodels == 1 && !run.models[0].contention.found);
+	ana_run_free(&run);
+}
+
 /* Contention: per-rank compute 10 -> 12 -> 14 ms at the same work per rank (weak
  * scaling, 1 rank per node), communication 10 -> 40 -> 120 ms (10 + 10 log2 N at the
  * baseline's batch: the model fits within 3 %). On 2 CPUs with 4 ranks
@@ -1999,6 +2016,7 @@ int main(void)
 	RUN(test_emulated_no_prediction);
 	RUN(test_oversubscribed);
 	RUN(test_contention_words);
+	RUN(test_contention_immaterial);
 	RUN(test_verdict_decide);
 	RUN(test_advice_every_kind);
 	RUN(test_rec_by_means);
