@@ -583,6 +583,15 @@ static int keys_apart(struct strbuf *names, size_t *n, const char *a, const char
 	return 1;
 }
 
+/* The keys that set series keys s and t apart, named into names and counted in *n; 0 when
+ * not known (keys_apart). */
+static int apart_of(struct strbuf *names, size_t *n, const char *s, const char *t)
+{
+	*n = 0;
+	return s && t && strncmp(s, "sha256:", 7) && strncmp(t, "sha256:", 7) &&
+	       keys_apart(names, n, s, t, 0) && keys_apart(names, n, t, s, 1);
+}
+
 /* What sets scenario t apart from s in the campaign, named, never a value (the series keys'
  * parameter names, and the environment's sameness): "its `extra` parameter"; 0 when not
  * known (a key hashed for its length, a name not of [A-Za-z0-9_.-], a value holding ';'
@@ -591,8 +600,7 @@ static int differs_said(struct strbuf *sb, const char *s, const char *t)
 {
 	struct strbuf names = STRBUF_INIT;
 	size_t n = 0;
-	int known = s && t && strncmp(s, "sha256:", 7) && strncmp(t, "sha256:", 7) &&
-		    keys_apart(&names, &n, s, t, 0) && keys_apart(&names, &n, t, s, 1) && n;
+	int known = apart_of(&names, &n, s, t) && n;
 	char *last = known && n > 1 ? strrchr(names.buf, ',') : NULL;
 	if (last) /* "a, b and c" */
 		strbuf_addf(sb, "%.*s and%s", (int)(last - names.buf), names.buf, last + 1);
@@ -628,15 +636,42 @@ static void transfer_beside(struct strbuf *sb, const struct ana_scenario *s,
  * straggler named (the campaign's even run, where it has one), its median and p95: a
  * counterpart to set the prediction against, not a check of it (what else differs between
  * the two is not known). */
-static void counterpart_said(struct strbuf *sb, enum rec_kind kind, const struct ana_scenario *s,
-			     const struct ana_run *run)
+/* How many parameters set scenarios of series keys s and t apart (SIZE_MAX: not known). */
+static size_t params_apart(const char *s, const char *t)
 {
-	for (size_t k = 0; k < run->n && kind == REC_STRAGGLER; k++) {
+	struct strbuf names = STRBUF_INIT;
+	size_t n = 0;
+	int known = apart_of(&names, &n, s, t);
+	strbuf_free(&names);
+	return known ? n : SIZE_MAX;
+}
+
+/* The scenario of s's nodes, ranks and backend with no straggler named that the fewest
+ * parameters set apart from s (the first of them; NULL: none): data-loader-4n's was
+ * communication-4n, seven parameters apart, where one of a single parameter may exist. */
+static const struct ana_scenario *nearest_counterpart(const struct ana_scenario *s,
+						      const struct ana_run *run)
+{
+	const struct ana_scenario *best = NULL;
+	size_t best_n = 0;
+	for (size_t k = 0; k < run->n; k++) {
 		const struct ana_scenario *t = &run->sc[k];
 		if (t == s || !t->data.analysed || t->steps.no_steps || t->comm.n_stragglers ||
 		    t->in.nodes != s->in.nodes || t->in.ranks != s->in.ranks ||
 		    strcmp(t->in.backend ? t->in.backend : "", s->in.backend ? s->in.backend : ""))
 			continue;
+		size_t n = params_apart(s->in.series, t->in.series);
+		if (!best || n < best_n)
+			best = t, best_n = n;
+	}
+	return best;
+}
+
+static void counterpart_said(struct strbuf *sb, enum rec_kind kind, const struct ana_scenario *s,
+			     const struct ana_run *run)
+{
+	const struct ana_scenario *t = kind == REC_STRAGGLER ? nearest_counterpart(s, run) : NULL;
+	if (t) {
 		struct strbuf apart = STRBUF_INIT;
 		strbuf_adds(&apart, "set apart by ");
 		if (!differs_said(&apart, s->in.series, t->in.series)) {
@@ -647,7 +682,6 @@ static void counterpart_said(struct strbuf *sb, enum rec_kind kind, const struct
 			    t->steps.step_med_ms, t->steps.step_p95_ms);
 		strbuf_free(&apart);
 		transfer_beside(sb, s, t);
-		return;
 	}
 }
 
