@@ -192,6 +192,25 @@ static double gain_of(const struct ana_rec *r, size_t i, const struct replay_pre
 			      : 1 - r->predicted_ms[i] / r->step_ms[i];
 }
 
+int advice_gain_interval(const struct ana_rec *r, const struct ana_run *run, double *lo,
+			 double *hi)
+{
+	size_t k = r->lead;
+	if (!r->n || !r->lead_ranks || !r->replayed[k])
+		return 0;
+	const struct replay_pred *p = advice_replayed(&run->sc[r->sc[k]], r->kind);
+	if (r->by_means[k] && p && p->mean_lo_ms >= 0 && p->measured_mean_ms > 0) {
+		*lo = 100 * (1 - p->mean_hi_ms / p->measured_mean_ms);
+		*hi = 100 * (1 - p->mean_lo_ms / p->measured_mean_ms);
+		return 1;
+	}
+	if (r->by_means[k] || r->lo_ms[k] < 0 || r->step_ms[k] <= 0)
+		return 0;
+	*lo = 100 * (1 - r->hi_ms[k] / r->step_ms[k]);
+	*hi = 100 * (1 - r->lo_ms[k] / r->step_ms[k]);
+	return 1;
+}
+
 #define GROW(r, field) ((r)->field = xrealloc((r)->field, ((r)->n + 1) * sizeof *(r)->field))
 
 static void rec_add(struct ana_run *run, size_t i, enum rec_kind k)

@@ -35,6 +35,11 @@ double advice_per_batch(enum rec_kind k);
 double advice_predicted_ms(const struct ana_scenario *s, enum rec_kind k);
 /* The replayed prediction of kind k for s, NULL where none was made. */
 const struct replay_pred *advice_replayed(const struct ana_scenario *s, enum rec_kind k);
+/* The 95 % interval (%) of r's ranking gain, where its lead scenario's prediction is a
+ * replay with one (of its median, or of its mean where it leads with the means, as gain_of
+ * takes the gain): 1 with *lo and *hi, else 0. */
+int advice_gain_interval(const struct ana_rec *r, const struct ana_run *run, double *lo,
+			 double *hi);
 /* The recommendation whose ceiling also holds the waiting for s's straggler (the verdict's,
  * when the waiting counts with its cause there): the straggler's gain is then part of that
  * one's, and the two do not add. REC_KIND_N when none. */

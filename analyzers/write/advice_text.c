@@ -631,11 +631,6 @@ static void transfer_beside(struct strbuf *sb, const struct ana_scenario *s,
 	}
 }
 
-/* A straggler's prediction (kind REC_STRAGGLER) beside what the campaign measured without
- * one: the first other analysed scenario of the same backend, nodes and ranks with no
- * straggler named (the campaign's even run, where it has one), its median and p95: a
- * counterpart to set the prediction against, not a check of it (what else differs between
- * the two is not known). */
 /* How many parameters set scenarios of series keys s and t apart (SIZE_MAX: not known). */
 static size_t params_apart(const char *s, const char *t)
 {
@@ -667,6 +662,10 @@ static const struct ana_scenario *nearest_counterpart(const struct ana_scenario 
 	return best;
 }
 
+/* A straggler's prediction (kind REC_STRAGGLER) beside what the campaign measured without
+ * one: the nearest counterpart (the campaign's even run, where it has one), its median and
+ * p95: a counterpart to set the prediction against, not a check of it (what else differs
+ * between the two is named, not measured). */
 static void counterpart_said(struct strbuf *sb, enum rec_kind kind, const struct ana_scenario *s,
 			     const struct ana_run *run)
 {

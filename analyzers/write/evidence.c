@@ -282,7 +282,7 @@ static double flag_shown_pct(const struct ana_scenario *s, const struct flag *f,
 	if (f->kind != FLAG_COMMUNICATION || b != BASIS_HOST)
 		return f->pct;
 	double wait = s->outcome.wait_to == SHARE_COMMUNICATION ? s->shares.sync_wait_pct : 0;
-	return round(10 * s->shares.comm_pct) / 10 + round(10 * wait) / 10;
+	return evidence_printed(s->shares.comm_pct) + evidence_printed(wait);
 }
 
 /* The thresholds the shares pass, beside the verdict. */
@@ -337,11 +337,16 @@ static void wait_with_cause_said(struct strbuf *sb, const struct ana_scenario *s
 	strbuf_adds(sb, ")");
 }
 
+double evidence_printed(double pct)
+{
+	return round(10 * pct) / 10;
+}
+
 double evidence_compute_less_pct(const struct ana_scenario *s)
 {
 	if (s->outcome.excess_pct <= 0)
 		return s->shares.compute_pct;
-	return round(10 * s->shares.compute_pct) / 10 - round(10 * s->outcome.excess_pct) / 10;
+	return evidence_printed(s->shares.compute_pct) - evidence_printed(s->outcome.excess_pct);
 }
 
 const char *evidence_share_words_of(const struct ana_scenario *s, enum share_kind k, int str)
@@ -362,15 +367,15 @@ const char *evidence_takes_of(const struct ana_scenario *s, enum share_kind k)
 double evidence_shown_pct(const struct ana_scenario *s, enum share_kind k, double pct)
 {
 	if (k == s->outcome.v.share && evidence_share_holds_wait(s) && s->shares.sync_wait_pct > 0)
-		return round(10 * evidence_own_pct(s, k)) / 10 +
-		       round(10 * s->shares.sync_wait_pct) / 10;
+		return evidence_printed(evidence_own_pct(s, k)) +
+		       evidence_printed(s->shares.sync_wait_pct);
 	if (s->outcome.basis != BASIS_HOST || s->outcome.excess_pct <= 0)
 		return pct;
 	if (k == SHARE_COMPUTE)
 		return evidence_compute_less_pct(s);
 	if (k == SHARE_PEER_WAIT)
-		return round(10 * s->shares.sync_wait_pct) / 10 +
-		       round(10 * s->outcome.excess_pct) / 10;
+		return evidence_printed(s->shares.sync_wait_pct) +
+		       evidence_printed(s->outcome.excess_pct);
 	return pct;
 }
 

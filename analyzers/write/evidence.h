@@ -25,6 +25,8 @@ const char *evidence_share_words_of(const struct ana_scenario *s, enum share_kin
  * difference of the two as the report prints them (to 0.1): the compute verdict's share in
  * words; the share itself without such an extra. */
 double evidence_compute_less_pct(const struct ana_scenario *s);
+/* A share (%) as the report prints it, to 0.1: the parts a sum beside them is made of. */
+double evidence_printed(double pct);
 /* Share k (of pct) as a sentence prints it: where it is two parts said beside it (compute
  * less the stragglers' extra, or the waiting plus that extra), the parts' difference or sum as
  * printed, so that a reader's arithmetic holds; else pct. */

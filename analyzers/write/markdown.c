@@ -54,8 +54,8 @@ static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
 	size_t n = s->comm.n_stragglers;
 	/* the parts as printed, and their sum as printed (evidence_shown_pct): a reader adds
 	 * them up */
-	double own = round(10 * evidence_own_pct(s, v->share)) / 10,
-	       wait = round(10 * s->shares.sync_wait_pct) / 10;
+	double own = evidence_printed(evidence_own_pct(s, v->share)),
+	       wait = evidence_printed(s->shares.sync_wait_pct);
 	/* with a straggler the waiting is some ranks' alone: its share is of all ranks' time,
 	 * not of each rank's step */
 	strbuf_addf(md, ": %s %.1f %% of %s, and %.1f %% ",
@@ -77,8 +77,8 @@ static void md_summary_straggler(struct strbuf *md, const struct ana_scenario *s
 	const struct straggler *g = s->comm.stragglers;
 	size_t len = straggler_group_len(g, s->comm.n_stragglers, 0);
 	/* the parts as printed, and their sum as printed (md_summary_share) */
-	double wait = round(10 * s->shares.sync_wait_pct) / 10,
-	       own = round(10 * s->outcome.excess_pct) / 10;
+	double wait = evidence_printed(s->shares.sync_wait_pct),
+	       own = evidence_printed(s->outcome.excess_pct);
 	strbuf_adds(md, ": the other ranks waiting for ");
 	evidence_straggler_names(md, g, len);
 	if (s->outcome.excess_pct <= 0) {
@@ -742,8 +742,8 @@ static double comm_total_shown(const struct ana_scenario *s)
 {
 	const struct ana_shares *h = &s->shares;
 	double hidden = h->comm_total_pct - h->comm_pct - h->sync_wait_pct;
-	return round(10 * h->comm_pct) / 10 + round(10 * h->sync_wait_pct) / 10 +
-	       (hidden > 0 ? round(10 * hidden) / 10 : 0);
+	return evidence_printed(h->comm_pct) + evidence_printed(h->sync_wait_pct) +
+	       (hidden > 0 ? evidence_printed(hidden) : 0);
 }
 
 static void md_scenario_steps(struct strbuf *md, const struct ana_scenario *s,
@@ -1205,26 +1205,12 @@ static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
 	}
 }
 
-/* Recommendation r as the list ranks it: its gain, its words, and the 95 % interval of its
- * gain where its lead scenario's prediction is a replay with one (of its median, or of its
- * mean where it leads with the means). */
+/* Recommendation r as the list ranks it: its gain, its words, and its gain's 95 % interval
+ * where it has one (advice_gain_interval). */
 static struct rec rec_ranked(const struct ana_rec *r, const struct ana_run *run)
 {
 	struct rec x = { r->gain_pct, rec_text(r, run), 0, 0, 0 };
-	size_t k = r->lead;
-	if (!r->n || !r->lead_ranks || !r->replayed[k])
-		return x;
-	const struct replay_pred *p = advice_replayed(&run->sc[r->sc[k]], r->kind);
-	if (r->by_means[k] && p && p->mean_lo_ms >= 0 && p->measured_mean_ms > 0) {
-		/* led by the means: its gain's interval is the predicted mean's */
-		x.iv = 1;
-		x.lo = 100 * (1 - p->mean_hi_ms / p->measured_mean_ms);
-		x.hi = 100 * (1 - p->mean_lo_ms / p->measured_mean_ms);
-	} else if (!r->by_means[k] && r->lo_ms[k] >= 0 && r->step_ms[k] > 0) {
-		x.iv = 1;
-		x.lo = 100 * (1 - r->hi_ms[k] / r->step_ms[k]);
-		x.hi = 100 * (1 - r->lo_ms[k] / r->step_ms[k]);
-	}
+	x.iv = advice_gain_interval(r, run, &x.lo, &x.hi);
 	return x;
 }
 
