@@ -740,6 +740,31 @@ static void test_emulated_no_prediction(void)
 	ana_run_free(&run);
 }
 
+/* A total printed beside its parts is their sum as printed, wherever it is said: the
+ * thresholds' "exposed communication and waiting for peers" and the communication line's
+ * "in collectives", even where the rounded true sum differs (the fixture's does: checked). */
+static void test_printed_sums(void)
+{
+	fixture("ps", 2, 64, 1, 30, 50, 23, 9, 0);
+	struct ana_run run = new_run(20);
+	add(&run, "ps", "COMPLETED", 1, 2);
+	CHECK(ana_run_analyse(&run) == 0);
+	const struct ana_scenario *x = &run.sc[0];
+	double c = x->shares.comm_pct, w = x->shares.sync_wait_pct;
+	double shown = round(10 * c) / 10 + round(10 * w) / 10;
+	CHECK(w > 0 && fabs(shown - round(10 * (c + w)) / 10) > 0.05);
+	char want[160];
+	snprintf(want, sizeof want,
+		 "exposed communication and waiting for peers %.1f %% (threshold", shown);
+	CHECK(strstr(E(x, &run), want) != NULL);
+	CHECK(ana_run_write(&run) == 0);
+	char *md = read_in("BOTTLENECK_ANALYSIS.md");
+	snprintf(want, sizeof want, "Communication: %.1f %% of step time in collectives, ", shown);
+	CHECK(md && strstr(md, want) != NULL);
+	free(md);
+	ana_run_free(&run);
+}
+
 /* Compute 0.6 -> 0.86 ms (1.4x) in steps of 40 -> 160 ms of communication: that growth is
  * 0.2 % of the widest step, under MODEL_CONTENTION_MIN_PCT: no contention is said of it
  * (a paper reader's io series: checkpoints grew, not compute). */
@@ -1194,6 +1219,16 @@ static void test_rec_by_means(void)
 	      strstr(t,
 		     "; replay error +12.5 % (the unchanged graph against the measured median), **over 10 %: a rough replay**, so its predictions are rough too"));
 	free(t);
+	/* steps not alike: the means' error leads and judges (+2.6 %: not rough), the medians'
+	 * (+23.3 %) beside it */
+	sc[1].replay.by_means = 1, sc[1].replay.mean_error_pct = 2.6, sc[1].replay.error_pct = 23.3;
+	t = rec_text(&run.recs[0], &run);
+	CHECK(t &&
+	      strstr(t,
+		     "; replay error +2.6 % by the means (the unchanged graph against the measured mean step: its steps are not alike; by the medians +23.3 %)") &&
+	      !strstr(t, "rough"));
+	free(t);
+	sc[1].replay.by_means = 0, sc[1].replay.mean_error_pct = 0;
 	sc[1].replay.error_pct = 0;
 	/* an interval that reaches the measured median, and a mean that gains nothing: said */
 	run.recs[0].lo_ms[0] = 15, run.recs[0].hi_ms[0] = 101;
@@ -2017,6 +2052,7 @@ int main(void)
 	RUN(test_oversubscribed);
 	RUN(test_contention_words);
 	RUN(test_contention_immaterial);
+	RUN(test_printed_sums);
 	RUN(test_verdict_decide);
 	RUN(test_advice_every_kind);
 	RUN(test_rec_by_means);
