@@ -36,25 +36,6 @@ static const struct gpu_trace *trace_of(const struct builder *b, int ri)
 	return b->in->ranks[ri].t;
 }
 
-/* A host range's sort key: by thread, start, the enclosing range first. */
-struct range_key {
-	double s, e;
-	int tid;
-	size_t i;
-};
-
-static int by_tid_start(const void *x, const void *y)
-{
-	const struct range_key *a = x, *c = y;
-	if (a->tid != c->tid)
-		return a->tid < c->tid ? -1 : 1;
-	if (a->s != c->s)
-		return a->s < c->s ? -1 : 1;
-	if (a->e != c->e)
-		return a->e > c->e ? -1 : 1;
-	return a->i < c->i ? -1 : a->i > c->i;
-}
-
 static int by_start(const void *x, const void *y)
 {
 	const double *a = x, *c = y;
@@ -95,38 +76,13 @@ static int step_at(const struct rank_view *v, double x)
  * back-to-back ranges overlap by a few ns. */
 #define SIBLING_US 0.01
 
-/* The host ranges of v that are no step, by thread, then start (the longer first): a pass
- * by thread (tid indexes the names), then each thread's sorted where the file had them out
- * of order (sort_runs: a thread's ranges come mostly in time order); n of them. */
-static struct range_key *keys_by_thread(const struct rank_view *v, size_t *n)
-{
-	const struct gpu_trace *t = v->r->t;
-	size_t *at = xcalloc(t->nnames + 2, sizeof *at);
-	struct range_key *key = xcalloc(t->ncpu + 1, sizeof *key);
-	for (size_t i = 0; i < t->ncpu; i++)
-		at[t->cpu[i].tid + 1] += !v->r->is_step[t->cpu[i].name];
-	for (size_t k = 1; k <= t->nnames; k++)
-		at[k] += at[k - 1];
-	*n = at[t->nnames];
-	for (size_t i = 0; i < t->ncpu; i++)
-		if (!v->r->is_step[t->cpu[i].name])
-			key[at[t->cpu[i].tid]++] = (struct range_key){ t->cpu[i].start,
-								       t->cpu[i].end,
-								       t->cpu[i].tid, i };
-	/* at[k]: where thread k's ranges end */
-	for (size_t k = 0, from = 0; k < t->nnames; from = at[k++])
-		sort_runs(key + from, at[k] - from, sizeof *key, by_tid_start);
-	free(at);
-	return key;
-}
-
 /* Each thread's top-level ranges (not inside another of its thread; step ranges are no
  * operation, so what they hold is top-level), with a graph lane per thread. */
 static void top_level(struct builder *b, struct rank_view *v)
 {
 	const struct gpu_trace *t = v->r->t;
 	size_t n = 0;
-	struct range_key *key = keys_by_thread(v, &n);
+	struct range_ref *key = gpu_trace_by_thread(t, v->r->is_step, &n);
 	v->top = xcalloc(n + 1, sizeof *v->top);
 	v->top_lane = xcalloc(n + 1, sizeof *v->top_lane);
 	int tid = -1, lane = -1;
@@ -235,7 +191,7 @@ static void sort_by(const struct builder *b, int *idx, size_t n, int by_instance
 
 static int by_start_end(const void *x, const void *y)
 {
-	const struct range_key *a = x, *c = y;
+	const struct range_ref *a = x, *c = y;
 	if (a->s != c->s)
 		return a->s < c->s ? -1 : 1;
 	if (a->e != c->e)
@@ -250,13 +206,13 @@ static int by_start_end(const void *x, const void *y)
 static void message_bytes(struct rank_view *v)
 {
 	const struct gpu_trace *t = v->r->t;
-	struct range_key *ev = xcalloc(t->ncomm + 1, sizeof *ev);
+	struct range_ref *ev = xcalloc(t->ncomm + 1, sizeof *ev);
 	unsigned char *used = xcalloc(t->ncomm + 1, 1);
 	size_t m = 0;
 	v->msg_bytes = xcalloc(t->ncpu + 1, sizeof *v->msg_bytes);
 	for (size_t k = 0; k < t->ncomm; k++)
 		if (!t->comm[k].gpu && t->comm[k].bytes > 0)
-			ev[m++] = (struct range_key){ t->comm[k].start, t->comm[k].end, 0, k };
+			ev[m++] = (struct range_ref){ t->comm[k].start, t->comm[k].end, 0, k };
 	qsort(ev, m, sizeof *ev, by_start_end);
 	for (size_t i = 0; i < t->ncpu && m; i++) {
 		const struct cpu_range *c = &t->cpu[i];

@@ -18,59 +18,31 @@ static int by_start(const void *pa, const void *pb)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
-static int by_tid_start(const void *pa, const void *pb)
-{
-	const struct cpu_range *a = pa, *b = pb;
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return a->end > b->end ? -1 : a->end < b->end;
-}
-
-/* The host ranges by thread, then start (the longer first): a stable pass
- * by thread, then each thread's ranges sorted where the file had them out
- * of order (one more entry at the end, for the caller). */
-static struct cpu_range *by_thread(const struct gpu_trace *t)
-{
-	size_t *at = xcalloc(t->nnames + 1, sizeof *at);
-	struct cpu_range *r = xmalloc((t->ncpu + 1) * sizeof *r);
-	for (size_t i = 0; i < t->ncpu; i++)
-		at[t->cpu[i].tid + 1]++;
-	for (size_t k = 1; k <= t->nnames; k++)
-		at[k] += at[k - 1];
-	for (size_t i = 0; i < t->ncpu; i++)
-		r[at[t->cpu[i].tid]++] = t->cpu[i];
-	/* at[k]: where thread k's ranges end */
-	for (size_t k = 0, from = 0; k < t->nnames; from = at[k++])
-		sort_runs(r + from, at[k] - from, sizeof *r, by_tid_start);
-	free(at);
-	return r;
-}
-
 /* Self time of every operator: per thread, a range's length less that of
  * the ranges directly inside it. Step ranges (ph) are no operators. */
 static void self_times(const struct gpu_trace *t, const int *ph, struct op_table *ops)
 {
-	struct cpu_range *r = by_thread(t);
+	size_t n = 0;
+	struct range_ref *r = gpu_trace_by_thread(t, NULL, &n);
 	double *self = xcalloc(t->nnames + 1, sizeof *self),
 	       *child = xcalloc(t->ncpu + 1, sizeof *child);
 	long *count = xcalloc(t->nnames + 1, sizeof *count);
 	size_t *stack = xcalloc(t->ncpu + 1, sizeof *stack), depth = 0;
-	for (size_t i = 0; i <= t->ncpu; i++) {
-		while (depth && (i == t->ncpu || r[stack[depth - 1]].tid != r[i].tid ||
-				 r[stack[depth - 1]].end <= r[i].start)) {
+	for (size_t i = 0; i <= n; i++) {
+		while (depth && (i == n || r[stack[depth - 1]].tid != r[i].tid ||
+				 r[stack[depth - 1]].e <= r[i].s)) {
 			size_t k = stack[--depth];
-			double s = (r[k].end - r[k].start) - child[k];
-			self[r[k].name] += s > 0 ? s : 0;
-			count[r[k].name]++;
+			double s = (r[k].e - r[k].s) - child[k];
+			int name = t->cpu[r[k].i].name;
+			self[name] += s > 0 ? s : 0;
+			count[name]++;
 		}
-		if (i == t->ncpu)
+		if (i == n)
 			break;
 		if (depth) {
-			const struct cpu_range *p = &r[stack[depth - 1]];
+			const struct range_ref *p = &r[stack[depth - 1]];
 			child[stack[depth - 1]] +=
-				(r[i].end < p->end ? r[i].end : p->end) - r[i].start;
+				(r[i].e < p->e ? r[i].e : p->e) - r[i].s;
 		}
 		stack[depth++] = i;
 	}
@@ -167,32 +139,24 @@ static int by_step_start(const void *pa, const void *pb)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
-/* A host range and its index in the trace (sorted as by_tid_start sorts ranges). */
-struct range_at {
-	struct cpu_range c;
-	size_t i;
-};
-
 /* Per host range of t: 1 for an operator with device work, a range no rule
  * classifies that encloses a launch call (a kernel, a copy, a memset) on its
  * own thread: it counts as compute where no phase range is around it. */
 static unsigned char *device_work(const struct gpu_trace *t, const int *ph)
 {
 	unsigned char *dev = xcalloc(t->ncpu + 1, 1), *launch = xcalloc(t->nnames + 1, 1);
-	struct range_at *r = xmalloc((t->ncpu + 1) * sizeof *r);
+	size_t n = 0;
+	struct range_ref *r = gpu_trace_by_thread(t, NULL, &n);
 	size_t *stack = xmalloc((t->ncpu + 1) * sizeof *stack), depth = 0;
 	for (size_t i = 0; i < t->nnames; i++)
 		launch[i] = (unsigned char)kineto_is_launch(t->names[i]);
-	for (size_t i = 0; i < t->ncpu; i++)
-		r[i] = (struct range_at){ t->cpu[i], i };
-	sort_runs(r, t->ncpu, sizeof *r, by_tid_start); /* compares the first member */
-	for (size_t k = 0; k < t->ncpu; k++) {
-		while (depth && (r[stack[depth - 1]].c.tid != r[k].c.tid ||
-				 r[stack[depth - 1]].c.end <= r[k].c.start))
+	for (size_t k = 0; k < n; k++) {
+		while (depth && (r[stack[depth - 1]].tid != r[k].tid ||
+				 r[stack[depth - 1]].e <= r[k].s))
 			depth--;
-		if (launch[r[k].c.name])
+		if (launch[t->cpu[r[k].i].name])
 			for (size_t d = 0; d < depth; d++)
-				dev[r[stack[d]].i] |= ph[r[stack[d]].c.name] == -1;
+				dev[r[stack[d]].i] |= ph[t->cpu[r[stack[d]].i].name] == -1;
 		stack[depth++] = k;
 	}
 	free(stack);

@@ -232,6 +232,40 @@ static int cmp_rt(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+static int by_tid_start(const void *x, const void *y)
+{
+	const struct range_ref *a = x, *c = y;
+	if (a->tid != c->tid)
+		return a->tid < c->tid ? -1 : 1;
+	if (a->s != c->s)
+		return a->s < c->s ? -1 : 1;
+	if (a->e != c->e)
+		return a->e > c->e ? -1 : 1;
+	return a->i < c->i ? -1 : a->i > c->i;
+}
+
+struct range_ref *gpu_trace_by_thread(const struct gpu_trace *t, const unsigned char *skip,
+				      size_t *n)
+{
+	size_t *at = xcalloc(t->nnames + 2, sizeof *at);
+	struct range_ref *r = xcalloc(t->ncpu + 1, sizeof *r);
+	for (size_t i = 0; i < t->ncpu; i++)
+		at[t->cpu[i].tid + 1] += !skip || !skip[t->cpu[i].name];
+	for (size_t k = 1; k <= t->nnames; k++)
+		at[k] += at[k - 1];
+	*n = at[t->nnames];
+	for (size_t i = 0; i < t->ncpu; i++) {
+		const struct cpu_range *c = &t->cpu[i];
+		if (!skip || !skip[c->name])
+			r[at[c->tid]++] = (struct range_ref){ c->start, c->end, c->tid, i };
+	}
+	/* at[k]: where thread k's ranges end */
+	for (size_t k = 0, from = 0; k < t->nnames; from = at[k++])
+		sort_runs(r + from, at[k] - from, sizeof *r, by_tid_start);
+	free(at);
+	return r;
+}
+
 void gpu_trace_index_rt(struct gpu_trace *t)
 {
 	if (t->nrt)

@@ -133,6 +133,18 @@ int kineto_is_launch(const char *name);
 void gpu_trace_index_rt(struct gpu_trace *t);
 /* The first runtime call with that correlation id, or NULL. */
 const struct rt_event *gpu_trace_rt(const struct gpu_trace *t, long corr);
+/* A host range in its thread's order: its span, thread and index in cpu[]. */
+struct range_ref {
+	double s, e;
+	int tid;
+	size_t i;
+};
+/* t's host ranges but those whose name skip flags (skip may be NULL), by thread, then start
+ * (the longer first), then their order in the file: a counting pass by thread, then each
+ * thread's sorted where the file had them out of order (a thread's ranges come mostly in
+ * time order). *n of them, xmalloc'd with one more entry, for the caller. */
+struct range_ref *gpu_trace_by_thread(const struct gpu_trace *t, const unsigned char *skip,
+				      size_t *n);
 
 /* A time span an event of any profiler can really have (microseconds):
  * finite, not negative in length, its start within 9e15 us (where doubles
