@@ -320,6 +320,17 @@ static void coll_time_cell(const struct collective *c, char *buf, size_t n)
 		snprintf(buf, n, "%.3f", c->ms_per_step);
 }
 
+/* The communication line and a host trace's collectives table count different things: the
+ * line every collective range of a rank's threads (the calling thread's too), split per step;
+ * the table the backend's own instances, split per instance. The reader is told, where both
+ * are printed (the line only on the host's basis; telemetry's rows are its steps' own). */
+static int comm_line_differs(const struct ana_scenario *s)
+{
+	return s->shares.comm_total_pct > 0 && s->outcome.basis == BASIS_HOST &&
+	       (s->data.source == SOURCE_TRACES || s->data.source == SOURCE_NSYS) &&
+	       !s->comm.insp.colls_used;
+}
+
 /* The step's collectives across ranks: the transfer once all have arrived,
  * the waiting before it, and the bandwidth when the bytes are known. */
 static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
@@ -375,6 +386,9 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 			    STATS_P95_MIN_N);
 	if (step_totals)
 		strbuf_adds(md, PROSE_COLL_STEP_TOTAL_NOTE);
+	if (comm_line_differs(s))
+		strbuf_addf(md, PROSE_COLL_LINE_COUNTS_MORE,
+			    s->shares.comm_total_pct * s->shares.rank_step_mean_ms / 100);
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
 	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
