@@ -103,11 +103,11 @@ void prediction_check_miss_write(struct strbuf *sb, const struct ana_check *c)
 		better_write(sb, c);
 		return;
 	}
+	/* (a replay predicts the step, not each share: what it left of the target is not said) */
 	if (t >= 0)
-		strbuf_addf(
-			sb,
-			" %s went from %.2f to %.2f ms per step (the prediction took all of it off)",
-			share_words[t], w->before_ms[t], w->after_ms[t]);
+		strbuf_addf(sb, " %s went from %.2f to %.2f ms per step%s", share_words[t],
+			    w->before_ms[t], w->after_ms[t],
+			    c->by_ceiling ? " (the ceiling took all of it off)" : "");
 	if (grew >= 0)
 		strbuf_addf(sb, "%s %s grew from %.2f to %.2f ms per step",
 			    t >= 0 ? ", while" : "", share_words[grew], w->before_ms[grew],
