@@ -640,6 +640,45 @@ static enum replay_why replay_source(const struct ana_scenario *s, int cores, in
 	return cores <= 0 ? REPLAY_NO_CORES : REPLAY_MADE;
 }
 
+/* The shortest span of any rank's active steps on a clock of its own (seconds; 0: none). */
+static double own_clock_span_s(const struct scenario_metrics *m)
+{
+	double least = 0;
+	for (size_t r = 0; r < m->n; r++) {
+		double a = -1, b = -1;
+		for (size_t i = 0; i < m->ranks[r].n && m->ranks[r].own_clock; i++) {
+			const struct step_rec *st = &m->ranks[r].steps[i];
+			if (!st->active)
+				continue;
+			a = a < 0 || st->start_us < a ? st->start_us : a;
+			b = st->start_us + st->step_ms * 1e3 > b ? st->start_us + st->step_ms * 1e3
+								 : b;
+		}
+		if (b > a && a >= 0 && (least <= 0 || (b - a) / 1e6 < least))
+			least = (b - a) / 1e6;
+	}
+	return least;
+}
+
+/* The cores the job kept busy over its active steps, by the node monitors, into w: over the
+ * steps' window, or where their traces keep a clock of their own, over the part of the job
+ * they must have covered wherever they fell in it (w->job_cores_span_s); -1 unknown. */
+static void job_cores_of(const struct ana_scenario *s, const struct scenario_metrics *m,
+			 int cores, struct replay_where *w)
+{
+	double from, to, span = own_clock_span_s(m);
+	contamination_window(m, &from, &to);
+	if (to > from) {
+		if (monitor_job_cores(s->in.job_dir, from, to, cores, &w->job_cores) < 0)
+			w->job_cores = -1;
+		return;
+	}
+	if (span > 0 && monitor_job_cores_within(s->in.job_dir, span, cores, &w->job_cores) == 0)
+		w->job_cores_span_s = span;
+	else
+		w->job_cores = -1;
+}
+
 /* The replay of the scenario's traces, unchanged (replay_scenario.h): only of host traces
  * that gave the step data, or of the trainer's traces beside its telemetry (which still
  * gives the step data), on nodes whose cores are known; else why not. */
@@ -668,11 +707,8 @@ static void replay_of(struct ana_scenario *s, const struct ana_run *run,
 	if (s->in.ranks > 0 && s->in.nodes > 0) /* the emulated nodes share this machine */
 		w.host_ranks = w.one_host ? s->in.ranks
 					  : (s->in.ranks + s->in.nodes - 1) / s->in.nodes;
-	double from, to;
-	contamination_window(m, &from, &to);
-	if (s->in.loader_workers > 0 &&
-	    monitor_job_cores(s->in.job_dir, from, to, cores, &w.job_cores) < 0)
-		w.job_cores = -1;
+	if (s->in.loader_workers > 0)
+		job_cores_of(s, m, cores, &w);
 	rc = trainer ? replay_scenario_trainer(dir.buf, phases, m, &w, r)
 		     : replay_scenario_run(dir.buf, phases, m, &w, r);
 	if (rc < 0) {

@@ -560,6 +560,7 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 				    .cpu_share = 1, .host_ranks = w->host_ranks };
 	struct replay_build_info info;
 	out->loader_cpu_pct = out->loader_wait_step_ms = out->loader_cpu_step_ms = -1;
+	out->loader_cpu_span_s = 0;
 	if (w->loader_workers <= 0 || w->loader_depth <= 0) {
 		err_set(ERR_USAGE,
 			"the campaign's data_loading knob sets no --workers or --prefetch of the reference trainer, and no loader: {workers} for a DataLoader");
@@ -577,6 +578,7 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 	out->loader_cpu_step_ms = out->data.step_ms;
 	if (w->job_cores >= 0) {
 		out->loader_cpu_pct = 100 * share;
+		out->loader_cpu_span_s = w->job_cores_span_s;
 		if (share < 1)
 			out->loader_cpu_step_ms = loader_bound(in, ch, 1, base, m, out);
 	}

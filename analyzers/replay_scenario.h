@@ -106,6 +106,7 @@ struct replay_result {
 	 * waiting instead, and all of it CPU work (-1 none); the interval reaches both */
 	int user_loader;
 	double loader_cpu_pct, loader_wait_step_ms, loader_cpu_step_ms;
+	double loader_cpu_span_s; /* replay_where's job_cores_span_s where it gave the share */
 	/* straggler: the slow ranks' (replay_where) excess step-thread work removed */
 	struct replay_pred straggler;
 	/* host: the launch overhead halved (REPLAY_CHANGE_HOST) */
@@ -143,6 +144,9 @@ struct replay_where {
 	/* the cores the job kept busy per host over its active steps (node monitors; < 0: not
 	 * measured): how much of a user's DataLoader's time was CPU work */
 	double job_cores;
+	/* > 0: job_cores is over the part of the job (this many seconds of steps on a clock of
+	 * their own) they must have covered, not over their own window */
+	double job_cores_span_s;
 	int host_ranks; /* the ranks launched on each host (0: not known) */
 	const int *slow_ranks; /* the stragglers the analysis named (nslow; 0: none) */
 	size_t nslow;

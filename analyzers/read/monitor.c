@@ -311,25 +311,69 @@ static void job_cpu_add(FILE *f, double from, double to, int ncpus, struct job_c
 	free(line);
 }
 
-int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, double *cores)
+/* The span a node's samples cover, [*from, *to] (Unix seconds): the first one's start to the
+ * last one's end; 0 when it has none. */
+static int sample_span(FILE *f, double *from, double *to)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int ts = -1, iv = -1;
+	*from = *to = 0;
+	if (getline(&line, &cap, f) > 0)
+		ts = column(line, "timestamp"), iv = column(line, "interval_s");
+	while (ts >= 0 && iv >= 0 && getline(&line, &cap, f) > 0) {
+		double end = number_at(line, ts), len = number_at(line, iv);
+		if (!(end > 0 && len > 0 && len < 3600))
+			continue;
+		if (*to <= 0 || end - len < *from)
+			*from = end - len;
+		*to = end > *to ? end : *to;
+	}
+	free(line);
+	return *to > *from;
+}
+
+/* The job's cores on one node over [from, to] (span_s > 0: over the part of the node's
+ * samples' span that span_s seconds anywhere inside it must cover, in whole samples only);
+ * 0 when no sample is there. */
+static int node_job_cores(FILE *f, double from, double to, double span_s, int ncpus,
+			  double *c)
+{
+	struct job_cpu j = { 0 };
+	if (span_s > 0) {
+		double s, e;
+		if (!sample_span(f, &s, &e) || e - span_s >= s + span_s)
+			return 0;
+		from = e - span_s, to = s + span_s;
+		rewind(f);
+	}
+	job_cpu_add(f, from, to, ncpus, &j);
+	if (j.whole_n >= (span_s > 0 ? 1 : 2))
+		*c = j.whole_sum / j.whole_w;
+	else if (j.in_w > 0 && span_s <= 0)
+		*c = j.in_sum / j.in_w;
+	else
+		return 0;
+	return 1;
+}
+
+/* The mean over the nodes' monitors of node_job_cores. */
+static int job_cores_of(const char *job_dir, double from, double to, double span_s, int ncpus,
+			double *cores)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct argv nodes;
-	double sum = 0;
+	double sum = 0, c;
 	int n = 0;
 	strbuf_addf(&dir, "%s/" JOB_MONITOR, job_dir);
 	fsio_list(dir.buf, &nodes);
-	for (size_t i = 0; i < nodes.n && ncpus > 0 && to > from; i++) {
-		struct job_cpu j = { 0 };
+	for (size_t i = 0; i < nodes.n && ncpus > 0 && (to > from || span_s > 0); i++) {
 		FILE *f = node_file(dir.buf, nodes.v[i], "cpu_monitor.csv");
 		if (!f)
 			continue;
-		job_cpu_add(f, from, to, ncpus, &j);
+		if (node_job_cores(f, from, to, span_s, ncpus, &c))
+			sum += c, n++;
 		fclose(f);
-		if (j.whole_n >= 2)
-			sum += j.whole_sum / j.whole_w, n++;
-		else if (j.in_w > 0)
-			sum += j.in_sum / j.in_w, n++;
 	}
 	argv_free(&nodes);
 	strbuf_free(&dir);
@@ -338,4 +382,16 @@ int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, do
 			       job_dir);
 	*cores = sum / n;
 	return 0;
+}
+
+int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, double *cores)
+{
+	return job_cores_of(job_dir, from, to, 0, ncpus, cores);
+}
+
+int monitor_job_cores_within(const char *job_dir, double span_s, int ncpus, double *cores)
+{
+	return span_s > 0 ? job_cores_of(job_dir, 0, 0, span_s, ncpus, cores)
+			  : err_set(ERR_NOTFOUND, "no span of steps to look for in %s/monitor",
+				    job_dir);
 }

@@ -57,5 +57,11 @@ int monitor_foreign_worst(const char *job_dir, double from, double to,
  * CPUs less the foreign processes' CPU; the mean over the nodes' monitors into *cores.
  * ERR_NOTFOUND when no monitor has a sample there. */
 int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, double *cores);
+/* The same for steps timed on a clock of their own, span_s seconds long, whose place in the
+ * job is unknown: over the part of each node's monitored span (its first sample's start to
+ * its last one's end; the monitors run from before the workload to after it) that any
+ * span_s seconds inside it cover, [end - span_s, start + span_s], in whole samples (one
+ * at least). ERR_NOTFOUND where no node's part holds one. */
+int monitor_job_cores_within(const char *job_dir, double span_s, int ncpus, double *cores);
 
 #endif

@@ -179,6 +179,35 @@ static void job_cores(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* Steps on a clock of their own, span_s long, somewhere in a job its monitor sampled from
+ * 100.0 to 102.5 (five samples of 0.5 s: the job's own cores 1.8 at the start-up, then 0.2,
+ * 0.4, 0.9, and 1.6 at the end): over [102.5 - span_s, 100.0 + span_s], in whole samples.
+ * 1.8 s: [100.7, 101.8], the one sample 101.0-101.5 (0.4); 2.2 s: [100.3, 102.2], the
+ * three middle ones (0.5); 1.2 s: [101.3, 101.2], none: not known; no span: not known. */
+static void job_cores_within(void)
+{
+	char dir[] = "/tmp/test_job_cores_within.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	const char *a =
+		"timestamp,node,interval_s,cpu_util_pct,foreign_cpu_pct,foreign_top,job_cpu_pct\n"
+		"100.5,local1,0.5,90.0,0.0,,180.0\n101.0,local1,0.5,10.0,0.0,,20.0\n"
+		"101.5,local1,0.5,20.0,0.0,,40.0\n102.0,local1,0.5,45.0,0.0,,90.0\n"
+		"102.5,local1,0.5,80.0,0.0,,160.0\n";
+	CHECK(fsio_write_in(dir, "monitor/local1/cpu_monitor.csv", a, strlen(a), 0644) == 0);
+	double c = -1;
+	CHECK(monitor_job_cores_within(dir, 1.8, 2, &c) == 0);
+	CHECK_NEAR(c, 0.4, 1e-9);
+	CHECK(monitor_job_cores_within(dir, 2.2, 2, &c) == 0);
+	CHECK_NEAR(c, 0.5, 1e-9);
+	c = -1;
+	CHECK(monitor_job_cores_within(dir, 1.2, 2, &c) == ERR_NOTFOUND);
+	CHECK(monitor_job_cores_within(dir, 0, 2, &c) == ERR_NOTFOUND);
+	CHECK(c == -1);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	RUN(quiet_job);
@@ -188,5 +217,6 @@ int main(void)
 	RUN(unknown);
 	RUN(steps_window);
 	RUN(job_cores);
+	RUN(job_cores_within);
 	HARNESS_END();
 }
