@@ -304,6 +304,10 @@ struct straggler_judge {
 	long counted;
 	double *buf;
 	unsigned char *late;
+	/* the instances each unit arrived last in: bit i % 64 of bits[(i / 64) * n + unit],
+	 * words of them */
+	uint64_t *bits;
+	size_t words;
 };
 
 struct straggler_judge *straggler_judge_new(size_t n, const char *const *hosts, const int *ranks)
@@ -323,11 +327,19 @@ struct straggler_judge *straggler_judge_new(size_t n, const char *const *hosts, 
 static void judge_one(struct straggler_judge *j, const double *comm, const double (*ph)[P_N])
 {
 	if (one_instance(comm, ph, j->n, j->sum, j->buf, j->late)) {
+		size_t w = (size_t)j->counted / 64;
+		if (w >= j->words) {
+			j->bits = xrealloc(j->bits, (w + 1) * j->n * sizeof *j->bits);
+			memset(j->bits + j->words * j->n, 0, j->n * sizeof *j->bits);
+			j->words = w + 1;
+		}
 		/* FNV-style, over the (1-based) instances it arrived last in */
 		for (size_t r = 0; r < j->n; r++)
-			if (j->late[r])
+			if (j->late[r]) {
 				j->sum[r].steps = (j->sum[r].steps ^ (uint64_t)(j->counted + 1)) *
 						  UINT64_C(0x100000001b3);
+				j->bits[w * j->n + r] |= UINT64_C(1) << (j->counted % 64);
+			}
 		j->counted++;
 		node_test_step(&j->nt, j->late, j->n);
 	}
@@ -346,6 +358,7 @@ void straggler_judge_free(struct straggler_judge *j)
 	free(j->sum);
 	free(j->buf);
 	free(j->late);
+	free(j->bits);
 	free(j);
 }
 
@@ -397,6 +410,31 @@ static void straggler_of(struct straggler *s, int rank, const char *host,
 	s->cause_ms = sum->margin[best] / (double)counted;
 }
 
+/* The instances units a and b both arrived last in. */
+static long shared_lasts(const struct straggler_judge *j, size_t a, size_t b)
+{
+	long k = 0;
+	for (size_t w = 0; w < j->words; w++)
+		k += __builtin_popcountll(j->bits[w * j->n + a] & j->bits[w * j->n + b]);
+	return k;
+}
+
+/* Each straggler's overlap with those before it outside its group: the one with which it
+ * arrived last most often (shares_with). */
+static void mark_shared(const struct straggler_judge *j, struct straggler *s, size_t n)
+{
+	for (size_t k = 0, first = 0; k < n; k++) {
+		first = s[k].together ? first : k;
+		s[k].shares_with = -1, s[k].shared_last = 0;
+		s[k].last_n = j->sum[s[k].unit].last;
+		for (size_t i = 0; i < first; i++) {
+			long c = shared_lasts(j, s[i].unit, s[k].unit);
+			if (c > s[k].shared_last)
+				s[k].shares_with = s[i].rank, s[k].shared_last = c;
+		}
+	}
+}
+
 /* The stragglers of what j judged: impact the waiting imposed per `per` (the steps
  * judged, or those of the run) as a share of step_med_ms. */
 void straggler_judge_find(struct straggler_judge *j, double per, double step_med_ms,
@@ -421,11 +459,15 @@ void straggler_judge_find(struct straggler_judge *j, double per, double step_med
 		       pn = node_test_p(&j->nt, j->nt.of[r], counted);
 		if (2 * j->sum[r].last > counted && impact >= STRAGGLER_MIN_IMPACT_PCT &&
 		    (p < pn ? p : pn) <= STRAGGLER_CHANCE && *n < STRAGGLER_MAX)
-			straggler_of(&out[(*n)++], j->ranks[r], j->hosts[r], &j->sum[r], counted,
+		{
+			straggler_of(&out[*n], j->ranks[r], j->hosts[r], &j->sum[r], counted,
 				     impact, p, pn);
+			out[(*n)++].unit = r;
+		}
 	}
 	qsort(out, *n, sizeof *out, by_impact);
 	mark_together(out, *n);
+	mark_shared(j, out, *n);
 	slow_node_of(j->hosts, j->ranks, j->n, out, *n, slow_node, slow_len);
 }
 

@@ -65,6 +65,12 @@ struct straggler {
 	/* it arrived last in the very steps the straggler before it in the list did
 	 * (its impact is then that one's: one waiting, not two) */
 	int together;
+	/* of the stragglers before it in the list and not of its group, the rank with which it
+	 * arrived last in the most steps, in shared_last of its last_n (shared_last 0: none):
+	 * two impacts that count the same steps' waiting, which do not add */
+	int shares_with;
+	long shared_last, last_n;
+	size_t unit; /* its index among the units judged (straggler.c's own) */
 };
 
 /* How many stragglers from out[k] on arrived last together (out[k]'s group;

@@ -481,6 +481,24 @@ static void md_straggler_group(struct strbuf *md, const struct ana_scenario *s,
 	strbuf_adds(md, ".");
 }
 
+/* Where the group of g[k] (len of them) arrived last with ranks named before it: how often,
+ * and the group that did, whose impact counts the same steps' waiting. */
+static void md_straggler_shares(struct strbuf *md, const struct straggler *g, size_t n, size_t k,
+				size_t len)
+{
+	size_t i = 0;
+	while (g[k].shared_last > 0 && i < k && g[i].rank != g[k].shares_with)
+		i++;
+	if (g[k].shared_last <= 0 || i == k)
+		return;
+	while (i > 0 && g[i].together) /* the first of its group */
+		i--;
+	strbuf_addf(md, PROSE_STRAGGLER_SHARES, g[k].shared_last, len > 1 ? "their" : "its",
+		    g[k].last_n);
+	evidence_straggler_names(md, &g[i], straggler_group_len(g, n, i));
+	strbuf_adds(md, PROSE_STRAGGLER_SHARES_TAIL);
+}
+
 /* Who keeps the others waiting at the collectives, where and why. */
 static void md_stragglers(struct strbuf *md, const struct ana_scenario *s,
 			  const struct ana_run *run)
@@ -498,6 +516,7 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s,
 	for (size_t k = 0, len; k < s->comm.n_stragglers; k += len) {
 		len = straggler_group_len(s->comm.stragglers, s->comm.n_stragglers, k);
 		md_straggler_group(md, s, &s->comm.stragglers[k], len);
+		md_straggler_shares(md, s->comm.stragglers, s->comm.n_stragglers, k, len);
 	}
 	if (!s->shares.shares_known) /* the table above has the step's Wait % as n/a */
 		strbuf_adds(

@@ -5,7 +5,8 @@ summary.json the way a reader checks them; prints one line per failure, exits 1 
 - an Executive Summary share that holds the waiting for peers names both parts, each a
   table column (shares_pct), then their sum (verdict_share.pct);
 - a straggler recommendation names each scenario's own stragglers;
-- ranks that arrived last together are said once, not once each;
+- ranks that arrived last together are said once, not once each; ranks named apart whose last
+  arrivals overlap are said to share them, with how many;
 - a recommendation over several scenarios quotes the range of their compute shares."""
 import json, re, sys
 
@@ -100,6 +101,19 @@ for name, s in sc.items():
     for x in g:
         if x["together_with"] and section(name).count("**Straggler: rank %d" % x["rank"]):
             bad.append("%s: rank %d arrived last together with %s but is said on its own" % (name, x["rank"], x["together_with"]))
+    # a straggler named apart whose last arrivals an earlier one shared: said after it, with
+    # the group of that rank named as the report names groups
+    for i, x in enumerate(g):
+        w = x.get("shares_last_with")
+        if not w or any(x["rank"] in y["together_with"] for y in g[:i]):
+            continue
+        k = [y["rank"] for y in g].index(w["rank"])
+        while k > 0 and g[k]["rank"] in g[k - 1]["together_with"]:
+            k -= 1
+        want = "In %d of %s %d last arrivals, %s arrived last too: the impacts each count the waiting of those steps, so they do not add." % (
+            w["steps"], "their" if x["together_with"] else "its", w["of"], group_names(g[k:]))
+        if want not in section(name):
+            bad.append("%s: rank %d shares last arrivals with rank %d but the report does not say %r" % (name, x["rank"], w["rank"], want))
 
 for b in bad:
     print(b)

@@ -307,6 +307,34 @@ static void straggler_beyond_chance(void)
 	CHECK(!g[0].by_node && g[0].rank_p == g[0].chance_p);
 }
 
+/* 8 ranks, 16 steps of 100 ms: rank 7's all-reduce 1 ms in every step, rank 4's 2 ms in the
+ * first 12 (within a quarter of the spread of the shortest: last with rank 7), 30 ms as the
+ * others' in the rest. Two stragglers, not together (their steps differ): rank 7 first (the
+ * larger impact), then rank 4, whose 12 last arrivals were all rank 7's too. */
+static void straggler_shares_lasts(void)
+{
+	struct rank_metrics rk[8] = { 0 };
+	struct scenario_metrics m = { rk, 8 };
+	for (int r = 0; r < 8; r++) {
+		rk[r].rank = r;
+		for (int s = 0; s < 16; s++) {
+			double comm = r == 7 ? 1 : r == 4 && s < 12 ? 2 : 30;
+			struct step_rec st = { .step = s, .active = 1, .step_ms = 100,
+					       .forward_ms = 90 - comm, .comm_ms = comm };
+			metrics_add_step(&rk[r], &st);
+		}
+	}
+	struct straggler g[STRAGGLER_MAX];
+	size_t n;
+	char node[8];
+	straggler_find(&m, 100, g, &n, node, sizeof node);
+	CHECK(n == 2 && g[0].rank == 7 && g[1].rank == 4 && !g[1].together);
+	CHECK(g[0].shared_last == 0 && g[0].last_n == 16);
+	CHECK(g[1].shares_with == 7 && g[1].shared_last == 12 && g[1].last_n == 12);
+	for (int r = 0; r < 8; r++)
+		rank_metrics_free(&rk[r]);
+}
+
 /* Both ranks of node b compute 40 ms more in the first `slow` of 8 steps,
  * and their transfers differ (rank 3's all-reduce 25 ms, rank 2's 5 ms, the
  * others' 60-62 ms; in the other steps ranks 0 and 1 arrive last): more than
@@ -582,6 +610,7 @@ int main(void)
 	RUN(step_period_by_step_number);
 	RUN(fabric_probe_points);
 	RUN(straggler_beyond_chance);
+	RUN(straggler_shares_lasts);
 	RUN(straggler_slow_node_beyond_chance);
 	RUN(straggler_chance_and_power);
 	RUN(straggler_step_off_record);
