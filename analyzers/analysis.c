@@ -679,6 +679,22 @@ static void job_cores_of(const struct ana_scenario *s, const struct scenario_met
 		w->job_cores = -1;
 }
 
+/* The share of the active steps' per-sample compute (forward, backward, operators outside
+ * them) that the telemetry or the traces timed as GEMMs (0: none timed so), at most 1. */
+static double gemm_share_of(const struct scenario_metrics *m)
+{
+	double gemm = 0, all = 0;
+	for (size_t r = 0; r < m->n; r++)
+		for (size_t i = 0; i < m->ranks[r].n; i++) {
+			const struct step_rec *st = &m->ranks[r].steps[i];
+			if (!st->active)
+				continue;
+			gemm += st->gemm_ms;
+			all += st->forward_ms + st->backward_ms + st->ops_ms;
+		}
+	return all > 0 && gemm > 0 ? (gemm < all ? gemm / all : 1) : 0;
+}
+
 /* The replay of the scenario's traces, unchanged (replay_scenario.h): only of host traces
  * that gave the step data, or of the trainer's traces beside its telemetry (which still
  * gives the step data), on nodes whose cores are known; else why not. */
@@ -709,6 +725,8 @@ static void replay_of(struct ana_scenario *s, const struct ana_run *run,
 					  : (s->in.ranks + s->in.nodes - 1) / s->in.nodes;
 	if (s->in.loader_workers > 0)
 		job_cores_of(s, m, cores, &w);
+	/* (on a GPU the host's compute is dispatch, which the batch does not scale) */
+	w.gemm_share = s->data.trace_gpu_files ? 0 : gemm_share_of(m);
 	rc = trainer ? replay_scenario_trainer(dir.buf, phases, m, &w, r)
 		     : replay_scenario_run(dir.buf, phases, m, &w, r);
 	if (rc < 0) {

@@ -97,6 +97,11 @@ struct replay_change {
 	int every; /* REPLAY_CHANGE_CHECKPOINTS: one step of every `every` checkpoints */
 	int async; /* REPLAY_CHANGE_CHECKPOINTS: each written on a thread of its own */
 	int workers, depth; /* REPLAY_CHANGE_LOADERS: loader threads and prefetch slots */
+	/* REPLAY_CHANGE_BATCH: the share (0 to 1) of the per-sample compute that was GEMMs,
+	 * kept as long as measured (GEMMs bound by reading their weights, whose time twice the
+	 * rows need not change): the bound where batching gains most; 0: all of it twice as
+	 * long */
+	double gemm_share;
 	/* REPLAY_CHANGE_LOADERS of a user's DataLoader: the cores the job kept busy on each host
 	 * over the traced steps (the node monitors'; < 0 unknown), from which the share of its
 	 * ranges' time that was CPU work is taken (what the other work's demand leaves of the

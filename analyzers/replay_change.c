@@ -1164,7 +1164,8 @@ static int per_sample(const struct builder *b, const struct proto *p)
 	       x == PH_BACKWARD || x == PH_OPS;
 }
 
-/* Each per-sample operation at REPLAY_BATCH_X times its cost (REPLAY_CHANGE_BATCH). */
+/* Each per-sample operation at REPLAY_BATCH_X times its cost (REPLAY_CHANGE_BATCH); of host
+ * compute, the change's gemm_share as long as it was. */
 static int change_batch(struct builder *b, const double *cost)
 {
 	unsigned char *gpu = xcalloc(b->in->n + 1, 1);
@@ -1174,8 +1175,9 @@ static int change_batch(struct builder *b, const double *cost)
 		struct proto *p = &b->p[i];
 		int k = p->kind == RNODE_CPU ? per_sample(b, p) : 0;
 		if (k == 2 || (k == 1 && !gpu[p->rank_i])) {
+			double g = k == 1 ? b->in->change->gemm_share : 0;
 			p->fixed = 1;
-			p->cost_ms = REPLAY_BATCH_X * cost[i];
+			p->cost_ms = (g + (1 - g) * REPLAY_BATCH_X) * cost[i];
 			b->info.scaled++;
 		} else if (p->kind == RNODE_GPU && per_sample(b, &b->p[p->from])) {
 			p->cost_ms *= REPLAY_BATCH_X;

@@ -617,12 +617,28 @@ static void predict_host(struct replay_build_in *in, const struct replay_sim *ba
 /* The batch change (twice the samples a step) replayed against the unchanged replay (base)
  * into out->batch. */
 static void predict_batch(struct replay_build_in *in, const struct replay_sim *base,
-			  const struct scenario_metrics *m, struct replay_result *out)
+			  const struct scenario_metrics *m, const struct replay_where *w,
+			  struct replay_result *out)
 {
 	struct replay_change ch = { .kind = REPLAY_CHANGE_BATCH };
 	struct replay_build_info info;
-	if (change_pred(in, &ch, base, m, out->measured_ms, &out->batch, &info))
-		replay_build_info_free(&info);
+	struct replay_pred q = { 0 };
+	out->batch.gemm_bound_step_ms = -1;
+	if (!change_pred(in, &ch, base, m, out->measured_ms, &out->batch, &info))
+		return;
+	replay_build_info_free(&info);
+	/* the other bound: GEMMs as long as they were (what twice the rows costs them is not in
+	 * the run) */
+	ch.gemm_share = w->gemm_share;
+	if (!out->batch.made || w->gemm_share <= 0 ||
+	    !change_pred(in, &ch, base, m, out->measured_ms, &q, &info))
+		return;
+	replay_build_info_free(&info);
+	if (!q.made)
+		return;
+	out->batch.gemm_bound_step_ms = q.step_ms;
+	out->gemm_share = w->gemm_share;
+	widen_to(&out->batch, &q);
 }
 
 /* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set
@@ -653,7 +669,7 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
 			predict_data(&in, s, m, w, out);
 			predict_straggler(&in, s, m, w, out);
 			predict_host(&in, s, m, out);
-			predict_batch(&in, s, m, out);
+			predict_batch(&in, s, m, w, out);
 		}
 	}
 	replay_sim_free(s);

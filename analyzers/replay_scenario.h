@@ -63,6 +63,9 @@ struct replay_pred {
 	 * proportion to bytes instead (the interval spans it and step_ms), -1 none */
 	double proportional_step_ms;
 	double fit_max_bytes, bucket_max_bytes;
+	/* the batch change: the median step replayed with its GEMMs as long as measured (the
+	 * gemm_share of replay_where; the interval spans it and step_ms), -1 none */
+	double gemm_bound_step_ms;
 	/* communication where DDP already overlaps the all-reduce: each started as soon as
 	 * backward begins (replay_build_info.early): step_ms is the most smaller buckets gain, a
 	 * bound, and the interval reaches the measured step */
@@ -106,6 +109,7 @@ struct replay_result {
 	 * waiting instead, and all of it CPU work (-1 none); the interval reaches both */
 	int user_loader;
 	double loader_cpu_pct, loader_wait_step_ms, loader_cpu_step_ms;
+	double gemm_share; /* batch: replay_where's, where its GEMM bound was replayed (else 0) */
 	double loader_cpu_span_s; /* replay_where's job_cores_span_s where it gave the share */
 	/* straggler: the slow ranks' (replay_where) excess step-thread work removed */
 	struct replay_pred straggler;
@@ -147,6 +151,9 @@ struct replay_where {
 	/* > 0: job_cores is over the part of the job (this many seconds of steps on a clock of
 	 * their own) they must have covered, not over their own window */
 	double job_cores_span_s;
+	/* the share of the per-sample compute (forward and backward) that was GEMMs, from the
+	 * telemetry's split (0: not known) */
+	double gemm_share;
 	int host_ranks; /* the ranks launched on each host (0: not known) */
 	const int *slow_ranks; /* the stragglers the analysis named (nslow; 0: none) */
 	size_t nslow;

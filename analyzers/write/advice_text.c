@@ -472,6 +472,9 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 			x / b->step_ms, r->predicted_ms[i],
 			pct0(100 * (r->predicted_ms[i] / r->step_ms[i] - 1)), x / b->hi_ms,
 			x / b->lo_ms);
+	if (b->gemm_bound_step_ms > 0)
+		strbuf_addf(sb, PROSE_BATCH_GEMM_BOUND, 100 * s->replay.gemm_share,
+			    b->gemm_bound_step_ms, x / b->gemm_bound_step_ms);
 	replay_fidelity_said(sb, s, x / b->step_ms < 1.02, b->busy_pct);
 }
 

@@ -313,13 +313,18 @@ static json_t *batch_pred_json(const struct replay_result *r, const char *why_no
 {
 	const struct replay_pred *b = &r->batch;
 	double x = REPLAY_BATCH_X * r->measured_ms; /* twice the samples: throughput x / step */
-	return pred_json(b,
-			 b->made && b->lo_ms > 0 /* (no interval, too few steps: no rate claimed) */
-				 ? json_pack("{s:o, s:[o, o]}", "throughput_x",
-					     jsonio_real3(x / b->step_ms), "throughput_interval_x",
-					     jsonio_real3(x / b->hi_ms), jsonio_real3(x / b->lo_ms))
-				 : NULL,
-			 why_none);
+	json_t *more = json_pack("{s:o, s:o}", "gemm_share",
+				 r->gemm_share > 0 ? jsonio_real3(r->gemm_share) : json_null(),
+				 "gemm_bound_step_ms",
+				 b->gemm_bound_step_ms >= 0 ? jsonio_real3(b->gemm_bound_step_ms)
+							    : json_null());
+	if (b->made && b->lo_ms > 0) /* (no interval, too few steps: no rate claimed) */
+		json_object_update_new(
+			more,
+			json_pack("{s:o, s:[o, o]}", "throughput_x", jsonio_real3(x / b->step_ms),
+				  "throughput_interval_x", jsonio_real3(x / b->hi_ms),
+				  jsonio_real3(x / b->lo_ms)));
+	return pred_json(b, more, why_none);
 }
 
 json_t *summary_replay_rank_json(const struct replay_rank_result *r)

@@ -692,7 +692,8 @@ static int *phases_of(const struct gpu_trace *t, const char *forward_name)
 /* The batch doubled, by hand. Two ranks of step_thread_json on 2 cores (every operation at
  * full speed): fwd 20 µs (forward, once the phases say so), backward 30, the all-reduce 40
  * (per step, not per sample), the optimizer 10. Per-sample work twice as long: 50 -> 100 µs,
- * the step 150 µs; without the phases (fwd unknown) only the layers: 130 µs. On a GPU rank
+ * the step 150 µs; without the phases (fwd unknown) only the layers: 130 µs. With half of it
+ * GEMMs that take no longer: 75 µs, the step 125. On a GPU rank
  * (gpu_json) forward's host pieces are dispatch: the kernels and the copy it launched take
  * twice as long: A 5-65, B 65-85, C 86-94, the synchronisation waits until 94, its 10 µs of
  * host work to 104, the optimizer to 144. */
@@ -710,6 +711,10 @@ static void batch_change(void)
 	CHECK_NEAR(step_of(&w, 2, NULL, 0, NULL), 100e-3, US);
 	CHECK_NEAR(step_of(&w, 2, &ch, 0, &info), 150e-3, US);
 	CHECK(info.scaled == 6);
+	replay_build_info_free(&info);
+	/* half of the per-sample compute GEMMs kept as long as they were: 50 -> 75 µs, 125 */
+	struct replay_change gemm = { .kind = REPLAY_CHANGE_BATCH, .gemm_share = 0.5 };
+	CHECK_NEAR(step_of(&w, 2, &gemm, 0, &info), 125e-3, US);
 	replay_build_info_free(&info);
 	free(ph[0]);
 	free(ph[1]);
