@@ -6,6 +6,7 @@
 #include "analyzers/replay_proto.h"
 
 #include "analyzers/collective.h"
+#include "analyzers/phases.h"
 #include "analyzers/stats.h"
 #include "util/err.h"
 #include "util/sort.h"
@@ -594,7 +595,16 @@ static void cpu_span(const struct builder *b, size_t i, double *s, double *e)
 		*s = *e;
 }
 
-/* CPU demands: each host's CPU intervals lined up on the first rank's clock. */
+/* 1 for a host CPU operation of the compute phases (forward, backward, optimizer, operators). */
+static int is_compute(const struct builder *b, const struct proto *p)
+{
+	const int *ph = b->in->ranks[p->rank_i].phase;
+	int x = ph && p->name >= 0 && p->kind == RNODE_CPU ? ph[p->name] : -1;
+	return x == PH_FORWARD || x == PH_BACKWARD || x == PH_OPTIMIZER || x == PH_OPS;
+}
+
+/* CPU demands: each host's CPU intervals lined up on the first rank's clock; of the graph as
+ * measured, the compute operations' time and demand into b->info. */
 static void demands(struct builder *b, double *cost_ms)
 {
 	for (int h = 0; h < b->in->nhosts; h++) {
@@ -610,6 +620,10 @@ static void demands(struct builder *b, double *cost_ms)
 				continue;
 			cpu_span(b, i, &a, &z);
 			cost_ms[i] = replay_load_demand_ms(l, a, z);
+			if (!b->in->change && is_compute(b, &b->p[i])) {
+				b->info.compute_wall_ms += (z - a) / 1000;
+				b->info.compute_demand_ms += cost_ms[i];
+			}
 		}
 		replay_load_free(l);
 		free(s);

@@ -150,6 +150,11 @@ struct replay_build_info {
 	size_t trimmed; /* a straggler or host change: operations made cheaper */
 	size_t scaled;  /* a batch change: operations made twice as long */
 	size_t waits; /* of ops: waits and sleeps (blocking ranges: no core) */
+	/* the graph as measured: its host compute operations' (forward, backward, optimizer,
+	 * operators outside them, by the phases) measured time and CPU demand, summed over
+	 * ranks and steps: what lies between is time they waited for a core, beside more
+	 * traced work than the host's cores */
+	double compute_wall_ms, compute_demand_ms;
 	size_t kernels; /* GPU kernels and copies (those whose launch was replayed) */
 	/* a bucket change's transfer model, fitted on the step thread's collectives (fit_colls
 	 * of them, of sizes at least 2x apart): per_call_ms + ms_per_mib x MiB; fit_colls 0: a

@@ -654,12 +654,17 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
 	struct replay_build_in in = { l->in, l->n, hc, out->hosts, NULL };
 	struct rgraph *g = NULL;
 	struct replay_sim *s = NULL;
+	struct replay_build_info info = { 0 };
 	int rc = 0;
-	if (replay_build(&in, &g, NULL) < 0) {
+	out->compute_core_wait_pct = -1;
+	if (replay_build(&in, &g, &info) < 0) {
 		out->why_kind = REPLAY_NOT_BUILT;
 		snprintf(out->why, sizeof out->why, "%s", err_last());
 	} else if ((rc = replay_sim_run(&s, g)) == 0) {
 		compare(s, m, out);
+		if (info.compute_wall_ms > 0)
+			out->compute_core_wait_pct =
+				100 * (1 - info.compute_demand_ms / info.compute_wall_ms);
 		out->built = out->steps > 0;
 		out->why_kind = out->built ? REPLAY_MADE : REPLAY_NO_ACTIVE;
 		out->predicted = out->built && predict;
@@ -672,6 +677,8 @@ static int replay_loaded(struct loaded *l, const struct scenario_metrics *m,
 			predict_batch(&in, s, m, w, out);
 		}
 	}
+	if (g)
+		replay_build_info_free(&info);
 	replay_sim_free(s);
 	rgraph_free(g);
 	free(hc);

@@ -73,6 +73,9 @@ struct replay_pred {
 	char why[240];
 };
 
+/* A scenario's compute said to hold time waiting for a core from this share of it on. */
+#define REPLAY_CORE_WAIT_SAID_PCT 10.0
+
 struct replay_result {
 	int built; /* 0: no replay, why says */
 	int predicted; /* each change was replayed too (a run's analysis, not the command line's) */
@@ -86,6 +89,10 @@ struct replay_result {
 	 * means' error is the one the report leads with and flags */
 	double mean_step_ms, measured_mean_ms, mean_error_pct;
 	int by_means;
+	/* of the host compute's time (forward, backward, optimizer, operators; the graph as
+	 * measured), the share beyond its CPU demand: waiting for a core beside more traced work
+	 * than the host's cores (-1: no such operation) */
+	double compute_core_wait_pct;
 	size_t steps;
 	int hosts, cores; /* what the graph had: hosts, cores of each */
 	char why[240]; /* a file's name, or an error message, as why_kind says */

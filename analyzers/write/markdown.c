@@ -766,6 +766,11 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 			" On the host, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, operators outside them %.1f %%.",
 			s->shares.forward_pct, s->shares.backward_pct, s->shares.optimizer_pct,
 			s->shares.ops_pct);
+	if (s->shares.shares_known && !s->steps.no_steps && s->replay.built &&
+	    s->outcome.basis == BASIS_HOST &&
+	    s->replay.compute_core_wait_pct >= REPLAY_CORE_WAIT_SAID_PCT)
+		strbuf_addf(md, PROSE_COMPUTE_CORE_WAIT, s->replay.compute_core_wait_pct,
+			    s->replay.cores, s->replay.cores == 1 ? "" : "s");
 }
 
 /* All communication's share as the communication line prints it: the sum of its parts as

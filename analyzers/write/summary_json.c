@@ -352,6 +352,9 @@ json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
 	json_object_set_new(rep, "measured_mean_ms", jsonio_real3(r->measured_mean_ms));
 	json_object_set_new(rep, "mean_error_pct", jsonio_real3(r->mean_error_pct));
 	json_object_set_new(rep, "by_means", json_boolean(r->by_means));
+	json_object_set_new(rep, "compute_core_wait_pct",
+			    r->compute_core_wait_pct >= 0 ? jsonio_real3(r->compute_core_wait_pct)
+							  : json_null());
 	json_object_set_new(rep, "communication", comm_pred_json(&r->comm, none));
 	json_object_set_new(
 		rep, "io",

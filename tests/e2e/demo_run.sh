@@ -156,6 +156,13 @@ for s in sc:
                 g += d["gemm_ms"]; a += d["forward_ms"] + d["backward_ms"]
     ok = ok and abs(b["gemm_share"] - g / a) < 0.0006
 sys.exit(0 if ok else 1)' "$S"
+# 8 ranks on this machine's cores (at most 4 of them), their compute side by side between the
+# all-reduces: most of its time waiting for a core (the replay's estimate), and said so
+cores=$(json "$S" '[x["replay"]["cores"] for x in j["scenarios"] if x["name"] == "gloo-4n"][0]')
+if [ "$cores" -le 4 ]; then
+	check demo_gloo4n_compute_waits [ "$(json "$S" '[round(x["replay"]["compute_core_wait_pct"]) > 50 for x in j["scenarios"] if x["name"] == "gloo-4n"]')" = "[True]" ]
+	check demo_gloo4n_compute_waits_said bash -c 'sed -n "/^### gloo-4n\$/,/^### /p" "$1" | grep -q " Of that compute, about [0-9]* % of its time was waiting for a core, beside more traced work than the host.s $2 cores\? (the replay.s estimate: each operation.s measured time beyond its CPU demand): with cores of its own, compute would take less\."' _ "$run/BOTTLENECK_ANALYSIS.md" "$cores"
+fi
 check demo_replay_in_report grep -q "^- Replay fidelity .*\`gloo-2n\` [0-9.]* ms against [0-9.]* ms" "$run/BOTTLENECK_ANALYSIS.md"
 # Without a rank's trace there is no replay, and telemetry says why; nothing else changes but
 # the predictions: the telemetry is the source of everything but the replay. The

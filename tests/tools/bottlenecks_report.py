@@ -7,7 +7,8 @@ summary.json the way a reader checks them; prints one line per failure, exits 1 
 - a straggler recommendation names each scenario's own stragglers;
 - ranks that arrived last together are said once, not once each; ranks named apart whose last
   arrivals overlap are said to share them, with how many;
-- a recommendation over several scenarios quotes the range of their compute shares."""
+- a recommendation over several scenarios quotes the range of their compute shares;
+- compute that waited for a core 10 % of its time or more (the replay's estimate) is said so."""
 import json, re, sys
 
 run = sys.argv[1]
@@ -114,6 +115,16 @@ for name, s in sc.items():
             w["steps"], "their" if x["together_with"] else "its", w["of"], group_names(g[k:]))
         if want not in section(name):
             bad.append("%s: rank %d shares last arrivals with rank %d but the report does not say %r" % (name, x["rank"], w["rank"], want))
+
+# compute said to hold time waiting for a core where the replay put it at 10 % or more
+for name, s in sc.items():
+    w = (s.get("replay") or {}).get("compute_core_wait_pct")
+    said = re.search(r"Of that compute, about ([0-9]+) % of its time was waiting for a core, beside more traced work than the host.s ([0-9]+) cores? ", section(name))
+    if s.get("verdict_basis") == "host" and w is not None and w >= 10:
+        if not said or int(said.group(1)) != int(w + 0.5) and abs(float(said.group(1)) - w) > 0.5001 or int(said.group(2)) != s["replay"]["cores"]:
+            bad.append("%s: compute waits for a core %.1f %% of its time but the report does not say so" % (name, w))
+    elif said:
+        bad.append("%s: says its compute waited for a core (%s %%) where the replay puts it at %s" % (name, said.group(1), w))
 
 for b in bad:
     print(b)

@@ -709,6 +709,14 @@ static void batch_change(void)
 	int *ph[2] = { phases_of(&w.t[0], "fwd"), phases_of(&w.t[1], "fwd") };
 	w.in[0].phase = ph[0], w.in[1].phase = ph[1];
 	CHECK_NEAR(step_of(&w, 2, NULL, 0, NULL), 100e-3, US);
+	/* the graph as measured: both ranks' forward side by side, on 2 cores at full speed, on
+	 * 1 core each at half (half of its time waiting for the core) */
+	CHECK(step_of(&w, 2, NULL, 0, &info) > 0 && info.compute_wall_ms > 0);
+	CHECK_NEAR(info.compute_demand_ms, info.compute_wall_ms, 1e-9);
+	replay_build_info_free(&info);
+	CHECK(step_of(&w, 1, NULL, 0, &info) > 0 && info.compute_wall_ms > 0);
+	CHECK_NEAR(info.compute_demand_ms / info.compute_wall_ms, 0.5, 1e-9);
+	replay_build_info_free(&info);
 	CHECK_NEAR(step_of(&w, 2, &ch, 0, &info), 150e-3, US);
 	CHECK(info.scaled == 6);
 	replay_build_info_free(&info);
