@@ -144,13 +144,15 @@ static double binomial_tail(long n, long k, double p)
 	return sum;
 }
 
-/* A node's own test: its ranks all arrived last together in most steps,
- * more often than chance would make it. Per step, when g of n ranks arrived
- * last, a given set of m ranks is all among them with probability
- * C(g, m) / C(n, m) if no rank were special; summed over the steps that is
- * the node's expected count. Two slow ranks of four both last in 8 of 8
- * steps are a slow node (p = 0.5^8 = 0.004 of two nodes, node_test_p)
- * though neither alone is beyond chance (two of four ranks last per step). */
+/* A node's own test: its ranks, and only they, arrived last together in most
+ * steps, more often than chance would make it. Per step, when g of n ranks
+ * arrived last, they are a given set of m ranks with probability 1 / C(n, m)
+ * where g = m (else 0) if no rank were special; summed over the steps that is
+ * the node's expected count. Two slow ranks of four the last two in 8 of 8
+ * steps are a slow node (p = (1/6)^8 of two nodes, node_test_p) though
+ * neither alone is beyond chance (two of four ranks last per step). A node
+ * whose ranks were last beside a rank of another node is not: three of four
+ * ranks last in every step say the fourth is early, not that a node is slow. */
 struct node_test {
 	size_t nnodes, *of, *size, *cnt; /* of: rank -> node (SIZE_MAX: no host) */
 	long *all_late;                  /* steps in which every rank of it arrived last */
@@ -204,12 +206,13 @@ static void node_test_step(struct node_test *t, const unsigned char *late, size_
 		if (late[r] && t->of[r] != SIZE_MAX)
 			t->cnt[t->of[r]]++;
 	}
+	/* its ranks, and only they, last: C(n, m) sets of m ranks were as likely */
 	for (size_t k = 0; k < t->nnodes; k++) {
-		double p = 1;
-		for (size_t j = 0; j < t->size[k]; j++)
-			p *= j < g ? (double)(g - j) / (double)(n - j) : 0;
+		double p = g == t->size[k];
+		for (size_t j = 0; j < t->size[k] && p > 0; j++)
+			p *= (double)(j + 1) / (double)(n - j);
 		t->expected[k] += p;
-		t->all_late[k] += g > 0 && t->cnt[k] == t->size[k];
+		t->all_late[k] += g == t->size[k] && t->cnt[k] == t->size[k];
 	}
 }
 
@@ -275,7 +278,8 @@ size_t straggler_group_len(const struct straggler *out, size_t n, size_t k)
 	return k < n ? e - k : 0;
 }
 
-/* The node all of whose ranks are stragglers, when some other node has ranks that are not. */
+/* The node all of whose ranks are stragglers, when some other node has ranks that are not
+ * and no straggler is on another node. */
 static void slow_node_of(const char *const *hosts, const int *ranks, size_t nr,
 			 const struct straggler *s, size_t n, char *out, size_t len)
 {
@@ -289,6 +293,8 @@ static void slow_node_of(const char *const *hosts, const int *ranks, size_t nr,
 			all &= !same || listed;
 			others |= !same;
 		}
+		for (size_t j = 0; j < n; j++) /* (a straggler elsewhere: not the node alone) */
+			all &= !strcmp(s[j].node, s[k].node);
 		if (all && others)
 			snprintf(out, len, "%s", s[k].node);
 	}

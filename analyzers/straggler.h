@@ -79,7 +79,8 @@ size_t straggler_group_len(const struct straggler *out, size_t n, size_t k);
 
 /* Stragglers of m (active steps of ranks aligned by position), sorted by
  * impact; how many into *n (at most STRAGGLER_MAX). slow_node: the node all of
- * whose ranks are stragglers, when there is one and other nodes too ("" else). */
+ * whose ranks are stragglers, and no rank elsewhere, when there is one and other nodes too
+ * ("" else). */
 void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out,
 		    size_t *n, char *slow_node, size_t slow_len);
 

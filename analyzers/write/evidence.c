@@ -315,7 +315,7 @@ static void straggler_said(struct strbuf *sb, const struct ana_scenario *s)
 	strbuf_addf(
 		sb,
 		PROSE_EVIDENCE_ARRIVED_LAST_COLLECTIVES,
-		len > 1 ? " together (after every rank outside them)" : "", g->arrived_last_pct,
+		len > 1 ? " together (in the very same steps)" : "", g->arrived_last_pct,
 		len > 1 ? "" : "s", g->impact_pct,
 		len > 1 ? "their" : "its", evidence_cause_words(g->cause_kind),
 		g->cause_kind != STRAGGLER_UNKNOWN ? "" : " (no phase explains half of it)");

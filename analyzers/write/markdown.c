@@ -467,7 +467,7 @@ static void md_straggler_group(struct strbuf *md, const struct ana_scenario *s,
 	strbuf_addf(
 		md,
 		"**: %s arrived last%s at %.0f %% of the collectives and %skeep%s the others waiting %.1f %% of the median step (%s straggler impact, per rank that waited",
-		len > 1 ? "they" : "it", len > 1 ? " together (after every rank outside them)" : "",
+		len > 1 ? "they" : "it", len > 1 ? " together (in the very same steps)" : "",
 		g->arrived_last_pct, len > 1 ? "together " : "", len > 1 ? "" : "s", g->impact_pct,
 		len > 1 ? "their" : "its");
 	if (s->shares.shares_known)

@@ -173,7 +173,7 @@ node_said() {
 	local g
 	g=$(S slownode '["stragglers"]' | python3 -c 'import ast,sys; print(sorted((g["rank"], g["together_with"]) for g in ast.literal_eval(sys.stdin.read())))')
 	case $g in
-	"[(2, [3]), (3, [2])]") grep -q "\*\*Stragglers: ranks 2 and 3 on local2\*\*: they arrived last together (after every rank outside them) at [0-9]* % of the collectives and together keep the others waiting [0-9.]* % of the median step (their straggler impact" "$run/BOTTLENECK_ANALYSIS.md" &&
+	"[(2, [3]), (3, [2])]") grep -q "\*\*Stragglers: ranks 2 and 3 on local2\*\*: they arrived last together (in the very same steps) at [0-9]* % of the collectives and together keep the others waiting [0-9.]* % of the median step (their straggler impact" "$run/BOTTLENECK_ANALYSIS.md" &&
 		! grep -q "\*\*Straggler: rank 2 on local2\*\*" "$run/BOTTLENECK_ANALYSIS.md" ;;
 	"[(2, []), (3, [])]") grep -q "\*\*Straggler: rank 2 on local2\*\*" "$run/BOTTLENECK_ANALYSIS.md" &&
 		[ "$(grep -c "\*\*Straggler: rank 3 on local2\*\*" "$run/BOTTLENECK_ANALYSIS.md")" -ge 2 ] &&

@@ -329,9 +329,63 @@ static void straggler_shares_lasts(void)
 	char node[8];
 	straggler_find(&m, 100, g, &n, node, sizeof node);
 	CHECK(n == 2 && g[0].rank == 7 && g[1].rank == 4 && !g[1].together);
+	CHECK(node[0] == '\0'); /* (no hosts named) */
 	CHECK(g[0].shared_last == 0 && g[0].last_n == 16);
 	CHECK(g[1].shares_with == 7 && g[1].shared_last == 12 && g[1].last_n == 12);
 	for (int r = 0; r < 8; r++)
+		rank_metrics_free(&rk[r]);
+}
+
+/* 4 ranks on nodes a (0, 1) and b (2, 3), 12 steps: rank 0 arrives early (its all-reduce
+ * 15 ms, the others' 1 ms), so ranks 1, 2 and 3 arrive last together in every step. Node b's
+ * ranks are all among the last, but beside rank 1 of node a: rank 0 is early, no node is
+ * slow, and no rank alone is last beyond chance (3 of 4 last per step): none is named. */
+static void straggler_early_rank_no_node(void)
+{
+	struct rank_metrics rk[4] = { 0 };
+	struct scenario_metrics m = { rk, 4 };
+	for (int r = 0; r < 4; r++) {
+		rk[r].rank = r;
+		snprintf(rk[r].host, sizeof rk[r].host, "%s", r < 2 ? "a" : "b");
+		for (int s = 0; s < 12; s++) {
+			double comm = r == 0 ? 15 : 1;
+			struct step_rec st = { .step = s, .active = 1, .step_ms = 100,
+					       .forward_ms = 90 - comm, .comm_ms = comm };
+			metrics_add_step(&rk[r], &st);
+		}
+	}
+	struct straggler g[STRAGGLER_MAX];
+	size_t n = 9;
+	char node[8];
+	straggler_find(&m, 100, g, &n, node, sizeof node);
+	CHECK(n == 0 && node[0] == '\0');
+	for (int r = 0; r < 4; r++)
+		rank_metrics_free(&rk[r]);
+}
+
+/* 6 ranks on nodes a (0, 1), b (2, 3) and c (4, 5), 12 steps: ranks 2, 3 and 4 arrive last
+ * together in every step (their all-reduce 1 ms, the others' 30). Three stragglers, one
+ * group; every rank of node b is one, but so is rank 4 of node c: no node is the slow one. */
+static void straggler_no_slow_node_beside_another(void)
+{
+	struct rank_metrics rk[6] = { 0 };
+	struct scenario_metrics m = { rk, 6 };
+	for (int r = 0; r < 6; r++) {
+		rk[r].rank = r;
+		snprintf(rk[r].host, sizeof rk[r].host, "%c", "aabbcc"[r]);
+		for (int s = 0; s < 12; s++) {
+			double comm = r >= 2 && r <= 4 ? 1 : 30;
+			struct step_rec st = { .step = s, .active = 1, .step_ms = 100,
+					       .forward_ms = 90 - comm, .comm_ms = comm };
+			metrics_add_step(&rk[r], &st);
+		}
+	}
+	struct straggler g[STRAGGLER_MAX];
+	size_t n;
+	char node[8] = "x";
+	straggler_find(&m, 100, g, &n, node, sizeof node);
+	CHECK(n == 3 && straggler_group_len(g, n, 0) == 3 && node[0] == '\0');
+	for (int r = 0; r < 6; r++)
 		rank_metrics_free(&rk[r]);
 }
 
@@ -611,6 +665,8 @@ int main(void)
 	RUN(fabric_probe_points);
 	RUN(straggler_beyond_chance);
 	RUN(straggler_shares_lasts);
+	RUN(straggler_early_rank_no_node);
+	RUN(straggler_no_slow_node_beside_another);
 	RUN(straggler_slow_node_beyond_chance);
 	RUN(straggler_chance_and_power);
 	RUN(straggler_step_off_record);
