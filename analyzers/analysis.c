@@ -673,10 +673,13 @@ static void job_cores_of(const struct ana_scenario *s, const struct scenario_met
 			w->job_cores = -1;
 		return;
 	}
-	if (span > 0 && monitor_job_cores_within(s->in.job_dir, span, cores, &w->job_cores) == 0)
+	if (span > 0 && monitor_job_cores_within(s->in.job_dir, span, cores, &w->job_cores) == 0) {
 		w->job_cores_span_s = span;
-	else
-		w->job_cores = -1;
+		return;
+	}
+	w->job_cores = -1;
+	if (span > 0 && monitor_span(s->in.job_dir, &w->monitored_s) == 0)
+		w->unplaced_span_s = span; /* (monitors, but too long a job to place a sample) */
 }
 
 /* The share of the active steps' per-sample compute (forward, backward, operators outside

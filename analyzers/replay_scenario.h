@@ -118,6 +118,7 @@ struct replay_result {
 	double loader_cpu_pct, loader_wait_step_ms, loader_cpu_step_ms;
 	double gemm_share; /* batch: replay_where's, where its GEMM bound was replayed (else 0) */
 	double loader_cpu_span_s; /* replay_where's job_cores_span_s where it gave the share */
+	double loader_unplaced_s, loader_monitored_s; /* replay_where's, where it gave none */
 	/* straggler: the slow ranks' (replay_where) excess step-thread work removed */
 	struct replay_pred straggler;
 	/* host: the launch overhead halved (REPLAY_CHANGE_HOST) */
@@ -158,6 +159,9 @@ struct replay_where {
 	/* > 0: job_cores is over the part of the job (this many seconds of steps on a clock of
 	 * their own) they must have covered, not over their own window */
 	double job_cores_span_s;
+	/* job_cores < 0 on steps of a clock of their own (this many seconds of them) where the
+	 * monitors sampled monitored_s seconds: too long a job to place a sample within them */
+	double unplaced_span_s, monitored_s;
 	/* the share of the per-sample compute (forward and backward) that was GEMMs, from the
 	 * telemetry's split (0: not known) */
 	double gemm_share;

@@ -389,6 +389,26 @@ int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, do
 	return job_cores_of(job_dir, from, to, 0, ncpus, cores);
 }
 
+int monitor_span(const char *job_dir, double *seconds)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct argv nodes;
+	double least = 0, s, e;
+	strbuf_addf(&dir, "%s/" JOB_MONITOR, job_dir);
+	fsio_list(dir.buf, &nodes);
+	for (size_t i = 0; i < nodes.n; i++) {
+		FILE *f = node_file(dir.buf, nodes.v[i], "cpu_monitor.csv");
+		if (f && sample_span(f, &s, &e) && (least <= 0 || e - s < least))
+			least = e - s;
+		if (f)
+			fclose(f);
+	}
+	argv_free(&nodes);
+	strbuf_free(&dir);
+	*seconds = least;
+	return least > 0 ? 0 : err_set(ERR_NOTFOUND, "no monitor sample in %s/monitor", job_dir);
+}
+
 int monitor_job_cores_within(const char *job_dir, double span_s, int ncpus, double *cores)
 {
 	return span_s > 0 ? job_cores_of(job_dir, 0, 0, span_s, ncpus, cores)

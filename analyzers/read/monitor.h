@@ -63,5 +63,8 @@ int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, do
  * span_s seconds inside it cover, [end - span_s, start + span_s], in whole samples (one
  * at least). ERR_NOTFOUND where no node's part holds one. */
 int monitor_job_cores_within(const char *job_dir, double span_s, int ncpus, double *cores);
+/* The shortest span a node's monitor sampled (its first sample's start to its last one's
+ * end), seconds; ERR_NOTFOUND where no monitor has a sample. */
+int monitor_span(const char *job_dir, double *seconds);
 
 #endif

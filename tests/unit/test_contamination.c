@@ -203,6 +203,9 @@ static void job_cores_within(void)
 	CHECK(monitor_job_cores_within(dir, 1.2, 2, &c) == ERR_NOTFOUND);
 	CHECK(monitor_job_cores_within(dir, 0, 2, &c) == ERR_NOTFOUND);
 	CHECK(c == -1);
+	CHECK(monitor_span(dir, &c) == 0); /* what it sampled: 100.0 to 102.5 */
+	CHECK_NEAR(c, 2.5, 1e-9);
+	CHECK(monitor_span("/nonexistent", &c) == ERR_NOTFOUND && c == 0);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
