@@ -35,6 +35,13 @@ static double pct0(double x)
 	return fabs(x) <= 0.5 ? 0.0 : x;
 }
 
+/* The decimals of a predicted change in %, beside "gains under 2 %": one where it is near
+ * that line (-1.7 %, not "-2 %"), none beyond. */
+static int gain_decimals(double x)
+{
+	return fabs(x) < 2.5 && fabs(x) >= 0.05 ? 1 : 0;
+}
+
 int rec_cmp(const void *a, const void *b)
 {
 	const struct rec *x = a, *y = b;
@@ -763,10 +770,14 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		char miv[96];
 		interval_words(miv, sizeof miv, c->mean_lo_ms, c->mean_hi_ms, s->replay.steps);
 		strbuf_addf(sb, PROSE_PRED_MEANS_LEAD, c->measured_mean_ms, c->mean_ms,
-			    pct0(-100 * r->gain[i]), miv);
+			    gain_decimals(100 * r->gain[i]),
+			    gain_decimals(100 * r->gain[i]) ? -100 * r->gain[i]
+							    : pct0(-100 * r->gain[i]),
+			    miv);
 	}
-	strbuf_addf(sb, "%s%.2f -> %.2f ms (%+.0f %%", r->by_means[i] ? "median " : "",
-		    r->step_ms[i], r->predicted_ms[i], pct0(-gain));
+	strbuf_addf(sb, "%s%.2f -> %.2f ms (%+.*f %%", r->by_means[i] ? "median " : "",
+		    r->step_ms[i], r->predicted_ms[i], gain_decimals(gain),
+		    gain_decimals(gain) ? -gain : pct0(-gain));
 	interval_said(sb, r, i, s, c);
 	if (c->fit_colls)
 		strbuf_addf(sb,
@@ -880,6 +891,17 @@ static int replayed_no_gain(const struct ana_rec *r)
 	return r->n > 0;
 }
 
+/* Why replayed_no_gain: every scenario gains under 2 %, or some predict a slower step. */
+static const char *no_gain_words(const struct ana_rec *r)
+{
+	size_t slower = 0;
+	for (size_t i = 0; i < r->n; i++)
+		slower += r->gain[i] < 0;
+	return slower == r->n ? "predicts a slower step"
+	       : slower       ? "gains under 2 % or predicts a slower step"
+			      : "gains under 2 %";
+}
+
 char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 {
 	struct strbuf sb = STRBUF_INIT, pred = STRBUF_INIT, rep = STRBUF_INIT;
@@ -888,9 +910,8 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
 	strbuf_adds(&sb, ": ");
 	if (replayed_no_gain(r))
-		strbuf_adds(
-			&sb,
-			"**no gain predicted** (its replay gains under 2 %): not a step to take first; ");
+		strbuf_addf(&sb, "**no gain predicted** (its replay %s): not a step to take first; ",
+			    no_gain_words(r));
 	rec_words(&sb, r, run);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ana_scenario *s = &run->sc[r->sc[i]];

@@ -1130,8 +1130,17 @@ static void no_gain_words(struct ana_run *run, struct ana_scenario *c)
 		      strstr(t,
 			     "**comm-1n**: **no gain predicted** (its replay gains under 2 %): not a step to take first; "));
 		CHECK(t && !strstr(t, "the node monitors saw")); /* (none here) */
+		/* a change near the 2 % line to a tenth: -0.5 %, not "-0 %" or "-1 %" */
+		CHECK(t && strstr(t, " -> 99.50 ms (-0.5 %"));
 		free(t);
 	}
+	/* a slower step predicted: said so, not "gains under 2 %" */
+	c->replay.comm.step_ms = 103, c->replay.comm.mean_ms = 103;
+	char *slower = replanned_text(run, REC_COMMUNICATION);
+	CHECK(slower && strstr(slower, "**no gain predicted** (its replay predicts a slower step): "));
+	CHECK(slower && strstr(slower, " -> 103.00 ms (+3 %"));
+	free(slower);
+	c->replay.comm.step_ms = 99.5, c->replay.comm.mean_ms = 100.5;
 	/* node monitors that saw 38 % beside the replay's 95 %: why the two differ */
 	c->mon.have_monitor = 1, c->mon.cpu_util_mean_pct = 38;
 	c->mon.monitor_nodes = 1, c->mon.monitor_samples = 40;
