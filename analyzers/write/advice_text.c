@@ -472,6 +472,11 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 	else if (b->lo_ms < 0)
 		strbuf_addf(sb, " (no interval: %s, so no rate to claim)",
 			    PROSE_REPLAY_TOO_FEW_PAIRED);
+	else if (b->lo_ms > 0 && b->gemm_bound_step_ms > 0) /* (the interval reaches it) */
+		strbuf_addf(sb, PROSE_BATCH_SAMPLES_RATE_GEMM, x / b->step_ms, r->predicted_ms[i],
+			    pct0(100 * (r->predicted_ms[i] / r->step_ms[i] - 1)),
+			    100 * s->replay.gemm_share, b->gemm_bound_step_ms,
+			    x / b->gemm_bound_step_ms, x / b->hi_ms, x / b->lo_ms);
 	else if (b->lo_ms > 0) /* (summary.json's throughput_x: the same rule) */
 		strbuf_addf(
 			sb,
@@ -479,9 +484,6 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 			x / b->step_ms, r->predicted_ms[i],
 			pct0(100 * (r->predicted_ms[i] / r->step_ms[i] - 1)), x / b->hi_ms,
 			x / b->lo_ms);
-	if (b->gemm_bound_step_ms > 0)
-		strbuf_addf(sb, PROSE_BATCH_GEMM_BOUND, 100 * s->replay.gemm_share,
-			    b->gemm_bound_step_ms, x / b->gemm_bound_step_ms);
 	replay_fidelity_said(sb, s, x / b->step_ms < 1.02, b->busy_pct);
 }
 
@@ -910,7 +912,8 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
 	strbuf_adds(&sb, ": ");
 	if (replayed_no_gain(r))
-		strbuf_addf(&sb, "**no gain predicted** (its replay %s): not a step to take first; ",
+		strbuf_addf(&sb,
+			    "**no gain predicted** (its replay %s): not a step to take first; ",
 			    no_gain_words(r));
 	rec_words(&sb, r, run);
 	for (size_t i = 0; i < r->n; i++) {
