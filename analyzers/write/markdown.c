@@ -388,7 +388,8 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 		strbuf_adds(md, PROSE_COLL_STEP_TOTAL_NOTE);
 	if (comm_line_differs(s))
 		strbuf_addf(md, PROSE_COLL_LINE_COUNTS_MORE,
-			    s->shares.comm_total_pct * s->shares.rank_step_mean_ms / 100);
+			    s->shares.comm_total_pct * s->shares.rank_step_mean_ms / 100,
+			    s->shares.rank_step_mean_ms);
 	char clause[512];
 	fabric_clause(s, clause, sizeof clause);
 	strbuf_addf(md, "%s%s\n\n", clause[0] ? " " : "", clause);
