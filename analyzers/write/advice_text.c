@@ -791,6 +791,8 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_adds(
 			sb,
 			", the host's work up to each kernel's launch (dispatch and the launch call) in half its time");
+	if (r->kind == REC_COMMUNICATION && s->outcome.oversubscribed)
+		strbuf_adds(sb, PROSE_COMM_SHARED_CORES);
 	pred_doubts_said(sb, r, i, c, gain);
 	/* (where the mean leads, its gain says whether there is one) */
 	replay_fidelity_said(sb, s, (r->by_means[i] ? 100 * r->gain[i] : gain) < 2, c->busy_pct);

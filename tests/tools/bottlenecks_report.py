@@ -8,7 +8,8 @@ summary.json the way a reader checks them; prints one line per failure, exits 1 
 - ranks that arrived last together are said once, not once each; ranks named apart whose last
   arrivals overlap are said to share them, with how many;
 - a recommendation over several scenarios quotes the range of their compute shares;
-- compute that waited for a core 10 % of its time or more (the replay's estimate) is said so."""
+- compute that waited for a core 10 % of its time or more (the replay's estimate) is said so;
+- a communication prediction on shared cores says the replay is optimistic there."""
 import json, re, sys
 
 run = sys.argv[1]
@@ -115,6 +116,16 @@ for name, s in sc.items():
             w["steps"], "their" if x["together_with"] else "its", w["of"], group_names(g[k:]))
         if want not in section(name):
             bad.append("%s: rank %d shares last arrivals with rank %d but the report does not say %r" % (name, x["rank"], w["rank"], want))
+
+# a communication prediction of ranks sharing the local executor's cores says the replay is
+# optimistic there (once a scenario; none where no scenario of it shares them)
+shared = "its ranks share this machine's cores, where an all-reduce overlapped with compute also costs thread switches"
+for r in j["recommendations"]:
+    if r["kind"] != "communication":
+        continue
+    want = sum(1 for k, n in enumerate(r["scenarios"]) if sc[n].get("oversubscribed") and r["prediction_basis"][k] == "replay")
+    if r["text"].count(shared) != want:
+        bad.append("communication recommendation says %d times that its ranks share cores, %d of its replayed scenarios do: %s" % (r["text"].count(shared), want, r["text"]))
 
 # compute said to hold time waiting for a core where the replay put it at 10 % or more
 for name, s in sc.items():
