@@ -850,7 +850,8 @@ static void io_replayed_said(struct strbuf *sb, const struct replay_result *r, c
 			    r->io_async ? ", " : "");
 	if (r->io_async)
 		strbuf_adds(sb, PROSE_ASYNC_CHECKPOINTS);
-	strbuf_addf(sb, " instead (the run's own graph, on its cores): %s", preds);
+	strbuf_addf(sb, " instead (the run's own graph, on its cores%s): %s",
+		    r->io_every > 1 ? PROSE_IO_RARER : "", preds);
 }
 
 /* ". Median step replayed with <the change of kind k> (...): <preds>"; io: the replay of

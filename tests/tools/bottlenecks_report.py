@@ -127,6 +127,13 @@ for r in j["recommendations"]:
     if r["text"].count(shared) != want:
         bad.append("communication recommendation says %d times that its ranks share cores, %d of its replayed scenarios do: %s" % (r["text"].count(shared), want, r["text"]))
 
+# fewer checkpoints replayed: said to be the most they give (storage's rarer flushes)
+for r in j["recommendations"]:
+    io = [sc[n]["replay"]["io"] for k, n in enumerate(r["scenarios"]) if r["kind"] == "io" and r["prediction_basis"][k] == "replay"]
+    thinned = any(x.get("checkpoint_every", 0) > 1 and not x.get("async") for x in io)
+    if thinned != ("though storage can take longer a flush when flushes are rarer" in r["text"]):
+        bad.append("io recommendation does not say (or wrongly says) that rarer checkpoints may cost more each: " + r["text"])
+
 # compute said to hold time waiting for a core where the replay put it at 10 % or more
 for name, s in sc.items():
     w = (s.get("replay") or {}).get("compute_core_wait_pct")
