@@ -29,6 +29,13 @@
 
 #include "analyzers/write/report_parts.h"
 
+/* 1 for a data-loading prediction of a user's DataLoader replayed between its two bounds
+ * (all of its loading waiting, all of it CPU work). */
+static int user_loader_bounds(const struct ana_rec *r, const struct ana_scenario *s)
+{
+	return r->kind == REC_DATA && s->replay.user_loader && s->replay.loader_wait_step_ms >= 0;
+}
+
 /* A change in %, for "%+.0f": 0 where it rounds to zero (never "-0 %"). */
 static double pct0(double x)
 {
@@ -769,8 +776,11 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	strbuf_addf(sb, "%s%s%s", sb->len ? "; " : "", r->n > 1 ? s->in.name : "",
 		    r->n > 1 ? " " : "");
 	if (r->by_means[i]) { /* the mean leads: the time per sample, what try checks */
-		char miv[96];
+		char miv[160];
 		interval_words(miv, sizeof miv, c->mean_lo_ms, c->mean_hi_ms, s->replay.steps);
+		if (user_loader_bounds(r, s) && c->mean_lo_ms >= 0) /* (it reaches both) */
+			snprintf(miv + strlen(miv), sizeof miv - strlen(miv), "%s",
+				 " (from all of its loading waiting to all of it CPU work)");
 		strbuf_addf(sb, PROSE_PRED_MEANS_LEAD, c->measured_mean_ms, c->mean_ms,
 			    gain_decimals(100 * r->gain[i]),
 			    gain_decimals(100 * r->gain[i]) ? -100 * r->gain[i]
@@ -794,8 +804,11 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 	if (r->kind == REC_COMMUNICATION && s->outcome.oversubscribed)
 		strbuf_adds(sb, PROSE_COMM_SHARED_CORES);
 	pred_doubts_said(sb, r, i, c, gain);
-	/* (where the mean leads, its gain says whether there is one) */
-	replay_fidelity_said(sb, s, (r->by_means[i] ? 100 * r->gain[i] : gain) < 2, c->busy_pct);
+	/* (where the mean leads, its gain says whether there is one; a DataLoader's share not
+	 * measured: its least gain is an assumption, the interval says both) */
+	int unmeasured = user_loader_bounds(r, s) && s->replay.loader_cpu_pct < 0;
+	replay_fidelity_said(sb, s, !unmeasured && (r->by_means[i] ? 100 * r->gain[i] : gain) < 2,
+			     c->busy_pct);
 	ceiling_said(sb, r, i);
 	counterpart_said(sb, r->kind, s, run);
 }
@@ -886,12 +899,15 @@ static void replayed_said(struct strbuf *sb, const struct ana_rec *r,
 
 /* A recommendation in words: its scenarios, the advice, each prediction. */
 /* Every scenario of r replayed, each gaining under 2 % of its step: what the replay says
- * will not pay, not a step to take first (a batch's gain is in samples/s: never). */
-static int replayed_no_gain(const struct ana_rec *r)
+ * will not pay, not a step to take first (a batch's gain is in samples/s: never; nor a
+ * DataLoader's whose CPU share was not measured: its least gain is an assumption). */
+static int replayed_no_gain(const struct ana_rec *r, const struct ana_run *run)
 {
 	for (size_t i = 0; i < r->n; i++)
 		if (r->kind == REC_BATCH || !r->replayed[i] || r->predicted_ms[i] < 0 ||
-		    r->step_ms[i] <= 0 || r->gain[i] >= 0.02)
+		    r->step_ms[i] <= 0 || r->gain[i] >= 0.02 ||
+		    (user_loader_bounds(r, &run->sc[r->sc[i]]) &&
+		     run->sc[r->sc[i]].replay.loader_cpu_pct < 0))
 			return 0;
 	return r->n > 0;
 }
@@ -914,7 +930,7 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 	for (size_t i = 0; i < r->n; i++)
 		strbuf_addf(&sb, "%s**%s**", i ? ", " : "", run->sc[r->sc[i]].in.name);
 	strbuf_adds(&sb, ": ");
-	if (replayed_no_gain(r))
+	if (replayed_no_gain(r, run))
 		strbuf_addf(&sb,
 			    "**no gain predicted** (its replay %s): not a step to take first; ",
 			    no_gain_words(r));

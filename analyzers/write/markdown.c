@@ -510,7 +510,7 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s,
 	if (!s->comm.n_stragglers) {
 		strbuf_addf(
 			md,
-			" No rank keeps the others waiting (none arrived last at most collectives, more often than chance would, with an impact of %.0f %% of the step or more).",
+			" No rank keeps the others waiting (none both arrived last at most collectives, more often than chance would, and had an impact of %.0f %% of the step or more).",
 			STRAGGLER_MIN_IMPACT_PCT);
 		return;
 	}

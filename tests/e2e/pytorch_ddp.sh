@@ -196,6 +196,10 @@ i = r["scenarios"].index("slow-input")
 cpu = d["loader_cpu_pct"]
 sys.exit(0 if all(lo <= x <= hi for x in (d["all_waiting_step_ms"], d["step_ms"], d["all_cpu_step_ms"])) and (cpu is not None or d["step_ms"] == d["all_cpu_step_ms"]) and d["step_ms"] < s["step_time_ms"]["median"] and r["prediction_basis"][i] == "replay" and r["predicted_step_ms"][i] == d["step_ms"] else 1)' "$run/summary.json"
 if [ "$own_cpu" = None ]; then
+	# its least gain an assumption (all of the loading CPU work): never headlined as no gain
+	check ddp_dataloader_unmeasured_not_no_gain python3 -c 'import json, sys
+r = [r for r in json.load(open(sys.argv[1]))["recommendations"] if r["kind"] == "data_loading"][0]
+sys.exit(0 if "no gain predicted" not in r["text"] else 1)' "$run/summary.json"
 	check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % intervals of their replayed medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process.*its loading taken as CPU work (the node monitors ran, but none of their samples lies surely within its steps: its traces keep a clock of their own, and its [0-9.]* s of active steps are too short a part of the [0-9.]* s the monitors sampled to place one); all of its loading waiting: [0-9.]* ms (-[0-9]* %); all of it CPU work: [0-9.]* ms (-[0-9]* %)" "$run/BOTTLENECK_ANALYSIS.md"
 else
 	check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % intervals of their replayed medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process[^)]*), about [0-9]* % of its loading CPU work (the job's busy cores by the node monitors[^)]*) (its traces keep a clock of their own, so the monitors' samples taken are those of the part of the job that its [0-9.]* s of active steps covered wherever they fell in it); all of its loading waiting: [0-9.]* ms (-[0-9]* %); all of it CPU work: [0-9.]* ms (-[0-9]* %)" "$run/BOTTLENECK_ANALYSIS.md"
