@@ -912,15 +912,22 @@ static int replayed_no_gain(const struct ana_rec *r, const struct ana_run *run)
 	return r->n > 0;
 }
 
-/* Why replayed_no_gain: every scenario gains under 2 %, or some predict a slower step. */
-static const char *no_gain_words(const struct ana_rec *r)
+/* Why replayed_no_gain: every scenario gains under 2 %, or some predict a slower step, or
+ * do under the other bound of a communication change (all of its transfer per call). */
+static const char *no_gain_words(const struct ana_rec *r, const struct ana_run *run)
 {
-	size_t slower = 0;
-	for (size_t i = 0; i < r->n; i++)
+	size_t slower = 0, bound = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct replay_pred *c = &run->sc[r->sc[i]].replay.comm;
 		slower += r->gain[i] < 0;
-	return slower == r->n ? "predicts a slower step"
-	       : slower       ? "gains under 2 % or predicts a slower step"
-			      : "gains under 2 %";
+		bound += r->kind == REC_COMMUNICATION && c->per_call_step_ms > r->step_ms[i];
+	}
+	if (slower == r->n)
+		return "predicts a slower step";
+	if (slower)
+		return "gains under 2 % or predicts a slower step";
+	return bound ? "gains under 2 %, and predicts a slower step under its other bound"
+		     : "gains under 2 %";
 }
 
 char *rec_text(const struct ana_rec *r, const struct ana_run *run)
@@ -933,7 +940,7 @@ char *rec_text(const struct ana_rec *r, const struct ana_run *run)
 	if (replayed_no_gain(r, run))
 		strbuf_addf(&sb,
 			    "**no gain predicted** (its replay %s): not a step to take first; ",
-			    no_gain_words(r));
+			    no_gain_words(r, run));
 	rec_words(&sb, r, run);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ana_scenario *s = &run->sc[r->sc[i]];

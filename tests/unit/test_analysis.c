@@ -1137,10 +1137,20 @@ static void no_gain_words(struct ana_run *run, struct ana_scenario *c)
 	/* a slower step predicted: said so, not "gains under 2 %" */
 	c->replay.comm.step_ms = 103, c->replay.comm.mean_ms = 103;
 	char *slower = replanned_text(run, REC_COMMUNICATION);
-	CHECK(slower && strstr(slower, "**no gain predicted** (its replay predicts a slower step): "));
+	CHECK(slower &&
+	      strstr(slower, "**no gain predicted** (its replay predicts a slower step): "));
 	CHECK(slower && strstr(slower, " -> 103.00 ms (+3 %"));
 	free(slower);
 	c->replay.comm.step_ms = 99.5, c->replay.comm.mean_ms = 100.5;
+	/* its other bound (all of the transfer per call) a slower step: said beside */
+	double was = c->replay.comm.per_call_step_ms;
+	c->replay.comm.per_call_step_ms = 140;
+	slower = replanned_text(run, REC_COMMUNICATION);
+	CHECK(slower &&
+	      strstr(slower,
+		     "**no gain predicted** (its replay gains under 2 %, and predicts a slower step under its other bound): "));
+	free(slower);
+	c->replay.comm.per_call_step_ms = was;
 	/* node monitors that saw 38 % beside the replay's 95 %: why the two differ */
 	c->mon.have_monitor = 1, c->mon.cpu_util_mean_pct = 38;
 	c->mon.monitor_nodes = 1, c->mon.monitor_samples = 40;
