@@ -116,11 +116,12 @@ static void unalike_steps(struct strbuf *md, const struct ana_scenario *s)
 }
 
 /* A table's throughput cell of s: at the median step, or at the mean step where s's steps
- * are not alike (the rate over the run, which a median overstates), marked so; whether at
- * the mean step. */
-static int throughput_cell(char *buf, size_t n, const struct ana_scenario *s, int unit)
+ * are not alike (the rate over the run, which a median overstates) or mean is set (its
+ * speedup compares mean steps), marked so; whether at the mean step. */
+static int throughput_cell(char *buf, size_t n, const struct ana_scenario *s, int unit,
+			   int mean)
 {
-	int by_mean = stats_unalike(s->steps.step_med_ms, s->steps.step_mean_ms);
+	int by_mean = mean || stats_unalike(s->steps.step_med_ms, s->steps.step_mean_ms);
 	double rate = by_mean ? s->steps.throughput_at_mean : s->steps.throughput;
 	snprintf(buf, n, "%.*f%s%s%s", stats_rate_decimals(rate), rate, unit ? " " : "",
 		 unit ? data_text_throughput_unit(s) : "", by_mean ? " (mean step)" : "");
@@ -582,7 +583,7 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 		if (s->steps.no_steps)
 			snprintf(thr, sizeof thr, "–");
 		else
-			mean_rows += throughput_cell(thr, sizeof thr, s, 1);
+			mean_rows += throughput_cell(thr, sizeof thr, s, 1, 0);
 		gpu |= s->outcome.basis == BASIS_GPU;
 		strbuf_addf(
 			md,
@@ -1012,8 +1013,16 @@ static void md_series_by_means(struct strbuf *md, const struct ana_run *run,
 		    s->scaling.by_means && s->scaling.speedup > 0 && !s->scaling.is_baseline)
 			strbuf_addf(&names, "%s**%s**", n++ ? ", " : "", s->in.name);
 	}
-	if (n)
+	if (n) {
 		strbuf_addf(md, PROSE_SCALING_BY_MEANS, names.buf, n == 1 ? "its" : "their");
+		if (base->steps.throughput_at_mean > 0 && /* (the row's is at its median) */
+		    !stats_unalike(base->steps.step_med_ms, base->steps.step_mean_ms))
+			strbuf_addf(md, PROSE_SCALING_BASE_AT_MEAN, base->in.name,
+				    stats_rate_decimals(base->steps.throughput_at_mean),
+				    base->steps.throughput_at_mean,
+				    data_text_throughput_unit(base));
+		strbuf_adds(md, "\n");
+	}
 	strbuf_free(&names);
 }
 
@@ -1039,7 +1048,9 @@ static const struct ana_scenario *md_series_rows(struct strbuf *md, const struct
 		/* the header gives the baseline's unit; a row says its own only when it differs */
 		const char *unit = data_text_throughput_unit(s);
 		char thr[64];
-		throughput_cell(thr, sizeof thr, s, strcmp(unit, data_text_throughput_unit(base)));
+		throughput_cell(thr, sizeof thr, s, strcmp(unit, data_text_throughput_unit(base)),
+				s->scaling.by_means && !s->scaling.is_baseline &&
+					s->steps.throughput_at_mean > 0);
 		strbuf_addf(md, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			    s->in.name, s->in.nodes, s->in.ranks, gb, thr,
 			    s->scaling.is_baseline ? "baseline"

@@ -155,6 +155,9 @@ done
 # summary line beside its speedup, and in its communication line, which has no bytes to rate
 check ddp_cpu2n_emulated_said grep -q "^- \*\*cpu-2n\*\* (2 nodes, 2 ranks, gloo): .* against cpu-1n (\*\*emulated\*\*: its 2 nodes are this one machine, its collectives over loopback, not a network, so this speedup and efficiency are not those of real nodes)" "$run/BOTTLENECK_ANALYSIS.md"
 check ddp_cpu2n_loopback_said bash -c 'sed -n "/^### cpu-2n\$/,/^### /p" "$1" | grep -qx "Communication: .* waiting for slower ranks; over this machine.s loopback: the local executor.s nodes are this machine, no fabric\."' _ "$run/BOTTLENECK_ANALYSIS.md"
+# the report as a reader checks it (tests/tools/bottlenecks_report.py: its sums, straggler
+# groups, speedups by the means beside throughputs at the mean step ...)
+check ddp_report_consistent python3 "$ROOT/tests/tools/bottlenecks_report.py" "$run"
 check ddp_replay_in_report grep -q "^- Replay fidelity .*\`cpu-2n\` [0-9.]* ms against [0-9.]* ms" "$run/BOTTLENECK_ANALYSIS.md"
 check ddp_log_only_no_replay [ "$(json "$run/summary.json" "[(x['replay'], x['replay_why']) for x in j['scenarios'] if x['name'] == 'log-only'][0]")" = "(None, 'step lines only: no execution graph')" ]
 check ddp_log_only_no_replay_in_report grep -q "\`log-only\` none (step lines only: no execution graph)" "$run/BOTTLENECK_ANALYSIS.md"

@@ -127,6 +127,13 @@ for r in j["recommendations"]:
     if r["text"].count(shared) != want:
         bad.append("communication recommendation says %d times that its ranks share cores, %d of its replayed scenarios do: %s" % (r["text"].count(shared), want, r["text"]))
 
+# a scaling table's speedup by the means sits beside a throughput at the mean step, so that
+# the column's ratio is the speedup
+for line in md.splitlines():
+    cells = [c.strip() for c in line.split("|")[1:-1]]
+    if len(cells) == 12 and cells[0] in sc and "by the means" in cells[6] and "(mean step)" not in cells[4]:
+        bad.append("%s: speedup by the means beside a throughput at the median step: %s" % (cells[0], line))
+
 # fewer checkpoints replayed: said to be the most they give (storage's rarer flushes)
 for r in j["recommendations"]:
     io = [sc[n]["replay"]["io"] for k, n in enumerate(r["scenarios"]) if r["kind"] == "io" and r["prediction_basis"][k] == "replay"]
