@@ -332,6 +332,9 @@ static int comm_line_differs(const struct ana_scenario *s)
 	       !s->comm.insp.colls_used;
 }
 
+static void md_collectives_notes(struct strbuf *md, const struct ana_scenario *s,
+				 size_t concurrent, size_t rough_rows, size_t step_totals);
+
 /* The step's collectives across ranks: the transfer once all have arrived,
  * the waiting before it, and the bandwidth when the bytes are known. */
 static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
@@ -372,6 +375,14 @@ static void md_collectives(struct strbuf *md, const struct ana_scenario *s)
 			strbuf_adds(md, " – |");
 		strbuf_adds(md, "\n");
 	}
+	md_collectives_notes(md, s, concurrent, rough_rows, step_totals);
+}
+
+/* The notes under a collectives table: where its rows come from and how they count, and how
+ * the communication line above counts otherwise. */
+static void md_collectives_notes(struct strbuf *md, const struct ana_scenario *s,
+				 size_t concurrent, size_t rough_rows, size_t step_totals)
+{
 	if (s->comm.insp.colls_used)
 		strbuf_adds(md, "\nFrom the NCCL Inspector's dumps (below).");
 	else
@@ -509,10 +520,7 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s,
 	    s->in.ranks < 2)
 		return;
 	if (!s->comm.n_stragglers) {
-		strbuf_addf(
-			md,
-			" No rank keeps the others waiting (none both arrived last at most collectives, more often than chance would, and had an impact of %.0f %% of the step or more).",
-			STRAGGLER_MIN_IMPACT_PCT);
+		strbuf_addf(md, PROSE_NO_STRAGGLER, STRAGGLER_MIN_IMPACT_PCT);
 		return;
 	}
 	for (size_t k = 0, len; k < s->comm.n_stragglers; k += len) {
