@@ -441,6 +441,23 @@ static void mark_shared(const struct straggler_judge *j, struct straggler *s, si
 	}
 }
 
+/* Each straggler's unnamed companion: the rank not listed that arrived last with it in the
+ * most of its steps, half of them or more. */
+static void mark_also(const struct straggler_judge *j, struct straggler *s, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		s[k].also_rank = -1, s[k].also_last = 0;
+		for (size_t u = 0; u < j->n; u++) {
+			int listed = 0;
+			for (size_t i = 0; i < n; i++)
+				listed |= s[i].unit == u;
+			long c = listed ? 0 : shared_lasts(j, s[k].unit, u);
+			if (2 * c >= s[k].last_n && c > s[k].also_last)
+				s[k].also_rank = j->ranks[u], s[k].also_last = c;
+		}
+	}
+}
+
 /* The stragglers of what j judged: impact the waiting imposed per `per` (the steps
  * judged, or those of the run) as a share of step_med_ms. */
 void straggler_judge_find(struct straggler_judge *j, double per, double step_med_ms,
@@ -474,6 +491,7 @@ void straggler_judge_find(struct straggler_judge *j, double per, double step_med
 	qsort(out, *n, sizeof *out, by_impact);
 	mark_together(out, *n);
 	mark_shared(j, out, *n);
+	mark_also(j, out, *n);
 	slow_node_of(j->hosts, j->ranks, j->n, out, *n, slow_node, slow_len);
 }
 

@@ -70,6 +70,11 @@ struct straggler {
 	 * two impacts that count the same steps' waiting, which do not add */
 	int shares_with;
 	long shared_last, last_n;
+	/* the rank not named that arrived last with it most often, in also_last of its last_n,
+	 * where that is half of them or more (also_last 0: none): part of the waiting its impact
+	 * counts is that rank's */
+	int also_rank;
+	long also_last;
 	size_t unit; /* its index among the units judged (straggler.c's own) */
 };
 

@@ -526,6 +526,11 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s,
 	for (size_t k = 0, len; k < s->comm.n_stragglers; k += len) {
 		len = straggler_group_len(s->comm.stragglers, s->comm.n_stragglers, k);
 		md_straggler_group(md, s, &s->comm.stragglers[k], len);
+		const struct straggler *g = &s->comm.stragglers[k];
+		if (g->also_last > 0)
+			strbuf_addf(md, PROSE_STRAGGLER_ALSO, g->also_rank, len > 1 ? "them" : "it",
+				    g->also_last, len > 1 ? "their" : "its", g->last_n,
+				    len > 1 ? "their" : "its");
 		md_straggler_shares(md, s->comm.stragglers, s->comm.n_stragglers, k, len);
 	}
 	if (!s->shares.shares_known) /* the table above has the step's Wait % as n/a */

@@ -726,6 +726,12 @@ json_t *summary_stragglers_json(const struct straggler *gs, size_t n)
 				  jsonio_real3(g->arrived_last_pct), "chance_p", jprob(g->chance_p),
 				  "chance_of", g->by_node ? "node" : "rank", "rank_chance_p",
 				  jprob(g->rank_p), "together_with", together_json(gs, n, k)));
+		json_object_set_new(json_array_get(str, k), "unnamed_last_with",
+				    g->also_last > 0
+					    ? json_pack("{s:i, s:I, s:I}", SK_RANK, g->also_rank,
+							"steps", (json_int_t)g->also_last, "of",
+							(json_int_t)g->last_n)
+					    : json_null());
 		json_object_set_new(json_array_get(str, k), "shares_last_with",
 				    g->shared_last > 0
 					    ? json_pack("{s:i, s:I, s:I}", SK_RANK, g->shares_with,

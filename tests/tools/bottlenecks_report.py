@@ -103,6 +103,16 @@ for name, s in sc.items():
     for x in g:
         if x["together_with"] and section(name).count("**Straggler: rank %d" % x["rank"]):
             bad.append("%s: rank %d arrived last together with %s but is said on its own" % (name, x["rank"], x["together_with"]))
+    # a rank not named that arrived last with a group in half its steps or more: said
+    for i, x in enumerate(g):
+        u = x.get("unnamed_last_with")
+        if not u or any(x["rank"] in y["together_with"] for y in g[:i]):
+            continue
+        many = bool(x["together_with"])
+        want = "Rank %d, not named (not last beyond chance, or its impact too small), arrived last with %s in %d of %s %d last arrivals too" % (
+            u["rank"], "them" if many else "it", u["steps"], "their" if many else "its", u["of"])
+        if want not in section(name):
+            bad.append("%s: rank %d arrived last with rank %d but the report does not say %r" % (name, u["rank"], x["rank"], want))
     # a straggler named apart whose last arrivals an earlier one shared: said after it, with
     # the group of that rank named as the report names groups
     for i, x in enumerate(g):

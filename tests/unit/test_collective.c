@@ -336,6 +336,33 @@ static void straggler_shares_lasts(void)
 		rank_metrics_free(&rk[r]);
 }
 
+/* 8 ranks, 16 steps: ranks 6 and 7 last in every one (their all-reduce 1 ms), rank 3 with
+ * them in the first 10 (2 ms; 30 ms as the others' after): named together, 6 and 7; rank 3
+ * not (10 of 16 where a third of the ranks are last per step: p = 0.17 over 8 ranks), but
+ * said to have arrived last with them in 10 of their 16. */
+static void straggler_unnamed_companion(void)
+{
+	struct rank_metrics rk[8] = { 0 };
+	struct scenario_metrics m = { rk, 8 };
+	for (int r = 0; r < 8; r++) {
+		rk[r].rank = r;
+		for (int s = 0; s < 16; s++) {
+			double comm = r >= 6 ? 1 : r == 3 && s < 10 ? 2 : 30;
+			struct step_rec st = { .step = s, .active = 1, .step_ms = 100,
+					       .forward_ms = 90 - comm, .comm_ms = comm };
+			metrics_add_step(&rk[r], &st);
+		}
+	}
+	struct straggler g[STRAGGLER_MAX];
+	size_t n;
+	char node[8];
+	straggler_find(&m, 100, g, &n, node, sizeof node);
+	CHECK(n == 2 && straggler_group_len(g, n, 0) == 2);
+	CHECK(g[0].also_rank == 3 && g[0].also_last == 10 && g[0].last_n == 16);
+	for (int r = 0; r < 8; r++)
+		rank_metrics_free(&rk[r]);
+}
+
 /* 4 ranks on nodes a (0, 1) and b (2, 3), 12 steps: rank 0 arrives early (its all-reduce
  * 15 ms, the others' 1 ms), so ranks 1, 2 and 3 arrive last together in every step. Node b's
  * ranks are all among the last, but beside rank 1 of node a: rank 0 is early, no node is
@@ -666,6 +693,7 @@ int main(void)
 	RUN(straggler_beyond_chance);
 	RUN(straggler_shares_lasts);
 	RUN(straggler_early_rank_no_node);
+	RUN(straggler_unnamed_companion);
 	RUN(straggler_no_slow_node_beside_another);
 	RUN(straggler_slow_node_beyond_chance);
 	RUN(straggler_chance_and_power);
