@@ -711,6 +711,15 @@ static json_t *together_json(const struct straggler *g, size_t n, size_t k)
 	return a;
 }
 
+/* Another rank a straggler arrived last with in `steps` of its `of` last arrivals; null
+ * where in none. */
+static json_t *last_with_json(int rank, long steps, long of)
+{
+	return steps > 0 ? json_pack("{s:i, s:I, s:I}", SK_RANK, rank, "steps", (json_int_t)steps,
+				     "of", (json_int_t)of)
+			 : json_null();
+}
+
 json_t *summary_stragglers_json(const struct straggler *gs, size_t n)
 {
 	json_t *str = json_array();
@@ -727,17 +736,9 @@ json_t *summary_stragglers_json(const struct straggler *gs, size_t n)
 				  "chance_of", g->by_node ? "node" : "rank", "rank_chance_p",
 				  jprob(g->rank_p), "together_with", together_json(gs, n, k)));
 		json_object_set_new(json_array_get(str, k), "unnamed_last_with",
-				    g->also_last > 0
-					    ? json_pack("{s:i, s:I, s:I}", SK_RANK, g->also_rank,
-							"steps", (json_int_t)g->also_last, "of",
-							(json_int_t)g->last_n)
-					    : json_null());
+				    last_with_json(g->also_rank, g->also_last, g->last_n));
 		json_object_set_new(json_array_get(str, k), "shares_last_with",
-				    g->shared_last > 0
-					    ? json_pack("{s:i, s:I, s:I}", SK_RANK, g->shares_with,
-							"steps", (json_int_t)g->shared_last, "of",
-							(json_int_t)g->last_n)
-					    : json_null());
+				    last_with_json(g->shares_with, g->shared_last, g->last_n));
 	}
 	return str;
 }
