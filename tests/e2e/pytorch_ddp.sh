@@ -186,6 +186,18 @@ for p in sys.argv[2:]:
 # CPU work. Either way its interval reaches the replays with all of it waiting and all of it
 # CPU work, and the prediction is below the measured step.
 D() { json "$1/summary.json" "[x for x in j['scenarios'] if x['name'] == 'slow-input'][0]['replay']['data_loading']$2"; }
+# busy_checks DIR NAME: DIR (a copy of the run) analysed again with every monitor sample of
+# slow-input all cores busy, then none: all of its loading CPU work (the all-CPU replay of
+# the run, exactly), then none of it (the all-waiting one)
+busy_checks() {
+	local busy want
+	for busy in 100 0; do
+		busy_monitors "$busy" "$1"/slow-input/monitor/*/cpu_monitor.csv
+		"$BIN/campaign-analyze" "$1" >/dev/null 2>>"$1.err"
+		want=$([ "$busy" = 100 ] && echo "100.0,$(D "$run" '["all_cpu_step_ms"]')" || echo "0.0,$(D "$run" '["all_waiting_step_ms"]')")
+		check "$2_${busy}pct_busy" [ "$(D "$1" '["loader_cpu_pct"]'),$(D "$1" '["step_ms"]')" = "$want" ]
+	done
+}
 echo "   slow-input's DataLoader replayed: $(D "$run" '')"
 own_cpu=$(D "$run" '["loader_cpu_pct"]')
 check ddp_dataloader_replayed [ "$(D "$run" '["user_loader"]'),$(D "$run" '["loader_workers"]'),$(D "$run" '["loader_prefetch"]'),$(D "$run" '["loaders_measured"]')" = "True,4,8,0" ]
@@ -209,12 +221,7 @@ else
 	# every sample rewritten to all cores busy: all of the loading is CPU work (the all-CPU
 	# replay, exactly); to none: none of it (the all-waiting one)
 	cp -a "$run" own
-	for busy in 100 0; do
-		busy_monitors "$busy" own/slow-input/monitor/*/cpu_monitor.csv
-		"$BIN/campaign-analyze" own >/dev/null 2>>own.err
-		want=$([ "$busy" = 100 ] && echo "100.0,$(D "$run" '["all_cpu_step_ms"]')" || echo "0.0,$(D "$run" '["all_waiting_step_ms"]')")
-		check "ddp_dataloader_own_clock_${busy}pct_busy" [ "$(D own '["loader_cpu_pct"]'),$(D own '["step_ms"]')" = "$want" ]
-	done
+	busy_checks own ddp_dataloader_own_clock
 fi
 # The same traces as newer PyTorch writes them, their times counted from a baseTimeNanoseconds
 # (tests/tools/unix_traces.py: set so that they end where the file was written): on Unix
@@ -236,12 +243,7 @@ a, u = d(sys.argv[1]), d(sys.argv[2])
 lo, hi = u["interval_ms"]
 sys.exit(0 if u["loader_cpu_pct"] is not None and 0 <= u["loader_cpu_pct"] <= 100 and (u["all_waiting_step_ms"], u["all_cpu_step_ms"]) == (a["all_waiting_step_ms"], a["all_cpu_step_ms"]) and all(lo <= x <= hi for x in (u["step_ms"], a["step_ms"], a["all_waiting_step_ms"])) else 1)' "$run/summary.json" unix/summary.json
 check ddp_dataloader_cpu_said grep -q "batches in flight (it loaded in the training process[^)]*), about [0-9]* % of its loading CPU work (the job's busy cores by the node monitors.*; all of its loading waiting: [0-9.]* ms (-[0-9]* %); all of it CPU work: [0-9.]* ms (-[0-9]* %)" unix/BOTTLENECK_ANALYSIS.md
-for busy in 100 0; do
-	busy_monitors "$busy" unix/slow-input/monitor/*/cpu_monitor.csv
-	"$BIN/campaign-analyze" unix >/dev/null 2>>unix.err
-	want=$([ "$busy" = 100 ] && echo "100.0,$(D "$run" '["all_cpu_step_ms"]')" || echo "0.0,$(D "$run" '["all_waiting_step_ms"]')")
-	check "ddp_dataloader_cpu_${busy}pct_busy" [ "$(D unix '["loader_cpu_pct"]'),$(D unix '["step_ms"]')" = "$want" ]
-done
+busy_checks unix ddp_dataloader_cpu
 
 # the step lines alone, when the script writes no trace
 check ddp_log_only_source [ "$(json "$run/summary.json" "[x['source'] for x in j['scenarios'] if x['name'] == 'log-only'][0]")" = "step lines in rank logs" ]

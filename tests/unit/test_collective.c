@@ -307,33 +307,55 @@ static void straggler_beyond_chance(void)
 	CHECK(!g[0].by_node && g[0].rank_p == g[0].chance_p);
 }
 
+/* The stragglers of n ranks (at most 8) over `steps` steps of 100 ms, each rank's all-reduce
+ * comm(r, s) ms and its forward 90 ms less that, on the hosts one letter a rank names ("":
+ * none): how many into g, the slow node into node. */
+static size_t stragglers_by(int n, int steps, double (*comm)(int r, int s), const char *hosts,
+			    struct straggler *g, char *node, size_t len)
+{
+	struct rank_metrics rk[8] = { 0 };
+	struct scenario_metrics m = { rk, (size_t)n };
+	for (int r = 0; r < n; r++) {
+		rk[r].rank = r;
+		if (hosts[0])
+			snprintf(rk[r].host, sizeof rk[r].host, "%c", hosts[r]);
+		for (int s = 0; s < steps; s++) {
+			double c = comm(r, s);
+			struct step_rec st = { .step = s, .active = 1, .step_ms = 100,
+					       .forward_ms = 90 - c, .comm_ms = c };
+			metrics_add_step(&rk[r], &st);
+		}
+	}
+	size_t k;
+	straggler_find(&m, 100, g, &k, node, len);
+	for (int r = 0; r < n; r++)
+		rank_metrics_free(&rk[r]);
+	return k;
+}
+
+static double rank7_then_4(int r, int s)
+{
+	return r == 7 ? 1 : r == 4 && s < 12 ? 2 : 30;
+}
+
 /* 8 ranks, 16 steps of 100 ms: rank 7's all-reduce 1 ms in every step, rank 4's 2 ms in the
  * first 12 (within a quarter of the spread of the shortest: last with rank 7), 30 ms as the
  * others' in the rest. Two stragglers, not together (their steps differ): rank 7 first (the
  * larger impact), then rank 4, whose 12 last arrivals were all rank 7's too. */
 static void straggler_shares_lasts(void)
 {
-	struct rank_metrics rk[8] = { 0 };
-	struct scenario_metrics m = { rk, 8 };
-	for (int r = 0; r < 8; r++) {
-		rk[r].rank = r;
-		for (int s = 0; s < 16; s++) {
-			double comm = r == 7 ? 1 : r == 4 && s < 12 ? 2 : 30;
-			struct step_rec st = { .step = s, .active = 1, .step_ms = 100,
-					       .forward_ms = 90 - comm, .comm_ms = comm };
-			metrics_add_step(&rk[r], &st);
-		}
-	}
 	struct straggler g[STRAGGLER_MAX];
-	size_t n;
 	char node[8];
-	straggler_find(&m, 100, g, &n, node, sizeof node);
+	size_t n = stragglers_by(8, 16, rank7_then_4, "", g, node, sizeof node);
 	CHECK(n == 2 && g[0].rank == 7 && g[1].rank == 4 && !g[1].together);
 	CHECK(node[0] == '\0'); /* (no hosts named) */
 	CHECK(g[0].shared_last == 0 && g[0].last_n == 16);
 	CHECK(g[1].shares_with == 7 && g[1].shared_last == 12 && g[1].last_n == 12);
-	for (int r = 0; r < 8; r++)
-		rank_metrics_free(&rk[r]);
+}
+
+static double ranks67_and_3(int r, int s)
+{
+	return r >= 6 ? 1 : r == 3 && s < 10 ? 2 : 30;
 }
 
 /* 8 ranks, 16 steps: ranks 6 and 7 last in every one (their all-reduce 1 ms), rank 3 with
@@ -342,25 +364,17 @@ static void straggler_shares_lasts(void)
  * said to have arrived last with them in 10 of their 16. */
 static void straggler_unnamed_companion(void)
 {
-	struct rank_metrics rk[8] = { 0 };
-	struct scenario_metrics m = { rk, 8 };
-	for (int r = 0; r < 8; r++) {
-		rk[r].rank = r;
-		for (int s = 0; s < 16; s++) {
-			double comm = r >= 6 ? 1 : r == 3 && s < 10 ? 2 : 30;
-			struct step_rec st = { .step = s, .active = 1, .step_ms = 100,
-					       .forward_ms = 90 - comm, .comm_ms = comm };
-			metrics_add_step(&rk[r], &st);
-		}
-	}
 	struct straggler g[STRAGGLER_MAX];
-	size_t n;
 	char node[8];
-	straggler_find(&m, 100, g, &n, node, sizeof node);
+	size_t n = stragglers_by(8, 16, ranks67_and_3, "", g, node, sizeof node);
 	CHECK(n == 2 && straggler_group_len(g, n, 0) == 2);
 	CHECK(g[0].also_rank == 3 && g[0].also_last == 10 && g[0].last_n == 16);
-	for (int r = 0; r < 8; r++)
-		rank_metrics_free(&rk[r]);
+}
+
+static double rank0_early(int r, int s)
+{
+	(void)s;
+	return r == 0 ? 15 : 1;
 }
 
 /* 4 ranks on nodes a (0, 1) and b (2, 3), 12 steps: rank 0 arrives early (its all-reduce
@@ -369,25 +383,16 @@ static void straggler_unnamed_companion(void)
  * slow, and no rank alone is last beyond chance (3 of 4 last per step): none is named. */
 static void straggler_early_rank_no_node(void)
 {
-	struct rank_metrics rk[4] = { 0 };
-	struct scenario_metrics m = { rk, 4 };
-	for (int r = 0; r < 4; r++) {
-		rk[r].rank = r;
-		snprintf(rk[r].host, sizeof rk[r].host, "%s", r < 2 ? "a" : "b");
-		for (int s = 0; s < 12; s++) {
-			double comm = r == 0 ? 15 : 1;
-			struct step_rec st = { .step = s, .active = 1, .step_ms = 100,
-					       .forward_ms = 90 - comm, .comm_ms = comm };
-			metrics_add_step(&rk[r], &st);
-		}
-	}
 	struct straggler g[STRAGGLER_MAX];
-	size_t n = 9;
 	char node[8];
-	straggler_find(&m, 100, g, &n, node, sizeof node);
-	CHECK(n == 0 && node[0] == '\0');
-	for (int r = 0; r < 4; r++)
-		rank_metrics_free(&rk[r]);
+	CHECK(stragglers_by(4, 12, rank0_early, "aabb", g, node, sizeof node) == 0);
+	CHECK(node[0] == '\0');
+}
+
+static double ranks234_late(int r, int s)
+{
+	(void)s;
+	return r >= 2 && r <= 4 ? 1 : 30;
 }
 
 /* 6 ranks on nodes a (0, 1), b (2, 3) and c (4, 5), 12 steps: ranks 2, 3 and 4 arrive last
@@ -395,25 +400,10 @@ static void straggler_early_rank_no_node(void)
  * group; every rank of node b is one, but so is rank 4 of node c: no node is the slow one. */
 static void straggler_no_slow_node_beside_another(void)
 {
-	struct rank_metrics rk[6] = { 0 };
-	struct scenario_metrics m = { rk, 6 };
-	for (int r = 0; r < 6; r++) {
-		rk[r].rank = r;
-		snprintf(rk[r].host, sizeof rk[r].host, "%c", "aabbcc"[r]);
-		for (int s = 0; s < 12; s++) {
-			double comm = r >= 2 && r <= 4 ? 1 : 30;
-			struct step_rec st = { .step = s, .active = 1, .step_ms = 100,
-					       .forward_ms = 90 - comm, .comm_ms = comm };
-			metrics_add_step(&rk[r], &st);
-		}
-	}
 	struct straggler g[STRAGGLER_MAX];
-	size_t n;
 	char node[8] = "x";
-	straggler_find(&m, 100, g, &n, node, sizeof node);
+	size_t n = stragglers_by(6, 12, ranks234_late, "aabbcc", g, node, sizeof node);
 	CHECK(n == 3 && straggler_group_len(g, n, 0) == 3 && node[0] == '\0');
-	for (int r = 0; r < 6; r++)
-		rank_metrics_free(&rk[r]);
 }
 
 /* Both ranks of node b compute 40 ms more in the first `slow` of 8 steps,
