@@ -15,6 +15,9 @@ struct strbuf;
 /* A replay of fewer steps gives no interval (as any sample in the report), and its gain
  * ranks nothing: a few steps are not evidence of the order in which to act. */
 #define ADVICE_REPLAY_MIN_STEPS STATS_BOOTSTRAP_MIN_N
+/* A replayed change that takes less than this share (%) of the step off is "no gain
+ * predicted": not a step to take first (a check confirms it by a step that gained no more). */
+#define ADVICE_NO_GAIN_PCT 2.0
 
 /* The kind's name in summary.json ("communication", "straggler", ...). */
 const char *rec_kind_name(enum rec_kind k);

@@ -188,6 +188,12 @@ enum check_outcome check_decide(double predicted, double measured, double parent
 	if (plo >= 0 && phi >= plo && plo <= measured && measured <= phi &&
 	    !(plo <= parent && parent <= phi))
 		return CHECK_CONFIRMED;
+	/* "no gain predicted" (advice.h) confirmed by a step that gained no more, or no
+	 * measurable change: the advice held, whatever the number (its error is said apart) */
+	if (predicted > parent * (1 - ADVICE_NO_GAIN_PCT / 100) &&
+	    (measured >= parent * (1 - ADVICE_NO_GAIN_PCT / 100) ||
+	     (lo >= 0 && lo <= parent && parent <= hi)))
+		return CHECK_CONFIRMED;
 	if (lo < 0 || hi < lo) /* no interval: too few steps */
 		return CHECK_FEW_STEPS;
 	if (lo <= parent && parent <= hi)

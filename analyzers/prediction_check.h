@@ -102,7 +102,9 @@ struct ana_variant {
  * parent's median and the measured 95 % interval (ms); predicted < 0: none; plo-phi a
  * replayed prediction's interval (< 0: none), which confirms a measured median inside it as
  * 10 % of the predicted one does, unless it holds the parent's median too (it then predicts
- * no change as well as one). A variant measured beside other load (contaminated)
+ * no change as well as one). A prediction of no gain (a step less than ADVICE_NO_GAIN_PCT
+ * shorter than the parent's, or longer) is confirmed by a measured step that gained no
+ * more, or by no measurable change. A variant measured beside other load (contaminated)
  * confirms or refutes nothing. */
 enum check_outcome check_decide(double predicted, double measured, double parent, double lo,
 				double hi, double plo, double phi, int contaminated);

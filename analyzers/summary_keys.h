@@ -116,6 +116,7 @@
 #define SK_PREDICTION_BASIS "prediction_basis" /* per scenario: "replay", "ceiling" or null */
 #define SK_PREDICTED_MEAN_MS "predicted_mean_ms" /* a replayed prediction's mean step */
 #define SK_BY_MEANS "by_means" /* a checked prediction decided by the means */
+#define SK_NO_GAIN "no_gain" /* a checked prediction confirmed as "no gain" alone */
 #define SK_PREDICTED_MEAN_INTERVAL_MS "predicted_mean_interval_ms"
 
 /* ---- a checked prediction (kind, predicted_step_ms) ---- */

@@ -905,7 +905,7 @@ static int replayed_no_gain(const struct ana_rec *r, const struct ana_run *run)
 {
 	for (size_t i = 0; i < r->n; i++)
 		if (r->kind == REC_BATCH || !r->replayed[i] || r->predicted_ms[i] < 0 ||
-		    r->step_ms[i] <= 0 || r->gain[i] >= 0.02 ||
+		    r->step_ms[i] <= 0 || r->gain[i] >= ADVICE_NO_GAIN_PCT / 100 ||
 		    (user_loader_bounds(r, &run->sc[r->sc[i]]) &&
 		     run->sc[r->sc[i]].replay.loader_cpu_pct < 0))
 			return 0;

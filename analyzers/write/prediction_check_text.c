@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "analyzers/advice.h"
 #include "analyzers/stats.h"
 #include "analyzers/write/prediction_check_text.h"
 #include "analyzers/write/prose.h"
@@ -229,6 +230,17 @@ static void side_effects_said(struct strbuf *md, const struct ana_variant *v)
 		strbuf_adds(md, ".\n");
 }
 
+/* Confirmed as "no gain" alone (prediction_check.h's rule): the prediction took under
+ * ADVICE_NO_GAIN_PCT off the parent's step (or predicted a slower one), the step gained no
+ * more, and the measured one is not within CHECK_TOLERANCE_PCT of the predicted one. */
+static int by_no_gain(const struct ana_check *c)
+{
+	return c->outcome == CHECK_CONFIRMED && c->predicted_ms > 0 && c->measured_ms > 0 &&
+	       c->parent_median_ms > 0 &&
+	       c->predicted_ms > c->parent_median_ms * (1 - ADVICE_NO_GAIN_PCT / 100) &&
+	       100 * fabs(c->measured_ms / c->predicted_ms - 1) > CHECK_TOLERANCE_PCT;
+}
+
 json_t *prediction_check_json(const struct ana_variant *v)
 {
 	json_t *a = json_array();
@@ -259,6 +271,7 @@ json_t *prediction_check_json(const struct ana_variant *v)
 				c.variant_batch ? json_integer(c.variant_batch) : json_null(),
 				SK_BY_MEANS, c.by_means, "medians", medians));
 		json_t *e = json_array_get(a, json_array_size(a) - 1);
+		json_object_set_new(e, SK_NO_GAIN, json_boolean(by_no_gain(&c)));
 		json_object_set_new(e, SK_PREDICTED_INTERVAL_MS,
 				    c.pred_lo_ms >= 0 && c.pred_hi_ms >= c.pred_lo_ms
 					    ? json_pack("[o, o]", num3(c.pred_lo_ms, 1),
@@ -446,6 +459,16 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 		strbuf_addf(md, PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL, c->scenario, d.pred_lo_ms,
 			    d.pred_hi_ms, 100 * (d.pred_hi_ms - d.pred_lo_ms) / d.predicted_ms,
 			    stat, 100 * fabs(d.measured_ms / d.predicted_ms - 1));
+	if (by_no_gain(&d)) {
+		strbuf_addf(md, PROSE_CHECK_CONFIRMED_NO_GAIN, c->scenario, d.predicted_ms,
+			    d.parent_median_ms,
+			    d.predicted_ms > d.parent_median_ms ? "a slower step"
+								: "under 2 % off");
+		prediction_check_change_write(md, d.parent_median_ms, d.measured_ms, d.lo_ms,
+					      d.hi_ms, 0);
+		strbuf_addf(md, PROSE_CHECK_CONFIRMED_NO_GAIN_B,
+			    100 * (d.measured_ms / d.predicted_ms - 1));
+	}
 	unalike_note(md, c);
 	if (c->outcome != CHECK_UNMEASURED && d.measured_ms > 0 &&
 	    d.hi_ms - d.lo_ms > CHECK_WIDE_PCT / 100 * d.measured_ms)

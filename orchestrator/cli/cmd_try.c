@@ -33,6 +33,7 @@ struct try_ctx {
 	int stopped; /* a submission failed (said): its exit status; no further variant */
 	int variants_read; /* variants waited for whose checks were read */
 	int checked, confirmed; /* their predictions checked (confirmed or not), confirmed */
+	int no_gain;            /* of those confirmed, as "no gain" alone (SK_NO_GAIN) */
 };
 
 /* The run's summary.json into *out: absent, the run has no analysis yet
@@ -141,6 +142,14 @@ static void say_plan(const struct run *child, const struct variant_plan *p)
 	fflush(stdout);
 }
 
+/* Of the confirmed predictions, those confirmed as "no gain" alone (the advice held, not
+ * the figure: prediction_check.h), said apart where there are any. */
+static void say_no_gain(int n)
+{
+	if (n)
+		printf(", %d of them as no gain", n);
+}
+
 /* A variant waited for: how many of its predictions were checked and confirmed, said and
  * added to t (a prediction measured beside other load, not measured or absent is not
  * checked). */
@@ -151,7 +160,7 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 	json_t *s = json_load_file(p.buf, 0, NULL), *e;
 	strbuf_free(&p);
 	size_t i;
-	int n = 0, ok = 0, few = 0;
+	int n = 0, ok = 0, few = 0, no_gain = 0;
 	const enum check_outcome decided[] = { CHECK_CONFIRMED, CHECK_BETTER, CHECK_WORSE,
 						CHECK_NOISE };
 	json_array_foreach(json_object_get(s, SK_CHECKED_PREDICTIONS), i, e) {
@@ -160,14 +169,16 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 			n += !strcmp(o, check_outcome_name(decided[k]));
 		ok += o && !strcmp(o, check_outcome_name(CHECK_CONFIRMED));
 		few += o && !strcmp(o, check_outcome_name(CHECK_FEW_STEPS));
+		no_gain += json_is_true(json_object_get(e, SK_NO_GAIN));
 	}
 	if (s) { /* a check too few steps could tell is neither confirmed nor refuted: apart */
-		printf("checked: %d of %d prediction%s confirmed (%s)", ok, n, n == 1 ? "" : "s",
-		       child->id);
+		printf("checked: %d of %d prediction%s confirmed", ok, n, n == 1 ? "" : "s");
+		say_no_gain(no_gain);
+		printf(" (%s)", child->id);
 		if (few)
 			printf("; %d too few steps to tell", few);
 		printf("\n");
-		t->variants_read++, t->checked += n, t->confirmed += ok;
+		t->variants_read++, t->checked += n, t->confirmed += ok, t->no_gain += no_gain;
 	}
 	json_decref(s);
 }
@@ -306,9 +317,11 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 		return rc;
 	if (!n)
 		printf("run %s makes no recommendation: nothing to try\n", t->parent->id);
-	if (t->variants_read > 1)
-		printf("campaign try: %d of %d predictions confirmed over %d variants of run %s\n",
-		       t->confirmed, t->checked, t->variants_read, t->parent->id);
+	if (t->variants_read > 1) {
+		printf("campaign try: %d of %d predictions confirmed", t->confirmed, t->checked);
+		say_no_gain(t->no_gain);
+		printf(" over %d variants of run %s\n", t->variants_read, t->parent->id);
+	}
 	if (t->stopped)
 		return t->stopped;
 	return t->failed ? EXIT_JOBS_FAILED : t->submitted ? EXIT_OK : EXIT_USAGE;

@@ -90,6 +90,9 @@ def main():
         elif (k.get("predicted_interval_ms") and k["predicted_interval_ms"][0] <= m <= k["predicted_interval_ms"][1]
               and not k["predicted_interval_ms"][0] <= par <= k["predicted_interval_ms"][1]):
             want = "confirmed"  # (an interval holding the parent's step too confirms nothing)
+        elif pred > par * 0.98 and (m >= par * 0.98 or (not few and lo <= par <= hi)):
+            want = "confirmed"  # "no gain predicted", and the step gained no more
+            assert k["no_gain"] is True, k
         elif few:
             want = "too few steps to tell"
         elif lo <= par <= hi:
@@ -97,6 +100,8 @@ def main():
         else:
             want = "better than predicted" if m < pred else "worse than predicted"
         assert k["outcome"] == want, (k, want)
+        if not (want == "confirmed" and pred > par * 0.98 and abs(m / pred - 1) > 0.10):
+            assert k["no_gain"] is False, k
         per = " per sample" if k["variant_batch"] is not None else ""
         if few:
             assert k["measured_change"] is None, k

@@ -1911,6 +1911,23 @@ static void test_checked_batch_and_wide(void)
 	      strstr(md,
 		     "- **s**: confirmed by the predicted interval alone (30.00 to 80.00 ms, 125 % of the prediction): the measured median is 30 % off the predicted one"));
 	free(md);
+	/* "no gain" predicted (101 of a parent's 102; its summary's median 100 here) and the
+	 * step 1.15x slower: confirmed as no gain, its figure's error said */
+	double slow[40];
+	for (int i = 0; i < 40; i++)
+		slow[i] = 1.15 * p[i]; /* median 117.3 */
+	CHECK(check_kind("communication", p, slow, 40, 101, 99, 103, 0, 0, &md) ==
+	      CHECK_CONFIRMED);
+	CHECK(md &&
+	      strstr(md,
+		     "- **s**: confirmed as no gain: 101.00 ms predicted against the parent's 100.00 (a slower step), and the step gained no more (1.17x slower (95 % CI 1.16-1.18x)") &&
+	      strstr(md,
+		     "): the advice not to take this step first held, though its figure was +16.1 % off.\n"));
+	free(md);
+	/* a gain predicted (95 of 102) and none measured: not confirmed */
+	CHECK(check_kind("communication", p, slow, 40, 95, 93, 97, 0, 0, &md) == CHECK_WORSE);
+	CHECK(md && !strstr(md, "confirmed as no gain"));
+	free(md);
 	/* within 10 % of the median: not by the interval alone */
 	CHECK(check_kind("communication", p, fast, 40, 50, 30, 80, 0, 0, &md) == CHECK_CONFIRMED);
 	CHECK(md && !strstr(md, "by the predicted interval alone") &&

@@ -141,6 +141,19 @@ static void outcome_rule(void)
 	CHECK(check_decide(20, 12, 30, -1, -1, -1, -1, 0) == CHECK_FEW_STEPS);
 	CHECK(check_decide(20, 23.5, 30, -1, -1, 18, 24, 0) == CHECK_CONFIRMED);
 	CHECK_STR(check_outcome_name(CHECK_FEW_STEPS), "too few steps to tell");
+	/* "no gain predicted" (29.5 of 30: under 2 % off) holds where the step gained no
+	 * more: 15 % slower (beyond the 10 %), 1.9 % faster, or no measurable change */
+	CHECK(check_decide(29.5, 34.5, 30, 33.5, 35.5, -1, -1, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(29.5, 34.5, 30, -1, -1, -1, -1, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(31, 36, 30, 35, 37, -1, -1, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(29.5, 29.43, 30, 29.2, 29.6, -1, -1, 0) == CHECK_CONFIRMED);
+	CHECK(check_decide(29.5, 26, 30, 25, 31, -1, -1, 0) == CHECK_CONFIRMED);
+	/* ... and not where it gained: beyond the 10 % and beyond noise */
+	CHECK(check_decide(29.5, 26, 30, 25, 27, -1, -1, 0) == CHECK_BETTER);
+	CHECK(check_decide(29.5, 26, 30, -1, -1, -1, -1, 0) == CHECK_FEW_STEPS);
+	/* a gain of 2 % or more predicted is not "no gain": a slower step refutes it */
+	CHECK(check_decide(29.3, 34.5, 30, 33.5, 35.5, -1, -1, 0) == CHECK_WORSE);
+	CHECK(check_decide(29.5, 34.5, 30, 33.5, 35.5, -1, -1, 1) == CHECK_CONTAMINATED);
 }
 
 static void knob_in_words(void)
