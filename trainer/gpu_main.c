@@ -142,7 +142,7 @@ static int train(const struct trainer_opts *o, struct gpu_model *m, struct loade
 		st.optimizer_ms = gs.optimizer_ms;
 		st.loss = gs.loss;
 		st.bytes_allreduced = gs.bytes;
-		if (o->checkpoint_every > 0 && (step + 1) % o->checkpoint_every == 0) {
+		if (options_checkpoint_due(o, step)) {
 			double c0 = now_ms();
 			if (write_checkpoint(o, m, ck, step) < 0)
 				return TRAINER_EXIT_IO;

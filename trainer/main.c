@@ -171,7 +171,7 @@ static int backward_and_sync(struct trainer *tr, int rows, struct step_times *st
 static int checkpoint_if_due(struct trainer *tr, long step, struct step_times *st)
 {
 	const struct trainer_opts *o = tr->o;
-	if (o->checkpoint_every <= 0 || (step + 1) % o->checkpoint_every)
+	if (!options_checkpoint_due(o, step))
 		return 0;
 	double t0 = now_ms(), ts;
 	float *p, *v;

@@ -34,7 +34,8 @@ static const char usage_text[] =
 	"  --read-us N           read latency per sample in the loader (sleeps: slow storage; default 0)\n"
 	"  --dataset FILE        read samples from FILE (made by --make-dataset) instead of generating them\n"
 	"  --make-dataset FILE --samples N   write N samples of the task to FILE and exit\n"
-	"  --checkpoint-every N  every N steps each rank writes its parameters with fsync (I/O knob)\n"
+	"  --checkpoint-every N  every N steps each rank writes its parameters with fsync (I/O knob);\n"
+	"                        every warm-up step too, so that the active steps' are steady\n"
 	"  --checkpoint-async 0|1   1: a thread of its own writes each checkpoint, one in flight (default 0)\n"
 	"  --checkpoint-dir DIR  where (default $CAMPAIGN_JOB_DIR/checkpoints, else ./checkpoints)\n"
 	"  --checkpoint-extra-mb X   X MB of further state per checkpoint (I/O intensity; default 0)\n"
@@ -410,4 +411,10 @@ void options_checkpoint_dir(const struct trainer_opts *o, char *buf, size_t n)
 		snprintf(buf, n, "%s", o->checkpoint_dir);
 	else
 		snprintf(buf, n, "%s/checkpoints", jd ? jd : ".");
+}
+
+int options_checkpoint_due(const struct trainer_opts *o, long step)
+{
+	return o->checkpoint_every > 0 &&
+	       (step < o->warmup_steps || (step + 1) % o->checkpoint_every == 0);
 }
