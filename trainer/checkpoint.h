@@ -36,6 +36,12 @@ struct ckpt {
  * be NULL. 0, or -1 with errno set (c is then closed). */
 int ckpt_open(struct ckpt *c, const char *dir, int rank, size_t n, size_t extra_bytes, int async,
 	      struct trace_lane *step_lane, struct trace_lane *writer_lane);
+/* Before the first step: the staging buffer touched and `times` checkpoints written on this
+ * thread, untraced (their header's step -1), as a long run's are past its first few (a
+ * process's first checkpoints are slower: the buffer's first touch, the page cache, the file
+ * system's first allocations), so that a few measured steps hold steady ones however rarely
+ * they write. 0, or -1 with errno set. */
+int ckpt_prewarm(struct ckpt *c, int times);
 /* Waits for the write in flight (checkpoint:wait), then gives the staging buffer's
  * parameters and momentum (n floats each) to fill: the snapshot, taken from *t0 (ms, clock.h).
  * 0, or -1 with errno set (an asynchronous write failed). */

@@ -323,6 +323,10 @@ static int run_probe(const struct trainer_opts *o)
 /* The loader threads' lanes in the trace (one at least); the checkpoint writer's after them. */
 #define LOADER_LANES(o) ((o)->workers > 1 ? (o)->workers : 1)
 
+/* Checkpoints written before the first step (ckpt_prewarm): a run's steps then hold steady
+ * ones, as the every-step parent of an every-4th variant does after its warm-up steps. */
+#define CKPT_PREWARM 3
+
 /* The checkpoint writer, with --checkpoint-every: 0, or -1 after saying why. */
 static int start_checkpoints(const struct trainer_opts *o, struct trainer *tr)
 {
@@ -330,7 +334,8 @@ static int start_checkpoints(const struct trainer_opts *o, struct trainer *tr)
 		return 0;
 	if (ckpt_open(&tr->ck, tr->ckpt_dir, o->rank, tr->m->nparams,
 		      (size_t) (o->checkpoint_extra_mb * 1024 * 1024), o->checkpoint_async, tr->tl,
-		      trace_lane(tr->trace, 2 + LOADER_LANES(o))) == 0)
+		      trace_lane(tr->trace, 2 + LOADER_LANES(o))) == 0 &&
+	    ckpt_prewarm(&tr->ck, CKPT_PREWARM) == 0)
 		return 0;
 	fprintf(stderr, "campaign-trainer: rank %d: cannot set up checkpoints in %s: %s\n", o->rank,
 		tr->ckpt_dir, strerror(errno));

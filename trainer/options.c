@@ -35,7 +35,7 @@ static const char usage_text[] =
 	"  --dataset FILE        read samples from FILE (made by --make-dataset) instead of generating them\n"
 	"  --make-dataset FILE --samples N   write N samples of the task to FILE and exit\n"
 	"  --checkpoint-every N  every N steps each rank writes its parameters with fsync (I/O knob);\n"
-	"                        every warm-up step too, so that the active steps' are steady\n"
+	"                        3 more before the first step, so that the steps' are steady ones\n"
 	"  --checkpoint-async 0|1   1: a thread of its own writes each checkpoint, one in flight (default 0)\n"
 	"  --checkpoint-dir DIR  where (default $CAMPAIGN_JOB_DIR/checkpoints, else ./checkpoints)\n"
 	"  --checkpoint-extra-mb X   X MB of further state per checkpoint (I/O intensity; default 0)\n"
@@ -415,6 +415,5 @@ void options_checkpoint_dir(const struct trainer_opts *o, char *buf, size_t n)
 
 int options_checkpoint_due(const struct trainer_opts *o, long step)
 {
-	return o->checkpoint_every > 0 &&
-	       (step < o->warmup_steps || (step + 1) % o->checkpoint_every == 0);
+	return o->checkpoint_every > 0 && (step + 1) % o->checkpoint_every == 0;
 }

@@ -57,10 +57,8 @@ int options_is_slow(const struct trainer_opts *o);
 int options_parse(int argc, char **argv, struct trainer_opts *o);
 /* Learning rate of a step (linear warm-up) and the clipping norm (warm-up only). */
 float options_lr(const struct trainer_opts *o, long step, float *clip);
-/* Whether step (from 0) writes a checkpoint: one step in checkpoint_every, and every warm-up
- * step as well, so that the active steps' checkpoints are the steady state's (a process's
- * first few are slower: the snapshot's first touch, the page cache, the file system's first
- * allocations), however rare they are. */
+/* Whether step (from 0) writes a checkpoint: one in checkpoint_every, the steps whose number
+ * plus one it divides (the CPU trainer's first ones written before step 0: ckpt_prewarm). */
 int options_checkpoint_due(const struct trainer_opts *o, long step);
 
 /* Where checkpoints go: --checkpoint-dir, else $CAMPAIGN_JOB_DIR/checkpoints, else

@@ -28,13 +28,14 @@ python3 "$ROOT/tests/tools/trainer_replicas.py" one four >cmp.txt
 check trainer_four_rank_files [ "$(cut -d' ' -f1-3 cmp.txt)" = "4 40 40" ]
 check trainer_replicas_identical_every_step [ "$(cut -d' ' -f4 cmp.txt)" = True ]
 check trainer_loss_curve_matches_1_rank [ "$(cut -d' ' -f5 cmp.txt)" = True ]
-# --checkpoint-every 4: the steps whose number plus one 4 divides, and every warm-up step (the
-# active steps' checkpoints then the steady state's, not a process's first few)
+# --checkpoint-every 4: the steps whose number plus one 4 divides, traced; 3 written before
+# step 0 untraced (ckpt_prewarm: the steps' then steady ones, not a process's first few)
 "$T" --steps 12 --warmup-steps 3 --batch 8 --hidden 32 --depth 2 --checkpoint-every 4 \
 	--checkpoint-dir ck --metrics-dir ckm >/dev/null
 check trainer_checkpoint_steps [ "$(python3 -c '
 import json, sys
-print(" ".join(str(r["step"]) for r in map(json.loads, open(sys.argv[1])) if r.get("io_ms", 0) > 0))' ckm/rank_0.jsonl)" = "0 1 2 3 7 11" ]
+print(" ".join(str(r["step"]) for r in map(json.loads, open(sys.argv[1])) if r.get("io_ms", 0) > 0))' ckm/rank_0.jsonl)" = "3 7 11" ]
+check trainer_checkpoint_traced [ "$(grep -c '"name": "checkpoint:write"' ckm/rank_0.trace.json)" = 3 ]
 check trainer_loss_halves [ "$(cut -d' ' -f6 cmp.txt)" = True ]
 "$T" --batch 10 --metrics-dir x 2>/dev/null; check trainer_runs_batch_10 [ $? -eq 0 ]
 WORLD_SIZE=4 RANK=0 "$T" --batch 10 --metrics-dir x 2>err.txt; rc=$?

@@ -10,7 +10,9 @@
 #include "trainer/trace.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -155,10 +157,45 @@ static void failed_write_said(void)
 	CHECK(ckpt_close(&c) == 0);
 }
 
+/* Written before the first step: the file holds the staged state with step -1, the trace
+ * no range of it (the steps' checkpoints alone are traced). */
+static void prewarmed(void)
+{
+	char dir[] = "/tmp/campaign-test-ckpt-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct trace t;
+	struct ckpt c;
+	CHECK(trace_open(&t, dir, 0, 1, 2) == 0);
+	CHECK(ckpt_open(&c, dir, 0, N, EXTRA, 0, trace_lane(&t, 0), trace_lane(&t, 1)) == 0);
+	CHECK(ckpt_prewarm(&c, 2) == 0);
+	CHECK(ckpt_close(&c) == 0);
+	CHECK(trace_close(&t) == 0);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/ckpt_rank0.bin", dir);
+	FILE *f = fopen(path, "rb");
+	uint64_t hdr[2] = { 0, 0 };
+	CHECK(f && fread(hdr, sizeof hdr, 1, f) == 1);
+	CHECK(hdr[0] == (uint64_t)-1 && hdr[1] == N);
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && (size_t)st.st_size == 2 * sizeof(uint64_t) + 2 * N * sizeof(float) + EXTRA);
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof path, "%s/rank_0.trace.json", dir);
+	f = fopen(path, "r");
+	char buf[65536];
+	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	buf[n] = 0;
+	CHECK(n > 0 && !strstr(buf, "checkpoint:"));
+	if (f)
+		fclose(f);
+	cleanup(dir);
+}
+
 int main(void)
 {
 	RUN(written_on_the_step_thread);
 	RUN(written_behind);
 	RUN(failed_write_said);
+	RUN(prewarmed);
 	HARNESS_END();
 }
