@@ -95,6 +95,9 @@ struct replay_change {
 	 * larger than any collective the model was fitted on */
 	int proportional;
 	int every; /* REPLAY_CHANGE_CHECKPOINTS: one step of every `every` checkpoints */
+	/* REPLAY_CHANGE_CHECKPOINTS: which one: the steps whose number plus one plus phase
+	 * `every` divides (0: the trainer's own, its steps 3, 7, 11 of every 4) */
+	int phase;
 	int async; /* REPLAY_CHANGE_CHECKPOINTS: each written on a thread of its own */
 	int workers, depth; /* REPLAY_CHANGE_LOADERS: loader threads and prefetch slots */
 	/* REPLAY_CHANGE_BATCH: the share (0 to 1) of the per-sample compute that was GEMMs,

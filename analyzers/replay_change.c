@@ -477,7 +477,7 @@ static void thin_checkpoints(struct builder *b, const int *ix, size_t n, unsigne
 	out_edges_of(b, &o);
 	for (size_t j = 0; j < n; j++) {
 		const struct proto *p = &b->p[ix[j]];
-		if ((p->step + 1) % b->in->change->every == 0) {
+		if ((p->step + 1 + b->in->change->phase) % b->in->change->every == 0) {
 			kept[ix[j]] = 1;
 			continue;
 		}

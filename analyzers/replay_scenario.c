@@ -506,6 +506,49 @@ static void storage_floored(struct replay_pred *p, const struct replay_build_inf
 	}
 }
 
+/* Fewer checkpoints (one step of every io_every keeps its own): which of the parent's are
+ * kept is the phase of a count, no property of the run, and a few kept ones (3 of 12 steps)
+ * sample the parent's spread of them, so out->io (phase 0) becomes the mean of the change
+ * replayed at every phase: every checkpoint of the run counts once. An interval that a phase
+ * has none of leaves none; a phase that makes no prediction leaves phase 0's alone. */
+static void io_phases(struct replay_build_in *in, struct replay_change ch,
+		      const struct replay_sim *base, const struct scenario_metrics *m,
+		      struct replay_result *out)
+{
+	int n = out->io_every;
+	struct replay_pred *q = xcalloc((size_t)n, sizeof *q), sum = out->io;
+	q[0] = out->io;
+	for (int k = 1; k < n; k++) {
+		struct replay_build_info info;
+		ch.phase = k;
+		if (!change_pred(in, &ch, base, m, out->measured_ms, &q[k], &info) || !q[k].made) {
+			free(q);
+			return; /* (phase 0's stays) */
+		}
+		replay_build_info_free(&info);
+	}
+	sum.step_ms = sum.lo_ms = sum.hi_ms = sum.busy_pct = 0;
+	sum.mean_ms = sum.mean_lo_ms = sum.mean_hi_ms = 0;
+	int no_interval = 0, no_mean = 0, no_mean_interval = 0;
+	for (int k = 0; k < n; k++) {
+		no_interval |= q[k].lo_ms < 0;
+		no_mean |= q[k].mean_ms <= 0;
+		no_mean_interval |= q[k].mean_lo_ms < 0;
+		sum.step_ms += q[k].step_ms / n, sum.lo_ms += q[k].lo_ms / n;
+		sum.hi_ms += q[k].hi_ms / n, sum.busy_pct += q[k].busy_pct / n;
+		sum.mean_ms += q[k].mean_ms / n, sum.mean_lo_ms += q[k].mean_lo_ms / n;
+		sum.mean_hi_ms += q[k].mean_hi_ms / n;
+	}
+	if (no_interval)
+		sum.lo_ms = sum.hi_ms = -1;
+	if (no_mean)
+		sum.mean_ms = -1;
+	if (no_mean || no_mean_interval)
+		sum.mean_lo_ms = sum.mean_hi_ms = -1;
+	out->io = sum;
+	free(q);
+}
+
 /* The I/O change (the checkpoints w's io knob makes: every ckpt_every steps, asynchronous
  * where it says so; a knob that says neither, or none: each checkpoint written
  * asynchronously; an input from before: REPLAY_CHECKPOINT_LEGACY) replayed against the
@@ -523,6 +566,8 @@ static void predict_io(struct replay_build_in *in, const struct replay_sim *base
 	out->io_storage_ms = out->io_storage_mean_ms = -1;
 	if (!change_pred(in, &ch, base, m, out->measured_ms, &out->io, &info))
 		return;
+	if (out->io.made && !legacy && out->io_every > 1)
+		io_phases(in, ch, base, m, out);
 	if (out->io.made && out->io_async && info.storage_busy_mean_ms > 0)
 		storage_floored(&out->io, &info, out);
 	replay_build_info_free(&info);

@@ -818,6 +818,12 @@ static void checkpoint_change(void)
 	replay_build_info_free(&info);
 	CHECK_NEAR(step_of(&w, 2, &ch, 3, &info), 100e-3, US);
 	replay_build_info_free(&info);
+	ch.phase = 1; /* the count's other phases: (2 + 1 + 1) % 4 == 0 keeps step 2's */
+	CHECK_NEAR(step_of(&w, 2, &ch, 2, &info), 100e-3, US);
+	replay_build_info_free(&info);
+	CHECK_NEAR(step_of(&w, 2, &ch, 3, &info), 20e-3, US);
+	replay_build_info_free(&info);
+	ch.phase = 0;
 	ch.every = 2;
 	CHECK_NEAR(step_of(&w, 2, &ch, 1, &info), 100e-3, US);
 	CHECK(info.dropped == 4);
@@ -832,6 +838,59 @@ static void checkpoint_change(void)
 	CHECK(step_of(&v, 2, &ch, 0, NULL) < 0);
 	CHECK(strstr(err_last(), "no checkpoint range") != NULL);
 	free_two(&v);
+}
+
+/* Four steps on rank r's trace: forward 20 µs, then a checkpoint of 80, 40, 80 and 40 µs. */
+static void write_ckpt_trace(const char *dir, int r)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/rank%d.pt.trace.json", dir, r);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "{\"distributedInfo\":{\"rank\":%d,\"world_size\":2},\"traceEvents\":[", r);
+	for (int k = 0, ts = 0; k < 4; k++) {
+		int ck = k % 2 ? 40 : 80;
+		fprintf(f,
+			"%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"tid\":1,\"ts\":%d,\"dur\":%d},"
+			"{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":%d,\"dur\":20},"
+			"{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":%d,\"dur\":%d}",
+			k ? "," : "", k, ts, 20 + ck, ts, ts + 20, ck);
+		ts += 20 + ck;
+	}
+	fprintf(f, "]}\n");
+	fclose(f);
+}
+
+/* A checkpoint every 2nd step, predicted at both phases of the count and averaged (which of
+ * the run's checkpoints are kept is no property of the run): steps of 100, 60, 100 and 60 µs
+ * (mean 80); phase 0 keeps steps 1 and 3 (40 µs each: a mean of 40, predicted 80 x 40 / 80),
+ * phase 1 steps 0 and 2 (80 each: 60); the prediction's mean is theirs, 50 µs. */
+static void checkpoint_phases(void)
+{
+	char dir[] = "/tmp/replay_ckpt.XXXXXX", path[256];
+	CHECK(mkdtemp(dir) != NULL);
+	write_ckpt_trace(dir, 0);
+	write_ckpt_trace(dir, 1);
+	struct rules phases;
+	CHECK(rules_load("analyzers/phase_rules.txt", &phases) == 0);
+	struct trace_set ts;
+	CHECK(torchtrace_load_dir(dir, &phases, NULL, 1, NULL, &ts) == 0 && ts.m.n == 2);
+	struct replay_where w = two_cores;
+	w.ckpt_every = 2;
+	struct replay_result r;
+	CHECK(replay_scenario_run(dir, &phases, &ts.m, &w, &r) == 0);
+	CHECK(r.built && r.io.made && r.io_every == 2 && !r.io_async);
+	CHECK_NEAR(r.io.mean_ms, 0.050, 1e-6);
+	replay_result_free(&r);
+	trace_set_free(&ts);
+	rules_free(&phases);
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/rank%d.pt.trace.json", dir, k);
+		unlink(path);
+	}
+	CHECK(rmdir(dir) == 0);
 }
 
 /* Four steps of 100 µs on two identical ranks, the reference trainer's checkpoint in parts:
@@ -1173,6 +1232,7 @@ int main(void)
 	RUN(bucket_change_refused);
 	RUN(bucket_change_per_call);
 	RUN(checkpoint_change);
+	RUN(checkpoint_phases);
 	RUN(async_checkpoint_change);
 	RUN(async_run_replayed);
 	RUN(loader_change);
