@@ -853,9 +853,7 @@ static void write_ckpt_trace(const char *dir, int r)
 	for (int k = 0, ts = 0; k < 4; k++) {
 		int ck = k % 2 ? 40 : 80;
 		fprintf(f,
-			"%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"tid\":1,\"ts\":%d,\"dur\":%d},"
-			"{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":%d,\"dur\":20},"
-			"{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":%d,\"dur\":%d}",
+			"%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"tid\":1,\"ts\":%d,\"dur\":%d},{\"ph\":\"X\",\"name\":\"fwd\",\"tid\":1,\"ts\":%d,\"dur\":20},{\"ph\":\"X\",\"name\":\"checkpoint\",\"tid\":1,\"ts\":%d,\"dur\":%d}",
 			k ? "," : "", k, ts, 20 + ck, ts, ts + 20, ck);
 		ts += 20 + ck;
 	}

@@ -177,7 +177,8 @@ static void prewarmed(void)
 	CHECK(f && fread(hdr, sizeof hdr, 1, f) == 1);
 	CHECK(hdr[0] == (uint64_t)-1 && hdr[1] == N);
 	struct stat st;
-	CHECK(stat(path, &st) == 0 && (size_t)st.st_size == 2 * sizeof(uint64_t) + 2 * N * sizeof(float) + EXTRA);
+	CHECK(stat(path, &st) == 0 &&
+	      (size_t) st.st_size == 2 * sizeof(uint64_t) + 2 * N * sizeof(float) + EXTRA);
 	if (f)
 		fclose(f);
 	snprintf(path, sizeof path, "%s/rank_0.trace.json", dir);
