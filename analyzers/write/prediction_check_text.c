@@ -318,11 +318,14 @@ void prediction_check_cells(json_t *entry, const char *num_fmt, char *cells[PRED
 	if (entry_change(entry, &oc))
 		strbuf_adds(&oc, ": ");
 	strbuf_adds(&oc, *outcome ? outcome : "n/a");
+	if (json_is_true(json_object_get(entry, SK_NO_GAIN))) /* the advice held, not the figure */
+		strbuf_adds(&oc, " as no gain");
 	if (json_is_true(json_object_get(entry, SK_BY_MEANS)))
 		strbuf_adds(&oc, " (by the means)");
 	cells[5] = strbuf_detach(&oc);
 	/* the measured median against the prediction, in % of the prediction: the measure the
-	 * 10 % rule takes (a confirmed row by the rule shows at most 10.0) */
+	 * 10 % rule takes (a row confirmed by it shows at most 10.0; one confirmed as no gain
+	 * may show more) */
 	json_t *p = json_object_get(entry, SK_PREDICTED_STEP_MS),
 	       *m = json_object_get(entry, SK_MEASURED_STEP_MS);
 	struct strbuf err = STRBUF_INIT;

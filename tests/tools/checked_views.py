@@ -15,6 +15,7 @@ def outcome_cell(k):
     """The outcome as shown: the measured change heads it when there is one."""
     ch = k.get("measured_change")
     return ((ch + ": " if ch and k["ci_low"] is not None else "") + k["outcome"]
+            + (" as no gain" if k.get("no_gain") else "")
             + (" (by the means)" if k.get("by_means") else ""))
 
 
