@@ -421,6 +421,25 @@ static void unalike_note(struct strbuf *md, const struct ana_check *c)
 			by_med >= 1 ? by_med : 1 / by_med, by_med >= 1 ? "faster" : "slower");
 }
 
+/* A check confirmed as no gain alone (by_no_gain, d as decided): said with its figure's error. */
+static void no_gain_note(struct strbuf *md, const char *scenario, const struct ana_check *d)
+{
+	if (!by_no_gain(d))
+		return;
+	char what[80];
+	snprintf(what, sizeof what, "%+.1f %%, %s",
+		 100 * (d->predicted_ms / d->parent_median_ms - 1),
+		 d->predicted_ms > d->parent_median_ms
+			 ? "a slower step"
+			 : "under the 2 % that counts as a gain");
+	strbuf_addf(md, PROSE_CHECK_CONFIRMED_NO_GAIN, scenario, d->predicted_ms,
+		    d->parent_median_ms, what);
+	prediction_check_change_write(md, d->parent_median_ms, d->measured_ms, d->lo_ms,
+				      d->hi_ms, 0);
+	strbuf_addf(md, PROSE_CHECK_CONFIRMED_NO_GAIN_B,
+		    100 * (d->measured_ms / d->predicted_ms - 1));
+}
+
 /* What a reader must know of check c beside its row: a changed batch, the load, a miss,
  * a confirmation by a wide interval alone, a wide measured interval. */
 static void check_notes(struct strbuf *md, const struct ana_check *c)
@@ -462,16 +481,7 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 		strbuf_addf(md, PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL, c->scenario, d.pred_lo_ms,
 			    d.pred_hi_ms, 100 * (d.pred_hi_ms - d.pred_lo_ms) / d.predicted_ms,
 			    stat, 100 * fabs(d.measured_ms / d.predicted_ms - 1));
-	if (by_no_gain(&d)) {
-		strbuf_addf(md, PROSE_CHECK_CONFIRMED_NO_GAIN, c->scenario, d.predicted_ms,
-			    d.parent_median_ms,
-			    d.predicted_ms > d.parent_median_ms ? "a slower step"
-								: "under 2 % off");
-		prediction_check_change_write(md, d.parent_median_ms, d.measured_ms, d.lo_ms,
-					      d.hi_ms, 0);
-		strbuf_addf(md, PROSE_CHECK_CONFIRMED_NO_GAIN_B,
-			    100 * (d.measured_ms / d.predicted_ms - 1));
-	}
+	no_gain_note(md, c->scenario, &d);
 	unalike_note(md, c);
 	if (c->outcome != CHECK_UNMEASURED && d.measured_ms > 0 &&
 	    d.hi_ms - d.lo_ms > CHECK_WIDE_PCT / 100 * d.measured_ms)

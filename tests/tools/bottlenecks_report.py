@@ -148,7 +148,7 @@ for line in md.splitlines():
 for r in j["recommendations"]:
     io = [sc[n]["replay"]["io"] for k, n in enumerate(r["scenarios"]) if r["kind"] == "io" and r["prediction_basis"][k] == "replay"]
     thinned = any(x.get("checkpoint_every", 0) > 1 and not x.get("async") for x in io)
-    if thinned != ("though kept checkpoints have come out slower when measured" in r["text"]):
+    if thinned != ("though `campaign try` has measured remaining checkpoints slower than that" in r["text"]):
         bad.append("io recommendation does not say (or wrongly says) that rarer checkpoints may cost more each: " + r["text"])
 
 # compute said to hold time waiting for a core where the replay put it at 10 % or more

@@ -1920,9 +1920,9 @@ static void test_checked_batch_and_wide(void)
 	      CHECK_CONFIRMED);
 	CHECK(md &&
 	      strstr(md,
-		     "- **s**: confirmed as no gain: 101.00 ms predicted against the parent's 100.00 (a slower step), and the step gained no more (1.17x slower (95 % CI 1.16-1.18x)") &&
+		     "- **s**: confirmed as no gain: 101.00 ms predicted against the parent's 100.00 (+1.0 %, a slower step), and the step did not gain more (measured: 1.17x slower (95 % CI 1.16-1.18x)") &&
 	      strstr(md,
-		     "): the advice not to take this step first held, though its figure was +16.1 % off.\n") &&
+		     "): the advice not to take this step first held; its figure did not (+16.1 % off).\n") &&
 	      strstr(md, "| 1.17x slower (95 % CI 1.16-1.18x): confirmed as no gain | +16.1 |"));
 	free(md);
 	/* a gain predicted (95 of 102) and none measured: not confirmed */
