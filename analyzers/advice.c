@@ -126,6 +126,11 @@ static double advice_ceiling_ms(const struct ana_scenario *s, enum rec_kind k)
 	return t;
 }
 
+int advice_no_gain(double predicted_ms, double step_ms)
+{
+	return predicted_ms > step_ms * (1 - ADVICE_NO_GAIN_PCT / 100);
+}
+
 double advice_per_batch(enum rec_kind k)
 {
 	return k == REC_BATCH ? 1.0 / REPLAY_BATCH_X : 1;

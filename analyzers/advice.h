@@ -19,6 +19,10 @@ struct strbuf;
  * predicted": not a step to take first (a check confirms it by a step that gained no more). */
 #define ADVICE_NO_GAIN_PCT 2.0
 
+/* Whether a step of predicted_ms against a measured step_ms is "no gain": less than
+ * ADVICE_NO_GAIN_PCT shorter, or longer. */
+int advice_no_gain(double predicted_ms, double step_ms);
+
 /* The kind's name in summary.json ("communication", "straggler", ...). */
 const char *rec_kind_name(enum rec_kind k);
 /* Every kind's name, quote around each, ", " between them (what a knob may name). */

@@ -190,7 +190,7 @@ enum check_outcome check_decide(double predicted, double measured, double parent
 		return CHECK_CONFIRMED;
 	/* "no gain predicted" (advice.h) confirmed by a step that gained no more, or no
 	 * measurable change: the advice held, whatever the number (its error is said apart) */
-	if (predicted > parent * (1 - ADVICE_NO_GAIN_PCT / 100) &&
+	if (advice_no_gain(predicted, parent) &&
 	    (measured >= parent * (1 - ADVICE_NO_GAIN_PCT / 100) ||
 	     (lo >= 0 && lo <= parent && parent <= hi)))
 		return CHECK_CONFIRMED;

@@ -237,7 +237,7 @@ static int by_no_gain(const struct ana_check *c)
 {
 	return c->outcome == CHECK_CONFIRMED && c->predicted_ms > 0 && c->measured_ms > 0 &&
 	       c->parent_median_ms > 0 &&
-	       c->predicted_ms > c->parent_median_ms * (1 - ADVICE_NO_GAIN_PCT / 100) &&
+	       advice_no_gain(c->predicted_ms, c->parent_median_ms) &&
 	       100 * fabs(c->measured_ms / c->predicted_ms - 1) > CHECK_TOLERANCE_PCT;
 }
 
