@@ -131,11 +131,17 @@ int ckpt_begin(struct ckpt *c, float **params, float **momentum, double *t0)
 	return 0;
 }
 
+/* The staged snapshot's header: its step (-1: none), then n. */
+static void stage_header(struct ckpt *c, long step)
+{
+	uint64_t hdr[2] = { (uint64_t)step, (uint64_t)c->n };
+	memcpy(c->stage, hdr, sizeof hdr);
+}
+
 int ckpt_prewarm(struct ckpt *c, int times)
 {
-	uint64_t hdr[2] = { (uint64_t)-1, (uint64_t)c->n };
 	memset(c->stage, 0, c->bytes);
-	memcpy(c->stage, hdr, sizeof hdr);
+	stage_header(c, -1);
 	for (int i = 0; i < times; i++)
 		if (write_stage(c, -1, NULL) < 0)
 			return -1;
@@ -144,8 +150,7 @@ int ckpt_prewarm(struct ckpt *c, int times)
 
 int ckpt_commit(struct ckpt *c, long step, double t0)
 {
-	uint64_t hdr[2] = { (uint64_t)step, (uint64_t)c->n };
-	memcpy(c->stage, hdr, sizeof hdr);
+	stage_header(c, step);
 	memcpy(c->stage + HEADER_BYTES + 2 * c->n * sizeof(float), c->extra, c->extra_bytes);
 	trace_range(c->step_lane, TRACE_CKPT_SNAPSHOT, t0, now_ms(), step);
 	if (!c->async)
