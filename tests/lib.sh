@@ -272,6 +272,20 @@ P
 }
 # within10 A B: A is within 10 % of B; within_pct P A B: within P %
 within10() { within_pct 10 "$1" "$2"; }
+# ddp_mean_pair SUMMARY SCENARIO EST: "ours theirs", the scenario's mean step and the
+# script's own timer's (tests/tools/step_estimators.py's EST), over like steps: where only
+# the first active step is no collective period (it has no collective before it, so its
+# time is the slowest rank's step, a measure the script's timer is not), both without it;
+# else both over every step.
+ddp_mean_pair() {
+	python3 -c 'import json, sys
+x = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]
+e, t = json.load(open(sys.argv[3])), x["step_times_ms"]
+if x["period_steps"] == len(t) - 1 > 0:
+    print(round(sum(t[1:]) / len(t[1:]), 3), e["own_mean_after_first_ms"])
+else:
+    print(round(sum(t) / len(t), 3), e["own_mean_ms"])' "$1" "$2" "$3"
+}
 within_pct() { python3 -c 'import sys; p, a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= p / 100 * b else 1)' "$1" "$2" "$3"; }
 # same_ms A B: the same to summary.json's 3 decimals (a median of an even count recounted from
 # rounded times may differ from the rounded median by one in the last place)

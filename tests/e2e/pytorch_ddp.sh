@@ -67,8 +67,7 @@ ok = len(want) == len(s["step_times_ms"]) and all(abs(a - b) <= 0.002 for a, b i
 ok = ok and abs(s["step_time_ms"]["median"] - e[e["chosen"]]["median_ms"]) <= 0.002
 ok = ok and s["period_steps"] == e["collective_period"]["periods"]
 sys.exit(0 if ok else 1)' "$run/summary.json" "$s" "est-$s.json"
-	ours=$(json "$run/summary.json" "[round(sum(x['step_times_ms']) / len(x['step_times_ms']), 3) for x in j['scenarios'] if x['name'] == '$s'][0]")
-	theirs=$(json "est-$s.json" 'j["own_mean_ms"]')
+	read -r ours theirs <<<"$(ddp_mean_pair "$run/summary.json" "$s" "est-$s.json")"
 	check "ddp_${s}_mean_within_10pct_of_script ($ours vs $theirs ms)" within_pct 10 "$ours" "$theirs"
 	check "ddp_${s}_shares_add_up" python3 -c 'import json, sys
 s = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["shares_pct"]

@@ -14,7 +14,9 @@ document:
    "collective_period": {"times": [...], "median_ms": M, "periods": K},
    "chosen": "collective_period" | "rank_step",
    "own": {rank: {"mean_ms", "median_ms", "steps"}},        the script's own timer
-   "own_mean_ms": mean of the ranks' means, "own_median_ms": median of their medians}
+   "own_mean_ms": mean of the ranks' means, "own_median_ms": median of their medians,
+   "own_mean_after_first_ms": the same over the steps after the first (whose collective
+   period campaign measures: the first has no collective before it)}
 Steps: a rank's ProfilerStep#N ranges by start; the last is left out when shorter than a
 third of the median of the others with no gloo range starting in it (the tail the
 profiler cut). Collectives: gloo:<op> ranges (on gloo's worker threads), each in the step
@@ -114,7 +116,8 @@ def own_timer(log_dir, warmup):
                 v.append(float(m.group(2)))
         if v:
             own[r] = {"mean_ms": round(statistics.mean(v), 3),
-                      "median_ms": round(statistics.median(v), 3), "steps": len(v)}
+                      "median_ms": round(statistics.median(v), 3), "steps": len(v),
+                      "mean_after_first_ms": round(statistics.mean(v[1:] or v), 3)}
     return own
 
 
@@ -135,6 +138,8 @@ def main():
         out["own"] = {str(r): v for r, v in sorted(own.items())}
         out["own_mean_ms"] = round(statistics.mean(v["mean_ms"] for v in own.values()), 3)
         out["own_median_ms"] = round(statistics.median(v["median_ms"] for v in own.values()), 3)
+        out["own_mean_after_first_ms"] = round(
+            statistics.mean(v["mean_after_first_ms"] for v in own.values()), 3)
     print(json.dumps(out))
 
 
