@@ -12,6 +12,7 @@
 #include "analyzers/read/steplog.h"
 #include "analyzers/steptime.h"
 #include "analyzers/torchtrace.h"
+#include "analyzers/trace_files.h"
 #include "util/err.h"
 #include "util/fsio.h"
 #include "util/strbuf.h"
@@ -662,23 +663,30 @@ static double own_clock_span_s(const struct scenario_metrics *m)
 
 /* The cores the job kept busy over its active steps, by the node monitors, into w: over the
  * steps' window, or where their traces keep a clock of their own, over the part of the job
- * they must have covered wherever they fell in it (w->job_cores_span_s); -1 unknown. */
+ * they must have covered wherever they fell in it before the traces were written
+ * (w->job_cores_span_s; w->ends_by_write where that time bounds it); -1 unknown. */
 static void job_cores_of(const struct ana_scenario *s, const struct scenario_metrics *m,
 			 int cores, struct replay_where *w)
 {
-	double from, to, span = own_clock_span_s(m);
+	double from, to, span = own_clock_span_s(m), by = 0, whole = 0;
 	contamination_window(m, &from, &to);
 	if (to > from) {
 		if (monitor_job_cores(s->in.job_dir, from, to, cores, &w->job_cores) < 0)
 			w->job_cores = -1;
 		return;
 	}
-	if (span > 0 && monitor_job_cores_within(s->in.job_dir, span, cores, &w->job_cores) == 0) {
-		w->job_cores_span_s = span;
-		return;
-	}
 	w->job_cores = -1;
-	if (span > 0 && monitor_span(s->in.job_dir, &w->monitored_s) == 0)
+	if (span <= 0 || monitor_span(s->in.job_dir, 0, 0, &whole) < 0)
+		return;
+	struct strbuf dir = STRBUF_INIT;
+	strbuf_addf(&dir, "%s/" JOB_TRACES, s->in.job_dir);
+	by = trace_files_written(dir.buf);
+	strbuf_free(&dir);
+	monitor_span(s->in.job_dir, span, by, &w->monitored_s);
+	w->ends_by_write = w->monitored_s < whole;
+	if (monitor_job_cores_within(s->in.job_dir, span, by, cores, &w->job_cores) == 0)
+		w->job_cores_span_s = span;
+	else
 		w->unplaced_span_s = span; /* (monitors, but too long a job to place a sample) */
 }
 

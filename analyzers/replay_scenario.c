@@ -607,6 +607,7 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 	out->loader_cpu_pct = out->loader_wait_step_ms = out->loader_cpu_step_ms = -1;
 	out->loader_cpu_span_s = 0;
 	out->loader_unplaced_s = w->unplaced_span_s, out->loader_monitored_s = w->monitored_s;
+	out->loader_by_write = w->ends_by_write;
 	if (w->loader_workers <= 0 || w->loader_depth <= 0) {
 		err_set(ERR_USAGE,
 			"the campaign's data_loading knob sets no --workers or --prefetch of the reference trainer, and no loader: {workers} for a DataLoader");

@@ -119,6 +119,7 @@ struct replay_result {
 	double gemm_share; /* batch: replay_where's, where its GEMM bound was replayed (else 0) */
 	double loader_cpu_span_s; /* replay_where's job_cores_span_s where it gave the share */
 	double loader_unplaced_s, loader_monitored_s; /* replay_where's, where it gave none */
+	int loader_by_write; /* replay_where's ends_by_write */
 	/* straggler: the slow ranks' (replay_where) excess step-thread work removed */
 	struct replay_pred straggler;
 	/* host: the launch overhead halved (REPLAY_CHANGE_HOST) */
@@ -162,6 +163,8 @@ struct replay_where {
 	/* job_cores < 0 on steps of a clock of their own (this many seconds of them) where the
 	 * monitors sampled monitored_s seconds: too long a job to place a sample within them */
 	double unplaced_span_s, monitored_s;
+	/* monitored_s ends where the traces were written (before the monitors' end) */
+	int ends_by_write;
 	/* the share of the per-sample compute (forward and backward) that was GEMMs, from the
 	 * telemetry's split (0: not known) */
 	double gemm_share;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The one record of rank, or NULL (none, or several). */
 static const struct rank_record *record_of(const struct rank_record *rec, size_t nrec, long rank)
@@ -108,4 +109,26 @@ int trace_files_list(const char *dir, int nsys, char ***names, size_t *n)
 		}
 	argv_free(&all);
 	return 0;
+}
+
+double trace_files_written(const char *dir)
+{
+	char **names;
+	size_t n;
+	double latest = 0;
+	if (trace_files_list(dir, 0, &names, &n) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf p = STRBUF_INIT;
+		struct stat st;
+		strbuf_addf(&p, "%s/%s", dir, names[i]);
+		if (stat(p.buf, &st) == 0) {
+			double t = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+			latest = t > latest ? t : latest;
+		}
+		strbuf_free(&p);
+		free(names[i]);
+	}
+	free(names);
+	return latest;
 }

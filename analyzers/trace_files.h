@@ -11,6 +11,9 @@
 
 /* The trace files (nsys: the *.sqlite exports) of dir, sorted by name. */
 int trace_files_list(const char *dir, int nsys, char ***names, size_t *n);
+/* The latest modification time of the trace files of dir (Unix seconds; 0: none): a
+ * trace is written after its steps (campaign collect keeps the time it was written). */
+double trace_files_written(const char *dir);
 /* The rank each file of dir (names from trace_files_list) belongs to when
  * the trace does not say: the launcher's record (<job>/ranks/rank_<r>.json:
  * host and pid) of the process a torch.profiler name carries

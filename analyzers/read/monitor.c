@@ -333,16 +333,26 @@ static int sample_span(FILE *f, double *from, double *to)
 	return *to > *from;
 }
 
+/* The end of steps span_s long that end by end_by (> 0) inside [s, e]: end_by where it
+ * is a bound (before e, span_s or more after s), else e. */
+static double steps_end_by(double s, double e, double span_s, double end_by)
+{
+	return end_by > 0 && end_by < e && end_by >= s + span_s ? end_by : e;
+}
+
 /* The job's cores on one node over [from, to] (span_s > 0: over the part of the node's
- * samples' span that span_s seconds anywhere inside it must cover, in whole samples only);
- * 0 when no sample is there. */
-static int node_job_cores(FILE *f, double from, double to, double span_s, int ncpus,
-			  double *c)
+ * samples' span, up to end_by where it bounds it, that span_s seconds anywhere inside it
+ * must cover, in whole samples only); 0 when no sample is there. */
+static int node_job_cores(FILE *f, double from, double to, double span_s, double end_by,
+			  int ncpus, double *c)
 {
 	struct job_cpu j = { 0 };
 	if (span_s > 0) {
 		double s, e;
-		if (!sample_span(f, &s, &e) || e - span_s >= s + span_s)
+		if (!sample_span(f, &s, &e))
+			return 0;
+		e = steps_end_by(s, e, span_s, end_by);
+		if (e - span_s >= s + span_s)
 			return 0;
 		from = e - span_s, to = s + span_s;
 		rewind(f);
@@ -358,8 +368,8 @@ static int node_job_cores(FILE *f, double from, double to, double span_s, int nc
 }
 
 /* The mean over the nodes' monitors of node_job_cores. */
-static int job_cores_of(const char *job_dir, double from, double to, double span_s, int ncpus,
-			double *cores)
+static int job_cores_of(const char *job_dir, double from, double to, double span_s,
+			double end_by, int ncpus, double *cores)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct argv nodes;
@@ -371,7 +381,7 @@ static int job_cores_of(const char *job_dir, double from, double to, double span
 		FILE *f = node_file(dir.buf, nodes.v[i], "cpu_monitor.csv");
 		if (!f)
 			continue;
-		if (node_job_cores(f, from, to, span_s, ncpus, &c))
+		if (node_job_cores(f, from, to, span_s, end_by, ncpus, &c))
 			sum += c, n++;
 		fclose(f);
 	}
@@ -386,19 +396,21 @@ static int job_cores_of(const char *job_dir, double from, double to, double span
 
 int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, double *cores)
 {
-	return job_cores_of(job_dir, from, to, 0, ncpus, cores);
+	return job_cores_of(job_dir, from, to, 0, 0, ncpus, cores);
 }
 
-int monitor_span(const char *job_dir, double *seconds)
+int monitor_span(const char *job_dir, double span_s, double end_by, double *seconds)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct argv nodes;
-	double least = 0, s, e;
+	double least = 0, s = 0, e = 0;
 	strbuf_addf(&dir, "%s/" JOB_MONITOR, job_dir);
 	fsio_list(dir.buf, &nodes);
 	for (size_t i = 0; i < nodes.n; i++) {
 		FILE *f = node_file(dir.buf, nodes.v[i], "cpu_monitor.csv");
-		if (f && sample_span(f, &s, &e) && (least <= 0 || e - s < least))
+		if (f && sample_span(f, &s, &e))
+			e = steps_end_by(s, e, span_s, end_by);
+		if (f && e > s && (least <= 0 || e - s < least))
 			least = e - s;
 		if (f)
 			fclose(f);
@@ -409,9 +421,10 @@ int monitor_span(const char *job_dir, double *seconds)
 	return least > 0 ? 0 : err_set(ERR_NOTFOUND, "no monitor sample in %s/monitor", job_dir);
 }
 
-int monitor_job_cores_within(const char *job_dir, double span_s, int ncpus, double *cores)
+int monitor_job_cores_within(const char *job_dir, double span_s, double end_by, int ncpus,
+			     double *cores)
 {
-	return span_s > 0 ? job_cores_of(job_dir, 0, 0, span_s, ncpus, cores)
+	return span_s > 0 ? job_cores_of(job_dir, 0, 0, span_s, end_by, ncpus, cores)
 			  : err_set(ERR_NOTFOUND, "no span of steps to look for in %s/monitor",
 				    job_dir);
 }

@@ -61,10 +61,14 @@ int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, do
  * job is unknown: over the part of each node's monitored span (its first sample's start to
  * its last one's end; the monitors run from before the workload to after it) that any
  * span_s seconds inside it cover, [end - span_s, start + span_s], in whole samples (one
- * at least). ERR_NOTFOUND where no node's part holds one. */
-int monitor_job_cores_within(const char *job_dir, double span_s, int ncpus, double *cores);
+ * at least). end_by > 0 (Unix seconds: when the traces were written, after their steps)
+ * is the end where it is earlier than the span's and leaves span_s after its start; else
+ * it is not a bound, and is ignored. ERR_NOTFOUND where no node's part holds one. */
+int monitor_job_cores_within(const char *job_dir, double span_s, double end_by, int ncpus,
+			     double *cores);
 /* The shortest span a node's monitor sampled (its first sample's start to its last one's
- * end), seconds; ERR_NOTFOUND where no monitor has a sample. */
-int monitor_span(const char *job_dir, double *seconds);
+ * end, or to end_by where monitor_job_cores_within takes it), seconds; ERR_NOTFOUND where
+ * no monitor has a sample. */
+int monitor_span(const char *job_dir, double span_s, double end_by, double *seconds);
 
 #endif

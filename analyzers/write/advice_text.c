@@ -508,11 +508,12 @@ static void loader_said(struct strbuf *sb, const struct ana_scenario *s, double 
 	strbuf_addf(sb, PROSE_USER_LOADER, s->in.loader_workers, s->in.loader_prefetch);
 	if (p->loader_cpu_pct >= 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_CPU, p->loader_cpu_pct);
+	const char *by_write = p->loader_by_write ? PROSE_USER_LOADER_BY_WRITE : "";
 	if (p->loader_cpu_pct >= 0 && p->loader_cpu_span_s > 0)
-		strbuf_addf(sb, PROSE_USER_LOADER_CPU_WITHIN, p->loader_cpu_span_s);
+		strbuf_addf(sb, PROSE_USER_LOADER_CPU_WITHIN, p->loader_cpu_span_s, by_write);
 	else if (p->loader_cpu_pct < 0 && p->loader_unplaced_s > 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_UNPLACED, p->loader_unplaced_s,
-			    p->loader_monitored_s);
+			    p->loader_monitored_s, by_write);
 	else if (p->loader_cpu_pct < 0)
 		strbuf_adds(sb, PROSE_USER_LOADER_ALL_CPU);
 	if (p->loader_wait_step_ms >= 0)

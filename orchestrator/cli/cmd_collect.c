@@ -3,7 +3,8 @@
  * patterns are taken from the job directory) into JOB_DIR/traces/. The
  * patterns are matched by glob(3), never by a shell. A file is collected
  * once: one already in traces/ (same inode) or with the same bytes as one
- * collected is skipped; traces/ that is a link, and FIFOs, are refused.
+ * collected is skipped; traces/ that is a link, and FIFOs, are refused. A copy
+ * keeps its source's modification time (when the workload wrote it).
  * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "util/run_layout.h"
@@ -84,9 +85,13 @@ static void collect_file(struct collect *c, const char *src)
 		strbuf_addf(&name, "%d_%s", k, base);
 	}
 	strbuf_addf(&shown, "%s/" JOB_TRACES "/%s", c->dir, name.buf);
-	if (fsio_write_at(c->tfd, name.buf, shown.buf, data, len, 0644) == 0)
+	if (fsio_write_at(c->tfd, name.buf, shown.buf, data, len, 0644) == 0) {
+		/* the time it was written: the analysis bounds its steps' end by it */
+		if (stat(src, &st) == 0)
+			utimensat(c->tfd, name.buf, (struct timespec[2]){ st.st_atim, st.st_mtim },
+				  AT_SYMLINK_NOFOLLOW);
 		c->copied++;
-	else
+	} else
 		fprintf(stderr, "campaign collect: %s\n", err_last());
 out:
 	free(data);

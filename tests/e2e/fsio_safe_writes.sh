@@ -118,6 +118,19 @@ srun_=$(rundir self.txt)
 check traces_not_collected_twice [ "$(ls "$srun_/s1/traces" | tr '\n' ' ')" = "a.pt.trace.json " ]
 check traces_same_bytes_said grep -rq "1 more with the same bytes as one collected: skipped" "$srun_/s1/"
 
+# A collected trace keeps the time the workload wrote it (the analysis bounds the end of
+# steps timed on a clock of their own by it), not the time it was copied.
+cat >kept.yaml <<Y
+campaign: keptmtime
+workload:
+  command: ["/bin/sh", "-c", "cp $FIX/kineto_steps.pt.trace.json k.pt.trace.json && touch -d '2020-01-02 03:04:05 UTC' k.pt.trace.json"]
+profile: { warmup_steps: 0, active_steps: 1, traces: ["*.pt.trace.json"] }
+scenarios: [{ name: s1, nodes: 1 }]
+Y
+timeout 120 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/kept" kept.yaml >kept.txt 2>&1
+krun=$(rundir kept.txt)
+check traces_collected_keep_mtime [ "$(stat -c %Y "$krun/s1/traces/k.pt.trace.json")" = 1577934245 ]
+
 # --- FIFOs: named and skipped, never waited on ------------------------------
 sc=$run/t
 mkdir -p "$sc/metrics" "$sc/traces" "$sc/monitor/n1"

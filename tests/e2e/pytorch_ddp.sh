@@ -214,14 +214,30 @@ if [ "$own_cpu" = None ]; then
 	check ddp_dataloader_unmeasured_not_no_gain python3 -c 'import json, sys
 r = [r for r in json.load(open(sys.argv[1]))["recommendations"] if r["kind"] == "data_loading"][0]
 sys.exit(0 if "no gain predicted" not in r["text"] else 1)' "$run/summary.json"
-	check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % intervals of their replayed medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process.*its loading taken as CPU work (the node monitors ran, but none of their samples lies surely within its steps: its traces keep a clock of their own, and its [0-9.]* s of active steps are too short a part of the [0-9.]* s the monitors sampled to place one); all of its loading waiting: [0-9.]* ms (-[0-9]* %); all of it CPU work: [0-9.]* ms (-[0-9]* %)" "$run/BOTTLENECK_ANALYSIS.md"
+	check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % intervals of their replayed medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process.*its loading taken as CPU work (the node monitors ran, but none of their samples lies surely within its steps: its traces keep a clock of their own, and its [0-9.]* s of active steps are too short a part of the [0-9.]* s the monitors sampled\( before its traces were written\)\{0,1\} to place one); all of its loading waiting: [0-9.]* ms (-[0-9]* %); all of it CPU work: [0-9.]* ms (-[0-9]* %)" "$run/BOTTLENECK_ANALYSIS.md"
 else
-	check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % intervals of their replayed medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process[^)]*), about [0-9]* % of its loading CPU work (the job's busy cores by the node monitors[^)]*) (its traces keep a clock of their own, so the monitors' samples taken are those of the part of the job that its [0-9.]* s of active steps covered wherever they fell in it); all of its loading waiting: [0-9.]* ms (-[0-9]* %); all of it CPU work: [0-9.]* ms (-[0-9]* %)" "$run/BOTTLENECK_ANALYSIS.md"
+	check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % intervals of their replayed medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process[^)]*), about [0-9]* % of its loading CPU work (the job's busy cores by the node monitors[^)]*) (its traces keep a clock of their own, so the monitors' samples taken are those of the part of the job that its [0-9.]* s of active steps covered wherever they fell in it\( before its traces were written\)\{0,1\}); all of its loading waiting: [0-9.]* ms (-[0-9]* %); all of it CPU work: [0-9.]* ms (-[0-9]* %)" "$run/BOTTLENECK_ANALYSIS.md"
 	# every sample rewritten to all cores busy: all of the loading is CPU work (the all-CPU
 	# replay, exactly); to none: none of it (the all-waiting one)
 	cp -a "$run" own
 	busy_checks own ddp_dataloader_own_clock
 fi
+# A trace is written after its steps (campaign collect keeps when): its time, set a quarter
+# of a second before the monitors' last sample ends, is where the part taken ends; set after
+# it (now), it bounds nothing
+ends_by() {
+	python3 -c 'import csv, glob, os, sys, time
+ts = [float(r["timestamp"]) for f in glob.glob(sys.argv[1] + "/slow-input/monitor/*/cpu_monitor.csv") for r in csv.DictReader(open(f))]
+t = max(ts) - 0.25 if sys.argv[2] == "inside" else time.time()
+for f in glob.glob(sys.argv[1] + "/slow-input/traces/*.json"):
+    os.utime(f, (t, t))' "$@"
+	"$BIN/campaign-analyze" "$1" >/dev/null 2>>"$1.err"
+}
+cp -a "$run" bound
+ends_by bound inside
+check ddp_dataloader_ends_by_write grep -q "before its traces were written" bound/BOTTLENECK_ANALYSIS.md
+ends_by bound after
+check ddp_dataloader_written_after_no_bound [ "$(grep -c "before its traces were written" bound/BOTTLENECK_ANALYSIS.md)" = 0 ]
 # The same traces as newer PyTorch writes them, their times counted from a baseTimeNanoseconds
 # (tests/tools/unix_traces.py: set so that they end where the file was written): on Unix
 # time, the monitors' busy cores over the steps now give the

@@ -195,17 +195,29 @@ static void job_cores_within(void)
 		"102.5,local1,0.5,80.0,0.0,,160.0\n";
 	CHECK(fsio_write_in(dir, "monitor/local1/cpu_monitor.csv", a, strlen(a), 0644) == 0);
 	double c = -1;
-	CHECK(monitor_job_cores_within(dir, 1.8, 2, &c) == 0);
+	CHECK(monitor_job_cores_within(dir, 1.8, 0, 2, &c) == 0);
 	CHECK_NEAR(c, 0.4, 1e-9);
-	CHECK(monitor_job_cores_within(dir, 2.2, 2, &c) == 0);
+	CHECK(monitor_job_cores_within(dir, 2.2, 0, 2, &c) == 0);
 	CHECK_NEAR(c, 0.5, 1e-9);
 	c = -1;
-	CHECK(monitor_job_cores_within(dir, 1.2, 2, &c) == ERR_NOTFOUND);
-	CHECK(monitor_job_cores_within(dir, 0, 2, &c) == ERR_NOTFOUND);
+	CHECK(monitor_job_cores_within(dir, 1.2, 0, 2, &c) == ERR_NOTFOUND);
+	CHECK(monitor_job_cores_within(dir, 0, 0, 2, &c) == ERR_NOTFOUND);
 	CHECK(c == -1);
-	CHECK(monitor_span(dir, &c) == 0); /* what it sampled: 100.0 to 102.5 */
+	CHECK(monitor_span(dir, 0, 0, &c) == 0); /* what it sampled: 100.0 to 102.5 */
 	CHECK_NEAR(c, 2.5, 1e-9);
-	CHECK(monitor_span("/nonexistent", &c) == ERR_NOTFOUND && c == 0);
+	/* traces written at 101.6: 1.2 s of steps ended by then cover [100.4, 101.2], the
+	 * sample 100.5-101.0 (0.2); written at 101.0, before 1.2 s after the start, or after
+	 * the monitors' end: no bound, none */
+	CHECK(monitor_job_cores_within(dir, 1.2, 101.6, 2, &c) == 0);
+	CHECK_NEAR(c, 0.2, 1e-9);
+	c = -1;
+	CHECK(monitor_job_cores_within(dir, 1.2, 101.0, 2, &c) == ERR_NOTFOUND);
+	CHECK(monitor_job_cores_within(dir, 1.2, 103.0, 2, &c) == ERR_NOTFOUND && c == -1);
+	CHECK(monitor_span(dir, 1.2, 101.6, &c) == 0);
+	CHECK_NEAR(c, 1.6, 1e-9);
+	CHECK(monitor_span(dir, 1.2, 101.0, &c) == 0);
+	CHECK_NEAR(c, 2.5, 1e-9);
+	CHECK(monitor_span("/nonexistent", 0, 0, &c) == ERR_NOTFOUND && c == 0);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
