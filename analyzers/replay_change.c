@@ -942,6 +942,38 @@ static double loader_cpu_share(const struct builder *b, const double *cost, cons
 	return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
+/* The pieces a user's batch is loaded in on its worker where part of it is CPU work and
+ * part waiting: its samples interleave both, so its CPU demand is spread over its time (in
+ * one piece, every worker's CPU work would fall at once). */
+#define USER_BATCH_PIECES 16
+
+/* Batch k of a rank's loader ranges (proto at, the step thread's range) onto worker lane
+ * after *last (its trailing wait *idle): pieces of CPU work (share of its demand), each
+ * followed by its part of the waiting; started once batch k - depth (slot, or -1) is taken;
+ * the step thread waits for its end. */
+static void place_user_batch(struct builder *b, int at, int slot, int lane, double cost,
+			     double share, int *last, double *idle)
+{
+	struct proto q = b->p[at];
+	int ri = q.rank_i, pieces = share > 0 && share < 1 ? USER_BATCH_PIECES : 1;
+	double wait_us = (1 - share) * (q.e - q.s) / pieces;
+	b->p[at].kind = RNODE_WAIT, b->p[at].sleep = 0;
+	q.kind = RNODE_CPU, q.lane = lane, q.step = -1, q.fixed = 1;
+	q.cost_ms = share * cost / pieces;
+	for (int k = 0; k < pieces; k++) {
+		int piece = replay_proto_add(b, &q);
+		if (*last >= 0)
+			replay_proto_edge(b, *last, piece, *idle);
+		else if (b->origin[ri] >= 0) /* a new worker starts with its rank (rank_starts) */
+			replay_proto_edge(b, b->origin[ri], piece, b->origin_us[ri]);
+		if (k == 0 && slot >= 0) /* its slot taken */
+			replay_proto_edge(b, slot, piece, 0);
+		*last = piece, *idle = wait_us;
+	}
+	replay_proto_edge(b, *last, at, wait_us);
+	b->info.batches++;
+}
+
 /* Rank ri's loader ranges ix[lo, hi) (by start, batch k the k-th) onto its new workers
  * (REPLAY_CHANGE_LOADERS of a user's DataLoader): the step thread waits where it loaded. */
 static void place_user_batches(struct builder *b, const double *cost, const int *ix, size_t lo,
@@ -953,23 +985,10 @@ static void place_user_batches(struct builder *b, const double *cost, const int 
 	for (int w = 0; w < ch->workers; w++)
 		last[w] = -1;
 	for (size_t k = 0; k < hi - lo; k++) {
-		struct proto *p = &b->p[ix[lo + k]];
-		int w = (int)(k % (size_t)ch->workers), ri = p->rank_i;
-		p->kind = RNODE_WAIT, p->sleep = 0;
-		struct proto q = *p;
-		q.kind = RNODE_CPU, q.lane = lanes[w], q.step = -1, q.fixed = 1;
-		q.cost_ms = share * cost[ix[lo + k]];
-		double wait_us = (1 - share) * (p->e - p->s);
-		int at = replay_proto_add(b, &q);
-		if (last[w] >= 0)
-			replay_proto_edge(b, last[w], at, idle[w]);
-		else if (b->origin[ri] >= 0) /* a new worker starts with its rank (rank_starts) */
-			replay_proto_edge(b, b->origin[ri], at, b->origin_us[ri]);
-		if ((int)k >= depth) /* its slot taken */
-			replay_proto_edge(b, ix[lo + k - (size_t)depth], at, 0);
-		replay_proto_edge(b, at, ix[lo + k], wait_us);
-		last[w] = at, idle[w] = wait_us;
-		b->info.batches++;
+		int w = (int)(k % (size_t)ch->workers);
+		int slot = (int)k >= depth ? ix[lo + k - (size_t)depth] : -1;
+		place_user_batch(b, ix[lo + k], slot, lanes[w], cost[ix[lo + k]], share, &last[w],
+				 &idle[w]);
 	}
 }
 

@@ -1127,6 +1127,32 @@ static void user_loader_change(void)
 	CHECK(strstr(err_last(), "nor a DataLoader's loading in the training process") != NULL);
 }
 
+/* Half of the DataLoader's loading CPU work (cpu_share 0.5, not measured), one worker a rank
+ * and one batch in flight, by hand, two ranks on 2 cores (each rank's worker and step thread
+ * have a core, or half of one when all four run). A batch is 16 pieces of 1.875 us of CPU
+ * work, each followed by 1.875 us of waiting. Batch 0 from the start, the workers alone:
+ * ready at 60. Batch 1 from 60, beside fwd: in each 5.625 us (a piece at half a core, then its
+ * wait) fwd gets 3.75 us of its 40: done at 120.625 (ten such, a piece, 0.625 of a wait),
+ * when the worker is in its 11th wait; its last five pieces and waits alone, ready at
+ * 140.625. From then on the same: step 0 120.625 us, each later one 80.625 but the last,
+ * whose fwd runs alone (60: 80.625 - 60.625 + 40), the six 503.125. Its CPU work in one piece
+ * at the batch's start would have taken 550 (30 us of it at half a core beside fwd: step 0
+ * 130, then 90, the last 60); all of it waiting 400 (100, then 60); all of it CPU work 600
+ * (140, then 100, the last 60). */
+static void user_loader_pieces(void)
+{
+	const char *one = "_SingleProcessDataLoaderIter";
+	struct replay_change ch = { .kind = REPLAY_CHANGE_LOADERS, .workers = 1, .depth = 1,
+				    .job_cores = -1, .cpu_share = 0.5 };
+	CHECK_NEAR(user_loader_step(one, 0, &ch, 0, NULL), 120.625e-3, US);
+	CHECK_NEAR(user_loader_step(one, 0, &ch, 3, NULL), 80.625e-3, US);
+	CHECK_NEAR(user_loader_step(one, 0, &ch, -1, NULL), 503.125e-3, US);
+	ch.cpu_share = 0;
+	CHECK_NEAR(user_loader_step(one, 0, &ch, -1, NULL), 400e-3, US);
+	ch.cpu_share = 1;
+	CHECK_NEAR(user_loader_step(one, 0, &ch, -1, NULL), 600e-3, US);
+}
+
 /* A step of 100 us on two ranks: forward (rank 0 20 us, rank 1 80 us), the all-reduce on
  * the step thread (rank 0 waits 60 us for rank 1, then both transfer 10 us), optimizer 10. */
 static const char *const slow_json[2] = {
@@ -1235,6 +1261,7 @@ int main(void)
 	RUN(async_run_replayed);
 	RUN(loader_change);
 	RUN(user_loader_change);
+	RUN(user_loader_pieces);
 	RUN(early_allreduce);
 	RUN(straggler_change);
 	RUN(batch_change);
