@@ -13,6 +13,15 @@ import statistics
 import sys
 
 
+def bound(x):
+    """An interval's bound set against 1, with the decimals (2 or more) that print it apart
+    from 1 unless it is 1: 0.996 is 0.996, not 1.00, which would read as 1."""
+    d = 2
+    while d < 6 and x != 1 and abs(x - 1) < 0.5 * 10 ** -d:
+        d += 1
+    return "%.*f" % (d, x)
+
+
 def main():
     p = json.load(open(sys.argv[1]))
     c = json.load(open(sys.argv[2]))
@@ -107,12 +116,14 @@ def main():
             assert k["measured_change"] is None, k
             print("%s %s: parent %.2f ms, measured %.2f ms: %s" % (kind, name, par, m, want))
             continue
+        a, b = (par / hi, par / lo) if hi < par else (lo / par, hi / par)
+        ci = "(95 %% CI %s-%sx)" % (bound(a), bound(b))
         if hi < par:
-            change = "%.2fx faster%s (95 %% CI %.2f-%.2fx)" % (par / m, per, par / hi, par / lo)
+            change = "%.2fx faster%s %s" % (par / m, per, ci)
         elif lo > par:
-            change = "%.2fx slower%s (95 %% CI %.2f-%.2fx)" % (m / par, per, lo / par, hi / par)
+            change = "%.2fx slower%s %s" % (m / par, per, ci)
         else:
-            change = "no measurable change%s (95 %% CI %.2f-%.2fx)" % (per, lo / par, hi / par)
+            change = "no measurable change%s %s" % (per, ci)
         assert k["measured_change"] == change, (k, change)
         missed = (want in ("worse than predicted", "better than predicted")
                   or (want == "within noise" and pred < lo))
