@@ -491,6 +491,30 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 			c->scenario, 100 * (d.hi_ms - d.lo_ms) / d.measured_ms, stat);
 }
 
+/* How many of v's predictions were checked (confirmed, or not: better, worse, within noise)
+ * and confirmed, of them as no gain, and how many too few steps could tell, in a line: as
+ * `campaign try` says them. */
+static void tally_said(struct strbuf *md, const struct ana_variant *v)
+{
+	int n = 0, ok = 0, no_gain = 0, few = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->checks[i].side)
+			continue;
+		struct ana_check c = check_as_decided(&v->checks[i]);
+		n += c.outcome == CHECK_CONFIRMED || c.outcome == CHECK_NOISE ||
+		     c.outcome == CHECK_BETTER || c.outcome == CHECK_WORSE;
+		ok += c.outcome == CHECK_CONFIRMED;
+		no_gain += by_no_gain(&c);
+		few += c.outcome == CHECK_FEW_STEPS;
+	}
+	strbuf_addf(md, "\n%d of %d prediction%s confirmed", ok, n, n == 1 ? "" : "s");
+	if (no_gain)
+		strbuf_addf(md, ", %d of them as no gain (the advice held, not its figure)", no_gain);
+	if (few)
+		strbuf_addf(md, "; %d too few steps to tell", few);
+	strbuf_adds(md, ".\n");
+}
+
 void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 {
 	if (!v->of)
@@ -501,6 +525,7 @@ void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 		"| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome | Error (%% of predicted) |\n|---|---:|---:|---:|---|---|---:|\n",
 		v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT, CHECK_TOLERANCE_PCT);
 	md_rows(md, v);
+	tally_said(md, v);
 	strbuf_adds(md, "\n");
 	for (size_t i = 0; i < v->n; i++)
 		check_notes(md, &v->checks[i]);

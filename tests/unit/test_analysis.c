@@ -1923,11 +1923,13 @@ static void test_checked_batch_and_wide(void)
 		     "- **s**: confirmed as no gain: 101.00 ms predicted against the parent's 100.00 (+1.0 %, a slower step), and the step did not gain more (measured: 1.17x slower (95 % CI 1.16-1.18x)") &&
 	      strstr(md,
 		     "): the advice not to take this step first held; its figure did not (+16.1 % off).\n") &&
-	      strstr(md, "| 1.17x slower (95 % CI 1.16-1.18x): confirmed as no gain | +16.1 |"));
+	      strstr(md, "| 1.17x slower (95 % CI 1.16-1.18x): confirmed as no gain | +16.1 |") &&
+	      strstr(md, "|\n\n1 of 1 prediction confirmed, 1 of them as no gain (the advice held, not its figure).\n"));
 	free(md);
 	/* a gain predicted (95 of 102) and none measured: not confirmed */
 	CHECK(check_kind("communication", p, slow, 40, 95, 93, 97, 0, 0, &md) == CHECK_WORSE);
-	CHECK(md && !strstr(md, "confirmed as no gain"));
+	CHECK(md && !strstr(md, "confirmed as no gain") &&
+	      strstr(md, "|\n\n0 of 1 prediction confirmed.\n"));
 	free(md);
 	/* within 10 % of the median: not by the interval alone */
 	CHECK(check_kind("communication", p, fast, 40, 50, 30, 80, 0, 0, &md) == CHECK_CONFIRMED);
