@@ -42,6 +42,9 @@ int ckpt_open(struct ckpt *c, const char *dir, int rank, size_t n, size_t extra_
  * system's first allocations), so that a few measured steps hold steady ones however rarely
  * they write. 0, or -1 with errno set. */
 int ckpt_prewarm(struct ckpt *c, int times);
+/* The checkpoints both trainers write before their first step: a run's steps then hold steady
+ * ones, as the every-step parent of an every-4th variant does after its warm-up steps. */
+#define CKPT_PREWARM 3
 /* Waits for the write in flight (checkpoint:wait), then gives the staging buffer's
  * parameters and momentum (n floats each) to fill: the snapshot, taken from *t0 (ms, clock.h).
  * 0, or -1 with errno set (an asynchronous write failed). */

@@ -88,7 +88,8 @@ static int open_checkpoints(const struct trainer_opts *o, struct gpu_model *m, s
 	options_checkpoint_dir(o, dir, sizeof dir);
 	if (ckpt_open(ck, dir, o->rank, gpu_model_params(m),
 		      (size_t) (o->checkpoint_extra_mb * 1024 * 1024), o->checkpoint_async, NULL,
-		      NULL) == 0)
+		      NULL) == 0 &&
+	    ckpt_prewarm(ck, CKPT_PREWARM) == 0)
 		return 0;
 	fprintf(stderr, "campaign-trainer-gpu: rank %d: cannot set up checkpoints in %s: %s\n",
 		o->rank, dir, strerror(errno));

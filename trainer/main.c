@@ -323,10 +323,6 @@ static int run_probe(const struct trainer_opts *o)
 /* The loader threads' lanes in the trace (one at least); the checkpoint writer's after them. */
 #define LOADER_LANES(o) ((o)->workers > 1 ? (o)->workers : 1)
 
-/* Checkpoints written before the first step (ckpt_prewarm): a run's steps then hold steady
- * ones, as the every-step parent of an every-4th variant does after its warm-up steps. */
-#define CKPT_PREWARM 3
-
 /* The checkpoint writer, with --checkpoint-every: 0, or -1 after saying why. */
 static int start_checkpoints(const struct trainer_opts *o, struct trainer *tr)
 {
