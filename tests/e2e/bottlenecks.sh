@@ -27,6 +27,14 @@ check bottleneck_scenarios_15 [ "$(wc -l <verdicts.txt)" -eq 15 ]
 # table columns, each scenario's own straggler named, one group said once, compute ranges.
 check bottlenecks_report_consistent python3 "$ROOT/tests/tools/bottlenecks_report.py" "$run"
 check bottlenecks_ranking_rule_said grep -qF "ranked by the largest share of a median step each is predicted to recover in any of its scenarios" "$run/BOTTLENECK_ANALYSIS.md"
+# a replay that gains more than the ceiling: the ceiling's smaller gain said as one (its ms
+# are more than the replay's), never "less than the replay"
+check bottlenecks_ceiling_below_replay_said python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["recommendations"]:
+    for p, c in zip(r.get("predicted_step_ms") or [], r.get("ceiling_step_ms") or []):
+        if r.get("basis") == "replay" and p is not None and c is not None and p < c and "a smaller gain than the replay" not in r["text"]:
+            sys.exit(1)
+sys.exit(0 if "less than the replay" not in open(sys.argv[2]).read() else 1)' "$run/summary.json" "$run/BOTTLENECK_ANALYSIS.md"
 check bottlenecks_impact_defined grep -qF -- "- Straggler impact (\`impact_pct\`): per step, the waiting of the ranks that arrived before the straggler" "$run/BOTTLENECK_ANALYSIS.md"
 # Every scenario replayed from the trainer's traces (issue 47): the measured median recounted
 # from the raw traces (tests/tools/replay_measured.py), each error printed, each within 10 %
