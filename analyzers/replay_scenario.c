@@ -578,17 +578,19 @@ static void predict_io(struct replay_build_in *in, const struct replay_sim *base
  * widened to it; its median. */
 static double loader_bound(struct replay_build_in *in, struct replay_change ch, double share,
 			   const struct replay_sim *base, const struct scenario_metrics *m,
-			   struct replay_result *out)
+			   struct replay_result *out, double *mean_ms)
 {
 	struct replay_build_info info;
 	struct replay_pred q = { 0 };
 	ch.job_cores = -1, ch.cpu_share = share;
+	*mean_ms = -1;
 	if (!change_pred(in, &ch, base, m, out->measured_ms, &q, &info))
 		return -1;
 	replay_build_info_free(&info);
 	if (!q.made)
 		return -1;
 	widen_to(&out->data, &q);
+	*mean_ms = q.mean_ms > 0 ? q.mean_ms : -1;
 	return q.step_ms;
 }
 
@@ -605,6 +607,7 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 				    .cpu_share = 1, .host_ranks = w->host_ranks };
 	struct replay_build_info info;
 	out->loader_cpu_pct = out->loader_wait_step_ms = out->loader_cpu_step_ms = -1;
+	out->loader_wait_mean_ms = out->loader_cpu_mean_ms = -1;
 	out->loader_cpu_span_s = 0;
 	out->loader_unplaced_s = w->unplaced_span_s, out->loader_monitored_s = w->monitored_s;
 	out->loader_by_write = w->ends_by_write;
@@ -623,13 +626,15 @@ static void predict_data(struct replay_build_in *in, const struct replay_sim *ba
 	if (!out->user_loader || !out->data.made)
 		return;
 	out->loader_cpu_step_ms = out->data.step_ms;
+	out->loader_cpu_mean_ms = out->data.mean_ms > 0 ? out->data.mean_ms : -1;
 	if (w->job_cores >= 0) {
 		out->loader_cpu_pct = 100 * share;
 		out->loader_cpu_span_s = w->job_cores_span_s;
 		if (share < 1)
-			out->loader_cpu_step_ms = loader_bound(in, ch, 1, base, m, out);
+			out->loader_cpu_step_ms =
+				loader_bound(in, ch, 1, base, m, out, &out->loader_cpu_mean_ms);
 	}
-	out->loader_wait_step_ms = loader_bound(in, ch, 0, base, m, out);
+	out->loader_wait_step_ms = loader_bound(in, ch, 0, base, m, out, &out->loader_wait_mean_ms);
 }
 
 /* The straggler change (the slow ranks w names) replayed against the unchanged replay

@@ -116,6 +116,7 @@ struct replay_result {
 	 * waiting instead, and all of it CPU work (-1 none); the interval reaches both */
 	int user_loader;
 	double loader_cpu_pct, loader_wait_step_ms, loader_cpu_step_ms;
+	double loader_wait_mean_ms, loader_cpu_mean_ms; /* the bounds' mean steps (-1: none) */
 	double gemm_share; /* batch: replay_where's, where its GEMM bound was replayed (else 0) */
 	double loader_cpu_span_s; /* replay_where's job_cores_span_s where it gave the share */
 	double loader_unplaced_s, loader_monitored_s; /* replay_where's, where it gave none */

@@ -494,9 +494,31 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 	replay_fidelity_said(sb, s, x / b->step_ms < 1.02, b->busy_pct);
 }
 
+/* A user's DataLoader's bounds, all of its loading waiting and all of it CPU work: by the
+ * means (against the measured mean, the medians beside) where the mean leads. */
+static void loader_bounds_said(struct strbuf *sb, const struct replay_result *p, double step_ms,
+			       int by_means)
+{
+	double base = p->data.measured_mean_ms;
+	int means = by_means && base > 0;
+	if (p->loader_wait_step_ms >= 0 && means && p->loader_wait_mean_ms > 0)
+		strbuf_addf(sb, PROSE_USER_LOADER_WAITING_MEANS, p->loader_wait_mean_ms,
+			    pct0(100 * (p->loader_wait_mean_ms / base - 1)), p->loader_wait_step_ms);
+	else if (p->loader_wait_step_ms >= 0)
+		strbuf_addf(sb, PROSE_USER_LOADER_WAITING, p->loader_wait_step_ms,
+			    pct0(100 * (p->loader_wait_step_ms / step_ms - 1)));
+	if (p->loader_cpu_step_ms >= 0 && means && p->loader_cpu_mean_ms > 0)
+		strbuf_addf(sb, PROSE_USER_LOADER_ALL_CPU_MEANS, p->loader_cpu_mean_ms,
+			    pct0(100 * (p->loader_cpu_mean_ms / base - 1)), p->loader_cpu_step_ms);
+	else if (p->loader_cpu_step_ms >= 0)
+		strbuf_addf(sb, PROSE_USER_LOADER_ALL_CPU_STEP, p->loader_cpu_step_ms,
+			    pct0(100 * (p->loader_cpu_step_ms / step_ms - 1)));
+}
+
 /* The loader a data-loading prediction replayed: the trainer's threads, or a DataLoader's
  * workers, with how much of its loading was CPU work, or both bounds where not measured. */
-static void loader_said(struct strbuf *sb, const struct ana_scenario *s, double step_ms)
+static void loader_said(struct strbuf *sb, const struct ana_scenario *s, double step_ms,
+			int by_means)
 {
 	const struct replay_result *p = &s->replay;
 	if (!p->user_loader) {
@@ -508,20 +530,19 @@ static void loader_said(struct strbuf *sb, const struct ana_scenario *s, double 
 	strbuf_addf(sb, PROSE_USER_LOADER, s->in.loader_workers, s->in.loader_prefetch);
 	if (p->loader_cpu_pct >= 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_CPU, p->loader_cpu_pct);
-	const char *by_write = p->loader_by_write ? PROSE_USER_LOADER_BY_WRITE : "";
+	/* the part its steps must cover: 2 L - (end - start) of the monitored span */
 	if (p->loader_cpu_pct >= 0 && p->loader_cpu_span_s > 0)
-		strbuf_addf(sb, PROSE_USER_LOADER_CPU_WITHIN, p->loader_cpu_span_s, by_write);
+		strbuf_addf(sb, PROSE_USER_LOADER_CPU_WITHIN,
+			    2 * p->loader_cpu_span_s - p->loader_monitored_s, p->loader_cpu_span_s,
+			    p->loader_by_write ? PROSE_USER_LOADER_WRITTEN
+					       : PROSE_USER_LOADER_MONITORS_END);
 	else if (p->loader_cpu_pct < 0 && p->loader_unplaced_s > 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_UNPLACED, p->loader_unplaced_s,
-			    p->loader_monitored_s, by_write);
+			    p->loader_monitored_s,
+			    p->loader_by_write ? PROSE_USER_LOADER_BY_WRITE : "");
 	else if (p->loader_cpu_pct < 0)
 		strbuf_adds(sb, PROSE_USER_LOADER_ALL_CPU);
-	if (p->loader_wait_step_ms >= 0)
-		strbuf_addf(sb, PROSE_USER_LOADER_WAITING, p->loader_wait_step_ms,
-			    pct0(100 * (p->loader_wait_step_ms / step_ms - 1)));
-	if (p->loader_cpu_step_ms >= 0)
-		strbuf_addf(sb, PROSE_USER_LOADER_ALL_CPU_STEP, p->loader_cpu_step_ms,
-			    pct0(100 * (p->loader_cpu_step_ms / step_ms - 1)));
+	loader_bounds_said(sb, p, step_ms, by_means);
 }
 
 /* Beside r's i-th replayed prediction, the old ceiling: "at most", or, where the replay
@@ -797,7 +818,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			    ", each all-reduce %.2f ms + %.2f ms per MiB (fitted on the run's %zu)",
 			    c->per_call_ms, c->ms_per_mib, c->fit_colls);
 	if (r->kind == REC_DATA)
-		loader_said(sb, s, r->step_ms[i]);
+		loader_said(sb, s, r->step_ms[i], r->by_means[i]);
 	if (r->kind == REC_HOST)
 		strbuf_adds(
 			sb,

@@ -230,6 +230,17 @@ static void side_effects_said(struct strbuf *md, const struct ana_variant *v)
 		strbuf_adds(md, ".\n");
 }
 
+/* Confirmed within CHECK_TOLERANCE_PCT of a predicted gain (not "no gain") that the parent's
+ * step is within as well: the check cannot tell the predicted change from none. */
+static int by_tolerance_alone(const struct ana_check *c)
+{
+	double tol = CHECK_TOLERANCE_PCT / 100;
+	return c->outcome == CHECK_CONFIRMED && c->predicted_ms > 0 && c->parent_median_ms > 0 &&
+	       !advice_no_gain(c->predicted_ms, c->parent_median_ms) &&
+	       fabs(c->measured_ms / c->predicted_ms - 1) <= tol &&
+	       fabs(c->parent_median_ms / c->predicted_ms - 1) <= tol;
+}
+
 /* Confirmed as "no gain" alone (prediction_check.h's rule): the prediction took under
  * ADVICE_NO_GAIN_PCT off the parent's step (or predicted a slower one), the step gained no
  * more, and the measured one is not within CHECK_TOLERANCE_PCT of the predicted one. */
@@ -482,6 +493,10 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 			    d.pred_hi_ms, 100 * (d.pred_hi_ms - d.pred_lo_ms) / d.predicted_ms,
 			    stat, 100 * fabs(d.measured_ms / d.predicted_ms - 1));
 	no_gain_note(md, c->scenario, &d);
+	if (by_tolerance_alone(&d))
+		strbuf_addf(md, PROSE_CHECK_PARENT_WITHIN_TOLERANCE, c->scenario,
+			    CHECK_TOLERANCE_PCT, d.parent_median_ms, CHECK_TOLERANCE_PCT,
+			    d.predicted_ms, 100 * (d.predicted_ms / d.parent_median_ms - 1));
 	unalike_note(md, c);
 	if (c->outcome != CHECK_UNMEASURED && d.measured_ms > 0 &&
 	    d.hi_ms - d.lo_ms > CHECK_WIDE_PCT / 100 * d.measured_ms)

@@ -334,6 +334,33 @@ json_t *summary_replay_rank_json(const struct replay_rank_result *r)
 			 "error_pct", jsonio_real3(r->error_pct), "steps", (json_int_t) r->steps);
 }
 
+/* The data-loading change's prediction, with the loader it replayed and a user's DataLoader's
+ * bounds (all of its loading waiting, all of it CPU work: medians and means). */
+static json_t *data_loading_json(const struct replay_result *r, int loader_workers,
+				 int loader_prefetch, const char *none)
+{
+	return pred_json(
+		&r->data,
+		json_pack("{s:I, s:i, s:i, s:b, s:o, s:o, s:o, s:o, s:o}", "loaders_measured",
+			  (json_int_t) r->loaders, "loader_workers", loader_workers,
+			  "loader_prefetch", loader_prefetch, "user_loader", r->user_loader,
+			  "loader_cpu_pct",
+			  r->loader_cpu_pct >= 0 ? jsonio_real3(r->loader_cpu_pct) : json_null(),
+			  "all_waiting_step_ms",
+			  r->loader_wait_step_ms >= 0 ? jsonio_real3(r->loader_wait_step_ms)
+						      : json_null(),
+			  "all_cpu_step_ms",
+			  r->loader_cpu_step_ms >= 0 ? jsonio_real3(r->loader_cpu_step_ms)
+						     : json_null(),
+			  "all_waiting_mean_ms",
+			  r->loader_wait_mean_ms > 0 ? jsonio_real3(r->loader_wait_mean_ms)
+						     : json_null(),
+			  "all_cpu_mean_ms",
+			  r->loader_cpu_mean_ms > 0 ? jsonio_real3(r->loader_cpu_mean_ms)
+						    : json_null()),
+		none);
+}
+
 json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
 			    int loader_prefetch)
 {
@@ -367,23 +394,8 @@ json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
 				    r->io_storage_mean_ms > 0 ? jsonio_real3(r->io_storage_mean_ms)
 							      : json_null()),
 			  none));
-	json_object_set_new(
-		rep, "data_loading",
-		pred_json(&r->data,
-			  json_pack("{s:I, s:i, s:i, s:b, s:o, s:o, s:o}", "loaders_measured",
-				    (json_int_t) r->loaders, "loader_workers", loader_workers,
-				    "loader_prefetch", loader_prefetch, "user_loader",
-				    r->user_loader, "loader_cpu_pct",
-				    r->loader_cpu_pct >= 0 ? jsonio_real3(r->loader_cpu_pct)
-							   : json_null(),
-				    "all_waiting_step_ms",
-				    r->loader_wait_step_ms >= 0
-					    ? jsonio_real3(r->loader_wait_step_ms)
-					    : json_null(),
-				    "all_cpu_step_ms",
-				    r->loader_cpu_step_ms >= 0 ? jsonio_real3(r->loader_cpu_step_ms)
-							       : json_null()),
-			  none));
+	json_object_set_new(rep, "data_loading",
+			    data_loading_json(r, loader_workers, loader_prefetch, none));
 	json_object_set_new(rep, "straggler", pred_json(&r->straggler, NULL, none));
 	json_object_set_new(rep, "host", pred_json(&r->host, NULL, none));
 	json_object_set_new(rep, "batch", batch_pred_json(r, none));

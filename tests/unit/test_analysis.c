@@ -1926,6 +1926,13 @@ static void test_checked_batch_and_wide(void)
 	      strstr(md, "| 1.17x slower (95 % CI 1.16-1.18x): confirmed as no gain | +16.1 |") &&
 	      strstr(md, "|\n\n1 of 1 prediction confirmed, 1 of them as no gain (the advice held, not its figure).\n"));
 	free(md);
+	/* a gain of 5 % predicted (95 of a parent's 100) and the parent's own steps measured
+	 * (102, 7 % off): confirmed by the 10 % rule, which the parent's step meets too */
+	CHECK(check_kind("communication", p, p, 40, 95, -1, -1, 0, 0, &md) == CHECK_CONFIRMED);
+	CHECK(md &&
+	      strstr(md,
+		     "- **s**: confirmed within 10 %, but the parent's step (100.00 ms) is within 10 % of the prediction (95.00 ms, -5.0 %) as well: this check cannot tell the predicted change from none.\n"));
+	free(md);
 	/* a gain predicted (95 of 102) and none measured: not confirmed */
 	CHECK(check_kind("communication", p, slow, 40, 95, 93, 97, 0, 0, &md) == CHECK_WORSE);
 	CHECK(md && !strstr(md, "confirmed as no gain") &&
@@ -1934,6 +1941,7 @@ static void test_checked_batch_and_wide(void)
 	/* within 10 % of the median: not by the interval alone */
 	CHECK(check_kind("communication", p, fast, 40, 50, 30, 80, 0, 0, &md) == CHECK_CONFIRMED);
 	CHECK(md && !strstr(md, "by the predicted interval alone") &&
+	      !strstr(md, "cannot tell the predicted change from none") &&
 	      !strstr(md, "**s**: its steps are not alike"));
 	free(md);
 	/* a parent timed by collective periods against a variant timed by the slowest rank */
