@@ -503,7 +503,8 @@ static void loader_bounds_said(struct strbuf *sb, const struct replay_result *p,
 	int means = by_means && base > 0;
 	if (p->loader_wait_step_ms >= 0 && means && p->loader_wait_mean_ms > 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_WAITING_MEANS, p->loader_wait_mean_ms,
-			    pct0(100 * (p->loader_wait_mean_ms / base - 1)), p->loader_wait_step_ms);
+			    pct0(100 * (p->loader_wait_mean_ms / base - 1)),
+			    p->loader_wait_step_ms);
 	else if (p->loader_wait_step_ms >= 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_WAITING, p->loader_wait_step_ms,
 			    pct0(100 * (p->loader_wait_step_ms / step_ms - 1)));

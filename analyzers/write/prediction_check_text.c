@@ -524,7 +524,8 @@ static void tally_said(struct strbuf *md, const struct ana_variant *v)
 	}
 	strbuf_addf(md, "\n%d of %d prediction%s confirmed", ok, n, n == 1 ? "" : "s");
 	if (no_gain)
-		strbuf_addf(md, ", %d of them as no gain (the advice held, not its figure)", no_gain);
+		strbuf_addf(md, ", %d of them as no gain (the advice held, not its figure)",
+			    no_gain);
 	if (few)
 		strbuf_addf(md, "; %d too few steps to tell", few);
 	strbuf_adds(md, ".\n");

@@ -155,7 +155,7 @@ floor = statistics.median(busy)
 assert abs(io["storage_busy_ms"] - floor) <= 0.01 * floor, (io["storage_busy_ms"], floor)
 assert io["step_ms"] >= io["storage_busy_ms"] - 0.001 and io["interval_ms"][1] >= io["step_ms"], io
 assert io["interval_ms"][0] <= io["step_ms"], io' "$ap"
-check try_async_said grep -q "\(Median s\|S\)tep replayed with each checkpoint written asynchronously (its snapshot on the step thread, its write and fsync on a thread of their own, one write in flight: the next snapshot waits for it) instead (the run's own graph, on its cores): \(mean .*, median \)\?[0-9.]* -> [0-9.]* ms ([-+][0-9]* %; no lower than the [0-9.]* ms its storage was busy with each checkpoint" "$ap/BOTTLENECK_ANALYSIS.md"
+check try_async_said grep -q "\(Median s\|S\)tep replayed with each checkpoint written asynchronously (its snapshot on the step thread, its write and fsync on a thread of their own, one write in flight: the next snapshot waits for it) instead (the run's own graph, on its cores): \(mean .*, median \)\?[0-9.]* -> [0-9.]* ms ([-+][0-9.]* %; no lower than the [0-9.]* ms its storage was busy with each checkpoint" "$ap/BOTTLENECK_ANALYSIS.md"
 "$CAMPAIGN" try --wait --results "$SCRATCH/resa" "$(basename "$ap")" io >at.out 2>&1
 ac=$(awk '/^variant for io:/ { f = 1 } f && /^run [0-9]/ { getline; print; exit }' at.out)
 check try_async_knob_ran grep -q -- "'--checkpoint-async' '1'" "$ac/io-1n/job.sbatch"
