@@ -278,7 +278,9 @@ static void compare(const struct replay_sim *s, const struct scenario_metrics *m
 	out->mean_step_ms = n ? stats_mean(rep, n) : 0;
 	out->measured_mean_ms = n ? stats_mean(mea, n) : 0;
 	out->mean_error_pct = replay_error_pct(out->mean_step_ms, out->measured_mean_ms);
-	out->by_means = stats_unalike(out->measured_ms, out->measured_mean_ms);
+	/* by the means where the median misleads: steps not alike, or a median two move far */
+	out->by_means = stats_unalike(out->measured_ms, out->measured_mean_ms) ||
+			stats_median_fragile(mea, n);
 	out->ranks = xcalloc(m->n + 1, sizeof *out->ranks);
 	for (size_t k = 0; k < m->n; k++) {
 		const struct rank_metrics *r = &m->ranks[k];

@@ -206,6 +206,19 @@ int stats_unalike(double median, double mean)
 	return median > 0 && mean > 0 && 100 * fabs(mean / median - 1) > STATS_UNALIKE_PCT;
 }
 
+int stats_median_fragile(const double *v, size_t n)
+{
+	if (n < 4)
+		return 0;
+	double *x = xmalloc(n * sizeof *x);
+	memcpy(x, v, n * sizeof *x);
+	stats_sort(x, n);
+	double med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	double span = x[n / 2 + 1] - x[(n - 1) / 2 - 1];
+	free(x);
+	return med > 0 && 100 * span / med > STATS_FRAGILE_PCT;
+}
+
 int stats_rate_decimals(double rate)
 {
 	return rate >= 100 ? 0 : 1;

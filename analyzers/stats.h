@@ -16,6 +16,11 @@ double stats_mean(const double *v, size_t n);
 #define STATS_UNALIKE_PCT 25.0
 /* Whether steps of this median and mean are not alike (both known, STATS_UNALIKE_PCT). */
 int stats_unalike(double median, double mean);
+/* A median that a step or two move far: the steps ranked one either side of its own (n of
+ * them, in any order) span more than STATS_FRAGILE_PCT of it, as where it falls in the gap
+ * between two modes (steps of 3-4 ms and of 8 ms, half of each). */
+#define STATS_FRAGILE_PCT 20.0
+int stats_median_fragile(const double *v, size_t n);
 /* The decimals a rate (samples/s, steps/s) is printed with: none from 100 up, where a tenth
  * is below any step's noise (10268.5 beside a 75 % spread claims five figures), else one. */
 int stats_rate_decimals(double rate);

@@ -112,13 +112,16 @@ for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
 	check "ddp_${s}_replay_measured_recounted ($ours vs $theirs ms)" python3 -c 'import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); sys.exit(0 if all(abs(float(x) - float(y)) < 1e-3 for x, y in zip(a, b)) else 1)' "$ours" "$theirs"
 	# where the measured steps are not alike (mean over 25 % from median: steps in modes, a
 	# median one or two steps move far; 3 and 5-9 ms once, where a replay within 2 % of most
-	# steps and +2.6 % by the means was +23 % by the medians), the error judged is the means'
+	# steps and +2.6 % by the means was +23 % by the medians), or their median is fragile (the
+	# steps ranked one either side of it over 20 % apart: 4.6 and 5.6 ms astride a median of
+	# 5.1, -10.2 % by the medians and +0.4 % by the means once), the error judged is the means'
+	fragile=$(python3 "$ROOT/tests/tools/replay_measured.py" "$run/$s/traces" | python3 -c 'import json, sys; print(json.load(sys.stdin)["median_fragile"])')
 	check "ddp_${s}_replay_means_recounted" python3 -c 'import json, sys
 r = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["replay"]
 e = 100 * (r["mean_step_ms"] - r["measured_mean_ms"]) / r["measured_mean_ms"]
 tol = 100 * 0.0011 / r["measured_mean_ms"] + 0.0011
 apart = 100 * abs(r["measured_mean_ms"] / r["measured_ms"] - 1)
-sys.exit(0 if abs(e - r["mean_error_pct"]) <= tol and (abs(apart - 25) < 0.05 or r["by_means"] == (apart > 25)) else 1)' "$run/summary.json" "$s"
+sys.exit(0 if abs(e - r["mean_error_pct"]) <= tol and (abs(apart - 25) < 0.05 or r["by_means"] == (apart > 25 or sys.argv[3] == "True")) else 1)' "$run/summary.json" "$s" "$fragile"
 	err=$(json "$run/summary.json" "(lambda r: r['mean_error_pct'] if r['by_means'] else r['error_pct'])([x for x in j['scenarios'] if x['name'] == '$s'][0]['replay'])")
 	by=$(json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$s'][0]['replay']['by_means']")
 	check "ddp_${s}_replay_error_recounted" python3 -c 'import json, sys
