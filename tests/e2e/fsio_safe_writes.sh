@@ -86,17 +86,24 @@ check summary_link_not_followed [ "$(cat victim.json)" = outside ]
 check summary_link_named grep -q "summary.json is a symbolic link" agg.txt
 rm "$run/summary.json" "$run/summary.json.tmp.999999.0"
 
+# one_job NAME CAMPAIGN COMMAND TRACES: a one-scenario campaign (s1) running `sh -c COMMAND`,
+# collecting the TRACES globs (a YAML list), submitted and waited for into $SCRATCH/NAME;
+# its output in NAME.txt
+one_job() {
+	cat >"$1.yaml" <<Y
+campaign: $2
+workload:
+  command: ["/bin/sh", "-c", "$3"]
+profile: { warmup_steps: 0, active_steps: 1, traces: $4 }
+scenarios: [{ name: s1, nodes: 1 }]
+Y
+	timeout 120 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/$1" "$1.yaml" >"$1.txt" 2>&1
+}
+
 # A workload that plants links in its own job directory: job.status as a link
 # to an outside folder, traces/ as a link to an outside folder.
 mkdir -p sink_status sink_traces
-cat >plant.yaml <<Y
-campaign: plant
-workload:
-  command: ["/bin/sh", "-c", "ln -s $SCRATCH/sink_status job.status; ln -s $SCRATCH/sink_traces traces; cp $FIX/mini.pt.trace.json mine.pt.trace.json"]
-profile: { warmup_steps: 0, active_steps: 1, traces: ["*.pt.trace.json"] }
-scenarios: [{ name: s1, nodes: 1 }]
-Y
-timeout 120 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/plant" plant.yaml >plant.txt 2>&1
+one_job plant plant "ln -s $SCRATCH/sink_status job.status; ln -s $SCRATCH/sink_traces traces; cp $FIX/mini.pt.trace.json mine.pt.trace.json" '["*.pt.trace.json"]'
 prun=$(rundir plant.txt)
 check plant_status_not_moved_outside [ -z "$(ls sink_status)" ]
 check plant_status_written [ -f "$prun/s1/job.status" ] && [ ! -L "$prun/s1/job.status" ]
@@ -106,28 +113,14 @@ check plant_traces_link_named grep -rq "traces is a symbolic link" "$prun/s1/"
 
 # A workload that writes its traces into traces/ itself, with a glob that
 # matches them there: each file is counted once, never copied onto itself.
-cat >self.yaml <<Y
-campaign: selftraces
-workload:
-  command: ["/bin/sh", "-c", "mkdir -p traces && cp $FIX/kineto_steps.pt.trace.json traces/a.pt.trace.json && cp $FIX/kineto_steps.pt.trace.json b.pt.trace.json"]
-profile: { warmup_steps: 0, active_steps: 1, traces: ["traces/*.json", "*.pt.trace.json"] }
-scenarios: [{ name: s1, nodes: 1 }]
-Y
-timeout 120 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/self" self.yaml >self.txt 2>&1
+one_job self selftraces "mkdir -p traces && cp $FIX/kineto_steps.pt.trace.json traces/a.pt.trace.json && cp $FIX/kineto_steps.pt.trace.json b.pt.trace.json" '["traces/*.json", "*.pt.trace.json"]'
 srun_=$(rundir self.txt)
 check traces_not_collected_twice [ "$(ls "$srun_/s1/traces" | tr '\n' ' ')" = "a.pt.trace.json " ]
 check traces_same_bytes_said grep -rq "1 more with the same bytes as one collected: skipped" "$srun_/s1/"
 
 # A collected trace keeps the time the workload wrote it (the analysis bounds the end of
 # steps timed on a clock of their own by it), not the time it was copied.
-cat >kept.yaml <<Y
-campaign: keptmtime
-workload:
-  command: ["/bin/sh", "-c", "cp $FIX/kineto_steps.pt.trace.json k.pt.trace.json && touch -d '2020-01-02 03:04:05 UTC' k.pt.trace.json"]
-profile: { warmup_steps: 0, active_steps: 1, traces: ["*.pt.trace.json"] }
-scenarios: [{ name: s1, nodes: 1 }]
-Y
-timeout 120 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/kept" kept.yaml >kept.txt 2>&1
+one_job kept keptmtime "cp $FIX/kineto_steps.pt.trace.json k.pt.trace.json && touch -d '2020-01-02 03:04:05 UTC' k.pt.trace.json" '["*.pt.trace.json"]'
 krun=$(rundir kept.txt)
 check traces_collected_keep_mtime [ "$(stat -c %Y "$krun/s1/traces/k.pt.trace.json")" = 1577934245 ]
 
