@@ -76,6 +76,10 @@ struct replay_pred {
 /* A scenario's compute said to hold time waiting for a core from this share of it on. */
 #define REPLAY_CORE_WAIT_SAID_PCT 10.0
 
+/* What the replay's fidelity is judged by: the medians, or the means because the measured
+ * steps, or (theirs being fine) the replayed ones, are not alike or have a fragile median. */
+enum replay_means { REPLAY_BY_MEDIANS, REPLAY_MEANS_MEASURED, REPLAY_MEANS_REPLAYED };
+
 struct replay_result {
 	int built; /* 0: no replay, why says */
 	int predicted; /* each change was replayed too (a run's analysis, not the command line's) */
@@ -84,11 +88,14 @@ struct replay_result {
 	 * collective period, else the slowest rank's), replayed and measured, and
 	 * error_pct = 100 (replayed - measured) / measured */
 	double step_ms, measured_ms, error_pct;
-	/* the same over the same steps by their means, and by_means: the measured steps are not
-	 * alike (stats_unalike: steps in modes, whose median a step or two moves far), so the
+	/* the same over the same steps by their means, and by_means: the measured steps, or else
+	 * the replayed ones, are not alike or their median is fragile (stats_unalike,
+	 * stats_median_fragile: steps in modes, whose median a step or two moves far), so the
 	 * means' error is the one the report leads with and flags */
 	double mean_step_ms, measured_mean_ms, mean_error_pct;
-	int by_means;
+	enum replay_means by_means;
+	/* the steps compared (steps of each, in step order): replayed and measured, for a recount */
+	double *replayed_steps_ms, *measured_steps_ms;
 	/* of the host compute's time (forward, backward, optimizer, operators; the graph as
 	 * measured), the share beyond its CPU demand: waiting for a core beside more traced work
 	 * than the host's cores (-1: no such operation) */
@@ -200,5 +207,14 @@ int replay_scenario_trainer(const char *dir, const struct rules *phases,
 int replay_scenario_traces(struct gpu_trace *t, size_t n, const struct rules *phases,
 			   struct replay_result *out);
 void replay_result_free(struct replay_result *r);
+
+/* What a replay's fidelity over n steps, replayed rep and measured mea, is judged by: the
+ * means where the measured steps' median misleads (not alike, or fragile), else the replayed
+ * steps', else the medians. */
+enum replay_means replay_judged_by(const double *rep, const double *mea, size_t n);
+
+/* Whose steps sent r's fidelity to the means, as the report says it: "" (its steps, the
+ * measured ones) or " replayed". */
+const char *replay_means_whose(const struct replay_result *r);
 
 #endif

@@ -434,7 +434,7 @@ static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s
 	const char *whose = s->replay.hosts > 1 ? "busiest node's " : "";
 	if (s->replay.by_means)
 		strbuf_addf(sb, PROSE_REPLAY_ERROR_BY_MEANS, s->replay.mean_error_pct,
-			    s->replay.error_pct);
+			    replay_means_whose(&s->replay), s->replay.error_pct);
 	else
 		strbuf_addf(
 			sb,

@@ -1354,7 +1354,8 @@ static void md_method_replay(struct strbuf *md, const struct ana_run *run)
 		}
 		if (r->by_means)
 			strbuf_addf(md, PROSE_REPLAY_BY_MEANS, r->mean_step_ms, r->measured_mean_ms,
-				    r->mean_error_pct, r->step_ms, r->measured_ms, r->error_pct);
+				    r->mean_error_pct, replay_means_whose(r), r->step_ms,
+				    r->measured_ms, r->error_pct);
 		else
 			strbuf_addf(md, "%.2f ms against %.2f ms (%+.1f %%", r->step_ms,
 				    r->measured_ms, r->error_pct);

@@ -93,17 +93,22 @@ static json_t *mon_json(const struct monitor_summary *m)
 			 m->gpu_util_n ? jsonio_real3(m->gpu_util_mean_pct) : json_null());
 }
 
+/* v[0..n) as an array of numbers to 0.001 */
+static json_t *real3_array(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; v && i < n; i++)
+		json_array_append_new(a, jsonio_real3(v[i]));
+	return a;
+}
+
 /* What a collective row keeps for compare's intervals, each an array (empty: none). */
 static json_t *kept_json(const struct collective *c)
 {
 	static const char *const key[COLL_KEPT] = { SK_STEP_MS, SK_WAIT_MS, SK_BUSBW_GBPS };
 	json_t *o = json_object();
-	for (int k = 0; k < COLL_KEPT; k++) {
-		json_t *v = json_array();
-		for (size_t i = 0; i < c->nkept[k]; i++)
-			json_array_append_new(v, jsonio_real3(c->kept[k][i]));
-		json_object_set_new(o, key[k], v);
-	}
+	for (int k = 0; k < COLL_KEPT; k++)
+		json_object_set_new(o, key[k], real3_array(c->kept[k], c->nkept[k]));
 	return o;
 }
 
@@ -379,6 +384,13 @@ json_t *summary_replay_json(const struct replay_result *r, int loader_workers,
 	json_object_set_new(rep, "measured_mean_ms", jsonio_real3(r->measured_mean_ms));
 	json_object_set_new(rep, "mean_error_pct", jsonio_real3(r->mean_error_pct));
 	json_object_set_new(rep, "by_means", json_boolean(r->by_means));
+	json_object_set_new(rep, "by_means_of",
+			    r->by_means == REPLAY_MEANS_MEASURED   ? json_string("measured")
+			    : r->by_means == REPLAY_MEANS_REPLAYED ? json_string("replayed")
+								   : json_null());
+	json_object_set_new(rep, "step_times_ms", real3_array(r->replayed_steps_ms, r->steps));
+	json_object_set_new(rep, "measured_step_times_ms",
+			    real3_array(r->measured_steps_ms, r->steps));
 	json_object_set_new(rep, "compute_core_wait_pct",
 			    r->compute_core_wait_pct >= 0 ? jsonio_real3(r->compute_core_wait_pct)
 							  : json_null());
@@ -440,10 +452,9 @@ static void sc_steps(json_t *o, const struct ana_scenario *s)
 					    : json_null()));
 	json_object_set_new(o, "spread_pct",
 			    s->steps.no_steps ? json_null() : jsonio_real3(s->steps.spread_pct));
-	json_t *times = json_array();
-	for (size_t i = 0; i < s->steps.active_steps && !s->steps.no_steps; i++)
-		json_array_append_new(times, jsonio_real3(s->steps.step_ms[i]));
-	json_object_set_new(o, SK_STEP_TIMES_MS, times);
+	json_object_set_new(o, SK_STEP_TIMES_MS,
+			    real3_array(s->steps.step_ms,
+					s->steps.no_steps ? 0 : s->steps.active_steps));
 	/* what a step's time is (docs/analysis.md): the period between consecutive steps' last
 	 * collectives where the traces give it, the slowest rank's step otherwise */
 	json_object_set_new(o, SK_STEP_ESTIMATOR,

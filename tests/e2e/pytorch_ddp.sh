@@ -114,14 +114,12 @@ for s in cpu-1n cpu-2n cpu-4n slow-input big-model; do
 	# median one or two steps move far; 3 and 5-9 ms once, where a replay within 2 % of most
 	# steps and +2.6 % by the means was +23 % by the medians), or their median is fragile (the
 	# steps ranked one either side of it over 20 % apart: 4.6 and 5.6 ms astride a median of
-	# 5.1, -10.2 % by the medians and +0.4 % by the means once), the error judged is the means'
-	fragile=$(python3 "$ROOT/tests/tools/replay_measured.py" "$run/$s/traces" | python3 -c 'import json, sys; print(json.load(sys.stdin)["median_fragile"])')
-	check "ddp_${s}_replay_means_recounted" python3 -c 'import json, sys
-r = [x for x in json.load(open(sys.argv[1]))["scenarios"] if x["name"] == sys.argv[2]][0]["replay"]
-e = 100 * (r["mean_step_ms"] - r["measured_mean_ms"]) / r["measured_mean_ms"]
-tol = 100 * 0.0011 / r["measured_mean_ms"] + 0.0011
-apart = 100 * abs(r["measured_mean_ms"] / r["measured_ms"] - 1)
-sys.exit(0 if abs(e - r["mean_error_pct"]) <= tol and (abs(apart - 25) < 0.05 or r["by_means"] == (apart > 25 or sys.argv[3] == "True")) else 1)' "$run/summary.json" "$s" "$fragile"
+	# 5.1, -10.2 % by the medians and +0.4 % by the means once), or else the replayed steps'
+	# are (two ranks on two cores: the replay moved time between adjacent steps, its median
+	# 4.68 ms at the top of its lower mode against 5.37 measured, -12.8 %; by the means +4.1 %),
+	# the error judged is the means': recounted from the steps summary.json lists
+	theirs_med=${theirs%% *}
+	check "ddp_${s}_replay_judged_recounted" python3 "$ROOT/tests/tools/replay_judged.py" "$run/summary.json" "$s" "$theirs_med"
 	err=$(json "$run/summary.json" "(lambda r: r['mean_error_pct'] if r['by_means'] else r['error_pct'])([x for x in j['scenarios'] if x['name'] == '$s'][0]['replay'])")
 	by=$(json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$s'][0]['replay']['by_means']")
 	check "ddp_${s}_replay_error_recounted" python3 -c 'import json, sys

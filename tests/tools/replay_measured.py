@@ -68,15 +68,6 @@ def steps_of(evs):
     return [(b - a) / 1000 for a, b in st]
 
 
-def fragile(times):
-    """A median that a step or two move far: the steps ranked one either side of the median's
-    own span more than 20 % of it (the analysis then judges the replay by the means)."""
-    t, n = sorted(times), len(times)
-    if n < 4:
-        return False
-    return 100 * (t[n // 2 + 1] - t[(n - 1) // 2 - 1]) / statistics.median(t) > 20
-
-
 def recount(d):
     files = sorted(glob.glob(os.path.join(d, "*.json")) + glob.glob(os.path.join(d, "*.json.gz")))
     per, paths, trainer = {}, {}, False
@@ -99,7 +90,7 @@ def recount(d):
         _, chosen, periods = step_estimators.estimators(ranks)
         times = chosen if periods else times
     return {"measured_ms": statistics.median(times), "measured_mean_ms": statistics.mean(times),
-            "steps": len(times), "median_fragile": fragile(times),
+            "steps": len(times),
             "ranks": {r: statistics.median(v) for r, v in sorted(per.items())}}
 
 

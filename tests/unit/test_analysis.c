@@ -1188,6 +1188,25 @@ static void test_median_fragile(void)
 	CHECK(!stats_median_fragile(two, 3));
 }
 
+/* A run's cpu-2n (two ranks on two cores): its measured steps alike enough, its replayed
+ * ones moved between adjacent steps into two modes, the median at the top of the lower one
+ * (4.68 ms against 5.37 measured, -12.8 %): judged by the means (+4.1 %), the replayed steps
+ * named; the same steps as measured and replayed are judged by the medians. */
+static void test_replay_judged_by(void)
+{
+	double mea[24] = { 8.158, 8.724, 11.122, 12.191, 6.136, 3.965, 4.105, 6.427,
+			   5.135, 4.377, 5.479,	 6.272,	 4.04,	 4.189, 3.33,  5.235,
+			   5.272, 3.827, 7.928,	 4.594,	 9.311,	 5.463, 4.667, 7.882 };
+	double rep[24] = { 8.223, 8.788, 11.225, 12.352, 6.271, 4.012, 4.131, 7.424,
+			   4.515, 4.111, 7.495,	 4.741,	 3.805,	 4.345, 3.464, 6.952,
+			   3.581, 3.952, 8.053,	 4.616,	 10.791, 4.593, 4.609, 11.907 };
+	CHECK(!stats_median_fragile(mea, 24) && stats_median_fragile(rep, 24));
+	CHECK(replay_judged_by(rep, mea, 24) == REPLAY_MEANS_REPLAYED);
+	CHECK(replay_judged_by(mea, rep, 24) == REPLAY_MEANS_MEASURED);
+	CHECK(replay_judged_by(mea, mea, 24) == REPLAY_BY_MEDIANS);
+	CHECK(replay_judged_by(rep, mea, 0) == REPLAY_BY_MEDIANS);
+}
+
 static void test_rec_by_means(void)
 {
 	struct ana_run run = new_run(0);
@@ -1258,12 +1277,19 @@ static void test_rec_by_means(void)
 	free(t);
 	/* steps not alike: the means' error leads and judges (+2.6 %: not rough), the medians'
 	 * (+23.3 %) beside it */
-	sc[1].replay.by_means = 1, sc[1].replay.mean_error_pct = 2.6, sc[1].replay.error_pct = 23.3;
+	sc[1].replay.by_means = REPLAY_MEANS_MEASURED, sc[1].replay.mean_error_pct = 2.6;
+	sc[1].replay.error_pct = 23.3;
 	t = rec_text(&run.recs[0], &run);
 	CHECK(t &&
 	      strstr(t,
 		     "; replay error +2.6 % by the means (the unchanged graph against the measured mean step: its steps are not alike; by the medians +23.3 %)") &&
 	      !strstr(t, "rough"));
+	free(t);
+	/* the measured steps alike, the replayed ones not: whose is said */
+	sc[1].replay.by_means = REPLAY_MEANS_REPLAYED;
+	t = rec_text(&run.recs[0], &run);
+	CHECK(t &&
+	      strstr(t, "measured mean step: its replayed steps are not alike; by the medians"));
 	free(t);
 	sc[1].replay.by_means = 0, sc[1].replay.mean_error_pct = 0;
 	sc[1].replay.error_pct = 0;
@@ -2108,6 +2134,7 @@ int main(void)
 	RUN(test_percentile);
 	RUN(test_bootstrap);
 	RUN(test_median_fragile);
+	RUN(test_replay_judged_by);
 	RUN(test_verdicts_and_scaling);
 	RUN(test_model_gpu_mfu);
 	RUN(test_aorta);
