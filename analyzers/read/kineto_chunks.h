@@ -13,8 +13,12 @@
 
 /* Bytes of event array per chunk, unless the source says otherwise; a
  * stream of less than twice the chunk size after the array's start is read
- * whole (not split). */
-#define KINETO_CHUNK_BYTES (1u << 20)
+ * whole (not split). 256 KB: the calling thread reads and hands on while the
+ * others parse, and smaller slots fault in fewer fresh pages and stay in
+ * cache (HTA's 9.8 MB A100 rank at -j 2: 26.2-26.8 ms at 1 MB, 23.7-25.4 at
+ * 256 KB, no less at 128 KB; the 8 DLRM ranks, 0.9 MB each, 32.8 -> 27.0 ms;
+ * a 130 MB trace 0.37 -> 0.34 s, the same peak memory: docs/scale.md). */
+#define KINETO_CHUNK_BYTES (256u << 10)
 
 /* A string of a chunk, kept once per chunk: NUL-terminated (cut at a NUL
  * it holds), str_hash() of it, and `id`, -1 for the consumer to set (its

@@ -19,7 +19,7 @@
 #include <zlib.h>
 
 /* Small chunks, so that a small trace is many of them (the reader's own size
- * is 1 MB; default_chunks reads one trace at that size). */
+ * is 256 KB; default_chunks reads one trace at that size). */
 #define CHUNK 8192
 #define N 1500 /* about 790 KB: some hundred chunks */
 
