@@ -1299,8 +1299,8 @@ static void md_rec_ties(struct strbuf *md, const struct rec *recs, size_t n)
 		strbuf_addf(md, "%s%zu and %zu (%.1f %% and %.1f %%", any++ ? ", " : PROSE_RECS_TIE,
 			    i + 1, i + 2, a->gain, b->gain);
 		if (a->iv && b->iv)
-			strbuf_addf(md, "; intervals %.1f-%.1f %% and %.1f-%.1f %%", a->lo, a->hi,
-				    b->lo, b->hi);
+			strbuf_addf(md, "; intervals %.1f to %.1f %% and %.1f to %.1f %%", a->lo,
+				    a->hi, b->lo, b->hi);
 		strbuf_adds(md, ")");
 	}
 	if (any)

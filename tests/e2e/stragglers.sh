@@ -154,7 +154,7 @@ def tie(i, lim, slack):
     return a > 0 and b > 0 and (a - b < lim or (u is not None and v is not None and u[0] <= v[1] + slack and v[0] <= u[1] + slack))
 pairs = lambda lim, slack: {(i + 1, i + 2) for i in range(len(L) - 1) if tie(i, lim, slack)}
 m = re.search(r"^Predicted gains within a point of each other, or whose 95 % intervals overlap, recommendations (.*): their order says nothing\.$", open(run + "/BOTTLENECK_ANALYSIS.md").read(), re.M)
-said = re.findall(r"([0-9]+) and ([0-9]+) \(([0-9.]+) % and ([0-9.]+) %(?:; intervals [-0-9.]+-[-0-9.]+ % and [-0-9.]+-[-0-9.]+ %)?\)", m.group(1)) if m else []
+said = re.findall(r"([0-9]+) and ([0-9]+) \(([0-9.]+) % and ([0-9.]+) %(?:; intervals [-0-9.]+ to [-0-9.]+ % and [-0-9.]+ to [-0-9.]+ %)?\)", m.group(1)) if m else []
 named = {(int(a), int(b)) for a, b, _, _ in said}
 # (summary.json keeps 3 decimals of the unrounded gains and intervals the report compares: a
 # pair within 0.002 of the one point, or of touching, may go either way; the gains printed
