@@ -115,6 +115,8 @@
 #define SK_PREDICTED_INTERVAL_MS "predicted_interval_ms" /* a replayed prediction's interval */
 #define SK_PREDICTION_BASIS "prediction_basis" /* per scenario: "replay", "ceiling" or null */
 #define SK_PREDICTED_MEAN_MS "predicted_mean_ms" /* a replayed prediction's mean step */
+#define SK_GAIN_BY_MEANS "gain_by_means" /* a prediction's gain read from the mean steps */
+#define SK_STEP_MEAN_MS "step_mean_ms" /* a scenario's mean active step (variant.json) */
 #define SK_BY_MEANS "by_means" /* a checked prediction decided by the means */
 #define SK_NO_GAIN "no_gain" /* a checked prediction confirmed as "no gain" alone */
 #define SK_PREDICTED_MEAN_INTERVAL_MS "predicted_mean_interval_ms"

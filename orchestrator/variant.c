@@ -58,7 +58,25 @@ static json_t *knob_public(json_t *knob)
 	return knob;
 }
 
-static void add_predictions(json_t *out, json_t *rec)
+/* The mean of scenario name's active steps in summary (its step_times_ms), null where it has
+ * none: what a check by the means sets a prediction against. */
+static json_t *step_mean(json_t *summary, const char *name)
+{
+	size_t i, k;
+	json_t *sc, *t;
+	json_array_foreach(json_object_get(summary, SK_SCENARIOS), i, sc) {
+		json_t *v = json_object_get(sc, SK_STEP_TIMES_MS);
+		if (strcmp(jsonio_str(sc, SK_NAME), name) || !json_array_size(v))
+			continue;
+		double sum = 0;
+		json_array_foreach(v, k, t)
+			sum += json_number_value(t);
+		return jsonio_real3(sum / (double)json_array_size(v));
+	}
+	return json_null();
+}
+
+static void add_predictions(json_t *out, json_t *rec, json_t *summary)
 {
 	size_t i;
 	json_t *name;
@@ -78,6 +96,12 @@ static void add_predictions(json_t *out, json_t *rec)
 				       mean ? mean : json_null(), SK_PREDICTED_MEAN_INTERVAL_MS,
 				       miv ? miv : json_null(), SK_PREDICTION_BASIS,
 				       basis ? basis : json_null()));
+		json_t *e = json_array_get(out, json_array_size(out) - 1);
+		json_object_set_new(e, SK_GAIN_BY_MEANS,
+				    json_boolean(json_is_true(json_array_get(
+					    json_object_get(rec, SK_GAIN_BY_MEANS), i))));
+		json_object_set_new(e, SK_STEP_MEAN_MS,
+				    step_mean(summary, json_string_value(name)));
 	}
 }
 
@@ -94,7 +118,7 @@ int variant_plan_of(json_t *summary, const char *kind, struct variant_plan *out)
 			out->text = xstrdup(jsonio_str(rec, SK_TEXT));
 			out->predictions = json_array();
 		}
-		add_predictions(out->predictions, rec);
+		add_predictions(out->predictions, rec, summary);
 	}
 	return out->kind ? 0 : ERR_NOTFOUND;
 }

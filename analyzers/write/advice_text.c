@@ -1069,7 +1069,7 @@ json_t *recs_json(const struct ana_run *run)
 				      : ceilings	  ? "ceiling"
 							  : "none");
 		json_object_set_new(o, "prediction_basis", bases);
-		json_object_set_new(o, "gain_by_means", means);
+		json_object_set_new(o, SK_GAIN_BY_MEANS, means);
 		json_object_set_new(o, "predicted_interval_ms", iv);
 		rec_means_json(o, r, run);
 		json_object_set_new(o, "ceiling_step_ms", ceil);

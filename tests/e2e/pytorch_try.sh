@@ -49,6 +49,26 @@ for kind in data_loading communication; do
 	check "pytorch_try_${kind}_child" [ -s "$child/summary.json" ]
 	sc=$(json "$child/summary.json" 'j["checked_predictions"][0]["scenario"]')
 	try_family "pytorch_try_$kind" "$SCRATCH/res" "$parent" "$child" "$sc" "$kind"
+	# each prediction printed as the report leads with it: by the means (the parent's mean
+	# step and the predicted mean, the medians beside) where its gain is the mean step's
+	check "pytorch_try_${kind}_plan_lines" python3 -c '
+import json, re, statistics, sys
+j = json.load(open(sys.argv[1] + "/summary.json"))
+out = open("t.out").read()
+plan = out[out.index("variant for " + sys.argv[2] + ":"):]
+ok = True
+for r in [r for r in j["recommendations"] if r["kind"] == sys.argv[2]]:
+    for i, name in enumerate(r["scenarios"]):
+        if r["gain_by_means"][i] and r["predicted_mean_ms"][i] is not None:
+            steps = [x for x in j["scenarios"] if x["name"] == name][0]["step_times_ms"]
+            form = "mean (N) ms/step measured, (N) ms predicted [(]by the means: its steps are not alike; median (N) -> (N)[)]"
+            want = (statistics.mean(steps), r["predicted_mean_ms"][i], r["step_ms"][i], r["predicted_step_ms"][i])
+        else:
+            form, want = "(N) ms/step measured, (N) ms predicted", (r["step_ms"][i], r["predicted_step_ms"][i])
+        m = re.search("^  " + re.escape(name) + ": " + form.replace("(N)", "([0-9.]+)") + "$", plan, re.M)
+        ok = ok and m is not None and all(abs(float(g) - w) < 0.051 for g, w in zip(m.groups(), want))
+        print("   ", m.group(0) if m else name + ": no line of the form " + form)
+sys.exit(0 if ok else 1)' "$parent" "$kind"
 	# the knob ran as the user's script takes it
 	[ "$kind" = data_loading ] && want="'--workers' '4'" || want="'--bucket-cap-mb' '0.25'"
 	check "pytorch_try_${kind}_knob_ran" grep -qF -- "$want" "$child/$sc/job.sbatch"
