@@ -1272,7 +1272,7 @@ static void md_unanalysed_advice(struct strbuf *md, const struct ana_run *run)
  * where it has one (advice_gain_interval). */
 static struct rec rec_ranked(const struct ana_rec *r, const struct ana_run *run)
 {
-	struct rec x = { r->gain_pct, rec_text(r, run), 0, 0, 0 };
+	struct rec x = { r->gain_pct, rec_text(r, run), 0, 0, 0, rec_kind_name(r->kind) };
 	x.iv = advice_gain_interval(r, run, &x.lo, &x.hi);
 	return x;
 }
@@ -1307,6 +1307,18 @@ static void md_rec_ties(struct strbuf *md, const struct rec *recs, size_t n)
 		strbuf_adds(md, ": their order says nothing.\n\n");
 }
 
+/* The ranked recommendations' kinds, which a campaign's knobs: and `campaign try` name. */
+static void md_rec_kinds(struct strbuf *md, const struct rec *recs, size_t n)
+{
+	int any = 0;
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].kind)
+			strbuf_addf(md, "%s%zu `%s`", any++ ? ", " : PROSE_REC_KINDS, i + 1,
+				    recs[i].kind);
+	if (any)
+		strbuf_adds(md, PROSE_REC_KINDS_END);
+}
+
 static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 {
 	struct rec *recs = xcalloc(run->nrecs + run->nmodels + 1, sizeof *recs);
@@ -1325,6 +1337,7 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 	}
 	md_unanalysed_advice(md, run);
 	strbuf_adds(md, "\n");
+	md_rec_kinds(md, recs, n);
 	md_rec_ties(md, recs, n);
 	free(recs);
 }

@@ -45,6 +45,7 @@ struct rec {
 	/* the 95 % interval of gain (%), where its lead scenario's is a replayed median's */
 	int iv;
 	double lo, hi;
+	const char *kind; /* its kind, as knobs: and campaign try name it (NULL: a series') */
 };
 /* Orders recs by gain, the larger first (qsort). */
 int rec_cmp(const void *a, const void *b);
