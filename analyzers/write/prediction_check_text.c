@@ -432,8 +432,27 @@ static void unalike_note(struct strbuf *md, const struct ana_check *c)
 			by_med >= 1 ? by_med : 1 / by_med, by_med >= 1 ? "faster" : "slower");
 }
 
-/* A check confirmed as no gain alone (by_no_gain, d as decided): said with its figure's error. */
-static void no_gain_note(struct strbuf *md, const char *scenario, const struct ana_check *d)
+/* Of v's scenarios the knob changed without a prediction (side_changed), the one that moved
+ * most, as decided; NULL: none. */
+static const struct ana_check *side_moved_most(const struct ana_variant *v, struct ana_check *out)
+{
+	const struct ana_check *most = NULL;
+	for (size_t i = 0; i < v->n; i++) {
+		if (!side_changed(&v->checks[i]))
+			continue;
+		struct ana_check c = check_as_decided(&v->checks[i]);
+		if (!most || fabs(log(c.measured_ms / c.parent_median_ms)) >
+				     fabs(log(out->measured_ms / out->parent_median_ms)))
+			*out = c, most = &v->checks[i];
+	}
+	return most;
+}
+
+/* A check confirmed as no gain alone (by_no_gain, d as decided): said with its figure's error,
+ * and with the scenario the knob moved most without a prediction, where one moved: a side
+ * effect or the drift between two runs, which a no-gain confirmation is no stronger than. */
+static void no_gain_note(struct strbuf *md, const char *scenario, const struct ana_check *d,
+			 const struct ana_variant *v)
 {
 	if (!by_no_gain(d))
 		return;
@@ -449,11 +468,17 @@ static void no_gain_note(struct strbuf *md, const char *scenario, const struct a
 				      d->hi_ms, 0);
 	strbuf_addf(md, PROSE_CHECK_CONFIRMED_NO_GAIN_B,
 		    100 * (d->measured_ms / d->predicted_ms - 1));
+	struct ana_check side;
+	if (side_moved_most(v, &side))
+		strbuf_addf(md, PROSE_CHECK_NO_GAIN_BESIDE_SIDE, side.scenario,
+			    side.parent_median_ms, side.measured_ms,
+			    100 * (side.measured_ms / side.parent_median_ms - 1));
+	strbuf_addch(md, '\n');
 }
 
 /* What a reader must know of check c beside its row: a changed batch, the load, a miss,
  * a confirmation by a wide interval alone, a wide measured interval. */
-static void check_notes(struct strbuf *md, const struct ana_check *c)
+static void check_notes(struct strbuf *md, const struct ana_check *c, const struct ana_variant *v)
 {
 	if (c->side)
 		return;
@@ -492,7 +517,7 @@ static void check_notes(struct strbuf *md, const struct ana_check *c)
 		strbuf_addf(md, PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL, c->scenario, d.pred_lo_ms,
 			    d.pred_hi_ms, 100 * (d.pred_hi_ms - d.pred_lo_ms) / d.predicted_ms,
 			    stat, 100 * fabs(d.measured_ms / d.predicted_ms - 1));
-	no_gain_note(md, c->scenario, &d);
+	no_gain_note(md, c->scenario, &d, v);
 	if (by_tolerance_alone(&d))
 		strbuf_addf(md, PROSE_CHECK_PARENT_WITHIN_TOLERANCE, c->scenario,
 			    CHECK_TOLERANCE_PCT, d.parent_median_ms, CHECK_TOLERANCE_PCT,
@@ -544,7 +569,7 @@ void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 	tally_said(md, v);
 	strbuf_adds(md, "\n");
 	for (size_t i = 0; i < v->n; i++)
-		check_notes(md, &v->checks[i]);
+		check_notes(md, &v->checks[i], v);
 	side_effects_said(md, v);
 	strbuf_adds(md, "\n");
 }

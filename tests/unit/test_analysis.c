@@ -1898,6 +1898,18 @@ static void test_side_effects(void)
 		  "1.50x slower (95 % CI 1.50-1.50x)");
 	json_decref(chk);
 	json_decref(side);
+	/* s predicted no gain (101 of 100) and 1.17x slower: confirmed as no gain, beside t's
+	 * 1.50x that the knob predicted nothing for: said, as the drift a no-gain holds within */
+	static const double s_slow[6] = { 117, 117, 117, 117, 117, 117 };
+	sc[0].steps.step_ms = (double *)s_slow;
+	sc[0].steps.step_med_ms = 117;
+	c[0].predicted_ms = 101;
+	prediction_check_run(&run);
+	prediction_check_md(&sb, &run.variant);
+	CHECK(c[0].outcome == CHECK_CONFIRMED &&
+	      strstr(sb.buf,
+		     "its figure did not (+15.8 % off). Beside it, **t**, for which the knob made no prediction, moved 100.00 -> 150.00 ms (+50.0 %, below): a side effect of the knob or the drift between two runs, which a confirmation of no gain is no stronger than.\n"));
+	strbuf_free(&sb);
 }
 
 /* A communication check without a predicted interval (check_run). */
