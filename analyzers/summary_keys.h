@@ -17,6 +17,7 @@
 #define SK_RECOMMENDATIONS "recommendations"
 #define SK_VARIANT "variant" /* a variant's {of, kind, knob}: null for other runs */
 #define SK_CHECKED_PREDICTIONS "checked_predictions"
+#define SK_CHECKED_TALLY "checked_tally" /* how many were checked, confirmed, ... */
 
 /* ---- variant (and variant.json, which carries the same kind and knob) ---- */
 #define SK_OF "of"

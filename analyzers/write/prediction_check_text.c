@@ -532,27 +532,47 @@ static void check_notes(struct strbuf *md, const struct ana_check *c, const stru
 }
 
 /* How many of v's predictions were checked (confirmed, or not: better, worse, within noise)
- * and confirmed, of them as no gain, and how many too few steps could tell, in a line: as
- * `campaign try` says them. */
-static void tally_said(struct strbuf *md, const struct ana_variant *v)
+ * and confirmed, of them as no gain, and how many too few steps could tell. */
+struct tally {
+	int checked, confirmed, no_gain, few;
+};
+
+static struct tally tally_of(const struct ana_variant *v)
 {
-	int n = 0, ok = 0, no_gain = 0, few = 0;
+	struct tally t = { 0 };
 	for (size_t i = 0; i < v->n; i++) {
 		if (v->checks[i].side)
 			continue;
 		struct ana_check c = check_as_decided(&v->checks[i]);
-		n += c.outcome == CHECK_CONFIRMED || c.outcome == CHECK_NOISE ||
-		     c.outcome == CHECK_BETTER || c.outcome == CHECK_WORSE;
-		ok += c.outcome == CHECK_CONFIRMED;
-		no_gain += by_no_gain(&c);
-		few += c.outcome == CHECK_FEW_STEPS;
+		t.checked += c.outcome == CHECK_CONFIRMED || c.outcome == CHECK_NOISE ||
+			     c.outcome == CHECK_BETTER || c.outcome == CHECK_WORSE;
+		t.confirmed += c.outcome == CHECK_CONFIRMED;
+		t.no_gain += by_no_gain(&c);
+		t.few += c.outcome == CHECK_FEW_STEPS;
 	}
-	strbuf_addf(md, "\n%d of %d prediction%s confirmed", ok, n, n == 1 ? "" : "s");
-	if (no_gain)
+	return t;
+}
+
+json_t *prediction_check_tally_json(const struct ana_variant *v)
+{
+	if (!v->of)
+		return json_null();
+	struct tally t = tally_of(v);
+	return json_pack("{s:i, s:i, s:i, s:i}", "checked", t.checked, "confirmed", t.confirmed,
+			 "no_gain", t.no_gain, "few_steps", t.few);
+}
+
+/* The tally in a line, as `campaign try` says it (from summary.json's checked_tally). */
+static void tally_said(struct strbuf *md, const struct ana_variant *v)
+{
+	struct tally t = tally_of(v);
+	strbuf_addf(md, "\n%d of %d prediction%s confirmed", t.confirmed, t.checked,
+		    t.checked == 1 ? "" : "s");
+	if (t.no_gain)
 		strbuf_addf(md, ", %d of them as no gain (the advice held, not its figure)",
-			    no_gain);
-	if (few)
-		strbuf_addf(md, "; %d too few steps to tell", few);
+			    t.no_gain);
+	if (t.few)
+		strbuf_addf(md, "; %d too few steps to tell", t.few);
 	strbuf_adds(md, ".\n");
 }
 

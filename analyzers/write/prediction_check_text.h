@@ -28,6 +28,10 @@ void prediction_check_miss_write(struct strbuf *sb, const struct ana_check *c);
 json_t *prediction_check_side_json(const struct ana_variant *v);
 /* summary.json's checked_predictions (an array; empty when not a variant). */
 json_t *prediction_check_json(const struct ana_variant *v);
+/* summary.json's checked_tally, as the report's line under its table and `campaign try` say
+ * it: {checked (confirmed, better, worse or within noise), confirmed, no_gain (of them, as no
+ * gain alone), few_steps (too few steps to tell)}; null when not a variant. */
+json_t *prediction_check_tally_json(const struct ana_variant *v);
 /* The cells of one checked_predictions entry of a summary.json: scenario, parent,
  * predicted and measured ms (each printed with num_fmt, e.g. "%.2f"), the interval ("LO to
  * HI", both with num_fmt), the outcome, and the prediction's error in % of the measured

@@ -891,7 +891,7 @@ json_t *summary_json(const struct ana_run *run)
 		if (!run->sc[i].in.completed)
 			json_array_append_new(failed, json_string(run->sc[i].in.name));
 	}
-	return json_pack(
+	json_t *o = json_pack(
 		"{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"campaign", run->campaign, SK_RUN_ID, run->run_id, "baseline",
 		run->baseline ? json_string(run->baseline) : json_null(), "thresholds",
@@ -905,4 +905,6 @@ json_t *summary_json(const struct ana_run *run)
 		variant_json(&run->variant), SK_CHECKED_PREDICTIONS,
 		prediction_check_json(&run->variant), "side_effects",
 		prediction_check_side_json(&run->variant));
+	json_object_set_new(o, SK_CHECKED_TALLY, prediction_check_tally_json(&run->variant));
+	return o;
 }

@@ -168,25 +168,15 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 {
 	struct strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s/" RUN_SUMMARY, child->dir);
-	json_t *s = json_load_file(p.buf, 0, NULL), *e;
+	json_t *s = json_load_file(p.buf, 0, NULL), *k = json_object_get(s, SK_CHECKED_TALLY);
 	strbuf_free(&p);
-	size_t i;
-	int n = 0, ok = 0, few = 0, no_gain = 0;
-	const enum check_outcome decided[] = { CHECK_CONFIRMED, CHECK_BETTER, CHECK_WORSE,
-						CHECK_NOISE };
-	json_array_foreach(json_object_get(s, SK_CHECKED_PREDICTIONS), i, e) {
-		const char *o = jsonio_str(e, SK_OUTCOME);
-		for (size_t k = 0; o && k < sizeof decided / sizeof *decided; k++)
-			n += !strcmp(o, check_outcome_name(decided[k]));
-		ok += o && !strcmp(o, check_outcome_name(CHECK_CONFIRMED));
-		few += o && !strcmp(o, check_outcome_name(CHECK_FEW_STEPS));
-		no_gain += json_is_true(json_object_get(e, SK_NO_GAIN));
-	}
-	if (s) { /* a check too few steps could tell is neither confirmed nor refuted: apart */
+	if (json_is_object(k)) { /* as the report's line under its table says it */
+		int n = (int)jsonio_num(k, "checked"), ok = (int)jsonio_num(k, "confirmed"),
+		    no_gain = (int)jsonio_num(k, "no_gain"), few = (int)jsonio_num(k, "few_steps");
 		printf("checked: %d of %d prediction%s confirmed", ok, n, n == 1 ? "" : "s");
 		say_no_gain(no_gain);
 		printf(" (%s)", child->id);
-		if (few)
+		if (few) /* neither confirmed nor refuted: apart */
 			printf("; %d too few steps to tell", few);
 		printf("\n");
 		t->variants_read++, t->checked += n, t->confirmed += ok, t->no_gain += no_gain;

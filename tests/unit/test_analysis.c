@@ -1910,6 +1910,16 @@ static void test_side_effects(void)
 	      strstr(sb.buf,
 		     "its figure did not (+15.8 % off). Beside it, **t**, for which the knob made no prediction, moved 100.00 -> 150.00 ms (+50.0 %, below): a side effect of the knob or the drift between two runs, which a confirmation of no gain is no stronger than.\n"));
 	strbuf_free(&sb);
+	/* the tally as summary.json keeps it for campaign try: the side scenarios not counted */
+	json_t *tally = prediction_check_tally_json(&run.variant);
+	char *tt = json_dumps(tally, JSON_SORT_KEYS | JSON_COMPACT);
+	CHECK_STR(tt, "{\"checked\":1,\"confirmed\":1,\"few_steps\":0,\"no_gain\":1}");
+	free(tt);
+	json_decref(tally);
+	run.variant.of = NULL;
+	tally = prediction_check_tally_json(&run.variant);
+	CHECK(json_is_null(tally));
+	json_decref(tally);
 }
 
 /* A communication check without a predicted interval (check_run). */
