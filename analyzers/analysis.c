@@ -676,13 +676,14 @@ static void job_cores_of(const struct ana_scenario *s, const struct scenario_met
 		return;
 	}
 	w->job_cores = -1;
-	if (span <= 0 || monitor_span(s->in.job_dir, 0, 0, &whole) < 0)
+	if (span <= 0)
 		return;
 	struct strbuf dir = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/" JOB_TRACES, s->in.job_dir);
 	by = trace_files_written(dir.buf);
 	strbuf_free(&dir);
-	monitor_span(s->in.job_dir, span, by, &w->monitored_s);
+	if (monitor_span(s->in.job_dir, span, by, &w->monitored_s, &whole) < 0)
+		return;
 	w->ends_by_write = w->monitored_s < whole;
 	if (monitor_job_cores_within(s->in.job_dir, span, by, cores, &w->job_cores) == 0)
 		w->job_cores_span_s = span;

@@ -399,25 +399,32 @@ int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, do
 	return job_cores_of(job_dir, from, to, 0, 0, ncpus, cores);
 }
 
-int monitor_span(const char *job_dir, double span_s, double end_by, double *seconds)
+int monitor_span(const char *job_dir, double span_s, double end_by, double *seconds,
+		 double *whole)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct argv nodes;
-	double least = 0, s = 0, e = 0;
+	double least = 0, least_whole = 0, s = 0, e = 0;
 	strbuf_addf(&dir, "%s/" JOB_MONITOR, job_dir);
 	fsio_list(dir.buf, &nodes);
 	for (size_t i = 0; i < nodes.n; i++) {
 		FILE *f = node_file(dir.buf, nodes.v[i], "cpu_monitor.csv");
-		if (f && sample_span(f, &s, &e))
-			e = steps_end_by(s, e, span_s, end_by);
-		if (f && e > s && (least <= 0 || e - s < least))
+		if (!f)
+			continue;
+		if (!sample_span(f, &s, &e))
+			s = e = 0; /* none of this node's (not the last node's) */
+		if (e > s && (least_whole <= 0 || e - s < least_whole))
+			least_whole = e - s;
+		e = e > s ? steps_end_by(s, e, span_s, end_by) : e;
+		if (e > s && (least <= 0 || e - s < least))
 			least = e - s;
-		if (f)
-			fclose(f);
+		fclose(f);
 	}
 	argv_free(&nodes);
 	strbuf_free(&dir);
 	*seconds = least;
+	if (whole)
+		*whole = least_whole;
 	return least > 0 ? 0 : err_set(ERR_NOTFOUND, "no monitor sample in %s/monitor", job_dir);
 }
 

@@ -67,8 +67,9 @@ int monitor_job_cores(const char *job_dir, double from, double to, int ncpus, do
 int monitor_job_cores_within(const char *job_dir, double span_s, double end_by, int ncpus,
 			     double *cores);
 /* The shortest span a node's monitor sampled (its first sample's start to its last one's
- * end, or to end_by where monitor_job_cores_within takes it), seconds; ERR_NOTFOUND where
- * no monitor has a sample. */
-int monitor_span(const char *job_dir, double span_s, double end_by, double *seconds);
+ * end, or to end_by where monitor_job_cores_within takes it), seconds, and into *whole
+ * (NULL: not wanted) the same without end_by; ERR_NOTFOUND where no monitor has a sample. */
+int monitor_span(const char *job_dir, double span_s, double end_by, double *seconds,
+		 double *whole);
 
 #endif

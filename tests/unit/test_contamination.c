@@ -203,7 +203,7 @@ static void job_cores_within(void)
 	CHECK(monitor_job_cores_within(dir, 1.2, 0, 2, &c) == ERR_NOTFOUND);
 	CHECK(monitor_job_cores_within(dir, 0, 0, 2, &c) == ERR_NOTFOUND);
 	CHECK(c == -1);
-	CHECK(monitor_span(dir, 0, 0, &c) == 0); /* what it sampled: 100.0 to 102.5 */
+	CHECK(monitor_span(dir, 0, 0, &c, NULL) == 0); /* what it sampled: 100.0 to 102.5 */
 	CHECK_NEAR(c, 2.5, 1e-9);
 	/* traces written at 101.6: 1.2 s of steps ended by then cover [100.4, 101.2], the
 	 * sample 100.5-101.0 (0.2); written at 101.0, before 1.2 s after the start, or after
@@ -213,11 +213,14 @@ static void job_cores_within(void)
 	c = -1;
 	CHECK(monitor_job_cores_within(dir, 1.2, 101.0, 2, &c) == ERR_NOTFOUND);
 	CHECK(monitor_job_cores_within(dir, 1.2, 103.0, 2, &c) == ERR_NOTFOUND && c == -1);
-	CHECK(monitor_span(dir, 1.2, 101.6, &c) == 0);
+	double whole = 0;
+	CHECK(monitor_span(dir, 1.2, 101.6, &c, &whole) == 0);
 	CHECK_NEAR(c, 1.6, 1e-9);
-	CHECK(monitor_span(dir, 1.2, 101.0, &c) == 0);
+	CHECK_NEAR(whole, 2.5, 1e-9); /* and, in the same pass, without the bound */
+	CHECK(monitor_span(dir, 1.2, 101.0, &c, NULL) == 0);
 	CHECK_NEAR(c, 2.5, 1e-9);
-	CHECK(monitor_span("/nonexistent", 0, 0, &c) == ERR_NOTFOUND && c == 0);
+	CHECK(monitor_span("/nonexistent", 0, 0, &c, &whole) == ERR_NOTFOUND && c == 0 &&
+	      whole == 0);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
