@@ -94,7 +94,7 @@ struct replay_result {
 	 * means' error is the one the report leads with and flags */
 	double mean_step_ms, measured_mean_ms, mean_error_pct;
 	enum replay_means by_means;
-	/* the steps compared (steps of each, in step order): replayed and measured, for a recount */
+	/* the steps compared (steps of each, in step order): replayed and measured, to recount */
 	double *replayed_steps_ms, *measured_steps_ms;
 	/* of the host compute's time (forward, backward, optimizer, operators; the graph as
 	 * measured), the share beyond its CPU demand: waiting for a core beside more traced work

@@ -559,7 +559,7 @@ json_t *prediction_check_tally_json(const struct ana_variant *v)
 		return json_null();
 	struct tally t = tally_of(v);
 	return json_pack("{s:i, s:i, s:i, s:i}", "checked", t.checked, "confirmed", t.confirmed,
-			 "no_gain", t.no_gain, "few_steps", t.few);
+			 SK_NO_GAIN, t.no_gain, "few_steps", t.few);
 }
 
 /* The tally in a line, as `campaign try` says it (from summary.json's checked_tally). */

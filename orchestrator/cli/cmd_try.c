@@ -172,7 +172,7 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 	strbuf_free(&p);
 	if (json_is_object(k)) { /* as the report's line under its table says it */
 		int n = (int)jsonio_num(k, "checked"), ok = (int)jsonio_num(k, "confirmed"),
-		    no_gain = (int)jsonio_num(k, "no_gain"), few = (int)jsonio_num(k, "few_steps");
+		    no_gain = (int)jsonio_num(k, SK_NO_GAIN), few = (int)jsonio_num(k, "few_steps");
 		printf("checked: %d of %d prediction%s confirmed", ok, n, n == 1 ? "" : "s");
 		say_no_gain(no_gain);
 		printf(" (%s)", child->id);
