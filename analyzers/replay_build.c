@@ -54,7 +54,7 @@ static int step_windows(struct rank_view *v)
 		if (v->r->is_step[t->cpu[i].name])
 			all[n][0] = t->cpu[i].start, all[n][1] = t->cpu[i].end,
 			all[n++][2] = t->cpu[i].tid;
-	qsort(all, n, sizeof *all, by_start);
+	sort_runs(all, n, sizeof *all, by_start);
 	v->main_tid = n ? (int)all[0][2] : -1;
 	for (size_t i = 0; i < n && (int)i < v->r->nsteps; i++)
 		v->win[v->nwin][0] = all[i][0], v->win[v->nwin++][1] = all[i][1];
@@ -62,7 +62,7 @@ static int step_windows(struct rank_view *v)
 	v->edge = xcalloc(2 * (size_t)v->nwin + 1, sizeof *v->edge);
 	for (int w = 0; w < v->nwin; w++)
 		v->edge[2 * w] = v->win[w][0], v->edge[2 * w + 1] = v->win[w][1];
-	qsort(v->edge, 2 * (size_t)v->nwin, sizeof *v->edge, by_start);
+	sort_runs(v->edge, 2 * (size_t)v->nwin, sizeof *v->edge, by_start);
 	return v->nwin ? 0 : -1;
 }
 
@@ -184,7 +184,7 @@ static void sort_by(const struct builder *b, int *idx, size_t n, int by_instance
 					  idx[j] };
 		key[j] = by_instance ? inst : (struct proto_key){ { p->e, 0, 0, 0, 0, 0 }, idx[j] };
 	}
-	qsort(key, n, sizeof *key, by_keys);
+	sort_runs(key, n, sizeof *key, by_keys);
 	for (size_t j = 0; j < n; j++)
 		idx[j] = key[j].i;
 	free(key);
@@ -214,7 +214,7 @@ static void message_bytes(struct rank_view *v)
 	for (size_t k = 0; k < t->ncomm; k++)
 		if (!t->comm[k].gpu && t->comm[k].bytes > 0)
 			ev[m++] = (struct range_ref){ t->comm[k].start, t->comm[k].end, 0, k };
-	qsort(ev, m, sizeof *ev, by_start_end);
+	sort_runs(ev, m, sizeof *ev, by_start_end);
 	for (size_t i = 0; i < t->ncpu && m; i++) {
 		const struct cpu_range *c = &t->cpu[i];
 		size_t lo = 0, hi = m;
@@ -840,7 +840,7 @@ struct replay_load *replay_load_new(const double *starts, const double *ends, si
 		ev[2 * i][0] = starts[i], ev[2 * i][1] = 1;
 		ev[2 * i + 1][0] = ends[i], ev[2 * i + 1][1] = -1;
 	}
-	qsort(ev, 2 * n, sizeof *ev, by_time);
+	sort_runs(ev, 2 * n, sizeof *ev, by_time);
 	l->xs = xcalloc(2 * n + 1, sizeof *l->xs);
 	l->rate = xcalloc(2 * n + 1, sizeof *l->rate);
 	l->w = xcalloc(2 * n + 1, sizeof *l->w);

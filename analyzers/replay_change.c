@@ -9,6 +9,7 @@
 #include "analyzers/replay/graph.h"
 #include "analyzers/stats.h"
 #include "util/err.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -584,7 +585,7 @@ static size_t storage_busy(struct storage_use *u, size_t n, double *busy)
 {
 	size_t steps = 0;
 	int last = -1;
-	qsort(u, n, sizeof *u, by_step_host_start);
+	sort_runs(u, n, sizeof *u, by_step_host_start);
 	for (size_t i = 0, j; i < n; i = j) { /* each host's uses in a step: their union */
 		double total = 0, s = u[i].s, e = u[i].e;
 		for (j = i + 1; j < n && u[j].step == u[i].step && u[j].host == u[i].host; j++) {

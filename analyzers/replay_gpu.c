@@ -2,6 +2,7 @@
 #include "analyzers/replay_gpu.h"
 #include "analyzers/collective.h"
 
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -94,7 +95,7 @@ struct gpu_side *replay_gpu_new(const struct gpu_trace *t)
 			add_cut(g, &cap, c->end, c->start, c->tid, GPU_CUT_SYNC_END);
 		}
 	}
-	qsort(g->cut, g->ncut, sizeof *g->cut, by_tid_at);
+	sort_runs(g->cut, g->ncut, sizeof *g->cut, by_tid_at);
 	g->launch = xcalloc(g->ncut + 1, sizeof *g->launch);
 	for (size_t i = 0; i < g->ncut; i++)
 		if (g->cut[i].kind == GPU_CUT_LAUNCH)
@@ -186,7 +187,7 @@ static void comm_args_init(struct comm_args *a, const struct gpu_trace *t)
 	for (size_t i = 0; i < t->ncomm; i++)
 		if (t->comm[i].gpu)
 			a->v[a->n++] = &t->comm[i];
-	qsort(a->v, a->n, sizeof *a->v, by_comm_start);
+	sort_runs(a->v, a->n, sizeof *a->v, by_comm_start);
 }
 
 /* The collective's args on kernel ev (PyTorch 2 writes them), NULL: none. */
@@ -261,7 +262,7 @@ static struct kernel *kernels(const struct gpu_side *g, size_t *n)
 		kernel_coll(&k[(*n)++], t, ev, &args, g->namer);
 	}
 	free(args.v);
-	qsort(k, *n, sizeof *k, by_stream_start);
+	sort_runs(k, *n, sizeof *k, by_stream_start);
 	return k;
 }
 

@@ -12,6 +12,7 @@
 #include "analyzers/trace_reduce.h"
 #include "util/err.h"
 #include "util/run_layout.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -845,7 +846,7 @@ static void trace_steps(const struct replay_rank_in *in, const struct rank_metri
 	for (size_t i = 0; i < t->ncpu; i++)
 		if (in->is_step[t->cpu[i].name])
 			w[n][0] = t->cpu[i].start, w[n++][1] = t->cpu[i].end;
-	qsort(w, n, sizeof *w, by_start);
+	sort_runs(w, n, sizeof *w, by_start);
 	if (tel) {
 		out->rank = tel->rank;
 		memcpy(out->host, tel->host, sizeof out->host);

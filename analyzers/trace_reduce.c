@@ -251,7 +251,7 @@ void trace_reduce_gpu_steps(const struct gpu_trace *t, const struct rules *phase
 		at[i] = (struct step_at){ r->steps[i].start_us * u,
 					  (r->steps[i].start_us + r->steps[i].step_ms * 1000) * u,
 					  i };
-	qsort(at, r->n, sizeof *at, by_step_at);
+	sort_runs(at, r->n, sizeof *at, by_step_at);
 	for (size_t i = 0; i < r->n; i++)
 		st[i][0] = at[i].start, st[i][1] = at[i].end;
 	int *ph = trace_name_phases(t, phases, 0);

@@ -2,6 +2,7 @@
 #include "analyzers/replay/graph.h"
 
 #include "util/err.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <limits.h>
@@ -179,7 +180,7 @@ int *rgraph_coll_nodes(const struct rgraph *g, size_t *n)
 	for (int v = 0; v < g->nnodes; v++)
 		if (g->nodes[v].kind == RNODE_COLL)
 			k[m++] = (struct coll_key) { g->nodes[v].coll, v };
-	qsort(k, m, sizeof *k, coll_key_cmp);
+	sort_runs(k, m, sizeof *k, coll_key_cmp);
 	int *out = xmalloc((m ? m : 1) * sizeof *out);
 	for (size_t i = 0; i < m; i++)
 		out[i] = k[i].node;
