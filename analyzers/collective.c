@@ -4,6 +4,7 @@
 #include "analyzers/gpu_breakdown.h"
 
 #include "analyzers/stats.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <ctype.h>
@@ -139,7 +140,7 @@ static void number(struct plist *l, int any_pg)
 		for (size_t i = 0; i < l->n; i++)
 			l->v[i].r.pg = 0;
 	if (l->n)
-		qsort(l->v, l->n, sizeof *l->v, by_key_start);
+		sort_runs(l->v, l->n, sizeof *l->v, by_key_start);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct coll_rec *p = i ? &l->v[i - 1].r : NULL, *c = &l->v[i].r;
 		int same = p && p->step == c->step && p->op == c->op && p->pg == c->pg;
@@ -240,22 +241,25 @@ static void namer_init(struct coll_namer *nm, const struct gpu_trace *host,
 {
 	memset(nm, 0, sizeof *nm);
 	size_t cap = 0;
+	int *op_of = xmalloc((host->nnames + 1) * sizeof *op_of); /* each name's op, once */
+	for (size_t k = 0; k < host->nnames; k++)
+		op_of[k] = strncmp(host->names[k], "nccl:", 5) ? -1 : coll_op_of(host->names[k]);
 	for (size_t i = 0; i < host->ncpu; i++) {
-		const char *name = host->names[host->cpu[i].name];
-		int op = strncmp(name, "nccl:", 5) ? -1 : coll_op_of(name);
+		int op = op_of[host->cpu[i].name];
 		if (op >= 0) {
 			XGROW(nm->r, nm->nr, cap, 64);
 			nm->r[nm->nr++] =
 				(struct named){ host->cpu[i].start, host->cpu[i].end, op };
 		}
 	}
+	free(op_of);
 	if (!nm->nr || gpu != host) /* launches and ranges on one clock: a Kineto trace */
 		return;
-	qsort(nm->r, nm->nr, sizeof *nm->r, by_named_start);
+	sort_runs(nm->r, nm->nr, sizeof *nm->r, by_named_start);
 	nm->l = xcalloc(gpu->nrt + 1, sizeof *nm->l);
 	for (size_t i = 0; i < gpu->nrt; i++)
 		nm->l[nm->nl++] = (struct launch){ gpu->rt[i].corr, gpu->rt[i].start };
-	qsort(nm->l, nm->nl, sizeof *nm->l, by_corr);
+	sort_runs(nm->l, nm->nl, sizeof *nm->l, by_corr);
 }
 
 /* The op of the nccl:<op> range around the launch of kernel corr, else op. */
@@ -547,7 +551,7 @@ static double spans_union(struct coll_span *sp, size_t n, unsigned char *over, d
 {
 	double us = 0;
 	if (n)
-		qsort(sp, n, sizeof *sp, by_rank_step_start);
+		sort_runs(sp, n, sizeof *sp, by_rank_step_start);
 	for (size_t i = 0, last = 0; i < n; i++) {
 		const struct coll_span *c = &sp[i], *l = &sp[last];
 		int same = i && l->rank == c->rank && l->step == c->step;
@@ -663,7 +667,7 @@ void coll_aggr_rows(struct coll_aggr *a, size_t steps, struct collective **out, 
 		for (size_t i = 0; i < a->n; i++)
 			(*out)[i] = row_of(&a->v[i], steps);
 		*n = a->n;
-		qsort(*out, *n, sizeof **out, by_cost);
+		sort_runs(*out, *n, sizeof **out, by_cost);
 	}
 	for (size_t i = 0; i < a->n; i++) {
 		free(a->v[i].lat.v);
@@ -695,7 +699,7 @@ void collectives_of(const struct scenario_metrics *m, struct collective **out, s
 		} else
 			v[r] = stand_in(rk, &nv[r]);
 		if (nv[r])
-			qsort(v[r], nv[r], sizeof *v[r], cmp_rec);
+			sort_runs(v[r], nv[r], sizeof *v[r], cmp_rec);
 	}
 	const struct rank_metrics *r0 = &m->ranks[0];
 	char *seen = xcalloc(r0->n + 1, 1);
