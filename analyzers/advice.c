@@ -4,6 +4,7 @@
 #include "analyzers/read/metrics.h"
 #include "analyzers/replay_build.h"
 #include "analyzers/stats.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -288,7 +289,7 @@ void advice_plan(struct ana_run *run)
 			rec_add(run, i, REC_MEMORY_PEAK);
 	}
 	if (run->nrecs)
-		qsort(run->recs, run->nrecs, sizeof *run->recs, by_gain);
+		sort_runs(run->recs, run->nrecs, sizeof *run->recs, by_gain);
 }
 
 void advice_free(struct ana_run *run)

@@ -15,6 +15,7 @@
 #include "analyzers/trace_files.h"
 #include "util/err.h"
 #include "util/fsio.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 #include "util/words.h"
 
@@ -351,7 +352,7 @@ static double lines_claim_s(const struct rank_metrics *r)
 {
 	struct step_rec *v = xmalloc((r->n + 1) * sizeof *v);
 	memcpy(v, r->steps, r->n * sizeof *v);
-	qsort(v, r->n, sizeof *v, by_step_no);
+	sort_runs(v, r->n, sizeof *v, by_step_no);
 	double sum = 0;
 	for (size_t i = 0, j; i < r->n; i = j) {
 		double most = 0;

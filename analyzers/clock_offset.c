@@ -7,6 +7,7 @@
 #include "analyzers/inspector.h"
 #include "analyzers/read/metrics.h"
 #include "analyzers/stats.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -174,7 +175,7 @@ void clock_offsets_estimate(struct clock_end *ends, size_t n, int nnodes,
 	for (int r = 0; r < nranks; r++)
 		node_of[r] = -1;
 	if (kept)
-		qsort(ends, kept, sizeof *ends, by_instance_node_rank);
+		sort_runs(ends, kept, sizeof *ends, by_instance_node_rank);
 	for (size_t i = 0, j; i < kept; i = j) {
 		for (j = i; j < kept && ends[j].instance == ends[i].instance; j++)
 			node_of[ends[j].rank] = ends[j].node;
@@ -338,7 +339,7 @@ void clocks_from_inspector(const struct insp_summary *in, struct ana_clocks *k)
 	for (size_t p = 0; p < in->procs; p++)
 		order[p] = (struct proc_rank){ in->proc_rank[p], p };
 	if (in->procs)
-		qsort(order, in->procs, sizeof *order, by_proc_rank);
+		sort_runs(order, in->procs, sizeof *order, by_proc_rank);
 	for (size_t i = 0; i < in->procs; i++) {
 		node_of[order[i].proc] = node_index(k, in->proc_node[order[i].proc]);
 		set_rank_node(k, order[i].rank, node_of[order[i].proc]);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "analyzers/op_table.h"
 
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <stdlib.h>
@@ -43,7 +44,7 @@ static int by_self(const void *pa, const void *pb)
 void op_table_sort(struct op_table *ops)
 {
 	if (ops->n)
-		qsort(ops->v, ops->n, sizeof *ops->v, by_self);
+		sort_runs(ops->v, ops->n, sizeof *ops->v, by_self);
 	strindex_clear(&ops->index);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "analyzers/stats.h"
 
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -16,7 +17,7 @@ static int cmp_double(const void *a, const void *b)
 
 void stats_sort(double *v, size_t n)
 {
-	qsort(v, n, sizeof *v, cmp_double);
+	sort_runs(v, n, sizeof *v, cmp_double);
 }
 
 double stats_percentile(double *v, size_t n, double p)

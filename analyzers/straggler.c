@@ -2,6 +2,7 @@
 #include "analyzers/straggler.h"
 
 #include "analyzers/stats.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -183,7 +184,7 @@ static void node_test_init(struct node_test *t, const char *const *hosts, size_t
 	t->nnodes = 0;
 	for (size_t r = 0; r < n; r++)
 		h[r] = (struct host_idx){ hosts[r], r };
-	qsort(h, n, sizeof *h, by_host);
+	sort_runs(h, n, sizeof *h, by_host);
 	for (size_t k = 0; k < n; k++) {
 		if (!h[k].host[0]) {
 			t->of[h[k].r] = SIZE_MAX;
@@ -488,7 +489,7 @@ void straggler_judge_find(struct straggler_judge *j, double per, double step_med
 			out[(*n)++].unit = r;
 		}
 	}
-	qsort(out, *n, sizeof *out, by_impact);
+	sort_runs(out, *n, sizeof *out, by_impact);
 	mark_together(out, *n);
 	mark_shared(j, out, *n);
 	mark_also(j, out, *n);

@@ -4,6 +4,7 @@
 
 #include "analyzers/pool.h"
 #include "util/err.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 #include "util/words.h"
 
@@ -270,7 +271,7 @@ static int load_dir(const char *dir, int jobs, struct scenario_metrics *out, int
 void metrics_sort_ranks(struct scenario_metrics *m)
 {
 	if (m->n)
-		qsort(m->ranks, m->n, sizeof *m->ranks, rank_cmp);
+		sort_runs(m->ranks, m->n, sizeof *m->ranks, rank_cmp);
 }
 
 int metrics_load_dir(const char *dir, int jobs, struct scenario_metrics *out)

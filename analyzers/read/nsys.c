@@ -4,6 +4,7 @@
 #include "util/fsio.h"
 
 #include "util/err.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <sqlite3.h>
@@ -323,7 +324,7 @@ int nsys_load(const char *path, int nvtx_top_n, struct nsys_report *out)
 		return rc;
 	}
 	if (out->n)
-		qsort(out->proc, out->n, sizeof *out->proc, cmp_process);
+		sort_runs(out->proc, out->n, sizeof *out->proc, cmp_process);
 	for (size_t i = 0; i < out->n; i++) {
 		out->proc[i].rank = (int)i;
 		gpu_trace_index_rt(&out->proc[i]);

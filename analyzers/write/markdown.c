@@ -21,6 +21,7 @@
 #include "analyzers/write/figures.h"
 #include "util/fsio.h"
 #include "util/jsonio.h"
+#include "util/sort.h"
 #include "util/strbuf.h"
 
 #include <jansson.h>
@@ -1327,7 +1328,7 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 		recs[n++] = rec_ranked(&run->recs[i], run);
 	for (size_t i = 0; i < run->nmodels; i++)
 		n += series_advice(&recs[n], &run->models[i], run);
-	qsort(recs, n, sizeof *recs, rec_cmp);
+	sort_runs(recs, n, sizeof *recs, rec_cmp);
 	strbuf_adds(
 		md,
 		PROSE_RECOMMENDATIONS_HEAD);
