@@ -276,7 +276,7 @@ static int misleads(const double *v, size_t n)
 /* The measured steps' median, else the replayed ones': where ranks share cores, the replay
  * moves time between adjacent steps otherwise than the run did (which rank's threads the
  * cores serve first), and its median from one mode of its steps to the other, while the mean
- * holds (measured: 5.37 ms median, replayed 4.68, -12.8 %; means 6.16 and 6.42, +4.1 %). */
+ * holds (measured: 5.37 ms median, replayed 4.68, -12.8 %; means 6.16 and 6.41, +4.1 %). */
 enum replay_means replay_judged_by(const double *rep, const double *mea, size_t n)
 {
 	return misleads(mea, n)	  ? REPLAY_MEANS_MEASURED

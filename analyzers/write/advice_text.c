@@ -558,6 +558,8 @@ static void ceiling_said(struct strbuf *sb, const struct ana_rec *r, size_t i)
 			    r->by_means[i] ? PROSE_CEILING_BELOW_REPLAY
 					   : PROSE_CEILING_BELOW_REPLAY_ALIKE,
 			    pct, r->ceiling_ms[i]);
+	else if (r->by_means[i]) /* a median's share off: no bound on steps not alike */
+		strbuf_addf(sb, PROSE_CEILING_UNALIKE, pct, r->ceiling_ms[i]);
 	else
 		strbuf_addf(sb, "; at most -%.0f %% (%.2f ms) by the ceiling", pct,
 			    r->ceiling_ms[i]);

@@ -1311,11 +1311,16 @@ static void md_rec_ties(struct strbuf *md, const struct rec *recs, size_t n)
 /* The ranked recommendations' kinds, which a campaign's knobs: and `campaign try` name. */
 static void md_rec_kinds(struct strbuf *md, const struct rec *recs, size_t n)
 {
-	int any = 0;
+	int any = 0, none = 0;
 	for (size_t i = 0; i < n; i++)
 		if (recs[i].kind)
-			strbuf_addf(md, "%s%zu `%s`", any++ ? ", " : PROSE_REC_KINDS, i + 1,
+			strbuf_addf(md, "%sitem %zu `%s`", any++ ? ", " : PROSE_REC_KINDS, i + 1,
 				    recs[i].kind);
+	for (size_t i = 0; any && i < n; i++)
+		if (!recs[i].kind)
+			strbuf_addf(md, "%s%zu", none++ ? ", " : "; none for item ", i + 1);
+	if (none)
+		strbuf_adds(md, " (a series' scaling advice)");
 	if (any)
 		strbuf_adds(md, PROSE_REC_KINDS_END);
 }

@@ -133,7 +133,7 @@ static void say_plan(const struct run *child, const struct variant_plan *p)
 		if (json_is_true(json_object_get(e, SK_GAIN_BY_MEANS)) && json_is_number(mean) &&
 		    json_is_number(measured_mean)) {
 			/* as the report leads and the check decides: by the means */
-			printf("  %s: mean %.2f ms/step measured, %.2f ms predicted (by the means: its steps are not alike; median %.2f -> %.2f)\n",
+			printf("  %s: mean %.2f ms/step measured, %.2f ms predicted (by the means: its steps, measured or predicted, are not alike; median %.2f -> %.2f)\n",
 			       jsonio_str(e, SK_SCENARIO), json_number_value(measured_mean),
 			       json_number_value(mean), jsonio_num(e, SK_STEP_MS),
 			       jsonio_num(e, SK_PREDICTED_STEP_MS));
@@ -164,6 +164,21 @@ static void say_no_gain(int n)
 /* A variant waited for: how many of its predictions were checked and confirmed, said and
  * added to t (a prediction measured beside other load, not measured or absent is not
  * checked). */
+/* Each checked prediction of a variant's summary s: what the variant measured against it and
+ * the outcome, as its report's table says them. */
+static void say_outcomes(json_t *s)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(s, SK_CHECKED_PREDICTIONS), i, e) {
+		char *c[PREDICTION_CHECK_CELLS];
+		prediction_check_cells(e, "%.2f", c);
+		printf("  %s: %s ms predicted, %s ms measured: %s\n", c[0], c[2], c[3], c[5]);
+		for (int k = 0; k < PREDICTION_CHECK_CELLS; k++)
+			free(c[k]);
+	}
+}
+
 static void say_checked(struct try_ctx *t, const struct run *child)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -180,6 +195,7 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 			printf("; %d too few steps to tell", few);
 		printf("\n");
 		t->variants_read++, t->checked += n, t->confirmed += ok, t->no_gain += no_gain;
+		say_outcomes(s);
 	}
 	json_decref(s);
 }

@@ -61,7 +61,7 @@ for r in [r for r in j["recommendations"] if r["kind"] == sys.argv[2]]:
     for i, name in enumerate(r["scenarios"]):
         if r["gain_by_means"][i] and r["predicted_mean_ms"][i] is not None:
             steps = [x for x in j["scenarios"] if x["name"] == name][0]["step_times_ms"]
-            form = "mean (N) ms/step measured, (N) ms predicted [(]by the means: its steps are not alike; median (N) -> (N)[)]"
+            form = "mean (N) ms/step measured, (N) ms predicted [(]by the means: its steps, measured or predicted, are not alike; median (N) -> (N)[)]"
             want = (statistics.mean(steps), r["predicted_mean_ms"][i], r["step_ms"][i], r["predicted_step_ms"][i])
         else:
             form, want = "(N) ms/step measured, (N) ms predicted", (r["step_ms"][i], r["predicted_step_ms"][i])

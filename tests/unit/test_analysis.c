@@ -1257,6 +1257,16 @@ static void test_rec_by_means(void)
 		     ": mean 100.00 -> 27.00 ms (-73 %; 95 % interval of the replayed mean 25.00-29.00 ms; its steps, measured or replayed, are not alike (their mean more than 25 % from their median)") &&
 	      strstr(t, "), median 100.00 -> 4.00 ms (-96 %"));
 	free(t);
+	/* a median predicted above the ceiling (60: the share off the median), steps not
+	 * alike: the ceiling is no "at most" there */
+	double was = run.recs[k].predicted_ms[0];
+	run.recs[k].predicted_ms[0] = 70;
+	t = rec_text(&run.recs[k], &run);
+	CHECK(t && !strstr(t, "at most") &&
+	      strstr(t,
+		     "; the ceiling says -40 % (60.00 ms), the cause's share of the summed step time taken off the median step, which bounds nothing where the steps are not alike"));
+	free(t);
+	run.recs[k].predicted_ms[0] = was;
 	t = rec_text(&run.recs[0], &run);
 	CHECK(t && strstr(t, ". Median step replayed with ") && !strstr(t, "mean 10") &&
 	      !strstr(t, "no gain predicted**"));
