@@ -775,12 +775,15 @@ static void interval_said(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_addf(sb, PROSE_REPLAY_MEDIAN_CI, r->lo_ms[i], r->hi_ms[i]);
 }
 
-/* What weakens a median-led replayed gain (gain_pct, 2 % or more): its interval reaching the
- * measured median (no gain lies inside it too), and a predicted mean step (the time per
- * sample) that gains under 2 %. */
+/* What weakens a replayed gain (2 % or more): its interval reaching the measured median, or
+ * the measured mean where the means lead (no gain lies inside it too), and for a median-led
+ * one a predicted mean step (the time per sample) that gains under 2 %. */
 static void pred_doubts_said(struct strbuf *sb, const struct ana_rec *r, size_t i,
 			     const struct replay_pred *c, double gain_pct)
 {
+	if (r->by_means[i] && 100 * r->gain[i] >= 2 && c->mean_lo_ms >= 0 &&
+	    c->mean_lo_ms <= c->measured_mean_ms && c->measured_mean_ms <= c->mean_hi_ms)
+		strbuf_addf(sb, PROSE_PRED_MEAN_INTERVAL_HOLDS_NONE, c->measured_mean_ms);
 	if (r->by_means[i] || gain_pct < 2)
 		return;
 	if (r->lo_ms[i] >= 0 && r->lo_ms[i] <= r->step_ms[i] && r->step_ms[i] <= r->hi_ms[i])

@@ -1267,6 +1267,17 @@ static void test_rec_by_means(void)
 		     "; the ceiling says -40 % (60.00 ms), the cause's share of the summed step time taken off the median step, which bounds nothing where the steps are not alike"));
 	free(t);
 	run.recs[k].predicted_ms[0] = was;
+	/* the mean's interval reaching the measured mean: no gain inside it too, said */
+	t = rec_text(&run.recs[k], &run);
+	CHECK(t && !strstr(t, "reaches the measured"));
+	free(t);
+	sc[0].replay.io.mean_hi_ms = 101;
+	t = rec_text(&run.recs[k], &run);
+	CHECK(t &&
+	      strstr(t,
+		     "; its interval of the mean reaches the measured mean 100.00 ms: no gain lies inside it too, so this replay cannot tell the gain from none"));
+	free(t);
+	sc[0].replay.io.mean_hi_ms = 29;
 	t = rec_text(&run.recs[0], &run);
 	CHECK(t && strstr(t, ". Median step replayed with ") && !strstr(t, "mean 10") &&
 	      !strstr(t, "no gain predicted**"));
