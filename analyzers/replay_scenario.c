@@ -969,3 +969,8 @@ const char *replay_means_whose(const struct replay_result *r)
 {
 	return r->by_means == REPLAY_MEANS_REPLAYED ? " replayed" : "";
 }
+
+int replay_median_rough(const struct replay_result *r)
+{
+	return r->by_means == REPLAY_MEANS_REPLAYED && fabs(r->error_pct) > REPLAY_ROUGH_PCT;
+}

@@ -213,6 +213,11 @@ void replay_result_free(struct replay_result *r);
  * steps', else the medians. */
 enum replay_means replay_judged_by(const double *rep, const double *mea, size_t n);
 
+/* r judged by the means for its replayed steps (REPLAY_MEANS_REPLAYED) with a replayed median
+ * over REPLAY_ROUGH_PCT off the measured one: predictions of a median, replayed medians'
+ * ratios, are rough though the means' error is not. */
+int replay_median_rough(const struct replay_result *r);
+
 /* Whose steps sent r's fidelity to the means, as the report says it: "" (its steps, the
  * measured ones) or " replayed". */
 const char *replay_means_whose(const struct replay_result *r);

@@ -442,6 +442,8 @@ static void replay_fidelity_said(struct strbuf *sb, const struct ana_scenario *s
 			s->replay.error_pct);
 	if (fabs(replay_result_error(&s->replay)) > REPLAY_ROUGH_PCT)
 		strbuf_addf(sb, PROSE_REPLAY_ROUGH, REPLAY_ROUGH_PCT);
+	else if (replay_median_rough(&s->replay))
+		strbuf_addf(sb, PROSE_REPLAY_MEDIAN_ROUGH, REPLAY_ROUGH_PCT);
 	if (no_gain && busy_pct >= CORES_ABSORB_PCT)
 		strbuf_addf(sb, PROSE_NO_GAIN_CORES_BUSY, whose, s->replay.cores, busy_pct);
 	else if (no_gain)

@@ -1378,15 +1378,17 @@ static void md_method_replay(struct strbuf *md, const struct ana_run *run)
 		else
 			strbuf_addf(md, "%.2f ms against %.2f ms (%+.1f %%", r->step_ms,
 				    r->measured_ms, r->error_pct);
-		strbuf_addf(md, ", %zu step%s, %d host%s of %d core%s; per rank", r->steps,
+		strbuf_addf(md, ", %zu step%s, %d host%s of %d core%s; per rank%s", r->steps,
 			    r->steps == 1 ? "" : "s", r->hosts, r->hosts == 1 ? "" : "s", r->cores,
-			    r->cores == 1 ? "" : "s");
+			    r->cores == 1 ? "" : "s", r->by_means ? ", by the medians," : "");
 		for (size_t k = 0; k < r->nranks; k++)
 			strbuf_addf(md, "%s %d: %+.1f %%", k ? "," : "", r->ranks[k].rank,
 				    r->ranks[k].error_pct);
 		strbuf_adds(md, ")");
 		if (fabs(replay_result_error(r)) > REPLAY_ROUGH_PCT)
 			strbuf_addf(md, PROSE_REPLAY_ROUGH, REPLAY_ROUGH_PCT);
+		else if (replay_median_rough(r))
+			strbuf_addf(md, PROSE_REPLAY_MEDIAN_ROUGH, REPLAY_ROUGH_PCT);
 		if (s->mon.foreign.contaminated)
 			strbuf_addf(md, PROSE_REPLAY_BESIDE_LOAD, s->mon.foreign.cpu_pct);
 	}
