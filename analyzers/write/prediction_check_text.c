@@ -201,7 +201,8 @@ static void side_cause_said(struct strbuf *md, const struct ana_check *c)
 			most = k;
 	}
 	if (most >= 0)
-		strbuf_addf(md, " (its %s %.2f -> %.2f ms per step)", share_words[most],
+		strbuf_addf(md, " (the share that moved most: its %s %.2f -> %.2f ms per step)",
+			    share_words[most],
 			    w->before_ms[most], w->after_ms[most]);
 }
 

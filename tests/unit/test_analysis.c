@@ -1908,7 +1908,7 @@ static void test_side_effects(void)
 	struct strbuf sb = STRBUF_INIT;
 	prediction_check_md(&sb, &run.variant);
 	CHECK(strstr(sb.buf,
-		     "- The knob, set in every scenario, also changed scenarios it made no prediction for, by more than 10 % and beyond the noise of their steps within each run (not between runs, which two runs of the same scenario would show; their medians, or their means where the steps are not alike, the parent's and the variant's, with the 95 % bootstrap interval of their ratio): **t** 100.00 -> 150.00 ms, 1.50x slower (95 % CI 1.50-1.50x) (its I/O 0.00 -> 50.00 ms per step) (whether they were measured alone is not known: no node monitor recorded the load of other processes).\n") !=
+		     "- The knob, set in every scenario, also changed scenarios it made no prediction for, by more than 10 % and beyond the noise of their steps within each run (not between runs, which two runs of the same scenario would show; their medians, or their means where the steps are not alike, the parent's and the variant's, with the 95 % bootstrap interval of their ratio): **t** 100.00 -> 150.00 ms, 1.50x slower (95 % CI 1.50-1.50x) (the share that moved most: its I/O 0.00 -> 50.00 ms per step) (whether they were measured alone is not known: no node monitor recorded the load of other processes).\n") !=
 	      NULL);
 	CHECK(strstr(sb.buf, "**u**") == NULL && strstr(sb.buf, "| t |") == NULL);
 	strbuf_free(&sb);
