@@ -536,9 +536,10 @@ static void loader_said(struct strbuf *sb, const struct ana_scenario *s, double 
 	/* the part its steps must cover: 2 L - (end - start) of the monitored span */
 	if (p->loader_cpu_pct >= 0 && p->loader_cpu_span_s > 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_CPU_WITHIN,
-			    2 * p->loader_cpu_span_s - p->loader_monitored_s, p->loader_cpu_span_s,
+			    2 * p->loader_cpu_span_s - p->loader_monitored_s,
 			    p->loader_by_write ? PROSE_USER_LOADER_WRITTEN
-					       : PROSE_USER_LOADER_MONITORS_END);
+					       : PROSE_USER_LOADER_MONITORS_END,
+			    p->loader_cpu_span_s);
 	else if (p->loader_cpu_pct < 0 && p->loader_unplaced_s > 0)
 		strbuf_addf(sb, PROSE_USER_LOADER_UNPLACED, p->loader_unplaced_s,
 			    p->loader_monitored_s,

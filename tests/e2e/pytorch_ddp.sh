@@ -233,7 +233,7 @@ r = [r for r in json.load(open(sys.argv[1]))["recommendations"] if r["kind"] == 
 sys.exit(0 if "no gain predicted" not in r["text"] else 1)' "$run/summary.json"
 	check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % intervals of their replayed medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process.*its loading taken as CPU work (the node monitors ran, but none of their samples lies surely within its steps: its traces keep a clock of their own, and its [0-9.]* s of active steps are too short a part of the [0-9.]* s the monitors sampled\( before its traces were written\)\{0,1\} to place one); all of its loading waiting: [0-9.]* ms\( by the means\)\{0,1\} (-[0-9]* %[^)]*); all of it CPU work: [0-9.]* ms\( by the means\)\{0,1\} ([-+][0-9]* %[^)]*)" "$run/BOTTLENECK_ANALYSIS.md"
 else
-	check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % intervals of their replayed medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process[^)]*), about [0-9]* % of its loading CPU work (estimated: the job's busy cores by the node monitors[^)]*) (its traces keep a clock of their own: the samples taken are those of the [0-9.]* s that its [0-9.]* s of active steps must cover wherever they lay between the monitors' first sample and \(the monitors' last\|its traces' writing\)); all of its loading waiting: [0-9.]* ms\( by the means\)\{0,1\} (-[0-9]* %[^)]*); all of it CPU work: [0-9.]* ms\( by the means\)\{0,1\} ([-+][0-9]* %[^)]*)" "$run/BOTTLENECK_ANALYSIS.md"
+	check ddp_dataloader_said grep -q "; from all of its loading waiting to all of it CPU work, with the 95 % intervals of their replayed medians: [0-9.]*-[0-9.]* ms), the DataLoader with 4 worker processes a rank and 8 batches in flight (it loaded in the training process[^)]*), about [0-9]* % of its loading CPU work (estimated: the job's busy cores by the node monitors[^)]*) (its traces keep a clock of their own: the samples counted are those of the middle [0-9.]* s of the span from the monitors' first sample to \(the monitors' last\|its traces' writing\), which its [0-9.]* s of active steps covered wherever in it they lay); all of its loading waiting: [0-9.]* ms\( by the means\)\{0,1\} (-[0-9]* %[^)]*); all of it CPU work: [0-9.]* ms\( by the means\)\{0,1\} ([-+][0-9]* %[^)]*)" "$run/BOTTLENECK_ANALYSIS.md"
 	# every sample rewritten to all cores busy: all of the loading is CPU work (the all-CPU
 	# replay, exactly); to none: none of it (the all-waiting one)
 	cp -a "$run" own
@@ -252,7 +252,7 @@ for f in glob.glob(sys.argv[1] + "/slow-input/traces/*.json"):
 }
 cp -a "$run" bound
 ends_by bound inside
-check ddp_dataloader_ends_by_write grep -q -e "before its traces were written" -e "the monitors' first sample and its traces' writing)" bound/BOTTLENECK_ANALYSIS.md
+check ddp_dataloader_ends_by_write grep -q -e "before its traces were written" -e "from the monitors' first sample to its traces' writing, which its" bound/BOTTLENECK_ANALYSIS.md
 ends_by bound after
 check ddp_dataloader_written_after_no_bound [ "$(grep -c -e "before its traces were written" -e "its traces' writing" bound/BOTTLENECK_ANALYSIS.md)" = 0 ]
 # The same traces as newer PyTorch writes them, their times counted from a baseTimeNanoseconds
