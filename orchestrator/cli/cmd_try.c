@@ -161,9 +161,6 @@ static void say_no_gain(int n)
 		printf(", %d of them as no gain", n);
 }
 
-/* A variant waited for: how many of its predictions were checked and confirmed, said and
- * added to t (a prediction measured beside other load, not measured or absent is not
- * checked). */
 /* Each checked prediction of a variant's summary s: what the variant measured against it and
  * the outcome, as its report's table says them. */
 static void say_outcomes(json_t *s)
@@ -179,6 +176,9 @@ static void say_outcomes(json_t *s)
 	}
 }
 
+/* A variant waited for: how many of its predictions were checked and confirmed (its
+ * summary's checked_tally), said and added to t (a prediction measured beside other load, not
+ * measured or absent is not checked), then each one's outcome. */
 static void say_checked(struct try_ctx *t, const struct run *child)
 {
 	struct strbuf p = STRBUF_INIT;
