@@ -261,27 +261,15 @@ static size_t step_spans(const struct replay_sim *s, const struct scenario_metri
 	return n;
 }
 
-/* A median of v[0..n) that misleads: steps not alike, or a median one or two steps move far */
-static int misleads(const double *v, size_t n)
-{
-	if (n == 0)
-		return 0;
-	double *x = xmalloc(n * sizeof *x);
-	memcpy(x, v, n * sizeof *x);
-	double med = stats_percentile_unordered(x, n, 50);
-	free(x);
-	return stats_unalike(med, stats_mean(v, n)) || stats_median_fragile(v, n);
-}
-
 /* The measured steps' median, else the replayed ones': where ranks share cores, the replay
  * moves time between adjacent steps otherwise than the run did (which rank's threads the
  * cores serve first), and its median from one mode of its steps to the other, while the mean
  * holds (measured: 5.37 ms median, replayed 4.68, -12.8 %; means 6.16 and 6.41, +4.1 %). */
 enum replay_means replay_judged_by(const double *rep, const double *mea, size_t n)
 {
-	return misleads(mea, n)	  ? REPLAY_MEANS_MEASURED
-	       : misleads(rep, n) ? REPLAY_MEANS_REPLAYED
-				  : REPLAY_BY_MEDIANS;
+	return stats_median_misleads(mea, n)   ? REPLAY_MEANS_MEASURED
+	       : stats_median_misleads(rep, n) ? REPLAY_MEANS_REPLAYED
+					       : REPLAY_BY_MEDIANS;
 }
 
 /* Scenario and per-rank medians over the active steps of the first rank, the scenario's

@@ -207,6 +207,19 @@ int stats_unalike(double median, double mean)
 	return median > 0 && mean > 0 && 100 * fabs(mean / median - 1) > STATS_UNALIKE_PCT;
 }
 
+/* The median of sorted x[0..n), n > 0. */
+static double median_sorted(const double *x, size_t n)
+{
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* stats_median_fragile of sorted x[0..n) whose median is med. */
+static int fragile_sorted(const double *x, size_t n, double med)
+{
+	return n >= 4 && med > 0 &&
+	       100 * (x[n / 2 + 1] - x[(n - 1) / 2 - 1]) / med > STATS_FRAGILE_PCT;
+}
+
 int stats_median_fragile(const double *v, size_t n)
 {
 	if (n < 4)
@@ -214,10 +227,22 @@ int stats_median_fragile(const double *v, size_t n)
 	double *x = xmalloc(n * sizeof *x);
 	memcpy(x, v, n * sizeof *x);
 	stats_sort(x, n);
-	double med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-	double span = x[n / 2 + 1] - x[(n - 1) / 2 - 1];
+	int r = fragile_sorted(x, n, median_sorted(x, n));
 	free(x);
-	return med > 0 && 100 * span / med > STATS_FRAGILE_PCT;
+	return r;
+}
+
+int stats_median_misleads(const double *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	double *x = xmalloc(n * sizeof *x);
+	memcpy(x, v, n * sizeof *x);
+	stats_sort(x, n);
+	double med = median_sorted(x, n);
+	int r = stats_unalike(med, stats_mean(v, n)) || fragile_sorted(x, n, med);
+	free(x);
+	return r;
 }
 
 int stats_rate_decimals(double rate)

@@ -21,6 +21,9 @@ int stats_unalike(double median, double mean);
  * between two modes (steps of 3-4 ms and of 8 ms, half of each). */
 #define STATS_FRAGILE_PCT 20.0
 int stats_median_fragile(const double *v, size_t n);
+/* A median of v[0..n) (in any order) that misleads: the steps not alike (stats_unalike of
+ * their median and mean) or the median fragile (stats_median_fragile), from one sorted copy. */
+int stats_median_misleads(const double *v, size_t n);
 /* The decimals a rate (samples/s, steps/s) is printed with: none from 100 up, where a tenth
  * is below any step's noise (10268.5 beside a 75 % spread claims five figures), else one. */
 int stats_rate_decimals(double rate);

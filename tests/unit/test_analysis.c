@@ -1186,6 +1186,12 @@ static void test_median_fragile(void)
 	CHECK(!stats_median_fragile(two, 20));
 	CHECK(!stats_median_fragile(one, 20));
 	CHECK(!stats_median_fragile(two, 3));
+	/* misleading: fragile, or not alike (a few much slower steps: median 1, mean 2.8) */
+	double bursts[20];
+	for (int i = 0; i < 20; i++)
+		bursts[i] = i % 5 ? 1.0 : 10.0;
+	CHECK(!stats_median_fragile(bursts, 20) && stats_median_misleads(bursts, 20));
+	CHECK(!stats_median_misleads(one, 20) && !stats_median_misleads(one, 0));
 }
 
 /* A run's cpu-2n (two ranks on two cores): its measured steps alike enough, its replayed
