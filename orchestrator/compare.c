@@ -89,12 +89,7 @@ static void side_free(struct side *s)
 
 static json_t *find(json_t *summary, const char *name)
 {
-	size_t i;
-	json_t *s;
-	json_array_foreach(json_object_get(summary, SK_SCENARIOS), i, s)
-		if (!strcmp(jsonio_str(s, SK_NAME), name))
-			return s;
-	return NULL;
+	return jsonio_named(json_object_get(summary, SK_SCENARIOS), SK_NAME, name);
 }
 
 /* The campaign file's SHA-256 in the run's provenance.json, else the store's; "" none. */

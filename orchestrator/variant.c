@@ -62,18 +62,14 @@ static json_t *knob_public(json_t *knob)
  * none: what a check by the means sets a prediction against. */
 static json_t *step_mean(json_t *summary, const char *name)
 {
-	size_t i, k;
-	json_t *sc, *t;
-	json_array_foreach(json_object_get(summary, SK_SCENARIOS), i, sc) {
-		json_t *v = json_object_get(sc, SK_STEP_TIMES_MS);
-		if (strcmp(jsonio_str(sc, SK_NAME), name) || !json_array_size(v))
-			continue;
-		double sum = 0;
-		json_array_foreach(v, k, t)
-			sum += json_number_value(t);
-		return jsonio_real3(sum / (double)json_array_size(v));
-	}
-	return json_null();
+	size_t k;
+	json_t *t, *v = json_object_get(jsonio_named(json_object_get(summary, SK_SCENARIOS),
+						     SK_NAME, name),
+					SK_STEP_TIMES_MS);
+	double sum = 0;
+	json_array_foreach(v, k, t)
+		sum += json_number_value(t);
+	return json_array_size(v) ? jsonio_real3(sum / (double)json_array_size(v)) : json_null();
 }
 
 static void add_predictions(json_t *out, json_t *rec, json_t *summary)
@@ -208,10 +204,7 @@ static void pair_of(json_t *iv, double *lo, double *hi)
 static void parent_side(json_t *summary, const char *name, struct ana_check *c)
 {
 	size_t i;
-	json_t *s, *found = NULL, *t;
-	json_array_foreach(json_object_get(summary, SK_SCENARIOS), i, s)
-		if (!strcmp(jsonio_str(s, SK_NAME), name))
-			found = s;
+	json_t *t, *found = jsonio_named(json_object_get(summary, SK_SCENARIOS), SK_NAME, name);
 	json_t *times = json_object_get(found, SK_STEP_TIMES_MS);
 	c->parent_steps = xcalloc(json_array_size(times) + 1, sizeof *c->parent_steps);
 	json_array_foreach(times, i, t)

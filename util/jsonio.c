@@ -52,6 +52,16 @@ json_t *jsonio_at(json_t *o, const char *path)
 	return o;
 }
 
+json_t *jsonio_named(json_t *array, const char *key, const char *value)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(array, i, e)
+		if (!strcmp(jsonio_str(e, key), value))
+			return e;
+	return NULL;
+}
+
 double jsonio_num(json_t *o, const char *path)
 {
 	return json_number_value(jsonio_at(o, path));

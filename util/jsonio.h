@@ -18,6 +18,9 @@ json_t *jsonio_real3(double v);
 /* The value at a dotted path of object keys (a number indexes an array:
  * collectives.0.busbw_gbps), or NULL. */
 json_t *jsonio_at(json_t *o, const char *path);
+/* The first object of array whose string at key is value ("name" of a summary's scenarios),
+ * or NULL. */
+json_t *jsonio_named(json_t *array, const char *key, const char *value);
 /* Its number (0 when absent or not a number) / its string ("" likewise). */
 double jsonio_num(json_t *o, const char *path);
 const char *jsonio_str(json_t *o, const char *path);

@@ -126,7 +126,8 @@ static void hmac_under_the_user_key(void)
 	CHECK(chmod(path, 0644) == 0);
 	CHECK(userkey_load(k2) == ERR_IO && strstr(err_last(), "only you can read (chmod 600 it"));
 	CHECK(fsio_write_atomic(path, "not hex\n", 8, 0600) == 0);
-	CHECK(userkey_load(k2) == ERR_IO && strstr(err_last(), "not a per-user key (64 hex digits)"));
+	CHECK(userkey_load(k2) == ERR_IO &&
+	      strstr(err_last(), "not a per-user key (64 hex digits)"));
 	unsetenv("XDG_CONFIG_HOME");
 }
 
@@ -245,14 +246,21 @@ static void jsonio_writes_sorted_and_reads_paths(void)
 	json_t *doc = json_pack("{s:{s:f, s:s}, s:i}", "step", "median", 1.5, "unit", "ms", "a", 1);
 	CHECK(jsonio_write(path, doc) == 0);
 	CHECK(fsio_read(path, 1000, &text, NULL) == 0);
-	CHECK_STR(text,
-		  "{\n  \"a\": 1,\n  \"step\": {\n    \"median\": 1.5,\n    \"unit\": \"ms\"\n  }\n}\n");
+	CHECK_STR(
+		text,
+		"{\n  \"a\": 1,\n  \"step\": {\n    \"median\": 1.5,\n    \"unit\": \"ms\"\n  }\n}\n");
 	free(text);
 	CHECK_NEAR(jsonio_num(doc, "step.median"), 1.5, 0);
 	CHECK_STR(jsonio_str(doc, "step.unit"), "ms");
 	CHECK(jsonio_at(doc, "step.none") == NULL && jsonio_num(doc, "a.b") == 0);
 	CHECK_STR(jsonio_str(doc, "nothing"), "");
 	json_decref(doc);
+	/* an object of an array by its name */
+	json_t *sc =
+		json_pack("[{s:s, s:i}, {s:s, s:i}]", "name", "a", "n", 1, "name", "b", "n", 2);
+	CHECK(jsonio_num(jsonio_named(sc, "name", "b"), "n") == 2);
+	CHECK(jsonio_named(sc, "name", "c") == NULL && jsonio_named(NULL, "name", "a") == NULL);
+	json_decref(sc);
 }
 
 static void err_keeps_the_last_message(void)
