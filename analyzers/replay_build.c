@@ -28,6 +28,10 @@ struct rank_view {
 	int main_tid;
 	int *by_end; /* proto indexes of the rank's operations, by end */
 	size_t nby_end;
+	/* join_of_any's answers by position i in by_end, for waits joinable (1) or not (0): the
+	 * last position <= i of a joinable operation, and the last of one on another lane than
+	 * that one's; -1: none */
+	int *last_join[2], *other_join[2];
 	double *msg_bytes; /* per host range of t: a collective's message bytes, 0: none */
 	struct gpu_side *gpu; /* its GPU side, NULL without GPU work */
 };
@@ -135,15 +139,31 @@ static int join_of_any(const struct builder *b, const struct rank_view *v, doubl
 		else
 			hi = mid;
 	}
-	while (lo > 0) {
-		const struct proto *p = &b->p[v->by_end[lo - 1]];
-		if (p->lane != lane && (p->kind != RNODE_WAIT || (sleeps && p->sleep)))
-			break;
-		lo--;
-	}
-	if (lo == 0 || b->p[v->by_end[lo - 1]].e <= a)
+	int j = lo ? v->last_join[sleeps][lo - 1] : -1;
+	if (j >= 0 && b->p[v->by_end[j]].lane == lane)
+		j = v->other_join[sleeps][lo - 1];
+	if (j < 0 || b->p[v->by_end[j]].e <= a)
 		return -1;
-	return v->by_end[lo - 1];
+	return v->by_end[j];
+}
+
+/* join_of_any's positions (v->last_join, v->other_join) once by_end is sorted. */
+static void join_index(const struct builder *b, struct rank_view *v)
+{
+	for (int s = 0; s < 2; s++) {
+		int *last = v->last_join[s] = xcalloc(v->nby_end + 1, sizeof *last);
+		int *other = v->other_join[s] = xcalloc(v->nby_end + 1, sizeof *other);
+		for (size_t i = 0; i < v->nby_end; i++) {
+			const struct proto *p = &b->p[v->by_end[i]];
+			int l = i ? last[i - 1] : -1, o = i ? other[i - 1] : -1;
+			if (p->kind == RNODE_WAIT && !(s && p->sleep)) {
+				last[i] = l, other[i] = o;
+				continue;
+			}
+			last[i] = (int)i;
+			other[i] = l >= 0 && b->p[v->by_end[l]].lane != p->lane ? l : o;
+		}
+	}
 }
 
 static int join_of(const struct builder *b, const struct rank_view *v, double a, double x,
@@ -318,6 +338,7 @@ static size_t operations(struct builder *b, struct rank_view *v)
 	for (size_t i = 0; i < v->nby_end; i++)
 		v->by_end[i] = (int)(first + i);
 	sort_by(b, v->by_end, v->nby_end, 0);
+	join_index(b, v);
 	return first;
 }
 
@@ -644,6 +665,16 @@ static int coll_marked(struct builder *b, const struct proto *p, int v)
  * collective part of no cost: it ends at the instance's last arrival), the transfer as CPU
  * work, and the completion (a second instance, of no cost: every rank's transfer has ended).
  * in/out: the node that edges into p go to and the one edges out of p leave from. */
+static uint32_t graph_name(struct builder *b, const struct proto *p, const char *nm)
+{
+	if (p->name < 0)
+		return rgraph_name(b->g, nm);
+	if (!b->gname[p->rank_i])
+		b->gname[p->rank_i] = xcalloc(trace_of(b, p->rank_i)->nnames + 1, sizeof(uint32_t));
+	uint32_t *id = &b->gname[p->rank_i][p->name];
+	return *id ? *id : (*id = rgraph_name(b->g, nm));
+}
+
 static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms, int64_t spare,
 		       int *in, int *out)
 {
@@ -654,14 +685,14 @@ static int proto_nodes(struct builder *b, const struct proto *p, double cost_ms,
 	struct rnode_spec sp = { p->kind, p->lane, p->step, nm,
 				 p->kind == RNODE_COLL && !p->fixed ? (p->e - p->s) / 1000
 								     : cost_ms,
-				 p->kind == RNODE_COLL ? p->coll : -1 };
+				 p->kind == RNODE_COLL ? p->coll : -1, graph_name(b, p, nm) };
 	if (!p->on_host) {
 		*in = *out = rgraph_add_node(b->g, &sp);
 		return coll_marked(b, p, *out);
 	}
 	sp.cost_ms = 0;
 	*in = rgraph_add_node(b->g, &sp);
-	struct rnode_spec cpu = { RNODE_CPU, p->lane, p->step, nm, cost_ms, -1 };
+	struct rnode_spec cpu = { RNODE_CPU, p->lane, p->step, nm, cost_ms, -1, sp.name_id };
 	int mid = *in < 0 ? *in : rgraph_add_node(b->g, &cpu);
 	sp.coll = spare + p->coll; /* the completion: an instance id past every matched one */
 	*out = mid < 0 ? mid : rgraph_add_node(b->g, &sp);
@@ -734,6 +765,8 @@ static void view_free(struct rank_view *v)
 	free(v->win);
 	free(v->edge);
 	free(v->by_end);
+	for (int s = 0; s < 2; s++)
+		free(v->last_join[s]), free(v->other_join[s]);
 	free(v->msg_bytes);
 	replay_gpu_free(v->gpu);
 }
@@ -788,9 +821,13 @@ int replay_build(const struct replay_build_in *in, struct rgraph **out,
 	b.main_lane = xcalloc(in->n + 1, sizeof *b.main_lane);
 	b.origin = xcalloc(in->n + 1, sizeof *b.origin);
 	b.origin_us = xcalloc(in->n + 1, sizeof *b.origin_us);
+	b.gname = xcalloc(in->n + 1, sizeof *b.gname);
 	for (size_t i = 0; i < in->n; i++)
 		b.main_lane[i] = b.origin[i] = -1;
 	int rc = build_ranks(&b);
+	for (size_t i = 0; i < in->n; i++)
+		free(b.gname[i]);
+	free(b.gname);
 	free(b.p);
 	free(b.e);
 	free(b.main_lane);

@@ -19,6 +19,10 @@
 struct gpu_side {
 	const struct gpu_trace *t;
 	struct coll_namer *namer; /* what its NCCL kernels did, by their launch's nccl:<op> range */
+	/* per name of the trace: what its calls are (NAME_*), and for a kernel its collective's
+	 * operation by its name (-1: none); a trace's many ranges share few names */
+	unsigned char *name_call;
+	int *name_op;
 	struct gpu_cut *cut; /* by thread, then time */
 	size_t ncut;
 	size_t *launch; /* the launch cuts, by their call's start */
@@ -77,6 +81,23 @@ static int by_call_start(const void *x, const void *y, void *ctx)
 	return i < j ? -1 : i > j;
 }
 
+enum { NAME_OTHER, NAME_LAUNCH, NAME_SYNC };
+
+/* Each name's NAME_* and operation, found once per name. */
+static void names_classed(struct gpu_side *g)
+{
+	const struct gpu_trace *t = g->t;
+	g->name_call = xcalloc(t->nnames + 1, 1);
+	g->name_op = xcalloc(t->nnames + 1, sizeof *g->name_op);
+	for (size_t i = 0; i < t->nnames; i++) {
+		const char *nm = t->names[i];
+		g->name_call[i] = is_launch(nm) ? NAME_LAUNCH
+			: is_sync(nm)           ? NAME_SYNC
+						: NAME_OTHER;
+		g->name_op[i] = !strncmp(nm, "nccl", 4) ? coll_op_of(nm) : -1;
+	}
+}
+
 struct gpu_side *replay_gpu_new(const struct gpu_trace *t)
 {
 	if (!t->n)
@@ -85,12 +106,12 @@ struct gpu_side *replay_gpu_new(const struct gpu_trace *t)
 	size_t cap = 0;
 	g->t = t;
 	g->namer = coll_namer_new(t);
+	names_classed(g);
 	for (size_t i = 0; i < t->ncpu; i++) {
 		const struct cpu_range *c = &t->cpu[i];
-		const char *nm = t->names[c->name];
-		if (is_launch(nm)) {
+		if (g->name_call[c->name] == NAME_LAUNCH) {
 			add_cut(g, &cap, c->end, c->start, c->tid, GPU_CUT_LAUNCH);
-		} else if (is_sync(nm) && c->end > c->start) {
+		} else if (g->name_call[c->name] == NAME_SYNC && c->end > c->start) {
 			add_cut(g, &cap, c->start, c->start, c->tid, GPU_CUT_SYNC_START);
 			add_cut(g, &cap, c->end, c->start, c->tid, GPU_CUT_SYNC_END);
 		}
@@ -111,6 +132,8 @@ void replay_gpu_free(struct gpu_side *g)
 	free(g->cut);
 	free(g->launch);
 	coll_namer_free(g->namer);
+	free(g->name_call);
+	free(g->name_op);
 	free(g);
 }
 
@@ -209,17 +232,18 @@ static const struct comm_event *args_of(const struct comm_args *a, const struct 
  * group and size. SendRecv kernels are what the collective's args, else the nccl:<op> range
  * around the launch (namer), say they did: an all-to-all's are an instance across ranks, a
  * send's or a receive's (pipeline stages: two ranks of many) a kernel of its own. */
-static void kernel_coll(struct kernel *k, const struct gpu_trace *t, const struct gpu_event *ev,
-			const struct comm_args *a, const struct coll_namer *namer)
+static void kernel_coll(struct kernel *k, const struct gpu_side *g, const struct gpu_event *ev,
+			const struct comm_args *a)
 {
-	const char *nm = t->names[ev->name];
+	const struct gpu_trace *t = g->t;
 	const struct comm_event *c = NULL;
-	k->op = !strncmp(nm, "nccl", 4) ? coll_op_of(nm) : -1;
+	k->op = g->name_op[ev->name];
 	k->group = 0, k->group_size = 0;
 	if (k->op >= 0)
 		c = args_of(a, ev);
 	if (k->op == COLL_SEND_RECV) {
-		k->op = c ? coll_op_of(t->names[c->coll]) : coll_namer_op(namer, ev->corr, k->op);
+		k->op = c ? coll_op_of(t->names[c->coll])
+			  : coll_namer_op(g->namer, ev->corr, k->op);
 		k->op = k->op == COLL_SEND_RECV ? -1 : k->op;
 	}
 	if (k->op < 0 || !c)
@@ -259,7 +283,7 @@ static struct kernel *kernels(const struct gpu_side *g, size_t *n)
 		double s = ev->start / u, e = ev->end / u > s ? ev->end / u : s;
 		k[*n] = (struct kernel){ s, e, c->at, c->proto, ev->stream,
 					 ev->name, -1, -1, 0, 0 };
-		kernel_coll(&k[(*n)++], t, ev, &args, g->namer);
+		kernel_coll(&k[(*n)++], g, ev, &args);
 	}
 	free(args.v);
 	sort_runs(k, *n, sizeof *k, by_stream_start);

@@ -62,6 +62,7 @@ struct builder {
 	 * delay (µs); -1: none (the rank starts at 0) */
 	int *origin;
 	double *origin_us;
+	uint32_t **gname; /* per rank index, per name of its trace: its rgraph_name, 0: not yet */
 	struct replay_build_info info;
 };
 

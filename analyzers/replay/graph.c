@@ -83,6 +83,11 @@ static uint32_t name_intern(struct rgraph *g, const char *name)
 	return (uint32_t) (g->nnames - 1);
 }
 
+uint32_t rgraph_name(struct rgraph *g, const char *name)
+{
+	return name_intern(g, name ? name : "") + 1;
+}
+
 static int spec_check(const struct rgraph *g, const struct rnode_spec *s)
 {
 	if (s->lane < 0 || s->lane >= g->nlanes)
@@ -113,7 +118,8 @@ int rgraph_add_node(struct rgraph *g, const struct rnode_spec *spec)
 		.coll = spec->kind == RNODE_COLL ? spec->coll : -1,
 		.lane = spec->lane,
 		.step = spec->step < 0 ? -1 : spec->step,
-		.name = name_intern(g, spec->name ? spec->name : ""),
+		.name = spec->name_id ? spec->name_id - 1
+				      : name_intern(g, spec->name ? spec->name : ""),
 		.coll_step = -1,
 		.kind = (uint8_t) spec->kind,
 	};

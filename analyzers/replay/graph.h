@@ -54,6 +54,7 @@ struct rnode_spec {
 	const char *name;
 	double cost_ms;
 	int64_t coll;
+	uint32_t name_id; /* rgraph_name's of name (then name is not looked up), 0: look it up */
 };
 
 struct redge {
@@ -92,6 +93,9 @@ int rgraph_add_lane(struct rgraph *g, enum rlane_kind kind, int rank, int64_t id
  * CPU and WAIT nodes go on threads, GPU nodes on streams, COLL nodes on either (on a stream,
  * an NCCL collective holds the stream until its instance completes). */
 int rgraph_add_node(struct rgraph *g, const struct rnode_spec *spec);
+/* The id of name among the graph's node names (added when new), for rnode_spec's name_id:
+ * a caller that adds many nodes of one name looks it up once. */
+uint32_t rgraph_name(struct rgraph *g, const char *name);
 /* Collective node `node`'s step (the one its instance was called in, -1 none) and whether
  * every rank leaves it at once (struct rnode's coll_step and blocking; -1 and 0 until set). */
 int rgraph_set_coll(struct rgraph *g, int node, int step, int blocking);

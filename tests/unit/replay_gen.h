@@ -40,7 +40,7 @@ static int gen_node(struct gen *r, enum rnode_kind kind, int lane, int step, dou
 		    int64_t coll, int window, int avoid_from)
 {
 	static const char *names[] = { "aten::mm", "wait", "kernel", "allreduce" };
-	struct rnode_spec sp = { kind, lane, step, names[kind], cost, coll };
+	struct rnode_spec sp = { kind, lane, step, names[kind], cost, coll, 0 };
 	int v = rgraph_add_node(r->g, &sp);
 	if (r->last[lane] >= 0)
 		rgraph_add_edge(r->g, r->last[lane], v, 0);

@@ -32,7 +32,7 @@ static int thread_of(struct rgraph *g, int rank, int64_t tid)
 
 static int node(struct rgraph *g, enum rnode_kind kind, int lane, const char *name, double ms)
 {
-	struct rnode_spec sp = { kind, lane, 0, name, ms, -1 };
+	struct rnode_spec sp = { kind, lane, 0, name, ms, -1, 0 };
 	int v = rgraph_add_node(g, &sp);
 	CHECK(v >= 0);
 	return v;
@@ -40,7 +40,7 @@ static int node(struct rgraph *g, enum rnode_kind kind, int lane, const char *na
 
 static int coll(struct rgraph *g, int lane, int64_t instance, double transfer_ms)
 {
-	struct rnode_spec sp = { RNODE_COLL, lane, 0, "allreduce", transfer_ms, instance };
+	struct rnode_spec sp = { RNODE_COLL, lane, 0, "allreduce", transfer_ms, instance, 0 };
 	return rgraph_add_node(g, &sp);
 }
 
@@ -150,8 +150,8 @@ static void wait_first_on_thread(void)
 {
 	struct rgraph *g = graph_of(1, 2, 1);
 	int a = thread_of(g, 0, 1), b = thread_of(g, 0, 2);
-	struct rnode_spec ws = { RNODE_WAIT, a, 0, "wait", 0, -1 },
-			  os = { RNODE_CPU, a, 0, "op", 3, -1 };
+	struct rnode_spec ws = { RNODE_WAIT, a, 0, "wait", 0, -1, 0 },
+			  os = { RNODE_CPU, a, 0, "op", 3, -1, 0 };
 	int w = rgraph_add_node(g, &ws), op = rgraph_add_node(g, &os);
 	int other = node(g, RNODE_CPU, b, "other", 12);
 	edge(g, other, w);
@@ -321,8 +321,8 @@ static void step_spans(void)
 	int t0 = thread_of(g, 0, 1), t1 = thread_of(g, 1, 1);
 	int prev0 = -1, prev1 = -1;
 	for (int step = 3; step < 5; step++) {
-		struct rnode_spec a = { RNODE_CPU, t0, step, "op", 2, -1 },
-				  b = { RNODE_CPU, t1, step, "op", 3, -1 };
+		struct rnode_spec a = { RNODE_CPU, t0, step, "op", 2, -1, 0 },
+				  b = { RNODE_CPU, t1, step, "op", 3, -1, 0 };
 		int v0 = rgraph_add_node(g, &a), v1 = rgraph_add_node(g, &b);
 		if (prev0 >= 0) {
 			edge(g, prev0, v0);
@@ -331,7 +331,7 @@ static void step_spans(void)
 		prev0 = v0;
 		prev1 = v1;
 	}
-	struct rnode_spec untagged = { RNODE_CPU, t0, -1, "idle", 50, -1 };
+	struct rnode_spec untagged = { RNODE_CPU, t0, -1, "idle", 50, -1, 0 };
 	rgraph_add_node(g, &untagged);
 	struct replay_sim *s = run(g);
 	CHECK_NEAR(replay_sim_step_end(s, 0, 3), 2, US);
@@ -353,10 +353,10 @@ static void graph_refuses_bad_input(void)
 	CHECK(rgraph_add_host(g, 0) == ERR_USAGE);
 	CHECK(rgraph_set_rank_host(g, 0, 0) == ERR_USAGE);
 	int t = rgraph_add_lane(g, RLANE_THREAD, 0, 1), st = rgraph_add_lane(g, RLANE_STREAM, 0, 2);
-	struct rnode_spec k = { RNODE_GPU, t, 0, "gemm", 1, -1 };
+	struct rnode_spec k = { RNODE_GPU, t, 0, "gemm", 1, -1, 0 };
 	CHECK(rgraph_add_node(g, &k) == ERR_USAGE &&
 	      strstr(err_last(), "a kernel goes on a stream"));
-	struct rnode_spec op = { RNODE_CPU, st, 0, "mm", 1, -1 };
+	struct rnode_spec op = { RNODE_CPU, st, 0, "mm", 1, -1, 0 };
 	CHECK(rgraph_add_node(g, &op) == ERR_USAGE);
 	op.lane = t;
 	op.cost_ms = -1;
@@ -365,6 +365,12 @@ static void graph_refuses_bad_input(void)
 	CHECK(rgraph_add_node(g, &op) == 0);
 	CHECK(rgraph_add_edge(g, 0, 1, 0) == ERR_USAGE);
 	CHECK(rgraph_add_edge(g, 0, 0, -2) == ERR_USAGE);
+	/* a name looked up once serves many nodes; the spec's name is then not read */
+	uint32_t id = rgraph_name(g, "aten::mm");
+	CHECK(id > 0 && rgraph_name(g, "aten::mm") == id && rgraph_name(g, "mm") != id);
+	struct rnode_spec named = { RNODE_CPU, t, 0, "ignored", 1, -1, id };
+	CHECK(rgraph_add_node(g, &named) == 1 && !strcmp(rgraph_node_name(g, 1), "aten::mm") &&
+	      !strcmp(rgraph_node_name(g, 0), "mm"));
 	CHECK(fails_with(g, "rank 0, which is on no host"));
 	rgraph_free(g);
 }
