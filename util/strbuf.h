@@ -23,8 +23,9 @@ const char *strbuf_str(struct strbuf *sb);
 /* Hands the contents to the caller (malloc'ed) and resets the buffer. */
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);
-/* djb2 of a string, for the open-addressed name indexes (names of a trace,
- * operator tables). */
+/* A hash of a string, for the open-addressed name indexes (names of a trace, operator tables):
+ * the same in every run and on every machine (tables are in insertion order, never in
+ * hash order). */
 size_t str_hash(const char *s);
 /* The same of s[0, n) up to a NUL in it; *len (when not NULL): the bytes hashed. */
 size_t str_hash_n(const char *s, size_t n, size_t *len);

@@ -8,6 +8,7 @@
 #include "util/sort.h"
 #include "util/strbuf.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,14 +267,35 @@ struct range_ref *gpu_trace_by_thread(const struct gpu_trace *t, const unsigned 
 	return r;
 }
 
+/* Ids spread over more than this many per call, plus a margin, are found by bisection (the
+ * direct index would cost more memory than it saves time). */
+#define RT_DENSE 4
+
 void gpu_trace_index_rt(struct gpu_trace *t)
 {
 	if (t->nrt)
 		sort_runs(t->rt, t->nrt, sizeof *t->rt, cmp_rt);
+	free(t->rt_at);
+	t->rt_at = NULL;
+	t->nrt_at = 0;
+	if (!t->nrt || t->rt[0].corr < 0 || t->nrt >= UINT_MAX ||
+	    (unsigned long)(t->rt[t->nrt - 1].corr - t->rt[0].corr) > RT_DENSE * t->nrt + 1024)
+		return;
+	t->rt_first_corr = t->rt[0].corr;
+	t->nrt_at = (size_t)(t->rt[t->nrt - 1].corr - t->rt_first_corr) + 1;
+	t->rt_at = xcalloc(t->nrt_at, sizeof *t->rt_at);
+	for (size_t i = t->nrt; i-- > 0;) /* the first of an id's calls last */
+		t->rt_at[t->rt[i].corr - t->rt_first_corr] = (unsigned)i + 1;
 }
 
 const struct rt_event *gpu_trace_rt(const struct gpu_trace *t, long corr)
 {
+	if (t->rt_at) {
+		unsigned long k = (unsigned long)(corr - t->rt_first_corr);
+		return corr >= t->rt_first_corr && k < t->nrt_at && t->rt_at[k]
+			       ? &t->rt[t->rt_at[k] - 1]
+			       : NULL;
+	}
 	size_t lo = 0, hi = t->nrt;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -318,6 +340,10 @@ static void end_event(struct parse *p, const struct ev_strs *e)
 	const char *name = e->name.s, *cat = e->cat;
 	int nk = e->name_kind >= 0 ? e->name_kind : name_kind(name),
 	    ck = e->cat_kind >= 0 ? e->cat_kind : cat_kind(cat);
+	if (kineto_ph_is_flow(p->ph)) { /* as the simdjson reader, which stops at its ph */
+		reset_event(p);
+		return;
+	}
 	if (p->bad_time && name) { /* "ts": "123": counted as malformed, not guessed */
 		t->malformed++;
 		reset_event(p);
@@ -613,6 +639,7 @@ void gpu_trace_cut_steps(struct gpu_trace *t, char *const *names, const double *
 		if (t->rt[i].start < cut)
 			t->rt[k++] = t->rt[i];
 	t->nrt = k;
+	gpu_trace_index_rt(t);
 }
 
 static void drop_last_step(struct parse *p)
@@ -1100,6 +1127,7 @@ void gpu_trace_free(struct gpu_trace *t)
 	free(t->slots);
 	free(t->ev);
 	free(t->rt);
+	free(t->rt_at);
 	free(t->cpu);
 	free(t->comm);
 	memset(t, 0, sizeof *t);

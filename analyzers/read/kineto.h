@@ -70,6 +70,11 @@ struct gpu_trace {
 	size_t n, cap;
 	struct rt_event *rt; /* runtime calls with a correlation id */
 	size_t nrt, rtcap;
+	/* gpu_trace_index_rt's, where the ids are dense: per id from rt_first_corr, 1 + the
+	 * index of its first call in rt (0: none); NULL: found by bisection */
+	unsigned *rt_at;
+	long rt_first_corr;
+	size_t nrt_at;
 	char **names;
 	size_t nnames, names_cap;
 	int *slots;        /* open-addressed hash of names */

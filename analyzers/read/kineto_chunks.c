@@ -238,7 +238,7 @@ static int strtab_add(struct strtab *t, const char *s, size_t n)
 	size_t k = h & (t->nslots - 1);
 	for (int i; (i = t->slots[k]) >= 0; k = (k + 1) & (t->nslots - 1)) {
 		const char *have = t->arena + t->v[i].off;
-		if (t->v[i].hash == h && !strncmp(have, s, len) && !have[len])
+		if (t->v[i].hash == h && t->v[i].len == len && !memcmp(have, s, len))
 			return i;
 	}
 	if (t->len + len + 1 > t->cap) {
@@ -248,7 +248,7 @@ static int strtab_add(struct strtab *t, const char *s, size_t n)
 	memcpy(t->arena + t->len, s, len);
 	t->arena[t->len + len] = '\0';
 	XGROW(t->v, t->n, t->vcap, 256);
-	t->v[t->n] = (struct chunk_str){ NULL, h, -1, -1, t->len };
+	t->v[t->n] = (struct chunk_str){ NULL, h, -1, -1, t->len, len };
 	t->len += len + 1;
 	t->slots[k] = (int)t->n;
 	return (int)t->n++;

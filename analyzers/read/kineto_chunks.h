@@ -28,7 +28,7 @@ struct chunk_str {
 	size_t hash;
 	int id;
 	int kind;   /* -1, for the consumer to set: what the string is (kineto.c's STR_* bits) */
-	size_t off; /* (the reader's: where s is in the chunk's arena) */
+	size_t off, len; /* (the reader's: where s is in the chunk's arena, its length) */
 };
 
 /* One event of a chunk: its numbers and ph as the parser gave them, its

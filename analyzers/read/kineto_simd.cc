@@ -34,8 +34,9 @@ static error_code key_id(ondemand::field &fl, kineto_key *id)
 	return e;
 }
 
-// fn(key, type, value) for every field of o, in order; the first error ends it.
-template <class Fn> static error_code each_field(ondemand::object o, Fn fn)
+// fn(key, type, value) for every field of o, in order; the first error ends it, and so does
+// *stop set (the rest of o is then skipped by the next value read).
+template <class Fn> static error_code each_field(ondemand::object o, Fn fn, bool *stop = nullptr)
 {
 	for (auto field : o) {
 		kineto_key k;
@@ -47,6 +48,8 @@ template <class Fn> static error_code each_field(ondemand::object o, Fn fn)
 		if ((e = key_id(fl, &k)) || (e = fl.value().type().get(t)) ||
 		    (e = fn(k, t, fl.value())))
 			return e;
+		if (stop && *stop)
+			break;
 	}
 	return SUCCESS;
 }
@@ -200,13 +203,20 @@ struct walker {
 		f.in_nelems = f.out_nelems = f.group_size = -1;
 		coll = pg = dtype = std::string_view();
 		seen s{};
-		error_code e =
-			each_field(o, [&](kineto_key k, ondemand::json_type t, ondemand::value v) {
-				return field(k, t, v, &f, &s);
-			});
+		bool flow = false;
+		error_code e = each_field(
+			o,
+			[&](kineto_key k, ondemand::json_type t, ondemand::value v) {
+				error_code err = field(k, t, v, &f, &s);
+				flow = k == KK_PH && s.ph && !ph.empty() &&
+				       kineto_ph_is_flow(ph[0]);
+				return err;
+			},
+			&flow);
 		if (e)
 			return e;
-		publish(&f, s);
+		if (!flow)
+			publish(&f, s);
 		return SUCCESS;
 	}
 

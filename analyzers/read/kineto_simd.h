@@ -42,6 +42,13 @@ enum kineto_key {
 	KK_BASE_TIME /* the root's baseTimeNanoseconds */
 };
 
+/* A flow event (ph "s", "t" or "f": an arrow from one event to another) has no time range of
+ * its own: every reader drops it whole, so one may stop reading it at its ph. */
+static inline int kineto_ph_is_flow(char ph)
+{
+	return ph == 's' || ph == 't' || ph == 'f';
+}
+
 #define KINETO_KEY_IS(k, n, lit) ((n) == sizeof(lit) - 1 && !memcmp((k), (lit), sizeof(lit) - 1))
 
 /* The key k[0, n): by its length first, then one compare of a constant size. */

@@ -42,8 +42,12 @@ static void events(FILE *f, int n, const char *odd, int every)
 		fprintf(f,
 			"{%s\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_%d\", \"ts\": %.3f, \"dur\": 4.25, \"tid\": 7, \"args\": {\"stream\": 7, \"correlation\": %d%s}},\n",
 			lead, i % 17, ts + 3, i, i == n / 2 ? arg : "");
-		/* flow events: no duration, nothing kept (dropped while parsed, in
-		 * chunks); a time that is no number: malformed all the same */
+		/* flow events: no duration, dropped whole (a reader stops at their ph), a time
+		 * that is no number included; in a host range such a time is malformed */
+		if (i % 250 == 7)
+			fprintf(f,
+				"{%s\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::late\", \"ts\": \"late\", \"dur\": 8, \"tid\": 1},\n",
+				lead);
 		fprintf(f,
 			"{%s\"ph\": \"s\", \"id\": %d, \"pid\": 1, \"tid\": %d, \"ts\": %.3f, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
 			"{%s\"ph\": \"f\", \"id\": %d, \"pid\": 0, \"tid\": 7, \"ts\": %s, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n",
@@ -310,9 +314,32 @@ static void scanner(void)
 	CHECK(kineto_event_cut((const unsigned char *)"{}]", 3, 0) == 0);
 }
 
+/* A runtime call by correlation id, where the ids are dense (a direct index) and where they
+ * are far apart (bisection): the first call of an id, none for an absent id. */
+static void runtime_calls_by_id(void)
+{
+	for (long spread = 1; spread <= 1000000; spread *= 1000) {
+		struct gpu_trace t;
+		memset(&t, 0, sizeof t);
+		for (long i = 40; i >= 0; i--)
+			gpu_trace_add_rt(&t, 7 + i * spread, 100.0 + (double) i, 1,
+					 "cudaLaunchKernel");
+		gpu_trace_add_rt(&t, 7 + 3 * spread, 50.0, 1, "cudaMemcpyAsync");
+		gpu_trace_index_rt(&t);
+		CHECK((t.rt_at != NULL) == (spread == 1));
+		const struct rt_event *r = gpu_trace_rt(&t, 7 + 3 * spread);
+		CHECK(r && r->start == 50.0 && r[1].corr == 7 + 3 * spread && r[1].start == 103.0);
+		CHECK(gpu_trace_rt(&t, 7 + 40 * spread)->start == 140.0);
+		CHECK(!gpu_trace_rt(&t, 6) && !gpu_trace_rt(&t, 8 + 40 * spread) &&
+		      !gpu_trace_rt(&t, -1) && (spread == 1 || !gpu_trace_rt(&t, 8)));
+		gpu_trace_free(&t);
+	}
+}
+
 int main(void)
 {
 	RUN(object_form);
+	RUN(runtime_calls_by_id);
 	RUN(default_chunks);
 	RUN(any_chunk_size);
 	RUN(legacy_and_rank_after);

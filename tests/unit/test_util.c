@@ -419,6 +419,32 @@ static const char *name_at(const void *names, size_t i)
 	return ((char *const *)names)[i];
 }
 
+/* The names' hash: of a string up to its NUL or its bound, whichever is first; strings that
+ * differ in one byte anywhere (in a word or in the tail past the last one) or in length only
+ * hash apart; the same on every call. */
+static void str_hash_reads_to_the_nul_or_bound(void)
+{
+	size_t len = 99;
+	CHECK(str_hash_n("abc\0def", 7, &len) == str_hash("abc") && len == 3);
+	CHECK(str_hash_n("abcdef", 3, &len) == str_hash("abc") && len == 3);
+	CHECK(str_hash_n("", 5, &len) == str_hash("") && len == 0);
+	char a[40] = "void at::native::elementwise_kernel<4>", b[40];
+	size_t n = strlen(a), seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(b, a, sizeof b);
+		b[i] ^= 1;
+		seen += str_hash(b) != str_hash(a);
+	}
+	CHECK(seen == n);
+	size_t h[24];
+	for (size_t k = 0; k < 24; k++) {
+		h[k] = str_hash_n(a, k, NULL);
+		for (size_t j = 0; j < k; j++)
+			CHECK(h[j] != h[k]);
+	}
+	CHECK(str_hash(a) == str_hash_n(a, (size_t)-1, NULL));
+}
+
 /* 300 names (past the first size, so the index grows four times): each found at its own
  * position, an absent one not; after the array is reordered and the index cleared, at the new. */
 static void strindex_finds_after_growth_and_clear(void)
@@ -458,6 +484,7 @@ int main(void)
 	RUN(strbuf_grows_and_detaches);
 	RUN(list_is_sorted);
 	RUN(sort_runs_is_stable);
+	RUN(str_hash_reads_to_the_nul_or_bound);
 	RUN(strindex_finds_after_growth_and_clear);
 	RUN(words_split_like_a_shell_without_expansion);
 	RUN(shell_quote_makes_one_inert_word);
