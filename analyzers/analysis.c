@@ -556,7 +556,7 @@ static void loss_of(struct ana_scenario *s, const struct rank_metrics *r0)
 static void waiting_of(struct ana_scenario *s, struct scenario_metrics *m, int emulated)
 {
 	straggler_find(m, s->steps.step_med_ms, s->comm.stragglers, &s->comm.n_stragglers,
-		       s->comm.slow_node, sizeof s->comm.slow_node);
+		       s->comm.slow_node, sizeof s->comm.slow_node, &s->comm.straggler_test);
 	s->comm.slow_node_emulated = s->comm.slow_node[0] && emulated;
 	s->comm.have_slow_mon = s->comm.slow_node[0] &&
 		monitor_summarise_nodes(s->in.job_dir, s->comm.slow_node, 0, &s->comm.slow_mon) ==

@@ -240,6 +240,7 @@ struct ana_comm {
 	/* ranks that keep the others waiting, by impact */
 	struct straggler stragglers[STRAGGLER_MAX];
 	size_t n_stragglers;
+	struct straggler_test straggler_test; /* what the test could tell (straggler.h) */
 	char slow_node[128];    /* a node all of whose ranks are stragglers; "" none */
 	int slow_node_emulated; /* that node is emulated: the local executor's, this machine */
 	int have_slow_mon;      /* monitors of the slow node and of the others */

@@ -90,7 +90,7 @@ int analyze_dumps_run(char **paths, size_t n, int as_json)
 	struct straggler g[STRAGGLER_MAX];
 	size_t nc, ng;
 	char slow[128];
-	inspector_stragglers(&d, 1, inspector_judged_ms(&d), g, &ng, slow, sizeof slow);
+	inspector_stragglers(&d, 1, inspector_judged_ms(&d), g, &ng, slow, sizeof slow, NULL);
 	inspector_rows(&d, 1, &c, &nc); /* one "step": every instance */
 	struct insp_summary s;
 	inspector_done(&d, &s);

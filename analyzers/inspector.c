@@ -220,7 +220,8 @@ static int spans_all(const struct insp_data *d, size_t k, unsigned char *seen)
 }
 
 void inspector_stragglers(struct insp_data *d, double steps, double step_med_ms,
-			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len)
+			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len,
+			  struct straggler_test *test)
 {
 	size_t np = d->read.nprocs;
 	const char **hosts = xcalloc(np + 1, sizeof *hosts);
@@ -242,7 +243,7 @@ void inspector_stragglers(struct insp_data *d, double steps, double step_med_ms,
 		}
 		at += 1 + (size_t)c->n_ranks;
 	}
-	straggler_judge_find(j, steps, step_med_ms, out, n, slow_node, slow_len);
+	straggler_judge_find(j, steps, step_med_ms, out, n, slow_node, slow_len, test);
 	d->sum.stragglers_used = d->sum.judged > 0;
 	straggler_judge_free(j);
 	free(hosts);
@@ -304,8 +305,9 @@ static int steps_judge(const struct ana_scenario *s, const struct scenario_metri
 static void inspector_stragglers_of(struct ana_scenario *s, struct insp_data *d, size_t steps)
 {
 	struct ana_comm *c = &s->comm;
-	inspector_stragglers(d, (double)steps, s->steps.step_med_ms, c->stragglers,
-			     &c->n_stragglers, c->slow_node, sizeof c->slow_node);
+	inspector_stragglers(d, (double) steps, s->steps.step_med_ms, c->stragglers,
+			     &c->n_stragglers, c->slow_node, sizeof c->slow_node,
+			     &c->straggler_test);
 	c->have_slow_mon =
 		c->slow_node[0] &&
 		monitor_summarise_nodes(s->in.job_dir, c->slow_node, 0, &c->slow_mon) == 0 &&

@@ -85,7 +85,8 @@ void inspector_rows(struct insp_data *d, size_t steps, struct collective **out, 
  * the waiting imposed per `steps` as a share of step_med_ms (straggler.h); the summary's
  * stragglers_used says whether any instance was judged. */
 void inspector_stragglers(struct insp_data *d, double steps, double step_med_ms,
-			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len);
+			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len,
+			  struct straggler_test *test);
 /* The mean time of a rank in the instances the straggler test judges, summed (ms). */
 double inspector_judged_ms(const struct insp_data *d);
 /* Hands the summary over (*out, freed with inspector_summary_free) and frees d. */

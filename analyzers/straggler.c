@@ -459,14 +459,38 @@ static void mark_also(const struct straggler_judge *j, struct straggler *s, size
 	}
 }
 
+/* The least p j's test could give any unit over its trials (straggler_test's): a rank alone
+ * last in every one (chance 1 / ranks), or a node's m ranks alone (chance the larger of
+ * 1 / C(ranks, m) and 1 / nodes), times the units tested. */
+static double least_p(const struct straggler_judge *j)
+{
+	const struct node_test *t = &j->nt;
+	double least = pow(1.0 / (double)j->n, (double)j->counted) * (double)j->n;
+	for (size_t k = 0; k < t->nnodes && t->nnodes >= 2; k++) {
+		if (t->size[k] < 2)
+			continue;
+		double p = 1;
+		for (size_t i = 0; i < t->size[k]; i++)
+			p *= (double)(i + 1) / (double)(j->n - i);
+		p = p > 1.0 / (double)t->nnodes ? p : 1.0 / (double)t->nnodes;
+		double node = pow(p, (double)j->counted) * (double)t->nnodes;
+		least = node < least ? node : least;
+	}
+	return j->counted > 0 && least < 1 ? least : 1;
+}
+
 /* The stragglers of what j judged: impact the waiting imposed per `per` (the steps
- * judged, or those of the run) as a share of step_med_ms. */
+ * judged, or those of the run) as a share of step_med_ms; what the test could tell into
+ * *test (NULL: not asked). */
 void straggler_judge_find(struct straggler_judge *j, double per, double step_med_ms,
-			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len)
+			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len,
+			  struct straggler_test *test)
 {
 	*n = 0;
 	slow_node[0] = '\0';
 	long counted = j->counted, lasts = 0;
+	if (test)
+		*test = (struct straggler_test){ counted, j->n >= 2 ? least_p(j) : 1 };
 	if (j->n < 2 || step_med_ms <= 0 || per <= 0)
 		return;
 	node_test_end(&j->nt, counted);
@@ -497,10 +521,12 @@ void straggler_judge_find(struct straggler_judge *j, double per, double step_med
 }
 
 void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out,
-		    size_t *n, char *slow_node, size_t slow_len)
+		    size_t *n, char *slow_node, size_t slow_len, struct straggler_test *test)
 {
 	*n = 0;
 	slow_node[0] = '\0';
+	if (test)
+		*test = (struct straggler_test){ 0, 1 };
 	if (m->n < 2 || step_med_ms <= 0)
 		return;
 	const char **hosts = xcalloc(m->n, sizeof *hosts);
@@ -511,7 +537,8 @@ void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct
 	}
 	struct straggler_judge *j = straggler_judge_new(m->n, hosts, ranks);
 	judge_steps(m, j);
-	straggler_judge_find(j, (double)j->counted, step_med_ms, out, n, slow_node, slow_len);
+	straggler_judge_find(j, (double)j->counted, step_med_ms, out, n, slow_node, slow_len,
+			     test);
 	straggler_judge_free(j);
 	free(hosts);
 	free(ranks);

@@ -78,6 +78,15 @@ struct straggler {
 	size_t unit; /* its index among the units judged (straggler.c's own) */
 };
 
+/* What the test could tell: the trials it judged (steps with collectives on record alike, or
+ * collective instances) and the least chance_p any rank or node could have had over them (one
+ * rank, or one node's ranks, last in every trial alone). Above STRAGGLER_CHANCE the test can
+ * name no straggler, whatever the ranks did: too few trials for the ranks. */
+struct straggler_test {
+	long trials;
+	double least_p;
+};
+
 /* How many stragglers from out[k] on arrived last together (out[k]'s group;
  * 1 when alone): a writer names them once, with one impact. */
 size_t straggler_group_len(const struct straggler *out, size_t n, size_t k);
@@ -87,7 +96,7 @@ size_t straggler_group_len(const struct straggler *out, size_t n, size_t k);
  * whose ranks are stragglers, and no rank elsewhere, when there is one and other nodes too
  * ("" else). */
 void straggler_find(const struct scenario_metrics *m, double step_med_ms, struct straggler *out,
-		    size_t *n, char *slow_node, size_t slow_len);
+		    size_t *n, char *slow_node, size_t slow_len, struct straggler_test *test);
 
 /* The same test over instances given one by one (the NCCL Inspector's collectives, which
  * know no phases: a straggler's cause is unknown): n units, ranks[u] and hosts[u] ("":
@@ -99,7 +108,8 @@ void straggler_judge_add(struct straggler_judge *j, const double *comm_ms);
 /* The stragglers, their impact the waiting they imposed over all instances per `per` steps
  * as a share of step_med_ms; as straggler_find's. */
 void straggler_judge_find(struct straggler_judge *j, double per, double step_med_ms,
-			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len);
+			  struct straggler *out, size_t *n, char *slow_node, size_t slow_len,
+			  struct straggler_test *test);
 void straggler_judge_free(struct straggler_judge *j);
 
 #endif

@@ -75,6 +75,8 @@
 
 /* stragglers: one per rank that held the others back */
 #define SK_STRAGGLERS "stragglers"
+/* what the straggler test could tell: {trials, least_p, can_name} */
+#define SK_STRAGGLER_TEST "straggler_test"
 #define SK_RANK "rank"
 #define SK_NODE "node"
 #define SK_CAUSE "cause"

@@ -513,6 +513,21 @@ static void md_straggler_shares(struct strbuf *md, const struct straggler *g, si
 	strbuf_adds(md, PROSE_STRAGGLER_SHARES_TAIL);
 }
 
+/* No straggler: none judged, none the test could name with so few trials, or none. */
+static void md_no_straggler(struct strbuf *md, const struct ana_scenario *s)
+{
+	const struct straggler_test *t = &s->comm.straggler_test;
+	const char *what = s->comm.insp.stragglers_used ? "collectives" : "steps";
+	if (t->trials <= 0)
+		strbuf_addf(md, PROSE_STRAGGLER_NONE_JUDGED,
+			    what[0] == 'c' ? "collective" : "step");
+	else if (t->least_p > STRAGGLER_CHANCE)
+		strbuf_addf(md, PROSE_STRAGGLER_CANNOT_NAME, t->trials, what, s->in.ranks,
+			    t->least_p, 100 * STRAGGLER_CHANCE, what);
+	else
+		strbuf_addf(md, PROSE_NO_STRAGGLER, STRAGGLER_MIN_IMPACT_PCT);
+}
+
 /* Who keeps the others waiting at the collectives, where and why. */
 static void md_stragglers(struct strbuf *md, const struct ana_scenario *s,
 			  const struct ana_run *run)
@@ -521,7 +536,7 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s,
 	    s->in.ranks < 2)
 		return;
 	if (!s->comm.n_stragglers) {
-		strbuf_addf(md, PROSE_NO_STRAGGLER, STRAGGLER_MIN_IMPACT_PCT);
+		md_no_straggler(md, s);
 		return;
 	}
 	for (size_t k = 0, len; k < s->comm.n_stragglers; k += len) {

@@ -92,6 +92,9 @@ check ddp_slow_input_data_loader_bound [ "$(json "$run/summary.json" "[x['verdic
 # causes) passes its 20 % threshold.
 check ddp_big_model_largest_share python3 "$ROOT/tests/tools/largest_share.py" "$run/summary.json" big-model
 check ddp_big_model_communicates [ "$(json "$run/summary.json" "[x['shares_pct']['communication'] > 0 for x in j['scenarios'] if x['name'] == 'big-model'][0]")" = True ]
+# what the straggler test could tell with each scenario's steps and ranks, recounted, and said
+# so where it could name no one (tests/tools/straggler_test.py)
+check ddp_straggler_test_recounted python3 "$ROOT/tests/tools/straggler_test.py" "$run"
 check ddp_top_operators [ "$(json "$run/summary.json" "len([x for x in j['scenarios'] if x['name'] == 'cpu-2n'][0]['top_operators'])")" = 10 ]
 check ddp_scenario_batch_wins [ "$(json "$run/summary.json" "[x['global_batch'] for x in j['scenarios'] if x['name'] == 'big-model'][0]")" = 4 ]
 check ddp_throughput_from_batch [ "$(json "$run/summary.json" "[x['throughput_unit'] for x in j['scenarios'] if x['name'] == 'cpu-2n'][0]")" = samples/s ]

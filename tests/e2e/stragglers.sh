@@ -183,6 +183,7 @@ node_said() {
 }
 check stragglers_slow_node_grouping_said node_said
 check stragglers_even_says_none grep -q "No rank keeps the others waiting" "$run/BOTTLENECK_ANALYSIS.md"
+check stragglers_test_recounted python3 "$ROOT/tests/tools/straggler_test.py" "$run"
 # both ranks of local2 slow: the node is named, with its monitors beside the other node's
 check stragglers_slow_node [ "$(S slownode '["slow_node"]'),$(S slownode '["stragglers"]' | python3 -c 'import ast,sys; print(sorted((g["rank"], g["node"], g["cause"]) for g in ast.literal_eval(sys.stdin.read())))')" = "local2,[(2, 'local2', 'compute'), (3, 'local2', 'compute')]" ]
 # each of its pair's p is the smaller of the node's (the two last together) and the rank's own:

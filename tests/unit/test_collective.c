@@ -284,10 +284,48 @@ static size_t stragglers_when_last(int lasts, struct straggler *g)
 	}
 	size_t n;
 	char node[8];
-	straggler_find(&m, 100, g, &n, node, sizeof node);
+	straggler_find(&m, 100, g, &n, node, sizeof node, NULL);
 	for (int r = 0; r < 4; r++)
 		rank_metrics_free(&rk[r]);
 	return n;
+}
+
+/* Rank 1 of two slow in every one of `steps` steps: what the test could tell (test) and how
+ * many it names. */
+static size_t two_ranks_one_slow(int steps, struct straggler_test *test)
+{
+	struct rank_metrics rk[2] = { 0 };
+	struct scenario_metrics m = { rk, 2 };
+	for (int r = 0; r < 2; r++) {
+		rk[r].rank = r;
+		for (int s = 0; s < steps; s++) {
+			struct step_rec st = { .step = s,
+					       .active = 1,
+					       .step_ms = 100,
+					       .forward_ms = r == 1 ? 60 : 31,
+					       .comm_ms = r == 1 ? 1 : 30 };
+			metrics_add_step(&rk[r], &st);
+		}
+	}
+	struct straggler g[STRAGGLER_MAX];
+	size_t n;
+	char node[8];
+	straggler_find(&m, 100, g, &n, node, sizeof node, test);
+	for (int r = 0; r < 2; r++)
+		rank_metrics_free(&rk[r]);
+	return n;
+}
+
+/* Two ranks and 6 steps: even a rank last in all of them is within chance (p = 2 / 2^6 =
+ * 0.031 over the two ranks tested), so the test cannot name one and says so; with 7 it still
+ * cannot (2 / 2^7 = 0.016), with 8 (0.0078) it names rank 1. */
+static void straggler_test_says_what_it_can_tell(void)
+{
+	struct straggler_test t;
+	CHECK(two_ranks_one_slow(6, &t) == 0 && t.trials == 6 && fabs(t.least_p - 0.03125) < 1e-12);
+	CHECK(two_ranks_one_slow(7, &t) == 0 && t.trials == 7 && t.least_p > STRAGGLER_CHANCE);
+	CHECK(two_ranks_one_slow(8, &t) == 1 && t.trials == 8 &&
+	      fabs(t.least_p - 0.0078125) < 1e-12);
 }
 
 /* Arriving last in most steps is not enough when chance could do it: 5 of
@@ -327,7 +365,7 @@ static size_t stragglers_by(int n, int steps, double (*comm)(int r, int s), cons
 		}
 	}
 	size_t k;
-	straggler_find(&m, 100, g, &k, node, len);
+	straggler_find(&m, 100, g, &k, node, len, NULL);
 	for (int r = 0; r < n; r++)
 		rank_metrics_free(&rk[r]);
 	return k;
@@ -430,7 +468,7 @@ static size_t slow_node_in(int slow, struct straggler *g, char *node, size_t len
 		}
 	}
 	size_t n;
-	straggler_find(&m, 100, g, &n, node, len);
+	straggler_find(&m, 100, g, &n, node, len, NULL);
 	for (int r = 0; r < 4; r++)
 		rank_metrics_free(&rk[r]);
 	return n;
@@ -496,7 +534,7 @@ static void straggler_step_off_record(void)
 	struct straggler g[STRAGGLER_MAX];
 	size_t n;
 	char node[8];
-	straggler_find(&m, 100, g, &n, node, sizeof node);
+	straggler_find(&m, 100, g, &n, node, sizeof node, NULL);
 	CHECK(n == 1 && g[0].rank == 3 && g[0].arrived_last_pct == 100);
 	CHECK_NEAR(g[0].chance_p, 4 * pow(0.25, 19), 1e-18);
 	for (int r = 0; r < 4; r++)
@@ -532,7 +570,7 @@ static int sim_named(int runs, double late_ms, int *slow)
 		}
 		size_t n;
 		char node[8];
-		straggler_find(&m, 100, g, &n, node, sizeof node);
+		straggler_find(&m, 100, g, &n, node, sizeof node, NULL);
 		named += n > 0;
 		*slow += !strcmp(node, "n1");
 		for (int r = 0; r < 4; r++)
@@ -681,6 +719,7 @@ int main(void)
 	RUN(step_period_by_step_number);
 	RUN(fabric_probe_points);
 	RUN(straggler_beyond_chance);
+	RUN(straggler_test_says_what_it_can_tell);
 	RUN(straggler_shares_lasts);
 	RUN(straggler_early_rank_no_node);
 	RUN(straggler_unnamed_companion);

@@ -130,7 +130,7 @@ static void test_straggler(void)
 	size_t n;
 	char node[128];
 	load(&d);
-	inspector_stragglers(&d, 10, 20.0, g, &n, node, sizeof node);
+	inspector_stragglers(&d, 10, 20.0, g, &n, node, sizeof node, NULL);
 	inspector_done(&d, &s);
 	CHECK(s.judged == 10);
 	CHECK(n == 1);
