@@ -40,18 +40,31 @@ static int put(struct fig *f, const char *rel, const struct strbuf *sb)
 	return fsio_write_in(f->dir, rel, sb->buf, sb->len, 0644);
 }
 
-/* scaling.dat: one block per series (nodes efficiency speedup name steps), steps "mean"
- * where the speedup is by the means (steps not alike), else "median". */
+/* The analysed scenarios scaled against baseline b (b's own among them). */
+static size_t series_members(json_t *scen, json_t *b)
+{
+	size_t j, n = 0;
+	json_t *s;
+	json_array_foreach(scen, j, s)
+		n += json_is_true(json_object_get(s, SK_ANALYSED)) &&
+		     !strcmp(jsonio_str(s, SK_BASELINE), jsonio_str(b, SK_NAME));
+	return n;
+}
+
+/* scaling.dat: one block per series of two scenarios or more (nodes efficiency speedup name
+ * steps; a series of one is its own baseline, 1.00 by definition, nothing scaled), steps
+ * "mean" where the speedup is by the means (steps not alike), else "median". */
 static void scaling_data(struct fig *f, struct strbuf *sc)
 {
 	size_t i, j;
 	json_t *b, *s, *scen = json_object_get(f->summary, SK_SCENARIOS);
 	strbuf_adds(
 		sc,
-		"# per series (gnuplot index): nodes efficiency speedup scenario steps (median, or mean: by the means, the steps not alike)\n");
+		"# per series of two scenarios or more (gnuplot index): nodes efficiency speedup scenario steps (median, or mean: by the means, the steps not alike)\n");
 	json_array_foreach(scen, i, b) {
 		if (!json_is_true(json_object_get(b, SK_ANALYSED)) ||
-		    strcmp(jsonio_str(b, SK_BASELINE), jsonio_str(b, SK_NAME)))
+		    strcmp(jsonio_str(b, SK_BASELINE), jsonio_str(b, SK_NAME)) ||
+		    series_members(scen, b) < 2)
 			continue;
 		strbuf_addf(sc, "%s# %s\n", f->series.n ? "\n\n" : "", jsonio_str(b, SK_NAME));
 		argv_push(&f->series, jsonio_str(b, SK_NAME));
@@ -265,7 +278,8 @@ static void gp_script(struct fig *f, struct strbuf *sb, const char *name, const 
 static void scaling_body(struct fig *f, struct strbuf *b)
 {
 	if (!f->series.n) {
-		strbuf_addf(b, "set title 'Parallel efficiency: no analysed scenario'\n%s",
+		strbuf_addf(b,
+			    "set title 'Parallel efficiency: no series of two analysed scenarios or more'\n%s",
 			    empty_plot);
 		return;
 	}

@@ -771,11 +771,12 @@ static void sc_comm(json_t *o, const struct ana_scenario *s)
 {
 	json_object_set_new(o, SK_STRAGGLERS,
 			    summary_stragglers_json(s->comm.stragglers, s->comm.n_stragglers));
-	const struct straggler_test *t = &s->comm.straggler_test;
+	const struct straggler_test *t = &s->comm.straggler_test; /* no trials: never run */
+	double least = t->trials > 0 ? t->least_p : 1;
 	json_object_set_new(o, SK_STRAGGLER_TEST,
 			    json_pack("{s:I, s:o, s:b}", "trials", (json_int_t)t->trials,
-				      "least_p", jprob(t->least_p), "can_name",
-				      t->least_p <= STRAGGLER_CHANCE));
+				      "least_p", jprob(least), "can_name",
+				      least <= STRAGGLER_CHANCE));
 	json_object_set_new(o, SK_COLLECTIVES,
 			    summary_collectives_json(s->comm.colls, s->comm.ncolls));
 	clock_text_json(o, &s->comm.clocks, s->data.format != METRICS_STEP_LOG);

@@ -95,6 +95,23 @@ check ddp_big_model_communicates [ "$(json "$run/summary.json" "[x['shares_pct']
 # what the straggler test could tell with each scenario's steps and ranks, recounted, and said
 # so where it could name no one (tests/tools/straggler_test.py)
 check ddp_straggler_test_recounted python3 "$ROOT/tests/tools/straggler_test.py" "$run"
+# the scaling figure plots each series of two scenarios or more, never a series of one (its own
+# baseline, efficiency 1.00 by definition: slow-input here)
+check ddp_scaling_figure_series python3 - "$run/figures/data/scaling.dat" "$run/summary.json" <<'PY'
+import json, sys
+blocks, name = {}, None
+for line in open(sys.argv[1]):
+    if line.startswith("# ") and not line.startswith("# per series"):
+        name = line[2:].strip()
+        blocks[name] = []
+    elif line.strip() and not line.startswith("#"):
+        blocks[name].append(line.split())
+sc = [s for s in json.load(open(sys.argv[2]))["scenarios"] if s.get("analysed")]
+want = sorted(b for b in {s["baseline"] for s in sc} if sum(s["baseline"] == b for s in sc) >= 2)
+ok = sorted(blocks) == want and all(len(rows) >= 2 for rows in blocks.values())
+print("   series plotted %s, of two or more %s" % (sorted(blocks), want))
+sys.exit(0 if ok and want else 1)
+PY
 check ddp_top_operators [ "$(json "$run/summary.json" "len([x for x in j['scenarios'] if x['name'] == 'cpu-2n'][0]['top_operators'])")" = 10 ]
 check ddp_scenario_batch_wins [ "$(json "$run/summary.json" "[x['global_batch'] for x in j['scenarios'] if x['name'] == 'big-model'][0]")" = 4 ]
 check ddp_throughput_from_batch [ "$(json "$run/summary.json" "[x['throughput_unit'] for x in j['scenarios'] if x['name'] == 'cpu-2n'][0]")" = samples/s ]
