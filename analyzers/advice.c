@@ -50,6 +50,16 @@ const char *rec_kind_step_share(const char *name)
 	return NULL;
 }
 
+enum rec_kind advice_kind_of_share(enum share_kind k)
+{
+	if (k == SHARE_PEER_WAIT)
+		return REC_STRAGGLER;
+	for (int i = 0; i < REC_KIND_N; i++)
+		if (kinds[i].share == k && k != SHARE_N)
+			return (enum rec_kind)i;
+	return REC_KIND_N;
+}
+
 enum rec_kind advice_kind_of(const struct ana_scenario *s)
 {
 	const struct verdict_out *v = &s->outcome.v;

@@ -32,6 +32,9 @@ void rec_kind_list(struct strbuf *sb, const char *quote);
 const char *rec_kind_step_share(const char *name);
 /* The cause a verdict points to. */
 enum rec_kind advice_kind_of(const struct ana_scenario *s);
+/* The recommendation kind whose change takes share k off the step (REC_STRAGGLER for the
+ * waiting for a named straggler); REC_KIND_N: none (compute). */
+enum rec_kind advice_kind_of_share(enum share_kind k);
 /* The share of a replayed step of kind k's change that the measured batch's samples take:
  * 1, but for a batch REPLAY_BATCH_X times as large 1 / REPLAY_BATCH_X (its predictions are
  * per the measured batch, as a variant's steps are checked: prediction_check.h). */

@@ -336,7 +336,24 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 		s->mon.have_monitor ? "" : ", and profile.monitor for utilisation");
 }
 
-/* Compute advice for a verdict whose runner-up, not compute, takes nearly as much: said. */
+/* What the runner-up's own change (kind k) is predicted to pay in scenario s, as near_tie_said
+ * says it: its replay where one was made, else its ceiling, else that nothing predicts it. */
+static void near_tie_prediction(struct strbuf *sb, const struct ana_scenario *s, enum rec_kind k)
+{
+	double p = k < REC_KIND_N ? advice_predicted_ms(s, k) : -1;
+	if (p >= 0 && s->steps.step_med_ms > 0)
+		strbuf_addf(sb,
+			    advice_replayed(s, k) ? PROSE_NEAR_TIE_REPLAYED
+						  : PROSE_NEAR_TIE_CEILING,
+			    rec_kind_name(k), s->steps.step_med_ms, p);
+	else if (k < REC_KIND_N)
+		strbuf_addf(sb, PROSE_NEAR_TIE_UNPREDICTED, rec_kind_name(k));
+	else
+		strbuf_adds(sb, PROSE_NEAR_TIE_NO_REC);
+}
+
+/* Compute advice for a verdict whose runner-up, not compute, takes nearly as much: said, with
+ * what the runner-up's own recommendation predicts for the scenario. */
 static void near_tie_said(struct strbuf *sb, const struct ana_scenario *s)
 {
 	const struct verdict_out *v = &s->outcome.v;
@@ -348,6 +365,7 @@ static void near_tie_said(struct strbuf *sb, const struct ana_scenario *s)
 		evidence_takes_of(s, v->runner_share), s->in.name,
 		evidence_shown_pct(s, v->runner_share, v->runner_pct),
 		evidence_shown_pct(s, v->share, v->pct));
+	near_tie_prediction(sb, s, advice_kind_of_share(v->runner_share));
 }
 
 /* The advice of a cause in words, from its lead scenario's numbers (a straggler's and

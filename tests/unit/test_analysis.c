@@ -588,6 +588,16 @@ static void test_near_tie(void)
 	      strstr(t,
 		     ". But exposed communication and waiting for peers takes nearly as much of the step in tie (50.0 against 50.0 %, borderline), so a remedy for it may pay as much") !=
 		      NULL);
+	/* and what its own change is predicted to pay there: the ceiling (step data, no
+	 * graph to replay), the median step less the communication share */
+	char said[240];
+	snprintf(
+		said, sizeof said,
+		"may pay as much: its change (`communication`) would take the step from %.2f ms to no less than %.2f ms there (a ceiling, not a replay)",
+		s->steps.step_med_ms, advice_predicted_ms(s, REC_COMMUNICATION));
+	CHECK(advice_predicted_ms(s, REC_COMMUNICATION) > 0 &&
+	      advice_predicted_ms(s, REC_COMMUNICATION) < s->steps.step_med_ms);
+	CHECK(t && strstr(t, said));
 	free(t);
 	ana_run_free(&run);
 }
