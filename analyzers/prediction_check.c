@@ -85,12 +85,29 @@ static void decide_by_means(struct ana_check *c, const struct ana_scenario *s, d
 			    int dirty);
 static void mean_interval(struct ana_check *c, const struct ana_scenario *s, double scale);
 
-/* Whether c's bootstrap ci is one to give: STATS_BOOTSTRAP_MIN_N steps or more on each side. */
+/* Whether c's bootstrap ci is one to give: STATS_BOOTSTRAP_MIN_N steps or more on each side
+ * (the control's too, where it is what the variant is set against). */
 static int with_interval(const struct ana_check *c, const struct ana_scenario *s,
 			 const struct stats_interval *ci)
 {
 	return ci->known && c->n_parent >= STATS_BOOTSTRAP_MIN_N &&
-	       s->steps.active_steps >= STATS_BOOTSTRAP_MIN_N;
+	       s->steps.active_steps >= STATS_BOOTSTRAP_MIN_N &&
+	       (!c->n_control || c->n_control >= STATS_BOOTSTRAP_MIN_N);
+}
+
+/* What the variant's steps are set against: the control's where there is one, else the
+ * parent's. */
+static struct stats_sample reference_of(const struct ana_check *c)
+{
+	return c->n_control ? (struct stats_sample){ c->control_steps, c->n_control }
+			    : (struct stats_sample){ c->parent_steps, c->n_parent };
+}
+
+/* A variant's statistic v (its median or mean) in ms of the parent's (p): over the
+ * control's (r) times the parent's where there is a control, else itself. */
+static double at_parent(const struct ana_check *c, double v, double p, double r)
+{
+	return c->n_control && r > 0 ? v / r * p : v;
 }
 
 static void decide(struct ana_check *c, const struct ana_scenario *s, const char *kind)
@@ -104,23 +121,25 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 	}
 	c->n_variant = s->steps.active_steps;
 	double base = median_of(c->parent_steps, c->n_parent);
+	if (c->n_control) /* (its summary's median, recounted as the parent's is) */
+		c->control_median_ms = median_of(c->control_steps, c->n_control);
 	double *steps = at_parent_batch(c, s, &scale);
 	if ((c->batch_not_predicted = other_batch(c, kind)))
 		c->predicted_ms = c->pred_lo_ms = c->pred_hi_ms = -1;
-	struct stats_sample ps = { c->parent_steps, c->n_parent },
-			    vs = { steps, s->steps.active_steps };
+	struct stats_sample ps = reference_of(c), vs = { steps, s->steps.active_steps };
 	struct stats_interval ci;
 	stats_bootstrap(&vs, 1, &ps, 1, STATS_MEDIAN, &ci);
 	c->parent_mean_ms = stats_mean(c->parent_steps, c->n_parent);
-	c->measured_mean_ms = stats_mean(steps, s->steps.active_steps);
+	c->measured_mean_ms = at_parent(c, stats_mean(steps, s->steps.active_steps),
+					c->parent_mean_ms, c->control_mean_ms);
 	free(steps);
 	lo = ci.lo;
 	hi = ci.hi;
-	c->measured_ms = s->steps.step_med_ms * scale;
+	c->measured_ms = at_parent(c, s->steps.step_med_ms * scale, base, c->control_median_ms);
 	c->lo_ms = c->hi_ms = -1; /* none from too few steps, as every interval of the report */
 	if (with_interval(c, s, &ci))
 		c->lo_ms = base * lo, c->hi_ms = base * hi;
-	int dirty = contamination_any(s) || c->parent_contaminated;
+	int dirty = contamination_any(s) || c->parent_contaminated || c->control_contaminated;
 	c->outcome = base > 0 ? check_decide(c->predicted_ms, c->measured_ms, base, c->lo_ms,
 					      c->hi_ms, c->pred_lo_ms, c->pred_hi_ms, dirty)
 			      : CHECK_UNPREDICTED;
@@ -152,7 +171,7 @@ static void mean_interval(struct ana_check *c, const struct ana_scenario *s, dou
 	double *steps = malloc((n ? n : 1) * sizeof *steps);
 	for (size_t i = 0; i < n; i++)
 		steps[i] = s->steps.step_ms[i] * scale;
-	struct stats_sample ps = { c->parent_steps, c->n_parent }, vs = { steps, n };
+	struct stats_sample ps = reference_of(c), vs = { steps, n };
 	struct stats_interval ci;
 	stats_bootstrap(&vs, 1, &ps, 1, STATS_MEAN, &ci);
 	free(steps);
@@ -267,9 +286,11 @@ void prediction_check_free(struct ana_variant *v)
 	for (size_t i = 0; i < v->n; i++) {
 		free(v->checks[i].scenario);
 		free(v->checks[i].parent_steps);
+		free(v->checks[i].control_steps);
 	}
 	free(v->checks);
 	free(v->of);
+	free(v->control);
 	free(v->kind);
 	free(v->knob);
 	memset(v, 0, sizeof *v);

@@ -9,6 +9,11 @@
 
 #include <stddef.h>
 
+/* The variant kind of a control run (`campaign try --control`): the parent's campaign re-run
+ * unchanged, so that each variant is set against the machine as it is now, not as it was
+ * when the parent ran. No recommendation has this kind; its `variant:` changes nothing. */
+#define CHECK_CONTROL_KIND "control"
+
 /* The one rule of an outcome (the replay issue's): a prediction is confirmed when the
  * measured median lies inside its predicted interval (when it has one) or within this
  * share of the predicted median. */
@@ -54,6 +59,16 @@ struct ana_check {
 	double pred_mean_ms, pmean_lo_ms, pmean_hi_ms;
 	double *parent_steps;   /* the parent's step_times_ms */
 	size_t n_parent;
+	/* the control run's (campaign try --control: the parent's campaign re-run unchanged
+	 * before the variant) step_times_ms of the scenario, their median, and whether it ran
+	 * beside other load; n_control 0: none, the variant is set against the parent as it
+	 * ran. With one, the variant's steps are set against the control's and said in ms of the
+	 * parent's: measured = variant / control x parent, its interval the bootstrap of variant
+	 * / control times the parent's median (or mean), so the drift between runs cancels */
+	double *control_steps;
+	size_t n_control;
+	double control_median_ms, control_mean_ms;
+	int control_contaminated;
 	size_t n_variant; /* the variant's active steps (decided: its scenario's) */
 	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */
 	double parent_median_ms; /* the parent's summary median (0: unknown) */
@@ -94,6 +109,7 @@ struct ana_check {
 
 struct ana_variant {
 	char *of, *kind, *knob; /* the parent run, the recommendation kind, the knob (JSON) */
+	char *control;          /* the control run its checks are set against; NULL: none */
 	struct ana_check *checks;
 	size_t n;
 };

@@ -77,6 +77,9 @@
 #define SK_STRAGGLERS "stragglers"
 /* what the straggler test could tell: {trials, least_p, can_name} */
 #define SK_STRAGGLER_TEST "straggler_test"
+/* a variant's control run (campaign try --control), and a check's step there */
+#define SK_CONTROL "control"
+#define SK_CONTROL_STEP_MS "control_step_ms"
 #define SK_RANK "rank"
 #define SK_NODE "node"
 #define SK_CAUSE "cause"

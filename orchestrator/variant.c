@@ -170,10 +170,14 @@ json_t *variant_provenance(const char *parent_id, const struct knob *k,
 }
 
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
-		  const struct knob *k, const struct variant_plan *p)
+		  const struct knob *k, const struct variant_plan *p, const char *control_id,
+		  const char *control_dir)
 {
 	json_t *v = record_json(parent_id, k, knob_json(k), p);
 	json_object_set_new(v, "parent_dir", json_string(parent_dir));
+	if (control_id && control_dir)
+		json_object_set_new(v, SK_CONTROL,
+				    json_pack("{s:s, s:s}", "run", control_id, "dir", control_dir));
 	struct strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/" RUN_VARIANT, child_dir);
 	int rc = jsonio_write_mode(path.buf, v, k->env.n ? 0600 : 0644); /* env values: private */
@@ -221,6 +225,42 @@ static void parent_side(json_t *summary, const char *name, struct ana_check *c)
 		json_t *v = json_object_get(sh, check_share_names[k]);
 		c->parent_share_pct[k] = json_is_number(v) ? json_number_value(v) : -1;
 	}
+}
+
+/* The control run's step times of scenario name into c (cs: its summary.json; NULL, or the
+ * scenario without steps there: none). */
+static void control_side(json_t *cs, const char *name, struct ana_check *c)
+{
+	size_t i;
+	json_t *t, *found = jsonio_named(json_object_get(cs, SK_SCENARIOS), SK_NAME, name);
+	json_t *times = json_object_get(found, SK_STEP_TIMES_MS);
+	if (!json_array_size(times))
+		return;
+	c->control_steps = xcalloc(json_array_size(times) + 1, sizeof *c->control_steps);
+	double sum = 0;
+	json_array_foreach(times, i, t)
+		sum += c->control_steps[c->n_control++] = json_number_value(t);
+	c->control_median_ms = jsonio_num(found, SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN));
+	c->control_mean_ms = sum / (double)c->n_control;
+	json_t *cc = json_object_get(found, SK_CONTAMINATED_BY);
+	c->control_contaminated = cc && !json_is_null(cc);
+}
+
+/* The control run variant.json names ({run, dir}), its summary.json: what out's checks are
+ * set against (out->control its id); NULL when there is none or it is not analysed yet. */
+static json_t *control_summary(json_t *v, struct ana_variant *out)
+{
+	json_t *ctl = json_object_get(v, SK_CONTROL);
+	const char *dir = jsonio_str(ctl, "dir");
+	if (!dir || !*dir)
+		return NULL;
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" RUN_SUMMARY, dir);
+	json_t *cs = json_load_file(p.buf, 0, NULL);
+	strbuf_free(&p);
+	if (cs)
+		out->control = xstrdup(jsonio_str(ctl, "run"));
+	return cs;
 }
 
 /* The parent's other scenarios (none of out's checks yet) as checks of no prediction, their
@@ -283,6 +323,10 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 		parent_side(ps, c->scenario, c);
 	}
 	side_checks(ps, out);
+	json_t *cs = control_summary(v, out);
+	for (size_t k = 0; cs && k < out->n; k++)
+		control_side(cs, out->checks[k].scenario, &out->checks[k]);
+	json_decref(cs);
 	json_decref(ps);
 	json_decref(v);
 	strbuf_free(&p);

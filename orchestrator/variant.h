@@ -38,9 +38,11 @@ void variant_campaign_text(const char *parent_text, const char *parent_id, const
  * predictions. */
 json_t *variant_provenance(const char *parent_id, const struct knob *k,
 			   const struct variant_plan *p);
-/* Writes child_dir/variant.json. */
+/* Writes child_dir/variant.json; control_id and control_dir: the control run its checks are
+ * set against (campaign try --control), NULL: none. */
 int variant_write(const char *child_dir, const char *parent_id, const char *parent_dir,
-		  const struct knob *k, const struct variant_plan *p);
+		  const struct knob *k, const struct variant_plan *p, const char *control_id,
+		  const char *control_dir);
 struct ana_variant;
 /* The checks of a variant run for its analysis (analyzers/prediction_check.h): its
  * predictions with the parent's step times and shares (from the parent's

@@ -9,6 +9,7 @@
 #include "util/strbuf.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 const char *check_outcome_name(enum check_outcome o)
@@ -162,6 +163,16 @@ static int side_changed(const struct ana_check *o)
 	       100 * fabs(c.measured_ms / p - 1) > CHECK_TOLERANCE_PCT;
 }
 
+/* A row's control_step_ms where its check was set against a control run: the control's
+ * median (or mean, as the check was decided), which the measured step is over. */
+static void control_step_json(json_t *e, const struct ana_check *c)
+{
+	if (c->n_control)
+		json_object_set_new(e, SK_CONTROL_STEP_MS,
+				    num3(c->by_means ? c->control_mean_ms : c->control_median_ms,
+					 1));
+}
+
 json_t *prediction_check_side_json(const struct ana_variant *v)
 {
 	json_t *a = json_array();
@@ -182,6 +193,7 @@ json_t *prediction_check_side_json(const struct ana_variant *v)
 				     num3(c.hi_ms, c.lo_ms >= 0),
 				     SK_MEASURED_CHANGE, sb.buf, "changed", side_changed(o),
 				     "contaminated", !clean, SK_BY_MEANS, c.by_means));
+		control_step_json(json_array_get(a, json_array_size(a) - 1), &c);
 		strbuf_free(&sb);
 	}
 	return a;
@@ -283,6 +295,7 @@ json_t *prediction_check_json(const struct ana_variant *v)
 				c.variant_batch ? json_integer(c.variant_batch) : json_null(),
 				SK_BY_MEANS, c.by_means, "medians", medians));
 		json_t *e = json_array_get(a, json_array_size(a) - 1);
+		control_step_json(e, &c);
 		json_object_set_new(e, SK_NO_GAIN, json_boolean(by_no_gain(&c)));
 		json_object_set_new(e, SK_PREDICTED_INTERVAL_MS,
 				    c.pred_lo_ms >= 0 && c.pred_hi_ms >= c.pred_lo_ms
@@ -577,10 +590,51 @@ static void tally_said(struct strbuf *md, const struct ana_variant *v)
 	strbuf_adds(md, ".\n");
 }
 
+/* A control run's report: each scenario against the parent, the machine's drift. */
+static void control_md(struct strbuf *md, const struct ana_variant *v)
+{
+	strbuf_addf(md, PROSE_CONTROL_RUN, v->of);
+	for (size_t i = 0, k = 0; i < v->n; i++) {
+		struct ana_check c = check_as_decided(&v->checks[i]);
+		if (c.outcome == CHECK_UNMEASURED || c.parent_median_ms <= 0)
+			continue;
+		strbuf_addf(md, "%s `%s` %.2f -> %.2f ms (", k++ ? ";" : "", c.scenario,
+			    c.parent_median_ms, c.measured_ms);
+		prediction_check_change_write(md, c.parent_median_ms, c.measured_ms, c.lo_ms,
+					      c.hi_ms, 0);
+		strbuf_addf(md, "%s%s)", c.by_means ? ", by the means" : "",
+			    c.outcome == CHECK_CONTAMINATED ? ", measured beside other load" : "");
+	}
+	strbuf_adds(md, ".\n\n");
+}
+
+/* Where the checks were set against a control run: which, and its steps against the
+ * parent's for the scenarios with a prediction. */
+static void against_control_said(struct strbuf *md, const struct ana_variant *v)
+{
+	if (!v->control)
+		return;
+	strbuf_addf(md, PROSE_CHECK_AGAINST_CONTROL, v->control);
+	for (size_t i = 0, k = 0; i < v->n; i++) {
+		struct ana_check c = check_as_decided(&v->checks[i]);
+		double ctl = c.by_means ? c.control_mean_ms : c.control_median_ms;
+		if (c.side || !c.n_control || c.parent_median_ms <= 0 || ctl <= 0)
+			continue;
+		strbuf_addf(md, "%s `%s` %.2f -> %.2f ms (%+.0f %%%s)", k++ ? "," : "",
+			    c.scenario, c.parent_median_ms, ctl,
+			    100 * (ctl / c.parent_median_ms - 1), c.by_means ? ", the means" : "");
+	}
+	strbuf_adds(md, ".\n\n");
+}
+
 void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 {
 	if (!v->of)
 		return;
+	if (!strcmp(v->kind, CHECK_CONTROL_KIND)) {
+		control_md(md, v);
+		return;
+	}
 	strbuf_addf(
 		md,
 		PROSE_CHECK_PREDICTED_MEASURED_THIS
@@ -589,6 +643,7 @@ void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 	md_rows(md, v);
 	tally_said(md, v);
 	strbuf_adds(md, "\n");
+	against_control_said(md, v);
 	for (size_t i = 0; i < v->n; i++)
 		check_notes(md, &v->checks[i], v);
 	side_effects_said(md, v);

@@ -884,9 +884,12 @@ static json_t *models_json(const struct ana_run *run)
 static json_t *variant_json(const struct ana_variant *v)
 {
 	json_t *knob = v->knob ? json_loads(v->knob, 0, NULL) : NULL;
-	return v->of ? json_pack("{s:s, s:s, s:o}", SK_OF, v->of, SK_KIND, v->kind, SK_KNOB,
-				 knob ? knob : json_null())
-		     : json_null();
+	json_t *o = v->of ? json_pack("{s:s, s:s, s:o}", SK_OF, v->of, SK_KIND, v->kind, SK_KNOB,
+				      knob ? knob : json_null())
+			  : json_null();
+	if (v->of && v->control) /* (only then: variants without one keep their bytes) */
+		json_object_set_new(o, SK_CONTROL, json_string(v->control));
+	return o;
 }
 
 json_t *summary_json(const struct ana_run *run)

@@ -5,6 +5,7 @@
 #include "load_internal.h"
 
 #include "analyzers/advice.h"
+#include "analyzers/prediction_check.h"
 #include "util/strbuf.h"
 #include "orchestrator/campaign/prose.h"
 
@@ -51,18 +52,25 @@ const struct key_spec knob_keys[] = {
 	KEYS_END
 };
 
-/* Mapping n (its keys checked) of knob k at path: its change read. */
-static void knob_change(struct loader *L, yaml_node_t *n, const char *path, struct knob *k)
+/* Mapping n (its keys checked) of knob k at path: its change read; a control's (none: 1)
+ * must have none, any other knob one. */
+static void knob_change(struct loader *L, yaml_node_t *n, const char *path, struct knob *k,
+			int none)
 {
 	k->line = (int)n->start_mark.line + 1;
 	k->col = (int)n->start_mark.column + 1;
 	size_t before = L->d->n;
 	keys_load(L, n, path, knob_keys, k);
+	int changes = k->params.n || k->env.n || k->tasks_per_node || k->batch_per_rank ||
+		      k->loader_workers;
 	/* a change given but refused (said) is not a knob without one */
-	if (L->d->n == before && !k->params.n && !k->env.n && !k->tasks_per_node &&
-	    !k->batch_per_rank)
+	if (L->d->n == before && !none && !changes)
 		problem(L, n, path,
 			"a knob needs a change: params, env, tasks_per_node or analysis.batch_per_rank");
+	else if (L->d->n == before && none && changes)
+		problem(L, n, path,
+			"a control run (kind %s) changes nothing: no params, env, tasks_per_node, analysis or loader",
+			CHECK_CONTROL_KIND);
 }
 
 /* Mapping n of knob k at path: its keys among allowed's, its change read. */
@@ -70,7 +78,7 @@ static void load_knob_body(struct loader *L, yaml_node_t *n, const char *path,
 			   const struct key_spec *allowed, struct knob *k)
 {
 	if (keys_check(L, n, path, allowed) == 0)
-		knob_change(L, n, path, k);
+		knob_change(L, n, path, k, 0);
 }
 
 void load_knobs(struct loader *L, yaml_node_t *n, const char *path, void *at)
@@ -105,10 +113,11 @@ static void load_variant_kind(struct loader *L, yaml_node_t *v, const char *path
 {
 	char **kind = at;
 	struct strbuf all = STRBUF_INIT;
-	if (as_string(L, v, path, kind) == 0 && !is_rec_kind(*kind, &all))
+	if (as_string(L, v, path, kind) == 0 && !is_rec_kind(*kind, &all) &&
+	    strcmp(*kind, CHECK_CONTROL_KIND))
 		problem(L, v, path,
-			"'%.64s' is not a kind of recommendation (the analysis emits: %s)", *kind,
-			strbuf_str(&all));
+			"'%.64s' is not a kind of recommendation (the analysis emits: %s), nor %s",
+			*kind, strbuf_str(&all), CHECK_CONTROL_KIND);
 	strbuf_free(&all);
 }
 
@@ -126,7 +135,8 @@ const struct key_spec variant_keys[] = {
 void load_variant_change(struct loader *L, yaml_node_t *n, const char *path, void *base)
 {
 	struct campaign *c = base;
-	knob_change(L, n, path, &c->variant);
+	knob_change(L, n, path, &c->variant,
+		    c->variant.kind && !strcmp(c->variant.kind, CHECK_CONTROL_KIND));
 }
 
 
@@ -163,7 +173,8 @@ void check_knobs(struct loader *L, yaml_node_t *root)
 		subpath(kp, sizeof kp, "knobs", c->knobs[i].kind);
 		check_knob(L, &c->knobs[i], map_get(L, kn, c->knobs[i].kind), kp);
 	}
-	if (c->variant.kind && L->d->n == 0) {
+	/* a control changes nothing, by design */
+	if (c->variant.kind && L->d->n == 0 && strcmp(c->variant.kind, CHECK_CONTROL_KIND)) {
 		check_knob(L, &c->variant, map_get(L, root, "variant"), "variant");
 		knob_apply(c, &c->variant);
 	}

@@ -5,9 +5,11 @@
  * SPDX-License-Identifier: MIT */
 #include "cmd.h"
 #include "analyzers/advice.h"
+#include "analyzers/prediction_check.h"
 #include "analyzers/summary_keys.h"
 #include "analyzers/write/prediction_check_text.h"
 #include "orchestrator/backend/backend_pick.h"
+#include "orchestrator/cli/prose.h"
 #include "orchestrator/provenance.h"
 #include "orchestrator/submission.h"
 #include "orchestrator/variant.h"
@@ -34,6 +36,8 @@ struct try_ctx {
 	int variants_read; /* variants waited for whose checks were read */
 	int checked, confirmed; /* their predictions checked (confirmed or not), confirmed */
 	int no_gain;            /* of those confirmed, as "no gain" alone (SK_NO_GAIN) */
+	int control;            /* --control: the parent re-run unchanged first */
+	char *control_id, *control_dir; /* that run, once submitted; NULL: none */
 };
 
 /* The run's summary.json into *out: absent, the run has no analysis yet
@@ -200,6 +204,24 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 	json_decref(s);
 }
 
+/* A control run waited for: each scenario's drift from the parent, as its summary's
+ * side_effects rows hold it. */
+static void say_control(const struct run *child)
+{
+	struct strbuf p = STRBUF_INIT;
+	size_t i;
+	json_t *e;
+	strbuf_addf(&p, "%s/" RUN_SUMMARY, child->dir);
+	json_t *s = json_load_file(p.buf, 0, NULL);
+	strbuf_free(&p);
+	printf("control %s: each scenario now against the parent as it ran\n", child->id);
+	json_array_foreach(json_object_get(s, "side_effects"), i, e)
+		printf("  %s: %.2f -> %.2f ms: %s\n", jsonio_str(e, SK_SCENARIO),
+		       jsonio_num(e, SK_PARENT_STEP_MS), jsonio_num(e, SK_MEASURED_STEP_MS),
+		       jsonio_str(e, SK_MEASURED_CHANGE));
+	json_decref(s);
+}
+
 /* One variant: created, recorded as the parent's child, submitted. */
 static int try_kind(struct try_ctx *t, const struct knob *k, const struct variant_plan *p)
 {
@@ -221,9 +243,12 @@ static int try_kind(struct try_ctx *t, const struct knob *k, const struct varian
 		rc = run_create(&c, cmd_results_root(t->a), t->be->name, cmd_journal(t->a), &child);
 		campaign_free(&c);
 	}
+	int is_control = !strcmp(k->kind, CHECK_CONTROL_KIND);
 	if (rc == 0) {
 		record_provenance(child, tmp, t, k, p);
-		rc = variant_write(child->dir, t->parent->id, t->parent->dir, k, p);
+		rc = variant_write(child->dir, t->parent->id, t->parent->dir, k, p,
+				   is_control ? NULL : t->control_id,
+				   is_control ? NULL : t->control_dir);
 	}
 	if (made)
 		unlink(tmp);
@@ -234,14 +259,32 @@ static int try_kind(struct try_ctx *t, const struct knob *k, const struct varian
 	run_follow_output(child); /* after a SIGHUP: this variant's lines in its own log */
 	say_plan(child, p);
 	rc = cmd_start_run("campaign try", t->a, child, t->be, t->wait);
-	if (rc == 0 && t->wait)
+	if (rc == 0 && is_control) {
+		t->control_id = xstrdup(child->id), t->control_dir = xstrdup(child->dir);
+		if (t->wait)
+			say_control(child);
+	} else if (rc == 0 && t->wait) {
 		say_checked(t, child);
+	}
 	t->failed += rc > 0;
 	t->submitted += rc >= 0;
 	if (rc < 0)
 		t->stopped = cmd_exit_of(rc);
 	run_free(child);
 	return 0;
+}
+
+/* The control run (--control): the parent's campaign re-run unchanged, before the variants;
+ * each of them is then set against it (variant.json's control). */
+static int try_control(struct try_ctx *t)
+{
+	struct knob k = { .kind = (char *)CHECK_CONTROL_KIND };
+	struct variant_plan p = { .kind = (char *)CHECK_CONTROL_KIND,
+				  .text = (char *)PROSE_TRY_CONTROL_PLAN,
+				  .predictions = json_array() };
+	int rc = try_kind(t, &k, &p);
+	json_decref(p.predictions);
+	return rc;
 }
 
 static void say_no_knob(const char *kind)
@@ -321,11 +364,13 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 	int rc = 0, tried = 0;
 	for (size_t i = 0; i < kinds.n; i++)
 		tried += campaign_knob(t->knobs, kinds.v[i]) != NULL;
-	if (tried > 1 && !strcmp(t->be->name, "local") && !t->wait) {
+	if ((tried > 1 || (tried && t->control)) && !strcmp(t->be->name, "local") && !t->wait) {
 		printf("the local executor runs the %d variants one after another (each measured alone): waiting for each\n",
-		       tried);
+		       tried + (t->control != 0));
 		t->wait = 1;
 	}
+	if (tried && t->control)
+		rc = try_control(t);
 	for (size_t i = 0; rc >= 0 && !t->stopped && i < kinds.n; i++)
 		rc = try_one(t, kinds.v[i]);
 	size_t n = kinds.n;
@@ -347,7 +392,10 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 static int try_exec(const struct cmd_entry *self, struct args *a)
 {
 	(void)self;
-	struct try_ctx t = { .a = a, .parent = a->run, .wait = args_has(a, 'w') };
+	struct try_ctx t = { .a = a,
+			     .parent = a->run,
+			     .wait = args_has(a, 'w'),
+			     .control = args_has(a, 'C') };
 	struct campaign kc;
 	const char *kf = args_get(a, 'k');
 	const struct campaign *pc = &a->run->c;
@@ -375,6 +423,8 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 	t.parent_file = parent_campaign_file(a->run);
 	rc = try_all(&t, a->pos + 1, a->npos - 1);
 	free(t.parent_file);
+	free(t.control_id);
+	free(t.control_dir);
 	if (kf)
 		campaign_free(&kc);
 	json_decref(t.summary);
@@ -383,7 +433,8 @@ static int try_exec(const struct cmd_entry *self, struct args *a)
 
 const struct cmd_entry cmd_try_entry = {
 	.name = "try",
-	.usage = "[--wait] [--knobs FILE] [--no-aggregation-job] [--results DIR] RUN [KIND...]",
+	.usage =
+		"[--wait] [--control] [--knobs FILE] [--no-aggregation-job] [--results DIR] RUN [KIND...]",
 	.summary =
 		"run each recommendation of RUN that has a knob as a variant, and check its prediction",
 	.flags = CMD_RUN | CMD_OUTLIVES_OUTPUT,
@@ -393,6 +444,8 @@ const struct cmd_entry cmd_try_entry = {
 	.opts =
 		(const struct optdef[]){
 			OPT_WAIT,
+			{ 'C', "control", NULL,
+			  "first re-run RUN unchanged (a control run), and set each variant against it, not against RUN as it ran: drift of the machine between the runs cancels" },
 			{ 'k', "knobs", "FILE",
 			  "take the knobs from this campaign file instead of the run's own" },
 			OPT_NO_AGGREGATION_JOB,

@@ -1836,6 +1836,8 @@ struct check_in {
 	 * collective_period); the variant's steps are the slowest rank's */
 	int parent_est;
 	size_t np; /* the parent's steps, when not n */
+	const double *ctl; /* a control run's steps (nctl of them; 0: no control) */
+	size_t nctl;
 };
 
 /* The check in decided: its outcome; the measured median, the miss in words (NULL: none)
@@ -1862,8 +1864,10 @@ static enum check_outcome check_run(const struct check_in *in, double *measured,
 			       .parent_periods = in->parent_est - 1 };
 	for (int k = 0; k < CHECK_SHARES; k++)
 		c.parent_share_pct[k] = -1;
+	c.control_steps = (double *)in->ctl, c.n_control = in->nctl;
+	c.control_mean_ms = in->nctl ? stats_mean(in->ctl, in->nctl) : 0;
 	run.variant = (struct ana_variant){ .of = "r", .kind = (char *)in->kind, .checks = &c,
-					    .n = 1 };
+					    .n = 1, .control = in->nctl ? "c" : NULL };
 	prediction_check_run(&run);
 	struct strbuf sb = STRBUF_INIT;
 	if (miss && c.missed)
@@ -1965,7 +1969,9 @@ static void test_side_effects(void)
 static enum check_outcome check_batch(const double *p, const double *v, size_t n, double pred,
 				      long pb, long vb, double *measured, char **miss)
 {
-	const struct check_in in = { "communication", p, v, n, pred, -1, -1, pb, vb, 0, 0 };
+	const struct check_in in = {
+		"communication", p, v, n, pred, -1, -1, pb, vb, 0, 0, NULL, 0
+	};
 	return check_run(&in, measured, miss, NULL);
 }
 
@@ -1981,7 +1987,7 @@ static enum check_outcome check_kind(const char *kind, const double *p, const do
 				     size_t n, double pred, double lo, double hi, long pb, long vb,
 				     char **md)
 {
-	const struct check_in in = { kind, p, v, n, pred, lo, hi, pb, vb, 0, 0 };
+	const struct check_in in = { kind, p, v, n, pred, lo, hi, pb, vb, 0, 0, NULL, 0 };
 	return check_run(&in, NULL, NULL, md);
 }
 
@@ -2051,13 +2057,17 @@ static void test_checked_batch_and_wide(void)
 	      !strstr(md, "**s**: its steps are not alike"));
 	free(md);
 	/* a parent timed by collective periods against a variant timed by the slowest rank */
-	const struct check_in est = { "communication", p, fast, 40, 52, -1, -1, 0, 0, 2, 0 };
+	const struct check_in est = {
+		"communication", p, fast, 40, 52, -1, -1, 0, 0, 2, 0, NULL, 0
+	};
 	check_run(&est, NULL, NULL, &md);
 	CHECK(md &&
 	      strstr(md,
 		     "- **s**: its steps are timed as the slowest rank's steps and the parent's as collective periods"));
 	free(md);
-	const struct check_in same = { "communication", p, fast, 40, 52, -1, -1, 0, 0, 1, 0 };
+	const struct check_in same = {
+		"communication", p, fast, 40, 52, -1, -1, 0, 0, 1, 0, NULL, 0
+	};
 	check_run(&same, NULL, NULL, &md);
 	CHECK(md && !strstr(md, "its steps are timed as"));
 	free(md);
@@ -2070,6 +2080,36 @@ static void test_checked_batch_and_wide(void)
 	      strstr(md,
 		     "- **s**: its steps are not alike (median 4.00 ms, mean 40.50 ms; the parent's 100.00 and 102.00 ms): a median leaves periodic slow steps out (a checkpoint every few steps, a loader stall), so the time per sample over the run is the mean's: 2.52x faster by the means (25.00x faster by the medians, which the prediction and this check use).\n"));
 	free(md);
+}
+
+/* A control run (campaign try --control): the machine twice as slow now as when the parent
+ * ran, and the knob halving the step. Against the parent the variant gained nothing (worse
+ * than predicted); against the control it halved the step, as predicted: measured = variant /
+ * control x parent = 102 / 204 x 102 = 51 ms, its interval that of variant / control (the
+ * parent's summary median, which the report shows, is 100 here). */
+static void test_check_against_control(void)
+{
+	double p[40], ctl[40];
+	for (int i = 0; i < 40; i++)
+		p[i] = 100 + (i % 5), ctl[i] = 2 * p[i]; /* medians 102 and 204 */
+	double measured;
+	char *md = NULL;
+	const struct check_in alone = {
+		"communication", p, p, 40, 51, -1, -1, 0, 0, 0, 0, NULL, 0
+	};
+	CHECK(check_run(&alone, &measured, NULL, NULL) == CHECK_NOISE && measured == 102);
+	const struct check_in with = { "communication", p, p, 40, 51, -1, -1, 0, 0, 0, 0, ctl, 40 };
+	CHECK(check_run(&with, &measured, NULL, &md) == CHECK_CONFIRMED &&
+	      fabs(measured - 51) < 1e-9);
+	CHECK(md &&
+	      strstr(md,
+		     "Set against control run `c` (the parent's campaign re-run unchanged before this variant)") &&
+	      strstr(md, "the control against the parent: `s` 100.00 -> 204.00 ms (+104 %)."));
+	free(md);
+	/* a control of 3 steps (median 202): the same ratio, but no interval from so few */
+	const struct check_in few = { "communication", p, p, 40, 60, -1, -1, 0, 0, 0, 0, ctl, 3 };
+	CHECK(check_run(&few, &measured, NULL, NULL) == CHECK_FEW_STEPS &&
+	      fabs(measured - 102.0 / 202 * 102) < 1e-9);
 }
 
 static void test_checked_outcomes(void)
@@ -2102,8 +2142,9 @@ static void test_checked_outcomes(void)
 	CHECK(check_of(p, mid, 5, 52, &miss) == CHECK_WORSE && miss);
 	free(miss);
 	/* four on either side alone is as few: no interval */
-	const struct check_in few_v = { "communication", p, mid, 4, 52, -1, -1, 0, 0, 0, 40 },
-			      few_p = { "communication", p, mid, 40, 52, -1, -1, 0, 0, 0, 4 };
+	const struct check_in
+		few_v = { "communication", p, mid, 4, 52, -1, -1, 0, 0, 0, 40, NULL, 0 },
+		few_p = { "communication", p, mid, 40, 52, -1, -1, 0, 0, 0, 4, NULL, 0 };
 	char *mv = NULL;
 	CHECK(check_run(&few_v, NULL, NULL, &mv) == CHECK_FEW_STEPS);
 	CHECK(mv && strstr(mv, "(the parent has 40, the variant 4); not within"));
@@ -2223,6 +2264,7 @@ int main(void)
 	RUN(test_checked_batch_and_wide);
 	RUN(test_checked_by_means);
 	RUN(test_side_effects);
+	RUN(test_check_against_control);
 	fsio_remove_tree(dir);
 	HARNESS_END();
 }
