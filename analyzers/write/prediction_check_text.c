@@ -612,8 +612,10 @@ static void control_md(struct strbuf *md, const struct ana_variant *v)
  * parent's for the scenarios with a prediction. */
 static void against_control_said(struct strbuf *md, const struct ana_variant *v)
 {
-	if (!v->control)
+	if (!v->control) {
+		strbuf_adds(md, PROSE_CHECK_NO_CONTROL);
 		return;
+	}
 	strbuf_addf(md, PROSE_CHECK_AGAINST_CONTROL, v->control);
 	for (size_t i = 0, k = 0; i < v->n; i++) {
 		struct ana_check c = check_as_decided(&v->checks[i]);

@@ -384,6 +384,9 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 		say_no_gain(t->no_gain);
 		printf(" over %d variants of run %s\n", t->variants_read, t->parent->id);
 	}
+	if (t->variants_read && !t->control_id)
+		printf("(each set against run %s as it ran: the drift since is not measured; --control measures it)\n",
+		       t->parent->id);
 	if (t->stopped)
 		return t->stopped;
 	return t->failed ? EXIT_JOBS_FAILED : t->submitted ? EXIT_OK : EXIT_USAGE;
