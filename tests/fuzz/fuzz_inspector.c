@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t nc, ng;
 		char slow[128];
 		inspector_load(paths, 2, NULL, &d);
-		inspector_stragglers(&d, 1, 10, g, &ng, slow, sizeof slow);
+		inspector_stragglers(&d, 1, 10, g, &ng, slow, sizeof slow, NULL);
 		inspector_rows(&d, 1, &c, &nc);
 		inspector_done(&d, &s);
 		collectives_free(c, nc);
