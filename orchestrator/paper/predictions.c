@@ -38,6 +38,14 @@ static void add_rows(struct paper_table *t, json_t *summary, const char *const *
 	}
 }
 
+/* The control run variant summary vs was set against (campaign try --control), NULL: none;
+ * its measured steps are then over the control's, times the parent's. */
+static const char *control_of(json_t *vs)
+{
+	const char *ctl = jsonio_str(jsonio_at(vs, SK_VARIANT), SK_CONTROL);
+	return ctl && *ctl ? ctl : NULL;
+}
+
 /* A variant's own table: its caption names the parent, the kind and the knob. */
 static int own_table(const char *out, const struct run *r, json_t *summary)
 {
@@ -46,10 +54,14 @@ static int own_table(const char *out, const struct run *r, json_t *summary)
 	variant_knob_text(jsonio_at(summary, SK_PATH(SK_VARIANT, SK_KNOB)), &knob);
 	strbuf_addf(
 		&cap,
-		"Predictions checked by campaign try: run %s applies the knob for the %s recommendations of run %s%s%s%s to every scenario; %s",
+		"Predictions checked by campaign try: run %s applies the knob for the %s recommendations of run %s%s%s%s to every scenario",
 		r->id, jsonio_str(summary, SK_PATH(SK_VARIANT, SK_KIND)),
 		jsonio_str(summary, SK_PATH(SK_VARIANT, SK_OF)), knob.len ? " (" : "",
-		knob.len ? knob.buf : "", knob.len ? ")" : "", what);
+		knob.len ? knob.buf : "", knob.len ? ")" : "");
+	if (control_of(summary))
+		strbuf_addf(&cap, ", set against control run %s%s", control_of(summary),
+			    PROSE_PAPER_CHECKED_CONTROL);
+	strbuf_addf(&cap, "; %s", what);
 	struct paper_table t = { .name = TABLE, .caption = cap.buf, .ncols = 7, .head = head,
 				 .align = "lrrrllr" };
 	add_rows(&t, summary, NULL, 0);
@@ -79,14 +91,17 @@ static json_t *variant_summary(const char *dir, const char *id)
 	return s;
 }
 
-/* One variant's rows in its parent's table, and its name in the caption's list. */
-static void add_variant(struct paper_table *t, struct strbuf *names, int *n, const char *id,
-			json_t *vs)
+/* One variant's rows in its parent's table, and its name in the caption's list; 1 when it
+ * was set against a control run. */
+static int add_variant(struct paper_table *t, struct strbuf *names, int *n, const char *id,
+		       json_t *vs)
 {
-	const char *kind = jsonio_str(vs, SK_PATH(SK_VARIANT, SK_KIND));
+	const char *kind = jsonio_str(vs, SK_PATH(SK_VARIANT, SK_KIND)), *ctl = control_of(vs);
 	const char *lead[] = { id, kind };
-	strbuf_addf(names, "%s%s (%s)", (*n)++ ? ", " : "", id, kind);
+	strbuf_addf(names, "%s%s (%s%s%s)", (*n)++ ? ", " : "", id, kind,
+		    ctl ? ", against control run " : "", ctl ? ctl : "");
 	add_rows(t, vs, lead, 2);
+	return ctl != NULL;
 }
 
 /* The parent's table: a row per check of each of its variants beside it. */
@@ -98,20 +113,21 @@ static int family_table(const char *out, const struct run *r)
 	struct argv runs = { 0 };
 	struct strbuf cap = STRBUF_INIT, names = STRBUF_INIT, dir = STRBUF_INIT;
 	struct paper_table t = { .name = TABLE, .ncols = 9, .head = head, .align = "llrrrrllr" };
-	int n = 0;
+	int n = 0, controlled = 0;
 	fsio_list(folder, &runs);
 	for (size_t i = 0; i < runs.n; i++) {
 		strbuf_reset(&dir);
 		strbuf_addf(&dir, "%s/%s", folder, runs.v[i]);
 		json_t *vs = strcmp(runs.v[i], r->id) ? variant_summary(dir.buf, r->id) : NULL;
 		if (vs)
-			add_variant(&t, &names, &n, runs.v[i], vs);
+			controlled |= add_variant(&t, &names, &n, runs.v[i], vs);
 		json_decref(vs);
 	}
 	strbuf_addf(
 		&cap,
-		"Predictions checked by campaign try: the recommendations of run %s tried by its variant run%s %s; %s",
-		r->id, n == 1 ? "" : "s", strbuf_str(&names), what);
+		"Predictions checked by campaign try: the recommendations of run %s tried by its variant run%s %s%s; %s",
+		r->id, n == 1 ? "" : "s", strbuf_str(&names),
+		controlled ? "; against a control run" PROSE_PAPER_CHECKED_CONTROL : "", what);
 	t.caption = cap.buf;
 	int rc = n ? paper_table_write(out, &t) : 0;
 	paper_table_free(&t);

@@ -73,3 +73,6 @@ print(open(sys.argv[1]).read().rstrip("\n") + "\nvariant: { of: x, kind: control
 PY
 "$CAMPAIGN" validate bad.yaml >bad.out 2>&1
 check try_control_with_change_refused grep -q "bad.yaml:[0-9]*:[0-9]*: variant: a control run (kind control) changes nothing" bad.out
+# the paper's table of the variant says what its measured steps are over
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$(basename "$var")" >paper.out 2>&1
+check try_control_paper_caption grep -q "to every scenario, set against control run $cid (its parent re-run unchanged first), each measured step is the variant's over the control's, times the parent's" "$var/paper/tables/checked_predictions.tex"
