@@ -336,9 +336,15 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 static json_t *info_from(json_t *o, const char *of_key)
 {
 	json_t *kind = json_object_get(o, SK_KIND), *knob = json_object_get(o, SK_KNOB);
-	return json_pack("{s:O, s:O, s:o}", SK_OF, json_object_get(o, of_key), SK_KIND,
-			 kind ? kind : json_null(), SK_KNOB,
-			 knob ? knob_public(json_deep_copy(knob)) : json_null());
+	json_t *info = json_pack("{s:O, s:O, s:o}", SK_OF, json_object_get(o, of_key), SK_KIND,
+				 kind ? kind : json_null(), SK_KNOB,
+				 knob ? knob_public(json_deep_copy(knob)) : json_null());
+	/* the control run it was set against: summary.json's id, variant.json's {run, dir} */
+	json_t *ctl = json_object_get(o, SK_CONTROL);
+	const char *id = json_is_string(ctl) ? json_string_value(ctl) : jsonio_str(ctl, "run");
+	if (id && *id)
+		json_object_set_new(info, SK_CONTROL, json_string(id));
+	return info;
 }
 
 json_t *variant_info(json_t *sv, const char *dv)

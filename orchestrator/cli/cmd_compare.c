@@ -29,8 +29,8 @@ static void print_text(json_t *doc)
 		       json_string_value(json_object_get(sc, "verdict_candidate")), "metric",
 		       "reference", "candidate", "ratio");
 		for (size_t k = 0; k < compare_nmetrics(); k++) {
-			json_t *m =
-				json_object_get(json_object_get(sc, "metrics"), compare_metric_label(k));
+			json_t *m = json_object_get(json_object_get(sc, "metrics"),
+						    compare_metric_label(k));
 			if (!m)
 				continue;
 			json_t *ratio = json_object_get(m, "ratio");
@@ -74,11 +74,16 @@ static void print_checked(json_t *f)
 	json_t *ck = json_object_get(f, SK_CHECKED_PREDICTIONS), *e;
 	size_t i;
 	variant_knob_text(json_object_get(f, SK_KNOB), &knob);
-	printf("\nPredicted and measured (campaign try: %s)\n  %s run %s is a variant of run %s%s%s%s\n", jsonio_str(f, SK_KIND), jsonio_str(f, "variant"),
-	       jsonio_str(f, "variant_run"), jsonio_str(f, SK_OF), knob.len ? " (knob " : "",
-	       knob.buf ? knob.buf : "", knob.len ? ")" : "");
+	printf("\nPredicted and measured (campaign try: %s)\n  %s run %s is a variant of run %s%s%s%s\n",
+	       jsonio_str(f, SK_KIND), jsonio_str(f, "variant"), jsonio_str(f, "variant_run"),
+	       jsonio_str(f, SK_OF), knob.len ? " (knob " : "", knob.buf ? knob.buf : "",
+	       knob.len ? ")" : "");
+	if (json_is_string(json_object_get(f, SK_CONTROL)))
+		printf("  set against control run %s (the parent re-run unchanged first): each measured step is the variant's over the control's, times the parent's\n",
+		       jsonio_str(f, SK_CONTROL));
 	if (!json_array_size(ck))
-		printf("  its summary.json holds no checked predictions (`campaign aggregate %s` writes them)\n", jsonio_str(f, "variant_run"));
+		printf("  its summary.json holds no checked predictions (`campaign aggregate %s` writes them)\n",
+		       jsonio_str(f, "variant_run"));
 	else
 		printf(CHECK_ROW, "scenario", "parent (ms)", "predicted (ms)", "measured (ms)",
 		       "95 % CI (ms)", "outcome");
@@ -128,7 +133,8 @@ static int compare_exec(const struct cmd_entry *self, struct args *a)
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.usage = "[--json] [--results DIR] RUN_A RUN_B",
-	.summary = "run B against reference A: ratios per metric and scenario; a variant's checked predictions",
+	.summary =
+		"run B against reference A: ratios per metric and scenario; a variant's checked predictions",
 	.flags = CMD_RESULTS,
 	.min_pos = 2,
 	.max_pos = 2,

@@ -76,3 +76,6 @@ check try_control_with_change_refused grep -q "bad.yaml:[0-9]*:[0-9]*: variant: 
 # the paper's table of the variant says what its measured steps are over
 "$CAMPAIGN" paper --results "$SCRATCH/res" "$(basename "$var")" >paper.out 2>&1
 check try_control_paper_caption grep -q "to every scenario, set against control run $cid (its parent re-run unchanged first), each measured step is the variant's over the control's, times the parent's" "$var/paper/tables/checked_predictions.tex"
+# campaign compare of the parent and the variant says it too
+"$CAMPAIGN" compare --results "$SCRATCH/res" "$pid" "$(basename "$var")" >cmp.out 2>&1
+check try_control_compare_says grep -q "^  set against control run $cid (the parent re-run unchanged first): each measured step is the variant's over the control's, times the parent's$" cmp.out
