@@ -291,6 +291,7 @@ void prediction_check_free(struct ana_variant *v)
 	free(v->checks);
 	free(v->of);
 	free(v->control);
+	free(v->control_pending);
 	free(v->kind);
 	free(v->knob);
 	memset(v, 0, sizeof *v);

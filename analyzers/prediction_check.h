@@ -110,6 +110,7 @@ struct ana_check {
 struct ana_variant {
 	char *of, *kind, *knob; /* the parent run, the recommendation kind, the knob (JSON) */
 	char *control;          /* the control run its checks are set against; NULL: none */
+	char *control_pending;  /* a control named but not analysed yet (its id); NULL: none */
 	struct ana_check *checks;
 	size_t n;
 };

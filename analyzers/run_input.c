@@ -6,6 +6,7 @@
 #include "analyzers/prose.h"
 #include "analyzers/bounds.h"
 #include "analyzers/run_input_bounds.h"
+#include "analyzers/stats.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -122,9 +123,21 @@ static json_t *variant_json(const struct ana_variant *v)
 				(json_int_t) c->parent_batch, "parent_contaminated",
 				c->parent_contaminated, "parent_periods", c->parent_periods, "side",
 				c->side));
+		if (c->n_control) /* set against a control run (campaign try --control) */
+			json_object_update_new(json_array_get(checks, i),
+					       json_pack("{s:o, s:b}", "control_steps",
+							 reals(c->control_steps, c->n_control),
+							 "control_contaminated",
+							 c->control_contaminated));
 	}
-	return json_pack("{s:s, s:s, s:s, s:o}", "of", v->of, "kind", v->kind ? v->kind : "",
-			 "knob", v->knob ? v->knob : "", "checks", checks);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:o}", "of", v->of, "kind",
+			      v->kind ? v->kind : "", "knob", v->knob ? v->knob : "", "checks",
+			      checks);
+	if (v->control)
+		json_object_set_new(o, "control", json_string(v->control));
+	if (v->control_pending)
+		json_object_set_new(o, "control_pending", json_string(v->control_pending));
+	return o;
 }
 
 static json_t *settings_json(const struct ana_run *run)
@@ -324,7 +337,7 @@ static int read_reals(json_t *a, double **out, size_t *n_out, size_t want, json_
 static int read_check(json_t *o, struct ana_check *c, json_error_t *e)
 {
 	const char *name;
-	json_t *steps, *shares;
+	json_t *steps, *shares, *ctl = NULL;
 	json_int_t batch;
 	double *sh = NULL;
 	/* parent_contaminated, predicted_interval_ms, parent_periods, the predicted mean, side:
@@ -333,14 +346,15 @@ static int read_check(json_t *o, struct ana_check *c, json_error_t *e)
 	c->parent_periods = c->by_ceiling = -1;
 	if (json_unpack_ex(
 		    o, e, JSON_STRICT,
-		    "{s:s, s:F, s?[FF], s?b, s?F, s?[FF], s:o, s:o, s:F, s:I, s?b, s?i, s?b}",
+		    "{s:s, s:F, s?[FF], s?b, s?F, s?[FF], s:o, s:o, s:F, s:I, s?b, s?i, s?b, s?o, s?b}",
 		    "scenario", &name, "predicted_ms", &c->predicted_ms, "predicted_interval_ms",
 		    &c->pred_lo_ms, &c->pred_hi_ms, "by_ceiling", &c->by_ceiling,
 		    "predicted_mean_ms", &c->pred_mean_ms, "predicted_mean_interval_ms",
 		    &c->pmean_lo_ms, &c->pmean_hi_ms, "parent_steps", &steps, "parent_share_pct",
 		    &shares, "parent_median_ms", &c->parent_median_ms, "parent_batch", &batch,
 		    "parent_contaminated", &c->parent_contaminated, "parent_periods",
-		    &c->parent_periods, "side", &c->side) < 0)
+		    &c->parent_periods, "side", &c->side, "control_steps", &ctl,
+		    "control_contaminated", &c->control_contaminated) < 0)
 		return -1;
 	if (c->by_ceiling < 0) /* (written before it: a prediction without an interval) */
 		c->by_ceiling = c->predicted_ms >= 0 && c->pred_lo_ms < 0;
@@ -351,20 +365,25 @@ static int read_check(json_t *o, struct ana_check *c, json_error_t *e)
 	int rc = read_reals(steps, &c->parent_steps, &c->n_parent, 0, e);
 	if (rc == 0 && (rc = read_reals(shares, &sh, NULL, CHECK_SHARES, e)) == 0)
 		memcpy(c->parent_share_pct, sh, sizeof c->parent_share_pct);
+	if (rc == 0 && ctl && (rc = read_reals(ctl, &c->control_steps, &c->n_control, 0, e)) == 0)
+		c->control_mean_ms = stats_mean(c->control_steps, c->n_control);
 	free(sh);
 	return rc;
 }
 
 static int read_variant(json_t *o, struct ana_variant *v, json_error_t *e)
 {
-	const char *of, *kind, *knob;
+	const char *of, *kind, *knob, *control = NULL, *pending = NULL;
 	json_t *checks, *c;
 	size_t i;
 	if (json_is_null(o))
 		return 0;
-	if (json_unpack_ex(o, e, JSON_STRICT, "{s:s, s:s, s:s, s:o}", "of", &of, "kind", &kind,
-			   "knob", &knob, "checks", &checks) < 0)
+	if (json_unpack_ex(o, e, JSON_STRICT, "{s:s, s:s, s:s, s:o, s?s, s?s}", "of", &of, "kind",
+			   &kind, "knob", &knob, "checks", &checks, "control", &control,
+			   "control_pending", &pending) < 0)
 		return -1;
+	v->control = control ? xstrdup(control) : NULL;
+	v->control_pending = pending ? xstrdup(pending) : NULL;
 	v->of = xstrdup(of);
 	v->kind = xstrdup(kind);
 	v->knob = xstrdup(knob);

@@ -260,6 +260,8 @@ static json_t *control_summary(json_t *v, struct ana_variant *out)
 	strbuf_free(&p);
 	if (cs)
 		out->control = xstrdup(jsonio_str(ctl, "run"));
+	else /* (on SLURM the variant's aggregation may run before the control's ends) */
+		out->control_pending = xstrdup(jsonio_str(ctl, "run"));
 	return cs;
 }
 

@@ -612,6 +612,11 @@ static void control_md(struct strbuf *md, const struct ana_variant *v)
  * parent's for the scenarios with a prediction. */
 static void against_control_said(struct strbuf *md, const struct ana_variant *v)
 {
+	if (!v->control && v->control_pending) {
+		strbuf_addf(md, PROSE_CHECK_CONTROL_PENDING, v->control_pending,
+			    v->control_pending);
+		return;
+	}
 	if (!v->control) {
 		strbuf_adds(md, PROSE_CHECK_NO_CONTROL);
 		return;

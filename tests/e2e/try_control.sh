@@ -79,3 +79,8 @@ check try_control_paper_caption grep -q "to every scenario, set against control 
 # campaign compare of the parent and the variant says it too
 "$CAMPAIGN" compare --results "$SCRATCH/res" "$pid" "$(basename "$var")" >cmp.out 2>&1
 check try_control_compare_says grep -q "^  set against control run $cid (the parent re-run unchanged first): each measured step is the variant's over the control's, times the parent's$" cmp.out
+# the run's analysis input keeps the control's steps: campaign-analyze RUN, on its own, gives
+# the same summary.json again
+cp "$var/summary.json" summary.before.json
+"$BIN/campaign-analyze" "$var" >/dev/null 2>&1
+check try_control_reanalysed_same cmp -s summary.before.json "$var/summary.json"
