@@ -2110,6 +2110,17 @@ static void test_check_against_control(void)
 	const struct check_in few = { "communication", p, p, 40, 60, -1, -1, 0, 0, 0, 0, ctl, 3 };
 	CHECK(check_run(&few, &measured, NULL, NULL) == CHECK_FEW_STEPS &&
 	      fabs(measured - 102.0 / 202 * 102) < 1e-9);
+	/* a control named but not analysed when the variant was (SLURM: its aggregation ran
+	 * first): set against the parent, and said how to set it against the control */
+	struct ana_variant pending = { .of = "r",
+				       .kind = "communication",
+				       .control_pending = "c7" };
+	struct strbuf sb = STRBUF_INIT;
+	prediction_check_md(&sb, &pending);
+	CHECK(strstr(
+		sb.buf,
+		"Set against the parent as it ran, not against control run `c7`, which was not analysed when this variant was: `campaign aggregate --force` of this run once `c7` is analysed sets each check against it.\n"));
+	strbuf_free(&sb);
 }
 
 static void test_checked_outcomes(void)
