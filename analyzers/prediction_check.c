@@ -120,6 +120,7 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 		return;
 	}
 	c->n_variant = s->steps.active_steps;
+	c->own_median_ms = s->steps.step_med_ms;
 	double base = median_of(c->parent_steps, c->n_parent);
 	if (c->n_control) /* (its summary's median, recounted as the parent's is) */
 		c->control_median_ms = median_of(c->control_steps, c->n_control);

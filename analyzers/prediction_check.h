@@ -82,6 +82,7 @@ struct ana_check {
 	/* results: at the parent's batch (the variant's steps x parent / variant batch); lo_ms
 	 * and hi_ms -1 with fewer than STATS_BOOTSTRAP_MIN_N steps on a side (no interval) */
 	double measured_ms, lo_ms, hi_ms;
+	double own_median_ms; /* the variant's own median step: its batch, set against nothing */
 	/* the means of the parent's and the variant's steps (the variant's at the parent's
 	 * batch): the time per sample over the run, where a median leaves periodic steps out */
 	double parent_mean_ms, measured_mean_ms;

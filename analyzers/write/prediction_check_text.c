@@ -239,6 +239,8 @@ static void side_effects_said(struct strbuf *md, const struct ana_variant *v)
 	}
 	if (n && unknown)
 		strbuf_adds(md, PROSE_CHECK_SIDE_LOAD_UNKNOWN);
+	if (n && v->control)
+		strbuf_adds(md, PROSE_CHECK_SIDE_CONTROL);
 	if (n)
 		strbuf_adds(md, ".\n");
 }
@@ -400,8 +402,7 @@ static void batch_notes(struct strbuf *md, const struct ana_check *c)
 			PROSE_CHECK_KNOB_CHANGED_GLOBAL,
 			c->scenario, c->parent_batch, c->variant_batch,
 			c->variant_batch == 1 ? "" : "s", c->parent_batch, c->parent_batch,
-			c->variant_batch,
-			c->measured_ms * (double) c->variant_batch / (double) c->parent_batch);
+			c->variant_batch, c->own_median_ms);
 	if (c->batch_not_predicted && c->parent_batch > 0 && c->variant_global > 0)
 		strbuf_addf(
 			md,

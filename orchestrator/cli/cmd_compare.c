@@ -5,6 +5,7 @@
  * the document itself.
  * SPDX-License-Identifier: MIT */
 #include "cmd.h"
+#include "analyzers/prediction_check.h"
 #include "analyzers/summary_keys.h"
 #include "analyzers/write/prediction_check_text.h"
 #include "orchestrator/compare.h"
@@ -81,7 +82,9 @@ static void print_checked(json_t *f)
 	if (json_is_string(json_object_get(f, SK_CONTROL)))
 		printf("  set against control run %s (the parent re-run unchanged first): each measured step is the variant's over the control's, times the parent's\n",
 		       jsonio_str(f, SK_CONTROL));
-	if (!json_array_size(ck))
+	if (!strcmp(jsonio_str(f, SK_KIND), CHECK_CONTROL_KIND))
+		printf("  a control run: the parent's campaign re-run unchanged, no predictions (its report and summary.json's side_effects give each scenario's drift)\n");
+	else if (!json_array_size(ck))
 		printf("  its summary.json holds no checked predictions (`campaign aggregate %s` writes them)\n",
 		       jsonio_str(f, "variant_run"));
 	else

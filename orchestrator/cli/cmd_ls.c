@@ -4,6 +4,7 @@
  * is written, and its age. A run whose store cannot be read is listed as such.
  * SPDX-License-Identifier: MIT */
 #include "cmd.h"
+#include "analyzers/prediction_check.h"
 #include "util/run_layout.h"
 #include "orchestrator/store/jobstate.h"
 #include "orchestrator/run.h"
@@ -151,16 +152,26 @@ static void print_bisection(json_t *r)
 		       jsonio_str(t, "outcome"), jsonio_str(t, "run"));
 }
 
-/* "try of RUN (kind)" on a variant, "tried: kind RUN, ..." on its parent. */
+/* "try of RUN (kind)" on a variant ("control of RUN" on a control run), "tried: kind in RUN"
+ * and "control: RUN" on its parent. */
 static void print_family(json_t *r)
 {
 	size_t i;
 	json_t *v;
-	if (json_object_get(r, "variant_of"))
+	int control = !strcmp(jsonio_str(r, "variant_of.kind"), CHECK_CONTROL_KIND);
+	if (json_object_get(r, "variant_of") && control)
+		printf("%-24s   control of %s (its campaign re-run unchanged)\n", "",
+		       jsonio_str(r, "variant_of.run"));
+	else if (json_object_get(r, "variant_of"))
 		printf("%-24s   try of %s (%s)\n", "", jsonio_str(r, "variant_of.run"),
 		       jsonio_str(r, "variant_of.kind"));
-	json_array_foreach(json_object_get(r, "variants"), i, v) printf(
-		"%-24s   tried: %s in %s\n", "", jsonio_str(v, "kind"), jsonio_str(v, "run"));
+	json_array_foreach(json_object_get(r, "variants"), i, v) {
+		if (!strcmp(jsonio_str(v, "kind"), CHECK_CONTROL_KIND))
+			printf("%-24s   control: %s\n", "", jsonio_str(v, "run"));
+		else
+			printf("%-24s   tried: %s in %s\n", "", jsonio_str(v, "kind"),
+			       jsonio_str(v, "run"));
+	}
 	if (json_object_get(r, "bisect_of"))
 		printf("%-24s   bisect %s: commit %.12s\n", "",
 		       jsonio_str(r, "bisect_of.bisection"), jsonio_str(r, "bisect_of.commit"));

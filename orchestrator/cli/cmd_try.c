@@ -194,7 +194,11 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 		    no_gain = (int)jsonio_num(k, SK_NO_GAIN), few = (int)jsonio_num(k, "few_steps");
 		printf("checked: %d of %d prediction%s confirmed", ok, n, n == 1 ? "" : "s");
 		say_no_gain(no_gain);
-		printf(" (%s)", child->id);
+		printf(" (%s", child->id);
+		const char *ctl = jsonio_str(json_object_get(s, SK_VARIANT), SK_CONTROL);
+		if (ctl && *ctl)
+			printf(", set against control run %s", ctl);
+		printf(")");
 		if (few) /* neither confirmed nor refuted: apart */
 			printf("; %d too few steps to tell", few);
 		printf("\n");
@@ -335,6 +339,16 @@ static void say_unrecommended(struct try_ctx *t)
 	}
 }
 
+/* Whether kind will make a variant: it has a knob and the run recommends it. */
+static int triable(struct try_ctx *t, const char *kind)
+{
+	struct variant_plan p;
+	if (!campaign_knob(t->knobs, kind) || variant_plan_of(t->summary, kind, &p) < 0)
+		return 0;
+	variant_plan_free(&p);
+	return 1;
+}
+
 /* The kinds named, each once: a kind named again is one variant, said once. */
 static void named_kinds(char **named, int nnamed, struct argv *kinds)
 {
@@ -363,7 +377,7 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 	}
 	int rc = 0, tried = 0;
 	for (size_t i = 0; i < kinds.n; i++)
-		tried += campaign_knob(t->knobs, kinds.v[i]) != NULL;
+		tried += triable(t, kinds.v[i]);
 	if ((tried > 1 || (tried && t->control)) && !strcmp(t->be->name, "local") && !t->wait) {
 		printf("the local executor runs the %d variants one after another (each measured alone): waiting for each\n",
 		       tried + (t->control != 0));
@@ -382,7 +396,9 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 	if (t->variants_read > 1) {
 		printf("campaign try: %d of %d predictions confirmed", t->confirmed, t->checked);
 		say_no_gain(t->no_gain);
-		printf(" over %d variants of run %s\n", t->variants_read, t->parent->id);
+		printf(" over %d variants of run %s%s%s\n", t->variants_read, t->parent->id,
+		       t->control_id ? ", set against control run " : "",
+		       t->control_id ? t->control_id : "");
 	}
 	if (t->variants_read && !t->control_id)
 		printf("(each set against run %s as it ran: the drift since is not measured; --control measures it)\n",

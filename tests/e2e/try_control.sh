@@ -84,3 +84,12 @@ check try_control_compare_says grep -q "^  set against control run $cid (the par
 cp "$var/summary.json" summary.before.json
 "$BIN/campaign-analyze" "$var" >/dev/null 2>&1
 check try_control_reanalysed_same cmp -s summary.before.json "$var/summary.json"
+# nothing to try (a kind without a knob here): no control run is made for nothing, exit 2
+before=$(ls -d "$SCRATCH"/res/try-control/2* | wc -l)
+"$CAMPAIGN" try --control --results "$SCRATCH/res" "$pid" io >none.out 2>&1
+rc=$?
+check try_control_none_for_nothing [ "$rc" -eq 2 -a "$(ls -d "$SCRATCH"/res/try-control/2* | wc -l)" -eq "$before" ]
+# ls shows the control as the parent's control, not as advice tried
+"$CAMPAIGN" ls --results "$SCRATCH/res" >ls.out 2>&1
+check try_control_ls grep -q "^ *control: $cid$" ls.out
+check try_control_ls_child grep -q "^ *control of $pid (its campaign re-run unchanged)$" ls.out
