@@ -632,7 +632,7 @@ static void against_control_said(struct strbuf *md, const struct ana_variant *v)
 			    c.scenario, c.parent_median_ms, ctl,
 			    100 * (ctl / c.parent_median_ms - 1), c.by_means ? ", the means" : "");
 	}
-	strbuf_adds(md, ".\n\n");
+	strbuf_addf(md, PROSE_CHECK_CONTROL_OWN_REPORT);
 }
 
 void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
