@@ -73,3 +73,12 @@ check slurm_try_child_report test -s "$child/BOTTLENECK_ANALYSIS.md"
 # the checked prediction, the report and the family in ls (tests/lib.sh try_family)
 check slurm_try_variant_knob [ "$(json "$child/summary.json" 'j["variant"]["knob"]')" = "{'params': {'ddp': 'bucketed'}}" ]
 try_family slurm_try "$R" "$parent" "$child" comm-2n communication
+# with --control through SLURM: the control (kind control, the parent's sbatch but for its
+# names) runs first, then the variant, which is set against it once both are analysed
+"$CAMPAIGN" try --control --wait --results "$R" "$pid" communication >tc.out 2>&1; rc=$?
+check slurm_try_control_exit0 [ "$rc" -eq 0 ]
+ctl=$(sed -n 's/^control \([0-9a-f-]*\): each scenario now against the parent as it ran$/\1/p' tc.out)
+check slurm_try_control_said [ -n "$ctl" ] && check slurm_try_control_kind [ "$(json "$R/slurm-try/$ctl/summary.json" 'j["variant"]["kind"]')" = control ]
+var=$(ls -d "$R"/slurm-try/2* | while read -r d; do [ "$(json "$d/variant.json" 'j.get("control", {}).get("run", "")' 2>/dev/null)" = "$ctl" ] && echo "$d"; done)
+check slurm_try_control_variant [ -n "$ctl" -a -n "$var" ] && check slurm_try_control_set_against [ "$(json "$var/summary.json" 'j["variant"]["control"] + " " + str(all("control_step_ms" in r for r in j["checked_predictions"]))')" = "$ctl True" ]
+check slurm_try_control_sbatch_same [ "$(sb "$parent" "$pid" '^#SBATCH')" = "$(sb "$R/slurm-try/$ctl" "$ctl" '^#SBATCH')" ]
