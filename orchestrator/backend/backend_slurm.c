@@ -15,6 +15,9 @@
 #include "util/err.h"
 #include "util/fault.h"
 #include "orchestrator/store/snapshot.h"
+#include "orchestrator/store/store.h"
+#include "orchestrator/variant.h"
+#include "util/jsonio.h"
 #include "util/fsio.h"
 #include "statusfile.h"
 #include "requeue.h"
@@ -553,6 +556,41 @@ static int submit_aggregate(struct run *r, const char *key, const char *dep, int
 	return rc;
 }
 
+static slurm_job_info_t *find_job(job_info_msg_t *msg, const char *id);
+
+/* The aggregation job of the control run a variant is set against (campaign try --control),
+ * while the controller still has it pending or running: 0 when there is none, or the control
+ * is analysed already (its summary.json there). */
+static uint32_t control_aggregation(struct run *r)
+{
+	json_t *v = variant_read(r->dir);
+	const char *dir = jsonio_str(json_object_get(v, "control"), "dir");
+	struct strbuf p = STRBUF_INIT;
+	struct store *st = NULL;
+	struct run_row row = { 0 };
+	uint32_t id = 0;
+	strbuf_addf(&p, "%s/" RUN_SUMMARY, dir);
+	int open = *dir && !fsio_exists(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/" RUN_STATE_DB, dir);
+	if (open && store_open(p.buf, 0, STORE_JOURNAL_AUTO, &st) == 0 &&
+	    store_run_get(st, &row) == 0 && row.aggregate_job_id) {
+		job_info_msg_t *known = NULL;
+		slurm_job_info_t *j = controller_jobs(r, &known) == 0
+					      ? find_job(known, row.aggregate_job_id)
+					      : NULL;
+		if (j && (j->job_state & JOB_STATE_BASE) <= JOB_SUSPENDED) /* not ended */
+			id = j->job_id;
+		slurm_free_job_info_msg(known);
+	}
+	run_row_free(&row);
+	if (st)
+		store_close(st);
+	strbuf_free(&p);
+	json_decref(v);
+	return id;
+}
+
 /* The aggregation job: afterany on every unfinished job of the run, once
  * per set of attempts (an interrupted submit of it is adopted, not repeated). */
 static int slurm_start(struct run *r, int wait)
@@ -561,6 +599,9 @@ static int slurm_start(struct run *r, int wait)
 	struct strbuf dep = STRBUF_INIT, key = STRBUF_INIT;
 	struct run_row row;
 	int rc = aggregate_dependency(r, &dep, &key);
+	uint32_t ctl = rc == 0 && dep.len ? control_aggregation(r) : 0;
+	if (ctl) /* a variant's checks need its control analysed first */
+		strbuf_addf(&dep, ":%u", ctl);
 	if (rc == 0 && (rc = store_run_get(r->st, &row)) == 0) {
 		int same = row.aggregate_key && !strcmp(row.aggregate_key, key.buf);
 		if (dep.len && !(same && row.aggregate_job_id) && (rc = slurm_ready()) == 0)

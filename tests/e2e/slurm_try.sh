@@ -82,3 +82,13 @@ check slurm_try_control_said [ -n "$ctl" ] && check slurm_try_control_kind [ "$(
 var=$(ls -d "$R"/slurm-try/2* | while read -r d; do [ "$(json "$d/variant.json" 'j.get("control", {}).get("run", "")' 2>/dev/null)" = "$ctl" ] && echo "$d"; done)
 check slurm_try_control_variant [ -n "$ctl" -a -n "$var" ] && check slurm_try_control_set_against [ "$(json "$var/summary.json" 'j["variant"]["control"] + " " + str(all("control_step_ms" in r for r in j["checked_predictions"]))')" = "$ctl True" ]
 check slurm_try_control_sbatch_same [ "$(sb "$parent" "$pid" '^#SBATCH')" = "$(sb "$R/slurm-try/$ctl" "$ctl" '^#SBATCH')" ]
+# without --wait the control and the variant run beside each other: the variant's aggregation
+# job waits for the control's too (its dependency names it), so its checks find the control
+# analysed and are set against it
+"$CAMPAIGN" try --control --results "$R" "$pid" communication >tn.out 2>&1; rc=$?
+check slurm_try_control_nowait_exit0 [ "$rc" -eq 0 ]
+ctl2=$(sed -n 's/^run \([0-9a-f-]*\)$/\1/p' tn.out | sed -n 1p) var2=$(sed -n 's/^run \([0-9a-f-]*\)$/\1/p' tn.out | sed -n 2p)
+cagg=$(rows "$R/slurm-try/$ctl2" "select aggregate_job_id from runs")
+check slurm_try_control_nowait_dependency grep -q "^#SBATCH --dependency=afterany:.*:$cagg$" "$R/slurm-try/$var2/aggregate.sbatch"
+check slurm_try_control_nowait_analysed wait_for 120 test -s "$R/slurm-try/$var2/summary.json"
+check slurm_try_control_nowait_set_against [ "$(json "$R/slurm-try/$var2/summary.json" 'j["variant"].get("control")')" = "$ctl2" ]
