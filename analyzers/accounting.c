@@ -118,11 +118,23 @@ static double min_exposed(const struct scenario_metrics *m, size_t i)
 	return v < 0 ? 0 : v;
 }
 
+/* s's per-step compute samples emptied, with room for every step of m. */
+static void step_compute_reset(struct ana_scenario *s, const struct scenario_metrics *m)
+{
+	size_t cap = 0;
+	for (size_t r = 0; r < m->n; r++)
+		cap += m->ranks[r].n;
+	free(s->shares.step_compute_ms);
+	s->shares.step_compute_ms = xcalloc(cap + 1, sizeof *s->shares.step_compute_ms);
+	s->shares.n_step_compute = 0;
+}
+
 void accounting_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 {
 	struct sums u = { 0 };
 	double worst = -1;
 	size_t all_steps = 0;
+	step_compute_reset(s, m);
 	for (size_t r = 0; r < m->n; r++) {
 		double rank_total = 0;
 		size_t rank_steps = 0;
@@ -132,6 +144,8 @@ void accounting_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 				continue;
 			add_step(&u, st,
 				 i < m->ranks[0].n ? min_exposed(m, i) : st->comm_exposed_ms);
+			s->shares.step_compute_ms[s->shares.n_step_compute++] =
+				st->forward_ms + st->backward_ms + st->optimizer_ms + st->ops_ms;
 			rank_total += st->step_ms;
 			rank_steps++;
 		}

@@ -915,6 +915,7 @@ void ana_scenario_free(struct ana_scenario *s)
 	for (int k = 0; k < s->data.n_trace_like && k < ANA_TRACE_LIKE_SHOWN; k++)
 		free(s->data.trace_like[k]);
 	free(s->steps.step_ms);
+	free(s->shares.step_compute_ms);
 	collectives_free(s->comm.colls, s->comm.ncolls);
 	clocks_free(&s->comm.clocks);
 	free(s->comm.comm_floor_ms);

@@ -219,6 +219,10 @@ struct ana_steps {
 /* Where step time goes (percent of the median step) */
 struct ana_shares {
 	double data_pct, compute_pct, comm_pct, io_pct, other_pct;
+	/* each rank's active steps' compute (forward, backward, optimizer, operators; ms), the
+	 * samples the host compute share is the mean of; NULL: none */
+	double *step_compute_ms;
+	size_t n_step_compute;
 	double forward_pct, backward_pct, optimizer_pct;
 	double comm_total_pct;  /* all communication, overlapped or not */
 	double sync_wait_pct;   /* in collectives but waiting for slower ranks (imbalance) */
@@ -426,6 +430,9 @@ struct model_contention {
 	double wide_eff;         /* the widest's measured parallel efficiency */
 	int wide_by_means;       /* ... by the means (its steps, or the baseline's, not alike) */
 	struct stats_interval wide_eff_ci; /* and its 95 % interval */
+	/* the 95 % bootstrap interval of wide_ms / base_ms (ratio of the means of each rank's
+	 * steps' compute, host basis on both; known 0: none, fewer than 5 steps or GPU basis) */
+	struct stats_interval growth_ci;
 };
 
 struct ana_model {

@@ -286,6 +286,26 @@ static void growth_of(struct model_contention *c, const struct ana_scenario *bas
 	c->gpu = w->outcome.basis == BASIS_GPU;
 }
 
+/* The interval of the per-rank compute's growth from base to w: the bootstrap of the ratio of
+ * the means of each rank's steps' compute, where both are on the host's basis (the shares'
+ * own samples) with STATS_BOOTSTRAP_MIN_N steps or more; else none (known 0). */
+static void growth_interval(struct model_contention *c, const struct ana_scenario *base,
+			    const struct ana_scenario *w)
+{
+	const struct ana_shares *b = &base->shares, *x = &w->shares;
+	memset(&c->growth_ci, 0, sizeof c->growth_ci);
+	if (base->outcome.basis != BASIS_HOST || w->outcome.basis != BASIS_HOST ||
+	    b->n_step_compute < STATS_BOOTSTRAP_MIN_N || x->n_step_compute < STATS_BOOTSTRAP_MIN_N)
+		return;
+	struct stats_sample bs = { b->step_compute_ms, b->n_step_compute },
+			    ws = { x->step_compute_ms, x->n_step_compute };
+	stats_bootstrap(&ws, 1, &bs, 1, STATS_MEAN, &c->growth_ci);
+	/* (the shares from another source than these samples: no interval of them) */
+	double said = c->wide_ms / c->base_ms;
+	if (fabs(c->growth_ci.value - said) > 1e-6 * said)
+		memset(&c->growth_ci, 0, sizeof c->growth_ci);
+}
+
 /* Per-rank compute that grows with the node count at the same work per rank is
  * ranks contending for the machine: every part of the step measured on the wider
  * scenarios is inflated by it, by as much as compute or more. */
@@ -311,6 +331,7 @@ static void contention(const struct ana_scenario *base, const struct ana_scenari
 	c->wide_by_means = w->scaling.by_means;
 	snprintf(c->wide, sizeof c->wide, "%s", w->in.name);
 	growth_of(c, base, w);
+	growth_interval(c, base, w);
 }
 
 /* Least squares: b >= 0 on compute ~ b/N; a, c >= 0 on the rest ~ a + c log2 N. */

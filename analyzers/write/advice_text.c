@@ -1124,11 +1124,13 @@ static int contended_advice(struct rec *r, const struct ana_model *m)
 			 100 * c->wide_eff_ci.hi);
 	else
 		snprintf(ci, sizeof ci, "%s", means);
+	char growth[80];
+	scaling_text_growth_ci(growth, sizeof growth, c);
 	strbuf_addf(
 		&sb,
 		PROSE_SERIES_MEASURE,
-		m->series, c->wide_ms / c->base_ms, c->base_nodes, c->wide_nodes, 100 * c->wide_eff,
-		ci, c->wide_nodes);
+		m->series, c->wide_ms / c->base_ms, growth, c->base_nodes, c->wide_nodes,
+		100 * c->wide_eff, ci, c->wide_nodes);
 	r->gain = 0;
 	r->text = strbuf_detach(&sb);
 	return 1;

@@ -286,6 +286,16 @@ static void contention_parts(struct strbuf *sb, const struct model_contention *c
 		what, c->grew_base_ms, c->grew_wide_ms);
 }
 
+void scaling_text_growth_ci(char *out, size_t n, const struct model_contention *c)
+{
+	if (c->growth_ci.known)
+		snprintf(out, n, " (95 %% CI %.1f-%.1fx)", c->growth_ci.lo, c->growth_ci.hi);
+	else
+		snprintf(out, n, " (no interval: %s)",
+			 c->gpu ? "GPU windows, not per-step samples"
+				: "fewer than 5 steps on a side");
+}
+
 void scaling_text_contention(struct strbuf *sb, const struct ana_model *m, int host_cpus)
 {
 	const struct model_contention *c = &m->contention;
@@ -296,10 +306,12 @@ void scaling_text_contention(struct strbuf *sb, const struct ana_model *m, int h
 		snprintf(where, sizeof where,
 			 " (the local executor ran all %d ranks of %s on this machine's %d CPU%s)",
 			 c->wide_ranks, c->wide, host_cpus, host_cpus == 1 ? "" : "s");
+	char ci[80];
+	scaling_text_growth_ci(ci, sizeof ci, c);
 	strbuf_addf(
 		sb,
 		PROSE_SCALING_PER_RANK_COMPUTE,
-		c->wide_ms / c->base_ms, c->base_ms, c->base_nodes, c->base_nodes == 1 ? "" : "s",
-		c->wide_ms, c->wide_nodes, where);
+		c->wide_ms / c->base_ms, ci, c->base_ms, c->base_nodes,
+		c->base_nodes == 1 ? "" : "s", c->wide_ms, c->wide_nodes, where);
 	contention_parts(sb, c);
 }

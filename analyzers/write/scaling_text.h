@@ -38,6 +38,8 @@ void scaling_text_no_prediction(struct strbuf *sb, const struct ana_model *m, in
 void scaling_text_pct(char *buf, size_t n, double pct);
 /* The contention sentence (m->contention.found); host_cpus: the local executor's CPUs
  * (0 on a cluster). */
+/* " (95 % CI LO-HIx)" of c's per-rank compute growth, or why it has none, into out. */
+void scaling_text_growth_ci(char *out, size_t n, const struct model_contention *c);
 void scaling_text_contention(struct strbuf *sb, const struct ana_model *m, int host_cpus);
 
 #endif

@@ -816,7 +816,7 @@ static void test_contention_words(void)
 	CHECK(ana_run_write(&run) == 0);
 	char *md = read_in("BOTTLENECK_ANALYSIS.md");
 	CHECK(strstr(md,
-		     "**Contention.** Per-rank compute grew 1.4x, from 10.00 ms at 1 node to 14.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network (the local executor ran all 4 ranks of k4 on this machine's 2 CPUs). Exposed communication and waiting for peers grew more, from 10.00 to 120.00 ms per rank and step, so it slows the step more than compute does, but the same contention inflates it, by an amount these runs cannot separate from its own growth.\n") !=
+		     "**Contention.** Per-rank compute grew 1.4x (95 % CI 1.4-1.4x), from 10.00 ms at 1 node to 14.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network (the local executor ran all 4 ranks of k4 on this machine's 2 CPUs). Exposed communication and waiting for peers grew more, from 10.00 to 120.00 ms per rank and step, so it slows the step more than compute does, but the same contention inflates it, by an amount these runs cannot separate from its own growth.\n") !=
 	      NULL);
 	CHECK(strstr(md, "not communication") == NULL);
 	/* the summary's efficiency of k4 (4 ranks on 2 CPUs) says it is this machine's; k2's
@@ -833,7 +833,7 @@ static void test_contention_words(void)
 	      NULL);
 	CHECK(strstr(md, "Predicted parallel efficiency") == NULL);
 	CHECK(strstr(md,
-		     "**Series of k1**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew 1.4x from 1 to 4 nodes with the same work per rank, so the measured 15 % efficiency (95 % CI 15-15 %) at 4 nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.") !=
+		     "**Series of k1**: measure scaling where each rank has its own resources (real nodes, not ranks sharing this machine): per-rank compute grew 1.4x (95 % CI 1.4-1.4x) from 1 to 4 nodes with the same work per rank, so the measured 15 % efficiency (95 % CI 15-15 %) at 4 nodes includes this machine's contention (how much of it cannot be told from these runs), and the model predicts nothing.") !=
 	      NULL);
 	free(md);
 	/* summary.json: the fitted terms, no predictions; the figure: no curve */
@@ -900,7 +900,7 @@ static void test_contention_words(void)
 	scaling_text_contention(&sb, &cj.models[0], 0);
 	CHECK_STR(
 		sb.buf,
-		"Per-rank compute grew 3.0x, from 10.00 ms at 1 node to 30.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network; compute grew more than any other part of the step, so the slowdown is first of all contention.");
+		"Per-rank compute grew 3.0x (95 % CI 3.0-3.0x), from 10.00 ms at 1 node to 30.00 ms at 4 nodes, with the same work per rank: the ranks contend for CPUs, memory bandwidth or the network; compute grew more than any other part of the step, so the slowdown is first of all contention.");
 	strbuf_free(&sb);
 	ana_run_free(&cj);
 	/* a share is never said to be 100 % below 99.95 */
