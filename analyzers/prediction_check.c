@@ -262,12 +262,28 @@ struct ana_check check_as_decided(const struct ana_check *c)
 	return v;
 }
 
+/* c decided as if there were no control (c->uncorrected_*): what the drift correction
+ * changes. */
+static void decide_uncorrected(struct ana_check *c, const struct ana_scenario *s,
+			       const char *kind)
+{
+	c->uncorrected_outcome = -1, c->uncorrected_ms = 0;
+	if (!c->n_control)
+		return;
+	struct ana_check u = *c;
+	u.n_control = 0, u.control_steps = NULL;
+	decide(&u, s, kind);
+	struct ana_check d = check_as_decided(&u);
+	c->uncorrected_outcome = (int)u.outcome, c->uncorrected_ms = d.measured_ms;
+}
+
 void prediction_check_run(struct ana_run *run)
 {
 	struct ana_variant *v = &run->variant;
 	for (size_t i = 0; i < v->n; i++) {
 		struct ana_check *c = &v->checks[i];
 		const struct ana_scenario *s = find(run, c->scenario);
+		decide_uncorrected(c, s, v->kind);
 		decide(c, s, v->kind);
 		c->load_unknown = s && !s->mon.foreign.known && !contamination_any(s);
 		c->estimator_differs = s && s->steps.active_steps && c->parent_periods >= 0 &&

@@ -83,6 +83,10 @@ struct ana_check {
 	 * and hi_ms -1 with fewer than STATS_BOOTSTRAP_MIN_N steps on a side (no interval) */
 	double measured_ms, lo_ms, hi_ms;
 	double own_median_ms; /* the variant's own median step: its batch, set against nothing */
+	/* set against a control: the outcome and the measured step (median or mean, as that was
+	 * decided) against the parent as it ran, without the control; -1 / 0 without a control */
+	int uncorrected_outcome;
+	double uncorrected_ms;
 	/* the means of the parent's and the variant's steps (the variant's at the parent's
 	 * batch): the time per sample over the run, where a median leaves periodic steps out */
 	double parent_mean_ms, measured_mean_ms;

@@ -80,6 +80,7 @@
 /* a variant's control run (campaign try --control), and a check's step there */
 #define SK_CONTROL "control"
 #define SK_CONTROL_STEP_MS "control_step_ms"
+#define SK_UNCORRECTED "uncorrected"
 #define SK_RANK "rank"
 #define SK_NODE "node"
 #define SK_CAUSE "cause"

@@ -298,6 +298,14 @@ json_t *prediction_check_json(const struct ana_variant *v)
 				SK_BY_MEANS, c.by_means, "medians", medians));
 		json_t *e = json_array_get(a, json_array_size(a) - 1);
 		control_step_json(e, &c);
+		if (o->uncorrected_outcome >= 0) /* (with a control only) */
+			json_object_set_new(
+				e, SK_UNCORRECTED,
+				json_pack("{s:o, s:s}", SK_MEASURED_STEP_MS,
+					  num3(o->uncorrected_ms, o->uncorrected_ms > 0),
+					  SK_OUTCOME,
+					  check_outcome_name(
+						  (enum check_outcome) o->uncorrected_outcome)));
 		json_object_set_new(e, SK_NO_GAIN, json_boolean(by_no_gain(&c)));
 		json_object_set_new(e, SK_PREDICTED_INTERVAL_MS,
 				    c.pred_lo_ms >= 0 && c.pred_hi_ms >= c.pred_lo_ms
@@ -493,11 +501,27 @@ static void no_gain_note(struct strbuf *md, const char *scenario, const struct a
 
 /* What a reader must know of check c beside its row: a changed batch, the load, a miss,
  * a confirmation by a wide interval alone, a wide measured interval. */
+/* Set against a control, a check whose outcome the correction changed (confirmed one way
+ * and not the other): what it would be against the parent as it ran. */
+static void uncorrected_note(struct strbuf *md, const struct ana_check *c)
+{
+	struct ana_check d = check_as_decided(c);
+	int was = c->uncorrected_outcome;
+	if (was < 0 || ((was == CHECK_CONFIRMED) == (c->outcome == CHECK_CONFIRMED)) ||
+	    d.predicted_ms <= 0)
+		return;
+	strbuf_addf(md, PROSE_CHECK_UNCORRECTED, c->scenario,
+		    check_outcome_name((enum check_outcome)was), c->uncorrected_ms,
+		    100 * (c->uncorrected_ms / d.predicted_ms - 1), d.measured_ms,
+		    check_outcome_name(c->outcome));
+}
+
 static void check_notes(struct strbuf *md, const struct ana_check *c, const struct ana_variant *v)
 {
 	if (c->side)
 		return;
 	batch_notes(md, c);
+	uncorrected_note(md, c);
 	if (c->estimator_differs)
 		strbuf_addf(
 			md,
@@ -611,6 +635,20 @@ static void control_md(struct strbuf *md, const struct ana_variant *v)
 
 /* Where the checks were set against a control run: which, and its steps against the
  * parent's for the scenarios with a prediction. */
+/* The control's step (ctl: its median, or mean as c was decided) against the parent's, with
+ * the 95 % bootstrap interval of control / parent by the same statistic. */
+static void drift_said(struct strbuf *md, const struct ana_check *c, double ctl)
+{
+	struct stats_sample cs = { c->control_steps, c->n_control },
+			    ps = { c->parent_steps, c->n_parent };
+	struct stats_interval ci = { 0 };
+	if (c->n_control >= STATS_BOOTSTRAP_MIN_N && c->n_parent >= STATS_BOOTSTRAP_MIN_N)
+		stats_bootstrap(&cs, 1, &ps, 1, c->by_means ? STATS_MEAN : STATS_MEDIAN, &ci);
+	double p = c->parent_median_ms; /* (the parent's mean where c is by the means) */
+	prediction_check_change_write(md, p, ctl, ci.known ? p * ci.lo : -1,
+				      ci.known ? p * ci.hi : -1, 0);
+}
+
 static void against_control_said(struct strbuf *md, const struct ana_variant *v)
 {
 	if (!v->control && v->control_pending) {
@@ -628,9 +666,10 @@ static void against_control_said(struct strbuf *md, const struct ana_variant *v)
 		double ctl = c.by_means ? c.control_mean_ms : c.control_median_ms;
 		if (c.side || !c.n_control || c.parent_median_ms <= 0 || ctl <= 0)
 			continue;
-		strbuf_addf(md, "%s `%s` %.2f -> %.2f ms (%+.0f %%%s)", k++ ? "," : "",
-			    c.scenario, c.parent_median_ms, ctl,
-			    100 * (ctl / c.parent_median_ms - 1), c.by_means ? ", the means" : "");
+		strbuf_addf(md, "%s `%s` %.2f -> %.2f ms (", k++ ? ";" : "", c.scenario,
+			    c.parent_median_ms, ctl);
+		drift_said(md, &c, ctl);
+		strbuf_adds(md, c.by_means ? ", the means)" : ")");
 	}
 	strbuf_addf(md, PROSE_CHECK_CONTROL_OWN_REPORT);
 }

@@ -2104,8 +2104,8 @@ static void test_check_against_control(void)
 	CHECK(md &&
 	      strstr(md,
 		     "Set against control run `c` (the parent's campaign re-run unchanged before this variant)") &&
-	      strstr(md,
-		     "the control against the parent: `s` 100.00 -> 204.00 ms (+104 %) (the control's own report gives each with its 95 % interval: a change inside it is no drift the steps can tell).\n"));
+	      strstr(md, "the control against the parent: `s` 100.00 -> 204.00 ms (2.04x slower (95 % CI ") &&
+	      strstr(md, "- **s**: against the parent as it ran, without the control, it would be within noise (102.00 ms measured, +100.0 % off the prediction), not as above (51.00 ms, confirmed): the control's drift decides this check, so cite it with that drift's interval.\n"));
 	free(md);
 	/* a control of 3 steps (median 202): the same ratio, but no interval from so few */
 	const struct check_in few = { "communication", p, p, 40, 60, -1, -1, 0, 0, 0, 0, ctl, 3 };
