@@ -135,6 +135,12 @@ static json_t *num3(double v, int known)
 	return known ? jsonio_real3(v) : json_null();
 }
 
+/* v to 0.001 ms, as num3 keeps it */
+static double ms3(double v)
+{
+	return round(v * 1000.0) / 1000.0;
+}
+
 /* The measured change of an entry from its own (rounded) numbers, so that
  * summary.json's measured_change and every table's outcome cell agree; 0 when the
  * entry has none of them. */
@@ -623,10 +629,10 @@ static void control_md(struct strbuf *md, const struct ana_variant *v)
 		struct ana_check c = check_as_decided(&v->checks[i]);
 		if (c.outcome == CHECK_UNMEASURED || c.parent_median_ms <= 0)
 			continue;
-		strbuf_addf(md, "%s `%s` %.2f -> %.2f ms (", k++ ? ";" : "", c.scenario,
-			    c.parent_median_ms, c.measured_ms);
-		prediction_check_change_write(md, c.parent_median_ms, c.measured_ms, c.lo_ms,
-					      c.hi_ms, 0);
+		/* as summary.json's side_effects keep them (0.001 ms), which try prints too */
+		double p = ms3(c.parent_median_ms), x = ms3(c.measured_ms);
+		strbuf_addf(md, "%s `%s` %.2f -> %.2f ms (", k++ ? ";" : "", c.scenario, p, x);
+		prediction_check_change_write(md, p, x, ms3(c.lo_ms), ms3(c.hi_ms), 0);
 		strbuf_addf(md, "%s%s)", c.by_means ? ", by the means" : "",
 			    c.outcome == CHECK_CONTAMINATED ? ", measured beside other load" : "");
 	}
