@@ -122,8 +122,9 @@ static void decide(struct ana_check *c, const struct ana_scenario *s, const char
 	c->n_variant = s->steps.active_steps;
 	c->own_median_ms = s->steps.step_med_ms;
 	double base = median_of(c->parent_steps, c->n_parent);
-	if (c->n_control) /* (its summary's median, recounted as the parent's is) */
-		c->control_median_ms = median_of(c->control_steps, c->n_control);
+	if (c->n_control) /* (from its steps, as the parent's are) */
+		c->control_median_ms = median_of(c->control_steps, c->n_control),
+		c->control_mean_ms = stats_mean(c->control_steps, c->n_control);
 	double *steps = at_parent_batch(c, s, &scale);
 	if ((c->batch_not_predicted = other_batch(c, kind)))
 		c->predicted_ms = c->pred_lo_ms = c->pred_hi_ms = -1;

@@ -67,7 +67,7 @@ struct ana_check {
 	 * / control times the parent's median (or mean), so the drift between runs cancels */
 	double *control_steps;
 	size_t n_control;
-	double control_median_ms, control_mean_ms;
+	double control_median_ms, control_mean_ms; /* derived from control_steps as decided */
 	int control_contaminated;
 	size_t n_variant; /* the variant's active steps (decided: its scenario's) */
 	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */

@@ -10,6 +10,7 @@
 #include "analyzers/trace_files.h"
 #include "analyzers/trace_names.h"
 #include "analyzers/trace_reduce.h"
+#include "util/jsonio.h"
 #include "util/err.h"
 #include "util/run_layout.h"
 #include "util/sort.h"
@@ -709,12 +710,6 @@ static void predict_batch(struct replay_build_in *in, const struct replay_sim *b
 	widen_to(&out->batch, &q);
 }
 
-/* x to 0.001 ms, as summary.json keeps it (jsonio_real3) */
-static double ms3(double x)
-{
-	return isfinite(x) ? round(x * 1000.0) / 1000.0 : x;
-}
-
 /* The predictions to 0.001 ms, as summary.json keeps them: the report's figures are then the
  * ones a variant's check reads back (a mean of 52.2549.. was 52.25 in the parent's report and,
  * stored as 52.255, 52.26 in the variant's). */
@@ -729,12 +724,12 @@ static void predictions_rounded(struct replay_result *r)
 				&p[i]->per_call_step_ms, &p[i]->proportional_step_ms,
 				&p[i]->gemm_bound_step_ms };
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-			*v[k] = ms3(*v[k]);
+			*v[k] = jsonio_round3(*v[k]);
 	}
 	double *v[] = { &r->loader_wait_step_ms, &r->loader_cpu_step_ms, &r->loader_wait_mean_ms,
 			&r->loader_cpu_mean_ms, &r->io_storage_ms, &r->io_storage_mean_ms };
 	for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-		*v[k] = ms3(*v[k]);
+		*v[k] = jsonio_round3(*v[k]);
 }
 
 /* The loaded traces l (ranks and steps those of m) built into a graph, replayed, and set

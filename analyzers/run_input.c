@@ -6,7 +6,6 @@
 #include "analyzers/prose.h"
 #include "analyzers/bounds.h"
 #include "analyzers/run_input_bounds.h"
-#include "analyzers/stats.h"
 
 #include "util/err.h"
 #include "util/fsio.h"
@@ -365,8 +364,8 @@ static int read_check(json_t *o, struct ana_check *c, json_error_t *e)
 	int rc = read_reals(steps, &c->parent_steps, &c->n_parent, 0, e);
 	if (rc == 0 && (rc = read_reals(shares, &sh, NULL, CHECK_SHARES, e)) == 0)
 		memcpy(c->parent_share_pct, sh, sizeof c->parent_share_pct);
-	if (rc == 0 && ctl && (rc = read_reals(ctl, &c->control_steps, &c->n_control, 0, e)) == 0)
-		c->control_mean_ms = stats_mean(c->control_steps, c->n_control);
+	if (rc == 0 && ctl)
+		rc = read_reals(ctl, &c->control_steps, &c->n_control, 0, e);
 	free(sh);
 	return rc;
 }

@@ -237,11 +237,8 @@ static void control_side(json_t *cs, const char *name, struct ana_check *c)
 	if (!json_array_size(times))
 		return;
 	c->control_steps = xcalloc(json_array_size(times) + 1, sizeof *c->control_steps);
-	double sum = 0;
 	json_array_foreach(times, i, t)
-		sum += c->control_steps[c->n_control++] = json_number_value(t);
-	c->control_median_ms = jsonio_num(found, SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN));
-	c->control_mean_ms = sum / (double)c->n_control;
+		c->control_steps[c->n_control++] = json_number_value(t);
 	json_t *cc = json_object_get(found, SK_CONTAMINATED_BY);
 	c->control_contaminated = cc && !json_is_null(cc);
 }

@@ -35,9 +35,14 @@ int jsonio_write_exact(const char *path, const json_t *j, int mode)
 	return write_digits(path, j, mode, 17);
 }
 
+double jsonio_round3(double v)
+{
+	return isfinite(v) ? round(v * 1000.0) / 1000.0 : v;
+}
+
 json_t *jsonio_real3(double v)
 {
-	return isfinite(v) ? json_real(round(v * 1000.0) / 1000.0) : json_null();
+	return isfinite(v) ? json_real(jsonio_round3(v)) : json_null();
 }
 
 json_t *jsonio_at(json_t *o, const char *path)

@@ -15,6 +15,9 @@ int jsonio_write_mode(const char *path, const json_t *j, int mode);
 int jsonio_write_exact(const char *path, const json_t *j, int mode);
 /* v rounded to 3 decimals, as every number of summary.json; null when not finite. */
 json_t *jsonio_real3(double v);
+/* v to 0.001, as jsonio_real3 keeps it (a non-finite v as it is): a figure printed from
+ * it is the one a reader of the JSON finds. */
+double jsonio_round3(double v);
 /* The value at a dotted path of object keys (a number indexes an array:
  * collectives.0.busbw_gbps), or NULL. */
 json_t *jsonio_at(json_t *o, const char *path);

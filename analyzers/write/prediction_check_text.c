@@ -135,12 +135,6 @@ static json_t *num3(double v, int known)
 	return known ? jsonio_real3(v) : json_null();
 }
 
-/* v to 0.001 ms, as num3 keeps it */
-static double ms3(double v)
-{
-	return round(v * 1000.0) / 1000.0;
-}
-
 /* The measured change of an entry from its own (rounded) numbers, so that
  * summary.json's measured_change and every table's outcome cell agree; 0 when the
  * entry has none of them. */
@@ -169,14 +163,19 @@ static int side_changed(const struct ana_check *o)
 	       100 * fabs(c.measured_ms / p - 1) > CHECK_TOLERANCE_PCT;
 }
 
+/* The control's step c was set against: its median, or mean as c was decided. */
+static double control_ms(const struct ana_check *c)
+{
+	return c->by_means ? c->control_mean_ms : c->control_median_ms;
+}
+
 /* A row's control_step_ms where its check was set against a control run: the control's
  * median (or mean, as the check was decided), which the measured step is over. */
 static void control_step_json(json_t *e, const struct ana_check *c)
 {
 	if (c->n_control)
 		json_object_set_new(e, SK_CONTROL_STEP_MS,
-				    num3(c->by_means ? c->control_mean_ms : c->control_median_ms,
-					 1));
+				    num3(control_ms(c), 1));
 }
 
 json_t *prediction_check_side_json(const struct ana_variant *v)
@@ -505,8 +504,6 @@ static void no_gain_note(struct strbuf *md, const char *scenario, const struct a
 	strbuf_addch(md, '\n');
 }
 
-/* What a reader must know of check c beside its row: a changed batch, the load, a miss,
- * a confirmation by a wide interval alone, a wide measured interval. */
 /* Set against a control, a check whose outcome the correction changed (confirmed one way
  * and not the other): what it would be against the parent as it ran. */
 static void uncorrected_note(struct strbuf *md, const struct ana_check *c)
@@ -522,6 +519,8 @@ static void uncorrected_note(struct strbuf *md, const struct ana_check *c)
 		    check_outcome_name(c->outcome));
 }
 
+/* What a reader must know of check c beside its row: a changed batch, the load, a miss,
+ * a confirmation by a wide interval alone, a wide measured interval. */
 static void check_notes(struct strbuf *md, const struct ana_check *c, const struct ana_variant *v)
 {
 	if (c->side)
@@ -630,17 +629,16 @@ static void control_md(struct strbuf *md, const struct ana_variant *v)
 		if (c.outcome == CHECK_UNMEASURED || c.parent_median_ms <= 0)
 			continue;
 		/* as summary.json's side_effects keep them (0.001 ms), which try prints too */
-		double p = ms3(c.parent_median_ms), x = ms3(c.measured_ms);
+		double p = jsonio_round3(c.parent_median_ms), x = jsonio_round3(c.measured_ms);
 		strbuf_addf(md, "%s `%s` %.2f -> %.2f ms (", k++ ? ";" : "", c.scenario, p, x);
-		prediction_check_change_write(md, p, x, ms3(c.lo_ms), ms3(c.hi_ms), 0);
+		prediction_check_change_write(md, p, x, jsonio_round3(c.lo_ms),
+					      jsonio_round3(c.hi_ms), 0);
 		strbuf_addf(md, "%s%s)", c.by_means ? ", by the means" : "",
 			    c.outcome == CHECK_CONTAMINATED ? ", measured beside other load" : "");
 	}
 	strbuf_adds(md, ".\n\n");
 }
 
-/* Where the checks were set against a control run: which, and its steps against the
- * parent's for the scenarios with a prediction. */
 /* The control's step (ctl: its median, or mean as c was decided) against the parent's, with
  * the 95 % bootstrap interval of control / parent by the same statistic. */
 static void drift_said(struct strbuf *md, const struct ana_check *c, double ctl)
@@ -655,6 +653,8 @@ static void drift_said(struct strbuf *md, const struct ana_check *c, double ctl)
 				      ci.known ? p * ci.hi : -1, 0);
 }
 
+/* Where the checks were set against a control run: which, and its steps against the
+ * parent's for the scenarios with a prediction. */
 static void against_control_said(struct strbuf *md, const struct ana_variant *v)
 {
 	if (!v->control && v->control_pending) {
@@ -669,7 +669,7 @@ static void against_control_said(struct strbuf *md, const struct ana_variant *v)
 	strbuf_addf(md, PROSE_CHECK_AGAINST_CONTROL, v->control);
 	for (size_t i = 0, k = 0; i < v->n; i++) {
 		struct ana_check c = check_as_decided(&v->checks[i]);
-		double ctl = c.by_means ? c.control_mean_ms : c.control_median_ms;
+		double ctl = control_ms(&c);
 		if (c.side || !c.n_control || c.parent_median_ms <= 0 || ctl <= 0)
 			continue;
 		strbuf_addf(md, "%s `%s` %.2f -> %.2f ms (", k++ ? ";" : "", c.scenario,

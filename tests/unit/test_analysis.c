@@ -1865,7 +1865,6 @@ static enum check_outcome check_run(const struct check_in *in, double *measured,
 	for (int k = 0; k < CHECK_SHARES; k++)
 		c.parent_share_pct[k] = -1;
 	c.control_steps = (double *)in->ctl, c.n_control = in->nctl;
-	c.control_mean_ms = in->nctl ? stats_mean(in->ctl, in->nctl) : 0;
 	run.variant = (struct ana_variant){ .of = "r", .kind = (char *)in->kind, .checks = &c,
 					    .n = 1, .control = in->nctl ? "c" : NULL };
 	prediction_check_run(&run);
