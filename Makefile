@@ -306,7 +306,11 @@ demo: deps
 	@tests/demo.sh
 
 BENCH_BINS := $(B)/bench/gemm_bare $(B)/bench/allreduce_bare $(B)/bench/simdjson_floor \
-              $(B)/bench/replay_bench
+              $(B)/bench/replay_bench $(B)/bench/wall
+# A command's wall time and peak RSS, the timer's own start not counted.
+$(B)/bench/wall: tests/bench/wall.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $<
 $(B)/bench/gemm_bare: tests/bench/gemm_bare.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(BLAS_CFLAGS) -o $@ $< $(BLAS_LIBS)

@@ -59,7 +59,7 @@ echo "== campaign-analyze on a pool of threads: -j 1 against -j 2 (peak RSS of t
 jbench() { # label files...
 	local label=$1; shift
 	for j in 1 2; do
-		/usr/bin/time -f "%e %M" -o "$tmp/j$j.time" bin/campaign-analyze --json -j $j "$@" >"$tmp/j$j.json"
+		build/bench/wall "$tmp/j$j.time" bin/campaign-analyze --json -j $j "$@" >"$tmp/j$j.json"
 	done
 	read -r t1 m1 <"$tmp/j1.time"; read -r t2 m2 <"$tmp/j2.time"
 	cmp -s "$tmp/j1.json" "$tmp/j2.json" && same=identical || same=DIFFERENT
@@ -138,10 +138,10 @@ for i in $(seq 1 600); do [ -s "$mrun/BOTTLENECK_ANALYSIS.md" ] && break; sleep 
 sleep 1
 grep -h '^campaign aggregate: \(map step\|shard\)' "$mrun"/aggregate-*.out | sed 's/^/  /'
 cp "$mrun/summary.json" "$tmp/mapped.json"
-/usr/bin/time -f "%e %M" -o "$tmp/one.time" bin/campaign aggregate --jobs 1 --results "$tmp/map" "$mrun" >/dev/null 2>&1
+build/bench/wall "$tmp/one.time" bin/campaign aggregate --jobs 1 --results "$tmp/map" "$mrun" >/dev/null 2>&1
 read -r t1 m1 <"$tmp/one.time"
 cmp -s "$tmp/mapped.json" "$mrun/summary.json" && same=identical || same=DIFFERENT
 echo "  one process, -j 1: ${t1} s, $((m1 / 1024)) MB peak RSS; summary.json of the mapped run and of -j 1: $same"
-/usr/bin/time -f "%e %M" -o "$tmp/sh.time" bin/campaign aggregate --shards 2 --jobs 1 --results "$tmp/map" "$mrun" >/dev/null 2>&1
+build/bench/wall "$tmp/sh.time" bin/campaign aggregate --shards 2 --jobs 1 --results "$tmp/map" "$mrun" >/dev/null 2>&1
 read -r t2 m2 <"$tmp/sh.time"
 echo "  --shards 2 --jobs 1 (local processes): ${t2} s, reduce process $((m2 / 1024)) MB peak RSS"

@@ -23,19 +23,16 @@ export CAMPAIGN_RULES=analyzers/kernel_rules.txt
 
 # py FILE...: "seconds kilobytes" of python3 loading them
 py() {
-	local t0 t1
-	t0=$(date +%s%N)
-	/usr/bin/time -f "%M" -o "$tmp/py.time" python3 -c 'import gzip,json,sys
+	build/bench/wall "$tmp/py.time" python3 -c 'import gzip,json,sys
 for f in sys.argv[1:]: json.load(gzip.open(f) if f.endswith(".gz") else open(f))' "$@"
-	t1=$(date +%s%N)
-	awk -v ns=$((t1 - t0)) '{ printf "%.4f %s\n", ns / 1e9, $1 }' "$tmp/py.time"
+	cat "$tmp/py.time"
 }
 
 # floor FILE: "seconds kilobytes" of simdjson's bare walk, the best of 3
 floor() {
 	local b='' line
 	for _ in 1 2 3; do
-		/usr/bin/time -f "%e %M" -o "$tmp/floor.time" build/bench/simdjson_floor "$1" >/dev/null
+		build/bench/wall "$tmp/floor.time" build/bench/simdjson_floor "$1" >/dev/null
 		line=$(cat "$tmp/floor.time")
 		if [ -z "$b" ] || python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "${line%% *}" "${b%% *}"; then b=$line; fi
 	done
@@ -49,12 +46,10 @@ best() {
 	local j=$1 out=$2; shift 2
 	local b= line
 	for i in 1 2 3; do
-		# the wall time to the nanosecond (time's %e has 10 ms: a fifth of a small file's run)
-		t0=$(date +%s%N)
-		CAMPAIGN_ANALYZE_TIMES=1 /usr/bin/time -f "%M" -o "$tmp/ana.time" \
+		# the wall time to the microsecond, from the fork to the exit (tests/bench/wall.c)
+		CAMPAIGN_ANALYZE_TIMES=1 build/bench/wall "$tmp/ana.time" \
 			bin/campaign-analyze --json -j "$j" "$@" >"$out" 2>"$tmp/ana.err"
-		t1=$(date +%s%N)
-		line="$(awk -v ns=$((t1 - t0)) '{ printf "%.4f %s", ns / 1e9, $1 }' "$tmp/ana.time") $(awk '/: read / { r += $(NF-1) }
+		line="$(cat "$tmp/ana.time") $(awk '/: read / { r += $(NF-1) }
 			/: analysed / { a += $(NF-1) } /: replay of / { p += $(NF-1) } END { print r, a, p + 0 }' "$tmp/ana.err")"
 		if [ -z "$b" ] || python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "${line%% *}" "${b%% *}"; then b=$line; fi
 	done
