@@ -263,19 +263,40 @@ struct ana_check check_as_decided(const struct ana_check *c)
 	return v;
 }
 
-/* c decided as if there were no control (c->uncorrected_*): what the drift correction
- * changes. */
-static void decide_uncorrected(struct ana_check *c, const struct ana_scenario *s,
-			       const char *kind)
+/* The control's drift from the parent (c->drift_*), by the statistic c was decided by. */
+static void drift_of(struct ana_check *c)
+{
+	struct stats_sample cs = { c->control_steps, c->n_control },
+			    ps = { c->parent_steps, c->n_parent };
+	struct stats_interval ci = { 0 };
+	if (c->n_control >= STATS_BOOTSTRAP_MIN_N && c->n_parent >= STATS_BOOTSTRAP_MIN_N)
+		stats_bootstrap(&cs, 1, &ps, 1, c->by_means ? STATS_MEAN : STATS_MEDIAN, &ci);
+	c->drift_known = ci.known, c->drift_by_means = c->by_means;
+	c->drift_lo = ci.known ? ci.lo : -1, c->drift_hi = ci.known ? ci.hi : -1;
+}
+
+/* With a control (c decided against it): kept so where the control's drift is measurable
+ * (c->uncorrected_* then say what the parent as it ran would give), else decided again
+ * against the parent as it ran, the control's drift kept for the report. */
+static void against_control_or_parent(struct ana_check *c, const struct ana_scenario *s,
+				      const char *kind)
 {
 	c->uncorrected_outcome = -1, c->uncorrected_ms = 0;
+	c->against_control = 0;
 	if (!c->n_control)
 		return;
+	drift_of(c);
 	struct ana_check u = *c;
 	u.n_control = 0, u.control_steps = NULL;
 	decide(&u, s, kind);
-	struct ana_check d = check_as_decided(&u);
-	c->uncorrected_outcome = (int)u.outcome, c->uncorrected_ms = d.measured_ms;
+	u.n_control = c->n_control, u.control_steps = c->control_steps;
+	if (c->drift_known && (c->drift_lo > 1 || c->drift_hi < 1)) {
+		struct ana_check d = check_as_decided(&u);
+		c->uncorrected_outcome = (int)u.outcome, c->uncorrected_ms = d.measured_ms;
+		c->against_control = 1;
+		return;
+	}
+	*c = u;
 }
 
 void prediction_check_run(struct ana_run *run)
@@ -284,8 +305,8 @@ void prediction_check_run(struct ana_run *run)
 	for (size_t i = 0; i < v->n; i++) {
 		struct ana_check *c = &v->checks[i];
 		const struct ana_scenario *s = find(run, c->scenario);
-		decide_uncorrected(c, s, v->kind);
 		decide(c, s, v->kind);
+		against_control_or_parent(c, s, v->kind);
 		c->load_unknown = s && !s->mon.foreign.known && !contamination_any(s);
 		c->estimator_differs = s && s->steps.active_steps && c->parent_periods >= 0 &&
 				       c->parent_periods != (s->steps.step_periods > 0);

@@ -69,6 +69,14 @@ struct ana_check {
 	size_t n_control;
 	double control_median_ms, control_mean_ms; /* derived from control_steps as decided */
 	int control_contaminated;
+	/* the control's drift from the parent: the 95 % bootstrap interval of control / parent
+	 * (drift_lo, drift_hi; drift_known 0: too few steps on a side) by the statistic a
+	 * check set against the control is decided by (the means: drift_by_means 1). The check
+	 * is set against the control (against_control 1) only where that interval excludes 1:
+	 * a drift the steps cannot tell from their noise is not corrected, since dividing by
+	 * the control would only add its noise */
+	int drift_known, drift_by_means, against_control;
+	double drift_lo, drift_hi;
 	size_t n_variant; /* the variant's active steps (decided: its scenario's) */
 	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */
 	double parent_median_ms; /* the parent's summary median (0: unknown) */
@@ -84,7 +92,8 @@ struct ana_check {
 	double measured_ms, lo_ms, hi_ms;
 	double own_median_ms; /* the variant's own median step: its batch, set against nothing */
 	/* set against a control: the outcome and the measured step (median or mean, as that was
-	 * decided) against the parent as it ran, without the control; -1 / 0 without a control */
+	 * decided) against the parent as it ran, without the control; -1 / 0 where the check is
+	 * not set against one (against_control 0) */
 	int uncorrected_outcome;
 	double uncorrected_ms;
 	/* the means of the parent's and the variant's steps (the variant's at the parent's

@@ -169,13 +169,14 @@ static double control_ms(const struct ana_check *c)
 	return c->by_means ? c->control_mean_ms : c->control_median_ms;
 }
 
-/* A row's control_step_ms where its check was set against a control run: the control's
- * median (or mean, as the check was decided), which the measured step is over. */
+/* A row's control_step_ms where there is a control run: the control's median (or mean, as
+ * the check was decided), and whether the measured step is over it (against_control). */
 static void control_step_json(json_t *e, const struct ana_check *c)
 {
-	if (c->n_control)
-		json_object_set_new(e, SK_CONTROL_STEP_MS,
-				    num3(control_ms(c), 1));
+	if (!c->n_control)
+		return;
+	json_object_set_new(e, SK_CONTROL_STEP_MS, num3(control_ms(c), 1));
+	json_object_set_new(e, SK_AGAINST_CONTROL, json_boolean(c->against_control));
 }
 
 json_t *prediction_check_side_json(const struct ana_variant *v)
@@ -362,6 +363,8 @@ void prediction_check_cells(json_t *entry, const char *num_fmt, char *cells[PRED
 		strbuf_adds(&oc, " as no gain");
 	if (json_is_true(json_object_get(entry, SK_BY_MEANS)))
 		strbuf_adds(&oc, " (by the means)");
+	if (json_is_true(json_object_get(entry, SK_AGAINST_CONTROL)))
+		strbuf_adds(&oc, " (against the control)");
 	cells[5] = strbuf_detach(&oc);
 	/* the measured median against the prediction, in % of the prediction: the measure the
 	 * 10 % rule takes (a row confirmed by it shows at most 10.0; one confirmed as no gain
@@ -639,18 +642,22 @@ static void control_md(struct strbuf *md, const struct ana_variant *v)
 	strbuf_adds(md, ".\n\n");
 }
 
-/* The control's step (ctl: its median, or mean as c was decided) against the parent's, with
- * the 95 % bootstrap interval of control / parent by the same statistic. */
-static void drift_said(struct strbuf *md, const struct ana_check *c, double ctl)
+/* The parent's step against the control's (medians, or means as the drift was tested), with
+ * the 95 % bootstrap interval of control / parent (prediction_check.c's drift), and whether
+ * the check is set against the control. */
+static void drift_said(struct strbuf *md, const struct ana_check *c)
 {
-	struct stats_sample cs = { c->control_steps, c->n_control },
-			    ps = { c->parent_steps, c->n_parent };
-	struct stats_interval ci = { 0 };
-	if (c->n_control >= STATS_BOOTSTRAP_MIN_N && c->n_parent >= STATS_BOOTSTRAP_MIN_N)
-		stats_bootstrap(&cs, 1, &ps, 1, c->by_means ? STATS_MEAN : STATS_MEDIAN, &ci);
-	double p = c->parent_median_ms; /* (the parent's mean where c is by the means) */
-	prediction_check_change_write(md, p, ctl, ci.known ? p * ci.lo : -1,
-				      ci.known ? p * ci.hi : -1, 0);
+	double p = c->drift_by_means ? c->parent_mean_ms : c->parent_median_ms,
+	       ctl = c->drift_by_means ? c->control_mean_ms : c->control_median_ms;
+	strbuf_addf(md, "%.2f -> %.2f ms (", p, ctl);
+	prediction_check_change_write(md, p, ctl, c->drift_known ? p * c->drift_lo : -1,
+				      c->drift_known ? p * c->drift_hi : -1, 0);
+	strbuf_adds(md, c->drift_by_means ? ", the means" : "");
+	strbuf_adds(md,
+		    c->against_control ? ": set against it)"
+			    : c->drift_known
+			    ? ": no measurable drift, set against the parent as it ran)"
+			    : ": too few steps to tell a drift, set against the parent as it ran)");
 }
 
 /* Where the checks were set against a control run: which, and its steps against the
@@ -668,14 +675,11 @@ static void against_control_said(struct strbuf *md, const struct ana_variant *v)
 	}
 	strbuf_addf(md, PROSE_CHECK_AGAINST_CONTROL, v->control);
 	for (size_t i = 0, k = 0; i < v->n; i++) {
-		struct ana_check c = check_as_decided(&v->checks[i]);
-		double ctl = control_ms(&c);
-		if (c.side || !c.n_control || c.parent_median_ms <= 0 || ctl <= 0)
+		const struct ana_check *c = &v->checks[i];
+		if (c->side || !c->n_control || c->parent_median_ms <= 0 || control_ms(c) <= 0)
 			continue;
-		strbuf_addf(md, "%s `%s` %.2f -> %.2f ms (", k++ ? ";" : "", c.scenario,
-			    c.parent_median_ms, ctl);
-		drift_said(md, &c, ctl);
-		strbuf_adds(md, c.by_means ? ", the means)" : ")");
+		strbuf_addf(md, "%s `%s` ", k++ ? ";" : "", c->scenario);
+		drift_said(md, c);
 	}
 	strbuf_addf(md, PROSE_CHECK_CONTROL_OWN_REPORT);
 }

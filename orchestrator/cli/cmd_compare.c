@@ -8,6 +8,7 @@
 #include "analyzers/prediction_check.h"
 #include "analyzers/summary_keys.h"
 #include "analyzers/write/prediction_check_text.h"
+#include "orchestrator/cli/prose.h"
 #include "orchestrator/compare.h"
 #include "orchestrator/variant.h"
 #include "util/jsonio.h"
@@ -80,8 +81,7 @@ static void print_checked(json_t *f)
 	       jsonio_str(f, SK_OF), knob.len ? " (knob " : "", knob.buf ? knob.buf : "",
 	       knob.len ? ")" : "");
 	if (json_is_string(json_object_get(f, SK_CONTROL)))
-		printf("  set against control run %s (the parent re-run unchanged first): each measured step is the variant's over the control's, times the parent's\n",
-		       jsonio_str(f, SK_CONTROL));
+		printf(PROSE_COMPARE_WITH_CONTROL, jsonio_str(f, SK_CONTROL));
 	if (!strcmp(jsonio_str(f, SK_KIND), CHECK_CONTROL_KIND))
 		printf("  a control run: the parent's campaign re-run unchanged, no predictions (its report and summary.json's side_effects give each scenario's drift)\n");
 	else if (!json_array_size(ck))

@@ -197,7 +197,7 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 		printf(" (%s", child->id);
 		const char *ctl = jsonio_str(json_object_get(s, SK_VARIANT), SK_CONTROL);
 		if (ctl && *ctl)
-			printf(", set against control run %s", ctl);
+			printf(", with control run %s", ctl);
 		printf(")");
 		if (few) /* neither confirmed nor refuted: apart */
 			printf("; %d too few steps to tell", few);
@@ -397,7 +397,7 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 		printf("campaign try: %d of %d predictions confirmed", t->confirmed, t->checked);
 		say_no_gain(t->no_gain);
 		printf(" over %d variants of run %s%s%s\n", t->variants_read, t->parent->id,
-		       t->control_id ? ", set against control run " : "",
+		       t->control_id ? ", with control run " : "",
 		       t->control_id ? t->control_id : "");
 	}
 	if (t->variants_read && !t->control_id)

@@ -59,7 +59,7 @@ static int own_table(const char *out, const struct run *r, json_t *summary)
 		jsonio_str(summary, SK_PATH(SK_VARIANT, SK_OF)), knob.len ? " (" : "",
 		knob.len ? knob.buf : "", knob.len ? ")" : "");
 	if (control_of(summary))
-		strbuf_addf(&cap, ", set against control run %s%s", control_of(summary),
+		strbuf_addf(&cap, ", with control run %s%s", control_of(summary),
 			    PROSE_PAPER_CHECKED_CONTROL);
 	strbuf_addf(&cap, "; %s", what);
 	struct paper_table t = { .name = TABLE, .caption = cap.buf, .ncols = 7, .head = head,
@@ -99,7 +99,7 @@ static int add_variant(struct paper_table *t, struct strbuf *names, int *n, cons
 	const char *kind = jsonio_str(vs, SK_PATH(SK_VARIANT, SK_KIND)), *ctl = control_of(vs);
 	const char *lead[] = { id, kind };
 	strbuf_addf(names, "%s%s (%s%s%s)", (*n)++ ? ", " : "", id, kind,
-		    ctl ? ", against control run " : "", ctl ? ctl : "");
+		    ctl ? ", with control run " : "", ctl ? ctl : "");
 	add_rows(t, vs, lead, 2);
 	return ctl != NULL;
 }
@@ -127,7 +127,7 @@ static int family_table(const char *out, const struct run *r)
 		&cap,
 		"Predictions checked by campaign try: the recommendations of run %s tried by its variant run%s %s%s; %s",
 		r->id, n == 1 ? "" : "s", strbuf_str(&names),
-		controlled ? "; against a control run" PROSE_PAPER_CHECKED_CONTROL : "", what);
+		controlled ? "; with a control run" PROSE_PAPER_CHECKED_CONTROL : "", what);
 	t.caption = cap.buf;
 	int rc = n ? paper_table_write(out, &t) : 0;
 	paper_table_free(&t);

@@ -80,7 +80,7 @@ check slurm_try_control_exit0 [ "$rc" -eq 0 ]
 ctl=$(sed -n 's/^control \([0-9a-f-]*\): each scenario now against the parent as it ran$/\1/p' tc.out)
 check slurm_try_control_said [ -n "$ctl" ] && check slurm_try_control_kind [ "$(json "$R/slurm-try/$ctl/summary.json" 'j["variant"]["kind"]')" = control ]
 var=$(ls -d "$R"/slurm-try/2* | while read -r d; do [ "$(json "$d/variant.json" 'j.get("control", {}).get("run", "")' 2>/dev/null)" = "$ctl" ] && echo "$d"; done)
-check slurm_try_control_variant [ -n "$ctl" -a -n "$var" ] && check slurm_try_control_set_against [ "$(json "$var/summary.json" 'j["variant"]["control"] + " " + str(all("control_step_ms" in r for r in j["checked_predictions"]))')" = "$ctl True" ]
+check slurm_try_control_variant [ -n "$ctl" -a -n "$var" ] && check slurm_try_control_set_against [ "$(json "$var/summary.json" 'j["variant"]["control"] + " " + str(all("control_step_ms" in r and "against_control" in r for r in j["checked_predictions"]))')" = "$ctl True" ]
 check slurm_try_control_sbatch_same [ "$(sb "$parent" "$pid" '^#SBATCH')" = "$(sb "$R/slurm-try/$ctl" "$ctl" '^#SBATCH')" ]
 # without --wait the control and the variant run beside each other: the variant's aggregation
 # job waits for the control's too (its dependency names it), so its checks find the control

@@ -2103,13 +2103,32 @@ static void test_check_against_control(void)
 	CHECK(md &&
 	      strstr(md,
 		     "Set against control run `c` (the parent's campaign re-run unchanged before this variant)") &&
-	      strstr(md, "the control against the parent: `s` 100.00 -> 204.00 ms (2.04x slower (95 % CI ") &&
-	      strstr(md, "- **s**: against the parent as it ran, without the control, it would be within noise (102.00 ms measured, +100.0 % off the prediction), not as above (51.00 ms, confirmed): the control's drift decides this check, so cite it with that drift's interval.\n"));
+	      strstr(md,
+		     "The control against the parent: `s` 100.00 -> 204.00 ms (2.04x slower (95 % CI ") &&
+	      strstr(md, "): set against it). A drift whose interval holds no change") &&
+	      strstr(md, ": confirmed (against the control) |") &&
+	      strstr(md,
+		     "- **s**: against the parent as it ran, without the control, it would be within noise (102.00 ms measured, +100.0 % off the prediction), not as above (51.00 ms, confirmed): the control's drift decides this check, so cite it with that drift's interval.\n"));
 	free(md);
-	/* a control of 3 steps (median 202): the same ratio, but no interval from so few */
+	/* a control of 3 steps: no interval of its drift from so few, so none is corrected: set
+	 * against the parent as it ran, as without a control */
 	const struct check_in few = { "communication", p, p, 40, 60, -1, -1, 0, 0, 0, 0, ctl, 3 };
-	CHECK(check_run(&few, &measured, NULL, NULL) == CHECK_FEW_STEPS &&
-	      fabs(measured - 102.0 / 202 * 102) < 1e-9);
+	CHECK(check_run(&few, &measured, NULL, &md) == CHECK_NOISE && measured == 102);
+	CHECK(md && strstr(md, "`s` 100.00 -> 202.00 ms (") &&
+	      strstr(md, ": too few steps to tell a drift, set against the parent as it ran)") &&
+	      !strstr(md, "(against the control)") && !strstr(md, "without the control, it would"));
+	free(md);
+	/* a control that drifted no measurable amount (its steps the parent's, in another
+	 * order): the check is the parent's as it ran, not divided by the control's noise */
+	double same[40];
+	for (int i = 0; i < 40; i++)
+		same[i] = p[(i + 3) % 40];
+	const struct check_in quiet = { "communication", p, p, 40, 51, -1, -1, 0, 0, 0, 0, same,
+					40 };
+	CHECK(check_run(&quiet, &measured, NULL, &md) == CHECK_NOISE && measured == 102);
+	CHECK(md && strstr(md, ": no measurable drift, set against the parent as it ran)") &&
+	      !strstr(md, "(against the control)"));
+	free(md);
 	/* a control named but not analysed when the variant was (SLURM: its aggregation ran
 	 * first): set against the parent, and said how to set it against the control */
 	struct ana_variant pending = { .of = "r",
