@@ -263,6 +263,12 @@ struct ana_check check_as_decided(const struct ana_check *c)
 	return v;
 }
 
+/* A prediction confirmed or refuted (not one of nothing, or of too few steps). */
+static int is_checked(enum check_outcome o)
+{
+	return o == CHECK_CONFIRMED || o == CHECK_NOISE || o == CHECK_BETTER || o == CHECK_WORSE;
+}
+
 /* The control's drift from the parent (c->drift_*), by the statistic c was decided by. */
 static void drift_of(struct ana_check *c)
 {
@@ -281,7 +287,7 @@ static void drift_of(struct ana_check *c)
 static void against_control_or_parent(struct ana_check *c, const struct ana_scenario *s,
 				      const char *kind)
 {
-	c->uncorrected_outcome = -1, c->uncorrected_ms = 0;
+	c->uncorrected_outcome = c->control_outcome = -1, c->uncorrected_ms = 0;
 	c->against_control = 0;
 	if (!c->n_control)
 		return;
@@ -294,6 +300,9 @@ static void against_control_or_parent(struct ana_check *c, const struct ana_scen
 		struct ana_check d = check_as_decided(&u);
 		c->uncorrected_outcome = (int)u.outcome, c->uncorrected_ms = d.measured_ms;
 		c->against_control = 1;
+		if (is_checked(c->outcome) && is_checked(u.outcome) &&
+		    (c->outcome == CHECK_CONFIRMED) != (u.outcome == CHECK_CONFIRMED))
+			c->control_outcome = (int)c->outcome, c->outcome = CHECK_DRIFT;
 		return;
 	}
 	*c = u;

@@ -31,6 +31,10 @@ enum check_outcome {
 	CHECK_CONTAMINATED, /* measured beside other load (contamination.h): nothing is checked */
 	CHECK_FEW_STEPS, /* not confirmed, and fewer than STATS_BOOTSTRAP_MIN_N steps on a side:
 			  * no interval, so neither noise nor a direction */
+	/* with a control run whose drift from the parent is measurable: confirmed against the
+	 * control and not against the parent as it ran, or the other way round; the two
+	 * unchanged runs disagree, so neither verdict holds */
+	CHECK_DRIFT,
 };
 
 /* The top-level shares of a step (summary.json shares_pct keys). */
@@ -96,6 +100,8 @@ struct ana_check {
 	 * not set against one (against_control 0) */
 	int uncorrected_outcome;
 	double uncorrected_ms;
+	/* set against a control: the outcome against it, where outcome is CHECK_DRIFT; -1 */
+	int control_outcome;
 	/* the means of the parent's and the variant's steps (the variant's at the parent's
 	 * batch): the time per sample over the run, where a median leaves periodic steps out */
 	double parent_mean_ms, measured_mean_ms;

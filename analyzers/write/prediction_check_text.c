@@ -31,6 +31,8 @@ const char *check_outcome_name(enum check_outcome o)
 		return "not checked (measured beside other load)";
 	case CHECK_FEW_STEPS:
 		return "too few steps to tell";
+	case CHECK_DRIFT:
+		return "undecided (the runs drift)";
 	}
 	return "?";
 }
@@ -513,13 +515,13 @@ static void uncorrected_note(struct strbuf *md, const struct ana_check *c)
 {
 	struct ana_check d = check_as_decided(c);
 	int was = c->uncorrected_outcome;
-	if (was < 0 || ((was == CHECK_CONFIRMED) == (c->outcome == CHECK_CONFIRMED)) ||
-	    d.predicted_ms <= 0)
+	if (c->outcome != CHECK_DRIFT || was < 0 || c->control_outcome < 0 || d.predicted_ms <= 0)
 		return;
 	strbuf_addf(md, PROSE_CHECK_UNCORRECTED, c->scenario,
+		    check_outcome_name((enum check_outcome)c->control_outcome), d.measured_ms,
+		    100 * (d.measured_ms / d.predicted_ms - 1),
 		    check_outcome_name((enum check_outcome)was), c->uncorrected_ms,
-		    100 * (c->uncorrected_ms / d.predicted_ms - 1), d.measured_ms,
-		    check_outcome_name(c->outcome));
+		    100 * (c->uncorrected_ms / d.predicted_ms - 1));
 }
 
 /* What a reader must know of check c beside its row: a changed batch, the load, a miss,
@@ -581,7 +583,7 @@ static void check_notes(struct strbuf *md, const struct ana_check *c, const stru
 /* How many of v's predictions were checked (confirmed, or not: better, worse, within noise)
  * and confirmed, of them as no gain, and how many too few steps could tell. */
 struct tally {
-	int checked, confirmed, no_gain, few;
+	int checked, confirmed, no_gain, few, drift;
 };
 
 static struct tally tally_of(const struct ana_variant *v)
@@ -596,6 +598,7 @@ static struct tally tally_of(const struct ana_variant *v)
 		t.confirmed += c.outcome == CHECK_CONFIRMED;
 		t.no_gain += by_no_gain(&c);
 		t.few += c.outcome == CHECK_FEW_STEPS;
+		t.drift += c.outcome == CHECK_DRIFT;
 	}
 	return t;
 }
@@ -605,8 +608,8 @@ json_t *prediction_check_tally_json(const struct ana_variant *v)
 	if (!v->of)
 		return json_null();
 	struct tally t = tally_of(v);
-	return json_pack("{s:i, s:i, s:i, s:i}", "checked", t.checked, "confirmed", t.confirmed,
-			 SK_NO_GAIN, t.no_gain, "few_steps", t.few);
+	return json_pack("{s:i, s:i, s:i, s:i, s:i}", "checked", t.checked, "confirmed",
+			 t.confirmed, SK_NO_GAIN, t.no_gain, "few_steps", t.few, "drift", t.drift);
 }
 
 /* The tally in a line, as `campaign try` says it (from summary.json's checked_tally). */
@@ -620,6 +623,8 @@ static void tally_said(struct strbuf *md, const struct ana_variant *v)
 			    t.no_gain);
 	if (t.few)
 		strbuf_addf(md, "; %d too few steps to tell", t.few);
+	if (t.drift)
+		strbuf_addf(md, "; %d undecided: the runs drift", t.drift);
 	strbuf_adds(md, ".\n");
 }
 

@@ -191,7 +191,8 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 	strbuf_free(&p);
 	if (json_is_object(k)) { /* as the report's line under its table says it */
 		int n = (int)jsonio_num(k, "checked"), ok = (int)jsonio_num(k, "confirmed"),
-		    no_gain = (int)jsonio_num(k, SK_NO_GAIN), few = (int)jsonio_num(k, "few_steps");
+		    no_gain = (int)jsonio_num(k, SK_NO_GAIN), few = (int)jsonio_num(k, "few_steps"),
+		    drift = (int)jsonio_num(k, "drift");
 		printf("checked: %d of %d prediction%s confirmed", ok, n, n == 1 ? "" : "s");
 		say_no_gain(no_gain);
 		printf(" (%s", child->id);
@@ -201,6 +202,8 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 		printf(")");
 		if (few) /* neither confirmed nor refuted: apart */
 			printf("; %d too few steps to tell", few);
+		if (drift)
+			printf("; %d undecided: the runs drift", drift);
 		printf("\n");
 		t->variants_read++, t->checked += n, t->confirmed += ok, t->no_gain += no_gain;
 		say_outcomes(s);

@@ -1955,7 +1955,7 @@ static void test_side_effects(void)
 	/* the tally as summary.json keeps it for campaign try: the side scenarios not counted */
 	json_t *tally = prediction_check_tally_json(&run.variant);
 	char *tt = json_dumps(tally, JSON_SORT_KEYS | JSON_COMPACT);
-	CHECK_STR(tt, "{\"checked\":1,\"confirmed\":1,\"few_steps\":0,\"no_gain\":1}");
+	CHECK_STR(tt, "{\"checked\":1,\"confirmed\":1,\"drift\":0,\"few_steps\":0,\"no_gain\":1}");
 	free(tt);
 	json_decref(tally);
 	run.variant.of = NULL;
@@ -2085,7 +2085,9 @@ static void test_checked_batch_and_wide(void)
  * ran, and the knob halving the step. Against the parent the variant gained nothing (worse
  * than predicted); against the control it halved the step, as predicted: measured = variant /
  * control x parent = 102 / 204 x 102 = 51 ms, its interval that of variant / control (the
- * parent's summary median, which the report shows, is 100 here). */
+ * parent's summary median, which the report shows, is 100 here). The two unchanged runs then
+ * disagree on the verdict: undecided (the runs drift). A machine 5 % slower now and the same
+ * knob: confirmed against either. */
 static void test_check_against_control(void)
 {
 	double p[40], ctl[40];
@@ -2098,7 +2100,7 @@ static void test_check_against_control(void)
 	};
 	CHECK(check_run(&alone, &measured, NULL, NULL) == CHECK_NOISE && measured == 102);
 	const struct check_in with = { "communication", p, p, 40, 51, -1, -1, 0, 0, 0, 0, ctl, 40 };
-	CHECK(check_run(&with, &measured, NULL, &md) == CHECK_CONFIRMED &&
+	CHECK(check_run(&with, &measured, NULL, &md) == CHECK_DRIFT &&
 	      fabs(measured - 51) < 1e-9);
 	CHECK(md &&
 	      strstr(md,
@@ -2106,9 +2108,20 @@ static void test_check_against_control(void)
 	      strstr(md,
 		     "The control against the parent: `s` 100.00 -> 204.00 ms (2.04x slower (95 % CI ") &&
 	      strstr(md, "): set against it). A drift whose interval holds no change") &&
-	      strstr(md, ": confirmed (against the control) |") &&
+	      strstr(md, ": undecided (the runs drift) (against the control) |") &&
+	      strstr(md, "0 of 0 predictions confirmed; 1 undecided: the runs drift.\n") &&
 	      strstr(md,
-		     "- **s**: against the parent as it ran, without the control, it would be within noise (102.00 ms measured, +100.0 % off the prediction), not as above (51.00 ms, confirmed): the control's drift decides this check, so cite it with that drift's interval.\n"));
+		     "- **s**: undecided: against the control it is confirmed (51.00 ms measured, +0.0 % off the prediction), against the parent as it ran within noise (102.00 ms, +100.0 %). The two unchanged runs"));
+	free(md);
+	double slower[40], knob[40];
+	for (int i = 0; i < 40; i++)
+		slower[i] = 1.05 * p[i], knob[i] = 0.525 * p[i];
+	const struct check_in both = { "communication", p, knob, 40, 51, -1, -1, 0, 0, 0, 0,
+				       slower, 40 };
+	CHECK(check_run(&both, &measured, NULL, &md) == CHECK_CONFIRMED &&
+	      fabs(measured - 51) < 1e-6);
+	CHECK(md && strstr(md, ": confirmed (against the control) |") &&
+	      strstr(md, "1 of 1 prediction confirmed.\n") && !strstr(md, "undecided"));
 	free(md);
 	/* a control of 3 steps: no interval of its drift from so few, so none is corrected: set
 	 * against the parent as it ran, as without a control */
