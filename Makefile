@@ -13,9 +13,9 @@ DEB_PACKAGES := gcc g++ make pkg-config libyaml-dev libsqlite3-dev libjansson-de
                 libslurm-dev libssl-dev libyajl-dev libsimdjson-dev help2man clang python3 python3-torch \
                 bsdutils linux-perf valgrind
 # What each layer links: the analyzers need neither libslurm nor libgit2.
-UTIL_PKGS := jansson libcrypto
+UTIL_PKGS := jansson
 ANA_PKGS  := $(UTIL_PKGS) sqlite3 yajl libpcre2-8 zlib
-PKGS      := $(ANA_PKGS) yaml-0.1 libgit2
+PKGS      := $(ANA_PKGS) yaml-0.1 libgit2 libcrypto
 # -Werror for developers (make check sets DEVELOPER=1), so that a user's newer
 # compiler with new warnings cannot break `make`.
 WARN      := -Wall -Wextra $(if $(DEVELOPER),-Werror,)
