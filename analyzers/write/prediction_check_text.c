@@ -50,7 +50,8 @@ void prediction_check_change_write(struct strbuf *sb, double parent, double meas
 		strbuf_adds(sb, "not measured");
 		return;
 	}
-	/* the interval as a ratio to the parent, its bounds printed apart from 1 */
+	/* the interval as a ratio to the parent, its bounds printed apart from 1: a speedup or a
+	 * slowdown where it lies on one side, else the variant's step over the parent's */
 	double a = hi < parent ? parent / hi : lo / parent,
 	       b = hi < parent ? parent / lo : hi / parent;
 	int da = stats_bound_decimals(a, 1, 2), db = stats_bound_decimals(b, 1, 2);
@@ -61,7 +62,8 @@ void prediction_check_change_write(struct strbuf *sb, double parent, double meas
 		strbuf_addf(sb, "%.2fx slower%s (95 %% CI %.*f-%.*fx)", measured / parent, per, da,
 			    a, db, b);
 	else
-		strbuf_addf(sb, "no measurable change%s (95 %% CI %.*f-%.*fx)", per, da, a, db, b);
+		strbuf_addf(sb, "no measurable change%s (95 %% CI %.*f-%.*fx the parent's)", per, da,
+			    a, db, b);
 }
 
 /* The check shares (check_share_names: summary.json's keys) in the words of report.txt's

@@ -123,7 +123,7 @@ def main():
         elif lo > par:
             change = "%.2fx slower%s %s" % (m / par, per, ci)
         else:
-            change = "no measurable change%s %s" % (per, ci)
+            change = "no measurable change%s %s" % (per, ci[:-1] + " the parent's)")
         assert k["measured_change"] == change, (k, change)
         missed = (want in ("worse than predicted", "better than predicted")
                   or (want == "within noise" and pred < lo))

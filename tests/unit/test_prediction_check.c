@@ -87,7 +87,7 @@ static void change_in_words(void)
 	CHECK_STR(sb.buf, "1.25x faster (95 % CI 1.19-1.33x)");
 	strbuf_reset(&sb);
 	prediction_check_change_write(&sb, 10.0, 10.2, 9.6, 10.5, 0);
-	CHECK_STR(sb.buf, "no measurable change (95 % CI 0.96-1.05x)");
+	CHECK_STR(sb.buf, "no measurable change (95 % CI 0.96-1.05x the parent's)");
 	strbuf_reset(&sb);
 	prediction_check_change_write(&sb, 10.0, 0, 0, 0, 0);
 	CHECK_STR(sb.buf, "not measured");
