@@ -157,6 +157,18 @@ static void md_summary_verdict(struct strbuf *md, const struct ana_scenario *s)
 
 /* One analysed scenario's line of the summary: its verdict and share, its
  * step time, its scaling. */
+/* "Median step 1.69 ms (95 % CI 1.60-1.70 ms), 18985 samples/s": its bootstrap interval
+ * where it has one (the scenario's section says why where it has none). */
+static void md_summary_median(struct strbuf *md, const struct ana_scenario *s)
+{
+	double lo = s->steps.step_med_lo_ms, hi = s->steps.step_med_hi_ms;
+	strbuf_addf(md, "Median step %.2f ms", s->steps.step_med_ms);
+	if (lo > 0 && hi > 0)
+		strbuf_addf(md, " (95 %% CI %.2f-%.2f ms)", lo, hi);
+	strbuf_addf(md, ", %.*f %s", stats_rate_decimals(s->steps.throughput),
+		    s->steps.throughput, data_text_throughput_unit(s));
+}
+
 static void md_summary_line(struct strbuf *md, const struct ana_scenario *s,
 			    const struct ana_run *run)
 {
@@ -174,9 +186,7 @@ static void md_summary_line(struct strbuf *md, const struct ana_scenario *s,
 			    s->gpu.gpu_basis ? "GPU timeline" : "host's operators",
 			    s->steps.step_med_ms);
 	else
-		strbuf_addf(md, "Median step %.2f ms, %.*f %s", s->steps.step_med_ms,
-			    stats_rate_decimals(s->steps.throughput), s->steps.throughput,
-			    data_text_throughput_unit(s));
+		md_summary_median(md, s);
 	if (!s->steps.no_steps)
 		unalike_steps(md, s);
 	if (s->data.lines_s > 0)
