@@ -62,8 +62,8 @@ void prediction_check_change_write(struct strbuf *sb, double parent, double meas
 		strbuf_addf(sb, "%.2fx slower%s (95 %% CI %.*f-%.*fx)", measured / parent, per, da,
 			    a, db, b);
 	else
-		strbuf_addf(sb, "no measurable change%s (95 %% CI %.*f-%.*fx the parent's)", per, da,
-			    a, db, b);
+		strbuf_addf(sb, "no measurable change%s (95 %% CI %.*f-%.*fx the parent's)", per,
+			    da, a, db, b);
 }
 
 /* The check shares (check_share_names: summary.json's keys) in the words of report.txt's
@@ -222,10 +222,23 @@ static void side_cause_said(struct strbuf *md, const struct ana_check *c)
 		    (most < 0 || d > fabs(w->after_ms[most] - w->before_ms[most])))
 			most = k;
 	}
+	/* a share the parent hardly had (under 0.5 % of its step) that the knob brought (over
+	 * 1 %): the mechanism (checkpoints where there were none), named where it is not the
+	 * one that moved most (another share's noise can move more ms) */
+	int came = -1;
+	for (int k = 0; most >= 0 && k < CHECK_SHARES; k++)
+		if (k != most && w->before_ms[k] < 0.005 * c->parent_median_ms &&
+		    w->after_ms[k] > 0.01 * c->parent_median_ms &&
+		    (came < 0 || w->after_ms[k] > w->after_ms[came]))
+			came = k;
 	if (most >= 0)
-		strbuf_addf(md, " (the share that moved most: its %s %.2f -> %.2f ms per step)",
-			    share_words[most],
-			    w->before_ms[most], w->after_ms[most]);
+		strbuf_addf(md, " (the share that moved most: its %s %.2f -> %.2f ms per step",
+			    share_words[most], w->before_ms[most], w->after_ms[most]);
+	if (came >= 0)
+		strbuf_addf(md, "; one it did not have: its %s %.2f -> %.2f ms per step",
+			    share_words[came], w->before_ms[came], w->after_ms[came]);
+	if (most >= 0)
+		strbuf_addch(md, ')');
 }
 
 /* The other scenarios the knob changed beyond noise, said once after the checks. */

@@ -1931,6 +1931,22 @@ static void test_side_effects(void)
 	      NULL);
 	CHECK(strstr(sb.buf, "**u**") == NULL && strstr(sb.buf, "| t |") == NULL);
 	strbuf_free(&sb);
+	/* communication moved more ms than the I/O the knob brought: both are named */
+	for (int k = 0; k < CHECK_SHARES; k++)
+		c[1].parent_share_pct[k] = k == 0 ? 60 : k == 1 ? 40 : 0;
+	sc[1].shares.compute_pct = 40, sc[1].shares.comm_pct = 160.0 / 3,
+	sc[1].shares.io_pct = 20.0 / 3;
+	prediction_check_run(&run);
+	prediction_check_md(&sb, &run.variant);
+	CHECK(strstr(sb.buf,
+		     "(the share that moved most: its communication 40.00 -> 80.00 ms per step; one it did not have: its I/O 0.00 -> 10.00 ms per step)") !=
+	      NULL);
+	strbuf_free(&sb);
+	for (int k = 0; k < CHECK_SHARES; k++)
+		c[1].parent_share_pct[k] = k == 0 ? 100 : 0;
+	sc[1].shares.compute_pct = 200.0 / 3, sc[1].shares.comm_pct = 0,
+	sc[1].shares.io_pct = 100.0 / 3;
+	prediction_check_run(&run);
 	json_t *chk = prediction_check_json(&run.variant),
 	       *side = prediction_check_side_json(&run.variant);
 	CHECK(json_array_size(chk) == 1 && json_array_size(side) == 2);
