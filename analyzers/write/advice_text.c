@@ -491,6 +491,11 @@ static void batch_replayed_words(struct strbuf *sb, const struct ana_rec *r, siz
 	strbuf_addf(sb, "%s%s%s%.2f ms a step -> %.2f ms a step for twice the samples",
 		    sb->len ? "; " : "", r->n > 1 ? s->in.name : "", r->n > 1 ? " " : "",
 		    r->step_ms[i], b->step_ms);
+	/* a host-bound GPU step that twice the kernels leave as long: why, lest it read as a
+	 * slip (the doubled kernels still fit under the host's launches) */
+	if (s->outcome.v.verdict == VERDICT_HOST && s->gpu.gpu_basis &&
+	    fabs(b->step_ms / r->step_ms[i] - 1) < 0.02)
+		strbuf_adds(sb, PROSE_BATCH_HOST_BOUND_SAME);
 	if (s->replay.steps < ADVICE_REPLAY_MIN_STEPS) /* the interval, not the claim */
 		strbuf_addf(
 			sb,
