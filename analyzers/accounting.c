@@ -311,7 +311,7 @@ static size_t gpu_candidates(const struct ana_scenario *s, struct candidate *c)
 										  : VERDICT_COMPUTE,
 				     g[GPU_COMPUTE] };
 	c[n++] = (struct candidate){ SHARE_COMMUNICATION, VERDICT_COMMUNICATION, g[GPU_COMM] };
-	c[n++] = (struct candidate){ SHARE_COPIES, VERDICT_MEMORY, g[GPU_MEMCPY] };
+	c[n++] = (struct candidate){ SHARE_COPIES, VERDICT_COPY, g[GPU_MEMCPY] };
 	c[n++] = (struct candidate){ SHARE_DATA, VERDICT_DATA_LOADER, g[GPU_IDLE_DATA] };
 	c[n++] = (struct candidate){ SHARE_HOST, VERDICT_HOST, g[GPU_IDLE_HOST] };
 	return n;

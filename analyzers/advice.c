@@ -66,10 +66,10 @@ enum rec_kind advice_kind_of(const struct ana_scenario *s)
 	switch (v->verdict) {
 	case VERDICT_COMPUTE:
 		return REC_KERNELS;
+	case VERDICT_COPY:
+		return REC_COPIES;
 	case VERDICT_MEMORY:
-		return v->share == SHARE_COPIES		     ? REC_COPIES
-			: s->outcome.basis == BASIS_MONITORS ? REC_MEMORY_PEAK
-							     : REC_ELEMENTWISE;
+		return s->outcome.basis == BASIS_MONITORS ? REC_MEMORY_PEAK : REC_ELEMENTWISE;
 	case VERDICT_COMMUNICATION:
 		return REC_COMMUNICATION;
 	case VERDICT_DATA_LOADER:

@@ -26,6 +26,8 @@ const char *verdict_name(enum verdict v)
 		return "gpu-starved";
 	case VERDICT_CPU_SATURATED:
 		return "cpu-saturated";
+	case VERDICT_COPY:
+		return "copy-bound";
 	case VERDICT_N:
 		break;
 	}

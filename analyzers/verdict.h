@@ -11,7 +11,8 @@
 enum verdict {
 	VERDICT_UNDETERMINED, /* nothing known enough to decide */
 	VERDICT_COMPUTE,      /* compute, GEMM-like work outweighing elementwise */
-	VERDICT_MEMORY,       /* compute that is elementwise (bandwidth-bound), or copies */
+	VERDICT_MEMORY,       /* compute that is elementwise (bandwidth-bound), or, from the
+			       * monitors alone, a memory peak */
 	VERDICT_COMMUNICATION,
 	VERDICT_DATA_LOADER,
 	VERDICT_IO,
@@ -19,6 +20,7 @@ enum verdict {
 	VERDICT_STRAGGLER,    /* waiting for one slow rank */
 	VERDICT_GPU_STARVED,  /* monitors alone: GPUs idle, cause unknown */
 	VERDICT_CPU_SATURATED, /* monitors alone: CPUs busy (ANA_CPU_BUSY_PCT), cause unknown */
+	VERDICT_COPY,         /* exposed host-device copies (the link, not the GPU's memory) */
 	VERDICT_N
 };
 

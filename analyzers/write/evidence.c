@@ -209,6 +209,7 @@ int evidence_monitor_figure(struct strbuf *sb, const struct ana_scenario *s)
 	case VERDICT_DATA_LOADER:
 	case VERDICT_HOST:
 	case VERDICT_STRAGGLER:
+	case VERDICT_COPY:
 	case VERDICT_N:
 		break;
 	}
@@ -254,6 +255,7 @@ static void monitors_said(struct strbuf *sb, const struct ana_scenario *s,
 	case VERDICT_DATA_LOADER:
 	case VERDICT_HOST:
 	case VERDICT_STRAGGLER:
+	case VERDICT_COPY:
 	case VERDICT_N:
 		break;
 	}

@@ -26,14 +26,14 @@ Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/res" g.yaml >g.out 2>&1; rc=$?
 run=$(rundir g.out)
 check gpu_kinds_complete [ "$rc" -eq 0 ]
-# a memory-bound GPU row's copies are in its Other column: the table's note says so
+# a copy-bound GPU row's copies are in its Other column: the table's note says so
 check gpu_table_note_names_copies grep -q "other: the rest: exposed host-device copies, other kernels and the GPU waiting for the host)" "$run/BOTTLENECK_ANALYSIS.md"
 # HTA's kernel time is a span with the idle in it, not the kernels' sum (the table below it):
 # comm's two ranks span 98.10 ms from first kernel start to last end, of which 90 ms are kernels
 check gpu_kernel_time_is_a_span grep -q "non-compute 61.2 % of 98.10 ms of GPU time (HTA's \"kernel time\": from each rank's first kernel start to its last kernel end, idle included, summed over ranks; not the kernels' own time)" "$run/BOTTLENECK_ANALYSIS.md"
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
 G() { S "$1" "['gpu_shares_pct']['$2']"; }
-for want in comm:communication-bound data:data-loader-bound host:host-bound gemm:compute-bound annotated:compute-bound copy:memory-bound elementwise:memory-bound deepqueue:communication-bound hostgap:host-bound; do
+for want in comm:communication-bound data:data-loader-bound host:host-bound gemm:compute-bound annotated:compute-bound copy:copy-bound elementwise:memory-bound deepqueue:communication-bound hostgap:host-bound; do
 	k=${want%%:*}
 	check "gpu_${k}_is_${want#*:}" [ "$(S $k '["verdict"]')" = "${want#*:}" ]
 	check "gpu_${k}_basis_gpu" [ "$(S $k '["verdict_basis"]')" = gpu ]
@@ -125,7 +125,7 @@ fi
 
 # An Nsight Systems export with no NVTX step range whose GPU mostly copies
 # host to device: judged from the GPU timeline over the profiled window
-# (no step statistics), memory-bound, not "undetermined".
+# (no step statistics), copy-bound, not "undetermined".
 python3 "$ROOT/tests/tools/nsys_copies_export.py" "$SCRATCH/copies.sqlite"
 cat >n.yaml <<Y
 campaign: nsyscopies
@@ -137,9 +137,9 @@ Y
 nrun=$(rundir n.out)
 N() { json "$nrun/summary.json" "j['scenarios'][0]$1"; }
 check gpu_nsys_no_steps_analysed [ "$(N '["analysed"]'),$(N '["step_boundaries"]'),$(N '["verdict_basis"]')" = "True,False,gpu" ]
-check gpu_nsys_no_steps_memory_bound [ "$(N '["verdict"]')" = memory-bound ]
+check gpu_nsys_no_steps_copy_bound [ "$(N '["verdict"]')" = copy-bound ]
 check gpu_nsys_no_steps_copies_share [ "$(N '["gpu_shares_pct"]["memcpy"]'),$(N '["gpu_shares_pct"]["compute"]')" = "90.0,10.0" ]
-check gpu_nsys_copies_plural grep -q "^\*\*memory-bound\*\*: exposed host-device copies take 90.0 % of the GPU's time, the largest share" "$nrun/BOTTLENECK_ANALYSIS.md"
+check gpu_nsys_copies_plural grep -q "^\*\*copy-bound\*\*: exposed host-device copies take 90.0 % of the GPU's time, the largest share" "$nrun/BOTTLENECK_ANALYSIS.md"
 check gpu_nsys_no_step_statistics [ "$(N '["step_time_ms"]'),$(N '["throughput"]')" = "None,None" ]
 check gpu_nsys_no_steps_said grep -q "No step boundaries (no ProfilerStep#N range, no NVTX step range): the shares and the verdict come from the GPU timeline over the profiled window (10.00 ms per rank)" "$nrun/BOTTLENECK_ANALYSIS.md"
 # no steps: report.txt gives no step time or throughput (n/a), nor does the report say their unit

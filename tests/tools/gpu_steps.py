@@ -17,7 +17,7 @@ KIND:
   gemm      back-to-back GEMMs for 9.5 ms of a 10 ms step: compute-bound
   annotated gemm, plus the GPU-side ProfilerStep#N annotations
             (gpu_user_annotation) recent PyTorch writes: steps counted once
-  copy      host-to-device copies for 7 ms, a 2 ms GEMM: memory-bound
+  copy      host-to-device copies for 7 ms, a 2 ms GEMM: copy-bound
   elementwise  back-to-back elementwise kernels for 9.5 ms: the GPU computes most
             of the step, but bandwidth-bound: memory-bound
   deepqueue the host launches a step every 16 ms, each step 8 ms of GEMM then a
