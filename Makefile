@@ -194,7 +194,8 @@ UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(B)/asan/%)
 
 # campaign-analyze under ThreadSanitizer (clang): a trace read in chunks on
 # several threads, and a file's GPU view and steps side by side (tests/e2e/tsan.sh).
-TSAN_SRC := $(filter-out $(UTIL_SLURM_SRC),$(UTIL_SRC)) $(ANA_SRC) analyzers/main.c
+# (not util/userkey.c: the per-user key is the orchestrator's, and wants libcrypto linked)
+TSAN_SRC := $(filter-out $(UTIL_SLURM_SRC) util/userkey.c,$(UTIL_SRC)) $(ANA_SRC) analyzers/main.c
 TSAN_OBJ := $(TSAN_SRC:%.c=$(B)/tsan/obj/%.o) $(ANA_CXX:%.cc=$(B)/tsan/obj/%.o)
 TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer -g -O1 -pthread
 $(B)/tsan/obj/%.o: %.c $(B)/versions.h
