@@ -129,14 +129,37 @@ static void step_compute_reset(struct ana_scenario *s, const struct scenario_met
 	s->shares.n_step_compute = 0;
 }
 
+/* The rank whose active steps are longest on average, its mean step and the other ranks'
+ * (s->steps.slowest_*). */
+static void slowest_rank_of(struct ana_scenario *s, const struct scenario_metrics *m)
+{
+	double worst = -1, worst_total = 0, all_total = 0;
+	size_t worst_steps = 0, all_steps = 0;
+	for (size_t r = 0; r < m->n; r++) {
+		double total = 0;
+		size_t n = 0;
+		for (size_t i = 0; i < m->ranks[r].n; i++)
+			if (m->ranks[r].steps[i].active)
+				total += m->ranks[r].steps[i].step_ms, n++;
+		all_total += total, all_steps += n;
+		if (n && total / (double)n > worst) {
+			worst = total / (double)n, worst_total = total, worst_steps = n;
+			s->steps.slowest_rank = m->ranks[r].rank;
+			s->steps.slowest_rank_ms = worst;
+		}
+	}
+	s->steps.slowest_others_ms = all_steps > worst_steps
+		? (all_total - worst_total) / (double)(all_steps - worst_steps)
+		: 0;
+}
+
 void accounting_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 {
 	struct sums u = { 0 };
-	double worst = -1;
 	size_t all_steps = 0;
 	step_compute_reset(s, m);
+	slowest_rank_of(s, m);
 	for (size_t r = 0; r < m->n; r++) {
-		double rank_total = 0;
 		size_t rank_steps = 0;
 		for (size_t i = 0; i < m->ranks[r].n; i++) {
 			const struct step_rec *st = &m->ranks[r].steps[i];
@@ -146,17 +169,10 @@ void accounting_shares(struct ana_scenario *s, const struct scenario_metrics *m)
 				 i < m->ranks[0].n ? min_exposed(m, i) : st->comm_exposed_ms);
 			s->shares.step_compute_ms[s->shares.n_step_compute++] =
 				st->forward_ms + st->backward_ms + st->optimizer_ms + st->ops_ms;
-			rank_total += st->step_ms;
 			rank_steps++;
 		}
-		double mean = rank_steps ? rank_total / (double)rank_steps : 0;
 		all_steps += rank_steps;
 		s->shares.share_ranks += rank_steps > 0;
-		if (mean > worst) {
-			worst = mean;
-			s->steps.slowest_rank = m->ranks[r].rank;
-			s->steps.slowest_rank_ms = mean;
-		}
 	}
 	if (u.total <= 0)
 		return;

@@ -194,7 +194,8 @@ struct ana_steps {
 	double loss_first, loss_last;
 	int loss_known;         /* the step data carries the loss (traces do not) */
 	int slowest_rank;
-	double slowest_rank_ms;
+	double slowest_rank_ms;   /* its mean active step */
+	double slowest_others_ms; /* the other ranks' mean active step; 0: one rank */
 	/* no step boundaries: shares and verdict from the GPU window, no step statistics */
 	int no_steps;
 	/* the traces have no step boundaries and the step times come from elsewhere (the

@@ -333,7 +333,7 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 		PROSE_SHARES_UNKNOWN_ADVICE,
 		s->data.source != SOURCE_NONE ? data_text_source(s->data.source)
 					      : "node monitors alone",
-		s->mon.have_monitor ? "" : ", and profile.monitor for utilisation");
+		s->mon.have_monitor ? "" : ", and node monitors (profile.monitor: true) for the busiest resource");
 }
 
 /* What the runner-up's own change (kind k) is predicted to pay in scenario s, as near_tie_said

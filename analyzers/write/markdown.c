@@ -632,7 +632,11 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			s->outcome.v.borderline ? " (borderline)" : "",
 			s->outcome.basis == BASIS_GPU ? " (GPU)" : "");
 	}
-	strbuf_adds(md, "\n" PROSE_SCENARIO_TABLE_COLUMNS);
+	int any_shares = 0;
+	for (size_t i = 0; i < run->n; i++)
+		any_shares |= run->sc[i].data.analysed && run->sc[i].shares.shares_known;
+	strbuf_adds(md, any_shares ? "\n" PROSE_SCENARIO_TABLE_COLUMNS
+				   : "\n" PROSE_SCENARIO_TABLE_NO_SHARES);
 	if (rough_rows)
 		strbuf_addf(md, "A p95 marked (rough) comes from fewer than %d active steps.\n\n",
 			    STATS_P95_MIN_N);
@@ -735,6 +739,10 @@ static void md_scenario_head(struct strbuf *md, const struct ana_scenario *s,
 static void md_step_estimator(struct strbuf *md, const struct ana_scenario *s)
 {
 	size_t k = s->steps.step_periods, n = s->steps.active_steps;
+	double slow = s->steps.slowest_rank_ms, others = s->steps.slowest_others_ms;
+	if (!k && !s->steps.no_steps && others > 0 && slow > 0)
+		strbuf_addf(md, PROSE_STEP_SLOWEST_RANK, s->steps.slowest_rank, slow, others,
+			    100 * (slow / others - 1));
 	if (!k || s->steps.no_steps)
 		return;
 	strbuf_addf(
@@ -782,7 +790,7 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 	else
 		strbuf_addf(
 			md,
-			"Over %zu active step%s the step time was %.2f ms median%s, %.2f ms p95 (%smin %.2f, max %.2f; spread %.1f %% of the median)%s.",
+			"Over %zu active step%s the step time was %.2f ms median%s, %.2f ms p95 (%smin %.2f, max %.2f; spread, p95 - min, %.1f %% of the median)%s.",
 			s->steps.active_steps, s->steps.active_steps == 1 ? "" : "s",
 			s->steps.step_med_ms, median_interval(iv, sizeof iv, s),
 			s->steps.step_p95_ms,
@@ -993,13 +1001,22 @@ static void md_scenarios(struct strbuf *md, const struct ana_run *run)
 	}
 }
 
+/* The scaling figure's caption: a fitted curve only where a series' model predicts. */
+static const char *scaling_alt(const struct ana_run *run)
+{
+	for (size_t i = 0; i < run->nmodels; i++)
+		if (run->models[i].predicts)
+			return "Parallel efficiency per series, measured and fitted";
+	return "Parallel efficiency per series, measured (no model fits well enough to draw)";
+}
+
 /* Links the figures that were drawn and have data behind them. */
 static void md_figures(struct strbuf *md, const struct ana_run *run)
 {
 	enum { ALWAYS, SERIES, SIZED, SHARES };
 	static const struct { const char *file, *alt; int need;
 	} figs[] = {
-		{ "scaling", "Parallel efficiency per series, measured and fitted", SERIES },
+		{ "scaling", NULL, SERIES },
 		{ "breakdown", "Where step time goes, per scenario", SHARES },
 		{ "timeline",
 		  "Step time per step, rank 0 of each scenario (its own step time, warm-up steps included)",
@@ -1028,7 +1045,8 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 		int wanted = figs[i].need == ALWAYS || (figs[i].need == SERIES && series) ||
 			(figs[i].need == SIZED && sized) || (figs[i].need == SHARES && shares);
 		if (fsio_exists(p.buf) && wanted) {
-			strbuf_addf(md, "![%s](figures/%s.svg)\n\n", figs[i].alt, figs[i].file);
+			strbuf_addf(md, "![%s](figures/%s.svg)\n\n",
+				    figs[i].alt ? figs[i].alt : scaling_alt(run), figs[i].file);
 			any = 1;
 		}
 		strbuf_free(&p);

@@ -660,8 +660,12 @@ static void sc_verdict(json_t *o, const struct ana_scenario *s, const struct ana
 				  jsonio_real3(s->gpu.gpu_pct[GPU_WINDOW]), "rank_steps",
 				  (json_int_t) s->gpu.gpu_steps));
 	json_object_set_new(o, "slowest_rank",
-			    json_pack("{s:i, s:o}", "rank", s->steps.slowest_rank, "mean_step_ms",
-				      jsonio_real3(s->steps.slowest_rank_ms)));
+			    json_pack("{s:i, s:o, s:o}", "rank", s->steps.slowest_rank,
+				      "mean_step_ms", jsonio_real3(s->steps.slowest_rank_ms),
+				      "others_mean_step_ms",
+				      s->steps.slowest_others_ms > 0
+					      ? jsonio_real3(s->steps.slowest_others_ms)
+					      : json_null()));
 	/* (null where the steps carry no loss: a 0 would read as one measured) */
 	json_object_set_new(o, "loss",
 			    !s->steps.loss_known

@@ -822,10 +822,10 @@ static void test_contention_words(void)
 	/* the summary's efficiency of k4 (4 ranks on 2 CPUs) says it is this machine's; k2's
 	 * (2 ranks: one CPU each) that its nodes are this machine, its collectives loopback */
 	CHECK(strstr(md,
-		     " against k1 (**emulated**: its 4 nodes are this one machine, its 4 ranks more than its CPUs, so this speedup and efficiency measure the machine's contention, not how the workload scales)") !=
+		     " against k1 (**emulated**: its 4 nodes are this one machine, its 4 ranks more than its CPUs, so this speedup and efficiency include the machine's contention, not only how the workload scales)") !=
 	      NULL);
 	CHECK(strstr(md,
-		     " against k1 (**emulated**: its 2 nodes are this one machine, its collectives over loopback, not a network, so this speedup and efficiency are not those of real nodes)") !=
+		     " against k1 (**emulated**: its 2 nodes are this one machine, any collectives over loopback, not a network, so this speedup and efficiency are not those of real nodes)") !=
 	      NULL);
 	CHECK(strstr(md, "**emulated**: its 2 nodes are this one machine, its 2 ranks") == NULL);
 	CHECK(strstr(md,
