@@ -216,22 +216,21 @@ static int data_files(struct fig *f)
 	fabric_data(f, &fd);
 	strbuf_adds(&br,
 		    PROSE_FIGURES_SCENARIO_DATA_LOADING);
-	strbuf_adds(&tl, "# rank 0 step time per step, one block per scenario (gnuplot index)\n");
+	strbuf_adds(
+		&tl,
+		"# the analysed step time per active step (summary.json step_times_ms, what the median is of), one block per scenario (gnuplot index)\n");
 	json_array_foreach(json_object_get(f->summary, SK_SCENARIOS), i, s) {
 		if (!json_is_true(json_object_get(s, SK_ANALYSED)))
 			continue;
 		f->breakdowns += breakdown_row(&br, s);
-		json_t *steps = json_object_get(s, SK_RANK0_STEPS), *st;
+		json_t *steps = json_object_get(s, SK_STEP_TIMES_MS), *st;
 		size_t k;
 		if (!json_array_size(steps))
 			continue;
 		strbuf_addf(&tl, "%s# %s\n", f->timelines.n ? "\n\n" : "", jsonio_str(s, SK_NAME));
 		argv_push(&f->timelines, jsonio_str(s, SK_NAME));
 		json_array_foreach(steps, k, st)
-			strbuf_addf(&tl, "%lld %.4f %s\n",
-				    (long long) json_integer_value(json_array_get(st, 0)),
-				    json_number_value(json_array_get(st, 1)),
-				    json_is_true(json_array_get(st, 2)) ? "active" : "warmup");
+			strbuf_addf(&tl, "%zu %.4f\n", k, json_number_value(st));
 	}
 	const char *names[] = { "data/scaling.dat",  "data/model.dat",  "data/breakdown.dat",
 				"data/timeline.dat", "data/phases.dat", "data/collectives.dat",
@@ -278,9 +277,10 @@ static void gp_script(struct fig *f, struct strbuf *sb, const char *name, const 
 static void scaling_body(struct fig *f, struct strbuf *b)
 {
 	if (!f->series.n) {
-		strbuf_addf(b,
-			    "set title 'Parallel efficiency: no series of two analysed scenarios or more'\n%s",
-			    empty_plot);
+		strbuf_addf(
+			b,
+			"set title 'Parallel efficiency: no series of two analysed scenarios or more'\n%s",
+			empty_plot);
 		return;
 	}
 	strbuf_adds(
@@ -352,7 +352,7 @@ static int figure_scripts(struct fig *f)
 	strbuf_reset(&body);
 	strbuf_adds(
 		&body,
-		"set title 'Step time per step (rank 0)'\nset xlabel 'step'\nset ylabel 'step time (ms)'\n"
+		"set title 'Step time per active step, as analysed'\nset xlabel 'active step'\nset ylabel 'step time (ms)'\n"
 		"set key outside right\nset yrange [0:*]\n");
 	for (size_t i = 0; i < f->timelines.n; i++)
 		strbuf_addf(&body,

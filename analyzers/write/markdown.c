@@ -1034,7 +1034,7 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 		{ "scaling", NULL, SERIES },
 		{ "breakdown", "Where step time goes, per scenario", SHARES },
 		{ "timeline",
-		  "Step time per step, rank 0 of each scenario (its own step time, warm-up steps included)",
+		  "Step time per active step of each scenario, as analysed (the steps its median is of)",
 		  ALWAYS },
 		{ "phases", "The median step of the widest scenario, per rank", SHARES },
 		{ "collectives", "Bus bandwidth of the collectives against message size", SIZED },
