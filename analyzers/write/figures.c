@@ -31,6 +31,7 @@ struct fig {
 	struct argv model_names;
 	char phases_of[80];    /* the scenario in phases.dat, or "" */
 	int breakdowns;        /* analysed scenarios in breakdown.dat */
+	int gpu_breakdowns;    /* of them, shares of the GPU's time (gpu_shares_pct) */
 	struct argv colls;     /* scenarios in collectives.dat (known sizes), in block order */
 	struct argv probes;    /* fabric probes in fabric.dat, in block order */
 };
@@ -222,7 +223,9 @@ static int data_files(struct fig *f)
 	json_array_foreach(json_object_get(f->summary, SK_SCENARIOS), i, s) {
 		if (!json_is_true(json_object_get(s, SK_ANALYSED)))
 			continue;
-		f->breakdowns += breakdown_row(&br, s);
+		int row = breakdown_row(&br, s);
+		f->breakdowns += row;
+		f->gpu_breakdowns += row && json_is_object(json_object_get(s, SK_GPU_SHARES_PCT));
 		json_t *steps = json_object_get(s, SK_STEP_TIMES_MS), *st;
 		size_t k;
 		if (!json_array_size(steps))
@@ -330,6 +333,44 @@ static void collectives_body(struct fig *f, struct strbuf *b)
 			i + 1 < f->probes.n ? ", \\\n" : "\n");
 }
 
+/* The breakdown figure's script body: shares of the step, or of GPU time for GPU scenarios. */
+static void breakdown_body(const struct fig *f, struct strbuf *body)
+{
+	if (!f->breakdowns) {
+		strbuf_addf(body,
+			    "set title 'Where step time goes: no scenario with a breakdown'\n%s",
+			    empty_plot);
+		return;
+	}
+	strbuf_addf(
+		body,
+		"set title 'Where step time goes'\nset ylabel '%s'\nset yrange [0:100]\n"
+		"set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+		"set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n%s",
+		f->gpu_breakdowns == f->breakdowns ? "percent of GPU time (all ranks)"
+			: f->gpu_breakdowns        ? "percent of step time (GPU bars: of GPU time)"
+						   : "percent of step time",
+		PROSE_FIGURES_PLOT_DATA_BREAKDOWN);
+}
+
+/* The timeline figure's script body: each scenario's analysed steps, a point each (a
+ * scenario of one step is then still drawn). */
+static void timeline_body(const struct fig *f, struct strbuf *body)
+{
+	strbuf_adds(
+		body,
+		"set title 'Step time per active step, as analysed'\nset xlabel 'active step'\nset ylabel 'step time (ms)'\n"
+		"set key outside right\nset yrange [0:*]\n");
+	for (size_t i = 0; i < f->timelines.n; i++)
+		strbuf_addf(
+			body,
+			"%s'data/timeline.dat' index %zu using 1:2 with linespoints pointtype 7 pointsize 0.4 title '%s'%s",
+			i ? "     " : "plot ", i, f->timelines.v[i],
+			i + 1 < f->timelines.n ? ", \\\n" : "\n");
+	if (!f->timelines.n)
+		strbuf_adds(body, empty_plot);
+}
+
 static int figure_scripts(struct fig *f)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT, d = STRBUF_INIT,
@@ -338,29 +379,10 @@ static int figure_scripts(struct fig *f)
 	scaling_body(f, &body);
 	gp_script(f, &a, "scaling", body.buf);
 	strbuf_reset(&body);
-	if (f->breakdowns)
-		strbuf_adds(
-			&body,
-			"set title 'Where step time goes'\nset ylabel 'percent of step time'\nset yrange [0:100]\n"
-			"set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
-			"set boxwidth 0.7\nset xtics rotate by -30\nset key outside right\n" PROSE_FIGURES_PLOT_DATA_BREAKDOWN);
-	else
-		strbuf_addf(&body,
-			    "set title 'Where step time goes: no scenario with a breakdown'\n%s",
-			    empty_plot);
+	breakdown_body(f, &body);
 	gp_script(f, &b, "breakdown", body.buf);
 	strbuf_reset(&body);
-	strbuf_adds(
-		&body,
-		"set title 'Step time per active step, as analysed'\nset xlabel 'active step'\nset ylabel 'step time (ms)'\n"
-		"set key outside right\nset yrange [0:*]\n");
-	for (size_t i = 0; i < f->timelines.n; i++)
-		strbuf_addf(&body,
-			    "%s'data/timeline.dat' index %zu using 1:2 with lines title '%s'%s",
-			    i ? "     " : "plot ", i, f->timelines.v[i],
-			    i + 1 < f->timelines.n ? ", \\\n" : "\n");
-	if (!f->timelines.n)
-		strbuf_adds(&body, empty_plot);
+	timeline_body(f, &body);
 	gp_script(f, &c, "timeline", body.buf);
 	strbuf_reset(&body);
 	if (f->phases_of[0])

@@ -283,7 +283,7 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 			strbuf_addf(md,
 				    "; %.1f %% of communication kernels' time overlaps computation",
 				    s->gpu.gpu_overlap_pct);
-		strbuf_adds(md, ". Top kernels:\n\n");
+		strbuf_addf(md, PROSE_TOP_KERNELS_SHARE, s->gpu.kernels_total_ms);
 		md_op_table(md, s->gpu.top_kernels, s->gpu.n_top_kernels, s->gpu.kernels_total_ms,
 			    "Time");
 	}
@@ -291,8 +291,8 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 		return;
 	strbuf_addf(
 		md,
-		"Top CPU operators by self time (all ranks and profiled steps, %zu trace file%s):\n\n",
-		s->data.trace_files, s->data.trace_files == 1 ? "" : "s");
+		PROSE_TOP_OPS_SHARE,
+		s->data.trace_files, s->data.trace_files == 1 ? "" : "s", s->data.ops_total_ms);
 	md_op_table(md, s->data.top_ops, s->data.n_top_ops, s->data.ops_total_ms, "Self time");
 }
 
@@ -527,13 +527,14 @@ static void md_straggler_shares(struct strbuf *md, const struct straggler *g, si
 static void md_no_straggler(struct strbuf *md, const struct ana_scenario *s)
 {
 	const struct straggler_test *t = &s->comm.straggler_test;
-	const char *what = s->comm.insp.stragglers_used ? "collectives" : "steps";
+	const char *what = s->comm.insp.stragglers_used ? "collectives" : "steps",
+		   *one = s->comm.insp.stragglers_used ? "collective" : "step";
 	if (t->trials <= 0)
-		strbuf_addf(md, PROSE_STRAGGLER_NONE_JUDGED,
-			    what[0] == 'c' ? "collective" : "step");
+		strbuf_addf(md, PROSE_STRAGGLER_NONE_JUDGED, one);
 	else if (t->least_p > STRAGGLER_CHANCE)
-		strbuf_addf(md, PROSE_STRAGGLER_CANNOT_NAME, t->trials, what, s->in.ranks,
-			    t->least_p, 100 * STRAGGLER_CHANCE, what);
+		strbuf_addf(md, PROSE_STRAGGLER_CANNOT_NAME, t->trials,
+			    t->trials == 1 ? one : what, s->in.ranks, t->least_p,
+			    100 * STRAGGLER_CHANCE, what);
 	else
 		strbuf_addf(md, PROSE_NO_STRAGGLER, STRAGGLER_MIN_IMPACT_PCT);
 }
@@ -801,6 +802,12 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 			PROSE_NO_STEP_BOUNDARIES,
 			s->gpu.gpu_basis ? "GPU timeline" : "host's operators and phase ranges",
 			s->steps.step_med_ms);
+	else if (s->steps.active_steps == 1)
+		strbuf_addf(
+			md, PROSE_ONE_STEP, s->steps.step_med_ms,
+			s->gpu.gpu_limits
+				? ", the GPU's period (its work per step outlasts the host's step)"
+				: "");
 	else
 		strbuf_addf(
 			md,
@@ -827,9 +834,11 @@ static void md_step_times(struct strbuf *md, const struct ana_scenario *s)
 	if (s->shares.shares_known && !s->steps.no_steps)
 		strbuf_addf(
 			md,
-			" On the host, forward %.1f %%, backward %.1f %%, optimizer %.1f %%, operators outside them %.1f %%.",
+			PROSE_ON_HOST_PHASES,
 			s->shares.forward_pct, s->shares.backward_pct, s->shares.optimizer_pct,
-			s->shares.ops_pct);
+			s->shares.ops_pct,
+			100 - s->shares.forward_pct - s->shares.backward_pct -
+				s->shares.optimizer_pct - s->shares.ops_pct);
 	if (s->shares.shares_known && !s->steps.no_steps && s->replay.built &&
 	    s->outcome.basis == BASIS_HOST &&
 	    s->replay.compute_core_wait_pct >= REPLAY_CORE_WAIT_SAID_PCT)
@@ -1400,6 +1409,11 @@ static void md_recommendations(struct strbuf *md, const struct ana_run *run)
 		free(recs[i].text);
 	}
 	md_unanalysed_advice(md, run);
+	int ranked = 0;
+	for (size_t i = 0; i < run->nrecs; i++)
+		ranked |= run->recs[i].lead_ranks;
+	if (run->nrecs >= 2 && !ranked && !run->nmodels)
+		strbuf_adds(md, PROSE_RECOMMENDATIONS_UNRANKED);
 	strbuf_adds(md, "\n");
 	md_rec_kinds(md, recs, n);
 	md_rec_ties(md, recs, n);
