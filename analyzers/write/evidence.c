@@ -157,6 +157,25 @@ void evidence_split_cover(struct strbuf *sb, const struct ana_scenario *s)
 		strbuf_addf(sb, ", of the %.1f %% of compute timed as one or the other", c);
 }
 
+/* Where the GPU's exposed communication is 5 % or more of its time: how much of the ranks'
+ * time in collectives is the transfer (each instance's shortest duration over ranks, as the
+ * collectives table has it) and how much waiting inside them for the last rank to arrive,
+ * which the kernels' time holds as well and a faster network would not shorten. */
+static void gpu_comm_waits(struct strbuf *sb, const struct ana_scenario *s)
+{
+	double in = 0, transfer = 0;
+	for (size_t i = 0; i < s->comm.ncolls; i++) {
+		const struct collective *c = &s->comm.colls[i];
+		if (c->latency_med < 0 || c->count_per_step <= 0 || c->ms_per_step_summed <= 0)
+			return; /* (a row without its transfer: none said) */
+		in += c->ms_per_step_summed;
+		transfer += c->latency_med * c->count_per_step;
+	}
+	if (s->gpu.gpu_pct[GPU_COMM] < 5 || in <= 0 || transfer > in || s->in.ranks < 2)
+		return;
+	strbuf_addf(sb, PROSE_EVIDENCE_GPU_COMM_WAITS, transfer, in, 100 * transfer / in);
+}
+
 /* The GPU's partitioned windows, every share. */
 static void gpu_shares(struct strbuf *sb, const struct ana_scenario *s)
 {
@@ -182,6 +201,7 @@ static void gpu_shares(struct strbuf *sb, const struct ana_scenario *s)
 			sb,
 			PROSE_EVIDENCE_GPU_WORK_PER,
 			s->gpu.host_step_med_ms, s->gpu.host_ahead_ms);
+	gpu_comm_waits(sb, s);
 }
 
 int evidence_monitor_figure(struct strbuf *sb, const struct ana_scenario *s)
