@@ -280,9 +280,10 @@ static void md_top_ops(struct strbuf *md, const struct ana_scenario *s)
 			s->gpu.gpu_idle_pct, s->gpu.gpu_compute_pct, s->gpu.gpu_non_compute_pct,
 			s->gpu.gpu_kernel_ms);
 		if (s->gpu.gpu_overlap_pct >= 0)
-			strbuf_addf(md,
-				    "; %.1f %% of communication kernels' time overlaps computation",
-				    s->gpu.gpu_overlap_pct);
+			strbuf_addf(
+				md,
+				"; %.1f %% of communication kernels' time overlaps computation (pooled over the ranks)",
+				s->gpu.gpu_overlap_pct);
 		strbuf_addf(md, PROSE_TOP_KERNELS_SHARE, s->gpu.kernels_total_ms);
 		md_op_table(md, s->gpu.top_kernels, s->gpu.n_top_kernels, s->gpu.kernels_total_ms,
 			    "Time");
