@@ -162,7 +162,9 @@ static void md_summary_verdict(struct strbuf *md, const struct ana_scenario *s)
 static void md_summary_median(struct strbuf *md, const struct ana_scenario *s)
 {
 	double lo = s->steps.step_med_lo_ms, hi = s->steps.step_med_hi_ms;
-	strbuf_addf(md, "Median step %.2f ms", s->steps.step_med_ms);
+	strbuf_addf(md,
+		    s->steps.active_steps == 1 ? "One active step, %.2f ms" : "Median step %.2f ms",
+		    s->steps.step_med_ms);
 	if (lo > 0 && hi > 0)
 		strbuf_addf(md, " (95 %% CI %.2f-%.2f ms)", lo, hi);
 	strbuf_addf(md, ", %.*f %s", stats_rate_decimals(s->steps.throughput),
