@@ -148,6 +148,12 @@ check dlrm_batch_overlaps_host bash -c 'grep -q "^[0-9]*\. \*\*gpu-2n\*\*: memor
 # against the ranks' time in them, said beside the shares
 tw=$(json "$run/summary.json" '"%.2f of %.2f ms a step (%.0f %%)" % (lambda r: (sum(x["latency_ms"]["median"] * x["count_per_step"] for x in r), sum(x["ms_per_step_summed"] for x in r), 100 * sum(x["latency_ms"]["median"] * x["count_per_step"] for x in r) / sum(x["ms_per_step_summed"] for x in r)))(j["scenarios"][0]["collectives"])')
 check dlrm_comm_mostly_waiting grep -qF "of the ranks' time in collectives, $tw is the transfers themselves" "$run/BOTTLENECK_ANALYSIS.md"
+# one profiled step: said as one, not as a median with a spread; two predictions of one
+# replayed step each: their order is not a ranking; the kernels' share is of the kernel time
+check dlrm_one_step_said grep -q "^One active step: its time was 19.90 ms; one step has no spread, p95 or interval to give" "$run/BOTTLENECK_ANALYSIS.md"
+check dlrm_one_step_summary grep -q "^- \*\*gpu-2n\*\* (2 nodes, 8 ranks, nccl): .*\. One active step, 19.90 ms, " "$run/BOTTLENECK_ANALYSIS.md"
+check dlrm_not_ranked grep -q "^None of these predictions has an interval to rank by" "$run/BOTTLENECK_ANALYSIS.md"
+check dlrm_kernel_share_of grep -q "Top kernels (Share: of the 57.58 ms of kernel, copy and memset time summed over ranks):" "$run/BOTTLENECK_ANALYSIS.md"
 check dlrm_batch_json_no_rate [ "$(json "$run/summary.json" '("throughput_x" in j["scenarios"][0]["replay"]["batch"], j["scenarios"][0]["replay"]["batch"]["step_ms"] is not None)')" = "(False, True)" ]
 check dlrm_host_replayed [ "$(json "$run/summary.json" 'sorted((r["kind"], r["basis"], r["kind"] == "batch" or r["ceiling_step_ms"][0] < r["predicted_step_ms"][0] < r["step_ms"][0]) for r in j["recommendations"])')" = "[('batch', 'replay', True), ('host', 'replay', True)]" ]
 check dlrm_host_replay_said grep -q "Median step replayed with the launch overhead halved (the run's own graph, its kernels on their streams, on its cores): 19.90 -> [0-9.]* ms ([-+][0-9.]* %; 1 step replayed: too few for an interval or a rank among the recommendations), the host's work up to each kernel's launch" "$run/BOTTLENECK_ANALYSIS.md"
