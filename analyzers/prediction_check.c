@@ -263,6 +263,21 @@ struct ana_check check_as_decided(const struct ana_check *c)
 	return v;
 }
 
+/* check_side_changed's rule, whatever the unchanged runs say. */
+static int side_moved(const struct ana_check *o)
+{
+	struct ana_check c = check_as_decided(o);
+	double p = c.parent_median_ms;
+	return c.side && c.outcome == CHECK_UNPREDICTED && !c.estimator_differs && p > 0 &&
+	       c.lo_ms > 0 && (c.hi_ms < p || c.lo_ms > p) &&
+	       100 * fabs(c.measured_ms / p - 1) > CHECK_TOLERANCE_PCT;
+}
+
+int check_side_changed(const struct ana_check *c)
+{
+	return !c->side_drift && side_moved(c);
+}
+
 /* A prediction confirmed or refuted (not one of nothing, or of too few steps). */
 static int is_checked(enum check_outcome o)
 {
@@ -288,7 +303,7 @@ static void against_control_or_parent(struct ana_check *c, const struct ana_scen
 				      const char *kind)
 {
 	c->uncorrected_outcome = c->control_outcome = -1, c->uncorrected_ms = 0;
-	c->against_control = 0;
+	c->against_control = c->side_drift = 0;
 	if (!c->n_control)
 		return;
 	drift_of(c);
@@ -303,6 +318,7 @@ static void against_control_or_parent(struct ana_check *c, const struct ana_scen
 		if (is_checked(c->outcome) && is_checked(u.outcome) &&
 		    (c->outcome == CHECK_CONFIRMED) != (u.outcome == CHECK_CONFIRMED))
 			c->control_outcome = (int)c->outcome, c->outcome = CHECK_DRIFT;
+		c->side_drift = c->side && side_moved(c) != side_moved(&u);
 		return;
 	}
 	*c = u;

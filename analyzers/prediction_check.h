@@ -81,6 +81,9 @@ struct ana_check {
 	 * the control would only add its noise */
 	int drift_known, drift_by_means, against_control;
 	double drift_lo, drift_hi;
+	/* a side effect set against the control that the parent as it ran does not show, or
+	 * the other way round: the unchanged runs disagree, so no change is said */
+	int side_drift;
 	size_t n_variant; /* the variant's active steps (decided: its scenario's) */
 	double parent_share_pct[CHECK_SHARES]; /* < 0: unknown */
 	double parent_median_ms; /* the parent's summary median (0: unknown) */
@@ -149,6 +152,12 @@ enum check_outcome check_decide(double predicted, double measured, double parent
 /* c as it was decided: by the means (c->by_means), its parent, predicted and measured
  * steps, their intervals and the measured interval are the means'; else c itself. */
 struct ana_check check_as_decided(const struct ana_check *c);
+
+/* Whether side check c measured a change beyond its steps' noise (its interval clear of the
+ * parent's) and beyond CHECK_TOLERANCE_PCT (what a check's noise allows), its steps timed
+ * as the parent's (c as decided: by the means where the steps are not alike), and the two
+ * unchanged runs agree on it (not c->side_drift). */
+int check_side_changed(const struct ana_check *c);
 
 struct ana_run;
 /* Decides every check of run->variant from the analysed scenarios. */

@@ -82,6 +82,7 @@
 #define SK_CONTROL_STEP_MS "control_step_ms"
 #define SK_UNCORRECTED "uncorrected"
 #define SK_AGAINST_CONTROL "against_control"
+#define SK_UNDECIDED "undecided"
 #define SK_RANK "rank"
 #define SK_NODE "node"
 #define SK_CAUSE "cause"

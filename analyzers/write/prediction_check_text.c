@@ -155,18 +155,6 @@ static int entry_change(json_t *e, struct strbuf *sb)
 	return 1;
 }
 
-/* Whether side check c measured a change beyond its steps' noise (its interval clear of the
- * parent's) and beyond CHECK_TOLERANCE_PCT (what a check's noise allows), its steps timed
- * as the parent's (c as decided: by the means where the steps are not alike). */
-static int side_changed(const struct ana_check *o)
-{
-	struct ana_check c = check_as_decided(o);
-	double p = c.parent_median_ms;
-	return c.side && c.outcome == CHECK_UNPREDICTED && !c.estimator_differs && p > 0 &&
-	       c.lo_ms > 0 && (c.hi_ms < p || c.lo_ms > p) &&
-	       100 * fabs(c.measured_ms / p - 1) > CHECK_TOLERANCE_PCT;
-}
-
 /* The control's step c was set against: its median, or mean as c was decided. */
 static double control_ms(const struct ana_check *c)
 {
@@ -201,9 +189,12 @@ json_t *prediction_check_side_json(const struct ana_variant *v)
 				     SK_MEASURED_STEP_MS, num3(c.measured_ms, 1), SK_CI_LOW,
 				     num3(c.lo_ms, c.lo_ms >= 0), SK_CI_HIGH,
 				     num3(c.hi_ms, c.lo_ms >= 0),
-				     SK_MEASURED_CHANGE, sb.buf, "changed", side_changed(o),
+				     SK_MEASURED_CHANGE, sb.buf, "changed", check_side_changed(o),
 				     "contaminated", !clean, SK_BY_MEANS, c.by_means));
-		control_step_json(json_array_get(a, json_array_size(a) - 1), &c);
+		json_t *e = json_array_get(a, json_array_size(a) - 1);
+		control_step_json(e, &c);
+		if (c.n_control) /* the unchanged runs disagree on a change: none said */
+			json_object_set_new(e, SK_UNDECIDED, json_boolean(c.side_drift));
 		strbuf_free(&sb);
 	}
 	return a;
@@ -247,7 +238,7 @@ static void side_effects_said(struct strbuf *md, const struct ana_variant *v)
 	size_t n = 0;
 	int unknown = 0;
 	for (size_t i = 0; i < v->n; i++) {
-		if (!side_changed(&v->checks[i]))
+		if (!check_side_changed(&v->checks[i]))
 			continue;
 		unknown |= v->checks[i].load_unknown;
 		struct ana_check c = check_as_decided(&v->checks[i]);
@@ -362,6 +353,16 @@ void prediction_check_cells(json_t *entry, const char *num_fmt, char *cells[PRED
 	cells[0] = xstrdup(jsonio_str(entry, SK_SCENARIO));
 	for (int i = 0; i < 3; i++)
 		cells[1 + i] = ms_cell(json_object_get(entry, ms[i]), num_fmt);
+	/* undecided: the measured step against the parent as it ran beside the control's */
+	json_t *u = json_object_get(json_object_get(entry, SK_UNCORRECTED), SK_MEASURED_STEP_MS);
+	if (!strcmp(outcome, check_outcome_name(CHECK_DRIFT)) && json_is_number(u)) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s (as it ran: ", cells[3]);
+		strbuf_addf(&sb, num_fmt, json_number_value(u));
+		strbuf_addch(&sb, ')');
+		free(cells[3]);
+		cells[3] = strbuf_detach(&sb);
+	}
 	if (json_is_number(lo) && json_is_number(hi)) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, num_fmt, json_number_value(lo));
@@ -478,6 +479,8 @@ static void unalike_note(struct strbuf *md, const struct ana_check *c)
 			c->scenario, c->measured_ms, c->measured_mean_ms, pm, c->parent_mean_ms,
 			by_mean >= 1 ? by_mean : 1 / by_mean, by_mean >= 1 ? "faster" : "slower",
 			by_med >= 1 ? by_med : 1 / by_med, by_med >= 1 ? "faster" : "slower");
+	if (c->against_control)
+		strbuf_addf(md, PROSE_CHECK_UNALIKE_CONTROL, c->scenario, c->own_median_ms);
 }
 
 /* Of v's scenarios the knob changed without a prediction (side_changed), the one that moved
@@ -486,7 +489,7 @@ static const struct ana_check *side_moved_most(const struct ana_variant *v, stru
 {
 	const struct ana_check *most = NULL;
 	for (size_t i = 0; i < v->n; i++) {
-		if (!side_changed(&v->checks[i]))
+		if (!check_side_changed(&v->checks[i]))
 			continue;
 		struct ana_check c = check_as_decided(&v->checks[i]);
 		if (!most || fabs(log(c.measured_ms / c.parent_median_ms)) >
@@ -637,9 +640,9 @@ static void tally_said(struct strbuf *md, const struct ana_variant *v)
 		strbuf_addf(md, ", %d of them as no gain (the advice held, not its figure)",
 			    t.no_gain);
 	if (t.few)
-		strbuf_addf(md, "; %d too few steps to tell", t.few);
+		strbuf_addf(md, "; %d more too few steps to tell", t.few);
 	if (t.drift)
-		strbuf_addf(md, "; %d undecided: the runs drift", t.drift);
+		strbuf_addf(md, "; %d more undecided: the runs drift", t.drift);
 	strbuf_adds(md, ".\n");
 }
 

@@ -36,6 +36,7 @@ struct try_ctx {
 	int variants_read; /* variants waited for whose checks were read */
 	int checked, confirmed; /* their predictions checked (confirmed or not), confirmed */
 	int no_gain;            /* of those confirmed, as "no gain" alone (SK_NO_GAIN) */
+	int few, drift;         /* apart: too few steps to tell, undecided (the runs drift) */
 	int control;            /* --control: the parent re-run unchanged first */
 	char *control_id, *control_dir; /* that run, once submitted; NULL: none */
 };
@@ -157,6 +158,16 @@ static void say_plan(const struct run *child, const struct variant_plan *p)
 	fflush(stdout);
 }
 
+/* The checks neither confirmed nor refuted, apart from the count: too few steps to tell, and
+ * undecided where the two unchanged runs (parent and control) disagree. */
+static void say_apart(int few, int drift)
+{
+	if (few)
+		printf("; %d more too few steps to tell", few);
+	if (drift)
+		printf("; %d more undecided: the runs drift", drift);
+}
+
 /* Of the confirmed predictions, those confirmed as "no gain" alone (the advice held, not
  * the figure: prediction_check.h), said apart where there are any. */
 static void say_no_gain(int n)
@@ -200,12 +211,10 @@ static void say_checked(struct try_ctx *t, const struct run *child)
 		if (ctl && *ctl)
 			printf(", with control run %s", ctl);
 		printf(")");
-		if (few) /* neither confirmed nor refuted: apart */
-			printf("; %d too few steps to tell", few);
-		if (drift)
-			printf("; %d undecided: the runs drift", drift);
+		say_apart(few, drift);
 		printf("\n");
 		t->variants_read++, t->checked += n, t->confirmed += ok, t->no_gain += no_gain;
+		t->few += few, t->drift += drift;
 		say_outcomes(s);
 	}
 	json_decref(s);
@@ -399,9 +408,11 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 	if (t->variants_read > 1) {
 		printf("campaign try: %d of %d predictions confirmed", t->confirmed, t->checked);
 		say_no_gain(t->no_gain);
-		printf(" over %d variants of run %s%s%s\n", t->variants_read, t->parent->id,
+		printf(" over %d variants of run %s%s%s", t->variants_read, t->parent->id,
 		       t->control_id ? ", with control run " : "",
 		       t->control_id ? t->control_id : "");
+		say_apart(t->few, t->drift);
+		printf("\n");
 	}
 	if (t->variants_read && !t->control_id)
 		printf("(each set against run %s as it ran: the drift since is not measured; --control measures it)\n",

@@ -61,7 +61,7 @@ check try_child_campaign_variant grep -q "^variant: {\"kind\":\"communication\",
 # the checked prediction, the report and the family in ls (tests/lib.sh try_family)
 check try_variant_knob [ "$(json "$child/summary.json" 'j["variant"]["knob"]')" = "{'params': {'ddp': 'bucketed'}}" ]
 # with --wait, the variant's confirmed share as its summary.json's outcomes count it
-want=$(json "$child/summary.json" '"checked: %d of %d prediction%s confirmed%s (%s)%s" % ((c := [k["outcome"] for k in j["checked_predictions"]]).count("confirmed"), (n := sum(o in ("confirmed", "better than predicted", "worse than predicted", "within noise") for o in c)), "" if n == 1 else "s", ", %d of them as no gain" % g if (g := sum(k["no_gain"] for k in j["checked_predictions"])) else "", "'"$cid"'", "; %d too few steps to tell" % c.count("too few steps to tell") if "too few steps to tell" in c else "")')
+want=$(json "$child/summary.json" '"checked: %d of %d prediction%s confirmed%s (%s)%s" % ((c := [k["outcome"] for k in j["checked_predictions"]]).count("confirmed"), (n := sum(o in ("confirmed", "better than predicted", "worse than predicted", "within noise") for o in c)), "" if n == 1 else "s", ", %d of them as no gain" % g if (g := sum(k["no_gain"] for k in j["checked_predictions"])) else "", "'"$cid"'", "; %d more too few steps to tell" % c.count("too few steps to tell") if "too few steps to tell" in c else "")')
 check "try_says_confirmed_share ($want)" grep -qxF "$want" t.out
 # the variant's report says the same count under its table
 want=$(echo "$want" | sed -e 's/^checked: //' -e 's/ ('"$cid"')//' -e 's/\(as no gain\)/\1 (the advice held, not its figure)/' -e 's/$/./')

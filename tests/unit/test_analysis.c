@@ -1974,6 +1974,22 @@ static void test_side_effects(void)
 	CHECK_STR(tt, "{\"checked\":1,\"confirmed\":1,\"drift\":0,\"few_steps\":0,\"no_gain\":1}");
 	free(tt);
 	json_decref(tally);
+	/* a control 1.5x slower in t (its drift measurable, as in every step): against it t
+	 * did not move, against the parent as it ran it did: the unchanged runs disagree, and
+	 * no change is said of t */
+	static const double ctl_t[6] = { 150, 151, 149, 150, 152, 148 };
+	c[1].control_steps = (double *)ctl_t;
+	c[1].n_control = 6;
+	run.variant.control = "ctl";
+	prediction_check_run(&run);
+	CHECK(c[1].against_control && c[1].side_drift && !check_side_changed(&c[1]));
+	side = prediction_check_side_json(&run.variant);
+	CHECK(json_is_true(json_object_get(json_array_get(side, 0), "undecided")) &&
+	      json_is_false(json_object_get(json_array_get(side, 0), "changed")));
+	json_decref(side);
+	c[1].control_steps = NULL;
+	c[1].n_control = 0;
+	run.variant.control = NULL;
 	run.variant.of = NULL;
 	tally = prediction_check_tally_json(&run.variant);
 	CHECK(json_is_null(tally));
@@ -2125,7 +2141,7 @@ static void test_check_against_control(void)
 		     "The control against the parent: `s` 100.00 -> 204.00 ms (2.04x slower (95 % CI ") &&
 	      strstr(md, "): set against it). A drift whose interval holds no change") &&
 	      strstr(md, ": undecided (the runs drift) (against the control) |") &&
-	      strstr(md, "0 of 0 predictions confirmed; 1 undecided: the runs drift.\n") &&
+	      strstr(md, "0 of 0 predictions confirmed; 1 more undecided: the runs drift.\n") &&
 	      strstr(md,
 		     "- **s**: undecided: against the control it is confirmed (51.00 ms measured, +0.0 % off the prediction), against the parent as it ran within noise (102.00 ms, +100.0 %). The two unchanged runs"));
 	free(md);
