@@ -171,7 +171,8 @@ static void gpu_comm_waits(struct strbuf *sb, const struct ana_scenario *s)
 		in += c->ms_per_step_summed;
 		transfer += c->latency_med * c->count_per_step;
 	}
-	if (s->gpu.gpu_pct[GPU_COMM] < 5 || in <= 0 || transfer > in || s->in.ranks < 2)
+	/* (said where the waiting is a tenth of that time or more) */
+	if (s->gpu.gpu_pct[GPU_COMM] < 5 || in <= 0 || transfer > 0.9 * in || s->in.ranks < 2)
 		return;
 	strbuf_addf(sb, PROSE_EVIDENCE_GPU_COMM_WAITS, transfer, in, 100 * transfer / in);
 }

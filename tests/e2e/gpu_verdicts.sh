@@ -52,6 +52,8 @@ check gpu_host_exact [ "$(G host idle_host_wait),$(G host compute)" = "65.432,34
 check gpu_host_batch_as_long grep -q "^[0-9]*\. \*\*host\*\*: memory permitting, double the batch per rank: .*: 10\.00 ms a step -> 10\.00 ms a step for twice the samples (as long: the host's launches, as many for twice the samples, bound the step" "$run/BOTTLENECK_ANALYSIS.md"
 # every bar of this run is a share of GPU time: the breakdown figure says so
 check gpu_breakdown_ylabel grep -qx "set ylabel 'percent of GPU time (all ranks)'" "$run/figures/breakdown.gp"
+# the ranks' collectives here are all transfer (both ranks alike): no waiting inside them said
+check gpu_comm_no_waits_said [ "$(grep -c "of the ranks' time in collectives" "$run/BOTTLENECK_ANALYSIS.md")" = 0 ]
 check gpu_copy_exact [ "$(G copy memcpy)" = "71.356" ]
 check gpu_gemm_exact [ "$(G gemm compute)" = "95.96" ]
 check gpu_compute_split [ "$(S gemm '["gpu_compute_split_pct"]["matrix"]'),$(S elementwise '["gpu_compute_split_pct"]["elementwise"]')" = "95.96,95.96" ]
