@@ -392,8 +392,10 @@ void prediction_check_cells(json_t *entry, const char *num_fmt, char *cells[PRED
 	struct strbuf err = STRBUF_INIT;
 	if (json_is_number(p) && json_is_number(m) && json_number_value(p) > 0 &&
 	    json_number_value(m) > 0)
-		strbuf_addf(&err, "%+.1f",
-			    100 * (json_number_value(m) / json_number_value(p) - 1));
+	{
+		double e = 100 * (json_number_value(m) / json_number_value(p) - 1);
+		strbuf_addf(&err, "%+.1f", fabs(e) < 0.05 ? 0.0 : e); /* (no "-0.0") */
+	}
 	else
 		strbuf_adds(&err, "n/a");
 	cells[6] = strbuf_detach(&err);

@@ -233,12 +233,12 @@ static int tables(struct paper *p)
 					  "Efficiency %", "Efficiency 95 % CI (%)",
 					  "Baseline" };
 	struct paper_table st = { .name = "scenarios",
-				  .caption = "Per-scenario step time and breakdown",
+				  .caption = PROSE_PAPER_SCENARIOS_CAPTION,
 				  .ncols = 13,
 				  .head = sh,
 				  .align = "lrrlrrrrrrrrl" };
 	struct paper_table kt = { .name = "scaling",
-				  .caption = "Scaling against the baseline",
+				  .caption = PROSE_PAPER_SCALING_CAPTION,
 				  .ncols = 9,
 				  .head = kh,
 				  .align = "lrrrrrrrl" };

@@ -66,8 +66,27 @@ static void tex_head(struct strbuf *tex, const struct paper_table *t)
 	comment_line(tex, t->caption);
 	strbuf_adds(tex, "\\begin{table}\n\\centering\n\\caption{");
 	paper_tex_escape(tex, t->caption);
-	strbuf_addf(tex, "}\n\\label{tab:%s}\n\\begin{tabular}{%s}\n\\toprule\n", t->name,
-		    t->align);
+	/* (scaled to the text's width: a wide table would overflow it; graphicx's \resizebox) */
+	strbuf_addf(
+		tex,
+		"}\n\\label{tab:%s}\n\\resizebox{\\linewidth}{!}{%%\n\\begin{tabular}{%s}\n\\toprule\n",
+		t->name, t->align);
+}
+
+/* A CSV cell (RFC 4180): quoted, its quotes doubled, where it holds a comma or a quote. */
+static void csv_cell(struct strbuf *csv, const char *cell)
+{
+	if (!strpbrk(cell, ",\"\n")) {
+		strbuf_adds(csv, cell);
+		return;
+	}
+	strbuf_addch(csv, '"');
+	for (; *cell; cell++) {
+		if (*cell == '"')
+			strbuf_addch(csv, '"');
+		strbuf_addch(csv, *cell);
+	}
+	strbuf_addch(csv, '"');
 }
 
 /* One line of each form: the head (r < 0) or row r. */
@@ -76,7 +95,8 @@ static void add_line(struct strbuf *csv, struct strbuf *md, struct strbuf *tex,
 {
 	for (int c = 0; c < t->ncols; c++) {
 		const char *cell = r < 0 ? t->head[c] : t->rows[r][c];
-		strbuf_addf(csv, "%s%s", c ? "," : "", cell);
+		strbuf_adds(csv, c ? "," : "");
+		csv_cell(csv, cell);
 		strbuf_addf(md, "| %s ", cell);
 		if (c)
 			strbuf_adds(tex, " & ");
@@ -98,7 +118,7 @@ int paper_table_write(const char *out, const struct paper_table *t)
 	strbuf_adds(&tex, "\\midrule\n");
 	for (size_t r = 0; r < t->nrows; r++)
 		add_line(&csv, &md, &tex, t, (long)r);
-	strbuf_adds(&tex, "\\bottomrule\n\\end{tabular}\n\\end{table}\n");
+	strbuf_adds(&tex, "\\bottomrule\n\\end{tabular}}\n\\end{table}\n");
 	int rc = 0;
 	const char *ext[] = { "csv", "md", "tex" };
 	struct strbuf *body[] = { &csv, &md, &tex };

@@ -239,16 +239,21 @@ static void table_three_forms(void)
 	row = paper_table_row(&t);
 	row[0] = xstrdup("s_2");
 	row[1] = xstrdup("n/a");
+	row = paper_table_row(&t); /* a cell with a comma and a quote: quoted in the CSV */
+	row[0] = xstrdup("s,3");
+	row[1] = xstrdup("say \"x\"");
 	CHECK(paper_table_write(dir, &t) == 0);
 	char *tex = slurp(dir, "tables/t_x.tex"), *csv = slurp(dir, "tables/t_x.csv"),
 	     *md = slurp(dir, "tables/t_x.md");
 	CHECK_STR(
 		tex,
 		"% Knob a_b c\n\\begin{table}\n\\centering\n\\caption{Knob a\\_b c}\n"
-		"\\label{tab:t_x}\n\\begin{tabular}{lr}\n\\toprule\n"
-		"Scenario & 95 \\% CI (ms) \\\\\n\\midrule\ns-1 & 1.00 \\\\\ns\\_2 & n/a \\\\\n\\bottomrule\n\\end{tabular}\n\\end{table}\n");
-	CHECK_STR(csv, "Scenario,95 % CI (ms)\ns-1,1.00\ns_2,n/a\n");
-	CHECK_STR(md, "| Scenario | 95 % CI (ms) |\n|---|---:|\n| s-1 | 1.00 |\n| s_2 | n/a |\n");
+		"\\label{tab:t_x}\n\\resizebox{\\linewidth}{!}{%\n\\begin{tabular}{lr}\n\\toprule\n"
+		"Scenario & 95 \\% CI (ms) \\\\\n\\midrule\ns-1 & 1.00 \\\\\ns\\_2 & n/a \\\\\ns,3 & say \"x\" \\\\\n\\bottomrule\n\\end{tabular}}\n\\end{table}\n");
+	CHECK_STR(csv, "Scenario,95 % CI (ms)\ns-1,1.00\ns_2,n/a\n\"s,3\",\"say \"\"x\"\"\"\n");
+	CHECK_STR(
+		md,
+		"| Scenario | 95 % CI (ms) |\n|---|---:|\n| s-1 | 1.00 |\n| s_2 | n/a |\n| s,3 | say \"x\" |\n");
 	free(tex);
 	free(csv);
 	free(md);
