@@ -161,13 +161,14 @@ static void scenario_row(char **row, json_t *s, int ok)
 		SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN),  SK_PATH(SK_STEP_TIME_MS, SK_P95),
 		SK_THROUGHPUT_SAMPLES_PER_S,          SK_PATH(SK_SHARES_PCT, SK_DATA_LOADING),
 		SK_PATH(SK_SHARES_PCT, SK_COMPUTE),   SK_PATH(SK_SHARES_PCT, SK_COMMUNICATION),
-		SK_PATH(SK_SHARES_PCT, SK_PEER_WAIT), SK_PATH(SK_SHARES_PCT, SK_IO)
+		SK_PATH(SK_SHARES_PCT, SK_PEER_WAIT), SK_PATH(SK_SHARES_PCT, SK_IO),
+		SK_PATH(SK_SHARES_PCT, SK_OTHER)
 	};
 	row[0] = xstrdup(jsonio_str(s, SK_NAME));
 	row[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
 	row[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
 	row[3] = xstrdup(jsonio_str(s, SK_STATE));
-	for (int k = 0; k < 8; k++) {
+	for (int k = 0; k < 9; k++) {
 		double v = jsonio_num(s, keys[k]);
 		/* ms to 0.01, a rate to stats_rate_decimals, shares to 0.1 */
 		const char *fmt = k < 2                     ? "%.2f"
@@ -184,7 +185,7 @@ static void scenario_row(char **row, json_t *s, int ok)
 	/* step lines adding up to more than their job ran: the workload's, not timed */
 	row[4] = marked(row[4], ok && json_is_object(json_object_get(s, SK_STEP_LINES_EXCEED_JOB)),
 			"not timed");
-	row[12] = xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed");
+	row[13] = xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed");
 }
 
 /* An interval [lo, hi] of a summary as "LO-HI" (times f, in fmt), "n/a" when null. */
@@ -226,7 +227,7 @@ static int tables(struct paper *p)
 	static const char *const sh[] = { "Scenario",         "Nodes",    "Ranks",     "State",
 					  "Median step (ms)", "p95 (ms)", "Samples/s", "Data %",
 					  "Compute %",        "Comm %",   "Wait %",    "I/O %",
-					  "Verdict" };
+					  "Other %",          "Verdict" };
 	static const char *const kh[] = { "Scenario",	  "Nodes",
 					  "Ranks",	  "Samples/s",
 					  "Speedup",	  "Speedup 95 % CI",
@@ -234,9 +235,9 @@ static int tables(struct paper *p)
 					  "Baseline" };
 	struct paper_table st = { .name = "scenarios",
 				  .caption = PROSE_PAPER_SCENARIOS_CAPTION,
-				  .ncols = 13,
+				  .ncols = 14,
 				  .head = sh,
-				  .align = "lrrlrrrrrrrrl" };
+				  .align = "lrrlrrrrrrrrrl" };
 	struct paper_table kt = { .name = "scaling",
 				  .caption = PROSE_PAPER_SCALING_CAPTION,
 				  .ncols = 9,
