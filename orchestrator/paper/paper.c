@@ -168,8 +168,13 @@ static void scenario_row(char **row, json_t *s, int ok)
 	row[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
 	row[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
 	row[3] = xstrdup(jsonio_str(s, SK_STATE));
+	/* samples/s at the mean step where the steps are not alike (the rate over the run, as
+	 * the report's table and the scaling table give it) */
+	double at_median = jsonio_num(s, SK_THROUGHPUT_SAMPLES_PER_S),
+	       at_mean = jsonio_num(s, "throughput_at_mean_step");
+	int unalike = at_mean > 0 && at_median > 0 && stats_unalike(1 / at_median, 1 / at_mean);
 	for (int k = 0; k < 9; k++) {
-		double v = jsonio_num(s, keys[k]);
+		double v = k == 2 && unalike ? at_mean : jsonio_num(s, keys[k]);
 		/* ms to 0.01, a rate to stats_rate_decimals, shares to 0.1 */
 		const char *fmt = k < 2                     ? "%.2f"
 			: k == 2 && !stats_rate_decimals(v) ? "%.0f"
@@ -185,6 +190,7 @@ static void scenario_row(char **row, json_t *s, int ok)
 	/* step lines adding up to more than their job ran: the workload's, not timed */
 	row[4] = marked(row[4], ok && json_is_object(json_object_get(s, SK_STEP_LINES_EXCEED_JOB)),
 			"not timed");
+	row[6] = marked(row[6], ok && unalike, "mean step");
 	row[13] = xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed");
 }
 
@@ -211,8 +217,10 @@ static void scaling_row(char **k, json_t *s)
 	k[0] = xstrdup(jsonio_str(s, SK_NAME));
 	k[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
 	k[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
-	double rate = unalike ? at_mean : at_median;
-	k[3] = marked(paper_cell_num(stats_rate_decimals(rate) ? "%.1f" : "%.0f", rate), unalike,
+	/* (at the mean step too where the speedup is by the means: its ratio is of those) */
+	int by_mean = unalike || means;
+	double rate = by_mean ? at_mean : at_median;
+	k[3] = marked(paper_cell_num(stats_rate_decimals(rate) ? "%.1f" : "%.0f", rate), by_mean,
 		      "mean step");
 	k[4] = marked(paper_cell_num("%.2f", jsonio_num(s, SK_SPEEDUP)), means, "by the means");
 	k[5] = interval_cell(s, SK_SPEEDUP_INTERVAL, "%.2f-%.2f", 1);
