@@ -118,6 +118,11 @@ int paper_table_write(const char *out, const struct paper_table *t)
 	strbuf_adds(&tex, "\\midrule\n");
 	for (size_t r = 0; r < t->nrows; r++)
 		add_line(&csv, &md, &tex, t, (long)r);
+	/* the caption under the Markdown table, as pandoc reads one */
+	strbuf_adds(&md, "\nTable: ");
+	for (const char *c = t->caption; *c; c++)
+		strbuf_addch(&md, (unsigned char)*c < 0x20 ? ' ' : *c);
+	strbuf_addch(&md, '\n');
 	strbuf_adds(&tex, "\\bottomrule\n\\end{tabular}}\n\\end{table}\n");
 	int rc = 0;
 	const char *ext[] = { "csv", "md", "tex" };

@@ -253,7 +253,7 @@ static void table_three_forms(void)
 	CHECK_STR(csv, "Scenario,95 % CI (ms)\ns-1,1.00\ns_2,n/a\n\"s,3\",\"say \"\"x\"\"\"\n");
 	CHECK_STR(
 		md,
-		"| Scenario | 95 % CI (ms) |\n|---|---:|\n| s-1 | 1.00 |\n| s_2 | n/a |\n| s,3 | say \"x\" |\n");
+		"| Scenario | 95 % CI (ms) |\n|---|---:|\n| s-1 | 1.00 |\n| s_2 | n/a |\n| s,3 | say \"x\" |\n\nTable: Knob a_b c\n");
 	free(tex);
 	free(csv);
 	free(md);
