@@ -308,10 +308,12 @@ static void against_control_or_parent(struct ana_check *c, const struct ana_scen
 		return;
 	drift_of(c);
 	struct ana_check u = *c;
-	u.n_control = 0, u.control_steps = NULL;
+	u.n_control = 0, u.control_steps = NULL, u.control_contaminated = 0;
 	decide(&u, s, kind);
 	u.n_control = c->n_control, u.control_steps = c->control_steps;
-	if (c->drift_known && (c->drift_lo > 1 || c->drift_hi < 1)) {
+	u.control_contaminated = c->control_contaminated;
+	/* (a control measured beside other load is not what the machine is now: not used) */
+	if (!c->control_contaminated && c->drift_known && (c->drift_lo > 1 || c->drift_hi < 1)) {
 		struct ana_check d = check_as_decided(&u);
 		c->uncorrected_outcome = (int)u.outcome, c->uncorrected_ms = d.measured_ms;
 		c->against_control = 1;

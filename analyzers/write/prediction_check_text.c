@@ -678,11 +678,13 @@ static void drift_said(struct strbuf *md, const struct ana_check *c)
 	prediction_check_change_write(md, p, ctl, c->drift_known ? p * c->drift_lo : -1,
 				      c->drift_known ? p * c->drift_hi : -1, 0);
 	strbuf_adds(md, c->drift_by_means ? ", the means" : "");
-	strbuf_adds(md,
-		    c->against_control ? ": set against it)"
-			    : c->drift_known
-			    ? ": no measurable drift, set against the parent as it ran)"
-			    : ": too few steps to tell a drift, set against the parent as it ran)");
+	const char *why = c->against_control ? ": set against it)"
+		: c->control_contaminated
+		? ": the control measured beside other load, set against the parent as it ran)"
+		: c->drift_known
+		? ": no measurable drift, set against the parent as it ran)"
+		: ": too few steps to tell a drift, set against the parent as it ran)";
+	strbuf_adds(md, why);
 }
 
 /* Where the checks were set against a control run: which, and its steps against the
