@@ -242,11 +242,13 @@ static int tables(struct paper *p)
 					  "Efficiency %", "Efficiency 95 % CI (%)",
 					  "Baseline" };
 	struct paper_table st = { .name = "scenarios",
+				  .run = p->r->id,
 				  .caption = PROSE_PAPER_SCENARIOS_CAPTION,
 				  .ncols = 14,
 				  .head = sh,
 				  .align = "lrrlrrrrrrrrrl" };
 	struct paper_table kt = { .name = "scaling",
+				  .run = p->r->id,
 				  .caption = PROSE_PAPER_SCALING_CAPTION,
 				  .ncols = 9,
 				  .head = kh,

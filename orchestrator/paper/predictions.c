@@ -62,7 +62,11 @@ static int own_table(const char *out, const struct run *r, json_t *summary)
 		strbuf_addf(&cap, ", with control run %s%s", control_of(summary),
 			    PROSE_PAPER_CHECKED_CONTROL);
 	strbuf_addf(&cap, "; %s", what);
-	struct paper_table t = { .name = TABLE, .caption = cap.buf, .ncols = 7, .head = head,
+	struct paper_table t = { .name = TABLE,
+				 .run = r->id,
+				 .caption = cap.buf,
+				 .ncols = 7,
+				 .head = head,
 				 .align = "lrrrllr" };
 	add_rows(&t, summary, NULL, 0);
 	int rc = paper_table_write(out, &t);
@@ -112,7 +116,8 @@ static int family_table(const char *out, const struct run *r)
 	const char *folder = dirname(copy);
 	struct argv runs = { 0 };
 	struct strbuf cap = STRBUF_INIT, names = STRBUF_INIT, dir = STRBUF_INIT;
-	struct paper_table t = { .name = TABLE, .ncols = 9, .head = head, .align = "llrrrrllr" };
+	struct paper_table t = { .name = TABLE, .run = r->id, .ncols = 9, .head = head,
+				 .align = "llrrrrllr" };
 	int n = 0, controlled = 0;
 	fsio_list(folder, &runs);
 	for (size_t i = 0; i < runs.n; i++) {

@@ -67,10 +67,11 @@ static void tex_head(struct strbuf *tex, const struct paper_table *t)
 	strbuf_adds(tex, "\\begin{table}\n\\centering\n\\caption{");
 	paper_tex_escape(tex, t->caption);
 	/* (scaled to the text's width: a wide table would overflow it; graphicx's \resizebox) */
+	/* (the run's id in the label: a parent's and a variant's tables in one paper differ) */
 	strbuf_addf(
 		tex,
-		"}\n\\label{tab:%s}\n\\resizebox{\\linewidth}{!}{%%\n\\begin{tabular}{%s}\n\\toprule\n",
-		t->name, t->align);
+		"}\n\\label{tab:%s%s%s}\n\\resizebox{\\linewidth}{!}{%%\n\\begin{tabular}{%s}\n\\toprule\n",
+		t->run ? t->run : "", t->run ? "-" : "", t->name, t->align);
 }
 
 /* A CSV cell (RFC 4180): quoted, its quotes doubled, where it holds a comma or a quote. */

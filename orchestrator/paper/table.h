@@ -12,6 +12,7 @@ struct strbuf;
 
 struct paper_table {
 	const char *name;    /* tables/NAME.*: letters, digits and _ */
+	const char *run;     /* the run's id: the LaTeX label is tab:RUN-NAME (NULL: tab:NAME) */
 	const char *caption; /* plain text, escaped here */
 	int ncols;
 	const char *const *head;

@@ -30,6 +30,8 @@ done
 check paper_no_checked_table [ ! -e "$P/tables/checked_predictions.tex" ] # no campaign try here
 check paper_booktabs grep -q '\\toprule' "$P/tables/scenarios.tex"
 check paper_csv_rows [ "$(wc -l <"$P/tables/scenarios.csv")" -eq 4 ]
+# each LaTeX table's label names its run: a parent's and a variant's differ in one paper
+check paper_tex_label_has_run grep -qxF "\\label{tab:$(basename "$run")-scenarios}" "$P/tables/scenarios.tex"
 check paper_analysis cmp -s "$P/BOTTLENECK_ANALYSIS.md" "$run/BOTTLENECK_ANALYSIS.md"
 check paper_provenance_appendix grep -q "^## Repository" "$P/provenance.md"
 check paper_reproduce_script bash -c 'sh -n "$1" && grep -q "campaign submit" "$1"' _ "$P/reproduce.sh"
