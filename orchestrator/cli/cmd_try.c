@@ -406,7 +406,8 @@ static int try_all(struct try_ctx *t, char **named, int nnamed)
 	if (!n)
 		printf("run %s makes no recommendation: nothing to try\n", t->parent->id);
 	if (t->variants_read > 1) {
-		printf("campaign try: %d of %d predictions confirmed", t->confirmed, t->checked);
+		printf("campaign try: %d of %d prediction%s confirmed", t->confirmed, t->checked,
+		       t->checked == 1 ? "" : "s");
 		say_no_gain(t->no_gain);
 		printf(" over %d variants of run %s%s%s", t->variants_read, t->parent->id,
 		       t->control_id ? ", with control run " : "",
