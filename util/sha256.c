@@ -8,6 +8,7 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/opensslv.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,30 @@ static int sym(void *h, const char *name, void *fn)
 	return f ? 0 : -1;
 }
 
+/* The functions of struct crypto, by name and place. */
+#define CRYPTO_SYM(name, field) { name, offsetof(struct crypto, field) }
+static const struct {
+	const char *name;
+	size_t at;
+} crypto_syms[] = {
+	CRYPTO_SYM("EVP_sha256", sha256),
+	CRYPTO_SYM("EVP_Digest", digest),
+	CRYPTO_SYM("EVP_MD_CTX_new", md_ctx_new),
+	CRYPTO_SYM("EVP_DigestInit_ex", digest_init),
+	CRYPTO_SYM("EVP_DigestUpdate", digest_update),
+	CRYPTO_SYM("EVP_DigestFinal_ex", digest_final),
+	CRYPTO_SYM("EVP_MD_CTX_free", md_ctx_free),
+	CRYPTO_SYM("EVP_MAC_fetch", mac_fetch),
+	CRYPTO_SYM("EVP_MAC_CTX_new", mac_ctx_new),
+	CRYPTO_SYM("EVP_MAC_init", mac_init),
+	CRYPTO_SYM("EVP_MAC_update", mac_update),
+	CRYPTO_SYM("EVP_MAC_final", mac_final),
+	CRYPTO_SYM("EVP_MAC_CTX_free", mac_ctx_free),
+	CRYPTO_SYM("EVP_MAC_free", mac_free),
+	CRYPTO_SYM("OSSL_PARAM_construct_utf8_string", param_utf8),
+	CRYPTO_SYM("OSSL_PARAM_construct_end", param_end),
+};
+
 /* libcrypto opened into *c; 0, or a negative code with err set. */
 static int crypto_open(struct crypto *c)
 {
@@ -58,26 +83,13 @@ static int crypto_open(struct crypto *c)
 			ERR_IO,
 			"cannot load %s (OpenSSL's libcrypto, which campaign hashes files with): %s; install it (Debian: libssl3)",
 			LIBCRYPTO, dlerror());
-	if (sym(c->h, "EVP_sha256", &c->sha256) || sym(c->h, "EVP_Digest", &c->digest) ||
-	    sym(c->h, "EVP_MD_CTX_new", &c->md_ctx_new) ||
-	    sym(c->h, "EVP_DigestInit_ex", &c->digest_init) ||
-	    sym(c->h, "EVP_DigestUpdate", &c->digest_update) ||
-	    sym(c->h, "EVP_DigestFinal_ex", &c->digest_final) ||
-	    sym(c->h, "EVP_MD_CTX_free", &c->md_ctx_free) ||
-	    sym(c->h, "EVP_MAC_fetch", &c->mac_fetch) ||
-	    sym(c->h, "EVP_MAC_CTX_new", &c->mac_ctx_new) ||
-	    sym(c->h, "EVP_MAC_init", &c->mac_init) ||
-	    sym(c->h, "EVP_MAC_update", &c->mac_update) ||
-	    sym(c->h, "EVP_MAC_final", &c->mac_final) ||
-	    sym(c->h, "EVP_MAC_CTX_free", &c->mac_ctx_free) ||
-	    sym(c->h, "EVP_MAC_free", &c->mac_free) ||
-	    sym(c->h, "OSSL_PARAM_construct_utf8_string", &c->param_utf8) ||
-	    sym(c->h, "OSSL_PARAM_construct_end", &c->param_end)) {
-		int rc = err_set(ERR_IO, "%s lacks a function campaign hashes with: %s", LIBCRYPTO,
-				 dlerror());
-		dlclose(c->h);
-		return rc;
-	}
+	for (size_t i = 0; i < sizeof crypto_syms / sizeof *crypto_syms; i++)
+		if (sym(c->h, crypto_syms[i].name, (char *)c + crypto_syms[i].at) < 0) {
+			int rc = err_set(ERR_IO, "%s lacks a function campaign hashes with: %s",
+					 LIBCRYPTO, dlerror());
+			dlclose(c->h);
+			return rc;
+		}
 	return 0;
 }
 
