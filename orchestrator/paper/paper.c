@@ -154,6 +154,19 @@ static char *marked(char *cell, int on, const char *words)
 	return strbuf_detach(&c);
 }
 
+/* A scenario's samples/s (*rate): at the mean step where its steps are not alike (the rate
+ * over the run, as the report's table gives it) or by_mean is set, else at the median step;
+ * whether it is the mean step's. */
+static int rate_of(json_t *s, int by_mean, double *rate)
+{
+	double at_median = jsonio_num(s, SK_THROUGHPUT_SAMPLES_PER_S),
+	       at_mean = jsonio_num(s, "throughput_at_mean_step");
+	int mean = by_mean ||
+		(at_mean > 0 && at_median > 0 && stats_unalike(1 / at_median, 1 / at_mean));
+	*rate = mean ? at_mean : at_median;
+	return mean;
+}
+
 /* One scenario's row of the scenarios table. */
 static void scenario_row(char **row, json_t *s, int ok)
 {
@@ -168,13 +181,10 @@ static void scenario_row(char **row, json_t *s, int ok)
 	row[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
 	row[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
 	row[3] = xstrdup(jsonio_str(s, SK_STATE));
-	/* samples/s at the mean step where the steps are not alike (the rate over the run, as
-	 * the report's table and the scaling table give it) */
-	double at_median = jsonio_num(s, SK_THROUGHPUT_SAMPLES_PER_S),
-	       at_mean = jsonio_num(s, "throughput_at_mean_step");
-	int unalike = at_mean > 0 && at_median > 0 && stats_unalike(1 / at_median, 1 / at_mean);
+	double rate;
+	int unalike = rate_of(s, 0, &rate);
 	for (int k = 0; k < 9; k++) {
-		double v = k == 2 && unalike ? at_mean : jsonio_num(s, keys[k]);
+		double v = k == 2 ? rate : jsonio_num(s, keys[k]);
 		/* ms to 0.01, a rate to stats_rate_decimals, shares to 0.1 */
 		const char *fmt = k < 2                     ? "%.2f"
 			: k == 2 && !stats_rate_decimals(v) ? "%.0f"
@@ -210,16 +220,13 @@ static char *interval_cell(json_t *s, const char *key, const char *fmt, double f
  * its steps are not alike, speedup and efficiency by the means where the report says so. */
 static void scaling_row(char **k, json_t *s)
 {
-	double at_median = jsonio_num(s, SK_THROUGHPUT_SAMPLES_PER_S),
-	       at_mean = jsonio_num(s, "throughput_at_mean_step");
-	int unalike = at_mean > 0 && at_median > 0 && stats_unalike(1 / at_median, 1 / at_mean),
-	    means = json_is_true(json_object_get(s, SK_SPEEDUP_BY_MEANS));
+	int means = json_is_true(json_object_get(s, SK_SPEEDUP_BY_MEANS));
 	k[0] = xstrdup(jsonio_str(s, SK_NAME));
 	k[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
 	k[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
 	/* (at the mean step too where the speedup is by the means: its ratio is of those) */
-	int by_mean = unalike || means;
-	double rate = by_mean ? at_mean : at_median;
+	double rate;
+	int by_mean = rate_of(s, means, &rate);
 	k[3] = marked(paper_cell_num(stats_rate_decimals(rate) ? "%.1f" : "%.0f", rate), by_mean,
 		      "mean step");
 	k[4] = marked(paper_cell_num("%.2f", jsonio_num(s, SK_SPEEDUP)), means, "by the means");
