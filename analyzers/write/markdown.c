@@ -594,6 +594,15 @@ static void md_stragglers(struct strbuf *md, const struct ana_scenario *s,
 	}
 }
 
+/* The analysed scenarios whose step's shares are known (step times alone have none). */
+static size_t shares_of(const struct ana_run *run)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < run->n; i++)
+		n += run->sc[i].data.analysed && run->sc[i].shares.shares_known;
+	return n;
+}
+
 /* The table of every scenario: size, state, step times, shares, verdict. */
 static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 {
@@ -636,11 +645,8 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 			s->outcome.v.borderline ? " (borderline)" : "",
 			s->outcome.basis == BASIS_GPU ? " (GPU)" : "");
 	}
-	int any_shares = 0;
-	for (size_t i = 0; i < run->n; i++)
-		any_shares |= run->sc[i].data.analysed && run->sc[i].shares.shares_known;
-	strbuf_adds(md, any_shares ? "\n" PROSE_SCENARIO_TABLE_COLUMNS
-				   : "\n" PROSE_SCENARIO_TABLE_NO_SHARES);
+	strbuf_adds(md, shares_of(run) ? "\n" PROSE_SCENARIO_TABLE_COLUMNS
+				       : "\n" PROSE_SCENARIO_TABLE_NO_SHARES);
 	if (rough_rows)
 		strbuf_addf(md, "A p95 marked (rough) comes from fewer than %d active steps.\n\n",
 			    STATS_P95_MIN_N);
@@ -1051,11 +1057,10 @@ static void md_figures(struct strbuf *md, const struct ana_run *run)
 		{ "phases", "The median step of the widest scenario, per rank", SHARES },
 		{ "collectives", "Bus bandwidth of the collectives against message size", SIZED },
 	};
-	size_t analysed = 0, series = 0, sized = 0, shares = 0;
+	/* (step times alone draw no breakdown: no figure of nothing) */
+	size_t analysed = 0, series = 0, sized = 0, shares = shares_of(run);
 	for (size_t i = 0; i < run->n; i++) {
 		analysed += run->sc[i].data.analysed;
-		/* step times alone draw no breakdown: no figure of nothing */
-		shares += run->sc[i].data.analysed && run->sc[i].shares.shares_known;
 		series += run->sc[i].data.analysed && run->sc[i].scaling.baseline[0] &&
 			!run->sc[i].scaling.is_baseline;
 		for (size_t k = 0; k < run->sc[i].comm.ncolls; k++)
