@@ -10,9 +10,11 @@
 
 #include <dirent.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 static double elapsed(const struct job_row *j)
@@ -72,7 +74,23 @@ static int machinery(const char *stat)
 	return !strncmp(stat, "(campaign) ", 11) || !strncmp(stat, "(campaign-monito) ", 18);
 }
 
-/* CPU time (ticks) of the workload's processes in the local job's process group. */
+/* A process's time on a CPU in ns, from /proc/PID/schedstat (the scheduler's own count, to
+ * the ns); else its stat's user and system ticks (ut, st), in ns. A short burst between
+ * sleeps moves the first where the ticks, rounded to 10 ms, may not move in a sample. */
+static unsigned long long cpu_ns(const char *pid, unsigned long long ut, unsigned long long st)
+{
+	char path[300], *text = NULL;
+	unsigned long long ns = 0;
+	snprintf(path, sizeof path, "/proc/%s/schedstat", pid);
+	int ok = fsio_read(path, 256, &text, NULL) == 0 && sscanf(text, "%llu", &ns) == 1;
+	free(text);
+	if (ok)
+		return ns;
+	long hz = sysconf(_SC_CLK_TCK);
+	return (ut + st) * (1000000000ULL / (unsigned long long)(hz > 0 ? hz : 100));
+}
+
+/* CPU time (ns) of the workload's processes in the local job's process group. */
 static unsigned long long group_cpu(long pgid)
 {
 	unsigned long long sum = 0;
@@ -92,7 +110,7 @@ static unsigned long long group_cpu(long pgid)
 		    sscanf(rp + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &pg,
 			   &ut, &sti) == 3 &&
 		    pg == pgid)
-			sum += ut + sti;
+			sum += cpu_ns(e->d_name, ut, sti);
 		free(text);
 	}
 	if (d)
@@ -198,7 +216,8 @@ static void print_hung(const struct run *r, const struct job_row *j, double hung
 		fprintf(out,
 			"  %s: possibly hung: no output for %.0f s (profile.hang_timeout %d s)%s; see `campaign logs %s %s`\n",
 			j->scenario, hung, r->c.profile.hang_timeout_s,
-			r->row.backend && !strcmp(r->row.backend, "local") ? " and no CPU used" : "",
+			r->row.backend && !strcmp(r->row.backend, "local") ? " and no CPU used"
+									   : "",
 			r->id, j->scenario);
 }
 
@@ -246,14 +265,17 @@ static void print_detail(const struct run *r, const struct job_row *rows, size_t
 		j->reason && *j->reason ? j->reason : "-", j->job_id ? j->job_id : "-",
 		j->attempt, j->nodes, j->nodelist ? " (" : "", j->nodelist ? j->nodelist : "",
 		j->nodelist ? ")" : "");
-	fprintf(out, "ranks:     %d\nelapsed:   %s\nfolder:    %s\njob log:   campaign logs %s %s\n",
+	fprintf(out,
+		"ranks:     %d\nelapsed:   %s\nfolder:    %s\njob log:   campaign logs %s %s\n",
 		j->ntasks, el, dir, r->id, j->scenario);
 	if (j->state == JS_FAILED && j->reason && sscanf(j->reason, "rank %ld: ", &rank) == 1)
-		fprintf(out, "rank log:  campaign logs --rank %ld %s %s\n", rank, r->id, j->scenario);
+		fprintf(out, "rank log:  campaign logs --rank %ld %s %s\n", rank, r->id,
+			j->scenario);
 	print_requeues(out, rows, first, last);
 	print_hung(r, j, hung, out);
 	for (size_t i = first; i < last; i++)
-		fprintf(out, "attempt %d: %s%s%s%s\n", rows[i].attempt, job_state_name(rows[i].state),
+		fprintf(out, "attempt %d: %s%s%s%s\n", rows[i].attempt,
+			job_state_name(rows[i].state),
 			rows[i].reason && *rows[i].reason ? " (" : "",
 			rows[i].reason ? rows[i].reason : "",
 			rows[i].reason && *rows[i].reason ? ")" : "");
