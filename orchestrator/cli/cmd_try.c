@@ -478,8 +478,7 @@ const struct cmd_entry cmd_try_entry = {
 	.opts =
 		(const struct optdef[]){
 			OPT_WAIT,
-			{ 'C', "control", NULL,
-			  "first re-run RUN unchanged (a control run), and set each variant against it, not against RUN as it ran: drift of the machine between the runs cancels" },
+			{ 'C', "control", NULL, PROSE_OPT_TRY_CONTROL },
 			{ 'k', "knobs", "FILE",
 			  "take the knobs from this campaign file instead of the run's own" },
 			OPT_NO_AGGREGATION_JOB,
