@@ -59,6 +59,9 @@ struct ana_check {
 	double predicted_ms;    /* < 0: none */
 	double pred_lo_ms, pred_hi_ms; /* a replayed prediction's interval; < 0: none */
 	int by_ceiling; /* the prediction is a ceiling's, not a replay's */
+	/* the replay is of the most the change gains (prediction_basis "bound"), not of what it
+	 * gains: communication where DDP already overlaps its all-reduce */
+	int basis_bound;
 	/* a replayed prediction's mean step and its interval; < 0: none */
 	double pred_mean_ms, pmean_lo_ms, pmean_hi_ms;
 	double *parent_steps;   /* the parent's step_times_ms */

@@ -111,12 +111,12 @@ static json_t *variant_json(const struct ana_variant *v)
 		json_array_append_new(
 			checks,
 			json_pack(
-				"{s:s, s:f, s:[f, f], s:b, s:f, s:[f, f], s:o, s:o, s:f, s:I, s:b, s:i, s:b}",
+				"{s:s, s:f, s:[f, f], s:b, s:b, s:f, s:[f, f], s:o, s:o, s:f, s:I, s:b, s:i, s:b}",
 				"scenario", c->scenario, "predicted_ms", c->predicted_ms,
 				"predicted_interval_ms", c->pred_lo_ms, c->pred_hi_ms, "by_ceiling",
-				c->by_ceiling, "predicted_mean_ms", c->pred_mean_ms,
-				"predicted_mean_interval_ms", c->pmean_lo_ms, c->pmean_hi_ms,
-				"parent_steps", reals(c->parent_steps, c->n_parent),
+				c->by_ceiling, "basis_bound", c->basis_bound, "predicted_mean_ms",
+				c->pred_mean_ms, "predicted_mean_interval_ms", c->pmean_lo_ms,
+				c->pmean_hi_ms, "parent_steps", reals(c->parent_steps, c->n_parent),
 				"parent_share_pct", reals(c->parent_share_pct, CHECK_SHARES),
 				"parent_median_ms", c->parent_median_ms, "parent_batch",
 				(json_int_t) c->parent_batch, "parent_contaminated",
@@ -343,16 +343,17 @@ static int read_check(json_t *o, struct ana_check *c, json_error_t *e)
 	 * absent in inputs written before them (the parent's estimator then unknown) */
 	c->pred_lo_ms = c->pred_hi_ms = c->pred_mean_ms = c->pmean_lo_ms = c->pmean_hi_ms = -1;
 	c->parent_periods = c->by_ceiling = -1;
+	c->basis_bound = 0;
 	if (json_unpack_ex(
 		    o, e, JSON_STRICT,
-		    "{s:s, s:F, s?[FF], s?b, s?F, s?[FF], s:o, s:o, s:F, s:I, s?b, s?i, s?b, s?o, s?b}",
+		    "{s:s, s:F, s?[FF], s?b, s?b, s?F, s?[FF], s:o, s:o, s:F, s:I, s?b, s?i, s?b, s?o, s?b}",
 		    "scenario", &name, "predicted_ms", &c->predicted_ms, "predicted_interval_ms",
-		    &c->pred_lo_ms, &c->pred_hi_ms, "by_ceiling", &c->by_ceiling,
-		    "predicted_mean_ms", &c->pred_mean_ms, "predicted_mean_interval_ms",
-		    &c->pmean_lo_ms, &c->pmean_hi_ms, "parent_steps", &steps, "parent_share_pct",
-		    &shares, "parent_median_ms", &c->parent_median_ms, "parent_batch", &batch,
-		    "parent_contaminated", &c->parent_contaminated, "parent_periods",
-		    &c->parent_periods, "side", &c->side, "control_steps", &ctl,
+		    &c->pred_lo_ms, &c->pred_hi_ms, "by_ceiling", &c->by_ceiling, "basis_bound",
+		    &c->basis_bound, "predicted_mean_ms", &c->pred_mean_ms,
+		    "predicted_mean_interval_ms", &c->pmean_lo_ms, &c->pmean_hi_ms, "parent_steps",
+		    &steps, "parent_share_pct", &shares, "parent_median_ms", &c->parent_median_ms,
+		    "parent_batch", &batch, "parent_contaminated", &c->parent_contaminated,
+		    "parent_periods", &c->parent_periods, "side", &c->side, "control_steps", &ctl,
 		    "control_contaminated", &c->control_contaminated) < 0)
 		return -1;
 	if (c->by_ceiling < 0) /* (written before it: a prediction without an interval) */

@@ -122,7 +122,7 @@
 #define SK_STEP_MS "step_ms"
 #define SK_PREDICTED_STEP_MS "predicted_step_ms" /* also of a checked prediction */
 #define SK_PREDICTED_INTERVAL_MS "predicted_interval_ms" /* a replayed prediction's interval */
-#define SK_PREDICTION_BASIS "prediction_basis" /* per scenario: "replay", "ceiling" or null */
+#define SK_PREDICTION_BASIS "prediction_basis" /* "replay", "bound", "ceiling" or null */
 #define SK_PREDICTED_MEAN_MS "predicted_mean_ms" /* a replayed prediction's mean step */
 #define SK_GAIN_BY_MEANS "gain_by_means" /* a prediction's gain read from the mean steps */
 #define SK_STEP_MEAN_MS "step_mean_ms" /* a scenario's mean active step (variant.json) */

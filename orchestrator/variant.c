@@ -315,6 +315,7 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 		const char *basis = json_string_value(json_object_get(e, SK_PREDICTION_BASIS));
 		c->by_ceiling = basis ? !strcmp(basis, "ceiling")
 				      : c->predicted_ms >= 0 && c->pred_lo_ms < 0;
+		c->basis_bound = basis && !strcmp(basis, "bound");
 		json_t *mean = json_object_get(e, SK_PREDICTED_MEAN_MS);
 		c->pred_mean_ms = json_is_number(mean) ? json_number_value(mean) : -1;
 		pair_of(json_object_get(e, SK_PREDICTED_MEAN_INTERVAL_MS), &c->pmean_lo_ms,

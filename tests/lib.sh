@@ -339,12 +339,14 @@ failed_run_said() {
 # prints each scenario's numbers
 try_family() {
 	local pre=$1 res=$2 parent=$3 child=$4 sc=$5 kind=$6
-	local pid cid outcome
+	local pid cid outcome iv
 	pid=$(basename "$parent") cid=$(basename "$child")
 	check "${pre}_checked_numbers" python3 "$ROOT/tests/tools/checked_consistent.py" "$parent/summary.json" "$child/summary.json" "$kind"
 	outcome=$(json "$child/summary.json" "[(k['measured_change'] + ': ' if k['measured_change'] else '') + k['outcome'] + (' (by the means)' if k['by_means'] else '') for k in j['checked_predictions'] if k['scenario'] == '$sc'][0]")
 	check "${pre}_report_section" grep -q "^## Predicted and measured$" "$child/BOTTLENECK_ANALYSIS.md"
-	check "${pre}_report_row" bash -c 'grep "^| $1 | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* to [0-9.]* | " "$3" | grep -qF " | $2 |"' _ "$sc" "$outcome" "$child/BOTTLENECK_ANALYSIS.md"
+	# the prediction's interval as its cell says it: a replay's, a bound's marked, a ceiling's named
+	iv=$(json "$child/summary.json" "[('ceiling' if k['prediction_basis'] == 'ceiling' else 'n/a' if k['predicted_interval_ms'] is None else '%.2f to %.2f' % tuple(k['predicted_interval_ms']) + (' (bound)' if k['prediction_basis'] == 'bound' else '')) for k in j['checked_predictions'] if k['scenario'] == '$sc'][0]")
+	check "${pre}_report_row" bash -c 'grep "^| $1 | [0-9.]* | [0-9.]* | $4 | [0-9.]* | [0-9.]* to [0-9.]* | " "$3" | grep -qF " | $2 |"' _ "$sc" "$outcome" "$child/BOTTLENECK_ANALYSIS.md" "$iv"
 	check "${pre}_parent_report_plain" bash -c '! grep -q "Predicted and measured" "$1"' _ "$parent/BOTTLENECK_ANALYSIS.md"
 	"$CAMPAIGN" ls --results "$res" >"$pre.ls.out" 2>&1
 	check "${pre}_ls_child" grep -q "try of $pid ($kind)" "$pre.ls.out"

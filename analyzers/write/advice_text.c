@@ -329,11 +329,12 @@ static void compute_words(struct strbuf *sb, const struct ana_rec *r, const stru
 	}
 	cpus_said(sb, r, run);
 	strbuf_addf(
-		sb,
-		PROSE_SHARES_UNKNOWN_ADVICE,
+		sb, PROSE_SHARES_UNKNOWN_ADVICE,
 		s->data.source != SOURCE_NONE ? data_text_source(s->data.source)
 					      : "node monitors alone",
-		s->mon.have_monitor ? "" : ", and node monitors (profile.monitor: true) for the busiest resource");
+		s->mon.have_monitor
+			? ""
+			: ", and node monitors (profile.monitor: true) for the busiest resource");
 }
 
 /* What the runner-up's own change (kind k) is predicted to pay in scenario s, as near_tie_said
@@ -1058,6 +1059,16 @@ static void rec_means_json(json_t *o, const struct ana_rec *r, const struct ana_
 	json_object_set_new(o, SK_PREDICTED_MEAN_INTERVAL_MS, iv);
 }
 
+/* Scenario k's prediction basis: "ceiling", "replay", or "bound" (a replay of the most the
+ * change gains: communication where DDP already overlaps its all-reduce). */
+static const char *basis_name(const struct ana_run *run, const struct ana_rec *r, size_t k)
+{
+	if (!r->replayed[k])
+		return "ceiling";
+	const struct replay_pred *p = advice_replayed(&run->sc[r->sc[k]], r->kind);
+	return p && p->bound ? "bound" : "replay";
+}
+
 /* summary.json's recommendations: kind, scenarios, text, predictions, basis. */
 json_t *recs_json(const struct ana_run *run)
 {
@@ -1090,8 +1101,7 @@ json_t *recs_json(const struct ana_run *run)
 						    : json_null());
 			json_array_append_new(
 				bases,
-				!p ? json_null()
-				   : json_string(r->replayed[k] ? "replay" : "ceiling"));
+				!p ? json_null() : json_string(basis_name(run, r, k)));
 			replays += p && r->replayed[k];
 			ceilings += p && !r->replayed[k];
 		}

@@ -321,6 +321,11 @@ json_t *prediction_check_json(const struct ana_variant *v)
 					  check_outcome_name(
 						  (enum check_outcome) o->uncorrected_outcome)));
 		json_object_set_new(e, SK_NO_GAIN, json_boolean(by_no_gain(&c)));
+		json_object_set_new(e, SK_PREDICTION_BASIS,
+				    c.predicted_ms < 0 ? json_null()
+				    : json_string(c.by_ceiling    ? "ceiling"
+						  : c.basis_bound ? "bound"
+								  : "replay"));
 		json_object_set_new(e, SK_PREDICTED_INTERVAL_MS,
 				    c.pred_lo_ms >= 0 && c.pred_hi_ms >= c.pred_lo_ms
 					    ? json_pack("[o, o]", num3(c.pred_lo_ms, 1),
@@ -344,34 +349,50 @@ static char *ms_cell(json_t *v, const char *num_fmt)
 	return strbuf_detach(&sb);
 }
 
+/* "LO to HI" of two numbers with num_fmt, then tail; NULL where either is not a number. */
+static char *range_cell(json_t *lo, json_t *hi, const char *num_fmt, const char *tail)
+{
+	if (!json_is_number(lo) || !json_is_number(hi))
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, num_fmt, json_number_value(lo));
+	strbuf_adds(&sb, " to ");
+	strbuf_addf(&sb, num_fmt, json_number_value(hi));
+	strbuf_adds(&sb, tail);
+	return strbuf_detach(&sb);
+}
+
+/* The prediction's interval: a replay's (a bound's marked), "ceiling" for a ceiling's. */
+static char *predicted_interval_cell(json_t *entry, const char *num_fmt)
+{
+	json_t *iv = json_object_get(entry, SK_PREDICTED_INTERVAL_MS);
+	const char *basis = jsonio_str(entry, SK_PREDICTION_BASIS);
+	char *c = range_cell(json_array_get(iv, 0), json_array_get(iv, 1), num_fmt,
+			     !strcmp(basis, "bound") ? " (bound)" : "");
+	return c ? c : xstrdup(!strcmp(basis, "ceiling") ? "ceiling" : "n/a");
+}
+
 void prediction_check_cells(json_t *entry, const char *num_fmt, char *cells[PREDICTION_CHECK_CELLS])
 {
-	static const char *const ms[] = { SK_PARENT_STEP_MS, SK_PREDICTED_STEP_MS,
-					  SK_MEASURED_STEP_MS };
-	json_t *lo = json_object_get(entry, SK_CI_LOW), *hi = json_object_get(entry, SK_CI_HIGH);
 	const char *outcome = jsonio_str(entry, SK_OUTCOME);
-	cells[0] = xstrdup(jsonio_str(entry, SK_SCENARIO));
-	for (int i = 0; i < 3; i++)
-		cells[1 + i] = ms_cell(json_object_get(entry, ms[i]), num_fmt);
+	cells[PCELL_SCENARIO] = xstrdup(jsonio_str(entry, SK_SCENARIO));
+	cells[PCELL_PARENT] = ms_cell(json_object_get(entry, SK_PARENT_STEP_MS), num_fmt);
+	cells[PCELL_PREDICTED] = ms_cell(json_object_get(entry, SK_PREDICTED_STEP_MS), num_fmt);
+	cells[PCELL_PREDICTED_INTERVAL] = predicted_interval_cell(entry, num_fmt);
+	cells[PCELL_MEASURED] = ms_cell(json_object_get(entry, SK_MEASURED_STEP_MS), num_fmt);
 	/* undecided: the measured step against the parent as it ran beside the control's */
 	json_t *u = json_object_get(json_object_get(entry, SK_UNCORRECTED), SK_MEASURED_STEP_MS);
 	if (!strcmp(outcome, check_outcome_name(CHECK_DRIFT)) && json_is_number(u)) {
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s (as it ran: ", cells[3]);
+		strbuf_addf(&sb, "%s (as it ran: ", cells[PCELL_MEASURED]);
 		strbuf_addf(&sb, num_fmt, json_number_value(u));
 		strbuf_addch(&sb, ')');
-		free(cells[3]);
-		cells[3] = strbuf_detach(&sb);
+		free(cells[PCELL_MEASURED]);
+		cells[PCELL_MEASURED] = strbuf_detach(&sb);
 	}
-	if (json_is_number(lo) && json_is_number(hi)) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, num_fmt, json_number_value(lo));
-		strbuf_adds(&sb, " to ");
-		strbuf_addf(&sb, num_fmt, json_number_value(hi));
-		cells[4] = strbuf_detach(&sb);
-	} else {
-		cells[4] = xstrdup("n/a");
-	}
+	char *ci = range_cell(json_object_get(entry, SK_CI_LOW), json_object_get(entry, SK_CI_HIGH),
+			      num_fmt, "");
+	cells[PCELL_MEASURED_CI] = ci ? ci : xstrdup("n/a");
 	struct strbuf oc = STRBUF_INIT;
 	/* the measured change heads the outcome */
 	if (entry_change(entry, &oc))
@@ -383,7 +404,7 @@ void prediction_check_cells(json_t *entry, const char *num_fmt, char *cells[PRED
 		strbuf_adds(&oc, " (by the means)");
 	if (json_is_true(json_object_get(entry, SK_AGAINST_CONTROL)))
 		strbuf_adds(&oc, " (against the control)");
-	cells[5] = strbuf_detach(&oc);
+	cells[PCELL_OUTCOME] = strbuf_detach(&oc);
 	/* the measured median against the prediction, in % of the prediction: the measure the
 	 * 10 % rule takes (a row confirmed by it shows at most 10.0; one confirmed as no gain
 	 * may show more) */
@@ -398,7 +419,7 @@ void prediction_check_cells(json_t *entry, const char *num_fmt, char *cells[PRED
 	}
 	else
 		strbuf_adds(&err, "n/a");
-	cells[6] = strbuf_detach(&err);
+	cells[PCELL_ERROR] = strbuf_detach(&err);
 }
 
 /* The table's rows: summary.json's entries, as compare and the paper print them. */
@@ -721,8 +742,7 @@ void prediction_check_md(struct strbuf *md, const struct ana_variant *v)
 	}
 	strbuf_addf(
 		md,
-		PROSE_CHECK_PREDICTED_MEASURED_THIS
-		"| Scenario | Parent (ms) | Predicted (ms) | Measured (ms) | 95 %% CI (ms) | Outcome | Error (%% of predicted) |\n|---|---:|---:|---:|---|---|---:|\n",
+		PROSE_CHECK_PREDICTED_MEASURED_THIS PROSE_CHECK_TABLE_HEAD,
 		v->of, v->kind, v->knob ? v->knob : "", CHECK_TOLERANCE_PCT, CHECK_TOLERANCE_PCT);
 	md_rows(md, v);
 	tally_said(md, v);

@@ -32,12 +32,23 @@ json_t *prediction_check_json(const struct ana_variant *v);
  * it: {checked (confirmed, better, worse or within noise), confirmed, no_gain (of them, as no
  * gain alone), few_steps (too few steps to tell)}; null when not a variant. */
 json_t *prediction_check_tally_json(const struct ana_variant *v);
-/* The cells of one checked_predictions entry of a summary.json: scenario, parent,
- * predicted and measured ms (each printed with num_fmt, e.g. "%.2f"), the interval ("LO to
- * HI", both with num_fmt), the outcome, and the prediction's error in % of the measured
- * median ("%+.1f"); "n/a" for a null or missing value. Each
- * malloc'ed. The one formatter of the report's table, compare's and the paper's. */
-enum { PREDICTION_CHECK_CELLS = 7 };
+/* The cells of one checked_predictions entry of a summary.json, in PCELL_ order: scenario,
+ * parent and predicted ms (each printed with num_fmt, e.g. "%.2f"), the prediction's interval
+ * ("LO to HI", "LO to HI (bound)" for a bound's, "ceiling" for a ceiling's), the measured ms
+ * and its interval, the outcome, and the prediction's error in % of the prediction
+ * ("%+.1f"); "n/a" for a null or missing value. Each malloc'ed. The one formatter of the
+ * report's table, compare's and the paper's. */
+enum {
+	PCELL_SCENARIO,
+	PCELL_PARENT,
+	PCELL_PREDICTED,
+	PCELL_PREDICTED_INTERVAL,
+	PCELL_MEASURED,
+	PCELL_MEASURED_CI,
+	PCELL_OUTCOME,
+	PCELL_ERROR,
+	PREDICTION_CHECK_CELLS
+};
 void prediction_check_cells(json_t *entry, const char *num_fmt,
 			    char *cells[PREDICTION_CHECK_CELLS]);
 /* BOTTLENECK_ANALYSIS.md's "Predicted and measured" (nothing when not a variant), its table

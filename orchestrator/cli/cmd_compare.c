@@ -93,7 +93,8 @@ static void print_checked(json_t *f)
 	json_array_foreach(ck, i, e) {
 		char *c[PREDICTION_CHECK_CELLS];
 		prediction_check_cells(e, "%.3f", c);
-		printf(CHECK_ROW, c[0], c[1], c[2], c[3], c[4], c[5]);
+		printf(CHECK_ROW, c[PCELL_SCENARIO], c[PCELL_PARENT], c[PCELL_PREDICTED],
+		       c[PCELL_MEASURED], c[PCELL_MEASURED_CI], c[PCELL_OUTCOME]);
 		for (int k = 0; k < PREDICTION_CHECK_CELLS; k++)
 			free(c[k]);
 	}

@@ -185,7 +185,8 @@ static void say_outcomes(json_t *s)
 	json_array_foreach(json_object_get(s, SK_CHECKED_PREDICTIONS), i, e) {
 		char *c[PREDICTION_CHECK_CELLS];
 		prediction_check_cells(e, "%.2f", c);
-		printf("  %s: %s ms predicted, %s ms measured: %s\n", c[0], c[2], c[3], c[5]);
+		printf("  %s: %s ms predicted, %s ms measured: %s\n", c[PCELL_SCENARIO],
+		       c[PCELL_PREDICTED], c[PCELL_MEASURED], c[PCELL_OUTCOME]);
 		for (int k = 0; k < PREDICTION_CHECK_CELLS; k++)
 			free(c[k]);
 	}

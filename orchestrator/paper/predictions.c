@@ -18,8 +18,8 @@
 
 #define TABLE "checked_predictions"
 #define COLS                                                                                       \
-	"Scenario", "Parent (ms)", "Predicted (ms)", "Measured (ms)", "95 % CI (ms)", "Outcome",   \
-		"Error (% of predicted)"
+	"Scenario", "Parent (ms)", "Predicted (ms)", "Predicted interval (ms)", "Measured (ms)",   \
+		"95 % CI (ms)", "Outcome", "Error (% of predicted)"
 
 /* What the numbers are, closing each caption. */
 static const char what[] =
@@ -65,9 +65,9 @@ static int own_table(const char *out, const struct run *r, json_t *summary)
 	struct paper_table t = { .name = TABLE,
 				 .run = r->id,
 				 .caption = cap.buf,
-				 .ncols = 7,
+				 .ncols = PREDICTION_CHECK_CELLS,
 				 .head = head,
-				 .align = "lrrrllr" };
+				 .align = "lrrlrllr" };
 	add_rows(&t, summary, NULL, 0);
 	int rc = paper_table_write(out, &t);
 	paper_table_free(&t);
@@ -116,8 +116,8 @@ static int family_table(const char *out, const struct run *r)
 	const char *folder = dirname(copy);
 	struct argv runs = { 0 };
 	struct strbuf cap = STRBUF_INIT, names = STRBUF_INIT, dir = STRBUF_INIT;
-	struct paper_table t = { .name = TABLE, .run = r->id, .ncols = 9, .head = head,
-				 .align = "llrrrrllr" };
+	struct paper_table t = { .name = TABLE, .run = r->id, .ncols = 2 + PREDICTION_CHECK_CELLS,
+				 .head = head, .align = "lllrrlrllr" };
 	int n = 0, controlled = 0;
 	fsio_list(folder, &runs);
 	for (size_t i = 0; i < runs.n; i++) {

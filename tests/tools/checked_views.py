@@ -30,7 +30,11 @@ def row(summary, fmt, sep, end):
     ci = "n/a" if None in (k["ci_low"], k["ci_high"]) else f(k["ci_low"]) + " to " + f(k["ci_high"])
     cells = [k["scenario"], f(k["parent_step_ms"]), f(k["predicted_step_ms"]),
              f(k["measured_step_ms"]), ci, outcome_cell(k)]
-    if sep != "cols":  # the report and the paper: the measured against the prediction, in % of it
+    if sep != "cols":  # the report and the paper: the prediction's interval, and the measured
+        # against the prediction, in % of it
+        iv, basis = k["predicted_interval_ms"], k["prediction_basis"]
+        cells.insert(3, "ceiling" if basis == "ceiling" else "n/a" if iv is None else
+                     f(iv[0]) + " to " + f(iv[1]) + (" (bound)" if basis == "bound" else ""))
         cells.append(error_cell(k))
     if sep == " & ":  # LaTeX: the paper escapes % (the only special character of these cells)
         cells = [c.replace("%", "\\%") for c in cells]

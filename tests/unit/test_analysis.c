@@ -2289,7 +2289,7 @@ static void test_checked_by_means(void)
 	CHECK_NEAR(c.measured_mean_ms, 56, 1e-9);
 	struct strbuf sb = STRBUF_INIT;
 	prediction_check_md(&sb, &run.variant);
-	CHECK(strstr(sb.buf, "| s | 100.00 | 54.00 | 56.00 |") &&
+	CHECK(strstr(sb.buf, "| s | 100.00 | 54.00 | 50.00 to 58.00 | 56.00 |") &&
 	      strstr(sb.buf, ": confirmed (by the means) |") &&
 	      strstr(sb.buf, "the prediction's 40.00 and 54.00 ms): a median leaves") &&
 	      strstr(sb.buf,

@@ -36,17 +36,44 @@ static void check_cells_numbers_and_words(void)
 			      42.302, "ci_high", 52.052, "outcome", "worse than predicted", "miss");
 	char *c[PREDICTION_CHECK_CELLS];
 	cells(e, "%.2f", c);
-	CHECK_STR(c[0], "comm-1n");
-	CHECK_STR(c[1], "81.13");
-	CHECK_STR(c[2], "25.71");
-	CHECK_STR(c[3], "47.25");
-	CHECK_STR(c[4], "42.30 to 52.05");
-	CHECK_STR(c[5], "1.72x faster (95 % CI 1.56-1.92x): worse than predicted");
-	CHECK_STR(c[6], "+83.8"); /* 47.253 against 25.707, in % of the prediction */
+	CHECK_STR(c[PCELL_SCENARIO], "comm-1n");
+	CHECK_STR(c[PCELL_PARENT], "81.13");
+	CHECK_STR(c[PCELL_PREDICTED], "25.71");
+	CHECK_STR(c[PCELL_PREDICTED_INTERVAL], "n/a"); /* none, and no basis said */
+	CHECK_STR(c[PCELL_MEASURED], "47.25");
+	CHECK_STR(c[PCELL_MEASURED_CI], "42.30 to 52.05");
+	CHECK_STR(c[PCELL_OUTCOME], "1.72x faster (95 % CI 1.56-1.92x): worse than predicted");
+	CHECK_STR(c[PCELL_ERROR], "+83.8"); /* 47.253 against 25.707, in % of the prediction */
 	free_cells(c);
 	cells(e, "%.3f", c);
-	CHECK_STR(c[1], "81.133");
-	CHECK_STR(c[4], "42.302 to 52.052");
+	CHECK_STR(c[PCELL_PARENT], "81.133");
+	CHECK_STR(c[PCELL_MEASURED_CI], "42.302 to 52.052");
+	free_cells(c);
+	json_decref(e);
+}
+
+/* the prediction's interval: a replay's, a bound's marked, a ceiling's named */
+static void check_cells_predicted_interval(void)
+{
+	json_t *e = json_pack("{s:s, s:f, s:[f, f], s:s}", "scenario", "s", "predicted_step_ms",
+			      26.095, "predicted_interval_ms", 12.049, 45.45, "prediction_basis",
+			      "replay");
+	char *c[PREDICTION_CHECK_CELLS];
+	cells(e, "%.2f", c);
+	CHECK_STR(c[PCELL_PREDICTED_INTERVAL], "12.05 to 45.45");
+	free_cells(c);
+	json_object_set_new(e, "prediction_basis", json_string("bound"));
+	cells(e, "%.3f", c);
+	CHECK_STR(c[PCELL_PREDICTED_INTERVAL], "12.049 to 45.450 (bound)");
+	free_cells(c);
+	json_object_set_new(e, "prediction_basis", json_string("ceiling"));
+	json_object_set_new(e, "predicted_interval_ms", json_null());
+	cells(e, "%.2f", c);
+	CHECK_STR(c[PCELL_PREDICTED_INTERVAL], "ceiling");
+	free_cells(c);
+	json_object_set_new(e, "prediction_basis", json_null()); /* no prediction */
+	cells(e, "%.2f", c);
+	CHECK_STR(c[PCELL_PREDICTED_INTERVAL], "n/a");
 	free_cells(c);
 	json_decref(e);
 }
@@ -59,19 +86,20 @@ static void check_cells_nulls_are_na(void)
 			      "ci_low", "ci_high", 3.0, "outcome", "not measured");
 	char *c[PREDICTION_CHECK_CELLS];
 	cells(e, "%.2f", c);
-	CHECK_STR(c[1], "12.50");
-	CHECK_STR(c[2], "n/a");
-	CHECK_STR(c[3], "n/a");
-	CHECK_STR(c[4], "n/a"); /* half an interval is none */
-	CHECK_STR(c[5], "not measured");
-	CHECK_STR(c[6], "n/a");
+	CHECK_STR(c[PCELL_PARENT], "12.50");
+	CHECK_STR(c[PCELL_PREDICTED], "n/a");
+	CHECK_STR(c[PCELL_PREDICTED_INTERVAL], "n/a");
+	CHECK_STR(c[PCELL_MEASURED], "n/a");
+	CHECK_STR(c[PCELL_MEASURED_CI], "n/a"); /* half an interval is none */
+	CHECK_STR(c[PCELL_OUTCOME], "not measured");
+	CHECK_STR(c[PCELL_ERROR], "n/a");
 	free_cells(c);
 	json_decref(e);
 	e = json_object();
 	cells(e, "%.2f", c);
-	CHECK_STR(c[0], "");
-	CHECK_STR(c[1], "n/a");
-	CHECK_STR(c[5], "n/a");
+	CHECK_STR(c[PCELL_SCENARIO], "");
+	CHECK_STR(c[PCELL_PARENT], "n/a");
+	CHECK_STR(c[PCELL_OUTCOME], "n/a");
 	free_cells(c);
 	json_decref(e);
 }
@@ -103,7 +131,7 @@ static void change_in_words(void)
 			      "ci_low", 43.1, "ci_high", 48.0, "outcome", "no prediction");
 	char *c[PREDICTION_CHECK_CELLS];
 	cells(e, "%.2f", c);
-	CHECK_STR(c[5], "4.55x slower (95 % CI 4.31-4.80x): no prediction");
+	CHECK_STR(c[PCELL_OUTCOME], "4.55x slower (95 % CI 4.31-4.80x): no prediction");
 	free_cells(c);
 	json_decref(e);
 }
@@ -327,6 +355,7 @@ int main(void)
 {
 	RUN(check_cells_numbers_and_words);
 	RUN(check_cells_nulls_are_na);
+	RUN(check_cells_predicted_interval);
 	RUN(change_in_words);
 	RUN(outcome_rule);
 	RUN(better_says_what_fell);
