@@ -8,6 +8,7 @@
 #include "util/jsonio.h"
 #include "util/run_layout.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -284,6 +285,31 @@ static void side_checks(json_t *summary, struct ana_variant *out)
 	}
 }
 
+/* Whether the parent's summary ps says the kind's prediction for scenario, of predicted_ms,
+ * is a bound (prediction_basis "bound"): a variant made before bounds were marked copied
+ * "replay" for one. */
+static int parent_says_bound(json_t *ps, const char *kind, const char *scenario,
+			     double predicted_ms)
+{
+	size_t i, k;
+	json_t *r, *name;
+	json_array_foreach(json_object_get(ps, SK_RECOMMENDATIONS), i, r) {
+		if (strcmp(jsonio_str(r, SK_KIND), kind))
+			continue;
+		json_array_foreach(json_object_get(r, SK_SCENARIOS), k, name) {
+			json_t *p = json_array_get(json_object_get(r, SK_PREDICTED_STEP_MS), k);
+			const char *b = json_string_value(
+				json_array_get(json_object_get(r, SK_PREDICTION_BASIS), k));
+			if (!strcmp(json_string_value(name) ? json_string_value(name) : "",
+				    scenario) &&
+			    b && !strcmp(b, "bound") && json_is_number(p) &&
+			    fabs(json_number_value(p) - predicted_ms) < 0.0005)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 int variant_checks(const char *run_dir, struct ana_variant *out)
 {
 	memset(out, 0, sizeof *out);
@@ -315,7 +341,10 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 		const char *basis = json_string_value(json_object_get(e, SK_PREDICTION_BASIS));
 		c->by_ceiling = basis ? !strcmp(basis, "ceiling")
 				      : c->predicted_ms >= 0 && c->pred_lo_ms < 0;
-		c->basis_bound = basis && !strcmp(basis, "bound");
+		c->basis_bound = basis && (!strcmp(basis, "bound") ||
+					   (!strcmp(basis, "replay") &&
+					    parent_says_bound(ps, out->kind, c->scenario,
+							      c->predicted_ms)));
 		json_t *mean = json_object_get(e, SK_PREDICTED_MEAN_MS);
 		c->pred_mean_ms = json_is_number(mean) ? json_number_value(mean) : -1;
 		pair_of(json_object_get(e, SK_PREDICTED_MEAN_INTERVAL_MS), &c->pmean_lo_ms,

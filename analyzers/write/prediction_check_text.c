@@ -440,13 +440,29 @@ static void md_rows(struct strbuf *md, const struct ana_variant *v)
 	json_decref(a);
 }
 
-/* Confirmed only because the measured median lies inside a predicted interval wider than
- * CHECK_WIDE_PCT of the prediction, not within CHECK_TOLERANCE_PCT of it. */
-static int by_wide_interval(const struct ana_check *c)
+/* Confirmed only because the measured median lies inside the predicted interval (one that
+ * does not hold the parent's step), not within CHECK_TOLERANCE_PCT of the prediction nor as
+ * no gain. */
+static int by_interval_alone(const struct ana_check *c)
 {
 	return c->outcome == CHECK_CONFIRMED && c->predicted_ms > 0 && c->measured_ms > 0 &&
 	       100 * fabs(c->measured_ms / c->predicted_ms - 1) > CHECK_TOLERANCE_PCT &&
-	       c->pred_hi_ms - c->pred_lo_ms > CHECK_WIDE_PCT / 100 * c->predicted_ms;
+	       !by_no_gain(c) && c->pred_lo_ms >= 0 && c->pred_lo_ms <= c->measured_ms &&
+	       c->measured_ms <= c->pred_hi_ms &&
+	       !(c->pred_lo_ms <= c->parent_median_ms && c->parent_median_ms <= c->pred_hi_ms);
+}
+
+/* The note on a check confirmed by its predicted interval alone; a wide one (over
+ * CHECK_WIDE_PCT of the prediction) said to say little. */
+static void interval_alone_note(struct strbuf *md, const char *scenario, const struct ana_check *d,
+				const char *stat)
+{
+	double width = 100 * (d->pred_hi_ms - d->pred_lo_ms) / d->predicted_ms;
+	strbuf_addf(md, PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL, scenario, d->pred_lo_ms,
+		    d->pred_hi_ms, stat, 100 * fabs(d->measured_ms / d->predicted_ms - 1));
+	if (width > CHECK_WIDE_PCT)
+		strbuf_addf(md, PROSE_CHECK_INTERVAL_WIDE, width);
+	strbuf_adds(md, ".\n");
 }
 
 /* The notes on a changed batch: the variant's times per the parent's batch, or why a batch
@@ -603,10 +619,8 @@ static void check_notes(struct strbuf *md, const struct ana_check *c, const stru
 		prediction_check_miss_write(md, &d);
 		strbuf_addch(md, '\n');
 	}
-	if (by_wide_interval(&d))
-		strbuf_addf(md, PROSE_CHECK_CONFIRMED_PREDICTED_INTERVAL, c->scenario, d.pred_lo_ms,
-			    d.pred_hi_ms, 100 * (d.pred_hi_ms - d.pred_lo_ms) / d.predicted_ms,
-			    stat, 100 * fabs(d.measured_ms / d.predicted_ms - 1));
+	if (by_interval_alone(&d))
+		interval_alone_note(md, c->scenario, &d, stat);
 	no_gain_note(md, c->scenario, &d, v);
 	if (by_tolerance_alone(&d))
 		strbuf_addf(md, PROSE_CHECK_PARENT_WITHIN_TOLERANCE, c->scenario,

@@ -2062,7 +2062,13 @@ static void test_checked_batch_and_wide(void)
 	CHECK(check_kind("communication", p, fast, 40, 40, 30, 80, 0, 0, &md) == CHECK_CONFIRMED);
 	CHECK(md &&
 	      strstr(md,
-		     "- **s**: confirmed by the predicted interval alone (30.00 to 80.00 ms, 125 % of the prediction): the measured median is 30 % off the predicted one"));
+		     "- **s**: confirmed by the predicted interval alone (30.00 to 80.00 ms): the measured median is 30 % off the predicted one, inside the interval, and so wide an interval (125 % of the prediction) says little (its width"));
+	free(md);
+	/* 52 against 46 (13 % off) inside 44-56: the interval alone confirms, not a wide one */
+	CHECK(check_kind("communication", p, fast, 40, 46, 44, 56, 0, 0, &md) == CHECK_CONFIRMED);
+	CHECK(md &&
+	      strstr(md,
+		     "- **s**: confirmed by the predicted interval alone (44.00 to 56.00 ms): the measured median is 13 % off the predicted one, inside the interval.\n"));
 	free(md);
 	/* "no gain" predicted (101 of a parent's 102; its summary's median 100 here) and the
 	 * step 1.15x slower: confirmed as no gain, its figure's error said */

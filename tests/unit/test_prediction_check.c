@@ -316,6 +316,35 @@ static void knob_env_names_only(void)
 	strbuf_free(&p);
 }
 
+/* A bound's basis reaches the check: from the variant's copy of the prediction, or, for a
+ * variant made before bounds were marked ("replay"), from the parent's summary where it says
+ * "bound" of the same prediction. */
+static void bound_basis_read(void)
+{
+	char dir[] = "/tmp/test-bound-basis-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	struct strbuf p = STRBUF_INIT, vj = STRBUF_INIT;
+	strbuf_addf(&p, "%s/" RUN_SUMMARY, dir);
+	const char *ps =
+		"{\"recommendations\": [{\"kind\": \"communication\", \"scenarios\": [\"a\", \"b\"], \"predicted_step_ms\": [3.68, 11.89], \"prediction_basis\": [\"bound\", \"replay\"]}], \"scenarios\": []}\n";
+	CHECK(fsio_write_atomic(p.buf, ps, strlen(ps), 0600) == 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/" RUN_VARIANT, dir);
+	strbuf_addf(
+		&vj,
+		"{\"parent_run\": \"P\", \"parent_dir\": \"%s\", \"kind\": \"communication\", \"knob\": {}, \"predictions\": [{\"scenario\": \"a\", \"predicted_step_ms\": 3.68, \"prediction_basis\": \"replay\"}, {\"scenario\": \"b\", \"predicted_step_ms\": 11.89, \"prediction_basis\": \"replay\"}, {\"scenario\": \"c\", \"predicted_step_ms\": 2, \"prediction_basis\": \"bound\"}]}\n",
+		dir);
+	CHECK(fsio_write_atomic(p.buf, vj.buf, vj.len, 0600) == 0);
+	struct ana_variant v;
+	CHECK(variant_checks(dir, &v) == 0);
+	CHECK(v.n >= 3 && v.checks[0].basis_bound == 1 && v.checks[1].basis_bound == 0 &&
+	      v.checks[2].basis_bound == 1 && !v.checks[0].by_ceiling);
+	prediction_check_free(&v);
+	fsio_remove_tree(dir);
+	strbuf_free(&p);
+	strbuf_free(&vj);
+}
+
 /* A step faster than predicted says which other share fell (the prediction kept it as it
  * was); beyond a ceiling, that the ceiling takes off the cause's share alone. */
 static void better_says_what_fell(void)
@@ -356,6 +385,7 @@ int main(void)
 	RUN(check_cells_numbers_and_words);
 	RUN(check_cells_nulls_are_na);
 	RUN(check_cells_predicted_interval);
+	RUN(bound_basis_read);
 	RUN(change_in_words);
 	RUN(outcome_rule);
 	RUN(better_says_what_fell);
