@@ -46,7 +46,29 @@ static const char *control_of(json_t *vs)
 	return ctl && *ctl ? ctl : NULL;
 }
 
-/* A variant's own table: its caption names the parent, the kind and the knob. */
+/* The variant's tally (summary.json's checked_tally) into cap, as its report's line under its
+ * table says it: "; N of M predictions confirmed, ..." (nothing without one). */
+static void tally_words(json_t *summary, struct strbuf *cap)
+{
+	json_t *t = json_object_get(summary, SK_CHECKED_TALLY);
+	if (!json_is_object(t))
+		return;
+	json_int_t checked = json_integer_value(json_object_get(t, "checked")),
+		   no_gain = json_integer_value(json_object_get(t, SK_NO_GAIN)),
+		   few = json_integer_value(json_object_get(t, "few_steps")),
+		   drift = json_integer_value(json_object_get(t, "drift"));
+	strbuf_addf(cap, "; %lld of %lld prediction%s confirmed",
+		    (long long)json_integer_value(json_object_get(t, "confirmed")),
+		    (long long)checked, checked == 1 ? "" : "s");
+	if (no_gain)
+		strbuf_addf(cap, ", %lld of them as no gain", (long long)no_gain);
+	if (few)
+		strbuf_addf(cap, ", %lld more too few steps to tell", (long long)few);
+	if (drift)
+		strbuf_addf(cap, ", %lld more undecided (the runs drift)", (long long)drift);
+}
+
+/* A variant's own table: its caption names the parent, the kind and the knob, and its tally. */
 static int own_table(const char *out, const struct run *r, json_t *summary)
 {
 	static const char *const head[] = { COLS };
@@ -61,6 +83,7 @@ static int own_table(const char *out, const struct run *r, json_t *summary)
 	if (control_of(summary))
 		strbuf_addf(&cap, ", with control run %s%s", control_of(summary),
 			    PROSE_PAPER_CHECKED_CONTROL);
+	tally_words(summary, &cap);
 	strbuf_addf(&cap, "; %s", what);
 	struct paper_table t = { .name = TABLE,
 				 .run = r->id,

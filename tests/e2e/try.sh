@@ -99,6 +99,9 @@ check try_paper_md_row grep -qxF -- "| $(checked_row %.2f ' | ' ' |')" "$T/check
 # the report's table and the paper's are one formatter over summary.json: the same rows
 check try_report_rows_are_paper_rows bash -c 'diff <(awk "/^## /{in_=/^## Predicted and measured/} in_ && /^\| /" "$1/BOTTLENECK_ANALYSIS.md" | tail -n +2) <(grep "^| " "$2" | tail -n +2)' _ "$child" "$T/checked_predictions.md"
 check try_paper_caption grep -qF "\\caption{Predictions checked by campaign try: run $cid applies the knob for the communication recommendations of run $pid (params.ddp=bucketed) to every scenario;" "$T/checked_predictions.tex"
+# the caption says the variant's tally, as its report's line under the table does
+tally=$(json "$child/summary.json" '"%d of %d prediction%s confirmed" % (j["checked_tally"]["confirmed"], j["checked_tally"]["checked"], "" if j["checked_tally"]["checked"] == 1 else "s")')
+check try_paper_caption_tally grep -qF "(params.ddp=bucketed) to every scenario; $tally" "$T/checked_predictions.tex"
 check try_paper_rows_all python3 "$ROOT/tests/tools/checked_views.py" tex-rows "$T/checked_predictions.tex" "$child/summary.json"
 check try_paper_manifest grep -q "  tables/checked_predictions.tex$" "$child/paper/MANIFEST.sha256"
 cp -r "$child/paper" paper1
