@@ -62,6 +62,7 @@
 #define SK_DATA_LOADING "data_loading"
 #define SK_IO "io"
 #define SK_PEER_WAIT "peer_wait"
+#define SK_VERDICT_BASIS "verdict_basis" /* "gpu", "host", "monitors" or "none" */
 #define SK_OTHER "other"
 
 /* gpu_shares_pct: what the GPU did (HTA's categories) */

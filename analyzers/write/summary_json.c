@@ -620,7 +620,7 @@ static void sc_outcome(json_t *o, const struct ana_scenario *s, const struct ana
 			    json_string(decided			   ? "step breakdown"
 					: s->outcome.basis == BASIS_MONITORS ? "node monitors"
 									       : "nothing"));
-	json_object_set_new(o, "verdict_basis", json_string(basis_name(s->outcome.basis)));
+	json_object_set_new(o, SK_VERDICT_BASIS, json_string(basis_name(s->outcome.basis)));
 	json_object_set_new(o, "oversubscribed", json_boolean(s->outcome.oversubscribed));
 	free(ev);
 }

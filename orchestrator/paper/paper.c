@@ -20,6 +20,7 @@
 
 #include <dirent.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,29 +168,53 @@ static int rate_of(json_t *s, int by_mean, double *rate)
 	return mean;
 }
 
+/* A scenario's shares as the report's table gives them (data, compute, communication,
+ * waiting for peers, I/O, other; NAN: none, as "n/a"; -1: none on its basis, as "-"): on a
+ * GPU (its verdict from the GPU timeline) the GPU's, else the host step's. */
+static void shares_of(json_t *s, double v[6])
+{
+	json_t *g = json_object_get(s, SK_GPU_SHARES_PCT), *h = json_object_get(s, SK_SHARES_PCT);
+	static const char *const host[] = { SK_DATA_LOADING, SK_COMPUTE, SK_COMMUNICATION,
+					    SK_PEER_WAIT,    SK_IO,	 SK_OTHER };
+	if (json_is_object(g) && !strcmp(jsonio_str(s, SK_VERDICT_BASIS), "gpu")) {
+		v[0] = jsonio_num(g, SK_IDLE_DATA_LOADING), v[1] = jsonio_num(g, SK_COMPUTE);
+		v[2] = jsonio_num(g, SK_COMMUNICATION), v[3] = v[4] = -1;
+		v[5] = 100 - v[0] - v[1] - v[2];
+		return;
+	}
+	for (int k = 0; k < 6; k++) {
+		json_t *x = json_object_get(h, host[k]);
+		v[k] = json_is_number(x) ? json_number_value(x) : NAN;
+	}
+}
+
+/* A number's cell in fmt: "n/a" for NAN, "-" for a negative share (none on its basis). */
+static char *value_cell(const char *fmt, double v)
+{
+	return isnan(v) ? xstrdup("n/a") : v < 0 ? xstrdup("-") : paper_cell_num(fmt, v);
+}
+
 /* One scenario's row of the scenarios table. */
 static void scenario_row(char **row, json_t *s, int ok)
 {
-	static const char *const keys[] = {
-		SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN),  SK_PATH(SK_STEP_TIME_MS, SK_P95),
-		SK_THROUGHPUT_SAMPLES_PER_S,          SK_PATH(SK_SHARES_PCT, SK_DATA_LOADING),
-		SK_PATH(SK_SHARES_PCT, SK_COMPUTE),   SK_PATH(SK_SHARES_PCT, SK_COMMUNICATION),
-		SK_PATH(SK_SHARES_PCT, SK_PEER_WAIT), SK_PATH(SK_SHARES_PCT, SK_IO),
-		SK_PATH(SK_SHARES_PCT, SK_OTHER)
-	};
 	row[0] = xstrdup(jsonio_str(s, SK_NAME));
 	row[1] = paper_cell_num("%.0f", jsonio_num(s, SK_NODES));
 	row[2] = paper_cell_num("%.0f", jsonio_num(s, SK_RANKS));
 	row[3] = xstrdup(jsonio_str(s, SK_STATE));
-	double rate;
+	double rate, sh[6];
 	int unalike = rate_of(s, 0, &rate);
-	for (int k = 0; k < 9; k++) {
-		double v = k == 2 ? rate : jsonio_num(s, keys[k]);
-		/* ms to 0.01, a rate to stats_rate_decimals, shares to 0.1 */
-		const char *fmt = k < 2                     ? "%.2f"
-			: k == 2 && !stats_rate_decimals(v) ? "%.0f"
-							    : "%.1f";
-		row[4 + k] = ok ? paper_cell_num(fmt, v) : xstrdup("-");
+	shares_of(s, sh);
+	json_t *med = jsonio_at(s, SK_PATH(SK_STEP_TIME_MS, SK_MEDIAN)),
+	       *p95 = jsonio_at(s, SK_PATH(SK_STEP_TIME_MS, SK_P95));
+	/* ms to 0.01, a rate to stats_rate_decimals (none without a batch), shares to 0.1 */
+	row[4] = value_cell("%.2f", json_is_number(med) ? json_number_value(med) : NAN);
+	row[5] = value_cell("%.2f", json_is_number(p95) ? json_number_value(p95) : NAN);
+	row[6] = value_cell(stats_rate_decimals(rate) ? "%.1f" : "%.0f", rate > 0 ? rate : NAN);
+	for (int k = 0; k < 6; k++)
+		row[7 + k] = value_cell("%.1f", sh[k] > -0.05 && sh[k] < 0.05 ? 0 : sh[k]);
+	for (int k = 4; k < 13 && !ok; k++) {
+		free(row[k]);
+		row[k] = xstrdup("-");
 	}
 	if (ok && json_array_size(json_object_get(s, SK_STEP_TIMES_MS)) < STATS_P95_MIN_N) {
 		struct strbuf c = STRBUF_INIT; /* a p95 of few steps is rough */
@@ -201,7 +226,8 @@ static void scenario_row(char **row, json_t *s, int ok)
 	row[4] = marked(row[4], ok && json_is_object(json_object_get(s, SK_STEP_LINES_EXCEED_JOB)),
 			"not timed");
 	row[6] = marked(row[6], ok && unalike, "mean step");
-	row[13] = xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed");
+	row[13] = marked(xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed"),
+			 ok && !strcmp(jsonio_str(s, SK_VERDICT_BASIS), "gpu"), "GPU");
 }
 
 /* An interval [lo, hi] of a summary as "LO-HI" (times f, in fmt), "n/a" when null. */

@@ -61,6 +61,12 @@ check gpu_elementwise_said grep -q "elementwise-like kernels (96.0 % of the step
 check gpu_annotations_not_steps [ "$(S annotated '["active_steps"]'),$(S gemm '["active_steps"]')" = "6,6" ]
 check gpu_evidence_quotes_gpu grep -q "^\*\*communication-bound\*\*: exposed communication takes 61.2 % of the GPU's time, the largest share (on the GPU (its timeline over 10 rank-steps, 98.10 ms): compute 30.6 %, exposed communication 61.2 %" "$run/BOTTLENECK_ANALYSIS.md"
 check gpu_basis_said grep -q "The verdict comes from the GPU timeline" "$run/BOTTLENECK_ANALYSIS.md"
+# the paper's scenarios table gives a GPU row's shares as the report's table does (not the
+# host's), its verdict marked (GPU), and n/a for samples/s where no batch is known
+"$CAMPAIGN" paper --results "$SCRATCH/res" "$(basename "$run")" >paper.out 2>&1
+check gpu_paper_row_as_report grep -qxF "| comm | 1 | 2 | COMPLETED | 10.00 | 10.00 (rough) | n/a | 0.0 | 30.6 | 61.2 | - | - | 8.3 | communication-bound (GPU) |" "$run/paper/tables/scenarios.md"
+# (the report's "none" is an en dash, the paper's a hyphen: LaTeX and CSV readers take it)
+check gpu_paper_report_rows_agree bash -c 'diff <(grep "^| comm |" "$1/BOTTLENECK_ANALYSIS.md" | head -n 1 | cut -d"|" -f 9-14 | sed "s/–/-/g") <(grep "^| comm |" "$1/paper/tables/scenarios.md" | cut -d"|" -f 9-14)' _ "$run"
 # A deep launch queue (the host 16 ms a step, the GPU 23 ms): busy throughout, the windows
 # add up to the region (2 ranks x 5 x 23 ms from the first kernel), exposed communication
 # 15 of 23 ms; the step time is the GPU's period, the host 35.05 ms ahead at the end; hiding
