@@ -253,8 +253,9 @@ static void scaling_row(char **k, json_t *s)
 	/* (at the mean step too where the speedup is by the means: its ratio is of those) */
 	double rate;
 	int by_mean = rate_of(s, means, &rate);
-	k[3] = marked(paper_cell_num(stats_rate_decimals(rate) ? "%.1f" : "%.0f", rate), by_mean,
-		      "mean step");
+	k[3] = marked(
+		value_cell(stats_rate_decimals(rate) ? "%.1f" : "%.0f", rate > 0 ? rate : NAN),
+		by_mean && rate > 0, "mean step");
 	k[4] = marked(paper_cell_num("%.2f", jsonio_num(s, SK_SPEEDUP)), means, "by the means");
 	k[5] = interval_cell(s, SK_SPEEDUP_INTERVAL, "%.2f-%.2f", 1);
 	k[6] = marked(paper_cell_num("%.0f", 100 * jsonio_num(s, SK_EFFICIENCY)), means,
