@@ -105,6 +105,9 @@ Y
 srun=$(rundir s.out)
 check gpu_series_moves_gpu_shares grep -q "^From 2 to 4 ranks, exposed communication moves from 61.2 % to 61.2 % of the GPU's time, compute from 30.6 % to 30.6 % and the GPU idle while the host loaded data from 0.0 % to 0.0 %; parallel efficiency at 4 ranks is [0-9]* % ([^)]*).$" "$srun/BOTTLENECK_ANALYSIS.md"
 check gpu_series_mixed_not_compared grep -q "^From 2 to 4 ranks parallel efficiency is [0-9]* % ([^)]*); the shares are not compared: m1's are of the GPU's time, m2's of the host's step (the table's last column).$" "$srun/BOTTLENECK_ANALYSIS.md"
+# its paper: samples/s n/a without a batch (not 0), the speedup the step rates' ratio x 2
+"$CAMPAIGN" paper --results "$SCRATCH/s" "$(basename "$srun")" >spaper.out 2>&1
+check gpu_paper_scaling_no_batch grep -qxF "| g2 | 2 | 4 | n/a | 2.00 | 2.00-2.00 | 100 | 100-100 | g1 |" "$srun/paper/tables/scaling.md"
 check gpu_series_mixed_rows [ "$(grep -c "^| m[12] | .* | \(the GPU's time\|the host's step\) |$" "$srun/BOTTLENECK_ANALYSIS.md")" = 2 ]
 # the GPU's communication flag holds no waiting for peers, and says so
 check gpu_flag_words grep -q "over their thresholds: exposed communication 61.2 % (threshold 20 %)" "$run/BOTTLENECK_ANALYSIS.md"
