@@ -269,6 +269,12 @@ struct ana_gpu {
 	/* shares of the steps' GPU windows, enum step_gpu (GPU_WINDOW: ms summed) */
 	double gpu_pct[10];
 	size_t gpu_steps;      /* rank-steps with a GPU view */
+	/* of gpu_pct[GPU_COMM], the waiting for slower ranks (% of the GPU windows): a collective
+	 * ends for every rank at once, so per step the least exposed communication of any rank
+	 * (the last to arrive) is its transfer and each rank's excess over it waiting, as on the
+	 * host; known where two ranks or more share a step */
+	int peer_wait_known;
+	double peer_wait_pct;
 	/* the GPU's work per step outlasted the host's steps (the launch queue grew): the
 	 * step times are the GPU's period; host_step_med_ms the host's median step, and
 	 * host_ahead_ms how far the host ran ahead of the GPU at the end (the most of any

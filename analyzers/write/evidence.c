@@ -85,9 +85,20 @@ void evidence_straggler_names(struct strbuf *sb, const struct straggler *g, size
 			    g[k].node[0] ? " on " : "", g[k].node);
 }
 
+double evidence_wait_pct(const struct ana_scenario *s)
+{
+	if (s->outcome.basis == BASIS_GPU)
+		return s->gpu.peer_wait_known ? s->gpu.peer_wait_pct : 0;
+	return s->shares.sync_wait_pct;
+}
+
 double evidence_own_pct(const struct ana_scenario *s, enum share_kind k)
 {
 	const struct ana_shares *h = &s->shares;
+	if (s->outcome.basis == BASIS_GPU) /* (its communication's transfer: GPU waits apart) */
+		return k == SHARE_COMMUNICATION && s->gpu.peer_wait_known
+			       ? s->gpu.gpu_pct[GPU_COMM] - s->gpu.peer_wait_pct
+			       : -1;
 	switch (k) {
 	case SHARE_COMPUTE:
 		return h->compute_pct;
@@ -111,9 +122,9 @@ double evidence_own_pct(const struct ana_scenario *s, enum share_kind k)
 int evidence_share_holds_wait(const struct ana_scenario *s)
 {
 	const struct verdict_out *v = &s->outcome.v;
-	return s->outcome.basis == BASIS_HOST && v->verdict != VERDICT_UNDETERMINED &&
-	       v->share != SHARE_PEER_WAIT && v->share == s->outcome.wait_to &&
-	       evidence_own_pct(s, v->share) >= 0;
+	return (s->outcome.basis == BASIS_HOST || s->outcome.basis == BASIS_GPU) &&
+	       v->verdict != VERDICT_UNDETERMINED && v->share != SHARE_PEER_WAIT &&
+	       v->share == s->outcome.wait_to && evidence_own_pct(s, v->share) >= 0;
 }
 
 /* Per rank of a straggler group, how much more it spent in its cause's phase: "38.62 ms a
@@ -389,9 +400,9 @@ const char *evidence_takes_of(const struct ana_scenario *s, enum share_kind k)
 
 double evidence_shown_pct(const struct ana_scenario *s, enum share_kind k, double pct)
 {
-	if (k == s->outcome.v.share && evidence_share_holds_wait(s) && s->shares.sync_wait_pct > 0)
+	if (k == s->outcome.v.share && evidence_share_holds_wait(s) && evidence_wait_pct(s) > 0)
 		return evidence_printed(evidence_own_pct(s, k)) +
-		       evidence_printed(s->shares.sync_wait_pct);
+		       evidence_printed(evidence_wait_pct(s));
 	if (s->outcome.basis != BASIS_HOST || s->outcome.excess_pct <= 0)
 		return pct;
 	if (k == SHARE_COMPUTE)
@@ -402,12 +413,29 @@ double evidence_shown_pct(const struct ana_scenario *s, enum share_kind k, doubl
 	return pct;
 }
 
+/* The verdict's share in its parts: the straggler waited for, its cause with the waiting for
+ * it, or on a GPU its communication's transfer and waiting. */
+static void parts_said(struct strbuf *sb, const struct ana_scenario *s, int with_cause)
+{
+	const struct verdict_out *v = &s->outcome.v;
+	if (v->share == SHARE_PEER_WAIT)
+		straggler_said(sb, s);
+	else if (with_cause)
+		wait_with_cause_said(sb, s);
+	else if (s->outcome.basis == BASIS_GPU && evidence_share_holds_wait(s) &&
+		 evidence_wait_pct(s) > 0)
+		strbuf_addf(sb, PROSE_EVIDENCE_GPU_COMM_SPLIT,
+			    evidence_printed(evidence_own_pct(s, v->share)),
+			    evidence_printed(evidence_wait_pct(s)));
+}
+
 /* The decided verdict: its share first, then every share, the flags, how sure. */
 static void decided(struct strbuf *sb, const struct ana_scenario *s, const struct ana_run *run)
 {
 	const struct verdict_out *v = &s->outcome.v;
 	enum verdict_basis b = s->outcome.basis;
-	int str = has_straggler(s), with_cause = str && evidence_share_holds_wait(s);
+	int str = has_straggler(s), with_cause = str && b == BASIS_HOST &&
+						  evidence_share_holds_wait(s);
 	int excess = v->share == SHARE_PEER_WAIT && s->outcome.excess_pct > 0;
 	strbuf_addf(sb, "%s%s%s %s %.1f %% of %s, the largest share",
 		    evidence_share_words(v->share, b, str),
@@ -428,10 +456,7 @@ static void decided(struct strbuf *sb, const struct ana_scenario *s, const struc
 	if (v->share == SHARE_COMPUTE && b == BASIS_HOST && s->outcome.excess_pct > 0)
 		strbuf_addf(sb, PROSE_EVIDENCE_COMPUTE_LESS_EXCESS, s->shares.compute_pct,
 			    s->outcome.excess_pct);
-	if (v->share == SHARE_PEER_WAIT)
-		straggler_said(sb, s);
-	else if (with_cause)
-		wait_with_cause_said(sb, s);
+	parts_said(sb, s, with_cause);
 	strbuf_adds(sb, " (");
 	if (b == BASIS_GPU)
 		gpu_shares(sb, s);

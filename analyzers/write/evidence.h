@@ -42,11 +42,16 @@ const char *evidence_cause_words(enum straggler_cause k);
 /* The ranks of a straggler group (straggler_group_len: g[0..len)): "rank 7 on local4",
  * "ranks 2 and 3 on local2", "rank 2 on a and rank 5 on b". */
 void evidence_straggler_names(struct strbuf *sb, const struct straggler *g, size_t len);
-/* The host's own share of kind k (a table column: compute, data loading ...), without the
- * waiting for a straggler counted with it; -1 for a kind the host has no column for. */
+/* The own share of kind k (a table column: compute, data loading ...), without the waiting
+ * for slower ranks counted with it; -1 for a kind with no column of its own apart from that
+ * waiting (on a GPU all but communication, whose transfer it is where its waiting is known). */
 double evidence_own_pct(const struct ana_scenario *s, enum share_kind k);
+/* The waiting for slower ranks (the table's Wait %): the host's, or the GPU's inside its
+ * exposed communication (0 where not known). */
+double evidence_wait_pct(const struct ana_scenario *s);
 /* Whether the verdict's share holds the other ranks' waiting (Wait %) besides its own
- * column: the host's verdict, waiting counted with its cause or with communication. */
+ * column: waiting counted with its cause or with communication (on a GPU, always with
+ * communication). */
 int evidence_share_holds_wait(const struct ana_scenario *s);
 
 #endif

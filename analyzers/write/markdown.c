@@ -56,12 +56,19 @@ static void md_summary_share(struct strbuf *md, const struct ana_scenario *s)
 	/* the parts as printed, and their sum as printed (evidence_shown_pct): a reader adds
 	 * them up */
 	double own = evidence_printed(evidence_own_pct(s, v->share)),
-	       wait = evidence_printed(s->shares.sync_wait_pct);
+	       wait = evidence_printed(evidence_wait_pct(s));
 	/* with a straggler the waiting is some ranks' alone: its share is of all ranks' time,
-	 * not of each rank's step */
+	 * not of each rank's step; on a GPU, of the GPU's time (its exposed communication's
+	 * transfer, then its waiting) */
+	int gpu = s->outcome.basis == BASIS_GPU;
 	strbuf_addf(md, ": %s %.1f %% of %s, and %.1f %% ",
-		    evidence_share_words(v->share, BASIS_HOST, 1), own,
-		    n && !s->steps.no_steps ? "all ranks' time" : "step time", wait);
+		    gpu ? "exposed communication's transfer"
+			: evidence_share_words(v->share, BASIS_HOST, 1),
+		    own,
+		    gpu			     ? "the GPU's time"
+		    : n && !s->steps.no_steps ? "all ranks' time"
+					      : "step time",
+		    wait);
 	if (n && !s->steps.no_steps)
 		strbuf_addf(md, "the other ranks waiting for the %s extra %s",
 			    straggler_group_len(s->comm.stragglers, n, 0) > 1 ? "stragglers'"
@@ -133,7 +140,7 @@ static int throughput_cell(char *buf, size_t n, const struct ana_scenario *s, in
  * the monitors' figure. */
 static void md_summary_verdict(struct strbuf *md, const struct ana_scenario *s)
 {
-	if (evidence_share_holds_wait(s) && s->shares.sync_wait_pct > 0)
+	if (evidence_share_holds_wait(s) && evidence_wait_pct(s) > 0)
 		md_summary_share(md, s);
 	else if (s->outcome.v.share == SHARE_PEER_WAIT && s->comm.n_stragglers &&
 		 !s->steps.no_steps)
@@ -1181,7 +1188,7 @@ static void md_series_moves(struct strbuf *md, const struct ana_scenario *base,
 	else {
 		/* on the host's basis the waiting for peers beside it: it grows with ranks too */
 		char wait[96] = "";
-		if (!gpu)
+		if (share_text_pct(base, COL_WAIT) >= 0 && share_text_pct(last, COL_WAIT) >= 0)
 			snprintf(wait, sizeof wait, ", waiting for peers from %.1f %% to %.1f %%",
 				 share_text_pct(base, COL_WAIT), share_text_pct(last, COL_WAIT));
 		strbuf_addf(

@@ -26,8 +26,12 @@ double share_text_pct(const struct ana_scenario *s, enum share_col k)
 	const double host[COL_COLS] = { s->shares.data_pct,	   s->shares.compute_pct,
 					  s->shares.comm_pct,	   s->shares.sync_wait_pct,
 					  s->shares.io_pct,	   s->shares.other_pct };
-	const double gpu[COL_COLS] = { g[GPU_IDLE_DATA], g[GPU_COMPUTE], g[GPU_COMM], -1, -1,
-					 100 - g[GPU_IDLE_DATA] - g[GPU_COMPUTE] - g[GPU_COMM] };
+	/* on a GPU: its exposed communication in its transfer and the waiting for slower ranks,
+	 * where two ranks share steps (accounting.h) */
+	double wait = s->gpu.peer_wait_known ? s->gpu.peer_wait_pct : -1;
+	const double gpu[COL_COLS] = { g[GPU_IDLE_DATA], g[GPU_COMPUTE],
+				       g[GPU_COMM] - (wait > 0 ? wait : 0), wait, -1,
+				       100 - g[GPU_IDLE_DATA] - g[GPU_COMPUTE] - g[GPU_COMM] };
 	if (k < 0 || k >= COL_COLS || !share_text_basis(s))
 		return NAN;
 	return s->outcome.basis == BASIS_GPU ? gpu[k] : host[k];

@@ -659,6 +659,11 @@ static void sc_verdict(json_t *o, const struct ana_scenario *s, const struct ana
 				  jsonio_real3(s->gpu.gpu_pct[GPU_IDLE_OTHER]), "window_ms",
 				  jsonio_real3(s->gpu.gpu_pct[GPU_WINDOW]), "rank_steps",
 				  (json_int_t) s->gpu.gpu_steps));
+	/* of communication, the waiting for slower ranks (null: fewer than two ranks a step) */
+	if (s->gpu.gpu_basis)
+		json_object_set_new(json_object_get(o, SK_GPU_SHARES_PCT), SK_PEER_WAIT,
+				    s->gpu.peer_wait_known ? jsonio_real3(s->gpu.peer_wait_pct)
+							   : json_null());
 	json_object_set_new(o, "slowest_rank",
 			    json_pack("{s:i, s:o, s:o}", "rank", s->steps.slowest_rank,
 				      "mean_step_ms", jsonio_real3(s->steps.slowest_rank_ms),

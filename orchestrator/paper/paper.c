@@ -177,9 +177,12 @@ static void shares_of(json_t *s, double v[6])
 	static const char *const host[] = { SK_DATA_LOADING, SK_COMPUTE, SK_COMMUNICATION,
 					    SK_PEER_WAIT,    SK_IO,	 SK_OTHER };
 	if (json_is_object(g) && !strcmp(jsonio_str(s, SK_VERDICT_BASIS), "gpu")) {
+		/* (its exposed communication's transfer and waiting apart where known) */
+		json_t *w = json_object_get(g, SK_PEER_WAIT);
 		v[0] = jsonio_num(g, SK_IDLE_DATA_LOADING), v[1] = jsonio_num(g, SK_COMPUTE);
-		v[2] = jsonio_num(g, SK_COMMUNICATION), v[3] = v[4] = -1;
-		v[5] = 100 - v[0] - v[1] - v[2];
+		v[3] = json_is_number(w) ? json_number_value(w) : -1, v[4] = -1;
+		v[2] = jsonio_num(g, SK_COMMUNICATION) - (v[3] > 0 ? v[3] : 0);
+		v[5] = 100 - v[0] - v[1] - jsonio_num(g, SK_COMMUNICATION);
 		return;
 	}
 	for (int k = 0; k < 6; k++) {

@@ -7,13 +7,14 @@
 # SPDX-License-Identifier: MIT
 source "$(dirname "$0")/../lib.sh"
 cd "$SCRATCH"
-python3 "$ROOT/tests/tools/gpu_steps.py" --kind comm,data,host,gemm,annotated,copy,elementwise,deepqueue,hostgap --out "$SCRATCH/gk"
+python3 "$ROOT/tests/tools/gpu_steps.py" --kind comm,commwait,data,host,gemm,annotated,copy,elementwise,deepqueue,hostgap --out "$SCRATCH/gk"
 cat >g.yaml <<Y
 campaign: gpukinds
 workload: { command: ["/bin/sh", "-c", "if [ \"\$RANK\" = 0 ]; then cp $SCRATCH/gk/{{kind}}/*.json .; fi"] }
 profile: { warmup_steps: 0, active_steps: 6, traces: ["*.pt.trace.json"] }
 scenarios:
   - { name: comm, nodes: 1, tasks_per_node: 2, params: { kind: comm } }
+  - { name: commwait, nodes: 1, tasks_per_node: 2, params: { kind: commwait } }
   - { name: data, nodes: 1, tasks_per_node: 2, params: { kind: data } }
   - { name: host, nodes: 1, tasks_per_node: 2, params: { kind: host } }
   - { name: gemm, nodes: 1, tasks_per_node: 2, params: { kind: gemm } }
@@ -33,11 +34,11 @@ check gpu_table_note_names_copies grep -q "other: the rest: exposed host-device 
 check gpu_kernel_time_is_a_span grep -q "non-compute 61.2 % of 98.10 ms of GPU time (HTA's \"kernel time\": from each rank's first kernel start to its last kernel end, idle included, summed over ranks; not the kernels' own time)" "$run/BOTTLENECK_ANALYSIS.md"
 S() { json "$run/summary.json" "[x for x in j['scenarios'] if x['name'] == '$1'][0]$2"; }
 G() { S "$1" "['gpu_shares_pct']['$2']"; }
-for want in comm:communication-bound data:data-loader-bound host:host-bound gemm:compute-bound annotated:compute-bound copy:copy-bound elementwise:memory-bound deepqueue:communication-bound hostgap:host-bound; do
+for want in comm:communication-bound commwait:communication-bound data:data-loader-bound host:host-bound gemm:compute-bound annotated:compute-bound copy:copy-bound elementwise:memory-bound deepqueue:communication-bound hostgap:host-bound; do
 	k=${want%%:*}
 	check "gpu_${k}_is_${want#*:}" [ "$(S $k '["verdict"]')" = "${want#*:}" ]
 	check "gpu_${k}_basis_gpu" [ "$(S $k '["verdict_basis"]')" = gpu ]
-	check "gpu_${k}_shares_add_up" [ "$(json "$run/summary.json" "(lambda g: abs(sum(v for n, v in g.items() if n not in ('window_ms', 'rank_steps')) - 100) < 0.01)([x for x in j['scenarios'] if x['name'] == '$k'][0]['gpu_shares_pct'])")" = True ]
+	check "gpu_${k}_shares_add_up" [ "$(json "$run/summary.json" "(lambda g: abs(sum(v for n, v in g.items() if n not in ('window_ms', 'rank_steps', 'peer_wait')) - 100) < 0.01)([x for x in j['scenarios'] if x['name'] == '$k'][0]['gpu_shares_pct'])")" = True ]
 done
 # exact, by hand from gpu_steps.py (the last step of each rank dropped, as HTA does): windows
 # are cut one after another from the first kernel, so comm's first window is 9.05 ms (its
@@ -45,6 +46,15 @@ done
 # communication 5 x 6 ms = 61.2 %, compute 5 x 3 ms = 30.6 %, the 950 us before each later
 # GEMM waiting for the host 7.7 %, the 50 us between GEMM and all-reduce other 0.5 %
 check gpu_comm_exact [ "$(G comm communication),$(G comm compute),$(G comm idle_host_wait),$(G comm idle_other),$(G comm window_ms),$(G comm rank_steps)" = "61.162,30.581,7.747,0.51,98.1,10" ]
+# commwait, by hand: the windows as comm's (98.10 ms); a step's all-reduce is rank 0's 6 ms
+# and rank 1's 4 ms (it arrived 2 ms later; they end together): 5 x 10 ms of communication =
+# 50.968 %, of which rank 0's 2 ms a step beyond rank 1's, 10 ms, is waiting (10.194 %) and
+# the rest the transfer (40.775 %, the Comm column); compute 5 x (3 + 5) ms = 40.775 %
+check gpu_commwait_exact [ "$(G commwait communication),$(G commwait peer_wait),$(G commwait compute)" = "50.968,10.194,40.775" ]
+check gpu_comm_no_wait [ "$(G comm peer_wait)" = 0.0 ]
+check gpu_commwait_row grep -q "^| commwait | 1 | 2 | COMPLETED | 10.00 | 10.00 (rough) | 100 steps/s | 0.0 | 40.8 | 40.8 | 10.2 | – | 8.3 | communication-bound (GPU) |$" "$run/BOTTLENECK_ANALYSIS.md"
+check gpu_commwait_split_said grep -q "^\*\*communication-bound\*\*: exposed communication takes 51.0 % of the GPU's time, the largest share: 40.8 % its transfer (the Comm column) and 10.2 % the ranks waiting inside it for the slowest to arrive" "$run/BOTTLENECK_ANALYSIS.md"
+check gpu_commwait_summary_line grep -q "^- \*\*commwait\*\* (1 node, 2 ranks, [a-z]*): \*\*communication-bound\*\*: exposed communication's transfer 40.8 % of the GPU's time, and 10.2 % waiting for peers (51.0 % in all)" "$run/BOTTLENECK_ANALYSIS.md"
 # data: 3 ms, then 4 x 10 ms a rank; in each later window 7 ms idle, 6 of them loading data
 check gpu_data_exact [ "$(G data idle_data_loading),$(G data idle_host_wait),$(G data compute)" = "55.814,9.302,34.884" ]
 check gpu_host_exact [ "$(G host idle_host_wait),$(G host compute)" = "65.432,34.568" ]
@@ -53,7 +63,9 @@ check gpu_host_batch_as_long grep -q "^[0-9]*\. \*\*host\*\*: memory permitting,
 # every bar of this run is a share of GPU time: the breakdown figure says so
 check gpu_breakdown_ylabel grep -qx "set ylabel 'percent of GPU time (all ranks)'" "$run/figures/breakdown.gp"
 # the ranks' collectives here are all transfer (both ranks alike): no waiting inside them said
-check gpu_comm_no_waits_said [ "$(grep -c "of the ranks' time in collectives" "$run/BOTTLENECK_ANALYSIS.md")" = 0 ]
+check gpu_comm_no_waits_said [ "$(sed -n '/^### comm$/,/^### commwait$/p' "$run/BOTTLENECK_ANALYSIS.md" | grep -c "of the ranks' time in collectives")" = 0 ]
+# commwait's collectives: 4 of the ranks' 5 ms a step is the transfer (rank 1's, the last)
+check gpu_commwait_waits_said grep -q "of the ranks' time in collectives, 4.00 of 5.00 ms a step (80 %) is the transfers themselves" "$run/BOTTLENECK_ANALYSIS.md"
 check gpu_copy_exact [ "$(G copy memcpy)" = "71.356" ]
 check gpu_gemm_exact [ "$(G gemm compute)" = "95.96" ]
 check gpu_compute_split [ "$(S gemm '["gpu_compute_split_pct"]["matrix"]'),$(S elementwise '["gpu_compute_split_pct"]["elementwise"]')" = "95.96,95.96" ]
@@ -64,7 +76,7 @@ check gpu_basis_said grep -q "The verdict comes from the GPU timeline" "$run/BOT
 # the paper's scenarios table gives a GPU row's shares as the report's table does (not the
 # host's), its verdict marked (GPU), and n/a for samples/s where no batch is known
 "$CAMPAIGN" paper --results "$SCRATCH/res" "$(basename "$run")" >paper.out 2>&1
-check gpu_paper_row_as_report grep -qxF "| comm | 1 | 2 | COMPLETED | 10.00 | 10.00 (rough) | n/a | 0.0 | 30.6 | 61.2 | - | - | 8.3 | communication-bound (GPU) |" "$run/paper/tables/scenarios.md"
+check gpu_paper_row_as_report grep -qxF "| comm | 1 | 2 | COMPLETED | 10.00 | 10.00 (rough) | n/a | 0.0 | 30.6 | 61.2 | 0.0 | - | 8.3 | communication-bound (GPU) |" "$run/paper/tables/scenarios.md"
 # (the report's "none" is an en dash, the paper's a hyphen: LaTeX and CSV readers take it)
 check gpu_paper_report_rows_agree bash -c 'diff <(grep "^| comm |" "$1/BOTTLENECK_ANALYSIS.md" | head -n 1 | cut -d"|" -f 9-14 | sed "s/–/-/g") <(grep "^| comm |" "$1/paper/tables/scenarios.md" | cut -d"|" -f 9-14)' _ "$run"
 # A deep launch queue (the host 16 ms a step, the GPU 23 ms): busy throughout, the windows
@@ -79,10 +91,10 @@ check gpu_deepqueue_predicted [ "$(json "$run/summary.json" '[(r["kind"], r["pre
 check gpu_hostgap_exact [ "$(G hostgap idle_host_wait),$(G hostgap compute),$(G hostgap communication),$(S hostgap '["step_time_ms"]["median"]'),$(S hostgap '["gpu_limits"]["gpu_is_the_limit"]')" = "61.538,23.077,15.385,30.0,False" ]
 check gpu_flags_beside [ "$(json "$run/summary.json" '[[f["kind"] for f in x["flags"]] for x in j["scenarios"] if x["name"] in ("hostgap", "data")]')" = "[['data_loading', 'gpu_idle'], ['gpu_idle']]" ]
 # the table's row of a GPU-basis scenario gives the GPU's shares, adding up to 100 %
-check gpu_table_row grep -q "^| deepqueue | 1 | 2 | COMPLETED | 23.00 | 23.00 (rough) | 43.5 steps/s | 0.0 | 34.8 | 65.2 | – | – | 0.0 | communication-bound (GPU) |$" "$run/BOTTLENECK_ANALYSIS.md"
+check gpu_table_row grep -q "^| deepqueue | 1 | 2 | COMPLETED | 23.00 | 23.00 (rough) | 43.5 steps/s | 0.0 | 34.8 | 65.2 | 0.0 | – | 0.0 | communication-bound (GPU) |$" "$run/BOTTLENECK_ANALYSIS.md"
 # ... and report.txt the same shares, named for their basis, every one the table has
 check gpu_report_txt_shares [ "$(tail -n 2 "$run/deepqueue/report.txt")" = "median step 23.00 ms, p95 23.00 ms (rough: fewer than 20 steps), 43.5 steps/s
-shares of the GPU's time: data 0.0 %, compute 34.8 %, communication 65.2 %, other 0.0 % (data: the GPU idle while the host loaded data; other: exposed copies, other kernels and the GPU waiting for the host)" ]
+shares of the GPU's time: data 0.0 %, compute 34.8 %, communication 65.2 %, waiting for peers 0.0 %, other 0.0 % (data: the GPU idle while the host loaded data; other: exposed copies, other kernels and the GPU waiting for the host)" ]
 # a series of one scenario has no scaling table (a row of 1.00x says nothing): named once
 check gpu_series_alone grep -q "^\(A series\|Series\) of one scenario.*, with nothing to scale against: .*\*\*deepqueue\*\* (1 node, 2 ranks)" "$run/BOTTLENECK_ANALYSIS.md"
 check gpu_series_no_row [ "$(grep -c '^| deepqueue | 1 | 2 | unknown |' "$run/BOTTLENECK_ANALYSIS.md")" = 0 ]
@@ -103,7 +115,7 @@ scenarios:
 Y
 "$CAMPAIGN" submit --wait --backend local --results "$SCRATCH/s" s.yaml >s.out 2>&1
 srun=$(rundir s.out)
-check gpu_series_moves_gpu_shares grep -q "^From 2 to 4 ranks, exposed communication moves from 61.2 % to 61.2 % of the GPU's time, compute from 30.6 % to 30.6 % and the GPU idle while the host loaded data from 0.0 % to 0.0 %; parallel efficiency at 4 ranks is [0-9]* % ([^)]*).$" "$srun/BOTTLENECK_ANALYSIS.md"
+check gpu_series_moves_gpu_shares grep -q "^From 2 to 4 ranks, exposed communication moves from 61.2 % to 61.2 % of the GPU's time, waiting for peers from 0.0 % to 0.0 %, compute from 30.6 % to 30.6 % and the GPU idle while the host loaded data from 0.0 % to 0.0 %; parallel efficiency at 4 ranks is [0-9]* % ([^)]*).$" "$srun/BOTTLENECK_ANALYSIS.md"
 check gpu_series_mixed_not_compared grep -q "^From 2 to 4 ranks parallel efficiency is [0-9]* % ([^)]*); the shares are not compared: m1's are of the GPU's time, m2's of the host's step (the table's last column).$" "$srun/BOTTLENECK_ANALYSIS.md"
 # its paper: samples/s n/a without a batch (not 0), the speedup the step rates' ratio x 2
 "$CAMPAIGN" paper --results "$SCRATCH/s" "$(basename "$srun")" >spaper.out 2>&1
@@ -130,7 +142,7 @@ Y
 	# report.txt gives the GPU's shares the verdict rests on, not the host's (compute 88.7 %,
 	# communication 2.0 %), and says whose they are
 	check gpu_dlrm_report_txt [ "$(tail -n 2 "$drun/d8/report.txt")" = "median step 19.90 ms, p95 19.90 ms (rough: fewer than 20 steps), 50.2 steps/s
-shares of the GPU's time: data 1.6 %, compute 7.6 %, communication 40.0 %, other 50.9 % (data: the GPU idle while the host loaded data; other: exposed copies, other kernels and the GPU waiting for the host)" ]
+shares of the GPU's time: data 1.6 %, compute 7.6 %, communication 10.8 %, waiting for peers 29.2 %, other 50.9 % (data: the GPU idle while the host loaded data; other: exposed copies, other kernels and the GPU waiting for the host)" ]
 	check gpu_dlrm_series_alone grep -q "^A series of one scenario, with nothing to scale against: \*\*d8\*\* (1 node, 8 ranks)" "$drun/BOTTLENECK_ANALYSIS.md"
 else
 	skip gpu_dlrm "../shared/traces is absent (the shared DLRM traces are not part of the project)"

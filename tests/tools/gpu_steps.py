@@ -10,6 +10,9 @@ kind of step as the GPU sees it (tests of the GPU verdict, issue 22):
 KIND:
   comm      a GEMM of 3 ms, then an NCCL all-reduce of 6 ms on its own stream
             that overlaps nothing: communication-bound
+  commwait  as comm on rank 0; every other rank's GEMM takes 5 ms, so its all-reduce
+            starts 2 ms later and, ending with rank 0's, takes 4 ms: rank 0 waits
+            2 ms of its 6 inside the collective (the transfer: 4 ms, the last rank's)
   data      the host loads data (DataLoader) for 6 ms, then launches 3 ms of
             GEMMs: the GPU idles while the host loads data: data-loader-bound
   host      the host runs many small operators for 7 ms, each launching a
@@ -89,6 +92,11 @@ def step(t, kind, n, t0):
         t.launch(t0 + 10, GEMM, t0 + 50, 3000)
         t.host("nccl:all_reduce", t0 + 20, 30, cat="cpu_op")
         t.launch(t0 + 30, NCCL, t0 + 3100, 6000, stream=21)
+    elif kind == "commwait":  # the all-reduces end together; the later rank's is shorter
+        late = 2000 if t.rank else 0
+        t.launch(t0 + 10, GEMM, t0 + 50, 3000 + late)
+        t.host("nccl:all_reduce", t0 + 20, 30, cat="cpu_op")
+        t.launch(t0 + 30, NCCL, t0 + 3100 + late, 6000 - late, stream=21)
     elif kind == "data":
         t.host("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", t0 + 10, 6000, cat="user_annotation")
         for i in range(6):
@@ -109,7 +117,7 @@ def step(t, kind, n, t0):
         t.launch(t0 + 100, GEMM, t0 + 7100, 2000)
 
 
-KINDS = ["comm", "data", "host", "gemm", "annotated", "copy", "elementwise", "deepqueue", "hostgap"]
+KINDS = ["comm", "commwait", "data", "host", "gemm", "annotated", "copy", "elementwise", "deepqueue", "hostgap"]
 
 
 def write_kind(kind, out, ranks, steps):

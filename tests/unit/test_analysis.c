@@ -2327,8 +2327,49 @@ static void test_checked_by_means(void)
 	CHECK(c.by_means && c.outcome == CHECK_CONFIRMED);
 }
 
+/* The GPU's exposed communication split as the host's: per step the least of any rank's (the
+ * last to arrive) is the transfer, each rank's excess waiting. Two steps of three ranks (10 ms
+ * windows): step 0 comm 6, 4, 5 ms (least 4: waiting 2 + 0 + 1), step 1 comm 3, 3, 3 (none):
+ * 3 ms of waiting in 60 ms of windows, 5 %; communication 24 ms, 40 %. One rank, or a whole
+ * profiled window (no steps), has none known. */
+static void test_gpu_peer_wait(void)
+{
+	struct step_rec st[3][2] = { { { 0 } } };
+	const double comm[3][2] = { { 6, 3 }, { 4, 3 }, { 5, 3 } };
+	struct rank_metrics rk[3] = { { 0 } };
+	for (int r = 0; r < 3; r++) {
+		for (int i = 0; i < 2; i++) {
+			st[r][i].active = 1;
+			st[r][i].gpu[GPU_WINDOW] = 10;
+			st[r][i].gpu[GPU_COMM] = comm[r][i];
+		}
+		rk[r].rank = r, rk[r].steps = st[r], rk[r].n = 2;
+	}
+	struct scenario_metrics m = { rk, 3 };
+	struct ana_scenario s = { 0 };
+	accounting_gpu_shares(&s, &m);
+	CHECK(s.gpu.gpu_basis && s.gpu.peer_wait_known);
+	CHECK_NEAR(s.gpu.gpu_pct[GPU_COMM], 40, 1e-9);
+	CHECK_NEAR(s.gpu.peer_wait_pct, 5, 1e-9);
+	s.outcome.basis = BASIS_GPU;
+	CHECK_NEAR(share_text_pct(&s, COL_COMM), 35, 1e-9);
+	CHECK_NEAR(share_text_pct(&s, COL_WAIT), 5, 1e-9);
+	struct ana_scenario one = { 0 };
+	m.n = 1;
+	accounting_gpu_shares(&one, &m);
+	CHECK(one.gpu.gpu_basis && !one.gpu.peer_wait_known);
+	one.outcome.basis = BASIS_GPU;
+	CHECK(share_text_pct(&one, COL_WAIT) < 0); /* rank 0 alone: 9 ms of 20, all its own */
+	CHECK_NEAR(share_text_pct(&one, COL_COMM), 45, 1e-9);
+	struct ana_scenario whole = { 0 };
+	m.n = 3, rk[0].whole_window = 1;
+	accounting_gpu_shares(&whole, &m);
+	CHECK(whole.gpu.gpu_basis && !whole.gpu.peer_wait_known);
+}
+
 int main(void)
 {
+	RUN(test_gpu_peer_wait);
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(test_percentile);
