@@ -213,45 +213,14 @@ static double memory_peak(const struct ana_scenario *s)
 	return s->mon.have_monitor ? s->mon.mem_peak_pct : 0;
 }
 
-/* Step i's least exposed GPU communication over the ranks with a GPU view of it (the last
- * to arrive: the transfer), -1 where fewer than two ranks have one. */
-static double gpu_least_comm(const struct scenario_metrics *m, size_t i)
+/* A rank-step's transfer inside its collectives (ms): each instance's least time over its
+ * ranks, summed per step over the collectives table's rows; -1 without rows. */
+static double gpu_transfer_ms(const struct ana_scenario *s)
 {
-	double least = -1;
-	int ranks = 0;
-	for (size_t r = 0; r < m->n; r++) {
-		if (i >= m->ranks[r].n)
-			continue;
-		const struct step_rec *st = &m->ranks[r].steps[i];
-		if (!st->active || st->gpu[GPU_WINDOW] <= 0)
-			continue;
-		if (ranks++ == 0 || st->gpu[GPU_COMM] < least)
-			least = st->gpu[GPU_COMM];
-	}
-	return ranks >= 2 ? least : -1;
-}
-
-/* The waiting for slower ranks inside the GPU's exposed communication, summed over the ranks'
- * steps (ms; -1 where no step has two ranks). */
-static double gpu_peer_wait_ms(const struct scenario_metrics *m)
-{
-	size_t steps = 0;
-	double wait = -1;
-	for (size_t r = 0; r < m->n; r++)
-		steps = m->ranks[r].n > steps ? m->ranks[r].n : steps;
-	for (size_t i = 0; i < steps; i++) {
-		double least = gpu_least_comm(m, i);
-		if (least < 0)
-			continue;
-		wait = wait < 0 ? 0 : wait;
-		for (size_t r = 0; r < m->n; r++) {
-			const struct step_rec *st =
-				i < m->ranks[r].n ? &m->ranks[r].steps[i] : NULL;
-			if (st && st->active && st->gpu[GPU_WINDOW] > 0)
-				wait += st->gpu[GPU_COMM] - least;
-		}
-	}
-	return wait;
+	double t = 0;
+	for (size_t i = 0; i < s->comm.ncolls; i++)
+		t += s->comm.colls[i].transfer_ms_per_step;
+	return s->comm.ncolls ? t : -1;
 }
 
 /* The GPU view of the scenario: every rank's active steps with GPU work,
@@ -270,10 +239,14 @@ void accounting_gpu_shares(struct ana_scenario *s, const struct scenario_metrics
 		}
 	if (sum[GPU_WINDOW] <= 0)
 		return;
-	/* (per step: a whole profiled window is no step the ranks share) */
-	double wait = m->n && !m->ranks[0].whole_window ? gpu_peer_wait_ms(m) : -1;
-	s->gpu.peer_wait_known = wait >= 0;
-	s->gpu.peer_wait_pct = wait > 0 ? 100 * wait / sum[GPU_WINDOW] : 0;
+	/* the exposed communication beyond the most its transfer can be (the collectives'
+	 * instances' least times, as if all of it were exposed) is waiting for slower ranks:
+	 * known with two ranks or more sharing collectives, per step */
+	double transfer = gpu_transfer_ms(s) * (double)s->gpu.gpu_steps;
+	s->gpu.peer_wait_known = m->n >= 2 && !m->ranks[0].whole_window && transfer >= 0;
+	s->gpu.peer_wait_pct = s->gpu.peer_wait_known && sum[GPU_COMM] > transfer
+				       ? 100 * (sum[GPU_COMM] - transfer) / sum[GPU_WINDOW]
+				       : 0;
 	s->gpu.gpu_basis = 1;
 	s->gpu.gpu_pct[GPU_WINDOW] = sum[GPU_WINDOW];
 	for (int f = 1; f < GPU_FIELDS; f++)

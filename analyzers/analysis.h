@@ -270,9 +270,10 @@ struct ana_gpu {
 	double gpu_pct[10];
 	size_t gpu_steps;      /* rank-steps with a GPU view */
 	/* of gpu_pct[GPU_COMM], the waiting for slower ranks (% of the GPU windows): a collective
-	 * ends for every rank at once, so per step the least exposed communication of any rank
-	 * (the last to arrive) is its transfer and each rank's excess over it waiting, as on the
-	 * host; known where two ranks or more share a step */
+	 * instance's transfer is its least time over its ranks (the last to arrive), the rest of
+	 * each rank's time in it waiting; the exposed communication beyond all of the transfer
+	 * (the most of it that can be exposed) is waiting. Known where two ranks or more share
+	 * collectives, per step */
 	int peer_wait_known;
 	double peer_wait_pct;
 	/* the GPU's work per step outlasted the host's steps (the launch queue grew): the

@@ -447,6 +447,7 @@ struct coll_acc {
 	int op, size_class;
 	struct coll_sample lat, wait, bw, bytes;
 	double ms;    /* the ranks' mean time in its instances, added up */
+	double lat_sum; /* its instances' latencies (each the least of its ranks'), added up */
 	double loose; /* the part of ms whose span is unknown (no end time) */
 	struct coll_span *sp;
 	size_t nsp, spcap;
@@ -519,6 +520,7 @@ void coll_aggr_add_at(struct coll_aggr *a, int op, double bytes, int group, cons
 	}
 	x->n++;
 	x->ms += total / (double)nr;
+	x->lat_sum += lat;
 	x->loose += loose / (double)nr;
 	if (step < 0)
 		x->stepless = 1;
@@ -632,6 +634,7 @@ static struct collective row_of(struct coll_acc *x, size_t steps)
 	free(over);
 	c.count_per_step = (double)x->n / (double)steps;
 	c.ms_per_step_summed = x->ms / (double)steps;
+	c.transfer_ms_per_step = x->lat_sum / (double)steps;
 	/* without overlaps the union is the sum: the same number, not one rounded otherwise */
 	c.ms_per_step = c.concurrent ? u / (double)steps : c.ms_per_step_summed;
 	c.latency_med = stats_percentile(x->lat.v, x->lat.n, 50);

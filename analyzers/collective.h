@@ -83,6 +83,9 @@ struct collective {
 	 * buckets' all-reduces, count once; a span not known counts whole) */
 	double ms_per_step;
 	double ms_per_step_summed; /* the same with every instance's time added up */
+	/* each instance's latency (the least of its ranks' times: the transfer itself) added
+	 * up, per step with collectives; the rest of ms_per_step_summed is waiting */
+	double transfer_ms_per_step;
 	size_t instances, steps;
 	size_t concurrent; /* instances that overlapped another of the row on some rank */
 	double fabric_busbw_gbps; /* what the fabric probe gave at this size; -1 none */

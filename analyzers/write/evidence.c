@@ -180,7 +180,7 @@ static void gpu_comm_waits(struct strbuf *sb, const struct ana_scenario *s)
 		if (c->latency_med < 0 || c->count_per_step <= 0 || c->ms_per_step_summed <= 0)
 			return; /* (a row without its transfer: none said) */
 		in += c->ms_per_step_summed;
-		transfer += c->latency_med * c->count_per_step;
+		transfer += c->transfer_ms_per_step;
 	}
 	/* (said where the waiting is a tenth of that time or more) */
 	if (s->gpu.gpu_pct[GPU_COMM] < 5 || in <= 0 || transfer > 0.9 * in || s->in.ranks < 2)

@@ -134,6 +134,8 @@ json_t *summary_collectives_json(const struct collective *cs, size_t n)
 			jsonio_real3(c->ms_per_step), "instances", (json_int_t) c->instances,
 			"steps", (json_int_t) c->steps);
 		json_object_set_new(row, "ms_per_step_summed", jsonio_real3(c->ms_per_step_summed));
+		json_object_set_new(row, "transfer_ms_per_step",
+				    jsonio_real3(c->transfer_ms_per_step));
 		json_object_set_new(row, "step_total", json_boolean(c->step_total));
 		json_object_set_new(row, "concurrent_instances",
 				    json_integer((json_int_t) c->concurrent));

@@ -144,9 +144,11 @@ check dlrm_batch_no_rate_claimed bash -c 'grep -q "Median step replayed with the
 # (beside a host recommendation, the overlap it says is the host's, not the all-reduce's)
 check dlrm_batch_overlaps_host bash -c 'grep -q "^[0-9]*\. \*\*gpu-2n\*\*: memory permitting, double the batch per rank: .*\. With the host change too, the two gains overlap (the same per-step host work) and do not add\. Median step replayed" "$1" && ! grep -q "With a communication change too" "$1"' _ "$run/BOTTLENECK_ANALYSIS.md"
 # the GPU's exposed communication is mostly ranks waiting inside the collectives: the transfers
-# (each instance's shortest duration, times the instances a step, from summary.json's rows)
-# against the ranks' time in them, said beside the shares
-tw=$(json "$run/summary.json" '"%.2f of %.2f ms a step (%.0f %%)" % (lambda r: (sum(x["latency_ms"]["median"] * x["count_per_step"] for x in r), sum(x["ms_per_step_summed"] for x in r), 100 * sum(x["latency_ms"]["median"] * x["count_per_step"] for x in r) / sum(x["ms_per_step_summed"] for x in r)))(j["scenarios"][0]["collectives"])')
+# (each instance's shortest duration added up, summary.json's rows' transfer_ms_per_step: 0.217
+# ms a rank-step, as a helper recounted from the traces' NCCL kernels) against the ranks' time
+# in them, said beside the shares
+tw=$(json "$run/summary.json" '"%.2f of %.2f ms a step (%.0f %%)" % (lambda r: (sum(x["transfer_ms_per_step"] for x in r), sum(x["ms_per_step_summed"] for x in r), 100 * sum(x["transfer_ms_per_step"] for x in r) / sum(x["ms_per_step_summed"] for x in r)))(j["scenarios"][0]["collectives"])')
+check dlrm_transfer_recounted [ "$(json "$run/summary.json" '"%.3f" % sum(x["transfer_ms_per_step"] for x in j["scenarios"][0]["collectives"])')" = 0.217 ]
 check dlrm_comm_mostly_waiting grep -qF "of the ranks' time in collectives, $tw is the transfers themselves" "$run/BOTTLENECK_ANALYSIS.md"
 # one profiled step: said as one, not as a median with a spread; two predictions of one
 # replayed step each: their order is not a ranking; the kernels' share is of the kernel time

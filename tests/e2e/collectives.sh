@@ -46,14 +46,14 @@ j = json.load(open(sys.argv[1]))
 s = [x for x in j["scenarios"] if x["name"] == sys.argv[2]][0]
 want = json.loads(sys.argv[3])
 got = [{k: c[k] for k in ("op", "size_class", "instances", "steps", "ms_per_step", "ms_per_step_summed",
-                          "concurrent_instances")} for c in s["collectives"]]
+                          "transfer_ms_per_step", "concurrent_instances")} for c in s["collectives"]]
 key = lambda c: (c["op"], c["size_class"])
 ok = s["partial_steps_left_out"] == want["partial_steps"] and s["active_steps"] == min(want["steps"].values())
 ok = ok and sorted(map(key, got)) == sorted(map(key, want["collectives"]))
 for w in want["collectives"]:
     g = [c for c in got if key(c) == key(w)][0]
     ok = ok and all(g[k] == w[k] for k in ("instances", "steps", "concurrent_instances"))
-    ok = ok and all(abs(g[k] - w[k]) <= 0.0005 + 1e-9 for k in ("ms_per_step", "ms_per_step_summed"))
+    ok = ok and all(abs(g[k] - w[k]) <= 0.0005 + 1e-9 for k in ("ms_per_step", "ms_per_step_summed", "transfer_ms_per_step"))
 if not ok:
     print("analysis:", s["partial_steps_left_out"], s["active_steps"], got, "\nrecount:", want, file=sys.stderr)
 sys.exit(0 if ok else 1)

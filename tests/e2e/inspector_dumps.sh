@@ -92,7 +92,7 @@ sys.path.insert(0, sys.argv[3])
 from key_paths import key_paths as keys  # noqa: E402
 a = json.load(open(sys.argv[1]))
 s = [x for x in json.load(open(sys.argv[2]))["scenarios"] if x["name"] == "dumps"][0]
-per_step = ("count_per_step", "ms_per_step", "ms_per_step_summed", "steps", "samples", "cause_ms_per_step", "impact_pct", "cause")
+per_step = ("count_per_step", "ms_per_step", "ms_per_step_summed", "transfer_ms_per_step", "steps", "samples", "cause_ms_per_step", "impact_pct", "cause")
 strip = lambda rows: [{k: v for k, v in r.items() if k not in per_step} for r in rows]
 ok = all(keys(a[k]) == keys(s[k]) for k in ("nccl_inspector", "collectives", "stragglers"))
 ok = ok and a["nccl_inspector"] == s["nccl_inspector"]

@@ -6,7 +6,8 @@ steps and collectives (issue 45), without campaign's code: an independent check.
 coll_recount.py DIR: every *.json / *.json.gz of DIR is one rank (Kineto's object
 form or the legacy array form); prints one JSON document:
   {"partial_steps": N, "steps": {rank: count}, "collectives": [{"op", "size_class",
-   "instances", "steps", "ms_per_step", "ms_per_step_summed", "concurrent_instances"}]}
+   "instances", "steps", "ms_per_step", "ms_per_step_summed", "transfer_ms_per_step",
+   "concurrent_instances"}]}
 Steps: the ProfilerStep#N host ranges by start. The last is partial when shorter than a
 third of the median of the others and no collective falls in it; it is left out.
 Collectives: GPU kernels carrying "Collective name" (bytes = max(In, Out msg nelems) x
@@ -16,7 +17,8 @@ starts in, a kernel to the last step that began before it. An instance is the k-
 its operation in a step; every rank must have the same ones. Per row (operation and
 size class): per rank and step the union of its instances' intervals (ms), summed over
 steps, averaged over ranks, divided by the steps with any collective (rank 0's); the
-summed time likewise with each instance's duration; concurrent = instances whose
+summed time likewise with each instance's duration; the transfer, each instance's least
+duration over the ranks, summed and divided by the steps; concurrent = instances whose
 interval overlaps another of the row on some rank.
 """
 import glob
@@ -162,6 +164,8 @@ def main():
         mine = [k for k in keys if k[1] == row]
         union = summed = 0.0
         over = set()
+        # each instance's least duration over the ranks: its transfer
+        transfer = sum(min((ranks[r][1][k][1] - ranks[r][1][k][0]) / 1000 for r in order) for k in mine)
         for r in order:
             inst = ranks[r][1]
             for s in {k[0] for k in mine}:
@@ -175,6 +179,7 @@ def main():
         rows.append({"op": row[0], "size_class": row[1], "instances": len(mine), "steps": steps,
                      "ms_per_step": union / len(order) / steps,
                      "ms_per_step_summed": summed / len(order) / steps,
+                     "transfer_ms_per_step": transfer / steps,
                      "concurrent_instances": len({(k[0], k[2]) for k in over})})
     print(json.dumps({"partial_steps": partial, "steps": {str(r): ranks[r][0] for r in order},
                       "collectives": rows}))

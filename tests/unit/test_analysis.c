@@ -2327,11 +2327,11 @@ static void test_checked_by_means(void)
 	CHECK(c.by_means && c.outcome == CHECK_CONFIRMED);
 }
 
-/* The GPU's exposed communication split as the host's: per step the least of any rank's (the
- * last to arrive) is the transfer, each rank's excess waiting. Two steps of three ranks (10 ms
- * windows): step 0 comm 6, 4, 5 ms (least 4: waiting 2 + 0 + 1), step 1 comm 3, 3, 3 (none):
- * 3 ms of waiting in 60 ms of windows, 5 %; communication 24 ms, 40 %. One rank, or a whole
- * profiled window (no steps), has none known. */
+/* The GPU's exposed communication split: its collectives' transfer (each instance's least
+ * time over its ranks, 2.5 ms a rank-step here, 15 ms over 3 ranks x 2 steps) is the most of it
+ * that can be exposed; the rest of the exposed 24 ms (6 + 4 + 5 + 3 x 3) is waiting: 9 ms of
+ * 60 ms of windows, 15 %, communication 40 %. A transfer beyond the exposed time leaves no
+ * waiting. One rank, a whole profiled window (no steps) or no collectives: none known. */
 static void test_gpu_peer_wait(void)
 {
 	struct step_rec st[3][2] = { { { 0 } } };
@@ -2346,23 +2346,34 @@ static void test_gpu_peer_wait(void)
 		rk[r].rank = r, rk[r].steps = st[r], rk[r].n = 2;
 	}
 	struct scenario_metrics m = { rk, 3 };
+	struct collective row = { .transfer_ms_per_step = 2.5 };
 	struct ana_scenario s = { 0 };
+	s.comm.colls = &row, s.comm.ncolls = 1;
 	accounting_gpu_shares(&s, &m);
 	CHECK(s.gpu.gpu_basis && s.gpu.peer_wait_known);
 	CHECK_NEAR(s.gpu.gpu_pct[GPU_COMM], 40, 1e-9);
-	CHECK_NEAR(s.gpu.peer_wait_pct, 5, 1e-9);
+	CHECK_NEAR(s.gpu.peer_wait_pct, 15, 1e-9);
 	s.outcome.basis = BASIS_GPU;
-	CHECK_NEAR(share_text_pct(&s, COL_COMM), 35, 1e-9);
-	CHECK_NEAR(share_text_pct(&s, COL_WAIT), 5, 1e-9);
-	struct ana_scenario one = { 0 };
+	CHECK_NEAR(share_text_pct(&s, COL_COMM), 25, 1e-9);
+	CHECK_NEAR(share_text_pct(&s, COL_WAIT), 15, 1e-9);
+	struct ana_scenario all = { 0 };
+	row.transfer_ms_per_step = 5; /* 30 ms: more than the 24 exposed */
+	all.comm.colls = &row, all.comm.ncolls = 1;
+	accounting_gpu_shares(&all, &m);
+	CHECK(all.gpu.peer_wait_known && all.gpu.peer_wait_pct == 0);
+	struct ana_scenario one = { 0 }, none = { 0 }, whole = { 0 };
+	one.comm.colls = &row, one.comm.ncolls = 1;
 	m.n = 1;
 	accounting_gpu_shares(&one, &m);
 	CHECK(one.gpu.gpu_basis && !one.gpu.peer_wait_known);
 	one.outcome.basis = BASIS_GPU;
 	CHECK(share_text_pct(&one, COL_WAIT) < 0); /* rank 0 alone: 9 ms of 20, all its own */
 	CHECK_NEAR(share_text_pct(&one, COL_COMM), 45, 1e-9);
-	struct ana_scenario whole = { 0 };
-	m.n = 3, rk[0].whole_window = 1;
+	m.n = 3;
+	accounting_gpu_shares(&none, &m); /* no collectives table */
+	CHECK(none.gpu.gpu_basis && !none.gpu.peer_wait_known);
+	whole.comm.colls = &row, whole.comm.ncolls = 1;
+	rk[0].whole_window = 1;
 	accounting_gpu_shares(&whole, &m);
 	CHECK(whole.gpu.gpu_basis && !whole.gpu.peer_wait_known);
 }
