@@ -331,10 +331,12 @@ static void flags_said(struct strbuf *sb, const struct ana_scenario *s, const st
 		[FLAG_MEMORY] = "memory peak",
 		[FLAG_COPIES] = "exposed copies",
 	};
-	for (size_t i = 0; i < v->nflags; i++) /* the GPU's holds no waiting for peers */
+	/* (the GPU's communication holds its waiting for peers where that is known and some) */
+	for (size_t i = 0; i < v->nflags; i++)
 		strbuf_addf(sb, "%s%s %.1f %% (threshold %.0f %%)",
 			    i ? ", " : "; over their thresholds: ",
-			    b == BASIS_GPU && v->flags[i].kind == FLAG_COMMUNICATION
+			    b == BASIS_GPU && v->flags[i].kind == FLAG_COMMUNICATION &&
+					    !(s->gpu.peer_wait_known && s->gpu.peer_wait_pct > 0)
 				    ? "exposed communication"
 				    : words[v->flags[i].kind],
 			    flag_shown_pct(s, &v->flags[i], b), v->flags[i].th);
