@@ -219,7 +219,8 @@ static void scenario_row(char **row, json_t *s, int ok)
 		free(row[k]);
 		row[k] = xstrdup("-");
 	}
-	if (ok && json_array_size(json_object_get(s, SK_STEP_TIMES_MS)) < STATS_P95_MIN_N) {
+	if (ok && json_is_number(p95) &&
+	    json_array_size(json_object_get(s, SK_STEP_TIMES_MS)) < STATS_P95_MIN_N) {
 		struct strbuf c = STRBUF_INIT; /* a p95 of few steps is rough */
 		strbuf_addf(&c, "%s (rough)", row[5]);
 		free(row[5]);

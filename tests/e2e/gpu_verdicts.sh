@@ -177,6 +177,9 @@ check gpu_nsys_no_steps_said grep -q "No step boundaries (no ProfilerStep#N rang
 # no steps: report.txt gives no step time or throughput (n/a), nor does the report say their unit
 check gpu_nsys_no_steps_report_txt [ "$(tail -n 2 "$nrun/copies/report.txt")" = "no step boundaries: shares from the GPU timeline over a 10.00 ms profiled window; median step, p95 and throughput: n/a
 shares of the GPU's time: data 0.0 %, compute 10.0 %, communication 0.0 %, other 90.0 % (data: the GPU idle while the host loaded data; other: exposed copies, other kernels and the GPU waiting for the host)" ]
+# the paper: no step time, p95 nor rate (n/a, not 0.0 nor a rough p95), one rank's no Wait
+"$CAMPAIGN" paper --results "$SCRATCH/n" "$(basename "$nrun")" >npaper.out 2>&1
+check gpu_nsys_no_steps_paper_row grep -qxF "| copies | 1 | 1 | COMPLETED | n/a | n/a | n/a | 0.0 | 10.0 | 0.0 | - | - | 90.0 | copy-bound (GPU) |" "$nrun/paper/tables/scenarios.md"
 check gpu_nsys_no_steps_no_unit [ "$(grep -c "Throughput is in steps per second" "$nrun/BOTTLENECK_ANALYSIS.md")" = 0 ]
 
 # The shared 2-GPU FSDP exports (NVTX ranges of NCCL, no step range) through the same path.
