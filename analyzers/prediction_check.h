@@ -60,7 +60,7 @@ struct ana_check {
 	double pred_lo_ms, pred_hi_ms; /* a replayed prediction's interval; < 0: none */
 	int by_ceiling; /* the prediction is a ceiling's, not a replay's */
 	/* the replay is of the most the change gains (prediction_basis "bound"), not of what it
-	 * gains: communication where DDP already overlaps its all-reduce */
+	 * gains: communication where DDP already overlaps its all-reduce, or on every core */
 	int basis_bound;
 	/* a replayed prediction's mean step and its interval; < 0: none */
 	double pred_mean_ms, pmean_lo_ms, pmean_hi_ms;

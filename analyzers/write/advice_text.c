@@ -573,6 +573,16 @@ static void loader_said(struct strbuf *sb, const struct ana_scenario *s, double 
 	loader_bounds_said(sb, p, step_ms, by_means);
 }
 
+/* A communication change where the ranks take every core (as many as the replay's hosts have
+ * cores, or more): an overlapped all-reduce's threads have no core of their own, so its replay
+ * is the most it gives (the trainer's communication-1n, 2 ranks on 2 cores, measured slower
+ * than its replay in 4 of 5 rounds). */
+static int comm_on_every_core(enum rec_kind k, const struct ana_scenario *s)
+{
+	return k == REC_COMMUNICATION && s->outcome.basis == BASIS_HOST && s->replay.cores > 0 &&
+	       s->replay.hosts > 0 && s->in.ranks >= s->replay.hosts * s->replay.cores;
+}
+
 /* Beside r's i-th replayed prediction, the old ceiling: "at most", or, where the replay
  * gains more, why: steps not alike (a median's share bounds nothing), or a gain beyond it. */
 static void ceiling_said(struct strbuf *sb, const struct ana_rec *r, size_t i)
@@ -856,12 +866,7 @@ static void replayed_words(struct strbuf *sb, const struct ana_rec *r, size_t i,
 		strbuf_adds(
 			sb,
 			", the host's work up to each kernel's launch (dispatch and the launch call) in half its time");
-	/* (as many ranks as the replay's hosts have cores or more: an overlapped all-reduce's
-	 * threads have no core of their own; the trainer's communication-1n, 2 ranks on 2 cores,
-	 * measured slower than its replay in 4 of 5 rounds) */
-	if (r->kind == REC_COMMUNICATION && s->outcome.basis == BASIS_HOST &&
-	    s->replay.cores > 0 && s->replay.hosts > 0 &&
-	    s->in.ranks >= s->replay.hosts * s->replay.cores)
+	if (comm_on_every_core(r->kind, s))
 		strbuf_adds(sb, PROSE_COMM_SHARED_CORES);
 	pred_doubts_said(sb, r, i, c, gain);
 	/* (where the mean leads, its gain says whether there is one; a DataLoader's share not
@@ -1060,13 +1065,15 @@ static void rec_means_json(json_t *o, const struct ana_rec *r, const struct ana_
 }
 
 /* Scenario k's prediction basis: "ceiling", "replay", or "bound" (a replay of the most the
- * change gains: communication where DDP already overlaps its all-reduce). */
+ * change gains: communication where DDP already overlaps its all-reduce, or where the ranks
+ * take every core, which the report says to read as the most it gives). */
 static const char *basis_name(const struct ana_run *run, const struct ana_rec *r, size_t k)
 {
 	if (!r->replayed[k])
 		return "ceiling";
-	const struct replay_pred *p = advice_replayed(&run->sc[r->sc[k]], r->kind);
-	return p && p->bound ? "bound" : "replay";
+	const struct ana_scenario *s = &run->sc[r->sc[k]];
+	const struct replay_pred *p = advice_replayed(s, r->kind);
+	return (p && p->bound) || comm_on_every_core(r->kind, s) ? "bound" : "replay";
 }
 
 /* summary.json's recommendations: kind, scenarios, text, predictions, basis. */
