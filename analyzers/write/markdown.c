@@ -1240,9 +1240,16 @@ static void md_series(struct strbuf *md, const struct ana_run *run,
 	strbuf_adds(md, "\n");
 }
 
-/* One series' model: its form, fit and predictions (or why there are none), contention. */
+/* One series' model: its form, fit and predictions (or why there are none), contention. A
+ * flat fit of step times alone that does not fit (they fall with the node count, which
+ * a + c log2(N) with c >= 0 cannot follow) is no model: said so, not printed. */
 static void md_model(struct strbuf *md, const struct ana_run *run, const struct ana_model *m)
 {
+	if (m->step_only && m->c <= 0 && m->max_err_pct > MODEL_FITS_PCT) {
+		strbuf_addf(md, PROSE_SCALING_NO_STEP_MODEL, m->series, m->max_err_pct,
+			    m->max_err_nodes, m->max_err_nodes == 1 ? "" : "s");
+		return;
+	}
 	char form[96];
 	if (m->step_only)
 		snprintf(form, sizeof form, "%.3f + %.3f x log2(N)", m->a, m->c);

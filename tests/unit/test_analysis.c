@@ -1682,6 +1682,31 @@ static void test_unknown_shares(void)
 	CHECK(strstr(md, "at scale**") == NULL); /* no advice from it */
 	free(md);
 	ana_run_free(&r2);
+	/* step times that fall as nodes are added (100, 60, 40 ms): a + c log2(N), c >= 0, is
+	 * flat at best and off by far: no model is printed, and it is said why */
+	step_log("f1", 1, 100);
+	step_log("f2", 2, 60);
+	step_log("f4", 4, 40);
+	struct ana_run r3 = { .campaign = strdup("t"),
+			      .run_id = strdup("r"),
+			      .run_dir = strdup(dir),
+			      .th = { 20, 30, 70, 90 },
+			      .global_batch = 64,
+			      .step_log =
+				      strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms") };
+	add_in(&r3, "f1", 1, 1, "F");
+	add_in(&r3, "f2", 2, 1, "F");
+	add_in(&r3, "f4", 4, 1, "F");
+	CHECK(ana_run_analyse(&r3) == 0);
+	CHECK(r3.nmodels == 1 && r3.models[0].c <= 0 && r3.models[0].max_err_pct > MODEL_FITS_PCT);
+	CHECK(ana_run_write(&r3) == 0);
+	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
+	CHECK(strstr(md,
+		     "**Model for the series of f1**: none. Its step times fall as nodes are added") !=
+	      NULL);
+	CHECK(strstr(md, "T(N) = ") == NULL && strstr(md, "Predicted parallel efficiency") == NULL);
+	free(md);
+	ana_run_free(&r3);
 }
 
 /* A node monitor's file of one node: rows of cpu_util_pct (CPU) or utilization.gpu (GPU). */
