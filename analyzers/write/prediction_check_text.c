@@ -621,6 +621,9 @@ static void check_notes(struct strbuf *md, const struct ana_check *c, const stru
 	}
 	if (by_interval_alone(&d))
 		interval_alone_note(md, c->scenario, &d, stat);
+	if (d.basis_bound && d.predicted_ms > 0 && d.measured_ms > 0) /* how to read a bound */
+		strbuf_addf(md, PROSE_CHECK_BOUND_NOTE, c->scenario, stat, d.measured_ms,
+			    d.predicted_ms, 100 * (d.measured_ms / d.predicted_ms - 1));
 	no_gain_note(md, c->scenario, &d, v);
 	if (by_tolerance_alone(&d))
 		strbuf_addf(md, PROSE_CHECK_PARENT_WITHIN_TOLERANCE, c->scenario,

@@ -231,7 +231,8 @@ static void scenario_row(char **row, json_t *s, int ok)
 			"not timed");
 	row[6] = marked(row[6], ok && unalike, "mean step");
 	row[13] = marked(xstrdup(ok ? jsonio_str(s, SK_VERDICT) : "not analysed"),
-			 ok && !strcmp(jsonio_str(s, SK_VERDICT_BASIS), "gpu"), "GPU");
+			 ok && json_is_true(json_object_get(s, "borderline")), "borderline");
+	row[13] = marked(row[13], ok && !strcmp(jsonio_str(s, SK_VERDICT_BASIS), "gpu"), "GPU");
 }
 
 /* An interval [lo, hi] of a summary as "LO-HI" (times f, in fmt), "n/a" when null. */
@@ -268,6 +269,23 @@ static void scaling_row(char **k, json_t *s)
 	k[8] = xstrdup(jsonio_str(s, SK_BASELINE));
 }
 
+/* Whether scenario s has a place in the scaling table: scaled against a baseline, or the
+ * baseline of another scenario (a series of one has nothing to scale against: the report's
+ * table leaves it out too). */
+static int scales(json_t *all, json_t *s)
+{
+	const char *name = jsonio_str(s, SK_NAME), *base = jsonio_str(s, SK_BASELINE);
+	size_t i;
+	json_t *o;
+	if (strcmp(base, name))
+		return 1;
+	json_array_foreach(all, i, o)
+		if (o != s && !strcmp(jsonio_str(o, SK_BASELINE), name) &&
+		    json_is_number(json_object_get(o, SK_SPEEDUP)))
+			return 1;
+	return 0;
+}
+
 static int tables(struct paper *p)
 {
 	static const char *const sh[] = { "Scenario",         "Nodes",    "Ranks",     "State",
@@ -292,11 +310,11 @@ static int tables(struct paper *p)
 				  .head = kh,
 				  .align = "lrrrrrrrl" };
 	size_t i;
-	json_t *s;
-	json_array_foreach(json_object_get(p->summary, SK_SCENARIOS), i, s) {
+	json_t *s, *all = json_object_get(p->summary, SK_SCENARIOS);
+	json_array_foreach(all, i, s) {
 		int ok = json_is_true(json_object_get(s, SK_ANALYSED));
 		scenario_row(paper_table_row(&st), s, ok);
-		if (ok && json_is_number(json_object_get(s, SK_SPEEDUP)))
+		if (ok && json_is_number(json_object_get(s, SK_SPEEDUP)) && scales(all, s))
 			scaling_row(paper_table_row(&kt), s);
 	}
 	int rc = paper_table_write(p->out, &st);

@@ -2291,6 +2291,41 @@ static void test_checked_outcomes(void)
 	CHECK(fabs(m - 104) < 1e-9);
 }
 
+/* A bound's check says how to read it: the step the change gives at best, so slower is
+ * consistent with it and faster beats it; its outcome is the rule's as any prediction's
+ * (here 20 ms at best, 24 measured: 20 % off, worse than predicted, and the note). */
+static void test_checked_bound_note(void)
+{
+	double p[10], v[10];
+	for (int i = 0; i < 10; i++)
+		p[i] = 25 + 0.1 * i, v[i] = 24 + 0.1 * (i % 3);
+	struct ana_run run = { 0 };
+	struct ana_scenario sc = { 0 };
+	sc.in.name = "s";
+	sc.steps.step_ms = v;
+	sc.steps.active_steps = 10;
+	sc.steps.step_med_ms = 24.1;
+	run.sc = &sc;
+	run.n = 1;
+	struct ana_check c = { .scenario = "s", .predicted_ms = 20, .pred_lo_ms = 19.5,
+			       .pred_hi_ms = 25.45, .basis_bound = 1, .parent_steps = p,
+			       .n_parent = 10, .parent_median_ms = 25.45, .parent_periods = -1 };
+	for (int k = 0; k < CHECK_SHARES; k++)
+		c.parent_share_pct[k] = -1;
+	run.variant = (struct ana_variant){ .of = "r", .kind = "communication", .checks = &c,
+					    .n = 1 };
+	prediction_check_run(&run);
+	CHECK(c.outcome == CHECK_WORSE);
+	struct strbuf sb = STRBUF_INIT;
+	prediction_check_md(&sb, &run.variant);
+	CHECK(strstr(sb.buf, "| s | 25.45 | 20.00 | 19.50 to 25.45 (bound) | 24.10 |") &&
+	      strstr(sb.buf,
+		     "- **s**: the prediction is a bound, the step this change gives at best here (") &&
+	      strstr(sb.buf,
+		     "so a measured step slower than it is consistent with the bound and one faster beats it; the outcome is the rule's, as for every prediction: measured median 24.10 ms against at best 20.00 ms (+20.5 %).\n"));
+	strbuf_free(&sb);
+}
+
 /* Bursty variant steps (a loader's: eight of 40 ms, two of 120; median 40, mean 56) against a
  * parent of 100 ms steps: a prediction with a mean is checked by the means (the time per
  * sample over the run), whatever the medians say; one without, by the medians. */
@@ -2438,6 +2473,7 @@ int main(void)
 	RUN(test_checked_outcomes);
 	RUN(test_checked_batch_and_wide);
 	RUN(test_checked_by_means);
+	RUN(test_checked_bound_note);
 	RUN(test_side_effects);
 	RUN(test_check_against_control);
 	fsio_remove_tree(dir);
