@@ -76,6 +76,8 @@ check gpu_basis_said grep -q "The verdict comes from the GPU timeline" "$run/BOT
 # the paper's scenarios table gives a GPU row's shares as the report's table does (not the
 # host's), its verdict marked (GPU), and n/a for samples/s where no batch is known
 "$CAMPAIGN" paper --results "$SCRATCH/res" "$(basename "$run")" >paper.out 2>&1
+# (a series of one, as deepqueue's, has no row in the paper's scaling table either)
+check gpu_paper_no_lone_baseline [ "$(grep -c '^| deepqueue |' "$run/paper/tables/scaling.md")" = 0 ]
 check gpu_paper_row_as_report grep -qxF "| comm | 1 | 2 | COMPLETED | 10.00 | 10.00 (rough) | n/a | 0.0 | 30.6 | 61.2 | 0.0 | - | 8.3 | communication-bound (GPU) |" "$run/paper/tables/scenarios.md"
 # (the report's "none" is an en dash, the paper's a hyphen: LaTeX and CSV readers take it)
 check gpu_paper_report_rows_agree bash -c 'diff <(grep "^| comm |" "$1/BOTTLENECK_ANALYSIS.md" | head -n 1 | cut -d"|" -f 9-14 | sed "s/–/-/g") <(grep "^| comm |" "$1/paper/tables/scenarios.md" | cut -d"|" -f 9-14)' _ "$run"
