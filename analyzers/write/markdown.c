@@ -631,12 +631,13 @@ static void md_scenario_table(struct strbuf *md, const struct ana_run *run)
 		char sh[COL_COLS][16], med[32], p95[32], thr[64];
 		for (int k = 0; k < COL_COLS; k++)
 			share_text_cell(s, k, sh[k], sizeof sh[k]);
+		/* (the times summary.json keeps, to 0.001, as the paper's table prints them) */
 		snprintf(med, sizeof med, s->steps.no_steps ? "– (no steps)" : "%.2f",
-			 s->steps.step_med_ms);
+			 jsonio_round3(s->steps.step_med_ms));
 		if (s->steps.no_steps)
 			snprintf(p95, sizeof p95, "–");
 		else
-			snprintf(p95, sizeof p95, "%.2f%s", s->steps.step_p95_ms,
+			snprintf(p95, sizeof p95, "%.2f%s", jsonio_round3(s->steps.step_p95_ms),
 				 rough(s->steps.active_steps));
 		rough_rows += !s->steps.no_steps && s->steps.active_steps < STATS_P95_MIN_N;
 		if (s->steps.no_steps)

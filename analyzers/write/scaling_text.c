@@ -4,6 +4,7 @@
 
 #include "analyzers/write/evidence.h"
 
+#include "util/jsonio.h"
 #include "util/strbuf.h"
 
 #include <ctype.h>
@@ -120,7 +121,13 @@ void scaling_text_efficiency(struct strbuf *sb, const struct ana_scenario *s)
 void scaling_text_cells(const struct ana_scenario *s, char *sp, size_t nsp, char *ef,
 			size_t nef)
 {
-	const struct ana_scaling *c = &s->scaling;
+	/* (each from the value summary.json keeps, to 0.001, as the paper's table takes it) */
+	struct ana_scaling r = s->scaling, *c = &r;
+	r.speedup = jsonio_round3(r.speedup), r.efficiency = jsonio_round3(r.efficiency);
+	r.speedup_ci.lo = jsonio_round3(r.speedup_ci.lo);
+	r.speedup_ci.hi = jsonio_round3(r.speedup_ci.hi);
+	r.efficiency_ci.lo = jsonio_round3(r.efficiency_ci.lo);
+	r.efficiency_ci.hi = jsonio_round3(r.efficiency_ci.hi);
 	const struct stats_interval *si = &c->speedup_ci, *ei = &c->efficiency_ci;
 	if (c->is_baseline) {
 		snprintf(sp, nsp, "%.2fx", c->speedup);

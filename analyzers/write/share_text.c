@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT */
 #include "analyzers/write/share_text.h"
 #include "analyzers/read/metrics.h"
+#include "util/jsonio.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,7 +40,9 @@ double share_text_pct(const struct ana_scenario *s, enum share_col k)
 
 void share_text_cell(const struct ana_scenario *s, enum share_col k, char *buf, size_t n)
 {
-	double v = share_text_pct(s, k);
+	/* (from the value summary.json keeps, to 0.001, as the paper's table takes it: the same
+	 * cell, not one rounded twice there) */
+	double v = jsonio_round3(share_text_pct(s, k));
 	if (isnan(v))
 		snprintf(buf, n, "n/a");
 	else if (v < 0)

@@ -235,15 +235,19 @@ static void scenario_row(char **row, json_t *s, int ok)
 	row[13] = marked(row[13], ok && !strcmp(jsonio_str(s, SK_VERDICT_BASIS), "gpu"), "GPU");
 }
 
-/* An interval [lo, hi] of a summary as "LO-HI" (times f, in fmt), "n/a" when null. */
-static char *interval_cell(json_t *s, const char *key, const char *fmt, double f)
+/* An interval [lo, hi] of a summary as "LO-HI" (times f, to d decimals or more), "n/a" when null. */
+static char *interval_cell(json_t *s, const char *key, int d, double f)
 {
 	json_t *ci = json_object_get(s, key);
 	if (json_array_size(ci) != 2)
 		return xstrdup("n/a");
+	/* (a bound next to the reference, 1x or 100 %, with the decimals that keep it apart,
+	 * as the report prints it) */
+	double lo = f * json_number_value(json_array_get(ci, 0)),
+	       hi = f * json_number_value(json_array_get(ci, 1));
 	struct strbuf c = STRBUF_INIT;
-	strbuf_addf(&c, fmt, f * json_number_value(json_array_get(ci, 0)),
-		    f * json_number_value(json_array_get(ci, 1)));
+	strbuf_addf(&c, "%.*f-%.*f", stats_bound_decimals(lo, f, d), lo,
+		    stats_bound_decimals(hi, f, d), hi);
 	return strbuf_detach(&c);
 }
 
@@ -262,10 +266,10 @@ static void scaling_row(char **k, json_t *s)
 		value_cell(stats_rate_decimals(rate) ? "%.1f" : "%.0f", rate > 0 ? rate : NAN),
 		by_mean && rate > 0, "mean step");
 	k[4] = marked(paper_cell_num("%.2f", jsonio_num(s, SK_SPEEDUP)), means, "by the means");
-	k[5] = interval_cell(s, SK_SPEEDUP_INTERVAL, "%.2f-%.2f", 1);
+	k[5] = interval_cell(s, SK_SPEEDUP_INTERVAL, 2, 1);
 	k[6] = marked(paper_cell_num("%.0f", 100 * jsonio_num(s, SK_EFFICIENCY)), means,
 		      "by the means");
-	k[7] = interval_cell(s, SK_EFFICIENCY_INTERVAL, "%.0f-%.0f", 100);
+	k[7] = interval_cell(s, SK_EFFICIENCY_INTERVAL, 0, 100);
 	k[8] = xstrdup(jsonio_str(s, SK_BASELINE));
 }
 

@@ -30,6 +30,18 @@ done
 check paper_no_checked_table [ ! -e "$P/tables/checked_predictions.tex" ] # no campaign try here
 check paper_booktabs grep -q '\\toprule' "$P/tables/scenarios.tex"
 check paper_csv_rows [ "$(wc -l <"$P/tables/scenarios.csv")" -eq 4 ]
+# the paper's scenarios table prints what the report's does, cell for cell (times and shares
+# from summary.json's values to 0.001, both of them: never a cell rounded twice in one only)
+check paper_cells_as_report python3 - "$run/BOTTLENECK_ANALYSIS.md" "$P/tables/scenarios.md" <<'PY'
+import sys
+cells = lambda l: [x.strip() for x in l.strip().strip("|").split("|")]
+rep = {c[0]: c for c in map(cells, open(sys.argv[1])) if len(c) == 14 and c[3] == "COMPLETED"}
+pap = [c for c in map(cells, open(sys.argv[2])) if len(c) == 14 and c[3] == "COMPLETED"]
+assert pap and len(pap) == len(rep), (pap, rep)
+for c in pap:
+    r = rep[c[0]]
+    assert [r[k].replace("–", "-") for k in (4, 5, 7, 8, 9, 10, 11, 12)] == [c[k] for k in (4, 5, 7, 8, 9, 10, 11, 12)], (r, c)
+PY
 # each LaTeX table's label names its run: a parent's and a variant's differ in one paper
 check paper_tex_label_has_run grep -qxF "\\label{tab:$(basename "$run")-scenarios}" "$P/tables/scenarios.tex"
 check paper_analysis cmp -s "$P/BOTTLENECK_ANALYSIS.md" "$run/BOTTLENECK_ANALYSIS.md"
