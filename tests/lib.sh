@@ -346,7 +346,7 @@ try_family() {
 	check "${pre}_report_section" grep -q "^## Predicted and measured$" "$child/BOTTLENECK_ANALYSIS.md"
 	# the prediction's interval as its cell says it: a replay's, a bound's marked, a ceiling's named
 	iv=$(json "$child/summary.json" "[('ceiling' if k['prediction_basis'] == 'ceiling' else 'n/a' if k['predicted_interval_ms'] is None else '%.2f to %.2f' % tuple(k['predicted_interval_ms']) + (' (bound)' if k['prediction_basis'] == 'bound' else '')) for k in j['checked_predictions'] if k['scenario'] == '$sc'][0]")
-	check "${pre}_report_row" bash -c 'grep "^| $1 | [0-9.]* | [0-9.]* | $4 | [0-9.]* | [0-9.]* to [0-9.]* | " "$3" | grep -qF " | $2 |"' _ "$sc" "$outcome" "$child/BOTTLENECK_ANALYSIS.md" "$iv"
+	check "${pre}_report_row" bash -c 'grep "^| $1 | [0-9.]* | [0-9.]* | $4 | [0-9.]*\( (as it ran: [0-9.]*)\)\? | [0-9.]* to [0-9.]* | " "$3" | grep -qF " | $2 |"' _ "$sc" "$outcome" "$child/BOTTLENECK_ANALYSIS.md" "$iv"
 	check "${pre}_parent_report_plain" bash -c '! grep -q "Predicted and measured" "$1"' _ "$parent/BOTTLENECK_ANALYSIS.md"
 	"$CAMPAIGN" ls --results "$res" >"$pre.ls.out" 2>&1
 	check "${pre}_ls_child" grep -q "try of $pid ($kind)" "$pre.ls.out"

@@ -380,9 +380,12 @@ void prediction_check_cells(json_t *entry, const char *num_fmt, char *cells[PRED
 	cells[PCELL_PREDICTED] = ms_cell(json_object_get(entry, SK_PREDICTED_STEP_MS), num_fmt);
 	cells[PCELL_PREDICTED_INTERVAL] = predicted_interval_cell(entry, num_fmt);
 	cells[PCELL_MEASURED] = ms_cell(json_object_get(entry, SK_MEASURED_STEP_MS), num_fmt);
-	/* undecided: the measured step against the parent as it ran beside the control's */
+	/* set against the control (or undecided between it and the parent): the measured step
+	 * against the parent as it ran beside the control's, so that a reader sees both */
 	json_t *u = json_object_get(json_object_get(entry, SK_UNCORRECTED), SK_MEASURED_STEP_MS);
-	if (!strcmp(outcome, check_outcome_name(CHECK_DRIFT)) && json_is_number(u)) {
+	if ((!strcmp(outcome, check_outcome_name(CHECK_DRIFT)) ||
+	     json_is_true(json_object_get(entry, SK_AGAINST_CONTROL))) &&
+	    json_is_number(u)) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "%s (as it ran: ", cells[PCELL_MEASURED]);
 		strbuf_addf(&sb, num_fmt, json_number_value(u));

@@ -75,6 +75,16 @@ static void check_cells_predicted_interval(void)
 	cells(e, "%.2f", c);
 	CHECK_STR(c[PCELL_PREDICTED_INTERVAL], "n/a");
 	free_cells(c);
+	/* set against the control: the step as it ran beside the corrected one */
+	json_object_set_new(e, "measured_step_ms", json_real(24.96));
+	json_object_set_new(e, "outcome", json_string("confirmed"));
+	json_object_set_new(e, "against_control", json_true());
+	json_object_set_new(e, "uncorrected", json_pack("{s:f, s:s}", "measured_step_ms", 25.35,
+							 "outcome", "confirmed"));
+	cells(e, "%.2f", c);
+	CHECK_STR(c[PCELL_MEASURED], "24.96 (as it ran: 25.35)");
+	CHECK(strstr(c[PCELL_OUTCOME], "confirmed (against the control)") != NULL);
+	free_cells(c);
 	json_decref(e);
 }
 
