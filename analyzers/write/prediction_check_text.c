@@ -673,20 +673,30 @@ json_t *prediction_check_tally_json(const struct ana_variant *v)
 			 t.confirmed, SK_NO_GAIN, t.no_gain, "few_steps", t.few, "drift", t.drift);
 }
 
+void prediction_check_tally_words(struct strbuf *sb, json_t *tally)
+{
+	int checked = (int) jsonio_num(tally, "checked"),
+	    no_gain = (int) jsonio_num(tally, SK_NO_GAIN),
+	    few = (int) jsonio_num(tally, "few_steps"), drift = (int) jsonio_num(tally, "drift");
+	strbuf_addf(sb, "%d of %d prediction%s confirmed", (int)jsonio_num(tally, "confirmed"),
+		    checked, checked == 1 ? "" : "s");
+	if (no_gain)
+		strbuf_addf(sb, ", %d of them as no gain (the advice held, not its figure)",
+			    no_gain);
+	if (few)
+		strbuf_addf(sb, "; %d more too few steps to tell", few);
+	if (drift)
+		strbuf_addf(sb, "; %d more undecided: the runs drift", drift);
+}
+
 /* The tally in a line, as `campaign try` says it (from summary.json's checked_tally). */
 static void tally_said(struct strbuf *md, const struct ana_variant *v)
 {
-	struct tally t = tally_of(v);
-	strbuf_addf(md, "\n%d of %d prediction%s confirmed", t.confirmed, t.checked,
-		    t.checked == 1 ? "" : "s");
-	if (t.no_gain)
-		strbuf_addf(md, ", %d of them as no gain (the advice held, not its figure)",
-			    t.no_gain);
-	if (t.few)
-		strbuf_addf(md, "; %d more too few steps to tell", t.few);
-	if (t.drift)
-		strbuf_addf(md, "; %d more undecided: the runs drift", t.drift);
+	json_t *t = prediction_check_tally_json(v);
+	strbuf_adds(md, "\n");
+	prediction_check_tally_words(md, t);
 	strbuf_adds(md, ".\n");
+	json_decref(t);
 }
 
 /* A control run's report: each scenario against the parent, the machine's drift. */

@@ -32,6 +32,10 @@ json_t *prediction_check_json(const struct ana_variant *v);
  * it: {checked (confirmed, better, worse or within noise), confirmed, no_gain (of them, as no
  * gain alone), few_steps (too few steps to tell)}; null when not a variant. */
 json_t *prediction_check_tally_json(const struct ana_variant *v);
+/* A tally (checked_tally's object) in words, as the report's line under its table says it:
+ * "2 of 3 predictions confirmed, 1 of them as no gain (the advice held, not its figure); 1
+ * more undecided: the runs drift". */
+void prediction_check_tally_words(struct strbuf *sb, json_t *tally);
 /* The cells of one checked_predictions entry of a summary.json, in PCELL_ order: scenario,
  * parent and predicted ms (each printed with num_fmt, e.g. "%.2f"), the prediction's interval
  * ("LO to HI", "LO to HI (bound)" for a bound's, "ceiling" for a ceiling's), the measured ms

@@ -53,19 +53,8 @@ static void tally_words(json_t *summary, struct strbuf *cap)
 	json_t *t = json_object_get(summary, SK_CHECKED_TALLY);
 	if (!json_is_object(t))
 		return;
-	json_int_t checked = json_integer_value(json_object_get(t, "checked")),
-		   no_gain = json_integer_value(json_object_get(t, SK_NO_GAIN)),
-		   few = json_integer_value(json_object_get(t, "few_steps")),
-		   drift = json_integer_value(json_object_get(t, "drift"));
-	strbuf_addf(cap, "; %lld of %lld prediction%s confirmed",
-		    (long long)json_integer_value(json_object_get(t, "confirmed")),
-		    (long long)checked, checked == 1 ? "" : "s");
-	if (no_gain)
-		strbuf_addf(cap, ", %lld of them as no gain", (long long)no_gain);
-	if (few)
-		strbuf_addf(cap, ", %lld more too few steps to tell", (long long)few);
-	if (drift)
-		strbuf_addf(cap, ", %lld more undecided (the runs drift)", (long long)drift);
+	strbuf_adds(cap, "; ");
+	prediction_check_tally_words(cap, t);
 }
 
 /* A variant's own table: its caption names the parent, the kind and the knob, and its tally. */

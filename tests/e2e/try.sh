@@ -102,6 +102,9 @@ check try_paper_caption grep -qF "\\caption{Predictions checked by campaign try:
 # the caption says the variant's tally, as its report's line under the table does
 tally=$(json "$child/summary.json" '"%d of %d prediction%s confirmed" % (j["checked_tally"]["confirmed"], j["checked_tally"]["checked"], "" if j["checked_tally"]["checked"] == 1 else "s")')
 check try_paper_caption_tally grep -qF "(params.ddp=bucketed) to every scenario; $tally" "$T/checked_predictions.tex"
+# ... in the words of the report's line under its table (one formatter of checked_tally)
+line=$(grep -m 1 "^[0-9]* of [0-9]* predictions\? confirmed" "$child/BOTTLENECK_ANALYSIS.md")
+check try_paper_caption_tally_as_report grep -qF "to every scenario; ${line%.}; " "$T/checked_predictions.md"
 check try_paper_rows_all python3 "$ROOT/tests/tools/checked_views.py" tex-rows "$T/checked_predictions.tex" "$child/summary.json"
 check try_paper_manifest grep -q "  tables/checked_predictions.tex$" "$child/paper/MANIFEST.sha256"
 cp -r "$child/paper" paper1
