@@ -1593,18 +1593,28 @@ static void step_log(const char *name, int ranks, double ms)
 	}
 }
 
-static void test_unknown_shares(void)
+/* Scenarios NAME1, NAME2 and NAME4 of series SERIES (1, 2 and 4 nodes of one rank, step
+ * lines of ms[0..2] ms, the global batch 64 in each), analysed and written. */
+static struct ana_run step_log_series(const char *name, const char *series, const double ms[3])
 {
-	step_log("l1", 1, 100);
-	step_log("l2", 2, 160);
-	step_log("l4", 4, 330);
+	static const int nodes[] = { 1, 2, 4 };
 	struct ana_run run = new_run(0);
 	run.global_batch = 64;
 	run.step_log = strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms");
-	add_in(&run, "l1", 1, 1, "L");
-	add_in(&run, "l2", 2, 1, "L");
-	add_in(&run, "l4", 4, 1, "L");
+	for (int k = 0; k < 3; k++) {
+		char sc[16];
+		snprintf(sc, sizeof sc, "%s%d", name, nodes[k]);
+		step_log(sc, nodes[k], ms[k]);
+		add_in(&run, sc, nodes[k], 1, series);
+	}
 	CHECK(ana_run_analyse(&run) == 0);
+	CHECK(ana_run_write(&run) == 0);
+	return run;
+}
+
+static void test_unknown_shares(void)
+{
+	struct ana_run run = step_log_series("l", "L", (const double[3]){ 100, 160, 330 });
 	for (int i = 0; i < 3; i++) {
 		CHECK(run.sc[i].data.analysed && !run.sc[i].shares.shares_known);
 		CHECK_STR(V(&run.sc[i]), "undetermined");
@@ -1617,7 +1627,6 @@ static void test_unknown_shares(void)
 	free(limit);
 	CHECK(run.nrecs == 1 && run.recs[0].kind == REC_COLLECT && run.recs[0].n == 3);
 	CHECK(run.recs[0].gain_pct == 0 && run.recs[0].basis == REC_BASIS_NONE);
-	CHECK(ana_run_write(&run) == 0);
 	char p[600], *md;
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
@@ -1658,22 +1667,8 @@ static void test_unknown_shares(void)
 	json_decref(j);
 	ana_run_free(&run);
 	/* a model far from its points (off by over 10 %) predicts nothing */
-	step_log("p1", 1, 100);
-	step_log("p2", 2, 300);
-	step_log("p4", 4, 120);
-	struct ana_run r2 = { .campaign = strdup("t"),
-			      .run_id = strdup("r"),
-			      .run_dir = strdup(dir),
-			      .th = { 20, 30, 70, 90 },
-			      .global_batch = 64,
-			      .step_log =
-				      strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms") };
-	add_in(&r2, "p1", 1, 1, "P");
-	add_in(&r2, "p2", 2, 1, "P");
-	add_in(&r2, "p4", 4, 1, "P");
-	CHECK(ana_run_analyse(&r2) == 0);
+	struct ana_run r2 = step_log_series("p", "P", (const double[3]){ 100, 300, 120 });
 	CHECK(r2.nmodels == 1 && r2.models[0].max_err_pct > MODEL_FITS_PCT);
-	CHECK(ana_run_write(&r2) == 0);
 	snprintf(p, sizeof p, "%s/BOTTLENECK_ANALYSIS.md", dir);
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
 	CHECK(strstr(md, "The model does not fit the measured points") != NULL);
@@ -1684,22 +1679,8 @@ static void test_unknown_shares(void)
 	ana_run_free(&r2);
 	/* step times that fall as nodes are added (100, 60, 40 ms): a + c log2(N), c >= 0, is
 	 * flat at best and off by far: no model is printed, and it is said why */
-	step_log("f1", 1, 100);
-	step_log("f2", 2, 60);
-	step_log("f4", 4, 40);
-	struct ana_run r3 = { .campaign = strdup("t"),
-			      .run_id = strdup("r"),
-			      .run_dir = strdup(dir),
-			      .th = { 20, 30, 70, 90 },
-			      .global_batch = 64,
-			      .step_log =
-				      strdup("step (?<step>\\d+) time (?<step_ms>[0-9.]+) ms") };
-	add_in(&r3, "f1", 1, 1, "F");
-	add_in(&r3, "f2", 2, 1, "F");
-	add_in(&r3, "f4", 4, 1, "F");
-	CHECK(ana_run_analyse(&r3) == 0);
+	struct ana_run r3 = step_log_series("f", "F", (const double[3]){ 100, 60, 40 });
 	CHECK(r3.nmodels == 1 && r3.models[0].c <= 0 && r3.models[0].max_err_pct > MODEL_FITS_PCT);
-	CHECK(ana_run_write(&r3) == 0);
 	CHECK(fsio_read(p, 1 << 20, &md, NULL) == 0);
 	CHECK(strstr(md,
 		     "**Model for the series of f1**: none. Its step times fall as nodes are added") !=
