@@ -4,6 +4,7 @@
 
 #include "analyzers/read/metrics.h"
 #include "analyzers/write/data_text.h"
+#include "analyzers/write/share_text.h"
 
 #include <math.h>
 #include <string.h>
@@ -95,9 +96,9 @@ double evidence_wait_pct(const struct ana_scenario *s)
 double evidence_own_pct(const struct ana_scenario *s, enum share_kind k)
 {
 	const struct ana_shares *h = &s->shares;
-	if (s->outcome.basis == BASIS_GPU) /* (its communication's transfer: GPU waits apart) */
+	if (s->outcome.basis == BASIS_GPU) /* (its communication's transfer: the table's Comm) */
 		return k == SHARE_COMMUNICATION && s->gpu.peer_wait_known
-			       ? s->gpu.gpu_pct[GPU_COMM] - s->gpu.peer_wait_pct
+			       ? share_text_pct(s, COL_COMM)
 			       : -1;
 	switch (k) {
 	case SHARE_COMPUTE:
