@@ -285,27 +285,19 @@ static void side_checks(json_t *summary, struct ana_variant *out)
 	}
 }
 
-/* Whether the parent's summary ps says the kind's prediction for scenario, of predicted_ms,
- * is a bound (prediction_basis "bound"): a variant made before bounds were marked copied
- * "replay" for one. */
-static int parent_says_bound(json_t *ps, const char *kind, const char *scenario,
-			     double predicted_ms)
+/* Whether the predictions the parent's summary gives now (variant_plan_of's, as a variant
+ * copies them when made) call scenario's of predicted_ms a bound: a variant made before
+ * bounds were marked copied "replay" for one. */
+static int now_bound(json_t *now, const char *scenario, double predicted_ms)
 {
-	size_t i, k;
-	json_t *r, *name;
-	json_array_foreach(json_object_get(ps, SK_RECOMMENDATIONS), i, r) {
-		if (strcmp(jsonio_str(r, SK_KIND), kind))
-			continue;
-		json_array_foreach(json_object_get(r, SK_SCENARIOS), k, name) {
-			json_t *p = json_array_get(json_object_get(r, SK_PREDICTED_STEP_MS), k);
-			const char *b = json_string_value(
-				json_array_get(json_object_get(r, SK_PREDICTION_BASIS), k));
-			if (!strcmp(json_string_value(name) ? json_string_value(name) : "",
-				    scenario) &&
-			    b && !strcmp(b, "bound") && json_is_number(p) &&
-			    fabs(json_number_value(p) - predicted_ms) < 0.0005)
-				return 1;
-		}
+	size_t i;
+	json_t *e;
+	json_array_foreach(now, i, e) {
+		json_t *p = json_object_get(e, SK_PREDICTED_STEP_MS);
+		if (!strcmp(jsonio_str(e, SK_SCENARIO), scenario) &&
+		    !strcmp(jsonio_str(e, SK_PREDICTION_BASIS), "bound") && json_is_number(p) &&
+		    fabs(json_number_value(p) - predicted_ms) < 0.0005)
+			return 1;
 	}
 	return 0;
 }
@@ -323,6 +315,8 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 	size_t i;
 	out->of = xstrdup(jsonio_str(v, "parent_run"));
 	out->kind = xstrdup(jsonio_str(v, SK_KIND));
+	struct variant_plan now = { 0 };
+	variant_plan_of(ps, out->kind, &now); /* (none: no parent summary or kind) */
 	/* summary.json, the report and the paper are not private: env values stay out */
 	out->knob = json_dumps(knob_public(json_object_get(v, SK_KNOB)),
 			       JSON_COMPACT | JSON_SORT_KEYS);
@@ -343,8 +337,8 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 				      : c->predicted_ms >= 0 && c->pred_lo_ms < 0;
 		c->basis_bound = basis && (!strcmp(basis, "bound") ||
 					   (!strcmp(basis, "replay") &&
-					    parent_says_bound(ps, out->kind, c->scenario,
-							      c->predicted_ms)));
+					    now_bound(now.predictions, c->scenario,
+						      c->predicted_ms)));
 		json_t *mean = json_object_get(e, SK_PREDICTED_MEAN_MS);
 		c->pred_mean_ms = json_is_number(mean) ? json_number_value(mean) : -1;
 		pair_of(json_object_get(e, SK_PREDICTED_MEAN_INTERVAL_MS), &c->pmean_lo_ms,
@@ -356,6 +350,7 @@ int variant_checks(const char *run_dir, struct ana_variant *out)
 	for (size_t k = 0; cs && k < out->n; k++)
 		control_side(cs, out->checks[k].scenario, &out->checks[k]);
 	json_decref(cs);
+	variant_plan_free(&now);
 	json_decref(ps);
 	json_decref(v);
 	strbuf_free(&p);
